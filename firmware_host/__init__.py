@@ -1,0 +1,1 @@
+"""The Raspberry Pi host program: shoe link, lamps and buttons, table controller, journal, CLI."""

@@ -1,0 +1,381 @@
+"""Table events: the law engine's input, and the JSON Lines event format (``docs/events.md``).
+
+Every event is a frozen dataclass named in the past tense. ``event_from_dict`` turns one decoded JSON
+object into an event, raising ``EventFormatError`` that names the faulty field; ``event_to_dict`` is
+its inverse. Unknown fields are ignored; ``t`` (seconds) may appear on any event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, ClassVar
+
+from laws.cards import Card, Seat, Side
+
+
+class EventFormatError(ValueError):
+    """An event object that does not follow the event format."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of all events. ``t`` is an optional timestamp in seconds."""
+
+    TYPE: ClassVar[str] = ""
+    t: float | None = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True)
+class GameChosen(Event):
+    TYPE: ClassVar[str] = "game"
+    game: str
+
+
+@dataclass(frozen=True)
+class PacksAssigned(Event):
+    TYPE: ClassVar[str] = "packs"
+    owners: dict[Side, str]
+
+
+@dataclass(frozen=True)
+class CardsDrawn(Event):
+    """Candidates' cuts for forming the table, in order of arrival."""
+
+    TYPE: ClassVar[str] = "draw"
+    cuts: tuple[tuple[str, Card], ...]
+    seats: dict[str, Seat] | None = None
+
+
+@dataclass(frozen=True)
+class CandidateArrived(Event):
+    """A candidate declares entry to the table (euchre laws 15-21)."""
+
+    TYPE: ClassVar[str] = "candidate"
+    name: str
+    fresh: bool = True
+
+
+@dataclass(frozen=True)
+class PlayerLeft(Event):
+    """A player leaves the table, optionally appointing a substitute (euchre laws 18-19)."""
+
+    TYPE: ClassVar[str] = "leave"
+    name: str
+    substitute: str | None = None
+    consent: bool = False
+
+
+@dataclass(frozen=True)
+class PackShuffled(Event):
+    TYPE: ClassVar[str] = "shuffle"
+    seat: Seat
+
+
+@dataclass(frozen=True)
+class PackCut(Event):
+    TYPE: ClassVar[str] = "cut"
+    seat: Seat
+    faced: bool = False
+    top: int | None = None
+    bottom: int | None = None
+    exposed: int | None = None
+
+
+@dataclass(frozen=True)
+class DealStarted(Event):
+    TYPE: ClassVar[str] = "deal_start"
+    dealer: Seat
+    pack: str
+
+
+@dataclass(frozen=True)
+class CardDealt(Event):
+    """A card left the pack towards ``seat``; ``card`` is None when its code could not be read."""
+
+    TYPE: ClassVar[str] = "card_dealt"
+    seat: Seat
+    card: Card | None
+    face_up: bool = False
+    pack: str | None = None
+
+
+@dataclass(frozen=True)
+class DealEnded(Event):
+    TYPE: ClassVar[str] = "deal_end"
+
+
+@dataclass(frozen=True)
+class TrumpTurned(Event):
+    TYPE: ClassVar[str] = "trump_turned"
+    card: Card
+
+
+FACED_WHERE = ("pack", "cut", "deal", "trump", "table")
+
+
+@dataclass(frozen=True)
+class CardFaced(Event):
+    TYPE: ClassVar[str] = "card_faced"
+    card: Card | None
+    where: str
+    by: Seat | None = None
+
+
+DEMANDS = ("new_shuffle", "new_cut", "redeal", "restore_pack", "new_cards", "attention", "new_deal")
+
+
+@dataclass(frozen=True)
+class DemandMade(Event):
+    TYPE: ClassVar[str] = "demand"
+    seat: Seat
+    what: str
+
+
+@dataclass(frozen=True)
+class DamagedCardFound(Event):
+    TYPE: ClassVar[str] = "damaged_card"
+    card: Card | None
+    pack: str
+    distinguishable: bool = True
+
+
+@dataclass(frozen=True)
+class WrongHandPicked(Event):
+    TYPE: ClassVar[str] = "wrong_hand"
+    seat: Seat
+    looked: bool
+
+
+@dataclass(frozen=True)
+class HandCounted(Event):
+    TYPE: ClassVar[str] = "hand_count"
+    seat: Seat
+    count: int
+
+
+@dataclass(frozen=True)
+class MissingCardReported(Event):
+    """``found`` is ``"loose"``, a seat, ``"trick"``, or None (never found)."""
+
+    TYPE: ClassVar[str] = "missing_card"
+    card: Card | None
+    seat: Seat
+    found: str | Seat | None
+
+
+SURPLUS_CAUSES = ("pack", "deal", "play")
+
+
+@dataclass(frozen=True)
+class SurplusCardFound(Event):
+    TYPE: ClassVar[str] = "surplus_card"
+    seat: Seat
+    cause: str
+
+
+@dataclass(frozen=True)
+class CardPlayed(Event):
+    TYPE: ClassVar[str] = "card_played"
+    seat: Seat
+    card: Card
+
+
+@dataclass(frozen=True)
+class PlayEnded(Event):
+    TYPE: ClassVar[str] = "play_end"
+
+
+@dataclass(frozen=True)
+class ResultRecorded(Event):
+    """A hand's result. Bridge uses declarer/contract/honours; euchre uses makers/alone."""
+
+    TYPE: ClassVar[str] = "result"
+    tricks: int
+    declarer: Seat | None = None
+    contract: str | None = None
+    honours: tuple[Side, int] | None = None
+    makers: Side | None = None
+    alone: bool = False
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.TYPE: cls
+    for cls in (
+        GameChosen, PacksAssigned, CardsDrawn, CandidateArrived, PlayerLeft, PackShuffled, PackCut,
+        DealStarted, CardDealt, DealEnded, TrumpTurned, CardFaced, DemandMade, DamagedCardFound,
+        WrongHandPicked, HandCounted, MissingCardReported, SurplusCardFound, CardPlayed, PlayEnded,
+        ResultRecorded,
+    )
+}
+
+
+# ---------------------------------------------------------------------------------------------------
+# Decoding: one small converter per field kind, each raising EventFormatError naming the field.
+
+
+def _seat(v: Any, name: str) -> Seat:
+    try:
+        return Seat(v)
+    except (ValueError, TypeError):
+        raise EventFormatError(f"field {name!r}: unknown seat {v!r} (want N, E, S or W)") from None
+
+
+def _side(v: Any, name: str) -> Side:
+    try:
+        return Side(v)
+    except (ValueError, TypeError):
+        raise EventFormatError(f"field {name!r}: unknown side {v!r} (want NS or EW)") from None
+
+
+def _card(v: Any, name: str) -> Card:
+    try:
+        return Card.parse(v)
+    except ValueError as exc:
+        raise EventFormatError(f"field {name!r}: {exc}") from None
+
+
+def _card_or_none(v: Any, name: str) -> Card | None:
+    return None if v is None else _card(v, name)
+
+
+def _bool(v: Any, name: str) -> bool:
+    if not isinstance(v, bool):
+        raise EventFormatError(f"field {name!r}: want true or false, got {v!r}")
+    return v
+
+
+def _int(v: Any, name: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise EventFormatError(f"field {name!r}: want a whole number, got {v!r}")
+    return v
+
+
+def _str(v: Any, name: str) -> str:
+    if not isinstance(v, str) or not v:
+        raise EventFormatError(f"field {name!r}: want a non-empty string, got {v!r}")
+    return v
+
+
+def _choice(options: tuple[str, ...]) -> Any:
+    def conv(v: Any, name: str) -> str:
+        if v not in options:
+            raise EventFormatError(f"field {name!r}: {v!r} is not one of {', '.join(options)}")
+        return str(v)
+    return conv
+
+
+def _owners(v: Any, name: str) -> dict[Side, str]:
+    if not isinstance(v, dict) or not v:
+        raise EventFormatError(f"field {name!r}: want an object of side -> pack id")
+    return {_side(k, name): _str(p, name) for k, p in v.items()}
+
+
+def _cuts(v: Any, name: str) -> tuple[tuple[str, Card], ...]:
+    if not isinstance(v, list) or not v:
+        raise EventFormatError(f"field {name!r}: want a list of [name, card] pairs")
+    out = []
+    for item in v:
+        if not isinstance(item, list) or len(item) != 2:
+            raise EventFormatError(f"field {name!r}: want [name, card] pairs, got {item!r}")
+        out.append((_str(item[0], name), _card(item[1], name)))
+    return tuple(out)
+
+
+def _seat_map(v: Any, name: str) -> dict[str, Seat]:
+    if not isinstance(v, dict):
+        raise EventFormatError(f"field {name!r}: want an object of name -> seat")
+    return {_str(k, name): _seat(s, name) for k, s in v.items()}
+
+
+def _found(v: Any, name: str) -> str | Seat | None:
+    if v is None:
+        return None
+    if v in ("loose", "trick"):
+        return str(v)
+    if v in ("N", "E", "S", "W"):
+        return Seat(v)
+    raise EventFormatError(f"field {name!r}: want 'loose', 'trick', a seat or null, got {v!r}")
+
+
+def _honours(v: Any, name: str) -> tuple[Side, int]:
+    if not isinstance(v, dict) or "side" not in v or "points" not in v:
+        raise EventFormatError(f"field {name!r}: want {{'side': NS|EW, 'points': 100|150}}")
+    pts = _int(v["points"], name)
+    if pts not in (100, 150):
+        raise EventFormatError(f"field {name!r}: honours are worth 100 or 150, got {pts}")
+    return (_side(v["side"], name), pts)
+
+
+_CONVERTERS: dict[str, Any] = {
+    "game": _str, "owners": _owners, "cuts": _cuts, "seats": _seat_map, "name": _str,
+    "fresh": _bool, "substitute": _str, "consent": _bool, "seat": _seat, "faced": _bool,
+    "top": _int, "bottom": _int, "exposed": _int, "dealer": _seat, "pack": _str,
+    "face_up": _bool, "where": _choice(FACED_WHERE), "by": _seat, "what": _choice(DEMANDS),
+    "distinguishable": _bool, "looked": _bool, "count": _int, "found": _found,
+    "cause": _choice(SURPLUS_CAUSES), "tricks": _int, "declarer": _seat, "contract": _str,
+    "honours": _honours, "makers": _side, "alone": _bool,
+}
+# Fields whose card may be null (unreadable) rather than required.
+_NULLABLE_CARD = {CardDealt, CardFaced, DamagedCardFound, MissingCardReported}
+
+
+def event_from_dict(obj: Any) -> Event:
+    """Build an event from a decoded JSON object.
+
+    Raises:
+        EventFormatError: naming the type or field that is wrong.
+    """
+    if not isinstance(obj, dict):
+        raise EventFormatError(f"want a JSON object, got {type(obj).__name__}")
+    kind = obj.get("type")
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise EventFormatError(f"unknown event type {kind!r}")
+    kwargs: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name == "t":
+            continue
+        optional = f.default is not MISSING
+        if f.name not in obj:
+            if optional:
+                continue
+            if f.name == "found" or (f.name == "card" and cls in _NULLABLE_CARD):
+                kwargs[f.name] = None  # absent means "not read" / "not found"
+                continue
+            raise EventFormatError(f"{kind}: missing field {f.name!r}")
+        value = obj[f.name]
+        if f.name == "card":
+            kwargs[f.name] = (_card_or_none if cls in _NULLABLE_CARD else _card)(value, f.name)
+        elif value is None and (optional and f.default is None or f.name == "found"):
+            kwargs[f.name] = None
+        else:
+            kwargs[f.name] = _CONVERTERS[f.name](value, f.name)
+    t = obj.get("t")
+    if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float))):
+        raise EventFormatError(f"field 't': want seconds as a number, got {t!r}")
+    return cls(**kwargs, t=None if t is None else float(t))
+
+
+def _encode(v: Any) -> Any:
+    if isinstance(v, (Seat, Side)):
+        return v.value
+    if isinstance(v, Card):
+        return v.code
+    if isinstance(v, dict):
+        return {_encode(k): _encode(x) for k, x in v.items()}
+    if isinstance(v, tuple):
+        return [_encode(x) for x in v]
+    return v
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """The JSON object for an event; optional fields at their defaults are left out."""
+    out: dict[str, Any] = {"type": event.TYPE}
+    for f in fields(event):
+        v = getattr(event, f.name)
+        if f.name == "honours" and v is not None:
+            out["honours"] = {"side": v[0].value, "points": v[1]}
+            continue
+        if f.default is MISSING or (f.name != "t" and v != f.default) or (f.name == "t" and v is not None):
+            out[f.name] = _encode(v)
+    return out
