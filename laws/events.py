@@ -44,6 +44,7 @@ class CardsDrawn(Event):
     TYPE: ClassVar[str] = "draw"
     cuts: tuple[tuple[str, Card], ...]
     seats: dict[str, Seat] | None = None
+    exposed: dict[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,7 @@ class DealStarted(Event):
     TYPE: ClassVar[str] = "deal_start"
     dealer: Seat
     pack: str
+    on_behalf_of: Seat | None = None
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,18 @@ class CardDealt(Event):
     card: Card | None
     face_up: bool = False
     pack: str | None = None
+
+
+INTERRUPTIONS = ("touched", "interrupted")
+
+
+@dataclass(frozen=True)
+class DealInterrupted(Event):
+    """An opponent touched the cards, or wrongly interrupted the dealer (euchre laws 43-44)."""
+
+    TYPE: ClassVar[str] = "deal_interrupted"
+    seat: Seat
+    how: str
 
 
 @dataclass(frozen=True)
@@ -111,6 +125,16 @@ class TrumpTurned(Event):
 
 
 FACED_WHERE = ("pack", "cut", "deal", "trump", "table")
+
+
+@dataclass(frozen=True)
+class TrumpMade(Event):
+    """Euchre: trump is made (ordered up, taken up or named) by ``seat``; ``alone`` for a lone hand."""
+
+    TYPE: ClassVar[str] = "trump_made"
+    seat: Seat
+    suit: str
+    alone: bool = False
 
 
 @dataclass(frozen=True)
@@ -202,7 +226,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
         GameChosen, PacksAssigned, CardsDrawn, CandidateArrived, PlayerLeft, PackShuffled, PackCut,
-        DealStarted, CardDealt, DealEnded, TrumpTurned, CardFaced, DemandMade, DamagedCardFound,
+        DealStarted, CardDealt, DealInterrupted, DealEnded, TrumpTurned, TrumpMade, CardFaced, DemandMade, DamagedCardFound,
         WrongHandPicked, HandCounted, MissingCardReported, SurplusCardFound, CardPlayed, PlayEnded,
         ResultRecorded,
     )
@@ -264,6 +288,18 @@ def _choice(options: tuple[str, ...]) -> Any:
     return conv
 
 
+def _exposed(v: Any, name: str) -> dict[str, int]:
+    if not isinstance(v, dict):
+        raise EventFormatError(f"field {name!r}: want an object of name -> number of cards exposed")
+    return {_str(k, name): _int(n, name) for k, n in v.items()}
+
+
+def _suit(v: Any, name: str) -> str:
+    if v not in ("S", "H", "D", "C"):
+        raise EventFormatError(f"field {name!r}: unknown suit {v!r} (want S, H, D or C)")
+    return str(v)
+
+
 def _owners(v: Any, name: str) -> dict[Side, str]:
     if not isinstance(v, dict) or not v:
         raise EventFormatError(f"field {name!r}: want an object of side -> pack id")
@@ -306,6 +342,11 @@ def _honours(v: Any, name: str) -> tuple[Side, int]:
     return (_side(v["side"], name), pts)
 
 
+def _exposed_or_count(v: Any, name: str) -> Any:
+    # `exposed` is a count on `cut` and a name -> count mapping on `draw`.
+    return _exposed(v, name) if isinstance(v, dict) else _int(v, name)
+
+
 _CONVERTERS: dict[str, Any] = {
     "game": _str, "owners": _owners, "cuts": _cuts, "seats": _seat_map, "name": _str,
     "fresh": _bool, "substitute": _str, "consent": _bool, "seat": _seat, "faced": _bool,
@@ -313,7 +354,8 @@ _CONVERTERS: dict[str, Any] = {
     "face_up": _bool, "where": _choice(FACED_WHERE), "by": _seat, "what": _choice(DEMANDS),
     "distinguishable": _bool, "looked": _bool, "count": _int, "found": _found,
     "cause": _choice(SURPLUS_CAUSES), "tricks": _int, "declarer": _seat, "contract": _str,
-    "honours": _honours, "makers": _side, "alone": _bool,
+    "honours": _honours, "makers": _side, "alone": _bool, "exposed": _exposed_or_count,
+    "on_behalf_of": _seat, "how": _choice(INTERRUPTIONS), "suit": _suit,
 }
 # Fields whose card may be null (unreadable) rather than required.
 _NULLABLE_CARD = {CardDealt, CardFaced, DamagedCardFound, MissingCardReported}
