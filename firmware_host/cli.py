@@ -12,6 +12,7 @@ import sys
 
 # Subcommand modules, in the order `--help` lists them.
 COMMANDS = (
+    "replay",
     "bench",
 )
 

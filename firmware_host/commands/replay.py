@@ -1,0 +1,68 @@
+"""``cardtable replay FILE.jsonl``: run an event log through the law engine and print the rulings."""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import sys
+from typing import TextIO
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("replay", help="run an event log (JSON Lines) through the law engine")
+    p.add_argument("file", help="event log, or - for standard input")
+    p.add_argument("--game", help="contract-bridge or euchre (default: the log's first 'game' line)")
+    p.add_argument("--format", choices=("json", "text"), default="json",
+                   help="json: one ruling per line (default); text: for people")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from firmware_host.display_text import ruling_text
+    from firmware_host.replay import LogError, game_of, read_events
+    from laws.engine import LawEngine
+    from laws.games import GAMES
+
+    source = "<stdin>" if args.file == "-" else args.file
+    try:
+        stream: TextIO = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
+    except OSError as exc:
+        print(f"{source}: cannot open: {exc.strerror}", file=sys.stderr)
+        return 2
+    engine = None
+    counts: collections.Counter[str] = collections.Counter()
+    events = 0
+    try:
+        with stream:
+            for item in read_events(stream, source):
+                if engine is None:
+                    game = game_of(item.event, args.game)
+                    if game is None:
+                        raise LogError(source, item.line, "the log does not start with a 'game' line; "
+                                       "give --game")
+                    if game not in GAMES:
+                        raise LogError(source, item.line, f"unknown game {game!r} (known: "
+                                       f"{', '.join(GAMES)})")
+                    engine = LawEngine(game)
+                events += 1
+                try:
+                    rulings = engine.feed(item.event)
+                except ValueError as exc:
+                    raise LogError(source, item.line, str(exc)) from None
+                for r in rulings:
+                    counts[r.remedy.value] += 1
+                    if args.format == "json":
+                        print(json.dumps(r.to_dict(), ensure_ascii=False), flush=False)
+                    else:
+                        print(ruling_text(r, line=item.line))
+    except LogError as exc:
+        sys.stdout.flush()
+        print(str(exc), file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as exc:
+        print(f"{source}: not UTF-8 text ({exc.reason})", file=sys.stderr)
+        return 2
+    summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "no rulings"
+    print(f"{source}: {events} events, {sum(counts.values())} rulings ({summary})", file=sys.stderr)
+    return 0

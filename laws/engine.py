@@ -1,0 +1,239 @@
+"""The law engine: one table's events in, rulings out.
+
+``LawEngine(game).feed(event)`` returns the rulings that event causes. The engine keeps the table's state
+(phase, rotation, packs, the deal, open claims) and applies each ruling's effect on it (a redeal voids the
+deal and names who deals next). The game-independent part is here; each game's clauses are in
+``laws/games/<game>.py``. Deterministic: the same events always give the same rulings.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from laws.cards import Seat
+from laws.events import (
+    CardDealt,
+    CardPlayed,
+    DealEnded,
+    DealInterrupted,
+    DealStarted,
+    Event,
+    GameChosen,
+    HandCounted,
+    PackCut,
+    PacksAssigned,
+    PackShuffled,
+    TrumpMade,
+    TrumpTurned,
+)
+from laws.games import get_game
+from laws.games.base import Clause, GameRules
+from laws.rulings import Remedy, Ruling
+from laws.state import Claim, DealState, Phase, TableState
+
+log = logging.getLogger(__name__)
+
+_ALL = frozenset(Phase)
+_BEFORE_DEAL = frozenset({Phase.FORMING, Phase.SHUFFLE, Phase.CUT})
+_AFTER_DEAL = frozenset({Phase.AUCTION, Phase.PLAY, Phase.SCORING})
+
+# Transitions as data: event type -> (phases it may arrive in, phase it leads to or None to stay).
+# Events not named here may arrive in any phase and do not move it.
+TRANSITIONS: dict[str, tuple[frozenset[Phase], Phase | None]] = {
+    "draw": (_ALL - {Phase.DEALING}, None),          # the formation ruling moves to SHUFFLE
+    "shuffle": (_BEFORE_DEAL | _AFTER_DEAL, Phase.SHUFFLE),
+    "cut": (frozenset({Phase.SHUFFLE, Phase.CUT, Phase.FORMING}), Phase.CUT),
+    "deal_start": (_BEFORE_DEAL | _AFTER_DEAL, Phase.DEALING),
+    "card_dealt": (frozenset({Phase.DEALING}), None),
+    "deal_interrupted": (frozenset({Phase.DEALING}), None),
+    "deal_end": (frozenset({Phase.DEALING}), Phase.AUCTION),
+    "trump_turned": (frozenset({Phase.DEALING, Phase.AUCTION}), Phase.AUCTION),
+    "trump_made": (frozenset({Phase.AUCTION}), None),
+    "card_played": (frozenset({Phase.AUCTION, Phase.PLAY}), Phase.PLAY),
+    "play_end": (frozenset({Phase.PLAY, Phase.AUCTION}), Phase.SCORING),
+    "result": (_AFTER_DEAL, Phase.SHUFFLE),
+}
+
+# Remedies after which the current deal is void and the pack must be shuffled and cut again.
+_VOIDING = frozenset({Remedy.REDEAL, Remedy.MISDEAL, Remedy.LOSE_DEAL})
+
+
+class LawEngine:
+    """One table's law engine.
+
+    Args:
+        game: a game name (``contract-bridge`` or ``euchre``) or a ``GameRules``.
+    """
+
+    def __init__(self, game: str | GameRules) -> None:
+        self.rules = get_game(game) if isinstance(game, str) else game
+        self.state = TableState(game=self.rules.name)
+        self.rules.setup(self.state)
+        self.notes: list[str] = []  # events that did not fit the phase (sensor order), for the log
+        self._by_event: dict[str, list[Clause]] = {}
+        for clause in self.rules.clauses:
+            for etype in clause.events:
+                self._by_event.setdefault(etype, []).append(clause)
+
+    @property
+    def clauses(self) -> tuple[Clause, ...]:
+        return self.rules.clauses
+
+    def feed(self, event: Event) -> list[Ruling]:
+        """Apply one event and return the rulings it causes, in order."""
+        s = self.state
+        if isinstance(event, GameChosen):
+            if event.game != self.rules.name:
+                raise ValueError(f"this engine plays {self.rules.name}, not {event.game}")
+            return []
+        if self._ignored(event):
+            return []
+        rulings: list[Ruling] = self._close_claims(event)
+        for clause in self._by_event.get(event.TYPE, ()):
+            found = clause(s, event)
+            rulings.extend(found)
+            if any(self._ends_deal(r) for r in found):
+                break
+        self._update(event)
+        for r in rulings:
+            self._effect(r)
+        return rulings
+
+    def feed_all(self, events: Iterable[Event]) -> list[Ruling]:
+        """Feed several events; all their rulings in order."""
+        out: list[Ruling] = []
+        for e in events:
+            out.extend(self.feed(e))
+        return out
+
+    # -- internals ---------------------------------------------------------------------------------
+
+    def _ignored(self, event: Event) -> bool:
+        """Events that cannot apply now: cards of a voided deal, or an event out of its phase."""
+        s = self.state
+        if event.TYPE in ("card_dealt", "deal_end", "deal_interrupted", "trump_turned") and (
+                s.deal is None or s.deal.void):
+            return True
+        allowed = TRANSITIONS.get(event.TYPE)
+        if allowed is not None and s.phase not in allowed[0]:
+            self.notes.append(f"{event.TYPE} ignored in phase {s.phase}")
+            log.info("%s ignored in phase %s", event.TYPE, s.phase)
+            return True
+        return False
+
+    def _ends_deal(self, r: Ruling) -> bool:
+        if r.remedy in _VOIDING:
+            return True
+        dealing = self.state.phase in (Phase.DEALING, *_AFTER_DEAL)
+        return dealing and r.remedy in (Remedy.NEW_SHUFFLE_AND_CUT, Remedy.REPLACE_PACK) and \
+            r.dealer is not None
+
+    def _close_claims(self, event: Event) -> list[Ruling]:
+        """Claims whose time has run out: the deal stands (said once, for each claim)."""
+        s = self.state
+        closing = [c for c in s.claims if c.until == event.TYPE]
+        if isinstance(event, CardDealt) and s.deal is not None and \
+                s.deal.cards_dealt + 1 >= self.rules.cards_dealt:
+            # The last card of the deal closes the claims that must be made "before the last card".
+            closing = [c for c in s.claims if c.until == "deal_end"]
+        elif isinstance(event, CardDealt):
+            return []
+        if not closing:
+            return []
+        s.claims = [c for c in s.claims if c not in closing]
+        return [Ruling(Remedy.DEAL_STANDS, c.law, c.clause,
+                       f"No redeal was demanded in time ({c.why[0].lower() + c.why[1:].rstrip('.')}), "
+                       "so the deal stands.", dealer=c.dealer) for c in closing]
+
+    def _update(self, event: Event) -> None:
+        """Game-independent state changes for one event."""
+        s = self.state
+        move = TRANSITIONS.get(event.TYPE)
+        if move is not None and move[1] is not None:
+            s.phase = move[1]
+        if isinstance(event, PacksAssigned):
+            s.pack_owners.update(event.owners)
+        elif isinstance(event, PackShuffled):
+            s.shuffles.append(event.seat)
+            s.cut_done = False
+        elif isinstance(event, PackCut):
+            s.cut_done = True
+        elif isinstance(event, DealStarted):
+            self._start_deal(event)
+        elif isinstance(event, CardDealt) and s.deal is not None:
+            d = s.deal
+            d.dealt.append((event.seat, event.card))
+            d.counts[event.seat] += 1
+            if event.card is not None:
+                d.hands[event.seat].append(event.card)
+                d.seen.add(event.card)
+        elif isinstance(event, DealInterrupted) and s.deal is not None:
+            s.deal.interruptions.append((event.seat, event.how))
+        elif isinstance(event, DealEnded) and s.deal is not None:
+            s.deal.ended = True
+            s.next_dealer = (s.deal.on_behalf_of or s.deal.dealer).left
+        elif isinstance(event, TrumpTurned) and s.deal is not None:
+            s.deal.trump_card = event.card
+            s.deal.trump_suit = event.card.suit
+        elif isinstance(event, TrumpMade) and s.deal is not None:
+            s.deal.trump_suit = event.suit
+            s.deal.makers = event.seat.side
+            s.deal.alone_seat = event.seat if event.alone else None
+        elif isinstance(event, HandCounted) and s.deal is not None:
+            s.deal.reported_counts[event.seat] = event.count
+        elif isinstance(event, CardPlayed) and s.deal is not None:
+            s.deal.plays.append((event.seat, event.card))
+            s.deal.played[event.seat] += 1
+        elif event.TYPE == "result":
+            s.hands_completed += 1
+            s.claims.clear()
+
+    def _start_deal(self, event: DealStarted) -> None:
+        s = self.state
+        prev = s.deal
+        if prev is not None and not prev.void and not prev.ended:
+            # A deal abandoned before its end: the rotation moves on from it.
+            s.next_dealer = (prev.on_behalf_of or prev.dealer).left
+        expected = s.next_dealer
+        rightful = event.on_behalf_of or event.dealer
+        s.deals_started += 1
+        s.restore_pack = {side: p for side, p in s.restore_pack.items() if p != event.pack}
+        s.deal = DealState(number=s.deals_started, dealer=event.dealer, pack=event.pack,
+                           in_turn=expected is None or rightful == expected, cut=s.cut_done,
+                           on_behalf_of=event.on_behalf_of, expected=expected)
+        s.claims.clear()
+        s.shuffles = []
+        s.cut_done = False
+
+    def _effect(self, r: Ruling) -> None:
+        """What a ruling changes on the table."""
+        s = self.state
+        if self._ends_deal(r) or (r.remedy in (Remedy.NEW_SHUFFLE_AND_CUT, Remedy.REPLACE_PACK)
+                                  and s.phase == Phase.DEALING):
+            if s.deal is not None:
+                s.deal.void = True
+            s.claims.clear()
+            s.phase = Phase.SHUFFLE
+            s.cut_done = False
+            s.shuffles = []
+            if r.dealer is not None:
+                s.next_dealer = r.dealer
+        elif r.remedy in (Remedy.NEW_SHUFFLE_AND_CUT, Remedy.NEW_CUT, Remedy.RESHUFFLE):
+            s.cut_done = False
+            if s.phase == Phase.CUT:
+                s.phase = Phase.SHUFFLE
+        elif r.remedy is Remedy.CLAIM_OPTION:
+            until = str(r.extra.get("until", self.rules.claims_close))
+            dealer = r.dealer or (s.deal.dealer if s.deal else Seat.N)
+            s.claims.append(Claim(r.clause, r.law, r.side, dealer, until, r.reason))
+        elif r.remedy is Remedy.FORMATION:
+            seats = r.extra.get("seats") or {}
+            s.players = {Seat(seat): name for name, seat in seats.items()}
+            if r.dealer is not None:
+                s.next_dealer = r.dealer
+            s.phase = Phase.SHUFFLE
+        elif r.remedy is Remedy.RUBBER_WON:
+            s.phase = Phase.FORMING
+        elif r.remedy is Remedy.RESTORE_PACK and r.side is not None and r.pack is not None:
+            s.restore_pack[r.side] = r.pack

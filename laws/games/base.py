@@ -1,0 +1,115 @@
+"""What a game module provides: its rules as data and its clauses as small named functions.
+
+A clause is a function ``fn(clause, state, event)`` returning rulings (or None), registered with the id
+of the clause in LAWS.md and the law it comes from::
+
+    reg = Registry("Contract Bridge")
+
+    @reg.clause("CB-cut-faced", "New Shuffle and Cut", "cut", "card_faced")
+    def cut_faced(c: Clause, s: TableState, e: PackCut) -> Ruling | None:
+        ...
+        return c.rule(Remedy.NEW_SHUFFLE_AND_CUT, "A card was faced in cutting ...")
+
+The engine runs a game's clauses for each event in registration order; the first ruling that ends the
+deal stops the rest, so one fact yields one ruling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from laws.cards import Card, Seat, Side
+from laws.rulings import Remedy, Ruling
+from laws.state import Claim, TableState
+
+ClauseFn = Callable[["Clause", TableState, Any], "Iterable[Ruling] | Ruling | None"]
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of the laws: its id, the law it cites, the events it watches, and its function."""
+
+    id: str
+    law: str
+    events: tuple[str, ...]
+    fn: ClauseFn
+    summary: str
+
+    def rule(self, remedy: Remedy, reason: str, **kw: Any) -> Ruling:
+        """A ruling under this clause."""
+        extra = kw.pop("extra", None) or {}
+        return Ruling(remedy=remedy, law=self.law, clause=self.id, reason=reason, extra=extra, **kw)
+
+    def __call__(self, state: TableState, event: Any) -> list[Ruling]:
+        out = self.fn(self, state, event)
+        if out is None:
+            return []
+        if isinstance(out, Ruling):
+            return [out]
+        return list(out)
+
+
+class Registry:
+    """Collects a game's clauses in order."""
+
+    def __init__(self, title: str) -> None:
+        self.title = title
+        self.clauses: list[Clause] = []
+
+    def clause(self, cid: str, law: str, *events: str) -> Callable[[ClauseFn], ClauseFn]:
+        """Register ``fn`` as clause ``cid`` citing ``law`` (prefixed with the game's title)."""
+        def deco(fn: ClauseFn) -> ClauseFn:
+            doc = (fn.__doc__ or "").strip().splitlines()
+            self.clauses.append(Clause(cid, f"{self.title}, {law}", events, fn, doc[0] if doc else ""))
+            return fn
+        return deco
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """A game as data.
+
+    Attributes:
+        name: the event-format name (``contract-bridge``, ``euchre``).
+        title: the name shown to players.
+        pack: every card of one pack.
+        hand_size: cards each player holds after the deal.
+        cards_dealt: cards that leave the pack in a complete deal (the euchre trump card not included).
+        claims_close: the event after which a dealing irregularity can no longer be claimed.
+        clauses: the game's clauses, in the order they are tried.
+        setup: creates the game-specific state (scorer, draw) in ``TableState.game_state``.
+    """
+
+    name: str
+    title: str
+    pack: tuple[Card, ...]
+    hand_size: int
+    cards_dealt: int
+    claims_close: str
+    clauses: tuple[Clause, ...]
+    setup: Callable[[TableState], None]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Helpers shared by both games' clauses.
+
+def seat_name(state: TableState, seat: Seat) -> str:
+    """'North' or 'North (Ann)' when the player is known."""
+    full = {"N": "North", "E": "East", "S": "South", "W": "West"}[seat.value]
+    name = state.players.get(seat)
+    return f"{full} ({name})" if name else full
+
+
+def card_text(card: Card | None) -> str:
+    return card.name if card is not None else "an unreadable card"
+
+
+def open_claims_for(state: TableState, seat: Seat) -> list[Claim]:
+    """Open claims that ``seat`` may make (claims for its side or for anyone)."""
+    return [c for c in state.claims if c.side is None or c.side is seat.side]
+
+
+def side_text(side: Side) -> str:
+    return "North-South" if side is Side.NS else "East-West"

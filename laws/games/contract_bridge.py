@@ -1,0 +1,363 @@
+"""Contract Bridge (rubber laws), seed A of ``shared/LAWS.md``, with modern rubber practice where the
+seed is silent (the draw, the cut by dealer's right-hand opponent, packets of at least four cards).
+
+Each clause carries its id from LAWS.md. Interpretations of ours:
+
+* A dealing irregularity the shoe sees (a card to the wrong seat, a second card to one seat) is ruled
+  when it happens: the deal is void and the same dealer redeals (CB-redeal-incorrect, CB-redeal-how).
+* A deal out of turn or from an uncut pack opens a claim: any player may demand a redeal until the last
+  card is dealt; after that the deal stands and the rotation passes on from the player who dealt.
+* A card faced in the pack before the deal begins only calls for a new shuffle and cut.
+* A damaged card found during the deal voids it: the same dealer deals again with a replacement pack.
+"""
+
+from __future__ import annotations
+
+from laws.cards import RANKS, Seat, clockwise_from, full_pack
+from laws.events import (
+    CardDealt,
+    CardFaced,
+    CardsDrawn,
+    DamagedCardFound,
+    DealEnded,
+    DealStarted,
+    DemandMade,
+    HandCounted,
+    MissingCardReported,
+    PackCut,
+    ResultRecorded,
+    SurplusCardFound,
+    WrongHandPicked,
+)
+from laws.games.base import Clause, GameRules, Registry, card_text, open_claims_for, seat_name, side_text
+from laws.rulings import Remedy, Ruling
+from laws.state import Phase, TableState
+
+NAME = "contract-bridge"
+PACK = full_pack(RANKS)
+HAND = 13
+MIN_PACKET = 4
+
+reg = Registry("Contract Bridge")
+_BEFORE_DEAL = (Phase.FORMING, Phase.SHUFFLE, Phase.CUT)
+
+
+def _dealing(s: TableState) -> bool:
+    return s.phase == Phase.DEALING and s.deal is not None and not s.deal.void
+
+
+# -- forming the table --------------------------------------------------------------------------------
+
+@reg.clause("CB-draw", "draw for partners (modern practice)", "draw")
+def draw(c: Clause, s: TableState, e: CardsDrawn) -> list[Ruling]:
+    """The draw: highest card deals, the two highest play together, ties broken by suit."""
+    from laws.formation import bridge_formation
+    return bridge_formation(e.cuts, seats=e.seats)
+
+
+# -- shuffle and cut ----------------------------------------------------------------------------------
+
+@reg.clause("CB-cut-faced", "New Shuffle and Cut", "cut", "card_faced")
+def cut_faced(c: Clause, s: TableState, e: PackCut | CardFaced) -> Ruling | None:
+    """A card faced in cutting forces a new shuffle and cut."""
+    if isinstance(e, PackCut) and not e.faced:
+        return None
+    if isinstance(e, CardFaced) and (e.where != "cut" or s.phase not in _BEFORE_DEAL):
+        return None
+    what = card_text(e.card) if isinstance(e, CardFaced) else "a card"
+    return c.rule(Remedy.NEW_SHUFFLE_AND_CUT,
+                  f"{what.capitalize()} was faced in the cut, so the pack is shuffled and cut again.",
+                  dealer=s.next_dealer)
+
+
+@reg.clause("CB-cut-practice", "the cut (modern practice)", "cut")
+def cut_practice(c: Clause, s: TableState, e: PackCut) -> Ruling | None:
+    """The dealer's right-hand opponent cuts, leaving at least four cards in each portion."""
+    dealer = s.next_dealer
+    if dealer is not None and e.seat != dealer.right:
+        return c.rule(Remedy.NEW_CUT, f"{seat_name(s, e.seat)} cut, but the cut belongs to "
+                      f"{seat_name(s, dealer.right)}, the dealer's right-hand opponent.", seat=e.seat)
+    small = [n for n in (e.top, e.bottom) if n is not None and n < MIN_PACKET]
+    if small:
+        return c.rule(Remedy.NEW_CUT, f"The cut left a portion of {small[0]} cards; each portion must "
+                      f"hold at least {MIN_PACKET}.", seat=e.seat)
+    return None
+
+
+@reg.clause("CB-shuffle-demand", "New Shuffle and Cut", "demand")
+def shuffle_demand(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
+    """Any player may demand a new shuffle and cut before the first card is dealt."""
+    if e.what not in ("new_shuffle", "new_cut"):
+        return None
+    who = seat_name(s, e.seat)
+    if s.phase in _BEFORE_DEAL or (_dealing(s) and s.deal is not None and s.deal.cards_dealt == 0):
+        return c.rule(Remedy.NEW_SHUFFLE_AND_CUT, f"{who} asked for a new shuffle and cut before the "
+                      "first card was dealt, which any player may do.", seat=e.seat, dealer=s.next_dealer)
+    return c.rule(Remedy.DEAL_STANDS, f"{who} asked for a new shuffle and cut after the first card was "
+                  "dealt; that is too late, so the deal goes on.", seat=e.seat)
+
+
+# -- the deal -----------------------------------------------------------------------------------------
+
+@reg.clause("CB-redeal-out-of-turn", "Redeal (dealing out of turn)", "deal_start")
+def out_of_turn(c: Clause, s: TableState, e: DealStarted) -> Ruling | None:
+    """Dealing out of turn: a redeal by the correct dealer if demanded before the last card."""
+    expected = s.next_dealer
+    if expected is None or e.dealer == expected:
+        return None
+    return c.rule(Remedy.CLAIM_OPTION, f"{seat_name(s, e.dealer)} is dealing, but it is "
+                  f"{seat_name(s, expected)}'s deal; any player may demand a redeal before the last card "
+                  "is dealt.", dealer=expected, seat=e.dealer, extra={"until": "deal_end"})
+
+
+@reg.clause("CB-redeal-uncut", "Redeal (uncut pack)", "deal_start")
+def uncut(c: Clause, s: TableState, e: DealStarted) -> Ruling | None:
+    """Dealing an uncut pack: a redeal if demanded before the last card."""
+    if s.cut_done:
+        return None
+    dealer = e.dealer if s.next_dealer is None or e.dealer == s.next_dealer else s.next_dealer
+    return c.rule(Remedy.CLAIM_OPTION, f"{seat_name(s, e.dealer)} began dealing a pack that was not cut; "
+                  "any player may demand a redeal before the last card is dealt.", dealer=dealer,
+                  extra={"until": "deal_end"})
+
+
+@reg.clause("CB-redeal-incorrect", "Redeal (cards not dealt correctly)", "card_dealt")
+def incorrect(c: Clause, s: TableState, e: CardDealt) -> Ruling | None:
+    """Cards go one at a time, clockwise, starting at the dealer's left."""
+    d = s.deal
+    if d is None or d.cards_dealt >= len(PACK):
+        return None
+    want = clockwise_from(d.dealer.left)[d.cards_dealt % 4]
+    if e.seat == want:
+        return None
+    last = d.dealt[-1][0] if d.dealt else None
+    how = "a second card in a row" if last == e.seat else "a card out of rotation"
+    return c.rule(Remedy.REDEAL, f"Card {d.cards_dealt + 1} went to {seat_name(s, e.seat)}, {how}; it "
+                  f"should have gone to {seat_name(s, want)}.", dealer=d.rightful_dealer, seat=e.seat)
+
+
+@reg.clause("CB-surplus-deal", "Surplus Card", "card_dealt", "surplus_card")
+def surplus_deal(c: Clause, s: TableState, e: CardDealt | SurplusCardFound) -> Ruling | None:
+    """A surplus card from an incorrect pack or deal: redeal."""
+    d = s.deal
+    if isinstance(e, SurplusCardFound):
+        if e.cause == "play":
+            return None
+        dealer = d.rightful_dealer if d else s.next_dealer
+        return c.rule(Remedy.REDEAL, f"{seat_name(s, e.seat)} holds a surplus card from an incorrect "
+                      f"{e.cause}.", dealer=dealer, seat=e.seat)
+    if d is None:
+        return None
+    if e.card is not None and e.card in d.seen:
+        why = f"A second {e.card.name} was dealt to {seat_name(s, e.seat)}: the pack is not correct."
+    elif e.pack is not None and e.pack != d.pack:
+        why = (f"The {card_text(e.card)} dealt to {seat_name(s, e.seat)} belongs to pack {e.pack}, "
+               f"not to pack {d.pack} in use.")
+    elif d.cards_dealt >= len(PACK):
+        why = f"A card beyond the {len(PACK)} of the pack was dealt to {seat_name(s, e.seat)}."
+    else:
+        return None
+    return c.rule(Remedy.REDEAL, why, dealer=d.rightful_dealer, seat=e.seat, pack=d.pack)
+
+
+@reg.clause("CB-redeal-faced", "Redeal (card faced)", "card_dealt", "card_faced")
+def faced(c: Clause, s: TableState, e: CardDealt | CardFaced) -> Ruling | None:
+    """A card faced in the pack or elsewhere during the deal: redeal."""
+    if isinstance(e, CardDealt):
+        if not e.face_up or s.deal is None:
+            return None
+        return c.rule(Remedy.REDEAL, f"The {card_text(e.card)} left the pack face up towards "
+                      f"{seat_name(s, e.seat)}.", dealer=s.deal.rightful_dealer, seat=e.seat)
+    if e.where == "cut":
+        return None  # CB-cut-faced
+    if s.phase in (Phase.SHUFFLE, Phase.CUT) and e.where == "pack":
+        return c.rule(Remedy.NEW_SHUFFLE_AND_CUT, f"The {card_text(e.card)} was seen faced in the pack "
+                      "before the deal; shuffling and cutting again puts that right.", dealer=s.next_dealer)
+    if not _dealing(s) or s.deal is None:
+        return None
+    where = {"pack": "in the pack", "deal": "during the deal", "trump": "during the deal",
+             "table": "on the table during the deal"}[e.where]
+    return c.rule(Remedy.REDEAL, f"The {card_text(e.card)} was faced {where}.",
+                  dealer=s.deal.rightful_dealer, seat=e.by)
+
+
+# -- the pack -----------------------------------------------------------------------------------------
+
+@reg.clause("CB-pack-damaged", "Changing the Pack", "damaged_card", "card_dealt")
+def pack_damaged(c: Clause, s: TableState, e: DamagedCardFound | CardDealt) -> Ruling | None:
+    """A pack with a distinguishable damaged card is replaced."""
+    if isinstance(e, CardDealt):
+        if e.card is not None:
+            return None
+        pack = s.deal.pack if s.deal else None
+        why = f"A card dealt to {seat_name(s, e.seat)} could not be read, so it is marked or damaged"
+    else:
+        if not e.distinguishable:
+            return None
+        pack = e.pack
+        why = f"The {card_text(e.card)} of pack {e.pack} is damaged and can be told from its back"
+    if _dealing(s) and s.deal is not None:
+        return c.rule(Remedy.REPLACE_PACK, f"{why}; the deal stops and the same dealer deals again "
+                      "with a replacement pack.", pack=pack, dealer=s.deal.rightful_dealer)
+    return c.rule(Remedy.REPLACE_PACK, f"{why}; the pack is replaced before the next deal.", pack=pack)
+
+
+@reg.clause("CB-pack-reclaim", "Changing the Pack", "demand")
+def pack_reclaim(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
+    """A side's own pack is restored when that side reclaims it."""
+    if e.what != "restore_pack":
+        return None
+    side = e.seat.side
+    pack = s.pack_owners.get(side)
+    if pack is None:
+        return c.rule(Remedy.ATTENTION, f"{side_text(side)} reclaim their pack, but no pack is recorded "
+                      "as theirs; the director records the packs.", seat=e.seat, side=side)
+    return c.rule(Remedy.RESTORE_PACK, f"{side_text(side)} reclaim their own pack {pack}; it is restored "
+                  "for the next deal.", seat=e.seat, side=side, pack=pack)
+
+
+@reg.clause("CB-missing-not-found", "Missing Card", "deal_end", "missing_card")
+def missing_not_found(c: Clause, s: TableState, e: DealEnded | MissingCardReported) -> Ruling | None:
+    """A missing card that is never found: redeal (the shoe dealt fewer than 52 cards)."""
+    d = s.deal
+    if isinstance(e, MissingCardReported):
+        if e.found is not None:
+            return None
+        return c.rule(Remedy.REDEAL, f"The {card_text(e.card)} missing from {seat_name(s, e.seat)}'s hand "
+                      "was not found.", dealer=d.rightful_dealer if d else s.next_dealer, seat=e.seat)
+    if d is None or d.cards_dealt >= len(PACK):
+        return None
+    short = [seat for seat in Seat if d.counts[seat] < HAND]
+    missing = sorted(set(PACK) - d.seen) if all(card for _, card in d.dealt) else []
+    what = ", ".join(m.name for m in missing) if missing else f"{len(PACK) - d.cards_dealt} card(s)"
+    return c.rule(Remedy.REDEAL, f"The deal ended with {d.cards_dealt} cards; missing: {what}.",
+                  dealer=d.rightful_dealer, seat=short[0] if short else None,
+                  extra={"missing": [m.code for m in missing]})
+
+
+@reg.clause("CB-missing-found", "Missing Card", "missing_card")
+def missing_found(c: Clause, s: TableState, e: MissingCardReported) -> Ruling | None:
+    """A missing card found loose belongs to the deficient hand."""
+    if e.found != "loose":
+        return None
+    return c.rule(Remedy.DEEMED_TO_BELONG, f"The {card_text(e.card)} turned up loose and is deemed to "
+                  f"belong to {seat_name(s, e.seat)}'s short hand, which may answer for exposing it or for "
+                  "a revoke by not having played it.", seat=e.seat)
+
+
+@reg.clause("CB-missing-other-hand", "Missing Card", "missing_card")
+def missing_other_hand(c: Clause, s: TableState, e: MissingCardReported) -> Ruling | None:
+    """A missing card found in another hand: redeal."""
+    if not isinstance(e.found, Seat) or e.found == e.seat:
+        return None
+    return c.rule(Remedy.REDEAL, f"The {card_text(e.card)} missing from {seat_name(s, e.seat)} was found "
+                  f"in {seat_name(s, e.found)}'s hand.",
+                  dealer=s.deal.rightful_dealer if s.deal else s.next_dealer, seat=e.seat)
+
+
+@reg.clause("CB-missing-trick", "Missing Card", "missing_card")
+def missing_trick(c: Clause, s: TableState, e: MissingCardReported) -> Ruling | None:
+    """A missing card found in a trick: the defective-trick law applies."""
+    if e.found != "trick":
+        return None
+    return c.rule(Remedy.DEFECTIVE_TRICK, f"The {card_text(e.card)} missing from {seat_name(s, e.seat)} "
+                  "was found in a trick; the trick is corrected under the defective-trick law.",
+                  seat=e.seat)
+
+
+@reg.clause("CB-surplus-play", "Surplus Card", "surplus_card")
+def surplus_play(c: Clause, s: TableState, e: SurplusCardFound) -> Ruling | None:
+    """A surplus card from failing to play to a trick: the defective-trick law applies."""
+    if e.cause != "play":
+        return None
+    return c.rule(Remedy.DEFECTIVE_TRICK, f"{seat_name(s, e.seat)} has a card too many because a trick "
+                  "was left short; it is corrected under the defective-trick law.", seat=e.seat)
+
+
+@reg.clause("CB-redeal-wrong-hand", "Redeal (wrong hand)", "wrong_hand")
+def wrong_hand(c: Clause, s: TableState, e: WrongHandPicked) -> Ruling | None:
+    """A player who picks up the wrong hand and looks at it causes a redeal."""
+    if not e.looked:
+        return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} picked up the wrong hand without "
+                      "looking at it; the hands go back and the deal stands.", seat=e.seat)
+    return c.rule(Remedy.REDEAL, f"{seat_name(s, e.seat)} picked up another player's hand and looked "
+                  "at it.", dealer=s.deal.rightful_dealer if s.deal else s.next_dealer, seat=e.seat)
+
+
+@reg.clause("CB-redeal-miscount", "Redeal (too many and too few)", "hand_count")
+def miscount(c: Clause, s: TableState, e: HandCounted) -> Ruling | None:
+    """One hand too many and another too few, found before the end of play: redeal."""
+    d = s.deal
+    if d is None:
+        return None
+    counts = {**d.reported_counts, e.seat: e.count}
+    off = {seat: n - d.expected_in_hand(seat) for seat, n in counts.items()
+           if n != d.expected_in_hand(seat)}
+    over = [seat for seat, diff in off.items() if diff > 0]
+    under = [seat for seat, diff in off.items() if diff < 0]
+    if not off:
+        return None
+    if s.phase == Phase.SCORING:
+        return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} counted {e.count} cards after play "
+                      "ended; a miscount found that late does not cancel the deal.", seat=e.seat)
+    if over and under:
+        return c.rule(Remedy.REDEAL, f"{seat_name(s, over[0])} holds {counts[over[0]]} cards "
+                      f"and {seat_name(s, under[0])} holds {counts[under[0]]}.",
+                      dealer=d.rightful_dealer, seat=over[0])
+    return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} counts {e.count} cards where "
+                  f"{d.expected_in_hand(e.seat)} are expected; the other hands are counted before any "
+                  "ruling.", seat=e.seat)
+
+
+@reg.clause("CB-attention", "Drawing Attention to an Irregularity", "demand")
+def attention(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
+    """Any player may draw attention to an irregularity and ask what the law says."""
+    if e.what not in ("attention", "new_cards"):
+        return None
+    if e.what == "new_cards":
+        return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} asks for fresh cards; the laws change a "
+                      "pack only when a card is damaged or a side reclaims its own.", seat=e.seat)
+    open_ = "; ".join(cl.why for cl in s.claims)
+    return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} draws attention to an irregularity; play "
+                  "pauses while the law is looked up" + (f" (open: {open_})" if open_ else "") + ".",
+                  seat=e.seat)
+
+
+@reg.clause("CB-redeal-demand", "Redeal", "demand")
+def redeal_demand(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
+    """A demand for a redeal is granted while a claim for one is open; otherwise the deal stands."""
+    if e.what not in ("redeal", "new_deal"):
+        return None
+    claims = open_claims_for(s, e.seat)
+    if claims:
+        cl = claims[0]
+        return Ruling(Remedy.REDEAL, cl.law, cl.clause, f"{seat_name(s, e.seat)} demanded a redeal in "
+                      f"time: {cl.why[0].lower()}{cl.why[1:]}", dealer=cl.dealer, seat=e.seat)
+    why = ("the last card has been dealt" if s.deal is not None and s.phase != Phase.DEALING
+           else "no irregularity gives a right to one")
+    return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} demanded a redeal, but {why}.",
+                  seat=e.seat)
+
+
+# -- scoring ------------------------------------------------------------------------------------------
+
+@reg.clause("CB-rubber", "rubber scoring", "result")
+def rubber(c: Clause, s: TableState, e: ResultRecorded) -> list[Ruling]:
+    """Rubber scoring: trick and premium points; two games win the rubber."""
+    from laws.scoring.bridge import RubberScore, parse_contract
+    score: RubberScore = s.game_state["score"]
+    if e.declarer is None or e.contract is None:
+        raise ValueError("a bridge result needs declarer and contract")
+    out = score.record(e.declarer, parse_contract(e.contract), e.tricks, e.honours)
+    if any(r.remedy is Remedy.RUBBER_WON for r in out):
+        s.game_state["score"] = RubberScore()
+    return out
+
+
+def _setup(state: TableState) -> None:
+    from laws.scoring.bridge import RubberScore
+    state.game_state["score"] = RubberScore()
+
+
+RULES = GameRules(name=NAME, title="Contract Bridge", pack=PACK, hand_size=HAND, cards_dealt=len(PACK),
+                  claims_close="deal_end", clauses=tuple(reg.clauses), setup=_setup)

@@ -1,0 +1,336 @@
+"""Euchre: the Somerset Club laws of 1888 (seed B of ``shared/LAWS.md``).
+
+Clause ids are ``EU-<law>``. Interpretations of ours, stated here and in the rulings:
+
+* Laws 41-42 (misdeal) apply to what the shoe sees during the deal: a wrong packet, a wrong seat, a
+  hand that is not five cards when the deal ends or the trump card is turned. Law 90 applies to a count
+  error first found after the trump card is turned; the deal then holds.
+* A "new deal" under laws 33, 34, 39 and after a claim under 35-38 is made by the same dealer; a misdeal
+  (laws 41-42) loses the deal to the player on the dealer's left.
+* A deal from a pack nobody cut is treated like a deal out of turn (law 40): it can be stopped until the
+  trump card is turned (our reading of law 29, which gives the cut to the right-hand opponent).
+* A card exposed during the deal with no exposer known is taken as exposed by the dealer (law 35).
+"""
+
+from __future__ import annotations
+
+from laws.cards import Seat, full_pack
+from laws.events import (
+    CardDealt,
+    CardFaced,
+    DamagedCardFound,
+    DealEnded,
+    DealStarted,
+    DemandMade,
+    MissingCardReported,
+    PackCut,
+    PackShuffled,
+    SurplusCardFound,
+    TrumpTurned,
+    WrongHandPicked,
+)
+from laws.games import euchre_play
+from laws.games.base import GameRules, Registry, card_text, open_claims_for, seat_name, side_text
+from laws.games.base import Clause as C
+from laws.games.euchre_deal import pattern_fault
+from laws.rulings import Remedy, Ruling
+from laws.state import Phase, TableState
+
+NAME = "euchre"
+PACK = full_pack("AKQJT987")
+HAND = 5
+DEALT = 20
+MIN_PACKET = 4
+
+reg = Registry("Euchre")
+_BEFORE_DEAL = (Phase.FORMING, Phase.SHUFFLE, Phase.CUT)
+
+
+def _live(s: TableState) -> bool:
+    """A deal is under way (dealing, or dealt and not yet led to)."""
+    return s.deal is not None and not s.deal.void and s.phase in (Phase.DEALING, Phase.AUCTION)
+
+
+def _new_deal(c: C, s: TableState, why: str, **kw: object) -> Ruling:
+    dealer = s.deal.rightful_dealer if s.deal else s.next_dealer
+    return c.rule(Remedy.REDEAL, f"{why} A new deal follows, by the same dealer; earlier points stand.",
+                  dealer=dealer, **kw)
+
+
+# -- forming the table (laws 8-21) ---------------------------------------------------------------------
+euchre_play.register_forming(reg)
+
+
+# -- shuffling (laws 22-27) ----------------------------------------------------------------------------
+
+@reg.clause("EU-24", "law 24", "shuffle")
+def no_shuffle_in_play(c: C, s: TableState, e: PackShuffled) -> Ruling | None:
+    """No shuffling while a hand is being played."""
+    if s.phase != Phase.PLAY:
+        return None
+    return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} shuffled while the hand was being played; "
+                  "the cards stay as they are until the hand ends.", seat=e.seat)
+
+
+@reg.clause("EU-26", "law 26", "cut")
+def dealer_shuffles_last(c: C, s: TableState, e: PackCut) -> Ruling | None:
+    """The dealer has the right to shuffle last; if another player shuffled last he may shuffle again."""
+    dealer = s.next_dealer
+    if dealer is None or not s.shuffles or s.shuffles[-1] == dealer or s.phase == Phase.CUT:
+        return None
+    return c.rule(Remedy.RESHUFFLE, f"{seat_name(s, s.shuffles[-1])} shuffled last, but the last shuffle "
+                  f"belongs to the dealer, {seat_name(s, dealer)}, who shuffles before the cut.",
+                  dealer=dealer)
+
+
+@reg.clause("EU-27", "law 27", "card_faced")
+def card_seen_in_shuffle(c: C, s: TableState, e: CardFaced) -> Ruling | None:
+    """A card seen while the pack is shuffled: the dealer shuffles again."""
+    if e.where != "pack" or s.phase not in _BEFORE_DEAL:
+        return None
+    return c.rule(Remedy.RESHUFFLE, f"The {card_text(e.card)} was seen during the shuffle, so the dealer "
+                  "must shuffle again.", dealer=s.next_dealer)
+
+
+# -- the cut (laws 29-32) ------------------------------------------------------------------------------
+
+@reg.clause("EU-30", "law 30", "cut", "card_faced")
+def exposed_in_cut(c: C, s: TableState, e: PackCut | CardFaced) -> Ruling | None:
+    """A card exposed in cutting, or confusion in the cut: a fresh cut."""
+    if isinstance(e, CardFaced):
+        if e.where != "cut" or s.phase not in _BEFORE_DEAL:
+            return None
+        what = f"the {card_text(e.card)}"
+    elif e.faced or (e.exposed or 0) > 0:
+        what = f"{e.exposed or 1} card(s)"
+    else:
+        return None
+    return c.rule(Remedy.NEW_CUT, f"In cutting, {what} were exposed, so the pack is cut afresh.",
+                  dealer=s.next_dealer)
+
+
+@reg.clause("EU-31", "law 31", "cut")
+def no_recut(c: C, s: TableState, e: PackCut) -> Ruling | None:
+    """Once the pack is cut and the packets separated, it is not cut again."""
+    if s.phase != Phase.CUT:
+        return None
+    return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} cut a pack that was already cut; the first "
+                  "cut stands.", seat=e.seat)
+
+
+@reg.clause("EU-29", "law 29", "cut")
+def right_hand_cuts(c: C, s: TableState, e: PackCut) -> Ruling | None:
+    """The dealer's right-hand opponent cuts, each packet holding at least four cards."""
+    if s.phase == Phase.CUT:
+        return None
+    dealer = s.next_dealer
+    if dealer is not None and e.seat != dealer.right:
+        return c.rule(Remedy.NEW_CUT, f"{seat_name(s, e.seat)} cut, but the cut belongs to "
+                      f"{seat_name(s, dealer.right)}, the dealer's right-hand opponent.", seat=e.seat)
+    small = [n for n in (e.top, e.bottom) if n is not None and n < MIN_PACKET]
+    if small:
+        return c.rule(Remedy.NEW_CUT, f"The cut left a packet of {small[0]} cards; each packet must hold "
+                      f"at least {MIN_PACKET}.", seat=e.seat)
+    return None
+
+
+@reg.clause("EU-32", "law 32", "shuffle")
+def reshuffle_after_cut(c: C, s: TableState, e: PackShuffled) -> Ruling | None:
+    """A dealer who shuffles again after the cut loses the deal."""
+    dealer = s.next_dealer
+    if s.phase != Phase.CUT or dealer is None or e.seat != dealer:
+        return None
+    return c.rule(Remedy.LOSE_DEAL, f"{seat_name(s, dealer)} shuffled again after the cut and loses the "
+                  f"deal to {seat_name(s, dealer.left)}.", dealer=dealer.left, seat=dealer)
+
+
+@reg.clause("EU-72", "law 72", "demand")
+def new_cards(c: C, s: TableState, e: DemandMade) -> Ruling | None:
+    """Before the cut, any player may call for fresh cards."""
+    if e.what != "new_cards":
+        return None
+    if s.phase in (Phase.FORMING, Phase.SHUFFLE):
+        return c.rule(Remedy.NEW_CARDS, f"{seat_name(s, e.seat)} called for fresh cards before the cut, "
+                      "which any player may do.", seat=e.seat)
+    return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} called for fresh cards after the cut; that "
+                  "is too late for this deal.", seat=e.seat)
+
+
+@reg.clause("EU-25", "laws 22-27", "demand")
+def shuffle_demand(c: C, s: TableState, e: DemandMade) -> Ruling | None:
+    """Each player may shuffle once before the cut; after the cut no one shuffles again (law 31)."""
+    if e.what not in ("new_shuffle", "new_cut"):
+        return None
+    if s.phase in (Phase.FORMING, Phase.SHUFFLE):
+        return c.rule(Remedy.RESHUFFLE, f"{seat_name(s, e.seat)} asked to shuffle; each player may shuffle "
+                      "once, the dealer last, before the cut.", seat=e.seat, dealer=s.next_dealer)
+    return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} asked for a new shuffle or cut after the "
+                  "pack was cut; once cut it is neither shuffled nor cut again.", seat=e.seat)
+
+
+# -- the deal (laws 33-45) -----------------------------------------------------------------------------
+
+@reg.clause("EU-40", "law 40", "deal_start")
+def out_of_turn(c: C, s: TableState, e: DealStarted) -> Ruling | None:
+    """A deal out of turn may be stopped before the trump card is turned."""
+    expected = s.next_dealer
+    rightful = e.on_behalf_of or e.dealer
+    if expected is None or rightful == expected:
+        return None
+    return c.rule(Remedy.CLAIM_OPTION, f"{seat_name(s, e.dealer)} is dealing, but the deal belongs to "
+                  f"{seat_name(s, expected)}; it can be stopped until the trump card is turned.",
+                  dealer=expected, seat=e.dealer, extra={"until": "trump_turned"})
+
+
+@reg.clause("EU-38", "law 38", "deal_start")
+def wrong_pack(c: C, s: TableState, e: DealStarted) -> Ruling | None:
+    """A deal with the opponents' pack: a new deal may be claimed until the trump card is turned."""
+    owner = s.side_of_pack(e.pack)
+    side = (e.on_behalf_of or e.dealer).side
+    if owner is None or owner == side:
+        return None
+    return c.rule(Remedy.CLAIM_OPTION, f"{seat_name(s, e.dealer)} is dealing with pack {e.pack}, which "
+                  f"belongs to {side_text(owner)}; a new deal may be claimed until the trump card is "
+                  "turned.", dealer=e.on_behalf_of or e.dealer, side=side.other, pack=e.pack,
+                  extra={"until": "trump_turned"})
+
+
+@reg.clause("EU-29-uncut", "law 29", "deal_start")
+def uncut(c: C, s: TableState, e: DealStarted) -> Ruling | None:
+    """A deal from a pack nobody cut may be stopped before the trump card is turned."""
+    if s.cut_done:
+        return None
+    return c.rule(Remedy.CLAIM_OPTION, f"{seat_name(s, e.dealer)} is dealing a pack that was not cut; the "
+                  "deal can be stopped until the trump card is turned.",
+                  dealer=e.on_behalf_of or e.dealer, extra={"until": "trump_turned"})
+
+
+@reg.clause("EU-41", "laws 41-42", "card_dealt", "deal_end", "trump_turned")
+def misdeal(c: C, s: TableState, e: CardDealt | DealEnded | TrumpTurned) -> Ruling | None:
+    """Not five cards to each player, or not in packets of two-then-three or three-then-two: misdeal."""
+    d = s.deal
+    if d is None or d.ended and not isinstance(e, TrumpTurned):
+        return None
+    seats = [seat for seat, _ in d.dealt] + ([e.seat] if isinstance(e, CardDealt) else [])
+    fault = pattern_fault(d.dealer, seats, complete=not isinstance(e, CardDealt))
+    if fault is None:
+        return None
+    return euchre_play.misdeal_ruling(c, s, fault)
+
+
+@reg.clause("EU-33", "law 33", "card_dealt", "damaged_card", "missing_card", "surplus_card")
+def imperfect_pack(c: C, s: TableState,
+                   e: CardDealt | DamagedCardFound | MissingCardReported | SurplusCardFound) -> Ruling | None:
+    """A pack found incorrect or imperfect during the deal or play: a new deal by the same dealer."""
+    d = s.deal
+    in_hand = d is not None and not d.void and s.phase in (Phase.DEALING, Phase.AUCTION, Phase.PLAY)
+    if isinstance(e, CardDealt):
+        if d is None:
+            return None
+        if e.card is None:
+            why = f"A card dealt to {seat_name(s, e.seat)} could not be read: the pack is imperfect."
+        elif e.card in d.seen:
+            why = f"A second {e.card.name} was dealt: the pack is incorrect."
+        elif e.pack is not None and e.pack != d.pack:
+            why = f"The {e.card.name} dealt belongs to pack {e.pack}, not to pack {d.pack} in use."
+        elif e.card not in PACK:
+            why = f"The {e.card.name} is not a euchre card: the pack is incorrect."
+        else:
+            return None
+        return _new_deal(c, s, why, seat=e.seat, pack=d.pack)
+    if isinstance(e, DamagedCardFound):
+        if not e.distinguishable:
+            return None
+        if not in_hand:
+            return c.rule(Remedy.REPLACE_PACK, f"The {card_text(e.card)} of pack {e.pack} is damaged; the "
+                          "pack is replaced before the next deal.", pack=e.pack)
+        return _new_deal(c, s, f"The {card_text(e.card)} of pack {e.pack} is damaged: the pack is "
+                         "imperfect.", pack=e.pack)
+    if isinstance(e, SurplusCardFound):
+        if e.cause != "pack":
+            return None
+        return _new_deal(c, s, f"{seat_name(s, e.seat)} holds a surplus card from an incorrect pack.",
+                         seat=e.seat)
+    if not in_hand or e.found == "loose" and s.phase == Phase.PLAY:
+        return None
+    return _new_deal(c, s, f"The {card_text(e.card)} is missing from the pack.", seat=e.seat)
+
+
+@reg.clause("EU-34", "law 34", "card_dealt", "card_faced")
+def faced_in_pack(c: C, s: TableState, e: CardDealt | CardFaced) -> Ruling | None:
+    """A card found faced in the pack before the first lead: a new deal."""
+    if isinstance(e, CardDealt):
+        if not e.face_up:
+            return None
+        return _new_deal(c, s, f"The {card_text(e.card)} came out of the pack face up.", seat=e.seat)
+    if e.where != "pack" or not _live(s):
+        return None
+    return _new_deal(c, s, f"The {card_text(e.card)} was found faced in the pack before a lead.")
+
+
+@reg.clause("EU-35", "laws 35-37", "card_faced")
+def exposed_in_deal(c: C, s: TableState, e: CardFaced) -> Ruling | None:
+    """A card exposed in dealing: the side that did not expose it may claim a new deal."""
+    if e.where not in ("deal", "table") or s.phase != Phase.DEALING or s.deal is None or s.deal.void:
+        return None
+    dealer = s.deal.dealer
+    by = e.by or dealer
+    claimant = by.side.other
+    who = "the dealer's side" if by.side is dealer.side else "the dealer's opponents"
+    return c.rule(Remedy.CLAIM_OPTION, f"The {card_text(e.card)} was exposed in dealing by "
+                  f"{seat_name(s, by)}, of {who}; {side_text(claimant)} may claim a new deal before the "
+                  "trump card is turned, and if they do not the card is not a called card.",
+                  dealer=s.deal.rightful_dealer, side=claimant, seat=by, extra={"until": "trump_turned"})
+
+
+@reg.clause("EU-39", "law 39", "card_faced")
+def trump_turn(c: C, s: TableState, e: CardFaced) -> Ruling | None:
+    """Exposing another card while turning the trump card: a new deal."""
+    if e.where != "trump" or not _live(s):
+        return None
+    return _new_deal(c, s, f"The {card_text(e.card)} was exposed as the trump card was turned.")
+
+
+@reg.clause("EU-new-deal-demand", "laws 35-40", "demand")
+def new_deal_demand(c: C, s: TableState, e: DemandMade) -> Ruling | None:
+    """A claim for a new deal is granted while one is open to that player's side."""
+    if e.what not in ("redeal", "new_deal"):
+        return None
+    claims = open_claims_for(s, e.seat)
+    if claims:
+        cl = claims[0]
+        return Ruling(Remedy.REDEAL, cl.law, cl.clause, f"{seat_name(s, e.seat)} claimed a new deal in "
+                      f"time: {cl.why[0].lower()}{cl.why[1:]}", dealer=cl.dealer, seat=e.seat)
+    why = ("the trump card has been turned" if s.deal is not None and s.deal.trump_card is not None
+           else "no irregularity open to that side gives one")
+    return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} claimed a new deal, but {why}.",
+                  seat=e.seat)
+
+
+@reg.clause("EU-attention", "laws 4-6", "demand", "wrong_hand")
+def attention(c: C, s: TableState, e: DemandMade | WrongHandPicked) -> Ruling | None:
+    """A player draws attention to something the laws do not remedy by themselves."""
+    if isinstance(e, WrongHandPicked):
+        return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} picked up the wrong hand; the Somerset laws "
+                      "give no remedy of their own, so the director decides.", seat=e.seat)
+    if e.what == "attention":
+        return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} draws attention to an irregularity; "
+                      "the law is looked up before play goes on.", seat=e.seat)
+    if e.what == "restore_pack":
+        side = e.seat.side
+        pack = s.pack_owners.get(side)
+        return c.rule(Remedy.RESTORE_PACK if pack else Remedy.ATTENTION,
+                      f"{side_text(side)} ask for their own pack"
+                      + (f" {pack} for their next deal." if pack else ", but none is recorded as theirs."),
+                      seat=e.seat, side=side, pack=pack)
+    return None
+
+
+# -- play and scoring (laws 1-7, 62-71, 90) ------------------------------------------------------------
+euchre_play.register_play(reg)
+
+
+RULES = GameRules(name=NAME, title="Euchre", pack=PACK, hand_size=HAND, cards_dealt=DEALT,
+                  claims_close="trump_turned", clauses=tuple(reg.clauses), setup=euchre_play.setup)
+
+__all__ = ["RULES", "Seat"]

@@ -1,0 +1,209 @@
+"""Euchre clauses for forming the table (laws 8-21), misdeals (41-45), play (62-71, 90) and scoring (1-7).
+
+Revokes (laws 62-71), our reading: a player revokes when he fails to follow the suit led while holding a
+card of it (the left bower counts as a trump). The revoke is established once the next trick is played
+to; the penalty is scored when play ends, before the hand's own points (law 4), and equal numbers of
+revokes by both sides cancel. A dealer who took up the trump card discarded one card we do not see, so
+a revoke by him is called only when it is certain whatever he discarded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from laws.cards import Card, Seat, Side
+from laws.events import (
+    CandidateArrived,
+    CardPlayed,
+    CardsDrawn,
+    HandCounted,
+    PlayEnded,
+    PlayerLeft,
+    ResultRecorded,
+)
+from laws.games.base import Clause, Registry, seat_name, side_text
+from laws.rulings import Remedy, Ruling
+from laws.state import DealState, Phase, TableState
+
+HAND = 5
+_SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
+
+
+def setup(state: TableState) -> None:
+    from laws.formation import EuchreDraw, EuchreRoster
+    from laws.scoring.euchre import EuchreRubber
+    state.game_state.update(score=EuchreRubber(), draw=EuchreDraw(), roster=EuchreRoster())
+
+
+# -- misdeal (laws 41-45) ------------------------------------------------------------------------------
+
+def misdeal_ruling(c: Clause, s: TableState, fault: str) -> Ruling:
+    """The ruling for a misdeal, with the exceptions of laws 43-45."""
+    d = s.deal
+    assert d is not None
+    rightful = d.on_behalf_of or d.dealer
+    for seat, how in d.interruptions:
+        if seat.side is not rightful.side:
+            law, clause = ("Euchre, law 43", "EU-43") if how == "touched" else ("Euchre, law 44", "EU-44")
+            what = "touched the cards" if how == "touched" else "interrupted the dealer"
+            return Ruling(Remedy.REDEAL, law, clause, f"Misdeal ({fault}), but {seat_name(s, seat)} "
+                          f"{what} first, so {seat_name(s, rightful)} does not lose the deal and deals "
+                          "again.", dealer=rightful, seat=seat)
+    if d.on_behalf_of is not None:
+        return Ruling(Remedy.MISDEAL, "Euchre, law 45", "EU-45", f"Misdeal ({fault}) by "
+                      f"{seat_name(s, d.dealer)} dealing for his partner; the deal passes to the next "
+                      f"opponent in rotation, {seat_name(s, rightful.left)}.", dealer=rightful.left,
+                      seat=d.dealer)
+    return c.rule(Remedy.MISDEAL, f"Misdeal: {fault}; {seat_name(s, d.dealer)} loses the deal to "
+                  f"{seat_name(s, d.dealer.left)}.", dealer=d.dealer.left, seat=d.dealer)
+
+
+# -- tricks and revokes --------------------------------------------------------------------------------
+
+def effective_suit(card: Card, trump: str | None) -> str:
+    """The suit a card belongs to in play: the left bower (knave of trump's colour) is a trump."""
+    if trump is not None and card.rank == "J" and card.suit == _SAME_COLOUR[trump]:
+        return trump
+    return card.suit
+
+
+Plays = list[tuple[Seat, Card]]
+
+
+def tricks(d: DealState, plays: Plays) -> list[Plays]:
+    """The plays grouped into tricks (three cards each when a lone hand's partner sits out)."""
+    size = 3 if d.alone_seat is not None else 4
+    return [plays[i:i + size] for i in range(0, len(plays), size)]
+
+
+def _certain_revoke(d: DealState, plays: Plays, seat: Seat, led: str, before: int) -> bool:
+    """Did ``seat`` hold a card of suit ``led`` when it played the ``before``-th card of ``plays``?"""
+    trump = d.trump_suit
+    played = [card for st, card in plays[:before] if st == seat]
+    held = [card for card in d.hands[seat] if card not in played]
+    need = 1
+    took_up = (seat == d.dealer and d.trump_card is not None and trump == d.trump_card.suit)
+    if took_up and d.trump_card is not None:
+        held.append(d.trump_card)
+        need = 2  # one unknown card was discarded
+    return sum(1 for card in held if effective_suit(card, trump) == led) >= need
+
+
+def revokes(d: DealState, plays: Plays) -> list[tuple[Seat, int, bool]]:
+    """Each revoke in ``plays`` as (seat, trick number from 1, established)."""
+    out: list[tuple[Seat, int, bool]] = []
+    groups = tricks(d, plays)
+    index = 0
+    for n, trick in enumerate(groups, start=1):
+        led = effective_suit(trick[0][1], d.trump_suit)
+        for k, (seat, card) in enumerate(trick):
+            if k and effective_suit(card, d.trump_suit) != led and _certain_revoke(d, plays, seat, led, index + k):
+                out.append((seat, n, n < len(groups)))
+        index += len(trick)
+    return out
+
+
+# -- registration --------------------------------------------------------------------------------------
+
+def register_forming(reg: Registry) -> None:
+    """Laws 8-21: the draw for the table, partners and deal; cutting out and entry."""
+
+    @reg.clause("EU-11", "laws 8-14 (cutting for the table)", "draw")
+    def draw(c: Clause, s: TableState, e: CardsDrawn) -> list[Ruling]:
+        """The draw: knave highest; the four highest play, cut again for partners; ties by laws 13-14."""
+        from laws.formation import EuchreDraw
+        drawing: EuchreDraw = s.game_state["draw"]
+        out = drawing.cut(e.cuts, exposed=e.exposed or {}, seats=e.seats)
+        if any(r.remedy is Remedy.FORMATION for r in out):
+            s.game_state["draw"] = EuchreDraw()
+            roster = s.game_state["roster"]
+            for r in out:
+                if r.remedy is Remedy.FORMATION:
+                    roster.seat(list(r.extra.get("players", [])))
+        return out
+
+    @reg.clause("EU-16", "laws 15-21 (entry and cutting out)", "candidate", "leave")
+    def roster_change(c: Clause, s: TableState, e: CandidateArrived | PlayerLeft) -> list[Ruling]:
+        """Candidates declare entry before any cut; substitutes need the consent of the other three."""
+        roster = s.game_state["roster"]
+        if isinstance(e, CandidateArrived):
+            out: list[Ruling] = roster.declare(e.name, fresh=e.fresh)
+            return out
+        left: list[Ruling] = roster.leave(e.name, substitute=e.substitute, consent=e.consent)
+        return left
+
+
+def register_play(reg: Registry) -> None:
+    """Laws 62-71 (revoke), 90 (wrong count in play) and 1-7 (scoring)."""
+
+    @reg.clause("EU-62", "laws 62-71 (revoke)", "card_played", "play_end")
+    def revoke(c: Clause, s: TableState, e: CardPlayed | PlayEnded) -> list[Ruling]:
+        """A revoke, once established, costs the offending side three points (five against a lone hand)."""
+        d = s.deal
+        if d is None or d.void:
+            return []
+        if isinstance(e, CardPlayed):
+            before = {(seat, n) for seat, n, est in revokes(d, d.plays) if est}
+            after = revokes(d, [*d.plays, (e.seat, e.card)])
+            now = [(seat, n) for seat, n, est in after if est and (seat, n) not in before]
+            return [c.rule(Remedy.ATTENTION, f"{seat_name(s, seat)} did not follow suit in trick {n} while "
+                           "holding a card of the suit led; the revoke is now established and is scored "
+                           "when play ends.", seat=seat, extra={"trick": n}) for seat, n in now]
+        found = revokes(d, d.plays)
+        by_side = {side: [r for r in found if r[0].side is side] for side in Side}
+        cancel = min(len(v) for v in by_side.values())
+        out: list[Ruling] = []
+        if cancel:
+            out.append(c.rule(Remedy.ATTENTION, f"Both sides revoked {cancel} time(s); equal revokes "
+                              "cancel.", extra={"cancelled": cancel}))
+        from laws.scoring.euchre import EuchreRubber
+        score: EuchreRubber = s.game_state["score"]
+        for side, items in by_side.items():
+            for _ in items[cancel:]:
+                lone = d.alone_seat is not None and d.alone_seat.side is not side
+                out.extend(score.revoke(side, against_lone=lone))
+        return out
+
+    @reg.clause("EU-90", "law 90", "hand_count")
+    def wrong_count(c: Clause, s: TableState, e: HandCounted) -> list[Ruling]:
+        """A wrong number of cards found in play: the deal holds, the offending side forfeits points."""
+        d = s.deal
+        if d is None or d.void:
+            return []
+        expected = d.expected_in_hand(e.seat)
+        if d.alone_seat is not None and e.seat == d.alone_seat.partner:
+            return []
+        if e.count == expected:
+            return []
+        if d.trump_card is None and s.phase in (Phase.DEALING, Phase.AUCTION):
+            fault = f"{seat_name(s, e.seat)} holds {e.count} cards, not {HAND}"
+            return [misdeal_ruling(Clause("EU-41", "Euchre, laws 41-42", (), c.fn, ""), s, fault)]
+        from laws.scoring.euchre import EuchreRubber
+        score: EuchreRubber = s.game_state["score"]
+        lone = d.alone_seat is not None and d.alone_seat.side is e.seat.side
+        head = c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} holds {e.count} cards where {expected} "
+                      f"are expected, found after the trump card was turned: the deal holds and "
+                      f"{side_text(e.seat.side)} score nothing on this hand.", seat=e.seat,
+                      side=e.seat.side)
+        return [head, *score.wrong_count(e.seat.side, lone=lone)]
+
+    @reg.clause("EU-2", "laws 1-7 (scoring)", "result")
+    def result(c: Clause, s: TableState, e: ResultRecorded) -> list[Ruling]:
+        """Points for the hand, games (a double game when the losers have nothing), and the rubber."""
+        from laws.scoring.euchre import EuchreRubber
+        d = s.deal
+        makers = e.makers or (d.makers if d else None)
+        if makers is None:
+            raise ValueError("a euchre result needs the makers' side")
+        score: EuchreRubber = s.game_state["score"]
+        out: list[Ruling] = score.record(makers, e.alone, e.tricks)
+        if any(r.remedy is Remedy.RUBBER_WON for r in out):
+            s.game_state["score"] = EuchreRubber()
+            out.extend(s.game_state["roster"].rubber_ended())
+        return out
+
+
+def snapshot(state: TableState) -> dict[str, Any]:
+    """The score for display."""
+    snap: dict[str, Any] = state.game_state["score"].snapshot()
+    return snap

@@ -1,0 +1,113 @@
+"""The table's state as the law engine keeps it: phase, rotation, packs, the current deal, claims.
+
+The engine owns one ``TableState`` and changes it only through ``LawEngine.feed``; clauses read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from laws.cards import Card, Seat, Side
+
+
+class Phase(StrEnum):
+    """Phases of the table. Which events move between them is the table ``TRANSITIONS`` in engine.py."""
+
+    FORMING = "forming"      # forming the table: the draw for partners and seats
+    SHUFFLE = "shuffle"      # between deals: shuffling, before a valid cut
+    CUT = "cut"              # the pack is cut and waits for the deal
+    DEALING = "dealing"      # cards are leaving the pack
+    AUCTION = "auction"      # the deal is complete; bidding (bridge) or making trump (euchre)
+    PLAY = "play"            # cards are being played to tricks
+    SCORING = "scoring"      # play has ended; waiting for the result
+
+
+@dataclass
+class Claim:
+    """An open right to demand a redeal (or new deal) because of a fact the engine saw.
+
+    Attributes:
+        clause: the clause that opened it.
+        law: its citation.
+        side: the side that may claim, or None when any player may.
+        dealer: who deals if the claim is made.
+        until: the event type that closes the right (``deal_end`` or ``trump_turned``).
+        why: the facts, in our words.
+    """
+
+    clause: str
+    law: str
+    side: Side | None
+    dealer: Seat
+    until: str
+    why: str
+
+
+@dataclass
+class DealState:
+    """The deal in progress (or the last one)."""
+
+    number: int
+    dealer: Seat
+    pack: str
+    in_turn: bool
+    cut: bool
+    on_behalf_of: Seat | None = None
+    expected: Seat | None = None  # whose deal it was by rotation when it started (None: unknown)
+    dealt: list[tuple[Seat, Card | None]] = field(default_factory=list)
+    hands: dict[Seat, list[Card]] = field(default_factory=lambda: {s: [] for s in Seat})
+    counts: dict[Seat, int] = field(default_factory=lambda: dict.fromkeys(Seat, 0))
+    seen: set[Card] = field(default_factory=set)
+    void: bool = False            # a ruling ended this deal; its remaining cards are ignored
+    ended: bool = False           # deal_end received
+    trump_card: Card | None = None
+    trump_suit: str | None = None
+    makers: Side | None = None
+    alone_seat: Seat | None = None
+    plays: list[tuple[Seat, Card]] = field(default_factory=list)
+    played: dict[Seat, int] = field(default_factory=lambda: dict.fromkeys(Seat, 0))
+    reported_counts: dict[Seat, int] = field(default_factory=dict)
+    interruptions: list[tuple[Seat, str]] = field(default_factory=list)
+
+    @property
+    def rightful_dealer(self) -> Seat:
+        """Who should deal again after a redeal: the same dealer, unless this deal was out of turn."""
+        if not self.in_turn and self.expected is not None:
+            return self.expected
+        return self.on_behalf_of or self.dealer
+
+    @property
+    def cards_dealt(self) -> int:
+        return len(self.dealt)
+
+    def expected_in_hand(self, seat: Seat) -> int:
+        """Cards ``seat`` should hold now: dealt to it minus played by it."""
+        return self.counts[seat] - self.played[seat]
+
+
+@dataclass
+class TableState:
+    """Everything the engine knows about the table."""
+
+    game: str
+    phase: Phase = Phase.FORMING
+    players: dict[Seat, str] = field(default_factory=dict)
+    next_dealer: Seat | None = None          # whose deal it is by rotation (None until known)
+    pack_owners: dict[Side, str] = field(default_factory=dict)
+    deal: DealState | None = None
+    deals_started: int = 0
+    shuffles: list[Seat] = field(default_factory=list)   # shuffles since the last deal
+    cut_done: bool = False
+    claims: list[Claim] = field(default_factory=list)
+    restore_pack: dict[Side, str] = field(default_factory=dict)  # packs reclaimed for the next deal
+    hands_completed: int = 0
+    # Game-specific state (the scorer, the draw, the roster), created by the game module's ``setup``.
+    game_state: dict[str, Any] = field(default_factory=dict)
+
+    def side_of_pack(self, pack: str) -> Side | None:
+        for side, p in self.pack_owners.items():
+            if p == pack:
+                return side
+        return None

@@ -1,0 +1,135 @@
+"""Builders of event streams for the law-engine tests: legal deals and plays of both games."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from laws.cards import RANKS, Card, Seat, clockwise_from, full_pack
+from laws.events import Event, event_from_dict
+
+BRIDGE_PACK = full_pack(RANKS)
+EUCHRE_PACK = full_pack("AKQJT987")
+SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
+
+
+def E(kind: str, **fields: Any) -> Event:
+    """An event from its JSON fields, through the same decoder the replay uses."""
+    return event_from_dict({"type": kind, **fields})
+
+
+def shuffled(pack: tuple[Card, ...], rnd: random.Random) -> list[Card]:
+    cards = list(pack)
+    rnd.shuffle(cards)
+    return cards
+
+
+def prelude(dealer: Seat, pack: str = "red") -> list[Event]:
+    """Shuffle by the dealer's partner then the dealer, a legal cut by his right-hand opponent."""
+    return [E("shuffle", seat=dealer.partner.value), E("shuffle", seat=dealer.value),
+            E("cut", seat=dealer.right.value, top=14, bottom=18)]
+
+
+def bridge_deal(dealer: Seat, cards: list[Card], pack: str = "red") -> list[Event]:
+    """A correct bridge deal: one card at a time clockwise from the dealer's left."""
+    order = clockwise_from(dealer.left)
+    out = [E("deal_start", dealer=dealer.value, pack=pack)]
+    out += [E("card_dealt", seat=order[i % 4].value, card=c.code) for i, c in enumerate(cards)]
+    out.append(E("deal_end"))
+    return out
+
+
+def bridge_hands(dealer: Seat, cards: list[Card]) -> dict[Seat, list[Card]]:
+    order = clockwise_from(dealer.left)
+    return {s: [c for i, c in enumerate(cards) if order[i % 4] == s] for s in order}
+
+
+def bridge_play(hands: dict[Seat, list[Card]], leader: Seat, rnd: random.Random) -> list[Event]:
+    """Thirteen tricks, following suit when able (notrump, leader's left-hand opponent leads next)."""
+    held = {s: list(c) for s, c in hands.items()}
+    out: list[Event] = []
+    for _ in range(13):
+        led: str | None = None
+        best: tuple[Seat, Card] | None = None
+        for seat in clockwise_from(leader):
+            follow = [c for c in held[seat] if c.suit == led] if led else []
+            card = rnd.choice(follow or held[seat])
+            held[seat].remove(card)
+            led = led or card.suit
+            if card.suit == led and (best is None or RANKS.index(card.rank) < RANKS.index(best[1].rank)):
+                best = (seat, card)
+            out.append(E("card_played", seat=seat.value, card=card.code))
+        assert best is not None
+        leader = best[0]
+    return out
+
+
+def effective_suit(card: Card, trump: str) -> str:
+    if card.rank == "J" and card.suit == SAME_COLOUR[trump]:
+        return trump
+    return card.suit
+
+
+def euchre_power(card: Card, trump: str, led: str) -> int:
+    if card.rank == "J" and card.suit == trump:
+        return 100
+    if card.rank == "J" and card.suit == SAME_COLOUR[trump]:
+        return 99
+    order = "AKQJT987"
+    if card.suit == trump:
+        return 90 - order.index(card.rank)
+    if effective_suit(card, trump) == led:
+        return 50 - order.index(card.rank)
+    return 0
+
+
+def euchre_deal(dealer: Seat, cards: list[Card], first: tuple[int, int, int, int] = (2, 3, 2, 3),
+                pack: str = "red") -> tuple[list[Event], dict[Seat, list[Card]], Card]:
+    """A correct euchre deal: packets `first` then their complements, then the trump card turned."""
+    order = clockwise_from(dealer.left)
+    hands: dict[Seat, list[Card]] = {s: [] for s in order}
+    out = [E("deal_start", dealer=dealer.value, pack=pack)]
+    it = iter(cards)
+    for rnd_sizes in (first, tuple(5 - n for n in first)):
+        for seat, n in zip(order, rnd_sizes):
+            for _ in range(n):
+                c = next(it)
+                hands[seat].append(c)
+                out.append(E("card_dealt", seat=seat.value, card=c.code))
+    out.append(E("deal_end"))
+    trump_card = next(it)
+    out.append(E("trump_turned", card=trump_card.code))
+    return out, hands, trump_card
+
+
+def euchre_play(hands: dict[Seat, list[Card]], dealer: Seat, trump: str, trump_card: Card, maker: Seat,
+                alone: bool, rnd: random.Random) -> tuple[list[Event], int]:
+    """Legal play of five tricks; returns the events (trump made, plays, play end) and makers' tricks."""
+    held = {s: list(c) for s, c in hands.items()}
+    if trump == trump_card.suit:  # the dealer takes up the trump card and discards his lowest card
+        held[dealer].append(trump_card)
+        held[dealer].sort(key=lambda c: euchre_power(c, trump, trump))
+        held[dealer].pop(0)
+    out = [E("trump_made", seat=maker.value, suit=trump, alone=alone)]
+    sitting_out = maker.partner if alone else None
+    leader = dealer.left if dealer.left != sitting_out else dealer.left.left
+    won = 0
+    for _ in range(5):
+        led: str | None = None
+        best: tuple[Seat, int] | None = None
+        for seat in clockwise_from(leader):
+            if seat == sitting_out:
+                continue
+            follow = [c for c in held[seat] if led and effective_suit(c, trump) == led]
+            card = rnd.choice(follow or held[seat])
+            held[seat].remove(card)
+            led = led or effective_suit(card, trump)
+            power = euchre_power(card, trump, led)
+            if best is None or power > best[1]:
+                best = (seat, power)
+            out.append(E("card_played", seat=seat.value, card=card.code))
+        assert best is not None
+        leader = best[0]
+        won += leader.side is maker.side
+    out.append(E("play_end"))
+    return out, won

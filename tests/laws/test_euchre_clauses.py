@@ -1,0 +1,340 @@
+"""Tests for the Euchre clauses (Somerset laws 22-45, 72, 90 and revokes 62-71), named after the law."""
+
+from __future__ import annotations
+
+import random
+
+from laws.cards import Card, Seat
+from laws.engine import LawEngine
+from laws.games.euchre_deal import pattern_fault
+from laws.rulings import Remedy, Ruling
+from laws.state import Phase
+from tests.laws.streams import EUCHRE_PACK, E, euchre_deal, prelude, shuffled
+
+N, E_, S, W = Seat.N, Seat.E, Seat.S, Seat.W
+
+
+def table(dealer: Seat = N) -> LawEngine:
+    eng = LawEngine("euchre")
+    eng.feed(E("packs", owners={"NS": "red", "EW": "blue"}))
+    eng.state.next_dealer = dealer
+    return eng
+
+
+def cards(seed: int = 1) -> list[Card]:
+    return shuffled(EUCHRE_PACK, random.Random(seed))
+
+
+def only(rulings: list[Ruling]) -> Ruling:
+    assert len(rulings) == 1, [r.to_dict() for r in rulings]
+    return rulings[0]
+
+
+def dealt(dealer: Seat = N, seed: int = 1, first: tuple[int, int, int, int] = (2, 3, 2, 3)) -> LawEngine:
+    eng = table(dealer)
+    events, _, _ = euchre_deal(dealer, cards(seed), first)
+    assert eng.feed_all(prelude(dealer) + events) == []
+    return eng
+
+
+def test_clean_deal_both_patterns() -> None:
+    for first in ((2, 2, 2, 2), (3, 3, 3, 3), (3, 2, 3, 2), (2, 3, 3, 2)):
+        eng = dealt(first=first)
+        assert eng.state.phase == Phase.AUCTION
+
+
+def test_pattern_fault_checker() -> None:
+    seats = [E_, E_, S, S, S, W, W, N, N, N, E_, E_, E_, S, S, W, W, W, N, N]
+    assert pattern_fault(N, seats, complete=True) is None
+    assert "packet of 1" in (pattern_fault(N, [E_, S], complete=False) or "")
+    assert "4 cards" in (pattern_fault(N, [E_] * 4, complete=False) or "")
+    assert "stopped after" in (pattern_fault(N, seats[:-1], complete=True) or "")
+    assert "then" in (pattern_fault(N, [E_, E_, S, S, W, W, N, N, E_, E_, S, S, S], complete=False) or "")
+
+
+def test_EU_24_no_shuffle_during_play() -> None:
+    eng = dealt()
+    eng.feed(E("card_played", seat="E", card=eng.state.deal.hands[E_][0].code))  # type: ignore[union-attr]
+    r = only(eng.feed(E("shuffle", seat="S")))
+    assert (r.remedy, r.clause) == (Remedy.ATTENTION, "EU-24")
+
+
+def test_EU_26_dealer_shuffles_last() -> None:
+    eng = table(N)
+    eng.feed_all([E("shuffle", seat="N"), E("shuffle", seat="S")])
+    r = only(eng.feed(E("cut", seat="W", top=16, bottom=16)))
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.RESHUFFLE, "EU-26", N)
+
+
+def test_EU_27_card_seen_during_shuffle() -> None:
+    eng = table(N)
+    eng.feed(E("shuffle", seat="S"))
+    r = only(eng.feed(E("card_faced", card="JH", where="pack")))
+    assert (r.remedy, r.clause) == (Remedy.RESHUFFLE, "EU-27")
+
+
+def test_EU_29_right_hand_opponent_cuts() -> None:
+    eng = table(N)
+    eng.feed_all([E("shuffle", seat="S"), E("shuffle", seat="N")])
+    r = only(eng.feed(E("cut", seat="E", top=16, bottom=16)))
+    assert (r.remedy, r.clause) == (Remedy.NEW_CUT, "EU-29")
+
+
+def test_EU_29_packets_of_four() -> None:
+    eng = table(N)
+    eng.feed_all([E("shuffle", seat="S"), E("shuffle", seat="N")])
+    r = only(eng.feed(E("cut", seat="W", top=3, bottom=29)))
+    assert (r.remedy, r.clause) == (Remedy.NEW_CUT, "EU-29")
+
+
+def test_EU_30_card_exposed_in_cut() -> None:
+    eng = table(N)
+    eng.feed_all([E("shuffle", seat="S"), E("shuffle", seat="N")])
+    r = only(eng.feed(E("cut", seat="W", top=16, bottom=16, exposed=1)))
+    assert (r.remedy, r.clause) == (Remedy.NEW_CUT, "EU-30")
+    eng2 = table(N)
+    eng2.feed_all(prelude(N))
+    r = only(eng2.feed(E("card_faced", card="AD", where="cut")))
+    assert (r.remedy, r.clause) == (Remedy.NEW_CUT, "EU-30")
+
+
+def test_EU_31_no_second_cut() -> None:
+    eng = table(N)
+    eng.feed_all(prelude(N))
+    r = only(eng.feed(E("cut", seat="W", top=10, bottom=22)))
+    assert (r.remedy, r.clause) == (Remedy.DEAL_STANDS, "EU-31")
+
+
+def test_EU_32_dealer_reshuffles_after_cut_loses_deal() -> None:
+    eng = table(N)
+    eng.feed_all(prelude(N))
+    r = only(eng.feed(E("shuffle", seat="N")))
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.LOSE_DEAL, "EU-32", E_)
+    assert eng.state.next_dealer == E_
+
+
+def test_EU_72_new_cards_before_cut() -> None:
+    eng = table(N)
+    r = only(eng.feed(E("demand", seat="E", what="new_cards")))
+    assert (r.remedy, r.clause) == (Remedy.NEW_CARDS, "EU-72")
+    eng.feed_all(prelude(N))
+    assert only(eng.feed(E("demand", seat="E", what="new_cards"))).remedy is Remedy.DEAL_STANDS
+
+
+def test_EU_25_shuffle_demand() -> None:
+    eng = table(N)
+    assert only(eng.feed(E("demand", seat="E", what="new_shuffle"))).remedy is Remedy.RESHUFFLE
+    eng.feed_all(prelude(N))
+    assert only(eng.feed(E("demand", seat="E", what="new_shuffle"))).remedy is Remedy.DEAL_STANDS
+
+
+def test_EU_33_duplicate_card_new_deal_same_dealer() -> None:
+    eng = table(N)
+    events, hands, _ = euchre_deal(N, cards())
+    eng.feed_all(prelude(N) + events[:3])
+    r = only(eng.feed(E("card_dealt", seat="S", card=hands[E_][0].code)))
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "EU-33", N)
+
+
+def test_EU_33_unreadable_and_foreign_and_non_euchre_cards() -> None:
+    for card, pack in ((None, None), ("AS", "blue"), ("2C", None)):
+        eng = table(N)
+        events, _, _ = euchre_deal(N, cards(5))
+        eng.feed_all(prelude(N) + events[:3])
+        fields = {"seat": "S", "card": card} | ({"pack": pack} if pack else {})
+        r = only(eng.feed(E("card_dealt", **fields)))
+        assert (r.remedy, r.clause) == (Remedy.REDEAL, "EU-33"), card
+
+
+def test_EU_33_damaged_card_in_play_and_between_deals() -> None:
+    eng = dealt()
+    r = only(eng.feed(E("damaged_card", card="9S", pack="red")))
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "EU-33", N)
+    eng2 = table()
+    assert only(eng2.feed(E("damaged_card", card="9S", pack="red"))).remedy is Remedy.REPLACE_PACK
+
+
+def test_EU_34_card_faced_in_pack() -> None:
+    eng = table(N)
+    events, _, _ = euchre_deal(N, cards())
+    eng.feed_all(prelude(N) + events[:5])
+    r = only(eng.feed(E("card_dealt", seat=events[5].seat.value, card=events[5].card.code,  # type: ignore[attr-defined]
+                        face_up=True)))
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "EU-34", N)
+
+
+def test_EU_34_faced_in_rest_of_pack_before_lead() -> None:
+    eng = dealt()
+    r = only(eng.feed(E("card_faced", card="8C", where="pack")))
+    assert (r.remedy, r.clause) == (Remedy.REDEAL, "EU-34")
+
+
+def test_EU_35_exposed_by_dealer_opponents_may_claim() -> None:
+    eng = table(N)
+    events, _, _ = euchre_deal(N, cards())
+    eng.feed_all(prelude(N) + events[:6])
+    r = only(eng.feed(E("card_faced", card="KD", where="deal", by="N")))
+    assert (r.remedy, r.clause, r.side) == (Remedy.CLAIM_OPTION, "EU-35", E_.side)
+    # the dealer's own side cannot claim
+    assert only(eng.feed(E("demand", seat="S", what="new_deal"))).remedy is Remedy.DEAL_STANDS
+    r = only(eng.feed(E("demand", seat="W", what="new_deal")))
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "EU-35", N)
+
+
+def test_EU_36_exposed_by_opponent_dealer_side_may_claim() -> None:
+    eng = table(N)
+    events, _, _ = euchre_deal(N, cards())
+    eng.feed_all(prelude(N) + events[:6])
+    r = only(eng.feed(E("card_faced", card="KD", where="deal", by="E")))
+    assert (r.remedy, r.side) == (Remedy.CLAIM_OPTION, N.side)
+
+
+def test_EU_37_unclaimed_exposure_lapses_at_trump() -> None:
+    eng = table(N)
+    events, _, _ = euchre_deal(N, cards())
+    eng.feed_all(prelude(N) + events[:6])
+    eng.feed(E("card_faced", card="KD", where="deal", by="N"))
+    rulings = eng.feed_all(events[6:])
+    r = only(rulings)
+    assert (r.remedy, r.clause) == (Remedy.DEAL_STANDS, "EU-35")
+    assert only(eng.feed(E("demand", seat="E", what="new_deal"))).remedy is Remedy.DEAL_STANDS
+
+
+def test_EU_38_wrong_pack() -> None:
+    eng = table(N)
+    events, _, _ = euchre_deal(N, cards(), pack="blue")
+    eng.feed_all(prelude(N))
+    r = only(eng.feed(events[0]))
+    assert (r.remedy, r.clause, r.side) == (Remedy.CLAIM_OPTION, "EU-38", E_.side)
+    eng.feed_all(events[1:4])
+    r = only(eng.feed(E("demand", seat="E", what="new_deal")))
+    assert (r.remedy, r.clause) == (Remedy.REDEAL, "EU-38")
+
+
+def test_EU_38_wrong_pack_stands_after_trump() -> None:
+    eng = table(N)
+    events, _, _ = euchre_deal(N, cards(), pack="blue")
+    eng.feed_all(prelude(N))
+    rulings = eng.feed_all(events)
+    assert [r.remedy for r in rulings] == [Remedy.CLAIM_OPTION, Remedy.DEAL_STANDS]
+
+
+def test_EU_39_exposed_while_turning_trump() -> None:
+    eng = table(N)
+    events, _, _ = euchre_deal(N, cards())
+    eng.feed_all(prelude(N) + events[:-1])
+    r = only(eng.feed(E("card_faced", card="7S", where="trump")))
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "EU-39", N)
+
+
+def test_EU_40_out_of_turn_stopped_before_trump() -> None:
+    eng = table(N)
+    events, _, _ = euchre_deal(S, cards())
+    eng.feed_all(prelude(N))
+    r = only(eng.feed(events[0]))
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.CLAIM_OPTION, "EU-40", N)
+    eng.feed_all(events[1:10])
+    r = only(eng.feed(E("demand", seat="N", what="new_deal")))
+    assert (r.remedy, r.dealer) == (Remedy.REDEAL, N)
+
+
+def test_EU_40_out_of_turn_stands_after_trump() -> None:
+    eng = table(N)
+    events, _, _ = euchre_deal(S, cards())
+    eng.feed_all(prelude(N))
+    rulings = eng.feed_all(events)
+    assert [r.remedy for r in rulings] == [Remedy.CLAIM_OPTION, Remedy.DEAL_STANDS]
+
+
+def test_EU_41_misdeal_wrong_packet_loses_deal() -> None:
+    eng = table(N)
+    eng.feed_all(prelude(N) + [E("deal_start", dealer="N", pack="red")])
+    c = cards()
+    eng.feed_all([E("card_dealt", seat="E", card=c[0].code)])
+    r = only(eng.feed(E("card_dealt", seat="S", card=c[1].code)))
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.MISDEAL, "EU-41", E_)
+    assert eng.state.next_dealer == E_
+
+
+def test_EU_42_misdeal_short_deal_found_at_end() -> None:
+    eng = table(N)
+    events, _, _ = euchre_deal(N, cards())
+    eng.feed_all(prelude(N) + events[:19])
+    r = only(eng.feed(events[20]))  # deal_end after 18 cards
+    assert (r.remedy, r.clause) == (Remedy.MISDEAL, "EU-41")
+
+
+def test_EU_43_opponent_touched_cards_no_loss_of_deal() -> None:
+    eng = table(N)
+    eng.feed_all(prelude(N) + [E("deal_start", dealer="N", pack="red"),
+                               E("deal_interrupted", seat="E", how="touched")])
+    c = cards()
+    eng.feed(E("card_dealt", seat="E", card=c[0].code))
+    r = only(eng.feed(E("card_dealt", seat="S", card=c[1].code)))
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "EU-43", N)
+
+
+def test_EU_44_dealer_interrupted_no_loss_of_deal() -> None:
+    eng = table(N)
+    eng.feed_all(prelude(N) + [E("deal_start", dealer="N", pack="red"),
+                               E("deal_interrupted", seat="W", how="interrupted")])
+    c = cards()
+    r = only(eng.feed(E("card_dealt", seat="S", card=c[1].code)))
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "EU-44", N)
+
+
+def test_EU_45_dealing_for_partner_next_opponent_deals() -> None:
+    eng = table(N)
+    eng.feed_all(prelude(N))
+    assert eng.feed(E("deal_start", dealer="S", pack="red", on_behalf_of="N")) == []
+    c = cards()
+    r = only(eng.feed(E("card_dealt", seat="E", card=c[0].code)))  # S deals: his left is W
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.MISDEAL, "EU-45", E_)
+
+
+def test_EU_90_wrong_count_in_play_deal_holds() -> None:
+    eng = dealt()
+    eng.feed(E("trump_made", seat="E", suit="H"))
+    rulings = eng.feed(E("hand_count", seat="S", count=4))
+    assert rulings[0].remedy is Remedy.DEAL_STANDS and rulings[0].clause == "EU-90"
+    assert any(r.remedy is Remedy.PENALTY for r in rulings)
+
+
+def test_EU_41_wrong_count_before_trump_is_misdeal() -> None:
+    eng = table(N)
+    events, _, _ = euchre_deal(N, cards())
+    eng.feed_all(prelude(N) + events[:-1])  # dealt, trump not yet turned
+    r = only(eng.feed(E("hand_count", seat="S", count=6)))
+    assert (r.remedy, r.clause) == (Remedy.MISDEAL, "EU-41")
+
+
+def test_EU_62_revoke_established_and_penalised() -> None:
+    eng = table(N)
+    events, hands, trump_card = euchre_deal(N, cards(3))
+    eng.feed_all(prelude(N) + events)
+    trump = next(s for s in "SHDC" if s != trump_card.suit)
+    eng.feed(E("trump_made", seat="E", suit=trump))
+    # find a lead suit that South holds, and make South discard something else
+    lead_card = hands[E_][0]
+    led = lead_card.suit if not (lead_card.rank == "J") else lead_card.suit
+    from laws.games.euchre_play import effective_suit
+    led = effective_suit(lead_card, trump)
+    south_has = [c for c in hands[S] if effective_suit(c, trump) == led]
+    south_other = [c for c in hands[S] if effective_suit(c, trump) != led]
+    if not south_has or not south_other:
+        return _revoke_fallback()
+    assert eng.feed(E("card_played", seat="E", card=lead_card.code)) == []
+    assert eng.feed(E("card_played", seat="S", card=south_other[0].code)) == []  # revoke, not yet established
+    w = next(iter(hands[W]))
+    n = next(iter(hands[N]))
+    eng.feed_all([E("card_played", seat="W", card=w.code), E("card_played", seat="N", card=n.code)])
+    nxt = [c for c in hands[E_] if c != lead_card][0]
+    r = only(eng.feed(E("card_played", seat="E", card=nxt.code)))
+    assert (r.remedy, r.clause, r.seat) == (Remedy.ATTENTION, "EU-62", S)
+    rulings = eng.feed(E("play_end"))
+    pen = [r for r in rulings if r.remedy is Remedy.PENALTY]
+    assert pen and pen[0].side == S.side
+
+
+def _revoke_fallback() -> None:
+    raise AssertionError("seed 3 must give South both a card of the led suit and another card")
