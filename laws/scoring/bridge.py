@@ -191,7 +191,11 @@ class RubberScore:
     @property
     def below(self) -> dict[Side, int]:
         """Trick points each side has towards the game in progress."""
-        return self._sum(lambda e: e.line == "below" and e.game == self.game)
+        return self.below_in(self.game)
+
+    def below_in(self, game: int) -> dict[Side, int]:
+        """Trick points each side scored below the line in ``game`` (1-based)."""
+        return self._sum(lambda e: e.line == "below" and e.game == game)
 
     @property
     def above(self) -> dict[Side, int]:
@@ -222,9 +226,7 @@ class RubberScore:
 
     def snapshot(self) -> dict[str, Any]:
         """The score for display: games, lines, vulnerability, totals (JSON-ready)."""
-        below_by_game = []
-        for g in range(1, self.game + 1):
-            below_by_game.append(_per_side(self._sum(lambda e, g=g: e.line == "below" and e.game == g)))
+        below_by_game = [_per_side(self.below_in(g)) for g in range(1, self.game + 1)]
         winner = self.winner
         return {
             "hands": self.hands, "game": self.game, "over": self.over,
