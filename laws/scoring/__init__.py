@@ -14,8 +14,9 @@ from laws.scoring.bridge import (
     trick_points,
     undertrick_points,
 )
+from laws.scoring.euchre import EuchreRubber, GameResult, hand_points
 
 __all__ = [
-    "Contract", "Entry", "RubberScore", "overtrick_points", "parse_contract", "slam_bonus",
-    "trick_points", "undertrick_points",
+    "Contract", "Entry", "EuchreRubber", "GameResult", "RubberScore", "hand_points",
+    "overtrick_points", "parse_contract", "slam_bonus", "trick_points", "undertrick_points",
 ]
