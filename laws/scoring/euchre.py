@@ -1,0 +1,306 @@
+"""Euchre scoring: points per hand, games, laps and the rubber (Somerset Club laws 1-7, 62-71, 90).
+
+How the laws are read here (our interpretation, stated once):
+
+* Points (laws 2-3). Makers who take all five tricks (a march) score 2, or 4 playing alone; three or
+  four tricks score 1 either way; fewer than three and they are euchred: the opponents score 2, or 4 when
+  the euchred makers played alone (as ``LAWS.md`` paraphrases law 3).
+* Games (law 7). A game is won by the first side to reach 5 points. It counts 2 (a double game) when
+  the losers have no point in it, else 1. Points beyond 5 (a lap) start the winner's score in the next
+  game; the losers start it at 0.
+* The rubber (laws 1 and 7). Best of three games decides who wins the rubber: after three games one
+  side has won at least two. The third game is played even when one side won the first two, and its
+  game points count. If the third game ends with a lap, a fourth game is played, starting from that lap;
+  its game points count too, but a lap at the end of the fourth game is not carried anywhere (the
+  rubber is over). The rubber winner adds 2. A side's rubber points are its game values plus those 2.
+  So the rubber winner never has fewer rubber points than the losers, and nobody can score more than
+  10 (four double games and the rubber), as law 7 says.
+* Revoke (laws 4, 62-71). The penalty is 3 points, 5 when the revoke was made against a lone hand. We
+  read it as points added to the non-offending side's score, and law 4 as: the penalty is scored
+  before the hand's own points (call :meth:`EuchreRubber.revoke` before :meth:`EuchreRubber.record`).
+  A penalty can win a game, with a lap like any other points.
+* Wrong count in play (law 90). The deal holds; "forfeits 2 (4 in a lone hand)" is read the same way
+  as the revoke penalty: the opponents add 2 (4 when the hand was played alone), so no score ever goes
+  below zero. The offending side scores nothing on that hand: the next :meth:`EuchreRubber.record`
+  gives it no points (see :meth:`EuchreRubber.void_hand_for`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from laws.cards import Side
+from laws.rulings import Remedy, Ruling
+
+GAME = 5
+RUBBER_BONUS = 2
+SIDE_NAMES = {Side.NS: "North-South", Side.EW: "East-West"}
+_POINTS_WORD = {1: "1 point"}
+
+
+def _law(n: int) -> tuple[str, str]:
+    return f"Euchre law {n}", f"EU-{n}"
+
+
+def _pts(n: int) -> str:
+    return _POINTS_WORD.get(n, f"{n} points")
+
+
+def hand_points(alone: bool, tricks: int) -> tuple[bool, int]:
+    """Who scores what on one hand (laws 2-3).
+
+    Args:
+        alone: the hand was played alone by one of the makers.
+        tricks: tricks won by the makers, 0 to 5.
+
+    Returns:
+        ``(makers_score, points)``: True when the makers score, False when the opponents do.
+    """
+    if tricks == 5:
+        return True, 4 if alone else 2
+    if tricks >= 3:
+        return True, 1
+    return False, 4 if alone else 2
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game of the rubber."""
+
+    number: int
+    winner: Side
+    value: int
+    loser_points: int
+    lap: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.number, "winner": self.winner.value, "value": self.value,
+                "loser_points": self.loser_points, "lap": self.lap}
+
+
+def _per_side(values: dict[Side, int]) -> dict[str, int]:
+    return {side.value: values.get(side, 0) for side in Side}
+
+
+class EuchreRubber:
+    """The score of one euchre rubber, fed hands and penalties one at a time."""
+
+    def __init__(self) -> None:
+        self.points: dict[Side, int] = {Side.NS: 0, Side.EW: 0}
+        self.game = 1
+        self.results: list[GameResult] = []
+        self.hands = 0
+        self.over = False
+        self.winner: Side | None = None
+        self._void: set[Side] = set()
+
+    # -- state -------------------------------------------------------------------------------------
+
+    def games_won(self) -> dict[Side, int]:
+        """How many games each side has won so far."""
+        out = {Side.NS: 0, Side.EW: 0}
+        for r in self.results:
+            out[r.winner] += 1
+        return out
+
+    def rubber_points(self) -> dict[Side, int]:
+        """Game values won so far, plus the 2 for the rubber once it is over (law 7)."""
+        out = {Side.NS: 0, Side.EW: 0}
+        for r in self.results:
+            out[r.winner] += r.value
+        if self.winner is not None:
+            out[self.winner] += RUBBER_BONUS
+        return out
+
+    def void_hand_for(self, side: Side) -> None:
+        """Make the next :meth:`record` give ``side`` no points (law 90: it scores nothing that hand)."""
+        self._void.add(side)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The score for display (JSON-ready)."""
+        return {
+            "hands": self.hands, "game": self.game, "over": self.over,
+            "score": _per_side(self.points), "games_won": _per_side(self.games_won()),
+            "games": [r.to_dict() for r in self.results],
+            "rubber_points": _per_side(self.rubber_points()),
+            "winner": None if self.winner is None else self.winner.value,
+            "void": sorted(s.value for s in self._void),
+        }
+
+    def _check_open(self) -> None:
+        if self.over:
+            raise ValueError("the rubber is over; start a new EuchreRubber for the next rubber")
+
+    # -- hands and penalties -----------------------------------------------------------------------
+
+    def record(self, makers: Side, alone: bool, tricks: int) -> list[Ruling]:
+        """Score one hand (laws 2-3), then any game or rubber it completes (laws 1, 7).
+
+        Args:
+            makers: the side that made the trump.
+            alone: one of the makers played alone.
+            tricks: tricks won by the makers, 0 to 5.
+
+        Returns:
+            A ``score`` ruling, then ``game_won`` and ``rubber_won`` rulings as they follow.
+
+        Raises:
+            ValueError: the rubber is over or ``tricks`` is out of range.
+        """
+        self._check_open()
+        if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= 5:
+            raise ValueError(f"euchre tricks must be a whole number 0 to 5, got {tricks!r}")
+        self.hands += 1
+        makers_score, points = hand_points(alone, tricks)
+        scorer = makers if makers_score else makers.other
+        voided = scorer in self._void
+        self._void = set()
+        if voided:
+            points = 0
+        law, clause = _law(3 if alone else 2)
+        outcome = "march" if tricks == 5 else "made" if makers_score else "euchred"
+        who = SIDE_NAMES[makers] + (" alone" if alone else "")
+        if outcome == "march":
+            head = f"{who} took all five tricks"
+        elif outcome == "made":
+            head = f"{who} took {tricks} tricks"
+        else:
+            head = f"{who} took {tricks} trick{'' if tricks == 1 else 's'} and were euchred"
+        if voided:
+            law, clause = _law(90)
+            tail = f"{SIDE_NAMES[scorer]} score nothing on this hand because of the wrong count"
+        else:
+            tail = f"{SIDE_NAMES[scorer]} score {_pts(points)}"
+        extra: dict[str, Any] = {"makers": makers.value, "alone": alone, "tricks": tricks,
+                                 "outcome": outcome, "scored_by": scorer.value, "points": points,
+                                 "voided": voided, "game": self.game}
+        rulings = self._add(scorer, points)
+        extra["score"] = _per_side(self._score_before_reset(rulings))
+        score = Ruling(Remedy.SCORE, law, clause, f"{head}, so {tail}.", side=scorer, extra=extra)
+        return [score, *rulings]
+
+    def revoke(self, offending: Side, against_lone: bool) -> list[Ruling]:
+        """Score a revoke penalty (laws 62-71), before the hand's own points (law 4).
+
+        Args:
+            offending: the side that revoked.
+            against_lone: the revoke was made against a lone hand.
+
+        Returns:
+            A ``penalty`` ruling (``side`` is the offending side; ``extra["scored_by"]`` gains the
+            points), then ``game_won``/``rubber_won`` if the penalty completes a game.
+        """
+        self._check_open()
+        points = 5 if against_lone else 3
+        law, clause = _law(62)
+        against = " against a lone hand" if against_lone else ""
+        reason = (f"A revoke by {SIDE_NAMES[offending]}{against} was established, so "
+                  f"{SIDE_NAMES[offending.other]} add {_pts(points)}, scored before the hand itself.")
+        return self._penalty(offending, points, law, clause, reason, {"against_lone": against_lone})
+
+    def wrong_count(self, offending: Side, lone: bool) -> list[Ruling]:
+        """Apply law 90: a hand with more or fewer than five cards found during play.
+
+        The deal holds; the opponents add 2 (4 when the hand is played alone) and the offending side
+        scores nothing on this hand (the next :meth:`record` gives it nothing).
+
+        Args:
+            offending: the side whose player held the wrong number of cards.
+            lone: the hand is being played alone.
+
+        Returns:
+            A ``penalty`` ruling, then ``game_won``/``rubber_won`` if the points complete a game.
+        """
+        self._check_open()
+        points = 4 if lone else 2
+        self.void_hand_for(offending)
+        law, clause = _law(90)
+        kind = " in a lone hand" if lone else ""
+        reason = (f"A player of {SIDE_NAMES[offending]} held the wrong number of cards{kind}, so the deal "
+                  f"holds, {SIDE_NAMES[offending.other]} add {_pts(points)}, and "
+                  f"{SIDE_NAMES[offending]} score nothing on this hand.")
+        return self._penalty(offending, points, law, clause, reason, {"lone": lone})
+
+    def _penalty(self, offending: Side, points: int, law: str, clause: str, reason: str,
+                 more: dict[str, Any]) -> list[Ruling]:
+        extra: dict[str, Any] = {"points": points, "scored_by": offending.other.value,
+                                 "offending": offending.value, "game": self.game, **more}
+        rulings = self._add(offending.other, points)
+        extra["score"] = _per_side(self._score_before_reset(rulings))
+        return [Ruling(Remedy.PENALTY, law, clause, reason, side=offending, extra=extra), *rulings]
+
+    # -- games and the rubber ----------------------------------------------------------------------
+
+    def _score_before_reset(self, rulings: list[Ruling]) -> dict[Side, int]:
+        """The score of the game the points went into, as it stood before a won game reset it."""
+        for r in rulings:
+            if r.remedy is Remedy.GAME_WON:
+                return {Side(k): v for k, v in r.extra["final_score"].items()}
+        return dict(self.points)
+
+    def _add(self, side: Side, points: int) -> list[Ruling]:
+        self.points[side] += points
+        out: list[Ruling] = []
+        while not self.over and self.points[side] >= GAME:
+            out.extend(self._game_won(side))
+        return out
+
+    def _game_won(self, side: Side) -> list[Ruling]:
+        number = self.game
+        final = dict(self.points)
+        lap = final[side] - GAME
+        loser = final[side.other]
+        value = 2 if loser == 0 else 1
+        self.results.append(GameResult(number, side, value, loser, lap))
+        wins = self.games_won()
+        if number < 3:
+            next_game: int | None = number + 1
+        elif number == 3 and lap > 0:
+            next_game = 4
+        else:
+            next_game = None
+        kind = "a double game, as" if value == 2 else "worth 1, as"
+        scored = "scored nothing" if loser == 0 else f"had {_pts(loser)}"
+        text = (f"{SIDE_NAMES[side]} reached {final[side]} points and won game {number}, {kind} "
+                f"{SIDE_NAMES[side.other]} {scored}")
+        law, clause = _law(7)
+        if next_game is not None:
+            self.game = next_game
+            self.points = {side: lap, side.other: 0}
+            if lap:
+                text += f"; the lap of {_pts(lap)} starts game {next_game}"
+            if number == 2 and wins[side] == 2:
+                law, clause = _law(1)
+                text += "; the third game is still played"
+            if next_game == 4:
+                law, clause = _law(1)
+                text += " because the third game lapped"
+        else:
+            self.over = True
+            if lap:
+                text += f"; the lap of {_pts(lap)} is not carried, as the rubber is over"
+        extra: dict[str, Any] = {"game": number, "value": value, "lap": lap, "loser_points": loser,
+                                 "final_score": _per_side(final), "next_game": next_game,
+                                 "games_won": _per_side(wins)}
+        out = [Ruling(Remedy.GAME_WON, law, clause, text + ".", side=side, extra=extra)]
+        if self.over:
+            out.append(self._rubber_won())
+        return out
+
+    def _rubber_won(self) -> Ruling:
+        first_three = {Side.NS: 0, Side.EW: 0}
+        for r in self.results[:3]:
+            first_three[r.winner] += 1
+        winner = Side.NS if first_three[Side.NS] >= 2 else Side.EW
+        self.winner = winner
+        totals = self.rubber_points()
+        wins = self.games_won()
+        law, clause = _law(7)
+        reason = (f"{SIDE_NAMES[winner]} won the rubber with {wins[winner]} of {len(self.results)} games "
+                  f"and add 2, for rubber points North-South {totals[Side.NS]}, "
+                  f"East-West {totals[Side.EW]}.")
+        extra: dict[str, Any] = {"points": RUBBER_BONUS, "totals": _per_side(totals),
+                                 "games_won": _per_side(wins),
+                                 "games": [r.to_dict() for r in self.results]}
+        return Ruling(Remedy.RUBBER_WON, law, clause, reason, side=winner, extra=extra)
