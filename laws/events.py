@@ -350,7 +350,7 @@ def _exposed_or_count(v: Any, name: str) -> Any:
 _CONVERTERS: dict[str, Any] = {
     "game": _str, "owners": _owners, "cuts": _cuts, "seats": _seat_map, "name": _str,
     "fresh": _bool, "substitute": _str, "consent": _bool, "seat": _seat, "faced": _bool,
-    "top": _int, "bottom": _int, "exposed": _int, "dealer": _seat, "pack": _str,
+    "top": _int, "bottom": _int, "dealer": _seat, "pack": _str,
     "face_up": _bool, "where": _choice(FACED_WHERE), "by": _seat, "what": _choice(DEMANDS),
     "distinguishable": _bool, "looked": _bool, "count": _int, "found": _found,
     "cause": _choice(SURPLUS_CAUSES), "tricks": _int, "declarer": _seat, "contract": _str,

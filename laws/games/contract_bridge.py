@@ -51,8 +51,8 @@ def _dealing(s: TableState) -> bool:
 @reg.clause("CB-draw", "draw for partners (modern practice)", "draw")
 def draw(c: Clause, s: TableState, e: CardsDrawn) -> list[Ruling]:
     """The draw: highest card deals, the two highest play together, ties broken by suit."""
-    from laws.formation import bridge_formation
-    return bridge_formation(e.cuts, seats=e.seats)
+    from laws.formation import bridge_draw
+    return bridge_draw(e.cuts, seats=e.seats)
 
 
 # -- shuffle and cut ----------------------------------------------------------------------------------
@@ -64,9 +64,9 @@ def cut_faced(c: Clause, s: TableState, e: PackCut | CardFaced) -> Ruling | None
         return None
     if isinstance(e, CardFaced) and (e.where != "cut" or s.phase not in _BEFORE_DEAL):
         return None
-    what = card_text(e.card) if isinstance(e, CardFaced) else "a card"
+    what = f"The {card_text(e.card)}" if isinstance(e, CardFaced) else "A card"
     return c.rule(Remedy.NEW_SHUFFLE_AND_CUT,
-                  f"{what.capitalize()} was faced in the cut, so the pack is shuffled and cut again.",
+                  f"{what} was faced in the cut, so the pack is shuffled and cut again.",
                   dealer=s.next_dealer)
 
 
@@ -170,7 +170,7 @@ def faced(c: Clause, s: TableState, e: CardDealt | CardFaced) -> Ruling | None:
                       f"{seat_name(s, e.seat)}.", dealer=s.deal.rightful_dealer, seat=e.seat)
     if e.where == "cut":
         return None  # CB-cut-faced
-    if s.phase in (Phase.SHUFFLE, Phase.CUT) and e.where == "pack":
+    if s.phase in _BEFORE_DEAL and e.where == "pack":
         return c.rule(Remedy.NEW_SHUFFLE_AND_CUT, f"The {card_text(e.card)} was seen faced in the pack "
                       "before the deal; shuffling and cutting again puts that right.", dealer=s.next_dealer)
     if not _dealing(s) or s.deal is None:

@@ -30,8 +30,8 @@ from laws.events import (
     WrongHandPicked,
 )
 from laws.games import euchre_play
-from laws.games.base import GameRules, Registry, card_text, open_claims_for, seat_name, side_text
 from laws.games.base import Clause as C
+from laws.games.base import GameRules, Registry, card_text, open_claims_for, seat_name, side_text
 from laws.games.euchre_deal import pattern_fault
 from laws.rulings import Remedy, Ruling
 from laws.state import Phase, TableState

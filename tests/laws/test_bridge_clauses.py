@@ -155,7 +155,7 @@ def test_CB_redeal_incorrect_not_from_dealers_left() -> None:
 def test_CB_redeal_faced_in_pack_from_shoe() -> None:
     eng = table()
     run(eng, prelude(N) + bridge_deal(N, cards())[:8])
-    r = only(eng.feed(E("card_dealt", seat="W", card="9D", face_up=True)))
+    r = only(eng.feed(E("card_dealt", seat="N", card="9D", face_up=True)))
     assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "CB-redeal-faced", N)
 
 
@@ -175,7 +175,7 @@ def test_CB_redeal_faced_before_deal_only_needs_shuffle() -> None:
 def test_CB_redeal_faced_and_camera_sighting_of_same_card_is_one_ruling() -> None:
     eng = table()
     run(eng, prelude(N) + bridge_deal(N, cards())[:8])
-    rulings = run(eng, [E("card_dealt", seat="W", card="9D", face_up=True),
+    rulings = run(eng, [E("card_dealt", seat="N", card="9D", face_up=True),
                         E("card_faced", card="9D", where="deal")])
     assert [r.remedy for r in rulings] == [Remedy.REDEAL]
 
@@ -255,7 +255,7 @@ def test_CB_missing_not_found_shoe_dealt_51() -> None:
     deal = bridge_deal(N, c)
     rulings = run(eng, prelude(N) + deal[:-2] + deal[-1:])  # the 52nd card never leaves the shoe
     r = only(rulings)
-    assert (r.remedy, r.clause, r.seat) == (Remedy.REDEAL, "CB-missing-not-found", W)
+    assert (r.remedy, r.clause, r.seat) == (Remedy.REDEAL, "CB-missing-not-found", N)
     assert r.extra["missing"] == [c[-1].code]
 
 

@@ -48,7 +48,7 @@ def test_pattern_fault_checker() -> None:
     assert pattern_fault(N, seats, complete=True) is None
     assert "packet of 1" in (pattern_fault(N, [E_, S], complete=False) or "")
     assert "4 cards" in (pattern_fault(N, [E_] * 4, complete=False) or "")
-    assert "stopped after" in (pattern_fault(N, seats[:-1], complete=True) or "")
+    assert "stopped after" in (pattern_fault(N, seats[:-2], complete=True) or "")
     assert "then" in (pattern_fault(N, [E_, E_, S, S, W, W, N, N, E_, E_, S, S, S], complete=False) or "")
 
 
@@ -260,7 +260,7 @@ def test_EU_42_misdeal_short_deal_found_at_end() -> None:
     eng = table(N)
     events, _, _ = euchre_deal(N, cards())
     eng.feed_all(prelude(N) + events[:19])
-    r = only(eng.feed(events[20]))  # deal_end after 18 cards
+    r = only(eng.feed(events[21]))  # deal_end after 18 cards
     assert (r.remedy, r.clause) == (Remedy.MISDEAL, "EU-41")
 
 
@@ -325,8 +325,10 @@ def test_EU_62_revoke_established_and_penalised() -> None:
         return _revoke_fallback()
     assert eng.feed(E("card_played", seat="E", card=lead_card.code)) == []
     assert eng.feed(E("card_played", seat="S", card=south_other[0].code)) == []  # revoke, not yet established
-    w = next(iter(hands[W]))
-    n = next(iter(hands[N]))
+    def follow(seat: Seat) -> Card:
+        same = [c for c in hands[seat] if effective_suit(c, trump) == led]
+        return (same or hands[seat])[0]
+    w, n = follow(W), follow(N)
     eng.feed_all([E("card_played", seat="W", card=w.code), E("card_played", seat="N", card=n.code)])
     nxt = [c for c in hands[E_] if c != lead_card][0]
     r = only(eng.feed(E("card_played", seat="E", card=nxt.code)))
