@@ -111,15 +111,26 @@ def register_forming(reg: Registry) -> None:
     @reg.clause("EU-11", "laws 8-14 (cutting for the table)", "draw")
     def draw(c: Clause, s: TableState, e: CardsDrawn) -> list[Ruling]:
         """The draw: knave highest; the four highest play, cut again for partners; ties by laws 13-14."""
-        from laws.formation import EuchreDraw
+        from laws.formation import EuchreDraw, EuchreRoster
+        roster: EuchreRoster = s.game_state["roster"]
+        if roster.cut_pending:  # cutting in or out of the table (laws 15, 17)
+            pending: list[Ruling] = roster.cut(e.cuts)
+            return pending
         drawing: EuchreDraw = s.game_state["draw"]
         out = drawing.cut(e.cuts, exposed=e.exposed or {}, seats=e.seats)
-        if any(r.remedy is Remedy.FORMATION for r in out):
+        for r in out:
+            if r.remedy is not Remedy.FORMATION:
+                continue
             s.game_state["draw"] = EuchreDraw()
-            roster = s.game_state["roster"]
-            for r in out:
-                if r.remedy is Remedy.FORMATION:
-                    roster.seat(list(r.extra.get("players", [])))
+            players = [str(p) for p in r.extra.get("players", [])]
+            if roster.players:
+                continue  # the same four cut again for partners
+            if set(players) <= {c.name for c in roster.queue}:
+                roster.seat(players)
+            else:
+                fresh = EuchreRoster(players)
+                fresh.queue = [c for c in roster.queue if c.name not in players]
+                s.game_state["roster"] = fresh
         return out
 
     @reg.clause("EU-16", "laws 15-21 (entry and cutting out)", "candidate", "leave")

@@ -1,0 +1,67 @@
+"""`cardtable replay` as a user runs it: a real subprocess on real files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def replay(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "firmware_host.cli", "replay", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_replay_prints_one_json_ruling_per_line() -> None:
+    p = replay(str(DATA / "bridge-irregularities.jsonl"))
+    assert p.returncode == 0, p.stderr
+    rulings = [json.loads(line) for line in p.stdout.splitlines()]
+    assert {"remedy", "law", "clause", "reason"} <= set(rulings[0])
+    assert any(r["remedy"] == "redeal" and r["dealer"] == "N" for r in rulings)
+    assert "events" in p.stderr and "rulings" in p.stderr
+
+
+def test_replay_twice_is_identical() -> None:
+    a = replay(str(DATA / "euchre-irregularities.jsonl"))
+    b = replay(str(DATA / "euchre-irregularities.jsonl"))
+    assert a.stdout == b.stdout and a.returncode == b.returncode == 0
+
+
+def test_malformed_line_exits_2_after_earlier_rulings(tmp_path: Path) -> None:
+    good = (DATA / "bridge-irregularities.jsonl").read_text().splitlines()[:5]
+    f = tmp_path / "bad.jsonl"
+    f.write_text("\n".join([*good, '{"type": "card_dealt", "seat": "X", "card": "AS"}', *good]) + "\n")
+    p = replay(str(f))
+    assert p.returncode == 2
+    assert f"{f}:6: field 'seat': unknown seat 'X'" in p.stderr
+    assert len(p.stdout.splitlines()) == 2  # formation + new shuffle and cut from lines 3 and 5
+
+
+def test_bad_json_unknown_type_unknown_card(tmp_path: Path) -> None:
+    cases = {'{"type": "game", "game": "euchre"}\n{"type": oops}\n': ":2: bad JSON",
+             '{"type": "game", "game": "euchre"}\n{"type": "teleport"}\n': ":2: unknown event type",
+             '{"type": "game", "game": "euchre"}\n{"type": "card_played", "seat": "N", "card": "ZZ"}\n':
+                 ":2: field 'card': unknown rank 'Z'",
+             '{"type": "game", "game": "whist"}\n': ":1: unknown game 'whist'",
+             '{"type": "shuffle", "seat": "N"}\n': ":1: the log does not start with a 'game' line"}
+    for i, (text, message) in enumerate(cases.items()):
+        f = tmp_path / f"case{i}.jsonl"
+        f.write_text(text)
+        p = replay(str(f))
+        assert p.returncode == 2 and message in p.stderr, (text, p.stderr)
+
+
+def test_stdin_and_game_flag_and_text_format() -> None:
+    text = '{"type": "shuffle", "seat": "N"}\n{"type": "card_faced", "card": "AS", "where": "pack"}\n'
+    p = replay("-", "--game", "contract-bridge", "--format", "text", stdin=text)
+    assert p.returncode == 0, p.stderr
+    assert "NEW SHUFFLE AND CUT" in p.stdout and "[CB-redeal-faced]" in p.stdout
+    assert "<stdin>" in p.stderr
+
+
+def test_missing_file_is_a_clear_message(tmp_path: Path) -> None:
+    p = replay(str(tmp_path / "nope.jsonl"))
+    assert p.returncode == 2 and "nope.jsonl: cannot open" in p.stderr and "Traceback" not in p.stderr

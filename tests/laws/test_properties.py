@@ -1,0 +1,149 @@
+"""Hypothesis properties of the law engine: legal tables make no irregularity ruling; one injected
+irregularity makes exactly the expected remedy; the engine is deterministic."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from laws.cards import SEATS, Card, Seat
+from laws.engine import LawEngine
+from laws.events import Event, event_from_dict, event_to_dict
+from laws.rulings import Remedy, Ruling
+from tests.laws.streams import (
+    BRIDGE_PACK,
+    EUCHRE_PACK,
+    E,
+    bridge_deal,
+    bridge_hands,
+    bridge_play,
+    euchre_deal,
+    euchre_play,
+    prelude,
+    shuffled,
+)
+
+CONTRACTS = ["1C", "2D", "3NT", "4S", "4HX", "5CXX", "6NT", "7S"]
+
+
+def bridge_table(seed: int, deals: int) -> list[Event]:
+    rnd = random.Random(seed)
+    events: list[Event] = [E("game", game="contract-bridge"), E("packs", owners={"NS": "red", "EW": "blue"}),
+                           E("draw", cuts=[["ann", "AS"], ["bob", "KH"], ["cy", "7D"], ["di", "2C"]])]
+    dealer = Seat.N  # ann drew highest and sits North
+    for k in range(deals):
+        pack = "red" if k % 2 == 0 else "blue"
+        cards = shuffled(BRIDGE_PACK, rnd)
+        events += prelude(dealer, pack) + bridge_deal(dealer, cards, pack)
+        events += bridge_play(bridge_hands(dealer, cards), dealer.left, rnd)
+        declarer = rnd.choice(SEATS)
+        events += [E("play_end"), E("result", declarer=declarer.value, contract=rnd.choice(CONTRACTS),
+                                    tricks=rnd.randint(0, 13))]
+        dealer = dealer.left
+    return events
+
+
+def euchre_table(seed: int, deals: int) -> list[Event]:
+    rnd = random.Random(seed)
+    events: list[Event] = [E("game", game="euchre"), E("packs", owners={"NS": "red", "EW": "blue"}),
+                           E("draw", cuts=[["ann", "JS"], ["bob", "AH"], ["cy", "9D"], ["di", "7C"]])]
+    dealer = Seat.N
+    for _ in range(deals):
+        pack = "red" if dealer.side.value == "NS" else "blue"
+        cards = shuffled(EUCHRE_PACK, rnd)
+        first = tuple(rnd.choice((2, 3)) for _ in range(4))
+        deal, hands, trump_card = euchre_deal(dealer, cards, first, pack)  # type: ignore[arg-type]
+        trump = rnd.choice("SHDC")
+        maker = rnd.choice(SEATS)
+        alone = rnd.random() < 0.2
+        play, won = euchre_play(hands, dealer, trump, trump_card, maker, alone, rnd)
+        events += prelude(dealer, pack) + deal + play
+        events.append(E("result", makers=maker.side.value, alone=alone, tricks=won))
+        dealer = dealer.left
+    return events
+
+
+def irregular(rulings: list[Ruling]) -> list[Ruling]:
+    return [r for r in rulings if r.is_irregularity]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), deals=st.integers(1, 4))
+def test_legal_bridge_table_makes_no_irregularity_ruling(seed: int, deals: int) -> None:
+    eng = LawEngine("contract-bridge")
+    rulings = eng.feed_all(bridge_table(seed, deals))
+    assert irregular(rulings) == [], [r.to_dict() for r in irregular(rulings)]
+    assert sum(r.remedy is Remedy.SCORE for r in rulings) == deals
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), deals=st.integers(1, 6))
+def test_legal_euchre_table_makes_no_irregularity_ruling(seed: int, deals: int) -> None:
+    eng = LawEngine("euchre")
+    rulings = eng.feed_all(euchre_table(seed, deals))
+    assert irregular(rulings) == [], [r.to_dict() for r in irregular(rulings)]
+
+
+# One injected irregularity into a legal bridge deal, and the remedy it must produce.
+def _inject(kind: str, events: list[Event], rnd: random.Random) -> tuple[list[Event], str, Remedy]:
+    starts = [i for i, e in enumerate(events) if e.TYPE == "deal_start"]
+    cards_at = [i for i, e in enumerate(events) if e.TYPE == "card_dealt"]
+    i = rnd.choice(cards_at[1:40])
+    ev = events[i]
+    if kind == "faced":
+        d = event_to_dict(ev) | {"face_up": True}
+        return events[:i] + [event_from_dict(d)] + events[i + 1:], "CB-redeal-faced", Remedy.REDEAL
+    if kind == "unreadable":
+        d = event_to_dict(ev) | {"card": None}
+        return events[:i] + [event_from_dict(d)] + events[i + 1:], "CB-pack-damaged", Remedy.REPLACE_PACK
+    if kind == "duplicate":
+        first = events[cards_at[0]]
+        d = event_to_dict(ev) | {"card": first.card.code}  # type: ignore[attr-defined]
+        return events[:i] + [event_from_dict(d)] + events[i + 1:], "CB-surplus-deal", Remedy.REDEAL
+    if kind == "double":
+        d = event_to_dict(events[i - 1])
+        return events[:i] + [event_from_dict((event_to_dict(ev) | {"seat": d["seat"]}))] + events[i + 1:], \
+            "CB-redeal-incorrect", Remedy.REDEAL
+    if kind == "cut_faced":
+        # the cut shows a card; the table shuffles and cuts again and deals
+        j = starts[0] - 1
+        again = events[j - 2:j + 1]
+        return events[:j] + [event_from_dict((event_to_dict(events[j]) | {"faced": True}))] + again + events[j + 1:], \
+            "CB-cut-faced", Remedy.NEW_SHUFFLE_AND_CUT
+    if kind == "shuffle_demand":
+        again = events[starts[0] - 3:starts[0]]
+        return events[:starts[0]] + [E("demand", seat="E", what="new_shuffle")] + again + \
+            events[starts[0]:], "CB-shuffle-demand", Remedy.NEW_SHUFFLE_AND_CUT
+    if kind == "wrong_hand":
+        end = next(k for k, e in enumerate(events) if e.TYPE == "deal_end")
+        return events[:end + 1] + [E("wrong_hand", seat="S", looked=True)], "CB-redeal-wrong-hand", \
+            Remedy.REDEAL
+    raise AssertionError(kind)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6),
+       kind=st.sampled_from(["faced", "unreadable", "duplicate", "double", "cut_faced", "shuffle_demand",
+                             "wrong_hand"]))
+def test_one_injected_irregularity_gives_exactly_its_remedy(seed: int, kind: str) -> None:
+    rnd = random.Random(seed)
+    events = bridge_table(seed, 1)
+    end = next(k for k, e in enumerate(events) if e.TYPE == "deal_end")
+    events, clause, remedy = _inject(kind, events[:end + 1], rnd)
+    rulings = irregular(LawEngine("contract-bridge").feed_all(events))
+    assert [(r.clause, r.remedy) for r in rulings] == [(clause, remedy)]
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_replaying_twice_gives_the_same_rulings(seed: int) -> None:
+    for game, events in (("contract-bridge", bridge_table(seed, 2)), ("euchre", euchre_table(seed, 3))):
+        one = [r.to_dict() for r in LawEngine(game).feed_all(events)]
+        two = [r.to_dict() for r in LawEngine(game).feed_all(events)]
+        assert one == two
+
+
+def test_cards_are_the_event_notation() -> None:
+    assert Card.parse("ts") == Card("T", "S")
