@@ -104,13 +104,13 @@ def _inject(kind: str, events: list[Event], rnd: random.Random) -> tuple[list[Ev
         return events[:i] + [event_from_dict(d)] + events[i + 1:], "CB-surplus-deal", Remedy.REDEAL
     if kind == "double":
         d = event_to_dict(events[i - 1])
-        return events[:i] + [event_from_dict((event_to_dict(ev) | {"seat": d["seat"]}))] + events[i + 1:], \
+        return events[:i] + [event_from_dict(event_to_dict(ev) | {"seat": d["seat"]})] + events[i + 1:], \
             "CB-redeal-incorrect", Remedy.REDEAL
     if kind == "cut_faced":
         # the cut shows a card; the table shuffles and cuts again and deals
         j = starts[0] - 1
         again = events[j - 2:j + 1]
-        return events[:j] + [event_from_dict((event_to_dict(events[j]) | {"faced": True}))] + again + events[j + 1:], \
+        return events[:j] + [event_from_dict(event_to_dict(events[j]) | {"faced": True})] + again + events[j + 1:], \
             "CB-cut-faced", Remedy.NEW_SHUFFLE_AND_CUT
     if kind == "shuffle_demand":
         again = events[starts[0] - 3:starts[0]]
