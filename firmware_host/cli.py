@@ -14,6 +14,8 @@ import sys
 COMMANDS = (
     "bench",
     "check_config",
+    "journal",
+    "export",
 )
 
 
