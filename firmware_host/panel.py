@@ -53,7 +53,8 @@ def make_pin_factory(kind: str, *, model_file: Path = PI_MODEL_FILE) -> Any:
 
     Args:
         kind: ``"mock"`` (gpiozero's MockFactory), ``"rpigpio"``, ``"lgpio"``, or ``"auto"``: lgpio on a
-            Pi 5, RPi.GPIO on earlier Pis, and MockFactory (with a log line) when not on a Pi.
+            Pi 5, RPi.GPIO on earlier Pis (lgpio if RPi.GPIO is not installed), and MockFactory (with a
+            log line) when not on a Pi.
         model_file: where the Pi's model is read from (for tests).
 
     Raises:
@@ -63,10 +64,24 @@ def make_pin_factory(kind: str, *, model_file: Path = PI_MODEL_FILE) -> Any:
         model = pi_model(model_file)
         if model is None:
             log.warning("not a Raspberry Pi: lamps and buttons use gpiozero's mock pins")
-            kind = "mock"
-        else:
-            kind = "lgpio" if model.startswith("Raspberry Pi 5") else "rpigpio"
-            log.info("%s: using the %s pin backend", model, kind)
+            return _factory("mock")
+        # RPi.GPIO does not drive a Pi 5's GPIO chip; lgpio drives every model, so it is the fallback
+        # on earlier Pis (a 64-bit OS gets lgpio from the 'pi' extra, a 32-bit one RPi.GPIO).
+        order = ("lgpio",) if model.startswith("Raspberry Pi 5") else ("rpigpio", "lgpio")
+        errors = []
+        for candidate in order:
+            try:
+                factory = _factory(candidate)
+            except PanelError as exc:
+                errors.append(str(exc))
+                continue
+            log.info("%s: using the %s pin backend", model, candidate)
+            return factory
+        raise PanelError(f"{model}: no pin backend works: " + "; ".join(errors))
+    return _factory(kind)
+
+
+def _factory(kind: str) -> Any:
     if kind == "mock":
         from gpiozero.pins.mock import MockFactory
 
