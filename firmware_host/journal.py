@@ -100,7 +100,9 @@ def journal_path(path: str | Path) -> Path:
     """The journal file for ``path``: an existing directory, or a path without a file suffix, is a data
     directory and means ``<dir>/journal.sqlite3``; anything else is the database file itself."""
     p = Path(path)
-    return p / JOURNAL_FILE if p.is_dir() or not p.suffix else p
+    if p.is_dir() or (not p.exists() and not p.suffix):
+        return p / JOURNAL_FILE
+    return p
 
 
 def _row_problem(seq: int, t: Any, kind: str, text: str, prev_hash: str, h: str, prev: str,
@@ -151,7 +153,10 @@ class Journal:
         if not p.exists():
             if not create:
                 raise JournalError(f"{p}: no journal here")
-            p.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                p.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise JournalError(f"{p}: cannot create the data directory ({exc})") from None
         try:
             conn = sqlite3.connect(p, isolation_level=None, check_same_thread=False, timeout=10.0)
         except sqlite3.Error as exc:
@@ -212,13 +217,24 @@ class Journal:
                 raise JournalError(f"{self.path}: cannot append a {kind} row ({exc})") from None
         return int(seq)
 
+    def _raw(self, sql: str, args: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
+        """Stream raw rows through a read-only connection of its own (WAL lets it read while the
+        writer appends), so a long history is never held in memory and the writer is never blocked."""
+        try:
+            conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path}: cannot read the journal ({exc})") from None
+        try:
+            cursor = conn.execute(sql, args)
+            while batch := cursor.fetchmany(512):
+                yield from batch
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(f"{self.path}: cannot read the journal ({exc})") from None
+        finally:
+            conn.close()
+
     def _select(self, sql: str, args: tuple[Any, ...]) -> Iterator[Row]:
-        with self._lock:
-            try:
-                raw = self._conn.execute(sql, args).fetchall()
-            except sqlite3.DatabaseError as exc:
-                raise JournalError(f"{self.path}: cannot read the journal ({exc})") from None
-        for seq, t, kind, text, prev, h in raw:
+        for seq, t, kind, text, prev, h in self._raw(sql, args):
             try:
                 body = json.loads(text)
             except (TypeError, ValueError) as exc:
@@ -263,10 +279,7 @@ class Journal:
             raise JournalError(f"{self.path}: the database is corrupt ({'; '.join(check[:3])})")
         prev, count, expected = GENESIS, 0, 1
         where = str(self.path)
-        with self._lock:
-            cursor = self._conn.execute("SELECT * FROM journal ORDER BY seq")
-            raw = cursor.fetchall()
-        for seq, t, kind, text, prev_hash, h in raw:
+        for seq, t, kind, text, prev_hash, h in self._raw("SELECT * FROM journal ORDER BY seq", ()):
             reason = _row_problem(seq, t, kind, text, prev_hash, h, prev, expected)
             if reason:
                 return VerifyResult(False, count, prev, seq, reason, where)
