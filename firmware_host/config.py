@@ -8,7 +8,8 @@ Precedence, lowest first:
    ``[camera]``, ``[pins]`` and ``[mqtt]`` (``CARDTABLE_SHOE_PORT``, ``CARDTABLE_CAMERA_SOURCE``, ...),
    plus the short forms ``CARDTABLE_GAME`` and ``CARDTABLE_DATA_DIR`` for ``table.game`` and
    ``table.data_dir``. Lamp and button pins are not overridable from the environment;
-4. overrides from the command line: a dict ``{"section.key": value}`` (``load_config(overrides=...)``).
+4. overrides from the command line: a dict ``{"section.key": value}`` (``load_config(overrides=...)``);
+   lamp and button pins too, as ``{"pins.lamps.redeal": 5}``.
 
 Values from the environment and the command line are strings; they are converted to the key's type
 (``"115200"`` -> 115200, ``"true"`` -> True). Every problem raises ``ConfigError`` with one message that
@@ -259,6 +260,12 @@ def load_config(path: str | Path | None = None, *, env: Mapping[str, str] | None
             layered.append((key, value, f"command-line option {key}", isinstance(value, str)))
     for key, value, src, is_text in layered:
         section, _, name = key.partition(".")
+        sub, _, pin_name = name.partition(".")
+        if section == "pins" and pin_name in _SUBTABLES["pins"].get(sub, ()):
+            pin = _from_text("int", value, f"{src} ({key})") if is_text else value
+            data.setdefault("pins", {}).setdefault(sub, {})[pin_name] = pin
+            where[key] = src
+            continue
         if section not in _SCALARS or name not in _SCALARS[section]:
             options = [f"{s}.{k}" for s, keys in _SCALARS.items() for k in keys]
             raise ConfigError(f"{src}: unknown key {key}{_suggest(key, options)}")
@@ -335,7 +342,7 @@ def _build_pins(raw: dict[str, Any], scalars: dict[str, Any], loc: Any) -> PinsC
     lamps.update(raw.get("lamps", {}))
     buttons = dict(DEFAULT_BUTTONS)
     buttons.update(raw.get("buttons", {}))
-    used: dict[int, str] = {}
+    used: dict[int, tuple[str, str]] = {}
     entries = [("pins.buzzer", pins.buzzer, loc("pins", "buzzer"))]
     entries += [(f"pins.lamps.{k}", v, loc("pins.lamps", k)) for k, v in lamps.items()]
     entries += [(f"pins.buttons.{k}", v, loc("pins.buttons", k)) for k, v in buttons.items()]
@@ -344,8 +351,11 @@ def _build_pins(raw: dict[str, Any], scalars: dict[str, Any], loc: Any) -> PinsC
         if pin not in BCM_PINS:
             raise ConfigError(f"{where}: BCM pin {pin} is not a GPIO on the header (want 2-27)")
         if pin in used:
-            raise ConfigError(f"{where}: BCM pin {pin} is used twice, by {used[pin]} and by {name}")
-        used[pin] = name
+            first, first_where = used[pin]
+            src, other_src = where.rsplit(": ", 1)[0], first_where.rsplit(": ", 1)[0]
+            note = f" (from {other_src})" if other_src != src else ""
+            raise ConfigError(f"{where}: BCM pin {pin} is used twice, by {first}{note} and by {name}")
+        used[pin] = (name, where)
     return PinsConfig(pins.factory, pins.buzzer, pins.bounce_time, pins.double_press, pins.long_press,
                       MappingProxyType(lamps), MappingProxyType(buttons))
 

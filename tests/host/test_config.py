@@ -61,6 +61,10 @@ def test_precedence_file_then_env_then_cli(tmp_path: Path) -> None:
                                              "camera.source": "synthetic", "shoe.port": None})
     assert cfg.table.game == "euchre" and cfg.shoe.baudrate == 1200 and cfg.camera.source == "synthetic"
     assert cfg.shoe.port == "loop://"
+    cfg = load_config(p, env={}, overrides={"pins.lamps.redeal": "4", "pins.buttons.seat_W": 21})
+    assert cfg.pins.lamps["redeal"] == 4 and cfg.pins.buttons["seat_W"] == 21
+    with pytest.raises(ConfigError, match=r"seat_N: BCM pin 24 is used twice, by pins\.lamps\.attention_N \(from command-line option"):
+        load_config(p, env={}, overrides={"pins.lamps.attention_N": 24})
 
 
 def test_cli_arguments_become_overrides() -> None:
