@@ -117,6 +117,8 @@ def test_urls_are_not_checked_but_device_paths_are(tmp_path: Path) -> None:
         assert load_config(None, env={"CARDTABLE_SHOE_PORT": url}).shoe.port == url
     assert load_config(None, env={"CARDTABLE_SHOE_PORT": "/dev/null"}).shoe.port == "/dev/null"
     assert load_config(None, env={"CARDTABLE_SHOE_DRIVER": "none"}).shoe.driver == "none"
+    assert load_config(None, env={"CARDTABLE_PINS_FACTORY": "mock", "CARDTABLE_SHOE_DRIVER": "none",
+                                  "CARDTABLE_UNRELATED": "x"}).pins.factory == "mock"
     with pytest.raises(ConfigError, match=r"environment variable CARDTABLE_SHOE_PORT: shoe\.port"):
         load_config(None, env={"CARDTABLE_SHOE_PORT": str(tmp_path / "ttyACM9")})
 
