@@ -294,7 +294,10 @@ def _build(data: dict[str, Any], origin: str, where: dict[str, str], base_dir: P
     t = TableConfig(**values("table"))
     choice("table", "game", t.game, GAMES)
     data_dir = Path(t.data_dir).expanduser()
-    t = TableConfig(t.id, t.name, t.game, data_dir if data_dir.is_absolute() else base_dir / data_dir)
+    # A relative data_dir is relative to the file it is written in; from the environment or the
+    # command line it is relative to the current directory.
+    anchor = Path.cwd() if "table.data_dir" in where else base_dir
+    t = TableConfig(t.id, t.name, t.game, data_dir if data_dir.is_absolute() else anchor / data_dir)
 
     shoe = ShoeConfig(**values("shoe"))
     choice("shoe", "driver", shoe.driver, SHOE_DRIVERS)
