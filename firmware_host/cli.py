@@ -15,6 +15,9 @@ COMMANDS = (
     "replay",
     "demo",
     "bench",
+    "check_config",
+    "journal",
+    "export",
 )
 
 

@@ -1,0 +1,28 @@
+"""``cardtable check-config --config FILE``: validate the configuration and print it, or the one error."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("check-config", help="validate a table configuration file and print it")
+    from firmware_host.config import add_config_arguments
+
+    add_config_arguments(p, required=True)
+    p.add_argument("--no-devices", action="store_true",
+                   help="do not check that the shoe's serial device exists (for checking on another machine)")
+    p.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from firmware_host.config import ConfigError, format_config, load_config, overrides_from_args
+
+    try:
+        cfg = load_config(args.config, overrides=overrides_from_args(args), check_devices=not args.no_devices)
+    except ConfigError as exc:
+        print(f"cardtable: configuration error: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(format_config(cfg))
+    return 0

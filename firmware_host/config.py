@@ -1,0 +1,421 @@
+"""The table's configuration: one TOML file, validated into frozen dataclasses before any device opens.
+
+Precedence, lowest first:
+
+1. the built-in defaults (the same values as the commented ``config/table.toml``);
+2. the TOML file given with ``--config``;
+3. environment variables ``CARDTABLE_<SECTION>_<KEY>`` for any scalar key of ``[table]``, ``[shoe]``,
+   ``[camera]``, ``[pins]`` and ``[mqtt]`` (``CARDTABLE_SHOE_PORT``, ``CARDTABLE_CAMERA_SOURCE``, ...),
+   plus the short forms ``CARDTABLE_GAME`` and ``CARDTABLE_DATA_DIR`` for ``table.game`` and
+   ``table.data_dir``. Lamp and button pins are not overridable from the environment;
+4. overrides from the command line: a dict ``{"section.key": value}`` (``load_config(overrides=...)``);
+   lamp and button pins too, as ``{"pins.lamps.redeal": 5}``.
+
+Values from the environment and the command line are strings; they are converted to the key's type
+(``"115200"`` -> 115200, ``"true"`` -> True). Every problem raises ``ConfigError`` with one message that
+names the key (and the file or variable it came from) and what is wrong.
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+GAMES = ("contract-bridge", "euchre")
+SHOE_DRIVERS = ("shoe", "scanner", "none")
+CAMERA_DECODERS = ("zxing", "pyzbar")
+PIN_FACTORIES = ("auto", "mock", "rpigpio", "lgpio")
+LAMPS = ("redeal", "shuffle", "replace_pack", "shoe_offline", "camera_offline",
+         "attention_N", "attention_E", "attention_S", "attention_W")
+BUTTONS = ("seat_N", "seat_E", "seat_S", "seat_W", "director_ack")
+BCM_PINS = range(2, 28)  # usable BCM GPIO numbers on the 40-pin header
+ENV_PREFIX = "CARDTABLE_"
+ENV_SHORT = {"CARDTABLE_GAME": "table.game", "CARDTABLE_DATA_DIR": "table.data_dir"}
+
+
+class ConfigError(ValueError):
+    """A configuration problem; the message names the key and what is wrong."""
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    id: str = "table-1"
+    name: str = "Table 1"
+    game: str = "contract-bridge"
+    data_dir: Path = Path("/var/lib/cardtable")
+
+
+@dataclass(frozen=True)
+class ShoeConfig:
+    driver: str = "shoe"
+    port: str = "/dev/cardtable-shoe"
+    baudrate: int = 115200
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    source: int | str = 0
+    width: int = 1280
+    height: int = 720
+    decoder: str = "zxing"
+
+
+DEFAULT_LAMPS = {"redeal": 5, "shuffle": 6, "replace_pack": 12, "shoe_offline": 13, "camera_offline": 16,
+                 "attention_N": 17, "attention_E": 22, "attention_S": 23, "attention_W": 27}
+DEFAULT_BUTTONS = {"seat_N": 24, "seat_E": 25, "seat_S": 26, "seat_W": 19, "director_ack": 20}
+
+
+@dataclass(frozen=True)
+class PinsConfig:
+    """BCM pin numbers. ``lamps`` and ``buttons`` are read-only mappings name -> BCM pin."""
+
+    factory: str = "auto"
+    buzzer: int = 18
+    bounce_time: float = 0.02
+    double_press: float = 0.4
+    long_press: float = 1.5
+    lamps: Mapping[str, int] = field(default_factory=lambda: MappingProxyType(dict(DEFAULT_LAMPS)))
+    buttons: Mapping[str, int] = field(default_factory=lambda: MappingProxyType(dict(DEFAULT_BUTTONS)))
+
+
+@dataclass(frozen=True)
+class MqttConfig:
+    host: str = "localhost"
+    port: int = 1883
+    username: str | None = None
+    password_file: Path | None = None
+    tls: bool = False
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole validated configuration. ``mqtt`` is None when there is no broker; ``vision`` is the
+    raw ``[vision]`` table, validated by the vision module."""
+
+    table: TableConfig = field(default_factory=TableConfig)
+    shoe: ShoeConfig = field(default_factory=ShoeConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    pins: PinsConfig = field(default_factory=PinsConfig)
+    mqtt: MqttConfig | None = None
+    vision: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    source: str = "<defaults>"
+
+
+# Scalar keys per section and their kinds; lamps/buttons are checked separately.
+_SCALARS: dict[str, dict[str, str]] = {
+    "table": {"id": "str", "name": "str", "game": "str", "data_dir": "path"},
+    "shoe": {"driver": "str", "port": "str", "baudrate": "int"},
+    "camera": {"source": "source", "width": "int", "height": "int", "decoder": "str"},
+    "pins": {"factory": "str", "buzzer": "int", "bounce_time": "float", "double_press": "float",
+             "long_press": "float"},
+    "mqtt": {"host": "str", "port": "int", "username": "str", "password_file": "path", "tls": "bool"},
+}
+_SUBTABLES = {"pins": {"lamps": LAMPS, "buttons": BUTTONS}}
+_SECTIONS = (*_SCALARS, "vision")
+_KIND_NAMES = {"str": "a string", "path": "a path (string)", "int": "a whole number",
+               "float": "a number", "bool": "true or false",
+               "source": "a camera index, a path, a URL, 'synthetic' or 'none'"}
+
+
+def _suggest(word: str, options: Any) -> str:
+    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _from_text(kind: str, text: str, where: str) -> Any:
+    """Convert an environment/command-line string to the key's kind."""
+    try:
+        if kind == "int":
+            return int(text, 0)
+        if kind == "float":
+            return float(text)
+    except ValueError:
+        raise ConfigError(f"{where}: want {_KIND_NAMES[kind]}, got {text!r}") from None
+    if kind == "bool":
+        low = text.strip().lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off"):
+            return False
+        raise ConfigError(f"{where}: want true or false, got {text!r}")
+    if kind == "source" and text.isdigit():
+        return int(text)
+    return text
+
+
+def _check_kind(kind: str, value: Any, where: str) -> Any:
+    ok = {
+        "str": isinstance(value, str),
+        "path": isinstance(value, (str, Path)),
+        "int": isinstance(value, int) and not isinstance(value, bool),
+        "float": isinstance(value, (int, float)) and not isinstance(value, bool),
+        "bool": isinstance(value, bool),
+        "source": isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)),
+    }[kind]
+    if not ok:
+        raise ConfigError(f"{where}: want {_KIND_NAMES[kind]}, got {value!r} ({type(value).__name__})")
+    if kind == "str" and not value:
+        raise ConfigError(f"{where}: must not be empty")
+    return float(value) if kind == "float" else value
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: configuration file not found") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a directory, not a configuration file") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: TOML syntax error: {exc}") from None
+
+
+def _check_structure(data: dict[str, Any], origin: str) -> None:
+    """Unknown sections and keys, with a close match suggested."""
+    for section, table in data.items():
+        if section not in _SECTIONS:
+            raise ConfigError(f"{origin}: unknown section [{section}]{_suggest(section, _SECTIONS)}")
+        if not isinstance(table, dict):
+            raise ConfigError(f"{origin}: {section} must be a table [{section}], got {table!r}")
+        if section == "vision":
+            continue
+        subtables = _SUBTABLES.get(section, {})
+        for key, value in table.items():
+            if key in subtables:
+                if not isinstance(value, dict):
+                    raise ConfigError(f"{origin}: {section}.{key} must be a table [{section}.{key}]")
+                for name in value:
+                    if name not in subtables[key]:
+                        raise ConfigError(f"{origin}: unknown key {section}.{key}.{name}"
+                                          f"{_suggest(name, subtables[key])}")
+            elif key not in _SCALARS[section]:
+                options = [*_SCALARS[section], *subtables]
+                raise ConfigError(f"{origin}: unknown key {section}.{key}{_suggest(key, options)}")
+
+
+def _gather_env(env: Mapping[str, str]) -> dict[str, tuple[str, str]]:
+    """``section.key -> (text, variable name)`` for every CARDTABLE_* variable; unknown ones are errors."""
+    out: dict[str, tuple[str, str]] = {}
+    known = {f"{ENV_PREFIX}{s.upper()}_{k.upper()}": f"{s}.{k}" for s, keys in _SCALARS.items() for k in keys}
+    known.update(ENV_SHORT)
+    for var, text in env.items():
+        if not var.startswith(ENV_PREFIX):
+            continue
+        if var not in known:
+            # Other parts of the program may read their own CARDTABLE_* variables: warn, do not stop.
+            log.warning("environment variable %s is not a configuration key%s", var, _suggest(var, known))
+            continue
+        out[known[var]] = (text, f"environment variable {var}")
+    return out
+
+
+def load_config(path: str | Path | None = None, *, env: Mapping[str, str] | None = None,
+                overrides: Mapping[str, Any] | None = None, check_devices: bool = True) -> Config:
+    """Load, merge and validate the configuration. Touches no hardware.
+
+    Args:
+        path: the TOML file; None uses the built-in defaults only.
+        env: environment to read ``CARDTABLE_*`` variables from (default ``os.environ``).
+        overrides: command-line overrides ``{"section.key": value}``; strings are converted to the
+            key's type. A value of None means "not given" and is skipped.
+        check_devices: check that a shoe serial device path exists (URLs such as ``socket://`` and
+            ``loop://`` are never checked).
+
+    Returns:
+        The validated ``Config``.
+
+    Raises:
+        ConfigError: one message naming the key and the problem.
+    """
+    data: dict[str, Any] = {}
+    origin = "<defaults>"
+    base_dir = Path.cwd()
+    if path is not None:
+        p = Path(path)
+        data = _read_file(p)
+        origin = str(p)
+        base_dir = p.resolve().parent
+        _check_structure(data, origin)
+    where: dict[str, str] = {}  # "section.key" -> where the value came from (for messages)
+    layered: list[tuple[str, Any, str, bool]] = []
+    for key, (text, var) in _gather_env(os.environ if env is None else env).items():
+        layered.append((key, text, var, True))
+    for key, value in (overrides or {}).items():
+        if value is not None:
+            layered.append((key, value, f"command-line option {key}", isinstance(value, str)))
+    for key, value, src, is_text in layered:
+        section, _, name = key.partition(".")
+        sub, _, pin_name = name.partition(".")
+        if section == "pins" and pin_name in _SUBTABLES["pins"].get(sub, ()):
+            pin = _from_text("int", value, f"{src} ({key})") if is_text else value
+            data.setdefault("pins", {}).setdefault(sub, {})[pin_name] = pin
+            where[key] = src
+            continue
+        if section not in _SCALARS or name not in _SCALARS[section]:
+            options = [f"{s}.{k}" for s, keys in _SCALARS.items() for k in keys]
+            raise ConfigError(f"{src}: unknown key {key}{_suggest(key, options)}")
+        kind = _SCALARS[section][name]
+        data.setdefault(section, {})[name] = _from_text(kind, value, f"{src} ({key})") if is_text else value
+        where[key] = src
+    return _build(data, origin, where, base_dir, check_devices)
+
+
+def _build(data: dict[str, Any], origin: str, where: dict[str, str], base_dir: Path,
+           check_devices: bool) -> Config:
+    def loc(section: str, key: str) -> str:
+        src = where.get(f"{section}.{key}", origin)
+        return f"{src}: {section}.{key}"
+
+    def values(section: str) -> dict[str, Any]:
+        table = data.get(section, {})
+        return {k: _check_kind(_SCALARS[section][k], v, loc(section, k))
+                for k, v in table.items() if k in _SCALARS[section]}
+
+    def choice(section: str, key: str, value: str, options: tuple[str, ...]) -> None:
+        if value not in options:
+            raise ConfigError(f"{loc(section, key)}: unknown value {value!r}{_suggest(value, options)}; "
+                              f"choose one of {', '.join(options)}")
+
+    t = TableConfig(**values("table"))
+    choice("table", "game", t.game, GAMES)
+    data_dir = Path(t.data_dir).expanduser()
+    # A relative data_dir is relative to the file it is written in; from the environment or the
+    # command line it is relative to the current directory.
+    anchor = Path.cwd() if "table.data_dir" in where else base_dir
+    t = TableConfig(t.id, t.name, t.game, data_dir if data_dir.is_absolute() else anchor / data_dir)
+
+    shoe = ShoeConfig(**values("shoe"))
+    choice("shoe", "driver", shoe.driver, SHOE_DRIVERS)
+    if shoe.baudrate <= 0:
+        raise ConfigError(f"{loc('shoe', 'baudrate')}: must be positive, got {shoe.baudrate}")
+    if check_devices and shoe.driver != "none" and "://" not in shoe.port and not Path(shoe.port).exists():
+        raise ConfigError(f"{loc('shoe', 'port')}: serial port {shoe.port} does not exist "
+                          "(is the shoe plugged in? see hardware/SETUP.md for the udev rule)")
+
+    cam = CameraConfig(**values("camera"))
+    choice("camera", "decoder", cam.decoder, CAMERA_DECODERS)
+    if isinstance(cam.source, int) and cam.source < 0:
+        raise ConfigError(f"{loc('camera', 'source')}: a device index must be 0 or more, got {cam.source}")
+    for key in ("width", "height"):
+        if getattr(cam, key) <= 0:
+            raise ConfigError(f"{loc('camera', key)}: must be positive, got {getattr(cam, key)}")
+
+    pins = _build_pins(data.get("pins", {}), values("pins"), loc)
+    mqtt = None
+    if "mqtt" in data:
+        mqtt = MqttConfig(**values("mqtt"))
+        if not 0 < mqtt.port < 65536:
+            raise ConfigError(f"{loc('mqtt', 'port')}: want a TCP port 1-65535, got {mqtt.port}")
+        if mqtt.password_file is not None:
+            pf = Path(mqtt.password_file).expanduser()
+            pf = pf if pf.is_absolute() else base_dir / pf
+            if not pf.is_file():
+                raise ConfigError(f"{loc('mqtt', 'password_file')}: file {pf} does not exist")
+            mqtt = MqttConfig(mqtt.host, mqtt.port, mqtt.username, pf, mqtt.tls)
+    vision = MappingProxyType(dict(data.get("vision", {})))
+    return Config(t, shoe, cam, pins, mqtt, vision, origin)
+
+
+def _build_pins(raw: dict[str, Any], scalars: dict[str, Any], loc: Any) -> PinsConfig:
+    pins = PinsConfig(**scalars)
+    if pins.factory not in PIN_FACTORIES:
+        raise ConfigError(f"{loc('pins', 'factory')}: unknown value {pins.factory!r}"
+                          f"{_suggest(pins.factory, PIN_FACTORIES)}; choose one of {', '.join(PIN_FACTORIES)}")
+    for key in ("bounce_time", "double_press", "long_press"):
+        if not getattr(pins, key) > 0:
+            raise ConfigError(f"{loc('pins', key)}: must be a positive number of seconds")
+    if pins.double_press >= pins.long_press:
+        raise ConfigError(f"{loc('pins', 'double_press')}: must be shorter than pins.long_press")
+    lamps = dict(DEFAULT_LAMPS)
+    lamps.update(raw.get("lamps", {}))
+    buttons = dict(DEFAULT_BUTTONS)
+    buttons.update(raw.get("buttons", {}))
+    used: dict[int, tuple[str, str]] = {}
+    entries = [("pins.buzzer", pins.buzzer, loc("pins", "buzzer"))]
+    entries += [(f"pins.lamps.{k}", v, loc("pins.lamps", k)) for k, v in lamps.items()]
+    entries += [(f"pins.buttons.{k}", v, loc("pins.buttons", k)) for k, v in buttons.items()]
+    for name, pin, where in entries:
+        _check_kind("int", pin, where)
+        if pin not in BCM_PINS:
+            raise ConfigError(f"{where}: BCM pin {pin} is not a GPIO on the header (want 2-27)")
+        if pin in used:
+            first, first_where = used[pin]
+            src, other_src = where.rsplit(": ", 1)[0], first_where.rsplit(": ", 1)[0]
+            note = f" (from {other_src})" if other_src != src else ""
+            raise ConfigError(f"{where}: BCM pin {pin} is used twice, by {first}{note} and by {name}")
+        used[pin] = (name, where)
+    return PinsConfig(pins.factory, pins.buzzer, pins.bounce_time, pins.double_press, pins.long_press,
+                      MappingProxyType(lamps), MappingProxyType(buttons))
+
+
+def format_config(cfg: Config) -> str:
+    """The configuration as TOML text (what ``cardtable check-config`` prints)."""
+
+    def val(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float)):
+            return repr(v)
+        text = str(v).replace("\\", "\\\\").replace('"', '\\"')
+        return f'"{text}"'
+
+    def table(name: str, obj: Mapping[str, Any]) -> list[str]:
+        lines = [f"[{name}]"]
+        lines += [f"{k} = {val(v)}" for k, v in obj.items() if v is not None and not isinstance(v, Mapping)]
+        return [*lines, ""]
+
+    out = [f"# validated configuration from {cfg.source}", ""]
+    for name in ("table", "shoe", "camera", "pins"):
+        out += table(name, vars(getattr(cfg, name)))
+    out += table("pins.lamps", cfg.pins.lamps) + table("pins.buttons", cfg.pins.buttons)
+    if cfg.mqtt is not None:
+        out += table("mqtt", vars(cfg.mqtt))
+    else:
+        out += ["# [mqtt] absent: no broker", ""]
+    if cfg.vision:
+        out += ["# [vision] passed to the vision module:"] + [f"#   {k} = {v!r}" for k, v in cfg.vision.items()]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def add_config_arguments(parser: Any, *, required: bool = False) -> None:
+    """Add ``--config``, ``--game``, ``--data-dir``, ``--shoe-port`` and ``--set KEY=VALUE`` to an
+    argparse parser; ``overrides_from_args`` turns the parsed options into ``load_config`` overrides."""
+    parser.add_argument("--config", required=required, metavar="FILE", help="the table's TOML file")
+    parser.add_argument("--game", choices=GAMES, help="override table.game")
+    parser.add_argument("--data-dir", metavar="DIR", help="override table.data_dir")
+    parser.add_argument("--shoe-port", metavar="PORT", help="override shoe.port (device path or pyserial URL)")
+    parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE",
+                        help="override any scalar key (repeatable)")
+
+
+def overrides_from_args(args: Any) -> dict[str, Any]:
+    """The ``{"section.key": value}`` overrides given on the command line (see ``add_config_arguments``).
+
+    Raises:
+        ConfigError: for a ``--set`` without ``=``.
+    """
+    out: dict[str, Any] = {}
+    for item in getattr(args, "set", None) or []:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ConfigError(f"command-line option --set {item!r}: want SECTION.KEY=VALUE")
+        out[key.strip()] = value
+    for attr, key in (("game", "table.game"), ("data_dir", "table.data_dir"), ("shoe_port", "shoe.port")):
+        if getattr(args, attr, None) is not None:
+            out[key] = getattr(args, attr)
+    return out

@@ -1,0 +1,234 @@
+"""Portable Bridge Notation: every completed bridge deal as a PBN record.
+
+``pbn_record`` writes the tags Event, Site, Date, Board, West, North, East, South, Dealer, Vulnerable,
+Deal and Scoring ("Rubber"), then Declarer, Contract and Result when they are known. ``deals_from_events``
+rebuilds the deals from the journal's event dicts (``laws.events`` format): a deal is ``deal_start``,
+the ``card_dealt`` events and ``deal_end``; it is written when it ended with 13 known cards in each hand
+and was then played (``card_played``, ``play_end`` or ``result`` before the next ``deal_start``) or is
+the last deal of the history. A deal that was dealt again (redeal) before any play is not a board.
+
+Vulnerability follows rubber scoring: a side that has won a game of the current rubber is vulnerable.
+Games are worked out from each ``result`` (contract, declarer, and ``tricks`` = tricks won by declarer):
+only contracted tricks count towards game (see LAWS.md, rubber scoring).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from laws.cards import RANKS, SUITS, Card, Seat, Side, clockwise_from
+
+VULNERABILITIES = ("None", "NS", "EW", "All")
+_CONTRACT = re.compile(r"^([1-7])(C|D|H|S|NT|N)(XX|X)?$")
+_TRICK_VALUE = {"C": 20, "D": 20, "H": 30, "S": 30}
+
+
+@dataclass(frozen=True)
+class PbnDeal:
+    """One board. ``hands`` holds 13 cards per seat; ``result`` is the tricks won by declarer."""
+
+    board: int
+    dealer: Seat
+    vulnerable: str
+    hands: dict[Seat, list[Card]]
+    players: dict[Seat, str] = field(default_factory=dict)
+    event: str = ""
+    site: str = ""
+    date: str = ""
+    contract: str | None = None
+    declarer: Seat | None = None
+    result: int | None = None
+
+
+def normalise_contract(text: str) -> str:
+    """A contract in PBN form (``"4HX"``, ``"3NT"``, ``"Pass"``); raises ``ValueError`` if unknown."""
+    t = text.strip().upper().replace(" ", "")
+    if t in ("PASS", "P", "AP", "PASSED"):
+        return "Pass"
+    m = _CONTRACT.match(t)
+    if not m:
+        raise ValueError(f"unknown contract {text!r} (want e.g. 4H, 3NT, 2SX, Pass)")
+    level, strain, dbl = m.groups()
+    return f"{level}{'NT' if strain in ('N', 'NT') else strain}{dbl or ''}"
+
+
+def _hand_text(cards: Sequence[Card]) -> str:
+    return ".".join("".join(r for r in RANKS if Card(r, s) in cards) for s in SUITS)
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def pbn_record(deal: PbnDeal) -> str:
+    """The PBN tags of one board, one ``[Tag "value"]`` per line, ending with a newline.
+
+    Raises:
+        ValueError: a hand without 13 cards, a card dealt twice, or an unknown vulnerability/contract.
+    """
+    if deal.vulnerable not in VULNERABILITIES:
+        raise ValueError(f"board {deal.board}: vulnerability {deal.vulnerable!r} is not one of "
+                         f"{', '.join(VULNERABILITIES)}")
+    seen: set[Card] = set()
+    for seat in Seat:
+        cards = deal.hands.get(seat, [])
+        if len(cards) != 13:
+            raise ValueError(f"board {deal.board}: {seat} holds {len(cards)} cards, not 13")
+        dup = seen.intersection(cards)
+        if dup or len(set(cards)) != 13:
+            raise ValueError(f"board {deal.board}: card {sorted(dup or cards)[0]} appears twice")
+        seen.update(cards)
+    order = clockwise_from(deal.dealer)
+    tags: list[tuple[str, str]] = [
+        ("Event", deal.event or "?"), ("Site", deal.site or "?"), ("Date", deal.date or "?"),
+        ("Board", str(deal.board)),
+        *((name, deal.players.get(seat) or "?") for name, seat in
+          (("West", Seat.W), ("North", Seat.N), ("East", Seat.E), ("South", Seat.S))),
+        ("Dealer", deal.dealer.value), ("Vulnerable", deal.vulnerable),
+        ("Deal", f"{deal.dealer.value}:" + " ".join(_hand_text(deal.hands[s]) for s in order)),
+        ("Scoring", "Rubber"),
+    ]
+    if deal.declarer is not None:
+        tags.append(("Declarer", deal.declarer.value))
+    if deal.contract is not None:
+        tags.append(("Contract", normalise_contract(deal.contract)))
+    if deal.result is not None:
+        tags.append(("Result", str(deal.result)))
+    return "".join(f'[{k} "{_escape(v)}"]\n' for k, v in tags)
+
+
+def write_pbn(path: str | Path, deals: Iterable[PbnDeal]) -> int:
+    """Write the boards to a PBN file (records separated by blank lines); returns how many."""
+    records = [pbn_record(d) for d in deals]
+    text = "% PBN 2.1\n% EXPORT\n\n" + "\n".join(records)
+    Path(path).write_text(text, encoding="utf-8")
+    return len(records)
+
+
+def trick_score(contract: str, tricks: int) -> int:
+    """Points below the line for declarer's side (0 if the contract failed or was passed)."""
+    c = normalise_contract(contract)
+    if c == "Pass":
+        return 0
+    m = _CONTRACT.match(c)
+    assert m is not None
+    level, strain, dbl = int(m.group(1)), m.group(2), m.group(3) or ""
+    if tricks < 6 + level:
+        return 0
+    points = 40 + 30 * (level - 1) if strain == "NT" else _TRICK_VALUE[strain] * level
+    return points * {"": 1, "X": 2, "XX": 4}[dbl]
+
+
+class RubberState:
+    """Games won in the current rubber, and part scores towards the current game."""
+
+    def __init__(self) -> None:
+        self.games = {Side.NS: 0, Side.EW: 0}
+        self.below = {Side.NS: 0, Side.EW: 0}
+
+    def vulnerable(self) -> str:
+        """``None``, ``NS``, ``EW`` or ``All`` for the next deal."""
+        ns, ew = self.games[Side.NS] > 0, self.games[Side.EW] > 0
+        return {(False, False): "None", (True, False): "NS", (False, True): "EW", (True, True): "All"}[(ns, ew)]
+
+    def record(self, contract: str, declarer: Seat, tricks: int) -> None:
+        side = declarer.side
+        self.below[side] += trick_score(contract, tricks)
+        if self.below[side] >= 100:
+            self.games[side] += 1
+            self.below = {Side.NS: 0, Side.EW: 0}
+            if self.games[side] == 2:
+                self.games = {Side.NS: 0, Side.EW: 0}
+
+
+@dataclass
+class _Open:
+    dealer: Seat
+    date: str
+    hands: dict[Seat, list[Card]] = field(default_factory=lambda: {s: [] for s in Seat})
+    unknown: bool = False
+    ended: bool = False
+    played: bool = False
+    result: dict[str, Any] | None = None
+
+
+def _date_of(ev: dict[str, Any], default: str) -> str:
+    t = ev.get("t")
+    if isinstance(t, (int, float)) and t > 1e9:  # a wall-clock timestamp, not a monotonic clock
+        return time.strftime("%Y.%m.%d", time.localtime(t))
+    return default
+
+
+def deals_from_events(events: Iterable[dict[str, Any]], *, event: str = "", site: str = "",
+                      date: str | None = None) -> list[PbnDeal]:
+    """The completed bridge deals in a history of event dicts, numbered 1, 2, ... in order.
+
+    Args:
+        events: event dicts in ``laws.events`` format (``Journal.events()``).
+        event: the PBN Event tag (e.g. the club's session name).
+        site: the PBN Site tag (e.g. the table's name).
+        date: ``YYYY.MM.DD`` used when an event carries no wall-clock ``t`` (default: today).
+
+    Returns:
+        The boards; deals of a euchre game (``{"type": "game", "game": "euchre"}``) are skipped.
+    """
+    default_date = date or time.strftime("%Y.%m.%d")
+    players: dict[Seat, str] = {}
+    rubber = RubberState()
+    bridge = True
+    out: list[PbnDeal] = []
+    current: _Open | None = None
+
+    def close(last: bool) -> None:
+        nonlocal current
+        d, current = current, None
+        if d is None or not bridge or d.unknown or not d.ended:
+            return
+        if not (d.played or last) or any(len(h) != 13 for h in d.hands.values()):
+            return
+        if len({c for h in d.hands.values() for c in h}) != 52:
+            return
+        r = d.result or {}
+        declarer = Seat(r["declarer"]) if r.get("declarer") else None
+        contract = normalise_contract(r["contract"]) if r.get("contract") else None
+        tricks = r.get("tricks") if declarer is not None else None
+        out.append(PbnDeal(len(out) + 1, d.dealer, rubber.vulnerable(), d.hands, dict(players), event,
+                           site, d.date, contract, declarer, tricks))
+        if contract and declarer is not None and isinstance(tricks, int):
+            rubber.record(contract, declarer, tricks)
+
+    for ev in events:
+        kind = ev.get("type")
+        if kind == "game":
+            close(last=False)
+            bridge = ev.get("game") == "contract-bridge"
+            rubber = RubberState()
+        elif kind == "draw" and isinstance(ev.get("seats"), dict):
+            players = {Seat(seat): name for name, seat in ev["seats"].items()}
+        elif kind == "leave" and ev.get("substitute"):
+            for seat, name in list(players.items()):
+                if name == ev.get("name"):
+                    players[seat] = ev["substitute"]
+        elif kind == "deal_start":
+            close(last=False)
+            current = _Open(Seat(ev["dealer"]), _date_of(ev, default_date))
+        elif current is not None and kind == "card_dealt":
+            if ev.get("card") is None:
+                current.unknown = True
+            else:
+                current.hands[Seat(ev["seat"])].append(Card.parse(ev["card"]))
+        elif current is not None and kind == "deal_end":
+            current.ended = True
+        elif current is not None and kind in ("card_played", "play_end"):
+            current.played = True
+        elif current is not None and kind == "result":
+            current.played = True
+            current.result = ev
+            close(last=False)
+    close(last=True)
+    return out

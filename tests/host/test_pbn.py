@@ -1,0 +1,174 @@
+"""PBN: records round-trip through endplay's PBN reader; deals are rebuilt from journal events."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from endplay.parsers import pbn as endplay_pbn
+from endplay.types import Denom, Penalty, Player, Vul
+
+from firmware_host.pbn import (
+    PbnDeal,
+    deals_from_events,
+    normalise_contract,
+    pbn_record,
+    trick_score,
+    write_pbn,
+)
+from laws.cards import SEATS, Card, Seat, clockwise_from, full_pack
+from laws.events import (
+    CardDealt,
+    CardPlayed,
+    CardsDrawn,
+    DealEnded,
+    DealStarted,
+    GameChosen,
+    PlayEnded,
+    ResultRecorded,
+    event_to_dict,
+)
+
+PLAYER = {Seat.N: Player.north, Seat.E: Player.east, Seat.S: Player.south, Seat.W: Player.west}
+STRAIN = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "NT": Denom.nt}
+
+
+def random_hands(rng: random.Random) -> dict[Seat, list[Card]]:
+    pack = list(full_pack())
+    rng.shuffle(pack)
+    return {seat: pack[i * 13:(i + 1) * 13] for i, seat in enumerate(SEATS)}
+
+
+def endplay_hand(board: Any, seat: Seat) -> set[Card]:
+    return {Card(c.rank.abbr, "SHDC"[c.suit.value]) for c in board.deal[PLAYER[seat]]}
+
+
+def test_round_trip_through_endplay(tmp_path: Path) -> None:
+    rng = random.Random(11)
+    contracts = ["4H", "3NT", "2SX", "7CXX", "1D", None]
+    deals = []
+    for b in range(1, 25):
+        contract = contracts[b % len(contracts)]
+        declarer = rng.choice(SEATS) if contract else None
+        deals.append(PbnDeal(
+            board=b, dealer=SEATS[(b - 1) % 4], vulnerable=("None", "NS", "EW", "All")[b % 4],
+            hands=random_hands(rng), players={Seat.N: "Ann", Seat.E: 'Bo "B" Li', Seat.S: "Cy", Seat.W: "Di"},
+            event="Club night", site="Table 1", date="2026.11.29", contract=contract, declarer=declarer,
+            result=rng.randint(0, 13) if contract else None))
+    path = tmp_path / "deals.pbn"
+    assert write_pbn(path, deals) == 24
+    with path.open() as fp:
+        boards = endplay_pbn.load(fp)
+    assert len(boards) == 24
+    for mine, theirs in zip(deals, boards, strict=True):
+        assert theirs.board_num == mine.board
+        assert theirs.dealer == PLAYER[mine.dealer]
+        assert theirs.vul == Vul.find(mine.vulnerable)
+        for seat in SEATS:
+            assert endplay_hand(theirs, seat) == set(mine.hands[seat])
+        assert theirs.info["Date"] == "2026.11.29" and theirs.info["Scoring"] == "Rubber"
+        # PBN escapes a quote inside a value as \"; endplay hands the value back still escaped.
+        assert theirs.info["North"] == "Ann" and theirs.info["East"].replace('\\"', '"') == 'Bo "B" Li'
+        if mine.contract is None:
+            assert theirs.contract is None
+        else:
+            assert mine.declarer is not None and mine.result is not None
+            assert theirs.contract.level == int(mine.contract[0])
+            assert theirs.contract.denom == STRAIN[mine.contract[1:].rstrip("X")]
+            assert theirs.contract.penalty == (Penalty.passed, Penalty.doubled,
+                                               Penalty.redoubled)[mine.contract.count("X")]
+            assert theirs.contract.declarer == PLAYER[mine.declarer]
+            assert theirs.contract.result == mine.result - 6 - theirs.contract.level
+
+
+def test_deal_tag_starts_with_dealer_in_rank_order() -> None:
+    hands = {s: [c for c in full_pack() if c.suit == "SHDC"[i]] for i, s in enumerate(SEATS)}
+    rec = pbn_record(PbnDeal(3, Seat.E, "EW", hands))
+    assert '[Deal "E:.AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432 AKQJT98765432..."]' in rec
+    assert '[Board "3"]' in rec and '[Dealer "E"]' in rec and '[West "?"]' in rec
+    assert "Contract" not in rec and "Result" not in rec
+
+
+@pytest.mark.parametrize("problem", ["short", "duplicate", "vul"])
+def test_bad_deals_are_refused(problem: str) -> None:
+    hands = random_hands(random.Random(1))
+    vul = "None"
+    if problem == "short":
+        hands[Seat.S] = hands[Seat.S][:12]
+    elif problem == "duplicate":
+        hands[Seat.S] = [hands[Seat.N][0], *hands[Seat.S][1:]]
+    else:
+        vul = "Both"
+    with pytest.raises(ValueError, match="board 7"):
+        pbn_record(PbnDeal(7, Seat.N, vul, hands))
+
+
+def test_contracts_and_trick_scores() -> None:
+    assert normalise_contract("3n") == "3NT" and normalise_contract("4hx") == "4HX"
+    assert normalise_contract("pass") == "Pass"
+    with pytest.raises(ValueError, match="8S"):
+        normalise_contract("8S")
+    assert trick_score("3NT", 9) == 100 and trick_score("4H", 11) == 120 and trick_score("2C", 8) == 40
+    assert trick_score("2SX", 8) == 120 and trick_score("1DXX", 7) == 80 and trick_score("4S", 9) == 0
+
+
+def deal_events(rng: random.Random, dealer: Seat, *, played: bool = True) -> tuple[list[Any], dict[Seat, list[Card]]]:
+    hands = random_hands(rng)
+    evs: list[Any] = [DealStarted(dealer, "A")]
+    for k in range(13):
+        for seat in clockwise_from(dealer.left):
+            evs.append(CardDealt(seat, hands[seat][k]))
+    evs.append(DealEnded())
+    if played:
+        evs.append(CardPlayed(dealer.left, hands[dealer.left][0]))
+    return evs, hands
+
+
+def test_deals_from_events_with_rubber_vulnerability() -> None:
+    rng = random.Random(3)
+    evs: list[Any] = [GameChosen("contract-bridge"),
+                      CardsDrawn((("Ann", Card("A", "S")), ("Bo", Card("K", "S")), ("Cy", Card("Q", "S")),
+                                  ("Di", Card("J", "S"))),
+                                 seats={"Ann": Seat.N, "Bo": Seat.E, "Cy": Seat.S, "Di": Seat.W})]
+    expected_hands = []
+    # board 1: NS make 4H (game); board 2 is redealt before play, board 3: EW 2C part score,
+    # board 4: EW 3D makes (40 + 60 = game), board 5: no result yet (the last deal).
+    plan = [("4H", Seat.S, 10), ("redeal", None, None), ("2C", Seat.E, 8), ("3D", Seat.W, 9), (None, None, None)]
+    dealer = Seat.N
+    for contract, declarer, tricks in plan:
+        part, hands = deal_events(rng, dealer, played=contract not in ("redeal",))
+        evs += part
+        if contract == "redeal":
+            continue
+        expected_hands.append((dealer, hands))
+        if contract:
+            evs += [PlayEnded(), ResultRecorded(tricks, declarer=declarer, contract=contract)]
+        dealer = dealer.left
+    dicts = [event_to_dict(e) for e in evs]
+    deals = deals_from_events(dicts, event="Club", site="Table 1", date="2026.01.02")
+    assert [d.board for d in deals] == [1, 2, 3, 4]
+    assert [(d.dealer, d.hands) for d in deals] == expected_hands
+    assert [d.vulnerable for d in deals] == ["None", "NS", "NS", "All"]
+    assert [d.contract for d in deals] == ["4H", "2C", "3D", None]
+    assert [d.result for d in deals] == [10, 8, 9, None]
+    assert deals[0].players == {Seat.N: "Ann", Seat.E: "Bo", Seat.S: "Cy", Seat.W: "Di"}
+    assert deals[0].date == "2026.01.02" and deals[0].site == "Table 1"
+    for d in deals:
+        pbn_record(d)
+
+
+def test_incomplete_and_euchre_deals_are_not_boards() -> None:
+    rng = random.Random(4)
+    part, _ = deal_events(rng, Seat.N)
+    unread = [event_to_dict(e) for e in part]
+    unread[5] = {"type": "card_dealt", "seat": unread[5]["seat"], "card": None}
+    assert deals_from_events(unread) == []
+    short = [event_to_dict(e) for e in part if not (isinstance(e, CardDealt) and e.card == part[1].card)]
+    assert deals_from_events(short) == []
+    euchre = [{"type": "game", "game": "euchre"}] + [event_to_dict(e) for e in part]
+    assert deals_from_events(euchre) == []
+    stamped = [dict(event_to_dict(e), t=1_780_000_000.0) if isinstance(e, DealStarted) else event_to_dict(e)
+               for e in part]
+    assert deals_from_events(stamped)[0].date.startswith("2026.")
