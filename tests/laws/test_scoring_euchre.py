@@ -257,3 +257,23 @@ def test_EU_7_rubber_properties(seq: list[tuple[str, Side, bool, int]]) -> None:
         totals = won.extra["totals"]
         assert totals[won.side.value] >= totals[won.side.other.value]
         assert len(games) == (4 if games[2].extra["lap"] else 3)
+
+
+def test_EU_5_score_corrected_until_next_trump_turned() -> None:
+    r = EuchreRubber()
+    _play(r, (NS, False, 5), (NS, False, 5))
+    r.trump_turned()
+    rulings = _play(r, (NS, False, 3))                 # NS 5: game 1 (should have been a euchre)
+    assert _of(rulings, Remedy.GAME_WON) and r.game == 2
+    fixed = r.correct_last(NS, False, 2)
+    assert fixed[0].clause == "EU-5" and fixed[0].extra["corrected"] is True
+    assert fixed[1].extra["scored_by"] == "EW" and r.game == 1 and r.points == {NS: 4, EW: 2}
+    assert r.results == [] and r.hands == 3
+    again = r.correct_last(NS, False, 1)               # a correction may itself be corrected
+    assert again[1].extra["points"] == 2 and r.points == {NS: 4, EW: 2}
+    r.record(EW, False, 3)
+    r.trump_turned()
+    with pytest.raises(ValueError, match="no longer be corrected.*law 5"):
+        r.correct_last(EW, False, 4)
+    with pytest.raises(ValueError, match="law 5"):
+        EuchreRubber().correct_last(NS, False, 3)
