@@ -19,6 +19,9 @@ How the laws are read here (our interpretation, stated once):
   read it as points added to the non-offending side's score, and law 4 as: the penalty is scored
   before the hand's own points (call :meth:`EuchreRubber.revoke` before :meth:`EuchreRubber.record`).
   A penalty can win a game, with a lap like any other points.
+* Corrections (law 5). The last hand can be scored again with corrected facts until the next trump
+  card is turned (:meth:`EuchreRubber.correct_last`, closed by :meth:`EuchreRubber.trump_turned`).
+  Equal revokes on both sides cancel (laws 62-71): the caller then simply scores no penalty.
 * Wrong count in play (law 90). The deal holds; "forfeits 2 (4 in a lone hand)" is read the same way
   as the revoke penalty: the opponents add 2 (4 when the hand was played alone), so no score ever goes
   below zero. The offending side scores nothing on that hand: the next :meth:`EuchreRubber.record`

@@ -226,6 +226,12 @@ def test_EU_11_euchre_draw_properties(n: int, data: st.DataObject) -> None:
     assert sorted(sum(f.extra["partners"], [])) == sorted(players) and len(set(players)) == 4
     assert f.extra["dealer_name"] == players[0] == f.extra["partners"][0][0]
     rank = {nm: cut_rank("euchre", c) for nm, c in history[0]}
+    partner_cut = dict(history[0] if n == 4 else history[1])
+    if len(history) == (1 if n == 4 else 2):       # no tie needed a re-cut: cards alone decide
+        top = {cut_rank("euchre", partner_cut[p]) for p in f.extra["partners"][0]}
+        low = {cut_rank("euchre", partner_cut[p]) for p in f.extra["partners"][1]}
+        assert min(top) >= max(low)
+        assert cut_rank("euchre", partner_cut[players[0]]) == max(top)
     if n > 4:
         assert min(rank[p] for p in players) >= max(rank[p] for p in names if p not in players)
         assert len(f.extra["next_in"]) == min(2, n - 4)
