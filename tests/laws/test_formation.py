@@ -383,4 +383,19 @@ def test_roster_input_checked() -> None:
         r.leave("Z")
     with pytest.raises(ValueError, match="no cut is pending"):
         r.cut(cuts(A="JS"))
+    with pytest.raises(ValueError, match="already plays"):
+        r.leave("A", substitute="B", consent=True)
+    with pytest.raises(ValueError, match="fresh table"):
+        r.form_table()
+    with pytest.raises(ValueError, match="already has players"):
+        r.seat(["A", "B", "C", "D"])
+    r.declare("E")
+    with pytest.raises(ValueError, match="already declared"):
+        r.declare("E")
+    r.rubber_ended()
+    assert r.snapshot()["cut_pending"] == ["A", "B", "C", "D"]
+    with pytest.raises(ValueError, match="a cut is pending: A, B, C and D must cut first"):
+        r.rubber_ended()
+    with pytest.raises(ValueError, match="four different waiting candidates"):
+        EuchreRoster().seat(["A", "B", "C", "D"])
     json.dumps(r.snapshot())

@@ -56,6 +56,13 @@ def test_parse_contract_names_what_is_wrong(text: str, words: str) -> None:
         parse_contract(text)
 
 
+@pytest.mark.parametrize("args,words", [((0, "S", 0), "level"), ((3, "X", 0), "strain"),
+                                        ((3, "S", 3), "doubled")])
+def test_contract_checked(args: tuple[int, str, int], words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        Contract(*args)
+
+
 def test_contract_code_and_description() -> None:
     c = parse_contract("6HX")
     assert c.code == "6HX" and str(c) == "6HX" and c.describe() == "6♥ doubled" and c.needed == 12
