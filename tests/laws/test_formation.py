@@ -52,7 +52,7 @@ def test_CB_draw_equal_ranks_broken_by_suit() -> None:
 def test_CB_draw_more_than_four_the_four_highest_play() -> None:
     (f,) = bridge_draw(cuts(Ann="2C", Bob="TH", Cy="JD", Di="4S", Ed="AC", Flo="3H"))
     assert f.extra["players"] == ["Ed", "Cy", "Bob", "Di"] and f.extra["left_out"] == ["Flo", "Ann"]
-    assert "Flo, Ann drew lower and wait" in f.reason
+    assert "Flo and Ann drew lower and wait." in f.reason
 
 
 def test_CB_draw_uses_the_dealers_seats() -> None:
@@ -95,8 +95,13 @@ def test_EU_8_knave_highest_suits_equal() -> None:
 
 
 def test_EU_9_one_pack_same_card_twice_rejected() -> None:
-    with pytest.raises(ValueError, match="same pack"):
-        EuchreDraw().cut(cuts(A="JS", B="JS", C="9D", D="7C"))
+    d = EuchreDraw()
+    with pytest.raises(ValueError, match="B and A both cut the jack of spades.*same pack"):
+        d.cut(cuts(A="JS", B="JS", C="9D", D="7C"))
+    with pytest.raises(ValueError, match="6D is not in the 32-card euchre pack"):
+        d.cut(cuts(A="JS", B="JH", C="6D", D="7C"))
+    (f,) = d.cut(cuts(A="JS", B="JH", C="9D", D="7C"))   # bad input left nothing behind
+    assert f.remedy is Remedy.FORMATION
 
 
 def test_EU_10_exposing_more_than_one_card_cuts_again() -> None:
@@ -274,6 +279,8 @@ def test_EU_15_equal_counts_cut_and_lowest_goes_out() -> None:
     assert cut.extra["places"] == 1 and cut.extra["out"] == ["A"]
     with pytest.raises(ValueError, match="expected cuts from"):
         r.cut(cuts(A="JS"))
+    with pytest.raises(ValueError, match="same pack"):
+        r.cut(cuts(B="AS", C="AS", D="KD"))
     out, *_ = r.cut(cuts(B="AS", C="7H", D="KD"))
     assert out.extra["out"] == ["A", "C"] and out.extra["in"] == ["E", "F"]
     assert r.players == ["E", "B", "F", "D"] and r.queue == []
