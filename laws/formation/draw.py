@@ -150,7 +150,7 @@ def bridge_draw(cuts: Sequence[tuple[str, Card]],
     reason = (f"{order[0]} drew the highest card ({cards[order[0]].name}) and deals, partnering "
               f"{order[1]} ({cards[order[1]].name}) against {order[2]} and {order[3]}")
     if left_out:
-        reason += f"; {', '.join(left_out)} drew lower and wait"
+        reason += f"; {_join(left_out)} drew lower and wait{'s' if len(left_out) == 1 else ''}"
     more = {"left_out": left_out, "cards": {n: c.code for n, c in cuts}}
     return [formation_ruling(CB_LAW, CB_CLAUSE, reason + ".", order, seats, more)]
 
@@ -214,10 +214,7 @@ class EuchreDraw:
             raise ValueError("the table is already formed")
         first = not self._expect
         names = _names(cuts, 4 if first else 1)
-        if first:
-            self.arrival = {n: i for i, n in enumerate(names)}
-            self._expect = list(names)
-        elif sorted(names) != sorted(self.waiting_for):
+        if not first and sorted(names) != sorted(self.waiting_for):
             raise ValueError(f"expected cuts from {_join(self.waiting_for)}, got {_join(names)}")
         taken = {c: n for n, c in self._round.items()}
         for name, card in cuts:
@@ -226,6 +223,9 @@ class EuchreDraw:
                 raise ValueError(f"{name} and {taken[card]} both cut the {card.name}: "
                                  "all must cut from the same pack (law 9)")
             taken[card] = name
+        if first:
+            self.arrival = {n: i for i, n in enumerate(names)}
+            self._expect = list(names)
         exposers = [n for n in names if (exposed or {}).get(n, 0) > 1]
         for name, card in cuts:
             if name not in exposers:

@@ -260,6 +260,8 @@ class EuchreRoster:
             raise ValueError("no cut is pending")
         if sorted(n for n, _ in cuts) != sorted(pending.who):
             raise ValueError(f"expected cuts from {_join(pending.who)}, got {_join([n for n, _ in cuts])}")
+        if len({c for _, c in cuts}) != len(cuts):
+            raise ValueError("two cut the same card: all must cut from the same pack (law 9)")
         rank = {n: cut_rank(EUCHRE, c) for n, c in cuts}
         ordered = sorted(pending.who, key=lambda n: rank[n], reverse=not pending.lowest)
         edge = rank[ordered[pending.places - 1]]

@@ -263,6 +263,8 @@ class RubberScore:
             raise ValueError(f"tricks must be a whole number 0 to 13, got {tricks!r}")
         if honours is not None and honours[1] not in (100, 150):
             raise ValueError(f"honours are worth 100 or 150, got {honours[1]!r}")
+        if honours is not None and contract.strain == "NT" and honours[1] != 150:
+            raise ValueError("at notrump only four aces count as honours, worth 150")
         self.hands += 1
         side = declarer.side
         vul = self.vulnerable(side)

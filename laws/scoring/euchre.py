@@ -19,6 +19,9 @@ How the laws are read here (our interpretation, stated once):
   read it as points added to the non-offending side's score, and law 4 as: the penalty is scored
   before the hand's own points (call :meth:`EuchreRubber.revoke` before :meth:`EuchreRubber.record`).
   A penalty can win a game, with a lap like any other points.
+* Corrections (law 5). The last hand can be scored again with corrected facts until the next trump
+  card is turned (:meth:`EuchreRubber.correct_last`, closed by :meth:`EuchreRubber.trump_turned`).
+  Equal revokes on both sides cancel (laws 62-71): the caller then simply scores no penalty.
 * Wrong count in play (law 90). The deal holds; "forfeits 2 (4 in a lone hand)" is read the same way
   as the revoke penalty: the opponents add 2 (4 when the hand was played alone), so no score ever goes
   below zero. The offending side scores nothing on that hand: the next :meth:`EuchreRubber.record`
@@ -94,6 +97,7 @@ class EuchreRubber:
         self.over = False
         self.winner: Side | None = None
         self._void: set[Side] = set()
+        self._before_last: dict[str, Any] | None = None
 
     # -- state -------------------------------------------------------------------------------------
 
@@ -128,6 +132,39 @@ class EuchreRubber:
             "void": sorted(s.value for s in self._void),
         }
 
+    def _state(self) -> dict[str, Any]:
+        return {"points": dict(self.points), "game": self.game, "results": list(self.results),
+                "hands": self.hands, "over": self.over, "winner": self.winner, "void": set(self._void)}
+
+    def trump_turned(self) -> None:
+        """Tell the score that the next trump card is turned: the last hand can no longer be
+        corrected (law 5)."""
+        self._before_last = None
+
+    def correct_last(self, makers: Side, alone: bool, tricks: int) -> list[Ruling]:
+        """Re-score the last hand with corrected facts (law 5: allowed until the next trump is turned).
+
+        Penalties scored before that hand stand. Returns a ``score`` ruling under law 5 announcing the
+        correction (``extra["corrected"]`` holds the points that were undone), then what
+        :meth:`record` returns for the corrected hand.
+
+        Raises:
+            ValueError: nothing to correct, or the next trump card has been turned.
+        """
+        before = self._before_last
+        if before is None:
+            raise ValueError("the score can no longer be corrected: no hand recorded since the last "
+                             "trump card was turned (law 5)")
+        self.points, self.game = before["points"], before["game"]
+        self.results, self.hands = before["results"], before["hands"]
+        self.over, self.winner, self._void = before["over"], before["winner"], before["void"]
+        self._before_last = None
+        law, clause = _law(5)
+        note = Ruling(Remedy.SCORE, law, clause, "The last hand is scored again with corrected facts, "
+                      "before the next trump card was turned.", side=makers,
+                      extra={"corrected": True, "score": _per_side(self.points), "game": self.game})
+        return [note, *self.record(makers, alone, tricks)]
+
     def _check_open(self) -> None:
         if self.over:
             raise ValueError("the rubber is over; start a new EuchreRubber for the next rubber")
@@ -151,6 +188,7 @@ class EuchreRubber:
         self._check_open()
         if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= 5:
             raise ValueError(f"euchre tricks must be a whole number 0 to 5, got {tricks!r}")
+        self._before_last = self._state()
         self.hands += 1
         makers_score, points = hand_points(alone, tricks)
         scorer = makers if makers_score else makers.other

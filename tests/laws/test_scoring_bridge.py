@@ -56,6 +56,13 @@ def test_parse_contract_names_what_is_wrong(text: str, words: str) -> None:
         parse_contract(text)
 
 
+@pytest.mark.parametrize("args,words", [((0, "S", 0), "level"), ((3, "X", 0), "strain"),
+                                        ((3, "S", 3), "doubled")])
+def test_contract_checked(args: tuple[int, str, int], words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        Contract(*args)
+
+
 def test_contract_code_and_description() -> None:
     c = parse_contract("6HX")
     assert c.code == "6HX" and str(c) == "6HX" and c.describe() == "6♥ doubled" and c.needed == 12
@@ -146,8 +153,12 @@ def test_CB_rubber_honours_150_to_defenders() -> None:
 
 
 def test_CB_rubber_honours_value_checked() -> None:
+    r = RubberScore()
     with pytest.raises(ValueError, match="100 or 150"):
-        RubberScore().record(Seat.N, parse_contract("3NT"), 9, honours=(Side.EW, 120))
+        r.record(Seat.N, parse_contract("3NT"), 9, honours=(Side.EW, 120))
+    with pytest.raises(ValueError, match="four aces"):
+        r.record(Seat.N, parse_contract("3NT"), 9, honours=(Side.EW, 100))
+    assert r.hands == 0 and r.entries == []          # refused input leaves the score as it was
 
 
 def test_CB_rubber_small_slam_vulnerable() -> None:
@@ -292,6 +303,8 @@ def test_CB_rubber_properties(seq: list[tuple[Seat, Contract, int, tuple[Side, i
     for declarer, contract, tricks, honours in seq:
         if r.over:
             break
+        if honours is not None and contract.strain == "NT":
+            honours = (honours[0], 150)                  # at notrump only four aces count
         rulings = r.record(declarer, contract, tricks, honours)
         for x in rulings:
             for item in x.extra.get("items", []):
