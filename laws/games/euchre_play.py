@@ -198,6 +198,11 @@ def register_play(reg: Registry) -> None:
                       side=e.seat.side)
         return [head, *score.wrong_count(e.seat.side, lone=lone)]
 
+    @reg.clause("EU-5", "law 5", "trump_turned")
+    def score_window(c: Clause, s: TableState, e: object) -> None:
+        """A score may be corrected until the next trump card is turned; turning one closes the window."""
+        s.game_state["score"].trump_turned()
+
     @reg.clause("EU-2", "laws 1-7 (scoring)", "result")
     def result(c: Clause, s: TableState, e: ResultRecorded) -> list[Ruling]:
         """Points for the hand, games (a double game when the losers have nothing), and the rubber."""
