@@ -72,6 +72,15 @@ def no_shuffle_in_play(c: C, s: TableState, e: PackShuffled) -> Ruling | None:
                   "the cards stay as they are until the hand ends.", seat=e.seat)
 
 
+@reg.clause("EU-23", "laws 22-27", "shuffle")
+def shuffle_once(c: C, s: TableState, e: PackShuffled) -> Ruling | None:
+    """Each player shuffles once before a deal; the dealer shuffles last."""
+    if s.phase not in (Phase.FORMING, Phase.SHUFFLE) or e.seat not in s.shuffles or e.seat == s.next_dealer:
+        return None
+    return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} shuffled a second time; each player shuffles "
+                  "once, and the dealer last.", seat=e.seat)
+
+
 @reg.clause("EU-26", "law 26", "cut")
 def dealer_shuffles_last(c: C, s: TableState, e: PackCut) -> Ruling | None:
     """The dealer has the right to shuffle last; if another player shuffled last he may shuffle again."""
