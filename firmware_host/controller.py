@@ -1,0 +1,362 @@
+"""The table controller: one queue in, the law engine in the middle, journal, lamps and display out.
+
+Producers (the shoe link's reader thread, the camera thread, the panel's buttons, a script) only
+``submit`` inputs. One consumer (``run`` or ``drain``) takes each input to completion, in order:
+
+1. reconcile it with what other sensors already said (one fact, one ruling);
+2. append the event to the journal (committed), feed the law engine, append each ruling;
+3. work out the lamps, append them to the journal, and only then change the pins;
+4. tell the display and the observers.
+
+While the shoe is offline during a deal, inputs from other sources wait, so that no ruling is made from
+a deal the table cannot see whole; they are processed in order when the shoe returns. On start the
+controller rebuilds the engine from the journal (mid-deal included) and puts the lamps back as they were.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from firmware_host import lamps as lamp_policy
+from firmware_host.config import LAMPS
+from firmware_host.journal import Journal
+from firmware_host.observer import TableObserver
+from laws.cards import Seat
+from laws.engine import LawEngine
+from laws.events import (
+    CardDealt,
+    CardFaced,
+    DamagedCardFound,
+    DemandMade,
+    Event,
+    EventFormatError,
+    GameChosen,
+    event_from_dict,
+    event_to_dict,
+)
+from laws.rulings import Ruling
+from laws.state import Phase
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class LawInput:
+    """A law-engine event from a sensor: ``source`` is ``shoe``, ``camera``, ``button`` or ``script``."""
+
+    event: Event
+    source: str
+
+
+@dataclass(frozen=True)
+class ButtonInput:
+    """A decoded button press: ``who`` a seat letter or ``director``; ``kind`` from the panel."""
+
+    who: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class DeviceStatus:
+    """A device came online or went offline."""
+
+    device: str
+    online: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class DeviceNote:
+    """Something a device reported that is not a law event (a jam, an empty shoe, an error)."""
+
+    device: str
+    text: str
+
+
+Input = LawInput | ButtonInput | DeviceStatus | DeviceNote
+BUTTON_DEMANDS = {"attention": "attention", "new_shuffle": "new_shuffle", "restore_pack": "restore_pack"}
+
+
+class ControllerError(RuntimeError):
+    """The controller cannot start (e.g. the journal belongs to another game)."""
+
+
+class TableController:
+    """One table.
+
+    Args:
+        game: ``contract-bridge`` or ``euchre``.
+        journal: the open journal (its events are replayed on start).
+        panel: the lamps and buttons, or None for a table without a panel.
+        clock: seconds; used for journal times.
+        table_id: the table's id for observers.
+        observers: told about statuses, events and rulings (after the journal commit).
+        display: told about the same, for people at the table.
+    """
+
+    def __init__(self, *, game: str, journal: Journal, panel: Any | None, clock: Callable[[], float],
+                 table_id: str = "table", observers: Sequence[TableObserver] = (),
+                 display: Any | None = None) -> None:
+        self.game = game
+        self.engine = LawEngine(game)
+        self.journal = journal
+        self.panel = panel
+        self.clock = clock
+        self.table_id = table_id
+        self.observers = list(observers)
+        self.display = display
+        self.queue: queue.Queue[Input] = queue.Queue()
+        self.lamps: dict[str, bool] = dict.fromkeys(LAMPS, False)
+        self.online = {"shoe": True, "camera": True}
+        self.last_ruling: dict[str, Any] | None = None
+        self.rulings: list[dict[str, Any]] = []
+        self.seq = 0
+        self._held: list[LawInput] = []
+        self._facts: set[tuple[int, str, str]] = set()
+        self._phase_listeners: list[Callable[[Phase, LawEngine], None]] = []
+        self._restore()
+        if panel is not None:
+            panel.on_button(lambda who, kind: self.submit(ButtonInput(who, kind)))
+
+    # -- producers' side ------------------------------------------------------------------------------
+
+    def submit(self, item: Input) -> None:
+        """Queue an input (thread-safe)."""
+        self.queue.put(item)
+
+    def on_phase(self, listener: Callable[[Phase, LawEngine], None]) -> None:
+        """Call ``listener(phase, engine)`` after every event (from the consumer thread)."""
+        self._phase_listeners.append(listener)
+
+    # -- consumer -------------------------------------------------------------------------------------
+
+    def run(self, stop: threading.Event, poll: float = 0.02) -> None:
+        """Process inputs until ``stop`` is set."""
+        while not stop.is_set():
+            try:
+                item = self.queue.get(timeout=poll)
+            except queue.Empty:
+                continue
+            self.process(item)
+
+    def drain(self) -> int:
+        """Process everything queued now; returns how many inputs were processed."""
+        n = 0
+        while True:
+            try:
+                item = self.queue.get_nowait()
+            except queue.Empty:
+                return n
+            self.process(item)
+            n += 1
+
+    def process(self, item: Input) -> list[Ruling]:
+        """Take one input to completion."""
+        if isinstance(item, DeviceStatus):
+            self._device(item)
+            return []
+        if isinstance(item, DeviceNote):
+            self._note(f"{item.device}: {item.text}", {"device": item.device, "text": item.text})
+            return []
+        if isinstance(item, ButtonInput):
+            law = self._button(item)
+            if law is None:
+                return []
+            item = law
+        return self._law(item)
+
+    # -- internals ------------------------------------------------------------------------------------
+
+    def _law(self, item: LawInput) -> list[Ruling]:
+        e = item.event
+        state = self.engine.state
+        if not self.online["shoe"] and state.phase == Phase.DEALING and item.source != "shoe":
+            self._held.append(item)
+            return []
+        if not self._reconcile(item):
+            log.debug("%s from %s is already known this deal; not ruled twice", e.TYPE, item.source)
+            return []
+        t = self.clock()
+        body = event_to_dict(e)
+        if e.t is None:
+            body["t"] = round(t, 6)
+        body["src"] = item.source
+        self.seq = self.journal.append("event", body, t)
+        deal = state.deal.number if state.deal else 0
+        self._tell("event", body, deal, self.seq)
+        try:
+            rulings = self.engine.feed(e)
+        except ValueError as exc:
+            self._note(f"event not applied: {exc}", {"error": str(exc), "event": body})
+            return []
+        deal = state.deal.number if state.deal else deal
+        for r in rulings:
+            rd = r.to_dict() | {"deal": deal}
+            self.seq = self.journal.append("ruling", rd, t)
+            self.last_ruling = rd
+            self.rulings.append(rd)
+            self._tell("ruling", rd, deal, self.seq)
+            if self.display is not None:
+                self.display.ruling(r, deal)
+        self._set_lamps(lamp_policy.after_event(self.lamps, e, rulings), t)
+        if rulings and lamp_policy.buzz_for(rulings) and self.panel is not None:
+            self.panel.buzz(0.3)
+        if e.TYPE in ("result", "play_end") or (rulings and state.deal is not None and state.deal.void):
+            for obs in self.observers:
+                self._safe(obs.deal_over, deal)
+        for listener in self._phase_listeners:
+            listener(state.phase, self.engine)
+        self._status()
+        return rulings
+
+    def _reconcile(self, item: LawInput) -> bool:
+        """Keep one fact once per deal: a face-up card the shoe dealt and the camera then saw, a
+        damaged card both devices report."""
+        e = item.event
+        d = self.engine.state.deal
+        number = d.number if d else 0
+        if isinstance(e, CardDealt):
+            if e.face_up and e.card is not None:
+                self._facts.add((number, "faced", e.card.code))
+            if e.card is None:
+                self._facts.add((number, "damaged", "?"))
+            return True
+        if isinstance(e, CardFaced) and e.card is not None and e.where in ("deal", "pack", "table"):
+            key = (number, "faced", e.card.code)
+            if key in self._facts:
+                return False
+            self._facts.add(key)
+        if isinstance(e, DamagedCardFound):
+            key = (number, "damaged", e.card.code if e.card else "?")
+            if key in self._facts or (item.source == "camera" and (number, "damaged", "?") in self._facts):
+                return False
+            self._facts.add(key)
+        return True
+
+    def _button(self, item: ButtonInput) -> LawInput | None:
+        t = self.clock()
+        if item.who == "director":
+            self.seq = self.journal.append("note", {"ack": "director"}, t)
+            self._set_lamps(lamp_policy.after_ack(self.lamps), t)
+            self._status()
+            return None
+        try:
+            seat = Seat(item.who)
+        except ValueError:
+            self._note(f"button from unknown seat {item.who!r}", {"button": item.who})
+            return None
+        what = BUTTON_DEMANDS.get(item.kind)
+        if what is None:
+            self._note(f"unknown button kind {item.kind!r} from {seat.value}", {"button": item.kind})
+            return None
+        from laws.games.base import open_claims_for
+        if what == "attention" and open_claims_for(self.engine.state, seat):
+            what = "redeal"  # with a claim open to his side, a player's press claims it
+        return LawInput(DemandMade(seat, what), "button")
+
+    def _device(self, item: DeviceStatus) -> None:
+        t = self.clock()
+        was = self.online.get(item.device)
+        self.online[item.device] = item.online
+        if was == item.online:
+            return
+        self.seq = self.journal.append("note", {"device": item.device, "online": item.online,
+                                                "reason": item.reason}, t)
+        lamp = lamp_policy.DEVICE_LAMPS.get(item.device)
+        if lamp is not None:
+            self._set_lamps(self.lamps | {lamp: not item.online}, t)
+        if self.display is not None:
+            self.display.device(item.device, item.online, item.reason)
+        if item.online and item.device == "shoe" and self._held:
+            held, self._held = self._held, []
+            for h in held:
+                self._law(h)
+        self._status()
+
+    def _set_lamps(self, lamps: dict[str, bool], t: float) -> None:
+        if lamps == self.lamps:
+            return
+        self.seq = self.journal.append("lamp", dict(lamps), t)  # committed before any pin moves
+        self.lamps = dict(lamps)
+        if self.panel is not None:
+            self.panel.set_lamps(self.lamps)
+
+    def _note(self, text: str, body: dict[str, Any]) -> None:
+        log.warning("%s", text)
+        self.seq = self.journal.append("note", body, self.clock())
+        if self.display is not None:
+            self.display.note(text)
+
+    def _tell(self, what: str, body: dict[str, Any], deal: int, seq: int) -> None:
+        for obs in self.observers:
+            self._safe(getattr(obs, what), body, deal, seq)
+
+    @staticmethod
+    def _safe(fn: Callable[..., None], *args: Any) -> None:
+        try:
+            fn(*args)
+        except Exception:  # an observer never stops the table
+            log.exception("observer failed")
+
+    def snapshot(self) -> dict[str, Any]:
+        """The table's state for displays and observers (no card identities)."""
+        s = self.engine.state
+        d = s.deal
+        score = s.game_state.get("score")
+        return {
+            "table": self.table_id, "game": self.game, "phase": s.phase.value,
+            "deal": d.number if d else 0, "dealer": d.dealer.value if d else None,
+            "next_dealer": s.next_dealer.value if s.next_dealer else None,
+            "lamps": dict(self.lamps), "shoe_online": self.online["shoe"],
+            "camera_online": self.online["camera"],
+            "counts": {seat.value: n for seat, n in d.counts.items()} if d else {},
+            "cards_dealt": d.cards_dealt if d else 0,
+            "players": {seat.value: name for seat, name in s.players.items()},
+            "score": score.snapshot() if score is not None else {},
+            "ruling": self.last_ruling, "seq": self.seq, "t": self.clock(),
+        }
+
+    def _status(self) -> None:
+        snap = self.snapshot()
+        for obs in self.observers:
+            self._safe(obs.status, snap)
+        if self.display is not None:
+            self.display.status(snap)
+
+    def _restore(self) -> None:
+        """Rebuild the engine and lamps from the journal; start a new journal with its game line."""
+        replayed = 0
+        for body in self.journal.events():
+            try:
+                event = event_from_dict(body)
+            except EventFormatError as exc:
+                raise ControllerError(f"{self.journal.path}: a journaled event cannot be read: {exc}") from None
+            if isinstance(event, GameChosen):
+                if event.game != self.game:
+                    raise ControllerError(f"{self.journal.path} is the journal of a {event.game} table, "
+                                          f"but this table plays {self.game}")
+                continue
+            try:
+                self.engine.feed(event)
+            except ValueError as exc:
+                log.warning("journaled event not applied on restore: %s", exc)
+            replayed += 1
+        for row in self.journal.rows():
+            self.seq = row.seq
+            if row.kind == "ruling":
+                self.last_ruling = row.body
+                self.rulings.append(row.body)
+        if replayed == 0 and self.seq == 0:
+            self.seq = self.journal.append("event", {"type": "game", "game": self.game}, self.clock())
+        saved = self.journal.last_lamps()
+        if saved:
+            self.lamps = {name: bool(saved.get(name, False)) for name in LAMPS}
+            if self.panel is not None:
+                self.panel.set_lamps(self.lamps)
+        if replayed:
+            log.info("restored %d events from %s", replayed, self.journal.path)

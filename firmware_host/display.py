@@ -1,0 +1,132 @@
+"""The terminal display: lamps, phase, dealer, cards per seat, score, and each ruling with its law and
+reason, large enough to read across the table (rich).
+
+On a terminal a live panel at the bottom shows the table and a progress line for the deal while rulings
+scroll above it; elsewhere (a log file, CI) the same facts are printed as lines when the phase changes.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from rich.console import Console, Group
+from rich.live import Live
+from rich.panel import Panel as RichPanel
+from rich.table import Table
+from rich.text import Text
+
+from firmware_host.display_text import headline
+from laws.rulings import Remedy, Ruling
+
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+LAMP_LABELS = {"redeal": "REDEAL", "shuffle": "SHUFFLE+CUT", "replace_pack": "REPLACE PACK",
+               "shoe_offline": "SHOE OFFLINE", "camera_offline": "CAMERA OFFLINE"}
+_STYLE = {Remedy.REDEAL: "bold white on red", Remedy.MISDEAL: "bold white on red",
+          Remedy.LOSE_DEAL: "bold white on red", Remedy.REPLACE_PACK: "bold black on yellow",
+          Remedy.NEW_SHUFFLE_AND_CUT: "bold black on yellow", Remedy.NEW_CUT: "bold black on yellow",
+          Remedy.CLAIM_OPTION: "bold white on blue", Remedy.PENALTY: "bold white on magenta"}
+
+
+def lamp_text(lamps: dict[str, bool]) -> Text:
+    out = Text()
+    for name, label in LAMP_LABELS.items():
+        on = lamps.get(name, False)
+        out.append(f" {'●' if on else '○'} {label} ", style="bold red" if on else "dim")
+    seats = [s for s in "NESW" if lamps.get(f"attention_{s}")]
+    out.append(f" ● ATTENTION {' '.join(seats)} " if seats else " ○ ATTENTION ",
+               style="bold blue" if seats else "dim")
+    return out
+
+
+def progress_text(snap: dict[str, Any], deal_size: int) -> Text:
+    counts = snap.get("counts") or {}
+    dealt = snap.get("cards_dealt", 0)
+    width = 26
+    filled = min(width, round(width * dealt / deal_size)) if deal_size else 0
+    bar = "█" * filled + "·" * (width - filled)
+    seats = "  ".join(f"{s} {counts.get(s, 0):2d}" for s in "NESW")
+    return Text(f"deal {snap.get('deal', 0)}  dealer {snap.get('dealer') or '-'}  [{bar}] {dealt:2d}/{deal_size}"
+                f"   {seats}   phase {snap.get('phase')}")
+
+
+class TerminalDisplay:
+    """What the players see.
+
+    Args:
+        console: a rich console (default: standard output).
+        deal_size: cards in a full deal (52 for bridge, 20 for euchre), for the progress bar.
+        live: use a live panel when the console is a terminal.
+    """
+
+    def __init__(self, console: Console | None = None, deal_size: int = 52, live: bool = True,
+                 title: str = "cardtable") -> None:
+        self.console = console or Console()
+        self.deal_size = deal_size
+        self.title = title
+        self._snap: dict[str, Any] = {}
+        self._lock = threading.Lock()
+        self._live: Live | None = None
+        self._last_phase: tuple[Any, ...] | None = None
+        if live and self.console.is_terminal:
+            self._live = Live(self._render(), console=self.console, auto_refresh=False, transient=False)
+            self._live.start()
+
+    def close(self) -> None:
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+
+    def _render(self) -> RichPanel:
+        snap = self._snap
+        grid = Table.grid(padding=(0, 1))
+        grid.add_row(lamp_text(snap.get("lamps") or {}))
+        grid.add_row(progress_text(snap, self.deal_size))
+        score = snap.get("score") or {}
+        if score:
+            totals = score.get("totals") or score.get("score") or {}
+            grid.add_row(Text(f"score {totals}", style="cyan"))
+        return RichPanel(Group(grid), title=self.title, border_style="green")
+
+    def _print(self, renderable: Any) -> None:
+        if self._live is not None:
+            self._live.console.print(renderable)
+        else:
+            self.console.print(renderable)
+
+    def status(self, snap: dict[str, Any]) -> None:
+        with self._lock:
+            self._snap = snap
+            if self._live is not None:
+                self._live.update(self._render(), refresh=True)
+                return
+            key = (snap.get("phase"), snap.get("deal"), tuple(sorted(snap.get("lamps", {}).items())))
+            if key != self._last_phase:
+                self._last_phase = key
+                self.console.print(progress_text(snap, self.deal_size), lamp_text(snap.get("lamps") or {}))
+
+    def ruling(self, r: Ruling, deal: int) -> None:
+        head = headline(r)
+        if r.dealer is not None and r.remedy in (Remedy.REDEAL, Remedy.MISDEAL, Remedy.LOSE_DEAL,
+                                                 Remedy.NEW_SHUFFLE_AND_CUT, Remedy.REPLACE_PACK):
+            head += f" — {SEAT_NAMES[r.dealer.value]} deals"
+        body = Text()
+        body.append(r.reason + "\n")
+        body.append(f"{r.law}  [{r.clause}]", style="italic")
+        with self._lock:
+            self._print(RichPanel(body, title=Text(f" {head} ", style=_STYLE.get(r.remedy, "bold")),
+                                  subtitle=f"deal {deal}", title_align="left"))
+
+    def device(self, name: str, online: bool, reason: str) -> None:
+        with self._lock:
+            self._print(Text(f"{name} {'back online' if online else 'OFFLINE'}"
+                             f"{': ' + reason if reason else ''}", style="green" if online else "bold red"))
+
+    def note(self, text: str) -> None:
+        with self._lock:
+            self._print(Text(text, style="yellow"))
+
+    def say(self, text: str, style: str = "bold") -> None:
+        """A line from the demo's narrator (what happens at the table)."""
+        with self._lock:
+            self._print(Text(text, style=style))

@@ -1,0 +1,72 @@
+"""Which lamps a ruling lights, and what puts them out: a pure policy the controller applies.
+
+Lamps (see ``config.LAMPS``): ``redeal``, ``shuffle`` (new shuffle and cut), ``replace_pack``,
+``shoe_offline``, ``camera_offline`` and ``attention_<seat>``. The table obeying a ruling puts its lamp
+out (a new deal starting clears the redeal and shuffle lamps, a valid cut clears the shuffle lamp); the
+director's acknowledge button puts out every ruling lamp. The offline lamps follow the devices alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from laws.cards import SEATS, Seat
+from laws.events import Event
+from laws.rulings import Remedy, Ruling
+
+RULING_LAMPS = ("redeal", "shuffle", "replace_pack", "attention_N", "attention_E", "attention_S",
+                "attention_W")
+DEVICE_LAMPS = {"shoe": "shoe_offline", "camera": "camera_offline"}
+
+_REMEDY_LAMP: dict[Remedy, str] = {
+    Remedy.REDEAL: "redeal", Remedy.MISDEAL: "redeal", Remedy.LOSE_DEAL: "redeal",
+    Remedy.NEW_SHUFFLE_AND_CUT: "shuffle", Remedy.NEW_CUT: "shuffle", Remedy.RESHUFFLE: "shuffle",
+    Remedy.REPLACE_PACK: "replace_pack", Remedy.NEW_CARDS: "replace_pack",
+    Remedy.RESTORE_PACK: "replace_pack",
+}
+# Remedies that call a seat's (or a side's) attention rather than the whole table's.
+_ATTENTION = frozenset({Remedy.CLAIM_OPTION, Remedy.ATTENTION, Remedy.DEEMED_TO_BELONG,
+                        Remedy.DEFECTIVE_TRICK, Remedy.PENALTY, Remedy.CUT_AGAIN})
+
+
+def attention_seats(r: Ruling) -> tuple[Seat, ...]:
+    """The seats whose attention lamps a ruling lights."""
+    if r.remedy is Remedy.CLAIM_OPTION:
+        return r.side.seats if r.side is not None else SEATS
+    if r.seat is not None:
+        return (r.seat,)
+    if r.side is not None:
+        return r.side.seats
+    return SEATS
+
+
+def after_event(lamps: dict[str, bool], event: Event, rulings: Iterable[Ruling]) -> dict[str, bool]:
+    """The lamps after ``event`` and the rulings it caused."""
+    out = dict(lamps)
+    if event.TYPE == "deal_start":
+        for name in ("redeal", "shuffle", "replace_pack", *(f"attention_{s.value}" for s in SEATS)):
+            out[name] = False
+    elif event.TYPE == "cut":
+        out["shuffle"] = False
+    for r in rulings:
+        if r.remedy is Remedy.DEAL_STANDS or r.remedy is Remedy.REDEAL:
+            for s in SEATS:  # a claim was decided one way or the other
+                out[f"attention_{s.value}"] = False
+        name = _REMEDY_LAMP.get(r.remedy)
+        if name is not None:
+            out[name] = True
+        if r.remedy in _ATTENTION:
+            for s in attention_seats(r):
+                out[f"attention_{s.value}"] = True
+    return out
+
+
+def after_ack(lamps: dict[str, bool]) -> dict[str, bool]:
+    """The director acknowledged: every ruling lamp goes out; device lamps stay."""
+    return {name: (on and name not in RULING_LAMPS) for name, on in lamps.items()}
+
+
+def buzz_for(rulings: Iterable[Ruling]) -> bool:
+    """Whether the rulings deserve the buzzer: anything that stops the deal or the play."""
+    return any(r.remedy in (Remedy.REDEAL, Remedy.MISDEAL, Remedy.LOSE_DEAL, Remedy.REPLACE_PACK,
+                            Remedy.NEW_SHUFFLE_AND_CUT) for r in rulings)

@@ -1,0 +1,174 @@
+"""The table controller with a real journal, gpiozero MockFactory pins and the real law engine."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from firmware_host.config import load_config
+from firmware_host.controller import (
+    ButtonInput,
+    ControllerError,
+    DeviceStatus,
+    LawInput,
+    TableController,
+)
+from firmware_host.journal import Journal
+from firmware_host.panel import Panel
+from laws.cards import Seat
+from tests.laws.streams import BRIDGE_PACK, E, bridge_deal, prelude, shuffled
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        self.now += 0.001
+        return self.now
+
+
+@pytest.fixture
+def rig(tmp_path: Path):  # type: ignore[no-untyped-def]
+    cfg = load_config(None, env={}, check_devices=False)
+    factory = MockFactory()
+    clock = Clock()
+    panel = Panel(cfg.pins, factory, clock)
+    journal = Journal.open(tmp_path)
+    ctl = TableController(game="contract-bridge", journal=journal, panel=panel, clock=clock)
+    yield ctl, factory, cfg, tmp_path
+    panel.close()
+    journal.close()
+
+
+def lamp_pin(factory: MockFactory, cfg, name: str) -> bool:  # type: ignore[no-untyped-def]
+    return bool(factory.pin(cfg.pins.lamps[name]).state)
+
+
+def feed(ctl: TableController, events: list, source: str = "shoe") -> list:
+    out = []
+    for e in events:
+        out += ctl.process(LawInput(e, source))
+    return out
+
+
+def test_faced_card_lights_redeal_and_new_deal_clears_it(rig) -> None:  # type: ignore[no-untyped-def]
+    ctl, factory, cfg, _ = rig
+    ctl.engine.state.next_dealer = Seat.N
+    deal = bridge_deal(Seat.N, shuffled(BRIDGE_PACK, random.Random(1)))
+    feed(ctl, prelude(Seat.N), "script")
+    feed(ctl, deal[:6])
+    rulings = ctl.process(LawInput(E("card_dealt", seat="S", card="AS", face_up=True), "shoe"))
+    assert [r.clause for r in rulings] == ["CB-redeal-faced"]
+    assert lamp_pin(factory, cfg, "redeal")
+    # the camera sees the same card face up: one fact, one ruling
+    assert ctl.process(LawInput(E("card_faced", card="AS", where="deal"), "camera")) == []
+    feed(ctl, prelude(Seat.N), "script")
+    feed(ctl, deal[:1])
+    assert not lamp_pin(factory, cfg, "redeal")
+
+
+def test_journal_commits_before_lamp_and_history_has_each_step(rig) -> None:  # type: ignore[no-untyped-def]
+    ctl, factory, cfg, _ = rig
+    ctl.process(LawInput(E("damaged_card", card="7C", pack="red"), "camera"))
+    kinds = [row.kind for row in ctl.journal.rows()]
+    assert kinds[-3:] == ["event", "ruling", "lamp"]
+    assert ctl.journal.last_lamps()["replace_pack"] is True  # type: ignore[index]
+    assert lamp_pin(factory, cfg, "replace_pack")
+    assert ctl.journal.verify().ok
+
+
+def test_director_ack_clears_ruling_lamps_not_device_lamps(rig) -> None:  # type: ignore[no-untyped-def]
+    ctl, factory, cfg, _ = rig
+    ctl.process(DeviceStatus("shoe", False, "unplugged"))
+    ctl.process(LawInput(E("damaged_card", card="7C", pack="red"), "camera"))
+    assert lamp_pin(factory, cfg, "replace_pack") and lamp_pin(factory, cfg, "shoe_offline")
+    ctl.process(ButtonInput("director", "ack"))
+    assert not lamp_pin(factory, cfg, "replace_pack") and lamp_pin(factory, cfg, "shoe_offline")
+
+
+def test_seat_button_becomes_a_demand_and_claims_an_open_redeal(rig) -> None:  # type: ignore[no-untyped-def]
+    ctl, factory, cfg, _ = rig
+    ctl.engine.state.next_dealer = Seat.N
+    feed(ctl, prelude(Seat.N), "script")
+    r = ctl.process(ButtonInput("E", "new_shuffle"))
+    assert [x.clause for x in r] == ["CB-shuffle-demand"] and lamp_pin(factory, cfg, "shuffle")
+    feed(ctl, prelude(Seat.N), "script")
+    assert not lamp_pin(factory, cfg, "shuffle")
+    r = ctl.process(LawInput(E("deal_start", dealer="S", pack="red"), "shoe"))
+    assert r[0].remedy.value == "claim_option"
+    assert all(lamp_pin(factory, cfg, f"attention_{s}") for s in "NESW")
+    r = ctl.process(ButtonInput("W", "attention"))  # with a claim open, the press claims the redeal
+    assert [(x.remedy.value, x.clause) for x in r] == [("redeal", "CB-redeal-out-of-turn")]
+    assert lamp_pin(factory, cfg, "redeal") and not lamp_pin(factory, cfg, "attention_W")
+
+
+def test_physical_button_press_reaches_the_engine(rig) -> None:  # type: ignore[no-untyped-def]
+    ctl, factory, cfg, _ = rig
+    pin = factory.pin(cfg.pins.buttons["director_ack"])
+    ctl.process(LawInput(E("damaged_card", card="7C", pack="red"), "camera"))
+    pin.drive_low()
+    pin.drive_high()
+    assert ctl.drain() >= 1
+    assert not lamp_pin(factory, cfg, "replace_pack")
+
+
+def test_shoe_offline_mid_deal_holds_other_inputs_until_it_returns(rig) -> None:  # type: ignore[no-untyped-def]
+    ctl, factory, cfg, _ = rig
+    ctl.engine.state.next_dealer = Seat.N
+    deal = bridge_deal(Seat.N, shuffled(BRIDGE_PACK, random.Random(2)))
+    feed(ctl, prelude(Seat.N), "script")
+    feed(ctl, deal[:10])
+    ctl.process(DeviceStatus("shoe", False, "silent for 2 s"))
+    assert lamp_pin(factory, cfg, "shoe_offline")
+    assert ctl.process(LawInput(E("hand_count", seat="S", count=2), "button")) == []  # held, not ruled
+    ctl.process(DeviceStatus("shoe", True))
+    assert not lamp_pin(factory, cfg, "shoe_offline")
+    assert [r.remedy.value for r in feed(ctl, deal[10:])] == []
+    assert ctl.engine.state.phase.value == "auction"
+
+
+def test_restart_rebuilds_mid_deal_and_restores_lamps(tmp_path: Path) -> None:
+    cfg = load_config(None, env={}, check_devices=False)
+    clock = Clock()
+    deal = bridge_deal(Seat.N, shuffled(BRIDGE_PACK, random.Random(3)))
+    f1 = MockFactory()
+    p1 = Panel(cfg.pins, f1, clock)
+    j1 = Journal.open(tmp_path)
+    c1 = TableController(game="contract-bridge", journal=j1, panel=p1, clock=clock)
+    c1.engine.state.next_dealer = Seat.N
+    feed(c1, prelude(Seat.N), "script")
+    feed(c1, deal[:20])
+    c1.process(LawInput(E("damaged_card", card="2D", pack="red", distinguishable=True), "camera"))
+    lamps = dict(c1.lamps)
+    p1.close()
+    j1.close()
+    f2 = MockFactory()
+    p2 = Panel(cfg.pins, f2, clock)
+    j2 = Journal.open(tmp_path)
+    c2 = TableController(game="contract-bridge", journal=j2, panel=p2, clock=clock)
+    assert c2.lamps == lamps and lamp_pin(f2, cfg, "replace_pack")
+    assert c2.engine.state.deal is not None and c2.engine.state.deal.void  # the damaged card voided it
+    assert j2.verify().ok
+    p2.close()
+    j2.close()
+
+
+def test_journal_of_another_game_is_refused(tmp_path: Path) -> None:
+    j = Journal.open(tmp_path)
+    TableController(game="euchre", journal=j, panel=None, clock=Clock())
+    with pytest.raises(ControllerError, match="euchre table"):
+        TableController(game="contract-bridge", journal=j, panel=None, clock=Clock())
+    j.close()
+
+
+def test_bad_result_is_noted_not_fatal(rig) -> None:  # type: ignore[no-untyped-def]
+    ctl, *_ = rig
+    ctl.engine.state.next_dealer = Seat.N
+    deal = bridge_deal(Seat.N, shuffled(BRIDGE_PACK, random.Random(4)))
+    feed(ctl, prelude(Seat.N) + deal, "shoe")
+    assert ctl.process(LawInput(E("result", declarer="N", contract="4S", tricks=14), "script")) == []
+    assert any(row.kind == "note" and "error" in row.body for row in ctl.journal.rows())
