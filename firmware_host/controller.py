@@ -329,34 +329,66 @@ class TableController:
             self.display.status(snap)
 
     def _restore(self) -> None:
-        """Rebuild the engine and lamps from the journal; start a new journal with its game line."""
+        """Rebuild the engine and lamps from the journal; start a new journal with its game line.
+
+        If the process died between journaling an event and journaling its rulings and lamps, the step
+        is completed now: the engine gives the same rulings again, and they are journaled and lit.
+        """
         replayed = 0
-        for body in self.journal.events():
+        owed: list[Ruling] = []
+        last_event: Event | None = None
+        last_rulings: list[Ruling] = []
+        lamp_after_event = False
+        for row in self.journal.rows():
+            self.seq = row.seq
+            if row.kind == "lamp":
+                lamp_after_event = True
+                continue
+            if row.kind == "ruling":
+                self.last_ruling = row.body
+                self.rulings.append(row.body)
+                if owed:
+                    owed.pop(0)
+                continue
+            if row.kind != "event":
+                continue
             try:
-                event = event_from_dict(body)
+                event = event_from_dict(row.body)
             except EventFormatError as exc:
-                raise ControllerError(f"{self.journal.path}: a journaled event cannot be read: {exc}") from None
+                raise ControllerError(f"{self.journal.path}: journal row {row.seq} cannot be read: "
+                                      f"{exc}") from None
             if isinstance(event, GameChosen):
                 if event.game != self.game:
                     raise ControllerError(f"{self.journal.path} is the journal of a {event.game} table, "
                                           f"but this table plays {self.game}")
                 continue
             try:
-                self.engine.feed(event)
+                owed = self.engine.feed(event)
             except ValueError as exc:
                 log.warning("journaled event not applied on restore: %s", exc)
+                owed = []
+            last_event, last_rulings, lamp_after_event = event, list(owed), False
             replayed += 1
-        for row in self.journal.rows():
-            self.seq = row.seq
-            if row.kind == "ruling":
-                self.last_ruling = row.body
-                self.rulings.append(row.body)
         if replayed == 0 and self.seq == 0:
             self.seq = self.journal.append("event", {"type": "game", "game": self.game}, self.clock())
         saved = self.journal.last_lamps()
         if saved:
             self.lamps = {name: bool(saved.get(name, False)) for name in LAMPS}
-            if self.panel is not None:
-                self.panel.set_lamps(self.lamps)
+        if last_event is not None and not lamp_after_event:
+            t = self.clock()
+            deal = self.engine.state.deal.number if self.engine.state.deal else 0
+            for r in owed:
+                rd = r.to_dict() | {"deal": deal}
+                self.seq = self.journal.append("ruling", rd, t)
+                self.last_ruling = rd
+                self.rulings.append(rd)
+            if owed:
+                log.warning("completed %d ruling(s) interrupted by the last stop", len(owed))
+            expected = lamp_policy.after_event(self.lamps, last_event, last_rulings)
+            if expected != self.lamps:
+                self.lamps = expected
+                self.seq = self.journal.append("lamp", dict(self.lamps), t)
+        if self.panel is not None:
+            self.panel.set_lamps(self.lamps)
         if replayed:
             log.info("restored %d events from %s", replayed, self.journal.path)
