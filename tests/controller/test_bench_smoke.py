@@ -1,0 +1,15 @@
+"""The table benchmark runs (figures are read by people, not asserted on)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+
+def test_bench_table_quick_prints_figures() -> None:
+    p = subprocess.run([sys.executable, "-m", "firmware_host.cli", "bench", "table", "--quick", "--json"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    fig = json.loads(p.stdout.splitlines()[-1])
+    assert fig["52-card deal, controller CPU"]["n"] >= 1 and fig["engine events/s"] > 0
