@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     # engine alone
     engine_times: list[float] = []
     n_events = 0
-    for k in range(deals):
+    for _ in range(deals):
         eng = LawEngine("contract-bridge")
         events = deal_events(Seat.N, rnd)
         t0 = time.perf_counter()
