@@ -47,7 +47,7 @@ TRANSITIONS: dict[str, tuple[frozenset[Phase], Phase | None]] = {
     "deal_start": (_BEFORE_DEAL | _AFTER_DEAL, Phase.DEALING),
     "card_dealt": (frozenset({Phase.DEALING}), None),
     "deal_interrupted": (frozenset({Phase.DEALING}), None),
-    "deal_end": (frozenset({Phase.DEALING}), Phase.AUCTION),
+    "deal_end": (frozenset({Phase.DEALING, Phase.AUCTION}), Phase.AUCTION),  # may follow the trump turn
     "trump_turned": (frozenset({Phase.DEALING, Phase.AUCTION}), Phase.AUCTION),
     "trump_made": (frozenset({Phase.AUCTION}), None),
     "card_played": (frozenset({Phase.AUCTION, Phase.PLAY}), Phase.PLAY),
@@ -114,6 +114,8 @@ class LawEngine:
         s = self.state
         if event.TYPE in ("card_dealt", "deal_end", "deal_interrupted", "trump_turned") and (
                 s.deal is None or s.deal.void):
+            return True
+        if event.TYPE == "deal_end" and s.deal is not None and s.deal.ended:
             return True
         allowed = TRANSITIONS.get(event.TYPE)
         if allowed is not None and s.phase not in allowed[0]:

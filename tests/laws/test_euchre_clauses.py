@@ -340,3 +340,12 @@ def test_EU_62_revoke_established_and_penalised() -> None:
 
 def _revoke_fallback() -> None:
     raise AssertionError("seed 3 must give South both a card of the led suit and another card")
+
+
+def test_EU_41_trump_turned_before_deal_end_message() -> None:
+    """A shoe may report the turned-up trump before it reports the end of the deal."""
+    eng = table(N)
+    events, _, _ = euchre_deal(N, cards())
+    reordered = events[:-2] + [events[-1], events[-2]]
+    assert eng.feed_all(prelude(N) + reordered) == []
+    assert eng.state.phase == Phase.AUCTION and eng.state.next_dealer == E_
