@@ -138,11 +138,10 @@ class PortWorker:
             except Exception:  # noqa: BLE001 - a port closing under us: the loop notices
                 pass
 
-    def _deliver(self, events: list[Any]) -> None:
-        queued = []
+    def _deliver(self) -> None:
+        """Hand queued events to ``on_event``, oldest first (reader thread only)."""
         while self._outbox:
-            queued.append(self._outbox.popleft())
-        for ev in queued + events:
+            ev = self._outbox.popleft()
             try:
                 self.on_event(ev)
             except Exception:
@@ -166,15 +165,19 @@ class PortWorker:
             if msg != self.last_error:
                 log.log(logging.INFO if self.opens else logging.WARNING, "%s", msg)
                 self.last_error = msg
+                if not self.opens:
+                    self._outbox.append(m.LinkStatus(False, msg))
+                    self._deliver()
             return False
         self.last_error = None
         self.opens += 1
         with self._lock:
             self._ser = ser
             events, data = self._opened(self.clock())
+            self._outbox.extend(events)
             if data:
                 self._write(data)
-        self._deliver(events)
+        self._deliver()
         return True
 
     def _close(self) -> None:
@@ -189,8 +192,8 @@ class PortWorker:
     def _drop(self, reason: str) -> None:
         self._close()
         with self._lock:
-            events = self._lost(self.clock(), reason)
-        self._deliver(events)
+            self._outbox.extend(self._lost(self.clock(), reason))
+        self._deliver()
 
     def _run(self) -> None:
         import serial
@@ -204,8 +207,7 @@ class PortWorker:
                 self._wake.clear()
                 self._wake.wait(delay)
                 delay = min(delay * 2, self.backoff[1])
-                if self._outbox:
-                    self._deliver([])
+                self._deliver()
                 continue
             if self._reopen.is_set():
                 self._reopen.clear()
@@ -225,7 +227,9 @@ class PortWorker:
                 now = self.clock()
                 events, out = self._received(data, now) if data else ([], b"")
                 more, out2 = self._tick(now)
+                self._outbox.extend(events)
+                self._outbox.extend(more)
                 out += out2
                 if out and self._ser is not None:
                     self._write(out)
-            self._deliver(events + more)
+            self._deliver()

@@ -40,6 +40,8 @@ class ShoeSession:
         session_id: this host run's id in HOST_HELLO (random when None).
     """
 
+    EARLY_MAX = 512     # how far ahead of a gap messages are kept (the shoe's ring is smaller)
+
     def __init__(self, *, offline_after: float = 1.5, hello_every: float = 0.5,
                  resend_every: float = 0.3, session_id: int | None = None) -> None:
         self.offline_after = offline_after
@@ -59,6 +61,7 @@ class ShoeSession:
         self._resend_at: float | None = None
         self._next_cmd = 1
         self._pending: dict[int, m.Command] = {}
+        self._early: dict[int, m.ShoeMessage] = {}     # arrived ahead of a gap, waiting for it
 
     # --- connection events ----------------------------------------------------------------------
 
@@ -129,21 +132,29 @@ class ShoeSession:
                 self.stats["duplicates"] += 1
             elif msg.seq > self.expected:
                 self.stats["out_of_order"] += 1
+                if msg.seq - self.expected < self.EARLY_MAX:
+                    self._early[msg.seq] = msg
                 self._ask_resend(now, out, f"got {msg.seq}")
             else:
                 self._came_back(events)
-                self.expected += 1
                 self._resend_at = None
                 delivered = True
-                if isinstance(msg, m.Reply):
-                    self._pending.pop(msg.cmd, None)
-                events.append(msg)
+                self._accept(msg, events)
         if self._refusal is not None:
             self._refuse(self._refusal, events)
             self._refusal = None
         if delivered:
             out.append(codec.encode(m.Ack(self.expected - 1)))
         return events, b"".join(out)
+
+    def _accept(self, msg: m.ShoeMessage | None, events: list[m.ShoeEvent]) -> None:
+        """Deliver ``msg`` (numbered ``expected``) and whatever waited behind it."""
+        while msg is not None:
+            self.expected += 1
+            if isinstance(msg, m.Reply):
+                self._pending.pop(msg.cmd, None)
+            events.append(msg)
+            msg = self._early.pop(self.expected, None)
 
     def _came_back(self, events: list[m.ShoeEvent]) -> None:
         if not self.online:
@@ -170,27 +181,31 @@ class ShoeSession:
                 log.warning("shoe %s restarted (boot %08x -> %08x)", hello.shoe_id, self.boot_id, hello.boot_id)
             self.boot_id = hello.boot_id
             self.expected = hello.oldest_held or last + 1
-        elif hello.oldest_held > self.expected:
-            lost = hello.oldest_held - self.expected
-            self.stats["lost"] += lost
-            log.error("shoe link: messages %d-%d were overwritten in the shoe before the host got them",
-                      self.expected, hello.oldest_held - 1)
-            self.expected = hello.oldest_held
+            self._early.clear()
+        else:
+            resume = hello.oldest_held or last + 1      # the first number the shoe can still send
+            if resume > self.expected:
+                self.stats["lost"] += resume - self.expected
+                log.error("shoe link: messages %d-%d were gone from the shoe before the host got them",
+                          self.expected, resume - 1)
+                self.expected = resume
+                self._early = {k: v for k, v in self._early.items() if k >= resume}
         self.shoe = hello
-        was = self.phase
+        came_back = self.phase is not Phase.ONLINE or not self.online
         self.phase = Phase.ONLINE
         self._resend_at = None
-        if last >= self.expected:
-            self._ask_resend(now, out, "handshake")
-        if self.expected > 1:
-            out.append(codec.encode(m.Ack(self.expected - 1)))
-        if was is not Phase.ONLINE or not self.online:
-            for cmd in self._pending.values():
-                out.append(codec.encode(cmd))
         if not self.online:
             self.online = True
             events.append(m.LinkStatus(True, f"shoe {hello.shoe_id} firmware {hello.firmware} "
                                              f"protocol {hello.major}.{hello.minor}", hello))
+        self._accept(self._early.pop(self.expected, None), events)
+        if last >= self.expected:
+            self._ask_resend(now, out, "handshake")
+        if self.expected > 1:
+            out.append(codec.encode(m.Ack(self.expected - 1)))
+        if came_back:
+            for cmd in self._pending.values():
+                out.append(codec.encode(cmd))
 
     def _ask_resend(self, now: float, out: list[bytes], why: str) -> None:
         if self._resend_at is not None and now - self._resend_at < self.resend_every:

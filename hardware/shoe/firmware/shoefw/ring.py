@@ -5,7 +5,7 @@ class Ring:
     """A fixed number of slots holding ``(seq, frame bytes)``, oldest first.
 
     When every slot is full the oldest message is overwritten and counted in ``overwritten``: the host
-    learns of the loss from HELLO's ``oldest held`` field or from an ERROR RESEND_GAP.
+    learns of the loss from the ``oldest held`` field of the HELLO the shoe sends.
     """
 
     def __init__(self, size):

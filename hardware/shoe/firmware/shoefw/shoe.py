@@ -106,11 +106,11 @@ class Shoe:
             self._write(bytes([wire.END]))
             self.send_hello()
             self.next_heartbeat = now + self.heartbeat_ms
+        self._watch_pack()
         data = self.port.read()
         if data:
             for raw in self.deframer.feed(data):
                 self._on_frame(raw)
-        self._watch_pack()
         self._watch_slot(now)
         for seat, kind in self.hal.take_buttons():
             self._send_numbered(wire.BUTTON, wire.button_body(seat, kind))
@@ -230,9 +230,8 @@ class Shoe:
     def _resend(self, first):
         oldest = self.ring.oldest_seq()
         if first <= self.seq and (oldest == 0 or first < oldest):
-            gap_end = self.seq if oldest == 0 else oldest - 1
-            self._send_numbered(wire.ERROR, wire.error_body(
-                wire.ERR_RESEND_GAP, "messages %d-%d are no longer held" % (first, gap_end)))
+            # Some of what the host asks for is gone: HELLO's "oldest held" tells it where to go on.
+            self.send_hello()
         for data in self.ring.since(first):
             self._write(data)
 

@@ -1,0 +1,155 @@
+"""Through a real pseudo-terminal: the firmware (on CPython, simulated hardware) deals to the host's
+``ShoeLink``; whole deals, 50 reconnects in one deal, and every injected fault. No card lost, none
+invented, order kept."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from laws.cards import Seat
+
+from firmware_host.shoe import messages as m
+from firmware_host.shoe.games import start_deal
+from firmware_host.shoe.link import ShoeLink
+from firmware_host.shoe.virtual import VirtualShoe
+from tests.shoe.collector import Collector
+
+GAMES = ["contract-bridge", "euchre"]
+
+
+def _same_cards(got: list[m.CardOut], shoe: VirtualShoe) -> None:
+    """The host saw exactly the cards that physically left, in order, as the sensors saw them."""
+    phys = shoe.dealt
+    assert len(got) == len(phys), f"host got {len(got)} cards, shoe dealt {len(phys)}"
+    for out, card in zip(got, phys):
+        assert out.card == (card.card if card.readable else None)
+        assert out.pack == (card.pack if card.readable else "")
+        assert (out.orientation is m.Orientation.UP) == card.face_up
+    assert [c.seq for c in got] == sorted({c.seq for c in got})
+
+
+@pytest.fixture
+def rig(tmp_path):
+    shoes: list[VirtualShoe] = []
+    links: list[ShoeLink] = []
+
+    def make(game: str, seed: int = 1, **kw):
+        shoe = VirtualShoe(game, seed, directory=str(tmp_path), **kw)
+        shoes.append(shoe)
+        sink = Collector()
+        link = ShoeLink(shoe.open(), sink, backoff=(0.01, 0.1))
+        links.append(link)
+        link.start()
+        sink.wait(lambda evs: any(isinstance(e, m.LinkStatus) and e.online for e in evs))
+        return shoe, link, sink
+
+    yield make
+    for link in links:
+        link.stop()
+    for shoe in shoes:
+        shoe.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_whole_deal_crosses_the_pty(rig, game: str) -> None:
+    shoe, link, sink = rig(game)
+    link.send(start_deal(game, Seat.E, pack="A"))
+    evs = sink.wait(sink.finished())
+    cards = sink.of(m.CardOut)
+    _same_cards(cards, shoe)
+    began = sink.of(m.DealBegan)[0]
+    assert began.dealer == Seat.E and began.pack == "A"
+    assert cards[0].seat == Seat.S
+    finished = sink.of(m.DealFinished)[0]
+    assert finished.reason == m.FinishReason.COMPLETE and finished.dealt == len(cards)
+    assert sink.of(m.Reply)[0].status == m.Status.OK
+    assert link.counters().get("lost", 0) == 0
+    kinds = [type(e).__name__ for e in evs if not isinstance(e, m.LinkStatus)]
+    assert kinds[-1] == "DealFinished"
+
+
+@pytest.mark.slow
+def test_fifty_reconnects_in_one_deal_lose_and_duplicate_nothing(rig) -> None:
+    shoe, link, sink = rig("contract-bridge", seed=5, gap_ms=30)
+    rng = random.Random(50)
+    moments = sorted(rng.randint(0, 51) for _ in range(50))
+    link.send(start_deal("contract-bridge", Seat.N, pack="A"))
+    for i, k in enumerate(moments):
+        sink.wait(lambda evs, k=k: sum(isinstance(e, m.CardOut) for e in evs) >= k)
+        link.reconnect()
+        sink.wait(lambda evs, i=i: sum(isinstance(e, m.LinkStatus) and e.online for e in evs) >= i + 2)
+    sink.wait(sink.finished())
+    assert link.opens >= 51
+    _same_cards(sink.of(m.CardOut), shoe)
+    assert len(sink.of(m.CardOut)) == 52
+    assert sink.count(m.LinkStatus)(sink.events) >= 101
+
+
+FAULTS = [
+    ["face_up@3", "garbage@5", "drop@9", "unreadable@12"],
+    ["duplicate@4", "foreign@7", "jam@10", "drop@15", "garbage@2"],
+    ["missing@6", "drop@1", "garbage@20", "garbage@21"],
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_every_fault_over_several_deals_loses_and_invents_nothing(rig, game: str) -> None:
+    shoe, link, sink = rig(game, seed=8)
+    for d, faults in enumerate(FAULTS, start=1):
+        for f in faults:
+            shoe.inject(f, deal=d)
+    for d in range(1, len(FAULTS) + 1):
+        sink.wait(lambda evs, d=d: sum(isinstance(e, m.PackLoaded) for e in evs) >= d)
+        link.send(start_deal(game, Seat.W, pack="AB"[(d - 1) % 2], variant=d))
+        sink.wait(sink.finished(d))
+    cards = sink.of(m.CardOut)
+    _same_cards(cards, shoe)
+    assert shoe.drops == 3 and shoe.garbage_bytes > 0
+    assert sum(c.orientation is m.Orientation.UP for c in cards) == 1
+    assert sum(c.card is None for c in cards) == 1
+    assert {c.pack for c in cards} >= {"A", "B", "X"}
+    jams = sink.of(m.Jam)
+    assert [j.cleared for j in jams] == [False, True]
+    ends = sink.of(m.DealFinished)
+    if game == "contract-bridge":
+        assert [e.dealt for e in ends] == [52, 52, 51]
+        assert ends[1].left_in_shoe and ends[2].reason == m.FinishReason.EMPTY
+    else:
+        assert [e.dealt for e in ends] == [21, 21, 21]
+    counters = link.counters()
+    assert counters.get("lost", 0) == 0
+    assert counters.get("bad_crc", 0) + counters.get("short", 0) + counters.get("bad_escape", 0) > 0
+
+
+def test_a_dropped_shoe_goes_offline_and_comes_back(rig) -> None:
+    shoe, link, sink = rig("euchre", down_ms=300)
+    shoe.drop()
+    sink.wait(lambda evs: any(isinstance(e, m.LinkStatus) and not e.online for e in evs))
+    sink.wait(lambda evs: sum(isinstance(e, m.LinkStatus) and e.online for e in evs) >= 2)
+    offline = [e for e in sink.of(m.LinkStatus) if not e.online][0]
+    assert "device lost" in offline.reason or "no word" in offline.reason
+
+
+def test_buttons_reach_the_host(rig) -> None:
+    shoe, link, sink = rig("contract-bridge")
+    shoe.press(Seat.W, 2)
+    (press,) = sink.wait(lambda evs: any(isinstance(e, m.ButtonPressed) for e in evs)) and sink.of(m.ButtonPressed)
+    assert press.seat == Seat.W and press.kind == m.ButtonKind.DEMAND
+
+
+def test_a_port_that_does_not_exist_gets_one_clear_message(tmp_path, caplog) -> None:
+    sink = Collector()
+    url = str(tmp_path / "ttyUSB9")
+    link = ShoeLink(url, sink, backoff=(0.01, 0.02))
+    link.start()
+    try:
+        sink.wait(lambda evs: len(evs) >= 1)
+    finally:
+        link.stop()
+    (status,) = sink.events
+    assert not status.online
+    assert status.reason == f"serial port {url} does not exist (is the shoe plugged in? check the port setting)"
+    assert all(r.exc_info is None for r in caplog.records)
+    assert sum(r.getMessage() == status.reason for r in caplog.records) == 1
