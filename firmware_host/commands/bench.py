@@ -7,6 +7,7 @@ import importlib
 
 # name -> "module:function"; every benchmark prints medians and ratios measured in the same run.
 BENCHES: dict[str, str] = {
+    "link": "firmware_host.shoe.bench:run",
 }
 
 

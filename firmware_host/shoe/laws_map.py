@@ -6,9 +6,8 @@ Jams, an empty shoe, buttons, errors and replies stay shoe-level messages for th
 
 from __future__ import annotations
 
-from laws.events import CardDealt, DealEnded, DealStarted, Event, TrumpTurned
-
 from firmware_host.shoe import messages as m
+from laws.events import CardDealt, DealEnded, DealStarted, Event, TrumpTurned
 
 
 def to_law_event(msg: m.ShoeEvent, *, pack: str | None = None, t: float | None = None) -> Event | None:

@@ -163,7 +163,7 @@ class PortWorker:
         except (serial.SerialException, OSError, ValueError) as exc:
             msg = describe_open_error(self.url, exc)
             if msg != self.last_error:
-                log.log(logging.INFO if self.opens else logging.WARNING, "%s", msg)
+                log.info("%s", msg)         # reported once, as a LinkStatus event before the first open
                 self.last_error = msg
                 if not self.opens:
                     self._outbox.append(m.LinkStatus(False, msg))

@@ -17,10 +17,9 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from laws.cards import Card, Seat
-
 from firmware_host.shoe import messages as m
 from firmware_host.shoe.port import PortWorker, Result
+from laws.cards import Card, Seat
 
 log = logging.getLogger(__name__)
 MAX_LINE = 128
@@ -112,6 +111,10 @@ class ScannerDealer:
         return out
 
     def _line(self, raw: bytes) -> list[m.ShoeMessage]:
+        if len(raw) > MAX_LINE:
+            self.stats["long_lines"] += 1
+            log.warning("scanner: dropped a %d-byte line (no card code is that long)", len(raw))
+            return []
         text = raw.decode("ascii", "replace").strip()
         pack, card = parse_code(text) if text.isprintable() else ("", None)
         if card is None:

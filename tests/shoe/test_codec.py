@@ -8,10 +8,10 @@ from zlib import crc32
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from laws.cards import Card, Seat
 
 from firmware_host.shoe import codec
 from firmware_host.shoe import messages as m
+from laws.cards import Card, Seat
 from tests.shoe.vectors import load, to_message
 
 DOC = load()

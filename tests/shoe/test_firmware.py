@@ -4,9 +4,9 @@ buffer, deal rotation, and the shoe's behaviour with simulated hardware (fake cl
 from __future__ import annotations
 
 import pytest
-from laws.cards import Seat
 
 from firmware_host.shoe import messages as m
+from laws.cards import Seat
 from tests.shoe.fwkit import Bench, shoe_mod, wire
 from tests.shoe.vectors import load
 
@@ -193,8 +193,9 @@ def test_buttons_and_lamps() -> None:
 
 
 def test_payload_parsing_matches_the_host_scanner() -> None:
-    from firmware_host.shoe.scanner import parse_code
     from shoefw.hal import parse_payload
+
+    from firmware_host.shoe.scanner import parse_code
 
     for text in ("A:TS", "B-9h", "P17 QC", "ATS", "TS", "X:ZZ", "", "club/2D", "  A:KH  "):
         pack, card = parse_code(text)

@@ -7,11 +7,11 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from laws.cards import Card, Seat
 
 from firmware_host.shoe import codec
 from firmware_host.shoe import messages as m
 from firmware_host.shoe.session import Phase, ShoeSession
+from laws.cards import Card, Seat
 from tests.shoe.fwkit import Bench
 
 HELLO = m.Hello(0, 1, 0, 77, 0, 0x3F, 128, "t", "1.0.0")

@@ -10,9 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from laws.cards import Card, Seat
-
 from firmware_host.shoe import messages as m
+from laws.cards import Card, Seat
 
 VECTORS = Path(__file__).resolve().parents[2] / "hardware" / "shoe" / "test_vectors.json"
 _SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
