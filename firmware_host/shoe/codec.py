@@ -4,7 +4,8 @@ Framing is SLIP (RFC 1055) with an END byte on both sides of every frame, so lin
 the frame it lands in; each frame ends with a CRC-32 (zlib's). Layout: ``PROTOCOL.md`` sections 2-4.
 ``Decoder`` decodes both directions (the host uses the shoe->host half; tests and tools use both).
 Everything it throws away is counted in ``Decoder.stats`` and logged (first time of each kind at
-WARNING, later ones at DEBUG), so noise never raises and never becomes a message.
+WARNING, later ones at DEBUG), so noise never raises and never becomes a message. A numbered frame
+that passes the CRC but cannot be read comes out as ``Skipped`` so the session can use up its number.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ END = b"\xc0"
 ESC = b"\xdb"
 MAX_FRAME = 255               # unescaped header + body + crc
 MAX_ESCAPED = 2 * MAX_FRAME
+NUMBERED_FIRST, NUMBERED_LAST = 0x10, 0x7F    # shoe message types that carry their own number
 _HDR = struct.Struct(">BBI")
 _CRC = struct.Struct(">I")
 _SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
@@ -300,11 +302,16 @@ class Decoder:
         dec = _DECODERS.get(mtype)
         if dec is None:
             self._bad("unknown_type", f"type 0x{mtype:02x} seq {seq}")
-            return None
+            return self._skip(seq, mtype, "unknown type")
         try:
             msg = dec(seq, raw[6:-4])
         except (ValueError, IndexError, struct.error, UnicodeDecodeError) as exc:
             self._bad("malformed", f"type 0x{mtype:02x} seq {seq}: {exc}")
-            return None
+            return self._skip(seq, mtype, f"malformed: {exc}")
         self.stats["frames"] += 1
         return msg
+
+    @staticmethod
+    def _skip(seq: int, mtype: int, reason: str) -> m.Skipped | None:
+        """Numbered shoe types still use up their number; others are simply dropped."""
+        return m.Skipped(seq, mtype, reason) if NUMBERED_FIRST <= mtype <= NUMBERED_LAST else None

@@ -107,6 +107,16 @@ class ShoeMessage:
 
 
 @dataclass(frozen=True, slots=True)
+class Skipped(ShoeMessage):
+    """A numbered frame (type 0x10-0x7F) with a good CRC that this host cannot read: an unknown type
+    from a newer minor version, or a malformed body. Its number is used up (so the stream does not
+    stall) but nothing is passed on to the controller."""
+
+    mtype: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Hello(ShoeMessage):
     """The shoe introduces itself; ``oldest_held`` is the oldest unacknowledged number (0: none)."""
 

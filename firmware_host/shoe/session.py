@@ -153,7 +153,12 @@ class ShoeSession:
             self.expected += 1
             if isinstance(msg, m.Reply):
                 self._pending.pop(msg.cmd, None)
-            events.append(msg)
+            if isinstance(msg, m.Skipped):
+                self.stats["skipped"] += 1
+                log.error("shoe link: message %d (type 0x%02x) could not be read (%s); skipped",
+                          msg.seq, msg.mtype, msg.reason)
+            else:
+                events.append(msg)
             msg = self._early.pop(self.expected, None)
 
     def _came_back(self, events: list[m.ShoeEvent]) -> None:

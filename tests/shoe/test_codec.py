@@ -40,7 +40,11 @@ def test_vector_encodes_to_its_bytes(vec: dict) -> None:
 def test_invalid_vector_gives_nothing_and_is_counted(vec: dict) -> None:
     seen: list[codec.VersionMismatch] = []
     dec = codec.Decoder(on_version=seen.append)
-    assert dec.feed(bytes.fromhex(vec["hex"])) == []
+    out = dec.feed(bytes.fromhex(vec["hex"]))
+    if vec["error"] in ("unknown_type", "malformed"):     # numbered types use up their number, no more
+        assert len(out) == 1 and isinstance(out[0], m.Skipped) and out[0].seq == 9
+    else:
+        assert out == []
     if vec["error"] is None:
         assert not dec.stats
     else:

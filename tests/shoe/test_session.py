@@ -119,6 +119,15 @@ def test_commands_wait_for_the_handshake_and_are_repeated_after_a_reconnect() ->
     assert cmd not in sent(out)
 
 
+def test_an_unreadable_numbered_frame_uses_up_its_number_without_an_event() -> None:
+    s = online()
+    unknown = codec.frame_raw(bytes([1, 0x7E, 0, 0, 0, 1]) + b"new in 1.1")
+    bad_card = codec.frame_raw(bytes([1, 0x10, 0, 0, 0, 2, 1, 0]) + b"ZZ\x00\x00\x00")
+    events, out = s.receive(unknown + bad_card + codec.encode(card(3)), 0.1)
+    assert events == [card(3)] and sent(out) == [m.Ack(3)]
+    assert s.stats["skipped"] == 2
+
+
 def test_garbage_never_becomes_an_event() -> None:
     s = online()
     rng = random.Random(4)
