@@ -59,7 +59,7 @@ VALID = [
     ("lamp 2 blinking red", "host", "SET_LAMP", 6, dict(lamp=2, mode=2, colour=1)),
     ("ping", "host", "PING", 0, dict(token=0x0102)),
     ("resend from 17", "host", "RESEND", 0, dict(seq=17)),
-    ("ack up to 192 (escaped)", "host", "ACK", 0, dict(seq=0xC0DB)),
+    ("ack up to 0xC0DB (escaped)", "host", "ACK", 0, dict(seq=0xC0DB)),
 ]
 
 
