@@ -2,7 +2,7 @@
 
 Wiring note (GPIO numbers):
   GP2  card-exit sensor (Omron EE-SX1041, phototransistor to GND, pull-up): 1 = beam broken
-  GP3  pack sensor (second EE-SX1041 at the bottom of the well): 1 = cards present
+  GP3  pack sensor (Vishay TCRT5000 looking up into the well, pull-up): 0 = a card reflects = present
   GP4/GP5  UART1 TX/RX to the face-side scan engine (Honeywell N3680-SR, 9600 8N1, CR suffix)
   GP6  scan engine trigger, active low
   GP8/GP9  I2C0 SDA/SCL to the back-side colour sensor (ams TCS34725, address 0x29)
@@ -104,7 +104,7 @@ class Rp2040Hal:
         return (data[0] | data[1] << 8) >= self.face_threshold
 
     def pack_present(self):
-        return self.well.value() == 1
+        return self.well.value() == 0
 
     def take_buttons(self):
         now = time.ticks_ms()
