@@ -40,6 +40,7 @@ class ShoeSession:
         session_id: this host run's id in HOST_HELLO (random when None).
     """
 
+    FOREIGN_BEFORE_REFUSAL = 5    # frames of another major version tolerated while waiting for its HELLO
     EARLY_MAX = 512     # how far ahead of a gap messages are kept (the shoe's ring is smaller)
 
     def __init__(self, *, offline_after: float = 1.5, hello_every: float = 0.5,
@@ -88,7 +89,11 @@ class ShoeSession:
         return [m.LinkStatus(False, reason, self.shoe)]
 
     def _version(self, exc: codec.VersionMismatch) -> None:
-        self._refusal = exc
+        # A HELLO names the full version; other frames only the major. Wait a little for the HELLO
+        # (our HOST_HELLO asks for one) so that the refusal can name both numbers.
+        self.stats["foreign_frames"] += 1
+        if exc.minor is not None or self.stats["foreign_frames"] >= self.FOREIGN_BEFORE_REFUSAL:
+            self._refusal = exc
 
     # --- commands --------------------------------------------------------------------------------
 

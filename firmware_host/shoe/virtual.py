@@ -68,11 +68,13 @@ class VirtualShoe:
         jam_ms: the firmware's jam threshold (a jammed card blocks the exit twice as long).
         down_ms: how long a dropped connection stays down.
         directory: where the stable symlink goes (a temporary folder when None).
+        protocol: the (major, minor) version the firmware claims (to try hosts against other versions).
     """
 
     def __init__(self, game: str = "contract-bridge", seed: int = 0, inject: list[Injection | str] | tuple = (),
                  *, packs: tuple[str, ...] = ("A", "B"), pass_ms: int = 4, gap_ms: int = 8, jam_ms: int = 200,
-                 down_ms: int = 60, heartbeat_ms: int = 500, directory: str | None = None) -> None:
+                 down_ms: int = 60, heartbeat_ms: int = 500, directory: str | None = None,
+                 protocol: tuple[int, int] = (1, 0)) -> None:
         self.plan = deal_plan(game)
         self.rng = random.Random(seed)
         self.packs = packs
@@ -86,7 +88,8 @@ class VirtualShoe:
         self.port = _PtyPort()
         shoe_mod, self.wire = load_firmware()
         self.firmware = shoe_mod.Shoe(self.hw, self.port, self.rng.getrandbits(32), shoe_id="virtual-shoe",
-                                      heartbeat_ms=heartbeat_ms, jam_ms=jam_ms)
+                                      heartbeat_ms=heartbeat_ms, jam_ms=jam_ms, major=protocol[0],
+                                      minor=protocol[1])
         self._dir = Path(directory) if directory else Path(tempfile.mkdtemp(prefix="cardtable-shoe-"))
         self.path = str(self._dir / "shoe")
         self.tty: str | None = None

@@ -66,7 +66,8 @@ def test_a_whole_deal_crosses_the_pty(rig, game: str) -> None:
     assert sink.of(m.Reply)[0].status == m.Status.OK
     assert link.counters().get("lost", 0) == 0
     kinds = [type(e).__name__ for e in evs if not isinstance(e, m.LinkStatus)]
-    assert kinds[-1] == "DealFinished"
+    deal = kinds[kinds.index("DealBegan"):kinds.index("DealFinished") + 1]
+    assert deal == ["DealBegan", "Reply"] + ["CardOut"] * len(cards) + ["DealFinished"]
 
 
 @pytest.mark.slow
