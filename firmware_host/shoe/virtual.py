@@ -143,6 +143,20 @@ class VirtualShoe:
         with self._lock:
             self._drop()
 
+    def load_pack(self, pack: str | None = None) -> None:
+        """The dealer gathers every card, shuffles and loads a fresh pack (``pack`` names its id; by
+        default the next of ``packs``). The shoe does this by itself after every deal.
+
+        Raises:
+            RuntimeError: during a deal (finish or abort it first).
+        """
+        with self._lock:
+            if self.firmware.dealing:
+                raise RuntimeError("the virtual shoe is dealing; abort the deal before reloading")
+            self.hw.gather()
+            self.firmware.poll()
+            self._load_next_pack(pack)
+
     @property
     def dealt(self) -> list[PhysCard]:
         """Every card that physically left the shoe, in order."""
@@ -190,8 +204,8 @@ class VirtualShoe:
 
     # --- the dealer's side ------------------------------------------------------------------------
 
-    def _load_next_pack(self) -> None:
-        pack = self.packs[self.deals % len(self.packs)]
+    def _load_next_pack(self, pack: str | None = None) -> None:
+        pack = pack or self.packs[self.deals % len(self.packs)]
         self.hw.load(shuffled_pack(self.plan.pack, pack, self.rng))
 
     def _run(self) -> None:

@@ -154,3 +154,26 @@ def test_a_port_that_does_not_exist_gets_one_clear_message(tmp_path, caplog) -> 
     assert status.reason == f"serial port {url} does not exist (is the shoe plugged in? check the port setting)"
     assert all(r.exc_info is None for r in caplog.records)
     assert sum(r.getMessage() == status.reason and r.levelname == "WARNING" for r in caplog.records) <= 1
+
+
+def test_pause_abort_and_reload_cycle(rig) -> None:
+    shoe, link, sink = rig("contract-bridge", gap_ms=20)
+    link.send(start_deal("contract-bridge", Seat.N, pack="A"))
+    sink.wait(lambda evs: sum(isinstance(e, m.CardOut) for e in evs) >= 5)
+    link.send(m.Pause())
+    sink.wait(lambda evs: sum(isinstance(e, m.Reply) for e in evs) >= 2)
+    with pytest.raises(RuntimeError, match="dealing"):
+        shoe.load_pack()
+    link.send(m.Resume())
+    link.send(m.Abort())
+    sink.wait(sink.finished())
+    (end,) = sink.of(m.DealFinished)
+    assert end.reason == m.FinishReason.ABORTED and 5 <= end.dealt < 52
+    assert [r.status for r in sink.of(m.Reply)] == [m.Status.OK] * 4
+    shoe.load_pack("Z")
+    sink.wait(lambda evs: sum(isinstance(e, m.PackLoaded) for e in evs) >= 3)
+    link.send(start_deal("contract-bridge", Seat.E, pack="Z"))
+    sink.wait(sink.finished(2))
+    cards = sink.of(m.CardOut)
+    assert {c.pack for c in cards[end.dealt:]} == {"Z"} and len(cards) == end.dealt + 52
+    _same_cards(cards, shoe)

@@ -3,8 +3,8 @@ host's virtual shoe implements it with a simulated pack. Every method must retur
 
 Methods a hardware layer provides:
 
-- ``ticks_ms()``: a millisecond clock (wrap-around is the caller's business only on boards; the shoe
-  logic uses differences of at most a few seconds).
+- ``ticks_ms()``: a millisecond clock that never wraps (the RP2040 layer extends
+  ``time.ticks_ms()``, which wraps after about 12 days).
 - ``exit_blocked()``: True while a card is in the exit slot (the card-exit sensor's beam is broken).
 - ``read_code()``: the code the face-side reader decoded for the card in the slot, as
   ``(payload text, quality 0-100)``, or None when nothing was decoded (yet). Consumes the reading.

@@ -70,6 +70,8 @@ class Rp2040Hal:
         self.buttons = [_Button(p) for p in (10, 11, 12, 13)]
         self.lamps = neopixel.NeoPixel(machine.Pin(16), 5)
         self.face_threshold = face_threshold
+        self.ms = 0
+        self.last_tick = time.ticks_ms()
         self.line = bytearray()
         self.code = None
         self.has_colour = 0x29 in self.i2c.scan()
@@ -78,7 +80,11 @@ class Rp2040Hal:
             self.i2c.writeto_mem(0x29, 0x80 | 0x00, b"\x03")   # power on, RGBC enable
 
     def ticks_ms(self):
-        return time.ticks_ms()
+        # time.ticks_ms() wraps after about 12 days; the shoe logic wants a clock that does not.
+        t = time.ticks_ms()
+        self.ms += time.ticks_diff(t, self.last_tick)
+        self.last_tick = t
+        return self.ms
 
     def exit_blocked(self):
         blocked = self.exit.value() == 1
