@@ -148,6 +148,8 @@ class ShoeSession:
         if self._refusal is not None:
             self._refuse(self._refusal, events)
             self._refusal = None
+        if self._early and self.phase is Phase.ONLINE:
+            self._ask_resend(now, out, "a gap remains")
         if delivered:
             out.append(codec.encode(m.Ack(self.expected - 1)))
         return events, b"".join(out)
