@@ -90,6 +90,7 @@ class VirtualShoe:
         self.firmware = shoe_mod.Shoe(self.hw, self.port, self.rng.getrandbits(32), shoe_id="virtual-shoe",
                                       heartbeat_ms=heartbeat_ms, jam_ms=jam_ms, major=protocol[0],
                                       minor=protocol[1])
+        self._own_dir = directory is None
         self._dir = Path(directory) if directory else Path(tempfile.mkdtemp(prefix="cardtable-shoe-"))
         self.path = str(self._dir / "shoe")
         self.tty: str | None = None
@@ -118,6 +119,8 @@ class VirtualShoe:
             self._thread.join(timeout=5)
             self._thread = None
         self._unplug()
+        if self._own_dir and self._dir.exists():
+            self._dir.rmdir()
 
     def __enter__(self) -> VirtualShoe:
         self.open()
