@@ -80,8 +80,11 @@ def test_fifty_reconnects_in_one_deal_lose_and_duplicate_nothing(rig) -> None:
         sink.wait(lambda evs, k=k: sum(isinstance(e, m.CardOut) for e in evs) >= k)
         link.reconnect()
         sink.wait(lambda evs, i=i: sum(isinstance(e, m.LinkStatus) and e.online for e in evs) >= i + 2)
-    sink.wait(sink.finished())
+    evs = sink.wait(sink.finished())
     assert link.opens >= 51
+    during = evs[:next(i for i, e in enumerate(evs) if isinstance(e, m.DealFinished))]
+    # Usually all 50 fall inside the deal; a loaded machine may finish the deal before the last few.
+    assert sum(isinstance(e, m.LinkStatus) and e.online for e in during) - 1 >= 10
     _same_cards(sink.of(m.CardOut), shoe)
     assert len(sink.of(m.CardOut)) == 52
     assert sink.count(m.LinkStatus)(sink.events) >= 101
