@@ -10,8 +10,8 @@ Usage::
 
 ``on_event`` is called from the reader thread with every shoe message exactly once and in order
 (``CardOut``, ``DealBegan``, ``DealFinished``, ``PackLoaded``, ``Jam``, ``Empty``, ``ButtonPressed``,
-``ShoeError``, ``Reply``), and with ``LinkStatus`` when the link goes online or offline. Hello,
-heartbeats and pongs are link business and are not passed on.
+``ShoeError``, ``Reply``), with ``Pong`` when a ``Ping`` is answered, and with ``LinkStatus`` when the
+link goes online or offline. Hello and heartbeats are link business and are not passed on.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from firmware_host.shoe import messages as m
 from firmware_host.shoe.port import PortWorker, Result
 from firmware_host.shoe.session import ShoeSession
 
-_LINK_ONLY = (m.Hello, m.Heartbeat, m.Pong)
+_LINK_ONLY = (m.Hello, m.Heartbeat)
 
 
 class ShoeLink(PortWorker):

@@ -129,6 +129,8 @@ class ShoeSession:
                     out.append(codec.encode(m.HostHello(self.session_id)))
             elif isinstance(msg, (m.Heartbeat, m.Pong)):
                 self._came_back(events)
+                if isinstance(msg, m.Pong):
+                    events.append(msg)      # unnumbered: passed on as it comes (for round trips)
                 if msg.seq >= self.expected:
                     self._ask_resend(now, out, f"heartbeat says {msg.seq} was sent")
             elif not isinstance(msg, m.ShoeMessage):

@@ -179,3 +179,12 @@ def test_pause_abort_and_reload_cycle(rig) -> None:
     cards = sink.of(m.CardOut)
     assert {c.pack for c in cards[end.dealt:]} == {"Z"} and len(cards) == end.dealt + 52
     _same_cards(cards, shoe)
+
+
+def test_ping_is_answered_and_lamps_are_set(rig) -> None:
+    shoe, link, sink = rig("euchre")
+    link.send(m.Ping(0x4242))
+    link.send(m.SetLamp(2, 3, 1))
+    sink.wait(lambda evs: any(isinstance(e, m.Pong) for e in evs) and any(isinstance(e, m.Reply) for e in evs))
+    assert sink.of(m.Pong)[0].token == 0x4242
+    assert shoe.hw.lamps == {2: (3, 1)}

@@ -69,6 +69,8 @@ class Rp2040Hal:
         self.i2c = machine.I2C(0, sda=machine.Pin(8), scl=machine.Pin(9), freq=400000)
         self.buttons = [_Button(p) for p in (10, 11, 12, 13)]
         self.lamps = neopixel.NeoPixel(machine.Pin(16), 5)
+        self.modes = [(0, COLOURS[0])] * 5
+        self.last_show = 0
         self.face_threshold = face_threshold
         self.ms = 0
         self.last_tick = time.ticks_ms()
@@ -114,6 +116,9 @@ class Rp2040Hal:
 
     def take_buttons(self):
         now = time.ticks_ms()
+        if any(mode >= 2 for mode, _ in self.modes) and time.ticks_diff(now, self.last_show) >= 20:
+            self.last_show = now
+            self._show(now)     # called every loop: keeps blinking lamps blinking
         out = []
         for seat, button in enumerate(self.buttons):
             kind = button.poll(now)
@@ -122,7 +127,14 @@ class Rp2040Hal:
         return out
 
     def set_lamp(self, lamp, mode, colour):
-        self.lamps[lamp] = COLOURS.get(colour, COLOURS[0]) if mode else (0, 0, 0)
+        self.modes[lamp] = (mode, COLOURS.get(colour, COLOURS[0]))
+        self._show(time.ticks_ms())
+
+    def _show(self, now):
+        """Drive the LEDs: mode 0 off, 1 on, 2 blink at 1 Hz, 3 blink at 4 Hz."""
+        for lamp, (mode, rgb) in enumerate(self.modes):
+            lit = mode == 1 or (mode == 2 and now % 1000 < 500) or (mode == 3 and now % 250 < 125)
+            self.lamps[lamp] = rgb if lit else (0, 0, 0)
         self.lamps.write()
 
     def capabilities(self):
