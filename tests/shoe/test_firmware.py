@@ -4,6 +4,8 @@ buffer, deal rotation, and the shoe's behaviour with simulated hardware (fake cl
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware_host.shoe import messages as m
 from laws.cards import Seat
@@ -200,3 +202,19 @@ def test_payload_parsing_matches_the_host_scanner() -> None:
     for text in ("A:TS", "B-9h", "P17 QC", "ATS", "TS", "X:ZZ", "", "club/2D", "  A:KH  "):
         pack, card = parse_code(text)
         assert parse_payload(text) == (pack, None if card is None else card.code), text
+
+
+@settings(max_examples=100)
+@given(st.lists(st.sampled_from(HOST_VECTORS), min_size=1, max_size=8), st.lists(st.binary(max_size=30), max_size=9),
+       st.lists(st.integers(0, 2000), max_size=12))
+def test_firmware_deframer_resynchronises_after_noise(vecs: list, noises: list, cuts: list) -> None:
+    stream = b""
+    for i, v in enumerate(vecs):
+        stream += (noises[i] if i < len(noises) else b"") + bytes.fromhex(v["hex"])
+    d = wire.Deframer()
+    got = []
+    last = 0
+    for cut in sorted(c % (len(stream) + 1) for c in cuts) + [len(stream)]:
+        got += d.feed(stream[last:cut])
+        last = cut
+    assert [wire.header(r)[1:] for r in got] == [(getattr(wire, v["type"]), v["seq"]) for v in vecs]

@@ -188,3 +188,42 @@ def test_ping_is_answered_and_lamps_are_set(rig) -> None:
     sink.wait(lambda evs: any(isinstance(e, m.Pong) for e in evs) and any(isinstance(e, m.Reply) for e in evs))
     assert sink.of(m.Pong)[0].token == 0x4242
     assert shoe.hw.lamps == {2: (3, 1)}
+
+
+class _FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_link_reports_offline_after_silence_on_its_clock(tmp_path) -> None:
+    import os
+    import tty
+
+    from firmware_host.shoe import codec
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    clock = _FakeClock()
+    sink = Collector()
+    link = ShoeLink(os.ttyname(slave), sink, clock=clock)
+    link.start()
+    try:
+        dec = codec.Decoder()
+        while not any(isinstance(x, m.HostHello) for x in dec.feed(os.read(master, 256))):
+            pass                               # blocking read: the host says hello once the port is open
+        os.write(master, codec.encode(m.Hello(0, 1, 0, 5, 0, 0x3F, 128, "quiet", "1.0.0")))
+        sink.wait(lambda evs: any(isinstance(e, m.LinkStatus) and e.online for e in evs))
+        clock.now += 1.4
+        os.write(master, codec.encode(m.Pong(0, 7)))          # a sign of life at t = 1.4 s
+        sink.wait(lambda evs: any(isinstance(e, m.Pong) for e in evs))
+        clock.now += 1.6                       # 1.6 s of silence: the reader's next tick reports it
+        sink.wait(lambda evs: any(isinstance(e, m.LinkStatus) and not e.online for e in evs))
+    finally:
+        link.stop()
+        os.close(master)
+        os.close(slave)
+    offline = [e for e in sink.of(m.LinkStatus) if not e.online]
+    assert offline[0].reason == "no word from the shoe for 1.6 s"
