@@ -10,6 +10,7 @@ BENCHES: dict[str, str] = {
     "table": "firmware_host.bench_table:run",
     "journal": "firmware_host.host_bench:journal",
     "panel": "firmware_host.host_bench:panel",
+    "link": "firmware_host.shoe.bench:run",
 }
 
 

@@ -1,0 +1,113 @@
+"""``cardtable shoe-sim``: the virtual shoe on a pseudo-terminal; ``cardtable shoe-listen``: a host
+console for a shoe or a plain scanner (prints every event, can ask for deals)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("shoe-sim", help="run the virtual dealing shoe on a pseudo-terminal")
+    p.add_argument("--game", default="contract-bridge", help="contract-bridge or euchre")
+    p.add_argument("--seed", type=int, default=0, help="shuffles and faults follow this seed")
+    p.add_argument("--inject", action="append", default=[], metavar="FAULT[@CARD]",
+                   help="fault in the first deal: face_up, duplicate, missing, unreadable, foreign, "
+                        "garbage, drop, jam; optionally @N for card N (repeatable)")
+    p.add_argument("--pace", type=int, default=250, metavar="MS", help="milliseconds between cards")
+    p.add_argument("--link", metavar="PATH", help="also put the stable symlink here (default: a temp folder)")
+    p.set_defaults(func=_sim)
+
+    q = sub.add_parser("shoe-listen", help="talk to a shoe (or a plain scanner) and print its events")
+    q.add_argument("url", help="serial port or pyserial URL: /dev/ttyUSB0, a pty path, socket://host:port")
+    q.add_argument("--scanner", action="store_true", help="the device is a plain barcode scanner")
+    q.add_argument("--game", default="contract-bridge", help="game whose deals to ask for")
+    q.add_argument("--deals", type=int, default=0, help="ask for this many deals, then stop (0: just listen)")
+    q.add_argument("--dealer", default="N", choices="NESW", help="dealer of the first deal")
+    q.add_argument("--baud", type=int, default=None, help="line speed (default 115200, scanner 9600)")
+    q.set_defaults(func=_listen)
+
+
+def _sim(args: argparse.Namespace) -> int:
+    import threading
+
+    from firmware_host.shoe.virtual import VirtualShoe
+
+    try:
+        shoe = VirtualShoe(args.game, args.seed, args.inject, gap_ms=max(1, args.pace - 20), pass_ms=20,
+                           directory=args.link)
+    except ValueError as exc:
+        print(f"cardtable shoe-sim: {exc}", file=sys.stderr)
+        return 2
+    path = shoe.open()
+    print(path, flush=True)
+    print(f"virtual shoe ({args.game}, seed {args.seed}) on {shoe.tty}; waiting for a host, e.g. "
+          f"`cardtable shoe-listen {path} --game {args.game} --deals 1`. Ctrl-C stops.", file=sys.stderr)
+    try:
+        threading.Event().wait()
+    finally:
+        shoe.close()
+    return 0
+
+
+def _listen(args: argparse.Namespace) -> int:
+    import queue
+
+    from firmware_host.shoe import messages as m
+    from firmware_host.shoe.games import deal_plan, start_deal
+    from firmware_host.shoe.link import ShoeLink
+    from firmware_host.shoe.scanner import ScannerLink
+    from laws.cards import Seat
+
+    try:
+        deal_plan(args.game)
+    except ValueError as exc:
+        print(f"cardtable shoe-listen: {exc}", file=sys.stderr)
+        return 2
+    events: queue.Queue[object] = queue.Queue()
+    if args.scanner:
+        link: ShoeLink | ScannerLink = ScannerLink(args.url, events.put, baudrate=args.baud or 9600)
+    else:
+        link = ShoeLink(args.url, events.put, baudrate=args.baud or 115200)
+    link.start()
+    dealer = Seat(args.dealer)
+    asked = done = 0
+    seen_online = False
+    try:
+        while True:
+            ev = events.get()
+            if isinstance(ev, m.LinkStatus) and (ev.refused or (not ev.online and not seen_online)):
+                print(f"cardtable shoe-listen: {ev.reason}", file=sys.stderr)
+                return 2
+            print(_show(ev), flush=True)
+            if isinstance(ev, m.LinkStatus):
+                seen_online = seen_online or ev.online
+                if ev.online and args.scanner and asked == 0 < args.deals:
+                    link.send(start_deal(args.game, dealer, variant=asked))
+                    asked += 1
+            elif isinstance(ev, m.PackLoaded) and asked == done < args.deals:
+                link.send(start_deal(args.game, dealer, variant=asked))
+                asked += 1
+            elif isinstance(ev, m.DealFinished):
+                done += 1
+                dealer = dealer.left
+                if done >= args.deals > 0:
+                    print(f"counters: {link.counters()}", file=sys.stderr)
+                    return 0
+                if args.scanner:
+                    link.send(start_deal(args.game, dealer, variant=asked))
+                    asked += 1
+    finally:
+        link.stop()
+
+
+def _show(ev: object) -> str:
+    from firmware_host.shoe import messages as m
+
+    if isinstance(ev, m.CardOut):
+        where = "table (turn-up)" if ev.turn_up else (ev.seat or "no deal")
+        card = ev.card.code if ev.card else "unreadable"
+        return f"#{ev.seq:<4} card {ev.index:>2} {card:<10} -> {where}  {ev.orientation.name.lower()}  pack {ev.pack or '?'}"
+    if isinstance(ev, m.LinkStatus):
+        return f"link {'online' if ev.online else 'OFFLINE'}: {ev.reason}"
+    return f"#{getattr(ev, 'seq', 0):<4} {ev}"

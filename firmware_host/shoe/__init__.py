@@ -1,0 +1,22 @@
+"""The dealing shoe: protocol codec, serial link, plain-scanner driver and the virtual shoe.
+
+The protocol is ``hardware/shoe/PROTOCOL.md``. Import the submodules directly to keep imports light::
+
+    from firmware_host.shoe.link import ShoeLink            # a shoe speaking the protocol
+    from firmware_host.shoe.scanner import ScannerLink      # a plain barcode scanner, same interface
+    from firmware_host.shoe.virtual import VirtualShoe      # the firmware on a pty, for demo and tests
+    from firmware_host.shoe.games import start_deal         # START_DEAL for a game
+    from firmware_host.shoe.laws_map import to_law_event    # shoe message -> laws.events.Event | None
+    from firmware_host.shoe import messages as m            # CardOut, DealBegan, LinkStatus, ...
+
+    shoe = VirtualShoe("euchre", seed=3, inject=["face_up@7"])
+    link = ShoeLink(shoe.open(), on_event)                  # on_event(ev) runs in the reader thread
+    link.start()
+    link.send(start_deal("euchre", Seat.N, pack="A"))
+    ...
+    link.stop(); shoe.close()
+
+Modules: ``codec`` (bytes <-> messages, sans-I/O), ``session`` (handshake, exactly-once delivery,
+resends, silence; sans-I/O), ``port`` (the reader thread and reconnects), ``link``, ``scanner``,
+``virtual`` + ``simhw`` (simulated hardware), ``firmware`` (loads the reference firmware), ``bench``.
+"""

@@ -1,0 +1,72 @@
+"""``ShoeLink``: the shoe protocol over a serial port (see ``port.PortWorker`` and ``session``).
+
+Usage::
+
+    link = ShoeLink("/dev/serial/by-id/usb-FTDI_TTL232R-3V3_FT1234-if00-port0", queue.put)
+    link.start()
+    link.send(StartDeal(Seat.N, (1,) * 13, pack="A"))
+    ...
+    link.stop()
+
+``on_event`` is called from the reader thread with every shoe message exactly once and in order
+(``CardOut``, ``DealBegan``, ``DealFinished``, ``PackLoaded``, ``Jam``, ``Empty``, ``ButtonPressed``,
+``ShoeError``, ``Reply``), with ``Pong`` when a ``Ping`` is answered, and with ``LinkStatus`` when the
+link goes online or offline. Hello and heartbeats are link business and are not passed on.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from firmware_host.shoe import messages as m
+from firmware_host.shoe.port import PortWorker, Result
+from firmware_host.shoe.session import ShoeSession
+
+_LINK_ONLY = (m.Hello, m.Heartbeat)
+
+
+class ShoeLink(PortWorker):
+    """The host end of the shoe protocol.
+
+    Args:
+        url: serial port or pyserial URL.
+        on_event: receives ``ShoeMessage``s and ``LinkStatus``es, from the reader thread.
+        clock: monotonic seconds (inject a fake for tests of the timers).
+        offline_after: seconds of silence before "offline" is reported (the shoe beats every 0.5 s).
+        **kwargs: passed to ``PortWorker`` (``baudrate``, ``backoff``, ``read_timeout``).
+    """
+
+    name = "shoe"
+
+    def __init__(self, url: str, on_event: Callable[[m.ShoeEvent], None], *,
+                 clock: Callable[[], float] = time.monotonic, offline_after: float = 1.5,
+                 **kwargs: Any) -> None:
+        super().__init__(url, on_event, clock=clock, **kwargs)
+        self.session = ShoeSession(offline_after=offline_after)
+
+    @property
+    def online(self) -> bool:
+        return self.session.online
+
+    def counters(self) -> dict[str, Any]:
+        """Frames dropped by kind, duplicates, resend requests, reconnects."""
+        return {**self.session.counters(), "opens": self.opens}
+
+    def _opened(self, now: float) -> Result:
+        return [], self.session.connection_made(now)
+
+    def _received(self, data: bytes, now: float) -> Result:
+        events, out = self.session.receive(data, now)
+        return [e for e in events if not isinstance(e, _LINK_ONLY)], out
+
+    def _tick(self, now: float) -> Result:
+        return self.session.tick(now)
+
+    def _lost(self, now: float, reason: str) -> list[Any]:
+        return list(self.session.connection_lost(now, reason))
+
+    def _command(self, command: m.Command, now: float) -> tuple[m.Command, bytes, list[Any]]:
+        cmd, data = self.session.command(command, now)
+        return cmd, data, []

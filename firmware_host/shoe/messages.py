@@ -1,0 +1,292 @@
+"""The shoe protocol's messages as frozen dataclasses (PROTOCOL.md section 4), plus link status.
+
+Shoe messages carry ``seq``: their own sequence number for numbered messages, the last number used for
+the link messages ``Hello``, ``Heartbeat`` and ``Pong``. Host commands carry ``cmd`` (0 for the
+unnumbered link commands); ``ShoeLink.send`` fills it in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from laws.cards import Card, Seat
+
+PROTO_MAJOR = 1
+PROTO_MINOR = 0
+
+
+class MsgType(IntEnum):
+    HELLO = 0x01
+    HEARTBEAT = 0x02
+    PONG = 0x03
+    CARD_OUT = 0x10
+    DEAL_STARTED = 0x11
+    DEAL_FINISHED = 0x12
+    PACK_LOADED = 0x13
+    JAM = 0x14
+    EMPTY = 0x15
+    BUTTON = 0x16
+    ERROR = 0x17
+    REPLY = 0x18
+    HOST_HELLO = 0x80
+    START_DEAL = 0x81
+    PAUSE = 0x82
+    RESUME = 0x83
+    ABORT = 0x84
+    SET_LAMP = 0x85
+    PING = 0x86
+    RESEND = 0x87
+    ACK = 0x88
+
+
+class Orientation(IntEnum):
+    DOWN = 0
+    UP = 1
+    UNKNOWN = 2
+
+
+class ShoeState(IntEnum):
+    IDLE = 0
+    LOADED = 1
+    DEALING = 2
+    PAUSED = 3
+    JAMMED = 4
+
+
+class FinishReason(IntEnum):
+    COMPLETE = 0
+    ABORTED = 1
+    EMPTY = 2
+
+
+class ButtonKind(IntEnum):
+    CALL = 1
+    DEMAND = 2
+    CONFIRM = 3
+
+
+class Status(IntEnum):
+    OK = 0
+    BUSY = 1
+    BAD_STATE = 2
+    BAD_ARGS = 3
+    UNSUPPORTED = 4
+
+
+class ErrorCode(IntEnum):
+    RESEND_GAP = 1
+    UNKNOWN_COMMAND = 2
+    VERSION = 3
+    RING_OVERFLOW = 4
+    HARDWARE = 5
+    BAD_COMMAND = 6
+    BAD_CODE = 7        # scanner driver: a line that is not a card code
+
+
+class Cap(IntEnum):
+    FACE_DETECT = 0x01
+    CODE_READER = 0x02
+    BUTTONS = 0x04
+    LAMPS = 0x08
+    JAM_DETECT = 0x10
+    PACK_SENSOR = 0x20
+
+
+SEAT_CODES: dict[int, Seat] = {0: Seat.N, 1: Seat.E, 2: Seat.S, 3: Seat.W}
+SEAT_TABLE = 4
+SEAT_NONE = 255
+
+
+# --- shoe -> host --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeMessage:
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped(ShoeMessage):
+    """A numbered frame (type 0x10-0x7F) with a good CRC that this host cannot read: an unknown type
+    from a newer minor version, or a malformed body. Its number is used up (so the stream does not
+    stall) but nothing is passed on to the controller."""
+
+    mtype: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hello(ShoeMessage):
+    """The shoe introduces itself; ``oldest_held`` is the oldest unacknowledged number (0: none)."""
+
+    major: int
+    minor: int
+    boot_id: int
+    oldest_held: int
+    caps: int
+    ring_size: int
+    shoe_id: str
+    firmware: str
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat(ShoeMessage):
+    state: ShoeState
+    paused: bool
+    loaded: bool
+    ring_used: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pong(ShoeMessage):
+    token: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardOut(ShoeMessage):
+    """A card left the shoe. ``seat`` None with ``turn_up`` False: outside a deal; ``turn_up``: the
+    card went face up to the table (euchre's trump). ``card`` None: its code could not be read."""
+
+    index: int
+    seat: Seat | None
+    turn_up: bool
+    card: Card | None
+    orientation: Orientation
+    quality: int
+    pack: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealBegan(ShoeMessage):
+    dealer: Seat
+    turn_up: int
+    pattern: tuple[int, ...]
+    pack: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealFinished(ShoeMessage):
+    reason: FinishReason
+    dealt: int
+    left_in_shoe: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PackLoaded(ShoeMessage):
+    pack: str
+
+
+@dataclass(frozen=True, slots=True)
+class Jam(ShoeMessage):
+    index: int
+    cleared: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Empty(ShoeMessage):
+    dealt: int
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPressed(ShoeMessage):
+    seat: Seat
+    kind: ButtonKind | int
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeError(ShoeMessage):
+    code: ErrorCode | int
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reply(ShoeMessage):
+    cmd: int
+    status: Status | int
+    detail: str
+
+
+# --- host -> shoe ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    cmd: int = field(default=0, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class HostHello(Command):
+    session: int
+    major: int = PROTO_MAJOR
+    minor: int = PROTO_MINOR
+
+
+@dataclass(frozen=True, slots=True)
+class StartDeal(Command):
+    """Deal ``pattern`` (cards per seat in each round, clockwise from the dealer's left), then
+    ``turn_up`` cards face up to the table. ``pack`` is the pack the host expects ("" if unknown)."""
+
+    dealer: Seat
+    pattern: tuple[int, ...]
+    turn_up: int = 0
+    pack: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Pause(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Resume(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Abort(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SetLamp(Command):
+    """Lamp 0 is the shoe's own, 1-4 are seats N, E, S, W. Mode 0 off, 1 on, 2 slow, 3 fast blink.
+    Colour 0 white, 1 red, 2 green, 3 amber, 4 blue."""
+
+    lamp: int
+    mode: int
+    colour: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Ping(Command):
+    token: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resend(Command):
+    first: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ack(Command):
+    upto: int
+
+
+NUMBERED_COMMANDS = (StartDeal, Pause, Resume, Abort, SetLamp)
+
+
+# --- link status -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStatus:
+    """The link went online or offline. ``refused``: the shoe speaks an incompatible protocol."""
+
+    online: bool
+    reason: str
+    shoe: Hello | None = None
+    refused: bool = False
+
+
+ShoeEvent = ShoeMessage | LinkStatus

@@ -1,0 +1,257 @@
+"""The host's side of the protocol as a sans-I/O state machine (PROTOCOL.md sections 5-6).
+
+``ShoeSession`` takes bytes and the time, and returns ``(events, bytes to write)``. It performs the
+handshake, checks versions, delivers numbered messages exactly once and in order (go-back-N: anything
+out of order is dropped and a RESEND asked for), acknowledges, notices silence and re-sends commands the
+shoe has not answered. It has no thread, no port and no clock of its own: ``now`` is passed in.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections import Counter
+from dataclasses import replace
+from enum import Enum
+from typing import Any
+
+from firmware_host.shoe import codec
+from firmware_host.shoe import messages as m
+
+log = logging.getLogger(__name__)
+
+Result = tuple[list[m.ShoeEvent], bytes]
+
+
+class Phase(Enum):
+    DISCONNECTED = "disconnected"
+    HANDSHAKE = "handshake"     # HOST_HELLO sent, waiting for HELLO
+    ONLINE = "online"
+    REFUSED = "refused"         # the shoe speaks another major version
+
+
+class ShoeSession:
+    """Reliable delivery of the shoe's messages.
+
+    Args:
+        offline_after: seconds without a valid frame before the link is reported offline.
+        hello_every: seconds between HOST_HELLOs while waiting for the shoe.
+        resend_every: seconds before a RESEND that brought nothing is repeated.
+        session_id: this host run's id in HOST_HELLO (random when None).
+    """
+
+    FOREIGN_BEFORE_REFUSAL = 5    # frames of another major version tolerated while waiting for its HELLO
+    EARLY_MAX = 512     # how far ahead of a gap messages are kept (the shoe's ring is smaller)
+
+    def __init__(self, *, offline_after: float = 1.5, hello_every: float = 0.5,
+                 resend_every: float = 0.3, session_id: int | None = None) -> None:
+        self.offline_after = offline_after
+        self.hello_every = hello_every
+        self.resend_every = resend_every
+        self.session_id = random.getrandbits(32) if session_id is None else session_id
+        self.phase = Phase.DISCONNECTED
+        self.online = False
+        self.shoe: m.Hello | None = None
+        self.boot_id: int | None = None
+        self.expected = 1               # next sequence number to deliver
+        self.stats: Counter[str] = Counter()
+        self._refusal: codec.VersionMismatch | None = None
+        self.decoder = codec.Decoder(on_version=self._version)
+        self._last_rx = 0.0
+        self._last_hello = -1e9
+        self._resend_at: float | None = None
+        self._next_cmd = 1
+        self._pending: dict[int, m.Command] = {}
+        self._early: dict[int, m.ShoeMessage] = {}     # arrived ahead of a gap, waiting for it
+
+    # --- connection events ----------------------------------------------------------------------
+
+    def connection_made(self, now: float) -> bytes:
+        """The port is open: say hello and wait for the shoe's HELLO."""
+        self.decoder.reset()
+        self.phase = Phase.HANDSHAKE
+        self._last_rx = now
+        self._last_hello = now
+        self._resend_at = None
+        return codec.encode(m.HostHello(self.session_id))
+
+    def connection_lost(self, now: float, reason: str) -> list[m.ShoeEvent]:
+        """The port failed or was closed."""
+        self.phase = Phase.DISCONNECTED
+        self.decoder.reset()
+        return self._go_offline(reason)
+
+    def _go_offline(self, reason: str) -> list[m.ShoeEvent]:
+        if not self.online:
+            return []
+        self.online = False
+        log.warning("shoe offline: %s", reason)
+        return [m.LinkStatus(False, reason, self.shoe)]
+
+    def _version(self, exc: codec.VersionMismatch) -> None:
+        # A HELLO names the full version; other frames only the major. Wait a little for the HELLO
+        # (our HOST_HELLO asks for one) so that the refusal can name both numbers.
+        self.stats["foreign_frames"] += 1
+        if exc.minor is not None or self.stats["foreign_frames"] >= self.FOREIGN_BEFORE_REFUSAL:
+            self._refusal = exc
+
+    # --- commands --------------------------------------------------------------------------------
+
+    def command(self, cmd: m.Command, now: float) -> tuple[m.Command, bytes]:
+        """Number a command (when it is one that gets a REPLY) and encode it.
+
+        Returns the numbered command and the bytes to write now (empty while not online: numbered
+        commands are kept and sent once the handshake completes; link commands are dropped).
+        """
+        if isinstance(cmd, m.NUMBERED_COMMANDS):
+            cmd = replace(cmd, cmd=self._next_cmd)
+            self._next_cmd += 1
+            self._pending[cmd.cmd] = cmd
+        if self.phase is not Phase.ONLINE:
+            return cmd, b""
+        return cmd, codec.encode(cmd)
+
+    # --- bytes in ---------------------------------------------------------------------------------
+
+    def receive(self, data: bytes, now: float) -> Result:
+        """Feed bytes read from the port."""
+        events: list[m.ShoeEvent] = []
+        out: list[bytes] = []
+        delivered = False
+        for msg in self.decoder.feed(data):
+            self._last_rx = now
+            if isinstance(msg, m.Hello):
+                self._hello(msg, now, events, out)
+            elif self.phase is not Phase.ONLINE:
+                self.stats["before_handshake"] += 1
+                if not self.online and self.phase is Phase.HANDSHAKE and now - self._last_hello > 0.05:
+                    self._last_hello = now
+                    out.append(codec.encode(m.HostHello(self.session_id)))
+            elif isinstance(msg, (m.Heartbeat, m.Pong)):
+                self._came_back(events)
+                if isinstance(msg, m.Pong):
+                    events.append(msg)      # unnumbered: passed on as it comes (for round trips)
+                if msg.seq >= self.expected:
+                    self._ask_resend(now, out, f"heartbeat says {msg.seq} was sent")
+            elif not isinstance(msg, m.ShoeMessage):
+                self.stats["host_frames"] += 1      # our own commands echoed back: not for us
+            elif msg.seq < self.expected:
+                self.stats["duplicates"] += 1
+            elif msg.seq > self.expected:
+                self.stats["out_of_order"] += 1
+                if msg.seq - self.expected < self.EARLY_MAX:
+                    self._early[msg.seq] = msg
+                self._ask_resend(now, out, f"got {msg.seq}")
+            else:
+                self._came_back(events)
+                self._resend_at = None
+                delivered = True
+                self._accept(msg, events)
+        if self._refusal is not None:
+            self._refuse(self._refusal, events)
+            self._refusal = None
+        if self._early and self.phase is Phase.ONLINE:
+            self._ask_resend(now, out, "a gap remains")
+        if delivered:
+            out.append(codec.encode(m.Ack(self.expected - 1)))
+        return events, b"".join(out)
+
+    def _accept(self, msg: m.ShoeMessage | None, events: list[m.ShoeEvent]) -> None:
+        """Deliver ``msg`` (numbered ``expected``) and whatever waited behind it."""
+        while msg is not None:
+            self.expected += 1
+            if isinstance(msg, m.Reply):
+                self._pending.pop(msg.cmd, None)
+            if isinstance(msg, m.Skipped):
+                self.stats["skipped"] += 1
+                log.error("shoe link: message %d (type 0x%02x) could not be read (%s); skipped",
+                          msg.seq, msg.mtype, msg.reason)
+            else:
+                events.append(msg)
+            msg = self._early.pop(self.expected, None)
+
+    def _came_back(self, events: list[m.ShoeEvent]) -> None:
+        if not self.online:
+            self.online = True
+            events.append(m.LinkStatus(True, "shoe answering again", self.shoe))
+
+    def _refuse(self, exc: codec.VersionMismatch, events: list[m.ShoeEvent]) -> None:
+        if self.phase is Phase.REFUSED:
+            return
+        self.phase = Phase.REFUSED
+        self.online = False
+        reason = f"refusing the shoe: {exc}; update the {'host' if exc.major > m.PROTO_MAJOR else 'shoe'} software"
+        log.error("%s", reason)
+        events.append(m.LinkStatus(False, reason, self.shoe, refused=True))
+
+    def _hello(self, hello: m.Hello, now: float, events: list[m.ShoeEvent], out: list[bytes]) -> None:
+        if hello.major != m.PROTO_MAJOR:
+            self._refuse(codec.VersionMismatch(hello.major, hello.minor), events)
+            return
+        self.stats["hellos"] += 1
+        last = hello.seq
+        if hello.boot_id != self.boot_id:
+            if self.boot_id is not None:
+                log.warning("shoe %s restarted (boot %08x -> %08x)", hello.shoe_id, self.boot_id, hello.boot_id)
+            self.boot_id = hello.boot_id
+            self.expected = hello.oldest_held or last + 1
+            self._early.clear()
+        else:
+            resume = hello.oldest_held or last + 1      # the first number the shoe can still send
+            if resume > self.expected:
+                self.stats["lost"] += resume - self.expected
+                log.error("shoe link: messages %d-%d were gone from the shoe before the host got them",
+                          self.expected, resume - 1)
+                self.expected = resume
+                self._early = {k: v for k, v in self._early.items() if k >= resume}
+        self.shoe = hello
+        came_back = self.phase is not Phase.ONLINE or not self.online
+        self.phase = Phase.ONLINE
+        self._resend_at = None
+        if not self.online:
+            self.online = True
+            events.append(m.LinkStatus(True, f"shoe {hello.shoe_id} firmware {hello.firmware} "
+                                             f"protocol {hello.major}.{hello.minor}", hello))
+        self._accept(self._early.pop(self.expected, None), events)
+        if last >= self.expected:
+            self._ask_resend(now, out, "handshake")
+        if self.expected > 1:
+            out.append(codec.encode(m.Ack(self.expected - 1)))
+        if came_back:
+            for cmd in self._pending.values():
+                out.append(codec.encode(cmd))
+
+    def _ask_resend(self, now: float, out: list[bytes], why: str) -> None:
+        if self._resend_at is not None and now - self._resend_at < self.resend_every:
+            return
+        self._resend_at = now
+        self.stats["resend_requests"] += 1
+        log.debug("shoe link: asking for resend from %d (%s)", self.expected, why)
+        out.append(codec.encode(m.Resend(self.expected)))
+
+    # --- time -------------------------------------------------------------------------------------
+
+    def tick(self, now: float) -> Result:
+        """Call regularly (a few times a second at least): silence and retry timers."""
+        events: list[m.ShoeEvent] = []
+        out = b""
+        if self.phase is Phase.DISCONNECTED:
+            return events, out
+        if now - self._last_rx > self.offline_after:
+            silent = now - self._last_rx
+            events += self._go_offline(f"no word from the shoe for {silent:.1f} s")
+            if self.phase is Phase.ONLINE:
+                self.phase = Phase.HANDSHAKE
+        if self.phase in (Phase.HANDSHAKE, Phase.REFUSED) and now - self._last_hello >= self.hello_every:
+            self._last_hello = now
+            out = codec.encode(m.HostHello(self.session_id))
+        elif self.phase is Phase.ONLINE and self._resend_at is not None \
+                and now - self._resend_at >= self.resend_every:
+            buf: list[bytes] = []
+            self._ask_resend(now, buf, "retry")
+            out = b"".join(buf)
+        return events, out
+
+    def counters(self) -> dict[str, Any]:
+        """Everything counted so far: codec drops plus session drops."""
+        return dict(self.decoder.stats + self.stats)

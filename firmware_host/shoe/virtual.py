@@ -1,0 +1,255 @@
+"""The virtual shoe: the reference firmware on CPython behind a real pseudo-terminal.
+
+``VirtualShoe`` runs ``shoefw.shoe.Shoe`` (the firmware's own logic, loaded from
+``hardware/shoe/firmware``) with ``SimHardware`` in a thread, and serves it on a pty. The path it returns
+is a symlink that stays valid across simulated unplugs, like ``/dev/serial/by-id/...``. The host's
+START_DEAL makes it deal; after each deal the simulated dealer gathers the cards and loads the next
+shuffled pack. Packs alternate between the ids in ``packs``. Deterministic for a given seed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import select
+import tempfile
+import threading
+import time
+import tty
+from collections import defaultdict
+from pathlib import Path
+
+from firmware_host.shoe.firmware import load_firmware
+from firmware_host.shoe.games import deal_plan
+from firmware_host.shoe.simhw import Injection, PhysCard, SimHardware, apply_faults, shuffled_pack
+from laws.cards import Seat
+
+log = logging.getLogger(__name__)
+_SEAT_CODES = {Seat.N: 0, Seat.E: 1, Seat.S: 2, Seat.W: 3}
+
+
+class _PtyPort:
+    """The firmware's serial port: non-blocking writes into the pty master; bytes that do not fit or
+    arrive while the cable is out are lost, as on a real line."""
+
+    def __init__(self) -> None:
+        self.master: int | None = None
+        self.inbox = bytearray()
+        self.lost = 0
+
+    def read(self) -> bytes | None:
+        if not self.inbox:
+            return None
+        data = bytes(self.inbox)
+        self.inbox.clear()
+        return data
+
+    def write(self, data: bytes) -> None:
+        if self.master is None:
+            self.lost += len(data)
+            return
+        try:
+            n = os.write(self.master, data)
+        except (BlockingIOError, OSError):
+            n = 0
+        self.lost += len(data) - n
+
+
+class VirtualShoe:
+    """A shoe on a pty.
+
+    Args:
+        game: ``contract-bridge`` or ``euchre`` (which cards are in the pack).
+        seed: shuffles, random fault positions and noise all follow it.
+        inject: faults for the first deal, as ``Injection``s or strings like ``"face_up@7"``.
+        packs: pack ids used in turn, one per deal.
+        pass_ms, gap_ms: how long a card blocks the exit, and the pause between cards.
+        jam_ms: the firmware's jam threshold (a jammed card blocks the exit twice as long).
+        down_ms: how long a dropped connection stays down.
+        directory: where the stable symlink goes (a temporary folder when None).
+        protocol: the (major, minor) version the firmware claims (to try hosts against other versions).
+    """
+
+    def __init__(self, game: str = "contract-bridge", seed: int = 0, inject: list[Injection | str] | tuple = (),
+                 *, packs: tuple[str, ...] = ("A", "B"), pass_ms: int = 4, gap_ms: int = 8, jam_ms: int = 200,
+                 down_ms: int = 60, heartbeat_ms: int = 500, directory: str | None = None,
+                 protocol: tuple[int, int] = (1, 0)) -> None:
+        self.plan = deal_plan(game)
+        self.rng = random.Random(seed)
+        self.packs = packs
+        self.down_ms = down_ms
+        self._lock = threading.Lock()
+        self._schedule: dict[int, list[Injection]] = defaultdict(list)
+        for spec in inject:
+            self.inject(spec, deal=1)
+        self._t0 = time.monotonic()
+        self.hw = SimHardware(self._ms, pass_ms=pass_ms, gap_ms=gap_ms, jam_ms=2 * jam_ms)
+        self.port = _PtyPort()
+        shoe_mod, self.wire = load_firmware()
+        self.firmware = shoe_mod.Shoe(self.hw, self.port, self.rng.getrandbits(32), shoe_id="virtual-shoe",
+                                      heartbeat_ms=heartbeat_ms, jam_ms=jam_ms, major=protocol[0],
+                                      minor=protocol[1])
+        self._own_dir = directory is None
+        self._dir = Path(directory) if directory else Path(tempfile.mkdtemp(prefix="cardtable-shoe-"))
+        self.path = str(self._dir / "shoe")
+        self.tty: str | None = None
+        self._slave: int | None = None
+        self._down_until: float | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.deals = 0                        # deals started so far
+        self.drops = 0
+        self.garbage_bytes = 0
+
+    # --- public -----------------------------------------------------------------------------------
+
+    def open(self) -> str:
+        """Create the pty, load the first pack, start the firmware; returns the stable port path."""
+        self._plug()
+        self._load_next_pack()
+        self._thread = threading.Thread(target=self._run, name="virtual-shoe", daemon=True)
+        self._thread.start()
+        return self.path
+
+    def close(self) -> None:
+        """Stop the firmware and remove the pty."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._unplug()
+        if self._own_dir and self._dir.exists():
+            self._dir.rmdir()
+
+    def __enter__(self) -> VirtualShoe:
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def inject(self, spec: Injection | str, deal: int | None = None) -> Injection:
+        """Schedule a fault for deal number ``deal`` (1-based; None: the next deal to start)."""
+        inj = spec if isinstance(spec, Injection) else Injection.parse(spec)
+        with self._lock:
+            self._schedule[deal if deal is not None else self.deals + 1].append(inj)
+        return inj
+
+    def press(self, seat: Seat, kind: int = 1) -> None:
+        """A player presses the seat button (kind 1 call, 2 demand, 3 confirm)."""
+        with self._lock:
+            self.hw.buttons.append((_SEAT_CODES[Seat(seat)], kind))
+
+    def drop(self) -> None:
+        """Pull the cable now; it comes back after ``down_ms``."""
+        with self._lock:
+            self._drop()
+
+    def load_pack(self, pack: str | None = None) -> None:
+        """The dealer gathers every card, shuffles and loads a fresh pack (``pack`` names its id; by
+        default the next of ``packs``). The shoe does this by itself after every deal.
+
+        Raises:
+            RuntimeError: during a deal (finish or abort it first).
+        """
+        with self._lock:
+            if self.firmware.dealing:
+                raise RuntimeError("the virtual shoe is dealing; abort the deal before reloading")
+            self.hw.gather()
+            self.firmware.poll()
+            self._load_next_pack(pack)
+
+    @property
+    def dealt(self) -> list[PhysCard]:
+        """Every card that physically left the shoe, in order."""
+        return list(self.hw.left)
+
+    # --- the pty ----------------------------------------------------------------------------------
+
+    def _ms(self) -> int:
+        return int((time.monotonic() - self._t0) * 1000)
+
+    def _plug(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        self._slave = slave
+        self.port.master = master
+        self.tty = os.ttyname(slave)
+        tmp = self.path + ".new"
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        os.symlink(self.tty, tmp)
+        os.replace(tmp, self.path)
+        self._down_until = None
+
+    def _unplug(self) -> None:
+        if os.path.lexists(self.path):
+            os.unlink(self.path)
+        for fd in (self.port.master, self._slave):
+            if fd is not None:
+                os.close(fd)
+        self.port.master = None
+        self._slave = None
+
+    def _drop(self) -> None:
+        if self.port.master is None:
+            return
+        self.drops += 1
+        self._unplug()
+        self._down_until = time.monotonic() + self.down_ms / 1000
+
+    def _garbage(self) -> None:
+        noise = bytes(self.rng.getrandbits(8) for _ in range(self.rng.randint(8, 64)))
+        self.garbage_bytes += len(noise)
+        self.port.write(noise)
+
+    # --- the dealer's side ------------------------------------------------------------------------
+
+    def _load_next_pack(self, pack: str | None = None) -> None:
+        pack = pack or self.packs[self.deals % len(self.packs)]
+        self.hw.load(shuffled_pack(self.plan.pack, pack, self.rng))
+
+    def _run(self) -> None:
+        fw = self.firmware
+        while not self._stop.is_set():
+            now_ms = self._ms()
+            wait = self.hw.next_change(now_ms, fw.dealing and not fw.paused)
+            timeout = 0.05 if wait is None else min(wait / 1000, 0.05)
+            master = self.port.master
+            if master is not None:
+                try:
+                    ready, _, _ = select.select([master], [], [], timeout)
+                    if ready:
+                        self.port.inbox += os.read(master, 4096)
+                except OSError:
+                    pass
+            else:
+                self._stop.wait(timeout)
+            with self._lock:
+                self._cycle()
+
+    def _cycle(self) -> None:
+        fw = self.firmware
+        if self._down_until is not None and time.monotonic() >= self._down_until:
+            self._plug()
+        was_dealing = fw.dealing
+        gone = self.hw.step(self._ms(), fw.dealing and not fw.paused)
+        fw.poll()
+        if gone is not None:
+            for kind in gone.after:
+                if kind == "garbage":
+                    self._garbage()
+                elif kind == "drop":
+                    self._drop()
+        if fw.dealing and not was_dealing:
+            self.deals += 1
+            faults = self._schedule.pop(self.deals, [])
+            if faults:
+                log.info("virtual shoe: deal %d with %s", self.deals, ", ".join(map(str, faults)))
+            apply_faults(self.hw.well, faults, self.rng, self.plan.cards_dealt)
+        elif was_dealing and not fw.dealing:
+            self.hw.gather()
+            fw.poll()                     # the firmware sees the empty well before the next pack
+            self._load_next_pack()

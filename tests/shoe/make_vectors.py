@@ -1,0 +1,108 @@
+"""Regenerates ``hardware/shoe/test_vectors.json`` (run by hand when the protocol grows; the tests
+check that both the host codec and the firmware agree with the stored hex).
+
+    .venv/bin/python -m tests.shoe.make_vectors
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from zlib import crc32
+
+from firmware_host.shoe import codec
+from tests.shoe.vectors import VECTORS, to_message
+
+VALID = [
+    ("hello", "shoe", "HELLO", 0, dict(major=1, minor=0, boot_id=0x5EED0001, oldest_held=0, caps=0x3F,
+                                        ring_size=128, shoe_id="club-3", fw_version="1.0.0")),
+    ("hello after a gap", "shoe", "HELLO", 41, dict(major=1, minor=2, boot_id=0x5EED0001, oldest_held=37,
+                                                    caps=0x06, ring_size=64, shoe_id="s", fw_version="1.2.7")),
+    ("heartbeat while dealing", "shoe", "HEARTBEAT", 12, dict(state=2, flags=2, ring_used=5)),
+    ("heartbeat paused", "shoe", "HEARTBEAT", 300, dict(state=3, flags=3, ring_used=0)),
+    ("pong", "shoe", "PONG", 7, dict(token=0xBEEF)),
+    ("card ten of spades to east", "shoe", "CARD_OUT", 5,
+     dict(index=1, seat=1, card="TS", orientation=0, quality=97, pack="A")),
+    ("card face up to north", "shoe", "CARD_OUT", 11,
+     dict(index=7, seat=0, card="QH", orientation=1, quality=88, pack="B")),
+    ("unreadable card to west", "shoe", "CARD_OUT", 12,
+     dict(index=8, seat=3, card=None, orientation=0, quality=0, pack="")),
+    ("turn-up card, orientation unknown", "shoe", "CARD_OUT", 30,
+     dict(index=21, seat=4, card="JD", orientation=2, quality=100, pack="club-pack-17")),
+    ("card outside a deal", "shoe", "CARD_OUT", 31,
+     dict(index=0, seat=255, card="2C", orientation=0, quality=90, pack="A")),
+    ("card whose seq needs escaping (0xC0)", "shoe", "CARD_OUT", 0xC0,
+     dict(index=3, seat=2, card="9S", orientation=0, quality=0xDB, pack="A")),
+    ("bridge deal started, dealer south", "shoe", "DEAL_STARTED", 2,
+     dict(dealer=2, turn_up=0, pattern=[1] * 13, pack="A")),
+    ("euchre deal started, 3-then-2", "shoe", "DEAL_STARTED", 3,
+     dict(dealer=3, turn_up=1, pattern=[3, 2], pack="")),
+    ("deal finished", "shoe", "DEAL_FINISHED", 56, dict(reason=0, dealt=52, left_in_shoe=0)),
+    ("deal ran out of cards", "shoe", "DEAL_FINISHED", 57, dict(reason=2, dealt=51, left_in_shoe=0)),
+    ("deal aborted", "shoe", "DEAL_FINISHED", 58, dict(reason=1, dealt=9, left_in_shoe=1)),
+    ("pack loaded", "shoe", "PACK_LOADED", 1, dict(pack="")),
+    ("jam at card 14", "shoe", "JAM", 20, dict(index=14, cleared=0)),
+    ("jam cleared", "shoe", "JAM", 21, dict(index=14, cleared=1)),
+    ("empty", "shoe", "EMPTY", 55, dict(dealt=51)),
+    ("button: west demands", "shoe", "BUTTON", 60, dict(seat=3, kind=2)),
+    ("error: resend gap", "shoe", "ERROR", 61, dict(code=1, detail="messages 3-9 are no longer held")),
+    ("reply ok to command 4", "shoe", "REPLY", 62, dict(cmd=4, status=0, detail="")),
+    ("reply busy", "shoe", "REPLY", 63, dict(cmd=5, status=1, detail="a deal is in progress")),
+    ("host hello", "host", "HOST_HELLO", 0, dict(major=1, minor=0, session=0x01020304)),
+    ("start bridge deal, dealer north", "host", "START_DEAL", 1,
+     dict(dealer=0, turn_up=0, pattern=[1] * 13, pack="A")),
+    ("start euchre deal 2-then-3 with turn-up", "host", "START_DEAL", 2,
+     dict(dealer=1, turn_up=1, pattern=[2, 3], pack="B")),
+    ("pause", "host", "PAUSE", 3, {}),
+    ("resume", "host", "RESUME", 4, {}),
+    ("abort", "host", "ABORT", 5, {}),
+    ("lamp 2 blinking red", "host", "SET_LAMP", 6, dict(lamp=2, mode=2, colour=1)),
+    ("ping", "host", "PING", 0, dict(token=0x0102)),
+    ("resend from 17", "host", "RESEND", 0, dict(seq=17)),
+    ("ack up to 0xC0DB (escaped)", "host", "ACK", 0, dict(seq=0xC0DB)),
+]
+
+
+def _frame(raw: bytes) -> str:
+    return codec.frame_raw(raw).hex()
+
+
+def _invalid() -> list[dict[str, object]]:
+    card = codec.encode(to_message(dict(name="", type="CARD_OUT", seq=5, fields=VALID[5][4])))
+    bad_crc = bytearray(card)
+    bad_crc[-2] ^= 0x01
+    hello2 = struct.pack(">BBI", 2, 0x01, 0) + struct.pack(">BBIIHH", 2, 1, 7, 0, 0, 64) + b"\x01x\x015"
+    return [
+        dict(name="bad crc", hex=bytes(bad_crc).hex(), error="bad_crc"),
+        dict(name="too short", hex="c00110c0", error="short"),
+        dict(name="ESC followed by a plain byte", hex=card[:4].hex() + "db41" + card[4:].hex(), error="bad_escape"),
+        dict(name="unknown message type 0x7e", hex=_frame(struct.pack(">BBI", 1, 0x7E, 9) + b"\x00"),
+             error="unknown_type"),
+        dict(name="card code that is not a card", hex=_frame(struct.pack(">BBIBB", 1, 0x10, 9, 1, 0) + b"ZZ\x00\x00\x00"),
+             error="malformed"),
+        dict(name="string running past the end", hex=_frame(struct.pack(">BBI", 1, 0x13, 9) + b"\x09AB"),
+             error="malformed"),
+        dict(name="hello from a protocol 2.1 shoe", hex=_frame(hello2), error="version",
+             refusal="shoe speaks protocol 2.1; this host speaks 1.0"),
+        dict(name="frame without its end", hex=card[:-1].hex(), error=None),
+    ]
+
+
+def main() -> None:
+    doc = {
+        "about": "Shoe protocol 1.0 test vectors (hardware/shoe/PROTOCOL.md). 'fields' use wire values and the "
+                 "firmware's names. 'invalid' frames must decode to nothing; 'error' is the counter that "
+                 "rises (null: nothing yet, the frame is incomplete).",
+        "crc32_check": {"ascii": "123456789", "crc32": f"{crc32(b'123456789'):08x}"},
+        "valid": [],
+        "invalid": _invalid(),
+    }
+    for name, direction, mtype, seq, fields in VALID:
+        v = dict(name=name, direction=direction, type=mtype, seq=seq, fields=fields)
+        v["hex"] = codec.encode(to_message(v)).hex()
+        doc["valid"].append(v)
+    VECTORS.write_text(json.dumps(doc, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

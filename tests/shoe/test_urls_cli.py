@@ -1,0 +1,150 @@
+"""The link on other pyserial URLs (socket://, loop://), version refusal end to end, determinism of
+the virtual shoe, and the command line."""
+
+from __future__ import annotations
+
+import select
+import socket
+import threading
+
+import pytest
+
+from firmware_host import cli
+from firmware_host.shoe import messages as m
+from firmware_host.shoe.games import start_deal
+from firmware_host.shoe.link import ShoeLink
+from firmware_host.shoe.scanner import ScannerLink
+from firmware_host.shoe.virtual import VirtualShoe
+from laws.cards import Seat
+from tests.shoe.collector import Collector
+from tests.shoe.fwkit import Bench
+
+
+class _SocketPort:
+    def __init__(self, conn: socket.socket) -> None:
+        self.conn = conn
+
+    def read(self) -> bytes | None:
+        try:
+            return self.conn.recv(4096) or None
+        except (BlockingIOError, OSError):
+            return None
+
+    def write(self, data: bytes) -> None:
+        self.conn.sendall(data)
+
+
+def test_the_firmware_over_socket_url_deals_a_euchre_hand() -> None:
+    srv = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+    bench = Bench("euchre", seed=2)
+    bench.load()
+
+    def serve() -> None:
+        conn, _ = srv.accept()
+        conn.setblocking(False)
+        bench.shoe.port = _SocketPort(conn)
+        while not stop.is_set():
+            select.select([conn], [], [], 0.002)
+            bench.run(1)             # fake clock: one millisecond of shoe time per turn
+        conn.close()
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    sink = Collector()
+    link = ShoeLink(f"socket://127.0.0.1:{srv.getsockname()[1]}", sink)
+    link.start()
+    try:
+        sink.wait(lambda evs: any(isinstance(e, m.LinkStatus) and e.online for e in evs))
+        link.send(start_deal("euchre", Seat.N, pack="A"))
+        sink.wait(sink.finished())
+    finally:
+        link.stop()
+        stop.set()
+        t.join(5)
+        srv.close()
+    cards = sink.of(m.CardOut)
+    assert [c.card for c in cards] == [p.card for p in bench.hw.left] and len(cards) == 21
+
+
+def test_loop_url_opens() -> None:
+    sink = Collector()
+    link = ScannerLink("loop://", sink)
+    link.start()
+    try:
+        (status,) = sink.wait(lambda evs: len(evs) >= 1)
+    finally:
+        link.stop()
+    assert status == m.LinkStatus(True, "scanner on loop://")
+
+
+def test_a_shoe_speaking_a_newer_major_version_is_refused(tmp_path) -> None:
+    shoe = VirtualShoe("euchre", 1, protocol=(2, 3), directory=str(tmp_path))
+    sink = Collector()
+    link = ShoeLink(shoe.open(), sink)
+    link.start()
+    try:
+        sink.wait(lambda evs: any(isinstance(e, m.LinkStatus) and e.refused for e in evs))
+        link.send(start_deal("euchre", Seat.N))
+    finally:
+        link.stop()
+        shoe.close()
+    (refusal,) = [e for e in sink.events if isinstance(e, m.LinkStatus)]
+    assert refusal.reason == ("refusing the shoe: shoe speaks protocol 2.3; this host speaks 1.0; "
+                              "update the host software")
+    assert not any(isinstance(e, m.ShoeMessage) for e in sink.events)
+
+
+def test_the_virtual_shoe_is_deterministic_for_a_seed(tmp_path) -> None:
+    decks = []
+    for run in range(2):
+        shoe = VirtualShoe("contract-bridge", 42, ["unreadable", "face_up"], directory=str(tmp_path / str(run)))
+        (tmp_path / str(run)).mkdir()
+        sink = Collector()
+        link = ShoeLink(shoe.open(), sink)
+        link.start()
+        try:
+            sink.wait(lambda evs: any(isinstance(e, m.PackLoaded) for e in evs))
+            link.send(start_deal("contract-bridge", Seat.S))
+            sink.wait(sink.finished())
+        finally:
+            link.stop()
+            shoe.close()
+        decks.append([(c.card, c.orientation) for c in sink.of(m.CardOut)])
+    assert decks[0] == decks[1] and len(decks[0]) == 52
+    assert sum(card is None for card, _ in decks[0]) == 1
+
+
+def test_bad_injections_are_refused_clearly() -> None:
+    with pytest.raises(ValueError, match="unknown injection 'flip'"):
+        VirtualShoe("euchre", 1, ["flip@3"])
+    with pytest.raises(ValueError, match="card number 'x'"):
+        VirtualShoe("euchre", 1, ["jam@x"])
+    with pytest.raises(ValueError, match="unknown game 'whist'"):
+        VirtualShoe("whist")
+
+
+def test_shoe_listen_on_a_missing_port_says_so_in_one_line(tmp_path, capsys) -> None:
+    port = tmp_path / "ttyUSB3"
+    assert cli.main(["shoe-listen", str(port)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip().splitlines() == [
+        f"cardtable shoe-listen: serial port {port} does not exist (is the shoe plugged in? check the port setting)"]
+
+
+def test_shoe_listen_deals_from_the_virtual_shoe(tmp_path, capsys) -> None:
+    shoe = VirtualShoe("euchre", 4, ["face_up@2"], directory=str(tmp_path))
+    try:
+        assert cli.main(["shoe-listen", shoe.open(), "--game", "euchre", "--deals", "2"]) == 0
+    finally:
+        shoe.close()
+    out = capsys.readouterr().out
+    assert out.count("DealFinished") == 2 and out.count(" card ") == 42
+    assert "table (turn-up)" in out and " up " in out
+
+
+def test_bench_link_quick_runs(capsys) -> None:
+    assert cli.main(["bench", "link", "--quick", "--json"]) in (0, 1)
+    out = capsys.readouterr().out
+    assert '"decode_frames_per_s_median"' in out and '"latency_ms_p99"' in out
