@@ -142,7 +142,12 @@ class TableController:
                 item = self.queue.get(timeout=poll)
             except queue.Empty:
                 continue
-            self.process(item)
+            try:
+                self.process(item)
+            except Exception:  # one bad input must not stop the table; it is in the log
+                log.exception("input %r not processed", item)
+            finally:
+                self.queue.task_done()
 
     def drain(self) -> int:
         """Process everything queued now; returns how many inputs were processed."""
@@ -152,7 +157,10 @@ class TableController:
                 item = self.queue.get_nowait()
             except queue.Empty:
                 return n
-            self.process(item)
+            try:
+                self.process(item)
+            finally:
+                self.queue.task_done()
             n += 1
 
     def process(self, item: Input) -> list[Ruling]:

@@ -164,6 +164,24 @@ def _date_of(ev: dict[str, Any], default: str) -> str:
     return default
 
 
+def _seats_from_draw(ev: dict[str, Any]) -> dict[Seat, str]:
+    """Who sits where after a bridge draw: the seats it names, else the law engine's formation."""
+    from laws.events import CardsDrawn, EventFormatError, event_from_dict
+    from laws.formation import bridge_draw
+    from laws.rulings import Remedy
+
+    try:
+        draw = event_from_dict(ev)
+        assert isinstance(draw, CardsDrawn)
+        rulings = bridge_draw(draw.cuts, seats=draw.seats)
+    except (EventFormatError, ValueError, AssertionError):
+        return {}
+    for r in rulings:
+        if r.remedy is Remedy.FORMATION:
+            return {Seat(seat): name for name, seat in r.extra["seats"].items()}
+    return {}
+
+
 def deals_from_events(events: Iterable[dict[str, Any]], *, event: str = "", site: str = "",
                       date: str | None = None) -> list[PbnDeal]:
     """The completed bridge deals in a history of event dicts, numbered 1, 2, ... in order.
@@ -208,8 +226,8 @@ def deals_from_events(events: Iterable[dict[str, Any]], *, event: str = "", site
             close(last=False)
             bridge = ev.get("game") == "contract-bridge"
             rubber = RubberState()
-        elif kind == "draw" and isinstance(ev.get("seats"), dict):
-            players = {Seat(seat): name for name, seat in ev["seats"].items()}
+        elif kind == "draw" and bridge:
+            players = _seats_from_draw(ev) or players
         elif kind == "leave" and ev.get("substitute"):
             for seat, name in list(players.items()):
                 if name == ev.get("name"):

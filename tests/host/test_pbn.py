@@ -129,7 +129,7 @@ def deal_events(rng: random.Random, dealer: Seat, *, played: bool = True) -> tup
 def test_deals_from_events_with_rubber_vulnerability() -> None:
     rng = random.Random(3)
     evs: list[Any] = [GameChosen("contract-bridge"),
-                      CardsDrawn((("Ann", Card("A", "S")), ("Bo", Card("K", "S")), ("Cy", Card("Q", "S")),
+                      CardsDrawn((("Ann", Card("A", "S")), ("Bo", Card("Q", "S")), ("Cy", Card("K", "S")),
                                   ("Di", Card("J", "S"))),
                                  seats={"Ann": Seat.N, "Bo": Seat.E, "Cy": Seat.S, "Di": Seat.W})]
     expected_hands = []

@@ -1,0 +1,351 @@
+"""``cardtable demo``: a whole simulated table, ruled by the real law engine.
+
+The virtual shoe (the reference firmware on a real pseudo-terminal) deals; the synthetic camera renders
+the table and the real decoder reads it; the lamps and buttons are gpiozero devices on MockFactory pins;
+the journal is SQLite. A narrator plays the people at the table: they shuffle, cut, press buttons and
+make mistakes. Every ruling and lamp appears as it happens; the journal and a PBN file of the bridge
+deals stay in the output folder.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from firmware_host.config import Config, load_config
+from firmware_host.controller import LawInput, TableController
+from firmware_host.display import TerminalDisplay
+from firmware_host.journal import Journal
+from firmware_host.panel import Panel
+from firmware_host.wiring import CameraFeeder, ShoeAdapter
+from laws.cards import Seat
+from laws.events import Event, event_from_dict
+
+log = logging.getLogger(__name__)
+PLAYERS = {"contract-bridge": [["Ann", "AS"], ["Bob", "KH"], ["Cy", "7D"], ["Di", "2C"]],
+           "euchre": [["Ann", "JS"], ["Bob", "AH"], ["Cy", "9D"], ["Di", "7C"]]}
+
+
+@dataclass
+class Rig:
+    """One simulated table: devices, controller, display."""
+
+    game: str
+    cfg: Config
+    ctl: TableController
+    display: TerminalDisplay
+    shoe: Any
+    link: Any
+    adapter: ShoeAdapter
+    factory: Any
+    panel: Panel
+    journal: Journal
+    camera: CameraFeeder | None
+    scene: Any | None
+    stop: threading.Event
+    thread: threading.Thread
+
+    # -- the people at the table ----------------------------------------------------------------------
+
+    def say(self, text: str) -> None:
+        self.display.say(f"» {text}", "bold cyan")
+
+    def script(self, kind: str, **fields: Any) -> None:
+        """Something a person reports at the table (through the director's terminal)."""
+        self.submit(event_from_dict({"type": kind, **fields}), "script")
+
+    def submit(self, event: Event, source: str) -> None:
+        self.ctl.submit(LawInput(event, source))
+        self.ctl.queue.join()
+
+    def shuffle_and_cut(self, dealer: Seat) -> None:
+        self.script("shuffle", seat=dealer.partner.value)
+        self.script("shuffle", seat=dealer.value)
+        self.script("cut", seat=dealer.right.value, top=21, bottom=31 if self.game != "euchre" else 11)
+
+    def press(self, who: str, times: int = 1) -> None:
+        """Press a seat's button on the panel (real gpiozero mock pins, real press decoding)."""
+        name = "director_ack" if who == "director" else f"seat_{who}"
+        pin = self.factory.pin(self.cfg.pins.buttons[name])
+        for _ in range(times):
+            pin.drive_low()
+            time.sleep(0.06)
+            pin.drive_high()
+            time.sleep(0.06)
+        time.sleep(self.cfg.pins.double_press + 0.15)  # let a single press be decided
+        self.ctl.queue.join()
+
+    def deal(self, dealer: Seat, pack: str, inject: str | None = None,
+             pattern: tuple[int, ...] | None = None) -> None:
+        """The shoe deals; a ruling that voids the deal stops the shoe."""
+        from firmware_host.shoe import messages as m
+        from firmware_host.shoe.games import start_deal
+
+        if inject:
+            self.shoe.inject(inject)
+        self.shoe.load_pack(pack)
+        self.adapter.deal_finished.clear()
+        before = self.ctl.engine.state.deals_started
+        cmd = start_deal(self.game, dealer, pack)
+        if pattern is not None:
+            cmd = m.StartDeal(dealer, pattern, cmd.turn_up, pack)
+        self.link.send(cmd)
+        deadline = time.monotonic() + 20
+        aborted = False
+        while time.monotonic() < deadline and not self.adapter.deal_finished.is_set():
+            d = self.ctl.engine.state.deal
+            if not aborted and d is not None and d.void and d.number > before:
+                self.link.send(m.Abort())
+                aborted = True
+            time.sleep(0.01)
+        self.ctl.queue.join()
+
+    def abort_deal(self) -> None:
+        """Stop the shoe's deal (the table obeys a ruling that voided it)."""
+        from firmware_host.shoe import messages as m
+
+        self.link.send(m.Abort())
+        wait(self, self.adapter.deal_finished.is_set)
+        self.ctl.queue.join()
+
+    def camera_sees(self, frames: int = 6) -> None:
+        """Let the camera look at the table for a few frames."""
+        if self.camera is None:
+            return
+        for _ in range(frames):
+            self.camera.step()
+        self.ctl.queue.join()
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=5)
+        self.link.stop()
+        self.shoe.close()
+        self.panel.close()
+        self.display.close()
+        self.journal.close()
+
+
+def build_rig(game: str, out: Path, seed: int, with_camera: bool = True) -> Rig:
+    from gpiozero.pins.mock import MockFactory
+
+    from firmware_host.shoe.link import ShoeLink
+    from firmware_host.shoe.virtual import VirtualShoe
+
+    cfg = load_config(None, env={}, check_devices=False)
+    data = out / game
+    data.mkdir(parents=True, exist_ok=True)
+    factory = MockFactory()
+    panel = Panel(cfg.pins, factory, time.monotonic)
+    panel.start()
+    journal = Journal.open(data)
+    display = TerminalDisplay(deal_size=52 if game == "contract-bridge" else 20,
+                              title=f"cardtable demo — {game}")
+    ctl = TableController(game=game, journal=journal, panel=panel, clock=time.time, display=display,
+                          table_id=f"demo-{game}")
+    # the cable stays out long enough for the link to call the shoe offline (1.5 s of silence)
+    shoe = VirtualShoe(game, seed=seed, packs=("red", "blue"), down_ms=1800)
+    adapter = ShoeAdapter(ctl.submit, time.time)
+    link = ShoeLink(shoe.open(), adapter)
+    link.start()
+    camera, scene = _camera(ctl) if with_camera else (None, None)
+    stop = threading.Event()
+    thread = threading.Thread(target=ctl.run, args=(stop,), name="controller", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not link.online and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return Rig(game, cfg, ctl, display, shoe, link, adapter, factory, panel, journal, camera, scene, stop,
+               thread)
+
+
+def _camera(ctl: TableController) -> tuple[CameraFeeder | None, Any | None]:
+    try:
+        from vision.camera import SyntheticCamera
+        from vision.render import Scene
+        from vision.watcher import build_watcher
+        from vision.zones import parse_vision_config
+    except ImportError as exc:  # pragma: no cover - vision is part of the package
+        log.warning("no camera in the demo: %s", exc)
+        return None, None
+    scene = Scene()
+    source = SyntheticCamera(scene, size=(1280, 720))
+    watcher = build_watcher(parse_vision_config({}), clock=time.monotonic)
+    feeder = CameraFeeder(source, watcher, ctl.submit)
+    ctl.on_phase(feeder.set_phase)
+    feeder.set_phase(ctl.engine.state.phase, ctl.engine)
+    return feeder, scene
+
+
+def wait(rig: Rig, cond: Callable[[], bool], timeout: float = 10) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def bridge_table(rig: Rig) -> None:
+    from laws.cards import Card
+
+    N, E, W = Seat.N, Seat.E, Seat.W
+    rig.say("Contract Bridge. Four players draw for partners and seats; the camera reads their cards.")
+    _draw(rig, "contract-bridge")
+    rig.script("packs", owners={"NS": "red", "EW": "blue"})
+    rig.say("South and North shuffle; West cuts, and the queen of hearts shows face up in the cut.")
+    rig.script("shuffle", seat="S")
+    rig.script("shuffle", seat="N")
+    if rig.scene is not None:
+        rig.scene.place(Card.parse("QH"), "red", zone="cut")
+        rig.camera_sees()
+        rig.scene.clear()
+        rig.camera_sees(6)
+    else:
+        rig.submit(event_from_dict({"type": "card_faced", "card": "QH", "where": "cut"}), "camera")
+    rig.say("A new shuffle and cut. The shoe deals; its 12th card comes out face up.")
+    rig.shuffle_and_cut(N)
+    rig.deal(N, "red", inject="face_up@12")
+    rig.say("East double-presses his button: he wants a new shuffle before the redeal starts.")
+    rig.shuffle_and_cut(N)
+    rig.press("E", times=2)
+    rig.say("Shuffled and cut again; the shoe's cable drops mid-deal and comes back.")
+    rig.shuffle_and_cut(N)
+    rig.deal(N, "red", inject="drop@30")
+    rig.say("Before the opening lead South counts fourteen cards and West twelve.")
+    rig.script("hand_count", seat="S", count=14)
+    rig.script("hand_count", seat="W", count=12)
+    rig.say("The redeal: a card's code will not read — it is torn.")
+    rig.shuffle_and_cut(N)
+    rig.deal(N, "red", inject="unreadable@20")
+    rig.say("The director brings a fresh pack for North-South and acknowledges the lamps.")
+    rig.script("packs", owners={"NS": "red2", "EW": "blue"})
+    rig.press("director")
+    rig.say("Redeal with the new pack; one card is missing from it.")
+    rig.shuffle_and_cut(N)
+    rig.deal(N, "red2", inject="missing@40")
+    rig.say("The missing card is found; the pack is complete. A clean deal at last.")
+    rig.shuffle_and_cut(N)
+    rig.deal(N, "red2")
+    rig.say("South plays four spades and makes ten tricks.")
+    rig.script("play_end")
+    rig.script("result", declarer="S", contract="4S", tricks=10)
+    rig.say("East's deal, but West picks up the shoe and starts dealing.")
+    rig.shuffle_and_cut(E)
+    _deal_out_of_turn(rig, W, "blue")
+    rig.say("North presses his button to demand the redeal before the last card.")
+    rig.press("N")
+    rig.abort_deal()
+    rig.shuffle_and_cut(E)
+    rig.deal(E, "blue")
+    rig.say("West plays three no trump and makes nine tricks: game to East-West.")
+    rig.script("play_end")
+    rig.script("result", declarer="W", contract="3NT", tricks=9)
+
+
+def _deal_out_of_turn(rig: Rig, dealer: Seat, pack: str) -> None:
+    """The wrong player deals: the shoe is slowed so the players can demand a redeal before the end."""
+    from firmware_host.shoe import messages as m
+    from firmware_host.shoe.games import start_deal
+
+    rig.shoe.load_pack(pack)
+    rig.adapter.deal_finished.clear()
+    rig.link.send(start_deal(rig.game, dealer, pack))
+    wait(rig, lambda: rig.ctl.engine.state.deal is not None and rig.ctl.engine.state.deal.cards_dealt >= 8)
+    rig.link.send(m.Pause())
+    rig.ctl.queue.join()
+
+
+def _draw(rig: Rig, game: str) -> None:
+    from laws.cards import Card
+
+    cuts = PLAYERS[game]
+    zones = ["N", "S", "E", "W"]  # where each candidate stands, in order of arrival
+    if rig.scene is not None and rig.camera is not None:
+        rig.camera.draw_names({z: name for z, (name, _) in zip(zones, cuts)})
+        for z, (_, card) in zip(zones, cuts):
+            rig.scene.place(Card.parse(card), "red", zone=z)
+        rig.camera_sees(6)
+        rig.scene.clear()
+        rig.camera_sees(6)
+        if rig.ctl.engine.state.players:
+            return
+        rig.display.note("the camera did not confirm the draw; the director enters it")
+    rig.script("draw", cuts=cuts)
+
+
+def euchre_table(rig: Rig) -> None:
+    from laws.cards import Card
+
+    N, E = Seat.N, Seat.E
+    rig.say("Euchre, Somerset Club laws. The knave is highest in the draw.")
+    _draw(rig, "euchre")
+    rig.script("packs", owners={"NS": "red", "EW": "blue"})
+    rig.say("North deals, but gives East one card and moves on: a misdeal.")
+    rig.shuffle_and_cut(N)
+    rig.deal(N, "red", pattern=(1, 4))
+    rig.say("The deal has passed to East. While he deals, a card turns face up on the table.")
+    rig.shuffle_and_cut(E)
+    from firmware_host.shoe import messages as m
+    from firmware_host.shoe.games import start_deal
+
+    rig.shoe.load_pack("blue")
+    rig.adapter.deal_finished.clear()
+    rig.link.send(start_deal("euchre", E, "blue"))
+    wait(rig, lambda: rig.ctl.engine.state.deal is not None and rig.ctl.engine.state.deal.cards_dealt >= 3)
+    rig.link.send(m.Pause())
+    if rig.scene is not None:
+        rig.scene.place(Card.parse("KD"), "blue", zone="S")
+        rig.camera_sees()
+        rig.scene.clear()
+    else:
+        rig.submit(event_from_dict({"type": "card_faced", "card": "KD", "where": "deal"}), "camera")
+    rig.say("South claims the new deal with his button.")
+    rig.press("S")
+    rig.abort_deal()
+    if rig.scene is not None:
+        rig.camera_sees(6)
+    rig.say("East deals again; the shoe turns up the trump card.")
+    rig.shuffle_and_cut(E)
+    rig.deal(E, "blue")
+    trump = rig.ctl.engine.state.deal.trump_card if rig.ctl.engine.state.deal else None
+    suit = trump.suit if trump else "H"
+    rig.script("trump_made", seat="S", suit=suit)
+    rig.say("After the turn West finds he holds only four cards.")
+    rig.script("hand_count", seat="W", count=4)
+    rig.script("play_end")
+    rig.script("result", makers="NS", alone=False, tricks=3)
+
+
+def run_demo(out: Path, seed: int = 7, camera: bool = True) -> int:
+    from firmware_host.pbn import deals_from_events, write_pbn
+
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    summary = []
+    for game, session in (("contract-bridge", bridge_table), ("euchre", euchre_table)):
+        rig = build_rig(game, out, seed, with_camera=camera)
+        try:
+            session(rig)
+        finally:
+            rig.close()
+        with Journal.open(out / game) as j:
+            check = j.verify()
+            events = list(j.events())
+            rulings = sum(1 for row in j.rows() if row.kind == "ruling")
+        line = f"{game}: {len(events)} events, {rulings} rulings, {check.message()}"
+        if game == "contract-bridge":
+            deals = deals_from_events(events, event="cardtable demo", site="simulated table")
+            write_pbn(out / "bridge.pbn", deals)
+            line += f"; {len(deals)} completed deals in {out / 'bridge.pbn'}"
+        summary.append(line)
+    print()
+    for line in summary:
+        print(line)
+    print(f"journals and PBN in {out} ({time.monotonic() - t0:.1f} s)")
+    return 0
