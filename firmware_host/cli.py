@@ -14,6 +14,7 @@ import sys
 COMMANDS = (
     "replay",
     "demo",
+    "run",
     "bench",
     "check_config",
     "journal",

@@ -55,6 +55,9 @@ TRANSITIONS: dict[str, tuple[frozenset[Phase], Phase | None]] = {
     "result": (_AFTER_DEAL, Phase.SHUFFLE),
 }
 
+# Pack ids that mean "not known yet" (a shoe reports the pack only once it reads a card).
+UNKNOWN_PACKS = frozenset({"", "unknown"})
+
 # Remedies after which the current deal is void and the pack must be shuffled and cut again.
 _VOIDING = frozenset({Remedy.REDEAL, Remedy.MISDEAL, Remedy.LOSE_DEAL})
 
@@ -165,6 +168,8 @@ class LawEngine:
             self._start_deal(event)
         elif isinstance(event, CardDealt) and s.deal is not None:
             d = s.deal
+            if d.pack in UNKNOWN_PACKS and event.pack:
+                d.pack = event.pack  # a shoe that could not name the pack names it with its first card
             d.dealt.append((event.seat, event.card))
             d.counts[event.seat] += 1
             if event.card is not None:

@@ -150,7 +150,7 @@ def surplus_deal(c: Clause, s: TableState, e: CardDealt | SurplusCardFound) -> R
         return None
     if e.card is not None and e.card in d.seen:
         why = f"A second {e.card.name} was dealt to {seat_name(s, e.seat)}: the pack is not correct."
-    elif e.pack is not None and e.pack != d.pack:
+    elif e.pack is not None and e.pack != d.pack and d.pack not in ("", "unknown"):
         why = (f"The {card_text(e.card)} dealt to {seat_name(s, e.seat)} belongs to pack {e.pack}, "
                f"not to pack {d.pack} in use.")
     elif d.cards_dealt >= len(PACK):

@@ -240,7 +240,7 @@ def imperfect_pack(c: C, s: TableState,
             why = f"A card dealt to {seat_name(s, e.seat)} could not be read: the pack is imperfect."
         elif e.card in d.seen:
             why = f"A second {e.card.name} was dealt: the pack is incorrect."
-        elif e.pack is not None and e.pack != d.pack:
+        elif e.pack is not None and e.pack != d.pack and d.pack not in ("", "unknown"):
             why = f"The {e.card.name} dealt belongs to pack {e.pack}, not to pack {d.pack} in use."
         elif e.card not in PACK:
             why = f"The {e.card.name} is not a euchre card: the pack is incorrect."

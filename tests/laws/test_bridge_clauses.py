@@ -329,3 +329,13 @@ def test_rulings_never_accuse(seed: int) -> None:
     for r in rulings:
         low = r.reason.lower()
         assert not any(w in low for w in ("cheat", "deliberate", "intent", "dishonest"))
+
+
+def test_CB_surplus_deal_pack_unknown_until_first_card() -> None:
+    eng = table()
+    rulings = run(eng, prelude(N) + [E("deal_start", dealer="N", pack="unknown"),
+                                     E("card_dealt", seat="E", card="AS", pack="A"),
+                                     E("card_dealt", seat="S", card="KS", pack="A")])
+    assert rulings == [] and eng.state.deal is not None and eng.state.deal.pack == "A"
+    r = only(eng.feed(E("card_dealt", seat="W", card="QS", pack="B")))
+    assert (r.remedy, r.clause) == (Remedy.REDEAL, "CB-surplus-deal")

@@ -1,0 +1,57 @@
+"""``cardtable run --config FILE``: one table with its real devices, until SIGTERM or Ctrl-C."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from firmware_host.config import add_config_arguments
+
+    p = sub.add_parser("run", help="run the table with its real devices (shoe, camera, pins)")
+    add_config_arguments(p, required=True)
+    p.add_argument("--no-display", action="store_true", help="no terminal display (under systemd)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import os
+    import signal
+    import sys
+    import threading
+
+    from firmware_host.config import ConfigError, load_config, overrides_from_args
+
+    try:
+        cfg = load_config(args.config, env=os.environ, overrides=overrides_from_args(args))
+    except ConfigError as exc:
+        print(f"cardtable: {exc}", file=sys.stderr)
+        return 2
+    from firmware_host.controller import ControllerError
+    from firmware_host.display import TerminalDisplay
+    from firmware_host.journal import JournalError
+    from firmware_host.panel import PanelError
+    from firmware_host.table import build_table
+
+    display = None if args.no_display else TerminalDisplay(
+        deal_size=52 if cfg.table.game == "contract-bridge" else 20, title=f"cardtable — {cfg.table.name}")
+    try:
+        table = build_table(cfg, display=display)
+    except (PanelError, JournalError, ControllerError, OSError, ValueError) as exc:
+        if display is not None:
+            display.close()
+        print(f"cardtable: {exc}", file=sys.stderr)
+        return 2
+    done = threading.Event()
+
+    def stop(signum: int, frame: object) -> None:
+        done.set()
+        table.stop_event.set()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        table.run()
+    finally:
+        table.stop()
+    return 0
