@@ -194,24 +194,34 @@ class TableController:
         if e.t is None:
             body["t"] = round(t, 6)
         body["src"] = item.source
-        self.seq = self.journal.append("event", body, t)
-        deal = state.deal.number if state.deal else 0
-        self._tell("event", body, deal, self.seq)
+        before = state.deal.number if state.deal else 0
         try:
             rulings = self.engine.feed(e)
         except ValueError as exc:
-            self._note(f"event not applied: {exc}", {"error": str(exc), "event": body})
+            self.seq = self.journal.append_many([("event", body, t), ("note", {"error": str(exc), "event": body},
+                                                                      t)])[-1]
+            self._note_shown(f"event not applied: {exc}")
             return []
-        deal = state.deal.number if state.deal else deal
-        for r in rulings:
-            rd = r.to_dict() | {"deal": deal}
-            self.seq = self.journal.append("ruling", rd, t)
+        deal = state.deal.number if state.deal else before
+        ruling_rows = [r.to_dict() | {"deal": deal} for r in rulings]
+        lamps = lamp_policy.after_event(self.lamps, e, rulings)
+        rows: list[tuple[str, dict[str, Any], float]] = [("event", body, t)]
+        rows += [("ruling", rd, t) for rd in ruling_rows]
+        if lamps != self.lamps:
+            rows.append(("lamp", dict(lamps), t))
+        seqs = self.journal.append_many(rows)  # one commit: event, rulings and lamps, before any pin moves
+        self.seq = seqs[-1]
+        if lamps != self.lamps:
+            self.lamps = lamps
+            if self.panel is not None:
+                self.panel.set_lamps(lamps)
+        self._tell("event", body, deal, seqs[0])
+        for r, rd, seq in zip(rulings, ruling_rows, seqs[1:]):
             self.last_ruling = rd
             self.rulings.append(rd)
-            self._tell("ruling", rd, deal, self.seq)
+            self._tell("ruling", rd, deal, seq)
             if self.display is not None:
                 self.display.ruling(r, deal)
-        self._set_lamps(lamp_policy.after_event(self.lamps, e, rulings), t)
         if rulings and lamp_policy.buzz_for(rulings) and self.panel is not None:
             self.panel.buzz(0.3)
         if e.TYPE in ("result", "play_end") or (rulings and state.deal is not None and state.deal.void):
@@ -295,8 +305,11 @@ class TableController:
             self.panel.set_lamps(self.lamps)
 
     def _note(self, text: str, body: dict[str, Any]) -> None:
-        log.warning("%s", text)
         self.seq = self.journal.append("note", body, self.clock())
+        self._note_shown(text)
+
+    def _note_shown(self, text: str) -> None:
+        log.warning("%s", text)
         if self.display is not None:
             self.display.note(text)
 

@@ -8,6 +8,7 @@ import importlib
 # name -> "module:function"; every benchmark prints medians and ratios measured in the same run.
 BENCHES: dict[str, str] = {
     "table": "firmware_host.bench_table:run",
+    "e2e": "firmware_host.bench_e2e:run",
     "journal": "firmware_host.host_bench:journal",
     "panel": "firmware_host.host_bench:panel",
     "link": "firmware_host.shoe.bench:run",

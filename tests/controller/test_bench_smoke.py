@@ -13,3 +13,11 @@ def test_bench_table_quick_prints_figures() -> None:
     assert p.returncode == 0, p.stderr
     fig = json.loads(p.stdout.splitlines()[-1])
     assert fig["52-card deal, controller CPU"]["n"] >= 1 and fig["engine events/s"] > 0
+
+
+def test_bench_e2e_quick_measures_lamp_changes() -> None:
+    p = subprocess.run([sys.executable, "-m", "firmware_host.cli", "bench", "e2e", "--quick", "--json"],
+                       capture_output=True, text=True, timeout=180)
+    assert p.returncode == 0, p.stderr
+    fig = json.loads(p.stdout.splitlines()[-1])
+    assert fig["lamp_samples"] >= 10 and fig["card_samples"] >= 100
