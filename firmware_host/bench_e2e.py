@@ -65,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware_host.panel import Panel
     from firmware_host.shoe import codec
     from firmware_host.shoe import messages as m
+    from firmware_host.shoe.bench import _drain
     from firmware_host.shoe.link import ShoeLink
     from firmware_host.wiring import ShoeAdapter
     from laws.events import PackCut, PackShuffled
@@ -149,13 +150,7 @@ def run(args: argparse.Namespace) -> int:
                 write(m.DealFinished(seq, m.FinishReason.ABORTED, len(cards), 52 - len(cards)))
                 journaled += 1
                 stamp.wait_for(journaled)
-                os.set_blocking(master, False)
-                try:
-                    while os.read(master, 65536):
-                        pass
-                except BlockingIOError:
-                    pass
-                os.set_blocking(master, True)
+                _drain(master)  # the host's ACKs, so the pty never fills
         finally:
             link.stop()
             stop.set()

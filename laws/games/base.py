@@ -111,5 +111,19 @@ def open_claims_for(state: TableState, seat: Seat) -> list[Claim]:
     return [c for c in state.claims if c.side is None or c.side is seat.side]
 
 
+def cut_fault(c: Clause, state: TableState, seat: Seat, top: int | None, bottom: int | None,
+              min_packet: int = 4) -> Ruling | None:
+    """A new cut when the wrong player cut, or a packet is smaller than ``min_packet`` (both games)."""
+    dealer = state.next_dealer
+    if dealer is not None and seat != dealer.right:
+        return c.rule(Remedy.NEW_CUT, f"{seat_name(state, seat)} cut, but the cut belongs to "
+                      f"{seat_name(state, dealer.right)}, the dealer's right-hand opponent.", seat=seat)
+    small = [n for n in (top, bottom) if n is not None and n < min_packet]
+    if small:
+        return c.rule(Remedy.NEW_CUT, f"The cut left a packet of {small[0]} cards; each packet must hold "
+                      f"at least {min_packet}.", seat=seat)
+    return None
+
+
 def side_text(side: Side) -> str:
     return "North-South" if side is Side.NS else "East-West"

@@ -29,7 +29,16 @@ from laws.events import (
     SurplusCardFound,
     WrongHandPicked,
 )
-from laws.games.base import Clause, GameRules, Registry, card_text, open_claims_for, seat_name, side_text
+from laws.games.base import (
+    Clause,
+    GameRules,
+    Registry,
+    card_text,
+    cut_fault,
+    open_claims_for,
+    seat_name,
+    side_text,
+)
 from laws.rulings import Remedy, Ruling
 from laws.state import Phase, TableState
 
@@ -73,15 +82,7 @@ def cut_faced(c: Clause, s: TableState, e: PackCut | CardFaced) -> Ruling | None
 @reg.clause("CB-cut-practice", "the cut (modern practice)", "cut")
 def cut_practice(c: Clause, s: TableState, e: PackCut) -> Ruling | None:
     """The dealer's right-hand opponent cuts, leaving at least four cards in each portion."""
-    dealer = s.next_dealer
-    if dealer is not None and e.seat != dealer.right:
-        return c.rule(Remedy.NEW_CUT, f"{seat_name(s, e.seat)} cut, but the cut belongs to "
-                      f"{seat_name(s, dealer.right)}, the dealer's right-hand opponent.", seat=e.seat)
-    small = [n for n in (e.top, e.bottom) if n is not None and n < MIN_PACKET]
-    if small:
-        return c.rule(Remedy.NEW_CUT, f"The cut left a portion of {small[0]} cards; each portion must "
-                      f"hold at least {MIN_PACKET}.", seat=e.seat)
-    return None
+    return cut_fault(c, s, e.seat, e.top, e.bottom, MIN_PACKET)
 
 
 @reg.clause("CB-shuffle-demand", "New Shuffle and Cut", "demand")

@@ -31,7 +31,7 @@ from laws.events import (
 )
 from laws.games import euchre_play
 from laws.games.base import Clause as C
-from laws.games.base import GameRules, Registry, card_text, open_claims_for, seat_name, side_text
+from laws.games.base import GameRules, Registry, card_text, cut_fault, open_claims_for, seat_name, side_text
 from laws.games.euchre_deal import pattern_fault
 from laws.rulings import Remedy, Ruling
 from laws.state import Phase, TableState
@@ -132,15 +132,7 @@ def right_hand_cuts(c: C, s: TableState, e: PackCut) -> Ruling | None:
     """The dealer's right-hand opponent cuts, each packet holding at least four cards."""
     if s.phase == Phase.CUT:
         return None
-    dealer = s.next_dealer
-    if dealer is not None and e.seat != dealer.right:
-        return c.rule(Remedy.NEW_CUT, f"{seat_name(s, e.seat)} cut, but the cut belongs to "
-                      f"{seat_name(s, dealer.right)}, the dealer's right-hand opponent.", seat=e.seat)
-    small = [n for n in (e.top, e.bottom) if n is not None and n < MIN_PACKET]
-    if small:
-        return c.rule(Remedy.NEW_CUT, f"The cut left a packet of {small[0]} cards; each packet must hold "
-                      f"at least {MIN_PACKET}.", seat=e.seat)
-    return None
+    return cut_fault(c, s, e.seat, e.top, e.bottom, MIN_PACKET)
 
 
 @reg.clause("EU-32", "law 32", "shuffle")
