@@ -138,6 +138,9 @@ class CameraFeeder:
         ok, frame = self.source.read()
         if not ok or frame is None:
             return -1
+        return self._look(frame)
+
+    def _look(self, frame: Any) -> int:
         self.frames += 1
         with self._lock:
             events = self.watcher.feed(frame)
@@ -150,11 +153,11 @@ class CameraFeeder:
         online = True
         while not self._stop.is_set():
             try:
-                n = self.step()
-            except Exception as exc:  # a corrupt frame must not stop the table
-                log.warning("camera frame not processed: %s", exc)
-                n = -1
-            if n < 0:
+                ok, frame = self.source.read()
+            except Exception as exc:  # a camera that fails must not stop the table
+                log.warning("camera read failed: %s", exc)
+                ok, frame = False, None
+            if not ok or frame is None:
                 failures += 1
                 if online and failures >= self.max_failures:
                     online = False
@@ -165,5 +168,9 @@ class CameraFeeder:
             if not online:
                 online = True
                 self.submit(DeviceStatus("camera", True))
+            try:
+                self._look(frame)
+            except Exception as exc:  # a corrupt frame is logged and skipped
+                log.warning("camera frame not processed: %s", exc)
             if self.period:
                 self._stop.wait(self.period)

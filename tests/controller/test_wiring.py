@@ -1,0 +1,89 @@
+"""The device adapters: shoe messages and camera frames into the controller's queue."""
+
+from __future__ import annotations
+
+import queue
+import time
+from typing import Any
+
+from firmware_host.controller import ButtonInput, DeviceNote, DeviceStatus, LawInput
+from firmware_host.shoe import messages as m
+from firmware_host.wiring import CameraFeeder, ShoeAdapter, vision_phase
+from laws.cards import Card, Seat
+from laws.engine import LawEngine
+from laws.events import CardDealt, CardFaced, DealStarted
+from laws.state import Phase
+
+
+def test_shoe_adapter_maps_every_kind_of_message() -> None:
+    got: list[Any] = []
+    a = ShoeAdapter(got.append, lambda: 0.0, pack=lambda: "red")
+    a(m.LinkStatus(False, "unplugged"))
+    a(m.DealBegan(1, Seat.N, 0, (1,) * 13, ""))
+    a(m.CardOut(2, 0, Seat.E, False, Card.parse("AS"), m.Orientation.UP, 90, "red"))
+    a(m.ButtonPressed(3, Seat.W, m.ButtonKind.DEMAND))
+    a(m.Jam(4, 7, False))
+    a(m.DealFinished(5, m.FinishReason.COMPLETE, 52, 0))
+    assert got[0] == DeviceStatus("shoe", False, "unplugged")
+    assert isinstance(got[1], LawInput) and got[1].event == DealStarted(Seat.N, "red")
+    assert got[2] == LawInput(CardDealt(Seat.E, Card.parse("AS"), True, "red"), "shoe")
+    assert got[3] == ButtonInput("W", "new_shuffle")
+    assert isinstance(got[4], DeviceNote) and "jam" in got[4].text
+    assert a.deal_finished.is_set()
+
+
+class _Flaky:
+    """A camera that gives no frames for a while, then frames again."""
+
+    def __init__(self, bad: int) -> None:
+        self.bad = bad
+
+    def read(self) -> tuple[bool, Any]:
+        if self.bad > 0:
+            self.bad -= 1
+            return False, None
+        return True, object()
+
+
+class _Watcher:
+    def __init__(self) -> None:
+        self.phase = "idle"
+
+    def set_phase(self, phase: str, **kw: Any) -> None:
+        self.phase = phase
+
+    def feed(self, frame: Any) -> list[Any]:
+        return [CardFaced(Card.parse("QH"), "cut")] if self.phase == "cut" else []
+
+
+def test_camera_feeder_reports_offline_then_online_and_submits_events() -> None:
+    q: queue.Queue[Any] = queue.Queue()
+    watcher = _Watcher()
+    feeder = CameraFeeder(_Flaky(12), watcher, q.put, max_failures=10)
+    eng = LawEngine("contract-bridge")
+    eng.state.shuffles.append(Seat.N)
+    feeder.set_phase(Phase.SHUFFLE, eng)
+    assert watcher.phase == "cut"
+    feeder.start()
+    seen: list[Any] = []
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not any(isinstance(x, LawInput) for x in seen):
+        try:
+            seen.append(q.get(timeout=0.2))
+        except queue.Empty:
+            pass
+    feeder.stop()
+    statuses = [x for x in seen if isinstance(x, DeviceStatus)]
+    assert statuses[:2] == [DeviceStatus("camera", False, "no frames from the camera"), DeviceStatus("camera", True)]
+    assert any(isinstance(x, LawInput) and x.source == "camera" for x in seen)
+
+
+def test_vision_phase_table() -> None:
+    eng = LawEngine("euchre")
+    assert vision_phase(Phase.FORMING, eng) == "draw"
+    assert vision_phase(Phase.SHUFFLE, eng) == "shuffle"
+    eng.state.shuffles.append(Seat.S)
+    assert vision_phase(Phase.SHUFFLE, eng) == "cut"
+    assert vision_phase(Phase.DEALING, eng) == "deal"
+    assert vision_phase(Phase.PLAY, eng) == "play"
+    assert vision_phase(Phase.SCORING, eng) == "idle"
