@@ -92,9 +92,10 @@ class Zones:
                 return z
         raise KeyError(f"no zone named {name!r}")
 
-    def nearest_seat(self, x: float, y: float) -> str | None:
-        """The seat zone whose centre is nearest to the point (who pushed a card to the centre)."""
-        seats = [z for z in self.zones if z.name in SEAT_ZONES]
+    def nearest_seat(self, x: float, y: float, among: tuple[str, ...] = SEAT_ZONES) -> str | None:
+        """The seat zone (one of ``among``) whose centre is nearest to the point: who pushed a card
+        to the centre."""
+        seats = [z for z in self.zones if z.name in among]
         if not seats:
             return None
         return min(seats, key=lambda z: math.dist(z.centre, (x, y))).name
