@@ -13,6 +13,7 @@ import sys
 # Subcommand modules, in the order `--help` lists them.
 COMMANDS = (
     "bench",
+    "scan", "labels", "calibrate",
 )
 
 

@@ -198,7 +198,7 @@ class TableWatcher:
                 continue
             seen.setdefault(s.code, s)
         self.face_down = backs
-        for code in set(self._tracks) | set(seen):
+        for code in sorted(set(self._tracks) | set(seen), key=lambda c: (c.pack, c.card)):
             tr = self._tracks.get(code)
             if tr is None:
                 tr = self._tracks[code] = _Track(deque(maxlen=self.n), deque(maxlen=self.n))
