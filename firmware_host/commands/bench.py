@@ -7,6 +7,7 @@ import importlib
 
 # name -> "module:function"; every benchmark prints medians and ratios measured in the same run.
 BENCHES: dict[str, str] = {
+    "vision": "vision.bench:run",
 }
 
 
@@ -15,6 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("name", choices=[*BENCHES, "all"], help="which benchmark ('all' runs every one)")
     p.add_argument("--quick", action="store_true", help="fewer repetitions (for smoke tests)")
     p.add_argument("--json", action="store_true", help="print figures as JSON")
+    p.add_argument("--frames", type=int, default=None, help="frames for the main case (benchmark-specific)")
     p.set_defaults(func=_run)
 
 
