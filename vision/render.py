@@ -21,6 +21,7 @@ from vision.zones import CENTRE, DEFAULT_ZONES, SEAT_ZONES, Zone, Zones, default
 
 MARKER_DICT = cv2.aruco.DICT_4X4_50
 MARKER_MM = 40.0
+MARKER_INSET_MM = 40.0  # marker centres, from each corner of the table area along x and y
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,8 @@ def table_to_frame(size: tuple[int, int], table_mm: tuple[float, float], tilt: f
         return base
     w, h = size
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = src + rng.uniform(-tilt, tilt, (4, 2)).astype(np.float32) * np.float32([w, h])
+    inward = np.float32([[1, 1], [-1, 1], [-1, -1], [1, -1]])  # the whole table stays in view
+    dst = src + inward * rng.uniform(0, tilt, (4, 2)).astype(np.float32) * np.float32([w, h])
     return np.asarray(cv2.getPerspectiveTransform(src, dst) @ base, dtype=np.float64)
 
 
@@ -194,23 +196,21 @@ def _paste(frame: np.ndarray, art: np.ndarray, h_af: np.ndarray) -> None:
 
 def _draw_markers(frame: np.ndarray, h_tf: np.ndarray, table_mm: tuple[float, float]) -> None:
     d = cv2.aruco.getPredefinedDictionary(MARKER_DICT)
-    tw, th = table_mm
-    s = MARKER_MM
-    quiet = 6.0
-    origins = [(quiet, quiet), (tw - s - quiet, quiet), (tw - s - quiet, th - s - quiet), (quiet, th - s - quiet)]
-    for marker_id, (mx, my) in enumerate(origins):
-        img = cv2.aruco.generateImageMarker(d, marker_id, 120)
-        pad = 15
-        art = cv2.cvtColor(np.pad(img, pad, constant_values=255), cv2.COLOR_GRAY2BGR)
-        k = (s + 2 * quiet) / art.shape[0]
-        h_at = np.array([[k, 0, mx - quiet], [0, k, my - quiet], [0, 0, 1]], dtype=np.float64)
+    cells = 6  # 4x4 bits and the black border; one more cell of white around it
+    px = 20
+    half = MARKER_MM / 2 * (cells + 2) / cells  # half the side of the marker with its white margin
+    for marker_id, (mx, my) in enumerate(marker_centres_mm(table_mm)):
+        img = cv2.aruco.generateImageMarker(d, marker_id, cells * px)
+        art = cv2.cvtColor(np.pad(img, px, constant_values=255), cv2.COLOR_GRAY2BGR)
+        k = 2 * half / art.shape[0]
+        h_at = np.array([[k, 0, mx - half], [0, k, my - half], [0, 0, 1]], dtype=np.float64)
         _paste(frame, art, h_tf @ h_at)
 
 
 def marker_centres_mm(table_mm: tuple[float, float]) -> list[tuple[float, float]]:
     """Where the renderer puts the centres of ArUco markers 0-3 (clockwise from top-left)."""
     tw, th = table_mm
-    c = 6.0 + MARKER_MM / 2
+    c = MARKER_INSET_MM
     return [(c, c), (tw - c, c), (tw - c, th - c), (c, th - c)]
 
 
