@@ -36,7 +36,7 @@ from laws.cards import Card, Seat
 from laws.events import CardFaced, CardPlayed, CardsDrawn, DamagedCardFound, Event
 from vision.codes import CardCode
 from vision.decode import Decoder, FrameError, Sighting
-from vision.zones import CENTRE, SEAT_ZONES, Zones, default_homography, to_table
+from vision.zones import CENTRE, SEAT_ZONES, VisionConfig, Zones, default_homography, to_table
 
 log = logging.getLogger(__name__)
 
@@ -283,3 +283,18 @@ class TableWatcher:
             if zone in seat_of_zone and seat_of_zone[zone] != self.dummy:
                 return [CardFaced(card, "table", by=seat_of_zone[zone], pack=pack, t=now)]
         return []
+
+
+def build_watcher(cfg: VisionConfig, clock: Callable[[], float] = time.monotonic,
+                  packs: Iterable[str] = ()) -> TableWatcher:
+    """A watcher set up from validated configuration (decoder, k/n/m, zones, stored homography).
+
+    Raises:
+        vision.calibrate.CalibrationError: the homography file named in the config cannot be used.
+    """
+    from vision.calibrate import load_homography
+    from vision.decode import make_decoder
+
+    hom = load_homography(cfg.homography_file) if cfg.homography_file else None
+    return TableWatcher(make_decoder(cfg.decoder, cfg.heavy_ec_below), cfg.zones, cfg.confirm_k, cfg.confirm_n,
+                        cfg.gone_m, clock, homography=hom, table_mm=cfg.table_mm, packs=packs)
