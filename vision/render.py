@@ -214,6 +214,13 @@ def marker_centres_mm(table_mm: tuple[float, float]) -> list[tuple[float, float]
     return [(c, c), (tw - c, c), (tw - c, th - c), (c, th - c)]
 
 
+@lru_cache(maxsize=4)
+def _noise_bank(size: tuple[int, int]) -> np.ndarray:
+    """Unit Gaussian noise a little larger than the frame; each frame takes a random window of it."""
+    w, h = size
+    return np.random.default_rng(11).standard_normal((h + 64, w + 64, 3), dtype=np.float32)
+
+
 @lru_cache(maxsize=512)
 def _pyramid(key: ArtKey, level: int) -> np.ndarray:
     img = card_art(key)
@@ -254,24 +261,23 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 720), degrade: Degrade =
         axes = (int(w * 0.06), int(h * 0.12))
         cv2.ellipse(frame, (cx, cy), axes, float(rng.uniform(0, 180)), 0, 360, (120, 150, 205), -1, cv2.LINE_AA)
     out = frame.astype(np.float32)
+    gain = np.full((h, w), degrade.contrast, np.float32)
+    offset = np.full((h, w), 128 * (1 - degrade.contrast), np.float32)
     if degrade.light > 0:
         ramp = np.linspace(1 - degrade.light / 2, 1 + degrade.light / 4, w, dtype=np.float32)
-        out *= ramp[None, :, None]
-    if degrade.glare > 0:
-        gx, gy = rng.uniform(0, w), rng.uniform(0, h)
-        yy, xx = np.ogrid[:h, :w]
-        r2 = (w * 0.12) ** 2
-        spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / r2).astype(np.float32)
-        out += (255 * degrade.glare * 0.6) * spot[:, :, None]
-    if degrade.contrast != 1.0:
-        out = 128 + (out - 128) * degrade.contrast
+        gain *= ramp[None, :]
+    if degrade.glare > 0:  # a soft bright spot, computed small and scaled up
+        gx, gy = rng.uniform(0, w) / 8, rng.uniform(0, h) / 8
+        yy, xx = np.ogrid[: (h + 7) // 8, : (w + 7) // 8]
+        spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (w * 0.12 / 8) ** 2).astype(np.float32)
+        offset += cv2.resize(spot, (w, h)) * (255 * degrade.glare * 0.6 * degrade.contrast)
+    out = out * gain[:, :, None] + offset[:, :, None]
     if degrade.blur > 0:
         out = cv2.GaussianBlur(out, (0, 0), degrade.blur)
     if degrade.noise > 0:
-        cv2.setRNGSeed(int(rng.integers(1 << 31)))
-        noise = np.empty((h, w, 3), np.float32)
-        cv2.randn(noise, 0, degrade.noise)
-        out += noise
+        bank = _noise_bank(size)
+        dy, dx = int(rng.integers(0, 64)), int(rng.integers(0, 64))
+        out += bank[dy:dy + h, dx:dx + w] * np.float32(degrade.noise)
     img = np.clip(out, 0, 255).astype(np.uint8)
     if degrade.jpeg:
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, degrade.jpeg])
