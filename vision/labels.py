@@ -1,7 +1,7 @@
 """Printable sticker sheets for one pack: each card's code with its rank and suit beside it.
 
 ``write_labels`` makes A4 pages at 300 dpi, saved as one PDF and one PNG per page. A sticker is
-51 x 62 mm, which fits the face of bridge (57 x 89 mm) and poker (63 x 88 mm) cards: the code sits
+51 x 66 mm, which fits the face of bridge (57 x 89 mm) and poker (63 x 88 mm) cards: the code sits
 in its lower part with its quiet zone, the rank and suit (with the card's name and the pack id) above.
 """
 
@@ -14,12 +14,15 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from laws.cards import Card, full_pack
-from vision.codes import QUIET_MODULES, Variant, encode_payload, symbol_modules, validate_pack
+from vision.codes import Variant, encode_payload, symbol_modules, validate_pack
 
 DPI = 300
 PX_PER_MM = DPI / 25.4
 PAGE_MM = (210.0, 297.0)
-STICKER_MM = (51.0, 62.0)
+STICKER_MM = (51.0, 66.0)
+# Module size in print pixels: Micro QR 35 px = 2.96 mm (38.5 mm symbol), QR 21 px = 1.78 mm (37.3 mm).
+MODULE_PX = {Variant.MICRO: 35, Variant.QR: 21}
+QUIET = 2  # modules of white on the sticker; the white card face around it adds more
 GAMES = {"contract-bridge": "AKQJT98765432", "euchre": "AKQJT987"}
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 FONT_PATHS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
@@ -49,17 +52,21 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size)
 
 
+def sticker_modules(variant: Variant) -> int:
+    """Modules across the printed symbol with its quiet zone."""
+    return (13 if variant is Variant.MICRO else 21) + 2 * QUIET
+
+
 def _sticker(pack: str, card: Card | None, variant: Variant) -> Image.Image:
     w, h = (round(v * PX_PER_MM) for v in STICKER_MM)
     img = Image.new("L", (w, h), 255)
     draw = ImageDraw.Draw(img)
     draw.rectangle((0, 0, w - 1, h - 1), outline=200, width=2)  # cut line
     modules = symbol_modules(encode_payload(pack, card), variant)
-    n = modules.shape[0] + 2 * QUIET_MODULES[variant]
-    mpx = int((STICKER_MM[0] - 4) * PX_PER_MM) // n
-    sym = np.kron(np.pad(modules, QUIET_MODULES[variant], constant_values=255), np.ones((mpx, mpx), np.uint8))
+    mpx = MODULE_PX[variant]
+    sym = np.kron(np.pad(modules, QUIET, constant_values=255), np.ones((mpx, mpx), np.uint8))
     code = Image.fromarray(sym)
-    x0, y0 = (w - code.width) // 2, h - code.height - round(2 * PX_PER_MM)
+    x0, y0 = (w - code.width) // 2, h - code.height - round(1 * PX_PER_MM)
     img.paste(code, (x0, y0))
     big, small = _font(round(9 * PX_PER_MM)), _font(round(2.6 * PX_PER_MM))
     if card is None:
@@ -118,8 +125,8 @@ def write_labels(pack: str, game: str, out: str | Path, variant: Variant | str =
         y = gap + r * (sh + gap)
         sticker = _sticker(pack, card, variant)
         pages[-1].paste(sticker, (x, y))
-        code_mm = STICKER_MM[1] - 2 - (STICKER_MM[0] - 4) / 2
-        placed.append((page_no, card, (x + sw // 2, y + round(code_mm * PX_PER_MM))))
+        side = (sticker_modules(variant)) * MODULE_PX[variant]
+        placed.append((page_no, card, (x + sw // 2, y + sh - round(PX_PER_MM) - side // 2)))
     base.parent.mkdir(parents=True, exist_ok=True)
     pdf = base.with_suffix(".pdf")
     pages[0].save(pdf, "PDF", resolution=DPI, save_all=True, append_images=pages[1:])
