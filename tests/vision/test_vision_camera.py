@@ -87,3 +87,13 @@ def test_capture_thread_on_a_live_synthetic_camera() -> None:
     assert ok and frame is not None and frame.shape == (270, 480, 3)
     cap.release()
     assert not cam.isOpened()
+
+
+def test_capture_thread_on_a_closed_camera_reports_it() -> None:
+    cam = SyntheticCamera(size=(320, 180))
+    cam.release()
+    cap = CaptureThread(cam, max_failures=3).start()
+    assert cap.read(timeout=30) == (False, None)
+    cap._thread.join(timeout=10)
+    assert cap.error is not None and "3 times" in cap.error
+    cap.release()
