@@ -191,14 +191,15 @@ class _Base:
             except CodeRejected as exc:
                 self.rejected[exc.reason.value] += 1
                 if text not in self._seen_rejects:
+                    if len(self._seen_rejects) > 1000:  # log each foreign text once, within reason
+                        self._seen_rejects.clear()
                     self._seen_rejects.add(text)
                     log.warning("%s at (%.0f, %.0f)", exc, cx, cy)
                 rejections.append(Rejection(exc.reason.value, text, cx, cy))
                 continue
             used = 0.0 if uec is None else max(0.0, 1.0 - uec)
             heavy = uec is not None and uec < self.heavy_ec_below
-            sightings.append(Sighting(code, cx, cy, tuple(corners),
-                                      used, heavy))
+            sightings.append(Sighting(code, cx, cy, tuple(corners), used, heavy))
         return FrameReading(tuple(sightings), tuple(rejections), tuple(unreadable))
 
 
