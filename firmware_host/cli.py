@@ -20,6 +20,9 @@ COMMANDS = (
     "journal",
     "export",
     "shoe_sim",
+    "scan",
+    "labels",
+    "calibrate",
 )
 
 

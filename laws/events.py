@@ -143,6 +143,7 @@ class CardFaced(Event):
     card: Card | None
     where: str
     by: Seat | None = None
+    pack: str | None = None  # the pack the card's code names, when the camera read it
 
 
 DEMANDS = ("new_shuffle", "new_cut", "redeal", "restore_pack", "new_cards", "attention", "new_deal")
@@ -202,6 +203,7 @@ class CardPlayed(Event):
     TYPE: ClassVar[str] = "card_played"
     seat: Seat
     card: Card
+    pack: str | None = None  # the pack the card's code names, when the camera read it
 
 
 @dataclass(frozen=True)

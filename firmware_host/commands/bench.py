@@ -12,6 +12,7 @@ BENCHES: dict[str, str] = {
     "journal": "firmware_host.host_bench:journal",
     "panel": "firmware_host.host_bench:panel",
     "link": "firmware_host.shoe.bench:run",
+    "vision": "vision.bench:run",
 }
 
 
@@ -20,6 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("name", choices=[*BENCHES, "all"], help="which benchmark ('all' runs every one)")
     p.add_argument("--quick", action="store_true", help="fewer repetitions (for smoke tests)")
     p.add_argument("--json", action="store_true", help="print figures as JSON")
+    p.add_argument("--frames", type=int, default=None, help="frames for the main case (benchmark-specific)")
     p.set_defaults(func=_run)
 
 

@@ -1,0 +1,107 @@
+"""``cardtable scan``, ``labels`` and ``calibrate`` end to end, on real files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from conftest import MILD, card, frame_of, spread_scene
+
+from firmware_host.cli import main
+from vision.calibrate import CalibrationError, calibrate, load_homography
+from vision.decode import make_decoder
+from vision.labels import pack_cards, write_labels
+from vision.render import Degrade, Scene, render
+from vision.scan import load_image
+from vision.zones import to_table
+
+
+def test_scan_reports_cards_zones_and_unreadable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    scene = Scene()
+    scene.place(card("AS"), "B7", zone="cut")
+    scene.place(card("KH"), "B7", zone="centre", toward="N")
+    scene.place(card("2D"), "B7", zone="S", face_up=False)
+    scene.place(card("3C"), "B7", zone="E", damage="blotted")
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), frame_of(scene))
+    assert main(["scan", str(path), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["image"] == str(path)
+    cards = {(c["card"], c["pack"], c["face_up"], c["zone"]) for c in record["cards"]}
+    assert cards == {("AS", "B7", True, "cut"), ("KH", "B7", True, "centre"), (None, "B7", False, "S")}
+    assert len(record["unreadable"]) == 1
+    assert all(isinstance(c["x"], int) and isinstance(c["y"], int) for c in record["cards"])
+
+
+def test_scan_names_bad_images_exits_2_and_reports_the_rest(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    good = tmp_path / "good.jpg"
+    cv2.imwrite(str(good), frame_of(spread_scene(["9C"])))
+    text = tmp_path / "notes.png"
+    text.write_text("not an image")
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    rc = main(["scan", str(text), str(good), str(empty), str(tmp_path / "gone.png")])
+    out, err = capsys.readouterr()
+    assert rc == 2
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert [x["image"] for x in lines] == [str(good)]
+    assert [c["card"] for c in lines[0]["cards"]] == ["9C"]
+    for name in ("notes.png", "empty.png", "gone.png"):
+        assert name in err
+
+
+@pytest.mark.parametrize(("game", "variant"), [("euchre", "micro"), ("contract-bridge", "qr")])
+def test_every_printed_label_decodes_to_its_card(tmp_path: Path, game: str, variant: str) -> None:
+    sheet = write_labels("C4", game, tmp_path / "labels.pdf", variant, backs=(game == "euchre"))
+    assert sheet.pdf.is_file() and sheet.pdf.read_bytes().startswith(b"%PDF")
+    decoder = make_decoder("zxing", variants=(variant,))
+    found: list[tuple[int, str | None, tuple[float, float]]] = []
+    for page_no, png in enumerate(sheet.pngs):
+        # A phone photo of the sheet, not the pristine file: a quarter of the size, blurred.
+        img = load_image(png)
+        small = cv2.GaussianBlur(cv2.resize(img, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA), (0, 0), 0.7)
+        for s in decoder.read(small).sightings:
+            assert s.code.pack == "C4"
+            found.append((page_no, None if s.code.card is None else s.code.card.code, (s.x * 4, s.y * 4)))
+    expected = list(pack_cards(game)) + ([None] * 32 if game == "euchre" else [])
+    assert len(found) == len(expected) == len(sheet.placed)
+    for page_no, c, (x, y) in sheet.placed:
+        assert any(p == page_no and f == (None if c is None else c.code) and abs(fx - x) < 40 and abs(fy - y) < 40
+                   for p, f, (fx, fy) in found), (page_no, c)
+
+
+def test_labels_command_and_bad_pack(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["labels", "--pack", "B7", "--game", "euchre", "--out", str(tmp_path / "b7")]) == 0
+    assert (tmp_path / "b7.pdf").is_file() and (tmp_path / "b7-1.png").is_file()
+    assert main(["labels", "--pack", "b-7", "--game", "euchre", "--out", str(tmp_path / "x")]) == 2
+    assert "pack id" in capsys.readouterr().err
+
+
+def test_calibrate_recovers_a_tilted_camera(tmp_path: Path) -> None:
+    scene = Scene(markers=True)
+    placed = scene.place(card("AS"), "B7", at=(400, 225))
+    frame = render(scene, (1280, 720), Degrade(tilt=0.04, blur=0.5, noise=2), np.random.default_rng(9))
+    h = calibrate(frame)
+    s = make_decoder().read(frame).sightings[0]
+    x, y = to_table(h, s.x, s.y)
+    assert abs(x - placed.x) < 8 and abs(y - placed.y) < 8
+    image = tmp_path / "markers.png"
+    cv2.imwrite(str(image), frame)
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", "--image", str(image), "--out", str(out)]) == 0
+    assert np.allclose(load_homography(out), h)
+
+
+def test_calibrate_without_markers_names_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(CalibrationError, match=r"\[0, 1, 2, 3\]"):
+        calibrate(frame_of(spread_scene(["AS"]), degrade=MILD))
+    bad = tmp_path / "cal.json"
+    bad.write_text("{}")
+    with pytest.raises(CalibrationError, match="cal.json"):
+        load_homography(bad)
+    assert main(["calibrate", "--camera", "/dev/video99", "--out", str(tmp_path / "c.json")]) == 2
+    assert "video99" in capsys.readouterr().err

@@ -1,0 +1,145 @@
+"""Scripted scenes through the synthetic camera, the real decoder and the watcher: the right law events."""
+
+from __future__ import annotations
+
+import numpy as np
+from conftest import MILD, SMALL, card
+
+from laws.cards import Seat
+from laws.events import CardFaced, CardPlayed, CardsDrawn, DamagedCardFound, Event
+from vision.camera import SyntheticCamera
+from vision.decode import make_decoder
+from vision.watcher import TableWatcher
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        self.now += 0.1
+        return self.now
+
+
+def _table(packs: tuple[str, ...] = ("B7",)) -> tuple[SyntheticCamera, TableWatcher]:
+    cam = SyntheticCamera(size=SMALL, degrade=MILD, seed=5)
+    watcher = TableWatcher(make_decoder("zxing"), k=2, n=3, m=3, clock=FakeClock(), packs=packs)
+    return cam, watcher
+
+
+def _frames(cam: SyntheticCamera, watcher: TableWatcher, n: int) -> list[Event]:
+    out: list[Event] = []
+    for _ in range(n):
+        ok, frame = cam.read()
+        assert ok
+        out += watcher.feed(frame)
+    return out
+
+
+def test_card_faced_in_the_cut() -> None:
+    cam, w = _table()
+    w.set_phase("cut")
+    cam.scene.place(card("QH"), "B7", zone="cut")
+    events = _frames(cam, w, 3)
+    assert [(type(e), e.card, e.where, e.pack) for e in events] == [(CardFaced, card("QH"), "cut", "B7")]
+    assert events[0].t is not None
+
+
+def test_card_exposed_in_the_deal_and_one_frame_is_not_enough() -> None:
+    cam, w = _table()
+    w.set_phase("deal")
+    assert _frames(cam, w, 2) == []
+    cam.scene.place(card("2C"), "B7", zone="S")
+    assert _frames(cam, w, 1) == []  # one sighting never becomes an event
+    events = _frames(cam, w, 2)
+    assert events == [CardFaced(card("2C"), "deal", pack="B7", t=events[0].t)]
+    assert _frames(cam, w, 3) == []  # still lying there: no repeat
+
+
+def test_a_glimpse_in_one_frame_gives_nothing() -> None:
+    cam, w = _table()
+    w.set_phase("deal")
+    cam.scene.place(card("5D"), "B7", zone="E")
+    assert _frames(cam, w, 1) == []
+    cam.scene.clear()
+    assert _frames(cam, w, 4) == []
+
+
+def test_gone_after_m_frames_then_seen_again() -> None:
+    cam, w = _table()
+    w.set_phase("cut")
+    cam.scene.place(card("9S"), "B7", zone="cut")
+    assert len(_frames(cam, w, 3)) == 1
+    cam.scene.clear()
+    _frames(cam, w, 3)
+    assert w.visible() == []
+    cam.scene.place(card("9S"), "B7", zone="cut")
+    assert len(_frames(cam, w, 3)) == 1
+
+
+def test_damaged_cards_blotted_and_worn() -> None:
+    cam, w = _table()
+    w.set_phase("idle")
+    cam.scene.place(card("AS"), "B7", zone="N")
+    cam.scene.place(card("KD"), "B7", zone="W")
+    cam.scene.place(card("3C"), "B7", zone="E", damage="blotted")
+    cam.scene.place(card("JS"), "B7", zone="S", damage="worn")
+    events = _frames(cam, w, 4)
+    damaged = [e for e in events if isinstance(e, DamagedCardFound)]
+    assert sorted((str(e.card), e.pack) for e in damaged) == [("JS", "B7"), ("None", "B7")]
+    assert all(isinstance(e, DamagedCardFound) for e in events)  # idle: the others say nothing
+    assert _frames(cam, w, 3) == []  # reported once
+
+
+def test_foreign_pack_card_carries_its_pack_and_is_counted() -> None:
+    cam, w = _table(packs=("B7",))
+    w.set_phase("deal")
+    cam.scene.place(card("5C"), "R2", zone="N")
+    events = _frames(cam, w, 3)
+    assert [(e.card, e.pack) for e in events if isinstance(e, CardFaced)] == [(card("5C"), "R2")]
+    assert w.foreign_packs["R2"] >= 2
+
+
+def test_cards_played_to_the_trick_take_the_seat_of_their_side() -> None:
+    cam, w = _table()
+    w.set_phase("play", dummy=Seat.N)
+    for seat, code in zip("NESW", ["AS", "KS", "QS", "JS"]):
+        cam.scene.place(card(code), "B7", zone="centre", toward=seat)
+    events = _frames(cam, w, 3)
+    played = {(e.seat, e.card.code) for e in events if isinstance(e, CardPlayed)}
+    assert played == {(Seat.N, "AS"), (Seat.E, "KS"), (Seat.S, "QS"), (Seat.W, "JS")}
+
+
+def test_dummy_hand_is_not_an_exposed_card_but_another_seat_card_is() -> None:
+    cam, w = _table()
+    w.set_phase("play", dummy=Seat.N)
+    cam.scene.place(card("2H"), "B7", zone="N")
+    cam.scene.place(card("8D"), "B7", zone="W")
+    events = _frames(cam, w, 3)
+    assert [(e.card.code, e.where, e.by) for e in events] == [("8D", "table", Seat.W)]  # type: ignore[attr-defined]
+
+
+def test_cards_cut_for_partners_feed_the_draw() -> None:
+    cam, w = _table()
+    w.set_phase("draw", names={"N": "ann", "E": "bob", "S": "cy", "W": "di"})
+    for seat, code in zip("NESW", ["AH", "KH", "QH", "JH"]):
+        cam.scene.place(card(code), "B7", zone=seat)
+    events = _frames(cam, w, 3)
+    assert len(events) == 1 and isinstance(events[0], CardsDrawn)
+    assert dict(events[0].cuts) == {"ann": card("AH"), "bob": card("KH"), "cy": card("QH"), "di": card("JH")}
+
+
+def test_face_down_cards_are_counted_and_make_no_events() -> None:
+    cam, w = _table()
+    w.set_phase("deal")
+    for z in ("N", "E"):
+        cam.scene.place(card("4S"), "B7", zone=z, face_up=False)
+    assert _frames(cam, w, 3) == []
+    assert w.face_down == 2
+
+
+def test_corrupt_frames_are_counted_not_raised() -> None:
+    cam, w = _table()
+    assert w.feed(None) == []  # type: ignore[arg-type]
+    assert w.feed(np.zeros((3, 3), np.uint8)) == []
+    assert w.stats.corrupt_frames == 2

@@ -1,0 +1,306 @@
+"""Decoders: a frame in, the card codes in it out, behind one interface for zxing-cpp and pyzbar.
+
+``make_decoder("zxing")`` (the default) reads Micro QR and QR on the whole frame with zxing-cpp;
+``make_decoder("pyzbar")`` reads the QR variant with ZBar, decoding each card-shaped region of the
+frame rather than the whole frame (ZBar is slow on large images). Both return a ``FrameReading``:
+the valid codes seen, the texts rejected (counted in ``decoder.rejected`` and logged), and the
+card-shaped objects in which no code was read.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import dataclass
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from vision.codes import CardCode, CodeRejected, parse_payload
+
+log = logging.getLogger(__name__)
+
+# Card area relative to the code's area (a 57 x 89 mm card around a 39 mm code).
+CARD_PER_CODE_AREA = 57 * 89 / 39.0**2
+
+
+Point = tuple[float, float]
+RawRead = tuple[str, list[Point], float | None]  # text, corners (px), unused error correction
+
+
+def _centre(corners: list[Point]) -> Point:
+    return (sum(x for x, _ in corners) / len(corners), sum(y for _, y in corners) / len(corners))
+
+
+def _area(corners: list[Point]) -> float:
+    """Polygon area by the shoelace formula."""
+    n = len(corners)
+    return abs(sum(corners[i][0] * corners[(i + 1) % n][1] - corners[(i + 1) % n][0] * corners[i][1]
+                   for i in range(n))) / 2
+
+
+class FrameError(ValueError):
+    """A frame that is not an image the decoder can use (missing, empty, wrong type or shape)."""
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """One valid card code in a frame: where (pixel centre and corners) and how well it read."""
+
+    code: CardCode
+    x: float
+    y: float
+    corners: tuple[tuple[float, float], ...]
+    ec_used: float = 0.0  # share of the symbol's error correction used (zxing-cpp); 0 when unknown
+    heavy_ec: bool = False
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A decoded text that is not a valid card code, with the reason and where it was."""
+
+    reason: str
+    text: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class FrameReading:
+    sightings: tuple[Sighting, ...]
+    rejections: tuple[Rejection, ...]
+    unreadable: tuple[tuple[float, float], ...]  # centres of card shapes with no code read
+
+
+class Decoder(Protocol):
+    """What every backend offers: ``read(frame)`` and a count of rejected texts by reason."""
+
+    name: str
+    rejected: Counter[str]
+
+    def read(self, frame: np.ndarray) -> FrameReading: ...
+
+
+def as_gray(frame: object) -> np.ndarray:
+    """Check a frame and return it as a 2-D ``uint8`` array.
+
+    Raises:
+        FrameError: naming what is wrong with the frame.
+    """
+    if frame is None:
+        raise FrameError("no frame (the camera returned nothing)")
+    if not isinstance(frame, np.ndarray):
+        raise FrameError(f"a frame must be a numpy array, got {type(frame).__name__}")
+    if frame.size == 0 or frame.ndim not in (2, 3) or min(frame.shape[:2]) < 16:
+        raise FrameError(f"frame of shape {frame.shape} is not an image")
+    if frame.dtype != np.uint8:
+        raise FrameError(f"frame of dtype {frame.dtype}: want uint8")
+    if frame.ndim == 2:
+        return frame
+    if frame.shape[2] == 3:
+        return cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    if frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2GRAY)
+    if frame.shape[2] == 1:
+        return frame[:, :, 0]
+    raise FrameError(f"frame with {frame.shape[2]} channels: want 1, 3 or 4")
+
+
+def card_shapes(frame: np.ndarray, area_px: float) -> list[np.ndarray]:
+    """Pale card-like quadrilaterals on the felt, as 4x2 corner arrays in frame pixels.
+
+    Only lone cards count: shapes whose area is far from ``area_px`` (overlapping cards, hands, a
+    corner showing) are left out. Works on every second or fourth pixel, for speed.
+    """
+    if frame.ndim != 3 or frame.shape[2] != 3 or area_px <= 0:
+        return []
+    k = 4 if area_px >= 8000 else 2  # shrink so that a card stays some 500 px in area
+    small = cv2.resize(frame, (frame.shape[1] // k, frame.shape[0] // k), interpolation=cv2.INTER_NEAREST)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    s, v = hsv[:, :, 1], hsv[:, :, 2]
+    mask = ((s < 70) & (v > 110)).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for c in contours:
+        area = cv2.contourArea(c) * k * k
+        if not 0.6 * area_px <= area <= 1.5 * area_px:
+            continue
+        (cx, cy), (w, h), ang = cv2.minAreaRect(c)
+        if min(w, h) == 0 or not 1.25 <= max(w, h) / min(w, h) <= 1.9:
+            continue
+        if area < 0.8 * w * h * k * k:  # not rectangular enough
+            continue
+        box = cv2.boxPoints(((cx * k, cy * k), (w * k, h * k), ang))
+        out.append(box.astype(np.float32))
+    return out
+
+
+class _Base:
+    name = "base"
+
+    def __init__(self, heavy_ec_below: float = 0.5, find_unreadable: bool = True,
+                 card_area_px: float = 0.0) -> None:
+        self.heavy_ec_below = heavy_ec_below
+        self.card_area_px = card_area_px
+        self.find_unreadable = find_unreadable
+        self.rejected: Counter[str] = Counter()
+        self._seen_rejects: set[str] = set()
+
+    def _raw(self, gray: np.ndarray, frame: np.ndarray) -> list[RawRead]:
+        raise RuntimeError("a decoder backend must define _raw")  # pragma: no cover
+
+    def _retry(self, gray: np.ndarray, box: np.ndarray) -> list[RawRead]:
+        """A second, closer look at one card shape in which the whole-frame pass read nothing."""
+        return []
+
+    def _card_area(self, frame: np.ndarray, codes: list[RawRead]) -> float:
+        if codes:
+            return float(np.median([_area(c) for _, c, _ in codes])) * CARD_PER_CODE_AREA
+        if self.card_area_px:
+            return self.card_area_px
+        return frame.shape[0] * frame.shape[1] / 75.0  # the default table area seen at any size
+
+    def read(self, frame: np.ndarray) -> FrameReading:
+        """Decode every card code in ``frame`` (BGR or grayscale ``uint8``).
+
+        Raises:
+            FrameError: the frame is not a usable image.
+        """
+        gray = as_gray(frame)
+        raw = self._raw(gray, frame)
+        unreadable: list[tuple[float, float]] = []
+        if self.find_unreadable:
+            read_at = [_centre(c) for _, c, _ in raw]
+            for box in card_shapes(frame, self._card_area(frame, raw)):
+                if any(cv2.pointPolygonTest(box, p, False) >= 0 for p in read_at):
+                    continue
+                again = self._retry(gray, box)
+                if again:
+                    raw.extend(again)
+                else:
+                    c = box.mean(axis=0)
+                    unreadable.append((float(c[0]), float(c[1])))
+        sightings: list[Sighting] = []
+        rejections: list[Rejection] = []
+        for text, corners, uec in raw:
+            cx, cy = _centre(corners)
+            try:
+                code = parse_payload(text)
+            except CodeRejected as exc:
+                self.rejected[exc.reason.value] += 1
+                if text not in self._seen_rejects:
+                    if len(self._seen_rejects) > 1000:  # log each foreign text once, within reason
+                        self._seen_rejects.clear()
+                    self._seen_rejects.add(text)
+                    log.warning("%s at (%.0f, %.0f)", exc, cx, cy)
+                rejections.append(Rejection(exc.reason.value, text, cx, cy))
+                continue
+            used = 0.0 if uec is None else max(0.0, 1.0 - uec)
+            heavy = uec is not None and uec < self.heavy_ec_below
+            sightings.append(Sighting(code, cx, cy, tuple(corners), used, heavy))
+        return FrameReading(tuple(sightings), tuple(rejections), tuple(unreadable))
+
+
+class ZxingDecoder(_Base):
+    """zxing-cpp on the whole frame: Micro QR (the card code) and QR (its variant)."""
+
+    name = "zxing"
+
+    def __init__(self, heavy_ec_below: float = 0.5, find_unreadable: bool = True,
+                 card_area_px: float = 0.0, variants: tuple[str, ...] = ("micro",)) -> None:
+        super().__init__(heavy_ec_below, find_unreadable, card_area_px)
+        import zxingcpp
+
+        self._zx = zxingcpp
+        fmts = {"micro": zxingcpp.BarcodeFormat.MicroQRCode, "qr": zxingcpp.BarcodeFormat.QRCode}
+        unknown = set(variants) - set(fmts)
+        if unknown or not variants:
+            raise ValueError(f"unknown code variants {sorted(unknown)} (want micro and/or qr)")
+        self._formats = [fmts[v] for v in variants]
+
+    def _raw(self, gray: np.ndarray, frame: np.ndarray) -> list[RawRead]:
+        found = self._zx.read_barcodes(gray, formats=self._formats, try_rotate=False, try_invert=False,
+                                       try_downscale=gray.shape[0] > 1100)
+        return self._convert(found, 0.0, 0.0, 1.0)
+
+    def _retry(self, gray: np.ndarray, box: np.ndarray) -> list[RawRead]:
+        h, w = gray.shape
+        x0, y0 = (max(int(v) - 6, 0) for v in box.min(axis=0))
+        x1, y1 = (min(int(v) + 6, lim) for v, lim in zip(box.max(axis=0), (w, h)))
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return []
+        crop = cv2.resize(gray[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+        found = self._zx.read_barcodes(crop, formats=self._formats, try_downscale=False)
+        return self._convert(found, x0, y0, 0.5)
+
+    def _convert(self, found: list, x0: float, y0: float, k: float) -> list[RawRead]:
+        out = []
+        for b in found:
+            p = b.position
+            corners = [(q.x * k + x0, q.y * k + y0)
+                       for q in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)]
+            uec = b.extra.get("UEC") if isinstance(b.extra, dict) else None
+            out.append((b.text, corners, None if uec is None else float(uec)))
+        return out
+
+
+class PyzbarDecoder(_Base):
+    """ZBar (pyzbar) on each card-shaped region, or the whole frame when no card shape is found.
+
+    ZBar reads only the QR variant of the card code and does not say how much error correction a
+    read used, so it never reports heavy error correction.
+    """
+
+    name = "pyzbar"
+
+    def __init__(self, heavy_ec_below: float = 0.5, find_unreadable: bool = True,
+                 whole_frame: bool = False, card_area_px: float = 0.0) -> None:
+        super().__init__(heavy_ec_below, find_unreadable, card_area_px)
+        from pyzbar import pyzbar
+
+        self._zbar = pyzbar
+        self.whole_frame = whole_frame
+
+    def _regions(self, gray: np.ndarray, frame: np.ndarray) -> list[tuple[int, int, int, int]]:
+        h, w = gray.shape
+        if self.whole_frame:
+            return [(0, 0, w, h)]
+        boxes = card_shapes(frame, self._card_area(frame, [])) if frame.ndim == 3 else []
+        if not boxes:
+            return [(0, 0, w, h)]
+        out = []
+        for box in boxes:
+            x0, y0 = np.floor(box.min(axis=0)).astype(int) - 4
+            x1, y1 = np.ceil(box.max(axis=0)).astype(int) + 4
+            out.append((max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)))
+        return out
+
+    def _raw(self, gray: np.ndarray, frame: np.ndarray) -> list[RawRead]:
+        out = []
+        qr = [self._zbar.ZBarSymbol.QRCODE]
+        for x0, y0, x1, y1 in self._regions(gray, frame):
+            for d in self._zbar.decode(np.ascontiguousarray(gray[y0:y1, x0:x1]), symbols=qr):
+                try:
+                    text = d.data.decode("ascii")
+                except UnicodeDecodeError:
+                    text = d.data.decode("latin-1")
+                pts = [(float(p.x + x0), float(p.y + y0)) for p in d.polygon]
+                if len(pts) < 3:
+                    continue
+                out.append((text, pts, None))
+        return out
+
+
+def make_decoder(name: str = "zxing", heavy_ec_below: float = 0.5,
+                 variants: tuple[str, ...] = ("micro",)) -> Decoder:
+    """The decoder backend called ``name``: ``zxing`` (default) or ``pyzbar``.
+
+    ``variants`` says which symbols zxing-cpp looks for (``micro``, ``qr``); pyzbar reads only ``qr``.
+    """
+    if name == "zxing":
+        return ZxingDecoder(heavy_ec_below, variants=variants)
+    if name == "pyzbar":
+        return PyzbarDecoder(heavy_ec_below)
+    raise ValueError(f"unknown decoder {name!r} (want zxing or pyzbar)")

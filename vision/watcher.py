@@ -1,0 +1,300 @@
+"""From sightings to law-engine events: ``TableWatcher``.
+
+A card counts as seen only when its code is decoded in ``k`` of the last ``n`` frames, and as gone
+after ``m`` frames without it, so a single misread never becomes a ruling. What a newly seen card
+means depends on the table phase, which the controller sets:
+
+| phase   | a face-up card newly seen ...      | event                                   |
+|---------|------------------------------------|-----------------------------------------|
+| draw    | in a candidate's zone              | ``CardsDrawn`` once every zone has one  |
+| shuffle | anywhere                           | ``CardFaced(where="pack")``             |
+| cut     | anywhere                           | ``CardFaced(where="cut")``              |
+| deal    | anywhere                           | ``CardFaced(where="deal")``             |
+| play    | in the centre                      | ``CardPlayed`` by the nearest seat      |
+| play    | in a seat's zone (not dummy's)     | ``CardFaced(where="table", by=seat)``   |
+| idle    | anywhere                           | nothing                                 |
+
+In every phase a code that reads only with heavy error correction in each of the last ``n`` reads,
+or a card shape in which no code reads for ``n`` frames running while other cards read, gives
+``DamagedCardFound``. Every card event carries the pack id its code names; codes of packs outside
+``packs`` are logged as foreign and counted in ``foreign_packs``.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import numpy as np
+
+from laws.cards import Card, Seat
+from laws.events import CardFaced, CardPlayed, CardsDrawn, DamagedCardFound, Event
+from vision.codes import CardCode
+from vision.decode import Decoder, FrameError, Sighting
+from vision.zones import CENTRE, SEAT_ZONES, VisionConfig, Zones, default_homography, to_table
+
+log = logging.getLogger(__name__)
+
+
+class Phase(StrEnum):
+    DRAW = "draw"
+    SHUFFLE = "shuffle"
+    CUT = "cut"
+    DEAL = "deal"
+    PLAY = "play"
+    IDLE = "idle"
+
+
+# Where a card faced in each phase lies, in the event format's words.
+FACED_WHERE = {Phase.SHUFFLE: "pack", Phase.CUT: "cut", Phase.DEAL: "deal"}
+
+
+@dataclass
+class _Track:
+    seen: deque[bool]
+    heavy: deque[bool]
+    missing: int = 0
+    confirmed: bool = False
+    damage_reported: bool = False
+    last: Sighting | None = None
+
+
+@dataclass
+class _Blob:
+    x: float
+    y: float
+    seen: deque[bool]
+    missing: int = 0
+    reported: bool = False
+
+
+@dataclass(frozen=True)
+class CardOnTable:
+    """A confirmed card: where it is (frame px and table mm), its zone, face up or not."""
+
+    pack: str
+    card: Card | None
+    x: float
+    y: float
+    table_x: float
+    table_y: float
+    zone: str | None
+
+
+@dataclass
+class WatcherStats:
+    frames: int = 0
+    corrupt_frames: int = 0
+    rejected: Counter[str] = field(default_factory=Counter)
+
+
+class TableWatcher:
+    """Turns camera frames into law-engine events (see the module docstring)."""
+
+    def __init__(self, decoder: Decoder, zones: Zones | None = None, k: int = 2, n: int = 3, m: int = 5,
+                 clock: Callable[[], float] = time.monotonic, *, homography: np.ndarray | None = None,
+                 table_mm: tuple[float, float] = (800.0, 450.0), packs: Iterable[str] = ()) -> None:
+        """Args:
+            decoder: a backend from ``vision.decode.make_decoder``.
+            zones: the table's zones (default ``vision.zones.DEFAULT_ZONES``).
+            k, n, m: confirm after k reads in the last n frames; gone after m frames unseen.
+            clock: gives each event's ``t``.
+            homography: frame px -> table mm; default fits the frame to ``table_mm``.
+            packs: the pack ids in play; other packs are flagged as foreign.
+        """
+        if not 1 <= k <= n or m < 1:
+            raise ValueError(f"want 1 <= k <= n and m >= 1, got k={k} n={n} m={m}")
+        self.decoder = decoder
+        self.zones = zones or Zones()
+        self.k, self.n, self.m = k, n, m
+        self.clock = clock
+        self.homography = homography
+        self.table_mm = table_mm
+        self.packs = set(packs)
+        self.phase = Phase.IDLE
+        self.seats: dict[Seat, str] = {Seat(z): z for z in SEAT_ZONES}
+        self.names: dict[str, str] = {z: z for z in SEAT_ZONES}
+        self.dummy: Seat | None = None
+        self.stats = WatcherStats()
+        self.foreign_packs: Counter[str] = Counter()
+        self.face_down: int = 0
+        self._tracks: dict[CardCode, _Track] = {}
+        self._blobs: list[_Blob] = []
+        self._draw: dict[str, Card] = {}
+        self._drawn = False
+        self._recent_packs: deque[str] = deque(maxlen=64)
+
+    def set_phase(self, phase: Phase | str, *, seats: Mapping[Seat, str] | None = None,
+                  names: Mapping[str, str] | None = None, packs: Iterable[str] | None = None,
+                  dummy: Seat | None = None) -> None:
+        """Tell the watcher what the table is doing now.
+
+        Args:
+            phase: ``draw``, ``shuffle``, ``cut``, ``deal``, ``play`` or ``idle``.
+            seats: seat -> zone name of that seat's area (default each seat's own zone).
+            names: in the draw, zone name -> candidate's name (default the four seat zones).
+            packs: the pack ids in play (others are foreign).
+            dummy: in play, the seat whose exposed hand lies in its zone.
+        """
+        self.phase = Phase(phase)
+        if seats is not None:
+            self.seats = dict(seats)
+        if names is not None:
+            self.names = dict(names)
+        if packs is not None:
+            self.packs = set(packs)
+        self.dummy = dummy
+        self._draw.clear()
+        self._drawn = False
+
+    def visible(self) -> list[CardOnTable]:
+        """The confirmed cards now on the table."""
+        out = []
+        for code, tr in self._tracks.items():
+            if tr.confirmed and tr.last is not None:
+                tx, ty, zone = self._where(tr.last.x, tr.last.y)
+                out.append(CardOnTable(code.pack, code.card, tr.last.x, tr.last.y, tx, ty, zone))
+        return out
+
+    def _where(self, x: float, y: float) -> tuple[float, float, str | None]:
+        assert self.homography is not None
+        tx, ty = to_table(self.homography, x, y)
+        return tx, ty, self.zones.zone_at(tx, ty)
+
+    def feed(self, frame: np.ndarray) -> list[Event]:
+        """Decode one frame and return the events it completes (often none).
+
+        A frame that is not an image is counted in ``stats.corrupt_frames`` and logged, never raised.
+        """
+        self.stats.frames += 1
+        try:
+            reading = self.decoder.read(frame)
+        except FrameError as exc:
+            self.stats.corrupt_frames += 1
+            log.warning("frame %d skipped: %s", self.stats.frames, exc)
+            return []
+        if self.homography is None:
+            h, w = frame.shape[:2]
+            self.homography = default_homography((w, h), self.table_mm)
+        for r in reading.rejections:
+            self.stats.rejected[r.reason] += 1
+        now = self.clock()
+        events: list[Event] = []
+        seen: dict[CardCode, Sighting] = {}
+        backs = 0
+        for s in reading.sightings:
+            self._recent_packs.append(s.code.pack)
+            if self.packs and s.code.pack not in self.packs:
+                if self.foreign_packs[s.code.pack] == 0:
+                    log.warning("card of foreign pack %s seen (%s)", s.code.pack, s.code.card or "back")
+                self.foreign_packs[s.code.pack] += 1
+            if s.code.is_back:
+                backs += 1
+                continue
+            seen.setdefault(s.code, s)
+        self.face_down = backs
+        for code in sorted(set(self._tracks) | set(seen), key=lambda c: (c.pack, c.card)):
+            tr = self._tracks.get(code)
+            if tr is None:
+                tr = self._tracks[code] = _Track(deque(maxlen=self.n), deque(maxlen=self.n))
+            s = seen.get(code)
+            tr.seen.append(s is not None)
+            if s is not None:
+                tr.last = s
+                tr.missing = 0
+                tr.heavy.append(s.heavy_ec)
+            else:
+                tr.missing += 1
+            if not tr.confirmed and sum(tr.seen) >= self.k:
+                tr.confirmed = True
+                events.extend(self._on_seen(code, tr, now))
+            if tr.confirmed and not tr.damage_reported and len(tr.heavy) == self.n and all(tr.heavy):
+                tr.damage_reported = True
+                assert code.card is not None
+                log.info("%s of pack %s reads only with heavy error correction", code.card, code.pack)
+                events.append(DamagedCardFound(code.card, code.pack, t=now))
+            if tr.missing >= self.m or (not tr.confirmed and not any(tr.seen)):
+                del self._tracks[code]
+        events.extend(self._unreadable(reading.unreadable, bool(reading.sightings), now))
+        return events
+
+    def _pack_in_play(self) -> str:
+        if len(self.packs) == 1:
+            return next(iter(self.packs))
+        if self._recent_packs:
+            return Counter(self._recent_packs).most_common(1)[0][0]
+        return "?"
+
+    def _unreadable(self, centres: Iterable[tuple[float, float]], others_read: bool, now: float) -> list[Event]:
+        events: list[Event] = []
+        matched: set[int] = set()
+        for x, y in centres:
+            best = min(range(len(self._blobs)), default=None,
+                       key=lambda i: math.dist((self._blobs[i].x, self._blobs[i].y), (x, y)))
+            if best is not None and best not in matched and \
+                    math.dist((self._blobs[best].x, self._blobs[best].y), (x, y)) < 40:
+                b = self._blobs[best]
+                b.x, b.y = x, y
+            else:
+                b = _Blob(x, y, deque(maxlen=self.n))
+                self._blobs.append(b)
+                best = len(self._blobs) - 1
+            matched.add(best)
+            b.seen.append(others_read)
+            b.missing = 0
+        for i, b in enumerate(self._blobs):
+            if i not in matched:
+                b.seen.append(False)
+                b.missing += 1
+            if not b.reported and len(b.seen) == self.n and all(b.seen):
+                b.reported = True
+                tx, ty, zone = self._where(b.x, b.y)
+                log.info("card at (%.0f, %.0f) px, zone %s: its code does not read", b.x, b.y, zone)
+                events.append(DamagedCardFound(None, self._pack_in_play(), t=now))
+        self._blobs = [b for b in self._blobs if b.missing < self.m]
+        return events
+
+    def _on_seen(self, code: CardCode, tr: _Track, now: float) -> list[Event]:
+        assert tr.last is not None and code.card is not None
+        card, pack = code.card, code.pack
+        tx, ty, zone = self._where(tr.last.x, tr.last.y)
+        seat_of_zone = {z: s for s, z in self.seats.items()}
+        log.debug("seen %s of %s in zone %s during %s", card, pack, zone, self.phase)
+        if self.phase in FACED_WHERE:
+            return [CardFaced(card, FACED_WHERE[self.phase], pack=pack, t=now)]
+        if self.phase is Phase.DRAW:
+            if zone in self.names and zone not in self._draw and not self._drawn:
+                self._draw[zone] = card
+                if len(self._draw) == len(self.names):
+                    self._drawn = True
+                    return [CardsDrawn(tuple((self.names[z], c) for z, c in self._draw.items()), t=now)]
+            return []
+        if self.phase is Phase.PLAY:
+            if zone == CENTRE:
+                nearest = self.zones.nearest_seat(tx, ty, among=tuple(self.seats.values()))
+                if nearest is None:
+                    return []
+                return [CardPlayed(seat_of_zone[nearest], card, pack=pack, t=now)]
+            if zone in seat_of_zone and seat_of_zone[zone] != self.dummy:
+                return [CardFaced(card, "table", by=seat_of_zone[zone], pack=pack, t=now)]
+        return []
+
+
+def build_watcher(cfg: VisionConfig, clock: Callable[[], float] = time.monotonic,
+                  packs: Iterable[str] = ()) -> TableWatcher:
+    """A watcher set up from validated configuration (decoder, k/n/m, zones, stored homography).
+
+    Raises:
+        vision.calibrate.CalibrationError: the homography file named in the config cannot be used.
+    """
+    from vision.calibrate import load_homography
+    from vision.decode import make_decoder
+
+    hom = load_homography(cfg.homography_file) if cfg.homography_file else None
+    return TableWatcher(make_decoder(cfg.decoder, cfg.heavy_ec_below), cfg.zones, cfg.confirm_k, cfg.confirm_n,
+                        cfg.gone_m, clock, homography=hom, table_mm=cfg.table_mm, packs=packs)

@@ -1,0 +1,222 @@
+"""Table geometry: the ``[vision]`` and ``[zones]`` sections of ``config/table.toml``.
+
+Table coordinates are millimetres on the felt, origin at the top-left of the camera's view of the
+table, x to the right, y towards the bottom of the image (South's edge). A homography maps frame
+pixels to table millimetres; without calibration the default one scales the frame to fit the table
+area, which is what the synthetic camera renders.
+
+```toml
+[vision]
+decoder = "zxing"          # or "pyzbar"
+table_mm = [800, 450]      # the area the camera sees, width and height
+confirm_k = 2              # a card counts as seen when decoded in k ...
+confirm_n = 3              # ... of the last n frames
+gone_m = 5                 # and as gone after m frames without it
+heavy_ec_below = 0.5       # a read using more error correction than this is a damaged code
+homography_file = ""       # written by `cardtable calibrate`; empty: default homography
+
+[zones.N]                  # one table per zone: x0, y0, x1, y1 in table millimetres
+rect = [250, 0, 550, 110]
+```
+
+Zone names ``N``, ``E``, ``S``, ``W`` are the seats' areas; ``centre`` is where tricks are played,
+``cut`` the cut area and ``shoe`` the shoe exit. Other names are allowed (for example draw areas).
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+SEAT_ZONES = ("N", "E", "S", "W")
+CENTRE = "centre"
+CUT = "cut"
+SHOE = "shoe"
+DECODERS = ("zxing", "pyzbar")
+
+
+class ConfigError(ValueError):
+    """A configuration value that is missing or wrong; the message names the key."""
+
+
+@dataclass(frozen=True)
+class Zone:
+    """An axis-aligned rectangle of the table, in millimetres."""
+
+    name: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x0 <= x <= self.x1 and self.y0 <= y <= self.y1
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return ((self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2)
+
+
+DEFAULT_ZONES: tuple[Zone, ...] = (
+    Zone("N", 250, 0, 550, 110),
+    Zone("S", 250, 340, 550, 450),
+    Zone("W", 0, 110, 200, 340),
+    Zone("E", 600, 110, 800, 340),
+    Zone(CENTRE, 250, 130, 550, 320),
+    Zone(CUT, 0, 0, 200, 110),
+    Zone(SHOE, 600, 340, 800, 450),
+)
+
+
+@dataclass(frozen=True)
+class Zones:
+    """The zones of the table; ``zone_at`` answers which one holds a point (first match wins)."""
+
+    zones: tuple[Zone, ...] = DEFAULT_ZONES
+
+    def zone_at(self, x: float, y: float) -> str | None:
+        for z in self.zones:
+            if z.contains(x, y):
+                return z.name
+        return None
+
+    def get(self, name: str) -> Zone:
+        for z in self.zones:
+            if z.name == name:
+                return z
+        raise KeyError(f"no zone named {name!r}")
+
+    def nearest_seat(self, x: float, y: float, among: tuple[str, ...] = SEAT_ZONES) -> str | None:
+        """The seat zone (one of ``among``) whose centre is nearest to the point: who pushed a card
+        to the centre."""
+        seats = [z for z in self.zones if z.name in among]
+        if not seats:
+            return None
+        return min(seats, key=lambda z: math.dist(z.centre, (x, y))).name
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    """Validated vision settings (see the module docstring for the TOML shape)."""
+
+    decoder: str = "zxing"
+    table_mm: tuple[float, float] = (800.0, 450.0)
+    confirm_k: int = 2
+    confirm_n: int = 3
+    gone_m: int = 5
+    heavy_ec_below: float = 0.5
+    homography_file: str = ""
+    zones: Zones = field(default_factory=Zones)
+
+
+def default_homography(frame_size: tuple[int, int], table_mm: tuple[float, float]) -> np.ndarray:
+    """Frame pixels -> table mm when the frame shows exactly the table area, centred, aspect kept."""
+    w, h = frame_size
+    tw, th = table_mm
+    scale = min(w / tw, h / th)  # px per mm
+    ox, oy = (w - tw * scale) / 2, (h - th * scale) / 2
+    to_frame = np.array([[scale, 0, ox], [0, scale, oy], [0, 0, 1]], dtype=np.float64)
+    return np.linalg.inv(to_frame)
+
+
+def to_table(h: np.ndarray, x: float, y: float) -> tuple[float, float]:
+    """Apply a homography to one point."""
+    v = h @ np.array([x, y, 1.0])
+    return float(v[0] / v[2]), float(v[1] / v[2])
+
+
+def _number(v: Any, key: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ConfigError(f"{key}: want a number, got {v!r}")
+    return float(v)
+
+
+def _positive_int(v: Any, key: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+        raise ConfigError(f"{key}: want a whole number of at least 1, got {v!r}")
+    return v
+
+
+def parse_vision_config(doc: Mapping[str, Any]) -> VisionConfig:
+    """Build a ``VisionConfig`` from a parsed TOML document (its ``vision`` and ``zones`` tables).
+
+    Raises:
+        ConfigError: naming the key that is wrong.
+    """
+    vis = doc.get("vision", {})
+    if not isinstance(vis, Mapping):
+        raise ConfigError("vision: want a table")
+    known = {"decoder", "table_mm", "confirm_k", "confirm_n", "gone_m", "heavy_ec_below", "homography_file"}
+    for key in vis:
+        if key not in known:
+            raise ConfigError(f"vision.{key}: unknown key (known: {', '.join(sorted(known))})")
+    kw: dict[str, Any] = {}
+    if "decoder" in vis:
+        if vis["decoder"] not in DECODERS:
+            raise ConfigError(f"vision.decoder: {vis['decoder']!r} is not one of {', '.join(DECODERS)}")
+        kw["decoder"] = vis["decoder"]
+    if "table_mm" in vis:
+        t = vis["table_mm"]
+        if not isinstance(t, list) or len(t) != 2:
+            raise ConfigError(f"vision.table_mm: want [width, height], got {t!r}")
+        size = (_number(t[0], "vision.table_mm"), _number(t[1], "vision.table_mm"))
+        if min(size) <= 0:
+            raise ConfigError(f"vision.table_mm: sizes must be positive, got {t!r}")
+        kw["table_mm"] = size
+    for key in ("confirm_k", "confirm_n", "gone_m"):
+        if key in vis:
+            kw[key] = _positive_int(vis[key], f"vision.{key}")
+    if kw.get("confirm_k", 2) > kw.get("confirm_n", 3):
+        raise ConfigError("vision.confirm_k: must not exceed vision.confirm_n")
+    if "heavy_ec_below" in vis:
+        v = _number(vis["heavy_ec_below"], "vision.heavy_ec_below")
+        if not 0 <= v <= 1:
+            raise ConfigError(f"vision.heavy_ec_below: want a share between 0 and 1, got {v}")
+        kw["heavy_ec_below"] = v
+    if "homography_file" in vis:
+        if not isinstance(vis["homography_file"], str):
+            raise ConfigError("vision.homography_file: want a path string")
+        kw["homography_file"] = vis["homography_file"]
+    zones_doc = doc.get("zones")
+    if zones_doc is not None:
+        kw["zones"] = _parse_zones(zones_doc)
+    return VisionConfig(**kw)
+
+
+def _parse_zones(doc: Any) -> Zones:
+    if not isinstance(doc, Mapping) or not doc:
+        raise ConfigError("zones: want one table per zone, e.g. [zones.N] rect = [x0, y0, x1, y1]")
+    out = []
+    for name, z in doc.items():
+        key = f"zones.{name}.rect"
+        if not isinstance(z, Mapping) or "rect" not in z:
+            raise ConfigError(f"{key}: missing")
+        r = z["rect"]
+        if not isinstance(r, list) or len(r) != 4:
+            raise ConfigError(f"{key}: want [x0, y0, x1, y1], got {r!r}")
+        x0, y0, x1, y1 = (_number(v, key) for v in r)
+        if x1 <= x0 or y1 <= y0:
+            raise ConfigError(f"{key}: want x0 < x1 and y0 < y1, got {r!r}")
+        out.append(Zone(str(name), x0, y0, x1, y1))
+    return Zones(tuple(out))
+
+
+def load_vision_config(path: str | Path) -> VisionConfig:
+    """Read and validate the vision part of a TOML file; errors name the file and the key."""
+    p = Path(path)
+    try:
+        doc = tomllib.loads(p.read_text())
+    except OSError as exc:
+        raise ConfigError(f"{p}: cannot read ({exc.strerror})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{p}: not valid TOML ({exc})") from None
+    try:
+        return parse_vision_config(doc)
+    except ConfigError as exc:
+        raise ConfigError(f"{p}: {exc}") from None
