@@ -105,6 +105,24 @@ class Rig:
             time.sleep(0.01)
         self.ctl.queue.join()
 
+    def start_and_pause(self, dealer: Seat, pack: str, after: int) -> None:
+        """Start a deal and pause the shoe once ``after`` cards of it have been dealt."""
+        from firmware_host.shoe import messages as m
+        from firmware_host.shoe.games import start_deal
+
+        self.shoe.load_pack(pack)
+        self.adapter.deal_finished.clear()
+        before = self.ctl.engine.state.deals_started
+        self.link.send(start_deal(self.game, dealer, pack))
+
+        def far_enough() -> bool:
+            d = self.ctl.engine.state.deal
+            return d is not None and d.number > before and d.cards_dealt >= after
+
+        wait(self, far_enough)
+        self.link.send(m.Pause())
+        self.ctl.queue.join()
+
     def abort_deal(self) -> None:
         """Stop the shoe's deal (the table obeys a ruling that voided it)."""
         from firmware_host.shoe import messages as m
@@ -149,7 +167,7 @@ def build_rig(game: str, out: Path, seed: int, with_camera: bool = True) -> Rig:
     ctl = TableController(game=game, journal=journal, panel=panel, clock=time.time, display=display,
                           table_id=f"demo-{game}")
     # the cable stays out long enough for the link to call the shoe offline (1.5 s of silence)
-    shoe = VirtualShoe(game, seed=seed, packs=("red", "blue"), down_ms=1800)
+    shoe = VirtualShoe(game, seed=seed, packs=("R1", "B1"), down_ms=1800)
     adapter = ShoeAdapter(ctl.submit, time.time)
     link = ShoeLink(shoe.open(), adapter)
     link.start()
@@ -197,12 +215,12 @@ def bridge_table(rig: Rig) -> None:
     N, E, W = Seat.N, Seat.E, Seat.W
     rig.say("Contract Bridge. Four players draw for partners and seats; the camera reads their cards.")
     _draw(rig, "contract-bridge")
-    rig.script("packs", owners={"NS": "red", "EW": "blue"})
+    rig.script("packs", owners={"NS": "R1", "EW": "B1"})
     rig.say("South and North shuffle; West cuts, and the queen of hearts shows face up in the cut.")
     rig.script("shuffle", seat="S")
     rig.script("shuffle", seat="N")
     if rig.scene is not None:
-        rig.scene.place(Card.parse("QH"), "red", zone="cut")
+        rig.scene.place(Card.parse("QH"), "R1", zone="cut")
         rig.camera_sees()
         rig.scene.clear()
         rig.camera_sees(6)
@@ -210,55 +228,47 @@ def bridge_table(rig: Rig) -> None:
         rig.submit(event_from_dict({"type": "card_faced", "card": "QH", "where": "cut"}), "camera")
     rig.say("A new shuffle and cut. The shoe deals; its 12th card comes out face up.")
     rig.shuffle_and_cut(N)
-    rig.deal(N, "red", inject="face_up@12")
+    rig.deal(N, "R1", inject="face_up@12")
     rig.say("East double-presses his button: he wants a new shuffle before the redeal starts.")
     rig.shuffle_and_cut(N)
     rig.press("E", times=2)
     rig.say("Shuffled and cut again; the shoe's cable drops mid-deal and comes back.")
     rig.shuffle_and_cut(N)
-    rig.deal(N, "red", inject="drop@30")
+    rig.deal(N, "R1", inject="drop@30")
     rig.say("Before the opening lead South counts fourteen cards and West twelve.")
     rig.script("hand_count", seat="S", count=14)
     rig.script("hand_count", seat="W", count=12)
     rig.say("The redeal: a card's code will not read — it is torn.")
     rig.shuffle_and_cut(N)
-    rig.deal(N, "red", inject="unreadable@20")
+    rig.deal(N, "R1", inject="unreadable@20")
     rig.say("The director brings a fresh pack for North-South and acknowledges the lamps.")
-    rig.script("packs", owners={"NS": "red2", "EW": "blue"})
+    rig.script("packs", owners={"NS": "R2", "EW": "B1"})
     rig.press("director")
     rig.say("Redeal with the new pack; one card is missing from it.")
     rig.shuffle_and_cut(N)
-    rig.deal(N, "red2", inject="missing@40")
+    rig.deal(N, "R2", inject="missing@40")
     rig.say("The missing card is found; the pack is complete. A clean deal at last.")
     rig.shuffle_and_cut(N)
-    rig.deal(N, "red2")
+    rig.deal(N, "R2")
     rig.say("South plays four spades and makes ten tricks.")
     rig.script("play_end")
     rig.script("result", declarer="S", contract="4S", tricks=10)
     rig.say("East's deal, but West picks up the shoe and starts dealing.")
     rig.shuffle_and_cut(E)
-    _deal_out_of_turn(rig, W, "blue")
+    _deal_out_of_turn(rig, W, "B1")
     rig.say("North presses his button to demand the redeal before the last card.")
     rig.press("N")
     rig.abort_deal()
     rig.shuffle_and_cut(E)
-    rig.deal(E, "blue")
+    rig.deal(E, "B1")
     rig.say("West plays three no trump and makes nine tricks: game to East-West.")
     rig.script("play_end")
     rig.script("result", declarer="W", contract="3NT", tricks=9)
 
 
 def _deal_out_of_turn(rig: Rig, dealer: Seat, pack: str) -> None:
-    """The wrong player deals: the shoe is slowed so the players can demand a redeal before the end."""
-    from firmware_host.shoe import messages as m
-    from firmware_host.shoe.games import start_deal
-
-    rig.shoe.load_pack(pack)
-    rig.adapter.deal_finished.clear()
-    rig.link.send(start_deal(rig.game, dealer, pack))
-    wait(rig, lambda: rig.ctl.engine.state.deal is not None and rig.ctl.engine.state.deal.cards_dealt >= 8)
-    rig.link.send(m.Pause())
-    rig.ctl.queue.join()
+    """The wrong player deals; the dealer pauses after a few cards so the players can object."""
+    rig.start_and_pause(dealer, pack, after=8)
 
 
 def _draw(rig: Rig, game: str) -> None:
@@ -269,7 +279,7 @@ def _draw(rig: Rig, game: str) -> None:
     if rig.scene is not None and rig.camera is not None:
         rig.camera.draw_names({z: name for z, (name, _) in zip(zones, cuts)})
         for z, (_, card) in zip(zones, cuts):
-            rig.scene.place(Card.parse(card), "red", zone=z)
+            rig.scene.place(Card.parse(card), "R1", zone=z)
         rig.camera_sees(6)
         rig.scene.clear()
         rig.camera_sees(6)
@@ -285,22 +295,15 @@ def euchre_table(rig: Rig) -> None:
     N, E = Seat.N, Seat.E
     rig.say("Euchre, Somerset Club laws. The knave is highest in the draw.")
     _draw(rig, "euchre")
-    rig.script("packs", owners={"NS": "red", "EW": "blue"})
+    rig.script("packs", owners={"NS": "R1", "EW": "B1"})
     rig.say("North deals, but gives East one card and moves on: a misdeal.")
     rig.shuffle_and_cut(N)
-    rig.deal(N, "red", pattern=(1, 4))
+    rig.deal(N, "R1", pattern=(1, 4))
     rig.say("The deal has passed to East. While he deals, a card turns face up on the table.")
     rig.shuffle_and_cut(E)
-    from firmware_host.shoe import messages as m
-    from firmware_host.shoe.games import start_deal
-
-    rig.shoe.load_pack("blue")
-    rig.adapter.deal_finished.clear()
-    rig.link.send(start_deal("euchre", E, "blue"))
-    wait(rig, lambda: rig.ctl.engine.state.deal is not None and rig.ctl.engine.state.deal.cards_dealt >= 3)
-    rig.link.send(m.Pause())
+    rig.start_and_pause(E, "B1", after=3)
     if rig.scene is not None:
-        rig.scene.place(Card.parse("KD"), "blue", zone="S")
+        rig.scene.place(Card.parse("KD"), "B1", zone="S")
         rig.camera_sees()
         rig.scene.clear()
     else:
@@ -312,7 +315,7 @@ def euchre_table(rig: Rig) -> None:
         rig.camera_sees(6)
     rig.say("East deals again; the shoe turns up the trump card.")
     rig.shuffle_and_cut(E)
-    rig.deal(E, "blue")
+    rig.deal(E, "B1")
     trump = rig.ctl.engine.state.deal.trump_card if rig.ctl.engine.state.deal else None
     suit = trump.suit if trump else "H"
     rig.script("trump_made", seat="S", suit=suit)

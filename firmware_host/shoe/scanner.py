@@ -31,17 +31,17 @@ _SUITS = "SHDC"
 def parse_code(text: str) -> tuple[str, Card | None]:
     """Split a card code's text into ``(pack id, card)``; card None when it is not a card.
 
-    Accepts the pack id then the card, optionally separated by ``:``, ``-``, ``/`` or a space:
-    ``"A:TS"``, ``"B-9H"``, ``"P17 QC"``, ``"ATS"`` (the same rule as the shoe firmware's reader).
+    The text is a card code of version 1 (``vision/CARD_CODES.md``, the stickers ``cardtable labels``
+    prints): checked by the same reader the camera uses, so a foreign code, another version or a
+    wrong check character never becomes a card.
     """
-    text = text.strip()
-    if len(text) < 2:
+    from vision.codes import CodeRejected, parse_payload
+
+    try:
+        code = parse_payload(text.strip().upper())
+    except CodeRejected:
         return "", None
-    code = text[-2:].upper()
-    pack = text[:-2].rstrip(":-/ ")
-    if code[0] not in _RANKS or code[1] not in _SUITS:
-        return pack, None
-    return pack, Card(code[0], code[1])
+    return code.pack, code.card
 
 
 class ScannerDealer:

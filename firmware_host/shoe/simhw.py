@@ -20,8 +20,10 @@ KINDS = PACK_KINDS + STREAM_KINDS
 
 
 def payload(pack: str, card: Card) -> str:
-    """The text printed in a card's code: pack id, colon, card (``"A:TS"``)."""
-    return f"{pack}:{card.code}"
+    """The text printed in a card's code (card code version 1, ``vision/CARD_CODES.md``)."""
+    from vision.codes import encode_payload
+
+    return encode_payload(pack, card)
 
 
 @dataclass(frozen=True)
@@ -169,7 +171,7 @@ def apply_faults(phys: list[PhysCard], faults: list[Injection], rng: random.Rand
         elif f.kind == "jam":
             phys[i].jams = True
         elif f.kind == "foreign":
-            phys[i] = PhysCard(phys[i].card, "X" if phys[i].pack != "X" else "Y")
+            phys[i] = PhysCard(phys[i].card, "X9" if phys[i].pack != "X9" else "Y9")
         elif f.kind == "duplicate":
             twin = rng.choice([p for p in phys if p is not phys[i]] or phys)
             phys.insert(i, PhysCard(twin.card, twin.pack))

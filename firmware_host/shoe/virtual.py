@@ -72,7 +72,7 @@ class VirtualShoe:
     """
 
     def __init__(self, game: str = "contract-bridge", seed: int = 0, inject: list[Injection | str] | tuple = (),
-                 *, packs: tuple[str, ...] = ("A", "B"), pass_ms: int = 4, gap_ms: int = 8, jam_ms: int = 200,
+                 *, packs: tuple[str, ...] = ("A1", "B1"), pass_ms: int = 4, gap_ms: int = 8, jam_ms: int = 200,
                  down_ms: int = 60, heartbeat_ms: int = 500, directory: str | None = None,
                  protocol: tuple[int, int] = (1, 0)) -> None:
         self.plan = deal_plan(game)

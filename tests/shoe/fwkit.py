@@ -53,7 +53,7 @@ class Bench:
         self.plan = deal_plan(game)
         self.decoder = codec.Decoder()
 
-    def load(self, pack: str = "A") -> None:
+    def load(self, pack: str = "A1") -> None:
         self.hw.load(shuffled_pack(self.plan.pack, pack, self.rng))
 
     def host(self, *cmds: Any) -> None:

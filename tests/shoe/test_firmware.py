@@ -198,8 +198,13 @@ def test_payload_parsing_matches_the_host_scanner() -> None:
     from shoefw.hal import parse_payload
 
     from firmware_host.shoe.scanner import parse_code
+    from laws.cards import full_pack
+    from vision.codes import encode_payload
 
-    for text in ("A:TS", "B-9h", "P17 QC", "ATS", "TS", "X:ZZ", "", "club/2D", "  A:KH  "):
+    texts = [encode_payload(p, c) for p in ("A1", "Z9") for c in full_pack()] + [encode_payload("B7", None)]
+    texts += ["A:TS", "B-9h", "ATS", "TS", "", "1A1TSX", "2A1TS0", "  " + texts[0].lower() + "  "]
+    texts += [t[:5] + ("0" if t[5] != "0" else "1") for t in texts[:20]]  # wrong check characters
+    for text in texts:
         pack, card = parse_code(text)
         assert parse_payload(text) == (pack, None if card is None else card.code), text
 

@@ -12,6 +12,7 @@ from firmware_host.shoe.games import start_deal
 from firmware_host.shoe.scanner import ScannerDealer, ScannerLink, parse_code
 from laws.cards import Card, Seat
 from tests.shoe.collector import Collector
+from vision.codes import encode_payload
 
 
 @pytest.fixture
@@ -28,27 +29,35 @@ def scanner():
     os.close(slave)
 
 
+def _code(pack: str, card: str) -> str:
+    return encode_payload(pack, Card.parse(card))
+
+
 def test_parse_code() -> None:
-    assert parse_code("A:TS") == ("A", Card("T", "S"))
-    assert parse_code("club7-9h") == ("club7", Card("9", "H"))
-    assert parse_code("QC") == ("", Card("Q", "C"))
-    assert parse_code("A:1S") == ("A", None)
+    assert parse_code(_code("A1", "TS")) == ("A1", Card("T", "S"))
+    assert parse_code(_code("B7", "9H").lower()) == ("B7", Card("9", "H"))
+    assert parse_code("A:TS") == ("", None)              # not a version-1 card code
+    wrong = _code("A1", "TS")[:5] + ("0" if _code("A1", "TS")[5] != "0" else "1")
+    assert parse_code(wrong) == ("", None)               # wrong check character
+    assert parse_code("2A1TS" + _code("A1", "TS")[5]) == ("", None)  # another card-code version
+    assert parse_code(encode_payload("A1", None)) == ("A1", None)    # a back's pack mark
     assert parse_code("") == ("", None)
 
 
 def test_a_euchre_deal_from_a_scanner_follows_the_rotation(scanner) -> None:
     master, link, sink = scanner
-    cmd = link.send(start_deal("euchre", Seat.N, pack="A"))
+    cmd = link.send(start_deal("euchre", Seat.N, pack="A1"))
     assert cmd.cmd == 1
     sink.wait(lambda evs: any(isinstance(e, m.Reply) for e in evs))
-    cards = [f"A:{r}{s}" for r in "AKQJT987" for s in "SH"][:16] + ["A:9C", "A:8C", "A:7C", "A:TC", "A:JD"]
+    names = [f"{r}{s}" for r in "AKQJT987" for s in "SH"][:16] + ["9C", "8C", "7C", "TC", "JD"]
+    cards = [_code("A1", n) for n in names]
     endings = [b"\r\n", b"\n", b"\r"]
     data = b"".join(c.encode() + endings[i % 3] for i, c in enumerate(cards))
     for i in range(0, len(data), 5):        # dribble it in, as a 9600 baud scanner does
         os.write(master, data[i:i + 5])
     sink.wait(sink.finished())
     got = sink.of(m.CardOut)
-    assert [c.card.code for c in got] == [c[2:] for c in cards]
+    assert [c.card.code for c in got] == names
     assert [c.seat for c in got[:4]] == [Seat.E, Seat.E, Seat.S, Seat.S]
     assert got[8].seat == Seat.E and got[10].seat == Seat.E and got[11].seat == Seat.S
     assert got[-1].turn_up and got[-1].seat is None
@@ -60,12 +69,13 @@ def test_a_euchre_deal_from_a_scanner_follows_the_rotation(scanner) -> None:
 def test_noise_lines_are_errors_not_cards(scanner) -> None:
     master, link, sink = scanner
     link.send(start_deal("contract-bridge", Seat.S))
-    os.write(master, b"\x00\xff\xfe garbage\r\nA:ZZ\r\n" + b"x" * 500 + b"\r\nB:2C\r\n")
+    os.write(master, b"\x00\xff\xfe garbage\r\nA:ZZ\r\n" + b"x" * 500 + b"\r\n" + _code("B1", "2C").encode()
+             + b"\r\n")
     sink.wait(lambda evs: any(isinstance(e, m.CardOut) for e in evs))
     errors = sink.of(m.ShoeError)
     assert len(errors) == 2 and all(e.code == m.ErrorCode.BAD_CODE for e in errors)
     (card,) = sink.of(m.CardOut)
-    assert card.card == Card("2", "C") and card.pack == "B" and card.seat == Seat.W
+    assert card.card == Card("2", "C") and card.pack == "B1" and card.seat == Seat.W
     assert link.counters()["long_lines"] == 1
 
 
@@ -78,4 +88,4 @@ def test_commands_a_scanner_cannot_obey_are_answered_unsupported() -> None:
     d.command(m.StartDeal(Seat.N, (1,) * 13, cmd=5))
     finished, reply = d.command(m.Abort(cmd=6))
     assert finished.reason == m.FinishReason.ABORTED and reply.status == m.Status.OK
-    assert d.feed(b"A:AS\n")[0].seat is None        # outside a deal
+    assert d.feed(_code("A1", "AS").encode() + b"\n")[0].seat is None        # outside a deal

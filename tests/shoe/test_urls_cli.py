@@ -56,7 +56,7 @@ def test_the_firmware_over_socket_url_deals_a_euchre_hand() -> None:
     link.start()
     try:
         sink.wait(lambda evs: any(isinstance(e, m.LinkStatus) and e.online for e in evs))
-        link.send(start_deal("euchre", Seat.N, pack="A"))
+        link.send(start_deal("euchre", Seat.N, pack="A1"))
         sink.wait(sink.finished())
     finally:
         link.stop()

@@ -22,17 +22,36 @@ BUTTON_DEMAND = 2    # long press: the player demands a redeal or new deal
 BUTTON_CONFIRM = 3   # double press: the player confirms (e.g. accepts a ruling)
 
 
+ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+CODE_VERSION = "1"
+
+
+def check_char(data):
+    """ISO 7064 MOD 37,36 check character over ``data`` (card codes, version 1)."""
+    m = len(ALPHABET)
+    p = m
+    for ch in data:
+        s = (p + ALPHABET.index(ch)) % m or m
+        p = (2 * s) % (m + 1)
+    return ALPHABET[(m + 1 - p) % m]
+
+
 def parse_payload(text):
     """Split a card code's payload into ``(pack id, card)``; card None when it is not a card.
 
-    The printed code holds the pack id then the card in event notation, optionally separated by
-    ``:``, ``-``, ``/`` or a space: ``"A:TS"``, ``"B-9H"``, ``"P17 QC"``, ``"ATS"``.
+    The payload is card code version 1 (``vision/CARD_CODES.md``): six characters of ``0-9A-Z``,
+    the version ``1``, the pack id (two characters), the card in event notation (``ZZ`` on a back)
+    and a check character. Anything else (another version, a wrong check, a foreign code) is no card.
     """
-    text = text.strip()
-    if len(text) < 2:
+    text = text.strip().upper()
+    if len(text) != 6:
         return "", None
-    card = text[-2:].upper()
-    pack = text[:-2].rstrip(":-/ ")
+    for ch in text:
+        if ch not in ALPHABET:
+            return "", None
+    if text[0] != CODE_VERSION or check_char(text[:5]) != text[5]:
+        return "", None
+    pack, card = text[1:3], text[3:5]
     if card[0] not in "AKQJT98765432" or card[1] not in "SHDC":
         return pack, None
     return pack, card
