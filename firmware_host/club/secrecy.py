@@ -3,7 +3,7 @@
 Pure (no I/O, no clock). The publisher passes every body it would send off the table through
 ``SecrecyFilter``; while a deal is open (``deal_over(deal)`` not yet called) every card identity in it is
 replaced: a value under a card key (``card``, ``cards``, ``cuts`` ...) or a string that is exactly a card
-code becomes ``"hidden"``, and a card written out in a sentence ("the ten of spades") becomes "a card".
+code becomes ``"hidden"``, and a card written out in a sentence ("the ten of spades") becomes "[hidden card]".
 What was held back is kept so that the whole deal can be released once its play has ended. A club may opt
 in to showing cards live (``reveal=True``, e.g. for a teaching table).
 
@@ -53,8 +53,8 @@ def hide_cards(value: Any, *, under_card_key: bool = False) -> Any:
     if isinstance(value, str):
         if under_card_key or is_card_code(value):
             return HIDDEN
-        text = _CARD_NAME.sub("a card", value)
-        return _CODE_IN_TEXT.sub("a card", text)
+        text = _CARD_NAME.sub("[hidden card]", value)
+        return _CODE_IN_TEXT.sub("[hidden card]", text)
     if under_card_key and value is not None and not isinstance(value, bool):
         return HIDDEN
     return value
