@@ -18,6 +18,7 @@ COMMANDS = (
     "check_config",
     "journal",
     "export",
+    "club",
 )
 
 

@@ -9,6 +9,7 @@ import importlib
 BENCHES: dict[str, str] = {
     "journal": "firmware_host.host_bench:journal",
     "panel": "firmware_host.host_bench:panel",
+    "club": "firmware_host.club.bench:club",
 }
 
 
