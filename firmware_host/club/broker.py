@@ -67,14 +67,16 @@ def make_password_file(path: Path, users: Mapping[str, str]) -> None:
 
 
 def broker_config(port: int, password_file: Path, acl_file: Path, *, bind: str = "127.0.0.1",
-                  log_file: Path | None = None) -> str:
-    """The text of a mosquitto.conf for a local club broker."""
+                  log_file: Path | None = None, persistence_dir: Path | None = None) -> str:
+    """The text of a mosquitto.conf for a local club broker (``persistence_dir``: keep sessions and
+    queued messages of persistent clients across a restart, in that folder)."""
     lines = [
         "per_listener_settings false",
         "allow_anonymous false",
         f"password_file {password_file}",
         f"acl_file {acl_file}",
-        "persistence false",
+        "persistence true" if persistence_dir else "persistence false",
+        *([f"persistence_location {persistence_dir}/"] if persistence_dir else []),
         "max_packet_size 65536",
         "max_inflight_messages 100",
         "max_queued_messages 100000",
@@ -96,10 +98,12 @@ class LocalBroker:
         users: user name -> password (tables by id, and ``dashboard``).
         port: TCP port; 0 picks a free one.
         bind: address to listen on.
+        persistence: keep persistent sessions across a restart (saved in ``workdir``).
     """
 
     def __init__(self, workdir: str | Path, users: Mapping[str, str], port: int = 0,
-                 bind: str = "127.0.0.1") -> None:
+                 bind: str = "127.0.0.1", persistence: bool = False) -> None:
+        self.persistence = persistence
         self.workdir = Path(workdir)
         self.users = dict(users)
         self.port = port or free_port()
@@ -119,7 +123,8 @@ class LocalBroker:
         make_password_file(pw, self.users)
         acl.write_text(acl_text(), encoding="utf-8")
         acl.chmod(0o600)
-        self.conf_path.write_text(broker_config(self.port, pw, acl, bind=self.bind), encoding="utf-8")
+        self.conf_path.write_text(broker_config(self.port, pw, acl, bind=self.bind,
+                                                       persistence_dir=self.workdir if self.persistence else None), encoding="utf-8")
 
     def start(self, timeout: float = 10.0) -> None:
         """Start mosquitto and return once it says it is running (from its own log)."""
