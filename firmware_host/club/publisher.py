@@ -171,8 +171,10 @@ class MqttPublisher:
     # -- internals ---------------------------------------------------------------------------------
 
     def _message(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> str:
-        return json.dumps({"table": self.table, "kind": kind, "seq": seq, "deal": deal, "t": self.clock(),
-                           "body": body}, separators=(",", ":"), allow_nan=False)
+        # "secret": the deal's cards were being held back when this was written
+        return json.dumps({"table": self.table, "kind": kind, "seq": seq, "deal": deal,
+                           "secret": self.secrecy.is_open(deal), "t": self.clock(), "body": body},
+                          separators=(",", ":"), allow_nan=False)
 
     def _queue(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> None:
         self._last_seq = max(self._last_seq, seq)
@@ -199,8 +201,8 @@ class MqttPublisher:
                 self._flush_acks()
                 if not self._connected:
                     continue
+                self._send_ordered()  # first, so a status never overtakes what happened before it
                 self._send_latest()
-                self._send_ordered()
                 if time.monotonic() >= next_beat:
                     next_beat = time.monotonic() + self.heartbeat
                     beat = {"table": self.table, "t": self.clock(), "seq": self._last_seq,
