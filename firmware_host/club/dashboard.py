@@ -103,14 +103,16 @@ class Dashboard:
         session_ttl: seconds a login lasts.
         tls: TLS to the broker.
         secure_cookie: mark the session cookie Secure (when served behind HTTPS).
+        tick: seconds between batches sent to the browsers.
+        clock: monotonic seconds, for session expiry.
     """
 
     def __init__(self, host: str, port: int, mqtt_user: str, mqtt_password: str, users: dict[str, str], *,
                  session_ttl: float = 8 * 3600, tls: bool = False, secure_cookie: bool = False,
-                 tick: float = 0.025) -> None:
+                 tick: float = 0.025, clock: Callable[[], float] = time.monotonic) -> None:
         import paho.mqtt.client as mqtt
 
-        self.sessions = Sessions(users, session_ttl)
+        self.sessions = Sessions(users, session_ttl, clock)
         self.state = ClubState()
         self.hub = Hub(self.state, tick)
         self.secure_cookie = secure_cookie
