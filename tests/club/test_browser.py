@@ -1,0 +1,90 @@
+"""The dashboard in headless Chromium (Debian's chromium + chromedriver via Selenium): log in, watch a
+table's lamp light after an irregularity, read the ruling's law, acknowledge, and see the lamp clear."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.club.demo import ClubDemo
+from firmware_host.club.publisher import MqttPublisher
+from firmware_host.club.simclub import SimTable, default_scenarios, load_scenario
+from firmware_host.config import MqttConfig
+from firmware_host.journal import Journal
+
+CHROME_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--window-size=1300,900")
+
+
+def browser(profile: str) -> Any:
+    """A Selenium driver on Debian's chromium (never a downloaded browser)."""
+    for binary, package in (("/usr/bin/chromium", "chromium"), ("/usr/bin/chromedriver", "chromium-driver")):
+        if not Path(binary).exists():
+            pytest.skip(f"{binary} is missing (Debian package {package}; `make test` installs it)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = "/usr/bin/chromium"
+    for flag in CHROME_FLAGS:
+        opts.add_argument(flag)
+    opts.add_argument(f"--user-data-dir={profile}")
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Any:
+    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
+        pytest.skip("mosquitto is not installed (Debian package mosquitto; `make test` installs it)")
+    demo = ClubDemo(tmp_path, 1, director=("director", "table-talk-1"))
+    demo.start(with_tables=False)
+    assert demo.wait_ready()
+    yield demo
+    demo.stop()
+
+
+def test_director_sees_a_lamp_light_reads_the_law_and_clears_it(club: ClubDemo, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    scenario = load_scenario(next(f for f in default_scenarios() if f.name == "bridge-irregularities.jsonl"))
+    journal = Journal.open(tmp_path / "t", synchronous="NORMAL")
+    tid = club.ids[0]
+    pub = MqttPublisher(MqttConfig(host="127.0.0.1", port=club.broker.port), tid, journal,
+                        password=club.passwords[tid])
+    table = SimTable(tid, journal, pub, [scenario])
+    pub.on_command(table.acknowledge)
+    pub.start()
+    driver = browser(tempfile.mkdtemp(dir=tmp_path))
+    try:
+        driver.get(club.url + "login")
+        driver.find_element(By.ID, "username").send_keys("director")
+        driver.find_element(By.ID, "password").send_keys("table-talk-1")
+        driver.find_element(By.ID, "login").click()
+        wait = WebDriverWait(driver, 20)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".conn.live"))
+        for _ in range(4):  # game, packs, draw, shuffle: no irregularity yet
+            table.step()
+        card = f'.table[data-table="{tid}"]'
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"{card} .lamp"))
+        assert not driver.find_elements(By.CSS_SELECTOR, f"{card} .lamp.lit")
+        table.step()  # the cut shows a faced card: a new shuffle and cut
+        lit = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f'{card} .lamp.lit[data-lamp="shuffle"]'))
+        assert lit
+        law = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f"{card} .ruling .law").text)
+        assert "Contract Bridge" in law and "CB-cut-faced" in law
+        assert "shuffle" in driver.find_element(By.CSS_SELECTOR, f"{card} .ruling .reason").text.lower()
+        assert "Contract Bridge, New Shuffle and Cut" in driver.find_element(By.ID, "feed").text
+        driver.find_element(By.CSS_SELECTOR, f"{card} button.ack").click()
+        wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, f"{card} .lamp.lit"))
+        assert "acknowledged by director" in driver.find_element(By.CSS_SELECTOR, card).text
+        assert not table.lamps["shuffle"]
+    finally:
+        driver.quit()
+        pub.stop()
+        journal.close()
