@@ -124,7 +124,7 @@ class Dashboard:
             self.client.tls_set()
         self.client.reconnect_delay_set(1, 5)
         self.client.on_connect = self._on_connect
-        self.client.on_message = lambda c, u, m: self.hub.put(m.topic, m.payload)
+        self.client.on_message = lambda c, u, m: self.hub.put(m.topic, bytes(m.payload))
         self.app = self._build_app()
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:

@@ -157,7 +157,9 @@ class ClubState:
             return []
         view = view or self.tables.setdefault(table, TableView(table))
         view.last_seen = now
-        return getattr(self, f"_on_{kind}")(view, msg, body, seq, float(t))
+        handler = {"status": self._on_status, "event": self._on_event, "ruling": self._on_ruling,
+                   "deal": self._on_deal, "pack": self._on_pack}[kind]
+        return handler(view, msg, body, seq, float(t))
 
     def _repeat(self, table: str, kind: str, seq: int) -> bool:
         seen = self._seen.setdefault(table, set())

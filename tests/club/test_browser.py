@@ -10,31 +10,19 @@ from typing import Any
 
 import pytest
 
+from firmware_host.club.browser import chromium, missing
 from firmware_host.club.demo import ClubDemo
 from firmware_host.club.publisher import MqttPublisher
 from firmware_host.club.simclub import SimTable, default_scenarios, load_scenario
 from firmware_host.config import MqttConfig
 from firmware_host.journal import Journal
 
-CHROME_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--window-size=1300,900")
-
 
 def browser(profile: str) -> Any:
-    """A Selenium driver on Debian's chromium (never a downloaded browser)."""
-    for binary, package in (("/usr/bin/chromium", "chromium"), ("/usr/bin/chromedriver", "chromium-driver")):
-        if not Path(binary).exists():
-            pytest.skip(f"{binary} is missing (Debian package {package}; `make test` installs it)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = "/usr/bin/chromium"
-    for flag in CHROME_FLAGS:
-        opts.add_argument(flag)
-    opts.add_argument(f"--user-data-dir={profile}")
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    """Debian's chromium through Selenium (skipped only when the Debian packages are absent)."""
+    if missing():
+        pytest.skip(missing())
+    return chromium(profile)
 
 
 @pytest.fixture
