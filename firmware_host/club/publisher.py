@@ -86,6 +86,7 @@ class MqttPublisher:
         self._wake = threading.Condition()
         self._stop = False
         self._connected = False
+        self._latest_dirty = True  # retained values left unsent by an earlier run go out first
         self._sent_id = 0            # highest outbox id handed to paho in this process
         self._inflight: dict[int, int] = {}  # paho mid -> outbox id (sender thread only)
         self._acked_mids: deque[int] = deque()
@@ -186,6 +187,7 @@ class MqttPublisher:
         deal = int(body.get("deal") or 0) if kind == "status" else 0
         self.outbox.set_latest(t, self._message(kind, deal, seq, body))
         with self._wake:
+            self._latest_dirty = True
             self._wake.notify()
 
     def _run(self) -> None:
@@ -212,6 +214,9 @@ class MqttPublisher:
                 log.exception("table %s: publishing failed; will retry", self.table)
 
     def _send_latest(self) -> None:
+        if not self._latest_dirty:
+            return
+        self._latest_dirty = False
         for t, payload in self.outbox.unsent_latest():
             self.client.publish(t, payload, qos=1, retain=True)
             self.outbox.mark_latest(t, payload, True)
@@ -248,6 +253,7 @@ class MqttPublisher:
                        qos=1, retain=True)
         self.outbox.resend_all_latest()
         with self._wake:
+            self._latest_dirty = True
             self._connected = True
             self._wake.notify_all()
         self.connected_event.set()

@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 MAX_PAYLOAD = 65536
 TOPIC = re.compile(r"^cardtable/([A-Za-z0-9_-]{1,64})/(status|event|ruling|deal|heartbeat|online|pack)"
                    r"(?:/([A-Za-z0-9_-]{1,64}))?$")
+COMMAND = re.compile(r"^cardtable/[A-Za-z0-9_-]{1,64}/command/[A-Za-z0-9_-]{1,64}$")
 ORDERED = ("event", "ruling", "deal")
 FEED_SIZE = 200
 SEEN_SIZE = 20000
@@ -120,6 +121,8 @@ class ClubState:
     def _ingest(self, topic: str, payload: bytes, now: float) -> list[dict[str, Any]]:
         m = TOPIC.match(topic)
         if not m:
+            if COMMAND.match(topic):
+                return []  # our own commands to the tables, seen through the '#' subscription
             raise Refused("unknown topic")
         table, kind, sub = m.group(1), m.group(2), m.group(3)
         if (kind == "pack") != (sub is not None):

@@ -162,6 +162,7 @@ def test_the_dashboard_state_refuses_bad_messages(caplog: pytest.LogCaptureFixtu
                      "body": {"type": "shuffle", "seat": "N"}}).encode()
     assert s.ingest("cardtable/t1/event", ok, 0.0)
     assert s.ingest("cardtable/t1/event", ok, 0.0) == []  # a repeat
+    assert s.ingest("cardtable/t1/command/ack", b"{}", 0.0) == [] and s.refused == 0  # our own commands
     bad = [("cardtable/t1/bogus", ok), ("elsewhere/t1/event", ok), ("cardtable/t2/event", ok),
            ("cardtable/t1/event", b"{" * 10), ("cardtable/t1/event", b"[1]"),
            ("cardtable/t1/event", b" " * 70000), ("cardtable/t1/ruling", ok),
@@ -172,3 +173,27 @@ def test_the_dashboard_state_refuses_bad_messages(caplog: pytest.LogCaptureFixtu
             assert s.ingest(topic, payload, 0.0) == []
     assert s.refused == len(bad) and s.tables["t1"].events == 1 and "t2" not in s.tables
     assert "names table 't1' on table 't2'" in caplog.text and "unknown topic" in caplog.text
+
+
+def test_oversized_and_malformed_table_messages_harm_no_other_table(broker: LocalBroker, watcher: Watcher,
+                                                                    table: Any,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    pub, commands, got = table
+    evil = _client(broker.port, "t2", PASSWORDS["t2"])
+    evil.publish("cardtable/t2/event", b"x" * 100_000, qos=1)  # over the broker's packet limit
+    noisy = _client(broker.port, "t2", PASSWORDS["t2"])
+    noisy.publish("cardtable/t2/event", b"{not json", qos=1).wait_for_publish(5)
+    noisy.publish("cardtable/t2/status", json.dumps({"table": "t1", "kind": "status"}), qos=1).wait_for_publish(5)
+    # t1 carries on
+    journal_seq = 1
+    pub.event({"type": "shuffle", "seat": "N"}, 0, journal_seq)
+    assert watcher.wait_for(lambda ms: any(t == "cardtable/t1/event" for t, _ in ms))
+    assert not any(len(p) > 65536 for _, p in watcher.messages)
+    state = ClubState()
+    with caplog.at_level(logging.WARNING):
+        for topic, payload in list(watcher.messages):
+            state.ingest(topic, payload, 0.0)
+    assert state.tables["t1"].events == 1
+    assert state.refused == 2 and "not JSON" in caplog.text and "on table 't2'" in caplog.text
+    evil.loop_stop()
+    noisy.loop_stop()
