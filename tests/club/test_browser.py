@@ -37,6 +37,7 @@ def club(tmp_path: Path) -> Any:
 
 
 def test_director_sees_a_lamp_light_reads_the_law_and_clears_it(club: ClubDemo, tmp_path: Path) -> None:
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -54,7 +55,15 @@ def test_director_sees_a_lamp_light_reads_the_law_and_clears_it(club: ClubDemo, 
         driver.find_element(By.ID, "username").send_keys("director")
         driver.find_element(By.ID, "password").send_keys("table-talk-1")
         driver.find_element(By.ID, "login").click()
-        wait = WebDriverWait(driver, 20)
+        # The page replaces a table's parts on every update: read text in one script call, and let the
+        # waits ride over an element replaced under them.
+        wait = WebDriverWait(driver, 20, ignored_exceptions=(NoSuchElementException,
+                                                             StaleElementReferenceException))
+
+        def text(selector: str) -> str:
+            return str(driver.execute_script(
+                "const e = document.querySelector(arguments[0]); return e ? e.textContent : '';", selector))
+
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".conn.live"))
         for _ in range(4):  # game, packs, draw, shuffle: no irregularity yet
             table.step()
@@ -64,13 +73,13 @@ def test_director_sees_a_lamp_light_reads_the_law_and_clears_it(club: ClubDemo, 
         table.step()  # the cut shows a faced card: a new shuffle and cut
         lit = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f'{card} .lamp.lit[data-lamp="shuffle"]'))
         assert lit
-        law = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f"{card} .ruling .law").text)
+        law = wait.until(lambda d: text(f"{card} .ruling .law"))
         assert "Contract Bridge" in law and "CB-cut-faced" in law
-        assert "shuffle" in driver.find_element(By.CSS_SELECTOR, f"{card} .ruling .reason").text.lower()
-        assert "Contract Bridge, New Shuffle and Cut" in driver.find_element(By.ID, "feed").text
+        assert "shuffle" in text(f"{card} .ruling .reason").lower()
+        assert "Contract Bridge, New Shuffle and Cut" in text("#feed")
         driver.find_element(By.CSS_SELECTOR, f"{card} button.ack").click()
         wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, f"{card} .lamp.lit"))
-        assert "acknowledged by director" in driver.find_element(By.CSS_SELECTOR, card).text
+        assert "acknowledged by director" in text(card)
         assert not table.lamps["shuffle"]
     finally:
         driver.quit()
