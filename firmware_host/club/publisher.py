@@ -79,7 +79,7 @@ class MqttPublisher:
         self.heartbeat = heartbeat
         self.window = window
         self.outbox = Outbox(journal.path, journal.synchronous)
-        reveal = getattr(config, "reveal_cards", False) if reveal_cards is None else reveal_cards
+        reveal = config.reveal_cards if reveal_cards is None else reveal_cards
         self.secrecy = SecrecyFilter(reveal=reveal)
         self._journal = journal
         self._callbacks: list[CommandCallback] = []

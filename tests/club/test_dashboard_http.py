@@ -58,6 +58,18 @@ def test_login_required_and_wrong_password_refused(dash: Any, caplog: pytest.Log
     assert client.get("/api/state").status_code == 200
 
 
+def test_repeated_wrong_passwords_lock_the_name_for_a_while(dash: Any,
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    d, client, clock = dash
+    for _ in range(5):
+        assert _login(client, "guess").status_code == 401
+    with caplog.at_level(logging.WARNING):
+        assert _login(client).status_code == 401  # even the right password, for now
+    assert "try later" in caplog.text
+    clock.now += 301
+    assert _login(client).status_code == 303
+
+
 def test_sessions_expire(dash: Any) -> None:
     d, client, clock = dash
     _login(client)
