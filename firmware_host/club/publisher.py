@@ -37,6 +37,8 @@ PREFIX = "cardtable"
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_COMMAND_BYTES = 4096
 COMMANDS = ("ack",)
+FRESH_MAX = 1000     # messages kept in memory for the sender beside the outbox
+ACK_BATCH, ACK_EVERY = 64, 0.25  # acknowledged outbox rows are deleted in batches
 CommandCallback = Callable[[str, dict[str, Any]], None]
 
 
@@ -90,6 +92,10 @@ class MqttPublisher:
         self._sent_id = 0            # highest outbox id handed to paho in this process
         self._inflight: dict[int, int] = {}  # paho mid -> outbox id (sender thread only)
         self._acked_mids: deque[int] = deque()
+        self._acked: list[int] = []
+        self._acked_at = 0.0
+        self._fresh: deque[tuple[int, str, str]] = deque()
+        self._backlog = True  # the outbox may hold rows not in _fresh (from an earlier run, an outage)
         self._last_seq = 0
         self._thread: threading.Thread | None = None
         self.refused_commands = 0
@@ -126,7 +132,7 @@ class MqttPublisher:
             self._wake.notify_all()
         if self._thread is not None:
             self._thread.join(timeout)
-        self._flush_acks()
+        self._flush_acks(force=True)
         self.client.disconnect()
         self.client.loop_stop()
         self.outbox.close()
@@ -179,8 +185,16 @@ class MqttPublisher:
 
     def _queue(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> None:
         self._last_seq = max(self._last_seq, seq)
-        self.outbox.put(seq, topic(self.table, kind), self._message(kind, deal, seq, body))
+        t, payload = topic(self.table, kind), self._message(kind, deal, seq, body)
         with self._wake:
+            oid = self.outbox.put(seq, t, payload)
+            # A copy in memory spares the sender a read back while all is well; during an outage (or
+            # past FRESH_MAX) the sender reads the outbox instead.
+            if self._connected and len(self._fresh) < FRESH_MAX:
+                self._fresh.append((oid, t, payload))
+            else:
+                self._fresh.clear()
+                self._backlog = True
             self._wake.notify()
 
     def _latest(self, t: str, kind: str, seq: int, body: dict[str, Any]) -> None:
@@ -225,20 +239,34 @@ class MqttPublisher:
         room = self.window - len(self._inflight)
         if room <= 0:
             return
-        for oid, _seq, t, payload in self.outbox.pending(self._sent_id, room):
+        with self._wake:
+            if self._backlog:
+                self._fresh.clear()
+                batch = [(o, t, p) for o, _s, t, p in self.outbox.pending(self._sent_id, room)]
+                self._backlog = len(batch) == room  # more may wait in the outbox
+            else:
+                batch = []
+                while self._fresh and len(batch) < room:
+                    batch.append(self._fresh.popleft())
+        for oid, t, payload in batch:
+            if oid <= self._sent_id:
+                continue
             # Never hold our lock across publish(): paho calls on_publish holding its own mutex.
             info = self.client.publish(t, payload, qos=1)
             self._sent_id = oid
             self._inflight[info.mid] = oid
 
-    def _flush_acks(self) -> None:
-        acked = []
+    def _flush_acks(self, force: bool = False) -> None:
         while self._acked_mids:
             oid = self._inflight.pop(self._acked_mids.popleft(), None)
             if oid is not None:  # None: a retained value or the online flag, not from the outbox
-                acked.append(oid)
-        if acked:
-            self.outbox.delivered(acked)
+                self._acked.append(oid)
+        # Acknowledged rows are dropped in batches: one that outlives a crash is sent again and the
+        # dashboard drops the repeat.
+        now = time.monotonic()
+        if self._acked and (force or len(self._acked) >= ACK_BATCH or now - self._acked_at >= ACK_EVERY):
+            self.outbox.delivered(self._acked)
+            self._acked, self._acked_at = [], now
 
     # paho callbacks (network thread)
 
@@ -262,6 +290,8 @@ class MqttPublisher:
                        properties: Any) -> None:
         with self._wake:
             self._connected = False
+            self._backlog = True
+            self._fresh.clear()
         self.connected_event.clear()
         if not self._stop:
             log.warning("table %s: lost the broker (%s); queueing in the journal", self.table, reason_code)
