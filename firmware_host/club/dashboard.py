@@ -117,8 +117,10 @@ class Dashboard:
         self.hub = Hub(self.state, tick)
         self.secure_cookie = secure_cookie
         self.broker = (host, port)
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
-                                  client_id=f"cardtable-dashboard-{secrets.token_hex(4)}")
+        # A persistent session: while the dashboard is away the broker keeps its subscription and queues
+        # the tables' messages for it (up to the broker's max_queued_messages), so the feed has no holes.
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"cardtable-dashboard-{mqtt_user}",
+                                  clean_session=False)
         self.client.username_pw_set(mqtt_user, mqtt_password)
         if tls:
             self.client.tls_set()

@@ -42,33 +42,48 @@
     return c;
   }
 
+  const shown = new Map();  // table id -> what was last drawn, so unchanged parts are left alone
+
   function showTable(t) {
     const c = tableCard(t.table);
+    const last = shown.get(t.table) || {};
+    const text = (sel, value) => {
+      if (last[sel] !== value) c.querySelector(sel).textContent = value;
+      last[sel] = value;
+    };
     c.classList.toggle("attention", !!t.needs_ack);
     c.classList.toggle("offline", !t.online);
-    c.querySelector(".phase").textContent = t.online ? t.phase : "offline";
+    text(".phase", t.online ? t.phase : "offline");
     const counts = Object.entries(t.counts || {}).map(([s, n]) => s + " " + n).join(", ");
     let meta = "deal " + t.deal + (t.dealer ? ", dealer " + t.dealer : "") + (counts ? " | cards: " + counts : "");
     meta += " | events " + t.events + (t.last_event ? " (" + t.last_event + ")" : "");
     if (t.shoe_online === false) meta += " | shoe offline";
     if (t.camera_online === false) meta += " | camera offline";
-    c.querySelector(".meta").textContent = meta;
-    const lamps = c.querySelector(".lamps");
-    lamps.replaceChildren(...Object.entries(t.lamps || {}).map(([name, lit]) => {
-      const l = el("span", "lamp" + (lit ? " lit" : ""), name);
-      l.dataset.lamp = name;
-      return l;
-    }));
-    const r = c.querySelector(".ruling");
-    if (t.ruling) {
-      r.replaceChildren(el("div", "remedy", t.ruling.remedy),
-        el("div", "law", t.ruling.law + (t.ruling.clause ? " [" + t.ruling.clause + "]" : "")),
-        el("div", "reason", t.ruling.reason));
-    } else {
-      r.replaceChildren();
+    text(".meta", meta);
+    const lampsKey = JSON.stringify(t.lamps || {});
+    if (last.lamps !== lampsKey) {
+      c.querySelector(".lamps").replaceChildren(...Object.entries(t.lamps || {}).map(([name, lit]) => {
+        const l = el("span", "lamp" + (lit ? " lit" : ""), name);
+        l.dataset.lamp = name;
+        return l;
+      }));
+      last.lamps = lampsKey;
     }
-    if (t.acked_by) r.append(el("div", "acked", "acknowledged by " + t.acked_by));
+    const rulingKey = JSON.stringify([t.ruling, t.acked_by]);
+    if (last.ruling !== rulingKey) {
+      const r = c.querySelector(".ruling");
+      if (t.ruling) {
+        r.replaceChildren(el("div", "remedy", t.ruling.remedy),
+          el("div", "law", t.ruling.law + (t.ruling.clause ? " [" + t.ruling.clause + "]" : "")),
+          el("div", "reason", t.ruling.reason));
+      } else {
+        r.replaceChildren();
+      }
+      if (t.acked_by) r.append(el("div", "acked", "acknowledged by " + t.acked_by));
+      last.ruling = rulingKey;
+    }
     c.querySelector(".ack").disabled = !t.needs_ack;
+    shown.set(t.table, last);
   }
 
   function showRuling(r) {
