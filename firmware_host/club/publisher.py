@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware_host.club.outbox import Outbox
-from firmware_host.club.secrecy import SecrecyFilter
+from firmware_host.club.secrecy import SecrecyFilter, hide_cards
 from firmware_host.config import MqttConfig
 from firmware_host.journal import Journal
 
@@ -155,8 +155,10 @@ class MqttPublisher:
     # -- TableObserver ------------------------------------------------------------------------------
 
     def status(self, snapshot: dict[str, Any]) -> None:
-        deal = int(snapshot.get("deal") or 0)
-        body = self.secrecy.body(snapshot, deal)
+        raw = snapshot.get("deal")
+        deal = raw if isinstance(raw, int) and not isinstance(raw, bool) else 0
+        # A status without a deal number could belong to any deal: its cards are hidden all the same.
+        body = self.secrecy.body(snapshot, deal) if deal or self.secrecy.reveal else hide_cards(snapshot)
         body.pop("hands", None)
         self._latest(topic(self.table, "status"), "status", int(snapshot.get("seq") or self._last_seq), body)
 
