@@ -52,6 +52,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     m.set_defaults(func=_demo)
 
 
+def _exit_on_sigterm() -> None:
+    """Turn SIGTERM (systemd, timeout) into SystemExit so that `finally` stops the child processes."""
+    import signal
+
+    def handler(signum: int, frame: object) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, handler)
+
+
 def _broker(args: argparse.Namespace) -> int:
     import secrets
     from pathlib import Path
@@ -86,6 +96,7 @@ def _broker(args: argparse.Namespace) -> int:
     except BrokerError as exc:
         print(f"club broker: {exc}", file=sys.stderr)
         return 1
+    _exit_on_sigterm()
     print(f"mosquitto listening on {args.bind}:{broker.port} (config {broker.conf_path})")
     print(f"each table's password is in {pwdir}/<table>.password: copy it to the table and set "
           "[mqtt] username and password_file in its table.toml")
@@ -170,6 +181,7 @@ def _demo(args: argparse.Namespace) -> int:
         print(f"club demo: the dashboard did not start on port {demo.http_port}", file=sys.stderr)
         demo.stop()
         return 1
+    _exit_on_sigterm()
     print(f"{args.tables} simulated tables on mosquitto port {demo.broker.port}")
     print(f"dashboard: {demo.url}  (user 'director', password {password!r})", flush=True)
     try:
