@@ -5,7 +5,7 @@ and ``cardtable journal verify`` are unaffected):
 
 - ``club_outbox``: messages to deliver in order (``id`` ascending), each naming the journal row
   (``seq``) it comes from. A row is deleted once the broker has acknowledged it (PUBACK).
-- ``club_latest``: the latest value of each retained topic (status, pack health); only the newest
+- ``club_latest``: the latest value of each retained pack-health topic; only the newest
   matters, so a new value replaces the old.
 - ``club_meta``: ``published_upto``, the highest journal seq the broker has acknowledged.
 

@@ -39,6 +39,7 @@ MAX_COMMAND_BYTES = 4096
 COMMANDS = ("ack",)
 FRESH_MAX = 1000     # messages kept in memory for the sender beside the outbox
 ACK_BATCH, ACK_EVERY = 64, 0.25  # acknowledged outbox rows are deleted in batches
+STATUS_EVERY = 0.1   # seconds between two status messages at most (the newest one wins)
 CommandCallback = Callable[[str, dict[str, Any]], None]
 
 
@@ -89,6 +90,9 @@ class MqttPublisher:
         self._stop = False
         self._connected = False
         self._latest_dirty = True  # retained values left unsent by an earlier run go out first
+        self._status_msg: str | None = None
+        self._status_dirty = False
+        self._status_at = 0.0
         self._sent_id = 0            # highest outbox id handed to paho in this process
         self._inflight: dict[int, int] = {}  # paho mid -> outbox id (sender thread only)
         self._acked_mids: deque[int] = deque()
@@ -160,7 +164,13 @@ class MqttPublisher:
         # A status without a deal number could belong to any deal: its cards are hidden all the same.
         body = self.secrecy.body(snapshot, deal) if deal or self.secrecy.reveal else hide_cards(snapshot)
         body.pop("hands", None)
-        self._latest(topic(self.table, "status"), "status", int(snapshot.get("seq") or self._last_seq), body)
+        seq = int(snapshot.get("seq") or self._last_seq)
+        # The status is kept in memory only: the controller tells it again after a restart, and only the
+        # newest one matters. It goes out at most every STATUS_EVERY seconds (retained).
+        message = self._message("status", deal, seq, body)
+        with self._wake:
+            self._status_msg, self._status_dirty = message, True
+            self._wake.notify()
 
     def event(self, event: dict[str, Any], deal: int, seq: int) -> None:
         self._queue("event", deal, seq, self.secrecy.event(event, deal, seq))
@@ -212,7 +222,10 @@ class MqttPublisher:
             with self._wake:
                 if self._stop:
                     return
-                self._wake.wait(timeout=max(0.0, min(next_beat - time.monotonic(), 0.5)))
+                due = [next_beat, time.monotonic() + 0.5]
+                if self._status_dirty and self._connected:
+                    due.append(self._status_at + STATUS_EVERY)
+                self._wake.wait(timeout=max(0.0, min(due) - time.monotonic()))
                 if self._stop:
                     return
             try:
@@ -221,6 +234,7 @@ class MqttPublisher:
                     continue
                 self._send_ordered()  # first, so a status never overtakes what happened before it
                 self._send_latest()
+                self._send_status()
                 if time.monotonic() >= next_beat:
                     next_beat = time.monotonic() + self.heartbeat
                     beat = {"table": self.table, "t": self.clock(), "seq": self._last_seq,
@@ -228,6 +242,14 @@ class MqttPublisher:
                     self.client.publish(topic(self.table, "heartbeat"), json.dumps(beat), qos=0)
             except Exception:  # the table must keep working whatever the broker does
                 log.exception("table %s: publishing failed; will retry", self.table)
+
+    def _send_status(self) -> None:
+        now = time.monotonic()
+        with self._wake:
+            if not self._status_dirty or self._status_msg is None or now - self._status_at < STATUS_EVERY:
+                return
+            message, self._status_dirty, self._status_at = self._status_msg, False, now
+        self.client.publish(topic(self.table, "status"), message, qos=1, retain=True)
 
     def _send_latest(self) -> None:
         if not self._latest_dirty:
@@ -284,6 +306,7 @@ class MqttPublisher:
         self.outbox.resend_all_latest()
         with self._wake:
             self._latest_dirty = True
+            self._status_dirty = self._status_msg is not None
             self._connected = True
             self._wake.notify_all()
         self.connected_event.set()
