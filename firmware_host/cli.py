@@ -23,6 +23,7 @@ COMMANDS = (
     "scan",
     "labels",
     "calibrate",
+    "club",
 )
 
 

@@ -94,6 +94,7 @@ class MqttConfig:
     username: str | None = None
     password_file: Path | None = None
     tls: bool = False
+    reveal_cards: bool = False  # show card identities of a deal before its play has ended (opt-in)
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,8 @@ _SCALARS: dict[str, dict[str, str]] = {
     "camera": {"source": "source", "width": "int", "height": "int", "decoder": "str"},
     "pins": {"factory": "str", "buzzer": "int", "bounce_time": "float", "double_press": "float",
              "long_press": "float"},
-    "mqtt": {"host": "str", "port": "int", "username": "str", "password_file": "path", "tls": "bool"},
+    "mqtt": {"host": "str", "port": "int", "username": "str", "password_file": "path", "tls": "bool",
+             "reveal_cards": "bool"},
 }
 _SUBTABLES = {"pins": {"lamps": LAMPS, "buttons": BUTTONS}}
 _SECTIONS = (*_SCALARS, "vision")
@@ -326,7 +328,7 @@ def _build(data: dict[str, Any], origin: str, where: dict[str, str], base_dir: P
             pf = pf if pf.is_absolute() else base_dir / pf
             if not pf.is_file():
                 raise ConfigError(f"{loc('mqtt', 'password_file')}: file {pf} does not exist")
-            mqtt = MqttConfig(mqtt.host, mqtt.port, mqtt.username, pf, mqtt.tls)
+            mqtt = MqttConfig(mqtt.host, mqtt.port, mqtt.username, pf, mqtt.tls, mqtt.reveal_cards)
     vision = MappingProxyType(dict(data.get("vision", {})))
     return Config(t, shoe, cam, pins, mqtt, vision, origin)
 

@@ -13,6 +13,7 @@ BENCHES: dict[str, str] = {
     "panel": "firmware_host.host_bench:panel",
     "link": "firmware_host.shoe.bench:run",
     "vision": "vision.bench:run",
+    "club": "firmware_host.club.bench:club",
 }
 
 

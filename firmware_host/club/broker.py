@@ -1,0 +1,176 @@
+"""A local Mosquitto broker for a small club (and for the tests): config, passwords, ACL, process.
+
+``LocalBroker`` writes a configuration like ``config/mosquitto.conf`` into a directory of its own (its
+port, its files), makes the password file with ``mosquitto_passwd``, writes the ACL (the same rules as
+``config/mosquitto.acl``) and runs ``mosquitto`` as a child process. It never touches a system service.
+"""
+
+from __future__ import annotations
+
+import getpass
+import logging
+import os
+import shutil
+import socket
+import subprocess
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+DASHBOARD_USER = "dashboard"
+TABLE_TOPICS = ("status", "event", "ruling", "deal", "heartbeat", "online", "pack/+")
+READY_MARK = " running"
+
+
+class BrokerError(RuntimeError):
+    """Mosquitto is missing, or would not start; the message says why."""
+
+
+def acl_text() -> str:
+    """The ACL rules (``config/mosquitto.acl`` without its comments)."""
+    lines = [f"user {DASHBOARD_USER}", "topic read cardtable/#", "topic write cardtable/+/command/+", ""]
+    lines += [f"pattern write cardtable/%u/{t}" for t in TABLE_TOPICS]
+    lines.append("pattern read cardtable/%u/command/+")
+    return "\n".join(lines) + "\n"
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def mosquitto_binary() -> str:
+    """The path of ``mosquitto`` (Debian puts it in /usr/sbin)."""
+    for cand in (shutil.which("mosquitto"), "/usr/sbin/mosquitto"):
+        if cand and Path(cand).exists():
+            return cand
+    raise BrokerError("mosquitto is not installed (Debian package 'mosquitto'; `make test` installs it)")
+
+
+def make_password_file(path: Path, users: Mapping[str, str]) -> None:
+    """Write ``users`` (name -> password) to ``path`` hashed by ``mosquitto_passwd -U``."""
+    tool = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+    if not Path(tool).exists():
+        raise BrokerError("mosquitto_passwd is not installed (Debian package 'mosquitto')")
+    for name, pw in users.items():
+        if not name or ":" in name or "\n" in name or "\n" in pw:
+            raise ValueError(f"user name {name!r} or its password cannot go in a password file")
+    path.write_text("".join(f"{u}:{p}\n" for u, p in users.items()), encoding="utf-8")
+    path.chmod(0o600)
+    done = subprocess.run([tool, "-U", str(path)], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise BrokerError(f"mosquitto_passwd -U {path} failed: {done.stderr.strip() or done.stdout.strip()}")
+
+
+def broker_config(port: int, password_file: Path, acl_file: Path, *, bind: str = "127.0.0.1",
+                  log_file: Path | None = None, persistence_dir: Path | None = None) -> str:
+    """The text of a mosquitto.conf for a local club broker (``persistence_dir``: keep sessions and
+    queued messages of persistent clients across a restart, in that folder)."""
+    lines = [
+        "per_listener_settings false",
+        "allow_anonymous false",
+        f"password_file {password_file}",
+        f"acl_file {acl_file}",
+        "persistence true" if persistence_dir else "persistence false",
+        *([f"persistence_location {persistence_dir}/"] if persistence_dir else []),
+        "max_packet_size 65536",
+        "max_inflight_messages 100",
+        "max_queued_messages 100000",
+        f"listener {port} {bind}",
+        f"log_dest {'file ' + str(log_file) if log_file else 'stderr'}",
+        "log_type error", "log_type warning", "log_type notice", "log_type information",
+        "connection_messages true",
+    ]
+    if os.geteuid() == 0:
+        lines.append(f"user {getpass.getuser()}")  # do not drop to 'mosquitto': it could not read our files
+    return "\n".join(lines) + "\n"
+
+
+class LocalBroker:
+    """A Mosquitto child process on a loopback port with password and ACL files in ``workdir``.
+
+    Args:
+        workdir: a directory for the generated files (created).
+        users: user name -> password (tables by id, and ``dashboard``).
+        port: TCP port; 0 picks a free one.
+        bind: address to listen on.
+        persistence: keep persistent sessions across a restart (saved in ``workdir``).
+    """
+
+    def __init__(self, workdir: str | Path, users: Mapping[str, str], port: int = 0,
+                 bind: str = "127.0.0.1", persistence: bool = False) -> None:
+        self.persistence = persistence
+        self.workdir = Path(workdir)
+        self.users = dict(users)
+        self.port = port or free_port()
+        self.bind = bind
+        self.proc: subprocess.Popen[str] | None = None
+        self.log_lines: list[str] = []
+        self._reader: threading.Thread | None = None
+
+    @property
+    def conf_path(self) -> Path:
+        return self.workdir / "mosquitto.conf"
+
+    def write_files(self) -> None:
+        """Write mosquitto.conf, the hashed password file and the ACL."""
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        pw, acl = self.workdir / "mosquitto.passwd", self.workdir / "mosquitto.acl"
+        make_password_file(pw, self.users)
+        acl.write_text(acl_text(), encoding="utf-8")
+        acl.chmod(0o600)
+        self.conf_path.write_text(broker_config(self.port, pw, acl, bind=self.bind,
+                                                       persistence_dir=self.workdir if self.persistence else None), encoding="utf-8")
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start mosquitto and return once it says it is running (from its own log)."""
+        if not self.conf_path.exists():
+            self.write_files()
+        self.log_lines = []
+        ready = threading.Event()
+        self.proc = subprocess.Popen([mosquitto_binary(), "-c", str(self.conf_path)], stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True, bufsize=1)
+        proc = self.proc
+
+        def read() -> None:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                self.log_lines.append(line.rstrip())
+                log.debug("mosquitto: %s", line.rstrip())
+                if READY_MARK in line and "version" in line:
+                    ready.set()
+            ready.set()
+
+        self._reader = threading.Thread(target=read, name="mosquitto-log", daemon=True)
+        self._reader.start()
+        if not ready.wait(timeout) or proc.poll() is not None:
+            out = "\n".join(self.log_lines[-10:])
+            self.stop()
+            raise BrokerError(f"mosquitto did not start on port {self.port}:\n{out}")
+        log.info("mosquitto running on %s:%s (pid %s)", self.bind, self.port, proc.pid)
+
+    def stop(self) -> None:
+        """Stop mosquitto (SIGTERM, then SIGKILL) and wait for it."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        if self._reader is not None:
+            self._reader.join(2)
+        self.proc = None
+
+    def __enter__(self) -> LocalBroker:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

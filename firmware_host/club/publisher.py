@@ -1,0 +1,359 @@
+"""The table's MQTT publisher: a ``TableObserver`` that tells the club's broker what happens at the table.
+
+Topic tree (``docs/mqtt.md``), all under ``cardtable/<table>/``: ``status`` and ``pack/<pack>`` (retained,
+latest value), ``event``, ``ruling``, ``deal`` (ordered, QoS 1, each carrying its journal ``seq``),
+``heartbeat`` (QoS 0), ``online`` (retained; the broker publishes ``false`` as our will), and the
+table subscribes to ``command/+`` for the director's acknowledgements.
+
+Every ordered message is first written to the outbox in the journal's SQLite file (``outbox.Outbox``),
+then handed to paho by a sender thread, in order, while the broker is connected; a message leaves the
+outbox when the broker acknowledges it. A broker outage therefore only delays messages, and a restart of
+the table sends what was not yet acknowledged. The broker may see a message twice (QoS 1 is "at least
+once"); the dashboard drops repeats by ``(table, kind, seq)``.
+
+Card identities of an open deal never reach the outbox (``secrecy.SecrecyFilter``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import ssl
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from firmware_host.club.outbox import Outbox
+from firmware_host.club.secrecy import SecrecyFilter, hide_cards
+from firmware_host.config import MqttConfig
+from firmware_host.journal import Journal
+
+log = logging.getLogger(__name__)
+
+PREFIX = "cardtable"
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+MAX_COMMAND_BYTES = 4096
+COMMANDS = ("ack",)
+FRESH_MAX = 1000     # messages kept in memory for the sender beside the outbox
+ACK_BATCH, ACK_EVERY = 64, 0.25  # acknowledged outbox rows are deleted in batches
+STATUS_EVERY = 0.1   # seconds between two status messages at most (the newest one wins)
+CommandCallback = Callable[[str, dict[str, Any]], None]
+
+
+def topic(table: str, *parts: str) -> str:
+    """``cardtable/<table>/<parts...>``."""
+    return "/".join((PREFIX, table, *parts))
+
+
+def read_password(config: MqttConfig) -> str | None:
+    """The password in ``config.password_file`` (the file holds the password alone), or None."""
+    if config.password_file is None:
+        return None
+    return config.password_file.read_text(encoding="utf-8").strip()
+
+
+class MqttPublisher:
+    """Publishes one table to the club's broker; implements ``firmware_host.observer.TableObserver``.
+
+    Args:
+        config: the ``[mqtt]`` section.
+        table_id: the table's id (also its broker username by default); letters, digits, ``-``, ``_``.
+        journal: the table's open journal; the outbox lives in the same file.
+        clock: wall-clock seconds for the ``t`` of each message (``time.time``).
+        password: overrides ``config.password_file`` (for a simulated club).
+        reveal_cards: show card identities live (the club opted in); default from the config.
+        heartbeat: seconds between heartbeats.
+        window: how many messages may wait for the broker's acknowledgement at once.
+    """
+
+    def __init__(self, config: MqttConfig, table_id: str, journal: Journal,
+                 clock: Callable[[], float] = time.time, *, password: str | None = None,
+                 reveal_cards: bool | None = None, heartbeat: float = 5.0, window: int = 200) -> None:
+        import paho.mqtt.client as mqtt
+
+        if not TABLE_ID.match(table_id):
+            raise ValueError(f"table id {table_id!r} cannot be an MQTT topic level: use letters, digits, - or _")
+        self.config = config
+        self.table = table_id
+        self.clock = clock
+        self.heartbeat = heartbeat
+        self.window = window
+        self.outbox = Outbox(journal.path, journal.synchronous)
+        reveal = config.reveal_cards if reveal_cards is None else reveal_cards
+        self.secrecy = SecrecyFilter(reveal=reveal)
+        self._journal = journal
+        self._callbacks: list[CommandCallback] = []
+        self._wake = threading.Condition()
+        self._stop = False
+        self._connected = False
+        self._latest_dirty = True  # retained values left unsent by an earlier run go out first
+        self._status_msg: str | None = None
+        self._status_dirty = False
+        self._status_at = 0.0
+        self._sent_id = 0            # highest outbox id handed to paho in this process
+        self._inflight: dict[int, int] = {}  # paho mid -> outbox id (sender thread only)
+        self._acked_mids: deque[int] = deque()
+        self._acked: list[int] = []
+        self._acked_at = 0.0
+        self._fresh: deque[tuple[int, str, str]] = deque()
+        self._backlog = True  # the outbox may hold rows not in _fresh (from an earlier run, an outage)
+        self._last_seq = 0
+        self._thread: threading.Thread | None = None
+        self.refused_commands = 0
+        self.connected_event = threading.Event()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"cardtable-{table_id}",
+                                  protocol=mqtt.MQTTv311, clean_session=True)
+        user = config.username or table_id
+        self.client.username_pw_set(user, password if password is not None else read_password(config))
+        if config.tls:
+            self.client.tls_set(cert_reqs=ssl.CERT_REQUIRED)
+        self.client.will_set(topic(table_id, "online"), json.dumps({"table": table_id, "online": False}),
+                             qos=1, retain=True)
+        self.client.reconnect_delay_set(min_delay=1, max_delay=5)
+        self.client.max_inflight_messages_set(min(window, 100))
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_publish = self._on_publish
+        self.client.on_message = self._on_message
+
+    # -- life ------------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Connect in the background (the table works whether or not the broker answers)."""
+        self._stop = False
+        self.client.connect_async(self.config.host, self.config.port, keepalive=30)
+        self.client.loop_start()
+        self._thread = threading.Thread(target=self._run, name=f"mqtt-{self.table}", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop sending (what is unsent stays in the outbox) and disconnect."""
+        with self._wake:
+            self._stop = True
+            self._wake.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self._flush_acks(force=True)
+        self.client.disconnect()
+        self.client.loop_stop()
+        self.outbox.close()
+
+    def on_command(self, callback: CommandCallback) -> None:
+        """Call ``callback(kind, body)`` for each valid command from the dashboard (``kind`` ``"ack"``).
+
+        Called on paho's network thread; the callback must return quickly.
+        """
+        self._callbacks.append(callback)
+
+    @property
+    def connected(self) -> bool:
+        return self._connected
+
+    def pending(self) -> int:
+        """Messages not yet acknowledged by the broker (acks are recorded by the sender thread)."""
+        return self.outbox.count()
+
+    # -- TableObserver ------------------------------------------------------------------------------
+
+    def status(self, snapshot: dict[str, Any]) -> None:
+        raw = snapshot.get("deal")
+        deal = raw if isinstance(raw, int) and not isinstance(raw, bool) else 0
+        # A status without a deal number could belong to any deal: its cards are hidden all the same.
+        body = self.secrecy.body(snapshot, deal) if deal or self.secrecy.reveal else hide_cards(snapshot)
+        body.pop("hands", None)
+        seq = int(snapshot.get("seq") or self._last_seq)
+        # The status is kept in memory only: the controller tells it again after a restart, and only the
+        # newest one matters. It goes out at most every STATUS_EVERY seconds (retained).
+        message = self._message("status", deal, seq, body)
+        with self._wake:
+            self._status_msg, self._status_dirty = message, True
+            self._wake.notify()
+
+    def event(self, event: dict[str, Any], deal: int, seq: int) -> None:
+        self._queue("event", deal, seq, self.secrecy.event(event, deal, seq))
+
+    def ruling(self, ruling: dict[str, Any], deal: int, seq: int) -> None:
+        self._queue("ruling", deal, seq, self.secrecy.body(ruling, deal))
+
+    def deal_over(self, deal: int) -> None:
+        released = self.secrecy.deal_over(deal)
+        self._queue("deal", deal, self._last_seq, {"deal": deal, "over": True, "revealed": released})
+
+    def pack_health(self, pack: str, unreadable: int, damaged: int, deals: int) -> None:
+        body = {"pack": pack, "unreadable": unreadable, "damaged": damaged, "deals": deals}
+        safe = re.sub(r"[^A-Za-z0-9_-]", "_", pack)[:64] or "_"
+        self._latest(topic(self.table, "pack", safe), "pack", self._last_seq, body)
+
+    # -- internals ---------------------------------------------------------------------------------
+
+    def _message(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> str:
+        # "secret": the deal's cards were being held back when this was written
+        return json.dumps({"table": self.table, "kind": kind, "seq": seq, "deal": deal,
+                           "secret": self.secrecy.is_open(deal), "t": self.clock(), "body": body},
+                          separators=(",", ":"), allow_nan=False)
+
+    def _queue(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> None:
+        self._last_seq = max(self._last_seq, seq)
+        t, payload = topic(self.table, kind), self._message(kind, deal, seq, body)
+        with self._wake:
+            oid = self.outbox.put(seq, t, payload)
+            # A copy in memory spares the sender a read back while all is well; during an outage (or
+            # past FRESH_MAX) the sender reads the outbox instead.
+            if self._connected and len(self._fresh) < FRESH_MAX:
+                self._fresh.append((oid, t, payload))
+            else:
+                self._fresh.clear()
+                self._backlog = True
+            self._wake.notify()
+
+    def _latest(self, t: str, kind: str, seq: int, body: dict[str, Any]) -> None:
+        deal = int(body.get("deal") or 0) if kind == "status" else 0
+        self.outbox.set_latest(t, self._message(kind, deal, seq, body))
+        with self._wake:
+            self._latest_dirty = True
+            self._wake.notify()
+
+    def _run(self) -> None:
+        next_beat = time.monotonic()
+        while True:
+            with self._wake:
+                if self._stop:
+                    return
+                due = [next_beat, time.monotonic() + 0.5]
+                if self._status_dirty and self._connected:
+                    due.append(self._status_at + STATUS_EVERY)
+                self._wake.wait(timeout=max(0.0, min(due) - time.monotonic()))
+                if self._stop:
+                    return
+            try:
+                self._flush_acks()
+                if not self._connected:
+                    continue
+                self._send_ordered()  # first, so a status never overtakes what happened before it
+                self._send_latest()
+                self._send_status()
+                if time.monotonic() >= next_beat:
+                    next_beat = time.monotonic() + self.heartbeat
+                    beat = {"table": self.table, "t": self.clock(), "seq": self._last_seq,
+                            "pending": self.outbox.count()}
+                    self.client.publish(topic(self.table, "heartbeat"), json.dumps(beat), qos=0)
+            except Exception:  # the table must keep working whatever the broker does
+                log.exception("table %s: publishing failed; will retry", self.table)
+
+    def _send_status(self) -> None:
+        now = time.monotonic()
+        with self._wake:
+            if not self._status_dirty or self._status_msg is None or now - self._status_at < STATUS_EVERY:
+                return
+            message, self._status_dirty, self._status_at = self._status_msg, False, now
+        self.client.publish(topic(self.table, "status"), message, qos=1, retain=True)
+
+    def _send_latest(self) -> None:
+        if not self._latest_dirty:
+            return
+        self._latest_dirty = False
+        for t, payload in self.outbox.unsent_latest():
+            self.client.publish(t, payload, qos=1, retain=True)
+            self.outbox.mark_latest(t, payload, True)
+
+    def _send_ordered(self) -> None:
+        room = self.window - len(self._inflight)
+        if room <= 0:
+            return
+        with self._wake:
+            if self._backlog:
+                self._fresh.clear()
+                batch = [(o, t, p) for o, _s, t, p in self.outbox.pending(self._sent_id, room)]
+                self._backlog = len(batch) == room  # more may wait in the outbox
+            else:
+                batch = []
+                while self._fresh and len(batch) < room:
+                    batch.append(self._fresh.popleft())
+        for oid, t, payload in batch:
+            if oid <= self._sent_id:
+                continue
+            # Never hold our lock across publish(): paho calls on_publish holding its own mutex.
+            info = self.client.publish(t, payload, qos=1)
+            self._sent_id = oid
+            self._inflight[info.mid] = oid
+
+    def _flush_acks(self, force: bool = False) -> None:
+        while self._acked_mids:
+            oid = self._inflight.pop(self._acked_mids.popleft(), None)
+            if oid is not None:  # None: a retained value or the online flag, not from the outbox
+                self._acked.append(oid)
+        # Acknowledged rows are dropped in batches: one that outlives a crash is sent again and the
+        # dashboard drops the repeat.
+        now = time.monotonic()
+        if self._acked and (force or len(self._acked) >= ACK_BATCH or now - self._acked_at >= ACK_EVERY):
+            self.outbox.delivered(self._acked)
+            self._acked, self._acked_at = [], now
+
+    # paho callbacks (network thread)
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
+        if reason_code.is_failure:
+            log.warning("table %s: broker %s:%s refused the connection: %s", self.table, self.config.host,
+                        self.config.port, reason_code)
+            return
+        log.info("table %s: connected to broker %s:%s", self.table, self.config.host, self.config.port)
+        client.subscribe(topic(self.table, "command", "+"), qos=1)
+        client.publish(topic(self.table, "online"), json.dumps({"table": self.table, "online": True}),
+                       qos=1, retain=True)
+        self.outbox.resend_all_latest()
+        with self._wake:
+            self._latest_dirty = True
+            self._status_dirty = self._status_msg is not None
+            self._connected = True
+            self._wake.notify_all()
+        self.connected_event.set()
+
+    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason_code: Any,
+                       properties: Any) -> None:
+        with self._wake:
+            self._connected = False
+            self._backlog = True
+            self._fresh.clear()
+        self.connected_event.clear()
+        if not self._stop:
+            log.warning("table %s: lost the broker (%s); queueing in the journal", self.table, reason_code)
+
+    def _on_publish(self, client: Any, userdata: Any, mid: int, reason_code: Any, properties: Any) -> None:
+        # Resolved to outbox ids by the sender thread, which alone owns ``_inflight``; paho holds its
+        # own mutex here, so no lock of ours is taken.
+        self._acked_mids.append(mid)
+        if len(self._acked_mids) >= self.window // 2:
+            with self._wake:
+                self._wake.notify()
+
+    def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        kind = msg.topic.rsplit("/", 1)[-1]
+        problem = ""
+        body: Any = None
+        if len(msg.payload) > MAX_COMMAND_BYTES:
+            problem = f"payload of {len(msg.payload)} bytes (limit {MAX_COMMAND_BYTES})"
+        elif kind not in COMMANDS:
+            problem = f"unknown command {kind!r}"
+        else:
+            try:
+                body = json.loads(msg.payload)
+            except (UnicodeDecodeError, ValueError) as exc:
+                problem = f"payload is not JSON ({exc})"
+            else:
+                if not isinstance(body, dict):
+                    problem = "payload is not a JSON object"
+                elif body.get("table") != self.table:
+                    problem = f"command names table {body.get('table')!r}, not this table"
+        if problem:
+            self.refused_commands += 1
+            log.warning("table %s: refused command on %s: %s", self.table, msg.topic, problem)
+            return
+        log.info("table %s: command %s from %s", self.table, kind, body.get("by", "?"))
+        for cb in list(self._callbacks):
+            try:
+                cb(kind, body)
+            except Exception:
+                log.exception("table %s: command handler failed", self.table)

@@ -1,0 +1,195 @@
+"""``cardtable club ...``: the club installation (broker, dashboard, director logins, a simulated club).
+
+See docs/mqtt.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("club", help="the club's broker, director's dashboard and a simulated club")
+    csub = p.add_subparsers(dest="club_command", metavar="WHAT")
+    csub.required = True
+
+    b = csub.add_parser("broker", help="run a local Mosquitto for a small club (passwords and ACL made here)")
+    b.add_argument("--dir", default="club-broker", help="folder for its config, passwords and ACL")
+    b.add_argument("--port", type=int, default=1883)
+    b.add_argument("--bind", default="127.0.0.1", help="address to listen on (the club's LAN address)")
+    b.add_argument("--table", action="append", default=[], metavar="ID", help="a table id (repeatable)")
+    b.add_argument("--tables", type=int, default=0, help="or: N tables named table-01 ...")
+    b.set_defaults(func=_broker)
+
+    d = csub.add_parser("dashboard", help="serve the director's dashboard")
+    d.add_argument("--broker-host", default="localhost")
+    d.add_argument("--broker-port", type=int, default=1883)
+    d.add_argument("--mqtt-user", default="dashboard")
+    d.add_argument("--mqtt-password-file", required=True, help="file holding the dashboard's broker password")
+    d.add_argument("--tls", action="store_true", help="TLS to the broker")
+    d.add_argument("--users", required=True, help="directors' users file (cardtable club adduser)")
+    d.add_argument("--host", default="127.0.0.1")
+    d.add_argument("--port", type=int, default=8080)
+    d.add_argument("--session-minutes", type=float, default=480.0)
+    d.add_argument("--secure-cookie", action="store_true", help="served behind HTTPS: mark the cookie Secure")
+    d.set_defaults(func=_dashboard)
+
+    u = csub.add_parser("adduser", help="add or change a director's dashboard login")
+    u.add_argument("--users", required=True, help="the users file (created if missing)")
+    u.add_argument("name")
+    u.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
+    u.set_defaults(func=_adduser)
+
+    m = csub.add_parser("demo", help="a simulated club: local broker, N tables and the dashboard")
+    m.add_argument("--tables", type=int, default=10)
+    m.add_argument("--rate", type=float, default=2.0, help="events per second per table")
+    m.add_argument("--port", type=int, default=8080, help="dashboard port")
+    m.add_argument("--dir", default=None, help="working folder (default: a temporary one)")
+    m.add_argument("--password", default=None, help="the director's password (default: random, printed)")
+    m.add_argument("--duration", type=float, default=0.0, help="stop after this many seconds (0: Ctrl-C)")
+    m.add_argument("--reveal-cards", action="store_true", help="let card identities leave the tables live")
+    m.set_defaults(func=_demo)
+
+
+def _exit_on_sigterm() -> None:
+    """Turn SIGTERM (systemd, timeout) into SystemExit so that `finally` stops the child processes."""
+    import signal
+
+    def handler(signum: int, frame: object) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, handler)
+
+
+def _broker(args: argparse.Namespace) -> int:
+    import secrets
+    from pathlib import Path
+
+    from firmware_host.club.broker import DASHBOARD_USER, BrokerError, LocalBroker
+    from firmware_host.club.demo import table_ids
+    from firmware_host.club.publisher import TABLE_ID
+
+    ids = list(args.table) + (table_ids(args.tables) if args.tables else [])
+    if not ids:
+        print("club broker: name the tables (--table ID ... or --tables N)", file=sys.stderr)
+        return 2
+    for tid in ids:
+        if not TABLE_ID.match(tid) or tid == DASHBOARD_USER:
+            print(f"club broker: table id {tid!r} is not allowed (letters, digits, - or _; not "
+                  f"'{DASHBOARD_USER}')", file=sys.stderr)
+            return 2
+    workdir = Path(args.dir)
+    pwdir = workdir / "passwords"
+    pwdir.mkdir(parents=True, exist_ok=True)
+    users = {}
+    for name in [DASHBOARD_USER, *ids]:
+        f = pwdir / f"{name}.password"
+        if not f.exists():
+            f.write_text(secrets.token_urlsafe(16) + "\n", encoding="utf-8")
+            f.chmod(0o600)
+        users[name] = f.read_text(encoding="utf-8").strip()
+    broker = LocalBroker(workdir, users, port=args.port, bind=args.bind)
+    broker.write_files()
+    try:
+        broker.start()
+    except BrokerError as exc:
+        print(f"club broker: {exc}", file=sys.stderr)
+        return 1
+    _exit_on_sigterm()
+    print(f"mosquitto listening on {args.bind}:{broker.port} (config {broker.conf_path})")
+    print(f"each table's password is in {pwdir}/<table>.password: copy it to the table and set "
+          "[mqtt] username and password_file in its table.toml")
+    try:
+        assert broker.proc is not None
+        return broker.proc.wait()
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        broker.stop()
+
+
+def _dashboard(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from firmware_host.club.auth import UsersError, load_users
+    from firmware_host.club.dashboard import Dashboard, serve
+
+    try:
+        users = load_users(args.users)
+        password = Path(args.mqtt_password_file).read_text(encoding="utf-8").strip()
+    except (UsersError, OSError) as exc:
+        print(f"club dashboard: {exc}", file=sys.stderr)
+        return 2
+    if not users:
+        print(f"club dashboard: {args.users} has no users; add one with `cardtable club adduser`",
+              file=sys.stderr)
+        return 2
+    dash = Dashboard(args.broker_host, args.broker_port, args.mqtt_user, password, users,
+                     session_ttl=args.session_minutes * 60, tls=args.tls, secure_cookie=args.secure_cookie)
+    print(f"dashboard on http://{args.host}:{args.port}/")
+    serve(dash, args.host, args.port).run()
+    return 0
+
+
+def _adduser(args: argparse.Namespace) -> int:
+    import getpass
+
+    from firmware_host.club.auth import UsersError, add_user
+
+    if args.password_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+    else:
+        password = getpass.getpass(f"password for {args.name}: ")
+        if getpass.getpass("again: ") != password:
+            print("club adduser: the passwords differ", file=sys.stderr)
+            return 2
+    try:
+        add_user(args.users, args.name, password)
+    except UsersError as exc:
+        print(f"club adduser: {exc}", file=sys.stderr)
+        return 2
+    print(f"{args.name} can now log in to the dashboard ({args.users})")
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    import secrets
+    import tempfile
+    import threading
+
+    from firmware_host.club.broker import BrokerError
+    from firmware_host.club.demo import ClubDemo
+
+    if not 1 <= args.tables <= 500:
+        print("club demo: --tables must be 1-500", file=sys.stderr)
+        return 2
+    tmp = None
+    if args.dir is None:
+        tmp = tempfile.TemporaryDirectory(prefix="cardtable-club-")
+    workdir = args.dir or tmp.name  # type: ignore[union-attr]
+    password = args.password or secrets.token_urlsafe(9)
+    demo = ClubDemo(workdir, args.tables, rate=args.rate, http_port=args.port, director=("director", password),
+                    reveal_cards=args.reveal_cards)
+    try:
+        demo.start()
+    except (BrokerError, FileNotFoundError, OSError) as exc:
+        print(f"club demo: {exc}", file=sys.stderr)
+        demo.stop()
+        return 1
+    if not demo.wait_ready():
+        print(f"club demo: the dashboard did not start on port {demo.http_port}", file=sys.stderr)
+        demo.stop()
+        return 1
+    _exit_on_sigterm()
+    print(f"{args.tables} simulated tables on mosquitto port {demo.broker.port}")
+    print(f"dashboard: {demo.url}  (user 'director', password {password!r})", flush=True)
+    try:
+        threading.Event().wait(args.duration if args.duration > 0 else None)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        demo.stop()
+        if tmp is not None:
+            tmp.cleanup()
+    return 0

@@ -1,0 +1,87 @@
+"""The dashboard in headless Chromium (Debian's chromium + chromedriver via Selenium): log in, watch a
+table's lamp light after an irregularity, read the ruling's law, acknowledge, and see the lamp clear."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.club.browser import chromium, missing
+from firmware_host.club.demo import ClubDemo
+from firmware_host.club.publisher import MqttPublisher
+from firmware_host.club.simclub import SimTable, default_scenarios, load_scenario
+from firmware_host.config import MqttConfig
+from firmware_host.journal import Journal
+
+
+def browser(profile: str) -> Any:
+    """Debian's chromium through Selenium (skipped only when the Debian packages are absent)."""
+    if missing():
+        pytest.skip(missing())
+    return chromium(profile)
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Any:
+    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
+        pytest.skip("mosquitto is not installed (Debian package mosquitto; `make test` installs it)")
+    demo = ClubDemo(tmp_path, 1, director=("director", "table-talk-1"))
+    demo.start(with_tables=False)
+    assert demo.wait_ready()
+    yield demo
+    demo.stop()
+
+
+def test_director_sees_a_lamp_light_reads_the_law_and_clears_it(club: ClubDemo, tmp_path: Path) -> None:
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    scenario = load_scenario(next(f for f in default_scenarios() if f.name == "bridge-irregularities.jsonl"))
+    journal = Journal.open(tmp_path / "t", synchronous="NORMAL")
+    tid = club.ids[0]
+    pub = MqttPublisher(MqttConfig(host="127.0.0.1", port=club.broker.port), tid, journal,
+                        password=club.passwords[tid])
+    table = SimTable(tid, journal, pub, [scenario])
+    pub.on_command(table.acknowledge)
+    pub.start()
+    driver = browser(tempfile.mkdtemp(dir=tmp_path))
+    try:
+        driver.get(club.url + "login")
+        driver.find_element(By.ID, "username").send_keys("director")
+        driver.find_element(By.ID, "password").send_keys("table-talk-1")
+        driver.find_element(By.ID, "login").click()
+        # The page replaces a table's parts on every update: read text in one script call, and let the
+        # waits ride over an element replaced under them.
+        wait = WebDriverWait(driver, 20, ignored_exceptions=(NoSuchElementException,
+                                                             StaleElementReferenceException))
+
+        def text(selector: str) -> str:
+            return str(driver.execute_script(
+                "const e = document.querySelector(arguments[0]); return e ? e.textContent : '';", selector))
+
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".conn.live"))
+        for _ in range(4):  # game, packs, draw, shuffle: no irregularity yet
+            table.step()
+        card = f'.table[data-table="{tid}"]'
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"{card} .lamp"))
+        assert not driver.find_elements(By.CSS_SELECTOR, f"{card} .lamp.lit")
+        table.step()  # the cut shows a faced card: a new shuffle and cut
+        lit = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f'{card} .lamp.lit[data-lamp="shuffle"]'))
+        assert lit
+        law = wait.until(lambda d: text(f"{card} .ruling .law"))
+        assert "Contract Bridge" in law and "CB-cut-faced" in law
+        assert "shuffle" in text(f"{card} .ruling .reason").lower()
+        assert "Contract Bridge, New Shuffle and Cut" in text("#feed")
+        driver.find_element(By.CSS_SELECTOR, f"{card} button.ack").click()
+        wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, f"{card} .lamp.lit"))
+        assert "acknowledged by director" in text(card)
+        assert not table.lamps["shuffle"]
+    finally:
+        driver.quit()
+        pub.stop()
+        journal.close()

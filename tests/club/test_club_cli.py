@@ -1,0 +1,52 @@
+"""`cardtable club ...` and `cardtable bench club --quick`: arguments, messages, exit codes."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+from firmware_host.club.auth import check_password, load_users
+
+
+def test_adduser_from_stdin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    users = tmp_path / "directors"
+    monkeypatch.setattr("sys.stdin", io.StringIO("long-password-9\n"))
+    assert main(["club", "adduser", "--users", str(users), "alice", "--password-stdin"]) == 0
+    assert check_password("long-password-9", load_users(users)["alice"])
+    monkeypatch.setattr("sys.stdin", io.StringIO("short\n"))
+    assert main(["club", "adduser", "--users", str(users), "bob", "--password-stdin"]) == 2
+    assert "at least 8 characters" in capsys.readouterr().err
+
+
+def test_bad_arguments_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["club", "broker", "--dir", str(tmp_path / "b"), "--table", "dashboard"]) == 2
+    assert "not allowed" in capsys.readouterr().err
+    assert main(["club", "broker", "--dir", str(tmp_path / "b")]) == 2
+    assert "name the tables" in capsys.readouterr().err
+    assert main(["club", "demo", "--tables", "0"]) == 2
+    assert "--tables must be 1-500" in capsys.readouterr().err
+    pw = tmp_path / "pw"
+    pw.write_text("x\n")
+    assert main(["club", "dashboard", "--users", str(tmp_path / "none"), "--mqtt-password-file", str(pw)]) == 2
+    assert "cannot read the users file" in capsys.readouterr().err
+
+
+def test_bench_club_quick_prints_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.club.broker import mosquitto_binary
+    from firmware_host.club.browser import missing
+
+    try:
+        mosquitto_binary()
+    except RuntimeError as exc:
+        pytest.skip(str(exc))
+    if missing():
+        pytest.skip(missing())
+    assert main(["bench", "club", "--quick", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    run = figures["runs"][0]
+    assert run["tables"] == 5 and run["displayed_per_s"] > 0 and run["p99_ms"] > 0

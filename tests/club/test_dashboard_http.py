@@ -1,0 +1,135 @@
+"""The dashboard's HTTP side against a real broker: login, sessions that expire, CSRF-safe acks, escaping."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+import pytest
+
+from firmware_host.club.auth import add_user, check_password, hash_password, load_users
+from firmware_host.club.broker import LocalBroker
+from firmware_host.club.dashboard import Dashboard
+
+from .conftest import PASSWORDS, Watcher
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def dash(broker: LocalBroker) -> Any:
+    from starlette.testclient import TestClient
+
+    clock = FakeClock()
+    d = Dashboard("127.0.0.1", broker.port, "dashboard", PASSWORDS["dashboard"],
+                  {"director": hash_password("right-horse-1")}, session_ttl=600, clock=clock)
+    with TestClient(d.app, base_url="http://club.test") as client:
+        yield d, client, clock
+
+
+def _login(client: Any, password: str = "right-horse-1") -> Any:
+    return client.post("/login", data={"username": "director", "password": password}, follow_redirects=False)
+
+
+def _csrf(client: Any) -> str:
+    page = client.get("/").text
+    return page.split('name="csrf-token" content="')[1].split('"')[0]
+
+
+def test_login_required_and_wrong_password_refused(dash: Any, caplog: pytest.LogCaptureFixture) -> None:
+    d, client, clock = dash
+    assert client.get("/", follow_redirects=False).status_code == 303
+    assert client.get("/api/state").status_code == 401
+    with caplog.at_level(logging.WARNING):
+        r = _login(client, "wrong-horse")
+    assert r.status_code == 401 and "Wrong user name or password" in r.text
+    assert "wrong password" in caplog.text
+    r = _login(client)
+    assert r.status_code == 303 and "httponly" in r.headers["set-cookie"].lower()
+    assert "samesite=strict" in r.headers["set-cookie"].lower()
+    assert client.get("/api/state").status_code == 200
+
+
+def test_repeated_wrong_passwords_lock_the_name_for_a_while(dash: Any,
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    d, client, clock = dash
+    for _ in range(5):
+        assert _login(client, "guess").status_code == 401
+    with caplog.at_level(logging.WARNING):
+        assert _login(client).status_code == 401  # even the right password, for now
+    assert "try later" in caplog.text
+    clock.now += 301
+    assert _login(client).status_code == 303
+
+
+def test_sessions_expire(dash: Any) -> None:
+    d, client, clock = dash
+    _login(client)
+    assert client.get("/api/state").status_code == 200
+    clock.now += 601
+    assert client.get("/api/state").status_code == 401
+    assert client.get("/", follow_redirects=False).status_code == 303
+
+
+def test_acks_need_the_csrf_token_and_our_origin(dash: Any, broker: LocalBroker, watcher: Watcher,
+                                                 caplog: pytest.LogCaptureFixture) -> None:
+    d, client, clock = dash
+    d.state.ingest("cardtable/t1/online", json.dumps({"table": "t1", "online": True}).encode(), 0.0)
+    _login(client)
+    token = _csrf(client)
+    with caplog.at_level(logging.WARNING):
+        assert client.post("/api/ack", json={"table": "t1"}).status_code == 403
+        assert client.post("/api/ack", json={"table": "t1"}, headers={"X-CSRF-Token": "forged"}).status_code == 403
+        assert client.post("/api/ack", json={"table": "t1"}, headers={
+            "X-CSRF-Token": token, "Origin": "http://evil.example"}).status_code == 403
+        assert client.post("/api/ack", json={"table": "nope"}, headers={"X-CSRF-Token": token}).status_code == 404
+    assert "CSRF" in caplog.text and "cross-origin" in caplog.text and "unknown table" in caplog.text
+    assert not any("/command/" in t for t, _ in watcher.messages)
+    r = client.post("/api/ack", json={"table": "t1"}, headers={"X-CSRF-Token": token, "Origin": "http://club.test"})
+    assert r.status_code == 200
+    assert watcher.wait_for(lambda ms: any(t == "cardtable/t1/command/ack" for t, _ in ms))
+    cmd = json.loads(next(p for t, p in watcher.messages if t == "cardtable/t1/command/ack"))
+    assert cmd["table"] == "t1" and cmd["by"] == "director"
+
+
+def test_the_page_escapes_and_sets_a_strict_policy(dash: Any) -> None:
+    d, client, clock = dash
+    page = client.get("/login")
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    r = client.post("/login", data={"username": "<script>x</script>", "password": "p"})
+    assert r.status_code == 401 and "<script>x" not in r.text
+    js = client.get("/static/app.js").text
+    assert "innerHTML" not in js.replace("(never innerHTML)", "")
+    assert client.get("/static/../dashboard.py").status_code == 404
+
+
+def test_users_file_round_trip(tmp_path: Any) -> None:
+    f = tmp_path / "users"
+    add_user(f, "director", "long-enough-1")
+    users = load_users(f)
+    assert check_password("long-enough-1", users["director"]) and not check_password("nope", users["director"])
+    f.write_text("director:plaintext\n")
+    with pytest.raises(ValueError, match="line 1"):
+        load_users(f)
+
+
+def test_dashboard_shows_live_updates_through_the_hub(dash: Any, broker: LocalBroker) -> None:
+    d, client, clock = dash
+    payload = json.dumps({"table": "t1", "kind": "ruling", "seq": 3, "deal": 1, "t": time.time(),
+                          "body": {"remedy": "redeal", "law": "Contract Bridge, Redeal", "clause": "CB-x",
+                                   "reason": "<b>bold</b>"}}).encode()
+    d.hub.put("cardtable/t1/ruling", payload)
+    updates = d.hub.drain()
+    kinds = [u["type"] for u in updates]
+    assert kinds == ["table", "ruling"] and updates[0]["ts"]
+    _login(client)
+    state = client.get("/api/state").json()
+    assert state["feed"][0]["reason"] == "<b>bold</b>"  # data, shown by the page with textContent
