@@ -119,6 +119,8 @@ class TableController:
         self._held: list[LawInput] = []
         self._facts: set[tuple[int, str, str]] = set()
         self._phase_listeners: list[Callable[[Phase, LawEngine], None]] = []
+        self.packs: dict[str, dict[str, int]] = {}  # pack -> unreadable, damaged, deals
+        self._told_over: set[int] = set()  # deals whose end the observers know (secrecy release)
         self._restore()
         if panel is not None:
             panel.on_button(lambda who, kind: self.submit(ButtonInput(who, kind)))
@@ -222,15 +224,37 @@ class TableController:
             self._tell("ruling", rd, deal, seq)
             if self.display is not None:
                 self.display.ruling(r, deal)
+        pack = self._count_pack(e)
+        if pack is not None:
+            h = self.packs[pack]
+            for obs in self.observers:
+                self._safe(obs.pack_health, pack, h["unreadable"], h["damaged"], h["deals"])
         if rulings and lamp_policy.buzz_for(rulings) and self.panel is not None:
             self.panel.buzz(0.3)
-        if e.TYPE in ("result", "play_end") or (rulings and state.deal is not None and state.deal.void):
+        over = e.TYPE in ("result", "play_end") or (state.deal is not None and state.deal.void)
+        if over and deal and deal not in self._told_over:
+            self._told_over.add(deal)
             for obs in self.observers:
                 self._safe(obs.deal_over, deal)
         for listener in self._phase_listeners:
             listener(state.phase, self.engine)
         self._status()
         return rulings
+
+    def _count_pack(self, e: Event) -> str | None:
+        """Pack health: deals, unreadable and damaged cards per pack; the pack whose counts moved."""
+        d = self.engine.state.deal
+        if e.TYPE == "deal_start" and d is not None:
+            pack, key = d.pack, "deals"
+        elif isinstance(e, CardDealt) and e.card is None and d is not None:
+            pack, key = d.pack, "unreadable"
+        elif isinstance(e, DamagedCardFound):
+            pack, key = e.pack, "damaged"
+        else:
+            return None
+        counts = self.packs.setdefault(pack, {"unreadable": 0, "damaged": 0, "deals": 0})
+        counts[key] += 1
+        return pack
 
     def _reconcile(self, item: LawInput) -> bool:
         """Keep one fact once per deal: a face-up card the shoe dealt and the camera then saw, a
@@ -251,7 +275,9 @@ class TableController:
             self._facts.add(key)
         if isinstance(e, DamagedCardFound):
             key = (number, "damaged", e.card.code if e.card else "?")
-            if key in self._facts or (item.source == "camera" and (number, "damaged", "?") in self._facts):
+            same_pack = d is not None and e.pack == d.pack
+            if key in self._facts or (item.source == "camera" and same_pack and
+                                      (number, "damaged", "?") in self._facts):
                 return False
             self._facts.add(key)
         return True
@@ -388,6 +414,7 @@ class TableController:
             except ValueError as exc:
                 log.warning("journaled event not applied on restore: %s", exc)
                 owed = []
+            self._count_pack(event)
             last_event, last_rulings, lamp_after_event = event, list(owed), False
             replayed += 1
         if replayed == 0 and self.seq == 0:

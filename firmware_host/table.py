@@ -110,6 +110,7 @@ class Table:
     camera: CameraFeeder | None = None
     capture: Any | None = None
     display: Any | None = None
+    publisher: Any | None = None
     stop_event: threading.Event = field(default_factory=threading.Event)
 
     def run(self) -> None:
@@ -123,6 +124,8 @@ class Table:
                 part.stop()
         if self.capture is not None:
             self.capture.release()
+        if self.publisher is not None:
+            self.publisher.stop()
         self.panel.close()
         if self.display is not None:
             self.display.close()
@@ -149,6 +152,17 @@ def build_table(cfg: Config, *, display: Any | None = None) -> Table:
         journal.close()
         raise
     table = Table(cfg, ctl, journal, panel, display=display)
+    if cfg.mqtt is not None:
+        from firmware_host.club.publisher import MqttPublisher
+        from firmware_host.controller import ButtonInput
+
+        publisher = MqttPublisher(cfg.mqtt, cfg.table.id, journal, time.time)
+        # the director's acknowledgement on the dashboard is the director's button at the table
+        publisher.on_command(lambda kind, body: ctl.submit(ButtonInput("director", "ack")) if kind == "ack"
+                             else None)
+        ctl.observers.append(publisher)
+        publisher.start()
+        table.publisher = publisher
     if cfg.shoe.driver != "none":
         from firmware_host.shoe.link import ShoeLink
         from firmware_host.shoe.scanner import ScannerLink

@@ -172,3 +172,39 @@ def test_bad_result_is_noted_not_fatal(rig) -> None:  # type: ignore[no-untyped-
     feed(ctl, prelude(Seat.N) + deal, "shoe")
     assert ctl.process(LawInput(E("result", declarer="N", contract="4S", tricks=14), "script")) == []
     assert any(row.kind == "note" and "error" in row.body for row in ctl.journal.rows())
+
+
+class _Recorder:
+    def __init__(self) -> None:
+        self.health: list[tuple[str, int, int, int]] = []
+        self.over: list[int] = []
+
+    def status(self, snapshot: dict) -> None: ...
+    def event(self, event: dict, deal: int, seq: int) -> None: ...
+    def ruling(self, ruling: dict, deal: int, seq: int) -> None: ...
+
+    def deal_over(self, deal: int) -> None:
+        self.over.append(deal)
+
+    def pack_health(self, pack: str, unreadable: int, damaged: int, deals: int) -> None:
+        self.health.append((pack, unreadable, damaged, deals))
+
+
+def test_pack_health_is_counted_and_survives_restart(tmp_path: Path) -> None:
+    rec = _Recorder()
+    j = Journal.open(tmp_path)
+    ctl = TableController(game="contract-bridge", journal=j, panel=None, clock=Clock(), observers=[rec])
+    ctl.engine.state.next_dealer = Seat.N
+    feed(ctl, prelude(Seat.N), "script")
+    feed(ctl, [E("deal_start", dealer="N", pack="R1"), E("card_dealt", seat="E", card=None)])
+    feed(ctl, [E("damaged_card", card="2C", pack="R1")], "camera")  # the same fact the shoe saw
+    assert rec.health[-1] == ("R1", 1, 0, 1)
+    feed(ctl, [E("damaged_card", card="9H", pack="B1")], "camera")
+    assert rec.health[-1] == ("B1", 0, 1, 0)
+    assert rec.over == [1]  # the unreadable card voided the deal
+    j.close()
+    j2 = Journal.open(tmp_path)
+    again = TableController(game="contract-bridge", journal=j2, panel=None, clock=Clock())
+    assert again.packs == {"R1": {"unreadable": 1, "damaged": 0, "deals": 1},
+                           "B1": {"unreadable": 0, "damaged": 1, "deals": 0}}
+    j2.close()

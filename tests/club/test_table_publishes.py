@@ -1,0 +1,44 @@
+"""A real table built from its config publishes to the club's broker and obeys the dashboard's ack."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from firmware_host.config import load_config
+from firmware_host.controller import LawInput
+from firmware_host.table import build_table
+from laws.cards import Seat
+from tests.club.conftest import PASSWORDS, Watcher
+from tests.laws.streams import E, prelude
+
+
+def test_table_with_mqtt_publishes_rulings_and_clears_lamps_on_ack(tmp_path: Path, broker, watcher: Watcher) -> None:  # type: ignore[no-untyped-def]
+    pw = tmp_path / "pw"
+    pw.write_text(PASSWORDS["t1"] + "\n")
+    cfg_text = (f'[table]\nid = "t1"\ngame = "contract-bridge"\ndata_dir = "{tmp_path / "data"}"\n'
+                '[shoe]\ndriver = "none"\n[camera]\nsource = "none"\n[pins]\nfactory = "mock"\n'
+                f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\nusername = "t1"\npassword_file = "{pw}"\n')
+    (tmp_path / "t.toml").write_text(cfg_text)
+    table = build_table(load_config(tmp_path / "t.toml", env={}))
+    try:
+        ctl = table.ctl
+        ctl.engine.state.next_dealer = Seat.N
+        for e in [*prelude(Seat.N), E("deal_start", dealer="N", pack="R1"),
+                  E("card_dealt", seat="E", card="AS", face_up=True)]:
+            ctl.process(LawInput(e, "shoe"))
+        assert ctl.lamps["redeal"]
+        assert watcher.wait_for(lambda msgs: any(b"CB-redeal-faced" in p for _, p in msgs))
+        # no card identity of the open deal went out
+        assert not any(b'"AS"' in p for _, p in watcher.messages)
+        # the director acknowledges on the dashboard: the command reaches the table through the broker
+        watcher.client.publish("cardtable/t1/command/ack", json.dumps(
+            {"table": "t1", "by": "director", "seq": ctl.seq, "t": 0, "id": "x1"}), qos=1)
+        for _ in range(200):
+            ctl.drain()
+            if not ctl.lamps["redeal"]:
+                break
+            watcher.wait_for(lambda msgs: False, timeout=0.05)
+        assert not ctl.lamps["redeal"]
+    finally:
+        table.stop()
