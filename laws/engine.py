@@ -148,8 +148,8 @@ class LawEngine:
             return []
         s.claims = [c for c in s.claims if c not in closing]
         return [Ruling(Remedy.DEAL_STANDS, c.law, c.clause,
-                       f"No redeal was demanded in time ({c.why[0].lower() + c.why[1:].rstrip('.')}), "
-                       "so the deal stands.", dealer=c.dealer) for c in closing]
+                       f"No redeal was demanded in time, so the deal stands ({c.why.rstrip('.')}).",
+                       dealer=c.dealer) for c in closing]
 
     def _update(self, event: Event) -> None:
         """Game-independent state changes for one event."""

@@ -125,5 +125,15 @@ def cut_fault(c: Clause, state: TableState, seat: Seat, top: int | None, bottom:
     return None
 
 
+def grant_claim(state: TableState, seat: Seat, did: str) -> Ruling | None:
+    """The redeal a player's demand wins while a claim is open to him (``did``: "demanded a redeal")."""
+    claims = open_claims_for(state, seat)
+    if not claims:
+        return None
+    cl = claims[0]
+    return Ruling(Remedy.REDEAL, cl.law, cl.clause, f"{seat_name(state, seat)} {did} in time: {cl.why}",
+                  dealer=cl.dealer, seat=seat)
+
+
 def side_text(side: Side) -> str:
     return "North-South" if side is Side.NS else "East-West"

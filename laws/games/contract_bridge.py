@@ -35,7 +35,7 @@ from laws.games.base import (
     Registry,
     card_text,
     cut_fault,
-    open_claims_for,
+    grant_claim,
     seat_name,
     side_text,
 )
@@ -329,11 +329,9 @@ def redeal_demand(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
     """A demand for a redeal is granted while a claim for one is open; otherwise the deal stands."""
     if e.what not in ("redeal", "new_deal"):
         return None
-    claims = open_claims_for(s, e.seat)
-    if claims:
-        cl = claims[0]
-        return Ruling(Remedy.REDEAL, cl.law, cl.clause, f"{seat_name(s, e.seat)} demanded a redeal in "
-                      f"time: {cl.why[0].lower()}{cl.why[1:]}", dealer=cl.dealer, seat=e.seat)
+    granted = grant_claim(s, e.seat, "demanded a redeal")
+    if granted is not None:
+        return granted
     why = ("the last card has been dealt" if s.deal is not None and s.phase != Phase.DEALING
            else "no irregularity gives a right to one")
     return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} demanded a redeal, but {why}.",

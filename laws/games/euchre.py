@@ -31,7 +31,7 @@ from laws.events import (
 )
 from laws.games import euchre_play
 from laws.games.base import Clause as C
-from laws.games.base import GameRules, Registry, card_text, cut_fault, open_claims_for, seat_name, side_text
+from laws.games.base import GameRules, Registry, card_text, cut_fault, grant_claim, seat_name, side_text
 from laws.games.euchre_deal import pattern_fault
 from laws.rulings import Remedy, Ruling
 from laws.state import Phase, TableState
@@ -297,11 +297,9 @@ def new_deal_demand(c: C, s: TableState, e: DemandMade) -> Ruling | None:
     """A claim for a new deal is granted while one is open to that player's side."""
     if e.what not in ("redeal", "new_deal"):
         return None
-    claims = open_claims_for(s, e.seat)
-    if claims:
-        cl = claims[0]
-        return Ruling(Remedy.REDEAL, cl.law, cl.clause, f"{seat_name(s, e.seat)} claimed a new deal in "
-                      f"time: {cl.why[0].lower()}{cl.why[1:]}", dealer=cl.dealer, seat=e.seat)
+    granted = grant_claim(s, e.seat, "claimed a new deal")
+    if granted is not None:
+        return granted
     why = ("the trump card has been turned" if s.deal is not None and s.deal.trump_card is not None
            else "no irregularity open to that side gives one")
     return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} claimed a new deal, but {why}.",
