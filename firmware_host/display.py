@@ -39,6 +39,19 @@ def lamp_text(lamps: dict[str, bool]) -> Text:
     return out
 
 
+def score_text(score: dict[str, Any]) -> str:
+    """One line of score: bridge totals, games and vulnerability; euchre points and games."""
+    def pair(d: dict[str, Any]) -> str:
+        return f"NS {d.get('NS', 0)}  EW {d.get('EW', 0)}"
+    if "totals" in score:  # bridge
+        vul = [side for side, v in (score.get("vulnerable") or {}).items() if v]
+        return (f"game {score.get('game')}   below {pair(score.get('below') or {})}   totals "
+                f"{pair(score['totals'])}   games {pair(score.get('games') or {})}   vulnerable "
+                f"{' '.join(vul) or 'none'}")
+    return (f"game {score.get('game')}   points {pair(score.get('score') or {})}   games won "
+            f"{pair(score.get('games_won') or {})}")
+
+
 def progress_text(snap: dict[str, Any], deal_size: int) -> Text:
     counts = snap.get("counts") or {}
     dealt = snap.get("cards_dealt", 0)
@@ -84,8 +97,7 @@ class TerminalDisplay:
         grid.add_row(progress_text(snap, self.deal_size))
         score = snap.get("score") or {}
         if score:
-            totals = score.get("totals") or score.get("score") or {}
-            grid.add_row(Text(f"score {totals}", style="cyan"))
+            grid.add_row(Text(score_text(score), style="cyan"))
         return RichPanel(Group(grid), title=self.title, border_style="green")
 
     def _print(self, renderable: Any) -> None:
