@@ -147,3 +147,39 @@ def test_replaying_twice_gives_the_same_rulings(seed: int) -> None:
 
 def test_cards_are_the_event_notation() -> None:
     assert Card.parse("ts") == Card("T", "S")
+
+
+def _inject_euchre(kind: str, events: list[Event], rnd: random.Random) -> tuple[list[Event], str, Remedy]:
+    cards_at = [i for i, e in enumerate(events) if e.TYPE == "card_dealt"]
+    i = rnd.choice(cards_at[1:-1])
+    d = event_to_dict(events[i])
+    if kind == "faced":
+        return events[:i] + [event_from_dict(d | {"face_up": True})] + events[i + 1:], "EU-34", Remedy.REDEAL
+    if kind == "unreadable":
+        return events[:i] + [event_from_dict(d | {"card": None})] + events[i + 1:], "EU-33", Remedy.REDEAL
+    if kind == "duplicate":
+        first = event_to_dict(events[cards_at[0]])["card"]
+        return events[:i] + [event_from_dict(d | {"card": first})] + events[i + 1:], "EU-33", Remedy.REDEAL
+    if kind == "misdeal":  # one card of a packet goes to the next seat
+        nxt = event_to_dict(events[cards_at[cards_at.index(i) + 1]])
+        if nxt["seat"] == d["seat"]:
+            return events[:i] + [event_from_dict(d | {"seat": Seat(d["seat"]).left.value})] + events[i + 1:], \
+                "EU-41", Remedy.MISDEAL
+        return events[:i] + [event_from_dict(d | {"seat": Seat(d["seat"]).right.value})] + events[i + 1:], \
+            "EU-41", Remedy.MISDEAL
+    if kind == "trump_exposed":
+        t = next(k for k, e in enumerate(events) if e.TYPE == "trump_turned")
+        return events[:t] + [E("card_faced", card=None, where="trump")] + events[t:], "EU-39", Remedy.REDEAL
+    raise AssertionError(kind)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6),
+       kind=st.sampled_from(["faced", "unreadable", "duplicate", "misdeal", "trump_exposed"]))
+def test_one_injected_euchre_irregularity_gives_exactly_its_remedy(seed: int, kind: str) -> None:
+    rnd = random.Random(seed)
+    events = euchre_table(seed, 1)
+    t = next(k for k, e in enumerate(events) if e.TYPE == "trump_turned")
+    events, clause, remedy = _inject_euchre(kind, events[:t + 1], rnd)
+    rulings = irregular(LawEngine("euchre").feed_all(events))
+    assert [(r.clause, r.remedy) for r in rulings] == [(clause, remedy)]
