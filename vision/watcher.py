@@ -296,5 +296,5 @@ def build_watcher(cfg: VisionConfig, clock: Callable[[], float] = time.monotonic
     from vision.decode import make_decoder
 
     hom = load_homography(cfg.homography_file) if cfg.homography_file else None
-    return TableWatcher(make_decoder(cfg.decoder, cfg.heavy_ec_below), cfg.zones, cfg.confirm_k, cfg.confirm_n,
+    return TableWatcher(make_decoder(cfg.decoder, cfg.heavy_ec_below, cfg.variants), cfg.zones, cfg.confirm_k, cfg.confirm_n,
                         cfg.gone_m, clock, homography=hom, table_mm=cfg.table_mm, packs=packs)

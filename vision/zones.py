@@ -8,6 +8,7 @@ area, which is what the synthetic camera renders.
 ```toml
 [vision]
 decoder = "zxing"          # or "pyzbar"
+variants = ["micro"]       # symbols zxing-cpp looks for: "micro" and/or "qr" (pyzbar reads only qr)
 table_mm = [800, 450]      # the area the camera sees, width and height
 confirm_k = 2              # a card counts as seen when decoded in k ...
 confirm_n = 3              # ... of the last n frames
@@ -39,6 +40,7 @@ CENTRE = "centre"
 CUT = "cut"
 SHOE = "shoe"
 DECODERS = ("zxing", "pyzbar")
+VARIANTS = ("micro", "qr")
 
 
 class ConfigError(ValueError):
@@ -106,6 +108,7 @@ class VisionConfig:
     """Validated vision settings (see the module docstring for the TOML shape)."""
 
     decoder: str = "zxing"
+    variants: tuple[str, ...] = ("micro",)
     table_mm: tuple[float, float] = (800.0, 450.0)
     confirm_k: int = 2
     confirm_n: int = 3
@@ -152,7 +155,7 @@ def parse_vision_config(doc: Mapping[str, Any]) -> VisionConfig:
     vis = doc.get("vision", {})
     if not isinstance(vis, Mapping):
         raise ConfigError("vision: want a table")
-    known = {"decoder", "table_mm", "confirm_k", "confirm_n", "gone_m", "heavy_ec_below", "homography_file"}
+    known = {"decoder", "variants", "table_mm", "confirm_k", "confirm_n", "gone_m", "heavy_ec_below", "homography_file"}
     for key in vis:
         if key not in known:
             raise ConfigError(f"vision.{key}: unknown key (known: {', '.join(sorted(known))})")
@@ -161,6 +164,11 @@ def parse_vision_config(doc: Mapping[str, Any]) -> VisionConfig:
         if vis["decoder"] not in DECODERS:
             raise ConfigError(f"vision.decoder: {vis['decoder']!r} is not one of {', '.join(DECODERS)}")
         kw["decoder"] = vis["decoder"]
+    if "variants" in vis:
+        v = vis["variants"]
+        if not isinstance(v, list) or not v or any(x not in VARIANTS for x in v):
+            raise ConfigError(f"vision.variants: want a list of {' and/or '.join(VARIANTS)}, got {v!r}")
+        kw["variants"] = tuple(v)
     if "table_mm" in vis:
         t = vis["table_mm"]
         if not isinstance(t, list) or len(t) != 2:

@@ -15,6 +15,7 @@ from vision.zones import ConfigError, VisionConfig, Zones, load_vision_config, p
 GOOD = """
 [vision]
 decoder = "pyzbar"
+variants = ["qr"]
 table_mm = [900, 500]
 confirm_k = 3
 confirm_n = 4
@@ -40,7 +41,7 @@ def test_a_full_file(tmp_path: Path) -> None:
     path = tmp_path / "table.toml"
     path.write_text(GOOD)
     cfg = load_vision_config(path)
-    assert cfg.decoder == "pyzbar" and cfg.table_mm == (900.0, 500.0)
+    assert cfg.decoder == "pyzbar" and cfg.variants == ("qr",) and cfg.table_mm == (900.0, 500.0)
     assert (cfg.confirm_k, cfg.confirm_n, cfg.gone_m, cfg.heavy_ec_below) == (3, 4, 6, 0.4)
     assert [z.name for z in cfg.zones.zones] == ["N", "centre"]
     assert cfg.zones.zone_at(450, 60) == "N" and cfg.zones.zone_at(10, 10) is None
@@ -49,6 +50,7 @@ def test_a_full_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("text", "key"), [
     ('[vision]\ndecoder = "opencv"', "vision.decoder"),
     ("[vision]\nconfirm_k = 0", "vision.confirm_k"),
+    ('[vision]\nvariants = ["aztec"]', "vision.variants"),
     ("[vision]\nconfirm_k = 4\nconfirm_n = 3", "vision.confirm_k"),
     ('[vision]\ngone_m = "5"', "vision.gone_m"),
     ("[vision]\ntable_mm = [800]", "vision.table_mm"),
