@@ -268,6 +268,8 @@ class TableController:
             if e.card is None:
                 self._facts.add((number, "damaged", "?"))
             return True
+        if isinstance(e, CardFaced) and e.card is not None and d is not None and e.card == d.trump_card:
+            return False  # the euchre turn-up lies face up by law; the camera seeing it is no exposure
         if isinstance(e, CardFaced) and e.card is not None and e.where in ("deal", "pack", "table"):
             key = (number, "faced", e.card.code)
             if key in self._facts:

@@ -208,3 +208,18 @@ def test_pack_health_is_counted_and_survives_restart(tmp_path: Path) -> None:
     assert again.packs == {"R1": {"unreadable": 1, "damaged": 0, "deals": 1},
                            "B1": {"unreadable": 0, "damaged": 1, "deals": 0}}
     j2.close()
+
+
+def test_camera_seeing_the_euchre_turn_up_is_no_exposure(tmp_path: Path) -> None:
+    j = Journal.open(tmp_path)
+    ctl = TableController(game="euchre", journal=j, panel=None, clock=Clock())
+    ctl.engine.state.next_dealer = Seat.N
+    feed(ctl, prelude(Seat.N), "script")
+    order = ["E", "E", "S", "S", "S", "W", "W", "N", "N", "N", "E", "E", "E", "S", "S", "W", "W", "W", "N", "N"]
+    cards = ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H",
+             "AD", "KD", "QD", "JD"]
+    feed(ctl, [E("deal_start", dealer="N", pack="R1")] + [E("card_dealt", seat=s, card=c) for s, c in zip(order, cards)]
+         + [E("trump_turned", card="TD"), E("deal_end")])
+    assert ctl.process(LawInput(E("card_faced", card="TD", where="deal"), "camera")) == []
+    assert [r.clause for r in ctl.process(LawInput(E("card_faced", card="9C", where="pack"), "camera"))] == ["EU-34"]
+    j.close()
