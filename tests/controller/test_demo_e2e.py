@@ -88,3 +88,20 @@ def test_pbn_reads_back_with_endplay(demo: Path) -> None:
         for seat, cards in deal.hands.items():
             theirs = {Card(c.rank.abbr, "SHDC"[c.suit.value]) for c in board.deal[Player.find(seat.value)]}
             assert theirs == set(cards) and len(theirs) == 13
+
+
+def test_exported_history_replays_to_the_same_rulings(demo: Path, tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    for game in ("contract-bridge", "euchre"):
+        out = tmp_path / f"{game}.jsonl"
+        subprocess.run([sys.executable, "-m", "firmware_host.cli", "export", "jsonl", "--data-dir",
+                        str(demo / game), "--out", str(out)], check=True, capture_output=True, timeout=60)
+        p = subprocess.run([sys.executable, "-m", "firmware_host.cli", "replay", str(out)], capture_output=True,
+                           text=True, timeout=60, check=True)
+        replayed = [json.loads(line) for line in p.stdout.splitlines()]
+        with Journal.open(demo / game) as j:
+            journaled = [{k: v for k, v in r.body.items() if k != "deal"} for r in j.rows() if r.kind == "ruling"]
+        assert replayed == journaled
