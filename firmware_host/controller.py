@@ -114,7 +114,6 @@ class TableController:
         self.lamps: dict[str, bool] = dict.fromkeys(LAMPS, False)
         self.online = {"shoe": True, "camera": True}
         self.last_ruling: dict[str, Any] | None = None
-        self.rulings: list[dict[str, Any]] = []
         self.seq = 0
         self._held: list[LawInput] = []
         self._facts: set[tuple[int, str, str]] = set()
@@ -220,7 +219,6 @@ class TableController:
         self._tell("event", body, deal, seqs[0])
         for r, rd, seq in zip(rulings, ruling_rows, seqs[1:]):
             self.last_ruling = rd
-            self.rulings.append(rd)
             self._tell("ruling", rd, deal, seq)
             if self.display is not None:
                 self.display.ruling(r, deal)
@@ -395,7 +393,6 @@ class TableController:
                 continue
             if row.kind == "ruling":
                 self.last_ruling = row.body
-                self.rulings.append(row.body)
                 if owed:
                     owed.pop(0)
                 continue
@@ -431,7 +428,6 @@ class TableController:
                 rd = r.to_dict() | {"deal": deal}
                 self.seq = self.journal.append("ruling", rd, t)
                 self.last_ruling = rd
-                self.rulings.append(rd)
             if owed:
                 log.warning("completed %d ruling(s) interrupted by the last stop", len(owed))
             expected = lamp_policy.after_event(self.lamps, last_event, last_rulings)

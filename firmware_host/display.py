@@ -16,10 +16,9 @@ from rich.panel import Panel as RichPanel
 from rich.table import Table
 from rich.text import Text
 
-from firmware_host.display_text import headline
+from firmware_host.display_text import title
 from laws.rulings import Remedy, Ruling
 
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 LAMP_LABELS = {"redeal": "REDEAL", "shuffle": "SHUFFLE+CUT", "replace_pack": "REPLACE PACK",
                "shoe_offline": "SHOE OFFLINE", "camera_offline": "CAMERA OFFLINE"}
 _STYLE = {Remedy.REDEAL: "bold white on red", Remedy.MISDEAL: "bold white on red",
@@ -118,10 +117,7 @@ class TerminalDisplay:
                 self.console.print(progress_text(snap, self.deal_size), lamp_text(snap.get("lamps") or {}))
 
     def ruling(self, r: Ruling, deal: int) -> None:
-        head = headline(r)
-        if r.dealer is not None and r.remedy in (Remedy.REDEAL, Remedy.MISDEAL, Remedy.LOSE_DEAL,
-                                                 Remedy.NEW_SHUFFLE_AND_CUT, Remedy.REPLACE_PACK):
-            head += f" — {SEAT_NAMES[r.dealer.value]} deals"
+        head = title(r)
         body = Text()
         body.append(r.reason + "\n")
         body.append(f"{r.law}  [{r.clause}]", style="italic")

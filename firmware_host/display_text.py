@@ -34,13 +34,22 @@ def headline(r: Ruling) -> str:
     return HEADLINES.get(r.remedy, r.remedy.value.upper())
 
 
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+_NAMES_DEALER = frozenset({Remedy.REDEAL, Remedy.MISDEAL, Remedy.LOSE_DEAL, Remedy.NEW_SHUFFLE_AND_CUT,
+                           Remedy.REPLACE_PACK})
+
+
+def title(r: Ruling) -> str:
+    """What to do, with who deals next and which pack where that matters."""
+    head = headline(r)
+    if r.dealer is not None and r.remedy in _NAMES_DEALER:
+        head += f" — {SEAT_NAMES[r.dealer.value]} deals"
+    if r.pack and r.remedy in (Remedy.REPLACE_PACK, Remedy.RESTORE_PACK):
+        head += f" (pack {r.pack})"
+    return head
+
+
 def ruling_text(r: Ruling, line: int | None = None) -> str:
     """Two lines: what to do (and who deals), then why under which law."""
     where = f"[line {line}] " if line is not None else ""
-    head = headline(r)
-    if r.dealer is not None and r.remedy in (Remedy.REDEAL, Remedy.MISDEAL, Remedy.LOSE_DEAL,
-                                             Remedy.NEW_SHUFFLE_AND_CUT, Remedy.REPLACE_PACK):
-        head += f" - {r.dealer.value} deals"
-    if r.pack and r.remedy in (Remedy.REPLACE_PACK, Remedy.RESTORE_PACK):
-        head += f" (pack {r.pack})"
-    return f"{where}{head}\n    {r.law} [{r.clause}]: {r.reason}"
+    return f"{where}{title(r)}\n    {r.law} [{r.clause}]: {r.reason}"

@@ -39,13 +39,11 @@ class ShoeAdapter:
         self.clock = clock
         self.pack = pack
         self.deal_finished = threading.Event()
-        self.messages = 0
 
     def __call__(self, msg: Any) -> None:
         from firmware_host.shoe import messages as m
         from firmware_host.shoe.laws_map import to_law_event
 
-        self.messages += 1
         if isinstance(msg, m.LinkStatus):
             self.submit(DeviceStatus("shoe", msg.online, msg.reason))
             return

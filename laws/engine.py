@@ -193,7 +193,6 @@ class LawEngine:
             s.deal.plays.append((event.seat, event.card))
             s.deal.played[event.seat] += 1
         elif event.TYPE == "result":
-            s.hands_completed += 1
             s.claims.clear()
 
     def _start_deal(self, event: DealStarted) -> None:
@@ -216,8 +215,7 @@ class LawEngine:
     def _effect(self, r: Ruling) -> None:
         """What a ruling changes on the table."""
         s = self.state
-        if self._ends_deal(r) or (r.remedy in (Remedy.NEW_SHUFFLE_AND_CUT, Remedy.REPLACE_PACK)
-                                  and s.phase == Phase.DEALING):
+        if self._ends_deal(r):
             if s.deal is not None:
                 s.deal.void = True
             s.claims.clear()

@@ -102,7 +102,6 @@ class TableState:
     cut_done: bool = False
     claims: list[Claim] = field(default_factory=list)
     restore_pack: dict[Side, str] = field(default_factory=dict)  # packs reclaimed for the next deal
-    hands_completed: int = 0
     # Game-specific state (the scorer, the draw, the roster), created by the game module's ``setup``.
     game_state: dict[str, Any] = field(default_factory=dict)
 
