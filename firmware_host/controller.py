@@ -31,6 +31,7 @@ from laws.engine import LawEngine
 from laws.events import (
     CardDealt,
     CardFaced,
+    CardPlayed,
     DamagedCardFound,
     DemandMade,
     Event,
@@ -256,7 +257,7 @@ class TableController:
 
     def _reconcile(self, item: LawInput) -> bool:
         """Keep one fact once per deal: a face-up card the shoe dealt and the camera then saw, a
-        damaged card both devices report."""
+        damaged card both devices report, a card the camera saw played."""
         e = item.event
         d = self.engine.state.deal
         number = d.number if d else 0
@@ -273,6 +274,9 @@ class TableController:
             if key in self._facts:
                 return False
             self._facts.add(key)
+        if isinstance(e, CardPlayed) and item.source == "camera" and d is not None and \
+                any(c == e.card for _, c in d.plays):
+            return False  # seen again after a hand hid it, or gathered and turned: played once only
         if isinstance(e, DamagedCardFound):
             key = (number, "damaged", e.card.code if e.card else "?")
             same_pack = d is not None and e.pack == d.pack

@@ -14,6 +14,11 @@ means depends on the table phase, which the controller sets:
 | play    | in a seat's zone (not dummy's)     | ``CardFaced(where="table", by=seat)``   |
 | idle    | anywhere                           | nothing                                 |
 
+A card announced once stays announced until the phase changes: a hand held over a card for more than
+``m`` frames makes it "gone", and when the hand moves it is seen again, but it is the same card on the
+table, not a second play or a second exposure. In play, a card already on the table (dummy's, or one
+exposed in a hand's zone) is played when it is moved into the centre.
+
 In every phase a code that reads only with heavy error correction in each of the last ``n`` reads,
 or a card shape in which no code reads for ``n`` frames running while other cards read, gives
 ``DamagedCardFound``. Every card event carries the pack id its code names; codes of packs outside
@@ -62,6 +67,7 @@ class _Track:
     confirmed: bool = False
     damage_reported: bool = False
     last: Sighting | None = None
+    zone: str | None = None  # in play, the zone it was last seen in
 
 
 @dataclass
@@ -128,6 +134,7 @@ class TableWatcher:
         self._draw: dict[str, Card] = {}
         self._drawn = False
         self._recent_packs: deque[str] = deque(maxlen=64)
+        self._announced: set[tuple[CardCode, str]] = set()  # (card, event type) told this phase
 
     def set_phase(self, phase: Phase | str, *, seats: Mapping[Seat, str] | None = None,
                   names: Mapping[str, str] | None = None, packs: Iterable[str] | None = None,
@@ -149,6 +156,7 @@ class TableWatcher:
         if packs is not None:
             self.packs = set(packs)
         self.dummy = dummy
+        self._announced.clear()
         self._draw.clear()
         self._drawn = False
 
@@ -213,6 +221,8 @@ class TableWatcher:
             if not tr.confirmed and sum(tr.seen) >= self.k:
                 tr.confirmed = True
                 events.extend(self._on_seen(code, tr, now))
+            elif tr.confirmed and s is not None and self.phase is Phase.PLAY:
+                events.extend(self._moved(code, tr, now))
             if tr.confirmed and not tr.damage_reported and len(tr.heavy) == self.n and all(tr.heavy):
                 tr.damage_reported = True
                 assert code.card is not None
@@ -260,9 +270,32 @@ class TableWatcher:
         return events
 
     def _on_seen(self, code: CardCode, tr: _Track, now: float) -> list[Event]:
+        """The events a newly confirmed card gives, less those already told this phase."""
+        fresh = []
+        for e in self._meaning(code, tr, now):
+            key = (code, e.TYPE)
+            if key in self._announced:
+                log.debug("%s of %s seen again after it was hidden; already told", code.card, code.pack)
+                continue
+            self._announced.add(key)
+            fresh.append(e)
+        return fresh
+
+    def _moved(self, code: CardCode, tr: _Track, now: float) -> list[Event]:
+        """In play, a card already on the table (dummy's, or one exposed in a hand's zone) that is
+        moved into the centre is played then."""
+        assert tr.last is not None
+        zone = self._where(tr.last.x, tr.last.y)[2]
+        before, tr.zone = tr.zone, zone
+        if zone == CENTRE and before != CENTRE:
+            return self._on_seen(code, tr, now)
+        return []
+
+    def _meaning(self, code: CardCode, tr: _Track, now: float) -> list[Event]:
         assert tr.last is not None and code.card is not None
         card, pack = code.card, code.pack
         tx, ty, zone = self._where(tr.last.x, tr.last.y)
+        tr.zone = zone
         seat_of_zone = {z: s for s, z in self.seats.items()}
         log.debug("seen %s of %s in zone %s during %s", card, pack, zone, self.phase)
         if self.phase in FACED_WHERE:
@@ -283,7 +316,6 @@ class TableWatcher:
             if zone in seat_of_zone and seat_of_zone[zone] != self.dummy:
                 return [CardFaced(card, "table", by=seat_of_zone[zone], pack=pack, t=now)]
         return []
-
 
 def build_watcher(cfg: VisionConfig, clock: Callable[[], float] = time.monotonic,
                   packs: Iterable[str] = ()) -> TableWatcher:

@@ -223,3 +223,22 @@ def test_camera_seeing_the_euchre_turn_up_is_no_exposure(tmp_path: Path) -> None
     assert ctl.process(LawInput(E("card_faced", card="TD", where="deal"), "camera")) == []
     assert [r.clause for r in ctl.process(LawInput(E("card_faced", card="9C", where="pack"), "camera"))] == ["EU-34"]
     j.close()
+
+
+def test_camera_seeing_a_played_card_again_does_not_play_it_twice(tmp_path: Path) -> None:
+    """A hand over the trick hides a played card for a while; seen again, it is not a second play (a
+    second play would put the trick out of step and could make a revoke out of nothing)."""
+    j = Journal.open(tmp_path)
+    ctl = TableController(game="euchre", journal=j, panel=None, clock=Clock())
+    ctl.engine.state.next_dealer = Seat.N
+    feed(ctl, prelude(Seat.N), "script")
+    order = ["E", "E", "S", "S", "S", "W", "W", "N", "N", "N", "E", "E", "E", "S", "S", "W", "W", "W", "N", "N"]
+    cards = ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H",
+             "AD", "KD", "QD", "JD"]
+    feed(ctl, [E("deal_start", dealer="N", pack="R1")] + [E("card_dealt", seat=s, card=c) for s, c in zip(order, cards)]
+         + [E("trump_turned", card="TD"), E("deal_end"), E("trump_made", seat="E", suit="D")], "shoe")
+    feed(ctl, [E("card_played", seat="E", card="AS", pack="R1")], "camera")
+    feed(ctl, [E("card_played", seat="E", card="AS", pack="R1")], "camera")
+    plays = [e for e in j.events() if e["type"] == "card_played"]
+    assert len(plays) == 1 and ctl.engine.state.deal is not None and len(ctl.engine.state.deal.plays) == 1
+    j.close()

@@ -65,7 +65,9 @@ def test_a_glimpse_in_one_frame_gives_nothing() -> None:
     assert _frames(cam, w, 4) == []
 
 
-def test_gone_after_m_frames_then_seen_again() -> None:
+def test_gone_after_m_frames_then_seen_again_is_not_a_second_exposure() -> None:
+    """A card hidden (a hand over it) for more than m frames is gone; seen again, it is the same card
+    and tells nothing new in the same phase. In the next phase it is news again."""
     cam, w = _table()
     w.set_phase("cut")
     cam.scene.place(card("9S"), "B7", zone="cut")
@@ -74,7 +76,46 @@ def test_gone_after_m_frames_then_seen_again() -> None:
     _frames(cam, w, 3)
     assert w.visible() == []
     cam.scene.place(card("9S"), "B7", zone="cut")
-    assert len(_frames(cam, w, 3)) == 1
+    assert _frames(cam, w, 3) == []
+    assert [c.card for c in w.visible()] == [card("9S")]
+    w.set_phase("deal")
+    cam.scene.clear()
+    _frames(cam, w, 3)
+    cam.scene.place(card("9S"), "B7", zone="S")
+    assert [(e.card, e.where) for e in _frames(cam, w, 3)] == [(card("9S"), "deal")]  # type: ignore[attr-defined]
+
+
+def test_a_hand_over_the_trick_does_not_play_its_cards_twice() -> None:
+    cam, w = _table()
+    w.set_phase("play")
+    cam.scene.place(card("AS"), "B7", zone="centre", toward="E")
+    assert [(e.seat, e.card) for e in _frames(cam, w, 3)] == [(Seat.E, card("AS"))]  # type: ignore[attr-defined]
+    for _ in range(6):  # a hand covers the card's code for six frames
+        ok, frame = cam.read()
+        assert ok
+        frame[:] = (120, 150, 205)
+        w.feed(frame)
+    assert w.visible() == []
+    assert _frames(cam, w, 4) == []
+    assert [c.card for c in w.visible()] == [card("AS")]
+
+
+def test_dummy_card_moved_to_the_centre_is_played() -> None:
+    cam, w = _table()
+    w.set_phase("play", dummy=Seat.N)
+    cam.scene.place(card("2H"), "B7", zone="N")
+    cam.scene.place(card("7C"), "B7", zone="N")
+    assert _frames(cam, w, 3) == []
+    cam.scene.remove(card("2H"))
+    cam.scene.place(card("2H"), "B7", zone="centre", toward="N")
+    events = _frames(cam, w, 3)
+    assert [(type(e), e.seat, e.card) for e in events] == [(CardPlayed, Seat.N, card("2H"))]  # type: ignore[attr-defined]
+    cam.scene.remove(card("2H"))
+    cam.scene.place(card("2H"), "B7", zone="N")  # taken back to the table, then played again: once only
+    _frames(cam, w, 2)
+    cam.scene.remove(card("2H"))
+    cam.scene.place(card("2H"), "B7", zone="centre", toward="N")
+    assert _frames(cam, w, 3) == []
 
 
 def test_damaged_cards_blotted_and_worn() -> None:
