@@ -15,13 +15,14 @@ import cv2
 import numpy as np
 
 from laws.cards import Card
-from vision.cardart import ART_PX_PER_MM, ArtKey, Damage, card_art
+from vision.cardart import ART_PX_PER_MM, CARD_MM, MODULE_PX, ArtKey, Damage, card_art
 from vision.codes import Variant, validate_pack
 from vision.zones import CENTRE, DEFAULT_ZONES, SEAT_ZONES, Zone, Zones, default_homography
 
 MARKER_DICT = cv2.aruco.DICT_4X4_50
 MARKER_MM = 40.0
-MARKER_INSET_MM = 40.0  # marker centres, from each corner of the table area along x and y
+MARKER_INSET_MM = 40.0
+SYMBOL_MODULES = {Variant.MICRO: 13, Variant.QR: 21}  # modules per side (CARD_CODES.md)  # marker centres, from each corner of the table area along x and y
 
 
 @dataclass(frozen=True)
@@ -232,12 +233,21 @@ def _pyramid(key: ArtKey, level: int) -> np.ndarray:
 def render(scene: Scene, size: tuple[int, int] = (1280, 720), degrade: Degrade = Degrade(),
            rng: np.random.Generator | None = None) -> np.ndarray:
     """Draw the scene as a BGR ``uint8`` frame of ``size`` (width, height)."""
+    return render_with_cover(scene, size, degrade, rng)[0]
+
+
+def render_with_cover(scene: Scene, size: tuple[int, int] = (1280, 720), degrade: Degrade = Degrade(),
+                      rng: np.random.Generator | None = None) -> tuple[np.ndarray, frozenset[int]]:
+    """``render``, and the ground truth of what the hands hide: the indices (in ``scene.placements``)
+    of the cards whose code, with its quiet zone, a hand covers at least in part. The image is the
+    same as ``render`` gives for the same arguments."""
     rng = rng if rng is not None else np.random.default_rng(0)
     w, h = size
     frame = _felt(size).copy()
     h_tf = table_to_frame(size, scene.table_mm, degrade.tilt, rng)
     if scene.markers:
         _draw_markers(frame, h_tf, scene.table_mm)
+    code_quads: list[np.ndarray] = []
     for p in scene.placements:
         art_key = ArtKey(p.pack, p.card if p.face_up else None, p.variant,
                          p.damage if p.face_up else Damage.NONE, scene.card_size)
@@ -256,10 +266,15 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 720), degrade: Degrade =
             level += 1
             h_af = h_af @ np.diag([2.0, 2.0, 1.0])
         _paste(frame, _pyramid(art_key, level), h_af)
+        code_quads.append(cv2.perspectiveTransform(_code_quad(art_key)[None], h_af @ np.diag([0.5**level] * 2 + [1.0]))[0])
+    hand_mask = np.zeros((h, w), np.uint8) if degrade.hands else None
     for _ in range(degrade.hands):
         cx, cy = int(rng.uniform(0, w)), int(rng.choice([rng.uniform(0, h * 0.15), rng.uniform(h * 0.85, h)]))
         axes = (int(w * 0.06), int(h * 0.12))
-        cv2.ellipse(frame, (cx, cy), axes, float(rng.uniform(0, 180)), 0, 360, (120, 150, 205), -1, cv2.LINE_AA)
+        angle = float(rng.uniform(0, 180))
+        cv2.ellipse(frame, (cx, cy), axes, angle, 0, 360, (120, 150, 205), -1, cv2.LINE_AA)
+        cv2.ellipse(hand_mask, (cx, cy), axes, angle, 0, 360, 255, -1, cv2.LINE_AA)
+    covered = frozenset() if hand_mask is None else _covered(hand_mask, code_quads)
     out = frame.astype(np.float32)
     gain = np.full((h, w), degrade.contrast, np.float32)
     offset = np.full((h, w), 128 * (1 - degrade.contrast), np.float32)
@@ -282,4 +297,28 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 720), degrade: Degrade =
     if degrade.jpeg:
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, degrade.jpeg])
         img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return img
+    return img, covered
+
+
+def _code_quad(key: ArtKey) -> np.ndarray:
+    """The corners of a card's code with a quiet zone of two modules, in art pixels."""
+    w_mm, h_mm = CARD_MM[key.size]
+    aw, ah = int(w_mm * ART_PX_PER_MM), int(h_mm * ART_PX_PER_MM)
+    side = (SYMBOL_MODULES[key.variant] + 4) * MODULE_PX[key.variant]
+    x0, y0 = (aw - side) / 2, (ah - side) / 2
+    return np.float32([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]])
+
+
+def _covered(hand_mask: np.ndarray, quads: list[np.ndarray]) -> frozenset[int]:
+    hidden = set()
+    for i, quad in enumerate(quads):
+        x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+        roi = hand_mask[y0:y1, x0:x1]
+        if roi.size == 0 or not roi.any():
+            continue
+        code = np.zeros_like(roi)
+        cv2.fillConvexPoly(code, np.round(quad - [x0, y0]).astype(np.int32), 255)
+        if (code & roi).any():
+            hidden.add(i)
+    return frozenset(hidden)
