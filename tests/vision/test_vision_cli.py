@@ -74,6 +74,23 @@ def test_every_printed_label_decodes_to_its_card(tmp_path: Path, game: str, vari
                    for p, f, (fx, fy) in found), (page_no, c)
 
 
+def test_scan_reads_a_photo_of_a_printed_label_sheet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``cardtable scan`` on a JPEG "photo" of each printed sheet finds every card of the pack once."""
+    sheet = write_labels("D2", "euchre", tmp_path / "labels.pdf")
+    photos = []
+    for i, png in enumerate(sheet.pngs):
+        img = cv2.GaussianBlur(cv2.resize(load_image(png), None, fx=0.3, fy=0.3, interpolation=cv2.INTER_AREA),
+                               (0, 0), 0.6)
+        photos.append(tmp_path / f"photo-{i}.jpg")
+        cv2.imwrite(str(photos[-1]), img, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    assert main(["scan", *map(str, photos), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["image"] for r in records] == list(map(str, photos))
+    read = sorted(c["card"] for r in records for c in r["cards"] if c["face_up"])
+    assert read == sorted(c.code for c in pack_cards("euchre"))
+    assert all(c["pack"] == "D2" for r in records for c in r["cards"])
+
+
 def test_labels_command_and_bad_pack(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["labels", "--pack", "B7", "--game", "euchre", "--out", str(tmp_path / "b7")]) == 0
     assert (tmp_path / "b7.pdf").is_file() and (tmp_path / "b7-1.png").is_file()
