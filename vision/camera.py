@@ -72,7 +72,9 @@ class Picamera2Source:
             raise CameraError("picamera2 is not installed (apt install python3-picamera2 on a Pi)") from None
         try:
             self._cam: Any = Picamera2()
-            self._cam.configure(self._cam.create_video_configuration(main={"size": size, "format": "BGR888"}))
+            # libcamera names formats by the 32-bit word: "RGB888" is stored [B, G, R] per pixel, which is
+            # OpenCV's order ("BGR888" would give [R, G, B] and swap red and blue).
+            self._cam.configure(self._cam.create_video_configuration(main={"size": size, "format": "RGB888"}))
             self._cam.start()
         except Exception as exc:  # picamera2 raises many kinds; all mean "no camera"
             raise CameraError(f"Pi camera: cannot start ({exc})") from exc
