@@ -217,6 +217,8 @@ class TableController:
             self.lamps = lamps
             if self.panel is not None:
                 self.panel.set_lamps(lamps)
+        if e.TYPE in ("result", "play_end"):
+            self._deal_over(deal)  # play has ended: this event and its rulings (the score) go out whole
         self._tell("event", body, deal, seqs[0])
         for r, rd, seq in zip(rulings, ruling_rows, seqs[1:]):
             self.last_ruling = rd
@@ -230,15 +232,19 @@ class TableController:
                 self._safe(obs.pack_health, pack, h["unreadable"], h["damaged"], h["deals"])
         if rulings and lamp_policy.buzz_for(rulings) and self.panel is not None:
             self.panel.buzz(0.3)
-        over = e.TYPE in ("result", "play_end") or (state.deal is not None and state.deal.void)
-        if over and deal and deal not in self._told_over:
-            self._told_over.add(deal)
-            for obs in self.observers:
-                self._safe(obs.deal_over, deal)
+        if state.deal is not None and state.deal.void:
+            self._deal_over(deal)
         for listener in self._phase_listeners:
             listener(state.phase, self.engine)
         self._status()
         return rulings
+
+    def _deal_over(self, deal: int) -> None:
+        """Tell the observers, once, that the cards of ``deal`` may now leave the table."""
+        if deal and deal not in self._told_over:
+            self._told_over.add(deal)
+            for obs in self.observers:
+                self._safe(obs.deal_over, deal)
 
     def _count_pack(self, e: Event) -> str | None:
         """Pack health: deals, unreadable and damaged cards per pack; the pack whose counts moved."""

@@ -29,6 +29,8 @@ _CODE_IN_TEXT = re.compile(rf"\b(?:10|[{RANKS}])[{SUITS}]\b")
 # Keys whose values name cards, whatever their shape (a code, a list of codes, pairs [name, code]).
 CARD_KEYS = frozenset({"card", "cards", "cuts", "exposed_cards", "hand", "hands", "trump_card", "missing",
                        "found_card", "top_card", "turned"})
+# Keys whose values look like card codes but are not cards: a contract such as "4S" is a bid.
+NOT_CARD_KEYS = frozenset({"contract"})
 # Events that name cards of the draw, not of a deal: public.
 PUBLIC_EVENTS = frozenset({"draw", "game", "packs"})
 
@@ -43,11 +45,12 @@ def hide_cards(value: Any, *, under_card_key: bool = False) -> Any:
 
     Args:
         value: a JSON value (dict, list, string, number, bool, None).
-        under_card_key: the value sits under a key that names cards (everything in it is hidden,
-            except None, which means "unreadable" and says nothing about the card).
+        under_card_key: the value sits under a key that names cards (every string in it is hidden;
+            numbers, booleans and None, which means "unreadable", say nothing about a card).
     """
     if isinstance(value, dict):
-        return {k: hide_cards(v, under_card_key=under_card_key or k in CARD_KEYS) for k, v in value.items()}
+        return {k: v if k in NOT_CARD_KEYS else hide_cards(v, under_card_key=under_card_key or k in CARD_KEYS)
+                for k, v in value.items()}
     if isinstance(value, list):
         return [hide_cards(v, under_card_key=under_card_key) for v in value]
     if isinstance(value, str):
@@ -55,9 +58,7 @@ def hide_cards(value: Any, *, under_card_key: bool = False) -> Any:
             return HIDDEN
         text = _CARD_NAME.sub("[hidden card]", value)
         return _CODE_IN_TEXT.sub("[hidden card]", text)
-    if under_card_key and value is not None and not isinstance(value, bool):
-        return HIDDEN
-    return value
+    return value  # numbers, booleans and null name no card (a hand number, a count, "unreadable")
 
 
 def names_a_card(value: Any, cards: Iterable[str]) -> bool:

@@ -48,3 +48,13 @@ def test_the_draw_is_public_and_the_club_may_opt_in() -> None:
 def test_hide_cards_leaves_non_card_values() -> None:
     body = {"phase": "play", "counts": {"N": 13}, "lamps": {"redeal": True}, "contract": "3NT"}
     assert hide_cards(body) == body
+
+
+def test_a_score_during_an_open_deal_keeps_its_contract_and_hand_numbers() -> None:
+    """A contract such as 4S is a bid, not a card; a hand number under ``hand`` is not a card either."""
+    f = SecrecyFilter()
+    score = {"remedy": "score", "reason": "North made 4♠: 120 below.", "contract": "4S",
+             "items": [{"hand": 1, "points": 120}], "hand": ["AS", "KS"]}
+    out = f.body(score, 5)
+    assert out["contract"] == "4S" and out["items"] == [{"hand": 1, "points": 120}]
+    assert out["hand"] == [HIDDEN, HIDDEN]

@@ -242,3 +242,37 @@ def test_camera_seeing_a_played_card_again_does_not_play_it_twice(tmp_path: Path
     plays = [e for e in j.events() if e["type"] == "card_played"]
     assert len(plays) == 1 and ctl.engine.state.deal is not None and len(ctl.engine.state.deal.plays) == 1
     j.close()
+
+
+def test_result_releases_the_deal_before_it_and_its_score_are_told(tmp_path: Path) -> None:
+    """A result ends play: observers hear ``deal_over`` first, so the club sees the contract and the
+    score whole rather than with its cards held back."""
+    from firmware_host.club.secrecy import SecrecyFilter
+
+    told: list[tuple[str, object]] = []
+    secrecy = SecrecyFilter()
+
+    class Order(_Recorder):
+        def event(self, event: dict, deal: int, seq: int) -> None:
+            told.append(("event", secrecy.event(event, deal, seq)))
+
+        def ruling(self, ruling: dict, deal: int, seq: int) -> None:
+            told.append(("ruling", secrecy.body(ruling, deal)))
+
+        def deal_over(self, deal: int) -> None:
+            secrecy.deal_over(deal)
+            told.append(("over", deal))
+
+    j = Journal.open(tmp_path)
+    ctl = TableController(game="contract-bridge", journal=j, panel=None, clock=Clock(), observers=[Order()])
+    ctl.engine.state.next_dealer = Seat.N
+    feed(ctl, prelude(Seat.N) + bridge_deal(Seat.N, shuffled(BRIDGE_PACK, random.Random(4))), "shoe")
+    dealt = [body for kind, body in told if kind == "event" and body["type"] == "card_dealt"]  # type: ignore[index]
+    assert dealt and all(b["card"] == "hidden" for b in dealt)  # type: ignore[index]
+    told.clear()
+    ctl.process(LawInput(E("result", declarer="N", contract="4S", tricks=10), "script"))
+    assert told[0] == ("over", 1)
+    assert told[1][0] == "event" and told[1][1]["contract"] == "4S"  # type: ignore[index]
+    score = next(b for k, b in told if k == "ruling" and b["remedy"] == "score")  # type: ignore[index]
+    assert score["contract"] == "4S" and "hidden" not in str(score)
+    j.close()
