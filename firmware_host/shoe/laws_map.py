@@ -7,7 +7,7 @@ Jams, an empty shoe, buttons, errors and replies stay shoe-level messages for th
 from __future__ import annotations
 
 from firmware_host.shoe import messages as m
-from laws.events import CardDealt, DealEnded, DealStarted, Event, TrumpTurned
+from laws.events import CardDealt, DamagedCardFound, DealEnded, DealStarted, Event, TrumpTurned
 
 
 def to_law_event(msg: m.ShoeEvent, *, pack: str | None = None, t: float | None = None) -> Event | None:
@@ -21,12 +21,16 @@ def to_law_event(msg: m.ShoeEvent, *, pack: str | None = None, t: float | None =
 
     ``CardOut`` becomes ``CardDealt(seat, card, face_up, pack)`` (card None when unreadable, pack None
     when the code carried none); the turned-up card of a euchre deal becomes ``TrumpTurned`` when its
-    code was read, else None; cards that left outside a deal give None. ``DealBegan`` becomes
+    code was read, else ``DamagedCardFound(None, pack)``: like an unreadable card dealt to a seat, it makes
+    the pack imperfect (and without it the turn-up would later look like an exposed card); cards that
+    left outside a deal give None. ``DealBegan`` becomes
     ``DealStarted(dealer, pack)``; ``DealFinished`` becomes ``DealEnded()``, whatever its reason.
     """
     if isinstance(msg, m.CardOut):
         if msg.turn_up:
-            return TrumpTurned(msg.card, t=t) if msg.card is not None else None
+            if msg.card is None:
+                return DamagedCardFound(None, msg.pack or pack or "unknown", t=t)
+            return TrumpTurned(msg.card, t=t)
         if msg.seat is None:
             return None
         return CardDealt(msg.seat, msg.card, msg.orientation is m.Orientation.UP, msg.pack or None, t=t)

@@ -102,8 +102,11 @@ def seat_name(state: TableState, seat: Seat) -> str:
     return f"{full} ({name})" if name else full
 
 
-def card_text(card: Card | None) -> str:
-    return card.name if card is not None else "an unreadable card"
+def the_card(card: Card | None, *, capital: bool = True) -> str:
+    """"The ace of spades", or "An unreadable card" when the card is not known; for the start of a sentence
+    unless ``capital`` is false."""
+    text = f"the {card.name}" if card is not None else "an unreadable card"
+    return text[0].upper() + text[1:] if capital else text
 
 
 def open_claims_for(state: TableState, seat: Seat) -> list[Claim]:

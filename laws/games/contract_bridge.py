@@ -33,11 +33,11 @@ from laws.games.base import (
     Clause,
     GameRules,
     Registry,
-    card_text,
     cut_fault,
     grant_claim,
     seat_name,
     side_text,
+    the_card,
 )
 from laws.rulings import Remedy, Ruling
 from laws.state import Phase, TableState
@@ -73,7 +73,7 @@ def cut_faced(c: Clause, s: TableState, e: PackCut | CardFaced) -> Ruling | None
         return None
     if isinstance(e, CardFaced) and (e.where != "cut" or s.phase not in _BEFORE_DEAL):
         return None
-    what = f"The {card_text(e.card)}" if isinstance(e, CardFaced) else "A card"
+    what = f"{the_card(e.card)}" if isinstance(e, CardFaced) else "A card"
     return c.rule(Remedy.NEW_SHUFFLE_AND_CUT,
                   f"{what} was faced in the cut, so the pack is shuffled and cut again.",
                   dealer=s.next_dealer)
@@ -152,7 +152,7 @@ def surplus_deal(c: Clause, s: TableState, e: CardDealt | SurplusCardFound) -> R
     if e.card is not None and e.card in d.seen:
         why = f"A second {e.card.name} was dealt to {seat_name(s, e.seat)}: the pack is not correct."
     elif e.pack is not None and e.pack != d.pack and d.pack not in ("", "unknown"):
-        why = (f"The {card_text(e.card)} dealt to {seat_name(s, e.seat)} belongs to pack {e.pack}, "
+        why = (f"{the_card(e.card)} dealt to {seat_name(s, e.seat)} belongs to pack {e.pack}, "
                f"not to pack {d.pack} in use.")
     elif d.cards_dealt >= len(PACK):
         why = f"A card beyond the {len(PACK)} of the pack was dealt to {seat_name(s, e.seat)}."
@@ -167,18 +167,18 @@ def faced(c: Clause, s: TableState, e: CardDealt | CardFaced) -> Ruling | None:
     if isinstance(e, CardDealt):
         if not e.face_up or s.deal is None:
             return None
-        return c.rule(Remedy.REDEAL, f"The {card_text(e.card)} left the pack face up towards "
+        return c.rule(Remedy.REDEAL, f"{the_card(e.card)} left the pack face up towards "
                       f"{seat_name(s, e.seat)}.", dealer=s.deal.rightful_dealer, seat=e.seat)
     if e.where == "cut":
         return None  # CB-cut-faced
     if s.phase in _BEFORE_DEAL and e.where == "pack":
-        return c.rule(Remedy.NEW_SHUFFLE_AND_CUT, f"The {card_text(e.card)} was seen faced in the pack "
+        return c.rule(Remedy.NEW_SHUFFLE_AND_CUT, f"{the_card(e.card)} was seen faced in the pack "
                       "before the deal; shuffling and cutting again puts that right.", dealer=s.next_dealer)
     if not _dealing(s) or s.deal is None:
         return None
     where = {"pack": "in the pack", "deal": "during the deal", "trump": "during the deal",
              "table": "on the table during the deal"}[e.where]
-    return c.rule(Remedy.REDEAL, f"The {card_text(e.card)} was faced {where}.",
+    return c.rule(Remedy.REDEAL, f"{the_card(e.card)} was faced {where}.",
                   dealer=s.deal.rightful_dealer, seat=e.by)
 
 
@@ -196,7 +196,7 @@ def pack_damaged(c: Clause, s: TableState, e: DamagedCardFound | CardDealt) -> R
         if not e.distinguishable:
             return None
         pack = e.pack
-        why = f"The {card_text(e.card)} of pack {e.pack} is damaged and can be told from its back"
+        why = f"{the_card(e.card)} of pack {e.pack} is damaged and can be told from its back"
     if _dealing(s) and s.deal is not None:
         return c.rule(Remedy.REPLACE_PACK, f"{why}; the deal stops and the same dealer deals again "
                       "with a replacement pack.", pack=pack, dealer=s.deal.rightful_dealer)
@@ -224,7 +224,7 @@ def missing_not_found(c: Clause, s: TableState, e: DealEnded | MissingCardReport
     if isinstance(e, MissingCardReported):
         if e.found is not None:
             return None
-        return c.rule(Remedy.REDEAL, f"The {card_text(e.card)} missing from {seat_name(s, e.seat)}'s hand "
+        return c.rule(Remedy.REDEAL, f"{the_card(e.card)} missing from {seat_name(s, e.seat)}'s hand "
                       "was not found.", dealer=d.rightful_dealer if d else s.next_dealer, seat=e.seat)
     if d is None or d.cards_dealt >= len(PACK):
         return None
@@ -241,7 +241,7 @@ def missing_found(c: Clause, s: TableState, e: MissingCardReported) -> Ruling | 
     """A missing card found loose belongs to the deficient hand."""
     if e.found != "loose":
         return None
-    return c.rule(Remedy.DEEMED_TO_BELONG, f"The {card_text(e.card)} turned up loose and is deemed to "
+    return c.rule(Remedy.DEEMED_TO_BELONG, f"{the_card(e.card)} turned up loose and is deemed to "
                   f"belong to {seat_name(s, e.seat)}'s short hand, which may answer for exposing it or for "
                   "a revoke by not having played it.", seat=e.seat)
 
@@ -251,7 +251,7 @@ def missing_other_hand(c: Clause, s: TableState, e: MissingCardReported) -> Ruli
     """A missing card found in another hand: redeal."""
     if not isinstance(e.found, Seat) or e.found == e.seat:
         return None
-    return c.rule(Remedy.REDEAL, f"The {card_text(e.card)} missing from {seat_name(s, e.seat)} was found "
+    return c.rule(Remedy.REDEAL, f"{the_card(e.card)} missing from {seat_name(s, e.seat)} was found "
                   f"in {seat_name(s, e.found)}'s hand.",
                   dealer=s.deal.rightful_dealer if s.deal else s.next_dealer, seat=e.seat)
 
@@ -261,7 +261,7 @@ def missing_trick(c: Clause, s: TableState, e: MissingCardReported) -> Ruling | 
     """A missing card found in a trick: the defective-trick law applies."""
     if e.found != "trick":
         return None
-    return c.rule(Remedy.DEFECTIVE_TRICK, f"The {card_text(e.card)} missing from {seat_name(s, e.seat)} "
+    return c.rule(Remedy.DEFECTIVE_TRICK, f"{the_card(e.card)} missing from {seat_name(s, e.seat)} "
                   "was found in a trick; the trick is corrected under the defective-trick law.",
                   seat=e.seat)
 

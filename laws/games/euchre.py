@@ -31,7 +31,7 @@ from laws.events import (
 )
 from laws.games import euchre_play
 from laws.games.base import Clause as C
-from laws.games.base import GameRules, Registry, card_text, cut_fault, grant_claim, seat_name, side_text
+from laws.games.base import GameRules, Registry, cut_fault, grant_claim, seat_name, side_text, the_card
 from laws.games.euchre_deal import pattern_fault
 from laws.rulings import Remedy, Ruling
 from laws.state import Phase, TableState
@@ -97,7 +97,7 @@ def card_seen_in_shuffle(c: C, s: TableState, e: CardFaced) -> Ruling | None:
     """A card seen while the pack is shuffled: the dealer shuffles again."""
     if e.where != "pack" or s.phase not in _BEFORE_DEAL:
         return None
-    return c.rule(Remedy.RESHUFFLE, f"The {card_text(e.card)} was seen during the shuffle, so the dealer "
+    return c.rule(Remedy.RESHUFFLE, f"{the_card(e.card)} was seen during the shuffle, so the dealer "
                   "must shuffle again.", dealer=s.next_dealer)
 
 
@@ -109,7 +109,7 @@ def exposed_in_cut(c: C, s: TableState, e: PackCut | CardFaced) -> Ruling | None
     if isinstance(e, CardFaced):
         if e.where != "cut" or s.phase not in _BEFORE_DEAL:
             return None
-        what = f"the {card_text(e.card)}"
+        what = the_card(e.card, capital=False)
     elif e.faced or (e.exposed or 0) > 0:
         what = f"{e.exposed or 1} card(s)"
     else:
@@ -243,9 +243,9 @@ def imperfect_pack(c: C, s: TableState,
         if not e.distinguishable:
             return None
         if not in_hand:
-            return c.rule(Remedy.REPLACE_PACK, f"The {card_text(e.card)} of pack {e.pack} is damaged; the "
+            return c.rule(Remedy.REPLACE_PACK, f"{the_card(e.card)} of pack {e.pack} is damaged; the "
                           "pack is replaced before the next deal.", pack=e.pack)
-        return _new_deal(c, s, f"The {card_text(e.card)} of pack {e.pack} is damaged: the pack is "
+        return _new_deal(c, s, f"{the_card(e.card)} of pack {e.pack} is damaged: the pack is "
                          "imperfect.", pack=e.pack)
     if isinstance(e, SurplusCardFound):
         if e.cause != "pack":
@@ -254,7 +254,7 @@ def imperfect_pack(c: C, s: TableState,
                          seat=e.seat)
     if not in_hand or e.found == "loose" and s.phase == Phase.PLAY:
         return None
-    return _new_deal(c, s, f"The {card_text(e.card)} is missing from the pack.", seat=e.seat)
+    return _new_deal(c, s, f"{the_card(e.card)} is missing from the pack.", seat=e.seat)
 
 
 @reg.clause("EU-34", "law 34", "card_dealt", "card_faced")
@@ -263,10 +263,10 @@ def faced_in_pack(c: C, s: TableState, e: CardDealt | CardFaced) -> Ruling | Non
     if isinstance(e, CardDealt):
         if not e.face_up:
             return None
-        return _new_deal(c, s, f"The {card_text(e.card)} came out of the pack face up.", seat=e.seat)
+        return _new_deal(c, s, f"{the_card(e.card)} came out of the pack face up.", seat=e.seat)
     if e.where != "pack" or not _live(s):
         return None
-    return _new_deal(c, s, f"The {card_text(e.card)} was found faced in the pack before a lead.")
+    return _new_deal(c, s, f"{the_card(e.card)} was found faced in the pack before a lead.")
 
 
 @reg.clause("EU-35", "laws 35-37", "card_faced")
@@ -278,7 +278,7 @@ def exposed_in_deal(c: C, s: TableState, e: CardFaced) -> Ruling | None:
     by = e.by or dealer
     claimant = by.side.other
     who = "the dealer's side" if by.side is dealer.side else "the dealer's opponents"
-    return c.rule(Remedy.CLAIM_OPTION, f"The {card_text(e.card)} was exposed in dealing by "
+    return c.rule(Remedy.CLAIM_OPTION, f"{the_card(e.card)} was exposed in dealing by "
                   f"{seat_name(s, by)}, of {who}; {side_text(claimant)} may claim a new deal before the "
                   "trump card is turned, and if they do not the card is not a called card.",
                   dealer=s.deal.rightful_dealer, side=claimant, seat=by, extra={"until": "trump_turned"})
@@ -289,7 +289,7 @@ def trump_turn(c: C, s: TableState, e: CardFaced) -> Ruling | None:
     """Exposing another card while turning the trump card: a new deal."""
     if e.where != "trump" or not _live(s):
         return None
-    return _new_deal(c, s, f"The {card_text(e.card)} was exposed as the trump card was turned.")
+    return _new_deal(c, s, f"{the_card(e.card)} was exposed as the trump card was turned.")
 
 
 @reg.clause("EU-new-deal-demand", "laws 35-40", "demand")

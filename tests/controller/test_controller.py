@@ -276,3 +276,26 @@ def test_result_releases_the_deal_before_it_and_its_score_are_told(tmp_path: Pat
     score = next(b for k, b in told if k == "ruling" and b["remedy"] == "score")  # type: ignore[index]
     assert score["contract"] == "4S" and "hidden" not in str(score)
     j.close()
+
+
+def test_an_unreadable_euchre_turn_up_makes_the_pack_imperfect(tmp_path: Path) -> None:
+    """The shoe could not read the turned-up card: a new deal (law 33) as for any unreadable card, and
+    the camera seeing that card face up afterwards is not a second ruling."""
+    from firmware_host.shoe import messages as m
+    from firmware_host.shoe.laws_map import to_law_event
+
+    j = Journal.open(tmp_path)
+    ctl = TableController(game="euchre", journal=j, panel=None, clock=Clock())
+    ctl.engine.state.next_dealer = Seat.N
+    feed(ctl, prelude(Seat.N), "script")
+    order = ["E", "E", "S", "S", "S", "W", "W", "N", "N", "N", "E", "E", "E", "S", "S", "W", "W", "W", "N", "N"]
+    cards = ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H",
+             "AD", "KD", "QD", "JD"]
+    feed(ctl, [E("deal_start", dealer="N", pack="R1")] + [E("card_dealt", seat=s, card=c) for s, c in zip(order, cards)])
+    turn_up = to_law_event(m.CardOut(21, 21, None, True, None, m.Orientation.UP, 0, ""), pack="R1")
+    assert turn_up is not None
+    rulings = ctl.process(LawInput(turn_up, "shoe"))
+    assert [(r.clause, r.dealer) for r in rulings] == [("EU-33", Seat.N)]
+    assert "unreadable" in rulings[0].reason
+    assert ctl.process(LawInput(E("card_faced", card="TD", where="deal", pack="R1"), "camera")) == []
+    j.close()

@@ -84,6 +84,11 @@ def test_CB_pack_damaged_between_deals() -> None:
     assert (r.remedy, r.clause, r.pack) == (Remedy.REPLACE_PACK, "CB-pack-damaged", "red")
 
 
+def test_CB_pack_damaged_unknown_card_seen_by_the_camera() -> None:
+    r = only(table().feed(E("damaged_card", card=None, pack="red")))
+    assert r.remedy is Remedy.REPLACE_PACK and r.reason.startswith("An unreadable card of pack red"), r.reason
+
+
 def test_CB_pack_damaged_undistinguishable_needs_nothing() -> None:
     assert table().feed(E("damaged_card", card="7C", pack="red", distinguishable=False)) == []
 

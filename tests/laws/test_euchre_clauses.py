@@ -152,6 +152,9 @@ def test_EU_33_damaged_card_in_play_and_between_deals() -> None:
     assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "EU-33", N)
     eng2 = table()
     assert only(eng2.feed(E("damaged_card", card="9S", pack="red"))).remedy is Remedy.REPLACE_PACK
+    # the camera saw a card shape whose code never reads: the sentence still reads as English
+    r = only(dealt().feed(E("damaged_card", card=None, pack="red")))
+    assert r.reason.startswith("An unreadable card of pack red is damaged"), r.reason
 
 
 def test_EU_34_card_faced_in_pack() -> None:

@@ -5,7 +5,15 @@ from __future__ import annotations
 from firmware_host.shoe import messages as m
 from firmware_host.shoe.laws_map import to_law_event
 from laws.cards import Card, Seat
-from laws.events import CardDealt, DealEnded, DealStarted, TrumpTurned, event_from_dict, event_to_dict
+from laws.events import (
+    CardDealt,
+    DamagedCardFound,
+    DealEnded,
+    DealStarted,
+    TrumpTurned,
+    event_from_dict,
+    event_to_dict,
+)
 
 
 def _card(**kw) -> m.CardOut:
@@ -26,7 +34,8 @@ def test_card_out_becomes_card_dealt() -> None:
 
 def test_turn_up_is_trump_and_cards_outside_a_deal_are_not_law_events() -> None:
     assert to_law_event(_card(seat=None, turn_up=True)) == TrumpTurned(Card("T", "S"))
-    assert to_law_event(_card(seat=None, turn_up=True, card=None)) is None
+    assert to_law_event(_card(seat=None, turn_up=True, card=None)) == DamagedCardFound(None, "A")
+    assert to_law_event(_card(seat=None, turn_up=True, card=None, pack=""), pack="R1") == DamagedCardFound(None, "R1")
     assert to_law_event(_card(seat=None)) is None
 
 
