@@ -55,6 +55,17 @@ def feed(ctl: TableController, events: list, source: str = "shoe") -> list:
     return out
 
 
+def euchre_dealt(ctl: TableController, then: list) -> None:
+    """North deals pack R1 by the pattern 2-3 / 3-2 (every card read), then ``then``."""
+    ctl.engine.state.next_dealer = Seat.N
+    feed(ctl, prelude(Seat.N), "script")
+    order = ["E", "E", "S", "S", "S", "W", "W", "N", "N", "N", "E", "E", "E", "S", "S", "W", "W", "W", "N", "N"]
+    cards = ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H",
+             "AD", "KD", "QD", "JD"]
+    feed(ctl, [E("deal_start", dealer="N", pack="R1")] + [E("card_dealt", seat=s, card=c) for s, c in zip(order, cards)]
+         + then)
+
+
 def test_faced_card_lights_redeal_and_new_deal_clears_it(rig) -> None:  # type: ignore[no-untyped-def]
     ctl, factory, cfg, _ = rig
     ctl.engine.state.next_dealer = Seat.N
@@ -213,13 +224,7 @@ def test_pack_health_is_counted_and_survives_restart(tmp_path: Path) -> None:
 def test_camera_seeing_the_euchre_turn_up_is_no_exposure(tmp_path: Path) -> None:
     j = Journal.open(tmp_path)
     ctl = TableController(game="euchre", journal=j, panel=None, clock=Clock())
-    ctl.engine.state.next_dealer = Seat.N
-    feed(ctl, prelude(Seat.N), "script")
-    order = ["E", "E", "S", "S", "S", "W", "W", "N", "N", "N", "E", "E", "E", "S", "S", "W", "W", "W", "N", "N"]
-    cards = ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H",
-             "AD", "KD", "QD", "JD"]
-    feed(ctl, [E("deal_start", dealer="N", pack="R1")] + [E("card_dealt", seat=s, card=c) for s, c in zip(order, cards)]
-         + [E("trump_turned", card="TD"), E("deal_end")])
+    euchre_dealt(ctl, [E("trump_turned", card="TD"), E("deal_end")])
     assert ctl.process(LawInput(E("card_faced", card="TD", where="deal"), "camera")) == []
     assert [r.clause for r in ctl.process(LawInput(E("card_faced", card="9C", where="pack"), "camera"))] == ["EU-34"]
     j.close()
@@ -230,13 +235,7 @@ def test_camera_seeing_a_played_card_again_does_not_play_it_twice(tmp_path: Path
     second play would put the trick out of step and could make a revoke out of nothing)."""
     j = Journal.open(tmp_path)
     ctl = TableController(game="euchre", journal=j, panel=None, clock=Clock())
-    ctl.engine.state.next_dealer = Seat.N
-    feed(ctl, prelude(Seat.N), "script")
-    order = ["E", "E", "S", "S", "S", "W", "W", "N", "N", "N", "E", "E", "E", "S", "S", "W", "W", "W", "N", "N"]
-    cards = ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H",
-             "AD", "KD", "QD", "JD"]
-    feed(ctl, [E("deal_start", dealer="N", pack="R1")] + [E("card_dealt", seat=s, card=c) for s, c in zip(order, cards)]
-         + [E("trump_turned", card="TD"), E("deal_end"), E("trump_made", seat="E", suit="D")], "shoe")
+    euchre_dealt(ctl, [E("trump_turned", card="TD"), E("deal_end"), E("trump_made", seat="E", suit="D")])
     feed(ctl, [E("card_played", seat="E", card="AS", pack="R1")], "camera")
     feed(ctl, [E("card_played", seat="E", card="AS", pack="R1")], "camera")
     plays = [e for e in j.events() if e["type"] == "card_played"]
@@ -286,12 +285,7 @@ def test_an_unreadable_euchre_turn_up_makes_the_pack_imperfect(tmp_path: Path) -
 
     j = Journal.open(tmp_path)
     ctl = TableController(game="euchre", journal=j, panel=None, clock=Clock())
-    ctl.engine.state.next_dealer = Seat.N
-    feed(ctl, prelude(Seat.N), "script")
-    order = ["E", "E", "S", "S", "S", "W", "W", "N", "N", "N", "E", "E", "E", "S", "S", "W", "W", "W", "N", "N"]
-    cards = ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H",
-             "AD", "KD", "QD", "JD"]
-    feed(ctl, [E("deal_start", dealer="N", pack="R1")] + [E("card_dealt", seat=s, card=c) for s, c in zip(order, cards)])
+    euchre_dealt(ctl, [])
     turn_up = to_law_event(m.CardOut(21, 21, None, True, None, m.Orientation.UP, 0, ""), pack="R1")
     assert turn_up is not None
     rulings = ctl.process(LawInput(turn_up, "shoe"))
