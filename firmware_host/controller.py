@@ -48,7 +48,8 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class LawInput:
-    """A law-engine event from a sensor: ``source`` is ``shoe``, ``camera``, ``button`` or ``script``."""
+    """A law-engine event and where it came from: ``shoe``, ``camera``, ``button``, ``script`` or
+    ``director`` (entered on the club's dashboard)."""
 
     event: Event
     source: str

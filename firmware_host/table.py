@@ -14,11 +14,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_host.config import Config
-from firmware_host.controller import LawInput, TableController
+from firmware_host.controller import ButtonInput, DeviceNote, Input, LawInput, TableController
 from firmware_host.journal import Journal
 from firmware_host.wiring import CameraFeeder, ShoeAdapter
 from laws.cards import Seat
@@ -98,6 +100,37 @@ class ProcedureAdapter(ShoeAdapter):
             self.procedure.pack_loaded(msg.pack)
 
 
+class ClubCommands:
+    """What the director's dashboard sends a table (``command/<kind>`` on the broker): an acknowledgement
+    is the director's button here; a result is checked again (``club.results``) and ruled on like any
+    other event, from source ``director``. A command id seen before (QoS 1 may deliver twice) or a result
+    that does not check out is journaled as a note and goes no further."""
+
+    def __init__(self, game: str, submit: Callable[[Input], None], remember: int = 256) -> None:
+        self.game = game
+        self.submit = submit
+        self._seen: deque[str] = deque(maxlen=remember)
+
+    def __call__(self, kind: str, body: dict[str, Any]) -> None:
+        from firmware_host.club.results import ResultError, parse_result
+
+        cid = body.get("id")
+        if isinstance(cid, str):
+            if cid in self._seen:
+                log.info("club command %s %s delivered again; done once already", kind, cid)
+                return
+            self._seen.append(cid)
+        if kind == "ack":
+            self.submit(ButtonInput("director", "ack"))
+        elif kind == "result":
+            try:
+                event = parse_result(self.game, body.get("result"))
+            except ResultError as exc:
+                self.submit(DeviceNote("club", f"result from {str(body.get('by', '?'))[:40]} refused: {exc}"))
+                return
+            self.submit(LawInput(event, "director"))
+
+
 @dataclass
 class Table:
     """A running table and its devices."""
@@ -154,12 +187,9 @@ def build_table(cfg: Config, *, display: Any | None = None) -> Table:
     table = Table(cfg, ctl, journal, panel, display=display)
     if cfg.mqtt is not None:
         from firmware_host.club.publisher import MqttPublisher
-        from firmware_host.controller import ButtonInput
 
         publisher = MqttPublisher(cfg.mqtt, cfg.table.id, journal, time.time)
-        # the director's acknowledgement on the dashboard is the director's button at the table
-        publisher.on_command(lambda kind, body: ctl.submit(ButtonInput("director", "ack")) if kind == "ack"
-                             else None)
+        publisher.on_command(ClubCommands(cfg.table.game, ctl.submit))
         ctl.observers.append(publisher)
         publisher.start()
         table.publisher = publisher

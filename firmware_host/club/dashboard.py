@@ -2,9 +2,11 @@
 
 Routes: ``GET /login`` and ``POST /login`` (form), ``POST /logout``, ``GET /`` (the page), ``GET /events``
 (server-sent events: a snapshot, then batches of updates), ``GET /api/state`` (the snapshot as JSON),
-``POST /api/ack`` (the director acknowledges a table: JSON ``{"table": id}``, header ``X-CSRF-Token``).
+``POST /api/ack`` (the director acknowledges a table: JSON ``{"table": id}``, header ``X-CSRF-Token``),
+``POST /api/result`` (the director enters a hand's result: ``{"table": id, "result": {fields}}``, the
+fields of a ``result`` event for the table's game, checked by ``club.results``).
 Every route but the login page needs a live session; the session cookie is HttpOnly and SameSite=Strict,
-and an acknowledgement must also carry the session's CSRF token and come from our own origin.
+and a command must also carry the session's CSRF token and come from our own origin.
 
 MQTT messages arrive on paho's thread into a deque; one asyncio task drains it every ``tick`` seconds,
 applies the messages to ``ClubState`` and sends each browser one batch (the latest view of each table
@@ -27,7 +29,9 @@ from importlib import resources
 from typing import Any
 
 from firmware_host.club.auth import Sessions
+from firmware_host.club.results import ResultError, parse_result
 from firmware_host.club.state import ClubState
+from laws.events import event_to_dict
 
 log = logging.getLogger(__name__)
 
@@ -156,6 +160,7 @@ class Dashboard:
                   Route("/login", self.login, methods=["POST"]), Route("/logout", self.logout, methods=["POST"]),
                   Route("/events", self.events), Route("/api/state", self.api_state),
                   Route("/api/ack", self.ack, methods=["POST"]),
+                  Route("/api/result", self.result, methods=["POST"]),
                   Route("/static/{name}", self.static)]
         return Starlette(routes=routes, lifespan=self._lifespan)
 
@@ -258,18 +263,20 @@ class Dashboard:
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={**self._headers(), "X-Accel-Buffering": "no"})
 
-    async def ack(self, request: Any) -> Any:
+    async def _director_post(self, request: Any, what: str) -> tuple[Any, str, dict[str, Any]] | Any:
+        """The checks every command from the page passes: a live session, our own origin, the session's
+        CSRF token, a JSON object naming a known table. Returns (session, table, data) or the refusal."""
         s = self._session(request)
         if s is None:
-            log.warning("acknowledgement refused: no live session")
+            log.warning("%s refused: no live session", what)
             return self._json({"error": "login required"}, 401)
         origin = request.headers.get("origin")
         host = request.headers.get("host", "")
         if origin is not None and urllib.parse.urlsplit(origin).netloc != host:
-            log.warning("acknowledgement by %s refused: cross-origin request from %r", s.user, origin[:200])
+            log.warning("%s by %s refused: cross-origin request from %r", what, s.user, origin[:200])
             return self._json({"error": "cross-origin request"}, 403)
         if not self.sessions.check_csrf(s, request.headers.get("x-csrf-token")):
-            log.warning("acknowledgement by %s refused: missing or wrong CSRF token", s.user)
+            log.warning("%s by %s refused: missing or wrong CSRF token", what, s.user)
             return self._json({"error": "bad CSRF token"}, 403)
         body = await request.body()
         try:
@@ -278,8 +285,16 @@ class Dashboard:
             data = None
         table = data.get("table") if isinstance(data, dict) else None
         if not isinstance(table, str) or table not in self.state.tables:
-            log.warning("acknowledgement by %s refused: unknown table %r", s.user, str(table)[:80])
+            log.warning("%s by %s refused: unknown table %r", what, s.user, str(table)[:80])
             return self._json({"error": "unknown table"}, 404)
+        assert isinstance(data, dict)
+        return s, table, data
+
+    async def ack(self, request: Any) -> Any:
+        checked = await self._director_post(request, "acknowledgement")
+        if not isinstance(checked, tuple):
+            return checked
+        s, table, _ = checked
         view = self.state.tables[table]
         cmd = {"table": table, "by": s.user, "seq": view.ruling_seq, "t": time.time(),
                "id": secrets.token_hex(8)}
@@ -288,6 +303,22 @@ class Dashboard:
         self.hub.broadcast(self.state.acknowledged(table, s.user))
         return self._json({"ok": True, "command": cmd})
 
+    async def result(self, request: Any) -> Any:
+        """The director enters a hand's result for a table; checked here, sent as ``command/result``."""
+        checked = await self._director_post(request, "result")
+        if not isinstance(checked, tuple):
+            return checked
+        s, table, data = checked
+        try:
+            event = parse_result(self.state.tables[table].game, data.get("result"))
+        except ResultError as exc:
+            log.warning("result by %s for table %s refused: %s", s.user, table, exc)
+            return self._json({"error": str(exc)}, 400)
+        cmd = {"table": table, "by": s.user, "t": time.time(), "id": secrets.token_hex(8),
+               "result": {k: v for k, v in event_to_dict(event).items() if k != "type"}}
+        self.client.publish(f"cardtable/{table}/command/result", json.dumps(cmd), qos=1)
+        log.info("director %s entered a result for table %s: %s", s.user, table, cmd["result"])
+        return self._json({"ok": True, "command": cmd})
 
 def serve(dashboard: Dashboard, host: str, port: int, *, log_level: str = "warning") -> Any:
     """A ``uvicorn.Server`` for the dashboard (call ``.run()``, or run it in a thread)."""

@@ -48,6 +48,8 @@ def test_director_sees_a_lamp_light_reads_the_law_and_clears_it(club: ClubDemo, 
                         password=club.passwords[tid])
     table = SimTable(tid, journal, pub, [scenario])
     pub.on_command(table.acknowledge)
+    commands: list[tuple[str, dict[str, Any]]] = []
+    pub.on_command(lambda kind, body: commands.append((kind, body)))
     pub.start()
     driver = browser(tempfile.mkdtemp(dir=tmp_path))
     try:
@@ -81,6 +83,25 @@ def test_director_sees_a_lamp_light_reads_the_law_and_clears_it(club: ClubDemo, 
         wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, f"{card} .lamp.lit"))
         assert "acknowledged by director" in text(card)
         assert not table.lamps["shuffle"]
+        # the director enters a hand's result: a wrong contract is named on the page, a right one reaches
+        # the table through the broker
+        from selenium.webdriver.support.ui import Select
+
+        form = f"{card} form.result"
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"{form} input[name=contract]"))
+        Select(driver.find_element(By.CSS_SELECTOR, f"{form} select[name=declarer]")).select_by_value("S")
+        contract = driver.find_element(By.CSS_SELECTOR, f"{form} input[name=contract]")
+        contract.send_keys("9NT")
+        driver.find_element(By.CSS_SELECTOR, f"{form} input[name=tricks]").send_keys("9")
+        driver.find_element(By.CSS_SELECTOR, f"{form} button").click()
+        assert "level must be a digit 1 to 7" in wait.until(lambda d: text(f"{form} .said").strip())
+        contract.clear()
+        contract.send_keys("3NT")
+        driver.find_element(By.CSS_SELECTOR, f"{form} button").click()
+        wait.until(lambda d: any(k == "result" for k, _ in commands))
+        result = next(b for k, b in commands if k == "result")
+        assert result["result"] == {"tricks": 9, "declarer": "S", "contract": "3NT"} and result["by"] == "director"
+        assert wait.until(lambda d: text(f"{form} .said").strip()) == "sent"
     finally:
         driver.quit()
         pub.stop()

@@ -100,6 +100,31 @@ def test_acks_need_the_csrf_token_and_our_origin(dash: Any, broker: LocalBroker,
     assert cmd["table"] == "t1" and cmd["by"] == "director"
 
 
+def test_a_result_is_checked_for_the_tables_game_then_sent(dash: Any, broker: LocalBroker, watcher: Watcher,
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    d, client, clock = dash
+    status = {"table": "t1", "kind": "status", "seq": 1, "t": 1.0, "deal": 2,
+              "body": {"phase": "auction", "game": "contract-bridge", "deal": 2}}
+    d.state.ingest("cardtable/t1/status", json.dumps(status).encode(), 0.0)
+    _login(client)
+    token = _csrf(client)
+    headers = {"X-CSRF-Token": token, "Origin": "http://club.test"}
+    assert client.post("/api/result", json={"table": "t1", "result": {"declarer": "N", "contract": "4S",
+                                                                       "tricks": 10}}).status_code == 403
+    with caplog.at_level(logging.WARNING):
+        r = client.post("/api/result", json={"table": "t1", "result": {"makers": "NS", "tricks": 3}}, headers=headers)
+    assert r.status_code == 400 and "unknown field 'makers'" in r.json()["error"]
+    assert "result by director for table t1 refused" in caplog.text
+    assert not any("/command/" in t for t, _ in watcher.messages)
+    r = client.post("/api/result", json={"table": "t1", "result": {"declarer": "N", "contract": "4s",
+                                                                    "tricks": 10}}, headers=headers)
+    assert r.status_code == 200
+    assert watcher.wait_for(lambda ms: any(t == "cardtable/t1/command/result" for t, _ in ms))
+    cmd = json.loads(next(p for t, p in watcher.messages if t == "cardtable/t1/command/result"))
+    assert cmd["table"] == "t1" and cmd["by"] == "director" and cmd["id"]
+    assert cmd["result"] == {"tricks": 10, "declarer": "N", "contract": "4s"}
+
+
 def test_the_page_escapes_and_sets_a_strict_policy(dash: Any) -> None:
     d, client, clock = dash
     page = client.get("/login")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 from firmware_host.config import load_config
@@ -41,5 +42,22 @@ def test_table_with_mqtt_publishes_rulings_and_clears_lamps_on_ack(tmp_path: Pat
                 break
             watcher.wait_for(lambda msgs: False, timeout=0.05)
         assert not ctl.lamps["redeal"]
+        # the next deal is played out; the director enters its result on the dashboard, and the same
+        # command delivered twice scores once
+        from tests.laws.streams import BRIDGE_PACK, bridge_deal, shuffled
+        for e in [*prelude(Seat.N)[-3:], *bridge_deal(Seat.N, shuffled(BRIDGE_PACK, random.Random(2)))]:
+            ctl.process(LawInput(e, "shoe"))
+        command = json.dumps({"table": "t1", "by": "director", "t": 0, "id": "r1",
+                              "result": {"declarer": "N", "contract": "4S", "tricks": 10}})
+        watcher.client.publish("cardtable/t1/command/result", command, qos=1)
+        watcher.client.publish("cardtable/t1/command/result", command, qos=1)
+        for _ in range(200):
+            ctl.drain()
+            if any(b"made 4" in p for _, p in watcher.messages):
+                break
+            watcher.wait_for(lambda msgs: False, timeout=0.05)
+        scores = [json.loads(p) for t, p in watcher.messages if t.endswith("/ruling") and b'"score"' in p]
+        assert [s["body"]["contract"] for s in scores] == ["4S"]
+        assert scores[0]["body"]["reason"] == "North made 4\u2660: 120 below."
     finally:
         table.stop()

@@ -33,7 +33,9 @@
     const b = el("button", "ack", "Acknowledge");
     b.type = "button";
     b.addEventListener("click", () => acknowledge(id));
-    c.append(b);
+    const f = el("form", "result");
+    f.addEventListener("submit", (ev) => { ev.preventDefault(); enterResult(id, f); });
+    c.append(b, f);
     // keep the tables in id order
     const after = [...cards.keys()].filter((k) => k > id).sort()[0];
     tablesEl.insertBefore(c, after ? cards.get(after) : null);
@@ -83,6 +85,10 @@
       last.ruling = rulingKey;
     }
     c.querySelector(".ack").disabled = !t.needs_ack;
+    if (last.game !== t.game) {
+      resultForm(c.querySelector("form.result"), t.game);
+      last.game = t.game;
+    }
     shown.set(t.table, last);
   }
 
@@ -128,6 +134,58 @@
       if (window.cardtableLatency.length < LAT_MAX) window.cardtableLatency.push(now - t);
     }
     window.cardtableUpdates += msg.updates.length;
+  }
+
+  function choice(name, options) {
+    const s = el("select");
+    s.name = name;
+    for (const o of options) { const opt = el("option", "", o); opt.value = o; s.append(opt); }
+    return s;
+  }
+
+  function number(name, max) {
+    const i = el("input");
+    i.type = "number"; i.name = name; i.min = "0"; i.max = String(max); i.required = true;
+    return i;
+  }
+
+  // The director enters a hand's result: the fields of a `result` event for the table's game.
+  function resultForm(f, game) {
+    const parts = [];
+    if (game === "contract-bridge") {
+      const contract = el("input");
+      contract.name = "contract"; contract.placeholder = "4S, 3NTX"; contract.size = 6; contract.required = true;
+      parts.push(el("label", "", "declarer "), choice("declarer", ["N", "E", "S", "W"]),
+        el("label", "", " contract "), contract, el("label", "", " tricks "), number("tricks", 13));
+    } else if (game === "euchre") {
+      const alone = el("input");
+      alone.type = "checkbox"; alone.name = "alone";
+      parts.push(el("label", "", "makers "), choice("makers", ["NS", "EW"]), el("label", "", " alone "), alone,
+        el("label", "", " tricks "), number("tricks", 5));
+    } else {
+      f.replaceChildren();
+      return;
+    }
+    const go = el("button", "", "Enter result");
+    go.type = "submit";
+    f.replaceChildren(...parts, go, el("span", "said"));
+  }
+
+  async function enterResult(id, f) {
+    const result = {};
+    for (const input of f.querySelectorAll("input, select")) {
+      if (input.type === "checkbox") result[input.name] = input.checked;
+      else if (input.type === "number") result[input.name] = Number(input.value);
+      else result[input.name] = input.value;
+    }
+    const resp = await fetch("/api/result", {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify({ table: id, result: result }),
+    });
+    if (resp.status === 401) { window.location = "/login"; return; }
+    const answer = await resp.json();
+    f.querySelector(".said").textContent = resp.ok ? " sent" : " " + answer.error;
   }
 
   async function acknowledge(id) {

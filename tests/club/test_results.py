@@ -1,0 +1,56 @@
+"""A result entered on the dashboard: checked there and again at the table; a duplicate delivery or a
+bad result goes no further than a journal note."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware_host.club.results import ResultError, parse_result
+from firmware_host.controller import ButtonInput, DeviceNote, LawInput
+from firmware_host.table import ClubCommands
+from laws.cards import Seat, Side
+from laws.events import ResultRecorded
+
+
+def test_good_results_for_each_game() -> None:
+    assert parse_result("contract-bridge", {"declarer": "S", "contract": "3NTX", "tricks": 9,
+                                            "honours": {"side": "EW", "points": 150}}) \
+        == ResultRecorded(9, Seat.S, "3NTX", (Side.EW, 150))
+    assert parse_result("euchre", {"makers": "EW", "alone": True, "tricks": 5}) \
+        == ResultRecorded(5, makers=Side.EW, alone=True)
+
+
+@pytest.mark.parametrize(("game", "fields", "words"), [
+    ("contract-bridge", {"declarer": "N", "contract": "8S", "tricks": 10}, "level must be a digit 1 to 7"),
+    ("contract-bridge", {"declarer": "N", "contract": "4Z", "tricks": 10}, "unknown strain"),
+    ("contract-bridge", {"declarer": "X", "contract": "4S", "tricks": 10}, "unknown seat 'X'"),
+    ("contract-bridge", {"contract": "4S", "tricks": 10}, "missing field 'declarer'"),
+    ("contract-bridge", {"declarer": "N", "tricks": 10}, "missing field 'contract'"),
+    ("contract-bridge", {"declarer": "N", "contract": "4S"}, "missing field 'tricks'"),
+    ("contract-bridge", {"declarer": "N", "contract": "4S", "tricks": 14}, "tricks 14 is not 0 to 13"),
+    ("contract-bridge", {"declarer": "N", "contract": "4S", "tricks": "ten"}, "field 'tricks'"),
+    ("contract-bridge", {"declarer": "N", "contract": "4S", "tricks": 10, "honours": {"side": "NS", "points": 90}},
+     "worth 100 or 150, got 90"),
+    ("contract-bridge", {"declarer": "N", "contract": "4S", "tricks": 10, "makers": "NS"}, "unknown field 'makers'"),
+    ("euchre", {"makers": "NS", "tricks": 6}, "tricks 6 is not 0 to 5"),
+    ("euchre", {"tricks": 3}, "missing field 'makers'"),
+    ("euchre", {"makers": "NS", "tricks": 3, "alone": "yes"}, "field 'alone'"),
+    ("euchre", [3], "JSON object"),
+    ("", {"tricks": 3}, "not known yet"),
+])
+def test_bad_results_name_what_is_wrong(game: str, fields: object, words: str) -> None:
+    with pytest.raises(ResultError, match=words.replace("(", r"\(")):
+        parse_result(game, fields)
+
+
+def test_the_table_takes_each_command_once_and_notes_a_bad_result() -> None:
+    got: list[object] = []
+    commands = ClubCommands("euchre", got.append)
+    commands("result", {"table": "t1", "by": "director", "id": "c1", "result": {"makers": "NS", "tricks": 3}})
+    commands("result", {"table": "t1", "by": "director", "id": "c1", "result": {"makers": "NS", "tricks": 3}})
+    commands("result", {"table": "t1", "by": "director", "id": "c2", "result": {"makers": "NS", "tricks": 9}})
+    commands("ack", {"table": "t1", "by": "director", "id": "c3"})
+    assert got[0] == LawInput(ResultRecorded(3, makers=Side.NS), "director")
+    assert isinstance(got[1], DeviceNote) and "tricks 9" in got[1].text and "director" in got[1].text
+    assert got[2] == ButtonInput("director", "ack")
+    assert len(got) == 3
