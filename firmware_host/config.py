@@ -23,7 +23,7 @@ import logging
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -95,6 +95,7 @@ class MqttConfig:
     password_file: Path | None = None
     tls: bool = False
     reveal_cards: bool = False  # show card identities of a deal before its play has ended (opt-in)
+    ca_file: Path | None = None  # with tls: the club's own CA (PEM) instead of the system's CAs
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ _SCALARS: dict[str, dict[str, str]] = {
     "pins": {"factory": "str", "buzzer": "int", "bounce_time": "float", "double_press": "float",
              "long_press": "float"},
     "mqtt": {"host": "str", "port": "int", "username": "str", "password_file": "path", "tls": "bool",
-             "reveal_cards": "bool"},
+             "reveal_cards": "bool", "ca_file": "path"},
 }
 _SUBTABLES = {"pins": {"lamps": LAMPS, "buttons": BUTTONS}}
 _SECTIONS = (*_SCALARS, "vision")
@@ -323,12 +324,17 @@ def _build(data: dict[str, Any], origin: str, where: dict[str, str], base_dir: P
         mqtt = MqttConfig(**values("mqtt"))
         if not 0 < mqtt.port < 65536:
             raise ConfigError(f"{loc('mqtt', 'port')}: want a TCP port 1-65535, got {mqtt.port}")
-        if mqtt.password_file is not None:
-            pf = Path(mqtt.password_file).expanduser()
-            pf = pf if pf.is_absolute() else base_dir / pf
-            if not pf.is_file():
-                raise ConfigError(f"{loc('mqtt', 'password_file')}: file {pf} does not exist")
-            mqtt = MqttConfig(mqtt.host, mqtt.port, mqtt.username, pf, mqtt.tls, mqtt.reveal_cards)
+        files = {}
+        for key in ("password_file", "ca_file"):
+            if getattr(mqtt, key) is not None:
+                f = Path(getattr(mqtt, key)).expanduser()
+                f = f if f.is_absolute() else base_dir / f
+                if not f.is_file():
+                    raise ConfigError(f"{loc('mqtt', key)}: file {f} does not exist")
+                files[key] = f
+        if mqtt.ca_file is not None and not mqtt.tls:
+            raise ConfigError(f"{loc('mqtt', 'ca_file')}: a CA file is for TLS; set tls = true as well")
+        mqtt = replace(mqtt, **files)
     vision = MappingProxyType(dict(data.get("vision", {})))
     return Config(t, shoe, cam, pins, mqtt, vision, origin)
 

@@ -67,9 +67,11 @@ def make_password_file(path: Path, users: Mapping[str, str]) -> None:
 
 
 def broker_config(port: int, password_file: Path, acl_file: Path, *, bind: str = "127.0.0.1",
-                  log_file: Path | None = None, persistence_dir: Path | None = None) -> str:
+                  log_file: Path | None = None, persistence_dir: Path | None = None,
+                  tls: tuple[Path, Path] | None = None) -> str:
     """The text of a mosquitto.conf for a local club broker (``persistence_dir``: keep sessions and
-    queued messages of persistent clients across a restart, in that folder)."""
+    queued messages of persistent clients across a restart, in that folder; ``tls``: the listener
+    speaks only TLS 1.2 or later with this certificate and key)."""
     lines = [
         "per_listener_settings false",
         "allow_anonymous false",
@@ -81,6 +83,7 @@ def broker_config(port: int, password_file: Path, acl_file: Path, *, bind: str =
         "max_inflight_messages 100",
         "max_queued_messages 100000",
         f"listener {port} {bind}",
+        *([f"certfile {tls[0]}", f"keyfile {tls[1]}", "tls_version tlsv1.2"] if tls else []),
         f"log_dest {'file ' + str(log_file) if log_file else 'stderr'}",
         "log_type error", "log_type warning", "log_type notice", "log_type information",
         "connection_messages true",
@@ -99,11 +102,14 @@ class LocalBroker:
         port: TCP port; 0 picks a free one.
         bind: address to listen on.
         persistence: keep persistent sessions across a restart (saved in ``workdir``).
+        tls: (certificate, key) PEM files: the listener speaks TLS only.
     """
 
     def __init__(self, workdir: str | Path, users: Mapping[str, str], port: int = 0,
-                 bind: str = "127.0.0.1", persistence: bool = False) -> None:
+                 bind: str = "127.0.0.1", persistence: bool = False,
+                 tls: tuple[Path, Path] | None = None) -> None:
         self.persistence = persistence
+        self.tls = tls
         self.workdir = Path(workdir)
         self.users = dict(users)
         self.port = port or free_port()
@@ -123,8 +129,9 @@ class LocalBroker:
         make_password_file(pw, self.users)
         acl.write_text(acl_text(), encoding="utf-8")
         acl.chmod(0o600)
-        self.conf_path.write_text(broker_config(self.port, pw, acl, bind=self.bind,
-                                                       persistence_dir=self.workdir if self.persistence else None), encoding="utf-8")
+        self.conf_path.write_text(broker_config(self.port, pw, acl, bind=self.bind, tls=self.tls,
+                                                persistence_dir=self.workdir if self.persistence else None),
+                                  encoding="utf-8")
 
     def start(self, timeout: float = 10.0) -> None:
         """Start mosquitto and return once it says it is running (from its own log)."""

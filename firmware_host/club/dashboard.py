@@ -106,13 +106,16 @@ class Dashboard:
         users: director name -> scrypt hash (``auth.load_users``).
         session_ttl: seconds a login lasts.
         tls: TLS to the broker.
+        ca_file: with ``tls``, the club's CA (PEM) that signed the broker's certificate; default the
+            system's CAs.
         secure_cookie: mark the session cookie Secure (when served behind HTTPS).
         tick: seconds between batches sent to the browsers.
         clock: monotonic seconds, for session expiry.
     """
 
     def __init__(self, host: str, port: int, mqtt_user: str, mqtt_password: str, users: dict[str, str], *,
-                 session_ttl: float = 8 * 3600, tls: bool = False, secure_cookie: bool = False,
+                 session_ttl: float = 8 * 3600, tls: bool = False, ca_file: str | None = None,
+                 secure_cookie: bool = False,
                  tick: float = 0.025, clock: Callable[[], float] = time.monotonic) -> None:
         import paho.mqtt.client as mqtt
 
@@ -127,7 +130,7 @@ class Dashboard:
                                   clean_session=False)
         self.client.username_pw_set(mqtt_user, mqtt_password)
         if tls:
-            self.client.tls_set()
+            self.client.tls_set(ca_certs=ca_file)
         self.client.reconnect_delay_set(1, 5)
         self.client.on_connect = self._on_connect
         self.client.on_message = lambda c, u, m: self.hub.put(m.topic, bytes(m.payload))

@@ -55,6 +55,26 @@ def read_password(config: MqttConfig) -> str | None:
     return config.password_file.read_text(encoding="utf-8").strip()
 
 
+def connect_problem(config: MqttConfig, timeout: float = 3.0) -> str:
+    """Why a connection to the broker fails, in words: the TCP or TLS error a direct attempt gets."""
+    import socket
+
+    try:
+        with socket.create_connection((config.host, config.port), timeout=timeout) as sock:
+            if config.tls:
+                ctx = ssl.create_default_context(cafile=str(config.ca_file) if config.ca_file else None)
+                with ctx.wrap_socket(sock, server_hostname=config.host):
+                    pass
+    except ssl.SSLCertVerificationError as exc:
+        return f"the broker's TLS certificate is not trusted ({exc.verify_message}); check [mqtt] ca_file"
+    except ssl.SSLError as exc:
+        return f"TLS handshake failed ({exc.reason or exc}); is tls = true right for this port?"
+    except OSError as exc:
+        return f"{exc.strerror or exc}"
+    return "the connection dropped during the MQTT handshake" + ("" if config.tls else
+                                                                  " (a TLS-only port? set tls = true)")
+
+
 class MqttPublisher:
     """Publishes one table to the club's broker; implements ``firmware_host.observer.TableObserver``.
 
@@ -108,13 +128,16 @@ class MqttPublisher:
                                   protocol=mqtt.MQTTv311, clean_session=True)
         user = config.username or table_id
         self.client.username_pw_set(user, password if password is not None else read_password(config))
-        if config.tls:
-            self.client.tls_set(cert_reqs=ssl.CERT_REQUIRED)
+        if config.tls:  # the broker's certificate checked against the club's CA, or the system's
+            self.client.tls_set(ca_certs=str(config.ca_file) if config.ca_file else None,
+                                cert_reqs=ssl.CERT_REQUIRED)
         self.client.will_set(topic(table_id, "online"), json.dumps({"table": table_id, "online": False}),
                              qos=1, retain=True)
         self.client.reconnect_delay_set(min_delay=1, max_delay=5)
         self.client.max_inflight_messages_set(min(window, 100))
         self.client.on_connect = self._on_connect
+        self.client.on_connect_fail = self._on_connect_fail
+        self._fail_said = ""
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
@@ -294,7 +317,16 @@ class MqttPublisher:
 
     # paho callbacks (network thread)
 
+    def _on_connect_fail(self, client: Any, userdata: Any) -> None:
+        """paho retries quietly; say once (and again when it changes) why the broker cannot be reached."""
+        why = connect_problem(self.config)
+        if why != self._fail_said:
+            self._fail_said = why
+            log.warning("table %s: cannot connect to broker %s:%s: %s (retrying; the table goes on and "
+                        "keeps what it would send)", self.table, self.config.host, self.config.port, why)
+
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
+        self._fail_said = ""
         if reason_code.is_failure:
             log.warning("table %s: broker %s:%s refused the connection: %s", self.table, self.config.host,
                         self.config.port, reason_code)
@@ -314,12 +346,17 @@ class MqttPublisher:
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason_code: Any,
                        properties: Any) -> None:
         with self._wake:
+            was = self._connected
             self._connected = False
             self._backlog = True
             self._fresh.clear()
         self.connected_event.clear()
-        if not self._stop:
+        if self._stop:
+            return
+        if was:
             log.warning("table %s: lost the broker (%s); queueing in the journal", self.table, reason_code)
+        else:  # dropped before the MQTT handshake finished (TLS refused, wrong port...)
+            self._on_connect_fail(client, userdata)
 
     def _on_publish(self, client: Any, userdata: Any, mid: int, reason_code: Any, properties: Any) -> None:
         # Resolved to outbox ids by the sender thread, which alone owns ``_inflight``; paho holds its

@@ -20,7 +20,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     b.add_argument("--bind", default="127.0.0.1", help="address to listen on (the club's LAN address)")
     b.add_argument("--table", action="append", default=[], metavar="ID", help="a table id (repeatable)")
     b.add_argument("--tables", type=int, default=0, help="or: N tables named table-01 ...")
+    b.add_argument("--certfile", help="TLS: the broker's certificate (PEM, signed by the club's CA)")
+    b.add_argument("--keyfile", help="TLS: the broker's private key (PEM)")
     b.set_defaults(func=_broker)
+
+    c = csub.add_parser("certs", help="make a club CA and the broker's TLS certificate (openssl)")
+    c.add_argument("--dir", default="club-certs", help="folder for the CA and the broker's certificate")
+    c.add_argument("--host", action="append", default=[], metavar="NAME",
+                   help="a name or address the tables use to reach the broker (repeatable)")
+    c.set_defaults(func=_certs)
 
     d = csub.add_parser("dashboard", help="serve the director's dashboard")
     d.add_argument("--broker-host", default="localhost")
@@ -28,6 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     d.add_argument("--mqtt-user", default="dashboard")
     d.add_argument("--mqtt-password-file", required=True, help="file holding the dashboard's broker password")
     d.add_argument("--tls", action="store_true", help="TLS to the broker")
+    d.add_argument("--ca-file", help="with --tls: the club CA that signed the broker's certificate")
     d.add_argument("--users", required=True, help="directors' users file (cardtable club adduser)")
     d.add_argument("--host", default="127.0.0.1")
     d.add_argument("--port", type=int, default=8080)
@@ -79,6 +88,13 @@ def _broker(args: argparse.Namespace) -> int:
             print(f"club broker: table id {tid!r} is not allowed (letters, digits, - or _; not "
                   f"'{DASHBOARD_USER}')", file=sys.stderr)
             return 2
+    tls = None
+    if args.certfile or args.keyfile:
+        for opt, f in (("--certfile", args.certfile), ("--keyfile", args.keyfile)):
+            if not f or not Path(f).is_file():
+                print(f"club broker: TLS needs {opt} naming an existing PEM file (got {f!r})", file=sys.stderr)
+                return 2
+        tls = (Path(args.certfile).resolve(), Path(args.keyfile).resolve())
     workdir = Path(args.dir)
     pwdir = workdir / "passwords"
     pwdir.mkdir(parents=True, exist_ok=True)
@@ -89,7 +105,7 @@ def _broker(args: argparse.Namespace) -> int:
             f.write_text(secrets.token_urlsafe(16) + "\n", encoding="utf-8")
             f.chmod(0o600)
         users[name] = f.read_text(encoding="utf-8").strip()
-    broker = LocalBroker(workdir, users, port=args.port, bind=args.bind)
+    broker = LocalBroker(workdir, users, port=args.port, bind=args.bind, tls=tls)
     broker.write_files()
     try:
         broker.start()
@@ -97,7 +113,7 @@ def _broker(args: argparse.Namespace) -> int:
         print(f"club broker: {exc}", file=sys.stderr)
         return 1
     _exit_on_sigterm()
-    print(f"mosquitto listening on {args.bind}:{broker.port} (config {broker.conf_path})")
+    print(f"mosquitto listening on {args.bind}:{broker.port}{' with TLS' if tls else ''} (config {broker.conf_path})")
     print(f"each table's password is in {pwdir}/<table>.password: copy it to the table and set "
           "[mqtt] username and password_file in its table.toml")
     try:
@@ -107,6 +123,21 @@ def _broker(args: argparse.Namespace) -> int:
         return 0
     finally:
         broker.stop()
+
+
+def _certs(args: argparse.Namespace) -> int:
+    from firmware_host.club.certs import CertError, make_broker_cert, make_club_ca
+
+    try:
+        ca = make_club_ca(args.dir)
+        cert, key = make_broker_cert(args.dir, args.host)
+    except CertError as exc:
+        print(f"club certs: {exc}", file=sys.stderr)
+        return 2
+    print(f"club CA: {ca} (copy to each table: [mqtt] tls = true, ca_file; and the dashboard's --ca-file)")
+    print(f"broker: cardtable club broker --certfile {cert} --keyfile {key} ...")
+    print(f"keep {ca.with_suffix('.key')} off the tables")
+    return 0
 
 
 def _dashboard(args: argparse.Namespace) -> int:
@@ -125,8 +156,13 @@ def _dashboard(args: argparse.Namespace) -> int:
         print(f"club dashboard: {args.users} has no users; add one with `cardtable club adduser`",
               file=sys.stderr)
         return 2
+    if args.ca_file and (not args.tls or not Path(args.ca_file).is_file()):
+        why = "is for TLS: add --tls" if not args.tls else "does not exist"
+        print(f"club dashboard: --ca-file {args.ca_file} {why}", file=sys.stderr)
+        return 2
     dash = Dashboard(args.broker_host, args.broker_port, args.mqtt_user, password, users,
-                     session_ttl=args.session_minutes * 60, tls=args.tls, secure_cookie=args.secure_cookie)
+                     session_ttl=args.session_minutes * 60, tls=args.tls, ca_file=args.ca_file,
+                     secure_cookie=args.secure_cookie)
     print(f"dashboard on http://{args.host}:{args.port}/")
     serve(dash, args.host, args.port).run()
     return 0
