@@ -149,9 +149,13 @@ def register_play(reg: Registry) -> None:
 
     @reg.clause("EU-62", "laws 62-71 (revoke)", "card_played", "play_end")
     def revoke(c: Clause, s: TableState, e: CardPlayed | PlayEnded) -> list[Ruling]:
-        """A revoke, once established, costs the offending side three points (five against a lone hand)."""
+        """A revoke, once established, costs the offending side three points (five against a lone hand).
+
+        Judged only once trump is known to have been made (``trump_made``): before that the trump suit
+        may not be the turn-up's (it can be named in the second round) and a lone hand plays three to a
+        trick, so following suit cannot be told and nothing is ruled."""
         d = s.deal
-        if d is None or d.void:
+        if d is None or d.void or d.makers is None:
             return []
         if isinstance(e, CardPlayed):
             before = {(seat, n) for seat, n, est in revokes(d, d.plays) if est}

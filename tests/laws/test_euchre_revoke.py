@@ -15,7 +15,7 @@ HANDS = {  # dealt by North in packets 2-3-2-3 then 3-2-3-2
 }
 
 
-def dealt(alone: bool = False) -> LawEngine:
+def dealt(alone: bool = False, made: bool = True) -> LawEngine:
     eng = LawEngine("euchre")
     eng.state.next_dealer = Seat.N
     events = prelude(Seat.N) + [E("deal_start", dealer="N", pack="red")]
@@ -26,7 +26,9 @@ def dealt(alone: bool = False) -> LawEngine:
             for card in HANDS[seat][taken[seat]:taken[seat] + n]:
                 events.append(E("card_dealt", seat=seat.value, card=card))
             taken[seat] += n
-    events += [E("deal_end"), E("trump_turned", card="7S"), E("trump_made", seat="N", suit="H", alone=alone)]
+    events += [E("deal_end"), E("trump_turned", card="7S")]
+    if made:
+        events.append(E("trump_made", seat="N", suit="H", alone=alone))
     assert eng.feed_all(events) == []
     return eng
 
@@ -45,6 +47,16 @@ def test_EU_62_single_revoke_penalised_three() -> None:
         assert play(eng, seat, card) == []
     pen = [r for r in eng.feed(E("play_end")) if r.remedy is Remedy.PENALTY]
     assert len(pen) == 1 and pen[0].extra["points"] == 3 and pen[0].side == Seat.S.side
+
+
+def test_EU_62_no_revoke_is_ruled_before_trump_is_known_to_be_made() -> None:
+    """The same plays with no ``trump_made``: the turn-up (a spade) may have been turned down and hearts
+    named, so South's spade on a club lead cannot be judged; nothing is ruled or scored."""
+    eng = dealt(made=False)
+    for seat, card in (("E", "AC"), ("S", "8S"), ("W", "AD"), ("N", "AH"), ("N", "KH"), ("E", "9H"),
+                       ("S", "7C"), ("W", "7D")):
+        assert play(eng, seat, card) == []
+    assert [r for r in eng.feed(E("play_end")) if r.is_irregularity] == []
 
 
 def test_EU_71_equal_revokes_cancel() -> None:
