@@ -68,6 +68,7 @@ class _Track:
     damage_reported: bool = False
     last: Sighting | None = None
     zone: str | None = None  # in play, the zone it was last seen in
+    first: int = 0  # the frame it was first read in: cards confirmed together are told in this order
 
 
 @dataclass
@@ -206,10 +207,10 @@ class TableWatcher:
                 continue
             seen.setdefault(s.code, s)
         self.face_down = backs
-        for code in sorted(set(self._tracks) | set(seen), key=lambda c: (c.pack, c.card)):
-            tr = self._tracks.get(code)
-            if tr is None:
-                tr = self._tracks[code] = _Track(deque(maxlen=self.n), deque(maxlen=self.n))
+        for code in set(seen) - set(self._tracks):
+            self._tracks[code] = _Track(deque(maxlen=self.n), deque(maxlen=self.n), first=self.stats.frames)
+        for code in sorted(self._tracks, key=lambda c: (self._tracks[c].first, c.pack, c.card)):
+            tr = self._tracks[code]
             s = seen.get(code)
             tr.seen.append(s is not None)
             if s is not None:

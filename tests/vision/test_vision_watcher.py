@@ -184,3 +184,35 @@ def test_corrupt_frames_are_counted_not_raised() -> None:
     assert w.feed(None) == []  # type: ignore[arg-type]
     assert w.feed(np.zeros((3, 3), np.uint8)) == []
     assert w.stats.corrupt_frames == 2
+
+
+class _Scripted:
+    """A decoder that reads, frame by frame, the given codes at the given table positions (px)."""
+
+    name = "scripted"
+
+    def __init__(self, frames: list[list[tuple[str, tuple[float, float]]]]) -> None:
+        from vision.codes import CardCode
+        from vision.decode import FrameReading, Sighting
+
+        self.readings = [FrameReading(tuple(Sighting(CardCode("B7", card(c)), x, y, ()) for c, (x, y) in f), (), ())
+                         for f in frames]
+        self.frame = 0
+        self.rejected: dict[str, int] = {}
+
+    def read(self, frame: np.ndarray) -> object:
+        r = self.readings[min(self.frame, len(self.readings) - 1)]
+        self.frame += 1
+        return r
+
+
+def test_cards_confirmed_in_the_same_frame_are_told_in_the_order_they_appeared() -> None:
+    """West leads the queen of clubs (read in frame 1, glare hides it in frame 2), North plays the two
+    of clubs (frames 2 and 3): both confirm in frame 3, and the lead must still come first."""
+    west, north = (560.0, 270.0), (480.0, 220.0)  # the centre, nearer West and nearer North
+    w = TableWatcher(_Scripted([[("QC", west)], [("2C", north)], [("QC", west), ("2C", north)]]),  # type: ignore[arg-type]
+                     clock=FakeClock())
+    w.set_phase("play")
+    frame = np.zeros((540, 960, 3), np.uint8)
+    events = [e for _ in range(3) for e in w.feed(frame)]
+    assert [e.card.code for e in events] == ["QC", "2C"]  # type: ignore[attr-defined]
