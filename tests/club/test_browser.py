@@ -94,14 +94,14 @@ def test_director_sees_a_lamp_light_reads_the_law_and_clears_it(club: ClubDemo, 
         contract.send_keys("9NT")
         driver.find_element(By.CSS_SELECTOR, f"{form} input[name=tricks]").send_keys("9")
         driver.find_element(By.CSS_SELECTOR, f"{form} button").click()
-        assert "level must be a digit 1 to 7" in wait.until(lambda d: text(f"{form} .said").strip())
+        assert wait.until(lambda d: "level must be a digit 1 to 7" in text(f"{form} .said"))
         contract.clear()
         contract.send_keys("3NT")
         driver.find_element(By.CSS_SELECTOR, f"{form} button").click()
         wait.until(lambda d: any(k == "result" for k, _ in commands))
         result = next(b for k, b in commands if k == "result")
         assert result["result"] == {"tricks": 9, "declarer": "S", "contract": "3NT"} and result["by"] == "director"
-        assert wait.until(lambda d: text(f"{form} .said").strip()) == "sent"
+        assert wait.until(lambda d: text(f"{form} .said").strip() == "sent")
     finally:
         driver.quit()
         pub.stop()

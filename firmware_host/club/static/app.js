@@ -172,6 +172,7 @@
   }
 
   async function enterResult(id, f) {
+    f.querySelector(".said").textContent = " sending";
     const result = {};
     for (const input of f.querySelectorAll("input, select")) {
       if (input.type === "checkbox") result[input.name] = input.checked;
