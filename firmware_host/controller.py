@@ -198,6 +198,7 @@ class TableController:
             body["t"] = round(t, 6)
         body["src"] = item.source
         before = state.deal.number if state.deal else 0
+        ignored = self.engine.ignored
         try:
             rulings = self.engine.feed(e)
         except ValueError as exc:
@@ -206,6 +207,14 @@ class TableController:
             self._note_shown(f"event not applied: {exc}")
             return []
         deal = state.deal.number if state.deal else before
+        if self.engine.ignored > ignored:  # journaled, not ruled: the event does not fit this phase
+            text = f"{e.TYPE} from {item.source} ignored: the table is in phase {state.phase.value}"
+            self.seq = self.journal.append_many([("event", body, t), ("note", {"ignored": body}, t)])[-1]
+            if item.source == "director":
+                self._note_shown(text)
+            else:
+                log.info("%s", text)
+            return []
         ruling_rows = [r.to_dict() | {"deal": deal} for r in rulings]
         lamps = lamp_policy.after_event(self.lamps, e, rulings)
         rows: list[tuple[str, dict[str, Any], float]] = [("event", body, t)]

@@ -9,6 +9,7 @@ deal and names who deals next). The game-independent part is here; each game's c
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Iterable
 
 from laws.cards import Seat
@@ -24,6 +25,7 @@ from laws.events import (
     PackCut,
     PacksAssigned,
     PackShuffled,
+    PlayEnded,
     TrumpMade,
     TrumpTurned,
 )
@@ -73,7 +75,8 @@ class LawEngine:
         self.rules = get_game(game) if isinstance(game, str) else game
         self.state = TableState(game=self.rules.name)
         self.rules.setup(self.state)
-        self.notes: list[str] = []  # events that did not fit the phase (sensor order), for the log
+        self.notes: deque[str] = deque(maxlen=100)  # the last events that did not fit the phase
+        self.ignored = 0  # how many events did not fit the phase, ever
         self._by_event: dict[str, list[Clause]] = {}
         for clause in self.rules.clauses:
             for etype in clause.events:
@@ -92,6 +95,10 @@ class LawEngine:
             return []
         if self._ignored(event):
             return []
+        if event.TYPE == "result" and s.phase is Phase.PLAY:
+            # a result ends play: what play_end settles (revokes, in euchre) is settled first
+            ended = self.feed(PlayEnded(t=event.t))
+            return ended + self.feed(event)
         rulings: list[Ruling] = self._close_claims(event)
         for clause in self._by_event.get(event.TYPE, ()):
             found = clause(s, event)
@@ -123,6 +130,7 @@ class LawEngine:
         allowed = TRANSITIONS.get(event.TYPE)
         if allowed is not None and s.phase not in allowed[0]:
             self.notes.append(f"{event.TYPE} ignored in phase {s.phase}")
+            self.ignored += 1
             log.info("%s ignored in phase %s", event.TYPE, s.phase)
             return True
         return False

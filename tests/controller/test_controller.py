@@ -293,3 +293,23 @@ def test_an_unreadable_euchre_turn_up_makes_the_pack_imperfect(tmp_path: Path) -
     assert "unreadable" in rulings[0].reason
     assert ctl.process(LawInput(E("card_faced", card="TD", where="deal", pack="R1"), "camera")) == []
     j.close()
+
+
+def test_an_event_that_does_not_fit_the_phase_is_journaled_as_such(tmp_path: Path) -> None:
+    """A second result for a hand already scored (the director pressed twice): no score, a note the
+    director sees, and the journal says it was ignored."""
+    shown: list[str] = []
+
+    class Display:
+        def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+            return (lambda text: shown.append(text)) if name == "note" else (lambda *a, **k: None)
+
+    j = Journal.open(tmp_path)
+    ctl = TableController(game="euchre", journal=j, panel=None, clock=Clock(), display=Display())
+    euchre_dealt(ctl, [E("trump_turned", card="TD"), E("deal_end")])
+    assert [r.remedy.value for r in ctl.process(LawInput(E("result", makers="NS", tricks=3), "director"))] == ["score"]
+    assert ctl.process(LawInput(E("result", makers="NS", tricks=3), "director")) == []
+    assert shown and "result from director ignored" in shown[-1] and "shuffle" in shown[-1]
+    notes = [row.body for row in j.rows() if row.kind == "note"]
+    assert notes[-1]["ignored"]["type"] == "result"
+    j.close()

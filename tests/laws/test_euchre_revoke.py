@@ -59,6 +59,17 @@ def test_EU_62_no_revoke_is_ruled_before_trump_is_known_to_be_made() -> None:
     assert [r for r in eng.feed(E("play_end")) if r.is_irregularity] == []
 
 
+def test_EU_62_a_result_without_play_end_still_settles_the_revoke() -> None:
+    """At a real table the result may be the first word that play is over: it ends play first."""
+    eng = dealt()
+    for seat, card in (("E", "AC"), ("S", "8S"), ("W", "AD"), ("N", "AH"), ("N", "KH")):
+        play(eng, seat, card)
+    rulings = eng.feed(E("result", makers="NS", tricks=3))
+    pen = [r for r in rulings if r.remedy is Remedy.PENALTY]
+    assert len(pen) == 1 and pen[0].extra["points"] == 3 and pen[0].side == Seat.S.side
+    assert rulings.index(pen[0]) < next(i for i, r in enumerate(rulings) if r.remedy is Remedy.SCORE)
+
+
 def test_EU_71_equal_revokes_cancel() -> None:
     eng = dealt()
     for seat, card in (("E", "AC"), ("S", "8S"), ("W", "AD"), ("N", "AH")):
