@@ -15,11 +15,15 @@ controller rebuilds the engine from the journal (mid-deal included) and puts the
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
 import logging
 import queue
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from firmware_host import lamps as lamp_policy
@@ -44,6 +48,20 @@ from laws.rulings import Ruling
 from laws.state import Phase
 
 log = logging.getLogger(__name__)
+
+CHECKPOINT_ROWS = 2000  # rows between checkpoints (a bridge deal with its play is about 120)
+
+
+@functools.cache
+def laws_version() -> str:
+    """A fingerprint of the law engine's source: a checkpoint is used only by the code that took it."""
+    import laws
+
+    root = Path(laws.__file__).resolve().parent
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*.py")):
+        h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -99,11 +117,13 @@ class TableController:
         table_id: the table's id for observers.
         observers: told about statuses, events and rulings (after the journal commit).
         display: told about the same, for people at the table.
+        checkpoints: start from the journal's newest checkpoint and save new ones after deals
+            (False: replay the whole journal and save none).
     """
 
     def __init__(self, *, game: str, journal: Journal, panel: Any | None, clock: Callable[[], float],
                  table_id: str = "table", observers: Sequence[TableObserver] = (),
-                 display: Any | None = None) -> None:
+                 display: Any | None = None, checkpoints: bool = True) -> None:
         self.game = game
         self.engine = LawEngine(game)
         self.journal = journal
@@ -122,6 +142,8 @@ class TableController:
         self._phase_listeners: list[Callable[[Phase, LawEngine], None]] = []
         self.packs: dict[str, dict[str, int]] = {}  # pack -> unreadable, damaged, deals
         self._told_over: set[int] = set()  # deals whose end the observers know (secrecy release)
+        self._checkpoint_seq = 0  # the row of the newest checkpoint
+        self.checkpoints = checkpoints
         self._restore()
         if panel is not None:
             panel.on_button(lambda who, kind: self.submit(ButtonInput(who, kind)))
@@ -244,6 +266,8 @@ class TableController:
             self.panel.buzz(0.3)
         if state.deal is not None and state.deal.void:
             self._deal_over(deal)
+        if e.TYPE in ("result", "play_end") or (state.deal is not None and state.deal.void):
+            self.checkpoint()
         for listener in self._phase_listeners:
             listener(state.phase, self.engine)
         self._status()
@@ -406,7 +430,9 @@ class TableController:
         last_event: Event | None = None
         last_rulings: list[Ruling] = []
         lamp_after_event = False
-        for row in self.journal.rows():
+        since = self._from_checkpoint()
+        self._checkpoint_seq = self.seq = since
+        for row in self.journal.rows(since):
             self.seq = row.seq
             if row.kind == "lamp":
                 lamp_after_event = True
@@ -456,5 +482,41 @@ class TableController:
                 self.seq = self.journal.append("lamp", dict(self.lamps), t)
         if self.panel is not None:
             self.panel.set_lamps(self.lamps)
-        if replayed:
-            log.info("restored %d events from %s", replayed, self.journal.path)
+        if replayed or since:
+            log.info("restored %d events from %s%s", replayed, self.journal.path,
+                     f" after the checkpoint at row {since}" if since else "")
+
+    def _from_checkpoint(self) -> int:
+        """Take the engine, pack health and last ruling from the journal's newest checkpoint taken by
+        this code; returns its row (0: none, replay from the start)."""
+        found = self.journal.checkpoint(laws_version()) if self.checkpoints else None
+        if found is None:
+            return 0
+        seq, text = found
+        try:
+            data = json.loads(text)
+            self.engine.restore(data["engine"])
+            self.packs = {str(p): {str(k): int(v) for k, v in c.items()} for p, c in data["packs"].items()}
+            self.last_ruling = data["last_ruling"]
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            log.warning("checkpoint at row %d of %s not used (%s); replaying the whole journal", seq,
+                        self.journal.path, exc)
+            self.engine = LawEngine(self.game)
+            self.packs, self.last_ruling = {}, None
+            return 0
+        return seq
+
+    def checkpoint(self, *, force: bool = False) -> None:
+        """Save the state a restart starts from (after a deal is over, once ``CHECKPOINT_ROWS`` rows
+        have gone by since the last; ``force``: now)."""
+        if not self.checkpoints or self.seq == self._checkpoint_seq or \
+                (not force and self.seq - self._checkpoint_seq < CHECKPOINT_ROWS):
+            return
+        state = json.dumps({"engine": self.engine.snapshot(), "packs": self.packs,
+                            "last_ruling": self.last_ruling})
+        try:
+            self.journal.save_checkpoint(self.seq, laws_version(), state)
+        except Exception as exc:  # a checkpoint only saves time at the next start
+            log.warning("checkpoint not saved: %s", exc)
+            return
+        self._checkpoint_seq = self.seq

@@ -43,6 +43,12 @@ CREATE TABLE IF NOT EXISTS journal (
     hash TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS checkpoint (
+    seq INTEGER PRIMARY KEY,
+    hash TEXT NOT NULL,
+    version TEXT NOT NULL,
+    state TEXT NOT NULL
+);
 CREATE TRIGGER IF NOT EXISTS journal_no_update BEFORE UPDATE ON journal
     BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS journal_no_delete BEFORE DELETE ON journal
@@ -276,6 +282,36 @@ class Journal:
         """The body of the last 'lamp' row (what the lamps showed), or None if there is none."""
         rows = list(self._select("SELECT * FROM journal WHERE kind = 'lamp' ORDER BY seq DESC LIMIT 1", ()))
         return rows[0].body if rows else None
+
+    def save_checkpoint(self, seq: int, version: str, state: str, keep: int = 2) -> None:
+        """Store a checkpoint: ``state`` (text) as it was after row ``seq``, taken by code ``version``.
+
+        Checkpoints sit beside the hash chain, not in it, and only shorten a restart: the rows stay the
+        record. The newest ``keep`` are kept.
+        """
+        with self._lock:
+            row = self._conn.execute("SELECT hash FROM journal WHERE seq = ?", (seq,)).fetchone()
+            if row is None:
+                raise ValueError(f"no journal row {seq} to checkpoint")
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._conn.execute("INSERT OR REPLACE INTO checkpoint VALUES (?, ?, ?, ?)",
+                                   (seq, row[0], version, state))
+                self._conn.execute("DELETE FROM checkpoint WHERE seq NOT IN "
+                                   "(SELECT seq FROM checkpoint ORDER BY seq DESC LIMIT ?)", (keep,))
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+
+    def checkpoint(self, version: str) -> tuple[int, str] | None:
+        """The newest checkpoint taken by code ``version`` whose row is still the journal's row at that
+        seq (same hash): (seq, state), or None."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT c.seq, c.state FROM checkpoint c JOIN journal j ON j.seq = c.seq AND j.hash = c.hash "
+                "WHERE c.version = ? ORDER BY c.seq DESC LIMIT 1", (version,)).fetchall()
+        return (int(rows[0][0]), str(rows[0][1])) if rows else None
 
     def head(self) -> tuple[int, str]:
         """The last sequence number and its hash (0 and the genesis hash when empty)."""

@@ -12,6 +12,7 @@ import logging
 from collections import deque
 from collections.abc import Iterable
 
+from laws import snapshot
 from laws.cards import Seat
 from laws.events import (
     CardDealt,
@@ -109,6 +110,21 @@ class LawEngine:
         for r in rulings:
             self._effect(r)
         return rulings
+
+    def snapshot(self) -> str:
+        """The table's whole state as JSON text (``laws.snapshot``), for a checkpoint."""
+        return snapshot.dumps(self.state)
+
+    def restore(self, text: str) -> None:
+        """Take the state from ``snapshot()`` text; the engine then goes on as the one that took it.
+
+        Raises:
+            laws.snapshot.SnapshotError: not a snapshot of a table of this game.
+        """
+        state = snapshot.loads(text)
+        if not isinstance(state, TableState) or state.game != self.rules.name:
+            raise snapshot.SnapshotError(f"not the state of a {self.rules.name} table")
+        self.state = state
 
     def feed_all(self, events: Iterable[Event]) -> list[Ruling]:
         """Feed several events; all their rulings in order."""

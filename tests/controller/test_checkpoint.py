@@ -1,0 +1,102 @@
+"""Checkpoints: a restart starts from the newest one and replays only the rows after it, ending in the
+same state as a replay of the whole journal; a checkpoint of other code, or one that cannot be read, is
+passed over."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from pathlib import Path
+
+import pytest
+
+import firmware_host.controller as controller_module
+from firmware_host.controller import LawInput, TableController
+from firmware_host.journal import Journal
+from tests.laws.test_properties import bridge_table
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        self.now += 0.001
+        return self.now
+
+
+def _played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, deals: int = 6) -> Path:
+    monkeypatch.setattr(controller_module, "CHECKPOINT_ROWS", 200)
+    j = Journal.open(tmp_path)
+    ctl = TableController(game="contract-bridge", journal=j, panel=None, clock=Clock())
+    events = bridge_table(random.Random(3).randint(0, 10**6), deals)
+    for e in events[:-7]:  # stop in the middle of the last deal's play
+        ctl.process(LawInput(e, "script"))
+    j.close()
+    return tmp_path
+
+
+def canonical(snapshot: str) -> object:
+    """A snapshot with its dicts in key order: the live engine keeps the order events gave (``packs``
+    owners as sent), a replay the journal's (keys sorted); the state is the same."""
+    def walk(x: object) -> object:
+        if isinstance(x, list):
+            return [walk(v) for v in x]
+        if isinstance(x, dict):
+            if "d" in x and len(x) == 1:
+                return {"d": sorted(([walk(k), walk(v)] for k, v in x["d"]), key=lambda kv: json.dumps(kv[0]))}
+            return {k: walk(v) for k, v in x.items()}
+        return x
+    return walk(json.loads(snapshot))
+
+
+def _restart(path: Path, checkpoints: bool = True) -> tuple[TableController, Journal]:
+    j = Journal.open(path)
+    return TableController(game="contract-bridge", journal=j, panel=None, clock=Clock(), checkpoints=checkpoints), j
+
+
+def test_a_restart_from_a_checkpoint_ends_as_a_whole_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    path = _played(tmp_path, monkeypatch)
+    with caplog.at_level(logging.INFO):
+        quick, j1 = _restart(path)
+    assert "after the checkpoint at row" in caplog.text
+    seq, _ = j1.checkpoint(controller_module.laws_version()) or (0, "")
+    assert 0 < seq < quick.seq
+    slow, j2 = _restart(path, checkpoints=False)
+    assert canonical(quick.engine.snapshot()) == canonical(slow.engine.snapshot())
+    assert (quick.packs, quick.last_ruling, quick.lamps, quick.seq) == \
+        (slow.packs, slow.last_ruling, slow.lamps, slow.seq)
+    # and both go on alike
+    more = [e for e in bridge_table(5, 1)[3:]]
+    for e in more[:40]:
+        assert [r.to_dict() for r in quick.process(LawInput(e, "script"))] == \
+            [r.to_dict() for r in slow.process(LawInput(e, "script"))]
+    j1.close()
+    j2.close()
+
+
+def test_a_checkpoint_taken_by_other_code_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    path = _played(tmp_path, monkeypatch)
+    monkeypatch.setattr(controller_module, "laws_version", lambda: "other code")
+    with caplog.at_level(logging.INFO):
+        ctl, j = _restart(path)
+    assert "after the checkpoint" not in caplog.text and ctl.seq > 0
+    j.close()
+
+
+def test_an_unreadable_checkpoint_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 caplog: pytest.LogCaptureFixture) -> None:
+    path = _played(tmp_path, monkeypatch)
+    whole, j = _restart(path)
+    seq, _ = j.checkpoint(controller_module.laws_version()) or (0, "")
+    assert seq
+    j.save_checkpoint(seq, controller_module.laws_version(), '{"engine": "{\\"o\\": \\"os:system\\"}"}')
+    j.close()
+    with caplog.at_level(logging.WARNING):
+        again, j = _restart(path)
+    assert "not used" in caplog.text and "replaying the whole journal" in caplog.text
+    assert canonical(again.engine.snapshot()) == canonical(whole.engine.snapshot())
+    j.close()

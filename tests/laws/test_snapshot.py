@@ -1,0 +1,66 @@
+"""A checkpoint of the engine's state: taken at any point of a table's history and restored, the engine
+goes on exactly as the one that never stopped (same rulings, same final state)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from laws.engine import LawEngine
+from laws.events import Event, event_from_dict
+from laws.snapshot import SnapshotError, dumps, loads
+from tests.laws.test_properties import bridge_table, euchre_table
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def _split_run(game: str, events: list[Event], k: int) -> None:
+    whole = LawEngine(game)
+    first = [r.to_dict() for r in whole.feed_all(events[:k])]
+    rest = [r.to_dict() for r in whole.feed_all(events[k:])]
+    before = LawEngine(game)
+    assert [r.to_dict() for r in before.feed_all(events[:k])] == first
+    again = LawEngine(game)
+    again.restore(before.snapshot())
+    assert again.snapshot() == before.snapshot()
+    assert [r.to_dict() for r in again.feed_all(events[k:])] == rest, f"differs after a restore at event {k}"
+    assert again.snapshot() == whole.snapshot()
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), deals=st.integers(1, 4), at=st.floats(0, 1))
+def test_bridge_table_restored_anywhere_goes_on_the_same(seed: int, deals: int, at: float) -> None:
+    events = bridge_table(seed, deals)
+    _split_run("contract-bridge", events, int(at * len(events)))
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), deals=st.integers(1, 6), at=st.floats(0, 1))
+def test_euchre_table_restored_anywhere_goes_on_the_same(seed: int, deals: int, at: float) -> None:
+    events = euchre_table(seed, deals)
+    _split_run("euchre", events, int(at * len(events)))
+
+
+@pytest.mark.parametrize("path", sorted(DATA.glob("*.jsonl")), ids=lambda p: p.name)
+def test_every_point_of_each_scenario(path: Path) -> None:
+    """The scenarios hold the irregularities, claims, the draw and the roster: restore at every line."""
+    lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip() and not x.startswith("#")]
+    events = [event_from_dict(x) for x in lines]
+    game = next(e.game for e in events if e.TYPE == "game")  # type: ignore[attr-defined]
+    for k in range(len(events) + 1):
+        _split_run(game, events, k)
+
+
+def test_a_snapshot_builds_only_the_engines_own_types() -> None:
+    for bad in ('{"o": "os:system", "a": {}}', '{"e": "subprocess:Popen", "v": 1}', '{"x": 1}', "[1, {}]",
+                "not json"):
+        with pytest.raises(SnapshotError):
+            loads(bad)
+    with pytest.raises(SnapshotError, match="cannot snapshot"):
+        dumps(Path("/"))
+    with pytest.raises(SnapshotError, match="not the state of a euchre table"):
+        LawEngine("euchre").restore(LawEngine("contract-bridge").snapshot())
