@@ -10,7 +10,9 @@ Producers (the shoe link's reader thread, the camera thread, the panel's buttons
 
 While the shoe is offline during a deal, inputs from other sources wait, so that no ruling is made from
 a deal the table cannot see whole; they are processed in order when the shoe returns. On start the
-controller rebuilds the engine from the journal (mid-deal included) and puts the lamps back as they were.
+controller rebuilds the engine from the journal (mid-deal included) and puts the lamps back as they were:
+from the newest checkpoint (the engine's state saved after a deal, every ``CHECKPOINT_ROWS`` rows, beside
+the journal's hash chain) and the rows after it, or from every row when there is no usable checkpoint.
 """
 
 from __future__ import annotations
