@@ -23,6 +23,8 @@ log = logging.getLogger(__name__)
 
 # Card area relative to the code's area (a 57 x 89 mm card around a 39 mm code).
 CARD_PER_CODE_AREA = 57 * 89 / 39.0**2
+# Frames less tall than this are scaled up twice before zxing reads them (see ``ZxingDecoder._raw``).
+UPSCALE_BELOW = 600
 
 
 Point = tuple[float, float]
@@ -139,6 +141,7 @@ def card_shapes(frame: np.ndarray, area_px: float) -> list[np.ndarray]:
 
 class _Base:
     name = "base"
+    upscale_small = False  # scale frames less tall than UPSCALE_BELOW up twice before reading
 
     def __init__(self, heavy_ec_below: float = 0.5, find_unreadable: bool = True,
                  card_area_px: float = 0.0) -> None:
@@ -169,19 +172,29 @@ class _Base:
             FrameError: the frame is not a usable image.
         """
         gray = as_gray(frame)
+        k = 2 if self.upscale_small and gray.shape[0] < UPSCALE_BELOW else 1
+        if k == 2:
+            # Small frames put under 2 px on a module: zxing reads the frame scaled up twice (bicubic)
+            # far better (640x480, 13 cards: about 0.92 of cards per frame against 0.74). Coordinates
+            # are worked out on the scaled image and given back in the frame's pixels.
+            gray = cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
         raw = self._raw(gray, frame)
         unreadable: list[tuple[float, float]] = []
         if self.find_unreadable:
             read_at = [_centre(c) for _, c, _ in raw]
-            for box in card_shapes(frame, self._card_area(frame, raw)):
+            area = self._card_area(frame, raw) / (k * k) if raw else self._card_area(frame, raw)
+            for shape in card_shapes(frame, area):
+                box = shape * k
                 if any(cv2.pointPolygonTest(box, p, False) >= 0 for p in read_at):
                     continue
                 again = self._retry(gray, box)
                 if again:
                     raw.extend(again)
                 else:
-                    c = box.mean(axis=0)
+                    c = shape.mean(axis=0)
                     unreadable.append((float(c[0]), float(c[1])))
+        if k != 1:
+            raw = [(text, [(x / k, y / k) for x, y in corners], uec) for text, corners, uec in raw]
         sightings: list[Sighting] = []
         rejections: list[Rejection] = []
         for text, corners, uec in raw:
@@ -207,6 +220,7 @@ class ZxingDecoder(_Base):
     """zxing-cpp on the whole frame: Micro QR (the card code) and QR (its variant)."""
 
     name = "zxing"
+    upscale_small = True
 
     def __init__(self, heavy_ec_below: float = 0.5, find_unreadable: bool = True,
                  card_area_px: float = 0.0, variants: tuple[str, ...] = ("micro",)) -> None:

@@ -101,3 +101,24 @@ def test_worn_code_reads_with_heavy_error_correction() -> None:
 def test_unknown_backend_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown decoder"):
         make_decoder("opencv")
+
+
+def test_a_small_frame_is_read_at_twice_its_size_and_answered_in_its_own_pixels() -> None:
+    """640x480 puts under 2 px on a module: the decoder reads the frame scaled up, and the positions it
+    gives (codes, unreadable card shapes) are in the small frame's pixels."""
+    import cv2
+
+    from vision.render import render, table_to_frame
+
+    codes = ["AS", "KH", "QD", "JC", "TS", "9H", "8D", "7C", "6S", "5H", "4D", "3C"]
+    scene = spread_scene(codes)
+    scene.place(card("2S"), "B7", at=(720, 380), angle=12, damage="blotted")
+    harsh = Degrade(blur=0.9, noise=6, contrast=0.65, jpeg=65, tilt=0.02, light=0.3)
+    frame = render(scene, (640, 480), harsh, np.random.default_rng(0))
+    reading = make_decoder("zxing").read(frame)
+    got = {s.code.card.code for s in reading.sightings if s.code.card}
+    assert len(got & set(codes)) >= 8, sorted(got)  # read at its own size: 3
+    for s in reading.sightings:
+        assert 0 <= s.x < 640 and 0 <= s.y < 480 and all(0 <= x < 640 and 0 <= y < 480 for x, y in s.corners)
+    bx, by = cv2.perspectiveTransform(np.float64([[[720, 380]]]), table_to_frame((640, 480), scene.table_mm))[0, 0]
+    assert any(abs(x - bx) < 25 and abs(y - by) < 25 for x, y in reading.unreadable), (reading.unreadable, bx, by)
