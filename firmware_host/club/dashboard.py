@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 
 COOKIE = "ct_session"
 MAX_BODY = 4096
+RESULT_PHASES = frozenset({"auction", "play", "scoring"})  # a table's phases in which a hand awaits its result
 CLIENT_BACKLOG = 500
 
 
@@ -312,8 +313,14 @@ class Dashboard:
         if not isinstance(checked, tuple):
             return checked
         s, table, data = checked
+        view = self.state.tables[table]
+        if view.phase not in RESULT_PHASES:
+            why = (f"table {table} is in phase {view.phase!r}: no hand there waits for its result (one is "
+                   "entered once its deal is over, until the next deal)")
+            log.warning("result by %s refused: %s", s.user, why)
+            return self._json({"error": why}, 409)
         try:
-            event = parse_result(self.state.tables[table].game, data.get("result"))
+            event = parse_result(view.game, data.get("result"))
         except ResultError as exc:
             log.warning("result by %s for table %s refused: %s", s.user, table, exc)
             return self._json({"error": str(exc)}, 400)

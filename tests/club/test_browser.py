@@ -88,6 +88,13 @@ def test_director_sees_a_lamp_light_reads_the_law_and_clears_it(club: ClubDemo, 
         from selenium.webdriver.support.ui import Select
 
         form = f"{card} form.result"
+        for _ in range(300):  # play on until a deal is over: then a hand awaits its result
+            if table.phase in ("auction", "play", "scoring"):
+                break
+            table.step()
+        else:
+            raise AssertionError("the simulated table never finished a deal")
+        wait.until(lambda d: text(f"{card} .phase") == table.phase)
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"{form} input[name=contract]"))
         Select(driver.find_element(By.CSS_SELECTOR, f"{form} select[name=declarer]")).select_by_value("S")
         contract = driver.find_element(By.CSS_SELECTOR, f"{form} input[name=contract]")

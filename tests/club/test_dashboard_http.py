@@ -123,6 +123,12 @@ def test_a_result_is_checked_for_the_tables_game_then_sent(dash: Any, broker: Lo
     cmd = json.loads(next(p for t, p in watcher.messages if t == "cardtable/t1/command/result"))
     assert cmd["table"] == "t1" and cmd["by"] == "director" and cmd["id"]
     assert cmd["result"] == {"tricks": 10, "declarer": "N", "contract": "4s"}
+    # scored: the table moves on to the next shuffle, and the same result entered again is refused here
+    status["seq"], status["body"] = 2, {"phase": "shuffle", "game": "contract-bridge", "deal": 2}
+    d.state.ingest("cardtable/t1/status", json.dumps(status).encode(), 0.0)
+    r = client.post("/api/result", json={"table": "t1", "result": {"declarer": "N", "contract": "4S",
+                                                                    "tricks": 10}}, headers=headers)
+    assert r.status_code == 409 and "phase 'shuffle'" in r.json()["error"]
 
 
 def test_the_page_escapes_and_sets_a_strict_policy(dash: Any) -> None:
