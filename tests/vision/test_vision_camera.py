@@ -46,6 +46,32 @@ def test_video_file_source_reads_cards(tmp_path: Path) -> None:
     src.release()
 
 
+def test_an_http_stream_is_a_camera_and_a_dead_url_is_named(tmp_path: Path) -> None:
+    """OpenCV (FFmpeg) reads a video served over HTTP, as from an IP camera; a URL nobody answers is a
+    CameraError that names it."""
+    import functools
+    import http.server
+
+    cam = SyntheticCamera(spread_scene(["QS", "3H"]), size=SMALL, degrade=MILD)
+    writer = cv2.VideoWriter(str(tmp_path / "table.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 10, SMALL)
+    for _ in range(5):
+        writer.write(cam.read()[1])
+    writer.release()
+    quiet = type("Quiet", (http.server.SimpleHTTPRequestHandler,), {"log_message": lambda *a: None})
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(quiet, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        src = open_camera(f"http://127.0.0.1:{server.server_address[1]}/table.avi")
+        ok, frame = src.read()
+        assert ok and frame is not None
+        assert {s.code.card for s in make_decoder().read(frame).sightings} == {card("QS"), card("3H")}
+        src.release()
+        with pytest.raises(CameraError, match="nothing.avi"):
+            open_camera(f"http://127.0.0.1:{server.server_address[1]}/nothing.avi")
+    finally:
+        server.shutdown()
+
+
 class ScriptedSource:
     """A frame source that gives numbered frames, then fails (a camera unplugged)."""
 
