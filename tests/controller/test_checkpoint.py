@@ -14,16 +14,8 @@ import pytest
 import firmware_host.controller as controller_module
 from firmware_host.controller import LawInput, TableController
 from firmware_host.journal import Journal
+from tests.controller.test_controller import Clock
 from tests.laws.test_properties import bridge_table
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        self.now += 0.001
-        return self.now
 
 
 def _played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, deals: int = 6) -> Path:
