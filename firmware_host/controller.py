@@ -251,7 +251,8 @@ class TableController:
             self.lamps = lamps
             if self.panel is not None:
                 self.panel.set_lamps(lamps)
-        if e.TYPE in ("result", "play_end"):
+        play_over = e.TYPE in ("result", "play_end")
+        if play_over:
             self._deal_over(deal)  # play has ended: this event and its rulings (the score) go out whole
         self._tell("event", body, deal, seqs[0])
         for r, rd, seq in zip(rulings, ruling_rows, seqs[1:]):
@@ -266,9 +267,10 @@ class TableController:
                 self._safe(obs.pack_health, pack, h["unreadable"], h["damaged"], h["deals"])
         if rulings and lamp_policy.buzz_for(rulings) and self.panel is not None:
             self.panel.buzz(0.3)
-        if state.deal is not None and state.deal.void:
+        voided = state.deal is not None and state.deal.void
+        if voided:
             self._deal_over(deal)
-        if e.TYPE in ("result", "play_end") or (state.deal is not None and state.deal.void):
+        if play_over or voided:
             self.checkpoint()
         for listener in self._phase_listeners:
             listener(state.phase, self.engine)
@@ -497,7 +499,7 @@ class TableController:
         seq, text = found
         try:
             data = json.loads(text)
-            self.engine.restore(data["engine"])
+            self.engine.restore(data["engine"])  # raises SnapshotError (a ValueError) if unusable
             self.packs = {str(p): {str(k): int(v) for k, v in c.items()} for p, c in data["packs"].items()}
             self.last_ruling = data["last_ruling"]
         except (ValueError, KeyError, TypeError, AttributeError) as exc:

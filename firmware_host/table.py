@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from firmware_host.club.results import ResultError, parse_result
 from firmware_host.config import Config
 from firmware_host.controller import ButtonInput, DeviceNote, Input, LawInput, TableController
 from firmware_host.journal import Journal
@@ -112,8 +113,6 @@ class ClubCommands:
         self._seen: deque[str] = deque(maxlen=remember)
 
     def __call__(self, kind: str, body: dict[str, Any]) -> None:
-        from firmware_host.club.results import ResultError, parse_result
-
         cid = body.get("id")
         if isinstance(cid, str):
             if cid in self._seen:

@@ -9,8 +9,8 @@ deal and names who deals next). The game-independent part is here; each game's c
 from __future__ import annotations
 
 import logging
-from collections import deque
 from collections.abc import Iterable
+from typing import Any
 
 from laws import snapshot
 from laws.cards import Seat
@@ -76,8 +76,7 @@ class LawEngine:
         self.rules = get_game(game) if isinstance(game, str) else game
         self.state = TableState(game=self.rules.name)
         self.rules.setup(self.state)
-        self.notes: deque[str] = deque(maxlen=100)  # the last events that did not fit the phase
-        self.ignored = 0  # how many events did not fit the phase, ever
+        self.ignored = 0  # how many events did not fit the phase, ever (each is logged)
         self._by_event: dict[str, list[Clause]] = {}
         for clause in self.rules.clauses:
             for etype in clause.events:
@@ -111,17 +110,17 @@ class LawEngine:
             self._effect(r)
         return rulings
 
-    def snapshot(self) -> str:
-        """The table's whole state as JSON text (``laws.snapshot``), for a checkpoint."""
-        return snapshot.dumps(self.state)
+    def snapshot(self) -> Any:
+        """The table's whole state as JSON-able data (``laws.snapshot``), for a checkpoint."""
+        return snapshot.dump(self.state)
 
-    def restore(self, text: str) -> None:
-        """Take the state from ``snapshot()`` text; the engine then goes on as the one that took it.
+    def restore(self, data: Any) -> None:
+        """Take the state from ``snapshot()`` data; the engine then goes on as the one that took it.
 
         Raises:
             laws.snapshot.SnapshotError: not a snapshot of a table of this game.
         """
-        state = snapshot.loads(text)
+        state = snapshot.load(data)
         if not isinstance(state, TableState) or state.game != self.rules.name:
             raise snapshot.SnapshotError(f"not the state of a {self.rules.name} table")
         self.state = state
@@ -145,7 +144,6 @@ class LawEngine:
             return True
         allowed = TRANSITIONS.get(event.TYPE)
         if allowed is not None and s.phase not in allowed[0]:
-            self.notes.append(f"{event.TYPE} ignored in phase {s.phase}")
             self.ignored += 1
             log.info("%s ignored in phase %s", event.TYPE, s.phase)
             return True

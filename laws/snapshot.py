@@ -84,22 +84,31 @@ def load(data: Any) -> Any:
     Raises:
         SnapshotError: the data is not a snapshot this code can read.
     """
+    try:
+        return _load(data)
+    except SnapshotError:
+        raise
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise SnapshotError(f"snapshot is not readable: {exc}") from None
+
+
+def _load(data: Any) -> Any:
     if data is None or isinstance(data, (bool, int, float, str)):
         return data
     if isinstance(data, list):
-        return [load(v) for v in data]
+        return [_load(v) for v in data]
     if not isinstance(data, dict) or not data:
         raise SnapshotError(f"unexpected {type(data).__name__} in a snapshot")
     if "t" in data:
-        return tuple(load(v) for v in data["t"])
+        return tuple(_load(v) for v in data["t"])
     if "s" in data:
-        return {load(v) for v in data["s"]}
+        return {_load(v) for v in data["s"]}
     if "f" in data:
-        return frozenset(load(v) for v in data["f"])
+        return frozenset(_load(v) for v in data["f"])
     if "q" in data:
-        return deque((load(v) for v in data["q"]), maxlen=data.get("max"))
+        return deque((_load(v) for v in data["q"]), maxlen=data.get("max"))
     if "d" in data:
-        return {load(k): load(v) for k, v in data["d"]}
+        return {_load(k): _load(v) for k, v in data["d"]}
     if "e" in data:
         cls = _class(data["e"])
         if not issubclass(cls, enum.Enum):
@@ -112,7 +121,7 @@ def load(data: Any) -> Any:
         if not isinstance(attrs, dict):
             raise SnapshotError(f"object {data['o']!r} without attributes")
         for k, v in attrs.items():
-            object.__setattr__(obj, k, load(v))  # frozen dataclasses too
+            object.__setattr__(obj, k, _load(v))  # frozen dataclasses too
         return obj
     raise SnapshotError(f"unknown tag in {sorted(data)[:3]}")
 
@@ -125,8 +134,7 @@ def dumps(value: Any) -> str:
 def loads(text: str) -> Any:
     """``load`` from JSON text."""
     try:
-        return load(json.loads(text))
-    except (ValueError, TypeError, RecursionError) as exc:
-        if isinstance(exc, SnapshotError):
-            raise
-        raise SnapshotError(f"snapshot is not readable: {exc}") from None
+        data = json.loads(text)
+    except ValueError as exc:
+        raise SnapshotError(f"snapshot is not JSON: {exc}") from None
+    return load(data)

@@ -182,7 +182,8 @@ class _Base:
         unreadable: list[tuple[float, float]] = []
         if self.find_unreadable:
             read_at = [_centre(c) for _, c, _ in raw]
-            area = self._card_area(frame, raw) / (k * k) if raw else self._card_area(frame, raw)
+            # from the codes read (scaled pixels) or from the frame's size (its own pixels)
+            area = self._card_area(frame, raw) / (k * k if raw else 1)
             for shape in card_shapes(frame, area):
                 box = shape * k
                 if any(cv2.pointPolygonTest(box, p, False) >= 0 for p in read_at):

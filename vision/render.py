@@ -266,7 +266,9 @@ def render_with_cover(scene: Scene, size: tuple[int, int] = (1280, 720), degrade
             level += 1
             h_af = h_af @ np.diag([2.0, 2.0, 1.0])
         _paste(frame, _pyramid(art_key, level), h_af)
-        code_quads.append(cv2.perspectiveTransform(_code_quad(art_key)[None], h_af @ np.diag([0.5**level] * 2 + [1.0]))[0])
+        if degrade.hands:  # where the code lies, to tell what a hand covers
+            to_frame = h_af @ np.diag([0.5**level] * 2 + [1.0])
+            code_quads.append(cv2.perspectiveTransform(_code_quad(art_key)[None], to_frame)[0])
     hand_mask = np.zeros((h, w), np.uint8) if degrade.hands else None
     for _ in range(degrade.hands):
         cx, cy = int(rng.uniform(0, w)), int(rng.choice([rng.uniform(0, h * 0.15), rng.uniform(h * 0.85, h)]))
