@@ -8,19 +8,22 @@ STAMP  := $(VENV)/.installed-stamp
 DEMO_DEBS := python3-venv
 TEST_DEBS := libzbar0 mosquitto openssl chromium chromium-driver systemd
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup demo test lint bench clean constraints
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import ensurepip' 2>/dev/null || tools/ensure-debs.sh $(DEMO_DEBS)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -c constraints.txt -e '.[test]'
 	touch $(STAMP)
 
 setup: $(STAMP)
 
 demo: setup
 	$(VENV)/bin/cardtable demo
+	@echo
+	@echo "The program is $(VENV)/bin/cardtable: run it as '$(VENV)/bin/cardtable --help', or first"
+	@echo "'. $(VENV)/bin/activate' and then 'cardtable --help' (e.g. 'cardtable shoe-sim', 'cardtable club demo')."
 
 lint: setup
 	$(VENV)/bin/ruff check .
@@ -34,6 +37,11 @@ test: setup
 
 bench: setup
 	$(VENV)/bin/cardtable bench all
+
+# After changing a version in .venv on purpose: write the versions the tests now run with.
+constraints: setup
+	{ sed -n '/^#/p' constraints.txt; $(PY) -m pip freeze --exclude-editable | grep -v '^#'; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -24,6 +24,9 @@ COMMANDS = (
     "labels",
     "calibrate",
     "club",
+    "config_init",
+    "install_files",
+    "doctor",
 )
 
 

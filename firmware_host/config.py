@@ -63,7 +63,7 @@ class ShoeConfig:
 
 @dataclass(frozen=True)
 class CameraConfig:
-    source: int | str = 0
+    source: int | str = "picamera2"      # the camera module on the CSI connector (hardware/SETUP.md)
     width: int = 1280
     height: int = 720
     decoder: str = "zxing"
@@ -126,7 +126,7 @@ _SUBTABLES = {"pins": {"lamps": LAMPS, "buttons": BUTTONS}}
 _SECTIONS = (*_SCALARS, "vision")
 _KIND_NAMES = {"str": "a string", "path": "a path (string)", "int": "a whole number",
                "float": "a number", "bool": "true or false",
-               "source": "a camera index, a path, a URL, 'synthetic' or 'none'"}
+               "source": "a camera index, a path, a URL, 'picamera2', 'synthetic' or 'none'"}
 
 
 def _suggest(word: str, options: Any) -> str:

@@ -35,11 +35,12 @@ LAMPS = ("redeal", "shuffle", "replace_pack", "shoe_offline", "camera_offline",
 
 def default_scenarios() -> list[Path]:
     """The example event logs shipped with the project."""
-    for base in (Path(__file__).resolve().parents[2] / "tests" / "data", Path.cwd() / "tests" / "data"):
-        files = sorted(base.glob("*.jsonl"))
-        if files:
-            return files
-    return []
+    from firmware_host.resources import resource_dir
+
+    try:
+        return sorted(resource_dir("examples").glob("*.jsonl"))
+    except FileNotFoundError:
+        return []
 
 
 def load_scenario(path: Path) -> list[dict[str, Any]]:

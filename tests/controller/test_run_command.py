@@ -19,7 +19,7 @@ def _config(tmp: Path, port: str, game: str = "contract-bridge") -> Path:
     text = text.replace('game = "contract-bridge"', f'game = "{game}"')
     text = text.replace('data_dir = "/var/lib/cardtable"', f'data_dir = "{tmp / "data"}"')
     text = text.replace('port = "/dev/cardtable-shoe"', f'port = "{port}"')
-    text = text.replace("source = 0 ", 'source = "none" ')
+    text = text.replace('source = "picamera2" ', 'source = "none" ')
     text = text.replace('factory = "auto"', 'factory = "mock"')
     path = tmp / "table.toml"
     path.write_text(text)

@@ -1,0 +1,195 @@
+"""``cardtable doctor`` over fakes: a pseudo-terminal as the shoe's port, the synthetic camera, a
+temporary data folder, a fake /dev, a local Mosquitto and a closed port, an injected clock state and
+systemctl answers (issue 14, item 4)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+from firmware_host.config import load_config
+from firmware_host.doctor import (
+    check_broker,
+    check_camera,
+    check_clock,
+    check_data,
+    check_gpio,
+    check_serial,
+    check_unit,
+    doctor_exit,
+    run_checks,
+    unit_state,
+)
+
+
+@pytest.fixture
+def pty_port() -> Iterator[str]:
+    master, slave = os.openpty()
+    try:
+        yield os.ttyname(slave)
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def _config(tmp_path: Path, port: str, *, camera: str = '"synthetic"', factory: str = "mock",
+            mqtt: str = "") -> Path:
+    path = tmp_path / "table.toml"
+    path.write_text(f'[table]\ndata_dir = "{tmp_path / "data"}"\n[shoe]\nport = "{port}"\n'
+                    f'[camera]\nsource = {camera}\nwidth = 640\nheight = 480\n[pins]\nfactory = "{factory}"\n'
+                    + mqtt, encoding="utf-8")
+    return path
+
+
+def test_a_ready_table_passes_every_check(tmp_path: Path, pty_port: str) -> None:
+    cfg = load_config(_config(tmp_path, pty_port), env={}, check_devices=False)
+
+    def systemctl(argv: Sequence[str]) -> tuple[int, str]:
+        return (0, "enabled") if argv[1] == "is-enabled" else (0, "active")
+
+    checks = run_checks(cfg, clock=lambda: 0, run=systemctl)
+    assert [c.name for c in checks] == ["camera", "serial", "gpio", "data", "clock", "broker", "service"]
+    assert all(c.ok for c in checks), [c.line() for c in checks]
+    assert doctor_exit(checks) == 0
+    assert "640x480" in checks[0].text
+    assert all(len(c.line().splitlines()) == 1 for c in checks)
+
+
+def test_camera_that_cannot_open_names_the_fix(tmp_path: Path) -> None:
+    cfg = load_config(_config(tmp_path, "loop://", camera=str(tmp_path / "no-such.mp4").join('""')), env={},
+                      check_devices=False)
+    check = check_camera(cfg)
+    assert not check.ok and "cannot open" in check.text and "fix:" in check.text
+
+
+def test_missing_serial_port_says_plug_in_and_udev(tmp_path: Path) -> None:
+    cfg = load_config(_config(tmp_path, str(tmp_path / "cardtable-shoe")), env={}, check_devices=False)
+    check = check_serial(cfg)
+    assert not check.ok and "does not exist" in check.text and "install-files" in check.text
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may open any file")
+def test_serial_port_without_permission_says_dialout(tmp_path: Path) -> None:
+    port = tmp_path / "ttyACM0"
+    port.write_text("")
+    port.chmod(0)
+    cfg = load_config(_config(tmp_path, str(port)), env={}, check_devices=False)
+    check = check_serial(cfg)
+    assert not check.ok and "dialout" in check.text
+
+
+def test_serial_pty_opens(tmp_path: Path, pty_port: str) -> None:
+    cfg = load_config(_config(tmp_path, pty_port), env={}, check_devices=False)
+    assert check_serial(cfg).ok
+
+
+def test_gpio_without_chips_or_without_backend(tmp_path: Path) -> None:
+    cfg = load_config(_config(tmp_path, "loop://", factory="lgpio"), env={}, check_devices=False)
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    none = check_gpio(cfg, str(dev))
+    assert not none.ok and "gpiochip" in none.text
+    (dev / "gpiochip0").write_text("")
+    have = check_gpio(cfg, str(dev))
+    if not any(_has(m) for m in ("lgpio", "RPi.GPIO")):
+        assert not have.ok and "python3-lgpio" in have.text and "--system-site-packages" in have.text
+    else:
+        assert have.ok
+
+
+def _has(module: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def test_data_folder_unwritable_or_full(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    cfg = load_config(_config(tmp_path, "loop://"), env={}, check_devices=False)
+    assert check_data(cfg).ok
+    bad = load_config(_config(tmp_path, "loop://"), env={"CARDTABLE_DATA_DIR": str(blocker / "data")},
+                      check_devices=False)
+    check = check_data(bad)
+    assert not check.ok and "cannot write" in check.text
+    full = check_data(cfg, min_free=1 << 62)
+    assert not full.ok and "MB free" in full.text
+
+
+def test_clock_states() -> None:
+    assert check_clock(lambda: 0).ok
+    unsynced = check_clock(lambda: 5)
+    assert not unsynced.ok and "timedatectl" in unsynced.text
+    assert not check_clock(lambda: -1).ok
+
+
+def test_unit_states() -> None:
+    assert check_unit(("enabled", "active")).ok
+    assert "install-files" in check_unit(("not-found", "inactive")).text
+    assert "enable --now" in check_unit(("disabled", "inactive")).text
+    failed = check_unit(("enabled", "failed"))
+    assert not failed.ok and "journalctl" in failed.text
+    assert not check_unit(("", "")).ok
+    assert unit_state(lambda argv: (127, "")) == ("", "")
+
+
+def test_device_failure_while_the_service_runs_says_it_may_hold_it(tmp_path: Path) -> None:
+    cfg = load_config(_config(tmp_path, str(tmp_path / "gone")), env={}, check_devices=False)
+    checks = run_checks(cfg, skip=("camera", "gpio", "data", "clock", "broker"),
+                        run=lambda argv: (0, "enabled" if argv[1] == "is-enabled" else "active"))
+    serial = checks[0]
+    assert not serial.ok and "systemctl stop cardtable" in serial.text
+
+
+def test_broker_closed_port_fails_with_the_reason(tmp_path: Path) -> None:
+    from firmware_host.club.broker import free_port
+
+    (tmp_path / "pw").write_text("secret\n")
+    mqtt = f'[mqtt]\nhost = "127.0.0.1"\nport = {free_port()}\nusername = "t1"\npassword_file = "{tmp_path / "pw"}"\n'
+    cfg = load_config(_config(tmp_path, "loop://", mqtt=mqtt), env={}, check_devices=False)
+    check = check_broker(cfg, timeout=3)
+    assert not check.ok and "refused" in check.text.lower() and "fix:" in check.text
+
+
+def test_broker_with_right_and_wrong_credentials(tmp_path: Path) -> None:
+    from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
+
+    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
+        pytest.skip("mosquitto is not installed (`make test` installs it)")
+    broker = LocalBroker(tmp_path / "broker", {DASHBOARD_USER: "d-pw", "table-01": "t-pw"})
+    broker.start()
+    try:
+        for password, ok in (("t-pw", True), ("wrong", False)):
+            pw = tmp_path / f"pw-{ok}"
+            pw.write_text(password + "\n")
+            mqtt = (f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\nusername = "table-01"\n'
+                    f'password_file = "{pw}"\n')
+            cfg = load_config(_config(tmp_path, "loop://", mqtt=mqtt), env={}, check_devices=False)
+            check = check_broker(cfg)
+            assert check.ok is ok, check.text
+            if not ok:
+                assert "refused user 'table-01'" in check.text
+    finally:
+        broker.stop()
+
+
+def test_cli_exit_status(tmp_path: Path, pty_port: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _config(tmp_path, pty_port)
+    rc = main(["doctor", "--config", str(path), "--skip", "clock", "--skip", "service"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert [ln.split()[0] for ln in out.splitlines()] == ["OK"] * 6
+    bad = _config(tmp_path, str(tmp_path / "nothing-here"))
+    assert main(["doctor", "--config", str(bad), "--skip", "clock", "--skip", "service"]) == 1
+    assert "FAIL  serial" in capsys.readouterr().out
+    (tmp_path / "broken.toml").write_text("[table\n")
+    assert main(["doctor", "--config", str(tmp_path / "broken.toml")]) == 2
+    assert capsys.readouterr().out.startswith("FAIL  config")
