@@ -325,14 +325,35 @@ def euchre_table(rig: Rig) -> None:
     rig.script("result", makers="NS", alone=False, tricks=3)
 
 
-def run_demo(out: Path, seed: int = 7, camera: bool = True) -> int:
+def quick_table(rig: Rig) -> None:
+    """A short session (``cardtable demo --quick``): the draw, one clean deal, its result."""
+    N = Seat.N
+    rig.say(f"{rig.game}: four players draw for partners and seats.")
+    rig.script("draw", cuts=PLAYERS[rig.game])
+    rig.script("packs", owners={"NS": "R1", "EW": "B1"})
+    rig.say("Shuffled and cut; the shoe deals one clean deal.")
+    rig.shuffle_and_cut(N)
+    rig.deal(N, "R1")
+    if rig.game == "euchre":
+        trump = rig.ctl.engine.state.deal.trump_card if rig.ctl.engine.state.deal else None
+        rig.script("trump_made", seat="E", suit=trump.suit if trump else "H")
+        rig.script("play_end")
+        rig.script("result", makers="EW", alone=False, tricks=3)
+    else:
+        rig.script("play_end")
+        rig.script("result", declarer="S", contract="2H", tricks=8)
+
+
+def run_demo(out: Path, seed: int = 7, camera: bool = True, quick: bool = False) -> int:
     from firmware_host.pbn import deals_from_events, write_pbn
 
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     summary = []
-    for game, session in (("contract-bridge", bridge_table), ("euchre", euchre_table)):
-        rig = build_rig(game, out, seed, with_camera=camera)
+    sessions = ((("contract-bridge", quick_table), ("euchre", quick_table)) if quick else
+                (("contract-bridge", bridge_table), ("euchre", euchre_table)))
+    for game, session in sessions:
+        rig = build_rig(game, out, seed, with_camera=camera and not quick)
         try:
             session(rig)
         finally:

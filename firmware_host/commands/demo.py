@@ -10,6 +10,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--out", default=None, help="folder for the journals and PBN (default: out/demo-<time>)")
     p.add_argument("--seed", type=int, default=7, help="shuffles and faults follow it")
     p.add_argument("--no-camera", action="store_true", help="leave the synthetic camera out")
+    p.add_argument("--quick", action="store_true", help="a short demo: one clean deal per game, no camera")
     p.set_defaults(func=run)
 
 
@@ -20,4 +21,4 @@ def run(args: argparse.Namespace) -> int:
     from firmware_host.demo import run_demo
 
     out = Path(args.out) if args.out else Path("out") / time.strftime("demo-%Y%m%d-%H%M%S")
-    return run_demo(out, seed=args.seed, camera=not args.no_camera)
+    return run_demo(out, seed=args.seed, camera=not args.no_camera, quick=args.quick)

@@ -29,17 +29,27 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _sim(args: argparse.Namespace) -> int:
+    import os
     import threading
 
     from firmware_host.shoe.virtual import VirtualShoe
 
+    if args.link is not None and not os.path.isdir(args.link):
+        print(f"cardtable shoe-sim: --link {args.link}: no such folder (make it first, or leave --link out "
+              "for a temporary one)", file=sys.stderr)
+        return 2
     try:
         shoe = VirtualShoe(args.game, args.seed, args.inject, gap_ms=max(1, args.pace - 20), pass_ms=20,
                            directory=args.link)
     except ValueError as exc:
         print(f"cardtable shoe-sim: {exc}", file=sys.stderr)
         return 2
-    path = shoe.open()
+    try:
+        path = shoe.open()
+    except OSError as exc:
+        print(f"cardtable shoe-sim: cannot make the port's link in {args.link}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
     print(path, flush=True)
     print(f"virtual shoe ({args.game}, seed {args.seed}) on {shoe.tty}; waiting for a host, e.g. "
           f"`cardtable shoe-listen {path} --game {args.game} --deals 1`. Ctrl-C stops.", file=sys.stderr)
