@@ -48,7 +48,7 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class TableConfig:
-    id: str = "table-1"
+    id: str = "table-01"
     name: str = "Table 1"
     game: str = "contract-bridge"
     data_dir: Path = Path("/var/lib/cardtable")

@@ -359,6 +359,10 @@ class TableController:
             return
         self.seq = self.journal.append("note", {"device": item.device, "online": item.online,
                                                 "reason": item.reason}, t)
+        if item.online:
+            log.info("%s online%s", item.device, f": {item.reason}" if item.reason else "")
+        else:
+            log.warning("%s OFFLINE%s", item.device, f": {item.reason}" if item.reason else "")
         lamp = lamp_policy.DEVICE_LAMPS.get(item.device)
         if lamp is not None:
             self._set_lamps(self.lamps | {lamp: not item.online}, t)

@@ -2,12 +2,16 @@
 reason, large enough to read across the table (rich).
 
 On a terminal a live panel at the bottom shows the table and a progress line for the deal while rulings
-scroll above it; elsewhere (a log file, CI) the same facts are printed as lines when the phase changes.
+scroll above it; the program's log lines are shown under the panel (the last few), not printed through
+it. Elsewhere (a log file, CI) the same facts are printed as lines when the phase changes, and log lines
+go to standard error as usual. Every line fits 80 columns.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+from collections import deque
 from typing import Any
 
 from rich.console import Console, Group
@@ -20,20 +24,27 @@ from firmware_host.display_text import title
 from laws.rulings import Remedy, Ruling
 
 LAMP_LABELS = {"redeal": "REDEAL", "shuffle": "SHUFFLE+CUT", "replace_pack": "REPLACE PACK",
-               "shoe_offline": "SHOE OFFLINE", "camera_offline": "CAMERA OFFLINE"}
+               "shoe_offline": "NO SHOE", "camera_offline": "NO CAMERA"}
 _STYLE = {Remedy.REDEAL: "bold white on red", Remedy.MISDEAL: "bold white on red",
           Remedy.LOSE_DEAL: "bold white on red", Remedy.REPLACE_PACK: "bold black on yellow",
           Remedy.NEW_SHUFFLE_AND_CUT: "bold black on yellow", Remedy.NEW_CUT: "bold black on yellow",
           Remedy.CLAIM_OPTION: "bold white on blue", Remedy.PENALTY: "bold white on magenta"}
 
 
+WIDTH = 76  # the inside of the live panel on an 80-column terminal; every line of ours fits it
+LOG_LINES = 4  # log lines kept under the live panel
+WAITING = {"auction": "the deal is out; waiting for the hand's result (the director's dashboard)",
+           "play": "the hand is being played; waiting for its result",
+           "scoring": "play has ended; waiting for the result"}
+
+
 def lamp_text(lamps: dict[str, bool]) -> Text:
     out = Text()
     for name, label in LAMP_LABELS.items():
         on = lamps.get(name, False)
-        out.append(f" {'●' if on else '○'} {label} ", style="bold red" if on else "dim")
+        out.append(f"{'●' if on else '○'} {label} ", style="bold red" if on else "dim")
     seats = [s for s in "NESW" if lamps.get(f"attention_{s}")]
-    out.append(f" ● ATTENTION {' '.join(seats)} " if seats else " ○ ATTENTION ",
+    out.append(f"● ATTENTION {''.join(seats)}" if seats else "○ ATTENTION",
                style="bold blue" if seats else "dim")
     return out
 
@@ -41,11 +52,13 @@ def lamp_text(lamps: dict[str, bool]) -> Text:
 def score_text(score: dict[str, Any]) -> str:
     """One line of score: bridge totals, games and vulnerability; euchre points and games."""
     def pair(d: dict[str, Any]) -> str:
-        return f"NS {d.get('NS', 0)}  EW {d.get('EW', 0)}"
+        return f"NS {d.get('NS', 0)} EW {d.get('EW', 0)}"
     if "totals" in score:  # bridge
         vul = [side for side, v in (score.get("vulnerable") or {}).items() if v]
-        return (f"game {score.get('game')}   below {pair(score.get('below') or {})}   totals "
-                f"{pair(score['totals'])}   games {pair(score.get('games') or {})}   vulnerable "
+        def ns_ew(d: dict[str, Any]) -> str:
+            return f"{d.get('NS', 0)}-{d.get('EW', 0)}"
+        return (f"game {score.get('game')}  NS-EW: below {ns_ew(score.get('below') or {})}  total "
+                f"{ns_ew(score['totals'])}  games {ns_ew(score.get('games') or {})}  vul "
                 f"{' '.join(vul) or 'none'}")
     return (f"game {score.get('game')}   points {pair(score.get('score') or {})}   games won "
             f"{pair(score.get('games_won') or {})}")
@@ -54,12 +67,35 @@ def score_text(score: dict[str, Any]) -> str:
 def progress_text(snap: dict[str, Any], deal_size: int) -> Text:
     counts = snap.get("counts") or {}
     dealt = snap.get("cards_dealt", 0)
-    width = 26
+    width = 12
     filled = min(width, round(width * dealt / deal_size)) if deal_size else 0
     bar = "█" * filled + "·" * (width - filled)
-    seats = "  ".join(f"{s} {counts.get(s, 0):2d}" for s in "NESW")
+    seats = " ".join(f"{s} {counts.get(s, 0):2d}" for s in "NESW")
+    phase = snap.get("phase") or "starting"
     return Text(f"deal {snap.get('deal', 0)}  dealer {snap.get('dealer') or '-'}  [{bar}] {dealt:2d}/{deal_size}"
-                f"   {seats}   phase {snap.get('phase')}")
+                f"  {seats}  phase {phase}")
+
+
+class _LogTail(logging.Handler):
+    """Keeps the last log lines for the live panel, which shows them under itself."""
+
+    def __init__(self, on_record: Any) -> None:
+        super().__init__(logging.INFO)
+        self.lines: deque[str] = deque(maxlen=LOG_LINES)
+        self.on_record = on_record
+        self.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s", "%H:%M:%S"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = self.format(record).splitlines()[0]
+        except Exception:  # noqa: BLE001 - a log line must never stop the display
+            return
+        self.lines.append(text if len(text) <= 80 else text[:79] + "…")
+        self.on_record()
+
+
+def _mute(record: logging.LogRecord) -> bool:
+    return False
 
 
 class TerminalDisplay:
@@ -80,16 +116,42 @@ class TerminalDisplay:
         self._lock = threading.Lock()
         self._live: Live | None = None
         self._last_phase: tuple[Any, ...] | None = None
+        self._tail: _LogTail | None = None
+        self._muted: list[logging.Handler] = []
         if live and self.console.is_terminal:
             self._live = Live(self._render(), console=self.console, auto_refresh=False, transient=False)
             self._live.start()
+            self._capture_logs()
+
+    def _capture_logs(self) -> None:
+        """While live, log records go to the tail under the panel instead of the root's handlers (whose
+        raw lines would tear through the screen)."""
+        root = logging.getLogger()
+        self._tail = _LogTail(self._refresh)
+        self._tail.setLevel(root.getEffectiveLevel())
+        self._muted = [h for h in root.handlers if isinstance(h, logging.StreamHandler)]
+        for h in self._muted:
+            h.addFilter(_mute)
+        root.addHandler(self._tail)
+
+    def _refresh(self) -> None:
+        if self._live is not None and self._lock.acquire(blocking=False):
+            try:
+                self._live.update(self._render(), refresh=True)
+            finally:
+                self._lock.release()
 
     def close(self) -> None:
+        if self._tail is not None:
+            logging.getLogger().removeHandler(self._tail)
+            for h in self._muted:
+                h.removeFilter(_mute)
+            self._tail, self._muted = None, []
         if self._live is not None:
             self._live.stop()
             self._live = None
 
-    def _render(self) -> RichPanel:
+    def _render(self) -> Group:
         snap = self._snap
         grid = Table.grid(padding=(0, 1))
         grid.add_row(lamp_text(snap.get("lamps") or {}))
@@ -97,7 +159,13 @@ class TerminalDisplay:
         score = snap.get("score") or {}
         if score:
             grid.add_row(Text(score_text(score), style="cyan"))
-        return RichPanel(Group(grid), title=self.title, border_style="green")
+        waiting = WAITING.get(str(snap.get("phase")))
+        if waiting:
+            grid.add_row(Text(waiting, style="yellow"))
+        panel = RichPanel(Group(grid), title=self.title, border_style="green", width=min(80, self.console.width))
+        tail = getattr(self, "_tail", None)
+        lines = [Text(line, style="dim", no_wrap=True, overflow="ellipsis") for line in (tail.lines if tail else ())]
+        return Group(panel, *lines)
 
     def _print(self, renderable: Any) -> None:
         if self._live is not None:
@@ -114,7 +182,8 @@ class TerminalDisplay:
             key = (snap.get("phase"), snap.get("deal"), tuple(sorted(snap.get("lamps", {}).items())))
             if key != self._last_phase:
                 self._last_phase = key
-                self.console.print(progress_text(snap, self.deal_size), lamp_text(snap.get("lamps") or {}))
+                self.console.print(progress_text(snap, self.deal_size))
+                self.console.print(lamp_text(snap.get("lamps") or {}))
 
     def ruling(self, r: Ruling, deal: int) -> None:
         head = title(r)

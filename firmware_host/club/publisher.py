@@ -326,11 +326,15 @@ class MqttPublisher:
                         "keeps what it would send)", self.table, self.config.host, self.config.port, why)
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
-        self._fail_said = ""
-        if reason_code.is_failure:
-            log.warning("table %s: broker %s:%s refused the connection: %s", self.table, self.config.host,
-                        self.config.port, reason_code)
+        if reason_code.is_failure:  # said once (paho retries); the hang-up that follows is no TLS matter
+            why = f"refused: {reason_code}"
+            if why != self._fail_said:
+                self._fail_said = why
+                log.warning("table %s: broker %s:%s refused the connection: %s (retrying; check [mqtt] "
+                            "username, which must be a table the broker knows, and the password in "
+                            "password_file)", self.table, self.config.host, self.config.port, reason_code)
             return
+        self._fail_said = ""
         log.info("table %s: connected to broker %s:%s", self.table, self.config.host, self.config.port)
         client.subscribe(topic(self.table, "command", "+"), qos=1)
         client.publish(topic(self.table, "online"), json.dumps({"table": self.table, "online": True}),
@@ -355,7 +359,7 @@ class MqttPublisher:
             return
         if was:
             log.warning("table %s: lost the broker (%s); queueing in the journal", self.table, reason_code)
-        else:  # dropped before the MQTT handshake finished (TLS refused, wrong port...)
+        elif not self._fail_said.startswith("refused:"):  # dropped before the handshake (TLS, port...)
             self._on_connect_fail(client, userdata)
 
     def _on_publish(self, client: Any, userdata: Any, mid: int, reason_code: Any, properties: Any) -> None:

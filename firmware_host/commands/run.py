@@ -15,6 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
+    import logging
     import os
     import signal
     import sys
@@ -42,6 +43,13 @@ def run(args: argparse.Namespace) -> int:
             display.close()
         print(f"cardtable: {exc}", file=sys.stderr)
         return 2
+    snap = table.ctl.snapshot()
+    if display is not None:
+        display.status(snap)  # the restored state at once, not an empty panel until the next event
+    if snap.get("phase") in ("auction", "play", "scoring"):
+        logging.getLogger("cardtable.run").warning(
+            "deal %s is dealt and the table waits for its result (the director enters it on the club's "
+            "dashboard); the shoe deals again after that", snap.get("deal"))
     done = threading.Event()
 
     def stop(signum: int, frame: object) -> None:

@@ -162,12 +162,13 @@ class PortWorker:
                                         write_timeout=1.0)
         except (serial.SerialException, OSError, ValueError) as exc:
             msg = describe_open_error(self.url, exc)
-            if msg != self.last_error:
-                log.info("%s", msg)         # reported once, as a LinkStatus event before the first open
+            if msg != self.last_error:      # once per distinct error, at WARNING (journalctl shows it)
                 self.last_error = msg
-                if not self.opens:
+                if not self.opens:          # the host hears it as a LinkStatus and says it
                     self._outbox.append(m.LinkStatus(False, msg))
                     self._deliver()
+                else:
+                    log.warning("%s", msg)
             return False
         self.last_error = None
         self.opens += 1
