@@ -66,7 +66,7 @@ def make_pin_factory(kind: str, *, model_file: Path = PI_MODEL_FILE) -> Any:
             log.warning("not a Raspberry Pi: lamps and buttons use gpiozero's mock pins")
             return _factory("mock")
         # RPi.GPIO does not drive a Pi 5's GPIO chip; lgpio drives every model, so it is the fallback
-        # on earlier Pis (a 64-bit OS gets lgpio from the 'pi' extra, a 32-bit one RPi.GPIO).
+        # on earlier Pis (apt: python3-lgpio, python3-rpi.gpio; hardware/SETUP.md).
         order = ("lgpio",) if model.startswith("Raspberry Pi 5") else ("rpigpio", "lgpio")
         errors = []
         for candidate in order:
@@ -97,7 +97,8 @@ def _factory(kind: str) -> Any:
         return getattr(importlib.import_module(module), cls)()
     except Exception as exc:  # ImportError, or the backend failing to open the GPIO chip
         raise PanelError(f"pin factory {kind!r} cannot start ({exc}); on a Pi install the backend with "
-                         f"pip install 'cardtable[pi]' ({package}) and see hardware/SETUP.md") from exc
+                         f"apt ({package}) in a venv made with --system-site-packages; see hardware/SETUP.md"
+                         ) from exc
 
 
 class PressDecoder:
