@@ -45,8 +45,8 @@ from firmware_host.chain import (
     checkpoint_problem,
     parse_head,
     row_hash,
-    row_problem,
     state_digest,
+    verify_rows,
 )
 
 __all__ = ["GENESIS", "KINDS", "Journal", "JournalError", "Row", "VerifyResult", "canonical_json", "journal_path",
@@ -403,40 +403,13 @@ class Journal:
                 raise JournalError(f"{self.path}: the database is corrupt ({exc})") from None
         if check != ["ok"]:
             raise JournalError(f"{self.path}: the database is corrupt ({'; '.join(check[:3])})")
-        prev, count, expected = GENESIS, 0, 1
-        where = str(self.path)
-        held: str | None = None
-        for seq, t, kind, text, prev_hash, h in self._raw("SELECT * FROM journal ORDER BY seq", ()):
-            reason = row_problem(seq, t, kind, text, prev_hash, h, prev, expected)
-            if reason:
-                return VerifyResult(False, count, prev, seq, reason, where)
-            if head is not None and seq == head[0]:
-                held = h
-            prev, count, expected = h, count + 1, expected + 1
-        problems = [f"checkpoint at row {seq}: {problem}" for seq, problem in self._checkpoint_problems()]
-        if head is not None:
-            if head[0] == 0 and head[1] == GENESIS:
-                held = GENESIS
-            if held is None:
-                problems.append(f"does not hold head {head[0]}:{head[1][:16]}...: the journal ends at row {count}"
-                                " (rows were cut off the end)")
-            elif held != head[1]:
-                problems.append(f"does not hold head {head[0]}:{head[1][:16]}...: row {head[0]} has hash "
-                                f"{held[:16]}... (the history up to it was rewritten)")
-        return VerifyResult(not problems, count, prev, None, "", where, tuple(problems))
-
-    def _checkpoint_problems(self) -> list[tuple[int, str]]:
-        with self._lock:
+        with self._lock:  # the checkpoints first: their binding rows are then in the rows streamed next
             try:
                 stored = self._conn.execute("SELECT seq, hash, version, state FROM checkpoint ORDER BY seq").fetchall()
             except sqlite3.OperationalError:  # a journal written before checkpoints existed
-                return []
-        out = []
-        for seq, chash, version, state in stored:
-            problem = self.checkpoint_problem(int(seq), str(chash), str(version), str(state))
-            if problem:
-                out.append((int(seq), problem))
-        return out
+                stored = []
+        checkpoints = [(int(seq), str(chash), str(version), str(state)) for seq, chash, version, state in stored]
+        return verify_rows(self._raw("SELECT * FROM journal ORDER BY seq", ()), checkpoints, head, str(self.path))
 
     def close(self) -> None:
         """Close the database (checkpointing the WAL)."""
