@@ -80,6 +80,12 @@ CREATE TRIGGER IF NOT EXISTS journal_no_delete BEFORE DELETE ON journal
 """
 
 
+def _text(raw: bytes) -> str:
+    """Stored text as str: bytes that are not UTF-8 (an edited file) become U+FFFD, so the row no longer
+    hashes to its hash and verify names it, instead of the read failing."""
+    return raw.decode("utf-8", "replace")
+
+
 class JournalError(RuntimeError):
     """The journal file cannot be opened or read; the message names the file (and row, if one)."""
 
@@ -141,11 +147,12 @@ class Journal:
             raise JournalError(f"{p}: the file is empty (0 bytes), not a journal")
         try:
             conn = sqlite3.connect(reader_uri(p), uri=True, check_same_thread=False, timeout=10.0)
+            conn.text_factory = _text
         except sqlite3.Error as exc:
             raise JournalError(f"{p}: cannot open the journal read-only ({exc})") from None
         try:
             cols = [r[1] for r in conn.execute("PRAGMA table_info(journal)")]
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:  # a schema that is not UTF-8: an edited file
             conn.close()
             raise JournalError(f"{p}: not a readable journal database ({exc})") from None
         if cols != ["seq", "t", "kind", "body", "prev_hash", "hash"]:
@@ -178,6 +185,7 @@ class Journal:
                 raise JournalError(f"{p}: cannot create the data directory ({exc})") from None
         try:
             conn = sqlite3.connect(p, isolation_level=None, check_same_thread=False, timeout=10.0)
+            conn.text_factory = _text
         except sqlite3.Error as exc:
             raise JournalError(f"{p}: cannot open the journal ({exc})") from None
         try:
@@ -188,7 +196,7 @@ class Journal:
             if cols != ["seq", "t", "kind", "body", "prev_hash", "hash"]:
                 raise JournalError(f"{p}: table 'journal' has columns {cols}, not a cardtable journal")
             conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             conn.close()
             raise JournalError(f"{p}: not a readable journal database ({exc})") from None
         except JournalError:
@@ -271,13 +279,14 @@ class Journal:
         writer appends), so a long history is never held in memory and the writer is never blocked."""
         try:
             conn = sqlite3.connect(reader_uri(self.path), uri=True)
+            conn.text_factory = _text
         except sqlite3.Error as exc:
             raise JournalError(f"{self.path}: cannot read the journal ({exc})") from None
         try:
             cursor = conn.execute(sql, args)
             while batch := cursor.fetchmany(512):
                 yield from batch
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             raise JournalError(f"{self.path}: cannot read the journal ({exc})") from None
         finally:
             conn.close()
@@ -399,7 +408,7 @@ class Journal:
         with self._lock:
             try:
                 check = [r[0] for r in self._conn.execute("PRAGMA integrity_check")]
-            except sqlite3.DatabaseError as exc:
+            except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
                 raise JournalError(f"{self.path}: the database is corrupt ({exc})") from None
         if check != ["ok"]:
             raise JournalError(f"{self.path}: the database is corrupt ({'; '.join(check[:3])})")
