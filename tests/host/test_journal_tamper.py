@@ -116,6 +116,9 @@ def test_verify_reports_an_edited_checkpoint(tmp_path: Path, capsys: pytest.Capt
     conn.close()
     rc, _, err = _run(capsys, "journal", "verify", "--data-dir", str(tmp_path))
     assert rc == 1 and f"checkpoint at row {seq}" in err and "edited" in err
+    # the rows are intact, so the record still exports; the edited checkpoint is said on stderr
+    rc, out, err = _run(capsys, "export", "jsonl", "--data-dir", str(tmp_path))
+    assert rc == 0 and len(out.splitlines()) == 57 and f"checkpoint at row {seq}" in err and "warning" in err
 
 
 @pytest.fixture
