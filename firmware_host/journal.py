@@ -128,6 +128,7 @@ class Journal:
         self.path = path
         self.synchronous = synchronous
         self.readonly = readonly
+        self._immutable = False  # a reader that opened the file without its WAL (no writer had it open)
         self._lock = threading.Lock()
 
     @classmethod
@@ -145,8 +146,9 @@ class Journal:
             raise JournalError(f"{p}: not a file")
         if p.stat().st_size == 0:
             raise JournalError(f"{p}: the file is empty (0 bytes), not a journal")
+        uri = reader_uri(p)
         try:
-            conn = sqlite3.connect(reader_uri(p), uri=True, check_same_thread=False, timeout=10.0)
+            conn = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=10.0)
             conn.text_factory = _text
         except sqlite3.Error as exc:
             raise JournalError(f"{p}: cannot open the journal read-only ({exc})") from None
@@ -159,7 +161,9 @@ class Journal:
             conn.close()
             what = f"its table 'journal' has columns {cols}" if cols else "it has no table 'journal'"
             raise JournalError(f"{p}: not a cardtable journal ({what})")
-        return cls(conn, p, "", readonly=True)
+        journal = cls(conn, p, "", readonly=True)
+        journal._immutable = uri.endswith("immutable=1")
+        return journal
 
     @classmethod
     def open(cls, path: str | Path, *, synchronous: str = "FULL", create: bool = True) -> Journal:
@@ -243,35 +247,27 @@ class Journal:
             prepared.append((kind, text, json.loads(text), float(t)))  # hash exactly what is read back
         if not prepared:
             return []
-        self._writable()
+        out: list[int] = []
         with self._lock:
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
                 try:
-                    out = [seq for seq, _ in self._insert(prepared)]
+                    last = self._conn.execute(
+                        "SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+                    seq, prev = (last[0], last[1]) if last else (0, GENESIS)
+                    for kind, text, body, t in prepared:
+                        seq += 1
+                        h = row_hash(prev, seq, t, kind, body)
+                        self._conn.execute("INSERT INTO journal VALUES (?, ?, ?, ?, ?, ?)",
+                                           (seq, t, kind, text, prev, h))
+                        prev = h
+                        out.append(int(seq))
                     self._conn.execute("COMMIT")
                 except BaseException:
                     self._conn.execute("ROLLBACK")
                     raise
             except sqlite3.Error as exc:
                 raise JournalError(f"{self.path}: cannot append {len(prepared)} row(s) ({exc})") from None
-        return out
-
-    def _writable(self) -> None:
-        if self.readonly:
-            raise JournalError(f"{self.path}: opened read-only")
-
-    def _insert(self, prepared: list[tuple[str, str, Any, float]]) -> list[tuple[int, str]]:
-        """Chain and insert rows inside the caller's transaction; their (seq, hash)."""
-        last = self._conn.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
-        seq, prev = (int(last[0]), str(last[1])) if last else (0, GENESIS)
-        out = []
-        for kind, text, body, t in prepared:
-            seq += 1
-            h = row_hash(prev, seq, t, kind, body)
-            self._conn.execute("INSERT INTO journal VALUES (?, ?, ?, ?, ?, ?)", (seq, t, kind, text, prev, h))
-            prev = h
-            out.append((seq, h))
         return out
 
     def _raw(self, sql: str, args: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
@@ -334,18 +330,23 @@ class Journal:
             ValueError: ``seq`` is not the journal's last row.
             JournalError: the database cannot be written.
         """
-        self._writable()
+        if self.readonly:
+            raise JournalError(f"{self.path}: opened read-only")
         body = {"checkpoint": {"after": seq, "version": version, "sha256": state_digest(state)}}
         text = canonical_json(body)
         with self._lock:
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
                 try:
-                    last = self._conn.execute("SELECT seq, t FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+                    last = self._conn.execute(
+                        "SELECT seq, t, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
                     if last is None or int(last[0]) != seq:
                         raise ValueError(f"a checkpoint is of the journal's last row "
                                          f"({last[0] if last else 0}), not of row {seq}")
-                    [(bseq, bhash)] = self._insert([("note", text, json.loads(text), float(last[1]))])
+                    bseq, t = seq + 1, float(last[1])
+                    bhash = row_hash(str(last[2]), bseq, t, "note", json.loads(text))
+                    self._conn.execute("INSERT INTO journal VALUES (?, ?, ?, ?, ?, ?)",
+                                       (bseq, t, "note", text, str(last[2]), bhash))
                     self._conn.execute("INSERT OR REPLACE INTO checkpoint VALUES (?, ?, ?, ?)",
                                        (bseq, bhash, version, state))
                     self._conn.execute("DELETE FROM checkpoint WHERE seq NOT IN "
@@ -398,6 +399,10 @@ class Journal:
         """Check the database's integrity, the whole hash chain, the checkpoints' binding, and that the
         journal holds ``head`` (``(row, hash)`` kept elsewhere), if given.
 
+        A reader that opened a stopped table's file as immutable and sees a writer start meanwhile (a
+        ``-wal`` file appears) checks again through the WAL before reporting a failure, so a table
+        starting during a verify is never taken for tampering.
+
         Returns:
             ``VerifyResult`` with ``ok``, or the first bad row (``bad_seq``) and the reason, or the
             ``problems`` with an intact chain (a checkpoint not bound to it, a head not held).
@@ -405,6 +410,23 @@ class Journal:
         Raises:
             JournalError: the database itself is unreadable or corrupt (SQLite's own check fails).
         """
+        wal = self.path.with_name(self.path.name + "-wal")
+        try:
+            result = self._verify(head)
+            if result.ok or not (self._immutable and wal.exists()):
+                return result
+        except JournalError:
+            if not (self._immutable and wal.exists()):
+                raise
+        log.info("%s: a writer started during the check; checking again through its WAL", self.path)
+        with self._lock:
+            self._conn.close()
+            self._conn = sqlite3.connect(reader_uri(self.path), uri=True, check_same_thread=False, timeout=10.0)
+            self._conn.text_factory = _text
+            self._immutable = False
+        return self._verify(head)
+
+    def _verify(self, head: tuple[int, str] | None) -> VerifyResult:
         with self._lock:
             try:
                 check = [r[0] for r in self._conn.execute("PRAGMA integrity_check")]
