@@ -306,11 +306,11 @@ def _from_checkpoint(ctl: Any) -> int:
         ctl.shoe_mark = shoe_mark(data)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         log.warning("checkpoint at row %d of %s not used (%s); replaying the whole journal", seq,
-                    ctl.journal.path, type(exc).__name__)
+                    ctl.journal.path, exc)
         ctl.engine = LawEngine(ctl.game)
         ctl.packs, ctl.last_ruling, ctl.loaded_pack, ctl.shoe_mark = {}, None, None, None
         return 0
-    return seq
+    return int(seq)
 
 
 def checkpoint(ctl: Any, *, force: bool = False) -> None:
