@@ -142,6 +142,7 @@ class TableController:
         self._facts: set[Fact] = set()
         self._phase_listeners: list[Callable[[Phase, LawEngine], None]] = []
         self._pack_listeners: list[Callable[[str], None]] = []
+        self._fault_listeners: list[Callable[[str | None], None]] = []
         self.packs: dict[str, dict[str, int]] = {}  # pack -> unreadable, damaged, deals
         self._told_over: set[int] = set()  # deals whose end the observers know (secrecy release)
         self._checkpoint_seq = 0  # the row of the newest checkpoint
@@ -166,6 +167,10 @@ class TableController:
     def on_pack_loaded(self, listener: Callable[[str], None]) -> None:
         """Call ``listener(pack)`` once a pack the shoe loaded is journaled (consumer thread)."""
         self._pack_listeners.append(listener)
+
+    def on_fault(self, listener: Callable[[str | None], None]) -> None:
+        """Call ``listener(error)`` when commits start failing, ``listener(None)`` when they work again."""
+        self._fault_listeners.append(listener)
 
     # -- consumer -------------------------------------------------------------------------------------
 
@@ -407,6 +412,8 @@ class TableController:
     def _journal_fault(self, text: str | None) -> None:
         """The journal stopped (``text``) or started again (None) taking commits."""
         self._show_lamps()
+        for listener in self._fault_listeners:
+            self._safe(listener, text)
         if self.display is not None:
             self._safe(self.display.note, f"journal cannot be written ({text}): every input is held and "
                                           "retried" if text else "journal writable again: going on")

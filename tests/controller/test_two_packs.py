@@ -89,3 +89,61 @@ def test_restart_at_each_step_of_a_deal_goes_on(tmp_path: Path) -> None:
             table.close()
     assert rulings(data) == []
     assert len(dealt(data)) == 3 * 52
+
+
+def test_a_full_disk_mid_deal_pauses_the_shoe_and_loses_no_card(tmp_path: Path) -> None:
+    """The data folder fills up while the shoe deals: the table holds the cards, pauses the shoe (its
+    ring of unacknowledged messages is finite), lights the fault lamp, and finishes the deal once the
+    journal takes rows again."""
+    import time
+
+    from tests.controller.test_journal_faults import _fill_disk, _free_disk
+
+    data = tmp_path / "data"
+    with VirtualShoe("contract-bridge", seed=14, packs=("A1", "B1"), gap_ms=30) as shoe:
+        table = LiveTable(data, shoe.path)
+        try:
+            table.wait(lambda s: s.phase is Phase.DEALING and s.deal is not None and s.deal.cards_dealt >= 5)
+            journal = table.table.journal
+            with journal._lock:  # noqa: SLF001 - not in the middle of the controller's commit
+                _fill_disk(journal)
+            deadline = time.monotonic() + 20
+            while not shoe.firmware.paused:  # the shoe's own thread: nothing to wait on but its state
+                assert time.monotonic() < deadline, "the shoe was not paused"
+                time.sleep(0.02)
+            assert table.table.ctl.snapshot()["journal_fault"]
+            with journal._lock:  # noqa: SLF001
+                _free_disk(journal)
+            table.wait(_dealt_and_in_auction(1))
+        finally:
+            table.close()
+        sent = [(c.card.code, c.pack) for c in shoe.dealt[:52]]
+    assert [(e["card"], e.get("pack")) for e in dealt(data)] == sent
+    assert rulings(data) == []
+
+
+def test_restart_during_the_deal_and_before_it_goes_on_without_loss(tmp_path: Path) -> None:
+    """Stop the host with the deal half out of the shoe (the rest is delivered to a restarted host from
+    the shoe's ring), and again between the pack loaded and the cut."""
+    data = tmp_path / "data"
+    with VirtualShoe("contract-bridge", seed=15, packs=("A1", "B1"), gap_ms=20) as shoe:
+        table = LiveTable(data, shoe.path)
+        try:
+            table.wait(lambda s: s.phase is Phase.DEALING and s.deal is not None and s.deal.cards_dealt >= 10)
+        finally:
+            table.close()
+        table = LiveTable(data, shoe.path)
+        try:
+            table.wait(_dealt_and_in_auction(1))
+            table.submit(_result())
+            table.wait(lambda s: s.phase is Phase.SHUFFLE and bool(s.shuffles))
+        finally:
+            table.close()
+        table = LiveTable(data, shoe.path)
+        try:
+            table.wait(_dealt_and_in_auction(2))
+        finally:
+            table.close()
+        sent = [(c.card.code, c.pack) for c in shoe.dealt[:104]]
+    assert [(e["card"], e.get("pack")) for e in dealt(data)] == sent
+    assert rulings(data) == []
