@@ -23,8 +23,10 @@ from rich.text import Text
 from firmware_host.display_text import title
 from laws.rulings import Remedy, Ruling
 
-LAMP_LABELS = {"redeal": "REDEAL", "shuffle": "SHUFFLE+CUT", "replace_pack": "REPLACE PACK",
-               "shoe_offline": "NO SHOE", "camera_offline": "NO CAMERA"}
+LAMP_LABELS = {"redeal": "REDEAL", "shuffle": "SHUFFLE+CUT", "replace_pack": "NEW PACK"}
+# The fault lamps share one segment, naming only what is out, so the line fits 80 columns with every
+# lamp lit.
+FAULT_LABELS = {"shoe_offline": "SHOE", "camera_offline": "CAMERA", "journal_fault": "JOURNAL"}
 _STYLE = {Remedy.REDEAL: "bold white on red", Remedy.MISDEAL: "bold white on red",
           Remedy.LOSE_DEAL: "bold white on red", Remedy.REPLACE_PACK: "bold black on yellow",
           Remedy.NEW_SHUFFLE_AND_CUT: "bold black on yellow", Remedy.NEW_CUT: "bold black on yellow",
@@ -43,6 +45,8 @@ def lamp_text(lamps: dict[str, bool]) -> Text:
     for name, label in LAMP_LABELS.items():
         on = lamps.get(name, False)
         out.append(f"{'●' if on else '○'} {label} ", style="bold red" if on else "dim")
+    out_ = [label for name, label in FAULT_LABELS.items() if lamps.get(name)]
+    out.append(f"● NO {' '.join(out_)} " if out_ else "○ DEVICES OK ", style="bold red" if out_ else "dim")
     seats = [s for s in "NESW" if lamps.get(f"attention_{s}")]
     out.append(f"● ATTENTION {''.join(seats)}" if seats else "○ ATTENTION",
                style="bold blue" if seats else "dim")

@@ -102,6 +102,8 @@ def test_a_second_run_says_what_the_table_waits_for(tmp_path: Path) -> None:
 
 def test_status_lines_fit_80_columns() -> None:
     assert len(lamp_text(FULL["lamps"]).plain) <= 76
+    assert len(lamp_text(FULL["lamps"] | {"journal_fault": True}).plain) <= 76
+    assert "NO SHOE CAMERA JOURNAL" in lamp_text(FULL["lamps"] | {"journal_fault": True}).plain
     assert len(progress_text(FULL, 52).plain) <= 76
     assert len(score_text(FULL["score"])) <= 76
     buf = io.StringIO()
@@ -154,4 +156,4 @@ def test_device_faults_reach_stderr_at_warning(caplog: pytest.LogCaptureFixture)
                                                       "to the 'dialout' group)"))
     msgs = [(r.levelno, r.getMessage()) for r in caplog.records]
     assert any(level == logging.WARNING and "dialout" in msg and "shoe" in msg for level, msg in msgs), msgs
-    assert re.search("OFFLINE", " ".join(m for _, m in msgs))
+    assert re.search("offline", " ".join(m for _, m in msgs), re.I)

@@ -1,0 +1,149 @@
+"""A rubber as a club plays it: two packs in turn (A1, B1), a shoe that does not name the pack, and
+restarts of the host at any step. No false ruling; the table always goes on to the next deal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from firmware_host.shoe.virtual import VirtualShoe
+from laws.cards import Seat
+from laws.events import CardPlayed, ResultRecorded
+from laws.state import Phase
+from tests.controller.livetable import LiveTable, dealt, rulings
+
+
+def _dealt_and_in_auction(deal: int):  # type: ignore[no-untyped-def]
+    return lambda s: s.deals_started == deal and s.phase is Phase.AUCTION
+
+
+def _result() -> ResultRecorded:
+    return ResultRecorded(tricks=7, declarer=Seat.N, contract="1NT")
+
+
+def _lead(data_dir: Path, table: LiveTable) -> CardPlayed:
+    """The opening lead: a card the dealer's left-hand opponent was dealt this deal."""
+    d = table.state.deal
+    assert d is not None
+    seat = d.dealer.left
+    card = [e for e in dealt(data_dir) if e["seat"] == seat.value][-1]["card"]
+    from laws.cards import Card
+
+    return CardPlayed(seat, Card.parse(card))
+
+
+def test_alternating_packs_never_give_a_redeal(tmp_path: Path) -> None:
+    with VirtualShoe("contract-bridge", seed=11, packs=("A1", "B1")) as shoe:
+        table = LiveTable(tmp_path / "data", shoe.path)
+        try:
+            for deal in (1, 2, 3, 4):
+                table.wait(_dealt_and_in_auction(deal))
+                table.submit(_result())
+        finally:
+            table.close()
+    assert rulings(tmp_path / "data") == []
+    packs = [e.get("pack") for e in dealt(tmp_path / "data")]
+    assert packs[:52] == ["A1"] * 52 and packs[52:104] == ["B1"] * 52
+
+
+def test_restart_in_play_then_the_next_deal_starts(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with VirtualShoe("contract-bridge", seed=12, packs=("A1", "B1")) as shoe:
+        table = LiveTable(data, shoe.path)
+        try:
+            table.wait(_dealt_and_in_auction(1))
+            table.submit(_lead(data, table), "camera")
+            table.wait(lambda s: s.phase is Phase.PLAY)
+        finally:
+            table.close()
+        table = LiveTable(data, shoe.path)  # the shoe's "pack loaded" for deal 2 was acknowledged long ago
+        try:
+            assert table.state.phase is Phase.PLAY
+            table.submit(_result())
+            table.wait(_dealt_and_in_auction(2))
+        finally:
+            table.close()
+    assert rulings(data) == []
+
+
+def test_restart_at_each_step_of_a_deal_goes_on(tmp_path: Path) -> None:
+    """Restart right after the result (awaiting the shuffle), then again during the auction."""
+    data = tmp_path / "data"
+    with VirtualShoe("contract-bridge", seed=13, packs=("A1", "B1")) as shoe:
+        table = LiveTable(data, shoe.path)
+        try:
+            table.wait(_dealt_and_in_auction(1))
+            table.submit(_result())
+            table.wait(lambda s: s.deals_started == 2)
+        finally:
+            table.close()
+        table = LiveTable(data, shoe.path)
+        try:
+            table.wait(_dealt_and_in_auction(2))
+        finally:
+            table.close()
+        table = LiveTable(data, shoe.path)
+        try:
+            table.submit(_result())
+            table.wait(_dealt_and_in_auction(3))
+        finally:
+            table.close()
+    assert rulings(data) == []
+    assert len(dealt(data)) == 3 * 52
+
+
+def test_a_full_disk_mid_deal_pauses_the_shoe_and_loses_no_card(tmp_path: Path) -> None:
+    """The data folder fills up while the shoe deals: the table holds the cards, pauses the shoe (its
+    ring of unacknowledged messages is finite), lights the fault lamp, and finishes the deal once the
+    journal takes rows again."""
+    import time
+
+    from tests.controller.test_journal_faults import _fill_disk, _free_disk
+
+    data = tmp_path / "data"
+    with VirtualShoe("contract-bridge", seed=14, packs=("A1", "B1"), gap_ms=30) as shoe:
+        table = LiveTable(data, shoe.path)
+        try:
+            table.wait(lambda s: s.phase is Phase.DEALING and s.deal is not None and s.deal.cards_dealt >= 5)
+            journal = table.table.journal
+            with journal._lock:  # noqa: SLF001 - not in the middle of the controller's commit
+                _fill_disk(journal)
+            deadline = time.monotonic() + 20
+            while not shoe.firmware.paused:  # the shoe's own thread: nothing to wait on but its state
+                assert time.monotonic() < deadline, "the shoe was not paused"
+                time.sleep(0.02)
+            assert table.table.ctl.snapshot()["journal_fault"]
+            with journal._lock:  # noqa: SLF001
+                _free_disk(journal)
+            table.wait(_dealt_and_in_auction(1))
+        finally:
+            table.close()
+        sent = [(c.card.code, c.pack) for c in shoe.dealt[:52]]
+    assert [(e["card"], e.get("pack")) for e in dealt(data)] == sent
+    assert rulings(data) == []
+
+
+def test_restart_during_the_deal_and_before_it_goes_on_without_loss(tmp_path: Path) -> None:
+    """Stop the host with the deal half out of the shoe (the rest is delivered to a restarted host from
+    the shoe's ring), and again between the pack loaded and the cut."""
+    data = tmp_path / "data"
+    with VirtualShoe("contract-bridge", seed=15, packs=("A1", "B1"), gap_ms=20) as shoe:
+        table = LiveTable(data, shoe.path)
+        try:
+            table.wait(lambda s: s.phase is Phase.DEALING and s.deal is not None and s.deal.cards_dealt >= 10)
+        finally:
+            table.close()
+        table = LiveTable(data, shoe.path)
+        try:
+            table.wait(_dealt_and_in_auction(1))
+            table.submit(_result())
+            table.wait(lambda s: s.phase is Phase.SHUFFLE and bool(s.shuffles))
+        finally:
+            table.close()
+        table = LiveTable(data, shoe.path)
+        try:
+            table.wait(_dealt_and_in_auction(2))
+        finally:
+            table.close()
+        sent = [(c.card.code, c.pack) for c in shoe.dealt[:104]]
+    assert [(e["card"], e.get("pack")) for e in dealt(data)] == sent
+    assert rulings(data) == []
