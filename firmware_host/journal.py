@@ -193,6 +193,10 @@ class Journal:
         except sqlite3.Error as exc:
             raise JournalError(f"{p}: cannot open the journal ({exc})") from None
         try:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables and "journal" not in tables:  # another program's database: never write into it
+                raise JournalError(f"{p}: an SQLite database of something else (tables: "
+                                   f"{', '.join(sorted(tables)[:5])}), not a cardtable journal")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute(f"PRAGMA synchronous={synchronous}")
             conn.executescript(_SCHEMA)

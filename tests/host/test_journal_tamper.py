@@ -303,3 +303,17 @@ def test_a_table_starting_during_a_verify_is_not_taken_for_tampering(tmp_path: P
     with pytest.raises(JournalError, match="malformed"):
         reader.verify()
     reader.close()
+
+
+def test_the_table_never_writes_into_another_programs_database(tmp_path: Path) -> None:
+    from firmware_host.journal import JournalError
+
+    db = tmp_path / "journal.sqlite3"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE photos (id INTEGER)")
+    conn.commit()
+    conn.close()
+    before = db.read_bytes()
+    with pytest.raises(JournalError, match="something else.*photos"):
+        Journal.open(tmp_path)
+    assert db.read_bytes() == before
