@@ -13,7 +13,7 @@ from enum import IntEnum
 from laws.cards import Card, Seat
 
 PROTO_MAJOR = 1
-PROTO_MINOR = 0
+PROTO_MINOR = 1
 
 
 class MsgType(IntEnum):
@@ -217,9 +217,13 @@ class Command:
 
 @dataclass(frozen=True, slots=True)
 class HostHello(Command):
+    """``next_cmd`` (protocol 1.1, sent when ``minor`` >= 1): the lowest command id still awaiting its
+    REPLY, or the next id the host will use; a shoe meeting a new session does commands from there on."""
+
     session: int
     major: int = PROTO_MAJOR
     minor: int = PROTO_MINOR
+    next_cmd: int = 1
 
 
 @dataclass(frozen=True, slots=True)
