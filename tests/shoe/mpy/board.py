@@ -1,5 +1,5 @@
 """The board layer (``shoefw/rp2040.py`` and ``main.py``) under MicroPython with stand-in ``machine``
-and ``neopixel`` modules. A world step runs at every watchdog feed (once per loop): the pack is in the
+and ``neopixel`` modules. A world step runs at every poll of the shoe: the pack is in the
 well, the host starts a deal, a card passes whose reader line is garbled, a good card, a card during
 which the colour sensor fails (``poll`` raises), a lamp command; then Ctrl-C. Prints what the host
 received (hex), the loop count, the lamp pixels and the faults."""
@@ -49,7 +49,7 @@ def world():
         raise KeyboardInterrupt
 
 
-machine.BOARD["on_feed"] = world
+machine.BOARD["on_poll"] = world
 try:
     import main  # noqa: F401 - runs the loop until world() says stop
 except KeyboardInterrupt:

@@ -1,9 +1,10 @@
 """A stand-in for MicroPython's ``machine`` module on the RP2040, for running the board layer
 (``shoefw/rp2040.py``, ``main.py``) under MicroPython's WebAssembly port. Pins, UARTs and the I2C
-bus are plain objects the test script drives through ``BOARD``; ``WDT.feed`` calls ``BOARD["on_feed"]``
-(the script's world step; raising KeyboardInterrupt there ends ``main.py``'s loop, like Ctrl-C)."""
+bus are plain objects the test script drives through ``BOARD``. Each poll of the shoe asks UART 0 (the
+host link) for bytes first: that call runs ``BOARD["on_poll"]``, the script's world step (raising
+KeyboardInterrupt there ends ``main.py``'s loop, like Ctrl-C). ``WDT.feed`` counts in ``feeds``."""
 
-BOARD = {"pins": {}, "uarts": {}, "i2c": None, "feeds": 0, "on_feed": None, "wdt": None}
+BOARD = {"pins": {}, "uarts": {}, "i2c": None, "feeds": 0, "on_poll": None, "wdt": None}
 
 
 class Pin:
@@ -34,6 +35,8 @@ class UART:
         BOARD["uarts"][uart_id] = self
 
     def any(self):
+        if self.id == 0 and BOARD["on_poll"] is not None:
+            BOARD["on_poll"]()
         return len(self.rx)
 
     def read(self, n=None):
@@ -81,5 +84,3 @@ class WDT:
 
     def feed(self):
         BOARD["feeds"] += 1
-        if BOARD["on_feed"] is not None:
-            BOARD["on_feed"]()
