@@ -60,6 +60,7 @@ class Shoe:
         self.resend_start = 0
         self.resend_upto = 0
         self.resent_frames = 0
+        self.resent_bytes = 0
         self.coalesced_resends = 0
         self.repeated_commands = 0
         self.early_commands = 0
@@ -352,6 +353,7 @@ class Shoe:
                 break
             self._write(data)
             self.resent_frames += 1
+            self.resent_bytes += len(data)
             self.resend_next += 1
             sent += 1
         if self.resend_next > self.resend_upto:
