@@ -257,6 +257,8 @@ class VirtualShoe:
             now_ms = self._ms()
             wait = self.hw.next_change(now_ms, fw.dealing and not fw.paused)
             timeout = 0.05 if wait is None else min(wait / 1000, 0.05)
+            if fw.resend_next:
+                timeout = 0.001         # a resend pass goes on at every poll, as on the board (1 ms loop)
             master = self.port.master
             if master is not None:
                 try:
