@@ -227,7 +227,7 @@ class ShoeSession:
         self.phase = Phase.REFUSED
         self.online = False
         reason = f"refusing the shoe: {exc}; update the {'host' if exc.major > m.PROTO_MAJOR else 'shoe'} software"
-        log.error("%s", reason)
+        log.info("%s", reason)         # the LinkStatus carries it to whoever shows it, once
         events.append(m.LinkStatus(False, reason, self.shoe, refused=True))
 
     def _hello(self, hello: m.Hello, now: float, events: list[m.ShoeEvent], out: list[bytes]) -> None:

@@ -172,6 +172,15 @@ class VirtualShoe:
         with self._lock:
             self._down_until = time.monotonic()
 
+    def reflash(self, protocol: tuple[int, int]) -> None:
+        """New firmware speaking ``protocol``: the shoe restarts (new boot id, empty ring) on the same
+        port, with the pack that is in the well."""
+        with self._lock:
+            old = self.firmware
+            self.firmware = type(old)(self.hw, self.port, self.rng.getrandbits(32), shoe_id=old.shoe_id,
+                                      heartbeat_ms=old.heartbeat_ms, jam_ms=old.jam_ms, major=protocol[0],
+                                      minor=protocol[1])
+
     def garble_next(self, mtype: int) -> None:
         """Line noise destroys the next frame of type ``mtype`` the host sends (its CRC fails)."""
         with self._lock:
@@ -252,8 +261,8 @@ class VirtualShoe:
         self.hw.load(shuffled_pack(self.plan.pack, pack, self.rng))
 
     def _run(self) -> None:
-        fw = self.firmware
         while not self._stop.is_set():
+            fw = self.firmware                  # (``reflash`` replaces it)
             now_ms = self._ms()
             wait = self.hw.next_change(now_ms, fw.dealing and not fw.paused)
             timeout = 0.05 if wait is None else min(wait / 1000, 0.05)
