@@ -154,3 +154,14 @@ def test_a_back_mark_is_an_unreadable_card_of_its_pack_and_other_non_cards_have_
     assert parse_payload("1B7XX" + check_char("1B7XX")) == ("", None)
     assert parse_payload("1B7TD" + check_char("1B7TD")) == ("B7", "TD")
     assert wire.PROTO_MINOR == 1
+
+
+def test_the_shoes_own_frames_echoed_back_are_not_commands() -> None:
+    b = Bench()
+    b.load()
+    _hello11(b)
+    b.port.inbox += b"".join(b.shoe.ring.since(0))     # a loopback: the shoe hears itself
+    b.run(1)
+    b.host(m.StartDeal(Seat.N, BRIDGE, cmd=1))
+    msgs = _numbered(b.run(1))
+    assert [type(x).__name__ for x in msgs] == ["DealBegan", "Reply"] and b.shoe.bad_commands == 1

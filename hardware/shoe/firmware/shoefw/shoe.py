@@ -237,8 +237,8 @@ class Shoe:
         if mtype == wire.HOST_HELLO:
             self._host_hello(raw)
             return
-        if ver != self.major:
-            self.bad_commands += 1
+        if ver != self.major or mtype < wire.HOST_HELLO:
+            self.bad_commands += 1     # another major, or a shoe's own message echoed back: not a command
             return
         if mtype in wire.LINK_COMMANDS or (cmd == 0 and mtype not in wire.NUMBERED_COMMANDS):
             self._link_command(raw, mtype)
