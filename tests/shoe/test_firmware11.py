@@ -165,3 +165,20 @@ def test_the_shoes_own_frames_echoed_back_are_not_commands() -> None:
     b.host(m.StartDeal(Seat.N, BRIDGE, cmd=1))
     msgs = _numbered(b.run(1))
     assert [type(x).__name__ for x in msgs] == ["DealBegan", "Reply"] and b.shoe.bad_commands == 1
+
+
+def test_a_pack_put_on_the_euchre_kitty_is_no_pack_loaded_and_can_be_dealt() -> None:
+    b = Bench("euchre")
+    b.load()
+    _hello11(b)
+    b.host(m.StartDeal(Seat.N, (3, 2), 1, "A1", cmd=1))
+    msgs = _numbered(b.run(300))
+    assert msgs[-1] == m.DealFinished(msgs[-1].seq, m.FinishReason.COMPLETE, 21, True)   # 3 cards left
+    kitty = list(b.hw.well)
+    b.load("B1")
+    b.hw.well[:0] = kitty                        # the next pack goes in under the three left in the well
+    b.host(m.StartDeal(Seat.E, (2, 3), 1, "B1", cmd=2))
+    msgs = _numbered(b.run(300))
+    assert not any(isinstance(x, m.PackLoaded) for x in msgs)
+    cards = [x for x in msgs if isinstance(x, m.CardOut)]
+    assert [c.pack for c in cards[:3]] == ["A1"] * 3 and len(cards) == 21
