@@ -70,6 +70,7 @@ class ShoeSession:
         self._next_cmd = 1
         self._pending: dict[int, m.Command] = {}        # waiting for their REPLY, oldest first
         self._sent_at: dict[int, float] = {}             # those in flight: when last sent
+        self._sent_after: dict[int, int] = {}            # the shoe's last number when first sent
         self._early: dict[int, m.ShoeMessage] = {}     # arrived ahead of a gap, waiting for it
 
     # --- connection events ----------------------------------------------------------------------
@@ -131,6 +132,7 @@ class ShoeSession:
         for n, cmd in list(self._pending.items())[:self.IN_FLIGHT]:
             if again or n not in self._sent_at:
                 self._sent_at[n] = now
+                self._sent_after.setdefault(n, self._known_last)
                 out.append(codec.encode(cmd))
         if again and out:
             self.stats["commands_resent"] += len(out)
@@ -206,8 +208,7 @@ class ShoeSession:
         while msg is not None:
             self.expected += 1
             if isinstance(msg, m.Reply):
-                self._pending.pop(msg.cmd, None)
-                self._sent_at.pop(msg.cmd, None)
+                self._reply(msg)
             if isinstance(msg, m.Skipped):
                 self.stats["skipped"] += 1
                 log.error("shoe link: message %d (type 0x%02x) could not be read (%s); skipped",
@@ -215,6 +216,18 @@ class ShoeSession:
             else:
                 events.append(msg)
             msg = self._early.pop(self.expected, None)
+
+    def _reply(self, msg: m.Reply) -> None:
+        """A REPLY answers our command only if the shoe numbered it after the command was first sent:
+        one numbered before is a previous host run's, replayed from the ring (ids restart per session)."""
+        if msg.cmd not in self._pending:
+            return
+        if msg.seq <= self._sent_after.get(msg.cmd, msg.seq):
+            self.stats["stale_replies"] += 1
+            return
+        del self._pending[msg.cmd]
+        self._sent_at.pop(msg.cmd, None)
+        self._sent_after.pop(msg.cmd, None)
 
     def _came_back(self, events: list[m.ShoeEvent]) -> None:
         if not self.online:
@@ -242,6 +255,7 @@ class ShoeSession:
             self.boot_id = hello.boot_id
             self.expected = hello.oldest_held or last + 1
             self._early.clear()
+            self._sent_after = dict.fromkeys(self._sent_after, 0)     # a new boot numbers from 1
         else:
             resume = hello.oldest_held or last + 1      # the first number the shoe can still send
             if resume > self.expected:

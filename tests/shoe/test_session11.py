@@ -110,3 +110,17 @@ def test_the_host_says_it_speaks_11() -> None:
     s = ShoeSession(session_id=9)
     (hello,) = sent(s.connection_made(0.0))
     assert (hello.major, hello.minor) == (1, 1)
+
+
+def test_a_previous_runs_reply_replayed_from_the_ring_does_not_answer_our_command() -> None:
+    s = ShoeSession(session_id=6, offline_after=100.0)        # a host restarted: ids start at 1 again
+    s.connection_made(0.0)
+    s.receive(codec.encode(m.Hello(3, 1, 1, 77, 2, 0x3F, 128, "t", "1.1.0")), 0.0)   # 2-3 held
+    cmd, data = s.command(m.StartDeal(Seat.E, (1,) * 13), 0.1)
+    assert sent(data) == [cmd] and cmd.cmd == 1
+    old = m.Reply(3, 1, m.Status.BUSY, "a deal is in progress")     # the last run's command 1
+    events, _ = s.receive(codec.encode(card(2)) + codec.encode(old), 0.2)
+    assert old in events and s.stats["stale_replies"] == 1
+    assert sent(s.tick(0.7)[1]) == [cmd]                          # still ours to answer: sent again
+    s.receive(codec.encode(m.Reply(4, 1, m.Status.OK, "")), 0.8)
+    assert s.tick(2.0)[1] == b""
