@@ -110,7 +110,7 @@ def _body(msg: m.ShoeMessage | m.Command) -> tuple[int, int, bytes]:
         case m.Ping():
             return T.PING, msg.cmd, struct.pack(">H", msg.token)
         case m.Resend():
-            return T.RESEND, msg.cmd, struct.pack(">I", msg.first)
+            return T.RESEND, msg.cmd, struct.pack(">I", msg.first) + (struct.pack(">I", msg.last) if msg.last else b"")
         case m.Ack():
             return T.ACK, msg.cmd, struct.pack(">I", msg.upto)
     raise TypeError(f"not a shoe protocol message: {msg!r}")
@@ -216,7 +216,8 @@ _DECODERS: dict[int, Callable[[int, bytes], Any]] = {
     T.ABORT: lambda c, b: m.Abort(cmd=c),
     T.SET_LAMP: lambda c, b: m.SetLamp(b[0], b[1], b[2], cmd=c),
     T.PING: lambda c, b: m.Ping(struct.unpack_from(">H", b)[0], cmd=c),
-    T.RESEND: lambda c, b: m.Resend(struct.unpack_from(">I", b)[0], cmd=c),
+    T.RESEND: lambda c, b: m.Resend(struct.unpack_from(">I", b)[0],
+                                    struct.unpack_from(">I", b, 4)[0] if len(b) >= 8 else 0, cmd=c),
     T.ACK: lambda c, b: m.Ack(struct.unpack_from(">I", b)[0], cmd=c),
 }
 

@@ -269,7 +269,11 @@ class Ping(Command):
 
 @dataclass(frozen=True, slots=True)
 class Resend(Command):
+    """Send again what is held from ``first`` on, up to ``last`` (1.1: the highest number the host
+    still misses; 0 = up to the newest, and what a 1.0 host means)."""
+
     first: int
+    last: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -288,8 +288,11 @@ class ShoeSession:
             return
         self._resend_at = now
         self.stats["resend_requests"] += 1
-        log.debug("shoe link: asking for resend from %d (%s)", self.expected, why)
-        out.append(codec.encode(m.Resend(self.expected)))
+        last = self._known_last                 # the highest number still missing
+        while last in self._early:
+            last -= 1
+        log.debug("shoe link: asking for resend of %d-%d (%s)", self.expected, last, why)
+        out.append(codec.encode(m.Resend(self.expected, last if last >= self.expected else 0)))
 
     # --- time -------------------------------------------------------------------------------------
 

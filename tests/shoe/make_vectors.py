@@ -78,6 +78,7 @@ VALID = [
     ("lamp 2 blinking red", "host", "SET_LAMP", 6, dict(lamp=2, mode=2, colour=1)),
     ("ping", "host", "PING", 0, dict(token=0x0102)),
     ("resend from 17", "host", "RESEND", 0, dict(first=17)),
+    ("resend 5 to 9, protocol 1.1", "host", "RESEND", 0, dict(first=5, last=9)),
     ("ack up to 0xC0DB (escaped)", "host", "ACK", 0, dict(upto=0xC0DB)),
 ]
 

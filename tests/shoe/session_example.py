@@ -142,7 +142,7 @@ def describe(frame: bytes) -> str:
         case m.Ack():
             return f"ACK upto {msg.upto}"
         case m.Resend():
-            return f"RESEND first {msg.first}"
+            return f"RESEND first {msg.first}" + (f", last {msg.last}" if msg.last else "")
     return type(msg).__name__
 
 

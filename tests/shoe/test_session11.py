@@ -36,7 +36,7 @@ def test_a_streaming_backlog_costs_one_resend_request() -> None:
     s = online()
     _, out = s.receive(codec.encode(m.Heartbeat(40, m.ShoeState.DEALING, False, True, 40)), 0.10)
     asked = resends(out)
-    assert asked == [m.Resend(1)]
+    assert asked == [m.Resend(1, 40)]
     now = 0.10
     for i in range(1, 41):           # the resent messages come in order, live ones (41+) overtake them
         now += 0.002
@@ -48,24 +48,24 @@ def test_a_streaming_backlog_costs_one_resend_request() -> None:
         asked += resends(out)
         _, out = s.tick(now)
         asked += resends(out)
-    assert asked == [m.Resend(1)]
+    assert asked == [m.Resend(1, 40)]
     assert s.expected == 51 and not s._early
 
 
 def test_a_gap_that_makes_no_progress_is_asked_again_after_the_interval_only() -> None:
     s = online()
     _, out = s.receive(codec.encode(card(3)), 1.00)
-    assert resends(out) == [m.Resend(1)]
+    assert resends(out) == [m.Resend(1, 2)]
     assert resends(s.tick(1.29)[1]) == []
     events, out = s.receive(codec.encode(card(1)), 1.20)       # progress: the timer starts again
     assert [e.seq for e in events] == [1] and resends(out) == []
     assert resends(s.tick(1.45)[1]) == []
-    assert resends(s.tick(1.51)[1]) == [m.Resend(2)]
+    assert resends(s.tick(1.51)[1]) == [m.Resend(2, 2)]
     events, _ = s.receive(codec.encode(card(2)), 1.6)
     assert [e.seq for e in events] == [2, 3]
     assert resends(s.tick(5.0)[1]) == [] and s.stats["resend_requests"] == 2
     _, out = s.receive(codec.encode(card(5)), 5.01)              # a new gap: a new request at once
-    assert resends(out) == [m.Resend(4)]
+    assert resends(out) == [m.Resend(4, 4)]
 
 
 def test_a_command_is_resent_on_a_timer_until_its_reply_arrives() -> None:

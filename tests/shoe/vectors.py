@@ -67,7 +67,7 @@ def to_message(v: dict[str, Any]) -> m.ShoeMessage | m.Command:
     if t == "PING":
         return m.Ping(f["token"], cmd=seq)
     if t == "RESEND":
-        return m.Resend(f["first"], cmd=seq)
+        return m.Resend(f["first"], f.get("last", 0), cmd=seq)
     if t == "ACK":
         return m.Ack(f["upto"], cmd=seq)
     raise ValueError(f"vector {v['name']}: unknown type {t}")

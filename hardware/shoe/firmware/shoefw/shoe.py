@@ -309,7 +309,7 @@ class Shoe:
             if self.ring.count < self.ring.size:
                 self.overflowing = False
         elif mtype == wire.RESEND:
-            self._resend(f["first"])
+            self._resend(f["first"], f.get("last", 0))
         elif mtype == wire.PING:
             self._send_link(wire.PONG, wire.pong_body(f["token"]))
         else:
@@ -317,8 +317,9 @@ class Shoe:
             self._send_numbered(wire.ERROR, wire.error_body(
                 wire.ERR_UNKNOWN_COMMAND, "unknown command type 0x%02x" % mtype))
 
-    def _resend(self, first):
-        """Move the resend cursor (PROTOCOL.md section 5): requests are coalesced, never queued."""
+    def _resend(self, first, last=0):
+        """Move the resend cursor (PROTOCOL.md section 5): requests are coalesced, never queued.
+        ``last`` (1.1) is the highest number the host misses; 0: up to the newest."""
         if first > self.seq:
             return                         # nothing numbered that high was sent yet
         oldest = self.ring.oldest_seq()
@@ -328,14 +329,20 @@ class Shoe:
             if oldest == 0:
                 return
             first = oldest
-        if self.resend_next == 0 or first < self.resend_start:
-            self.resend_start = first      # a new pass (or one reaching further back)
+        upto = min(last, self.seq) if last else self.seq
+        if self.resend_next == 0:
+            self.resend_start = first      # a new pass
+            self.resend_next = first
+            self.resend_upto = upto
+            return
+        if first < self.resend_start:
+            self.resend_start = first      # reaching further back: the pass starts again from there
             self.resend_next = first
         elif first <= self.resend_next:
             self.coalesced_resends += 1    # those frames are already on their way
         else:
             self.resend_next = first       # the host has more than the pass sent so far
-        self.resend_upto = self.seq
+        self.resend_upto = max(self.resend_upto, upto)
 
     def _pump_resend(self):
         sent = 0

@@ -343,6 +343,8 @@ def parse_command(raw):
         if len(b) < 4:
             raise ValueError("RESEND too short")
         f["first"] = struct.unpack(">I", b[:4])[0]
+        if len(b) >= 8:
+            f["last"] = struct.unpack(">I", b[4:8])[0]
     elif mtype == ACK:
         if len(b) < 4:
             raise ValueError("ACK too short")
