@@ -182,3 +182,17 @@ def test_a_pack_put_on_the_euchre_kitty_is_no_pack_loaded_and_can_be_dealt() -> 
     assert not any(isinstance(x, m.PackLoaded) for x in msgs)
     cards = [x for x in msgs if isinstance(x, m.CardOut)]
     assert [c.pack for c in cards[:3]] == ["A1"] * 3 and len(cards) == 21
+
+
+def test_a_resend_with_a_last_number_stops_there_and_a_later_one_extends_the_pass() -> None:
+    b = Bench()
+    b.load()
+    b.host(m.StartDeal(Seat.N, BRIDGE, cmd=1))
+    b.run(400)
+    b.port.take()
+    b.host(m.Resend(10, 12))
+    assert [x.seq for x in _numbered(b.run(3))] == [10, 11, 12]
+    b.host(m.Resend(20, 22), m.Resend(20, 30))           # a repeat that reaches further extends the pass
+    assert [x.seq for x in _numbered(b.run(5))] == list(range(20, 31))
+    b.host(m.Resend(50, 5000))                           # beyond the newest: up to the newest
+    assert [x.seq for x in _numbered(b.run(5))] == list(range(50, b.shoe.seq + 1))
