@@ -31,9 +31,10 @@ lint: setup
 
 test: setup
 	tools/ensure-debs.sh $(TEST_DEBS)
+	tools/ensure-micropython.sh
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
-	$(PY) -m pytest
+	CARDTABLE_REQUIRE_MICROPYTHON=1 $(PY) -m pytest
 
 bench: setup
 	$(VENV)/bin/cardtable bench all

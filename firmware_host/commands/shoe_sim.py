@@ -82,11 +82,18 @@ def _listen(args: argparse.Namespace) -> int:
     link.start()
     dealer = Seat(args.dealer)
     asked = done = 0
-    seen_online = False
+    seen_online = waiting = False
     try:
         while True:
             ev = events.get()
-            if isinstance(ev, m.LinkStatus) and (ev.refused or (not ev.online and not seen_online)):
+            if isinstance(ev, m.LinkStatus) and ev.refused:
+                # The link keeps offering HOST_HELLO (PROTOCOL.md section 9): a reflashed shoe is taken.
+                if not waiting:
+                    print(f"cardtable shoe-listen: {ev.reason}; waiting for a shoe speaking protocol "
+                          f"{m.PROTO_MAJOR}.x (reflash it; Ctrl-C stops)", file=sys.stderr, flush=True)
+                    waiting = True
+                continue
+            if isinstance(ev, m.LinkStatus) and not ev.online and not seen_online and not waiting:
                 print(f"cardtable shoe-listen: {ev.reason}", file=sys.stderr)
                 return 2
             print(_show(ev), flush=True)

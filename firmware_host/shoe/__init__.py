@@ -18,5 +18,5 @@ The protocol is ``hardware/shoe/PROTOCOL.md``. Import the submodules directly to
 
 Modules: ``codec`` (bytes <-> messages, sans-I/O), ``session`` (handshake, exactly-once delivery,
 resends, silence; sans-I/O), ``port`` (the reader thread and reconnects), ``link``, ``scanner``,
-``virtual`` + ``simhw`` (simulated hardware), ``firmware`` (loads the reference firmware), ``bench``.
+``virtual`` + ``simhw`` (simulated hardware), ``firmware`` (loads the reference firmware), ``bench`` + ``bench_backlog``.
 """

@@ -5,6 +5,9 @@
 2. Latency: a ``ShoeLink`` on the slave side of a real pty; this process plays the shoe on the master
    side (HELLO, then one CARD_OUT at a time). Measured from just before the single ``os.write`` of a whole frame
    (so including the write itself) to the moment ``on_event`` put the event in the controller's queue: p50, p90, p99.
+3. Backlog: the virtual shoe behind a pty at 115200 baud, backlogs of 1 to 128 messages after a
+   disconnect; resent bytes over backlog bytes and recovery time over wire time + 0.5 s
+   (``bench_backlog``).
 """
 
 from __future__ import annotations
@@ -123,6 +126,9 @@ def run(args: argparse.Namespace) -> int:
     plain = _decode_rate(_stream(n, rng, False), n, reps)
     escaped = _decode_rate(_stream(n, rng, True), n, reps)
     lat = _latency(200 if quick else 3000)
+    from firmware_host.shoe.bench_backlog import figures as backlog_figures
+
+    backlog = backlog_figures(quick)
     figures = {
         "decode_frames_per_s_median": round(statistics.median(plain)),
         "decode_frames_per_s_p90_run": round(_pct(plain, 90)),
@@ -133,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
         "latency_ms_p99": round(_pct(lat, 99), 3),
         "latency_samples": len(lat),
         "decode_frames_per_run": n,
+        **backlog,
     }
     if getattr(args, "json", False):
         print(json.dumps(figures))
@@ -145,5 +152,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"  pty write -> controller queue: p50 {figures['latency_ms_p50']} ms, p90 "
               f"{figures['latency_ms_p90']} ms, p99 {figures['latency_ms_p99']} ms over {len(lat)} frames "
               f"(target p99 < 2 ms)")
+        for key, pace in (("backlog", "a card every 250 ms (targets: resent/backlog <= 1.2, "
+                                      "recovery/(wire + 0.5 s) <= 1.0)"),
+                          ("backlog_stress", "a card every 20 ms (stress; reported)")):
+            print(f"  backlog after a disconnect, shoe side at 115200 baud, then dealing on at {pace}; "
+                  f"median of {1 if quick else 3} runs:")
+            print("    messages  backlog B  resent B  resent/backlog  wire s  recovery s  recovery/(wire+0.5)  "
+                  "RESENDs  lost")
+            for r in backlog[key]:
+                print(f"    {r['messages']:>8}  {r['backlog_bytes']:>9}  {r['resent_bytes']:>8}  "
+                      f"{r['resent_ratio']:>14}  {r['wire_s']:>6}  {r['recovery_s']:>10}  "
+                      f"{r['recovery_ratio']:>19}  {r['resend_requests']:>7}  {r['lost']:>4}")
     ok = figures["decode_frames_per_s_median"] >= 100_000 and figures["latency_ms_p99"] < 2.0
+    ok = ok and backlog["backlog_resent_ratio_max"] <= 1.2 and backlog["backlog_recovery_ratio_max"] <= 1.0
     return 0 if ok else 1

@@ -94,7 +94,8 @@ def _body(msg: m.ShoeMessage | m.Command) -> tuple[int, int, bytes]:
         case m.Reply():
             return T.REPLY, msg.seq, struct.pack(">IB", msg.cmd, msg.status) + _s(msg.detail)
         case m.HostHello():
-            return T.HOST_HELLO, msg.cmd, struct.pack(">BBI", msg.major, msg.minor, msg.session)
+            tail = struct.pack(">I", msg.next_cmd) if msg.minor >= 1 else b""
+            return T.HOST_HELLO, msg.cmd, struct.pack(">BBI", msg.major, msg.minor, msg.session) + tail
         case m.StartDeal():
             return T.START_DEAL, msg.cmd, (struct.pack(">BBB", _seat_code(msg.dealer), msg.turn_up,
                                                        len(msg.pattern)) + bytes(msg.pattern) + _s(msg.pack))
@@ -109,7 +110,7 @@ def _body(msg: m.ShoeMessage | m.Command) -> tuple[int, int, bytes]:
         case m.Ping():
             return T.PING, msg.cmd, struct.pack(">H", msg.token)
         case m.Resend():
-            return T.RESEND, msg.cmd, struct.pack(">I", msg.first)
+            return T.RESEND, msg.cmd, struct.pack(">I", msg.first) + (struct.pack(">I", msg.last) if msg.last else b"")
         case m.Ack():
             return T.ACK, msg.cmd, struct.pack(">I", msg.upto)
     raise TypeError(f"not a shoe protocol message: {msg!r}")
@@ -207,14 +208,16 @@ _DECODERS: dict[int, Callable[[int, bytes], Any]] = {
     T.BUTTON: lambda s, b: m.ButtonPressed(s, _seat(b[0]), _enum(m.ButtonKind, b[1])),
     T.ERROR: lambda s, b: m.ShoeError(s, _enum(m.ErrorCode, b[0]), _str_at(b, 1)[0]),
     T.REPLY: lambda s, b: m.Reply(s, struct.unpack_from(">I", b)[0], _enum(m.Status, b[4]), _str_at(b, 5)[0]),
-    T.HOST_HELLO: lambda c, b: m.HostHello(struct.unpack_from(">I", b, 2)[0], b[0], b[1], cmd=c),
+    T.HOST_HELLO: lambda c, b: m.HostHello(struct.unpack_from(">I", b, 2)[0], b[0], b[1],
+                                           struct.unpack_from(">I", b, 6)[0] if len(b) >= 10 else 0, cmd=c),
     T.START_DEAL: _d_start_deal,
     T.PAUSE: lambda c, b: m.Pause(cmd=c),
     T.RESUME: lambda c, b: m.Resume(cmd=c),
     T.ABORT: lambda c, b: m.Abort(cmd=c),
     T.SET_LAMP: lambda c, b: m.SetLamp(b[0], b[1], b[2], cmd=c),
     T.PING: lambda c, b: m.Ping(struct.unpack_from(">H", b)[0], cmd=c),
-    T.RESEND: lambda c, b: m.Resend(struct.unpack_from(">I", b)[0], cmd=c),
+    T.RESEND: lambda c, b: m.Resend(struct.unpack_from(">I", b)[0],
+                                    struct.unpack_from(">I", b, 4)[0] if len(b) >= 8 else 0, cmd=c),
     T.ACK: lambda c, b: m.Ack(struct.unpack_from(">I", b)[0], cmd=c),
 }
 

@@ -13,7 +13,7 @@ from enum import IntEnum
 from laws.cards import Card, Seat
 
 PROTO_MAJOR = 1
-PROTO_MINOR = 0
+PROTO_MINOR = 1
 
 
 class MsgType(IntEnum):
@@ -217,9 +217,13 @@ class Command:
 
 @dataclass(frozen=True, slots=True)
 class HostHello(Command):
+    """``next_cmd`` (protocol 1.1, sent when ``minor`` >= 1): the lowest command id still awaiting its
+    REPLY, or the next id the host will use; a shoe meeting a new session does commands from there on."""
+
     session: int
     major: int = PROTO_MAJOR
     minor: int = PROTO_MINOR
+    next_cmd: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +269,11 @@ class Ping(Command):
 
 @dataclass(frozen=True, slots=True)
 class Resend(Command):
+    """Send again what is held from ``first`` on, up to ``last`` (1.1: the highest number the host
+    still misses; 0 = up to the newest, and what a 1.0 host means)."""
+
     first: int
+    last: int = 0
 
 
 @dataclass(frozen=True, slots=True)

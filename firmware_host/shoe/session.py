@@ -1,10 +1,12 @@
 """The host's side of the protocol as a sans-I/O state machine (PROTOCOL.md sections 5-6).
 
 ``ShoeSession`` takes bytes and the time, and returns ``(events, bytes to write)``. It performs the
-handshake, checks versions, delivers numbered messages exactly once and in order (go-back-N: anything
-out of order is dropped and a RESEND asked for), notices silence and re-sends commands the shoe has not
-answered. It acknowledges nothing by itself: the host calls ``acknowledge(upto)`` once what it was given
-is committed to its journal (``firmware_host.ordering``), so the shoe keeps every message until then. It has no thread, no port and no clock of its own: ``now`` is passed in.
+handshake, checks versions, delivers numbered messages exactly once and in order (anything ahead of a
+gap is kept aside and one RESEND asked for per gap), notices silence and re-sends commands the shoe has
+not answered (on a timer, protocol 1.1). It acknowledges nothing by itself: the host calls
+``acknowledge(upto)`` once what it was given is committed to its journal (``firmware_host.ordering``), so
+the shoe keeps every message until then. It has no thread, no port and no clock of its own: ``now`` is
+passed in.
 """
 
 from __future__ import annotations
@@ -37,18 +39,23 @@ class ShoeSession:
     Args:
         offline_after: seconds without a valid frame before the link is reported offline.
         hello_every: seconds between HOST_HELLOs while waiting for the shoe.
-        resend_every: seconds before a RESEND that brought nothing is repeated.
+        resend_every: seconds without progress before an outstanding RESEND is repeated.
+        command_every: seconds before a numbered command without its REPLY is sent again (shoes of
+            protocol 1.1 and later; a 1.0 shoe gets it again after each handshake only).
         session_id: this host run's id in HOST_HELLO (random when None).
     """
 
     FOREIGN_BEFORE_REFUSAL = 5    # frames of another major version tolerated while waiting for its HELLO
     EARLY_MAX = 512     # how far ahead of a gap messages are kept (the shoe's ring is smaller)
+    IN_FLIGHT = 8       # numbered commands sent and awaiting their REPLY (PROTOCOL.md section 6.3)
 
     def __init__(self, *, offline_after: float = 1.5, hello_every: float = 0.5,
-                 resend_every: float = 0.3, session_id: int | None = None) -> None:
+                 resend_every: float = 0.3, command_every: float = 0.5,
+                 session_id: int | None = None) -> None:
         self.offline_after = offline_after
         self.hello_every = hello_every
         self.resend_every = resend_every
+        self.command_every = command_every
         self.session_id = random.getrandbits(32) if session_id is None else session_id
         self.phase = Phase.DISCONNECTED
         self.online = False
@@ -61,9 +68,12 @@ class ShoeSession:
         self.decoder = codec.Decoder(on_version=self._version)
         self._last_rx = 0.0
         self._last_hello = -1e9
-        self._resend_at: float | None = None
+        self._resend_at: float | None = None    # an outstanding RESEND: when asked, or last progress
+        self._known_last = 0                    # the highest number the shoe is known to have used
         self._next_cmd = 1
-        self._pending: dict[int, m.Command] = {}
+        self._pending: dict[int, m.Command] = {}        # waiting for their REPLY, oldest first
+        self._sent_at: dict[int, float] = {}             # those in flight: when last sent
+        self._sent_after: dict[int, int] = {}            # the shoe's last number when first sent
         self._early: dict[int, m.ShoeMessage] = {}     # arrived ahead of a gap, waiting for it
 
     # --- connection events ----------------------------------------------------------------------
@@ -75,7 +85,8 @@ class ShoeSession:
         self._last_rx = now
         self._last_hello = now
         self._resend_at = None
-        return codec.encode(m.HostHello(self.session_id))
+        self._sent_at.clear()
+        return self._host_hello()
 
     def connection_lost(self, now: float, reason: str) -> list[m.ShoeEvent]:
         """The port failed or was closed."""
@@ -109,9 +120,32 @@ class ShoeSession:
             cmd = replace(cmd, cmd=self._next_cmd)
             self._next_cmd += 1
             self._pending[cmd.cmd] = cmd
+            return cmd, self._send_commands(now) if self.phase is Phase.ONLINE else b""
         if self.phase is not Phase.ONLINE:
             return cmd, b""
         return cmd, codec.encode(cmd)
+
+    def _host_hello(self) -> bytes:
+        first = min(self._pending, default=self._next_cmd)
+        return codec.encode(m.HostHello(self.session_id, next_cmd=first))
+
+    def _send_commands(self, now: float, *, again: bool = False) -> bytes:
+        """The first ``IN_FLIGHT`` pending commands, in order: those never sent, or (``again``) all."""
+        out = []
+        for n, cmd in list(self._pending.items())[:self.IN_FLIGHT]:
+            if again or n not in self._sent_at:
+                self._sent_at[n] = now
+                self._sent_after.setdefault(n, self._known_last)
+                out.append(codec.encode(cmd))
+        if again and out:
+            self.stats["commands_resent"] += len(out)
+        return b"".join(out)
+
+    def _commands_due(self, now: float) -> bool:
+        """A command in flight has waited ``command_every`` for its REPLY (shoes of 1.1 and later)."""
+        if self.shoe is None or self.shoe.minor < 1:
+            return False
+        return any(now - t >= self.command_every for t in self._sent_at.values())
 
     # --- bytes in ---------------------------------------------------------------------------------
 
@@ -119,15 +153,18 @@ class ShoeSession:
         """Feed bytes read from the port."""
         events: list[m.ShoeEvent] = []
         out: list[bytes] = []
+        delivered = False
         for msg in self.decoder.feed(data):
             self._last_rx = now
+            if isinstance(msg, m.ShoeMessage) and msg.seq > self._known_last and self.phase is Phase.ONLINE:
+                self._known_last = msg.seq
             if isinstance(msg, m.Hello):
                 self._hello(msg, now, events, out)
             elif self.phase is not Phase.ONLINE:
                 self.stats["before_handshake"] += 1
                 if not self.online and self.phase is Phase.HANDSHAKE and now - self._last_hello > 0.05:
                     self._last_hello = now
-                    out.append(codec.encode(m.HostHello(self.session_id)))
+                    out.append(self._host_hello())
             elif isinstance(msg, (m.Heartbeat, m.Pong)):
                 self._came_back(events)
                 if isinstance(msg, m.Pong):
@@ -145,13 +182,16 @@ class ShoeSession:
                 self._ask_resend(now, out, f"got {msg.seq}")
             else:
                 self._came_back(events)
-                self._resend_at = None
+                delivered = True
                 self._accept(msg, events)
+                self._progress(now)
         if self._refusal is not None:
             self._refuse(self._refusal, events)
             self._refusal = None
         if self._early and self.phase is Phase.ONLINE:
             self._ask_resend(now, out, "a gap remains")
+        if delivered and self.phase is Phase.ONLINE:
+            out.append(self._send_commands(now))    # REPLYs may have made room for waiting ones
         return events, b"".join(out)
 
     def acknowledge(self, upto: int) -> bytes:
@@ -171,12 +211,22 @@ class ShoeSession:
         self.expected = committed + 1
         self.acked = committed
 
+    def _progress(self, now: float) -> None:
+        """Something was delivered: an outstanding RESEND ends when its gap is filled, else its
+        timer starts again (the requested messages are still streaming in)."""
+        if self._resend_at is None:
+            return
+        if self.expected > self._known_last and not self._early:
+            self._resend_at = None
+        else:
+            self._resend_at = now
+
     def _accept(self, msg: m.ShoeMessage | None, events: list[m.ShoeEvent]) -> None:
         """Deliver ``msg`` (numbered ``expected``) and whatever waited behind it."""
         while msg is not None:
             self.expected += 1
             if isinstance(msg, m.Reply):
-                self._pending.pop(msg.cmd, None)
+                self._reply(msg)
             if isinstance(msg, m.Skipped):
                 self.stats["skipped"] += 1
                 log.error("shoe link: message %d (type 0x%02x) could not be read (%s); skipped",
@@ -184,6 +234,18 @@ class ShoeSession:
             else:
                 events.append(msg)
             msg = self._early.pop(self.expected, None)
+
+    def _reply(self, msg: m.Reply) -> None:
+        """A REPLY answers our command only if the shoe numbered it after the command was first sent:
+        one numbered before is a previous host run's, replayed from the ring (ids restart per session)."""
+        if msg.cmd not in self._pending:
+            return
+        if msg.seq <= self._sent_after.get(msg.cmd, msg.seq):
+            self.stats["stale_replies"] += 1
+            return
+        del self._pending[msg.cmd]
+        self._sent_at.pop(msg.cmd, None)
+        self._sent_after.pop(msg.cmd, None)
 
     def _came_back(self, events: list[m.ShoeEvent]) -> None:
         if not self.online:
@@ -196,7 +258,7 @@ class ShoeSession:
         self.phase = Phase.REFUSED
         self.online = False
         reason = f"refusing the shoe: {exc}; update the {'host' if exc.major > m.PROTO_MAJOR else 'shoe'} software"
-        log.error("%s", reason)
+        log.info("%s", reason)         # the LinkStatus carries it to whoever shows it, once
         events.append(m.LinkStatus(False, reason, self.shoe, refused=True))
 
     def _hello(self, hello: m.Hello, now: float, events: list[m.ShoeEvent], out: list[bytes]) -> None:
@@ -212,6 +274,7 @@ class ShoeSession:
             self.expected = hello.oldest_held or last + 1
             self.acked = self.expected - 1      # a new boot: nothing before its oldest message is ours
             self._early.clear()
+            self._sent_after = dict.fromkeys(self._sent_after, 0)     # a new boot numbers from 1
         else:
             resume = hello.oldest_held or last + 1      # the first number the shoe can still send
             if resume > self.expected:
@@ -224,6 +287,7 @@ class ShoeSession:
         came_back = self.phase is not Phase.ONLINE or not self.online
         self.phase = Phase.ONLINE
         self._resend_at = None
+        self._known_last = last
         if not self.online:
             self.online = True
             events.append(m.LinkStatus(True, f"shoe {hello.shoe_id} firmware {hello.firmware} "
@@ -234,16 +298,20 @@ class ShoeSession:
         if self.acked:
             out.append(codec.encode(m.Ack(self.acked)))
         if came_back:
-            for cmd in self._pending.values():
-                out.append(codec.encode(cmd))
+            out.append(self._send_commands(now, again=True))
 
     def _ask_resend(self, now: float, out: list[bytes], why: str) -> None:
+        """One outstanding RESEND per gap: a new one only when none is outstanding or the last one
+        brought nothing for ``resend_every`` seconds (PROTOCOL.md section 5)."""
         if self._resend_at is not None and now - self._resend_at < self.resend_every:
             return
         self._resend_at = now
         self.stats["resend_requests"] += 1
-        log.debug("shoe link: asking for resend from %d (%s)", self.expected, why)
-        out.append(codec.encode(m.Resend(self.expected)))
+        last = self._known_last                 # the highest number still missing
+        while last in self._early:
+            last -= 1
+        log.debug("shoe link: asking for resend of %d-%d (%s)", self.expected, last, why)
+        out.append(codec.encode(m.Resend(self.expected, last if last >= self.expected else 0)))
 
     # --- time -------------------------------------------------------------------------------------
 
@@ -260,11 +328,16 @@ class ShoeSession:
                 self.phase = Phase.HANDSHAKE
         if self.phase in (Phase.HANDSHAKE, Phase.REFUSED) and now - self._last_hello >= self.hello_every:
             self._last_hello = now
-            out = codec.encode(m.HostHello(self.session_id))
-        elif self.phase is Phase.ONLINE and self._resend_at is not None \
-                and now - self._resend_at >= self.resend_every:
+            out = self._host_hello()
+        elif self.phase is Phase.ONLINE:
             buf: list[bytes] = []
-            self._ask_resend(now, buf, "retry")
+            if self._resend_at is not None and now - self._resend_at >= self.resend_every:
+                if self.expected > self._known_last and not self._early:
+                    self._resend_at = None      # the gap closed
+                else:
+                    self._ask_resend(now, buf, "retry")
+            if self._commands_due(now):
+                buf.append(self._send_commands(now, again=True))
             out = b"".join(buf)
         return events, out
 

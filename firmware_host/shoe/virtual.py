@@ -31,12 +31,18 @@ _SEAT_CODES = {Seat.N: 0, Seat.E: 1, Seat.S: 2, Seat.W: 3}
 
 class _PtyPort:
     """The firmware's serial port: non-blocking writes into the pty master; bytes that do not fit or
-    arrive while the cable is out are lost, as on a real line."""
+    arrive while the cable is out are lost, as on a real line. With ``baud``, the line runs at that
+    speed (10 bits a byte): like a UART with a small transmit FIFO, ``write`` blocks while more than
+    ``fifo`` bytes wait for the line."""
 
-    def __init__(self) -> None:
+    def __init__(self, baud: int | None = None, fifo: int = 32) -> None:
         self.master: int | None = None
         self.inbox = bytearray()
         self.lost = 0
+        self.written = 0
+        self.baud = baud
+        self.fifo = fifo
+        self._line_free = 0.0
 
     def read(self) -> bytes | None:
         if not self.inbox:
@@ -54,6 +60,13 @@ class _PtyPort:
         except (BlockingIOError, OSError):
             n = 0
         self.lost += len(data) - n
+        self.written += n
+        if self.baud:
+            now = time.monotonic()
+            self._line_free = max(now, self._line_free) + 10 * len(data) / self.baud
+            ahead = self._line_free - now - 10 * self.fifo / self.baud
+            if ahead > 0:
+                time.sleep(ahead)           # the UART's FIFO is full: the firmware waits, as on the board
 
 
 class VirtualShoe:
@@ -69,12 +82,13 @@ class VirtualShoe:
         down_ms: how long a dropped connection stays down.
         directory: where the stable symlink goes (a temporary folder when None).
         protocol: the (major, minor) version the firmware claims (to try hosts against other versions).
+        baud: run the shoe's side of the line at this speed (None: as fast as the pty goes).
     """
 
     def __init__(self, game: str = "contract-bridge", seed: int = 0, inject: list[Injection | str] | tuple = (),
                  *, packs: tuple[str, ...] = ("A1", "B1"), pass_ms: int = 4, gap_ms: int = 8, jam_ms: int = 200,
                  down_ms: int = 60, heartbeat_ms: int = 500, directory: str | None = None,
-                 protocol: tuple[int, int] = (1, 0)) -> None:
+                 protocol: tuple[int, int] = (1, 1), baud: int | None = None) -> None:
         self.plan = deal_plan(game)
         self.rng = random.Random(seed)
         self.packs = packs
@@ -85,7 +99,7 @@ class VirtualShoe:
             self.inject(spec, deal=1)
         self._t0 = time.monotonic()
         self.hw = SimHardware(self._ms, pass_ms=pass_ms, gap_ms=gap_ms, jam_ms=2 * jam_ms)
-        self.port = _PtyPort()
+        self.port = _PtyPort(baud)
         shoe_mod, self.wire = load_firmware()
         self.firmware = shoe_mod.Shoe(self.hw, self.port, self.rng.getrandbits(32), shoe_id="virtual-shoe",
                                       heartbeat_ms=heartbeat_ms, jam_ms=jam_ms, major=protocol[0],
@@ -101,6 +115,7 @@ class VirtualShoe:
         self.deals = 0                        # deals started so far
         self.drops = 0
         self.garbage_bytes = 0
+        self._garble: int | None = None
 
     # --- public -----------------------------------------------------------------------------------
 
@@ -145,6 +160,31 @@ class VirtualShoe:
         """Pull the cable now; it comes back after ``down_ms``."""
         with self._lock:
             self._drop()
+
+    def unplug(self) -> None:
+        """Pull the cable until ``replug``; the shoe goes on working (and numbering) meanwhile."""
+        with self._lock:
+            self._drop()
+            self._down_until = float("inf")
+
+    def replug(self) -> None:
+        """Put the cable back (a new pty behind the same path)."""
+        with self._lock:
+            self._down_until = time.monotonic()
+
+    def reflash(self, protocol: tuple[int, int]) -> None:
+        """New firmware speaking ``protocol``: the shoe restarts (new boot id, empty ring) on the same
+        port, with the pack that is in the well."""
+        with self._lock:
+            old = self.firmware
+            self.firmware = type(old)(self.hw, self.port, self.rng.getrandbits(32), shoe_id=old.shoe_id,
+                                      heartbeat_ms=old.heartbeat_ms, jam_ms=old.jam_ms, major=protocol[0],
+                                      minor=protocol[1])
+
+    def garble_next(self, mtype: int) -> None:
+        """Line noise destroys the next frame of type ``mtype`` the host sends (its CRC fails)."""
+        with self._lock:
+            self._garble = mtype
 
     def load_pack(self, pack: str | None = None) -> None:
         """The dealer gathers every card, shuffles and loads a fresh pack (``pack`` names its id; by
@@ -200,6 +240,15 @@ class VirtualShoe:
         self._unplug()
         self._down_until = time.monotonic() + self.down_ms / 1000
 
+    def _noise_in(self) -> None:
+        with self._lock:
+            if self._garble is None:
+                return
+            at = self.port.inbox.find(bytes((1, self._garble)))
+            if at >= 0:
+                self.port.inbox[at + 2] ^= 0x55
+                self._garble = None
+
     def _garbage(self) -> None:
         noise = bytes(self.rng.getrandbits(8) for _ in range(self.rng.randint(8, 64)))
         self.garbage_bytes += len(noise)
@@ -212,17 +261,20 @@ class VirtualShoe:
         self.hw.load(shuffled_pack(self.plan.pack, pack, self.rng))
 
     def _run(self) -> None:
-        fw = self.firmware
         while not self._stop.is_set():
+            fw = self.firmware                  # (``reflash`` replaces it)
             now_ms = self._ms()
             wait = self.hw.next_change(now_ms, fw.dealing and not fw.paused)
             timeout = 0.05 if wait is None else min(wait / 1000, 0.05)
+            if fw.resend_next:
+                timeout = 0.001         # a resend pass goes on at every poll, as on the board (1 ms loop)
             master = self.port.master
             if master is not None:
                 try:
                     ready, _, _ = select.select([master], [], [], timeout)
                     if ready:
                         self.port.inbox += os.read(master, 4096)
+                        self._noise_in()
                 except OSError:
                     pass
             else:

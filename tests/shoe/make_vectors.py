@@ -11,13 +11,15 @@ import struct
 from zlib import crc32
 
 from firmware_host.shoe import codec
+from laws.cards import Card
+from tests.shoe.session_example import session_example
 from tests.shoe.vectors import VECTORS, to_message
 
 VALID = [
     ("hello", "shoe", "HELLO", 0, dict(major=1, minor=0, boot_id=0x5EED0001, oldest_held=0, caps=0x3F,
-                                        ring_size=128, shoe_id="club-3", fw_version="1.0.0")),
+                                        ring_size=128, shoe_id="club-3", firmware="1.0.0")),
     ("hello after a gap", "shoe", "HELLO", 41, dict(major=1, minor=2, boot_id=0x5EED0001, oldest_held=37,
-                                                    caps=0x06, ring_size=64, shoe_id="s", fw_version="1.2.7")),
+                                                    caps=0x06, ring_size=64, shoe_id="s", firmware="1.2.7")),
     ("heartbeat while dealing", "shoe", "HEARTBEAT", 12, dict(state=2, flags=2, ring_used=5)),
     ("heartbeat paused", "shoe", "HEARTBEAT", 300, dict(state=3, flags=3, ring_used=0)),
     ("pong", "shoe", "PONG", 7, dict(token=0xBEEF)),
@@ -31,35 +33,53 @@ VALID = [
      dict(index=21, seat=4, card="JD", orientation=2, quality=100, pack="club-pack-17")),
     ("card outside a deal", "shoe", "CARD_OUT", 31,
      dict(index=0, seat=255, card="2C", orientation=0, quality=90, pack="A")),
-    ("card whose seq needs escaping (0xC0)", "shoe", "CARD_OUT", 0xC0,
-     dict(index=3, seat=2, card="9S", orientation=0, quality=0xDB, pack="A")),
+    ("card whose seq needs both escapes (0xC0DB)", "shoe", "CARD_OUT", 0xC0DB,
+     dict(index=3, seat=2, card="9S", orientation=0, quality=100, pack="A")),
+    ("card from a reader without a quality figure", "shoe", "CARD_OUT", 32,
+     dict(index=4, seat=3, card="5D", orientation=2, quality=255, pack="B7")),
+    ("back mark read: unreadable card, its pack known", "shoe", "CARD_OUT", 33,
+     dict(index=5, seat=0, card=None, orientation=1, quality=0, pack="B7")),
+    ("card left after an abort (outside a deal)", "shoe", "CARD_OUT", 34,
+     dict(index=0, seat=255, card="KH", orientation=0, quality=96, pack="A1")),
     ("bridge deal started, dealer south", "shoe", "DEAL_STARTED", 2,
-     dict(dealer=2, turn_up=0, pattern=[1] * 13, pack="A")),
+     dict(dealer=2, turn_up=0, sizes=[1] * 13, pack="A")),
     ("euchre deal started, 3-then-2", "shoe", "DEAL_STARTED", 3,
-     dict(dealer=3, turn_up=1, pattern=[3, 2], pack="")),
+     dict(dealer=3, turn_up=1, sizes=[3, 2], pack="")),
     ("deal finished", "shoe", "DEAL_FINISHED", 56, dict(reason=0, dealt=52, left_in_shoe=0)),
     ("deal ran out of cards", "shoe", "DEAL_FINISHED", 57, dict(reason=2, dealt=51, left_in_shoe=0)),
     ("deal aborted", "shoe", "DEAL_FINISHED", 58, dict(reason=1, dealt=9, left_in_shoe=1)),
     ("pack loaded", "shoe", "PACK_LOADED", 1, dict(pack="")),
+    ("euchre deal complete, kitty left in the well", "shoe", "DEAL_FINISHED", 59,
+     dict(reason=0, dealt=21, left_in_shoe=1)),
     ("jam at card 14", "shoe", "JAM", 20, dict(index=14, cleared=0)),
     ("jam cleared", "shoe", "JAM", 21, dict(index=14, cleared=1)),
     ("empty", "shoe", "EMPTY", 55, dict(dealt=51)),
     ("button: west demands", "shoe", "BUTTON", 60, dict(seat=3, kind=2)),
-    ("error: resend gap", "shoe", "ERROR", 61, dict(code=1, detail="messages 3-9 are no longer held")),
+    ("jam outside a deal", "shoe", "JAM", 22, dict(index=0, cleared=0)),
+    ("error: ring overflow", "shoe", "ERROR", 61, dict(code=4, detail="ring full: messages up to 9 overwritten")),
+    ("error: firmware fault", "shoe", "ERROR", 64, dict(code=5, detail="firmware fault 1: OSError(5,)")),
+    ("error: unknown link command", "shoe", "ERROR", 65, dict(code=2, detail="unknown command type 0x8e")),
+    ("error: code of a newer minor version", "shoe", "ERROR", 66, dict(code=9, detail="")),
     ("reply ok to command 4", "shoe", "REPLY", 62, dict(cmd=4, status=0, detail="")),
     ("reply busy", "shoe", "REPLY", 63, dict(cmd=5, status=1, detail="a deal is in progress")),
-    ("host hello", "host", "HOST_HELLO", 0, dict(major=1, minor=0, session=0x01020304)),
+    ("reply bad arguments: pack name not UTF-8", "shoe", "REPLY", 67, dict(cmd=6, status=3, detail="text is not UTF-8")),
+    ("reply unsupported: lamp mode", "shoe", "REPLY", 68,
+     dict(cmd=7, status=4, detail="lamp mode 9 colour 1 is not supported")),
+    ("host hello, protocol 1.0 (no next_cmd)", "host", "HOST_HELLO", 0, dict(major=1, minor=0, session=0x01020304)),
+    ("host hello, protocol 1.1", "host", "HOST_HELLO", 0,
+     dict(major=1, minor=1, session=0x01020304, next_cmd=5)),
     ("start bridge deal, dealer north", "host", "START_DEAL", 1,
-     dict(dealer=0, turn_up=0, pattern=[1] * 13, pack="A")),
+     dict(dealer=0, turn_up=0, sizes=[1] * 13, pack="A")),
     ("start euchre deal 2-then-3 with turn-up", "host", "START_DEAL", 2,
-     dict(dealer=1, turn_up=1, pattern=[2, 3], pack="B")),
+     dict(dealer=1, turn_up=1, sizes=[2, 3], pack="B")),
     ("pause", "host", "PAUSE", 3, {}),
     ("resume", "host", "RESUME", 4, {}),
     ("abort", "host", "ABORT", 5, {}),
     ("lamp 2 blinking red", "host", "SET_LAMP", 6, dict(lamp=2, mode=2, colour=1)),
     ("ping", "host", "PING", 0, dict(token=0x0102)),
-    ("resend from 17", "host", "RESEND", 0, dict(seq=17)),
-    ("ack up to 0xC0DB (escaped)", "host", "ACK", 0, dict(seq=0xC0DB)),
+    ("resend from 17", "host", "RESEND", 0, dict(first=17)),
+    ("resend 5 to 9, protocol 1.1", "host", "RESEND", 0, dict(first=5, last=9)),
+    ("ack up to 0xC0DB (escaped)", "host", "ACK", 0, dict(upto=0xC0DB)),
 ]
 
 
@@ -83,19 +103,40 @@ def _invalid() -> list[dict[str, object]]:
         dict(name="string running past the end", hex=_frame(struct.pack(">BBI", 1, 0x13, 9) + b"\x09AB"),
              error="malformed"),
         dict(name="hello from a protocol 2.1 shoe", hex=_frame(hello2), error="version",
-             refusal="shoe speaks protocol 2.1; this host speaks 1.0"),
+             refusal="shoe speaks protocol 2.1; this host speaks 1.1"),
         dict(name="frame without its end", hex=card[:-1].hex(), error=None),
     ]
 
 
+CARD_CODES = [("B7", "TD"), ("A1", "TS"), ("B7", None), ("Z9", "2C"), ("00", "AS")]
+
+
+def _card_codes() -> list[dict[str, object]]:
+    from vision.codes import encode_payload
+
+    out: list[dict[str, object]] = []
+    for pack, code in CARD_CODES:
+        text = encode_payload(pack, None if code is None else Card.parse(code))
+        out.append(dict(payload=text, pack=pack, card=code))
+    good = str(out[1]["payload"])
+    wrong = good[:5] + ("0" if good[5] != "0" else "1")
+    out += [dict(payload=wrong, pack="", card=None),          # wrong check character
+            dict(payload="2" + good[1:], pack="", card=None),  # another version
+            dict(payload="A:TS", pack="", card=None)]          # not a version 1 code
+    return out
+
+
 def main() -> None:
     doc = {
-        "about": "Shoe protocol 1.0 test vectors (hardware/shoe/PROTOCOL.md). 'fields' use wire values and the "
-                 "firmware's names. 'invalid' frames must decode to nothing; 'error' is the counter that "
-                 "rises (null: nothing yet, the frame is incomplete).",
+        "about": "Shoe protocol 1.1 test vectors (hardware/shoe/PROTOCOL.md section 11). 'fields' use wire "
+                 "values and the document's field names. 'invalid' frames must decode to nothing; 'error' "
+                 "is the counter that rises (null: nothing yet, the frame is incomplete). 'card_codes': "
+                 "reader text and what a shoe reports (card null: unreadable). 'session': section 12.",
         "crc32_check": {"ascii": "123456789", "crc32": f"{crc32(b'123456789'):08x}"},
         "valid": [],
         "invalid": _invalid(),
+        "card_codes": _card_codes(),
+        "session": session_example(),
     }
     for name, direction, mtype, seq, fields in VALID:
         v = dict(name=name, direction=direction, type=mtype, seq=seq, fields=fields)

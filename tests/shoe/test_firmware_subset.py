@@ -38,4 +38,4 @@ def test_firmware_uses_only_what_micropython_has(path: Path) -> None:
 
 def test_the_board_entry_point_exists() -> None:
     main = (FIRMWARE_DIR / "main.py").read_text()
-    assert "Shoe(Rp2040Hal(), UartPort(), boot_id)" in main
+    assert "Shoe(hal, UartPort(), boot_id)" in main and "machine.WDT(" in main

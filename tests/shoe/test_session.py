@@ -48,7 +48,7 @@ def test_a_host_restart_resumes_after_what_its_journal_holds() -> None:
     s.resume(77, 2)  # the journal holds messages 1 and 2 of boot 77; 3 was delivered, never committed
     s.connection_made(0.0)
     events, out = s.receive(codec.encode(m.Hello(3, 1, 0, 77, 1, 0x3F, 128, "t", "1.0.0")), 0.1)
-    assert sent(out) == [m.Resend(3), m.Ack(2)]
+    assert sent(out) == [m.Resend(3, 3), m.Ack(2)]
     events, _ = s.receive(b"".join(codec.encode(card(i)) for i in (1, 2, 3)), 0.2)
     assert events == [card(3)] and s.stats["lost"] == 0
 
@@ -56,11 +56,11 @@ def test_a_host_restart_resumes_after_what_its_journal_holds() -> None:
 def test_a_gap_asks_for_a_resend_once_per_interval_and_fills_in_order() -> None:
     s = online()
     events, out = s.receive(codec.encode(card(2)), 0.1)
-    assert events == [] and sent(out) == [m.Resend(1)]
+    assert events == [] and sent(out) == [m.Resend(1, 1)]
     events, out = s.receive(codec.encode(card(3)), 0.2)
     assert events == [] and out == b""                       # already asked
     _, out = s.tick(0.5)
-    assert sent(out) == [m.Resend(1)]                         # asked again after resend_every
+    assert sent(out) == [m.Resend(1, 1)]                         # asked again after resend_every
     events, out = s.receive(b"".join(codec.encode(card(i)) for i in (1, 2, 3)), 0.6)
     assert events == [card(1), card(2), card(3)] and out == b""
 
@@ -68,7 +68,7 @@ def test_a_gap_asks_for_a_resend_once_per_interval_and_fills_in_order() -> None:
 def test_a_heartbeat_reveals_a_lost_last_message() -> None:
     s = online()
     events, out = s.receive(codec.encode(m.Heartbeat(1, m.ShoeState.DEALING, False, True, 1)), 0.1)
-    assert events == [] and sent(out) == [m.Resend(1)]
+    assert events == [] and sent(out) == [m.Resend(1, 1)]
 
 
 def test_silence_is_reported_offline_within_two_seconds_and_hello_brings_it_back() -> None:
@@ -80,7 +80,7 @@ def test_silence_is_reported_offline_within_two_seconds_and_hello_brings_it_back
     events, out = s.receive(codec.encode(card(1)), 5.0)      # not before a new handshake
     assert events == [] and s.stats["before_handshake"] == 1
     events, out = s.receive(codec.encode(m.Hello(1, 1, 0, 77, 1, 0x3F, 128, "t", "1.0.0")), 5.1)
-    assert events[0].online and sent(out) == [m.Resend(1)]
+    assert events[0].online and sent(out) == [m.Resend(1, 1)]
     events, _ = s.receive(codec.encode(card(1)), 5.2)
     assert events == [card(1)]
 
@@ -90,7 +90,7 @@ def test_a_newer_major_version_is_refused_naming_both_versions() -> None:
     s.connection_made(0)
     events, _ = s.receive(codec.encode(m.Hello(0, 2, 1, 9, 0, 0, 64, "new", "2.1.0"), version=2), 0.1)
     assert len(events) == 1 and events[0].refused and not events[0].online
-    assert "shoe speaks protocol 2.1; this host speaks 1.0" in events[0].reason
+    assert "shoe speaks protocol 2.1; this host speaks 1.1" in events[0].reason
     assert "update the host" in events[0].reason
     assert s.phase is Phase.REFUSED
     events, _ = s.receive(codec.encode(card(1), version=2), 0.2)
@@ -101,7 +101,7 @@ def test_a_restarted_shoe_starts_a_new_numbering() -> None:
     s = online()
     s.receive(codec.encode(card(1)) + codec.encode(card(2)), 0.1)
     events, out = s.receive(codec.encode(m.Hello(1, 1, 0, 78, 1, 0x3F, 128, "t", "1.0.0")), 0.2)
-    assert events == [] and sent(out) == [m.Resend(1)]
+    assert events == [] and sent(out) == [m.Resend(1, 1)]
     assert s.receive(codec.encode(card(1)), 0.3)[0] == [card(1)]
 
 
@@ -109,7 +109,7 @@ def test_messages_gone_from_the_shoe_are_counted_as_lost_and_skipped() -> None:
     s = online()
     s.receive(codec.encode(card(1)), 0.1)
     events, out = s.receive(codec.encode(m.Hello(9, 1, 0, 77, 6, 0x3F, 128, "t", "1.0.0")), 0.2)
-    assert s.stats["lost"] == 4 and sent(out)[0] == m.Resend(6)
+    assert s.stats["lost"] == 4 and sent(out)[0] == m.Resend(6, 9)
     assert s.receive(codec.encode(card(6)), 0.3)[0] == [card(6)]
 
 

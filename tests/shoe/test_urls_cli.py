@@ -90,7 +90,7 @@ def test_a_shoe_speaking_a_newer_major_version_is_refused(tmp_path) -> None:
         link.stop()
         shoe.close()
     (refusal,) = [e for e in sink.events if isinstance(e, m.LinkStatus)]
-    assert refusal.reason == ("refusing the shoe: shoe speaks protocol 2.3; this host speaks 1.0; "
+    assert refusal.reason == ("refusing the shoe: shoe speaks protocol 2.3; this host speaks 1.1; "
                               "update the host software")
     assert not any(isinstance(e, m.ShoeMessage) for e in sink.events)
 
@@ -148,3 +148,41 @@ def test_bench_link_quick_runs(capsys) -> None:
     assert cli.main(["bench", "link", "--quick", "--json"]) in (0, 1)
     out = capsys.readouterr().out
     assert '"decode_frames_per_s_median"' in out and '"latency_ms_p99"' in out
+
+
+class _Tee:
+    """stderr for the CLI under test: keeps what is written and says when ``text`` shows up."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines: list[str] = []
+        self.seen = threading.Event()
+
+    def write(self, s: str) -> int:
+        self.lines.append(s)
+        if self.text in "".join(self.lines):
+            self.seen.set()
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_shoe_listen_waits_for_a_reflashed_shoe_after_a_refusal(tmp_path, monkeypatch) -> None:
+    shoe = VirtualShoe("euchre", 6, protocol=(2, 3), directory=str(tmp_path))
+    tee = _Tee("refusing the shoe")
+    monkeypatch.setattr("sys.stderr", tee)
+    result: list[int] = []
+    t = threading.Thread(target=lambda: result.append(cli.main(["shoe-listen", shoe.open(), "--game", "euchre",
+                                                                "--deals", "1"])), daemon=True)
+    try:
+        t.start()
+        assert tee.seen.wait(10), "no refusal"
+        shoe.reflash((1, 1))                     # the club reflashes the shoe; the host is still there
+        t.join(20)
+    finally:
+        shoe.close()
+    assert result == [0]
+    err = "".join(tee.lines)
+    assert err.count("refusing the shoe") == 1
+    assert err.count("waiting for a shoe speaking protocol 1.x") == 1

@@ -1,7 +1,7 @@
 """Reading ``hardware/shoe/test_vectors.json``: wire-level meanings to host messages and back.
 
-The meanings use the wire's own numbers (seat 0-3, orientation 0-2...) and the firmware's field
-names, so the firmware's tests can use them without this module.
+The meanings use the wire's own numbers (seat 0-3, orientation 0-2...) and PROTOCOL.md's field names
+(which the firmware's functions use too), so the firmware's tests can use them without this module.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def to_message(v: dict[str, Any]) -> m.ShoeMessage | m.Command:
     t, seq, f = v["type"], v["seq"], v["fields"]
     if t == "HELLO":
         return m.Hello(seq, f["major"], f["minor"], f["boot_id"], f["oldest_held"], f["caps"], f["ring_size"],
-                       f["shoe_id"], f["fw_version"])
+                       f["shoe_id"], f["firmware"])
     if t == "HEARTBEAT":
         return m.Heartbeat(seq, m.ShoeState(f["state"]), bool(f["flags"] & 1), bool(f["flags"] & 2), f["ring_used"])
     if t == "PONG":
@@ -37,7 +37,7 @@ def to_message(v: dict[str, Any]) -> m.ShoeMessage | m.Command:
                          None if f["card"] is None else Card.parse(f["card"]), m.Orientation(f["orientation"]),
                          f["quality"], f["pack"])
     if t == "DEAL_STARTED":
-        return m.DealBegan(seq, _SEATS[f["dealer"]], f["turn_up"], tuple(f["pattern"]), f["pack"])
+        return m.DealBegan(seq, _SEATS[f["dealer"]], f["turn_up"], tuple(f["sizes"]), f["pack"])
     if t == "DEAL_FINISHED":
         return m.DealFinished(seq, m.FinishReason(f["reason"]), f["dealt"], bool(f["left_in_shoe"]))
     if t == "PACK_LOADED":
@@ -47,15 +47,15 @@ def to_message(v: dict[str, Any]) -> m.ShoeMessage | m.Command:
     if t == "EMPTY":
         return m.Empty(seq, f["dealt"])
     if t == "BUTTON":
-        return m.ButtonPressed(seq, _SEATS[f["seat"]], m.ButtonKind(f["kind"]))
+        return m.ButtonPressed(seq, _SEATS[f["seat"]], _enum(m.ButtonKind, f["kind"]))
     if t == "ERROR":
-        return m.ShoeError(seq, m.ErrorCode(f["code"]), f["detail"])
+        return m.ShoeError(seq, _enum(m.ErrorCode, f["code"]), f["detail"])
     if t == "REPLY":
-        return m.Reply(seq, f["cmd"], m.Status(f["status"]), f["detail"])
+        return m.Reply(seq, f["cmd"], _enum(m.Status, f["status"]), f["detail"])
     if t == "HOST_HELLO":
-        return m.HostHello(f["session"], f["major"], f["minor"], cmd=seq)
+        return m.HostHello(f["session"], f["major"], f["minor"], f.get("next_cmd", 0), cmd=seq)
     if t == "START_DEAL":
-        return m.StartDeal(_SEATS[f["dealer"]], tuple(f["pattern"]), f["turn_up"], f["pack"], cmd=seq)
+        return m.StartDeal(_SEATS[f["dealer"]], tuple(f["sizes"]), f["turn_up"], f["pack"], cmd=seq)
     if t == "PAUSE":
         return m.Pause(cmd=seq)
     if t == "RESUME":
@@ -67,7 +67,14 @@ def to_message(v: dict[str, Any]) -> m.ShoeMessage | m.Command:
     if t == "PING":
         return m.Ping(f["token"], cmd=seq)
     if t == "RESEND":
-        return m.Resend(f["seq"], cmd=seq)
+        return m.Resend(f["first"], f.get("last", 0), cmd=seq)
     if t == "ACK":
-        return m.Ack(f["seq"], cmd=seq)
+        return m.Ack(f["upto"], cmd=seq)
     raise ValueError(f"vector {v['name']}: unknown type {t}")
+
+
+def _enum(cls: Any, value: int) -> Any:
+    try:
+        return cls(value)
+    except ValueError:
+        return value

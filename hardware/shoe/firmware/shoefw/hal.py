@@ -8,15 +8,17 @@ Methods a hardware layer provides:
 - ``exit_blocked()``: True while a card is in the exit slot (the card-exit sensor's beam is broken).
 - ``read_code()``: the code the face-side reader decoded for the card in the slot, as
   ``(payload text, quality 0-100)``, or None when nothing was decoded (yet). Consumes the reading.
+  A line the reader garbled (not UTF-8) is ``("", 0)``: an unreadable card (see ``decode_line``).
 - ``back_shows_face()``: True when the back-side detector sees a card face where a back should be
   (the card is face up), False when it sees a back, None when the shoe has no such detector.
 - ``pack_present()``: True while cards remain in the shoe.
 - ``take_buttons()``: list of ``(seat 0-3, kind)`` presses since the last call, already debounced.
-- ``set_lamp(lamp, mode, colour)``: drive lamp 0 (the shoe) or 1-4 (seats N, E, S, W).
+- ``set_lamp(lamp, mode, colour)``: drive lamp 0 (the shoe) or 1-4 (seats N, E, S, W); the shoe
+  logic only passes modes 0-3 and colours 0-4.
 - ``capabilities()``: the CAP_* bits of ``wire.py`` this hardware has.
 """
 
-# Button kinds (PROTOCOL.md section 4.8).
+# Button kinds (PROTOCOL.md section 4.2, BUTTON).
 BUTTON_CALL = 1      # short press: call the director / attention
 BUTTON_DEMAND = 2    # long press: the player demands a redeal or new deal
 BUTTON_CONFIRM = 3   # double press: the player confirms (e.g. accepts a ruling)
@@ -24,6 +26,16 @@ BUTTON_CONFIRM = 3   # double press: the player confirms (e.g. accepts a ruling)
 
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 CODE_VERSION = "1"
+BACK = "ZZ"
+
+
+def decode_line(raw):
+    """A reader's line as text, or None when it is not UTF-8. (MicroPython ignores the "ignore"
+    of ``bytes.decode`` and raises on invalid UTF-8, so never rely on it.)"""
+    try:
+        return bytes(raw).decode("utf-8")
+    except (UnicodeError, ValueError):
+        return None
 
 
 def check_char(data):
@@ -41,7 +53,8 @@ def parse_payload(text):
 
     The payload is card code version 1 (``vision/CARD_CODES.md``): six characters of ``0-9A-Z``,
     the version ``1``, the pack id (two characters), the card in event notation (``ZZ`` on a back)
-    and a check character. Anything else (another version, a wrong check, a foreign code) is no card.
+    and a check character. A back mark gives its pack and no card; anything else that is not a card
+    (another version, a wrong check, a foreign code, a card field that is neither) gives ``("", None)``.
     """
     text = text.strip().upper()
     if len(text) != 6:
@@ -52,6 +65,8 @@ def parse_payload(text):
     if text[0] != CODE_VERSION or check_char(text[:5]) != text[5]:
         return "", None
     pack, card = text[1:3], text[3:5]
-    if card[0] not in "AKQJT98765432" or card[1] not in "SHDC":
+    if card == BACK:
         return pack, None
+    if card[0] not in "AKQJT98765432" or card[1] not in "SHDC":
+        return "", None
     return pack, card

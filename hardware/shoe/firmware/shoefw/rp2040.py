@@ -6,9 +6,10 @@ Wiring note (GPIO numbers):
   GP4/GP5  UART1 TX/RX to the face-side scan engine (Honeywell N3680-SR, 9600 8N1, CR suffix)
   GP6  scan engine trigger, active low
   GP8/GP9  I2C0 SDA/SCL to the back-side colour sensor (ams TCS34725, address 0x29)
-  GP10-GP13  seat buttons N, E, S, W (to GND, internal pull-ups)
+  GP10-GP13  seat buttons N, E, S, W (to GND, internal pull-ups); N held at power-up: maintenance
   GP16  WS2812B lamp chain: lamp 0 = shoe, 1-4 = seats N, E, S, W
-This module only runs on the board; the tests use the host's simulated hardware instead.
+This module runs on the board; the tests run it under MicroPython's WebAssembly port with stand-in
+``machine`` and ``neopixel`` modules (``tests/shoe/mpy/stand_ins``).
 """
 
 import time
@@ -17,7 +18,7 @@ import machine
 import neopixel
 
 from shoefw import wire
-from shoefw.hal import BUTTON_CALL, BUTTON_CONFIRM, BUTTON_DEMAND
+from shoefw.hal import BUTTON_CALL, BUTTON_CONFIRM, BUTTON_DEMAND, decode_line
 
 LONG_PRESS_MS = 800
 DOUBLE_GAP_MS = 300
@@ -81,6 +82,11 @@ class Rp2040Hal:
             self.i2c.writeto_mem(0x29, 0x80 | 0x01, b"\xf6")   # integration time 24 ms
             self.i2c.writeto_mem(0x29, 0x80 | 0x00, b"\x03")   # power on, RGBC enable
 
+    def maintenance(self):
+        """True when seat button N is held at power-up: ``main.py`` then starts neither the loop nor
+        the watchdog, so ``mpremote`` can copy new firmware."""
+        return self.buttons[0].pin.value() == 0
+
     def ticks_ms(self):
         # time.ticks_ms() wraps after about 12 days; the shoe logic wants a clock that does not.
         t = time.ticks_ms()
@@ -98,7 +104,9 @@ class Rp2040Hal:
             b = self.reader.read(1)[0]
             if b in (10, 13):
                 if self.line:
-                    self.code = (bytes(self.line).decode("utf-8", "ignore"), 100)
+                    text = decode_line(self.line)
+                    # A garbled line (not UTF-8) is an unreadable card, never a reason to stop.
+                    self.code = (text, 100) if text is not None else ("", 0)
                 self.line = bytearray()
             elif len(self.line) < 64:
                 self.line.append(b)

@@ -3,11 +3,20 @@
 ``Shoe.poll()`` is called in a loop (on the board every millisecond or so; in the virtual shoe whenever
 something may have happened). It never blocks. ``port`` is anything with ``read()`` returning bytes or
 None and ``write(data)``; ``hal`` is a hardware layer (see ``hal.py``).
+
+Protocol 1.1 (PROTOCOL.md section 14): a RESEND moves a resend cursor that ``poll`` walks a few frames
+at a time (repeated requests are coalesced, never queued); a numbered command is done once per id and a
+repeated id gets the very same REPLY frame again; a 1.1 host's commands are done in id order.
 """
 
 from shoefw import FIRMWARE_VERSION, wire
 from shoefw.hal import parse_payload
 from shoefw.ring import Ring
+
+
+REPLY_MEMORY = 16      # REPLY frames kept for repeated command ids (a host keeps at most 8 in flight)
+RESEND_BURST = 4       # frames of a resend pass written per poll
+FAULT_REPORT_MS = 10000
 
 
 def seat_for(index, dealer, pattern, turn_up):
@@ -43,7 +52,21 @@ class Shoe:
         self.jam_ms = jam_ms
         self.seq = 0                  # last sequence number used
         self.host_session = None
+        self.host_minor = 0           # minor version of the host's last HOST_HELLO
+        self.strict_order = False     # a 1.1 host: its commands are done in id order
         self.last_cmd = 0
+        self.replies = []             # (command id, REPLY frame), newest last
+        self.resend_next = 0          # next number a resend pass sends (0: no pass)
+        self.resend_start = 0
+        self.resend_upto = 0
+        self.resent_frames = 0
+        self.resent_bytes = 0
+        self.coalesced_resends = 0
+        self.repeated_commands = 0
+        self.early_commands = 0
+        self.overflowing = False
+        self.faults = 0
+        self.last_fault_report = None
         self.dealing = False
         self.paused = False
         self.dealer = 0
@@ -74,8 +97,14 @@ class Shoe:
     def _send_numbered(self, mtype, body):
         self.seq += 1
         data = wire.frame(mtype, self.seq, body, self.major)
-        self.ring.push(self.seq, data)
+        lost = self.ring.push(self.seq, data)
         self._write(data)
+        if lost and not self.overflowing:
+            # Once per overflow: the ring was full and a message the host never acknowledged is gone.
+            self.overflowing = True
+            self._send_numbered(wire.ERROR, wire.error_body(
+                wire.ERR_RING_OVERFLOW, "ring full: messages up to %d overwritten" % (self.ring.oldest_seq() - 1)))
+        return data
 
     def _send_link(self, mtype, body):
         self._write(wire.frame(mtype, self.seq, body, self.major))
@@ -111,6 +140,7 @@ class Shoe:
         if data:
             for raw in self.deframer.feed(data):
                 self._on_frame(raw)
+        self._pump_resend()
         self._watch_slot(now)
         for seat, kind in self.hal.take_buttons():
             self._send_numbered(wire.BUTTON, wire.button_body(seat, kind))
@@ -144,7 +174,7 @@ class Shoe:
                 self.slot_code = code
             if not self.jammed and now - self.slot_since >= self.jam_ms:
                 self.jammed = True
-                self._send_numbered(wire.JAM, wire.jam_body(self.dealt + 1, False))
+                self._send_numbered(wire.JAM, wire.jam_body(self._next_index(), False))
         elif self.in_slot:
             self.in_slot = False
             code = self.hal.read_code()
@@ -152,8 +182,12 @@ class Shoe:
                 self.slot_code = code
             if self.jammed:
                 self.jammed = False
-                self._send_numbered(wire.JAM, wire.jam_body(self.dealt + 1, True))
+                self._send_numbered(wire.JAM, wire.jam_body(self._next_index(), True))
             self._card_out()
+
+    def _next_index(self):
+        """The index the card in the exit will get: its number in the deal, 0 outside a deal."""
+        return self.dealt + 1 if self.dealing and self.dealt < 255 else 0
 
     def _card_out(self):
         pack, card, quality = "", None, 0
@@ -187,53 +221,150 @@ class Shoe:
         self._send_numbered(wire.DEAL_FINISHED,
                             wire.deal_finished_body(reason, self.dealt, self.hal.pack_present()))
 
+    def report_fault(self, text):
+        """The board's loop caught an exception: count it; tell the host (ERROR 5) at most every 10 s."""
+        self.faults += 1
+        now = self.hal.ticks_ms()
+        if self.last_fault_report is None or now - self.last_fault_report >= FAULT_REPORT_MS:
+            self.last_fault_report = now
+            self._send_numbered(wire.ERROR, wire.error_body(
+                wire.ERR_HARDWARE, "firmware fault %d: %s" % (self.faults, text)))
+
     # --- commands from the host -----------------------------------------------------------------
 
     def _on_frame(self, raw):
+        ver, mtype, cmd = wire.header(raw)
+        if mtype == wire.HOST_HELLO:
+            self._host_hello(raw)
+            return
+        if ver != self.major or mtype < wire.HOST_HELLO:
+            self.bad_commands += 1     # another major, or a shoe's own message echoed back: not a command
+            return
+        if mtype in wire.LINK_COMMANDS or (cmd == 0 and mtype not in wire.NUMBERED_COMMANDS):
+            self._link_command(raw, mtype)
+            return
+        # A numbered command (or one of a newer minor version carrying an id): exactly one REPLY per id.
+        if cmd != 0 and not self._fresh(cmd):
+            return
         try:
-            mtype, cmd, f = wire.parse_command(raw)
+            _t, _c, f = wire.parse_command(raw)
+        except ValueError as exc:
+            self.bad_commands += 1
+            status, detail = wire.BAD_ARGS, str(exc) or "malformed command"
+        else:
+            if mtype in wire.NUMBERED_COMMANDS:
+                status, detail = self._command(mtype, f)
+            else:
+                self.unknown_commands += 1
+                status, detail = wire.UNSUPPORTED, "command type 0x%02x is not supported" % mtype
+        data = self._send_numbered(wire.REPLY, wire.reply_body(cmd, status, detail))
+        if cmd != 0:
+            self.replies.append((cmd, data))
+            if len(self.replies) > REPLY_MEMORY:
+                self.replies.pop(0)
+
+    def _fresh(self, cmd):
+        """True when command ``cmd`` is to be done now; a repeat gets its REPLY frame again."""
+        if cmd <= self.last_cmd:
+            self.repeated_commands += 1
+            for done, data in self.replies:
+                if done == cmd:
+                    self._write(data)
+            return False
+        if self.strict_order and cmd != self.last_cmd + 1:
+            self.early_commands += 1      # one before it was lost: the host sends both again, in order
+            return False
+        self.last_cmd = cmd
+        return True
+
+    def _host_hello(self, raw):
+        try:
+            f = wire.parse_command(raw)[2]
         except ValueError as exc:
             self.bad_commands += 1
             self._send_numbered(wire.ERROR, wire.error_body(wire.ERR_BAD_COMMAND, str(exc)))
             return
-        ver = raw[0]
-        if mtype == wire.HOST_HELLO:
-            if f["major"] != self.major:
-                self._send_numbered(wire.ERROR, wire.error_body(
-                    wire.ERR_VERSION, "host speaks protocol %d.%d, shoe speaks %d.%d"
-                    % (f["major"], f["minor"], self.major, self.minor)))
-            if f["session"] != self.host_session:
-                self.host_session = f["session"]
-                self.last_cmd = 0
-            self.send_hello()
-            return
-        if ver != self.major:
+        if f["major"] != self.major:
+            self._send_numbered(wire.ERROR, wire.error_body(
+                wire.ERR_VERSION, "host speaks protocol %d.%d, shoe speaks %d.%d"
+                % (f["major"], f["minor"], self.major, self.minor)))
+        elif f["session"] != self.host_session:
+            self.host_session = f["session"]
+            self.replies = []
+            self.host_minor = f["minor"]
+            next_cmd = f.get("next_cmd", 0)
+            self.strict_order = f["minor"] >= 1 and "next_cmd" in f
+            self.last_cmd = next_cmd - 1 if next_cmd else 0
+        self.send_hello()
+
+    def _link_command(self, raw, mtype):
+        try:
+            f = wire.parse_command(raw)[2]
+        except ValueError as exc:
             self.bad_commands += 1
+            self._send_numbered(wire.ERROR, wire.error_body(wire.ERR_BAD_COMMAND, str(exc)))
             return
         if mtype == wire.ACK:
-            self.ring.ack(f["seq"])
+            self.ring.ack(f["upto"])
+            if self.ring.count < self.ring.size:
+                self.overflowing = False
         elif mtype == wire.RESEND:
-            self._resend(f["seq"])
+            self._resend(f["first"], f.get("last", 0))
         elif mtype == wire.PING:
             self._send_link(wire.PONG, wire.pong_body(f["token"]))
-        elif mtype in (wire.START_DEAL, wire.PAUSE, wire.RESUME, wire.ABORT, wire.SET_LAMP):
-            if cmd != 0 and cmd <= self.last_cmd:
-                return  # a command the host repeated after a reconnect: already done and answered
-            self.last_cmd = cmd
-            status, detail = self._command(mtype, f)
-            self._send_numbered(wire.REPLY, wire.reply_body(cmd, status, detail))
         else:
             self.unknown_commands += 1
             self._send_numbered(wire.ERROR, wire.error_body(
                 wire.ERR_UNKNOWN_COMMAND, "unknown command type 0x%02x" % mtype))
 
-    def _resend(self, first):
+    def _resend(self, first, last=0):
+        """Move the resend cursor (PROTOCOL.md section 5): requests are coalesced, never queued.
+        ``last`` (1.1) is the highest number the host misses; 0: up to the newest."""
+        if first > self.seq:
+            return                         # nothing numbered that high was sent yet
         oldest = self.ring.oldest_seq()
-        if first <= self.seq and (oldest == 0 or first < oldest):
+        if oldest == 0 or first < oldest:
             # Some of what the host asks for is gone: HELLO's "oldest held" tells it where to go on.
             self.send_hello()
-        for data in self.ring.since(first):
+            if oldest == 0:
+                return
+            first = oldest
+        upto = min(last, self.seq) if last else self.seq
+        if self.resend_next == 0:
+            self.resend_start = first      # a new pass
+            self.resend_next = first
+            self.resend_upto = upto
+            return
+        if first < self.resend_start:
+            self.resend_start = first      # reaching further back: the pass starts again from there
+            self.resend_next = first
+        elif first <= self.resend_next:
+            self.coalesced_resends += 1    # those frames are already on their way
+        else:
+            self.resend_next = first       # the host has more than the pass sent so far
+        self.resend_upto = max(self.resend_upto, upto)
+
+    def _pump_resend(self):
+        sent = 0
+        while self.resend_next and sent < RESEND_BURST:
+            if self.resend_next > self.resend_upto:
+                self.resend_next = 0
+                break
+            data = self.ring.get(self.resend_next)
+            if data is None:
+                oldest = self.ring.oldest_seq()
+                if oldest > self.resend_next:
+                    self.resend_next = oldest      # acknowledged meanwhile
+                    continue
+                self.resend_next = 0
+                break
             self._write(data)
+            self.resent_frames += 1
+            self.resent_bytes += len(data)
+            self.resend_next += 1
+            sent += 1
+        if self.resend_next > self.resend_upto:
+            self.resend_next = 0           # the pass is over: the next RESEND starts a new one
 
     def _command(self, mtype, f):
         if mtype == wire.START_DEAL:
@@ -241,6 +372,8 @@ class Shoe:
         if mtype == wire.SET_LAMP:
             if f["lamp"] > 4:
                 return wire.BAD_ARGS, "lamp %d does not exist" % f["lamp"]
+            if f["mode"] >= wire.LAMP_MODES or f["colour"] >= wire.LAMP_COLOURS:
+                return wire.UNSUPPORTED, "lamp mode %d colour %d is not supported" % (f["mode"], f["colour"])
             self.hal.set_lamp(f["lamp"], f["mode"], f["colour"])
             return wire.OK, ""
         if not self.dealing:
@@ -254,23 +387,23 @@ class Shoe:
         return wire.OK, ""
 
     def _start(self, f):
+        sizes = f["sizes"]
+        total = 4 * sum(sizes) + f["turn_up"]
+        if f["dealer"] > 3 or not sizes or 0 in sizes or total > 255:
+            return wire.BAD_ARGS, "dealer %d, sizes %s, turn-up %d is not a deal" % (
+                f["dealer"], sizes, f["turn_up"])
         if self.dealing:
             return wire.BUSY, "a deal is in progress"
-        pattern = f["pattern"]
-        total = 4 * sum(pattern) + f["turn_up"]
-        if f["dealer"] > 3 or not pattern or 0 in pattern or total > 255:
-            return wire.BAD_ARGS, "dealer %d, pattern %s, turn-up %d is not a deal" % (
-                f["dealer"], pattern, f["turn_up"])
         if not self.hal.pack_present():
             return wire.BAD_STATE, "no pack in the shoe"
         self.dealing = True
         self.paused = False
         self.dealer = f["dealer"]
-        self.pattern = pattern
+        self.pattern = sizes
         self.turn_up = f["turn_up"]
         self.pack = f["pack"]
         self.total = total
         self.dealt = 0
         self._send_numbered(wire.DEAL_STARTED,
-                            wire.deal_started_body(self.dealer, self.turn_up, pattern, self.pack))
+                            wire.deal_started_body(self.dealer, self.turn_up, sizes, self.pack))
         return wire.OK, ""

@@ -12,7 +12,7 @@ except ImportError:  # pragma: no cover - exercised on boards only
     _fast_crc32 = None
 
 PROTO_MAJOR = 1
-PROTO_MINOR = 0
+PROTO_MINOR = 1
 
 END = 0xC0
 ESC = 0xDB
@@ -37,6 +37,8 @@ ERROR = 0x17
 REPLY = 0x18
 # Link messages carry the last sequence number used instead of their own; the rest are numbered.
 LINK_TYPES = (HELLO, HEARTBEAT, PONG)
+NUMBERED_FIRST = 0x10
+NUMBERED_LAST = 0x7F
 
 # Message types, host -> shoe.
 HOST_HELLO = 0x80
@@ -48,6 +50,11 @@ SET_LAMP = 0x85
 PING = 0x86
 RESEND = 0x87
 ACK = 0x88
+# Link commands (seq 0, never a REPLY) and numbered commands (a command id, exactly one REPLY).
+LINK_COMMANDS = (HOST_HELLO, PING, RESEND, ACK)
+NUMBERED_COMMANDS = (START_DEAL, PAUSE, RESUME, ABORT, SET_LAMP)
+LAMP_MODES = 4       # 0 off, 1 on, 2 slow blink, 3 fast blink
+LAMP_COLOURS = 5     # 0 white, 1 red, 2 green, 3 amber, 4 blue
 
 # Seat codes.
 SEAT_TABLE = 4      # the turn-up card (euchre's trump), face up on the table
@@ -77,8 +84,7 @@ BAD_STATE = 2
 BAD_ARGS = 3
 UNSUPPORTED = 4
 
-# ERROR codes.
-ERR_RESEND_GAP = 1
+# ERROR codes (1 is reserved: never sent).
 ERR_UNKNOWN_COMMAND = 2
 ERR_VERSION = 3
 ERR_RING_OVERFLOW = 4
@@ -186,7 +192,12 @@ def unpack_str(raw, pos):
     end = pos + 1 + n
     if end > len(raw):
         raise ValueError("string runs past the end")
-    return bytes(raw[pos + 1:end]).decode("utf-8"), end
+    try:
+        text = bytes(raw[pos + 1:end]).decode("utf-8")
+    except (UnicodeError, ValueError):
+        # MicroPython raises UnicodeError with no message; say what is wrong on both.
+        raise ValueError("text is not UTF-8")
+    return text, end
 
 
 class Deframer:
@@ -244,9 +255,9 @@ def header(raw):
 # --- shoe -> host bodies -----------------------------------------------------------------------
 
 
-def hello_body(boot_id, oldest_held, caps, ring_size, shoe_id, fw_version, major=PROTO_MAJOR, minor=PROTO_MINOR):
+def hello_body(boot_id, oldest_held, caps, ring_size, shoe_id, firmware, major=PROTO_MAJOR, minor=PROTO_MINOR):
     return (struct.pack(">BBIIHH", major, minor, boot_id, oldest_held, caps, ring_size)
-            + pack_str(shoe_id) + pack_str(fw_version))
+            + pack_str(shoe_id) + pack_str(firmware))
 
 
 def heartbeat_body(state, flags, ring_used):
@@ -262,8 +273,8 @@ def card_out_body(index, seat, card, orientation, quality, pack):
     return struct.pack(">BB", index, seat) + code + struct.pack(">BB", orientation, quality) + pack_str(pack)
 
 
-def deal_started_body(dealer, turn_up, pattern, pack):
-    return struct.pack(">BBB", dealer, turn_up, len(pattern)) + bytes(pattern) + pack_str(pack)
+def deal_started_body(dealer, turn_up, sizes, pack):
+    return struct.pack(">BBB", dealer, turn_up, len(sizes)) + bytes(sizes) + pack_str(pack)
 
 
 def deal_finished_body(reason, dealt, left_in_shoe):
@@ -298,9 +309,10 @@ def reply_body(cmd, status, detail):
 
 
 def parse_command(raw):
-    """A checked raw frame from the host as (type, cmd_id, fields dict).
+    """A checked raw frame from the host as (type, cmd_id, fields dict); field names are PROTOCOL.md's.
 
-    Raises ValueError when the body is too short for its type; unknown types return an empty dict.
+    Raises ValueError (with a sentence) when the body is too short or its text is not UTF-8; unknown
+    types return an empty dict. HOST_HELLO has no ``next_cmd`` when a 1.0 host left it out.
     """
     _ver, mtype, cmd = header(raw)
     b = raw[HEADER_LEN:]
@@ -309,13 +321,15 @@ def parse_command(raw):
         if len(b) < 6:
             raise ValueError("HOST_HELLO too short")
         f["major"], f["minor"], f["session"] = struct.unpack(">BBI", b[:6])
+        if len(b) >= 10:
+            f["next_cmd"] = struct.unpack(">I", b[6:10])[0]
     elif mtype == START_DEAL:
         if len(b) < 3:
             raise ValueError("START_DEAL too short")
         f["dealer"], f["turn_up"], n = struct.unpack(">BBB", b[:3])
         if len(b) < 3 + n:
-            raise ValueError("START_DEAL pattern runs past the end")
-        f["pattern"] = list(b[3:3 + n])
+            raise ValueError("START_DEAL sizes run past the end")
+        f["sizes"] = list(b[3:3 + n])
         f["pack"] = unpack_str(b, 3 + n)[0] if len(b) > 3 + n else ""
     elif mtype == SET_LAMP:
         if len(b) < 3:
@@ -325,8 +339,14 @@ def parse_command(raw):
         if len(b) < 2:
             raise ValueError("PING too short")
         f["token"] = struct.unpack(">H", b[:2])[0]
-    elif mtype in (RESEND, ACK):
+    elif mtype == RESEND:
         if len(b) < 4:
-            raise ValueError("RESEND/ACK too short")
-        f["seq"] = struct.unpack(">I", b[:4])[0]
+            raise ValueError("RESEND too short")
+        f["first"] = struct.unpack(">I", b[:4])[0]
+        if len(b) >= 8:
+            f["last"] = struct.unpack(">I", b[4:8])[0]
+    elif mtype == ACK:
+        if len(b) < 4:
+            raise ValueError("ACK too short")
+        f["upto"] = struct.unpack(">I", b[:4])[0]
     return mtype, cmd, f

@@ -1,0 +1,61 @@
+"""PROTOCOL.md is a contract: its field names are the vectors', its session listing is the stored
+session, and that session is what the reference firmware and host do, byte for byte."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from firmware_host.shoe.firmware import FIRMWARE_DIR
+from firmware_host.shoe.scanner import parse_code
+from tests.shoe.session_example import render, replay_host, session_example
+from tests.shoe.vectors import load
+
+DOC = load()
+PROTOCOL = (FIRMWARE_DIR.parent / "PROTOCOL.md").read_text()
+
+
+def _body_names(mtype: str) -> list[str]:
+    """Field names of ``mtype``'s body in section 4's tables (``n`` of ``sizes`` left out)."""
+    row = re.search(rf"^\| `0x[0-9A-F]{{2}}` \| {mtype} \|(.*)$", PROTOCOL, re.M)
+    assert row, f"{mtype} has no row in PROTOCOL.md section 4"
+    cells = [c.strip() for c in row.group(1).split("|")]
+    body = cells[1] if mtype.startswith(("HOST_", "START_", "PAUSE", "RESUME", "ABORT", "SET_", "PING",
+                                          "RESEND", "ACK")) else cells[0]
+    body = re.sub(r"\(.*?\)", "", body).replace("`", "").strip()
+    return [part.split()[0] for part in body.split(", ") if part not in ("", "—") and part.split()[0] != "n"]
+
+
+@pytest.mark.parametrize("vec", DOC["valid"], ids=[v["name"] for v in DOC["valid"]])
+def test_vector_field_names_are_the_documents(vec: dict) -> None:
+    names = _body_names(vec["type"])
+    keys = list(vec["fields"])
+    assert keys == names[:len(keys)], f"{vec['type']}: vector {keys}, document {names}"
+    assert len(names) - len(keys) <= (1 if vec["type"] in ("HOST_HELLO", "RESEND") else 0)   # 1.0 forms
+
+
+def test_the_session_is_what_firmware_and_host_do() -> None:
+    assert session_example() == DOC["session"]
+
+
+def test_a_host_fed_the_sessions_shoe_frames_writes_its_host_frames() -> None:
+    want = [dict(t=s["t"], hex=s["hex"]) for s in DOC["session"]["steps"] if s["from"] == "host"]
+    assert sorted(replay_host(DOC["session"]), key=lambda s: s["t"]) == want
+
+
+def test_the_document_shows_the_stored_session() -> None:
+    assert render(DOC["session"]) in PROTOCOL
+    lost = [s for s in DOC["session"]["steps"] if s.get("lost")]
+    assert len(lost) == 1 and "CARD_OUT" in lost[0]["note"]
+
+
+@pytest.mark.parametrize("code", DOC["card_codes"], ids=[c["payload"] for c in DOC["card_codes"]])
+def test_card_code_vectors_agree_with_the_hosts_reader(code: dict) -> None:
+    pack, card = parse_code(code["payload"])
+    assert (pack, card.code if card else None) == (code["pack"], code["card"])
+
+
+def test_the_worked_check_character_is_the_vectors() -> None:
+    assert "the code is 1B7TDY" in PROTOCOL
+    assert {"payload": "1B7TDY", "pack": "B7", "card": "TD"} in DOC["card_codes"]

@@ -1,0 +1,74 @@
+"""Protocol 1.1 through real pseudo-terminals: the host against the reference firmware, and the
+reference firmware against a host this test drives byte by byte."""
+
+from __future__ import annotations
+
+import serial
+
+from firmware_host.shoe import codec
+from firmware_host.shoe import messages as m
+from firmware_host.shoe.bench_backlog import recover
+from firmware_host.shoe.games import start_deal
+from firmware_host.shoe.link import ShoeLink
+from firmware_host.shoe.virtual import VirtualShoe
+from laws.cards import Seat
+from tests.shoe.collector import Collector
+
+
+def test_a_start_deal_lost_on_a_healthy_line_is_sent_again_and_done_once(tmp_path) -> None:
+    shoe = VirtualShoe("euchre", 3, directory=str(tmp_path))
+    sink = Collector()
+    link = ShoeLink(shoe.open(), sink, backoff=(0.01, 0.1))
+    link.start()
+    try:
+        sink.wait(lambda evs: any(isinstance(e, m.PackLoaded) for e in evs))
+        shoe.garble_next(m.MsgType.START_DEAL)          # noise destroys the command on its way
+        link.send(start_deal("euchre", Seat.S))
+        sink.wait(sink.finished(), timeout=10)
+    finally:
+        link.stop()
+        shoe.close()
+    assert shoe.firmware.deframer.bad_crc >= 1
+    assert len(sink.of(m.DealBegan)) == 1 and len(sink.of(m.Reply)) == 1
+    assert link.counters()["commands_resent"] >= 1
+    assert len(sink.of(m.CardOut)) == 21
+    assert link.opens == 1                                    # the timer did it: no reconnect
+
+
+def test_a_backlog_of_128_after_a_disconnect_costs_at_most_its_bytes_again() -> None:
+    r = recover(128)
+    assert r.backlog == 128
+    assert r.resent_bytes <= 1.2 * r.backlog_bytes and r.lost == 0
+
+
+def test_a_repeated_command_id_is_answered_alike_and_not_done_twice(tmp_path) -> None:
+    shoe = VirtualShoe("contract-bridge", 5, directory=str(tmp_path), gap_ms=20)
+    port = serial.Serial(shoe.open(), timeout=0.05)
+    dec = codec.Decoder()
+    got: list = []
+
+    def read_until(pred, tries: int = 200) -> None:
+        for _ in range(tries):
+            got.extend(dec.feed(port.read(4096)))
+            if pred():
+                return
+        raise AssertionError(f"the shoe did not answer; got {got[-5:]}")
+
+    try:
+        port.write(codec.encode(m.HostHello(0xAB, next_cmd=1)))
+        read_until(lambda: any(isinstance(x, m.Hello) for x in got))
+        deal = m.StartDeal(Seat.W, (1,) * 13, 0, "A1", cmd=1)
+        port.write(codec.encode(deal))
+        read_until(lambda: any(isinstance(x, m.Reply) for x in got))
+        port.write(codec.encode(deal) + codec.encode(deal))      # the host's timer fired twice
+        read_until(lambda: sum(isinstance(x, m.Reply) for x in got) >= 3)
+        port.write(codec.encode(m.Pause(cmd=2)))
+        read_until(lambda: any(isinstance(x, m.Reply) and x.cmd == 2 for x in got))
+    finally:
+        port.close()
+        shoe.close()
+    replies = [x for x in got if isinstance(x, m.Reply)]
+    assert replies[0] == replies[1] == replies[2] and replies[0].status == m.Status.OK
+    assert replies[3].cmd == 2 and replies[3].status == m.Status.OK
+    assert sum(isinstance(x, m.DealBegan) for x in got) == 1
+    assert shoe.firmware.repeated_commands == 2 and shoe.deals == 1
