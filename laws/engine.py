@@ -170,7 +170,7 @@ class LawEngine:
             return []
         s.claims = [c for c in s.claims if c not in closing]
         return [Ruling(Remedy.DEAL_STANDS, c.law, c.clause,
-                       f"No redeal was demanded in time, so the deal stands ({c.why.rstrip('.')}).",
+                       c.lapse or f"No redeal was demanded in time, so the deal stands ({c.why.rstrip('.')}).",
                        dealer=c.dealer) for c in closing]
 
     def _update(self, event: Event) -> None:
@@ -253,7 +253,9 @@ class LawEngine:
         elif r.remedy is Remedy.CLAIM_OPTION:
             until = str(r.extra.get("until", self.rules.claims_close))
             dealer = r.dealer or (s.deal.dealer if s.deal else Seat.N)
-            s.claims.append(Claim(r.clause, r.law, r.side, dealer, until, r.reason))
+            grants = str(r.extra.get("grants", Remedy.REDEAL.value))
+            s.claims.append(Claim(r.clause, r.law, r.side, dealer, until, r.reason, grants,
+                                  str(r.extra.get("lapse", ""))))
         elif r.remedy is Remedy.FORMATION:
             seats = r.extra.get("seats") or {}
             s.players = {Seat(seat): name for name, seat in seats.items()}

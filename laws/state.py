@@ -33,8 +33,11 @@ class Claim:
         law: its citation.
         side: the side that may claim, or None when any player may.
         dealer: who deals if the claim is made.
-        until: the event type that closes the right (``deal_end`` or ``trump_turned``).
+        until: the event type that closes the right (``deal_end``, ``trump_turned``, ``deal_start``,
+            ``card_played``...).
         why: the facts, in our words.
+        grants: the remedy the claim wins (a redeal, or a reshuffle under euchre law 27).
+        lapse: the sentence said when the right lapses unused ("" for the usual one).
     """
 
     clause: str
@@ -43,6 +46,8 @@ class Claim:
     dealer: Seat
     until: str
     why: str
+    grants: str = "redeal"
+    lapse: str = ""
 
 
 @dataclass
@@ -70,6 +75,8 @@ class DealState:
     played: dict[Seat, int] = field(default_factory=lambda: dict.fromkeys(Seat, 0))
     reported_counts: dict[Seat, int] = field(default_factory=dict)
     interruptions: list[tuple[Seat, str]] = field(default_factory=list)
+    search: Seat | None = None    # bridge: a deficient hand whose missing card is being searched for
+    search_card: Card | None = None  # the card searched for, when the shoe read every other card
 
     @property
     def rightful_dealer(self) -> Seat:

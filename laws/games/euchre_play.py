@@ -42,20 +42,33 @@ def misdeal_ruling(c: Clause, s: TableState, fault: str) -> Ruling:
     d = s.deal
     assert d is not None
     rightful = d.on_behalf_of or d.dealer
+    touches = [seat for seat, how in d.interruptions if how == "touched" and seat != d.dealer]
+    if touches and touches[0].side is not rightful.side:
+        return Ruling(Remedy.REDEAL, "Euchre, law 43", "EU-43", f"Misdeal ({fault}), but "
+                      f"{seat_name(s, touches[0])} touched the cards before the dealer's partner, so "
+                      f"{seat_name(s, rightful)} does not lose the deal and deals again.", dealer=rightful,
+                      seat=touches[0])
+    if touches:
+        return Ruling(Remedy.MISDEAL, "Euchre, law 43", "EU-43", f"Misdeal ({fault}); the dealer's partner, "
+                      f"{seat_name(s, touches[0])}, touched the cards first, so {seat_name(s, d.dealer)} "
+                      f"loses the deal to {seat_name(s, rightful.left)} even though an adversary touched "
+                      "them too." if len(set(touches)) > 1 else f"Misdeal ({fault}); the dealer's partner, "
+                      f"{seat_name(s, touches[0])}, touched the cards, which does not save the deal: it "
+                      f"passes to {seat_name(s, rightful.left)}.", dealer=rightful.left, seat=touches[0])
     for seat, how in d.interruptions:
-        if seat.side is not rightful.side:
-            law, clause = ("Euchre, law 43", "EU-43") if how == "touched" else ("Euchre, law 44", "EU-44")
-            what = "touched the cards" if how == "touched" else "interrupted the dealer"
-            return Ruling(Remedy.REDEAL, law, clause, f"Misdeal ({fault}), but {seat_name(s, seat)} "
-                          f"{what} first, so {seat_name(s, rightful)} does not lose the deal and deals "
-                          "again.", dealer=rightful, seat=seat)
+        if how == "interrupted" and seat.side is not rightful.side:
+            return Ruling(Remedy.REDEAL, "Euchre, law 44", "EU-44", f"Misdeal ({fault}), but "
+                          f"{seat_name(s, seat)} interrupted the dealer first, so "
+                          f"{seat_name(s, rightful)} does not lose the deal and deals again.",
+                          dealer=rightful, seat=seat)
     if d.on_behalf_of is not None:
         return Ruling(Remedy.MISDEAL, "Euchre, law 45", "EU-45", f"Misdeal ({fault}) by "
                       f"{seat_name(s, d.dealer)} dealing for his partner; the deal passes to the next "
                       f"opponent in rotation, {seat_name(s, rightful.left)}.", dealer=rightful.left,
                       seat=d.dealer)
-    return c.rule(Remedy.MISDEAL, f"Misdeal: {fault}; {seat_name(s, d.dealer)} loses the deal to "
-                  f"{seat_name(s, d.dealer.left)}.", dealer=d.dealer.left, seat=d.dealer)
+    return Ruling(Remedy.MISDEAL, "Euchre, law 41", "EU-41", f"Misdeal (law 42): {fault}; "
+                  f"{seat_name(s, d.dealer)} loses the deal to {seat_name(s, d.dealer.left)}.",
+                  dealer=d.dealer.left, seat=d.dealer)
 
 
 # -- tricks and revokes --------------------------------------------------------------------------------
@@ -175,8 +188,8 @@ def register_play(reg: Registry) -> None:
         score: EuchreRubber = s.game_state["score"]
         for side, items in by_side.items():
             for _ in items[cancel:]:
-                lone = d.alone_seat is not None and d.alone_seat.side is not side
-                out.extend(score.revoke(side, against_lone=lone))
+                # law 63: five in the case of a lone hand, whichever side revoked
+                out.extend(score.revoke(side, against_lone=d.alone_seat is not None))
         return out
 
     @reg.clause("EU-90", "law 90", "hand_count")
@@ -192,10 +205,10 @@ def register_play(reg: Registry) -> None:
             return []
         if d.trump_card is None and s.phase in (Phase.DEALING, Phase.AUCTION):
             fault = f"{seat_name(s, e.seat)} holds {e.count} cards, not {HAND}"
-            return [misdeal_ruling(Clause("EU-41", "Euchre, laws 41-42", (), c.fn, ""), s, fault)]
+            return [misdeal_ruling(c, s, fault)]
         from laws.scoring.euchre import EuchreRubber
         score: EuchreRubber = s.game_state["score"]
-        lone = d.alone_seat is not None and d.alone_seat.side is e.seat.side
+        lone = d.alone_seat is not None  # law 90: "if a lone hand is played", whoever holds the count
         head = c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} holds {e.count} cards where {expected} "
                       f"are expected, found after the trump card was turned: the deal holds and "
                       f"{side_text(e.seat.side)} score nothing on this hand.", seat=e.seat,

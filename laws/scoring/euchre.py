@@ -15,7 +15,7 @@ How the laws are read here (our interpretation, stated once):
   rubber is over). The rubber winner adds 2. A side's rubber points are its game values plus those 2.
   So the rubber winner never has fewer rubber points than the losers, and nobody can score more than
   10 (four double games and the rubber), as law 7 says.
-* Revoke (laws 4, 62-71). The penalty is 3 points, 5 when the revoke was made against a lone hand. We
+* Revoke (laws 4, 62-71). The penalty is 3 points, 5 when a lone hand is played (by either side). We
   read it as points added to the non-offending side's score, and law 4 as: the penalty is scored
   before the hand's own points (call :meth:`EuchreRubber.revoke` before :meth:`EuchreRubber.record`).
   A penalty can win a game, with a lap like any other points.
@@ -223,7 +223,7 @@ class EuchreRubber:
 
         Args:
             offending: the side that revoked.
-            against_lone: the revoke was made against a lone hand.
+            against_lone: a lone hand was being played (law 63: five points whichever side revoked).
 
         Returns:
             A ``penalty`` ruling (``side`` is the offending side; ``extra["scored_by"]`` gains the
@@ -231,8 +231,8 @@ class EuchreRubber:
         """
         self._check_open()
         points = 5 if against_lone else 3
-        law, clause = _law(62)
-        against = " against a lone hand" if against_lone else ""
+        law, clause = _law(63)
+        against = " in a lone hand" if against_lone else ""
         reason = (f"A revoke by {SIDE_NAMES[offending]}{against} was established, so "
                   f"{SIDE_NAMES[offending.other]} add {_pts(points)}, scored before the hand itself.")
         return self._penalty(offending, points, law, clause, reason, {"against_lone": against_lone})

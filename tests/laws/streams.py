@@ -83,9 +83,10 @@ def euchre_power(card: Card, trump: str, led: str) -> int:
     return 0
 
 
-def euchre_deal(dealer: Seat, cards: list[Card], first: tuple[int, int, int, int] = (2, 3, 2, 3),
+def euchre_deal(dealer: Seat, cards: list[Card], first: tuple[int, int, int, int] = (2, 2, 2, 2),
                 pack: str = "red") -> tuple[list[Event], dict[Seat, list[Card]], Card]:
-    """A correct euchre deal: packets `first` then their complements, then the trump card turned."""
+    """A euchre deal: packets `first` then their complements, then the trump card turned (correct when
+    `first` is all twos or all threes, law 42)."""
     order = clockwise_from(dealer.left)
     hands: dict[Seat, list[Card]] = {s: [] for s in order}
     out = [E("deal_start", dealer=dealer.value, pack=pack)]

@@ -53,7 +53,7 @@ def euchre_table(seed: int, deals: int) -> list[Event]:
     for _ in range(deals):
         pack = "red" if dealer.side.value == "NS" else "blue"
         cards = shuffled(EUCHRE_PACK, rnd)
-        first = tuple(rnd.choice((2, 3)) for _ in range(4))
+        first = (rnd.choice((2, 3)),) * 4  # law 42: a round is all twos or all threes
         deal, hands, trump_card = euchre_deal(dealer, cards, first, pack)  # type: ignore[arg-type]
         trump = rnd.choice("SHDC")
         maker = rnd.choice(SEATS)
