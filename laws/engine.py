@@ -212,8 +212,11 @@ class LawEngine:
         elif isinstance(event, HandCounted) and s.deal is not None:
             s.deal.reported_counts[event.seat] = event.count
         elif isinstance(event, CardPlayed) and s.deal is not None:
-            s.deal.plays.append((event.seat, event.card))
-            s.deal.played[event.seat] += 1
+            if s.deal.set_aside:  # ruled an exposed card, not a card played to the trick
+                s.deal.set_aside = False
+            else:
+                s.deal.plays.append((event.seat, event.card))
+                s.deal.played[event.seat] += 1
         elif event.TYPE == "result":
             s.claims.clear()
 
@@ -254,8 +257,11 @@ class LawEngine:
             until = str(r.extra.get("until", self.rules.claims_close))
             dealer = r.dealer or (s.deal.dealer if s.deal else Seat.N)
             grants = str(r.extra.get("grants", Remedy.REDEAL.value))
+            trick = r.extra.get("trick")
             s.claims.append(Claim(r.clause, r.law, r.side, dealer, until, r.reason, grants,
-                                  str(r.extra.get("lapse", ""))))
+                                  str(r.extra.get("lapse", "")), tuple(r.extra.get("options", ())),
+                                  r.extra.get("offender"), r.extra.get("card"),
+                                  trick if isinstance(trick, int) else None))
         elif r.remedy is Remedy.FORMATION:
             seats = r.extra.get("seats") or {}
             s.players = {Seat(seat): name for name, seat in seats.items()}

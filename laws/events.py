@@ -124,7 +124,7 @@ class TrumpTurned(Event):
     card: Card
 
 
-FACED_WHERE = ("pack", "cut", "deal", "trump", "table")
+FACED_WHERE = ("pack", "cut", "deal", "trump", "table", "hand")
 
 
 @dataclass(frozen=True)
@@ -146,14 +146,20 @@ class CardFaced(Event):
     pack: str | None = None  # the pack the card's code names, when the camera read it
 
 
-DEMANDS = ("new_shuffle", "new_cut", "redeal", "restore_pack", "new_cards", "attention", "new_deal")
+DEMANDS = ("new_shuffle", "new_cut", "redeal", "restore_pack", "new_cards", "attention", "new_deal",
+           "call_card", "call_suit", "win_trick", "lose_trick")
 
 
 @dataclass(frozen=True)
 class DemandMade(Event):
+    """A player's demand (a button, or the director for him). The euchre calls of play name what they
+    call: ``call_card`` a ``card`` (which exposed card), ``call_suit`` a ``suit``."""
+
     TYPE: ClassVar[str] = "demand"
     seat: Seat
     what: str
+    card: Card | None = None
+    suit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -188,7 +194,7 @@ class MissingCardReported(Event):
     found: str | Seat | None
 
 
-SURPLUS_CAUSES = ("pack", "deal", "play")
+SURPLUS_CAUSES = ("pack", "deal", "play", "trick")
 
 
 @dataclass(frozen=True)

@@ -152,7 +152,7 @@ def surplus_deal(c: Clause, s: TableState, e: CardDealt | SurplusCardFound) -> R
     """A surplus card from an incorrect pack or deal: redeal."""
     d = s.deal
     if isinstance(e, SurplusCardFound):
-        if e.cause == "play":
+        if e.cause in ("play", "trick"):
             return None
         dealer = d.rightful_dealer if d else s.next_dealer
         return c.rule(Remedy.REDEAL, f"{seat_name(s, e.seat)} holds a surplus card from an incorrect "
@@ -365,8 +365,8 @@ def missing_trick(c: Clause, s: TableState, e: MissingCardReported) -> Ruling | 
 
 @reg.clause("CB-surplus-play", "Surplus Card", "surplus_card")
 def surplus_play(c: Clause, s: TableState, e: SurplusCardFound) -> Ruling | None:
-    """A surplus card from failing to play to a trick: the defective-trick law applies."""
-    if e.cause != "play":
+    """A surplus card from failing to play to a trick (or a card too many in one): defective trick."""
+    if e.cause not in ("play", "trick"):
         return None
     return c.rule(Remedy.DEFECTIVE_TRICK, f"{seat_name(s, e.seat)} has a card too many because a trick "
                   "was left short; it is corrected under the defective-trick law.", seat=e.seat)

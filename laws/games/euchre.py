@@ -29,7 +29,7 @@ from laws.events import (
     TrumpTurned,
     WrongHandPicked,
 )
-from laws.games import euchre_play
+from laws.games import euchre_play, euchre_tricks
 from laws.games.base import Clause as C
 from laws.games.base import GameRules, Registry, cut_fault, grant_claim, seat_name, side_text, the_card
 from laws.games.euchre_deal import pattern_fault
@@ -388,7 +388,8 @@ def attention(c: C, s: TableState, e: DemandMade | WrongHandPicked) -> Ruling | 
     return None
 
 
-# -- play and scoring (laws 1-7, 62-71, 90) ------------------------------------------------------------
+# -- play (laws 46-61), revokes and scoring (laws 1-7, 62-71, 90) ------------------------------------
+euchre_tricks.register(reg)
 euchre_play.register_play(reg)
 
 

@@ -170,6 +170,8 @@ def register_play(reg: Registry) -> None:
         d = s.deal
         if d is None or d.void or d.makers is None:
             return []
+        if isinstance(e, CardPlayed) and d.set_aside:
+            return []  # ruled an exposed card (laws 46-47), not a play
         if isinstance(e, CardPlayed):
             before = {(seat, n) for seat, n, est in revokes(d, d.plays) if est}
             after = revokes(d, [*d.plays, (e.seat, e.card)])
@@ -177,7 +179,7 @@ def register_play(reg: Registry) -> None:
             return [c.rule(Remedy.ATTENTION, f"{seat_name(s, seat)} did not follow suit in trick {n} while "
                            "holding a card of the suit led; the revoke is now established and is scored "
                            "when play ends.", seat=seat, extra={"trick": n}) for seat, n in now]
-        found = revokes(d, d.plays)
+        found = revokes(d, d.plays) + [(seat, 0, True) for seat in d.call_failures]  # law 54: a revoke
         by_side = {side: [r for r in found if r[0].side is side] for side in Side}
         cancel = min(len(v) for v in by_side.values())
         out: list[Ruling] = []

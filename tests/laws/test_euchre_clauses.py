@@ -295,8 +295,11 @@ def test_EU_62_revoke_established_and_penalised() -> None:
         return (same or hands[seat])[0]
     w, n = follow(W), follow(N)
     eng.feed_all([E("card_played", seat="W", card=w.code), E("card_played", seat="N", card=n.code)])
-    nxt = [c for c in hands[E_] if c != lead_card][0]
-    r = only(eng.feed(E("card_played", seat="E", card=nxt.code)))
+    from laws.games.euchre_tricks import power
+    trick = [(E_, lead_card), (S, south_other[0]), (W, w), (N, n)]
+    winner = max(trick, key=lambda p: power(p[1], trump, led))[0]   # the winner leads the next trick
+    nxt = [c for c in hands[winner] if c not in (lead_card, south_other[0], w, n)][0]
+    r = only(eng.feed(E("card_played", seat=winner.value, card=nxt.code)))
     assert (r.remedy, r.clause, r.seat) == (Remedy.ATTENTION, "EU-62", S)
     rulings = eng.feed(E("play_end"))
     pen = [r for r in rulings if r.remedy is Remedy.PENALTY]
