@@ -9,10 +9,11 @@ judged before ``trump_made`` is recorded, as for revokes.
 
 Our reading, where the laws leave room:
 
-* Two cards by one player in one unfinished trick: if his first card is winning the trick and his
-  partner has still to play, he is playing ahead of his partner (law 47): the adversaries may require
-  the partner to win the trick if able, and the card played ahead is exposed. Otherwise the second card
-  is an exposed card (law 46). Either way it is not played to the trick.
+* Two cards by one player in one unfinished trick: if his first card is winning the trick, his partner
+  has still to play, and the second card is a winning card (no adversary, by the known hands, could beat
+  it if it were led), he is playing ahead of his partner (law 47): the adversaries may require the
+  partner to win the trick if able, and the card played ahead is exposed. Otherwise the second card is an
+  exposed card (law 46). Either way it is not played to the trick.
 * An exposed card (46, 48) stays callable until it is played; a call (52, 56) binds the offender to play
   it at his first lawful chance: when he leads, or when it is of the suit led, or when he cannot follow.
   A call never makes him revoke (55) and stays in force until the card is played (56).
@@ -138,6 +139,21 @@ def beats(d: DealState, trick: Trick, card: Card) -> bool:
     return power(card, trump, led) > max(power(c, trump, led) for _, c in trick.cards)
 
 
+def sure_winner(d: DealState, seat: Seat, card: Card) -> bool:
+    """Would ``card``, led by ``seat``, win whatever the adversaries play (their hands are known)?"""
+    trump = d.trump_suit or "S"
+    led = effective_suit(card, trump)
+    mine = power(card, trump, led)
+    for other in active(d):
+        if other.side is seat.side:
+            continue
+        cards, _ = held(d, other)
+        follow = [x for x in cards if effective_suit(x, trump) == led]
+        if any(power(x, trump, led) > mine for x in follow or cards):
+            return False
+    return True
+
+
 def _judged(s: TableState) -> DealState | None:
     d = s.deal
     if d is None or d.void or d.makers is None or s.phase not in (Phase.AUCTION, Phase.PLAY):
@@ -176,7 +192,7 @@ def register(reg: Registry) -> None:
         if not mine or partner not in active(d) or any(seat == partner for seat, _ in t.cards):
             return None
         others = Trick(t.number, t.leader, [(st, x) for st, x in t.cards if st != e.seat])
-        if not beats(d, others, mine[0]):
+        if not beats(d, others, mine[0]) or not sure_winner(d, e.seat, e.card):
             return None
         d.set_aside = True
         d.exposed[e.seat].append(e.card)
@@ -439,7 +455,7 @@ def _grant(s: TableState, e: DemandMade, cl: Claim, offender: Seat) -> Ruling:
         return Ruling(Remedy.ATTENTION, cl.law, cl.clause, f"{who} calls {_SUITS[e.suit]}: the next time "
                       f"{seat_name(s, offender)} or his partner is to lead, he leads {_SUITS[e.suit]} if he "
                       "holds any.", seat=offender, extra={"call": "suit", "suit": e.suit})
-    target = cl.offender if cl.clause == "EU-59" else offender.partner if cl.clause == "EU-47" else offender
+    target = offender.partner if cl.clause == "EU-47" else offender  # 59: the claim names the partner
     kind = "win" if e.what == "win_trick" else "lose"
     rest = tuple(o for o in cl.options if o not in ("win_trick", "lose_trick"))
     s.claims = [x if x is not cl else replace(cl, options=rest) for x in s.claims if x is not cl or rest]
