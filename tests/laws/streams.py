@@ -24,10 +24,12 @@ def shuffled(pack: tuple[Card, ...], rnd: random.Random) -> list[Card]:
     return cards
 
 
-def prelude(dealer: Seat, pack: str = "red") -> list[Event]:
-    """Shuffle by the dealer's partner then the dealer, a legal cut by his right-hand opponent."""
-    return [E("shuffle", seat=dealer.partner.value), E("shuffle", seat=dealer.value),
-            E("cut", seat=dealer.right.value, top=14, bottom=18)]
+def prelude(dealer: Seat, pack: str = "red", dealer_shuffles: bool = True) -> list[Event]:
+    """Shuffle by the dealer's partner then (using his right to shuffle last, unless
+    ``dealer_shuffles`` is false) the dealer, a legal cut by his right-hand opponent."""
+    return [E("shuffle", seat=dealer.partner.value)] + \
+        ([E("shuffle", seat=dealer.value)] if dealer_shuffles else []) + \
+        [E("cut", seat=dealer.right.value, top=14, bottom=18)]
 
 
 def bridge_deal(dealer: Seat, cards: list[Card], pack: str = "red") -> list[Event]:

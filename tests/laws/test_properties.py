@@ -36,7 +36,7 @@ def bridge_table(seed: int, deals: int) -> list[Event]:
     for k in range(deals):
         pack = "red" if k % 2 == 0 else "blue"
         cards = shuffled(BRIDGE_PACK, rnd)
-        events += prelude(dealer, pack) + bridge_deal(dealer, cards, pack)
+        events += prelude(dealer, pack, k == 0 or rnd.random() < 0.5) + bridge_deal(dealer, cards, pack)
         events += bridge_play(bridge_hands(dealer, cards), dealer.left, rnd)
         declarer = rnd.choice(SEATS)
         events += [E("play_end"), E("result", declarer=declarer.value, contract=rnd.choice(CONTRACTS),
@@ -59,7 +59,7 @@ def euchre_table(seed: int, deals: int) -> list[Event]:
         maker = rnd.choice(SEATS)
         alone = rnd.random() < 0.2
         play, won = euchre_play(hands, dealer, trump, trump_card, maker, alone, rnd)
-        events += prelude(dealer, pack) + deal + play
+        events += prelude(dealer, pack, rnd.random() < 0.5) + deal + play  # law 27: a right, not a duty
         events.append(E("result", makers=maker.side.value, alone=alone, tricks=won))
         dealer = dealer.left
     return events
@@ -183,3 +183,55 @@ def test_one_injected_euchre_irregularity_gives_exactly_its_remedy(seed: int, ki
     events, clause, remedy = _inject_euchre(kind, events[:t + 1], rnd)
     rulings = irregular(LawEngine("euchre").feed_all(events))
     assert [(r.clause, r.remedy) for r in rulings] == [(clause, remedy)]
+
+
+def euchre_hand_played(seed: int) -> list[Event]:
+    """One legal euchre hand, not alone, up to the end of play."""
+    rnd = random.Random(seed)
+    dealer = Seat(rnd.choice("NESW"))
+    pack = "red" if dealer.side.value == "NS" else "blue"
+    deal, hands, trump_card = euchre_deal(dealer, shuffled(EUCHRE_PACK, rnd), (rnd.choice((2, 3)),) * 4,
+                                          pack)  # type: ignore[arg-type]
+    play, _ = euchre_play(hands, dealer, rnd.choice("SHDC"), trump_card, rnd.choice(SEATS), False, rnd)
+    events: list[Event] = [E("game", game="euchre")]
+    return events + [E("packs", owners={"NS": "red", "EW": "blue"})] + prelude(dealer, pack) + deal + play
+
+
+def _inject_play(kind: str, events: list[Event], rnd: random.Random) -> tuple[list[Event], set[str], Remedy]:
+    plays = [i for i, e in enumerate(events) if e.TYPE == "card_played"]
+    k = rnd.randrange(5)                     # the trick the irregularity comes in
+    first = plays[4 * k]
+    trick = [event_to_dict(events[i]) for i in plays[4 * k:4 * k + 4]]
+    later = {d["seat"]: d["card"] for d in (event_to_dict(events[i]) for i in plays[4 * k + 4:])}
+    if kind == "lead_out_of_turn":
+        return events[:first] + [event_from_dict(trick[1])], {"EU-52"}, Remedy.CLAIM_OPTION
+    if kind == "fourth_before_second":
+        return events[:first] + [event_from_dict(trick[0]), event_from_dict(trick[3])], {"EU-59"}, \
+            Remedy.CLAIM_OPTION
+    if kind == "card_shown":
+        seat = trick[2]["seat"]
+        card = later.get(seat, trick[2]["card"])
+        return events[:first] + [E("card_faced", card=card, where="table", by=seat)], {"EU-46"}, \
+            Remedy.CLAIM_OPTION
+    if kind == "two_at_once":
+        seat = trick[0]["seat"]
+        if seat not in later:                # the last trick: nothing left to play at once
+            return _inject_play("lead_out_of_turn", events, rnd)
+        extra = E("card_played", seat=seat, card=later[seat])
+        return events[:first] + [event_from_dict(trick[0]), extra], {"EU-46", "EU-47"}, Remedy.CLAIM_OPTION
+    if kind == "missed_trick":
+        return events[:first] + [E("surplus_card", seat=trick[1]["seat"], cause="play")], {"EU-60"}, \
+            Remedy.CLAIM_OPTION
+    raise AssertionError(kind)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6),
+       kind=st.sampled_from(["lead_out_of_turn", "fourth_before_second", "card_shown", "two_at_once",
+                             "missed_trick"]))
+def test_one_injected_euchre_play_irregularity_gives_exactly_its_remedy(seed: int, kind: str) -> None:
+    """Laws 46-61: a legal hand with one irregularity of play makes exactly the ruling of its law."""
+    events, clauses, remedy = _inject_play(kind, euchre_hand_played(seed), random.Random(seed))
+    rulings = irregular(LawEngine("euchre").feed_all(events))
+    assert len(rulings) == 1 and rulings[0].clause in clauses and rulings[0].remedy is remedy, \
+        [r.to_dict() for r in rulings]
