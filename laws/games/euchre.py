@@ -31,7 +31,16 @@ from laws.events import (
 )
 from laws.games import euchre_play, euchre_tricks
 from laws.games.base import Clause as C
-from laws.games.base import GameRules, Registry, cut_fault, grant_claim, seat_name, side_text, the_card
+from laws.games.base import (
+    GameRules,
+    Registry,
+    cut_fault,
+    grant_claim,
+    open_claims_for,
+    seat_name,
+    side_text,
+    the_card,
+)
 from laws.games.euchre_deal import pattern_fault
 from laws.rulings import Remedy, Ruling
 from laws.state import Phase, TableState
@@ -360,9 +369,16 @@ def new_deal_demand(c: C, s: TableState, e: DemandMade) -> Ruling | None:
         return Ruling(Remedy.DEAL_STANDS, exposure[0].law, exposure[0].clause, f"{seat_name(s, e.seat)} "
                       f"claimed a new deal, but {seat_name(s, barred)} had touched his cards, which takes "
                       "the claim away (law 35).", seat=e.seat, side=e.seat.side)
-    granted = grant_claim(s, e.seat, "claimed a new deal")
+    granted = grant_claim(s, e.seat, "claimed a new deal") or \
+        grant_claim(s, e.seat, "demanded a reshuffle", grants=Remedy.RESHUFFLE.value)
     if granted is not None:
         return granted
+    choices = [cl for cl in open_claims_for(s, e.seat) if cl.grants == "call"]
+    if choices:  # a claim button cannot say which option: the director enters the choice
+        options = sorted({o for cl in choices for o in cl.options})
+        return Ruling(Remedy.ATTENTION, choices[0].law, choices[0].clause, f"{seat_name(s, e.seat)} claims: "
+                      f"the law gives {side_text(e.seat.side)} a choice here ({choices[0].why}); the director "
+                      "enters which.", seat=e.seat, extra={"options": options})
     why = ("the trump card has been turned" if s.deal is not None and s.deal.trump_card is not None
            else "no irregularity open to that side gives one")
     return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} claimed a new deal, but {why}.",

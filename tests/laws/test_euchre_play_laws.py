@@ -219,3 +219,19 @@ def test_EU_61_card_too_many_in_a_trick() -> None:
     play(eng, "E:AC", "S:7C", "W:AD", "N:AH")
     r = eng.feed(E("surplus_card", seat="W", cause="trick"))
     assert said(r) == [("attention", "EU-61")] and "handed back" in r[0].reason
+
+
+def test_EU_52_a_claim_button_with_a_choice_asks_the_director() -> None:
+    """The table's claim button sends a plain new-deal demand; where the law gives a choice of calls the
+    engine says so and waits for the director's entry."""
+    eng = dealt()
+    play(eng, "S:7C")
+    r = eng.feed(E("demand", seat="E", what="new_deal"))
+    assert said(r) == [("attention", "EU-52")] and r[0].extra["options"] == ["call_card", "call_suit"]
+
+
+def test_EU_27_a_claim_button_takes_the_reshuffle() -> None:
+    eng = LawEngine("euchre")
+    eng.state.next_dealer = N
+    eng.feed_all([E("shuffle", seat="N"), E("card_faced", card="JH", where="pack")])
+    assert said(eng.feed(E("demand", seat="W", what="redeal"))) == [("reshuffle", "EU-27")]
