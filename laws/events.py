@@ -147,7 +147,8 @@ class CardFaced(Event):
 
 
 DEMANDS = ("new_shuffle", "new_cut", "redeal", "restore_pack", "new_cards", "attention", "new_deal",
-           "call_card", "call_suit", "win_trick", "lose_trick")
+           "call_card", "call_suit", "win_trick", "lose_trick", "name_card", "revoke", "search_tricks",
+           "play_out", "place_cards")
 
 
 @dataclass(frozen=True)

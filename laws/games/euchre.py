@@ -201,7 +201,7 @@ def shuffle_demand(c: C, s: TableState, e: DemandMade) -> Ruling | None:
 
 # -- the deal (laws 33-45) -----------------------------------------------------------------------------
 
-@reg.clause("EU-40", "law 40", "deal_start")
+@reg.clause("EU-40", "law 40 (the turn to deal, law 28)", "deal_start")
 def out_of_turn(c: C, s: TableState, e: DealStarted) -> Ruling | None:
     """A deal out of turn may be stopped before the trump card is turned."""
     expected = s.next_dealer
@@ -274,8 +274,9 @@ def imperfect_pack(c: C, s: TableState,
         if not e.distinguishable:
             return None
         if not in_hand:
-            return c.rule(Remedy.REPLACE_PACK, f"{the_card(e.card)} of pack {e.pack} is damaged; the "
-                          "pack is replaced before the next deal.", pack=e.pack)
+            return Ruling(Remedy.REPLACE_PACK, "Euchre, law 73", "EU-73", f"{the_card(e.card)} of pack "
+                          f"{e.pack} is torn or marked; it is replaced (or fresh cards ordered) before the "
+                          "next deal.", pack=e.pack)
         return _new_deal(c, s, f"{the_card(e.card)} of pack {e.pack} is damaged: the pack is "
                          "imperfect.", pack=e.pack)
     if isinstance(e, SurplusCardFound):

@@ -178,13 +178,38 @@ def _failed(s: TableState, seat: Seat, what: str) -> Ruling:
 
 
 def register(reg: Registry) -> None:
-    """Laws 46-61, in the order they must be tried for one card played."""
+    """Laws 46-61 (and 51, 69, 84), in the order they must be tried for one card played."""
+
+    @reg.clause("EU-69", "law 69", "card_played")
+    def revoke_corrected(c: Clause, s: TableState, e: CardPlayed) -> Ruling | None:
+        """A revoke corrected in time: the card that follows suit replaces it; the card played in error
+        may be called."""
+        d = _judged(s)
+        if d is None:
+            return None
+        t = current(d)
+        mine = [i for i, (seat, _) in enumerate(t.cards) if seat == e.seat]
+        if not mine or not t.cards or mine[0] == 0:
+            return None
+        trump = d.trump_suit or "S"
+        led = effective_suit(t.cards[0][1], trump)
+        wrong = t.cards[mine[0]][1]
+        if effective_suit(wrong, trump) == led or effective_suit(e.card, trump) != led:
+            return None
+        index = len(d.plays) - len(t.cards) + mine[0]
+        d.plays[index] = (e.seat, e.card)
+        d.set_aside = True
+        d.exposed[e.seat].append(wrong)
+        return _claim(c, f"{seat_name(s, e.seat)} corrected his revoke in trick {t.number} with "
+                      f"{the_card(e.card, capital=False)}: {side_text(e.seat.side.other)} may call the "
+                      f"{wrong.name} played in error; the players after him, his partner excepted, may take "
+                      "back their cards and play others.", e.seat, ("call_card",), card=wrong, trick=t.number)
 
     @reg.clause("EU-47", "law 47", "card_played")
     def ahead_of_partner(c: Clause, s: TableState, e: CardPlayed) -> Ruling | None:
         """Playing on, with the trick won, before one's partner has played to it."""
         d = _judged(s)
-        if d is None:
+        if d is None or d.set_aside:
             return None
         t = current(d)
         mine = [card for seat, card in t.cards if seat == e.seat]
@@ -211,7 +236,7 @@ def register(reg: Registry) -> None:
             return None
         if isinstance(e, CardPlayed):
             t = current(d)
-            if not any(seat == e.seat for seat, _ in t.cards):
+            if d.set_aside or not any(seat == e.seat for seat, _ in t.cards):
                 return None
             d.set_aside = True
             seat, card, how = e.seat, e.card, f"played a second card to trick {t.number}"
@@ -405,6 +430,38 @@ def register(reg: Registry) -> None:
                        "extra card at the end counts as played to the short trick and is no revoke there.",
                        side=e.seat.side.other, seat=e.seat, dealer=d.rightful_dealer,
                        extra={"until": "result"})]
+
+    @reg.clause("EU-51", "law 51", "demand")
+    def detached_card(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
+        """An adversary names a card held apart: called if an adversary of his holds it (the shoe knows
+        who); a wrong naming makes his side liable to a suit call."""
+        d = _judged(s)
+        if d is None or e.what != "name_card" or e.card is None:
+            return None
+        holder = next((st for st in active(d) if st.side is not e.seat.side and e.card in held(d, st)[0]), None)
+        if holder is None:
+            return _claim(c, f"{seat_name(s, e.seat)} named the {e.card.name} as a card held apart, but no "
+                          f"adversary holds it: {side_text(e.seat.side.other)} may call a suit when he or his "
+                          "partner next leads.", e.seat, ("call_suit",))
+        d.exposed[holder].append(e.card)
+        d.calls.append(Call(holder, "card", c.law, c.id, card=e.card))
+        return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} named the {e.card.name} held apart by "
+                      f"{seat_name(s, holder)}: it is called, and he must play it at his first lawful "
+                      "chance.", seat=holder, extra={"call": "card", "card": e.card})
+
+    @reg.clause("EU-84", "law 84", "demand")
+    def place_cards(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
+        """A player may demand that each card of the trick be placed before the one who played it."""
+        d = _judged(s)
+        if d is None or e.what != "place_cards":
+            return None
+        t = current(d)
+        cards = t.cards or (tricks(d, d.plays)[-1] if d.plays else [])
+        if not cards:
+            return None
+        who = ", ".join(f"{the_card(x)} by {seat_name(s, st)}" for st, x in cards)
+        return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} asks that each card be placed before its "
+                      f"player: {who}.", seat=e.seat, extra={"placed": [[st.value, x.code] for st, x in cards]})
 
     @reg.clause("EU-56", "laws 47, 52, 56, 59 (calls)", "demand")
     def call(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:

@@ -300,7 +300,7 @@ def test_EU_62_revoke_established_and_penalised() -> None:
     winner = max(trick, key=lambda p: power(p[1], trump, led))[0]   # the winner leads the next trick
     nxt = [c for c in hands[winner] if c not in (lead_card, south_other[0], w, n)][0]
     r = only(eng.feed(E("card_played", seat=winner.value, card=nxt.code)))
-    assert (r.remedy, r.clause, r.seat) == (Remedy.ATTENTION, "EU-62", S)
+    assert (r.remedy, r.clause, r.seat) == (Remedy.ATTENTION, "EU-64", S)
     rulings = eng.feed(E("play_end"))
     pen = [r for r in rulings if r.remedy is Remedy.PENALTY]
     assert pen and pen[0].side == S.side

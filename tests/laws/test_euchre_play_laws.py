@@ -235,3 +235,121 @@ def test_EU_27_a_claim_button_takes_the_reshuffle() -> None:
     eng.state.next_dealer = N
     eng.feed_all([E("shuffle", seat="N"), E("card_faced", card="JH", where="pack")])
     assert said(eng.feed(E("demand", seat="W", what="redeal"))) == [("reshuffle", "EU-27")]
+
+
+# -- calls named after their laws (54-57), detached card (51), placing the cards (84) -------------------
+
+def test_EU_54_failing_a_suit_call_while_holding_the_suit() -> None:
+    eng = dealt()
+    assert said(play(eng, "W:AD")) == [("claim_option", "EU-52")]  # West leads in East's turn
+    eng.feed(E("demand", seat="N", what="call_suit", suit="C"))
+    assert said(play(eng, "E:9D")) == [("attention", "EU-54")]     # East, his partner, holds clubs
+    play(eng, "S:7C", "W:AD", "N:AH")
+    assert penalties(eng) == [(E_, 3)]
+
+
+def test_EU_55_a_call_never_forces_a_revoke() -> None:
+    eng = dealt()
+    play(eng, "E:AC", "E:KC", "S:7C", "W:AD", "N:AH")
+    eng.feed(E("demand", seat="N", what="call_card", card="KC"))
+    assert said(play(eng, "N:KH", "E:9H")) == [("attention", "EU-55")]
+
+
+def test_EU_57_a_suit_call_on_a_void_player_is_satisfied() -> None:
+    eng = dealt()
+    play(eng, "S:7C")
+    eng.feed(E("demand", seat="E", what="call_suit", suit="S"))
+    play(eng, "E:AC", "S:7C", "W:AD", "N:AH")
+    assert said(play(eng, "N:KH")) == [("attention", "EU-57")]
+
+
+def test_EU_51_detached_card_named() -> None:
+    eng = dealt()
+    r = eng.feed(E("demand", seat="N", what="name_card", card="KC"))
+    assert said(r) == [("attention", "EU-51")] and r[0].seat == E_
+    r = eng.feed(E("demand", seat="N", what="name_card", card="QC"))   # nobody holds it
+    assert said(r) == [("claim_option", "EU-51")] and r[0].side == E_.side and r[0].seat == N
+    assert said(eng.feed(E("demand", seat="E", what="call_suit", suit="C"))) == [("attention", "EU-51")]
+
+
+def test_EU_84_cards_placed_before_their_players() -> None:
+    eng = dealt()
+    play(eng, "E:AC", "S:7C")
+    r = eng.feed(E("demand", seat="W", what="place_cards"))
+    assert said(r) == [("attention", "EU-84")] and r[0].extra["placed"] == [["E", "AC"], ["S", "7C"]]
+
+
+# -- revokes: established (64), claims and the record (66-68), corrected (69), played out (70) ------------
+
+def test_EU_64_revoke_established_when_the_next_trick_is_played_to() -> None:
+    eng = dealt()
+    assert play(eng, "E:AC", "S:8S", "W:AD", "N:AH") == []
+    assert said(play(eng, "N:KH")) == [("attention", "EU-64")]
+
+
+def test_EU_66_the_tricks_may_be_examined() -> None:
+    eng = dealt()
+    play(eng, "E:AC", "S:7C", "W:AD", "N:AH")
+    r = eng.feed(E("demand", seat="E", what="search_tricks"))
+    assert said(r) == [("attention", "EU-66")] and r[0].extra["tricks"] == [[["E", "AC"], ["S", "7C"],
+                                                                          ["W", "AD"], ["N", "AH"]]]
+
+
+def test_EU_67_a_revoke_claim_is_judged_from_the_record() -> None:
+    eng = dealt()
+    play(eng, "E:AC", "S:8S", "W:AD", "N:AH", "N:KH")
+    r = eng.feed(E("demand", seat="E", what="revoke"))
+    assert said(r) == [("attention", "EU-67")] and r[0].extra["revokes"] == [["S", 1]]
+    assert said(eng.feed(E("demand", seat="S", what="revoke"))) == [("attention", "EU-66")]  # none by E-W
+
+
+def test_EU_68_revoke_claims_end_at_the_next_cut() -> None:
+    eng = dealt()
+    play(eng, "E:AC", "S:8S", "W:AD", "N:AH", "N:KH")
+    eng.feed_all([E("play_end"), E("result", makers="NS", tricks=3)] + prelude(E_))
+    assert said(eng.feed(E("demand", seat="E", what="revoke"))) == [("deal_stands", "EU-68")]
+
+
+def test_EU_69_revoke_corrected_in_time() -> None:
+    eng = dealt()
+    play(eng, "E:AC")
+    assert play(eng, "S:8S") == []                             # South revokes, holding the 7C
+    r = play(eng, "S:7C")                                      # and corrects it before anyone plays on
+    assert said(r) == [("claim_option", "EU-69")] and r[0].to_dict()["card"] == "8S"
+    assert [c.code for _, c in eng.state.deal.plays] == ["AC", "7C"]  # type: ignore[union-attr]
+    play(eng, "W:AD", "N:AH", "N:KH")
+    assert penalties(eng) == []                                # no revoke remains
+
+
+def test_EU_70_the_side_that_revoked_plays_the_hand_out() -> None:
+    eng = dealt()
+    assert said(eng.feed(E("demand", seat="S", what="play_out"))) == [("attention", "EU-70")]
+
+
+def test_EU_71_equal_revokes_offset_by_their_own_law() -> None:
+    eng = dealt()
+    play(eng, "E:AC", "S:8S", "W:AD", "N:AH", "N:KH", "E:9D", "S:7C", "W:7D", "N:QH")
+    r = eng.feed(E("play_end"))
+    assert said(r) == [("attention", "EU-71")]
+
+
+def test_EU_88_the_dealer_discarded_the_trump_card() -> None:
+    hands = {E_: ["AC", "KC", "9H", "9D", "TD"], S: ["7C", "8S", "9S", "AS", "KS"],
+             W: ["AD", "KD", "QD", "8D", "7D"], N: ["AH", "KH", "QH", "JH", "TH"]}
+    eng = LawEngine("euchre")
+    eng.state.next_dealer = N
+    events = prelude(N) + [E("deal_start", dealer="N", pack="red")]
+    for lo, hi in ((0, 2), (2, 5)):
+        events += [E("card_dealt", seat=s.value, card=c) for s in (E_, S, W, N) for c in hands[s][lo:hi]]
+    events += [E("deal_end"), E("trump_turned", card="8H"), E("trump_made", seat="E", suit="H")]
+    eng.feed_all(events)                                       # North takes up the 8H and keeps his five
+    play(eng, "E:AC", "S:7C", "W:AD", "N:TH", "N:AH", "E:9H", "S:8S", "W:7D", "N:KH", "E:KC", "S:9S",
+         "W:8D", "N:QH", "E:9D", "S:AS", "W:QD", "N:JH", "E:TD", "S:KS", "W:KD")
+    r = [x for x in eng.feed(E("play_end")) if x.clause == "EU-88"]
+    assert len(r) == 1 and r[0].seat == N
+
+
+def test_EU_73_torn_card_between_deals_replaced() -> None:
+    eng = LawEngine("euchre")
+    r = eng.feed(E("damaged_card", card="9S", pack="red"))
+    assert said(r) == [("replace_pack", "EU-73")]

@@ -42,7 +42,7 @@ def test_EU_62_single_revoke_penalised_three() -> None:
     assert play(eng, "E", "AC") == []
     assert play(eng, "S", "8S") == []          # revokes, holding 7C; not yet established
     assert play(eng, "W", "AD") == [] and play(eng, "N", "AH") == []
-    assert play(eng, "N", "KH") == ["attention EU-62 S"]   # the next trick is played to: established
+    assert play(eng, "N", "KH") == ["attention EU-64 S"]   # the next trick is played to: established
     for seat, card in (("E", "9H"), ("S", "7C"), ("W", "7D")):
         assert play(eng, seat, card) == []
     pen = [r for r in eng.feed(E("play_end")) if r.remedy is Remedy.PENALTY]
@@ -74,11 +74,11 @@ def test_EU_71_equal_revokes_cancel() -> None:
     eng = dealt()
     for seat, card in (("E", "AC"), ("S", "8S"), ("W", "AD"), ("N", "AH")):
         play(eng, seat, card)
-    assert play(eng, "N", "KH") == ["attention EU-62 S"]
+    assert play(eng, "N", "KH") == ["attention EU-64 S"]
     assert play(eng, "E", "9D") == []          # East revokes, holding 9H
     play(eng, "S", "7C")
     play(eng, "W", "7D")
-    assert play(eng, "N", "QH") == ["attention EU-62 E"]
+    assert play(eng, "N", "QH") == ["attention EU-64 E"]
     rulings = eng.feed(E("play_end"))
     assert [r.remedy for r in rulings] == [Remedy.ATTENTION]
     assert rulings[0].extra["cancelled"] == 1
@@ -88,7 +88,7 @@ def test_EU_62_revoke_against_lone_hand_costs_five() -> None:
     eng = dealt(alone=True)
     for seat, card in (("E", "AC"), ("W", "AD"), ("N", "AH"), ("N", "KH"), ("E", "9D"), ("W", "7D")):
         assert play(eng, seat, card) == []
-    assert play(eng, "N", "QH") == ["attention EU-62 E"]
+    assert play(eng, "N", "QH") == ["attention EU-64 E"]
     pen = [r for r in eng.feed(E("play_end")) if r.remedy is Remedy.PENALTY]
     assert len(pen) == 1 and pen[0].extra["points"] == 5 and pen[0].side == Seat.E.side
 
