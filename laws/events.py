@@ -124,6 +124,22 @@ class TrumpTurned(Event):
     card: Card
 
 
+BIDS = ("pass", "order", "name")
+
+
+@dataclass(frozen=True)
+class BidMade(Event):
+    """Euchre: a declaration in the making of trump (laws 74-82), as a button enters it. ``order`` accepts
+    the turned card (ordering up, assisting, taking up) in the first round; ``name`` names ``suit`` in the
+    second; ``alone`` plays it alone (also a partner's or the dealer's takeover, laws 74-75)."""
+
+    TYPE: ClassVar[str] = "bid"
+    seat: Seat
+    call: str
+    suit: str | None = None
+    alone: bool = False
+
+
 FACED_WHERE = ("pack", "cut", "deal", "trump", "table", "hand")
 
 
@@ -148,7 +164,7 @@ class CardFaced(Event):
 
 DEMANDS = ("new_shuffle", "new_cut", "redeal", "restore_pack", "new_cards", "attention", "new_deal",
            "call_card", "call_suit", "win_trick", "lose_trick", "name_card", "revoke", "search_tricks",
-           "play_out", "place_cards")
+           "play_out", "place_cards", "hold_order")
 
 
 @dataclass(frozen=True)
@@ -235,7 +251,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
         GameChosen, PacksAssigned, CardsDrawn, CandidateArrived, PlayerLeft, PackShuffled, PackCut,
-        DealStarted, CardDealt, DealInterrupted, DealEnded, TrumpTurned, TrumpMade, CardFaced, DemandMade, DamagedCardFound,
+        DealStarted, CardDealt, DealInterrupted, DealEnded, TrumpTurned, TrumpMade, BidMade, CardFaced, DemandMade,
+        DamagedCardFound,
         WrongHandPicked, HandCounted, MissingCardReported, SurplusCardFound, CardPlayed, PlayEnded,
         ResultRecorded,
     )
@@ -364,7 +381,7 @@ _CONVERTERS: dict[str, Any] = {
     "distinguishable": _bool, "looked": _bool, "count": _int, "found": _found,
     "cause": _choice(SURPLUS_CAUSES), "tricks": _int, "declarer": _seat, "contract": _str,
     "honours": _honours, "makers": _side, "alone": _bool, "exposed": _exposed_or_count,
-    "on_behalf_of": _seat, "how": _choice(INTERRUPTIONS), "suit": _suit,
+    "on_behalf_of": _seat, "how": _choice(INTERRUPTIONS), "suit": _suit, "call": _choice(BIDS),
 }
 # Fields whose card may be null (unreadable) rather than required.
 _NULLABLE_CARD = {CardDealt, CardFaced, DamagedCardFound, MissingCardReported}

@@ -105,6 +105,9 @@ class DealState:
     call_failures: list[Seat] = field(default_factory=list)  # each a revoke (law 54), scored at play end
     set_aside: bool = False       # the game ruled the card_played being applied an exposure, not a play
     hands_down: list[Seat] = field(default_factory=list)  # players who laid their hand face up (48-50)
+    bids: list[tuple[Seat, str, str | None, bool]] = field(default_factory=list)  # euchre, in order
+    silenced: Seat | None = None  # a player who must pass
+    silenced_by: str = "80"       # the law that silenced him (80, or 82 for the dealer's turn-down)
     free_fourth: int = 0          # trick in which the third hand played early, freeing the fourth (58)
     search: Seat | None = None    # bridge: a deficient hand whose missing card is being searched for
     search_card: Card | None = None  # the card searched for, when the shoe read every other card

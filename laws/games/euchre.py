@@ -29,7 +29,7 @@ from laws.events import (
     TrumpTurned,
     WrongHandPicked,
 )
-from laws.games import euchre_play, euchre_tricks
+from laws.games import euchre_bidding, euchre_play, euchre_tricks
 from laws.games.base import Clause as C
 from laws.games.base import (
     GameRules,
@@ -406,6 +406,7 @@ def attention(c: C, s: TableState, e: DemandMade | WrongHandPicked) -> Ruling | 
 
 
 # -- play (laws 46-61), revokes and scoring (laws 1-7, 62-71, 90) ------------------------------------
+euchre_bidding.register(reg)
 euchre_tricks.register(reg)
 euchre_play.register_play(reg)
 
