@@ -54,6 +54,7 @@ TRANSITIONS: dict[str, tuple[frozenset[Phase], Phase | None]] = {
     "trump_turned": (frozenset({Phase.DEALING, Phase.AUCTION}), Phase.AUCTION),
     "trump_made": (frozenset({Phase.AUCTION}), None),
     "bid": (frozenset({Phase.AUCTION}), None),
+    "discard": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "card_played": (frozenset({Phase.AUCTION, Phase.PLAY}), Phase.PLAY),
     "play_end": (frozenset({Phase.PLAY, Phase.AUCTION}), Phase.SCORING),
     "result": (_AFTER_DEAL, Phase.SHUFFLE),

@@ -140,6 +140,16 @@ class BidMade(Event):
     alone: bool = False
 
 
+@dataclass(frozen=True)
+class CardDiscarded(Event):
+    """Euchre: the dealer who took up the trump card put a card under the pack (laws 86-89); ``card``
+    when the camera or the shoe read it."""
+
+    TYPE: ClassVar[str] = "discard"
+    seat: Seat
+    card: Card | None = None
+
+
 FACED_WHERE = ("pack", "cut", "deal", "trump", "table", "hand")
 
 
@@ -164,7 +174,7 @@ class CardFaced(Event):
 
 DEMANDS = ("new_shuffle", "new_cut", "redeal", "restore_pack", "new_cards", "attention", "new_deal",
            "call_card", "call_suit", "win_trick", "lose_trick", "name_card", "revoke", "search_tricks",
-           "play_out", "place_cards", "hold_order")
+           "play_out", "place_cards", "hold_order", "call_highest", "call_lowest")
 
 
 @dataclass(frozen=True)
@@ -251,7 +261,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
         GameChosen, PacksAssigned, CardsDrawn, CandidateArrived, PlayerLeft, PackShuffled, PackCut,
-        DealStarted, CardDealt, DealInterrupted, DealEnded, TrumpTurned, TrumpMade, BidMade, CardFaced, DemandMade,
+        DealStarted, CardDealt, DealInterrupted, DealEnded, TrumpTurned, TrumpMade, BidMade, CardDiscarded, CardFaced, DemandMade,
         DamagedCardFound,
         WrongHandPicked, HandCounted, MissingCardReported, SurplusCardFound, CardPlayed, PlayEnded,
         ResultRecorded,
@@ -384,7 +394,7 @@ _CONVERTERS: dict[str, Any] = {
     "on_behalf_of": _seat, "how": _choice(INTERRUPTIONS), "suit": _suit, "call": _choice(BIDS),
 }
 # Fields whose card may be null (unreadable) rather than required.
-_NULLABLE_CARD = {CardDealt, CardFaced, DamagedCardFound, MissingCardReported}
+_NULLABLE_CARD = {CardDealt, CardFaced, DamagedCardFound, MissingCardReported, CardDiscarded}
 
 
 def event_from_dict(obj: Any) -> Event:

@@ -61,7 +61,8 @@ class Call:
     Attributes:
         seat: the player it binds (for a suit call, he or his partner, whichever leads first).
         kind: ``card`` (play this exposed card at the first lawful chance), ``suit`` (lead this suit at
-            the next lead of his side), ``win`` or ``lose`` (win or lose trick ``trick`` if able).
+            the next lead of his side), ``win`` or ``lose`` (win or lose trick ``trick`` if able),
+            ``highest`` or ``lowest`` (his highest or lowest card of the suit led to ``trick``, law 89).
         law, clause: the law that gave it.
         card, suit, trick: what it names.
     """
@@ -108,6 +109,8 @@ class DealState:
     bids: list[tuple[Seat, str, str | None, bool]] = field(default_factory=list)  # euchre, in order
     silenced: Seat | None = None  # a player who must pass
     silenced_by: str = "80"       # the law that silenced him (80, or 82 for the dealer's turn-down)
+    discarded: Card | None = None  # the euchre dealer's discard, when the table saw it (laws 86-88)
+    discards: int = 0             # discard events so far
     free_fourth: int = 0          # trick in which the third hand played early, freeing the fourth (58)
     search: Seat | None = None    # bridge: a deficient hand whose missing card is being searched for
     search_card: Card | None = None  # the card searched for, when the shoe read every other card

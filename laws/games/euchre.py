@@ -407,6 +407,7 @@ def attention(c: C, s: TableState, e: DemandMade | WrongHandPicked) -> Ruling | 
 
 # -- play (laws 46-61), revokes and scoring (laws 1-7, 62-71, 90) ------------------------------------
 euchre_bidding.register(reg)
+euchre_bidding.register_discard(reg)
 euchre_tricks.register(reg)
 euchre_play.register_play(reg)
 

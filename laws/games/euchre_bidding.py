@@ -1,4 +1,5 @@
-"""Euchre: making the trump (Somerset Club laws 74-82), from the declarations the players enter.
+"""Euchre: making the trump (Somerset Club laws 74-82), from the declarations the players enter, and the
+dealer's discard (laws 86-89).
 
 A ``bid`` event is one declaration (the table has no microphone: a button or the director enters it). The
 engine keeps the declarations in order and knows whose turn it is: the first round goes eldest hand,
@@ -18,13 +19,20 @@ Our reading, where the laws leave room:
   the adversaries may hold that side to the late order with ``hold_order`` until the first card is led;
   otherwise the late order counts for nothing.
 * Law 82: a declaration out of turn takes no one's right away and does not count; but the dealer
-  turning the card down out of turn counts as his pass and binds his partner to pass.
+  turning the card down out of turn binds his partner to pass.
+* Laws 86-89 need the table to report the discard (a ``discard`` event: the camera sees a card go under
+  the pack). A second discard before any lead changes a completed discard: refused (86). A discard
+  reported after the first lead means the eldest led before it was finished: the lead stands and the
+  dealer may still exchange it (87); if the third hand plays alone and the second hand led, the lone
+  player may require the dealer to play his highest or lowest card of the suit led, or to win or lose the
+  trick (89). Discarding the trump card is refused (88). A table that never reports discards gets
+  none of these rulings (and law 88 only at the end of play).
 """
 
 from __future__ import annotations
 
 from laws.cards import Seat, clockwise_from
-from laws.events import BidMade, DemandMade
+from laws.events import BidMade, CardDiscarded, DemandMade
 from laws.games.base import Clause, Registry, seat_name, side_text
 from laws.rulings import Remedy, Ruling
 from laws.state import DealState, Phase, TableState
@@ -108,6 +116,43 @@ def register(reg: Registry) -> None:
         return c.rule(Remedy.ATTENTION, f"{side_text(e.seat.side)} hold {seat_name(s, seat)} to his late "
                       f"order: {_SUITS[d.trump_card.suit]} are trump, made by {side_text(seat.side)}.",
                       seat=seat)
+
+
+def register_discard(reg: Registry) -> None:
+    """Laws 86-89."""
+
+    @reg.clause("EU-86", "laws 86-89 (the discard)", "discard")
+    def discard(c: Clause, s: TableState, e: CardDiscarded) -> Ruling | None:
+        """The dealer's discard: final once made (86), open to exchange after an early lead (87), never
+        the trump card (88); an early lead against a lone third hand gives the lone player a demand (89)."""
+        d = s.deal
+        if d is None or d.void or d.trump_card is None or e.seat != d.dealer:
+            return None
+        d.discards += 1
+        early = bool(d.plays)
+        if e.card is not None and e.card == d.trump_card:
+            return Ruling(Remedy.ATTENTION, "Euchre, law 88", "EU-88", f"{seat_name(s, e.seat)} may not "
+                          f"discard the trump card, the {e.card.name}; he discards another.", seat=e.seat)
+        if d.discards > 1 and not early:
+            return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)}'s discard was complete once under the "
+                          "pack; it cannot be changed, and the first discard stands.", seat=e.seat)
+        d.discarded = e.card if e.card is not None else d.discarded
+        if not early:
+            return None
+        lone = d.alone_seat
+        first = d.plays[0][0]
+        if lone == d.dealer.right and first == d.dealer.partner and d.discards == 1 and \
+                not any(st == d.dealer for st, _ in d.plays):
+            return Ruling(Remedy.CLAIM_OPTION, "Euchre, law 89", "EU-89", f"{seat_name(s, first)} led before "
+                          f"the dealer had discarded: {seat_name(s, lone)}, playing alone, may require "
+                          f"{seat_name(s, d.dealer)} to play his highest or lowest card of the suit led, or "
+                          "to win or to lose the trick.", side=lone.side, seat=d.dealer, dealer=d.dealer,
+                          extra={"until": "play_end", "grants": "call", "trick": 1, "offender": d.dealer,
+                                 "options": ["call_highest", "call_lowest", "win_trick", "lose_trick"],
+                                 "lapse": "The lone player made no demand on the dealer."})
+        return Ruling(Remedy.ATTENTION, "Euchre, law 87", "EU-87", f"{seat_name(s, first)} led before the "
+                      f"dealer's discard was finished: the lead stands, and {seat_name(s, d.dealer)} may "
+                      "still exchange his discard.", seat=d.dealer)
 
 
 def _out_of_turn(s: TableState, e: BidMade, due: Seat, rnd: int,

@@ -50,7 +50,8 @@ from laws.state import Call, Claim, DealState, Phase, TableState
 
 _SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
 _SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-CALLS = ("call_card", "call_suit", "win_trick", "lose_trick")
+CALLS = ("call_card", "call_suit", "win_trick", "lose_trick", "call_highest", "call_lowest")
+_KIND = {"win_trick": "win", "lose_trick": "lose", "call_highest": "highest", "call_lowest": "lowest"}
 
 
 def power(card: Card, trump: str, led: str) -> int:
@@ -109,6 +110,8 @@ def held(d: DealState, seat: Seat) -> tuple[list[Card], bool]:
     took_up = seat == d.dealer and d.trump_card is not None and d.trump_suit == d.trump_card.suit
     if took_up and d.trump_card is not None and d.trump_card not in played:
         cards.append(d.trump_card)
+    if took_up and d.discarded is not None:  # the discard was seen (law 86)
+        return [c for c in cards if c != d.discarded], True
     return cards, not took_up
 
 
@@ -305,6 +308,16 @@ def register(reg: Registry) -> None:
                 if wins != want and could(d, e.seat, able):
                     out.append(_failed(s, e.seat, f"was required to {call.kind} trick {t.number} and could "
                                        "have"))
+            elif call.kind in ("highest", "lowest") and call.seat == e.seat and call.trick == t.number and \
+                    t.cards:
+                done = True
+                led = effective_suit(t.cards[0][1], trump)
+                suit = [x for x in held(d, e.seat)[0] if effective_suit(x, trump) == led]
+                ranked = sorted(suit, key=lambda x: power(x, trump, led))
+                due = ranked[-1] if call.kind == "highest" else ranked[0] if ranked else None
+                if due is not None and e.card != due and held(d, e.seat)[1]:
+                    out.append(_failed(s, e.seat, f"was required to play his {call.kind} "
+                                       f"{_SUITS[led]}, the {due.name}, and played the {e.card.name}"))
             if not done:
                 keep.append(call)
         d.calls = keep
@@ -513,11 +526,13 @@ def _grant(s: TableState, e: DemandMade, cl: Claim, offender: Seat) -> Ruling:
                       f"{seat_name(s, offender)} or his partner is to lead, he leads {_SUITS[e.suit]} if he "
                       "holds any.", seat=offender, extra={"call": "suit", "suit": e.suit})
     target = offender.partner if cl.clause == "EU-47" else offender  # 59: the claim names the partner
-    kind = "win" if e.what == "win_trick" else "lose"
-    rest = tuple(o for o in cl.options if o not in ("win_trick", "lose_trick"))
+    kind = _KIND[e.what]
+    rest = tuple(o for o in cl.options if o not in _KIND)
     s.claims = [x if x is not cl else replace(cl, options=rest) for x in s.claims if x is not cl or rest]
     d.calls.append(Call(target, kind, cl.law, cl.clause, trick=cl.trick))
-    return Ruling(Remedy.ATTENTION, cl.law, cl.clause, f"{who} requires {seat_name(s, target)} to {kind} "
-                  f"trick {cl.trick} if he can.", seat=target, extra={"call": kind, "trick": cl.trick})
+    what = f"to {kind} trick {cl.trick} if he can" if kind in ("win", "lose") else \
+        f"to play his {kind} card of the suit led to trick {cl.trick}"
+    return Ruling(Remedy.ATTENTION, cl.law, cl.clause, f"{who} requires {seat_name(s, target)} {what}.",
+                  seat=target, extra={"call": kind, "trick": cl.trick})
 
 

@@ -104,3 +104,47 @@ def test_EU_82_the_dealer_turning_down_out_of_turn_binds_his_partner() -> None:
     eng = turned()
     assert said(bid(eng, "N:pass")) == [("attention", "EU-82")]
     assert said(bid(eng, "E:pass", "S:order")) == [("attention", "EU-82")]
+
+
+# -- the dealer's discard (laws 86-89) -------------------------------------------------------------------
+
+def taken_up(maker: str = "E", alone: bool = False) -> LawEngine:
+    """North deals, the QS is turned and taken up: spades are trump."""
+    eng = LawEngine("euchre")
+    eng.state.next_dealer = N
+    events = prelude(N) + [E("deal_start", dealer="N", pack="red")]
+    for lo, hi in ((0, 2), (2, 5)):
+        events += [E("card_dealt", seat=s.value, card=c) for s in (E_, S, W, N) for c in HANDS[s][lo:hi]]
+    events += [E("deal_end"), E("trump_turned", card="QS"), E("trump_made", seat=maker, suit="S", alone=alone)]
+    assert eng.feed_all(events) == []
+    return eng
+
+
+def test_EU_86_a_completed_discard_cannot_be_changed() -> None:
+    eng = taken_up()
+    assert eng.feed(E("discard", seat="N", card="TH")) == []
+    assert said(eng.feed(E("discard", seat="N", card="JH"))) == [("attention", "EU-86")]
+    assert eng.state.deal.discarded.code == "TH"  # type: ignore[union-attr]
+
+
+def test_EU_87_lead_before_the_discard_stands() -> None:
+    eng = taken_up()
+    assert play(eng, "E:AC") == []
+    r = eng.feed(E("discard", seat="N", card="TH"))
+    assert said(r) == [("attention", "EU-87")] and r[0].seat == N
+
+
+def test_EU_88_the_trump_card_may_not_be_discarded() -> None:
+    eng = taken_up()
+    assert said(eng.feed(E("discard", seat="N", card="QS"))) == [("attention", "EU-88")]
+
+
+def test_EU_89_lone_third_hand_may_require_the_dealers_highest() -> None:
+    eng = taken_up(maker="W", alone=True)                     # West (third hand) alone; East sits out
+    assert play(eng, "S:8S") == []                            # South (second hand) leads at once
+    r = eng.feed(E("discard", seat="N", card="TH"))
+    assert said(r) == [("claim_option", "EU-89")] and r[0].side == Side.EW
+    r = eng.feed(E("demand", seat="W", what="call_highest"))
+    assert said(r) == [("attention", "EU-89")] and r[0].seat == N
+    assert play(eng, "W:7D") == []
+    assert said(play(eng, "N:AH")) == [("attention", "EU-54")]    # his highest spade was the queen
