@@ -295,7 +295,7 @@ def test_EU_62_revoke_established_and_penalised() -> None:
         return (same or hands[seat])[0]
     w, n = follow(W), follow(N)
     eng.feed_all([E("card_played", seat="W", card=w.code), E("card_played", seat="N", card=n.code)])
-    from laws.games.euchre_tricks import power
+    from laws.games.euchre_hands import power
     trick = [(E_, lead_card), (S, south_other[0]), (W, w), (N, n)]
     winner = max(trick, key=lambda p: power(p[1], trump, led))[0]   # the winner leads the next trick
     nxt = [c for c in hands[winner] if c not in (lead_card, south_other[0], w, n)][0]
