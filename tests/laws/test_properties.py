@@ -45,6 +45,21 @@ def bridge_table(seed: int, deals: int) -> list[Event]:
     return events
 
 
+def declarations(dealer: Seat, maker: Seat, trump: str, turned: str, alone: bool) -> list[Event]:
+    """Legal declarations (laws 74-78) that end with ``maker`` making ``trump``: in the first round when
+    it is the turned card's suit, else everybody passes once and he names it in the second."""
+    order = [dealer.left, dealer.left.left, dealer.right, dealer]
+    out: list[Event] = []
+    if trump != turned:
+        out += [E("bid", seat=s.value, call="pass") for s in order]
+    for s in order:
+        if s == maker:
+            call = {"call": "order"} if trump == turned else {"call": "name", "suit": trump}
+            return out + [E("bid", seat=s.value, alone=alone, **call)]
+        out.append(E("bid", seat=s.value, call="pass"))
+    raise AssertionError("the maker is one of the four")
+
+
 def euchre_table(seed: int, deals: int) -> list[Event]:
     rnd = random.Random(seed)
     events: list[Event] = [E("game", game="euchre"), E("packs", owners={"NS": "red", "EW": "blue"}),
@@ -59,7 +74,8 @@ def euchre_table(seed: int, deals: int) -> list[Event]:
         maker = rnd.choice(SEATS)
         alone = rnd.random() < 0.2
         play, won = euchre_play(hands, dealer, trump, trump_card, maker, alone, rnd)
-        events += prelude(dealer, pack, rnd.random() < 0.5) + deal + play  # law 27: a right, not a duty
+        bids = declarations(dealer, maker, trump, trump_card.suit, alone) if rnd.random() < 0.5 else []
+        events += prelude(dealer, pack, rnd.random() < 0.5) + deal + bids + play  # law 27: a right
         events.append(E("result", makers=maker.side.value, alone=alone, tricks=won))
         dealer = dealer.left
     return events
@@ -167,6 +183,13 @@ def _inject_euchre(kind: str, events: list[Event], rnd: random.Random) -> tuple[
                 "EU-41", Remedy.MISDEAL
         return events[:i] + [event_from_dict(d | {"seat": Seat(d["seat"]).right.value})] + events[i + 1:], \
             "EU-41", Remedy.MISDEAL
+    if kind == "mixed_round":  # law 42: the first round dealt 2-3-2-3 instead of all twos or all threes
+        start = next(k for k, e in enumerate(events) if e.TYPE == "deal_start")
+        t = next(k for k, e in enumerate(events) if e.TYPE == "trump_turned")
+        cards = [e.card for e in events[start:t + 1] if e.TYPE in ("card_dealt", "trump_turned")]  # type: ignore[attr-defined]
+        dealer = events[start].dealer  # type: ignore[attr-defined]
+        mixed, _, _ = euchre_deal(dealer, cards, (2, 3, 2, 3), events[start].pack)  # type: ignore[attr-defined]
+        return events[:start] + mixed, "EU-41", Remedy.MISDEAL
     if kind == "trump_exposed":
         t = next(k for k, e in enumerate(events) if e.TYPE == "trump_turned")
         return events[:t] + [E("card_faced", card=None, where="trump")] + events[t:], "EU-39", Remedy.REDEAL
@@ -175,7 +198,7 @@ def _inject_euchre(kind: str, events: list[Event], rnd: random.Random) -> tuple[
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6),
-       kind=st.sampled_from(["faced", "unreadable", "duplicate", "misdeal", "trump_exposed"]))
+       kind=st.sampled_from(["faced", "unreadable", "duplicate", "misdeal", "trump_exposed", "mixed_round"]))
 def test_one_injected_euchre_irregularity_gives_exactly_its_remedy(seed: int, kind: str) -> None:
     rnd = random.Random(seed)
     events = euchre_table(seed, 1)
