@@ -55,7 +55,7 @@ def _cited_laws() -> set[int]:
     cited: set[int] = set()
     texts = [c.law for c in LawEngine("euchre").clauses]
     src = _law_sources()
-    texts += re.findall(r"Euchre,? laws? [^\"]*", src)
+    texts += re.findall(r'(?<!")"Euchre,? laws? [^"]*"', src)  # citations in rulings, not docstrings
     for text in texts:
         for lo, hi in re.findall(r"(\d+)(?:-(\d+))?", text.split("(")[0] + " " + " ".join(
                 re.findall(r"law (\d+)", text))):

@@ -258,3 +258,26 @@ def test_one_injected_euchre_play_irregularity_gives_exactly_its_remedy(seed: in
     rulings = irregular(LawEngine("euchre").feed_all(events))
     assert len(rulings) == 1 and rulings[0].clause in clauses and rulings[0].remedy is remedy, \
         [r.to_dict() for r in rulings]
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), found=st.sampled_from([None, "loose", "other", "trick"]))
+def test_a_bridge_deal_one_card_short_asks_for_a_search_then_rules_its_outcome(seed: int, found: str | None) -> None:
+    """The digest's Missing Card: whichever card the shoe never dealt, the deal end asks for a search
+    (no redeal yet); the outcome reported then gives exactly its remedy."""
+    events = bridge_table(seed, 1)
+    end = next(k for k, e in enumerate(events) if e.TYPE == "deal_end")
+    cards_at = [k for k, e in enumerate(events) if e.TYPE == "card_dealt"]
+    k = cards_at[-1]                        # the last card stays in the shoe: only its seat is short
+    missing = events[k]
+    events = events[:k] + events[k + 1:end + 1]
+    eng = LawEngine("contract-bridge")
+    rulings = eng.feed_all(events)
+    assert [(r.remedy, r.clause) for r in rulings if r.clause.startswith("CB-missing") or r.is_irregularity] \
+        == [(Remedy.ATTENTION, "CB-missing-search")]
+    seat = missing.seat.value  # type: ignore[attr-defined]
+    where = {"other": Seat(seat).left.value}.get(found or "", found)
+    want = {None: (Remedy.REDEAL, "CB-missing-not-found"), "loose": (Remedy.DEEMED_TO_BELONG, "CB-missing-found"),
+            "other": (Remedy.REDEAL, "CB-missing-other-hand"), "trick": (Remedy.DEFECTIVE_TRICK, "CB-missing-trick")}
+    out = eng.feed(E("missing_card", card=missing.card.code, seat=seat, found=where))  # type: ignore[attr-defined]
+    assert [(r.remedy, r.clause) for r in out] == [want[found]]
