@@ -10,6 +10,15 @@ Clause ids are ``EU-<law>``. Interpretations of ours, stated here and in the rul
 * A deal from a pack nobody cut is treated like a deal out of turn (law 40): it can be stopped until the
   trump card is turned (our reading of law 29, which gives the cut to the right-hand opponent).
 * A card exposed during the deal with no exposer known is taken as exposed by the dealer (law 35).
+* Law 27 is a right: the dealer need not shuffle last. A card seen while the pack is with the dealer
+  (the event's ``by``, else the last recorded shuffler, else the dealer) lets his adversaries demand a
+  reshuffle until the deal starts; a face shown while another player shuffles is only noted (law 22).
+* Laws 35-36: touching is entered by button (``deal_interrupted`` ``touched``). The adversaries lose
+  their claim if either touched his cards, the dealer if his partner did, unless the touch replied to
+  one by the other side. Law 37: "one of the last cards" is one of the last three (the largest packet);
+  such a claim lasts past the turn-up until the first card is led. Law 43: the first touch decides.
+* Law 44 says the dealer "may" deal again: we apply it, dealing again never being worse for him.
+* Laws 46-61 are in ``euchre_tricks``, 74-82 and 86-89 in ``euchre_bidding``.
 """
 
 from __future__ import annotations

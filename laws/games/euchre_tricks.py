@@ -72,6 +72,14 @@ def _judged(s: TableState) -> DealState | None:
     return d
 
 
+def _live_deal(s: TableState) -> DealState | None:
+    """The deal, once dealt and until play ends (an exposure needs no trump to be known)."""
+    d = s.deal
+    if d is None or d.void or s.phase not in (Phase.AUCTION, Phase.PLAY):
+        return None
+    return d
+
+
 def _claim(c: Clause, reason: str, side_of: Seat, options: tuple[str, ...], **extra: object) -> Ruling:
     """A claim for ``side_of``'s adversaries, open until play ends (or until a clause closes it)."""
     return c.rule(Remedy.CLAIM_OPTION, reason, side=side_of.side.other, seat=side_of,
@@ -142,7 +150,7 @@ def register(reg: Registry) -> None:
     def exposed(c: Clause, s: TableState, e: CardPlayed | CardFaced) -> Ruling | None:
         """Two cards played at once, or a card shown on the table: exposed, and callable by the
         adversaries until it is played."""
-        d = _judged(s)
+        d = _judged(s) if isinstance(e, CardPlayed) else _live_deal(s)
         if d is None:
             return None
         if isinstance(e, CardPlayed):
@@ -306,7 +314,7 @@ def register(reg: Registry) -> None:
     def hand_laid_down(c: Clause, s: TableState, e: CardFaced) -> list[Ruling]:
         """A hand laid face up: its cards are exposed (48); against a lone hand, the lone side scores 5
         (50); all hands down, they are abandoned (49)."""
-        d = _judged(s)
+        d = _live_deal(s)
         if d is None or e.where != "hand" or e.by is None or e.by in d.hands_down:
             return []
         seat = e.by
