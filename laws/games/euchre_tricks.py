@@ -84,8 +84,8 @@ def _claim(c: Clause, reason: str, side_of: Seat, options: tuple[str, ...], **ex
     """A claim for ``side_of``'s adversaries, open until play ends (or until a clause closes it)."""
     return c.rule(Remedy.CLAIM_OPTION, reason, side=side_of.side.other, seat=side_of,
                   extra={"until": "play_end", "grants": "call", "options": list(options),
-                         "offender": side_of, "lapse": "The hand was played out; the calls it allowed "
-                         "were not made.", **extra})
+                         "offender": side_of, "lapse": "The hand was played out; a call still open "
+                         "lapses with it.", **extra})
 
 
 def _failed(s: TableState, seat: Seat, what: str) -> Ruling:
