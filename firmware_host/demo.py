@@ -248,7 +248,11 @@ def bridge_table(rig: Rig) -> None:
     rig.say("Redeal with the new pack; one card is missing from it.")
     rig.shuffle_and_cut(N)
     rig.deal(N, "R2", inject="missing@40")
-    rig.say("The missing card is found; the pack is complete. A clean deal at last.")
+    rig.say("The table searches for it; the director declares it not found, so the deal is redealt.")
+    deal = rig.ctl.engine.state.deal
+    short = deal.search if deal is not None and deal.search is not None else N
+    rig.script("missing_card", card=None, seat=short.value, found=None)
+    rig.say("The pack is made complete again. A clean deal at last.")
     rig.shuffle_and_cut(N)
     rig.deal(N, "R2")
     rig.say("South plays four spades and makes ten tricks.")

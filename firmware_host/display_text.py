@@ -30,7 +30,19 @@ HEADLINES: dict[Remedy, str] = {
 }
 
 
+# Claims and lapses of the euchre laws of play (issue 12) that are not about a redeal.
+_CLAIMS = {"reshuffle": "A RESHUFFLE MAY BE DEMANDED", "call": "A CALL MAY BE MADE"}
+_PLAY_CLAUSES = frozenset({"EU-46", "EU-47", "EU-48", "EU-51", "EU-52", "EU-53", "EU-56", "EU-59", "EU-69",
+                           "EU-80", "EU-89"})
+
+
 def headline(r: Ruling) -> str:
+    if r.remedy is Remedy.CLAIM_OPTION and r.extra.get("grants") in _CLAIMS:
+        return _CLAIMS[str(r.extra["grants"])]
+    if r.remedy is Remedy.DEAL_STANDS and r.clause in _PLAY_CLAUSES:
+        return "PLAY GOES ON"
+    if r.remedy is Remedy.ATTENTION and "search" in r.extra:
+        return "SEARCH FOR THE MISSING CARD"
     return HEADLINES.get(r.remedy, r.remedy.value.upper())
 
 

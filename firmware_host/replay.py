@@ -75,3 +75,12 @@ def game_of(first: Event | None, override: str | None) -> str | None:
     if isinstance(first, GameChosen):
         return first.game
     return None
+
+
+def dropped_result(line: int, phase: str) -> dict[str, object]:
+    """What replay says of a ``result`` the engine dropped because no hand awaited one (the table was in
+    ``phase``, not between a deal's end and the next deal): a JSON object that is not a ruling (it has
+    ``dropped``, not ``remedy``)."""
+    return {"dropped": "result", "line": line, "phase": phase,
+            "reason": f"No hand awaits a result while the table is in its {phase} phase, so this result "
+                      "was not scored."}

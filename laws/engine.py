@@ -53,6 +53,8 @@ TRANSITIONS: dict[str, tuple[frozenset[Phase], Phase | None]] = {
     "deal_end": (frozenset({Phase.DEALING, Phase.AUCTION}), Phase.AUCTION),  # may follow the trump turn
     "trump_turned": (frozenset({Phase.DEALING, Phase.AUCTION}), Phase.AUCTION),
     "trump_made": (frozenset({Phase.AUCTION}), None),
+    "bid": (frozenset({Phase.AUCTION}), None),
+    "discard": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "card_played": (frozenset({Phase.AUCTION, Phase.PLAY}), Phase.PLAY),
     "play_end": (frozenset({Phase.PLAY, Phase.AUCTION}), Phase.SCORING),
     "result": (_AFTER_DEAL, Phase.SHUFFLE),
@@ -170,7 +172,7 @@ class LawEngine:
             return []
         s.claims = [c for c in s.claims if c not in closing]
         return [Ruling(Remedy.DEAL_STANDS, c.law, c.clause,
-                       f"No redeal was demanded in time, so the deal stands ({c.why.rstrip('.')}).",
+                       c.lapse or f"No redeal was demanded in time, so the deal stands ({c.why.rstrip('.')}).",
                        dealer=c.dealer) for c in closing]
 
     def _update(self, event: Event) -> None:
@@ -212,8 +214,11 @@ class LawEngine:
         elif isinstance(event, HandCounted) and s.deal is not None:
             s.deal.reported_counts[event.seat] = event.count
         elif isinstance(event, CardPlayed) and s.deal is not None:
-            s.deal.plays.append((event.seat, event.card))
-            s.deal.played[event.seat] += 1
+            if s.deal.set_aside:  # ruled an exposed card, not a card played to the trick
+                s.deal.set_aside = False
+            else:
+                s.deal.plays.append((event.seat, event.card))
+                s.deal.played[event.seat] += 1
         elif event.TYPE == "result":
             s.claims.clear()
 
@@ -253,7 +258,12 @@ class LawEngine:
         elif r.remedy is Remedy.CLAIM_OPTION:
             until = str(r.extra.get("until", self.rules.claims_close))
             dealer = r.dealer or (s.deal.dealer if s.deal else Seat.N)
-            s.claims.append(Claim(r.clause, r.law, r.side, dealer, until, r.reason))
+            grants = str(r.extra.get("grants", Remedy.REDEAL.value))
+            trick = r.extra.get("trick")
+            s.claims.append(Claim(r.clause, r.law, r.side, dealer, until, r.reason, grants,
+                                  str(r.extra.get("lapse", "")), tuple(r.extra.get("options", ())),
+                                  r.extra.get("offender"), r.extra.get("card"),
+                                  trick if isinstance(trick, int) else None))
         elif r.remedy is Remedy.FORMATION:
             seats = r.extra.get("seats") or {}
             s.players = {Seat(seat): name for name, seat in seats.items()}

@@ -125,7 +125,33 @@ class TrumpTurned(Event):
     card: Card
 
 
-FACED_WHERE = ("pack", "cut", "deal", "trump", "table")
+BIDS = ("pass", "order", "name")
+
+
+@dataclass(frozen=True)
+class BidMade(Event):
+    """Euchre: a declaration in the making of trump (laws 74-82), as a button enters it. ``order`` accepts
+    the turned card (ordering up, assisting, taking up) in the first round; ``name`` names ``suit`` in the
+    second; ``alone`` plays it alone (also a partner's or the dealer's takeover, laws 74-75)."""
+
+    TYPE: ClassVar[str] = "bid"
+    seat: Seat
+    call: str
+    suit: str | None = None
+    alone: bool = False
+
+
+@dataclass(frozen=True)
+class CardDiscarded(Event):
+    """Euchre: the dealer who took up the trump card put a card under the pack (laws 86-89); ``card``
+    when the camera or the shoe read it."""
+
+    TYPE: ClassVar[str] = "discard"
+    seat: Seat
+    card: Card | None = None
+
+
+FACED_WHERE = ("pack", "cut", "deal", "trump", "table", "hand")
 
 
 @dataclass(frozen=True)
@@ -147,14 +173,21 @@ class CardFaced(Event):
     pack: str | None = None  # the pack the card's code names, when the camera read it
 
 
-DEMANDS = ("new_shuffle", "new_cut", "redeal", "restore_pack", "new_cards", "attention", "new_deal")
+DEMANDS = ("new_shuffle", "new_cut", "redeal", "restore_pack", "new_cards", "attention", "new_deal",
+           "call_card", "call_suit", "win_trick", "lose_trick", "name_card", "revoke", "search_tricks",
+           "play_out", "place_cards", "hold_order", "call_highest", "call_lowest")
 
 
 @dataclass(frozen=True)
 class DemandMade(Event):
+    """A player's demand (a button, or the director for him). The euchre calls of play name what they
+    call: ``call_card`` a ``card`` (which exposed card), ``call_suit`` a ``suit``."""
+
     TYPE: ClassVar[str] = "demand"
     seat: Seat
     what: str
+    card: Card | None = None
+    suit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -189,7 +222,7 @@ class MissingCardReported(Event):
     found: str | Seat | None
 
 
-SURPLUS_CAUSES = ("pack", "deal", "play")
+SURPLUS_CAUSES = ("pack", "deal", "play", "trick")
 
 
 @dataclass(frozen=True)
@@ -229,7 +262,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
         GameChosen, PacksAssigned, CardsDrawn, CandidateArrived, PlayerLeft, PackShuffled, PackCut,
-        DealStarted, CardDealt, DealInterrupted, DealEnded, TrumpTurned, TrumpMade, CardFaced, DemandMade, DamagedCardFound,
+        DealStarted, CardDealt, DealInterrupted, DealEnded, TrumpTurned, TrumpMade, BidMade, CardDiscarded, CardFaced, DemandMade,
+        DamagedCardFound,
         WrongHandPicked, HandCounted, MissingCardReported, SurplusCardFound, CardPlayed, PlayEnded,
         ResultRecorded,
     )
@@ -376,10 +410,10 @@ _CONVERTERS: dict[str, Any] = {
     "distinguishable": _bool, "looked": _bool, "count": _cards, "found": _found,
     "cause": _choice(SURPLUS_CAUSES), "tricks": _cards, "declarer": _seat, "contract": _str,
     "honours": _honours, "makers": _side, "alone": _bool, "exposed": _exposed_or_count,
-    "on_behalf_of": _seat, "how": _choice(INTERRUPTIONS), "suit": _suit,
+    "on_behalf_of": _seat, "how": _choice(INTERRUPTIONS), "suit": _suit, "call": _choice(BIDS),
 }
 # Fields whose card may be null (unreadable) rather than required.
-_NULLABLE_CARD = {CardDealt, CardFaced, DamagedCardFound, MissingCardReported}
+_NULLABLE_CARD = {CardDealt, CardFaced, DamagedCardFound, MissingCardReported, CardDiscarded}
 
 
 def _finite(t: Any) -> bool:

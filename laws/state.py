@@ -33,8 +33,11 @@ class Claim:
         law: its citation.
         side: the side that may claim, or None when any player may.
         dealer: who deals if the claim is made.
-        until: the event type that closes the right (``deal_end`` or ``trump_turned``).
+        until: the event type that closes the right (``deal_end``, ``trump_turned``, ``deal_start``,
+            ``card_played``...).
         why: the facts, in our words.
+        grants: the remedy the claim wins (a redeal, or a reshuffle under euchre law 27).
+        lapse: the sentence said when the right lapses unused ("" for the usual one).
     """
 
     clause: str
@@ -43,6 +46,34 @@ class Claim:
     dealer: Seat
     until: str
     why: str
+    grants: str = "redeal"
+    lapse: str = ""
+    options: tuple[str, ...] = ()   # for grants == "call": the demands that take the claim (euchre play)
+    offender: Seat | None = None    # the player the option is exercised against
+    card: Card | None = None        # the card concerned (a card led out of turn or exposed)
+    trick: int | None = None        # the trick concerned
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call in force against one player (euchre laws 47, 52, 54-59): until it is met or fails.
+
+    Attributes:
+        seat: the player it binds (for a suit call, he or his partner, whichever leads first).
+        kind: ``card`` (play this exposed card at the first lawful chance), ``suit`` (lead this suit at
+            the next lead of his side), ``win`` or ``lose`` (win or lose trick ``trick`` if able),
+            ``highest`` or ``lowest`` (his highest or lowest card of the suit led to ``trick``, law 89).
+        law, clause: the law that gave it.
+        card, suit, trick: what it names.
+    """
+
+    seat: Seat
+    kind: str
+    law: str
+    clause: str
+    card: Card | None = None
+    suit: str | None = None
+    trick: int | None = None
 
 
 @dataclass
@@ -70,6 +101,19 @@ class DealState:
     played: dict[Seat, int] = field(default_factory=lambda: dict.fromkeys(Seat, 0))
     reported_counts: dict[Seat, int] = field(default_factory=dict)
     interruptions: list[tuple[Seat, str]] = field(default_factory=list)
+    exposed: dict[Seat, list[Card]] = field(default_factory=lambda: {s: [] for s in Seat})  # liable to call
+    calls: list[Call] = field(default_factory=list)       # calls in force (euchre laws 52-59)
+    call_failures: list[Seat] = field(default_factory=list)  # each a revoke (law 54), scored at play end
+    set_aside: bool = False       # the game ruled the card_played being applied an exposure, not a play
+    hands_down: list[Seat] = field(default_factory=list)  # players who laid their hand face up (48-50)
+    bids: list[tuple[Seat, str, str | None, bool]] = field(default_factory=list)  # euchre, in order
+    silenced: Seat | None = None  # a player who must pass
+    silenced_by: str = "80"       # the law that silenced him (80, or 82 for the dealer's turn-down)
+    discarded: Card | None = None  # the euchre dealer's discard, when the table saw it (laws 86-88)
+    discards: int = 0             # discard events so far
+    free_fourth: int = 0          # trick in which the third hand played early, freeing the fourth (58)
+    search: Seat | None = None    # bridge: a deficient hand whose missing card is being searched for
+    search_card: Card | None = None  # the card searched for, when the shoe read every other card
 
     @property
     def rightful_dealer(self) -> Seat:

@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def run(args: argparse.Namespace) -> int:
     from firmware_host.display_text import ruling_text
-    from firmware_host.replay import LogError, game_of, read_events
+    from firmware_host.replay import LogError, dropped_result, game_of, read_events
     from laws.engine import LawEngine
     from laws.games import GAMES
 
@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
     engine = None
     counts: collections.Counter[str] = collections.Counter()
     events = 0
+    dropped = 0
     try:
         with stream:
             for item in read_events(stream, source):
@@ -46,10 +47,16 @@ def run(args: argparse.Namespace) -> int:
                                        f"{', '.join(GAMES)})")
                     engine = LawEngine(game)
                 events += 1
+                ignored = engine.ignored
                 try:
                     rulings = engine.feed(item.event)
                 except ValueError as exc:
                     raise LogError(source, item.line, str(exc)) from None
+                if item.event.TYPE == "result" and engine.ignored > ignored:
+                    dropped += 1
+                    note = dropped_result(item.line, engine.state.phase.value)
+                    print(json.dumps(note, ensure_ascii=False) if args.format == "json" else
+                          f"[line {item.line}] RESULT NOT SCORED\n    {note['reason']}")
                 for r in rulings:
                     counts[r.remedy.value] += 1
                     if args.format == "json":
@@ -67,5 +74,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"{source}: no events (the log is empty)", file=sys.stderr)
         return 2
     summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "no rulings"
-    print(f"{source}: {events} events, {sum(counts.values())} rulings ({summary})", file=sys.stderr)
+    more = f", {dropped} result{'s' if dropped != 1 else ''} not scored" if dropped else ""
+    print(f"{source}: {events} events, {sum(counts.values())} rulings ({summary}){more}", file=sys.stderr)
     return 0

@@ -219,6 +219,8 @@ class EuchreRoster:
         """
         if self._cut is not None:
             raise ValueError(f"a cut is pending: {_join(self._cut.who)} must cut first")
+        if not self.players:
+            return self._unknown_table()
         if len(self.players) != 4 or None in self.players:
             raise ValueError("the table is not full")
         for sub, absent in self.substitutes.items():
@@ -244,6 +246,18 @@ class EuchreRoster:
                f"and cut, {lowest} going out")
         return [Ruling(Remedy.CUT_AGAIN, law, clause, f"{why}.",
                        extra={"who": tied, "places": places, "out": sure, "why": why})]
+
+    def _unknown_table(self) -> list[Ruling]:
+        """A rubber ended at a table whose players are not on record (no draw was recorded; the draw is
+        optional in the event format): nobody's consecutive rubbers can be counted, so law 15 is left to
+        the players when someone waits, and nothing is said otherwise."""
+        if not self.queue:
+            return []
+        law, clause = _eu(15)
+        names = [c.name for c in self.queue[:MAX_CLAIMANTS]]
+        return [Ruling(Remedy.ATTENTION, law, clause, f"{_join(names)} wait to enter, but the players at "
+                       "the table are not on record (no draw was recorded), so the table decides who goes "
+                       "out.", extra={"waiting": names})]
 
     def cut(self, cuts: Sequence[tuple[str, Card]]) -> list[Ruling]:
         """The cards of a pending cut-out (law 15) or cut-in (law 17).

@@ -128,13 +128,15 @@ def cut_fault(c: Clause, state: TableState, seat: Seat, top: int | None, bottom:
     return None
 
 
-def grant_claim(state: TableState, seat: Seat, did: str) -> Ruling | None:
-    """The redeal a player's demand wins while a claim is open to him (``did``: "demanded a redeal")."""
-    claims = open_claims_for(state, seat)
+def grant_claim(state: TableState, seat: Seat, did: str, grants: str = "redeal") -> Ruling | None:
+    """What a player's demand wins while a claim for ``grants`` is open to him (``did``: "demanded a
+    redeal"); the claim is then used up."""
+    claims = [c for c in open_claims_for(state, seat) if c.grants == grants]
     if not claims:
         return None
     cl = claims[0]
-    return Ruling(Remedy.REDEAL, cl.law, cl.clause, f"{seat_name(state, seat)} {did} in time: {cl.why}",
+    state.claims.remove(cl)
+    return Ruling(Remedy(cl.grants), cl.law, cl.clause, f"{seat_name(state, seat)} {did} in time: {cl.why}",
                   dealer=cl.dealer, seat=seat)
 
 

@@ -9,26 +9,26 @@ Each clause carries its id from LAWS.md. Interpretations of ours:
   card is dealt; after that the deal stands and the rotation passes on from the player who dealt.
 * A card faced in the pack before the deal begins only calls for a new shuffle and cut.
 * A damaged card found during the deal voids it: the same dealer deals again with a replacement pack.
+* Missing Card: the search and its outcome, in ``laws/games/bridge_missing.py``.
 """
 
 from __future__ import annotations
 
-from laws.cards import RANKS, Seat, clockwise_from, full_pack
+from laws.cards import RANKS, clockwise_from, full_pack
 from laws.events import (
     CardDealt,
     CardFaced,
     CardsDrawn,
     DamagedCardFound,
-    DealEnded,
     DealStarted,
     DemandMade,
     HandCounted,
-    MissingCardReported,
     PackCut,
     ResultRecorded,
     SurplusCardFound,
     WrongHandPicked,
 )
+from laws.games import bridge_missing
 from laws.games.base import (
     Clause,
     GameRules,
@@ -142,7 +142,7 @@ def surplus_deal(c: Clause, s: TableState, e: CardDealt | SurplusCardFound) -> R
     """A surplus card from an incorrect pack or deal: redeal."""
     d = s.deal
     if isinstance(e, SurplusCardFound):
-        if e.cause == "play":
+        if e.cause in ("play", "trick"):
             return None
         dealer = d.rightful_dealer if d else s.next_dealer
         return c.rule(Remedy.REDEAL, f"{seat_name(s, e.seat)} holds a surplus card from an incorrect "
@@ -217,59 +217,13 @@ def pack_reclaim(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
                   "for the next deal.", seat=e.seat, side=side, pack=pack)
 
 
-@reg.clause("CB-missing-not-found", "Missing Card", "deal_end", "missing_card")
-def missing_not_found(c: Clause, s: TableState, e: DealEnded | MissingCardReported) -> Ruling | None:
-    """A missing card that is never found: redeal (the shoe dealt fewer than 52 cards)."""
-    d = s.deal
-    if isinstance(e, MissingCardReported):
-        if e.found is not None:
-            return None
-        return c.rule(Remedy.REDEAL, f"{the_card(e.card)} missing from {seat_name(s, e.seat)}'s hand "
-                      "was not found.", dealer=d.rightful_dealer if d else s.next_dealer, seat=e.seat)
-    if d is None or d.cards_dealt >= len(PACK):
-        return None
-    short = [seat for seat in Seat if d.counts[seat] < HAND]
-    missing = sorted(set(PACK) - d.seen) if all(card for _, card in d.dealt) else []
-    what = ", ".join(m.name for m in missing) if missing else f"{len(PACK) - d.cards_dealt} card(s)"
-    return c.rule(Remedy.REDEAL, f"The deal ended with {d.cards_dealt} cards; missing: {what}.",
-                  dealer=d.rightful_dealer, seat=short[0] if short else None,
-                  extra={"missing": [m.code for m in missing]})
-
-
-@reg.clause("CB-missing-found", "Missing Card", "missing_card")
-def missing_found(c: Clause, s: TableState, e: MissingCardReported) -> Ruling | None:
-    """A missing card found loose belongs to the deficient hand."""
-    if e.found != "loose":
-        return None
-    return c.rule(Remedy.DEEMED_TO_BELONG, f"{the_card(e.card)} turned up loose and is deemed to "
-                  f"belong to {seat_name(s, e.seat)}'s short hand, which may answer for exposing it or for "
-                  "a revoke by not having played it.", seat=e.seat)
-
-
-@reg.clause("CB-missing-other-hand", "Missing Card", "missing_card")
-def missing_other_hand(c: Clause, s: TableState, e: MissingCardReported) -> Ruling | None:
-    """A missing card found in another hand: redeal."""
-    if not isinstance(e.found, Seat) or e.found == e.seat:
-        return None
-    return c.rule(Remedy.REDEAL, f"{the_card(e.card)} missing from {seat_name(s, e.seat)} was found "
-                  f"in {seat_name(s, e.found)}'s hand.",
-                  dealer=s.deal.rightful_dealer if s.deal else s.next_dealer, seat=e.seat)
-
-
-@reg.clause("CB-missing-trick", "Missing Card", "missing_card")
-def missing_trick(c: Clause, s: TableState, e: MissingCardReported) -> Ruling | None:
-    """A missing card found in a trick: the defective-trick law applies."""
-    if e.found != "trick":
-        return None
-    return c.rule(Remedy.DEFECTIVE_TRICK, f"{the_card(e.card)} missing from {seat_name(s, e.seat)} "
-                  "was found in a trick; the trick is corrected under the defective-trick law.",
-                  seat=e.seat)
+bridge_missing.register(reg, PACK, HAND)
 
 
 @reg.clause("CB-surplus-play", "Surplus Card", "surplus_card")
 def surplus_play(c: Clause, s: TableState, e: SurplusCardFound) -> Ruling | None:
-    """A surplus card from failing to play to a trick: the defective-trick law applies."""
-    if e.cause != "play":
+    """A surplus card from failing to play to a trick (or a card too many in one): defective trick."""
+    if e.cause not in ("play", "trick"):
         return None
     return c.rule(Remedy.DEFECTIVE_TRICK, f"{seat_name(s, e.seat)} has a card too many because a trick "
                   "was left short; it is corrected under the defective-trick law.", seat=e.seat)

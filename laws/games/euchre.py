@@ -10,11 +10,20 @@ Clause ids are ``EU-<law>``. Interpretations of ours, stated here and in the rul
 * A deal from a pack nobody cut is treated like a deal out of turn (law 40): it can be stopped until the
   trump card is turned (our reading of law 29, which gives the cut to the right-hand opponent).
 * A card exposed during the deal with no exposer known is taken as exposed by the dealer (law 35).
+* Law 27 is a right: the dealer need not shuffle last. A card seen while the pack is with the dealer
+  (the event's ``by``, else the last recorded shuffler, else the dealer) lets his adversaries demand a
+  reshuffle until the deal starts; a face shown while another player shuffles is only noted (law 22).
+* Laws 35-36: touching is entered by button (``deal_interrupted`` ``touched``). The adversaries lose
+  their claim if either touched his cards, the dealer if his partner did, unless the touch replied to
+  one by the other side. Law 37: "one of the last cards" is one of the last three (the largest packet);
+  such a claim lasts past the turn-up until the first card is led. Law 43: the first touch decides.
+* Law 44 says the dealer "may" deal again: we apply it, dealing again never being worse for him.
+* Laws 46-61 are in ``euchre_tricks``, 74-82 and 86-89 in ``euchre_bidding``.
 """
 
 from __future__ import annotations
 
-from laws.cards import Seat, full_pack
+from laws.cards import Seat, Side, full_pack
 from laws.events import (
     CardDealt,
     CardFaced,
@@ -29,9 +38,18 @@ from laws.events import (
     TrumpTurned,
     WrongHandPicked,
 )
-from laws.games import euchre_play
+from laws.games import euchre_bidding, euchre_play, euchre_tricks
 from laws.games.base import Clause as C
-from laws.games.base import GameRules, Registry, cut_fault, grant_claim, seat_name, side_text, the_card
+from laws.games.base import (
+    GameRules,
+    Registry,
+    cut_fault,
+    grant_claim,
+    open_claims_for,
+    seat_name,
+    side_text,
+    the_card,
+)
 from laws.games.euchre_deal import pattern_fault
 from laws.rulings import Remedy, Ruling
 from laws.state import Phase, TableState
@@ -63,7 +81,7 @@ euchre_play.register_forming(reg)
 
 # -- shuffling (laws 22-27) ----------------------------------------------------------------------------
 
-@reg.clause("EU-24", "law 24", "shuffle")
+@reg.clause("EU-23", "law 23", "shuffle")
 def no_shuffle_in_play(c: C, s: TableState, e: PackShuffled) -> Ruling | None:
     """No shuffling while a hand is being played."""
     if s.phase != Phase.PLAY:
@@ -72,45 +90,61 @@ def no_shuffle_in_play(c: C, s: TableState, e: PackShuffled) -> Ruling | None:
                   "the cards stay as they are until the hand ends.", seat=e.seat)
 
 
-@reg.clause("EU-23", "laws 22-27", "shuffle")
+@reg.clause("EU-24", "law 24", "shuffle")
 def shuffle_once(c: C, s: TableState, e: PackShuffled) -> Ruling | None:
-    """Each player shuffles once before a deal; the dealer shuffles last."""
+    """Each player has the right to shuffle once; only the dealer may shuffle again (law 27)."""
     if s.phase not in (Phase.FORMING, Phase.SHUFFLE) or e.seat not in s.shuffles or e.seat == s.next_dealer:
         return None
-    return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} shuffled a second time; each player shuffles "
-                  "once, and the dealer last.", seat=e.seat)
+    return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} shuffled a second time; each player may "
+                  "shuffle once, and only the dealer again, last.", seat=e.seat)
 
 
-@reg.clause("EU-26", "law 26", "cut")
-def dealer_shuffles_last(c: C, s: TableState, e: PackCut) -> Ruling | None:
-    """The dealer has the right to shuffle last; if another player shuffled last he may shuffle again."""
-    dealer = s.next_dealer
-    if dealer is None or not s.shuffles or s.shuffles[-1] == dealer or s.phase == Phase.CUT:
-        return None
-    return c.rule(Remedy.RESHUFFLE, f"{seat_name(s, s.shuffles[-1])} shuffled last, but the last shuffle "
-                  f"belongs to the dealer, {seat_name(s, dealer)}, who shuffles before the cut.",
-                  dealer=dealer)
+def _shuffler(s: TableState, e: CardFaced) -> Seat | None:
+    """Who had the pack when a card of it was seen before the deal: the event's ``by``, else the last
+    recorded shuffler, else the dealer (who holds the pack from his shuffle until it is cut)."""
+    return e.by or (s.shuffles[-1] if s.shuffles else s.next_dealer)
 
 
 @reg.clause("EU-27", "law 27", "card_faced")
 def card_seen_in_shuffle(c: C, s: TableState, e: CardFaced) -> Ruling | None:
-    """A card seen while the pack is shuffled: the dealer shuffles again."""
+    """A card seen while the dealer shuffles or hands the pack to be cut: his adversaries may compel a
+    reshuffle (a right they may use until the deal starts, never applied by itself)."""
+    dealer = s.next_dealer
+    if e.where != "pack" or s.phase not in _BEFORE_DEAL or dealer is None or _shuffler(s, e) != dealer:
+        return None
+    side = dealer.side.other
+    return c.rule(Remedy.CLAIM_OPTION, f"{the_card(e.card)} was seen while the dealer, "
+                  f"{seat_name(s, dealer)}, had the pack; {side_text(side)} may demand that he shuffle "
+                  "again, until the deal starts.", side=side, dealer=dealer, seat=dealer,
+                  extra={"until": "deal_start", "grants": Remedy.RESHUFFLE.value,
+                         "lapse": f"No reshuffle was demanded after {the_card(e.card, capital=False)} "
+                                  "was seen, so the pack is dealt as it is."})
+
+
+@reg.clause("EU-22", "law 22", "card_faced")
+def face_shown_in_shuffle(c: C, s: TableState, e: CardFaced) -> Ruling | None:
+    """A face shown while a player other than the dealer shuffles: the law forbids it but gives no
+    remedy; the dealer's last shuffle (law 27) is the cure."""
     if e.where != "pack" or s.phase not in _BEFORE_DEAL:
         return None
-    return c.rule(Remedy.RESHUFFLE, f"{the_card(e.card)} was seen during the shuffle, so the dealer "
-                  "must shuffle again.", dealer=s.next_dealer)
+    who = _shuffler(s, e)
+    if who is not None and who == s.next_dealer:
+        return None
+    return c.rule(Remedy.ATTENTION, f"{the_card(e.card)} was shown while "
+                  f"{seat_name(s, who) if who else 'a player'} shuffled; the shuffle must hide the faces, "
+                  "and the dealer may still shuffle last.", seat=who)
 
 
 # -- the cut (laws 29-32) ------------------------------------------------------------------------------
 
-@reg.clause("EU-30", "law 30", "cut", "card_faced")
+@reg.clause("EU-29", "law 29", "cut", "card_faced")
 def exposed_in_cut(c: C, s: TableState, e: PackCut | CardFaced) -> Ruling | None:
     """A card exposed in cutting, or confusion in the cut: a fresh cut."""
     if isinstance(e, CardFaced):
         if e.where != "cut" or s.phase not in _BEFORE_DEAL:
             return None
         what = the_card(e.card, capital=False)
-    elif e.faced or (e.exposed or 0) > 0:
+    elif s.phase != Phase.CUT and (e.faced or (e.exposed or 0) > 0):
         what = f"{e.exposed or 1} card(s)"
     else:
         return None
@@ -118,7 +152,7 @@ def exposed_in_cut(c: C, s: TableState, e: PackCut | CardFaced) -> Ruling | None
                   dealer=s.next_dealer)
 
 
-@reg.clause("EU-31", "law 31", "cut")
+@reg.clause("EU-30", "law 30", "cut")
 def no_recut(c: C, s: TableState, e: PackCut) -> Ruling | None:
     """Once the pack is cut and the packets separated, it is not cut again."""
     if s.phase != Phase.CUT:
@@ -135,7 +169,7 @@ def right_hand_cuts(c: C, s: TableState, e: PackCut) -> Ruling | None:
     return cut_fault(c, s, e.seat, e.top, e.bottom, MIN_PACKET)
 
 
-@reg.clause("EU-32", "law 32", "shuffle")
+@reg.clause("EU-31", "law 31", "shuffle")
 def reshuffle_after_cut(c: C, s: TableState, e: PackShuffled) -> Ruling | None:
     """A dealer who shuffles again after the cut loses the deal."""
     dealer = s.next_dealer
@@ -157,21 +191,26 @@ def new_cards(c: C, s: TableState, e: DemandMade) -> Ruling | None:
                   "is too late for this deal.", seat=e.seat)
 
 
-@reg.clause("EU-25", "laws 22-27", "demand")
+@reg.clause("EU-24", "law 24", "demand")
 def shuffle_demand(c: C, s: TableState, e: DemandMade) -> Ruling | None:
-    """Each player may shuffle once before the cut; after the cut no one shuffles again (law 31)."""
+    """A demand to shuffle: granted under law 27 while a card seen in the dealer's hands allows it; else
+    each player may shuffle once before the cut (law 24) and nobody after it (law 30)."""
     if e.what not in ("new_shuffle", "new_cut"):
         return None
+    granted = grant_claim(s, e.seat, "demanded a reshuffle", grants=Remedy.RESHUFFLE.value)
+    if granted is not None:
+        return granted
     if s.phase in (Phase.FORMING, Phase.SHUFFLE):
         return c.rule(Remedy.RESHUFFLE, f"{seat_name(s, e.seat)} asked to shuffle; each player may shuffle "
                       "once, the dealer last, before the cut.", seat=e.seat, dealer=s.next_dealer)
-    return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} asked for a new shuffle or cut after the "
-                  "pack was cut; once cut it is neither shuffled nor cut again.", seat=e.seat)
+    return Ruling(Remedy.DEAL_STANDS, "Euchre, law 30", "EU-30", f"{seat_name(s, e.seat)} asked for a "
+                  "new shuffle or cut after the pack was cut; once cut it is neither shuffled nor cut "
+                  "again.", seat=e.seat)
 
 
 # -- the deal (laws 33-45) -----------------------------------------------------------------------------
 
-@reg.clause("EU-40", "law 40", "deal_start")
+@reg.clause("EU-40", "law 40 (the turn to deal, law 28)", "deal_start")
 def out_of_turn(c: C, s: TableState, e: DealStarted) -> Ruling | None:
     """A deal out of turn may be stopped before the trump card is turned."""
     expected = s.next_dealer
@@ -206,9 +245,10 @@ def uncut(c: C, s: TableState, e: DealStarted) -> Ruling | None:
                   dealer=e.on_behalf_of or e.dealer, extra={"until": "trump_turned"})
 
 
-@reg.clause("EU-41", "laws 41-42", "card_dealt", "deal_end", "trump_turned")
+@reg.clause("EU-42", "law 42", "card_dealt", "deal_end", "trump_turned")
 def misdeal(c: C, s: TableState, e: CardDealt | DealEnded | TrumpTurned) -> Ruling | None:
-    """Not five cards to each player, or not in packets of two-then-three or three-then-two: misdeal."""
+    """Not five cards to each player, or a round not all twos or all threes (law 42): a misdeal, whose
+    penalty (law 41) is the loss of the deal."""
     d = s.deal
     if d is None or d.ended and not isinstance(e, TrumpTurned):
         return None
@@ -243,8 +283,9 @@ def imperfect_pack(c: C, s: TableState,
         if not e.distinguishable:
             return None
         if not in_hand:
-            return c.rule(Remedy.REPLACE_PACK, f"{the_card(e.card)} of pack {e.pack} is damaged; the "
-                          "pack is replaced before the next deal.", pack=e.pack)
+            return Ruling(Remedy.REPLACE_PACK, "Euchre, law 73", "EU-73", f"{the_card(e.card)} of pack "
+                          f"{e.pack} is torn or marked; it is replaced (or fresh cards ordered) before the "
+                          "next deal.", pack=e.pack)
         return _new_deal(c, s, f"{the_card(e.card)} of pack {e.pack} is damaged: the pack is "
                          "imperfect.", pack=e.pack)
     if isinstance(e, SurplusCardFound):
@@ -269,19 +310,53 @@ def faced_in_pack(c: C, s: TableState, e: CardDealt | CardFaced) -> Ruling | Non
     return _new_deal(c, s, f"{the_card(e.card)} was found faced in the pack before a lead.")
 
 
-@reg.clause("EU-35", "laws 35-37", "card_faced")
+def touch_bar(s: TableState, claimant: Side) -> Seat | None:
+    """The player whose touching his cards takes away ``claimant``'s claim for an exposure in dealing, or
+    None. Law 35: the adversaries lose it if either touched his cards, the dealer if his partner did (his
+    own handling of the pack does not count). Law 36: a touch made in reply, after one of the other side
+    touched theirs, takes nothing away."""
+    d = s.deal
+    if d is None:
+        return None
+    other_first = False
+    for seat, how in d.interruptions:
+        if how != "touched" or seat == d.dealer:
+            continue
+        if seat.side is not claimant:
+            other_first = True
+        elif not other_first:
+            return seat
+    return None
+
+
+LATE = 3  # "one of the last cards" (law 37): the last three, the largest packet a round can have
+
+
+@reg.clause("EU-35", "law 35", "card_faced")
 def exposed_in_deal(c: C, s: TableState, e: CardFaced) -> Ruling | None:
-    """A card exposed in dealing: the side that did not expose it may claim a new deal."""
+    """A card exposed in dealing: the side that did not expose it may claim a new deal (law 35), unless
+    it touched its cards; a late exposure keeps the claim past the trump card (law 37)."""
     if e.where not in ("deal", "table") or s.phase != Phase.DEALING or s.deal is None or s.deal.void:
         return None
-    dealer = s.deal.dealer
-    by = e.by or dealer
+    d = s.deal
+    by = e.by or d.dealer
     claimant = by.side.other
-    who = "the dealer's side" if by.side is dealer.side else "the dealer's opponents"
-    return c.rule(Remedy.CLAIM_OPTION, f"{the_card(e.card)} was exposed in dealing by "
-                  f"{seat_name(s, by)}, of {who}; {side_text(claimant)} may claim a new deal before the "
-                  "trump card is turned, and if they do not the card is not a called card.",
-                  dealer=s.deal.rightful_dealer, side=claimant, seat=by, extra={"until": "trump_turned"})
+    who = "the dealer's side" if by.side is d.dealer.side else "the dealer's opponents"
+    what = f"{the_card(e.card)} was exposed in dealing by {seat_name(s, by)}, of {who}"
+    barred = touch_bar(s, claimant)
+    if barred is not None:
+        return c.rule(Remedy.DEAL_STANDS, f"{what}; {seat_name(s, barred)} had touched his cards, so "
+                      f"{side_text(claimant)} cannot claim a new deal, and the card is not a called card.",
+                      side=claimant, seat=by)
+    if d.cards_dealt >= DEALT - LATE:
+        return Ruling(Remedy.CLAIM_OPTION, "Euchre, law 37", "EU-37", f"{what}, among the last cards; "
+                      f"{side_text(claimant)} may claim a new deal, even once the trump card is turned, "
+                      "until the first card is led; if they do not, the card is not a called card.",
+                      dealer=d.rightful_dealer, side=claimant, seat=by, extra={"until": "card_played"})
+    return c.rule(Remedy.CLAIM_OPTION, f"{what}; {side_text(claimant)} may claim a new deal before the "
+                  "trump card is turned, provided neither has touched his cards; if they do not, the card "
+                  "is not a called card.",
+                  dealer=d.rightful_dealer, side=claimant, seat=by, extra={"until": "trump_turned"})
 
 
 @reg.clause("EU-39", "law 39", "card_faced")
@@ -297,9 +372,23 @@ def new_deal_demand(c: C, s: TableState, e: DemandMade) -> Ruling | None:
     """A claim for a new deal is granted while one is open to that player's side."""
     if e.what not in ("redeal", "new_deal"):
         return None
-    granted = grant_claim(s, e.seat, "claimed a new deal")
+    exposure = [cl for cl in s.claims if cl.clause in ("EU-35", "EU-37") and cl.side is e.seat.side]
+    barred = touch_bar(s, e.seat.side) if exposure else None
+    if barred is not None:
+        s.claims.remove(exposure[0])
+        return Ruling(Remedy.DEAL_STANDS, exposure[0].law, exposure[0].clause, f"{seat_name(s, e.seat)} "
+                      f"claimed a new deal, but {seat_name(s, barred)} had touched his cards, which takes "
+                      "the claim away (law 35).", seat=e.seat, side=e.seat.side)
+    granted = grant_claim(s, e.seat, "claimed a new deal") or \
+        grant_claim(s, e.seat, "demanded a reshuffle", grants=Remedy.RESHUFFLE.value)
     if granted is not None:
         return granted
+    choices = [cl for cl in open_claims_for(s, e.seat) if cl.grants == "call"]
+    if choices:  # a claim button cannot say which option: the director enters the choice
+        options = sorted({o for cl in choices for o in cl.options})
+        return Ruling(Remedy.ATTENTION, choices[0].law, choices[0].clause, f"{seat_name(s, e.seat)} claims: "
+                      f"the law gives {side_text(e.seat.side)} a choice here ({choices[0].why}); the director "
+                      "enters which.", seat=e.seat, extra={"options": options})
     why = ("the trump card has been turned" if s.deal is not None and s.deal.trump_card is not None
            else "no irregularity open to that side gives one")
     return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} claimed a new deal, but {why}.",
@@ -325,7 +414,10 @@ def attention(c: C, s: TableState, e: DemandMade | WrongHandPicked) -> Ruling | 
     return None
 
 
-# -- play and scoring (laws 1-7, 62-71, 90) ------------------------------------------------------------
+# -- play (laws 46-61), revokes and scoring (laws 1-7, 62-71, 90) ------------------------------------
+euchre_bidding.register(reg)
+euchre_bidding.register_discard(reg)
+euchre_tricks.register(reg)
 euchre_play.register_play(reg)
 
 

@@ -1,8 +1,8 @@
 """Euchre's deal pattern (Somerset laws 41-42), as a pure checker of the seats cards went to.
 
-Our reading of the laws: the dealer gives each player, clockwise from his left, a packet of two or three
-cards in a first round and the complement (three or two) in a second round, so each player receives five
-cards as two-then-three or three-then-two. Packets need not be the same size for every player in a round.
+Law 42: the dealer gives each player, clockwise from his left, a packet of two cards in a first round and
+three in a second, or three then two. A round is all twos or all threes: a round of mixed packets is a
+misdeal, and so is a player who does not receive five cards.
 """
 
 from __future__ import annotations
@@ -41,13 +41,17 @@ def pattern_fault(dealer: Seat, seats: list[Seat], complete: bool) -> str | None
         want = order[i % 4]
         if seat != want:
             return f"packet {i + 1} went to {seat.value} where {want.value} was next in rotation"
-        limit = max(PACKETS) if i < 4 else HAND - packets[i - 4][1]
-        if n > limit:
-            return f"{seat.value} received {n} cards in one packet"
-        if finished and n not in PACKETS:
-            return f"{seat.value} received a packet of {n} card{'s' if n != 1 else ''}"
-        if finished and i >= 4 and n + packets[i - 4][1] != HAND:
-            return f"{seat.value} received {packets[i - 4][1]} then {n} cards"
+        size = None if i == 0 else packets[0][1] if i < 4 else HAND - packets[0][1]
+        if size is None:
+            if n > max(PACKETS):
+                return f"{seat.value} received {n} cards in one packet"
+            if finished and n not in PACKETS:
+                return f"{seat.value} received a packet of {n} card{'s' if n != 1 else ''}"
+            continue
+        rnd = "first" if i < 4 else "second"
+        if n > size or finished and n != size:
+            return (f"{seat.value} received {n} card{'s' if n != 1 else ''} in the {rnd} round, which is a "
+                    f"round of {size}s")
     if complete and len(packets) != 8:
         return f"the deal stopped after {len(seats)} cards"
     return None

@@ -16,6 +16,7 @@ from laws.events import (
     CandidateArrived,
     CardPlayed,
     CardsDrawn,
+    DemandMade,
     HandCounted,
     PlayEnded,
     PlayerLeft,
@@ -42,20 +43,33 @@ def misdeal_ruling(c: Clause, s: TableState, fault: str) -> Ruling:
     d = s.deal
     assert d is not None
     rightful = d.on_behalf_of or d.dealer
+    touches = [seat for seat, how in d.interruptions if how == "touched" and seat != d.dealer]
+    if touches and touches[0].side is not rightful.side:
+        return Ruling(Remedy.REDEAL, "Euchre, law 43", "EU-43", f"Misdeal ({fault}), but "
+                      f"{seat_name(s, touches[0])} touched the cards before the dealer's partner, so "
+                      f"{seat_name(s, rightful)} does not lose the deal and deals again.", dealer=rightful,
+                      seat=touches[0])
+    if touches:
+        return Ruling(Remedy.MISDEAL, "Euchre, law 43", "EU-43", f"Misdeal ({fault}); the dealer's partner, "
+                      f"{seat_name(s, touches[0])}, touched the cards first, so {seat_name(s, d.dealer)} "
+                      f"loses the deal to {seat_name(s, rightful.left)} even though an adversary touched "
+                      "them too." if len(set(touches)) > 1 else f"Misdeal ({fault}); the dealer's partner, "
+                      f"{seat_name(s, touches[0])}, touched the cards, which does not save the deal: it "
+                      f"passes to {seat_name(s, rightful.left)}.", dealer=rightful.left, seat=touches[0])
     for seat, how in d.interruptions:
-        if seat.side is not rightful.side:
-            law, clause = ("Euchre, law 43", "EU-43") if how == "touched" else ("Euchre, law 44", "EU-44")
-            what = "touched the cards" if how == "touched" else "interrupted the dealer"
-            return Ruling(Remedy.REDEAL, law, clause, f"Misdeal ({fault}), but {seat_name(s, seat)} "
-                          f"{what} first, so {seat_name(s, rightful)} does not lose the deal and deals "
-                          "again.", dealer=rightful, seat=seat)
+        if how == "interrupted" and seat.side is not rightful.side:
+            return Ruling(Remedy.REDEAL, "Euchre, law 44", "EU-44", f"Misdeal ({fault}), but "
+                          f"{seat_name(s, seat)} interrupted the dealer first, so "
+                          f"{seat_name(s, rightful)} does not lose the deal and deals again.",
+                          dealer=rightful, seat=seat)
     if d.on_behalf_of is not None:
         return Ruling(Remedy.MISDEAL, "Euchre, law 45", "EU-45", f"Misdeal ({fault}) by "
                       f"{seat_name(s, d.dealer)} dealing for his partner; the deal passes to the next "
                       f"opponent in rotation, {seat_name(s, rightful.left)}.", dealer=rightful.left,
                       seat=d.dealer)
-    return c.rule(Remedy.MISDEAL, f"Misdeal: {fault}; {seat_name(s, d.dealer)} loses the deal to "
-                  f"{seat_name(s, d.dealer.left)}.", dealer=d.dealer.left, seat=d.dealer)
+    return Ruling(Remedy.MISDEAL, "Euchre, law 41", "EU-41", f"Misdeal (law 42): {fault}; "
+                  f"{seat_name(s, d.dealer)} loses the deal to {seat_name(s, d.dealer.left)}.",
+                  dealer=d.dealer.left, seat=d.dealer)
 
 
 # -- tricks and revokes --------------------------------------------------------------------------------
@@ -147,7 +161,7 @@ def register_forming(reg: Registry) -> None:
 def register_play(reg: Registry) -> None:
     """Laws 62-71 (revoke), 90 (wrong count in play) and 1-7 (scoring)."""
 
-    @reg.clause("EU-62", "laws 62-71 (revoke)", "card_played", "play_end")
+    @reg.clause("EU-62", "laws 62-64, 71 and 4 (revoke, scored first)", "card_played", "play_end")
     def revoke(c: Clause, s: TableState, e: CardPlayed | PlayEnded) -> list[Ruling]:
         """A revoke, once established, costs the offending side three points (five against a lone hand).
 
@@ -157,27 +171,75 @@ def register_play(reg: Registry) -> None:
         d = s.deal
         if d is None or d.void or d.makers is None:
             return []
+        if isinstance(e, CardPlayed) and d.set_aside:
+            return []  # ruled an exposed card (laws 46-47), not a play
         if isinstance(e, CardPlayed):
             before = {(seat, n) for seat, n, est in revokes(d, d.plays) if est}
             after = revokes(d, [*d.plays, (e.seat, e.card)])
             now = [(seat, n) for seat, n, est in after if est and (seat, n) not in before]
-            return [c.rule(Remedy.ATTENTION, f"{seat_name(s, seat)} did not follow suit in trick {n} while "
-                           "holding a card of the suit led; the revoke is now established and is scored "
-                           "when play ends.", seat=seat, extra={"trick": n}) for seat, n in now]
-        found = revokes(d, d.plays)
+            return [Ruling(Remedy.ATTENTION, "Euchre, law 64", "EU-64", f"{seat_name(s, seat)} did not "
+                           f"follow suit in trick {n} while holding a card of the suit led; the revoke is now "
+                           "established (the next trick is played to) and is scored when play ends.",
+                           seat=seat, extra={"trick": n}) for seat, n in now]
+        found = revokes(d, d.plays) + [(seat, 0, True) for seat in d.call_failures]  # law 54: a revoke
         by_side = {side: [r for r in found if r[0].side is side] for side in Side}
         cancel = min(len(v) for v in by_side.values())
         out: list[Ruling] = []
         if cancel:
-            out.append(c.rule(Remedy.ATTENTION, f"Both sides revoked {cancel} time(s); equal revokes "
-                              "cancel.", extra={"cancelled": cancel}))
+            out.append(Ruling(Remedy.ATTENTION, "Euchre, law 71", "EU-71", f"Both sides revoked {cancel} "
+                              "time(s); equal revokes cancel.", extra={"cancelled": cancel}))
         from laws.scoring.euchre import EuchreRubber
         score: EuchreRubber = s.game_state["score"]
         for side, items in by_side.items():
             for _ in items[cancel:]:
-                lone = d.alone_seat is not None and d.alone_seat.side is not side
-                out.extend(score.revoke(side, against_lone=lone))
+                # law 63: five in the case of a lone hand, whichever side revoked
+                out.extend(score.revoke(side, against_lone=d.alone_seat is not None))
         return out
+
+    @reg.clause("EU-66", "laws 66-68, 70 (revoke claims)", "demand")
+    def revoke_claim(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
+        """A side alleging a revoke may examine every trick (66); the record cannot be jumbled (67); the
+        next cut ends the time for claims (68); the side that revoked may play the hand out (70)."""
+        if e.what not in ("revoke", "search_tricks", "play_out"):
+            return None
+        d = s.deal
+        who = seat_name(s, e.seat)
+        if e.what == "play_out":
+            return Ruling(Remedy.ATTENTION, "Euchre, law 70", "EU-70", f"{who}'s side plays the hand to the "
+                          "end; revokes are scored when play ends.", seat=e.seat)
+        if d is None or d.void or (s.phase in (Phase.CUT, Phase.DEALING) and d.ended) or \
+                s.phase is Phase.CUT:
+            return Ruling(Remedy.DEAL_STANDS, "Euchre, law 68", "EU-68", f"{who} alleged a revoke after the "
+                          "pack was cut for the next deal; that is too late.", seat=e.seat)
+        groups = tricks(d, d.plays)
+        if e.what == "search_tricks":
+            text = "; ".join(f"trick {n}: " + ", ".join(f"{st.value} {x.code}" for st, x in g)
+                             for n, g in enumerate(groups, start=1)) or "no card has been played"
+            return c.rule(Remedy.ATTENTION, f"{who} examines the tricks as recorded: {text}.", seat=e.seat,
+                          extra={"tricks": [[[st.value, x.code] for st, x in g] for g in groups]})
+        found = [(st, n) for st, n, _ in revokes(d, d.plays) if st.side is not e.seat.side]
+        if not found:
+            return c.rule(Remedy.ATTENTION, f"{who} alleges a revoke; the record of every card played shows "
+                          "none by the other side.", seat=e.seat)
+        where = ", ".join(f"{seat_name(s, st)} in trick {n}" for st, n in found)
+        return Ruling(Remedy.ATTENTION, "Euchre, law 67", "EU-67", f"{who} alleges a revoke, and the record "
+                      f"shows it: {where}. Mixing the cards cannot undo it; it is scored when play ends.",
+                      seat=e.seat, extra={"revokes": [[st.value, n] for st, n in found]})
+
+    @reg.clause("EU-88", "law 88", "play_end")
+    def trump_card_kept(c: Clause, s: TableState, e: PlayEnded) -> Ruling | None:
+        """The dealer may not discard the trump card: his one unplayed card at the end is his discard."""
+        d = s.deal
+        if d is None or d.void or d.trump_card is None or d.trump_suit != d.trump_card.suit or \
+                d.makers is None or d.played[d.dealer] < HAND:
+            return None
+        if d.alone_seat is not None and d.alone_seat == d.dealer.partner:
+            return None  # the dealer sits out
+        if any(x == d.trump_card for st, x in d.plays if st == d.dealer):
+            return None
+        return c.rule(Remedy.ATTENTION, f"{seat_name(s, d.dealer)} played five cards without the "
+                      f"{d.trump_card.name}, so he discarded the trump card, which the dealer may not do; the "
+                      "law gives no penalty of its own and the director decides.", seat=d.dealer)
 
     @reg.clause("EU-90", "law 90", "hand_count")
     def wrong_count(c: Clause, s: TableState, e: HandCounted) -> list[Ruling]:
@@ -192,10 +254,10 @@ def register_play(reg: Registry) -> None:
             return []
         if d.trump_card is None and s.phase in (Phase.DEALING, Phase.AUCTION):
             fault = f"{seat_name(s, e.seat)} holds {e.count} cards, not {HAND}"
-            return [misdeal_ruling(Clause("EU-41", "Euchre, laws 41-42", (), c.fn, ""), s, fault)]
+            return [misdeal_ruling(c, s, fault)]
         from laws.scoring.euchre import EuchreRubber
         score: EuchreRubber = s.game_state["score"]
-        lone = d.alone_seat is not None and d.alone_seat.side is e.seat.side
+        lone = d.alone_seat is not None  # law 90: "if a lone hand is played", whoever holds the count
         head = c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} holds {e.count} cards where {expected} "
                       f"are expected, found after the trump card was turned: the deal holds and "
                       f"{side_text(e.seat.side)} score nothing on this hand.", seat=e.seat,

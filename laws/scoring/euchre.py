@@ -15,7 +15,7 @@ How the laws are read here (our interpretation, stated once):
   rubber is over). The rubber winner adds 2. A side's rubber points are its game values plus those 2.
   So the rubber winner never has fewer rubber points than the losers, and nobody can score more than
   10 (four double games and the rubber), as law 7 says.
-* Revoke (laws 4, 62-71). The penalty is 3 points, 5 when the revoke was made against a lone hand. We
+* Revoke (laws 4, 62-71). The penalty is 3 points, 5 when a lone hand is played (by either side). We
   read it as points added to the non-offending side's score, and law 4 as: the penalty is scored
   before the hand's own points (call :meth:`EuchreRubber.revoke` before :meth:`EuchreRubber.record`).
   A penalty can win a game, with a lap like any other points.
@@ -97,6 +97,7 @@ class EuchreRubber:
         self.over = False
         self.winner: Side | None = None
         self._void: set[Side] = set()
+        self._void_law = 90           # the law that voided the next hand's points (90, or 50)
         self._before_last: dict[str, Any] | None = None
 
     # -- state -------------------------------------------------------------------------------------
@@ -193,6 +194,7 @@ class EuchreRubber:
         makers_score, points = hand_points(alone, tricks)
         scorer = makers if makers_score else makers.other
         voided = scorer in self._void
+        void_law, self._void_law = self._void_law, 90
         self._void = set()
         if voided:
             points = 0
@@ -205,7 +207,10 @@ class EuchreRubber:
             head = f"{who} took {tricks} tricks"
         else:
             head = f"{who} took {tricks} trick{'' if tricks == 1 else 's'} and were euchred"
-        if voided:
+        if voided and void_law == 50:
+            law, clause = _law(50)
+            tail = "nobody scores more on this hand: the lone hand was already scored under law 50"
+        elif voided:
             law, clause = _law(90)
             tail = f"{SIDE_NAMES[scorer]} score nothing on this hand because of the wrong count"
         else:
@@ -223,7 +228,7 @@ class EuchreRubber:
 
         Args:
             offending: the side that revoked.
-            against_lone: the revoke was made against a lone hand.
+            against_lone: a lone hand was being played (law 63: five points whichever side revoked).
 
         Returns:
             A ``penalty`` ruling (``side`` is the offending side; ``extra["scored_by"]`` gains the
@@ -231,8 +236,8 @@ class EuchreRubber:
         """
         self._check_open()
         points = 5 if against_lone else 3
-        law, clause = _law(62)
-        against = " against a lone hand" if against_lone else ""
+        law, clause = _law(63)
+        against = " in a lone hand" if against_lone else ""
         reason = (f"A revoke by {SIDE_NAMES[offending]}{against} was established, so "
                   f"{SIDE_NAMES[offending.other]} add {_pts(points)}, scored before the hand itself.")
         return self._penalty(offending, points, law, clause, reason, {"against_lone": against_lone})
@@ -259,6 +264,22 @@ class EuchreRubber:
                   f"holds, {SIDE_NAMES[offending.other]} add {_pts(points)}, and "
                   f"{SIDE_NAMES[offending]} score nothing on this hand.")
         return self._penalty(offending, points, law, clause, reason, {"lone": lone})
+
+    def lone_abandoned(self, offending: Side) -> list[Ruling]:
+        """Apply law 50: an adversary of a lone player laid his hand down or failed to play to a trick.
+
+        The lone player's side scores 5 for the hand, and the hand's result then adds nothing.
+
+        Args:
+            offending: the side opposed to the lone player.
+        """
+        self._check_open()
+        self._void = {Side.NS, Side.EW}
+        self._void_law = 50
+        law, clause = _law(50)
+        reason = (f"{SIDE_NAMES[offending]} abandoned their play against a lone hand, so "
+                  f"{SIDE_NAMES[offending.other]} score 5 for the hand.")
+        return self._penalty(offending, 5, law, clause, reason, {"lone": True})
 
     def _penalty(self, offending: Side, points: int, law: str, clause: str, reason: str,
                  more: dict[str, Any]) -> list[Ruling]:

@@ -56,10 +56,11 @@ def feed(ctl: TableController, events: list, source: str = "shoe") -> list:
 
 
 def euchre_dealt(ctl: TableController, then: list) -> None:
-    """North deals pack R1 by the pattern 2-3 / 3-2 (every card read), then ``then``."""
+    """North deals pack R1 in a round of twos then a round of threes (law 42; every card read), then
+    ``then``."""
     ctl.engine.state.next_dealer = Seat.N
     feed(ctl, prelude(Seat.N), "script")
-    order = ["E", "E", "S", "S", "S", "W", "W", "N", "N", "N", "E", "E", "E", "S", "S", "W", "W", "W", "N", "N"]
+    order = ["E", "E", "S", "S", "W", "W", "N", "N", "E", "E", "E", "S", "S", "S", "W", "W", "W", "N", "N", "N"]
     cards = ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H",
              "AD", "KD", "QD", "JD"]
     feed(ctl, [E("deal_start", dealer="N", pack="R1")] + [E("card_dealt", seat=s, card=c) for s, c in zip(order, cards)]

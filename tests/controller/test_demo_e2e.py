@@ -14,7 +14,8 @@ from firmware_host.journal import Journal
 BRIDGE = [("formation", "CB-draw"), ("new_shuffle_and_cut", "CB-cut-faced"), ("redeal", "CB-redeal-faced"),
           ("new_shuffle_and_cut", "CB-shuffle-demand"), ("attention", "CB-redeal-miscount"),
           ("redeal", "CB-redeal-miscount"), ("replace_pack", "CB-pack-damaged"),
-          ("redeal", "CB-missing-not-found"), ("score", "CB-rubber"), ("game_won", "CB-rubber"),
+          ("attention", "CB-missing-search"), ("redeal", "CB-missing-not-found"), ("score", "CB-rubber"),
+          ("game_won", "CB-rubber"),
           ("claim_option", "CB-redeal-out-of-turn"), ("redeal", "CB-redeal-out-of-turn"),
           ("score", "CB-rubber"), ("game_won", "CB-rubber")]
 EUCHRE = [("formation", "EU-11"), ("misdeal", "EU-41"), ("claim_option", "EU-35"), ("redeal", "EU-35"),

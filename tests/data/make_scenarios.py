@@ -120,7 +120,7 @@ def bridge_irregularities() -> None:
 def euchre_hand(log: Log, dealer: Seat, rnd: random.Random, maker: Seat, alone: bool, note: str,
                 expect: list[str] | None = None) -> None:
     pack = "red" if dealer.side.value == "NS" else "blue"
-    deal, hands, trump_card = euchre_deal(dealer, shuffled(EUCHRE_PACK, rnd), (3, 2, 3, 2), pack)
+    deal, hands, trump_card = euchre_deal(dealer, shuffled(EUCHRE_PACK, rnd), (3, 3, 3, 3), pack)
     trump = next(s for s in "SHDC" if s != trump_card.suit)
     play, won = euchre_play(hands, dealer, trump, trump_card, maker, alone, rnd)
     log.add(prelude(dealer, pack) + deal + play, note)
@@ -150,7 +150,7 @@ def euchre_irregularities() -> None:
             "North gives East a single card, then moves on")
     log.add(E("card_dealt", seat="S", card=cards[1].code), expect=["misdeal EU-41"])
     log.add(prelude(EAST, "blue"), "The deal has passed to East")
-    deal, _, _ = euchre_deal(EAST, shuffled(EUCHRE_PACK, rnd), (2, 3, 2, 3), "blue")
+    deal, _, _ = euchre_deal(EAST, shuffled(EUCHRE_PACK, rnd), (2, 2, 2, 2), "blue")
     log.add(deal[:7])
     log.add(E("card_faced", card=deal[7].card.code, where="deal", by="E"),  # type: ignore[attr-defined]
             "The dealer exposes a card", ["claim_option EU-35"])

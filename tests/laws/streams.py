@@ -24,10 +24,12 @@ def shuffled(pack: tuple[Card, ...], rnd: random.Random) -> list[Card]:
     return cards
 
 
-def prelude(dealer: Seat, pack: str = "red") -> list[Event]:
-    """Shuffle by the dealer's partner then the dealer, a legal cut by his right-hand opponent."""
-    return [E("shuffle", seat=dealer.partner.value), E("shuffle", seat=dealer.value),
-            E("cut", seat=dealer.right.value, top=14, bottom=18)]
+def prelude(dealer: Seat, pack: str = "red", dealer_shuffles: bool = True) -> list[Event]:
+    """Shuffle by the dealer's partner then (using his right to shuffle last, unless
+    ``dealer_shuffles`` is false) the dealer, a legal cut by his right-hand opponent."""
+    return [E("shuffle", seat=dealer.partner.value)] + \
+        ([E("shuffle", seat=dealer.value)] if dealer_shuffles else []) + \
+        [E("cut", seat=dealer.right.value, top=14, bottom=18)]
 
 
 def bridge_deal(dealer: Seat, cards: list[Card], pack: str = "red") -> list[Event]:
@@ -83,9 +85,10 @@ def euchre_power(card: Card, trump: str, led: str) -> int:
     return 0
 
 
-def euchre_deal(dealer: Seat, cards: list[Card], first: tuple[int, int, int, int] = (2, 3, 2, 3),
+def euchre_deal(dealer: Seat, cards: list[Card], first: tuple[int, int, int, int] = (2, 2, 2, 2),
                 pack: str = "red") -> tuple[list[Event], dict[Seat, list[Card]], Card]:
-    """A correct euchre deal: packets `first` then their complements, then the trump card turned."""
+    """A euchre deal: packets `first` then their complements, then the trump card turned (correct when
+    `first` is all twos or all threes, law 42)."""
     order = clockwise_from(dealer.left)
     hands: dict[Seat, list[Card]] = {s: [] for s in order}
     out = [E("deal_start", dealer=dealer.value, pack=pack)]

@@ -254,16 +254,6 @@ def test_CB_missing_not_found_reported() -> None:
     assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "CB-missing-not-found", N)
 
 
-def test_CB_missing_not_found_shoe_dealt_51() -> None:
-    eng = table()
-    c = cards()
-    deal = bridge_deal(N, c)
-    rulings = run(eng, prelude(N) + deal[:-2] + deal[-1:])  # the 52nd card never leaves the shoe
-    r = only(rulings)
-    assert (r.remedy, r.clause, r.seat) == (Remedy.REDEAL, "CB-missing-not-found", N)
-    assert r.extra["missing"] == [c[-1].code]
-
-
 def test_CB_surplus_deal_duplicate_card() -> None:
     eng = table()
     c = cards()

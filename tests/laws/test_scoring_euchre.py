@@ -158,7 +158,7 @@ def test_EU_7_best_of_three_decides_even_when_points_are_level() -> None:
 
 def test_EU_62_revoke_penalty_three_to_the_other_side() -> None:
     (p,) = EuchreRubber().revoke(NS, against_lone=False)
-    assert p.remedy is Remedy.PENALTY and p.clause == "EU-62" and p.side is NS
+    assert p.remedy is Remedy.PENALTY and p.clause == "EU-63" and p.side is NS
     assert p.extra["points"] == 3 and p.extra["scored_by"] == "EW" and p.extra["score"] == {"NS": 0, "EW": 3}
 
 

@@ -64,3 +64,40 @@ def test_a_snapshot_builds_only_the_engines_own_types() -> None:
         dumps(Path("/"))
     with pytest.raises(SnapshotError, match="not the state of a euchre table"):
         LawEngine("euchre").restore(LawEngine("contract-bridge").snapshot())
+
+
+def test_euchre_play_irregularities_survive_a_restore_anywhere() -> None:
+    """Claims with options, calls in force, exposed cards, declarations and the discard (issue 12) are
+    part of the state a checkpoint keeps."""
+    from tests.laws.test_euchre_bidding import turned
+    head = turned()
+    events = [event_from_dict(o) for o in (
+        {"type": "bid", "seat": "E", "call": "pass"}, {"type": "bid", "seat": "E", "call": "order"},
+        {"type": "bid", "seat": "S", "call": "pass"}, {"type": "bid", "seat": "W", "call": "order"},
+        {"type": "demand", "seat": "N", "what": "hold_order"},
+        {"type": "card_played", "seat": "S", "card": "7C"},
+        {"type": "demand", "seat": "E", "what": "call_suit", "suit": "S"},
+        {"type": "card_played", "seat": "E", "card": "AC"}, {"type": "card_played", "seat": "E", "card": "KC"},
+        {"type": "discard", "seat": "N", "card": "TH"},
+        {"type": "card_played", "seat": "S", "card": "7C"}, {"type": "card_played", "seat": "W", "card": "AD"},
+        {"type": "card_played", "seat": "N", "card": "AH"},
+        {"type": "demand", "seat": "S", "what": "call_card", "card": "KC"},
+        {"type": "card_played", "seat": "N", "card": "KH"}, {"type": "card_played", "seat": "E", "card": "9H"},
+        {"type": "play_end"})]
+    state = head.snapshot()
+    for k in range(len(events) + 1):
+        whole = LawEngine("euchre")
+        whole.restore(state)
+        first = [r.to_dict() for r in whole.feed_all(events[:k])]
+        rest = [r.to_dict() for r in whole.feed_all(events[k:])]
+        part = LawEngine("euchre")
+        part.restore(state)
+        assert [r.to_dict() for r in part.feed_all(events[:k])] == first
+        again = LawEngine("euchre")
+        again.restore(loads(dumps(part.snapshot())))
+        assert [r.to_dict() for r in again.feed_all(events[k:])] == rest, k
+        assert again.snapshot() == whole.snapshot()
+    full = LawEngine("euchre")
+    full.restore(state)
+    clauses = {r.clause for r in full.feed_all(events)}
+    assert {"EU-80", "EU-52", "EU-46", "EU-87", "EU-55"} <= clauses, clauses
