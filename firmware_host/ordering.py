@@ -265,24 +265,36 @@ def restore(ctl: Any) -> None:
         count_pack(ctl.packs, ctl.engine.state, event)
         last_event, last_rulings, lamp_after_event = event, list(owed), False
         replayed += 1
+    t = ctl.clock()
+    rows: Rows = []  # what the journal still owes: the game line of a new journal, an interrupted step
     if replayed == 0 and ctl.seq == 0:
-        ctl.seq = ctl.journal.append("event", {"type": "game", "game": ctl.game}, ctl.clock())
+        rows.append(("event", {"type": "game", "game": ctl.game}, t))
     saved = ctl.journal.last_lamps()
     if saved:
         ctl.lamps = {name: bool(saved.get(name, False)) for name in LAMPS}
+    lamps = ctl.lamps
     if last_event is not None and not lamp_after_event:
-        t = ctl.clock()
         deal = ctl.engine.state.deal.number if ctl.engine.state.deal else 0
-        for r in owed:
-            rd = r.to_dict() | {"deal": deal}
-            ctl.seq = ctl.journal.append("ruling", rd, t)
-            ctl.last_ruling = rd
+        rows += [("ruling", r.to_dict() | {"deal": deal}, t) for r in owed]
         if owed:
-            log.warning("completed %d ruling(s) interrupted by the last stop", len(owed))
-        expected = lamp_policy.after_event(ctl.lamps, last_event, last_rulings)
-        if expected != ctl.lamps:
-            ctl.lamps = expected
-            ctl.seq = ctl.journal.append("lamp", dict(ctl.lamps), t)
+            log.warning("completing %d ruling(s) interrupted by the last stop", len(owed))
+        lamps = lamp_policy.after_event(ctl.lamps, last_event, last_rulings)
+        if lamps != ctl.lamps:
+            rows.append(("lamp", dict(lamps), t))
+
+    def completed(seqs: list[int]) -> None:
+        if seqs:
+            ctl.seq = seqs[-1]
+        for kind, body, _ in rows:
+            if kind == "ruling":
+                ctl.last_ruling = body
+        ctl.lamps = lamps
+        ctl._show_lamps()
+
+    try:  # a journal that cannot be written at boot is held like any other commit, not an exit
+        ctl.order.commit_then(rows, completed)
+    except JournalHeld:
+        pass
     ctl._show_lamps()
     if replayed or since:
         log.info("restored %d events from %s%s", replayed, ctl.journal.path,

@@ -197,3 +197,35 @@ def test_a_commit_failing_after_the_engine_took_the_event_is_retried_not_lost(ri
         kinds = [(r.kind, r.body.get("type")) for r in j.rows()][-5:]
     assert kinds[:2] == [("event", "card_faced"), ("ruling", None)]
     assert ("event", "card_dealt") in kinds[2:]
+
+
+def test_a_journal_locked_at_boot_is_held_not_fatal(tmp_path: Path) -> None:
+    """Booting while another process holds the write lock: the controller starts, lights the fault
+    lamp, and writes its game line and the inputs that came meanwhile once the lock is gone."""
+    cfg = load_config(None, env={}, check_devices=False)
+    factory = MockFactory()
+    clock = Clock()
+    journal = Journal.open(tmp_path)
+    journal._conn.execute("PRAGMA busy_timeout = 20")  # noqa: SLF001
+    other = sqlite3.connect(journal.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    panel = Panel(cfg.pins, factory, clock)
+    try:
+        ctl = TableController(game="contract-bridge", journal=journal, panel=panel, clock=clock)
+        assert ctl.snapshot()["journal_fault"] and bool(factory.pin(cfg.pins.lamps["journal_fault"]).state)
+        events = _deal(4)[:8]
+        for e in events:
+            ctl.submit(LawInput(e, "shoe"))
+        ctl.drain()
+        other.execute("COMMIT")
+        for _ in range(20):
+            clock.now += 1.0
+            ctl.drain()
+        assert ctl.snapshot()["held"] == 0
+        with Journal.open(tmp_path) as j:
+            assert next(iter(j.events())) == {"type": "game", "game": "contract-bridge"}
+        assert _journaled(tmp_path) == [_journaled_form(e) for e in events]
+    finally:
+        other.close()
+        panel.close()
+        journal.close()
