@@ -45,6 +45,22 @@ def test_alternating_packs_never_give_a_redeal(tmp_path: Path) -> None:
     assert packs[:52] == ["A1"] * 52 and packs[52:104] == ["B1"] * 52
 
 
+def test_alternating_packs_in_euchre_never_give_a_misdeal(tmp_path: Path) -> None:
+    from laws.cards import Side
+
+    with VirtualShoe("euchre", seed=3, packs=("A1", "B1")) as shoe:
+        table = LiveTable(tmp_path / "data", shoe.path, game="euchre")
+        try:
+            for deal in (1, 2, 3):
+                table.wait(_dealt_and_in_auction(deal))
+                table.submit(ResultRecorded(tricks=3, makers=Side.NS))
+        finally:
+            table.close()
+    assert rulings(tmp_path / "data") == []
+    packs = [e.get("pack") for e in dealt(tmp_path / "data")]
+    assert packs == ["A1"] * 20 + ["B1"] * 20 + ["A1"] * 20
+
+
 def test_restart_in_play_then_the_next_deal_starts(tmp_path: Path) -> None:
     data = tmp_path / "data"
     with VirtualShoe("contract-bridge", seed=12, packs=("A1", "B1")) as shoe:
