@@ -108,12 +108,13 @@ class Ordering:
         self._delay = backoff[0]
         self._owed: tuple[Rows, Callable[[list[int]], None]] | None = None
         self._failures = 0
+        self._busy = False
         self.on_done: Callable[[Any], None] = lambda item: None  # an input left the line, completed
 
     @property
     def held(self) -> int:
-        """Inputs waiting (the one whose rows are owed included)."""
-        return len(self.backlog) + (self._owed is not None)
+        """Inputs waiting (the one whose rows are owed included; not the one being completed now)."""
+        return len(self.backlog) - self._busy + (self._owed is not None)
 
     def commit(self, rows: Rows) -> list[int]:
         """Commit ``rows`` before anything else happens for this input.
@@ -161,10 +162,14 @@ class Ordering:
                 except JournalHeld:
                     return done
                 self._owed = None
-                then(seqs)
+                try:
+                    then(seqs)
+                except Exception as exc:  # as below: what was owed is committed; the table goes on
+                    log.error("an owed step not completed: %s", type(exc).__name__)
             if not self.backlog:
                 return done
             item = self.backlog[0]
+            self._busy = True
             try:
                 handle(item)
             except JournalHeld:
@@ -174,6 +179,8 @@ class Ordering:
                 log.error("input from %s (%s) not completed: %s", getattr(item, "source", "device"),
                           type(getattr(item, "event", item)).__name__, type(exc).__name__)
                 self._note_error(item, exc)
+            finally:
+                self._busy = False
             self.backlog.popleft()
             self.on_done(item)
             done += 1

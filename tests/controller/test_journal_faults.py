@@ -61,6 +61,22 @@ def rig(tmp_path: Path) -> Iterator[Rig]:
     r.close()
 
 
+class _Statuses:
+    def __init__(self, told: list[dict]) -> None:
+        self.told = told
+
+    def status(self, snap: dict) -> None:
+        self.told.append(snap)
+
+    def event(self, *a: object) -> None: ...
+
+    def ruling(self, *a: object) -> None: ...
+
+    def deal_over(self, *a: object) -> None: ...
+
+    def pack_health(self, *a: object) -> None: ...
+
+
 def _deal(seed: int) -> list:
     cards = shuffled(BRIDGE_PACK, random.Random(seed))
     return prelude(Seat.N) + bridge_deal(Seat.N, cards)
@@ -86,6 +102,8 @@ def _free_disk(journal: Journal) -> None:
 
 def test_full_disk_holds_every_input_and_loses_none(rig: Rig, tmp_path: Path, caplog) -> None:  # type: ignore[no-untyped-def]
     caplog.set_level(logging.DEBUG)
+    told: list[dict] = []
+    rig.ctl.observers.append(_Statuses(told))  # the club's status, as the publisher gets it
     events = _deal(1)
     for e in events[:10]:
         rig.ctl.submit(LawInput(e, "shoe"))
@@ -100,6 +118,7 @@ def test_full_disk_holds_every_input_and_loses_none(rig: Rig, tmp_path: Path, ca
     assert rig.lamp("journal_fault")
     snap = rig.ctl.snapshot()
     assert snap["journal_fault"] and snap["held"] == len(events) - len(got) > 10
+    assert told[-1]["journal_fault"] and told[-1]["held"] == snap["held"] and told[-1]["lamps"]["journal_fault"]
     # nothing happens before the backoff says so, however often the consumer looks
     rig.ctl.drain()
     assert rig.ctl.snapshot()["held"] == len(events) - len(got)
@@ -111,6 +130,7 @@ def test_full_disk_holds_every_input_and_loses_none(rig: Rig, tmp_path: Path, ca
             break
     assert rig.ctl.snapshot()["held"] == 0
     assert not rig.lamp("journal_fault") and not rig.ctl.snapshot()["journal_fault"]
+    assert told[-1]["journal_fault"] is None and told[-1]["held"] == 0
     assert _journaled(tmp_path) == [_journaled_form(e) for e in events]
     # no ruling was made from the stall, and the live table is where a restart puts it
     with Journal.open(tmp_path) as j:
