@@ -3,13 +3,15 @@ restarts of the host at any step. No false ruling; the table always goes on to t
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from firmware_host.shoe.virtual import VirtualShoe
 from laws.cards import Seat
-from laws.events import CardPlayed, ResultRecorded
+from laws.events import CardPlayed, ResultRecorded, event_from_dict
 from laws.state import Phase
 from tests.controller.livetable import LiveTable, dealt, rulings
+from tests.controller.test_journal_faults import _assert_no_cards_logged
 
 
 def _dealt_and_in_auction(deal: int):  # type: ignore[no-untyped-def]
@@ -31,7 +33,8 @@ def _lead(data_dir: Path, table: LiveTable) -> CardPlayed:
     return CardPlayed(seat, Card.parse(card))
 
 
-def test_alternating_packs_never_give_a_redeal(tmp_path: Path) -> None:
+def test_alternating_packs_never_give_a_redeal(tmp_path: Path, caplog) -> None:  # type: ignore[no-untyped-def]
+    caplog.set_level(logging.DEBUG)
     with VirtualShoe("contract-bridge", seed=11, packs=("A1", "B1")) as shoe:
         table = LiveTable(tmp_path / "data", shoe.path)
         try:
@@ -43,6 +46,7 @@ def test_alternating_packs_never_give_a_redeal(tmp_path: Path) -> None:
     assert rulings(tmp_path / "data") == []
     packs = [e.get("pack") for e in dealt(tmp_path / "data")]
     assert packs[:52] == ["A1"] * 52 and packs[52:104] == ["B1"] * 52
+    _assert_no_cards_logged(caplog, [event_from_dict(e) for e in dealt(tmp_path / "data")])
 
 
 def test_alternating_packs_in_euchre_never_give_a_misdeal(tmp_path: Path) -> None:
