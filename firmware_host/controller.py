@@ -59,6 +59,8 @@ from laws.state import Phase
 log = logging.getLogger(__name__)
 __all__ = ["CHECKPOINT_ROWS", "AckPoint", "ButtonInput", "ControllerError", "DeviceNote", "DeviceStatus",
            "Input", "LawInput", "PackLoaded", "TableController", "laws_version"]
+
+
 class TableController:
     """One table.
 
@@ -104,6 +106,7 @@ class TableController:
         self._checkpoint_seq = 0  # the row of the newest checkpoint
         self._results: dict[int, list[Ruling] | None] = {}  # rulings of inputs given to ``process``
         self._queued: set[int] = set()  # inputs taken from ``queue`` and not yet completed
+        self._told_held = 0
         self.order.on_done = self._done
         self.checkpoints = checkpoints
         ordering.restore(self)
@@ -147,9 +150,9 @@ class TableController:
                 self._take(self.queue.get_nowait())
             except queue.Empty:
                 break
-        held = self.order.held
         done = self.order.pump(self._handle)
-        if self.order.held != held - done:  # still holding: the status says how many
+        if self.order.fault is not None and self.order.held != self._told_held:
+            self._told_held = self.order.held  # holding: the display and the club see how many wait
             self._status()
         return done
 

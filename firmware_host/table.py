@@ -73,7 +73,10 @@ class ShoeProcedure:
 
     def resume(self) -> None:
         """Continue the step the journal says the table is at (the restart of a host)."""
-        self.on_phase(self.ctl.engine.state.phase, self.ctl.engine)
+        state = self.ctl.engine.state
+        if state.phase == Phase.DEALING:
+            self.dealing_number = state.deals_started  # the shoe is dealing it: stop it if it is voided
+        self.on_phase(state.phase, self.ctl.engine)
 
     def _prepare(self, phase: Phase) -> None:
         """Record the shuffle and cut that loading the pack stands for (once per deal; after a restart

@@ -80,3 +80,40 @@ def test_boot_without_shoe_and_camera_then_both_appear(tmp_path: Path) -> None:
     assert proc.returncode == 0, err
     assert f"serial port {shoe.path} does not exist" in err  # said on stderr, at WARNING
     assert "Traceback" not in err
+
+
+def test_a_missing_camera_alone_is_a_lit_lamp_not_a_crash(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with VirtualShoe("contract-bridge", seed=32) as shoe:
+        cfg = _config(tmp_path, shoe.path)
+        cfg.write_text(cfg.read_text().replace('source = "none"', 'source = "/dev/video-cardtable-missing"'))
+        proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "run", "--config", str(cfg),
+                                 "--no-display"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                text=True)
+        try:
+            _until(lambda: _seen(data, "camera", False), proc)
+            with Journal.open(data) as j:
+                _until(lambda: sum(e["type"] == "card_dealt" for e in j.events()) >= 52, proc)
+                assert (j.last_lamps() or {}).get("camera_offline")
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    assert "/dev/video-cardtable-missing" in err and "Traceback" not in err
+
+
+def test_a_journal_that_cannot_be_written_at_boot_is_not_a_configuration_error(tmp_path: Path) -> None:
+    """No room for the journal (a file size limit of zero, as a full data folder gives): exit 1, which
+    the unit retries, not 2 (a configuration error, which it does not)."""
+    import resource
+
+    def no_room() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails instead of killing
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+
+    cfg = _config(tmp_path, "/dev/cardtable-shoe-not-plugged")
+    (tmp_path / "data").mkdir()
+    p = subprocess.run([sys.executable, "-B", "-m", "firmware_host.cli", "run", "--config", str(cfg), "--no-display"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60, preexec_fn=no_room)
+    assert p.returncode == 1, p.stderr
+    assert "journal.sqlite3" in p.stderr and "Traceback" not in p.stderr

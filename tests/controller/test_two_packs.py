@@ -3,13 +3,15 @@ restarts of the host at any step. No false ruling; the table always goes on to t
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from firmware_host.shoe.virtual import VirtualShoe
 from laws.cards import Seat
-from laws.events import CardPlayed, ResultRecorded
+from laws.events import CardPlayed, ResultRecorded, event_from_dict
 from laws.state import Phase
 from tests.controller.livetable import LiveTable, dealt, rulings
+from tests.controller.test_journal_faults import _assert_no_cards_logged
 
 
 def _dealt_and_in_auction(deal: int):  # type: ignore[no-untyped-def]
@@ -31,7 +33,8 @@ def _lead(data_dir: Path, table: LiveTable) -> CardPlayed:
     return CardPlayed(seat, Card.parse(card))
 
 
-def test_alternating_packs_never_give_a_redeal(tmp_path: Path) -> None:
+def test_alternating_packs_never_give_a_redeal(tmp_path: Path, caplog) -> None:  # type: ignore[no-untyped-def]
+    caplog.set_level(logging.DEBUG)
     with VirtualShoe("contract-bridge", seed=11, packs=("A1", "B1")) as shoe:
         table = LiveTable(tmp_path / "data", shoe.path)
         try:
@@ -43,6 +46,23 @@ def test_alternating_packs_never_give_a_redeal(tmp_path: Path) -> None:
     assert rulings(tmp_path / "data") == []
     packs = [e.get("pack") for e in dealt(tmp_path / "data")]
     assert packs[:52] == ["A1"] * 52 and packs[52:104] == ["B1"] * 52
+    _assert_no_cards_logged(caplog, [event_from_dict(e) for e in dealt(tmp_path / "data")])
+
+
+def test_alternating_packs_in_euchre_never_give_a_misdeal(tmp_path: Path) -> None:
+    from laws.cards import Side
+
+    with VirtualShoe("euchre", seed=3, packs=("A1", "B1")) as shoe:
+        table = LiveTable(tmp_path / "data", shoe.path, game="euchre")
+        try:
+            for deal in (1, 2, 3):
+                table.wait(_dealt_and_in_auction(deal))
+                table.submit(ResultRecorded(tricks=3, makers=Side.NS))
+        finally:
+            table.close()
+    assert rulings(tmp_path / "data") == []
+    packs = [e.get("pack") for e in dealt(tmp_path / "data")]
+    assert packs == ["A1"] * 20 + ["B1"] * 20 + ["A1"] * 20
 
 
 def test_restart_in_play_then_the_next_deal_starts(tmp_path: Path) -> None:
@@ -145,5 +165,27 @@ def test_restart_during_the_deal_and_before_it_goes_on_without_loss(tmp_path: Pa
         finally:
             table.close()
         sent = [(c.card.code, c.pack) for c in shoe.dealt[:104]]
+    assert [(e["card"], e.get("pack")) for e in dealt(data)] == sent
+    assert rulings(data) == []
+
+
+def test_messages_committed_but_never_acknowledged_are_not_journaled_twice(tmp_path: Path) -> None:
+    """A host that dies after its commits but before its ACKs: the shoe sends everything again to the
+    restarted host, which resumes after the last message its journal holds and drops the rest."""
+    data = tmp_path / "data"
+    with VirtualShoe("contract-bridge", seed=16, packs=("A1", "B1"), gap_ms=20) as shoe:
+        table = LiveTable(data, shoe.path)
+        table.table.ctl.acknowledge = None  # no ACK ever leaves: the shoe keeps every message
+        try:
+            table.wait(lambda s: s.phase is Phase.DEALING and s.deal is not None and s.deal.cards_dealt >= 20)
+        finally:
+            table.close()
+        assert shoe.firmware.ring.oldest_seq() == 1  # all of it still in the shoe
+        table = LiveTable(data, shoe.path)
+        try:
+            table.wait(_dealt_and_in_auction(1))
+        finally:
+            table.close()
+        sent = [(c.card.code, c.pack) for c in shoe.dealt[:52]]
     assert [(e["card"], e.get("pack")) for e in dealt(data)] == sent
     assert rulings(data) == []
