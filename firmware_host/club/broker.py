@@ -85,10 +85,11 @@ def broker_config(port: int, password_file: Path, acl_file: Path, *, bind: str =
         "max_packet_size 65536",
         "max_inflight_messages 100",
         "max_queued_messages 100000",
+        f"listener {port} {bind}",
         # A client's id is its login: no login can take over another's session (and knock it off the
         # broker, throwing away what was queued for it), and a table's persistent session is its own.
+        # A listener's option: it must follow the `listener` line (before it, Mosquitto opens port 1883).
         "use_username_as_clientid true",
-        f"listener {port} {bind}",
         *([f"certfile {tls[0]}", f"keyfile {tls[1]}", "tls_version tlsv1.2"] if tls else []),
         f"log_dest {'file ' + str(log_file) if log_file else 'stderr'}",
         "log_type error", "log_type warning", "log_type notice", "log_type information",

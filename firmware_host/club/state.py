@@ -304,7 +304,8 @@ class ClubState:
                    t: float, now: float) -> list[dict[str, Any]]:
         said = _ruling_words(body)
         kind = words.kind(body)
-        v.ruling, v.ruling_seq = {**said, "seq": seq, "deal": v.deal, "t": t}, seq
+        deal = msg.get("deal") if isinstance(msg.get("deal"), int) else 0
+        v.ruling, v.ruling_seq = {**said, "seq": seq, "deal": max(deal, v.deal), "t": t}, seq
         if kind == "irregularity":
             v.irregularity = said
             if v.call is not None:  # a further irregularity at a table already calling: its latest words
