@@ -19,6 +19,12 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# axe-core (pinned, from npm) for the dashboard's accessibility check in tests/club/test_director_screen.py.
+AXE := .npm-test/node_modules/axe-core/axe.min.js
+$(AXE):
+	@command -v npm >/dev/null || tools/ensure-debs.sh npm
+	npm install --prefix .npm-test --no-audit --no-fund --no-save axe-core@4.10.2
+
 demo: setup
 	$(VENV)/bin/cardtable demo
 
@@ -28,6 +34,7 @@ lint: setup
 
 test: setup
 	tools/ensure-debs.sh $(TEST_DEBS)
+	$(MAKE) $(AXE)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	$(PY) -m pytest
