@@ -13,8 +13,8 @@ Three rules:
   ``BUCKETS`` slots. Nothing is ever evicted, so a flood of made-up names cannot push the director's
   name out; an attacker cannot aim at a slot (keyed hash). Sharing a slot only ever slows a guesser.
 
-Hashing (``HashPool``): scrypt runs on ``HASHERS`` worker threads (OpenSSL's scrypt releases the GIL), never
-on the event loop; at most ``HASH_WAITING`` checks wait at once (beyond that: "busy, try again"), with
+Hashing (``HashPool``): scrypt runs on ``HASHERS`` worker threads (OpenSSL's scrypt releases the GIL; the
+workers run at a lower scheduling priority than the event loop), never on the event loop; at most ``HASH_WAITING`` checks wait at once (beyond that: "busy, try again"), with
 ``TRUSTED_EXTRA`` more kept for known devices. The clock is injected.
 """
 
@@ -23,7 +23,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import os
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -33,7 +35,7 @@ FREE = 3           # failures a key may have without waiting
 BASE = 1.0         # seconds of the first wait, doubled with each further failure ...
 CAP = 60.0         # ... up to this
 FORGET = 900.0     # seconds after its last failure a key starts afresh
-HASHERS = 2
+HASHERS = max(1, (os.cpu_count() or 2) - 1)  # leave a core to the event loop
 HASH_WAITING = 6
 TRUSTED_EXTRA = 2
 DEVICE_DAYS = 180
@@ -106,6 +108,14 @@ class Devices:
         return nonce
 
 
+def _lower_priority() -> None:
+    """A hashing thread yields the CPU to the event loop (Linux: a thread's own nice value)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+    except (AttributeError, OSError):
+        pass
+
+
 class Busy(RuntimeError):
     """Too many password checks are waiting; the caller says "try again in a moment"."""
 
@@ -126,7 +136,8 @@ class HashPool:
         if self.in_flight >= limit:
             raise Busy(f"{self.in_flight} password checks are waiting")
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="password-check")
+            self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="password-check",
+                                            initializer=_lower_priority)
         self.in_flight += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(self._pool, fn)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -148,3 +149,63 @@ def test_hashing_runs_on_workers_never_the_event_loop_and_is_capped() -> None:
     assert len(busy) == 3  # 6 ordinary checks may wait, 2 more for known devices; the rest are told "busy"
     assert isinstance(done[8], bool) and isinstance(done[9], bool) and isinstance(done[10], Busy)
     assert all(name.startswith("password-check") for name in threads)
+
+
+def test_a_flood_of_bad_logins_from_many_addresses_leaves_the_state_api_fast(broker: LocalBroker) -> None:
+    """Worst case for the hashing: every attempt from a new address and name, so none is throttled and
+    each one costs an scrypt. The state API is measured meanwhile (the figure on today's main: 637 ms)."""
+    import httpx
+
+    from firmware_host.club.broker import free_port
+    from firmware_host.club.dashboard import serve
+
+    d = Dashboard("127.0.0.1", broker.port, "dashboard", PASSWORDS["dashboard"],
+                  {"director": hash_password("right-horse-1")})
+    port = free_port()
+    server = serve(d, "127.0.0.1", port, forwarded_allow_ips="127.0.0.1")
+    runner = threading.Thread(target=server.run, daemon=True)
+    runner.start()
+    url = f"http://127.0.0.1:{port}"
+    stop = threading.Event()
+    answers: list[int] = []
+
+    def flood(n: int) -> None:
+        with httpx.Client(base_url=url) as c:
+            i = 0
+            while not stop.is_set():
+                i += 1
+                r = c.post("/login", data={"username": f"guess{n}-{i}", "password": "nope"},
+                           headers={"X-Forwarded-For": f"10.{n}.{i // 250}.{i % 250}"})
+                answers.append(r.status_code)
+
+    try:
+        with httpx.Client(base_url=url) as director:
+            for _ in range(200):
+                if server.started:
+                    break
+                threading.Event().wait(0.05)
+            r = director.post("/login", data={"username": "director", "password": "right-horse-1"},
+                              follow_redirects=True)
+            assert r.status_code == 200 and "Calls" in r.text  # redirected to the page
+            floods = [threading.Thread(target=flood, args=(n,), daemon=True) for n in range(8)]
+            for f in floods:
+                f.start()
+            while len(answers) < 16:  # the flood is on
+                threading.Event().wait(0.01)
+            took = []
+            for _ in range(100):
+                t0 = time.perf_counter()
+                assert director.get("/api/state").status_code == 200
+                took.append(time.perf_counter() - t0)
+            stop.set()
+            for f in floods:
+                f.join(10)
+    finally:
+        stop.set()
+        server.should_exit = True
+        runner.join(10)
+    took.sort()
+    p50, p99 = took[50], took[98]
+    assert 401 in answers and set(answers) <= {401, 503}  # hashed, or "busy": never a crash
+    print(f"state API during the flood: p50 {1000 * p50:.1f} ms, p99 {1000 * p99:.1f} ms, {len(answers)} logins")
+    assert p99 < 0.05, f"the state API took {1000 * p99:.0f} ms (p99) during a flood of logins"
