@@ -225,6 +225,8 @@ class MqttPublisher:
         self._queue("deal", deal, self._last_seq, {"deal": deal, "over": True, "revealed": released})
 
     def pack_health(self, pack: str, unreadable: int, damaged: int, deals: int) -> None:
+        if pack in ("", "unknown"):  # not a pack: a shoe that has not named it yet (no phantom row)
+            return
         body = {"pack": pack, "unreadable": unreadable, "damaged": damaged, "deals": deals}
         safe = re.sub(r"[^A-Za-z0-9_-]", "_", pack)[:64] or "_"
         self._latest(topic(self.table, "pack", safe), "pack", self._last_seq, body)
