@@ -113,44 +113,54 @@
   }
 
   // -- the call queue ------------------------------------------------------------------------------------
+  const callItems = new Map();  // table id -> [key, li] of its queue entry, rebuilt only when it changed
+  function callItem(t) {
+    const key = callKeys.get(t.table);
+    const had = callItems.get(t.table);
+    if (had && had[0] === key) return had[1];
+    const li = el("li", "call");
+    li.dataset.table = t.table;
+    li.dataset.since = String(t.call.since);
+    const where = el("div", "where");
+    where.append(el("b", "", t.table), el("span", "wait", waited(t.call.since)));
+    const said = el("div", "said");
+    said.append(el("div", "headline", t.call.headline), el("div", "reason", t.call.reason),
+      el("div", "law", t.call.law + (t.call.clause ? " [" + t.call.clause + "]" : "")));
+    const acts = el("div", "acts");
+    if (t.call.taken_by) acts.append(el("span", "taken", "taken by " + t.call.taken_by));
+    else {
+      const take = el("button", "take", "Take call");
+      take.type = "button";
+      take.setAttribute("aria-label", "Take the call of " + t.table);
+      take.addEventListener("click", () => post("/api/take", { table: t.table }, take));
+      acts.append(take);
+    }
+    const pending = (t.pending || []).some((p) => p.kind === "ack");
+    if (pending) acts.append(el("span", "pending-ack", "lamps out sent: pending" + (t.online ? "" : " (table away)")));
+    else {
+      const ack = el("button", "ack", "Acknowledge");
+      ack.type = "button";
+      ack.setAttribute("aria-label", "Acknowledge " + t.table + ": its lamps go out");
+      ack.addEventListener("click", () => post("/api/ack", { table: t.table }, ack));
+      acts.append(ack);
+    }
+    li.append(where, said, acts);
+    if (had) had[1].replaceWith(li);
+    callItems.set(t.table, [key, li]);
+    return li;
+  }
+
   function drawQueue() {
     const calls = [...views.values()].filter((t) => t.call).sort((a, b) => a.call.since - b.call.since ||
       (a.table < b.table ? -1 : 1));
-    const items = calls.map((t) => {
-      const li = el("li", "call");
-      li.dataset.table = t.table;
-      li.dataset.since = String(t.call.since);
-      const where = el("div", "where");
-      where.append(el("b", "", t.table), el("span", "wait", waited(t.call.since)));
-      const said = el("div", "said");
-      said.append(el("div", "headline", t.call.headline), el("div", "reason", t.call.reason),
-        el("div", "law", t.call.law + (t.call.clause ? " [" + t.call.clause + "]" : "")));
-      const acts = el("div", "acts");
-      if (t.call.taken_by) acts.append(el("span", "taken", "taken by " + t.call.taken_by));
-      else {
-        const take = el("button", "take", "Take call");
-        take.type = "button";
-        take.setAttribute("aria-label", "Take the call of " + t.table);
-        take.addEventListener("click", () => post("/api/take", { table: t.table }, take));
-        acts.append(take);
-      }
-      const pending = (t.pending || []).some((p) => p.kind === "ack");
-      if (pending) acts.append(el("span", "pending-ack", "lamps out sent: pending" + (t.online ? "" : " (table away)")));
-      else {
-        const ack = el("button", "ack", "Acknowledge");
-        ack.type = "button";
-        ack.setAttribute("aria-label", "Acknowledge " + t.table + ": its lamps go out");
-        ack.addEventListener("click", () => post("/api/ack", { table: t.table }, ack));
-        acts.append(ack);
-      }
-      li.append(where, said, acts);
-      return li;
-    });
-    queueEl.replaceChildren(...items);
+    const items = calls.map(callItem);
+    const now = new Set(calls.map((t) => t.table));
+    for (const [id, [, li]] of callItems) if (!now.has(id)) { li.remove(); callItems.delete(id); }
+    // move only what is out of place (longest wait first)
+    items.forEach((li, i) => { if (queueEl.children[i] !== li) queueEl.insertBefore(li, queueEl.children[i] || null); });
     $("no-calls").hidden = calls.length > 0;
     $("call-count").textContent = String(calls.length);
     document.title = (calls.length ? "(" + calls.length + ") " : "") + "cardtable club";
-    const now = new Set(calls.map((t) => t.table));
     if (knownCalls !== null) {
       for (const t of calls) if (!knownCalls.has(t.table)) announce(t);
     }
