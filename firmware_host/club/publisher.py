@@ -118,7 +118,6 @@ class MqttPublisher:
         self._stop = False
         self._connected = False
         self._latest_dirty = True  # retained values left unsent by an earlier run go out first
-        self._status_msg: str | None = None
         self._status_env: dict[str, Any] | None = None
         self._status_dirty = False
         self._status_at = 0.0
@@ -190,6 +189,12 @@ class MqttPublisher:
         self._callbacks.append(callback)
 
     @property
+    def _status_msg(self) -> str | None:
+        """The latest status as it would go out (for tests and diagnostics)."""
+        env = self._status_env
+        return None if env is None else self._dump({**env, "done": list(self._done)})
+
+    @property
     def connected(self) -> bool:
         return self._connected
 
@@ -211,7 +216,6 @@ class MqttPublisher:
         envelope = self._envelope("status", deal, seq, body)
         with self._wake:
             self._status_env, self._status_dirty = envelope, True
-            self._status_msg = self._dump(envelope)
             self._wake.notify()
 
     def event(self, event: dict[str, Any], deal: int, seq: int) -> None:
