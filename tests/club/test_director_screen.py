@@ -168,6 +168,14 @@ def test_the_director_sees_who_why_and_since_when_at_every_width(club: Any, tmp_
         # the feed says it was acknowledged, and the table's history shows it on a click
         feed = driver.find_element(By.ID, "feed").text
         assert "REDEAL — East deals" in feed and "acknowledged by director" in feed
+        def feed_shown() -> int:
+            return len([li for li in driver.find_elements(By.CSS_SELECTOR, "#feed li") if li.is_displayed()])
+
+        assert feed_shown() == 3
+        driver.find_element(By.CSS_SELECTOR, '.filter button[data-filter="score"]').click()
+        assert feed_shown() == 0  # no score yet: the three irregularities are filtered out
+        driver.find_element(By.CSS_SELECTOR, '.filter button[data-filter="irregularity"]').click()
+        assert feed_shown() == 3
         driver.find_element(By.CSS_SELECTOR, f'.table[data-table="{ids[2]}"] button.name').click()
         wait.until(lambda d: "acknowledged by director" in d.find_element(By.ID, "history-list").text)
         driver.save_screenshot(str(ARTIFACTS / f"director-{width}-history.png"))
