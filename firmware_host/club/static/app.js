@@ -27,10 +27,8 @@
     return e;
   }
   const nowServer = () => Date.now() / 1000 + offset;
-  function clockText(t) {
-    const d = new Date((t - offset) * 1000);
-    return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-  }
+  const timeFormat = new Intl.DateTimeFormat([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  const clockText = (t) => timeFormat.format(new Date((t - offset) * 1000));
   function waited(since) {
     const s = Math.max(0, Math.floor(nowServer() - since));
     const m = Math.floor(s / 60);
