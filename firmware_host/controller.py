@@ -33,7 +33,7 @@ from firmware_host.config import LAMPS
 from firmware_host.journal import Journal
 from firmware_host.observer import TableObserver
 from laws.cards import Seat
-from laws.engine import UNKNOWN_PACKS, LawEngine
+from laws.engine import LawEngine
 from laws.events import (
     CardDealt,
     CardFaced,
@@ -143,7 +143,6 @@ class TableController:
         self._facts: set[tuple[int, str, str]] = set()
         self._phase_listeners: list[Callable[[Phase, LawEngine], None]] = []
         self.packs: dict[str, dict[str, int]] = {}  # pack -> unreadable, damaged, deals
-        self._unnamed: dict[str, int] = {}  # counts of this deal held until its pack is named
         self._told_over: set[int] = set()  # deals whose end the observers know (secrecy release)
         self._checkpoint_seq = 0  # the row of the newest checkpoint
         self.checkpoints = checkpoints
@@ -286,32 +285,18 @@ class TableController:
                 self._safe(obs.deal_over, deal)
 
     def _count_pack(self, e: Event) -> str | None:
-        """Pack health: deals, unreadable and damaged cards per pack; the pack whose counts moved. A deal
-        whose pack is not named yet (a shoe names it with its first card) is counted once it is, never
-        under a phantom pack "unknown"."""
+        """Pack health: deals, unreadable and damaged cards per pack; the pack whose counts moved."""
         d = self.engine.state.deal
-        key: str | None
         if e.TYPE == "deal_start" and d is not None:
-            self._unnamed.clear()  # a deal that never named its pack: its counts cannot be placed
             pack, key = d.pack, "deals"
         elif isinstance(e, CardDealt) and e.card is None and d is not None:
             pack, key = d.pack, "unreadable"
         elif isinstance(e, DamagedCardFound):
             pack, key = e.pack, "damaged"
-        elif isinstance(e, CardDealt) and d is not None and self._unnamed:
-            pack, key = d.pack, None  # the first card may name the pack: what waited goes to it
         else:
             return None
-        if pack in UNKNOWN_PACKS:
-            if key is not None:
-                self._unnamed[key] = self._unnamed.get(key, 0) + 1
-            return None
         counts = self.packs.setdefault(pack, {"unreadable": 0, "damaged": 0, "deals": 0})
-        for k, n in self._unnamed.items():
-            counts[k] += n
-        self._unnamed.clear()
-        if key is not None:
-            counts[key] += 1
+        counts[key] += 1
         return pack
 
     def _reconcile(self, item: LawInput) -> bool:
