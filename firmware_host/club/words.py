@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_host.display import LAMP_LABELS, score_text
+from firmware_host import display
+from firmware_host.display import score_text
 from firmware_host.display_text import SEAT_NAMES, title
 from laws.cards import Seat
 from laws.rulings import IRREGULARITY_REMEDIES, Remedy, Ruling
@@ -50,8 +51,13 @@ def kind(body: dict[str, Any]) -> str:
 
 
 def lamp_words(lamps: dict[str, bool]) -> list[str]:
-    """The lit lamps only, each as the table's display labels it; attention lamps as one phrase."""
-    out = [label for name, label in LAMP_LABELS.items() if lamps.get(name)]
+    """The lit lamps only, each as the table's display labels it; attention lamps as one phrase, and
+    device faults as the display groups them ("NO SHOE CAMERA") where it does."""
+    out = [label for name, label in display.LAMP_LABELS.items() if lamps.get(name)]
+    faults: dict[str, str] = getattr(display, "FAULT_LABELS", {})
+    down = [label for name, label in faults.items() if lamps.get(name)]
+    if down:
+        out.append("NO " + " ".join(down))
     seats = [SEAT_NAMES[s] for s in "NESW" if lamps.get(f"attention_{s}")]
     if seats:
         out.append("ATTENTION " + ", ".join(seats))
