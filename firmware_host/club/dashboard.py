@@ -59,19 +59,21 @@ class Dashboard:
             system's CAs.
         secure_cookie: mark the cookies Secure even on plain HTTP (behind a proxy that speaks HTTPS and
             does not say so); a request that came over HTTPS always gets Secure cookies.
+        device_key: the secret that signs known-device cookies (kept across restarts by the CLI, so a
+            director's browser stays known); random when None.
         tick: seconds between batches sent to the browsers.
         clock: monotonic seconds, for session expiry and login throttling.
     """
 
     def __init__(self, host: str, port: int, mqtt_user: str, mqtt_password: str, users: dict[str, str], *,
                  session_ttl: float = 8 * 3600, tls: bool = False, ca_file: str | None = None,
-                 secure_cookie: bool = False,
+                 secure_cookie: bool = False, device_key: bytes | None = None,
                  tick: float = 0.025, clock: Callable[[], float] = time.monotonic) -> None:
         import paho.mqtt.client as mqtt
 
         self.sessions = Sessions(users, session_ttl, clock)
         self.throttle = Throttle(clock)
-        self.devices = Devices()
+        self.devices = Devices(device_key)
         self.hashing = HashPool()
         self.state = ClubState()
         self.hub = Hub(self.state, tick, on_resync=self._resync)

@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -173,14 +177,39 @@ def _dashboard(args: argparse.Namespace) -> int:
         print(f"club dashboard: HTTPS needs --certfile and --keyfile naming existing PEM files (got "
               f"{args.certfile!r}, {args.keyfile!r})", file=sys.stderr)
         return 2
+    try:
+        device_key = _device_key(Path(args.users))
+    except OSError as exc:
+        print(f"club dashboard: cannot keep the known-device key beside {args.users}: {exc}", file=sys.stderr)
+        return 2
     dash = Dashboard(args.broker_host, args.broker_port, args.mqtt_user, password, users,
                      session_ttl=args.session_minutes * 60, tls=args.tls, ca_file=args.ca_file,
-                     secure_cookie=args.secure_cookie)
+                     secure_cookie=args.secure_cookie, device_key=device_key)
     scheme = "https" if args.certfile else "http"
     print(f"dashboard on {scheme}://{args.host}:{args.port}/")
     serve(dash, args.host, args.port, certfile=args.certfile, keyfile=args.keyfile,
           forwarded_allow_ips=args.forwarded_allow_ips).run()
     return 0
+
+
+def _device_key(users: Path) -> bytes:
+    """The secret that signs the directors' known-device cookies, kept beside the users file (mode 0600)
+    so a restarted dashboard still knows their browsers."""
+    import os
+    import secrets
+
+    path = users.with_name(users.name + ".device-key")
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(secrets.token_hex(32) + "\n")
+    try:
+        key = bytes.fromhex(path.read_text(encoding="ascii").strip())
+    except (UnicodeDecodeError, ValueError):
+        key = b""
+    if len(key) < 16:
+        raise OSError(f"{path} is not a key written by the dashboard (delete it to make a new one)")
+    return key
 
 
 def _adduser(args: argparse.Namespace) -> int:

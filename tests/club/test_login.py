@@ -209,3 +209,20 @@ def test_a_flood_of_bad_logins_from_many_addresses_leaves_the_state_api_fast(bro
     assert 401 in answers and set(answers) <= {401, 503}  # hashed, or "busy": never a crash
     print(f"state API during the flood: p50 {1000 * p50:.1f} ms, p99 {1000 * p99:.1f} ms, {len(answers)} logins")
     assert p99 < 0.05, f"the state API took {1000 * p99:.0f} ms (p99) during a flood of logins"
+
+
+def test_a_known_device_stays_known_across_a_restart_of_the_dashboard(tmp_path: Any) -> None:
+    from pathlib import Path
+
+    from firmware_host.club.throttle import Devices
+    from firmware_host.commands.club import _device_key
+
+    users = Path(tmp_path) / "directors"
+    key = _device_key(users)
+    assert _device_key(users) == key and (Path(tmp_path) / "directors.device-key").stat().st_mode & 0o077 == 0
+    cookie = Devices(key).make("alice")
+    assert Devices(_device_key(users)).check(cookie, "alice")  # the restarted dashboard knows her browser
+    assert Devices(key).check(cookie, "bob") is None and Devices().check(cookie, "alice") is None
+    (Path(tmp_path) / "directors.device-key").write_text("not hex\n")
+    with pytest.raises(OSError, match="not a key written by the dashboard"):
+        _device_key(users)
