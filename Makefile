@@ -19,12 +19,6 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-# axe-core (pinned, from npm) for the dashboard's accessibility check in tests/club/test_director_screen.py.
-AXE := .npm-test/node_modules/axe-core/axe.min.js
-$(AXE):
-	@command -v npm >/dev/null || tools/ensure-debs.sh npm
-	npm install --prefix .npm-test --no-audit --no-fund --no-save axe-core@4.10.2
-
 demo: setup
 	$(VENV)/bin/cardtable demo
 
@@ -34,7 +28,6 @@ lint: setup
 
 test: setup
 	tools/ensure-debs.sh $(TEST_DEBS)
-	$(MAKE) $(AXE)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	$(PY) -m pytest
@@ -44,3 +37,10 @@ bench: setup
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+
+# axe-core (pinned, from npm) for the dashboard's accessibility check in tests/club/test_director_screen.py.
+AXE := .cache/npm/node_modules/axe-core/axe.min.js
+$(AXE):
+	@command -v npm >/dev/null || tools/ensure-debs.sh npm
+	npm install --prefix .cache/npm --no-audit --no-fund --no-save axe-core@4.10.2
+test: $(AXE)

@@ -22,7 +22,7 @@ from laws.cards import Seat, Side
 from laws.rulings import Remedy, Ruling
 
 ROOT = Path(__file__).resolve().parents[2]
-AXE = ROOT / ".npm-test" / "node_modules" / "axe-core" / "axe.min.js"
+AXE = ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
 ARTIFACTS = ROOT / "tests" / "artifacts"
 WIDTHS = (390, 800, 1366)
 
