@@ -46,3 +46,10 @@ constraints: setup
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+
+# axe-core (pinned, from npm) for the dashboard's accessibility check in tests/club/test_director_screen.py.
+AXE := .cache/npm/node_modules/axe-core/axe.min.js
+$(AXE):
+	@command -v npm >/dev/null || tools/ensure-debs.sh npm
+	npm install --prefix .cache/npm --no-audit --no-fund --no-save axe-core@4.10.2
+test: $(AXE)

@@ -1,4 +1,5 @@
 """The director's login: a users file of scrypt hashes, sessions that expire, a CSRF token per session.
+Throttling and where the hashing runs: ``club.throttle``.
 
 Users file: one ``name:scrypt$<n>$<r>$<p>$<salt hex>$<hash hex>`` per line; ``#`` lines are comments.
 ``cardtable club adduser --users FILE NAME`` writes it. The clock is injected.
@@ -20,8 +21,6 @@ log = logging.getLogger(__name__)
 
 USER_NAME = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
-MAX_FAILURES = 5          # wrong passwords for one user name within FAILURE_WINDOW seconds ...
-FAILURE_WINDOW = 300.0    # ... after which that name is refused until the window has passed
 
 
 class UsersError(ValueError):
@@ -102,28 +101,21 @@ class Sessions:
         self.ttl = ttl
         self.clock = clock
         self._sessions: dict[str, Session] = {}
-        self._failures: dict[str, list[float]] = {}
         self._dummy = hash_password(secrets.token_hex(8))
 
-    def login(self, name: str, password: str) -> str | None:
-        """A new session token, or None (logged) for an unknown user, a wrong password, or a name with
-        too many recent failures (``MAX_FAILURES`` within ``FAILURE_WINDOW`` seconds)."""
-        now = self.clock()
-        recent = [t for t in self._failures.get(name[:64], []) if now - t < FAILURE_WINDOW]
-        if len(recent) >= MAX_FAILURES:
-            log.warning("login refused for user %r: %d wrong passwords in %.0f s; try later", name[:64],
-                        len(recent), FAILURE_WINDOW)
-            return None
+    def verify(self, name: str, password: str) -> bool:
+        """True when ``password`` is ``name``'s (scrypt: run it off the event loop, ``throttle.HashPool``).
+        An unknown name costs the same work as a known one; a refusal is logged."""
         stored = self.users.get(name)
-        ok = check_password(password, stored or self._dummy)  # same work for unknown users
+        ok = check_password(password, stored or self._dummy)
         if stored is None or not ok:
-            log.warning("login refused for user %r: %s", name[:64],
-                        "unknown user" if stored is None else "wrong password")
-            self._failures[name[:64]] = [*recent, now]
-            if len(self._failures) > 10000:  # names are attacker-chosen: keep the table bounded
-                self._failures.clear()
-            return None
-        self._failures.pop(name, None)
+            log.warning("login refused for user %r: %s", name[:64], "unknown user" if stored is None
+                        else "wrong password")
+            return False
+        return True
+
+    def open(self, name: str) -> str:
+        """A new session for ``name`` (whose password was verified): its token."""
         token = secrets.token_urlsafe(32)
         self._sessions[token] = Session(name, self.clock() + self.ttl, secrets.token_urlsafe(24))
         log.info("director %s logged in", name)

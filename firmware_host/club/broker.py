@@ -14,7 +14,7 @@ import shutil
 import socket
 import subprocess
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -28,9 +28,12 @@ class BrokerError(RuntimeError):
     """Mosquitto is missing, or would not start; the message says why."""
 
 
-def acl_text() -> str:
-    """The ACL rules (``config/mosquitto.acl`` without its comments)."""
-    lines = [f"user {DASHBOARD_USER}", "topic read cardtable/#", "topic write cardtable/+/command/+", ""]
+def acl_text(dashboards: tuple[str, ...] = (DASHBOARD_USER,)) -> str:
+    """The ACL rules (``config/mosquitto.acl`` without its comments); ``dashboards``: the logins with the
+    dashboard's rights (a second dashboard needs a login of its own: one login is one session)."""
+    lines: list[str] = []
+    for user in dashboards:
+        lines += [f"user {user}", "topic read cardtable/#", "topic write cardtable/+/command/+", ""]
     lines += [f"pattern write cardtable/%u/{t}" for t in TABLE_TOPICS]
     lines.append("pattern read cardtable/%u/command/+")
     return "\n".join(lines) + "\n"
@@ -83,6 +86,10 @@ def broker_config(port: int, password_file: Path, acl_file: Path, *, bind: str =
         "max_inflight_messages 100",
         "max_queued_messages 100000",
         f"listener {port} {bind}",
+        # A client's id is its login: no login can take over another's session (and knock it off the
+        # broker, throwing away what was queued for it), and a table's persistent session is its own.
+        # A listener's option: it must follow the `listener` line (before it, Mosquitto opens port 1883).
+        "use_username_as_clientid true",
         *([f"certfile {tls[0]}", f"keyfile {tls[1]}", "tls_version tlsv1.2"] if tls else []),
         f"log_dest {'file ' + str(log_file) if log_file else 'stderr'}",
         "log_type error", "log_type warning", "log_type notice", "log_type information",
@@ -103,11 +110,17 @@ class LocalBroker:
         bind: address to listen on.
         persistence: keep persistent sessions across a restart (saved in ``workdir``).
         tls: (certificate, key) PEM files: the listener speaks TLS only.
+        dashboards: the logins with the dashboard's rights (read everything, send commands).
+        on_line: called with each line of mosquitto's own log (connections, refused logins, takeovers);
+            by default they go to this module's logger at DEBUG.
     """
 
     def __init__(self, workdir: str | Path, users: Mapping[str, str], port: int = 0,
                  bind: str = "127.0.0.1", persistence: bool = False,
-                 tls: tuple[Path, Path] | None = None) -> None:
+                 tls: tuple[Path, Path] | None = None, dashboards: tuple[str, ...] = (DASHBOARD_USER,),
+                 on_line: Callable[[str], None] | None = None) -> None:
+        self.dashboards = dashboards
+        self.on_line = on_line
         self.persistence = persistence
         self.tls = tls
         self.workdir = Path(workdir)
@@ -127,7 +140,7 @@ class LocalBroker:
         self.workdir.mkdir(parents=True, exist_ok=True)
         pw, acl = self.workdir / "mosquitto.passwd", self.workdir / "mosquitto.acl"
         make_password_file(pw, self.users)
-        acl.write_text(acl_text(), encoding="utf-8")
+        acl.write_text(acl_text(self.dashboards), encoding="utf-8")
         acl.chmod(0o600)
         self.conf_path.write_text(broker_config(self.port, pw, acl, bind=self.bind, tls=self.tls,
                                                 persistence_dir=self.workdir if self.persistence else None),
@@ -147,7 +160,10 @@ class LocalBroker:
             assert proc.stdout is not None
             for line in proc.stdout:
                 self.log_lines.append(line.rstrip())
-                log.debug("mosquitto: %s", line.rstrip())
+                if self.on_line is not None:
+                    self.on_line(line.rstrip())
+                else:
+                    log.debug("mosquitto: %s", line.rstrip())
                 if READY_MARK in line and "version" in line:
                     ready.set()
             ready.set()

@@ -2,15 +2,15 @@
 
 Routes: ``GET /login`` and ``POST /login`` (form), ``POST /logout``, ``GET /`` (the page), ``GET /events``
 (server-sent events: a snapshot, then batches of updates), ``GET /api/state`` (the snapshot as JSON),
-``POST /api/ack`` (the director acknowledges a table: JSON ``{"table": id}``, header ``X-CSRF-Token``),
-``POST /api/result`` (the director enters a hand's result: ``{"table": id, "result": {fields}}``, the
-fields of a ``result`` event for the table's game, checked by ``club.results``).
-Every route but the login page needs a live session; the session cookie is HttpOnly and SameSite=Strict,
-and a command must also carry the session's CSRF token and come from our own origin.
-
-MQTT messages arrive on paho's thread into a deque; one asyncio task drains it every ``tick`` seconds,
-applies the messages to ``ClubState`` and sends each browser one batch (the latest view of each table
-that changed, with the times of the table events folded in, so the page can measure its own delay).
+``GET /api/history?table=id`` (a table's feed entries), ``POST /api/take`` (a director takes a table's
+call: ``{"table": id}``), ``POST /api/ack`` (the director acknowledges a table: the table puts its lamps
+out), ``POST /api/result`` (the director enters a hand's result: ``{"table": id, "result": {fields}}``, the
+fields of a ``result`` event for the table's game, checked by ``club.results``). A command sent to a table
+is pending (on the page) until the table's status lists its id as done; a table that is away gets it when
+it returns (its persistent session at the broker).
+Every route but the login page needs a live session; the session cookie is HttpOnly and SameSite=Strict
+(and Secure whenever the page is served over HTTPS), and a command must also carry the session's CSRF token
+and come from our own origin. Logins are throttled (``club.throttle``).
 """
 
 from __future__ import annotations
@@ -23,79 +23,27 @@ import logging
 import secrets
 import time
 import urllib.parse
-from collections import deque
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from typing import Any
 
 from firmware_host.club.auth import Sessions
+from firmware_host.club.hub import Hub
 from firmware_host.club.results import ResultError, parse_result
-from firmware_host.club.state import ClubState
+from firmware_host.club.state import RESULT_PHASES, ClubState
+from firmware_host.club.throttle import DEVICE_DAYS, Busy, Devices, HashPool, Throttle
 from laws.events import event_to_dict
 
 log = logging.getLogger(__name__)
 
 COOKIE = "ct_session"
+DEVICE_COOKIE = "ct_device"
 MAX_BODY = 4096
-RESULT_PHASES = frozenset({"auction", "play", "scoring"})  # a table's phases in which a hand awaits its result
-CLIENT_BACKLOG = 500
+SESSION_EXPIRY = 24 * 3600  # seconds the broker keeps the dashboard's session (and queues for it) while away
 
 
 def _static(name: str) -> str:
     return resources.files("firmware_host.club").joinpath("static", name).read_text(encoding="utf-8")
-
-
-class Hub:
-    """Between paho's thread and the browsers: a message inbox, the state, the browsers' queues."""
-
-    def __init__(self, state: ClubState, tick: float = 0.025, clock: Callable[[], float] = time.time) -> None:
-        self.state = state
-        self.tick = tick
-        self.clock = clock
-        self.inbox: deque[tuple[str, bytes]] = deque()
-        self.clients: set[asyncio.Queue[str]] = set()
-        self.ingested = 0
-
-    def put(self, topic: str, payload: bytes) -> None:
-        """From any thread: one MQTT message."""
-        self.inbox.append((topic, payload))
-
-    def drain(self) -> list[dict[str, Any]]:
-        """Apply what has arrived; coalesce to one update per table (times of folded events kept)."""
-        tables: dict[str, dict[str, Any]] = {}
-        times: dict[str, list[float]] = {}
-        others: list[dict[str, Any]] = []
-        now = self.clock()
-        while self.inbox:
-            topic, payload = self.inbox.popleft()
-            self.ingested += 1
-            for up in self.state.ingest(topic, payload, now):
-                if up["type"] == "table":
-                    name = up["table"]["table"]
-                    tables[name] = up["table"]
-                    if "t" in up:
-                        times.setdefault(name, []).append(up["t"])
-                else:
-                    others.append(up)
-        return [{"type": "table", "table": v, "ts": times.get(k, [])} for k, v in tables.items()] + others
-
-    def broadcast(self, updates: list[dict[str, Any]]) -> None:
-        if not updates or not self.clients:
-            return
-        text = json.dumps({"type": "batch", "updates": updates}, separators=(",", ":"))
-        for q in list(self.clients):
-            if q.qsize() >= CLIENT_BACKLOG:
-                # A browser that cannot keep up is dropped; EventSource reconnects and gets a snapshot.
-                self.clients.discard(q)
-                q.put_nowait("")
-                log.warning("a browser fell %d batches behind and was sent a fresh snapshot", CLIENT_BACKLOG)
-            else:
-                q.put_nowait(text)
-
-    async def run(self) -> None:
-        while True:
-            await asyncio.sleep(self.tick)
-            self.broadcast(self.drain())
 
 
 class Dashboard:
@@ -109,26 +57,32 @@ class Dashboard:
         tls: TLS to the broker.
         ca_file: with ``tls``, the club's CA (PEM) that signed the broker's certificate; default the
             system's CAs.
-        secure_cookie: mark the session cookie Secure (when served behind HTTPS).
+        secure_cookie: mark the cookies Secure even on plain HTTP (behind a proxy that speaks HTTPS and
+            does not say so); a request that came over HTTPS always gets Secure cookies.
+        device_key: the secret that signs known-device cookies (kept across restarts by the CLI, so a
+            director's browser stays known); random when None.
         tick: seconds between batches sent to the browsers.
-        clock: monotonic seconds, for session expiry.
+        clock: monotonic seconds, for session expiry and login throttling.
     """
 
     def __init__(self, host: str, port: int, mqtt_user: str, mqtt_password: str, users: dict[str, str], *,
                  session_ttl: float = 8 * 3600, tls: bool = False, ca_file: str | None = None,
-                 secure_cookie: bool = False,
+                 secure_cookie: bool = False, device_key: bytes | None = None,
                  tick: float = 0.025, clock: Callable[[], float] = time.monotonic) -> None:
         import paho.mqtt.client as mqtt
 
         self.sessions = Sessions(users, session_ttl, clock)
+        self.throttle = Throttle(clock)
+        self.devices = Devices(device_key)
+        self.hashing = HashPool()
         self.state = ClubState()
-        self.hub = Hub(self.state, tick)
+        self.hub = Hub(self.state, tick, on_resync=self._resync)
         self.secure_cookie = secure_cookie
         self.broker = (host, port)
         # A persistent session: while the dashboard is away the broker keeps its subscription and queues
         # the tables' messages for it (up to the broker's max_queued_messages), so the feed has no holes.
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"cardtable-dashboard-{mqtt_user}",
-                                  clean_session=False)
+        # The broker binds the client id to the login (use_username_as_clientid).
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=mqtt_user, protocol=mqtt.MQTTv5)
         self.client.username_pw_set(mqtt_user, mqtt_password)
         if tls:
             self.client.tls_set(ca_certs=ca_file)
@@ -144,9 +98,19 @@ class Dashboard:
         log.info("dashboard connected to the broker %s:%s", *self.broker)
         client.subscribe("cardtable/#", qos=1)
 
+    def _resync(self, table: str) -> None:
+        """A gap in ``table``'s messages: subscribe again to its retained topics, so the broker sends its
+        latest status and pack health again (on paho's thread; the answers arrive like any message)."""
+        self.client.subscribe([(f"cardtable/{table}/status", 1), (f"cardtable/{table}/pack/+", 1)])
+
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Any) -> AsyncIterator[None]:
-        self.client.connect_async(*self.broker, keepalive=30)
+        from paho.mqtt.packettypes import PacketTypes
+        from paho.mqtt.properties import Properties
+
+        props = Properties(PacketTypes.CONNECT)
+        props.SessionExpiryInterval = SESSION_EXPIRY
+        self.client.connect_async(*self.broker, keepalive=30, clean_start=False, properties=props)
         self.client.loop_start()
         task = asyncio.create_task(self.hub.run())
         try:
@@ -155,6 +119,7 @@ class Dashboard:
             task.cancel()
             self.client.disconnect()
             self.client.loop_stop()
+            self.hashing.close()
 
     def _build_app(self) -> Any:
         from starlette.applications import Starlette
@@ -163,6 +128,8 @@ class Dashboard:
         routes = [Route("/", self.page), Route("/login", self.login_page, methods=["GET"]),
                   Route("/login", self.login, methods=["POST"]), Route("/logout", self.logout, methods=["POST"]),
                   Route("/events", self.events), Route("/api/state", self.api_state),
+                  Route("/api/history", self.api_history),
+                  Route("/api/take", self.take, methods=["POST"]),
                   Route("/api/ack", self.ack, methods=["POST"]),
                   Route("/api/result", self.result, methods=["POST"]),
                   Route("/static/{name}", self.static)]
@@ -201,26 +168,54 @@ class Dashboard:
         note = f'<p class="error">{html.escape(message)}</p>' if message else ""
         return self._html(_static("login.html").replace("<!--message-->", note), status)
 
+    def _secure(self, request: Any) -> bool:
+        return self.secure_cookie or request.url.scheme == "https"
+
     async def login(self, request: Any) -> Any:
+        """Throttled per client address and name (a known device of the name: per device), then the
+        password checked on a worker thread."""
         from starlette.responses import RedirectResponse
         body = await request.body()
         if len(body) > MAX_BODY:
             return await self.login_page(request, "That form was too large.", 413)
         form = urllib.parse.parse_qs(body.decode("utf-8", "replace"))
-        name = (form.get("username") or [""])[0]
-        token = self.sessions.login(name, (form.get("password") or [""])[0])
-        if token is None:
+        name = (form.get("username") or [""])[0][:64]
+        password = (form.get("password") or [""])[0]
+        device = self.devices.check(request.cookies.get(DEVICE_COOKIE), name)
+        address = request.client.host if request.client else "?"
+        keys = [f"device:{device}"] if device else [f"address:{address}", f"name:{name}"]
+        wait = self.throttle.wait(keys)
+        if wait > 0:
+            log.warning("login for user %r from %s refused: too many attempts; %.0f s to wait", name, address, wait)
+            resp = await self.login_page(request, f"Too many attempts: try again in {wait:.0f} s.", 429)
+            resp.headers["Retry-After"] = str(int(wait) + 1)
+            return resp
+        self.throttle.attempt(keys)
+        try:
+            ok = await self.hashing.run(lambda: self.sessions.verify(name, password), trusted=device is not None)
+        except Busy as exc:
+            log.warning("login for user %r from %s refused: %s", name, address, exc)
+            resp = await self.login_page(request, "The server is busy: try again in a moment.", 503)
+            resp.headers["Retry-After"] = "2"
+            return resp
+        if not ok:
             return await self.login_page(request, "Wrong user name or password.", 401)
+        self.throttle.succeeded(keys)
+        token = self.sessions.open(name)
         resp = RedirectResponse("/", 303, headers=self._headers())
+        secure = self._secure(request)
         resp.set_cookie(COOKIE, token, max_age=int(self.sessions.ttl), httponly=True, samesite="strict",
-                        secure=self.secure_cookie, path="/")
+                        secure=secure, path="/")
+        resp.set_cookie(DEVICE_COOKIE, device and request.cookies[DEVICE_COOKIE] or self.devices.make(name),
+                        max_age=DEVICE_DAYS * 86400, httponly=True, samesite="strict", secure=secure,
+                        path="/login")
         return resp
 
     async def logout(self, request: Any) -> Any:
         from starlette.responses import RedirectResponse
         self.sessions.logout(request.cookies.get(COOKIE))
         resp = RedirectResponse("/login", 303, headers=self._headers())
-        resp.delete_cookie(COOKIE, path="/")
+        resp.delete_cookie(COOKIE, path="/", secure=self._secure(request), httponly=True, samesite="strict")
         return resp
 
     async def page(self, request: Any) -> Any:
@@ -234,7 +229,15 @@ class Dashboard:
     async def api_state(self, request: Any) -> Any:
         if self._session(request) is None:
             return self._json({"error": "login required"}, 401)
-        return self._json(self.state.snapshot())
+        return self._json(self.state.snapshot(self.hub.clock()))
+
+    async def api_history(self, request: Any) -> Any:
+        if self._session(request) is None:
+            return self._json({"error": "login required"}, 401)
+        table = request.query_params.get("table", "")
+        if table not in self.state.tables:
+            return self._json({"error": "unknown table"}, 404)
+        return self._json({"table": table, "history": self.state.table_history(table)})
 
     async def events(self, request: Any) -> Any:
         from starlette.responses import StreamingResponse
@@ -242,7 +245,7 @@ class Dashboard:
             return self._json({"error": "login required"}, 401)
         token = request.cookies.get(COOKIE)
         q: asyncio.Queue[str] = asyncio.Queue()
-        q.put_nowait(json.dumps(self.state.snapshot(), separators=(",", ":")))
+        q.put_nowait(json.dumps(self.state.snapshot(self.hub.clock()), separators=(",", ":")))
         self.hub.clients.add(q)
 
         async def stream() -> AsyncIterator[str]:
@@ -294,6 +297,28 @@ class Dashboard:
         assert isinstance(data, dict)
         return s, table, data
 
+    async def take(self, request: Any) -> Any:
+        """A director takes a table's call (is on the way): shown to every director; no message to the table."""
+        checked = await self._director_post(request, "taking a call")
+        if not isinstance(checked, tuple):
+            return checked
+        s, table, _ = checked
+        try:
+            updates = self.state.take(table, s.user, self.hub.clock())
+        except (LookupError, PermissionError) as exc:
+            log.warning("taking a call by %s refused: %s", s.user, exc)
+            return self._json({"error": str(exc)}, 409)
+        log.info("director %s took table %s's call", s.user, table)
+        self.hub.broadcast(updates)
+        return self._json({"ok": True})
+
+    def _send(self, table: str, what: str, cmd: dict[str, Any], by: str) -> dict[str, Any]:
+        """Publish a command (QoS 1: the broker keeps it for a table that is away) and mark it pending."""
+        self.client.publish(f"cardtable/{table}/command/{what}", json.dumps(cmd), qos=1)
+        self.hub.broadcast(self.state.sent(table, cmd["id"], what, by, self.hub.clock()))
+        online = self.state.tables[table].online
+        return {"ok": True, "pending": True, "online": online, "command": cmd}
+
     async def ack(self, request: Any) -> Any:
         checked = await self._director_post(request, "acknowledgement")
         if not isinstance(checked, tuple):
@@ -302,10 +327,8 @@ class Dashboard:
         view = self.state.tables[table]
         cmd = {"table": table, "by": s.user, "seq": view.ruling_seq, "t": time.time(),
                "id": secrets.token_hex(8)}
-        self.client.publish(f"cardtable/{table}/command/ack", json.dumps(cmd), qos=1)
         log.info("director %s acknowledged table %s (ruling %s)", s.user, table, view.ruling_seq)
-        self.hub.broadcast(self.state.acknowledged(table, s.user))
-        return self._json({"ok": True, "command": cmd})
+        return self._json(self._send(table, "ack", cmd, s.user))
 
     async def result(self, request: Any) -> Any:
         """The director enters a hand's result for a table; checked here, sent as ``command/result``."""
@@ -326,14 +349,21 @@ class Dashboard:
             return self._json({"error": str(exc)}, 400)
         cmd = {"table": table, "by": s.user, "t": time.time(), "id": secrets.token_hex(8),
                "result": {k: v for k, v in event_to_dict(event).items() if k != "type"}}
-        self.client.publish(f"cardtable/{table}/command/result", json.dumps(cmd), qos=1)
         log.info("director %s entered a result for table %s: %s", s.user, table, cmd["result"])
-        return self._json({"ok": True, "command": cmd})
+        return self._json(self._send(table, "result", cmd, s.user))
 
-def serve(dashboard: Dashboard, host: str, port: int, *, log_level: str = "warning") -> Any:
-    """A ``uvicorn.Server`` for the dashboard (call ``.run()``, or run it in a thread)."""
+def serve(dashboard: Dashboard, host: str, port: int, *, log_level: str = "warning",
+          certfile: str | None = None, keyfile: str | None = None,
+          forwarded_allow_ips: str | None = None) -> Any:
+    """A ``uvicorn.Server`` for the dashboard (call ``.run()``, or run it in a thread).
+
+    ``certfile``/``keyfile``: serve HTTPS itself. ``forwarded_allow_ips``: the reverse proxy's address,
+    whose ``X-Forwarded-Proto``/``-For`` headers are believed (the client's address for throttling, and
+    HTTPS for Secure cookies)."""
     import uvicorn
 
     config = uvicorn.Config(dashboard.app, host=host, port=port, log_level=log_level, access_log=False,
-                            lifespan="on", timeout_graceful_shutdown=1)
+                            lifespan="on", timeout_graceful_shutdown=1, ssl_certfile=certfile,
+                            ssl_keyfile=keyfile, proxy_headers=forwarded_allow_ips is not None,
+                            forwarded_allow_ips=forwarded_allow_ips)
     return uvicorn.Server(config)

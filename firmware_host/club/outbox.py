@@ -97,6 +97,14 @@ class Outbox:
             row = self._conn.execute("SELECT value FROM club_meta WHERE key = 'published_upto'").fetchone()
         return int(row[0]) if row else 0
 
+    def last_queued_seq(self) -> int:
+        """The journal seq of the newest message ever queued: the highest still waiting, or else the
+        highest the broker acknowledged (0 if none)."""
+        with self._lock:
+            row = self._conn.execute("SELECT MAX(seq) FROM club_outbox").fetchone()
+        top = int(row[0]) if row and row[0] is not None else 0
+        return max(top, self.published_upto())
+
     def set_latest(self, topic: str, payload: str) -> None:
         """Remember the newest value of a retained topic, to be sent (again) when connected."""
         with self._lock:

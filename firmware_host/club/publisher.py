@@ -5,6 +5,12 @@ latest value), ``event``, ``ruling``, ``deal`` (ordered, QoS 1, each carrying it
 ``heartbeat`` (QoS 0), ``online`` (retained; the broker publishes ``false`` as our will), and the
 table subscribes to ``command/+`` for the director's acknowledgements.
 
+The table holds a persistent MQTT 5 session (clean start off, ``SESSION_EXPIRY`` seconds): while it is
+away (restarting, unplugged) the broker keeps its subscription and queues the director's commands for it,
+and delivers them when it returns. Each ordered message names the journal seq of the one before it
+(``prev``), so the dashboard can tell a gap from the ordinary holes in journal seqs; each status names the
+ids of the last commands the table has taken in (``done``), so the dashboard can stop showing them pending.
+
 Every ordered message is first written to the outbox in the journal's SQLite file (``outbox.Outbox``),
 then handed to paho by a sender thread, in order, while the broker is connected; a message leaves the
 outbox when the broker acknowledges it. A broker outage therefore only delays messages, and a restart of
@@ -40,6 +46,8 @@ COMMANDS = ("ack", "result")
 FRESH_MAX = 1000     # messages kept in memory for the sender beside the outbox
 ACK_BATCH, ACK_EVERY = 64, 0.25  # acknowledged outbox rows are deleted in batches
 STATUS_EVERY = 0.1   # seconds between two status messages at most (the newest one wins)
+SESSION_EXPIRY = 7 * 24 * 3600  # seconds the broker keeps a table's session (and its commands) while away
+DONE_KEPT = 32       # ids of the latest commands handed to the table, told in every status
 CommandCallback = Callable[[str, dict[str, Any]], None]
 
 
@@ -110,7 +118,7 @@ class MqttPublisher:
         self._stop = False
         self._connected = False
         self._latest_dirty = True  # retained values left unsent by an earlier run go out first
-        self._status_msg: str | None = None
+        self._status_env: dict[str, Any] | None = None
         self._status_dirty = False
         self._status_at = 0.0
         self._sent_id = 0            # highest outbox id handed to paho in this process
@@ -120,13 +128,15 @@ class MqttPublisher:
         self._acked_at = 0.0
         self._fresh: deque[tuple[int, str, str]] = deque()
         self._backlog = True  # the outbox may hold rows not in _fresh (from an earlier run, an outage)
-        self._last_seq = 0
+        # The seq of the last ordered message ever queued (this run or an earlier one): the next one's ``prev``.
+        self._last_seq = self.outbox.last_queued_seq()
+        self._done: deque[str] = deque(maxlen=DONE_KEPT)
         self._thread: threading.Thread | None = None
         self.refused_commands = 0
         self.connected_event = threading.Event()
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"cardtable-{table_id}",
-                                  protocol=mqtt.MQTTv311, clean_session=True)
         user = config.username or table_id
+        # The broker binds a client id to its login (use_username_as_clientid); ours is the login too.
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=user, protocol=mqtt.MQTTv5)
         self.client.username_pw_set(user, password if password is not None else read_password(config))
         if config.tls:  # the broker's certificate checked against the club's CA, or the system's
             self.client.tls_set(ca_certs=str(config.ca_file) if config.ca_file else None,
@@ -146,8 +156,15 @@ class MqttPublisher:
 
     def start(self) -> None:
         """Connect in the background (the table works whether or not the broker answers)."""
+        from paho.mqtt.packettypes import PacketTypes
+        from paho.mqtt.properties import Properties
+
         self._stop = False
-        self.client.connect_async(self.config.host, self.config.port, keepalive=30)
+        props = Properties(PacketTypes.CONNECT)
+        props.SessionExpiryInterval = SESSION_EXPIRY
+        # Clean start off: the broker resumes our session, with the commands it queued while we were away.
+        self.client.connect_async(self.config.host, self.config.port, keepalive=30, clean_start=False,
+                                  properties=props)
         self.client.loop_start()
         self._thread = threading.Thread(target=self._run, name=f"mqtt-{self.table}", daemon=True)
         self._thread.start()
@@ -172,6 +189,12 @@ class MqttPublisher:
         self._callbacks.append(callback)
 
     @property
+    def _status_msg(self) -> str | None:
+        """The latest status as it would go out (for tests and diagnostics)."""
+        env = self._status_env
+        return None if env is None else self._dump({**env, "done": list(self._done)})
+
+    @property
     def connected(self) -> bool:
         return self._connected
 
@@ -190,9 +213,9 @@ class MqttPublisher:
         seq = int(snapshot.get("seq") or self._last_seq)
         # The status is kept in memory only: the controller tells it again after a restart, and only the
         # newest one matters. It goes out at most every STATUS_EVERY seconds (retained).
-        message = self._message("status", deal, seq, body)
+        envelope = self._envelope("status", deal, seq, body)
         with self._wake:
-            self._status_msg, self._status_dirty = message, True
+            self._status_env, self._status_dirty = envelope, True
             self._wake.notify()
 
     def event(self, event: dict[str, Any], deal: int, seq: int) -> None:
@@ -206,22 +229,33 @@ class MqttPublisher:
         self._queue("deal", deal, self._last_seq, {"deal": deal, "over": True, "revealed": released})
 
     def pack_health(self, pack: str, unreadable: int, damaged: int, deals: int) -> None:
+        if pack in ("", "unknown"):  # not a pack: a shoe that has not named it yet (no phantom row)
+            return
         body = {"pack": pack, "unreadable": unreadable, "damaged": damaged, "deals": deals}
         safe = re.sub(r"[^A-Za-z0-9_-]", "_", pack)[:64] or "_"
         self._latest(topic(self.table, "pack", safe), "pack", self._last_seq, body)
 
     # -- internals ---------------------------------------------------------------------------------
 
-    def _message(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> str:
+    def _envelope(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> dict[str, Any]:
         # "secret": the deal's cards were being held back when this was written
-        return json.dumps({"table": self.table, "kind": kind, "seq": seq, "deal": deal,
-                           "secret": self.secrecy.is_open(deal), "t": self.clock(), "body": body},
-                          separators=(",", ":"), allow_nan=False)
+        return {"table": self.table, "kind": kind, "seq": seq, "deal": deal,
+                "secret": self.secrecy.is_open(deal), "t": self.clock(), "body": body}
+
+    @staticmethod
+    def _dump(envelope: dict[str, Any]) -> str:
+        return json.dumps(envelope, separators=(",", ":"), allow_nan=False)
+
+    def _message(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> str:
+        return self._dump(self._envelope(kind, deal, seq, body))
 
     def _queue(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> None:
-        self._last_seq = max(self._last_seq, seq)
-        t, payload = topic(self.table, kind), self._message(kind, deal, seq, body)
+        t = topic(self.table, kind)
         with self._wake:
+            envelope = self._envelope(kind, deal, seq, body)
+            envelope["prev"] = self._last_seq  # the chain the dashboard checks for gaps
+            self._last_seq = max(self._last_seq, seq)
+            payload = self._dump(envelope)
             oid = self.outbox.put(seq, t, payload)
             # A copy in memory spares the sender a read back while all is well; during an outage (or
             # past FRESH_MAX) the sender reads the outbox instead.
@@ -269,9 +303,11 @@ class MqttPublisher:
     def _send_status(self) -> None:
         now = time.monotonic()
         with self._wake:
-            if not self._status_dirty or self._status_msg is None or now - self._status_at < STATUS_EVERY:
+            if not self._status_dirty or self._status_env is None or now - self._status_at < STATUS_EVERY:
                 return
-            message, self._status_dirty, self._status_at = self._status_msg, False, now
+            self._status_dirty, self._status_at = False, now
+            envelope = {**self._status_env, "done": list(self._done)}
+        message = self._dump(envelope)
         self.client.publish(topic(self.table, "status"), message, qos=1, retain=True)
 
     def _send_latest(self) -> None:
@@ -342,7 +378,7 @@ class MqttPublisher:
         self.outbox.resend_all_latest()
         with self._wake:
             self._latest_dirty = True
-            self._status_dirty = self._status_msg is not None
+            self._status_dirty = self._status_env is not None
             self._connected = True
             self._wake.notify_all()
         self.connected_event.set()
@@ -393,8 +429,17 @@ class MqttPublisher:
             log.warning("table %s: refused command on %s: %s", self.table, msg.topic, problem)
             return
         log.info("table %s: command %s from %s", self.table, kind, body.get("by", "?"))
+        handled = True
         for cb in list(self._callbacks):
             try:
                 cb(kind, body)
             except Exception:
+                handled = False
                 log.exception("table %s: command handler failed", self.table)
+        cid = body.get("id")
+        if handled and isinstance(cid, str) and cid[:64] not in self._done:
+            # Told back in the next status (sent at once), so the dashboard stops showing it pending.
+            with self._wake:
+                self._done.append(cid[:64])
+                self._status_dirty = self._status_env is not None
+                self._wake.notify()

@@ -161,11 +161,15 @@ class SimTable:
                 u, d, n = self.packs[self.pack]
                 self.observer.pack_health(self.pack, u, d, n)
 
+    def _score(self) -> dict[str, Any]:
+        score = self._engine.state.game_state.get("score")
+        return score.snapshot() if score is not None else {}
+
     def _status(self) -> None:
         self.observer.status({
             "table": self.table, "game": self.game, "phase": self.phase, "deal": self.deal,
             "dealer": self.dealer, "next_dealer": "", "lamps": dict(self.lamps), "shoe_online": True,
-            "camera_online": True, "counts": dict(self.counts), "score": {}, "ruling": self.last_ruling,
+            "camera_online": True, "counts": dict(self.counts), "score": self._score(), "ruling": self.last_ruling,
             "seq": self.seq, "t": self.clock()})
 
 

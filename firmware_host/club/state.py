@@ -5,6 +5,19 @@ or refuses it with a logged reason. Checks, in order: the topic is one of ours; 
 large, is a JSON object, names the same table as the topic (a table publishing under another's id is
 refused here too, not only by the broker's ACL) and the same kind; then repeats of an ordered message
 (same table, kind and seq: QoS 1 may deliver twice, and a table resends after an outage) are dropped.
+
+What the director reads is kept here in words (``club.words``, the table display's own words):
+- A **call**: a table with a ruling lamp lit needs the director. It opens when a status first shows such a
+  lamp (``since`` is the dashboard's clock then), carries the headline, reason and law of the latest
+  irregularity, can be *taken* by a director (who is on the way) and leaves when a status shows the lamps
+  out (the table obeyed, or a director's acknowledgement put them out).
+- The **current ruling** stands until the next deal starts (a ``deal_start`` event or a status of a
+  later deal).
+- **Pending commands**: what the dashboard sent a table, until a status of that table lists the command's
+  id in ``done``.
+- **Gaps**: every ordered message names the seq of the one before it (``prev``); a ``prev`` above the
+  last seq seen means messages were lost, and the table is re-read from its retained status (an update of
+  type ``resync`` asks the dashboard to do so).
 """
 
 from __future__ import annotations
@@ -16,6 +29,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from firmware_host.club import words
+from firmware_host.club.results import FIELDS
+from firmware_host.lamps import RULING_LAMPS
+
 log = logging.getLogger(__name__)
 
 MAX_PAYLOAD = 65536
@@ -25,10 +42,10 @@ COMMAND = re.compile(r"^cardtable/[A-Za-z0-9_-]{1,64}/command/[A-Za-z0-9_-]{1,64
 ORDERED = ("event", "ruling", "deal")
 FEED_SIZE = 200
 SEEN_SIZE = 20000
-RETIRE_AT = 3  # unreadable + damaged cards across deals at which a pack should be retired
-IRREGULAR = frozenset({"new_shuffle_and_cut", "new_cut", "redeal", "misdeal", "replace_pack", "restore_pack",
-                       "deemed_to_belong", "defective_trick", "claim_option", "deal_stands", "cut_again",
-                       "penalty", "lose_deal", "reshuffle", "attention"})
+HISTORY = 100       # feed entries kept per table (the table's history on the page)
+PENDING_KEPT = 20   # commands a table has not yet confirmed, kept per table
+RESULT_PHASES = frozenset({"auction", "play", "scoring"})  # a table's phases in which a hand awaits its result
+UNKNOWN_PACKS = frozenset({"", "unknown"})  # not a pack: a shoe that has not named its pack yet
 
 
 class Refused(ValueError):
@@ -49,17 +66,37 @@ class TableView:
     counts: dict[str, int] = field(default_factory=dict)
     shoe_online: bool | None = None
     camera_online: bool | None = None
+    score: str = ""
     ruling: dict[str, Any] | None = None
     ruling_seq: int = 0
-    needs_ack: bool = False
-    acked_by: str = ""
+    irregularity: dict[str, Any] | None = None   # the latest irregularity (the words of a call)
+    call: dict[str, Any] | None = None
+    pending: list[dict[str, Any]] = field(default_factory=list)
     events: int = 0
     last_event: str = ""
     status_seq: int = -1
     last_seen: float = 0.0
+    last_ordered: int = -1   # seq of the newest ordered message applied (-1: none yet)
+    resyncs: int = 0
+
+    @property
+    def needs_ack(self) -> bool:
+        """A ruling lamp is lit: the table calls the director."""
+        return any(self.lamps.get(name) for name in RULING_LAMPS)
+
+    @property
+    def result_due(self) -> bool:
+        """A hand waits for its result (between the end of a deal and the next), for a game that has them."""
+        return self.phase in RESULT_PHASES and self.game in FIELDS
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+        """What the page gets: words only (lamps lit, seat names), no code names."""
+        return {"table": self.table, "online": self.online, "phase": self.phase, "game": self.game,
+                "deal": self.deal, "dealer": words.seat_name(self.dealer), "lamps": words.lamp_words(self.lamps),
+                "counts": self.counts, "shoe_online": self.shoe_online, "camera_online": self.camera_online,
+                "score": self.score, "ruling": self.ruling, "call": self.call, "pending": self.pending,
+                "events": self.events, "last_event": self.last_event, "result_due": self.result_due,
+                "resyncs": self.resyncs}
 
 
 @dataclass
@@ -72,11 +109,12 @@ class PackView:
 
     @property
     def retire(self) -> bool:
-        return self.unreadable + self.damaged >= RETIRE_AT
+        return self.unreadable + self.damaged >= words.RETIRE_AT
 
     def to_dict(self) -> dict[str, Any]:
         return {"table": self.table, "pack": self.pack, "unreadable": self.unreadable,
-                "damaged": self.damaged, "deals": self.deals, "retire": self.retire}
+                "damaged": self.damaged, "deals": self.deals, "retire": self.retire,
+                "why": words.pack_why(self.unreadable, self.damaged, self.deals)}
 
 
 def _int(v: Any, name: str) -> int:
@@ -89,8 +127,9 @@ def _text(v: Any, limit: int = 2000) -> str:
     return v[:limit] if isinstance(v, str) else ""
 
 
-def _ruling_view(body: dict[str, Any]) -> dict[str, Any]:
-    return {k: _text(body.get(k)) for k in ("remedy", "law", "clause", "reason", "seat", "pack", "dealer")}
+def _ruling_words(body: dict[str, Any]) -> dict[str, Any]:
+    return {"headline": words.headline(body), "law": _text(body.get("law"), 200),
+            "clause": _text(body.get("clause"), 80), "reason": _text(body.get("reason"))}
 
 
 class ClubState:
@@ -100,14 +139,19 @@ class ClubState:
         self.tables: dict[str, TableView] = {}
         self.packs: dict[tuple[str, str], PackView] = {}
         self.feed: deque[dict[str, Any]] = deque(maxlen=FEED_SIZE)
+        self.history: dict[str, deque[dict[str, Any]]] = {}
         self.refused = 0
         self._seen: dict[str, set[tuple[str, int]]] = {}
         self._seen_order: dict[str, deque[tuple[str, int]]] = {}
 
-    def snapshot(self) -> dict[str, Any]:
-        """Everything, for a browser that has just connected."""
-        return {"type": "snapshot", "tables": [t.to_dict() for t in self.tables.values()],
+    def snapshot(self, now: float = 0.0) -> dict[str, Any]:
+        """Everything, for a browser that has just connected (``now``: the dashboard's clock)."""
+        return {"type": "snapshot", "now": now, "tables": [t.to_dict() for t in self.tables.values()],
                 "feed": list(self.feed), "packs": [p.to_dict() for p in self.packs.values()]}
+
+    def table_history(self, table: str) -> list[dict[str, Any]]:
+        """A table's feed entries, newest first."""
+        return list(self.history.get(table, ()))
 
     def ingest(self, topic: str, payload: bytes, now: float) -> list[dict[str, Any]]:
         """Apply one MQTT message. Returns the updates for the browsers ([] for a repeat or a refusal)."""
@@ -160,9 +204,12 @@ class ClubState:
             return []
         view = view or self.tables.setdefault(table, TableView(table))
         view.last_seen = now
+        out: list[dict[str, Any]] = []
+        if kind in ORDERED:
+            out += self._check_gap(view, msg.get("prev"), seq, now)
         handler = {"status": self._on_status, "event": self._on_event, "ruling": self._on_ruling,
                    "deal": self._on_deal, "pack": self._on_pack}[kind]
-        return handler(view, msg, body, seq, float(t))
+        return out + handler(view, msg, body, seq, float(t), now)
 
     def _repeat(self, table: str, kind: str, seq: int) -> bool:
         seen = self._seen.setdefault(table, set())
@@ -175,66 +222,130 @@ class ClubState:
             seen.discard(order.popleft())
         return False
 
+    def _check_gap(self, v: TableView, prev: Any, seq: int, now: float) -> list[dict[str, Any]]:
+        known = v.last_ordered
+        v.last_ordered = max(known, seq)
+        if known < 0 or isinstance(prev, bool) or not isinstance(prev, int) or prev <= known:
+            return []
+        v.resyncs += 1
+        log.warning("table %s: messages after seq %d up to seq %d never arrived; reading its latest status "
+                    "again", v.table, known, prev)
+        entry = self._entry(v, seq, now, "link", {
+            "headline": "MESSAGES MISSED", "law": "", "clause": "",
+            "reason": f"Messages from table {v.table} after number {known} up to number {prev} never arrived; "
+                      "its state was read again from its latest status."})
+        return [{"type": "feed", "entry": entry}, {"type": "resync", "table": v.table}]
+
+    def _entry(self, v: TableView, seq: int, t: float, kind: str, said: dict[str, Any]) -> dict[str, Any]:
+        entry = {"id": f"{v.table}:{kind}:{seq}:{len(self.feed)}", "table": v.table, "seq": seq, "deal": v.deal,
+                 "t": t, "kind": kind, "acked_by": "", **said}
+        self.feed.appendleft(entry)
+        self.history.setdefault(v.table, deque(maxlen=HISTORY)).appendleft(entry)
+        return entry
+
     def _on_status(self, v: TableView, msg: dict[str, Any], body: dict[str, Any], seq: int,
-                   t: float) -> list[dict[str, Any]]:
+                   t: float, now: float) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        done = msg.get("done")
+        if isinstance(done, list) and v.pending:
+            ids = {str(x)[:64] for x in done[:64]}
+            v.pending = [p for p in v.pending if p["id"] not in ids]
         if seq < v.status_seq:
-            return []  # an older retained status arriving late
+            return [{"type": "table", "table": v.to_dict(), "t": t}]  # an older status: only its ``done``
         v.status_seq = seq
         v.phase, v.game, v.dealer = _text(body.get("phase"), 40), _text(body.get("game"), 40), \
             _text(body.get("dealer"), 4)
-        v.deal = body["deal"] if isinstance(body.get("deal"), int) else v.deal
+        if isinstance(body.get("deal"), int) and not isinstance(body.get("deal"), bool):
+            v.deal = body["deal"]
+            if v.ruling is not None and v.deal > v.ruling["deal"]:
+                v.ruling = None  # a ruling stands until the next deal starts
         lamps = body.get("lamps")
         if isinstance(lamps, dict):
             v.lamps = {str(k)[:40]: bool(x) for k, x in list(lamps.items())[:20]}
-            v.needs_ack = any(v.lamps.values())
         counts = body.get("counts")
         if isinstance(counts, dict):
             v.counts = {str(k)[:4]: x for k, x in list(counts.items())[:4] if isinstance(x, int)}
+        v.score = words.score_line(body.get("score"))
         for key in ("shoe_online", "camera_online"):
             if isinstance(body.get(key), bool):
                 setattr(v, key, body[key])
         v.online = True
-        return [{"type": "table", "table": v.to_dict(), "t": t}]
+        if v.needs_ack and v.call is None:
+            said = v.irregularity or {"headline": " · ".join(words.lamp_words(v.lamps)), "law": "",
+                                      "clause": "", "reason": "The table's lamps ask for the director."}
+            v.call = {"since": now, **said, "taken_by": "", "taken_at": 0.0, "clearing_by": ""}
+        elif not v.needs_ack and v.call is not None:
+            out += self._close_call(v)
+        return [{"type": "table", "table": v.to_dict(), "t": t}, *out]
+
+    def _close_call(self, v: TableView) -> list[dict[str, Any]]:
+        assert v.call is not None
+        by = v.call["clearing_by"] or v.call["taken_by"] or "the table"
+        since = v.call["since"]
+        v.call, v.irregularity = None, None
+        out = []
+        for e in self.history.get(v.table, ()):
+            if e["kind"] == "irregularity" and not e["acked_by"]:
+                e["acked_by"] = by
+                out.append({"type": "feed", "entry": e})
+        log.info("table %s: call of %.0f cleared (%s)", v.table, since, by)
+        return out
 
     def _on_event(self, v: TableView, msg: dict[str, Any], body: dict[str, Any], seq: int,
-                  t: float) -> list[dict[str, Any]]:
+                  t: float, now: float) -> list[dict[str, Any]]:
         v.events += 1
         etype, seat = _text(body.get("type"), 40), _text(body.get("seat"), 4)
-        v.last_event = f"{etype} {seat}".strip()  # the type and seat only: never a card
+        v.last_event = f"{etype.replace('_', ' ')} {words.seat_name(seat)}".strip()  # never a card
+        if etype == "deal_start" and v.ruling is not None and seq > v.ruling["seq"]:
+            v.ruling = None
         return [{"type": "table", "table": v.to_dict(), "t": t}]
 
     def _on_ruling(self, v: TableView, msg: dict[str, Any], body: dict[str, Any], seq: int,
-                   t: float) -> list[dict[str, Any]]:
-        r = _ruling_view(body)
-        v.ruling, v.ruling_seq, v.acked_by = r, seq, ""
-        if r["remedy"] in IRREGULAR:
-            v.needs_ack = True
-        entry = {"table": v.table, "seq": seq, "deal": msg.get("deal") if isinstance(msg.get("deal"), int)
-                 else 0, "t": t, **r}
-        self.feed.appendleft(entry)
-        return [{"type": "table", "table": v.to_dict(), "t": t}, {"type": "ruling", "ruling": entry}]
+                   t: float, now: float) -> list[dict[str, Any]]:
+        said = _ruling_words(body)
+        kind = words.kind(body)
+        deal = msg.get("deal") if isinstance(msg.get("deal"), int) else 0
+        v.ruling, v.ruling_seq = {**said, "seq": seq, "deal": max(deal, v.deal), "t": t}, seq
+        if kind == "irregularity":
+            v.irregularity = said
+            if v.call is not None:  # a further irregularity at a table already calling: its latest words
+                v.call.update(said)
+        entry = self._entry(v, seq, t, kind, said)
+        return [{"type": "table", "table": v.to_dict(), "t": t}, {"type": "feed", "entry": entry}]
 
     def _on_deal(self, v: TableView, msg: dict[str, Any], body: dict[str, Any], seq: int,
-                 t: float) -> list[dict[str, Any]]:
+                 t: float, now: float) -> list[dict[str, Any]]:
         return [{"type": "table", "table": v.to_dict(), "t": t}]
 
     def _on_pack(self, v: TableView, msg: dict[str, Any], body: dict[str, Any], seq: int,
-                 t: float) -> list[dict[str, Any]]:
+                 t: float, now: float) -> list[dict[str, Any]]:
         name = _text(body.get("pack"), 64)
-        if not name:
-            raise Refused("pack health without a pack name")
+        if name in UNKNOWN_PACKS:
+            raise Refused(f"pack health for a pack not named yet ({name!r})")
         p = self.packs.setdefault((v.table, name), PackView(v.table, name))
         p.unreadable = _int(body.get("unreadable"), "unreadable")
         p.damaged = _int(body.get("damaged"), "damaged")
         p.deals = _int(body.get("deals"), "deals")
         return [{"type": "pack", "pack": p.to_dict()}]
 
-    def acknowledged(self, table: str, by: str) -> list[dict[str, Any]]:
-        """The director acknowledged ``table``'s ruling (the table will clear its lamps and say so)."""
+    # -- the director's side --------------------------------------------------------------------------
+
+    def take(self, table: str, by: str, now: float) -> list[dict[str, Any]]:
+        """Director ``by`` takes ``table``'s call (is on the way). Raises ``LookupError`` when the table
+        has no call, ``PermissionError`` when another director has taken it."""
         v = self.tables[table]
-        v.acked_by, v.needs_ack = by, False
-        entry = {"table": table, "seq": v.ruling_seq, "deal": v.deal, "t": 0.0, "remedy": "acknowledged",
-                 "law": "", "clause": "", "reason": f"acknowledged by {by}", "seat": "", "pack": "",
-                 "dealer": ""}
-        self.feed.appendleft(entry)
-        return [{"type": "table", "table": v.to_dict()}, {"type": "ruling", "ruling": entry}]
+        if v.call is None:
+            raise LookupError(f"table {table} has no call waiting")
+        if v.call["taken_by"] and v.call["taken_by"] != by:
+            raise PermissionError(f"{v.call['taken_by']} has taken table {table}'s call")
+        v.call["taken_by"], v.call["taken_at"] = by, now
+        return [{"type": "table", "table": v.to_dict()}]
+
+    def sent(self, table: str, cid: str, what: str, by: str, now: float) -> list[dict[str, Any]]:
+        """The dashboard sent ``table`` a command (``what``: ``ack`` or ``result``): pending until the table
+        lists ``cid`` as done."""
+        v = self.tables[table]
+        v.pending = [*v.pending, {"id": cid, "kind": what, "by": by, "t": now}][-PENDING_KEPT:]
+        if what == "ack" and v.call is not None:
+            v.call["clearing_by"] = by
+        return [{"type": "table", "table": v.to_dict()}]

@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -41,7 +45,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     d.add_argument("--host", default="127.0.0.1")
     d.add_argument("--port", type=int, default=8080)
     d.add_argument("--session-minutes", type=float, default=480.0)
-    d.add_argument("--secure-cookie", action="store_true", help="served behind HTTPS: mark the cookie Secure")
+    d.add_argument("--secure-cookie", action="store_true",
+                   help="behind an HTTPS proxy that does not say so: mark the cookies Secure anyway")
+    d.add_argument("--certfile", help="serve HTTPS: the dashboard's certificate (PEM)")
+    d.add_argument("--keyfile", help="serve HTTPS: its private key (PEM)")
+    d.add_argument("--forwarded-allow-ips", metavar="ADDR",
+                   help="behind a reverse proxy at ADDR: believe its X-Forwarded-For/-Proto headers")
     d.set_defaults(func=_dashboard)
 
     u = csub.add_parser("adduser", help="add or change a director's dashboard login")
@@ -105,7 +114,10 @@ def _broker(args: argparse.Namespace) -> int:
             f.write_text(secrets.token_urlsafe(16) + "\n", encoding="utf-8")
             f.chmod(0o600)
         users[name] = f.read_text(encoding="utf-8").strip()
-    broker = LocalBroker(workdir, users, port=args.port, bind=args.bind, tls=tls)
+    def show(line: str) -> None:  # mosquitto's own log (logins, refusals, takeovers) at normal verbosity
+        print(f"mosquitto: {line}", file=sys.stderr, flush=True)
+
+    broker = LocalBroker(workdir, users, port=args.port, bind=args.bind, tls=tls, on_line=show)
     broker.write_files()
     try:
         broker.start()
@@ -160,12 +172,44 @@ def _dashboard(args: argparse.Namespace) -> int:
         why = "is for TLS: add --tls" if not args.tls else "does not exist"
         print(f"club dashboard: --ca-file {args.ca_file} {why}", file=sys.stderr)
         return 2
+    if bool(args.certfile) != bool(args.keyfile) or any(f and not Path(f).is_file()
+                                                          for f in (args.certfile, args.keyfile)):
+        print(f"club dashboard: HTTPS needs --certfile and --keyfile naming existing PEM files (got "
+              f"{args.certfile!r}, {args.keyfile!r})", file=sys.stderr)
+        return 2
+    try:
+        device_key = _device_key(Path(args.users))
+    except OSError as exc:
+        print(f"club dashboard: cannot keep the known-device key beside {args.users}: {exc}", file=sys.stderr)
+        return 2
     dash = Dashboard(args.broker_host, args.broker_port, args.mqtt_user, password, users,
                      session_ttl=args.session_minutes * 60, tls=args.tls, ca_file=args.ca_file,
-                     secure_cookie=args.secure_cookie)
-    print(f"dashboard on http://{args.host}:{args.port}/")
-    serve(dash, args.host, args.port).run()
+                     secure_cookie=args.secure_cookie, device_key=device_key)
+    scheme = "https" if args.certfile else "http"
+    print(f"dashboard on {scheme}://{args.host}:{args.port}/")
+    serve(dash, args.host, args.port, certfile=args.certfile, keyfile=args.keyfile,
+          forwarded_allow_ips=args.forwarded_allow_ips).run()
     return 0
+
+
+def _device_key(users: Path) -> bytes:
+    """The secret that signs the directors' known-device cookies, kept beside the users file (mode 0600)
+    so a restarted dashboard still knows their browsers."""
+    import os
+    import secrets
+
+    path = users.with_name(users.name + ".device-key")
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(secrets.token_hex(32) + "\n")
+    try:
+        key = bytes.fromhex(path.read_text(encoding="ascii").strip())
+    except (UnicodeDecodeError, ValueError):
+        key = b""
+    if len(key) < 16:
+        raise OSError(f"{path} is not a key written by the dashboard (delete it to make a new one)")
+    return key
 
 
 def _adduser(args: argparse.Namespace) -> int:

@@ -13,7 +13,10 @@ import pytest
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 
-PASSWORDS = {DASHBOARD_USER: "dash-pw-1", "t1": "t1-pw-1", "t2": "t2-pw-1"}
+PASSWORDS = {DASHBOARD_USER: "dash-pw-1", "watcher": "watch-pw-1", "t1": "t1-pw-1", "t2": "t2-pw-1"}
+# A second login with the dashboard's rights, for the tests' watchers: one login is one session
+# (use_username_as_clientid), so a watcher logged in as "dashboard" would knock the dashboard off.
+DASHBOARDS = (DASHBOARD_USER, "watcher")
 
 
 def _need(binary: str, package: str) -> None:
@@ -24,16 +27,16 @@ def _need(binary: str, package: str) -> None:
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[LocalBroker]:
     _need("mosquitto", "mosquitto")
-    b = LocalBroker(tmp_path / "broker", PASSWORDS)
+    b = LocalBroker(tmp_path / "broker", PASSWORDS, dashboards=DASHBOARDS)
     b.start()
     yield b
     b.stop()
 
 
 class Watcher:
-    """An MQTT client logged in as the dashboard user that records every message on ``#``."""
+    """An MQTT client logged in with the dashboard's rights that records every message on ``#``."""
 
-    def __init__(self, port: int, user: str = DASHBOARD_USER, password: str | None = None) -> None:
+    def __init__(self, port: int, user: str = "watcher", password: str | None = None) -> None:
         import paho.mqtt.client as mqtt
 
         self.messages: list[tuple[str, bytes]] = []

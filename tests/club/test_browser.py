@@ -70,18 +70,17 @@ def test_director_sees_a_lamp_light_reads_the_law_and_clears_it(club: ClubDemo, 
         for _ in range(4):  # game, packs, draw, shuffle: no irregularity yet
             table.step()
         card = f'.table[data-table="{tid}"]'
-        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"{card} .lamp"))
-        assert not driver.find_elements(By.CSS_SELECTOR, f"{card} .lamp.lit")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"{card} .phase"))
+        assert not driver.find_elements(By.CSS_SELECTOR, f"{card} .lamp")  # only lit lamps show
         table.step()  # the cut shows a faced card: a new shuffle and cut
-        lit = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f'{card} .lamp.lit[data-lamp="shuffle"]'))
-        assert lit
+        assert wait.until(lambda d: text(f"{card} .lamps") == "SHUFFLE+CUT")  # the terminal's label
         law = wait.until(lambda d: text(f"{card} .ruling .law"))
         assert "Contract Bridge" in law and "CB-cut-faced" in law
         assert "shuffle" in text(f"{card} .ruling .reason").lower()
         assert "Contract Bridge, New Shuffle and Cut" in text("#feed")
-        driver.find_element(By.CSS_SELECTOR, f"{card} button.ack").click()
+        driver.find_element(By.CSS_SELECTOR, f'#queue li[data-table="{tid}"] button.ack').click()
         wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, f"{card} .lamp.lit"))
-        assert "acknowledged by director" in text(card)
+        assert wait.until(lambda d: "acknowledged by director" in text("#feed"))
         assert not table.lamps["shuffle"]
         # the director enters a hand's result: a wrong contract is named on the page, a right one reaches
         # the table through the broker

@@ -1,15 +1,20 @@
-// cardtable dashboard: live tables over server-sent events. Everything shown is set with textContent
-// (never innerHTML), so nothing a table sends can become markup.
+// cardtable dashboard: the call queue, the tables, the rulings feed and pack health, live over server-sent
+// events. Everything shown is set with textContent (never innerHTML), so nothing a table sends can become
+// markup. Every word shown comes from the server, which takes them from the table's own display.
 "use strict";
 (function () {
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
-  const tablesEl = document.getElementById("tables");
-  const feedEl = document.getElementById("feed");
-  const packsEl = document.getElementById("packs");
-  const connEl = document.getElementById("conn");
-  const countEl = document.getElementById("table-count");
-  const cards = new Map();   // table id -> element
+  const $ = (id) => document.getElementById(id);
+  const tablesEl = $("tables"), feedEl = $("feed"), packsEl = $("packs"), connEl = $("conn");
+  const queueEl = $("queue"), retireEl = $("retire");
+  const cards = new Map();     // table id -> card element
+  const views = new Map();     // table id -> latest view
+  const shown = new Map();     // table id -> what was last drawn on its card
   const packRows = new Map();
+  const feedItems = new Map(); // entry id -> li
+  let offset = 0;              // dashboard clock minus this browser's clock (seconds)
+  let callKeys = new Map();    // table id -> JSON of its call and pending commands, to redraw only on change
+  let knownCalls = null;       // tables calling at the last redraw (null: before the first snapshot)
   const LAT_MAX = 200000;
   // Delay from an event at a table to its display here (seconds); read by `cardtable bench club`.
   window.cardtableLatency = [];
@@ -21,113 +26,243 @@
     if (text !== undefined && text !== null) e.textContent = String(text);
     return e;
   }
+  const nowServer = () => Date.now() / 1000 + offset;
+  const timeFormat = new Intl.DateTimeFormat([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  const clockText = (t) => timeFormat.format(new Date((t - offset) * 1000));
+  function waited(since) {
+    const s = Math.max(0, Math.floor(nowServer() - since));
+    const m = Math.floor(s / 60);
+    return m >= 60 ? Math.floor(m / 60) + " h " + (m % 60) + " min" : m + ":" + String(s % 60).padStart(2, "0");
+  }
 
+  // -- the tables --------------------------------------------------------------------------------------
   function tableCard(id) {
     let c = cards.get(id);
     if (c) return c;
-    c = el("div", "table");
+    c = el("article", "table");
     c.dataset.table = id;
     const h = el("h3");
-    h.append(el("span", "name", id), el("span", "phase"));
-    c.append(h, el("div", "meta"), el("div", "lamps"), el("div", "ruling"));
-    const b = el("button", "ack", "Acknowledge");
-    b.type = "button";
-    b.addEventListener("click", () => acknowledge(id));
+    const name = el("button", "name", id);
+    name.type = "button";
+    name.title = "History of " + id;
+    name.addEventListener("click", () => showHistory(id));
+    h.append(name, el("span", "phase"));
     const f = el("form", "result");
+    f.hidden = true;
     f.addEventListener("submit", (ev) => { ev.preventDefault(); enterResult(id, f); });
-    c.append(b, f);
-    // keep the tables in id order
+    c.append(h, el("div", "meta"), el("div", "score"), el("ul", "lamps"), el("div", "ruling"), el("div", "pending"), f);
     const after = [...cards.keys()].filter((k) => k > id).sort()[0];
     tablesEl.insertBefore(c, after ? cards.get(after) : null);
     cards.set(id, c);
-    countEl.textContent = String(cards.size);
+    $("table-count").textContent = String(cards.size);
     return c;
   }
 
-  const shown = new Map();  // table id -> what was last drawn, so unchanged parts are left alone
-
   function showTable(t) {
+    views.set(t.table, t);
     const c = tableCard(t.table);
     const last = shown.get(t.table) || {};
     const text = (sel, value) => {
       if (last[sel] !== value) c.querySelector(sel).textContent = value;
       last[sel] = value;
     };
-    c.classList.toggle("attention", !!t.needs_ack);
+    c.classList.toggle("calling", !!t.call);
     c.classList.toggle("offline", !t.online);
     text(".phase", t.online ? t.phase : "offline");
     const counts = Object.entries(t.counts || {}).map(([s, n]) => s + " " + n).join(", ");
-    let meta = "deal " + t.deal + (t.dealer ? ", dealer " + t.dealer : "") + (counts ? " | cards: " + counts : "");
-    meta += " | events " + t.events + (t.last_event ? " (" + t.last_event + ")" : "");
-    if (t.shoe_online === false) meta += " | shoe offline";
-    if (t.camera_online === false) meta += " | camera offline";
+    let meta = "deal " + t.deal + (t.dealer ? ", " + t.dealer + " deals" : "") + (counts ? " · cards " + counts : "");
+    if (t.last_event) meta += " · last: " + t.last_event;
+    if (t.shoe_online === false) meta += " · shoe offline";
+    if (t.camera_online === false) meta += " · camera offline";
     text(".meta", meta);
-    const lampsKey = JSON.stringify(t.lamps || {});
+    text(".score", t.score || "");
+    const lampsKey = JSON.stringify(t.lamps || []);
     if (last.lamps !== lampsKey) {
-      c.querySelector(".lamps").replaceChildren(...Object.entries(t.lamps || {}).map(([name, lit]) => {
-        const l = el("span", "lamp" + (lit ? " lit" : ""), name);
-        l.dataset.lamp = name;
-        return l;
-      }));
+      c.querySelector(".lamps").replaceChildren(...(t.lamps || []).map((w) => el("li", "lamp lit", w)));
       last.lamps = lampsKey;
     }
-    const rulingKey = JSON.stringify([t.ruling, t.acked_by]);
+    const rulingKey = JSON.stringify(t.ruling);
     if (last.ruling !== rulingKey) {
       const r = c.querySelector(".ruling");
-      if (t.ruling) {
-        r.replaceChildren(el("div", "remedy", t.ruling.remedy),
-          el("div", "law", t.ruling.law + (t.ruling.clause ? " [" + t.ruling.clause + "]" : "")),
-          el("div", "reason", t.ruling.reason));
-      } else {
-        r.replaceChildren();
-      }
-      if (t.acked_by) r.append(el("div", "acked", "acknowledged by " + t.acked_by));
+      r.replaceChildren(...(t.ruling ? [el("div", "headline", t.ruling.headline),
+        el("div", "law", t.ruling.law + (t.ruling.clause ? " [" + t.ruling.clause + "]" : "")),
+        el("div", "reason", t.ruling.reason)] : []));
+      r.hidden = !t.ruling;
       last.ruling = rulingKey;
     }
-    c.querySelector(".ack").disabled = !t.needs_ack;
-    if (last.game !== t.game) {
-      resultForm(c.querySelector("form.result"), t.game);
-      last.game = t.game;
+    const pendingKey = JSON.stringify(t.pending || []);
+    if (last.pending !== pendingKey) {
+      c.querySelector(".pending").replaceChildren(...(t.pending || []).map((p) =>
+        el("div", "note", (p.kind === "ack" ? "acknowledgement" : "result") + " by " + p.by +
+          ": pending until the table confirms" + (t.online ? "" : " (table away: it gets it on return)"))));
+      last.pending = pendingKey;
+    }
+    const f = c.querySelector("form.result");
+    const formKey = t.result_due ? t.game : "";
+    if (last.form !== formKey) {
+      resultForm(f, t.game, t.table);
+      f.hidden = !t.result_due;
+      last.form = formKey;
     }
     shown.set(t.table, last);
+    const key = JSON.stringify([t.call, t.pending, t.online]);
+    if (callKeys.get(t.table) !== key) { callKeys.set(t.table, key); return true; }
+    return false;
   }
 
-  function showRuling(r) {
+  // -- the call queue ------------------------------------------------------------------------------------
+  const callItems = new Map();  // table id -> [key, li] of its queue entry, rebuilt only when it changed
+  function callItem(t) {
+    const key = callKeys.get(t.table);
+    const had = callItems.get(t.table);
+    if (had && had[0] === key) return had[1];
+    const li = el("li", "call");
+    li.dataset.table = t.table;
+    li.dataset.since = String(t.call.since);
+    const where = el("div", "where");
+    where.append(el("b", "", t.table), el("span", "wait", waited(t.call.since)));
+    const said = el("div", "said");
+    said.append(el("div", "headline", t.call.headline), el("div", "reason", t.call.reason),
+      el("div", "law", t.call.law + (t.call.clause ? " [" + t.call.clause + "]" : "")));
+    const acts = el("div", "acts");
+    if (t.call.taken_by) acts.append(el("span", "taken", "taken by " + t.call.taken_by));
+    else {
+      const take = el("button", "take", "Take call");
+      take.type = "button";
+      take.setAttribute("aria-label", "Take the call of " + t.table);
+      take.addEventListener("click", () => post("/api/take", { table: t.table }, take));
+      acts.append(take);
+    }
+    const pending = (t.pending || []).some((p) => p.kind === "ack");
+    if (pending) acts.append(el("span", "pending-ack", "lamps out sent: pending" + (t.online ? "" : " (table away)")));
+    else {
+      const ack = el("button", "ack", "Acknowledge");
+      ack.type = "button";
+      ack.setAttribute("aria-label", "Acknowledge " + t.table + ": its lamps go out");
+      ack.addEventListener("click", () => post("/api/ack", { table: t.table }, ack));
+      acts.append(ack);
+    }
+    li.append(where, said, acts);
+    if (had) had[1].replaceWith(li);
+    callItems.set(t.table, [key, li]);
+    return li;
+  }
+
+  function drawQueue() {
+    const calls = [...views.values()].filter((t) => t.call).sort((a, b) => a.call.since - b.call.since ||
+      (a.table < b.table ? -1 : 1));
+    const items = calls.map(callItem);
+    const now = new Set(calls.map((t) => t.table));
+    for (const [id, [, li]] of callItems) if (!now.has(id)) { li.remove(); callItems.delete(id); }
+    // move only what is out of place (longest wait first)
+    items.forEach((li, i) => { if (queueEl.children[i] !== li) queueEl.insertBefore(li, queueEl.children[i] || null); });
+    $("no-calls").hidden = calls.length > 0;
+    $("call-count").textContent = String(calls.length);
+    document.title = (calls.length ? "(" + calls.length + ") " : "") + "cardtable club";
+    if (knownCalls !== null) {
+      for (const t of calls) if (!knownCalls.has(t.table)) announce(t);
+    }
+    knownCalls = now;
+  }
+
+  function tick() {
+    for (const li of queueEl.children) li.querySelector(".wait").textContent = waited(Number(li.dataset.since));
+  }
+  setInterval(tick, 1000);
+
+  // An optional sound and a browser notification when a new call arrives.
+  const soundBox = $("sound");
+  soundBox.checked = localStorage.getItem("cardtable-sound") === "on";
+  soundBox.addEventListener("change", () => localStorage.setItem("cardtable-sound", soundBox.checked ? "on" : "off"));
+  $("notify").addEventListener("click", () => { if ("Notification" in window) Notification.requestPermission(); });
+  let audio = null;
+  function announce(t) {
+    if (soundBox.checked) {
+      try {
+        audio = audio || new AudioContext();
+        const o = audio.createOscillator(), g = audio.createGain();
+        o.frequency.value = 880; g.gain.value = 0.2;
+        o.connect(g).connect(audio.destination);
+        o.start(); o.stop(audio.currentTime + 0.25);
+      } catch (e) { /* no sound available */ }
+    }
+    if ("Notification" in window && Notification.permission === "granted" && document.hidden) {
+      new Notification(t.table + ": " + t.call.headline, { body: t.call.reason, tag: "cardtable-" + t.table });
+    }
+  }
+
+  // -- the feed, history and packs -------------------------------------------------------------------------
+  function entryItem(r) {
     const li = el("li");
-    li.append(el("b", "", r.table + " "), el("span", "remedy", r.remedy + " "),
-      el("span", "law", r.law ? "(" + r.law + ") " : ""), el("span", "reason", r.reason));
-    feedEl.prepend(li);
-    while (feedEl.children.length > 200) feedEl.lastChild.remove();
+    li.dataset.kind = r.kind;
+    const head = el("div", "line");
+    head.append(el("time", "", clockText(r.t)), el("b", "", " " + r.table + " "), el("span", "headline", r.headline));
+    li.append(head);
+    if (r.reason) li.append(el("div", "reason", r.reason));
+    if (r.law) li.append(el("div", "law", r.law + (r.clause ? " [" + r.clause + "]" : "")));
+    if (r.kind === "irregularity") li.append(el("div", r.acked_by ? "acked" : "unacked",
+      r.acked_by ? "acknowledged by " + r.acked_by : "not yet acknowledged"));
+    return li;
   }
-
+  function showEntry(r) {
+    const li = entryItem(r);
+    const old = feedItems.get(r.id);
+    if (old) { old.replaceWith(li); } else { feedEl.prepend(li); }
+    feedItems.set(r.id, li);
+    while (feedEl.children.length > 200) {
+      const gone = feedEl.lastChild;
+      for (const [k, v] of feedItems) if (v === gone) feedItems.delete(k);
+      gone.remove();
+    }
+  }
+  for (const b of document.querySelectorAll(".filter button")) {
+    b.addEventListener("click", () => {
+      feedEl.dataset.filter = b.dataset.filter;
+      for (const o of document.querySelectorAll(".filter button")) o.setAttribute("aria-pressed", String(o === b));
+    });
+  }
+  async function showHistory(id) {
+    const r = await fetch("/api/history?table=" + encodeURIComponent(id), { credentials: "same-origin" });
+    if (r.status === 401) { window.location = "/login"; return; }
+    const data = await r.json();
+    $("history-h").textContent = "History of " + id;
+    $("history-list").replaceChildren(...(data.history || []).map(entryItem));
+    const d = $("history");
+    if (typeof d.showModal === "function") d.showModal(); else d.setAttribute("open", "");
+  }
   function showPack(p) {
     const key = p.table + "\u0000" + p.pack;
     let row = packRows.get(key);
-    if (!row) {
-      row = el("tr");
-      packsEl.append(row);
-      packRows.set(key, row);
-    }
-    row.replaceChildren(el("td", "", p.table), el("td", "", p.pack), el("td", "", p.unreadable),
-      el("td", "", p.damaged), el("td", "", p.deals), el("td", p.retire ? "retire" : "", p.retire ? "retire" : ""));
+    if (!row) { row = { tr: el("tr"), li: el("li") }; packsEl.append(row.tr); packRows.set(key, row); }
+    row.tr.className = p.retire ? "retire" : "";
+    row.tr.replaceChildren(el("td", "", p.table), el("td", "", p.pack), el("td", "", p.unreadable),
+      el("td", "", p.damaged), el("td", "", p.deals));
+    if (p.retire) {
+      row.li.replaceChildren(el("b", "", "Retire " + p.pack + " at " + p.table + ": "), el("span", "", p.why));
+      if (!row.li.parentNode) retireEl.append(row.li);
+    } else row.li.remove();
   }
 
   function apply(msg) {
+    offset = msg.now ? msg.now - Date.now() / 1000 : offset;
+    let calls = false;
     if (msg.type === "snapshot") {
-      msg.tables.forEach(showTable);
-      feedEl.replaceChildren();
-      msg.feed.slice().reverse().forEach(showRuling);
+      for (const t of msg.tables) calls = showTable(t) || calls;
+      feedEl.replaceChildren(); feedItems.clear();
+      msg.feed.slice().reverse().forEach(showEntry);
       msg.packs.forEach(showPack);
+      drawQueue();
       return;
     }
     const times = [];
     for (const u of msg.updates) {
       if (u.type === "table") {
-        showTable(u.table);
+        calls = showTable(u.table) || calls;
         if (u.ts) times.push(...u.ts);
-      } else if (u.type === "ruling") showRuling(u.ruling);
+      } else if (u.type === "feed") showEntry(u.entry);
       else if (u.type === "pack") showPack(u.pack);
     }
+    if (calls) drawQueue();
     // measured once the page has been changed (the browser paints right after this task)
     const now = (performance.timeOrigin + performance.now()) / 1000;
     for (const t of times) {
@@ -136,41 +271,56 @@
     window.cardtableUpdates += msg.updates.length;
   }
 
-  function choice(name, options) {
+  // -- commands ----------------------------------------------------------------------------------------------
+  async function post(url, body, button) {
+    if (button) button.disabled = true;
+    const resp = await fetch(url, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify(body),
+    });
+    if (resp.status === 401) { window.location = "/login"; return null; }
+    const answer = await resp.json();
+    if (!resp.ok && button) { button.disabled = false; button.title = answer.error || ""; }
+    return { ok: resp.ok, answer: answer };
+  }
+
+  function choice(name, label, options) {
+    const l = el("label", "", label + " ");
     const s = el("select");
     s.name = name;
     for (const o of options) { const opt = el("option", "", o); opt.value = o; s.append(opt); }
-    return s;
+    l.append(s);
+    return l;
   }
-
-  function number(name, max) {
+  function number(name, label, max) {
+    const l = el("label", "", label + " ");
     const i = el("input");
     i.type = "number"; i.name = name; i.min = "0"; i.max = String(max); i.required = true;
-    return i;
+    l.append(i);
+    return l;
   }
-
   // The director enters a hand's result: the fields of a `result` event for the table's game.
-  function resultForm(f, game) {
+  function resultForm(f, game, id) {
     const parts = [];
     if (game === "contract-bridge") {
+      const l = el("label", "", "contract ");
       const contract = el("input");
       contract.name = "contract"; contract.placeholder = "4S, 3NTX"; contract.size = 6; contract.required = true;
-      parts.push(el("label", "", "declarer "), choice("declarer", ["N", "E", "S", "W"]),
-        el("label", "", " contract "), contract, el("label", "", " tricks "), number("tricks", 13));
+      l.append(contract);
+      parts.push(choice("declarer", "declarer", ["N", "E", "S", "W"]), l, number("tricks", "tricks", 13));
     } else if (game === "euchre") {
+      const l = el("label", "", "alone ");
       const alone = el("input");
       alone.type = "checkbox"; alone.name = "alone";
-      parts.push(el("label", "", "makers "), choice("makers", ["NS", "EW"]), el("label", "", " alone "), alone,
-        el("label", "", " tricks "), number("tricks", 5));
-    } else {
-      f.replaceChildren();
-      return;
-    }
+      l.append(alone);
+      parts.push(choice("makers", "makers", ["NS", "EW"]), l, number("tricks", "tricks", 5));
+    } else { f.replaceChildren(); return; }
     const go = el("button", "", "Enter result");
     go.type = "submit";
+    go.setAttribute("aria-label", "Enter the result of " + id);
     f.replaceChildren(...parts, go, el("span", "said"));
   }
-
   async function enterResult(id, f) {
     f.querySelector(".said").textContent = " sending";
     const result = {};
@@ -179,23 +329,8 @@
       else if (input.type === "number") result[input.name] = Number(input.value);
       else result[input.name] = input.value;
     }
-    const resp = await fetch("/api/result", {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-      body: JSON.stringify({ table: id, result: result }),
-    });
-    if (resp.status === 401) { window.location = "/login"; return; }
-    const answer = await resp.json();
-    f.querySelector(".said").textContent = resp.ok ? " sent" : " " + answer.error;
-  }
-
-  async function acknowledge(id) {
-    const resp = await fetch("/api/ack", {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-      body: JSON.stringify({ table: id }),
-    });
-    if (resp.status === 401) window.location = "/login";
+    const r = await post("/api/result", { table: id, result: result }, null);
+    if (r) f.querySelector(".said").textContent = r.ok ? " sent" : " " + r.answer.error;
   }
 
   function connect() {

@@ -1,0 +1,90 @@
+"""The words the director reads: the same words the table's own display shows its players.
+
+One source of words (``firmware_host.display_text`` for rulings, ``firmware_host.display`` for lamps and
+the score line): the dashboard never shows a code name (``claim_option``, ``new_shuffle_and_cut``) and never
+words a ruling differently from the terminal. Pure functions over the JSON the tables publish; anything
+malformed gives plain words, never an exception.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from firmware_host import display
+from firmware_host.display import score_text
+from firmware_host.display_text import SEAT_NAMES, title
+from laws.cards import Seat
+from laws.rulings import IRREGULARITY_REMEDIES, Remedy, Ruling
+
+SCORES = frozenset({Remedy.SCORE, Remedy.GAME_WON, Remedy.RUBBER_WON})
+RETIRE_AT = 3  # unreadable + damaged cards across deals at which a pack should be retired
+
+
+def _ruling(body: dict[str, Any]) -> Ruling | None:
+    try:
+        remedy = Remedy(str(body.get("remedy")))
+    except ValueError:
+        return None
+    dealer = body.get("dealer")
+    pack = body.get("pack")
+    return Ruling(remedy, str(body.get("law") or ""), str(body.get("clause") or ""), str(body.get("reason") or ""),
+                  dealer=Seat(dealer) if dealer in SEAT_NAMES else None,
+                  pack=pack if isinstance(pack, str) and pack else None)
+
+
+def headline(body: dict[str, Any]) -> str:
+    """What the table tells its players to do, as its display says it ("REDEAL — East deals")."""
+    r = _ruling(body)
+    if r is None:
+        return "A RULING"  # a remedy this dashboard does not know: never its code name
+    return title(r)
+
+
+def kind(body: dict[str, Any]) -> str:
+    """``irregularity`` (the director may be needed), ``score``, or ``other`` (the ordinary course)."""
+    r = _ruling(body)
+    if r is None:
+        return "other"
+    if r.remedy in IRREGULARITY_REMEDIES or r.remedy is Remedy.ATTENTION:
+        return "irregularity"
+    return "score" if r.remedy in SCORES else "other"
+
+
+def lamp_words(lamps: dict[str, bool]) -> list[str]:
+    """The lit lamps only, each as the table's display labels it; attention lamps as one phrase, and
+    device faults as the display groups them ("NO SHOE CAMERA") where it does."""
+    out = [label for name, label in display.LAMP_LABELS.items() if lamps.get(name)]
+    faults: dict[str, str] = getattr(display, "FAULT_LABELS", {})
+    down = [label for name, label in faults.items() if lamps.get(name)]
+    if down:
+        out.append("NO " + " ".join(down))
+    seats = [SEAT_NAMES[s] for s in "NESW" if lamps.get(f"attention_{s}")]
+    if seats:
+        out.append("ATTENTION " + ", ".join(seats))
+    return out
+
+
+def score_line(score: Any) -> str:
+    """The score as the terminal shows it; "" before there is one."""
+    if not isinstance(score, dict) or not score:
+        return ""
+    try:
+        return " ".join(score_text(score).split())
+    except (AttributeError, TypeError, ValueError):
+        return ""
+
+
+def seat_name(seat: str) -> str:
+    """"North" for "N"; "" for anything else."""
+    return SEAT_NAMES.get(seat, "")
+
+
+def pack_why(unreadable: int, damaged: int, deals: int) -> str:
+    """Why a pack should be retired (or "" while it is fit)."""
+    bad = unreadable + damaged
+    if bad < RETIRE_AT:
+        return ""
+    parts = [f"{n} {what} card{'s' if n != 1 else ''}" for n, what in ((unreadable, "unreadable"),
+                                                                         (damaged, "damaged")) if n]
+    return (f"{' and '.join(parts)} in {deals} deal{'s' if deals != 1 else ''} "
+            f"(retire at {RETIRE_AT} between them)")
