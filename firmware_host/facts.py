@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from laws.engine import UNKNOWN_PACKS
 from laws.events import CardDealt, CardFaced, CardPlayed, DamagedCardFound, Event
 from laws.state import TableState
 
 Fact = tuple[int, str, str]
+HELD = "unknown"  # where a deal's counts wait until its pack is named (never published)
 
 
 def reconcile(facts: set[Fact], state: TableState, event: Event, source: str) -> tuple[bool, set[Fact]]:
@@ -52,18 +54,31 @@ def reconcile(facts: set[Fact], state: TableState, event: Event, source: str) ->
 
 def count_pack(packs: dict[str, dict[str, int]], state: TableState, e: Event) -> str | None:
     """Pack health after ``e`` (the engine has taken it): deals, unreadable and damaged cards per pack.
-    Updates ``packs``; returns the pack whose counts moved."""
+    Updates ``packs``; returns the pack whose counts moved. A deal whose pack is not named yet (a shoe
+    names it with its first card) is held under ``HELD`` and moved to its pack once named: never a
+    phantom pack "unknown"."""
     d = state.deal
+    key: str | None
     if e.TYPE == "deal_start" and d is not None:
+        packs.pop(HELD, None)  # a deal that never named its pack: its counts cannot be placed
         pack, key = d.pack, "deals"
     elif isinstance(e, CardDealt) and e.card is None and d is not None:
         pack, key = d.pack, "unreadable"
     elif isinstance(e, DamagedCardFound):
         pack, key = e.pack, "damaged"
+    elif isinstance(e, CardDealt) and d is not None and HELD in packs:
+        pack, key = d.pack, None  # the first card may name the pack: what was held goes to it
     else:
         return None
+    if pack in UNKNOWN_PACKS:
+        if key is not None:
+            packs.setdefault(HELD, {"unreadable": 0, "damaged": 0, "deals": 0})[key] += 1
+        return None
     counts = packs.setdefault(pack, {"unreadable": 0, "damaged": 0, "deals": 0})
-    counts[key] += 1
+    for k, n in packs.pop(HELD, {}).items():
+        counts[k] += n
+    if key is not None:
+        counts[key] += 1
     return pack
 
 

@@ -314,3 +314,18 @@ def test_an_event_that_does_not_fit_the_phase_is_journaled_as_such(tmp_path: Pat
     notes = [row.body for row in j.rows() if row.kind == "note"]
     assert notes[-1]["ignored"]["type"] == "result"
     j.close()
+
+
+def test_pack_health_starts_when_the_pack_is_known(tmp_path: Path) -> None:
+    """A shoe that names its pack only with its first card: the deal is counted under that pack, never
+    under a phantom pack "unknown"."""
+    rec = _Recorder()
+    j = Journal.open(tmp_path)
+    ctl = TableController(game="contract-bridge", journal=j, panel=None, clock=Clock(), observers=[rec])
+    ctl.engine.state.next_dealer = Seat.N
+    feed(ctl, prelude(Seat.N), "script")
+    feed(ctl, [E("deal_start", dealer="N", pack="unknown")])
+    assert rec.health == []
+    feed(ctl, [E("card_dealt", seat="E", card="2C", pack="R1")])
+    assert rec.health == [("R1", 0, 0, 1)] and list(ctl.packs) == ["R1"]
+    j.close()
