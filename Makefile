@@ -34,7 +34,7 @@ test: setup
 	tools/ensure-micropython.sh
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
-	CARDTABLE_REQUIRE_MICROPYTHON=1 $(PY) -m pytest
+	TEST_REQUIRE_MICROPYTHON=1 $(PY) -m pytest
 
 bench: setup
 	$(VENV)/bin/cardtable bench all

@@ -50,7 +50,7 @@ def _vm_ready() -> str | None:
 def _need_vm() -> None:
     why = _vm_ready()
     if why is not None:
-        if os.environ.get("CARDTABLE_REQUIRE_MICROPYTHON"):
+        if os.environ.get("TEST_REQUIRE_MICROPYTHON"):
             pytest.fail(why)
         pytest.skip(why)
 
