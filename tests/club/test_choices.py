@@ -93,12 +93,11 @@ class Table:
     """A real euchre table (controller, journal, publisher, the club commands) whose inputs the test
     processes one by one, so it decides what the table has seen when a command arrives."""
 
-    def __init__(self, port: int, folder: Path) -> None:
+    def __init__(self, port: int, folder: Path, tid: str = "t1", password: str = PASSWORDS["t1"]) -> None:
         self.journal = Journal.open(folder, synchronous="NORMAL")
-        self.pub = MqttPublisher(MqttConfig(host="127.0.0.1", port=port), "t1", self.journal,
-                                 password=PASSWORDS["t1"])
+        self.pub = MqttPublisher(MqttConfig(host="127.0.0.1", port=port), tid, self.journal, password=password)
         self.ctl = TableController(game="euchre", journal=self.journal, panel=None, clock=time.time,
-                                   table_id="t1", observers=[self.pub])
+                                   table_id=tid, observers=[self.pub])
         self.pub.on_command(ClubCommands("euchre", self.ctl.submit))
         self.pub.start()
         assert self.pub.connected_event.wait(10)

@@ -123,6 +123,15 @@ def test_a_wrong_choice_is_refused_with_its_reason_and_the_claim_stays_open(tabl
     assert [c["clause"] for c in ctl.snapshot()["claims"]] == ["EU-52"]
     assert ctl.process(DirectorCommand("search", "s1", "ann", {"found": "N"})) == []
     assert "no search for a missing card" in ctl.snapshot()["answers"][-1]["why"]
+    answers = ctl.snapshot()["answers"]
+    journal.close()
+    again = Journal.open(journal.path.parent)  # a restarted table tells the same answers
+    try:
+        restarted = TableController(game="euchre", journal=again, panel=None, clock=Clock())
+        assert restarted.snapshot()["answers"] == answers
+        assert [c["clause"] for c in restarted.snapshot()["claims"]] == ["EU-52"]
+    finally:
+        again.close()
 
 
 def test_a_press_takes_the_one_option_the_law_gives(table: Any) -> None:
