@@ -7,9 +7,12 @@ read is the state the next event will meet):
 - ``open_claims`` and ``open_search`` say what is open, for the table's status (the dashboard shows it in
   words, ``display_text.option_words``).
 - ``press_option``: what a seat's claim button takes. A redeal or reshuffle claim: ``redeal`` (as before).
-  Only calls open: the one option the law gives, when it needs nothing the button cannot say (a card
-  call names its card on the claim, no suit to name); with several options, or a card or suit to name,
+  Only calls open: the one option the law gives (one claim open to his side, with one option), when it
+  needs nothing the button cannot say (a card call names its card on the claim, no suit to name); with
+  several options or claims (two exposed cards: which one is called?), or a card or suit to name,
   the press stays a claim and the engine answers that the director chooses.
+- ``director_entry``: a euchre ``bid`` or ``discard`` the director enters for a player (checked for its
+  fields and the table's phase; the engine then judges it like a button's).
 - ``director_choice`` and ``director_search`` turn a command from the dashboard into the ``demand`` or
   ``missing_card`` event the engine rules on, or refuse it with ``ChoiceRefused`` naming what is wrong
   (the option is not open to that player, the claim has gone, the card or suit is missing or bad).
@@ -21,13 +24,17 @@ from typing import Any
 
 from firmware_host.display_text import option_words
 from laws.cards import SUITS, Card, Seat
-from laws.events import DemandMade, MissingCardReported
+from laws.events import DemandMade, Event, EventFormatError, MissingCardReported, event_from_dict
 from laws.games import get_game
 from laws.games.base import open_claims_for, seat_name
-from laws.state import Claim, TableState
+from laws.state import Claim, Phase, TableState
 
 CLAIM_TAKES = {"redeal": "redeal", "reshuffle": "new_shuffle"}  # a claim's grant -> the demand that takes it
 FOUND = ("loose", "trick", *(s.value for s in Seat))  # and None: declared not found
+# Euchre declarations and the dealer's discard the director may enter for a player: the event's fields,
+# and the phases in which the table takes them.
+ENTRIES = {"bid": (("seat", "call", "suit", "alone"), (Phase.AUCTION,), "while trump is being made"),
+           "discard": (("seat", "card"), (Phase.AUCTION, Phase.PLAY), "once the deal is complete, until play ends")}
 
 
 class ChoiceRefused(ValueError):
@@ -77,11 +84,9 @@ def press_option(state: TableState, seat: Seat) -> str | None:
         return None
     if any(cl.grants != "call" for cl in claims):
         return "redeal"  # a redeal or reshuffle claim: the engine grants it (laws 27, 35-40; CB redeal)
-    options = {(o, needs(cl, o)) for cl in claims for o in cl.options}
-    if len(options) == 1:
-        what, missing = options.pop()
-        if missing is None:
-            return what  # the one thing the law lets him do, and nothing left to name
+    options = [(cl, o) for cl in claims for o in cl.options]
+    if len(options) == 1 and needs(*options[0]) is None:
+        return options[0][1]  # the one thing the law lets him do (one claim, one option), nothing to name
     return "redeal"  # a choice, or a card or suit to name: the engine says the director enters it
 
 
@@ -148,3 +153,20 @@ def director_search(state: TableState, body: dict[str, Any]) -> MissingCardRepor
         raise ChoiceRefused(f"found must be loose, trick, a seat or null (not found), not {str(found)[:20]!r}")
     where: str | Seat | None = Seat(found) if found in ("N", "E", "S", "W") else found
     return MissingCardReported(d.search_card, d.search, where)
+
+
+def director_entry(state: TableState, kind: str, body: dict[str, Any]) -> Event:
+    """The ``bid`` or ``discard`` event the director entered (``body`` holds its fields).
+
+    Raises:
+        ChoiceRefused: not a euchre table, not the phase for it, or a field that is wrong.
+    """
+    fields, phases, when = ENTRIES[kind]
+    if state.game != "euchre":
+        raise ChoiceRefused(f"a {kind} is entered at a euchre table, and this table plays {state.game}")
+    if state.phase not in phases:
+        raise ChoiceRefused(f"a {kind} is entered {when}; the table is in its {state.phase.value} phase")
+    try:
+        return event_from_dict({"type": kind, **{k: body[k] for k in fields if k in body and body[k] is not None}})
+    except EventFormatError as exc:
+        raise ChoiceRefused(str(exc)) from None

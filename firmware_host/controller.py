@@ -111,6 +111,7 @@ class TableController:
         self._queued: set[int] = set()  # inputs taken from ``queue`` and not yet completed
         self._told_held = 0
         self.answers: deque[dict[str, Any]] = deque(maxlen=ANSWERS_KEPT)  # outcomes of director commands
+        self._not_applied: str | None = None  # why the engine refused the event being ruled on
         self.order.on_done = self._done
         self.checkpoints = checkpoints
         ordering.restore(self)
@@ -234,6 +235,7 @@ class TableController:
         try:
             rulings = self.engine.feed(e)
         except ValueError as exc:
+            self._not_applied = f"journaled, but not applied: {exc}"
             shown = f"{e.TYPE} from {item.source} not applied: {exc}"
             self.order.commit_then([("note", {"error": str(exc), "event": body}, t)],
                                    lambda seqs: self._after_note(seqs, shown, f"{e.TYPE} from {item.source} "
@@ -333,7 +335,7 @@ class TableController:
         return LawInput(DemandMade(seat, what), "button", item.mark)
 
     def _director(self, item: DirectorCommand) -> list[Ruling]:
-        """A director's choice or search outcome: checked against the state the event would meet, then
+        """A director's choice, search outcome, bid or discard: checked against the state the event would meet, then
         ruled on from source ``director``; refused (a journal note, the reason told back in the status)
         when nothing open at the table allows it."""
         state = self.engine.state
@@ -342,6 +344,8 @@ class TableController:
                 event: Event = choices.director_choice(state, item.body)
             elif item.kind == "search":
                 event = choices.director_search(state, item.body)
+            elif item.kind in choices.ENTRIES:
+                event = choices.director_entry(state, item.kind, item.body)
             else:
                 raise choices.ChoiceRefused(f"the table takes no {item.kind[:20]!r} command")
         except choices.ChoiceRefused as exc:
@@ -353,11 +357,12 @@ class TableController:
             return []
         answer = {"id": item.cid, "kind": item.kind, "ok": True, "why": ""}
         self._answer(answer)  # before the rulings go out: the status they bring says so
-        held = len(self._held)
+        ignored = self.engine.ignored
+        self._not_applied = None
         rulings = self._law(LawInput(event, "director", command=(item.cid, item.by[:40])))
-        if not rulings:
-            answer.update(ok=len(self._held) > held, why="held until the shoe is back" if len(self._held) > held
-                          else "the table journaled it, but the laws gave no ruling on it now")
+        if self.engine.ignored > ignored or self._not_applied is not None:
+            answer.update(ok=False, why=self._not_applied or "journaled, but it does not fit the table's "
+                          f"{self.engine.state.phase.value} phase and was not ruled on")
             self._status()
         return rulings
 

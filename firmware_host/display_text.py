@@ -46,6 +46,7 @@ OPTION_WORDS = {
     "hold_order": "hold them to the order", "call_highest": "call for the highest card",
     "call_lowest": "call for the lowest card",
 }
+BID_WORDS = {"pass": "pass", "order": "order up (accept the turned card)", "name": "name a suit"}
 FOUND_WORDS = {"loose": "found loose", "trick": "found in a trick", None: "not found"}
 
 

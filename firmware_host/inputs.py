@@ -62,7 +62,7 @@ class PackLoaded:
 class DirectorCommand:
     """A command from the director's dashboard that the table checks against its own state before it
     becomes a law event (``firmware_host.choices``): ``kind`` ``choose`` (take an option of an open
-    claim) or ``search`` (the outcome of the missing-card search); ``cid`` the command's id, ``by`` the
+    claim), ``search`` (the outcome of the missing-card search), ``bid`` or ``discard`` (euchre); ``cid`` the command's id, ``by`` the
     director, ``body`` the command as sent."""
 
     kind: str

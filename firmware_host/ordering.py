@@ -253,8 +253,9 @@ def restore(ctl: Any) -> None:
         command = row.body.get("command")
         if isinstance(command, dict) and isinstance(command.get("id"), str):  # a director's checked command
             refused = row.body.get("refused")
-            ctl._answer({"id": command["id"], "kind": "search" if row.body.get("type") == "missing_card" else
-                         str(command.get("kind", "choose")), "ok": refused is None, "why": str(refused or "")})
+            kind = {"missing_card": "search", "demand": "choose"}.get(str(row.body.get("type")), row.body.get("type"))
+            ctl._answer({"id": command["id"], "kind": str(command.get("kind", kind)), "ok": refused is None,
+                         "why": str(refused or "")})
         if row.kind == "note" and isinstance(row.body.get("pack_loaded"), str):
             ctl.loaded_pack = row.body["pack_loaded"]
         if row.kind != "event":

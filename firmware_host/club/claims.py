@@ -10,14 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_host.display_text import SEAT_NAMES, found_words, option_words
+from firmware_host.display_text import BID_WORDS, SEAT_NAMES, found_words, option_words
 from laws.cards import SUITS, Card
+from laws.events import EventFormatError, event_from_dict, event_to_dict
 from laws.games import get_game
 
 SIDES = {"NS": ("N", "S"), "EW": ("E", "W")}
 SIDE_WORDS = {"NS": "North-South", "EW": "East-West"}
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 NEEDS = ("card", "suit")
+# Euchre entries the director may make for a player: the event's fields and the phases that take them
+# (the table checks again, ``firmware_host.choices.ENTRIES``).
+ENTRIES = {"bid": (("seat", "call", "suit", "alone"), ("auction",)),
+           "discard": (("seat", "card"), ("auction", "play"))}
 
 
 class ChoiceError(ValueError):
@@ -109,3 +114,37 @@ def check_search(search: dict[str, Any] | None, data: dict[str, Any]) -> str | N
     if found not in [o["found"] for o in search["outcomes"]]:
         raise ChoiceError("choose where the card was found (a hand, loose, a trick) or that it was not found")
     return None if found is None else str(found)
+
+
+def entries(game: str, phase: str) -> dict[str, Any]:
+    """Which euchre entries the page offers now: ``bid`` (with the calls in words), ``discard``."""
+    if game != "euchre":
+        return {}
+    out: dict[str, Any] = {}
+    if phase in ENTRIES["bid"][1]:
+        out["bid"] = [{"call": c, "words": w} for c, w in BID_WORDS.items()]
+    if phase in ENTRIES["discard"][1]:
+        out["discard"] = True
+    return out
+
+
+def check_entry(game: str, phase: str, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a ``bid`` or ``discard`` command for ``data``, checked for the table's game and phase.
+
+    Raises:
+        ChoiceError: not a euchre table, not the phase, or a field that is wrong (named).
+    """
+    fields, phases = ENTRIES[kind]
+    if game != "euchre":
+        raise ChoiceError(f"a {kind} is entered at a euchre table, and that table plays {game or 'no game yet'}")
+    if phase not in phases:
+        raise ChoiceError(f"that table is in its {phase} phase: a {kind} is entered in the "
+                          f"{' or '.join(phases)} phase")
+    given = {k: data[k] for k in fields if k in data and data[k] is not None and data[k] != ""}
+    try:
+        event = event_from_dict({"type": kind, **given})
+    except EventFormatError as exc:
+        raise ChoiceError(str(exc)) from None
+    if kind == "bid" and (given.get("call") == "name") != ("suit" in given):
+        raise ChoiceError("a suit goes with naming a suit (the second round), and only with it")
+    return {k: v for k, v in event_to_dict(event).items() if k not in ("type", "t")}

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_host.club import words
-from firmware_host.club.claims import claim_words, search_words
+from firmware_host.club.claims import claim_words, entries, search_words
 from firmware_host.club.results import FIELDS
 from firmware_host.lamps import RULING_LAMPS
 
@@ -50,7 +50,7 @@ SEEN_SIZE = 20000
 HISTORY = 100       # feed entries kept per table (the table's history on the page)
 PENDING_KEPT = 20   # commands a table has not yet confirmed, kept per table
 REFUSED_SHOWN = 3   # the latest commands a table refused, shown with their reasons
-CHECKED = frozenset({"choose", "search"})  # commands pending until the table answers, not just takes them in
+CHECKED = frozenset({"choose", "search", "bid", "discard"})  # commands pending until the table answers, not just takes them in
 RESULT_PHASES = frozenset({"auction", "play", "scoring"})  # a table's phases in which a hand awaits its result
 UNKNOWN_PACKS = frozenset({"", "unknown"})  # not a pack: a shoe that has not named its pack yet
 
@@ -105,7 +105,8 @@ class TableView:
                 "deal": self.deal, "dealer": words.seat_name(self.dealer), "lamps": words.lamp_words(self.lamps),
                 "counts": self.counts, "shoe_online": self.shoe_online, "camera_online": self.camera_online,
                 "score": self.score, "ruling": self.ruling, "call": self.call, "pending": self.pending,
-                "claims": self.claims, "search": self.search, "refused": self.refused, "events": self.events, "last_event": self.last_event, "result_due": self.result_due,
+                "claims": self.claims, "search": self.search, "refused": self.refused,
+                "entries": entries(self.game, self.phase), "events": self.events, "last_event": self.last_event, "result_due": self.result_due,
                 "resyncs": self.resyncs}
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from firmware_host.club.broker import LocalBroker
-from firmware_host.club.claims import ChoiceError, check_choice, check_search
+from firmware_host.club.claims import ChoiceError, check_choice, check_entry, check_search
 from firmware_host.club.publisher import MqttPublisher
 from firmware_host.club.state import ClubState
 from firmware_host.config import MqttConfig
@@ -26,7 +26,7 @@ from laws.cards import Seat
 from laws.events import Event
 from tests.laws.streams import E, prelude
 
-from .conftest import PASSWORDS
+from .conftest import PASSWORDS, Watcher
 from .test_dashboard_http import _csrf, _login, dash  # noqa: F401 (the dashboard fixture)
 
 CLAIM = {"clause": "EU-52", "law": "Euchre, law 52", "side": "EW", "options": ["call_card", "call_suit"],
@@ -178,3 +178,41 @@ def test_a_choice_the_table_no_longer_allows_is_refused_with_its_reason_on_the_p
     view = _until(client, lambda t: not t["pending"] and bool(t["refused"]))
     assert view["refused"][0]["why"] == "no claim is open at the table now (it was taken or has lapsed)"
     assert view["refused"][0]["by"] == "director"
+
+
+@pytest.mark.parametrize(("game", "phase", "kind", "data", "words"), [
+    ("contract-bridge", "auction", "bid", {"seat": "E", "call": "pass"}, "that table plays contract-bridge"),
+    ("euchre", "play", "bid", {"seat": "E", "call": "pass"}, "in its play phase: a bid is entered in the auction"),
+    ("euchre", "auction", "bid", {"seat": "E", "call": "shout"}, "field 'call'"),
+    ("euchre", "auction", "bid", {"seat": "E", "call": "name"}, "a suit goes with naming a suit"),
+    ("euchre", "auction", "bid", {"seat": "E", "call": "pass", "suit": "H"}, "a suit goes with naming a suit"),
+    ("euchre", "auction", "bid", {"call": "pass"}, "missing field 'seat'"),
+    ("euchre", "shuffle", "discard", {"seat": "N"}, "auction or play phase"),
+    ("euchre", "play", "discard", {"seat": "N", "card": "ZZ"}, "field 'card'"),
+])
+def test_the_dashboard_checks_a_bid_or_discard(game: str, phase: str, kind: str, data: dict[str, Any],
+                                                words: str) -> None:
+    with pytest.raises(ChoiceError, match=words):
+        check_entry(game, phase, kind, data)
+
+
+def test_a_bid_and_a_discard_are_offered_in_their_phases_and_sent(dash: Any, watcher: Watcher) -> None:  # noqa: F811
+    d, client, clock = dash
+    d.state.ingest(*_status(1, {"phase": "auction"}), 0.0)
+    assert [b["words"] for b in d.state.tables["t1"].to_dict()["entries"]["bid"]] == \
+        ["pass", "order up (accept the turned card)", "name a suit"]
+    assert check_entry("euchre", "auction", "bid", {"seat": "W", "call": "name", "suit": "C", "alone": True}) == \
+        {"seat": "W", "call": "name", "suit": "C", "alone": True}
+    _login(client)
+    headers = {"X-CSRF-Token": _csrf(client), "Origin": "http://club.test"}
+    r = client.post("/api/bid", json={"table": "t1", "seat": "W", "call": "name"}, headers=headers)
+    assert r.status_code == 409 and "a suit goes with naming a suit" in r.json()["error"]
+    r = client.post("/api/bid", json={"table": "t1", "seat": "W", "call": "name", "suit": "C"}, headers=headers)
+    assert r.status_code == 200 and r.json()["command"]["call"] == "name"
+    r = client.post("/api/discard", json={"table": "t1", "seat": "N", "card": "TH"}, headers=headers)
+    assert r.status_code == 200
+    assert watcher.wait_for(lambda ms: {t for t, _ in ms} >= {"cardtable/t1/command/bid", "cardtable/t1/command/discard"})
+    assert watcher.bodies("discard")[0]["card"] == "TH" and watcher.bodies("bid")[0]["suit"] == "C"
+    assert [p["kind"] for p in d.state.tables["t1"].pending] == ["bid", "discard"]
+    d.state.ingest(*_status(2, {"phase": "shuffle"}), 0.0)
+    assert d.state.tables["t1"].to_dict()["entries"] == {}

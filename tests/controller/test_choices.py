@@ -182,3 +182,51 @@ def test_the_club_commands_go_to_the_controller_once() -> None:
     commands("search", {"table": "t1", "by": "ann", "id": "c2", "found": None})
     assert got == [DirectorCommand("choose", "c1", "ann", body),
                    DirectorCommand("search", "c2", "ann", {"table": "t1", "by": "ann", "id": "c2", "found": None})]
+
+
+def test_the_director_takes_a_redeal_claim_for_a_player(tmp_path: Path) -> None:
+    journal = Journal.open(tmp_path)
+    ctl = TableController(game="contract-bridge", journal=journal, panel=None, clock=Clock())
+    ctl.engine.state.next_dealer = Seat.N
+    for e in prelude(Seat.N):
+        ctl.process(LawInput(e, "script"))
+    assert said(ctl.process(LawInput(E("deal_start", dealer="S", pack="red"), "shoe"))) == \
+        [("claim_option", "CB-redeal-out-of-turn")]
+    [claim] = ctl.snapshot()["claims"]
+    assert (claim["side"], claim["options"], claim["needs"]) == (None, ["redeal"], {})  # any player may claim
+    r = ctl.process(DirectorCommand("choose", "c1", "ann", {"seat": "W", "what": "redeal"}))
+    assert said(r) == [("redeal", "CB-redeal-out-of-turn")] and r[0].dealer == Seat.N
+    assert ctl.snapshot()["claims"] == [] and ctl.snapshot()["answers"][-1]["ok"]
+    journal.close()
+
+
+def test_a_bid_and_a_discard_entered_by_the_director_are_checked_then_judged(tmp_path: Path) -> None:
+    journal = Journal.open(tmp_path)
+    ctl = TableController(game="euchre", journal=journal, panel=None, clock=Clock())
+    ctl.engine.state.next_dealer = Seat.N
+    events: list[Event] = prelude(Seat.N) + [E("deal_start", dealer="N", pack="red")]
+    for lo, hi in ((0, 2), (2, 5)):
+        events += [E("card_dealt", seat=s, card=c) for s in "ESWN" for c in HANDS[s][lo:hi]]
+    for e in events + [E("deal_end"), E("trump_turned", card="7S")]:
+        ctl.process(LawInput(e, "script"))
+    assert ctl.process(DirectorCommand("bid", "b0", "ann", {"seat": "E", "call": "shout"})) == []
+    assert "field 'call'" in ctl.snapshot()["answers"][-1]["why"]
+    assert ctl.process(DirectorCommand("bid", "b1", "ann", {"seat": "E", "call": "pass"})) == []
+    assert ctl.snapshot()["answers"][-1] == {"id": "b1", "kind": "bid", "ok": True, "why": ""}
+    bid = [row.body for row in journal.rows() if row.kind == "event"][-1]
+    assert (bid["type"], bid["seat"], bid["call"], bid["src"]) == ("bid", "E", "pass", "director")
+    assert said(ctl.process(DirectorCommand("bid", "b2", "ann", {"seat": "S", "call": "order"}))) == []
+    assert ctl.engine.state.deal is not None and ctl.engine.state.deal.trump_suit == "S"  # South ordered it up
+    assert ctl.process(DirectorCommand("discard", "d1", "ann", {"seat": "N", "card": "TH"})) == []
+    assert ctl.snapshot()["answers"][-1]["ok"] and ctl.engine.state.deal.discarded is not None
+    ctl.process(LawInput(E("card_played", seat="E", card="AC"), "camera"))
+    ctl.process(LawInput(E("play_end"), "script"))
+    assert ctl.process(DirectorCommand("bid", "b3", "ann", {"seat": "E", "call": "pass"})) == []
+    assert "a bid is entered while trump is being made; the table is in its scoring phase" in \
+        ctl.snapshot()["answers"][-1]["why"]
+    bridge = Journal.open(tmp_path / "bridge")
+    other = TableController(game="contract-bridge", journal=bridge, panel=None, clock=Clock())
+    assert other.process(DirectorCommand("discard", "d2", "ann", {"seat": "N"})) == []
+    assert "this table plays contract-bridge" in other.snapshot()["answers"][-1]["why"]
+    bridge.close()
+    journal.close()

@@ -100,10 +100,12 @@
           " refused by the table: " + p.why)));
       last.pending = pendingKey;
     }
-    const choicesKey = JSON.stringify([t.claims || [], t.search, t.game]);
+    const choicesKey = JSON.stringify([t.claims || [], t.search, t.game, t.entries || {}]);
     if (last.choices !== choicesKey) {
+      const entries = t.entries || {};
       c.querySelector(".choices").replaceChildren(...(t.claims || []).map((cl, i) => claimForm(t, cl, i)),
-        ...(t.search ? [searchForm(t)] : []));
+        ...(t.search ? [searchForm(t)] : []), ...(entries.bid ? [bidForm(t, entries.bid)] : []),
+        ...(entries.discard ? [discardForm(t)] : []));
       last.choices = choicesKey;
     }
     const f = c.querySelector("form.result");
@@ -360,6 +362,56 @@
       if (r) said.textContent = r.ok ? " sent: pending until the table confirms" : " " + r.answer.error;
     });
     return f;
+  }
+
+  const SEATS = [["N", "North"], ["E", "East"], ["S", "South"], ["W", "West"]];
+  // A form that posts its fields to `url` and says what became of it.
+  function entryForm(t, cls, title, parts, label, url, fields) {
+    const f = el("form", cls);
+    const go = el("button", "", label);
+    go.type = "submit";
+    go.setAttribute("aria-label", label + " at " + t.table);
+    const said = el("span", "said");
+    said.setAttribute("role", "status");
+    f.append(el("div", "headline", title), ...parts, go, said);
+    f.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      said.textContent = " sending";
+      const r = await post(url, Object.assign({ table: t.table }, fields(f)), null);
+      if (r) said.textContent = r.ok ? " sent: pending until the table confirms" : " " + r.answer.error;
+    });
+    return f;
+  }
+  // A euchre declaration entered for a player (the suit only when naming one).
+  function bidForm(t, calls) {
+    const call = picker("call", "call", calls.map((x) => [x.call, x.words]));
+    const suit = picker("suit", "suit", SUIT_WORDS);
+    const alone = el("label", "", "alone ");
+    const box = el("input");
+    box.type = "checkbox"; box.name = "alone";
+    alone.append(box);
+    const show = () => { suit.hidden = call.querySelector("select").value !== "name"; };
+    call.querySelector("select").addEventListener("change", show);
+    show();
+    return entryForm(t, "bid", "Enter a bid for a player", [picker("seat", "for", SEATS), call, suit, alone],
+      "Enter bid", "/api/bid", (f) => {
+        const v = (n) => f.querySelector("[name='" + n + "']").value;
+        const body = { seat: v("seat"), call: v("call"), alone: box.checked };
+        if (body.call === "name") body.suit = v("suit");
+        return body;
+      });
+  }
+  // The euchre dealer's discard (the card when it was seen).
+  function discardForm(t) {
+    const seat = picker("seat", "by", SEATS);
+    const dealer = SEATS.find((x) => x[1] === t.dealer);
+    if (dealer) seat.querySelector("select").value = dealer[0];
+    const ranks = [["", "not seen"]].concat(RANKS.euchre.split("").map((r) => [r, r === "T" ? "10" : r]));
+    return entryForm(t, "discard", "Enter the dealer's discard", [seat, picker("rank", "card", ranks),
+      picker("card-suit", "of", SUIT_WORDS)], "Enter discard", "/api/discard", (f) => {
+      const v = (n) => f.querySelector("[name='" + n + "']").value;
+      return v("rank") ? { seat: v("seat"), card: v("rank") + v("card-suit") } : { seat: v("seat") };
+    });
   }
 
   function choice(name, label, options) {
