@@ -182,7 +182,8 @@ class MqttPublisher:
         self.outbox.close()
 
     def on_command(self, callback: CommandCallback) -> None:
-        """Call ``callback(kind, body)`` for each valid command from the dashboard (``kind`` ``"ack"``).
+        """Call ``callback(kind, body)`` for each valid command from the dashboard (``kind`` one of
+        ``COMMANDS``).
 
         Called on paho's network thread; the callback must return quickly.
         """

@@ -216,3 +216,18 @@ def test_a_bid_and_a_discard_are_offered_in_their_phases_and_sent(dash: Any, wat
     assert [p["kind"] for p in d.state.tables["t1"].pending] == ["bid", "discard"]
     d.state.ingest(*_status(2, {"phase": "shuffle"}), 0.0)
     assert d.state.tables["t1"].to_dict()["entries"] == {}
+
+
+def test_the_feed_words_a_call_claim_and_the_directors_choice_as_the_table_display_does() -> None:
+    s = ClubState()
+    ruling = {"remedy": "claim_option", "law": "Euchre, law 52", "clause": "EU-52", "reason": "South led.",
+              "grants": "call", "options": ["call_card", "call_suit"]}
+    s.ingest("cardtable/t1/ruling", json.dumps({"table": "t1", "kind": "ruling", "seq": 5, "prev": 0, "deal": 1,
+                                                "t": 1.0, "body": ruling}).encode(), 0.0)
+    assert s.tables["t1"].ruling["headline"] == "A CALL MAY BE MADE"  # type: ignore[index]
+    asks = {"remedy": "attention", "law": "Euchre, law 52", "clause": "EU-52", "reason": "East claims.",
+            "options": ["call_card", "call_suit"]}
+    s.ingest("cardtable/t1/ruling", json.dumps({"table": "t1", "kind": "ruling", "seq": 6, "prev": 5, "deal": 1,
+                                                "t": 1.0, "body": asks}).encode(), 0.0)
+    assert s.tables["t1"].ruling["headline"] == \
+        "THE DIRECTOR CHOOSES: CALL THE EXPOSED CARD OR CALL A SUIT"  # type: ignore[index]
