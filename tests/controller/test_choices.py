@@ -230,3 +230,29 @@ def test_a_bid_and_a_discard_entered_by_the_director_are_checked_then_judged(tmp
     assert "this table plays contract-bridge" in other.snapshot()["answers"][-1]["why"]
     bridge.close()
     journal.close()
+
+
+def test_what_a_press_takes_with_each_kind_of_claim_open() -> None:
+    from firmware_host.choices import press_option
+    from laws.cards import Card, Side
+    from laws.state import Claim, TableState
+
+    def claim(options: tuple[str, ...], card: str | None = None, grants: str = "call") -> Claim:
+        return Claim("EU-x", "Euchre", Side.EW, Seat.N, "play_end", "why", grants, options=options,
+                     offender=Seat.S, card=Card.parse(card) if card else None)
+
+    def press(*claims: Claim) -> str | None:
+        state = TableState("euchre", claims=list(claims))
+        return press_option(state, Seat.E)
+
+    assert press() is None                                    # nothing open: the press draws attention
+    assert press(claim((), grants="redeal")) == "redeal"
+    assert press(claim((), grants="reshuffle"), claim(("hold_order",))) == "redeal"  # the redeal claim first
+    assert press(claim(("hold_order",))) == "hold_order"      # one option, nothing to name: taken
+    assert press(claim(("call_card",), "KC")) == "call_card"  # the claim names the card
+    assert press(claim(("call_card",))) == "redeal"           # which card? the director enters it
+    assert press(claim(("call_suit",))) == "redeal"           # which suit? the director enters it
+    assert press(claim(("call_card",), "KC"), claim(("call_card",), "QC")) == "redeal"  # which exposure?
+    assert press(claim(("win_trick", "lose_trick"))) == "redeal"
+    other_side = Claim("EU-x", "Euchre", Side.NS, Seat.N, "play_end", "why", "call", options=("hold_order",))
+    assert press(other_side) is None                          # not his side's claim
