@@ -17,7 +17,7 @@ from firmware_host.club.demo import ClubDemo
 from laws.events import event_from_dict
 
 from .test_choices import Table
-from .test_director_screen import _axe
+from .test_director_screen import ARTIFACTS, _axe
 
 
 @pytest.fixture
@@ -66,6 +66,9 @@ def test_the_director_chooses_a_suit_call_on_the_page(club: ClubDemo, tmp_path: 
         assert suit.is_displayed()
         Select(driver.find_element(By.CSS_SELECTOR, f"{form} select[name=seat]")).select_by_visible_text("West")
         Select(suit).select_by_visible_text("diamonds")
+        driver.execute_script("arguments[0].scrollIntoView()", driver.find_element(By.CSS_SELECTOR, form))
+        ARTIFACTS.mkdir(exist_ok=True)
+        driver.save_screenshot(str(ARTIFACTS / "director-claim-choice.png"))
         bad = [v for v in _axe(driver) if v["impact"] in ("serious", "critical")]
         assert not bad, bad
         driver.find_element(By.CSS_SELECTOR, f"{form} button").click()
