@@ -23,11 +23,12 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from firmware_host import choices, ordering
 from firmware_host import lamps as lamp_policy
-from firmware_host import ordering
 from firmware_host.config import LAMPS
 from firmware_host.facts import Fact, count_pack, reconcile
 from firmware_host.inputs import (
@@ -35,6 +36,7 @@ from firmware_host.inputs import (
     ButtonInput,
     DeviceNote,
     DeviceStatus,
+    DirectorCommand,
     Input,
     LawInput,
     Mark,
@@ -57,8 +59,9 @@ from laws.rulings import Ruling
 from laws.state import Phase
 
 log = logging.getLogger(__name__)
+ANSWERS_KEPT = 16  # outcomes of the director's checked commands, told in every status
 __all__ = ["CHECKPOINT_ROWS", "AckPoint", "ButtonInput", "ControllerError", "DeviceNote", "DeviceStatus",
-           "Input", "LawInput", "PackLoaded", "TableController", "laws_version"]
+           "DirectorCommand", "Input", "LawInput", "PackLoaded", "TableController", "laws_version"]
 
 
 class TableController:
@@ -107,6 +110,8 @@ class TableController:
         self._results: dict[int, list[Ruling] | None] = {}  # rulings of inputs given to ``process``
         self._queued: set[int] = set()  # inputs taken from ``queue`` and not yet completed
         self._told_held = 0
+        self.answers: deque[dict[str, Any]] = deque(maxlen=ANSWERS_KEPT)  # outcomes of director commands
+        self._not_applied: str | None = None  # why the engine refused the event being ruled on
         self.order.on_done = self._done
         self.checkpoints = checkpoints
         ordering.restore(self)
@@ -190,6 +195,10 @@ class TableController:
             rulings = self._law(law) if law is not None else []
             if id(item) in self._results:
                 self._results[id(item)] = rulings
+        elif isinstance(item, DirectorCommand):
+            rulings = self._director(item)
+            if id(item) in self._results:
+                self._results[id(item)] = rulings
         else:
             rulings = self._law(item)
             if id(item) in self._results:
@@ -212,6 +221,8 @@ class TableController:
         body["src"] = item.source
         if item.mark is not None:
             body["shoe"] = list(item.mark)
+        if item.command is not None:
+            body["command"] = {"id": item.command[0], "by": item.command[1]}
         event_seq = self.order.commit([("event", body, t)])[0]  # before the engine sees it
         self.seq = event_seq
         self._facts |= facts
@@ -224,6 +235,7 @@ class TableController:
         try:
             rulings = self.engine.feed(e)
         except ValueError as exc:
+            self._not_applied = f"journaled, but not applied: {exc}"
             shown = f"{e.TYPE} from {item.source} not applied: {exc}"
             self.order.commit_then([("note", {"error": str(exc), "event": body}, t)],
                                    lambda seqs: self._after_note(seqs, shown, f"{e.TYPE} from {item.source} "
@@ -318,10 +330,47 @@ class TableController:
         if what is None:
             self._note(f"unknown button kind {item.kind!r} from {seat.value}", {"button": item.kind}, item.mark)
             return None
-        from laws.games.base import open_claims_for
-        if what == "attention" and open_claims_for(self.engine.state, seat):
-            what = "redeal"  # with a claim open to his side, a player's press claims it
+        if what == "attention":  # with a claim open to his side, a player's press claims it
+            what = choices.press_option(self.engine.state, seat) or what
         return LawInput(DemandMade(seat, what), "button", item.mark)
+
+    def _director(self, item: DirectorCommand) -> list[Ruling]:
+        """A director's choice, search outcome, bid or discard: checked against the state the event would meet, then
+        ruled on from source ``director``; refused (a journal note, the reason told back in the status)
+        when nothing open at the table allows it."""
+        state = self.engine.state
+        try:
+            if item.kind == "choose":
+                event: Event = choices.director_choice(state, item.body)
+            elif item.kind == "search":
+                event = choices.director_search(state, item.body)
+            elif item.kind in choices.ENTRIES:
+                event = choices.director_entry(state, item.kind, item.body)
+            else:
+                raise choices.ChoiceRefused(f"the table takes no {item.kind[:20]!r} command")
+        except choices.ChoiceRefused as exc:
+            why = str(exc)
+            self._note(f"the director's {item.kind} from {item.by[:40]} refused: {why}",
+                       {"command": {"id": item.cid, "kind": item.kind, "by": item.by[:40]}, "refused": why})
+            self._answer({"id": item.cid, "kind": item.kind, "ok": False, "why": why})
+            self._status()
+            return []
+        answer = {"id": item.cid, "kind": item.kind, "ok": True, "why": ""}
+        self._answer(answer)  # before the rulings go out: the status they bring says so
+        ignored = self.engine.ignored
+        self._not_applied = None
+        rulings = self._law(LawInput(event, "director", command=(item.cid, item.by[:40])))
+        if self.engine.ignored > ignored or self._not_applied is not None:
+            answer.update(ok=False, why=self._not_applied or "journaled, but it does not fit the table's "
+                          f"{self.engine.state.phase.value} phase and was not ruled on")
+            self._status()
+        return rulings
+
+    def _answer(self, answer: dict[str, Any]) -> None:
+        """Keep a command's outcome for the status (once per command, however often it is retried)."""
+        for old in [a for a in self.answers if a["id"] == answer["id"]]:
+            self.answers.remove(old)
+        self.answers.append(answer)
 
     def _device(self, item: DeviceStatus) -> None:
         was = self.online.get(item.device)
@@ -390,6 +439,7 @@ class TableController:
             "players": {seat.value: name for seat, name in s.players.items()},
             "score": score.snapshot() if score is not None else {},
             "ruling": self.last_ruling, "seq": self.seq, "t": self.clock(),
+            "claims": choices.open_claims(s), "search": choices.open_search(s), "answers": list(self.answers),
         }
 
     def _status(self) -> None:

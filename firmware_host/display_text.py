@@ -30,13 +30,43 @@ HEADLINES: dict[Remedy, str] = {
 }
 
 
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
 # Claims and lapses of the euchre laws of play (issue 12) that are not about a redeal.
 _CLAIMS = {"reshuffle": "A RESHUFFLE MAY BE DEMANDED", "call": "A CALL MAY BE MADE"}
 _PLAY_CLAUSES = frozenset({"EU-46", "EU-47", "EU-48", "EU-51", "EU-52", "EU-53", "EU-56", "EU-59", "EU-69",
                            "EU-80", "EU-89"})
 
 
+# What each choice a claim offers does, as a player or the director reads it (never the code name).
+OPTION_WORDS = {
+    "redeal": "claim the redeal", "new_shuffle": "make the dealer shuffle again",
+    "call_card": "call the exposed card", "call_suit": "call a suit",
+    "win_trick": "require the trick won", "lose_trick": "require the trick lost",
+    "hold_order": "hold them to the order", "call_highest": "call for the highest card",
+    "call_lowest": "call for the lowest card",
+}
+BID_WORDS = {"pass": "pass", "order": "order up (accept the turned card)", "name": "name a suit"}
+FOUND_WORDS = {"loose": "found loose", "trick": "found in a trick", None: "not found"}
+
+
+def option_words(what: str) -> str:
+    """A claim's option in words ("call a suit"); "a choice" for one we do not know."""
+    return OPTION_WORDS.get(what, "a choice")
+
+
+def found_words(found: str | None, short: str | None = None) -> str:
+    """Where a missing card was found, in words ("found in East's hand"; the short hand ``short``
+    itself: "found with North's hand")."""
+    if found in SEAT_NAMES:
+        return f"found {'with' if found == short else 'in'} {SEAT_NAMES[str(found)]}'s hand"
+    return FOUND_WORDS.get(found, "found")
+
+
 def headline(r: Ruling) -> str:
+    options = r.extra.get("options")
+    if r.remedy is Remedy.ATTENTION and isinstance(options, list) and options:
+        return "THE DIRECTOR CHOOSES: " + " OR ".join(option_words(str(o)).upper() for o in options)
     if r.remedy is Remedy.CLAIM_OPTION and r.extra.get("grants") in _CLAIMS:
         return _CLAIMS[str(r.extra["grants"])]
     if r.remedy is Remedy.DEAL_STANDS and r.clause in _PLAY_CLAUSES:
@@ -46,7 +76,6 @@ def headline(r: Ruling) -> str:
     return HEADLINES.get(r.remedy, r.remedy.value.upper())
 
 
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 _NAMES_DEALER = frozenset({Remedy.REDEAL, Remedy.MISDEAL, Remedy.LOSE_DEAL, Remedy.NEW_SHUFFLE_AND_CUT,
                            Remedy.REPLACE_PACK})
 

@@ -4,6 +4,7 @@ statuses and notes, packs loaded, and the points where the shoe may be acknowled
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from firmware_host.ordering import AckPoint
 from laws.events import Event
@@ -19,6 +20,7 @@ class LawInput:
     event: Event
     source: str
     mark: Mark | None = None
+    command: tuple[str, str] | None = None  # (id, director) of the dashboard command it came from
 
 
 @dataclass(frozen=True)
@@ -56,5 +58,18 @@ class PackLoaded:
     mark: Mark | None = None
 
 
-Input = LawInput | ButtonInput | DeviceStatus | DeviceNote | PackLoaded | AckPoint
+@dataclass(frozen=True)
+class DirectorCommand:
+    """A command from the director's dashboard that the table checks against its own state before it
+    becomes a law event (``firmware_host.choices``): ``kind`` ``choose`` (take an option of an open
+    claim), ``search`` (the outcome of the missing-card search), ``bid`` or ``discard`` (euchre); ``cid`` the command's id, ``by`` the
+    director, ``body`` the command as sent."""
+
+    kind: str
+    cid: str
+    by: str
+    body: dict[str, Any]
+
+
+Input = LawInput | ButtonInput | DeviceStatus | DeviceNote | PackLoaded | DirectorCommand | AckPoint
 BUTTON_DEMANDS = {"attention": "attention", "new_shuffle": "new_shuffle", "restore_pack": "restore_pack"}

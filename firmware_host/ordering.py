@@ -20,7 +20,8 @@ Guarantees (the controller keeps them by calling only what is here):
    stopped. No input is dropped on any exception path: an input that fails for another reason after
    its event was committed is in the journal, and is replayed at the next start.
 5. **Restart.** Everything a restart needs is in the journal: the events (the engine is rebuilt from
-   them, or from a checkpoint and the rows after it), the lamps, the pack the shoe reported loaded and
+   them, or from a checkpoint and the rows after it), the lamps, the director's commands answered since
+   (rows with ``"command"``, told again in the status), the pack the shoe reported loaded and
    not yet dealt (a ``pack_loaded`` note), and the last shoe message committed (``"shoe": [boot, seq]``
    on the row it gave), from which the shoe link resumes. An event whose rulings were not journaled
    before a stop gets them at the restart, once.
@@ -249,6 +250,12 @@ def restore(ctl: Any) -> None:
             if owed:
                 owed.pop(0)
             continue
+        command = row.body.get("command")
+        if isinstance(command, dict) and isinstance(command.get("id"), str):  # a director's checked command
+            refused = row.body.get("refused")
+            kind = {"missing_card": "search", "demand": "choose"}.get(str(row.body.get("type")), row.body.get("type"))
+            ctl._answer({"id": command["id"], "kind": str(command.get("kind", kind)), "ok": refused is None,
+                         "why": str(refused or "")})
         if row.kind == "note" and isinstance(row.body.get("pack_loaded"), str):
             ctl.loaded_pack = row.body["pack_loaded"]
         if row.kind != "event":

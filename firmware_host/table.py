@@ -25,7 +25,14 @@ from typing import Any
 
 from firmware_host.club.results import ResultError, parse_result
 from firmware_host.config import Config
-from firmware_host.controller import ButtonInput, DeviceNote, Input, LawInput, TableController
+from firmware_host.controller import (
+    ButtonInput,
+    DeviceNote,
+    DirectorCommand,
+    Input,
+    LawInput,
+    TableController,
+)
 from firmware_host.journal import Journal
 from firmware_host.wiring import CameraFeeder, ReopeningSource, ShoeAdapter, connect_shoe
 from laws.cards import Seat
@@ -116,7 +123,9 @@ class ShoeProcedure:
 class ClubCommands:
     """What the director's dashboard sends a table (``command/<kind>`` on the broker): an acknowledgement
     is the director's button here; a result is checked again (``club.results``) and ruled on like any
-    other event, from source ``director``. A command id seen before (QoS 1 may deliver twice) or a result
+    other event, from source ``director``; a choice (``choose``: an option of an open claim) or the outcome
+    of the missing-card search (``search``), a euchre ``bid`` or ``discard`` goes to the controller, which checks it against the table's
+    own state (``firmware_host.choices``) before the engine sees it. A command id seen before (QoS 1 may deliver twice) or a result
     that does not check out is journaled as a note and goes no further."""
 
     def __init__(self, game: str, submit: Callable[[Input], None], remember: int = 256) -> None:
@@ -140,6 +149,9 @@ class ClubCommands:
                 self.submit(DeviceNote("club", f"result from {str(body.get('by', '?'))[:40]} refused: {exc}"))
                 return
             self.submit(LawInput(event, "director"))
+        elif kind in ("choose", "search", "bid", "discard"):
+            self.submit(DirectorCommand(kind, str(cid)[:64] if cid is not None else "",
+                                        str(body.get("by", "?"))[:40], dict(body)))
 
 
 @dataclass

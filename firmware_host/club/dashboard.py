@@ -5,7 +5,13 @@ Routes: ``GET /login`` and ``POST /login`` (form), ``POST /logout``, ``GET /`` (
 ``GET /api/history?table=id`` (a table's feed entries), ``POST /api/take`` (a director takes a table's
 call: ``{"table": id}``), ``POST /api/ack`` (the director acknowledges a table: the table puts its lamps
 out), ``POST /api/result`` (the director enters a hand's result: ``{"table": id, "result": {fields}}``, the
-fields of a ``result`` event for the table's game, checked by ``club.results``). A command sent to a table
+fields of a ``result`` event for the table's game, checked by ``club.results``), ``POST /api/choose``
+(the director takes an option of an open claim for a player: ``{"table", "seat", "what", "clause", "card"?,
+"suit"?}``) and ``POST /api/search`` (the outcome of the missing-card search: ``{"table", "found"}``, a
+seat, ``loose``, ``trick`` or null), both checked by ``club.claims`` against what the table last said is
+open, and again at the table, whose refusal (with its reason) the page shows; ``POST /api/bid`` and
+``POST /api/discard`` (a euchre declaration or the dealer's discard entered for a player: the fields of a
+``bid`` or ``discard`` event with ``table``), checked the same way. A command sent to a table
 is pending (on the page) until the table's status lists its id as done; a table that is away gets it when
 it returns (its persistent session at the broker).
 Every route but the login page needs a live session; the session cookie is HttpOnly and SameSite=Strict
@@ -28,6 +34,7 @@ from importlib import resources
 from typing import Any
 
 from firmware_host.club.auth import Sessions
+from firmware_host.club.claims import ChoiceError, check_choice, check_entry, check_search
 from firmware_host.club.hub import Hub
 from firmware_host.club.results import ResultError, parse_result
 from firmware_host.club.state import RESULT_PHASES, ClubState
@@ -132,6 +139,10 @@ class Dashboard:
                   Route("/api/take", self.take, methods=["POST"]),
                   Route("/api/ack", self.ack, methods=["POST"]),
                   Route("/api/result", self.result, methods=["POST"]),
+                  Route("/api/choose", self.choose, methods=["POST"]),
+                  Route("/api/search", self.search, methods=["POST"]),
+                  Route("/api/bid", self.bid, methods=["POST"]),
+                  Route("/api/discard", self.discard, methods=["POST"]),
                   Route("/static/{name}", self.static)]
         return Starlette(routes=routes, lifespan=self._lifespan)
 
@@ -351,6 +362,63 @@ class Dashboard:
                "result": {k: v for k, v in event_to_dict(event).items() if k != "type"}}
         log.info("director %s entered a result for table %s: %s", s.user, table, cmd["result"])
         return self._json(self._send(table, "result", cmd, s.user))
+
+    async def choose(self, request: Any) -> Any:
+        """The director takes an option of a table's open claim for one of its players; sent as
+        ``command/choose``, entered by the table as that player's ``demand`` from source ``director``."""
+        checked = await self._director_post(request, "choice")
+        if not isinstance(checked, tuple):
+            return checked
+        s, table, data = checked
+        view = self.state.tables[table]
+        try:
+            fields = check_choice(view.game, view.claims, data)
+        except ChoiceError as exc:
+            log.warning("choice by %s for table %s refused: %s", s.user, table, exc)
+            return self._json({"error": str(exc)}, 409)
+        cmd = {"table": table, "by": s.user, "t": time.time(), "id": secrets.token_hex(8), **fields}
+        log.info("director %s chose %s for %s at table %s", s.user, fields["what"], fields["seat"], table)
+        return self._json(self._send(table, "choose", cmd, s.user))
+
+    async def search(self, request: Any) -> Any:
+        """The director records the outcome of a table's missing-card search; sent as ``command/search``,
+        entered by the table as a ``missing_card`` event from source ``director``."""
+        checked = await self._director_post(request, "search outcome")
+        if not isinstance(checked, tuple):
+            return checked
+        s, table, data = checked
+        try:
+            found = check_search(self.state.tables[table].search, data)
+        except ChoiceError as exc:
+            log.warning("search outcome by %s for table %s refused: %s", s.user, table, exc)
+            return self._json({"error": str(exc)}, 409)
+        cmd = {"table": table, "by": s.user, "t": time.time(), "id": secrets.token_hex(8), "found": found}
+        log.info("director %s recorded the search at table %s: %s", s.user, table, found)
+        return self._json(self._send(table, "search", cmd, s.user))
+
+    async def bid(self, request: Any) -> Any:
+        """A euchre declaration the director enters for a player; sent as ``command/bid``."""
+        return await self._entry(request, "bid")
+
+    async def discard(self, request: Any) -> Any:
+        """The euchre dealer's discard, entered by the director; sent as ``command/discard``."""
+        return await self._entry(request, "discard")
+
+    async def _entry(self, request: Any, kind: str) -> Any:
+        checked = await self._director_post(request, kind)
+        if not isinstance(checked, tuple):
+            return checked
+        s, table, data = checked
+        view = self.state.tables[table]
+        try:
+            fields = check_entry(view.game, view.phase, kind, data)
+        except ChoiceError as exc:
+            log.warning("%s by %s for table %s refused: %s", kind, s.user, table, exc)
+            return self._json({"error": str(exc)}, 409)
+        cmd = {"table": table, "by": s.user, "t": time.time(), "id": secrets.token_hex(8), **fields}
+        log.info("director %s entered a %s for %s at table %s", s.user, kind, fields["seat"], table)
+        return self._json(self._send(table, kind, cmd, s.user))
+
 
 def serve(dashboard: Dashboard, host: str, port: int, *, log_level: str = "warning",
           certfile: str | None = None, keyfile: str | None = None,

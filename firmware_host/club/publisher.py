@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 PREFIX = "cardtable"
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_COMMAND_BYTES = 4096
-COMMANDS = ("ack", "result")
+COMMANDS = ("ack", "result", "choose", "search", "bid", "discard")
 FRESH_MAX = 1000     # messages kept in memory for the sender beside the outbox
 ACK_BATCH, ACK_EVERY = 64, 0.25  # acknowledged outbox rows are deleted in batches
 STATUS_EVERY = 0.1   # seconds between two status messages at most (the newest one wins)
@@ -182,7 +182,8 @@ class MqttPublisher:
         self.outbox.close()
 
     def on_command(self, callback: CommandCallback) -> None:
-        """Call ``callback(kind, body)`` for each valid command from the dashboard (``kind`` ``"ack"``).
+        """Call ``callback(kind, body)`` for each valid command from the dashboard (``kind`` one of
+        ``COMMANDS``).
 
         Called on paho's network thread; the callback must return quickly.
         """

@@ -14,7 +14,11 @@ What the director reads is kept here in words (``club.words``, the table display
 - The **current ruling** stands until the next deal starts (a ``deal_start`` event or a status of a
   later deal).
 - **Pending commands**: what the dashboard sent a table, until a status of that table lists the command's
-  id in ``done``.
+  id in ``done`` (taken in); a choice or a search outcome (``CHECKED``), until the status lists its id in
+  ``answers`` (the table checked it against its own state: entered, or refused with the reason the page
+  shows).
+- **Open claims and the search** (``club.claims``): the options the laws leave to a player, and the
+  missing-card search, as the latest status tells them, in words.
 - **Gaps**: every ordered message names the seq of the one before it (``prev``); a ``prev`` above the
   last seq seen means messages were lost, and the table is re-read from its retained status (an update of
   type ``resync`` asks the dashboard to do so).
@@ -30,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_host.club import words
+from firmware_host.club.claims import claim_words, entries, search_words
 from firmware_host.club.results import FIELDS
 from firmware_host.lamps import RULING_LAMPS
 
@@ -44,6 +49,8 @@ FEED_SIZE = 200
 SEEN_SIZE = 20000
 HISTORY = 100       # feed entries kept per table (the table's history on the page)
 PENDING_KEPT = 20   # commands a table has not yet confirmed, kept per table
+REFUSED_SHOWN = 3   # the latest commands a table refused, shown with their reasons
+CHECKED = frozenset({"choose", "search", "bid", "discard"})  # commands pending until the table answers, not just takes them in
 RESULT_PHASES = frozenset({"auction", "play", "scoring"})  # a table's phases in which a hand awaits its result
 UNKNOWN_PACKS = frozenset({"", "unknown"})  # not a pack: a shoe that has not named its pack yet
 
@@ -72,6 +79,9 @@ class TableView:
     irregularity: dict[str, Any] | None = None   # the latest irregularity (the words of a call)
     call: dict[str, Any] | None = None
     pending: list[dict[str, Any]] = field(default_factory=list)
+    claims: list[dict[str, Any]] = field(default_factory=list)
+    search: dict[str, Any] | None = None
+    refused: list[dict[str, Any]] = field(default_factory=list)
     events: int = 0
     last_event: str = ""
     status_seq: int = -1
@@ -95,7 +105,8 @@ class TableView:
                 "deal": self.deal, "dealer": words.seat_name(self.dealer), "lamps": words.lamp_words(self.lamps),
                 "counts": self.counts, "shoe_online": self.shoe_online, "camera_online": self.camera_online,
                 "score": self.score, "ruling": self.ruling, "call": self.call, "pending": self.pending,
-                "events": self.events, "last_event": self.last_event, "result_due": self.result_due,
+                "claims": self.claims, "search": self.search, "refused": self.refused,
+                "entries": entries(self.game, self.phase), "events": self.events, "last_event": self.last_event, "result_due": self.result_due,
                 "resyncs": self.resyncs}
 
 
@@ -249,7 +260,15 @@ class ClubState:
         done = msg.get("done")
         if isinstance(done, list) and v.pending:
             ids = {str(x)[:64] for x in done[:64]}
-            v.pending = [p for p in v.pending if p["id"] not in ids]
+            v.pending = [p for p in v.pending if p["id"] not in ids or p["kind"] in CHECKED]
+        answers = body.get("answers")
+        if isinstance(answers, list) and v.pending:
+            said = {str(a.get("id"))[:64]: a for a in answers[:64] if isinstance(a, dict)}
+            for p in [p for p in v.pending if p["kind"] in CHECKED and p["id"] in said]:
+                v.pending.remove(p)
+                if not said[p["id"]].get("ok"):
+                    v.refused = [*v.refused, {"id": p["id"], "kind": p["kind"], "by": p["by"],
+                                              "why": _text(said[p["id"]].get("why"), 400)}][-REFUSED_SHOWN:]
         if seq < v.status_seq:
             return [{"type": "table", "table": v.to_dict(), "t": t}]  # an older status: only its ``done``
         v.status_seq = seq
@@ -266,6 +285,7 @@ class ClubState:
         if isinstance(counts, dict):
             v.counts = {str(k)[:4]: x for k, x in list(counts.items())[:4] if isinstance(x, int)}
         v.score = words.score_line(body.get("score"))
+        v.claims, v.search = claim_words(body.get("claims")), search_words(body.get("search"))
         for key in ("shoe_online", "camera_online"):
             if isinstance(body.get(key), bool):
                 setattr(v, key, body[key])
@@ -342,8 +362,8 @@ class ClubState:
         return [{"type": "table", "table": v.to_dict()}]
 
     def sent(self, table: str, cid: str, what: str, by: str, now: float) -> list[dict[str, Any]]:
-        """The dashboard sent ``table`` a command (``what``: ``ack`` or ``result``): pending until the table
-        lists ``cid`` as done."""
+        """The dashboard sent ``table`` a command (``what``: ``ack``, ``result``, ``choose``, ``search``):
+        pending until the table lists ``cid`` as done (``CHECKED`` kinds: as answered)."""
         v = self.tables[table]
         v.pending = [*v.pending, {"id": cid, "kind": what, "by": by, "t": now}][-PENDING_KEPT:]
         if what == "ack" and v.call is not None:

@@ -17,6 +17,7 @@ from laws.cards import Seat
 from laws.rulings import IRREGULARITY_REMEDIES, Remedy, Ruling
 
 SCORES = frozenset({Remedy.SCORE, Remedy.GAME_WON, Remedy.RUBBER_WON})
+HEADLINE_FIELDS = ("grants", "options", "search")  # ruling fields the headline depends on
 RETIRE_AT = 3  # unreadable + damaged cards across deals at which a pack should be retired
 
 
@@ -27,9 +28,12 @@ def _ruling(body: dict[str, Any]) -> Ruling | None:
         return None
     dealer = body.get("dealer")
     pack = body.get("pack")
+    extra = {k: body[k] for k in HEADLINE_FIELDS if k in body}  # what the display's headline reads
+    if not isinstance(extra.get("options", []), list):
+        extra.pop("options")
     return Ruling(remedy, str(body.get("law") or ""), str(body.get("clause") or ""), str(body.get("reason") or ""),
                   dealer=Seat(dealer) if dealer in SEAT_NAMES else None,
-                  pack=pack if isinstance(pack, str) and pack else None)
+                  pack=pack if isinstance(pack, str) and pack else None, extra=extra)
 
 
 def headline(body: dict[str, Any]) -> str:

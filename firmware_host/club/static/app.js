@@ -50,7 +50,8 @@
     const f = el("form", "result");
     f.hidden = true;
     f.addEventListener("submit", (ev) => { ev.preventDefault(); enterResult(id, f); });
-    c.append(h, el("div", "meta"), el("div", "score"), el("ul", "lamps"), el("div", "ruling"), el("div", "pending"), f);
+    c.append(h, el("div", "meta"), el("div", "score"), el("ul", "lamps"), el("div", "ruling"), el("div", "choices"),
+      el("div", "pending"), f);
     const after = [...cards.keys()].filter((k) => k > id).sort()[0];
     tablesEl.insertBefore(c, after ? cards.get(after) : null);
     cards.set(id, c);
@@ -90,12 +91,22 @@
       r.hidden = !t.ruling;
       last.ruling = rulingKey;
     }
-    const pendingKey = JSON.stringify(t.pending || []);
+    const pendingKey = JSON.stringify([t.pending || [], t.refused || []]);
     if (last.pending !== pendingKey) {
       c.querySelector(".pending").replaceChildren(...(t.pending || []).map((p) =>
-        el("div", "note", (p.kind === "ack" ? "acknowledgement" : "result") + " by " + p.by +
-          ": pending until the table confirms" + (t.online ? "" : " (table away: it gets it on return)"))));
+        el("div", "note", (KINDS[p.kind] || "command") + " by " + p.by +
+          ": pending until the table confirms" + (t.online ? "" : " (table away: it gets it on return)"))),
+      ...(t.refused || []).map((p) => el("div", "note refused", (KINDS[p.kind] || "command") + " by " + p.by +
+          " refused by the table: " + p.why)));
       last.pending = pendingKey;
+    }
+    const choicesKey = JSON.stringify([t.claims || [], t.search, t.game, t.entries || {}]);
+    if (last.choices !== choicesKey) {
+      const entries = t.entries || {};
+      c.querySelector(".choices").replaceChildren(...(t.claims || []).map((cl, i) => claimForm(t, cl, i)),
+        ...(t.search ? [searchForm(t)] : []), ...(entries.bid ? [bidForm(t, entries.bid)] : []),
+        ...(entries.discard ? [discardForm(t)] : []));
+      last.choices = choicesKey;
     }
     const f = c.querySelector("form.result");
     const formKey = t.result_due ? t.game : "";
@@ -283,6 +294,124 @@
     const answer = await resp.json();
     if (!resp.ok && button) { button.disabled = false; button.title = answer.error || ""; }
     return { ok: resp.ok, answer: answer };
+  }
+
+  const KINDS = { ack: "acknowledgement", result: "result", choose: "choice", search: "search outcome" };
+  const SUIT_WORDS = [["S", "spades"], ["H", "hearts"], ["D", "diamonds"], ["C", "clubs"]];
+  const RANKS = { "contract-bridge": "AKQJT98765432", euchre: "AKQJT987" };
+  function picker(name, label, pairs) {
+    const l = el("label", "", label + " ");
+    const s = el("select");
+    s.name = name;
+    for (const [value, words] of pairs) { const opt = el("option", "", words); opt.value = value; s.append(opt); }
+    l.append(s);
+    return l;
+  }
+  // An open claim: who may choose, why, and a control to take one of its options for a player (with the
+  // card or suit the option names). Only words are shown; the option's value is what the table is sent.
+  function claimForm(t, cl, i) {
+    const f = el("form", "claim");
+    const head = el("div", "headline", "Choice for " + cl.side + (cl.against ? " against " + cl.against : "") +
+      (cl.trick ? " (trick " + cl.trick + ")" : ""));
+    const why = el("div", "reason", cl.why);
+    const law = el("div", "law", cl.law + (cl.clause ? " [" + cl.clause + "]" : ""));
+    const seat = picker("seat", "for", cl.seats.map((x) => [x.seat, x.name]));
+    const what = picker("what", "choice", cl.options.map((o) => [o.what, o.words]));
+    const ranks = (RANKS[t.game] || RANKS["contract-bridge"]).split("").map((r) => [r, r === "T" ? "10" : r]);
+    const card = el("span", "card-pick");
+    card.append(picker("rank", "card", ranks), picker("card-suit", "of", SUIT_WORDS));
+    const suit = picker("suit", "suit", SUIT_WORDS);
+    const needs = () => (cl.options.find((o) => o.what === what.querySelector("select").value) || {}).needs;
+    const show = () => { card.hidden = needs() !== "card"; suit.hidden = needs() !== "suit"; };
+    what.querySelector("select").addEventListener("change", show);
+    show();
+    const go = el("button", "", "Enter choice");
+    go.type = "submit";
+    go.setAttribute("aria-label", "Enter the choice at " + t.table);
+    const said = el("span", "said");
+    said.setAttribute("role", "status");
+    f.append(head, why, law, seat, what, card, suit, go, said);
+    f.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const v = (n) => f.querySelector("[name='" + n + "']").value;
+      const body = { table: t.table, clause: cl.clause, seat: v("seat"), what: v("what") };
+      if (needs() === "card") body.card = v("rank") + v("card-suit");
+      if (needs() === "suit") body.suit = v("suit");
+      said.textContent = " sending";
+      const r = await post("/api/choose", body, null);
+      if (r) said.textContent = r.ok ? " sent: pending until the table confirms" : " " + r.answer.error;
+    });
+    f.dataset.claim = String(i);
+    return f;
+  }
+  // The missing-card search: where the card was found (or that it was not) is recorded for the table.
+  function searchForm(t) {
+    const f = el("form", "search");
+    const found = picker("found", "outcome", t.search.outcomes.map((o, i) => [String(i), o.words]));
+    const go = el("button", "", "Record search");
+    go.type = "submit";
+    go.setAttribute("aria-label", "Record the search for the missing card at " + t.table);
+    const said = el("span", "said");
+    said.setAttribute("role", "status");
+    f.append(el("div", "headline", "Search for the card missing from " + t.search.short + "'s hand"), found, go, said);
+    f.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const o = t.search.outcomes[Number(f.querySelector("[name='found']").value)];
+      said.textContent = " sending";
+      const r = await post("/api/search", { table: t.table, found: o.found }, null);
+      if (r) said.textContent = r.ok ? " sent: pending until the table confirms" : " " + r.answer.error;
+    });
+    return f;
+  }
+
+  const SEATS = [["N", "North"], ["E", "East"], ["S", "South"], ["W", "West"]];
+  // A form that posts its fields to `url` and says what became of it.
+  function entryForm(t, cls, title, parts, label, url, fields) {
+    const f = el("form", cls);
+    const go = el("button", "", label);
+    go.type = "submit";
+    go.setAttribute("aria-label", label + " at " + t.table);
+    const said = el("span", "said");
+    said.setAttribute("role", "status");
+    f.append(el("div", "headline", title), ...parts, go, said);
+    f.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      said.textContent = " sending";
+      const r = await post(url, Object.assign({ table: t.table }, fields(f)), null);
+      if (r) said.textContent = r.ok ? " sent: pending until the table confirms" : " " + r.answer.error;
+    });
+    return f;
+  }
+  // A euchre declaration entered for a player (the suit only when naming one).
+  function bidForm(t, calls) {
+    const call = picker("call", "call", calls.map((x) => [x.call, x.words]));
+    const suit = picker("suit", "suit", SUIT_WORDS);
+    const alone = el("label", "", "alone ");
+    const box = el("input");
+    box.type = "checkbox"; box.name = "alone";
+    alone.append(box);
+    const show = () => { suit.hidden = call.querySelector("select").value !== "name"; };
+    call.querySelector("select").addEventListener("change", show);
+    show();
+    return entryForm(t, "bid", "Enter a bid for a player", [picker("seat", "for", SEATS), call, suit, alone],
+      "Enter bid", "/api/bid", (f) => {
+        const v = (n) => f.querySelector("[name='" + n + "']").value;
+        const body = { seat: v("seat"), call: v("call"), alone: box.checked };
+        if (body.call === "name") body.suit = v("suit");
+        return body;
+      });
+  }
+  // The euchre dealer's discard (the card when it was seen).
+  function discardForm(t) {
+    const seat = picker("seat", "by", SEATS);
+    const dealer = SEATS.find((x) => x[1] === t.dealer);
+    if (dealer) seat.querySelector("select").value = dealer[0];
+    const ranks = [["", "not seen"]].concat(RANKS.euchre.split("").map((r) => [r, r === "T" ? "10" : r]));
+    return entryForm(t, "discard", "Enter the dealer's discard", [seat, picker("rank", "card", ranks),
+      picker("card-suit", "of", SUIT_WORDS)], "Enter discard", "/api/discard", (f) => {
+      const v = (n) => f.querySelector("[name='" + n + "']").value;
+      return v("rank") ? { seat: v("seat"), card: v("rank") + v("card-suit") } : { seat: v("seat") };
+    });
   }
 
   function choice(name, label, options) {

@@ -1,0 +1,172 @@
+"""The choices the laws leave to a player: open claims with their options, the missing-card search, and
+how a seat's button or the director's dashboard takes one.
+
+Pure functions over the engine's state (the controller calls them on its consumer thread, so what they
+read is the state the next event will meet):
+
+- ``open_claims`` and ``open_search`` say what is open, for the table's status (the dashboard shows it in
+  words, ``display_text.option_words``).
+- ``press_option``: what a seat's claim button takes. A redeal or reshuffle claim: ``redeal`` (as before).
+  Only calls open: the one option the law gives (one claim open to his side, with one option), when it
+  needs nothing the button cannot say (a card call names its card on the claim, no suit to name); with
+  several options or claims (two exposed cards: which one is called?), or a card or suit to name,
+  the press stays a claim and the engine answers that the director chooses.
+- ``director_entry``: a euchre ``bid`` or ``discard`` the director enters for a player (checked for its
+  fields and the table's phase; the engine then judges it like a button's).
+- ``director_choice`` and ``director_search`` turn a command from the dashboard into the ``demand`` or
+  ``missing_card`` event the engine rules on, or refuse it with ``ChoiceRefused`` naming what is wrong
+  (the option is not open to that player, the claim has gone, the card or suit is missing or bad).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from firmware_host.display_text import option_words
+from laws.cards import SUITS, Card, Seat
+from laws.events import DemandMade, Event, EventFormatError, MissingCardReported, event_from_dict
+from laws.games import get_game
+from laws.games.base import open_claims_for, seat_name
+from laws.state import Claim, Phase, TableState
+
+CLAIM_TAKES = {"redeal": "redeal", "reshuffle": "new_shuffle"}  # a claim's grant -> the demand that takes it
+FOUND = ("loose", "trick", *(s.value for s in Seat))  # and None: declared not found
+# Euchre declarations and the dealer's discard the director may enter for a player: the event's fields,
+# and the phases in which the table takes them.
+ENTRIES = {"bid": (("seat", "call", "suit", "alone"), (Phase.AUCTION,), "while trump is being made"),
+           "discard": (("seat", "card"), (Phase.AUCTION, Phase.PLAY), "once the deal is complete, until play ends")}
+
+
+class ChoiceRefused(ValueError):
+    """A director's choice the table will not enter; the text says why, for the dashboard."""
+
+
+def claim_options(cl: Claim) -> tuple[str, ...]:
+    """The ``demand`` ``what``s that take claim ``cl``."""
+    if cl.grants == "call":
+        return cl.options
+    return (CLAIM_TAKES.get(cl.grants, "redeal"),)
+
+
+def needs(cl: Claim, what: str) -> str | None:
+    """What a choice of ``what`` under ``cl`` must name besides: ``card``, ``suit`` or None."""
+    if what == "call_card" and cl.card is None:
+        return "card"
+    if what == "call_suit":
+        return "suit"
+    return None
+
+
+def open_claims(state: TableState) -> list[dict[str, Any]]:
+    """The open claims, JSON-ready (cards as codes: the publisher hides them while the deal is open)."""
+    out = []
+    for cl in state.claims:
+        options = claim_options(cl)
+        out.append({"clause": cl.clause, "law": cl.law, "side": cl.side.value if cl.side else None,
+                    "options": list(options), "needs": {o: needs(cl, o) for o in options if needs(cl, o)},
+                    "offender": cl.offender.value if cl.offender else None, "trick": cl.trick,
+                    "card": cl.card.code if cl.card else None, "why": cl.why})
+    return out
+
+
+def open_search(state: TableState) -> dict[str, Any] | None:
+    """The bridge missing-card search under way: the deficient seat and the card (None: not known)."""
+    d = state.deal
+    if d is None or d.void or d.search is None:
+        return None
+    return {"seat": d.search.value, "card": d.search_card.code if d.search_card else None}
+
+
+def press_option(state: TableState, seat: Seat) -> str | None:
+    """What a claim-button press of ``seat`` demands while claims are open to it (None: no claim open)."""
+    claims = open_claims_for(state, seat)
+    if not claims:
+        return None
+    if any(cl.grants != "call" for cl in claims):
+        return "redeal"  # a redeal or reshuffle claim: the engine grants it (laws 27, 35-40; CB redeal)
+    options = [(cl, o) for cl in claims for o in cl.options]
+    if len(options) == 1 and needs(*options[0]) is None:
+        return options[0][1]  # the one thing the law lets him do (one claim, one option), nothing to name
+    return "redeal"  # a choice, or a card or suit to name: the engine says the director enters it
+
+
+def _seat(value: Any, field: str) -> Seat:
+    try:
+        return Seat(str(value))
+    except ValueError:
+        raise ChoiceRefused(f"{field} must be N, E, S or W, not {str(value)[:20]!r}") from None
+
+
+def director_choice(state: TableState, body: dict[str, Any]) -> DemandMade:
+    """The demand for a director's choice ``{"seat", "what", "card"?, "suit"?, "clause"?}``.
+
+    Raises:
+        ChoiceRefused: nothing open offers that choice to that player, or it lacks a card or suit.
+    """
+    seat = _seat(body.get("seat"), "seat")
+    what = str(body.get("what") or "")[:40]
+    clause = body.get("clause")
+    who = seat_name(state, seat)
+    claims = [cl for cl in open_claims_for(state, seat) if what in claim_options(cl)]
+    if isinstance(clause, str) and clause:
+        claims = [cl for cl in claims if cl.clause == clause]
+    if not claims:
+        offered = sorted({o for cl in open_claims_for(state, seat) for o in claim_options(cl)})
+        if not state.claims:
+            raise ChoiceRefused("no claim is open at the table now (it was taken or has lapsed)")
+        if not offered:
+            raise ChoiceRefused(f"no open claim belongs to {who}'s side")
+        raise ChoiceRefused(f"that is not a choice the open claim gives {who}; it gives: "
+                            + ", ".join(option_words(o) for o in offered))
+    cl = claims[0]
+    card: Card | None = None
+    suit: str | None = None
+    want = needs(cl, what)
+    if what == "call_card" and body.get("card"):
+        try:
+            card = Card.parse(str(body["card"])[:4])
+        except ValueError:
+            raise ChoiceRefused(f"{str(body['card'])[:10]!r} is not a card") from None
+        if card not in get_game(state.game).pack:
+            raise ChoiceRefused(f"the {card.name} is not in this game's pack")
+    elif want == "card":
+        raise ChoiceRefused("that call names a card: choose which")
+    if what == "call_suit":
+        suit = str(body.get("suit") or "")
+        if suit not in tuple(SUITS):
+            raise ChoiceRefused("that call names a suit: choose spades, hearts, diamonds or clubs")
+    return DemandMade(seat, what, card, suit)
+
+
+def director_search(state: TableState, body: dict[str, Any]) -> MissingCardReported:
+    """The ``missing_card`` event for the outcome of the search (``{"found": "loose" | "trick" | seat |
+    null}``).
+
+    Raises:
+        ChoiceRefused: no search is under way, or ``found`` is not one of those.
+    """
+    d = state.deal
+    if d is None or d.void or d.search is None:
+        raise ChoiceRefused("no search for a missing card is under way at the table")
+    found = body.get("found")
+    if found is not None and found not in FOUND:
+        raise ChoiceRefused(f"found must be loose, trick, a seat or null (not found), not {str(found)[:20]!r}")
+    where: str | Seat | None = Seat(found) if found in ("N", "E", "S", "W") else found
+    return MissingCardReported(d.search_card, d.search, where)
+
+
+def director_entry(state: TableState, kind: str, body: dict[str, Any]) -> Event:
+    """The ``bid`` or ``discard`` event the director entered (``body`` holds its fields).
+
+    Raises:
+        ChoiceRefused: not a euchre table, not the phase for it, or a field that is wrong.
+    """
+    fields, phases, when = ENTRIES[kind]
+    if state.game != "euchre":
+        raise ChoiceRefused(f"a {kind} is entered at a euchre table, and this table plays {state.game}")
+    if state.phase not in phases:
+        raise ChoiceRefused(f"a {kind} is entered {when}; the table is in its {state.phase.value} phase")
+    try:
+        return event_from_dict({"type": kind, **{k: body[k] for k in fields if k in body and body[k] is not None}})
+    except EventFormatError as exc:
+        raise ChoiceRefused(str(exc)) from None

@@ -1,0 +1,258 @@
+"""The choices the laws leave to a player, taken at the table: a seat's button takes the one option the
+law gives; the director's choice (from the dashboard) and the missing-card search outcome are checked
+against the table's own state, ruled on from source ``director`` and journaled in order; a wrong choice
+is refused with its reason, which the table's status tells the dashboard."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.controller import ButtonInput, DirectorCommand, LawInput, TableController
+from firmware_host.display_text import title
+from firmware_host.journal import Journal
+from firmware_host.table import ClubCommands
+from laws.cards import Seat
+from laws.events import Event
+from tests.laws.streams import BRIDGE_PACK, E, bridge_deal, prelude, shuffled
+
+HANDS = {  # as tests/laws/test_euchre_play_laws.py: North deals, hearts trump, East leads
+    "E": ["AC", "KC", "9H", "9D", "TD"],
+    "S": ["7C", "8S", "9S", "AS", "KS"],
+    "W": ["AD", "KD", "QD", "8D", "7D"],
+    "N": ["AH", "KH", "QH", "JH", "TH"],
+}
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        self.now += 0.001
+        return self.now
+
+
+class Display:
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def ruling(self, r: Any, deal: int) -> None:
+        self.said.append(title(r))
+
+    def note(self, text: str) -> None:
+        self.said.append(text)
+
+    def status(self, snap: dict[str, Any]) -> None:
+        self.snap = snap
+
+    def device(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def table(tmp_path: Path):  # type: ignore[no-untyped-def]
+    journal = Journal.open(tmp_path)
+    display = Display()
+    ctl = TableController(game="euchre", journal=journal, panel=None, clock=Clock(), display=display)
+    ctl.engine.state.next_dealer = Seat.N
+    events: list[Event] = prelude(Seat.N) + [E("deal_start", dealer="N", pack="red")]
+    for lo, hi in ((0, 2), (2, 5)):
+        events += [E("card_dealt", seat=s, card=c) for s in "ESWN" for c in HANDS[s][lo:hi]]
+    events += [E("deal_end"), E("trump_turned", card="7S"), E("trump_made", seat="N", suit="H")]
+    for e in events:
+        assert ctl.process(LawInput(e, "script")) == []
+    yield ctl, journal, display
+    journal.close()
+
+
+def said(rulings: list[Any]) -> list[tuple[str, str]]:
+    return [(r.remedy.value, r.clause) for r in rulings]
+
+
+def play(ctl: TableController, *plays: str) -> list[Any]:
+    out: list[Any] = []
+    for p in plays:
+        seat, card = p.split(":")
+        out += ctl.process(LawInput(E("card_played", seat=seat, card=card), "camera"))
+    return out
+
+
+def test_a_directors_choice_reaches_the_engine_and_is_journaled_in_order(table: Any) -> None:
+    ctl, journal, display = table
+    assert said(play(ctl, "S:7C")) == [("claim_option", "EU-52")]     # East had the lead
+    claims = ctl.snapshot()["claims"]
+    assert [(c["clause"], c["side"], c["options"], c["needs"]) for c in claims] == \
+        [("EU-52", "EW", ["call_card", "call_suit"], {"call_suit": "suit"})]
+    last = ctl.seq
+    r = ctl.process(DirectorCommand("choose", "c1", "ann", {"seat": "E", "what": "call_suit", "suit": "D",
+                                                              "clause": "EU-52"}))
+    assert said(r) == [("attention", "EU-52")] and r[0].extra == {"call": "suit", "suit": "D"}
+    rows = list(journal.rows(last))
+    assert [row.kind for row in rows] == ["event", "ruling", "lamp"]  # the fact, its ruling, then its lamps
+    assert rows[0].body | {"t": 0} == {"type": "demand", "seat": "E", "what": "call_suit", "suit": "D", "t": 0,
+                                        "src": "director", "command": {"id": "c1", "by": "ann"}}
+    assert rows[1].body["clause"] == "EU-52" and rows[1].body["call"] == "suit"
+    snap = ctl.snapshot()
+    assert snap["answers"] == [{"id": "c1", "kind": "choose", "ok": True, "why": ""}]
+    assert snap["claims"] == []  # taken: law 53 puts South's card back and the call is in force
+    assert display.snap["answers"][0]["ok"]  # the status told after the rulings carries the answer
+
+
+def test_a_wrong_choice_is_refused_with_its_reason_and_the_claim_stays_open(table: Any) -> None:
+    ctl, journal, display = table
+    play(ctl, "S:7C")
+    last = ctl.seq
+    wrong = [({"seat": "E", "what": "win_trick"}, "it gives: call the exposed card, call a suit"),
+             ({"seat": "S", "what": "call_suit", "suit": "D"}, "no open claim belongs to South's side"),
+             ({"seat": "W", "what": "call_suit"}, "that call names a suit"),
+             ({"seat": "W", "what": "call_card", "card": "1X"}, "'1X' is not a card"),
+             ({"seat": "W", "what": "call_card", "card": "2C"}, "not in this game's pack"),
+             ({"seat": "Q", "what": "call_card"}, "seat must be N, E, S or W")]
+    for i, (body, why) in enumerate(wrong):
+        assert ctl.process(DirectorCommand("choose", f"w{i}", "ann", body)) == []
+        answer = ctl.snapshot()["answers"][-1]
+        assert answer["id"] == f"w{i}" and not answer["ok"] and why in answer["why"], answer
+    rows = list(journal.rows(last))
+    assert [row.kind for row in rows] == ["note"] * len(wrong)  # refused: nothing reached the engine
+    assert rows[0].body["refused"].startswith("that is not a choice") and rows[0].body["command"]["id"] == "w0"
+    assert any("refused" in s for s in display.said)
+    assert [c["clause"] for c in ctl.snapshot()["claims"]] == ["EU-52"]
+    assert ctl.process(DirectorCommand("search", "s1", "ann", {"found": "N"})) == []
+    assert "no search for a missing card" in ctl.snapshot()["answers"][-1]["why"]
+    answers = ctl.snapshot()["answers"]
+    journal.close()
+    again = Journal.open(journal.path.parent)  # a restarted table tells the same answers
+    try:
+        restarted = TableController(game="euchre", journal=again, panel=None, clock=Clock())
+        assert restarted.snapshot()["answers"] == answers
+        assert [c["clause"] for c in restarted.snapshot()["claims"]] == ["EU-52"]
+    finally:
+        again.close()
+
+
+def test_a_press_takes_the_one_option_the_law_gives(table: Any) -> None:
+    ctl, journal, display = table
+    assert said(play(ctl, "E:AC", "E:KC")) == [("claim_option", "EU-46")]  # two cards at once: KC exposed
+    assert ctl.snapshot()["claims"][0]["options"] == ["call_card"]
+    r = ctl.process(ButtonInput("N", "attention"))
+    assert said(r) == [("attention", "EU-46")] and r[0].extra["call"] == "card"
+    demand = [row.body for row in journal.rows() if row.kind == "event"][-1]
+    assert (demand["what"], demand["src"]) == ("call_card", "button")
+
+
+def test_a_press_with_a_choice_says_the_director_chooses(table: Any) -> None:
+    ctl, journal, display = table
+    play(ctl, "S:7C")
+    r = ctl.process(ButtonInput("E", "attention"))
+    assert said(r) == [("attention", "EU-52")] and r[0].extra["options"] == ["call_card", "call_suit"]
+    assert display.said[-1] == "THE DIRECTOR CHOOSES: CALL THE EXPOSED CARD OR CALL A SUIT"
+    assert [c["clause"] for c in ctl.snapshot()["claims"]] == ["EU-52"]  # still open for the director
+
+
+def test_the_search_outcome_from_the_director_is_ruled(tmp_path: Path) -> None:
+    journal = Journal.open(tmp_path)
+    ctl = TableController(game="contract-bridge", journal=journal, panel=None, clock=Clock())
+    ctl.engine.state.next_dealer = Seat.N
+    cards = shuffled(BRIDGE_PACK, random.Random(1))
+    deal = bridge_deal(Seat.N, cards)
+    rulings = [r for e in prelude(Seat.N) + deal[:-2] + deal[-1:] for r in ctl.process(LawInput(e, "shoe"))]
+    assert said(rulings)[-1] == ("attention", "CB-missing-search")
+    assert ctl.snapshot()["search"] == {"seat": "N", "card": cards[-1].code}
+    assert ctl.process(DirectorCommand("search", "s0", "ann", {"found": "floor"})) == []
+    assert "found must be" in ctl.snapshot()["answers"][-1]["why"]
+    r = ctl.process(DirectorCommand("search", "s1", "ann", {"found": "N"}))
+    assert said(r) == [("deemed_to_belong", "CB-missing-found")]
+    event = [row.body for row in journal.rows() if row.kind == "event"][-1]
+    assert (event["type"], event["found"], event["card"], event["src"]) == \
+        ("missing_card", "N", cards[-1].code, "director")
+    assert ctl.snapshot()["search"] is None and ctl.snapshot()["answers"][-1]["ok"]
+    journal.close()
+
+
+def test_the_club_commands_go_to_the_controller_once() -> None:
+    got: list[object] = []
+    commands = ClubCommands("euchre", got.append)
+    body = {"table": "t1", "by": "ann", "id": "c1", "seat": "E", "what": "call_suit", "suit": "D"}
+    commands("choose", body)
+    commands("choose", body)
+    commands("search", {"table": "t1", "by": "ann", "id": "c2", "found": None})
+    assert got == [DirectorCommand("choose", "c1", "ann", body),
+                   DirectorCommand("search", "c2", "ann", {"table": "t1", "by": "ann", "id": "c2", "found": None})]
+
+
+def test_the_director_takes_a_redeal_claim_for_a_player(tmp_path: Path) -> None:
+    journal = Journal.open(tmp_path)
+    ctl = TableController(game="contract-bridge", journal=journal, panel=None, clock=Clock())
+    ctl.engine.state.next_dealer = Seat.N
+    for e in prelude(Seat.N):
+        ctl.process(LawInput(e, "script"))
+    assert said(ctl.process(LawInput(E("deal_start", dealer="S", pack="red"), "shoe"))) == \
+        [("claim_option", "CB-redeal-out-of-turn")]
+    [claim] = ctl.snapshot()["claims"]
+    assert (claim["side"], claim["options"], claim["needs"]) == (None, ["redeal"], {})  # any player may claim
+    r = ctl.process(DirectorCommand("choose", "c1", "ann", {"seat": "W", "what": "redeal"}))
+    assert said(r) == [("redeal", "CB-redeal-out-of-turn")] and r[0].dealer == Seat.N
+    assert ctl.snapshot()["claims"] == [] and ctl.snapshot()["answers"][-1]["ok"]
+    journal.close()
+
+
+def test_a_bid_and_a_discard_entered_by_the_director_are_checked_then_judged(tmp_path: Path) -> None:
+    journal = Journal.open(tmp_path)
+    ctl = TableController(game="euchre", journal=journal, panel=None, clock=Clock())
+    ctl.engine.state.next_dealer = Seat.N
+    events: list[Event] = prelude(Seat.N) + [E("deal_start", dealer="N", pack="red")]
+    for lo, hi in ((0, 2), (2, 5)):
+        events += [E("card_dealt", seat=s, card=c) for s in "ESWN" for c in HANDS[s][lo:hi]]
+    for e in events + [E("deal_end"), E("trump_turned", card="7S")]:
+        ctl.process(LawInput(e, "script"))
+    assert ctl.process(DirectorCommand("bid", "b0", "ann", {"seat": "E", "call": "shout"})) == []
+    assert "field 'call'" in ctl.snapshot()["answers"][-1]["why"]
+    assert ctl.process(DirectorCommand("bid", "b1", "ann", {"seat": "E", "call": "pass"})) == []
+    assert ctl.snapshot()["answers"][-1] == {"id": "b1", "kind": "bid", "ok": True, "why": ""}
+    bid = [row.body for row in journal.rows() if row.kind == "event"][-1]
+    assert (bid["type"], bid["seat"], bid["call"], bid["src"]) == ("bid", "E", "pass", "director")
+    assert said(ctl.process(DirectorCommand("bid", "b2", "ann", {"seat": "S", "call": "order"}))) == []
+    assert ctl.engine.state.deal is not None and ctl.engine.state.deal.trump_suit == "S"  # South ordered it up
+    assert ctl.process(DirectorCommand("discard", "d1", "ann", {"seat": "N", "card": "TH"})) == []
+    assert ctl.snapshot()["answers"][-1]["ok"] and ctl.engine.state.deal.discarded is not None
+    ctl.process(LawInput(E("card_played", seat="E", card="AC"), "camera"))
+    ctl.process(LawInput(E("play_end"), "script"))
+    assert ctl.process(DirectorCommand("bid", "b3", "ann", {"seat": "E", "call": "pass"})) == []
+    assert "a bid is entered while trump is being made; the table is in its scoring phase" in \
+        ctl.snapshot()["answers"][-1]["why"]
+    bridge = Journal.open(tmp_path / "bridge")
+    other = TableController(game="contract-bridge", journal=bridge, panel=None, clock=Clock())
+    assert other.process(DirectorCommand("discard", "d2", "ann", {"seat": "N"})) == []
+    assert "this table plays contract-bridge" in other.snapshot()["answers"][-1]["why"]
+    bridge.close()
+    journal.close()
+
+
+def test_what_a_press_takes_with_each_kind_of_claim_open() -> None:
+    from firmware_host.choices import press_option
+    from laws.cards import Card, Side
+    from laws.state import Claim, TableState
+
+    def claim(options: tuple[str, ...], card: str | None = None, grants: str = "call") -> Claim:
+        return Claim("EU-x", "Euchre", Side.EW, Seat.N, "play_end", "why", grants, options=options,
+                     offender=Seat.S, card=Card.parse(card) if card else None)
+
+    def press(*claims: Claim) -> str | None:
+        state = TableState("euchre", claims=list(claims))
+        return press_option(state, Seat.E)
+
+    assert press() is None                                    # nothing open: the press draws attention
+    assert press(claim((), grants="redeal")) == "redeal"
+    assert press(claim((), grants="reshuffle"), claim(("hold_order",))) == "redeal"  # the redeal claim first
+    assert press(claim(("hold_order",))) == "hold_order"      # one option, nothing to name: taken
+    assert press(claim(("call_card",), "KC")) == "call_card"  # the claim names the card
+    assert press(claim(("call_card",))) == "redeal"           # which card? the director enters it
+    assert press(claim(("call_suit",))) == "redeal"           # which suit? the director enters it
+    assert press(claim(("call_card",), "KC"), claim(("call_card",), "QC")) == "redeal"  # which exposure?
+    assert press(claim(("win_trick", "lose_trick"))) == "redeal"
+    other_side = Claim("EU-x", "Euchre", Side.NS, Seat.N, "play_end", "why", "call", options=("hold_order",))
+    assert press(other_side) is None                          # not his side's claim
