@@ -33,7 +33,7 @@ import logging
 import sqlite3
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -373,6 +373,10 @@ class Journal:
                                       "ORDER BY seq DESC LIMIT 1", (version,)).fetchall()
         if not rows:
             return None
+        if not _well_formed(rows[0]):
+            log.warning("%s: the newest checkpoint is malformed (edited?) and ignored; the restart replays the "
+                        "journal", self.path)
+            return None
         seq, chash, cversion, state = rows[0]
         problem = self.checkpoint_problem(int(seq), str(chash), str(cversion), str(state))
         if problem:
@@ -444,8 +448,14 @@ class Journal:
                 stored = self._conn.execute("SELECT seq, hash, version, state FROM checkpoint ORDER BY seq").fetchall()
             except sqlite3.OperationalError:  # a journal written before checkpoints existed
                 stored = []
-        checkpoints = [(int(seq), str(chash), str(version), str(state)) for seq, chash, version, state in stored]
-        return verify_rows(self._raw("SELECT * FROM journal ORDER BY seq", ()), checkpoints, head, str(self.path))
+        checkpoints = [c for c in stored if _well_formed(c)]
+        result = verify_rows(self._raw("SELECT * FROM journal ORDER BY seq", ()), checkpoints, head, str(self.path))
+        bad = [c for c in stored if not _well_formed(c)]
+        if bad:  # a field emptied or of another type (an edited file): nothing to bind, so say so
+            result = replace(result, ok=False, problems=result.problems + tuple(
+                f"a stored checkpoint ({'row ' + str(c[0]) if isinstance(c[0], int) else 'no row'}) is malformed: "
+                "a field is missing or of the wrong type" for c in bad))
+        return result
 
     def close(self) -> None:
         """Close the database (checkpointing the WAL)."""
@@ -457,3 +467,9 @@ class Journal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _well_formed(stored: tuple[Any, ...]) -> bool:
+    """A checkpoint row as this code writes it: an integer row and three texts."""
+    seq, chash, version, state = stored
+    return isinstance(seq, int) and all(isinstance(x, str) for x in (chash, version, state))

@@ -121,6 +121,25 @@ def test_verify_reports_an_edited_checkpoint(tmp_path: Path, capsys: pytest.Capt
     assert rc == 0 and len(out.splitlines()) == 57 and f"checkpoint at row {seq}" in err and "warning" in err
 
 
+@pytest.mark.parametrize("column, value", [("state", b"\xff\x00"), ("version", 5), ("hash", 7)])
+def test_a_malformed_checkpoint_is_named_as_such(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 column: str, value: object) -> None:
+    """A checkpoint field of another type than the journal writes (an edited file; a flipped byte in the
+    schema can even leave a NULL, which gave a TypeError): verify names it malformed and the restart
+    ignores it."""
+    make_journal(tmp_path, with_game=True)
+    with Journal.open(tmp_path) as j:
+        j.save_checkpoint(j.head()[0], "v1", json.dumps({"deal": 1}))
+    conn = sqlite3.connect(tmp_path / "journal.sqlite3")
+    conn.execute(f"UPDATE checkpoint SET {column} = ?", (value,))
+    conn.commit()
+    conn.close()
+    rc, _, err = _run(capsys, "journal", "verify", "--data-dir", str(tmp_path))
+    assert rc == 1 and "malformed" in err and "Traceback" not in err
+    with Journal.open(tmp_path) as j:
+        assert j.checkpoint("v1" if column != "version" else "5") is None
+
+
 @pytest.fixture
 def read_only_copy(tmp_path: Path) -> Iterator[Path]:
     """A journal copied off the table (VACUUM INTO: no WAL, as on a backup medium), made read-only."""
