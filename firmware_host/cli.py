@@ -24,6 +24,7 @@ COMMANDS = (
     "labels",
     "calibrate",
     "club",
+    "soak",
 )
 
 

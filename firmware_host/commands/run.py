@@ -11,6 +11,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("run", help="run the table with its real devices (shoe, camera, pins)")
     add_config_arguments(p, required=True)
     p.add_argument("--no-display", action="store_true", help="no terminal display (under systemd)")
+    p.add_argument("--events", metavar="PATH", help="also read law events the director enters (JSON Lines) "
+                   "from this FIFO, terminal or file")
     p.set_defaults(func=run)
 
 
@@ -42,6 +44,10 @@ def run(args: argparse.Namespace) -> int:
             display.close()
         print(f"cardtable: {exc}", file=sys.stderr)
         return 2
+    if getattr(args, "events", None):
+        from firmware_host.director_input import EventReader
+
+        EventReader(args.events, table.ctl.submit).start()
     done = threading.Event()
 
     def stop(signum: int, frame: object) -> None:

@@ -1,0 +1,474 @@
+"""The soak's driver: a real ``cardtable run`` process, the virtual shoe it deals from, the people at the
+table, and the faults.
+
+The driver sees the table only as anyone outside could: it reads the journal (a second SQLite
+connection, reads only) and keeps a replica law engine fed with the journaled events, to know when a
+hand is over and what each player holds. It enters the play through ``cardtable run --events`` (a FIFO),
+presses seat buttons on the shoe, and records what physically happened (``checker.Record``).
+
+After a ``kill -9`` the driver starts the process again, as systemd would. The shoe's messages the dead
+process never committed come again by the shoe protocol's own acknowledgements; the director's entries
+it never journaled are entered again (a person at the table sees they did not register), from the first
+one missing at the end of the journal — a hole in the middle is never mended, so the checker sees it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from firmware_host.shoe.simhw import Injection
+from firmware_host.shoe.virtual import VirtualShoe
+from firmware_host.soak import faults as fx
+from firmware_host.soak.checker import DealRecord, Record
+from firmware_host.soak.player import bridge_hand, euchre_hand
+from firmware_host.soak.schedule import NOISE_KINDS, SHOE_KINDS, Dealt, Fault, Schedule
+from laws.cards import Seat
+from laws.engine import LawEngine
+from laws.events import event_from_dict
+from laws.state import Phase
+
+log = logging.getLogger(__name__)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Options:
+    """How the evening runs."""
+
+    pass_ms: int = 2             # how long a card blocks the shoe's exit
+    gap_ms: int = 3              # pause between cards
+    idle_timeout: float = 30.0   # no journal progress this long: the table is stuck, the game ends
+    disk: bool = True            # try a tmpfs of its own for the data folder (full-disk faults)
+
+
+class SoakShoe(VirtualShoe):
+    """The virtual shoe, noting where each deal's cards begin, that loads no pack after the last deal."""
+
+    def __init__(self, game: str, seed: int, last_deal: int, **kw: Any) -> None:
+        super().__init__(game, seed, **kw)
+        self.last_deal = last_deal
+        self.starts: list[int] = []
+        self.started_at: list[float] = []
+        self.sizes: list[int] = []
+
+    def _cycle(self) -> None:
+        before = self.deals
+        super()._cycle()
+        if self.deals != before:
+            self.starts.append(len(self.hw.left))
+            self.sizes.append(len(self.hw.well) + (self.hw.slot is not None))
+            self.started_at.append(time.monotonic())
+
+    def _load_next_pack(self, pack: str | None = None) -> None:
+        if self.deals >= self.last_deal:
+            return  # the evening is over: the dealer puts no more packs in
+        super()._load_next_pack(pack)
+
+    def deal_cards(self) -> list[list[Any]]:
+        with self._lock:
+            left, starts = list(self.hw.left), list(self.starts)
+        return [left[a:b] for a, b in zip(starts, [*starts[1:], len(left)])]
+
+
+class RunProcess:
+    """``cardtable run`` in a process of its own; its stderr goes to a log file per start."""
+
+    def __init__(self, config: Path, events: Path, logs: Path) -> None:
+        self.config, self.events, self.logs = config, events, logs
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    def start(self) -> None:
+        self.starts += 1
+        log_file = open(self.logs / f"run-{self.starts}.log", "wb")  # noqa: SIM115 - the child keeps it
+        self.proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "run", "--config",
+                                      str(self.config), "--no-display", "--events", str(self.events)],
+                                     stdout=subprocess.DEVNULL, stderr=log_file, cwd=ROOT)
+        log_file.close()
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def stop(self) -> int | None:
+        if self.proc is None:
+            return None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        return self.proc.returncode
+
+    def tracebacks(self) -> int:
+        return sum(p.read_text(errors="replace").count("Traceback") for p in self.logs.glob("run-*.log"))
+
+
+class JournalWatch:
+    """New journal rows, read through a connection of the driver's own."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.conn: sqlite3.Connection | None = None
+        self.seq = 0
+
+    def new_rows(self) -> list[tuple[int, str, dict[str, Any]]]:
+        if self.conn is None:
+            if not self.db.exists():
+                return []
+            self.conn = sqlite3.connect(self.db, timeout=0.5, isolation_level=None)
+        try:
+            rows = self.conn.execute("SELECT seq, kind, body FROM journal WHERE seq > ? ORDER BY seq",
+                                     (self.seq,)).fetchall()
+        except sqlite3.Error:
+            return []
+        out = [(int(s), str(k), json.loads(b)) for s, k, b in rows]
+        if out:
+            self.seq = out[-1][0]
+        return out
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def _config(tmp: Path, data: Path, port: str, game: str) -> Path:
+    text = (ROOT / "config" / "table.toml").read_text()
+    for old, new in ((('game = "contract-bridge"'), f'game = "{game}"'),
+                     ('data_dir = "/var/lib/cardtable"', f'data_dir = "{data}"'),
+                     ('port = "/dev/cardtable-shoe"', f'port = "{port}"'),
+                     ("source = 0 ", 'source = "none" '),
+                     ('factory = "auto"', 'factory = "mock"'),
+                     ('id = "table-1"', f'id = "soak-{"bridge" if game == "contract-bridge" else "euchre"}"')):
+        text = text.replace(old, new, 1)
+    path = tmp / "table.toml"
+    path.write_text(text)
+    return path
+
+
+class GameRun:
+    """One game's evening: ``run()`` plays the schedule and returns the driver's record."""
+
+    def __init__(self, schedule: Schedule, workdir: Path, opts: Options = Options()) -> None:
+        from firmware_host.shoe.games import deal_plan
+
+        self.s = schedule
+        self.opts = opts
+        self.dir = workdir / ("bridge" if schedule.game == "contract-bridge" else "euchre")
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.data = self.dir / "data"
+        plan = deal_plan(schedule.game)
+        self.complete = plan.cards_dealt - plan.turn_up
+        self.record = Record(schedule.game, self.complete)
+        self.rng = random.Random(f"play:{schedule.game}:{schedule.seed}")
+        self.replica = LawEngine(schedule.game)
+        self.deal_index = 0
+        self.director_seen = 0
+        self.presses_seen = 0
+        self.cards_seen = 0
+        self.acted: set[int] = set()
+        self.applied: dict[int, list[str]] = {}
+        self.steps: deque[tuple[str, Any]] = deque()
+        self.waiting: Any = None
+        self.pending = sorted(schedule.faults, key=lambda f: (f.deal, f.delay))
+        self.active: list[threading.Thread] = []
+        self.stop = threading.Event()
+        self.disk = fx.SmallDisk(self.data)
+        self.disk_ok = False
+
+    # -- the evening ------------------------------------------------------------------------------
+
+    def run(self) -> Record:
+        kinds = {f.kind for f in self.s.faults}
+        if "disk_full" in kinds and self.opts.disk:
+            why = self.disk.mount()
+            self.disk_ok = why is None
+            if why:
+                self.record.notes.append(why)
+        self.data.mkdir(parents=True, exist_ok=True)
+        self.shoe = SoakShoe(self.s.game, self.s.seed, self.s.deals, pass_ms=self.opts.pass_ms,
+                             gap_ms=self.opts.gap_ms, directory=str(self.dir))
+        self._inject()
+        fifo = self.dir / "director.fifo"
+        with contextlib.suppress(FileNotFoundError):
+            fifo.unlink()
+        os.mkfifo(fifo)
+        self.fifo = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)  # never blocks, and outlives every reader
+        port = self.shoe.open()
+        self.proc = RunProcess(_config(self.dir, self.data, port, self.s.game), fifo, self.dir)
+        self.watch = JournalWatch(self.data / "journal.sqlite3")
+        self.proc.start()
+        try:
+            self._loop()
+        finally:
+            self._finish()
+        return self.record
+
+    def _loop(self) -> None:
+        last = time.monotonic()
+        while True:
+            now = time.monotonic()
+            rows = self.watch.new_rows()
+            for row in rows:
+                self._row(*row)
+            if rows:
+                last = now
+            if not self.proc.alive():
+                self.record.notes.append(f"cardtable run exited by itself (status {self.proc.proc.returncode if self.proc.proc else None}); restarted")
+                self.record.faults["crash"] += 1
+                self._restart()
+            self._faults(now)
+            self._step()
+            if self._done():
+                return
+            busy = any(t.is_alive() for t in self.active)
+            if busy:
+                last = now
+            elif now - last > self.opts.idle_timeout:
+                d = self.replica.state.deal
+                self.record.notes.append(
+                    f"stuck: no journal progress for {self.opts.idle_timeout:.0f} s at shoe deal "
+                    f"{self.shoe.deals}/{self.s.deals}, phase {self.replica.state.phase.value}, "
+                    f"deal {d.number if d else 0} ({d.cards_dealt if d else 0} cards), "
+                    f"{len(self.steps)} steps left")
+                return
+            self.stop.wait(0.005)
+
+    def _row(self, seq: int, kind: str, body: dict[str, Any]) -> None:
+        if kind != "event" or body.get("type") == "game":
+            return
+        typ, src = body.get("type"), body.get("src")
+        if typ == "deal_start":
+            self.deal_index += 1
+        if src == "director":
+            self.director_seen += 1
+        if src == "button" and typ == "demand":
+            self.presses_seen += 1
+        if src == "shoe" and (typ in ("card_dealt", "trump_turned") or
+                              typ == "damaged_card" and body.get("card") is None):
+            self.cards_seen += 1
+        try:
+            self.replica.feed(event_from_dict(body))
+        except ValueError:
+            pass
+
+    # -- the people ---------------------------------------------------------------------------------
+
+    def _inject(self) -> None:
+        top = self.complete
+        for n, kind in self.s.mistakes.items():
+            if kind in SHOE_KINDS:
+                self.shoe.inject(Injection(kind, self.rng.randint(1, top)), deal=n)
+        for f in self.s.faults:
+            if f.kind in NOISE_KINDS:
+                self.shoe.inject(Injection(f.kind, self.rng.randint(1, top)), deal=f.deal)
+
+    def _plan(self) -> None:
+        st = self.replica.state
+        d = st.deal
+        k = self.deal_index
+        if d is None or d.void or not d.ended or st.phase != Phase.AUCTION or k in self.acted:
+            return
+        if self.s.game == "euchre" and d.trump_card is None:
+            return
+        self.acted.add(k)
+        mistake = self.s.mistakes.get(k)
+        seat = self.rng.choice(list(Seat))
+        if mistake in ("attention", "late_demand"):
+            self.steps.append(("mark", mistake))
+            self.steps.append(("press", (seat, 1 if mistake == "attention" else 2)))
+        elif mistake == "miscount":
+            other = self.rng.choice([s for s in Seat if s != seat])
+            self.steps.append(("mark", mistake))
+            self.steps.append(("send", [{"type": "hand_count", "seat": seat.value, "count": 14},
+                                        {"type": "hand_count", "seat": other.value, "count": 12}]))
+        extra = []
+        if mistake == "wrong_count":
+            self.steps.append(("mark", mistake))
+            extra = [{"type": "hand_count", "seat": seat.value, "count": 4}]
+        self.steps.append(("play", extra))
+
+    def _step(self) -> None:
+        if self.waiting is not None:
+            if not self.waiting():
+                return
+            self.waiting = None
+        if not self.steps:
+            self._plan()
+            return
+        what, arg = self.steps.popleft()
+        if what == "mark":
+            self.applied.setdefault(self.deal_index, []).append(arg)
+        elif what == "press":
+            self.shoe.press(*arg)
+            self.record.presses += 1
+            want = self.record.presses
+            self.waiting = lambda: self.presses_seen >= want
+        elif what == "send":
+            self._send(arg)
+        elif what == "play":
+            d = self.replica.state.deal
+            if d is None or d.void:
+                return
+            hands = {s: list(cs) for s, cs in d.hands.items()}
+            if self.s.game == "euchre" and d.trump_card is not None:
+                self._send(euchre_hand(hands, d.dealer, d.trump_card, self.rng, arg))
+            else:
+                self._send(bridge_hand(hands, self.rng))
+
+    def _send(self, events: list[dict[str, Any]]) -> None:
+        self.record.director += events
+        self._write(events)
+        want = len(self.record.director)
+        self.waiting = lambda: self.director_seen >= want
+
+    def _write(self, events: list[dict[str, Any]]) -> None:
+        data = "".join(json.dumps(e) + "\n" for e in events).encode()
+        while data:
+            try:
+                n = os.write(self.fifo, data)
+            except BlockingIOError:
+                self.stop.wait(0.01)
+                continue
+            data = data[n:]
+
+    # -- the faults ---------------------------------------------------------------------------------
+
+    def _faults(self, now: float) -> None:
+        started = list(self.shoe.started_at)
+        while self.pending and self.pending[0].deal <= len(started):
+            f = self.pending[0]
+            if now < started[f.deal - 1] + f.delay:
+                return
+            self.pending.pop(0)
+            self._fault(f)
+
+    def _fault(self, f: Fault) -> None:
+        if f.kind in NOISE_KINDS:
+            self.record.faults[f.kind] += 1  # already in the pack; counted when its deal is under way
+        elif f.kind == "kill":
+            self.record.faults["kill"] += 1
+            self.proc.kill()
+            self._restart()
+        elif f.kind == "unplug":
+            self.record.faults["unplug"] += 1
+            self.shoe.down_ms = max(1, int(f.duration * 1000))
+            self.shoe.drop()
+        elif f.kind == "stall":
+            self.record.faults["stall"] += 1
+            self._thread(fx.hold_write_lock, self.data / "journal.sqlite3", f.duration, self.stop)
+        elif f.kind == "disk_full":
+            if not self.disk_ok:
+                self.record.faults["disk_full (not run)"] += 1
+                return
+            self.record.faults["disk_full"] += 1
+            self._thread(self.disk.fill, f.duration, self.stop)
+
+    def _thread(self, fn: Any, *args: Any) -> None:
+        self.active = [t for t in self.active if t.is_alive()]
+        t = threading.Thread(target=fn, args=args, daemon=True)
+        t.start()
+        self.active.append(t)
+
+    def _restart(self) -> None:
+        """Start the table again, as systemd would; enter again what the dead process never journaled."""
+        self._drain()
+        for row in self.watch.new_rows():
+            self._row(*row)
+        self.proc.start()
+        missing = self.record.director[self.director_seen:]
+        if missing:
+            self._write(missing)
+
+    def _drain(self) -> None:
+        with contextlib.suppress(BlockingIOError):
+            while os.read(self.fifo, 65536):
+                pass
+
+    # -- the end ------------------------------------------------------------------------------------
+
+    def _done(self) -> bool:
+        st = self.replica.state
+        return (self.shoe.deals >= self.s.deals and not self.shoe.firmware.dealing and not self.steps
+                and self.waiting is None and not self.pending
+                and not any(t.is_alive() for t in self.active)
+                and st.phase not in (Phase.DEALING, Phase.AUCTION, Phase.PLAY, Phase.SCORING)
+                and self.cards_seen >= len(self.shoe.dealt))
+
+    def _finish(self) -> None:
+        self.stop.set()
+        for t in self.active:
+            t.join(timeout=10)
+        rc = self.proc.stop()
+        if rc not in (0, None):
+            self.record.notes.append(f"cardtable run stopped with status {rc} on SIGTERM")
+        self.watch.close()
+        self.shoe.close()
+        os.close(self.fifo)
+        self.record.tracebacks = self.proc.tracebacks()
+        self.record.restarts = self.proc.starts - 1
+        p = subprocess.run([sys.executable, "-m", "firmware_host.cli", "journal", "verify", "--data-dir",
+                            str(self.data)], capture_output=True, text=True, cwd=ROOT)
+        self.record.verified = p.returncode == 0
+        self.record.verify_message = (p.stdout + p.stderr).strip().splitlines()[-1:] and \
+            (p.stdout + p.stderr).strip().splitlines()[-1] or f"exit {p.returncode}"
+        db = self.data / "journal.sqlite3"
+        if db.exists():
+            self.record.rows = _all_rows(db)
+        if self.disk.mounted:
+            self.disk.unmount()
+        for i, cards in enumerate(self.shoe.deal_cards(), start=1):
+            dealt = [Dealt(c.card.code, c.pack, c.face_up, c.readable) for c in cards]
+            mistake = self.s.mistakes.get(i)
+            self.record.deals.append(DealRecord(
+                i, dealt[:self.complete], dealt[self.complete] if len(dealt) > self.complete else None,
+                self.applied.get(i, []), mistake if mistake in SHOE_KINDS else None,
+                self.shoe.sizes[i - 1] if i <= len(self.shoe.sizes) else None))
+
+
+def _all_rows(db: Path) -> list[tuple[int, str, dict[str, Any]]]:
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return [(int(s), str(k), json.loads(b)) for s, k, b in
+                conn.execute("SELECT seq, kind, body FROM journal ORDER BY seq")]
+    finally:
+        conn.close()
+
+
+def evening(*, deals: int, faults: int, seed: int, games: tuple[str, ...], workdir: Path,
+            mistake_rate: float = 0.3, fault_kinds: tuple[str, ...] | None = None,
+            opts: Options = Options()) -> list[Any]:
+    """Play ``deals`` shoe deals with ``faults`` faults, shared among ``games`` (one after the other);
+    returns each game's ``checker.Findings``."""
+    from firmware_host.soak.checker import check
+    from firmware_host.soak.schedule import FAULT_KINDS, make_schedule
+
+    out = []
+    for i, game in enumerate(games):
+        share = deals // len(games) + (i < deals % len(games))
+        f_share = faults // len(games) + (i < faults % len(games))
+        schedule = make_schedule(game, max(1, share), seed, mistake_rate=mistake_rate, faults=f_share,
+                                 fault_kinds=fault_kinds or FAULT_KINDS)
+        record = GameRun(schedule, workdir, opts).run()
+        out.append(check(record, record.rows))
+    return out
