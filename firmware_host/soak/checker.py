@@ -55,6 +55,7 @@ class Record:
     notes: list[str] = field(default_factory=list)  # what the driver noticed (stalls, crashes)
     tracebacks: int = 0                            # in the run process's logs
     restarts: int = 0                              # starts of the run process after the first
+    exits: list[int] = field(default_factory=list)  # statuses of exits nobody asked for
     rows: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)  # the journal, at the end
 
     def expected(self, deal: DealRecord) -> list[Key]:
@@ -90,6 +91,7 @@ class Findings:
     verified: bool | None = None
     tracebacks: int = 0
     restarts: int = 0
+    exits: list[int] = field(default_factory=list)
     rubbers: int = 0
     faults: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
@@ -107,7 +109,7 @@ class Findings:
     def ok(self) -> bool:
         return not (self.false_rulings or self.missed_rulings or self.cards_lost or self.cards_duplicated
                     or self.director_lost or self.director_extra or self.unscored
-                    or self.deal_starts != self.deals or self.verified is False or self.stuck)
+                    or self.deal_starts != self.deals or self.verified is False or self.stuck or self.exits)
 
 
 Rows = Iterable[tuple[int, str, dict[str, Any]]]
@@ -154,7 +156,8 @@ def _diff(sent: Sequence[Any], got: Sequence[Any]) -> tuple[int, int]:
 def check(record: Record, rows: Rows, *, max_problems: int = 40) -> Findings:
     """Judge one game's evening."""
     f = Findings(record.game, deals=len(record.deals), faults=Counter(record.faults), verified=record.verified,
-                 tracebacks=record.tracebacks, restarts=record.restarts, notes=list(record.notes))
+                 tracebacks=record.tracebacks, restarts=record.restarts, notes=list(record.notes),
+                 exits=list(record.exits))
 
     def problem(text: str) -> None:
         if len(f.problems) < max_problems:
@@ -226,6 +229,10 @@ def check(record: Record, rows: Rows, *, max_problems: int = 40) -> Findings:
         f.false_rulings += sum(false.values())
         if missed or false:
             problem(f"deal {n}: expected {_keys(want)}, got {_keys(got)}")
+    for status in sorted(set(record.exits)):
+        n = record.exits.count(status)
+        problem(f"cardtable run exited by itself {n} time(s) with status {status}"
+                + (" (systemd never restarts after status 2: the table would stay down)" if status == 2 else ""))
     if record.verified is False:
         problem(f"journal verify: {record.verify_message}")
     return f

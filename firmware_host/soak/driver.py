@@ -43,6 +43,7 @@ from laws.state import Phase
 
 log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parents[2]
+RESTART_SEC = 0.5  # after an exit nobody asked for (the unit says 2 s; the soak does not wait that long)
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ class RunProcess:
     def start(self) -> None:
         self.starts += 1
         log_file = open(self.logs / f"run-{self.starts}.log", "wb")  # noqa: SIM115 - the child keeps it
-        self.proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "run", "--config",
+        self.proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "-v", "run", "--config",
                                       str(self.config), "--no-display", "--events", str(self.events)],
                                      stdout=subprocess.DEVNULL, stderr=log_file, cwd=ROOT)
         log_file.close()
@@ -234,9 +235,7 @@ class GameRun:
             if rows:
                 last = now
             if not self.proc.alive():
-                self.record.notes.append(f"cardtable run exited by itself (status {self.proc.proc.returncode if self.proc.proc else None}); restarted")
-                self.record.faults["crash"] += 1
-                self._restart()
+                self._exited()
             self._faults(now)
             self._step()
             if self._done():
@@ -390,6 +389,14 @@ class GameRun:
         t.start()
         self.active.append(t)
 
+    def _exited(self) -> None:
+        """The process ended by itself: a failure (status 2 is one systemd would never restart after).
+        The soak starts it again, after the unit's RestartSec, to see the rest of the evening."""
+        rc = self.proc.proc.returncode if self.proc.proc is not None else None
+        self.record.exits.append(int(rc) if rc is not None else -1)
+        self.stop.wait(RESTART_SEC)
+        self._restart()
+
     def _restart(self) -> None:
         """Start the table again, as systemd would; enter again what the dead process never journaled."""
         self._drain()
@@ -435,8 +442,14 @@ class GameRun:
         db = self.data / "journal.sqlite3"
         if db.exists():
             self.record.rows = _all_rows(db)
-        if self.disk.mounted:
+        if self.disk.mounted:  # keep the evidence: the journal leaves the small disk before it goes
+            import shutil
+
+            saved = self.dir / "data.saved"
+            shutil.copytree(self.data, saved, ignore=shutil.ignore_patterns("filler.bin"))
             self.disk.unmount()
+            shutil.rmtree(self.data, ignore_errors=True)
+            saved.rename(self.data)
         for i, cards in enumerate(self.shoe.deal_cards(), start=1):
             dealt = [Dealt(c.card.code, c.pack, c.face_up, c.readable) for c in cards]
             mistake = self.s.mistakes.get(i)

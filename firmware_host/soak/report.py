@@ -48,6 +48,7 @@ def table(results: Sequence[Findings], seconds: float | None = None) -> str:
     add(row("  director's entries lost", [f.director_lost for f in results]))
     add(row("events journaled twice/out of order", [f.cards_duplicated + f.director_extra for f in results]))
     add(row("process restarts", [f.restarts for f in results]))
+    add(row("  exits nobody asked for", [len(f.exits) for f in results]))
     add(row("tracebacks in the run logs", [f.tracebacks for f in results]))
     add(row("chain verifies", ["yes" if f.verified else "NO" for f in results]))
     add(row("verdict", ["ok" if f.ok else "FAIL" for f in results]))

@@ -145,7 +145,8 @@ def physical_fault(game: str, cards: Sequence[Dealt], complete: int, pack_size: 
     ``cards`` are the cards to the seats in dealing order (a euchre turn-up excluded); ``complete`` is how
     many a full deal gives the seats; ``pack_size`` how many cards were in the shoe when the deal began
     (default: as many as were dealt). A deal that stopped early (voided, aborted) is judged on the cards
-    it dealt; a bridge pack too short for a full deal, with nothing wrong before, is a missing card.
+    it dealt; a bridge pack too short for a full deal, dealt to its last card with nothing wrong before,
+    is a missing card (a deal stopped before that never showed it).
     """
     seen: set[str] = set()
     pack: str | None = None
@@ -161,6 +162,7 @@ def physical_fault(game: str, cards: Sequence[Dealt], complete: int, pack_size: 
         elif c.pack != pack:
             return "foreign"
         seen.add(c.card)
-    if game == "contract-bridge" and (len(cards) if pack_size is None else pack_size) < complete:
-        return "missing"
+    size = len(cards) if pack_size is None else pack_size
+    if game == "contract-bridge" and size < complete and len(cards) >= size:
+        return "missing"  # the shoe dealt all it had, and that was not a full deal
     return None
