@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import difflib
 import logging
+import math
 import os
+import re
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -38,6 +41,17 @@ LAMPS = ("redeal", "shuffle", "replace_pack", "shoe_offline", "camera_offline",
          "attention_N", "attention_E", "attention_S", "attention_W")
 BUTTONS = ("seat_N", "seat_E", "seat_S", "seat_W", "director_ack")
 BCM_PINS = range(2, 28)  # usable BCM GPIO numbers on the 40-pin header
+# The table id is an MQTT topic level and the broker login (docs/mqtt.md): ASCII letters, digits, - and _;
+# "dashboard" is the dashboard's own login.
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+RESERVED_IDS = ("dashboard",)
+# The rates a Linux UART / USB serial driver runs at (termios' B50..B4000000, pyserial's list).
+BAUD_RATES = (50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, 2400, 4800, 9600, 19200, 38400, 57600, 115200,
+              230400, 460800, 500000, 576000, 921600, 1000000, 1152000, 1500000, 2000000, 2500000, 3000000,
+              3500000, 4000000)
+MAX_SECONDS = 60.0  # button timings (bounce, double and long press) are fractions of a second
+MAX_CAMERA_SIDE = 10000  # pixels; the largest Pi camera sensors are under 10000 wide
+MAX_CAMERA_INDEX = 255
 ENV_PREFIX = "CARDTABLE_"
 ENV_SHORT = {"CARDTABLE_GAME": "table.game", "CARDTABLE_DATA_DIR": "table.data_dir"}
 
@@ -129,6 +143,12 @@ _KIND_NAMES = {"str": "a string", "path": "a path (string)", "int": "a whole num
                "source": "a camera index, a path, a URL, 'synthetic' or 'none'"}
 
 
+def _show(value: Any) -> str:
+    """A value for a message, cut short: a 4000-digit number is not worth printing."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
+
+
 def _suggest(word: str, options: Any) -> str:
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
@@ -165,7 +185,7 @@ def _check_kind(kind: str, value: Any, where: str) -> Any:
         "source": isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)),
     }[kind]
     if not ok:
-        raise ConfigError(f"{where}: want {_KIND_NAMES[kind]}, got {value!r} ({type(value).__name__})")
+        raise ConfigError(f"{where}: want {_KIND_NAMES[kind]}, got {_show(value)} ({type(value).__name__})")
     if kind == "str" and not value:
         raise ConfigError(f"{where}: must not be empty")
     return float(value) if kind == "float" else value
@@ -186,6 +206,10 @@ def _read_file(path: Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: TOML syntax error: {exc}") from None
+    except ValueError as exc:  # an integer of thousands of digits
+        raise ConfigError(f"{path}: a value TOML cannot hold ({str(exc).split(';')[0]})") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: arrays or tables nested too deeply") from None
 
 
 def _check_structure(data: dict[str, Any], origin: str) -> None:
@@ -296,27 +320,39 @@ def _build(data: dict[str, Any], origin: str, where: dict[str, str], base_dir: P
 
     t = TableConfig(**values("table"))
     choice("table", "game", t.game, GAMES)
+    if not TABLE_ID.fullmatch(t.id) or t.id in RESERVED_IDS:
+        raise ConfigError(f"{loc('table', 'id')}: {t.id!r} cannot be a table id: use 1-64 ASCII letters, digits, "
+                          f"- or _ (it is an MQTT topic level and the broker login), and not {', '.join(RESERVED_IDS)}")
     data_dir = Path(t.data_dir).expanduser()
     # A relative data_dir is relative to the file it is written in; from the environment or the
     # command line it is relative to the current directory.
     anchor = Path.cwd() if "table.data_dir" in where else base_dir
     t = TableConfig(t.id, t.name, t.game, data_dir if data_dir.is_absolute() else anchor / data_dir)
+    if t.data_dir.exists() and not t.data_dir.is_dir():
+        raise ConfigError(f"{loc('table', 'data_dir')}: {t.data_dir} is not a directory (the journal goes in it)")
 
     shoe = ShoeConfig(**values("shoe"))
     choice("shoe", "driver", shoe.driver, SHOE_DRIVERS)
-    if shoe.baudrate <= 0:
-        raise ConfigError(f"{loc('shoe', 'baudrate')}: must be positive, got {shoe.baudrate}")
-    if check_devices and shoe.driver != "none" and "://" not in shoe.port and not Path(shoe.port).exists():
-        raise ConfigError(f"{loc('shoe', 'port')}: serial port {shoe.port} does not exist "
-                          "(is the shoe plugged in? see hardware/SETUP.md for the udev rule)")
+    if shoe.baudrate not in BAUD_RATES:
+        raise ConfigError(f"{loc('shoe', 'baudrate')}: {_show(shoe.baudrate)} is not a serial baud rate; use one of 9600, 19200, "
+                          "38400, 57600, 115200, 230400, 460800, 921600, 1000000 (or another standard rate)")
+    if check_devices and shoe.driver != "none" and "://" not in shoe.port:
+        port = Path(shoe.port)
+        if not port.exists():
+            raise ConfigError(f"{loc('shoe', 'port')}: serial port {shoe.port} does not exist "
+                              "(is the shoe plugged in? see hardware/SETUP.md for the udev rule)")
+        if not stat.S_ISCHR(port.stat().st_mode):
+            what = "a directory" if port.is_dir() else "a regular file" if port.is_file() else "not a device"
+            raise ConfigError(f"{loc('shoe', 'port')}: {shoe.port} is {what}, not a serial device "
+                              "(want a tty such as /dev/ttyACM0, or a pyserial URL)")
 
     cam = CameraConfig(**values("camera"))
     choice("camera", "decoder", cam.decoder, CAMERA_DECODERS)
-    if isinstance(cam.source, int) and cam.source < 0:
-        raise ConfigError(f"{loc('camera', 'source')}: a device index must be 0 or more, got {cam.source}")
+    if isinstance(cam.source, int) and not 0 <= cam.source <= MAX_CAMERA_INDEX:
+        raise ConfigError(f"{loc('camera', 'source')}: a device index is 0 to {MAX_CAMERA_INDEX}, got {_show(cam.source)}")
     for key in ("width", "height"):
-        if getattr(cam, key) <= 0:
-            raise ConfigError(f"{loc('camera', key)}: must be positive, got {getattr(cam, key)}")
+        if not 0 < getattr(cam, key) <= MAX_CAMERA_SIDE:
+            raise ConfigError(f"{loc('camera', key)}: want 1 to {MAX_CAMERA_SIDE} pixels, got {_show(getattr(cam, key))}")
 
     pins = _build_pins(data.get("pins", {}), values("pins"), loc)
     mqtt = None
@@ -345,8 +381,10 @@ def _build_pins(raw: dict[str, Any], scalars: dict[str, Any], loc: Any) -> PinsC
         raise ConfigError(f"{loc('pins', 'factory')}: unknown value {pins.factory!r}"
                           f"{_suggest(pins.factory, PIN_FACTORIES)}; choose one of {', '.join(PIN_FACTORIES)}")
     for key in ("bounce_time", "double_press", "long_press"):
-        if not getattr(pins, key) > 0:
-            raise ConfigError(f"{loc('pins', key)}: must be a positive number of seconds")
+        value = getattr(pins, key)
+        if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
+            raise ConfigError(f"{loc('pins', key)}: want a positive number of seconds up to {MAX_SECONDS:g}, "
+                              f"got {value!r}")
     if pins.double_press >= pins.long_press:
         raise ConfigError(f"{loc('pins', 'double_press')}: must be shorter than pins.long_press")
     lamps = dict(DEFAULT_LAMPS)

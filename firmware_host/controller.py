@@ -519,7 +519,7 @@ class TableController:
         state = json.dumps({"engine": self.engine.snapshot(), "packs": self.packs,
                             "last_ruling": self.last_ruling})
         try:
-            self.journal.save_checkpoint(self.seq, laws_version(), state)
+            self.seq = self.journal.save_checkpoint(self.seq, laws_version(), state)  # its binding row
         except Exception as exc:  # a checkpoint only saves time at the next start
             log.warning("checkpoint not saved: %s", exc)
             return

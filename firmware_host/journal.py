@@ -4,7 +4,19 @@ Each row is ``(seq, t, kind, body, prev_hash, hash)``; ``hash`` is the SHA-256 (
 followed by the canonical JSON of ``{"seq", "t", "kind", "body"}`` (keys sorted, no spaces, UTF-8).
 The first row's ``prev_hash`` is 64 zeros. Editing, deleting or reordering any row breaks the chain
 from that row on, which ``verify`` reports. (Cutting rows off the *end* leaves a valid shorter chain:
-compare ``head()`` with a copy kept elsewhere if that matters.)
+compare ``head()`` with a copy kept elsewhere: ``cardtable journal head`` prints it, the club heartbeat
+publishes it, and ``cardtable journal verify --head ROW:HASH`` proves the journal still holds it, which
+also catches a history edited and re-hashed from some row on.)
+
+Checkpoints (the controller's state after a row, so a restart need not replay everything) are bound to
+the chain: saving one appends a ``note`` row ``{"checkpoint": {"after", "version", "sha256"}}`` holding
+the SHA-256 of the state, and the checkpoint is stored under that row. A checkpoint whose row is not the
+chain's row, or whose state does not hash to what its row records, is ignored (with a warning) and
+reported by ``verify``.
+
+Readers (``open_readonly``: verify, export, head) open the file with SQLite's ``mode=ro`` and never write
+it; when no ``-wal`` file is beside it (no writer has it open and nothing is uncommitted) they also use
+``immutable=1``, which creates no ``-wal``/``-shm`` files, so a journal on read-only media reads too.
 
 Durability: the database runs in WAL mode with ``synchronous=FULL`` by default, and every ``append``
 commits before it returns. With WAL, NORMAL already survives the writing process being killed (the
@@ -16,7 +28,6 @@ before it lights a lamp, so FULL is the default; ``cardtable bench journal`` mea
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import sqlite3
@@ -26,10 +37,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from firmware_host.chain import (
+    GENESIS,
+    KINDS,
+    VerifyResult,
+    canonical_json,
+    checkpoint_problem,
+    parse_head,
+    row_hash,
+    row_problem,
+    state_digest,
+)
+
+__all__ = ["GENESIS", "KINDS", "Journal", "JournalError", "Row", "VerifyResult", "canonical_json", "journal_path",
+           "parse_head", "reader_uri", "row_hash", "state_digest"]
+
 log = logging.getLogger(__name__)
 
-KINDS = ("event", "ruling", "lamp", "note")
-GENESIS = "0" * 64
 JOURNAL_FILE = "journal.sqlite3"
 SCHEMA_VERSION = "1"
 
@@ -72,34 +96,13 @@ class Row:
     hash: str
 
 
-@dataclass(frozen=True)
-class VerifyResult:
-    """Outcome of ``Journal.verify``: ``ok``, how many rows were checked, the chain's head hash, and
-    for a broken chain the first bad row and why."""
-
-    ok: bool
-    rows: int
-    head: str
-    bad_seq: int | None = None
-    reason: str = ""
-    path: str = ""
-
-    def message(self) -> str:
-        """One line for a person: the file, and either the row count and head or the first bad row."""
-        if self.ok:
-            return f"{self.path}: journal intact, {self.rows} rows, head {self.head[:16]}"
-        return f"{self.path}: journal row {self.bad_seq}: {self.reason}"
-
-
-def canonical_json(obj: Any) -> str:
-    """The one JSON text of ``obj`` that the hashes are computed over."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-
-
-def row_hash(prev_hash: str, seq: int, t: float, kind: str, body: dict[str, Any]) -> str:
-    """The chain hash of a row."""
-    payload = canonical_json({"seq": seq, "t": t, "kind": kind, "body": body})
-    return hashlib.sha256((prev_hash + payload).encode("utf-8")).hexdigest()
+def reader_uri(p: Path) -> str:
+    """The SQLite URI a reader opens ``p`` with: read-only, and immutable when no ``-wal`` file is beside
+    it (then nothing is open for writing and nothing uncommitted waits; SQLite then makes no side files).
+    With a ``-wal`` file (a writer is live, or was killed) the WAL is read, which SQLite can do on
+    read-only media only when the ``-shm`` file is there as well."""
+    uri = f"{p.resolve().as_uri()}?mode=ro"
+    return uri if p.with_name(p.name + "-wal").exists() else uri + "&immutable=1"
 
 
 def journal_path(path: str | Path) -> Path:
@@ -111,35 +114,45 @@ def journal_path(path: str | Path) -> Path:
     return p
 
 
-def _row_problem(seq: int, t: Any, kind: str, text: str, prev_hash: str, h: str, prev: str,
-                 expected: int) -> str:
-    """Why a stored row breaks the chain, or "" when it is sound."""
-    if seq != expected:
-        return f"expected row {expected} here: rows {expected}..{seq - 1} are missing"
-    if kind not in KINDS:
-        return f"unknown kind {kind!r}"
-    if prev_hash != prev:
-        return "prev_hash does not match the previous row's hash (a row was removed or replaced)"
-    try:
-        body = json.loads(text)
-        if not isinstance(body, dict) or not isinstance(t, (int, float)):
-            raise ValueError("not an object")
-        computed = row_hash(prev_hash, seq, float(t), kind, body)
-    except (TypeError, ValueError) as exc:
-        return f"body or time is not valid ({exc})"
-    if computed != h:
-        return "hash does not match the row's contents (the row was edited)"
-    return ""
-
-
 class Journal:
     """The open journal. Safe to share between threads (one lock); one writer process at a time."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, synchronous: str) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path, synchronous: str, *, readonly: bool = False) -> None:
         self._conn = conn
         self.path = path
         self.synchronous = synchronous
+        self.readonly = readonly
         self._lock = threading.Lock()
+
+    @classmethod
+    def open_readonly(cls, path: str | Path) -> Journal:
+        """Open an existing journal only to read it (verify, export, head): the file is never written.
+
+        Raises:
+            JournalError: no file, an empty file, not an SQLite database, or one without the journal's
+                table (each named with the file).
+        """
+        p = journal_path(path)
+        if not p.exists():
+            raise JournalError(f"{p}: no journal here")
+        if not p.is_file():
+            raise JournalError(f"{p}: not a file")
+        if p.stat().st_size == 0:
+            raise JournalError(f"{p}: the file is empty (0 bytes), not a journal")
+        try:
+            conn = sqlite3.connect(reader_uri(p), uri=True, check_same_thread=False, timeout=10.0)
+        except sqlite3.Error as exc:
+            raise JournalError(f"{p}: cannot open the journal read-only ({exc})") from None
+        try:
+            cols = [r[1] for r in conn.execute("PRAGMA table_info(journal)")]
+        except sqlite3.Error as exc:
+            conn.close()
+            raise JournalError(f"{p}: not a readable journal database ({exc})") from None
+        if cols != ["seq", "t", "kind", "body", "prev_hash", "hash"]:
+            conn.close()
+            what = f"its table 'journal' has columns {cols}" if cols else "it has no table 'journal'"
+            raise JournalError(f"{p}: not a cardtable journal ({what})")
+        return cls(conn, p, "", readonly=True)
 
     @classmethod
     def open(cls, path: str | Path, *, synchronous: str = "FULL", create: bool = True) -> Journal:
@@ -222,21 +235,12 @@ class Journal:
             prepared.append((kind, text, json.loads(text), float(t)))  # hash exactly what is read back
         if not prepared:
             return []
-        out: list[int] = []
+        self._writable()
         with self._lock:
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
                 try:
-                    last = self._conn.execute(
-                        "SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
-                    seq, prev = (last[0], last[1]) if last else (0, GENESIS)
-                    for kind, text, body, t in prepared:
-                        seq += 1
-                        h = row_hash(prev, seq, t, kind, body)
-                        self._conn.execute("INSERT INTO journal VALUES (?, ?, ?, ?, ?, ?)",
-                                           (seq, t, kind, text, prev, h))
-                        prev = h
-                        out.append(int(seq))
+                    out = [seq for seq, _ in self._insert(prepared)]
                     self._conn.execute("COMMIT")
                 except BaseException:
                     self._conn.execute("ROLLBACK")
@@ -245,11 +249,28 @@ class Journal:
                 raise JournalError(f"{self.path}: cannot append {len(prepared)} row(s) ({exc})") from None
         return out
 
+    def _writable(self) -> None:
+        if self.readonly:
+            raise JournalError(f"{self.path}: opened read-only")
+
+    def _insert(self, prepared: list[tuple[str, str, Any, float]]) -> list[tuple[int, str]]:
+        """Chain and insert rows inside the caller's transaction; their (seq, hash)."""
+        last = self._conn.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+        seq, prev = (int(last[0]), str(last[1])) if last else (0, GENESIS)
+        out = []
+        for kind, text, body, t in prepared:
+            seq += 1
+            h = row_hash(prev, seq, t, kind, body)
+            self._conn.execute("INSERT INTO journal VALUES (?, ?, ?, ?, ?, ?)", (seq, t, kind, text, prev, h))
+            prev = h
+            out.append((seq, h))
+        return out
+
     def _raw(self, sql: str, args: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
         """Stream raw rows through a read-only connection of its own (WAL lets it read while the
         writer appends), so a long history is never held in memory and the writer is never blocked."""
         try:
-            conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+            conn = sqlite3.connect(reader_uri(self.path), uri=True)
         except sqlite3.Error as exc:
             raise JournalError(f"{self.path}: cannot read the journal ({exc})") from None
         try:
@@ -265,8 +286,8 @@ class Journal:
         for seq, t, kind, text, prev, h in self._raw(sql, args):
             try:
                 body = json.loads(text)
-            except (TypeError, ValueError) as exc:
-                raise JournalError(f"{self.path}: journal row {seq}: body is not JSON ({exc})") from None
+            except (TypeError, ValueError, RecursionError) as exc:
+                raise JournalError(f"{self.path}: journal row {seq}: body is not JSON ({str(exc)[:200]})") from None
             yield Row(seq, t, kind, body, prev, h)
 
     def rows(self, since: int = 0) -> Iterator[Row]:
@@ -278,40 +299,79 @@ class Journal:
         for row in self._select("SELECT * FROM journal WHERE kind = 'event' ORDER BY seq", ()):
             yield row.body
 
+    def event_texts(self) -> Iterator[tuple[int, Any]]:
+        """(seq, body text as stored) of each 'event' row, in order, undecoded: for readers that must
+        say which row is not JSON or not an event instead of stopping at it."""
+        for seq, text in self._raw("SELECT seq, body FROM journal WHERE kind = 'event' ORDER BY seq", ()):
+            yield int(seq), text
+
     def last_lamps(self) -> dict[str, Any] | None:
         """The body of the last 'lamp' row (what the lamps showed), or None if there is none."""
         rows = list(self._select("SELECT * FROM journal WHERE kind = 'lamp' ORDER BY seq DESC LIMIT 1", ()))
         return rows[0].body if rows else None
 
-    def save_checkpoint(self, seq: int, version: str, state: str, keep: int = 2) -> None:
-        """Store a checkpoint: ``state`` (text) as it was after row ``seq``, taken by code ``version``.
+    def save_checkpoint(self, seq: int, version: str, state: str, keep: int = 2) -> int:
+        """Store a checkpoint: ``state`` (text) as it is after row ``seq``, the journal's last row, taken
+        by code ``version``.
 
-        Checkpoints sit beside the hash chain, not in it, and only shorten a restart: the rows stay the
-        record. The newest ``keep`` are kept.
+        One transaction appends the row that binds it to the chain (a ``note`` with the state's SHA-256)
+        and stores the checkpoint under that row; a restart replays the rows after it. Checkpoints only
+        shorten a restart: the rows stay the record. The newest ``keep`` are kept.
+
+        Returns:
+            The binding row's sequence number (the journal's new last row).
+
+        Raises:
+            ValueError: ``seq`` is not the journal's last row.
+            JournalError: the database cannot be written.
         """
+        self._writable()
+        body = {"checkpoint": {"after": seq, "version": version, "sha256": state_digest(state)}}
+        text = canonical_json(body)
         with self._lock:
-            row = self._conn.execute("SELECT hash FROM journal WHERE seq = ?", (seq,)).fetchone()
-            if row is None:
-                raise ValueError(f"no journal row {seq} to checkpoint")
-            self._conn.execute("BEGIN IMMEDIATE")
             try:
-                self._conn.execute("INSERT OR REPLACE INTO checkpoint VALUES (?, ?, ?, ?)",
-                                   (seq, row[0], version, state))
-                self._conn.execute("DELETE FROM checkpoint WHERE seq NOT IN "
-                                   "(SELECT seq FROM checkpoint ORDER BY seq DESC LIMIT ?)", (keep,))
-                self._conn.execute("COMMIT")
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    last = self._conn.execute("SELECT seq, t FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+                    if last is None or int(last[0]) != seq:
+                        raise ValueError(f"a checkpoint is of the journal's last row "
+                                         f"({last[0] if last else 0}), not of row {seq}")
+                    [(bseq, bhash)] = self._insert([("note", text, json.loads(text), float(last[1]))])
+                    self._conn.execute("INSERT OR REPLACE INTO checkpoint VALUES (?, ?, ?, ?)",
+                                       (bseq, bhash, version, state))
+                    self._conn.execute("DELETE FROM checkpoint WHERE seq NOT IN "
+                                       "(SELECT seq FROM checkpoint ORDER BY seq DESC LIMIT ?)", (keep,))
+                    self._conn.execute("COMMIT")
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                raise JournalError(f"{self.path}: cannot save a checkpoint ({exc})") from None
+        return bseq
 
     def checkpoint(self, version: str) -> tuple[int, str] | None:
-        """The newest checkpoint taken by code ``version`` whose row is still the journal's row at that
-        seq (same hash): (seq, state), or None."""
+        """The newest checkpoint taken by code ``version``, as (seq of its binding row, state), when it is
+        bound to the chain; None when there is none. One that is not bound (edited, or its row is not the
+        chain's) is ignored with a warning: the caller replays the journal instead."""
         with self._lock:
-            rows = self._conn.execute(
-                "SELECT c.seq, c.state FROM checkpoint c JOIN journal j ON j.seq = c.seq AND j.hash = c.hash "
-                "WHERE c.version = ? ORDER BY c.seq DESC LIMIT 1", (version,)).fetchall()
-        return (int(rows[0][0]), str(rows[0][1])) if rows else None
+            rows = self._conn.execute("SELECT seq, hash, version, state FROM checkpoint WHERE version = ? "
+                                      "ORDER BY seq DESC LIMIT 1", (version,)).fetchall()
+        if not rows:
+            return None
+        seq, chash, cversion, state = rows[0]
+        problem = self.checkpoint_problem(int(seq), str(chash), str(cversion), str(state))
+        if problem:
+            log.warning("%s: checkpoint at row %d ignored: %s; the restart replays the journal", self.path,
+                        seq, problem)
+            return None
+        return int(seq), str(state)
+
+    def checkpoint_problem(self, seq: int, chash: str, version: str, state: str) -> str:
+        """Why a stored checkpoint is not bound to the chain, or "" when it is (``chain.checkpoint_problem``)."""
+        with self._lock:
+            found = self._conn.execute("SELECT * FROM journal WHERE seq = ?", (seq,)).fetchone()
+            after = self._conn.execute("SELECT prev_hash FROM journal WHERE seq = ?", (seq + 1,)).fetchone()
+        return checkpoint_problem(found, after[0] if after else None, seq, chash, version, state)
 
     def head(self) -> tuple[int, str]:
         """The last sequence number and its hash (0 and the genesis hash when empty)."""
@@ -319,11 +379,13 @@ class Journal:
             last = self._conn.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
         return (int(last[0]), str(last[1])) if last else (0, GENESIS)
 
-    def verify(self) -> VerifyResult:
-        """Check the database's integrity and the whole hash chain.
+    def verify(self, head: tuple[int, str] | None = None) -> VerifyResult:
+        """Check the database's integrity, the whole hash chain, the checkpoints' binding, and that the
+        journal holds ``head`` (``(row, hash)`` kept elsewhere), if given.
 
         Returns:
-            ``VerifyResult`` with ``ok`` or the first bad row (``bad_seq``) and the reason.
+            ``VerifyResult`` with ``ok``, or the first bad row (``bad_seq``) and the reason, or the
+            ``problems`` with an intact chain (a checkpoint not bound to it, a head not held).
 
         Raises:
             JournalError: the database itself is unreadable or corrupt (SQLite's own check fails).
@@ -337,12 +399,38 @@ class Journal:
             raise JournalError(f"{self.path}: the database is corrupt ({'; '.join(check[:3])})")
         prev, count, expected = GENESIS, 0, 1
         where = str(self.path)
+        held: str | None = None
         for seq, t, kind, text, prev_hash, h in self._raw("SELECT * FROM journal ORDER BY seq", ()):
-            reason = _row_problem(seq, t, kind, text, prev_hash, h, prev, expected)
+            reason = row_problem(seq, t, kind, text, prev_hash, h, prev, expected)
             if reason:
                 return VerifyResult(False, count, prev, seq, reason, where)
+            if head is not None and seq == head[0]:
+                held = h
             prev, count, expected = h, count + 1, expected + 1
-        return VerifyResult(True, count, prev, None, "", where)
+        problems = [f"checkpoint at row {seq}: {problem}" for seq, problem in self._checkpoint_problems()]
+        if head is not None:
+            if head[0] == 0 and head[1] == GENESIS:
+                held = GENESIS
+            if held is None:
+                problems.append(f"does not hold head {head[0]}:{head[1][:16]}...: the journal ends at row {count}"
+                                " (rows were cut off the end)")
+            elif held != head[1]:
+                problems.append(f"does not hold head {head[0]}:{head[1][:16]}...: row {head[0]} has hash "
+                                f"{held[:16]}... (the history up to it was rewritten)")
+        return VerifyResult(not problems, count, prev, None, "", where, tuple(problems))
+
+    def _checkpoint_problems(self) -> list[tuple[int, str]]:
+        with self._lock:
+            try:
+                stored = self._conn.execute("SELECT seq, hash, version, state FROM checkpoint ORDER BY seq").fetchall()
+            except sqlite3.OperationalError:  # a journal written before checkpoints existed
+                return []
+        out = []
+        for seq, chash, version, state in stored:
+            problem = self.checkpoint_problem(int(seq), str(chash), str(version), str(state))
+            if problem:
+                out.append((int(seq), problem))
+        return out
 
     def close(self) -> None:
         """Close the database (checkpointing the WAL)."""

@@ -1,11 +1,13 @@
 """Portable Bridge Notation: every completed bridge deal as a PBN record.
 
 ``pbn_record`` writes the tags Event, Site, Date, Board, West, North, East, South, Dealer, Vulnerable,
-Deal and Scoring ("Rubber"), then Declarer, Contract and Result when they are known. ``deals_from_events``
-rebuilds the deals from the journal's event dicts (``laws.events`` format): a deal is ``deal_start``,
-the ``card_dealt`` events and ``deal_end``; it is written when it ended with 13 known cards in each hand
-and was then played (``card_played``, ``play_end`` or ``result`` before the next ``deal_start``) or is
-the last deal of the history. A deal that was dealt again (redeal) before any play is not a board.
+Deal and Scoring ("Rubber"), then Declarer, Contract and Result: every tag of PBN's mandatory set, as the
+file's ``% EXPORT`` line promises (``?`` where a value is unknown; a passed-out board has Contract
+``Pass`` and an empty Declarer and Result). ``deals_from_events`` rebuilds the deals from the journal's
+event dicts (``laws.events`` format): a deal is ``deal_start``, the ``card_dealt`` events and
+``deal_end``; it is a board when it ended with 13 known cards in each hand and its hand is finished
+(a ``result`` event before the next ``deal_start``). A hand still in the auction or in play is left
+out (it becomes a board once its result is recorded), and so is a deal dealt again (redeal).
 
 Vulnerability follows rubber scoring: a side that has won a game of the current rubber is vulnerable.
 Games are worked out from each ``result`` (contract, declarer, and ``tricks`` = tricks won by declarer):
@@ -43,6 +45,7 @@ class PbnDeal:
     contract: str | None = None
     declarer: Seat | None = None
     result: int | None = None
+    unverified: bool = False  # exported with --force from rows the hash chain does not vouch for
 
 
 def normalise_contract(text: str) -> str:
@@ -93,13 +96,15 @@ def pbn_record(deal: PbnDeal) -> str:
         ("Deal", f"{deal.dealer.value}:" + " ".join(_hand_text(deal.hands[s]) for s in order)),
         ("Scoring", "Rubber"),
     ]
-    if deal.declarer is not None:
-        tags.append(("Declarer", deal.declarer.value))
-    if deal.contract is not None:
-        tags.append(("Contract", normalise_contract(deal.contract)))
-    if deal.result is not None:
-        tags.append(("Result", str(deal.result)))
-    return "".join(f'[{k} "{_escape(v)}"]\n' for k, v in tags)
+    contract = normalise_contract(deal.contract) if deal.contract is not None else "?"
+    passed = contract == "Pass"
+    tags.append(("Declarer", "" if passed else deal.declarer.value if deal.declarer is not None else "?"))
+    tags.append(("Contract", contract))
+    tags.append(("Result", "" if passed else str(deal.result) if deal.result is not None else "?"))
+    text = "".join(f'[{k} "{_escape(v)}"]\n' for k, v in tags)
+    if deal.unverified:
+        text += "{Not verified: the journal's hash chain was broken before this board's rows.}\n"
+    return text
 
 
 def write_pbn(path: str | Path, deals: Iterable[PbnDeal]) -> int:
@@ -155,6 +160,7 @@ class _Open:
     ended: bool = False
     played: bool = False
     result: dict[str, Any] | None = None
+    unverified: bool = False
 
 
 def _date_of(ev: dict[str, Any], default: str) -> str:
@@ -192,6 +198,10 @@ def deals_from_events(events: Iterable[dict[str, Any]], *, event: str = "", site
         site: the PBN Site tag (e.g. the table's name).
         date: ``YYYY.MM.DD`` used when an event carries no wall-clock ``t`` (default: today).
 
+    Raises:
+        ValueError: an event that is not in the event format (``event_from_dict`` first), or a result
+            whose contract PBN cannot write.
+
     Returns:
         The boards; deals of a euchre game (``{"type": "game", "game": "euchre"}``) are skipped.
     """
@@ -202,28 +212,31 @@ def deals_from_events(events: Iterable[dict[str, Any]], *, event: str = "", site
     out: list[PbnDeal] = []
     current: _Open | None = None
 
-    def close(last: bool) -> None:
+    def close() -> None:
         nonlocal current
         d, current = current, None
-        if d is None or not bridge or d.unknown or not d.ended:
+        if d is None or not bridge or d.unknown or not d.ended or d.result is None:
             return
-        if not (d.played or last) or any(len(h) != 13 for h in d.hands.values()):
+        if any(len(h) != 13 for h in d.hands.values()) or len({c for h in d.hands.values() for c in h}) != 52:
             return
-        if len({c for h in d.hands.values() for c in h}) != 52:
-            return
-        r = d.result or {}
+        r = d.result
         declarer = Seat(r["declarer"]) if r.get("declarer") else None
-        contract = normalise_contract(r["contract"]) if r.get("contract") else None
+        try:
+            contract = normalise_contract(r["contract"]) if r.get("contract") else None
+        except ValueError as exc:
+            raise ValueError(f"board {len(out) + 1}: {exc}") from None
         tricks = r.get("tricks") if declarer is not None else None
         out.append(PbnDeal(len(out) + 1, d.dealer, rubber.vulnerable(), d.hands, dict(players), event,
-                           site, d.date, contract, declarer, tricks))
+                           site, d.date, contract, declarer, tricks, d.unverified))
         if contract and declarer is not None and isinstance(tricks, int):
             rubber.record(contract, declarer, tricks)
 
     for ev in events:
         kind = ev.get("type")
+        if current is not None and ev.get("unverified"):
+            current.unverified = True
         if kind == "game":
-            close(last=False)
+            close()
             bridge = ev.get("game") == "contract-bridge"
             rubber = RubberState()
         elif kind == "draw" and bridge:
@@ -233,8 +246,8 @@ def deals_from_events(events: Iterable[dict[str, Any]], *, event: str = "", site
                 if name == ev.get("name"):
                     players[seat] = ev["substitute"]
         elif kind == "deal_start":
-            close(last=False)
-            current = _Open(Seat(ev["dealer"]), _date_of(ev, default_date))
+            close()
+            current = _Open(Seat(ev["dealer"]), _date_of(ev, default_date), unverified=bool(ev.get("unverified")))
         elif current is not None and kind == "card_dealt":
             if ev.get("card") is None:
                 current.unknown = True
@@ -247,6 +260,6 @@ def deals_from_events(events: Iterable[dict[str, Any]], *, event: str = "", site
         elif current is not None and kind == "result":
             current.played = True
             current.result = ev
-            close(last=False)
-    close(last=True)
+            close()
+    close()
     return out

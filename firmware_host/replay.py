@@ -22,6 +22,24 @@ class LogError(ValueError):
         self.message = message
 
 
+MAX_DIGITS = 30  # a whole number in an event is a count or a time; longer ones are refused by field
+
+
+class _LongNumber:
+    """A JSON integer too long to be any event's value: kept as its length, so the field that holds it
+    is named in the error (and Python never spends time converting thousands of digits)."""
+
+    def __init__(self, digits: str) -> None:
+        self.digits = len(digits.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits} digits"
+
+
+def _parse_int(text: str) -> int | _LongNumber:
+    return int(text) if len(text) <= MAX_DIGITS else _LongNumber(text)
+
+
 @dataclass(frozen=True)
 class LoggedEvent:
     line: int
@@ -39,9 +57,11 @@ def read_events(lines: Iterable[str], source: str) -> Iterator[LoggedEvent]:
         if not text:
             continue
         try:
-            obj = json.loads(text)
+            obj = json.loads(text, parse_int=_parse_int)
         except json.JSONDecodeError as exc:
             raise LogError(source, number, f"bad JSON ({exc.msg} at column {exc.colno})") from None
+        except RecursionError:
+            raise LogError(source, number, "lists or objects nested too deeply (an event is a flat object)") from None
         try:
             yield LoggedEvent(number, event_from_dict(obj))
         except EventFormatError as exc:

@@ -7,6 +7,7 @@ its inverse. Unknown fields are ignored; ``t`` (seconds) may appear on any event
 
 from __future__ import annotations
 
+import math
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -276,6 +277,23 @@ def _int(v: Any, name: str) -> int:
     return v
 
 
+def _bounded(top: int) -> Any:
+    """A whole number from 0 to ``top``: card and packet counts (a pack holds 52 cards), tricks (13)."""
+    def conv(v: Any, name: str) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= top:
+            raise EventFormatError(f"field {name!r}: want a whole number from 0 to {top}, got {_short(v)}")
+        return v
+    return conv
+
+
+_cards = _bounded(52)
+
+
+def _short(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _str(v: Any, name: str) -> str:
     if not isinstance(v, str) or not v:
         raise EventFormatError(f"field {name!r}: want a non-empty string, got {v!r}")
@@ -293,7 +311,7 @@ def _choice(options: tuple[str, ...]) -> Any:
 def _exposed(v: Any, name: str) -> dict[str, int]:
     if not isinstance(v, dict):
         raise EventFormatError(f"field {name!r}: want an object of name -> number of cards exposed")
-    return {_str(k, name): _int(n, name) for k, n in v.items()}
+    return {_str(k, name): _cards(n, name) for k, n in v.items()}
 
 
 def _suit(v: Any, name: str) -> str:
@@ -346,21 +364,28 @@ def _honours(v: Any, name: str) -> tuple[Side, int]:
 
 def _exposed_or_count(v: Any, name: str) -> Any:
     # `exposed` is a count on `cut` and a name -> count mapping on `draw`.
-    return _exposed(v, name) if isinstance(v, dict) else _int(v, name)
+    return _exposed(v, name) if isinstance(v, dict) else _cards(v, name)
 
 
 _CONVERTERS: dict[str, Any] = {
     "game": _str, "owners": _owners, "cuts": _cuts, "seats": _seat_map, "name": _str,
     "fresh": _bool, "substitute": _str, "consent": _bool, "seat": _seat, "faced": _bool,
-    "top": _int, "bottom": _int, "dealer": _seat, "pack": _str,
+    "top": _cards, "bottom": _cards, "dealer": _seat, "pack": _str,
     "face_up": _bool, "where": _choice(FACED_WHERE), "by": _seat, "what": _choice(DEMANDS),
-    "distinguishable": _bool, "looked": _bool, "count": _int, "found": _found,
-    "cause": _choice(SURPLUS_CAUSES), "tricks": _int, "declarer": _seat, "contract": _str,
+    "distinguishable": _bool, "looked": _bool, "count": _cards, "found": _found,
+    "cause": _choice(SURPLUS_CAUSES), "tricks": _bounded(13), "declarer": _seat, "contract": _str,
     "honours": _honours, "makers": _side, "alone": _bool, "exposed": _exposed_or_count,
     "on_behalf_of": _seat, "how": _choice(INTERRUPTIONS), "suit": _suit,
 }
 # Fields whose card may be null (unreadable) rather than required.
 _NULLABLE_CARD = {CardDealt, CardFaced, DamagedCardFound, MissingCardReported}
+
+
+def _finite(t: Any) -> bool:
+    try:
+        return not isinstance(t, bool) and isinstance(t, (int, float)) and math.isfinite(float(t))
+    except OverflowError:  # an int too large for a float
+        return False
 
 
 def event_from_dict(obj: Any) -> Event:
@@ -395,8 +420,8 @@ def event_from_dict(obj: Any) -> Event:
         else:
             kwargs[f.name] = _CONVERTERS[f.name](value, f.name)
     t = obj.get("t")
-    if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float))):
-        raise EventFormatError(f"field 't': want seconds as a number, got {t!r}")
+    if t is not None and not _finite(t):
+        raise EventFormatError(f"field 't': want seconds as a finite number, got {_short(t)}")
     return cls(**kwargs, t=None if t is None else float(t))
 
 

@@ -9,7 +9,10 @@ import cv2
 import numpy as np
 
 from vision.decode import Decoder
+from vision.imagesize import FORMATS, MAX_IMAGE_PIXELS, image_size
 from vision.zones import Zones, default_homography, to_table
+
+MAX_FILE_BYTES = 256 << 20  # a still image file bigger than this is not a photo of a card table
 
 
 class ImageError(ValueError):
@@ -19,13 +22,26 @@ class ImageError(ValueError):
 def load_image(path: str | Path) -> np.ndarray:
     """Read an image file as BGR.
 
+    The size is read from the file's header first: an image over ``MAX_IMAGE_PIXELS`` (or a file over
+    ``MAX_FILE_BYTES``) is refused before anything is decoded.
+
     Raises:
         ImageError: naming the file and what is wrong with it.
     """
     p = Path(path)
     if not p.is_file():
         raise ImageError(f"{p}: no such file")
+    if p.stat().st_size > MAX_FILE_BYTES:
+        raise ImageError(f"{p}: {p.stat().st_size / 2**20:.0f} MiB is over the {MAX_FILE_BYTES >> 20} MiB a still image "
+                         "may be")
     data = np.fromfile(p, dtype=np.uint8)
+    size = image_size(data[:1 << 20].tobytes()) if data.size else None
+    if data.size and size is None:
+        raise ImageError(f"{p}: cannot read the image size from its header (formats read: {FORMATS})")
+    if size is not None and size[0] * size[1] > MAX_IMAGE_PIXELS:
+        w, h = size
+        raise ImageError(f"{p}: {w}x{h} pixels ({w * h / 1e6:.0f} MP) is over the {MAX_IMAGE_PIXELS / 1e6:.0f} MP "
+                         f"an image may have (decoding it would take {w * h * 3 / 2**20:.0f} MiB); scale it down first")
     img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if img is None:
         raise ImageError(f"{p}: not an image OpenCV can read")

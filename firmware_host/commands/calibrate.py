@@ -18,11 +18,22 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _run(args: argparse.Namespace) -> int:
+    import math
+    from pathlib import Path
+
     from vision.calibrate import CalibrationError, calibrate, save_homography
     from vision.camera import CameraError, SyntheticCamera, open_camera
     from vision.scan import ImageError, load_image
 
     table = (float(args.table_mm[0]), float(args.table_mm[1]))
+    if not all(math.isfinite(v) and 0 < v <= 10_000 for v in table):
+        print(f"cardtable calibrate: --table-mm {args.table_mm[0]} {args.table_mm[1]}: want two sizes in mm, "
+              "each above 0 and at most 10000", file=sys.stderr)
+        return 2
+    if not Path(args.out).resolve().parent.is_dir():
+        print(f"cardtable calibrate: --out {args.out}: the folder {Path(args.out).parent} does not exist",
+              file=sys.stderr)
+        return 2
     try:
         if args.image:
             frame = load_image(args.image)

@@ -1,10 +1,20 @@
-"""``cardtable export jsonl|pbn``: write the journal's history as law-engine events or PBN boards."""
+"""``cardtable export jsonl|pbn``: write the journal's history as law-engine events or PBN boards.
+
+The journal is opened read-only and verified first. A broken hash chain is refused (exit 1, as
+``journal verify``) unless ``--force``; then the events of rows from the first bad row on carry
+``"unverified": true`` (JSON Lines; the event format ignores unknown fields) or their boards a
+``{Not verified: ...}`` commentary (PBN), and rows there that are not events are left out, each said on
+standard error. An event row that is not in the event format is refused (exit 2) naming the row, or
+with ``--force`` left out and named. Exit 2 as well for a journal that cannot be read and an output
+file that cannot be written (a missing folder, a directory).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from firmware_host.commands.journal import add_data_dir_arguments, data_dir_from_args
@@ -18,7 +28,52 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--out", metavar="FILE", help="output file (default: standard output)")
     p.add_argument("--game", choices=("contract-bridge", "euchre"),
                    help="game for the first line when the journal does not start with one (default: config)")
+    p.add_argument("--force", action="store_true",
+                   help="export a journal whose hash chain is broken, marking what was not verified")
     p.set_defaults(func=_run)
+
+
+class _Refused(Exception):
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _events(journal: Any, bad_seq: int | None, force: bool) -> list[dict[str, Any]]:
+    """The journal's event dicts in order, each checked against the event format; those of rows from
+    ``bad_seq`` on marked ``"unverified": true``."""
+    from laws.events import event_from_dict
+
+    out: list[dict[str, Any]] = []
+    for seq, text in journal.event_texts():
+        unverified = bad_seq is not None and seq >= bad_seq
+        try:
+            body = json.loads(text)
+            event_from_dict(body)
+        except (ValueError, RecursionError, TypeError) as exc:  # EventFormatError too
+            problem = f"journal row {seq}: not an event in the event format ({_short(exc)})"
+            if not force:
+                raise _Refused(f"{journal.path}: {problem}; not exported (--force leaves it out)", 2) from None
+            print(f"cardtable: {journal.path}: {problem}: left out", file=sys.stderr)
+            continue
+        out.append(dict(body, unverified=True) if unverified else body)
+    return out
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _output(path: str | None) -> Path | None:
+    if path is None:
+        return None
+    out = Path(path)
+    if out.is_dir():
+        raise _Refused(f"--out {out}: is a directory; name a file", 2)
+    if not out.parent.is_dir():
+        raise _Refused(f"--out {out}: the folder {out.parent} does not exist", 2)
+    return out
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -27,29 +82,45 @@ def _run(args: argparse.Namespace) -> int:
     from firmware_host.pbn import deals_from_events, pbn_record
 
     try:
-        journal = Journal.open(data_dir_from_args(args), create=False)
-        try:
-            events = list(journal.events())
-        finally:
-            journal.close()
+        out = _output(args.out)
         cfg = load_config(args.config, check_devices=False)
+        with Journal.open_readonly(data_dir_from_args(args)) as journal:
+            result = journal.verify()
+            if result.bad_seq is not None:
+                if not args.force:
+                    raise _Refused(f"TAMPERED: {result.message()}; not exported (--force exports it, marking "
+                                   f"rows from {result.bad_seq} on as not verified)", 1)
+                print(f"cardtable: warning: {result.message()}; exporting anyway (--force): rows from "
+                      f"{result.bad_seq} on are marked as not verified", file=sys.stderr)
+            for problem in result.problems:  # the chain is intact: the rows are the record
+                print(f"cardtable: warning: {result.path}: {problem}", file=sys.stderr)
+            events = _events(journal, result.bad_seq, args.force)
+        if args.format == "jsonl":
+            if not events or events[0].get("type") != "game":
+                first: dict[str, Any] = {"type": "game", "game": args.game or cfg.table.game}
+                events.insert(0, first)
+            text = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in events)
+            count = len(events)
+        else:
+            try:
+                deals = deals_from_events(events, event=f"{cfg.table.name} rubber bridge", site=cfg.table.name)
+                text = "% PBN 2.1\n% EXPORT\n\n" + "\n".join(pbn_record(d) for d in deals)
+            except ValueError as exc:
+                raise _Refused(f"{journal.path}: cannot write PBN: {exc}", 2) from None
+            count = len(deals)
+        if out is not None:
+            try:
+                out.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise _Refused(f"--out {out}: cannot write ({exc.strerror})", 2) from None
     except (ConfigError, JournalError) as exc:
         print(f"cardtable: {exc}", file=sys.stderr)
         return 2
-    if args.format == "jsonl":
-        if not events or events[0].get("type") != "game":
-            first: dict[str, Any] = {"type": "game", "game": args.game or cfg.table.game}
-            events.insert(0, first)
-        text = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in events)
-        count = len(events)
-    else:
-        deals = deals_from_events(events, event=f"{cfg.table.name} rubber bridge", site=cfg.table.name)
-        text = "% PBN 2.1\n% EXPORT\n\n" + "\n".join(pbn_record(d) for d in deals)
-        count = len(deals)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as fp:
-            fp.write(text)
-        print(f"wrote {count} {'events' if args.format == 'jsonl' else 'boards'} to {args.out}", file=sys.stderr)
+    except _Refused as exc:
+        print(f"cardtable: {exc}", file=sys.stderr)
+        return exc.code
+    if out is not None:
+        print(f"wrote {count} {'events' if args.format == 'jsonl' else 'boards'} to {out}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0

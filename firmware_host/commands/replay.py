@@ -63,6 +63,9 @@ def run(args: argparse.Namespace) -> int:
     except UnicodeDecodeError as exc:
         print(f"{source}: not UTF-8 text ({exc.reason})", file=sys.stderr)
         return 2
+    if engine is None:
+        print(f"{source}: no events (the log is empty)", file=sys.stderr)
+        return 2
     summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "no rulings"
     print(f"{source}: {events} events, {sum(counts.values())} rulings ({summary})", file=sys.stderr)
     return 0

@@ -7,13 +7,14 @@ from __future__ import annotations
 import json
 import logging
 import random
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 import firmware_host.controller as controller_module
 from firmware_host.controller import LawInput, TableController
-from firmware_host.journal import Journal
+from firmware_host.journal import Journal, state_digest
 from tests.controller.test_controller import Clock
 from tests.laws.test_properties import bridge_table
 
@@ -83,12 +84,71 @@ def test_an_unreadable_checkpoint_is_passed_over(tmp_path: Path, monkeypatch: py
                                                  caplog: pytest.LogCaptureFixture) -> None:
     path = _played(tmp_path, monkeypatch)
     whole, j = _restart(path)
-    seq, _ = j.checkpoint(controller_module.laws_version()) or (0, "")
-    assert seq
-    j.save_checkpoint(seq, controller_module.laws_version(), '{"engine": {"o": "os:system", "a": {}}}')
+    # bound to the chain (saved through the journal) but not a state this code can use
+    j.save_checkpoint(j.head()[0], controller_module.laws_version(), '{"engine": {"o": "os:system", "a": {}}}')
     j.close()
     with caplog.at_level(logging.WARNING):
         again, j = _restart(path)
     assert "not used" in caplog.text and "replaying the whole journal" in caplog.text
     assert canonical(again.engine.snapshot()) == canonical(whole.engine.snapshot())
+    j.close()
+
+
+def _edit_checkpoint(path: Path) -> int:
+    """Edit the newest checkpoint's state as a tamperer would: a later deal number, and a pack with
+    unreadable cards it never had. Returns its row."""
+    conn = sqlite3.connect(path / "journal.sqlite3")
+    seq, text = conn.execute("SELECT seq, state FROM checkpoint ORDER BY seq DESC LIMIT 1").fetchone()
+    state = json.loads(text)
+    state["engine"]["a"]["deal"]["a"]["number"] += 10
+    state["packs"]["red"]["unreadable"] += 7
+    conn.execute("UPDATE checkpoint SET state = ? WHERE seq = ?", (json.dumps(state), seq))
+    conn.commit()
+    conn.close()
+    return int(seq)
+
+
+def test_an_edited_checkpoint_is_ignored_and_the_restart_replays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
+    path = _played(tmp_path, monkeypatch)
+    whole, j = _restart(path, checkpoints=False)
+    j.close()
+    seq = _edit_checkpoint(path)
+    with caplog.at_level(logging.WARNING):
+        again, j = _restart(path)
+    assert f"checkpoint at row {seq} ignored" in caplog.text and "edited" in caplog.text
+    assert canonical(again.engine.snapshot()) == canonical(whole.engine.snapshot())
+    assert again.packs == whole.packs and again.packs["red"]["unreadable"] == 0
+    result = j.verify()
+    assert not result.ok and result.bad_seq is None
+    assert f"checkpoint at row {seq}" in result.message() and "edited" in result.message()
+    j.close()
+
+
+def test_a_checkpoint_moved_to_another_row_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    """A checkpoint pointed at a row that is not its binding row (its hash copied along) is not bound."""
+    path = _played(tmp_path, monkeypatch)
+    conn = sqlite3.connect(path / "journal.sqlite3")
+    seq, = conn.execute("SELECT max(seq) FROM checkpoint").fetchone()
+    row_hash_, = conn.execute("SELECT hash FROM journal WHERE seq = ?", (seq + 3,)).fetchone()
+    conn.execute("UPDATE checkpoint SET seq = ?, hash = ? WHERE seq = ?", (seq + 3, row_hash_, seq))
+    conn.commit()
+    conn.close()
+    with caplog.at_level(logging.WARNING):
+        ctl, j = _restart(path)
+    assert f"checkpoint at row {seq + 3} ignored" in caplog.text and "records no checkpoint" in caplog.text
+    j.close()
+
+
+def test_a_checkpoint_is_bound_by_a_chain_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _played(tmp_path, monkeypatch)
+    j = Journal.open(path)
+    seq, state = j.checkpoint(controller_module.laws_version()) or (0, "")
+    row = next(j.rows(seq - 1))
+    assert row.seq == seq and row.kind == "note"
+    assert row.body["checkpoint"]["sha256"] == state_digest(state)
+    assert j.verify().ok
+    with pytest.raises(ValueError, match="last row"):
+        j.save_checkpoint(seq - 5, controller_module.laws_version(), state)
     j.close()

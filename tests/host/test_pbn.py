@@ -88,7 +88,8 @@ def test_deal_tag_starts_with_dealer_in_rank_order() -> None:
     rec = pbn_record(PbnDeal(3, Seat.E, "EW", hands))
     assert '[Deal "E:.AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432 AKQJT98765432..."]' in rec
     assert '[Board "3"]' in rec and '[Dealer "E"]' in rec and '[West "?"]' in rec
-    assert "Contract" not in rec and "Result" not in rec
+    # every tag of the mandatory set, "?" where unknown (the file says % EXPORT)
+    assert '[Declarer "?"]' in rec and '[Contract "?"]' in rec and '[Result "?"]' in rec
 
 
 @pytest.mark.parametrize("problem", ["short", "duplicate", "vul"])
@@ -134,7 +135,8 @@ def test_deals_from_events_with_rubber_vulnerability() -> None:
                                  seats={"Ann": Seat.N, "Bo": Seat.E, "Cy": Seat.S, "Di": Seat.W})]
     expected_hands = []
     # board 1: NS make 4H (game); board 2 is redealt before play, board 3: EW 2C part score,
-    # board 4: EW 3D makes (40 + 60 = game), board 5: no result yet (the last deal).
+    # board 4: EW 3D makes (40 + 60 = game); the last deal has no result yet: not a board (its hand is
+    # unfinished, and PBN's mandatory Contract and Result tags would have nothing to say).
     plan = [("4H", Seat.S, 10), ("redeal", None, None), ("2C", Seat.E, 8), ("3D", Seat.W, 9), (None, None, None)]
     dealer = Seat.N
     for contract, declarer, tricks in plan:
@@ -148,11 +150,11 @@ def test_deals_from_events_with_rubber_vulnerability() -> None:
         dealer = dealer.left
     dicts = [event_to_dict(e) for e in evs]
     deals = deals_from_events(dicts, event="Club", site="Table 1", date="2026.01.02")
-    assert [d.board for d in deals] == [1, 2, 3, 4]
-    assert [(d.dealer, d.hands) for d in deals] == expected_hands
-    assert [d.vulnerable for d in deals] == ["None", "NS", "NS", "All"]
-    assert [d.contract for d in deals] == ["4H", "2C", "3D", None]
-    assert [d.result for d in deals] == [10, 8, 9, None]
+    assert [d.board for d in deals] == [1, 2, 3]
+    assert [(d.dealer, d.hands) for d in deals] == expected_hands[:3]
+    assert [d.vulnerable for d in deals] == ["None", "NS", "NS"]
+    assert [d.contract for d in deals] == ["4H", "2C", "3D"]
+    assert [d.result for d in deals] == [10, 8, 9]
     assert deals[0].players == {Seat.N: "Ann", Seat.E: "Bo", Seat.S: "Cy", Seat.W: "Di"}
     assert deals[0].date == "2026.01.02" and deals[0].site == "Table 1"
     for d in deals:
@@ -162,6 +164,10 @@ def test_deals_from_events_with_rubber_vulnerability() -> None:
 def test_incomplete_and_euchre_deals_are_not_boards() -> None:
     rng = random.Random(4)
     part, _ = deal_events(rng, Seat.N)
+    # a hand still in play (or in the auction) is not a board: it has no result yet
+    assert deals_from_events([event_to_dict(e) for e in part]) == []
+    part += [PlayEnded(), ResultRecorded(7, declarer=Seat.E, contract="1S")]
+    assert len(deals_from_events([event_to_dict(e) for e in part])) == 1
     unread = [event_to_dict(e) for e in part]
     unread[5] = {"type": "card_dealt", "seat": unread[5]["seat"], "card": None}
     assert deals_from_events(unread) == []
@@ -172,3 +178,16 @@ def test_incomplete_and_euchre_deals_are_not_boards() -> None:
     stamped = [dict(event_to_dict(e), t=1_780_000_000.0) if isinstance(e, DealStarted) else event_to_dict(e)
                for e in part]
     assert deals_from_events(stamped)[0].date.startswith("2026.")
+
+
+def test_a_passed_out_board_has_every_mandatory_tag(tmp_path: Path) -> None:
+    part, _ = deal_events(random.Random(5), Seat.W, played=False)
+    evs = [event_to_dict(e) for e in part] + [{"type": "result", "tricks": 0, "contract": "Pass"}]
+    [deal] = deals_from_events(evs)
+    rec = pbn_record(deal)
+    assert '[Declarer ""]' in rec and '[Contract "Pass"]' in rec and '[Result ""]' in rec
+    path = tmp_path / "passed.pbn"
+    path.write_text("% PBN 2.1\n% EXPORT\n\n" + rec)
+    with path.open() as fp:
+        [board] = endplay_pbn.load(fp)
+    assert board.contract.is_passout()

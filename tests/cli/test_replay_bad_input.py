@@ -1,0 +1,109 @@
+"""`cardtable replay` meets bad input with one message naming the line (and key), exit 2; never a
+traceback, never a silent exit 0."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from firmware_host.cli import main
+
+GAME = '{"type":"game","game":"contract-bridge"}'
+
+
+def _replay(capsys: pytest.CaptureFixture[str], tmp_path: Path, *lines: str) -> tuple[int, str, str]:
+    f = tmp_path / "log.jsonl"
+    f.write_text("".join(line + "\n" for line in lines))
+    rc = main(["replay", str(f)])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    ('{"type":"cut","seat":"N","top":' + "9" * 5000 + "}", "field 'top'"),
+    ('{"type":"cut","seat":"N","top":-5,"bottom":60}', "field 'top'"),
+    ('{"type":"cut","seat":"N","top":20,"bottom":-1}', "field 'bottom'"),
+    ('{"type":"cut","seat":"N","top":20,"bottom":32,"exposed":-2}', "field 'exposed'"),
+    ('{"type":"hand_count","seat":"N","count":-3}', "field 'count'"),
+    ('{"type":"result","tricks":-3,"declarer":"N","contract":"3NT"}', "field 'tricks'"),
+    ('{"type":"result","tricks":14,"declarer":"N","contract":"3NT"}', "field 'tricks'"),
+    ('{"type":"draw","cuts":[["ann","AS"]],"exposed":{"ann":-1}}', "field 'exposed'"),
+    ('{"type":"deal_start","dealer":"N","pack":"A","t":NaN}', "field 't'"),
+    ('{"type":"deal_start","dealer":"N","pack":"A","t":Infinity}', "field 't'"),
+    ('{"type":"deal_start","dealer":"N","pack":"A","t":-Infinity}', "field 't'"),
+    ('{"type":"deal_start","dealer":"N","pack":"A","t":1e400}', "field 't'"),
+    ("[" * 100_000 + "]" * 100_000, "nested"),
+    ('{"type":"cut","seat":"N","note":' + "[" * 5000 + "]" * 5000 + "}", "nested"),
+])
+def test_a_bad_value_is_one_message_naming_line_and_key(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                        line: str, says: str) -> None:
+    rc, _, err = _replay(capsys, tmp_path, GAME, line)
+    assert rc == 2
+    assert "log.jsonl:2: " in err and says in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("lines", [(), ("",), ("", "   ", "")])
+def test_an_empty_log_says_no_events(capsys: pytest.CaptureFixture[str], tmp_path: Path, lines: tuple[str, ...]) -> None:
+    rc, out, err = _replay(capsys, tmp_path, *lines)
+    assert rc == 2 and out == ""
+    assert "log.jsonl: no events" in err and len(err.strip().splitlines()) == 1
+
+
+def test_good_counts_still_replay(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    rc, out, _ = _replay(capsys, tmp_path, GAME, '{"type":"cut","seat":"N","top":3,"bottom":49,"t":1.5}')
+    assert rc == 0 and "new_cut" in out  # a packet of 3: the law's own ruling, not a format error
+
+
+_VALUE = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=5)
+    | st.sampled_from(["N", "E", "S", "W", "NS", "AS", "TD", "A", "3NT", "contract-bridge", "euchre"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=6)
+# valid events, then one field (or none) replaced by anything JSON can say
+_TEMPLATES = [
+    {"type": "packs", "owners": {"NS": "red", "EW": "blue"}},
+    {"type": "draw", "cuts": [["ann", "AS"], ["bob", "KS"], ["cy", "QS"], ["di", "JS"]]},
+    {"type": "shuffle", "seat": "W"}, {"type": "cut", "seat": "N", "top": 20, "bottom": 32},
+    {"type": "deal_start", "dealer": "E", "pack": "red"}, {"type": "card_dealt", "seat": "S", "card": "TD"},
+    {"type": "deal_end"}, {"type": "hand_count", "seat": "N", "count": 13},
+    {"type": "card_played", "seat": "S", "card": "AS"}, {"type": "play_end"},
+    {"type": "result", "tricks": 9, "declarer": "N", "contract": "3NT"},
+    {"type": "missing_card", "card": "2C", "seat": "E", "found": "loose"},
+    {"type": "surplus_card", "seat": "W", "cause": "deal"}, {"type": "leave", "name": "ann"},
+]
+_FIELDS = ["seat", "card", "pack", "dealer", "top", "bottom", "exposed", "count", "tricks", "declarer",
+           "contract", "t", "cuts", "seats", "owners", "name", "found", "cause", "honours", "type"]
+_EVENT = st.builds(lambda base, change: {**base, **change}, st.sampled_from(_TEMPLATES),
+                   st.dictionaries(st.sampled_from(_FIELDS), _VALUE, max_size=1))
+
+
+def _line(obj: Any) -> str:
+    return json.dumps(obj, allow_nan=True)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game=st.sampled_from(["contract-bridge", "euchre"]), events=st.lists(_EVENT, max_size=12),
+       junk=st.one_of(st.none(), st.text(max_size=20), st.binary(max_size=20).map(lambda b: b.decode("latin-1"))))
+def test_fuzzed_logs_exit_0_or_2_never_a_traceback(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch, game: str,
+                                                   events: list[dict[str, Any]], junk: str | None) -> None:
+    lines = [_line({"type": "game", "game": game}), *(_line(e) for e in events)]
+    if junk is not None:
+        lines.append(junk.replace("\n", " "))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+    rc = main(["replay", "-"])
+    err = capsys.readouterr().err
+    assert rc in (0, 2), err
+    if rc == 2:
+        assert len(err.strip().splitlines()) == 1 and err.startswith("<stdin>")
+    assert not any(isinstance(e.get("t"), float) and not math.isfinite(e["t"]) for e in events) or rc == 2

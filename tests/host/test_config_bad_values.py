@@ -1,0 +1,98 @@
+"""`cardtable check-config` refuses values that parse but cannot be right: table ids the MQTT topic tree
+forbids, a file where a device or folder belongs, baud rates no UART runs at, non-finite or absurd numbers.
+Each is one message naming the file and the key, exit 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+from firmware_host.config import ConfigError, load_config
+
+
+def _check(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, *extra: str) -> tuple[int, str]:
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(text)
+    rc = main(["check-config", "--config", str(cfg), *extra])
+    return rc, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("table_id", ["table 1", "a/b", "t+", "t#", "dashboard", "x" * 65, "tāble"])
+def test_table_ids_the_docs_forbid(tmp_path: Path, capsys: pytest.CaptureFixture[str], table_id: str) -> None:
+    rc, err = _check(tmp_path, capsys, f'[table]\nid = "{table_id}"\n[shoe]\nport = "loop://"\n')
+    assert rc == 2 and "table.id" in err and str(tmp_path / "table.toml") in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("table_id", ["table-1", "T_07", "a", "x" * 64])
+def test_table_ids_the_docs_allow(tmp_path: Path, table_id: str) -> None:
+    (tmp_path / "t.toml").write_text(f'[table]\nid = "{table_id}"\n')
+    assert load_config(tmp_path / "t.toml", env={}, check_devices=False).table.id == table_id
+
+
+def test_a_regular_file_is_not_a_serial_port(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    port = tmp_path / "ttyUSB0"
+    port.write_text("not a device")
+    rc, err = _check(tmp_path, capsys, f'[shoe]\nport = "{port}"\n')
+    assert rc == 2 and "shoe.port" in err and "not a serial device" in err and str(port) in err
+    rc, err = _check(tmp_path, capsys, f'[shoe]\nport = "{tmp_path}"\n')
+    assert rc == 2 and "shoe.port" in err and "not a serial device" in err
+    # a real character device is accepted (/dev/null stands in for a tty here)
+    rc, err = _check(tmp_path, capsys, '[shoe]\nport = "/dev/null"\n')
+    assert rc == 0, err
+
+
+@pytest.mark.parametrize("baud", ["100000000000000000000", "0", "-9600", "12345", "115201"])
+def test_only_real_baud_rates(tmp_path: Path, capsys: pytest.CaptureFixture[str], baud: str) -> None:
+    rc, err = _check(tmp_path, capsys, f'[shoe]\nport = "loop://"\nbaudrate = {baud}\n')
+    assert rc == 2 and "shoe.baudrate" in err and str(tmp_path / "table.toml") in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("baud", [9600, 57600, 115200, 230400, 921600, 1000000])
+def test_standard_baud_rates_pass(tmp_path: Path, baud: int) -> None:
+    (tmp_path / "t.toml").write_text(f'[shoe]\nport = "loop://"\nbaudrate = {baud}\n')
+    assert load_config(tmp_path / "t.toml", env={}, check_devices=False).shoe.baudrate == baud
+
+
+def test_baud_from_the_environment_is_checked_too() -> None:
+    with pytest.raises(ConfigError, match="CARDTABLE_SHOE_BAUDRATE.*shoe.baudrate"):
+        load_config(None, env={"CARDTABLE_SHOE_BAUDRATE": str(10**20)}, check_devices=False)
+
+
+@pytest.mark.parametrize(("key", "value"), [("long_press", "inf"), ("long_press", "nan"), ("long_press", "-1.5"),
+                                            ("long_press", "1e300"), ("double_press", "inf"),
+                                            ("bounce_time", "inf"), ("bounce_time", "-0.0")])
+def test_seconds_are_positive_finite_and_sane(tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str,
+                                              value: str) -> None:
+    rc, err = _check(tmp_path, capsys, f'[shoe]\nport = "loop://"\n[pins]\n{key} = {value}\n')
+    assert rc == 2 and f"pins.{key}" in err and str(tmp_path / "table.toml") in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_regular_file_is_not_a_data_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    data.write_text("")
+    rc, err = _check(tmp_path, capsys, f'[table]\ndata_dir = "{data}"\n[shoe]\nport = "loop://"\n')
+    assert rc == 2 and "table.data_dir" in err and "not a directory" in err and str(data) in err
+    rc, err = _check(tmp_path, capsys, '[shoe]\nport = "loop://"\n', "--data-dir", str(data))
+    assert rc == 2 and "table.data_dir" in err and "command-line" in err
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("[camera]\nwidth = 100000000000000000000\n", "camera.width"),
+    ("[camera]\nheight = 1000000\n", "camera.height"),
+    ("[camera]\nsource = 100000000000000000000\n", "camera.source"),
+])
+def test_camera_numbers_a_camera_can_have(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str,
+                                          key: str) -> None:
+    rc, err = _check(tmp_path, capsys, '[shoe]\nport = "loop://"\n' + text)
+    assert rc == 2 and key in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("text", ["[camera]\nwidth = 1" + "0" * 5000 + "\n", "[vision]\nx = " + "[" * 5000 + "]" * 5000 + "\n"])
+def test_toml_python_cannot_hold_is_one_message(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
+    rc, err = _check(tmp_path, capsys, text, "--no-devices")
+    assert rc == 2 and str(tmp_path / "table.toml") in err and len(err.strip().splitlines()) == 1

@@ -1,0 +1,99 @@
+"""Still images are sized from their headers and refused before decoding when too large: a small file
+must not become gigabytes in memory."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from firmware_host.cli import main
+from vision.imagesize import MAX_IMAGE_PIXELS, image_size
+from vision.scan import ImageError, load_image
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def big_png(path: Path, width: int, height: int, *, rows: bool = True) -> None:
+    """A valid grey PNG of width x height (all black), compressed row by row so writing it costs little;
+    with ``rows=False`` only its header (a file that lies about its size)."""
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    with path.open("wb") as fp:
+        fp.write(b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr))
+        if rows:
+            z = zlib.compressobj(9)
+            row = bytes(width + 1)
+            data = b"".join(z.compress(row) for _ in range(height)) + z.flush()
+            fp.write(_chunk(b"IDAT", data))
+        fp.write(_chunk(b"IEND", b""))
+
+
+@pytest.mark.parametrize("ext", [".png", ".jpg", ".bmp", ".webp", ".tiff", ".ppm", ".pgm"])
+def test_header_sizes_match_what_opencv_decodes(ext: str) -> None:
+    img = np.zeros((37, 53, 3), np.uint8)
+    img[5:20, 7:30] = (10, 200, 90)
+    if ext == ".pgm":
+        img = img[:, :, 0]
+    ok, buf = cv2.imencode(ext, img)
+    assert ok
+    assert image_size(buf.tobytes()) == (53, 37)
+
+
+def test_gif_and_nonsense() -> None:
+    assert image_size(b"GIF89a" + struct.pack("<HH", 640, 480) + b"\x00" * 8) == (640, 480)
+    assert image_size(b"not an image at all") is None
+    assert image_size(b"\x89PNG\r\n\x1a\n") is None  # cut short
+    assert image_size(b"\xff\xd8\xff\xe0\x00") is None
+
+
+def test_a_lying_png_header_is_refused_before_decoding(tmp_path: Path) -> None:
+    p = tmp_path / "huge.png"
+    big_png(p, 60000, 60000, rows=False)
+    with pytest.raises(ImageError, match=r"60000x60000 pixels.*over") as info:
+        load_image(p)
+    assert str(p) in str(info.value)
+
+
+def test_a_small_file_of_a_huge_image_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    p = tmp_path / "10k.png"
+    big_png(p, 10000, 10000)
+    assert p.stat().st_size < 200_000 and 10000 * 10000 > MAX_IMAGE_PIXELS
+    rc = main(["scan", str(p)])
+    err = capsys.readouterr().err
+    assert rc == 2 and "10000x10000 pixels" in err and "MP" in err and len(err.strip().splitlines()) == 1
+
+
+def test_an_image_at_the_cap_still_reads(tmp_path: Path) -> None:
+    p = tmp_path / "ok.png"
+    big_png(p, 2000, 1500)
+    assert load_image(p).shape == (1500, 2000, 3)
+
+
+def test_a_format_whose_size_cannot_be_read_is_named(tmp_path: Path) -> None:
+    p = tmp_path / "x.hdr"
+    ok, buf = cv2.imencode(".hdr", np.zeros((4, 4, 3), np.float32))
+    assert ok
+    p.write_bytes(buf.tobytes())
+    with pytest.raises(ImageError, match="size"):
+        load_image(p)
+
+
+@pytest.mark.parametrize("mm", [["nan", "450"], ["-800", "450"], ["800", "inf"], ["0", "450"], ["1e9", "450"]])
+def test_calibrate_refuses_table_sizes_no_table_has(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   mm: list[str]) -> None:
+    out = tmp_path / "cal.json"
+    rc = main(["calibrate", "--camera", "synthetic", "--out", str(out), "--table-mm", *mm])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--table-mm" in err and not out.exists() and len(err.strip().splitlines()) == 1
+
+
+def test_calibrate_into_a_missing_folder_is_one_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["calibrate", "--camera", "synthetic", "--out", str(tmp_path / "nowhere" / "cal.json")])
+    err = capsys.readouterr().err
+    assert rc == 2 and "does not exist" in err and str(tmp_path / "nowhere") in err
