@@ -27,6 +27,8 @@ def add_arguments(p: argparse.ArgumentParser, *, deals: int, faults: int) -> Non
     p.add_argument("--seed", type=int, default=1, help="everything follows it (default 1)")
     p.add_argument("--mistake-rate", type=float, default=0.3, metavar="P",
                    help="share of deals with an irregularity (default 0.3)")
+    p.add_argument("--broker", action="store_true", help="the table publishes to a real Mosquitto and a "
+                   "subscriber checks the dashboard got every ruling once (adds broker outages)")
     p.add_argument("--workdir", metavar="DIR", help="keep journals and logs here (default: a temp folder, "
                    "removed when every invariant holds)")
 
@@ -58,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     import time
     from pathlib import Path
 
-    from firmware_host.soak.driver import evening
+    from firmware_host.soak.driver import Options, evening
     from firmware_host.soak.report import table
 
     try:
@@ -69,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     workdir = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="cardtable-soak-"))
     t0 = time.monotonic()
     results = evening(deals=args.deals, faults=args.faults, seed=args.seed, games=games, workdir=workdir,
-                      mistake_rate=args.mistake_rate, fault_kinds=kinds)
+                      mistake_rate=args.mistake_rate, fault_kinds=kinds, opts=Options(broker=args.broker))
     print(table(results, time.monotonic() - t0), flush=True)
     ok = all(f.ok for f in results)
     if ok and not args.workdir:

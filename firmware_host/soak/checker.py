@@ -57,6 +57,8 @@ class Record:
     restarts: int = 0                              # starts of the run process after the first
     exits: list[int] = field(default_factory=list)  # statuses of exits nobody asked for
     rows: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)  # the journal, at the end
+    strays: int = 0                                # cards out while no deal ran (sent without a seat)
+    dashboard: dict[int, int] | None = None        # with a broker: ruling seq -> deliveries seen
 
     def expected(self, deal: DealRecord) -> list[Key]:
         out: list[Key] = []
@@ -93,6 +95,11 @@ class Findings:
     restarts: int = 0
     exits: list[int] = field(default_factory=list)
     rubbers: int = 0
+    strays: int = 0
+    dashboard: bool = False
+    dashboard_missing: int = 0
+    dashboard_unknown: int = 0
+    dashboard_repeats: int = 0
     faults: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -109,7 +116,8 @@ class Findings:
     def ok(self) -> bool:
         return not (self.false_rulings or self.missed_rulings or self.cards_lost or self.cards_duplicated
                     or self.director_lost or self.director_extra or self.unscored
-                    or self.deal_starts != self.deals or self.verified is False or self.stuck or self.exits)
+                    or self.deal_starts != self.deals or self.verified is False or self.stuck or self.exits
+                    or self.dashboard_missing or self.dashboard_unknown)
 
 
 Rows = Iterable[tuple[int, str, dict[str, Any]]]
@@ -157,7 +165,7 @@ def check(record: Record, rows: Rows, *, max_problems: int = 40) -> Findings:
     """Judge one game's evening."""
     f = Findings(record.game, deals=len(record.deals), faults=Counter(record.faults), verified=record.verified,
                  tracebacks=record.tracebacks, restarts=record.restarts, notes=list(record.notes),
-                 exits=list(record.exits))
+                 exits=list(record.exits), strays=record.strays)
 
     def problem(text: str) -> None:
         if len(f.problems) < max_problems:
@@ -168,7 +176,8 @@ def check(record: Record, rows: Rows, *, max_problems: int = 40) -> Findings:
     by_deal: dict[int, list[Key]] = {}
     deal = 0
     unscored = False  # a result whose score rulings have not yet been seen
-    for _seq, kind, body in rows:
+    rows_seen = list(rows)
+    for _seq, kind, body in rows_seen:
         if kind == "event":
             f.unscored += unscored
             typ = body.get("type")
@@ -233,6 +242,17 @@ def check(record: Record, rows: Rows, *, max_problems: int = 40) -> Findings:
         n = record.exits.count(status)
         problem(f"cardtable run exited by itself {n} time(s) with status {status}"
                 + (" (systemd never restarts after status 2: the table would stay down)" if status == 2 else ""))
+    if record.dashboard is not None:
+        journaled = {seq for seq, kind, _ in rows_seen if kind == "ruling"}
+        got = {s for s in record.dashboard if s >= 0}
+        f.dashboard = True
+        f.dashboard_missing = len(journaled - got)
+        f.dashboard_unknown = len(got - journaled) + record.dashboard.get(-1, 0)
+        f.dashboard_repeats = sum(n - 1 for n in record.dashboard.values() if n > 1)
+        if f.dashboard_missing or f.dashboard_unknown:
+            problem(f"dashboard: {len(journaled)} rulings journaled, {len(got)} received; "
+                    f"{f.dashboard_missing} never arrived ({sorted(journaled - got)[:8]}), "
+                    f"{f.dashboard_unknown} not in the journal")
     if record.verified is False:
         problem(f"journal verify: {record.verify_message}")
     return f

@@ -54,6 +54,7 @@ class Options:
     gap_ms: int = 3              # pause between cards
     idle_timeout: float = 30.0   # no journal progress this long: the table is stuck, the game ends
     disk: bool = True            # try a tmpfs of its own for the data folder (full-disk faults)
+    broker: bool = False         # a real Mosquitto, and a subscriber standing for the dashboard
 
 
 class SoakShoe(VirtualShoe):
@@ -65,10 +66,13 @@ class SoakShoe(VirtualShoe):
         self.starts: list[int] = []
         self.started_at: list[float] = []
         self.sizes: list[int] = []
+        self.strays: set[int] = set()
 
     def _cycle(self) -> None:
-        before = self.deals
+        before, dealt, out = self.deals, self.firmware.dealt, len(self.hw.left)
         super()._cycle()
+        if len(self.hw.left) > out and self.deals == before and self.firmware.dealt == dealt:
+            self.strays.add(out)  # left while no deal was running (after an abort): sent without a seat
         if self.deals != before:
             self.starts.append(len(self.hw.left))
             self.sizes.append(len(self.hw.well) + (self.hw.slot is not None))
@@ -80,9 +84,11 @@ class SoakShoe(VirtualShoe):
         super()._load_next_pack(pack)
 
     def deal_cards(self) -> list[list[Any]]:
+        """The cards each deal sent to a seat (or turned up), in order; strays left out."""
         with self._lock:
-            left, starts = list(self.hw.left), list(self.starts)
-        return [left[a:b] for a, b in zip(starts, [*starts[1:], len(left)])]
+            left, starts, strays = list(self.hw.left), list(self.starts), set(self.strays)
+        return [[c for i, c in enumerate(left[a:b], start=a) if i not in strays]
+                for a, b in zip(starts, [*starts[1:], len(left)])]
 
 
 class RunProcess:
@@ -153,6 +159,10 @@ class JournalWatch:
             self.conn = None
 
 
+def _table_id(game: str) -> str:
+    return f"soak-{'bridge' if game == 'contract-bridge' else 'euchre'}"
+
+
 def _config(tmp: Path, data: Path, port: str, game: str) -> Path:
     text = (ROOT / "config" / "table.toml").read_text()
     for old, new in ((('game = "contract-bridge"'), f'game = "{game}"'),
@@ -160,7 +170,7 @@ def _config(tmp: Path, data: Path, port: str, game: str) -> Path:
                      ('port = "/dev/cardtable-shoe"', f'port = "{port}"'),
                      ("source = 0 ", 'source = "none" '),
                      ('factory = "auto"', 'factory = "mock"'),
-                     ('id = "table-1"', f'id = "soak-{"bridge" if game == "contract-bridge" else "euchre"}"')):
+                     ('id = "table-1"', f'id = "{_table_id(game)}"')):
         text = text.replace(old, new, 1)
     path = tmp / "table.toml"
     path.write_text(text)
@@ -196,6 +206,8 @@ class GameRun:
         self.stop = threading.Event()
         self.disk = fx.SmallDisk(self.data)
         self.disk_ok = False
+        self.club: Any = None
+        self.ruling_seqs: set[int] = set()
 
     # -- the evening ------------------------------------------------------------------------------
 
@@ -216,7 +228,14 @@ class GameRun:
         os.mkfifo(fifo)
         self.fifo = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)  # never blocks, and outlives every reader
         port = self.shoe.open()
-        self.proc = RunProcess(_config(self.dir, self.data, port, self.s.game), fifo, self.dir)
+        config = _config(self.dir, self.data, port, self.s.game)
+        if self.opts.broker:
+            from firmware_host.soak.club import Club
+
+            self.club = Club(self.dir, _table_id(self.s.game))
+            self.club.start()
+            config.write_text(config.read_text() + self.club.config())
+        self.proc = RunProcess(config, fifo, self.dir)
         self.watch = JournalWatch(self.data / "journal.sqlite3")
         self.proc.start()
         try:
@@ -254,6 +273,8 @@ class GameRun:
             self.stop.wait(0.005)
 
     def _row(self, seq: int, kind: str, body: dict[str, Any]) -> None:
+        if kind == "ruling":
+            self.ruling_seqs.add(seq)
         if kind != "event" or body.get("type") == "game":
             return
         typ, src = body.get("type"), body.get("src")
@@ -376,6 +397,12 @@ class GameRun:
         elif f.kind == "stall":
             self.record.faults["stall"] += 1
             self._thread(fx.hold_write_lock, self.data / "journal.sqlite3", f.duration, self.stop)
+        elif f.kind == "broker":
+            if self.club is None:
+                self.record.faults["broker (not run: no broker)"] += 1
+                return
+            self.record.faults["broker"] += 1
+            self._thread(self.club.outage, f.duration, self.stop)
         elif f.kind == "disk_full":
             if not self.disk_ok:
                 self.record.faults["disk_full (not run)"] += 1
@@ -420,20 +447,30 @@ class GameRun:
                 and self.waiting is None and not self.pending
                 and not any(t.is_alive() for t in self.active)
                 and st.phase not in (Phase.DEALING, Phase.AUCTION, Phase.PLAY, Phase.SCORING)
-                and self.cards_seen >= len(self.shoe.dealt))
+                and self.cards_seen >= len(self.shoe.dealt) - len(self.shoe.strays))
 
     def _finish(self) -> None:
         self.stop.set()
         for t in self.active:
             t.join(timeout=10)
+        if self.club is not None:  # the table's outbox drains while it runs: give it the time to
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and not self.ruling_seqs <= self.club.received():
+                for row in self.watch.new_rows():
+                    self._row(*row)
+                time.sleep(0.05)
         rc = self.proc.stop()
         if rc not in (0, None):
             self.record.notes.append(f"cardtable run stopped with status {rc} on SIGTERM")
         self.watch.close()
         self.shoe.close()
+        if self.club is not None:
+            self.record.dashboard = dict(self.club.seqs)
+            self.club.close()
         os.close(self.fifo)
         self.record.tracebacks = self.proc.tracebacks()
         self.record.restarts = self.proc.starts - 1
+        self.record.strays = len(self.shoe.strays)
         p = subprocess.run([sys.executable, "-m", "firmware_host.cli", "journal", "verify", "--data-dir",
                             str(self.data)], capture_output=True, text=True, cwd=ROOT)
         self.record.verified = p.returncode == 0
@@ -476,12 +513,13 @@ def evening(*, deals: int, faults: int, seed: int, games: tuple[str, ...], workd
     from firmware_host.soak.checker import check
     from firmware_host.soak.schedule import FAULT_KINDS, make_schedule
 
+    kinds = tuple(k for k in (fault_kinds or FAULT_KINDS) if k != "broker" or opts.broker)
     out = []
     for i, game in enumerate(games):
         share = deals // len(games) + (i < deals % len(games))
         f_share = faults // len(games) + (i < faults % len(games))
         schedule = make_schedule(game, max(1, share), seed, mistake_rate=mistake_rate, faults=f_share,
-                                 fault_kinds=fault_kinds or FAULT_KINDS)
+                                 fault_kinds=kinds)
         record = GameRun(schedule, workdir, opts).run()
         out.append(check(record, record.rows))
     return out

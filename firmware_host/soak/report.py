@@ -42,11 +42,16 @@ def table(results: Sequence[Findings], seconds: float | None = None) -> str:
     for k in kinds:
         add(row(f"  {k}", [f.faults.get(k, 0) for f in results]))
     add(row("cards the shoe sent", [f.cards_sent for f in results]))
+    add(row("  after a deal stopped (no seat)", [f.strays for f in results]))
     add(row("director's entries", [f.director_sent for f in results]))
     add(row("events lost", [f.events_lost for f in results]))
     add(row("  cards lost", [f.cards_lost for f in results]))
     add(row("  director's entries lost", [f.director_lost for f in results]))
     add(row("events journaled twice/out of order", [f.cards_duplicated + f.director_extra for f in results]))
+    if any(f.dashboard for f in results):
+        add(row("dashboard: rulings never received", [f.dashboard_missing for f in results]))
+        add(row("dashboard: rulings not journaled", [f.dashboard_unknown for f in results]))
+        add(row("dashboard: repeats (dropped by seq)", [f.dashboard_repeats for f in results]))
     add(row("process restarts", [f.restarts for f in results]))
     add(row("  exits nobody asked for", [len(f.exits) for f in results]))
     add(row("tracebacks in the run logs", [f.tracebacks for f in results]))
