@@ -96,6 +96,7 @@ class Findings:
     exits: list[int] = field(default_factory=list)
     rubbers: int = 0
     strays: int = 0
+    offline_at_end: list[str] = field(default_factory=list)
     dashboard: bool = False
     dashboard_missing: int = 0
     dashboard_unknown: int = 0
@@ -116,7 +117,7 @@ class Findings:
     def ok(self) -> bool:
         return not (self.false_rulings or self.missed_rulings or self.cards_lost or self.cards_duplicated
                     or self.director_lost or self.director_extra or self.unscored
-                    or self.deal_starts != self.deals or self.verified is False or self.stuck or self.exits
+                    or self.deal_starts != self.deals or self.verified is False or self.stuck or self.exits or self.offline_at_end
                     or self.dashboard_missing or self.dashboard_unknown)
 
 
@@ -177,6 +178,7 @@ def check(record: Record, rows: Rows, *, max_problems: int = 40) -> Findings:
     deal = 0
     unscored = False  # a result whose score rulings have not yet been seen
     rows_seen = list(rows)
+    online: dict[str, bool] = {}
     for _seq, kind, body in rows_seen:
         if kind == "event":
             f.unscored += unscored
@@ -192,6 +194,8 @@ def check(record: Record, rows: Rows, *, max_problems: int = 40) -> Findings:
             if body.get("src") == "director":
                 director_got.append(_director_key(body))
             continue
+        if kind == "note" and isinstance(body.get("device"), str) and "online" in body:
+            online[body["device"]] = bool(body["online"])
         if kind != "ruling":
             continue
         if body.get("remedy") in SCORE_REMEDIES:
@@ -200,6 +204,9 @@ def check(record: Record, rows: Rows, *, max_problems: int = 40) -> Findings:
             unscored = False
             continue
         by_deal.setdefault(deal, []).append((str(body.get("clause")), str(body.get("remedy"))))
+    f.offline_at_end = sorted(d for d, on in online.items() if not on)
+    if f.offline_at_end:
+        problem(f"still offline at the end of the evening: {', '.join(f.offline_at_end)}")
     f.unscored += unscored
     if f.unscored:
         problem(f"{f.unscored} result(s) journaled without a score")

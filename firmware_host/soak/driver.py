@@ -55,6 +55,7 @@ class Options:
     idle_timeout: float = 30.0   # no journal progress this long: the table is stuck, the game ends
     disk: bool = True            # try a tmpfs of its own for the data folder (full-disk faults)
     broker: bool = False         # a real Mosquitto, and a subscriber standing for the dashboard
+    camera: bool = True          # the synthetic camera's picture as an HTTP stream (camera faults)
 
 
 class SoakShoe(VirtualShoe):
@@ -163,12 +164,13 @@ def _table_id(game: str) -> str:
     return f"soak-{'bridge' if game == 'contract-bridge' else 'euchre'}"
 
 
-def _config(tmp: Path, data: Path, port: str, game: str) -> Path:
+def _config(tmp: Path, data: Path, port: str, game: str, camera: str = "none") -> Path:
     text = (ROOT / "config" / "table.toml").read_text()
     for old, new in ((('game = "contract-bridge"'), f'game = "{game}"'),
                      ('data_dir = "/var/lib/cardtable"', f'data_dir = "{data}"'),
                      ('port = "/dev/cardtable-shoe"', f'port = "{port}"'),
-                     ("source = 0 ", 'source = "none" '),
+                     ("source = 0 ", f'source = "{camera}" '),
+                     ("width = 1280", "width = 320"), ("height = 720", "height = 240"),
                      ('factory = "auto"', 'factory = "mock"'),
                      ('id = "table-1"', f'id = "{_table_id(game)}"')):
         text = text.replace(old, new, 1)
@@ -207,6 +209,7 @@ class GameRun:
         self.disk = fx.SmallDisk(self.data)
         self.disk_ok = False
         self.club: Any = None
+        self.cam: Any = None
         self.ruling_seqs: set[int] = set()
 
     # -- the evening ------------------------------------------------------------------------------
@@ -228,7 +231,14 @@ class GameRun:
         os.mkfifo(fifo)
         self.fifo = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)  # never blocks, and outlives every reader
         port = self.shoe.open()
-        config = _config(self.dir, self.data, port, self.s.game)
+        camera = "none"
+        if self.opts.camera:
+            from firmware_host.soak.camera import StreamCamera
+
+            self.cam = StreamCamera()
+            self.cam.start()
+            camera = self.cam.url
+        config = _config(self.dir, self.data, port, self.s.game, camera)
         if self.opts.broker:
             from firmware_host.soak.club import Club
 
@@ -397,6 +407,12 @@ class GameRun:
         elif f.kind == "stall":
             self.record.faults["stall"] += 1
             self._thread(fx.hold_write_lock, self.data / "journal.sqlite3", f.duration, self.stop)
+        elif f.kind == "camera":
+            if self.cam is None:
+                self.record.faults["camera (not run: no camera)"] += 1
+                return
+            self.record.faults["camera"] += 1
+            self._thread(self.cam.outage, f.duration, self.stop)
         elif f.kind == "broker":
             if self.club is None:
                 self.record.faults["broker (not run: no broker)"] += 1
@@ -464,6 +480,8 @@ class GameRun:
             self.record.notes.append(f"cardtable run stopped with status {rc} on SIGTERM")
         self.watch.close()
         self.shoe.close()
+        if self.cam is not None:
+            self.cam.stop()
         if self.club is not None:
             self.record.dashboard = dict(self.club.seqs)
             self.club.close()

@@ -52,6 +52,7 @@ def table(results: Sequence[Findings], seconds: float | None = None) -> str:
         add(row("dashboard: rulings never received", [f.dashboard_missing for f in results]))
         add(row("dashboard: rulings not journaled", [f.dashboard_unknown for f in results]))
         add(row("dashboard: repeats (dropped by seq)", [f.dashboard_repeats for f in results]))
+    add(row("devices offline at the end", [len(f.offline_at_end) for f in results]))
     add(row("process restarts", [f.restarts for f in results]))
     add(row("  exits nobody asked for", [len(f.exits) for f in results]))
     add(row("tracebacks in the run logs", [f.tracebacks for f in results]))

@@ -27,7 +27,7 @@ BUTTON_KINDS = ("attention", "late_demand")
 DIRECTOR_KINDS = ("miscount", "wrong_count")
 # Faults at the shoe that are no irregularity (a jam, line noise): the table must not rule on them.
 NOISE_KINDS = ("jam", "garbage")
-FAULT_KINDS = ("kill", "stall", "disk_full", "unplug", "broker", "jam", "garbage")
+FAULT_KINDS = ("kill", "stall", "disk_full", "unplug", "camera", "broker", "jam", "garbage")
 
 # (game, mistake) -> the rulings the laws give, as (clause id, remedy), in order.
 EXPECTED: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
@@ -124,7 +124,7 @@ def _duration(kind: str, rng: random.Random) -> float:
         return round(rng.uniform(2.0, 4.0), 2)   # several seconds: longer than a deal's cards take
     if kind == "disk_full":
         return round(rng.uniform(1.5, 3.0), 2)
-    if kind == "broker":
+    if kind in ("broker", "camera"):
         return round(rng.uniform(1.0, 3.0), 2)
     if kind == "unplug":
         return round(rng.uniform(0.2, 2.5), 2)   # both short blips and outages the link calls offline
