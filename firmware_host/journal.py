@@ -379,6 +379,12 @@ class Journal:
             last = self._conn.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
         return (int(last[0]), str(last[1])) if last else (0, GENESIS)
 
+    def read_head(self) -> str:
+        """The head as ``ROW:HASH`` read through a connection of its own, so a reader in another thread
+        (the club heartbeat) never waits for the writer's lock, even while a commit stalls."""
+        last = list(self._raw("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1", ()))
+        return f"{last[0][0]}:{last[0][1]}" if last else f"0:{GENESIS}"
+
     def verify(self, head: tuple[int, str] | None = None) -> VerifyResult:
         """Check the database's integrity, the whole hash chain, the checkpoints' binding, and that the
         journal holds ``head`` (``(row, hash)`` kept elsewhere), if given.

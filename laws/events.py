@@ -278,7 +278,8 @@ def _int(v: Any, name: str) -> int:
 
 
 def _bounded(top: int) -> Any:
-    """A whole number from 0 to ``top``: card and packet counts (a pack holds 52 cards), tricks (13)."""
+    """A whole number from 0 to ``top``: card, packet and trick counts (a pack holds 52 cards; how many
+    tricks a game allows is the game's rule, not the format's)."""
     def conv(v: Any, name: str) -> int:
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= top:
             raise EventFormatError(f"field {name!r}: want a whole number from 0 to {top}, got {_short(v)}")
@@ -373,7 +374,7 @@ _CONVERTERS: dict[str, Any] = {
     "top": _cards, "bottom": _cards, "dealer": _seat, "pack": _str,
     "face_up": _bool, "where": _choice(FACED_WHERE), "by": _seat, "what": _choice(DEMANDS),
     "distinguishable": _bool, "looked": _bool, "count": _cards, "found": _found,
-    "cause": _choice(SURPLUS_CAUSES), "tricks": _bounded(13), "declarer": _seat, "contract": _str,
+    "cause": _choice(SURPLUS_CAUSES), "tricks": _cards, "declarer": _seat, "contract": _str,
     "honours": _honours, "makers": _side, "alone": _bool, "exposed": _exposed_or_count,
     "on_behalf_of": _seat, "how": _choice(INTERRUPTIONS), "suit": _suit,
 }

@@ -261,7 +261,7 @@ class MqttPublisher:
                 if time.monotonic() >= next_beat:
                     next_beat = time.monotonic() + self.heartbeat
                     beat = {"table": self.table, "t": self.clock(), "seq": self._last_seq,
-                            "pending": self.outbox.count()}
+                            "pending": self.outbox.count(), "head": self._journal.read_head()}
                     self.client.publish(topic(self.table, "heartbeat"), json.dumps(beat), qos=0)
             except Exception:  # the table must keep working whatever the broker does
                 log.exception("table %s: publishing failed; will retry", self.table)

@@ -76,6 +76,12 @@ def _output(path: str | None) -> Path | None:
     return out
 
 
+def _not_the_journal(out: Path | None, journal: Path) -> None:
+    """Refuse to write over the journal (or its WAL files): an export must never lose the record."""
+    if out is not None and out.resolve() in {journal.resolve().with_name(journal.name + x) for x in ("", "-wal", "-shm")}:
+        raise _Refused(f"--out {out}: that is the journal itself; write the export elsewhere", 2)
+
+
 def _run(args: argparse.Namespace) -> int:
     from firmware_host.config import ConfigError, load_config
     from firmware_host.journal import Journal, JournalError
@@ -85,6 +91,7 @@ def _run(args: argparse.Namespace) -> int:
         out = _output(args.out)
         cfg = load_config(args.config, check_devices=False)
         with Journal.open_readonly(data_dir_from_args(args)) as journal:
+            _not_the_journal(out, journal.path)
             result = journal.verify()
             if result.bad_seq is not None:
                 if not args.force:

@@ -34,7 +34,7 @@ def _replay(capsys: pytest.CaptureFixture[str], tmp_path: Path, *lines: str) -> 
     ('{"type":"cut","seat":"N","top":20,"bottom":32,"exposed":-2}', "field 'exposed'"),
     ('{"type":"hand_count","seat":"N","count":-3}', "field 'count'"),
     ('{"type":"result","tricks":-3,"declarer":"N","contract":"3NT"}', "field 'tricks'"),
-    ('{"type":"result","tricks":14,"declarer":"N","contract":"3NT"}', "field 'tricks'"),
+    ('{"type":"result","tricks":53,"declarer":"N","contract":"3NT"}', "field 'tricks'"),
     ('{"type":"draw","cuts":[["ann","AS"]],"exposed":{"ann":-1}}', "field 'exposed'"),
     ('{"type":"deal_start","dealer":"N","pack":"A","t":NaN}', "field 't'"),
     ('{"type":"deal_start","dealer":"N","pack":"A","t":Infinity}', "field 't'"),

@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from firmware_host.cli import main
 from firmware_host.journal import Journal, row_hash
@@ -223,3 +225,47 @@ def test_export_pbn_leaves_out_a_hand_still_in_the_auction(tmp_path: Path, capsy
             j.append("event", event_to_dict(e), t=101.0)
     rc, out, _ = _run(capsys, "export", "pbn", "--data-dir", str(tmp_path))
     assert rc == 0 and out.count("[Board ") == 2 and '[Contract "2S"]' in out
+
+
+def test_export_never_writes_over_the_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    make_journal(tmp_path, with_game=True)
+    db = tmp_path / "journal.sqlite3"
+    before = db.read_bytes()
+    rc, _, err = _run(capsys, "export", "jsonl", "--data-dir", str(tmp_path), "--out", str(db))
+    assert rc == 2 and "the journal itself" in err and db.read_bytes() == before
+
+
+_ORIGINAL: dict[str, bytes] = {}
+
+
+def _original(tmp: Path) -> bytes:
+    if "db" not in _ORIGINAL:
+        make_journal(tmp, with_game=True)
+        with Journal.open(tmp) as j:
+            j.save_checkpoint(j.head()[0], "v1", json.dumps({"deal": 1}))
+        _ORIGINAL["db"] = (tmp / "journal.sqlite3").read_bytes()
+        with Journal.open_readonly(tmp) as j:
+            _ORIGINAL["jsonl"] = "".join(json.dumps(e) + "\n" for e in j.events()).encode()
+    return _ORIGINAL["db"]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_flipped_byte_is_caught_or_harmless(tmp_path_factory: pytest.TempPathFactory,
+                                              capsys: pytest.CaptureFixture[str], data: st.DataObject) -> None:
+    """Any one byte of the file changed: verify says tampered (1) or unreadable (2), or the change was in
+    space SQLite does not use and the export is the original history. Never a traceback."""
+    original = _original(tmp_path_factory.mktemp("orig"))
+    where = data.draw(st.integers(0, len(original) - 1))
+    flip = data.draw(st.integers(1, 255))
+    d = tmp_path_factory.mktemp("flip")
+    changed = bytearray(original)
+    changed[where] ^= flip
+    (d / "journal.sqlite3").write_bytes(bytes(changed))
+    rc, _, _ = _run(capsys, "journal", "verify", "--data-dir", str(d))
+    assert rc in (0, 1, 2)
+    erc, out, _ = _run(capsys, "export", "jsonl", "--data-dir", str(d))
+    assert erc in (0, 1, 2)
+    if rc == 0:
+        events = "".join(json.dumps(json.loads(line)) + "\n" for line in out.splitlines()).encode()
+        assert erc == 0 and events == _ORIGINAL["jsonl"]
