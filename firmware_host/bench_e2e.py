@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware_host.shoe import messages as m
     from firmware_host.shoe.bench import _drain
     from firmware_host.shoe.link import ShoeLink
-    from firmware_host.wiring import ShoeAdapter
+    from firmware_host.wiring import ShoeAdapter, connect_shoe
     from laws.events import PackCut, PackShuffled
 
     rounds = 6 if args.quick else 120
@@ -96,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
                 online.set()
             adapter(ev)
 
-        link = ShoeLink(os.ttyname(slave), on_event)
+        link = ShoeLink(os.ttyname(slave), on_event, auto_ack=False)
+        connect_shoe(ctl, link, adapter)
         link.start()
         redeal_pin = factory.pin(cfg.pins.lamps["redeal"])
         try:

@@ -38,7 +38,7 @@ SHOE_DRIVERS = ("shoe", "scanner", "none")
 CAMERA_DECODERS = ("zxing", "pyzbar")
 PIN_FACTORIES = ("auto", "mock", "rpigpio", "lgpio")
 LAMPS = ("redeal", "shuffle", "replace_pack", "shoe_offline", "camera_offline",
-         "attention_N", "attention_E", "attention_S", "attention_W")
+         "attention_N", "attention_E", "attention_S", "attention_W", "journal_fault")
 BUTTONS = ("seat_N", "seat_E", "seat_S", "seat_W", "director_ack")
 BCM_PINS = range(2, 28)  # usable BCM GPIO numbers on the 40-pin header
 # The table id is an MQTT topic level and the broker login (docs/mqtt.md): ASCII letters, digits, - and _;
@@ -84,7 +84,8 @@ class CameraConfig:
 
 
 DEFAULT_LAMPS = {"redeal": 5, "shuffle": 6, "replace_pack": 12, "shoe_offline": 13, "camera_offline": 16,
-                 "attention_N": 17, "attention_E": 22, "attention_S": 23, "attention_W": 27}
+                 "attention_N": 17, "attention_E": 22, "attention_S": 23, "attention_W": 27,
+                 "journal_fault": 7}
 DEFAULT_BUTTONS = {"seat_N": 24, "seat_E": 25, "seat_S": 26, "seat_W": 19, "director_ack": 20}
 
 

@@ -22,7 +22,7 @@ from firmware_host.controller import LawInput, TableController
 from firmware_host.display import TerminalDisplay
 from firmware_host.journal import Journal
 from firmware_host.panel import Panel
-from firmware_host.wiring import CameraFeeder, ShoeAdapter
+from firmware_host.wiring import CameraFeeder, ShoeAdapter, connect_shoe
 from laws.cards import Seat
 from laws.events import Event, event_from_dict
 
@@ -169,7 +169,8 @@ def build_rig(game: str, out: Path, seed: int, with_camera: bool = True) -> Rig:
     # the cable stays out long enough for the link to call the shoe offline (1.5 s of silence)
     shoe = VirtualShoe(game, seed=seed, packs=("R1", "B1"), down_ms=1800)
     adapter = ShoeAdapter(ctl.submit, time.time)
-    link = ShoeLink(shoe.open(), adapter)
+    link = ShoeLink(shoe.open(), adapter, auto_ack=False)
+    connect_shoe(ctl, link, adapter)
     link.start()
     camera, scene = _camera(ctl) if with_camera else (None, None)
     stop = threading.Event()

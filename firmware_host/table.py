@@ -5,13 +5,17 @@ serial port, the camera, the pins. Configuration is validated before any device 
 
 The club procedure with a shoe (``ShoeProcedure``): the pack is shuffled by the dealer's partner and
 the dealer and cut by the dealer's right-hand opponent before it goes into the shoe, so the shoe's
-"pack loaded" stands for that shuffle and cut; the host then starts the deal for the player whose turn
-it is. When a ruling voids a deal, the host stops the shoe.
+"pack loaded" (journaled) stands for that shuffle and cut; the host then starts the deal for the player
+whose turn it is. When a ruling voids a deal, the host stops the shoe.
+
+A missing device is a state, not an error: the shoe link reopens its port with backoff, the camera is
+opened (and reopened) with backoff (``wiring.ReopeningSource``), and their OFFLINE lamps say so.
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import time
 from collections import deque
@@ -23,7 +27,7 @@ from firmware_host.club.results import ResultError, parse_result
 from firmware_host.config import Config
 from firmware_host.controller import ButtonInput, DeviceNote, Input, LawInput, TableController
 from firmware_host.journal import Journal
-from firmware_host.wiring import CameraFeeder, ShoeAdapter
+from firmware_host.wiring import CameraFeeder, ReopeningSource, ShoeAdapter, connect_shoe
 from laws.cards import Seat
 from laws.engine import LawEngine
 from laws.events import PackCut, PackShuffled
@@ -35,6 +39,9 @@ log = logging.getLogger(__name__)
 class ShoeProcedure:
     """Starts each deal on the shoe and stops a deal a ruling has voided.
 
+    Its state lives in the journal (``TableController.loaded_pack``, the engine's shuffles and phase), so
+    a restarted host carries on at the same step: ``resume`` after the controller is built.
+
     Args:
         ctl: the controller.
         link: a ``ShoeLink`` or ``ScannerLink``.
@@ -45,25 +52,29 @@ class ShoeProcedure:
         self.ctl = ctl
         self.link = link
         self.game = game
-        self.pending_pack: str | None = None
-        self.prepared = False
+        self.prepared_for = 0   # the deal (deals started + 1) whose shuffle and cut were submitted
+        self.started_for = 0    # the deal START_DEAL was sent for by this process
         self.dealing_number = 0
-        self._lock = threading.Lock()
+        ctl.on_pack_loaded(lambda pack: self._prepare(ctl.engine.state.phase))
 
-    def pack_loaded(self, pack: str) -> None:
-        """From the shoe's reader thread: a pack is in the shoe."""
-        with self._lock:
-            self.pending_pack = pack  # "" when the shoe cannot tell before reading a card
-        self._prepare(self.ctl.engine.state.phase)
+    def resume(self) -> None:
+        """Continue the step the journal says the table is at (the restart of a host)."""
+        self.on_phase(self.ctl.engine.state.phase, self.ctl.engine)
 
     def _prepare(self, phase: Phase) -> None:
-        """Record the shuffle and cut that loading the pack stands for (once per pack)."""
-        with self._lock:
-            if self.pending_pack is None or self.prepared or phase not in (Phase.FORMING, Phase.SHUFFLE):
-                return
-            self.prepared = True
-        dealer = self.ctl.engine.state.next_dealer or Seat.N
-        for event in (PackShuffled(dealer.partner), PackShuffled(dealer), PackCut(dealer.right)):
+        """Record the shuffle and cut that loading the pack stands for (once per deal; after a restart
+        only the steps the journal does not have yet)."""
+        state = self.ctl.engine.state
+        number = state.deals_started + 1
+        if self.ctl.loaded_pack is None or self.prepared_for == number or phase not in (Phase.FORMING,
+                                                                                         Phase.SHUFFLE):
+            return
+        self.prepared_for = number
+        dealer = state.next_dealer or Seat.N
+        shuffles = [dealer.partner, dealer]
+        done = list(state.shuffles)
+        todo = shuffles[len(done):] if done == shuffles[:len(done)] else shuffles
+        for event in (*(PackShuffled(s) for s in todo), PackCut(dealer.right)):
             self.ctl.submit(LawInput(event, "shoe"))
 
     def on_phase(self, phase: Phase, engine: LawEngine) -> None:
@@ -77,28 +88,12 @@ class ShoeProcedure:
             self.dealing_number = 0
             self.link.send(m.Abort())
         if phase == Phase.CUT:
-            with self._lock:
-                pack, self.pending_pack, self.prepared = self.pending_pack, None, False
-            if pack is not None:
-                self.dealing_number = state.deals_started + 1
+            pack, number = self.ctl.loaded_pack, state.deals_started + 1
+            if pack is not None and self.started_for != number:
+                self.started_for = self.dealing_number = number
                 self.link.send(start_deal(self.game, state.next_dealer or Seat.N, pack))
-        elif phase == Phase.SHUFFLE:
+        elif phase in (Phase.FORMING, Phase.SHUFFLE):
             self._prepare(phase)
-
-
-class ProcedureAdapter(ShoeAdapter):
-    """The shoe adapter that also tells the procedure about loaded packs."""
-
-    def __init__(self, procedure: ShoeProcedure | None, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.procedure = procedure
-
-    def __call__(self, msg: Any) -> None:
-        from firmware_host.shoe import messages as m
-
-        super().__call__(msg)
-        if isinstance(msg, m.PackLoaded) and self.procedure is not None:
-            self.procedure.pack_loaded(msg.pack)
 
 
 class ClubCommands:
@@ -196,15 +191,16 @@ def build_table(cfg: Config, *, display: Any | None = None) -> Table:
         from firmware_host.shoe.link import ShoeLink
         from firmware_host.shoe.scanner import ScannerLink
 
-        adapter = ProcedureAdapter(None, ctl.submit, time.time,
-                                   pack=lambda: ctl.engine.state.deal.pack if ctl.engine.state.deal else None)
+        adapter = ShoeAdapter(ctl.submit, time.time)
+        link: Any
         if cfg.shoe.driver == "scanner":
             link = ScannerLink(cfg.shoe.port, adapter, baudrate=cfg.shoe.baudrate)
         else:
-            link = ShoeLink(cfg.shoe.port, adapter, baudrate=cfg.shoe.baudrate)
+            link = ShoeLink(cfg.shoe.port, adapter, baudrate=cfg.shoe.baudrate, auto_ack=False)
+            connect_shoe(ctl, link, adapter)  # acknowledged after the commit; resumed after a restart
         procedure = ShoeProcedure(ctl, link, cfg.table.game)
-        adapter.procedure = procedure
         ctl.on_phase(procedure.on_phase)
+        procedure.resume()  # START_DEAL waits in the link for the shoe's handshake
         table.link = link
     if str(cfg.camera.source) != "none":
         table.camera, table.capture = _camera(cfg, ctl)
@@ -223,11 +219,13 @@ def _camera(cfg: Config, ctl: TableController) -> tuple[CameraFeeder, Any]:
 
     vcfg = parse_vision_config(dict(cfg.vision))
     size = (cfg.camera.width, cfg.camera.height)
-    source = SyntheticCamera(size=size) if cfg.camera.source == "synthetic" else \
-        open_camera(cfg.camera.source, size)
-    capture = CaptureThread(source).start()
+    if cfg.camera.source == "synthetic":
+        source: Any = SyntheticCamera(size=size)
+    else:
+        source = ReopeningSource(lambda: open_camera(cfg.camera.source, size))
+    capture = CaptureThread(source, max_failures=sys.maxsize).start()  # the source itself never gives up
     watcher = build_watcher(vcfg, packs=())
-    feeder = CameraFeeder(capture, watcher, ctl.submit)
+    feeder = CameraFeeder(capture, watcher, ctl.submit, max_failures=3)
     ctl.on_phase(feeder.set_phase)
     feeder.set_phase(ctl.engine.state.phase, ctl.engine)
     return feeder, capture

@@ -1,8 +1,10 @@
 """Adapters between the devices and the controller's queue: they run in the devices' threads and only
 translate and submit (the controller does the rest in its own thread).
 
-* ``ShoeAdapter``: shoe-link messages -> law events, device status, buttons, notes.
+* ``ShoeAdapter``: shoe-link messages -> law events, device status, buttons, notes, packs loaded; each
+  numbered message is followed by an ``AckPoint`` (the shoe is acknowledged once it is committed).
 * ``CameraFeeder``: frames -> the vision watcher -> law events, in a capture thread of its own.
+* ``ReopeningSource``: a camera that may be missing or fail: opened, and opened again, with backoff.
 * ``vision_phase``: which vision phase an engine phase means (what a face-up card seen then is).
 """
 
@@ -10,10 +12,19 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host.controller import ButtonInput, DeviceNote, DeviceStatus, Input, LawInput
+from firmware_host.controller import (
+    AckPoint,
+    ButtonInput,
+    DeviceNote,
+    DeviceStatus,
+    Input,
+    LawInput,
+    PackLoaded,
+)
 from laws.engine import LawEngine
 from laws.state import Phase
 
@@ -30,38 +41,64 @@ class ShoeAdapter:
     Args:
         submit: the controller's ``submit``.
         clock: for event times.
-        pack: returns the pack the table expects now (used when the shoe names none).
+        pack: the pack to name in a deal's start when the shoe names none (None: the deal's pack is
+            unknown until its first card names it; a table that alternates packs must leave it so).
+        boot: the shoe's boot id now (``ShoeLink.boot_id``), journaled with each message's number.
     """
 
     def __init__(self, submit: Callable[[Input], None], clock: Callable[[], float],
-                 pack: Callable[[], str | None] = lambda: None) -> None:
+                 pack: Callable[[], str | None] = lambda: None,
+                 boot: Callable[[], int | None] = lambda: None) -> None:
         self.submit = submit
         self.clock = clock
         self.pack = pack
+        self.boot = boot
         self.deal_finished = threading.Event()
 
     def __call__(self, msg: Any) -> None:
         from firmware_host.shoe import messages as m
-        from firmware_host.shoe.laws_map import to_law_event
 
         if isinstance(msg, m.LinkStatus):
             self.submit(DeviceStatus("shoe", msg.online, msg.reason))
             return
+        numbered = isinstance(msg, m.ShoeMessage) and not isinstance(msg, (m.Heartbeat, m.Pong)) and msg.seq > 0
+        mark = (self.boot(), msg.seq) if numbered else None
+        self._translate(msg, mark)
+        if mark is not None:
+            self.submit(AckPoint(*mark))  # acknowledged once all of the above is committed
+
+    def _translate(self, msg: Any, mark: tuple[int | None, int] | None) -> None:
+        from firmware_host.shoe import messages as m
+        from firmware_host.shoe.laws_map import to_law_event
+
         event = to_law_event(msg, pack=self.pack())
         if event is not None:
-            self.submit(LawInput(event, "shoe"))
+            self.submit(LawInput(event, "shoe", mark))
             if isinstance(msg, m.DealFinished):
                 self.deal_finished.set()
             return
-        if isinstance(msg, m.ButtonPressed):
+        if isinstance(msg, m.PackLoaded):
+            self.submit(PackLoaded(msg.pack, mark))
+        elif isinstance(msg, m.ButtonPressed):
             kind = SHOE_BUTTONS.get(int(msg.kind), "attention")
-            self.submit(ButtonInput(msg.seat.value if msg.seat is not None else "director", kind))
+            self.submit(ButtonInput(msg.seat.value if msg.seat is not None else "director", kind, mark))
         elif isinstance(msg, m.Jam):
-            self.submit(DeviceNote("shoe", "card jammed at the exit" if not msg.cleared else "jam cleared"))
+            self.submit(DeviceNote("shoe", "card jammed at the exit" if not msg.cleared else "jam cleared", mark))
         elif isinstance(msg, m.Empty):
-            self.submit(DeviceNote("shoe", f"the shoe ran empty after {msg.dealt} cards"))
+            self.submit(DeviceNote("shoe", f"the shoe ran empty after {msg.dealt} cards", mark))
         elif isinstance(msg, m.ShoeError):
-            self.submit(DeviceNote("shoe", f"error {msg.code}: {msg.detail}"))
+            self.submit(DeviceNote("shoe", f"error {msg.code}: {msg.detail}", mark))
+
+
+def connect_shoe(ctl: Any, link: Any, adapter: ShoeAdapter) -> None:
+    """Wire a ``ShoeLink`` (made with ``auto_ack=False``) to a controller under the ordering rules: the
+    adapter journals each message's number with the shoe's boot id, the link resumes after the last
+    message the journal holds, and the shoe is acknowledged only once the controller has committed.
+    Call before ``link.start()``."""
+    adapter.boot = lambda: link.boot_id
+    if ctl.shoe_mark is not None and ctl.shoe_mark[0] is not None:
+        link.resume(ctl.shoe_mark[0], ctl.shoe_mark[1])
+    ctl.acknowledge = lambda boot, seq: link.acknowledge(seq, boot)
 
 
 def vision_phase(phase: Phase, engine: LawEngine) -> str:
@@ -172,3 +209,82 @@ class CameraFeeder:
                 log.warning("camera frame not processed: %s", exc)
             if self.period:
                 self._stop.wait(self.period)
+
+
+class ReopeningSource:
+    """A camera that may be missing at boot or fail later: ``read`` opens it when it is closed (waiting
+    out a backoff between attempts, at most ``backoff[1]`` seconds), and closes it after
+    ``max_failures`` failed reads in a row so that the next read opens it again. It never raises; a
+    camera that cannot be opened is said once at WARNING per distinct reason.
+
+    Args:
+        opener: returns an open frame source (``vision.camera.open_camera``), raising if it cannot.
+        clock: monotonic seconds.
+        backoff: first and longest wait between attempts to open.
+        max_failures: failed reads in a row before the source is closed and opened again.
+    """
+
+    def __init__(self, opener: Callable[[], Any], clock: Callable[[], float] = time.monotonic,
+                 backoff: tuple[float, float] = (0.5, 10.0), max_failures: int = 30) -> None:
+        self.opener = opener
+        self.clock = clock
+        self.backoff = backoff
+        self.max_failures = max_failures
+        self.opens = 0
+        self._src: Any = None
+        self._delay = backoff[0]
+        self._next = 0.0
+        self._failures = 0
+        self._said: str | None = None
+        self._closed = threading.Event()
+
+    def read(self) -> tuple[bool, Any]:
+        if self._closed.is_set():
+            return False, None
+        if self._src is None and not self._open():
+            return False, None
+        try:
+            ok, frame = self._src.read()
+        except Exception as exc:  # noqa: BLE001 - a camera failing in any way is a camera offline
+            log.warning("camera read failed: %s", exc)
+            ok, frame = False, None
+        if not ok or frame is None:
+            self._failures += 1
+            if self._failures >= self.max_failures:
+                self._drop()
+            return False, None
+        self._failures, self._delay, self._said = 0, self.backoff[0], None
+        return True, frame
+
+    def _open(self) -> bool:
+        wait = self._next - self.clock()
+        if wait > 0:
+            self._closed.wait(min(wait, 0.25))
+            return False
+        try:
+            self._src = self.opener()
+        except Exception as exc:  # noqa: BLE001 - CameraError, or whatever a driver raises
+            text = str(exc)
+            if text != self._said:
+                log.warning("%s; trying again", text)
+                self._said = text
+            self._next = self.clock() + self._delay
+            self._delay = min(self._delay * 2, self.backoff[1])
+            return False
+        self.opens += 1
+        self._failures = 0
+        return True
+
+    def _drop(self) -> None:
+        src, self._src = self._src, None
+        try:
+            src.release()
+        except Exception:  # noqa: BLE001
+            pass
+        self._next = self.clock() + self._delay
+        self._delay = min(self._delay * 2, self.backoff[1])
+
+    def release(self) -> None:
+        self._closed.set()
+        if self._src is not None:
+            self._drop()

@@ -35,6 +35,8 @@ class ShoeLink(PortWorker):
         on_event: receives ``ShoeMessage``s and ``LinkStatus``es, from the reader thread.
         clock: monotonic seconds (inject a fake for tests of the timers).
         offline_after: seconds of silence before "offline" is reported (the shoe beats every 0.5 s).
+        auto_ack: acknowledge each message as soon as ``on_event`` has it (tools without a journal);
+            a table passes False and calls ``acknowledge`` after its journal commit.
         **kwargs: passed to ``PortWorker`` (``baudrate``, ``backoff``, ``read_timeout``).
     """
 
@@ -42,9 +44,10 @@ class ShoeLink(PortWorker):
 
     def __init__(self, url: str, on_event: Callable[[m.ShoeEvent], None], *,
                  clock: Callable[[], float] = time.monotonic, offline_after: float = 1.5,
-                 **kwargs: Any) -> None:
+                 auto_ack: bool = True, **kwargs: Any) -> None:
         super().__init__(url, on_event, clock=clock, **kwargs)
         self.session = ShoeSession(offline_after=offline_after)
+        self.auto_ack = auto_ack
 
     @property
     def online(self) -> bool:
@@ -54,11 +57,32 @@ class ShoeLink(PortWorker):
         """Frames dropped by kind, duplicates, resend requests, reconnects."""
         return {**self.session.counters(), "opens": self.opens}
 
+    def acknowledge(self, upto: int, boot_id: int | None = None) -> None:
+        """From any thread: every message up to ``upto`` (of shoe boot ``boot_id``, when given) is
+        committed; the shoe may forget them. A number from an earlier boot of the shoe is ignored."""
+        with self._lock:
+            if boot_id is not None and boot_id != self.session.boot_id:
+                return
+            data = self.session.acknowledge(upto)
+            if data and self._ser is not None:
+                self._write(data)
+
+    def resume(self, boot_id: int, committed: int) -> None:
+        """Before ``start``: the journal already holds messages up to ``committed`` of boot ``boot_id``."""
+        with self._lock:
+            self.session.resume(boot_id, committed)
+
+    @property
+    def boot_id(self) -> int | None:
+        return self.session.boot_id
+
     def _opened(self, now: float) -> Result:
         return [], self.session.connection_made(now)
 
     def _received(self, data: bytes, now: float) -> Result:
         events, out = self.session.receive(data, now)
+        if self.auto_ack:
+            out += self.session.acknowledge(self.session.expected - 1)
         return [e for e in events if not isinstance(e, _LINK_ONLY)], out
 
     def _tick(self, now: float) -> Result:

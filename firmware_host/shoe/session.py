@@ -2,8 +2,9 @@
 
 ``ShoeSession`` takes bytes and the time, and returns ``(events, bytes to write)``. It performs the
 handshake, checks versions, delivers numbered messages exactly once and in order (go-back-N: anything
-out of order is dropped and a RESEND asked for), acknowledges, notices silence and re-sends commands the
-shoe has not answered. It has no thread, no port and no clock of its own: ``now`` is passed in.
+out of order is dropped and a RESEND asked for), notices silence and re-sends commands the shoe has not
+answered. It acknowledges nothing by itself: the host calls ``acknowledge(upto)`` once what it was given
+is committed to its journal (``firmware_host.ordering``), so the shoe keeps every message until then. It has no thread, no port and no clock of its own: ``now`` is passed in.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ class ShoeSession:
         self.shoe: m.Hello | None = None
         self.boot_id: int | None = None
         self.expected = 1               # next sequence number to deliver
+        self.acked = 0                  # highest number the host has committed and acknowledged
         self.stats: Counter[str] = Counter()
         self._refusal: codec.VersionMismatch | None = None
         self.decoder = codec.Decoder(on_version=self._version)
@@ -117,7 +119,6 @@ class ShoeSession:
         """Feed bytes read from the port."""
         events: list[m.ShoeEvent] = []
         out: list[bytes] = []
-        delivered = False
         for msg in self.decoder.feed(data):
             self._last_rx = now
             if isinstance(msg, m.Hello):
@@ -145,16 +146,30 @@ class ShoeSession:
             else:
                 self._came_back(events)
                 self._resend_at = None
-                delivered = True
                 self._accept(msg, events)
         if self._refusal is not None:
             self._refuse(self._refusal, events)
             self._refusal = None
         if self._early and self.phase is Phase.ONLINE:
             self._ask_resend(now, out, "a gap remains")
-        if delivered:
-            out.append(codec.encode(m.Ack(self.expected - 1)))
         return events, b"".join(out)
+
+    def acknowledge(self, upto: int) -> bytes:
+        """The host has committed every message numbered ``upto`` or lower: the ACK to write (empty when
+        there is nothing new to acknowledge or the shoe is not online; the next handshake repeats it)."""
+        upto = min(upto, self.expected - 1)
+        if upto <= self.acked:
+            return b""
+        self.acked = upto
+        return codec.encode(m.Ack(upto)) if self.phase is Phase.ONLINE else b""
+
+    def resume(self, boot_id: int, committed: int) -> None:
+        """After a host restart: the journal holds every message of shoe boot ``boot_id`` up to
+        ``committed``; deliver from the next one (the shoe resends what it still holds) and acknowledge
+        those at the handshake."""
+        self.boot_id = boot_id
+        self.expected = committed + 1
+        self.acked = committed
 
     def _accept(self, msg: m.ShoeMessage | None, events: list[m.ShoeEvent]) -> None:
         """Deliver ``msg`` (numbered ``expected``) and whatever waited behind it."""
@@ -195,6 +210,7 @@ class ShoeSession:
                 log.warning("shoe %s restarted (boot %08x -> %08x)", hello.shoe_id, self.boot_id, hello.boot_id)
             self.boot_id = hello.boot_id
             self.expected = hello.oldest_held or last + 1
+            self.acked = self.expected - 1      # a new boot: nothing before its oldest message is ours
             self._early.clear()
         else:
             resume = hello.oldest_held or last + 1      # the first number the shoe can still send
@@ -215,8 +231,8 @@ class ShoeSession:
         self._accept(self._early.pop(self.expected, None), events)
         if last >= self.expected:
             self._ask_resend(now, out, "handshake")
-        if self.expected > 1:
-            out.append(codec.encode(m.Ack(self.expected - 1)))
+        if self.acked:
+            out.append(codec.encode(m.Ack(self.acked)))
         if came_back:
             for cmd in self._pending.values():
                 out.append(codec.encode(cmd))

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import firmware_host.controller as controller_module
+import firmware_host.ordering as ordering_module
 from firmware_host.controller import LawInput, TableController
 from firmware_host.journal import Journal, state_digest
 from tests.controller.test_controller import Clock
@@ -20,7 +21,7 @@ from tests.laws.test_properties import bridge_table
 
 
 def _played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, deals: int = 6) -> Path:
-    monkeypatch.setattr(controller_module, "CHECKPOINT_ROWS", 200)
+    monkeypatch.setattr(ordering_module, "CHECKPOINT_ROWS", 200)
     j = Journal.open(tmp_path)
     ctl = TableController(game="contract-bridge", journal=j, panel=None, clock=Clock())
     events = bridge_table(random.Random(3).randint(0, 10**6), deals)
@@ -73,7 +74,7 @@ def test_a_restart_from_a_checkpoint_ends_as_a_whole_replay(tmp_path: Path, monk
 def test_a_checkpoint_taken_by_other_code_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                       caplog: pytest.LogCaptureFixture) -> None:
     path = _played(tmp_path, monkeypatch)
-    monkeypatch.setattr(controller_module, "laws_version", lambda: "other code")
+    monkeypatch.setattr(ordering_module, "laws_version", lambda: "other code")
     with caplog.at_level(logging.INFO):
         ctl, j = _restart(path)
     assert "after the checkpoint" not in caplog.text and ctl.seq > 0

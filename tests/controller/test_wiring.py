@@ -6,7 +6,7 @@ import queue
 import time
 from typing import Any
 
-from firmware_host.controller import ButtonInput, DeviceNote, DeviceStatus, LawInput
+from firmware_host.controller import AckPoint, ButtonInput, DeviceNote, DeviceStatus, LawInput, PackLoaded
 from firmware_host.shoe import messages as m
 from firmware_host.wiring import CameraFeeder, ShoeAdapter, vision_phase
 from laws.cards import Card, Seat
@@ -17,19 +17,32 @@ from laws.state import Phase
 
 def test_shoe_adapter_maps_every_kind_of_message() -> None:
     got: list[Any] = []
-    a = ShoeAdapter(got.append, lambda: 0.0, pack=lambda: "red")
+    a = ShoeAdapter(got.append, lambda: 0.0, pack=lambda: "red", boot=lambda: 77)
     a(m.LinkStatus(False, "unplugged"))
     a(m.DealBegan(1, Seat.N, 0, (1,) * 13, ""))
     a(m.CardOut(2, 0, Seat.E, False, Card.parse("AS"), m.Orientation.UP, 90, "red"))
     a(m.ButtonPressed(3, Seat.W, m.ButtonKind.DEMAND))
     a(m.Jam(4, 7, False))
     a(m.DealFinished(5, m.FinishReason.COMPLETE, 52, 0))
+    a(m.PackLoaded(6, ""))
     assert got[0] == DeviceStatus("shoe", False, "unplugged")
+    # every numbered message: what it means, then the point where the shoe may be acknowledged
+    assert [x for x in got if isinstance(x, AckPoint)] == [AckPoint(77, n) for n in range(1, 7)]
+    got = [x for x in got if not isinstance(x, AckPoint)]
     assert isinstance(got[1], LawInput) and got[1].event == DealStarted(Seat.N, "red")
-    assert got[2] == LawInput(CardDealt(Seat.E, Card.parse("AS"), True, "red"), "shoe")
-    assert got[3] == ButtonInput("W", "new_shuffle")
+    assert got[1].mark == (77, 1)
+    assert got[2] == LawInput(CardDealt(Seat.E, Card.parse("AS"), True, "red"), "shoe", (77, 2))
+    assert got[3] == ButtonInput("W", "new_shuffle", (77, 3))
     assert isinstance(got[4], DeviceNote) and "jam" in got[4].text
+    assert got[6] == PackLoaded("", (77, 6))
     assert a.deal_finished.is_set()
+
+
+def test_a_deal_the_shoe_does_not_name_has_an_unknown_pack() -> None:
+    """Two packs in turn: the previous deal's pack says nothing about this one's."""
+    got: list[Any] = []
+    ShoeAdapter(got.append, lambda: 0.0)(m.DealBegan(1, Seat.N, 0, (1,) * 13, ""))
+    assert got[0].event == DealStarted(Seat.N, "unknown")
 
 
 class _Flaky:

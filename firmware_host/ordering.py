@@ -1,0 +1,329 @@
+"""The table's promises, in one place: what is acknowledged is committed, nothing is dropped, a restart
+goes on where the table stopped.
+
+Guarantees (the controller keeps them by calling only what is here):
+
+1. **Commit before the engine.** An input's event row is committed to the journal before the law engine
+   sees the event (``Ordering.commit``). If that commit fails, the engine and the table are untouched
+   and the input stays first in line.
+2. **Commit before pins, observers and acknowledgements.** The rulings and lamps an event gives are
+   committed before a pin moves or anyone is told (``Ordering.commit_then``). If that commit fails, the
+   rows are owed: they are written, and their effects carried out, before any later input is looked at.
+3. **Acknowledge only what is committed.** Each message from the shoe is followed in the controller's
+   queue by an ``AckPoint``; the shoe is acknowledged when the controller reaches it, i.e. after every
+   input that message gave has been committed. Until then the shoe keeps the message and sends it
+   again to whoever asks (a restarted host included).
+4. **Hold on failure, in order.** When the journal refuses a commit (disk full, ``database is locked``
+   past the busy timeout, an I/O error) every input waits in arrival order; the fault lamp lights, the
+   display and the club status say so, and the commit is retried with exponential backoff on the
+   injected clock (``BACKOFF``). When the journal works again the table goes on exactly where it
+   stopped. No input is dropped on any exception path: an input that fails for another reason after
+   its event was committed is in the journal, and is replayed at the next start.
+5. **Restart.** Everything a restart needs is in the journal: the events (the engine is rebuilt from
+   them, or from a checkpoint and the rows after it), the lamps, the pack the shoe reported loaded and
+   not yet dealt (a ``pack_loaded`` note), and the last shoe message committed (``"shoe": [boot, seq]``
+   on the row it gave), from which the shoe link resumes. An event whose rulings were not journaled
+   before a stop gets them at the restart, once.
+
+The fault lamp (``journal_fault``) is the one lamp that is not journaled before it lights: it reports that
+the journal cannot be written. The fault and its end are journaled as a note once the journal works.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from firmware_host import lamps as lamp_policy
+from firmware_host.config import LAMPS
+from firmware_host.facts import count_pack, shoe_mark
+from firmware_host.journal import Journal, JournalError
+from laws.engine import LawEngine
+from laws.events import Event, EventFormatError, GameChosen, event_from_dict
+from laws.rulings import Ruling
+
+log = logging.getLogger(__name__)
+
+BACKOFF = (0.25, 8.0)  # first and longest wait between commit attempts, seconds
+CHECKPOINT_ROWS = 2000  # rows between checkpoints (a bridge deal with its play is about 120)
+Rows = list[tuple[str, dict[str, Any], float]]
+
+
+class ControllerError(RuntimeError):
+    """The controller cannot start (e.g. the journal belongs to another game)."""
+
+
+@functools.cache
+def laws_version() -> str:
+    """A fingerprint of the law engine's source: a checkpoint is used only by the code that took it."""
+    import laws
+
+    root = Path(laws.__file__).resolve().parent
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*.py")):
+        h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class AckPoint:
+    """Every input from shoe message ``seq`` (of shoe boot ``boot``) is ahead of this in the queue."""
+
+    boot: int | None
+    seq: int
+
+
+class JournalHeld(Exception):
+    """The journal refused a commit; the input waits (raised through the controller to ``pump``)."""
+
+
+class Ordering:
+    """The controller's line of inputs and its gate to the journal.
+
+    Args:
+        journal: the journal.
+        clock: seconds (injected; the retry times are read from it).
+        on_fault: called with the journal's error text when commits start failing, with None when they
+            work again (from the consumer thread).
+        backoff: first and longest wait between commit attempts.
+    """
+
+    def __init__(self, journal: Journal, clock: Callable[[], float],
+                 on_fault: Callable[[str | None], None], backoff: tuple[float, float] = BACKOFF) -> None:
+        self.journal = journal
+        self.clock = clock
+        self.on_fault = on_fault
+        self.backoff = backoff
+        self.backlog: deque[Any] = deque()
+        self.fault: str | None = None
+        self.fault_since = 0.0
+        self.retry_at = 0.0
+        self._delay = backoff[0]
+        self._owed: tuple[Rows, Callable[[list[int]], None]] | None = None
+        self._failures = 0
+        self.on_done: Callable[[Any], None] = lambda item: None  # an input left the line, completed
+
+    @property
+    def held(self) -> int:
+        """Inputs waiting (the one whose rows are owed included)."""
+        return len(self.backlog) + (self._owed is not None)
+
+    def commit(self, rows: Rows) -> list[int]:
+        """Commit ``rows`` before anything else happens for this input.
+
+        Raises:
+            JournalHeld: the journal refused; nothing was written and nothing may change.
+        """
+        try:
+            seqs = self.journal.append_many(rows)
+        except JournalError as exc:
+            self._failed(str(exc))
+            raise JournalHeld(str(exc)) from None
+        if self.fault is not None:
+            self._recovered()
+        return seqs
+
+    def commit_then(self, rows: Rows, then: Callable[[list[int]], None]) -> None:
+        """Commit the rows of an input the engine has taken, then call ``then(seqs)``; if the journal
+        refuses, the rows and ``then`` are owed and done before any later input.
+
+        Raises:
+            JournalHeld: the rows are owed (the input counts as taken).
+        """
+        if not rows:
+            then([])
+            return
+        try:
+            seqs = self.commit(rows)
+        except JournalHeld:
+            self._owed = (rows, then)
+            raise
+        then(seqs)
+
+    def pump(self, handle: Callable[[Any], object]) -> int:
+        """Take inputs from the backlog to completion, in order, until it is empty or the journal fails
+        (then wait for the next retry time). Returns how many inputs were completed."""
+        done = 0
+        while True:
+            if self.fault is not None and self.clock() < self.retry_at:
+                return done
+            if self._owed is not None:
+                rows, then = self._owed
+                try:
+                    seqs = self.commit(rows)
+                except JournalHeld:
+                    return done
+                self._owed = None
+                then(seqs)
+            if not self.backlog:
+                return done
+            item = self.backlog[0]
+            try:
+                handle(item)
+            except JournalHeld:
+                if self._owed is None:
+                    return done  # not taken: it stays first in line
+            except Exception as exc:  # a bug must not stop the table; the input's event is journaled
+                log.error("input from %s (%s) not completed: %s", getattr(item, "source", "device"),
+                          type(getattr(item, "event", item)).__name__, type(exc).__name__)
+                self._note_error(item, exc)
+            self.backlog.popleft()
+            self.on_done(item)
+            done += 1
+
+    def _note_error(self, item: Any, exc: Exception) -> None:
+        try:
+            self.journal.append("note", {"error": f"{type(exc).__name__}: {exc}", "input": repr(item)},
+                                self.clock())
+        except (JournalError, ValueError):
+            pass
+
+    def _failed(self, text: str) -> None:
+        now = self.clock()
+        self._failures += 1
+        if self.fault is None:
+            self.fault, self.fault_since, self._delay = text, now, self.backoff[0]
+            log.error("journal cannot be written (%s): holding every input until it can", text)
+            self.on_fault(text)
+        else:
+            self._delay = min(self._delay * 2, self.backoff[1])
+        self.retry_at = now + self._delay
+
+    def _recovered(self) -> None:
+        now = self.clock()
+        since, failures = self.fault_since, self._failures
+        self.fault, self._failures, self.retry_at = None, 0, 0.0
+        log.warning("journal writable again after %.1f s and %d failed commits", now - since, failures)
+        try:
+            self.journal.append("note", {"journal": "recovered", "since": round(since, 6),
+                                         "failed_commits": failures}, now)
+        except JournalError as exc:  # failing again: the next commit says so
+            log.debug("recovery note not written: %s", exc)
+        self.on_fault(None)
+
+
+# --- restart -----------------------------------------------------------------------------------------
+
+
+def restore(ctl: Any) -> None:
+    """Rebuild a controller's engine, lamps, loaded pack and shoe position from the journal; start a new
+    journal with its game line.
+
+    If the process died between journaling an event and journaling its rulings and lamps, the step is
+    completed now: the engine gives the same rulings again, and they are journaled and lit.
+
+    Raises:
+        ControllerError: the journal is of another game, or an event row cannot be read.
+    """
+    replayed = 0
+    owed: list[Ruling] = []
+    last_event: Event | None = None
+    last_rulings: list[Ruling] = []
+    lamp_after_event = False
+    since = _from_checkpoint(ctl)
+    ctl._checkpoint_seq = ctl.seq = since
+    for row in ctl.journal.rows(since):
+        ctl.seq = row.seq
+        mark = shoe_mark(row.body)
+        if mark is not None:
+            ctl.shoe_mark = mark
+        if row.kind == "lamp":
+            lamp_after_event = True
+            continue
+        if row.kind == "ruling":
+            ctl.last_ruling = row.body
+            if owed:
+                owed.pop(0)
+            continue
+        if row.kind == "note" and isinstance(row.body.get("pack_loaded"), str):
+            ctl.loaded_pack = row.body["pack_loaded"]
+        if row.kind != "event":
+            continue
+        try:
+            event = event_from_dict(row.body)
+        except EventFormatError as exc:
+            raise ControllerError(f"{ctl.journal.path}: journal row {row.seq} cannot be read: {exc}") from None
+        if isinstance(event, GameChosen):
+            if event.game != ctl.game:
+                raise ControllerError(f"{ctl.journal.path} is the journal of a {event.game} table, "
+                                      f"but this table plays {ctl.game}")
+            continue
+        if event.TYPE == "deal_start":
+            ctl.loaded_pack = None
+        try:
+            owed = ctl.engine.feed(event)
+        except ValueError:
+            log.warning("journaled event of row %d not applied on restore", row.seq)
+            owed = []
+        count_pack(ctl.packs, ctl.engine.state, event)
+        last_event, last_rulings, lamp_after_event = event, list(owed), False
+        replayed += 1
+    if replayed == 0 and ctl.seq == 0:
+        ctl.seq = ctl.journal.append("event", {"type": "game", "game": ctl.game}, ctl.clock())
+    saved = ctl.journal.last_lamps()
+    if saved:
+        ctl.lamps = {name: bool(saved.get(name, False)) for name in LAMPS}
+    if last_event is not None and not lamp_after_event:
+        t = ctl.clock()
+        deal = ctl.engine.state.deal.number if ctl.engine.state.deal else 0
+        for r in owed:
+            rd = r.to_dict() | {"deal": deal}
+            ctl.seq = ctl.journal.append("ruling", rd, t)
+            ctl.last_ruling = rd
+        if owed:
+            log.warning("completed %d ruling(s) interrupted by the last stop", len(owed))
+        expected = lamp_policy.after_event(ctl.lamps, last_event, last_rulings)
+        if expected != ctl.lamps:
+            ctl.lamps = expected
+            ctl.seq = ctl.journal.append("lamp", dict(ctl.lamps), t)
+    ctl._show_lamps()
+    if replayed or since:
+        log.info("restored %d events from %s%s", replayed, ctl.journal.path,
+                 f" after the checkpoint at row {since}" if since else "")
+
+
+def _from_checkpoint(ctl: Any) -> int:
+    """Take the engine, pack health, last ruling, loaded pack and shoe position from the journal's newest
+    checkpoint taken by this code; returns its row (0: none, replay from the start)."""
+    found = ctl.journal.checkpoint(laws_version()) if ctl.checkpoints else None
+    if found is None:
+        return 0
+    seq, text = found
+    try:
+        data = json.loads(text)
+        ctl.engine.restore(data["engine"])  # raises SnapshotError (a ValueError) if unusable
+        ctl.packs = {str(p): {str(k): int(v) for k, v in c.items()} for p, c in data["packs"].items()}
+        ctl.last_ruling = data["last_ruling"]
+        loaded = data.get("loaded_pack")
+        ctl.loaded_pack = loaded if isinstance(loaded, str) else None
+        ctl.shoe_mark = shoe_mark(data)
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        log.warning("checkpoint at row %d of %s not used (%s); replaying the whole journal", seq,
+                    ctl.journal.path, type(exc).__name__)
+        ctl.engine = LawEngine(ctl.game)
+        ctl.packs, ctl.last_ruling, ctl.loaded_pack, ctl.shoe_mark = {}, None, None, None
+        return 0
+    return seq
+
+
+def checkpoint(ctl: Any, *, force: bool = False) -> None:
+    """Save the state a restart starts from (see ``TableController.checkpoint``)."""
+    if not ctl.checkpoints or ctl.seq == ctl._checkpoint_seq or \
+            (not force and ctl.seq - ctl._checkpoint_seq < CHECKPOINT_ROWS):
+        return
+    state = json.dumps({"engine": ctl.engine.snapshot(), "packs": ctl.packs, "last_ruling": ctl.last_ruling,
+                        "loaded_pack": ctl.loaded_pack,
+                        "shoe": list(ctl.shoe_mark) if ctl.shoe_mark is not None else None})
+    try:
+        ctl.seq = ctl.journal.save_checkpoint(ctl.seq, laws_version(), state)  # its binding row
+    except Exception as exc:  # a checkpoint only saves time at the next start
+        log.warning("checkpoint not saved: %s", exc)
+        return
+    ctl._checkpoint_seq = ctl.seq

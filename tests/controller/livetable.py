@@ -1,0 +1,67 @@
+"""An in-process table as ``cardtable run`` builds it (``build_table``): the virtual shoe on a real pty,
+the shoe link, the procedure, the journal, gpiozero mock pins; no camera. Waits are on the controller's
+phase listener, never on sleeps."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from firmware_host.config import load_config
+from firmware_host.controller import LawInput
+from firmware_host.journal import Journal
+from firmware_host.table import Table, build_table
+from laws.engine import LawEngine
+from laws.events import Event
+from laws.state import TableState
+
+
+class LiveTable:
+    def __init__(self, data_dir: Path, port: str, game: str = "contract-bridge") -> None:
+        self.cfg = load_config(None, env={}, check_devices=False, overrides={
+            "table.data_dir": str(data_dir), "table.game": game, "shoe.port": port,
+            "camera.source": "none", "pins.factory": "mock"})
+        self.data_dir = data_dir
+        self._cond = threading.Condition()
+        self.table: Table = build_table(self.cfg)
+        self.table.ctl.on_phase(self._changed)
+        self._thread = threading.Thread(target=self.table.run, name="live-table", daemon=True)
+        self._thread.start()
+
+    def _changed(self, phase: Any, engine: LawEngine) -> None:
+        with self._cond:
+            self._cond.notify_all()
+
+    @property
+    def state(self) -> TableState:
+        return self.table.ctl.engine.state
+
+    def wait(self, what: Callable[[TableState], bool], timeout: float = 30.0) -> None:
+        with self._cond:
+            if not self._cond.wait_for(lambda: what(self.state), timeout):
+                raise AssertionError(f"table stuck in {self.state.phase.value}, deal "
+                                     f"{self.state.deals_started}")
+
+    def submit(self, event: Event, source: str = "director") -> None:
+        self.table.ctl.submit(LawInput(event, source))
+
+    def close(self) -> None:
+        self.table.stop_event.set()
+        self._thread.join(timeout=10)
+        self.table.stop()
+
+
+SCORING = ("score", "game_won", "rubber_won")
+
+
+def rulings(data_dir: Path) -> list[dict[str, Any]]:
+    """Every ruling that is not the score of a hand: the irregularities the table ruled on."""
+    with Journal.open(data_dir) as j:
+        return [r.body for r in j.rows() if r.kind == "ruling" and r.body["remedy"] not in SCORING]
+
+
+def dealt(data_dir: Path) -> list[dict[str, Any]]:
+    with Journal.open(data_dir) as j:
+        return [e for e in j.events() if e["type"] == "card_dealt"]
