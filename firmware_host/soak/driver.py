@@ -211,6 +211,7 @@ class GameRun:
         self.club: Any = None
         self.cam: Any = None
         self.ruling_seqs: set[int] = set()
+        self.online: dict[str, bool] = {}  # devices as the journal last said
 
     # -- the evening ------------------------------------------------------------------------------
 
@@ -285,6 +286,8 @@ class GameRun:
     def _row(self, seq: int, kind: str, body: dict[str, Any]) -> None:
         if kind == "ruling":
             self.ruling_seqs.add(seq)
+        if kind == "note" and isinstance(body.get("device"), str) and "online" in body:
+            self.online[body["device"]] = bool(body["online"])
         if kind != "event" or body.get("type") == "game":
             return
         typ, src = body.get("type"), body.get("src")
@@ -336,7 +339,7 @@ class GameRun:
         if mistake == "wrong_count":
             self.steps.append(("mark", mistake))
             extra = [{"type": "hand_count", "seat": seat.value, "count": 4}]
-        self.steps.append(("play", extra))
+        self.steps.append(("play", (d.number, extra)))
 
     def _step(self) -> None:
         if self.waiting is not None:
@@ -357,12 +360,13 @@ class GameRun:
         elif what == "send":
             self._send(arg)
         elif what == "play":
+            number, extra = arg
             d = self.replica.state.deal
-            if d is None or d.void:
-                return
+            if d is None or d.void or d.number != number or self.replica.state.phase != Phase.AUCTION:
+                return  # a mistake voided the hand (and the next deal may be under way already)
             hands = {s: list(cs) for s, cs in d.hands.items()}
             if self.s.game == "euchre" and d.trump_card is not None:
-                self._send(euchre_hand(hands, d.dealer, d.trump_card, self.rng, arg))
+                self._send(euchre_hand(hands, d.dealer, d.trump_card, self.rng, extra))
             else:
                 self._send(bridge_hand(hands, self.rng))
 
@@ -463,7 +467,8 @@ class GameRun:
                 and self.waiting is None and not self.pending
                 and not any(t.is_alive() for t in self.active)
                 and st.phase not in (Phase.DEALING, Phase.AUCTION, Phase.PLAY, Phase.SCORING)
-                and self.cards_seen >= len(self.shoe.dealt) - len(self.shoe.strays))
+                and self.cards_seen >= len(self.shoe.dealt) - len(self.shoe.strays)
+                and all(self.online.values()))  # every device back that a fault took away
 
     def _finish(self) -> None:
         self.stop.set()
