@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.server
 import socket
 import threading
+import time
 from typing import Any
 
 FPS = 8
@@ -67,7 +68,14 @@ class StreamCamera:
                         cam._conns.discard(self.connection)
 
         self._down.clear()
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        for _ in range(50):  # the port may be in TIME_WAIT's hands for a moment
+            try:
+                server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError(f"the soak's camera cannot listen on port {self.port} again")
         server.daemon_threads = True
         self.port = int(server.server_address[1])
         threading.Thread(target=server.serve_forever, name="soak-camera", daemon=True).start()
@@ -87,7 +95,3 @@ class StreamCamera:
                 except OSError:
                     pass
 
-    def outage(self, seconds: float, stop: threading.Event) -> None:
-        self.stop()
-        stop.wait(seconds)
-        self.start()

@@ -61,11 +61,6 @@ class Club:
         with self._lock:
             self.seqs[seq] += 1
 
-    def outage(self, seconds: float, stop: threading.Event) -> None:
-        """The broker goes down for ``seconds`` and comes back on the same port."""
-        self.broker.stop()
-        stop.wait(seconds)
-        self.broker.start()
 
     def received(self) -> set[int]:
         with self._lock:

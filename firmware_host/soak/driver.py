@@ -238,6 +238,7 @@ class GameRun:
 
             self.cam = StreamCamera()
             self.cam.start()
+            self.cam_outage = fx.Outage(self.cam.stop, self.cam.start)
             camera = self.cam.url
         config = _config(self.dir, self.data, port, self.s.game, camera)
         if self.opts.broker:
@@ -245,6 +246,7 @@ class GameRun:
 
             self.club = Club(self.dir, _table_id(self.s.game))
             self.club.start()
+            self.broker_outage = fx.Outage(self.club.broker.stop, self.club.broker.start)
             config.write_text(config.read_text() + self.club.config())
         self.proc = RunProcess(config, fifo, self.dir)
         self.watch = JournalWatch(self.data / "journal.sqlite3")
@@ -416,13 +418,13 @@ class GameRun:
                 self.record.faults["camera (not run: no camera)"] += 1
                 return
             self.record.faults["camera"] += 1
-            self._thread(self.cam.outage, f.duration, self.stop)
+            self._thread(self.cam_outage, f.duration, self.stop)
         elif f.kind == "broker":
             if self.club is None:
                 self.record.faults["broker (not run: no broker)"] += 1
                 return
             self.record.faults["broker"] += 1
-            self._thread(self.club.outage, f.duration, self.stop)
+            self._thread(self.broker_outage, f.duration, self.stop)
         elif f.kind == "disk_full":
             if not self.disk_ok:
                 self.record.faults["disk_full (not run)"] += 1
@@ -432,7 +434,14 @@ class GameRun:
 
     def _thread(self, fn: Any, *args: Any) -> None:
         self.active = [t for t in self.active if t.is_alive()]
-        t = threading.Thread(target=fn, args=args, daemon=True)
+
+        def guarded() -> None:
+            try:
+                fn(*args)
+            except Exception as exc:  # the soak's own failure: said in the report, never hidden
+                self.record.notes.append(f"a fault could not be applied or undone: {exc!r}")
+
+        t = threading.Thread(target=guarded, daemon=True)
         t.start()
         self.active.append(t)
 

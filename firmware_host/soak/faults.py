@@ -16,9 +16,33 @@ import os
 import sqlite3
 import subprocess
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 log = logging.getLogger(__name__)
+
+
+class Outage:
+    """Takes a device away for a while; outages that overlap make one longer outage (the device comes
+    back when the last of them ends), so a device is never stopped or started twice."""
+
+    def __init__(self, down: Callable[[], None], up: Callable[[], None]) -> None:
+        self.down, self.up = down, up
+        self._lock = threading.Lock()
+        self._depth = 0
+
+    def __call__(self, seconds: float, stop: threading.Event) -> None:
+        with self._lock:
+            self._depth += 1
+            if self._depth == 1:
+                self.down()
+        try:
+            stop.wait(seconds)
+        finally:
+            with self._lock:
+                self._depth -= 1
+                if self._depth == 0:
+                    self.up()
 
 
 def hold_write_lock(db: Path, seconds: float, stop: threading.Event) -> None:
@@ -61,7 +85,7 @@ class SmallDisk:
 
     def fill(self, seconds: float, stop: threading.Event) -> int:
         """Take every free byte for ``seconds``; returns the bytes taken."""
-        filler = self.path / "filler.bin"
+        filler = self.path / f"filler-{threading.get_ident()}.bin"
         taken = 0
         chunk = b"\0" * (1 << 20)
         try:
