@@ -35,7 +35,7 @@ from firmware_host.shoe.virtual import VirtualShoe
 from firmware_host.soak import faults as fx
 from firmware_host.soak.checker import DealRecord, Record
 from firmware_host.soak.player import bridge_hand, euchre_hand
-from firmware_host.soak.schedule import NOISE_KINDS, SHOE_KINDS, Dealt, Fault, Schedule
+from firmware_host.soak.schedule import DRAW, NOISE_KINDS, SHOE_KINDS, Dealt, Fault, Schedule
 from laws.cards import Seat
 from laws.engine import LawEngine
 from laws.events import event_from_dict
@@ -62,6 +62,7 @@ class SoakShoe(VirtualShoe):
     """The virtual shoe, noting where each deal's cards begin, that loads no pack after the last deal."""
 
     def __init__(self, game: str, seed: int, last_deal: int, **kw: Any) -> None:
+        self.hold = True  # no pack until the table is formed (``load_pack`` puts the first one in)
         super().__init__(game, seed, **kw)
         self.last_deal = last_deal
         self.starts: list[int] = []
@@ -80,8 +81,9 @@ class SoakShoe(VirtualShoe):
             self.started_at.append(time.monotonic())
 
     def _load_next_pack(self, pack: str | None = None) -> None:
-        if self.deals >= self.last_deal:
-            return  # the evening is over: the dealer puts no more packs in
+        if self.deals >= self.last_deal or (self.hold and pack is None):
+            return  # the evening is over (or not begun): the dealer puts no more packs in
+        self.hold = False
         super()._load_next_pack(pack)
 
     def deal_cards(self) -> list[list[Any]]:
@@ -251,6 +253,8 @@ class GameRun:
         self.proc = RunProcess(config, fifo, self.dir)
         self.watch = JournalWatch(self.data / "journal.sqlite3")
         self.proc.start()
+        # the players draw for the table first; then the dealer puts the first pack in the shoe
+        self.steps += [("send", [{"type": "draw", "cuts": DRAW[self.s.game]}]), ("first_pack", None)]
         try:
             self._loop()
         finally:
@@ -361,6 +365,8 @@ class GameRun:
             self.waiting = lambda: self.presses_seen >= want
         elif what == "send":
             self._send(arg)
+        elif what == "first_pack":
+            self.shoe.load_pack(self.shoe.packs[0])
         elif what == "play":
             number, extra = arg
             d = self.replica.state.deal

@@ -33,7 +33,7 @@ def table(results: Sequence[Findings], seconds: float | None = None) -> str:
     add(row("rulings got", [f.rulings_got for f in results]))
     add(row("false rulings", [f.false_rulings for f in results]))
     add(row("missed rulings", [f.missed_rulings for f in results]))
-    add(row("score rulings", [f.score_rulings for f in results]))
+    add(row("score and formation rulings", [f.score_rulings for f in results]))
     add(row("results not scored", [f.unscored for f in results]))
     total: Counter[str] = Counter()
     for f in results:

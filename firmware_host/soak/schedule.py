@@ -51,8 +51,12 @@ EXPECTED: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
     # law 90: a wrong count found in play: the deal holds, the other side adds two points
     ("euchre", "wrong_count"): (("EU-90", "deal_stands"), ("EU-90", "penalty")),
 }
-# Remedies that are the ordinary course of the game (the score), not a ruling on a mistake.
-SCORE_REMEDIES = frozenset({"score", "game_won", "rubber_won"})
+# Remedies that are the ordinary course of the game (forming the table, the score), not a ruling on a
+# mistake.
+SCORE_REMEDIES = frozenset({"score", "game_won", "rubber_won", "formation"})
+# The draw that forms the table before the first deal (the demo's players; the knave is high in euchre).
+DRAW = {"contract-bridge": [["Ann", "AS"], ["Bob", "KH"], ["Cy", "7D"], ["Di", "2C"]],
+        "euchre": [["Ann", "JS"], ["Bob", "AH"], ["Cy", "9D"], ["Di", "7C"]]}
 GAMES = ("contract-bridge", "euchre")
 
 
