@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,3 +130,43 @@ def checkpoint_problem(found: tuple[Any, ...] | None, next_prev: str | None, seq
     if record.get("version") != version:
         return f"its code version is not the one row {seq} records"
     return ""
+
+
+def verify_rows(rows: Iterable[tuple[Any, ...]], checkpoints: Sequence[tuple[int, str, str, str]],
+                head: tuple[int, str] | None, path: str) -> VerifyResult:
+    """Check a journal's rows in order, then its stored checkpoints' binding, then that it holds ``head``.
+
+    Args:
+        rows: ``(seq, t, kind, body text, prev_hash, hash)`` in seq order, as stored.
+        checkpoints: the stored ``(seq, hash, version, state)``, read before the rows.
+        head: ``(row, hash)`` kept elsewhere, or None.
+        path: the file, for messages.
+    """
+    wanted = {c[0] for c in checkpoints} | {c[0] + 1 for c in checkpoints}
+    found: dict[int, tuple[Any, ...]] = {}
+    prev, count, expected = GENESIS, 0, 1
+    held = GENESIS if head is not None and head[0] == 0 else None
+    for row in rows:
+        seq, t, kind, text, prev_hash, h = row
+        reason = row_problem(seq, t, kind, text, prev_hash, h, prev, expected)
+        if reason:
+            return VerifyResult(False, count, prev, seq, reason, path)
+        if seq in wanted:
+            found[seq] = row
+        if head is not None and seq == head[0]:
+            held = h
+        prev, count, expected = h, count + 1, expected + 1
+    problems = []
+    for seq, chash, version, state in checkpoints:
+        after = found.get(seq + 1)
+        problem = checkpoint_problem(found.get(seq), after[4] if after else None, seq, chash, version, state)
+        if problem:
+            problems.append(f"checkpoint at row {seq}: {problem}")
+    if head is not None:
+        shown = f"{head[0]}:{head[1][:16]}..."
+        if held is None:
+            problems.append(f"does not hold head {shown}: the journal ends at row {count} (rows were cut off the end)")
+        elif held != head[1]:
+            problems.append(f"does not hold head {shown}: row {head[0]} has hash {held[:16]}... "
+                            "(the history up to it was rewritten)")
+    return VerifyResult(not problems, count, prev, None, "", path, tuple(problems))

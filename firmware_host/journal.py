@@ -45,8 +45,8 @@ from firmware_host.chain import (
     checkpoint_problem,
     parse_head,
     row_hash,
-    row_problem,
     state_digest,
+    verify_rows,
 )
 
 __all__ = ["GENESIS", "KINDS", "Journal", "JournalError", "Row", "VerifyResult", "canonical_json", "journal_path",
@@ -78,6 +78,12 @@ CREATE TRIGGER IF NOT EXISTS journal_no_update BEFORE UPDATE ON journal
 CREATE TRIGGER IF NOT EXISTS journal_no_delete BEFORE DELETE ON journal
     BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 """
+
+
+def _text(raw: bytes) -> str:
+    """Stored text as str: bytes that are not UTF-8 (an edited file) become U+FFFD, so the row no longer
+    hashes to its hash and verify names it, instead of the read failing."""
+    return raw.decode("utf-8", "replace")
 
 
 class JournalError(RuntimeError):
@@ -122,6 +128,7 @@ class Journal:
         self.path = path
         self.synchronous = synchronous
         self.readonly = readonly
+        self._immutable = False  # a reader that opened the file without its WAL (no writer had it open)
         self._lock = threading.Lock()
 
     @classmethod
@@ -139,20 +146,24 @@ class Journal:
             raise JournalError(f"{p}: not a file")
         if p.stat().st_size == 0:
             raise JournalError(f"{p}: the file is empty (0 bytes), not a journal")
+        uri = reader_uri(p)
         try:
-            conn = sqlite3.connect(reader_uri(p), uri=True, check_same_thread=False, timeout=10.0)
+            conn = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=10.0)
+            conn.text_factory = _text
         except sqlite3.Error as exc:
             raise JournalError(f"{p}: cannot open the journal read-only ({exc})") from None
         try:
             cols = [r[1] for r in conn.execute("PRAGMA table_info(journal)")]
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:  # a schema that is not UTF-8: an edited file
             conn.close()
             raise JournalError(f"{p}: not a readable journal database ({exc})") from None
         if cols != ["seq", "t", "kind", "body", "prev_hash", "hash"]:
             conn.close()
             what = f"its table 'journal' has columns {cols}" if cols else "it has no table 'journal'"
             raise JournalError(f"{p}: not a cardtable journal ({what})")
-        return cls(conn, p, "", readonly=True)
+        journal = cls(conn, p, "", readonly=True)
+        journal._immutable = uri.endswith("immutable=1")
+        return journal
 
     @classmethod
     def open(cls, path: str | Path, *, synchronous: str = "FULL", create: bool = True) -> Journal:
@@ -178,9 +189,14 @@ class Journal:
                 raise JournalError(f"{p}: cannot create the data directory ({exc})") from None
         try:
             conn = sqlite3.connect(p, isolation_level=None, check_same_thread=False, timeout=10.0)
+            conn.text_factory = _text
         except sqlite3.Error as exc:
             raise JournalError(f"{p}: cannot open the journal ({exc})") from None
         try:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables and "journal" not in tables:  # another program's database: never write into it
+                raise JournalError(f"{p}: an SQLite database of something else (tables: "
+                                   f"{', '.join(sorted(tables)[:5])}), not a cardtable journal")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute(f"PRAGMA synchronous={synchronous}")
             conn.executescript(_SCHEMA)
@@ -188,7 +204,7 @@ class Journal:
             if cols != ["seq", "t", "kind", "body", "prev_hash", "hash"]:
                 raise JournalError(f"{p}: table 'journal' has columns {cols}, not a cardtable journal")
             conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             conn.close()
             raise JournalError(f"{p}: not a readable journal database ({exc})") from None
         except JournalError:
@@ -235,12 +251,21 @@ class Journal:
             prepared.append((kind, text, json.loads(text), float(t)))  # hash exactly what is read back
         if not prepared:
             return []
-        self._writable()
+        out: list[int] = []
         with self._lock:
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
                 try:
-                    out = [seq for seq, _ in self._insert(prepared)]
+                    last = self._conn.execute(
+                        "SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+                    seq, prev = (last[0], last[1]) if last else (0, GENESIS)
+                    for kind, text, body, t in prepared:
+                        seq += 1
+                        h = row_hash(prev, seq, t, kind, body)
+                        self._conn.execute("INSERT INTO journal VALUES (?, ?, ?, ?, ?, ?)",
+                                           (seq, t, kind, text, prev, h))
+                        prev = h
+                        out.append(int(seq))
                     self._conn.execute("COMMIT")
                 except BaseException:
                     self._conn.execute("ROLLBACK")
@@ -249,35 +274,19 @@ class Journal:
                 raise JournalError(f"{self.path}: cannot append {len(prepared)} row(s) ({exc})") from None
         return out
 
-    def _writable(self) -> None:
-        if self.readonly:
-            raise JournalError(f"{self.path}: opened read-only")
-
-    def _insert(self, prepared: list[tuple[str, str, Any, float]]) -> list[tuple[int, str]]:
-        """Chain and insert rows inside the caller's transaction; their (seq, hash)."""
-        last = self._conn.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
-        seq, prev = (int(last[0]), str(last[1])) if last else (0, GENESIS)
-        out = []
-        for kind, text, body, t in prepared:
-            seq += 1
-            h = row_hash(prev, seq, t, kind, body)
-            self._conn.execute("INSERT INTO journal VALUES (?, ?, ?, ?, ?, ?)", (seq, t, kind, text, prev, h))
-            prev = h
-            out.append((seq, h))
-        return out
-
     def _raw(self, sql: str, args: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
         """Stream raw rows through a read-only connection of its own (WAL lets it read while the
         writer appends), so a long history is never held in memory and the writer is never blocked."""
         try:
             conn = sqlite3.connect(reader_uri(self.path), uri=True)
+            conn.text_factory = _text
         except sqlite3.Error as exc:
             raise JournalError(f"{self.path}: cannot read the journal ({exc})") from None
         try:
             cursor = conn.execute(sql, args)
             while batch := cursor.fetchmany(512):
                 yield from batch
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             raise JournalError(f"{self.path}: cannot read the journal ({exc})") from None
         finally:
             conn.close()
@@ -325,18 +334,23 @@ class Journal:
             ValueError: ``seq`` is not the journal's last row.
             JournalError: the database cannot be written.
         """
-        self._writable()
+        if self.readonly:
+            raise JournalError(f"{self.path}: opened read-only")
         body = {"checkpoint": {"after": seq, "version": version, "sha256": state_digest(state)}}
         text = canonical_json(body)
         with self._lock:
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
                 try:
-                    last = self._conn.execute("SELECT seq, t FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+                    last = self._conn.execute(
+                        "SELECT seq, t, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
                     if last is None or int(last[0]) != seq:
                         raise ValueError(f"a checkpoint is of the journal's last row "
                                          f"({last[0] if last else 0}), not of row {seq}")
-                    [(bseq, bhash)] = self._insert([("note", text, json.loads(text), float(last[1]))])
+                    bseq, t = seq + 1, float(last[1])
+                    bhash = row_hash(str(last[2]), bseq, t, "note", json.loads(text))
+                    self._conn.execute("INSERT INTO journal VALUES (?, ?, ?, ?, ?, ?)",
+                                       (bseq, t, "note", text, str(last[2]), bhash))
                     self._conn.execute("INSERT OR REPLACE INTO checkpoint VALUES (?, ?, ?, ?)",
                                        (bseq, bhash, version, state))
                     self._conn.execute("DELETE FROM checkpoint WHERE seq NOT IN "
@@ -389,6 +403,10 @@ class Journal:
         """Check the database's integrity, the whole hash chain, the checkpoints' binding, and that the
         journal holds ``head`` (``(row, hash)`` kept elsewhere), if given.
 
+        A reader that opened a stopped table's file as immutable and sees a writer start meanwhile (a
+        ``-wal`` file appears) checks again through the WAL before reporting a failure, so a table
+        starting during a verify is never taken for tampering.
+
         Returns:
             ``VerifyResult`` with ``ok``, or the first bad row (``bad_seq``) and the reason, or the
             ``problems`` with an intact chain (a checkpoint not bound to it, a head not held).
@@ -396,47 +414,37 @@ class Journal:
         Raises:
             JournalError: the database itself is unreadable or corrupt (SQLite's own check fails).
         """
+        wal = self.path.with_name(self.path.name + "-wal")
+        try:
+            result = self._verify(head)
+            if result.ok or not (self._immutable and wal.exists()):
+                return result
+        except JournalError:
+            if not (self._immutable and wal.exists()):
+                raise
+        log.info("%s: a writer started during the check; checking again through its WAL", self.path)
+        with self._lock:
+            self._conn.close()
+            self._conn = sqlite3.connect(reader_uri(self.path), uri=True, check_same_thread=False, timeout=10.0)
+            self._conn.text_factory = _text
+            self._immutable = False
+        return self._verify(head)
+
+    def _verify(self, head: tuple[int, str] | None) -> VerifyResult:
         with self._lock:
             try:
                 check = [r[0] for r in self._conn.execute("PRAGMA integrity_check")]
-            except sqlite3.DatabaseError as exc:
+            except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
                 raise JournalError(f"{self.path}: the database is corrupt ({exc})") from None
         if check != ["ok"]:
             raise JournalError(f"{self.path}: the database is corrupt ({'; '.join(check[:3])})")
-        prev, count, expected = GENESIS, 0, 1
-        where = str(self.path)
-        held: str | None = None
-        for seq, t, kind, text, prev_hash, h in self._raw("SELECT * FROM journal ORDER BY seq", ()):
-            reason = row_problem(seq, t, kind, text, prev_hash, h, prev, expected)
-            if reason:
-                return VerifyResult(False, count, prev, seq, reason, where)
-            if head is not None and seq == head[0]:
-                held = h
-            prev, count, expected = h, count + 1, expected + 1
-        problems = [f"checkpoint at row {seq}: {problem}" for seq, problem in self._checkpoint_problems()]
-        if head is not None:
-            if head[0] == 0 and head[1] == GENESIS:
-                held = GENESIS
-            if held is None:
-                problems.append(f"does not hold head {head[0]}:{head[1][:16]}...: the journal ends at row {count}"
-                                " (rows were cut off the end)")
-            elif held != head[1]:
-                problems.append(f"does not hold head {head[0]}:{head[1][:16]}...: row {head[0]} has hash "
-                                f"{held[:16]}... (the history up to it was rewritten)")
-        return VerifyResult(not problems, count, prev, None, "", where, tuple(problems))
-
-    def _checkpoint_problems(self) -> list[tuple[int, str]]:
-        with self._lock:
+        with self._lock:  # the checkpoints first: their binding rows are then in the rows streamed next
             try:
                 stored = self._conn.execute("SELECT seq, hash, version, state FROM checkpoint ORDER BY seq").fetchall()
             except sqlite3.OperationalError:  # a journal written before checkpoints existed
-                return []
-        out = []
-        for seq, chash, version, state in stored:
-            problem = self.checkpoint_problem(int(seq), str(chash), str(version), str(state))
-            if problem:
-                out.append((int(seq), problem))
-        return out
+                stored = []
+        checkpoints = [(int(seq), str(chash), str(version), str(state)) for seq, chash, version, state in stored]
+        return verify_rows(self._raw("SELECT * FROM journal ORDER BY seq", ()), checkpoints, head, str(self.path))
 
     def close(self) -> None:
         """Close the database (checkpointing the WAL)."""

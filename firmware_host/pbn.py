@@ -158,7 +158,6 @@ class _Open:
     hands: dict[Seat, list[Card]] = field(default_factory=lambda: {s: [] for s in Seat})
     unknown: bool = False
     ended: bool = False
-    played: bool = False
     result: dict[str, Any] | None = None
     unverified: bool = False
 
@@ -255,10 +254,7 @@ def deals_from_events(events: Iterable[dict[str, Any]], *, event: str = "", site
                 current.hands[Seat(ev["seat"])].append(Card.parse(ev["card"]))
         elif current is not None and kind == "deal_end":
             current.ended = True
-        elif current is not None and kind in ("card_played", "play_end"):
-            current.played = True
         elif current is not None and kind == "result":
-            current.played = True
             current.result = ev
             close()
     close()

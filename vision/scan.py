@@ -30,7 +30,7 @@ def load_image(path: str | Path) -> np.ndarray:
     """
     p = Path(path)
     if not p.is_file():
-        raise ImageError(f"{p}: no such file")
+        raise ImageError(f"{p}: {'a directory, not an image file' if p.is_dir() else 'no such file'}")
     if p.stat().st_size > MAX_FILE_BYTES:
         raise ImageError(f"{p}: {p.stat().st_size / 2**20:.0f} MiB is over the {MAX_FILE_BYTES >> 20} MiB a still image "
                          "may be")

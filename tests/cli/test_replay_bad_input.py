@@ -93,7 +93,10 @@ def _line(obj: Any) -> str:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(game=st.sampled_from(["contract-bridge", "euchre"]), events=st.lists(_EVENT, max_size=12),
-       junk=st.one_of(st.none(), st.text(max_size=20), st.binary(max_size=20).map(lambda b: b.decode("latin-1"))))
+       junk=st.one_of(st.none(), st.text(max_size=20), st.binary(max_size=20).map(lambda b: b.decode("latin-1")),
+                      st.sampled_from(['{"type":"cut","seat":"N","top":' + "9" * 5000 + "}", "[" * 3000,
+                                       '{"type":"play_end","t":1e999}', '{"type":"deal_end","t":-Infinity}',
+                                       '{"type":"cut","seat":"N","top":-' + "1" * 40 + "}"])))
 def test_fuzzed_logs_exit_0_or_2_never_a_traceback(capsys: pytest.CaptureFixture[str],
                                                    monkeypatch: pytest.MonkeyPatch, game: str,
                                                    events: list[dict[str, Any]], junk: str | None) -> None:

@@ -116,6 +116,9 @@ def test_verify_reports_an_edited_checkpoint(tmp_path: Path, capsys: pytest.Capt
     conn.close()
     rc, _, err = _run(capsys, "journal", "verify", "--data-dir", str(tmp_path))
     assert rc == 1 and f"checkpoint at row {seq}" in err and "edited" in err
+    # the rows are intact, so the record still exports; the edited checkpoint is said on stderr
+    rc, out, err = _run(capsys, "export", "jsonl", "--data-dir", str(tmp_path))
+    assert rc == 0 and len(out.splitlines()) == 57 and f"checkpoint at row {seq}" in err and "warning" in err
 
 
 @pytest.fixture
@@ -269,3 +272,48 @@ def test_a_flipped_byte_is_caught_or_harmless(tmp_path_factory: pytest.TempPathF
     if rc == 0:
         events = "".join(json.dumps(json.loads(line)) + "\n" for line in out.splitlines()).encode()
         assert erc == 0 and events == _ORIGINAL["jsonl"]
+
+
+def test_a_table_starting_during_a_verify_is_not_taken_for_tampering(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader of a stopped table's file reads it as immutable; if the table starts meanwhile (its WAL
+    appears) a failed check is made again through the WAL, and only that second answer counts."""
+    from firmware_host.journal import JournalError
+
+    make_journal(tmp_path, with_game=True)
+    reader = Journal.open_readonly(tmp_path)
+    first = Journal._verify
+    calls = []
+
+    def torn(self: Journal, head: object) -> object:  # what a read torn by the writer's checkpoint looks like
+        calls.append(1)
+        if len(calls) == 1:
+            raise JournalError(f"{self.path}: the database is corrupt (database disk image is malformed)")
+        return first(self, head)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Journal, "_verify", torn)
+    with Journal.open(tmp_path) as writer:  # the table starts: its WAL appears
+        writer.append("note", {"started": True}, 100.0)
+        result = reader.verify()
+        assert result.ok and result.rows == 60 and len(calls) == 2
+    reader.close()
+    # with no writer, the failure stands
+    calls.clear()
+    reader = Journal.open_readonly(tmp_path)
+    with pytest.raises(JournalError, match="malformed"):
+        reader.verify()
+    reader.close()
+
+
+def test_the_table_never_writes_into_another_programs_database(tmp_path: Path) -> None:
+    from firmware_host.journal import JournalError
+
+    db = tmp_path / "journal.sqlite3"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE photos (id INTEGER)")
+    conn.commit()
+    conn.close()
+    before = db.read_bytes()
+    with pytest.raises(JournalError, match="something else.*photos"):
+        Journal.open(tmp_path)
+    assert db.read_bytes() == before

@@ -97,3 +97,9 @@ def test_calibrate_into_a_missing_folder_is_one_message(tmp_path: Path, capsys: 
     rc = main(["calibrate", "--camera", "synthetic", "--out", str(tmp_path / "nowhere" / "cal.json")])
     err = capsys.readouterr().err
     assert rc == 2 and "does not exist" in err and str(tmp_path / "nowhere") in err
+
+
+def test_a_directory_is_not_an_image(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["scan", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert rc == 2 and "a directory, not an image file" in err
