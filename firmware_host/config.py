@@ -85,7 +85,7 @@ class CameraConfig:
 
 DEFAULT_LAMPS = {"redeal": 5, "shuffle": 6, "replace_pack": 12, "shoe_offline": 13, "camera_offline": 16,
                  "attention_N": 17, "attention_E": 22, "attention_S": 23, "attention_W": 27,
-                 "journal_fault": 7}
+                 "journal_fault": 21}
 DEFAULT_BUTTONS = {"seat_N": 24, "seat_E": 25, "seat_S": 26, "seat_W": 19, "director_ack": 20}
 
 

@@ -24,13 +24,22 @@ import logging
 import queue
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from firmware_host import lamps as lamp_policy
 from firmware_host import ordering
 from firmware_host.config import LAMPS
 from firmware_host.facts import Fact, count_pack, reconcile
+from firmware_host.inputs import (
+    BUTTON_DEMANDS,
+    ButtonInput,
+    DeviceNote,
+    DeviceStatus,
+    Input,
+    LawInput,
+    Mark,
+    PackLoaded,
+)
 from firmware_host.journal import Journal
 from firmware_host.observer import TableObserver
 from firmware_host.ordering import (
@@ -40,6 +49,7 @@ from firmware_host.ordering import (
     Ordering,
     laws_version,
 )
+from firmware_host.outputs import TableOutputs, safe
 from laws.cards import Seat
 from laws.engine import LawEngine
 from laws.events import DemandMade, Event, event_to_dict
@@ -49,58 +59,6 @@ from laws.state import Phase
 log = logging.getLogger(__name__)
 __all__ = ["CHECKPOINT_ROWS", "AckPoint", "ButtonInput", "ControllerError", "DeviceNote", "DeviceStatus",
            "Input", "LawInput", "PackLoaded", "TableController", "laws_version"]
-Mark = tuple[int | None, int]  # (shoe boot id, message number) an input came from
-
-
-@dataclass(frozen=True)
-class LawInput:
-    """A law-engine event and where it came from: ``shoe``, ``camera``, ``button``, ``script`` or
-    ``director`` (entered on the club's dashboard)."""
-
-    event: Event
-    source: str
-    mark: Mark | None = None
-
-
-@dataclass(frozen=True)
-class ButtonInput:
-    """A decoded button press: ``who`` a seat letter or ``director``; ``kind`` from the panel."""
-
-    who: str
-    kind: str
-    mark: Mark | None = None
-
-
-@dataclass(frozen=True)
-class DeviceStatus:
-    """A device came online or went offline."""
-
-    device: str
-    online: bool
-    reason: str = ""
-
-
-@dataclass(frozen=True)
-class DeviceNote:
-    """Something a device reported that is not a law event (a jam, an empty shoe, an error)."""
-
-    device: str
-    text: str
-    mark: Mark | None = None
-
-
-@dataclass(frozen=True)
-class PackLoaded:
-    """The shoe reports a pack loaded (``pack`` its id, "" when the shoe cannot tell before a card)."""
-
-    pack: str
-    mark: Mark | None = None
-
-
-Input = LawInput | ButtonInput | DeviceStatus | DeviceNote | PackLoaded | AckPoint
-BUTTON_DEMANDS = {"attention": "attention", "new_shuffle": "new_shuffle", "restore_pack": "restore_pack"}
-
-
 
 
 class TableController:
@@ -129,6 +87,7 @@ class TableController:
         self.table_id = table_id
         self.observers = list(observers)
         self.display = display
+        self.out = TableOutputs(panel, display, self.observers)
         self.queue: queue.Queue[Input] = queue.Queue()
         self.order = Ordering(journal, clock, self._journal_fault)
         self.lamps: dict[str, bool] = dict.fromkeys(LAMPS, False)
@@ -142,11 +101,12 @@ class TableController:
         self._facts: set[Fact] = set()
         self._phase_listeners: list[Callable[[Phase, LawEngine], None]] = []
         self._pack_listeners: list[Callable[[str], None]] = []
+        self._fault_listeners: list[Callable[[str | None], None]] = []
         self.packs: dict[str, dict[str, int]] = {}  # pack -> unreadable, damaged, deals
-        self._told_over: set[int] = set()  # deals whose end the observers know (secrecy release)
         self._checkpoint_seq = 0  # the row of the newest checkpoint
         self._results: dict[int, list[Ruling] | None] = {}  # rulings of inputs given to ``process``
         self._queued: set[int] = set()  # inputs taken from ``queue`` and not yet completed
+        self._told_held = 0
         self.order.on_done = self._done
         self.checkpoints = checkpoints
         ordering.restore(self)
@@ -167,6 +127,10 @@ class TableController:
         """Call ``listener(pack)`` once a pack the shoe loaded is journaled (consumer thread)."""
         self._pack_listeners.append(listener)
 
+    def on_fault(self, listener: Callable[[str | None], None]) -> None:
+        """Call ``listener(error)`` when commits start failing, ``listener(None)`` when they work again."""
+        self._fault_listeners.append(listener)
+
     # -- consumer -------------------------------------------------------------------------------------
 
     def run(self, stop: threading.Event, poll: float = 0.02) -> None:
@@ -186,9 +150,9 @@ class TableController:
                 self._take(self.queue.get_nowait())
             except queue.Empty:
                 break
-        held = self.order.held
         done = self.order.pump(self._handle)
-        if self.order.held != held - done:  # still holding: the status says how many
+        if self.order.fault is not None and self.order.held != self._told_held:
+            self._told_held = self.order.held  # holding: the display and the club see how many wait
             self._status()
         return done
 
@@ -213,7 +177,7 @@ class TableController:
     def _handle(self, item: Input) -> None:
         if isinstance(item, AckPoint):
             if self.acknowledge is not None:
-                self._safe(self.acknowledge, item.boot, item.seq)
+                safe(self.acknowledge, item.boot, item.seq)
             return
         if isinstance(item, DeviceStatus):
             self._device(item)
@@ -297,22 +261,18 @@ class TableController:
             self._show_lamps()
         play_over = e.TYPE in ("result", "play_end")
         if play_over:
-            self._deal_over(deal)  # play has ended: this event and its rulings (the score) go out whole
-        self._tell("event", body, deal, event_seq)
+            self.out.deal_over(deal)  # play has ended: this event and its rulings (the score) go out whole
+        self.out.event(body, deal, event_seq)
         for r, rd, seq in zip(rulings, ruling_rows, seqs):
             self.last_ruling = rd
-            self._tell("ruling", rd, deal, seq)
-            if self.display is not None:
-                self._safe(self.display.ruling, r, deal)
+            self.out.ruling(r, rd, deal, seq)
         if pack is not None:
-            h = self.packs[pack]
-            for obs in self.observers:
-                self._safe(obs.pack_health, pack, h["unreadable"], h["damaged"], h["deals"])
-        if rulings and lamp_policy.buzz_for(rulings) and self.panel is not None:
-            self.panel.buzz(0.3)
+            self.out.pack_health(pack, self.packs[pack])
+        if rulings and lamp_policy.buzz_for(rulings):
+            self.out.buzz()
         voided = state.deal is not None and state.deal.void
         if voided:
-            self._deal_over(deal)
+            self.out.deal_over(deal)
         if play_over or voided:
             self.checkpoint()
         for listener in self._phase_listeners:
@@ -322,17 +282,10 @@ class TableController:
     def _after_note(self, seqs: list[int], shown: str | None, logged: str) -> None:
         self.seq = seqs[-1]
         log.warning("%s", logged)
-        if shown is not None and self.display is not None:
-            self._safe(self.display.note, shown)
+        if shown is not None:
+            self.out.note(shown)
         for listener in self._phase_listeners:
             listener(self.engine.state.phase, self.engine)
-
-    def _deal_over(self, deal: int) -> None:
-        """Tell the observers, once, that the cards of ``deal`` may now leave the table."""
-        if deal and deal not in self._told_over:
-            self._told_over.add(deal)
-            for obs in self.observers:
-                self._safe(obs.deal_over, deal)
 
     def _pack_loaded(self, item: PackLoaded) -> None:
         body: dict[str, Any] = {"pack_loaded": item.pack}
@@ -387,8 +340,7 @@ class TableController:
         else:
             log.warning("%s offline: %s", item.device, item.reason or "no reason given")
         self._lamps_committed(lamps)
-        if self.display is not None:
-            self._safe(self.display.device, item.device, item.online, item.reason)
+        self.out.device(item.device, item.online, item.reason)
         if item.online and item.device == "shoe" and self._held:
             held, self._held = self._held, []
             for i, h in enumerate(held):  # next in line, in their order, right after this input
@@ -401,15 +353,15 @@ class TableController:
             self._show_lamps()
 
     def _show_lamps(self) -> None:
-        if self.panel is not None:
-            self.panel.set_lamps(self.lamps | {"journal_fault": self.order.fault is not None})
+        self.out.lamps(self.lamps | {"journal_fault": self.order.fault is not None})
 
     def _journal_fault(self, text: str | None) -> None:
         """The journal stopped (``text``) or started again (None) taking commits."""
         self._show_lamps()
-        if self.display is not None:
-            self._safe(self.display.note, f"journal cannot be written ({text}): every input is held and "
-                                          "retried" if text else "journal writable again: going on")
+        for listener in self._fault_listeners:
+            safe(listener, text)
+        self.out.note(f"journal cannot be written ({text}): every input is held and retried" if text
+                      else "journal writable again: going on")
         self._status()
 
     def _note(self, text: str, body: dict[str, Any], mark: Mark | None = None) -> None:
@@ -419,19 +371,7 @@ class TableController:
         if mark is not None:
             self.shoe_mark = mark
         log.warning("%s", text)
-        if self.display is not None:
-            self._safe(self.display.note, text)
-
-    def _tell(self, what: str, body: dict[str, Any], deal: int, seq: int) -> None:
-        for obs in self.observers:
-            self._safe(getattr(obs, what), body, deal, seq)
-
-    @staticmethod
-    def _safe(fn: Callable[..., None], *args: Any) -> None:
-        try:
-            fn(*args)
-        except Exception as exc:  # an observer or a display never stops the table
-            log.error("%s failed: %s", getattr(fn, "__qualname__", fn), type(exc).__name__)
+        self.out.note(text)
 
     def snapshot(self) -> dict[str, Any]:
         """The table's state for displays and observers (no card identities)."""
@@ -453,11 +393,7 @@ class TableController:
         }
 
     def _status(self) -> None:
-        snap = self.snapshot()
-        for obs in self.observers:
-            self._safe(obs.status, snap)
-        if self.display is not None:
-            self._safe(self.display.status, snap)
+        self.out.status(self.snapshot())
 
     def checkpoint(self, *, force: bool = False) -> None:
         """Save the state a restart starts from (after a deal is over, once ``CHECKPOINT_ROWS`` rows

@@ -20,7 +20,8 @@ from firmware_host.display_text import title
 from laws.rulings import Remedy, Ruling
 
 LAMP_LABELS = {"redeal": "REDEAL", "shuffle": "SHUFFLE+CUT", "replace_pack": "REPLACE PACK",
-               "shoe_offline": "SHOE OFFLINE", "camera_offline": "CAMERA OFFLINE"}
+               "shoe_offline": "SHOE OFFLINE", "camera_offline": "CAMERA OFFLINE",
+               "journal_fault": "JOURNAL FAULT"}
 _STYLE = {Remedy.REDEAL: "bold white on red", Remedy.MISDEAL: "bold white on red",
           Remedy.LOSE_DEAL: "bold white on red", Remedy.REPLACE_PACK: "bold black on yellow",
           Remedy.NEW_SHUFFLE_AND_CUT: "bold black on yellow", Remedy.NEW_CUT: "bold black on yellow",

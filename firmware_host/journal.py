@@ -268,7 +268,8 @@ class Journal:
                         out.append(int(seq))
                     self._conn.execute("COMMIT")
                 except BaseException:
-                    self._conn.execute("ROLLBACK")
+                    if self._conn.in_transaction:  # SQLite may have rolled back itself (disk full)
+                        self._conn.execute("ROLLBACK")
                     raise
             except sqlite3.Error as exc:
                 raise JournalError(f"{self.path}: cannot append {len(prepared)} row(s) ({exc})") from None

@@ -18,7 +18,8 @@ class TableObserver(Protocol):
     """Receives the table's life as JSON-ready dicts.
 
     ``status`` snapshot keys: ``table`` (id), ``game``, ``phase``, ``deal`` (number), ``dealer``,
-    ``next_dealer``, ``lamps`` (name -> bool), ``shoe_online``, ``camera_online``, ``counts`` (seat -> cards
+    ``next_dealer``, ``lamps`` (name -> bool), ``shoe_online``, ``camera_online``, ``journal_fault`` (None,
+    or why the journal cannot be written), ``held`` (inputs waiting for it), ``counts`` (seat -> cards
     dealt this deal), ``score`` (the game's snapshot), ``ruling`` (the last ruling dict or None),
     ``seq`` (journal sequence of the latest row), ``t``.
     """

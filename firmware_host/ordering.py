@@ -108,12 +108,13 @@ class Ordering:
         self._delay = backoff[0]
         self._owed: tuple[Rows, Callable[[list[int]], None]] | None = None
         self._failures = 0
+        self._busy = False
         self.on_done: Callable[[Any], None] = lambda item: None  # an input left the line, completed
 
     @property
     def held(self) -> int:
-        """Inputs waiting (the one whose rows are owed included)."""
-        return len(self.backlog) + (self._owed is not None)
+        """Inputs waiting (the one whose rows are owed included; not the one being completed now)."""
+        return len(self.backlog) - self._busy + (self._owed is not None)
 
     def commit(self, rows: Rows) -> list[int]:
         """Commit ``rows`` before anything else happens for this input.
@@ -161,10 +162,14 @@ class Ordering:
                 except JournalHeld:
                     return done
                 self._owed = None
-                then(seqs)
+                try:
+                    then(seqs)
+                except Exception as exc:  # as below: what was owed is committed; the table goes on
+                    log.error("an owed step not completed: %s", type(exc).__name__)
             if not self.backlog:
                 return done
             item = self.backlog[0]
+            self._busy = True
             try:
                 handle(item)
             except JournalHeld:
@@ -174,6 +179,8 @@ class Ordering:
                 log.error("input from %s (%s) not completed: %s", getattr(item, "source", "device"),
                           type(getattr(item, "event", item)).__name__, type(exc).__name__)
                 self._note_error(item, exc)
+            finally:
+                self._busy = False
             self.backlog.popleft()
             self.on_done(item)
             done += 1
@@ -265,24 +272,36 @@ def restore(ctl: Any) -> None:
         count_pack(ctl.packs, ctl.engine.state, event)
         last_event, last_rulings, lamp_after_event = event, list(owed), False
         replayed += 1
+    t = ctl.clock()
+    rows: Rows = []  # what the journal still owes: the game line of a new journal, an interrupted step
     if replayed == 0 and ctl.seq == 0:
-        ctl.seq = ctl.journal.append("event", {"type": "game", "game": ctl.game}, ctl.clock())
+        rows.append(("event", {"type": "game", "game": ctl.game}, t))
     saved = ctl.journal.last_lamps()
     if saved:
         ctl.lamps = {name: bool(saved.get(name, False)) for name in LAMPS}
+    lamps = ctl.lamps
     if last_event is not None and not lamp_after_event:
-        t = ctl.clock()
         deal = ctl.engine.state.deal.number if ctl.engine.state.deal else 0
-        for r in owed:
-            rd = r.to_dict() | {"deal": deal}
-            ctl.seq = ctl.journal.append("ruling", rd, t)
-            ctl.last_ruling = rd
+        rows += [("ruling", r.to_dict() | {"deal": deal}, t) for r in owed]
         if owed:
-            log.warning("completed %d ruling(s) interrupted by the last stop", len(owed))
-        expected = lamp_policy.after_event(ctl.lamps, last_event, last_rulings)
-        if expected != ctl.lamps:
-            ctl.lamps = expected
-            ctl.seq = ctl.journal.append("lamp", dict(ctl.lamps), t)
+            log.warning("completing %d ruling(s) interrupted by the last stop", len(owed))
+        lamps = lamp_policy.after_event(ctl.lamps, last_event, last_rulings)
+        if lamps != ctl.lamps:
+            rows.append(("lamp", dict(lamps), t))
+
+    def completed(seqs: list[int]) -> None:
+        if seqs:
+            ctl.seq = seqs[-1]
+        for kind, body, _ in rows:
+            if kind == "ruling":
+                ctl.last_ruling = body
+        ctl.lamps = lamps
+        ctl._show_lamps()
+
+    try:  # a journal that cannot be written at boot is held like any other commit, not an exit
+        ctl.order.commit_then(rows, completed)
+    except JournalHeld:
+        pass
     ctl._show_lamps()
     if replayed or since:
         log.info("restored %d events from %s%s", replayed, ctl.journal.path,
@@ -306,11 +325,11 @@ def _from_checkpoint(ctl: Any) -> int:
         ctl.shoe_mark = shoe_mark(data)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         log.warning("checkpoint at row %d of %s not used (%s); replaying the whole journal", seq,
-                    ctl.journal.path, type(exc).__name__)
+                    ctl.journal.path, exc)
         ctl.engine = LawEngine(ctl.game)
         ctl.packs, ctl.last_ruling, ctl.loaded_pack, ctl.shoe_mark = {}, None, None, None
         return 0
-    return seq
+    return int(seq)
 
 
 def checkpoint(ctl: Any, *, force: bool = False) -> None:

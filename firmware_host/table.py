@@ -55,11 +55,28 @@ class ShoeProcedure:
         self.prepared_for = 0   # the deal (deals started + 1) whose shuffle and cut were submitted
         self.started_for = 0    # the deal START_DEAL was sent for by this process
         self.dealing_number = 0
+        self.paused = False
         ctl.on_pack_loaded(lambda pack: self._prepare(ctl.engine.state.phase))
+        ctl.on_fault(self.journal_fault)
+
+    def journal_fault(self, error: str | None) -> None:
+        """Pause the deal while the journal cannot take its cards (the shoe holds only so many
+        unacknowledged messages); resume it when the journal works again."""
+        from firmware_host.shoe import messages as m
+
+        if error is not None and self.ctl.engine.state.phase == Phase.DEALING and not self.paused:
+            self.paused = True
+            self.link.send(m.Pause())
+        elif error is None and self.paused:
+            self.paused = False
+            self.link.send(m.Resume())
 
     def resume(self) -> None:
         """Continue the step the journal says the table is at (the restart of a host)."""
-        self.on_phase(self.ctl.engine.state.phase, self.ctl.engine)
+        state = self.ctl.engine.state
+        if state.phase == Phase.DEALING:
+            self.dealing_number = state.deals_started  # the shoe is dealing it: stop it if it is voided
+        self.on_phase(state.phase, self.ctl.engine)
 
     def _prepare(self, phase: Phase) -> None:
         """Record the shuffle and cut that loading the pack stands for (once per deal; after a restart

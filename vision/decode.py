@@ -208,7 +208,8 @@ class _Base:
                     if len(self._seen_rejects) > 1000:  # log each foreign text once, within reason
                         self._seen_rejects.clear()
                     self._seen_rejects.add(text)
-                    log.warning("%s at (%.0f, %.0f)", exc, cx, cy)
+                    # not its text: a misread card's code still names the card, and hands are secret
+                    log.warning("a code not read as a card (%s) at (%.0f, %.0f)", exc.reason.value, cx, cy)
                 rejections.append(Rejection(exc.reason.value, text, cx, cy))
                 continue
             used = 0.0 if uec is None else max(0.0, 1.0 - uec)

@@ -200,7 +200,7 @@ class TableWatcher:
             self._recent_packs.append(s.code.pack)
             if self.packs and s.code.pack not in self.packs:
                 if self.foreign_packs[s.code.pack] == 0:
-                    log.warning("card of foreign pack %s seen (%s)", s.code.pack, s.code.card or "back")
+                    log.warning("a card of foreign pack %s seen", s.code.pack)  # never which card: hands are secret
                 self.foreign_packs[s.code.pack] += 1
             if s.code.is_back:
                 backs += 1
@@ -227,7 +227,7 @@ class TableWatcher:
             if tr.confirmed and not tr.damage_reported and len(tr.heavy) == self.n and all(tr.heavy):
                 tr.damage_reported = True
                 assert code.card is not None
-                log.info("%s of pack %s reads only with heavy error correction", code.card, code.pack)
+                log.info("a card of pack %s reads only with heavy error correction", code.pack)
                 events.append(DamagedCardFound(code.card, code.pack, t=now))
             if tr.missing >= self.m or (not tr.confirmed and not any(tr.seen)):
                 del self._tracks[code]
@@ -276,7 +276,7 @@ class TableWatcher:
         for e in self._meaning(code, tr, now):
             key = (code, e.TYPE)
             if key in self._announced:
-                log.debug("%s of %s seen again after it was hidden; already told", code.card, code.pack)
+                log.debug("a card of %s seen again after it was hidden; already told", code.pack)
                 continue
             self._announced.add(key)
             fresh.append(e)
@@ -298,7 +298,7 @@ class TableWatcher:
         tx, ty, zone = self._where(tr.last.x, tr.last.y)
         tr.zone = zone
         seat_of_zone = {z: s for s, z in self.seats.items()}
-        log.debug("seen %s of %s in zone %s during %s", card, pack, zone, self.phase)
+        log.debug("seen a card of %s in zone %s during %s", pack, zone, self.phase)
         if self.phase in FACED_WHERE:
             return [CardFaced(card, FACED_WHERE[self.phase], pack=pack, t=now)]
         if self.phase is Phase.DRAW:

@@ -120,7 +120,8 @@ class ScannerDealer:
         if card is None:
             self.stats["bad_codes"] += 1
             level = logging.WARNING if self.stats["bad_codes"] == 1 else logging.DEBUG
-            log.log(level, "scanner: %r is not a card code; %d so far", text, self.stats["bad_codes"])
+            log.log(level, "scanner: a %d-character line is not a card code; %d so far", len(text),
+                    self.stats["bad_codes"])  # not its text: a misread code may still name a card
             return [m.ShoeError(self._next(), m.ErrorCode.BAD_CODE, f"not a card code: {text[:40]!r}")]
         self.stats["cards"] += 1
         if self.deal is None:

@@ -61,6 +61,22 @@ def rig(tmp_path: Path) -> Iterator[Rig]:
     r.close()
 
 
+class _Statuses:
+    def __init__(self, told: list[dict]) -> None:
+        self.told = told
+
+    def status(self, snap: dict) -> None:
+        self.told.append(snap)
+
+    def event(self, *a: object) -> None: ...
+
+    def ruling(self, *a: object) -> None: ...
+
+    def deal_over(self, *a: object) -> None: ...
+
+    def pack_health(self, *a: object) -> None: ...
+
+
 def _deal(seed: int) -> list:
     cards = shuffled(BRIDGE_PACK, random.Random(seed))
     return prelude(Seat.N) + bridge_deal(Seat.N, cards)
@@ -86,6 +102,8 @@ def _free_disk(journal: Journal) -> None:
 
 def test_full_disk_holds_every_input_and_loses_none(rig: Rig, tmp_path: Path, caplog) -> None:  # type: ignore[no-untyped-def]
     caplog.set_level(logging.DEBUG)
+    told: list[dict] = []
+    rig.ctl.observers.append(_Statuses(told))  # the club's status, as the publisher gets it
     events = _deal(1)
     for e in events[:10]:
         rig.ctl.submit(LawInput(e, "shoe"))
@@ -100,6 +118,7 @@ def test_full_disk_holds_every_input_and_loses_none(rig: Rig, tmp_path: Path, ca
     assert rig.lamp("journal_fault")
     snap = rig.ctl.snapshot()
     assert snap["journal_fault"] and snap["held"] == len(events) - len(got) > 10
+    assert told[-1]["journal_fault"] and told[-1]["held"] == snap["held"] and told[-1]["lamps"]["journal_fault"]
     # nothing happens before the backoff says so, however often the consumer looks
     rig.ctl.drain()
     assert rig.ctl.snapshot()["held"] == len(events) - len(got)
@@ -111,6 +130,7 @@ def test_full_disk_holds_every_input_and_loses_none(rig: Rig, tmp_path: Path, ca
             break
     assert rig.ctl.snapshot()["held"] == 0
     assert not rig.lamp("journal_fault") and not rig.ctl.snapshot()["journal_fault"]
+    assert told[-1]["journal_fault"] is None and told[-1]["held"] == 0
     assert _journaled(tmp_path) == [_journaled_form(e) for e in events]
     # no ruling was made from the stall, and the live table is where a restart puts it
     with Journal.open(tmp_path) as j:
@@ -197,3 +217,35 @@ def test_a_commit_failing_after_the_engine_took_the_event_is_retried_not_lost(ri
         kinds = [(r.kind, r.body.get("type")) for r in j.rows()][-5:]
     assert kinds[:2] == [("event", "card_faced"), ("ruling", None)]
     assert ("event", "card_dealt") in kinds[2:]
+
+
+def test_a_journal_locked_at_boot_is_held_not_fatal(tmp_path: Path) -> None:
+    """Booting while another process holds the write lock: the controller starts, lights the fault
+    lamp, and writes its game line and the inputs that came meanwhile once the lock is gone."""
+    cfg = load_config(None, env={}, check_devices=False)
+    factory = MockFactory()
+    clock = Clock()
+    journal = Journal.open(tmp_path)
+    journal._conn.execute("PRAGMA busy_timeout = 20")  # noqa: SLF001
+    other = sqlite3.connect(journal.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    panel = Panel(cfg.pins, factory, clock)
+    try:
+        ctl = TableController(game="contract-bridge", journal=journal, panel=panel, clock=clock)
+        assert ctl.snapshot()["journal_fault"] and bool(factory.pin(cfg.pins.lamps["journal_fault"]).state)
+        events = _deal(4)[:8]
+        for e in events:
+            ctl.submit(LawInput(e, "shoe"))
+        ctl.drain()
+        other.execute("COMMIT")
+        for _ in range(20):
+            clock.now += 1.0
+            ctl.drain()
+        assert ctl.snapshot()["held"] == 0
+        with Journal.open(tmp_path) as j:
+            assert next(iter(j.events())) == {"type": "game", "game": "contract-bridge"}
+        assert _journaled(tmp_path) == [_journaled_form(e) for e in events]
+    finally:
+        other.close()
+        panel.close()
+        journal.close()

@@ -3,13 +3,15 @@ restarts of the host at any step. No false ruling; the table always goes on to t
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from firmware_host.shoe.virtual import VirtualShoe
 from laws.cards import Seat
-from laws.events import CardPlayed, ResultRecorded
+from laws.events import CardPlayed, ResultRecorded, event_from_dict
 from laws.state import Phase
 from tests.controller.livetable import LiveTable, dealt, rulings
+from tests.controller.test_journal_faults import _assert_no_cards_logged
 
 
 def _dealt_and_in_auction(deal: int):  # type: ignore[no-untyped-def]
@@ -31,7 +33,8 @@ def _lead(data_dir: Path, table: LiveTable) -> CardPlayed:
     return CardPlayed(seat, Card.parse(card))
 
 
-def test_alternating_packs_never_give_a_redeal(tmp_path: Path) -> None:
+def test_alternating_packs_never_give_a_redeal(tmp_path: Path, caplog) -> None:  # type: ignore[no-untyped-def]
+    caplog.set_level(logging.DEBUG)
     with VirtualShoe("contract-bridge", seed=11, packs=("A1", "B1")) as shoe:
         table = LiveTable(tmp_path / "data", shoe.path)
         try:
@@ -43,6 +46,23 @@ def test_alternating_packs_never_give_a_redeal(tmp_path: Path) -> None:
     assert rulings(tmp_path / "data") == []
     packs = [e.get("pack") for e in dealt(tmp_path / "data")]
     assert packs[:52] == ["A1"] * 52 and packs[52:104] == ["B1"] * 52
+    _assert_no_cards_logged(caplog, [event_from_dict(e) for e in dealt(tmp_path / "data")])
+
+
+def test_alternating_packs_in_euchre_never_give_a_misdeal(tmp_path: Path) -> None:
+    from laws.cards import Side
+
+    with VirtualShoe("euchre", seed=3, packs=("A1", "B1")) as shoe:
+        table = LiveTable(tmp_path / "data", shoe.path, game="euchre")
+        try:
+            for deal in (1, 2, 3):
+                table.wait(_dealt_and_in_auction(deal))
+                table.submit(ResultRecorded(tricks=3, makers=Side.NS))
+        finally:
+            table.close()
+    assert rulings(tmp_path / "data") == []
+    packs = [e.get("pack") for e in dealt(tmp_path / "data")]
+    assert packs == ["A1"] * 20 + ["B1"] * 20 + ["A1"] * 20
 
 
 def test_restart_in_play_then_the_next_deal_starts(tmp_path: Path) -> None:
@@ -89,3 +109,61 @@ def test_restart_at_each_step_of_a_deal_goes_on(tmp_path: Path) -> None:
             table.close()
     assert rulings(data) == []
     assert len(dealt(data)) == 3 * 52
+
+
+def test_a_full_disk_mid_deal_pauses_the_shoe_and_loses_no_card(tmp_path: Path) -> None:
+    """The data folder fills up while the shoe deals: the table holds the cards, pauses the shoe (its
+    ring of unacknowledged messages is finite), lights the fault lamp, and finishes the deal once the
+    journal takes rows again."""
+    import time
+
+    from tests.controller.test_journal_faults import _fill_disk, _free_disk
+
+    data = tmp_path / "data"
+    with VirtualShoe("contract-bridge", seed=14, packs=("A1", "B1"), gap_ms=30) as shoe:
+        table = LiveTable(data, shoe.path)
+        try:
+            table.wait(lambda s: s.phase is Phase.DEALING and s.deal is not None and s.deal.cards_dealt >= 5)
+            journal = table.table.journal
+            with journal._lock:  # noqa: SLF001 - not in the middle of the controller's commit
+                _fill_disk(journal)
+            deadline = time.monotonic() + 20
+            while not shoe.firmware.paused:  # the shoe's own thread: nothing to wait on but its state
+                assert time.monotonic() < deadline, "the shoe was not paused"
+                time.sleep(0.02)
+            assert table.table.ctl.snapshot()["journal_fault"]
+            with journal._lock:  # noqa: SLF001
+                _free_disk(journal)
+            table.wait(_dealt_and_in_auction(1))
+        finally:
+            table.close()
+        sent = [(c.card.code, c.pack) for c in shoe.dealt[:52]]
+    assert [(e["card"], e.get("pack")) for e in dealt(data)] == sent
+    assert rulings(data) == []
+
+
+def test_restart_during_the_deal_and_before_it_goes_on_without_loss(tmp_path: Path) -> None:
+    """Stop the host with the deal half out of the shoe (the rest is delivered to a restarted host from
+    the shoe's ring), and again between the pack loaded and the cut."""
+    data = tmp_path / "data"
+    with VirtualShoe("contract-bridge", seed=15, packs=("A1", "B1"), gap_ms=20) as shoe:
+        table = LiveTable(data, shoe.path)
+        try:
+            table.wait(lambda s: s.phase is Phase.DEALING and s.deal is not None and s.deal.cards_dealt >= 10)
+        finally:
+            table.close()
+        table = LiveTable(data, shoe.path)
+        try:
+            table.wait(_dealt_and_in_auction(1))
+            table.submit(_result())
+            table.wait(lambda s: s.phase is Phase.SHUFFLE and bool(s.shuffles))
+        finally:
+            table.close()
+        table = LiveTable(data, shoe.path)
+        try:
+            table.wait(_dealt_and_in_auction(2))
+        finally:
+            table.close()
+        sent = [(c.card.code, c.pack) for c in shoe.dealt[:104]]
+    assert [(e["card"], e.get("pack")) for e in dealt(data)] == sent
+    assert rulings(data) == []

@@ -62,8 +62,8 @@ def test_precedence_file_then_env_then_cli(tmp_path: Path) -> None:
     assert cfg.table.game == "euchre" and cfg.shoe.baudrate == 1200 and cfg.camera.source == "synthetic"
     assert cfg.shoe.port == "loop://"
     assert load_config(p, env={}, overrides={"table.data_dir": "here"}).table.data_dir == Path.cwd() / "here"
-    cfg = load_config(p, env={}, overrides={"pins.lamps.redeal": "4", "pins.buttons.seat_W": 21})
-    assert cfg.pins.lamps["redeal"] == 4 and cfg.pins.buttons["seat_W"] == 21
+    cfg = load_config(p, env={}, overrides={"pins.lamps.redeal": "4", "pins.buttons.seat_W": 5})
+    assert cfg.pins.lamps["redeal"] == 4 and cfg.pins.buttons["seat_W"] == 5
     with pytest.raises(ConfigError, match=r"seat_N: BCM pin 24 is used twice, by pins\.lamps\.attention_N \(from command-line option"):
         load_config(p, env={}, overrides={"pins.lamps.attention_N": 24})
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
+import pytest
 from conftest import MILD, SMALL, card
 
 from laws.cards import Seat
@@ -118,7 +121,16 @@ def test_dummy_card_moved_to_the_centre_is_played() -> None:
     assert _frames(cam, w, 3) == []
 
 
-def test_damaged_cards_blotted_and_worn() -> None:
+def _no_card_logged(caplog: pytest.LogCaptureFixture, *codes: str) -> None:
+    """Hands are secret while a deal is open: no log line names a card, at any level."""
+    for rec in caplog.records:
+        text = rec.getMessage()
+        for code in codes:
+            assert code not in text and card(code).name not in text, text
+
+
+def test_damaged_cards_blotted_and_worn(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
     cam, w = _table()
     w.set_phase("idle")
     cam.scene.place(card("AS"), "B7", zone="N")
@@ -130,15 +142,19 @@ def test_damaged_cards_blotted_and_worn() -> None:
     assert sorted((str(e.card), e.pack) for e in damaged) == [("JS", "B7"), ("None", "B7")]
     assert all(isinstance(e, DamagedCardFound) for e in events)  # idle: the others say nothing
     assert _frames(cam, w, 3) == []  # reported once
+    assert any("heavy error correction" in r.getMessage() for r in caplog.records)
+    _no_card_logged(caplog, "AS", "KD", "3C", "JS")
 
 
-def test_foreign_pack_card_carries_its_pack_and_is_counted() -> None:
+def test_foreign_pack_card_carries_its_pack_and_is_counted(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
     cam, w = _table(packs=("B7",))
     w.set_phase("deal")
     cam.scene.place(card("5C"), "R2", zone="N")
     events = _frames(cam, w, 3)
     assert [(e.card, e.pack) for e in events if isinstance(e, CardFaced)] == [(card("5C"), "R2")]
     assert w.foreign_packs["R2"] >= 2
+    _no_card_logged(caplog, "5C")
 
 
 def test_cards_played_to_the_trick_take_the_seat_of_their_side() -> None:
