@@ -380,7 +380,11 @@ class GameRun:
             self.record.dashboard = dict(self.club.seqs)
             self.club.close()
         os.close(self.fifo)
-        self.record.tracebacks = self.proc.tracebacks()
+        where = self.proc.tracebacks()
+        self.record.tracebacks = sum(where.values())
+        if where:
+            self.record.notes.append("tracebacks in the run logs, by the line of ours that raised: " +
+                                     ", ".join(f"{w} x{n}" for w, n in where.most_common(5)))
         self.record.restarts = self.proc.starts - 1
         self.record.strays = len(self.shoe.strays)
         p = subprocess.run([sys.executable, "-m", "firmware_host.cli", "journal", "verify", "--data-dir",

@@ -14,6 +14,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -93,8 +94,25 @@ class RunProcess:
                 self.kill()
         return self.proc.returncode
 
-    def tracebacks(self) -> int:
-        return sum(p.read_text(errors="replace").count("Traceback") for p in self.logs.glob("run-*.log"))
+    def tracebacks(self) -> Counter[str]:
+        """Tracebacks in the logs, by the line of ours that raised (the last ``File`` line under
+        ``firmware_host``, ``laws`` or ``vision``)."""
+        found: Counter[str] = Counter()
+        for p in sorted(self.logs.glob("run-*.log")):
+            where = None
+            for line in p.read_text(errors="replace").splitlines():
+                if line.startswith("Traceback"):
+                    if where is not None:
+                        found[where] += 1
+                    where = "?"
+                elif where is not None and line.strip().startswith("File ") and \
+                        any(f"/{pkg}/" in line for pkg in ("firmware_host", "laws", "vision")):
+                    path = line.split('"')[1] if '"' in line else line
+                    where = f"{path.split('/cardtable/')[-1].split('/wt/')[-1]}:{line.split('line ')[-1].split(',')[0]}"
+                    where = "/".join(where.split("/")[-2:]) if "/" in where else where
+            if where is not None:
+                found[where] += 1
+        return found
 
 
 class JournalWatch:
