@@ -19,6 +19,8 @@ def add_arguments(p: argparse.ArgumentParser, *, deals: int, faults: int) -> Non
 
     p.add_argument("--deals", type=int, default=deals, help=f"shoe deals in all, shared by the games "
                    f"(default {deals})")
+    p.add_argument("--rubbers", type=int, default=0, metavar="N", help="end each game once N rubbers are "
+                   "won (at most --deals deals; faults due after that do not happen)")
     p.add_argument("--faults", type=int, default=faults, help=f"faults in all (default {faults})")
     p.add_argument("--fault-kinds", default=",".join(FAULT_KINDS), metavar="K1,K2",
                    help=f"which faults (default all: {','.join(FAULT_KINDS)})")
@@ -42,8 +44,8 @@ def parse(args: argparse.Namespace) -> tuple[tuple[str, ...], tuple[str, ...]]:
     for k in kinds:
         if k not in FAULT_KINDS:
             _bad("--fault-kinds", k)
-    if args.deals < 1 or args.faults < 0:
-        raise ValueError("--deals must be at least 1 and --faults at least 0")
+    if args.deals < 1 or args.faults < 0 or args.rubbers < 0:
+        raise ValueError("--deals must be at least 1, --faults and --rubbers at least 0")
     if not 0.0 <= args.mistake_rate <= 1.0:
         raise ValueError(f"--mistake-rate {args.mistake_rate} is not between 0 and 1")
     return games, kinds
@@ -71,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     workdir = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="cardtable-soak-"))
     t0 = time.monotonic()
     results = evening(deals=args.deals, faults=args.faults, seed=args.seed, games=games, workdir=workdir,
-                      mistake_rate=args.mistake_rate, fault_kinds=kinds, opts=Options(broker=args.broker))
+                      mistake_rate=args.mistake_rate, fault_kinds=kinds, opts=Options(broker=args.broker, rubbers=args.rubbers))
     print(table(results, time.monotonic() - t0), flush=True)
     ok = all(f.ok for f in results)
     if ok and not args.workdir:

@@ -53,6 +53,7 @@ class Options:
     disk: bool = True            # try a tmpfs of its own for the data folder (full-disk faults)
     broker: bool = False         # a real Mosquitto, and a subscriber standing for the dashboard
     camera: bool = True          # the synthetic camera's picture as an HTTP stream (camera faults)
+    rubbers: int = 0             # stop a game once this many rubbers are won (0: play every deal)
 
 
 class GameRun:
@@ -88,6 +89,7 @@ class GameRun:
         self.cam: Any = None
         self.ruling_seqs: set[int] = set()
         self.online: dict[str, bool] = {}  # devices as the journal last said
+        self.rubbers = 0
 
     # -- the evening ------------------------------------------------------------------------------
 
@@ -166,6 +168,10 @@ class GameRun:
     def _row(self, seq: int, kind: str, body: dict[str, Any]) -> None:
         if kind == "ruling":
             self.ruling_seqs.add(seq)
+            if body.get("remedy") == "rubber_won":
+                self.rubbers += 1
+                if self.opts.rubbers and self.rubbers >= self.opts.rubbers:
+                    self.shoe.last_deal = min(self.shoe.last_deal, self.shoe.deals)  # no more packs
         if kind == "note" and isinstance(body.get("device"), str) and "online" in body:
             self.online[body["device"]] = bool(body["online"])
         if kind != "event" or body.get("type") == "game":
@@ -272,7 +278,7 @@ class GameRun:
 
     def _faults(self, now: float) -> None:
         started = list(self.shoe.started_at)
-        while self.pending and self.pending[0].deal <= len(started):
+        while self.pending and self.pending[0].deal <= min(len(started), self.shoe.last_deal):
             f = self.pending[0]
             if now < started[f.deal - 1] + f.delay:
                 return
@@ -352,8 +358,9 @@ class GameRun:
 
     def _done(self) -> bool:
         st = self.replica.state
-        return (self.shoe.deals >= self.s.deals and not self.shoe.firmware.dealing and not self.steps
-                and self.waiting is None and not self.pending
+        last = self.shoe.last_deal  # the schedule's last deal, or the deal that won the last rubber
+        return (self.shoe.deals >= last and not self.shoe.firmware.dealing and not self.steps
+                and self.waiting is None and not [f for f in self.pending if f.deal <= last]
                 and not any(t.is_alive() for t in self.active)
                 and st.phase not in (Phase.DEALING, Phase.AUCTION, Phase.PLAY, Phase.SCORING)
                 and self.cards_seen >= len(self.shoe.dealt) - len(self.shoe.strays)
