@@ -151,8 +151,22 @@ def _director_key(body: dict[str, Any]) -> str:
     return repr(sorted((k, repr(v)) for k, v in body.items() if k not in ("t", "src")))
 
 
-def _diff(sent: Sequence[Any], got: Sequence[Any]) -> tuple[int, int]:
-    """(lost, extra): items of ``sent`` missing from ``got`` and items of ``got`` not in ``sent``, in order."""
+def _diff(sent: Sequence[Any], got: Sequence[Any], max_edits: int = 2000) -> tuple[int, int]:
+    """(lost, extra): items of ``sent`` missing from ``got`` and items of ``got`` not in ``sent``, in order
+    — the fewest deletions and insertions that turn one into the other (Myers' algorithm, quick when
+    they differ little; past ``max_edits`` difflib's rougher count)."""
+    n, m = len(sent), len(got)
+    v = {1: 0}
+    for d in range(max_edits + 1):
+        for k in range(-d, d + 1, 2):
+            x = v[k + 1] if k == -d or (k != d and v[k - 1] < v[k + 1]) else v[k - 1] + 1
+            y = x - k
+            while x < n and y < m and sent[x] == got[y]:
+                x, y = x + 1, y + 1
+            v[k] = x
+            if x >= n and y >= m:
+                common = (n + m - d) // 2
+                return n - common, m - common
     lost = extra = 0
     for op, i1, i2, j1, j2 in SequenceMatcher(None, list(sent), list(got), autojunk=False).get_opcodes():
         if op in ("delete", "replace"):
