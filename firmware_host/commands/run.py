@@ -43,7 +43,9 @@ def run(args: argparse.Namespace) -> int:
         if display is not None:
             display.close()
         print(f"cardtable: {exc}", file=sys.stderr)
-        return 2
+        # Only a configuration error is exit 2 (systemd does not retry it); a journal that cannot be
+        # written now (full disk, another writer's lock, an I/O error) is exit 1: the unit tries again.
+        return 1 if isinstance(exc, JournalError) and _transient(str(exc)) else 2
     if getattr(args, "events", None):
         from firmware_host.director_input import EventReader
 
@@ -61,3 +63,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         table.stop()
     return 0
+
+
+def _transient(text: str) -> bool:
+    """SQLite's words for a journal that may work again by itself."""
+    return any(w in text for w in ("database is locked", "disk is full", "disk I/O error", "database is busy"))

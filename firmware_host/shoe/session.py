@@ -4,7 +4,8 @@
 handshake, checks versions, delivers numbered messages exactly once and in order (go-back-N: anything
 out of order is dropped and a RESEND asked for), notices silence and re-sends commands the shoe has not
 answered. It acknowledges nothing by itself: the host calls ``acknowledge(upto)`` once what it was given
-is committed to its journal (``firmware_host.ordering``), so the shoe keeps every message until then. It has no thread, no port and no clock of its own: ``now`` is passed in.
+is committed to its journal (``firmware_host.ordering``), so the shoe keeps every message until then.
+It has no thread, no port and no clock of its own: ``now`` is passed in.
 """
 
 from __future__ import annotations

@@ -100,3 +100,20 @@ def test_a_missing_camera_alone_is_a_lit_lamp_not_a_crash(tmp_path: Path) -> Non
             _, err = proc.communicate(timeout=20)
     assert proc.returncode == 0, err
     assert "/dev/video-cardtable-missing" in err and "Traceback" not in err
+
+
+def test_a_journal_that_cannot_be_written_at_boot_is_not_a_configuration_error(tmp_path: Path) -> None:
+    """No room for the journal (a file size limit of zero, as a full data folder gives): exit 1, which
+    the unit retries, not 2 (a configuration error, which it does not)."""
+    import resource
+
+    def no_room() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails instead of killing
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+
+    cfg = _config(tmp_path, "/dev/cardtable-shoe-not-plugged")
+    (tmp_path / "data").mkdir()
+    p = subprocess.run([sys.executable, "-B", "-m", "firmware_host.cli", "run", "--config", str(cfg), "--no-display"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60, preexec_fn=no_room)
+    assert p.returncode == 1, p.stderr
+    assert "journal.sqlite3" in p.stderr and "Traceback" not in p.stderr

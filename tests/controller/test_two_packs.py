@@ -167,3 +167,25 @@ def test_restart_during_the_deal_and_before_it_goes_on_without_loss(tmp_path: Pa
         sent = [(c.card.code, c.pack) for c in shoe.dealt[:104]]
     assert [(e["card"], e.get("pack")) for e in dealt(data)] == sent
     assert rulings(data) == []
+
+
+def test_messages_committed_but_never_acknowledged_are_not_journaled_twice(tmp_path: Path) -> None:
+    """A host that dies after its commits but before its ACKs: the shoe sends everything again to the
+    restarted host, which resumes after the last message its journal holds and drops the rest."""
+    data = tmp_path / "data"
+    with VirtualShoe("contract-bridge", seed=16, packs=("A1", "B1"), gap_ms=20) as shoe:
+        table = LiveTable(data, shoe.path)
+        table.table.ctl.acknowledge = None  # no ACK ever leaves: the shoe keeps every message
+        try:
+            table.wait(lambda s: s.phase is Phase.DEALING and s.deal is not None and s.deal.cards_dealt >= 20)
+        finally:
+            table.close()
+        assert shoe.firmware.ring.oldest_seq() == 1  # all of it still in the shoe
+        table = LiveTable(data, shoe.path)
+        try:
+            table.wait(_dealt_and_in_auction(1))
+        finally:
+            table.close()
+        sent = [(c.card.code, c.pack) for c in shoe.dealt[:52]]
+    assert [(e["card"], e.get("pack")) for e in dealt(data)] == sent
+    assert rulings(data) == []

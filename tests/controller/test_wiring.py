@@ -100,3 +100,34 @@ def test_vision_phase_table() -> None:
     assert vision_phase(Phase.DEALING, eng) == "deal"
     assert vision_phase(Phase.PLAY, eng) == "play"
     assert vision_phase(Phase.SCORING, eng) == "idle"
+
+
+def test_a_camera_missing_at_first_is_opened_later_and_reopened_after_failing() -> None:
+    from firmware_host.wiring import ReopeningSource
+
+    now = [0.0]
+    attempts: list[float] = []
+    cams: list[_Flaky] = []
+
+    def opener() -> _Flaky:
+        attempts.append(now[0])
+        if len(attempts) < 3:
+            raise RuntimeError("camera '/dev/video9': cannot open")
+        cams.append(_Flaky(bad=0))
+        return cams[-1]
+
+    src = ReopeningSource(opener, clock=lambda: now[0], backoff=(0.5, 1.0), max_failures=2)
+    for _ in range(2):  # missing: one attempt, then none until the backoff has passed
+        assert src.read() == (False, None)
+        now[0] += 0.6
+    assert src.read() == (False, None)   # the second attempt failed; the wait doubles (to the cap)
+    now[0] += 1.1
+    ok, _ = src.read()
+    assert ok and attempts == [0.0, 0.6, 2.3] and src.opens == 1
+    cams[-1].bad = 5  # it stops giving frames: after two failures it is closed and opened again
+    assert src.read() == (False, None) and src.read() == (False, None)
+    now[0] += 1.0
+    ok, _ = src.read()
+    assert ok and src.opens == 2
+    src.release()
+    assert src.read() == (False, None)
