@@ -332,7 +332,8 @@ class GameRun:
         self.active.append(t)
 
     def _exited(self) -> None:
-        """The process ended by itself: a failure (status 2 is one systemd would never restart after).
+        """The process ended by itself: status 2 is a failure (systemd never restarts after it); any other
+        status is one the unit restarts after, reported.
         The soak starts it again, after the unit's RestartSec, to see the rest of the evening."""
         rc = self.proc.proc.returncode if self.proc.proc is not None else None
         self.record.exits.append(int(rc) if rc is not None else -1)

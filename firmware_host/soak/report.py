@@ -55,6 +55,7 @@ def table(results: Sequence[Findings], seconds: float | None = None) -> str:
     add(row("devices offline at the end", [len(f.offline_at_end) for f in results]))
     add(row("process restarts", [f.restarts for f in results]))
     add(row("  exits nobody asked for", [len(f.exits) for f in results]))
+    add(row("    of which status 2 (no restart)", [f.exits.count(2) for f in results]))
     add(row("tracebacks in the run logs", [f.tracebacks for f in results]))
     add(row("chain verifies", ["yes" if f.verified else "NO" for f in results]))
     add(row("verdict", ["ok" if f.ok else "FAIL" for f in results]))
