@@ -27,6 +27,7 @@ COMMANDS = (
     "config_init",
     "install_files",
     "doctor",
+    "soak",
 )
 
 

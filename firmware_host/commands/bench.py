@@ -14,6 +14,7 @@ BENCHES: dict[str, str] = {
     "link": "firmware_host.shoe.bench:run",
     "vision": "vision.bench:run",
     "club": "firmware_host.club.bench:club",
+    "soak": "firmware_host.soak.bench:run",
 }
 
 

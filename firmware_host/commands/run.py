@@ -11,6 +11,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("run", help="run the table with its real devices (shoe, camera, pins)")
     add_config_arguments(p, required=True)
     p.add_argument("--no-display", action="store_true", help="no terminal display (under systemd)")
+    p.add_argument("--events", metavar="PATH", help="also read law events the director enters (JSON Lines) "
+                   "from this FIFO, terminal or file")
     p.set_defaults(func=run)
 
 
@@ -52,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
         logging.getLogger("cardtable.run").warning(
             "deal %s is dealt and the table waits for its result (the director enters it on the club's "
             "dashboard); the shoe deals again after that", snap.get("deal"))
+    if getattr(args, "events", None):
+        from firmware_host.director_input import EventReader
+
+        EventReader(args.events, table.ctl.submit).start()
     done = threading.Event()
 
     def stop(signum: int, frame: object) -> None:

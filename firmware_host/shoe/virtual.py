@@ -112,6 +112,7 @@ class VirtualShoe:
         self._down_until: float | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._gather_due = False              # a deal ended: gather and reload once the exit is clear
         self.deals = 0                        # deals started so far
         self.drops = 0
         self.garbage_bytes = 0
@@ -196,6 +197,7 @@ class VirtualShoe:
         with self._lock:
             if self.firmware.dealing:
                 raise RuntimeError("the virtual shoe is dealing; abort the deal before reloading")
+            self._gather_due = False
             self.hw.gather()
             self.firmware.poll()
             self._load_next_pack(pack)
@@ -302,6 +304,11 @@ class VirtualShoe:
                 log.info("virtual shoe: deal %d with %s", self.deals, ", ".join(map(str, faults)))
             apply_faults(self.hw.well, faults, self.rng, self.plan.cards_dealt)
         elif was_dealing and not fw.dealing:
+            self._gather_due = True
+        if self._gather_due and self.hw.slot is None and not fw.in_slot:
+            # the dealer gathers once the exit is clear: a card still in it (a deal stopped mid-card)
+            # leaves first, else the firmware would keep its pack flag and never announce the next pack
+            self._gather_due = False
             self.hw.gather()
             fw.poll()                     # the firmware sees the empty well before the next pack
             self._load_next_pack()

@@ -98,7 +98,8 @@ def _certain_revoke(d: DealState, plays: Plays, seat: Seat, led: str, before: in
     need = 1
     took_up = (seat == d.dealer and d.trump_card is not None and trump == d.trump_card.suit)
     if took_up and d.trump_card is not None:
-        held.append(d.trump_card)
+        if d.trump_card not in played:  # the turn-up he has played is no longer in his hand
+            held.append(d.trump_card)
         need = 2  # one unknown card was discarded
     return sum(1 for card in held if effective_suit(card, trump) == led) >= need
 

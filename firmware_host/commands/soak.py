@@ -1,0 +1,83 @@
+"""``cardtable soak``: an evening at a real table, measured (``firmware_host/soak``)."""
+
+from __future__ import annotations
+
+import argparse
+
+GAME_NAMES = {"bridge": "contract-bridge", "contract-bridge": "contract-bridge", "euchre": "euchre"}
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("soak", help="play rubbers through a real `cardtable run` under faults and check "
+                                    "every ruling and every card")
+    add_arguments(p, deals=40, faults=8)
+    p.set_defaults(func=run)
+
+
+def add_arguments(p: argparse.ArgumentParser, *, deals: int, faults: int) -> None:
+    from firmware_host.soak.schedule import FAULT_KINDS
+
+    p.add_argument("--deals", type=int, default=deals, help=f"shoe deals in all, shared by the games "
+                   f"(default {deals})")
+    p.add_argument("--rubbers", type=int, default=0, metavar="N", help="end each game once N rubbers are "
+                   "won (at most --deals deals; faults due after that do not happen)")
+    p.add_argument("--faults", type=int, default=faults, help=f"faults in all (default {faults})")
+    p.add_argument("--fault-kinds", default=",".join(FAULT_KINDS), metavar="K1,K2",
+                   help=f"which faults (default all: {','.join(FAULT_KINDS)})")
+    p.add_argument("--games", default="bridge,euchre", help="games, one after the other (default "
+                   "bridge,euchre)")
+    p.add_argument("--seed", type=int, default=1, help="everything follows it (default 1)")
+    p.add_argument("--mistake-rate", type=float, default=0.3, metavar="P",
+                   help="share of deals with an irregularity (default 0.3)")
+    p.add_argument("--broker", action="store_true", help="the table publishes to a real Mosquitto and a "
+                   "subscriber checks the dashboard got every ruling once (adds broker outages)")
+    p.add_argument("--workdir", metavar="DIR", help="keep journals and logs here (default: a temp folder, "
+                   "removed when every invariant holds)")
+
+
+def parse(args: argparse.Namespace) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The games and fault kinds asked for; raises ValueError naming what is wrong."""
+    from firmware_host.soak.schedule import FAULT_KINDS
+
+    games = tuple(GAME_NAMES.get(g.strip(), "") or _bad("--games", g) for g in args.games.split(","))
+    kinds = tuple(k.strip() for k in args.fault_kinds.split(",") if k.strip())
+    for k in kinds:
+        if k not in FAULT_KINDS:
+            _bad("--fault-kinds", k)
+    if args.deals < 1 or args.faults < 0 or args.rubbers < 0:
+        raise ValueError("--deals must be at least 1, --faults and --rubbers at least 0")
+    if not 0.0 <= args.mistake_rate <= 1.0:
+        raise ValueError(f"--mistake-rate {args.mistake_rate} is not between 0 and 1")
+    return games, kinds
+
+
+def _bad(option: str, value: str) -> str:
+    raise ValueError(f"{option}: unknown value {value!r}")
+
+
+def run(args: argparse.Namespace) -> int:
+    import shutil
+    import sys
+    import tempfile
+    import time
+    from pathlib import Path
+
+    from firmware_host.soak.driver import Options, evening
+    from firmware_host.soak.report import table
+
+    try:
+        games, kinds = parse(args)
+    except ValueError as exc:
+        print(f"cardtable soak: {exc}", file=sys.stderr)
+        return 2
+    workdir = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="cardtable-soak-"))
+    t0 = time.monotonic()
+    results = evening(deals=args.deals, faults=args.faults, seed=args.seed, games=games, workdir=workdir,
+                      mistake_rate=args.mistake_rate, fault_kinds=kinds, opts=Options(broker=args.broker, rubbers=args.rubbers))
+    print(table(results, time.monotonic() - t0), flush=True)
+    ok = all(f.ok for f in results)
+    if ok and not args.workdir:
+        shutil.rmtree(workdir, ignore_errors=True)
+    else:
+        print(f"journals and logs in {workdir}")
+    return 0 if ok else 1

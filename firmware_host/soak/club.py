@@ -1,0 +1,73 @@
+"""The club side of a soak (``--broker``): a real Mosquitto the table publishes to, and a subscriber that
+stands for the dashboard, counting every ruling the way the dashboard does (one per table and ``seq``).
+
+The broker keeps sessions across restarts (persistence on) and the subscriber's session is persistent
+(QoS 1, a fixed client id), so a ruling published while the subscriber reconnects waits for it; a broker
+outage is a fault (``broker``): Mosquitto is stopped and started again on the same port.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
+
+
+class Club:
+    """A broker for one table, and the dashboard's ear on it."""
+
+    def __init__(self, workdir: Path, table: str) -> None:
+        self.table = table
+        self.secret = secrets.token_urlsafe(12)
+        self.password_file = workdir / "mqtt-password"
+        self.password_file.write_text(self.secret + "\n")
+        self.password_file.chmod(0o600)
+        self._dash = secrets.token_urlsafe(12)
+        self.broker = LocalBroker(workdir / "broker", {DASHBOARD_USER: self._dash, table: self.secret},
+                                  persistence=True)
+        self.seqs: Counter[int] = Counter()   # ruling seq -> deliveries
+        self._lock = threading.Lock()
+        self.client: Any = None
+
+    def config(self) -> str:
+        """The ``[mqtt]`` section for the table's configuration."""
+        return (f'\n[mqtt]\nhost = "127.0.0.1"\nport = {self.broker.port}\nusername = "{self.table}"\n'
+                f'password_file = "{self.password_file}"\n')
+
+    def start(self) -> None:
+        import paho.mqtt.client as mqtt
+
+        self.broker.start()
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"soak-dashboard-{self.table}",
+                        clean_session=False)
+        c.username_pw_set(DASHBOARD_USER, self._dash)
+        c.on_connect = lambda cl, u, f, rc, p: cl.subscribe(f"cardtable/{self.table}/ruling", qos=1)
+        c.on_message = self._message
+        c.reconnect_delay_set(0.1, 1.0)
+        c.connect("127.0.0.1", self.broker.port)
+        c.loop_start()
+        self.client = c
+
+    def _message(self, client: Any, userdata: Any, msg: Any) -> None:
+        try:
+            seq = int(json.loads(msg.payload)["seq"])
+        except (ValueError, KeyError, TypeError):
+            seq = -1
+        with self._lock:
+            self.seqs[seq] += 1
+
+
+    def received(self) -> set[int]:
+        with self._lock:
+            return set(self.seqs)
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.loop_stop()
+            self.client.disconnect()
+        self.broker.stop()

@@ -1,0 +1,172 @@
+"""The soak's rig: the pieces the driver works with, each at the same interface as at a real table.
+
+* ``SoakShoe``: the virtual shoe, noting where each deal's cards begin (the physical record).
+* ``RunProcess``: ``cardtable run`` as a process of its own (killed, restarted, stopped).
+* ``JournalWatch``: the journal's new rows, read on a connection of the driver's own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from firmware_host.shoe.virtual import VirtualShoe
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class SoakShoe(VirtualShoe):
+    """The virtual shoe, noting where each deal's cards begin, that loads no pack after the last deal."""
+
+    def __init__(self, game: str, seed: int, last_deal: int, **kw: Any) -> None:
+        self.hold = True  # no pack until the table is formed (``load_pack`` puts the first one in)
+        super().__init__(game, seed, **kw)
+        self.last_deal = last_deal
+        self.starts: list[int] = []
+        self.started_at: list[float] = []
+        self.sizes: list[int] = []
+        self.strays: set[int] = set()
+
+    def _cycle(self) -> None:
+        before, dealt, out = self.deals, self.firmware.dealt, len(self.hw.left)
+        super()._cycle()
+        if len(self.hw.left) > out and self.deals == before and self.firmware.dealt == dealt:
+            self.strays.add(out)  # left while no deal was running (after an abort): sent without a seat
+        if self.deals != before:
+            self.starts.append(len(self.hw.left))
+            self.sizes.append(len(self.hw.well) + (self.hw.slot is not None))
+            self.started_at.append(time.monotonic())
+
+    def _load_next_pack(self, pack: str | None = None) -> None:
+        if self.deals >= self.last_deal or (self.hold and pack is None):
+            return  # the evening is over (or not begun): the dealer puts no more packs in
+        self.hold = False
+        super()._load_next_pack(pack)
+
+    def deal_cards(self) -> list[list[Any]]:
+        """The cards each deal sent to a seat (or turned up), in order; strays left out."""
+        with self._lock:
+            left, starts, strays = list(self.hw.left), list(self.starts), set(self.strays)
+        return [[c for i, c in enumerate(left[a:b], start=a) if i not in strays]
+                for a, b in zip(starts, [*starts[1:], len(left)])]
+
+
+class RunProcess:
+    """``cardtable run`` in a process of its own; its stderr goes to a log file per start."""
+
+    def __init__(self, config: Path, events: Path, logs: Path) -> None:
+        self.config, self.events, self.logs = config, events, logs
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    def start(self) -> None:
+        self.starts += 1
+        log_file = open(self.logs / f"run-{self.starts}.log", "wb")  # noqa: SIM115 - the child keeps it
+        self.proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "-v", "run", "--config",
+                                      str(self.config), "--no-display", "--events", str(self.events)],
+                                     stdout=subprocess.DEVNULL, stderr=log_file, cwd=ROOT)
+        log_file.close()
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def stop(self) -> int | None:
+        if self.proc is None:
+            return None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        return self.proc.returncode
+
+    def tracebacks(self) -> Counter[str]:
+        """Tracebacks in the logs, by the line of ours that raised (the last ``File`` line under
+        ``firmware_host``, ``laws`` or ``vision``)."""
+        found: Counter[str] = Counter()
+        for p in sorted(self.logs.glob("run-*.log")):
+            where = None
+            for line in p.read_text(errors="replace").splitlines():
+                if line.startswith("Traceback"):
+                    if where is not None:
+                        found[where] += 1
+                    where = "?"
+                elif where is not None and line.strip().startswith("File ") and \
+                        any(f"/{pkg}/" in line for pkg in ("firmware_host", "laws", "vision")):
+                    path = line.split('"')[1] if '"' in line else line
+                    where = f"{path.split('/cardtable/')[-1].split('/wt/')[-1]}:{line.split('line ')[-1].split(',')[0]}"
+                    where = "/".join(where.split("/")[-2:]) if "/" in where else where
+            if where is not None:
+                found[where] += 1
+        return found
+
+
+class JournalWatch:
+    """New journal rows, read through a connection of the driver's own."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.conn: sqlite3.Connection | None = None
+        self.seq = 0
+
+    def new_rows(self) -> list[tuple[int, str, dict[str, Any]]]:
+        if self.conn is None:
+            if not self.db.exists():
+                return []
+            self.conn = sqlite3.connect(self.db, timeout=0.5, isolation_level=None)
+        try:
+            rows = self.conn.execute("SELECT seq, kind, body FROM journal WHERE seq > ? ORDER BY seq",
+                                     (self.seq,)).fetchall()
+        except sqlite3.Error:
+            return []
+        out = [(int(s), str(k), json.loads(b)) for s, k, b in rows]
+        if out:
+            self.seq = out[-1][0]
+        return out
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def table_id(game: str) -> str:
+    return f"soak-{'bridge' if game == 'contract-bridge' else 'euchre'}"
+
+
+def table_config(tmp: Path, data: Path, port: str, game: str, camera: str = "none") -> Path:
+    text = (ROOT / "config" / "table.toml").read_text()
+    for old, new in ((('game = "contract-bridge"'), f'game = "{game}"'),
+                     ('data_dir = "/var/lib/cardtable"', f'data_dir = "{data}"'),
+                     ('port = "/dev/cardtable-shoe"', f'port = "{port}"'),
+                     ("source = 0 ", f'source = "{camera}" '),
+                     ("width = 1280", "width = 320"), ("height = 720", "height = 240"),
+                     ('factory = "auto"', 'factory = "mock"'),
+                     ('id = "table-1"', f'id = "{table_id(game)}"')):
+        text = text.replace(old, new, 1)
+    path = tmp / "table.toml"
+    path.write_text(text)
+    return path
+
+
+def all_rows(db: Path) -> list[tuple[int, str, dict[str, Any]]]:
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return [(int(s), str(k), json.loads(b)) for s, k, b in
+                conn.execute("SELECT seq, kind, body FROM journal ORDER BY seq")]
+    finally:
+        conn.close()

@@ -1,0 +1,43 @@
+"""Found by the soak: the dealer who took up the trump card and has played it is not still holding it.
+A revoke is certain only if the dealer held two cards of the suit led among the cards he may still hold
+(one unknown card was discarded); the turn-up he already played is not among them."""
+
+from __future__ import annotations
+
+from laws.cards import Seat
+from laws.engine import LawEngine
+from laws.rulings import Remedy
+from tests.laws.streams import E, prelude
+
+HANDS = {  # North deals; the turn-up is the eight of hearts, which East orders up
+    Seat.N: ["AH", "AS", "KS", "QS", "TS"],
+    Seat.E: ["9H", "KH", "AC", "KC", "9D"],
+    Seat.S: ["7H", "8S", "9S", "QC", "7C"],
+    Seat.W: ["AD", "KD", "QD", "8D", "7D"],
+}
+
+
+def _dealt() -> LawEngine:
+    eng = LawEngine("euchre")
+    eng.state.next_dealer = Seat.N
+    events = prelude(Seat.N) + [E("deal_start", dealer="N", pack="red")]
+    order = [Seat.E, Seat.S, Seat.W, Seat.N]
+    taken = dict.fromkeys(order, 0)
+    for sizes in ((2, 3, 2, 3), (3, 2, 3, 2)):
+        for seat, n in zip(order, sizes):
+            for card in HANDS[seat][taken[seat]:taken[seat] + n]:
+                events.append(E("card_dealt", seat=seat.value, card=card))
+            taken[seat] += n
+    events += [E("deal_end"), E("trump_turned", card="8H"), E("trump_made", seat="E", suit="H")]
+    assert eng.feed_all(events) == []
+    return eng
+
+
+def test_a_dealer_who_played_the_turn_up_and_discarded_his_last_trump_has_not_revoked() -> None:
+    eng = _dealt()  # North took up the 8H and discarded the AH (which nobody saw)
+    tricks = [("E", "9H"), ("S", "7H"), ("W", "7D"), ("N", "8H"),     # North plays the turn-up
+              ("E", "KH"), ("S", "8S"), ("W", "8D"), ("N", "TS"),     # no heart left: a spade is legal
+              ("E", "AC"), ("S", "7C"), ("W", "QD"), ("N", "QS")]     # (this trick would establish it)
+    for seat, card in tricks:
+        assert eng.feed(E("card_played", seat=seat, card=card)) == [], (seat, card)
+    assert [r for r in eng.feed(E("play_end")) if r.remedy is Remedy.PENALTY] == []
