@@ -330,7 +330,7 @@ def parse_command(raw):
         if len(b) < 3 + n:
             raise ValueError("START_DEAL sizes run past the end")
         f["sizes"] = list(b[3:3 + n])
-        f["pack"] = unpack_str(b, 3 + n)[0] if len(b) > 3 + n else ""
+        f["pack"] = unpack_str(b, 3 + n)[0]     # the body ends with ``pack str``: without it, too short
     elif mtype == SET_LAMP:
         if len(b) < 3:
             raise ValueError("SET_LAMP too short")
