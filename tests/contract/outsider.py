@@ -110,3 +110,20 @@ EUCHRE_HANDS = {"E": ["AC", "KC", "QC", "JC", "TC"], "S": ["7C", "8C", "9C", "AD
 
 def played(*cards: tuple[str, str]) -> list[dict[str, Any]]:
     return [{"type": "card_played", "seat": s, "card": c} for s, c in cards]
+
+
+def replay_here(events: list[dict[str, Any]], tmp: Path) -> list[dict[str, Any]]:
+    """The same ``cardtable replay FILE`` entry point, called in this process (the law samples run many
+    short logs; a process each would cost most of the suite's time). Exit status must be 0."""
+    import contextlib
+    import io
+
+    from firmware_host.cli import main
+
+    path = tmp / "log.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in events))
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["replay", str(path)])
+    assert code == 0, err.getvalue()
+    return [json.loads(line) for line in out.getvalue().splitlines()]
