@@ -125,9 +125,18 @@ def frame_raw(raw: bytes) -> bytes:
 
 
 def encode(msg: m.ShoeMessage | m.Command, *, version: int = m.PROTO_MAJOR) -> bytes:
-    """The bytes on the wire for one message (either direction)."""
+    """The bytes on the wire for one message (either direction).
+
+    Raises:
+        ValueError: when the frame would be longer than 255 bytes unescaped (a text field too long):
+            every receiver would drop it (PROTOCOL.md section 2).
+    """
     mtype, seq, body = _body(msg)
-    return frame_raw(_HDR.pack(version, mtype, seq) + body)
+    raw = _HDR.pack(version, mtype, seq) + body
+    if len(raw) + _CRC.size > MAX_FRAME:
+        raise ValueError(f"{type(msg).__name__} does not fit a frame: {len(raw) + _CRC.size} bytes, "
+                         f"at most {MAX_FRAME} (shorten its text)")
+    return frame_raw(raw)
 
 
 # --- decoding --------------------------------------------------------------------------------------

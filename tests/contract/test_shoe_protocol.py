@@ -342,3 +342,54 @@ def test_host_codec_reads_a_start_deal_without_pack_as_malformed() -> None:
     dec = codec.Decoder()
     assert dec.feed(b"\xc0" + w.escape(raw + struct.pack(">I", w.crc32(raw))) + b"\xc0") == []
     assert dec.stats["malformed"] == 1
+
+
+# --- section 2: no sender ever writes a frame longer than 255 bytes ------------------------------------
+
+
+@given(st.sampled_from(["ERROR", "REPLY"]), st.text(min_size=200, max_size=400), u32)
+def test_the_firmware_cuts_long_details_to_fit_a_frame(name: str, detail: str, seq: int) -> None:
+    """A long ERROR or REPLY detail (an exception's text in ERROR 5) used to make a frame over 255 bytes:
+    every receiver drops it, and a numbered message that never arrives is a gap no RESEND can close.
+    The shoe cuts the detail, at a character boundary, so that the frame fits."""
+    wire = _firmware()
+    body = wire.error_body(5, detail) if name == "ERROR" else wire.reply_body(7, 3, detail)
+    frame = wire.frame(w.BY_NAME[name][0], seq, body)
+    got = w.decode(frame)
+    assert got[0] == name and detail.startswith(got[2]["detail"]) and len(got[2]["detail"]) > 0
+
+
+def test_a_firmware_fault_with_a_long_text_is_delivered() -> None:
+    from firmware_host.shoe import codec
+    from tests.shoe.fwkit import Bench
+
+    bench = Bench()
+    bench.run(2)
+    bench.port.take()
+    bench.shoe.report_fault("OSError: " + "é" * 300)
+    (msg,) = codec.Decoder().feed(bench.port.take())
+    assert msg.code == 5 and msg.detail.startswith("firmware fault 1: OSError: é")
+
+
+def test_the_host_refuses_to_encode_a_command_that_does_not_fit() -> None:
+    """Section 2 binds senders too: a START_DEAL whose pack name makes the frame over 255 bytes would be
+    dropped by the shoe and repeated forever; encoding it is a misuse of the API and raises."""
+    from firmware_host.shoe import codec
+    from firmware_host.shoe import messages as m
+    from laws.cards import Seat
+
+    assert len(codec.encode(m.StartDeal(Seat.N, (1,) * 13, 0, "p" * 200, cmd=1))) <= 2 * 255
+    with pytest.raises(ValueError, match="255"):
+        codec.encode(m.StartDeal(Seat.N, (1,) * 13, 0, "p" * 240, cmd=1))
+
+
+def test_the_host_session_keeps_no_command_it_cannot_frame() -> None:
+    from firmware_host.shoe import messages as m
+    from firmware_host.shoe.session import ShoeSession
+    from laws.cards import Seat
+
+    session = ShoeSession(session_id=7)
+    with pytest.raises(ValueError, match="255"):
+        session.command(m.StartDeal(Seat.N, (1,) * 13, 0, "p" * 240), 0.0)
+    cmd, _ = session.command(m.StartDeal(Seat.N, (1,) * 13, 0, "A1"), 0.0)
+    assert cmd.cmd == 1
