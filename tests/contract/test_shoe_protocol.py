@@ -393,3 +393,20 @@ def test_the_host_session_keeps_no_command_it_cannot_frame() -> None:
         session.command(m.StartDeal(Seat.N, (1,) * 13, 0, "p" * 240), 0.0)
     cmd, _ = session.command(m.StartDeal(Seat.N, (1,) * 13, 0, "A1"), 0.0)
     assert cmd.cmd == 1
+
+
+@pytest.mark.parametrize("v", VECTORS["invalid"], ids=lambda v: v["name"])
+def test_the_host_counts_each_invalid_vector_under_its_name(v: dict[str, Any]) -> None:
+    from firmware_host.shoe import codec
+    from firmware_host.shoe import messages as m
+
+    refusals: list[str] = []
+    dec = codec.Decoder(on_version=lambda exc: refusals.append(str(exc)))
+    got = dec.feed(bytes.fromhex(v["hex"]))
+    assert all(isinstance(g, m.Skipped) for g in got)     # nothing is ever delivered
+    if v["error"] is None:
+        assert not dec.stats
+    else:
+        assert dec.stats[v["error"]] == 1
+        if v["error"] == "version":
+            assert refusals == [v["refusal"]]
