@@ -54,17 +54,17 @@ def run(args: argparse.Namespace) -> int:
                     rulings = engine.feed(item.event)
                 except ValueError as exc:
                     raise LogError(source, item.line, str(exc)) from None
-                if item.event.TYPE == "result" and engine.ignored > ignored:
-                    dropped += 1
-                    note = dropped_result(item.line, engine.state.phase.value)
-                    print(json.dumps(note, ensure_ascii=False) if args.format == "json" else
-                          f"[line {item.line}] RESULT NOT SCORED\n    {note['reason']}")
                 for r in rulings:
                     counts[r.remedy.value] += 1
                     if args.format == "json":
                         print(json.dumps(r.to_dict(), ensure_ascii=False), flush=False)
                     else:
                         print(ruling_text(r, line=item.line))
+                if item.event.TYPE == "result" and engine.ignored > ignored:   # after what the line ruled
+                    dropped += 1
+                    note = dropped_result(item.line, engine.state.phase.value)
+                    print(json.dumps(note, ensure_ascii=False) if args.format == "json" else
+                          f"[line {item.line}] RESULT NOT SCORED\n    {note['reason']}")
     except LogError as exc:
         sys.stdout.flush()
         print(str(exc), file=sys.stderr)

@@ -361,3 +361,17 @@ def test_calls_without_their_card_or_suit() -> None:
                           {"type": "demand", "seat": "E", "what": "call_suit", "suit": "D"}]).rulings
     assert (suit[-2]["remedy"], suit[-2]["clause"]) == ("attention", "EU-52") and "call" not in suit[-2]
     assert (suit[-1]["call"], suit[-1]["suit"]) == ("suit", "D")
+
+
+def test_a_result_during_play_ends_play_first() -> None:
+    """``result``: during play it ends play first, as ``play_end`` would: with the missing-card search
+    still open that is a redeal (CB-missing-not-found); the result of the voided hand is then not scored.
+    The notice comes after the line's rulings, in the order things happened."""
+    deal = bridge_deal()
+    log = bridge_table() + deal[:-2] + deal[-1:] + played(("E", "AS")) + [
+        {"type": "result", "declarer": "S", "contract": "2H", "tricks": 8}]
+    run = replay(log)
+    _ok(run)
+    said = [(r.get("remedy") or r.get("dropped"), r.get("clause")) for r in run.rulings[1:]]
+    assert said == [("attention", "CB-missing-search"), ("redeal", "CB-missing-not-found"), ("result", None)]
+    assert run.rulings[-1]["line"] == len(log)

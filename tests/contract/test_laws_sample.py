@@ -211,6 +211,10 @@ EUCHRE: dict[str, Case] = {
     "43: the dealer's partner touched first": (
         TWO_TWO[:5] + [E("deal_interrupted", seat="S", how="touched"), E("deal_interrupted", seat="E", how="touched")]
         + TWO_TWO[5:], [("misdeal", "EU-43", "E")]),
+    "42: a hand counted six before the turn-up": (ED[:-2] + [E("hand_count", seat="E", count=6)],
+                                                  [("misdeal", "EU-41", "E")]),
+    "90: a hand counted six after the turn-up": (ED + [E("hand_count", seat="E", count=6)],
+                                                [("deal_stands", "EU-90"), ("penalty", "EU-90")]),
     "45: dealing for his partner, misdealt": (
         [dict(e, dealer="S", on_behalf_of="N") if e["type"] == "deal_start" else e for e in TWO_TWO],
         [("misdeal", "EU-45", "E")]),
