@@ -410,3 +410,37 @@ def test_the_host_counts_each_invalid_vector_under_its_name(v: dict[str, Any]) -
         assert dec.stats[v["error"]] == 1
         if v["error"] == "version":
             assert refusals == [v["refusal"]]
+
+
+# --- section 8: the card code, outsider against the firmware's reader and the host's scanner driver ----
+
+ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+@st.composite
+def reader_lines(draw: st.DrawFn) -> str:
+    """Valid codes of cards and backs, near misses, and noise, with white space and case as readers give."""
+    pack = draw(st.text(ALNUM, min_size=2, max_size=2))
+    body = "1" + pack + draw(st.sampled_from([r + s for r in w.RANKS for s in w.SUITS] + ["ZZ", "1S", "AX"]))
+    code = body + w.check_char(body)
+    text = draw(st.one_of(st.just(code), st.just(body + draw(st.sampled_from(ALNUM))),
+                          st.just(code[:3] + " " + code[3:]),
+                          st.text(ALNUM + " -:", max_size=8), st.text(max_size=8)))
+    if draw(st.booleans()):
+        text = text.lower()
+    return draw(st.sampled_from(["", " ", "\t"])) + text + draw(st.sampled_from(["", "\r\n", "\n", "  "]))
+
+
+@given(reader_lines())
+def test_card_codes_read_alike(line: str) -> None:
+    import importlib
+
+    from firmware_host.shoe.firmware import load_firmware
+    from firmware_host.shoe.scanner import parse_code
+
+    load_firmware()
+    hal = importlib.import_module("shoefw.hal")
+    card, pack = w.read_card_code(line)
+    assert hal.parse_payload(line) == (pack, card)
+    host_pack, host_card = parse_code(line)
+    assert (host_pack, None if host_card is None else host_card.code) == (pack, card)
