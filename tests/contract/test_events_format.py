@@ -375,3 +375,14 @@ def test_a_result_during_play_ends_play_first() -> None:
     said = [(r.get("remedy") or r.get("dropped"), r.get("clause")) for r in run.rulings[1:]]
     assert said == [("attention", "CB-missing-search"), ("redeal", "CB-missing-not-found"), ("result", None)]
     assert run.rulings[-1]["line"] == len(log)
+
+
+def test_worked_example_law_52_continued_holding_none() -> None:
+    """The law 52 example goes on: the next time South or North leads, a diamond if he holds one; holding
+    none, ``attention`` ``EU-57``. North is the dealer who took up the turned jack (no ``discard`` event):
+    whatever he put under the pack, he holds no diamond, so the call is met (it used to say nothing)."""
+    trick1 = played(("E", "AC"), ("S", "8C"), ("W", "TD"), ("N", "9H"))       # North trumps and leads next
+    run = replay(_euchre_hand() + _worked("A lead out of turn (laws 52–53)") + trick1 + played(("N", "TH")))
+    _ok(run)
+    assert (run.rulings[-1]["remedy"], run.rulings[-1]["clause"], run.rulings[-1]["seat"]) == \
+        ("attention", "EU-57", "N")
