@@ -386,3 +386,12 @@ def test_worked_example_law_52_continued_holding_none() -> None:
     _ok(run)
     assert (run.rulings[-1]["remedy"], run.rulings[-1]["clause"], run.rulings[-1]["seat"]) == \
         ("attention", "EU-57", "N")
+
+
+def test_a_claim_lapses_at_its_until_event_with_its_lapse_sentence() -> None:
+    claim_then = replay(euchre_table() + _worked("A card seen while the euchre dealer shuffles") + [
+        {"type": "cut", "seat": "W", "top": 16, "bottom": 16}, {"type": "deal_start", "dealer": "N", "pack": "red"}])
+    _ok(claim_then)
+    claim, lapse = claim_then.rulings[1:]
+    assert claim["until"] == "deal_start"
+    assert (lapse["remedy"], lapse["clause"], lapse["reason"]) == ("deal_stands", "EU-27", claim["lapse"])

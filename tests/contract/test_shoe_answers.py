@@ -143,3 +143,31 @@ def test_resend_of_a_number_not_used_yet_is_ignored_and_a_gap_is_resent() -> Non
     assert shoe.raw(w.encode("RESEND", 0, {"first": last + 5}), ms=5) == []
     out = shoe.raw(w.encode("RESEND", 0, {"first": last, "last": last}), ms=5)
     assert [(m[0], m[1]) for m in out if m[0] != "HEARTBEAT"] == [("PACK_LOADED", last)]
+
+
+def _heartbeats(shoe: Shoe, ms: int) -> list[dict[str, Any]]:
+    return [m[2] | {"seq": m[1]} for m in shoe.raw(ms=1) + _run(shoe, ms) if m[0] == "HEARTBEAT"]
+
+
+def _run(shoe: Shoe, ms: int) -> list[Any]:
+    out = []
+    for _ in range(ms):
+        shoe.bench.hw.step(shoe.bench.clock.ms, shoe.bench.shoe.dealing and not shoe.bench.shoe.paused)
+        shoe.bench.shoe.poll()
+        shoe.bench.clock.ms += 1
+        data = shoe.bench.port.take()
+        out += [w.decode(b"\xc0" + p + b"\xc0") for p in data.split(b"\xc0") if p]
+    return out
+
+
+def test_heartbeat_every_half_second_with_state_flags_and_last_number() -> None:
+    idle = Shoe(pack=False)
+    beats = _heartbeats(idle, 1000)
+    assert len(beats) == 2 and all(b["state"] == 0 and b["flags"] == 0 for b in beats)
+    shoe = Shoe()
+    assert {(b["state"], b["flags"]) for b in _heartbeats(shoe, 600)} == {(1, 2)}         # pack loaded
+    shoe.cmd("START_DEAL", BRIDGE)
+    shoe.cmd("PAUSE")
+    beats = _heartbeats(shoe, 600)
+    assert {(b["state"], b["flags"] & 1) for b in beats} == {(3, 1)}                        # paused wins
+    assert beats[-1]["seq"] == shoe.raw(w.encode("PING", 0, {"token": 1}))[0][1]          # its last number
