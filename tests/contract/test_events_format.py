@@ -395,3 +395,13 @@ def test_a_claim_lapses_at_its_until_event_with_its_lapse_sentence() -> None:
     claim, lapse = claim_then.rulings[1:]
     assert claim["until"] == "deal_start"
     assert (lapse["remedy"], lapse["clause"], lapse["reason"]) == ("deal_stands", "EU-27", claim["lapse"])
+
+
+def test_one_card_drawn_twice() -> None:
+    cuts = [["A", "JS"], ["B", "JS"], ["C", "AH"], ["D", "7C"]]
+    bridge = replay([game("contract-bridge"), {"type": "draw", "cuts": cuts}])
+    _ok(bridge)
+    assert (bridge.rulings[0]["remedy"], bridge.rulings[0]["who"]) == ("cut_again", ["A", "B"])
+    _bad(replay([game("euchre"), {"type": "draw", "cuts": cuts}]), 2, "law 9")
+    _bad(replay([game("euchre"), {"type": "draw", "cuts": cuts[1:]}]), 2, "4")
+    _bad(replay([game("euchre"), {"type": "draw", "cuts": [*cuts[1:], ["C", "9D"]]}]), 2, "C")
