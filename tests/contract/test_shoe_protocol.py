@@ -444,3 +444,18 @@ def test_card_codes_read_alike(line: str) -> None:
     assert hal.parse_payload(line) == (pack, card)
     host_pack, host_card = parse_code(line)
     assert (host_pack, None if host_card is None else host_card.code) == (pack, card)
+
+
+@pytest.mark.parametrize("v", VECTORS["valid"], ids=lambda v: v["name"])
+def test_host_and_firmware_on_every_valid_vector(v: dict[str, Any]) -> None:
+    from firmware_host.shoe import codec
+
+    name, seq, fields, data = v["type"], v["seq"], v["fields"], bytes.fromhex(v["hex"])
+    assert codec.encode(host_object(name, seq, fields)) == data
+    assert codec.Decoder().feed(data) == [host_object(name, seq, fields)]
+    wire = _firmware()
+    if v["direction"] == "shoe":
+        assert wire.frame(w.BY_NAME[name][0], seq, getattr(wire, name.lower() + "_body")(**fields)) == data
+    else:
+        (raw,) = wire.Deframer().feed(data)
+        assert wire.parse_command(raw) == (w.BY_NAME[name][0], seq, fields)
