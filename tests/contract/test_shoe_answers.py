@@ -171,3 +171,19 @@ def test_heartbeat_every_half_second_with_state_flags_and_last_number() -> None:
     beats = _heartbeats(shoe, 600)
     assert {(b["state"], b["flags"] & 1) for b in beats} == {(3, 1)}                        # paused wins
     assert beats[-1]["seq"] == shoe.raw(w.encode("PING", 0, {"token": 1}))[0][1]          # its last number
+
+
+def test_resend_edges_as_written() -> None:
+    """Section 5: a ``last`` below ``first`` asks for nothing; ``first`` 0 means from the oldest held."""
+    shoe = Shoe()
+    last = shoe.raw(w.encode("HOST_HELLO", 0, {"major": 1, "minor": 1, "session": 0xC0FFEE, "next_cmd": 1}))[0][1]
+    shoe.cmd("SET_LAMP", {"lamp": 1, "mode": 1, "colour": 2})                   # REPLY: number last + 1
+    assert shoe.raw(w.encode("RESEND", 0, {"first": last + 1, "last": last}), ms=5) == []
+    out = [m for m in shoe.raw(w.encode("RESEND", 0, {"first": 0, "last": 0}), ms=5) if m[0] != "HEARTBEAT"]
+    assert [(m[0], m[1]) for m in out] == [("HELLO", last + 1), ("PACK_LOADED", last), ("REPLY", last + 1)]
+
+
+def test_next_cmd_zero_is_read_as_one() -> None:
+    shoe = Shoe()
+    shoe.raw(w.encode("HOST_HELLO", 0, {"major": 1, "minor": 1, "session": 0xBEE, "next_cmd": 0}))
+    assert shoe.status("SET_LAMP", {"lamp": 1, "mode": 1, "colour": 2}) == 0      # id 1 is done
