@@ -405,3 +405,41 @@ def test_one_card_drawn_twice() -> None:
     _bad(replay([game("euchre"), {"type": "draw", "cuts": cuts}]), 2, "law 9")
     _bad(replay([game("euchre"), {"type": "draw", "cuts": cuts[1:]}]), 2, "4")
     _bad(replay([game("euchre"), {"type": "draw", "cuts": [*cuts[1:], ["C", "9D"]]}]), 2, "C")
+
+
+REQUIRED = {"formation": {"players", "partners", "dealer_name", "seats"}, "game_won": {"value"},
+            "cut_again": {"who"}, "claim_option": {"until"}}
+
+
+def test_remedy_specific_fields_as_documented() -> None:
+    rulings: list[dict[str, Any]] = []
+    for name in ("bridge-irregularities", "bridge-rubber", "euchre-hands", "euchre-irregularities"):
+        run = replay((ROOT / "tests" / "data" / f"{name}.jsonl").read_text())
+        _ok(run)
+        rulings += [r for r in run.rulings if "remedy" in r]
+    rulings += replay([game("euchre"), {"type": "draw", "cuts": [
+        ["A", "JS"], ["B", "AD"], ["C", "AH"], ["D", "7C"]]}]).rulings
+    seen = {r["remedy"] for r in rulings}
+    assert {"formation", "game_won", "rubber_won", "penalty", "score", "cut_again", "claim_option"} <= seen
+    for r in rulings:
+        assert REQUIRED.get(r["remedy"], set()) <= set(r), r
+        if r["remedy"] == "rubber_won":
+            assert ("premium" in r or "points" in r) and "totals" in r, r
+        if r["remedy"] == "penalty":
+            assert "points" in r or {"revoke_tricks", "card"} <= set(r), r
+        if r["remedy"] == "claim_option" and r.get("grants") == "call":
+            assert set(r["options"]) <= {"call_card", "call_suit", "win_trick", "lose_trick", "hold_order",
+                                         "call_highest", "call_lowest"}, r
+        for key in ("dealer", "seat"):
+            assert r.get(key) in (None, "N", "E", "S", "W"), r
+        assert r.get("side") in (None, "NS", "EW"), r
+
+
+def test_the_usual_lapse_sentence() -> None:
+    deal = bridge_deal()
+    run = replay(bridge_table() + [deal[0]] + deal[2:])             # nobody cut: a claim until the last card
+    _ok(run)
+    claim, lapse = run.rulings[1:3]
+    assert (claim["remedy"], claim["clause"], "lapse" in claim) == ("claim_option", "CB-redeal-uncut", False)
+    assert lapse["remedy"] == "deal_stands"
+    assert lapse["reason"] == f"No redeal was demanded in time, so the deal stands ({claim['reason'].rstrip('.')})."
