@@ -227,6 +227,8 @@ def test_every_documented_value_is_accepted(name: str) -> None:
     ({"type": "cut", "seat": "W", "bottom": -1}, "bottom"),
     ({"type": "cut", "seat": "W", "exposed": 1.5}, "exposed"),
     ({"type": "hand_count", "seat": "S", "count": True}, "count"),
+    ({"type": "hand_count", "seat": "S", "count": 3.0}, "count"),
+    ({"type": "hand_count", "seat": "S", "count": "3"}, "count"),
     ({"type": "deal_end", "t": "noon"}, "'t'"),
     ({"type": "packs", "owners": {"NW": "red"}}, "owners"),
     ({"type": "trump_made", "seat": "E", "suit": "X"}, "suit"),

@@ -163,6 +163,10 @@ EUCHRE: dict[str, Case] = {
                          + euchre_deal("S", {left(s, 2): c for s, c in EUCHRE_HANDS.items()}, "JH")
                          + [E("trump_made", seat="S", suit="H"), E("result", makers="NS", tricks=5)],
                          [("score", "EU-2"), ("score", "EU-2"), ("score", "EU-2"), ("game_won", "EU-7")]),
+    "23: a shuffle during play is noted": (ED + [E("trump_made", seat="S", suit="H")] + played(("E", "AC"))
+                                           + [E("shuffle", seat="W")], [("attention", "EU-23")]),
+    "24: a second shuffle by one player is noted": ([E("shuffle", seat="S"), E("shuffle", seat="S")],
+                                                   [("attention", "EU-24")]),
     "22: a face shown while another shuffles": ([E("shuffle", seat="E"), E("card_faced", card="9D", where="pack")],
                                                [("attention", "EU-22")]),
     "27: a face seen while the dealer shuffles": ([E("shuffle", seat="N"), E("card_faced", card="9D", where="pack"),
