@@ -435,6 +435,8 @@ def test_remedy_specific_fields_as_documented() -> None:
         for key in ("dealer", "seat"):
             assert r.get(key) in (None, "N", "E", "S", "W"), r
         assert r.get("side") in (None, "NS", "EW"), r
+        # CB-scope and events.md: a reason names facts and never speaks of intent.
+        assert not re.search(r"\b(cheat\w*|deliberate\w*|intent\w*|on purpose|dishonest\w*)\b", r["reason"], re.I), r
 
 
 def test_the_usual_lapse_sentence() -> None:
