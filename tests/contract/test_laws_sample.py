@@ -272,3 +272,12 @@ def test_laws_of_play_sample(tmp_path: Path) -> None:
     facts = ED + [E("trump_made", seat="S", suit="H")] + played(("S", "7C"), ("W", "AH"), ("N", "9H"), ("E", "AC"))
     rulings = replay_here(ET + facts, tmp_path)[1:]
     assert [(r["remedy"], r["clause"]) for r in rulings] == [("claim_option", "EU-52"), ("deal_stands", "EU-53")]
+
+
+def test_who_leads_when_the_eldest_sits_out(tmp_path: Path) -> None:
+    """events.md: the eldest hand leads the first trick, the next player when he sits out for a lone hand.
+    West plays alone, so East (the eldest) sits out and South leads."""
+    alone = ED + [E("trump_made", seat="W", suit="H", alone=True)]
+    assert replay_here(ET + alone + played(("S", "7C")), tmp_path)[1:] == []
+    wrong = replay_here(ET + alone + played(("E", "AC")), tmp_path)[1:]
+    assert [(r["remedy"], r["clause"]) for r in wrong] == [("claim_option", "EU-52")]
