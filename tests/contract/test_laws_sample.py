@@ -58,6 +58,8 @@ BRIDGE: dict[str, Case] = {
                                    [("deal_stands", "CB-shuffle-demand")]),
     "CB-cut-faced": ([E("shuffle", seat="S"), E("cut", seat="W", faced=True)],
                      [("new_shuffle_and_cut", "CB-cut-faced", "N")]),
+    "CB-cut-faced: the cut's exposed count": ([E("shuffle", seat="S"), E("cut", seat="W", top=26, bottom=26, exposed=1)],
+                                              [("new_shuffle_and_cut", "CB-cut-faced", "N")]),
     "CB-cut-practice: a packet under four": ([E("shuffle", seat="S"), E("cut", seat="W", top=3, bottom=49)],
                                              [("new_cut", "CB-cut-practice")]),
     "CB-pack-damaged by the camera": ([E("damaged_card", card="7C", pack="red")], [("replace_pack", "CB-pack-damaged")]),
