@@ -447,3 +447,9 @@ def test_the_usual_lapse_sentence() -> None:
     assert (claim["remedy"], claim["clause"], "lapse" in claim) == ("claim_option", "CB-redeal-uncut", False)
     assert lapse["remedy"] == "deal_stands"
     assert lapse["reason"] == f"No redeal was demanded in time, so the deal stands ({claim['reason'].rstrip('.')})."
+
+
+def test_a_key_twice_counts_with_its_last_value() -> None:
+    run = replay(bridge_table() + ['{"type": "wrong_hand", "seat": "N", "seat": "S", "looked": true}'])
+    _ok(run)
+    assert run.rulings[-1]["seat"] == "S"
