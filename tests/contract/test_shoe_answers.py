@@ -187,3 +187,16 @@ def test_next_cmd_zero_is_read_as_one() -> None:
     shoe = Shoe()
     shoe.raw(w.encode("HOST_HELLO", 0, {"major": 1, "minor": 1, "session": 0xBEE, "next_cmd": 0}))
     assert shoe.status("SET_LAMP", {"lamp": 1, "mode": 1, "colour": 2}) == 0      # id 1 is done
+
+
+def test_long_details_are_cut_alike_on_micropython(tmp_path: Any) -> None:
+    """The detail cutting of section 2 on the board's own VM, byte for byte as on CPython."""
+    from tests.shoe.test_micropython import both
+
+    script = ("import shoefw.wire as w\n"
+              "for text in ('OSError: ' + 'é' * 300, 'x' * 300, '€' * 90, 'short'):\n"
+              "    print(w.frame(w.ERROR, 9, w.error_body(5, text)).hex())\n"
+              "    print(w.frame(w.REPLY, 9, w.reply_body(3, 3, text)).hex())\n")
+    for line in both(script, tmp_path).splitlines():
+        name, _seq, fields = w.decode(bytes.fromhex(line))
+        assert name in ("ERROR", "REPLY") and fields["detail"]
