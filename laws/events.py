@@ -335,6 +335,19 @@ def _str(v: Any, name: str) -> str:
     return v
 
 
+def _contract(v: Any, name: str) -> str:
+    """A bridge contract in event notation (``4S``, ``3NT``, ``6HX``, ``7NTXX``), checked whatever the
+    phase, so a log is malformed or not by its text alone."""
+    from laws.scoring.bridge import parse_contract
+
+    text = _str(v, name)
+    try:
+        parse_contract(text)
+    except ValueError as exc:
+        raise EventFormatError(f"field {name!r}: {exc}") from None
+    return text
+
+
 def _choice(options: tuple[str, ...]) -> Any:
     def conv(v: Any, name: str) -> str:
         if v not in options:
@@ -408,7 +421,7 @@ _CONVERTERS: dict[str, Any] = {
     "top": _cards, "bottom": _cards, "dealer": _seat, "pack": _str,
     "face_up": _bool, "where": _choice(FACED_WHERE), "by": _seat, "what": _choice(DEMANDS),
     "distinguishable": _bool, "looked": _bool, "count": _cards, "found": _found,
-    "cause": _choice(SURPLUS_CAUSES), "tricks": _cards, "declarer": _seat, "contract": _str,
+    "cause": _choice(SURPLUS_CAUSES), "tricks": _cards, "declarer": _seat, "contract": _contract,
     "honours": _honours, "makers": _side, "alone": _bool, "exposed": _exposed_or_count,
     "on_behalf_of": _seat, "how": _choice(INTERRUPTIONS), "suit": _suit, "call": _choice(BIDS),
 }
@@ -454,6 +467,8 @@ def event_from_dict(obj: Any) -> Event:
             kwargs[f.name] = None
         else:
             kwargs[f.name] = _CONVERTERS[f.name](value, f.name)
+    if cls is BidMade and kwargs["call"] == "name" and kwargs.get("suit") is None:
+        raise EventFormatError("bid: a 'name' call needs the 'suit' it names")
     t = obj.get("t")
     if t is not None and not _finite(t):
         raise EventFormatError(f"field 't': want seconds as a finite number, got {_short(t)}")

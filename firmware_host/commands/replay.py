@@ -6,7 +6,8 @@ import argparse
 import collections
 import json
 import sys
-from typing import TextIO
+from collections.abc import Iterator
+from typing import IO, Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -26,7 +27,8 @@ def run(args: argparse.Namespace) -> int:
 
     source = "<stdin>" if args.file == "-" else args.file
     try:
-        stream: TextIO = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
+        stream: IO[Any] = (getattr(sys.stdin, "buffer", sys.stdin) if args.file == "-"
+                           else open(args.file, "rb"))  # noqa: SIM115
     except OSError as exc:
         print(f"{source}: cannot open: {exc.strerror}", file=sys.stderr)
         return 2
@@ -36,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     dropped = 0
     try:
         with stream:
-            for item in read_events(stream, source):
+            for item in read_events(_text_lines(stream, source), source):
                 if engine is None:
                     game = game_of(item.event, args.game)
                     if game is None:
@@ -52,23 +54,20 @@ def run(args: argparse.Namespace) -> int:
                     rulings = engine.feed(item.event)
                 except ValueError as exc:
                     raise LogError(source, item.line, str(exc)) from None
-                if item.event.TYPE == "result" and engine.ignored > ignored:
-                    dropped += 1
-                    note = dropped_result(item.line, engine.state.phase.value)
-                    print(json.dumps(note, ensure_ascii=False) if args.format == "json" else
-                          f"[line {item.line}] RESULT NOT SCORED\n    {note['reason']}")
                 for r in rulings:
                     counts[r.remedy.value] += 1
                     if args.format == "json":
                         print(json.dumps(r.to_dict(), ensure_ascii=False), flush=False)
                     else:
                         print(ruling_text(r, line=item.line))
+                if item.event.TYPE == "result" and engine.ignored > ignored:   # after what the line ruled
+                    dropped += 1
+                    note = dropped_result(item.line, engine.state.phase.value)
+                    print(json.dumps(note, ensure_ascii=False) if args.format == "json" else
+                          f"[line {item.line}] RESULT NOT SCORED\n    {note['reason']}")
     except LogError as exc:
         sys.stdout.flush()
         print(str(exc), file=sys.stderr)
-        return 2
-    except UnicodeDecodeError as exc:
-        print(f"{source}: not UTF-8 text ({exc.reason})", file=sys.stderr)
         return 2
     if engine is None:
         print(f"{source}: no events (the log is empty)", file=sys.stderr)
@@ -77,3 +76,20 @@ def run(args: argparse.Namespace) -> int:
     more = f", {dropped} result{'s' if dropped != 1 else ''} not scored" if dropped else ""
     print(f"{source}: {events} events, {sum(counts.values())} rulings ({summary}){more}", file=sys.stderr)
     return 0
+
+
+def _text_lines(stream: IO[Any], source: str) -> Iterator[str]:
+    """The log's lines as text, decoded one at a time so that a line that is not UTF-8 is named by its
+    number after the rulings of the lines before it; a byte-order mark before the first line is skipped."""
+    from firmware_host.replay import LogError
+
+    for number, raw in enumerate(stream, start=1):
+        if isinstance(raw, str):          # a text stream (already decoded)
+            yield raw.removeprefix("\ufeff") if number == 1 else raw
+            continue
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise LogError(source, number, f"not UTF-8 text ({exc.reason} at byte {exc.start + 1})") from None

@@ -124,7 +124,7 @@ def _show(ev: object) -> str:
     if isinstance(ev, m.CardOut):
         where = "table (turn-up)" if ev.turn_up else (ev.seat or "no deal")
         card = ev.card.code if ev.card else "unreadable"
-        return f"#{ev.seq:<4} card {ev.index:>2} {card:<10} -> {where}  {ev.orientation.name.lower()}  pack {ev.pack or '?'}"
+        return f"#{ev.seq:<4} card {ev.index:>2} {card:<10} -> {where}  {str(getattr(ev.orientation, 'name', ev.orientation)).lower()}  pack {ev.pack or '?'}"
     if isinstance(ev, m.LinkStatus):
         return f"link {'online' if ev.online else 'OFFLINE'}: {ev.reason}"
     return f"#{getattr(ev, 'seq', 0):<4} {ev}"

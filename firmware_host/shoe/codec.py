@@ -125,9 +125,18 @@ def frame_raw(raw: bytes) -> bytes:
 
 
 def encode(msg: m.ShoeMessage | m.Command, *, version: int = m.PROTO_MAJOR) -> bytes:
-    """The bytes on the wire for one message (either direction)."""
+    """The bytes on the wire for one message (either direction).
+
+    Raises:
+        ValueError: when the frame would be longer than 255 bytes unescaped (a text field too long):
+            every receiver would drop it (PROTOCOL.md section 2).
+    """
     mtype, seq, body = _body(msg)
-    return frame_raw(_HDR.pack(version, mtype, seq) + body)
+    raw = _HDR.pack(version, mtype, seq) + body
+    if len(raw) + _CRC.size > MAX_FRAME:
+        raise ValueError(f"{type(msg).__name__} does not fit a frame: {len(raw) + _CRC.size} bytes, "
+                         f"at most {MAX_FRAME} (shorten its text)")
+    return frame_raw(raw)
 
 
 # --- decoding --------------------------------------------------------------------------------------
@@ -156,7 +165,7 @@ def _d_hello(seq: int, b: bytes) -> m.Hello:
 
 def _d_heartbeat(seq: int, b: bytes) -> m.Heartbeat:
     state, flags, used = struct.unpack_from(">BBH", b)
-    return m.Heartbeat(seq, m.ShoeState(state), bool(flags & 1), bool(flags & 2), used)
+    return m.Heartbeat(seq, _enum(m.ShoeState, state), bool(flags & 1), bool(flags & 2), used)
 
 
 def _d_card(seq: int, b: bytes) -> m.CardOut:
@@ -175,7 +184,7 @@ def _d_card(seq: int, b: bytes) -> m.CardOut:
     else:
         raise ValueError(f"seat code {seat} is unknown")
     pack, _ = _str_at(b, 6)
-    return m.CardOut(seq, index, s, seat == m.SEAT_TABLE, card, m.Orientation(orient), quality, pack)
+    return m.CardOut(seq, index, s, seat == m.SEAT_TABLE, card, _enum(m.Orientation, orient), quality, pack)
 
 
 def _d_pattern(b: bytes) -> tuple[Seat, int, tuple[int, ...], str]:
@@ -201,7 +210,7 @@ _DECODERS: dict[int, Callable[[int, bytes], Any]] = {
     T.PONG: lambda s, b: m.Pong(s, struct.unpack_from(">H", b)[0]),
     T.CARD_OUT: _d_card,
     T.DEAL_STARTED: _d_deal_started,
-    T.DEAL_FINISHED: lambda s, b: m.DealFinished(s, m.FinishReason(b[0]), b[1], bool(b[2])),
+    T.DEAL_FINISHED: lambda s, b: m.DealFinished(s, _enum(m.FinishReason, b[0]), b[1], bool(b[2])),
     T.PACK_LOADED: lambda s, b: m.PackLoaded(s, _str_at(b, 0)[0]),
     T.JAM: lambda s, b: m.Jam(s, b[0], bool(b[1])),
     T.EMPTY: lambda s, b: m.Empty(s, b[0]),

@@ -132,7 +132,7 @@ class Hello(ShoeMessage):
 
 @dataclass(frozen=True, slots=True)
 class Heartbeat(ShoeMessage):
-    state: ShoeState
+    state: ShoeState | int
     paused: bool
     loaded: bool
     ring_used: int
@@ -152,7 +152,7 @@ class CardOut(ShoeMessage):
     seat: Seat | None
     turn_up: bool
     card: Card | None
-    orientation: Orientation
+    orientation: Orientation | int
     quality: int
     pack: str
 
@@ -167,7 +167,7 @@ class DealBegan(ShoeMessage):
 
 @dataclass(frozen=True, slots=True)
 class DealFinished(ShoeMessage):
-    reason: FinishReason
+    reason: FinishReason | int
     dealt: int
     left_in_shoe: bool
 

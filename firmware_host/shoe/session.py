@@ -115,9 +115,13 @@ class ShoeSession:
 
         Returns the numbered command and the bytes to write now (empty while not online: numbered
         commands are kept and sent once the handshake completes; link commands are dropped).
+
+        Raises:
+            ValueError: a command that does not fit a frame (a pack name too long); it is not kept.
         """
         if isinstance(cmd, m.NUMBERED_COMMANDS):
             cmd = replace(cmd, cmd=self._next_cmd)
+            codec.encode(cmd)           # one that cannot be framed raises here, before it is kept to repeat
             self._next_cmd += 1
             self._pending[cmd.cmd] = cmd
             return cmd, self._send_commands(now) if self.phase is Phase.ONLINE else b""

@@ -156,7 +156,7 @@ def bridge_draw(cuts: Sequence[tuple[str, Card]],
 
 
 def _eu(n: int) -> tuple[str, str]:
-    return f"Euchre law {n}", f"EU-{n}"
+    return f"Euchre, law {n}", f"EU-{n}"
 
 
 def _join(names: Sequence[str]) -> str:

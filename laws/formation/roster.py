@@ -34,7 +34,7 @@ MAX_CLAIMANTS = 2
 
 
 def _eu(n: int) -> tuple[str, str]:
-    return f"Euchre law {n}", f"EU-{n}"
+    return f"Euchre, law {n}", f"EU-{n}"
 
 
 def _join(names: Sequence[str]) -> str:

@@ -69,7 +69,7 @@ def draw(c: Clause, s: TableState, e: CardsDrawn) -> list[Ruling]:
 @reg.clause("CB-cut-faced", "New Shuffle and Cut", "cut", "card_faced")
 def cut_faced(c: Clause, s: TableState, e: PackCut | CardFaced) -> Ruling | None:
     """A card faced in cutting forces a new shuffle and cut."""
-    if isinstance(e, PackCut) and not e.faced:
+    if isinstance(e, PackCut) and not (e.faced or (e.exposed or 0) > 0):   # a card exposed is a card faced
         return None
     if isinstance(e, CardFaced) and (e.where != "cut" or s.phase not in _BEFORE_DEAL):
         return None

@@ -207,8 +207,8 @@ def register(reg: Registry) -> None:
                 suit_cards = [x for x in held(d, e.seat)[0] if effective_suit(x, trump) == call.suit]
                 if effective_suit(e.card, trump) == call.suit:
                     pass
-                elif not held(d, e.seat)[1] and len(suit_cards) < 2:
-                    pass  # the dealer's unseen discard may have been the suit
+                elif not held(d, e.seat)[1] and len(suit_cards) == 1:
+                    pass  # the dealer's unseen discard may have been his one card of the suit
                 elif suit_cards:
                     out.append(_failed(s, e.seat, f"was called on to lead {_SUITS[call.suit]}, holds them, "
                                        "and led another suit"))

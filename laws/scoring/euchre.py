@@ -43,7 +43,7 @@ _POINTS_WORD = {1: "1 point"}
 
 
 def _law(n: int) -> tuple[str, str]:
-    return f"Euchre law {n}", f"EU-{n}"
+    return f"Euchre, law {n}", f"EU-{n}"
 
 
 def _pts(n: int) -> str:

@@ -115,7 +115,7 @@ def test_EU_10_exposing_more_than_one_card_cuts_again() -> None:
 
 def test_EU_11_two_highest_play_against_two_lowest_highest_deals() -> None:
     (f,) = EuchreDraw().cut(cuts(A="7S", B="QH", C="JD", D="9C"))
-    assert f.clause == "EU-11" and f.law == "Euchre law 11"
+    assert f.clause == "EU-11" and f.law == "Euchre, law 11"
     assert f.extra["partners"] == [["C", "B"], ["D", "A"]] and f.extra["dealer_name"] == "C"
     assert f.dealer is Seat.N and f.extra["seats"]["C"] == "N"
 

@@ -30,7 +30,7 @@ def _of(rulings: list[Ruling], remedy: Remedy) -> list[Ruling]:
 
 def test_EU_2_march_scores_two() -> None:
     (s,) = EuchreRubber().record(NS, False, 5)
-    assert s.remedy is Remedy.SCORE and s.clause == "EU-2" and s.law == "Euchre law 2"
+    assert s.remedy is Remedy.SCORE and s.clause == "EU-2" and s.law == "Euchre, law 2"
     assert s.side is NS and s.extra["points"] == 2 and s.extra["outcome"] == "march"
     assert s.extra["score"] == {"NS": 2, "EW": 0}
     assert s.reason == "North-South took all five tricks, so North-South score 2 points."

@@ -177,10 +177,15 @@ def frame(mtype, seq, body=b"", version=PROTO_MAJOR):
     return bytes([END]) + slip_escape(raw) + bytes([END])
 
 
-def pack_str(text):
+def pack_str(text, limit=255):
+    """A ``str`` field: length byte and UTF-8, cut to ``limit`` bytes at a character boundary."""
     data = text.encode("utf-8")
-    if len(data) > 255:
-        data = data[:255]
+    if len(data) > limit:
+        data = data[:limit]
+        while data and (data[-1] & 0xC0) == 0x80:     # a continuation byte: drop the broken character
+            data = data[:-1]
+        if data and data[-1] >= 0xC0:                  # the lead byte of the broken character
+            data = data[:-1]
     return bytes([len(data)]) + data
 
 
@@ -297,12 +302,18 @@ def button_body(seat, kind):
     return struct.pack(">BB", seat, kind)
 
 
+# Free-text details are cut so that the frame stays within MAX_FRAME: an over-long numbered frame would
+# be dropped by every receiver and leave a gap no RESEND can close.
+_ERROR_DETAIL_MAX = MAX_FRAME - HEADER_LEN - CRC_LEN - 2
+_REPLY_DETAIL_MAX = MAX_FRAME - HEADER_LEN - CRC_LEN - 6
+
+
 def error_body(code, detail):
-    return struct.pack(">B", code) + pack_str(detail)
+    return struct.pack(">B", code) + pack_str(detail, _ERROR_DETAIL_MAX)
 
 
 def reply_body(cmd, status, detail):
-    return struct.pack(">IB", cmd, status) + pack_str(detail)
+    return struct.pack(">IB", cmd, status) + pack_str(detail, _REPLY_DETAIL_MAX)
 
 
 # --- host -> shoe bodies (decoded by the firmware) ------------------------------------------------
@@ -330,7 +341,7 @@ def parse_command(raw):
         if len(b) < 3 + n:
             raise ValueError("START_DEAL sizes run past the end")
         f["sizes"] = list(b[3:3 + n])
-        f["pack"] = unpack_str(b, 3 + n)[0] if len(b) > 3 + n else ""
+        f["pack"] = unpack_str(b, 3 + n)[0]     # the body ends with ``pack str``: without it, too short
     elif mtype == SET_LAMP:
         if len(b) < 3:
             raise ValueError("SET_LAMP too short")
