@@ -42,5 +42,7 @@ def test_nothing_imports_the_cli() -> None:
         for path in _modules(pkg):
             if path.name == "cli.py" or "commands" in path.parts:
                 continue
-            src = path.read_text()
+            # Running the CLI as a process of its own (``python -m firmware_host.cli``, as the soak runs
+            # ``cardtable run``) is using the program, not importing it.
+            src = path.read_text().replace('"-m", "firmware_host.cli"', "")
             assert "firmware_host.cli" not in src and "firmware_host.commands" not in src, path

@@ -252,6 +252,10 @@ class GameRun:
             d = self.replica.state.deal
             if d is None or d.void or d.number != number or self.replica.state.phase != Phase.AUCTION:
                 return  # a mistake voided the hand (and the next deal may be under way already)
+            if d.search is not None:  # a card missing: the search finds nothing, the director says so
+                self._send([{"type": "missing_card", "card": d.search_card.code if d.search_card else None,
+                             "seat": d.search.value, "found": None}])
+                return
             hands = {s: list(cs) for s, cs in d.hands.items()}
             if self.s.game == "euchre" and d.trump_card is not None:
                 self._send(euchre_hand(hands, d.dealer, d.trump_card, self.rng, extra))

@@ -87,8 +87,8 @@ def euchre_hand(hands: dict[Seat, list[Card]], dealer: Seat, turn_up: Card, rng:
     maker = dealer.left
     trump = turn_up.suit
     hands = {s: list(cs) for s, cs in hands.items()}
-    hands[dealer].append(turn_up)
-    hands[dealer].remove(rng.choice(hands[dealer]))  # the dealer discards one
+    hands[dealer].remove(rng.choice(hands[dealer]))  # the dealer discards one of his own (never the
+    hands[dealer].append(turn_up)                     # trump card he takes up: law 88)
     out: list[dict[str, Any]] = [{"type": "trump_made", "seat": maker.value, "suit": trump}, *extra]
     plays, won = play_tricks(hands, dealer.left, trump, rng, euchre=True)
     out += [{"type": "card_played", "seat": s.value, "card": c.code} for s, c in plays]

@@ -36,7 +36,8 @@ EXPECTED: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
     ("contract-bridge", "duplicate"): (("CB-surplus-deal", "redeal"),),      # incorrect pack
     ("contract-bridge", "foreign"): (("CB-surplus-deal", "redeal"),),        # a card of another pack
     ("contract-bridge", "unreadable"): (("CB-pack-damaged", "replace_pack"),),  # damaged card
-    ("contract-bridge", "missing"): (("CB-missing-not-found", "redeal"),),   # 51 cards dealt
+    # 51 cards dealt: the table asks for a search; the driver (the director) declares the card not found
+    ("contract-bridge", "missing"): (("CB-missing-search", "attention"), ("CB-missing-not-found", "redeal")),
     ("contract-bridge", "attention"): (("CB-attention", "attention"),),
     ("contract-bridge", "late_demand"): (("CB-shuffle-demand", "deal_stands"),),  # after the first card
     # one hand 14 and another 12, found before play ends: first a count alone, then both
