@@ -23,6 +23,7 @@ COMMANDS = (
     "scan",
     "labels",
     "calibrate",
+    "camera_check",
     "club",
 )
 

@@ -217,14 +217,15 @@ def build_table(cfg: Config, *, display: Any | None = None) -> Table:
 
 
 def _camera(cfg: Config, ctl: TableController) -> tuple[CameraFeeder, Any]:
-    from vision.camera import CaptureThread, SyntheticCamera, open_camera
+    from vision.camera import CaptureThread, Exposure, SyntheticCamera, open_camera
     from vision.watcher import build_watcher
     from vision.zones import parse_vision_config
 
     vcfg = parse_vision_config(dict(cfg.vision))
     size = (cfg.camera.width, cfg.camera.height)
     source = SyntheticCamera(size=size) if cfg.camera.source == "synthetic" else \
-        open_camera(cfg.camera.source, size)
+        open_camera(cfg.camera.source, size,
+                    Exposure(cfg.camera.exposure_us, cfg.camera.gain, cfg.camera.v4l2_gain))
     capture = CaptureThread(source).start()
     watcher = build_watcher(vcfg, packs=())
     feeder = CameraFeeder(capture, watcher, ctl.submit)
