@@ -256,6 +256,7 @@ class ZxingDecoder(_Base):
         if unknown or not variants:
             raise ValueError(f"unknown code variants {sorted(unknown)} (want micro and/or qr)")
         self._formats = [fmts[v] for v in variants]
+        self.variants = tuple(variants)
 
     def _raw(self, gray: np.ndarray, frame: np.ndarray) -> list[RawRead]:
         found = self._zx.read_barcodes(gray, formats=self._formats, try_rotate=False, try_invert=False,

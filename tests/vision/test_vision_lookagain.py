@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
 
+from firmware_host.cli import main
 from laws.cards import Card
 from vision import lookagain
 from vision.bench_degrade import random_shot
 from vision.decode import _one_per_code, make_decoder
-from vision.photo import Item, Shot, foreign_texts, payload, photo_frame
+from vision.photo import Item, Shot, camera_homography, foreign_texts, payload, photo_frame
 
 
 @pytest.mark.parametrize(("kind", "seed"), [("glare", 4), ("defocus", 1)])
@@ -75,3 +79,35 @@ def test_blur_direction_finds_the_smear_and_deblur_sharpens_along_it() -> None:
     fixed = lookagain.deblur(smeared, 9, angle)
     err = lambda a: float(np.abs(a.astype(int) - img)[10:-10, 10:-10].mean())  # noqa: E731
     assert err(fixed) < 0.7 * err(smeared)
+
+
+def test_scan_gives_code_and_card_centres_and_counts_rejections_by_reason(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``x, y`` is the code's centre, ``card_x, card_y`` the card's (the code sits below the sticker's
+    centre, CARD_CODES.md); ``--stats`` ends with the rejected texts counted by reason."""
+    qs = Card.parse("QS")
+    items = tuple(Item(text, -300 + 150 * i, -150.0, 20.0 * i, foreign=True, micro=micro)
+                  for i, (text, micro) in enumerate(foreign_texts()))
+    items += (Item(payload("B7", qs), 0.0, 120.0, 150.0, qs),)
+    shot = Shot(size=(1280, 720), field_mm=900, items=items)
+    frame, truths = photo_frame(shot, np.random.default_rng(0))
+    path = tmp_path / "t.png"
+    cv2.imwrite(str(path), frame)
+    assert main(["scan", str(path), "--stats"]) == 0
+    record, stats = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    (got,) = record["cards"]
+    code = truths[-1]
+    assert abs(got["x"] - code.x) <= 2 and abs(got["y"] - code.y) <= 2
+    card_px = cv2.perspectiveTransform(np.float64([[[0.0, 120.0]]]), camera_homography(shot))[0][0]
+    assert abs(got["card_x"] - card_px[0]) <= 3 and abs(got["card_y"] - card_px[1]) <= 3
+    assert got["px_per_module"] == pytest.approx(code.px_per_module, rel=0.05)
+    assert stats["stats"]["images"] == 1 and stats["stats"]["cards"] == 1
+    assert stats["stats"]["rejected"]["check"] >= 1 and stats["stats"]["rejected"]["version"] >= 1
+
+
+def test_scan_help_documents_every_json_field(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["scan", "--help"])
+    text = capsys.readouterr().out
+    for name in ("card_x, card_y", "x, y", "px_per_module", "face_up", "zone", "unreadable", "--stats", "check"):
+        assert name in text
