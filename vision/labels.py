@@ -7,8 +7,8 @@
   code (module 35 dots = 2.963 mm) sits in the lower part with its quiet zone, the rank and suit (with
   the card's name and the pack id) above.
 - ``avery-22806``: Avery 22806 die-cut square labels, 2 x 2 in (50.8 mm), 12 per US Letter sheet in 3
-  columns and 4 rows, 0.625 in from the sheet's left and top edges, 2.625 in and 2.5833 in apart
-  (centre to centre). The code is smaller there (module 30 dots = 2.54 mm, 0.857 of the A4 sticker's),
+  columns and 4 rows, 0.625 in from the sheet's left and top edges, at a pitch of 2.625 in across and
+  2.5833 in down. The code is smaller there (module 30 dots = 2.54 mm, 0.857 of the A4 sticker's),
   with one line of text above it.
 """
 
