@@ -152,6 +152,7 @@ class _Base:
         self.find_unreadable = find_unreadable
         self.rejected: Counter[str] = Counter()
         self._seen_rejects: set[str] = set()
+        self._tried: list[tuple[float, float]] = []  # this frame: regions the second look read in vain
 
     def _raw(self, gray: np.ndarray, frame: np.ndarray) -> list[RawRead]:
         raise RuntimeError("a decoder backend must define _raw")  # pragma: no cover
@@ -185,6 +186,7 @@ class _Base:
             # are worked out on the scaled image and given back in the frame's pixels.
             gray = cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
         raw = self._raw(gray, frame)
+        self._tried = []
         raw = _one_per_code(raw + self._look_again(gray, raw))
         unreadable: list[tuple[float, float]] = []
         if self.find_unreadable:
@@ -195,7 +197,9 @@ class _Base:
                 box = shape * k
                 if any(cv2.pointPolygonTest(box, p, False) >= 0 for p in read_at):
                     continue
-                again = self._retry(gray, box)
+                # a code the second look already tried closer is not tried again as a whole card
+                tried = any(cv2.pointPolygonTest(box, p, False) >= 0 for p in self._tried)
+                again = [] if tried else self._retry(gray, box)
                 if again:
                     raw.extend(again)
                 else:
@@ -283,6 +287,8 @@ class ZxingDecoder(_Base):
                 continue
             tried += 1
             found = lookagain.read_candidate(gray, cand, self._read_crop)
+            if not found:
+                self._tried.append((cand.x, cand.y))
             out.extend(found)
             done.extend((*_centre(c), math.sqrt(_area(c))) for _, c, _ in found)
         return out
