@@ -111,3 +111,22 @@ def test_scan_help_documents_every_json_field(capsys: pytest.CaptureFixture[str]
     text = capsys.readouterr().out
     for name in ("card_x, card_y", "x, y", "px_per_module", "face_up", "zone", "unreadable", "--stats", "check"):
         assert name in text
+
+
+def test_a_label_sheet_seen_by_the_table_camera_reads_every_sticker(tmp_path: Path) -> None:
+    """A printed A4 page of 12 stickers lying on the felt, seen at 1.0 px/mm (3 px per module): one pale
+    shape to the card-shape finder, twelve codes to the second look."""
+    from vision.labels import PX_PER_MM, write_labels
+    from vision.scan import load_image
+
+    sheet = write_labels("B7", "euchre", tmp_path / "sheet")
+    page = load_image(sheet.pngs[0])
+    small = cv2.resize(page, None, fx=1.0 / PX_PER_MM, fy=1.0 / PX_PER_MM, interpolation=cv2.INTER_AREA)
+    h, w = small.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), 10, 1.0)
+    turn[:, 2] += (380 - w / 2, 420 - h / 2)
+    frame = np.full((720, 1280, 3), (40, 100, 30), np.uint8)
+    frame = cv2.warpAffine(small, turn, (1280, 720), dst=frame, borderMode=cv2.BORDER_TRANSPARENT)
+    frame = np.clip(frame + np.random.default_rng(0).normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
+    got = {s.code.card for s in make_decoder("zxing").read(frame).sightings}
+    assert got == {c for p, c, _ in sheet.placed if p == 0}
