@@ -152,7 +152,6 @@ class _Base:
         self.find_unreadable = find_unreadable
         self.rejected: Counter[str] = Counter()
         self._seen_rejects: set[str] = set()
-        self._tried: list[tuple[float, float]] = []  # this frame: regions the second look read in vain
 
     def _raw(self, gray: np.ndarray, frame: np.ndarray) -> list[RawRead]:
         raise RuntimeError("a decoder backend must define _raw")  # pragma: no cover
@@ -186,7 +185,6 @@ class _Base:
             # are worked out on the scaled image and given back in the frame's pixels.
             gray = cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
         raw = self._raw(gray, frame)
-        self._tried = []
         raw = _one_per_code(raw + self._look_again(gray, raw))
         unreadable: list[tuple[float, float]] = []
         if self.find_unreadable:
@@ -197,9 +195,7 @@ class _Base:
                 box = shape * k
                 if any(cv2.pointPolygonTest(box, p, False) >= 0 for p in read_at):
                     continue
-                # a code the second look already tried closer is not tried again as a whole card
-                tried = any(cv2.pointPolygonTest(box, p, False) >= 0 for p in self._tried)
-                again = [] if tried else self._retry(gray, box)
+                again = self._retry(gray, box)
                 if again:
                     raw.extend(again)
                 else:
@@ -260,6 +256,7 @@ class ZxingDecoder(_Base):
         if unknown or not variants:
             raise ValueError(f"unknown code variants {sorted(unknown)} (want micro and/or qr)")
         self._formats = [fmts[v] for v in variants]
+        self._crop_formats = list(fmts.values())  # a QR where only Micro QR is wanted: a foreign code
         self.variants = tuple(variants)
 
     def _raw(self, gray: np.ndarray, frame: np.ndarray) -> list[RawRead]:
@@ -287,16 +284,16 @@ class ZxingDecoder(_Base):
                 continue
             tried += 1
             found = lookagain.read_candidate(gray, cand, self._read_crop)
-            if not found:
-                self._tried.append((cand.x, cand.y))
             out.extend(found)
             done.extend((*_centre(c), math.sqrt(_area(c))) for _, c, _ in found)
         return out
 
-    def _read_crop(self, img: np.ndarray) -> list[RawRead]:
-        found = self._zx.read_barcodes(img, formats=self._formats, try_rotate=False, try_downscale=False,
+    def _read_crop(self, img: np.ndarray) -> tuple[list[RawRead], bool]:
+        """Read a candidate: our symbols, and whether a symbol of the other QR kind is there instead."""
+        found = self._zx.read_barcodes(img, formats=self._crop_formats, try_rotate=False, try_downscale=False,
                                        try_invert=False)
-        return self._convert(found, 0.0, 0.0, 1.0)
+        ours = [b for b in found if b.format in self._formats]
+        return self._convert(ours, 0.0, 0.0, 1.0), len(ours) < len(found)
 
     def _retry(self, gray: np.ndarray, box: np.ndarray) -> list[RawRead]:
         h, w = gray.shape

@@ -39,12 +39,16 @@ def _odd(n: float) -> int:
     return max(3, int(round(n)) | 1)
 
 
-def relative_darkness(gray: np.ndarray, kernel: int) -> np.ndarray:
-    """How much darker each pixel is than the brightest paper within ``kernel`` px, 0-255 of it."""
+def relative_darkness(gray: np.ndarray, kernel: int) -> tuple[np.ndarray, np.ndarray]:
+    """How much darker each pixel is than the brightest paper within ``kernel`` px: as a share of that
+    paper (0-255), and in grey levels."""
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel, kernel))
     closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
     bh = cv2.subtract(closed, gray)
-    return cv2.divide(bh, cv2.max(closed, 16), scale=255)  # type: ignore[no-any-return]
+    return cv2.divide(bh, cv2.max(closed, 16), scale=255), bh
+
+
+MIN_INK = 12  # grey levels: darker than its surroundings by less than this is felt grain or noise, not ink
 
 
 def code_candidates(gray: np.ndarray, side_range: tuple[float, float]) -> list[Candidate]:
@@ -57,8 +61,8 @@ def code_candidates(gray: np.ndarray, side_range: tuple[float, float]) -> list[C
         n *= 2
     f = 1.0 / n
     m = module * f
-    rel = relative_darkness(small, _odd(4 * m))
-    mask = cv2.threshold(rel, 70, 255, cv2.THRESH_BINARY)[1]
+    rel, bh = relative_darkness(small, _odd(4 * m))
+    mask = cv2.threshold(rel, 70, 255, cv2.THRESH_BINARY)[1] & cv2.threshold(bh, MIN_INK, 255, cv2.THRESH_BINARY)[1]
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT,
                                                                               (_odd(2.2 * m),) * 2))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -125,14 +129,16 @@ def deblur(img: np.ndarray, length: float, angle: float, snr: float = 0.02) -> n
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-Reader = Callable[[np.ndarray], list[tuple[str, list[tuple[float, float]], float | None]]]
+RawReads = list[tuple[str, list[tuple[float, float]], float | None]]
+Reader = Callable[[np.ndarray], tuple[RawReads, bool]]
+"""``read(image) -> (reads, other)``: the card-code symbols read, and whether a symbol of another kind
+(a QR code on a score card, a phone) was read there instead, in which case no remedy is tried."""
 
 
-def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader,
-                   ) -> list[tuple[str, list[tuple[float, float]], float | None]]:
+def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader) -> RawReads:
     """Read one candidate region: cut out, scaled to ``TARGET_PPM``, then the remedies in turn.
 
-    ``read(image)`` returns raw reads in the image's pixels; the answer is in frame pixels.
+    ``read`` (see ``Reader``) answers in the image's pixels; the answer is in frame pixels.
     """
     h, w = gray.shape
     half = cand.side * 1.15
@@ -157,7 +163,9 @@ def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader,
     if strength > 0.5:  # clearly smeared one way: undo the smear, guessing its length
         tries += [lambda m=m: up(deblur(base, m * ppm, angle)) for m in (1.0, 1.6)]  # type: ignore[misc]
     for attempt in tries:
-        found = read(attempt())
+        found, other = read(attempt())
         if found:
             return [(t, [(x / k + x0, y / k + y0) for x, y in c], u) for t, c, u in found]
+        if other:
+            break
     return []
