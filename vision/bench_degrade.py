@@ -7,9 +7,11 @@ in one way (``KINDS``) on top of a mild baseline (any felt colour, any rotation,
 sensor noise). Every frame is read by the decoder as it was before the second look (``before``) and
 as it is now (``now``), side by side, one thread; the figures are single-frame (no confirmation).
 
-Counted: a visible card is one whose code and quiet zone lie wholly in the frame. Recall is by
-degradation, by pixels per module at the code (``PPM_BINS``) and, for moving cards, by smear during
-the exposure in modules. A false card is a card read that is not in the frame (foreign codes included).
+Counted: a visible card is one whose code and quiet zone lie wholly in the frame. Recall of face-up
+cards is by degradation (every card), by pixels per module at the code (``PPM_BINS``; cards that moved
+less than one module during the exposure) and, for moving cards, by smear during the exposure in
+modules. A false card is a card read that is not in the frame (foreign codes included). Each frame's
+time is the fastest of ``REPEATS`` reads, so that other work on a shared machine does not count.
 """
 
 from __future__ import annotations
@@ -158,7 +160,8 @@ def score(fig: Figures, kind: str, truths: list[Truth], got: set[str], rejected:
             if t.px_per_module >= 3.0 and moderate:
                 _add(fig.faces_3ppm, ok)
             _add(fig.by_kind[kind], ok)
-            _add(fig.by_ppm[_bin(t.px_per_module, PPM_BINS)], ok)
+            if moderate:  # by size, cards that moved a module or more are left to the smear figures
+                _add(fig.by_ppm[_bin(t.px_per_module, PPM_BINS)], ok)
             if t.smear_modules > 0:
                 _add(fig.by_smear[_bin(t.smear_modules, SMEAR_BINS)], ok)
         if moderate:

