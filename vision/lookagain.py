@@ -4,10 +4,12 @@ The whole-frame read misses codes that are small (under about 3 px per module), 
 focus, half under a glare patch or in a dark corner. ``code_candidates`` finds code-shaped regions from
 *relative* darkness (how much darker a spot is than the paper around it, ``blackhat / closing``), which
 does not depend on how much light falls there: a code in a dark corner and one beside a glare patch
-look alike. ``read_candidate`` then reads each region cut out and scaled up to some 8 px per module,
-first as it is, then with its local contrast normalised (glare, shadow), then sharpened (defocus), then
-deconvolved along its blur direction (a card moving while the shutter is open), stopping at the first
-read.
+look alike: it is a local threshold, adapted to the light at each place, as an adaptive threshold is.
+``read_candidate`` then reads each region cut out and scaled up to some 8 px per module, first as it
+is, then with its local contrast normalised (a min/max stretch over three modules, for glare and
+shadow, where CLAHE would equalise a whole tile), then sharpened (defocus), then deconvolved along its
+blur direction when it is clearly smeared one way (a card moving while the shutter is open), stopping
+at the first read. A candidate that reads as a QR code where Micro QR is wanted is foreign: no remedy.
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ class Candidate:
     x: float
     y: float
     side: float
-    angle: float
     score: float
 
 
@@ -48,6 +49,7 @@ def relative_darkness(gray: np.ndarray, kernel: int) -> tuple[np.ndarray, np.nda
     return cv2.divide(bh, cv2.max(closed, 16), scale=255), bh
 
 
+DARK = 70  # of 255: a pixel a quarter darker than the paper around it is ink (a local, adaptive threshold)
 MIN_INK = 12  # grey levels: darker than its surroundings by less than this is felt grain or noise, not ink
 
 
@@ -62,7 +64,7 @@ def code_candidates(gray: np.ndarray, side_range: tuple[float, float]) -> list[C
     f = 1.0 / n
     m = module * f
     rel, bh = relative_darkness(small, _odd(4 * m))
-    mask = cv2.threshold(rel, 70, 255, cv2.THRESH_BINARY)[1] & cv2.threshold(bh, MIN_INK, 255, cv2.THRESH_BINARY)[1]
+    mask = cv2.threshold(rel, DARK, 255, cv2.THRESH_BINARY)[1] & cv2.threshold(bh, MIN_INK, 255, cv2.THRESH_BINARY)[1]
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT,
                                                                               (_odd(2.2 * m),) * 2))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -78,10 +80,10 @@ def code_candidates(gray: np.ndarray, side_range: tuple[float, float]) -> list[C
         if not lo_s <= side <= hi_s or fill < 0.45:
             continue
         box = rel[y0:y0 + h, x0:x0 + w]
-        dark = float(np.count_nonzero(box > 70)) / box.size / max(fill, 0.5)
+        dark = float(np.count_nonzero(box > DARK)) / box.size / max(fill, 0.5)
         if not 0.25 <= dark <= 0.85:  # a code is about half dark modules
             continue
-        out.append(Candidate((x0 + w / 2) / f, (y0 + h / 2) / f, side / f, 0.0, 1 - abs(dark - 0.5)))
+        out.append(Candidate((x0 + w / 2) / f, (y0 + h / 2) / f, side / f, 1 - abs(dark - 0.5)))
     out.sort(key=lambda c: -c.score)
     return out
 
