@@ -105,3 +105,58 @@ def test_camera_check_without_codes_exits_3(tmp_path: Path, capsys: pytest.Captu
     cv2.imwrite(str(img), np.full((720, 1280, 3), (40, 100, 30), np.uint8))
     assert main(["camera-check", "--image", str(img)]) == 3
     assert "no card code read" in capsys.readouterr().out
+
+
+class _FakeCapture:
+    """Stands in for ``cv2.VideoCapture`` on a V4L2 device: records the properties set."""
+
+    def __init__(self, target: object) -> None:
+        self.target = target
+        self.props: list[tuple[int, float]] = []
+
+    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
+        return True
+
+    def set(self, prop: int, value: float) -> bool:
+        self.props.append((prop, value))
+        return prop != cv2.CAP_PROP_GAIN  # a driver without gain control refuses it
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_v4l2_camera_gets_manual_exposure_and_a_refused_setting_is_only_logged(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    import vision.camera as camera
+
+    monkeypatch.setattr(camera.cv2, "VideoCapture", _FakeCapture)
+    cap = camera.open_camera("/dev/video9", (1280, 720), Exposure(1500, 4.0, 20))
+    assert isinstance(cap, _FakeCapture)
+    assert cap.props[-3:] == [(cv2.CAP_PROP_AUTO_EXPOSURE, 1), (cv2.CAP_PROP_EXPOSURE, 15), (cv2.CAP_PROP_GAIN, 20)]
+    assert "refused" in caplog.text
+    file_cap = camera.open_camera("clip.mp4", (1280, 720), Exposure())
+    assert isinstance(file_cap, _FakeCapture) and file_cap.props == []  # a file has no shutter
+
+
+def test_the_pi_camera_is_configured_with_the_exposure_controls(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    configured: dict[str, object] = {}
+
+    class FakePicamera2:
+        def create_video_configuration(self, main: dict[str, object], controls: dict[str, object]) -> dict[str, object]:
+            return {"main": main, "controls": controls}
+
+        def configure(self, cfg: dict[str, object]) -> None:
+            configured.update(cfg)
+
+        def start(self) -> None:
+            pass
+
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=FakePicamera2))
+    from vision.camera import open_camera
+
+    open_camera("picamera2", (1920, 1080), Exposure(2500, 6.0))
+    assert configured["controls"] == {"AeEnable": False, "ExposureTime": 2500, "AnalogueGain": 6.0}
+    assert configured["main"] == {"size": (1920, 1080), "format": "RGB888"}
