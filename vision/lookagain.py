@@ -24,6 +24,8 @@ import numpy as np
 MODULES = 13  # Micro QR M2 (CARD_CODES.md)
 TARGET_PPM = 8.0  # pixels per module the crop is scaled to
 MAX_CANDIDATES = 8  # per frame: the second look's time stays bounded on a cluttered table
+DIRECTIONAL = 0.4  # share of edge energy lost across one direction: a code smeared by motion
+SMEARS = (1.2, 1.7, 2.3)  # smear lengths (modules) tried when deconvolving; under one module reads as is
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,8 @@ def relative_darkness(gray: np.ndarray, kernel: int) -> tuple[np.ndarray, np.nda
     return cv2.divide(bh, cv2.max(closed, 16), scale=255), bh
 
 
-DARK = 70  # of 255: a pixel a quarter darker than the paper around it is ink (a local, adaptive threshold)
+DARK = (60,)  # of 255: a pixel this much darker than the paper around it is ink (a local, adaptive
+# threshold). A second, fainter level (50) finds more codes smeared by two modules but costs x1.5 in time.
 MIN_INK = 12  # grey levels: darker than its surroundings by less than this is felt grain or noise, not ink
 
 
@@ -64,12 +67,24 @@ def code_candidates(gray: np.ndarray, side_range: tuple[float, float]) -> list[C
     f = 1.0 / n
     m = module * f
     rel, bh = relative_darkness(small, _odd(4 * m))
-    mask = cv2.threshold(rel, DARK, 255, cv2.THRESH_BINARY)[1] & cv2.threshold(bh, MIN_INK, 255, cv2.THRESH_BINARY)[1]
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT,
-                                                                              (_odd(2.2 * m),) * 2))
+    ink = cv2.threshold(bh, MIN_INK, 255, cv2.THRESH_BINARY)[1]
+    out: list[Candidate] = []
+    for dark_at in DARK:  # crisp codes first, most code-like first; then faint ones (smeared, glare)
+        level = _blobs(cv2.threshold(rel, dark_at, 255, cv2.THRESH_BINARY)[1] & ink, rel, dark_at, m, f,
+                       (lo * 0.6 * f, hi * 1.3 * f))
+        out += [c for c in sorted(level, key=lambda c: -c.score)
+                if not any(abs(c.x - o.x) < o.side / 2 and abs(c.y - o.y) < o.side / 2 for o in out)]
+    return out
+
+
+def _blobs(mask: np.ndarray, rel: np.ndarray, dark_at: int, m: float, f: float,
+           sides: tuple[float, float]) -> list[Candidate]:
+    """Code-shaped blobs of ``mask`` (modules closed into one blob) with sides (px, working scale) in
+    ``sides``, as candidates in frame pixels."""
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (_odd(2.2 * m),) * 2))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    lo_s, hi_s = sides
     out = []
-    lo_s, hi_s = lo * 0.6 * f, hi * 1.3 * f
     for c in contours:
         x0, y0, w, h = cv2.boundingRect(c)
         if max(w, h) < lo_s or min(w, h) > hi_s * 1.42 or min(w, h) < 0.6 * max(w, h):
@@ -80,11 +95,10 @@ def code_candidates(gray: np.ndarray, side_range: tuple[float, float]) -> list[C
         if not lo_s <= side <= hi_s or fill < 0.45:
             continue
         box = rel[y0:y0 + h, x0:x0 + w]
-        dark = float(np.count_nonzero(box > DARK)) / box.size / max(fill, 0.5)
+        dark = float(np.count_nonzero(box > dark_at)) / box.size / max(fill, 0.5)
         if not 0.25 <= dark <= 0.85:  # a code is about half dark modules
             continue
         out.append(Candidate((x0 + w / 2) / f, (y0 + h / 2) / f, side / f, 1 - abs(dark - 0.5)))
-    out.sort(key=lambda c: -c.score)
     return out
 
 
@@ -162,8 +176,8 @@ def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader) -> RawReads:
         lambda: _sharpen(crop, 0.6 * k),
     ]
     angle, strength = blur_direction(base)
-    if strength > 0.5:  # clearly smeared one way: undo the smear, guessing its length
-        tries += [lambda m=m: up(deblur(base, m * ppm, angle)) for m in (1.0, 1.6)]  # type: ignore[misc]
+    if strength > DIRECTIONAL:  # smeared one way: undo the smear, trying the lengths it may have
+        tries += [lambda m=m: up(deblur(base, m * ppm, angle, 0.03)) for m in SMEARS]  # type: ignore[misc]
     for attempt in tries:
         found, other = read(attempt())
         if found:
