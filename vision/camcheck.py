@@ -4,7 +4,7 @@
 
 - pixels per module of every card code it reads (the code's side / 13 for Micro QR, / 21 for QR) and of
   code-shaped regions it could not read; the decoder needs ``NEED_PPM`` (3 px per module: single-frame
-  recall 0.996 and up on the degradation benchmark, about 0.988 at 2-3, with margin for tilt and blur);
+  recall 0.996 and up on the degradation benchmark, 0.989-0.991 at 2-3; 3 leaves margin for tilt and blur);
 - sharpness: the width of the codes' edges (a Gaussian blur's sigma, in modules), from the steepest
   slope across an edge against the code's contrast; a sharp code has 0.3 module or less (the estimate reads low when the blur spans more than a module);
 - brightness: how bright white paper comes out (the white around the codes read, else the frame's 99th
