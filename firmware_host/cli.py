@@ -23,6 +23,7 @@ COMMANDS = (
     "scan",
     "labels",
     "calibrate",
+    "camera_check",
     "club",
     "config_init",
     "install_files",

@@ -81,6 +81,9 @@ class CameraConfig:
     width: int = 1280
     height: int = 720
     decoder: str = "zxing"
+    exposure_us: int = 2000  # shutter: 0 = the camera's auto exposure (vision/camera.py says why 2 ms)
+    gain: float = 4.0  # picamera2 AnalogueGain with a fixed exposure
+    v4l2_gain: int = -1  # a V4L2 camera's CAP_PROP_GAIN in its driver's units; -1 leaves it
 
 
 DEFAULT_LAMPS = {"redeal": 5, "shuffle": 6, "replace_pack": 12, "shoe_offline": 13, "camera_offline": 16,
@@ -131,7 +134,8 @@ class Config:
 _SCALARS: dict[str, dict[str, str]] = {
     "table": {"id": "str", "name": "str", "game": "str", "data_dir": "path"},
     "shoe": {"driver": "str", "port": "str", "baudrate": "int"},
-    "camera": {"source": "source", "width": "int", "height": "int", "decoder": "str"},
+    "camera": {"source": "source", "width": "int", "height": "int", "decoder": "str", "exposure_us": "int",
+               "gain": "float", "v4l2_gain": "int"},
     "pins": {"factory": "str", "buzzer": "int", "bounce_time": "float", "double_press": "float",
              "long_press": "float"},
     "mqtt": {"host": "str", "port": "int", "username": "str", "password_file": "path", "tls": "bool",
@@ -354,6 +358,11 @@ def _build(data: dict[str, Any], origin: str, where: dict[str, str], base_dir: P
     for key in ("width", "height"):
         if not 0 < getattr(cam, key) <= MAX_CAMERA_SIDE:
             raise ConfigError(f"{loc('camera', key)}: want 1 to {MAX_CAMERA_SIDE} pixels, got {_show(getattr(cam, key))}")
+    if not 0 <= cam.exposure_us <= 1_000_000:
+        raise ConfigError(f"{loc('camera', 'exposure_us')}: want 0 (automatic) to 1000000 microseconds, "
+                          f"got {cam.exposure_us}")
+    if not 0 <= cam.gain <= 64:
+        raise ConfigError(f"{loc('camera', 'gain')}: want 0 (automatic) to 64, got {cam.gain}")
 
     pins = _build_pins(data.get("pins", {}), values("pins"), loc)
     mqtt = None

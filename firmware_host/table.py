@@ -242,7 +242,7 @@ def build_table(cfg: Config, *, display: Any | None = None) -> Table:
 
 
 def _camera(cfg: Config, ctl: TableController) -> tuple[CameraFeeder, Any]:
-    from vision.camera import CaptureThread, SyntheticCamera, open_camera
+    from vision.camera import CaptureThread, Exposure, SyntheticCamera, open_camera
     from vision.watcher import build_watcher
     from vision.zones import parse_vision_config
 
@@ -251,7 +251,8 @@ def _camera(cfg: Config, ctl: TableController) -> tuple[CameraFeeder, Any]:
     if cfg.camera.source == "synthetic":
         source: Any = SyntheticCamera(size=size)
     else:
-        source = ReopeningSource(lambda: open_camera(cfg.camera.source, size))
+        exposure = Exposure(cfg.camera.exposure_us, cfg.camera.gain, cfg.camera.v4l2_gain)
+        source = ReopeningSource(lambda: open_camera(cfg.camera.source, size, exposure))
     capture = CaptureThread(source, max_failures=sys.maxsize).start()  # the source itself never gives up
     watcher = build_watcher(vcfg, packs=())
     feeder = CameraFeeder(capture, watcher, ctl.submit, max_failures=3)

@@ -1,10 +1,14 @@
 """Camera sources, card codes, decoding, table zones: what the camera saw, as law-engine events.
 
 - ``vision.codes``: the card code's payload (``CARD_CODES.md``), ``encode_payload``/``parse_payload``.
-- ``vision.decode``: ``make_decoder("zxing"|"pyzbar")`` -> ``read(frame) -> FrameReading``.
-- ``vision.camera``: ``open_camera(source)``, ``SyntheticCamera``, ``Picamera2Source``, ``CaptureThread``.
+- ``vision.decode``: ``make_decoder("zxing"|"pyzbar")`` -> ``read(frame) -> FrameReading``; its second look
+  at code-shaped regions the whole-frame read missed is ``vision.lookagain``.
+- ``vision.camera``: ``open_camera(source, size, Exposure(...))``, ``SyntheticCamera``, ``Picamera2Source``,
+  ``CaptureThread``; ``vision.camcheck``: what ``cardtable camera-check`` measures.
 - ``vision.zones``: ``VisionConfig``/``Zones`` and ``load_vision_config`` for ``[vision]``/``[zones]``.
 - ``vision.calibrate``: ArUco corner markers -> homography.
 - ``vision.watcher``: ``TableWatcher.feed(frame) -> list[Event]``, ``set_phase``; ``build_watcher(cfg)``.
 - ``vision.render``: synthetic table scenes; ``vision.labels``: printable code stickers.
+- ``vision.photo``: a second scene generator (from ``CARD_CODES.md`` alone) for ``vision.bench_degrade``,
+  the degradation benchmark (``cardtable bench vision --degradations``).
 """

@@ -14,7 +14,9 @@ per frame (of those in view, and of all), the share of cards confirmed and of ca
 confirmed (both ways), the share of card-frames under a hand, and false reads (a valid code that is
 not on the table). Side by side, on the same layouts and degradations with the QR variant printed
 instead: the naive baseline, pyzbar on the whole frame, and for information our pyzbar backend (card
-crops). The main case is run again without hands.
+crops). The main case is run again without hands. In the 1280x720 13-card rows the decoder without
+its second look (``ZxingDecoder(second_look=False)``, the decoder before it) reads the same frames too,
+for the time ratio. ``--degradations`` runs ``vision.bench_degrade`` instead (the second generator).
 """
 
 from __future__ import annotations
@@ -80,8 +82,16 @@ def layout(rng: np.random.Generator, n: int, variant: str) -> Scene:
     return scene
 
 
+def _timed(decoder: Decoder, frame: np.ndarray, fig: Figures) -> set[CardCode]:
+    t0 = time.perf_counter()
+    got = {s.code for s in decoder.read(frame).sightings}
+    fig.ms.append((time.perf_counter() - t0) * 1000)
+    fig.frames += 1
+    return got
+
+
 def _case(decoder: Decoder, scene: Scene, size: tuple[int, int], degrade: Degrade, seed: int,
-          fig: Figures) -> None:
+          fig: Figures, before: tuple[Decoder, Figures] | None = None) -> None:
     codes = [CardCode(p.pack, p.card) for p in scene.placements]
     truth = set(codes)
     history: list[list[tuple[bool, bool]]] = [[] for _ in codes]  # per card, per frame: (read, in view)
@@ -90,11 +100,20 @@ def _case(decoder: Decoder, scene: Scene, size: tuple[int, int], degrade: Degrad
         if frame_no >= FRAMES_PER_CASE and all(sum(v for _, v in h) >= FRAMES_PER_CASE for h in history):
             break
         frame, hidden = render_with_cover(scene, size, degrade, rng)
+        old: set[CardCode] | None = None
+        if before is not None and fig.frames % 2:  # the decoder without its second look, on the same
+            old = _timed(before[0], frame, before[1])  # frame; first every other frame (warm caches)
         t0 = time.perf_counter()
         reading = decoder.read(frame)
         fig.ms.append((time.perf_counter() - t0) * 1000)
         fig.frames += 1
         got = {s.code for s in reading.sightings}
+        if before is not None:
+            if old is None:
+                old = _timed(before[0], frame, before[1])
+            before[1].false_reads += len(old - truth)
+            before[1].read_in_view += sum(c in old for i, c in enumerate(codes) if i not in hidden)
+            before[1].in_view += sum(1 for i in range(len(codes)) if i not in hidden)
         fig.false_reads += len(got - truth)
         for i, code in enumerate(codes):
             history[i].append((code in got, i not in hidden))
@@ -119,12 +138,17 @@ def run(args: argparse.Namespace) -> int:
     """Print the figures; ``--frames N`` sets the frames for 1280x720 with 13 cards (default 10,000)."""
     import cv2
 
+    if getattr(args, "degradations", False):
+        from vision.bench_degrade import run as run_degradations
+
+        return run_degradations(args)
     cv2.setNumThreads(1)  # single-threaded figures, for both decoders
     quick = bool(getattr(args, "quick", False))
     main_frames = getattr(args, "frames", None) or (9 if quick else 10_000)
     other_frames = 9 if quick else 300
     baseline_share = 1 / 3 if quick else 0.05
     ours = ZxingDecoder(find_unreadable=True)
+    before = ZxingDecoder(find_unreadable=True, second_look=False)
     baseline = PyzbarDecoder(find_unreadable=False, whole_frame=True)
     cropped = PyzbarDecoder(find_unreadable=False)
     rows = []
@@ -133,14 +157,16 @@ def run(args: argparse.Namespace) -> int:
         frames = main_frames if (size, n) == ((1280, 720), 13) else other_frames
         cases = max(1, -(-frames // FRAMES_PER_CASE))
         base_cases = max(1, int(cases * baseline_share))
-        f_ours, f_base, f_crop = Figures([]), Figures([]), Figures([])
+        f_ours, f_base, f_crop, f_before = Figures([]), Figures([]), Figures([]), Figures([])
+        main = (size, n) == ((1280, 720), 13)
         rng = np.random.default_rng(hash((size, n)) & 0xFFFF)
         for case in range(cases):
             seed = int(rng.integers(1 << 30))
             degrade = random_degrade(np.random.default_rng(seed))
             if not hands:
                 degrade = replace(degrade, hands=0)
-            _case(ours, layout(np.random.default_rng(seed), n, "micro"), size, degrade, seed, f_ours)
+            _case(ours, layout(np.random.default_rng(seed), n, "micro"), size, degrade, seed, f_ours,
+                  (before, f_before) if main else None)
             if case < base_cases:
                 qr_scene = layout(np.random.default_rng(seed), n, "qr")
                 _case(baseline, qr_scene, size, degrade, seed, f_base)
@@ -148,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
         o, b = f_ours.summary(), f_base.summary()
         rows.append({"size": f"{size[0]}x{size[1]}", "cards": n, "hands": hands, "ours": o, "baseline": b,
                      "pyzbar_cropped": f_crop.summary(),
+                     "before_second_look": f_before.summary() if main else None,
                      "speedup": b["median_ms"] / o["median_ms"] if o["median_ms"] else float("nan")})
         if not args.json:
             _print_row(rows[-1])
@@ -167,3 +194,8 @@ def _print_row(r: dict) -> None:  # type: ignore[type-arg]
           f"median {b['median_ms']:.1f} ms, p90 {b['p90_ms']:.1f} ms, read {b['read_share_in_view']:.3f}, confirmed "
           f"{b['confirmed_share']:.3f}, false {b['false_reads']} | speed-up x{r['speedup']:.1f} | our pyzbar "
           f"backend (card crops), QR: median {c['median_ms']:.1f} ms, read {c['read_share_in_view']:.3f}", flush=True)
+    w = r.get("before_second_look")
+    if w:
+        print(f"{'':>9} without the second look, same frames: median {w['median_ms']:.2f} ms, read "
+              f"{w['read_share_in_view']:.4f} in view, false {w['false_reads']}; time now / before "
+              f"x{o['median_ms'] / w['median_ms']:.2f}", flush=True)

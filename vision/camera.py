@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import cv2
@@ -23,6 +24,55 @@ log = logging.getLogger(__name__)
 
 class CameraError(RuntimeError):
     """A camera that cannot be opened or has stopped giving frames."""
+
+
+# Exposure: motion blur is the distance a card travels while the shutter is open. A card slid into a
+# trick at 1 m/s moves 1 mm per millisecond; a module of the card code is 3 mm (CARD_CODES.md), so an
+# exposure of 3 ms smears it by one module. The default, 2 ms, keeps the smear to two thirds of a
+# module at 1 m/s (half a module up to 0.75 m/s); at 1.6 px/mm that is 3.2 px. Gain makes up the light.
+DEFAULT_EXPOSURE_US = 2000
+DEFAULT_GAIN = 4.0
+MODULE_MM = 3.0
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """Shutter and gain. ``exposure_us`` 0 leaves the camera on its own auto exposure.
+
+    ``gain`` is picamera2's ``AnalogueGain`` (a multiplier); ``v4l2_gain`` is the V4L2 driver's own
+    number for ``CAP_PROP_GAIN`` (``v4l2-ctl -l`` shows its range), -1 leaves it alone.
+    """
+
+    exposure_us: int = DEFAULT_EXPOSURE_US
+    gain: float = DEFAULT_GAIN
+    v4l2_gain: int = -1
+
+    def smear_modules(self, speed_mm_s: float = 1000.0) -> float:
+        """How many modules a card moving at ``speed_mm_s`` travels during one exposure."""
+        return speed_mm_s * self.exposure_us / 1e6 / MODULE_MM
+
+
+AUTO = Exposure(0, 0.0, -1)
+
+
+def picamera2_controls(e: Exposure) -> dict[str, Any]:
+    """picamera2 controls for ``e``: auto exposure off, ``ExposureTime`` (us) and ``AnalogueGain``."""
+    if e.exposure_us <= 0:
+        return {"AeEnable": True}
+    controls: dict[str, Any] = {"AeEnable": False, "ExposureTime": int(e.exposure_us)}
+    if e.gain > 0:
+        controls["AnalogueGain"] = float(e.gain)
+    return controls
+
+
+def v4l2_settings(e: Exposure) -> list[tuple[int, float]]:
+    """OpenCV properties for a V4L2 camera: manual exposure (1; 3 is auto) in 100 us units, gain."""
+    if e.exposure_us <= 0:
+        return [(cv2.CAP_PROP_AUTO_EXPOSURE, 3)]
+    out = [(cv2.CAP_PROP_AUTO_EXPOSURE, 1), (cv2.CAP_PROP_EXPOSURE, max(1, round(e.exposure_us / 100)))]
+    if e.v4l2_gain >= 0:
+        out.append((cv2.CAP_PROP_GAIN, e.v4l2_gain))
+    return out
 
 
 class FrameSource(Protocol):
@@ -65,7 +115,7 @@ class SyntheticCamera:
 class Picamera2Source:
     """A Raspberry Pi camera through picamera2, giving BGR frames like ``cv2.VideoCapture``."""
 
-    def __init__(self, size: tuple[int, int] = (1280, 720)) -> None:
+    def __init__(self, size: tuple[int, int] = (1280, 720), exposure: Exposure = AUTO) -> None:
         try:
             from picamera2 import Picamera2  # type: ignore[import-not-found]
         except ImportError:
@@ -74,7 +124,8 @@ class Picamera2Source:
             self._cam: Any = Picamera2()
             # libcamera names formats by the 32-bit word: "RGB888" is stored [B, G, R] per pixel, which is
             # OpenCV's order ("BGR888" would give [R, G, B] and swap red and blue).
-            self._cam.configure(self._cam.create_video_configuration(main={"size": size, "format": "RGB888"}))
+            self._cam.configure(self._cam.create_video_configuration(main={"size": size, "format": "RGB888"},
+                                                                     controls=picamera2_controls(exposure)))
             self._cam.start()
         except Exception as exc:  # picamera2 raises many kinds; all mean "no camera"
             raise CameraError(f"Pi camera: cannot start ({exc})") from exc
@@ -99,8 +150,9 @@ class Picamera2Source:
             self._cam.close()
 
 
-def open_camera(source: str | int, size: tuple[int, int] = (1280, 720)) -> FrameSource:
-    """Open a camera by description (see the module docstring).
+def open_camera(source: str | int, size: tuple[int, int] = (1280, 720), exposure: Exposure = AUTO) -> FrameSource:
+    """Open a camera by description (see the module docstring), with ``exposure`` on a Pi camera or a
+    V4L2 device (a setting the driver refuses is logged, not fatal: the picture still comes).
 
     Raises:
         CameraError: naming the source when it cannot be opened.
@@ -108,7 +160,7 @@ def open_camera(source: str | int, size: tuple[int, int] = (1280, 720)) -> Frame
     if source == "synthetic":
         return SyntheticCamera(size=size)
     if source == "picamera2":
-        return Picamera2Source(size)
+        return Picamera2Source(size, exposure)
     target: str | int = int(source) if isinstance(source, int) or str(source).isdigit() else str(source)
     cap = cv2.VideoCapture(target)
     if not cap.isOpened():
@@ -118,6 +170,9 @@ def open_camera(source: str | int, size: tuple[int, int] = (1280, 720)) -> Frame
         cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
         cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
         cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
+        for prop, value in v4l2_settings(exposure):
+            if not cap.set(prop, value):
+                log.warning("camera %s: the driver refused property %d = %s", source, prop, value)
     return cap
 
 

@@ -10,6 +10,7 @@ card-shaped objects in which no code was read.
 from __future__ import annotations
 
 import logging
+import math
 from collections import Counter
 from dataclasses import dataclass
 from typing import Protocol
@@ -17,6 +18,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from vision import lookagain
 from vision.codes import CardCode, CodeRejected, parse_payload
 
 log = logging.getLogger(__name__)
@@ -158,6 +160,10 @@ class _Base:
         """A second, closer look at one card shape in which the whole-frame pass read nothing."""
         return []
 
+    def _look_again(self, gray: np.ndarray, raw: list[RawRead]) -> list[RawRead]:
+        """Reads of code-shaped regions the whole-frame pass did not read (none by default)."""
+        return []
+
     def _card_area(self, frame: np.ndarray, codes: list[RawRead]) -> float:
         if codes:
             return float(np.median([_area(c) for _, c, _ in codes])) * CARD_PER_CODE_AREA
@@ -179,6 +185,7 @@ class _Base:
             # are worked out on the scaled image and given back in the frame's pixels.
             gray = cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
         raw = self._raw(gray, frame)
+        raw = _one_per_code(raw + self._look_again(gray, raw))
         unreadable: list[tuple[float, float]] = []
         if self.find_unreadable:
             read_at = [_centre(c) for _, c, _ in raw]
@@ -218,6 +225,18 @@ class _Base:
         return FrameReading(tuple(sightings), tuple(rejections), tuple(unreadable))
 
 
+def _one_per_code(raw: list[RawRead]) -> list[RawRead]:
+    """The same text read twice at (nearly) the same place is one code: keep the first read."""
+    out: list[RawRead] = []
+    for text, corners, uec in raw:
+        c = _centre(corners)
+        reach = math.sqrt(_area(corners)) * 0.5  # two reads of one symbol; never two stickers
+        if any(t == text and math.dist(c, _centre(k)) < reach for t, k, _ in out):
+            continue
+        out.append((text, corners, uec))
+    return out
+
+
 class ZxingDecoder(_Base):
     """zxing-cpp on the whole frame: Micro QR (the card code) and QR (its variant)."""
 
@@ -225,9 +244,12 @@ class ZxingDecoder(_Base):
     upscale_small = True
 
     def __init__(self, heavy_ec_below: float = 0.5, find_unreadable: bool = True,
-                 card_area_px: float = 0.0, variants: tuple[str, ...] = ("micro",)) -> None:
+                 card_area_px: float = 0.0, variants: tuple[str, ...] = ("micro",),
+                 second_look: bool = True) -> None:
         super().__init__(heavy_ec_below, find_unreadable, card_area_px)
         import zxingcpp
+
+        self.second_look = second_look
 
         self._zx = zxingcpp
         fmts = {"micro": zxingcpp.BarcodeFormat.MicroQRCode, "qr": zxingcpp.BarcodeFormat.QRCode}
@@ -235,11 +257,44 @@ class ZxingDecoder(_Base):
         if unknown or not variants:
             raise ValueError(f"unknown code variants {sorted(unknown)} (want micro and/or qr)")
         self._formats = [fmts[v] for v in variants]
+        self._crop_formats = list(fmts.values())  # a QR where only Micro QR is wanted: a foreign code
+        self.variants = tuple(variants)
 
     def _raw(self, gray: np.ndarray, frame: np.ndarray) -> list[RawRead]:
         found = self._zx.read_barcodes(gray, formats=self._formats, try_rotate=False, try_invert=False,
                                        try_downscale=gray.shape[0] > 1100)
         return self._convert(found, 0.0, 0.0, 1.0)
+
+    def _look_again(self, gray: np.ndarray, raw: list[RawRead]) -> list[RawRead]:
+        """The second look (``vision.lookagain``): code-shaped regions found whatever the light, read
+        closer. Regions that hold a code already read (or a foreign text) are skipped."""
+        if not self.second_look:
+            return []
+        if raw:
+            side = float(np.median([math.sqrt(_area(c)) for _, c, _ in raw]))
+            side_range = (0.65 * side, 1.45 * side)
+        else:
+            side_range = (lookagain.MODULES * 1.8, max(lookagain.MODULES * 8.0, gray.shape[1] / 12))
+        done = [(*_centre(c), math.sqrt(_area(c))) for _, c, _ in raw]  # codes read: centre, side
+        out: list[RawRead] = []
+        tried = 0
+        for cand in lookagain.code_candidates(gray, side_range):
+            if tried >= lookagain.MAX_CANDIDATES:
+                break
+            if any(math.dist((x, y), (cand.x, cand.y)) < 0.8 * max(s, cand.side) for x, y, s in done):
+                continue
+            tried += 1
+            found = lookagain.read_candidate(gray, cand, self._read_crop)
+            out.extend(found)
+            done.extend((*_centre(c), math.sqrt(_area(c))) for _, c, _ in found)
+        return out
+
+    def _read_crop(self, img: np.ndarray) -> tuple[list[RawRead], bool]:
+        """Read a candidate: our symbols, and whether a symbol of the other QR kind is there instead."""
+        found = self._zx.read_barcodes(img, formats=self._crop_formats, try_rotate=False, try_downscale=False,
+                                       try_invert=False)
+        ours = [b for b in found if b.format in self._formats]
+        return self._convert(ours, 0.0, 0.0, 1.0), len(ours) < len(found)
 
     def _retry(self, gray: np.ndarray, box: np.ndarray) -> list[RawRead]:
         h, w = gray.shape

@@ -1,8 +1,15 @@
 """Printable sticker sheets for one pack: each card's code with its rank and suit beside it.
 
-``write_labels`` makes A4 pages at 300 dpi, saved as one PDF and one PNG per page. A sticker is
-51 x 66 mm, which fits the face of bridge (57 x 89 mm) and poker (63 x 88 mm) cards: the code sits
-in its lower part with its quiet zone, the rank and suit (with the card's name and the pack id) above.
+``write_labels`` makes pages at 300 dpi, saved as one PDF and one PNG per page, on one of ``SHEETS``:
+
+- ``a4`` (default) and ``letter``: plain self-adhesive paper of that size, stickers of 51 x 66 mm with
+  a cut line, 6 mm apart; they fit the face of bridge (57 x 89 mm) and poker (63 x 88 mm) cards. The
+  code (module 35 dots = 2.963 mm) sits in the lower part with its quiet zone, the rank and suit (with
+  the card's name and the pack id) above.
+- ``avery-22806``: Avery 22806 die-cut square labels, 2 x 2 in (50.8 mm), 12 per US Letter sheet in 3
+  columns and 4 rows, 0.625 in from the sheet's left and top edges, at a pitch of 2.625 in across and
+  2.5833 in down. The code is smaller there (module 30 dots = 2.54 mm, 0.857 of the A4 sticker's),
+  with one line of text above it.
 """
 
 from __future__ import annotations
@@ -22,6 +29,30 @@ PAGE_MM = (210.0, 297.0)
 STICKER_MM = (51.0, 66.0)
 # Module size in print pixels: Micro QR 35 px = 2.96 mm (38.5 mm symbol), QR 21 px = 1.78 mm (37.3 mm).
 MODULE_PX = {Variant.MICRO: 35, Variant.QR: 21}
+CODE_BOTTOM_MM = 1.0  # from the sticker's lower edge to the lower edge of the code's quiet zone
+INCH = 25.4
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """A page and where its stickers go (mm). ``grid`` None: as many as fit, centred, ``gap`` apart."""
+
+    name: str
+    page_mm: tuple[float, float]
+    sticker_mm: tuple[float, float]
+    module_px: dict[Variant, int]
+    grid: tuple[int, int, float, float, float, float] | None = None  # cols, rows, x0, y0, pitch x, pitch y
+    gap_mm: float = 6.0
+    cut_line: bool = True
+
+
+SHEETS = {
+    "a4": SheetLayout("a4", PAGE_MM, STICKER_MM, MODULE_PX),
+    "letter": SheetLayout("letter", (8.5 * INCH, 11 * INCH), STICKER_MM, MODULE_PX),
+    "avery-22806": SheetLayout("avery-22806", (8.5 * INCH, 11 * INCH), (2 * INCH, 2 * INCH),
+                               {Variant.MICRO: 30, Variant.QR: 21},
+                               (3, 4, 0.625 * INCH, 0.625 * INCH, 2.625 * INCH, 2.5833 * INCH), cut_line=False),
+}
 QUIET = 2  # modules of white on the sticker; the white card face around it adds more
 GAMES = {"contract-bridge": "AKQJT98765432", "euchre": "AKQJT987"}
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -57,27 +88,36 @@ def sticker_modules(variant: Variant) -> int:
     return (13 if variant is Variant.MICRO else 21) + 2 * QUIET
 
 
-def _sticker(pack: str, card: Card | None, variant: Variant) -> Image.Image:
-    w, h = (round(v * PX_PER_MM) for v in STICKER_MM)
+def _sticker(pack: str, card: Card | None, variant: Variant, layout: SheetLayout = SHEETS["a4"]) -> Image.Image:
+    w, h = (round(v * PX_PER_MM) for v in layout.sticker_mm)
     img = Image.new("L", (w, h), 255)
     draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, w - 1, h - 1), outline=200, width=2)  # cut line
+    if layout.cut_line:
+        draw.rectangle((0, 0, w - 1, h - 1), outline=200, width=2)
     modules = symbol_modules(encode_payload(pack, card), variant)
-    mpx = MODULE_PX[variant]
+    mpx = layout.module_px[variant]
     sym = np.kron(np.pad(modules, QUIET, constant_values=255), np.ones((mpx, mpx), np.uint8))
     code = Image.fromarray(sym)
-    x0, y0 = (w - code.width) // 2, h - code.height - round(1 * PX_PER_MM)
+    x0, y0 = (w - code.width) // 2, h - code.height - round(CODE_BOTTOM_MM * PX_PER_MM)
     img.paste(code, (x0, y0))
-    big, small = _font(round(9 * PX_PER_MM)), _font(round(2.6 * PX_PER_MM))
-    if card is None:
-        draw.text((round(3 * PX_PER_MM), round(2 * PX_PER_MM)), f"back of pack {pack}", fill=0, font=small)
-    else:
-        fill = 0
-        label = card.rank.replace("T", "10") + SUIT_SYMBOLS[card.suit]
-        draw.text((round(3 * PX_PER_MM), round(1 * PX_PER_MM)), label, fill=fill, font=big)
-        draw.text((round(25 * PX_PER_MM), round(3 * PX_PER_MM)), card.name, fill=fill, font=small)
-        draw.text((round(25 * PX_PER_MM), round(7 * PX_PER_MM)),
-                  f"pack {pack}", fill=fill, font=small)
+    band_mm = y0 / PX_PER_MM  # the text above the code
+    label = "" if card is None else card.rank.replace("T", "10") + SUIT_SYMBOLS[card.suit]
+    if band_mm >= 12:  # the A4 / Letter sticker: big rank and suit, name and pack beside
+        big, small = _font(round(9 * PX_PER_MM)), _font(round(2.6 * PX_PER_MM))
+        if card is None:
+            draw.text((round(3 * PX_PER_MM), round(2 * PX_PER_MM)), f"back of pack {pack}", fill=0, font=small)
+        else:
+            draw.text((round(3 * PX_PER_MM), round(1 * PX_PER_MM)), label, fill=0, font=big)
+            draw.text((round(25 * PX_PER_MM), round(3 * PX_PER_MM)), card.name, fill=0, font=small)
+            draw.text((round(25 * PX_PER_MM), round(7 * PX_PER_MM)), f"pack {pack}", fill=0, font=small)
+    else:  # a small die-cut label: one line
+        line = f"back of pack {pack}" if card is None else f"{label}  {card.name}  pack {pack}"
+        size = round(min(band_mm * 0.62, 4.2) * PX_PER_MM)
+        font = _font(size)
+        while size > 12 and draw.textlength(line, font=font) > w - 2 * PX_PER_MM:
+            size -= 2
+            font = _font(size)
+        draw.text((w // 2, round(band_mm * PX_PER_MM / 2)), line, fill=0, font=font, anchor="mm")
     return img.convert("RGB") if card is None or card.suit in "SC" else _tint_red(img, y0 - 2)
 
 
@@ -91,7 +131,7 @@ def _tint_red(img: Image.Image, text_bottom: int) -> Image.Image:
 
 
 def write_labels(pack: str, game: str, out: str | Path, variant: Variant | str = Variant.MICRO,
-                 backs: bool = False) -> LabelSheet:
+                 backs: bool = False, sheet: str = "a4") -> LabelSheet:
     """Write the sticker sheet for ``pack`` as ``OUT.pdf`` and ``OUT-1.png``, ``OUT-2.png``, ...
 
     Args:
@@ -100,33 +140,33 @@ def write_labels(pack: str, game: str, out: str | Path, variant: Variant | str =
         out: output path; a ``.pdf`` or ``.png`` suffix is dropped.
         variant: ``micro`` (the card code) or ``qr`` (its QR variant for pyzbar at 1080p and up).
         backs: add one pack-mark sticker per card, for the backs.
+        sheet: a name from ``SHEETS`` (``a4``, ``letter``, ``avery-22806``).
     """
     validate_pack(pack)
     variant = Variant(variant)
+    if sheet not in SHEETS:
+        raise ValueError(f"unknown sheet {sheet!r} (want {', '.join(SHEETS)})")
+    layout = SHEETS[sheet]
     cards: list[Card | None] = list(pack_cards(game))
     if backs:
         cards += [None] * len(cards)
     base = Path(out)
     if base.suffix.lower() in (".pdf", ".png"):
         base = base.with_suffix("")
-    pw, ph = (round(v * PX_PER_MM) for v in PAGE_MM)
-    sw, sh = (round(v * PX_PER_MM) for v in STICKER_MM)
-    gap = round(6 * PX_PER_MM)
-    cols, rows = (pw - gap) // (sw + gap), (ph - gap) // (sh + gap)
-    per_page = cols * rows
+    pw, ph = (round(v * PX_PER_MM) for v in layout.page_mm)
+    sw, sh = (round(v * PX_PER_MM) for v in layout.sticker_mm)
+    slots = _slots(layout, pw, ph, sw, sh)
     pages: list[Image.Image] = []
     placed: list[tuple[int, Card | None, tuple[int, int]]] = []
     for i, card in enumerate(cards):
-        page_no, slot = divmod(i, per_page)
+        page_no, slot = divmod(i, len(slots))
         if slot == 0:
             pages.append(Image.new("RGB", (pw, ph), "white"))
-        r, c = divmod(slot, cols)
-        x = (pw - cols * sw - (cols - 1) * gap) // 2 + c * (sw + gap)
-        y = gap + r * (sh + gap)
-        sticker = _sticker(pack, card, variant)
+        x, y = slots[slot]
+        sticker = _sticker(pack, card, variant, layout)
         pages[-1].paste(sticker, (x, y))
-        side = (sticker_modules(variant)) * MODULE_PX[variant]
-        placed.append((page_no, card, (x + sw // 2, y + sh - round(PX_PER_MM) - side // 2)))
+        side = (sticker_modules(variant)) * layout.module_px[variant]
+        placed.append((page_no, card, (x + sw // 2, y + sh - round(CODE_BOTTOM_MM * PX_PER_MM) - side // 2)))
     base.parent.mkdir(parents=True, exist_ok=True)
     pdf = base.with_suffix(".pdf")
     pages[0].save(pdf, "PDF", resolution=DPI, save_all=True, append_images=pages[1:])
@@ -136,3 +176,15 @@ def write_labels(pack: str, game: str, out: str | Path, variant: Variant | str =
         page.save(p, dpi=(DPI, DPI))
         pngs.append(p)
     return LabelSheet(pdf, tuple(pngs), tuple(placed))
+
+
+def _slots(layout: SheetLayout, pw: int, ph: int, sw: int, sh: int) -> list[tuple[int, int]]:
+    """Top-left corners (print px) of the stickers on one page, row by row."""
+    if layout.grid is not None:
+        cols, rows, x0, y0, dx, dy = layout.grid
+        return [(round((x0 + c * dx) * PX_PER_MM), round((y0 + r * dy) * PX_PER_MM))
+                for r in range(rows) for c in range(cols)]
+    gap = round(layout.gap_mm * PX_PER_MM)
+    cols, rows = (pw - gap) // (sw + gap), (ph - gap) // (sh + gap)
+    left = (pw - cols * sw - (cols - 1) * gap) // 2
+    return [(left + c * (sw + gap), gap + r * (sh + gap)) for r in range(rows) for c in range(cols)]

@@ -1,4 +1,18 @@
-"""``cardtable scan``: the cards in still images, one JSON object per image."""
+"""``cardtable scan``: the cards in still images, one JSON object per image.
+
+A record: ``{"image": NAME, "cards": [CARD...], "unreadable": [{"x", "y"}...]}``, where a CARD is
+``{"card", "pack", "x", "y", "card_x", "card_y", "px_per_module", "face_up", "zone"}``:
+
+- ``card``: the card in the event format (``"TD"``), or ``null`` for a back's pack mark;
+- ``pack``: the pack id its code names; ``face_up``: false for a back's pack mark;
+- ``x``, ``y``: the centre of the *code* (the symbol), frame pixels from the top-left;
+- ``card_x``, ``card_y``: the centre of the *card*, worked out from the code's size and direction and the
+  label geometry of ``CARD_CODES.md`` (the code sits ``CODE_BELOW_CENTRE`` modules below the sticker's
+  centre, and the sticker is centred on the card);
+- ``px_per_module``: the code's side in pixels over its modules (13 Micro QR, 21 QR): the figure the
+  decoder's recall follows;
+- ``zone``: the table zone holding the code's centre (``null`` outside every zone).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.decode import Decoder
+from vision.decode import Decoder, Sighting
 from vision.imagesize import FORMATS, MAX_IMAGE_PIXELS, image_size
 from vision.zones import Zones, default_homography, to_table
 
@@ -48,6 +62,29 @@ def load_image(path: str | Path) -> np.ndarray:
     return img
 
 
+# Where the code sits on the sticker (vision/labels.py): the centre of the symbol lies this many modules
+# below the sticker's centre, towards the symbol's bottom edge. Per symbol: modules across, offset.
+CODE_BELOW_CENTRE = {"micro": (13, 80.5 / 35), "qr": (21, 115.5 / 21)}
+
+
+def card_centre(s: Sighting, variant: str = "micro") -> tuple[float, float, float]:
+    """The card's centre (px) from a sighting of its code, and the code's pixels per module.
+
+    The symbol's corners come in its own order (top-left, top-right, bottom-right, bottom-left), so
+    "up" on the sticker is from the bottom edge's midpoint to the top edge's, whatever the card's angle.
+    """
+    modules, below = CODE_BELOW_CENTRE[variant]
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = s.corners[:4]
+    upx, upy = (ax + bx - cx - dx) / 2, (ay + by - cy - dy) / 2  # bottom edge -> top edge, one side long
+    side = float(np.hypot(upx, upy))
+    if side == 0:
+        return s.x, s.y, 0.0
+    width = float(np.hypot(bx - ax, by - ay))
+    ppm = (side + width) / 2 / modules
+    k = below * ppm / side
+    return s.x + upx * k, s.y + upy * k, ppm
+
+
 def scan_image(decoder: Decoder, image: np.ndarray, name: str, zones: Zones | None = None,
                homography: np.ndarray | None = None,
                table_mm: tuple[float, float] = (800.0, 450.0)) -> dict[str, Any]:
@@ -64,7 +101,11 @@ def scan_image(decoder: Decoder, image: np.ndarray, name: str, zones: Zones | No
             continue
         done.add(key)
         zone = zones.zone_at(*to_table(hom, s.x, s.y))
+        # the symbol read: QR for pyzbar or a QR-only zxing; otherwise taken as Micro QR (the default label)
+        variant = "qr" if decoder.name == "pyzbar" or getattr(decoder, "variants", ()) == ("qr",) else "micro"
+        card_x, card_y, ppm = card_centre(s, variant)
         cards.append({"card": None if s.code.card is None else s.code.card.code, "pack": s.code.pack,
-                      "x": round(s.x), "y": round(s.y), "face_up": not s.code.is_back, "zone": zone})
+                      "x": round(s.x), "y": round(s.y), "card_x": round(card_x), "card_y": round(card_y),
+                      "px_per_module": round(ppm, 2), "face_up": not s.code.is_back, "zone": zone})
     return {"image": name, "cards": cards,
             "unreadable": [{"x": round(x), "y": round(y)} for x, y in reading.unreadable]}

@@ -24,6 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--quick", action="store_true", help="fewer repetitions (for smoke tests)")
     p.add_argument("--json", action="store_true", help="print figures as JSON")
     p.add_argument("--frames", type=int, default=None, help="frames for the main case (benchmark-specific)")
+    p.add_argument("--degradations", action="store_true",
+                   help="vision: single-frame recall by degradation and px/module on a second generator")
     p.set_defaults(func=_run)
 
 

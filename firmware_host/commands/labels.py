@@ -14,6 +14,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--variant", choices=["micro", "qr"], default="micro",
                    help="micro: Micro QR (default); qr: QR for pyzbar with 1080p cameras")
     p.add_argument("--backs", action="store_true", help="add pack-mark stickers for the backs")
+    p.add_argument("--sheet", choices=["a4", "letter", "avery-22806"], default="a4",
+                   help="a4 or letter: plain sticker paper, 51 x 66 mm stickers to cut out; avery-22806: "
+                        "Avery 22806 die-cut 2 in squares, 12 per US Letter sheet (a smaller code: module "
+                        "2.54 mm instead of 2.96 mm, so 14%% fewer pixels per module)")
     p.set_defaults(func=_run)
 
 
@@ -21,7 +25,7 @@ def _run(args: argparse.Namespace) -> int:
     from vision.labels import write_labels
 
     try:
-        sheet = write_labels(args.pack, args.game, args.out, args.variant, args.backs)
+        sheet = write_labels(args.pack, args.game, args.out, args.variant, args.backs, args.sheet)
     except (ValueError, OSError) as exc:
         print(f"cardtable labels: {exc}", file=sys.stderr)
         return 2

@@ -6,15 +6,32 @@ import argparse
 import json
 import sys
 
+FIELDS = """\
+output: one JSON line per image, {"image", "cards": [...], "unreadable": [{"x", "y"}...]}; each card is
+  card           the card ("TD"), or null for a back's pack mark
+  pack           the pack id its code names
+  x, y           centre of the CODE (the symbol), frame pixels from the top-left
+  card_x, card_y centre of the CARD, from the code's size and direction and the label geometry
+                 (vision/CARD_CODES.md: the code sits 2.3 modules below the sticker's centre)
+  px_per_module  the code's pixels per module (the decoder wants 3 or more)
+  face_up        false for a back's pack mark
+  zone           the table zone holding the code's centre, or null
+  unreadable     centres of card-shaped objects in which no code read
+with --stats a last line {"stats": {"images", "cards", "unreadable", "rejected": {REASON: N}}} counts the
+decoded texts that are not card codes by reason (length, charset, version, check, card: CARD_CODES.md).
+exit status: 0 every image read; 2 an image or the configuration could not be used (named on stderr)."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("scan", help="read the card codes in images (one JSON line per image)")
+    p = sub.add_parser("scan", help="read the card codes in images (one JSON line per image)",
+                       epilog=FIELDS, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("images", nargs="+", metavar="IMAGE", help="image files")
     p.add_argument("--json", action="store_true", help="JSON lines (the default and only format)")
     p.add_argument("--decoder", choices=["zxing", "pyzbar"], default="zxing", help="decoder backend")
     p.add_argument("--variants", default="micro,qr",
                    help="symbols zxing-cpp looks for: micro, qr or both (default micro,qr)")
     p.add_argument("--config", help="TOML file with [vision] and [zones] (zones and homography)")
+    p.add_argument("--stats", action="store_true", help="end with a line counting rejected codes by reason")
     p.set_defaults(func=_run)
 
 
@@ -33,6 +50,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"cardtable scan: {exc}", file=sys.stderr)
         return 2
     rc = 0
+    totals = {"images": 0, "cards": 0, "unreadable": 0}
     for path in args.images:
         try:
             image = load_image(path)
@@ -42,4 +60,9 @@ def _run(args: argparse.Namespace) -> int:
             continue
         record = scan_image(decoder, image, path, cfg.zones, hom, cfg.table_mm)
         print(json.dumps(record), flush=True)
+        totals["images"] += 1
+        totals["cards"] += len(record["cards"])
+        totals["unreadable"] += len(record["unreadable"])
+    if args.stats:
+        print(json.dumps({"stats": {**totals, "rejected": dict(sorted(decoder.rejected.items()))}}), flush=True)
     return rc

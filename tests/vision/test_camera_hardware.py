@@ -71,3 +71,19 @@ def test_a_label_in_view_reads_and_red_looks_red(camera) -> None:  # type: ignor
         reddish = (region[:, 2] > region[:, 0] + 40).sum()
         bluish = (region[:, 0] > region[:, 2] + 40).sum()
         assert reddish > bluish, "red print looks blue: the camera's colour order is swapped"
+
+
+def test_fixed_exposure_is_taken_and_camera_check_judges_the_live_picture() -> None:
+    """The default 2 ms exposure opens (picamera2 controls or V4L2 properties), frames still come, and
+    ``camera-check`` on the live camera gives a verdict (0, 1 or 3), never bad input (2)."""
+    from firmware_host.cli import main
+    from vision.camera import Exposure
+
+    source = os.environ.get("CARDTABLE_CAMERA", "picamera2")
+    cam = open_camera(source, SIZE, Exposure())
+    try:
+        frames = [f for ok, f in (cam.read() for _ in range(10)) if ok and f is not None]
+    finally:
+        cam.release()
+    assert frames and float(np.median(frames[-1])) > 5, "no picture (or black) at the default exposure"
+    assert main(["camera-check", "--camera", source, "--frames", "5"]) in (0, 1, 3)
