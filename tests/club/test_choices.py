@@ -184,7 +184,7 @@ def test_a_choice_the_table_no_longer_allows_is_refused_with_its_reason_on_the_p
     ("contract-bridge", "auction", "bid", {"seat": "E", "call": "pass"}, "that table plays contract-bridge"),
     ("euchre", "play", "bid", {"seat": "E", "call": "pass"}, "in its play phase: a bid is entered in the auction"),
     ("euchre", "auction", "bid", {"seat": "E", "call": "shout"}, "field 'call'"),
-    ("euchre", "auction", "bid", {"seat": "E", "call": "name"}, "a suit goes with naming a suit"),
+    ("euchre", "auction", "bid", {"seat": "E", "call": "name"}, "a 'name' call needs the 'suit' it names"),
     ("euchre", "auction", "bid", {"seat": "E", "call": "pass", "suit": "H"}, "a suit goes with naming a suit"),
     ("euchre", "auction", "bid", {"call": "pass"}, "missing field 'seat'"),
     ("euchre", "shuffle", "discard", {"seat": "N"}, "auction or play phase"),
@@ -206,7 +206,7 @@ def test_a_bid_and_a_discard_are_offered_in_their_phases_and_sent(dash: Any, wat
     _login(client)
     headers = {"X-CSRF-Token": _csrf(client), "Origin": "http://club.test"}
     r = client.post("/api/bid", json={"table": "t1", "seat": "W", "call": "name"}, headers=headers)
-    assert r.status_code == 409 and "a suit goes with naming a suit" in r.json()["error"]
+    assert r.status_code == 409 and "a 'name' call needs the 'suit' it names" in r.json()["error"]
     r = client.post("/api/bid", json={"table": "t1", "seat": "W", "call": "name", "suit": "C"}, headers=headers)
     assert r.status_code == 200 and r.json()["command"]["call"] == "name"
     r = client.post("/api/discard", json={"table": "t1", "seat": "N", "card": "TH"}, headers=headers)

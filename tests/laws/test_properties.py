@@ -234,6 +234,9 @@ def _inject_play(kind: str, events: list[Event], rnd: random.Random) -> tuple[li
     if kind == "card_shown":
         seat = trick[2]["seat"]
         card = later.get(seat, trick[2]["card"])
+        turned = next(event_to_dict(e)["card"] for e in events if e.TYPE == "trump_turned")
+        if card == turned:  # the trump card the dealer took up was seen by all: showing it exposes nothing
+            return _inject_play("lead_out_of_turn", events, rnd)
         return events[:first] + [E("card_faced", card=card, where="table", by=seat)], {"EU-46"}, \
             Remedy.CLAIM_OPTION
     if kind == "two_at_once":
