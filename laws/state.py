@@ -52,6 +52,7 @@ class Claim:
     offender: Seat | None = None    # the player the option is exercised against
     card: Card | None = None        # the card concerned (a card led out of turn or exposed)
     trick: int | None = None        # the trick concerned
+    otherwise: Seat | None = None   # who deals if the claim lapses, where the deal is already void (law 44)
 
 
 @dataclass(frozen=True)

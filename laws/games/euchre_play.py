@@ -58,10 +58,17 @@ def misdeal_ruling(c: Clause, s: TableState, fault: str) -> Ruling:
                       f"passes to {seat_name(s, rightful.left)}.", dealer=rightful.left, seat=touches[0])
     for seat, how in d.interruptions:
         if how == "interrupted" and seat.side is not rightful.side:
-            return Ruling(Remedy.REDEAL, "Euchre, law 44", "EU-44", f"Misdeal ({fault}), but "
-                          f"{seat_name(s, seat)} interrupted the dealer first, so "
-                          f"{seat_name(s, rightful)} does not lose the deal and deals again.",
-                          dealer=rightful, seat=seat)
+            # law 44 says the dealer "may" deal again: a right of his side, taken by a claim; unclaimed,
+            # the misdeal costs the deal as usual (law 41, or law 45 when he dealt for his partner)
+            after = rightful.left
+            return Ruling(Remedy.CLAIM_OPTION, "Euchre, law 44", "EU-44", f"Misdeal ({fault}) after "
+                          f"{seat_name(s, seat)} wrongly interrupted the dealer; {side_text(rightful.side)} "
+                          f"may claim that {seat_name(s, rightful)} deal again, until the next deal starts; "
+                          f"otherwise the deal passes to {seat_name(s, after)}.",
+                          dealer=rightful, seat=seat, side=rightful.side,
+                          extra={"until": "deal_start", "otherwise": after.value,
+                                 "lapse": f"No new deal by {seat_name(s, rightful)} was claimed after the "
+                                          f"misdeal ({fault}), so the deal passed to {seat_name(s, after)}."})
     if d.on_behalf_of is not None:
         return Ruling(Remedy.MISDEAL, "Euchre, law 45", "EU-45", f"Misdeal ({fault}) by "
                       f"{seat_name(s, d.dealer)} dealing for his partner; the deal passes to the next "

@@ -23,7 +23,7 @@ def _dealt() -> LawEngine:
     events = prelude(Seat.N) + [E("deal_start", dealer="N", pack="red")]
     order = [Seat.E, Seat.S, Seat.W, Seat.N]
     taken = dict.fromkeys(order, 0)
-    for sizes in ((2, 3, 2, 3), (3, 2, 3, 2)):
+    for sizes in ((2, 2, 2, 2), (3, 3, 3, 3)):  # all twos then all threes (law 42)
         for seat, n in zip(order, sizes):
             for card in HANDS[seat][taken[seat]:taken[seat] + n]:
                 events.append(E("card_dealt", seat=seat.value, card=card))
