@@ -257,6 +257,8 @@ class LawEngine:
                 s.next_dealer = r.dealer
         elif r.remedy in (Remedy.NEW_SHUFFLE_AND_CUT, Remedy.NEW_CUT, Remedy.RESHUFFLE):
             s.cut_done = False
+            if r.remedy is not Remedy.RESHUFFLE:
+                s.shuffles = []  # after a false cut every player may shuffle again (euchre law 24)
             if s.phase == Phase.CUT:
                 s.phase = Phase.SHUFFLE
         elif r.remedy is Remedy.CLAIM_OPTION:

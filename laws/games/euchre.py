@@ -10,6 +10,8 @@ Clause ids are ``EU-<law>``. Interpretations of ours, stated here and in the rul
 * A deal from a pack nobody cut is treated like a deal out of turn (law 40): it can be stopped until the
   trump card is turned (our reading of law 29, which gives the cut to the right-hand opponent).
 * A card exposed during the deal with no exposer known is taken as exposed by the dealer (law 35).
+* Law 24: the right to shuffle once is taken by shuffling or by a ``demand``; a player who has shuffled
+  is refused a second one (the dealer excepted, law 27); a false cut (law 29) or a new deal renews it.
 * Law 27 is a right: the dealer need not shuffle last. A card seen while the pack is with the dealer
   (the event's ``by``, else the last recorded shuffler, else the dealer) lets his adversaries demand a
   reshuffle until the deal starts; a face shown while another player shuffles is only noted (law 22).
@@ -203,6 +205,9 @@ def shuffle_demand(c: C, s: TableState, e: DemandMade) -> Ruling | None:
     granted = grant_claim(s, e.seat, "demanded a reshuffle", grants=Remedy.RESHUFFLE.value)
     if granted is not None:
         return granted
+    if s.phase in (Phase.FORMING, Phase.SHUFFLE) and e.seat in s.shuffles and e.seat != s.next_dealer:
+        return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} asked to shuffle again; each player may "
+                      "shuffle once, and only the dealer again, last.", seat=e.seat)
     if s.phase in (Phase.FORMING, Phase.SHUFFLE):
         return c.rule(Remedy.RESHUFFLE, f"{seat_name(s, e.seat)} asked to shuffle; each player may shuffle "
                       "once, the dealer last, before the cut.", seat=e.seat, dealer=s.next_dealer)
