@@ -10,8 +10,12 @@ penalty attaches, so no clause cites them and a hand played through gives no pen
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from laws.cards import Seat, Side
 from laws.engine import LawEngine
+from laws.events import event_from_dict
 from laws.games.euchre import RULES
 from laws.rulings import Remedy, Ruling
 from tests.laws.streams import E, euchre_deal, prelude
@@ -127,6 +131,11 @@ def test_EU_44_the_dealer_wrongly_interrupted_may_claim_to_deal_again() -> None:
     assert eng.state.deal is not None and eng.state.deal.void      # the misdeal voids the cards at once
     assert eng.state.next_dealer is E_                             # and, unclaimed, costs the deal (law 41)
     assert demand(eng, E_, "new_deal")[0].remedy is Remedy.DEAL_STANDS   # not the adversaries' right
+    # the open claim survives a checkpoint and restart (laws/snapshot.py)
+    eng2 = LawEngine("euchre")
+    eng2.restore(json.loads(json.dumps(eng.snapshot())))
+    assert eng2.state.claims == eng.state.claims and eng2.state.claims[0].otherwise is E_
+    eng = eng2
     r = demand(eng, S, "new_deal")
     assert (r[0].remedy, r[0].clause, r[0].dealer) == (Remedy.REDEAL, "EU-44", N)
     assert eng.state.next_dealer is N
@@ -357,3 +366,20 @@ def test_EU_6_and_EU_32_should_carries_no_penalty() -> None:
     rulings += eng.feed_all([E("play_end"), E("result", makers="NS", tricks=5)])
     assert {r.remedy for r in rulings} <= {Remedy.SCORE, Remedy.GAME_WON}, [r.to_dict() for r in rulings]
     assert not any(r.remedy is Remedy.PENALTY for r in rulings)
+
+
+def test_EU_44_the_worked_example_in_docs_events_md() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "events.md").read_text(encoding="utf-8")
+    block = doc.split("A misdeal after a wrong interruption (law 44)", 1)[1].split("```json\n", 1)[1]
+    lines = [json.loads(x) for x in block.split("```", 1)[0].strip().splitlines()]
+    eng = table(N)
+    eng.feed_all(prelude(N))
+    rulings = [r.to_dict() for r in eng.feed_all([event_from_dict(x) for x in lines])]
+    assert [(r["remedy"], r["clause"], r["dealer"]) for r in rulings] == [
+        ("claim_option", "EU-44", "N"), ("redeal", "EU-44", "N")]
+    assert (rulings[0]["side"], rulings[0]["until"], rulings[0]["otherwise"]) == ("NS", "deal_start", "E")
+    eng = table(N)
+    eng.feed_all(prelude(N) + [event_from_dict(x) for x in lines[:-1]])
+    assert demand(eng, W, "new_deal")[0].remedy is Remedy.DEAL_STANDS
+    lapse = eng.feed_all(prelude(E_) + [E("deal_start", dealer="E", pack="blue")])
+    assert [(r.remedy, r.clause, r.dealer) for r in lapse] == [(Remedy.DEAL_STANDS, "EU-44", E_)]
