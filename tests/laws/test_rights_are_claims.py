@@ -240,6 +240,18 @@ def test_EU_69_a_revoke_corrected_in_time_gives_a_call_on_the_card() -> None:
     assert eng.state.deal is not None and eng.state.deal.calls == []
     assert said(demand(eng, W, "call_card")) == [("attention", "EU-69")]
     assert eng.state.deal.calls != []
+    # the players who followed the revoke, his partner excepted, may take back their cards (their right):
+    # a card played instead is no second card, and the one taken back is not exposed
+    eng = dealt()
+    play(eng, "E:AC", "S:8S", "W:AD")
+    offered(play(eng, "S:7C"), "EU-69", Side.EW)
+    r = play(eng, "W:KD")
+    assert said(r) == [("attention", "EU-69")] and r[0].seat == W
+    d = eng.state.deal
+    assert [(st.value, x.code) for st, x in d.plays] == [("E", "AC"), ("S", "7C"), ("W", "KD")]
+    assert d.exposed[W] == [] and [cl.clause for cl in eng.state.claims] == ["EU-69"]
+    assert play(eng, "N:AH") == []
+    assert said(play(eng, "W:7D")) == [("claim_option", "EU-52")]   # once is all: North leads now
 
 
 def test_EU_70_the_revoking_side_plays_out_on_its_own_choice() -> None:
