@@ -22,7 +22,8 @@ Clause ids are ``EU-<law>``. Interpretations of ours, stated here and in the rul
 * Rights are claims (LAWS.md): where a law says a player or side "may", the engine offers a
   ``claim_option`` and acts only on the ``demand`` that takes it. Law 44: after a misdeal that follows a
   wrong interruption, the dealer's side may claim that he deal again (until the next deal starts); the
-  deal is void at once, and unclaimed the misdeal costs the deal as law 41 (or 45) says.
+  deal is void at once, and unclaimed the misdeal costs the deal as law 41 (or 45) says. The button does
+  not say what was disputed; to a deal out of turn the objection may have been right, so no claim then.
 * Laws 46-61 are in ``euchre_tricks``, 74-82 and 86-89 in ``euchre_bidding``.
 """
 

@@ -57,9 +57,10 @@ def misdeal_ruling(c: Clause, s: TableState, fault: str) -> Ruling:
                       f"{seat_name(s, touches[0])}, touched the cards, which does not save the deal: it "
                       f"passes to {seat_name(s, rightful.left)}.", dealer=rightful.left, seat=touches[0])
     for seat, how in d.interruptions:
-        if how == "interrupted" and seat.side is not rightful.side:
+        if how == "interrupted" and seat.side is not rightful.side and d.in_turn:
             # law 44 says the dealer "may" deal again: a right of his side, taken by a claim; unclaimed,
-            # the misdeal costs the deal as usual (law 41, or law 45 when he dealt for his partner)
+            # the misdeal costs the deal as usual (law 41, or law 45 when he dealt for his partner). The
+            # interruption must be wrong: out of turn, "it is not his deal" was right, so no claim.
             after = rightful.left
             return Ruling(Remedy.CLAIM_OPTION, "Euchre, law 44", "EU-44", f"Misdeal ({fault}) after "
                           f"{seat_name(s, seat)} wrongly interrupted the dealer; {side_text(rightful.side)} "

@@ -147,6 +147,17 @@ def test_EU_44_the_dealer_wrongly_interrupted_may_claim_to_deal_again() -> None:
     assert said(lapse) == [("deal_stands", "EU-44")] and lapse[0].dealer is E_
 
 
+def test_EU_44_an_interruption_that_was_right_gives_no_claim() -> None:
+    """Law 44 needs the adversaries to be wrong: to a deal out of turn, "it is not his deal" is right."""
+    eng = table(N)
+    events, _, _ = euchre_deal(E_, cards(), pack="blue")
+    eng.feed_all(prelude(N))
+    offered(eng.feed(events[0]), "EU-40", None)
+    eng.feed_all(events[1:3] + [E("deal_interrupted", seat="N", how="interrupted")])
+    r = eng.feed(E("card_dealt", seat="N", card=cards()[2].code))       # West passed by: a misdeal
+    assert [(x.remedy, x.clause) for x in r] == [(Remedy.MISDEAL, "EU-41")]
+
+
 def test_EU_47_playing_ahead_of_partner_gives_the_adversaries_a_choice() -> None:
     from tests.laws.test_euchre_play_laws import HANDS
     eng = dealt(hands=HANDS | {S: ["7C", "QC", "8H", "AS", "JD"]})
@@ -228,6 +239,7 @@ def test_EU_60_a_missed_trick_is_a_claim_for_a_new_deal() -> None:
 def test_EU_66_the_tricks_are_searched_when_a_side_asks() -> None:
     eng = dealt()
     assert play(eng, "E:AC", "S:7C", "W:AD", "N:AH") == []    # the record is kept, but not shown unasked
+    assert eng.feed(E("play_end")) == []                       # the hand is over (law 66's moment)
     r = demand(eng, E_, "search_tricks")
     assert said(r) == [("attention", "EU-66")] and len(r[0].extra["tricks"]) == 1
 
