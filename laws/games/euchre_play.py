@@ -221,6 +221,9 @@ def register_play(reg: Registry) -> None:
             return Ruling(Remedy.DEAL_STANDS, "Euchre, law 68", "EU-68", f"{who} alleged a revoke after the "
                           "pack was cut for the next deal; that is too late.", seat=e.seat)
         groups = tricks(d, d.plays)
+        if e.what == "search_tricks" and s.phase in (Phase.AUCTION, Phase.PLAY):
+            return c.rule(Remedy.ATTENTION, f"{who} asks to examine the tricks; they may be examined once the "
+                          "hand is over (law 66), so play goes on.", seat=e.seat)
         if e.what == "search_tricks":
             text = "; ".join(f"trick {n}: " + ", ".join(f"{st.value} {x.code}" for st, x in g)
                              for n, g in enumerate(groups, start=1)) or "no card has been played"

@@ -239,6 +239,8 @@ def test_EU_60_a_missed_trick_is_a_claim_for_a_new_deal() -> None:
 def test_EU_66_the_tricks_are_searched_when_a_side_asks() -> None:
     eng = dealt()
     assert play(eng, "E:AC", "S:7C", "W:AD", "N:AH") == []    # the record is kept, but not shown unasked
+    r = demand(eng, E_, "search_tricks")                       # nor while the hand is played
+    assert said(r) == [("attention", "EU-66")] and "tricks" not in r[0].extra
     assert eng.feed(E("play_end")) == []                       # the hand is over (law 66's moment)
     r = demand(eng, E_, "search_tricks")
     assert said(r) == [("attention", "EU-66")] and len(r[0].extra["tricks"]) == 1
