@@ -152,8 +152,8 @@ class LawEngine:
         return False
 
     def _ends_deal(self, r: Ruling) -> bool:
-        if r.remedy in _VOIDING:
-            return True
+        if r.remedy in _VOIDING or r.remedy is Remedy.CLAIM_OPTION and "otherwise" in r.extra:
+            return True  # a claim with ``otherwise`` (euchre law 44) follows a misdeal: the deal is void
         dealing = self.state.phase in (Phase.DEALING, *_AFTER_DEAL)
         return dealing and r.remedy in (Remedy.NEW_SHUFFLE_AND_CUT, Remedy.REPLACE_PACK) and \
             r.dealer is not None
@@ -173,7 +173,7 @@ class LawEngine:
         s.claims = [c for c in s.claims if c not in closing]
         return [Ruling(Remedy.DEAL_STANDS, c.law, c.clause,
                        c.lapse or f"No redeal was demanded in time, so the deal stands ({c.why.rstrip('.')}).",
-                       dealer=c.dealer) for c in closing]
+                       dealer=c.otherwise or c.dealer) for c in closing]
 
     def _update(self, event: Event) -> None:
         """Game-independent state changes for one event."""
@@ -249,21 +249,20 @@ class LawEngine:
             s.phase = Phase.SHUFFLE
             s.cut_done = False
             s.shuffles = []
-            if r.dealer is not None:
+            if r.remedy is Remedy.CLAIM_OPTION:
+                # the misdeal's own consequence holds unless the claim is made: ``otherwise`` deals
+                s.next_dealer = Seat(str(r.extra["otherwise"]))
+                self._open_claim(r)
+            elif r.dealer is not None:
                 s.next_dealer = r.dealer
         elif r.remedy in (Remedy.NEW_SHUFFLE_AND_CUT, Remedy.NEW_CUT, Remedy.RESHUFFLE):
             s.cut_done = False
+            if r.remedy is not Remedy.RESHUFFLE:
+                s.shuffles = []  # after a false cut every player may shuffle again (euchre law 24)
             if s.phase == Phase.CUT:
                 s.phase = Phase.SHUFFLE
         elif r.remedy is Remedy.CLAIM_OPTION:
-            until = str(r.extra.get("until", self.rules.claims_close))
-            dealer = r.dealer or (s.deal.dealer if s.deal else Seat.N)
-            grants = str(r.extra.get("grants", Remedy.REDEAL.value))
-            trick = r.extra.get("trick")
-            s.claims.append(Claim(r.clause, r.law, r.side, dealer, until, r.reason, grants,
-                                  str(r.extra.get("lapse", "")), tuple(r.extra.get("options", ())),
-                                  r.extra.get("offender"), r.extra.get("card"),
-                                  trick if isinstance(trick, int) else None))
+            self._open_claim(r)
         elif r.remedy is Remedy.FORMATION:
             seats = r.extra.get("seats") or {}
             s.players = {Seat(seat): name for name, seat in seats.items()}
@@ -274,3 +273,16 @@ class LawEngine:
             s.phase = Phase.FORMING
         elif r.remedy is Remedy.RESTORE_PACK and r.side is not None and r.pack is not None:
             s.restore_pack[r.side] = r.pack
+
+    def _open_claim(self, r: Ruling) -> None:
+        """Record the right a ``claim_option`` ruling offers, open until its ``until`` event."""
+        s = self.state
+        until = str(r.extra.get("until", self.rules.claims_close))
+        dealer = r.dealer or (s.deal.dealer if s.deal else Seat.N)
+        grants = str(r.extra.get("grants", Remedy.REDEAL.value))
+        trick = r.extra.get("trick")
+        s.claims.append(Claim(r.clause, r.law, r.side, dealer, until, r.reason, grants,
+                              str(r.extra.get("lapse", "")), tuple(r.extra.get("options", ())),
+                              r.extra.get("offender"), r.extra.get("card"),
+                              trick if isinstance(trick, int) else None,
+                              Seat(str(r.extra["otherwise"])) if "otherwise" in r.extra else None))

@@ -52,6 +52,7 @@ class Claim:
     offender: Seat | None = None    # the player the option is exercised against
     card: Card | None = None        # the card concerned (a card led out of turn or exposed)
     trick: int | None = None        # the trick concerned
+    otherwise: Seat | None = None   # who deals if the claim lapses, where the deal is already void (law 44)
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,8 @@ class DealState:
     discarded: Card | None = None  # the euchre dealer's discard, when the table saw it (laws 86-88)
     discards: int = 0             # discard events so far
     free_fourth: int = 0          # trick in which the third hand played early, freeing the fourth (58)
+    may_withdraw: list[Seat] = field(default_factory=list)  # euchre 69: who may take back his card ...
+    withdraw_trick: int = 0       # ... in this trick, after a revoke corrected in it
     search: Seat | None = None    # bridge: a deficient hand whose missing card is being searched for
     search_card: Card | None = None  # the card searched for, when the shoe read every other card
 

@@ -10,6 +10,8 @@ Clause ids are ``EU-<law>``. Interpretations of ours, stated here and in the rul
 * A deal from a pack nobody cut is treated like a deal out of turn (law 40): it can be stopped until the
   trump card is turned (our reading of law 29, which gives the cut to the right-hand opponent).
 * A card exposed during the deal with no exposer known is taken as exposed by the dealer (law 35).
+* Law 24: the right to shuffle once is taken by shuffling or by a ``demand``; a player who has shuffled
+  is refused a second one (the dealer excepted, law 27); a false cut (law 29) or a new deal renews it.
 * Law 27 is a right: the dealer need not shuffle last. A card seen while the pack is with the dealer
   (the event's ``by``, else the last recorded shuffler, else the dealer) lets his adversaries demand a
   reshuffle until the deal starts; a face shown while another player shuffles is only noted (law 22).
@@ -17,7 +19,11 @@ Clause ids are ``EU-<law>``. Interpretations of ours, stated here and in the rul
   their claim if either touched his cards, the dealer if his partner did, unless the touch replied to
   one by the other side. Law 37: "one of the last cards" is one of the last three (the largest packet);
   such a claim lasts past the turn-up until the first card is led. Law 43: the first touch decides.
-* Law 44 says the dealer "may" deal again: we apply it, dealing again never being worse for him.
+* Rights are claims (LAWS.md): where a law says a player or side "may", the engine offers a
+  ``claim_option`` and acts only on the ``demand`` that takes it. Law 44: after a misdeal that follows a
+  wrong interruption, the dealer's side may claim that he deal again (until the next deal starts); the
+  deal is void at once, and unclaimed the misdeal costs the deal as law 41 (or 45) says. The button does
+  not say what was disputed; to a deal out of turn the objection may have been right, so no claim then.
 * Laws 46-61 are in ``euchre_tricks``, 74-82 and 86-89 in ``euchre_bidding``.
 """
 
@@ -200,6 +206,9 @@ def shuffle_demand(c: C, s: TableState, e: DemandMade) -> Ruling | None:
     granted = grant_claim(s, e.seat, "demanded a reshuffle", grants=Remedy.RESHUFFLE.value)
     if granted is not None:
         return granted
+    if s.phase in (Phase.FORMING, Phase.SHUFFLE) and e.seat in s.shuffles and e.seat != s.next_dealer:
+        return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} asked to shuffle again; each player may "
+                      "shuffle once, and only the dealer again, last.", seat=e.seat)
     if s.phase in (Phase.FORMING, Phase.SHUFFLE):
         return c.rule(Remedy.RESHUFFLE, f"{seat_name(s, e.seat)} asked to shuffle; each player may shuffle "
                       "once, the dealer last, before the cut.", seat=e.seat, dealer=s.next_dealer)

@@ -57,11 +57,19 @@ def misdeal_ruling(c: Clause, s: TableState, fault: str) -> Ruling:
                       f"{seat_name(s, touches[0])}, touched the cards, which does not save the deal: it "
                       f"passes to {seat_name(s, rightful.left)}.", dealer=rightful.left, seat=touches[0])
     for seat, how in d.interruptions:
-        if how == "interrupted" and seat.side is not rightful.side:
-            return Ruling(Remedy.REDEAL, "Euchre, law 44", "EU-44", f"Misdeal ({fault}), but "
-                          f"{seat_name(s, seat)} interrupted the dealer first, so "
-                          f"{seat_name(s, rightful)} does not lose the deal and deals again.",
-                          dealer=rightful, seat=seat)
+        if how == "interrupted" and seat.side is not rightful.side and d.in_turn:
+            # law 44 says the dealer "may" deal again: a right of his side, taken by a claim; unclaimed,
+            # the misdeal costs the deal as usual (law 41, or law 45 when he dealt for his partner). The
+            # interruption must be wrong: out of turn, "it is not his deal" was right, so no claim.
+            after = rightful.left
+            return Ruling(Remedy.CLAIM_OPTION, "Euchre, law 44", "EU-44", f"Misdeal ({fault}) after "
+                          f"{seat_name(s, seat)} wrongly interrupted the dealer; {side_text(rightful.side)} "
+                          f"may claim that {seat_name(s, rightful)} deal again, until the next deal starts; "
+                          f"otherwise the deal passes to {seat_name(s, after)}.",
+                          dealer=rightful, seat=seat, side=rightful.side,
+                          extra={"until": "deal_start", "otherwise": after.value,
+                                 "lapse": f"No new deal by {seat_name(s, rightful)} was claimed after the "
+                                          f"misdeal ({fault}), so the deal passed to {seat_name(s, after)}."})
     if d.on_behalf_of is not None:
         return Ruling(Remedy.MISDEAL, "Euchre, law 45", "EU-45", f"Misdeal ({fault}) by "
                       f"{seat_name(s, d.dealer)} dealing for his partner; the deal passes to the next "
@@ -213,6 +221,9 @@ def register_play(reg: Registry) -> None:
             return Ruling(Remedy.DEAL_STANDS, "Euchre, law 68", "EU-68", f"{who} alleged a revoke after the "
                           "pack was cut for the next deal; that is too late.", seat=e.seat)
         groups = tricks(d, d.plays)
+        if e.what == "search_tricks" and s.phase in (Phase.AUCTION, Phase.PLAY):
+            return c.rule(Remedy.ATTENTION, f"{who} asks to examine the tricks; they may be examined once the "
+                          "hand is over (law 66), so play goes on.", seat=e.seat)
         if e.what == "search_tricks":
             text = "; ".join(f"trick {n}: " + ", ".join(f"{st.value} {x.code}" for st, x in g)
                              for n, g in enumerate(groups, start=1)) or "no card has been played"

@@ -32,6 +32,10 @@ Our reading, where the laws leave room:
   new deal until the result; in a lone hand, an adversary of the lone player missing a trick is law 50.
   Law 61 (a card too many in a trick, cause ``trick``): the card goes back to its player, who answers
   for the revokes meanwhile; the engine says so and scores revokes as it sees them.
+* Law 69: a revoke corrected before the trick is complete; the card played in error may be called (a
+  claim). Each player who followed the revoke, the revoker's partner excepted, may take back his card
+  while the trick is unfinished: his next card to that trick replaces it (once), and the card taken back
+  is not exposed.
 * Law 48: a hand laid face up (``card_faced`` with ``where`` ``hand``) exposes its cards; an adversary of
   a lone player doing so is law 50 (the lone side scores 5); all hands laid down is law 49.
 * Who touched what, and speech, no sensor sees: the engine acts on the demands the players enter.
@@ -110,15 +114,26 @@ def register(reg: Registry) -> None:
         mine = [i for i, (seat, _) in enumerate(t.cards) if seat == e.seat]
         if not mine or not t.cards or mine[0] == 0:
             return None
+        index = len(d.plays) - len(t.cards) + mine[0]
+        if e.seat in d.may_withdraw and d.withdraw_trick == t.number:
+            # a player who followed the revoke takes back his card (his right, once): not a second card
+            taken = t.cards[mine[0]][1]
+            d.may_withdraw.remove(e.seat)
+            d.plays[index] = (e.seat, e.card)
+            d.set_aside = True
+            return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} took back {the_card(taken, capital=False)}"
+                          f" after the revoke in trick {t.number} was corrected, and played "
+                          f"{the_card(e.card, capital=False)}; a card taken back cannot be called.", seat=e.seat)
         trump = d.trump_suit or "S"
         led = effective_suit(t.cards[0][1], trump)
         wrong = t.cards[mine[0]][1]
         if effective_suit(wrong, trump) == led or effective_suit(e.card, trump) != led:
             return None
-        index = len(d.plays) - len(t.cards) + mine[0]
         d.plays[index] = (e.seat, e.card)
         d.set_aside = True
         d.exposed[e.seat].append(wrong)
+        d.may_withdraw = [st for st, _ in t.cards[mine[0] + 1:] if st != e.seat.partner]
+        d.withdraw_trick = t.number
         return _claim(c, f"{seat_name(s, e.seat)} corrected his revoke in trick {t.number} with "
                       f"{the_card(e.card, capital=False)}: {side_text(e.seat.side.other)} may call the "
                       f"{wrong.name} played in error; the players after him, his partner excepted, may take "

@@ -260,10 +260,9 @@ def test_euchre_cut_again_names_who(tmp_path: Path) -> None:
     assert replay_here(DRAWS["14: three equal"][0], tmp_path)[0]["who"] == ["B", "C", "D"]
 
 
-@pytest.mark.xfail(strict=True, reason="law 44 is applied without a claim; LAWS.md lists it among the rights")
 def test_euchre_law_44_is_the_dealers_claim(tmp_path: Path) -> None:
     """LAWS.md ("Rights are claims") lists law 44: the dealer wrongly interrupted *may* deal again after a
-    misdeal. The engine grants the redeal at once (laws/games/euchre.py states this reading)."""
+    misdeal: the engine offers the claim and waits for it."""
     rulings = replay_here(ET + TWO_TWO[:5] + [E("deal_interrupted", seat="E", how="interrupted")] + TWO_TWO[5:],
                           tmp_path)
     assert rulings[1]["remedy"] == "claim_option" and rulings[1]["clause"] == "EU-44"

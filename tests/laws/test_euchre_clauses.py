@@ -239,12 +239,14 @@ def test_EU_43_opponent_touched_cards_no_loss_of_deal() -> None:
     assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "EU-43", N)
 
 
-def test_EU_44_dealer_interrupted_no_loss_of_deal() -> None:
+def test_EU_44_dealer_interrupted_may_claim_no_loss_of_deal() -> None:
     eng = table(N)
     eng.feed_all(prelude(N) + [E("deal_start", dealer="N", pack="red"),
                                E("deal_interrupted", seat="W", how="interrupted")])
     c = cards()
     r = only(eng.feed(E("card_dealt", seat="S", card=c[1].code)))
+    assert (r.remedy, r.clause, r.dealer, r.side) == (Remedy.CLAIM_OPTION, "EU-44", N, N.side)
+    r = only(eng.feed(E("demand", seat="S", what="new_deal")))
     assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "EU-44", N)
 
 

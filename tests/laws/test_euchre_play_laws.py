@@ -290,6 +290,7 @@ def test_EU_64_revoke_established_when_the_next_trick_is_played_to() -> None:
 def test_EU_66_the_tricks_may_be_examined() -> None:
     eng = dealt()
     play(eng, "E:AC", "S:7C", "W:AD", "N:AH")
+    eng.feed(E("play_end"))                                   # once the hand is over
     r = eng.feed(E("demand", seat="E", what="search_tricks"))
     assert said(r) == [("attention", "EU-66")] and r[0].extra["tricks"] == [[["E", "AC"], ["S", "7C"],
                                                                           ["W", "AD"], ["N", "AH"]]]
