@@ -69,6 +69,8 @@ def after_ack(lamps: dict[str, bool]) -> dict[str, bool]:
 
 
 def buzz_for(rulings: Iterable[Ruling]) -> bool:
-    """Whether the rulings deserve the buzzer: anything that stops the deal or the play."""
+    """Whether the rulings deserve the buzzer: anything that stops the deal or the play (a claim that
+    carries ``otherwise``, euchre law 44's, has already ended the deal)."""
     return any(r.remedy in (Remedy.REDEAL, Remedy.MISDEAL, Remedy.LOSE_DEAL, Remedy.REPLACE_PACK,
-                            Remedy.NEW_SHUFFLE_AND_CUT) for r in rulings)
+                            Remedy.NEW_SHUFFLE_AND_CUT)
+               or (r.remedy is Remedy.CLAIM_OPTION and "otherwise" in r.extra) for r in rulings)

@@ -171,3 +171,14 @@ def test_pins_are_released_on_close(pins: PinsConfig) -> None:
     Panel(pins, factory, FakeClock()).close()
     again = Panel(pins, factory, FakeClock())  # would fail with "pin already in use" otherwise
     again.close()
+
+
+def test_the_buzzer_sounds_for_a_claim_that_ended_the_deal() -> None:
+    """Euchre law 44: the misdeal voids the cards at once and the dealer's side may claim the redeal;
+    the table stops like any redeal, so the buzzer sounds. A claim that leaves the deal going does not."""
+    from firmware_host.lamps import buzz_for
+    from laws.rulings import Remedy, Ruling
+
+    ended = Ruling(Remedy.CLAIM_OPTION, "Euchre, law 44", "EU-44", "r", extra={"otherwise": "E"})
+    going = Ruling(Remedy.CLAIM_OPTION, "Euchre, law 52", "EU-52", "r", extra={"options": ["call_card"]})
+    assert buzz_for([ended]) and not buzz_for([going])
