@@ -83,7 +83,8 @@ class Outbox:
                         "SET value = MAX(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))", (str(top),))
                 self._conn.execute("COMMIT")
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                if self._conn.in_transaction:  # a COMMIT that failed (disk full) has already rolled back
+                    self._conn.execute("ROLLBACK")
                 raise
 
     def count(self) -> int:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sqlite3
 import ssl
 import threading
 import time
@@ -148,6 +149,9 @@ class MqttPublisher:
         self.client.on_connect = self._on_connect
         self.client.on_connect_fail = self._on_connect_fail
         self._fail_said = ""
+        self._owed: deque[tuple[int, str, str]] = deque()  # committed, not yet in the outbox
+        self._owed_said = False
+        self._send_problem = ""
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
@@ -256,8 +260,25 @@ class MqttPublisher:
             envelope = self._envelope(kind, deal, seq, body)
             envelope["prev"] = self._last_seq  # the chain the dashboard checks for gaps
             self._last_seq = max(self._last_seq, seq)
-            payload = self._dump(envelope)
-            oid = self.outbox.put(seq, t, payload)
+            self._owed.append((seq, t, self._dump(envelope)))
+            self._put_owed()
+            self._wake.notify()
+
+    def _put_owed(self) -> None:
+        """Move the messages not yet in the outbox into it, in order (the caller holds ``_wake``). While
+        the outbox cannot be written (a full disk) they wait here and the sender tries again: a message
+        the journal committed is never dropped because its copy for the club could not be stored."""
+        while self._owed:
+            seq, t, payload = self._owed[0]
+            try:
+                oid = self.outbox.put(seq, t, payload)
+            except (sqlite3.Error, OSError) as exc:
+                if not self._owed_said:
+                    self._owed_said = True
+                    log.warning("table %s: the club outbox cannot be written (%s); %d message(s) wait in "
+                                "memory and are stored when it can", self.table, exc, len(self._owed))
+                return
+            self._owed.popleft()
             # A copy in memory spares the sender a read back while all is well; during an outage (or
             # past FRESH_MAX) the sender reads the outbox instead.
             if self._connected and len(self._fresh) < FRESH_MAX:
@@ -265,7 +286,9 @@ class MqttPublisher:
             else:
                 self._fresh.clear()
                 self._backlog = True
-            self._wake.notify()
+        if self._owed_said:
+            self._owed_said = False
+            log.warning("table %s: the club outbox is writable again", self.table)
 
     def _latest(self, t: str, kind: str, seq: int, body: dict[str, Any]) -> None:
         deal = int(body.get("deal") or 0) if kind == "status" else 0
@@ -287,6 +310,8 @@ class MqttPublisher:
                 if self._stop:
                     return
             try:
+                with self._wake:
+                    self._put_owed()
                 self._flush_acks()
                 if not self._connected:
                     continue
@@ -298,8 +323,17 @@ class MqttPublisher:
                     beat = {"table": self.table, "t": self.clock(), "seq": self._last_seq,
                             "pending": self.outbox.count(), "head": self._journal.read_head()}
                     self.client.publish(topic(self.table, "heartbeat"), json.dumps(beat), qos=0)
-            except Exception:  # the table must keep working whatever the broker does
-                log.exception("table %s: publishing failed; will retry", self.table)
+            except Exception as exc:  # the table must keep working whatever the broker or the disk does
+                problem = f"{type(exc).__name__}: {exc}"
+                if problem != self._send_problem:  # said once per problem, not once per retry
+                    self._send_problem = problem
+                    log.warning("table %s: publishing failed (%s); retrying", self.table, problem)
+                with self._wake:
+                    self._wake.wait(timeout=1.0)  # not at once: the cause (a full disk) takes a while
+            else:
+                if self._send_problem:
+                    self._send_problem = ""
+                    log.info("table %s: publishing again", self.table)
 
     def _send_status(self) -> None:
         now = time.monotonic()

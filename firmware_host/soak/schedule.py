@@ -48,7 +48,7 @@ EXPECTED: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
     ("euchre", "foreign"): (("EU-33", "redeal"),),
     ("euchre", "unreadable"): (("EU-33", "redeal"),),     # imperfect pack
     ("euchre", "attention"): (("EU-attention", "attention"),),
-    ("euchre", "late_demand"): (("EU-25", "deal_stands"),),  # after the cut, no new shuffle
+    ("euchre", "late_demand"): (("EU-30", "deal_stands"),),  # law 30: once cut, no new shuffle or cut
     # law 90: a wrong count found in play: the deal holds, the other side adds two points
     ("euchre", "wrong_count"): (("EU-90", "deal_stands"), ("EU-90", "penalty")),
 }

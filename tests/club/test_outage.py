@@ -140,3 +140,53 @@ def test_a_table_id_that_cannot_be_a_topic_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="topic level"):
         MqttPublisher(MqttConfig(), "t/1#", journal)
     journal.close()
+
+
+def test_a_club_outbox_that_cannot_be_written_loses_nothing(tmp_path: Path,
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    """A full disk refuses the outbox's writes for a while (the soak found it): the messages the table
+    committed meanwhile wait in memory and go out afterwards, in order, once; the failure is said once,
+    with no traceback."""
+    import sqlite3
+
+    _need("mosquitto", "mosquitto")
+    broker = LocalBroker(tmp_path / "broker", PASSWORDS, persistence=True)
+    broker.start()
+    watcher = PersistentWatcher(broker.port)
+    journal = Journal.open(tmp_path / "t1", synchronous="NORMAL")
+    pub = MqttPublisher(MqttConfig(host="127.0.0.1", port=broker.port), "t1", journal, password=PASSWORDS["t1"])
+    real_put = pub.outbox.put
+    full = threading.Event()
+
+    def put(seq: int, t: str, payload: str) -> int:
+        if full.is_set():
+            raise sqlite3.OperationalError("database or disk is full")
+        return real_put(seq, t, payload)
+
+    pub.outbox.put = put  # type: ignore[method-assign]
+    pub.start()
+    try:
+        assert pub.connected_event.wait(10)
+        sent: list[int] = []
+        for i, ev in enumerate([{"type": "deal_start", "dealer": "N", "pack": "red"}, *_deal_events(12, 0)]):
+            if i == 4:
+                full.set()
+            if i == 9:
+                full.clear()
+            seq = journal.append("event", ev, time.time())
+            with caplog.at_level("WARNING"):
+                pub.event(ev, 1, seq)
+            sent.append(seq)
+        assert watcher.wait_for_seq(sent[-1]), "what waited in memory never arrived"
+        state = ClubState()
+        with watcher.cond:
+            received = list(watcher.messages)
+        shown = [json.loads(p)["seq"] for t, p in received if state.ingest(t, p, 0.0)]
+        assert shown == sent
+        said = [r for r in caplog.records if "outbox cannot be written" in r.getMessage()]
+        assert len(said) == 1 and said[0].exc_info is None
+    finally:
+        pub.stop()
+        watcher.client.disconnect()
+        watcher.client.loop_stop()
+        broker.stop()
