@@ -7,10 +7,11 @@ from typing import Any
 
 from laws.cards import RANKS, Card, Seat, clockwise_from, full_pack
 from laws.events import Event, event_from_dict
+from laws.games.euchre_hands import power as euchre_power
+from laws.games.euchre_play import effective_suit
 
 BRIDGE_PACK = full_pack(RANKS)
 EUCHRE_PACK = full_pack("AKQJT987")
-SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
 
 
 def E(kind: str, **fields: Any) -> Event:
@@ -64,25 +65,6 @@ def bridge_play(hands: dict[Seat, list[Card]], leader: Seat, rnd: random.Random)
         assert best is not None
         leader = best[0]
     return out
-
-
-def effective_suit(card: Card, trump: str) -> str:
-    if card.rank == "J" and card.suit == SAME_COLOUR[trump]:
-        return trump
-    return card.suit
-
-
-def euchre_power(card: Card, trump: str, led: str) -> int:
-    if card.rank == "J" and card.suit == trump:
-        return 100
-    if card.rank == "J" and card.suit == SAME_COLOUR[trump]:
-        return 99
-    order = "AKQJT987"
-    if card.suit == trump:
-        return 90 - order.index(card.rank)
-    if effective_suit(card, trump) == led:
-        return 50 - order.index(card.rank)
-    return 0
 
 
 def euchre_deal(dealer: Seat, cards: list[Card], first: tuple[int, int, int, int] = (2, 2, 2, 2),
