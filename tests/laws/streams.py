@@ -6,9 +6,11 @@ import random
 from typing import Any
 
 from laws.cards import RANKS, Card, Seat, clockwise_from, full_pack
+from laws.engine import LawEngine
 from laws.events import Event, event_from_dict
 from laws.games.euchre_hands import power as euchre_power
 from laws.games.euchre_play import effective_suit
+from laws.rulings import Ruling
 
 BRIDGE_PACK = full_pack(RANKS)
 EUCHRE_PACK = full_pack("AKQJT987")
@@ -17,6 +19,20 @@ EUCHRE_PACK = full_pack("AKQJT987")
 def E(kind: str, **fields: Any) -> Event:
     """An event from its JSON fields, through the same decoder the replay uses."""
     return event_from_dict({"type": kind, **fields})
+
+
+def law_table(game: str, dealer: Seat = Seat.N) -> LawEngine:
+    """An engine for ``game`` whose packs are known (NS red, EW blue) and whose next dealer is ``dealer``."""
+    eng = LawEngine(game)
+    eng.feed(E("packs", owners={"NS": "red", "EW": "blue"}))
+    eng.state.next_dealer = dealer
+    return eng
+
+
+def only(rulings: list[Ruling]) -> Ruling:
+    """The one ruling a line caused (fails, listing them, when there were none or several)."""
+    assert len(rulings) == 1, [r.to_dict() for r in rulings]
+    return rulings[0]
 
 
 def shuffled(pack: tuple[Card, ...], rnd: random.Random) -> list[Card]:
