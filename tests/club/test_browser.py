@@ -3,7 +3,6 @@ table's lamp light after an irregularity, read the ruling's law, acknowledge, an
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,8 @@ from firmware_host.club.simclub import SimTable, default_scenarios, load_scenari
 from firmware_host.config import MqttConfig
 from firmware_host.journal import Journal
 
+from .conftest import club_demo
+
 
 def browser(profile: str) -> Any:
     """Debian's chromium through Selenium (skipped only when the Debian packages are absent)."""
@@ -27,13 +28,8 @@ def browser(profile: str) -> Any:
 
 @pytest.fixture
 def club(tmp_path: Path) -> Any:
-    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
-        pytest.skip("mosquitto is not installed (Debian package mosquitto; `make test` installs it)")
-    demo = ClubDemo(tmp_path, 1, director=("director", "table-talk-1"))
-    demo.start(with_tables=False)
-    assert demo.wait_ready()
-    yield demo
-    demo.stop()
+    with club_demo(tmp_path, 1, browser=False) as demo:
+        yield demo
 
 
 def test_director_sees_a_lamp_light_reads_the_law_and_clears_it(club: ClubDemo, tmp_path: Path) -> None:
