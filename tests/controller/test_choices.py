@@ -17,6 +17,7 @@ from firmware_host.journal import Journal
 from firmware_host.table import ClubCommands
 from laws.cards import Seat
 from laws.events import Event
+from tests.controller.fakes import Clock
 from tests.laws.streams import BRIDGE_PACK, E, bridge_deal, prelude, shuffled
 
 HANDS = {  # as tests/laws/test_euchre_play_laws.py: North deals, hearts trump, East leads
@@ -25,15 +26,6 @@ HANDS = {  # as tests/laws/test_euchre_play_laws.py: North deals, hearts trump, 
     "W": ["AD", "KD", "QD", "8D", "7D"],
     "N": ["AH", "KH", "QH", "JH", "TH"],
 }
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        self.now += 0.001
-        return self.now
 
 
 class Display:
