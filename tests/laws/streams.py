@@ -103,6 +103,16 @@ def euchre_deal(dealer: Seat, cards: list[Card], first: tuple[int, int, int, int
     return out, hands, trump_card
 
 
+def euchre_known_deal(dealer: Seat, hands: dict[Seat, list[str]], turned: str) -> list[Event]:
+    """The prelude, then a correct euchre deal of the given five-card ``hands`` (card codes): a round of
+    twos then a round of threes clockwise from the dealer's left (law 42), then ``turned`` turned up."""
+    order = clockwise_from(dealer.left)
+    out = prelude(dealer) + [E("deal_start", dealer=dealer.value, pack="red")]
+    for lo, hi in ((0, 2), (2, 5)):
+        out += [E("card_dealt", seat=s.value, card=c) for s in order for c in hands[s][lo:hi]]
+    return out + [E("deal_end"), E("trump_turned", card=turned)]
+
+
 def euchre_play(hands: dict[Seat, list[Card]], dealer: Seat, trump: str, trump_card: Card, maker: Seat,
                 alone: bool, rnd: random.Random) -> tuple[list[Event], int]:
     """Legal play of five tricks; returns the events (trump made, plays, play end) and makers' tricks."""
