@@ -15,10 +15,7 @@ N, E_, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 def turned() -> LawEngine:
     eng = LawEngine("euchre")
     eng.state.next_dealer = N
-    events = prelude(N) + [E("deal_start", dealer="N", pack="red")]
-    for lo, hi in ((0, 2), (2, 5)):
-        events += [E("card_dealt", seat=s.value, card=c) for s in (E_, S, W, N) for c in HANDS[s][lo:hi]]
-    assert eng.feed_all(events + [E("deal_end"), E("trump_turned", card="7S")]) == []
+    assert eng.feed_all(euchre_known_deal(N, HANDS, "7S")) == []
     return eng
 
 

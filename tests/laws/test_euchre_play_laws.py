@@ -356,9 +356,6 @@ def test_EU_73_torn_card_between_deals_replaced() -> None:
 def test_EU_46_a_card_exposed_before_trump_is_made_is_callable() -> None:
     eng = LawEngine("euchre")
     eng.state.next_dealer = N
-    events = prelude(N) + [E("deal_start", dealer="N", pack="red")]
-    for lo, hi in ((0, 2), (2, 5)):
-        events += [E("card_dealt", seat=s.value, card=c) for s in (E_, S, W, N) for c in HANDS[s][lo:hi]]
-    eng.feed_all(events + [E("deal_end"), E("trump_turned", card="7S")])
+    eng.feed_all(euchre_known_deal(N, HANDS, "7S"))
     r = eng.feed(E("card_faced", card="KD", where="table", by="W"))
     assert said(r) == [("claim_option", "EU-46")] and r[0].side == N.side
