@@ -138,6 +138,16 @@ def csrf(client: Any) -> str:
     return page.split('name="csrf-token" content="')[1].split('"')[0]
 
 
+def browser_login(driver: Any, url: str) -> None:
+    """Log club_demo's director in through the login page under ``url`` in a Selenium ``driver``."""
+    from selenium.webdriver.common.by import By
+
+    driver.get(url + "login")
+    driver.find_element(By.ID, "username").send_keys("director")
+    driver.find_element(By.ID, "password").send_keys("table-talk-1")
+    driver.find_element(By.ID, "login").click()
+
+
 @contextmanager
 def club_demo(tmp_path: Path, tables: int, browser: bool) -> Iterator[Any]:
     """A running ClubDemo (broker and dashboard, no simulated tables) with director / table-talk-1;

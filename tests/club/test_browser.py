@@ -16,7 +16,7 @@ from firmware_host.club.simclub import SimTable, default_scenarios, load_scenari
 from firmware_host.config import MqttConfig
 from firmware_host.journal import Journal
 
-from .conftest import club_demo
+from .conftest import browser_login, club_demo
 
 
 def browser(profile: str) -> Any:
@@ -49,10 +49,7 @@ def test_director_sees_a_lamp_light_reads_the_law_and_clears_it(club: ClubDemo, 
     pub.start()
     driver = browser(tempfile.mkdtemp(dir=tmp_path))
     try:
-        driver.get(club.url + "login")
-        driver.find_element(By.ID, "username").send_keys("director")
-        driver.find_element(By.ID, "password").send_keys("table-talk-1")
-        driver.find_element(By.ID, "login").click()
+        browser_login(driver, club.url)
         # The page replaces a table's parts on every update: read text in one script call, and let the
         # waits ride over an element replaced under them.
         wait = WebDriverWait(driver, 20, ignored_exceptions=(NoSuchElementException,

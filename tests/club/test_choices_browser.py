@@ -15,7 +15,7 @@ from firmware_host.club.browser import chromium
 from firmware_host.club.demo import ClubDemo
 from laws.events import event_from_dict
 
-from .conftest import club_demo
+from .conftest import browser_login, club_demo
 from .test_choices import Table
 from .test_director_screen import ARTIFACTS, _axe
 
@@ -35,10 +35,7 @@ def test_the_director_chooses_a_suit_call_on_the_page(club: ClubDemo, tmp_path: 
     table = Table(club.broker.port, tmp_path / tid, tid, club.passwords[tid])
     driver = chromium(tempfile.mkdtemp(dir=tmp_path))
     try:
-        driver.get(club.url + "login")
-        driver.find_element(By.ID, "username").send_keys("director")
-        driver.find_element(By.ID, "password").send_keys("table-talk-1")
-        driver.find_element(By.ID, "login").click()
+        browser_login(driver, club.url)
         wait = WebDriverWait(driver, 20, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
 
         def text(selector: str) -> str:

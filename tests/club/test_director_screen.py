@@ -19,7 +19,7 @@ from firmware_host.journal import Journal
 from laws.cards import Seat, Side
 from laws.rulings import Remedy, Ruling
 
-from .conftest import club_demo
+from .conftest import browser_login, club_demo
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
@@ -108,10 +108,7 @@ def test_the_director_sees_who_why_and_since_when_at_every_width(club: Any, tmp_
         driver.set_script_timeout(30)
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
-        driver.get(demo.url + "login")
-        driver.find_element(By.ID, "username").send_keys("director")
-        driver.find_element(By.ID, "password").send_keys("table-talk-1")
-        driver.find_element(By.ID, "login").click()
+        browser_login(driver, demo.url)
         wait = WebDriverWait(driver, 20, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".conn.live"))
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".table")) == 3)
