@@ -1,24 +1,21 @@
 """Build hook (the project's metadata is in pyproject.toml): a wheel carries, besides the Python
 packages, the files a table needs at run time, copied into ``firmware_host/shipped/<name>/``. The table
-is ``firmware_host.resources.SHIPPED`` (a test checks the two agree). An editable install reads them in
-the checkout instead, so nothing is copied there."""
+is ``firmware_host.resources.SHIPPED``, the one the program looks them up in. An editable install reads
+them in the checkout instead, so nothing is copied there."""
 
 from __future__ import annotations
 
+import runpy
 import shutil
 from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
-SHIPPED: dict[str, tuple[str, tuple[str, ...]]] = {
-    "firmware": ("hardware/shoe/firmware", ("*.py", "shoefw/*.py")),
-    "examples": ("tests/data", ("*.jsonl",)),
-    "config": ("config", ("table.toml", "mosquitto.conf", "mosquitto.acl")),
-    "systemd": ("hardware/systemd", ("cardtable.service",)),
-    "udev": ("hardware/udev", ("99-cardtable-shoe.rules",)),
-    "docs": ("hardware", ("SETUP.md", "WIRING.md", "BOM.md")),
-}
+# The one table of shipped files, run from its file by path rather than imported: a build does not promise
+# the checkout is on sys.path (resources.py imports only the standard library).
+SHIPPED: dict[str, tuple[str, tuple[str, ...]]] = runpy.run_path(
+    str(Path(__file__).resolve().parent / "firmware_host" / "resources.py"))["SHIPPED"]
 
 
 class BuildWithShipped(build_py):

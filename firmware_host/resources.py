@@ -2,16 +2,16 @@
 example event logs, the configuration template, the systemd unit and the udev rule.
 
 In a source checkout (and an editable install) they are read where they live in the repository. A wheel
-carries a copy of each under ``firmware_host/shipped/`` (``setup.py`` copies them at build time, from the
-same table), so an installed program finds them with no checkout around.
+carries a copy of each under ``firmware_host/shipped/`` (``setup.py`` copies them at build time, running
+this file for ``SHIPPED``: keep its imports to the standard library), so an installed program finds them
+with no checkout around.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-# name -> (folder in the repository, file patterns shipped). setup.py holds the same table (a test
-# checks that both agree).
+# name -> (folder in the repository, file patterns shipped). setup.py reads this same table to copy them.
 SHIPPED: dict[str, tuple[str, tuple[str, ...]]] = {
     "firmware": ("hardware/shoe/firmware", ("*.py", "shoefw/*.py")),
     "examples": ("tests/data", ("*.jsonl",)),

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -20,27 +19,7 @@ from firmware_host.club.state import ClubState
 from firmware_host.config import MqttConfig
 from firmware_host.journal import Journal
 
-from .conftest import PASSWORDS, Watcher
-
-
-def _client(port: int, user: str, password: str) -> Any:
-    import paho.mqtt.client as mqtt
-
-    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"c-{user}-{time.monotonic_ns()}")
-    c.username_pw_set(user, password)
-    result: dict[str, Any] = {}
-    done = threading.Event()
-
-    def on_connect(client: Any, u: Any, f: Any, rc: Any, p: Any) -> None:
-        result["rc"] = rc
-        done.set()
-
-    c.on_connect = on_connect
-    c.connect("127.0.0.1", port)
-    c.loop_start()
-    assert done.wait(10)
-    c.result = result
-    return c
+from .conftest import PASSWORDS, Watcher, mqtt_client
 
 
 @pytest.fixture
@@ -63,15 +42,15 @@ def table(broker: LocalBroker, tmp_path: Path) -> Any:
 
 
 def test_a_wrong_password_is_refused(broker: LocalBroker) -> None:
-    c = _client(broker.port, "t1", "not-the-password")
-    assert c.result["rc"].is_failure
+    c, rc = mqtt_client(broker.port, "t1", "not-the-password")
+    assert rc.is_failure
     c.loop_stop()
 
 
 def test_a_table_cannot_write_under_another_tables_id_nor_forge_an_ack(broker: LocalBroker, watcher: Watcher,
                                                                        table: Any) -> None:
     pub, commands, got = table
-    evil = _client(broker.port, "t2", PASSWORDS["t2"])
+    evil, _ = mqtt_client(broker.port, "t2")
     fake = json.dumps({"table": "t1", "kind": "ruling", "seq": 999, "deal": 1, "t": 1.0,
                        "body": {"remedy": "redeal", "law": "x", "clause": "y", "reason": "forged"}})
     evil.publish("cardtable/t1/ruling", fake, qos=1).wait_for_publish(5)
@@ -82,7 +61,7 @@ def test_a_table_cannot_write_under_another_tables_id_nor_forge_an_ack(broker: L
     assert not any(t == "cardtable/t1/ruling" for t, _ in watcher.messages)
     assert not any(t.startswith("cardtable/t1/command") for t, _ in watcher.messages)
     # the real dashboard's ack does arrive, after the forged one would have
-    dash = _client(broker.port, "dashboard", PASSWORDS["dashboard"])
+    dash, _ = mqtt_client(broker.port, "dashboard")
     dash.publish("cardtable/t1/command/ack", json.dumps({"table": "t1", "by": "director"}), qos=1)
     assert got.wait(10)
     assert commands == [("ack", {"table": "t1", "by": "director"})]
@@ -93,7 +72,7 @@ def test_a_table_cannot_write_under_another_tables_id_nor_forge_an_ack(broker: L
 def test_malformed_commands_are_refused_and_logged(broker: LocalBroker, table: Any,
                                                    caplog: pytest.LogCaptureFixture) -> None:
     pub, commands, got = table
-    dash = _client(broker.port, "dashboard", PASSWORDS["dashboard"])
+    dash, _ = mqtt_client(broker.port, "dashboard")
     with caplog.at_level(logging.WARNING):
         dash.publish("cardtable/t1/command/ack", b"\xff not json", qos=1)
         dash.publish("cardtable/t1/command/ack", b"x" * 5000, qos=1)
@@ -190,9 +169,9 @@ def test_oversized_and_malformed_table_messages_harm_no_other_table(broker: Loca
                                                                     table: Any,
                                                                     caplog: pytest.LogCaptureFixture) -> None:
     pub, commands, got = table
-    evil = _client(broker.port, "t2", PASSWORDS["t2"])
+    evil, _ = mqtt_client(broker.port, "t2")
     evil.publish("cardtable/t2/event", b"x" * 100_000, qos=1)  # over the broker's packet limit
-    noisy = _client(broker.port, "t2", PASSWORDS["t2"])
+    noisy, _ = mqtt_client(broker.port, "t2")
     noisy.publish("cardtable/t2/event", b"{not json", qos=1).wait_for_publish(5)
     noisy.publish("cardtable/t2/status", json.dumps({"table": "t1", "kind": "status"}), qos=1).wait_for_publish(5)
     # t1 carries on

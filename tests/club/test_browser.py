@@ -3,7 +3,6 @@ table's lamp light after an irregularity, read the ruling's law, acknowledge, an
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,8 @@ from firmware_host.club.simclub import SimTable, default_scenarios, load_scenari
 from firmware_host.config import MqttConfig
 from firmware_host.journal import Journal
 
+from .conftest import browser_login, club_demo
+
 
 def browser(profile: str) -> Any:
     """Debian's chromium through Selenium (skipped only when the Debian packages are absent)."""
@@ -27,13 +28,8 @@ def browser(profile: str) -> Any:
 
 @pytest.fixture
 def club(tmp_path: Path) -> Any:
-    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
-        pytest.skip("mosquitto is not installed (Debian package mosquitto; `make test` installs it)")
-    demo = ClubDemo(tmp_path, 1, director=("director", "table-talk-1"))
-    demo.start(with_tables=False)
-    assert demo.wait_ready()
-    yield demo
-    demo.stop()
+    with club_demo(tmp_path, 1, browser=False) as demo:
+        yield demo
 
 
 def test_director_sees_a_lamp_light_reads_the_law_and_clears_it(club: ClubDemo, tmp_path: Path) -> None:
@@ -53,10 +49,7 @@ def test_director_sees_a_lamp_light_reads_the_law_and_clears_it(club: ClubDemo, 
     pub.start()
     driver = browser(tempfile.mkdtemp(dir=tmp_path))
     try:
-        driver.get(club.url + "login")
-        driver.find_element(By.ID, "username").send_keys("director")
-        driver.find_element(By.ID, "password").send_keys("table-talk-1")
-        driver.find_element(By.ID, "login").click()
+        browser_login(driver, club.url)
         # The page replaces a table's parts on every update: read text in one script call, and let the
         # waits ride over an element replaced under them.
         wait = WebDriverWait(driver, 20, ignored_exceptions=(NoSuchElementException,

@@ -26,8 +26,7 @@ from laws.cards import Seat
 from laws.events import Event
 from tests.laws.streams import E, prelude
 
-from .conftest import PASSWORDS, Watcher
-from .test_dashboard_http import _csrf, _login, dash  # noqa: F401 (the dashboard fixture)
+from .conftest import PASSWORDS, Watcher, csrf, login
 
 CLAIM = {"clause": "EU-52", "law": "Euchre, law 52", "side": "EW", "options": ["call_card", "call_suit"],
          "needs": {"call_suit": "suit"}, "offender": "S", "trick": 1, "card": "hidden",
@@ -140,8 +139,8 @@ def table(broker: LocalBroker, tmp_path: Path) -> Any:
 
 def test_a_choice_on_the_dashboard_is_ruled_at_the_table(dash: Any, table: Table) -> None:  # noqa: F811
     d, client, clock = dash
-    _login(client)
-    headers = {"X-CSRF-Token": _csrf(client), "Origin": "http://club.test"}
+    login(client)
+    headers = {"X-CSRF-Token": csrf(client), "Origin": "http://club.test"}
     assert [r.clause for r in table.feed([E("card_played", seat="S", card="7C")])] == ["EU-52"]
     view = _until(client, lambda t: bool(t["claims"]))
     assert [o["words"] for o in view["claims"][0]["options"]] == ["call the exposed card", "call a suit"]
@@ -163,8 +162,8 @@ def test_a_choice_on_the_dashboard_is_ruled_at_the_table(dash: Any, table: Table
 def test_a_choice_the_table_no_longer_allows_is_refused_with_its_reason_on_the_page(
         dash: Any, table: Table) -> None:  # noqa: F811
     d, client, clock = dash
-    _login(client)
-    headers = {"X-CSRF-Token": _csrf(client), "Origin": "http://club.test"}
+    login(client)
+    headers = {"X-CSRF-Token": csrf(client), "Origin": "http://club.test"}
     table.feed([E("card_played", seat="S", card="7C")])
     _until(client, lambda t: bool(t["claims"]))
     r = client.post("/api/choose", json={"table": "t1", "seat": "W", "what": "call_card"}, headers=headers)
@@ -203,8 +202,8 @@ def test_a_bid_and_a_discard_are_offered_in_their_phases_and_sent(dash: Any, wat
         ["pass", "order up (accept the turned card)", "name a suit"]
     assert check_entry("euchre", "auction", "bid", {"seat": "W", "call": "name", "suit": "C", "alone": True}) == \
         {"seat": "W", "call": "name", "suit": "C", "alone": True}
-    _login(client)
-    headers = {"X-CSRF-Token": _csrf(client), "Origin": "http://club.test"}
+    login(client)
+    headers = {"X-CSRF-Token": csrf(client), "Origin": "http://club.test"}
     r = client.post("/api/bid", json={"table": "t1", "seat": "W", "call": "name"}, headers=headers)
     assert r.status_code == 409 and "a 'name' call needs the 'suit' it names" in r.json()["error"]
     r = client.post("/api/bid", json={"table": "t1", "seat": "W", "call": "name", "suit": "C"}, headers=headers)

@@ -5,32 +5,25 @@ critical problem in the claim's control."""
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from firmware_host.club.browser import chromium, missing
+from firmware_host.club.browser import chromium
 from firmware_host.club.demo import ClubDemo
 from laws.events import event_from_dict
 
+from .conftest import browser_login, club_demo
 from .test_choices import Table
 from .test_director_screen import ARTIFACTS, _axe
 
 
 @pytest.fixture
 def club(tmp_path: Path) -> Any:
-    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
-        pytest.skip("mosquitto is not installed (Debian package mosquitto; `make test` installs it)")
-    if missing():
-        pytest.skip(missing())
-    demo = ClubDemo(tmp_path, 1, director=("director", "table-talk-1"))
-    demo.start(with_tables=False)
-    assert demo.wait_ready()
-    yield demo
-    demo.stop()
+    with club_demo(tmp_path, 1, browser=True) as demo:
+        yield demo
 
 
 def test_the_director_chooses_a_suit_call_on_the_page(club: ClubDemo, tmp_path: Path) -> None:
@@ -42,10 +35,7 @@ def test_the_director_chooses_a_suit_call_on_the_page(club: ClubDemo, tmp_path: 
     table = Table(club.broker.port, tmp_path / tid, tid, club.passwords[tid])
     driver = chromium(tempfile.mkdtemp(dir=tmp_path))
     try:
-        driver.get(club.url + "login")
-        driver.find_element(By.ID, "username").send_keys("director")
-        driver.find_element(By.ID, "password").send_keys("table-talk-1")
-        driver.find_element(By.ID, "login").click()
+        browser_login(driver, club.url)
         wait = WebDriverWait(driver, 20, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
 
         def text(selector: str) -> str:

@@ -9,39 +9,10 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.auth import add_user, check_password, hash_password, load_users
+from firmware_host.club.auth import add_user, check_password, load_users
 from firmware_host.club.broker import LocalBroker
-from firmware_host.club.dashboard import Dashboard
 
-from .conftest import PASSWORDS, Watcher
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def dash(broker: LocalBroker) -> Any:
-    from starlette.testclient import TestClient
-
-    clock = FakeClock()
-    d = Dashboard("127.0.0.1", broker.port, "dashboard", PASSWORDS["dashboard"],
-                  {"director": hash_password("right-horse-1")}, session_ttl=600, clock=clock)
-    with TestClient(d.app, base_url="http://club.test") as client:
-        yield d, client, clock
-
-
-def _login(client: Any, password: str = "right-horse-1") -> Any:
-    return client.post("/login", data={"username": "director", "password": password}, follow_redirects=False)
-
-
-def _csrf(client: Any) -> str:
-    page = client.get("/").text
-    return page.split('name="csrf-token" content="')[1].split('"')[0]
+from .conftest import Watcher, csrf, login
 
 
 def test_login_required_and_wrong_password_refused(dash: Any, caplog: pytest.LogCaptureFixture) -> None:
@@ -49,10 +20,10 @@ def test_login_required_and_wrong_password_refused(dash: Any, caplog: pytest.Log
     assert client.get("/", follow_redirects=False).status_code == 303
     assert client.get("/api/state").status_code == 401
     with caplog.at_level(logging.WARNING):
-        r = _login(client, "wrong-horse")
+        r = login(client, "wrong-horse")
     assert r.status_code == 401 and "Wrong user name or password" in r.text
     assert "wrong password" in caplog.text
-    r = _login(client)
+    r = login(client)
     assert r.status_code == 303 and "httponly" in r.headers["set-cookie"].lower()
     assert "samesite=strict" in r.headers["set-cookie"].lower()
     assert client.get("/api/state").status_code == 200
@@ -60,7 +31,7 @@ def test_login_required_and_wrong_password_refused(dash: Any, caplog: pytest.Log
 
 def test_sessions_expire(dash: Any) -> None:
     d, client, clock = dash
-    _login(client)
+    login(client)
     assert client.get("/api/state").status_code == 200
     clock.now += 601
     assert client.get("/api/state").status_code == 401
@@ -71,8 +42,8 @@ def test_acks_need_the_csrf_token_and_our_origin(dash: Any, broker: LocalBroker,
                                                  caplog: pytest.LogCaptureFixture) -> None:
     d, client, clock = dash
     d.state.ingest("cardtable/t1/online", json.dumps({"table": "t1", "online": True}).encode(), 0.0)
-    _login(client)
-    token = _csrf(client)
+    login(client)
+    token = csrf(client)
     with caplog.at_level(logging.WARNING):
         assert client.post("/api/ack", json={"table": "t1"}).status_code == 403
         assert client.post("/api/ack", json={"table": "t1"}, headers={"X-CSRF-Token": "forged"}).status_code == 403
@@ -95,8 +66,8 @@ def test_a_result_is_checked_for_the_tables_game_then_sent(dash: Any, broker: Lo
     status = {"table": "t1", "kind": "status", "seq": 1, "t": 1.0, "deal": 2,
               "body": {"phase": "auction", "game": "contract-bridge", "deal": 2}}
     d.state.ingest("cardtable/t1/status", json.dumps(status).encode(), 0.0)
-    _login(client)
-    token = _csrf(client)
+    login(client)
+    token = csrf(client)
     headers = {"X-CSRF-Token": token, "Origin": "http://club.test"}
     assert client.post("/api/result", json={"table": "t1", "result": {"declarer": "N", "contract": "4S",
                                                                        "tricks": 10}}).status_code == 403
@@ -151,6 +122,6 @@ def test_dashboard_shows_live_updates_through_the_hub(dash: Any, broker: LocalBr
     kinds = [u["type"] for u in updates]
     assert kinds == ["table", "feed"] and updates[0]["ts"]
     assert updates[1]["entry"]["headline"] == "REDEAL" and updates[1]["entry"]["kind"] == "irregularity"
-    _login(client)
+    login(client)
     state = client.get("/api/state").json()
     assert state["feed"][0]["reason"] == "<b>bold</b>"  # data, shown by the page with textContent

@@ -5,7 +5,6 @@ tests/artifacts/ (not kept in git)."""
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -13,13 +12,14 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.browser import chromium, missing
-from firmware_host.club.demo import ClubDemo
+from firmware_host.club.browser import chromium
 from firmware_host.club.publisher import MqttPublisher
 from firmware_host.config import MqttConfig
 from firmware_host.journal import Journal
 from laws.cards import Seat, Side
 from laws.rulings import Remedy, Ruling
+
+from .conftest import browser_login, club_demo
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
@@ -78,18 +78,11 @@ class CallingTable:
 
 @pytest.fixture
 def club(tmp_path: Path) -> Any:
-    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
-        pytest.skip("mosquitto is not installed (Debian package mosquitto; `make test` installs it)")
-    if missing():
-        pytest.skip(missing())
-    demo = ClubDemo(tmp_path, 3, director=("director", "table-talk-1"))
-    demo.start(with_tables=False)
-    assert demo.wait_ready()
-    tables = [CallingTable(tid, demo.broker.port, demo.passwords[tid], tmp_path) for tid in demo.ids]
-    yield demo, tables
-    for t in tables:
-        t.stop()
-    demo.stop()
+    with club_demo(tmp_path, 3, browser=True) as demo:
+        tables = [CallingTable(tid, demo.broker.port, demo.passwords[tid], tmp_path) for tid in demo.ids]
+        yield demo, tables
+        for t in tables:
+            t.stop()
 
 
 def _axe(driver: Any) -> list[dict[str, Any]]:
@@ -115,10 +108,7 @@ def test_the_director_sees_who_why_and_since_when_at_every_width(club: Any, tmp_
         driver.set_script_timeout(30)
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
-        driver.get(demo.url + "login")
-        driver.find_element(By.ID, "username").send_keys("director")
-        driver.find_element(By.ID, "password").send_keys("table-talk-1")
-        driver.find_element(By.ID, "login").click()
+        browser_login(driver, demo.url)
         wait = WebDriverWait(driver, 20, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".conn.live"))
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".table")) == 3)

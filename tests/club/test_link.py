@@ -22,26 +22,7 @@ from firmware_host.club.publisher import MqttPublisher
 from firmware_host.config import MqttConfig
 from firmware_host.journal import Journal
 
-from .conftest import PASSWORDS, Watcher
-
-
-def _connect(port: int, user: str, client_id: str) -> tuple[Any, dict[str, Any]]:
-    import paho.mqtt.client as mqtt
-
-    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id)
-    c.username_pw_set(user, PASSWORDS[user])
-    result: dict[str, Any] = {}
-    done = threading.Event()
-
-    def on_connect(client: Any, u: Any, f: Any, rc: Any, p: Any) -> None:
-        result["rc"] = rc
-        done.set()
-
-    c.on_connect = on_connect
-    c.connect("127.0.0.1", port)
-    c.loop_start()
-    assert done.wait(10)
-    return c, result
+from .conftest import PASSWORDS, Watcher, mqtt_client
 
 
 def _until(pred: Callable[[], bool], timeout: float = 15.0) -> bool:
@@ -69,8 +50,8 @@ def test_a_login_cannot_take_over_another_clients_session(broker: LocalBroker, w
     try:
         with caplog.at_level(logging.WARNING):
             for stolen in ("t1", "cardtable-t1", "dashboard", "watcher"):
-                evil, result = _connect(broker.port, "t2", stolen)  # t2's login, another's client id
-                assert not result["rc"].is_failure
+                evil, rc = mqtt_client(broker.port, "t2", client_id=stolen)  # t2's login, another's client id
+                assert not rc.is_failure
                 evil.disconnect()
                 evil.loop_stop()
             seq = journal.append("event", {"type": "shuffle", "seat": "N"}, time.time())
@@ -147,7 +128,7 @@ def test_a_gap_in_a_tables_messages_is_filled_from_its_retained_status(broker: L
         put(topic, payload)
 
     d.hub.put = record  # type: ignore[method-assign]
-    table, _ = _connect(broker.port, "t2", "t2")
+    table, _ = mqtt_client(broker.port, "t2", client_id="t2")
 
     def send(kind: str, seq: int, body: dict[str, Any], retain: bool = False, **extra: Any) -> None:
         env = {"table": "t2", "kind": kind, "seq": seq, "deal": 1, "t": time.time(), "body": body, **extra}

@@ -16,15 +16,7 @@ from firmware_host.club.broker import LocalBroker
 from firmware_host.club.dashboard import Dashboard
 from firmware_host.club.throttle import Busy, HashPool, Throttle
 
-from .conftest import PASSWORDS
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from .conftest import PASSWORDS, FakeClock, login
 
 
 def test_delays_grow_with_failures_and_are_capped() -> None:
@@ -60,42 +52,27 @@ def test_a_flood_of_names_neither_grows_the_memory_nor_flushes_the_directors_fai
     assert t.wait(["name:director"]) >= before  # still slowed: nothing was evicted
 
 
-@pytest.fixture
-def dash(broker: LocalBroker) -> Any:
-    from starlette.testclient import TestClient
-
-    clock = FakeClock()
-    d = Dashboard("127.0.0.1", broker.port, "dashboard", PASSWORDS["dashboard"],
-                  {"director": hash_password("right-horse-1")}, session_ttl=600, clock=clock)
-    with TestClient(d.app, base_url="http://club.test") as client:
-        yield d, client, clock
-
-
-def _login(client: Any, password: str = "right-horse-1", name: str = "director") -> Any:
-    return client.post("/login", data={"username": name, "password": password}, follow_redirects=False)
-
-
 def test_a_flood_of_bad_logins_does_not_lock_the_director_out(dash: Any) -> None:
     from starlette.testclient import TestClient
 
     d, client, clock = dash
-    assert _login(client).status_code == 303  # the director's browser: now a known device for "director"
+    assert login(client).status_code == 303  # the director's browser: now a known device for "director"
     client.post("/logout", follow_redirects=False)
     # guessers from the same address (a club's LAN, a proxy), at the director's name and at others
     attacker = TestClient(d.app, base_url="http://club.test")
-    answers = [_login(attacker, f"guess-{i}", "director" if i % 2 else f"user{i}").status_code
+    answers = [login(attacker, f"guess-{i}", "director" if i % 2 else f"user{i}").status_code
                for i in range(80)]
     assert answers.count(429) > 70 and set(answers) <= {401, 429}  # the guessers are slowed at once
     # ... yet the director's own browser logs in at once, with the right password
-    assert _login(client).status_code == 303
+    assert login(client).status_code == 303
     # and a director on a new device waits a bounded time, never a lock-out
     fresh = TestClient(d.app, base_url="http://club.test")
-    r = _login(fresh)
+    r = login(fresh)
     assert r.status_code == 429 and "try again in" in r.text
     wait = int(r.headers["Retry-After"])
     assert 0 < wait <= th.CAP + 1
     clock.now += wait
-    assert _login(fresh).status_code == 303
+    assert login(fresh).status_code == 303
 
 
 def test_login_cookies_are_secure_over_https(broker: LocalBroker) -> None:
@@ -104,12 +81,12 @@ def test_login_cookies_are_secure_over_https(broker: LocalBroker) -> None:
     d = Dashboard("127.0.0.1", broker.port, "dashboard", PASSWORDS["dashboard"],
                   {"director": hash_password("right-horse-1")})
     with TestClient(d.app, base_url="https://club.test") as client:
-        r = _login(client)
+        r = login(client)
     assert r.status_code == 303
     cookies = r.headers.get_list("set-cookie")
     assert len(cookies) == 2 and all("secure" in c.lower() and "httponly" in c.lower() for c in cookies)
     with TestClient(d.app, base_url="http://club.test") as client:
-        r = _login(client)
+        r = login(client)
     assert not any("secure" in c.lower() for c in r.headers.get_list("set-cookie"))
 
 

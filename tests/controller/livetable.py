@@ -52,6 +52,12 @@ class LiveTable:
         self._thread.join(timeout=10)
         self.table.stop()
 
+    def __enter__(self) -> LiveTable:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 SCORING = ("score", "game_won", "rubber_won")
 

@@ -16,24 +16,15 @@ from firmware_host.display_text import title
 from firmware_host.journal import Journal
 from firmware_host.table import ClubCommands
 from laws.cards import Seat
-from laws.events import Event
-from tests.laws.streams import BRIDGE_PACK, E, bridge_deal, prelude, shuffled
+from tests.controller.fakes import Clock
+from tests.laws.streams import BRIDGE_PACK, E, bridge_deal, euchre_known_deal, prelude, shuffled
 
 HANDS = {  # as tests/laws/test_euchre_play_laws.py: North deals, hearts trump, East leads
-    "E": ["AC", "KC", "9H", "9D", "TD"],
-    "S": ["7C", "8S", "9S", "AS", "KS"],
-    "W": ["AD", "KD", "QD", "8D", "7D"],
-    "N": ["AH", "KH", "QH", "JH", "TH"],
+    Seat.E: ["AC", "KC", "9H", "9D", "TD"],
+    Seat.S: ["7C", "8S", "9S", "AS", "KS"],
+    Seat.W: ["AD", "KD", "QD", "8D", "7D"],
+    Seat.N: ["AH", "KH", "QH", "JH", "TH"],
 }
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        self.now += 0.001
-        return self.now
 
 
 class Display:
@@ -59,10 +50,7 @@ def table(tmp_path: Path):  # type: ignore[no-untyped-def]
     display = Display()
     ctl = TableController(game="euchre", journal=journal, panel=None, clock=Clock(), display=display)
     ctl.engine.state.next_dealer = Seat.N
-    events: list[Event] = prelude(Seat.N) + [E("deal_start", dealer="N", pack="red")]
-    for lo, hi in ((0, 2), (2, 5)):
-        events += [E("card_dealt", seat=s, card=c) for s in "ESWN" for c in HANDS[s][lo:hi]]
-    events += [E("deal_end"), E("trump_turned", card="7S"), E("trump_made", seat="N", suit="H")]
+    events = euchre_known_deal(Seat.N, HANDS, "7S") + [E("trump_made", seat="N", suit="H")]
     for e in events:
         assert ctl.process(LawInput(e, "script")) == []
     yield ctl, journal, display
@@ -204,10 +192,7 @@ def test_a_bid_and_a_discard_entered_by_the_director_are_checked_then_judged(tmp
     journal = Journal.open(tmp_path)
     ctl = TableController(game="euchre", journal=journal, panel=None, clock=Clock())
     ctl.engine.state.next_dealer = Seat.N
-    events: list[Event] = prelude(Seat.N) + [E("deal_start", dealer="N", pack="red")]
-    for lo, hi in ((0, 2), (2, 5)):
-        events += [E("card_dealt", seat=s, card=c) for s in "ESWN" for c in HANDS[s][lo:hi]]
-    for e in events + [E("deal_end"), E("trump_turned", card="7S")]:
+    for e in euchre_known_deal(Seat.N, HANDS, "7S"):
         ctl.process(LawInput(e, "script"))
     assert ctl.process(DirectorCommand("bid", "b0", "ann", {"seat": "E", "call": "shout"})) == []
     assert "field 'call'" in ctl.snapshot()["answers"][-1]["why"]

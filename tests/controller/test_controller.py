@@ -19,16 +19,8 @@ from firmware_host.controller import (
 from firmware_host.journal import Journal
 from firmware_host.panel import Panel
 from laws.cards import Seat
+from tests.controller.fakes import Clock
 from tests.laws.streams import BRIDGE_PACK, E, bridge_deal, prelude, shuffled
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        self.now += 0.001
-        return self.now
 
 
 @pytest.fixture

@@ -36,13 +36,10 @@ def _lead(data_dir: Path, table: LiveTable) -> CardPlayed:
 def test_alternating_packs_never_give_a_redeal(tmp_path: Path, caplog) -> None:  # type: ignore[no-untyped-def]
     caplog.set_level(logging.DEBUG)
     with VirtualShoe("contract-bridge", seed=11, packs=("A1", "B1")) as shoe:
-        table = LiveTable(tmp_path / "data", shoe.path)
-        try:
+        with LiveTable(tmp_path / "data", shoe.path) as table:
             for deal in (1, 2, 3, 4):
                 table.wait(_dealt_and_in_auction(deal))
                 table.submit(_result())
-        finally:
-            table.close()
     assert rulings(tmp_path / "data") == []
     packs = [e.get("pack") for e in dealt(tmp_path / "data")]
     assert packs[:52] == ["A1"] * 52 and packs[52:104] == ["B1"] * 52
@@ -53,13 +50,10 @@ def test_alternating_packs_in_euchre_never_give_a_misdeal(tmp_path: Path) -> Non
     from laws.cards import Side
 
     with VirtualShoe("euchre", seed=3, packs=("A1", "B1")) as shoe:
-        table = LiveTable(tmp_path / "data", shoe.path, game="euchre")
-        try:
+        with LiveTable(tmp_path / "data", shoe.path, game="euchre") as table:
             for deal in (1, 2, 3):
                 table.wait(_dealt_and_in_auction(deal))
                 table.submit(ResultRecorded(tricks=3, makers=Side.NS))
-        finally:
-            table.close()
     assert rulings(tmp_path / "data") == []
     packs = [e.get("pack") for e in dealt(tmp_path / "data")]
     assert packs == ["A1"] * 20 + ["B1"] * 20 + ["A1"] * 20
@@ -68,20 +62,14 @@ def test_alternating_packs_in_euchre_never_give_a_misdeal(tmp_path: Path) -> Non
 def test_restart_in_play_then_the_next_deal_starts(tmp_path: Path) -> None:
     data = tmp_path / "data"
     with VirtualShoe("contract-bridge", seed=12, packs=("A1", "B1")) as shoe:
-        table = LiveTable(data, shoe.path)
-        try:
+        with LiveTable(data, shoe.path) as table:
             table.wait(_dealt_and_in_auction(1))
             table.submit(_lead(data, table), "camera")
             table.wait(lambda s: s.phase is Phase.PLAY)
-        finally:
-            table.close()
-        table = LiveTable(data, shoe.path)  # the shoe's "pack loaded" for deal 2 was acknowledged long ago
-        try:
+        with LiveTable(data, shoe.path) as table:  # the shoe's "pack loaded" for deal 2 was acknowledged long ago
             assert table.state.phase is Phase.PLAY
             table.submit(_result())
             table.wait(_dealt_and_in_auction(2))
-        finally:
-            table.close()
     assert rulings(data) == []
 
 
@@ -89,24 +77,15 @@ def test_restart_at_each_step_of_a_deal_goes_on(tmp_path: Path) -> None:
     """Restart right after the result (awaiting the shuffle), then again during the auction."""
     data = tmp_path / "data"
     with VirtualShoe("contract-bridge", seed=13, packs=("A1", "B1")) as shoe:
-        table = LiveTable(data, shoe.path)
-        try:
+        with LiveTable(data, shoe.path) as table:
             table.wait(_dealt_and_in_auction(1))
             table.submit(_result())
             table.wait(lambda s: s.deals_started == 2)
-        finally:
-            table.close()
-        table = LiveTable(data, shoe.path)
-        try:
+        with LiveTable(data, shoe.path) as table:
             table.wait(_dealt_and_in_auction(2))
-        finally:
-            table.close()
-        table = LiveTable(data, shoe.path)
-        try:
+        with LiveTable(data, shoe.path) as table:
             table.submit(_result())
             table.wait(_dealt_and_in_auction(3))
-        finally:
-            table.close()
     assert rulings(data) == []
     assert len(dealt(data)) == 3 * 52
 
@@ -121,8 +100,7 @@ def test_a_full_disk_mid_deal_pauses_the_shoe_and_loses_no_card(tmp_path: Path) 
 
     data = tmp_path / "data"
     with VirtualShoe("contract-bridge", seed=14, packs=("A1", "B1"), gap_ms=30) as shoe:
-        table = LiveTable(data, shoe.path)
-        try:
+        with LiveTable(data, shoe.path) as table:
             table.wait(lambda s: s.phase is Phase.DEALING and s.deal is not None and s.deal.cards_dealt >= 5)
             journal = table.table.journal
             with journal._lock:  # noqa: SLF001 - not in the middle of the controller's commit
@@ -135,8 +113,6 @@ def test_a_full_disk_mid_deal_pauses_the_shoe_and_loses_no_card(tmp_path: Path) 
             with journal._lock:  # noqa: SLF001
                 _free_disk(journal)
             table.wait(_dealt_and_in_auction(1))
-        finally:
-            table.close()
         sent = [(c.card.code, c.pack) for c in shoe.dealt[:52]]
     assert [(e["card"], e.get("pack")) for e in dealt(data)] == sent
     assert rulings(data) == []
@@ -147,23 +123,14 @@ def test_restart_during_the_deal_and_before_it_goes_on_without_loss(tmp_path: Pa
     the shoe's ring), and again between the pack loaded and the cut."""
     data = tmp_path / "data"
     with VirtualShoe("contract-bridge", seed=15, packs=("A1", "B1"), gap_ms=20) as shoe:
-        table = LiveTable(data, shoe.path)
-        try:
+        with LiveTable(data, shoe.path) as table:
             table.wait(lambda s: s.phase is Phase.DEALING and s.deal is not None and s.deal.cards_dealt >= 10)
-        finally:
-            table.close()
-        table = LiveTable(data, shoe.path)
-        try:
+        with LiveTable(data, shoe.path) as table:
             table.wait(_dealt_and_in_auction(1))
             table.submit(_result())
             table.wait(lambda s: s.phase is Phase.SHUFFLE and bool(s.shuffles))
-        finally:
-            table.close()
-        table = LiveTable(data, shoe.path)
-        try:
+        with LiveTable(data, shoe.path) as table:
             table.wait(_dealt_and_in_auction(2))
-        finally:
-            table.close()
         sent = [(c.card.code, c.pack) for c in shoe.dealt[:104]]
     assert [(e["card"], e.get("pack")) for e in dealt(data)] == sent
     assert rulings(data) == []
@@ -174,18 +141,12 @@ def test_messages_committed_but_never_acknowledged_are_not_journaled_twice(tmp_p
     restarted host, which resumes after the last message its journal holds and drops the rest."""
     data = tmp_path / "data"
     with VirtualShoe("contract-bridge", seed=16, packs=("A1", "B1"), gap_ms=20) as shoe:
-        table = LiveTable(data, shoe.path)
-        table.table.ctl.acknowledge = None  # no ACK ever leaves: the shoe keeps every message
-        try:
+        with LiveTable(data, shoe.path) as table:
+            table.table.ctl.acknowledge = None  # no ACK ever leaves: the shoe keeps every message
             table.wait(lambda s: s.phase is Phase.DEALING and s.deal is not None and s.deal.cards_dealt >= 20)
-        finally:
-            table.close()
         assert shoe.firmware.ring.oldest_seq() == 1  # all of it still in the shoe
-        table = LiveTable(data, shoe.path)
-        try:
+        with LiveTable(data, shoe.path) as table:
             table.wait(_dealt_and_in_auction(1))
-        finally:
-            table.close()
         sent = [(c.card.code, c.pack) for c in shoe.dealt[:52]]
     assert [(e["card"], e.get("pack")) for e in dealt(data)] == sent
     assert rulings(data) == []

@@ -29,6 +29,16 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     return rc, out.out, out.err
 
 
+def _another_programs_database(folder: Path) -> Path:
+    """A SQLite file where the journal would be, holding another program's table and no journal."""
+    db = folder / "journal.sqlite3"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE photos (id INTEGER)")
+    conn.commit()
+    conn.close()
+    return db
+
+
 def _rehash_from(db: Path, seq: int, body: dict[str, object]) -> None:
     """Replace row ``seq``'s body and recompute every hash from it on: a chain that verifies on its own."""
     conn = sqlite3.connect(db)
@@ -66,11 +76,7 @@ def test_an_empty_file_is_not_a_journal(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_a_database_without_the_journal_table_is_not_a_journal(tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
-    db = tmp_path / "journal.sqlite3"
-    conn = sqlite3.connect(db)
-    conn.execute("CREATE TABLE photos (id INTEGER)")
-    conn.commit()
-    conn.close()
+    db = _another_programs_database(tmp_path)
     before = db.read_bytes()
     rc, out, err = _run(capsys, "journal", "verify", "--data-dir", str(tmp_path))
     assert rc == 2 and "not a cardtable journal" in err and "no table 'journal'" in err
@@ -327,11 +333,7 @@ def test_a_table_starting_during_a_verify_is_not_taken_for_tampering(tmp_path: P
 def test_the_table_never_writes_into_another_programs_database(tmp_path: Path) -> None:
     from firmware_host.journal import JournalError
 
-    db = tmp_path / "journal.sqlite3"
-    conn = sqlite3.connect(db)
-    conn.execute("CREATE TABLE photos (id INTEGER)")
-    conn.commit()
-    conn.close()
+    db = _another_programs_database(tmp_path)
     before = db.read_bytes()
     with pytest.raises(JournalError, match="something else.*photos"):
         Journal.open(tmp_path)

@@ -135,16 +135,3 @@ def test_config_init_and_install_files(installed: dict[str, Path]) -> None:
     unit = (root / "etc/systemd/system/cardtable.service").read_text()
     assert f"ExecStart={installed['venv'] / 'bin' / 'cardtable'} run " in unit
     assert (root / "etc/udev/rules.d/99-cardtable-shoe.rules").read_text().count("cardtable-shoe") >= 2
-
-
-def test_setup_py_ships_what_resources_looks_for() -> None:
-    import ast
-
-    from firmware_host.resources import SHIPPED
-
-    tree = ast.parse((ROOT / "setup.py").read_text())
-    for node in tree.body:
-        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "SHIPPED":
-            assert ast.literal_eval(node.value) == SHIPPED
-            return
-    raise AssertionError("setup.py has no SHIPPED table")

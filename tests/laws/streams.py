@@ -6,16 +6,33 @@ import random
 from typing import Any
 
 from laws.cards import RANKS, Card, Seat, clockwise_from, full_pack
+from laws.engine import LawEngine
 from laws.events import Event, event_from_dict
+from laws.games.euchre_hands import power as euchre_power
+from laws.games.euchre_play import effective_suit
+from laws.rulings import Ruling
 
 BRIDGE_PACK = full_pack(RANKS)
 EUCHRE_PACK = full_pack("AKQJT987")
-SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
 
 
 def E(kind: str, **fields: Any) -> Event:
     """An event from its JSON fields, through the same decoder the replay uses."""
     return event_from_dict({"type": kind, **fields})
+
+
+def law_table(game: str, dealer: Seat = Seat.N) -> LawEngine:
+    """An engine for ``game`` whose packs are known (NS red, EW blue) and whose next dealer is ``dealer``."""
+    eng = LawEngine(game)
+    eng.feed(E("packs", owners={"NS": "red", "EW": "blue"}))
+    eng.state.next_dealer = dealer
+    return eng
+
+
+def only(rulings: list[Ruling]) -> Ruling:
+    """The one ruling a line caused (fails, listing them, when there were none or several)."""
+    assert len(rulings) == 1, [r.to_dict() for r in rulings]
+    return rulings[0]
 
 
 def shuffled(pack: tuple[Card, ...], rnd: random.Random) -> list[Card]:
@@ -66,25 +83,6 @@ def bridge_play(hands: dict[Seat, list[Card]], leader: Seat, rnd: random.Random)
     return out
 
 
-def effective_suit(card: Card, trump: str) -> str:
-    if card.rank == "J" and card.suit == SAME_COLOUR[trump]:
-        return trump
-    return card.suit
-
-
-def euchre_power(card: Card, trump: str, led: str) -> int:
-    if card.rank == "J" and card.suit == trump:
-        return 100
-    if card.rank == "J" and card.suit == SAME_COLOUR[trump]:
-        return 99
-    order = "AKQJT987"
-    if card.suit == trump:
-        return 90 - order.index(card.rank)
-    if effective_suit(card, trump) == led:
-        return 50 - order.index(card.rank)
-    return 0
-
-
 def euchre_deal(dealer: Seat, cards: list[Card], first: tuple[int, int, int, int] = (2, 2, 2, 2),
                 pack: str = "red") -> tuple[list[Event], dict[Seat, list[Card]], Card]:
     """A euchre deal: packets `first` then their complements, then the trump card turned (correct when
@@ -103,6 +101,16 @@ def euchre_deal(dealer: Seat, cards: list[Card], first: tuple[int, int, int, int
     trump_card = next(it)
     out.append(E("trump_turned", card=trump_card.code))
     return out, hands, trump_card
+
+
+def euchre_known_deal(dealer: Seat, hands: dict[Seat, list[str]], turned: str) -> list[Event]:
+    """The prelude, then a correct euchre deal of the given five-card ``hands`` (card codes): a round of
+    twos then a round of threes clockwise from the dealer's left (law 42), then ``turned`` turned up."""
+    order = clockwise_from(dealer.left)
+    out = prelude(dealer) + [E("deal_start", dealer=dealer.value, pack="red")]
+    for lo, hi in ((0, 2), (2, 5)):
+        out += [E("card_dealt", seat=s.value, card=c) for s in order for c in hands[s][lo:hi]]
+    return out + [E("deal_end"), E("trump_turned", card=turned)]
 
 
 def euchre_play(hands: dict[Seat, list[Card]], dealer: Seat, trump: str, trump_card: Card, maker: Seat,

@@ -10,17 +10,23 @@ from laws.cards import Card, Seat
 from laws.engine import LawEngine
 from laws.rulings import Remedy, Ruling
 from laws.state import Phase
-from tests.laws.streams import BRIDGE_PACK, E, bridge_deal, bridge_hands, bridge_play, prelude, shuffled
+from tests.laws.streams import (
+    BRIDGE_PACK,
+    E,
+    bridge_deal,
+    bridge_hands,
+    bridge_play,
+    law_table,
+    only,
+    prelude,
+    shuffled,
+)
 
 N, E_, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 
 
 def table(dealer: Seat = N) -> LawEngine:
-    """A bridge table whose packs are known and whose next dealer is ``dealer``."""
-    eng = LawEngine("contract-bridge")
-    eng.feed(E("packs", owners={"NS": "red", "EW": "blue"}))
-    eng.state.next_dealer = dealer
-    return eng
+    return law_table("contract-bridge", dealer)
 
 
 def cards(seed: int = 1) -> list[Card]:
@@ -29,11 +35,6 @@ def cards(seed: int = 1) -> list[Card]:
 
 def run(eng: LawEngine, events: list) -> list[Ruling]:
     return eng.feed_all(events)
-
-
-def only(rulings: list[Ruling]) -> Ruling:
-    assert len(rulings) == 1, [r.to_dict() for r in rulings]
-    return rulings[0]
 
 
 def test_clean_deal_makes_no_ruling() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from laws.cards import Seat, Side
 from laws.engine import LawEngine
 from laws.rulings import Ruling
-from tests.laws.streams import E, prelude
+from tests.laws.streams import E, euchre_known_deal, prelude
 from tests.laws.test_euchre_play_laws import HANDS, play
 
 N, E_, S, W = Seat.N, Seat.E, Seat.S, Seat.W
@@ -15,10 +15,7 @@ N, E_, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 def turned() -> LawEngine:
     eng = LawEngine("euchre")
     eng.state.next_dealer = N
-    events = prelude(N) + [E("deal_start", dealer="N", pack="red")]
-    for lo, hi in ((0, 2), (2, 5)):
-        events += [E("card_dealt", seat=s.value, card=c) for s in (E_, S, W, N) for c in HANDS[s][lo:hi]]
-    assert eng.feed_all(events + [E("deal_end"), E("trump_turned", card="7S")]) == []
+    assert eng.feed_all(euchre_known_deal(N, HANDS, "7S")) == []
     return eng
 
 
@@ -112,10 +109,7 @@ def taken_up(maker: str = "E", alone: bool = False) -> LawEngine:
     """North deals, the QS is turned and taken up: spades are trump."""
     eng = LawEngine("euchre")
     eng.state.next_dealer = N
-    events = prelude(N) + [E("deal_start", dealer="N", pack="red")]
-    for lo, hi in ((0, 2), (2, 5)):
-        events += [E("card_dealt", seat=s.value, card=c) for s in (E_, S, W, N) for c in HANDS[s][lo:hi]]
-    events += [E("deal_end"), E("trump_turned", card="QS"), E("trump_made", seat=maker, suit="S", alone=alone)]
+    events = euchre_known_deal(N, HANDS, "QS") + [E("trump_made", seat=maker, suit="S", alone=alone)]
     assert eng.feed_all(events) == []
     return eng
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from laws.cards import Seat
 from laws.engine import LawEngine
 from laws.rulings import Remedy, Ruling
-from tests.laws.streams import E, prelude
+from tests.laws.streams import E, euchre_known_deal, prelude
 
 N, E_, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 HANDS = {  # dealt 2-2-2-2 then 3-3-3-3; the turn-up 7S is turned down and hearts named
@@ -19,10 +19,7 @@ HANDS = {  # dealt 2-2-2-2 then 3-3-3-3; the turn-up 7S is turned down and heart
 def dealt(maker: str = "N", alone: bool = False, hands: dict[Seat, list[str]] = HANDS) -> LawEngine:
     eng = LawEngine("euchre")
     eng.state.next_dealer = N
-    events = prelude(N) + [E("deal_start", dealer="N", pack="red")]
-    for lo, hi in ((0, 2), (2, 5)):
-        events += [E("card_dealt", seat=s.value, card=c) for s in (E_, S, W, N) for c in hands[s][lo:hi]]
-    events += [E("deal_end"), E("trump_turned", card="7S"), E("trump_made", seat=maker, suit="H", alone=alone)]
+    events = euchre_known_deal(N, hands, "7S") + [E("trump_made", seat=maker, suit="H", alone=alone)]
     assert eng.feed_all(events) == []
     return eng
 
@@ -359,9 +356,6 @@ def test_EU_73_torn_card_between_deals_replaced() -> None:
 def test_EU_46_a_card_exposed_before_trump_is_made_is_callable() -> None:
     eng = LawEngine("euchre")
     eng.state.next_dealer = N
-    events = prelude(N) + [E("deal_start", dealer="N", pack="red")]
-    for lo, hi in ((0, 2), (2, 5)):
-        events += [E("card_dealt", seat=s.value, card=c) for s in (E_, S, W, N) for c in HANDS[s][lo:hi]]
-    eng.feed_all(events + [E("deal_end"), E("trump_turned", card="7S")])
+    eng.feed_all(euchre_known_deal(N, HANDS, "7S"))
     r = eng.feed(E("card_faced", card="KD", where="table", by="W"))
     assert said(r) == [("claim_option", "EU-46")] and r[0].side == N.side

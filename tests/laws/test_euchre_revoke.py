@@ -106,6 +106,18 @@ def test_EU_62_left_bower_counts_as_trump() -> None:
     assert effective_suit(Card.parse("JD"), "S") == "D"
 
 
+def test_EU_trick_power_order() -> None:
+    """The order the engine ranks cards in a trick (the legal-play stream builders use it too, so it is
+    pinned here on its own): right bower, left bower, then trumps ace down, then the suit led, others 0."""
+    from laws.games.euchre_hands import power
+    trump, led = "H", "C"
+    ranked = ["JH", "JD", "AH", "KH", "QH", "TH", "9H", "8H", "7H", "AC", "KC", "QC", "JC", "TC", "9C"]
+    powers = [power(Card.parse(c), trump, led) for c in ranked]
+    assert powers == sorted(powers, reverse=True) and len(set(powers)) == len(powers)
+    assert power(Card.parse("9C"), trump, led) > 0
+    assert [power(Card.parse(c), trump, led) for c in ("AS", "JS", "AD", "7D")] == [0, 0, 0, 0]
+
+
 def test_EU_28_deal_passes_to_the_left() -> None:
     eng = dealt()
     assert eng.state.next_dealer == Seat.E

@@ -8,25 +8,17 @@ import random
 from laws.cards import Card, Seat
 from laws.engine import LawEngine
 from laws.rulings import Remedy, Ruling
-from tests.laws.streams import EUCHRE_PACK, E, euchre_deal, prelude, shuffled
+from tests.laws.streams import EUCHRE_PACK, E, euchre_deal, law_table, only, prelude, shuffled
 
 N, E_, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 
 
 def table(dealer: Seat = N) -> LawEngine:
-    eng = LawEngine("euchre")
-    eng.feed(E("packs", owners={"NS": "red", "EW": "blue"}))
-    eng.state.next_dealer = dealer
-    return eng
+    return law_table("euchre", dealer)
 
 
 def cards(seed: int = 1) -> list[Card]:
     return shuffled(EUCHRE_PACK, random.Random(seed))
-
-
-def only(rulings: list[Ruling]) -> Ruling:
-    assert len(rulings) == 1, [r.to_dict() for r in rulings]
-    return rulings[0]
 
 
 def said(rulings: list[Ruling]) -> list[tuple[str, str]]:
