@@ -202,7 +202,8 @@ def register_play(reg: Registry) -> None:
         for side, items in by_side.items():
             for _ in items[cancel:]:
                 # law 63: five in the case of a lone hand, whichever side revoked
-                out.extend(score.revoke(side, against_lone=d.alone_seat is not None))
+                out.extend(settle(s, score.revoke(side, against_lone=d.alone_seat is not None)))
+                score = s.game_state["score"]
         return out
 
     @reg.clause("EU-66", "laws 66-68, 70 (revoke claims)", "demand")
@@ -274,7 +275,7 @@ def register_play(reg: Registry) -> None:
                       f"are expected, found after the trump card was turned: the deal holds and "
                       f"{side_text(e.seat.side)} score nothing on this hand.", seat=e.seat,
                       side=e.seat.side)
-        return [head, *score.wrong_count(e.seat.side, lone=lone)]
+        return [head, *settle(s, score.wrong_count(e.seat.side, lone=lone))]
 
     @reg.clause("EU-5", "law 5", "trump_turned")
     def score_window(c: Clause, s: TableState, e: object) -> None:
@@ -290,11 +291,17 @@ def register_play(reg: Registry) -> None:
         if makers is None:
             raise ValueError("a euchre result needs the makers' side")
         score: EuchreRubber = s.game_state["score"]
-        out: list[Ruling] = score.record(makers, e.alone, e.tricks)
-        if any(r.remedy is Remedy.RUBBER_WON for r in out):
-            s.game_state["score"] = EuchreRubber()
-            out.extend(s.game_state["roster"].rubber_ended())
-        return out
+        return settle(s, score.record(makers, e.alone, e.tricks))
+
+
+def settle(s: TableState, rulings: list[Ruling]) -> list[Ruling]:
+    """Points were scored (a hand's result, or penalty points under laws 50, 63 or 90): when they won the
+    rubber, the next rubber starts at once, and the roster says who plays it."""
+    from laws.scoring.euchre import EuchreRubber
+    if any(r.remedy is Remedy.RUBBER_WON for r in rulings):
+        s.game_state["score"] = EuchreRubber()
+        rulings.extend(s.game_state["roster"].rubber_ended())
+    return rulings
 
 
 def snapshot(state: TableState) -> dict[str, Any]:

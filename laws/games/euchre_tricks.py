@@ -60,7 +60,7 @@ from laws.games.euchre_hands import (
     rotation,
     sure_winner,
 )
-from laws.games.euchre_play import effective_suit, tricks
+from laws.games.euchre_play import effective_suit, settle, tricks
 from laws.rulings import Remedy, Ruling
 from laws.state import Call, Claim, DealState, Phase, TableState
 
@@ -343,7 +343,7 @@ def register(reg: Registry) -> None:
             score: EuchreRubber = s.game_state["score"]
             head = Ruling(Remedy.ATTENTION, "Euchre, law 50", "EU-50", f"{seat_name(s, seat)} laid his hand "
                           f"face up against {seat_name(s, d.alone_seat)}'s lone hand.", seat=seat)
-            return [head, *score.lone_abandoned(seat.side)]
+            return [head, *settle(s, score.lone_abandoned(seat.side))]
         cards, _ = held(d, seat)
         d.exposed[seat].extend(x for x in cards if x not in d.exposed[seat])
         return [_claim(c, f"{seat_name(s, seat)} laid his hand face up: every card of it is exposed, and "
@@ -368,7 +368,7 @@ def register(reg: Registry) -> None:
             score: EuchreRubber = s.game_state["score"]
             head = Ruling(Remedy.ATTENTION, "Euchre, law 50", "EU-50", f"{seat_name(s, e.seat)} failed to "
                           f"play to a trick against {seat_name(s, d.alone_seat)}'s lone hand.", seat=e.seat)
-            return [head, *score.lone_abandoned(e.seat.side)]
+            return [head, *settle(s, score.lone_abandoned(e.seat.side))]
         return [c.rule(Remedy.CLAIM_OPTION, f"{seat_name(s, e.seat)} missed playing to an earlier trick: "
                        f"{side_text(e.seat.side.other)} may claim a new deal; if they let it stand, his "
                        "extra card at the end counts as played to the short trick and is no revoke there.",
