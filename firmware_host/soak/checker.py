@@ -191,15 +191,18 @@ def check(record: Record, rows: Rows, *, max_problems: int = 40) -> Findings:
     by_deal: dict[int, list[Key]] = {}
     deal = 0
     unscored = False  # a result whose score rulings have not yet been seen
+    won_in_deal = False  # penalty points (euchre laws 50, 63, 90) won the rubber before the hand's result:
+    #                      the engine rightly scores nothing more for that hand
     rows_seen = list(rows)
     online: dict[str, bool] = {}
     for _seq, kind, body in rows_seen:
         if kind == "event":
             f.unscored += unscored
             typ = body.get("type")
-            unscored = typ == "result"
+            unscored = typ == "result" and not won_in_deal
             if typ == "deal_start":
                 deal += 1
+                won_in_deal = False
             elif typ == "result":
                 f.results += 1
             card = _journal_card(body)
@@ -215,6 +218,7 @@ def check(record: Record, rows: Rows, *, max_problems: int = 40) -> Findings:
         if body.get("remedy") in SCORE_REMEDIES:
             f.score_rulings += 1
             f.rubbers += body.get("remedy") == "rubber_won"
+            won_in_deal = won_in_deal or (body.get("remedy") == "rubber_won" and not unscored)
             unscored = False
             continue
         by_deal.setdefault(deal, []).append((str(body.get("clause")), str(body.get("remedy"))))

@@ -179,3 +179,22 @@ def test_schedules_are_seeded_and_within_bounds(game: str, deals: int, faults: i
     assert all(1 <= f.deal <= deals and f.delay >= 0 for f in a.faults)
     assert set(a.mistakes.values()) <= set(kinds_for(game))
     assert all((game, k) in EXPECTED for k in a.mistakes.values())
+
+
+def test_a_result_after_penalty_points_won_the_rubber_is_rightly_unscored() -> None:
+    """Euchre law 90 (or 50, 63): penalty points that win the rubber end it before the hand's result, so
+    the engine scores nothing more for that hand; that result is not 'left unscored'. A result in the next
+    deal still must be scored."""
+    record = Record("euchre", 20)
+    record.director = [{"type": "result", "makers": "NS", "tricks": 2}]
+    rows: list[Row] = [(1, "event", {"type": "deal_start", "dealer": "N", "pack": "A1", "src": "shoe"}),
+                       (2, "ruling", {"clause": "EU-90", "remedy": "score"}),
+                       (3, "ruling", {"clause": "EU-7", "remedy": "rubber_won"}),
+                       (4, "event", {"type": "result", "makers": "NS", "tricks": 2, "src": "director"}),
+                       (5, "note", {"ignored": {"type": "result"}})]
+    assert check(record, rows).unscored == 0
+    record.director.append({"type": "result", "makers": "NS", "tricks": 2})
+    rows += [(6, "event", {"type": "deal_start", "dealer": "E", "pack": "A1", "src": "shoe"}),
+             (7, "event", {"type": "result", "makers": "NS", "tricks": 2, "src": "director"}),
+             (8, "note", {"ignored": {"type": "result"}})]
+    assert check(record, rows).unscored == 1
