@@ -105,6 +105,7 @@ class TableController:
         self._phase_listeners: list[Callable[[Phase, LawEngine], None]] = []
         self._pack_listeners: list[Callable[[str], None]] = []
         self._fault_listeners: list[Callable[[str | None], None]] = []
+        self._shoe_listeners: list[Callable[[], None]] = []
         self.packs: dict[str, dict[str, int]] = {}  # pack -> unreadable, damaged, deals
         self._checkpoint_seq = 0  # the row of the newest checkpoint
         self._results: dict[int, list[Ruling] | None] = {}  # rulings of inputs given to ``process``
@@ -135,6 +136,11 @@ class TableController:
     def on_fault(self, listener: Callable[[str | None], None]) -> None:
         """Call ``listener(error)`` when commits start failing, ``listener(None)`` when they work again."""
         self._fault_listeners.append(listener)
+
+    def on_shoe_progress(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` (controller thread) after each shoe message is committed and acknowledged,
+        and after the shoe comes online."""
+        self._shoe_listeners.append(listener)
 
     # -- consumer -------------------------------------------------------------------------------------
 
@@ -183,9 +189,14 @@ class TableController:
         if isinstance(item, AckPoint):
             if self.acknowledge is not None:
                 safe(self.acknowledge, item.boot, item.seq)
+            for listener in self._shoe_listeners:
+                safe(listener)
             return
         if isinstance(item, DeviceStatus):
             self._device(item)
+            if item.device == "shoe" and item.online:  # also when the journal already had it online
+                for listener in self._shoe_listeners:
+                    safe(listener)
         elif isinstance(item, DeviceNote):
             self._note(f"{item.device}: {item.text}", {"device": item.device, "text": item.text}, item.mark)
         elif isinstance(item, PackLoaded):

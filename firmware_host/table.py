@@ -63,8 +63,17 @@ class ShoeProcedure:
         self.started_for = 0    # the deal START_DEAL was sent for by this process
         self.dealing_number = 0
         self.paused = False
+        self.start_waiting = False  # a START_DEAL held back until the link has caught up with the shoe
         ctl.on_pack_loaded(lambda pack: self._prepare(ctl.engine.state.phase))
         ctl.on_fault(self.journal_fault)
+        ctl.on_shoe_progress(self._shoe_progress)
+
+    def _shoe_progress(self) -> None:
+        """Controller thread, after a shoe message is committed or the shoe comes online: a deal held back
+        goes out once the link has caught up (and only if the journal still says the pack is cut)."""
+        if self.start_waiting and getattr(self.link, "caught_up", True):
+            self.start_waiting = False
+            self.on_phase(self.ctl.engine.state.phase, self.ctl.engine)
 
     def journal_fault(self, error: str | None) -> None:
         """Pause the deal while the journal cannot take its cards (the shoe holds only so many
@@ -114,6 +123,11 @@ class ShoeProcedure:
         if phase == Phase.CUT:
             pack, number = self.ctl.loaded_pack, state.deals_started + 1
             if pack is not None and self.started_for != number:
+                if not getattr(self.link, "caught_up", True):
+                    # A restarted host (or a link back after a cut) may not have seen yet a deal the
+                    # shoe dealt meanwhile, still in its ring: starting one now would deal the next pack.
+                    self.start_waiting = True
+                    return
                 self.started_for = self.dealing_number = number
                 self.link.send(start_deal(self.game, state.next_dealer or Seat.N, pack))
         elif phase in (Phase.FORMING, Phase.SHUFFLE):

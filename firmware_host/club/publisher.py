@@ -152,6 +152,7 @@ class MqttPublisher:
         self._owed: deque[tuple[int, str, str]] = deque()  # committed, not yet in the outbox
         self._owed_said = False
         self._send_problem = ""
+        self._resend_latest = False
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
@@ -346,6 +347,9 @@ class MqttPublisher:
         self.client.publish(topic(self.table, "status"), message, qos=1, retain=True)
 
     def _send_latest(self) -> None:
+        if self._resend_latest:  # after a (re)connection every retained value goes again
+            self.outbox.resend_all_latest()
+            self._resend_latest = False
         if not self._latest_dirty:
             return
         self._latest_dirty = False
@@ -410,8 +414,8 @@ class MqttPublisher:
         client.subscribe(topic(self.table, "command", "+"), qos=1)
         client.publish(topic(self.table, "online"), json.dumps({"table": self.table, "online": True}),
                        qos=1, retain=True)
-        self.outbox.resend_all_latest()
-        with self._wake:
+        with self._wake:  # the sender marks them (a write: never in paho's thread, where a full disk
+            self._resend_latest = True  # would raise into the network loop)
             self._latest_dirty = True
             self._status_dirty = self._status_env is not None
             self._connected = True

@@ -53,6 +53,11 @@ class ShoeLink(PortWorker):
     def online(self) -> bool:
         return self.session.online
 
+    @property
+    def caught_up(self) -> bool:
+        """Online and up to date with what the shoe had sent at the handshake (``ShoeSession.caught_up``)."""
+        return self.session.caught_up
+
     def counters(self) -> dict[str, Any]:
         """Frames dropped by kind, duplicates, resend requests, reconnects."""
         return {**self.session.counters(), "opens": self.opens}

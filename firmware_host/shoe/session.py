@@ -70,6 +70,7 @@ class ShoeSession:
         self._last_hello = -1e9
         self._resend_at: float | None = None    # an outstanding RESEND: when asked, or last progress
         self._known_last = 0                    # the highest number the shoe is known to have used
+        self._catch_to = 0                      # the shoe's last number at the latest handshake
         self._next_cmd = 1
         self._pending: dict[int, m.Command] = {}        # waiting for their REPLY, oldest first
         self._sent_at: dict[int, float] = {}             # those in flight: when last sent
@@ -198,6 +199,13 @@ class ShoeSession:
             out.append(self._send_commands(now))    # REPLYs may have made room for waiting ones
         return events, b"".join(out)
 
+    @property
+    def caught_up(self) -> bool:
+        """Online, and every message the shoe had sent when the latest handshake was made has been
+        delivered. A host that starts a deal only when caught up never commands a shoe whose past (a
+        deal it dealt while the host was down, still in its ring) the host has not seen yet."""
+        return self.phase is Phase.ONLINE and self.online and self.expected > self._catch_to
+
     def acknowledge(self, upto: int) -> bytes:
         """The host has committed every message numbered ``upto`` or lower: the ACK to write (empty when
         there is nothing new to acknowledge or the shoe is not online; the next handshake repeats it)."""
@@ -271,6 +279,7 @@ class ShoeSession:
             return
         self.stats["hellos"] += 1
         last = hello.seq
+        self._catch_to = last
         if hello.boot_id != self.boot_id:
             if self.boot_id is not None:
                 log.warning("shoe %s restarted (boot %08x -> %08x)", hello.shoe_id, self.boot_id, hello.boot_id)

@@ -192,3 +192,27 @@ def test_firmware_to_session_over_a_lossy_line_delivers_every_card_once_in_order
             break
     assert [c.card for c in got] == [p.card for p in b.hw.left]
     assert len(got) == b.plan.cards_dealt
+
+
+def test_a_restarted_host_is_caught_up_only_once_the_shoes_past_is_delivered() -> None:
+    """The restart race the soak found: a host killed after sending START_DEAL finds, on restart, a deal
+    the shoe dealt meanwhile still in its ring. It must not start another deal before it has seen that
+    one: ``caught_up`` stays False until every message up to the handshake's number is delivered."""
+    s = ShoeSession(session_id=6)
+    s.resume(77, 2)                      # the journal holds 1 and 2; the shoe has dealt up to 5 since
+    assert not s.caught_up               # not even online
+    s.connection_made(0.0)
+    s.receive(codec.encode(m.Hello(5, 1, 0, 77, 1, 0x3F, 128, "t", "1.0.0")), 0.1)
+    assert s.online and not s.caught_up
+    s.receive(b"".join(codec.encode(card(i)) for i in (3, 4)), 0.2)
+    assert not s.caught_up
+    s.receive(codec.encode(card(5)), 0.3)
+    assert s.caught_up
+
+
+def test_a_host_with_nothing_to_catch_up_is_caught_up_at_the_handshake() -> None:
+    s = ShoeSession(session_id=6)
+    s.resume(77, 5)
+    s.connection_made(0.0)
+    s.receive(codec.encode(m.Hello(5, 1, 0, 77, 6, 0x3F, 128, "t", "1.0.0")), 0.1)
+    assert s.caught_up
