@@ -186,17 +186,15 @@ class TableController:
     # -- internals ------------------------------------------------------------------------------------
 
     def _handle(self, item: Input) -> None:
+        rulings: list[Ruling] = []
         if isinstance(item, AckPoint):
             if self.acknowledge is not None:
                 safe(self.acknowledge, item.boot, item.seq)
-            for listener in self._shoe_listeners:
-                safe(listener)
-            return
-        if isinstance(item, DeviceStatus):
+            self._shoe_progress()
+        elif isinstance(item, DeviceStatus):
             self._device(item)
             if item.device == "shoe" and item.online:  # also when the journal already had it online
-                for listener in self._shoe_listeners:
-                    safe(listener)
+                self._shoe_progress()
         elif isinstance(item, DeviceNote):
             self._note(f"{item.device}: {item.text}", {"device": item.device, "text": item.text}, item.mark)
         elif isinstance(item, PackLoaded):
@@ -204,16 +202,16 @@ class TableController:
         elif isinstance(item, ButtonInput):
             law = self._button(item)
             rulings = self._law(law) if law is not None else []
-            if id(item) in self._results:
-                self._results[id(item)] = rulings
         elif isinstance(item, DirectorCommand):
             rulings = self._director(item)
-            if id(item) in self._results:
-                self._results[id(item)] = rulings
         else:
             rulings = self._law(item)
-            if id(item) in self._results:
-                self._results[id(item)] = rulings
+        if id(item) in self._results:
+            self._results[id(item)] = rulings
+
+    def _shoe_progress(self) -> None:
+        for listener in self._shoe_listeners:
+            safe(listener)
 
     def _law(self, item: LawInput) -> list[Ruling]:
         e = item.event
@@ -412,8 +410,12 @@ class TableController:
             self.lamps = dict(lamps)
             self._show_lamps()
 
+    def _lit(self) -> dict[str, bool]:
+        """The lamps as the pins show them: the journaled ones and the journal's own fault lamp."""
+        return self.lamps | {"journal_fault": self.order.fault is not None}
+
     def _show_lamps(self) -> None:
-        self.out.lamps(self.lamps | {"journal_fault": self.order.fault is not None})
+        self.out.lamps(self._lit())
 
     def _journal_fault(self, text: str | None) -> None:
         """The journal stopped (``text``) or started again (None) taking commits."""
@@ -442,7 +444,7 @@ class TableController:
             "table": self.table_id, "game": self.game, "phase": s.phase.value,
             "deal": d.number if d else 0, "dealer": d.dealer.value if d else None,
             "next_dealer": s.next_dealer.value if s.next_dealer else None,
-            "lamps": self.lamps | {"journal_fault": self.order.fault is not None},
+            "lamps": self._lit(),
             "shoe_online": self.online["shoe"], "camera_online": self.online["camera"],
             "journal_fault": self.order.fault, "held": self.order.held,
             "counts": {seat.value: n for seat, n in d.counts.items()} if d else {},
