@@ -152,7 +152,9 @@ def table_id(game: str) -> str:
 def table_config(tmp: Path, data: Path, port: str, game: str, camera: str = "none") -> Path:
     """The shipped template with this table's values: each key's first assignment is replaced whatever
     value the template gives it (the template's defaults change; its keys do not)."""
-    text = (ROOT / "config" / "table.toml").read_text()
+    from firmware_host.resources import resource
+
+    text = resource("config", "table.toml").read_text(encoding="utf-8")  # as `config init` starts from
     for key, value in (("game", f'"{game}"'), ("data_dir", f'"{data}"'), ("port", f'"{port}"'),
                        ("source", f'"{camera}"'), ("width", "320"), ("height", "240"),
                        ("factory", '"mock"'), ("id", f'"{table_id(game)}"')):
