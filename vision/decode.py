@@ -303,8 +303,11 @@ class ZxingDecoder(_Base):
         if x1 - x0 < 8 or y1 - y0 < 8:
             return []
         crop = cv2.resize(gray[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
-        found = self._zx.read_barcodes(crop, formats=self._formats, try_downscale=False)
-        return self._convert(found, x0, y0, 0.5)
+        found = self._convert(self._zx.read_barcodes(crop, formats=self._formats, try_downscale=False), x0, y0, 0.5)
+        if found or not self.second_look:
+            return found
+        side = math.sqrt(cv2.contourArea(box.astype(np.float32)) / CARD_PER_CODE_AREA)  # a code's on this card
+        return lookagain.look_at_card(gray, (x0, y0, x1, y1), side, self._read_crop)
 
     def _convert(self, found: list, x0: float, y0: float, k: float) -> list[RawRead]:
         out = []

@@ -15,17 +15,21 @@ at the first read. A candidate that reads as a QR code where Micro QR is wanted 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 
 import cv2
 import numpy as np
 
 MODULES = 13  # Micro QR M2 (CARD_CODES.md)
-TARGET_PPM = 8.0  # pixels per module the crop is scaled to
+TARGET_PPM = 6.0  # pixels per module a candidate is scaled to
+SMEARED_PPM = 8.0  # the same for a deconvolved candidate, whose edges are less sure
 MAX_CANDIDATES = 8  # per frame: the second look's time stays bounded on a cluttered table
 DIRECTIONAL = 0.4  # share of edge energy lost across one direction: a code smeared by motion
-SMEARS = (1.2, 1.7, 2.3)  # smear lengths (modules) tried when deconvolving; under one module reads as is
+GAMMA = 2.2  # a camera's output is about linear light to the power 1/2.2 (sRGB, Rec. 709 and the Pi's ISP)
+DEBLUR_TRIES = ((0.93, 0.005, 0.7), (1.0, 0.01, 0.7), (0.93, 0.01, 0.4))  # (share of the measured smear, Wiener
+# noise-to-signal in linear light, median filter afterwards in modules), in turn; see ``read_candidate``
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,7 @@ class Candidate:
     y: float
     side: float
     score: float
+    faint: bool = False  # found only at the fainter darkness level: read only when smeared one way
 
 
 def _odd(n: float) -> int:
@@ -51,13 +56,18 @@ def relative_darkness(gray: np.ndarray, kernel: int) -> tuple[np.ndarray, np.nda
     return cv2.divide(bh, cv2.max(closed, 16), scale=255), bh
 
 
-DARK = (60,)  # of 255: a pixel this much darker than the paper around it is ink (a local, adaptive
-# threshold). A second, fainter level (50) finds more codes smeared by two modules but costs x1.5 in time.
+DARK = 60  # of 255: a pixel this much darker than the paper around it is ink (a local, adaptive threshold)
+FAINT = 40  # the same for a code smeared by motion, looked for only on a card in which nothing was read
 MIN_INK = 12  # grey levels: darker than its surroundings by less than this is felt grain or noise, not ink
 
 
-def code_candidates(gray: np.ndarray, side_range: tuple[float, float]) -> list[Candidate]:
-    """Code-shaped regions of ``gray`` whose side (px) is in ``side_range``, most code-like first."""
+def code_candidates(gray: np.ndarray, side_range: tuple[float, float], dark_at: int = DARK,
+                    faint: bool = False) -> list[Candidate]:
+    """Code-shaped regions of ``gray`` whose side (px) is in ``side_range``, most code-like first.
+
+    ``dark_at`` is the darkness (of 255, relative to the paper around) from which a pixel is ink;
+    ``faint`` marks the candidates of a fainter level than ``DARK`` (``read_candidate``).
+    """
     lo, hi = side_range
     module = max(math.sqrt(lo * hi) / MODULES, 1.0)
     small, n = gray, 1
@@ -68,37 +78,56 @@ def code_candidates(gray: np.ndarray, side_range: tuple[float, float]) -> list[C
     m = module * f
     rel, bh = relative_darkness(small, _odd(4 * m))
     ink = cv2.threshold(bh, MIN_INK, 255, cv2.THRESH_BINARY)[1]
-    out: list[Candidate] = []
-    for dark_at in DARK:  # crisp codes first, most code-like first; then faint ones (smeared, glare)
-        level = _blobs(cv2.threshold(rel, dark_at, 255, cv2.THRESH_BINARY)[1] & ink, rel, dark_at, m, f,
-                       (lo * 0.6 * f, hi * 1.3 * f))
-        out += [c for c in sorted(level, key=lambda c: -c.score)
-                if not any(abs(c.x - o.x) < o.side / 2 and abs(c.y - o.y) < o.side / 2 for o in out)]
-    return out
+    found = _blobs(cv2.threshold(rel, dark_at, 255, cv2.THRESH_BINARY)[1] & ink, m, f,
+                   (lo * 0.6 * f, hi * 1.3 * f), faint)
+    return sorted(found, key=lambda c: -c.score)
 
 
-def _blobs(mask: np.ndarray, rel: np.ndarray, dark_at: int, m: float, f: float,
-           sides: tuple[float, float]) -> list[Candidate]:
+def look_at_card(gray: np.ndarray, box: tuple[int, int, int, int], side: float, read: Reader) -> RawReads:
+    """Look again for a code smeared by motion on one card in which nothing was read: ``box`` its
+    bounds (x0, y0, x1, y1, frame px), ``side`` the side of a code there (px).
+
+    A code smeared by a module or two is fainter than ``DARK`` lets through: here, where a card is and
+    nothing was read, it is looked for at ``FAINT`` and read only if it is smeared one way, so that the
+    fainter look costs time only on such cards.
+    """
+    x0, y0, x1, y1 = box
+    if x1 - x0 < side or y1 - y0 < side:
+        return []
+    for cand in code_candidates(gray[y0:y1, x0:x1], (0.65 * side, 1.5 * side), FAINT, faint=True)[:2]:
+        found = read_candidate(gray, Candidate(cand.x + x0, cand.y + y0, cand.side, cand.score, True), read)
+        if found:
+            return found
+    return []
+
+
+def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float],
+           faint: bool) -> list[Candidate]:
     """Code-shaped blobs of ``mask`` (modules closed into one blob) with sides (px, working scale) in
-    ``sides``, as candidates in frame pixels."""
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (_odd(2.2 * m),) * 2))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    ``sides``, as candidates in frame pixels. A felt or a card face gives hundreds of specks: they are
+    left out by their boxes, all at once, before any is measured."""
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_RECT, (_odd(2.2 * m),) * 2))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return []
+    x0, y0, w, h = np.array([cv2.boundingRect(c) for c in contours], np.float64).T
     lo_s, hi_s = sides
+    big, small = np.maximum(w, h), np.minimum(w, h)
+    keep = np.flatnonzero((big >= lo_s) & (small <= hi_s * 1.42) & (small >= 0.6 * big))
+    if not len(keep):
+        return []
     out = []
-    for c in contours:
-        x0, y0, w, h = cv2.boundingRect(c)
-        if max(w, h) < lo_s or min(w, h) > hi_s * 1.42 or min(w, h) < 0.6 * max(w, h):
-            continue
-        area = cv2.contourArea(c)
+    for i in keep:
+        area = cv2.contourArea(contours[i])
         side = math.sqrt(area)  # a code's blob is a filled square, at any angle
-        fill = area / (w * h)  # 1 upright, 0.5 at 45 degrees
+        fill = area / (w[i] * h[i])  # 1 upright, 0.5 at 45 degrees
         if not lo_s <= side <= hi_s or fill < 0.45:
             continue
-        box = rel[y0:y0 + h, x0:x0 + w]
-        dark = float(np.count_nonzero(box > dark_at)) / box.size / max(fill, 0.5)
-        if not 0.25 <= dark <= 0.85:  # a code is about half dark modules
-            continue
-        out.append(Candidate((x0 + w / 2) / f, (y0 + h / 2) / f, side / f, 1 - abs(dark - 0.5)))
+        xa, ya, xb, yb = int(x0[i]), int(y0[i]), int(x0[i] + w[i]), int(y0[i] + h[i])
+        dark = cv2.countNonZero(mask[ya:yb, xa:xb]) / (w[i] * h[i]) / max(fill, 0.5)  # codes: about half
+        if 0.25 <= dark <= 0.85:
+            out.append(Candidate((x0[i] + w[i] / 2) / f, (y0[i] + h[i] / 2) / f, side / f, 1 - abs(dark - 0.5), faint))
     return out
 
 
@@ -109,6 +138,12 @@ def _normalise(img: np.ndarray, k: int) -> np.ndarray:
     lo = cv2.blur(cv2.erode(img, se), (k, k))
     span = np.maximum(hi.astype(np.float32) - lo, 12)
     return np.clip((img.astype(np.float32) - lo) / span * 255, 0, 255).astype(np.uint8)
+
+
+def _quiet(img: np.ndarray, size: float) -> np.ndarray:
+    """A median filter ``size`` px across (odd, at least 3), or the image as it is for a size under 2:
+    a deconvolved image carries speckle that zxing's binariser takes for modules."""
+    return cv2.medianBlur(img, _odd(size)) if size >= 2 else img
 
 
 def _sharpen(img: np.ndarray, sigma: float) -> np.ndarray:
@@ -131,18 +166,99 @@ def blur_direction(img: np.ndarray) -> tuple[float, float]:
     return across + 90.0, (1 - l2 / l1) if l1 > 0 else 0.0
 
 
-def deblur(img: np.ndarray, length: float, angle: float, snr: float = 0.02) -> np.ndarray:
-    """Wiener deconvolution of a straight motion smear ``length`` px long at ``angle`` degrees."""
-    h, w = img.shape
-    psf = np.zeros((h, w), np.float32)
-    t = np.linspace(-length / 2, length / 2, max(int(length * 3), 2))
+def smear(img: np.ndarray, ppm: float) -> tuple[float, float, float]:
+    """How a code in ``img`` (``ppm`` px per module) is smeared: direction (degrees), length (px) and how
+    one-way its edges are (``blur_direction``'s strength); length 0 when it is not smeared one way.
+
+    Along the motion a smeared image is the sharp one averaged over the smear, so its derivative along
+    the motion is the sharp image shifted forward by half the smear less itself shifted back by half:
+    the derivative's autocorrelation has its deepest trough at the smear's displacement. It is looked
+    for within ``SPREAD`` degrees of ``blur_direction``'s estimate (which a code's own edges, all along
+    two axes, pull aside by some degrees), and from 0.6 to ``MAX_SMEAR`` modules away.
+    """
+    angle, strength = blur_direction(img)
+    if strength <= DIRECTIONAL:
+        return angle, 0.0, strength
     a = math.radians(angle)
-    np.add.at(psf, (np.round(t * math.sin(a)).astype(int) % h, np.round(t * math.cos(a)).astype(int) % w), 1.0)
-    psf /= psf.sum()
-    f_psf = np.fft.rfft2(psf)
-    out = np.fft.irfft2(np.fft.rfft2(img.astype(np.float32)) * np.conj(f_psf) / (np.abs(f_psf) ** 2 + snr),
-                        s=(h, w))
-    return np.clip(out, 0, 255).astype(np.uint8)
+    f = img.astype(np.float32)
+    d = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3) * math.cos(a) + cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3) * math.sin(a)
+    m = min(d.shape) // 6  # the middle, where the code is
+    d = d[m:d.shape[0] - m, m:d.shape[1] - m]
+    h, w = d.shape
+    reach = int(min(MAX_SMEAR * ppm, h - 2, w - 2))
+    if reach < 3:
+        return angle, 0.0, strength
+    d = d - d.mean()
+    hh, ww = cv2.getOptimalDFTSize(2 * h), cv2.getOptimalDFTSize(2 * w)
+    spec = cv2.dft(cv2.copyMakeBorder(d, 0, hh - h, 0, ww - w, cv2.BORDER_CONSTANT), flags=cv2.DFT_COMPLEX_OUTPUT)
+    power = spec[:, :, 0] ** 2 + spec[:, :, 1] ** 2
+    ac = cv2.idft(cv2.merge([power, np.zeros_like(power)]), flags=cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT)
+    rows, cols = np.r_[0:reach + 1, hh - reach:hh], np.r_[0:reach + 1, ww - reach:ww]
+    dy = np.r_[0:reach + 1, -reach:0].astype(np.float32)[:, None]
+    dx = np.r_[0:reach + 1, -reach:0].astype(np.float32)[None, :]
+    near = ac[np.ix_(rows, cols)] / ((h - np.abs(dy)) * (w - np.abs(dx)))  # per overlapping pair
+    off = (np.degrees(np.arctan2(dy, dx)) - angle + 90) % 180 - 90
+    r = np.hypot(dx, dy)
+    inside = (r >= max(2.0, 0.6 * ppm)) & (np.abs(off) <= SPREAD)
+    if not inside.any():
+        return angle, 0.0, strength
+    i, j = np.unravel_index(int(np.argmin(np.where(inside, near, np.inf))), near.shape)
+    n0, n1 = near.shape
+    x = float(dx[0, j]) + _vertex(near[i, (j - 1) % n1], near[i, j], near[i, (j + 1) % n1])
+    y = float(dy[i, 0]) + _vertex(near[(i - 1) % n0, j], near[i, j], near[(i + 1) % n0, j])
+    return math.degrees(math.atan2(y, x)), math.hypot(x, y), strength
+
+
+SPREAD = 30.0  # degrees about the first estimate of the direction in which the smear is looked for
+MAX_SMEAR = 6.0  # modules: longer smears are not looked for (they seldom read, whatever is done)
+
+
+def _vertex(a: float, b: float, c: float) -> float:
+    """Where between -0.5 and 0.5 the parabola through (-1, a), (0, b), (1, c) has its bottom."""
+    den = a - 2 * b + c
+    return float(np.clip(0.5 * (a - c) / den, -0.5, 0.5)) if den > 0 else 0.0
+
+
+class Deblur:
+    """Wiener deconvolution of straight motion smears of one image, its spectrum taken once.
+
+    With ``gamma`` above 1 the image is first taken back to linear light (``img ** gamma``), where the
+    smear happened (a sensor adds up light; the camera applies its gamma curve afterwards), and the
+    noise-to-signal ratio is relative to linear white. The image is extended by mirroring to a size the
+    DFT is fast at, which also keeps its edges from wrapping round.
+    """
+
+    def __init__(self, img: np.ndarray, gamma: float = 1.0) -> None:
+        self.h, self.w = img.shape
+        self.gamma = gamma
+        x = img.astype(np.float32) * np.float32(1 / 255)
+        if gamma != 1.0:
+            x = cv2.pow(x, gamma)
+        self.size = (cv2.getOptimalDFTSize(self.h), cv2.getOptimalDFTSize(self.w))
+        x = cv2.copyMakeBorder(x, 0, self.size[0] - self.h, 0, self.size[1] - self.w, cv2.BORDER_REFLECT)
+        self.spectrum = cv2.dft(x, flags=cv2.DFT_COMPLEX_OUTPUT)
+
+    def __call__(self, length: float, angle: float, nsr: float) -> np.ndarray:
+        """The image with a smear ``length`` px long at ``angle`` degrees undone (``nsr``: noise/signal)."""
+        hh, ww = self.size
+        psf = np.zeros((hh, ww), np.float32)
+        t = np.linspace(-length / 2, length / 2, max(int(length * 3), 2))
+        a = math.radians(angle)
+        np.add.at(psf, (np.round(t * math.sin(a)).astype(int) % hh, np.round(t * math.cos(a)).astype(int) % ww), 1.0)
+        psf /= psf.sum()
+        p = cv2.dft(psf, flags=cv2.DFT_COMPLEX_OUTPUT)
+        gain = 1.0 / (p[:, :, 0] ** 2 + p[:, :, 1] ** 2 + nsr)
+        filtered = cv2.mulSpectrums(self.spectrum, p, 0, conjB=True) * gain[:, :, None]
+        out = cv2.idft(filtered, flags=cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT)[:self.h, :self.w]
+        out = np.clip(out, 0, 1)
+        if self.gamma != 1.0:
+            out = cv2.pow(out, 1 / self.gamma)
+        return (out * 255 + 0.5).astype(np.uint8)
+
+
+def deblur(img: np.ndarray, length: float, angle: float, snr: float = 0.02, gamma: float = 1.0) -> np.ndarray:
+    """Wiener deconvolution of a straight motion smear ``length`` px long at ``angle`` degrees (``Deblur``)."""
+    return Deblur(img, gamma)(length, angle, snr)
 
 
 RawReads = list[tuple[str, list[tuple[float, float]], float | None]]
@@ -154,7 +270,10 @@ Reader = Callable[[np.ndarray], tuple[RawReads, bool]]
 def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader) -> RawReads:
     """Read one candidate region: cut out, scaled to ``TARGET_PPM``, then the remedies in turn.
 
-    ``read`` (see ``Reader``) answers in the image's pixels; the answer is in frame pixels.
+    First as it is, contrast-stretched and sharpened (not for a ``faint`` candidate); then, when it is
+    smeared one way (``smear``), deconvolved in linear light at about the length measured, with the
+    speckle deconvolution leaves quietened (``DEBLUR_TRIES``). ``read`` (see ``Reader``) answers in the
+    image's pixels; the answer is in frame pixels.
     """
     h, w = gray.shape
     half = cand.side * 1.15
@@ -163,25 +282,36 @@ def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader) -> RawReads:
     if x1 - x0 < 8 or y1 - y0 < 8:
         return []
     ppm = cand.side / MODULES
-    k = float(np.clip(TARGET_PPM / ppm, 1.0, 4.0))
     base = gray[y0:y1, x0:x1]
 
-    def up(img: np.ndarray) -> np.ndarray:
+    def up(img: np.ndarray, k: float) -> np.ndarray:
         return cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC) if k > 1 else img
 
-    crop = up(base)
-    tries: list[Callable[[], np.ndarray]] = [
-        lambda: crop,
-        lambda: up(_normalise(base, _odd(3 * ppm))),
-        lambda: _sharpen(crop, 0.6 * k),
-    ]
-    angle, strength = blur_direction(base)
-    if strength > DIRECTIONAL:  # smeared one way: undo the smear, trying the lengths it may have
-        tries += [lambda m=m: up(deblur(base, m * ppm, angle, 0.03)) for m in SMEARS]  # type: ignore[misc]
-    for attempt in tries:
-        found, other = read(attempt())
+    def scale(target: float) -> float:
+        return float(np.clip(target / ppm, 1.0, 4.0))
+
+    def as_it_is() -> Iterator[tuple[np.ndarray, float]]:
+        k = scale(TARGET_PPM)
+        crop = up(base, k)
+        yield crop, k
+        yield up(_normalise(base, _odd(3 * ppm)), k), k
+        yield _sharpen(crop, 0.6 * k), k
+        if scale(SMEARED_PPM) > k:  # some codes read at one scale only
+            yield up(base, scale(SMEARED_PPM)), scale(SMEARED_PPM)
+
+    def smeared() -> Iterator[tuple[np.ndarray, float]]:
+        angle, length, _ = smear(base, ppm)
+        if length:
+            k = scale(SMEARED_PPM)
+            undo = Deblur(base, GAMMA)
+            for f, nsr, quiet in DEBLUR_TRIES:
+                yield _quiet(up(undo(f * length, angle, nsr), k), quiet * ppm * k), k
+
+    for img, k in chain(() if cand.faint else as_it_is(), smeared()):
+        found, other = read(img)
         if found:
             return [(t, [(x / k + x0, y / k + y0) for x, y in c], u) for t, c, u in found]
         if other:
             break
+    return []
     return []
