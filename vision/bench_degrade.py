@@ -10,7 +10,8 @@ as it is now (``now``), side by side, one thread; the figures are single-frame (
 Counted: a visible card is one whose code and quiet zone lie wholly in the frame. Recall of face-up
 cards is by degradation (every card), by pixels per module at the code (``PPM_BINS``; cards that moved
 less than one module during the exposure) and, for moving cards, by smear during the exposure in
-modules. A false card is a card read that is not in the frame (foreign codes included). Each frame's
+modules and by exposure time; shares over all visible cards are given moving cards of any smear, of up
+to two modules and of up to one module (``Figures``). A false card is a card read that is not in the frame (foreign codes included). Each frame's
 time is the fastest of ``REPEATS`` reads, so that other work on a shared machine does not count.
 """
 
@@ -32,7 +33,7 @@ from vision.photo import Item, Shot, Truth, foreign_texts, pack_cards, payload, 
 KINDS = ("clean", "noise", "defocus", "motion", "glare", "dark-corners", "uneven", "tilt", "small", "jpeg",
          "mixed")
 PPM_BINS = (0.0, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 99.0)
-SMEAR_BINS = (0.0, 0.5, 1.0, 2.0, 99.0)
+SMEAR_BINS = (0.0, 0.5, 1.0, 2.0, 3.0, 99.0)
 SIZES = ((1280, 720), (1920, 1080))
 EXPOSURES_S = (0.002, 0.004, 0.008, 0.016)  # a capped exposure ... a dim room under auto exposure
 
@@ -126,7 +127,11 @@ class Figures:
     by_smear: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
     faces: Tally = field(default_factory=Tally)
     faces_3ppm: Tally = field(default_factory=Tally)  # face-up, >= 3 px/module, moving at most 1 module
+    faces_3ppm_any: Tally = field(default_factory=Tally)  # face-up, >= 3 px/module, moving or not
     moderate: Tally = field(default_factory=Tally)  # every visible card, moving cards up to 1 module
+    moderate2: Tally = field(default_factory=Tally)  # every visible card, moving cards up to 2 modules
+    every: Tally = field(default_factory=Tally)  # every visible card, moving or not
+    by_exposure: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))  # moving face-up cards
     backs: Tally = field(default_factory=Tally)
     false_cards: int = 0
     rejected: int = 0
@@ -135,15 +140,19 @@ class Figures:
         return {"frames": len(self.ms), "median_ms": float(np.median(self.ms)) if self.ms else float("nan"),
                 "p90_ms": float(np.percentile(self.ms, 90)) if self.ms else float("nan"),
                 "faces": self.faces.share(), "faces_3ppm": self.faces_3ppm.share(),
-                "all_moderate_motion": self.moderate.share(), "backs": self.backs.share(),
+                "faces_3ppm_any": self.faces_3ppm_any.share(), "all_moderate_motion": self.moderate.share(),
+                "all_motion_2": self.moderate2.share(), "all": self.every.share(), "backs": self.backs.share(),
                 "false_cards": self.false_cards, "rejected_texts": self.rejected,
                 "by_kind": {k: (t.share(), t.seen) for k, t in self.by_kind.items()},
                 "by_ppm": {k: (t.share(), t.seen) for k, t in sorted(self.by_ppm.items())},
-                "by_smear": {k: (t.share(), t.seen) for k, t in sorted(self.by_smear.items())}}
+                "by_smear": {k: (t.share(), t.seen) for k, t in sorted(self.by_smear.items())},
+                "by_exposure": {k: (t.share(), t.seen) for k, t in sorted(self.by_exposure.items(),
+                                                                          key=lambda kv: float(kv[0][:-3]))}}
 
 
-def score(fig: Figures, kind: str, truths: list[Truth], got: set[str], rejected: int, ms: float) -> None:
-    """Add one frame's reads (``got``: payload texts of the cards read) to ``fig``."""
+def score(fig: Figures, kind: str, truths: list[Truth], got: set[str], rejected: int, ms: float,
+          exposure_s: float = 0.0) -> None:
+    """Add one frame's reads (``got``: payload texts of the cards read; ``exposure_s``: the shot's) to ``fig``."""
     fig.ms.append(ms)
     fig.rejected += rejected
     cards = {t.text for t in truths if not t.foreign}
@@ -157,15 +166,21 @@ def score(fig: Figures, kind: str, truths: list[Truth], got: set[str], rejected:
             _add(fig.backs, ok)
         else:
             _add(fig.faces, ok)
-            if t.px_per_module >= 3.0 and moderate:
-                _add(fig.faces_3ppm, ok)
+            if t.px_per_module >= 3.0:
+                _add(fig.faces_3ppm_any, ok)
+                if moderate:
+                    _add(fig.faces_3ppm, ok)
             _add(fig.by_kind[kind], ok)
             if moderate:  # by size, cards that moved a module or more are left to the smear figures
                 _add(fig.by_ppm[_bin(t.px_per_module, PPM_BINS)], ok)
             if t.smear_modules > 0:
                 _add(fig.by_smear[_bin(t.smear_modules, SMEAR_BINS)], ok)
+                _add(fig.by_exposure[f"{exposure_s * 1000:g} ms"], ok)
+        _add(fig.every, ok)
         if moderate:
             _add(fig.moderate, ok)
+        if t.smear_modules <= 2.0:
+            _add(fig.moderate2, ok)
 
 
 def _add(t: Tally, ok: bool) -> None:
@@ -245,7 +260,7 @@ def run_degradations(frames: int, sizes: tuple[tuple[int, int], ...] = SIZES, se
                 order.reverse()
             for name, dec in order:
                 got, rej, ms = _read(dec, frame)
-                score(figs[name], kind, truths, got, rej, ms)
+                score(figs[name], kind, truths, got, rej, ms, shot.exposure_s)
             if progress and (i + 1) % 50 == 0:
                 print(f"  {size[0]}x{size[1]}: {i + 1}/{frames} frames", flush=True)
         b, n = figs["before"].summary(), figs["now"].summary()
@@ -261,12 +276,14 @@ def print_rows(rows: list[dict[str, object]]) -> None:
         print(f"{r['size']}: {n['frames']} frames (second generator, 13 cards + 2 foreign codes each), one thread")
         print(f"  median ms before {b['median_ms']:.2f}, now {n['median_ms']:.2f} (x{r['time_ratio']:.2f}); "
               f"p90 {b['p90_ms']:.2f} / {n['p90_ms']:.2f}")
-        for key, label in (("faces", "face-up cards"), ("faces_3ppm", "face-up, >= 3 px/module, smear <= 1 module"),
+        for key, label in (("faces", "face-up cards, any motion"), ("faces_3ppm_any", "face-up, >= 3 px/module, any motion"),
+                           ("faces_3ppm", "face-up, >= 3 px/module, smear <= 1 module"),
+                           ("all", "all visible cards, any motion"), ("all_motion_2", "all visible cards, smear <= 2 modules"),
                            ("all_moderate_motion", "all visible cards, smear <= 1 module"), ("backs", "backs")):
             print(f"  {label:45s} before {b[key]:.4f}  now {n[key]:.4f}")
         print(f"  false cards: before {b['false_cards']}, now {n['false_cards']}; foreign texts rejected "
               f"{b['rejected_texts']} / {n['rejected_texts']}")
-        for group in ("by_kind", "by_ppm", "by_smear"):
+        for group in ("by_kind", "by_ppm", "by_smear", "by_exposure"):
             print(f"  {group[3:]}:")
             for k in n[group]:
                 (sb, cnt), (sn, _) = b[group].get(k, (math.nan, 0)), n[group][k]
