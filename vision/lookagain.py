@@ -5,11 +5,18 @@ focus, half under a glare patch or in a dark corner. ``code_candidates`` finds c
 *relative* darkness (how much darker a spot is than the paper around it, ``blackhat / closing``), which
 does not depend on how much light falls there: a code in a dark corner and one beside a glare patch
 look alike: it is a local threshold, adapted to the light at each place, as an adaptive threshold is.
-``read_candidate`` then reads each region cut out and scaled up to some 8 px per module, first as it
+``read_candidate`` then reads each region cut out and scaled up to some 6 px per module, first as it
 is, then with its local contrast normalised (a min/max stretch over three modules, for glare and
-shadow, where CLAHE would equalise a whole tile), then sharpened (defocus), then deconvolved along its
-blur direction when it is clearly smeared one way (a card moving while the shutter is open), stopping
-at the first read. A candidate that reads as a QR code where Micro QR is wanted is foreign: no remedy.
+shadow, where CLAHE would equalise a whole tile), then sharpened (defocus), then at 8 px per module,
+stopping at the first read. A candidate that reads as a QR code where Micro QR is wanted is foreign:
+no remedy.
+
+Motion: a card moving while the shutter is open is smeared along its path. When a region is smeared
+one way, ``smear`` measures the smear's direction and length, ``Deblur`` undoes it (Wiener
+deconvolution in linear light) and a median filter quietens the speckle that leaves
+(``DEBLUR_TRIES``). A code smeared by two modules or more is often too faint and ragged to be found
+as code-shaped at all; ``look_at_card`` looks at each pale card shape in which nothing was read, the
+whole card cut out, so that this costs time only where a card went unread.
 """
 
 from __future__ import annotations
@@ -40,7 +47,8 @@ class Candidate:
     y: float
     side: float
     score: float
-    faint: bool = False  # found only at the fainter darkness level: read only when smeared one way
+    faint: bool = False  # read only if smeared one way (a card in which nothing was read, ``look_at_card``)
+    reach: float = 0.0  # half the side of the region cut out (px); 0: 1.15 sides
 
 
 def _odd(n: float) -> int:
@@ -57,17 +65,11 @@ def relative_darkness(gray: np.ndarray, kernel: int) -> tuple[np.ndarray, np.nda
 
 
 DARK = 60  # of 255: a pixel this much darker than the paper around it is ink (a local, adaptive threshold)
-FAINT = 40  # the same for a code smeared by motion, looked for only on a card in which nothing was read
 MIN_INK = 12  # grey levels: darker than its surroundings by less than this is felt grain or noise, not ink
 
 
-def code_candidates(gray: np.ndarray, side_range: tuple[float, float], dark_at: int = DARK,
-                    faint: bool = False) -> list[Candidate]:
-    """Code-shaped regions of ``gray`` whose side (px) is in ``side_range``, most code-like first.
-
-    ``dark_at`` is the darkness (of 255, relative to the paper around) from which a pixel is ink;
-    ``faint`` marks the candidates of a fainter level than ``DARK`` (``read_candidate``).
-    """
+def code_candidates(gray: np.ndarray, side_range: tuple[float, float]) -> list[Candidate]:
+    """Code-shaped regions of ``gray`` whose side (px) is in ``side_range``, most code-like first."""
     lo, hi = side_range
     module = max(math.sqrt(lo * hi) / MODULES, 1.0)
     small, n = gray, 1
@@ -78,31 +80,28 @@ def code_candidates(gray: np.ndarray, side_range: tuple[float, float], dark_at: 
     m = module * f
     rel, bh = relative_darkness(small, _odd(4 * m))
     ink = cv2.threshold(bh, MIN_INK, 255, cv2.THRESH_BINARY)[1]
-    found = _blobs(cv2.threshold(rel, dark_at, 255, cv2.THRESH_BINARY)[1] & ink, m, f,
-                   (lo * 0.6 * f, hi * 1.3 * f), faint)
+    found = _blobs(cv2.threshold(rel, DARK, 255, cv2.THRESH_BINARY)[1] & ink, m, f, (lo * 0.6 * f, hi * 1.3 * f))
     return sorted(found, key=lambda c: -c.score)
 
 
 def look_at_card(gray: np.ndarray, box: tuple[int, int, int, int], side: float, read: Reader) -> RawReads:
-    """Look again for a code smeared by motion on one card in which nothing was read: ``box`` its
+    """Look again at one card in which nothing was read, for a code smeared by motion: ``box`` its
     bounds (x0, y0, x1, y1, frame px), ``side`` the side of a code there (px).
 
-    A code smeared by a module or two is fainter than ``DARK`` lets through: here, where a card is and
-    nothing was read, it is looked for at ``FAINT`` and read only if it is smeared one way, so that the
-    fainter look costs time only on such cards.
+    A code smeared by two modules or more is too faint, and its blob too ragged, for
+    ``code_candidates``; but the card it is on still shows as a pale card shape. The whole card is cut
+    out (the code lies within 2.3 modules of its centre, CARD_CODES.md), and read only if it is smeared
+    one way: the card's own edges, smeared alike, help measure the smear. So this costs time only on
+    cards nothing was read in.
     """
     x0, y0, x1, y1 = box
     if x1 - x0 < side or y1 - y0 < side:
         return []
-    for cand in code_candidates(gray[y0:y1, x0:x1], (0.65 * side, 1.5 * side), FAINT, faint=True)[:2]:
-        found = read_candidate(gray, Candidate(cand.x + x0, cand.y + y0, cand.side, cand.score, True), read)
-        if found:
-            return found
-    return []
+    reach = 1.15 * side + 2.3 * side / MODULES
+    return read_candidate(gray, Candidate((x0 + x1) / 2, (y0 + y1) / 2, side, 1.0, True, reach), read)
 
 
-def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float],
-           faint: bool) -> list[Candidate]:
+def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float]) -> list[Candidate]:
     """Code-shaped blobs of ``mask`` (modules closed into one blob) with sides (px, working scale) in
     ``sides``, as candidates in frame pixels. A felt or a card face gives hundreds of specks: they are
     left out by their boxes, all at once, before any is measured."""
@@ -127,7 +126,7 @@ def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float],
         xa, ya, xb, yb = int(x0[i]), int(y0[i]), int(x0[i] + w[i]), int(y0[i] + h[i])
         dark = cv2.countNonZero(mask[ya:yb, xa:xb]) / (w[i] * h[i]) / max(fill, 0.5)  # codes: about half
         if 0.25 <= dark <= 0.85:
-            out.append(Candidate((x0[i] + w[i] / 2) / f, (y0[i] + h[i] / 2) / f, side / f, 1 - abs(dark - 0.5), faint))
+            out.append(Candidate((x0[i] + w[i] / 2) / f, (y0[i] + h[i] / 2) / f, side / f, 1 - abs(dark - 0.5)))
     return out
 
 
@@ -276,7 +275,7 @@ def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader) -> RawReads:
     image's pixels; the answer is in frame pixels.
     """
     h, w = gray.shape
-    half = cand.side * 1.15
+    half = cand.reach or cand.side * 1.15
     x0, y0 = int(max(cand.x - half, 0)), int(max(cand.y - half, 0))
     x1, y1 = int(min(cand.x + half, w)), int(min(cand.y + half, h))
     if x1 - x0 < 8 or y1 - y0 < 8:
