@@ -250,6 +250,7 @@ class ZxingDecoder(_Base):
         import zxingcpp
 
         self.second_look = second_look
+        self._card_looks = 0
 
         self._zx = zxingcpp
         fmts = {"micro": zxingcpp.BarcodeFormat.MicroQRCode, "qr": zxingcpp.BarcodeFormat.QRCode}
@@ -304,10 +305,15 @@ class ZxingDecoder(_Base):
             return []
         crop = cv2.resize(gray[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
         found = self._convert(self._zx.read_barcodes(crop, formats=self._formats, try_downscale=False), x0, y0, 0.5)
-        if found or not self.second_look:
+        if found or not self.second_look or self._card_looks >= lookagain.MAX_CARD_LOOKS:
             return found
+        self._card_looks += 1
         side = math.sqrt(cv2.contourArea(box.astype(np.float32)) / CARD_PER_CODE_AREA)  # a code's on this card
         return lookagain.look_at_card(gray, (x0, y0, x1, y1), side, self._read_crop)
+
+    def read(self, frame: np.ndarray) -> FrameReading:
+        self._card_looks = 0  # cards looked at for motion in this frame (``lookagain.MAX_CARD_LOOKS``)
+        return super().read(frame)
 
     def _convert(self, found: list, x0: float, y0: float, k: float) -> list[RawRead]:
         out = []
