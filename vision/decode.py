@@ -307,12 +307,13 @@ class ZxingDecoder(_Base):
         found = self._convert(self._zx.read_barcodes(crop, formats=self._formats, try_downscale=False), x0, y0, 0.5)
         if found or not self.second_look or self._card_looks >= lookagain.MAX_CARD_LOOKS:
             return found
-        self._card_looks += 1
         side = math.sqrt(cv2.contourArea(box.astype(np.float32)) / CARD_PER_CODE_AREA)  # a code's on this card
-        return lookagain.look_at_card(gray, (x0, y0, x1, y1), side, self._read_crop)
+        found, smeared = lookagain.look_at_card(gray, (x0, y0, x1, y1), side, self._read_crop)
+        self._card_looks += smeared
+        return found
 
     def read(self, frame: np.ndarray) -> FrameReading:
-        self._card_looks = 0  # cards looked at for motion in this frame (``lookagain.MAX_CARD_LOOKS``)
+        self._card_looks = 0  # smeared cards deconvolved in this frame (``lookagain.MAX_CARD_LOOKS``)
         return super().read(frame)
 
     def _convert(self, found: list, x0: float, y0: float, k: float) -> list[RawRead]:

@@ -33,7 +33,7 @@ MODULES = 13  # Micro QR M2 (CARD_CODES.md)
 TARGET_PPM = 6.0  # pixels per module a candidate is scaled to
 SMEARED_PPM = 8.0  # the same for a deconvolved candidate, whose edges are less sure
 MAX_CANDIDATES = 8  # per frame: the second look's time stays bounded on a cluttered table
-MAX_CARD_LOOKS = 4  # unread card shapes per frame looked at for motion (``look_at_card``), for the same reason
+MAX_CARD_LOOKS = 6  # smeared unread card shapes per frame deconvolved (``look_at_card``), for the same reason
 DIRECTIONAL = 0.4  # share of edge energy lost across one direction: a code smeared by motion
 GAMMA = 2.2  # a camera's output is about linear light to the power 1/2.2 (sRGB, Rec. 709 and the Pi's ISP)
 DEBLUR_TRIES = ((0.93, 0.005, 0.7), (1.0, 0.01, 0.7), (0.93, 0.01, 0.4))  # (share of the measured smear, Wiener
@@ -85,9 +85,11 @@ def code_candidates(gray: np.ndarray, side_range: tuple[float, float]) -> list[C
     return sorted(found, key=lambda c: -c.score)
 
 
-def look_at_card(gray: np.ndarray, box: tuple[int, int, int, int], side: float, read: Reader) -> RawReads:
+def look_at_card(gray: np.ndarray, box: tuple[int, int, int, int], side: float,
+                 read: Reader) -> tuple[RawReads, bool]:
     """Look again at one card in which nothing was read, for a code smeared by motion: ``box`` its
-    bounds (x0, y0, x1, y1, frame px), ``side`` the side of a code there (px).
+    bounds (x0, y0, x1, y1, frame px), ``side`` the side of a code there (px). Returns the reads and
+    whether the card is smeared one way (and so was deconvolved).
 
     A code smeared by two modules or more is too faint, and its blob too ragged, for
     ``code_candidates``; but the card it is on still shows as a pale card shape. The whole card is cut
@@ -97,9 +99,14 @@ def look_at_card(gray: np.ndarray, box: tuple[int, int, int, int], side: float, 
     """
     x0, y0, x1, y1 = box
     if x1 - x0 < side or y1 - y0 < side:
-        return []
+        return [], False
     reach = 1.15 * side + 2.3 * side / MODULES
-    return read_candidate(gray, Candidate((x0 + x1) / 2, (y0 + y1) / 2, side, 1.0, True, reach), read)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    h, w = gray.shape
+    region = gray[int(max(cy - reach, 0)):int(min(cy + reach, h)), int(max(cx - reach, 0)):int(min(cx + reach, w))]
+    if blur_direction(region)[1] <= DIRECTIONAL:
+        return [], False
+    return read_candidate(gray, Candidate(cx, cy, side, 1.0, True, reach), read), True
 
 
 def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float]) -> list[Candidate]:
