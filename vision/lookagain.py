@@ -37,7 +37,10 @@ MAX_CARD_LOOKS = 6  # smeared unread card shapes per frame deconvolved (``look_a
 DIRECTIONAL = 0.4  # share of edge energy lost across one direction: a code smeared by motion
 GAMMA = 2.2  # a camera's output is about linear light to the power 1/2.2 (sRGB, Rec. 709 and the Pi's ISP)
 DEBLUR_TRIES = ((0.93, 0.005, 0.7), (1.0, 0.01, 0.7), (0.93, 0.01, 0.4))  # (share of the measured smear, Wiener
-# noise-to-signal in linear light, median filter afterwards in modules), in turn; see ``read_candidate``
+# noise-to-signal in linear light, median filter afterwards in modules), in turn, for a code cut out
+CARD_DEBLUR_TRIES = ((0.93, 0.002, 0.7), (1.0, 0.002, 0.7), (0.93, 0.005, 0.7))  # the same for a whole card
+# Both chosen on the first generator's cards (``vision.render``) smeared in linear light, of 60 tries:
+# the trough lies a little beyond the smear, by the derivative filter's width, hence 0.93.
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,7 @@ class Candidate:
     y: float
     side: float
     score: float
-    faint: bool = False  # read only if smeared one way (a card in which nothing was read, ``look_at_card``)
+    card: bool = False  # a whole card in which nothing was read (``look_at_card``): read only if smeared
     reach: float = 0.0  # half the side of the region cut out (px); 0: 1.15 sides
 
 
@@ -277,7 +280,7 @@ Reader = Callable[[np.ndarray], tuple[RawReads, bool]]
 def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader) -> RawReads:
     """Read one candidate region: cut out, scaled to ``TARGET_PPM``, then the remedies in turn.
 
-    First as it is, contrast-stretched and sharpened (not for a ``faint`` candidate); then, when it is
+    First as it is, contrast-stretched and sharpened (not for a whole ``card``); then, when it is
     smeared one way (``smear``), deconvolved in linear light at about the length measured, with the
     speckle deconvolution leaves quietened (``DEBLUR_TRIES``). ``read`` (see ``Reader``) answers in the
     image's pixels; the answer is in frame pixels.
@@ -311,10 +314,10 @@ def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader) -> RawReads:
         if length:
             k = scale(SMEARED_PPM)
             undo = Deblur(base, GAMMA)
-            for f, nsr, quiet in DEBLUR_TRIES:
+            for f, nsr, quiet in CARD_DEBLUR_TRIES if cand.card else DEBLUR_TRIES:
                 yield _quiet(up(undo(f * length, angle, nsr), k), quiet * ppm * k), k
 
-    for img, k in chain(() if cand.faint else as_it_is(), smeared()):
+    for img, k in chain(() if cand.card else as_it_is(), smeared()):
         found, other = read(img)
         if found:
             return [(t, [(x / k + x0, y / k + y0) for x, y in c], u) for t, c, u in found]
