@@ -7,7 +7,8 @@ in one way (``KINDS``) on top of a mild baseline (any felt colour, any rotation,
 sensor noise). Every frame is read by the decoder as it was before the second look (``before``) and
 as it is now (``now``), side by side, one thread; the figures are single-frame (no confirmation).
 
-Counted: a visible card is one whose code and quiet zone lie wholly in the frame. Recall of face-up
+Counted: a visible card is one whose code and quiet zone lie wholly in the frame, none of it under a
+hand. Recall of face-up
 cards is by degradation (every card), by pixels per module at the code (``PPM_BINS``; cards that moved
 less than one module during the exposure) and, for moving cards, by smear during the exposure in
 modules and by exposure time; shares over all visible cards are given moving cards of any smear, of up
@@ -28,10 +29,10 @@ import numpy as np
 
 from vision.codes import parse_payload
 from vision.decode import ZxingDecoder
-from vision.photo import Item, Shot, Truth, foreign_texts, pack_cards, payload, photo_frame
+from vision.photo import Hand, Item, Shot, Truth, foreign_texts, pack_cards, payload, photo_frame
 
 KINDS = ("clean", "noise", "defocus", "motion", "glare", "dark-corners", "uneven", "tilt", "small", "jpeg",
-         "mixed")
+         "hands", "mixed")
 PPM_BINS = (0.0, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 99.0)
 SMEAR_BINS = (0.0, 0.5, 1.0, 2.0, 3.0, 99.0)
 SIZES = ((1280, 720), (1920, 1080))
@@ -78,8 +79,13 @@ def random_shot(rng: np.random.Generator, size: tuple[int, int], kind: str) -> S
                     gradient_deg=float(rng.uniform(0, 360)), glare=float(rng.uniform(0.2, 0.8)),
                     tilt_deg=float(rng.uniform(5, 15)), jpeg=int(rng.integers(60, 85)),
                     exposure_s=float(rng.choice(EXPOSURES_S[:2])))
-    return replace(s, items=_layout(rng, s, moving=kind in ("motion", "mixed")),
-                   glare_at=(float(rng.uniform(0.15, 0.85)), float(rng.uniform(0.15, 0.85))))
+    s = replace(s, items=_layout(rng, s, moving=kind in ("motion", "mixed")),
+                glare_at=(float(rng.uniform(0.15, 0.85)), float(rng.uniform(0.15, 0.85))))
+    if kind == "hands":  # one or two hands reaching over the cards, from any side
+        s = replace(s, hands=tuple(Hand(float(rng.uniform(-0.35, 0.35) * s.field_mm),
+                                        float(rng.uniform(-0.2, 0.2) * s.field_mm), float(rng.uniform(0, 360)),
+                                        float(rng.uniform(0, 1))) for _ in range(int(rng.integers(1, 3)))))
+    return s
 
 
 def _layout(rng: np.random.Generator, s: Shot, moving: bool) -> tuple[Item, ...]:
@@ -158,7 +164,7 @@ def score(fig: Figures, kind: str, truths: list[Truth], got: set[str], rejected:
     cards = {t.text for t in truths if not t.foreign}
     fig.false_cards += len(got - cards)
     for t in truths:
-        if t.foreign or not t.inside:
+        if t.foreign or not t.inside or t.covered:
             continue
         ok = t.text in got
         moderate = t.smear_modules <= 1.0

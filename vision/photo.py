@@ -7,16 +7,17 @@ with Pillow after the document's label geometry, the camera is a pinhole looking
 card is sampled through the camera's own homography (3 x 3 supersampling, not a warp of an image), and
 the picture goes through a sensor model in linear light: illumination with vignetting and uneven light,
 a specular glare patch, a defocus disc, motion of single cards along their direction of travel for the
-camera's exposure time, shot and read noise at the sensor's gain, gamma, JPEG.
+camera's exposure time, players' hands (palm, fingers, thumb and forearm in a skin tone) over the
+cards, shot and read noise at the sensor's gain, gamma, JPEG.
 
 ``photo_frame(spec)`` returns the frame and the ground truth of every code in it (which card, face or
-back, pixels per module at the code, how far it moved during the exposure).
+back, pixels per module at the code, how far it moved during the exposure, whether a hand covers it).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import cv2
@@ -150,6 +151,17 @@ class Item:
 
 
 @dataclass(frozen=True)
+class Hand:
+    """A player's hand reaching over the table: where its palm's centre is (table mm), which way the
+    fingers point (degrees), and its skin tone (0 pale - 1 dark)."""
+
+    x: float
+    y: float
+    heading: float
+    tone: float = 0.3
+
+
+@dataclass(frozen=True)
 class Shot:
     """How one frame is taken. Lengths in mm, times in seconds."""
 
@@ -173,6 +185,7 @@ class Shot:
     full_well_e: float = 6000.0
     jpeg: int = 0
     items: tuple[Item, ...] = field(default_factory=tuple)
+    hands: tuple[Hand, ...] = ()  # over the cards, nearer the camera than the table by ``Hand.lift_mm``
 
 
 @dataclass(frozen=True)
@@ -187,6 +200,8 @@ class Truth:
     x: float  # frame px of the code's centre
     y: float
     inside: bool  # the whole symbol and its quiet zone lie inside the frame
+    covered: bool = False  # a hand hides some of the symbol or its quiet zone
+    quad: tuple[tuple[float, float], ...] = ()  # frame px corners of the symbol with its quiet zone
 
 
 def camera_homography(shot: Shot) -> np.ndarray:
@@ -318,13 +333,16 @@ def photo_frame(shot: Shot, rng: np.random.Generator) -> tuple[np.ndarray, list[
             roi = frame[y0:y1, x0:x1]
             roi[:] = roi * (1 - cov[:, :, None]) + premul
         side = (MODULES + 2 * QUIET) * module_mm / 2 if not it.foreign else 0
-        quad = cv2.perspectiveTransform(np.float64([[[cx_t - side * TEX_PX_PER_MM, cy_t - side * TEX_PX_PER_MM],
-                                                     [cx_t + side * TEX_PX_PER_MM, cy_t + side * TEX_PX_PER_MM]]]),
-                                        to_frame)[0]
+        r = side * TEX_PX_PER_MM
+        quad = cv2.perspectiveTransform(np.float64([[[cx_t - r, cy_t - r], [cx_t + r, cy_t - r], [cx_t + r, cy_t + r],
+                                                     [cx_t - r, cy_t + r]]]), to_frame)[0]
         inside = bool((quad.min() >= 0) and (quad[:, 0].max() < w) and (quad[:, 1].max() < h))
         cxf, cyf = cv2.perspectiveTransform(np.float64([[[cx_t, cy_t]]]), to_frame)[0][0]
         truths.append(Truth(it.text, it.card, it.foreign, px_per_mm * module_mm,
-                            smear_px / max(px_per_mm * module_mm, 1e-6), float(cxf), float(cyf), inside))
+                            smear_px / max(px_per_mm * module_mm, 1e-6), float(cxf), float(cyf), inside,
+                            quad=tuple((float(x), float(y)) for x, y in quad)))
+    if shot.hands:
+        truths = _hands(frame, shot, hom, truths)
     # illumination (linear light)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
@@ -355,6 +373,54 @@ def photo_frame(shot: Shot, rng: np.random.Generator) -> tuple[np.ndarray, list[
         ok, buf = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, shot.jpeg])
         bgr = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return bgr, truths
+
+
+SKIN_LIGHT, SKIN_DARK = (0.80, 0.62, 0.52), (0.36, 0.22, 0.16)  # sRGB-ish reflectance, pale and dark (R, G, B)
+
+
+def _hand_outline(hand: Hand) -> list[np.ndarray]:
+    """A hand and forearm seen from above as polygons in table mm: the palm, four fingers, a thumb and
+    the forearm going back 300 mm (an adult's: palm 85 x 95 mm, fingers 18 mm wide)."""
+    a = math.radians(hand.heading)
+    fwd, side = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+    centre = np.array([hand.x, hand.y])
+
+    def box(along: float, across: float, length: float, width: float) -> np.ndarray:
+        c = centre + fwd * along + side * across
+        return np.array([c + fwd * sl + side * sw for sl, sw in ((-length / 2, -width / 2), (length / 2, -width / 2),
+                                                                 (length / 2, width / 2), (-length / 2, width / 2))])
+
+    palm = np.array([centre + fwd * 47 * math.cos(t) + side * 42 * math.sin(t) for t in np.linspace(0, 2 * math.pi, 24)])
+    fingers = [box(70 + (10 if i in (1, 2) else 0), -30 + 20 * i, 70 - (15 if i == 3 else 0), 17) for i in range(4)]
+    thumb = box(10, 55, 60, 22)
+    arm = box(-190, 0, 300, 75)
+    return [palm, *fingers, thumb, arm]
+
+
+def _hands(frame: np.ndarray, shot: Shot, hom: np.ndarray, truths: list[Truth]) -> list[Truth]:
+    """Draw ``shot.hands`` over the cards in ``frame`` (linear light, in place): flat-lit skin with a
+    soft edge; a code any of whose symbol or quiet zone a hand covers is ``covered``."""
+    h, w = frame.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    for hand in shot.hands:
+        one = np.zeros((h, w), np.uint8)
+        for poly in _hand_outline(hand):
+            px = cv2.perspectiveTransform(poly[None].astype(np.float64), hom)[0]
+            cv2.fillPoly(one, [np.round(px * 4).astype(np.int32)], 255, lineType=cv2.LINE_AA, shift=2)
+        tone = np.array(SKIN_LIGHT) * (1 - hand.tone) + np.array(SKIN_DARK) * hand.tone
+        colour = (tone[::-1] ** 2.2).astype(np.float32)  # BGR, linear light
+        cover = cv2.GaussianBlur(one.astype(np.float32) / 255, (0, 0), 1.0)[:, :, None]
+        frame[:] = frame * (1 - cover) + colour[None, None, :] * cover
+        mask |= one
+    out = []
+    for t in truths:
+        if t.quad:
+            code = np.zeros((h, w), np.uint8)
+            cv2.fillPoly(code, [np.round(np.array(t.quad)).astype(np.int32)], 255)
+            if cv2.countNonZero(code & mask):
+                t = replace(t, covered=True)
+        out.append(t)
+    return out
 
 
 def foreign_texts() -> tuple[tuple[str, bool], ...]:

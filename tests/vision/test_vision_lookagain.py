@@ -29,6 +29,20 @@ def test_second_look_reads_codes_the_whole_frame_read_misses(kind: str, seed: in
     assert got == visible
 
 
+def test_hands_over_the_cards_hide_codes_and_invent_none() -> None:
+    """The second generator's hands: codes under a hand are marked covered (not visible), every visible
+    card still reads, and neither skin nor a half-hidden code gives a false card."""
+    rng = np.random.default_rng(3)
+    covered = 0
+    for _ in range(3):
+        frame, truths = photo_frame(random_shot(rng, (1280, 720), "hands"), rng)
+        got = {payload(s.code.pack, s.code.card) for s in make_decoder("zxing").read(frame).sightings}
+        visible = {t.text for t in truths if t.inside and not t.covered and not t.foreign}
+        covered += sum(t.covered for t in truths)
+        assert visible <= got <= {t.text for t in truths if not t.foreign}
+    assert covered >= 6
+
+
 def test_foreign_codes_that_decode_are_never_cards() -> None:
     """Wrong check character, another version, a six-character text, a URL: read, rejected, counted."""
     items = tuple(Item(text, -300 + 150 * i, 0.0, 20.0 * i, foreign=True, micro=micro)
