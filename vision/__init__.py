@@ -2,7 +2,8 @@
 
 - ``vision.codes``: the card code's payload (``CARD_CODES.md``), ``encode_payload``/``parse_payload``.
 - ``vision.decode``: ``make_decoder("zxing"|"pyzbar")`` -> ``read(frame) -> FrameReading``; its second look
-  at code-shaped regions the whole-frame read missed is ``vision.lookagain``.
+  at code-shaped regions the whole-frame read missed, and at unread cards smeared by motion (measured
+  and deconvolved), is ``vision.lookagain``.
 - ``vision.camera``: ``open_camera(source, size, Exposure(...))``, ``SyntheticCamera``, ``Picamera2Source``,
   ``CaptureThread``; ``vision.camcheck``: what ``cardtable camera-check`` measures.
 - ``vision.zones``: ``VisionConfig``/``Zones`` and ``load_vision_config`` for ``[vision]``/``[zones]``.
