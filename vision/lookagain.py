@@ -36,11 +36,12 @@ MAX_CANDIDATES = 8  # per frame: the second look's time stays bounded on a clutt
 MAX_CARD_LOOKS = 6  # smeared unread card shapes per frame deconvolved (``look_at_card``), for the same reason
 DIRECTIONAL = 0.4  # share of edge energy lost across one direction: a code smeared by motion
 GAMMA = 2.2  # a camera's output is about linear light to the power 1/2.2 (sRGB, Rec. 709 and the Pi's ISP)
-DEBLUR_TRIES = ((0.93, 0.005, 0.7), (1.0, 0.01, 0.7), (0.93, 0.01, 0.4))  # (share of the measured smear, Wiener
+DEBLUR_TRIES = ((0.93, 0.005, 0.7), (1.0, 0.01, 0.7), (0.93, 0.01, 0.0))  # (share of the measured smear, Wiener
 # noise-to-signal in linear light, median filter afterwards in modules), in turn, for a code cut out
-CARD_DEBLUR_TRIES = ((0.93, 0.002, 0.7), (1.0, 0.002, 0.7), (0.93, 0.005, 0.7))  # the same for a whole card
-# Both chosen on the first generator's cards (``vision.render``) smeared in linear light, of 60 tries:
-# the trough lies a little beyond the smear, by the derivative filter's width, hence 0.93.
+CARD_DEBLUR_TRIES = ((0.93, 0.002, 0.7), (0.93, 0.005, 0.7), (1.0, 0.002, 0.7))  # the same for a whole card
+# Both chosen by ``tools/tune_deblur.py`` on the first generator's cards (``vision.render``) smeared in
+# linear light, three of 60 tries each; the measured trough lies a little beyond the smear (by the width
+# of the derivative filter), hence 0.93.
 
 
 @dataclass(frozen=True)
