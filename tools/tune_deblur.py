@@ -64,10 +64,7 @@ def main() -> None:
     plain = lookagain.read_candidate
 
     def every_try(gray: np.ndarray, cand: lookagain.Candidate, read: lookagain.Reader) -> lookagain.RawReads:
-        half = cand.reach or cand.side * 1.15
-        h, w = gray.shape
-        base = gray[int(max(cand.y - half, 0)):int(min(cand.y + half, h)),
-                    int(max(cand.x - half, 0)):int(min(cand.x + half, w))]
+        base = lookagain._cut(gray, cand.x, cand.y, cand.reach or cand.side * 1.15)[0]
         ppm = cand.side / lookagain.MODULES
         angle, length, _ = lookagain.smear(base, ppm)
         if length:

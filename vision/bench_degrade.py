@@ -8,12 +8,12 @@ sensor noise). Every frame is read by the decoder as it was before the second lo
 as it is now (``now``), side by side, one thread; the figures are single-frame (no confirmation).
 
 Counted: a visible card is one whose code and quiet zone lie wholly in the frame, none of it under a
-hand. Recall of face-up
-cards is by degradation (every card), by pixels per module at the code (``PPM_BINS``; cards that moved
-less than one module during the exposure) and, for moving cards, by smear during the exposure in
-modules and by exposure time; shares over all visible cards are given moving cards of any smear, of up
-to two modules and of up to one module (``Figures``). A false card is a card read that is not in the frame (foreign codes included). Each frame's
-time is the fastest of ``REPEATS`` reads, so that other work on a shared machine does not count.
+hand. Recall of face-up cards is by degradation (every card), by pixels per module at the code
+(``PPM_BINS``; cards that moved less than one module during the exposure) and, for moving cards, by
+smear during the exposure in modules and by exposure time; shares over all visible cards are given
+with moving cards of any smear, of up to two modules and of up to one module (``Figures``). A false
+card is a card read that is not in the frame (foreign codes included). Each frame's time is the
+fastest of ``REPEATS`` reads, so that other work on a shared machine does not count.
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ class Figures:
     moderate: Tally = field(default_factory=Tally)  # every visible card, moving cards up to 1 module
     moderate2: Tally = field(default_factory=Tally)  # every visible card, moving cards up to 2 modules
     every: Tally = field(default_factory=Tally)  # every visible card, moving or not
-    by_exposure: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))  # moving face-up cards
+    by_exposure: dict[float, Tally] = field(default_factory=lambda: defaultdict(Tally))  # ms: moving face-up cards
     backs: Tally = field(default_factory=Tally)
     false_cards: int = 0
     rejected: int = 0
@@ -152,8 +152,7 @@ class Figures:
                 "by_kind": {k: (t.share(), t.seen) for k, t in self.by_kind.items()},
                 "by_ppm": {k: (t.share(), t.seen) for k, t in sorted(self.by_ppm.items())},
                 "by_smear": {k: (t.share(), t.seen) for k, t in sorted(self.by_smear.items())},
-                "by_exposure": {k: (t.share(), t.seen) for k, t in sorted(self.by_exposure.items(),
-                                                                          key=lambda kv: float(kv[0][:-3]))}}
+                "by_exposure": {f"{k:g} ms": (t.share(), t.seen) for k, t in sorted(self.by_exposure.items())}}
 
 
 def score(fig: Figures, kind: str, truths: list[Truth], got: set[str], rejected: int, ms: float,
@@ -181,7 +180,7 @@ def score(fig: Figures, kind: str, truths: list[Truth], got: set[str], rejected:
                 _add(fig.by_ppm[_bin(t.px_per_module, PPM_BINS)], ok)
             if t.smear_modules > 0:
                 _add(fig.by_smear[_bin(t.smear_modules, SMEAR_BINS)], ok)
-                _add(fig.by_exposure[f"{exposure_s * 1000:g} ms"], ok)
+                _add(fig.by_exposure[exposure_s * 1000], ok)
         _add(fig.every, ok)
         if moderate:
             _add(fig.moderate, ok)

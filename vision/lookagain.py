@@ -56,6 +56,14 @@ class Candidate:
     reach: float = 0.0  # half the side of the region cut out (px); 0: 1.15 sides
 
 
+def _cut(gray: np.ndarray, x: float, y: float, half: float) -> tuple[np.ndarray, int, int]:
+    """The square of ``gray`` ``half`` px either side of (``x``, ``y``), clipped to the frame, and its
+    top-left corner."""
+    h, w = gray.shape
+    x0, y0 = int(max(x - half, 0)), int(max(y - half, 0))
+    return gray[y0:int(min(y + half, h)), x0:int(min(x + half, w))], x0, y0
+
+
 def _odd(n: float) -> int:
     return max(3, int(round(n)) | 1)
 
@@ -106,9 +114,7 @@ def look_at_card(gray: np.ndarray, box: tuple[int, int, int, int], side: float,
         return [], False
     reach = 1.15 * side + 2.3 * side / MODULES
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    h, w = gray.shape
-    region = gray[int(max(cy - reach, 0)):int(min(cy + reach, h)), int(max(cx - reach, 0)):int(min(cx + reach, w))]
-    if blur_direction(region)[1] <= DIRECTIONAL:
+    if blur_direction(_cut(gray, cx, cy, reach)[0])[1] <= DIRECTIONAL:
         return [], False
     return read_candidate(gray, Candidate(cx, cy, side, 1.0, True, reach), read), True
 
@@ -267,11 +273,6 @@ class Deblur:
         return (out * 255 + 0.5).astype(np.uint8)
 
 
-def deblur(img: np.ndarray, length: float, angle: float, snr: float = 0.02, gamma: float = 1.0) -> np.ndarray:
-    """Wiener deconvolution of a straight motion smear ``length`` px long at ``angle`` degrees (``Deblur``)."""
-    return Deblur(img, gamma)(length, angle, snr)
-
-
 RawReads = list[tuple[str, list[tuple[float, float]], float | None]]
 Reader = Callable[[np.ndarray], tuple[RawReads, bool]]
 """``read(image) -> (reads, other)``: the card-code symbols read, and whether a symbol of another kind
@@ -286,14 +287,10 @@ def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader) -> RawReads:
     speckle deconvolution leaves quietened (``DEBLUR_TRIES``). ``read`` (see ``Reader``) answers in the
     image's pixels; the answer is in frame pixels.
     """
-    h, w = gray.shape
-    half = cand.reach or cand.side * 1.15
-    x0, y0 = int(max(cand.x - half, 0)), int(max(cand.y - half, 0))
-    x1, y1 = int(min(cand.x + half, w)), int(min(cand.y + half, h))
-    if x1 - x0 < 8 or y1 - y0 < 8:
+    base, x0, y0 = _cut(gray, cand.x, cand.y, cand.reach or cand.side * 1.15)
+    if min(base.shape) < 8:
         return []
     ppm = cand.side / MODULES
-    base = gray[y0:y1, x0:x1]
 
     def up(img: np.ndarray, k: float) -> np.ndarray:
         return cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC) if k > 1 else img
@@ -324,5 +321,4 @@ def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader) -> RawReads:
             return [(t, [(x / k + x0, y / k + y0) for x, y in c], u) for t, c, u in found]
         if other:
             break
-    return []
     return []

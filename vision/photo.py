@@ -414,11 +414,15 @@ def _hands(frame: np.ndarray, shot: Shot, hom: np.ndarray, truths: list[Truth]) 
         mask |= one
     out = []
     for t in truths:
-        if t.quad:
-            code = np.zeros((h, w), np.uint8)
-            cv2.fillPoly(code, [np.round(np.array(t.quad)).astype(np.int32)], 255)
-            if cv2.countNonZero(code & mask):
-                t = replace(t, covered=True)
+        if t.quad:  # the hands' mask within the code's box, and the code's own shape there
+            quad = np.round(np.array(t.quad)).astype(np.int32)
+            x0, y0 = np.clip(quad.min(axis=0), 0, None)
+            x1, y1 = np.minimum(quad.max(axis=0) + 1, (w, h))
+            if x1 > x0 and y1 > y0:
+                code = np.zeros((y1 - y0, x1 - x0), np.uint8)
+                cv2.fillPoly(code, [quad - (x0, y0)], 255)
+                if cv2.countNonZero(code & mask[y0:y1, x0:x1]):
+                    t = replace(t, covered=True)
         out.append(t)
     return out
 

@@ -90,7 +90,7 @@ def test_blur_direction_finds_the_smear_and_deblur_sharpens_along_it() -> None:
     angle, strength = lookagain.blur_direction(smeared)
     assert strength > 0.5
     assert min(abs(angle % 180), abs(angle % 180 - 180)) < 10
-    fixed = lookagain.deblur(smeared, 9, angle)
+    fixed = lookagain.Deblur(smeared)(9, angle, 0.02)
     err = lambda a: float(np.abs(a.astype(int) - img)[10:-10, 10:-10].mean())  # noqa: E731
     assert err(fixed) < 0.7 * err(smeared)
 
