@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.config import Config, load_config
-from firmware_host.controller import LawInput, TableController
-from firmware_host.display import TerminalDisplay
-from firmware_host.journal import Journal
-from firmware_host.panel import Panel
-from firmware_host.wiring import CameraFeeder, ShoeAdapter, connect_shoe
+from firmware_host.devices.display import TerminalDisplay
+from firmware_host.devices.panel import Panel
+from firmware_host.records.journal import Journal
+from firmware_host.table.adapters import CameraFeeder, ShoeAdapter, connect_shoe
+from firmware_host.table.controller import LawInput, TableController
 from laws.cards import Seat
 from laws.events import Event, event_from_dict
 
@@ -350,7 +350,7 @@ def quick_table(rig: Rig) -> None:
 
 
 def run_demo(out: Path, seed: int = 7, camera: bool = True, quick: bool = False) -> int:
-    from firmware_host.pbn import deals_from_events, write_pbn
+    from firmware_host.records.pbn import deals_from_events, write_pbn
 
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()

@@ -21,8 +21,8 @@ import cv2
 import numpy as np
 
 from vision import lookagain
-from vision.bench import PACK, layout
 from vision.decode import ZxingDecoder
+from vision.measure import PACK, layout
 from vision.render import Degrade, render
 
 TRIES = [(f, s, q) for f in (0.85, 0.93, 1.0, 1.08, 1.16) for s in (0.002, 0.005, 0.01, 0.02) for q in (0, 0.4, 0.7)]

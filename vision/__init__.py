@@ -10,6 +10,6 @@
 - ``vision.calibrate``: ArUco corner markers -> homography.
 - ``vision.watcher``: ``TableWatcher.feed(frame) -> list[Event]``, ``set_phase``; ``build_watcher(cfg)``.
 - ``vision.render``: synthetic table scenes; ``vision.labels``: printable code stickers.
-- ``vision.photo``: a second scene generator (from ``CARD_CODES.md`` alone) for ``vision.bench_degrade``,
+- ``vision.photo``: a second scene generator (from ``CARD_CODES.md`` alone) for ``vision.measure_degrade``,
   the degradation benchmark (``cardtable bench vision --degradations``).
 """

@@ -1,5 +1,5 @@
 """Open claims and the missing-card search as the director reads them, and the dashboard's own check of a
-choice before it is sent (the table checks it again against its own state, ``firmware_host.choices``).
+choice before it is sent (the table checks it again against its own state, ``firmware_host.table.choices``).
 
 Pure (no I/O). A table's status carries ``claims`` and ``search`` (``docs/mqtt.md``); they are turned into
 words here (``display_text``, the words the table's display uses) and anything malformed is left out, never
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_host.display_text import BID_WORDS, SEAT_NAMES, found_words, option_words
+from firmware_host.devices.display_text import BID_WORDS, SEAT_NAMES, found_words, option_words
 from laws.cards import SUITS, Card
 from laws.events import EventFormatError, event_from_dict, event_to_dict
 from laws.games import get_game
@@ -20,7 +20,7 @@ SIDE_WORDS = {"NS": "North-South", "EW": "East-West"}
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 NEEDS = ("card", "suit")
 # Euchre entries the director may make for a player: the event's fields and the phases that take them
-# (the table checks again, ``firmware_host.choices.ENTRIES``).
+# (the table checks again, ``firmware_host.table.choices.ENTRIES``).
 ENTRIES = {"bid": (("seat", "call", "suit", "alone"), ("auction",)),
            "discard": (("seat", "card"), ("auction", "play"))}
 

@@ -16,7 +16,7 @@ from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
 from firmware_host.club.publisher import MqttPublisher
 from firmware_host.club.simclub import SimClub, SimTable, default_scenarios, load_scenario
 from firmware_host.config import MqttConfig
-from firmware_host.journal import Journal
+from firmware_host.records.journal import Journal
 
 log = logging.getLogger(__name__)
 

@@ -36,7 +36,7 @@ from typing import Any
 from firmware_host.club.outbox import Outbox
 from firmware_host.club.secrecy import SecrecyFilter, hide_cards
 from firmware_host.config import MqttConfig
-from firmware_host.journal import Journal
+from firmware_host.records.journal import Journal
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ def connect_problem(config: MqttConfig, timeout: float = 3.0) -> str:
 
 
 class MqttPublisher:
-    """Publishes one table to the club's broker; implements ``firmware_host.observer.TableObserver``.
+    """Publishes one table to the club's broker; implements ``firmware_host.table.observer.TableObserver``.
 
     Args:
         config: the ``[mqtt]`` section.

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from firmware_host.journal import Journal
-from firmware_host.observer import TableObserver
+from firmware_host.records.journal import Journal
+from firmware_host.table.observer import TableObserver
 from laws.engine import LawEngine
 from laws.events import event_from_dict, event_to_dict
 from laws.rulings import IRREGULARITY_REMEDIES, Remedy

@@ -36,7 +36,7 @@ from typing import Any
 from firmware_host.club import words
 from firmware_host.club.claims import claim_words, entries, search_words
 from firmware_host.club.results import FIELDS
-from firmware_host.lamps import RULING_LAMPS
+from firmware_host.table.lamps import RULING_LAMPS
 
 log = logging.getLogger(__name__)
 

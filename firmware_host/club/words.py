@@ -1,6 +1,6 @@
 """The words the director reads: the same words the table's own display shows its players.
 
-One source of words (``firmware_host.display_text`` for rulings, ``firmware_host.display`` for lamps and
+One source of words (``firmware_host.devices.display_text`` for rulings, ``firmware_host.devices.display`` for lamps and
 the score line): the dashboard never shows a code name (``claim_option``, ``new_shuffle_and_cut``) and never
 words a ruling differently from the terminal. Pure functions over the JSON the tables publish; anything
 malformed gives plain words, never an exception.
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_host import display
-from firmware_host.display import score_text
-from firmware_host.display_text import SEAT_NAMES, title
+from firmware_host.devices import display
+from firmware_host.devices.display import score_text
+from firmware_host.devices.display_text import SEAT_NAMES, title
 from laws.cards import Seat
 from laws.rulings import IRREGULARITY_REMEDIES, Remedy, Ruling
 

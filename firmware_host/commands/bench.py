@@ -1,21 +1,11 @@
-"""``cardtable bench NAME``: the benchmarks. Each is a function ``run(args) -> int`` in a module."""
+"""``cardtable bench NAME``: the benchmarks of ``firmware_host.bench``, by name, or all of them."""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 
-# name -> "module:function"; every benchmark prints medians and ratios measured in the same run.
-BENCHES: dict[str, str] = {
-    "table": "firmware_host.bench_table:run",
-    "e2e": "firmware_host.bench_e2e:run",
-    "journal": "firmware_host.host_bench:journal",
-    "panel": "firmware_host.host_bench:panel",
-    "link": "firmware_host.shoe.bench:run",
-    "vision": "vision.bench:run",
-    "club": "firmware_host.club.bench:club",
-    "soak": "firmware_host.soak.bench:run",
-}
+from firmware_host import bench
+from firmware_host.bench import BENCHES
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -33,6 +23,5 @@ def _run(args: argparse.Namespace) -> int:
     names = list(BENCHES) if args.name == "all" else [args.name]
     rc = 0
     for name in names:
-        mod, fn = BENCHES[name].split(":")
-        rc |= int(getattr(importlib.import_module(mod), fn)(args) or 0)
+        rc |= bench.run(name, args)
     return rc

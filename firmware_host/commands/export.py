@@ -84,8 +84,8 @@ def _not_the_journal(out: Path | None, journal: Path) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from firmware_host.config import ConfigError, load_config
-    from firmware_host.journal import Journal, JournalError
-    from firmware_host.pbn import deals_from_events, pbn_record
+    from firmware_host.records.journal import Journal, JournalError
+    from firmware_host.records.pbn import deals_from_events, pbn_record
 
     try:
         out = _output(args.out)

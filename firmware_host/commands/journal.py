@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def _head(args: argparse.Namespace) -> int:
     from firmware_host.config import ConfigError
-    from firmware_host.journal import Journal, JournalError
+    from firmware_host.records.journal import Journal, JournalError
 
     try:
         with Journal.open_readonly(data_dir_from_args(args)) as journal:
@@ -53,7 +53,7 @@ def _head(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     from firmware_host.config import ConfigError
-    from firmware_host.journal import Journal, JournalError, parse_head
+    from firmware_host.records.journal import Journal, JournalError, parse_head
 
     try:
         head = parse_head(args.head) if args.head else None

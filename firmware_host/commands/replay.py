@@ -20,8 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware_host.display_text import ruling_text
-    from firmware_host.replay import LogError, dropped_result, game_of, read_events
+    from firmware_host.devices.display_text import ruling_text
+    from firmware_host.records.replay import LogError, dropped_result, game_of, read_events
     from laws.engine import LawEngine
     from laws.games import GAMES
 
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
 def _text_lines(stream: IO[Any], source: str) -> Iterator[str]:
     """The log's lines as text, decoded one at a time so that a line that is not UTF-8 is named by its
     number after the rulings of the lines before it; a byte-order mark before the first line is skipped."""
-    from firmware_host.replay import LogError
+    from firmware_host.records.replay import LogError
 
     for number, raw in enumerate(stream, start=1):
         if isinstance(raw, str):          # a text stream (already decoded)

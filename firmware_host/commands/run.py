@@ -30,11 +30,11 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"cardtable: {exc}", file=sys.stderr)
         return 2
-    from firmware_host.controller import ControllerError
-    from firmware_host.display import TerminalDisplay
-    from firmware_host.journal import JournalError
-    from firmware_host.panel import PanelError
-    from firmware_host.table import build_table
+    from firmware_host.devices.display import TerminalDisplay
+    from firmware_host.devices.panel import PanelError
+    from firmware_host.live import build_table
+    from firmware_host.records.journal import JournalError
+    from firmware_host.table.controller import ControllerError
 
     display = None if args.no_display else TerminalDisplay(
         deal_size=52 if cfg.table.game == "contract-bridge" else 20, title=f"cardtable — {cfg.table.name}")
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
             "deal %s is dealt and the table waits for its result (the director enters it on the club's "
             "dashboard); the shoe deals again after that", snap.get("deal"))
     if getattr(args, "events", None):
-        from firmware_host.director_input import EventReader
+        from firmware_host.table.director_input import EventReader
 
         EventReader(args.events, table.ctl.submit).start()
     done = threading.Event()

@@ -4,7 +4,7 @@
 handshake, checks versions, delivers numbered messages exactly once and in order (anything ahead of a
 gap is kept aside and one RESEND asked for per gap), notices silence and re-sends commands the shoe has
 not answered (on a timer, protocol 1.1). It acknowledges nothing by itself: the host calls
-``acknowledge(upto)`` once what it was given is committed to its journal (``firmware_host.ordering``), so
+``acknowledge(upto)`` once what it was given is committed to its journal (``firmware_host.table.ordering``), so
 the shoe keeps every message until then. It has no thread, no port and no clock of its own: ``now`` is
 passed in.
 """

@@ -17,7 +17,7 @@ from firmware_host.club.secrecy import names_a_card
 from firmware_host.club.simclub import SimTable, default_scenarios, load_scenario
 from firmware_host.club.state import ClubState
 from firmware_host.config import MqttConfig
-from firmware_host.journal import Journal
+from firmware_host.records.journal import Journal
 
 from .conftest import PASSWORDS, Watcher, mqtt_client
 

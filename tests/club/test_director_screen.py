@@ -15,7 +15,7 @@ import pytest
 from firmware_host.club.browser import chromium
 from firmware_host.club.publisher import MqttPublisher
 from firmware_host.config import MqttConfig
-from firmware_host.journal import Journal
+from firmware_host.records.journal import Journal
 from laws.cards import Seat, Side
 from laws.rulings import Remedy, Ruling
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from firmware_host.club.publisher import MqttPublisher
 from firmware_host.config import MqttConfig
-from firmware_host.journal import Journal
+from firmware_host.records.journal import Journal
 from tests.club.conftest import PASSWORDS, Watcher
 
 

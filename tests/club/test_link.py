@@ -20,7 +20,7 @@ from firmware_host.club.broker import LocalBroker
 from firmware_host.club.dashboard import Dashboard
 from firmware_host.club.publisher import MqttPublisher
 from firmware_host.config import MqttConfig
-from firmware_host.journal import Journal
+from firmware_host.records.journal import Journal
 
 from .conftest import PASSWORDS, Watcher, mqtt_client
 

@@ -15,7 +15,7 @@ from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 from firmware_host.club.publisher import MqttPublisher
 from firmware_host.club.state import ClubState
 from firmware_host.config import MqttConfig
-from firmware_host.journal import Journal
+from firmware_host.records.journal import Journal
 
 from .conftest import PASSWORDS, _need
 

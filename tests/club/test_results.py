@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from firmware_host.club.results import ResultError, parse_result
-from firmware_host.controller import ButtonInput, DeviceNote, LawInput
-from firmware_host.table import ClubCommands
+from firmware_host.live import ClubCommands
+from firmware_host.table.controller import ButtonInput, DeviceNote, LawInput
 from laws.cards import Seat, Side
 from laws.events import ResultRecorded
 

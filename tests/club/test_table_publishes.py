@@ -7,8 +7,8 @@ import random
 from pathlib import Path
 
 from firmware_host.config import load_config
-from firmware_host.controller import LawInput
-from firmware_host.table import build_table
+from firmware_host.live import build_table
+from firmware_host.table.controller import LawInput
 from laws.cards import Seat
 from tests.club.conftest import PASSWORDS, Watcher
 from tests.laws.streams import E, prelude

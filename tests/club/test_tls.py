@@ -18,7 +18,7 @@ from firmware_host.club.certs import CertError, make_broker_cert, make_club_ca
 from firmware_host.club.dashboard import Dashboard
 from firmware_host.club.publisher import MqttPublisher
 from firmware_host.config import ConfigError, MqttConfig, load_config
-from firmware_host.journal import Journal
+from firmware_host.records.journal import Journal
 
 from .conftest import PASSWORDS, _need
 

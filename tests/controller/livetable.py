@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.config import load_config
-from firmware_host.controller import LawInput
-from firmware_host.journal import Journal
-from firmware_host.table import Table, build_table
+from firmware_host.live import Table, build_table
+from firmware_host.records.journal import Journal
+from firmware_host.table.controller import LawInput
 from laws.engine import LawEngine
 from laws.events import Event
 from laws.state import TableState

@@ -14,7 +14,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from firmware_host.journal import Journal
+from firmware_host.records.journal import Journal
 from firmware_host.shoe.virtual import VirtualShoe
 from tests.controller.test_run_command import _config
 

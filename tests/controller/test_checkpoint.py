@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-import firmware_host.controller as controller_module
-import firmware_host.ordering as ordering_module
-from firmware_host.controller import LawInput, TableController
-from firmware_host.journal import Journal, state_digest
+import firmware_host.table.controller as controller_module
+import firmware_host.table.ordering as ordering_module
+from firmware_host.records.journal import Journal, state_digest
+from firmware_host.table.controller import LawInput, TableController
 from tests.controller.test_controller import Clock
 from tests.laws.test_properties import bridge_table
 

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from firmware_host.controller import ButtonInput, DirectorCommand, LawInput, TableController
-from firmware_host.display_text import title
-from firmware_host.journal import Journal
-from firmware_host.table import ClubCommands
+from firmware_host.devices.display_text import title
+from firmware_host.live import ClubCommands
+from firmware_host.records.journal import Journal
+from firmware_host.table.controller import ButtonInput, DirectorCommand, LawInput, TableController
 from laws.cards import Seat
 from tests.controller.fakes import Clock
 from tests.laws.streams import BRIDGE_PACK, E, bridge_deal, euchre_known_deal, prelude, shuffled
@@ -218,7 +218,7 @@ def test_a_bid_and_a_discard_entered_by_the_director_are_checked_then_judged(tmp
 
 
 def test_what_a_press_takes_with_each_kind_of_claim_open() -> None:
-    from firmware_host.choices import press_option
+    from firmware_host.table.choices import press_option
     from laws.cards import Card, Side
     from laws.state import Claim, TableState
 

@@ -9,15 +9,15 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from firmware_host.config import load_config
-from firmware_host.controller import (
+from firmware_host.devices.panel import Panel
+from firmware_host.records.journal import Journal
+from firmware_host.table.controller import (
     ButtonInput,
     ControllerError,
     DeviceStatus,
     LawInput,
     TableController,
 )
-from firmware_host.journal import Journal
-from firmware_host.panel import Panel
 from laws.cards import Seat
 from tests.controller.fakes import Clock
 from tests.laws.streams import BRIDGE_PACK, E, bridge_deal, prelude, shuffled

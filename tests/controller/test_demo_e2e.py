@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.demo import run_demo
-from firmware_host.journal import Journal
+from firmware_host.records.journal import Journal
 
 BRIDGE = [("formation", "CB-draw"), ("new_shuffle_and_cut", "CB-cut-faced"), ("redeal", "CB-redeal-faced"),
           ("new_shuffle_and_cut", "CB-shuffle-demand"), ("attention", "CB-redeal-miscount"),
@@ -76,7 +76,7 @@ def test_pbn_reads_back_with_endplay(demo: Path) -> None:
     from endplay.parsers import pbn
     from endplay.types import Player
 
-    from firmware_host.pbn import deals_from_events
+    from firmware_host.records.pbn import deals_from_events
     from laws.cards import Card
 
     with open(demo / "bridge.pbn") as f:

@@ -10,8 +10,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware_host.controller import LawInput, TableController
-from firmware_host.journal import Journal, JournalError
+from firmware_host.records.journal import Journal, JournalError
+from firmware_host.table.controller import LawInput, TableController
 from laws.events import event_from_dict
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -17,9 +17,9 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from firmware_host.config import load_config
-from firmware_host.controller import LawInput, TableController
-from firmware_host.journal import Journal
-from firmware_host.panel import Panel
+from firmware_host.devices.panel import Panel
+from firmware_host.records.journal import Journal
+from firmware_host.table.controller import LawInput, TableController
 from laws.cards import Seat
 from laws.engine import LawEngine
 from laws.events import event_from_dict
@@ -202,7 +202,7 @@ def test_a_commit_failing_after_the_engine_took_the_event_is_retried_not_lost(ri
     def flaky(rows):  # type: ignore[no-untyped-def]
         calls["n"] += 1
         if calls["n"] == 2:  # the event went in; its rulings and lamps do not, this once
-            raise __import__("firmware_host.journal", fromlist=["JournalError"]).JournalError("disk I/O error")
+            raise __import__("firmware_host.records.journal", fromlist=["JournalError"]).JournalError("disk I/O error")
         return real(rows)
 
     journal.append_many = flaky  # type: ignore[method-assign]

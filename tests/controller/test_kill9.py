@@ -12,9 +12,9 @@ from pathlib import Path
 from gpiozero.pins.mock import MockFactory
 
 from firmware_host.config import load_config
-from firmware_host.controller import TableController
-from firmware_host.journal import Journal
-from firmware_host.panel import Panel
+from firmware_host.devices.panel import Panel
+from firmware_host.records.journal import Journal
+from firmware_host.table.controller import TableController
 from laws.engine import LawEngine
 from laws.events import event_from_dict
 

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from firmware_host.journal import Journal
+from firmware_host.records.journal import Journal
 from firmware_host.shoe.virtual import VirtualShoe
 
 ROOT = Path(__file__).resolve().parent.parent.parent

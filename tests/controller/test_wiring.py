@@ -6,9 +6,16 @@ import queue
 import time
 from typing import Any
 
-from firmware_host.controller import AckPoint, ButtonInput, DeviceNote, DeviceStatus, LawInput, PackLoaded
 from firmware_host.shoe import messages as m
-from firmware_host.wiring import CameraFeeder, ShoeAdapter, vision_phase
+from firmware_host.table.adapters import CameraFeeder, ShoeAdapter, vision_phase
+from firmware_host.table.controller import (
+    AckPoint,
+    ButtonInput,
+    DeviceNote,
+    DeviceStatus,
+    LawInput,
+    PackLoaded,
+)
 from laws.cards import Card, Seat
 from laws.engine import LawEngine
 from laws.events import CardDealt, CardFaced, DealStarted
@@ -103,7 +110,7 @@ def test_vision_phase_table() -> None:
 
 
 def test_a_camera_missing_at_first_is_opened_later_and_reopened_after_failing() -> None:
-    from firmware_host.wiring import ReopeningSource
+    from firmware_host.table.adapters import ReopeningSource
 
     now = [0.0]
     attempts: list[float] = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from firmware_host.journal import Journal
+from firmware_host.records.journal import Journal
 
 
 def main() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from firmware_host.config import LAMPS, PinsConfig
-from firmware_host.panel import Panel
+from firmware_host.devices.panel import Panel
 
 
 class FakeClock:

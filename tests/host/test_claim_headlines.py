@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware_host.display_text import headline
+from firmware_host.devices.display_text import headline
 from laws.cards import Seat
 from laws.engine import LawEngine
 from laws.events import event_from_dict

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.journal import GENESIS, Journal, JournalError, row_hash
+from firmware_host.records.journal import GENESIS, Journal, JournalError, row_hash
 from laws.cards import Card, Seat
 from laws.events import CardDealt, DealStarted, GameChosen, event_from_dict, event_to_dict
 

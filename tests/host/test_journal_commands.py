@@ -11,7 +11,7 @@ import pytest
 from endplay.parsers import pbn as endplay_pbn
 
 from firmware_host.cli import main
-from firmware_host.journal import Journal
+from firmware_host.records.journal import Journal
 from laws.cards import SEATS, Seat, clockwise_from, full_pack
 from laws.events import (
     CardDealt,

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware_host.cli import main
-from firmware_host.journal import Journal, row_hash
+from firmware_host.records.journal import Journal, row_hash
 from laws.cards import Seat, clockwise_from, full_pack
 from laws.events import CardDealt, DealEnded, DealStarted, PlayEnded, ResultRecorded, event_to_dict
 from tests.host.test_journal_commands import make_journal
@@ -303,7 +303,7 @@ def test_a_table_starting_during_a_verify_is_not_taken_for_tampering(tmp_path: P
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """A reader of a stopped table's file reads it as immutable; if the table starts meanwhile (its WAL
     appears) a failed check is made again through the WAL, and only that second answer counts."""
-    from firmware_host.journal import JournalError
+    from firmware_host.records.journal import JournalError
 
     make_journal(tmp_path, with_game=True)
     reader = Journal.open_readonly(tmp_path)
@@ -331,7 +331,7 @@ def test_a_table_starting_during_a_verify_is_not_taken_for_tampering(tmp_path: P
 
 
 def test_the_table_never_writes_into_another_programs_database(tmp_path: Path) -> None:
-    from firmware_host.journal import JournalError
+    from firmware_host.records.journal import JournalError
 
     db = _another_programs_database(tmp_path)
     before = db.read_bytes()

@@ -9,7 +9,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from firmware_host.config import PinsConfig, load_config
-from firmware_host.panel import Panel, PanelError, PressDecoder, make_pin_factory, pi_model
+from firmware_host.devices.panel import Panel, PanelError, PressDecoder, make_pin_factory, pi_model
 from tests.host.panel_contract import (
     FakeClock,
     check_buttons_idle_high,
@@ -176,7 +176,7 @@ def test_pins_are_released_on_close(pins: PinsConfig) -> None:
 def test_the_buzzer_sounds_for_a_claim_that_ended_the_deal() -> None:
     """Euchre law 44: the misdeal voids the cards at once and the dealer's side may claim the redeal;
     the table stops like any redeal, so the buzzer sounds. A claim that leaves the deal going does not."""
-    from firmware_host.lamps import buzz_for
+    from firmware_host.table.lamps import buzz_for
     from laws.rulings import Remedy, Ruling
 
     ended = Ruling(Remedy.CLAIM_OPTION, "Euchre, law 44", "EU-44", "r", extra={"otherwise": "E"})

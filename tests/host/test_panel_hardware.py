@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from firmware_host.config import PinsConfig, load_config
-from firmware_host.panel import Panel, make_pin_factory, pi_model
+from firmware_host.devices.panel import Panel, make_pin_factory, pi_model
 from tests.host.panel_contract import (
     FakeClock,
     check_buttons_idle_high,

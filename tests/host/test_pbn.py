@@ -10,7 +10,7 @@ import pytest
 from endplay.parsers import pbn as endplay_pbn
 from endplay.types import Denom, Penalty, Player, Vul
 
-from firmware_host.pbn import (
+from firmware_host.records.pbn import (
     PbnDeal,
     deals_from_events,
     normalise_contract,

@@ -15,7 +15,7 @@ import pytest
 from rich.console import Console
 
 from firmware_host.cli import main
-from firmware_host.display import TerminalDisplay, lamp_text, progress_text, score_text
+from firmware_host.devices.display import TerminalDisplay, lamp_text, progress_text, score_text
 
 ROOT = Path(__file__).resolve().parents[2]
 FULL = {"deal": 123, "dealer": "N", "cards_dealt": 52, "counts": {"N": 13, "E": 13, "S": 13, "W": 13},
@@ -45,7 +45,7 @@ def test_refused_login_is_said_once_without_a_tls_hint(tmp_path: Path, caplog: p
 
     from firmware_host.club.publisher import MqttPublisher
     from firmware_host.config import MqttConfig
-    from firmware_host.journal import Journal
+    from firmware_host.records.journal import Journal
 
     (tmp_path / "pw").write_text("x\n")
     cfg = MqttConfig(host="127.0.0.1", port=1, username="table-01", password_file=tmp_path / "pw")
@@ -71,7 +71,7 @@ def test_shoe_sim_link_to_a_missing_folder(tmp_path: Path, capsys: pytest.Captur
 def test_a_second_run_says_what_the_table_waits_for(tmp_path: Path) -> None:
     """The first run deals a pack; the second restores a table whose deal awaits its result. It used to
     sit silent ("phase None"); now it says so, also under --no-display."""
-    from firmware_host.journal import Journal
+    from firmware_host.records.journal import Journal
     from firmware_host.shoe.virtual import VirtualShoe
 
     cfg = tmp_path / "t.toml"
@@ -150,8 +150,8 @@ def test_logs_go_under_the_live_panel_not_through_it() -> None:
 def test_device_faults_reach_stderr_at_warning(caplog: pytest.LogCaptureFixture) -> None:
     import tempfile
 
-    from firmware_host.controller import DeviceStatus, TableController
-    from firmware_host.journal import Journal
+    from firmware_host.records.journal import Journal
+    from firmware_host.table.controller import DeviceStatus, TableController
 
     with tempfile.TemporaryDirectory() as tmp, Journal.open(Path(tmp)) as journal:
         ctl = TableController(game="contract-bridge", journal=journal, panel=None, clock=time.time)

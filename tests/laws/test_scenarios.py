@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.replay import game_of, read_events
+from firmware_host.records.replay import game_of, read_events
 from laws.engine import LawEngine
 
 DATA = Path(__file__).resolve().parent.parent / "data"

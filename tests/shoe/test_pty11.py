@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import serial
 
+from firmware_host.bench.backlog import recover
 from firmware_host.shoe import codec
 from firmware_host.shoe import messages as m
-from firmware_host.shoe.bench_backlog import recover
 from firmware_host.shoe.games import start_deal
 from firmware_host.shoe.link import ShoeLink
 from firmware_host.shoe.virtual import VirtualShoe

@@ -6,8 +6,8 @@ import os
 import queue
 from pathlib import Path
 
-from firmware_host.controller import DeviceNote, Input, LawInput
-from firmware_host.director_input import MAX_LINE, EventReader
+from firmware_host.table.controller import DeviceNote, Input, LawInput
+from firmware_host.table.director_input import MAX_LINE, EventReader
 
 
 def _take(q: queue.Queue[Input], n: int) -> list[Input]:

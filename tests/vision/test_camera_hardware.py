@@ -15,7 +15,7 @@ import time
 import numpy as np
 import pytest
 
-from firmware_host.panel import pi_model
+from firmware_host.devices.panel import pi_model
 from vision.camera import CameraError, CaptureThread, open_camera
 from vision.decode import make_decoder
 

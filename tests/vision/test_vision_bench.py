@@ -21,7 +21,7 @@ def test_bench_vision_quick(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_bench_degradations_counts_by_kind_px_per_module_and_smear() -> None:
     """A few frames of the second generator: every kind, before and now side by side, no false card."""
-    from vision.bench_degrade import KINDS, run_degradations, speed_on_existing
+    from vision.measure_degrade import KINDS, run_degradations, speed_on_existing
 
     (row,) = run_degradations(len(KINDS), sizes=((960, 540),), progress=False)
     now, before = row["now"], row["before"]

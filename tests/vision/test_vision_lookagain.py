@@ -12,8 +12,8 @@ import pytest
 from firmware_host.cli import main
 from laws.cards import Card
 from vision import lookagain
-from vision.bench_degrade import random_shot
 from vision.decode import ZxingDecoder, _one_per_code, make_decoder
+from vision.measure_degrade import random_shot
 from vision.photo import Item, Shot, camera_homography, foreign_texts, payload, photo_frame
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from tests.vision.conftest import spread_scene
-from vision.bench import Figures, _case
 from vision.codes import CardCode
 from vision.decode import FrameReading, Sighting, ZxingDecoder
+from vision.measure import Figures, _case
 from vision.render import Degrade, render, render_with_cover
 
 CODES = ["AS", "KH", "QD", "JC", "TS", "9H", "8D", "7C", "6S", "5H", "4D", "3C", "2S"]

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host.controller import (
+from firmware_host.table.controller import (
     AckPoint,
     ButtonInput,
     DeviceNote,

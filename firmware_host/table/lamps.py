@@ -4,7 +4,7 @@ Lamps (see ``config.LAMPS``): ``redeal``, ``shuffle`` (new shuffle and cut), ``r
 ``shoe_offline``, ``camera_offline`` and ``attention_<seat>``. The table obeying a ruling puts its lamp
 out (a new deal starting clears the redeal and shuffle lamps, a valid cut clears the shuffle lamp); the
 director's acknowledge button puts out every ruling lamp. The offline lamps follow the devices alone.
-``journal_fault`` follows the journal alone (``firmware_host.ordering``): lit while commits fail and inputs
+``journal_fault`` follows the journal alone (``firmware_host.table.ordering``): lit while commits fail and inputs
 are held, the only lamp that is not journaled before it lights.
 """
 

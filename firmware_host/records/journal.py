@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from firmware_host.chain import (
+from firmware_host.records.chain import (
     GENESIS,
     KINDS,
     VerifyResult,

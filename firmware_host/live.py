@@ -9,7 +9,7 @@ the dealer and cut by the dealer's right-hand opponent before it goes into the s
 whose turn it is. When a ruling voids a deal, the host stops the shoe.
 
 A missing device is a state, not an error: the shoe link reopens its port with backoff, the camera is
-opened (and reopened) with backoff (``wiring.ReopeningSource``), and their OFFLINE lamps say so.
+opened (and reopened) with backoff (``table.adapters.ReopeningSource``), and their OFFLINE lamps say so.
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ from typing import Any
 
 from firmware_host.club.results import ResultError, parse_result
 from firmware_host.config import Config
-from firmware_host.controller import (
+from firmware_host.records.journal import Journal
+from firmware_host.table.adapters import CameraFeeder, ReopeningSource, ShoeAdapter, connect_shoe
+from firmware_host.table.controller import (
     ButtonInput,
     DeviceNote,
     DirectorCommand,
@@ -33,8 +35,6 @@ from firmware_host.controller import (
     LawInput,
     TableController,
 )
-from firmware_host.journal import Journal
-from firmware_host.wiring import CameraFeeder, ReopeningSource, ShoeAdapter, connect_shoe
 from laws.cards import Seat
 from laws.engine import LawEngine
 from laws.events import PackCut, PackShuffled
@@ -139,7 +139,7 @@ class ClubCommands:
     is the director's button here; a result is checked again (``club.results``) and ruled on like any
     other event, from source ``director``; a choice (``choose``: an option of an open claim) or the outcome
     of the missing-card search (``search``), a euchre ``bid`` or ``discard`` goes to the controller, which checks it against the table's
-    own state (``firmware_host.choices``) before the engine sees it. A command id seen before (QoS 1 may deliver twice) or a result
+    own state (``firmware_host.table.choices``) before the engine sees it. A command id seen before (QoS 1 may deliver twice) or a result
     that does not check out is journaled as a note and goes no further."""
 
     def __init__(self, game: str, submit: Callable[[Input], None], remember: int = 256) -> None:
@@ -206,10 +206,10 @@ def build_table(cfg: Config, *, display: Any | None = None) -> Table:
     """Open every device the configuration names and wire them to a controller.
 
     Raises:
-        firmware_host.panel.PanelError, firmware_host.journal.JournalError,
-        firmware_host.controller.ControllerError: a device or the journal cannot be used.
+        firmware_host.devices.panel.PanelError, firmware_host.records.journal.JournalError,
+        firmware_host.table.controller.ControllerError: a device or the journal cannot be used.
     """
-    from firmware_host.panel import Panel, make_pin_factory
+    from firmware_host.devices.panel import Panel, make_pin_factory
 
     cfg.table.data_dir.mkdir(parents=True, exist_ok=True)
     journal = Journal.open(cfg.table.data_dir)

@@ -20,7 +20,7 @@ from rich.panel import Panel as RichPanel
 from rich.table import Table
 from rich.text import Text
 
-from firmware_host.display_text import title
+from firmware_host.devices.display_text import title
 from laws.rulings import Remedy, Ruling
 
 LAMP_LABELS = {"redeal": "REDEAL", "shuffle": "SHUFFLE+CUT", "replace_pack": "NEW PACK"}

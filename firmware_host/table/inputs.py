@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_host.ordering import AckPoint
+from firmware_host.table.ordering import AckPoint
 from laws.events import Event
 
 Mark = tuple[int | None, int]  # (shoe boot id, message number) an input came from
@@ -61,7 +61,7 @@ class PackLoaded:
 @dataclass(frozen=True)
 class DirectorCommand:
     """A command from the director's dashboard that the table checks against its own state before it
-    becomes a law event (``firmware_host.choices``): ``kind`` ``choose`` (take an option of an open
+    becomes a law event (``firmware_host.table.choices``): ``kind`` ``choose`` (take an option of an open
     claim), ``search`` (the outcome of the missing-card search), ``bid`` or ``discard`` (euchre); ``cid`` the command's id, ``by`` the
     director, ``body`` the command as sent."""
 

@@ -42,10 +42,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_host import lamps as lamp_policy
 from firmware_host.config import LAMPS
-from firmware_host.facts import count_pack, shoe_mark
-from firmware_host.journal import Journal, JournalError
+from firmware_host.records.journal import Journal, JournalError
+from firmware_host.table import lamps as lamp_policy
+from firmware_host.table.facts import count_pack, shoe_mark
 from laws.engine import LawEngine
 from laws.events import Event, EventFormatError, GameChosen, event_from_dict
 from laws.rulings import Ruling

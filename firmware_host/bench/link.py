@@ -21,6 +21,7 @@ import statistics
 import time
 import tty
 
+from firmware_host.bench.report import percentile
 from firmware_host.shoe import codec
 from firmware_host.shoe import messages as m
 from laws.cards import Card, Seat
@@ -112,11 +113,6 @@ def _drain(fd: int) -> None:
         os.set_blocking(fd, True)
 
 
-def _pct(values: list[float], p: float) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, int(p / 100 * len(s)))]
-
-
 def run(args: argparse.Namespace) -> int:
     """Print the link figures; exit status 1 when a target (100k frames/s, p99 < 2 ms) is missed."""
     quick = bool(getattr(args, "quick", False))
@@ -126,17 +122,17 @@ def run(args: argparse.Namespace) -> int:
     plain = _decode_rate(_stream(n, rng, False), n, reps)
     escaped = _decode_rate(_stream(n, rng, True), n, reps)
     lat = _latency(200 if quick else 3000)
-    from firmware_host.shoe.bench_backlog import figures as backlog_figures
+    from firmware_host.bench.backlog import figures as backlog_figures
 
     backlog = backlog_figures(quick)
     figures = {
         "decode_frames_per_s_median": round(statistics.median(plain)),
-        "decode_frames_per_s_p90_run": round(_pct(plain, 90)),
+        "decode_frames_per_s_p90_run": round(percentile(plain, 0.9)),
         "decode_escaped_frames_per_s_median": round(statistics.median(escaped)),
         "escaped_to_plain_ratio": round(statistics.median(escaped) / statistics.median(plain), 3),
-        "latency_ms_p50": round(_pct(lat, 50), 3),
-        "latency_ms_p90": round(_pct(lat, 90), 3),
-        "latency_ms_p99": round(_pct(lat, 99), 3),
+        "latency_ms_p50": round(percentile(lat, 0.50), 3),
+        "latency_ms_p90": round(percentile(lat, 0.9), 3),
+        "latency_ms_p99": round(percentile(lat, 0.99), 3),
         "latency_samples": len(lat),
         "decode_frames_per_run": n,
         **backlog,

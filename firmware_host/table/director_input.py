@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from firmware_host.controller import DeviceNote, Input, LawInput
+from firmware_host.table.controller import DeviceNote, Input, LawInput
 from laws.events import EventFormatError, event_from_dict
 
 log = logging.getLogger(__name__)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_host.display_text import option_words
+from firmware_host.devices.display_text import option_words
 from laws.cards import SUITS, Card, Seat
 from laws.events import DemandMade, Event, EventFormatError, MissingCardReported, event_from_dict
 from laws.games import get_game

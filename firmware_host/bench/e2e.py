@@ -22,6 +22,7 @@ import tty
 from pathlib import Path
 from typing import Any
 
+from firmware_host.bench.report import percentile
 from laws.cards import RANKS, Seat, clockwise_from, full_pack
 
 
@@ -51,23 +52,18 @@ class _Stamp:
     def pack_health(self, pack: str, unreadable: int, damaged: int, deals: int) -> None: ...
 
 
-def _pct(values: list[float], p: float) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, int(p / 100 * len(s)))]
-
-
 def run(args: argparse.Namespace) -> int:
     from gpiozero.pins.mock import MockFactory
 
+    from firmware_host.bench.link import _drain
     from firmware_host.config import load_config
-    from firmware_host.controller import LawInput, TableController
-    from firmware_host.journal import Journal
-    from firmware_host.panel import Panel
+    from firmware_host.devices.panel import Panel
+    from firmware_host.records.journal import Journal
     from firmware_host.shoe import codec
     from firmware_host.shoe import messages as m
-    from firmware_host.shoe.bench import _drain
     from firmware_host.shoe.link import ShoeLink
-    from firmware_host.wiring import ShoeAdapter, connect_shoe
+    from firmware_host.table.adapters import ShoeAdapter, connect_shoe
+    from firmware_host.table.controller import LawInput, TableController
     from laws.events import PackCut, PackShuffled
 
     rounds = 6 if args.quick else 120
@@ -161,10 +157,10 @@ def run(args: argparse.Namespace) -> int:
             os.close(master)
             os.close(slave)
     figures = {
-        "card_to_journal_ms_p50": round(_pct(card_ms, 50), 3), "card_to_journal_ms_p99": round(_pct(card_ms, 99), 3),
+        "card_to_journal_ms_p50": round(percentile(card_ms, 0.50), 3), "card_to_journal_ms_p99": round(percentile(card_ms, 0.99), 3),
         "card_samples": len(card_ms),
-        "frame_to_lamp_pin_ms_p50": round(_pct(lamp_ms, 50), 3),
-        "frame_to_lamp_pin_ms_p99": round(_pct(lamp_ms, 99), 3), "lamp_samples": len(lamp_ms),
+        "frame_to_lamp_pin_ms_p50": round(percentile(lamp_ms, 0.50), 3),
+        "frame_to_lamp_pin_ms_p99": round(percentile(lamp_ms, 0.99), 3), "lamp_samples": len(lamp_ms),
         "journal": "SQLite WAL, synchronous=FULL, in " + (os.environ.get("CARDTABLE_BENCH_DIR") or tempfile.gettempdir()),
     }
     if args.json:

@@ -2,7 +2,7 @@
 
 Producers (the shoe link's reader thread, the camera thread, the panel's buttons, a script) only
 ``submit`` inputs. One consumer (``run`` or ``drain``) takes each input to completion, in order, under
-the rules of ``firmware_host.ordering`` (commit before the engine, commit before pins, acknowledge the
+the rules of ``firmware_host.table.ordering`` (commit before the engine, commit before pins, acknowledge the
 shoe only what is committed, hold every input while the journal fails, restart where it stopped):
 
 1. reconcile it with what other sensors already said (one fact, one ruling; ``facts``);
@@ -27,11 +27,12 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from firmware_host import choices, ordering
-from firmware_host import lamps as lamp_policy
 from firmware_host.config import LAMPS
-from firmware_host.facts import Fact, count_pack, reconcile
-from firmware_host.inputs import (
+from firmware_host.records.journal import Journal
+from firmware_host.table import choices, ordering
+from firmware_host.table import lamps as lamp_policy
+from firmware_host.table.facts import Fact, count_pack, reconcile
+from firmware_host.table.inputs import (
     BUTTON_DEMANDS,
     ButtonInput,
     DeviceNote,
@@ -42,16 +43,15 @@ from firmware_host.inputs import (
     Mark,
     PackLoaded,
 )
-from firmware_host.journal import Journal
-from firmware_host.observer import TableObserver
-from firmware_host.ordering import (
+from firmware_host.table.observer import TableObserver
+from firmware_host.table.ordering import (
     CHECKPOINT_ROWS,
     AckPoint,
     ControllerError,
     Ordering,
     laws_version,
 )
-from firmware_host.outputs import TableOutputs, safe
+from firmware_host.table.outputs import TableOutputs, safe
 from laws.cards import Seat
 from laws.engine import LawEngine
 from laws.events import DemandMade, Event, event_to_dict

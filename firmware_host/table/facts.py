@@ -1,7 +1,7 @@
 """One fact, one ruling: what the controller reconciles between sensors, and pack health counts.
 
 Pure functions over the engine's state; the controller applies their results only once the event is
-committed (``firmware_host.ordering``).
+committed (``firmware_host.table.ordering``).
 """
 
 from __future__ import annotations

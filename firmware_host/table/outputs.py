@@ -1,4 +1,4 @@
-"""Everything the controller tells the world once a commit is in (``firmware_host.ordering``): the pins,
+"""Everything the controller tells the world once a commit is in (``firmware_host.table.ordering``): the pins,
 the display at the table and the observers (the club's publisher). Nothing here may stop the table: an
 observer or a display that fails is logged (never with the cards it was given) and passed over."""
 
@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host.observer import TableObserver
+from firmware_host.table.observer import TableObserver
 from laws.rulings import Ruling
 
 log = logging.getLogger(__name__)

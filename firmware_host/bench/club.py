@@ -27,6 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from firmware_host.bench.report import percentile
+
 GOAL_P99 = 0.25
 PROCESSES = 2
 LIMIT_P99 = 1.0
@@ -96,13 +98,6 @@ def _wire_process(workdir: str, ids: list[str], passwords: dict[str, str], port:
     out.put(("done", {"late": late, "pending": 0}))
 
 
-def _percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    s = sorted(values)
-    return s[min(len(s) - 1, int(q * len(s)))]
-
-
 def measure(n: int, rate: float, seconds: float, warmup: float = 2.0, *, light: bool = False) -> dict[str, Any]:
     """One measured run with ``n`` tables at ``rate`` events/s each for ``seconds`` (after ``warmup``).
 
@@ -168,7 +163,7 @@ def measure(n: int, rate: float, seconds: float, warmup: float = 2.0, *, light: 
             "dashboard_backlog": backlog, "sim_late_rounds": sum(d["late"] for d in done),
             "unacked_at_end": sum(d["pending"] for d in done),
             "p50_ms": round(1000 * statistics.median(lat), 1) if lat else None,
-            "p90_ms": round(1000 * _percentile(lat, 0.90), 1), "p99_ms": round(1000 * _percentile(lat, 0.99), 1),
+            "p90_ms": round(1000 * percentile(lat, 0.90), 1), "p99_ms": round(1000 * percentile(lat, 0.99), 1),
             "max_ms": round(1000 * max(lat), 1) if lat else None}
 
 

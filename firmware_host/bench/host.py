@@ -8,25 +8,17 @@ often a RAM disk, where fsync costs nothing).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
-import statistics
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from firmware_host.bench.report import figures as _figures
+from firmware_host.bench.report import report as _report
 from laws.cards import Seat, full_pack
 from laws.events import CardDealt, event_to_dict
-
-
-def _figures(samples: list[float]) -> dict[str, float]:
-    """Median, p90 and p99 in milliseconds."""
-    s = sorted(samples)
-    def pick(q: float) -> float:
-        return s[min(len(s) - 1, int(q * len(s)))] * 1000
-    return {"n": len(s), "p50_ms": statistics.median(s) * 1000, "p90_ms": pick(0.90), "p99_ms": pick(0.99)}
 
 
 def _filesystem(path: Path) -> str:
@@ -42,22 +34,9 @@ def _filesystem(path: Path) -> str:
     return fstype
 
 
-def _report(title: str, figures: dict[str, Any], args: argparse.Namespace) -> None:
-    if args.json:
-        print(json.dumps({"bench": title, **figures}))
-        return
-    print(title)
-    for name, fig in figures.items():
-        if isinstance(fig, dict):
-            cells = "  ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in fig.items())
-            print(f"  {name:<28} {cells}")
-        else:
-            print(f"  {name:<28} {fig}")
-
-
 def journal(args: argparse.Namespace) -> int:
     """Append latency (commit included) with synchronous=FULL and NORMAL side by side; verify speed."""
-    from firmware_host.journal import Journal
+    from firmware_host.records.journal import Journal
 
     n = 200 if args.quick else 3000
     base = Path(tempfile.mkdtemp(prefix="cardtable-bench-", dir=os.environ.get("CARDTABLE_BENCH_DIR")))
@@ -91,7 +70,7 @@ def journal(args: argparse.Namespace) -> int:
 def panel(args: argparse.Namespace) -> int:
     """gpiozero lamp switching on MockFactory, and a seat button's press-to-callback path."""
     from firmware_host.config import LAMPS, load_config
-    from firmware_host.panel import Panel, make_pin_factory
+    from firmware_host.devices.panel import Panel, make_pin_factory
 
     n = 500 if args.quick else 5000
     pins = load_config(None, env={}, check_devices=False).pins

@@ -19,7 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from firmware_host.host_bench import _figures, _report
+from firmware_host.bench.report import figures as _figures
+from firmware_host.bench.report import report as _report
 from laws.cards import RANKS, Card, Seat, clockwise_from, full_pack
 from laws.events import CardDealt, DealEnded, DealStarted, Event, PackCut, PackShuffled
 
@@ -39,9 +40,9 @@ def run(args: argparse.Namespace) -> int:
     from gpiozero.pins.mock import MockFactory
 
     from firmware_host.config import load_config
-    from firmware_host.controller import LawInput, TableController
-    from firmware_host.journal import Journal
-    from firmware_host.panel import Panel
+    from firmware_host.devices.panel import Panel
+    from firmware_host.records.journal import Journal
+    from firmware_host.table.controller import LawInput, TableController
     from laws.engine import LawEngine
 
     rnd = random.Random(1)

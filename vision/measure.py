@@ -16,22 +16,20 @@ not on the table). Side by side, on the same layouts and degradations with the Q
 instead: the naive baseline, pyzbar on the whole frame, and for information our pyzbar backend (card
 crops). The main case is run again without hands. In the 1280x720 13-card rows the decoder without
 its second look (``ZxingDecoder(second_look=False)``, the decoder before it) reads the same frames too,
-for the time ratio. ``--degradations`` runs ``vision.bench_degrade`` instead (the second generator).
+for the time ratio. ``--degradations`` runs ``vision.measure_degrade`` instead (the second generator).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
 from laws.cards import full_pack
 from vision.codes import CardCode
-from vision.decode import Decoder, PyzbarDecoder, ZxingDecoder
-from vision.render import Degrade, Scene, random_degrade, render_with_cover
+from vision.decode import Decoder
+from vision.render import Degrade, Scene, render_with_cover
 
 SIZES = ((640, 480), (1280, 720), (1920, 1080))
 COUNTS = (1, 4, 13)
@@ -132,70 +130,3 @@ def _case(decoder: Decoder, scene: Scene, size: tuple[int, int], degrade: Degrad
     fig.cases += 1
     fig.cases_all += confirmed == len(codes)
     fig.cases_all_raw += confirmed_raw == len(codes)
-
-
-def run(args: argparse.Namespace) -> int:
-    """Print the figures; ``--frames N`` sets the frames for 1280x720 with 13 cards (default 10,000)."""
-    import cv2
-
-    if getattr(args, "degradations", False):
-        from vision.bench_degrade import run as run_degradations
-
-        return run_degradations(args)
-    cv2.setNumThreads(1)  # single-threaded figures, for both decoders
-    quick = bool(getattr(args, "quick", False))
-    main_frames = getattr(args, "frames", None) or (9 if quick else 10_000)
-    other_frames = 9 if quick else 300
-    baseline_share = 1 / 3 if quick else 0.05
-    ours = ZxingDecoder(find_unreadable=True)
-    before = ZxingDecoder(find_unreadable=True, second_look=False)
-    baseline = PyzbarDecoder(find_unreadable=False, whole_frame=True)
-    cropped = PyzbarDecoder(find_unreadable=False)
-    rows = []
-    grid = [(size, n, True) for size in SIZES for n in COUNTS] + [((1280, 720), 13, False)]
-    for size, n, hands in grid:
-        frames = main_frames if (size, n) == ((1280, 720), 13) else other_frames
-        cases = max(1, -(-frames // FRAMES_PER_CASE))
-        base_cases = max(1, int(cases * baseline_share))
-        f_ours, f_base, f_crop, f_before = Figures([]), Figures([]), Figures([]), Figures([])
-        main = (size, n) == ((1280, 720), 13)
-        rng = np.random.default_rng(hash((size, n)) & 0xFFFF)
-        for case in range(cases):
-            seed = int(rng.integers(1 << 30))
-            degrade = random_degrade(np.random.default_rng(seed))
-            if not hands:
-                degrade = replace(degrade, hands=0)
-            _case(ours, layout(np.random.default_rng(seed), n, "micro"), size, degrade, seed, f_ours,
-                  (before, f_before) if main else None)
-            if case < base_cases:
-                qr_scene = layout(np.random.default_rng(seed), n, "qr")
-                _case(baseline, qr_scene, size, degrade, seed, f_base)
-                _case(cropped, qr_scene, size, degrade, seed, f_crop)
-        o, b = f_ours.summary(), f_base.summary()
-        rows.append({"size": f"{size[0]}x{size[1]}", "cards": n, "hands": hands, "ours": o, "baseline": b,
-                     "pyzbar_cropped": f_crop.summary(),
-                     "before_second_look": f_before.summary() if main else None,
-                     "speedup": b["median_ms"] / o["median_ms"] if o["median_ms"] else float("nan")})
-        if not args.json:
-            _print_row(rows[-1])
-    if args.json:
-        print(json.dumps({"bench": "vision", "rows": rows}))
-    return 0
-
-
-def _print_row(r: dict) -> None:  # type: ignore[type-arg]
-    o, b, c = r["ours"], r["baseline"], r["pyzbar_cropped"]
-    print(f"{r['size']:>9} {r['cards']:>2} cards{'' if r['hands'] else ', no hands'} | zxing Micro QR: {o['frames']:>5} frames, median "
-          f"{o['median_ms']:.2f} ms, p90 {o['p90_ms']:.2f} ms, read {o['read_share_in_view']:.4f} in view "
-          f"({o['read_share']:.4f} of all, {o['hidden_share']:.4f} hidden by hands), confirmed<=3 in view "
-          f"{o['confirmed_share']:.4f} (every card of the case: {o['all_confirmed_share']:.4f}; raw "
-          f"{o['confirmed_share_raw']:.4f}, {o['all_confirmed_share_raw']:.4f}), false "
-          f"{o['false_reads']} | pyzbar whole-frame QR: {b['frames']} frames, "
-          f"median {b['median_ms']:.1f} ms, p90 {b['p90_ms']:.1f} ms, read {b['read_share_in_view']:.3f}, confirmed "
-          f"{b['confirmed_share']:.3f}, false {b['false_reads']} | speed-up x{r['speedup']:.1f} | our pyzbar "
-          f"backend (card crops), QR: median {c['median_ms']:.1f} ms, read {c['read_share_in_view']:.3f}", flush=True)
-    w = r.get("before_second_look")
-    if w:
-        print(f"{'':>9} without the second look, same frames: median {w['median_ms']:.2f} ms, read "
-              f"{w['read_share_in_view']:.4f} in view, false {w['false_reads']}; time now / before "
-              f"x{o['median_ms'] / w['median_ms']:.2f}", flush=True)

@@ -18,8 +18,6 @@ fastest of ``REPEATS`` reads, so that other work on a shared machine does not co
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 import time
 from collections import defaultdict
@@ -209,10 +207,10 @@ def _read(decoder: ZxingDecoder, frame: np.ndarray, repeats: int = REPEATS) -> t
 
 
 def speed_on_existing(frames: int, seed: int = 3) -> dict[str, object]:
-    """Before and now on the existing benchmark's main case (``vision.bench``: ``vision.render`` frames,
+    """Before and now on the existing benchmark's main case (``vision.measure``: ``vision.render`` frames,
     1280x720, 13 cards, random degradation, hands), the same frames, interleaved."""
-    from vision.bench import PACK, layout
     from vision.codes import CardCode
+    from vision.measure import PACK, layout
     from vision.render import random_degrade, render_with_cover
 
     decoders = {"before": ZxingDecoder(second_look=False), "now": ZxingDecoder()}
@@ -272,41 +270,3 @@ def run_degradations(frames: int, sizes: tuple[tuple[int, int], ...] = SIZES, se
         ratio = float(n["median_ms"]) / float(b["median_ms"]) if b["median_ms"] else math.nan  # type: ignore[arg-type]
         rows.append({"size": f"{size[0]}x{size[1]}", "before": b, "now": n, "time_ratio": ratio})
     return rows
-
-
-def print_rows(rows: list[dict[str, object]]) -> None:
-    for r in rows:
-        b, n = r["before"], r["now"]
-        assert isinstance(b, dict) and isinstance(n, dict)
-        print(f"{r['size']}: {n['frames']} frames (second generator, 13 cards + 2 foreign codes each), one thread")
-        print(f"  median ms before {b['median_ms']:.2f}, now {n['median_ms']:.2f} (x{r['time_ratio']:.2f}); "
-              f"p90 {b['p90_ms']:.2f} / {n['p90_ms']:.2f}")
-        for key, label in (("faces", "face-up cards, any motion"), ("faces_3ppm_any", "face-up, >= 3 px/module, any motion"),
-                           ("faces_3ppm", "face-up, >= 3 px/module, smear <= 1 module"),
-                           ("all", "all visible cards, any motion"), ("all_motion_2", "all visible cards, smear <= 2 modules"),
-                           ("all_moderate_motion", "all visible cards, smear <= 1 module"), ("backs", "backs")):
-            print(f"  {label:45s} before {b[key]:.4f}  now {n[key]:.4f}")
-        print(f"  false cards: before {b['false_cards']}, now {n['false_cards']}; foreign texts rejected "
-              f"{b['rejected_texts']} / {n['rejected_texts']}")
-        for group in ("by_kind", "by_ppm", "by_smear", "by_exposure"):
-            print(f"  {group[3:]}:")
-            for k in n[group]:
-                (sb, cnt), (sn, _) = b[group].get(k, (math.nan, 0)), n[group][k]
-                print(f"    {k:14s} n={cnt:5d}  before {sb:.4f}  now {sn:.4f}")
-
-
-def run(args: argparse.Namespace) -> int:
-    quick = bool(getattr(args, "quick", False))
-    frames = getattr(args, "frames", None) or (22 if quick else 2200)
-    rows = run_degradations(frames, progress=not args.json)
-    speed = speed_on_existing(30 if quick else 600)
-    if args.json:
-        print(json.dumps({"bench": "vision-degradations", "rows": rows, "existing_1280x720_13": speed}))
-    else:
-        print_rows(rows)
-        b, n = speed["before"], speed["now"]
-        assert isinstance(b, dict) and isinstance(n, dict)
-        print(f"existing benchmark frames (vision.render), 1280x720, 13 cards: {speed['frames']} frames; median ms "
-              f"before {b['median_ms']:.2f}, now {n['median_ms']:.2f} (x{speed['time_ratio']:.2f}); read in view "
-              f"{b['read_in_view']:.4f} / {n['read_in_view']:.4f}; false {b['false_cards']} / {n['false_cards']}")
-    return 0

@@ -1,0 +1,31 @@
+"""Every benchmark of the house, one module per area, reached by ``cardtable bench NAME``.
+
+``BENCHES`` names each benchmark's ``module:function``; ``run`` runs one. Each prints medians and ratios
+measured side by side in the same run (``report``), never a timed assertion: the figures go in
+``docs/benchmarks.md``. What a benchmark measures in another room may live there as functions (the
+vision decoder's cases in ``vision.measure``); the runner and the report live here. Nothing outside
+this package and the ``bench`` command imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+# name -> "module:function"; every benchmark prints medians and ratios measured in the same run.
+BENCHES: dict[str, str] = {
+    "table": "firmware_host.bench.table:run",
+    "e2e": "firmware_host.bench.e2e:run",
+    "journal": "firmware_host.bench.host:journal",
+    "panel": "firmware_host.bench.host:panel",
+    "link": "firmware_host.bench.link:run",
+    "vision": "firmware_host.bench.vision:run",
+    "club": "firmware_host.bench.club:club",
+    "soak": "firmware_host.bench.soak:run",
+}
+
+
+def run(name: str, args: argparse.Namespace) -> int:
+    """Run the benchmark ``name`` with the command's arguments; its exit status."""
+    mod, fn = BENCHES[name].split(":")
+    return int(getattr(importlib.import_module(mod), fn)(args) or 0)

@@ -1,0 +1,124 @@
+"""``cardtable bench vision``: the runner and the report of the vision benchmarks.
+
+What is measured stays in ``vision``: ``vision.measure`` (the decoder on ``vision.render`` frames, case
+by case, with the baseline decoders side by side) and ``vision.measure_degrade`` (single-frame recall on
+the second generator's frames, ``--degradations``). This module picks the cases, runs them and prints
+or dumps the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from vision.decode import PyzbarDecoder, ZxingDecoder
+from vision.measure import COUNTS, FRAMES_PER_CASE, SIZES, Figures, _case, layout
+from vision.measure_degrade import run_degradations, speed_on_existing
+from vision.render import random_degrade
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the figures; ``--frames N`` sets the frames for 1280x720 with 13 cards (default 10,000)."""
+    import cv2
+
+    if getattr(args, "degradations", False):
+        return run_degradations_report(args)
+    cv2.setNumThreads(1)  # single-threaded figures, for both decoders
+    quick = bool(getattr(args, "quick", False))
+    main_frames = getattr(args, "frames", None) or (9 if quick else 10_000)
+    other_frames = 9 if quick else 300
+    baseline_share = 1 / 3 if quick else 0.05
+    ours = ZxingDecoder(find_unreadable=True)
+    before = ZxingDecoder(find_unreadable=True, second_look=False)
+    baseline = PyzbarDecoder(find_unreadable=False, whole_frame=True)
+    cropped = PyzbarDecoder(find_unreadable=False)
+    rows = []
+    grid = [(size, n, True) for size in SIZES for n in COUNTS] + [((1280, 720), 13, False)]
+    for size, n, hands in grid:
+        frames = main_frames if (size, n) == ((1280, 720), 13) else other_frames
+        cases = max(1, -(-frames // FRAMES_PER_CASE))
+        base_cases = max(1, int(cases * baseline_share))
+        f_ours, f_base, f_crop, f_before = Figures([]), Figures([]), Figures([]), Figures([])
+        main = (size, n) == ((1280, 720), 13)
+        rng = np.random.default_rng(hash((size, n)) & 0xFFFF)
+        for case in range(cases):
+            seed = int(rng.integers(1 << 30))
+            degrade = random_degrade(np.random.default_rng(seed))
+            if not hands:
+                degrade = replace(degrade, hands=0)
+            _case(ours, layout(np.random.default_rng(seed), n, "micro"), size, degrade, seed, f_ours,
+                  (before, f_before) if main else None)
+            if case < base_cases:
+                qr_scene = layout(np.random.default_rng(seed), n, "qr")
+                _case(baseline, qr_scene, size, degrade, seed, f_base)
+                _case(cropped, qr_scene, size, degrade, seed, f_crop)
+        o, b = f_ours.summary(), f_base.summary()
+        rows.append({"size": f"{size[0]}x{size[1]}", "cards": n, "hands": hands, "ours": o, "baseline": b,
+                     "pyzbar_cropped": f_crop.summary(),
+                     "before_second_look": f_before.summary() if main else None,
+                     "speedup": b["median_ms"] / o["median_ms"] if o["median_ms"] else float("nan")})
+        if not args.json:
+            _print_row(rows[-1])
+    if args.json:
+        print(json.dumps({"bench": "vision", "rows": rows}))
+    return 0
+
+
+def _print_row(r: dict) -> None:  # type: ignore[type-arg]
+    o, b, c = r["ours"], r["baseline"], r["pyzbar_cropped"]
+    print(f"{r['size']:>9} {r['cards']:>2} cards{'' if r['hands'] else ', no hands'} | zxing Micro QR: {o['frames']:>5} frames, median "
+          f"{o['median_ms']:.2f} ms, p90 {o['p90_ms']:.2f} ms, read {o['read_share_in_view']:.4f} in view "
+          f"({o['read_share']:.4f} of all, {o['hidden_share']:.4f} hidden by hands), confirmed<=3 in view "
+          f"{o['confirmed_share']:.4f} (every card of the case: {o['all_confirmed_share']:.4f}; raw "
+          f"{o['confirmed_share_raw']:.4f}, {o['all_confirmed_share_raw']:.4f}), false "
+          f"{o['false_reads']} | pyzbar whole-frame QR: {b['frames']} frames, "
+          f"median {b['median_ms']:.1f} ms, p90 {b['p90_ms']:.1f} ms, read {b['read_share_in_view']:.3f}, confirmed "
+          f"{b['confirmed_share']:.3f}, false {b['false_reads']} | speed-up x{r['speedup']:.1f} | our pyzbar "
+          f"backend (card crops), QR: median {c['median_ms']:.1f} ms, read {c['read_share_in_view']:.3f}", flush=True)
+    w = r.get("before_second_look")
+    if w:
+        print(f"{'':>9} without the second look, same frames: median {w['median_ms']:.2f} ms, read "
+              f"{w['read_share_in_view']:.4f} in view, false {w['false_reads']}; time now / before "
+              f"x{o['median_ms'] / w['median_ms']:.2f}", flush=True)
+
+
+def print_rows(rows: list[dict[str, object]]) -> None:
+    for r in rows:
+        b, n = r["before"], r["now"]
+        assert isinstance(b, dict) and isinstance(n, dict)
+        print(f"{r['size']}: {n['frames']} frames (second generator, 13 cards + 2 foreign codes each), one thread")
+        print(f"  median ms before {b['median_ms']:.2f}, now {n['median_ms']:.2f} (x{r['time_ratio']:.2f}); "
+              f"p90 {b['p90_ms']:.2f} / {n['p90_ms']:.2f}")
+        for key, label in (("faces", "face-up cards, any motion"), ("faces_3ppm_any", "face-up, >= 3 px/module, any motion"),
+                           ("faces_3ppm", "face-up, >= 3 px/module, smear <= 1 module"),
+                           ("all", "all visible cards, any motion"), ("all_motion_2", "all visible cards, smear <= 2 modules"),
+                           ("all_moderate_motion", "all visible cards, smear <= 1 module"), ("backs", "backs")):
+            print(f"  {label:45s} before {b[key]:.4f}  now {n[key]:.4f}")
+        print(f"  false cards: before {b['false_cards']}, now {n['false_cards']}; foreign texts rejected "
+              f"{b['rejected_texts']} / {n['rejected_texts']}")
+        for group in ("by_kind", "by_ppm", "by_smear", "by_exposure"):
+            print(f"  {group[3:]}:")
+            for k in n[group]:
+                (sb, cnt), (sn, _) = b[group].get(k, (math.nan, 0)), n[group][k]
+                print(f"    {k:14s} n={cnt:5d}  before {sb:.4f}  now {sn:.4f}")
+
+
+def run_degradations_report(args: argparse.Namespace) -> int:
+    quick = bool(getattr(args, "quick", False))
+    frames = getattr(args, "frames", None) or (22 if quick else 2200)
+    rows = run_degradations(frames, progress=not args.json)
+    speed = speed_on_existing(30 if quick else 600)
+    if args.json:
+        print(json.dumps({"bench": "vision-degradations", "rows": rows, "existing_1280x720_13": speed}))
+    else:
+        print_rows(rows)
+        b, n = speed["before"], speed["now"]
+        assert isinstance(b, dict) and isinstance(n, dict)
+        print(f"existing benchmark frames (vision.render), 1280x720, 13 cards: {speed['frames']} frames; median ms "
+              f"before {b['median_ms']:.2f}, now {n['median_ms']:.2f} (x{speed['time_ratio']:.2f}); read in view "
+              f"{b['read_in_view']:.4f} / {n['read_in_view']:.4f}; false {b['false_cards']} / {n['false_cards']}")
+    return 0
