@@ -33,6 +33,13 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from firmware_host.club.link import (
+    TABLE_ID,
+    check_command,
+    connect_problem,
+    read_password,
+    topic,
+)
 from firmware_host.club.outbox import Outbox
 from firmware_host.club.secrecy import SecrecyFilter, hide_cards
 from firmware_host.config import MqttConfig
@@ -40,48 +47,12 @@ from firmware_host.records.journal import Journal
 
 log = logging.getLogger(__name__)
 
-PREFIX = "cardtable"
-TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-MAX_COMMAND_BYTES = 4096
-COMMANDS = ("ack", "result", "choose", "search", "bid", "discard")
 FRESH_MAX = 1000     # messages kept in memory for the sender beside the outbox
 ACK_BATCH, ACK_EVERY = 64, 0.25  # acknowledged outbox rows are deleted in batches
 STATUS_EVERY = 0.1   # seconds between two status messages at most (the newest one wins)
 SESSION_EXPIRY = 7 * 24 * 3600  # seconds the broker keeps a table's session (and its commands) while away
 DONE_KEPT = 32       # ids of the latest commands handed to the table, told in every status
 CommandCallback = Callable[[str, dict[str, Any]], None]
-
-
-def topic(table: str, *parts: str) -> str:
-    """``cardtable/<table>/<parts...>``."""
-    return "/".join((PREFIX, table, *parts))
-
-
-def read_password(config: MqttConfig) -> str | None:
-    """The password in ``config.password_file`` (the file holds the password alone), or None."""
-    if config.password_file is None:
-        return None
-    return config.password_file.read_text(encoding="utf-8").strip()
-
-
-def connect_problem(config: MqttConfig, timeout: float = 3.0) -> str:
-    """Why a connection to the broker fails, in words: the TCP or TLS error a direct attempt gets."""
-    import socket
-
-    try:
-        with socket.create_connection((config.host, config.port), timeout=timeout) as sock:
-            if config.tls:
-                ctx = ssl.create_default_context(cafile=str(config.ca_file) if config.ca_file else None)
-                with ctx.wrap_socket(sock, server_hostname=config.host):
-                    pass
-    except ssl.SSLCertVerificationError as exc:
-        return f"the broker's TLS certificate is not trusted ({exc.verify_message}); check [mqtt] ca_file"
-    except ssl.SSLError as exc:
-        return f"TLS handshake failed ({exc.reason or exc}); is tls = true right for this port?"
-    except OSError as exc:
-        return f"{exc.strerror or exc}"
-    return "the connection dropped during the MQTT handshake" + ("" if config.tls else
-                                                                  " (a TLS-only port? set tls = true)")
 
 
 class MqttPublisher:
@@ -446,23 +417,7 @@ class MqttPublisher:
                 self._wake.notify()
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
-        kind = msg.topic.rsplit("/", 1)[-1]
-        problem = ""
-        body: Any = None
-        if len(msg.payload) > MAX_COMMAND_BYTES:
-            problem = f"payload of {len(msg.payload)} bytes (limit {MAX_COMMAND_BYTES})"
-        elif kind not in COMMANDS:
-            problem = f"unknown command {kind!r}"
-        else:
-            try:
-                body = json.loads(msg.payload)
-            except (UnicodeDecodeError, ValueError) as exc:
-                problem = f"payload is not JSON ({exc})"
-            else:
-                if not isinstance(body, dict):
-                    problem = "payload is not a JSON object"
-                elif body.get("table") != self.table:
-                    problem = f"command names table {body.get('table')!r}, not this table"
+        kind, body, problem = check_command(self.table, msg.topic, msg.payload)
         if problem:
             self.refused_commands += 1
             log.warning("table %s: refused command on %s: %s", self.table, msg.topic, problem)

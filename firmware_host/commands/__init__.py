@@ -1,1 +1,2 @@
-"""Subcommands of the ``cardtable`` CLI, one module each (see ``firmware_host.cli``)."""
+"""Subcommands of the ``cardtable`` CLI, one module each with ``register(subparsers)``
+(``firmware_host.cli``). They may import every room; no room imports them."""

@@ -86,7 +86,7 @@ def _broker(args: argparse.Namespace) -> int:
 
     from firmware_host.club.broker import DASHBOARD_USER, BrokerError, LocalBroker
     from firmware_host.club.demo import table_ids
-    from firmware_host.club.publisher import TABLE_ID
+    from firmware_host.club.link import TABLE_ID
 
     ids = list(args.table) + (table_ids(args.tables) if args.tables else [])
     if not ids:

@@ -39,7 +39,7 @@ def starting_config(table_id: str | None = None, name: str | None = None) -> str
 def _init(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from firmware_host.club.publisher import TABLE_ID
+    from firmware_host.club.link import TABLE_ID
     from firmware_host.config import ConfigError, load_config
 
     if args.id is not None and not TABLE_ID.match(args.id):

@@ -18,5 +18,7 @@ The protocol is ``hardware/shoe/PROTOCOL.md``. Import the submodules directly to
 
 Modules: ``codec`` (bytes <-> messages, sans-I/O), ``session`` (handshake, exactly-once delivery,
 resends, silence; sans-I/O), ``port`` (the reader thread and reconnects), ``link``, ``scanner``,
-``virtual`` + ``simhw`` (simulated hardware), ``firmware`` (loads the reference firmware), ``bench`` + ``bench_backlog``.
+``virtual`` + ``simhw`` (simulated hardware), ``firmware`` (loads the reference firmware); its benchmarks
+are ``firmware_host.bench.link`` and ``firmware_host.bench.backlog``. Imports ``laws``, ``vision.codes``
+(the plain scanner reads card codes) and ``resources``; never the table, the club or the commands.
 """

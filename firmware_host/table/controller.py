@@ -29,7 +29,7 @@ from typing import Any
 
 from firmware_host.config import LAMPS
 from firmware_host.records.journal import Journal
-from firmware_host.table import choices, ordering
+from firmware_host.table import choices, commands, ordering
 from firmware_host.table import lamps as lamp_policy
 from firmware_host.table.facts import Fact, count_pack, reconcile
 from firmware_host.table.inputs import (
@@ -344,42 +344,10 @@ class TableController:
         return LawInput(DemandMade(seat, what), "button", item.mark)
 
     def _director(self, item: DirectorCommand) -> list[Ruling]:
-        """A director's choice, search outcome, bid or discard: checked against the state the event would meet, then
-        ruled on from source ``director``; refused (a journal note, the reason told back in the status)
-        when nothing open at the table allows it."""
-        state = self.engine.state
-        try:
-            if item.kind == "choose":
-                event: Event = choices.director_choice(state, item.body)
-            elif item.kind == "search":
-                event = choices.director_search(state, item.body)
-            elif item.kind in choices.ENTRIES:
-                event = choices.director_entry(state, item.kind, item.body)
-            else:
-                raise choices.ChoiceRefused(f"the table takes no {item.kind[:20]!r} command")
-        except choices.ChoiceRefused as exc:
-            why = str(exc)
-            self._note(f"the director's {item.kind} from {item.by[:40]} refused: {why}",
-                       {"command": {"id": item.cid, "kind": item.kind, "by": item.by[:40]}, "refused": why})
-            self._answer({"id": item.cid, "kind": item.kind, "ok": False, "why": why})
-            self._status()
-            return []
-        answer = {"id": item.cid, "kind": item.kind, "ok": True, "why": ""}
-        self._answer(answer)  # before the rulings go out: the status they bring says so
-        ignored = self.engine.ignored
-        self._not_applied = None
-        rulings = self._law(LawInput(event, "director", command=(item.cid, item.by[:40])))
-        if self.engine.ignored > ignored or self._not_applied is not None:
-            answer.update(ok=False, why=self._not_applied or "journaled, but it does not fit the table's "
-                          f"{self.engine.state.phase.value} phase and was not ruled on")
-            self._status()
-        return rulings
+        return commands.take(self, item)
 
     def _answer(self, answer: dict[str, Any]) -> None:
-        """Keep a command's outcome for the status (once per command, however often it is retried)."""
-        for old in [a for a in self.answers if a["id"] == answer["id"]]:
-            self.answers.remove(old)
-        self.answers.append(answer)
+        commands.answer(self, answer)
 
     def _device(self, item: DeviceStatus) -> None:
         was = self.online.get(item.device)

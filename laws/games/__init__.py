@@ -1,4 +1,5 @@
-"""One module per game. Adding a game means adding a module here and naming it in ``GAMES``."""
+"""One module per game, its clauses registered in the order they are tried, and the helpers they share
+(``base``). Adding a game means adding a module here and naming it in ``GAMES``. Pure: no I/O."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ Clause ids are ``EU-<law>``. Interpretations of ours, stated here and in the rul
   wrong interruption, the dealer's side may claim that he deal again (until the next deal starts); the
   deal is void at once, and unclaimed the misdeal costs the deal as law 41 (or 45) says. The button does
   not say what was disputed; to a deal out of turn the objection may have been right, so no claim then.
-* Laws 46-61 are in ``euchre_tricks``, 74-82 and 86-89 in ``euchre_bidding``.
+* Laws 46-61 are in ``euchre_tricks`` (their demands in ``euchre_calls``), 74-82 and 86-89 in ``euchre_bidding``.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from laws.events import (
     TrumpTurned,
     WrongHandPicked,
 )
-from laws.games import euchre_bidding, euchre_play, euchre_tricks
+from laws.games import euchre_bidding, euchre_calls, euchre_play, euchre_tricks
 from laws.games.base import Clause as C
 from laws.games.base import (
     GameRules,
@@ -427,6 +427,7 @@ def attention(c: C, s: TableState, e: DemandMade | WrongHandPicked) -> Ruling | 
 euchre_bidding.register(reg)
 euchre_bidding.register_discard(reg)
 euchre_tricks.register(reg)
+euchre_calls.register(reg)
 euchre_play.register_play(reg)
 
 

@@ -43,10 +43,8 @@ Our reading, where the laws leave room:
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from laws.cards import Seat
-from laws.events import CardFaced, CardPlayed, DemandMade, SurplusCardFound
+from laws.events import CardFaced, CardPlayed, SurplusCardFound
 from laws.games.base import Clause, Registry, seat_name, side_text, the_card
 from laws.games.euchre_hands import (
     Trick,
@@ -60,16 +58,14 @@ from laws.games.euchre_hands import (
     rotation,
     sure_winner,
 )
-from laws.games.euchre_play import effective_suit, settle, tricks
+from laws.games.euchre_play import effective_suit, settle
 from laws.rulings import Remedy, Ruling
-from laws.state import Call, Claim, DealState, Phase, TableState
+from laws.state import Call, DealState, Phase, TableState
 
 _SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-CALLS = ("call_card", "call_suit", "win_trick", "lose_trick", "call_highest", "call_lowest")
-_KIND = {"win_trick": "win", "lose_trick": "lose", "call_highest": "highest", "call_lowest": "lowest"}
 
 
-def _judged(s: TableState) -> DealState | None:
+def judged(s: TableState) -> DealState | None:
     d = s.deal
     if d is None or d.void or d.makers is None or s.phase not in (Phase.AUCTION, Phase.PLAY):
         return None
@@ -84,7 +80,7 @@ def _live_deal(s: TableState) -> DealState | None:
     return d
 
 
-def _claim(c: Clause, reason: str, side_of: Seat, options: tuple[str, ...], **extra: object) -> Ruling:
+def adversaries_claim(c: Clause, reason: str, side_of: Seat, options: tuple[str, ...], **extra: object) -> Ruling:
     """A claim for ``side_of``'s adversaries, open until play ends (or until a clause closes it)."""
     return c.rule(Remedy.CLAIM_OPTION, reason, side=side_of.side.other, seat=side_of,
                   extra={"until": "play_end", "grants": "call", "options": list(options),
@@ -101,13 +97,14 @@ def _failed(s: TableState, seat: Seat, what: str) -> Ruling:
 
 
 def register(reg: Registry) -> None:
-    """Laws 46-61 (and 51, 69, 84), in the order they must be tried for one card played."""
+    """Laws 46-61 (and 69), in the order they must be tried for one card played; the players' demands
+    of these laws (51, 56, 84) are ``euchre_calls``."""
 
     @reg.clause("EU-69", "law 69", "card_played")
     def revoke_corrected(c: Clause, s: TableState, e: CardPlayed) -> Ruling | None:
         """A revoke corrected in time: the card that follows suit replaces it; the card played in error
         may be called."""
-        d = _judged(s)
+        d = judged(s)
         if d is None:
             return None
         t = current(d)
@@ -134,7 +131,7 @@ def register(reg: Registry) -> None:
         d.exposed[e.seat].append(wrong)
         d.may_withdraw = [st for st, _ in t.cards[mine[0] + 1:] if st != e.seat.partner]
         d.withdraw_trick = t.number
-        return _claim(c, f"{seat_name(s, e.seat)} corrected his revoke in trick {t.number} with "
+        return adversaries_claim(c, f"{seat_name(s, e.seat)} corrected his revoke in trick {t.number} with "
                       f"{the_card(e.card, capital=False)}: {side_text(e.seat.side.other)} may call the "
                       f"{wrong.name} played in error; the players after him, his partner excepted, may take "
                       "back their cards and play others.", e.seat, ("call_card",), card=wrong, trick=t.number)
@@ -142,7 +139,7 @@ def register(reg: Registry) -> None:
     @reg.clause("EU-47", "law 47", "card_played")
     def ahead_of_partner(c: Clause, s: TableState, e: CardPlayed) -> Ruling | None:
         """Playing on, with the trick won, before one's partner has played to it."""
-        d = _judged(s)
+        d = judged(s)
         if d is None or d.set_aside:
             return None
         t = current(d)
@@ -155,7 +152,7 @@ def register(reg: Registry) -> None:
             return None
         d.set_aside = True
         d.exposed[e.seat].append(e.card)
-        return _claim(c, f"{seat_name(s, e.seat)} played {the_card(e.card, capital=False)} on, with trick "
+        return adversaries_claim(c, f"{seat_name(s, e.seat)} played {the_card(e.card, capital=False)} on, with trick "
                       f"{t.number} won, before his partner played to it: {side_text(e.seat.side.other)} may "
                       f"require {seat_name(s, partner)} to win that trick if he can, and the card played "
                       "ahead is exposed and may be called.", e.seat, ("win_trick", "call_card"),
@@ -165,7 +162,7 @@ def register(reg: Registry) -> None:
     def exposed(c: Clause, s: TableState, e: CardPlayed | CardFaced) -> Ruling | None:
         """Two cards played at once, or a card shown on the table: exposed, and callable by the
         adversaries until it is played."""
-        d = _judged(s) if isinstance(e, CardPlayed) else _live_deal(s)
+        d = judged(s) if isinstance(e, CardPlayed) else _live_deal(s)
         if d is None:
             return None
         if isinstance(e, CardPlayed):
@@ -186,7 +183,7 @@ def register(reg: Registry) -> None:
         if card in d.exposed[seat]:
             return None
         d.exposed[seat].append(card)
-        return _claim(c, f"{seat_name(s, seat)} {how}: {the_card(card, capital=False)} is exposed, stays on "
+        return adversaries_claim(c, f"{seat_name(s, seat)} {how}: {the_card(card, capital=False)} is exposed, stays on "
                       f"the table, and {side_text(seat.side.other)} may call it.", seat, ("call_card",),
                       card=card)
 
@@ -194,7 +191,7 @@ def register(reg: Registry) -> None:
     def calls_in_force(c: Clause, s: TableState, e: CardPlayed) -> list[Ruling]:
         """A call is met, fails (54), is not pressed against a revoke (55), stays (56), or finds the
         player void (57)."""
-        d = _judged(s)
+        d = judged(s)
         if d is None or d.set_aside:
             return []
         t = current(d)
@@ -257,13 +254,13 @@ def register(reg: Registry) -> None:
     @reg.clause("EU-52", "law 52", "card_played")
     def lead_out_of_turn(c: Clause, s: TableState, e: CardPlayed) -> Ruling | None:
         """A lead out of turn: the adversaries call the card or a suit."""
-        d = _judged(s)
+        d = judged(s)
         if d is None or d.set_aside:
             return None
         t = current(d)
         if t.cards or e.seat == t.leader:
             return None
-        return _claim(c, f"{seat_name(s, e.seat)} led {the_card(e.card, capital=False)} to trick {t.number}, "
+        return adversaries_claim(c, f"{seat_name(s, e.seat)} led {the_card(e.card, capital=False)} to trick {t.number}, "
                       f"but the lead is {seat_name(s, t.leader)}'s: {side_text(e.seat.side.other)} may call "
                       "that card, or call a suit the next time his side leads; once all three others have "
                       "played to it, the trick stands.", e.seat, ("call_card", "call_suit"), card=e.card,
@@ -272,7 +269,7 @@ def register(reg: Registry) -> None:
     @reg.clause("EU-53", "law 53", "card_played")
     def false_lead_followed(c: Clause, s: TableState, e: CardPlayed) -> Ruling | None:
         """All three others played to a lead out of turn: the trick stands and the claim lapses."""
-        d = _judged(s)
+        d = judged(s)
         if d is None or d.set_aside:
             return None
         t = current(d)
@@ -288,7 +285,7 @@ def register(reg: Registry) -> None:
     @reg.clause("EU-58", "law 58", "card_played")
     def third_before_second(c: Clause, s: TableState, e: CardPlayed) -> Ruling | None:
         """The third hand plays before the second: the fourth may play before his partner too."""
-        d = _judged(s)
+        d = judged(s)
         if d is None or d.set_aside or len(active(d)) != 4:
             return None
         t = current(d)
@@ -304,7 +301,7 @@ def register(reg: Registry) -> None:
     def fourth_before_second(c: Clause, s: TableState, e: CardPlayed) -> list[Ruling]:
         """The fourth hand plays before his partner, the third not having played: the adversaries may
         require the partner to win or to lose the trick (until he plays)."""
-        d = _judged(s)
+        d = judged(s)
         if d is None or d.set_aside or len(active(d)) != 4:
             return []
         t = current(d)
@@ -319,7 +316,7 @@ def register(reg: Registry) -> None:
         if order.index(e.seat) != 3:
             return out
         second = order[1]
-        out.append(_claim(c, f"{seat_name(s, e.seat)} played to trick {t.number} before his partner "
+        out.append(adversaries_claim(c, f"{seat_name(s, e.seat)} played to trick {t.number} before his partner "
                           f"{seat_name(s, second)}: {side_text(e.seat.side.other)} may require "
                           f"{seat_name(s, second)} to win or to lose the trick.", second,
                           ("win_trick", "lose_trick"), trick=t.number, target=second))
@@ -346,7 +343,7 @@ def register(reg: Registry) -> None:
             return [head, *settle(s, score.lone_abandoned(seat.side))]
         cards, _ = held(d, seat)
         d.exposed[seat].extend(x for x in cards if x not in d.exposed[seat])
-        return [_claim(c, f"{seat_name(s, seat)} laid his hand face up: every card of it is exposed, and "
+        return [adversaries_claim(c, f"{seat_name(s, seat)} laid his hand face up: every card of it is exposed, and "
                        f"{side_text(seat.side.other)} may call them one by one; nobody can make a player "
                        "who keeps his hand show it.", seat, ("call_card",))]
 
@@ -374,96 +371,3 @@ def register(reg: Registry) -> None:
                        "extra card at the end counts as played to the short trick and is no revoke there.",
                        side=e.seat.side.other, seat=e.seat, dealer=d.rightful_dealer,
                        extra={"until": "result"})]
-
-    @reg.clause("EU-51", "law 51", "demand")
-    def detached_card(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
-        """An adversary names a card held apart: called if an adversary of his holds it (the shoe knows
-        who); a wrong naming makes his side liable to a suit call."""
-        d = _judged(s)
-        if d is None or e.what != "name_card" or e.card is None:
-            return None
-        holder = next((st for st in active(d) if st.side is not e.seat.side and e.card in held(d, st)[0]), None)
-        if holder is None:
-            return _claim(c, f"{seat_name(s, e.seat)} named the {e.card.name} as a card held apart, but no "
-                          f"adversary holds it: {side_text(e.seat.side.other)} may call a suit when he or his "
-                          "partner next leads.", e.seat, ("call_suit",))
-        d.exposed[holder].append(e.card)
-        d.calls.append(Call(holder, "card", c.law, c.id, card=e.card))
-        return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} named the {e.card.name} held apart by "
-                      f"{seat_name(s, holder)}: it is called, and he must play it at his first lawful "
-                      "chance.", seat=holder, extra={"call": "card", "card": e.card})
-
-    @reg.clause("EU-84", "law 84", "demand")
-    def place_cards(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
-        """A player may demand that each card of the trick be placed before the one who played it."""
-        d = _judged(s)
-        if d is None or e.what != "place_cards":
-            return None
-        t = current(d)
-        cards = t.cards or (tricks(d, d.plays)[-1] if d.plays else [])
-        if not cards:
-            return None
-        who = ", ".join(f"{the_card(x)} by {seat_name(s, st)}" for st, x in cards)
-        return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} asks that each card be placed before its "
-                      f"player: {who}.", seat=e.seat, extra={"placed": [[st.value, x.code] for st, x in cards]})
-
-    @reg.clause("EU-56", "laws 47, 52, 56, 59 (calls)", "demand")
-    def call(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
-        """A call made under an open claim: it is put in force (and stays so until met, law 56)."""
-        d = s.deal
-        if e.what not in CALLS or d is None:
-            return None
-        open_ = [cl for cl in s.claims if cl.grants == "call" and e.what in cl.options and
-                 (cl.side is None or cl.side is e.seat.side) and
-                 (e.what != "call_card" or e.card is None or cl.card is None or cl.card == e.card or
-                  cl.offender is not None and e.card in d.exposed[cl.offender])]
-        if not open_:
-            return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} made a call no irregularity open to "
-                          "his side allows; play goes on.", seat=e.seat)
-        cl = open_[0]
-        offender = cl.offender or e.seat.left
-        return _grant(s, e, cl, offender)
-
-
-def _grant(s: TableState, e: DemandMade, cl: Claim, offender: Seat) -> Ruling:
-    d = s.deal
-    assert d is not None
-    who = seat_name(s, e.seat)
-    if e.what == "call_card" and e.card is None and cl.card is None:
-        return Ruling(Remedy.ATTENTION, cl.law, cl.clause, f"{who} must name the card he calls.", seat=e.seat)
-    if e.what == "call_suit" and e.suit is None:
-        return Ruling(Remedy.ATTENTION, cl.law, cl.clause, f"{who} must name the suit he calls.", seat=e.seat)
-    if cl.clause == "EU-52":
-        t = current(d)
-        if t.number == cl.trick and t.cards and t.cards[0][0] == offender:  # law 53: cards go back
-            n = len(t.cards)
-            for seat, _ in d.plays[-n:]:
-                d.played[seat] -= 1
-            del d.plays[-n:]
-        s.claims = [x for x in s.claims if x is not cl]
-    if e.what == "call_card":
-        card = e.card or cl.card
-        assert card is not None
-        if card not in d.exposed[offender]:
-            d.exposed[offender].append(card)
-        d.calls.append(Call(offender, "card", cl.law, cl.clause, card=card))
-        return Ruling(Remedy.ATTENTION, cl.law, cl.clause, f"{who} calls the {card.name}: "
-                      f"{seat_name(s, offender)} must play it at his first lawful chance; the call stays in "
-                      "force until he does (law 56).", seat=offender, extra={"call": "card", "card": card})
-    if e.what == "call_suit":
-        assert e.suit is not None
-        d.calls.append(Call(offender, "suit", cl.law, cl.clause, suit=e.suit))
-        return Ruling(Remedy.ATTENTION, cl.law, cl.clause, f"{who} calls {_SUITS[e.suit]}: the next time "
-                      f"{seat_name(s, offender)} or his partner is to lead, he leads {_SUITS[e.suit]} if he "
-                      "holds any.", seat=offender, extra={"call": "suit", "suit": e.suit})
-    target = offender.partner if cl.clause == "EU-47" else offender  # 59: the claim names the partner
-    kind = _KIND[e.what]
-    rest = tuple(o for o in cl.options if o not in _KIND)
-    s.claims = [x if x is not cl else replace(cl, options=rest) for x in s.claims if x is not cl or rest]
-    d.calls.append(Call(target, kind, cl.law, cl.clause, trick=cl.trick))
-    what = f"to {kind} trick {cl.trick} if he can" if kind in ("win", "lose") else \
-        f"to play his {kind} card of the suit led to trick {cl.trick}"
-    return Ruling(Remedy.ATTENTION, cl.law, cl.clause, f"{who} requires {seat_name(s, target)} {what}.",
-                  seat=target, extra={"call": kind, "trick": cl.trick})
-
-

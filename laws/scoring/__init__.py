@@ -1,7 +1,7 @@
-"""Scoring for the games the table knows: rubber bridge and Somerset Club euchre.
+"""Scoring, pure bookkeeping: rubber bridge and Somerset Club euchre (results and penalties in,
+rulings out), and duplicate bridge (a board's score, matchpoints, IMPs, a session's ranking).
 
-Pure bookkeeping: results and penalties in, rulings (``score``, ``penalty``, ``game_won``,
-``rubber_won``) out.
+Standard library only; no clock, no files.
 """
 
 from laws.scoring.bridge import (

@@ -10,8 +10,8 @@ from firmware_host.shoe.virtual import VirtualShoe
 from laws.cards import Seat
 from laws.events import CardPlayed, ResultRecorded, event_from_dict
 from laws.state import Phase
-from tests.controller.livetable import LiveTable, dealt, rulings
-from tests.controller.test_journal_faults import _assert_no_cards_logged
+from tests.table.livetable import LiveTable, dealt, rulings
+from tests.table.test_journal_faults import _assert_no_cards_logged
 
 
 def _dealt_and_in_auction(deal: int):  # type: ignore[no-untyped-def]
@@ -96,7 +96,7 @@ def test_a_full_disk_mid_deal_pauses_the_shoe_and_loses_no_card(tmp_path: Path) 
     journal takes rows again."""
     import time
 
-    from tests.controller.test_journal_faults import _fill_disk, _free_disk
+    from tests.table.test_journal_faults import _fill_disk, _free_disk
 
     data = tmp_path / "data"
     with VirtualShoe("contract-bridge", seed=14, packs=("A1", "B1"), gap_ms=30) as shoe:

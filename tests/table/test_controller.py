@@ -19,8 +19,8 @@ from firmware_host.table.controller import (
     TableController,
 )
 from laws.cards import Seat
-from tests.controller.fakes import Clock
 from tests.laws.streams import BRIDGE_PACK, E, bridge_deal, prelude, shuffled
+from tests.table.fakes import Clock
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from gpiozero.pins.mock import MockFactory
 
 from firmware_host.config import PinsConfig, load_config
 from firmware_host.devices.panel import Panel, PanelError, PressDecoder, make_pin_factory, pi_model
-from tests.host.panel_contract import (
+from tests.devices.panel_contract import (
     FakeClock,
     check_buttons_idle_high,
     check_buzzer_stops_on_time,

@@ -16,8 +16,8 @@ import firmware_host.table.controller as controller_module
 import firmware_host.table.ordering as ordering_module
 from firmware_host.records.journal import Journal, state_digest
 from firmware_host.table.controller import LawInput, TableController
-from tests.controller.test_controller import Clock
 from tests.laws.test_properties import bridge_table
+from tests.table.test_controller import Clock
 
 
 def _played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, deals: int = 6) -> Path:

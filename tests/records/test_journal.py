@@ -164,7 +164,7 @@ def test_kill_9_loses_nothing_that_was_committed(tmp_path: Path) -> None:
     next_i = 0
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     for _round in range(6):
-        proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "host" / "journal_writer.py"),
+        proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "records" / "journal_writer.py"),
                                  str(path), str(next_i)], stdout=subprocess.PIPE, text=True, env=env)
         assert proc.stdout is not None
         for _ in range(rng.randint(1, 150)):

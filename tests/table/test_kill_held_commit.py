@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 from firmware_host.shoe.virtual import VirtualShoe
-from tests.controller.livetable import dealt, rulings
-from tests.controller.test_run_command import _config
+from tests.table.livetable import dealt, rulings
+from tests.table.test_run_command import _config
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -51,7 +51,7 @@ def test_kill_while_a_commit_is_held_loses_no_acknowledged_card(tmp_path: Path) 
         cfg = _config(tmp_path, shoe.path)
         host = _run(cfg)
         _until(lambda: _cards(data) >= 5)
-        locker = subprocess.Popen([sys.executable, "-m", "tests.controller.journal_locker",
+        locker = subprocess.Popen([sys.executable, "-m", "tests.table.journal_locker",
                                    str(data / "journal.sqlite3"), "2.0"], cwd=ROOT, stdout=subprocess.PIPE,
                                   text=True)
         assert locker.stdout is not None and locker.stdout.readline().strip() == "locked"

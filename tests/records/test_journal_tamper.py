@@ -20,7 +20,7 @@ from firmware_host.cli import main
 from firmware_host.records.journal import Journal, row_hash
 from laws.cards import Seat, clockwise_from, full_pack
 from laws.events import CardDealt, DealEnded, DealStarted, PlayEnded, ResultRecorded, event_to_dict
-from tests.host.test_journal_commands import make_journal
+from tests.records.test_journal_commands import make_journal
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

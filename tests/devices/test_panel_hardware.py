@@ -18,7 +18,7 @@ import pytest
 
 from firmware_host.config import PinsConfig, load_config
 from firmware_host.devices.panel import Panel, make_pin_factory, pi_model
-from tests.host.panel_contract import (
+from tests.devices.panel_contract import (
     FakeClock,
     check_buttons_idle_high,
     check_buzzer_stops_on_time,

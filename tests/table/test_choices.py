@@ -16,8 +16,8 @@ from firmware_host.live import ClubCommands
 from firmware_host.records.journal import Journal
 from firmware_host.table.controller import ButtonInput, DirectorCommand, LawInput, TableController
 from laws.cards import Seat
-from tests.controller.fakes import Clock
 from tests.laws.streams import BRIDGE_PACK, E, bridge_deal, euchre_known_deal, prelude, shuffled
+from tests.table.fakes import Clock
 
 HANDS = {  # as tests/laws/test_euchre_play_laws.py: North deals, hearts trump, East leads
     Seat.E: ["AC", "KC", "9H", "9D", "TD"],

@@ -25,7 +25,7 @@ SCENARIO = ROOT / "tests" / "data" / "bridge-irregularities.jsonl"
 def _run_until_killed(data_dir: Path, start: int, kill_after: int) -> tuple[int, int, bool]:
     """Start a worker at scenario line ``start``; SIGKILL it after ``kill_after`` acknowledged inputs.
     Returns (last acknowledged input, its journal seq, finished)."""
-    proc = subprocess.Popen([sys.executable, "-m", "tests.controller.controller_worker", str(data_dir),
+    proc = subprocess.Popen([sys.executable, "-m", "tests.table.controller_worker", str(data_dir),
                              str(SCENARIO), str(start)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     last, seq, seen = start - 1, 0, 0

@@ -16,7 +16,7 @@ import numpy as np
 
 from firmware_host.records.journal import Journal
 from firmware_host.shoe.virtual import VirtualShoe
-from tests.controller.test_run_command import _config
+from tests.table.test_run_command import _config
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

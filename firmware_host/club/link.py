@@ -1,0 +1,73 @@
+"""The table's side of the club link, apart from the publisher's machinery: topic names, the broker's
+password and why a connection fails, and the check every command from the dashboard passes before
+the table hears of it (``docs/mqtt.md``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import ssl
+from typing import Any
+
+from firmware_host.config import MqttConfig
+
+PREFIX = "cardtable"
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+MAX_COMMAND_BYTES = 4096
+COMMANDS = ("ack", "result", "choose", "search", "bid", "discard")
+
+
+def topic(table: str, *parts: str) -> str:
+    """``cardtable/<table>/<parts...>``."""
+    return "/".join((PREFIX, table, *parts))
+
+
+def read_password(config: MqttConfig) -> str | None:
+    """The password in ``config.password_file`` (the file holds the password alone), or None."""
+    if config.password_file is None:
+        return None
+    return config.password_file.read_text(encoding="utf-8").strip()
+
+
+def connect_problem(config: MqttConfig, timeout: float = 3.0) -> str:
+    """Why a connection to the broker fails, in words: the TCP or TLS error a direct attempt gets."""
+    import socket
+
+    try:
+        with socket.create_connection((config.host, config.port), timeout=timeout) as sock:
+            if config.tls:
+                ctx = ssl.create_default_context(cafile=str(config.ca_file) if config.ca_file else None)
+                with ctx.wrap_socket(sock, server_hostname=config.host):
+                    pass
+    except ssl.SSLCertVerificationError as exc:
+        return f"the broker's TLS certificate is not trusted ({exc.verify_message}); check [mqtt] ca_file"
+    except ssl.SSLError as exc:
+        return f"TLS handshake failed ({exc.reason or exc}); is tls = true right for this port?"
+    except OSError as exc:
+        return f"{exc.strerror or exc}"
+    return "the connection dropped during the MQTT handshake" + ("" if config.tls else
+                                                                  " (a TLS-only port? set tls = true)")
+
+
+def check_command(table: str, topic_name: str, payload: bytes) -> tuple[str, Any, str]:
+    """A command as it arrived on ``topic_name``: its kind, its decoded body and the problem ("" when
+    there is none: a JSON object for this table, of a known kind, within ``MAX_COMMAND_BYTES``)."""
+    kind = topic_name.rsplit("/", 1)[-1]
+    problem = ""
+    body: Any = None
+    if len(payload) > MAX_COMMAND_BYTES:
+        problem = f"payload of {len(payload)} bytes (limit {MAX_COMMAND_BYTES})"
+    elif kind not in COMMANDS:
+        problem = f"unknown command {kind!r}"
+    else:
+        try:
+            body = json.loads(payload)
+        except (UnicodeDecodeError, ValueError) as exc:
+            problem = f"payload is not JSON ({exc})"
+        else:
+            if not isinstance(body, dict):
+                problem = "payload is not a JSON object"
+            elif body.get("table") != table:
+                problem = f"command names table {body.get('table')!r}, not this table"
+    return kind, body, problem

@@ -1,0 +1,46 @@
+"""Table events: the law engine's input (``types``), and the JSON Lines event format (``format``,
+``docs/events.md``).
+
+Every event is a frozen dataclass named in the past tense. ``event_from_dict`` turns one decoded JSON
+object into an event, raising ``EventFormatError`` that names the faulty field; ``event_to_dict`` is
+its inverse. Unknown fields are ignored; ``t`` (seconds) may appear on any event.
+"""
+
+from laws.events.format import event_from_dict, event_to_dict
+from laws.events.types import (
+    BIDS,
+    DEMANDS,
+    EVENT_TYPES,
+    FACED_WHERE,
+    INTERRUPTIONS,
+    SURPLUS_CAUSES,
+    BidMade,
+    CandidateArrived,
+    CardDealt,
+    CardDiscarded,
+    CardFaced,
+    CardPlayed,
+    CardsDrawn,
+    DamagedCardFound,
+    DealEnded,
+    DealInterrupted,
+    DealStarted,
+    DemandMade,
+    Event,
+    EventFormatError,
+    GameChosen,
+    HandCounted,
+    MissingCardReported,
+    PackCut,
+    PacksAssigned,
+    PackShuffled,
+    PlayEnded,
+    PlayerLeft,
+    ResultRecorded,
+    SurplusCardFound,
+    TrumpMade,
+    TrumpTurned,
+    WrongHandPicked,
+)
+
+__all__ = ["BIDS", "BidMade", "CandidateArrived", "CardDealt", "CardDiscarded", "CardFaced", "CardPlayed", "CardsDrawn", "DEMANDS", "DamagedCardFound", "DealEnded", "DealInterrupted", "DealStarted", "DemandMade", "EVENT_TYPES", "Event", "EventFormatError", "FACED_WHERE", "GameChosen", "HandCounted", "INTERRUPTIONS", "MissingCardReported", "PackCut", "PackShuffled", "PacksAssigned", "PlayEnded", "PlayerLeft", "ResultRecorded", "SURPLUS_CAUSES", "SurplusCardFound", "TrumpMade", "TrumpTurned", "WrongHandPicked", "event_from_dict", "event_to_dict"]

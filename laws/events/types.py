@@ -1,0 +1,266 @@
+"""The table events as frozen dataclasses, named in the past tense, and ``EVENT_TYPES`` (the format's
+``type`` -> class). Their JSON form is ``laws.events.format``; both are described in ``docs/events.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from laws.cards import Card, Seat, Side
+
+
+class EventFormatError(ValueError):
+    """An event object that does not follow the event format."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of all events. ``t`` is an optional timestamp in seconds."""
+
+    TYPE: ClassVar[str] = ""
+    t: float | None = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True)
+class GameChosen(Event):
+    TYPE: ClassVar[str] = "game"
+    game: str
+
+
+@dataclass(frozen=True)
+class PacksAssigned(Event):
+    TYPE: ClassVar[str] = "packs"
+    owners: dict[Side, str]
+
+
+@dataclass(frozen=True)
+class CardsDrawn(Event):
+    """Candidates' cuts for forming the table, in order of arrival."""
+
+    TYPE: ClassVar[str] = "draw"
+    cuts: tuple[tuple[str, Card], ...]
+    seats: dict[str, Seat] | None = None
+    exposed: dict[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class CandidateArrived(Event):
+    """A candidate declares entry to the table (euchre laws 15-21)."""
+
+    TYPE: ClassVar[str] = "candidate"
+    name: str
+    fresh: bool = True
+
+
+@dataclass(frozen=True)
+class PlayerLeft(Event):
+    """A player leaves the table, optionally appointing a substitute (euchre laws 18-19)."""
+
+    TYPE: ClassVar[str] = "leave"
+    name: str
+    substitute: str | None = None
+    consent: bool = False
+
+
+@dataclass(frozen=True)
+class PackShuffled(Event):
+    TYPE: ClassVar[str] = "shuffle"
+    seat: Seat
+
+
+@dataclass(frozen=True)
+class PackCut(Event):
+    TYPE: ClassVar[str] = "cut"
+    seat: Seat
+    faced: bool = False
+    top: int | None = None
+    bottom: int | None = None
+    exposed: int | None = None
+
+
+@dataclass(frozen=True)
+class DealStarted(Event):
+    TYPE: ClassVar[str] = "deal_start"
+    dealer: Seat
+    pack: str
+    on_behalf_of: Seat | None = None
+
+
+@dataclass(frozen=True)
+class CardDealt(Event):
+    """A card left the pack towards ``seat``; ``card`` is None when its code could not be read."""
+
+    TYPE: ClassVar[str] = "card_dealt"
+    seat: Seat
+    card: Card | None
+    face_up: bool = False
+    pack: str | None = None
+
+
+INTERRUPTIONS = ("touched", "interrupted")
+
+
+@dataclass(frozen=True)
+class DealInterrupted(Event):
+    """An opponent touched the cards, or wrongly interrupted the dealer (euchre laws 43-44)."""
+
+    TYPE: ClassVar[str] = "deal_interrupted"
+    seat: Seat
+    how: str
+
+
+@dataclass(frozen=True)
+class DealEnded(Event):
+    TYPE: ClassVar[str] = "deal_end"
+
+
+@dataclass(frozen=True)
+class TrumpTurned(Event):
+    TYPE: ClassVar[str] = "trump_turned"
+    card: Card
+
+
+BIDS = ("pass", "order", "name")
+
+
+@dataclass(frozen=True)
+class BidMade(Event):
+    """Euchre: a declaration in the making of trump (laws 74-82), as a button enters it. ``order`` accepts
+    the turned card (ordering up, assisting, taking up) in the first round; ``name`` names ``suit`` in the
+    second; ``alone`` plays it alone (also a partner's or the dealer's takeover, laws 74-75)."""
+
+    TYPE: ClassVar[str] = "bid"
+    seat: Seat
+    call: str
+    suit: str | None = None
+    alone: bool = False
+
+
+@dataclass(frozen=True)
+class CardDiscarded(Event):
+    """Euchre: the dealer who took up the trump card put a card under the pack (laws 86-89); ``card``
+    when the camera or the shoe read it."""
+
+    TYPE: ClassVar[str] = "discard"
+    seat: Seat
+    card: Card | None = None
+
+
+FACED_WHERE = ("pack", "cut", "deal", "trump", "table", "hand")
+
+
+@dataclass(frozen=True)
+class TrumpMade(Event):
+    """Euchre: trump is made (ordered up, taken up or named) by ``seat``; ``alone`` for a lone hand."""
+
+    TYPE: ClassVar[str] = "trump_made"
+    seat: Seat
+    suit: str
+    alone: bool = False
+
+
+@dataclass(frozen=True)
+class CardFaced(Event):
+    TYPE: ClassVar[str] = "card_faced"
+    card: Card | None
+    where: str
+    by: Seat | None = None
+    pack: str | None = None  # the pack the card's code names, when the camera read it
+
+
+DEMANDS = ("new_shuffle", "new_cut", "redeal", "restore_pack", "new_cards", "attention", "new_deal",
+           "call_card", "call_suit", "win_trick", "lose_trick", "name_card", "revoke", "search_tricks",
+           "play_out", "place_cards", "hold_order", "call_highest", "call_lowest")
+
+
+@dataclass(frozen=True)
+class DemandMade(Event):
+    """A player's demand (a button, or the director for him). The euchre calls of play name what they
+    call: ``call_card`` a ``card`` (which exposed card), ``call_suit`` a ``suit``."""
+
+    TYPE: ClassVar[str] = "demand"
+    seat: Seat
+    what: str
+    card: Card | None = None
+    suit: str | None = None
+
+
+@dataclass(frozen=True)
+class DamagedCardFound(Event):
+    TYPE: ClassVar[str] = "damaged_card"
+    card: Card | None
+    pack: str
+    distinguishable: bool = True
+
+
+@dataclass(frozen=True)
+class WrongHandPicked(Event):
+    TYPE: ClassVar[str] = "wrong_hand"
+    seat: Seat
+    looked: bool
+
+
+@dataclass(frozen=True)
+class HandCounted(Event):
+    TYPE: ClassVar[str] = "hand_count"
+    seat: Seat
+    count: int
+
+
+@dataclass(frozen=True)
+class MissingCardReported(Event):
+    """``found`` is ``"loose"``, a seat, ``"trick"``, or None (never found)."""
+
+    TYPE: ClassVar[str] = "missing_card"
+    card: Card | None
+    seat: Seat
+    found: str | Seat | None
+
+
+SURPLUS_CAUSES = ("pack", "deal", "play", "trick")
+
+
+@dataclass(frozen=True)
+class SurplusCardFound(Event):
+    TYPE: ClassVar[str] = "surplus_card"
+    seat: Seat
+    cause: str
+
+
+@dataclass(frozen=True)
+class CardPlayed(Event):
+    TYPE: ClassVar[str] = "card_played"
+    seat: Seat
+    card: Card
+    pack: str | None = None  # the pack the card's code names, when the camera read it
+
+
+@dataclass(frozen=True)
+class PlayEnded(Event):
+    TYPE: ClassVar[str] = "play_end"
+
+
+@dataclass(frozen=True)
+class ResultRecorded(Event):
+    """A hand's result. Bridge uses declarer/contract/honours; euchre uses makers/alone."""
+
+    TYPE: ClassVar[str] = "result"
+    tricks: int
+    declarer: Seat | None = None
+    contract: str | None = None
+    honours: tuple[Side, int] | None = None
+    makers: Side | None = None
+    alone: bool = False
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.TYPE: cls
+    for cls in (
+        GameChosen, PacksAssigned, CardsDrawn, CandidateArrived, PlayerLeft, PackShuffled, PackCut,
+        DealStarted, CardDealt, DealInterrupted, DealEnded, TrumpTurned, TrumpMade, BidMade, CardDiscarded, CardFaced, DemandMade,
+        DamagedCardFound,
+        WrongHandPicked, HandCounted, MissingCardReported, SurplusCardFound, CardPlayed, PlayEnded,
+        ResultRecorded,
+    )
+}
