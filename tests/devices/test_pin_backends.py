@@ -119,3 +119,11 @@ def test_the_probe_can_fail_when_every_backend_fails(pins: PinsConfig) -> None:
 
     results = probe_backends(pins, ("lgpio", "rpigpio"), load=load)
     assert not any(r.ok for r in results)
+
+
+def test_the_suite_gives_lgpio_a_folder_it_can_write() -> None:
+    """lgpio's pipes go to $LG_WD: set, a folder, writable by whoever runs the tests (not the checkout)."""
+    import os
+
+    folder = os.environ.get("LG_WD")
+    assert folder and os.path.isdir(folder) and os.access(folder, os.W_OK)
