@@ -3,6 +3,8 @@ arrives afterwards, in order, once (as the dashboard shows it)."""
 
 from __future__ import annotations
 
+from firmware_host.club.secrecy import HIDDEN_IN_WORDS
+
 import json
 import threading
 import time
@@ -129,7 +131,7 @@ def test_an_unreachable_broker_never_blocks_the_table(tmp_path: Path) -> None:
         assert pub.pending() == 50 and not pub.connected
         payload = pub._status_msg or ""
         assert '"kind":"status"' in payload and "hands" not in payload
-        assert "ace of spades" not in payload and "KH" not in payload and "[hidden card]" in payload
+        assert "ace of spades" not in payload and "KH" not in payload and HIDDEN_IN_WORDS in payload
     finally:
         pub.stop()
         journal.close()

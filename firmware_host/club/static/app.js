@@ -26,6 +26,18 @@
     if (text !== undefined && text !== null) e.textContent = String(text);
     return e;
   }
+  // The law as the players read it (its name and number); the clause id only inside a detail a director
+  // can open, never in the text on the page.
+  function lawLine(law, clause) {
+    const d = el("div", "law", law || "");
+    if (clause) {
+      const more = el("details", "clause");
+      more.append(el("summary", "", "law id"), el("code", "", clause));
+      d.append(" ", more);
+    }
+    return d;
+  }
+  const nameOf = (id) => (views.get(id) || {}).name || id;
   const nowServer = () => Date.now() / 1000 + offset;
   const timeFormat = new Intl.DateTimeFormat([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
   const clockText = (t) => timeFormat.format(new Date((t - offset) * 1000));
@@ -44,7 +56,6 @@
     const h = el("h3");
     const name = el("button", "name", id);
     name.type = "button";
-    name.title = "History of " + id;
     name.addEventListener("click", () => showHistory(id));
     h.append(name, el("span", "phase"));
     const f = el("form", "result");
@@ -59,6 +70,16 @@
     return c;
   }
 
+  // One lit lamp and why it is lit (the ruling that lit it, or the device's own reason).
+  function litItem(i) {
+    const li = el("li", "lit-item");
+    li.append(el("span", "lamp lit", i.lamp));
+    const why = [i.headline, i.reason].filter((x) => x).join(": ");
+    if (why) li.append(el("span", "why", " " + why));
+    if (i.law) li.append(lawLine(i.law, i.clause));
+    return li;
+  }
+
   function showTable(t) {
     views.set(t.table, t);
     const c = tableCard(t.table);
@@ -67,26 +88,29 @@
       if (last[sel] !== value) c.querySelector(sel).textContent = value;
       last[sel] = value;
     };
+    text(".name", t.name || t.table);
+    c.querySelector(".name").title = "History of " + (t.name || t.table);
     c.classList.toggle("calling", !!t.call);
     c.classList.toggle("offline", !t.online);
     text(".phase", t.online ? t.phase : "offline");
     const counts = Object.entries(t.counts || {}).map(([s, n]) => s + " " + n).join(", ");
     let meta = "deal " + t.deal + (t.dealer ? ", " + t.dealer + " deals" : "") + (counts ? " · cards " + counts : "");
     if (t.last_event) meta += " · last: " + t.last_event;
-    if (t.shoe_online === false) meta += " · shoe offline";
-    if (t.camera_online === false) meta += " · camera offline";
+    for (const [device, why] of Object.entries(t.offline || {})) meta += " · " + device + " offline: " + why;
+    if (t.shoe_online === false && !(t.offline || {}).shoe) meta += " · shoe offline";
+    if (t.camera_online === false && !(t.offline || {}).camera) meta += " · camera offline";
     text(".meta", meta);
     text(".score", t.score || "");
-    const lampsKey = JSON.stringify(t.lamps || []);
+    const lampsKey = JSON.stringify(t.lit || []);
     if (last.lamps !== lampsKey) {
-      c.querySelector(".lamps").replaceChildren(...(t.lamps || []).map((w) => el("li", "lamp lit", w)));
+      c.querySelector(".lamps").replaceChildren(...(t.lit || []).map(litItem));
       last.lamps = lampsKey;
     }
     const rulingKey = JSON.stringify(t.ruling);
     if (last.ruling !== rulingKey) {
       const r = c.querySelector(".ruling");
       r.replaceChildren(...(t.ruling ? [el("div", "headline", t.ruling.headline),
-        el("div", "law", t.ruling.law + (t.ruling.clause ? " [" + t.ruling.clause + "]" : "")),
+        lawLine(t.ruling.law, t.ruling.clause),
         el("div", "reason", t.ruling.reason)] : []));
       r.hidden = !t.ruling;
       last.ruling = rulingKey;
@@ -131,16 +155,16 @@
     li.dataset.table = t.table;
     li.dataset.since = String(t.call.since);
     const where = el("div", "where");
-    where.append(el("b", "", t.table), el("span", "wait", waited(t.call.since)));
+    where.append(el("b", "", t.name || t.table), el("span", "wait", waited(t.call.since)));
     const said = el("div", "said");
     said.append(el("div", "headline", t.call.headline), el("div", "reason", t.call.reason),
-      el("div", "law", t.call.law + (t.call.clause ? " [" + t.call.clause + "]" : "")));
+      lawLine(t.call.law, t.call.clause));
     const acts = el("div", "acts");
     if (t.call.taken_by) acts.append(el("span", "taken", "taken by " + t.call.taken_by));
     else {
       const take = el("button", "take", "Take call");
       take.type = "button";
-      take.setAttribute("aria-label", "Take the call of " + t.table);
+      take.setAttribute("aria-label", "Take the call of " + (t.name || t.table));
       take.addEventListener("click", () => post("/api/take", { table: t.table }, take));
       acts.append(take);
     }
@@ -149,7 +173,7 @@
     else {
       const ack = el("button", "ack", "Acknowledge");
       ack.type = "button";
-      ack.setAttribute("aria-label", "Acknowledge " + t.table + ": its lamps go out");
+      ack.setAttribute("aria-label", "Acknowledge " + (t.name || t.table) + ": its lamps go out");
       ack.addEventListener("click", () => post("/api/ack", { table: t.table }, ack));
       acts.append(ack);
     }
@@ -198,7 +222,7 @@
       } catch (e) { /* no sound available */ }
     }
     if ("Notification" in window && Notification.permission === "granted" && document.hidden) {
-      new Notification(t.table + ": " + t.call.headline, { body: t.call.reason, tag: "cardtable-" + t.table });
+      new Notification((t.name || t.table) + ": " + t.call.headline, { body: t.call.reason, tag: "cardtable-" + t.table });
     }
   }
 
@@ -207,10 +231,11 @@
     const li = el("li");
     li.dataset.kind = r.kind;
     const head = el("div", "line");
-    head.append(el("time", "", clockText(r.t)), el("b", "", " " + r.table + " "), el("span", "headline", r.headline));
+    head.append(el("time", "", clockText(r.t)), el("b", "", " " + (r.name || nameOf(r.table)) + " "),
+      el("span", "headline", r.headline));
     li.append(head);
     if (r.reason) li.append(el("div", "reason", r.reason));
-    if (r.law) li.append(el("div", "law", r.law + (r.clause ? " [" + r.clause + "]" : "")));
+    if (r.law) li.append(lawLine(r.law, r.clause));
     if (r.kind === "irregularity") li.append(el("div", r.acked_by ? "acked" : "unacked",
       r.acked_by ? "acknowledged by " + r.acked_by : "not yet acknowledged"));
     return li;
@@ -236,7 +261,7 @@
     const r = await fetch("/api/history?table=" + encodeURIComponent(id), { credentials: "same-origin" });
     if (r.status === 401) { window.location = "/login"; return; }
     const data = await r.json();
-    $("history-h").textContent = "History of " + id;
+    $("history-h").textContent = "History of " + nameOf(id);
     $("history-list").replaceChildren(...(data.history || []).map(entryItem));
     const d = $("history");
     if (typeof d.showModal === "function") d.showModal(); else d.setAttribute("open", "");
@@ -314,7 +339,7 @@
     const head = el("div", "headline", "Choice for " + cl.side + (cl.against ? " against " + cl.against : "") +
       (cl.trick ? " (trick " + cl.trick + ")" : ""));
     const why = el("div", "reason", cl.why);
-    const law = el("div", "law", cl.law + (cl.clause ? " [" + cl.clause + "]" : ""));
+    const law = lawLine(cl.law, cl.clause);
     const seat = picker("seat", "for", cl.seats.map((x) => [x.seat, x.name]));
     const what = picker("what", "choice", cl.options.map((o) => [o.what, o.words]));
     const ranks = (RANKS[t.game] || RANKS["contract-bridge"]).split("").map((r) => [r, r === "T" ? "10" : r]);
