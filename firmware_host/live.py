@@ -38,7 +38,7 @@ from firmware_host.table.controller import (
 )
 from laws.cards import Seat
 from laws.engine import LawEngine
-from laws.events import PackCut, PackShuffled
+from laws.events import PackCut, PackShuffled, event_to_dict
 from laws.state import Phase
 
 log = logging.getLogger(__name__)
@@ -164,6 +164,15 @@ class ClubCommands:
                 self.submit(DeviceNote("club", f"result from {str(body.get('by', '?'))[:40]} refused: {exc}"))
                 return
             self.submit(LawInput(event, "director"))
+        elif kind == "correct":
+            try:  # checked here as a result is; the controller journals it as a correction
+                event = parse_result(self.game, body.get("result"))
+            except ResultError as exc:
+                self.submit(DeviceNote("club", f"correction from {str(body.get('by', '?'))[:40]} refused: {exc}"))
+                return
+            fields = {k: v for k, v in event_to_dict(event).items() if k != "type"}
+            self.submit(DirectorCommand(kind, str(cid)[:64] if cid is not None else "", str(body.get("by", "?"))[:40],
+                                        {"deal": body.get("deal"), "result": fields}))
         elif kind in ("choose", "search", "bid", "discard"):
             self.submit(DirectorCommand(kind, str(cid)[:64] if cid is not None else "",
                                         str(body.get("by", "?"))[:40], dict(body)))

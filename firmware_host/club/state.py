@@ -40,7 +40,7 @@ from typing import Any
 from firmware_host.club import words
 from firmware_host.club.calls import calls_director
 from firmware_host.club.claims import claim_words, entries, search_words
-from firmware_host.club.results import FIELDS
+from firmware_host.club.results import FIELDS, result_words
 from firmware_host.table.lamps import RULING_LAMPS, lamps_for
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ SEEN_SIZE = 20000
 HISTORY = 100       # feed entries kept per table (the table's history on the page)
 PENDING_KEPT = 20   # commands a table has not yet confirmed, kept per table
 REFUSED_SHOWN = 3   # the latest commands a table refused, shown with their reasons
-CHECKED = frozenset({"choose", "search", "bid", "discard"})  # commands pending until the table answers, not just takes them in
+CHECKED = frozenset({"choose", "search", "bid", "discard", "correct"})  # commands pending until the table answers, not just takes them in
 RESULT_PHASES = frozenset({"auction", "play", "scoring"})  # a table's phases in which a hand awaits its result
 UNKNOWN_PACKS = frozenset({"", "unknown"})  # not a pack: a shoe that has not named its pack yet
 
@@ -87,6 +87,7 @@ class TableView:
     calling: dict[str, Any] | None = None      # words of the latest ruling that calls the director
     reasons: dict[str, dict[str, Any]] = field(default_factory=dict)  # lamp -> words of what lit it
     offline: dict[str, str] = field(default_factory=dict)  # device -> why, in its own words
+    results: list[dict[str, Any]] = field(default_factory=list)  # results and corrections entered, newest last
     pending: list[dict[str, Any]] = field(default_factory=list)
     claims: list[dict[str, Any]] = field(default_factory=list)
     search: dict[str, Any] | None = None
@@ -118,7 +119,12 @@ class TableView:
                 "score": self.score, "ruling": self.ruling, "call": self.call, "pending": self.pending,
                 "claims": self.claims, "search": self.search, "refused": self.refused,
                 "entries": entries(self.game, self.phase), "events": self.events, "last_event": self.last_event, "result_due": self.result_due,
-                "resyncs": self.resyncs}
+                "resyncs": self.resyncs,
+                "results": [{k: r[k] for k in ("deal", "by", "words", "taken", "kind", "why")} for r in self.results]}
+
+    def entered(self, deal: int) -> dict[str, Any] | None:
+        """The latest result (or correction) entered here for ``deal``, with whether the table took it."""
+        return next((r for r in reversed(self.results) if r["deal"] == deal), None)
 
 
 @dataclass
@@ -270,12 +276,18 @@ class ClubState:
                    t: float, now: float) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         done = msg.get("done")
+        if isinstance(done, list) and v.results:
+            taken = {str(x)[:64] for x in done[:64]}
+            for r in v.results:
+                r["taken"] = r["taken"] or (r["id"] in taken and r["kind"] == "result")
         if isinstance(done, list) and v.pending:
             ids = {str(x)[:64] for x in done[:64]}
             v.pending = [p for p in v.pending if p["id"] not in ids or p["kind"] in CHECKED]
         answers = body.get("answers")
         if isinstance(answers, list) and v.pending:
             said = {str(a.get("id"))[:64]: a for a in answers[:64] if isinstance(a, dict)}
+            for r in [r for r in v.results if r["kind"] == "correct" and r["id"] in said]:
+                r["taken"], r["why"] = bool(said[r["id"]].get("ok")), _text(said[r["id"]].get("why"), 400)
             for p in [p for p in v.pending if p["kind"] in CHECKED and p["id"] in said]:
                 v.pending.remove(p)
                 if not said[p["id"]].get("ok"):
@@ -387,10 +399,15 @@ class ClubState:
         v.call["taken_by"], v.call["taken_at"] = by, now
         return [{"type": "table", "table": v.to_dict()}]
 
-    def sent(self, table: str, cid: str, what: str, by: str, now: float) -> list[dict[str, Any]]:
-        """The dashboard sent ``table`` a command (``what``: ``ack``, ``result``, ``choose``, ``search``):
-        pending until the table lists ``cid`` as done (``CHECKED`` kinds: as answered)."""
+    def sent(self, table: str, cid: str, what: str, by: str, now: float, *, deal: int = 0,
+             fields: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """The dashboard sent ``table`` a command (``what``: ``ack``, ``result``, ``correct``, ``choose``,
+        ``search``...): pending until the table lists ``cid`` as done (``CHECKED`` kinds: as answered). A
+        result or a correction (``fields`` of deal ``deal``) is kept, with whether the table took it."""
         v = self.tables[table]
+        if what in ("result", "correct"):
+            v.results = [*v.results, {"id": cid, "deal": deal, "by": by, "t": now, "kind": what, "fields": fields,
+                                      "words": result_words(v.game, fields), "taken": False, "why": ""}][-8:]
         v.pending = [*v.pending, {"id": cid, "kind": what, "by": by, "t": now}][-PENDING_KEPT:]
         if what == "ack" and v.call is not None:
             v.call["clearing_by"] = by
