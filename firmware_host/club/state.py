@@ -338,7 +338,7 @@ class ClubState:
         v.call, v.irregularity = None, None
         out = []
         for e in self.history.get(v.table, ()):
-            if e["kind"] == "irregularity" and not e["acked_by"]:
+            if e["kind"] == "irregularity" and e.get("calls") and not e["acked_by"]:
                 e["acked_by"] = by
                 out.append({"type": "feed", "entry": e})
         log.info("table %s: call of %.0f cleared (%s)", v.table, since, by)
@@ -368,7 +368,7 @@ class ClubState:
         ruling = words.ruling_of(body)
         for lamp in lamps_for(ruling) if ruling is not None else ():
             v.reasons[lamp] = said
-        entry = self._entry(v, seq, t, kind, said)
+        entry = self._entry(v, seq, t, kind, {**said, "calls": calls_director(body)})
         return [{"type": "table", "table": v.to_dict(), "t": t}, {"type": "feed", "entry": entry}]
 
     def _on_deal(self, v: TableView, msg: dict[str, Any], body: dict[str, Any], seq: int,

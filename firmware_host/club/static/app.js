@@ -61,8 +61,18 @@
     const f = el("form", "result");
     f.hidden = true;
     f.addEventListener("submit", (ev) => { ev.preventDefault(); enterResult(id, f); });
-    c.append(h, el("div", "meta"), el("div", "score"), el("ul", "lamps"), el("div", "ruling"), el("div", "choices"),
-      el("div", "pending"), f);
+    f.addEventListener("input", () => { f.querySelector(".said").textContent = ""; });  // a fixed error goes
+    const fix = el("form", "correct");
+    fix.hidden = true;
+    fix.addEventListener("submit", (ev) => { ev.preventDefault(); enterResult(id, fix, "/api/correct"); });
+    fix.addEventListener("input", () => { fix.querySelector(".said").textContent = ""; });
+    // lamps the players settle themselves are no call, but the director may still put them out from here
+    const out = el("button", "ack lamps-out", "Lamps out");
+    out.type = "button";
+    out.hidden = true;
+    out.addEventListener("click", () => post("/api/ack", { table: id }, out).then(() => { out.disabled = false; }));
+    c.append(h, el("div", "meta"), el("div", "score"), el("ul", "lamps"), out, el("div", "ruling"), el("div", "choices"),
+      el("div", "pending"), el("ul", "results"), f, fix);
     const after = [...cards.keys()].filter((k) => k > id).sort()[0];
     tablesEl.insertBefore(c, after ? cards.get(after) : null);
     cards.set(id, c);
@@ -88,6 +98,10 @@
       if (last[sel] !== value) c.querySelector(sel).textContent = value;
       last[sel] = value;
     };
+    if (last.name !== (t.name || t.table)) {  // a name first known now: the feed's entries say it too
+      for (const b of document.querySelectorAll("b.who")) if (b.dataset.table === t.table) b.textContent = " " + (t.name || t.table) + " ";
+      last.name = t.name || t.table;
+    }
     text(".name", t.name || t.table);
     c.querySelector(".name").title = "History of " + (t.name || t.table);
     c.classList.toggle("calling", !!t.call);
@@ -96,11 +110,15 @@
     const counts = Object.entries(t.counts || {}).map(([s, n]) => s + " " + n).join(", ");
     let meta = "deal " + t.deal + (t.dealer ? ", " + t.dealer + " deals" : "") + (counts ? " · cards " + counts : "");
     if (t.last_event) meta += " · last: " + t.last_event;
-    for (const [device, why] of Object.entries(t.offline || {})) meta += " · " + device + " offline: " + why;
-    if (t.shoe_online === false && !(t.offline || {}).shoe) meta += " · shoe offline";
-    if (t.camera_online === false && !(t.offline || {}).camera) meta += " · camera offline";
+    // a device that is offline shows as its lit lamp with its reason (t.lit); here only without one
+    const lamp = (label) => (t.lit || []).some((i) => i.lamp.startsWith("NO ") && i.lamp.includes(label));
+    if (t.shoe_online === false && !lamp("SHOE")) meta += " · shoe offline";
+    if (t.camera_online === false && !lamp("CAMERA")) meta += " · camera offline";
     text(".meta", meta);
     text(".score", t.score || "");
+    const out = c.querySelector("button.lamps-out");
+    out.hidden = !!t.call || !(t.lit || []).some((i) => !i.lamp.startsWith("NO "));
+    out.setAttribute("aria-label", "Put the lamps out at " + (t.name || t.table));
     const lampsKey = JSON.stringify(t.lit || []);
     if (last.lamps !== lampsKey) {
       c.querySelector(".lamps").replaceChildren(...(t.lit || []).map(litItem));
@@ -133,11 +151,24 @@
       last.choices = choicesKey;
     }
     const f = c.querySelector("form.result");
-    const formKey = t.result_due ? t.game : "";
+    const entered = (t.results || []).some((r) => r.deal === t.deal);
+    const formKey = t.result_due && !entered ? t.game : "";
     if (last.form !== formKey) {
-      resultForm(f, t.game, t.table);
-      f.hidden = !t.result_due;
+      resultForm(f, t.game, t.table, "Enter result");
+      f.hidden = !formKey;
       last.form = formKey;
+    }
+    // the results entered here, each saying whether the table took it; a taken one can be corrected
+    const resultsKey = JSON.stringify([t.results || [], t.game]);
+    if (last.results !== resultsKey) {
+      c.querySelector(".results").replaceChildren(...(t.results || []).map((r) => el("li", r.taken ? "taken" : "waiting",
+        (r.kind === "correct" ? "Correction of deal " : "Result of deal ") + r.deal + " by " + r.by + ": " + r.words +
+        " — " + (r.taken ? "taken by the table" : r.why ? "refused by the table: " + r.why : "on its way to the table"))));
+      const fix = c.querySelector("form.correct");
+      const done = (t.results || []).filter((r) => r.taken);
+      fix.hidden = !done.length;
+      if (done.length) resultForm(fix, t.game, t.table, "Correct result", done[done.length - 1].deal);
+      last.results = resultsKey;
     }
     shown.set(t.table, last);
     const key = JSON.stringify([t.call, t.pending, t.online]);
@@ -231,12 +262,14 @@
     const li = el("li");
     li.dataset.kind = r.kind;
     const head = el("div", "line");
-    head.append(el("time", "", clockText(r.t)), el("b", "", " " + (r.name || nameOf(r.table)) + " "),
-      el("span", "headline", r.headline));
+    const known = nameOf(r.table);  // the table's name now (a ruling may come before its first status)
+    const who = el("b", "who", " " + (known !== r.table ? known : r.name || r.table) + " ");
+    who.dataset.table = r.table;
+    head.append(el("time", "", clockText(r.t)), who, el("span", "headline", r.headline));
     li.append(head);
     if (r.reason) li.append(el("div", "reason", r.reason));
     if (r.law) li.append(lawLine(r.law, r.clause));
-    if (r.kind === "irregularity") li.append(el("div", r.acked_by ? "acked" : "unacked",
+    if (r.kind === "irregularity" && r.calls !== false) li.append(el("div", r.acked_by ? "acked" : "unacked",
       r.acked_by ? "acknowledged by " + r.acked_by : "not yet acknowledged"));
     return li;
   }
@@ -321,7 +354,8 @@
     return { ok: resp.ok, answer: answer };
   }
 
-  const KINDS = { ack: "acknowledgement", result: "result", choose: "choice", search: "search outcome" };
+  const KINDS = { ack: "acknowledgement", result: "result", correct: "correction", choose: "choice",
+    search: "search outcome", bid: "bid", discard: "discard" };
   const SUIT_WORDS = [["S", "spades"], ["H", "hearts"], ["D", "diamonds"], ["C", "clubs"]];
   const RANKS = { "contract-bridge": "AKQJT98765432", euchre: "AKQJT987" };
   function picker(name, label, pairs) {
@@ -455,8 +489,15 @@
     return l;
   }
   // The director enters a hand's result: the fields of a `result` event for the table's game.
-  function resultForm(f, game, id) {
+  function resultForm(f, game, id, label, deal) {
     const parts = [];
+    if (deal) {
+      const l = el("label", "", "deal ");
+      const n = el("input");
+      n.type = "number"; n.name = "deal"; n.min = "1"; n.value = String(deal); n.required = true;
+      l.append(n);
+      parts.push(l);
+    }
     if (game === "contract-bridge") {
       const l = el("label", "", "contract ");
       const contract = el("input");
@@ -470,21 +511,26 @@
       l.append(alone);
       parts.push(choice("makers", "makers", ["NS", "EW"]), l, number("tricks", "tricks", 5));
     } else { f.replaceChildren(); return; }
-    const go = el("button", "", "Enter result");
+    const go = el("button", "", label);
     go.type = "submit";
-    go.setAttribute("aria-label", "Enter the result of " + id);
-    f.replaceChildren(...parts, go, el("span", "said"));
+    go.setAttribute("aria-label", label + " at " + nameOf(id));
+    const said = el("span", "said");
+    said.setAttribute("role", "status");
+    f.replaceChildren(...parts, go, said);
   }
-  async function enterResult(id, f) {
+  async function enterResult(id, f, url) {
     f.querySelector(".said").textContent = " sending";
     const result = {};
+    let deal = null;
     for (const input of f.querySelectorAll("input, select")) {
-      if (input.type === "checkbox") result[input.name] = input.checked;
-      else if (input.type === "number") result[input.name] = Number(input.value);
+      if (input.name === "deal") deal = Number(input.value);
+      else if (input.type === "checkbox") result[input.name] = input.checked;
+      else if (input.type === "number") result[input.name] = input.value === "" ? null : Number(input.value);
       else result[input.name] = input.value;
     }
-    const r = await post("/api/result", { table: id, result: result }, null);
-    if (r) f.querySelector(".said").textContent = r.ok ? " sent" : " " + r.answer.error;
+    const body = deal === null ? { table: id, result: result } : { table: id, deal: deal, result: result };
+    const r = await post(url || "/api/result", body, null);
+    if (r) f.querySelector(".said").textContent = r.ok ? " sent: pending until the table takes it" : " " + r.answer.error;
   }
 
   function connect() {
