@@ -27,6 +27,11 @@ def table_ids(n: int) -> list[str]:
     return [f"table-{i:0{width}d}" for i in range(1, n + 1)]
 
 
+def table_name(n: int) -> str:
+    """What a club calls its table ``n`` ("Table 3"), as ``[table] name`` in its configuration."""
+    return f"Table {n}"
+
+
 class SimTables:
     """N simulated tables publishing to a broker (journals in ``workdir``)."""
 
@@ -43,7 +48,8 @@ class SimTables:
         for i, tid in enumerate(ids):
             j = Journal.open(workdir / tid, synchronous=synchronous)
             pub = MqttPublisher(cfg, tid, j, password=passwords[tid], heartbeat=5.0)
-            table = SimTable(tid, j, pub, scenarios, start=i)
+            table = SimTable(tid, j, pub, scenarios, start=i, seed=i + 1)
+            table.name = table_name(i + 1)
             pub.on_command(table.acknowledge)
             self.journals.append(j)
             self.publishers.append(pub)
