@@ -41,6 +41,8 @@ done
 mkdir -p "$ROOT/root/.cache/pip" && mountpoint -q "$ROOT/root/.cache/pip" \
     || { mount --bind "${PIP_CACHE:-$HOME/.cache/pip}" "$ROOT/root/.cache/pip" 2>/dev/null && mounted+=("$ROOT/root/.cache/pip"); } || true
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+# pip in the root trusts what this machine trusts (a network whose proxy has its own CA)
+cp "${SSL_CERT_FILE:-/etc/ssl/certs/ca-certificates.crt}" "$ROOT/etc/ssl/certs/ca-certificates.crt"
 
 # Step 1: the program, from a wheel built from this checkout, at the tested versions.
 rm -rf "$ROOT/opt/cardtable" "$ROOT/etc/cardtable" "$ROOT/etc/systemd/system/cardtable.service"

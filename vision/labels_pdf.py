@@ -187,13 +187,13 @@ def write_pdf(path: Path, pages: list[VectorPage]) -> int:
         objects.append(b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream
                        + b"\nendstream")
         content = len(objects)
-        objects.append(("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %s %s] /Contents %d 0 R /Resources %s >>"
-                        % (_num(page.width_mm * PT_PER_MM), _num(page.height_mm * PT_PER_MM), content,
-                           resources)).encode())
+        box = f"0 0 {_num(page.width_mm * PT_PER_MM)} {_num(page.height_mm * PT_PER_MM)}"
+        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [{box}] /Contents {content} 0 R "
+                       f"/Resources {resources} >>".encode())
         kids.append(len(objects))
     objects[0] = b"<< /Type /Catalog /Pages 2 0 R >>"
-    objects[1] = ("<< /Type /Pages /Kids [%s] /Count %d >>" % (" ".join(f"{k} 0 R" for k in kids),
-                                                                len(kids))).encode()
+    refs = " ".join(f"{k} 0 R" for k in kids)
+    objects[1] = f"<< /Type /Pages /Kids [{refs}] /Count {len(kids)} >>".encode()
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for n, body in enumerate(objects, 1):

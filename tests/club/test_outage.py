@@ -3,8 +3,6 @@ arrives afterwards, in order, once (as the dashboard shows it)."""
 
 from __future__ import annotations
 
-from firmware_host.club.secrecy import HIDDEN_IN_WORDS
-
 import json
 import threading
 import time
@@ -15,6 +13,7 @@ import pytest
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 from firmware_host.club.publisher import MqttPublisher
+from firmware_host.club.secrecy import HIDDEN_IN_WORDS
 from firmware_host.club.state import ClubState
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
-from firmware_host.club.secrecy import HIDDEN_IN_WORDS
-
-from firmware_host.club.secrecy import HIDDEN, SecrecyFilter, hide_cards, is_card_code, names_a_card
+from firmware_host.club.secrecy import (
+    HIDDEN,
+    SecrecyFilter,
+    hide_cards,
+    is_card_code,
+    names_a_card,
+)
 
 
 def test_card_codes_are_recognised() -> None:
