@@ -365,6 +365,8 @@ class ClubState:
             v.calling = said
             if v.call is not None:  # a further call at a table already calling: its latest words
                 v.call.update(said)
+            elif v.needs_ack:  # its status (retained, sent apart) came first with the lamps lit
+                v.call = {"since": now, **said, "taken_by": "", "taken_at": 0.0, "clearing_by": ""}
         ruling = words.ruling_of(body)
         for lamp in lamps_for(ruling) if ruling is not None else ():
             v.reasons[lamp] = said

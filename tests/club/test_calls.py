@@ -160,3 +160,10 @@ def test_pack_health_starts_when_the_pack_is_known() -> None:
     assert [p["pack"] for p in packs] == ["red"]
     assert packs[0]["retire"] and packs[0]["why"] == ("2 unreadable cards and 1 damaged card in 4 deals "
                                                       "(retire at 3 between them)")
+
+
+def test_a_calling_ruling_that_comes_after_its_status_opens_the_call() -> None:
+    """The status is retained and sent apart from the ordered rulings: it may arrive first."""
+    s = ClubState()
+    _feed(s, [_status("t1", 6, {"replace_pack": True}), _msg("t1", "ruling", 5, PACK, prev=0)], now=1.0)
+    assert s.tables["t1"].call is not None and s.tables["t1"].call["reason"] == "A damaged card was dealt."

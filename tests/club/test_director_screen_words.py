@@ -21,6 +21,7 @@ from laws.cards import Seat
 from laws.rulings import Remedy, Ruling
 
 from .conftest import browser_login, club_demo
+from .test_director_screen import _axe
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -113,8 +114,8 @@ def test_tables_read_in_words_at_every_width(club: Any, tmp_path: Path, width: i
         score = card.find_element(By.CSS_SELECTOR, ".score").text
         assert "North-South 540" in score and "North-South vulnerable" in score and "below 0-0" not in score
         # the fresh pack calls the director; the shuffle and the claim alone would not
-        assert [li.get_attribute("data-table") for li in driver.find_elements(By.CSS_SELECTOR, "#queue li.call")] \
-            == [tables[0].tid]
+        wait.until(lambda d: [li.get_attribute("data-table") for li in d.find_elements(By.CSS_SELECTOR, "#queue li.call")]
+                   == [tables[0].tid])
         # no clause id anywhere on the page as it reads
         text = driver.execute_script("return document.body.innerText")
         assert not CLAUSE_ID.findall(text), CLAUSE_ID.findall(text)
@@ -136,6 +137,8 @@ def test_tables_read_in_words_at_every_width(club: Any, tmp_path: Path, width: i
         assert driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth") <= 0
         ARTIFACTS.mkdir(exist_ok=True)
         driver.save_screenshot(str(ARTIFACTS / f"director-{width}-words.png"))
+        bad = [v for v in _axe(driver) if v["impact"] in ("serious", "critical")]
+        assert not bad, bad
 
         # a result with an error, then fixed: the error goes
         fire = driver.find_element(By.CSS_SELECTOR, f'.table[data-table="{tables[1].tid}"]')
