@@ -82,7 +82,14 @@ def _listen(args: argparse.Namespace) -> int:
     link.start()
     dealer = Seat(args.dealer)
     asked = done = 0
+    ours: set[int] = set()          # ids of the START_DEALs this run sent and the shoe has not refused
     seen_online = waiting = False
+
+    def ask() -> None:
+        nonlocal asked
+        ours.add(link.send(start_deal(args.game, dealer, variant=asked)).cmd)
+        asked += 1
+
     try:
         while True:
             ev = events.get()
@@ -100,20 +107,22 @@ def _listen(args: argparse.Namespace) -> int:
             if isinstance(ev, m.LinkStatus):
                 seen_online = seen_online or ev.online
                 if ev.online and args.scanner and asked == 0 < args.deals:
-                    link.send(start_deal(args.game, dealer, variant=asked))
-                    asked += 1
+                    ask()
+            elif isinstance(ev, m.Reply) and ev.cmd in ours and ev.status != m.Status.OK:
+                ours.discard(ev.cmd)        # refused (busy: a deal of an earlier run): ask at the next pack
+                asked -= 1
             elif isinstance(ev, m.PackLoaded) and asked == done < args.deals:
-                link.send(start_deal(args.game, dealer, variant=asked))
-                asked += 1
-            elif isinstance(ev, m.DealFinished):
+                ask()
+            elif isinstance(ev, m.DealFinished) and ev.answers in ours:
+                # Only the end of a deal this run asked for counts: a replayed deal of an earlier run
+                # of the host (PROTOCOL.md section 6.3) is shown but is not ours.
                 done += 1
                 dealer = dealer.left
                 if done >= args.deals > 0:
                     print(f"counters: {link.counters()}", file=sys.stderr)
                     return 0
                 if args.scanner:
-                    link.send(start_deal(args.game, dealer, variant=asked))
-                    asked += 1
+                    ask()
     finally:
         link.stop()
 

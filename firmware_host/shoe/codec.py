@@ -94,7 +94,7 @@ def _body(msg: m.ShoeMessage | m.Command) -> tuple[int, int, bytes]:
         case m.Reply():
             return T.REPLY, msg.seq, struct.pack(">IB", msg.cmd, msg.status) + _s(msg.detail)
         case m.HostHello():
-            tail = struct.pack(">I", msg.next_cmd) if msg.minor >= 1 else b""
+            tail = b"" if msg.next_cmd is None else struct.pack(">I", msg.next_cmd)
             return T.HOST_HELLO, msg.cmd, struct.pack(">BBI", msg.major, msg.minor, msg.session) + tail
         case m.StartDeal():
             return T.START_DEAL, msg.cmd, (struct.pack(">BBB", _seat_code(msg.dealer), msg.turn_up,
@@ -218,7 +218,7 @@ _DECODERS: dict[int, Callable[[int, bytes], Any]] = {
     T.ERROR: lambda s, b: m.ShoeError(s, _enum(m.ErrorCode, b[0]), _str_at(b, 1)[0]),
     T.REPLY: lambda s, b: m.Reply(s, struct.unpack_from(">I", b)[0], _enum(m.Status, b[4]), _str_at(b, 5)[0]),
     T.HOST_HELLO: lambda c, b: m.HostHello(struct.unpack_from(">I", b, 2)[0], b[0], b[1],
-                                           struct.unpack_from(">I", b, 6)[0] if len(b) >= 10 else 0, cmd=c),
+                                           struct.unpack_from(">I", b, 6)[0] if len(b) >= 10 else None, cmd=c),
     T.START_DEAL: _d_start_deal,
     T.PAUSE: lambda c, b: m.Pause(cmd=c),
     T.RESUME: lambda c, b: m.Resume(cmd=c),

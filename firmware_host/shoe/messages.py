@@ -159,17 +159,25 @@ class CardOut(ShoeMessage):
 
 @dataclass(frozen=True, slots=True)
 class DealBegan(ShoeMessage):
+    """A deal began. ``answers``: the id of this host run's START_DEAL it answers, 0 for none (a deal an
+    earlier run of the host asked for, replayed from the shoe's ring: PROTOCOL.md section 6.3). The
+    session sets it; it is not on the wire and not part of the message's equality."""
+
     dealer: Seat
     turn_up: int
     pattern: tuple[int, ...]
     pack: str
+    answers: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
 class DealFinished(ShoeMessage):
+    """A deal ended; ``answers`` as the ``DealBegan`` of the same deal (0: not a deal of this run's)."""
+
     reason: FinishReason | int
     dealt: int
     left_in_shoe: bool
+    answers: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,13 +225,14 @@ class Command:
 
 @dataclass(frozen=True, slots=True)
 class HostHello(Command):
-    """``next_cmd`` (protocol 1.1, sent when ``minor`` >= 1): the lowest command id still awaiting its
-    REPLY, or the next id the host will use; a shoe meeting a new session does commands from there on."""
+    """``next_cmd`` (protocol 1.1): the lowest command id still awaiting its REPLY, or the next id the
+    host will use; a shoe meeting a new session does commands from there on. None: the field is absent
+    (a 1.0 host's 6-byte body; a shoe reads any HOST_HELLO without it by the 1.0 rules, section 4.3)."""
 
     session: int
     major: int = PROTO_MAJOR
     minor: int = PROTO_MINOR
-    next_cmd: int = 1
+    next_cmd: int | None = 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,8 @@ from firmware_host.shoe import messages as m
 log = logging.getLogger(__name__)
 
 Result = tuple[list[m.ShoeEvent], bytes]
+STARTS: dict[type, type] = {m.DealBegan: m.StartDeal}      # a deal's start -> the command it answers
+ENDS: tuple[type, ...] = (m.DealFinished,)
 
 
 class Phase(Enum):
@@ -76,6 +78,8 @@ class ShoeSession:
         self._sent_at: dict[int, float] = {}             # those in flight: when last sent
         self._sent_after: dict[int, int] = {}            # the shoe's last number when first sent
         self._early: dict[int, m.ShoeMessage] = {}     # arrived ahead of a gap, waiting for it
+        self._began: set[int] = set()                   # pending commands a deal's start has answered
+        self._deal_of = 0                               # the command the deal being delivered answers
 
     # --- connection events ----------------------------------------------------------------------
 
@@ -167,8 +171,8 @@ class ShoeSession:
                 self._hello(msg, now, events, out)
             elif self.phase is not Phase.ONLINE:
                 self.stats["before_handshake"] += 1
-                if not self.online and self.phase is Phase.HANDSHAKE and now - self._last_hello > 0.05:
-                    self._last_hello = now
+                if self.phase is Phase.HANDSHAKE and now - self._last_hello >= self.hello_every:
+                    self._last_hello = now          # a frame is a tick too, but never a faster pace
                     out.append(self._host_hello())
             elif isinstance(msg, (m.Heartbeat, m.Pong)):
                 self._came_back(events)
@@ -239,6 +243,8 @@ class ShoeSession:
             self.expected += 1
             if isinstance(msg, m.Reply):
                 self._reply(msg)
+            elif isinstance(msg, (*STARTS, *ENDS)):
+                msg = self._deal_answers(msg)
             if isinstance(msg, m.Skipped):
                 self.stats["skipped"] += 1
                 log.error("shoe link: message %d (type 0x%02x) could not be read (%s); skipped",
@@ -246,6 +252,24 @@ class ShoeSession:
             else:
                 events.append(msg)
             msg = self._early.pop(self.expected, None)
+
+    def _deal_answers(self, msg: Any) -> Any:
+        """The REPLY rule for deals (PROTOCOL.md section 6.3): a deal's start answers the oldest START_DEAL
+        in flight that no start has answered yet, if the shoe numbered it after that command was first
+        sent; otherwise it is an earlier run's deal (``answers`` 0). A deal's end belongs to the deal of
+        the last start before it."""
+        if isinstance(msg, ENDS):
+            n, self._deal_of = self._deal_of, 0
+            return replace(msg, answers=n) if n else msg
+        kind = STARTS[type(msg)]
+        self._deal_of = 0
+        for n, cmd in self._pending.items():
+            if isinstance(cmd, kind) and n not in self._began and msg.seq > self._sent_after.get(n, msg.seq):
+                self._began.add(n)
+                self._deal_of = n
+                return replace(msg, answers=n)
+        self.stats["stale_deals"] += 1
+        return msg
 
     def _reply(self, msg: m.Reply) -> None:
         """A REPLY answers our command only if the shoe numbered it after the command was first sent:
@@ -258,6 +282,7 @@ class ShoeSession:
         del self._pending[msg.cmd]
         self._sent_at.pop(msg.cmd, None)
         self._sent_after.pop(msg.cmd, None)
+        self._began.discard(msg.cmd)
 
     def _came_back(self, events: list[m.ShoeEvent]) -> None:
         if not self.online:
@@ -288,6 +313,7 @@ class ShoeSession:
             self.acked = self.expected - 1      # a new boot: nothing before its oldest message is ours
             self._early.clear()
             self._sent_after = dict.fromkeys(self._sent_after, 0)     # a new boot numbers from 1
+            self._deal_of = 0                   # a restarted shoe is dealing nothing
         else:
             resume = hello.oldest_held or last + 1      # the first number the shoe can still send
             if resume > self.expected:

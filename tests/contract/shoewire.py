@@ -209,7 +209,8 @@ def check_char(text5: str) -> str:
 
 def read_card_code(text: str) -> tuple[str | None, str]:
     """Section 8's table: reader text -> (CARD_OUT card or None, pack)."""
-    t = text.strip(" \t\r\n").upper()     # white space off both ends only
+    t = text.strip(" \t\r\n")     # white space (these four only) off both ends
+    t = "".join(chr(ord(c) - 32) if "a" <= c <= "z" else c for c in t)     # a-z upper-cased, nothing else
     alphabet = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
     if len(t) != 6 or not set(t) <= alphabet or t[0] != "1" or check_char(t[:5]) != t[5]:
         return None, ""

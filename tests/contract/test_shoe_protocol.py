@@ -191,7 +191,7 @@ def host_object(name: str, seq: int, f: dict[str, Any]) -> Any:
         case "REPLY":
             return m.Reply(seq, f["cmd"], num(m.Status, f["status"]), f["detail"])
         case "HOST_HELLO":
-            return m.HostHello(f["session"], f["major"], f["minor"], f.get("next_cmd", 0), cmd=seq)
+            return m.HostHello(f["session"], f["major"], f["minor"], f.get("next_cmd"), cmd=seq)
         case "START_DEAL":
             return m.StartDeal(seats[f["dealer"]], tuple(f["sizes"]), f["turn_up"], f["pack"], cmd=seq)
         case "PAUSE":

@@ -53,7 +53,7 @@ def to_message(v: dict[str, Any]) -> m.ShoeMessage | m.Command:
     if t == "REPLY":
         return m.Reply(seq, f["cmd"], _enum(m.Status, f["status"]), f["detail"])
     if t == "HOST_HELLO":
-        return m.HostHello(f["session"], f["major"], f["minor"], f.get("next_cmd", 0), cmd=seq)
+        return m.HostHello(f["session"], f["major"], f["minor"], f.get("next_cmd"), cmd=seq)
     if t == "START_DEAL":
         return m.StartDeal(_SEATS[f["dealer"]], tuple(f["sizes"]), f["turn_up"], f["pack"], cmd=seq)
     if t == "PAUSE":

@@ -101,9 +101,13 @@ class Shoe:
         self._write(data)
         if lost and not self.overflowing:
             # Once per overflow: the ring was full and a message the host never acknowledged is gone.
+            # The ERROR takes a slot too: in a full ring it overwrites the oldest, which it counts.
             self.overflowing = True
+            gone = self.ring.oldest_seq() - 1
+            if self.ring.count == self.ring.size:
+                gone += 1
             self._send_numbered(wire.ERROR, wire.error_body(
-                wire.ERR_RING_OVERFLOW, "ring full: messages up to %d overwritten" % (self.ring.oldest_seq() - 1)))
+                wire.ERR_RING_OVERFLOW, "ring full: messages up to %d overwritten" % gone))
         return data
 
     def _send_link(self, mtype, body):
