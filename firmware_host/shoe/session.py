@@ -24,8 +24,9 @@ from firmware_host.shoe import messages as m
 log = logging.getLogger(__name__)
 
 Result = tuple[list[m.ShoeEvent], bytes]
-STARTS: dict[type, type] = {m.DealBegan: m.StartDeal}      # a deal's start -> the command it answers
-ENDS: tuple[type, ...] = (m.DealFinished,)
+# a deal's (board's) start -> the command it answers; and the messages that end one
+STARTS: dict[type, type] = {m.DealBegan: m.StartDeal, m.BoardBegan: m.DealBoard}
+ENDS: tuple[type, ...] = (m.DealFinished, m.BoardFinished)
 
 
 class Phase(Enum):
@@ -80,6 +81,7 @@ class ShoeSession:
         self._early: dict[int, m.ShoeMessage] = {}     # arrived ahead of a gap, waiting for it
         self._began: set[int] = set()                   # pending commands a deal's start has answered
         self._deal_of = 0                               # the command the deal being delivered answers
+        self._board_now = 0                             # the board being delivered (its cards' ``board``)
 
     # --- connection events ----------------------------------------------------------------------
 
@@ -242,7 +244,11 @@ class ShoeSession:
         while msg is not None:
             self.expected += 1
             if isinstance(msg, m.Reply):
-                self._reply(msg)
+                if self._reply(msg):
+                    msg = replace(msg, stale=True)
+            elif isinstance(msg, m.CardOut):
+                if self._board_now and msg.index:
+                    msg = replace(msg, board=self._board_now)
             elif isinstance(msg, (*STARTS, *ENDS)):
                 msg = self._deal_answers(msg)
             if isinstance(msg, m.Skipped):
@@ -259,10 +265,11 @@ class ShoeSession:
         sent; otherwise it is an earlier run's deal (``answers`` 0). A deal's end belongs to the deal of
         the last start before it."""
         if isinstance(msg, ENDS):
-            n, self._deal_of = self._deal_of, 0
+            n, self._deal_of, self._board_now = self._deal_of, 0, 0
             return replace(msg, answers=n) if n else msg
         kind = STARTS[type(msg)]
         self._deal_of = 0
+        self._board_now = msg.board if isinstance(msg, m.BoardBegan) else 0
         for n, cmd in self._pending.items():
             if isinstance(cmd, kind) and n not in self._began and msg.seq > self._sent_after.get(n, msg.seq):
                 self._began.add(n)
@@ -271,18 +278,20 @@ class ShoeSession:
         self.stats["stale_deals"] += 1
         return msg
 
-    def _reply(self, msg: m.Reply) -> None:
+    def _reply(self, msg: m.Reply) -> bool:
         """A REPLY answers our command only if the shoe numbered it after the command was first sent:
-        one numbered before is a previous host run's, replayed from the ring (ids restart per session)."""
+        one numbered before is a previous host run's, replayed from the ring (ids restart per session).
+        True when it is such a stale one."""
         if msg.cmd not in self._pending:
-            return
+            return False
         if msg.seq <= self._sent_after.get(msg.cmd, msg.seq):
             self.stats["stale_replies"] += 1
-            return
+            return True
         del self._pending[msg.cmd]
         self._sent_at.pop(msg.cmd, None)
         self._sent_after.pop(msg.cmd, None)
         self._began.discard(msg.cmd)
+        return False
 
     def _came_back(self, events: list[m.ShoeEvent]) -> None:
         if not self.online:
@@ -313,7 +322,7 @@ class ShoeSession:
             self.acked = self.expected - 1      # a new boot: nothing before its oldest message is ours
             self._early.clear()
             self._sent_after = dict.fromkeys(self._sent_after, 0)     # a new boot numbers from 1
-            self._deal_of = 0                   # a restarted shoe is dealing nothing
+            self._deal_of = self._board_now = 0     # a restarted shoe is dealing nothing
         else:
             resume = hello.oldest_held or last + 1      # the first number the shoe can still send
             if resume > self.expected:

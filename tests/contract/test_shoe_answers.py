@@ -124,7 +124,7 @@ def test_ping_and_another_major() -> None:
     assert pong[0] == "PONG" and pong[2] == {"token": 0xBEEF} and pong[1] == hello[0][1]   # seq: last number
     out = shoe.raw(w.encode("HOST_HELLO", 0, {"major": 2, "minor": 0, "session": 1}))
     assert [m[0] for m in out] == ["ERROR", "HELLO"] and out[0][2]["code"] == 3
-    assert "2.0" in out[0][2]["detail"] and "1.1" in out[0][2]["detail"]
+    assert "2.0" in out[0][2]["detail"] and "1.2" in out[0][2]["detail"]
 
 
 def test_one_reply_per_id_and_the_same_frame_again() -> None:

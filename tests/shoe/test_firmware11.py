@@ -153,7 +153,7 @@ def test_a_back_mark_is_an_unreadable_card_of_its_pack_and_other_non_cards_have_
     assert parse_payload("1B7ZZ" + check_char("1B7ZZ")) == ("B7", None)
     assert parse_payload("1B7XX" + check_char("1B7XX")) == ("", None)
     assert parse_payload("1B7TD" + check_char("1B7TD")) == ("B7", "TD")
-    assert wire.PROTO_MINOR == 1
+    assert wire.PROTO_MINOR == 2
 
 
 def test_the_shoes_own_frames_echoed_back_are_not_commands() -> None:

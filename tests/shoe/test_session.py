@@ -90,7 +90,7 @@ def test_a_newer_major_version_is_refused_naming_both_versions() -> None:
     s.connection_made(0)
     events, _ = s.receive(codec.encode(m.Hello(0, 2, 1, 9, 0, 0, 64, "new", "2.1.0"), version=2), 0.1)
     assert len(events) == 1 and events[0].refused and not events[0].online
-    assert "shoe speaks protocol 2.1; this host speaks 1.1" in events[0].reason
+    assert "shoe speaks protocol 2.1; this host speaks 1.2" in events[0].reason
     assert "update the host" in events[0].reason
     assert s.phase is Phase.REFUSED
     events, _ = s.receive(codec.encode(card(1), version=2), 0.2)

@@ -16,6 +16,11 @@ Methods a hardware layer provides:
 - ``set_lamp(lamp, mode, colour)``: drive lamp 0 (the shoe) or 1-4 (seats N, E, S, W); the shoe
   logic only passes modes 0-3 and colours 0-4.
 - ``capabilities()``: the CAP_* bits of ``wire.py`` this hardware has.
+- ``route(dest)`` (only hardware with ``CAP_BOARDS``): send the card now in the exit to pocket ``dest``
+  (seats 0-3) or to the reject exit (``board.REJECT``). Called while a board is dealt: when a card
+  enters the exit (the reject exit, until its code is read), at every reading of its code, and when
+  the board ends with a card in the exit. The gate rests at the reject exit: a card the shoe never
+  routes (outside a board) lands there.
 """
 
 # Button kinds (PROTOCOL.md section 4.2, BUTTON).
