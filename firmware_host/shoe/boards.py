@@ -5,16 +5,14 @@ Usage::
 
     from firmware_host.shoe.boards import BoardTracker, board_id_of, deal_board
 
-    cmd = link.send(deal_board(7, deal.assignment(), board_id_of(deal.fingerprint), pack="B7"))
-    board = BoardTracker(cmd)
+    board = start_board(link, deal_board(7, deal.assignment(), board_id_of(deal.fingerprint), pack="B7"))
     ...
     def on_event(ev):                        # the link's callback, in order
         for out in board.feed(ev):           # BoardStarted, CardPlaced, BoardCardRejected, BoardMismatch,
             show(out.words)                  # BoardDealt, BoardIncomplete or BoardRefused
     ...
     if board.state is BoardState.INCOMPLETE:     # the operator puts the missing cards in the well
-        cmd = link.send(board.again())
-        board = BoardTracker(cmd, seen=board.seen)
+        board = start_board(link, board.again(), seen=board.seen)
 
 A record is 52 ``Seat``s in canonical card order (``laws.cards.full_pack()``: spades ace first, clubs two
 last, Duplimate's card numbers 01-52): ``Deal.assignment()`` of a hand record gives exactly that. Sans-I/O
@@ -27,6 +25,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from firmware_host.shoe import messages as m
 from firmware_host.shoe.codec import PACK
@@ -199,6 +198,8 @@ def _names(cards: Sequence[Card], most: int = 4) -> str:
 def refusal_words(board: int, status: int, detail: str) -> str:
     """What the operator reads when the shoe does not start board ``board``."""
     if status == m.Status.UNSUPPORTED:
+        if detail.startswith(CANNOT_DEAL_BOARDS):
+            return detail
         return CANNOT_DEAL_BOARDS + (f" ({detail})" if detail else "")
     if status == m.Status.BUSY:
         return f"board {board} not started: the shoe is busy with a deal"
@@ -222,8 +223,10 @@ class BoardTracker:
             acknowledged before): follow its cards without waiting for its start.
     """
 
-    def __init__(self, command: m.DealBoard, *, seen: Mapping[Card, Seat] | None = None,
+    def __init__(self, command: m.Command, *, seen: Mapping[Card, Seat] | None = None,
                  started: bool = False) -> None:
+        if not isinstance(command, m.DealBoard):
+            raise TypeError(f"a BoardTracker follows a DealBoard, not a {type(command).__name__}")
         self.command = command
         self.record = dict(zip(PACK, command.seats))
         self.seen: dict[Card, Seat] = dict(seen or {})
@@ -320,12 +323,14 @@ class BoardTracker:
             out.append(BoardDealt(self.board, ev.board_id, self.pack, ev.rejected, verified))
             self.state = BoardState.DEALT
         else:
+            n = len(self.missing)
+            count = f"{n} card{'s' if n != 1 else ''} not placed"
             if ev.reason == m.FinishReason.EMPTY:
-                how = f"the pack ran out with {len(self.missing)} cards not placed"
+                how = f"the pack ran out with {count}"
             elif ev.reason == m.FinishReason.ABORTED:
-                how = f"stopped with {len(self.missing)} cards not placed"
+                how = f"stopped with {count}"
             else:
-                how = f"ended (reason {int(ev.reason)}) with {len(self.missing)} cards not placed"
+                how = f"ended (reason {int(ev.reason)}) with {count}"
             words = f"board {self.board} is not whole: {how}: the {_names(self.missing)}" if self.missing else \
                 f"board {self.board} is not whole: {how}"
             out.append(BoardIncomplete(self.board, ev.board_id, ev.reason, self.placed, self.missing,
@@ -344,3 +349,17 @@ class BoardTracker:
         marked placed (after the operator put the missing ones in the well)."""
         return deal_board(self.board, self.command.seats, self.command.board_id,
                           pack=self.pack if pack is None else pack, placed=self.placed)
+
+
+def start_board(link: Any, command: m.DealBoard, *, seen: Mapping[Card, Seat] | None = None) -> BoardTracker:
+    """Send ``command`` on ``link`` (a ``ShoeLink``) and return its follower; feed it the link's events.
+
+    A shoe whose HELLO says it cannot deal boards (PROTOCOL.md section 9) is not sent the command: the
+    follower is refused at once ("this shoe cannot deal boards"). While no HELLO is known the command
+    waits in the link for the handshake, and the HELLO or the shoe's REPLY decides.
+    """
+    if getattr(link, "can_deal_boards", None) is False:
+        tracker = BoardTracker(command, seen=seen)
+        tracker._end(BoardRefused(command.board, None, CANNOT_DEAL_BOARDS))
+        return tracker
+    return BoardTracker(link.send(command), seen=seen)

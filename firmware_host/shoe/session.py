@@ -264,7 +264,7 @@ class ShoeSession:
         in flight that no start has answered yet, if the shoe numbered it after that command was first
         sent; otherwise it is an earlier run's deal (``answers`` 0). A deal's end belongs to the deal of
         the last start before it."""
-        if isinstance(msg, ENDS):
+        if isinstance(msg, (m.DealFinished, m.BoardFinished)):
             n, self._deal_of, self._board_now = self._deal_of, 0, 0
             return replace(msg, answers=n) if n else msg
         kind = STARTS[type(msg)]

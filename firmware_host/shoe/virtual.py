@@ -228,7 +228,8 @@ class VirtualShoe:
     @property
     def pockets(self) -> dict[int, list[PhysCard]]:
         """Where the cards of the last board went: seat codes 0-3 (N, E, S, W) and 5, the reject exit
-        (a card in the exit when the board ended lands there too)."""
+        (a card in the exit when the board ended lands there too). A board sent again with cards
+        ``placed`` adds to the pockets; a fresh one starts with them empty."""
         with self._lock:
             return {k: list(v) for k, v in self.hw.pockets.items()}
 
@@ -324,8 +325,8 @@ class VirtualShoe:
                     self._drop()
         if fw.dealing and not was_dealing:
             self.deals += 1
-            if fw.board is not None:
-                self.hw.pockets = {}          # a new board: empty pockets
+            if fw.board is not None and fw.board.count == 0:
+                self.hw.pockets = {}          # a fresh board: empty pockets (one sent again continues)
             faults = self._schedule.pop(self.deals, [])
             if faults:
                 log.info("virtual shoe: deal %d with %s", self.deals, ", ".join(map(str, faults)))

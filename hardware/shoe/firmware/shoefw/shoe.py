@@ -440,6 +440,10 @@ class Shoe:
                 return wire.UNSUPPORTED, "lamp mode %d colour %d is not supported" % (f["mode"], f["colour"])
             self.hal.set_lamp(f["lamp"], f["mode"], f["colour"])
             return wire.OK, ""
+        if mtype == wire.ABORT and self.dealing:
+            # A card that left the exit before this ABORT was read belongs to the deal (or board): it
+            # is reported first, and may even have ended it (then the ABORT finds no deal).
+            self._watch_slot(self.hal.ticks_ms())
         if not self.dealing:
             return wire.BAD_STATE, "no deal in progress"
         if mtype == wire.PAUSE:
