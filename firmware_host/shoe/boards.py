@@ -220,7 +220,9 @@ class BoardTracker:
         seen: cards the host already saw placed at their seats (an earlier attempt, or what a journal
             held before a restart); they count for ``verified``.
         started: the board is known to be under way already (a restart mid-board whose start was
-            acknowledged before): follow its cards without waiting for its start.
+            acknowledged before): follow its cards without waiting for its start. The session then
+            never saw the start either, so it cannot mark the cards with the board's number: every
+            placed card (``index`` 1-52 with a seat) up to the board's end is taken as this board's.
     """
 
     def __init__(self, command: m.Command, *, seen: Mapping[Card, Seat] | None = None,
@@ -231,6 +233,7 @@ class BoardTracker:
         self.record = dict(zip(PACK, command.seats))
         self.seen: dict[Card, Seat] = dict(seen or {})
         self.state = BoardState.DEALING if started else BoardState.WAITING
+        self._unmarked = started            # cards may come without the board's number (see ``started``)
         self.pack = command.pack
         self.rejected = 0
         self.mismatches = 0
@@ -264,6 +267,7 @@ class BoardTracker:
             if not self._ours(ev.answers, ev.board, ev.board_id):
                 return []
             self.state = BoardState.DEALING
+            self._unmarked = False
             self.pack = ev.pack
             out: list[BoardEvent] = [BoardStarted(ev.board, ev.board_id, ev.pack, ev.placed)]
             if ev.seats != self.command.seats or ev.placed != self.command.placed:
@@ -273,7 +277,7 @@ class BoardTracker:
             return out
         if self.state is not BoardState.DEALING:
             return []
-        if isinstance(ev, m.CardOut) and ev.board == self.board:
+        if isinstance(ev, m.CardOut) and ev.index and (ev.board == self.board or self._unmarked and not ev.board):
             return self._placed(ev)
         if isinstance(ev, m.CardRejected):
             return [self._rejected(ev)]

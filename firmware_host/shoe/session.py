@@ -7,6 +7,12 @@ not answered (on a timer, protocol 1.1). It acknowledges nothing by itself: the 
 ``acknowledge(upto)`` once what it was given is committed to its journal (``firmware_host.table.ordering``), so
 the shoe keeps every message until then. It has no thread, no port and no clock of its own: ``now`` is
 passed in.
+
+It applies the REPLY rule of PROTOCOL.md section 6.3 and marks what it delivers accordingly (fields not
+on the wire): a ``Reply`` numbered before its command was first sent is ``stale``; a ``DealBegan`` or
+``BoardBegan`` ``answers`` the id of this run's START_DEAL / DEAL_BOARD it answers (0: an earlier run's
+deal), and its ``DealFinished`` / ``BoardFinished`` the same; a ``CardOut`` placed for a board carries
+the board's number in ``board``.
 """
 
 from __future__ import annotations

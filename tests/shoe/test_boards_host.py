@@ -318,3 +318,24 @@ def test_a_shoe_that_puts_a_card_where_the_record_does_not_is_caught() -> None:
     (dealt,) = t.feed(end)
     assert isinstance(dealt, BoardDealt) and not dealt.verified       # whole by the shoe's word, not checked
     assert "NOT verified" in dealt.words
+
+
+def test_a_host_restarted_after_the_boards_start_was_acknowledged_follows_it_from_its_cards() -> None:
+    """The journal held the BOARD_STARTED (acknowledged) and some cards; the restarted host is replayed
+    only the rest. Its follower, told the board is under way, takes the unmarked placed cards as the
+    board's; with the cards its journal held as ``seen``, the board is whole and verified."""
+    b = Bench()
+    b.load()
+    s = host(b)
+    seats = record(9)
+    cmd = send(b, s, deal_board(6, seats, 5, pack="A1"), 0.0)
+    first = BoardTracker(cmd)
+    run_board(b, s, [first], 40)                          # about ten cards, every one acknowledged
+    committed = s.expected - 1
+    again = ShoeSession(session_id=8, offline_after=100.0)
+    again.resume(b.shoe.boot_id, committed)               # what the journal holds
+    b.port.inbox += again.connection_made(0.1)
+    follower = BoardTracker(replace(cmd, cmd=0), seen=first.seen, started=True)
+    said = run_board(b, again, [follower], 400, 100)
+    assert isinstance(said[-1], BoardDealt) and said[-1].verified
+    assert all(isinstance(x, CardPlaced) for x in said[:-1]) and len(said) - 1 == 52 - len(first.seen)

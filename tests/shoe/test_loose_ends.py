@@ -355,3 +355,25 @@ def test_link_commands_are_not_part_of_it() -> None:
     _, data = s.command(m.Ping(3), 1.0)
     assert sent(data) == [m.Ping(3)] and s.tick(5.0)[1] == b""
     assert struct.unpack(">I", codec.encode(m.Ping(3))[3:7])[0] == 0       # cmd 0 on the wire
+
+
+# --- an ABORT that arrives as a card leaves (section 4.3) -----------------------------------------------
+
+
+def test_a_card_that_left_before_the_abort_was_read_belongs_to_the_deal() -> None:
+    """The exit cleared in the same loop as the ABORT arrived: the card landed at its seat, so it is
+    reported in the deal, before DEAL_FINISHED (it used to come after it, as a card outside any deal,
+    which a host gives to no seat: a card missing from a hand)."""
+    b = Bench()
+    b.load()
+    b.host(m.HostHello(7, next_cmd=1), m.StartDeal(Seat.N, (1,) * 13, cmd=1))
+    b.run(12)
+    while b.hw.slot is None:
+        b.run(1)
+    b.run(1)                                      # the shoe has seen the card in the exit
+    b.hw.slot_until = b.clock.ms                  # it leaves at the next step
+    b.host(m.Abort(cmd=2))
+    msgs = numbered(b.run(1))
+    kinds = [type(x).__name__ for x in msgs]
+    assert kinds == ["CardOut", "DealFinished", "Reply"]
+    assert msgs[0].index == msgs[1].dealt and msgs[0].seat is not None
