@@ -132,8 +132,22 @@ def _show(ev: object) -> str:
 
     if isinstance(ev, m.CardOut):
         where = "table (turn-up)" if ev.turn_up else (ev.seat or "no deal")
+        if ev.board:
+            where = f"{where}'s pocket (board {ev.board})"
         card = ev.card.code if ev.card else "unreadable"
         return f"#{ev.seq:<4} card {ev.index:>2} {card:<10} -> {where}  {str(getattr(ev.orientation, 'name', ev.orientation)).lower()}  pack {ev.pack or '?'}"
     if isinstance(ev, m.LinkStatus):
         return f"link {'online' if ev.online else 'OFFLINE'}: {ev.reason}"
+    if isinstance(ev, m.BoardBegan):
+        return f"#{ev.seq:<4} board {ev.board} started ({len(ev.placed)} placed, pack {ev.pack or 'any'})"
+    if isinstance(ev, m.CardRejected):
+        why = {1: "unreadable", 2: "another pack", 3: "already placed"}.get(int(ev.reason), f"reason {int(ev.reason)}")
+        return f"#{ev.seq:<4} rejected {ev.card.code if ev.card else 'unreadable card'} ({why}), pack {ev.pack or '?'}"
+    if isinstance(ev, m.BoardFinished):
+        from firmware_host.shoe.codec import PACK
+
+        if ev.reason == m.FinishReason.COMPLETE and not ev.missing:
+            return f"#{ev.seq:<4} board {ev.board} whole, {ev.rejected} rejected"
+        missing = " ".join(c.code for c in PACK if c in ev.missing)
+        return f"#{ev.seq:<4} board {ev.board} NOT whole (reason {int(ev.reason)}): missing {missing}"
     return f"#{getattr(ev, 'seq', 0):<4} {ev}"

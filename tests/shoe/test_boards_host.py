@@ -339,3 +339,33 @@ def test_a_host_restarted_after_the_boards_start_was_acknowledged_follows_it_fro
     said = run_board(b, again, [follower], 400, 100)
     assert isinstance(said[-1], BoardDealt) and said[-1].verified
     assert all(isinstance(x, CardPlaced) for x in said[:-1]) and len(said) - 1 == 52 - len(first.seen)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.lists(st.sampled_from(["stray", "duplicate", "unreadable", "missing"]),
+                                         max_size=6))
+def test_whatever_the_pack_holds_no_card_reaches_a_wrong_pocket_and_whole_means_all_52(seed: int,
+                                                                                        faults: list) -> None:
+    from firmware_host.shoe.simhw import Injection, apply_faults
+
+    rng = random.Random(seed)
+    b = Bench(seed=seed)
+    b.load()
+    apply_faults(b.hw.well, [Injection(f) for f in faults], rng, 52)
+    readable = {p.card for p in b.hw.well if p.readable and p.pack == "A1"}
+    s = host(b)
+    seats = record(seed)
+    cmd = send(b, s, deal_board(1, seats, 1, pack="A1"), 0.0)
+    t = BoardTracker(cmd)
+    said = run_board(b, s, [t], 700)
+    for dest in range(4):
+        assert all(seats[PACK.index(p.card)] == SEATS[dest] for p in b.hw.pockets.get(dest, []))
+    in_pockets = [p.card for d in range(4) for p in b.hw.pockets.get(d, [])]
+    assert len(in_pockets) == len(set(in_pockets)) == len(readable)        # each card at most once
+    whole = [x for x in said if isinstance(x, BoardDealt)]
+    assert bool(whole) == (len(readable) == 52) == (t.state is BoardState.DEALT)
+    if not whole:
+        (end,) = [x for x in said if isinstance(x, BoardIncomplete)]
+        assert set(end.missing) == set(PACK) - readable and end.placed == readable
+    rejected = len(b.hw.pockets.get(5, []))
+    assert rejected == sum(isinstance(x, BoardCardRejected) for x in said) == len(b.hw.left) - len(in_pockets)
