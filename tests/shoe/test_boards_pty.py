@@ -201,7 +201,7 @@ def test_a_12_host_with_a_11_shoe_says_the_shoe_cannot_deal_boards_and_still_dea
     st.link.start()
     try:
         st.sink.wait(lambda evs: any(isinstance(e, m.PackLoaded) for e in evs))
-        assert st.link.can_deal_boards is False
+        assert st.link.can_deal_boards is False and not st.link.session.shoe.caps & m.Cap.BOARDS
         t = st.deal(deal_board(1, record(6), 1))
         assert t.result == BoardRefused(1, None, CANNOT_DEAL_BOARDS)       # known from the HELLO: not sent
         assert shoe.firmware.unknown_commands == 0

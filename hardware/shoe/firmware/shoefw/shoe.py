@@ -118,7 +118,10 @@ class Shoe:
         self._write(wire.frame(mtype, self.seq, body, self.major))
 
     def send_hello(self):
-        body = wire.hello_body(self.boot_id, self.ring.oldest_seq(), self.hal.capabilities(),
+        caps = self.hal.capabilities()
+        if self.minor < 2:
+            caps &= ~wire.CAP_BOARDS        # a 1.1 shoe knows no such bit
+        body = wire.hello_body(self.boot_id, self.ring.oldest_seq(), caps,
                                self.ring.size, self.shoe_id, FIRMWARE_VERSION, self.major, self.minor)
         self._send_link(wire.HELLO, body)
 
