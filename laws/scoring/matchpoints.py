@@ -63,11 +63,12 @@ def matchpoints(scores: Sequence[int], scale: Scale = Scale.TWO) -> tuple[Fracti
         scale: 2-scale (default) or 1-scale.
     """
     ordered = sorted(scores)
+    halve = 2 if scale is Scale.ONE else 1
     out = []
     for s in scores:
         below = bisect_left(ordered, s)
         ties = bisect_right(ordered, s) - below - 1
-        out.append((2 * below + ties) * scale.factor)
+        out.append(Fraction(2 * below + ties, halve))
     return tuple(out)
 
 
