@@ -167,3 +167,10 @@ def test_DB_87_fouled_board_at_imps_groups_apart_and_small_group_average_plus() 
 def test_DB_78_imp_board_checks_due() -> None:
     with pytest.raises(ValueError, match="at least as many due"):
         imp_board([Entry.real(100), Entry.real(200)], due=1, method=ImpMethod.CROSS)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-400, 400).map(lambda k: 5 * k), min_size=1, max_size=12))
+def test_DB_78_butler_datum_is_symmetric_for_negatives(scores: list[int]) -> None:
+    datum = butler_datum(scores)
+    assert datum % 10 == 0 and butler_datum([-s for s in scores]) == -datum

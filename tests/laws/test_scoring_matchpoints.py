@@ -170,3 +170,13 @@ def test_DB_78_board_invariant_under_reordering(lines: list[tuple[int, str]], rn
     before = matchpoint_board(entries, due)
     after = matchpoint_board([entries[i] for i in order], due)
     assert [after[k] for k in range(len(order))] == [before[i] for i in order]
+
+
+def test_DB_78_matchpoint_edges() -> None:
+    # One result: top 0, nothing to beat, 50 % by our rule; factored to N it is exactly half the top.
+    assert matchpoints([420]) == (0,) and top(1) == 0 and percentage(F(0), top(1)) == 50
+    assert neuberg(0, 1, 9) == 8 == top(9) / 2
+    # Everyone tied: each gets n - 1, half the top; a sole top and bottom get the top and 0.
+    assert matchpoints([100] * 5) == (4,) * 5 and matchpoints([100] * 5, Scale.ONE) == (2,) * 5
+    assert matchpoints([-50, 400, 100]) == (0, 4, 2)
+    assert percentage(F(4), top(3)) == 100 and percentage(F(0), top(3)) == 0
