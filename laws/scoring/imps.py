@@ -8,7 +8,8 @@ whose lower edge it reaches (15 -> 0, 45 -> 1).
 **Butler.** Each board has a *datum*: the mean of its North-South scores after dropping the highest
 and the lowest, rounded to the nearest 10. When they are dropped is a regulation, and practice differs
 (ACBLscore by default drops 5 % at each end; the Sydney Bridge Centre's description of its Butler
-drops 10 %; the EBU White Book's worked example of a board with fewer results drops one at each end):
+drops 10 %; the EBU White Book's worked example of a short board, as quoted in the EBU forum thread
+"XIMP Scoring with Fouled Boards", ignores one top and one bottom):
 we drop **one at each end when the board has at least five results**, and none with four or fewer, so
 that the mean always rests on at least three scores; a caller may pass another count (``drop``). A mean
 that ends exactly in 5 rounds to the even ten (425 -> 420, 435 -> 440, -425 -> -420), the rule the

@@ -12,7 +12,8 @@ Rules we state (the boards' own rules are in the modules named):
   multiple of 10; split when the two sides are given different scores); an *artificial* score gives each
   side a percentage (``DB-12``). See :mod:`laws.scoring.comparison` for how each is compared.
 * Every line of a board is compared with every other line of it (its traveller), whatever the fields;
-  the fields only say which pairs are ranked together.
+  the fields only say which pairs are ranked together. A pair's direction is its home direction (how
+  it is numbered), not the seat it took: in an arrow-switched round pair 3 NS sits East-West.
 * ``due`` is the number of results a board should have had (the Neuberg ``N``); None means "as many as
   it has lines", an int is the same for every board, a mapping gives each board its own.
 * A pair's percentage (matchpoints) is its points over the sum of the tops of the boards it has a score
@@ -168,7 +169,7 @@ def _note(line: Line, points: Points) -> str:
         return f"fouled board: group {line.group} too small to compare, average-plus to both sides"
     r = line.result
     if isinstance(r, Artificial):
-        return f"artificial {Fraction(r.ns)}/{Fraction(r.ew)}"
+        return f"artificial {float(r.ns):g}/{float(r.ew):g}"
     if isinstance(r, Assigned):
         return "assigned" if r.ew is None or r.ew == r.ns else "assigned, split"
     return ""

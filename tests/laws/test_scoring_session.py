@@ -280,3 +280,18 @@ def test_bench_session_fails_when_a_rescore_differs(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(session_bench, "score_session", drifting)
     with pytest.raises(AssertionError, match="different results"):
         bench_session(lambda: 0.0, repeats=2, tables=4, boards=2)
+
+
+def test_arrow_switched_mitchell_is_one_field_and_pairs_keep_their_numbers() -> None:
+    # On board 2 the East-West pairs sit North-South (the arrow switched); everyone is in one field.
+    fields = {p: "All" for p in (ns(1), ns(2), ew(1), ew(2))}
+    lines = [Line(1, ns(1), ew(1), played("4S", Seat.N, 10)), Line(1, ns(2), ew(2), played("4S", Seat.N, 9)),
+             Line(2, ew(1), ns(2), played("1NT", Seat.N, 7)), Line(2, ew(2), ns(1), played("1NT", Seat.N, 8))]
+    (ranking,) = score_session([1, 2], lines, None, Method.MATCHPOINTS, fields).rankings
+    # Board 1: 420 and -50, so 1 NS 2, 1 EW 0, 2 NS 0, 2 EW 2. Board 2 (NS vulnerable): 90 and 120 in
+    # the North-South seats, so 2 EW (sitting NS, +120) gets 2 and 2 NS (sitting EW against +90) gets 2.
+    assert [(s.place, s.pair, s.total, s.percent) for s in ranking.standings] == [
+        ("1", ew(2), 4, 100), ("2=", ns(1), 2, 50), ("2=", ns(2), 2, 50), ("4", ew(1), 0, 0)]
+    assert score_session(
+        [1], [Line(1, ns(1), ew(1), Artificial(F(121, 2), 40))], 2, Method.MATCHPOINTS, fields
+    ).boards[0].lines[0].note == "artificial 60.5/40"
