@@ -269,7 +269,10 @@ def score_session(boards: Iterable[int], lines: Iterable[Line], due: int | Mappi
         board_top: Fraction | None = None
         if method.at_imps:
             imp_method = ImpMethod.BUTLER if method is Method.BUTLER else ImpMethod.CROSS
-            scored = imp_board(entries, dues[b], imp_method, butler_drop)
+            try:
+                scored = imp_board(entries, dues[b], imp_method, butler_drop)
+            except ValueError as exc:
+                raise SessionError(f"board {b}: {exc}") from None
             points, datums = scored.points, scored.datums
         else:
             board_top = top(dues[b], scale)

@@ -295,3 +295,9 @@ def test_arrow_switched_mitchell_is_one_field_and_pairs_keep_their_numbers() -> 
     assert score_session(
         [1], [Line(1, ns(1), ew(1), Artificial(F(121, 2), 40))], 2, Method.MATCHPOINTS, fields
     ).boards[0].lines[0].note == "artificial 60.5/40"
+
+
+def test_butler_drop_too_large_for_a_board_is_named() -> None:
+    with pytest.raises(SessionError, match=r"board 1: cannot drop 2 at each end of 4 scores"):
+        score_session([1, 2], LINES, 4, Method.BUTLER, MITCHELL, butler_drop=1 + 1)
+    assert score_session([1, 2], LINES, 4, Method.BUTLER, MITCHELL, butler_drop=1).boards[0].datums[0].ns == 300  # (170 + 420) / 2 = 295 -> 300 (even ten)
