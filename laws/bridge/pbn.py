@@ -9,17 +9,22 @@ a player whose turn a call out of rotation passed over. Notes (``=1=``), annotat
 suffixes (``!``, ``?!``) and comments (``{…}``, ``; …``) carry no calls and are skipped; ``*`` and ``+``
 end the calls given.
 
-Writing is done by the models themselves: :meth:`laws.bridge.auction.Auction.pbn_lines` and
-:meth:`laws.bridge.play.Play.pbn_lines`.
+Writing: :meth:`laws.bridge.auction.Auction.pbn_lines` and :meth:`laws.bridge.play.Play.pbn_lines`
+(whose lines :func:`play_lines` makes).
 """
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from laws.bridge.auction import Auction, AuctionError
 from laws.bridge.calls import PASS, CallError, parse_call
-from laws.cards import Card, Seat
+from laws.bridge.tricks import RevokeStatus
+from laws.cards import Card, Seat, clockwise_from
+
+if TYPE_CHECKING:
+    from laws.bridge.play import Play
 
 _TOKEN = re.compile(r"\^[ISRL]|=\d+=|\$\d+|[!?]{1,2}|\*|\+|[A-Za-z0-9-]+|\S")
 _COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")
@@ -91,3 +96,26 @@ def read_auction(text: str, first: Seat, dealer: Seat | None = None) -> Auction:
         col = col.left
         insufficient = False
     return auction
+
+
+def play_lines(play: Play) -> list[str]:
+    """The lines of :meth:`laws.bridge.play.Play.pbn_lines` (see there)."""
+    order = clockwise_from(play.opening_leader)
+    marked = {(r.trick, r.seat) for r in play.revokes if r.status is not RevokeStatus.CORRECTED}
+    going = play.turn is not None
+    lines = [f'[Play "{play.opening_leader.value}"]']
+    record = play.tricks + ([play.current] if play.current.cards or going else [])
+    for t in record:
+        row = []
+        for s in order:
+            c = t.cards.get(s)
+            if c is None:
+                row.append("+" if going and t is play.current and s == play.to_play else "-")
+                continue
+            mark = ("^R " if (t.number, s) in marked else "") + (
+                "^L " if t.led_out_of_turn and s == t.leader else "")
+            row.append(mark + card_pbn(c))
+        lines.append(" ".join(row))
+    if play.claim_state is not None:
+        lines.append("*")
+    return lines
