@@ -23,8 +23,10 @@ Decisions of ours:
   defender's card led to the next trick before his partner has played to this one is ``PREMATURE_PLAY``
   (``BP-57``) instead.
 * A card played out of turn that is neither a lead nor a defender's play before his partner is
-  ``PLAY_OUT_OF_TURN``: no LAWS.md row covers it; the verdict says who may accept it (the defenders, for
-  declarer's side) and whether it is a penalty card (a defender's).
+  ``PLAY_OUT_OF_TURN``, under the other parts of law 57 (the LAWS.md row ``BP-57`` paraphrases only the
+  premature play): declarer's side's card is played and stands (57C: apply it with :meth:`accept`); a
+  defender's card at his right-hand opponent's turn must be played at his proper turn, and becomes a
+  penalty card only if it could not be played legally then (57D).
 * :meth:`accept` applies a card out of turn that the other side accepted; rotation then goes on from it:
   the next player is the first one clockwise from the card's player who has not played to the trick, and
   an accepted lead out of turn makes its player the trick's leader. :meth:`withdraw` records a card taken
@@ -213,21 +215,26 @@ class Play:
             who = "by_defender" if defender else "from_dummy" if seat == self.dummy else "by_declarer"
             opening = self.current.number == 1
             law = ("law 54" if opening and defender else "law 56" if defender else "law 55")
-            return base(kind=_P.LEAD_OUT_OF_TURN,
-                               detail=who + ("_opening" if opening else ""),
-                               accept_by=(self.declarer,) if defender else defenders,
-                               penalty_card=defender, law=f"{_DUP}, {law}",
-                               reason=f"{name(seat)} led {card.name} when the lead was {name(turn)}'s.")
+            return base(kind=_P.LEAD_OUT_OF_TURN, detail=who + ("_opening" if opening else ""),
+                        accept_by=(self.declarer,) if defender else defenders,
+                        penalty_card=defender, law=f"{_DUP}, {law}",
+                        reason=f"{name(seat)} led {card.name} when the lead was {name(turn)}'s.")
         if defender and turn == seat.partner:
-            return base(kind=_P.PREMATURE_PLAY, detail="play",
-                               penalty_card=True, law=f"{_DUP}, law 57",
-                               reason=f"{name(seat)} played {card.name} before {name(turn)}, whose turn it "
-                                      "was: a premature play by a defender.")
-        return base(kind=_P.PLAY_OUT_OF_TURN,
-                           detail="by_defender" if defender else "by_declarer_side",
-                           accept_by=() if defender else defenders, penalty_card=defender,
-                           law=f"{_DUP} (a card played out of turn: the director rules)",
-                           reason=f"{name(seat)} played {card.name} when it was {name(turn)}'s turn.")
+            return base(kind=_P.PREMATURE_PLAY, detail="play", penalty_card=True, law=f"{_DUP}, law 57A",
+                        reason=f"{name(seat)} played {card.name} before {name(turn)}, whose turn it "
+                               "was: a premature play by a defender.")
+        if not defender:
+            return base(kind=_P.PLAY_OUT_OF_TURN, detail="by_declarer_side", stands=True,
+                        law=f"{_DUP}, law 57C", reason=f"{name(seat)} played {card.name} before "
+                        f"{name(turn)}: a card played early by declarer's side is played, and stands.")
+        led = self.current.suit_led
+        unfollowing = led is not None and card.suit != led and self.counts.get(seat, {}).get(led, 0) > 0
+        at = "at_rho" if turn == seat.right else "out_of_turn"
+        return base(kind=_P.PLAY_OUT_OF_TURN, detail=f"by_defender_{at}", penalty_card=unfollowing,
+                    law=f"{_DUP}, law 57D", reason=f"{name(seat)} played {card.name} before "
+                    f"{name(turn)}: it must be played at {name(seat)}'s proper turn" + (
+                        "; it could not be played legally then, so it is a penalty card." if unfollowing
+                        else "."))
 
     def _check_can_hold(self, seat: Seat, card: Card) -> None:
         if self.ended:
@@ -262,9 +269,10 @@ class Play:
         return v
 
     def accept(self, seat: Seat, card: Card) -> PlayVerdict:
-        """Apply a lead or play out of turn that the other side accepted (a lead by a defender: declarer;
-        a card of declarer's side: a defender). It stands as played; rotation goes on from it (module
-        docstring). A card that also fails to follow suit while able is recorded as a revoke.
+        """Apply a lead out of turn that the other side accepted (a defender's: declarer; declarer's side's:
+        a defender), or a card declarer's side played early, which stands (``stands``). It is played;
+        rotation goes on from it (module docstring). A card that also fails to follow suit while able is
+        recorded as a revoke.
 
         Raises:
             PlayError: the card is in turn (use :meth:`play`), or nobody may accept it.
@@ -272,7 +280,7 @@ class Play:
         v = self.judge(seat, card)
         if v.legal or v.kind is _P.REVOKE:
             raise PlayError(f"{name(seat)} is in turn: play the card, there is nothing to accept")
-        if not v.accept_by:
+        if not (v.accept_by or v.stands):
             raise PlayError(f"{v.reason} It cannot be accepted.")
         led = self.current.suit_led
         revoke = led is not None and card.suit != led and self.counts.get(seat, {}).get(led, 0) > 0

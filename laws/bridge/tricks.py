@@ -115,7 +115,7 @@ class PlayIrregularity(StrEnum):
 
     LEAD_OUT_OF_TURN = "lead_out_of_turn"   # BP-53-56: the first card of a trick, by the wrong player
     PREMATURE_PLAY = "premature_play"       # BP-57: a defender plays before his partner, at his turn
-    PLAY_OUT_OF_TURN = "play_out_of_turn"   # another card out of turn (no LAWS.md row: the director)
+    PLAY_OUT_OF_TURN = "play_out_of_turn"   # BP-57 (law 57C, 57D): another card played out of turn
     REVOKE = "revoke"                       # BP-61: fails to follow suit while able (hands known)
     SECOND_CARD = "second_card"             # BP-66-67: a second card from one player into a trick
 
@@ -123,7 +123,7 @@ class PlayIrregularity(StrEnum):
 PLAY_CLAUSES: dict[PlayIrregularity, str] = {
     PlayIrregularity.LEAD_OUT_OF_TURN: "BP-53-56",
     PlayIrregularity.PREMATURE_PLAY: "BP-57",
-    PlayIrregularity.PLAY_OUT_OF_TURN: "",
+    PlayIrregularity.PLAY_OUT_OF_TURN: "BP-57",
     PlayIrregularity.REVOKE: "BP-61",
     PlayIrregularity.SECOND_CARD: "BP-66-67",
 }
@@ -140,11 +140,13 @@ class PlayVerdict:
         turn: whose turn it was.
         trick: the trick the card would go to (1-13).
         detail: for ``LEAD_OUT_OF_TURN`` ``by_defender``, ``by_declarer``, ``from_dummy`` (with
-            ``_opening`` appended at the first trick); for ``PLAY_OUT_OF_TURN`` ``by_defender`` or
-            ``by_declarer_side``; for ``PREMATURE_PLAY`` ``play`` or ``lead_to_next_trick``; for
-            ``REVOKE`` ``by_dummy`` or ``""``.
+            ``_opening`` appended at the first trick); for ``PLAY_OUT_OF_TURN`` ``by_declarer_side``,
+            ``by_defender_at_rho`` or ``by_defender_out_of_turn``; for ``PREMATURE_PLAY`` ``play`` or
+            ``lead_to_next_trick``; for ``REVOKE`` ``by_dummy`` or ``""``.
         suit_led: the suit led to the trick, if any.
         accept_by: who may accept the card as played (``Play.accept``); empty when nobody may.
+        stands: the card counts as played without anyone accepting it (declarer's side playing early,
+            law 57C): apply it with ``Play.accept``.
         penalty_card: whether the card, taken back, becomes a penalty card (a defender's card).
         reason: one sentence in players' words.
         law: the citation.
@@ -158,6 +160,7 @@ class PlayVerdict:
     detail: str = ""
     suit_led: str | None = None
     accept_by: tuple[Seat, ...] = ()
+    stands: bool = False
     penalty_card: bool = False
     reason: str = ""
     law: str = ""
@@ -168,8 +171,7 @@ class PlayVerdict:
 
     @property
     def clause(self) -> str:
-        """The LAWS.md id (``BP-61`` …); ``BP-44`` for a legal card; ``""`` for a play out of turn that no
-        row covers."""
+        """The LAWS.md id (``BP-61`` …); ``BP-44`` for a legal card."""
         return PLAY_CLAUSES[self.kind] if self.kind is not None else "BP-44"
 
 

@@ -162,17 +162,20 @@ def test_BP_57_defender_leads_to_the_next_trick_before_partner_played() -> None:
     assert v.kind is P.PREMATURE_PLAY and v.detail == "lead_to_next_trick"
 
 
-def test_play_out_of_turn_by_declarers_side_and_by_a_defender() -> None:
+def test_BP_57_other_cards_out_of_turn_declarers_side_and_a_defender_at_rho() -> None:
     p = tricks(schiphol(), "W:KS")
     v = p.judge(S, C("3S"))                                 # North's turn
-    assert (v.kind, v.clause, v.detail, v.accept_by) == (P.PLAY_OUT_OF_TURN, "", "by_declarer_side", (W, E))
+    assert (v.kind, v.clause, v.detail, v.stands) == (P.PLAY_OUT_OF_TURN, "BP-57", "by_declarer_side", True)
     p.accept(S, C("3S"))
     assert p.turn == N                                      # the first player after South still to play
     tricks(p, "N:3H E:4S")
     assert p.tricks[0].winner == N and p.turn == N
     q = tricks(schiphol(), TRICK_1, "N:AD E:TD")
     w = q.judge(W, C("2D"))                                 # South's turn; West's partner has played
-    assert w.kind is P.PLAY_OUT_OF_TURN and w.detail == "by_defender" and w.penalty_card
+    assert w.kind is P.PLAY_OUT_OF_TURN and w.detail == "by_defender_at_rho" and not w.penalty_card
+    assert q.judge(W, C("8C")).penalty_card                 # not playable legally at his turn (57D)
+    with pytest.raises(PlayError, match="cannot be accepted"):
+        q.accept(W, C("2D"))
 
 
 # -- BP-66-67 -----------------------------------------------------------------------------------------
@@ -468,3 +471,35 @@ def test_naive_winner_check_can_fail() -> None:
     played = [(W, C("KS")), (N, C("3H")), (E, C("AS")), (S, C("3S"))]
     assert naive_winner(played, "H") == N and naive_winner(played, None) == E
     assert naive_winner(played, "H") != trick_winner(dict(played), W, None)   # a wrong trump is caught
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_judge_never_changes_the_play(seed: int) -> None:
+    rnd = random.Random(seed)
+    p = Play(Contract(2, "D"), Seat.E, random_hands(rnd))
+    pack = [c for h in random_hands(rnd).values() for c in h]
+    while not p.ended:
+        before = snapshot.dumps(p)
+        for _ in range(4):
+            try:
+                v = p.judge(rnd.choice(list(Seat)), rnd.choice(pack))
+                assert v.legal or v.reason
+            except PlayError:
+                pass
+        assert snapshot.dumps(p) == before
+        p.play(*random_card(p, rnd))
+
+
+def test_models_survive_an_engine_checkpoint() -> None:
+    """The engine snapshots TableState.game_state: an auction and a play kept there come back equal."""
+    from laws.bridge.auction import Auction
+    from laws.engine import LawEngine
+
+    eng = LawEngine("contract-bridge")
+    auction = Auction(N)
+    play = tricks(schiphol(), TRICK_1, "N:AD E:TD S:3D W:8C")
+    eng.state.game_state.update(auction=auction, play=play)
+    again = LawEngine("contract-bridge")
+    again.restore(eng.snapshot())
+    assert again.state.game_state["auction"] == auction and again.state.game_state["play"] == play
