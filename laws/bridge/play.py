@@ -400,13 +400,13 @@ class Play:
                 raise PlayError(f"{name(seat)}'s only other card was {self.tricks[12].cards[seat].name}")
             self._swap_last_two(seat, r)
         else:
-            if r.trick < self.current.number:          # the revoke trick is complete
+            later = r.trick < self.current.number          # the revoke trick is complete
+            if card not in self.remaining.get(seat, []) and not (later and self.current.cards.get(seat) == card):
+                raise PlayError(f"{name(seat)} does not hold {card.name}")
+            if later:
                 for s, c in self.current.cards.items():
                     self._give_back(s, c)
                 self.current = Trick(r.trick + 1, self.declarer.left)
-                self.ended = False
-            if card not in self.remaining.get(seat, []):
-                raise PlayError(f"{name(seat)} does not hold {card.name}")
             t = self._trick(r.trick)
             t.cards = {s: (card if s == seat else c) for s, c in t.cards.items()}
             self._give_back(seat, r.card)

@@ -503,3 +503,11 @@ def test_models_survive_an_engine_checkpoint() -> None:
     again = LawEngine("contract-bridge")
     again.restore(eng.snapshot())
     assert again.state.game_state["auction"] == auction and again.state.game_state["play"] == play
+
+
+def test_BP_62_a_refused_correction_changes_nothing() -> None:
+    p = tricks(schiphol(), TRICK_1, "N:AD E:TD S:3D W:8C", "N:KD")
+    before = snapshot.dumps(p)
+    with pytest.raises(PlayError):
+        p.correct(W, C("KD"))                               # not his card
+    assert snapshot.dumps(p) == before
