@@ -9,22 +9,18 @@ a player whose turn a call out of rotation passed over. Notes (``=1=``), annotat
 suffixes (``!``, ``?!``) and comments (``{…}``, ``; …``) carry no calls and are skipped; ``*`` and ``+``
 end the calls given.
 
-Writing: :meth:`laws.bridge.auction.Auction.pbn_lines` and :meth:`laws.bridge.play.Play.pbn_lines`
-(whose lines :func:`play_lines` makes).
+Writing: :meth:`laws.bridge.auction.Auction.pbn_lines`, and :func:`play_lines` for the play section.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from laws.bridge.auction import Auction, AuctionError
 from laws.bridge.calls import PASS, CallError, parse_call
+from laws.bridge.play import Play
 from laws.bridge.tricks import RevokeStatus
 from laws.cards import Card, Seat, clockwise_from
-
-if TYPE_CHECKING:
-    from laws.bridge.play import Play
 
 _TOKEN = re.compile(r"\^[ISRL]|=\d+=|\$\d+|[!?]{1,2}|\*|\+|[A-Za-z0-9-]+|\S")
 _COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")
@@ -99,7 +95,11 @@ def read_auction(text: str, first: Seat, dealer: Seat | None = None) -> Auction:
 
 
 def play_lines(play: Play) -> list[str]:
-    """The lines of :meth:`laws.bridge.play.Play.pbn_lines` (see there)."""
+    """The play as PBN 2.1's play section (3.6, 3.9): the ``[Play "<opening leader>"]`` tag, then one
+    line a trick with the cards in seat columns clockwise from the opening leader (not in the order
+    played), suit then rank. ``-`` is a card not played; ``^R`` marks a revoke not corrected and
+    ``^L`` an accepted lead out of turn; ``*`` ends the play at a claim; while play goes on, ``+``
+    stands in the column of the player to play."""
     order = clockwise_from(play.opening_leader)
     marked = {(r.trick, r.seat) for r in play.revokes if r.status is not RevokeStatus.CORRECTED}
     going = play.turn is not None

@@ -46,7 +46,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from laws.bridge import revokes
-from laws.bridge.pbn import play_lines
 from laws.bridge.tricks import (
     ClaimStatus,
     PlayError,
@@ -546,16 +545,6 @@ class Play:
         entered = self.director_tricks is not None
         return PlayResult(self.director_tricks if self.director_tricks is not None else after, table,
                           tuple(moves), record, self.claim_state, entered)
-
-    # -- PBN --------------------------------------------------------------------------------------
-
-    def pbn_lines(self) -> list[str]:
-        """The play as PBN 2.1's play section (3.6, 3.9): the ``[Play "<opening leader>"]`` tag, then one
-        line a trick with the cards in seat columns clockwise from the opening leader (not in the order
-        played), suit then rank. ``-`` is a card not played; ``^R`` marks a revoke not corrected and
-        ``^L`` an accepted lead out of turn; ``*`` ends the play at a claim; while play goes on, ``+``
-        stands in the column of the player to play."""
-        return play_lines(self)
 
 
 def _check_deal(hands: dict[Seat, list[Card]]) -> None:

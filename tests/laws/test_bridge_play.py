@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from laws import snapshot
+from laws.bridge.pbn import play_lines
 from laws.bridge.play import Play
 from laws.bridge.revokes import transfers
 from laws.bridge.tricks import (
@@ -89,12 +90,12 @@ def test_BP_44_pbn_example_game_play_and_claim() -> None:
     p.claim(S, 3)
     p.agree_claim()
     assert p.result().declarer_tricks == 9
-    assert p.pbn_lines() == ['[Play "W"]'] + SCHIPHOL_PLAY
+    assert play_lines(p) == ['[Play "W"]'] + SCHIPHOL_PLAY
 
 
 def test_pbn_play_lines_while_play_goes_on() -> None:
     p = tricks(schiphol(), TRICK_1, "N:2C")
-    assert p.pbn_lines() == ['[Play "W"]', "SK H3 S4 S3", "- C2 + -"]
+    assert play_lines(p) == ['[Play "W"]', "SK H3 S4 S3", "- C2 + -"]
 
 
 # -- bad input -------------------------------------------------------------------------------------
@@ -126,7 +127,7 @@ def test_BP_53_56_opening_lead_out_of_turn_accepted() -> None:
     assert p.current.leader == E and p.turn == S           # rotation goes on from the offender
     tricks(p, "S:3S W:2S N:3H")
     assert p.tricks[0].winner == N
-    assert p.pbn_lines()[1] == "S2 H3 ^L SA S3"
+    assert play_lines(p)[1] == "S2 H3 ^L SA S3"
 
 
 def test_BP_53_56_lead_out_of_turn_taken_back_is_a_penalty_card() -> None:
@@ -302,7 +303,7 @@ def test_BP_64_revoker_won_the_trick_and_a_later_one_two_tricks() -> None:
     assert (t.tricks, t.to_side, t.counted) == (2, Side.NS, (2, 3))
     res = p.result()
     assert res.table_tricks == 11 and res.declarer_tricks == 13
-    assert p.pbn_lines()[2:4] == ["^R HA DA DT D3", "SQ C2 SA S7"]   # PBN 3.9 (C): the revoke marked
+    assert play_lines(p)[2:4] == ["^R HA DA DT D3", "SQ C2 SA S7"]   # PBN 3.9 (C): the revoke marked
 
 
 def test_BP_64_revoker_won_the_trick_and_no_later_one_one_trick() -> None:
@@ -394,7 +395,7 @@ def test_BP_68_71_claim_stops_play_agreed_disputed_or_withdrawn() -> None:
     p.dispute_claim()
     p.rule_claim(9)
     assert p.claim_state is not None and p.claim_state.status is ClaimStatus.RULED
-    assert p.result().declarer_tricks == 10 and p.pbn_lines()[-1] == "*"
+    assert p.result().declarer_tricks == 10 and play_lines(p)[-1] == "*"
     q = tricks(schiphol(), TRICK_1)
     q.claim(W, 12)                                          # a defender claims the rest
     q.withdraw_claim()
@@ -446,7 +447,7 @@ def test_random_legal_play_of_a_random_deal(seed: int, level: int, strain: str, 
         assert t.winner == naive_winner(played, trump)
         assert {s: c for s, c in played} == t.cards
     assert p.result().declarer_tricks == sum(t.winner.side is declarer.side for t in p.tricks if t.winner)
-    assert len(p.pbn_lines()) == 14
+    assert len(play_lines(p)) == 14
 
 
 @settings(max_examples=60, deadline=None)
