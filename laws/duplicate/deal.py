@@ -208,8 +208,7 @@ class Board:
             raise ValueError(f"board {self.number} is dealt by {want_dealer} ({DB2_LAW}), "
                              f"not {got_dealer}")
         if got_vul is not want_vul:
-            raise ValueError(f"board {self.number} is {want_vul.value} vulnerable ({DB2_LAW}), "
-                             f"not {got_vul.value}")
+            raise ValueError(f"board {self.number} has {want_vul.words} ({DB2_LAW}), not {got_vul.value}")
         if not isinstance(self.deal, Deal):
             raise ValueError(f"board {self.number}: the deal must be a Deal")
         object.__setattr__(self, "dealer", got_dealer)

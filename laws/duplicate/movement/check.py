@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from itertools import combinations
 
-from laws.duplicate.movement.model import Movement, Pair, Seating, board_span
+from laws.duplicate.movement.model import Movement, Pair, Seating, board_span, pair_order
 
 Rule = Callable[[Movement], list[str]]
 
@@ -93,7 +93,7 @@ def meet_once(m: Movement) -> list[str]:
     out = []
     for pairs, rounds in met.items():
         if len(rounds) > 1:
-            a, b = sorted(pairs)
+            a, b = sorted(pairs, key=pair_order)
             out.append(f"pairs {a} and {b} meet {len(rounds)} times (rounds {_and([str(x) for x in rounds])})")
     return sorted(out)
 

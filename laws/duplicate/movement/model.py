@@ -126,7 +126,7 @@ class Movement:
 
     def pairs(self) -> tuple[Pair, ...]:
         """Every pair that sits anywhere, in order (NS before EW, then by number)."""
-        return tuple(sorted({p for s in self.seatings for p in s.pairs}, key=_pair_order))
+        return tuple(sorted({p for s in self.seatings for p in s.pairs}, key=pair_order))
 
     def due(self, board: int) -> int:
         """How many results ``board`` should get: the seatings with both pairs that play its group."""
@@ -148,7 +148,7 @@ class Movement:
         """The movement as a guide card: a row per round, a column per table, each cell
         ``NS-EW boards``; then the boards not at any table and the tables that share."""
         width = max([9] + [len(_cell(self, s)) for s in self.seatings]) + 2
-        fields = sorted(set(self.fields().values()))
+        fields = sorted(set(self.fields().values()), key=lambda f: {NS: 0, EW: 1}.get(f, 2))
         lines = [f"{self.name}: {self.contestants} pairs, {self.tables} tables, {self.rounds} rounds, "
                  f"boards {board_span(self.boards())}; fields: {', '.join(fields)}",
                  "Round " + "".join(f"Table {t}".ljust(width) for t in range(1, self.tables + 1)).rstrip()]
@@ -165,7 +165,7 @@ class Movement:
         return "\n".join(lines + notes) + "\n"
 
 
-def _pair_order(p: Pair) -> tuple[int, int]:
+def pair_order(p: Pair) -> tuple[int, int]:
     return ({NS: 0, EW: 1, None: 2}[p.direction], p.number)
 
 
