@@ -208,7 +208,7 @@ def _dge_difference(raw: bytes, deal: Deal) -> str:
     for k, seat in enumerate(SEATS):
         got, need = raw[17 * k:17 * k + 17], want[17 * k:17 * k + 17]
         if got != need:
-            return f"{SEAT_NAMES[seat]}'s there is {_shown(got)}, the numbers give {_shown(need)}"
+            return f"{SEAT_NAMES[seat]}'s hand there is {_shown(got)}, the card numbers give {_shown(need)}"
     return "they differ"  # pragma: no cover - the caller only asks when they do
 
 

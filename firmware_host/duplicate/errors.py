@@ -20,10 +20,11 @@ DB6_LAW = "Duplicate Bridge, law 6"
 class HandRecordError(ValueError):
     """A hand-record file that cannot be used as it is."""
 
-    def __init__(self, file: str, problem: str, *, board: int | None = None, where: str | None = None) -> None:
-        self.file, self.problem, self.board, self.where = file, problem, board, where
+    def __init__(self, file: str, problem: str, *, board: int | None = None, where: str | None = None,
+                 sep: str = ": ") -> None:
+        self.file, self.problem, self.board, self.where, self.sep = file, problem, board, where, sep
         head = file + (f": board {board}" if board is not None else "") + (f" {where}" if where else "")
-        super().__init__(f"{head}: {problem}")
+        super().__init__(f"{head}{sep if board is not None or where else ': '}{problem}")
 
 
 def check_db2(file: str, number: int, said_dealer: Seat | None, said_vul: Vulnerability | None,
@@ -31,10 +32,10 @@ def check_db2(file: str, number: int, said_dealer: Seat | None, said_vul: Vulner
     """Refuse a dealer or vulnerability that is not the board number's (``DB-2``)."""
     if said_dealer is not None and said_dealer is not dealer(number):
         raise HandRecordError(file, f"says {said_dealer} but board {number} is dealt by {dealer(number)} "
-                              f"({DB2_LAW})", board=number, where=dealer_where)
+                              f"({DB2_LAW})", board=number, where=dealer_where, sep=" ")
     if said_vul is not None and said_vul is not vulnerability(number):
         raise HandRecordError(file, f"says {said_vul.value} but board {number} has "
-                              f"{vulnerability(number).words} ({DB2_LAW})", board=number, where=vul_where)
+                              f"{vulnerability(number).words} ({DB2_LAW})", board=number, where=vul_where, sep=" ")
 
 
 def check_boards(file: str, boards: Sequence[Board], where: Sequence[str] | None = None,
@@ -47,7 +48,7 @@ def check_boards(file: str, boards: Sequence[Board], where: Sequence[str] | None
     for i, b in enumerate(boards):
         if b.number in first_at:
             places = f" ({where[first_at[b.number]]} and {where[i]})" if where else ""
-            raise HandRecordError(file, f"appears twice{places}", board=b.number)
+            raise HandRecordError(file, f"appears twice{places}", board=b.number, sep=" ")
         first_at[b.number] = i
         if b.fingerprint in deal_of:
             raise HandRecordError(file, f"the same deal as board {deal_of[b.fingerprint]} (a repeated deal; "

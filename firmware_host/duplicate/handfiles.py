@@ -77,7 +77,7 @@ def render_hand_records(boards: Iterable[Board], kind: str, file: str = "", **pb
         if kind == "dup":
             return write_dup(boards)
     except HandRecordError as exc:
-        raise HandRecordError(file or exc.file, exc.problem, board=exc.board, where=exc.where) from None
+        raise HandRecordError(file or exc.file, exc.problem, board=exc.board, where=exc.where, sep=exc.sep) from None
     raise HandRecordError(file, f"unknown format {kind!r} (want pbn, bri or dup)")
 
 
