@@ -71,6 +71,15 @@ def test_every_mitchell_is_sound(tables: int, even: str, half: bool) -> None:
     assert set(m.fields().values()) == {NS, EW}
 
 
+@pytest.mark.parametrize("tables", range(1, 31))
+def test_arrow_switched_and_shortened_mitchells_are_sound(tables: int) -> None:
+    full = mitchell(tables, 2)
+    switched = mitchell(tables, 2, arrow_switch_rounds=(full.rounds,))
+    assert check(switched) == [] and set(switched.fields().values()) == {ONE_FIELD}
+    if tables > 2:  # (a 2-table relay cut to one round would leave the bye stand's boards unplayed: refused)
+        assert check(mitchell(tables, 2, rounds=full.rounds - 1, even="relay")) == []
+
+
 @pytest.mark.parametrize("tables", [3, 5, 7, 9])
 def test_mitchell_geometry(tables: int) -> None:
     m = mitchell(tables, 3)
