@@ -17,21 +17,18 @@ import time
 from typing import Any
 
 from firmware_host.bench.report import report
-from laws.cards import SEATS, full_pack
+from laws.cards import SEATS
 
 
-def _deals(n: int, seed: int) -> list[str]:
+def _boards(n: int, seed: int) -> list[Any]:
+    from laws.duplicate.deal import Board, Deal
+
     rng = random.Random(seed)  # a benchmark's deals, not a tournament's: a seeded shuffle is enough here
     out = []
-    for _ in range(n):
-        pack = list(full_pack())
-        rng.shuffle(pack)
-        hands = []
-        for i in range(4):
-            cards = pack[13 * i:13 * i + 13]
-            hands.append(".".join("".join(c.rank for c in sorted(cards, key=lambda c: "AKQJT98765432".index(c.rank))
-                                          if c.suit == s) for s in "SHDC"))
-        out.append(f"{SEATS[0].value}:" + " ".join(hands))
+    for number in range(1, n + 1):
+        seats = [s for s in SEATS for _ in range(13)]
+        rng.shuffle(seats)
+        out.append(Board.numbered(number, Deal.from_assignment(seats)))
     return out
 
 
@@ -40,22 +37,20 @@ def analysis_figures(boards: int = 36, repeats: int = 5, seed: int = 7) -> dict[
     import endplay.dds as dds
     from endplay.types import Deal, Player, Vul
 
-    from firmware_host.duplicate.analysis import BoardToAnalyse, analyse
-    from laws.duplicate.boards import dealer, vulnerability
+    from firmware_host.duplicate.analysis import analyse
 
-    texts = _deals(boards, seed)
-    ours_in = [BoardToAnalyse(i + 1, t) for i, t in enumerate(texts)]
+    records = _boards(boards, seed)
     vul = {"None": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}
     player = {"N": Player.north, "E": Player.east, "S": Player.south, "W": Player.west}
 
     def direct() -> None:
-        tables = dds.calc_all_tables([Deal(t) for t in texts])
-        for i, table in enumerate(tables):
-            dds.par(table, vul[vulnerability(i + 1).value], player[dealer(i + 1).value])
+        tables = dds.calc_all_tables([Deal(b.deal.pbn()) for b in records])
+        for b, table in zip(records, tables):
+            dds.par(table, vul[b.vulnerability.value], player[b.dealer.value])
 
     ours: list[float] = []
     theirs: list[float] = []
-    runs = [(lambda: analyse(ours_in), ours), (direct, theirs)]
+    runs = [(lambda: analyse(records), ours), (direct, theirs)]
     for r in range(repeats):
         for fn, into in (runs if r % 2 == 0 else runs[::-1]):
             t0 = time.perf_counter()

@@ -4,8 +4,9 @@ endplay ships the DDS solver (binary wheels for x86-64 and the Pi's aarch64); th
 values into its calls and its answers back into ours, and does nothing else, so its cost over calling
 endplay directly stays small (``cardtable bench duplicate`` measures both side by side).
 
-- ``analyse(boards)`` solves a batch: one ``calc_all_tables`` call for every deal (DDS shares its work
-  between them), then ``par`` per board with the board's own dealer and vulnerability (DB-2).
+- ``analyse(boards)`` solves a batch of hand records (``laws.duplicate.deal.Board``, whole deals by
+  construction): one ``calc_all_tables`` call for every deal (DDS shares its work between them), then
+  ``par`` per board with the board's own dealer and vulnerability (DB-2).
 - ``Analyser`` runs it in a thread of its own, so nothing at the tables waits: a session's boards are
   handed in once, and each analysis is read (or waited for) when a traveller or an export needs it.
 
@@ -25,7 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from laws.cards import Seat
-from laws.duplicate.boards import Vulnerability, dealer, vulnerability
+from laws.duplicate.boards import Vulnerability
+from laws.duplicate.deal import Board
 
 log = logging.getLogger(__name__)
 
@@ -34,16 +36,7 @@ HEX_SEATS = (Seat.N, Seat.S, Seat.E, Seat.W)  # BridgeComposer's order of declar
 
 
 class AnalysisError(RuntimeError):
-    """The solver refused a deal or is not installed; the message names the board."""
-
-
-@dataclass(frozen=True)
-class BoardToAnalyse:
-    """A board as the analysis needs it: its number (for dealer and vulnerability) and its deal as a PBN
-    deal string (``"N:KQ3.T98.AJ4.8765 ..."``)."""
-
-    number: int
-    deal: str
+    """The solver is not installed or failed; the message names the board."""
 
 
 @dataclass(frozen=True)
@@ -85,26 +78,23 @@ def _endplay() -> Any:
     return dds, types
 
 
-def analyse(boards: Sequence[BoardToAnalyse]) -> list[Analysis]:
-    """Double-dummy tricks and par for each board, in the order given.
+def analyse(boards: Sequence[Board]) -> list[Analysis]:
+    """Double-dummy tricks and par for each board, in the order given. (A ``Board`` holds a whole deal
+    by construction: DDS, which may crash the process on a deal short of cards, never meets one.)
 
     Raises:
-        AnalysisError: a deal the solver refuses (not 13 cards a hand), naming the board.
+        AnalysisError: the solver failed, naming the board.
     """
     if not boards:
         return []
     dds, types = _endplay()
-    deals = []
-    for b in boards:
-        problem = _incomplete(b.deal)  # DDS may crash the process on a deal short of cards: never give it one
-        if problem:
-            raise AnalysisError(f"board {b.number}: {problem}")
-        deals.append(types.Deal(b.deal))
-    tables = list(dds.calc_all_tables(deals))
+    try:
+        tables = list(dds.calc_all_tables([types.Deal(b.deal.pbn()) for b in boards]))
+    except Exception as exc:  # a DDSError names the fault, not the board
+        raise AnalysisError(f"boards {boards[0].number}-{boards[-1].number}: the solver failed ({exc})") from None
     out = []
     for b, table in zip(boards, tables):
-        par = dds.par(table, getattr(types.Vul, _VUL[vulnerability(b.number)]),
-                      getattr(types.Player, _PLAYER[dealer(b.number)]))
+        par = dds.par(table, getattr(types.Vul, _VUL[b.vulnerability]), getattr(types.Player, _PLAYER[b.dealer]))
         tricks = {seat: {strain: int(table[getattr(types.Player, _PLAYER[seat]), getattr(types.Denom, _DENOM[strain])])
                          for strain in STRAINS} for seat in Seat}
         out.append(Analysis(b.number, tricks, int(par.score), tuple(_contract(c) for c in par)))
@@ -119,30 +109,14 @@ def _contract(c: Any) -> str:
     return f"{c.level}{strain}{doubled}{c.declarer.abbr}{result}"
 
 
-def _incomplete(text: str) -> str:
-    """Why a PBN deal string is not a whole deal (four hands of 13, 52 different cards), or ""."""
-    first, _, rest = text.strip().partition(":")
-    hands = rest.split()
-    if first.upper() not in ("N", "E", "S", "W") or len(hands) != 4:
-        return f"the deal {text[:40]!r} is not four hands after a first seat"
-    seen: set[tuple[str, str]] = set()
-    for hand in hands:
-        suits = hand.split(".")
-        cards = {(r.upper(), suit) for suit, ranks in zip("SHDC", suits) for r in ranks}
-        if len(suits) != 4 or len(cards) != 13 or sum(map(len, suits)) != 13:
-            return f"a hand of the deal is not 13 cards ({hand!r})"
-        seen |= cards
-    return "" if len(seen) == 52 else "a card appears in two hands"
-
-
 class Analyser:
     """Analyses a session's boards in a background thread; ``get`` waits at most ``timeout`` seconds.
 
-    The work is one batch (``analyse``); a board whose analysis failed is logged once and answers None,
-    and the rest are still given.
+    The work is one batch (``analyse``); when the batch fails each board is tried alone, so a board
+    whose analysis failed is logged and answers None while the rest are still given.
     """
 
-    def __init__(self, boards: Iterable[BoardToAnalyse]) -> None:
+    def __init__(self, boards: Iterable[Board]) -> None:
         self._boards = list(boards)
         self._done = threading.Event()
         self._results: dict[int, Analysis] = {}
