@@ -369,3 +369,19 @@ def test_whatever_the_pack_holds_no_card_reaches_a_wrong_pocket_and_whole_means_
         assert set(end.missing) == set(PACK) - readable and end.placed == readable
     rejected = len(b.hw.pockets.get(5, []))
     assert rejected == sum(isinstance(x, BoardCardRejected) for x in said) == len(b.hw.left) - len(in_pockets)
+
+
+def test_a_hand_record_of_laws_duplicate_is_a_record_as_the_vectors_have_it() -> None:
+    """``Deal.assignment()`` is the 52 seats in canonical card order and ``Deal.fingerprint`` names it:
+    the DEAL_BOARD built from them is byte for byte the vector of PROTOCOL.md section 11's example."""
+    from laws.duplicate.deal import Deal
+    from tests.shoe.board_example import FINGERPRINT, PBN
+    from tests.shoe.board_example import record as example_record
+    from tests.shoe.vectors import load
+
+    deal = Deal.from_pbn(PBN)
+    assert deal.assignment() == example_record() and deal.fingerprint == FINGERPRINT
+    cmd = replace(deal_board(7, deal.assignment(), deal.fingerprint, pack="B7"), cmd=1)
+    (vector,) = [v for v in load()["valid"] if v["name"] == "deal board 7 from its record, pack B7"]
+    assert codec.encode(cmd).hex() == vector["hex"]
+    assert all(BoardTracker(cmd).record[c] == deal.holder(c) for c in PACK)
