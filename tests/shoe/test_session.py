@@ -173,7 +173,9 @@ def test_firmware_to_session_over_a_lossy_line_delivers_every_card_once_in_order
     rng = random.Random(seed)
     b = Bench(game, seed=seed, heartbeat_ms=50)
     b.load()
-    s = ShoeSession(session_id=1, offline_after=0.3, resend_every=0.02)
+    # Every timer compressed alike (a HOST_HELLO every 0.05 s, not 0.5 s: the host no longer answers
+    # each frame with one, so on a line this lossy the handshake needs the tries).
+    s = ShoeSession(session_id=1, offline_after=0.3, resend_every=0.02, hello_every=0.05)
     b.port.inbox += s.connection_made(0.0)
     got: list = []
     b.host(m.StartDeal(Seat.W, b.plan.patterns[0], b.plan.turn_up, "A", cmd=0))
