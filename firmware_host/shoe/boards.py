@@ -3,7 +3,7 @@ command, and a follower of one board that checks every card against the record.
 
 Usage::
 
-    from firmware_host.shoe.boards import BoardTracker, board_id_of, deal_board
+    from firmware_host.shoe.boards import BoardState, board_id_of, deal_board, start_board
 
     board = start_board(link, deal_board(7, deal.assignment(), board_id_of(deal.fingerprint), pack="B7"))
     ...
@@ -61,10 +61,15 @@ def deal_board(board: int, seats: Sequence[Seat | str], board_id: int | str = 0,
     """
     if isinstance(board, bool) or not isinstance(board, int) or not 1 <= board <= 0xFFFF:
         raise ValueError(f"board {board!r}: want a board number from 1 to 65535")
-    try:
-        record = tuple(Seat(s) for s in seats)
-    except ValueError:
-        raise ValueError(f"board {board}: a record's seats are N, E, S or W, got {list(seats)!r}") from None
+    record_list: list[Seat] = []
+    for k, s in enumerate(seats):
+        try:
+            record_list.append(Seat(s))
+        except ValueError:
+            what = f"card {k + 1} ({PACK[k].name})" if k < 52 else f"card {k + 1}"
+            raise ValueError(f"board {board}: {what}: {s!r} is not a seat (a record's seats are N, E, S "
+                             "or W)") from None
+    record = tuple(record_list)
     if len(record) != 52:
         raise ValueError(f"board {board}: a record gives a seat to each of 52 cards, got {len(record)}")
     wrong = [f"{_SEAT_WORDS[s]} {record.count(s)}" for s in SEATS if record.count(s) != 13]

@@ -90,8 +90,8 @@ def test_deal_board_names_what_is_wrong() -> None:
         deal_board(3, _shifted(seats))
     with pytest.raises(ValueError, match="a record gives a seat to each of 52 cards, got 51"):
         deal_board(3, seats[:51])
-    with pytest.raises(ValueError, match="seats are N, E, S or W"):
-        deal_board(3, ("X",) * 52)
+    with pytest.raises(ValueError, match=r"board 3: card 2 \(king of spades\): 'X' is not a seat"):
+        deal_board(3, (Seat.N, "X") + seats[2:])
     with pytest.raises(ValueError, match="pack 'B' is not a card code's pack id"):
         deal_board(3, seats, pack="B")
     with pytest.raises(ValueError, match="every card is placed already"):
