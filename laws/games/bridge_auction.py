@@ -158,6 +158,8 @@ def accepting(s: TableState, e: IrregularityAccepted, clause: str) -> bh.Pending
     h = bh.hand(s)
     p = h.pending if h is not None else None
     if p is None:
+        if h is not None and h.verdict is e:   # an earlier clause took it, for this same entry
+            return None
         raise ValueError("accept: no irregular call or card is waiting to be accepted")
     if e.seat not in p.accept_by:
         who = " or ".join(name(x) for x in p.accept_by) or "nobody"
@@ -312,6 +314,7 @@ def _waiting(c: Clause, s: TableState, e: CallMade | IrregularityAccepted, kind:
         if p is None or p.call is None:
             return None
         h.pending = None
+        h.verdict = e
         h.auction.accept(p.seat, p.call)
         return bh.rule(c.id, p.law, Remedy.DEAL_STANDS, f"{name(e.seat)} accepts {name(p.seat)}'s {p.call.words}: "
                        "it stands and the auction goes on.", seat=p.seat, extra={"accepted": p.call.code})

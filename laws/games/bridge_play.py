@@ -241,9 +241,12 @@ def _card_rule(c: Clause, s: TableState, e: CardPlayed | IrregularityAccepted | 
         p = accepting(s, e, c.id)
         if p is None:
             return None
+        h.verdict = e
         return _play_waiting(d, h, p, f"stands: {name(e.seat)} accepts it")
     if isinstance(e, CardWithdrawn):
         p = h.pending
+        if p is None and h.verdict is e:   # an earlier clause took it back, for this same entry
+            return None
         if p is None or p.what != "card":
             raise ValueError(f"withdraw: no card of {name(e.seat)}'s is waiting for a ruling")
         if p.seat != e.seat or p.card != e.card:
@@ -252,6 +255,7 @@ def _card_rule(c: Clause, s: TableState, e: CardPlayed | IrregularityAccepted | 
                              f"{name(e.seat)}'s {e.card.name}")
         if p.clause != c.id:
             return None
+        h.verdict = e
         return _take_back(d, h, p, "The card is taken back.")
     v = h.verdict
     if not isinstance(v, PlayVerdict) or v.kind not in kinds:
