@@ -113,7 +113,8 @@ def _cancel(h: bh.BridgeHand, p: bh.Pending, by: Seat) -> list[Ruling]:
     text = (f"{name(by)} called instead of accepting {name(p.seat)}'s {p.call.words}, so it is cancelled"
             + (f": {bars_text(forced)}." if forced else "; the auction goes on."))
     return [bh.rule(p.clause, p.law, Remedy.PENALTY if forced else Remedy.DEAL_STANDS, text, seat=p.seat,
-                    extra={"cancelled": p.call.code, **({"bars": bars_data(forced)} if forced else {})})]
+                    extra={"call": p.call.code, "cancelled": True,
+                           **({"bars": bars_data(forced)} if forced else {})})]
 
 
 def _resolve(h: bh.BridgeHand, seat: Seat) -> list[Ruling]:
@@ -127,7 +128,7 @@ def _resolve(h: bh.BridgeHand, seat: Seat) -> list[Ruling]:
         h.auction.accept(p.seat, p.call)
         return [bh.rule(p.clause, p.law, Remedy.DEAL_STANDS, f"{name(seat)} called over {name(p.seat)}'s "
                         f"{p.call.words}, which accepts it: it stands and the auction goes on.", seat=p.seat,
-                        extra={"accepted": p.call.code})]
+                        extra={"call": p.call.code, "accepted": True})]
     return _cancel(h, p, seat)
 
 
@@ -317,7 +318,8 @@ def _waiting(c: Clause, s: TableState, e: CallMade | IrregularityAccepted, kind:
         h.verdict = e
         h.auction.accept(p.seat, p.call)
         return bh.rule(c.id, p.law, Remedy.DEAL_STANDS, f"{name(e.seat)} accepts {name(p.seat)}'s {p.call.words}: "
-                       "it stands and the auction goes on.", seat=p.seat, extra={"accepted": p.call.code})
+                       "it stands and the auction goes on.", seat=p.seat,
+                       extra={"call": p.call.code, "accepted": True})
     v = h.verdict
     if not isinstance(v, CallVerdict) or v.kind is not kind or v.accept_by is None or v.call is None:
         return None

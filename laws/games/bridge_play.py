@@ -60,7 +60,7 @@ def _take_back(d: DealState, h: bh.BridgeHand, p: bh.Pending, why: str) -> Rulin
                        "his hand and is a penalty card: it stays face up and is played at the first legal "
                        "chance.", seat=p.seat, extra={"penalty_card": p.card.code, "trick": v.trick})
     return bh.rule(p.clause, p.law, Remedy.DEAL_STANDS, f"{why} {name(p.seat)}'s {p.card.name} goes back to "
-                   "his hand; play goes on.", seat=p.seat, extra={"withdrawn": p.card.code})
+                   "his hand; play goes on.", seat=p.seat, extra={"card": p.card.code, "withdrawn": True})
 
 
 def _play_waiting(d: DealState, h: bh.BridgeHand, p: bh.Pending, how: str) -> Ruling:
@@ -70,7 +70,7 @@ def _play_waiting(d: DealState, h: bh.BridgeHand, p: bh.Pending, how: str) -> Ru
     h.play.accept(p.seat, p.card) if h.play.turn != p.seat else h.play.play(p.seat, p.card)
     bh.played(d, p.seat, p.card)
     return bh.rule(p.clause, p.law, Remedy.DEAL_STANDS, f"{name(p.seat)}'s {p.card.name} {how}; play goes on.",
-                   seat=p.seat, extra={"accepted": p.card.code})
+                   seat=p.seat, extra={"card": p.card.code, "accepted": True})
 
 
 def _before(d: DealState, h: bh.BridgeHand, seat: Seat) -> list[Ruling]:
