@@ -79,7 +79,7 @@ def test_BP_44_tricks_winners_and_the_result_from_the_cards() -> None:
         counted = _count_tricks(p, Side.NS)
         [score] = [r for r in rulings if r.remedy is Remedy.SCORE]
         made = counted - 10
-        assert (f"made 4♥" in score.reason) == (made >= 0), score.reason
+        assert ("made 4♥" in score.reason) == (made >= 0), score.reason
         assert eng.state.phase in (Phase.SCORING, Phase.FORMING)
         assert eng.state.deal.bridge.scored["tricks"] == counted  # type: ignore[union-attr]
 
