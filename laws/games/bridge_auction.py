@@ -85,10 +85,11 @@ def _apply_bars(a: Auction, bars: tuple[tuple[Seat, int], ...]) -> None:
 
 
 def _irregular(c: Clause, h: bh.BridgeHand, v: CallVerdict, tail: str, *, remedy: Remedy,
-               seat: Seat | None, bars: tuple[tuple[Seat, int], ...] = ()) -> Ruling:
-    """The ruling on an irregular call: the law, the facts, the options in words and as data."""
+               seat: Seat | None, bars: tuple[tuple[Seat, int], ...] = (), words: bool = True) -> Ruling:
+    """The ruling on an irregular call: the law, the facts, the options in words (unless not ``words``)
+    and as data."""
     h.irregular = (c.id, v.law)
-    said = " ".join(o.text for o in v.options)
+    said = " ".join(o.text for o in v.options) if words else ""
     extra: dict[str, Any] = {"irregularity": v.kind.value if v.kind else "", "call": v.text,
                              "offender": v.seat.value, "options": [o.code for o in v.options],
                              "choices": choices(v.options)}
@@ -110,8 +111,9 @@ def _cancel(h: bh.BridgeHand, p: bh.Pending, by: Seat) -> list[Ruling]:
     if other is not None:
         free = v.lowest_sufficient if p.kind == _CI.INSUFFICIENT.value else p.call
         h.watch = bh.Watch(p.seat, p.clause, p.law, free, other.bars, p.call.words)
-    text = (f"{name(by)} called instead of accepting {name(p.seat)}'s {p.call.words}, so it is cancelled"
-            + (f": {bars_text(forced)}." if forced else "; the auction goes on."))
+    who = (f"{name(by)} called again before {name(p.seat.left)} accepted his {p.call.words}" if by == p.seat
+           else f"{name(by)} called instead of accepting {name(p.seat)}'s {p.call.words}")
+    text = f"{who}, so it is cancelled" + (f": {bars_text(forced)}." if forced else "; the auction goes on.")
     return [bh.rule(p.clause, p.law, Remedy.PENALTY if forced else Remedy.DEAL_STANDS, text, seat=p.seat,
                     extra={"call": p.call.code, "cancelled": True,
                            **({"bars": bars_data(forced)} if forced else {})})]
@@ -278,8 +280,8 @@ def register(reg: Registry) -> None:
         assert v.call is not None
         h.auction.cancel(e.seat, v.call)
         restricted = any(o.lead_restrictions for o in v.options)
-        return _irregular(c, h, v, "", remedy=Remedy.ATTENTION if restricted else Remedy.DEAL_STANDS,
-                          seat=e.seat)
+        return _irregular(c, h, v, " Lead restrictions may apply: the director is called." if restricted else "",
+                          remedy=Remedy.ATTENTION if restricted else Remedy.DEAL_STANDS, seat=e.seat, words=False)
 
     @reg.clause("BP-22", "the end of the auction (Duplicate Bridge law 22)", "call", "accept")
     def close(c: Clause, s: TableState, e: CallMade | IrregularityAccepted) -> list[Ruling]:
