@@ -332,3 +332,47 @@ def test_the_work_counter_sees_a_replay_of_the_hand() -> None:
             table_.get("S")
         reads.append(_Counting.reads - before)
     assert max(reads) > BOUND
+
+
+def _twelfth_trick_revoke() -> tuple[LawEngine, Seat, Card]:
+    """A hand played legally to trick 12, where the second player revokes (holding the suit led and one
+    other card, he plays the other), and trick 13 is played: found by trying seeds in order."""
+    from tests.laws.bridge_table import Cards
+    for seed in range(200):
+        rnd = random.Random(seed)
+        eng = four_hearts()
+        p = play(eng)
+        cards = Cards(MIXED)
+        while len(p.tricks) < 11:
+            seat = p.to_play
+            eng.feed(cards.take(seat, rnd.choice(sorted(cards.legal(seat, p.current.suit_led)))))
+        leader = p.to_play
+        lead = cards.left[leader][0]
+        second = leader.left
+        mine = cards.left[second]
+        if not (any(c.suit == lead.suit for c in mine) and any(c.suit != lead.suit for c in mine)):
+            continue
+        eng.feed(cards.take(leader, lead))
+        wrong = next(c for c in mine if c.suit != lead.suit)
+        [r] = eng.feed(cards.take(second, wrong))
+        assert r.clause == "BP-61"
+        out: list = []
+        while not p.ended:
+            seat = p.to_play
+            out += eng.feed(cards.take(seat, cards.left[seat][0]))
+        assert ("attention", "BP-62") in said(out) and not [r for r in out if r.remedy is Remedy.SCORE]
+        return eng, second, next(c for c in MIXED[second] if c.suit == lead.suit and c in p.tricks[12].cards.values())
+    raise AssertionError("no seed gives a twelfth-trick revoke")
+
+
+def test_BP_62_a_twelfth_trick_revoke_holds_the_score_until_corrected() -> None:
+    eng, offender, right = _twelfth_trick_revoke()
+    p = play(eng)
+    assert p.ended and eng.state.phase is Phase.SCORING
+    assert eng.state.deal.bridge.scored is None  # type: ignore[union-attr]   waiting for the correction
+    hands = eng.state.game_state["score"].snapshot()["hands"]
+    rulings = feed(eng, RevokeCorrected(offender, right))
+    assert said(rulings)[0] == ("deal_stands", "BP-62")
+    assert said(rulings)[1] == ("score", "CB-rubber")
+    assert eng.state.game_state["score"].snapshot()["hands"] == hands + 1
+    assert p.tricks[11].cards[offender] == right
