@@ -130,9 +130,9 @@ def register(reg: Registry) -> None:
         if m is None:
             return None
         d, h, play = m
+        play.judge(e.seat, e.card)  # bad input is refused before anything moves
         d.set_aside = True          # the play model records the card (bh.played), not the engine
         h.verdict = None
-        play.judge(e.seat, e.card)  # bad input is refused before anything moves
         out = _before(d, h, e.seat)
         v = play.judge(e.seat, e.card)
         h.verdict = v

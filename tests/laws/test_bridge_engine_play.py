@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from laws import snapshot
 from laws.cards import Card, Seat, Side
@@ -376,3 +378,23 @@ def test_BP_62_a_twelfth_trick_revoke_holds_the_score_until_corrected() -> None:
     assert said(rulings)[1] == ("score", "CB-rubber")
     assert eng.state.game_state["score"].snapshot()["hands"] == hands + 1
     assert p.tricks[11].cards[offender] == right
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6))
+def test_any_legal_hand_scores_the_tricks_its_cards_give(seed: int) -> None:
+    """Any deal, any legal play: the tricks scored are the ones counted here from the cards (no revoke,
+    so no transfer), and a snapshot at any card goes on to the same end."""
+    from tests.laws.bridge_deals import random_hands
+    rnd = random.Random(seed)
+    hands = random_hands(rnd)
+    eng = four_hearts(hands)
+    stop = rnd.randint(0, 12)
+    play_out(eng, hands, rnd, tricks=stop)
+    twin = LawEngine("contract-bridge")
+    twin.restore(snapshot.loads(snapshot.dumps(eng.snapshot())))
+    rest = random.Random(seed + 1)
+    play_out(eng, hands, rest, tricks=13 - stop)
+    play_out(twin, hands, random.Random(seed + 1), tricks=13 - stop)
+    assert eng.state.deal.bridge.scored["tricks"] == _count_tricks(play(eng), Side.NS)  # type: ignore[union-attr]
+    assert twin.state.deal.bridge.scored == eng.state.deal.bridge.scored  # type: ignore[union-attr]
