@@ -32,6 +32,7 @@ COMMANDS = (
     "install_files",
     "doctor",
     "soak",
+    "boards",
 )
 
 

@@ -42,6 +42,7 @@ RULE: dict[Remedy, tuple[bool, str]] = {
     Remedy.SCORE: (False, "the ordinary course: a score"),
     Remedy.GAME_WON: (False, "the ordinary course: a game"),
     Remedy.RUBBER_WON: (False, "the ordinary course: a rubber"),
+    Remedy.CONTRACT: (False, "the ordinary course: the auction ended in a contract"),
 }
 
 

@@ -49,13 +49,14 @@ def scenario_names(scenarios: list[list[dict[str, Any]]]) -> list[str]:
 
 
 def recast(value: Any, names: dict[str, str]) -> Any:
-    """``value`` with every string that is exactly one of ``names``' keys replaced by its value."""
+    """``value`` with every string that is exactly one of ``names``' keys replaced by its value (in
+    objects' keys too: a draw's ``seats`` maps names to seats)."""
     if isinstance(value, str):
         return names.get(value, value)
     if isinstance(value, list):
         return [recast(v, names) for v in value]
     if isinstance(value, dict):
-        return {k: recast(v, names) for k, v in value.items()}
+        return {names.get(k, k): recast(v, names) for k, v in value.items()}
     return value
 
 
