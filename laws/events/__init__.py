@@ -15,6 +15,7 @@ from laws.events.types import (
     INTERRUPTIONS,
     SURPLUS_CAUSES,
     BidMade,
+    CallMade,
     CandidateArrived,
     CardDealt,
     CardDiscarded,
@@ -43,4 +44,4 @@ from laws.events.types import (
     WrongHandPicked,
 )
 
-__all__ = ["BIDS", "BidMade", "CandidateArrived", "CardDealt", "CardDiscarded", "CardFaced", "CardPlayed", "CardsDrawn", "DEMANDS", "DamagedCardFound", "DealEnded", "DealInterrupted", "DealStarted", "DemandMade", "EVENT_TYPES", "Event", "EventFormatError", "FACED_WHERE", "GameChosen", "HandCounted", "INTERRUPTIONS", "MissingCardReported", "PackCut", "PackShuffled", "PacksAssigned", "PlayEnded", "PlayerLeft", "ResultRecorded", "SURPLUS_CAUSES", "SurplusCardFound", "TrumpMade", "TrumpTurned", "WrongHandPicked", "event_from_dict", "event_to_dict"]
+__all__ = ["BIDS", "BidMade", "CallMade", "CandidateArrived", "CardDealt", "CardDiscarded", "CardFaced", "CardPlayed", "CardsDrawn", "DEMANDS", "DamagedCardFound", "DealEnded", "DealInterrupted", "DealStarted", "DemandMade", "EVENT_TYPES", "Event", "EventFormatError", "FACED_WHERE", "GameChosen", "HandCounted", "INTERRUPTIONS", "MissingCardReported", "PackCut", "PackShuffled", "PacksAssigned", "PlayEnded", "PlayerLeft", "ResultRecorded", "SURPLUS_CAUSES", "SurplusCardFound", "TrumpMade", "TrumpTurned", "WrongHandPicked", "event_from_dict", "event_to_dict"]

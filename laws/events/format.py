@@ -6,6 +6,7 @@ inverse. Unknown fields are ignored; ``t`` (seconds) may appear on any event.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import MISSING, fields
 from typing import Any
 
@@ -18,6 +19,7 @@ from laws.events.types import (
     INTERRUPTIONS,
     SURPLUS_CAUSES,
     BidMade,
+    CallMade,
     CardDealt,
     CardDiscarded,
     CardFaced,
@@ -172,6 +174,22 @@ def _exposed_or_count(v: Any, name: str) -> Any:
     return _exposed(v, name) if isinstance(v, dict) else _cards(v, name)
 
 
+
+_BRIDGE_CALL = re.compile(r"^([1-7])(C|D|H|S|NT|N)$")
+
+
+def _bridge_call(v: Any, name: str) -> str:
+    """A bridge call (``call`` of a ``call`` event; the euchre ``bid`` has its own ``call``): a bid
+    ``1C`` ... ``7NT`` (``1N`` ... ``7N`` read as notrump), ``pass``, ``double`` or ``redouble``, returned
+    in the event format's own spelling."""
+    if v in ("pass", "double", "redouble"):
+        return str(v)
+    m = _BRIDGE_CALL.match(v) if isinstance(v, str) else None
+    if m is None:
+        raise EventFormatError(f"field {name!r}: {_short(v)} is not a bridge call (want a bid 1C ... 7NT, "
+                               "pass, double or redouble)")
+    return m.group(1) + ("NT" if m.group(2) == "N" else m.group(2))
+
 _CONVERTERS: dict[str, Any] = {
     "game": _str, "owners": _owners, "cuts": _cuts, "seats": _seat_map, "name": _str,
     "fresh": _bool, "substitute": _str, "consent": _bool, "seat": _seat, "faced": _bool,
@@ -218,7 +236,9 @@ def event_from_dict(obj: Any) -> Event:
                 continue
             raise EventFormatError(f"{kind}: missing field {f.name!r}")
         value = obj[f.name]
-        if f.name == "card":
+        if cls is CallMade and f.name == "call":
+            kwargs[f.name] = _bridge_call(value, f.name)
+        elif f.name == "card":
             kwargs[f.name] = (_card_or_none if cls in _NULLABLE_CARD else _card)(value, f.name)
         elif value is None and (optional and f.default is None or f.name == "found"):
             kwargs[f.name] = None

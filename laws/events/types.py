@@ -254,6 +254,20 @@ class ResultRecorded(Event):
     alone: bool = False
 
 
+
+@dataclass(frozen=True)
+class CallMade(Event):
+    """Bridge: a call in the auction (a bidding card the camera read, a seat's button, the director).
+    ``call`` is the event format's spelling: ``1C`` ... ``7NT``, ``pass``, ``double``, ``redouble`` (``1N``
+    ... ``7N`` are read as notrump and written ``NT``).
+
+    A stand-in of the bridge-io branch so that its producers have a class to build; the bridge-laws
+    branch's event classes for this round supersede it."""
+
+    TYPE: ClassVar[str] = "call"
+    seat: Seat
+    call: str
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
@@ -261,6 +275,6 @@ EVENT_TYPES: dict[str, type[Event]] = {
         DealStarted, CardDealt, DealInterrupted, DealEnded, TrumpTurned, TrumpMade, BidMade, CardDiscarded, CardFaced, DemandMade,
         DamagedCardFound,
         WrongHandPicked, HandCounted, MissingCardReported, SurplusCardFound, CardPlayed, PlayEnded,
-        ResultRecorded,
+        ResultRecorded, CallMade,
     )
 }
