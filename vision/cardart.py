@@ -2,8 +2,9 @@
 
 Images are drawn at ``ART_PX_PER_MM`` pixels per millimetre and cached; the scene renderer warps them
 onto the felt. A face carries the card's code in the middle (``CARD_CODES.md``) and the rank and suit
-in two corners; a back carries a pattern and the pack mark. ``damage`` wears or blots the code so that
-it reads only with heavy error correction, or not at all.
+in two corners; a back carries a pattern and the pack mark. A bidding card (``ArtKey.call``, size
+``bidding``: the 51 x 60 mm bidding-card label) carries its call and seat at the top and its code below.
+``damage`` wears or blots the code so that it reads only with heavy error correction, or not at all.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ import cv2
 import numpy as np
 
 from laws.cards import Card
-from vision.codes import Variant, encode_payload, symbol_modules
+from vision.codes import CallCode, Variant, encode_call_payload, encode_payload, symbol_modules
 
 ART_PX_PER_MM = 4
-CARD_MM = {"bridge": (57.0, 89.0), "poker": (63.0, 88.0)}
+CARD_MM = {"bridge": (57.0, 89.0), "poker": (63.0, 88.0), "bidding": (51.0, 60.0)}
 # Module size in art pixels: Micro QR 13 modules x 12 px = 39 mm; QR 21 x 7 px = 36.75 mm.
 MODULE_PX = {Variant.MICRO: 12, Variant.QR: 7}
 
@@ -37,6 +38,7 @@ class ArtKey:
     variant: Variant = Variant.MICRO
     damage: Damage = Damage.NONE
     size: str = "bridge"
+    call: CallCode | None = None  # a bidding card (``pack`` and ``card`` unused); size ``bidding``
 
 
 def _suit_colour(card: Card) -> tuple[int, int, int]:
@@ -69,14 +71,22 @@ def card_art(key: ArtKey) -> np.ndarray:
     """The BGR image of a card face or back (read-only; do not modify)."""
     w_mm, h_mm = CARD_MM[key.size]
     w, h = int(w_mm * ART_PX_PER_MM), int(h_mm * ART_PX_PER_MM)
-    payload = encode_payload(key.pack, key.card)
+    payload = (encode_payload(key.pack, key.card) if key.call is None
+               else encode_call_payload(key.call.seat, key.call.call, key.call.copy))
     if key.damage is Damage.WORN:
         modules = _worn_modules(payload, key.variant)
     else:
         modules = symbol_modules(payload, key.variant)
     mpx = MODULE_PX[key.variant]
     sym = np.kron(modules, np.ones((mpx, mpx), np.uint8))
-    if key.card is None:
+    if key.call is not None:
+        img = np.full((h, w, 3), 246, np.uint8)
+        colour = (30, 30, 200) if key.call.call.strain in ("H", "D") else (20, 20, 20)
+        text = key.call.call.pbn  # 1H, 3NT, Pass, X, XX: what bidding boxes print
+        cv2.putText(img, text, (10, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, colour, 2, cv2.LINE_AA)
+        cv2.putText(img, key.call.seat.value, (w - 28, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2,
+                    cv2.LINE_AA)
+    elif key.card is None:
         img = np.full((h, w, 3), (140, 60, 30), np.uint8)
         for k in range(-h, w, 14):
             cv2.line(img, (k, 0), (k + h, h), (170, 90, 50), 3)
@@ -94,6 +104,8 @@ def card_art(key: ArtKey) -> np.ndarray:
         img[h - 60:, w - 90:] = np.minimum(img[h - 60:, w - 90:], corner[::-1, ::-1])
     s = sym.shape[0]
     y0, x0 = (h - s) // 2, (w - s) // 2
+    if key.call is not None:
+        y0 = h - s - 2 * mpx  # a bidding card's code sits low, above a quiet zone of two modules
     img[y0:y0 + s, x0:x0 + s] = np.minimum(img[y0:y0 + s, x0:x0 + s], sym[:, :, None])
     if key.damage is Damage.BLOTTED:
         cv2.ellipse(img, (w // 2 + 6, h // 2 - 4), (s // 3, s // 4), 30, 0, 360, (40, 40, 60), -1, cv2.LINE_AA)
