@@ -6,9 +6,10 @@ one PNG per page. Each seat's set is the 35 bids (one copy each), ``passes`` pas
 cards and ``redoubles`` redouble cards (copies numbered ``1``, ``2``, ... in their codes), so that a player
 can lay a new card for every call he makes.
 
-- ``a4`` and ``letter``: labels of 51 x 60 mm with a cut line, 6 mm apart (12 a page), to stick on a
-  bidding box's cards or on card stock; nearly square on purpose, so that the decoder never takes one for
-  a playing card's shape (``vision.decode.card_shapes`` looks for 1.25 to 1.9 times as long as wide).
+- ``a4`` and ``letter``: labels of 51 x 60 mm with a cut line, 6 mm apart (12 a page), to stick on white
+  card stock cut 3 mm outside the line (57 x 66 mm, so that white surrounds the code's quiet zone); nearly
+  square on purpose, so that the decoder never takes one for a playing card's shape
+  (``vision.decode.card_shapes`` looks for 1.25 to 1.9 times as long as wide).
 - ``avery-22806``: the die-cut 2 x 2 in squares, one line of text above a smaller code.
 """
 

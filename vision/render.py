@@ -17,7 +17,7 @@ import numpy as np
 
 from laws.bridge.calls import Call
 from laws.cards import Card, Seat
-from vision.cardart import ART_PX_PER_MM, CARD_MM, MODULE_PX, ArtKey, Damage, card_art
+from vision.cardart import ART_PX_PER_MM, MODULE_PX, ArtKey, Damage, card_art, symbol_origin
 from vision.codes import CallCode, Variant, validate_pack
 from vision.zones import CENTRE, DEFAULT_ZONES, SEAT_ZONES, Zone, Zones, default_homography
 
@@ -43,9 +43,9 @@ class Placement:
     call: CallCode | None = None  # a bidding card (``pack`` is "" and ``card`` None)
 
 
-# Bidding cards lie upright in a grid of their seat's zone, this far apart (mm), their codes clear of
-# each other: five across a 300 mm zone, three by three in a 200 x 230 mm one.
-CALL_PITCH_MM = (60.0, 68.0)
+# Bidding cards (57 x 66 mm) lie upright in a grid of their seat's zone, this far apart (mm), their codes
+# clear of each other: five across a 300 mm zone, three by three in a 200 x 230 mm one.
+CALL_PITCH_MM = (60.0, 70.0)
 
 
 @dataclass(frozen=True)
@@ -355,13 +355,10 @@ def render_with_cover(scene: Scene, size: tuple[int, int] = (1280, 720), degrade
 
 def _code_quad(key: ArtKey) -> np.ndarray:
     """The corners of a card's code with a quiet zone of two modules, in art pixels."""
-    w_mm, h_mm = CARD_MM[key.size]
-    aw, ah = int(w_mm * ART_PX_PER_MM), int(h_mm * ART_PX_PER_MM)
-    sym = SYMBOL_MODULES[key.variant] * MODULE_PX[key.variant]
+    quiet = 2 * MODULE_PX[key.variant]
     side = (SYMBOL_MODULES[key.variant] + 4) * MODULE_PX[key.variant]
-    x0, y0 = (aw - side) / 2, (ah - side) / 2
-    if key.call is not None:  # a bidding card's code sits low (``card_art``)
-        y0 = ah - sym - 2 * MODULE_PX[key.variant] - (side - sym) / 2
+    sx, sy = symbol_origin(key)
+    x0, y0 = sx - quiet, sy - quiet
     return np.float32([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]])
 
 
