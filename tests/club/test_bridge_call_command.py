@@ -65,11 +65,11 @@ class BridgeTable:
     """A real bridge table in its auction (controller, journal, publisher, the club commands), whose
     inputs the test processes one by one."""
 
-    def __init__(self, port: int, folder: Path) -> None:
+    def __init__(self, port: int, folder: Path, tid: str = "t1", password: str = PASSWORDS["t1"]) -> None:
         self.journal = Journal.open(folder, synchronous="NORMAL")
-        self.pub = MqttPublisher(MqttConfig(host="127.0.0.1", port=port), "t1", self.journal, password=PASSWORDS["t1"])
+        self.pub = MqttPublisher(MqttConfig(host="127.0.0.1", port=port), tid, self.journal, password=password)
         self.ctl = TableController(game="contract-bridge", journal=self.journal, panel=None, clock=time.time,
-                                   table_id="t1", observers=[self.pub])
+                                   table_id=tid, observers=[self.pub])
         self.pub.on_command(ClubCommands("contract-bridge", self.ctl.submit))
         self.pub.start()
         assert self.pub.connected_event.wait(10)
