@@ -130,11 +130,12 @@ def check_search(search: dict[str, Any] | None, data: dict[str, Any]) -> str | N
 
 
 def entries(game: str, phase: str) -> dict[str, Any]:
-    """Which entries the page offers now: euchre ``bid`` (with the calls in words) and ``discard``; a
-    bridge ``call`` (with every call in words)."""
+    """Which entries the page offers now: euchre ``bid`` (with the calls in words) and ``discard``; in a
+    bridge auction, ``call`` (with every call in words). ``POST /api/call`` also takes a call in the play
+    (one after the auction closed, which the engine rules on), but the page offers none there."""
     out: dict[str, Any] = {}
-    if game == "contract-bridge" and phase in ENTRIES["call"][2]:
-        out["call"] = bridge_calls()
+    if game == "contract-bridge" and phase == "auction":  # the form in the auction only (every update of a
+        out["call"] = bridge_calls()                       # table carries it: not the 52 of the play too)
     if game != "euchre":
         return out
     if phase in ENTRIES["bid"][2]:
