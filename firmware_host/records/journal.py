@@ -220,6 +220,16 @@ class Journal:
         for seq, text in self._raw("SELECT seq, body FROM journal WHERE kind = 'event' ORDER BY seq", ()):
             yield int(seq), text
 
+    def notes_with(self, keys: tuple[str, ...]) -> Iterator[Row]:
+        """The note rows whose body has one of ``keys`` at its top level, in order (the text is searched
+        by SQLite before any row is decoded, so a long journal is read quickly)."""
+        patterns = [f'%"{k}":%' for k in keys]
+        where = " OR ".join("body LIKE ?" for _ in patterns)
+        for row in self._select(f"SELECT * FROM journal WHERE kind = 'note' AND ({where}) ORDER BY seq",
+                                tuple(patterns)):
+            if any(k in row.body for k in keys):
+                yield row
+
     def last_lamps(self) -> dict[str, Any] | None:
         """The body of the last 'lamp' row (what the lamps showed), or None if there is none."""
         rows = list(self._select("SELECT * FROM journal WHERE kind = 'lamp' ORDER BY seq DESC LIMIT 1", ()))

@@ -29,7 +29,7 @@ from typing import Any
 
 from firmware_host.config import LAMPS
 from firmware_host.records.journal import Journal
-from firmware_host.table import choices, commands, ordering
+from firmware_host.table import choices, commands, ordering, setaside
 from firmware_host.table import lamps as lamp_policy
 from firmware_host.table.facts import Fact, count_pack, reconcile
 from firmware_host.table.inputs import (
@@ -113,6 +113,8 @@ class TableController:
         self._told_held = 0
         self.answers: deque[dict[str, Any]] = deque(maxlen=ANSWERS_KEPT)  # outcomes of director commands
         self._not_applied: str | None = None  # why the engine refused the event being ruled on
+        self.set_aside: list[setaside.SetAside] = []  # reported in the status until the director's ack
+        self.set_aside_rows: set[int] = set()  # journal rows the engine goes on without (``setaside``)
         self.order.on_done = self._done
         self.checkpoints = checkpoints
         ordering.restore(self)
@@ -243,12 +245,8 @@ class TableController:
         ignored = self.engine.ignored
         try:
             rulings = self.engine.feed(e)
-        except ValueError as exc:
-            self._not_applied = f"journaled, but not applied: {exc}"
-            shown = f"{e.TYPE} from {item.source} not applied: {exc}"
-            self.order.commit_then([("note", {"error": str(exc), "event": body}, t)],
-                                   lambda seqs: self._after_note(seqs, shown, f"{e.TYPE} from {item.source} "
-                                                                 f"not applied (journal row {event_seq})"))
+        except Exception as exc:  # refused, or a fault in a clause: set aside, the table goes on
+            setaside.live(self, setaside.SetAside.of(event_seq, body, exc))
             return []
         deal = state.deal.number if state.deal else before
         if self.engine.ignored > ignored:  # journaled, not ruled: the event does not fit this phase
@@ -327,6 +325,7 @@ class TableController:
             if lamps != self.lamps:
                 rows.append(("lamp", dict(lamps), t))
             self.seq = self.order.commit(rows)[-1]
+            self.set_aside = []  # the director has seen them (docs/ordering.md)
             self._lamps_committed(lamps)
             self._status()
             return None
@@ -421,6 +420,7 @@ class TableController:
             "score": score.snapshot() if score is not None else {},
             "ruling": self.last_ruling, "seq": self.seq, "t": self.clock(),
             "claims": choices.open_claims(s), "search": choices.open_search(s), "answers": list(self.answers),
+            "set_aside": [a.status() for a in self.set_aside],
         }
 
     def _status(self) -> None:

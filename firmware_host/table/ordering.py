@@ -45,9 +45,10 @@ from typing import Any
 from firmware_host.config import LAMPS
 from firmware_host.records.journal import Journal, JournalError
 from firmware_host.table import lamps as lamp_policy
+from firmware_host.table import setaside
 from firmware_host.table.facts import count_pack, shoe_mark
 from laws.engine import LawEngine
-from laws.events import Event, EventFormatError, GameChosen, event_from_dict
+from laws.events import Event, GameChosen
 from laws.rulings import Ruling
 
 log = logging.getLogger(__name__)
@@ -227,8 +228,77 @@ def restore(ctl: Any) -> None:
     If the process died between journaling an event and journaling its rulings and lamps, the step is
     completed now: the engine gives the same rulings again, and they are journaled and lit.
 
+    No journaled input stops the table from starting (``setaside``): the rows the journal notes as set
+    aside are skipped, and a row the engine cannot take now is set aside (noted, shown, reported in the
+    status) and the replay starts again without it.
+
     Raises:
-        ControllerError: the journal is of another game, or an event row cannot be read.
+        ControllerError: the journal is of another game.
+    """
+    skip, ctl.set_aside = setaside.noted(ctl.journal)
+    ctl.set_aside_rows = set(skip)
+    found: list[setaside.SetAside] = []
+    while True:
+        try:
+            replayed, since, owed, last_event, last_rulings, lamp_after_event = _replay(ctl, ctl.set_aside_rows)
+            break
+        except setaside.Failed as failed:  # set aside; the replay starts again without it
+            found.append(failed.aside)
+            ctl.set_aside_rows.add(failed.aside.row)
+            ctl.engine, ctl.packs, ctl.last_ruling, ctl.loaded_pack, ctl.shoe_mark = LawEngine(ctl.game), {}, \
+                None, None, None
+            ctl.answers.clear()
+    t = ctl.clock()
+    rows: Rows = []  # what the journal still owes: the game line of a new journal, an interrupted step
+    if replayed == 0 and ctl.seq == 0:
+        rows.append(("event", {"type": "game", "game": ctl.game}, t))
+    saved = ctl.journal.last_lamps()
+    if saved:
+        ctl.lamps = {name: bool(saved.get(name, False)) for name in LAMPS}
+    lamps = ctl.lamps
+    if last_event is not None and not lamp_after_event:
+        deal = ctl.engine.state.deal.number if ctl.engine.state.deal else 0
+        rows += [("ruling", r.to_dict() | {"deal": deal}, t) for r in owed]
+        if owed:
+            log.warning("completing %d ruling(s) interrupted by the last stop", len(owed))
+        lamps = lamp_policy.after_event(ctl.lamps, last_event, last_rulings)
+        if lamps != ctl.lamps:
+            rows.append(("lamp", dict(lamps), t))
+    rows += [("note", aside.note(), t) for aside in found]
+    for aside in found:
+        setaside.report(ctl, aside)
+
+    def completed(seqs: list[int]) -> None:
+        if seqs:
+            ctl.seq = seqs[-1]
+        for kind, body, _ in rows:
+            if kind == "ruling":
+                ctl.last_ruling = body
+        ctl.lamps = lamps
+        ctl._show_lamps()
+
+    try:  # a journal that cannot be written at boot is held like any other commit, not an exit
+        ctl.order.commit_then(rows, completed)
+    except JournalHeld:
+        pass
+    ctl._show_lamps()
+    for aside in ctl.set_aside:  # said at every start until the director has acknowledged
+        ctl.out.note(aside.text())
+    if replayed or since:
+        log.info("restored %d events from %s%s", replayed, ctl.journal.path,
+                 f" after the checkpoint at row {since}" if since else "")
+
+
+def _replay(ctl: Any, skip: set[int]) -> tuple[int, int, list[Ruling], Event | None, list[Ruling], bool]:
+    """Feed the journal's rows after the newest checkpoint to the controller's engine, skipping ``skip``.
+
+    Returns:
+        (events replayed, the checkpoint's row, the last event's rulings still owed, the last event, its
+        rulings, whether a lamp row follows it).
+
+    Raises:
+        setaside.Failed: a row the engine cannot take (not in ``skip``).
+        ControllerError: the journal is of another game.
     """
     replayed = 0
     owed: list[Ruling] = []
@@ -258,61 +328,22 @@ def restore(ctl: Any) -> None:
                          "why": str(refused or "")})
         if row.kind == "note" and isinstance(row.body.get("pack_loaded"), str):
             ctl.loaded_pack = row.body["pack_loaded"]
-        if row.kind != "event":
+        if row.kind != "event" or row.seq in skip:
             continue
-        try:
-            event = event_from_dict(row.body)
-        except EventFormatError as exc:
-            raise ControllerError(f"{ctl.journal.path}: journal row {row.seq} cannot be read: {exc}") from None
+        game = row.body.get("game") if row.body.get("type") == "game" else None
+        if isinstance(game, str) and game != ctl.game:
+            raise ControllerError(f"{ctl.journal.path} is the journal of a {game} table, "
+                                  f"but this table plays {ctl.game}")
+        event, rulings = setaside.feed_row(ctl.engine, row.seq, row.body)
         if isinstance(event, GameChosen):
-            if event.game != ctl.game:
-                raise ControllerError(f"{ctl.journal.path} is the journal of a {event.game} table, "
-                                      f"but this table plays {ctl.game}")
             continue
         if event.TYPE == "deal_start":
             ctl.loaded_pack = None
-        try:
-            owed = ctl.engine.feed(event)
-        except ValueError:
-            log.warning("journaled event of row %d not applied on restore", row.seq)
-            owed = []
+        owed = rulings
         count_pack(ctl.packs, ctl.engine.state, event)
         last_event, last_rulings, lamp_after_event = event, list(owed), False
         replayed += 1
-    t = ctl.clock()
-    rows: Rows = []  # what the journal still owes: the game line of a new journal, an interrupted step
-    if replayed == 0 and ctl.seq == 0:
-        rows.append(("event", {"type": "game", "game": ctl.game}, t))
-    saved = ctl.journal.last_lamps()
-    if saved:
-        ctl.lamps = {name: bool(saved.get(name, False)) for name in LAMPS}
-    lamps = ctl.lamps
-    if last_event is not None and not lamp_after_event:
-        deal = ctl.engine.state.deal.number if ctl.engine.state.deal else 0
-        rows += [("ruling", r.to_dict() | {"deal": deal}, t) for r in owed]
-        if owed:
-            log.warning("completing %d ruling(s) interrupted by the last stop", len(owed))
-        lamps = lamp_policy.after_event(ctl.lamps, last_event, last_rulings)
-        if lamps != ctl.lamps:
-            rows.append(("lamp", dict(lamps), t))
-
-    def completed(seqs: list[int]) -> None:
-        if seqs:
-            ctl.seq = seqs[-1]
-        for kind, body, _ in rows:
-            if kind == "ruling":
-                ctl.last_ruling = body
-        ctl.lamps = lamps
-        ctl._show_lamps()
-
-    try:  # a journal that cannot be written at boot is held like any other commit, not an exit
-        ctl.order.commit_then(rows, completed)
-    except JournalHeld:
-        pass
-    ctl._show_lamps()
-    if replayed or since:
-        log.info("restored %d events from %s%s", replayed, ctl.journal.path,
-                 f" after the checkpoint at row {since}" if since else "")
+    return replayed, since, owed, last_event, last_rulings, lamp_after_event
 
 
 def _from_checkpoint(ctl: Any) -> int:
