@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from laws.engine import LawEngine
-from laws.events import EventFormatError, GameChosen, event_from_dict
+from laws.events import GameChosen, event_from_dict
 
 log = logging.getLogger(__name__)
 REPORTED = 8  # set-aside rows told in the status at most (the newest)
