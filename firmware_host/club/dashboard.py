@@ -39,6 +39,7 @@ from firmware_host.club.hub import Hub
 from firmware_host.club.results import ResultError, parse_result
 from firmware_host.club.state import RESULT_PHASES, ClubState
 from firmware_host.club.throttle import DEVICE_DAYS, Busy, Devices, HashPool, Throttle
+from firmware_host.records.lines import LineRefused, loads
 from laws.events import event_to_dict
 
 log = logging.getLogger(__name__)
@@ -298,8 +299,11 @@ class Dashboard:
             return self._json({"error": "bad CSRF token"}, 403)
         body = await request.body()
         try:
-            data = json.loads(body) if len(body) <= MAX_BODY else None
-        except ValueError:
+            data = loads(body) if len(body) <= MAX_BODY else None  # checked where it enters (``lines``)
+        except LineRefused as exc:
+            if exc.kind in ("utf8", "surrogate"):
+                log.warning("%s by %s refused: %s", what, s.user, exc)
+                return self._json({"error": str(exc)}, 400)
             data = None
         table = data.get("table") if isinstance(data, dict) else None
         if not isinstance(table, str) or table not in self.state.tables:

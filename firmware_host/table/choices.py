@@ -29,6 +29,7 @@ from laws.games import get_game
 from laws.games.base import open_claims_for, seat_name
 from laws.state import Claim, Phase, TableState
 
+CHECKED = ("choose", "search", "bid", "discard")  # the director's commands answered in the status (``answers``)
 CLAIM_TAKES = {"redeal": "redeal", "reshuffle": "new_shuffle"}  # a claim's grant -> the demand that takes it
 FOUND = ("loose", "trick", *(s.value for s in Seat))  # and None: declared not found
 # Euchre declarations and the dealer's discard the director may enter for a player: the event's fields,

@@ -46,6 +46,7 @@ from firmware_host.config import LAMPS
 from firmware_host.records.journal import Journal, JournalError
 from firmware_host.table import lamps as lamp_policy
 from firmware_host.table import setaside
+from firmware_host.table.choices import CHECKED
 from firmware_host.table.facts import count_pack, shoe_mark
 from laws.engine import LawEngine
 from laws.events import Event, GameChosen
@@ -237,6 +238,7 @@ def restore(ctl: Any) -> None:
     """
     skip, ctl.set_aside = setaside.noted(ctl.journal)
     ctl.set_aside_rows = set(skip)
+    ctl.commands_seen = _commands(ctl.journal)
     found: list[setaside.SetAside] = []
     while True:
         try:
@@ -321,11 +323,12 @@ def _replay(ctl: Any, skip: set[int]) -> tuple[int, int, list[Ruling], Event | N
                 owed.pop(0)
             continue
         command = row.body.get("command")
-        if isinstance(command, dict) and isinstance(command.get("id"), str):  # a director's checked command
+        if isinstance(command, dict) and isinstance(command.get("id"), str):  # a director's command
             refused = row.body.get("refused")
             kind = {"missing_card": "search", "demand": "choose"}.get(str(row.body.get("type")), row.body.get("type"))
-            ctl._answer({"id": command["id"], "kind": str(command.get("kind", kind)), "ok": refused is None,
-                         "why": str(refused or "")})
+            kind = str(command.get("kind", kind))
+            if kind in CHECKED:  # told again in the status
+                ctl._answer({"id": command["id"], "kind": kind, "ok": refused is None, "why": str(refused or "")})
         if row.kind == "note" and isinstance(row.body.get("pack_loaded"), str):
             ctl.loaded_pack = row.body["pack_loaded"]
         if row.kind != "event" or row.seq in skip:
@@ -344,6 +347,16 @@ def _replay(ctl: Any, skip: set[int]) -> tuple[int, int, list[Ruling], Event | N
         last_event, last_rulings, lamp_after_event = event, list(owed), False
         replayed += 1
     return replayed, since, owed, last_event, last_rulings, lamp_after_event
+
+
+def _commands(journal: Journal) -> set[str]:
+    """The ids of every director's command the journal holds (each is done once, across restarts)."""
+    out: set[str] = set()
+    for row in journal.rows_with(("command",), ("event", "note")):
+        command = row.body.get("command")
+        if isinstance(command, dict) and isinstance(command.get("id"), str) and command["id"]:
+            out.add(command["id"])
+    return out
 
 
 def _from_checkpoint(ctl: Any) -> int:

@@ -118,7 +118,7 @@ def noted(journal: Any) -> tuple[set[int], list[SetAside]]:
     acknowledged (still reported)."""
     rows: set[int] = set()
     reported: list[SetAside] = []
-    for row in journal.notes_with(("set_aside", "ack")):
+    for row in journal.rows_with(("set_aside", "ack")):
         if "ack" in row.body:
             reported = []
             continue
