@@ -168,6 +168,10 @@ def director_entry(state: TableState, kind: str, body: dict[str, Any]) -> Event:
     if state.phase not in phases:
         raise ChoiceRefused(f"a {kind} is entered {when}; the table is in its {state.phase.value} phase")
     try:
-        return event_from_dict({"type": kind, **{k: body[k] for k in fields if k in body and body[k] is not None}})
+        event = event_from_dict({"type": kind, **{k: body[k] for k in fields if k in body and body[k] is not None}})
     except EventFormatError as exc:
         raise ChoiceRefused(str(exc)) from None
+    card = getattr(event, "card", None)
+    if card is not None and card not in get_game(state.game).pack:
+        raise ChoiceRefused(f"the {card.name} is not in the pack of this game")
+    return event
