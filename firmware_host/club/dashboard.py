@@ -69,13 +69,14 @@ class Dashboard:
             does not say so); a request that came over HTTPS always gets Secure cookies.
         device_key: the secret that signs known-device cookies (kept across restarts by the CLI, so a
             director's browser stays known); random when None.
+        heads: where the club keeps every table's journal heads (``club.heads.HeadBook``), or None.
         tick: seconds between batches sent to the browsers.
         clock: monotonic seconds, for session expiry and login throttling.
     """
 
     def __init__(self, host: str, port: int, mqtt_user: str, mqtt_password: str, users: dict[str, str], *,
                  session_ttl: float = 8 * 3600, tls: bool = False, ca_file: str | None = None,
-                 secure_cookie: bool = False, device_key: bytes | None = None,
+                 secure_cookie: bool = False, device_key: bytes | None = None, heads: Any | None = None,
                  tick: float = 0.025, clock: Callable[[], float] = time.monotonic) -> None:
         import paho.mqtt.client as mqtt
 
@@ -83,7 +84,7 @@ class Dashboard:
         self.throttle = Throttle(clock)
         self.devices = Devices(device_key)
         self.hashing = HashPool()
-        self.state = ClubState()
+        self.state = ClubState(heads)
         self.hub = Hub(self.state, tick, on_resync=self._resync)
         self.secure_cookie = secure_cookie
         self.broker = (host, port)
