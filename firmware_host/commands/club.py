@@ -80,13 +80,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _exit_on_sigterm() -> None:
-    """Turn SIGTERM (systemd, timeout) into SystemExit so that `finally` stops the child processes."""
-    import signal
+    """SIGTERM (systemd, a timeout, a test) as Ctrl-C: ``finally`` stops the child processes."""
+    from firmware_host.commands.stopping import exit_on_sigterm
 
-    def handler(signum: int, frame: object) -> None:
-        raise SystemExit(0)
-
-    signal.signal(signal.SIGTERM, handler)
+    exit_on_sigterm()
 
 
 def _broker(args: argparse.Namespace) -> int:
@@ -128,12 +125,15 @@ def _broker(args: argparse.Namespace) -> int:
 
     broker = LocalBroker(workdir, users, port=args.port, bind=args.bind, tls=tls, on_line=show)
     broker.write_files()
+    _exit_on_sigterm()
     try:
         broker.start()
     except BrokerError as exc:
         print(f"club broker: {exc}", file=sys.stderr)
         return 1
-    _exit_on_sigterm()
+    except SystemExit:
+        broker.stop()
+        raise
     print(f"mosquitto listening on {args.bind}:{broker.port}{' with TLS' if tls else ''} (config {broker.conf_path})")
     print(f"each table's password is in {pwdir}/<table>.password: copy it to the table and set "
           "[mqtt] username and password_file in its table.toml")
@@ -204,8 +204,11 @@ def _dashboard(args: argparse.Namespace) -> int:
                      secure_cookie=args.secure_cookie, device_key=device_key, heads=heads)
     scheme = "https" if args.certfile else "http"
     print(f"dashboard on {scheme}://{args.host}:{args.port}/")
-    serve(dash, args.host, args.port, certfile=args.certfile, keyfile=args.keyfile,
-          forwarded_allow_ips=args.forwarded_allow_ips).run()
+    try:  # uvicorn stops on SIGTERM as on SIGINT (its own handlers), then the lifespan ends
+        serve(dash, args.host, args.port, certfile=args.certfile, keyfile=args.keyfile,
+              forwarded_allow_ips=args.forwarded_allow_ips).run()
+    finally:
+        heads.close()
     return 0
 
 
@@ -283,7 +286,6 @@ def _adduser(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     import secrets
     import tempfile
-    import threading
 
     from firmware_host.club.broker import BrokerError
     from firmware_host.club.demo import ClubDemo
@@ -298,23 +300,21 @@ def _demo(args: argparse.Namespace) -> int:
     password = args.password or secrets.token_urlsafe(9)
     demo = ClubDemo(workdir, args.tables, rate=args.rate, http_port=args.port, director=("director", password),
                     reveal_cards=args.reveal_cards)
+    from firmware_host.commands.stopping import stop_event, wait
+
+    stop = stop_event()  # SIGTERM as Ctrl-C: the broker, the tables and the dashboard are stopped
     try:
-        demo.start()
-    except (BrokerError, FileNotFoundError, OSError) as exc:
-        print(f"club demo: {exc}", file=sys.stderr)
-        demo.stop()
-        return 1
-    if not demo.wait_ready():
-        print(f"club demo: the dashboard did not start on port {demo.http_port}", file=sys.stderr)
-        demo.stop()
-        return 1
-    _exit_on_sigterm()
-    print(f"{args.tables} simulated tables on mosquitto port {demo.broker.port}")
-    print(f"dashboard: {demo.url}  (user 'director', password {password!r})", flush=True)
-    try:
-        threading.Event().wait(args.duration if args.duration > 0 else None)
-    except KeyboardInterrupt:
-        pass
+        try:
+            demo.start()
+        except (BrokerError, FileNotFoundError, OSError) as exc:
+            print(f"club demo: {exc}", file=sys.stderr)
+            return 1
+        if not demo.wait_ready():
+            print(f"club demo: the dashboard did not start on port {demo.http_port}", file=sys.stderr)
+            return 1
+        print(f"{args.tables} simulated tables on mosquitto port {demo.broker.port}")
+        print(f"dashboard: {demo.url}  (user 'director', password {password!r})", flush=True)
+        wait(stop, args.duration if args.duration > 0 else None)
     finally:
         demo.stop()
         if tmp is not None:
