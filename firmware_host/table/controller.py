@@ -253,7 +253,7 @@ class TableController:
         try:
             rulings = self.engine.feed(e)
         except Exception as exc:  # refused, or a fault in a clause: set aside, the table goes on
-            setaside.live(self, setaside.SetAside.of(event_seq, body, exc))
+            setaside.live(self, setaside.SetAside.of(event_seq, body, exc), ordering.laws_version())
             return []
         deal = state.deal.number if state.deal else before
         if self.engine.ignored > ignored:  # journaled, not ruled: the event does not fit this phase

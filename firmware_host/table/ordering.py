@@ -12,7 +12,9 @@ Guarantees (the controller keeps them by calling only what is here):
 3. **Acknowledge only what is committed.** Each message from the shoe is followed in the controller's
    queue by an ``AckPoint``; the shoe is acknowledged when the controller reaches it, i.e. after every
    input that message gave has been committed. Until then the shoe keeps the message and sends it
-   again to whoever asks (a restarted host included).
+   again to whoever asks (a restarted host included). A director's command from the club is followed
+   the same way by a ``CommandAck``: the broker is acknowledged once the command is committed, and a
+   command is done once by its id (``commands``).
 4. **Hold on failure, in order.** When the journal refuses a commit (disk full, ``database is locked``
    past the busy timeout, an I/O error) every input waits in arrival order; the fault lamp lights, the
    display and the club status say so, and the commit is retried with exponential backoff on the
@@ -25,6 +27,9 @@ Guarantees (the controller keeps them by calling only what is here):
    not yet dealt (a ``pack_loaded`` note), and the last shoe message committed (``"shoe": [boot, seq]``
    on the row it gave), from which the shoe link resumes. An event whose rulings were not journaled
    before a stop gets them at the restart, once.
+6. **No journaled input stops a start.** An event the engine refuses or fails on is set aside, live or at
+   a restart: the engine goes on without it, a note says so, the display and the status report it
+   (``setaside``). Only a journal of another game is refused.
 
 The fault lamp (``journal_fault``) is the one lamp that is not journaled before it lights: it reports that
 the journal cannot be written. The fault and its end are journaled as a note once the journal works.

@@ -129,15 +129,13 @@ def noted(journal: Any) -> tuple[set[int], list[SetAside]]:
     return rows, reported[-REPORTED:]
 
 
-def engine_without(ctl: Any, skip: Iterable[int]) -> LawEngine:
-    """A new engine from the journal's newest checkpoint and the event rows after it, without the rows
-    in ``skip`` (and without any further row it could not take)."""
-    from firmware_host.table.ordering import laws_version
-
+def engine_without(ctl: Any, skip: Iterable[int], version: str) -> LawEngine:
+    """A new engine from the journal's newest checkpoint taken by laws ``version`` and the event rows
+    after it, without the rows in ``skip`` (and without any further row it could not take)."""
     skipped = set(skip)
     engine = LawEngine(ctl.game)
     since = 0
-    found = ctl.journal.checkpoint(laws_version()) if ctl.checkpoints else None
+    found = ctl.journal.checkpoint(version) if ctl.checkpoints else None
     if found is not None:
         try:
             engine.restore(json.loads(found[1])["engine"])
@@ -152,16 +150,16 @@ def engine_without(ctl: Any, skip: Iterable[int]) -> LawEngine:
         except Failed:  # it raised before too: the live table set it aside when it came
             log.warning("journal row %d set aside again while rebuilding the engine", row.seq)
             skipped.add(row.seq)
-            return engine_without(ctl, skipped)
+            return engine_without(ctl, skipped, version)
     return engine
 
 
-def live(ctl: Any, aside: SetAside) -> None:
+def live(ctl: Any, aside: SetAside, version: str) -> None:
     """An event the engine just refused or failed on (its row is committed): rebuild the engine without
-    it, journal the note, tell the display and the status."""
+    it (from a checkpoint of laws ``version``), journal the note, tell the display and the status."""
     ctl.set_aside_rows.add(aside.row)
     try:
-        ctl.engine = engine_without(ctl, ctl.set_aside_rows)
+        ctl.engine = engine_without(ctl, ctl.set_aside_rows, version)
     except Exception as exc:  # the journal cannot be read now: the engine goes on as the event left it
         log.error("the engine could not be rebuilt without journal row %d (%s); it goes on as it is",
                   aside.row, type(exc).__name__)
@@ -169,7 +167,12 @@ def live(ctl: Any, aside: SetAside) -> None:
     ctl._not_applied = (f"journaled, but not applied: {aside.error.split(': ', 1)[-1]}" if aside.refused
                         else "journaled, but the law engine failed on it: the director rules on it")
     t = ctl.clock()
-    ctl.order.commit_then([("note", aside.note(), t)], lambda seqs: ctl._after_note(seqs, aside.text(), aside.text()))
+
+    def then(seqs: list[int]) -> None:
+        ctl._after_note(seqs, aside.text(), f"journal row {aside.row} set aside (note row {seqs[-1]})")
+        ctl._status()  # the club's status lists it
+
+    ctl.order.commit_then([("note", aside.note(), t)], then)
 
 
 def report(ctl: Any, aside: SetAside) -> None:

@@ -143,3 +143,30 @@ def test_whatever_a_line_holds_the_reader_reads_on(tmp_path: Path) -> None:
     assert [n.text.split(":")[0] for n in notes if isinstance(n, DeviceNote)] == \
         [f"{path} line {i}" for i in range(1, len(bad) + 1)]
     assert isinstance(got[-1], LawInput)
+
+
+def test_the_worked_example_of_docs_events_md(tmp_path: Path) -> None:
+    """docs/events.md, "Entering events at a running table": four writers, one after the other (each
+    waits for the table to have read the one before: docs say why)."""
+    import re
+    import subprocess
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "events.md").read_text()
+    block = doc.split("Worked example: four writers")[1].split("```sh\n")[1].split("```")[0]
+    fifo = tmp_path / "director"
+    os.mkfifo(fifo)
+    q: queue.Queue[Input] = queue.Queue()
+    reader = EventReader(fifo, q.put).start()
+    got: list[Input] = []
+    try:
+        for line in block.strip().splitlines():
+            command = line.removeprefix("$ ").split("   #")[0].replace("/run/cardtable/director", str(fifo))
+            subprocess.run(["bash", "-c", command], check=True, timeout=10)
+            got.append(q.get(timeout=10))  # each writer's first outcome, before the next writer opens
+        got += [q.get(timeout=10)]  # the third writer's second line
+    finally:
+        reader.stop()
+    said = doc.split("The journal then holds, in order: ")[1].split("\n\n")[0].replace("\n", " ")
+    notes = [n.replace("/run/cardtable/director", str(fifo)) for n in re.findall(r"the note `([^`]*)`", said)]
+    assert [g.text for g in got if isinstance(g, DeviceNote)] == notes
+    assert [g.event.seat.value for g in got if isinstance(g, LawInput)] == ["S", "W"]  # type: ignore[attr-defined]
