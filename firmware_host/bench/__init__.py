@@ -21,6 +21,7 @@ BENCHES: dict[str, str] = {
     "link": "firmware_host.bench.link:run",
     "vision": "firmware_host.bench.vision:run",
     "club": "firmware_host.bench.club:club",
+    "login": "firmware_host.bench.login:run",
     "soak": "firmware_host.bench.soak:run",
 }
 

@@ -22,8 +22,8 @@ Three rules:
 Hashing (``HashPool``): scrypt runs on ``HASHERS`` worker threads (OpenSSL's scrypt releases the GIL; the
 workers run at a lower scheduling priority than the event loop), never on the event loop; at most
 ``HASH_WAITING`` checks wait at once (beyond that: "busy, try again"). Known devices have a lane of their
-own (one worker, ``TRUSTED_EXTRA`` waiting): their check never queues behind a flood's. The clock is
-injected.
+own (one worker at the ordinary priority, ``TRUSTED_EXTRA`` waiting): their check never queues behind a
+flood's. The clock is injected.
 """
 
 from __future__ import annotations
@@ -178,8 +178,8 @@ class HashPool:
             raise Busy(f"{self._in_flight[trusted]} password checks are waiting")
         pool = self._pools.get(trusted)
         if pool is None:
-            pool = self._pools[trusted] = ThreadPoolExecutor(
-                max_workers=1 if trusted else self.workers, initializer=_lower_priority,
+            pool = self._pools[trusted] = ThreadPoolExecutor(  # a known device's check is not lowered
+                max_workers=1 if trusted else self.workers, initializer=None if trusted else _lower_priority,
                 thread_name_prefix="password-check-known" if trusted else "password-check")
         self._in_flight[trusted] += 1
         try:

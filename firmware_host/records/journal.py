@@ -220,14 +220,14 @@ class Journal:
         for seq, text in self._raw("SELECT seq, body FROM journal WHERE kind = 'event' ORDER BY seq", ()):
             yield int(seq), text
 
-    def rows_with(self, keys: tuple[str, ...], kinds: tuple[str, ...] = ("note",)) -> Iterator[Row]:
-        """The rows of ``kinds`` whose body has one of ``keys`` at its top level, in order (the text is
-        searched by SQLite before any row is decoded, so a long journal is read quickly)."""
+    def rows_with(self, keys: tuple[str, ...], kinds: tuple[str, ...] = ("note",), since: int = 0) -> Iterator[Row]:
+        """The rows after ``since`` of ``kinds`` whose body has one of ``keys`` at its top level, in order
+        (the text is searched by SQLite before any row is decoded, so a long journal is read quickly)."""
         patterns = [f'%"{k}":%' for k in keys]
         where = " OR ".join("body LIKE ?" for _ in patterns)
         of = ", ".join("?" for _ in kinds)
-        for row in self._select(f"SELECT * FROM journal WHERE kind IN ({of}) AND ({where}) ORDER BY seq",
-                                (*kinds, *patterns)):
+        for row in self._select(f"SELECT * FROM journal WHERE seq > ? AND kind IN ({of}) AND ({where}) "
+                                "ORDER BY seq", (since, *kinds, *patterns)):
             if any(k in row.body for k in keys):
                 yield row
 

@@ -241,17 +241,15 @@ def restore(ctl: Any) -> None:
     Raises:
         ControllerError: the journal is of another game.
     """
-    skip, ctl.set_aside = setaside.noted(ctl.journal)
-    ctl.set_aside_rows = set(skip)
-    ctl.commands_seen = _commands(ctl.journal)
     found: list[setaside.SetAside] = []
     while True:
+        since, carried = _from_checkpoint(ctl)
+        _records(ctl, since, carried, found)
         try:
-            replayed, since, owed, last_event, last_rulings, lamp_after_event = _replay(ctl, ctl.set_aside_rows)
+            replayed, owed, last_event, last_rulings, lamp_after_event = _replay(ctl, since, ctl.set_aside_rows)
             break
         except setaside.Failed as failed:  # set aside; the replay starts again without it
             found.append(failed.aside)
-            ctl.set_aside_rows.add(failed.aside.row)
             ctl.engine, ctl.packs, ctl.last_ruling, ctl.loaded_pack, ctl.shoe_mark = LawEngine(ctl.game), {}, \
                 None, None, None
             ctl.answers.clear()
@@ -296,12 +294,13 @@ def restore(ctl: Any) -> None:
                  f" after the checkpoint at row {since}" if since else "")
 
 
-def _replay(ctl: Any, skip: set[int]) -> tuple[int, int, list[Ruling], Event | None, list[Ruling], bool]:
-    """Feed the journal's rows after the newest checkpoint to the controller's engine, skipping ``skip``.
+def _replay(ctl: Any, since: int, skip: set[int]) -> tuple[int, list[Ruling], Event | None, list[Ruling], bool]:
+    """Feed the journal's rows after row ``since`` (the checkpoint's) to the controller's engine, skipping
+    ``skip``.
 
     Returns:
-        (events replayed, the checkpoint's row, the last event's rulings still owed, the last event, its
-        rulings, whether a lamp row follows it).
+        (events replayed, the last event's rulings still owed, the last event, its rulings, whether a lamp
+        row follows it).
 
     Raises:
         setaside.Failed: a row the engine cannot take (not in ``skip``).
@@ -312,7 +311,6 @@ def _replay(ctl: Any, skip: set[int]) -> tuple[int, int, list[Ruling], Event | N
     last_event: Event | None = None
     last_rulings: list[Ruling] = []
     lamp_after_event = False
-    since = _from_checkpoint(ctl)
     ctl._checkpoint_seq = ctl.seq = since
     for row in ctl.journal.rows(since):
         ctl.seq = row.seq
@@ -351,25 +349,46 @@ def _replay(ctl: Any, skip: set[int]) -> tuple[int, int, list[Ruling], Event | N
         count_pack(ctl.packs, ctl.engine.state, event)
         last_event, last_rulings, lamp_after_event = event, list(owed), False
         replayed += 1
-    return replayed, since, owed, last_event, last_rulings, lamp_after_event
+    return replayed, owed, last_event, last_rulings, lamp_after_event
 
 
-def _commands(journal: Journal) -> set[str]:
-    """The ids of every director's command the journal holds (each is done once, across restarts)."""
-    out: set[str] = set()
-    for row in journal.rows_with(("command",), ("event", "note")):
+def _records(ctl: Any, since: int, carried: dict[str, Any] | None, found: list[setaside.SetAside]) -> None:
+    """What a restart knows beside the engine: the ids of every director's command the journal holds
+    (each is done once, across restarts), the rows it notes as set aside and those still reported (since
+    the director's last acknowledgement), and ``found``, set aside by this restart. From the checkpoint's
+    copy and the rows after it, or, without one, from the whole journal (found by SQLite's text search,
+    so only those rows are decoded)."""
+    commands: set[str] = set()
+    reported: list[setaside.SetAside] = []
+    if carried is not None:
+        commands = {str(c) for c in carried.get("commands", []) if isinstance(c, str)}
+        reported = [a for a in map(setaside.SetAside.from_note, carried.get("set_aside", [])) if a is not None]
+    rows: set[int] = set()
+    for row in ctl.journal.rows_with(("command", "set_aside", "ack"), ("event", "note"), since if carried else 0):
         command = row.body.get("command")
         if isinstance(command, dict) and isinstance(command.get("id"), str) and command["id"]:
-            out.add(command["id"])
-    return out
+            commands.add(command["id"])
+        if row.kind != "note":
+            continue
+        if "ack" in row.body:
+            reported = []
+        aside = setaside.SetAside.from_note(row.body)
+        if aside is not None:
+            rows.add(aside.row)
+            reported.append(aside)
+    ctl.commands_seen = commands
+    ctl.set_aside_rows = rows | {a.row for a in found}
+    ctl.set_aside = reported[-setaside.REPORTED:]
 
 
-def _from_checkpoint(ctl: Any) -> int:
+def _from_checkpoint(ctl: Any) -> tuple[int, dict[str, Any] | None]:
     """Take the engine, pack health, last ruling, loaded pack and shoe position from the journal's newest
-    checkpoint taken by this code; returns its row (0: none, replay from the start)."""
+    checkpoint taken by this code; returns its row (0: none, replay from the start) and what it carries
+    for ``_records`` (None when it carries nothing: the whole journal is searched)."""
+    ctl.engine = LawEngine(ctl.game)
     found = ctl.journal.checkpoint(laws_version()) if ctl.checkpoints else None
     if found is None:
-        return 0
+        return 0, None
     seq, text = found
     try:
         data = json.loads(text)
@@ -384,8 +403,9 @@ def _from_checkpoint(ctl: Any) -> int:
                     ctl.journal.path, exc)
         ctl.engine = LawEngine(ctl.game)
         ctl.packs, ctl.last_ruling, ctl.loaded_pack, ctl.shoe_mark = {}, None, None, None
-        return 0
-    return int(seq)
+        return 0, None
+    carried = data.get("records")
+    return int(seq), carried if isinstance(carried, dict) else None
 
 
 def checkpoint(ctl: Any, *, force: bool = False) -> None:
@@ -395,7 +415,10 @@ def checkpoint(ctl: Any, *, force: bool = False) -> None:
         return
     state = json.dumps({"engine": ctl.engine.snapshot(), "packs": ctl.packs, "last_ruling": ctl.last_ruling,
                         "loaded_pack": ctl.loaded_pack,
-                        "shoe": list(ctl.shoe_mark) if ctl.shoe_mark is not None else None})
+                        "shoe": list(ctl.shoe_mark) if ctl.shoe_mark is not None else None,
+                        # so that a restart need not search the rows before the checkpoint for them:
+                        "records": {"commands": sorted(ctl.commands_seen),
+                                    "set_aside": [a.note() for a in ctl.set_aside]}})
     try:
         ctl.seq = ctl.journal.save_checkpoint(ctl.seq, laws_version(), state)  # its binding row
     except Exception as exc:  # a checkpoint only saves time at the next start

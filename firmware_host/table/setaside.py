@@ -113,22 +113,6 @@ def feed_row(engine: LawEngine, seq: int, body: dict[str, Any]) -> Any:
         raise Failed(SetAside.of(seq, body, exc)) from exc
 
 
-def noted(journal: Any) -> tuple[set[int], list[SetAside]]:
-    """The rows the journal notes as set aside, and those set aside since the director last
-    acknowledged (still reported)."""
-    rows: set[int] = set()
-    reported: list[SetAside] = []
-    for row in journal.rows_with(("set_aside", "ack")):
-        if "ack" in row.body:
-            reported = []
-            continue
-        aside = SetAside.from_note(row.body)
-        if aside is not None:
-            rows.add(aside.row)
-            reported.append(aside)
-    return rows, reported[-REPORTED:]
-
-
 def engine_without(ctl: Any, skip: Iterable[int], version: str) -> LawEngine:
     """A new engine from the journal's newest checkpoint taken by laws ``version`` and the event rows
     after it, without the rows in ``skip`` (and without any further row it could not take)."""

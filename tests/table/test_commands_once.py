@@ -90,3 +90,35 @@ def test_a_refused_command_is_journaled_then_acknowledged(tmp_path: Path) -> Non
     assert [r["refused"] for r in refused][0] == "payload is not JSON (Expecting value at column 1)"
     assert "tricks 9" in refused[1]["refused"] and refused[1]["command"]["id"] == "r9"
     assert acked == ["x", "r9"]
+
+
+def test_a_checkpoint_carries_the_ids_so_a_restart_need_not_search_before_it(tmp_path: Path) -> None:
+    from firmware_host.table.controller import LawInput
+
+    ctl, j, commands = _table(tmp_path)
+    ctl.engine.state.next_dealer = Seat.N
+    for e in euchre_known_deal(Seat.N, {s.value: c for s, c in HANDS.items()}, "7S"):
+        ctl.process(LawInput(e, "script"))
+    commands("bid", BID)
+    ctl.drain()
+    ctl.checkpoint(force=True)  # the bid's row is before the checkpoint now
+    j.close()
+    searched: list[int] = []
+    real = Journal.rows_with
+
+    def spy(self: Journal, keys: tuple[str, ...], kinds: tuple[str, ...] = ("note",), since: int = 0) -> Any:
+        searched.append(since)
+        return real(self, keys, kinds, since)
+
+    Journal.rows_with = spy  # type: ignore[method-assign]
+    try:
+        ctl, j, commands = _table(tmp_path)
+    finally:
+        Journal.rows_with = real  # type: ignore[method-assign]
+    try:
+        assert searched and min(searched) > 0  # only the rows after the checkpoint were searched
+        commands("bid", BID)
+        ctl.drain()
+        assert len(_bids(j)) == 1
+    finally:
+        j.close()
