@@ -42,6 +42,7 @@ from firmware_host.club.hub import Hub
 from firmware_host.club.results import ResultError, parse_result
 from firmware_host.club.state import RESULT_PHASES, ClubState
 from firmware_host.club.throttle import DEVICE_DAYS, Busy, Devices, HashPool, Throttle
+from firmware_host.records.lines import LineRefused, loads
 from laws.events import event_to_dict
 
 log = logging.getLogger(__name__)
@@ -71,13 +72,14 @@ class Dashboard:
             does not say so); a request that came over HTTPS always gets Secure cookies.
         device_key: the secret that signs known-device cookies (kept across restarts by the CLI, so a
             director's browser stays known); random when None.
+        heads: where the club keeps every table's journal heads (``club.heads.HeadBook``), or None.
         tick: seconds between batches sent to the browsers.
         clock: monotonic seconds, for session expiry and login throttling.
     """
 
     def __init__(self, host: str, port: int, mqtt_user: str, mqtt_password: str, users: dict[str, str], *,
                  session_ttl: float = 8 * 3600, tls: bool = False, ca_file: str | None = None,
-                 secure_cookie: bool = False, device_key: bytes | None = None,
+                 secure_cookie: bool = False, device_key: bytes | None = None, heads: Any | None = None,
                  tick: float = 0.025, clock: Callable[[], float] = time.monotonic) -> None:
         import paho.mqtt.client as mqtt
 
@@ -85,7 +87,7 @@ class Dashboard:
         self.throttle = Throttle(clock)
         self.devices = Devices(device_key)
         self.hashing = HashPool()
-        self.state = ClubState()
+        self.state = ClubState(heads)
         self.hub = Hub(self.state, tick, on_resync=self._resync)
         self.secure_cookie = secure_cookie
         self.broker = (host, port)
@@ -303,8 +305,11 @@ class Dashboard:
             return self._json({"error": "bad CSRF token"}, 403)
         body = await request.body()
         try:
-            data = json.loads(body) if len(body) <= MAX_BODY else None
-        except ValueError:
+            data = loads(body) if len(body) <= MAX_BODY else None  # checked where it enters (``lines``)
+        except LineRefused as exc:
+            if exc.kind in ("utf8", "surrogate"):
+                log.warning("%s by %s refused: %s", what, s.user, exc)
+                return self._json({"error": str(exc)}, 400)
             data = None
         table = data.get("table") if isinstance(data, dict) else None
         if not isinstance(table, str) or table not in self.state.tables:
