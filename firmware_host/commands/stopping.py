@@ -5,6 +5,10 @@ never arrives there: SIGTERM is the one signal every caller can rely on. Each lo
 (``run``, ``shoe-sim``, ``club broker|dashboard|demo``, ``soak``) takes SIGTERM the way it takes SIGINT
 and cleans up the same way (links and pseudo-terminals removed, journals closed, child processes
 stopped). SIGINT keeps whatever the caller gave it: handled when it was not ignored.
+
+Only a process's main thread can take a signal: a command run in another thread (a test drives
+``shoe-listen`` so) installs no handler and is stopped as its caller stops it (``stop_event``'s event is
+still returned, to be set by that caller).
 """
 
 from __future__ import annotations
@@ -24,10 +28,16 @@ def stop_event(on_stop: Callable[[], None] | None = None) -> threading.Event:
         if on_stop is not None:
             on_stop()
 
+    if not _main_thread():
+        return stop
     signal.signal(signal.SIGTERM, handler)
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, handler)
     return stop
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
 
 
 def wait(stop: threading.Event, seconds: float | None = None) -> None:
@@ -49,4 +59,5 @@ def exit_on_sigterm(code: int = 0) -> None:
     def handler(signum: int, frame: object) -> None:
         raise SystemExit(code)
 
-    signal.signal(signal.SIGTERM, handler)
+    if _main_thread():
+        signal.signal(signal.SIGTERM, handler)
