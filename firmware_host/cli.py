@@ -30,6 +30,7 @@ COMMANDS = (
     "doctor",
     "soak",
     "boards",
+    "duplicate",
 )
 
 

@@ -59,8 +59,8 @@ def demo_movement(kind: str, tables: int, boards: int) -> dict[str, Any]:
         raise SetupError(f"the number of tables is a whole number from 1, not {tables!r}")
     groups = 2 * tables - 1 if kind == "howell" else tables
     if isinstance(boards, bool) or not isinstance(boards, int) or boards < groups or boards % groups:
-        raise SetupError(f"{boards} boards do not share equally among the {groups} board groups of a {tables}-table "
-                         f"{kind}: give a multiple of {groups}")
+        raise SetupError(f"{boards} boards do not share equally among the {groups} board groups of the {kind} for "
+                         f"{tables} tables: give a multiple of {groups}")
     spec = {"kind": kind, "tables": tables, "boards_per_round": boards // groups}
     build_movement(spec)  # refuses a movement the builders cannot make (a 2-table Howell)
     return spec

@@ -51,6 +51,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     d.add_argument("--keyfile", help="serve HTTPS: its private key (PEM)")
     d.add_argument("--forwarded-allow-ips", metavar="ADDR",
                    help="behind a reverse proxy at ADDR: believe its X-Forwarded-For/-Proto headers")
+    d.add_argument("--session", metavar="DIR",
+                   help="run the duplicate session in DIR (cardtable duplicate open) live: /duplicate")
     d.set_defaults(func=_dashboard)
 
     u = csub.add_parser("adduser", help="add or change a director's dashboard login")
@@ -182,11 +184,23 @@ def _dashboard(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"club dashboard: cannot keep the known-device key beside {args.users}: {exc}", file=sys.stderr)
         return 2
+    desk = None
+    if args.session:
+        from firmware_host.duplicate.desk import SessionDesk
+        from firmware_host.duplicate.session import Session, SessionFileError
+
+        try:
+            desk = SessionDesk(Session.open(args.session))
+        except SessionFileError as exc:
+            print(f"club dashboard: {exc}", file=sys.stderr)
+            return 2
     dash = Dashboard(args.broker_host, args.broker_port, args.mqtt_user, password, users,
                      session_ttl=args.session_minutes * 60, tls=args.tls, ca_file=args.ca_file,
-                     secure_cookie=args.secure_cookie, device_key=device_key)
+                     secure_cookie=args.secure_cookie, device_key=device_key, duplicate=desk)
     scheme = "https" if args.certfile else "http"
     print(f"dashboard on {scheme}://{args.host}:{args.port}/")
+    if desk is not None:
+        print(f"duplicate session: {scheme}://{args.host}:{args.port}/duplicate")
     serve(dash, args.host, args.port, certfile=args.certfile, keyfile=args.keyfile,
           forwarded_allow_ips=args.forwarded_allow_ips).run()
     return 0

@@ -11,57 +11,32 @@ The double-dummy analysis is waited for (at most ``analysis_timeout`` seconds): 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
-from firmware_host.duplicate.analysis import Analysis
+from firmware_host.duplicate import results_html, results_pbn, results_usebio
+from firmware_host.duplicate.results_data import ExportData, gather
 from firmware_host.duplicate.session import Session
-from firmware_host.duplicate.session_state import Entry
-from firmware_host.duplicate.spec import SessionSetup, label
-from laws.duplicate.deal import Board
-from laws.duplicate.movement import Movement
-from laws.scoring import SessionResult
 
 FORMATS = ("pbn", "usebio", "html")
 SUFFIX = {"pbn": ".pbn", "usebio": ".xml", "html": ".html"}
+
+
+__all__ = ["FORMATS", "SUFFIX", "ExportData", "ExportError", "export", "gather", "write_export"]
 
 
 class ExportError(RuntimeError):
     """An export that cannot be written; the message names the file."""
 
 
-@dataclass(frozen=True)
-class ExportData:
-    """Everything an export writes, gathered once from the session."""
-
-    setup: SessionSetup
-    movement: Movement
-    result: SessionResult
-    records: Mapping[int, Board]
-    entries: Mapping[tuple[int, str, str], Entry]   # (board, NS label, EW label) -> the session's line
-    analysis: Mapping[int, Analysis]
-
-    def entry(self, board: int, ns: str, ew: str) -> Entry | None:
-        return self.entries.get((board, ns, ew))
-
-
-def gather(session: Session, analysis_timeout: float | None = 120.0) -> ExportData:
-    st = session.state
-    entries = {(e.board, label(e.ns), label(e.ew)): e for e in st.entries.values()}
-    return ExportData(st.setup, st.movement, session.scored(), dict(st.records), entries,
-                      session.all_analysis(analysis_timeout))
+WRITERS = {"pbn": results_pbn.write, "usebio": results_usebio.write, "html": results_html.write}
 
 
 def export(session: Session, fmt: str, analysis_timeout: float | None = 120.0) -> bytes:
     """The bytes of the session's results in ``fmt`` (``pbn``, ``usebio`` or ``html``)."""
-    from firmware_host.duplicate import results_html, results_pbn, results_usebio
-
     data = gather(session, analysis_timeout)
-    writers = {"pbn": results_pbn.write, "usebio": results_usebio.write, "html": results_html.write}
-    if fmt not in writers:
+    if fmt not in WRITERS:
         raise ExportError(f"the format is one of {', '.join(FORMATS)}, not {fmt!r}")
-    return writers[fmt](data)
+    return WRITERS[fmt](data)
 
 
 def write_export(session: Session, fmt: str, out: str | Path, *, overwrite: bool = True,

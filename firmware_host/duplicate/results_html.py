@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
-from firmware_host.duplicate.results import ExportData
+from firmware_host.duplicate.results_data import ExportData
 from firmware_host.duplicate.views import (
     FIELD_WORDS,
     METHOD_WORDS,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from firmware_host.duplicate.results import ExportData
+from firmware_host.duplicate.results_data import ExportData
 from firmware_host.duplicate.session_state import Entry
 from firmware_host.duplicate.views import ordered_rankings
 from laws.bridge.tricks import trick_winner

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from firmware_host.duplicate.results import ExportData
+from firmware_host.duplicate.results_data import ExportData
 from firmware_host.duplicate.results_pbn import card_pbn, pair_id
 from firmware_host.duplicate.views import ordered_rankings
 from laws.cards import SEATS
