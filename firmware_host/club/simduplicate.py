@@ -32,6 +32,8 @@ from laws.duplicate.deal import Board, Deal
 
 log = logging.getLogger(__name__)
 
+RESEND_AFTER = 3.0  # seconds a confirmed result may stay unanswered before the table sends it again
+
 
 @dataclass(frozen=True)
 class Misboarding:
@@ -109,7 +111,9 @@ class SimDuplicateTable:
         self.clock = clock
         self.seating: dict[str, Any] | None = None
         self.played: set[tuple[int, int]] = set()   # (round, board) this table has confirmed
+        self.unanswered: dict[tuple[int, int], tuple[dict[str, Any], float]] = {}
         self.sent = 0
+        self.resent = 0
         self._lock = threading.Lock()
         publisher.on_session(self._on_session)
 
@@ -136,8 +140,28 @@ class SimDuplicateTable:
                 return s, b
         return None
 
+    def _answered(self) -> None:
+        """Forget the results the session has answered (its seating no longer lists the board as left, or
+        names it in its answers); send again any left unanswered for ``RESEND_AFTER`` seconds (the
+        broker lost it: a restart without persistence)."""
+        with self._lock:
+            s = self.seating
+        if s is None:
+            return
+        answered = {a.get("board") for a in s.get("answers", []) if a.get("status") in ("taken", "repeat", "refused")}
+        now = time.monotonic()
+        for (rnd, board), (body, at) in list(self.unanswered.items()):
+            if board in answered or rnd < s["round"] or (rnd == s["round"] and board not in s.get("left", [])):
+                del self.unanswered[(rnd, board)]
+            elif now - at > RESEND_AFTER:
+                seq = self.journal.append("note", {"board_result_again": body}, self.clock())
+                self.publisher.board_result(body, seq)
+                self.unanswered[(rnd, board)] = (body, now)
+                self.resent += 1
+
     def step(self) -> bool:
         """Play and confirm one board if there is one to play; True when it did."""
+        self._answered()
         found = self.next_board()
         if found is None:
             return False
@@ -155,6 +179,7 @@ class SimDuplicateTable:
         seq = self.journal.append("note", {"board_result": body}, self.clock())
         self.publisher.board_result(body, seq, deal=len(self.played) + 1)
         self.played.add((s["round"], number))
+        self.unanswered[(s["round"], number)] = (body, time.monotonic())
         self.sent += 1
         return True
 
