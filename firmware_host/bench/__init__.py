@@ -23,6 +23,7 @@ BENCHES: dict[str, str] = {
     "club": "firmware_host.bench.club:club",
     "soak": "firmware_host.bench.soak:run",
     "duplicate": "firmware_host.bench.duplicate:run",
+    "duplicate-live": "firmware_host.bench.duplicate_live:run",
 }
 
 

@@ -147,7 +147,7 @@ class SessionDesk:
         st = self.session.state
         seq, t = self.session.journal.head()[0], self.clock()
         out = [(ROUND_TOPIC, round_message(st.setup.section, st.called, st.movement.rounds, seq, t))]
-        records = {b.number: b.fingerprint for b in st.setup.boards}
+        records = st.fingerprints
         rows = {row["table"]: row for row in progress(st).tables}
         for tid, number in sorted(st.number_of.items()):
             page = PAGE.format(table=tid, key=self.table_key(tid))

@@ -28,9 +28,10 @@ from typing import Any
 
 from firmware_host.duplicate.analysis import Analyser, Analysis
 from firmware_host.duplicate.session_state import SessionState, replay
-from firmware_host.duplicate.spec import SessionSetup, SetupError, fields_of
+from firmware_host.duplicate.spec import SessionSetup, SetupError
 from firmware_host.records.journal import Journal, JournalError
-from laws.scoring import SessionResult, score_session
+from laws.scoring import Pair, ScoredBoard, SessionResult, Tally, rank_tallies, score_boards, score_session
+from laws.scoring.session import NO_TALLY
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,9 @@ class Session:
         self.changed_boards: set[int] = set()
         self._scored: SessionResult | None = None
         self._scored_version = -1
+        self._boards: dict[int, ScoredBoard] = {}
+        self._tallies: dict[Pair, Tally] = {}
+        self._stale: set[int] = set(state.movement.boards())
         self.analyser: Analyser | None = Analyser(state.setup.boards).start() if analyse else None
 
     @property
@@ -174,6 +178,9 @@ class Session:
         except (JournalError, ValueError) as exc:
             log.error("session journal %s cannot be written (%s); nothing of this batch is taken", self.journal.path, exc)
             self.state, _ = replay(self.setup, [r.body for r in self.journal.rows() if r.kind == "event"][1:])
+            self._stale = set(self.state.movement.boards())
+            self._boards, self._tallies = {}, {}
+            self.version += 1
             raise SessionFileError(f"{self.journal.path}: cannot be written ({exc}); nothing was taken") from None
         for o in outcomes:
             if o.status == "refused":
@@ -182,7 +189,9 @@ class Session:
         if applied:
             self.version += 1
             for rec in applied:
-                self.changed_boards |= self._boards_of(rec)
+                boards = self._boards_of(rec)
+                self.changed_boards |= boards
+                self._stale |= boards
         return outcomes
 
     def _boards_of(self, rec: Mapping[str, Any]) -> set[int]:
@@ -214,13 +223,41 @@ class Session:
     # -- reading ------------------------------------------------------------------------------------
 
     def scored(self) -> SessionResult:
-        """The session scored as it stands (cached until the next change)."""
-        if self._scored is None or self._scored_version != self.version:
+        """The session scored as it stands (``laws.scoring``). Only the boards that changed since the last
+        call are scored again (``score_boards``: each on its own lines and due count); each pair's running
+        figures lose the board's old points and take its new ones (exact fractions), and the fields are
+        ranked from them (``rank_tallies``): what ``score_session`` gives for the whole session at once
+        (``rescore_all``; a test compares the two)."""
+        if self._scored is None or self._scored_version != self.version or self._stale:
             st = self.state
-            self._scored = score_session(st.movement.boards(), st.lines(), st.due(), st.setup.method,
-                                         fields_of(st.movement))
+            due = st.due()
+            stale = sorted(self._stale)
+            if stale:
+                part = score_boards(stale, [ln for b in stale for ln in st.board_lines(b)],
+                                    {b: due[b] for b in stale}, st.setup.method, st.fields)
+                for bd in part:
+                    old = self._boards.get(bd.number)
+                    if old is not None:
+                        self._count(old, -1)
+                    self._count(bd, +1)
+                    self._boards[bd.number] = bd
+            self._stale.clear()
+            boards = tuple(self._boards[b] for b in st.movement.boards())
+            self._scored = SessionResult(st.setup.method, boards,
+                                         rank_tallies(self._tallies, st.setup.method, st.fields))
             self._scored_version = self.version
         return self._scored
+
+    def _count(self, board: ScoredBoard, sign: int) -> None:
+        for ln in board.lines:
+            for pair, pts in ((ln.ns, ln.ns_points), (ln.ew, ln.ew_points)):
+                t = self._tallies.get(pair, NO_TALLY)
+                self._tallies[pair] = t.add(pts, board.top) if sign > 0 else t.remove(pts, board.top)
+
+    def rescore_all(self) -> SessionResult:
+        """The whole session scored at once (``score_session``), for checking and measuring."""
+        st = self.state
+        return score_session(st.movement.boards(), st.lines(), st.due(), st.setup.method, st.fields)
 
     def analysis(self, board: int) -> Analysis | None:
         """The board's double-dummy analysis when it is ready (never waits)."""

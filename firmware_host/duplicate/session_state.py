@@ -42,11 +42,13 @@ from firmware_host.duplicate.spec import (
     SessionSetup,
     boards_by_number,
     check_setup,
+    fields_of,
     label,
     pair_of_label,
     scoring_pair,
 )
 from laws.cards import Card, Seat
+from laws.duplicate.deal import commitment
 from laws.duplicate.movement import Movement, Pair, Seating, board_span
 from laws.scoring import Artificial, Assigned, Line, Played, ScoreInputError, board_score, parse_contract
 from laws.scoring.session import Result
@@ -104,8 +106,14 @@ class SessionState:
         self.setup = setup
         self.movement = movement
         self.records = boards_by_number(setup.boards)
+        self.fingerprints = {n: b.fingerprint for n, b in self.records.items()}
         self.entries: dict[str, Entry] = {}
+        self.by_board: dict[int, dict[str, Entry]] = {b: {} for b in movement.boards()}
         self.by_pair: dict[tuple[int, Pair], str] = {}
+        self._due = {b: movement.due(b) for b in movement.boards()}
+        self.fields = fields_of(movement)
+        self.commitment = commitment(setup.boards)
+        self._line_cache: dict[tuple[str, str], tuple[Entry, Line]] = {}
         self.sources: set[str] = set()
         self.called = 1
         self.regroups: dict[str, str] = {}
@@ -126,7 +134,8 @@ class SessionState:
     # -- reading ------------------------------------------------------------------------------------
 
     def lines_of(self, board: int) -> list[Entry]:
-        return sorted((e for e in self.entries.values() if e.board == board), key=lambda e: (e.round, e.order))
+        """The board's lines in the order its copy travelled (round, then arrival)."""
+        return sorted(self.by_board.get(board, {}).values(), key=lambda e: (e.round, e.order))
 
     def plays(self, pair: Pair) -> set[int]:
         """Every board ``pair`` plays in the movement."""
@@ -170,39 +179,59 @@ class SessionState:
         """Each line's fouled-board group (see the module docstring)."""
         out: dict[str, str] = {}
         for board in self.movement.boards():
-            copies: dict[int, list[Entry]] = {}
-            for e in self.lines_of(board):
-                copies.setdefault(e.table if self.movement.copies > 1 else 0, []).append(e)
-            letters = iter(string.ascii_uppercase[1:] + string.ascii_lowercase)
-            for copy in sorted(copies):
-                form = GROUP_A
-                for e in copies[copy]:
-                    if e.kind == "played" and e.foul is not None and form == GROUP_A:
-                        form = next(letters, "z")
-                    elif e.kind == "played" and e.verified:
-                        form = GROUP_A
-                    out[e.key] = self.regroups.get(e.key, form)
+            out.update(self.board_groups(board))
+        return out
+
+    def board_groups(self, board: int) -> dict[str, str]:
+        """The groups of one board's lines."""
+        out: dict[str, str] = {}
+        copies: dict[int, list[Entry]] = {}
+        for e in self.lines_of(board):
+            copies.setdefault(e.table if self.movement.copies > 1 else 0, []).append(e)
+        letters = iter(string.ascii_uppercase[1:] + string.ascii_lowercase)
+        for copy in sorted(copies):
+            form = GROUP_A
+            for e in copies[copy]:
+                if e.kind == "played" and e.foul is not None and form == GROUP_A:
+                    form = next(letters, "z")
+                elif e.kind == "played" and e.verified:
+                    form = GROUP_A
+                out[e.key] = self.regroups.get(e.key, form)
         return out
 
     def lines(self) -> list[Line]:
         """The traveller lines the scoring takes (``laws.scoring.score_session``)."""
-        groups = self.groups()
+        return [ln for b in self.movement.boards() for ln in self.board_lines(b)]
+
+    def board_lines(self, board: int) -> list[Line]:
+        """One board's traveller lines for the scoring (each entry's line is built once)."""
+        groups = self.board_groups(board)
         out = []
-        for e in sorted(self.entries.values(), key=lambda e: (e.board, e.round, e.order)):
-            result: Result
-            if e.kind == "artificial":
-                result = Artificial(Fraction(e.adjusted[0]), Fraction(e.adjusted[1]))
-            elif e.kind == "assigned":
-                result = Assigned(int(e.adjusted[0]), int(e.adjusted[1]) if e.adjusted[1] else None)
-            else:
-                contract = None if e.contract == "Pass" else parse_contract(e.contract)
-                result = Played(contract, Seat(e.declarer) if e.declarer else None, e.tricks,
-                                Card.parse(e.lead) if e.lead else None)
-            out.append(Line(e.board, scoring_pair(e.ns), scoring_pair(e.ew), result, groups.get(e.key, GROUP_A)))
+        for e in self.lines_of(board):
+            group = groups.get(e.key, GROUP_A)
+            cached = self._line_cache.get((e.key, group))
+            if cached is None or cached[0] is not e:
+                cached = (e, self._line(e, group))
+                self._line_cache[(e.key, group)] = cached
+            out.append(cached[1])
         return out
 
+    @staticmethod
+    def _line(e: Entry, group: str) -> Line:
+        result: Result
+        if e.kind == "artificial":
+            result = Artificial(Fraction(e.adjusted[0]), Fraction(e.adjusted[1]))
+        elif e.kind == "assigned":
+            result = Assigned(int(e.adjusted[0]), int(e.adjusted[1]) if e.adjusted[1] else None)
+        else:
+            contract = None if e.contract == "Pass" else parse_contract(e.contract)
+            result = Played(contract, Seat(e.declarer) if e.declarer else None, e.tricks,
+                            Card.parse(e.lead) if e.lead else None)
+        return Line(e.board, scoring_pair(e.ns), scoring_pair(e.ew), result, group)
+
     def due(self) -> dict[int, int]:
-        return {b: self.movement.due(b) for b in self.movement.boards()}
+        """Results due per board (the movement's count: the Neuberg N)."""
+        return dict(self._due)
 
     # -- checking -----------------------------------------------------------------------------------
 
@@ -263,7 +292,7 @@ class SessionState:
                     return "repeat"
                 return (f"{where}: a second result for board {rec['board']} and pair {label(p)} (the first came "
                         f"from table {e.table} in round {e.round})")
-        fingerprint = self.records[rec["board"]].fingerprint
+        fingerprint = self.fingerprints[rec["board"]]
         if rec.get("record") and rec["record"] != fingerprint:
             return (f"{where}: the table played from a record that is not this session's board {rec['board']} "
                     f"(fingerprint {str(rec['record'])[:12]}..., the session's is {fingerprint[:12]}...)")
@@ -360,12 +389,13 @@ class SessionState:
             self._put(self._entry(rec))
         elif kind == "correct":
             e = self.entries[rec["key"]]
-            self.entries[e.key] = replace(
+            self._put(replace(
                 e, contract=str(rec.get("contract", e.contract)), declarer=str(rec.get("declarer", e.declarer) or ""),
                 tricks=int(rec.get("tricks", e.tricks)), lead=str(rec.get("lead", e.lead) or ""),
-                by=str(rec.get("by", "")), why=str(rec.get("why", "")))
+                by=str(rec.get("by", "")), why=str(rec.get("why", ""))))
         elif kind == "cancel":
             e = self.entries.pop(rec["key"])
+            self.by_board[e.board].pop(e.key, None)
             for p in e.pairs:
                 self.by_pair.pop((e.board, p), None)
             if e.original is not None:
@@ -377,6 +407,7 @@ class SessionState:
 
     def _put(self, e: Entry) -> None:
         self.entries[e.key] = e
+        self.by_board.setdefault(e.board, {})[e.key] = e
         for p in e.pairs:
             self.by_pair[(e.board, p)] = e.key
 

@@ -76,11 +76,10 @@ def _line(ln: ScoredLine, e: Entry | None, at_imps: bool) -> dict[str, Any]:
 
 def traveller(session: Session, board: ScoredBoard) -> dict[str, Any]:
     """One board's traveller in words, with its double-dummy par once the analysis is ready."""
-    st = session.state
-    by_pairs = {(e.board, label(e.ns), label(e.ew)): e for e in st.entries.values()}
+    mine = session.state.by_board.get(board.number, {})
     at_imps = session.setup.method.at_imps
     a = session.analysis(board.number)
-    lines = [_line(ln, by_pairs.get((board.number, ln.ns.label, ln.ew.label)), at_imps) for ln in board.lines]
+    lines = [_line(ln, mine.get(f"{board.number}/{ln.ns.label}/{ln.ew.label}"), at_imps) for ln in board.lines]
     return {"board": board.number, "dealer": SEAT_NAMES[dealer(board.number)],
             "vulnerability": board.vulnerability.words, "due": board.due, "played": len(lines),
             "top": _opt(board.top), "par": a.optimum_score if a else "",
@@ -106,18 +105,23 @@ def rankings(session: Session, names: bool = True) -> list[dict[str, Any]]:
 def fouls(session: Session) -> list[dict[str, Any]]:
     """Every fouled-board call with the group its result is in."""
     st = session.state
-    groups = st.groups()
     out = []
-    for e in sorted(st.entries.values(), key=lambda e: (e.board, e.round, e.order)):
-        f = e.foul or (e.original.foul if e.original is not None else None)
-        if not f:
-            continue
-        card = Card.parse(f["card"])
-        out.append({"board": e.board, "table": e.table, "round": e.round, "key": e.key, "group": groups.get(e.key, "A"),
-                    "said": (f"The {card.name} was played by {SEAT_NAMES[f['played_by']]}; the record gives it to "
-                             f"{SEAT_NAMES[f['record_seat']]} (trick {f['trick']})."),
-                    "seats": ", ".join(SEAT_NAMES[Seat(s)] for s in f["seats"])})
+    for board in st.movement.boards():
+        called = [e for e in st.lines_of(board) if e.foul or (e.original is not None and e.original.foul)]
+        groups = st.board_groups(board) if called else {}
+        for e in called:
+            out.append(_foul_words(e, groups.get(e.key, "A")))
     return out
+
+
+def _foul_words(e: Entry, group: str) -> dict[str, Any]:
+    f = e.foul or (e.original.foul if e.original is not None else None)
+    assert f is not None
+    card = Card.parse(f["card"])
+    return {"board": e.board, "table": e.table, "round": e.round, "key": e.key, "group": group,
+            "said": (f"The {card.name} was played by {SEAT_NAMES[Seat(f['played_by'])]}; the record gives it to "
+                     f"{SEAT_NAMES[Seat(f['record_seat'])]} (trick {f['trick']})."),
+            "seats": ", ".join(SEAT_NAMES[Seat(s)] for s in f["seats"])}
 
 
 def session_words(session: Session) -> dict[str, Any]:
@@ -125,7 +129,7 @@ def session_words(session: Session) -> dict[str, Any]:
     m = session.state.movement
     return {"name": s.name, "date": s.date, "club": s.club, "section": s.section, "movement": m.name,
             "method": METHOD_WORDS[s.method], "pairs": s.pairs, "tables": m.tables, "rounds": m.rounds,
-            "commitment": s.to_dict()["commitment"]}
+            "commitment": session.state.commitment}
 
 
 def director_view(session: Session, boards: Iterable[int] | None = None) -> dict[str, Any]:

@@ -110,3 +110,17 @@ def test_a_setup_that_cannot_be_played_makes_no_journal(tmp_path: Path) -> None:
     with pytest.raises(SetupError, match="seats 10 pairs"):
         Session.create(tmp_path / "bad", type(setup)(**{**setup.__dict__, "pairs": 12}), analyse=False)
     assert not (tmp_path / "bad").exists()
+
+
+def test_scoring_board_by_board_as_results_come_gives_what_scoring_the_whole_session_gives(tmp_path: Path) -> None:
+    s = _session(tmp_path)
+    results = all_results(s.setup, fouled={5: 2})
+    for i, rec in enumerate(results):
+        s.take(rec)
+        if i % 4 == 0:
+            assert s.scored() == s.rescore_all(), i
+    s.take({"type": "adjust", "board": results[2]["board"], "ns": results[2]["ns"], "ew": results[2]["ew"],
+            "kind": "artificial", "ns_value": "60", "ew_value": "50"})
+    s.take({"type": "regroup", "key": f"{results[3]['board']}/{results[3]['ns']}/{results[3]['ew']}", "group": "C"})
+    assert s.scored() == s.rescore_all()
+    assert render_session(s.scored()) == render_session(s.rescore_all())

@@ -6,6 +6,7 @@
   const $ = (id) => document.getElementById(id);
   const seenLines = new Set();
   window.cardtableDupLatency = [];
+  window.cardtableDupServer = [];   // the part of each delay spent before the server sent the update
   window.cardtableDupVersion = -1;
   let called = 0, rounds = 0;
 
@@ -76,7 +77,7 @@
     for (const r of v.refusals) ol.append(el("li", "", r.why));
     $("no-refused").hidden = v.refusals.length > 0;
   }
-  function drawBoards(boards, replace) {
+  function drawBoards(boards, replace, sentAt) {
     const box = $("travellers");
     if (replace) box.replaceChildren();
     const now = (performance.timeOrigin + performance.now()) / 1000;
@@ -85,7 +86,10 @@
       for (const ln of t.lines) {
         if (!seenLines.has(ln.key)) {
           seenLines.add(ln.key);
-          if (!replace && ln.t && window.cardtableDupLatency.length < 100000) window.cardtableDupLatency.push(now - ln.t);
+          if (!replace && ln.t && window.cardtableDupLatency.length < 100000) {
+            window.cardtableDupLatency.push(now - ln.t);
+            if (sentAt) window.cardtableDupServer.push(sentAt - ln.t);
+          }
         }
       }
     }
@@ -93,7 +97,7 @@
   function apply(msg) {
     if (msg.type === "snapshot") drawSession(msg);
     drawRound(msg); drawProgress(msg); drawFouls(msg); drawRankings(msg); drawRefused(msg);
-    drawBoards(msg.boards, msg.type === "snapshot");
+    drawBoards(msg.boards, msg.type === "snapshot", msg.now);
     window.cardtableDupVersion = msg.version;
   }
   async function post(url, body, answer) {
