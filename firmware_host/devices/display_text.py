@@ -27,7 +27,17 @@ HEADLINES: dict[Remedy, str] = {
     Remedy.CUT_OUT: "CUTTING OUT",
     Remedy.ENTRY: "ENTRY",
     Remedy.RESHUFFLE: "SHUFFLE AGAIN",
+    Remedy.CONTRACT: "THE CONTRACT",
 }
+
+# Bridge as it is played (LAWS.md BP-): what an irregularity's ruling is headed with, and what settles it.
+BRIDGE_HEADLINES = {
+    "BP-27": "INSUFFICIENT BID", "BP-28-32": "CALL OUT OF ROTATION", "BP-35-36": "INADMISSIBLE CALL",
+    "BP-39": "CALL AFTER THE AUCTION", "BP-53-56": "LEAD OUT OF TURN", "BP-57": "CARD PLAYED OUT OF TURN",
+    "BP-61": "REVOKE", "BP-62": "REVOKE CORRECTED", "BP-63": "REVOKE ESTABLISHED", "BP-64": "TRICKS TRANSFERRED",
+    "BP-66-67": "DEFECTIVE TRICK", "BP-68-71": "CLAIM", "CB-result-check": "THE RESULT DIFFERS FROM THE CARDS",
+}
+_AUCTION_CLAUSES = frozenset({"BP-17", "BP-22", "BP-27", "BP-28-32", "BP-35-36", "BP-39"})
 
 
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
@@ -64,6 +74,13 @@ def found_words(found: str | None, short: str | None = None) -> str:
 
 
 def headline(r: Ruling) -> str:
+    if r.remedy is Remedy.CONTRACT and r.extra.get("passed_out"):
+        return "PASSED OUT"
+    if r.clause in BRIDGE_HEADLINES or r.clause in _AUCTION_CLAUSES:
+        if r.remedy is Remedy.DEAL_STANDS:
+            return "THE AUCTION GOES ON" if r.clause in _AUCTION_CLAUSES else "PLAY GOES ON"
+        if r.remedy in (Remedy.ATTENTION, Remedy.PENALTY):
+            return BRIDGE_HEADLINES.get(r.clause, HEADLINES[r.remedy])
     options = r.extra.get("options")
     if r.remedy is Remedy.ATTENTION and isinstance(options, list) and options:
         return "THE DIRECTOR CHOOSES: " + " OR ".join(option_words(str(o)).upper() for o in options)
@@ -94,3 +111,28 @@ def ruling_text(r: Ruling, line: int | None = None) -> str:
     """Two lines: what to do (and who deals), then why under which law."""
     where = f"[line {line}] " if line is not None else ""
     return f"{where}{title(r)}\n    {r.law} [{r.clause}]: {r.reason}"
+
+
+SIDE_NAMES = {"NS": "North-South", "EW": "East-West"}
+
+
+def _sides(d: object) -> str:
+    d = d if isinstance(d, dict) else {}
+    return ", ".join(f"{SIDE_NAMES[s]} {int(d.get(s, 0) or 0)}" for s in ("NS", "EW"))
+
+
+def score_words(score: dict[str, object]) -> str:
+    """The score in words, as a player says it (the dashboard's line; the terminal keeps its compact
+    ``score_text`` to fit 80 columns): "Game 2 of the rubber. Below the line North-South 40, East-West 0;
+    in all North-South 540, East-West 50. Games won: North-South 1, East-West 0. North-South vulnerable."
+    """
+    game = score.get("game")
+    if "totals" in score:  # bridge
+        games = score.get("games") if isinstance(score.get("games"), dict) else {}
+        won = _sides(games) if any(games.values()) else "none yet"  # type: ignore[union-attr]
+        vul = [s for s, v in (score.get("vulnerable") or {}).items() if v]  # type: ignore[attr-defined]
+        said = ("Neither side vulnerable" if not vul else "Both sides vulnerable" if len(vul) == 2
+                else f"{SIDE_NAMES.get(vul[0], vul[0])} vulnerable")
+        return (f"Game {game} of the rubber. Below the line {_sides(score.get('below'))}; in all "
+                f"{_sides(score.get('totals'))}. Games won: {won}. {said}.")
+    return f"Game {game}. Points: {_sides(score.get('score'))}. Games won: {_sides(score.get('games_won'))}."

@@ -3,7 +3,8 @@ translate and submit (the controller does the rest in its own thread).
 
 * ``ShoeAdapter``: shoe-link messages -> law events, device status, buttons, notes, packs loaded; each
   numbered message is followed by an ``AckPoint`` (the shoe is acknowledged once it is committed).
-* ``CameraFeeder``: frames -> the vision watcher -> law events, in a capture thread of its own.
+* ``CameraFeeder``: frames -> the vision watcher -> law events (and the watcher's notes, as device
+  notes of the camera), in a capture thread of its own.
 * ``ReopeningSource``: a camera that may be missing or fail: opened, and opened again, with backoff.
 * ``vision_phase``: which vision phase an engine phase means (what a face-up card seen then is).
 """
@@ -102,7 +103,9 @@ def connect_shoe(ctl: Any, link: Any, adapter: ShoeAdapter) -> None:
 
 
 def vision_phase(phase: Phase, engine: LawEngine) -> str:
-    """The watcher's phase for an engine phase: what a face-up card newly seen then means."""
+    """The watcher's phase for an engine phase: what a face-up card newly seen then means. A bridge
+    table's auction is the watcher's ``auction`` (its bidding cards are calls; a card led is played); a
+    euchre table's making of trump is ``play`` as before (it has no bidding cards)."""
     if phase == Phase.FORMING:
         return "draw"
     if phase == Phase.SHUFFLE:
@@ -111,6 +114,8 @@ def vision_phase(phase: Phase, engine: LawEngine) -> str:
         return "cut"
     if phase == Phase.DEALING:
         return "deal"
+    if phase == Phase.AUCTION and engine.rules.name == "contract-bridge":
+        return "auction"
     if phase in (Phase.AUCTION, Phase.PLAY):
         return "play"
     return "idle"
@@ -124,11 +129,14 @@ class CameraFeeder:
         watcher: a ``vision.watcher.TableWatcher``.
         submit: the controller's ``submit``.
         max_failures: failed reads in a row before the camera counts as offline.
+        why: why the camera gives no frames, in the camera's own words ("picamera2 is not installed"),
+            "" when not known; said with the camera's OFFLINE state.
     """
 
     def __init__(self, source: Any, watcher: Any, submit: Callable[[Input], None],
-                 max_failures: int = 10, period: float = 0.0) -> None:
+                 max_failures: int = 10, period: float = 0.0, why: Callable[[], str] | None = None) -> None:
         self.source = source
+        self.why = why or (lambda: "")
         self.watcher = watcher
         self.submit = submit
         self.max_failures = max_failures
@@ -179,8 +187,11 @@ class CameraFeeder:
         self.frames += 1
         with self._lock:
             events = self.watcher.feed(frame)
+            notes = self.watcher.take_notes()
         for e in events:
             self.submit(LawInput(e, "camera"))
+        for text in notes:
+            self.submit(DeviceNote("camera", text))
         return len(events)
 
     def _run(self) -> None:
@@ -196,7 +207,7 @@ class CameraFeeder:
                 failures += 1
                 if online and failures >= self.max_failures:
                     online = False
-                    self.submit(DeviceStatus("camera", False, "no frames from the camera"))
+                    self.submit(DeviceStatus("camera", False, self.why() or "no frames from the camera"))
                 self._stop.wait(0.05)
                 continue
             failures = 0
@@ -214,8 +225,9 @@ class CameraFeeder:
 class ReopeningSource:
     """A camera that may be missing at boot or fail later: ``read`` opens it when it is closed (waiting
     out a backoff between attempts, at most ``backoff[1]`` seconds), and closes it after
-    ``max_failures`` failed reads in a row so that the next read opens it again. It never raises; a
-    camera that cannot be opened is said once at WARNING per distinct reason.
+    ``max_failures`` failed reads in a row so that the next read opens it again. It never raises; why a
+    camera cannot be opened is kept in ``problem`` (the table says it with the camera's OFFLINE state,
+    once, at WARNING) and logged here at INFO only, once per distinct reason.
 
     Args:
         opener: returns an open frame source (``vision.camera.open_camera``), raising if it cannot.
@@ -236,6 +248,7 @@ class ReopeningSource:
         self._next = 0.0
         self._failures = 0
         self._said: str | None = None
+        self.problem = ""
         self._closed = threading.Event()
 
     def read(self) -> tuple[bool, Any]:
@@ -253,7 +266,7 @@ class ReopeningSource:
             if self._failures >= self.max_failures:
                 self._drop()
             return False, None
-        self._failures, self._delay, self._said = 0, self.backoff[0], None
+        self._failures, self._delay, self._said, self.problem = 0, self.backoff[0], None, ""
         return True, frame
 
     def _open(self) -> bool:
@@ -266,8 +279,9 @@ class ReopeningSource:
         except Exception as exc:  # noqa: BLE001 - CameraError, or whatever a driver raises
             text = str(exc)
             if text != self._said:
-                log.warning("%s; trying again", text)
+                log.info("%s; trying again", text)
                 self._said = text
+            self.problem = text
             self._next = self.clock() + self._delay
             self._delay = min(self._delay * 2, self.backoff[1])
             return False

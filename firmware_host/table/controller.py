@@ -73,6 +73,7 @@ class TableController:
         panel: the lamps and buttons, or None for a table without a panel.
         clock: seconds; used for journal times and the journal's retry backoff.
         table_id: the table's id for observers.
+        table_name: the table's name as people call it (``[table] name``); default the id.
         observers: told about statuses, events and rulings (after the journal commit).
         display: told about the same, for people at the table.
         checkpoints: start from the journal's newest checkpoint and save new ones after deals
@@ -81,13 +82,14 @@ class TableController:
 
     def __init__(self, *, game: str, journal: Journal, panel: Any | None, clock: Callable[[], float],
                  table_id: str = "table", observers: Sequence[TableObserver] = (),
-                 display: Any | None = None, checkpoints: bool = True) -> None:
+                 display: Any | None = None, checkpoints: bool = True, table_name: str = "") -> None:
         self.game = game
         self.engine = LawEngine(game)
         self.journal = journal
         self.panel = panel
         self.clock = clock
         self.table_id = table_id
+        self.table_name = table_name or table_id
         self.observers = list(observers)
         self.display = display
         self.out = TableOutputs(panel, display, self.observers)
@@ -95,6 +97,7 @@ class TableController:
         self.order = Ordering(journal, clock, self._journal_fault)
         self.lamps: dict[str, bool] = dict.fromkeys(LAMPS, False)
         self.online = {"shoe": True, "camera": True}
+        self.offline: dict[str, str] = {}  # device -> why it is offline, in its own words
         self.last_ruling: dict[str, Any] | None = None
         self.seq = 0
         self.loaded_pack: str | None = None  # journaled: the pack the shoe holds for the next deal
@@ -240,6 +243,7 @@ class TableController:
         if e.TYPE == "deal_start":
             self.loaded_pack = None  # the loaded pack is being dealt
         before = state.deal.number if state.deal else 0
+        phase_before = state.phase
         ignored = self.engine.ignored
         try:
             rulings = self.engine.feed(e)
@@ -264,15 +268,20 @@ class TableController:
         if lamps != self.lamps:
             rows.append(("lamp", dict(lamps), t))
 
+        # the hand is over when play ends, whether by an entry (play_end, result) or by the cards (the last
+        # trick, a claim agreed or ruled, a deal passed out)
+        over = e.TYPE in ("result", "play_end") or (
+            phase_before in (Phase.AUCTION, Phase.PLAY) and state.phase in (Phase.SCORING, Phase.SHUFFLE, Phase.FORMING))
+
         def done(seqs: list[int]) -> None:
-            self._ruled(e, body, deal, event_seq, rulings, ruling_rows, seqs, lamps, pack)
+            self._ruled(e, body, deal, event_seq, rulings, ruling_rows, seqs, lamps, pack, over)
 
         self.order.commit_then(rows, done)  # rulings and lamps, before any pin moves
         return rulings
 
     def _ruled(self, e: Event, body: dict[str, Any], deal: int, event_seq: int, rulings: list[Ruling],
                ruling_rows: list[dict[str, Any]], seqs: list[int], lamps: dict[str, bool],
-               pack: str | None) -> None:
+               pack: str | None, play_over: bool) -> None:
         """An event and its rulings and lamps are committed: move the pins, tell everyone."""
         state = self.engine.state
         if seqs:
@@ -280,7 +289,6 @@ class TableController:
         if lamps != self.lamps:
             self.lamps = lamps
             self._show_lamps()
-        play_over = e.TYPE in ("result", "play_end")
         if play_over:
             self.out.deal_over(deal)  # play has ended: this event and its rulings (the score) go out whole
         self.out.event(body, deal, event_seq)
@@ -339,6 +347,9 @@ class TableController:
         if what is None:
             self._note(f"unknown button kind {item.kind!r} from {seat.value}", {"button": item.kind}, item.mark)
             return None
+        call = choices.button_call(self.engine.state, seat, item.kind)
+        if call is not None:  # two presses in a bridge auction: a pass
+            return LawInput(call, "button", item.mark)
         if what == "attention":  # with a claim open to his side, a player's press claims it
             what = choices.press_option(self.engine.state, seat) or what
         return LawInput(DemandMade(seat, what), "button", item.mark)
@@ -361,6 +372,10 @@ class TableController:
             rows.append(("lamp", dict(lamps), t))
         self.seq = self.order.commit(rows)[-1]
         self.online[item.device] = item.online
+        if item.online:
+            self.offline.pop(item.device, None)
+        else:
+            self.offline[item.device] = item.reason or "no reason given"
         if item.online:
             log.info("%s online%s", item.device, f": {item.reason}" if item.reason else "")
         else:
@@ -409,11 +424,12 @@ class TableController:
         d = s.deal
         score = s.game_state.get("score")
         return {
-            "table": self.table_id, "game": self.game, "phase": s.phase.value,
+            "table": self.table_id, "name": self.table_name, "game": self.game, "phase": s.phase.value,
             "deal": d.number if d else 0, "dealer": d.dealer.value if d else None,
             "next_dealer": s.next_dealer.value if s.next_dealer else None,
             "lamps": self._lit(),
             "shoe_online": self.online["shoe"], "camera_online": self.online["camera"],
+            "offline": dict(self.offline),
             "journal_fault": self.order.fault, "held": self.order.held,
             "counts": {seat.value: n for seat, n in d.counts.items()} if d else {},
             "cards_dealt": d.cards_dealt if d else 0,
@@ -421,6 +437,7 @@ class TableController:
             "score": score.snapshot() if score is not None else {},
             "ruling": self.last_ruling, "seq": self.seq, "t": self.clock(),
             "claims": choices.open_claims(s), "search": choices.open_search(s), "answers": list(self.answers),
+            "bridge": choices.open_bridge(s),
         }
 
     def _status(self) -> None:

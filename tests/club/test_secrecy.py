@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from firmware_host.club.secrecy import HIDDEN, SecrecyFilter, hide_cards, is_card_code, names_a_card
+from firmware_host.club.secrecy import (
+    HIDDEN,
+    SecrecyFilter,
+    hide_cards,
+    is_card_code,
+    names_a_card,
+)
 
 
 def test_card_codes_are_recognised() -> None:
@@ -24,7 +30,10 @@ def test_ruling_text_and_nested_values_are_hidden() -> None:
               "law": "Contract Bridge, Redeal", "extra": {"cards": ["AS", "KH"], "seen": "QD"}}
     out = f.body(ruling, 3)
     assert not names_a_card(out, ["TS", "AS", "KH", "QD"])
-    assert out["law"] == "Contract Bridge, Redeal" and "[hidden card]" in out["reason"]
+    assert out["law"] == "Contract Bridge, Redeal"
+    # worded as a person says it (issue 21), not a placeholder in brackets
+    assert out["reason"] == "A card (shown when the hand is over) left the pack face up towards North."
+    assert "[" not in out["reason"]
 
 
 def test_deal_over_releases_in_order_and_later_events_pass() -> None:
@@ -58,3 +67,12 @@ def test_a_score_during_an_open_deal_keeps_its_contract_and_hand_numbers() -> No
     out = f.body(score, 5)
     assert out["contract"] == "4S" and out["items"] == [{"hand": 1, "points": 120}]
     assert out["hand"] == [HIDDEN, HIDDEN]
+
+
+def test_a_bridge_call_is_public_while_the_deal_is_open() -> None:
+    """The auction is heard by everyone: a bid of two hearts is "2H", not the two of hearts, and leaves
+    the table as it is; a card played in the same deal is still held back."""
+    f = SecrecyFilter()
+    assert f.event({"type": "call", "seat": "N", "call": "2H"}, 3, 10) == {"type": "call", "seat": "N", "call": "2H"}
+    assert f.event({"type": "call", "seat": "E", "call": "3NT"}, 3, 11)["call"] == "3NT"
+    assert f.event({"type": "card_played", "seat": "E", "card": "2H"}, 3, 12)["card"] == "hidden"
