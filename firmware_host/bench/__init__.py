@@ -25,6 +25,7 @@ BENCHES: dict[str, str] = {
     "login": "firmware_host.bench.login:run",
     "soak": "firmware_host.bench.soak:run",
     "duplicate": "firmware_host.bench.duplicate:run",
+    "duplicate-live": "firmware_host.bench.duplicate_live:run",
 }
 
 

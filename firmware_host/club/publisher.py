@@ -2,8 +2,9 @@
 
 Topic tree (``docs/mqtt.md``), all under ``cardtable/<table>/``: ``status`` and ``pack/<pack>`` (retained,
 latest value), ``event``, ``ruling``, ``deal`` (ordered, QoS 1, each carrying its journal ``seq``),
-``heartbeat`` (QoS 0), ``online`` (retained; the broker publishes ``false`` as our will), and the
-table subscribes to ``command/+`` for the director's acknowledgements.
+``heartbeat`` (QoS 0), ``online`` (retained; the broker publishes ``false`` as our will), ``board`` (a
+duplicate board's confirmed result, ordered), and the table subscribes to ``command/+`` for the
+director's acknowledgements (and, in a duplicate session, to its seating under ``cardtable/session/``).
 
 The table holds a persistent MQTT 5 session (clean start off, ``SESSION_EXPIRY`` seconds): while it is
 away (restarting, unplugged) the broker keeps its subscription and queues the director's commands for it,
@@ -45,6 +46,13 @@ from firmware_host.club.link import (
 from firmware_host.club.outbox import Outbox
 from firmware_host.club.secrecy import SecrecyFilter, hide_cards
 from firmware_host.config import MqttConfig
+from firmware_host.duplicate.link import (
+    ROUND_TOPIC,
+    SESSION_PREFIX,
+    LinkError,
+    parse_session_message,
+    seating_topic,
+)
 from firmware_host.records.journal import Journal
 
 log = logging.getLogger(__name__)
@@ -55,6 +63,7 @@ STATUS_EVERY = 0.1   # seconds between two status messages at most (the newest o
 SESSION_EXPIRY = 7 * 24 * 3600  # seconds the broker keeps a table's session (and its commands) while away
 DONE_KEPT = 32       # ids of the latest commands handed to the table, told in every status
 CommandCallback = Callable[..., None]
+SessionCallback = Callable[[dict[str, Any]], None]
 
 
 class MqttPublisher:
@@ -88,6 +97,7 @@ class MqttPublisher:
         self.secrecy = SecrecyFilter(reveal=reveal)
         self._journal = journal
         self._callbacks: list[tuple[CommandCallback, bool]] = []
+        self._session_callbacks: list[SessionCallback] = []
         self._wake = threading.Condition()
         self._stop = False
         self._connected = False
@@ -172,6 +182,19 @@ class MqttPublisher:
         Called on paho's network thread; the callback must return quickly.
         """
         self._callbacks.append((callback, acknowledges))
+
+    def on_session(self, callback: SessionCallback) -> None:
+        """Call ``callback(message)`` for each duplicate session message meant for this table (the round
+        called, ``cardtable/session/round``, and its seating, ``cardtable/session/table/<id>``; checked by
+        ``duplicate.link.parse_session_message``). Register before :meth:`start`: the table subscribes to
+        them only then. Called on paho's network thread."""
+        self._session_callbacks.append(callback)
+
+    def board_result(self, body: dict[str, Any], seq: int, deal: int = 0) -> None:
+        """A duplicate board's confirmed result (``duplicate.link.result_body``), journaled at row ``seq``:
+        sent on ``board`` in order with the events, through the outbox (docs/mqtt.md, Duplicate). The
+        board's play is over, so its cards are not held back."""
+        self._queue("board", deal, seq, dict(body))
 
     @property
     def _status_msg(self) -> str | None:
@@ -391,6 +414,8 @@ class MqttPublisher:
         self._fail_said = ""
         log.info("table %s: connected to broker %s:%s", self.table, self.config.host, self.config.port)
         client.subscribe(topic(self.table, "command", "+"), qos=1)
+        if self._session_callbacks:
+            client.subscribe([(ROUND_TOPIC, 1), (seating_topic(self.table), 1)])
         client.publish(topic(self.table, "online"), json.dumps({"table": self.table, "online": True}),
                        qos=1, retain=True)
         with self._wake:  # the sender marks them (a write: never in paho's thread, where a full disk
@@ -425,6 +450,12 @@ class MqttPublisher:
                 self._wake.notify()
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        if msg.topic.startswith(SESSION_PREFIX):
+            self._on_session(msg.topic, msg.payload)
+            # The client acknowledges by hand (``manual_ack``): a session message is taken once its
+            # handler has it (the session sends its seatings again, retained, so nothing waits on a commit).
+            self._acker(msg.mid, msg.qos, None)()
+            return
         kind, body, problem = check_command(self.table, msg.topic, msg.payload)
         if problem:
             self.refused_commands += 1
@@ -474,3 +505,16 @@ class MqttPublisher:
                     self._wake.notify()
 
         return ack
+
+    def _on_session(self, topic_name: str, payload: bytes) -> None:
+        try:
+            message = parse_session_message(self.table, topic_name, payload)
+        except LinkError as exc:
+            self.refused_commands += 1
+            log.warning("table %s: refused session message on %s: %s", self.table, topic_name, exc)
+            return
+        for cb in list(self._session_callbacks):
+            try:
+                cb(message)
+            except Exception:
+                log.exception("table %s: session message handler failed", self.table)

@@ -46,10 +46,11 @@ from firmware_host.table.lamps import RULING_LAMPS, lamps_for
 log = logging.getLogger(__name__)
 
 MAX_PAYLOAD = 65536
-TOPIC = re.compile(r"^cardtable/([A-Za-z0-9_-]{1,64})/(status|event|ruling|deal|heartbeat|online|pack)"
+TOPIC = re.compile(r"^cardtable/([A-Za-z0-9_-]{1,64})/(status|event|ruling|deal|heartbeat|online|pack|board)"
                    r"(?:/([A-Za-z0-9_-]{1,64}))?$")
 COMMAND = re.compile(r"^cardtable/[A-Za-z0-9_-]{1,64}/command/[A-Za-z0-9_-]{1,64}$")
-ORDERED = ("event", "ruling", "deal")
+ORDERED = ("event", "ruling", "deal", "board")  # board: a duplicate result (its scoring is the session's)
+SESSION_TOPICS = "cardtable/session/"  # the duplicate session's own messages to the tables
 FEED_SIZE = 200
 SEEN_SIZE = 20000
 HISTORY = 100       # feed entries kept per table (the table's history on the page)
@@ -194,6 +195,8 @@ class ClubState:
             return []
 
     def _ingest(self, topic: str, payload: bytes, now: float) -> list[dict[str, Any]]:
+        if topic.startswith(SESSION_TOPICS):
+            return []  # the duplicate session's messages to the tables, seen through the '#' subscription
         m = TOPIC.match(topic)
         if not m:
             if COMMAND.match(topic):
@@ -239,7 +242,7 @@ class ClubState:
         if kind in ORDERED:
             out += self._check_gap(view, msg.get("prev"), seq, now)
         handler = {"status": self._on_status, "event": self._on_event, "ruling": self._on_ruling,
-                   "deal": self._on_deal, "pack": self._on_pack}[kind]
+                   "deal": self._on_deal, "pack": self._on_pack, "board": self._on_deal}[kind]
         return out + handler(view, msg, body, seq, float(t), now)
 
     def _on_head(self, v: TableView, text: Any, now: float) -> list[dict[str, Any]]:

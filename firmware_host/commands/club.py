@@ -65,6 +65,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="behind a reverse proxy at ADDR: believe its X-Forwarded-For/-Proto headers")
     d.add_argument("--heads", metavar="FILE", help="where the club keeps every table's journal heads, "
                    "append-only (default: USERS.heads.jsonl beside the users file)")
+    d.add_argument("--session", metavar="DIR",
+                   help="run the duplicate session in DIR (cardtable duplicate open) live: /duplicate")
     d.set_defaults(func=_dashboard)
 
     v = csub.add_parser("verify", help="check a table's journal against the journal heads the club holds")
@@ -210,6 +212,16 @@ def _dashboard(args: argparse.Namespace) -> int:
     from firmware_host.club.heads import HeadBook
 
     heads_path = Path(args.heads) if args.heads else Path(args.users).with_name(Path(args.users).name + ".heads.jsonl")
+    desk = None
+    if args.session:
+        from firmware_host.duplicate.desk import SessionDesk
+        from firmware_host.duplicate.session import Session, SessionFileError
+
+        try:
+            desk = SessionDesk(Session.open(args.session))
+        except SessionFileError as exc:
+            print(f"club dashboard: {exc}", file=sys.stderr)
+            return 2
     try:
         heads = HeadBook(heads_path)
     except OSError as exc:
@@ -217,9 +229,11 @@ def _dashboard(args: argparse.Namespace) -> int:
         return 2
     dash = Dashboard(args.broker_host, args.broker_port, args.mqtt_user, password, users,
                      session_ttl=args.session_minutes * 60, tls=args.tls, ca_file=args.ca_file,
-                     secure_cookie=args.secure_cookie, device_key=device_key, heads=heads)
+                     secure_cookie=args.secure_cookie, device_key=device_key, heads=heads, duplicate=desk)
     scheme = "https" if args.certfile else "http"
     print(f"dashboard on {scheme}://{args.host}:{args.port}/")
+    if desk is not None:
+        print(f"duplicate session: {scheme}://{args.host}:{args.port}/duplicate")
     try:  # uvicorn stops on SIGTERM as on SIGINT (its own handlers), then the lifespan ends
         serve(dash, args.host, args.port, certfile=args.certfile, keyfile=args.keyfile,
               forwarded_allow_ips=args.forwarded_allow_ips).run()
