@@ -192,3 +192,28 @@ def test_the_table_fills_in_the_waiting_card_of_a_withdraw_and_nothing_else() ->
     euchre = LawEngine("euchre")
     with pytest.raises(AnswerRefused, match="at a bridge table, and this table plays euchre"):
         director_answer(euchre.state, "accept", {"seat": "E"})
+
+
+MQTT_DOC = (__import__("pathlib").Path(__file__).resolve().parents[2] / "docs" / "mqtt.md").read_text()
+
+
+def _doc_object(start: str) -> dict[str, Any]:
+    """The JSON object docs/mqtt.md's "Bridge answers" example writes from ``start`` (``"bridge":{``...)."""
+    text = " ".join(MQTT_DOC[MQTT_DOC.index("**Bridge answers.**"):].split("\n  "))
+    i = text.index(start) + len(start) - 1
+    depth = 0
+    for j, ch in enumerate(text[i:], i):
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth == 0:
+            return dict(json.loads(text[i:j + 1]))
+    raise AssertionError(start)
+
+
+def test_the_documented_status_is_the_tables() -> None:
+    """docs/mqtt.md's worked example of the status's ``bridge`` is what the table says, exactly; and the
+    lead out of turn's ``waiting`` is what the club receives (the card held back)."""
+    from firmware_host.club.secrecy import hide_cards
+
+    assert _doc_object('"bridge":{') == open_bridge(engine(C("N", "1S"), C("E", "1H"), auction=False).state)
+    raw = open_bridge(engine(P("E", "AS")).state)
+    assert raw is not None and _doc_object('reads `"waiting":{') == hide_cards(raw["waiting"])
