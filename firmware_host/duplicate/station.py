@@ -102,7 +102,8 @@ class DealingStation:
                                f"commitment {self.log.commitment[:16]}...); name another --journal")
         if not self.log.commitment:
             self._write([{"station": "open", "file": file, "commitment": self.commitment,
-                          "boards": list(self.records)}])
+                          "boards": list(self.records),
+                          "records": [[n, b.fingerprint] for n, b in self.records.items()]}])
         self.tracker: BoardTracker | None = None
         self.tracker_boot: int | None = self.log.mark[0] if self.log.mark else None
         self.waiting_pack = False

@@ -6,7 +6,8 @@ The station (``station.py``) writes one journal ``note`` row for each thing that
 station restarts from it, ``cardtable boards report`` prints it and the soak checks it. Kinds:
 
 =============  =====================================================================================
-``open``       the hand records this journal is for: ``file``, ``commitment``, ``boards``
+``open``       the hand records this journal is for: ``file``, ``commitment``, ``boards`` (their
+               numbers) and ``records`` (``[number, fingerprint]`` a board)
 ``insert``     the operator put ``board`` in the station; ``refused`` (with ``why``) when not accepted
 ``send``       a DEAL_BOARD for ``board`` is about to go to the shoe: ``record`` (fingerprint),
                ``placed`` (cards already in their pockets), ``fresh`` (empty pockets)
@@ -129,6 +130,7 @@ class StationLog:
     file: str = ""
     commitment: str = ""
     numbers: tuple[int, ...] = ()
+    records: dict[int, str] = field(default_factory=dict)   # board -> its record's fingerprint
     boards: dict[int, BoardLog] = field(default_factory=dict)
     in_station: int | None = None   # the board the operator put in and has not been dealt yet
     mark: tuple[int, int] | None = None
@@ -179,6 +181,7 @@ def apply(log: StationLog, t: float, body: Mapping[str, Any]) -> None:
     if kind == "open":
         log.file, log.commitment = str(body.get("file", "")), str(body.get("commitment", ""))
         log.numbers = tuple(int(x) for x in body.get("boards", ()))
+        log.records = {int(n): str(fp) for n, fp in body.get("records", ())}
     elif kind == "insert" and b is not None:
         if body.get("refused"):
             b.refused_inserts += 1
@@ -250,7 +253,8 @@ def report_rows(log: StationLog) -> list[dict[str, Any]]:
             key = {1: "unreadable", 2: "other pack", 3: "duplicate"}.get(int(r.get("reason") or 0), "other")
             reasons[key] = reasons.get(key, 0) + 1
         started = next((x.started for x in b.attempts if x.started), None)
-        out.append({"board": n, "record": a.record[:16] if a else "", "pack": a.pack if a else "",
+        record = a.record if a else log.records.get(n, "")
+        out.append({"board": n, "record": record[:16], "pack": a.pack if a else "",
                     "started": _clock(started), "seconds": round(b.seconds, 1), "attempts": len(b.attempts),
                     "rejected": b.rejected, "rejects": reasons, "verified": b.done, "state": state})
     return out
