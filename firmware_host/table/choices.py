@@ -77,6 +77,34 @@ def open_search(state: TableState) -> dict[str, Any] | None:
     return {"seat": d.search.value, "card": d.search_card.code if d.search_card else None}
 
 
+def open_bridge(state: TableState) -> dict[str, Any] | None:
+    """A bridge deal's auction and play as the table recorded them, for the status (None: no auction
+    recorded in this deal). The calls are public; the only card in it is one that waits for a ruling,
+    face up on the table (the publisher hides it while the deal is open, as any card)."""
+    d = state.deal
+    h = d.bridge if d is not None and not d.void else None
+    if h is None or not h.captured:
+        return None
+    a, p = h.auction, h.play
+    out: dict[str, Any] = {"calls": [[c.seat.value, c.call.code] for c in a.calls],
+                           "turn": a.turn.value if a.turn else None,
+                           "contract": p.contract.code if p else None, "declarer": p.declarer.value if p else None,
+                           "trick": None, "to_play": None, "tricks": None, "claim": None, "waiting": None}
+    if p is not None:
+        out.update(trick=min(p.trick_number, 13), to_play=p.turn.value if p.turn else None,
+                   tricks={side.value: n for side, n in p.won.items()})
+        if p.claim_state is not None:
+            c = p.claim_state
+            out["claim"] = {"seat": c.seat.value, "tricks": c.tricks, "remaining": c.remaining,
+                            "status": c.status.value}
+    w = h.pending
+    if w is not None:
+        out["waiting"] = {"clause": w.clause, "seat": w.seat.value, "kind": w.kind, "options": list(w.options),
+                          "accept_by": [x.value for x in w.accept_by],
+                          "call": w.call.code if w.call else None, "card": w.card.code if w.card else None}
+    return out
+
+
 def press_option(state: TableState, seat: Seat) -> str | None:
     """What a claim-button press of ``seat`` demands while claims are open to it (None: no claim open)."""
     claims = open_claims_for(state, seat)
