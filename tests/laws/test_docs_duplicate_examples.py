@@ -13,7 +13,7 @@ from laws.engine import LawEngine
 from laws.events import event_from_dict
 
 DOC = (Path(__file__).resolve().parent.parent.parent / "docs" / "events.md").read_text()
-SECTION = DOC[DOC.index("### Duplicate: a board against its record"):DOC.index("## Entering events")]
+SECTION = DOC[DOC.index("### Duplicate: a board against its record"):DOC.index("### Bridge: the auction and the play\n\nEach")]
 _PAIR = re.compile(r"`(\w+)` `((?:BP|DB)-[\w-]+)`")
 _FIELD = re.compile(r'"(\w+)": ("[^"]*"|-?\d+|true|false|null)')
 
