@@ -344,6 +344,9 @@ class TableController:
         if what is None:
             self._note(f"unknown button kind {item.kind!r} from {seat.value}", {"button": item.kind}, item.mark)
             return None
+        call = choices.button_call(self.engine.state, seat, item.kind)
+        if call is not None:  # two presses in a bridge auction: a pass
+            return LawInput(call, "button", item.mark)
         if what == "attention":  # with a claim open to his side, a player's press claims it
             what = choices.press_option(self.engine.state, seat) or what
         return LawInput(DemandMade(seat, what), "button", item.mark)
