@@ -16,8 +16,9 @@ from laws.scoring.bridge import parse_contract
 
 # The fields each game's result takes, and the most tricks a side can win.
 FIELDS = {"contract-bridge": {"declarer", "contract", "tricks", "honours"},
+          "duplicate-bridge": {"declarer", "contract", "tricks"},
           "euchre": {"makers", "alone", "tricks"}}
-MOST_TRICKS = {"contract-bridge": 13, "euchre": 5}
+MOST_TRICKS = {"contract-bridge": 13, "duplicate-bridge": 13, "euchre": 5}
 
 
 class ResultError(ValueError):
@@ -45,15 +46,15 @@ def parse_result(game: str, fields: Any) -> ResultRecorded:
     assert isinstance(event, ResultRecorded)
     if not 0 <= event.tricks <= MOST_TRICKS[game]:
         raise ResultError(f"{game} result: tricks {fields.get('tricks')!r} is not 0 to {MOST_TRICKS[game]}")
-    if game == "contract-bridge":
+    if game in ("contract-bridge", "duplicate-bridge"):
         if event.declarer is None:
-            raise ResultError("contract-bridge result: missing field 'declarer' (N, E, S or W)")
+            raise ResultError(f"{game} result: missing field 'declarer' (N, E, S or W)")
         if event.contract is None:
-            raise ResultError("contract-bridge result: missing field 'contract' (e.g. 4S, 3NT, 6HX)")
+            raise ResultError(f"{game} result: missing field 'contract' (e.g. 4S, 3NT, 6HX)")
         try:
             parse_contract(event.contract)  # type: ignore[arg-type]
         except ValueError as exc:
-            raise ResultError(f"contract-bridge result: {exc}") from None
+            raise ResultError(f"{game} result: {exc}") from None
     elif event.makers is None:
         raise ResultError("euchre result: missing field 'makers' (NS or EW)")
     return event

@@ -116,6 +116,15 @@ def open_bridge(state: TableState) -> dict[str, Any] | None:
     return out
 
 
+def confirms(state: TableState, seat: Seat) -> bool:
+    """Whether a press of ``seat``'s button confirms a duplicate board's result: the board has one, and
+    ``seat``'s side has not confirmed it yet (``laws.games.duplicate_board``)."""
+    b = state.game_state.get("duplicate")
+    if b is None or getattr(b, "result", None) is None or b.done:
+        return False
+    return ("ns" if seat in (Seat.N, Seat.S) else "ew") not in b.confirmed
+
+
 def press_option(state: TableState, seat: Seat) -> str | None:
     """What a claim-button press of ``seat`` demands while claims are open to it (None: no claim open)."""
     claims = open_claims_for(state, seat)

@@ -42,6 +42,7 @@ from firmware_host.table.inputs import (
     LawInput,
     Mark,
     PackLoaded,
+    SessionInput,
 )
 from firmware_host.table.observer import TableObserver
 from firmware_host.table.ordering import (
@@ -54,14 +55,14 @@ from firmware_host.table.ordering import (
 from firmware_host.table.outputs import TableOutputs, safe
 from laws.cards import Seat
 from laws.engine import LawEngine
-from laws.events import DemandMade, Event, event_to_dict
+from laws.events import DemandMade, Event, ResultConfirmed, event_to_dict
 from laws.rulings import Ruling
 from laws.state import Phase
 
 log = logging.getLogger(__name__)
 ANSWERS_KEPT = 16  # outcomes of the director's checked commands, told in every status
 __all__ = ["CHECKPOINT_ROWS", "AckPoint", "ButtonInput", "ControllerError", "DeviceNote", "DeviceStatus",
-           "DirectorCommand", "Input", "LawInput", "PackLoaded", "TableController", "laws_version"]
+           "DirectorCommand", "Input", "LawInput", "PackLoaded", "SessionInput", "TableController", "laws_version"]
 
 
 class TableController:
@@ -106,6 +107,7 @@ class TableController:
         self._pack_listeners: list[Callable[[str], None]] = []
         self._fault_listeners: list[Callable[[str | None], None]] = []
         self._shoe_listeners: list[Callable[[], None]] = []
+        self._session_listeners: list[Callable[[dict[str, Any]], None]] = []
         self.packs: dict[str, dict[str, int]] = {}  # pack -> unreadable, damaged, deals
         self._checkpoint_seq = 0  # the row of the newest checkpoint
         self._results: dict[int, list[Ruling] | None] = {}  # rulings of inputs given to ``process``
@@ -141,6 +143,10 @@ class TableController:
         """Call ``listener()`` (controller thread) after each shoe message is committed and acknowledged,
         and after the shoe comes online."""
         self._shoe_listeners.append(listener)
+
+    def on_session(self, listener: Callable[[dict[str, Any]], None]) -> None:
+        """Call ``listener(message)`` (controller thread) once a ``SessionInput`` is journaled."""
+        self._session_listeners.append(listener)
 
     # -- consumer -------------------------------------------------------------------------------------
 
@@ -204,6 +210,10 @@ class TableController:
             rulings = self._law(law) if law is not None else []
         elif isinstance(item, DirectorCommand):
             rulings = self._director(item)
+        elif isinstance(item, SessionInput):
+            self.seq = self.order.commit([("note", {"session": item.message}, self.clock())])[-1]
+            for listener in self._session_listeners:
+                safe(listener, item.message)
         else:
             rulings = self._law(item)
         if id(item) in self._results:
@@ -347,6 +357,8 @@ class TableController:
         call = choices.button_call(self.engine.state, seat, item.kind)
         if call is not None:  # two presses in a bridge auction: a pass
             return LawInput(call, "button", item.mark)
+        if what == "attention" and choices.confirms(self.engine.state, seat):
+            return LawInput(ResultConfirmed(seat), "button", item.mark)   # a duplicate result awaits his side
         if what == "attention":  # with a claim open to his side, a player's press claims it
             what = choices.press_option(self.engine.state, seat) or what
         return LawInput(DemandMade(seat, what), "button", item.mark)

@@ -72,5 +72,13 @@ class DirectorCommand:
     body: dict[str, Any]
 
 
-Input = LawInput | ButtonInput | DeviceStatus | DeviceNote | PackLoaded | DirectorCommand | AckPoint
+@dataclass(frozen=True)
+class SessionInput:
+    """A duplicate table: what the club's session told it (its seating: section, table number, round,
+    pairs and boards with their records; ``docs/mqtt.md``), journaled as a note before the table acts on it."""
+
+    message: dict[str, Any]
+
+
+Input = LawInput | ButtonInput | DeviceStatus | DeviceNote | PackLoaded | DirectorCommand | AckPoint | SessionInput
 BUTTON_DEMANDS = {"attention": "attention", "new_shuffle": "new_shuffle", "restore_pack": "restore_pack"}

@@ -64,6 +64,7 @@ from laws.scoring.duplicate import board_score
 from laws.state import DealState, Phase, TableState
 
 KEY = "duplicate"
+PLAYED = "duplicate_played"
 _LAW = "Duplicate Bridge"
 
 
@@ -86,6 +87,7 @@ class BoardAtTable:
     result: dict[str, Any] | None = None
     verified: bool | None = None
     confirmed: dict[str, str] = field(default_factory=dict)   # "ns"/"ew" -> the seat that confirmed
+    short: tuple[Card, ...] = ()    # the shoe stopped with these not placed (until the board is whole)
 
     @property
     def number(self) -> int:
@@ -205,6 +207,7 @@ def _register_board(reg: Registry) -> None:
         if not isinstance(e, CardDealt):
             b.deal = s.deals_started + 1
             b.dealt = RecordCheck(b.record)
+            b.short = ()
             return None
         if e.card is None:
             return None
@@ -224,13 +227,14 @@ def _register_board(reg: Registry) -> None:
         if b is None or b.how != "shoe":
             return None
         if isinstance(e, DealEnded):
+            b.short = ()
             d = s.deal
             if d is None or d.cards_dealt >= 52:
                 return None
             placed = {card for _, card in d.dealt if card is not None}
             missing = tuple(x for x in full_pack() if x not in placed)
         else:
-            missing = e.missing
+            missing = b.short = e.missing
         return c.rule(Remedy.ATTENTION, f"Board {b.number} is not whole: {_cards(list(missing))} "
                       f"{'is' if len(missing) == 1 else 'are'} not in the pockets and no hand is too long. They "
                       "are found (or taken from another pack of the same back) and put in the shoe's well "
@@ -261,7 +265,7 @@ def _register_board(reg: Registry) -> None:
         foul = b.played.see(e.seat, e.card)
         if foul is None:
             return None
-        foul = replace(foul, trick=h.play.trick_number)
+        foul = b.played.foul = replace(foul, trick=h.play.trick_number)
         h.play.forget_hands()                 # the record no longer says what is held
         h.known = None
         return _foul_ruling(c, b, foul)
@@ -326,7 +330,7 @@ def _register_end(reg: Registry) -> None:
         """The board's duplicate score from the result the cards give; one player of each side confirms it."""
         b = board_of(s)
         if isinstance(e, ResultConfirmed):
-            return _confirm(c, _need(s, "confirm"), e)
+            return _confirm(c, s, _need(s, "confirm"), e)
         if b is None or b.result is not None or b.cancelled or b.deal != (s.deal.number if s.deal else -1):
             return None
         h = bh.hand(s)
@@ -356,7 +360,13 @@ def _register_end(reg: Registry) -> None:
                                                             vulnerable=b.record.vulnerability.value))
 
 
-def _confirm(c: Clause, b: BoardAtTable, e: ResultConfirmed) -> Ruling | None:
+def played_here(s: TableState) -> list[tuple[str | None, int | None, int]]:
+    """``(section, round, board)`` of every board whose result this table has confirmed, in order."""
+    out: list[tuple[str | None, int | None, int]] = s.game_state.setdefault(PLAYED, [])
+    return out
+
+
+def _confirm(c: Clause, s: TableState, b: BoardAtTable, e: ResultConfirmed) -> Ruling | None:
     if b.result is None:
         raise ValueError(f"confirm: {b.place()} has no result yet to confirm")
     side = "ns" if e.seat.side is Side.NS else "ew"
@@ -367,11 +377,23 @@ def _confirm(c: Clause, b: BoardAtTable, e: ResultConfirmed) -> Ruling | None:
     b.confirmed[side] = e.seat.value
     if len(b.confirmed) < 2:
         return None
+    played_here(s).append((b.section, b.round, b.number))
     r = b.result
     return c.rule(Remedy.SCORE, f"{b.place()[0].upper()}{b.place()[1:]}: {SEAT_NAMES[Seat(b.confirmed['ns'])]} "
                   f"and {SEAT_NAMES[Seat(b.confirmed['ew'])]} confirm "
                   f"{_score_words(r['contract'], r['declarer'], r['tricks'], r['score'])}.",
                   extra=_facts(b, confirmed=dict(b.confirmed), contract=r["contract"], declarer=r["declarer"],
                                tricks=r["tricks"], score=r["score"], lead=r["lead"], verified=bool(b.verified),
-                               record=b.record.fingerprint, ns=b.ns, ew=b.ew))
+                               record=b.record.fingerprint, ns=b.ns, ew=b.ew, auction=list(r["auction"]),
+                               play=list(r["play"]), foul=foul_facts(b)))
+
+
+def foul_facts(b: BoardAtTable) -> dict[str, Any] | None:
+    """The first card against the record as the session takes it (``docs/mqtt.md``), or None."""
+    check = b.played
+    foul = check.foul if check is not None else None
+    if foul is None or check is None:
+        return None
+    return {"card": foul.card.code, "played_by": foul.seen_at.value, "record_seat": foul.record_seat.value,
+            "trick": foul.trick, "seats": [x.value for x in check.differing()], "decision": b.decision}
 
