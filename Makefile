@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 # Debian packages the demo needs / the test suite needs in addition.
 DEMO_DEBS := python3-venv
-TEST_DEBS := libzbar0 mosquitto openssl chromium chromium-driver systemd
+TEST_DEBS := libzbar0 mosquitto openssl chromium chromium-driver systemd poppler-utils
 
 .PHONY: setup demo test lint bench clean constraints
 

@@ -6,9 +6,12 @@ that ``cardtable --help`` stays fast. Nothing imports this module.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import logging
 import sys
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 # Subcommand modules, in the order `--help` lists them.
 COMMANDS = (
@@ -46,9 +49,39 @@ class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
         pass
 
 
+class Parser(argparse.ArgumentParser):
+    """Every parser of the command line: no abbreviated flags (``--table`` is not ``--tables``: a typo
+    must not run something else), and a mistyped flag answered with the one meant, as configuration keys
+    are ("unrecognized arguments: --skp; did you mean --skip?"). Subcommands' parsers are of this class
+    too (argparse makes them of the parent's class)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        parsed, extras = super().parse_known_args(args, namespace)
+        flags = [a for a in extras if a.startswith("--")]
+        if flags:
+            options = [o for a in self._actions for o in a.option_strings if o.startswith("--")]
+            near = difflib.get_close_matches(flags[0].split("=")[0], options, n=1, cutoff=0.6)
+            if near:
+                self.error(f"unrecognized arguments: {' '.join(extras)}; did you mean {near[0]}?")
+        return parsed, extras
+
+
+def _version() -> str:
+    try:
+        return version("cardtable")
+    except PackageNotFoundError:  # a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cardtable", description="A card table that knows the laws.")
+    parser = Parser(prog="cardtable", description="A card table that knows the laws.")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
+    parser.add_argument("--version", action="version", version=f"cardtable {_version()}",
+                        help="print the program's version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMANDS:

@@ -447,7 +447,11 @@ def quick_table(rig: Rig) -> None:
 
 
 def run_demo(out: Path, seed: int = 7, camera: bool = True, quick: bool = False) -> int:
-    from firmware_host.records.pbn import deals_from_events, write_pbn
+    from firmware_host.config import load_config
+    from firmware_host.records.pbn import deals_from_events, session_tags, write_pbn
+
+    # the name `cardtable export pbn` reads from the configuration, so both files say the same
+    table_name = load_config(None, env={}, check_devices=False).table.name
 
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
@@ -466,7 +470,7 @@ def run_demo(out: Path, seed: int = 7, camera: bool = True, quick: bool = False)
             rulings = sum(1 for row in j.rows() if row.kind == "ruling")
         line = f"{game}: {len(events)} events, {rulings} rulings, {check.message()}"
         if game == "contract-bridge":
-            deals = deals_from_events(events, event="cardtable demo", site="simulated table")
+            deals = deals_from_events(events, **session_tags(table_name))
             write_pbn(out / "bridge.pbn", deals)
             line += f"; {len(deals)} completed deals in {out / 'bridge.pbn'}"
         summary.append(line)

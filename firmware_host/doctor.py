@@ -25,6 +25,7 @@ from firmware_host.config import Config
 MIN_FREE_BYTES = 200 * 1024 * 1024   # a long evening's journal is a few MB; leave room for logs and PBN
 UNIT = "cardtable.service"
 Runner = Callable[[Sequence[str]], tuple[int, str]]
+Prober = Callable[[Any, Sequence[str]], list[Any]]  # (pins, backends) -> [Probe], as probe_backends
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,13 @@ def _user() -> str:
 
 # --- GPIO ---------------------------------------------------------------------------------------------
 
-def check_gpio(cfg: Config, dev: str = "/dev") -> Check:
+def check_gpio(cfg: Config, dev: str = "/dev", probe: Prober | None = None) -> Check:
+    """The GPIO chips are usable by this user, and a button pin of the panel opens with edge detection
+    on the backend ``pins.factory`` chooses (``auto``: lgpio, else RPi.GPIO). Every backend tried is
+    named with what it did, so a Pi 4 whose RPi.GPIO fails on a 6.6 kernel says so."""
+    from firmware_host.devices.panel import AUTO_ORDER, use_lgpio_folder
+    from firmware_host.devices.panel_retry import probe_backends
+
     factory = cfg.pins.factory
     if factory == "mock":
         return Check("gpio", True, "mock pins (pins.factory = \"mock\"): no GPIO used")
@@ -147,11 +154,22 @@ def check_gpio(cfg: Config, dev: str = "/dev") -> Check:
     if len(denied) == len(chips):
         return Check("gpio", False, f"{', '.join(chips)}: not readable and writable by this user -- fix: sudo "
                      f"usermod -aG gpio {_user()} and log in again")
-    backends = [name for name in ("lgpio", "RPi.GPIO") if _importable(name)]
-    if not backends:
-        return Check("gpio", False, "neither lgpio nor RPi.GPIO can be imported -- fix: sudo apt install "
-                     "python3-lgpio, and make the venv with --system-site-packages")
-    return Check("gpio", True, f"{len(chips) - len(denied)} GPIO chip(s) usable; {', '.join(backends)} installed")
+    # lgpio makes its notification pipes where LG_WD says when it is imported: the data folder, as the
+    # unit does (else the working folder, which `sudo -u cardtable` in the source checkout cannot write).
+    folder = cfg.table.data_dir
+    use_lgpio_folder(folder if os.access(folder, os.W_OK) else Path(tempfile.mkdtemp(prefix="cardtable-lg-")))
+    order = AUTO_ORDER if factory == "auto" else (factory,)
+    results = (probe or probe_backends)(cfg.pins, order)
+    said = "; ".join(f"{r.backend}: {r.text}" for r in results)
+    chosen = next((r for r in results if r.ok), None)
+    usable = f"{len(chips) - len(denied)} GPIO chip(s) usable"
+    if chosen is None:
+        fix = "sudo apt install python3-lgpio, and make the venv with --system-site-packages"
+        if factory == "rpigpio":
+            fix += '; or set pins.factory = "lgpio" (or "auto")'
+
+        return Check("gpio", False, f"{usable}, but no pin opens with edge detection: {said} -- fix: {fix}")
+    return Check("gpio", True, f"{usable}; the panel uses {chosen.backend}: {said}")
 
 
 def _importable(name: str) -> bool:
@@ -167,8 +185,10 @@ def _importable(name: str) -> bool:
 
 def check_data(cfg: Config, min_free: int = MIN_FREE_BYTES) -> Check:
     folder = cfg.table.data_dir
+    if not folder.is_dir():  # not made here: run as root, doctor would make it root's
+        return Check("data", False, f"{folder} does not exist -- fix: sudo install -d -o cardtable -g "
+                     f"cardtable -m 0750 {folder} (hardware/SETUP.md, step 2)")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".doctor-"):
             pass
         free = shutil.disk_usage(folder).free

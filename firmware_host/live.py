@@ -30,6 +30,7 @@ from firmware_host.table.adapters import CameraFeeder, ReopeningSource, ShoeAdap
 from firmware_host.table.controller import (
     ButtonInput,
     DeviceNote,
+    DeviceStatus,
     DirectorCommand,
     Input,
     LawInput,
@@ -37,7 +38,7 @@ from firmware_host.table.controller import (
 )
 from laws.cards import Seat
 from laws.engine import LawEngine
-from laws.events import PackCut, PackShuffled
+from laws.events import PackCut, PackShuffled, event_to_dict
 from laws.state import Phase
 
 log = logging.getLogger(__name__)
@@ -163,6 +164,15 @@ class ClubCommands:
                 self.submit(DeviceNote("club", f"result from {str(body.get('by', '?'))[:40]} refused: {exc}"))
                 return
             self.submit(LawInput(event, "director"))
+        elif kind == "correct":
+            try:  # checked here as a result is; the controller journals it as a correction
+                event = parse_result(self.game, body.get("result"))
+            except ResultError as exc:
+                self.submit(DeviceNote("club", f"correction from {str(body.get('by', '?'))[:40]} refused: {exc}"))
+                return
+            fields = {k: v for k, v in event_to_dict(event).items() if k != "type"}
+            self.submit(DirectorCommand(kind, str(cid)[:64] if cid is not None else "", str(body.get("by", "?"))[:40],
+                                        {"deal": body.get("deal"), "result": fields}))
         elif kind in ("choose", "search", "bid", "discard", "call"):
             self.submit(DirectorCommand(kind, str(cid)[:64] if cid is not None else "",
                                         str(body.get("by", "?"))[:40], dict(body)))
@@ -210,18 +220,23 @@ def build_table(cfg: Config, *, display: Any | None = None) -> Table:
         firmware_host.devices.panel.PanelError, firmware_host.records.journal.JournalError,
         firmware_host.table.controller.ControllerError: a device or the journal cannot be used.
     """
-    from firmware_host.devices.panel import Panel, make_pin_factory
+    from firmware_host.devices.panel import Panel, make_pin_factory, use_lgpio_folder
+    from firmware_host.devices.panel_retry import RetryingPanel
 
     cfg.table.data_dir.mkdir(parents=True, exist_ok=True)
     journal = Journal.open(cfg.table.data_dir)
-    panel = Panel(cfg.pins, make_pin_factory(cfg.pins.factory), time.monotonic)
+    use_lgpio_folder(cfg.table.data_dir)  # before lgpio is first imported
+    # A pin backend that cannot start is the panel offline (retried), not a configuration error.
+    panel = RetryingPanel(lambda: Panel(cfg.pins, make_pin_factory(cfg.pins.factory), time.monotonic),
+                          time.monotonic)
     try:
         ctl = TableController(game=cfg.table.game, journal=journal, panel=panel, clock=time.time,
-                              table_id=cfg.table.id, display=display)
+                              table_id=cfg.table.id, table_name=cfg.table.name, display=display)
     except Exception:
         panel.close()
         journal.close()
         raise
+    panel.on_state(lambda online, why: ctl.submit(DeviceStatus("panel", online, why)))
     table = Table(cfg, ctl, journal, panel, display=display)
     if cfg.mqtt is not None:
         from firmware_host.club.publisher import MqttPublisher
@@ -300,7 +315,8 @@ def _camera(cfg: Config, ctl: TableController) -> tuple[CameraFeeder, Any]:
         source = ReopeningSource(lambda: open_camera(cfg.camera.source, size, exposure))
     capture = CaptureThread(source, max_failures=sys.maxsize).start()  # the source itself never gives up
     watcher = build_watcher(vcfg, packs=())
-    feeder = CameraFeeder(capture, watcher, ctl.submit, max_failures=3)
+    feeder = CameraFeeder(capture, watcher, ctl.submit, max_failures=3,
+                          why=lambda: str(getattr(source, "problem", "")))
     ctl.on_phase(feeder.set_phase)
     feeder.set_phase(ctl.engine.state.phase, ctl.engine)
     return feeder, capture

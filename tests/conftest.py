@@ -4,9 +4,20 @@ Hypothesis's per-example deadline measures wall-clock time; on a shared two-core
 single example can take longer than 200 ms for reasons that have nothing to do with the code, and the
 test then fails as "flaky". Speed is measured by ``cardtable bench``, never by tests, so the deadline is
 off for the whole suite.
+
+lgpio makes its notification pipes when it is imported, in ``$LG_WD`` or else the working folder
+(joan2937/lg #22): the contract tests run as the ``cardtable`` user from the root-owned source checkout
+(hardware/SETUP.md, step 6), where it cannot write. So the suite points LG_WD at a folder of its own
+before anything imports lgpio (one set already, the unit's or the user's, is kept).
 """
+
+import os
+import tempfile
 
 from hypothesis import settings
 
 settings.register_profile("cardtable", deadline=None)
 settings.load_profile("cardtable")
+
+if "LG_WD" not in os.environ:
+    os.environ["LG_WD"] = tempfile.mkdtemp(prefix="cardtable-lg-")

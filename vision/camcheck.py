@@ -9,7 +9,9 @@
   slope across an edge against the code's contrast; a sharp code has 0.3 module or less (the estimate reads low when the blur spans more than a module);
 - brightness: how bright white paper comes out (the white around the codes read, else the frame's 99th
   percentile) and the frame's median;
-- glare: the share of clipped (255-level) pixels and whether any lies on a code;
+- glare: bright spots clipped at the top level (255) on a darker surround (a lamp's reflection), their
+  share of the frame and whether one lies on a code. White paper evenly at the top level is no glare
+  but an overexposed picture, and paper just under it (a plain white sheet) is neither;
 - motion: with the exposure time in use, how far a card slid at 1 m/s smears, in modules.
 
 Each check gives ``ok``, ``marginal`` or ``fail`` with a sentence saying what to change.
@@ -40,9 +42,19 @@ class Check:
     advice: str
 
 
+def code_words(pack: str, card: object) -> str:
+    """A code as a person reads it: "7 of hearts, pack B7", "ace of spades, pack B7", "back of pack B7"."""
+    if card is None:
+        return f"back of pack {pack}"
+    rank, suit = str(getattr(card, "rank", "?")), str(getattr(card, "name", "")).split(" of ")[-1]
+    said = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}.get(rank, rank)
+    return f"{said} of {suit}, pack {pack}"
+
+
 @dataclass(frozen=True)
 class CodeSeen:
-    text: str
+    text: str  # the code's payload, for tools (``--json``)
+    words: str  # what it says, for people
     x: float
     y: float
     ppm: float
@@ -67,7 +79,7 @@ class Report:
 
     def as_dict(self) -> dict[str, object]:
         return {"size": list(self.size), "verdict": self.worst,
-                "codes": [{"text": c.text, "x": round(c.x), "y": round(c.y), "px_per_module": round(c.ppm, 2),
+                "codes": [{"text": c.text, "card": c.words, "x": round(c.x), "y": round(c.y), "px_per_module": round(c.ppm, 2),
                            "edge_sigma_modules": round(c.edge_sigma_modules, 2)} for c in self.codes],
                 "unread_code_regions": [{"x": round(x), "y": round(y), "px_per_module": round(p, 2)}
                                         for x, y, p in self.unread_regions],
@@ -111,7 +123,8 @@ def check_frame(decoder: Decoder, frame: np.ndarray, exposure_us: int | None = N
         x0, y0 = int(max(s.x - side * 0.6, 0)), int(max(s.y - side * 0.6, 0))
         crop = gray[y0:int(s.y + side * 0.6), x0:int(s.x + side * 0.6)]
         text = encode_payload(s.code.pack, s.code.card)
-        codes.append(CodeSeen(text, s.x, s.y, ppm, edge_sigma(crop) / ppm if crop.size else float("inf")))
+        codes.append(CodeSeen(text, code_words(s.code.pack, s.code.card), s.x, s.y, ppm,
+                              edge_sigma(crop) / ppm if crop.size else float("inf")))
         if crop.size:
             whites.append(float(np.percentile(crop, 90)))
     done = [(c.x, c.y, c.ppm * modules) for c in codes] + [(r.x, r.y, 20.0) for r in reading.rejections]
@@ -124,8 +137,9 @@ def check_frame(decoder: Decoder, frame: np.ndarray, exposure_us: int | None = N
                    if not any(math.dist((c.x, c.y), (x, y)) < 0.8 * max(sd, c.side) for x, y, sd in done))
     paper = float(np.median(whites)) if whites else float(np.percentile(gray, 99))
     median = float(np.median(gray))
-    clipped = float(np.count_nonzero(gray >= 250)) / gray.size
-    checks = [_size_check(codes, unread), _sharp_check(codes), _light_check(paper, clipped, codes, gray)]
+    glare, flooded = glare_map(gray)
+    clipped = float(np.count_nonzero(glare)) / gray.size
+    checks = [_size_check(codes, unread), _sharp_check(codes), _light_check(paper, clipped, codes, glare, flooded)]
     smear = None
     if exposure_us is not None and exposure_us > 0:
         smear = 1000.0 * exposure_us / 1e6 / 3.0  # 1 m/s, 3 mm modules
@@ -168,9 +182,42 @@ def _sharp_check(codes: list[CodeSeen]) -> Check:
                  "on the table surface (or shorten the exposure if cards were moving)")
 
 
-def _light_check(paper: float, clipped: float, codes: list[CodeSeen], gray: np.ndarray) -> Check:
-    on_code = any(gray[int(c.y), int(c.x)] >= 250 for c in codes if 0 <= int(c.y) < gray.shape[0]
-                  and 0 <= int(c.x) < gray.shape[1])
+TOP = 255  # a pixel at the top level is clipped: the sensor saw more light than it can tell
+FLOODED = 0.2  # a clipped area this share of the frame is paper overexposed, not a reflection
+
+
+def glare_map(gray: np.ndarray) -> tuple[np.ndarray, float]:
+    """(the pixels of glare, the share of the frame clipped in large areas). Glare is a clipped spot on a
+    darker surround: each clipped area smaller than ``FLOODED`` of the frame whose ring of neighbours is
+    below 240. A large clipped area is white paper overexposed, counted apart."""
+    clipped = (gray >= TOP).astype(np.uint8)
+    glare = np.zeros(gray.shape, bool)
+    flooded = 0
+    if not clipped.any():
+        return glare, 0.0
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(clipped, connectivity=8)
+    kernel = np.ones((9, 9), np.uint8)
+    for i in range(1, n):
+        area = int(stats[i, cv2.CC_STAT_AREA])
+        if area >= FLOODED * gray.size:
+            flooded += area
+            continue
+        x, y, w, h = (int(stats[i, k]) for k in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
+                                                 cv2.CC_STAT_HEIGHT))
+        x0, y0, x1, y1 = max(x - 6, 0), max(y - 6, 0), min(x + w + 6, gray.shape[1]), min(y + h + 6, gray.shape[0])
+        blob = labels[y0:y1, x0:x1] == i
+        ring = cv2.dilate(blob.astype(np.uint8), kernel).astype(bool) & ~blob
+        if ring.any() and float(np.median(gray[y0:y1, x0:x1][ring])) < 240:
+            glare[y0:y1, x0:x1] |= blob
+    return glare, flooded / gray.size
+
+
+def _light_check(paper: float, clipped: float, codes: list[CodeSeen], glare: np.ndarray, flooded: float) -> Check:
+    on_code = any(glare[int(c.y), int(c.x)] for c in codes if 0 <= int(c.y) < glare.shape[0]
+                  and 0 <= int(c.x) < glare.shape[1])
+    if flooded > 0:
+        return Check("light", "marginal", round(flooded, 4), f"{flooded:.0%} of the picture is white at the top "
+                     "of the range (overexposed, not glare): lower camera.gain or camera.exposure_us")
     if paper < 80:
         return Check("light", "fail", round(paper, 1), f"white paper comes out at {paper:.0f} of 255: raise "
                      "camera.gain or add light")
@@ -180,4 +227,5 @@ def _light_check(paper: float, clipped: float, codes: list[CodeSeen], gray: np.n
                      "move or diffuse the lamp, lower camera.gain")
     if paper < 120:
         return Check("light", "marginal", round(paper, 1), f"white paper at {paper:.0f} of 255: a little dark")
-    return Check("light", "ok", round(paper, 1), f"white paper at {paper:.0f} of 255, {clipped:.2%} clipped")
+    spots = f"{clipped:.2%} of the picture in reflections" if clipped else "no reflections"
+    return Check("light", "ok", round(paper, 1), f"white paper at {paper:.0f} of 255, {spots}")

@@ -1,6 +1,8 @@
 """Printable sticker sheets for one pack: each card's code with its rank and suit beside it.
 
-``write_labels`` makes pages at 300 dpi, saved as one PDF and one PNG per page, on one of ``SHEETS``:
+``write_labels`` writes one vector PDF (code modules and letters as filled paths, ``vision.labels_pdf``:
+what a print shop prints and cuts) and one 300 dpi PNG per page (a preview, and what the tests photograph),
+both from the same geometry, on one of ``SHEETS``:
 
 - ``a4`` (default) and ``letter``: plain self-adhesive paper of that size, stickers of 51 x 66 mm with
   a cut line, 6 mm apart; they fit the face of bridge (57 x 89 mm) and poker (63 x 88 mm) cards. The
@@ -22,6 +24,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from laws.cards import Card, full_pack
 from vision.codes import Variant, encode_payload, symbol_modules, validate_pack
+from vision.labels_pdf import VectorPage, text_width, write_pdf
 
 DPI = 300
 PX_PER_MM = DPI / 25.4
@@ -121,6 +124,42 @@ def _sticker(pack: str, card: Card | None, variant: Variant, layout: SheetLayout
     return img.convert("RGB") if card is None or card.suit in "SC" else _tint_red(img, y0 - 2)
 
 
+RED = (190 / 255, 20 / 255, 20 / 255)
+
+
+def _sticker_vector(page: VectorPage, left: int, top: int, pack: str, card: Card | None, variant: Variant,
+                    layout: SheetLayout) -> None:
+    """The sticker of ``_sticker`` drawn as paths on ``page``, its top-left corner at print px (left, top)."""
+    def mm(px: float) -> float:
+        return px / PX_PER_MM
+
+    w, h = (round(v * PX_PER_MM) for v in layout.sticker_mm)
+    if layout.cut_line:
+        page.frame(mm(left + 1), mm(top + 1), mm(w - 2), mm(h - 2), gray=200 / 255)
+    modules = np.pad(symbol_modules(encode_payload(pack, card), variant), QUIET, constant_values=255)
+    mpx = layout.module_px[variant]
+    side = modules.shape[0] * mpx
+    x0, y0 = (w - side) // 2, h - side - round(CODE_BOTTOM_MM * PX_PER_MM)
+    page.modules(modules == 0, mm(left + x0), mm(top + y0), mm(mpx))
+    band_mm = y0 / PX_PER_MM
+    rgb = RED if card is not None and card.suit in "HD" else (0.0, 0.0, 0.0)
+    label = "" if card is None else card.rank.replace("T", "10") + SUIT_SYMBOLS[card.suit]
+    x, y = mm(left), mm(top)
+    if band_mm >= 12:
+        if card is None:
+            page.text(f"back of pack {pack}", x + 3, y + 2, 2.6)
+        else:
+            page.text(label, x + 3, y + 1, 9, rgb)
+            page.text(card.name, x + 25, y + 3, 2.6, rgb)
+            page.text(f"pack {pack}", x + 25, y + 7, 2.6, rgb)
+    else:
+        line = f"back of pack {pack}" if card is None else f"{label}  {card.name}  pack {pack}"
+        size = min(band_mm * 0.62, 4.2)
+        while size > 1.0 and text_width(line, size) > layout.sticker_mm[0] - 2:
+            size -= 0.17
+        page.text(line, x + layout.sticker_mm[0] / 2, y + band_mm / 2, size, rgb, anchor="mm")
+
+
 def _tint_red(img: Image.Image, text_bottom: int) -> Image.Image:
     """Hearts and diamonds: text in red; the code stays black (the camera reads it in gray)."""
     a = np.array(img.convert("RGB"))
@@ -157,19 +196,23 @@ def write_labels(pack: str, game: str, out: str | Path, variant: Variant | str =
     sw, sh = (round(v * PX_PER_MM) for v in layout.sticker_mm)
     slots = _slots(layout, pw, ph, sw, sh)
     pages: list[Image.Image] = []
+    vectors: list[VectorPage] = []
     placed: list[tuple[int, Card | None, tuple[int, int]]] = []
     for i, card in enumerate(cards):
         page_no, slot = divmod(i, len(slots))
         if slot == 0:
             pages.append(Image.new("RGB", (pw, ph), "white"))
+            vectors.append(VectorPage(*layout.page_mm, glyphs=vectors[0].glyphs) if vectors
+                           else VectorPage(*layout.page_mm))
         x, y = slots[slot]
         sticker = _sticker(pack, card, variant, layout)
         pages[-1].paste(sticker, (x, y))
+        _sticker_vector(vectors[-1], x, y, pack, card, variant, layout)
         side = (sticker_modules(variant)) * layout.module_px[variant]
         placed.append((page_no, card, (x + sw // 2, y + sh - round(CODE_BOTTOM_MM * PX_PER_MM) - side // 2)))
     base.parent.mkdir(parents=True, exist_ok=True)
     pdf = base.with_suffix(".pdf")
-    pages[0].save(pdf, "PDF", resolution=DPI, save_all=True, append_images=pages[1:])
+    write_pdf(pdf, vectors)
     pngs = []
     for n, page in enumerate(pages, 1):
         p = base.parent / f"{base.name}-{n}.png"

@@ -38,7 +38,7 @@ def _tables_process(workdir: str, ids: list[str], passwords: dict[str, str], por
                     stop: Any, out: Any, steps: Any) -> None:
     from firmware_host.club.demo import SimTables
 
-    sim = SimTables(Path(workdir), ids, passwords, "127.0.0.1", port, rate)
+    sim = SimTables(Path(workdir), ids, passwords, "127.0.0.1", port, rate, varied=False)
     sim.start()
     for p in sim.publishers:
         p.connected_event.wait(10)

@@ -5,7 +5,8 @@ Routes: ``GET /login`` and ``POST /login`` (form), ``POST /logout``, ``GET /`` (
 ``GET /api/history?table=id`` (a table's feed entries), ``POST /api/take`` (a director takes a table's
 call: ``{"table": id}``), ``POST /api/ack`` (the director acknowledges a table: the table puts its lamps
 out), ``POST /api/result`` (the director enters a hand's result: ``{"table": id, "result": {fields}}``, the
-fields of a ``result`` event for the table's game, checked by ``club.results``), ``POST /api/choose``
+fields of a ``result`` event for the table's game, checked by ``club.results``), ``POST /api/correct``
+(the director corrects a deal's result: ``{"table", "deal", "result"}``), ``POST /api/choose``
 (the director takes an option of an open claim for a player: ``{"table", "seat", "what", "clause", "card"?,
 "suit"?}``) and ``POST /api/search`` (the outcome of the missing-card search: ``{"table", "found"}``, a
 seat, ``loose``, ``trick`` or null), both checked by ``club.claims`` against what the table last said is
@@ -141,6 +142,7 @@ class Dashboard:
                   Route("/api/take", self.take, methods=["POST"]),
                   Route("/api/ack", self.ack, methods=["POST"]),
                   Route("/api/result", self.result, methods=["POST"]),
+                  Route("/api/correct", self.correct, methods=["POST"]),
                   Route("/api/choose", self.choose, methods=["POST"]),
                   Route("/api/search", self.search, methods=["POST"]),
                   Route("/api/bid", self.bid, methods=["POST"]),
@@ -326,10 +328,11 @@ class Dashboard:
         self.hub.broadcast(updates)
         return self._json({"ok": True})
 
-    def _send(self, table: str, what: str, cmd: dict[str, Any], by: str) -> dict[str, Any]:
+    def _send(self, table: str, what: str, cmd: dict[str, Any], by: str, deal: int = 0) -> dict[str, Any]:
         """Publish a command (QoS 1: the broker keeps it for a table that is away) and mark it pending."""
         self.client.publish(f"cardtable/{table}/command/{what}", json.dumps(cmd), qos=1)
-        self.hub.broadcast(self.state.sent(table, cmd["id"], what, by, self.hub.clock()))
+        self.hub.broadcast(self.state.sent(table, cmd["id"], what, by, self.hub.clock(), deal=deal,
+                                           fields=cmd.get("result")))
         online = self.state.tables[table].online
         return {"ok": True, "pending": True, "online": online, "command": cmd}
 
@@ -345,15 +348,26 @@ class Dashboard:
         return self._json(self._send(table, "ack", cmd, s.user))
 
     async def result(self, request: Any) -> Any:
-        """The director enters a hand's result for a table; checked here, sent as ``command/result``."""
+        """The director enters a hand's result for a table; checked here, sent as ``command/result``. A
+        second result for the same deal is refused, saying whether the first was taken (and that a
+        correction changes it)."""
         checked = await self._director_post(request, "result")
         if not isinstance(checked, tuple):
             return checked
         s, table, data = checked
         view = self.state.tables[table]
+        name = view.name or table
+        first = view.entered(view.deal)
+        if first is not None:
+            fate = ("the table has taken it" if first["taken"] else
+                    "it is on its way: the table has not taken it yet")
+            why = (f"a result of deal {view.deal} at {name} was already entered by {first['by']} "
+                   f"({first['words']}), and {fate}; to change it, correct it")
+            log.warning("result by %s refused: %s", s.user, why)
+            return self._json({"error": why}, 409)
         if view.phase not in RESULT_PHASES:
-            why = (f"table {table} is in phase {view.phase!r}: no hand there waits for its result (one is "
-                   "entered once its deal is over, until the next deal)")
+            why = (f"{name} is not waiting for a result: its deal {view.deal} is not over yet (a result is "
+                   "entered once the deal is over, until the next deal)")
             log.warning("result by %s refused: %s", s.user, why)
             return self._json({"error": why}, 409)
         try:
@@ -364,7 +378,29 @@ class Dashboard:
         cmd = {"table": table, "by": s.user, "t": time.time(), "id": secrets.token_hex(8),
                "result": {k: v for k, v in event_to_dict(event).items() if k != "type"}}
         log.info("director %s entered a result for table %s: %s", s.user, table, cmd["result"])
-        return self._json(self._send(table, "result", cmd, s.user))
+        return self._json(self._send(table, "result", cmd, s.user, deal=view.deal))
+
+    async def correct(self, request: Any) -> Any:
+        """The director corrects a deal's result (``{"table", "deal", "result"}``); checked here and at the
+        table, which journals it as a correction (docs/events.md) and answers it in its status."""
+        checked = await self._director_post(request, "correction")
+        if not isinstance(checked, tuple):
+            return checked
+        s, table, data = checked
+        view = self.state.tables[table]
+        deal = data.get("deal", view.deal)
+        if isinstance(deal, bool) or not isinstance(deal, int) or not 1 <= deal <= max(view.deal, 1):
+            why = f"{view.name or table} has played deals 1 to {view.deal}: there is no deal {deal!r} to correct"
+            return self._json({"error": why}, 409)
+        try:
+            event = parse_result(view.game, data.get("result"))
+        except ResultError as exc:
+            return self._json({"error": str(exc)}, 400)
+        fields = {k: v for k, v in event_to_dict(event).items() if k != "type"}
+        cmd = {"table": table, "by": s.user, "t": time.time(), "id": secrets.token_hex(8), "deal": deal,
+               "result": fields}
+        log.info("director %s corrected deal %s at table %s: %s", s.user, deal, table, fields)
+        return self._json(self._send(table, "correct", cmd, s.user, deal=deal))
 
     async def choose(self, request: Any) -> Any:
         """The director takes an option of a table's open claim for one of its players; sent as

@@ -27,11 +27,17 @@ def table_ids(n: int) -> list[str]:
     return [f"table-{i:0{width}d}" for i in range(1, n + 1)]
 
 
+def table_name(n: int) -> str:
+    """What a club calls its table ``n`` ("Table 3"), as ``[table] name`` in its configuration."""
+    return f"Table {n}"
+
+
 class SimTables:
     """N simulated tables publishing to a broker (journals in ``workdir``)."""
 
     def __init__(self, workdir: Path, ids: list[str], passwords: dict[str, str], host: str, port: int,
-                 rate: float, *, reveal_cards: bool = False, synchronous: str = "NORMAL") -> None:
+                 rate: float, *, reveal_cards: bool = False, synchronous: str = "NORMAL",
+                 varied: bool = True) -> None:
         files = default_scenarios()
         if not files:
             raise FileNotFoundError("no example event logs (tests/data/*.jsonl) to replay")
@@ -43,7 +49,10 @@ class SimTables:
         for i, tid in enumerate(ids):
             j = Journal.open(workdir / tid, synchronous=synchronous)
             pub = MqttPublisher(cfg, tid, j, password=passwords[tid], heartbeat=5.0)
-            table = SimTable(tid, j, pub, scenarios, start=i)
+            # varied: each table in its own order, after its own pause, with its own players (a club's
+            # demo); the benchmark keeps every table busy from the first second instead
+            table = SimTable(tid, j, pub, scenarios, start=i, seed=i + 1 if varied else None)
+            table.name = table_name(i + 1)
             pub.on_command(table.acknowledge)
             self.journals.append(j)
             self.publishers.append(pub)

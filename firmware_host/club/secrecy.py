@@ -3,7 +3,7 @@
 Pure (no I/O, no clock). The publisher passes every body it would send off the table through
 ``SecrecyFilter``; while a deal is open (``deal_over(deal)`` not yet called) every card identity in it is
 replaced: a value under a card key (``card``, ``cards``, ``cuts`` ...) or a string that is exactly a card
-code becomes ``"hidden"``, and a card written out in a sentence ("the ten of spades") becomes "[hidden card]".
+code becomes ``"hidden"``, and a card written out in a sentence ("the ten of spades") becomes "a card (shown when the hand is over)" (``HIDDEN_IN_WORDS``).
 What was held back is kept so that the whole deal can be released once its play has ended. A club may opt
 in to showing cards live (``reveal=True``, e.g. for a teaching table).
 
@@ -24,9 +24,14 @@ SUITS = "SHDC"
 _RANK_WORDS = ("ace", "king", "queen", "jack", "knave", "ten", "nine", "eight", "seven", "six", "five",
                "four", "three", "two")
 _SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
-_CARD_NAME = re.compile(rf"\b(?:{'|'.join(_RANK_WORDS)}) of (?:{'|'.join(_SUIT_WORDS)})\b", re.IGNORECASE)
+_CARD_NAME = re.compile(rf"\b(?:(?:the|a|an) )?(?:{'|'.join(_RANK_WORDS)}) of (?:{'|'.join(_SUIT_WORDS)})\b",
+                        re.IGNORECASE)
 _CARD_CODE = re.compile(rf"^(?:10|[{RANKS}{RANKS.lower()}])[{SUITS}{SUITS.lower()}]$")
 _CODE_IN_TEXT = re.compile(rf"\b(?:10|[{RANKS}])[{SUITS}]\b")
+_CODE_IN_SENTENCE = re.compile(rf"\b(?:(?:the|a|an) )?(?:10|[{RANKS}])[{SUITS}]\b")
+# What a card held back reads as in a sentence ("South led a card (shown when the hand is over) out of
+# turn"): words a person would say, not a placeholder.
+HIDDEN_IN_WORDS = "a card (shown when the hand is over)"
 # Keys whose values name cards, whatever their shape (a code, a list of codes, pairs [name, code]).
 CARD_KEYS = frozenset({"card", "cards", "cuts", "exposed_cards", "hand", "hands", "trump_card", "missing",
                        "found_card", "top_card", "turned", "deal", "lead"})
@@ -58,9 +63,14 @@ def hide_cards(value: Any, *, under_card_key: bool = False) -> Any:
     if isinstance(value, str):
         if under_card_key or is_card_code(value):
             return HIDDEN
-        text = _CARD_NAME.sub("[hidden card]", value)
-        return _CODE_IN_TEXT.sub("[hidden card]", text)
+        text = _CARD_NAME.sub(_in_words, value)
+        return _CODE_IN_SENTENCE.sub(_in_words, text)
     return value  # numbers, booleans and null name no card (a hand number, a count, "unreadable")
+
+
+def _in_words(m: re.Match[str]) -> str:
+    """A card named in a sentence, as a person would say it is held back (capital at a sentence's start)."""
+    return HIDDEN_IN_WORDS[0].upper() + HIDDEN_IN_WORDS[1:] if m.group(0)[0].isupper() else HIDDEN_IN_WORDS
 
 
 def names_a_card(value: Any, cards: Iterable[str]) -> bool:

@@ -31,6 +31,33 @@ LAMP_FOR = {Remedy.REDEAL: "redeal", Remedy.MISDEAL: "redeal", Remedy.LOSE_DEAL:
             Remedy.CUT_AGAIN: "shuffle", Remedy.REPLACE_PACK: "replace_pack", Remedy.RESTORE_PACK: "replace_pack"}
 LAMPS = ("redeal", "shuffle", "replace_pack", "shoe_offline", "camera_offline",
          "attention_N", "attention_E", "attention_S", "attention_W")
+# The club's members: each simulated table seats its own (the example logs all seat Ann, Bob, Cy and Di).
+MEMBERS = ("Alice", "Bruno", "Chandra", "Dmitri", "Elena", "Farid", "Grace", "Hiro", "Ines", "Jonas", "Kofi",
+           "Lena", "Mateo", "Nadia", "Oskar", "Priya", "Quentin", "Rosa", "Sami", "Tove", "Ugo", "Vera",
+           "Wen", "Ximena", "Yusuf", "Zofia", "Arjun", "Beatriz", "Callum", "Dagny", "Emeka", "Fleur")
+
+
+def scenario_names(scenarios: list[list[dict[str, Any]]]) -> list[str]:
+    """The players the example logs name (in their draws for partners), in order of first appearance."""
+    out: list[str] = []
+    for events in scenarios:
+        for ev in events:
+            for cut in ev.get("cuts") or () if ev.get("type") == "draw" else ():
+                if isinstance(cut, list) and cut and isinstance(cut[0], str) and cut[0] not in out:
+                    out.append(cut[0])
+    return out
+
+
+def recast(value: Any, names: dict[str, str]) -> Any:
+    """``value`` with every string that is exactly one of ``names``' keys replaced by its value (in
+    objects' keys too: a draw's ``seats`` maps names to seats)."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [recast(v, names) for v in value]
+    if isinstance(value, dict):
+        return {names.get(k, k): recast(v, names) for k, v in value.items()}
+    return value
 
 
 def default_scenarios() -> list[Path]:
@@ -67,10 +94,23 @@ class SimTable:
 
     def __init__(self, table_id: str, journal: Journal, observer: TableObserver,
                  scenarios: list[list[dict[str, Any]]], clock: Callable[[], float] = time.time,
-                 start: int = 0) -> None:
+                 start: int = 0, seed: int | None = None) -> None:
         if not scenarios:
             raise ValueError("a simulated table needs at least one scenario")
+        self._idle = 0
+        if seed is not None:
+            # A club's tables do not act in step, nor seat the same four: each table plays the logs in its
+            # own order, starts after its own pause, and seats members of its own.
+            rng = random.Random(seed)
+            scenarios = list(scenarios)
+            rng.shuffle(scenarios)
+            cast = list(MEMBERS)
+            rng.shuffle(cast)
+            names = dict(zip(scenario_names(scenarios), cast))
+            scenarios = [[recast(ev, names) for ev in events] for events in scenarios]
+            self._idle = rng.randrange(0, 40)
         self.table = table_id
+        self.name = table_id
         self.journal = journal
         self.observer = observer
         self.scenarios = scenarios
@@ -103,6 +143,9 @@ class SimTable:
     def step(self) -> None:
         """Play the next event."""
         with self._lock:
+            if self._idle > 0:  # not started yet: the players are still sitting down
+                self._idle -= 1
+                return
             events = self.scenarios[self._scenario]
             if self._pos >= len(events):
                 self._end_deal()
@@ -167,7 +210,7 @@ class SimTable:
 
     def _status(self) -> None:
         self.observer.status({
-            "table": self.table, "game": self.game, "phase": self.phase, "deal": self.deal,
+            "table": self.table, "name": self.name, "game": self.game, "phase": self.phase, "deal": self.deal,
             "dealer": self.dealer, "next_dealer": "", "lamps": dict(self.lamps), "shoe_online": True,
             "camera_online": True, "counts": dict(self.counts), "score": self._score(), "ruling": self.last_ruling,
             "seq": self.seq, "t": self.clock()})

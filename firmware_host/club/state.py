@@ -7,10 +7,14 @@ refused here too, not only by the broker's ACL) and the same kind; then repeats 
 (same table, kind and seq: QoS 1 may deliver twice, and a table resends after an outage) are dropped.
 
 What the director reads is kept here in words (``club.words``, the table display's own words):
-- A **call**: a table with a ruling lamp lit needs the director. It opens when a status first shows such a
-  lamp (``since`` is the dashboard's clock then), carries the headline, reason and law of the latest
-  irregularity, can be *taken* by a director (who is on the way) and leaves when a status shows the lamps
-  out (the table obeyed, or a director's acknowledgement put them out).
+- A **call**: a table that needs the director (``club.calls``: a ruling whose remedy calls the director;
+  what the players settle themselves only shows, lit, on the table's card). It opens when a status first
+  shows a ruling lamp lit after such a ruling (or, for a dashboard that was away, when the status's own
+  latest ruling is one), ``since`` being the dashboard's clock then; it carries the headline, reason and
+  law of the latest calling ruling, can be *taken* by a director (who is on the way) and leaves when a
+  status shows the ruling lamps out (the table obeyed, or a director's acknowledgement put them out).
+- **Lamps with their reasons**: every lit lamp, each with the words of the ruling of this deal that lit
+  it, or a device's own reason for being offline (``words.lit_items``).
 - The **current ruling** stands until the next deal starts (a ``deal_start`` event or a status of a
   later deal).
 - **Pending commands**: what the dashboard sent a table, until a status of that table lists the command's
@@ -34,9 +38,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_host.club import words
+from firmware_host.club.calls import calls_director
 from firmware_host.club.claims import claim_words, entries, search_words
-from firmware_host.club.results import FIELDS
-from firmware_host.table.lamps import RULING_LAMPS
+from firmware_host.club.results import FIELDS, result_words
+from firmware_host.table.lamps import RULING_LAMPS, lamps_for
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +55,7 @@ SEEN_SIZE = 20000
 HISTORY = 100       # feed entries kept per table (the table's history on the page)
 PENDING_KEPT = 20   # commands a table has not yet confirmed, kept per table
 REFUSED_SHOWN = 3   # the latest commands a table refused, shown with their reasons
-CHECKED = frozenset({"choose", "search", "bid", "discard", "call"})  # commands pending until the table answers, not just takes them in
+CHECKED = frozenset({"choose", "search", "bid", "discard", "call", "correct"})  # commands pending until the table answers, not just takes them in
 RESULT_PHASES = frozenset({"auction", "play", "scoring"})  # a table's phases in which a hand awaits its result
 UNKNOWN_PACKS = frozenset({"", "unknown"})  # not a pack: a shoe that has not named its pack yet
 
@@ -64,6 +69,7 @@ class TableView:
     """One table as the director sees it (counts and rulings, never hands)."""
 
     table: str
+    name: str = ""          # as people call it ([table] name); the id until a status says
     online: bool = False
     phase: str = "?"
     game: str = ""
@@ -78,6 +84,10 @@ class TableView:
     ruling_seq: int = 0
     irregularity: dict[str, Any] | None = None   # the latest irregularity (the words of a call)
     call: dict[str, Any] | None = None
+    calling: dict[str, Any] | None = None      # words of the latest ruling that calls the director
+    reasons: dict[str, dict[str, Any]] = field(default_factory=dict)  # lamp -> words of what lit it
+    offline: dict[str, str] = field(default_factory=dict)  # device -> why, in its own words
+    results: list[dict[str, Any]] = field(default_factory=list)  # results and corrections entered, newest last
     pending: list[dict[str, Any]] = field(default_factory=list)
     claims: list[dict[str, Any]] = field(default_factory=list)
     search: dict[str, Any] | None = None
@@ -101,13 +111,20 @@ class TableView:
 
     def to_dict(self) -> dict[str, Any]:
         """What the page gets: words only (lamps lit, seat names), no code names."""
-        return {"table": self.table, "online": self.online, "phase": self.phase, "game": self.game,
+        return {"table": self.table, "name": self.name or self.table, "online": self.online,
+                "phase": self.phase, "game": self.game,
                 "deal": self.deal, "dealer": words.seat_name(self.dealer), "lamps": words.lamp_words(self.lamps),
+                "lit": words.lit_items(self.lamps, self.reasons, self.offline), "offline": dict(self.offline),
                 "counts": self.counts, "shoe_online": self.shoe_online, "camera_online": self.camera_online,
                 "score": self.score, "ruling": self.ruling, "call": self.call, "pending": self.pending,
                 "claims": self.claims, "search": self.search, "refused": self.refused,
                 "entries": entries(self.game, self.phase), "events": self.events, "last_event": self.last_event, "result_due": self.result_due,
-                "resyncs": self.resyncs}
+                "resyncs": self.resyncs,
+                "results": [{k: r[k] for k in ("deal", "by", "words", "taken", "kind", "why")} for r in self.results]}
+
+    def entered(self, deal: int) -> dict[str, Any] | None:
+        """The latest result (or correction) entered here for ``deal``, with whether the table took it."""
+        return next((r for r in reversed(self.results) if r["deal"] == deal), None)
 
 
 @dataclass
@@ -243,12 +260,13 @@ class ClubState:
                     "again", v.table, known, prev)
         entry = self._entry(v, seq, now, "link", {
             "headline": "MESSAGES MISSED", "law": "", "clause": "",
-            "reason": f"Messages from table {v.table} after number {known} up to number {prev} never arrived; "
+            "reason": f"Messages from {v.name or v.table} after number {known} up to number {prev} never arrived; "
                       "its state was read again from its latest status."})
         return [{"type": "feed", "entry": entry}, {"type": "resync", "table": v.table}]
 
     def _entry(self, v: TableView, seq: int, t: float, kind: str, said: dict[str, Any]) -> dict[str, Any]:
-        entry = {"id": f"{v.table}:{kind}:{seq}:{len(self.feed)}", "table": v.table, "seq": seq, "deal": v.deal,
+        entry = {"id": f"{v.table}:{kind}:{seq}:{len(self.feed)}", "table": v.table, "name": v.name or v.table,
+                 "seq": seq, "deal": v.deal,
                  "t": t, "kind": kind, "acked_by": "", **said}
         self.feed.appendleft(entry)
         self.history.setdefault(v.table, deque(maxlen=HISTORY)).appendleft(entry)
@@ -258,12 +276,18 @@ class ClubState:
                    t: float, now: float) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         done = msg.get("done")
+        if isinstance(done, list) and v.results:
+            taken = {str(x)[:64] for x in done[:64]}
+            for r in v.results:
+                r["taken"] = r["taken"] or (r["id"] in taken and r["kind"] == "result")
         if isinstance(done, list) and v.pending:
             ids = {str(x)[:64] for x in done[:64]}
             v.pending = [p for p in v.pending if p["id"] not in ids or p["kind"] in CHECKED]
         answers = body.get("answers")
         if isinstance(answers, list) and v.pending:
             said = {str(a.get("id"))[:64]: a for a in answers[:64] if isinstance(a, dict)}
+            for r in [r for r in v.results if r["kind"] == "correct" and r["id"] in said]:
+                r["taken"], r["why"] = bool(said[r["id"]].get("ok")), _text(said[r["id"]].get("why"), 400)
             for p in [p for p in v.pending if p["kind"] in CHECKED and p["id"] in said]:
                 v.pending.remove(p)
                 if not said[p["id"]].get("ok"):
@@ -274,6 +298,10 @@ class ClubState:
         v.status_seq = seq
         v.phase, v.game, v.dealer = _text(body.get("phase"), 40), _text(body.get("game"), 40), \
             _text(body.get("dealer"), 4)
+        v.name = _text(body.get("name"), 80) or v.name
+        offline = body.get("offline")
+        if isinstance(offline, dict):
+            v.offline = {str(k)[:20]: _text(x, 400) for k, x in list(offline.items())[:8]}
         if isinstance(body.get("deal"), int) and not isinstance(body.get("deal"), bool):
             v.deal = body["deal"]
             if v.ruling is not None and v.deal > v.ruling["deal"]:
@@ -281,6 +309,7 @@ class ClubState:
         lamps = body.get("lamps")
         if isinstance(lamps, dict):
             v.lamps = {str(k)[:40]: bool(x) for k, x in list(lamps.items())[:20]}
+            v.reasons = {k: w for k, w in v.reasons.items() if v.lamps.get(k)}  # only what is still lit
         counts = body.get("counts")
         if isinstance(counts, dict):
             v.counts = {str(k)[:4]: x for k, x in list(counts.items())[:4] if isinstance(x, int)}
@@ -290,12 +319,16 @@ class ClubState:
             if isinstance(body.get(key), bool):
                 setattr(v, key, body[key])
         v.online = True
+        latest = body.get("ruling")
         if v.needs_ack and v.call is None:
-            said = v.irregularity or {"headline": " · ".join(words.lamp_words(v.lamps)), "law": "",
-                                      "clause": "", "reason": "The table's lamps ask for the director."}
-            v.call = {"since": now, **said, "taken_by": "", "taken_at": 0.0, "clearing_by": ""}
-        elif not v.needs_ack and v.call is not None:
-            out += self._close_call(v)
+            said = v.calling or (_ruling_words(latest) if isinstance(latest, dict) and calls_director(latest)
+                                 else None)
+            if said is not None:
+                v.call = {"since": now, **said, "taken_by": "", "taken_at": 0.0, "clearing_by": ""}
+        elif not v.needs_ack:
+            v.calling = None
+            if v.call is not None:
+                out += self._close_call(v)
         return [{"type": "table", "table": v.to_dict(), "t": t}, *out]
 
     def _close_call(self, v: TableView) -> list[dict[str, Any]]:
@@ -305,7 +338,7 @@ class ClubState:
         v.call, v.irregularity = None, None
         out = []
         for e in self.history.get(v.table, ()):
-            if e["kind"] == "irregularity" and not e["acked_by"]:
+            if e["kind"] == "irregularity" and e.get("calls") and not e["acked_by"]:
                 e["acked_by"] = by
                 out.append({"type": "feed", "entry": e})
         log.info("table %s: call of %.0f cleared (%s)", v.table, since, by)
@@ -328,9 +361,16 @@ class ClubState:
         v.ruling, v.ruling_seq = {**said, "seq": seq, "deal": max(deal, v.deal), "t": t}, seq
         if kind == "irregularity":
             v.irregularity = said
-            if v.call is not None:  # a further irregularity at a table already calling: its latest words
+        if calls_director(body):
+            v.calling = said
+            if v.call is not None:  # a further call at a table already calling: its latest words
                 v.call.update(said)
-        entry = self._entry(v, seq, t, kind, said)
+            elif v.needs_ack:  # its status (retained, sent apart) came first with the lamps lit
+                v.call = {"since": now, **said, "taken_by": "", "taken_at": 0.0, "clearing_by": ""}
+        ruling = words.ruling_of(body)
+        for lamp in lamps_for(ruling) if ruling is not None else ():
+            v.reasons[lamp] = said
+        entry = self._entry(v, seq, t, kind, {**said, "calls": calls_director(body)})
         return [{"type": "table", "table": v.to_dict(), "t": t}, {"type": "feed", "entry": entry}]
 
     def _on_deal(self, v: TableView, msg: dict[str, Any], body: dict[str, Any], seq: int,
@@ -361,10 +401,15 @@ class ClubState:
         v.call["taken_by"], v.call["taken_at"] = by, now
         return [{"type": "table", "table": v.to_dict()}]
 
-    def sent(self, table: str, cid: str, what: str, by: str, now: float) -> list[dict[str, Any]]:
-        """The dashboard sent ``table`` a command (``what``: ``ack``, ``result``, ``choose``, ``search``):
-        pending until the table lists ``cid`` as done (``CHECKED`` kinds: as answered)."""
+    def sent(self, table: str, cid: str, what: str, by: str, now: float, *, deal: int = 0,
+             fields: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """The dashboard sent ``table`` a command (``what``: ``ack``, ``result``, ``correct``, ``choose``,
+        ``search``...): pending until the table lists ``cid`` as done (``CHECKED`` kinds: as answered). A
+        result or a correction (``fields`` of deal ``deal``) is kept, with whether the table took it."""
         v = self.tables[table]
+        if what in ("result", "correct"):
+            v.results = [*v.results, {"id": cid, "deal": deal, "by": by, "t": now, "kind": what, "fields": fields,
+                                      "words": result_words(v.game, fields), "taken": False, "why": ""}][-8:]
         v.pending = [*v.pending, {"id": cid, "kind": what, "by": by, "t": now}][-PENDING_KEPT:]
         if what == "ack" and v.call is not None:
             v.call["clearing_by"] = by

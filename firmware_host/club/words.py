@@ -11,14 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from firmware_host.devices import display
-from firmware_host.devices.display import score_text
-from firmware_host.devices.display_text import SEAT_NAMES, title
+from firmware_host.devices.display_text import SEAT_NAMES, score_words, title
 from laws.cards import Seat
 from laws.rulings import IRREGULARITY_REMEDIES, Remedy, Ruling
 
 SCORES = frozenset({Remedy.SCORE, Remedy.GAME_WON, Remedy.RUBBER_WON})
 HEADLINE_FIELDS = ("grants", "options", "search")  # ruling fields the headline depends on
 RETIRE_AT = 3  # unreadable + damaged cards across deals at which a pack should be retired
+
+
+def ruling_of(body: Any) -> Ruling | None:
+    """The ``Ruling`` a table published (as far as the words need it); None for a remedy we do not know."""
+    return _ruling(body) if isinstance(body, dict) else None
 
 
 def _ruling(body: dict[str, Any]) -> Ruling | None:
@@ -69,13 +73,42 @@ def lamp_words(lamps: dict[str, bool]) -> list[str]:
 
 
 def score_line(score: Any) -> str:
-    """The score as the terminal shows it; "" before there is one."""
+    """The score in words ("Game 1 of the rubber. Below the line North-South 0, ..."); "" before there is
+    one."""
     if not isinstance(score, dict) or not score:
         return ""
     try:
-        return " ".join(score_text(score).split())
+        return score_words(score)
     except (AttributeError, TypeError, ValueError):
         return ""
+
+
+def lit_items(lamps: dict[str, bool], reasons: dict[str, dict[str, Any]],
+              offline: dict[str, str]) -> list[dict[str, Any]]:
+    """Every lit lamp, each with why it is lit: the words of the ruling that lit it (``reasons``: lamp
+    name -> ruling words) or, for a device's lamp, the device's own reason. Attention lamps lit by the
+    same ruling are one item ("ATTENTION North, South"). Only words: no lamp's code name."""
+    out: list[dict[str, Any]] = []
+    for name, label in display.LAMP_LABELS.items():
+        if lamps.get(name):
+            out.append({"lamp": label, **(reasons.get(name) or {})})
+    faults: dict[str, str] = getattr(display, "FAULT_LABELS", {})
+    for name, label in faults.items():
+        if lamps.get(name):
+            device = name.removesuffix("_offline").removesuffix("_fault")
+            why = offline.get(device, "")
+            out.append({"lamp": f"NO {label}", "headline": "", "reason": why, "law": "", "clause": ""})
+    groups: dict[str, list[str]] = {}
+    said: dict[str, dict[str, Any]] = {}
+    for s in "NESW":
+        if lamps.get(f"attention_{s}"):
+            words_ = reasons.get(f"attention_{s}") or {}
+            key = str(words_.get("headline", ""))
+            groups.setdefault(key, []).append(SEAT_NAMES[s])
+            said[key] = words_
+    for key, seats in groups.items():
+        out.append({"lamp": "ATTENTION " + ", ".join(seats), **said[key]})
+    return out
 
 
 def seat_name(seat: str) -> str:

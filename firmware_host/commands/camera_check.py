@@ -79,7 +79,8 @@ def _run(args: argparse.Namespace) -> int:
         print(f"frame {report.size[0]}x{report.size[1]}: {len(report.codes)} card code(s) read, "
               f"{len(report.unread_regions)} code-like region(s) not read")
         for c in sorted(report.codes, key=lambda c: c.ppm):
-            print(f"  {c.text} at ({c.x:.0f}, {c.y:.0f}): {c.ppm:.2f} px/module, edges {c.edge_sigma_modules:.2f} module")
+            print(f"  {c.words} at ({c.x:.0f}, {c.y:.0f}): {c.ppm:.2f} px/module, edges {c.edge_sigma_modules:.2f} "
+                  "module")
         for x, y, p in report.unread_regions:
             print(f"  not read: code-like region at ({x:.0f}, {y:.0f}), about {p:.2f} px/module")
         for ch in report.checks:

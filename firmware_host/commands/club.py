@@ -13,6 +13,18 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
+class DefaultsShown(argparse.HelpFormatter):
+    """Help that shows each option's default after its words, where it has one worth saying (not for a
+    switch or an option whose words say what happens without it)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        shown = action.default is not None and action.default is not False and action.default != argparse.SUPPRESS
+        if shown and "%(default)" not in text:
+            text += " (default: %(default)s)"
+        return text
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("club", help="the club's broker, director's dashboard and a simulated club")
     csub = p.add_subparsers(dest="club_command", metavar="WHAT")
@@ -59,14 +71,18 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     u.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
     u.set_defaults(func=_adduser)
 
-    m = csub.add_parser("demo", help="a simulated club: local broker, N tables and the dashboard")
-    m.add_argument("--tables", type=int, default=10)
+    m = csub.add_parser("demo", help="a simulated club: local broker, N tables and the dashboard",
+                        formatter_class=DefaultsShown)
+    m.add_argument("--tables", type=int, default=10, help="how many simulated tables (1-500)")
     m.add_argument("--rate", type=float, default=2.0, help="events per second per table")
-    m.add_argument("--port", type=int, default=8080, help="dashboard port")
-    m.add_argument("--dir", default=None, help="working folder (default: a temporary one)")
-    m.add_argument("--password", default=None, help="the director's password (default: random, printed)")
-    m.add_argument("--duration", type=float, default=0.0, help="stop after this many seconds (0: Ctrl-C)")
-    m.add_argument("--reveal-cards", action="store_true", help="let card identities leave the tables live")
+    m.add_argument("--port", type=int, default=8080, help="the dashboard's port on 127.0.0.1")
+    m.add_argument("--dir", default=None,
+                   help="working folder for the broker's files and the tables' journals (none: a temporary "
+                        "one, removed at the end)")
+    m.add_argument("--password", default=None, help="the director's password (none: a random one, printed)")
+    m.add_argument("--duration", type=float, default=0.0, help="stop after this many seconds (0: at Ctrl-C)")
+    m.add_argument("--reveal-cards", action="store_true",
+                   help="let card identities leave the tables live (teaching tables only)")
     m.set_defaults(func=_demo)
 
 

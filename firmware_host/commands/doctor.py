@@ -13,9 +13,24 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("doctor", help="check camera, shoe port, GPIO, data folder, clock, broker and service")
     p.add_argument("--config", default="/etc/cardtable/table.toml",
                    help="the table's configuration (default /etc/cardtable/table.toml)")
-    p.add_argument("--skip", action="append", default=[], choices=CHECKS, metavar="CHECK",
-                   help=f"leave a check out (repeatable): {', '.join(CHECKS)}")
+    p.add_argument("--skip", action="extend", default=[], type=_checks, metavar="CHECK[,CHECK...]",
+                   help=f"leave checks out (a comma list, or repeated): {', '.join(CHECKS)}")
     p.set_defaults(func=_run)
+
+
+def _checks(text: str) -> list[str]:
+    """``camera,clock`` -> the checks named, each one we know (else a message naming it)."""
+    import difflib
+
+    from firmware_host.doctor import CHECKS
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    for name in names:
+        if name not in CHECKS:
+            close = difflib.get_close_matches(name, CHECKS, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise argparse.ArgumentTypeError(f"no check {name!r}{hint} (checks: {', '.join(CHECKS)})")
+    return names
 
 
 def _run(args: argparse.Namespace) -> int:

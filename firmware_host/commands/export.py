@@ -85,7 +85,7 @@ def _not_the_journal(out: Path | None, journal: Path) -> None:
 def _run(args: argparse.Namespace) -> int:
     from firmware_host.config import ConfigError, load_config
     from firmware_host.records.journal import Journal, JournalError
-    from firmware_host.records.pbn import deals_from_events, pbn_record
+    from firmware_host.records.pbn import deals_from_events, pbn_text, session_tags
 
     try:
         out = _output(args.out)
@@ -109,9 +109,14 @@ def _run(args: argparse.Namespace) -> int:
             text = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in events)
             count = len(events)
         else:
+            games = {e.get("game") for e in events if e.get("type") == "game"} or {args.game or cfg.table.game}
+            if "contract-bridge" not in games:
+                raise _Refused(f"{journal.path}: this journal is of {' and '.join(sorted(map(str, games)))}, and "
+                               "PBN holds bridge deals only: nothing to export (cardtable export jsonl writes "
+                               "any game's history)", 2)
             try:
-                deals = deals_from_events(events, event=f"{cfg.table.name} rubber bridge", site=cfg.table.name)
-                text = "% PBN 2.1\n% EXPORT\n\n" + "\n".join(pbn_record(d) for d in deals)
+                deals = deals_from_events(events, **session_tags(cfg.table.name))
+                text = pbn_text(deals)
             except ValueError as exc:
                 raise _Refused(f"{journal.path}: cannot write PBN: {exc}", 2) from None
             count = len(deals)

@@ -13,6 +13,7 @@ from pathlib import Path
 UNIT_DEST = "etc/systemd/system/cardtable.service"
 RULE_DEST = "etc/udev/rules.d/99-cardtable-shoe.rules"
 SHIPPED_EXEC = "/opt/cardtable/venv/bin/cardtable"
+CONFIG_DEST = "etc/cardtable/table.toml"  # what the unit's ExecStart reads
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -62,5 +63,11 @@ def _run(args: argparse.Namespace) -> int:
     if not program.exists():
         print(f"note: {program} does not exist (yet)", file=sys.stderr)
     print("then: sudo systemctl daemon-reload && sudo udevadm control --reload-rules && "
-          "sudo udevadm trigger --subsystem-match=tty && sudo systemctl enable --now cardtable")
+          "sudo udevadm trigger --subsystem-match=tty")
+    config = root / CONFIG_DEST
+    if config.exists():
+        print(f"{config} is there: check it (cardtable check-config), then sudo systemctl enable --now cardtable")
+    else:  # starting the service now would fail at once: it has nothing to run with
+        print(f"next: write the configuration (sudo {program} config init /{CONFIG_DEST} --id table-01 "
+              "--name \"Table 1\", hardware/SETUP.md step 5); enable the service only after that (step 7)")
     return 0

@@ -1,5 +1,6 @@
-"""``cardtable labels --pack ID --game GAME --out FILE``: printable code stickers for one pack;
-``cardtable labels --bidding --out FILE``: a bidding box's cards for each seat (``vision/CARD_CODES.md``)."""
+"""``cardtable labels [--pack ID] [--game GAME] [--out FILE]``: printable code stickers for one pack (a vector
+PDF and PNG previews; bare, pack A1's bridge stickers to ``labels-A1.pdf`` here);
+``cardtable labels --bidding [--out FILE]``: a bidding box's cards for each seat (``vision/CARD_CODES.md``)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,13 @@ import sys
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("labels", help="write a printable sheet of card-code stickers, or of bidding cards (PDF "
-                                      "and PNG)")
-    p.add_argument("--pack", help="pack id: two characters from 0-9 and A-Z, e.g. B7 (playing cards)")
-    p.add_argument("--game", choices=["contract-bridge", "euchre"], help="the pack's game (playing cards)")
+                                      "and PNG)",
+                       epilog="example: cardtable labels --pack B7 --game euchre --out labels/b7  (writes "
+                              "labels/b7.pdf, labels/b7-1.png ...)")
+    p.add_argument("--pack", help="pack id: two characters from 0-9 and A-Z, e.g. B7 (playing cards; default A1, "
+                                  "one id per pack the club owns)")
+    p.add_argument("--game", choices=["contract-bridge", "euchre"],
+                   help="the pack's game (playing cards; default contract-bridge: 52 cards, euchre: 32)")
     p.add_argument("--bidding", action="store_true",
                    help="bidding cards instead of a pack: for each seat 35 bids and its passes, doubles and "
                         "redoubles, each with the bidding code the camera reads as that seat's call")
@@ -19,7 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--passes", type=int, default=8, help="with --bidding: pass cards a seat (default 8)")
     p.add_argument("--doubles", type=int, default=2, help="with --bidding: double cards a seat (default 2)")
     p.add_argument("--redoubles", type=int, default=2, help="with --bidding: redouble cards a seat (default 2)")
-    p.add_argument("--out", required=True, help="output file; writes FILE.pdf and FILE-N.png")
+    p.add_argument("--out", default=None, help="output file; writes FILE.pdf and FILE-N.png (default "
+                   "labels-PACK, or bidding-cards with --bidding, in this folder)")
     p.add_argument("--variant", choices=["micro", "qr"], default="micro",
                    help="micro: Micro QR (default); qr: QR for pyzbar with 1080p cameras")
     p.add_argument("--backs", action="store_true", help="add pack-mark stickers for the backs")
@@ -48,16 +54,15 @@ def _run(args: argparse.Namespace) -> int:
                                                   ("redoubles", 2)) if getattr(args, name) != default]
         if extra:
             return _refuse(f"{', '.join(extra)} go with --bidding")
-        missing = [flag for flag, v in (("--pack", args.pack), ("--game", args.game)) if not v]
-        if missing:
-            return _refuse(f"a pack's stickers need {' and '.join(missing)} (or --bidding for bidding cards)")
+        args.pack, args.game = args.pack or "A1", args.game or "contract-bridge"  # a bare run works
     try:
         if args.bidding:
-            sheet = write_bidding_labels(args.out, args.seats.upper(), args.variant, args.sheet, args.passes,
+            sheet = write_bidding_labels(args.out or "bidding-cards", args.seats.upper(), args.variant, args.sheet, args.passes,
                                          args.doubles, args.redoubles)
             what = f"{len(sheet.placed)} bidding cards, "
         else:
-            sheet = write_labels(args.pack, args.game, args.out, args.variant, args.backs, args.sheet)
+            sheet = write_labels(args.pack, args.game, args.out or f"labels-{args.pack}", args.variant, args.backs,
+                                 args.sheet)
             what = ""
     except (ValueError, OSError) as exc:
         return _refuse(str(exc))

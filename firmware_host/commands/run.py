@@ -46,6 +46,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardtable: {exc}", file=sys.stderr)
         # Only a configuration error is exit 2 (systemd does not retry it); a journal that cannot be
         # written now (full disk, another writer's lock, an I/O error) is exit 1: the unit tries again.
+        # A pin backend is retried as the panel offline (devices/panel_retry.py); should a PanelError
+        # still come through, it is a device, not the configuration: exit 1.
+        if isinstance(exc, PanelError):
+            return 1
         return 1 if isinstance(exc, JournalError) and _transient(str(exc)) else 2
     snap = table.ctl.snapshot()
     if display is not None:

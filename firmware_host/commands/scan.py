@@ -19,7 +19,11 @@ output: one JSON line per image, {"image", "cards": [...], "unreadable": [{"x", 
   unreadable     centres of card-shaped objects in which no code read
 with --stats a last line {"stats": {"images", "cards", "unreadable", "rejected": {REASON: N}}} counts the
 decoded texts that are not card codes by reason (length, charset, version, check, card: CARD_CODES.md).
-exit status: 0 every image read; 2 an image or the configuration could not be used (named on stderr)."""
+exit status: 0 every image read; 1 with --decoder pyzbar, an image in which it read no code (pyzbar reads
+full QR only, not the Micro QR the labels carry by default); 2 an image or the configuration could not be
+used (named on stderr)."""
+PYZBAR_NOTE = ("pyzbar (zbar) reads full QR codes only, not Micro QR, which the labels carry by default: "
+               "use --decoder zxing (it reads both), or print QR labels (cardtable labels --variant qr)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -27,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        epilog=FIELDS, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("images", nargs="+", metavar="IMAGE", help="image files")
     p.add_argument("--json", action="store_true", help="JSON lines (the default and only format)")
-    p.add_argument("--decoder", choices=["zxing", "pyzbar"], default="zxing", help="decoder backend")
+    p.add_argument("--decoder", choices=["zxing", "pyzbar"], default="zxing",
+                   help="decoder backend: zxing (default; Micro QR and QR) or pyzbar (full QR only)")
     p.add_argument("--variants", default="micro,qr",
                    help="symbols zxing-cpp looks for: micro, qr or both (default micro,qr)")
     p.add_argument("--config", help="TOML file with [vision] and [zones] (zones and homography)")
@@ -50,6 +55,8 @@ def _run(args: argparse.Namespace) -> int:
         print(f"cardtable scan: {exc}", file=sys.stderr)
         return 2
     rc = 0
+    if args.decoder == "pyzbar":
+        print(f"cardtable scan: note: {PYZBAR_NOTE}", file=sys.stderr)
     totals = {"images": 0, "cards": 0, "unreadable": 0}
     for path in args.images:
         try:
@@ -60,6 +67,9 @@ def _run(args: argparse.Namespace) -> int:
             continue
         record = scan_image(decoder, image, path, cfg.zones, hom, cfg.table_mm)
         print(json.dumps(record), flush=True)
+        if args.decoder == "pyzbar" and not record["cards"]:
+            print(f"cardtable scan: {path}: pyzbar read no code here (it reads full QR only)", file=sys.stderr)
+            rc = max(rc, 1)
         totals["images"] += 1
         totals["cards"] += len(record["cards"])
         totals["unreadable"] += len(record["unreadable"])

@@ -163,6 +163,8 @@ class TerminalDisplay:
         score = snap.get("score") or {}
         if score:
             grid.add_row(Text(score_text(score), style="cyan"))
+        for name, why in sorted((snap.get("offline") or {}).items()):  # why, not only in the log
+            grid.add_row(Text(f"{str(name).upper()} OFFLINE: {why}", style="bold red"))
         waiting = WAITING.get(str(snap.get("phase")))
         if waiting:
             grid.add_row(Text(waiting, style="yellow"))

@@ -127,3 +127,28 @@ def ruling_text(r: Ruling, line: int | None = None) -> str:
     """Two lines: what to do (and who deals), then why under which law."""
     where = f"[line {line}] " if line is not None else ""
     return f"{where}{title(r)}\n    {r.law} [{r.clause}]: {r.reason}"
+
+
+SIDE_NAMES = {"NS": "North-South", "EW": "East-West"}
+
+
+def _sides(d: object) -> str:
+    d = d if isinstance(d, dict) else {}
+    return ", ".join(f"{SIDE_NAMES[s]} {int(d.get(s, 0) or 0)}" for s in ("NS", "EW"))
+
+
+def score_words(score: dict[str, object]) -> str:
+    """The score in words, as a player says it (the dashboard's line; the terminal keeps its compact
+    ``score_text`` to fit 80 columns): "Game 2 of the rubber. Below the line North-South 40, East-West 0;
+    in all North-South 540, East-West 50. Games won: North-South 1, East-West 0. North-South vulnerable."
+    """
+    game = score.get("game")
+    if "totals" in score:  # bridge
+        games = score.get("games") if isinstance(score.get("games"), dict) else {}
+        won = _sides(games) if any(games.values()) else "none yet"  # type: ignore[union-attr]
+        vul = [s for s, v in (score.get("vulnerable") or {}).items() if v]  # type: ignore[attr-defined]
+        said = ("Neither side vulnerable" if not vul else "Both sides vulnerable" if len(vul) == 2
+                else f"{SIDE_NAMES.get(vul[0], vul[0])} vulnerable")
+        return (f"Game {game} of the rubber. Below the line {_sides(score.get('below'))}; in all "
+                f"{_sides(score.get('totals'))}. Games won: {won}. {said}.")
+    return f"Game {game}. Points: {_sides(score.get('score'))}. Games won: {_sides(score.get('games_won'))}."

@@ -26,6 +26,7 @@ end of a buzz) are made by ``poll()``, which the controller calls often (every 2
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -52,40 +53,59 @@ def pi_model(model_file: Path = PI_MODEL_FILE) -> str | None:
     return model if model.startswith("Raspberry Pi") else None
 
 
-def make_pin_factory(kind: str, *, model_file: Path = PI_MODEL_FILE) -> Any:
+# gpiozero 2.x's own order of preference. lgpio speaks to the kernel's GPIO character device on every
+# model; RPi.GPIO's edge detection goes through the sysfs GPIO numbers, which moved on bookworm kernels
+# 6.6 and later ("Failed to add edge detection", gpiozero #1136, raspberrypi/linux #6037), and it does not
+# drive a Pi 5 at all. So lgpio first everywhere, RPi.GPIO only where lgpio cannot start.
+AUTO_ORDER = ("lgpio", "rpigpio")
+
+
+def make_pin_factory(kind: str, *, model_file: Path = PI_MODEL_FILE,
+                     load: Callable[[str], Any] | None = None) -> Any:
     """A gpiozero pin factory.
 
     Args:
-        kind: ``"mock"`` (gpiozero's MockFactory), ``"rpigpio"``, ``"lgpio"``, or ``"auto"``: lgpio on a
-            Pi 5, RPi.GPIO on earlier Pis (lgpio if RPi.GPIO is not installed), and MockFactory (with a
-            log line) when not on a Pi.
+        kind: ``"mock"`` (gpiozero's MockFactory), ``"rpigpio"``, ``"lgpio"``, or ``"auto"``: on any
+            Raspberry Pi lgpio, then RPi.GPIO if lgpio cannot start (``AUTO_ORDER``), and MockFactory
+            (with a log line) when not on a Pi.
         model_file: where the Pi's model is read from (for tests).
+        load: makes the factory of one kind (default ``load_factory``; tests pass fakes).
 
     Raises:
         PanelError: unknown kind, or the backend cannot be loaded or opened on this machine.
     """
+    load = load or load_factory
     if kind == "auto":
         model = pi_model(model_file)
         if model is None:
             log.warning("not a Raspberry Pi: lamps and buttons use gpiozero's mock pins")
-            return _factory("mock")
-        # RPi.GPIO does not drive a Pi 5's GPIO chip; lgpio drives every model, so it is the fallback
-        # on earlier Pis (apt: python3-lgpio, python3-rpi.gpio; hardware/SETUP.md).
-        order = ("lgpio",) if model.startswith("Raspberry Pi 5") else ("rpigpio", "lgpio")
+            return load("mock")
         errors = []
-        for candidate in order:
+        for candidate in AUTO_ORDER:
             try:
-                factory = _factory(candidate)
+                factory = load(candidate)
             except PanelError as exc:
                 errors.append(str(exc))
                 continue
             log.info("%s: using the %s pin backend", model, candidate)
             return factory
         raise PanelError(f"{model}: no pin backend works: " + "; ".join(errors))
-    return _factory(kind)
+    return load(kind)
 
 
-def _factory(kind: str) -> Any:
+def use_lgpio_folder(folder: Path) -> None:
+    """Let lgpio make its notification pipes in ``folder``: it makes them when it is imported, in
+    ``$LG_WD`` or else the working folder (joan2937/lg #22, gpiozero #1106), which for ``doctor`` or the
+    tests may be a folder this user cannot write. An ``LG_WD`` already set (the unit's) is kept."""
+    os.environ.setdefault("LG_WD", str(folder))
+
+
+def load_factory(kind: str) -> Any:
+    """The gpiozero pin factory of one kind (``mock``, ``rpigpio``, ``lgpio``).
+
+    Raises:
+        PanelError: unknown kind, or the backend cannot be imported or opened here.
+    """
     if kind == "mock":
         from gpiozero.pins.mock import MockFactory
 

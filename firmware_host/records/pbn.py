@@ -118,12 +118,29 @@ def pbn_record(deal: PbnDeal) -> str:
     return text
 
 
+HEADER = "% PBN 2.1\n% EXPORT\n"
+
+
+def pbn_text(deals: Iterable[PbnDeal]) -> str:
+    """A whole PBN file: the two header lines, then each board followed by one blank line (the last too).
+
+    The first board follows the header at once: a blank line there would be an empty game to a reader
+    that splits the file at blank lines (bridgebots reports it as a "Malformed record"), and a last board
+    without its blank line is lost to it."""
+    return HEADER + "".join(pbn_record(d) + "\n" for d in deals)
+
+
+def session_tags(table_name: str) -> dict[str, str]:
+    """The Event and Site tags of a table's boards, for ``deals_from_events(..., **session_tags(name))``:
+    one source for the demo's file and ``cardtable export pbn`` alike."""
+    return {"event": f"{table_name} rubber bridge", "site": table_name}
+
+
 def write_pbn(path: str | Path, deals: Iterable[PbnDeal]) -> int:
-    """Write the boards to a PBN file (records separated by blank lines); returns how many."""
-    records = [pbn_record(d) for d in deals]
-    text = "% PBN 2.1\n% EXPORT\n\n" + "\n".join(records) + ("\n" if records else "")
-    Path(path).write_text(text, encoding="utf-8")
-    return len(records)
+    """Write the boards to a PBN file (``pbn_text``); returns how many."""
+    deals = list(deals)
+    Path(path).write_text(pbn_text(deals), encoding="utf-8")
+    return len(deals)
 
 
 def trick_score(contract: str, tricks: int) -> int:

@@ -138,11 +138,14 @@ class CameraFeeder:
         watcher: a ``vision.watcher.TableWatcher``.
         submit: the controller's ``submit``.
         max_failures: failed reads in a row before the camera counts as offline.
+        why: why the camera gives no frames, in the camera's own words ("picamera2 is not installed"),
+            "" when not known; said with the camera's OFFLINE state.
     """
 
     def __init__(self, source: Any, watcher: Any, submit: Callable[[Input], None],
-                 max_failures: int = 10, period: float = 0.0) -> None:
+                 max_failures: int = 10, period: float = 0.0, why: Callable[[], str] | None = None) -> None:
         self.source = source
+        self.why = why or (lambda: "")
         self.watcher = watcher
         self.submit = submit
         self.max_failures = max_failures
@@ -213,7 +216,7 @@ class CameraFeeder:
                 failures += 1
                 if online and failures >= self.max_failures:
                     online = False
-                    self.submit(DeviceStatus("camera", False, "no frames from the camera"))
+                    self.submit(DeviceStatus("camera", False, self.why() or "no frames from the camera"))
                 self._stop.wait(0.05)
                 continue
             failures = 0
@@ -231,8 +234,9 @@ class CameraFeeder:
 class ReopeningSource:
     """A camera that may be missing at boot or fail later: ``read`` opens it when it is closed (waiting
     out a backoff between attempts, at most ``backoff[1]`` seconds), and closes it after
-    ``max_failures`` failed reads in a row so that the next read opens it again. It never raises; a
-    camera that cannot be opened is said once at WARNING per distinct reason.
+    ``max_failures`` failed reads in a row so that the next read opens it again. It never raises; why a
+    camera cannot be opened is kept in ``problem`` (the table says it with the camera's OFFLINE state,
+    once, at WARNING) and logged here at INFO only, once per distinct reason.
 
     Args:
         opener: returns an open frame source (``vision.camera.open_camera``), raising if it cannot.
@@ -253,6 +257,7 @@ class ReopeningSource:
         self._next = 0.0
         self._failures = 0
         self._said: str | None = None
+        self.problem = ""
         self._closed = threading.Event()
 
     def read(self) -> tuple[bool, Any]:
@@ -270,7 +275,7 @@ class ReopeningSource:
             if self._failures >= self.max_failures:
                 self._drop()
             return False, None
-        self._failures, self._delay, self._said = 0, self.backoff[0], None
+        self._failures, self._delay, self._said, self.problem = 0, self.backoff[0], None, ""
         return True, frame
 
     def _open(self) -> bool:
@@ -283,8 +288,9 @@ class ReopeningSource:
         except Exception as exc:  # noqa: BLE001 - CameraError, or whatever a driver raises
             text = str(exc)
             if text != self._said:
-                log.warning("%s; trying again", text)
+                log.info("%s; trying again", text)
                 self._said = text
+            self.problem = text
             self._next = self.clock() + self._delay
             self._delay = min(self._delay * 2, self.backoff[1])
             return False

@@ -1,5 +1,6 @@
 """The director's checked commands at the table (from the club's dashboard): a choice among a law's
-options, a search's outcome, a euchre bid or discard or a bridge call entered for a player.
+options, a search's outcome, a euchre bid or discard or a bridge call entered for a player, a correction of a
+deal's result.
 
 Each is checked against the state the event would meet (``choices``), then ruled on like any input
 from source ``director``; one that nothing open allows is refused with a journal note. Its outcome is
@@ -22,6 +23,8 @@ def take(ctl: Any, item: DirectorCommand) -> list[Ruling]:
     ruled on from source ``director``; refused (a journal note, the reason told back in the status)
     when nothing open at the table allows it."""
     state = ctl.engine.state
+    if item.kind == "correct":
+        return correct(ctl, item)
     try:
         if item.kind == "choose":
             event: Event = choices.director_choice(state, item.body)
@@ -55,3 +58,23 @@ def answer(ctl: Any, told: dict[str, Any]) -> None:
     for old in [a for a in ctl.answers if a["id"] == told["id"]]:
         ctl.answers.remove(old)
     ctl.answers.append(told)
+
+
+def correct(ctl: Any, item: DirectorCommand) -> list[Ruling]:
+    """A director's correction of a deal's result (fields checked by the club's ``parse_result`` before it
+    came here): journaled as a note row ``{"correction": {"deal", "result"}, "command": {...}}`` (the
+    deal's own ``result`` event stays in the chain, as the laws scored it), answered in the status. A
+    deal the table has not dealt is refused."""
+    deal = item.body.get("deal")
+    dealt = ctl.engine.state.deals_started
+    command = {"id": item.cid, "kind": "correct", "by": item.by[:40]}
+    if isinstance(deal, bool) or not isinstance(deal, int) or not 1 <= deal <= dealt:
+        why = f"this table has dealt deals 1 to {dealt}: there is no deal {deal!r} to correct"
+        ctl._note(f"the director's correction from {item.by[:40]} refused: {why}", {"command": command, "refused": why})
+        answer(ctl, {"id": item.cid, "kind": "correct", "ok": False, "why": why})
+    else:
+        ctl._note(f"the director {item.by[:40]} corrected the result of deal {deal}",
+                  {"correction": {"deal": deal, "result": dict(item.body.get("result") or {})}, "command": command})
+        answer(ctl, {"id": item.cid, "kind": "correct", "ok": True, "why": ""})
+    ctl._status()
+    return []

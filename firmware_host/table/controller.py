@@ -74,6 +74,7 @@ class TableController:
         panel: the lamps and buttons, or None for a table without a panel.
         clock: seconds; used for journal times and the journal's retry backoff.
         table_id: the table's id for observers.
+        table_name: the table's name as people call it (``[table] name``); default the id.
         observers: told about statuses, events and rulings (after the journal commit).
         display: told about the same, for people at the table.
         checkpoints: start from the journal's newest checkpoint and save new ones after deals
@@ -82,13 +83,14 @@ class TableController:
 
     def __init__(self, *, game: str, journal: Journal, panel: Any | None, clock: Callable[[], float],
                  table_id: str = "table", observers: Sequence[TableObserver] = (),
-                 display: Any | None = None, checkpoints: bool = True) -> None:
+                 display: Any | None = None, checkpoints: bool = True, table_name: str = "") -> None:
         self.game = game
         self.engine = LawEngine(game)
         self.journal = journal
         self.panel = panel
         self.clock = clock
         self.table_id = table_id
+        self.table_name = table_name or table_id
         self.observers = list(observers)
         self.display = display
         self.out = TableOutputs(panel, display, self.observers)
@@ -96,6 +98,7 @@ class TableController:
         self.order = Ordering(journal, clock, self._journal_fault)
         self.lamps: dict[str, bool] = dict.fromkeys(LAMPS, False)
         self.online = {"shoe": True, "camera": True}
+        self.offline: dict[str, str] = {}  # device -> why it is offline, in its own words
         self.last_ruling: dict[str, Any] | None = None
         self.seq = 0
         self.loaded_pack: str | None = None  # journaled: the pack the shoe holds for the next deal
@@ -382,6 +385,10 @@ class TableController:
         self.seq = self.order.commit(rows)[-1]
         self.online[item.device] = item.online
         if item.online:
+            self.offline.pop(item.device, None)
+        else:
+            self.offline[item.device] = item.reason or "no reason given"
+        if item.online:
             log.info("%s online%s", item.device, f": {item.reason}" if item.reason else "")
         else:
             log.warning("%s offline: %s", item.device, item.reason or "no reason given")
@@ -429,11 +436,12 @@ class TableController:
         d = s.deal
         score = s.game_state.get("score")
         return {
-            "table": self.table_id, "game": self.game, "phase": s.phase.value,
+            "table": self.table_id, "name": self.table_name, "game": self.game, "phase": s.phase.value,
             "deal": d.number if d else 0, "dealer": d.dealer.value if d else None,
             "next_dealer": s.next_dealer.value if s.next_dealer else None,
             "lamps": self._lit(),
             "shoe_online": self.online["shoe"], "camera_online": self.online["camera"],
+            "offline": dict(self.offline),
             "journal_fault": self.order.fault, "held": self.order.held,
             "counts": {seat.value: n for seat, n in d.counts.items()} if d else {},
             "cards_dealt": d.cards_dealt if d else 0,

@@ -54,13 +54,15 @@ def after_event(lamps: dict[str, bool], event: Event, rulings: Iterable[Ruling])
         if r.remedy is Remedy.DEAL_STANDS or r.remedy is Remedy.REDEAL:
             for s in SEATS:  # a claim was decided one way or the other
                 out[f"attention_{s.value}"] = False
-        name = _REMEDY_LAMP.get(r.remedy)
-        if name is not None:
-            out[name] = True
-        if r.remedy in _ATTENTION:
-            for s in attention_seats(r):
-                out[f"attention_{s.value}"] = True
+        out.update(dict.fromkeys(lamps_for(r), True))
     return out
+
+
+def lamps_for(r: Ruling) -> tuple[str, ...]:
+    """The lamps one ruling lights (its remedy's lamp, then the attention lamps of its seats)."""
+    name = _REMEDY_LAMP.get(r.remedy)
+    seats = attention_seats(r) if r.remedy in _ATTENTION else ()
+    return (*((name,) if name else ()), *(f"attention_{s.value}" for s in seats))
 
 
 def after_ack(lamps: dict[str, bool]) -> dict[str, bool]:

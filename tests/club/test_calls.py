@@ -17,8 +17,9 @@ def _msg(table: str, kind: str, seq: int, body: dict[str, Any], **extra: Any) ->
 
 def _status(table: str, seq: int, lamps: dict[str, bool], deal: int = 1, phase: str = "dealing",
             **extra: Any) -> tuple[str, bytes]:
-    return _msg(table, "status", seq, {"table": table, "phase": phase, "game": "contract-bridge", "deal": deal,
-                                        "dealer": "E", "lamps": lamps, "score": {}}, **extra)
+    body = {"table": table, "phase": phase, "game": "contract-bridge", "deal": deal, "dealer": "E", "lamps": lamps,
+            "score": {}, **{k: extra.pop(k) for k in ("offline", "ruling", "name") if k in extra}}
+    return _msg(table, "status", seq, body, **extra)
 
 
 REDEAL = {"remedy": "redeal", "law": "Contract Bridge, Redeal", "clause": "CB-redeal-faced",
@@ -34,20 +35,34 @@ def _feed(s: ClubState, msgs: list[tuple[str, bytes]], now: float) -> list[dict[
     return out
 
 
-def test_the_queue_holds_calling_tables_with_the_tables_own_words_longest_wait_first() -> None:
+PACK = {"remedy": "replace_pack", "law": "Contract Bridge, Imperfect pack", "clause": "CB-damaged",
+        "reason": "A damaged card was dealt.", "dealer": "E"}
+ATTENTION = {"remedy": "attention", "law": "Euchre, law 52", "clause": "EU-52",
+             "reason": "South led out of turn.", "seat": "S"}
+
+
+def test_the_queue_holds_tables_that_need_the_director_longest_wait_first() -> None:
+    """A fresh pack and a player's attention call the director; a redeal and a claim the players settle
+    only light the table's card (issue 21: the calls rule, club/calls.py)."""
     s = ClubState()
-    _feed(s, [_msg("t2", "ruling", 5, REDEAL, prev=0), _status("t2", 6, {"redeal": True})], now=1000.0)
-    _feed(s, [_msg("t1", "ruling", 3, CLAIM, prev=0), _status("t1", 4, {"attention_N": True, "attention_S": True})],
-          now=1010.0)
+    _feed(s, [_msg("t2", "ruling", 5, PACK, prev=0), _status("t2", 6, {"replace_pack": True})], now=1000.0)
+    _feed(s, [_msg("t1", "ruling", 3, ATTENTION, prev=0), _status("t1", 4, {"attention_S": True})], now=1010.0)
+    _feed(s, [_msg("t4", "ruling", 3, REDEAL, prev=0), _status("t4", 4, {"redeal": True})], now=1015.0)
+    _feed(s, [_msg("t5", "ruling", 3, CLAIM, prev=0), _status("t5", 4, {"attention_N": True, "attention_S": True})],
+          now=1016.0)
     _feed(s, [_status("t3", 2, {"redeal": False, "shoe_offline": True})], now=1020.0)  # no ruling lamp: no call
     calls = sorted((v for v in s.tables.values() if v.call), key=lambda v: v.call["since"])  # type: ignore[index]
     assert [v.table for v in calls] == ["t2", "t1"]
     call = s.tables["t2"].call
-    assert call is not None and call["headline"] == "REDEAL — East deals"  # the terminal's title
-    assert call["reason"] == "A card was faced in the deal." and call["law"] == "Contract Bridge, Redeal"
-    assert s.tables["t1"].call["headline"] == "A REDEAL MAY BE CLAIMED"  # type: ignore[index]
-    view = s.tables["t1"].to_dict()
-    assert view["lamps"] == ["ATTENTION North, South"] and view["dealer"] == "East"
+    assert call is not None and call["headline"] == "REPLACE THE PACK — East deals"  # the terminal's title
+    assert call["reason"] == "A damaged card was dealt." and call["law"] == "Contract Bridge, Imperfect pack"
+    # not calls, but lit on their cards with the ruling that lit them
+    redeal = s.tables["t4"].to_dict()
+    assert redeal["lit"] == [{"lamp": "REDEAL", "headline": "REDEAL — East deals", "law": "Contract Bridge, Redeal",
+                              "clause": "CB-redeal-faced", "reason": "A card was faced in the deal."}]
+    claim = s.tables["t5"].to_dict()
+    assert [(i["lamp"], i["headline"]) for i in claim["lit"]] == [("ATTENTION North, South", "A REDEAL MAY BE CLAIMED")]
+    assert claim["dealer"] == "East"
     shoe = s.tables["t3"].to_dict()["lamps"]  # only lit lamps, in the terminal's words
     assert len(shoe) == 1 and "SHOE" in shoe[0] and "_" not in shoe[0]
     text = json.dumps(s.snapshot(0.0))
@@ -55,9 +70,38 @@ def test_the_queue_holds_calling_tables_with_the_tables_own_words_longest_wait_f
         assert code not in text, f"code name {code} on the page"
 
 
+def test_every_lamp_lit_shows_with_its_own_reason() -> None:
+    """Four lamps lit by three rulings and a device: the card shows all four, each with its reason, not
+    one reason of four."""
+    s = ClubState()
+    shuffle = {"remedy": "new_shuffle_and_cut", "law": "Contract Bridge, New Shuffle and Cut",
+               "clause": "CB-new-shuffle", "reason": "North asked for a new shuffle.", "dealer": "E"}
+    lamps = {"shuffle": True, "replace_pack": True, "attention_S": True, "camera_offline": True}
+    _feed(s, [_msg("t1", "ruling", 3, shuffle, prev=0), _msg("t1", "ruling", 4, PACK, prev=3),
+              _msg("t1", "ruling", 5, ATTENTION, prev=4),
+              _status("t1", 6, lamps, offline={"camera": "picamera2 is not installed"})], now=1.0)
+    lit = {i["lamp"]: i for i in s.tables["t1"].to_dict()["lit"]}
+    assert set(lit) == {"SHUFFLE+CUT", "NEW PACK", "ATTENTION South", "NO CAMERA"}
+    assert lit["SHUFFLE+CUT"]["reason"] == "North asked for a new shuffle."
+    assert lit["NEW PACK"]["reason"] == "A damaged card was dealt."
+    assert lit["ATTENTION South"]["reason"] == "South led out of turn."
+    assert lit["NO CAMERA"]["reason"] == "picamera2 is not installed"
+    _feed(s, [_status("t1", 7, {"attention_S": True})], now=2.0)  # the others went out
+    assert [i["lamp"] for i in s.tables["t1"].to_dict()["lit"]] == ["ATTENTION South"]
+
+
+def test_a_dashboard_that_was_away_opens_the_call_from_the_status_alone() -> None:
+    s = ClubState()
+    _feed(s, [_status("t1", 9, {"replace_pack": True}, ruling=None)], now=1.0)
+    assert s.tables["t1"].call is None
+    s2 = ClubState()
+    _feed(s2, [_status("t1", 9, {"replace_pack": True}, ruling=PACK)], now=1.0)
+    assert s2.tables["t1"].call is not None and s2.tables["t1"].call["headline"].startswith("REPLACE THE PACK")
+
+
 def test_taking_then_clearing_a_call() -> None:
     s = ClubState()
-    _feed(s, [_msg("t1", "ruling", 3, REDEAL, prev=0), _status("t1", 4, {"redeal": True})], now=1000.0)
+    _feed(s, [_msg("t1", "ruling", 3, PACK, prev=0), _status("t1", 4, {"replace_pack": True})], now=1000.0)
     s.take("t1", "alice", 1005.0)
     assert s.tables["t1"].call["taken_by"] == "alice"  # type: ignore[index]
     try:
@@ -68,7 +112,7 @@ def test_taking_then_clearing_a_call() -> None:
     s.sent("t1", "c0ffee", "ack", "alice", 1010.0)
     assert [p["id"] for p in s.tables["t1"].pending] == ["c0ffee"]
     assert s.tables["t1"].call is not None  # still there until the table puts its lamps out
-    ups = _feed(s, [_status("t1", 7, {"redeal": False}, done=["c0ffee"])], now=1012.0)
+    ups = _feed(s, [_status("t1", 7, {"replace_pack": False}, done=["c0ffee"])], now=1012.0)
     assert s.tables["t1"].call is None and s.tables["t1"].pending == []
     acked = [u["entry"] for u in ups if u["type"] == "feed"]
     assert acked and acked[0]["acked_by"] == "alice" and acked[0]["kind"] == "irregularity"
@@ -116,3 +160,10 @@ def test_pack_health_starts_when_the_pack_is_known() -> None:
     assert [p["pack"] for p in packs] == ["red"]
     assert packs[0]["retire"] and packs[0]["why"] == ("2 unreadable cards and 1 damaged card in 4 deals "
                                                       "(retire at 3 between them)")
+
+
+def test_a_calling_ruling_that_comes_after_its_status_opens_the_call() -> None:
+    """The status is retained and sent apart from the ordered rulings: it may arrive first."""
+    s = ClubState()
+    _feed(s, [_status("t1", 6, {"replace_pack": True}), _msg("t1", "ruling", 5, PACK, prev=0)], now=1.0)
+    assert s.tables["t1"].call is not None and s.tables["t1"].call["reason"] == "A damaged card was dealt."

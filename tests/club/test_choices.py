@@ -30,7 +30,7 @@ from .conftest import PASSWORDS, Watcher, csrf, login
 
 CLAIM = {"clause": "EU-52", "law": "Euchre, law 52", "side": "EW", "options": ["call_card", "call_suit"],
          "needs": {"call_suit": "suit"}, "offender": "S", "trick": 1, "card": "hidden",
-         "why": "South led the [hidden card] out of turn."}
+         "why": "South led a card (shown when the hand is over) out of turn."}
 HANDS = {"E": ["AC", "KC", "9H", "9D", "TD"], "S": ["7C", "8S", "9S", "AS", "KS"],
          "W": ["AD", "KD", "QD", "8D", "7D"], "N": ["AH", "KH", "QH", "JH", "TH"]}
 

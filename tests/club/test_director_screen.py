@@ -26,15 +26,15 @@ AXE = ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
 ARTIFACTS = ROOT / "tests" / "artifacts"
 WIDTHS = (390, 800, 1366)
 
-CALLS = {  # table index -> the ruling that makes it call, in the order they call
-    2: Ruling(Remedy.REDEAL, "Contract Bridge, Redeal", "CB-redeal-faced", "A card was faced in the deal.",
+CALLS = {  # table index -> the ruling that makes it call (club/calls.py: it needs a director), in order
+    2: Ruling(Remedy.REPLACE_PACK, "Contract Bridge, Imperfect pack", "CB-damaged", "A damaged card was dealt.",
               dealer=Seat.E),
-    0: Ruling(Remedy.CLAIM_OPTION, "Contract Bridge, Redeal", "CB-claim-exposed",
-              "A card of the pack was exposed; the side not at fault may demand a new deal.", side=Side.NS),
-    1: Ruling(Remedy.NEW_SHUFFLE_AND_CUT, "Contract Bridge, New Shuffle and Cut", "CB-cut-faced",
-              "The cut showed a card face up.", dealer=Seat.S),
+    0: Ruling(Remedy.PENALTY, "Contract Bridge, Revoke", "CB-revoke",
+              "East-West revoked; the penalty is two tricks.", side=Side.EW),
+    1: Ruling(Remedy.ATTENTION, "Contract Bridge, Attention", "CB-attention",
+              "South drew attention to an irregularity.", seat=Seat.S),
 }
-HEADLINES = {2: "REDEAL — East deals", 0: "A REDEAL MAY BE CLAIMED", 1: "NEW SHUFFLE AND CUT"}
+HEADLINES = {2: "REPLACE THE PACK — East deals", 0: "PENALTY", 1: "ATTENTION"}
 
 
 class CallingTable:
@@ -45,7 +45,7 @@ class CallingTable:
         self.tid = tid
         self.journal = Journal.open(folder / tid, synchronous="NORMAL")
         self.pub = MqttPublisher(MqttConfig(host="127.0.0.1", port=port), tid, self.journal, password=password)
-        self.lamps = {"redeal": False, "shuffle": False, "attention_N": False, "attention_S": False}
+        self.lamps = {"redeal": False, "replace_pack": False, "attention_N": False, "attention_S": False}
         self.seq = 0
         self.pub.on_command(self.command)
         self.pub.start()
@@ -60,8 +60,7 @@ class CallingTable:
     def call(self, r: Ruling) -> None:
         self.seq = self.journal.append("ruling", r.to_dict(), time.time())
         self.pub.ruling(r.to_dict(), 1, self.seq)
-        lamp = {Remedy.REDEAL: ["redeal"], Remedy.NEW_SHUFFLE_AND_CUT: ["shuffle"]}.get(
-            r.remedy, ["attention_N", "attention_S"])
+        lamp = {Remedy.REPLACE_PACK: ["replace_pack"]}.get(r.remedy, ["attention_N", "attention_S"])
         self.lamps.update(dict.fromkeys(lamp, True))
         self.status()
 
@@ -137,7 +136,11 @@ def test_the_director_sees_who_why_and_since_when_at_every_width(club: Any, tmp_
             assert words in item.text
             assert "claim_option" not in item.text and "new_shuffle_and_cut" not in item.text
         first = driver.find_element(By.CSS_SELECTOR, f'#queue li[data-table="{ids[2]}"]')
-        assert "A card was faced in the deal." in first.text and "CB-redeal-faced" in first.text
+        # the law as players read it; its id only in a detail the director opens
+        assert "A damaged card was dealt." in first.text and "Contract Bridge, Imperfect pack" in first.text
+        assert "CB-damaged" not in first.text
+        first.find_element(By.CSS_SELECTOR, "details.clause summary").click()
+        assert "CB-damaged" in first.text
         start = first.find_element(By.CSS_SELECTOR, ".wait").text
         wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f'#queue li[data-table="{ids[2]}"] .wait').text != start)
         no_sideways_scroll()
@@ -157,7 +160,7 @@ def test_the_director_sees_who_why_and_since_when_at_every_width(club: Any, tmp_
         assert driver.title.startswith("(2) ")
         # the feed says it was acknowledged, and the table's history shows it on a click
         feed = driver.find_element(By.ID, "feed").text
-        assert "REDEAL — East deals" in feed and "acknowledged by director" in feed
+        assert "REPLACE THE PACK — East deals" in feed and "acknowledged by director" in feed
         def feed_shown() -> int:
             return len([li for li in driver.find_elements(By.CSS_SELECTOR, "#feed li") if li.is_displayed()])
 

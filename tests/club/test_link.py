@@ -85,7 +85,9 @@ def test_a_command_sent_to_a_table_that_is_down_reaches_it_after_its_restart(bro
     d, client = _dashboard(broker)
     commands: list[tuple[str, dict[str, Any]]] = []
     snapshot = {"table": "t1", "phase": "dealing", "game": "contract-bridge", "deal": 1, "dealer": "N",
-                "lamps": {"redeal": True}, "seq": 1}
+                "lamps": {"replace_pack": True}, "seq": 1,  # a fresh pack: a call (club/calls.py)
+                "ruling": {"remedy": "replace_pack", "law": "Contract Bridge, Imperfect pack", "clause": "CB-damaged",
+                           "reason": "A damaged card was dealt."}}
     with client:
         headers = _director(client)
         pub = _table(broker, journal, commands)
@@ -103,7 +105,7 @@ def test_a_command_sent_to_a_table_that_is_down_reaches_it_after_its_restart(bro
 
         def obey(kind: str, body: dict[str, Any]) -> None:
             commands.append((kind, body))
-            pub.status({**snapshot, "lamps": {"redeal": False}, "seq": 2})
+            pub.status({**snapshot, "lamps": {"replace_pack": False}, "seq": 2})
 
         pub.on_command(obey)
         pub.start()
@@ -136,7 +138,9 @@ def test_a_gap_in_a_tables_messages_is_filled_from_its_retained_status(broker: L
 
     with client:
         _director(client)
-        send("status", 4, {"phase": "dealing", "deal": 1, "lamps": {"shuffle": True}}, retain=True)
+        send("status", 4, {"phase": "dealing", "deal": 1, "lamps": {"replace_pack": True},
+                           "ruling": {"remedy": "replace_pack", "law": "Contract Bridge, Imperfect pack",
+                                      "clause": "CB-damaged", "reason": "A damaged card was dealt."}}, retain=True)
         send("event", 1, {"type": "shuffle"}, prev=0)
         assert _until(lambda: d.state.tables.get("t2") is not None and d.state.tables["t2"].events == 1)
         statuses = seen.count("cardtable/t2/status")

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from firmware_host.club.secrecy import HIDDEN, SecrecyFilter, hide_cards, is_card_code, names_a_card
+from firmware_host.club.secrecy import (
+    HIDDEN,
+    SecrecyFilter,
+    hide_cards,
+    is_card_code,
+    names_a_card,
+)
 
 
 def test_card_codes_are_recognised() -> None:
@@ -24,7 +30,10 @@ def test_ruling_text_and_nested_values_are_hidden() -> None:
               "law": "Contract Bridge, Redeal", "extra": {"cards": ["AS", "KH"], "seen": "QD"}}
     out = f.body(ruling, 3)
     assert not names_a_card(out, ["TS", "AS", "KH", "QD"])
-    assert out["law"] == "Contract Bridge, Redeal" and "[hidden card]" in out["reason"]
+    assert out["law"] == "Contract Bridge, Redeal"
+    # worded as a person says it (issue 21), not a placeholder in brackets
+    assert out["reason"] == "A card (shown when the hand is over) left the pack face up towards North."
+    assert "[" not in out["reason"]
 
 
 def test_deal_over_releases_in_order_and_later_events_pass() -> None:

@@ -160,7 +160,7 @@ def test_pin_factory_choice(tmp_path: Path, caplog: pytest.LogCaptureFixture) ->
     with pytest.raises(PanelError, match="'lgpio' cannot start"):
         make_pin_factory("auto", model_file=model)
     model.write_bytes(b"Raspberry Pi 4 Model B Rev 1.4\x00")
-    with pytest.raises(PanelError, match="Pi 4 .*'rpigpio' cannot start.*'lgpio' cannot start"):
+    with pytest.raises(PanelError, match="Pi 4 .*'lgpio' cannot start.*'rpigpio' cannot start"):
         make_pin_factory("auto", model_file=model)
     with pytest.raises(PanelError, match="unknown pin factory"):
         make_pin_factory("wiringpi")

@@ -1,7 +1,7 @@
 """Contract tests for the panel on a real Raspberry Pi (``pytest -m hardware``), wired as WIRING.md.
 
 The same assertions as the mock-pin tests (``panel_contract.py``) run against the Pi's own pin factory
-(lgpio on a Pi 5, RPi.GPIO before). Lamps and the buzzer are checked by reading their output pins back;
+(lgpio on every model, RPi.GPIO only where lgpio cannot start). Lamps and the buzzer are checked by reading their output pins back;
 the buttons are checked for idle-high (pull-ups on, nothing shorted). The press patterns need a person:
 ``test_a_person_presses_north`` waits for one press on the north button when CARDTABLE_HW_PRESS=1.
 """

@@ -39,6 +39,8 @@ def pty_port() -> Iterator[str]:
 
 def _config(tmp_path: Path, port: str, *, camera: str = '"synthetic"', factory: str = "mock",
             mqtt: str = "") -> Path:
+    """A configuration whose data folder is ``tmp_path/data`` (not made here: SETUP makes it in step 2,
+    the tests that need it make it)."""
     path = tmp_path / "table.toml"
     path.write_text(f'[table]\ndata_dir = "{tmp_path / "data"}"\n[shoe]\nport = "{port}"\n'
                     f'[camera]\nsource = {camera}\nwidth = 640\nheight = 480\n[pins]\nfactory = "{factory}"\n'
@@ -47,6 +49,7 @@ def _config(tmp_path: Path, port: str, *, camera: str = '"synthetic"', factory: 
 
 
 def test_a_ready_table_passes_every_check(tmp_path: Path, pty_port: str) -> None:
+    (tmp_path / "data").mkdir()
     cfg = load_config(_config(tmp_path, pty_port), env={}, check_devices=False)
 
     def systemctl(argv: Sequence[str]) -> tuple[int, str]:
@@ -115,11 +118,12 @@ def test_data_folder_unwritable_or_full(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
     cfg = load_config(_config(tmp_path, "loop://"), env={}, check_devices=False)
+    (tmp_path / "data").mkdir()
     assert check_data(cfg).ok
     bad = load_config(_config(tmp_path, "loop://"), env={"CARDTABLE_DATA_DIR": str(blocker / "data")},
                       check_devices=False)
     check = check_data(bad)
-    assert not check.ok and "cannot write" in check.text
+    assert not check.ok and "does not exist" in check.text
     full = check_data(cfg, min_free=1 << 62)
     assert not full.ok and "MB free" in full.text
 
@@ -182,6 +186,7 @@ def test_broker_with_right_and_wrong_credentials(tmp_path: Path) -> None:
 
 
 def test_cli_exit_status(tmp_path: Path, pty_port: str, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "data").mkdir()
     path = _config(tmp_path, pty_port)
     rc = main(["doctor", "--config", str(path), "--skip", "clock", "--skip", "service"])
     out = capsys.readouterr().out
@@ -193,3 +198,74 @@ def test_cli_exit_status(tmp_path: Path, pty_port: str, capsys: pytest.CaptureFi
     (tmp_path / "broken.toml").write_text("[table\n")
     assert main(["doctor", "--config", str(tmp_path / "broken.toml")]) == 2
     assert capsys.readouterr().out.startswith("FAIL  config")
+
+
+# --- issue 21: the pin backend with edge detection, the data folder left alone, comma lists ----------
+
+def _probe(results: dict[str, tuple[bool, str]]):  # type: ignore[no-untyped-def]
+    from firmware_host.devices.panel_retry import Probe
+
+    def probe(pins, backends):  # type: ignore[no-untyped-def]
+        return [Probe(b, *results[b]) for b in backends]
+    return probe
+
+
+def test_gpio_opens_a_pin_with_edge_detection_on_the_chosen_backend(tmp_path: Path) -> None:
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    (dev / "gpiochip0").write_text("")
+    auto = load_config(_config(tmp_path, "loop://", factory="auto"), env={}, check_devices=False)
+    works = {"lgpio": (True, "GPIO 17 opens with edge detection"),
+             "rpigpio": (False, "GPIO 17: Failed to add edge detection")}
+    check = check_gpio(auto, str(dev), probe=_probe(works))
+    assert check.ok, check.text
+    assert "lgpio: GPIO 17 opens with edge detection" in check.text
+    assert "rpigpio: GPIO 17: Failed to add edge detection" in check.text
+    rpi = load_config(_config(tmp_path, "loop://", factory="rpigpio"), env={}, check_devices=False)
+    bad = check_gpio(rpi, str(dev), probe=_probe(works))
+    assert not bad.ok and "Failed to add edge detection" in bad.text and 'factory = "lgpio"' in bad.text
+    none = {"lgpio": (False, "pin factory 'lgpio' cannot start (no module)"),
+            "rpigpio": (False, "GPIO 17: Failed to add edge detection")}
+    assert not check_gpio(auto, str(dev), probe=_probe(none)).ok
+
+
+def test_gpio_probe_sets_lgpio_working_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """lgpio makes its pipes where LG_WD says (else the working folder, which for `sudo -u cardtable`
+    in the source checkout is not writable): doctor points it at the data folder."""
+    monkeypatch.delenv("LG_WD", raising=False)
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    (dev / "gpiochip0").write_text("")
+    (tmp_path / "data").mkdir()
+    cfg = load_config(_config(tmp_path, "loop://", factory="auto"), env={}, check_devices=False)
+    seen: list[str | None] = []
+
+    def probe(pins, backends):  # type: ignore[no-untyped-def]
+        seen.append(os.environ.get("LG_WD"))
+        return _probe({"lgpio": (True, "ok"), "rpigpio": (True, "ok")})(pins, backends)
+
+    check_gpio(cfg, str(dev), probe=probe)
+    assert seen == [str(tmp_path / "data")]
+
+
+def test_data_folder_that_does_not_exist_is_not_made_by_doctor(tmp_path: Path) -> None:
+    """Run as root, a doctor that made the folder would make it root's; it says what to run instead."""
+    cfg = load_config(_config(tmp_path, "loop://"), env={}, check_devices=False)
+    check = check_data(cfg)
+    assert not check.ok and "does not exist" in check.text and "install -d" in check.text
+    assert not (tmp_path / "data").exists()
+
+
+def test_skip_takes_comma_lists_and_names_a_mistyped_check(tmp_path: Path, pty_port: str,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "data").mkdir()
+    path = _config(tmp_path, pty_port)
+    rc = main(["doctor", "--config", str(path), "--skip", "clock,service"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "clock" not in out and "service" not in out
+    with pytest.raises(SystemExit) as exc:
+        main(["doctor", "--config", str(path), "--skip", "camera,clok"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "'clok'" in err and "did you mean 'clock'" in err, err

@@ -77,7 +77,7 @@ def _session(seed: int, boards: int, irregular: bool = False) -> tuple[list[dict
 def _sections(text: str) -> list[dict[str, Any]]:
     """Each record's tags and its auction and play lines, read here from the PBN text."""
     out = []
-    for rec in [r for r in text.split("\n\n")[1:] if r.strip()]:
+    for rec in [r for r in text.split("\n\n") if "[" in r]:  # the header's % lines open the first record
         tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]$', rec, re.M))
         lines = rec.splitlines()
         sec: dict[str, list[str]] = {"Auction": [], "Play": []}

@@ -100,6 +100,10 @@ def test_a_missing_camera_alone_is_a_lit_lamp_not_a_crash(tmp_path: Path) -> Non
             _, err = proc.communicate(timeout=20)
     assert proc.returncode == 0, err
     assert "/dev/video-cardtable-missing" in err and "Traceback" not in err
+    # why, in the journal (and so on the display and the dashboard), not only in the log; said once
+    note = next(n for n in _notes(data) if n["device"] == "camera" and not n["online"])
+    assert "/dev/video-cardtable-missing" in note["reason"], note
+    assert err.count("/dev/video-cardtable-missing") == 1, err
 
 
 def test_a_journal_that_cannot_be_written_at_boot_is_not_a_configuration_error(tmp_path: Path) -> None:
@@ -117,3 +121,28 @@ def test_a_journal_that_cannot_be_written_at_boot_is_not_a_configuration_error(t
                        cwd=ROOT, capture_output=True, text=True, timeout=60, preexec_fn=no_room)
     assert p.returncode == 1, p.stderr
     assert "journal.sqlite3" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_a_pin_backend_that_cannot_start_is_an_offline_panel_not_a_configuration_error(tmp_path: Path) -> None:
+    """``pins.factory = "lgpio"`` where lgpio cannot start (here: not installed; on a Pi 4 with a 6.6
+    kernel: RPi.GPIO's edge detection): the table runs, deals from the shoe, and journals the panel
+    offline with the backend's own reason; it does not exit 2 (the unit would give up)."""
+    data = tmp_path / "data"
+    with VirtualShoe("contract-bridge", seed=33) as shoe:
+        cfg = _config(tmp_path, shoe.path)
+        cfg.write_text(cfg.read_text().replace('factory = "mock"', 'factory = "lgpio"'))
+        proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "run", "--config", str(cfg),
+                                 "--no-display"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                text=True)
+        try:
+            _until(lambda: _seen(data, "panel", False), proc)
+            with Journal.open(data) as j:
+                _until(lambda: sum(e["type"] == "card_dealt" for e in j.events()) >= 52, proc)
+            note = next(n for n in _notes(data) if n["device"] == "panel")
+            assert "lgpio" in note["reason"]
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+    assert err.count("panel offline") == 1, err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -160,3 +161,42 @@ def test_the_pi_camera_is_configured_with_the_exposure_controls(monkeypatch: pyt
     open_camera("picamera2", (1920, 1080), Exposure(2500, 6.0))
     assert configured["controls"] == {"AeEnable": False, "ExposureTime": 2500, "AnalogueGain": 6.0}
     assert configured["main"] == {"size": (1920, 1080), "format": "RGB888"}
+
+
+# --- issue 21: what people read, and a white sheet is not glare -----------------------------------------
+
+def test_codes_are_said_as_cards_not_payloads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.camcheck import code_words
+
+    assert code_words("B7", Card("7", "H")) == "7 of hearts, pack B7"
+    assert code_words("B7", Card("A", "S")) == "ace of spades, pack B7"
+    assert code_words("B7", Card("T", "D")) == "10 of diamonds, pack B7"
+    assert code_words("B7", None) == "back of pack B7"
+    img = tmp_path / "table.png"
+    cv2.imwrite(str(img), _frame(800))
+    main(["camera-check", "--image", str(img)])
+    out = capsys.readouterr().out
+    lines = [ln for ln in out.splitlines() if ln.startswith("  ") and " at (" in ln]
+    assert lines and all(re.match(r"  (ace|king|queen|jack|10|[2-9]) of (spades|hearts|diamonds|clubs), pack ", ln)
+                         for ln in lines), out
+
+
+@pytest.mark.parametrize("level", [252, 255])
+def test_a_plain_white_sheet_is_not_called_glare(level: int) -> None:
+    rng = np.random.default_rng(3)
+    sheet = np.clip(rng.normal(level, 1.2, (720, 1280)), 0, 255).astype(np.uint8)
+    if level == 255:
+        sheet[:] = 255
+    report = check_frame(make_decoder("zxing"), cv2.cvtColor(sheet, cv2.COLOR_GRAY2BGR))
+    light = next(c for c in report.checks if c.name == "light")
+    assert "glare" not in light.advice.replace("not glare", ""), light.advice
+    if level == 255:
+        assert "overexposed" in light.advice
+
+
+def test_a_reflection_on_the_felt_is_still_glare() -> None:
+    felt = np.full((720, 1280), 90, np.uint8)
+    cv2.circle(felt, (640, 360), 120, 255, -1)  # 5% of the frame
+    report = check_frame(make_decoder("zxing"), cv2.cvtColor(felt, cv2.COLOR_GRAY2BGR))
+    light = next(c for c in report.checks if c.name == "light")
+    assert "glare" in light.advice and light.status != "ok"

@@ -122,3 +122,16 @@ def test_calibrate_without_markers_names_them(tmp_path: Path, capsys: pytest.Cap
         load_homography(bad)
     assert main(["calibrate", "--camera", "/dev/video99", "--out", str(tmp_path / "c.json")]) == 2
     assert "video99" in capsys.readouterr().err
+
+
+def test_scan_with_pyzbar_says_it_reads_full_qr_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Our labels are Micro QR: pyzbar finds nothing in them, and says why with a non-zero exit (issue 21);
+    on QR labels it reads them and exits 0."""
+    micro = write_labels("B7", "euchre", tmp_path / "micro")
+    assert main(["scan", "--decoder", "pyzbar", str(micro.pngs[0])]) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["cards"] == []
+    assert "full QR" in err and "Micro QR" in err and "--decoder zxing" in err
+    qr = write_labels("B7", "euchre", tmp_path / "qr", "qr")
+    assert main(["scan", "--decoder", "pyzbar", str(qr.pngs[0])]) == 0
+    assert json.loads(capsys.readouterr().out)["cards"]

@@ -104,10 +104,12 @@ def test_labels_command_prints_bidding_cards_and_refuses_mixed_flags(tmp_path: P
     for argv, said in ((["--bidding", "--pack", "B7"], "leave out --pack"),
                        (["--bidding", "--game", "euchre", "--backs"], "leave out --game and --backs"),
                        (["--pack", "B7", "--game", "euchre", "--seats", "N"], "--seats go with --bidding"),
-                       (["--game", "euchre"], "need --pack"),
                        (["--bidding", "--passes", "0"], "passes: want 1 to 35"),
                        (["--bidding", "--redoubles", "36"], "redoubles: want 1 to 35"),
                        (["--bidding", "--seats", "NN"], "each once")):
         assert main(["labels", *argv, "--out", str(tmp_path / "x")]) == 2, argv
         err = capsys.readouterr().err
         assert said in err and "Traceback" not in err, (argv, err)
+    # a pack's flags have defaults (issue 21: a bare `cardtable labels` works): --game alone is pack A1
+    assert main(["labels", "--game", "euchre", "--out", str(tmp_path / "a1")]) == 0
+    assert (tmp_path / "a1.pdf").is_file()

@@ -26,6 +26,18 @@
     if (text !== undefined && text !== null) e.textContent = String(text);
     return e;
   }
+  // The law as the players read it (its name and number); the clause id only inside a detail a director
+  // can open, never in the text on the page.
+  function lawLine(law, clause) {
+    const d = el("div", "law", law || "");
+    if (clause) {
+      const more = el("details", "clause");
+      more.append(el("summary", "", "law id"), el("code", "", clause));
+      d.append(" ", more);
+    }
+    return d;
+  }
+  const nameOf = (id) => (views.get(id) || {}).name || id;
   const nowServer = () => Date.now() / 1000 + offset;
   const timeFormat = new Intl.DateTimeFormat([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
   const clockText = (t) => timeFormat.format(new Date((t - offset) * 1000));
@@ -44,19 +56,38 @@
     const h = el("h3");
     const name = el("button", "name", id);
     name.type = "button";
-    name.title = "History of " + id;
     name.addEventListener("click", () => showHistory(id));
     h.append(name, el("span", "phase"));
     const f = el("form", "result");
     f.hidden = true;
     f.addEventListener("submit", (ev) => { ev.preventDefault(); enterResult(id, f); });
-    c.append(h, el("div", "meta"), el("div", "score"), el("ul", "lamps"), el("div", "ruling"), el("div", "choices"),
-      el("div", "pending"), f);
+    f.addEventListener("input", () => { f.querySelector(".said").textContent = ""; });  // a fixed error goes
+    const fix = el("form", "correct");
+    fix.hidden = true;
+    fix.addEventListener("submit", (ev) => { ev.preventDefault(); enterResult(id, fix, "/api/correct"); });
+    fix.addEventListener("input", () => { fix.querySelector(".said").textContent = ""; });
+    // lamps the players settle themselves are no call, but the director may still put them out from here
+    const out = el("button", "ack lamps-out", "Lamps out");
+    out.type = "button";
+    out.hidden = true;
+    out.addEventListener("click", () => post("/api/ack", { table: id }, out).then(() => { out.disabled = false; }));
+    c.append(h, el("div", "meta"), el("div", "score"), el("ul", "lamps"), out, el("div", "ruling"), el("div", "choices"),
+      el("div", "pending"), el("ul", "results"), f, fix);
     const after = [...cards.keys()].filter((k) => k > id).sort()[0];
     tablesEl.insertBefore(c, after ? cards.get(after) : null);
     cards.set(id, c);
     $("table-count").textContent = String(cards.size);
     return c;
+  }
+
+  // One lit lamp and why it is lit (the ruling that lit it, or the device's own reason).
+  function litItem(i) {
+    const li = el("li", "lit-item");
+    li.append(el("span", "lamp lit", i.lamp));
+    const why = [i.headline, i.reason].filter((x) => x).join(": ");
+    if (why) li.append(el("span", "why", " " + why));
+    if (i.law) li.append(lawLine(i.law, i.clause));
+    return li;
   }
 
   function showTable(t) {
@@ -67,26 +98,37 @@
       if (last[sel] !== value) c.querySelector(sel).textContent = value;
       last[sel] = value;
     };
+    if (last.name !== (t.name || t.table)) {  // a name first known now: the feed's entries say it too
+      for (const b of document.querySelectorAll("b.who")) if (b.dataset.table === t.table) b.textContent = " " + (t.name || t.table) + " ";
+      last.name = t.name || t.table;
+    }
+    text(".name", t.name || t.table);
+    c.querySelector(".name").title = "History of " + (t.name || t.table);
     c.classList.toggle("calling", !!t.call);
     c.classList.toggle("offline", !t.online);
     text(".phase", t.online ? t.phase : "offline");
     const counts = Object.entries(t.counts || {}).map(([s, n]) => s + " " + n).join(", ");
     let meta = "deal " + t.deal + (t.dealer ? ", " + t.dealer + " deals" : "") + (counts ? " · cards " + counts : "");
     if (t.last_event) meta += " · last: " + t.last_event;
-    if (t.shoe_online === false) meta += " · shoe offline";
-    if (t.camera_online === false) meta += " · camera offline";
+    // a device that is offline shows as its lit lamp with its reason (t.lit); here only without one
+    const lamp = (label) => (t.lit || []).some((i) => i.lamp.startsWith("NO ") && i.lamp.includes(label));
+    if (t.shoe_online === false && !lamp("SHOE")) meta += " · shoe offline";
+    if (t.camera_online === false && !lamp("CAMERA")) meta += " · camera offline";
     text(".meta", meta);
     text(".score", t.score || "");
-    const lampsKey = JSON.stringify(t.lamps || []);
+    const out = c.querySelector("button.lamps-out");
+    out.hidden = !!t.call || !(t.lit || []).some((i) => !i.lamp.startsWith("NO "));
+    out.setAttribute("aria-label", "Put the lamps out at " + (t.name || t.table));
+    const lampsKey = JSON.stringify(t.lit || []);
     if (last.lamps !== lampsKey) {
-      c.querySelector(".lamps").replaceChildren(...(t.lamps || []).map((w) => el("li", "lamp lit", w)));
+      c.querySelector(".lamps").replaceChildren(...(t.lit || []).map(litItem));
       last.lamps = lampsKey;
     }
     const rulingKey = JSON.stringify(t.ruling);
     if (last.ruling !== rulingKey) {
       const r = c.querySelector(".ruling");
       r.replaceChildren(...(t.ruling ? [el("div", "headline", t.ruling.headline),
-        el("div", "law", t.ruling.law + (t.ruling.clause ? " [" + t.ruling.clause + "]" : "")),
+        lawLine(t.ruling.law, t.ruling.clause),
         el("div", "reason", t.ruling.reason)] : []));
       r.hidden = !t.ruling;
       last.ruling = rulingKey;
@@ -109,11 +151,24 @@
       last.choices = choicesKey;
     }
     const f = c.querySelector("form.result");
-    const formKey = t.result_due ? t.game : "";
+    const entered = (t.results || []).some((r) => r.deal === t.deal);
+    const formKey = t.result_due && !entered ? t.game : "";
     if (last.form !== formKey) {
-      resultForm(f, t.game, t.table);
-      f.hidden = !t.result_due;
+      resultForm(f, t.game, t.table, "Enter result");
+      f.hidden = !formKey;
       last.form = formKey;
+    }
+    // the results entered here, each saying whether the table took it; a taken one can be corrected
+    const resultsKey = JSON.stringify([t.results || [], t.game]);
+    if (last.results !== resultsKey) {
+      c.querySelector(".results").replaceChildren(...(t.results || []).map((r) => el("li", r.taken ? "taken" : "waiting",
+        (r.kind === "correct" ? "Correction of deal " : "Result of deal ") + r.deal + " by " + r.by + ": " + r.words +
+        " — " + (r.taken ? "taken by the table" : r.why ? "refused by the table: " + r.why : "on its way to the table"))));
+      const fix = c.querySelector("form.correct");
+      const done = (t.results || []).filter((r) => r.taken);
+      fix.hidden = !done.length;
+      if (done.length) resultForm(fix, t.game, t.table, "Correct result", done[done.length - 1].deal);
+      last.results = resultsKey;
     }
     shown.set(t.table, last);
     const key = JSON.stringify([t.call, t.pending, t.online]);
@@ -131,16 +186,16 @@
     li.dataset.table = t.table;
     li.dataset.since = String(t.call.since);
     const where = el("div", "where");
-    where.append(el("b", "", t.table), el("span", "wait", waited(t.call.since)));
+    where.append(el("b", "", t.name || t.table), el("span", "wait", waited(t.call.since)));
     const said = el("div", "said");
     said.append(el("div", "headline", t.call.headline), el("div", "reason", t.call.reason),
-      el("div", "law", t.call.law + (t.call.clause ? " [" + t.call.clause + "]" : "")));
+      lawLine(t.call.law, t.call.clause));
     const acts = el("div", "acts");
     if (t.call.taken_by) acts.append(el("span", "taken", "taken by " + t.call.taken_by));
     else {
       const take = el("button", "take", "Take call");
       take.type = "button";
-      take.setAttribute("aria-label", "Take the call of " + t.table);
+      take.setAttribute("aria-label", "Take the call of " + (t.name || t.table));
       take.addEventListener("click", () => post("/api/take", { table: t.table }, take));
       acts.append(take);
     }
@@ -149,7 +204,7 @@
     else {
       const ack = el("button", "ack", "Acknowledge");
       ack.type = "button";
-      ack.setAttribute("aria-label", "Acknowledge " + t.table + ": its lamps go out");
+      ack.setAttribute("aria-label", "Acknowledge " + (t.name || t.table) + ": its lamps go out");
       ack.addEventListener("click", () => post("/api/ack", { table: t.table }, ack));
       acts.append(ack);
     }
@@ -198,7 +253,7 @@
       } catch (e) { /* no sound available */ }
     }
     if ("Notification" in window && Notification.permission === "granted" && document.hidden) {
-      new Notification(t.table + ": " + t.call.headline, { body: t.call.reason, tag: "cardtable-" + t.table });
+      new Notification((t.name || t.table) + ": " + t.call.headline, { body: t.call.reason, tag: "cardtable-" + t.table });
     }
   }
 
@@ -207,11 +262,14 @@
     const li = el("li");
     li.dataset.kind = r.kind;
     const head = el("div", "line");
-    head.append(el("time", "", clockText(r.t)), el("b", "", " " + r.table + " "), el("span", "headline", r.headline));
+    const known = nameOf(r.table);  // the table's name now (a ruling may come before its first status)
+    const who = el("b", "who", " " + (known !== r.table ? known : r.name || r.table) + " ");
+    who.dataset.table = r.table;
+    head.append(el("time", "", clockText(r.t)), who, el("span", "headline", r.headline));
     li.append(head);
     if (r.reason) li.append(el("div", "reason", r.reason));
-    if (r.law) li.append(el("div", "law", r.law + (r.clause ? " [" + r.clause + "]" : "")));
-    if (r.kind === "irregularity") li.append(el("div", r.acked_by ? "acked" : "unacked",
+    if (r.law) li.append(lawLine(r.law, r.clause));
+    if (r.kind === "irregularity" && r.calls !== false) li.append(el("div", r.acked_by ? "acked" : "unacked",
       r.acked_by ? "acknowledged by " + r.acked_by : "not yet acknowledged"));
     return li;
   }
@@ -236,7 +294,7 @@
     const r = await fetch("/api/history?table=" + encodeURIComponent(id), { credentials: "same-origin" });
     if (r.status === 401) { window.location = "/login"; return; }
     const data = await r.json();
-    $("history-h").textContent = "History of " + id;
+    $("history-h").textContent = "History of " + nameOf(id);
     $("history-list").replaceChildren(...(data.history || []).map(entryItem));
     const d = $("history");
     if (typeof d.showModal === "function") d.showModal(); else d.setAttribute("open", "");
@@ -296,8 +354,8 @@
     return { ok: resp.ok, answer: answer };
   }
 
-  const KINDS = { ack: "acknowledgement", result: "result", choose: "choice", search: "search outcome",
-    call: "bridge call" };
+  const KINDS = { ack: "acknowledgement", result: "result", correct: "correction", choose: "choice",
+    search: "search outcome", bid: "bid", discard: "discard", call: "bridge call" };
   const SUIT_WORDS = [["S", "spades"], ["H", "hearts"], ["D", "diamonds"], ["C", "clubs"]];
   const RANKS = { "contract-bridge": "AKQJT98765432", euchre: "AKQJT987" };
   function picker(name, label, pairs) {
@@ -315,7 +373,7 @@
     const head = el("div", "headline", "Choice for " + cl.side + (cl.against ? " against " + cl.against : "") +
       (cl.trick ? " (trick " + cl.trick + ")" : ""));
     const why = el("div", "reason", cl.why);
-    const law = el("div", "law", cl.law + (cl.clause ? " [" + cl.clause + "]" : ""));
+    const law = lawLine(cl.law, cl.clause);
     const seat = picker("seat", "for", cl.seats.map((x) => [x.seat, x.name]));
     const what = picker("what", "choice", cl.options.map((o) => [o.what, o.words]));
     const ranks = (RANKS[t.game] || RANKS["contract-bridge"]).split("").map((r) => [r, r === "T" ? "10" : r]);
@@ -441,8 +499,15 @@
     return l;
   }
   // The director enters a hand's result: the fields of a `result` event for the table's game.
-  function resultForm(f, game, id) {
+  function resultForm(f, game, id, label, deal) {
     const parts = [];
+    if (deal) {
+      const l = el("label", "", "deal ");
+      const n = el("input");
+      n.type = "number"; n.name = "deal"; n.min = "1"; n.value = String(deal); n.required = true;
+      l.append(n);
+      parts.push(l);
+    }
     if (game === "contract-bridge") {
       const l = el("label", "", "contract ");
       const contract = el("input");
@@ -456,21 +521,26 @@
       l.append(alone);
       parts.push(choice("makers", "makers", ["NS", "EW"]), l, number("tricks", "tricks", 5));
     } else { f.replaceChildren(); return; }
-    const go = el("button", "", "Enter result");
+    const go = el("button", "", label);
     go.type = "submit";
-    go.setAttribute("aria-label", "Enter the result of " + id);
-    f.replaceChildren(...parts, go, el("span", "said"));
+    go.setAttribute("aria-label", label + " at " + nameOf(id));
+    const said = el("span", "said");
+    said.setAttribute("role", "status");
+    f.replaceChildren(...parts, go, said);
   }
-  async function enterResult(id, f) {
+  async function enterResult(id, f, url) {
     f.querySelector(".said").textContent = " sending";
     const result = {};
+    let deal = null;
     for (const input of f.querySelectorAll("input, select")) {
-      if (input.type === "checkbox") result[input.name] = input.checked;
-      else if (input.type === "number") result[input.name] = Number(input.value);
+      if (input.name === "deal") deal = Number(input.value);
+      else if (input.type === "checkbox") result[input.name] = input.checked;
+      else if (input.type === "number") result[input.name] = input.value === "" ? null : Number(input.value);
       else result[input.name] = input.value;
     }
-    const r = await post("/api/result", { table: id, result: result }, null);
-    if (r) f.querySelector(".said").textContent = r.ok ? " sent" : " " + r.answer.error;
+    const body = deal === null ? { table: id, result: result } : { table: id, deal: deal, result: result };
+    const r = await post(url || "/api/result", body, null);
+    if (r) f.querySelector(".said").textContent = r.ok ? " sent: pending until the table takes it" : " " + r.answer.error;
   }
 
   function connect() {

@@ -1,0 +1,65 @@
+"""The command line as a volunteer meets it (issue 21): ``--version``, a mistyped flag answered with the
+right one, every ``club demo`` option with help and its default shown."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import build_parser, main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == f"cardtable {version('cardtable')}"
+
+
+@pytest.mark.parametrize(("argv", "wanted"), [
+    (["doctor", "--skp", "clock"], "--skip"),
+    (["club", "demo", "--table", "3"], "--tables"),
+    (["export", "pbn", "--froce"], "--force"),
+])
+def test_a_mistyped_flag_suggests_the_right_one(argv: list[str], wanted: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"did you mean {wanted}?" in err, err
+    assert "Traceback" not in err
+
+
+def test_an_unknown_flag_with_nothing_close_says_only_that(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["doctor", "--zzzzzz"])
+    assert "did you mean" not in capsys.readouterr().err
+
+
+def test_every_club_demo_option_has_help_and_shows_its_default() -> None:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command").choices["club"]  # type: ignore[union-attr]
+    demo = next(a for a in sub._actions if a.dest == "club_command").choices["demo"]  # type: ignore[union-attr]
+    text = demo.format_help()
+    for action in demo._actions:
+        if action.dest == "help":
+            continue
+        assert action.help, f"{action.option_strings} has no help"
+    options = " ".join(text[text.index("options:"):].split())
+    for flag, default in (("--tables", "10"), ("--rate", "2.0"), ("--port", "8080"), ("--duration", "0.0")):
+        words = options[options.index(flag + " "):].split(" --")[0]
+        assert f"(default: {default})" in words, words
+
+
+def test_version_from_a_real_process() -> None:
+    p = subprocess.run([sys.executable, "-m", "firmware_host.cli", "--version"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and p.stdout.startswith("cardtable ")
