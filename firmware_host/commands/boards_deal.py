@@ -107,14 +107,28 @@ def _deal(args: argparse.Namespace) -> int:
     say([f"dealing {len(boards)} boards from {Path(args.records).name} (commitment {station.commitment}); "
          "type 'help' for the commands", station.status()])
     code = 1
+    carry: tuple[str, object] | None = None
     try:
         while not stop.is_set():
-            try:
-                kind, item = inbox.get(timeout=0.1)
-            except queue.Empty:
-                kind, item = "tick", None
+            if carry is not None:
+                (kind, item), carry = carry, None
+            else:
+                try:
+                    kind, item = inbox.get(timeout=0.1)
+                except queue.Empty:
+                    kind, item = "tick", None
             if kind == "shoe":
-                say(station.feed(item))
+                batch = [item]
+                while len(batch) < 64:            # what queued meanwhile goes in the same commit
+                    try:
+                        more = inbox.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more[0] != "shoe":
+                        carry = more              # handled next, in its turn
+                        break
+                    batch.append(more[1])
+                say(station.feed_many(batch))
             elif kind == "operator":
                 if str(item).strip().lower() in ("quit", "exit", "q"):
                     break

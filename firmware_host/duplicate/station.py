@@ -95,6 +95,8 @@ class DealingStation:
         self.journal = journal
         self.link = link
         self.clock = clock
+        self._pending: list[tuple[str, dict[str, Any], float]] | None = None   # a batch's rows (feed_many)
+        self._acks: list[tuple[int, int | None]] = []
         self.commitment = commitment(boards)
         self.log: StationLog = fold_journal(journal)
         if self.log.commitment and self.log.commitment != self.commitment:
@@ -108,18 +110,48 @@ class DealingStation:
         self.tracker_boot: int | None = self.log.mark[0] if self.log.mark else None
         self.waiting_pack = False
         self.cannot = False
-        self._said_online = False
         self._restored = self._restore()
 
     # -- the journal -------------------------------------------------------------------------------
 
-    def _write(self, bodies: list[dict[str, Any]], mark: tuple[int | None, int] | None = None) -> None:
+    def _write(self, bodies: list[dict[str, Any]], mark: tuple[int | None, int] | None = None, *,
+               now: bool = False) -> None:
+        """Journal rows (in :meth:`feed_many`, with the batch's others in one commit, unless ``now``: a row
+        that must be committed before a command goes to the shoe)."""
         t = self.clock()
         if mark is not None:
             bodies = [b | {"shoe": list(mark)} for b in bodies]
-        self.journal.append_many([("note", b, t) for b in bodies])   # committed before anything else
+        rows = [("note", b, t) for b in bodies]
+        if self._pending is not None and not now:
+            self._pending += rows
+        else:
+            self._flush(rows)
         for b in bodies:
             apply(self.log, t, b)
+
+    def _flush(self, rows: list[tuple[str, dict[str, Any], float]] | None = None) -> None:
+        """Commit what waits (and ``rows``), then acknowledge the shoe messages it holds."""
+        pending = (self._pending or []) + (rows or [])
+        if self._pending is not None:
+            self._pending = []
+        if pending:
+            self.journal.append_many(pending)                 # committed before anything else
+        acks, self._acks = self._acks, []
+        for seq, boot in acks:
+            self.link.acknowledge(seq, boot)
+
+    def feed_many(self, events: Sequence[Any]) -> list[str]:
+        """Several link events at once (what queued while the last was handled): their rows in one commit,
+        the shoe acknowledged after it."""
+        self._pending = []
+        lines: list[str] = []
+        try:
+            for ev in events:
+                lines += self.feed(ev)
+        finally:
+            self._flush()
+            self._pending = None
+        return lines
 
     def resume_link(self) -> None:
         """Before the link starts: resume after the last shoe message the journal holds."""
@@ -216,7 +248,9 @@ class DealingStation:
         if bodies:
             self._write(bodies, mark)
         if mark is not None:
-            self.link.acknowledge(ev.seq, mark[0])       # only once its rows are committed
+            self._acks.append((ev.seq, mark[0]))          # acknowledged once its rows are committed
+            if self._pending is None:
+                self._flush()
             if self.tracker is not None and self.tracker_boot is None:
                 self.tracker_boot = mark[0]
         lines += self._after(said, ev)
@@ -370,7 +404,7 @@ class DealingStation:
         cmd = self._command(n, placed)
         rec = self.records[n]
         self._write([{"station": "send", "board": n, "record": rec.fingerprint,
-                      "placed": sorted(c.code for c in placed), "fresh": not placed}])
+                      "placed": sorted(c.code for c in placed), "fresh": not placed}], now=True)
         tracker = start_board(self.link, cmd, seen=self.log.board(n).seen() if placed else {})
         self.tracker_boot = None
         self._restored = False

@@ -165,3 +165,26 @@ def test_a_board_the_shoe_reported_wrongly_is_never_whole_and_is_dealt_again(tmp
     assert log.board(1).last is not None and log.board(1).last.fresh
     assert [a.end for a in log.board(1).attempts] == ["dealt", ""]
     assert len(log.board(1).attempts[0].mismatches) == 1
+
+
+def test_a_burst_of_shoe_messages_is_one_commit_and_acknowledged_after_it(tmp_path) -> None:
+    rec = boards(1, seed=16)[0]
+    link = _Link()
+    with Journal.open(tmp_path / "s.sqlite3") as j:
+        st = DealingStation([rec], j, link, time.time)
+        st.command("")
+        cmd = link.sent[-1]
+        commits: list[int] = []
+        real = j.append_many
+
+        def counting(rows):  # type: ignore[no-untyped-def]
+            commits.append(len(link.acked))                  # how many acknowledged when it commits
+            return real(rows)
+
+        j.append_many = counting                             # type: ignore[method-assign]
+        burst = [m.BoardBegan(1, 1, cmd.board_id, cmd.seats, frozenset(), "A1", answers=cmd.cmd)]
+        burst += [m.CardOut(2 + i, i + 1, rec.deal.holder(c), False, c, m.Orientation.DOWN, 100, "A1", board=1)
+                  for i, c in enumerate(PACK[:20])]
+        st.feed_many(burst)
+        assert commits == [0] and link.acked == list(range(1, 22))
+        assert len(fold_journal(j).board(1).last.cards) == 20          # type: ignore[union-attr]
