@@ -33,6 +33,7 @@ COMMANDS = (
     "doctor",
     "soak",
     "boards",
+    "duplicate",
 )
 
 

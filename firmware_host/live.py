@@ -18,7 +18,6 @@ import logging
 import sys
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,15 +26,7 @@ from firmware_host.club.results import ResultError, parse_result
 from firmware_host.config import Config
 from firmware_host.records.journal import Journal
 from firmware_host.table.adapters import CameraFeeder, ReopeningSource, ShoeAdapter, connect_shoe
-from firmware_host.table.controller import (
-    ButtonInput,
-    DeviceNote,
-    DeviceStatus,
-    DirectorCommand,
-    Input,
-    LawInput,
-    TableController,
-)
+from firmware_host.table.controller import DeviceStatus, DirectorCommand, Input, LawInput, TableController
 from laws.cards import Seat
 from laws.engine import LawEngine
 from laws.events import PackCut, PackShuffled, event_to_dict
@@ -136,46 +127,36 @@ class ShoeProcedure:
 
 
 class ClubCommands:
-    """What the director's dashboard sends a table (``command/<kind>`` on the broker): an acknowledgement
-    is the director's button here; a result is checked again (``club.results``) and ruled on like any
-    other event, from source ``director``; a choice (``choose``: an option of an open claim) or the outcome
-    of the missing-card search (``search``), a euchre ``bid`` or ``discard`` or a bridge ``call`` goes to the controller, which checks it against the table's
-    own state (``firmware_host.table.choices``) before the engine sees it. A command id seen before (QoS 1 may deliver twice) or a result
-    that does not check out is journaled as a note and goes no further."""
+    """What the director's dashboard sends a table (``command/<kind>`` on the broker), handed to the
+    controller as a ``DirectorCommand`` that it does once per id, across restarts (the ids are in its
+    journal): an acknowledgement (the director's button), a result (checked again here, ``club.results``,
+    and ruled on like any other event from source ``director``), a choice (``choose``: an option of an
+    open claim), the outcome of the missing-card search (``search``), a euchre ``bid`` or ``discard``, a
+    bridge ``call`` (checked by the controller against the table's own state, ``firmware_host.table.choices``). A command
+    the link refused (``problem``) or whose result does not check out is journaled as a refusal. A
+    ``correct`` (a deal's result corrected) is checked as a result is and journaled by the controller as a
+    correction. ``ack``
+    tells the broker, after the controller has committed the command's rows."""
 
-    def __init__(self, game: str, submit: Callable[[Input], None], remember: int = 256) -> None:
+    def __init__(self, game: str, submit: Callable[[Input], None]) -> None:
         self.game = game
         self.submit = submit
-        self._seen: deque[str] = deque(maxlen=remember)
 
-    def __call__(self, kind: str, body: dict[str, Any]) -> None:
+    def __call__(self, kind: str, body: dict[str, Any], problem: str = "",
+                 ack: Callable[[], None] | None = None) -> None:
         cid = body.get("id")
-        if isinstance(cid, str):
-            if cid in self._seen:
-                log.info("club command %s %s delivered again; done once already", kind, cid)
-                return
-            self._seen.append(cid)
-        if kind == "ack":
-            self.submit(ButtonInput("director", "ack"))
-        elif kind == "result":
+        refused, event = problem, None
+        if kind in ("result", "correct") and not refused:
             try:
                 event = parse_result(self.game, body.get("result"))
             except ResultError as exc:
-                self.submit(DeviceNote("club", f"result from {str(body.get('by', '?'))[:40]} refused: {exc}"))
-                return
-            self.submit(LawInput(event, "director"))
-        elif kind == "correct":
-            try:  # checked here as a result is; the controller journals it as a correction
-                event = parse_result(self.game, body.get("result"))
-            except ResultError as exc:
-                self.submit(DeviceNote("club", f"correction from {str(body.get('by', '?'))[:40]} refused: {exc}"))
-                return
-            fields = {k: v for k, v in event_to_dict(event).items() if k != "type"}
-            self.submit(DirectorCommand(kind, str(cid)[:64] if cid is not None else "", str(body.get("by", "?"))[:40],
-                                        {"deal": body.get("deal"), "result": fields}))
-        elif kind in ("choose", "search", "bid", "discard", "call"):
-            self.submit(DirectorCommand(kind, str(cid)[:64] if cid is not None else "",
-                                        str(body.get("by", "?"))[:40], dict(body)))
+                refused = str(exc)
+        by, payload = str(body.get("by", "?"))[:40], dict(body)
+        if kind == "correct" and event is not None:  # the controller journals it as a correction, not an event
+            payload = {"deal": body.get("deal"), "result": {k: v for k, v in event_to_dict(event).items() if k != "type"}}
+            event = None
+        self.submit(DirectorCommand(kind[:20], str(cid)[:64] if isinstance(cid, str) else "", by, payload, event,
+                                    refused, ack))
 
 
 @dataclass
@@ -242,7 +223,7 @@ def build_table(cfg: Config, *, display: Any | None = None) -> Table:
         from firmware_host.club.publisher import MqttPublisher
 
         publisher = MqttPublisher(cfg.mqtt, cfg.table.id, journal, time.time)
-        publisher.on_command(ClubCommands(cfg.table.game, ctl.submit))
+        publisher.on_command(ClubCommands(cfg.table.game, ctl.submit), acknowledges=True)
         ctl.observers.append(publisher)
         publisher.start()
         table.publisher = publisher

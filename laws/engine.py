@@ -75,6 +75,11 @@ TRANSITIONS: dict[str, tuple[frozenset[Phase], Phase | None]] = {
     "foul_ruled": (frozenset({Phase.AUCTION, Phase.PLAY, Phase.SCORING, Phase.SHUFFLE}), None),
 }
 
+# Events of the deal being dealt: ignored when no deal is under way (or it was voided).
+_OF_THE_DEAL = frozenset({"card_dealt", "deal_end", "deal_interrupted", "trump_turned"})
+# Reports about a deal's cards: ignored before the first deal (there is no hand to be short or long).
+_NEEDS_A_DEAL = frozenset({"missing_card", "surplus_card"})
+
 # Pack ids that mean "not known yet" (a shoe reports the pack only once it reads a card).
 UNKNOWN_PACKS = frozenset({"", "unknown"})
 
@@ -161,15 +166,15 @@ class LawEngine:
     # -- internals ---------------------------------------------------------------------------------
 
     def _ignored(self, event: Event) -> bool:
-        """Events that cannot apply now: cards of a voided deal, or an event out of its phase."""
+        """Events that cannot apply now: cards of a voided deal, a report about a deal before any deal,
+        a second ``deal_end``, or an event out of its phase. Each is counted in ``ignored`` (the table
+        notes it: docs/events.md)."""
         s = self.state
-        if event.TYPE in ("card_dealt", "deal_end", "deal_interrupted", "trump_turned") and (
-                s.deal is None or s.deal.void):
-            return True
-        if event.TYPE == "deal_end" and s.deal is not None and s.deal.ended:
-            return True
         allowed = TRANSITIONS.get(event.TYPE)
-        if allowed is not None and s.phase not in allowed[0]:
+        if event.TYPE in _OF_THE_DEAL and (s.deal is None or s.deal.void) or \
+                event.TYPE in _NEEDS_A_DEAL and s.deal is None or \
+                event.TYPE == "deal_end" and s.deal is not None and s.deal.ended or \
+                allowed is not None and s.phase not in allowed[0]:
             self.ignored += 1
             log.info("%s ignored in phase %s", event.TYPE, s.phase)
             return True

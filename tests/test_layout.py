@@ -27,7 +27,7 @@ ROOMS: dict[str, set[str]] = {
     "firmware_host.table": {"vision", "firmware_host.config", "firmware_host.records", "firmware_host.devices",
                             "firmware_host.shoe"},
     "firmware_host.club": {"firmware_host.config", "firmware_host.records", "firmware_host.devices",
-                           "firmware_host.table", "firmware_host.resources"},
+                           "firmware_host.table", "firmware_host.resources", "firmware_host.duplicate"},
     "firmware_host.duplicate": {"firmware_host.config", "firmware_host.records", "firmware_host.shoe",
                                 "firmware_host.resources"},
     "firmware_host.soak": {"vision", "firmware_host.config", "firmware_host.records", "firmware_host.club",

@@ -22,8 +22,10 @@ BENCHES: dict[str, str] = {
     "board": "firmware_host.bench.board:run",
     "vision": "firmware_host.bench.vision:run",
     "club": "firmware_host.bench.club:club",
+    "login": "firmware_host.bench.login:run",
     "soak": "firmware_host.bench.soak:run",
     "duplicate": "firmware_host.bench.duplicate:run",
+    "duplicate-live": "firmware_host.bench.duplicate_live:run",
 }
 
 

@@ -144,9 +144,17 @@ def run(args: argparse.Namespace) -> int:
                     else:
                         card_ms.append((t1 - t0) * 1000)
                 seq += 1
+                before = ctl.seq
                 write(m.DealFinished(seq, m.FinishReason.ABORTED, len(cards), 52 - len(cards)))
-                journaled += 1
-                stamp.wait_for(journaled)
+                # The deal is void (the face-up card): its end is journaled and noted as ignored, which no
+                # observer is told, so wait for the journal row and then for the queue behind it.
+                deadline = time.monotonic() + 5
+                while ctl.seq == before:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("the deal's end never reached the journal")
+                    time.sleep(0.001)
+                ctl.queue.join()
+                journaled = stamp.count
                 _drain(master)  # the host's ACKs, so the pty never fills
         finally:
             link.stop()

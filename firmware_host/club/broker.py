@@ -20,7 +20,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 DASHBOARD_USER = "dashboard"
-TABLE_TOPICS = ("status", "event", "ruling", "deal", "heartbeat", "online", "pack/+")
+TABLE_TOPICS = ("status", "event", "ruling", "deal", "heartbeat", "online", "pack/+", "board")
 READY_MARK = " running"
 
 
@@ -33,9 +33,12 @@ def acl_text(dashboards: tuple[str, ...] = (DASHBOARD_USER,)) -> str:
     dashboard's rights (a second dashboard needs a login of its own: one login is one session)."""
     lines: list[str] = []
     for user in dashboards:
-        lines += [f"user {user}", "topic read cardtable/#", "topic write cardtable/+/command/+", ""]
+        lines += [f"user {user}", "topic read cardtable/#", "topic write cardtable/+/command/+",
+                  "topic write cardtable/session/#", ""]
     lines += [f"pattern write cardtable/%u/{t}" for t in TABLE_TOPICS]
     lines.append("pattern read cardtable/%u/command/+")
+    # duplicate: every table reads the round called and its own seating (docs/mqtt.md, Duplicate)
+    lines += ["pattern read cardtable/session/round", "pattern read cardtable/session/table/%u"]
     return "\n".join(lines) + "\n"
 
 

@@ -165,4 +165,7 @@ def check_entry(game: str, phase: str, kind: str, data: dict[str, Any]) -> dict[
         raise ChoiceError(str(exc)) from None
     if kind == "bid" and (given.get("call") == "name") != ("suit" in given):
         raise ChoiceError("a suit goes with naming a suit (the second round), and only with it")
+    card = getattr(event, "card", None)
+    if card is not None and card not in get_game(game).pack:
+        raise ChoiceError(f"the {card.name} is not in the pack of this game")
     return {k: v for k, v in event_to_dict(event).items() if k not in ("type", "t")}

@@ -17,7 +17,10 @@ entered for a player: ``{"table", "seat", "call"}``, any call of the event forma
 whose turn it was). A command sent to a table
 is pending (on the page) until the table's status lists its id as done; a table that is away gets it when
 it returns (its persistent session at the broker).
-Every route but the login page needs a live session; the session cookie is HttpOnly and SameSite=Strict
+With a duplicate session (``duplicate=``, a ``duplicate.desk.SessionDesk``) the session's own screens are
+added (``club.duplicate_screens``: ``/duplicate`` for the director, ``/duplicate/table/<id>`` for a
+table's players) and the desk takes the tables' ``board`` messages.
+Every route but the login page (and a table's page, opened with its key) needs a live session; the session cookie is HttpOnly and SameSite=Strict
 (and Secure whenever the page is served over HTTPS), and a command must also carry the session's CSRF token
 and come from our own origin. Logins are throttled (``club.throttle``).
 """
@@ -42,6 +45,7 @@ from firmware_host.club.hub import Hub
 from firmware_host.club.results import ResultError, parse_result
 from firmware_host.club.state import RESULT_PHASES, ClubState
 from firmware_host.club.throttle import DEVICE_DAYS, Busy, Devices, HashPool, Throttle
+from firmware_host.records.lines import LineRefused, loads
 from laws.events import event_to_dict
 
 log = logging.getLogger(__name__)
@@ -71,21 +75,23 @@ class Dashboard:
             does not say so); a request that came over HTTPS always gets Secure cookies.
         device_key: the secret that signs known-device cookies (kept across restarts by the CLI, so a
             director's browser stays known); random when None.
+        heads: where the club keeps every table's journal heads (``club.heads.HeadBook``), or None.
         tick: seconds between batches sent to the browsers.
         clock: monotonic seconds, for session expiry and login throttling.
     """
 
     def __init__(self, host: str, port: int, mqtt_user: str, mqtt_password: str, users: dict[str, str], *,
                  session_ttl: float = 8 * 3600, tls: bool = False, ca_file: str | None = None,
-                 secure_cookie: bool = False, device_key: bytes | None = None,
-                 tick: float = 0.025, clock: Callable[[], float] = time.monotonic) -> None:
+                 secure_cookie: bool = False, device_key: bytes | None = None, heads: Any | None = None,
+                 tick: float = 0.025, clock: Callable[[], float] = time.monotonic,
+                 duplicate: Any = None) -> None:
         import paho.mqtt.client as mqtt
 
         self.sessions = Sessions(users, session_ttl, clock)
         self.throttle = Throttle(clock)
         self.devices = Devices(device_key)
         self.hashing = HashPool()
-        self.state = ClubState()
+        self.state = ClubState(heads)
         self.hub = Hub(self.state, tick, on_resync=self._resync)
         self.secure_cookie = secure_cookie
         self.broker = (host, port)
@@ -99,6 +105,14 @@ class Dashboard:
         self.client.reconnect_delay_set(1, 5)
         self.client.on_connect = self._on_connect
         self.client.on_message = lambda c, u, m: self.hub.put(m.topic, bytes(m.payload))
+        self.duplicate = None
+        if duplicate is not None:  # a duplicate session's desk: its screens and its side of the link
+            from firmware_host.club.duplicate_screens import DuplicateScreens
+
+            duplicate.publish = lambda topic, payload, retain: self.client.publish(topic, payload, qos=1, retain=retain)
+            self.duplicate = DuplicateScreens(duplicate, self, time.time)
+            self.hub.taps.append(duplicate.offer)
+            self.hub.tickers.append(self.duplicate.tick)
         self.app = self._build_app()
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
@@ -107,6 +121,8 @@ class Dashboard:
             return
         log.info("dashboard connected to the broker %s:%s", *self.broker)
         client.subscribe("cardtable/#", qos=1)
+        if self.duplicate is not None:  # the tables' seatings, retained, once more on every connection
+            self.duplicate.desk.publish_all()
 
     def _resync(self, table: str) -> None:
         """A gap in ``table``'s messages: subscribe again to its retained topics, so the broker sends its
@@ -149,6 +165,8 @@ class Dashboard:
                   Route("/api/discard", self.discard, methods=["POST"]),
                   Route("/api/call", self.call, methods=["POST"]),
                   Route("/static/{name}", self.static)]
+        if self.duplicate is not None:
+            routes += self.duplicate.routes()
         return Starlette(routes=routes, lifespan=self._lifespan)
 
     # -- helpers ------------------------------------------------------------------------------------
@@ -303,8 +321,11 @@ class Dashboard:
             return self._json({"error": "bad CSRF token"}, 403)
         body = await request.body()
         try:
-            data = json.loads(body) if len(body) <= MAX_BODY else None
-        except ValueError:
+            data = loads(body) if len(body) <= MAX_BODY else None  # checked where it enters (``lines``)
+        except LineRefused as exc:
+            if exc.kind in ("utf8", "surrogate"):
+                log.warning("%s by %s refused: %s", what, s.user, exc)
+                return self._json({"error": str(exc)}, 400)
             data = None
         table = data.get("table") if isinstance(data, dict) else None
         if not isinstance(table, str) or table not in self.state.tables:

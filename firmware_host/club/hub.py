@@ -42,6 +42,10 @@ class Hub:
         self.inbox: deque[tuple[str, bytes]] = deque()
         self.clients: set[asyncio.Queue[str]] = set()
         self.ingested = 0
+        # Others that take messages too (a duplicate session takes the tables' board results), each
+        # called with every message, and what runs after each batch (their own screens' updates).
+        self.taps: list[Callable[[str, bytes], bool]] = []
+        self.tickers: list[Callable[[], None]] = []
 
     def put(self, topic: str, payload: bytes) -> None:
         """From any thread: one MQTT message."""
@@ -56,6 +60,8 @@ class Hub:
         while self.inbox:
             topic, payload = self.inbox.popleft()
             self.ingested += 1
+            for tap in self.taps:
+                tap(topic, payload)
             for up in self.state.ingest(topic, payload, now):
                 if up["type"] == "table":
                     name = up["table"]["table"]
@@ -86,3 +92,8 @@ class Hub:
         while True:
             await asyncio.sleep(self.tick)
             self.broadcast(self.drain())
+            for ticker in self.tickers:
+                try:
+                    ticker()
+                except Exception:
+                    log.exception("a dashboard ticker failed")

@@ -5,12 +5,12 @@ the table hears of it (``docs/mqtt.md``).
 
 from __future__ import annotations
 
-import json
 import re
 import ssl
 from typing import Any
 
 from firmware_host.config import MqttConfig
+from firmware_host.records.lines import LineRefused, loads
 
 PREFIX = "cardtable"
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -52,7 +52,8 @@ def connect_problem(config: MqttConfig, timeout: float = 3.0) -> str:
 
 def check_command(table: str, topic_name: str, payload: bytes) -> tuple[str, Any, str]:
     """A command as it arrived on ``topic_name``: its kind, its decoded body and the problem ("" when
-    there is none: a JSON object for this table, of a known kind, within ``MAX_COMMAND_BYTES``)."""
+    there is none: a JSON object for this table, of a known kind, within ``MAX_COMMAND_BYTES``, UTF-8
+    text without a lone surrogate escape)."""
     kind = topic_name.rsplit("/", 1)[-1]
     problem = ""
     body: Any = None
@@ -62,9 +63,10 @@ def check_command(table: str, topic_name: str, payload: bytes) -> tuple[str, Any
         problem = f"unknown command {kind!r}"
     else:
         try:
-            body = json.loads(payload)
-        except (UnicodeDecodeError, ValueError) as exc:
-            problem = f"payload is not JSON ({exc})"
+            body = loads(payload)  # checked where it enters: UTF-8, JSON, no lone surrogate
+        except LineRefused as exc:
+            problem = f"payload is not JSON ({exc.detail if exc.kind == 'json' else exc})" \
+                if exc.kind in ("json", "utf8") else f"payload refused: {exc}"
         else:
             if not isinstance(body, dict):
                 problem = "payload is not a JSON object"

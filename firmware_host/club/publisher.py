@@ -2,12 +2,15 @@
 
 Topic tree (``docs/mqtt.md``), all under ``cardtable/<table>/``: ``status`` and ``pack/<pack>`` (retained,
 latest value), ``event``, ``ruling``, ``deal`` (ordered, QoS 1, each carrying its journal ``seq``),
-``heartbeat`` (QoS 0), ``online`` (retained; the broker publishes ``false`` as our will), and the
-table subscribes to ``command/+`` for the director's acknowledgements.
+``heartbeat`` (QoS 0), ``online`` (retained; the broker publishes ``false`` as our will), ``board`` (a
+duplicate board's confirmed result, ordered), and the table subscribes to ``command/+`` for the
+director's acknowledgements (and, in a duplicate session, to its seating under ``cardtable/session/``).
 
 The table holds a persistent MQTT 5 session (clean start off, ``SESSION_EXPIRY`` seconds): while it is
 away (restarting, unplugged) the broker keeps its subscription and queues the director's commands for it,
-and delivers them when it returns. Each ordered message names the journal seq of the one before it
+and delivers them when it returns. A command is acknowledged to the broker (PUBACK, paho's manual
+acknowledgement) only when the table says it is committed (``on_command(..., acknowledges=True)``), so a
+command the table had not journaled when it stopped is delivered again. Each ordered message names the journal seq of the one before it
 (``prev``), so the dashboard can tell a gap from the ordinary holes in journal seqs; each status names the
 ids of the last commands the table has taken in (``done``), so the dashboard can stop showing them pending.
 
@@ -43,6 +46,13 @@ from firmware_host.club.link import (
 from firmware_host.club.outbox import Outbox
 from firmware_host.club.secrecy import SecrecyFilter, hide_cards
 from firmware_host.config import MqttConfig
+from firmware_host.duplicate.link import (
+    ROUND_TOPIC,
+    SESSION_PREFIX,
+    LinkError,
+    parse_session_message,
+    seating_topic,
+)
 from firmware_host.records.journal import Journal
 
 log = logging.getLogger(__name__)
@@ -52,7 +62,8 @@ ACK_BATCH, ACK_EVERY = 64, 0.25  # acknowledged outbox rows are deleted in batch
 STATUS_EVERY = 0.1   # seconds between two status messages at most (the newest one wins)
 SESSION_EXPIRY = 7 * 24 * 3600  # seconds the broker keeps a table's session (and its commands) while away
 DONE_KEPT = 32       # ids of the latest commands handed to the table, told in every status
-CommandCallback = Callable[[str, dict[str, Any]], None]
+CommandCallback = Callable[..., None]
+SessionCallback = Callable[[dict[str, Any]], None]
 
 
 class MqttPublisher:
@@ -85,7 +96,8 @@ class MqttPublisher:
         reveal = config.reveal_cards if reveal_cards is None else reveal_cards
         self.secrecy = SecrecyFilter(reveal=reveal)
         self._journal = journal
-        self._callbacks: list[CommandCallback] = []
+        self._callbacks: list[tuple[CommandCallback, bool]] = []
+        self._session_callbacks: list[SessionCallback] = []
         self._wake = threading.Condition()
         self._stop = False
         self._connected = False
@@ -108,7 +120,8 @@ class MqttPublisher:
         self.connected_event = threading.Event()
         user = config.username or table_id
         # The broker binds a client id to its login (use_username_as_clientid); ours is the login too.
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=user, protocol=mqtt.MQTTv5)
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=user, protocol=mqtt.MQTTv5,
+                                  manual_ack=True)  # a command is acknowledged once the table committed it
         self.client.username_pw_set(user, password if password is not None else read_password(config))
         if config.tls:  # the broker's certificate checked against the club's CA, or the system's
             self.client.tls_set(ca_certs=str(config.ca_file) if config.ca_file else None,
@@ -157,13 +170,31 @@ class MqttPublisher:
         self.client.loop_stop()
         self.outbox.close()
 
-    def on_command(self, callback: CommandCallback) -> None:
+    def on_command(self, callback: CommandCallback, *, acknowledges: bool = False) -> None:
         """Call ``callback(kind, body)`` for each valid command from the dashboard (``kind`` one of
-        ``COMMANDS``).
+        ``COMMANDS``); the broker is acknowledged when every callback has returned.
+
+        With ``acknowledges``, call ``callback(kind, body, problem, ack)`` for every command, refused ones
+        too (``problem`` says why, ``body`` is ``{}`` when the payload could not be read), and
+        acknowledge the broker only when the callback calls ``ack()`` (from any thread; once the command,
+        or its refusal, is committed). The command's id goes into the status's ``done`` then.
 
         Called on paho's network thread; the callback must return quickly.
         """
-        self._callbacks.append(callback)
+        self._callbacks.append((callback, acknowledges))
+
+    def on_session(self, callback: SessionCallback) -> None:
+        """Call ``callback(message)`` for each duplicate session message meant for this table (the round
+        called, ``cardtable/session/round``, and its seating, ``cardtable/session/table/<id>``; checked by
+        ``duplicate.link.parse_session_message``). Register before :meth:`start`: the table subscribes to
+        them only then. Called on paho's network thread."""
+        self._session_callbacks.append(callback)
+
+    def board_result(self, body: dict[str, Any], seq: int, deal: int = 0) -> None:
+        """A duplicate board's confirmed result (``duplicate.link.result_body``), journaled at row ``seq``:
+        sent on ``board`` in order with the events, through the outbox (docs/mqtt.md, Duplicate). The
+        board's play is over, so its cards are not held back."""
+        self._queue("board", deal, seq, dict(body))
 
     @property
     def _status_msg(self) -> str | None:
@@ -383,6 +414,8 @@ class MqttPublisher:
         self._fail_said = ""
         log.info("table %s: connected to broker %s:%s", self.table, self.config.host, self.config.port)
         client.subscribe(topic(self.table, "command", "+"), qos=1)
+        if self._session_callbacks:
+            client.subscribe([(ROUND_TOPIC, 1), (seating_topic(self.table), 1)])
         client.publish(topic(self.table, "online"), json.dumps({"table": self.table, "online": True}),
                        qos=1, retain=True)
         with self._wake:  # the sender marks them (a write: never in paho's thread, where a full disk
@@ -417,23 +450,71 @@ class MqttPublisher:
                 self._wake.notify()
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        if msg.topic.startswith(SESSION_PREFIX):
+            self._on_session(msg.topic, msg.payload)
+            # The client acknowledges by hand (``manual_ack``): a session message is taken once its
+            # handler has it (the session sends its seatings again, retained, so nothing waits on a commit).
+            self._acker(msg.mid, msg.qos, None)()
+            return
         kind, body, problem = check_command(self.table, msg.topic, msg.payload)
         if problem:
             self.refused_commands += 1
-            log.warning("table %s: refused command on %s: %s", self.table, msg.topic, problem)
-            return
-        log.info("table %s: command %s from %s", self.table, kind, body.get("by", "?"))
-        handled = True
-        for cb in list(self._callbacks):
+            log.warning("table %s: refused command on %s: %s", self.table, msg.topic[:200], problem)
+        else:
+            log.info("table %s: command %s from %s", self.table, kind, str(body.get("by", "?"))[:40])
+        cid = body.get("id") if isinstance(body, dict) and not problem else None
+        ack = self._acker(msg.mid, msg.qos, cid[:64] if isinstance(cid, str) else None)
+        waits = False
+        for cb, acknowledges in list(self._callbacks):
+            if problem and not acknowledges:
+                continue
             try:
-                cb(kind, body)
+                if acknowledges:
+                    cb(kind, body if isinstance(body, dict) else {}, problem, ack)
+                    waits = True
+                else:
+                    cb(kind, body)
             except Exception:
-                handled = False
                 log.exception("table %s: command handler failed", self.table)
-        cid = body.get("id")
-        if handled and isinstance(cid, str) and cid[:64] not in self._done:
-            # Told back in the next status (sent at once), so the dashboard stops showing it pending.
-            with self._wake:
-                self._done.append(cid[:64])
-                self._status_dirty = self._status_env is not None
-                self._wake.notify()
+                waits = False
+                break
+        if not waits:
+            ack()
+
+    def _acker(self, mid: int, qos: int, cid: str | None) -> Callable[[], None]:
+        """What tells the broker that delivery ``mid`` is taken (once; from any thread), and puts the
+        command's id into the status's ``done``."""
+        lock = threading.Lock()
+        said = [False]
+
+        def ack() -> None:
+            with lock:
+                if said[0]:
+                    return
+                said[0] = True
+            if qos > 0:
+                try:
+                    self.client.ack(mid, qos)
+                except Exception as exc:  # not connected: the broker sends it again, and it is done once
+                    log.info("table %s: acknowledgement of a command not sent (%s)", self.table, exc)
+            if cid is not None:
+                with self._wake:  # told back in the next status (sent at once): no longer pending
+                    if cid not in self._done:
+                        self._done.append(cid)
+                    self._status_dirty = self._status_env is not None
+                    self._wake.notify()
+
+        return ack
+
+    def _on_session(self, topic_name: str, payload: bytes) -> None:
+        try:
+            message = parse_session_message(self.table, topic_name, payload)
+        except LinkError as exc:
+            self.refused_commands += 1
+            log.warning("table %s: refused session message on %s: %s", self.table, topic_name, exc)
+            return
+        for cb in list(self._session_callbacks):
+            try:
+                cb(message)
+            except Exception:
+                log.exception("table %s: session message handler failed", self.table)

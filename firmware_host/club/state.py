@@ -46,10 +46,11 @@ from firmware_host.table.lamps import RULING_LAMPS, lamps_for
 log = logging.getLogger(__name__)
 
 MAX_PAYLOAD = 65536
-TOPIC = re.compile(r"^cardtable/([A-Za-z0-9_-]{1,64})/(status|event|ruling|deal|heartbeat|online|pack)"
+TOPIC = re.compile(r"^cardtable/([A-Za-z0-9_-]{1,64})/(status|event|ruling|deal|heartbeat|online|pack|board)"
                    r"(?:/([A-Za-z0-9_-]{1,64}))?$")
 COMMAND = re.compile(r"^cardtable/[A-Za-z0-9_-]{1,64}/command/[A-Za-z0-9_-]{1,64}$")
-ORDERED = ("event", "ruling", "deal")
+ORDERED = ("event", "ruling", "deal", "board")  # board: a duplicate result (its scoring is the session's)
+SESSION_TOPICS = "cardtable/session/"  # the duplicate session's own messages to the tables
 FEED_SIZE = 200
 SEEN_SIZE = 20000
 HISTORY = 100       # feed entries kept per table (the table's history on the page)
@@ -98,6 +99,8 @@ class TableView:
     last_seen: float = 0.0
     last_ordered: int = -1   # seq of the newest ordered message applied (-1: none yet)
     resyncs: int = 0
+    journal: dict[str, Any] | None = None  # the newest head the club holds: {row, t, problem}
+    set_aside: list[str] = field(default_factory=list)  # events the table could not rule on, in words
 
     @property
     def needs_ack(self) -> bool:
@@ -119,7 +122,7 @@ class TableView:
                 "score": self.score, "ruling": self.ruling, "call": self.call, "pending": self.pending,
                 "claims": self.claims, "search": self.search, "refused": self.refused,
                 "entries": entries(self.game, self.phase), "events": self.events, "last_event": self.last_event, "result_due": self.result_due,
-                "resyncs": self.resyncs,
+                "resyncs": self.resyncs, "journal": self.journal, "set_aside": self.set_aside,
                 "results": [{k: r[k] for k in ("deal", "by", "words", "taken", "kind", "why")} for r in self.results]}
 
     def entered(self, deal: int) -> dict[str, Any] | None:
@@ -163,7 +166,8 @@ def _ruling_words(body: dict[str, Any]) -> dict[str, Any]:
 class ClubState:
     """The club as seen through the broker."""
 
-    def __init__(self) -> None:
+    def __init__(self, heads: Any | None = None) -> None:
+        self.heads = heads  # a ``club.heads.HeadBook`` that keeps each table's journal heads, or None
         self.tables: dict[str, TableView] = {}
         self.packs: dict[tuple[str, str], PackView] = {}
         self.feed: deque[dict[str, Any]] = deque(maxlen=FEED_SIZE)
@@ -191,6 +195,8 @@ class ClubState:
             return []
 
     def _ingest(self, topic: str, payload: bytes, now: float) -> list[dict[str, Any]]:
+        if topic.startswith(SESSION_TOPICS):
+            return []  # the duplicate session's messages to the tables, seen through the '#' subscription
         m = TOPIC.match(topic)
         if not m:
             if COMMAND.match(topic):
@@ -218,7 +224,7 @@ class ClubState:
         if kind == "heartbeat":
             view = view or self.tables.setdefault(table, TableView(table))
             view.last_seen, view.online = now, True
-            return []
+            return self._on_head(view, msg.get("head"), now)
         if msg.get("kind") != kind:
             raise Refused(f"payload kind {str(msg.get('kind'))[:40]!r} on a {kind} topic")
         seq = _int(msg.get("seq"), "seq")
@@ -236,8 +242,24 @@ class ClubState:
         if kind in ORDERED:
             out += self._check_gap(view, msg.get("prev"), seq, now)
         handler = {"status": self._on_status, "event": self._on_event, "ruling": self._on_ruling,
-                   "deal": self._on_deal, "pack": self._on_pack}[kind]
+                   "deal": self._on_deal, "pack": self._on_pack, "board": self._on_deal}[kind]
         return out + handler(view, msg, body, seq, float(t), now)
+
+    def _on_head(self, v: TableView, text: Any, now: float) -> list[dict[str, Any]]:
+        """A heartbeat's journal head: kept by the club (``heads``), and shown as how far the club can
+        check the table's journal ("journal verified up to row N, at T")."""
+        from firmware_host.club.heads import parse
+
+        head = parse(text)
+        if head is None or self.heads is None:
+            return []
+        kept = self.heads.record(v.table, head[0], head[1], now)
+        problem = self.heads.problem(v.table)
+        said = {"row": kept.row, "t": kept.t, "problem": problem.problem if problem is not None else ""}
+        if said == v.journal:
+            return []
+        v.journal = said
+        return [{"type": "table", "table": v.to_dict()}]
 
     def _repeat(self, table: str, kind: str, seq: int) -> bool:
         seen = self._seen.setdefault(table, set())
@@ -315,6 +337,7 @@ class ClubState:
             v.counts = {str(k)[:4]: x for k, x in list(counts.items())[:4] if isinstance(x, int)}
         v.score = words.score_line(body.get("score"))
         v.claims, v.search = claim_words(body.get("claims")), search_words(body.get("search"))
+        v.set_aside = words.set_aside_words(body.get("set_aside"))
         for key in ("shoe_online", "camera_online"):
             if isinstance(body.get(key), bool):
                 setattr(v, key, body[key])

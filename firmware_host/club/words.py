@@ -125,3 +125,17 @@ def pack_why(unreadable: int, damaged: int, deals: int) -> str:
                                                                          (damaged, "damaged")) if n]
     return (f"{' and '.join(parts)} in {deals} deal{'s' if deals != 1 else ''} "
             f"(retire at {RETIRE_AT} between them)")
+
+
+def set_aside_words(raw: Any) -> list[str]:
+    """The events a table set aside (its status's ``set_aside``), in the words its display uses."""
+    from firmware_host.table.setaside import SetAside
+
+    out: list[str] = []
+    for a in raw[:8] if isinstance(raw, list) else ():
+        if not isinstance(a, dict) or isinstance(a.get("row"), bool) or not isinstance(a.get("row"), int):
+            continue
+        aside = SetAside(a["row"], str(a.get("type", "?"))[:40], str(a.get("src", "?"))[:40],
+                         str(a.get("error", "an error"))[:60], a.get("ruling") == "none")
+        out.append(aside.text())
+    return out

@@ -63,7 +63,18 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     d.add_argument("--keyfile", help="serve HTTPS: its private key (PEM)")
     d.add_argument("--forwarded-allow-ips", metavar="ADDR",
                    help="behind a reverse proxy at ADDR: believe its X-Forwarded-For/-Proto headers")
+    d.add_argument("--heads", metavar="FILE", help="where the club keeps every table's journal heads, "
+                   "append-only (default: USERS.heads.jsonl beside the users file)")
+    d.add_argument("--session", metavar="DIR",
+                   help="run the duplicate session in DIR (cardtable duplicate open) live: /duplicate")
     d.set_defaults(func=_dashboard)
+
+    v = csub.add_parser("verify", help="check a table's journal against the journal heads the club holds")
+    v.add_argument("table", help="the table's id")
+    v.add_argument("--heads", required=True, metavar="FILE", help="the dashboard's heads file (--heads)")
+    v.add_argument("--journal", required=True, metavar="PATH",
+                   help="the table's journal (its data directory or journal file, copied or mounted)")
+    v.set_defaults(func=_verify)
 
     u = csub.add_parser("adduser", help="add or change a director's dashboard login")
     u.add_argument("--users", required=True, help="the users file (created if missing)")
@@ -87,13 +98,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _exit_on_sigterm() -> None:
-    """Turn SIGTERM (systemd, timeout) into SystemExit so that `finally` stops the child processes."""
-    import signal
+    """SIGTERM (systemd, a timeout, a test) as Ctrl-C: ``finally`` stops the child processes."""
+    from firmware_host.commands.stopping import exit_on_sigterm
 
-    def handler(signum: int, frame: object) -> None:
-        raise SystemExit(0)
-
-    signal.signal(signal.SIGTERM, handler)
+    exit_on_sigterm()
 
 
 def _broker(args: argparse.Namespace) -> int:
@@ -135,12 +143,15 @@ def _broker(args: argparse.Namespace) -> int:
 
     broker = LocalBroker(workdir, users, port=args.port, bind=args.bind, tls=tls, on_line=show)
     broker.write_files()
+    _exit_on_sigterm()
     try:
         broker.start()
     except BrokerError as exc:
         print(f"club broker: {exc}", file=sys.stderr)
         return 1
-    _exit_on_sigterm()
+    except SystemExit:
+        broker.stop()
+        raise
     print(f"mosquitto listening on {args.bind}:{broker.port}{' with TLS' if tls else ''} (config {broker.conf_path})")
     print(f"each table's password is in {pwdir}/<table>.password: copy it to the table and set "
           "[mqtt] username and password_file in its table.toml")
@@ -198,14 +209,67 @@ def _dashboard(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"club dashboard: cannot keep the known-device key beside {args.users}: {exc}", file=sys.stderr)
         return 2
+    from firmware_host.club.heads import HeadBook
+
+    heads_path = Path(args.heads) if args.heads else Path(args.users).with_name(Path(args.users).name + ".heads.jsonl")
+    desk = None
+    if args.session:
+        from firmware_host.duplicate.desk import SessionDesk
+        from firmware_host.duplicate.session import Session, SessionFileError
+
+        try:
+            desk = SessionDesk(Session.open(args.session))
+        except SessionFileError as exc:
+            print(f"club dashboard: {exc}", file=sys.stderr)
+            return 2
+    try:
+        heads = HeadBook(heads_path)
+    except OSError as exc:
+        print(f"club dashboard: cannot keep the journal heads in {heads_path}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     dash = Dashboard(args.broker_host, args.broker_port, args.mqtt_user, password, users,
                      session_ttl=args.session_minutes * 60, tls=args.tls, ca_file=args.ca_file,
-                     secure_cookie=args.secure_cookie, device_key=device_key)
+                     secure_cookie=args.secure_cookie, device_key=device_key, heads=heads, duplicate=desk)
     scheme = "https" if args.certfile else "http"
     print(f"dashboard on {scheme}://{args.host}:{args.port}/")
-    serve(dash, args.host, args.port, certfile=args.certfile, keyfile=args.keyfile,
-          forwarded_allow_ips=args.forwarded_allow_ips).run()
+    if desk is not None:
+        print(f"duplicate session: {scheme}://{args.host}:{args.port}/duplicate")
+    try:  # uvicorn stops on SIGTERM as on SIGINT (its own handlers), then the lifespan ends
+        serve(dash, args.host, args.port, certfile=args.certfile, keyfile=args.keyfile,
+              forwarded_allow_ips=args.forwarded_allow_ips).run()
+    finally:
+        heads.close()
     return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """Exit 0: the journal holds every head the club kept for the table; 1: it does not (or its chain is
+    broken); 2: the journal or the heads cannot be read, or the club holds no head of that table."""
+    from firmware_host.club.heads import HeadBook, verify
+    from firmware_host.records.journal import Journal, JournalError
+
+    try:
+        heads = HeadBook.read(args.heads, args.table)
+    except OSError as exc:
+        print(f"club verify: {args.heads}: cannot read the heads ({exc.strerror or exc})", file=sys.stderr)
+        return 2
+    if not heads:
+        print(f"club verify: {args.heads} holds no journal head of table {args.table!r}", file=sys.stderr)
+        return 2
+    try:
+        with Journal.open_readonly(args.journal) as journal:
+            checked = verify(journal, heads)
+    except JournalError as exc:
+        print(f"club verify: {exc}", file=sys.stderr)
+        return 2
+    last = max(heads, key=lambda h: h.row)
+    if checked.ok:
+        print(f"table {args.table}: journal intact, {checked.rows} rows; it holds all {checked.heads} heads the "
+              f"club kept (the newest: row {last.row})")
+        return 0
+    for problem in checked.problems:
+        print(f"club verify: TAMPERED: table {args.table}: {problem}", file=sys.stderr)
+    return 1
 
 
 def _device_key(users: Path) -> bytes:
@@ -252,7 +316,6 @@ def _adduser(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     import secrets
     import tempfile
-    import threading
 
     from firmware_host.club.broker import BrokerError
     from firmware_host.club.demo import ClubDemo
@@ -267,23 +330,21 @@ def _demo(args: argparse.Namespace) -> int:
     password = args.password or secrets.token_urlsafe(9)
     demo = ClubDemo(workdir, args.tables, rate=args.rate, http_port=args.port, director=("director", password),
                     reveal_cards=args.reveal_cards)
+    from firmware_host.commands.stopping import stop_event, wait
+
+    stop = stop_event()  # SIGTERM as Ctrl-C: the broker, the tables and the dashboard are stopped
     try:
-        demo.start()
-    except (BrokerError, FileNotFoundError, OSError) as exc:
-        print(f"club demo: {exc}", file=sys.stderr)
-        demo.stop()
-        return 1
-    if not demo.wait_ready():
-        print(f"club demo: the dashboard did not start on port {demo.http_port}", file=sys.stderr)
-        demo.stop()
-        return 1
-    _exit_on_sigterm()
-    print(f"{args.tables} simulated tables on mosquitto port {demo.broker.port}")
-    print(f"dashboard: {demo.url}  (user 'director', password {password!r})", flush=True)
-    try:
-        threading.Event().wait(args.duration if args.duration > 0 else None)
-    except KeyboardInterrupt:
-        pass
+        try:
+            demo.start()
+        except (BrokerError, FileNotFoundError, OSError) as exc:
+            print(f"club demo: {exc}", file=sys.stderr)
+            return 1
+        if not demo.wait_ready():
+            print(f"club demo: the dashboard did not start on port {demo.http_port}", file=sys.stderr)
+            return 1
+        print(f"{args.tables} simulated tables on mosquitto port {demo.broker.port}")
+        print(f"dashboard: {demo.url}  (user 'director', password {password!r})", flush=True)
+        wait(stop, args.duration if args.duration > 0 else None)
     finally:
         demo.stop()
         if tmp is not None:

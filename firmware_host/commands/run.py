@@ -19,12 +19,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def run(args: argparse.Namespace) -> int:
     import logging
     import os
-    import signal
     import sys
-    import threading
 
+    from firmware_host.commands.stopping import stop_event
     from firmware_host.config import ConfigError, load_config, overrides_from_args
 
+    # SIGTERM as Ctrl-C, from the first moment: the devices stopped, the journal closed (a signal that
+    # comes while the table is being built stops it as soon as it is)
+    stopping = stop_event()
     try:  # a shoe unplugged at boot is a state the table waits out, not a configuration error
         cfg = load_config(args.config, env=os.environ, overrides=overrides_from_args(args), check_devices=False)
     except ConfigError as exc:
@@ -62,14 +64,9 @@ def run(args: argparse.Namespace) -> int:
         from firmware_host.table.director_input import EventReader
 
         EventReader(args.events, table.ctl.submit).start()
-    done = threading.Event()
-
-    def stop(signum: int, frame: object) -> None:
-        done.set()
+    stop_event(table.stop_event.set)
+    if stopping.is_set():
         table.stop_event.set()
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
     try:
         table.run()
     finally:

@@ -30,8 +30,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def _sim(args: argparse.Namespace) -> int:
     import os
-    import threading
 
+    from firmware_host.commands.stopping import stop_event, wait
     from firmware_host.shoe.virtual import VirtualShoe
 
     if args.link is not None and not os.path.isdir(args.link):
@@ -44,6 +44,7 @@ def _sim(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"cardtable shoe-sim: {exc}", file=sys.stderr)
         return 2
+    stop = stop_event()  # SIGTERM as Ctrl-C: the link and the pty are removed either way
     try:
         path = shoe.open()
     except OSError as exc:
@@ -52,9 +53,10 @@ def _sim(args: argparse.Namespace) -> int:
         return 2
     print(path, flush=True)
     print(f"virtual shoe ({args.game}, seed {args.seed}) on {shoe.tty}; waiting for a host, e.g. "
-          f"`cardtable shoe-listen {path} --game {args.game} --deals 1`. Ctrl-C stops.", file=sys.stderr)
+          f"`cardtable shoe-listen {path} --game {args.game} --deals 1`. Ctrl-C (or SIGTERM) stops.",
+          file=sys.stderr)
     try:
-        threading.Event().wait()
+        wait(stop)
     finally:
         shoe.close()
     return 0
@@ -74,6 +76,9 @@ def _listen(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"cardtable shoe-listen: {exc}", file=sys.stderr)
         return 2
+    from firmware_host.commands.stopping import exit_on_sigterm
+
+    exit_on_sigterm()  # the link is stopped (finally) on SIGTERM as on Ctrl-C
     events: queue.Queue[object] = queue.Queue()
     if args.scanner:
         link: ShoeLink | ScannerLink = ScannerLink(args.url, events.put, baudrate=args.baud or 9600)

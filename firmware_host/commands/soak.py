@@ -78,6 +78,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"cardtable soak: {exc}", file=sys.stderr)
         return 2
+    from firmware_host.commands.stopping import exit_on_sigterm
+
+    exit_on_sigterm(143)  # as Ctrl-C: the table process, the shoe and the broker are stopped (finally)
     workdir = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="cardtable-soak-"))
     t0 = time.monotonic()
     results = evening(deals=args.deals, faults=args.faults, seed=args.seed, games=games, workdir=workdir,

@@ -220,6 +220,17 @@ class Journal:
         for seq, text in self._raw("SELECT seq, body FROM journal WHERE kind = 'event' ORDER BY seq", ()):
             yield int(seq), text
 
+    def rows_with(self, keys: tuple[str, ...], kinds: tuple[str, ...] = ("note",), since: int = 0) -> Iterator[Row]:
+        """The rows after ``since`` of ``kinds`` whose body has one of ``keys`` at its top level, in order
+        (the text is searched by SQLite before any row is decoded, so a long journal is read quickly)."""
+        patterns = [f'%"{k}":%' for k in keys]
+        where = " OR ".join("body LIKE ?" for _ in patterns)
+        of = ", ".join("?" for _ in kinds)
+        for row in self._select(f"SELECT * FROM journal WHERE seq > ? AND kind IN ({of}) AND ({where}) "
+                                "ORDER BY seq", (since, *kinds, *patterns)):
+            if any(k in row.body for k in keys):
+                yield row
+
     def last_lamps(self) -> dict[str, Any] | None:
         """The body of the last 'lamp' row (what the lamps showed), or None if there is none."""
         rows = list(self._select("SELECT * FROM journal WHERE kind = 'lamp' ORDER BY seq DESC LIMIT 1", ()))

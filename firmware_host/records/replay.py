@@ -5,10 +5,10 @@ Used by ``cardtable replay`` and by the controller's journal export checks.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from firmware_host.records.lines import LineRefused, loads
 from laws.events import Event, EventFormatError, GameChosen, event_from_dict
 
 
@@ -20,24 +20,6 @@ class LogError(ValueError):
         self.source = source
         self.line = line
         self.message = message
-
-
-MAX_DIGITS = 30  # a whole number in an event is a count or a time; longer ones are refused by field
-
-
-class _LongNumber:
-    """A JSON integer too long to be any event's value: kept as its length, so the field that holds it
-    is named in the error (and Python never spends time converting thousands of digits)."""
-
-    def __init__(self, digits: str) -> None:
-        self.digits = len(digits.lstrip("-"))
-
-    def __repr__(self) -> str:
-        return f"a number of {self.digits} digits"
-
-
-def _parse_int(text: str) -> int | _LongNumber:
-    return int(text) if len(text) <= MAX_DIGITS else _LongNumber(text)
 
 
 @dataclass(frozen=True)
@@ -57,11 +39,9 @@ def read_events(lines: Iterable[str], source: str) -> Iterator[LoggedEvent]:
         if not text:
             continue
         try:
-            obj = json.loads(text, parse_int=_parse_int)
-        except json.JSONDecodeError as exc:
-            raise LogError(source, number, f"bad JSON ({exc.msg} at column {exc.colno})") from None
-        except RecursionError:
-            raise LogError(source, number, "lists or objects nested too deeply (an event is a flat object)") from None
+            obj = loads(text)  # checked where it enters: JSON, nesting, lone surrogates (``lines``)
+        except LineRefused as exc:
+            raise LogError(source, number, str(exc)) from None
         try:
             yield LoggedEvent(number, event_from_dict(obj))
         except EventFormatError as exc:

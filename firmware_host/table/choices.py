@@ -36,6 +36,7 @@ from laws.games import get_game
 from laws.games.base import open_claims_for, seat_name
 from laws.state import Claim, Phase, TableState
 
+CHECKED = ("choose", "search", "bid", "discard", "call")  # the director's commands answered in the status (``answers``)
 CLAIM_TAKES = {"redeal": "redeal", "reshuffle": "new_shuffle"}  # a claim's grant -> the demand that takes it
 FOUND = ("loose", "trick", *(s.value for s in Seat))  # and None: declared not found
 # What the director may enter for a player: euchre declarations and the dealer's discard, a bridge call;
@@ -215,9 +216,13 @@ def director_entry(state: TableState, kind: str, body: dict[str, Any]) -> Event:
     if state.phase not in phases:
         raise ChoiceRefused(f"a {kind} is entered {when}; the table is in its {state.phase.value} phase")
     try:
-        return event_from_dict({"type": kind, **{k: body[k] for k in fields if k in body and body[k] is not None}})
+        event = event_from_dict({"type": kind, **{k: body[k] for k in fields if k in body and body[k] is not None}})
     except EventFormatError as exc:
         raise ChoiceRefused(str(exc)) from None
+    card = getattr(event, "card", None)
+    if card is not None and card not in get_game(state.game).pack:
+        raise ChoiceRefused(f"the {card.name} is not in the pack of this game")
+    return event
 
 
 def button_call(state: TableState, seat: Seat, kind: str) -> Event | None:

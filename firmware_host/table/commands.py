@@ -1,15 +1,23 @@
-"""The director's checked commands at the table (from the club's dashboard): a choice among a law's
-options, a search's outcome, a euchre bid or discard or a bridge call entered for a player, a correction of a
-deal's result.
+"""The director's commands at the table (from the club's dashboard): the acknowledgement, a hand's
+result, a choice among a law's options, a search's outcome, a euchre bid or discard or a bridge call
+entered for a player, a correction of a deal's result.
 
-Each is checked against the state the event would meet (``choices``), then ruled on like any input
-from source ``director``; one that nothing open allows is refused with a journal note. Its outcome is
-kept for the status (``TableController.answers``), once per command id. ``ctl`` is the
-controller (typed ``Any`` as in ``ordering``: this module is its part, and never imports it).
+**Each command is done once, by its id, across restarts.** Its rows carry the id (an event row
+``"command": {"id", "by"}``, a note ``{"ack": ..., "command": {...}}`` or a refusal
+``{"command": {...}, "refused": why}``), so a restart knows every id the journal holds
+(``ctl.commands_seen``, read by ``ordering.restore``); a command delivered again (QoS 1 delivers at least
+once; the broker sends again what the table had not acknowledged when it stopped) is answered, not done
+again. The broker is told a command was taken only once its rows are committed (``CommandAck``).
+
+A choice, search, bid, discard or call is checked against the state the event would meet (``choices``), then
+ruled on like any input from source ``director``; one that nothing open allows is refused with a journal
+note. Its outcome is kept for the status (``TableController.answers``). ``ctl`` is the controller (typed
+``Any`` as in ``ordering``: this module is its part, and never imports it).
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from firmware_host.table import choices
@@ -17,17 +25,32 @@ from firmware_host.table.inputs import DirectorCommand, LawInput
 from laws.events import Event
 from laws.rulings import Ruling
 
+log = logging.getLogger(__name__)
+CHECKED = choices.CHECKED
+
 
 def take(ctl: Any, item: DirectorCommand) -> list[Ruling]:
-    """A director's choice, search outcome, bid, discard or call: checked against the state the event would meet, then
-    ruled on from source ``director``; refused (a journal note, the reason told back in the status)
-    when nothing open at the table allows it."""
+    """A director's command: done once per id, checked, then ruled on from source ``director``; refused
+    (a journal note, the reason told back in the status) when it does not check out."""
+    if item.cid and item.cid in ctl.commands_seen:
+        log.info("the director's %s %s delivered again; done once already, answered again", item.kind, item.cid)
+        ctl._status()  # the answer it had is in the status again (and ``done``, once the broker hears)
+        return []
+    command = {"id": item.cid, "kind": item.kind, "by": item.by[:40]}
     state = ctl.engine.state
-    if item.kind == "correct":
+    if item.kind == "correct" and not item.refused:
         return correct(ctl, item)
     try:
-        if item.kind == "choose":
-            event: Event = choices.director_choice(state, item.body)
+        if item.refused:
+            raise choices.ChoiceRefused(item.refused)
+        if item.kind == "ack":
+            ctl.director_ack(command)
+            _seen(ctl, item)
+            return []
+        if item.kind == "result" and item.event is not None:
+            event: Event = item.event
+        elif item.kind == "choose":
+            event = choices.director_choice(state, item.body)
         elif item.kind == "search":
             event = choices.director_search(state, item.body)
         elif item.kind in choices.ENTRIES:
@@ -37,20 +60,29 @@ def take(ctl: Any, item: DirectorCommand) -> list[Ruling]:
     except choices.ChoiceRefused as exc:
         why = str(exc)
         ctl._note(f"the director's {item.kind} from {item.by[:40]} refused: {why}",
-                  {"command": {"id": item.cid, "kind": item.kind, "by": item.by[:40]}, "refused": why})
-        answer(ctl, {"id": item.cid, "kind": item.kind, "ok": False, "why": why})
+                  {"command": command, "refused": why})
+        _seen(ctl, item)
+        if item.kind in CHECKED:
+            answer(ctl, {"id": item.cid, "kind": item.kind, "ok": False, "why": why})
         ctl._status()
         return []
     told = {"id": item.cid, "kind": item.kind, "ok": True, "why": ""}
-    answer(ctl, told)  # before the rulings go out: the status they bring says so
+    if item.kind in CHECKED:
+        answer(ctl, told)  # before the rulings go out: the status they bring says so
     ignored = ctl.engine.ignored
     ctl._not_applied = None
     rulings = ctl._law(LawInput(event, "director", command=(item.cid, item.by[:40])))
+    _seen(ctl, item)
     if ctl.engine.ignored > ignored or ctl._not_applied is not None:
         told.update(ok=False, why=ctl._not_applied or "journaled, but it does not fit the table's "
                     f"{ctl.engine.state.phase.value} phase and was not ruled on")
         ctl._status()
     return rulings
+
+
+def _seen(ctl: Any, item: DirectorCommand) -> None:
+    if item.cid:
+        ctl.commands_seen.add(item.cid)
 
 
 def answer(ctl: Any, told: dict[str, Any]) -> None:
@@ -76,5 +108,6 @@ def correct(ctl: Any, item: DirectorCommand) -> list[Ruling]:
         ctl._note(f"the director {item.by[:40]} corrected the result of deal {deal}",
                   {"correction": {"deal": deal, "result": dict(item.body.get("result") or {})}, "command": command})
         answer(ctl, {"id": item.cid, "kind": "correct", "ok": True, "why": ""})
+    _seen(ctl, item)
     ctl._status()
     return []

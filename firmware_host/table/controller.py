@@ -29,12 +29,14 @@ from typing import Any
 
 from firmware_host.config import LAMPS
 from firmware_host.records.journal import Journal
-from firmware_host.table import choices, commands, ordering
+from firmware_host.records.lines import lone_surrogate
+from firmware_host.table import choices, commands, ordering, setaside
 from firmware_host.table import lamps as lamp_policy
 from firmware_host.table.facts import Fact, count_pack, reconcile
 from firmware_host.table.inputs import (
     BUTTON_DEMANDS,
     ButtonInput,
+    CommandAck,
     DeviceNote,
     DeviceStatus,
     DirectorCommand,
@@ -61,7 +63,7 @@ from laws.state import Phase
 
 log = logging.getLogger(__name__)
 ANSWERS_KEPT = 16  # outcomes of the director's checked commands, told in every status
-__all__ = ["CHECKPOINT_ROWS", "AckPoint", "ButtonInput", "ControllerError", "DeviceNote", "DeviceStatus",
+__all__ = ["CHECKPOINT_ROWS", "AckPoint", "ButtonInput", "CommandAck", "ControllerError", "DeviceNote", "DeviceStatus",
            "DirectorCommand", "Input", "LawInput", "PackLoaded", "SessionInput", "TableController", "laws_version"]
 
 
@@ -118,6 +120,9 @@ class TableController:
         self._told_held = 0
         self.answers: deque[dict[str, Any]] = deque(maxlen=ANSWERS_KEPT)  # outcomes of director commands
         self._not_applied: str | None = None  # why the engine refused the event being ruled on
+        self.set_aside: list[setaside.SetAside] = []  # reported in the status until the director's ack
+        self.set_aside_rows: set[int] = set()  # journal rows the engine goes on without (``setaside``)
+        self.commands_seen: set[str] = set()  # ids of the director's commands in the journal (done once)
         self.order.on_done = self._done
         self.checkpoints = checkpoints
         ordering.restore(self)
@@ -179,13 +184,13 @@ class TableController:
     def process(self, item: Input) -> list[Ruling]:
         """Take one input (after any held before it) to completion; its rulings."""
         self._results[id(item)] = None
-        self.order.backlog.append(item)
+        self.order.backlog.extend(_with_ack(item))
         self.order.pump(self._handle)
         return self._results.pop(id(item), None) or []
 
     def _take(self, item: Input) -> None:
         self._queued.add(id(item))
-        self.order.backlog.append(item)
+        self.order.backlog.extend(_with_ack(item))
 
     def _done(self, item: Input) -> None:
         if id(item) in self._queued:
@@ -200,6 +205,8 @@ class TableController:
             if self.acknowledge is not None:
                 safe(self.acknowledge, item.boot, item.seq)
             self._shoe_progress()
+        elif isinstance(item, CommandAck):
+            safe(item.ack)  # the command before it is committed: now the broker may forget it
         elif isinstance(item, DeviceStatus):
             self._device(item)
             if item.device == "shoe" and item.online:  # also when the journal already had it online
@@ -247,6 +254,8 @@ class TableController:
             body["command"] = {"id": item.command[0], "by": item.command[1]}
         event_seq = self.order.commit([("event", body, t)])[0]  # before the engine sees it
         self.seq = event_seq
+        if item.command is not None and item.command[0]:
+            self.commands_seen.add(item.command[0])  # done: a repeat of it is answered, not done again
         self._facts |= facts
         if item.mark is not None:
             self.shoe_mark = item.mark
@@ -257,12 +266,8 @@ class TableController:
         ignored = self.engine.ignored
         try:
             rulings = self.engine.feed(e)
-        except ValueError as exc:
-            self._not_applied = f"journaled, but not applied: {exc}"
-            shown = f"{e.TYPE} from {item.source} not applied: {exc}"
-            self.order.commit_then([("note", {"error": str(exc), "event": body}, t)],
-                                   lambda seqs: self._after_note(seqs, shown, f"{e.TYPE} from {item.source} "
-                                                                 f"not applied (journal row {event_seq})"))
+        except Exception as exc:  # refused, or a fault in a clause: set aside, the table goes on
+            setaside.live(self, setaside.SetAside.of(event_seq, body, exc), ordering.laws_version())
             return []
         deal = state.deal.number if state.deal else before
         if self.engine.ignored > ignored:  # journaled, not ruled: the event does not fit this phase
@@ -338,15 +343,8 @@ class TableController:
             listener(item.pack)
 
     def _button(self, item: ButtonInput) -> LawInput | None:
-        t = self.clock()
         if item.who == "director":
-            lamps = lamp_policy.after_ack(self.lamps)
-            rows: ordering.Rows = [("note", {"ack": "director"}, t)]
-            if lamps != self.lamps:
-                rows.append(("lamp", dict(lamps), t))
-            self.seq = self.order.commit(rows)[-1]
-            self._lamps_committed(lamps)
-            self._status()
+            self.director_ack()
             return None
         try:
             seat = Seat(item.who)
@@ -365,6 +363,22 @@ class TableController:
         if what == "attention":  # with a claim open to his side, a player's press claims it
             what = choices.press_option(self.engine.state, seat) or what
         return LawInput(DemandMade(seat, what), "button", item.mark)
+
+    def director_ack(self, command: dict[str, Any] | None = None) -> None:
+        """The director's acknowledgement (his button, or ``command`` from the dashboard): the ruling
+        lamps go out, and the set-aside events reported are taken as seen."""
+        t = self.clock()
+        lamps = lamp_policy.after_ack(self.lamps)
+        note: dict[str, Any] = {"ack": "director"}
+        if command is not None:
+            note["command"] = command
+        rows: ordering.Rows = [("note", note, t)]
+        if lamps != self.lamps:
+            rows.append(("lamp", dict(lamps), t))
+        self.seq = self.order.commit(rows)[-1]
+        self.set_aside = []  # the director has seen them (docs/ordering.md)
+        self._lamps_committed(lamps)
+        self._status()
 
     def _director(self, item: DirectorCommand) -> list[Ruling]:
         return commands.take(self, item)
@@ -422,6 +436,7 @@ class TableController:
         self._status()
 
     def _note(self, text: str, body: dict[str, Any], mark: Mark | None = None) -> None:
+        body, text = printable(body), printable(text)  # a refusal is journaled whatever it quotes
         if mark is not None:
             body = body | {"shoe": list(mark)}
         self.seq = self.order.commit([("note", body, self.clock())])[-1]
@@ -450,6 +465,7 @@ class TableController:
             "ruling": self.last_ruling, "seq": self.seq, "t": self.clock(),
             "claims": choices.open_claims(s), "search": choices.open_search(s), "answers": list(self.answers),
             "bridge": choices.open_bridge(s),
+            "set_aside": [a.status() for a in self.set_aside],
         }
 
     def _status(self) -> None:
@@ -459,3 +475,21 @@ class TableController:
         """Save the state a restart starts from (after a deal is over, once ``CHECKPOINT_ROWS`` rows
         have gone by since the last; ``force``: now)."""
         ordering.checkpoint(self, force=force)
+
+
+def printable(value: Any) -> Any:
+    """``value`` with any lone surrogate in its text written as an escape (``\\ud800``), so that the
+    journal can hold it (text from outside is checked where it enters; this is the last guard)."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8") if lone_surrogate(value) else value
+    if isinstance(value, dict):
+        return {printable(k): printable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [printable(v) for v in value]
+    return value
+
+
+def _with_ack(item: Input) -> list[Input]:
+    """An input and, for a director's command that must be acknowledged, the point after its commit."""
+    ack = getattr(item, "ack", None) if isinstance(item, DirectorCommand) else None
+    return [item] if ack is None else [item, CommandAck(ack)]

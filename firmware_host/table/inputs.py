@@ -3,7 +3,8 @@ statuses and notes, packs loaded, and the points where the shoe may be acknowled
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_host.table.ordering import AckPoint
@@ -60,16 +61,24 @@ class PackLoaded:
 
 @dataclass(frozen=True)
 class DirectorCommand:
-    """A command from the director's dashboard that the table checks against its own state before it
-    becomes a law event (``firmware_host.table.choices``): ``kind`` ``choose`` (take an option of an open
-    claim), ``search`` (the outcome of the missing-card search), ``bid`` or ``discard`` (euchre), ``call`` (bridge);
-    ``cid`` the command's id, ``by`` the
-    director, ``body`` the command as sent."""
+    """A command from the director's dashboard (``command/<kind>`` on the broker), done at most once per
+    ``cid`` however often it is delivered (the ids are in the journal, so across restarts too):
+    ``ack`` (the director's acknowledgement), ``result`` (a hand's result, already checked into
+    ``event``), and those the table checks against its own state before they become a law event
+    (``firmware_host.table.choices``): ``choose`` (take an option of an open claim), ``search`` (the
+    outcome of the missing-card search), ``bid`` or ``discard`` (euchre), ``call`` (bridge); ``correct`` (a
+    result corrected, journaled as a correction). ``by`` is the director, ``body``
+    the command as sent; ``refused`` a reason the command was refused where it entered (its result does
+    not check out); ``ack`` is called once the command's rows are committed (the broker is told then,
+    and not before: a command lost with the process is delivered again)."""
 
     kind: str
     cid: str
     by: str
     body: dict[str, Any]
+    event: Event | None = None
+    refused: str = ""
+    ack: Callable[[], None] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -80,5 +89,13 @@ class SessionInput:
     message: dict[str, Any]
 
 
-Input = LawInput | ButtonInput | DeviceStatus | DeviceNote | PackLoaded | DirectorCommand | AckPoint | SessionInput
+@dataclass(frozen=True)
+class CommandAck:
+    """Every row of the command before it in line is committed: tell the broker (``ack``)."""
+
+    ack: Callable[[], None]
+
+
+Input = (LawInput | ButtonInput | DeviceStatus | DeviceNote | PackLoaded | DirectorCommand | CommandAck | AckPoint
+         | SessionInput)
 BUTTON_DEMANDS = {"attention": "attention", "new_shuffle": "new_shuffle", "restore_pack": "restore_pack"}

@@ -12,7 +12,9 @@ Guarantees (the controller keeps them by calling only what is here):
 3. **Acknowledge only what is committed.** Each message from the shoe is followed in the controller's
    queue by an ``AckPoint``; the shoe is acknowledged when the controller reaches it, i.e. after every
    input that message gave has been committed. Until then the shoe keeps the message and sends it
-   again to whoever asks (a restarted host included).
+   again to whoever asks (a restarted host included). A director's command from the club is followed
+   the same way by a ``CommandAck``: the broker is acknowledged once the command is committed, and a
+   command is done once by its id (``commands``).
 4. **Hold on failure, in order.** When the journal refuses a commit (disk full, ``database is locked``
    past the busy timeout, an I/O error) every input waits in arrival order; the fault lamp lights, the
    display and the club status say so, and the commit is retried with exponential backoff on the
@@ -25,6 +27,9 @@ Guarantees (the controller keeps them by calling only what is here):
    not yet dealt (a ``pack_loaded`` note), and the last shoe message committed (``"shoe": [boot, seq]``
    on the row it gave), from which the shoe link resumes. An event whose rulings were not journaled
    before a stop gets them at the restart, once.
+6. **No journaled input stops a start.** An event the engine refuses or fails on is set aside, live or at
+   a restart: the engine goes on without it, a note says so, the display and the status report it
+   (``setaside``). Only a journal of another game is refused.
 
 The fault lamp (``journal_fault``) is the one lamp that is not journaled before it lights: it reports that
 the journal cannot be written. The fault and its end are journaled as a note once the journal works.
@@ -45,9 +50,11 @@ from typing import Any
 from firmware_host.config import LAMPS
 from firmware_host.records.journal import Journal, JournalError
 from firmware_host.table import lamps as lamp_policy
+from firmware_host.table import setaside
+from firmware_host.table.choices import CHECKED
 from firmware_host.table.facts import count_pack, shoe_mark
 from laws.engine import LawEngine
-from laws.events import Event, EventFormatError, GameChosen, event_from_dict
+from laws.events import Event, GameChosen
 from laws.rulings import Ruling
 
 log = logging.getLogger(__name__)
@@ -227,58 +234,25 @@ def restore(ctl: Any) -> None:
     If the process died between journaling an event and journaling its rulings and lamps, the step is
     completed now: the engine gives the same rulings again, and they are journaled and lit.
 
+    No journaled input stops the table from starting (``setaside``): the rows the journal notes as set
+    aside are skipped, and a row the engine cannot take now is set aside (noted, shown, reported in the
+    status) and the replay starts again without it.
+
     Raises:
-        ControllerError: the journal is of another game, or an event row cannot be read.
+        ControllerError: the journal is of another game.
     """
-    replayed = 0
-    owed: list[Ruling] = []
-    last_event: Event | None = None
-    last_rulings: list[Ruling] = []
-    lamp_after_event = False
-    since = _from_checkpoint(ctl)
-    ctl._checkpoint_seq = ctl.seq = since
-    for row in ctl.journal.rows(since):
-        ctl.seq = row.seq
-        mark = shoe_mark(row.body)
-        if mark is not None:
-            ctl.shoe_mark = mark
-        if row.kind == "lamp":
-            lamp_after_event = True
-            continue
-        if row.kind == "ruling":
-            ctl.last_ruling = row.body
-            if owed:
-                owed.pop(0)
-            continue
-        command = row.body.get("command")
-        if isinstance(command, dict) and isinstance(command.get("id"), str):  # a director's checked command
-            refused = row.body.get("refused")
-            kind = {"missing_card": "search", "demand": "choose"}.get(str(row.body.get("type")), row.body.get("type"))
-            ctl._answer({"id": command["id"], "kind": str(command.get("kind", kind)), "ok": refused is None,
-                         "why": str(refused or "")})
-        if row.kind == "note" and isinstance(row.body.get("pack_loaded"), str):
-            ctl.loaded_pack = row.body["pack_loaded"]
-        if row.kind != "event":
-            continue
+    found: list[setaside.SetAside] = []
+    while True:
+        since, carried = _from_checkpoint(ctl)
+        _records(ctl, since, carried, found)
         try:
-            event = event_from_dict(row.body)
-        except EventFormatError as exc:
-            raise ControllerError(f"{ctl.journal.path}: journal row {row.seq} cannot be read: {exc}") from None
-        if isinstance(event, GameChosen):
-            if event.game != ctl.game:
-                raise ControllerError(f"{ctl.journal.path} is the journal of a {event.game} table, "
-                                      f"but this table plays {ctl.game}")
-            continue
-        if event.TYPE == "deal_start":
-            ctl.loaded_pack = None
-        try:
-            owed = ctl.engine.feed(event)
-        except ValueError:
-            log.warning("journaled event of row %d not applied on restore", row.seq)
-            owed = []
-        count_pack(ctl.packs, ctl.engine.state, event)
-        last_event, last_rulings, lamp_after_event = event, list(owed), False
-        replayed += 1
+            replayed, owed, last_event, last_rulings, lamp_after_event = _replay(ctl, since, ctl.set_aside_rows)
+            break
+        except setaside.Failed as failed:  # set aside; the replay starts again without it
+            found.append(failed.aside)
+            ctl.engine, ctl.packs, ctl.last_ruling, ctl.loaded_pack, ctl.shoe_mark = LawEngine(ctl.game), {}, \
+                None, None, None
+            ctl.answers.clear()
     t = ctl.clock()
     rows: Rows = []  # what the journal still owes: the game line of a new journal, an interrupted step
     if replayed == 0 and ctl.seq == 0:
@@ -295,6 +269,9 @@ def restore(ctl: Any) -> None:
         lamps = lamp_policy.after_event(ctl.lamps, last_event, last_rulings)
         if lamps != ctl.lamps:
             rows.append(("lamp", dict(lamps), t))
+    rows += [("note", aside.note(), t) for aside in found]
+    for aside in found:
+        setaside.report(ctl, aside)
 
     def completed(seqs: list[int]) -> None:
         if seqs:
@@ -310,17 +287,108 @@ def restore(ctl: Any) -> None:
     except JournalHeld:
         pass
     ctl._show_lamps()
+    for aside in ctl.set_aside:  # said at every start until the director has acknowledged
+        ctl.out.note(aside.text())
     if replayed or since:
         log.info("restored %d events from %s%s", replayed, ctl.journal.path,
                  f" after the checkpoint at row {since}" if since else "")
 
 
-def _from_checkpoint(ctl: Any) -> int:
+def _replay(ctl: Any, since: int, skip: set[int]) -> tuple[int, list[Ruling], Event | None, list[Ruling], bool]:
+    """Feed the journal's rows after row ``since`` (the checkpoint's) to the controller's engine, skipping
+    ``skip``.
+
+    Returns:
+        (events replayed, the last event's rulings still owed, the last event, its rulings, whether a lamp
+        row follows it).
+
+    Raises:
+        setaside.Failed: a row the engine cannot take (not in ``skip``).
+        ControllerError: the journal is of another game.
+    """
+    replayed = 0
+    owed: list[Ruling] = []
+    last_event: Event | None = None
+    last_rulings: list[Ruling] = []
+    lamp_after_event = False
+    ctl._checkpoint_seq = ctl.seq = since
+    for row in ctl.journal.rows(since):
+        ctl.seq = row.seq
+        mark = shoe_mark(row.body)
+        if mark is not None:
+            ctl.shoe_mark = mark
+        if row.kind == "lamp":
+            lamp_after_event = True
+            continue
+        if row.kind == "ruling":
+            ctl.last_ruling = row.body
+            if owed:
+                owed.pop(0)
+            continue
+        command = row.body.get("command")
+        if isinstance(command, dict) and isinstance(command.get("id"), str):  # a director's command
+            refused = row.body.get("refused")
+            kind = {"missing_card": "search", "demand": "choose"}.get(str(row.body.get("type")), row.body.get("type"))
+            kind = str(command.get("kind", kind))
+            if kind in CHECKED:  # told again in the status
+                ctl._answer({"id": command["id"], "kind": kind, "ok": refused is None, "why": str(refused or "")})
+        if row.kind == "note" and isinstance(row.body.get("pack_loaded"), str):
+            ctl.loaded_pack = row.body["pack_loaded"]
+        if row.kind != "event" or row.seq in skip:
+            continue
+        game = row.body.get("game") if row.body.get("type") == "game" else None
+        if isinstance(game, str) and game != ctl.game:
+            raise ControllerError(f"{ctl.journal.path} is the journal of a {game} table, "
+                                  f"but this table plays {ctl.game}")
+        event, rulings = setaside.feed_row(ctl.engine, row.seq, row.body)
+        if isinstance(event, GameChosen):
+            continue
+        if event.TYPE == "deal_start":
+            ctl.loaded_pack = None
+        owed = rulings
+        count_pack(ctl.packs, ctl.engine.state, event)
+        last_event, last_rulings, lamp_after_event = event, list(owed), False
+        replayed += 1
+    return replayed, owed, last_event, last_rulings, lamp_after_event
+
+
+def _records(ctl: Any, since: int, carried: dict[str, Any] | None, found: list[setaside.SetAside]) -> None:
+    """What a restart knows beside the engine: the ids of every director's command the journal holds
+    (each is done once, across restarts), the rows it notes as set aside and those still reported (since
+    the director's last acknowledgement), and ``found``, set aside by this restart. From the checkpoint's
+    copy and the rows after it, or, without one, from the whole journal (found by SQLite's text search,
+    so only those rows are decoded)."""
+    commands: set[str] = set()
+    reported: list[setaside.SetAside] = []
+    if carried is not None:
+        commands = {str(c) for c in carried.get("commands", []) if isinstance(c, str)}
+        reported = [a for a in map(setaside.SetAside.from_note, carried.get("set_aside", [])) if a is not None]
+    rows: set[int] = set()
+    for row in ctl.journal.rows_with(("command", "set_aside", "ack"), ("event", "note"), since if carried else 0):
+        command = row.body.get("command")
+        if isinstance(command, dict) and isinstance(command.get("id"), str) and command["id"]:
+            commands.add(command["id"])
+        if row.kind != "note":
+            continue
+        if "ack" in row.body:
+            reported = []
+        aside = setaside.SetAside.from_note(row.body)
+        if aside is not None:
+            rows.add(aside.row)
+            reported.append(aside)
+    ctl.commands_seen = commands
+    ctl.set_aside_rows = rows | {a.row for a in found}
+    ctl.set_aside = reported[-setaside.REPORTED:]
+
+
+def _from_checkpoint(ctl: Any) -> tuple[int, dict[str, Any] | None]:
     """Take the engine, pack health, last ruling, loaded pack and shoe position from the journal's newest
-    checkpoint taken by this code; returns its row (0: none, replay from the start)."""
+    checkpoint taken by this code; returns its row (0: none, replay from the start) and what it carries
+    for ``_records`` (None when it carries nothing: the whole journal is searched)."""
+    ctl.engine = LawEngine(ctl.game)
     found = ctl.journal.checkpoint(laws_version()) if ctl.checkpoints else None
     if found is None:
-        return 0
+        return 0, None
     seq, text = found
     try:
         data = json.loads(text)
@@ -335,8 +403,9 @@ def _from_checkpoint(ctl: Any) -> int:
                     ctl.journal.path, exc)
         ctl.engine = LawEngine(ctl.game)
         ctl.packs, ctl.last_ruling, ctl.loaded_pack, ctl.shoe_mark = {}, None, None, None
-        return 0
-    return int(seq)
+        return 0, None
+    carried = data.get("records")
+    return int(seq), carried if isinstance(carried, dict) else None
 
 
 def checkpoint(ctl: Any, *, force: bool = False) -> None:
@@ -346,7 +415,10 @@ def checkpoint(ctl: Any, *, force: bool = False) -> None:
         return
     state = json.dumps({"engine": ctl.engine.snapshot(), "packs": ctl.packs, "last_ruling": ctl.last_ruling,
                         "loaded_pack": ctl.loaded_pack,
-                        "shoe": list(ctl.shoe_mark) if ctl.shoe_mark is not None else None})
+                        "shoe": list(ctl.shoe_mark) if ctl.shoe_mark is not None else None,
+                        # so that a restart need not search the rows before the checkpoint for them:
+                        "records": {"commands": sorted(ctl.commands_seen),
+                                    "set_aside": [a.note() for a in ctl.set_aside]}})
     try:
         ctl.seq = ctl.journal.save_checkpoint(ctl.seq, laws_version(), state)  # its binding row
     except Exception as exc:  # a checkpoint only saves time at the next start

@@ -125,7 +125,13 @@ def _choice(options: tuple[str, ...]) -> Any:
 def _exposed(v: Any, name: str) -> dict[str, int]:
     if not isinstance(v, dict):
         raise EventFormatError(f"field {name!r}: want an object of name -> number of cards exposed")
-    return {_str(k, name): _cards(n, name) for k, n in v.items()}
+    return {_str(k, name): _cards(n, name) for k, n in sorted(v.items(), key=_key)}
+
+
+def _key(item: tuple[Any, Any]) -> str:
+    """Objects are read in the order of their keys, not of their writing: the journal writes keys sorted,
+    so a restart reads an event exactly as the live table did."""
+    return str(item[0])
 
 
 def _suit(v: Any, name: str) -> str:
@@ -137,7 +143,7 @@ def _suit(v: Any, name: str) -> str:
 def _owners(v: Any, name: str) -> dict[Side, str]:
     if not isinstance(v, dict) or not v:
         raise EventFormatError(f"field {name!r}: want an object of side -> pack id")
-    return {_side(k, name): _str(p, name) for k, p in v.items()}
+    return {_side(k, name): _str(p, name) for k, p in sorted(v.items(), key=_key)}
 
 
 def _cuts(v: Any, name: str) -> tuple[tuple[str, Card], ...]:
@@ -154,7 +160,7 @@ def _cuts(v: Any, name: str) -> tuple[tuple[str, Card], ...]:
 def _seat_map(v: Any, name: str) -> dict[str, Seat]:
     if not isinstance(v, dict):
         raise EventFormatError(f"field {name!r}: want an object of name -> seat")
-    return {_str(k, name): _seat(s, name) for k, s in v.items()}
+    return {_str(k, name): _seat(s, name) for k, s in sorted(v.items(), key=_key)}
 
 
 def _found(v: Any, name: str) -> str | Seat | None:

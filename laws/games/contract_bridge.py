@@ -180,8 +180,13 @@ def faced(c: Clause, s: TableState, e: CardDealt | CardFaced) -> Ruling | None:
                       "before the deal; shuffling and cutting again puts that right.", dealer=s.next_dealer)
     if not _dealing(s) or s.deal is None:
         return None
+    if e.where == "hand":  # a hand laid face up during the deal: its cards are faced "elsewhere"
+        if e.by is None:
+            return None  # docs/events.md: a hand laid down counts only with the seat that laid it
+        return c.rule(Remedy.REDEAL, f"{seat_name(s, e.by)} laid his cards face up during the deal.",
+                      dealer=s.deal.rightful_dealer, seat=e.by)
     where = {"pack": "in the pack", "deal": "during the deal", "trump": "during the deal",
-             "table": "on the table during the deal"}[e.where]
+             "table": "on the table during the deal"}.get(e.where, "during the deal")
     return c.rule(Remedy.REDEAL, f"{the_card(e.card)} was faced {where}.",
                   dealer=s.deal.rightful_dealer, seat=e.by)
 

@@ -36,7 +36,12 @@ from laws.scoring.session import (
     SessionError,
     SessionResult,
     Standing,
+    Tally,
+    rank_boards,
+    rank_tallies,
+    score_boards,
     score_session,
+    tally_boards,
 )
 from laws.scoring.session_bench import bench_session
 
@@ -44,8 +49,9 @@ __all__ = [
     "AVERAGE", "AVERAGE_MINUS", "AVERAGE_PLUS", "Artificial", "Assigned", "Contract", "Entry",
     "EuchreRubber", "GameResult", "ImpMethod", "Line", "Method", "Pair", "Played", "Ranking",
     "RubberScore", "Scale", "ScoreInputError", "ScoredBoard", "ScoredLine", "SessionError",
-    "SessionResult", "Standing", "artificial_imps", "bench_session", "board_score", "butler",
+    "SessionResult", "Standing", "Tally", "artificial_imps", "bench_session", "board_score", "butler",
     "butler_datum", "cross_imps", "declarer_score", "hand_points", "imps", "matchpoints", "neuberg",
-    "overtrick_points", "parse_contract", "percentage", "present", "render_session", "score_session",
+    "overtrick_points", "parse_contract", "percentage", "present", "rank_boards", "rank_tallies", "render_session",
+    "score_boards", "score_session", "tally_boards",
     "slam_bonus", "top", "trick_points", "undertrick_points",
 ]

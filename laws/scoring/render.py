@@ -22,9 +22,10 @@ _METHOD_WORDS = {Method.MATCHPOINTS: "matchpoints (2 for a score beaten, 1 for a
 
 def present(value: Fraction | int, places: int = PLACES) -> str:
     """``value`` with ``places`` decimals, an exact half rounding away from zero."""
-    scaled = abs(Fraction(value)) * 10 ** places
-    whole = int(scaled + Fraction(1, 2))       # floor(x + 1/2) for x >= 0: halves go up
-    sign = "-" if value < 0 and whole else ""
+    f = value if isinstance(value, Fraction) else Fraction(value)
+    n, d = abs(f.numerator) * 10 ** places, f.denominator
+    whole = (2 * n + d) // (2 * d)             # floor(x + 1/2) for x = n/d >= 0: halves go up
+    sign = "-" if f < 0 and whole else ""
     digits = str(whole).rjust(places + 1, "0")
     if places == 0:
         return sign + digits

@@ -55,7 +55,8 @@ from laws.scoring.session_values import (
 
 SIDE_WORDS = {Side.NS: "North-South", Side.EW: "East-West"}
 __all__ = ["Artificial", "Assigned", "Line", "Method", "Pair", "Played", "Ranking", "Result", "ScoredBoard",
-           "ScoredLine", "SessionError", "SessionResult", "Standing", "places", "score_session"]
+           "ScoredLine", "SessionError", "SessionResult", "Standing", "Tally", "places", "rank_boards", "rank_tallies",
+           "score_boards", "score_session", "tally_boards"]
 
 
 # -- checking the input ---------------------------------------------------------------------------
@@ -191,13 +192,23 @@ def _scored_line(line: Line, entry: Entry, points: Points, board_top: Fraction |
 
 
 @dataclass(frozen=True)
-class _Tally:
+class Tally:
+    """A pair's running figures: points, the tops of the boards it scored on, how many boards."""
+
     total: Fraction
     tops: Fraction
     boards: int
 
-    def add(self, points: Fraction, board_top: Fraction | None) -> _Tally:
-        return _Tally(self.total + points, self.tops + (board_top or 0), self.boards + 1)
+    def add(self, points: Fraction, board_top: Fraction | None) -> Tally:
+        """With one more board's points."""
+        return Tally(self.total + points, self.tops + (board_top or 0), self.boards + 1)
+
+    def remove(self, points: Fraction, board_top: Fraction | None) -> Tally:
+        """Without one board's points (a board scored again takes its old points back first)."""
+        return Tally(self.total - points, self.tops - (board_top or 0), self.boards - 1)
+
+
+NO_TALLY = Tally(Fraction(0), Fraction(0), 0)
 
 
 def places(keys: list[Fraction]) -> list[str]:
@@ -212,7 +223,7 @@ def places(keys: list[Fraction]) -> list[str]:
     return out
 
 
-def _rank(field: str, tallies: dict[Pair, _Tally], at_imps: bool) -> Ranking:
+def _rank(field: str, tallies: dict[Pair, Tally], at_imps: bool) -> Ranking:
     rows = []
     for pair, t in tallies.items():
         pct = None if at_imps else percentage(t.total, t.tops)
@@ -229,7 +240,21 @@ def _rank(field: str, tallies: dict[Pair, _Tally], at_imps: bool) -> Ranking:
 def score_session(boards: Iterable[int], lines: Iterable[Line], due: int | Mapping[int, int] | None,
                   method: Method, fields: Mapping[Pair, str], *,
                   butler_drop: int | None = None) -> SessionResult:
-    """Score a whole session.
+    """Score a whole session: :func:`score_boards`, then :func:`rank_boards`.
+
+    Args and raises: as :func:`score_boards`.
+
+    Returns:
+        The boards' travellers and the fields' rankings.
+    """
+    scored = score_boards(boards, lines, due, method, fields, butler_drop=butler_drop)
+    return SessionResult(method, scored, rank_boards(scored, method, fields))
+
+
+def score_boards(boards: Iterable[int], lines: Iterable[Line], due: int | Mapping[int, int] | None,
+                 method: Method, fields: Mapping[Pair, str], *,
+                 butler_drop: int | None = None) -> tuple[ScoredBoard, ...]:
+    """Score the boards of a session, each on its own lines (its points depend on nothing else).
 
     Args:
         boards: the session's board numbers.
@@ -240,7 +265,7 @@ def score_session(boards: Iterable[int], lines: Iterable[Line], due: int | Mappi
         butler_drop: Butler only: scores dropped at each end of a datum (None: the default rule).
 
     Returns:
-        The boards' travellers and the fields' rankings.
+        The boards' travellers, in number order.
 
     Raises:
         SessionError: naming what is wrong and where.
@@ -259,8 +284,6 @@ def score_session(boards: Iterable[int], lines: Iterable[Line], due: int | Mappi
     for i, line in enumerate(line_list, 1):
         per_board[line.board].append((line, _entry(line, i, method)))
     scale = Scale.ONE if method is Method.MATCHPOINTS_HALF else Scale.TWO
-    tallies: dict[Pair, _Tally] = {}
-    nothing = _Tally(Fraction(0), Fraction(0), 0)
     scored_boards = []
     for b in numbers:
         rows = sorted(per_board[b], key=lambda le: (le[0].ns.key, le[0].ew.key))
@@ -277,14 +300,41 @@ def score_session(boards: Iterable[int], lines: Iterable[Line], due: int | Mappi
         else:
             board_top = top(dues[b], scale)
             points = matchpoint_board(entries, dues[b], scale)
-        out = []
-        for (line, entry), pts in zip(rows, points):
-            out.append(_scored_line(line, entry, pts, board_top))
-            tallies[line.ns] = tallies.get(line.ns, nothing).add(pts.ns, board_top)
-            tallies[line.ew] = tallies.get(line.ew, nothing).add(pts.ew, board_top)
+        out = [_scored_line(line, entry, pts, board_top) for (line, entry), pts in zip(rows, points)]
         scored_boards.append(ScoredBoard(b, vulnerability(b), dues[b], board_top, tuple(out), datums))
-    by_field: dict[str, dict[Pair, _Tally]] = {}
+    return tuple(scored_boards)
+
+
+def tally_boards(boards: Iterable[ScoredBoard]) -> dict[Pair, Tally]:
+    """Each pair's running figures over boards already scored."""
+    tallies: dict[Pair, Tally] = {}
+    for board in sorted(boards, key=lambda bd: bd.number):
+        for ln in board.lines:
+            tallies[ln.ns] = tallies.get(ln.ns, NO_TALLY).add(ln.ns_points, board.top)
+            tallies[ln.ew] = tallies.get(ln.ew, NO_TALLY).add(ln.ew_points, board.top)
+    return tallies
+
+
+def rank_boards(boards: Iterable[ScoredBoard], method: Method, fields: Mapping[Pair, str]) -> tuple[Ranking, ...]:
+    """The fields' rankings from boards already scored (the last step of :func:`score_session`).
+
+    A session scored board by board (:func:`score_boards` on each board's own lines and due count) and
+    ranked here gives the same rankings as the whole session scored at once.
+    """
+    return rank_tallies(tally_boards(boards), method, fields)
+
+
+def rank_tallies(tallies: Mapping[Pair, Tally], method: Method, fields: Mapping[Pair, str]) -> tuple[Ranking, ...]:
+    """The fields' rankings from the pairs' running figures (a pair with no board is not ranked).
+
+    Raises:
+        SessionError: a pair that is in no field.
+    """
+    by_field: dict[str, dict[Pair, Tally]] = {}
     for pair in sorted(tallies, key=lambda p: p.key):
+        if tallies[pair].boards <= 0:
+            continue
+        if pair not in fields:
+            raise SessionError(f"pair {pair.label} is in no field")
         by_field.setdefault(fields[pair], {})[pair] = tallies[pair]
-    rankings = tuple(_rank(name, by_field[name], method.at_imps) for name in sorted(by_field))
-    return SessionResult(method, tuple(scored_boards), rankings)
+    return tuple(_rank(name, by_field[name], method.at_imps) for name in sorted(by_field))

@@ -122,10 +122,50 @@ def test_hashing_runs_on_workers_never_the_event_loop_and_is_capped() -> None:
     done, ticked = asyncio.run(scenario())
     pool.close()
     busy = [r for r in done if isinstance(r, Busy)]
-    assert ticked and running[1] == 2  # never more than two hashes at once
+    assert ticked and running[1] == 3  # never more than the two workers, and the known devices' own lane
     assert len(busy) == 3  # 6 ordinary checks may wait, 2 more for known devices; the rest are told "busy"
     assert isinstance(done[8], bool) and isinstance(done[9], bool) and isinstance(done[10], Busy)
     assert all(name.startswith("password-check") for name in threads)
+
+
+def test_a_flood_of_made_up_names_from_new_addresses_never_slows_a_known_device() -> None:
+    """About 200 new addresses a second, each guessing a new name, for ten minutes (issue 20): every shared
+    slot fills with failures. The director's known device shares none of them (on main it waited up to
+    the cap, a minute, though it had never failed)."""
+    clock = FakeClock()
+    t = Throttle(clock)
+    device = ["device:Zq3_known-browser"]
+    waits = []
+    for second in range(600):
+        for k in range(200):
+            t.attempt([f"address:10.{second % 250}.{k}.{second // 250}", f"name:guess-{second}-{k}"])
+        clock.now += 1.0
+        waits.append(t.wait(device))
+    assert max(waits) == 0.0
+    slowed = sum(t.wait([f"address:10.9.{k}.9"]) > 0 for k in range(100))
+    assert slowed > 50  # the flood did fill the shared slots: a new device would wait (a minute at most)
+    t.attempt(device)
+    t.succeeded(device)
+    assert t.wait(device) == 0.0
+
+
+def test_a_known_devices_check_never_queues_behind_a_flood() -> None:
+    pool = HashPool(workers=1, waiting=6, trusted_extra=2)
+    release = threading.Event()
+
+    async def scenario() -> bool:
+        flood = [asyncio.ensure_future(pool.run(lambda: release.wait(10))) for _ in range(6)]
+        await asyncio.sleep(0.05)
+        known = await asyncio.wait_for(pool.run(lambda: True, trusted=True), 5.0)  # while all six wait
+        release.set()
+        await asyncio.gather(*flood)
+        return known
+
+    try:
+        assert asyncio.run(scenario()) is True
+    finally:
+        release.set()
+        pool.close()
 
 
 def test_a_flood_of_bad_logins_from_many_addresses_leaves_the_state_api_fast(broker: LocalBroker) -> None:

@@ -161,10 +161,10 @@ def test_the_call_entry_refuses_in_words_before_any_event_is_made() -> None:
     assert event_to_dict(event) == {"type": "call", "seat": "N", "call": "3NT"}  # the format, whatever the class
 
 
-def test_the_club_command_call_goes_to_the_controller_once() -> None:
+def test_the_club_command_call_goes_to_the_controller_with_its_id() -> None:
     got: list[object] = []
     commands = ClubCommands("contract-bridge", got.append)
     body = {"table": "t1", "by": "ann", "id": "k9", "seat": "S", "call": "2S"}
     commands("call", body)
-    commands("call", body)  # QoS 1 delivered it twice
-    assert got == [DirectorCommand("call", "k9", "ann", body)]
+    commands("call", body)  # QoS 1 delivered it twice: the controller does it once, by its id
+    assert got == [DirectorCommand("call", "k9", "ann", body)] * 2

@@ -214,9 +214,10 @@ def test_a_commit_failing_after_the_engine_took_the_event_is_retried_not_lost(ri
     rig.ctl.drain()
     assert rig.lamp("redeal") and not rig.lamp("journal_fault")
     with Journal.open(tmp_path) as j:
-        kinds = [(r.kind, r.body.get("type")) for r in j.rows()][-5:]
-    assert kinds[:2] == [("event", "card_faced"), ("ruling", None)]
-    assert ("event", "card_dealt") in kinds[2:]
+        kinds = [(r.kind, r.body.get("type")) for r in j.rows()]
+    at = kinds.index(("event", "card_faced"))
+    assert kinds[at + 1] == ("ruling", None)
+    assert ("event", "card_dealt") in kinds[at + 2:]  # (a card of the voided deal: noted ignored after it)
 
 
 def test_a_journal_locked_at_boot_is_held_not_fatal(tmp_path: Path) -> None:

@@ -72,7 +72,7 @@
     out.hidden = true;
     out.addEventListener("click", () => post("/api/ack", { table: id }, out).then(() => { out.disabled = false; }));
     c.append(h, el("div", "meta"), el("div", "score"), el("ul", "lamps"), out, el("div", "ruling"), el("div", "choices"),
-      el("div", "pending"), el("ul", "results"), f, fix);
+      el("div", "pending"), el("div", "set-aside"), el("ul", "results"), f, fix, el("div", "journal"));
     const after = [...cards.keys()].filter((k) => k > id).sort()[0];
     tablesEl.insertBefore(c, after ? cards.get(after) : null);
     cards.set(id, c);
@@ -142,6 +142,15 @@
           " refused by the table: " + p.why)));
       last.pending = pendingKey;
     }
+    const asideKey = JSON.stringify(t.set_aside || []);
+    if (last.aside !== asideKey) {
+      c.querySelector(".set-aside").replaceChildren(...(t.set_aside || []).map((w) => el("div", "note refused", w)));
+      last.aside = asideKey;
+    }
+    // How far the club can check this table's journal: the newest head it holds (docs/mqtt.md).
+    const j = t.journal;
+    text(".journal", !j ? "" : j.problem ? "JOURNAL HEAD MISMATCH: " + j.problem :
+      "journal verified up to row " + j.row + ", at " + clockText(j.t));
     const choicesKey = JSON.stringify([t.claims || [], t.search, t.game, t.entries || {}]);
     if (last.choices !== choicesKey) {
       const entries = t.entries || {};

@@ -1,0 +1,291 @@
+"""The duplicate session's screens on the dashboard: the director's page and each table's page for its
+players, live over server-sent events. Their own routes and static files, beside the dashboard's.
+
+Routes (``docs/session.md``, "Screens"):
+
+* ``GET /duplicate``: the director's page (a live login, as the dashboard's). ``GET /duplicate/events``:
+  a snapshot (``views.director_view``), then after each change an update with the travellers of the
+  boards that changed, the rankings, progress, fouled-board calls and refusals.
+* ``POST /api/duplicate/round`` (``{"round": N}``: "move for round N"), ``/api/duplicate/adjust``
+  (``{"board", "ns", "ew", "kind": "artificial"|"assigned", "ns_value", "ew_value", "why"}``),
+  ``/api/duplicate/correct`` (``{"key", "contract", "declarer", "tricks", "lead", "why"}``),
+  ``/api/duplicate/cancel`` (``{"key", "why"}``), ``/api/duplicate/regroup`` (``{"key", "group"}``): the
+  director's records, each with the session's CSRF token and from our own origin; 409 with the
+  session's reason when it refuses one (nothing changes), 200 when it is journaled and scored.
+* ``GET /duplicate/table/<table>?key=K``: the players' page of club table ``<table>`` (``K`` is the key
+  the session gives that table only, ``SessionDesk.table_key``); ``GET /duplicate/table/<table>/events?key=K``
+  its stream: the table's seating, its seated pairs' standing, and the travellers of the boards those
+  pairs may see (``views.table_view``); when the pairs seated there change, a new snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import urllib.parse
+from collections.abc import AsyncIterator, Callable
+from importlib import resources
+from typing import Any
+
+from firmware_host.duplicate.desk import SessionDesk
+from firmware_host.duplicate.session import Outcome
+from firmware_host.duplicate.views import director_view, table_view, traveller
+
+log = logging.getLogger(__name__)
+
+MAX_BODY = 4096
+BACKLOG = 200
+STATIC = {"duplicate.js": "text/javascript", "table.js": "text/javascript", "dupview.js": "text/javascript",
+          "duplicate.css": "text/css"}
+
+
+def _static(name: str) -> str:
+    return resources.files("firmware_host.club").joinpath("static", name).read_text(encoding="utf-8")
+
+
+class _Client:
+    def __init__(self, table: int | None) -> None:
+        self.table = table
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        self.seen_version = -1
+        self.seated: tuple[str, str, int] | None = None
+        self.visible: set[int] = set()
+
+
+class DuplicateScreens:
+    """The screens of one session (see the module docstring).
+
+    Args:
+        desk: the session on the link.
+        dashboard: the dashboard whose logins, headers and JSON answers these pages share.
+        clock: wall-clock seconds (the pages are told ``now``).
+    """
+
+    def __init__(self, desk: SessionDesk, dashboard: Any, clock: Callable[[], float]) -> None:
+        self.desk = desk
+        self.dash = dashboard
+        self.clock = clock
+        self.clients: set[_Client] = set()
+        self._changed: set[int] = set()
+        self._dirty = False
+        desk.listeners.append(self._on_change)
+
+    # -- the link's side ----------------------------------------------------------------------------
+
+    def _on_change(self, changed: set[int], outcomes: list[Outcome]) -> None:
+        self._changed |= changed
+        self._dirty = True
+
+    def tick(self) -> None:
+        """Take what the tables sent (``desk.tick``) and send each page what changed for it."""
+        self.desk.tick()
+        if not self._dirty or not self.clients:
+            self._dirty = False
+            self._changed.clear()
+            return
+        changed, self._changed, self._dirty = self._changed, set(), False
+        session = self.desk.session
+        with self.desk.lock:
+            scored = {b.number: b for b in session.scored().boards}
+            boards = {n: traveller(session, scored[n]) for n in sorted(changed) if n in scored}
+            director = None
+            for client in list(self.clients):
+                if client.table is None:
+                    if director is None:
+                        view = director_view(session, boards=())
+                        view["boards"] = list(boards.values())
+                        director = self._text({"type": "update", **view})
+                    self._put(client, director)
+                else:
+                    self._put(client, self._text(self._table_update(client, boards)))
+
+    def _table_update(self, client: _Client, boards: dict[int, dict[str, Any]]) -> dict[str, Any]:
+        assert client.table is not None
+        view = table_view(self.desk.session, client.table)
+        seated = (view["ns"], view["ew"], view["round"])
+        visible = {t["board"] for t in view["travellers"]}
+        if seated != client.seated:
+            client.seated, client.visible = seated, visible
+            return {"type": "snapshot", **view}
+        shown = [t for t in view["travellers"] if t["board"] in boards]
+        hide = sorted(client.visible - visible)
+        client.visible = visible
+        view["travellers"] = shown
+        return {"type": "update", "hide": hide, **view}
+
+    def _put(self, client: _Client, text: str) -> None:
+        if client.queue.qsize() >= BACKLOG:
+            self.clients.discard(client)
+            client.queue.put_nowait("")
+            log.warning("a duplicate page fell %d updates behind and was sent a fresh snapshot", BACKLOG)
+        else:
+            client.queue.put_nowait(text)
+
+    def _text(self, obj: dict[str, Any]) -> str:
+        return json.dumps({**obj, "now": self.clock()}, separators=(",", ":"))
+
+    # -- routes -------------------------------------------------------------------------------------
+
+    def routes(self) -> list[Any]:
+        from starlette.routing import Route
+
+        return [Route("/duplicate", self.page), Route("/duplicate/events", self.events),
+                Route("/api/duplicate/state", self.state),
+                Route("/api/duplicate/round", self.round, methods=["POST"]),
+                Route("/api/duplicate/adjust", self.adjust, methods=["POST"]),
+                Route("/api/duplicate/correct", self.correct, methods=["POST"]),
+                Route("/api/duplicate/cancel", self.cancel, methods=["POST"]),
+                Route("/api/duplicate/regroup", self.regroup, methods=["POST"]),
+                Route("/duplicate/table/{table}", self.table_page),
+                Route("/duplicate/table/{table}/events", self.table_events),
+                Route("/api/duplicate/table/{table}", self.table_state),
+                Route("/duplicate/static/{name}", self.static)]
+
+    async def static(self, request: Any) -> Any:
+        from starlette.responses import Response
+
+        name = request.path_params["name"]
+        if name not in STATIC:
+            return Response("not found", 404)
+        return Response(_static(name), media_type=STATIC[name], headers=self.dash._headers())
+
+    async def page(self, request: Any) -> Any:
+        from html import escape
+
+        from starlette.responses import RedirectResponse
+
+        s = self.dash._session(request)
+        if s is None:
+            return RedirectResponse("/login", 303)
+        text = _static("duplicate.html").replace("{{csrf}}", escape(s.csrf, quote=True))
+        return self.dash._html(text.replace("{{user}}", escape(s.user)))
+
+    async def state(self, request: Any) -> Any:
+        if self.dash._session(request) is None:
+            return self.dash._json({"error": "login required"}, 401)
+        with self.desk.lock:
+            return self.dash._json(director_view(self.desk.session))
+
+    async def events(self, request: Any) -> Any:
+        if self.dash._session(request) is None:
+            return self.dash._json({"error": "login required"}, 401)
+        token = request.cookies.get("ct_session")
+        with self.desk.lock:
+            first = self._text({"type": "snapshot", **director_view(self.desk.session)})
+        return self._stream(_Client(None), first, lambda: self.dash.sessions.get(token) is not None)
+
+    def _table_id(self, request: Any) -> tuple[str, int] | None:
+        tid = request.path_params["table"]
+        number = self.desk.session.state.number_of.get(tid)
+        if number is None or not self.desk.check_key(tid, request.query_params.get("key")):
+            log.warning("table page for %r refused: unknown table or wrong key", str(tid)[:64])
+            return None
+        return tid, number
+
+    async def table_page(self, request: Any) -> Any:
+        from html import escape
+
+        found = self._table_id(request)
+        if found is None:
+            return self.dash._html("<!doctype html><title>Not found</title><p>No such table page.</p>", 404)
+        tid, _ = found
+        text = _static("table.html").replace("{{table}}", escape(tid))
+        return self.dash._html(text)
+
+    async def table_state(self, request: Any) -> Any:
+        found = self._table_id(request)
+        if found is None:
+            return self.dash._json({"error": "no such table page"}, 404)
+        with self.desk.lock:
+            return self.dash._json(table_view(self.desk.session, found[1]))
+
+    async def table_events(self, request: Any) -> Any:
+        found = self._table_id(request)
+        if found is None:
+            return self.dash._json({"error": "no such table page"}, 404)
+        client = _Client(found[1])
+        with self.desk.lock:
+            view = table_view(self.desk.session, found[1])
+        client.seated = (view["ns"], view["ew"], view["round"])
+        client.visible = {t["board"] for t in view["travellers"]}
+        return self._stream(client, self._text({"type": "snapshot", **view}), lambda: True)
+
+    def _stream(self, client: _Client, first: str, alive: Callable[[], bool]) -> Any:
+        from starlette.responses import StreamingResponse
+
+        client.queue.put_nowait(first)
+        self.clients.add(client)
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                while True:
+                    try:
+                        text = await asyncio.wait_for(client.queue.get(), 15.0)
+                    except TimeoutError:
+                        text = None
+                    if not alive():
+                        yield "event: expired\ndata: {}\n\n"
+                        return
+                    if text is None:
+                        yield ": keep-alive\n\n"
+                    elif text == "":
+                        return
+                    else:
+                        yield f"data: {text}\n\n"
+            finally:
+                self.clients.discard(client)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={**self.dash._headers(), "X-Accel-Buffering": "no"})
+
+    # -- the director's records ------------------------------------------------------------------------
+
+    async def _checked(self, request: Any, what: str) -> tuple[str, dict[str, Any]] | Any:
+        s = self.dash._session(request)
+        if s is None:
+            return self.dash._json({"error": "login required"}, 401)
+        origin = request.headers.get("origin")
+        if origin is not None and urllib.parse.urlsplit(origin).netloc != request.headers.get("host", ""):
+            log.warning("%s by %s refused: cross-origin request from %r", what, s.user, origin[:200])
+            return self.dash._json({"error": "cross-origin request"}, 403)
+        if not self.dash.sessions.check_csrf(s, request.headers.get("x-csrf-token")):
+            log.warning("%s by %s refused: missing or wrong CSRF token", what, s.user)
+            return self.dash._json({"error": "bad CSRF token"}, 403)
+        body = await request.body()
+        try:
+            data = json.loads(body) if len(body) <= MAX_BODY else None
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            return self.dash._json({"error": "the request is not a JSON object"}, 400)
+        return s.user, data
+
+    async def _record(self, request: Any, kind: str, fields: tuple[str, ...]) -> Any:
+        checked = await self._checked(request, kind)
+        if not isinstance(checked, tuple):
+            return checked
+        user, data = checked
+        rec = {"type": kind, "by": user, **{k: data[k] for k in fields if k in data}}
+        outcome = self.desk.director(rec)
+        self.tick()
+        if outcome.status != "taken":
+            log.warning("%s by %s refused: %s", kind, user, outcome.why)
+            return self.dash._json({"error": outcome.why or "already done"}, 409)
+        log.info("director %s: %s %s", user, kind, {k: rec[k] for k in fields if k in rec})
+        return self.dash._json({"ok": True, "version": self.desk.session.version})
+
+    async def round(self, request: Any) -> Any:
+        return await self._record(request, "round", ("round",))
+
+    async def adjust(self, request: Any) -> Any:
+        return await self._record(request, "adjust", ("board", "ns", "ew", "kind", "ns_value", "ew_value", "why"))
+
+    async def correct(self, request: Any) -> Any:
+        return await self._record(request, "correct", ("key", "contract", "declarer", "tricks", "lead", "why"))
+
+    async def cancel(self, request: Any) -> Any:
+        return await self._record(request, "cancel", ("key", "why"))
+
+    async def regroup(self, request: Any) -> Any:
+        return await self._record(request, "regroup", ("key", "group"))

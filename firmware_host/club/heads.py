@@ -1,0 +1,177 @@
+"""The journal heads the club keeps: every table's ``ROW:HASH`` from its heartbeat, on the club machine,
+append-only, so that a journal edited and re-hashed on a table's own disk is caught (``docs/mqtt.md``,
+"Journal heads").
+
+``HeadBook(path)`` is a JSON Lines file, one line per head received that differs from the table's last
+one: ``{"table": id, "row": N, "hash": 64 hex, "t": seconds since the epoch (the dashboard's clock when
+it came)}``, with ``"problem"`` when the head does not follow from the ones before it (the row went back,
+or the same row came with another hash: the table's journal was cut, replaced or rewritten). Lines are
+only ever appended (``O_APPEND``, flushed and fsynced); a line that cannot be read (a torn last line
+after a power cut) is passed over with a warning.
+
+``verify(journal, heads)`` checks a table's journal against the heads the club holds: the hash chain
+itself, then, row by row, that each held head's row has that hash (``cardtable club verify TABLE``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+HEAD = re.compile(r"^(\d{1,18}):([0-9a-f]{64})$")
+
+
+@dataclass(frozen=True)
+class Head:
+    """One head the club received: table, row, hash, when (the dashboard's clock), and why it does not
+    follow from the table's previous head ("" when it does)."""
+
+    table: str
+    row: int
+    hash: str
+    t: float
+    problem: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"table": self.table, "row": self.row, "hash": self.hash, "t": round(self.t, 3)}
+        if self.problem:
+            out["problem"] = self.problem
+        return out
+
+
+def parse(text: Any) -> tuple[int, str] | None:
+    """``ROW:HASH`` as (row, hash), or None when ``text`` is not one."""
+    m = HEAD.match(text) if isinstance(text, str) else None
+    return (int(m.group(1)), m.group(2)) if m else None
+
+
+class HeadBook:
+    """The club's append-only record of every table's journal heads.
+
+    Args:
+        path: the JSON Lines file (created, with its folder, when missing).
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        self._last: dict[str, Head] = {}
+        self._problem: dict[str, Head] = {}
+        for head in self.read(self.path):
+            self._last[head.table] = head
+            if head.problem:
+                self._problem[head.table] = head
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+
+    @staticmethod
+    def read(path: str | Path, table: str | None = None) -> list[Head]:
+        """Every head in the file (of ``table`` only, when given), in the order they came."""
+        out: list[Head] = []
+        p = Path(path)
+        if not p.exists():
+            return out
+        with open(p, encoding="utf-8", errors="replace") as f:
+            for n, line in enumerate(f, 1):
+                try:
+                    d = json.loads(line)
+                    head = Head(str(d["table"]), int(d["row"]), str(d["hash"]), float(d["t"]),
+                                str(d.get("problem", "")))
+                except (ValueError, KeyError, TypeError):
+                    log.warning("%s line %d is not a head; passed over", p, n)
+                    continue
+                if table is None or head.table == table:
+                    out.append(head)
+        return out
+
+    def last(self, table: str) -> Head | None:
+        """The newest head held for ``table``."""
+        return self._last.get(table)
+
+    def problem(self, table: str) -> Head | None:
+        """The newest head of ``table`` that did not follow from the one before it."""
+        return self._problem.get(table)
+
+    def record(self, table: str, row: int, h: str, now: float) -> Head:
+        """Keep a head from ``table``'s heartbeat (written only when it differs from its last one);
+        returns the table's newest head."""
+        with self._lock:
+            last = self._last.get(table)
+            if last is not None and (last.row, last.hash) == (row, h):
+                return last
+            problem = ""
+            if last is not None and row < last.row:
+                problem = (f"the journal went back from row {last.row} to row {row}: it was cut or replaced "
+                           "since the club last heard from it")
+            elif last is not None and row == last.row:
+                problem = f"row {row} came again with another hash: the journal was rewritten"
+            head = Head(table, row, h, now, problem)
+            line = json.dumps(head.to_dict(), separators=(",", ":")) + "\n"
+            try:
+                os.write(self._fd, line.encode("utf-8"))
+                os.fsync(self._fd)
+            except OSError as exc:  # kept in memory; said once per failure
+                log.error("%s: cannot keep the head of table %s (%s)", self.path, table, exc.strerror)
+            self._last[table] = head
+            if problem:
+                self._problem[table] = head
+                log.warning("table %s: %s", table, problem)
+            return head
+
+    def close(self) -> None:
+        with self._lock:
+            os.close(self._fd)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What ``verify`` found: ``ok``, the rows of the journal, the heads checked, and the problems."""
+
+    ok: bool
+    rows: int
+    heads: int
+    problems: tuple[str, ...]
+
+
+def verify(journal: Any, heads: Iterable[Head]) -> Checked:
+    """A table's journal (open read-only) against the heads the club holds for it: its chain, then each
+    head's row hash. A head with a ``problem`` is checked like the others (the journal holds it or not).
+
+    Raises:
+        firmware_host.records.journal.JournalError: the journal cannot be read.
+    """
+    chain = journal.verify()
+    problems: list[str] = [] if chain.ok else [chain.message()]
+    wanted: dict[int, list[Head]] = {}
+    count = 0
+    for head in heads:
+        wanted.setdefault(head.row, []).append(head)
+        count += 1
+    end = 0
+    for row in journal.rows():
+        end = row.seq
+        for head in wanted.pop(row.seq, ()):
+            if head.hash != row.hash:
+                problems.append(f"row {row.seq} has hash {row.hash[:16]}..., but the club kept "
+                                f"{head.hash[:16]}... for it (heard at {_when(head.t)}): the journal was "
+                                "rewritten from that row or before")
+    for row_no, held in sorted(wanted.items()):
+        if row_no == 0:
+            continue
+        problems.append(f"the journal ends at row {end}, but the club kept a head for row {row_no} (heard at "
+                        f"{_when(held[0].t)}): rows were cut off the end")
+    return Checked(not problems, end, count, tuple(problems))
+
+
+def _when(t: float) -> str:
+    import time
+
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))

@@ -1,0 +1,182 @@
+"""``cardtable duplicate open|show|export|demo``: a duplicate session on the club's machine.
+
+* ``open --dir DIR --hand-records FILE --pairs N (--movement mitchell|howell|barometer [--tables T]
+  --boards-per-round B | --asc FILE --boards-per-round B) [--method M] [--name --date --club --section]``:
+  make the session (its journal ``DIR/session.sqlite3``); prints the movement, the hand records'
+  commitment (to publish before play) and each club table's page address. Then run it live with
+  ``cardtable club dashboard --session DIR``.
+* ``show --session DIR``: the session as it stands (progress, then every traveller and the ranking).
+* ``export --session DIR --format pbn|usebio|html --out FILE``: the results.
+* ``demo --tables N --boards M --movement mitchell|howell|barometer --out DIR [--foul K] [--seed S]``: a
+  whole simulated session through a local broker, leaving ``DIR/results.pbn``, ``DIR/results.xml`` and
+  ``DIR/results.html``.
+
+Anything that cannot be done gives one line on standard error naming what and where, and exit status 2;
+no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime
+from typing import Any
+
+METHODS = ("matchpoints", "matchpoints-half", "butler", "cross-imps")
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("duplicate", help="a duplicate session: open it, show it, export its results, a demo")
+    verbs = p.add_subparsers(dest="verb", metavar="VERB")
+    verbs.required = True
+
+    o = verbs.add_parser("open", help="make a session from a movement and hand records")
+    o.add_argument("--dir", required=True, help="the session's folder")
+    o.add_argument("--hand-records", required=True, metavar="FILE", help=".pbn, .bri or .dup")
+    o.add_argument("--first", type=int, default=1, help="number of a BRI/DUP file's first board")
+    o.add_argument("--pairs", type=int, required=True, help="how many pairs play")
+    o.add_argument("--movement", choices=("mitchell", "howell", "barometer"), help="a built-in movement")
+    o.add_argument("--tables", type=int, help="tables of a Howell or barometer (a Mitchell's follow from --pairs)")
+    o.add_argument("--asc", metavar="FILE", help="a movement file (.ASC) instead of --movement")
+    o.add_argument("--boards-per-round", type=int, required=True)
+    o.add_argument("--even", choices=("skip", "relay"), default="skip", help="an even Mitchell's way round")
+    o.add_argument("--method", choices=METHODS, default="matchpoints")
+    o.add_argument("--name", default="Pairs", help="the event's name")
+    o.add_argument("--date", default="", help="YYYY-MM-DD (default today)")
+    o.add_argument("--club", default="", help="the club's name")
+    o.add_argument("--section", default="A")
+    o.set_defaults(func=_guarded(_open))
+
+    s = verbs.add_parser("show", help="print the session as it stands")
+    s.add_argument("--session", required=True, metavar="DIR")
+    s.set_defaults(func=_guarded(_show))
+
+    e = verbs.add_parser("export", help="write the session's results")
+    e.add_argument("--session", required=True, metavar="DIR")
+    e.add_argument("--format", required=True, choices=("pbn", "usebio", "html"))
+    e.add_argument("--out", required=True, metavar="FILE")
+    e.set_defaults(func=_guarded(_export))
+
+    d = verbs.add_parser("demo", help="a simulated session through a local broker, with its results")
+    d.add_argument("--tables", type=int, required=True)
+    d.add_argument("--boards", type=int, required=True)
+    d.add_argument("--movement", choices=("mitchell", "howell", "barometer"), default="mitchell")
+    d.add_argument("--out", required=True, metavar="DIR")
+    d.add_argument("--foul", type=int, default=0, help="misboard this many boards")
+    d.add_argument("--seed", type=int, help="repeat a run: the deals and every choice of the simulation")
+    d.add_argument("--method", choices=METHODS, default="matchpoints")
+    d.set_defaults(func=_guarded(_demo))
+
+
+class _Refused(Exception):
+    pass
+
+
+def _guarded(run):  # type: ignore[no-untyped-def]
+    """Every expected failure becomes one line on standard error and exit status 2."""
+    def wrapper(args: argparse.Namespace) -> int:
+        from firmware_host.duplicate.handfiles import HandRecordError
+        from firmware_host.duplicate.results import ExportError
+        from firmware_host.duplicate.session import SessionFileError
+        from firmware_host.duplicate.spec import SetupError
+
+        try:
+            return int(run(args))
+        except (HandRecordError, SetupError, SessionFileError, ExportError, _Refused, ValueError, OSError,
+                RuntimeError, TimeoutError) as exc:
+            print(f"cardtable duplicate {args.verb}: {exc}", file=sys.stderr)
+            return 2
+    return wrapper
+
+
+def _movement_spec(args: argparse.Namespace) -> dict[str, Any]:
+    from pathlib import Path
+
+    from firmware_host.duplicate.spec import mitchell_for
+
+    if bool(args.asc) == bool(args.movement):
+        raise _Refused("give either --movement or --asc")
+    if args.asc:
+        try:
+            text = Path(args.asc).read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise _Refused(f"{args.asc}: cannot be read ({exc.strerror or exc})") from None
+        return {"kind": "asc", "text": text, "boards_per_round": args.boards_per_round, "file": Path(args.asc).name}
+    if args.movement == "mitchell":
+        return mitchell_for(args.pairs, args.boards_per_round, even=args.even)
+    tables = args.tables or (args.pairs + 1) // 2
+    return {"kind": args.movement, "tables": tables, "boards_per_round": args.boards_per_round}
+
+
+def _open(args: argparse.Namespace) -> int:
+    import secrets
+
+    from firmware_host.duplicate.desk import SessionDesk
+    from firmware_host.duplicate.handfiles import read_hand_records
+    from firmware_host.duplicate.session import Session
+    from firmware_host.duplicate.spec import SessionSetup, build_movement, default_tables
+    from laws.scoring import Method
+
+    spec = _movement_spec(args)
+    movement = build_movement(spec)
+    boards = read_hand_records(args.hand_records, args.first)
+    date = args.date or datetime.now(UTC).date().isoformat()
+    setup = SessionSetup(args.name, date, args.club, spec, args.pairs,
+                         tuple(b for b in boards if b.number in set(movement.boards())), Method(args.method),
+                         args.section, default_tables(movement.tables), {}, secrets.token_hex(16))
+    session = Session.create(args.dir, setup, analyse=False)
+    desk = SessionDesk(session)
+    print(movement.text(), end="")
+    print(f"hand records: {len(setup.boards)} boards, commitment {setup.to_dict()['commitment']}")
+    for tid in setup.tables:
+        print(f"{tid}: table {setup.tables[tid]}, page /duplicate/table/{tid}?key={desk.table_key(tid)}")
+    print(f"session in {session.journal.path}; run it with: cardtable club dashboard ... --session {args.dir}")
+    session.close()
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    from firmware_host.duplicate.session import Session
+    from firmware_host.duplicate.session_state import progress
+    from laws.scoring import render_session
+
+    session = Session.open(args.session, analyse=False, readonly=True)
+    p = progress(session.state)
+    print(f"{session.state.movement.name}: round {p.called} of {p.rounds} called")
+    for t in p.tables:
+        state = "slow" if t["slow"] else "finished" if not t["left"] else f"to play {t['left']}"
+        print(f"  table {t['table']}: round {t['round']}, {t['ns'] or '-'} v {t['ew'] or '-'}, {state}")
+    for r in session.refusals[-10:]:
+        print(f"  refused: {r['why']}")
+    print(render_session(session.scored()), end="")
+    session.close()
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from firmware_host.duplicate.results import write_export
+    from firmware_host.duplicate.session import Session
+
+    session = Session.open(args.session, readonly=True)
+    size = write_export(session, args.format, args.out)
+    print(f"{args.out}: {size} bytes ({args.format})")
+    session.close()
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from firmware_host.club.duplicate_demo import DuplicateDemo
+    from laws.scoring import Method
+
+    demo = DuplicateDemo(args.out, args.tables, args.boards, args.movement, foul=args.foul, seed=args.seed,
+                         method=Method(args.method))
+    print(f"{demo.movement.name}: {len(demo.movement.boards())} boards, {demo.movement.rounds} rounds; seed {demo.seed}",
+          flush=True)
+    result = demo.run()
+    print(f"{result.results} records taken, {result.refused} refused, in {result.seconds:.1f} s")
+    for m in result.misboardings:
+        where = f"table {m.table}'s copy" if m.table else "the travelling copy"
+        print(f"misboarded: board {m.board}, {where} from round {m.from_round} ({m.moved} and {m.back} swapped)")
+    for fmt, path in result.files.items():
+        print(f"{fmt}: {path}")
+    return 0

@@ -1,0 +1,177 @@
+"""The checks a record passes before the session takes it: one small function per kind of record, each
+answering what is wrong ("" when nothing, ``"repeat"`` for a message seen before) and changing nothing.
+The rules are in ``session_state``'s docstring; the messages are listed in ``docs/session.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from firmware_host.duplicate.spec import label, pair_of_label
+from laws.cards import Card, Seat
+from laws.duplicate.movement import Seating, board_span
+from laws.scoring import ScoreInputError, board_score, parse_contract
+
+# The state is ``session_state.SessionState`` (which imports this module: the checks read it, never the
+# other way round, so it is typed loosely here).
+SessionState = Any
+Check = Callable[[SessionState, Mapping[str, Any]], str]
+
+
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check(st: SessionState, rec: Mapping[str, Any]) -> str:
+    """What is wrong with ``rec`` for the session as it stands."""
+    kind = rec.get("type")
+    rule = CHECKS.get(str(kind))
+    return f"unknown record {kind!r}" if rule is None else rule(st, rec)
+
+
+def _seating(st: SessionState, rec: Mapping[str, Any]) -> tuple[Seating | None, str]:
+    table, rnd, board = rec.get("table_number"), rec.get("round"), rec.get("board")
+    where = f"table {table}, round {rnd}"
+    if not (_whole(table) and 1 <= table <= st.movement.tables):
+        return None, f"table {table!r} is not one of the movement's tables (1-{st.movement.tables})"
+    if not (_whole(rnd) and 1 <= rnd <= st.movement.rounds):
+        return None, f"{where}: round {rnd!r} is not one of the movement's rounds (1-{st.movement.rounds})"
+    s = st.movement.at(rnd, table)
+    if s is None or not s.played:
+        return None, f"{where}: the movement gives that table no boards then (a sit-out or an idle table)"
+    boards = st.movement.boards_of(s.group)
+    if board not in boards:
+        return None, (f"{where}: a result for board {board}, but the movement gives that table boards "
+                      f"{board_span(boards)} that round")
+    return s, ""
+
+
+def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
+    source = str(rec.get("source", ""))
+    if source and source in st.sources:
+        return "repeat"
+    club = rec.get("table")
+    if club is not None and st.number_of and club not in st.number_of:
+        return f"a result from table {club!r}, which is not one of this session's tables"
+    if club is not None and st.number_of and st.number_of[club] != rec.get("table_number"):
+        return (f"table {club} is table {st.number_of[club]} of the movement, but its result says table "
+                f"{rec.get('table_number')!r}")
+    if rec.get("section", st.setup.section) != st.setup.section:
+        return f"a result for section {rec.get('section')!r}; this session is section {st.setup.section}"
+    s, problem = _seating(st, rec)
+    if s is None:
+        return problem
+    where = f"table {rec['table_number']}, round {rec['round']}, board {rec['board']}"
+    try:
+        ns, ew = pair_of_label(rec.get("ns", "")), pair_of_label(rec.get("ew", ""))
+    except ValueError as exc:
+        return f"{where}: {exc}"
+    if (ns, ew) != (s.ns, s.ew):
+        return (f"{where}: the movement seats {label(s.ns)} and {label(s.ew)} there, the result names "
+                f"{label(ns)} and {label(ew)}")
+    for p in (ns, ew):
+        earlier = st.by_pair.get((rec["board"], p))
+        if earlier is not None:
+            e = st.entries[earlier]
+            if e.club_table == rec.get("table") and (e.contract, e.declarer or None, e.tricks, e.lead or None) == (
+                    rec.get("contract"), rec.get("declarer") or None, rec.get("tricks"), rec.get("lead") or None):
+                return "repeat"
+            return (f"{where}: a second result for board {rec['board']} and pair {label(p)} (the first came "
+                    f"from table {e.table} in round {e.round})")
+    fingerprint = st.fingerprints[rec["board"]]
+    if rec.get("record") and rec["record"] != fingerprint:
+        return (f"{where}: the table played from a record that is not this session's board {rec['board']} "
+                f"(fingerprint {str(rec['record'])[:12]}..., the session's is {fingerprint[:12]}...)")
+    if rec.get("verified") and rec.get("foul"):
+        return f"{where}: a result cannot both verify against the record and call a fouled board"
+    return _check_score(st, where, rec)
+
+
+def _check_score(st: SessionState, where: str, rec: Mapping[str, Any]) -> str:
+    contract, declarer, tricks = rec.get("contract"), rec.get("declarer"), rec.get("tricks")
+    try:
+        c = None if contract == "Pass" else parse_contract(str(contract))
+        board_score(c, Seat(declarer) if declarer else None, tricks,  # type: ignore[arg-type]
+                    st.records[rec["board"]].vulnerability)
+    except (ScoreInputError, ValueError) as exc:
+        return f"{where}: {exc}"
+    lead = rec.get("lead")
+    if lead:
+        try:
+            Card.parse(str(lead))
+        except ValueError as exc:
+            return f"{where}: the lead: {exc}"
+    return ""
+
+
+def _check_round(st: SessionState, rec: Mapping[str, Any]) -> str:
+    n = rec.get("round")
+    if not (_whole(n) and 1 <= n <= st.movement.rounds):
+        return f"round {n!r} is not one of the movement's rounds (1-{st.movement.rounds})"
+    if n <= st.called:
+        return f"round {n} has been called already (the round called is {st.called})"
+    return ""
+
+
+def _check_key(st: SessionState, rec: Mapping[str, Any]) -> str:
+    key = rec.get("key")
+    if key not in st.entries:
+        return f"no traveller line {key!r} (a line is board/NS pair/EW pair, e.g. '5/3 NS/4 EW')"
+    return ""
+
+
+def _check_correct(st: SessionState, rec: Mapping[str, Any]) -> str:
+    problem = _check_key(st, rec)
+    if problem:
+        return problem
+    e = st.entries[str(rec["key"])]
+    if e.kind != "played":
+        return f"line {e.key} holds an adjusted score: adjust it again or cancel it"
+    merged = {"board": e.board, "contract": rec.get("contract", e.contract),
+              "declarer": rec.get("declarer", e.declarer) or None, "tricks": rec.get("tricks", e.tricks),
+              "lead": rec.get("lead", e.lead)}
+    return _check_score(st, f"line {e.key}", merged)
+
+
+def _check_adjust(st: SessionState, rec: Mapping[str, Any]) -> str:
+    board = rec.get("board")
+    try:
+        ns, ew = pair_of_label(rec.get("ns", "")), pair_of_label(rec.get("ew", ""))
+    except ValueError as exc:
+        return f"an adjusted score: {exc}"
+    meets = [s for s in st.movement.seatings
+             if s.played and (s.ns, s.ew) == (ns, ew) and board in st.movement.boards_of(s.group)]
+    if not meets:
+        return (f"an adjusted score on a board not played: pairs {label(ns)} and {label(ew)} do not play board "
+                f"{board!r} against each other in {st.movement.name}")
+    kind, a, b = rec.get("kind"), str(rec.get("ns_value", "")), str(rec.get("ew_value", ""))
+    if kind == "artificial":
+        try:
+            pa, pb = Fraction(a), Fraction(b)
+        except (ValueError, ZeroDivisionError):
+            return f"board {board}: an artificial score is a percentage for each side (60, 50, 40), got {a!r}/{b!r}"
+        if not (0 <= pa <= 100 and 0 <= pb <= 100):
+            return f"board {board}: an artificial score is a percentage 0 to 100, got {a}/{b}"
+        if st.setup.method.at_imps and {pa, pb} - {Fraction(60), Fraction(50), Fraction(40)}:
+            return f"board {board}: at IMPs an artificial score is 60, 50 or 40 (+3, 0, -3 IMPs), got {a}/{b}"
+        return ""
+    if kind == "assigned":
+        for v in (a, b) if b else (a,):
+            if not v.lstrip("-").isdigit() or int(v) % 10:
+                return f"board {board}: an assigned score is North-South's score, a multiple of 10, got {v!r}"
+        return ""
+    return f"board {board}: an adjusted score is 'artificial' or 'assigned', not {kind!r}"
+
+
+def _check_regroup(st: SessionState, rec: Mapping[str, Any]) -> str:
+    problem = _check_key(st, rec)
+    group = rec.get("group")
+    if not problem and not (isinstance(group, str) and len(group) == 1 and group.isalpha()):
+        problem = f"a fouled-board group is one letter, not {group!r}"
+    return problem
+
+
+CHECKS: dict[str, Check] = {"result": _check_result, "round": _check_round, "correct": _check_correct,
+                            "cancel": _check_key, "adjust": _check_adjust, "regroup": _check_regroup}

@@ -1,0 +1,171 @@
+"""What the screens show of a session, as JSON-ready values: the director's view (progress, every
+traveller, the rankings, the fouled-board calls and their groups, refusals) and a table's view (its
+seating, its pairs' standing, and only the travellers it may see).
+
+Figures are shown as ``laws.scoring.render.present`` writes them (two decimals; the one place figures
+are rounded). Words only: no code names. A traveller carries, for each line, ``t`` (when its table
+confirmed it) so a page can measure how long it took to appear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from firmware_host.duplicate.session import Session
+from firmware_host.duplicate.session_state import Entry, progress
+from firmware_host.duplicate.spec import label
+from laws.cards import Card, Seat
+from laws.duplicate.boards import dealer
+from laws.duplicate.deal import SEAT_NAMES
+from laws.scoring import Method, Ranking, ScoredBoard, ScoredLine, SessionResult, present
+from laws.scoring.bridge import STRAIN_SYMBOLS
+
+METHOD_WORDS = {Method.MATCHPOINTS: "matchpoints", Method.MATCHPOINTS_HALF: "matchpoints (½-point scale)",
+                Method.BUTLER: "Butler IMPs", Method.CROSS_IMPS: "cross-IMPs"}
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+FIELD_WORDS = {"NS": "North-South", "EW": "East-West", "one field": "All pairs"}
+
+
+def ordered_rankings(result: SessionResult) -> list[Ranking]:
+    """The fields North-South first, then East-West, then one field (the scoring gives them by name)."""
+    return sorted(result.rankings, key=lambda r: ({"NS": 0, "EW": 1}.get(r.field, 2), r.field))
+
+
+def contract_words(code: str) -> str:
+    """``4SX`` as ``4♠x``, ``Pass`` as ``Passed out``."""
+    if not code:
+        return ""
+    if code == "Pass":
+        return "Passed out"
+    doubled = len(code) - len(code.rstrip("X"))
+    body = code.rstrip("X")
+    strain = body[1:]
+    return f"{body[0]}{STRAIN_SYMBOLS.get(strain, strain)}{'x' * doubled}"
+
+
+def card_words(code: str) -> str:
+    """``AS`` as ``♠A``."""
+    return f"{SUIT_SYMBOLS[code[1]]}{code[0]}" if code else ""
+
+
+def _opt(v: Any) -> str:
+    return "" if v is None else present(v)
+
+
+def _line(ln: ScoredLine, e: Entry | None, at_imps: bool) -> dict[str, Any]:
+    score = "" if ln.ns_score is None else str(ln.ns_score)
+    if ln.ew_score is not None and ln.ew_score != ln.ns_score:
+        score += f" / {ln.ew_score}"
+    note = ln.note
+    if e is not None and e.kind != "played":
+        note = note or e.kind
+        if e.why:
+            note += f" ({e.why})"
+    elif e is not None and e.by:
+        note = f"corrected by {e.by}" + (f" ({e.why})" if e.why else "")
+    return {"key": e.key if e else "", "round": e.round if e else 0, "table": e.table if e else 0,
+            "ns": ln.ns.label, "ew": ln.ew.label, "contract": contract_words(ln.contract),
+            "by": SEAT_NAMES[Seat(ln.declarer)] if ln.declarer else "", "declarer": ln.declarer,
+            "tricks": "" if ln.tricks is None else ln.tricks, "lead": card_words(ln.lead or ""), "score": score,
+            "ns_points": present(ln.ns_points), "ew_points": present(ln.ew_points),
+            "ns_pct": "" if at_imps else _opt(ln.ns_percent), "ew_pct": "" if at_imps else _opt(ln.ew_percent),
+            "group": ln.group, "note": note, "verified": bool(e and e.verified),
+            "fouled": bool(e and e.foul), "t": e.t if e else 0.0}
+
+
+def traveller(session: Session, board: ScoredBoard) -> dict[str, Any]:
+    """One board's traveller in words, with its double-dummy par once the analysis is ready."""
+    mine = session.state.by_board.get(board.number, {})
+    at_imps = session.setup.method.at_imps
+    a = session.analysis(board.number)
+    lines = [_line(ln, mine.get(f"{board.number}/{ln.ns.label}/{ln.ew.label}"), at_imps) for ln in board.lines]
+    return {"board": board.number, "dealer": SEAT_NAMES[dealer(board.number)],
+            "vulnerability": board.vulnerability.words, "due": board.due, "played": len(lines),
+            "top": _opt(board.top), "par": a.optimum_score if a else "",
+            "par_contracts": list(a.par_contracts) if a else [],
+            "dd": {s.value: dict(v) for s, v in a.tricks.items()} if a else None,
+            "groups": sorted({ln["group"] for ln in lines}), "lines": lines}
+
+
+def rankings(session: Session, names: bool = True) -> list[dict[str, Any]]:
+    result = session.scored()
+    out = []
+    for r in ordered_rankings(result):
+        rows = []
+        for s in r.standings:
+            who = session.setup.names.get(s.pair.label, ("", "")) if names else ("", "")
+            rows.append({"place": s.place, "pair": s.pair.label, "names": " & ".join(n for n in who if n),
+                         "total": present(s.total), "tops": _opt(s.tops), "percent": _opt(s.percent),
+                         "per_board": present(s.per_board), "boards": s.boards})
+        out.append({"field": FIELD_WORDS.get(r.field, r.field), "rows": rows})
+    return out
+
+
+def fouls(session: Session) -> list[dict[str, Any]]:
+    """Every fouled-board call with the group its result is in."""
+    st = session.state
+    out = []
+    for board in st.movement.boards():
+        called = [e for e in st.lines_of(board) if e.foul or (e.original is not None and e.original.foul)]
+        groups = st.board_groups(board) if called else {}
+        for e in called:
+            out.append(_foul_words(e, groups.get(e.key, "A")))
+    return out
+
+
+def _foul_words(e: Entry, group: str) -> dict[str, Any]:
+    f = e.foul or (e.original.foul if e.original is not None else None)
+    assert f is not None
+    card = Card.parse(f["card"])
+    return {"board": e.board, "table": e.table, "round": e.round, "key": e.key, "group": group,
+            "said": (f"The {card.name} was played by {SEAT_NAMES[Seat(f['played_by'])]}; the record gives it to "
+                     f"{SEAT_NAMES[Seat(f['record_seat'])]} (trick {f['trick']})."),
+            "seats": ", ".join(SEAT_NAMES[Seat(s)] for s in f["seats"])}
+
+
+def session_words(session: Session) -> dict[str, Any]:
+    s = session.setup
+    m = session.state.movement
+    return {"name": s.name, "date": s.date, "club": s.club, "section": s.section, "movement": m.name,
+            "method": METHOD_WORDS[s.method], "pairs": s.pairs, "tables": m.tables, "rounds": m.rounds,
+            "commitment": session.state.commitment}
+
+
+def director_view(session: Session, boards: Iterable[int] | None = None) -> dict[str, Any]:
+    """The director's view; ``boards``: only those travellers (None: every board)."""
+    result = session.scored()
+    wanted = None if boards is None else set(boards)
+    p = progress(session.state)
+    return {"session": session_words(session), "called": p.called, "rounds": p.rounds, "progress": p.tables,
+            "slow": [t["table"] for t in p.tables if t["slow"]],
+            "boards": [traveller(session, b) for b in result.boards if wanted is None or b.number in wanted],
+            "rankings": rankings(session), "fouls": fouls(session),
+            "refusals": [{"t": r.get("t", 0.0), "why": r["why"], "what": str(r.get("record", {}).get("type", ""))}
+                         for r in session.refusals[-20:]][::-1],
+            "version": session.version}
+
+
+def table_view(session: Session, table: int) -> dict[str, Any]:
+    """What table ``table``'s page shows: its seating, its seated pairs' standing, and the travellers of the
+    boards both its pairs may see (never one a pair seated there has still to play)."""
+    st = session.state
+    r = st.table_round(table)
+    s = st.movement.at(r, table)
+    visible = st.visible_boards(table)
+    result = session.scored()
+    seated = {label(p) for p in (s.pairs if s else ())}
+    standing = []
+    for ranking in ordered_rankings(result):
+        for row in ranking.standings:
+            if row.pair.label in seated:
+                standing.append({"pair": row.pair.label, "place": row.place, "field": FIELD_WORDS.get(ranking.field),
+                                 "percent": _opt(row.percent), "total": present(row.total), "boards": row.boards})
+    move = r > 1 and s is not None and s.played and st.unplayed_at(s) == list(st.movement.boards_of(s.group))
+    return {"table": table, "round": r, "called": st.called, "rounds": st.movement.rounds,
+            "ns": label(s.ns) if s else "", "ew": label(s.ew) if s else "",
+            "boards": list(st.movement.boards_of(s.group)) if s and s.played else [],
+            "left": st.unplayed_at(s) if s and s.played else [], "move": f"Move for round {r}" if move else "",
+            "standing": standing, "session": session_words(session),
+            "travellers": [traveller(session, b) for b in result.boards if b.number in visible],
+            "version": session.version}

@@ -1,0 +1,140 @@
+"""Journal heads kept by the club (issue 20, item 6): every table's heads from its heartbeat, append-only
+on the club machine; the dashboard shows "journal verified up to row N, at time T"; ``cardtable club
+verify TABLE`` checks a table's journal against them, and so catches a history edited and re-hashed on
+the table's own disk (which ``cardtable journal verify`` alone passes)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.cli import main
+from firmware_host.club.broker import LocalBroker
+from firmware_host.club.heads import HeadBook
+from firmware_host.club.publisher import MqttPublisher
+from firmware_host.club.state import ClubState
+from firmware_host.config import MqttConfig
+from firmware_host.records.journal import Journal
+from tests.club.conftest import PASSWORDS, login
+from tests.records.test_journal_tamper import _rehash_from
+
+
+def _journal(path: Path, rows: int) -> Journal:
+    j = Journal.open(path, synchronous="NORMAL")
+    for k in range(rows):
+        j.append("note", {"k": k}, 1000.0 + k)
+    return j
+
+
+def _beat(table: str, head: str) -> tuple[str, bytes]:
+    return f"cardtable/{table}/heartbeat", json.dumps({"table": table, "t": 1.0, "seq": 0, "pending": 0,
+                                                      "head": head}).encode()
+
+
+def test_the_club_keeps_each_new_head_once_and_flags_one_that_does_not_follow(tmp_path: Path) -> None:
+    book = HeadBook(tmp_path / "heads.jsonl")
+    s = ClubState(book)
+    g = "a" * 64
+    for now, head in [(10.0, f"5:{g}"), (15.0, f"5:{g}"), (20.0, f"9:{'b' * 64}")]:
+        s.ingest(*_beat("t1", head), now)
+    view = s.tables["t1"].to_dict()
+    assert view["journal"] == {"row": 9, "t": 20.0, "problem": ""}
+    lines = (tmp_path / "heads.jsonl").read_text().splitlines()
+    assert [json.loads(x)["row"] for x in lines] == [5, 9]  # the repeat of row 5 is not written again
+    s.ingest(*_beat("t1", f"3:{'c' * 64}"), 30.0)  # the journal went back: cut or replaced
+    assert "went back from row 9 to row 3" in s.tables["t1"].to_dict()["journal"]["problem"]
+    s.ingest(*_beat("t1", "not a head"), 31.0)  # ignored, never an exception
+    book.close()
+    again = HeadBook(tmp_path / "heads.jsonl")  # the club machine restarts: it still knows
+    assert again.last("t1").row == 3 and again.problem("t1") is not None  # type: ignore[union-attr]
+    assert len((tmp_path / "heads.jsonl").read_text().splitlines()) == 3  # only ever appended
+    again.close()
+
+
+def _club_verify(capsys: pytest.CaptureFixture[str], heads: Path, data: Path) -> tuple[int, str, str]:
+    rc = main(["club", "verify", "t1", "--heads", str(heads), "--journal", str(data)])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_club_verify_catches_a_history_rehashed_on_the_table(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    j = _journal(data, 40)
+    book = HeadBook(tmp_path / "heads.jsonl")
+    for rows in (10, 20, 30):  # heartbeats as the journal grew
+        while j.head()[0] < rows + 40:
+            j.append("note", {"more": j.head()[0]}, 2000.0)
+        row, h = j.head()
+        book.record("t1", row, h, 3000.0 + rows)
+    j.close()
+    book.close()
+    rc, out, err = _club_verify(capsys, tmp_path / "heads.jsonl", data)
+    assert rc == 0 and "holds all 3 heads the club kept" in out, err
+    _rehash_from(data / "journal.sqlite3", 15, {"k": "changed"})  # an edit, and every later hash redone
+    assert main(["journal", "verify", "--data-dir", str(data)]) == 0  # the chain alone cannot tell
+    capsys.readouterr()
+    rc, out, err = _club_verify(capsys, tmp_path / "heads.jsonl", data)
+    assert rc == 1 and err.count("TAMPERED") == 3 and "row 50 has hash" in err
+
+
+def test_club_verify_catches_rows_cut_off_the_end_and_says_what_it_lacks(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    import sqlite3
+
+    data = tmp_path / "data"
+    j = _journal(data, 30)
+    book = HeadBook(tmp_path / "heads.jsonl")
+    book.record("t1", *j.head(), 5000.0)
+    j.close()
+    book.close()
+    conn = sqlite3.connect(data / "journal.sqlite3")
+    conn.execute("DROP TRIGGER IF EXISTS journal_no_delete")
+    conn.execute("DELETE FROM journal WHERE seq > 20")
+    conn.commit()
+    conn.close()
+    rc, _, err = _club_verify(capsys, tmp_path / "heads.jsonl", data)
+    assert rc == 1 and "ends at row 20, but the club kept a head for row 30" in err
+    rc, _, err = main(["club", "verify", "t9", "--heads", str(tmp_path / "heads.jsonl"), "--journal",
+                       str(data)]), "", capsys.readouterr().err
+    assert rc == 2 and "no journal head of table 't9'" in err
+
+
+def test_the_dashboard_keeps_the_heads_it_hears_and_shows_them(tmp_path: Path, broker: LocalBroker) -> None:
+    from starlette.testclient import TestClient
+
+    from firmware_host.club.auth import hash_password
+    from firmware_host.club.dashboard import Dashboard
+
+    book = HeadBook(tmp_path / "heads.jsonl")
+    d = Dashboard("127.0.0.1", broker.port, "dashboard", PASSWORDS["dashboard"],
+                  {"director": hash_password("right-horse-1")}, heads=book)
+    journal = _journal(tmp_path / "t1", 7)
+    pub = MqttPublisher(MqttConfig(host="127.0.0.1", port=broker.port), "t1", journal, password=PASSWORDS["t1"],
+                        heartbeat=0.1)
+    try:
+        with TestClient(d.app, base_url="http://club.test") as client:
+            login(client)
+            pub.start()
+            deadline = time.monotonic() + 15
+            view: dict[str, Any] = {}
+            while not (view.get("journal") or {}).get("row") == 7:
+                assert time.monotonic() < deadline, view
+                time.sleep(0.05)
+                view = next((t for t in client.get("/api/state").json()["tables"] if t["table"] == "t1"), {})
+            assert view["journal"]["problem"] == "" and view["journal"]["t"] > 0
+    finally:
+        pub.stop()
+        journal.close()
+        book.close()
+    (line,) = (tmp_path / "heads.jsonl").read_text().splitlines()
+    assert json.loads(line)["row"] == 7 and json.loads(line)["hash"] == journal_head(tmp_path / "t1")
+
+
+def journal_head(path: Path) -> str:
+    with Journal.open_readonly(path) as j:
+        return j.head()[1]

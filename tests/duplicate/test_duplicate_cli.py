@@ -1,0 +1,82 @@
+"""``cardtable duplicate open|show|export|demo``: a session made from a movement and hand records, shown
+and exported; bad input gets one line naming what and where, exit status 2, no traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+from firmware_host.duplicate.handfiles import write_hand_records
+from firmware_host.duplicate.session import Session
+from laws.duplicate.movement import mitchell, to_asc
+
+from .sessionkit import all_results, make_setup
+
+
+@pytest.fixture
+def records(tmp_path: Path) -> Path:
+    setup = make_setup({"kind": "mitchell", "tables": 4, "boards_per_round": 2})
+    path = tmp_path / "tonight.pbn"
+    write_hand_records(path, setup.boards)
+    return path
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    rc = main(argv)
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_open_show_and_export_a_session(tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, err = _run(["duplicate", "open", "--dir", str(tmp_path / "s"), "--hand-records", str(records),
+                         "--pairs", "8", "--movement", "mitchell", "--boards-per-round", "2", "--date", "2025-11-30",
+                         "--name", "Monday pairs", "--club", "Our club"], capsys)
+    assert rc == 0, err
+    assert "Mitchell, 4 tables (skip): 8 pairs" in out and "commitment " in out
+    assert "table-03: table 3, page /duplicate/table/table-03?key=" in out
+    session = Session.open(tmp_path / "s", analyse=False)
+    assert session.setup.name == "Monday pairs" and len(session.setup.boards) == 8
+    session.submit(all_results(session.setup)[:4])
+    session.close()
+    rc, out, err = _run(["duplicate", "show", "--session", str(tmp_path / "s")], capsys)
+    assert rc == 0 and "round 1 of 3 called" in out and "Field NS" in out
+    rc, out, err = _run(["duplicate", "export", "--session", str(tmp_path / "s"), "--format", "usebio", "--out",
+                         str(tmp_path / "r.xml")], capsys)
+    assert rc == 0, err
+    assert (tmp_path / "r.xml").read_bytes().startswith(b"<?xml")
+
+
+@pytest.mark.parametrize(("extra", "words"), [
+    (["--movement", "howell", "--tables", "4", "--pairs", "9"], "Howell, 4 tables seats 8 pairs (8 seats at 4 tables), not 9"),
+    (["--movement", "mitchell", "--pairs", "20"], "plays boards 1-20 but the hand records have no board 9-20"),
+    (["--pairs", "8"], "give either --movement or --asc"),
+])
+def test_open_refuses_what_cannot_be_played(tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str],
+                                            extra: list[str], words: str) -> None:
+    rc, out, err = _run(["duplicate", "open", "--dir", str(tmp_path / "s"), "--hand-records", str(records),
+                         "--boards-per-round", "2", *extra], capsys)
+    assert rc == 2 and words in err and "Traceback" not in err, err
+    assert not (tmp_path / "s").exists()
+
+
+def test_open_refuses_an_asc_with_a_pair_twice_in_a_round_naming_the_line(
+        tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    asc = tmp_path / "m.asc"
+    asc.write_text(to_asc(mitchell(3, 2)).replace("2- 5 B", "2- 4 B").replace("2-5 B", "2-4 B"))
+    rc, out, err = _run(["duplicate", "open", "--dir", str(tmp_path / "s"), "--hand-records", str(records),
+                         "--boards-per-round", "2", "--pairs", "6", "--asc", str(asc)], capsys)
+    assert rc == 2 and "m.asc: line 3: pair 4 is at tables 1 and 2 in round 1" in err, err
+
+
+def test_export_without_a_session_and_a_demo_that_cannot_share_its_boards_are_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rc, _out, err = _run(["duplicate", "export", "--session", str(tmp_path / "none"), "--format", "pbn", "--out",
+                          str(tmp_path / "r.pbn")], capsys)
+    assert rc == 2 and "no session here" in err
+    rc, _out, err = _run(["duplicate", "demo", "--tables", "8", "--boards", "25", "--out", str(tmp_path / "d")], capsys)
+    assert rc == 2 and "25 boards do not share equally among the 8 board groups" in err
+    rc, _out, err = _run(["duplicate", "demo", "--tables", "2", "--boards", "6", "--movement", "howell", "--out",
+                          str(tmp_path / "d")], capsys)
+    assert rc == 2 and "Howell movements here have 3 to 8 tables, not 2" in err

@@ -1,0 +1,157 @@
+"""The club link for duplicate as data (docs/mqtt.md, "Duplicate"): a table's board message checked field
+by field, the session's desk taking batches (a repeat dropped, a message it cannot read journaled as a
+refusal and answered to its table), and the seatings and round it publishes."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.duplicate.desk import SessionDesk
+from firmware_host.duplicate.link import (
+    LinkError,
+    board_topic,
+    parse_result,
+    parse_session_message,
+    result_body,
+    seating_topic,
+)
+from firmware_host.duplicate.session import Session
+
+from .sessionkit import make_setup, result
+
+MITCHELL_3 = {"kind": "mitchell", "tables": 3, "boards_per_round": 2}
+
+
+def _message(rec: dict[str, Any], seq: int = 7, **envelope: Any) -> bytes:
+    body = result_body(section="A", table_number=rec["table_number"], round=rec["round"], board=rec["board"],
+                       ns=rec["ns"], ew=rec["ew"], contract=rec["contract"], declarer=rec["declarer"],
+                       tricks=rec["tricks"], lead=rec["lead"], record=rec["record"], verified=rec["verified"],
+                       foul=rec["foul"], play=rec["play"], auction=rec["auction"], confirmed={"ns": "N", "ew": "E"})
+    env = {"table": rec["table"], "kind": "board", "seq": seq, "prev": seq - 1, "deal": 1, "secret": False,
+           "t": 1764500000.5, "body": body, **envelope}
+    return json.dumps(env).encode()
+
+
+@pytest.fixture
+def rec() -> dict[str, Any]:
+    return result(make_setup(MITCHELL_3), 1, 2, 3, random.Random(5))
+
+
+def test_a_board_message_becomes_the_sessions_result_record(rec: dict[str, Any]) -> None:
+    got = parse_result(board_topic("table-02"), _message(rec))
+    assert got["type"] == "result" and got["table"] == "table-02" and got["source"] == "table-02:7"
+    assert {k: got[k] for k in ("table_number", "round", "board", "ns", "ew", "contract", "tricks", "lead")} == \
+        {k: rec[k] for k in ("table_number", "round", "board", "ns", "ew", "contract", "tricks", "lead")}
+    assert got["play"] == rec["play"] and got["confirmed"] == {"ns": "N", "ew": "E"} and got["t"] == 1764500000.5
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda b: b.update(tricks=14), "tricks must be a whole number 0 to 13, got 14"),
+    (lambda b: b.update(round=0), "round must be a whole number 1 to 999, got 0"),
+    (lambda b: b.update(lead="1S"), "lead: '1S' is not a card"),
+    (lambda b: b.update(play=["AS", "ZZ"]), "play[1]: 'ZZ' is not a card"),
+    (lambda b: b.update(declarer="X"), "declarer must be N, E, S or W, got 'X'"),
+    (lambda b: b.update(record="ABC"), "record must be the board's fingerprint (64 lower-case hex digits)"),
+    (lambda b: b.update(verified="yes"), "verified must be true or false, got 'yes'"),
+    (lambda b: b.update(foul={"card": "AS", "played_by": "N", "record_seat": "N", "trick": 1, "seats": ["N"]}),
+     "foul: the seat that played the card is the seat the record gives it to"),
+    (lambda b: b.update(foul={"card": "AS", "played_by": "N", "record_seat": "E", "trick": 1, "seats": []}),
+     "foul.seats must list the seats whose hands differ"),
+    (lambda b: b.pop("contract"), "contract must be text of 1 to 8 characters, got None"),
+])
+def test_each_malformed_field_is_named(rec: dict[str, Any], change: Any, words: str) -> None:
+    env = json.loads(_message(rec))
+    if rec["play"]:
+        env["body"]["lead"] = env["body"]["play"][0]
+    change(env["body"])
+    with pytest.raises(LinkError) as exc:
+        parse_result(board_topic("table-02"), json.dumps(env).encode())
+    assert words in str(exc.value)
+
+
+def test_a_message_for_another_table_or_not_a_board_message_is_refused(rec: dict[str, Any]) -> None:
+    with pytest.raises(LinkError, match="names table 'table-02' and kind 'board' on table table-03's board topic"):
+        parse_result(board_topic("table-03"), _message(rec))
+    with pytest.raises(LinkError, match="is not a board topic"):
+        parse_result("cardtable/table-02/event", _message(rec))
+    with pytest.raises(LinkError, match="payload is not JSON"):
+        parse_result(board_topic("table-02"), b"{not json")
+    with pytest.raises(LinkError, match="over the 65536-byte limit"):
+        parse_result(board_topic("table-02"), b" " * 70000)
+    with pytest.raises(LinkError, match="the lead .* is not the first card of the play"):
+        env = json.loads(_message(rec))
+        env["body"]["play"] = ["2C"] + env["body"]["play"][1:]
+        env["body"]["lead"] = "AS" if env["body"]["play"][0] != "AS" else "KS"
+        parse_result(board_topic("table-02"), json.dumps(env).encode())
+
+
+def test_a_table_reads_only_the_round_and_its_own_seating() -> None:
+    seat = json.dumps({"kind": "seating", "table": "table-02", "round": 1}).encode()
+    assert parse_session_message("table-02", seating_topic("table-02"), seat)["round"] == 1
+    with pytest.raises(LinkError, match="a seating for table 'table-02' on table table-01's topic"):
+        parse_session_message("table-01", seating_topic("table-01"), seat)
+    with pytest.raises(LinkError, match="is not this table's session topic"):
+        parse_session_message("table-01", seating_topic("table-02"), seat)
+
+
+class Wire:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any], bool]] = []
+
+    def __call__(self, topic: str, payload: str, retain: bool) -> None:
+        self.sent.append((topic, json.loads(payload), retain))
+
+    def last(self, topic: str) -> dict[str, Any]:
+        return [m for t, m, _r in self.sent if t == topic][-1]
+
+
+def test_the_desk_takes_a_batch_drops_a_repeat_and_answers_a_refusal(tmp_path: Path, rec: dict[str, Any]) -> None:
+    setup = make_setup(MITCHELL_3)
+    wire = Wire()
+    desk = SessionDesk(Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL"), wire)
+    assert desk.publish_all() == 4   # the round and three seatings, retained
+    first = wire.last(seating_topic("table-02"))
+    assert (first["round"], first["ns"], first["ew"], [b["board"] for b in first["boards"]]) == (1, "2 NS", "2 EW", [3, 4])
+    assert first["boards"][0]["record"] == setup.boards[2].fingerprint and first["move"] is False
+    assert first["page"].startswith("/duplicate/table/table-02?key=") and desk.check_key("table-02", first["page"][-20:])
+    assert not desk.check_key("table-01", first["page"][-20:])
+    changed: list[set[int]] = []
+    desk.listeners.append(lambda boards, outcomes: changed.append(boards))
+    message = _message(rec)
+    for payload in (message, message, b"garbage"):
+        assert desk.offer(board_topic("table-02"), payload)
+    assert not desk.offer("cardtable/table-02/event", message)
+    wire.sent.clear()
+    assert desk.tick() and changed == [{3}]
+    assert len(desk.session.state.entries) == 1 and desk.taken == 1 and desk.refused == 1
+    answers = wire.last(seating_topic("table-02"))["answers"]
+    assert [a["status"] for a in answers] == ["taken", "repeat", "refused"]
+    assert "payload is not JSON" in answers[-1]["why"]
+    assert [t for t, _m, _r in wire.sent] == [seating_topic("table-02")]   # only what changed
+    notes = [r.body for r in desk.session.journal.rows() if r.kind == "note"]
+    assert notes[-1]["refused"]["record"]["payload"] == "garbage"
+    desk.session.close()
+
+
+def test_move_for_the_next_round_reaches_every_table(tmp_path: Path) -> None:
+    setup = make_setup(MITCHELL_3)
+    wire = Wire()
+    desk = SessionDesk(Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL"), wire)
+    rng = random.Random(2)
+    for t in (1, 2, 3):
+        s = desk.session.state.movement.at(1, t)
+        for b in desk.session.state.movement.boards_of(s.group):
+            desk.offer(board_topic(f"table-0{t}"), _message(result(setup, 1, t, b, rng), seq=10 * t + b))
+    desk.tick()
+    assert desk.director({"type": "round", "round": 2, "by": "td"}).taken
+    assert wire.last("cardtable/session/round")["round"] == 2
+    for t in (1, 2, 3):
+        m = wire.last(seating_topic(f"table-0{t}"))
+        assert m["round"] == 2 and m["move"] is True and m["called"] == 2
+    assert desk.director({"type": "round", "round": 2, "by": "td"}).why == "round 2 has been called already (the round called is 2)"
+    desk.session.close()
