@@ -173,6 +173,7 @@ class Table:
     display: Any | None = None
     publisher: Any | None = None
     duplicate: Any | None = None
+    results: Any | None = None
     stop_event: threading.Event = field(default_factory=threading.Event)
 
     def run(self) -> None:
@@ -225,6 +226,10 @@ def build_table(cfg: Config, *, display: Any | None = None) -> Table:
         publisher = MqttPublisher(cfg.mqtt, cfg.table.id, journal, time.time)
         publisher.on_command(ClubCommands(cfg.table.game, ctl.submit), acknowledges=True)
         ctl.observers.append(publisher)
+        if cfg.duplicate is not None and cfg.duplicate.session:
+            from firmware_host.club.duplicate_table import DuplicateResults
+
+            table.results = DuplicateResults(ctl, publisher)   # the seating in, results out (before start)
         publisher.start()
         table.publisher = publisher
     dup = cfg.duplicate

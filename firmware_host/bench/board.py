@@ -205,11 +205,12 @@ def run(args: argparse.Namespace) -> int:
     ok = ok and cpu["per_board_ms_median"] < 5.0
     from firmware_host.bench.board_check import check_per_card, engine_per_card, station_cpu
 
-    station = station_cpu(5 if quick else 30)
+    frames = _board_frames()
+    station = station_cpu(frames, 5 if quick else 30)
     figures["dealing station CPU per board"] = station
     ok = ok and station["per_board_ms_median"] < 5.0
     for sync in ("NORMAL", "FULL"):
-        figures[f"... with its journal, {sync}"] = station_cpu(3 if quick else 15, sync)
+        figures[f"... with its journal, {sync}"] = station_cpu(frames, 3 if quick else 15, sync)
     figures["record check per card"] = check_per_card(50 if quick else 500)
     figures["duplicate engine per card"] = engine_per_card(5 if quick else 40)
     figures["targets"] = ("wall/wire <= 1.10 (median); host CPU < 5 ms a board (link and station); the card "

@@ -54,17 +54,17 @@ class _MemoryJournal:
         pass
 
 
-def station_cpu(reps: int, journal: str = "memory") -> dict[str, float]:
+def station_cpu(board_frames: tuple[list[bytes], Any, bytes], reps: int, journal: str = "memory") -> dict[str, float]:
     """Thread CPU time for a dealing station to take one whole board in (session, tracker, its journal:
-    ``memory``, or SQLite with ``NORMAL`` or ``FULL``)."""
+    ``memory``, or SQLite with ``NORMAL`` or ``FULL``); ``board_frames`` as ``board._board_frames``
+    gives them (the frames, the command, what the shoe said first)."""
     from dataclasses import replace
 
-    from firmware_host.bench.board import _board_frames
     from firmware_host.duplicate.station import DealingStation
     from firmware_host.records.journal import Journal
     from firmware_host.shoe.session import ShoeSession
 
-    frames, cmd, hello = _board_frames()
+    frames, cmd, hello = board_frames
     board = Board.numbered(1, Deal(tuple(cmd.seats)))
 
     class _Link:

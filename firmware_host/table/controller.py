@@ -152,6 +152,11 @@ class TableController:
         and after the shoe comes online."""
         self._shoe_listeners.append(listener)
 
+    def journal_note(self, body: dict[str, Any]) -> int:
+        """Controller thread only (a listener, an observer): commit a note row now; its seq."""
+        self.seq = self.order.commit([("note", dict(body), self.clock())])[-1]
+        return self.seq
+
     def on_session(self, listener: Callable[[dict[str, Any]], None]) -> None:
         """Call ``listener(message)`` (controller thread) once a ``SessionInput`` is journaled."""
         self._session_listeners.append(listener)

@@ -51,15 +51,18 @@ class Seating:
 
 
 def seating_from_session(msg: Mapping[str, Any]) -> Seating:
-    """A session's seating message (``duplicate.link.seating_message``) as a :class:`Seating`.
+    """A session's seating message (``duplicate.link.seating_message``) as a :class:`Seating`: the boards
+    of its round still without a result (``left``), in the round's order; none while its pair sits out.
 
     Raises:
         ValueError: a field missing or of the wrong kind (named).
     """
     try:
         boards = [(int(b["board"]), str(b["record"])) for b in msg["boards"]]
+        left = [int(n) for n in msg.get("left", [n for n, _ in boards])]
+        play = () if msg.get("sit_out") else tuple(n for n, _ in boards if n in left)
         return Seating(str(msg["section"]), int(msg["table_number"]), int(msg["round"]), str(msg["ns"]),
-                       str(msg["ew"]), tuple(n for n, _ in boards), tuple(boards))
+                       str(msg["ew"]), play, tuple(boards))
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"a seating message without a usable {exc}") from None
 
