@@ -14,9 +14,11 @@ from typing import Any
 
 from firmware_host.soak.dup_check import StationFigures, TableFigures, check_station, check_tables
 from firmware_host.soak.dup_schedule import DupSchedule, make_dup_schedule
+from firmware_host.soak.dup_session import boards_needed, run_session
 from firmware_host.soak.dup_station import StationRun
 from firmware_host.soak.dup_tables import run_tables
 from firmware_host.soak.rig import all_rows
+from laws.cards import Card
 
 
 @dataclass
@@ -32,6 +34,7 @@ class DupResult:
     seconds: float = 0.0
     played: list[Any] = field(default_factory=list)                      # the soak's record, for the checker
     pockets: dict[int, dict[int, list[str]]] = field(default_factory=dict)
+    session: dict[str, int] = field(default_factory=dict)                # results taken, refused, due
 
     @property
     def ok(self) -> bool:
@@ -39,17 +42,49 @@ class DupResult:
 
 
 def evening(workdir: Path, *, tables: int = 3, boards: int = 6, seed: int = 1, faults: int = 3,
-            misboard_rate: float = 0.35, schedule: DupSchedule | None = None) -> DupResult:
-    """Deal the evening's boards at the station, play them at the tables, check everything."""
+            misboard_rate: float = 0.35, schedule: DupSchedule | None = None, session: bool = True) -> DupResult:
+    """Deal the evening's boards at the station, play them at the tables, check everything.
+
+    With ``session`` (and Mosquitto installed) the tables play a Mitchell of the club's session, ``boards``
+    a round, over the broker; otherwise every table plays ``boards`` boards alone, from its configuration.
+    """
+    import shutil
+
     t0 = time.monotonic()
-    schedule = schedule or make_dup_schedule(tables, boards, seed, misboard_rate=misboard_rate, faults=faults)
+    session = session and (shutil.which("mosquitto") is not None or Path("/usr/sbin/mosquitto").exists())
+    count = boards_needed(tables, boards) if session else boards
+    schedule = schedule or make_dup_schedule(tables, count, seed, misboard_rate=misboard_rate, faults=faults)
     station = StationRun(list(schedule.records.values()), workdir / "station", seed, world_faults=min(2, faults))
     srec = station.run()
     sfig = check_station(list(schedule.records.values()), srec.pockets, all_rows(station.journal))
-    out = run_tables(schedule, workdir / "tables", seed)
+    if session:
+        out = run_session(schedule, workdir / "club", seed, boards)
+    else:
+        out = run_tables(schedule, workdir / "tables", seed)
     tfig = check_tables(out["played"], out["journals"])
+    if session:
+        _check_session(tfig, out)
     return DupResult(schedule, sfig, tfig, srec.faults, out["faults"], out["finished"], out["restarts"] + srec.starts - 1,
-                     out["tracebacks"], time.monotonic() - t0, out["played"], srec.pockets)
+                     out["tracebacks"], time.monotonic() - t0, out["played"], srec.pockets,
+                     {k: out[k] for k in ("taken", "refused", "entries", "due") if k in out})
+
+
+def _check_session(f: TableFigures, out: dict[str, Any]) -> None:
+    """The session took one result for every board due, refused none, and holds a foul exactly for the
+    boards whose cards were played against their record (a Mitchell's North-South pair sits at its table
+    all evening, so a result's key starts ``<board>/<table> NS/``)."""
+    if out["entries"] != out["due"]:
+        f.problems.append(f"the session holds {out['entries']} results of the {out['due']} due")
+    if out["refused"]:
+        f.problems.append(f"the session refused {out['refused']} result(s)")
+    for p in out["played"]:
+        want = any(p.record.deal.holder(Card.parse(c)).value != s for s, c in p.play)
+        got = next((v for k, v in out["fouled"].items() if k.startswith(f"{p.record.number}/{p.table} NS/")), None)
+        if got is None:
+            f.problems.append(f"table {p.table} board {p.record.number}: no result in the session")
+        elif got != want:
+            f.problems.append(f"table {p.table} board {p.record.number}: the session's foul is {got}, the cards "
+                              f"say {want}")
 
 
 def table(r: DupResult) -> str:
@@ -73,7 +108,10 @@ def table(r: DupResult) -> str:
         ("scores checked against the cards", t.scored),
         ("table faults", ", ".join(f"{k} {v}" for k, v in sorted(r.table_faults.items())) or "-"),
         ("restarts / tracebacks", f"{r.restarts} / {r.tracebacks}"),
-        ("every table finished its round", "yes" if r.finished else "NO"),
+        ("results in the session / due / refused (messages taken, repeats included)",
+         f"{r.session.get('entries')} / {r.session.get('due')} / {r.session.get('refused')} ({r.session.get('taken')})"
+         if r.session else "no session (tables alone)"),
+        ("every table finished", "yes" if r.finished else "NO"),
         ("time", f"{r.seconds:.0f} s"),
     ]
     lines = ["| duplicate soak | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows]

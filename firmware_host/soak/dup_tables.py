@@ -42,10 +42,21 @@ log = logging.getLogger(__name__)
 RESTART_SEC = 0.5
 
 
-def _config(folder: Path, plan: TablePlan, records: Path, shoe_port: str | None) -> Path:
+def _config(folder: Path, plan: TablePlan, records: Path, shoe_port: str | None,
+            mqtt: tuple[str, int, str, Path] | None = None) -> Path:
+    """The table's configuration: alone (its round and boards from the plan), or with ``mqtt`` (host, port,
+    its id, its password file) in the club's session."""
     boards = ", ".join(str(n) for n in plan.boards)
+    tid = mqtt[2] if mqtt else f"dup-{plan.table}"
+    club = "" if mqtt is None else f"""
+[mqtt]
+host = "{mqtt[0]}"
+port = {mqtt[1]}
+username = "{mqtt[2]}"
+password_file = "{mqtt[3]}"
+"""
     text = f"""[table]
-id = "dup-{plan.table}"
+id = "{tid}"
 name = "Duplicate table {plan.table}"
 game = "duplicate-bridge"
 data_dir = "{folder / 'data'}"
@@ -69,7 +80,8 @@ round = {plan.round}
 ns = "{plan.ns}"
 ew = "{plan.ew}"
 boards = "{boards}"
-"""
+session = {'true' if mqtt else 'false'}
+""" + club
     path = folder / "table.toml"
     path.write_text(text, encoding="utf-8")
     return path
@@ -87,6 +99,7 @@ class TableRun:
     entries: list[dict[str, Any]] = field(default_factory=list)
     faults: dict[str, int] = field(default_factory=dict)
     restarts: int = 0
+    mqtt: tuple[str, int, str, Path] | None = None     # in a club session: host, port, its id, password file
 
     def start(self, records_file: Path) -> None:
         from firmware_host.shoe.virtual import VirtualShoe
@@ -105,7 +118,7 @@ class TableRun:
             fifo.unlink()
         os.mkfifo(fifo)
         self.fifo = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)
-        self.proc = RunProcess(_config(self.folder, self.plan, records_file, port), fifo, self.folder)
+        self.proc = RunProcess(_config(self.folder, self.plan, records_file, port, self.mqtt), fifo, self.folder)
         self.watch = JournalWatch(self.folder / "data" / "journal.sqlite3")
         self.replica = LawEngine("duplicate-bridge")
         self.director_seen = 0
@@ -168,7 +181,7 @@ class TableRun:
         if b is None:
             return
         if self.current is None or (self.current.record.number, self.current.round) != (b.number, b.round):
-            self._new_board(b.number)
+            self._new_board(b.number, b.round or self.plan.round)
         p = self.current
         assert p is not None
         if b.done:
@@ -196,16 +209,16 @@ class TableRun:
         elif h.play is not None and h.play.turn is not None:
             self._card(p, h.play)
 
-    def _new_board(self, number: int) -> None:
+    def _new_board(self, number: int, rnd: int) -> None:
         record = self.schedule.records[number]
         kind = self.schedule.misboard.get((self.plan.table, number))
-        self.current = PlayedBoard(self.plan.table, self.plan.round, record,
+        self.current = PlayedBoard(self.plan.table, rnd, record,
                                    held(self.schedule, record, kind, self.rng), kind, self.plan.how)
         self.played.append(self.current)
 
     def _call(self, p: PlayedBoard, auction: Any) -> None:
-        if p.contract is None:
-            p.contract = self.rng.choice(CONTRACTS)
+        if p.contract is None:               # a misboarded board is played (passed out, it would show nothing)
+            p.contract = self.rng.choice([c for c in CONTRACTS if c != "Pass" or p.misboard is None])
             p.declarer = p.record.dealer.value if p.contract != "Pass" else None
         seat = auction.turn
         first = not auction.calls

@@ -24,7 +24,7 @@ def soaked(tmp_path_factory: pytest.TempPathFactory) -> tuple[DupResult, Path, A
     work = tmp_path_factory.mktemp("dupsoak")
     s = make_dup_schedule(2, 3, seed=7, faults=0)
     s = replace(s, misboard={(1, 1): "moved", (1, 2): "wrong_table", (2, 1): "swapped"}, short={2: (2,)})
-    result = evening(work, schedule=s)
+    result = evening(work, schedule=s, session=False)
     return result, work, result.played
 
 
@@ -36,6 +36,17 @@ def test_a_small_duplicate_evening_holds_every_invariant(soaked) -> None:  # typ
     assert result.tables.false_alarms == 0 and result.tables.lost == 0 and result.station.lost == 0
     assert result.station.dealt == 3 and result.tables.dealt_by_shoe == 3
     assert "| misboardings caught at their first wrong card (right table and round) |" in text
+
+
+def test_a_duplicate_evening_through_the_clubs_session(tmp_path: Path) -> None:
+    """The tables in a Mitchell of the club's session over a real broker, rounds called by the director."""
+    result = evening(tmp_path, tables=3, boards=1, seed=11, faults=1, misboard_rate=0.5)
+    text = table(result)
+    if not result.session:
+        pytest.skip("mosquitto is not installed (make test installs it)")
+    assert result.ok, text
+    assert result.session["entries"] == result.session["due"] == 9 and result.session["refused"] == 0
+    assert result.tables.caught_first == result.tables.misboarded and result.tables.false_alarms == 0
 
 
 def _journals(work: Path) -> dict[int, list]:
