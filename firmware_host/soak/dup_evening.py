@@ -91,8 +91,9 @@ def table(r: DupResult) -> str:
     """The soak's figures as a Markdown table, then every problem."""
     s, t = r.station, r.tables
     by_kind: dict[str, int] = {}
-    for kind in r.schedule.misboard.values():
-        by_kind[kind] = by_kind.get(kind, 0) + 1
+    for p in r.played:                      # the misboarded copies that were played (a movement plays only some)
+        if p.misboard is not None:
+            by_kind[p.misboard] = by_kind.get(p.misboard, 0) + 1
     rows: list[tuple[str, Any]] = [
         ("boards dealt at the station / verified card by card", f"{s.dealt} / {s.boards}"),
         ("cards placed / lost / journaled twice (station)", f"{s.placed} / {s.lost} / {s.twice}"),
@@ -101,7 +102,7 @@ def table(r: DupResult) -> str:
         ("tables / boards played", f"{len(r.schedule.tables)} / {t.boards}"),
         ("boards dealt by a table's shoe, every card at its record's seat", t.dealt_by_shoe),
         ("cards played / lost / journaled twice (tables)", f"{t.cards} / {t.lost} / {t.twice}"),
-        ("misboardings injected", ", ".join(f"{k} {v}" for k, v in sorted(by_kind.items())) or "-"),
+        ("misboarded boards played", ", ".join(f"{k} {v}" for k, v in sorted(by_kind.items())) or "-"),
         ("misboardings caught at their first wrong card (right table and round)", f"{t.caught_first} / {t.misboarded}"),
         ("false alarms", t.false_alarms),
         ("boards verified at the table", t.verified),
