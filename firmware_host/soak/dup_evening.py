@@ -14,7 +14,7 @@ from typing import Any
 
 from firmware_host.soak.dup_check import StationFigures, TableFigures, check_station, check_tables
 from firmware_host.soak.dup_schedule import DupSchedule, make_dup_schedule
-from firmware_host.soak.dup_session import boards_needed, run_session
+from firmware_host.soak.dup_session import boards_needed, boards_played, run_session
 from firmware_host.soak.dup_station import StationRun
 from firmware_host.soak.dup_tables import run_tables
 from firmware_host.soak.rig import all_rows
@@ -53,7 +53,8 @@ def evening(workdir: Path, *, tables: int = 3, boards: int = 6, seed: int = 1, f
     t0 = time.monotonic()
     session = session and (shutil.which("mosquitto") is not None or Path("/usr/sbin/mosquitto").exists())
     count = boards_needed(tables, boards) if session else boards
-    schedule = schedule or make_dup_schedule(tables, count, seed, misboard_rate=misboard_rate, faults=faults)
+    schedule = schedule or make_dup_schedule(tables, count, seed, misboard_rate=misboard_rate, faults=faults,
+                                             plays=boards_played(tables, boards) if session else None)
     station = StationRun(list(schedule.records.values()), workdir / "station", seed, world_faults=min(2, faults))
     srec = station.run()
     sfig = check_station(list(schedule.records.values()), srec.pockets, all_rows(station.journal))

@@ -9,7 +9,10 @@ pockets: ``SHOE_MISBOARDINGS``). ``EXPECTED`` gives, for each, the rulings the l
 checker adds where: at the first card played by a seat the record does not give it to.
 
 A board the shoe deals may also come from a pack short of a card (``short``: ``DB-14``, its card found and
-put back). Faults (``FAULT_KINDS``) are no mistake of anyone's: no ruling may follow them.
+put back). Faults (``FAULT_KINDS``) are no mistake of anyone's: no ruling may follow them: a table killed
+with SIGKILL, the shoe's cable pulled, the journal's write lock held by another process, the club's
+broker stopped and started again (no persistence: what it held is gone), line noise and a jammed card
+at a table's shoe.
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ SHOE_MISBOARDINGS = ("swapped",)
 EXPECTED: dict[str, tuple[tuple[str, str], ...]] = {
     kind: (("DB-87", "attention"), ("DB-87", "deal_stands")) for kind in MISBOARDINGS}
 EXPECTED["short"] = (("DB-14", "attention"),)
-FAULT_KINDS = ("kill", "unplug", "stall")
+FAULT_KINDS = ("kill", "unplug", "stall", "broker", "noise")
+# Faults that need a shoe at the table (its cable, its line), or the club's broker.
+SHOE_FAULTS = frozenset({"unplug", "noise"})
 CONTRACTS = ("1NT", "2S", "3NT", "4H", "3C", "2D", "Pass")
 
 
@@ -63,15 +68,18 @@ def seeded_boards(count: int, seed: int) -> dict[int, Board]:
 
 
 def make_dup_schedule(tables: int = 3, boards: int = 6, seed: int = 1, *, misboard_rate: float = 0.35,
-                      short_rate: float = 0.2, faults: int = 3,
-                      fault_kinds: tuple[str, ...] = FAULT_KINDS) -> DupSchedule:
+                      short_rate: float = 0.2, faults: int = 3, fault_kinds: tuple[str, ...] = FAULT_KINDS,
+                      plays: dict[int, tuple[int, ...]] | None = None) -> DupSchedule:
     """Draw a schedule: every table plays boards 1..``boards`` in round 1 (each its own copies, as a
-    barometer does); odd tables with physical boards, even ones with their shoe dealing."""
+    barometer does), or, with ``plays`` (a movement's), the boards it names for each table; odd tables
+    with physical boards, even ones with their shoe dealing. Misboardings and faults fall on boards the
+    table plays."""
     if tables < 1 or boards < 1:
         raise ValueError("a duplicate soak needs at least one table and one board")
     rng = random.Random(f"duplicate:{seed}")
     records = seeded_boards(max(boards, 2), seed)
-    plans = tuple(TablePlan(t, "board" if t % 2 else "shoe", 1, str(t), str(10 + t), tuple(range(1, boards + 1)))
+    plans = tuple(TablePlan(t, "board" if t % 2 else "shoe", 1, str(t), str(10 + t),
+                            plays[t] if plays else tuple(range(1, boards + 1)))
                   for t in range(1, tables + 1))
     misboard: dict[tuple[int, int], str] = {}
     short: dict[int, tuple[int, ...]] = {}
@@ -80,17 +88,19 @@ def make_dup_schedule(tables: int = 3, boards: int = 6, seed: int = 1, *, misboa
         for n in p.boards:
             if rng.random() < misboard_rate:
                 misboard[(p.table, n)] = rng.choice(kinds)
-        if p.how == "shoe":
-            short[p.table] = tuple(n for n in p.boards if rng.random() < short_rate)
+        if p.how == "shoe":               # the shoe's deals (their numbers among the table's) short of a card
+            short[p.table] = tuple(i for i in range(1, len(p.boards) + 1) if rng.random() < short_rate)
     chosen: dict[int, dict[int, str]] = {}
     kinds = [k for k in fault_kinds if k in FAULT_KINDS]
     for i in range(faults if kinds else 0):
         kind = kinds[i % len(kinds)]
-        candidates = [p for p in plans if kind != "unplug" or p.how == "shoe"]
+        candidates = [p for p in plans if kind not in SHOE_FAULTS or p.how == "shoe"]
         if not candidates:
             continue
         p = rng.choice(candidates)
-        chosen.setdefault(p.table, {})[rng.choice(p.boards)] = kind
+        # a shoe's line noise falls on one of its deals (its number among the table's), the rest on a board
+        at = rng.randint(1, len(p.boards)) if kind == "noise" else rng.choice(p.boards)
+        chosen.setdefault(p.table, {})[at] = kind
     return DupSchedule(seed, records, plans, misboard, short, chosen)
 
 

@@ -35,6 +35,15 @@ def boards_needed(tables: int, boards_per_round: int) -> int:
     return len(build_movement(movement_spec(tables, boards_per_round)).boards())
 
 
+def boards_played(tables: int, boards_per_round: int) -> dict[int, tuple[int, ...]]:
+    """Each table's boards in the movement, in the order it plays them."""
+    m = build_movement(movement_spec(tables, boards_per_round))
+    out: dict[int, list[int]] = {t: [] for t in range(1, m.tables + 1)}
+    for s in sorted((s for s in m.seatings if s.played), key=lambda s: (s.round, s.table)):
+        out[s.table] += m.boards_of(s.group)
+    return {t: tuple(b) for t, b in out.items()}
+
+
 def run_session(schedule: DupSchedule, workdir: Path, seed: int, boards_per_round: int,
                 timeout: float = 900.0) -> dict[str, Any]:
     """The session at every table, through the broker; the tables' record and journals, and the session's."""
@@ -64,7 +73,7 @@ def run_session(schedule: DupSchedule, workdir: Path, seed: int, boards_per_roun
             pw = workdir / f"{tid}.password"
             pw.write_text(passwords[tid], encoding="utf-8")
             t = TableRun(plan, workdir / tid, schedule, random.Random(f"{seed}:{number}"),
-                         mqtt=("127.0.0.1", broker.port, tid, pw))
+                         mqtt=("127.0.0.1", broker.port, tid, pw), hooks={"broker": lambda: _outage(broker)})
             t.start(records_file)
             tables.append(t)
         out["finished"] = _play(desk, tables, time.monotonic() + timeout)
@@ -84,6 +93,18 @@ def run_session(schedule: DupSchedule, workdir: Path, seed: int, boards_per_roun
                fouled={k: e.foul is not None for k, e in st.entries.items()})
     session.close()
     return out
+
+
+def _outage(broker: LocalBroker, seconds: float = 1.5) -> None:
+    """The club's broker stops and starts again a while later (without persistence: what it held is gone)."""
+    import threading
+
+    def cycle() -> None:
+        broker.stop()
+        time.sleep(seconds)
+        broker.start()
+
+    threading.Thread(target=cycle, name="broker-outage", daemon=True).start()
 
 
 def _play(desk: SessionDesk, tables: list[TableRun], deadline: float) -> bool:

@@ -100,10 +100,12 @@ class TableRun:
     faults: dict[str, int] = field(default_factory=dict)
     restarts: int = 0
     mqtt: tuple[str, int, str, Path] | None = None     # in a club session: host, port, its id, password file
+    hooks: dict[str, Any] = field(default_factory=dict)  # faults of the world the table does not own ("broker")
 
     def start(self, records_file: Path) -> None:
         from firmware_host.shoe.virtual import VirtualShoe
 
+        self.noise_deals: list[int] = []          # the shoe's deals with line noise and a jam in them
         self.folder.mkdir(parents=True, exist_ok=True)
         self.shoe = None
         port = None
@@ -112,6 +114,11 @@ class TableRun:
                                     pass_ms=2, gap_ms=3, down_ms=400)
             for deal_no in self.schedule.short.get(self.plan.table, ()):
                 self.shoe.inject(f"missing@{self.rng.randint(1, 52)}", deal=deal_no)
+            for deal_no, kind in self.schedule.faults.get(self.plan.table, {}).items():
+                if kind == "noise":                  # garbage on the line and a card that jams, in that deal
+                    for what in ("garbage", "jam"):
+                        self.shoe.inject(f"{what}@{self.rng.randint(1, 52)}", deal=deal_no)
+                    self.noise_deals.append(deal_no)
             port = self.shoe.open()
         fifo = self.folder / "director.fifo"
         if fifo.exists():
@@ -124,7 +131,7 @@ class TableRun:
         self.director_seen = 0
         self.waiting_for = 0
         self.current: PlayedBoard | None = None
-        self.fault_plan = dict(self.schedule.faults.get(self.plan.table, {}))
+        self.fault_plan = {n: k for n, k in self.schedule.faults.get(self.plan.table, {}).items() if k != "noise"}
         self.proc.start()
 
     # -- the journal, read as anyone outside could ---------------------------------------------------
@@ -168,6 +175,9 @@ class TableRun:
 
     def step(self) -> None:
         self._read()
+        while self.noise_deals and self.shoe is not None and self.shoe.deals >= self.noise_deals[0]:
+            self.noise_deals.pop(0)
+            self.faults["noise"] = self.faults.get("noise", 0) + 1
         if not self.proc.alive():
             code = self.proc.proc.returncode if self.proc.proc is not None else None
             if code == 2:                                  # a configuration the table refuses: no point
@@ -249,7 +259,14 @@ class TableRun:
         kind = self.fault_plan.get(p.record.number)
         if kind is None:
             return
-        if kind == "unplug" and self.shoe is not None:
+        if kind == "broker":
+            if len(p.play) < self.schedule.fault_card:
+                return
+            if "broker" in self.hooks:
+                self.hooks["broker"]()
+            else:
+                kind = "broker (not run: no broker)"
+        elif kind == "unplug" and self.shoe is not None:
             if state.phase is not Phase.DEALING:
                 return
             self.shoe.drop()
