@@ -469,7 +469,7 @@ class TableController:
             "score": score.snapshot() if score is not None else {},
             "ruling": self.last_ruling, "seq": self.seq, "t": self.clock(),
             "claims": choices.open_claims(s), "search": choices.open_search(s), "answers": list(self.answers),
-            "bridge": choices.open_bridge(s),
+            "bridge": choices.open_bridge(s), "duplicate": choices.open_board(s),
             "set_aside": [a.status() for a in self.set_aside],
         }
 

@@ -43,6 +43,10 @@ def test_boards_one_after_another_each_confirmed_by_a_button_of_each_side(tmp_pa
         assert [(r.clause, r.seat) for r in done if r.clause != "DB-77"] == [("CB-attention", Seat.N)]
         assert [r.extra["confirmed"] for r in done if r.clause == "DB-77"] == [{"ns": "S", "ew": "W"}]
     assert _on_table(ctl) == 3 and board_of(ctl.engine.state).done     # the round is over: nothing more
+    shown = ctl.snapshot()["duplicate"]
+    assert shown == shown | {"board": 3, "dealer": "S", "vulnerable": "EW", "table": 3, "round": 1, "ns": "5",
+                             "stage": "confirmed", "confirmed": ["ew", "ns"], "foul": False}
+    assert RECS[3].deal.pbn() not in str(ctl.snapshot())                # the record stays at the table
     boards = [e for e in _events(j) if e["type"] == "board"]
     assert [(e["board"], e["table"], e["round"], e["ns"], e["src"]) for e in boards] == \
         [(1, 3, 1, "5", "config"), (2, 3, 1, "5", "config"), (3, 3, 1, "5", "config")]
