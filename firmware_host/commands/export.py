@@ -157,6 +157,9 @@ def _run(args: argparse.Namespace) -> int:
             count = len(events)
         else:
             games = {e.get("game") for e in events if e.get("type") == "game"} or {args.game or cfg.table.game}
+            if "duplicate-bridge" in games:
+                raise _Refused(f"{journal.path}: this is a duplicate table's journal: `cardtable export board` "
+                               "writes each board with its record and the table's result and play", 2)
             if "contract-bridge" not in games:
                 raise _Refused(f"{journal.path}: this journal is of {' and '.join(sorted(map(str, games)))}, and "
                                "PBN holds bridge deals only: nothing to export (cardtable export jsonl writes "
