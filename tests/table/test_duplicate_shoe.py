@@ -104,3 +104,28 @@ def test_a_pack_short_of_cards_leaves_the_board_not_whole_until_the_cards_are_fo
     assert len(dealt) == 52 and len({c for _, c in dealt}) == 52
     assert all(board.deal.holder(Card.parse(c)).value == s for s, c in dealt)
     assert any("the shoe goes on with 51 cards already in their pockets" in str(n.get("text")) for n in notes)
+
+
+def test_a_table_restarted_while_its_shoe_deals_the_board_follows_it_and_deals_it_once(tmp_path: Path) -> None:
+    shoe = VirtualShoe("contract-bridge", 53, directory=str(tmp_path), gap_ms=25)
+    shoe.open()
+    rig = Rig(tmp_path, shoe).start()
+    try:
+        rig.wait(lambda: len(_dealt(rig.journal)) >= 12)
+    finally:
+        rig.link.stop()                                  # the host stops mid-board; the shoe deals on
+        rig.stop.set()
+        rig.thread.join(5)
+        rig.journal.close()
+    again = Rig(tmp_path, shoe).start()
+    try:
+        again.wait(lambda: again.ctl.engine.state.phase is Phase.AUCTION)
+    finally:
+        again.close()
+    board = RECS[1]
+    with Journal.open_readonly(tmp_path / "data") as j:
+        dealt = _dealt(j)
+        starts = [r.body for r in j.rows() if r.kind == "event" and r.body["type"] == "deal_start"]
+    assert len(dealt) == 52 and len({c for _, c in dealt}) == 52 and len(starts) == 1
+    assert all(board.deal.holder(Card.parse(c)).value == s for s, c in dealt)
+    assert shoe.deals == 1                                # the board was never sent a second time
