@@ -23,7 +23,7 @@ from firmware_host.duplicate.session import Session
 from firmware_host.duplicate.session_state import progress
 from firmware_host.duplicate.spec import SessionSetup, build_movement, default_tables
 from firmware_host.soak.dup_schedule import DupSchedule
-from firmware_host.soak.dup_tables import TableRun
+from firmware_host.soak.dup_tables import TableRun, close_all
 from laws.scoring import Method
 
 
@@ -78,7 +78,7 @@ def run_session(schedule: DupSchedule, workdir: Path, seed: int, boards_per_roun
             tables.append(t)
         out["finished"] = _play(desk, tables, time.monotonic() + timeout)
     finally:
-        journals = {t.plan.table: t.close() for t in tables}
+        journals = close_all(tables)
         service.stop()
         broker.stop()
     faults: dict[str, int] = {}

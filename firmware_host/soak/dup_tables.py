@@ -299,13 +299,29 @@ class TableRun:
             self._write(missing)
 
     def close(self) -> list[tuple[int, str, dict[str, Any]]]:
-        self.proc.stop()
-        self.watch.close()
-        os.close(self.fifo)
-        if self.shoe is not None:
-            self.shoe.close()
+        """Stop the table's process (whatever else fails on the way) and read its journal."""
+        try:
+            self.proc.stop()
+        finally:
+            self.watch.close()
+            with contextlib.suppress(OSError):
+                os.close(self.fifo)
+            if self.shoe is not None:
+                self.shoe.close()
         db = self.folder / "data" / "journal.sqlite3"
         return all_rows(db) if db.exists() else []
+
+
+def close_all(tables: list[TableRun]) -> dict[int, list[tuple[int, str, dict[str, Any]]]]:
+    """Every table stopped, even when one of them fails to: their journals' rows."""
+    out: dict[int, list[tuple[int, str, dict[str, Any]]]] = {}
+    for t in tables:
+        try:
+            out[t.plan.table] = t.close()
+        except Exception:                          # noqa: BLE001 - the next one is still stopped
+            log.exception("table %d did not close cleanly", t.plan.table)
+            out[t.plan.table] = []
+    return out
 
 
 def run_tables(schedule: DupSchedule, workdir: Path, seed: int, timeout: float = 600.0) -> dict[str, Any]:
@@ -325,7 +341,7 @@ def run_tables(schedule: DupSchedule, workdir: Path, seed: int, timeout: float =
                     t.step()
             time.sleep(0.005)
     finally:
-        journals = {t.plan.table: t.close() for t in tables}
+        journals = close_all(tables)
     faults: dict[str, int] = {}
     for t in tables:
         for k, v in t.faults.items():
