@@ -384,3 +384,14 @@ def test_EU_69_an_uncalled_card_still_lapses_at_the_end() -> None:
     assert said(play(eng, "S:7C")) == [("claim_option", "EU-69")]
     play(eng, "W:AD", "N:AH")
     assert said(eng.feed(E("play_end"))) == [("deal_stands", "EU-69")]
+
+
+def test_EU_73_a_torn_card_of_the_pack_not_in_use_leaves_the_hand_alone() -> None:
+    """As CB-pack-damaged (issue 20): the deal is of the red pack; a torn card of the blue one imperfects
+    nothing being dealt or played (law 33 is about the pack in play), so that pack is replaced (73)."""
+    eng = dealt()
+    r = eng.feed(E("damaged_card", card="9S", pack="blue"))
+    assert said(r) == [("replace_pack", "EU-73")] and r[0].dealer is None
+    assert eng.state.deal is not None and not eng.state.deal.void
+    r = eng.feed(E("damaged_card", card="9S", pack="red"))
+    assert said(r) == [("redeal", "EU-33")] and eng.state.deal.void
