@@ -58,6 +58,11 @@ class ShoeLink(PortWorker):
         """Online and up to date with what the shoe had sent at the handshake (``ShoeSession.caught_up``)."""
         return self.session.caught_up
 
+    @property
+    def delivered(self) -> int:
+        """The number of the last message delivered (0: none yet)."""
+        return self.session.expected - 1
+
     def counters(self) -> dict[str, Any]:
         """Frames dropped by kind, duplicates, resend requests, reconnects."""
         return {**self.session.counters(), "opens": self.opens}
