@@ -21,9 +21,9 @@ Guarantees (the controller keeps them by calling only what is here):
    its event was committed is in the journal, and is replayed at the next start.
 5. **Restart.** Everything a restart needs is in the journal: the events (the engine is rebuilt from
    them, or from a checkpoint and the rows after it), the lamps (and with them which devices were
-   offline), the director's commands answered since (rows with ``"command"``, told again in the status), the pack the shoe reported loaded and
-   not yet dealt (a ``pack_loaded`` note), and the last shoe message committed (``"shoe": [boot, seq]``
-   on the row it gave), from which the shoe link resumes. An event whose rulings were not journaled
+   offline), the director's commands answered since (rows with ``"command"``, told again in the
+   status), the pack the shoe reported loaded and not yet dealt (a ``pack_loaded`` note), and the last
+   shoe message committed (``"shoe": [boot, seq]`` on the row it gave), from which the shoe link resumes. An event whose rulings were not journaled
    before a stop gets them at the restart, once.
 
 The fault lamp (``journal_fault``) is the one lamp that is not journaled before it lights: it reports that
