@@ -410,8 +410,15 @@ def _evening(record: Record, rows: list[tuple[int, str, dict[str, Any]]], f: Fin
             f.commit_failures += int(b.get("failed_commits") or 0)
             failed_at.append(float(b.get("since") or 0.0))
     # each lock must have failed a commit while it was held: the first failure of a recovery is noted as
-    # its ``since`` (a commit that waited out the busy timeout inside the lock, then failed)
-    idle = [(a, z) for a, z in record.lock_windows if not any(a <= t <= z + 1.0 for t in failed_at)]
+    # its ``since`` (a commit that waited out the busy timeout inside the lock, then failed); locks held
+    # one after the other make one episode of failures, with one recovery
+    episodes: list[list[float]] = []
+    for a, z in sorted(record.lock_windows):
+        if episodes and a <= episodes[-1][1] + 2.0:
+            episodes[-1][1] = max(episodes[-1][1], z)
+        else:
+            episodes.append([a, z])
+    idle = [(a, z) for a, z in episodes if not any(a <= t <= z + 1.0 for t in failed_at)]
     f.locks_idle = len(idle) + max(0, record.locks - len(record.lock_windows))
     if f.locks_idle:
         problem(f"{f.locks_idle} of {record.locks} lock(s) held past the busy timeout failed no commit "

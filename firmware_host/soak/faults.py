@@ -77,9 +77,10 @@ class Outage:
                         self.physical.back()
 
 
-def hold_write_lock(db: Path, seconds: float, stop: threading.Event, physical: Physical | None = None) -> bool:
+def hold_write_lock(db: Path, seconds: float, stop: threading.Event, physical: Physical | None = None,
+                    held: Callable[[], None] | None = None) -> bool:
     """Hold the journal's write lock for ``seconds`` (or until ``stop``), as another process would;
-    returns whether it was held.
+    returns whether it was held. ``held`` is called once the lock is taken.
 
     Raises:
         sqlite3.Error: the lock could not be taken (within 30 s) or given back.
@@ -87,6 +88,8 @@ def hold_write_lock(db: Path, seconds: float, stop: threading.Event, physical: P
     conn = sqlite3.connect(db, timeout=30, isolation_level=None)
     try:
         conn.execute("BEGIN IMMEDIATE")
+        if held is not None:
+            held()
         stop.wait(seconds)
         conn.execute("ROLLBACK")
         return True

@@ -31,7 +31,8 @@ DIRECTOR_KINDS = ("miscount", "wrong_count")
 NOISE_KINDS = ("jam", "garbage")
 # Faults of the world around the table (``faults``): no ruling may follow them.
 #   stall: another process holds the journal's write lock a few seconds (the table waits it out);
-#   lock: the same, past SQLite's busy timeout, so commits really fail and the table holds its inputs;
+#   lock: the same, past SQLite's busy timeout, so commits really fail and the table holds its inputs
+#     (once it holds the lock the driver enters a malformed line, so the table has a commit to fail);
 #   command: a dashboard command through the club broker (an acknowledgement, or a choice the table
 #     must refuse); bad_line: a malformed line on the director's input (``BAD_LINES``).
 FAULT_KINDS = ("kill", "stall", "lock", "disk_full", "unplug", "camera", "broker", "jam", "garbage", "command",

@@ -57,6 +57,7 @@ class World:
         self.disk_ok = False
         self.broker_down = False
         self._bad_next = 0
+        self.lock_lines: list[str] = []  # a line to enter once a lock is taken (so a commit meets it)
 
     def _inject(self) -> None:
         top = self.complete
@@ -78,6 +79,10 @@ class World:
         if self.locking and not self._lock_held():
             f, _ = self.locking.pop(0)
             self._lock(f)
+        while self.lock_lines:  # written by the driver's own thread, never halfway through another line
+            line = self.lock_lines.pop(0)
+            self.record.bad_lines.append(line)
+            self._write_lines([line])
 
     def _not_reached(self) -> None:
         """Count the faults due in deals the evening never started."""
@@ -87,7 +92,7 @@ class World:
 
     def _busy(self) -> bool:
         self.active = [t for t in self.active if t.is_alive()]
-        return bool(self.active or self.locking)
+        return bool(self.active or self.locking or self.lock_lines)
 
     def _fault(self, f: Fault) -> None:
         if f.kind in NOISE_KINDS:
@@ -146,8 +151,14 @@ class World:
 
         def hold() -> None:
             start = time.time()
+
+            def taken() -> None:  # the director enters a line now: the table has something to commit
+                nonlocal start
+                start = time.time()
+                self.lock_lines.append(BAD_LINES[0])
+
             try:
-                fx.hold_write_lock(self.data / "journal.sqlite3", f.duration, self.stop, self.physical)
+                fx.hold_write_lock(self.data / "journal.sqlite3", f.duration, self.stop, self.physical, taken)
             finally:
                 windows.append((round(start, 3), round(time.time(), 3)))
 
