@@ -29,6 +29,7 @@ COMMANDS = (
     "install_files",
     "doctor",
     "soak",
+    "boards",
 )
 
 

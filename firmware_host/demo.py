@@ -5,6 +5,13 @@ the table and the real decoder reads it; the lamps and buttons are gpiozero devi
 the journal is SQLite. A narrator plays the people at the table: they shuffle, cut, press buttons and
 make mistakes. Every ruling and lamp appears as it happens; the journal and a PBN file of the bridge
 deals stay in the output folder.
+
+The bridge hands are played (``firmware_host.players``): a real auction and legal play, so every result
+is one the cards allow. The first hand's calls are bidding cards the camera reads in each seat's zone and
+its opening lead is seen in the centre; the second hand is bid without bidding cards, as a club without
+them would: passes are two presses of a seat's button, bids the director enters from the dashboard's path
+(a checked ``call`` command). The rest of the cards are played by the script. The PBN file carries each
+hand's auction and play sections.
 """
 
 from __future__ import annotations
@@ -20,9 +27,11 @@ from typing import Any
 from firmware_host.config import Config, load_config
 from firmware_host.devices.display import TerminalDisplay
 from firmware_host.devices.panel import Panel
+from firmware_host.players import HandPlan, plan_hand
 from firmware_host.records.journal import Journal
 from firmware_host.table.adapters import CameraFeeder, ShoeAdapter, connect_shoe
-from firmware_host.table.controller import LawInput, TableController
+from firmware_host.table.controller import DirectorCommand, LawInput, TableController
+from laws.bridge.calls import Call, bid
 from laws.cards import Seat
 from laws.events import Event, event_from_dict
 
@@ -49,6 +58,7 @@ class Rig:
     scene: Any | None
     stop: threading.Event
     thread: threading.Thread
+    seen: _Seen
 
     # -- the people at the table ----------------------------------------------------------------------
 
@@ -131,6 +141,12 @@ class Rig:
         wait(self, self.adapter.deal_finished.is_set)
         self.ctl.queue.join()
 
+    def enter_call(self, seat: Seat, call: Call) -> None:
+        """The director enters a call for a player, as the dashboard's ``command/call`` does."""
+        self.ctl.submit(DirectorCommand("call", f"demo-{self.seen.count('call')}", "director",
+                                        {"seat": seat.value, "call": call.code}))
+        self.ctl.queue.join()
+
     def camera_sees(self, frames: int = 6) -> None:
         """Let the camera look at the table for a few frames."""
         if self.camera is None:
@@ -179,8 +195,28 @@ def build_rig(game: str, out: Path, seed: int, with_camera: bool = True) -> Rig:
     deadline = time.monotonic() + 10
     while not link.online and time.monotonic() < deadline:
         time.sleep(0.01)
+    seen = _Seen()
+    ctl.observers.append(seen)
     return Rig(game, cfg, ctl, display, shoe, link, adapter, factory, panel, journal, camera, scene, stop,
-               thread)
+               thread, seen)
+
+
+class _Seen:
+    """An observer of the table counting the events it journaled, by type (did the camera see the call?)."""
+
+    def __init__(self) -> None:
+        self.types: list[str] = []
+
+    def count(self, kind: str) -> int:
+        return self.types.count(kind)
+
+    def event(self, event: dict[str, Any], deal: int, seq: int) -> None:
+        self.types.append(str(event.get("type")))
+
+    def status(self, *told: Any) -> None:
+        """Statuses, rulings, deals over and pack health: nothing to count."""
+
+    ruling = deal_over = pack_health = status
 
 
 def _camera(ctl: TableController) -> tuple[CameraFeeder | None, Any | None]:
@@ -255,9 +291,7 @@ def bridge_table(rig: Rig) -> None:
     rig.say("The pack is made complete again. A clean deal at last.")
     rig.shuffle_and_cut(N)
     rig.deal(N, "R2")
-    rig.say("South plays four spades and makes ten tricks.")
-    rig.script("play_end")
-    rig.script("result", declarer="S", contract="4S", tricks=10)
+    play_hand(rig, N, bidding_cards=True)
     rig.say("East's deal, but West picks up the shoe and starts dealing.")
     rig.shuffle_and_cut(E)
     _deal_out_of_turn(rig, W, "B1")
@@ -266,9 +300,73 @@ def bridge_table(rig: Rig) -> None:
     rig.abort_deal()
     rig.shuffle_and_cut(E)
     rig.deal(E, "B1")
-    rig.say("West plays three no trump and makes nine tricks: game to East-West.")
+    rig.say("The bidding boxes have gone to another table: passes are two presses of a seat's button, and "
+            "the director enters the bids.")
+    play_hand(rig, E, bidding_cards=False)
+
+
+SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
+def play_hand(rig: Rig, dealer: Seat, bidding_cards: bool) -> HandPlan | None:
+    """The players bid and play the deal just dealt (``firmware_host.players``), and the result is
+    recorded. With ``bidding_cards`` (and a camera) each call is a bidding card laid in its seat's zone and
+    the opening lead is laid in the centre, for the camera; otherwise passes are two presses of the seat's
+    button and bids are entered by the director. A call or lead the camera does not confirm is entered by
+    the director (or the script), as at a real table."""
+    d = rig.ctl.engine.state.deal
+    if d is None or d.void or any(len(d.hands[s]) != 13 for s in Seat):
+        rig.display.note("the deal is not known whole; the hand is not played")
+        return None
+    plan = plan_hand(dealer, {s: list(d.hands[s]) for s in Seat})
+    words = ", ".join(f"{SEAT_WORDS[s.value]} {c.words}" for s, c in plan.calls)
+    rig.say(f"The auction: {words}.")
+    copies: dict[tuple[Seat, str], int] = {}
+    for seat, call in plan.calls:
+        before = rig.seen.count("call")
+        if bidding_cards and rig.scene is not None:
+            n = copies[(seat, call.code)] = copies.get((seat, call.code), 0) + 1
+            rig.scene.place_call(seat, call, str(n))
+            rig.camera_sees(4)
+            if rig.seen.count("call") == before:
+                rig.display.note(f"the camera did not confirm {SEAT_WORDS[seat.value]}'s call; the director enters it")
+                rig.enter_call(seat, call)
+        elif call.code == "pass":
+            rig.press(seat.value, times=2)
+        else:
+            rig.enter_call(seat, call)
+    if plan.contract is None or plan.declarer is None:
+        rig.say("Four passes: the deal is passed out.")
+        if rig.scene is not None:
+            rig.scene.clear_calls()
+        return plan
+    leader, lead = plan.plays[0]
+    rest = plan.plays[1:]
+    if bidding_cards and rig.scene is not None:
+        before = rig.seen.count("card_played")
+        rig.scene.place(lead, d.pack, zone="centre", toward=leader.value)
+        rig.camera_sees(4)
+        if rig.seen.count("card_played") == before:
+            rig.display.note("the camera did not confirm the opening lead; it is entered")
+            rest = plan.plays
+        rig.scene.clear()  # the bidding cards go back in the boxes once the lead is faced
+    else:
+        rest = plan.plays
+    for seat, card in rest:
+        rig.script("card_played", seat=seat.value, card=card.code)
+    assert plan.tricks is not None and plan.contract_text is not None
+    need = 6 + plan.contract.level
+    how = "makes it" if plan.tricks >= need else f"goes down {need - plan.tricks}"
+    rig.say(f"{SEAT_WORDS[plan.declarer.value]} plays {_contract_words(plan)} and takes {plan.tricks} tricks: {how}.")
     rig.script("play_end")
-    rig.script("result", declarer="W", contract="3NT", tricks=9)
+    rig.script("result", declarer=plan.declarer.value, contract=plan.contract_text, tricks=plan.tricks)
+    return plan
+
+
+def _contract_words(plan: HandPlan) -> str:
+    c = plan.contract
+    assert c is not None
+    return bid(c.level, c.strain).words + {0: "", 1: " doubled", 2: " redoubled"}[c.doubled]
 
 
 def _deal_out_of_turn(rig: Rig, dealer: Seat, pack: str) -> None:
@@ -345,8 +443,7 @@ def quick_table(rig: Rig) -> None:
         rig.script("play_end")
         rig.script("result", makers="EW", alone=False, tricks=3)
     else:
-        rig.script("play_end")
-        rig.script("result", declarer="S", contract="2H", tricks=8)
+        play_hand(rig, N, bidding_cards=False)
 
 
 def run_demo(out: Path, seed: int = 7, camera: bool = True, quick: bool = False) -> int:

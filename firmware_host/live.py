@@ -151,7 +151,7 @@ class ClubCommands:
     """What the director's dashboard sends a table (``command/<kind>`` on the broker): an acknowledgement
     is the director's button here; a result is checked again (``club.results``) and ruled on like any
     other event, from source ``director``; a choice (``choose``: an option of an open claim) or the outcome
-    of the missing-card search (``search``), a euchre ``bid`` or ``discard`` goes to the controller, which checks it against the table's
+    of the missing-card search (``search``), a euchre ``bid`` or ``discard`` or a bridge ``call`` goes to the controller, which checks it against the table's
     own state (``firmware_host.table.choices``) before the engine sees it. A command id seen before (QoS 1 may deliver twice) or a result
     that does not check out is journaled as a note and goes no further."""
 
@@ -176,7 +176,7 @@ class ClubCommands:
                 self.submit(DeviceNote("club", f"result from {str(body.get('by', '?'))[:40]} refused: {exc}"))
                 return
             self.submit(LawInput(event, "director"))
-        elif kind in ("choose", "search", "bid", "discard"):
+        elif kind in ("choose", "search", "bid", "discard", "call"):
             self.submit(DirectorCommand(kind, str(cid)[:64] if cid is not None else "",
                                         str(body.get("by", "?"))[:40], dict(body)))
 

@@ -15,6 +15,7 @@ from typing import Any
 from laws import snapshot
 from laws.cards import Seat
 from laws.events import (
+    BRIDGE_EVENTS,
     CardDealt,
     CardPlayed,
     DealEnded,
@@ -58,6 +59,16 @@ TRANSITIONS: dict[str, tuple[frozenset[Phase], Phase | None]] = {
     "card_played": (frozenset({Phase.AUCTION, Phase.PLAY}), Phase.PLAY),
     "play_end": (frozenset({Phase.PLAY, Phase.AUCTION}), Phase.SCORING),
     "result": (_AFTER_DEAL, Phase.SHUFFLE),
+    # bridge as it is played (LAWS.md BP-): the auction and the play
+    "call": (frozenset({Phase.AUCTION, Phase.PLAY}), None),   # in play: a call after the close (BP-39)
+    "accept": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
+    "bar": (frozenset({Phase.AUCTION}), None),
+    "withdraw": (frozenset({Phase.PLAY}), None),
+    "correct": (frozenset({Phase.PLAY, Phase.SCORING}), None),  # after play: a twelfth-trick revoke
+    "claim": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
+    "claim_reply": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
+    "claim_ruled": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
+    "dummy": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
 }
 
 # Pack ids that mean "not known yet" (a shoe reports the pack only once it reads a card).
@@ -95,6 +106,9 @@ class LawEngine:
             if event.game != self.rules.name:
                 raise ValueError(f"this engine plays {self.rules.name}, not {event.game}")
             return []
+        if event.TYPE in BRIDGE_EVENTS and event.TYPE not in self._by_event:
+            raise ValueError(f"a {event.TYPE} is an event of bridge's auction and play; this table plays "
+                             f"{self.rules.title}")
         if self._ignored(event):
             return []
         if event.TYPE == "result" and s.phase is Phase.PLAY:
@@ -110,6 +124,9 @@ class LawEngine:
         self._update(event)
         for r in rulings:
             self._effect(r)
+        if self.rules.ends_play is not None and self.rules.ends_play(s):
+            # the game's own record of the play says it has ended: what play_end settles follows at once
+            rulings += self.feed(PlayEnded(t=event.t))
         return rulings
 
     def snapshot(self) -> Any:
@@ -271,6 +288,8 @@ class LawEngine:
             s.phase = Phase.SHUFFLE
         elif r.remedy is Remedy.RUBBER_WON:
             s.phase = Phase.FORMING
+        elif r.remedy is Remedy.CONTRACT and r.extra.get("passed_out"):
+            s.phase = Phase.SHUFFLE  # passed out: nothing is played or scored; the next dealer deals
         elif r.remedy is Remedy.RESTORE_PACK and r.side is not None and r.pack is not None:
             s.restore_pack[r.side] = r.pack
 

@@ -38,6 +38,7 @@ class Remedy(StrEnum):
     CUT_OUT = "cut_out"
     ENTRY = "entry"
     RESHUFFLE = "reshuffle"
+    CONTRACT = "contract"
 
     def __str__(self) -> str:
         return self.value

@@ -117,6 +117,7 @@ class DealState:
     withdraw_trick: int = 0       # ... in this trick, after a revoke corrected in it
     search: Seat | None = None    # bridge: a deficient hand whose missing card is being searched for
     search_card: Card | None = None  # the card searched for, when the shoe read every other card
+    bridge: Any = None            # bridge: the auction and the play (laws.games.bridge_hand.BridgeHand)
 
     @property
     def rightful_dealer(self) -> Seat:

@@ -20,6 +20,7 @@ FORBIDDEN_IN_LAWS = {"serial", "cv2", "gpiozero", "RPi", "lgpio", "threading", "
 ROOMS: dict[str, set[str]] = {
     "firmware_host.config": set(),
     "firmware_host.resources": set(),
+    "firmware_host.players": {"firmware_host.records"},
     "firmware_host.records": set(),
     "firmware_host.devices": {"firmware_host.config"},
     "firmware_host.shoe": {"vision", "firmware_host.resources"},
@@ -36,7 +37,8 @@ ROOMS: dict[str, set[str]] = {
                            "firmware_host.duplicate"},
     "firmware_host.doctor": {"vision", "firmware_host.config", "firmware_host.club", "firmware_host.devices"},
     "firmware_host.demo": {"vision", "firmware_host.config", "firmware_host.records", "firmware_host.devices",
-                           "firmware_host.shoe", "firmware_host.table", "firmware_host.duplicate"},
+                           "firmware_host.shoe", "firmware_host.table", "firmware_host.duplicate",
+                           "firmware_host.players"},
     "firmware_host.bench": {"vision", "firmware_host.config", "firmware_host.records", "firmware_host.devices",
                             "firmware_host.shoe", "firmware_host.table", "firmware_host.club",
                             "firmware_host.soak", "firmware_host.duplicate", "firmware_host.live",

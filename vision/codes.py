@@ -1,9 +1,17 @@
-"""The card code, version 1 (``vision/CARD_CODES.md``): payload text, check character, symbols.
+"""The card code, version 1, and the bidding code (``vision/CARD_CODES.md``): payload text, check
+character, symbols.
 
-A payload is six characters from ``0-9A-Z``: the code version ``1``, the two-character pack id, the
-card in the event format's notation (``AS``, ``TD``) or ``ZZ`` for the pack mark on a card's back, and
-an ISO 7064 MOD 37,36 check character over the first five. ``parse_payload`` turns decoded text back
+A card's payload is six characters from ``0-9A-Z``: the code version ``1``, the two-character pack id,
+the card in the event format's notation (``AS``, ``TD``) or ``ZZ`` for the pack mark on a card's back,
+and an ISO 7064 MOD 37,36 check character over the first five. ``parse_payload`` turns decoded text back
 into a ``CardCode`` or raises ``CodeRejected`` saying which rule the text broke.
+
+A bidding card's payload (a card of a bidding box) is six characters of the same family: the kind ``B``
+in the place of the version (so a card reader rejects it under its ``version`` rule, and a bidding card
+can never be read as a playing card nor one as the other), the seat of the set it belongs to, the call
+in two characters (``1C`` ... ``7N``, ``PA`` pass, ``DB`` double, ``RD`` redouble), the copy of that call
+in the set, and the same check character. ``parse_call_payload`` reads one; ``parse_code`` reads either
+kind by its first character.
 """
 
 from __future__ import annotations
@@ -14,7 +22,8 @@ from enum import StrEnum
 
 import numpy as np
 
-from laws.cards import Card
+from laws.bridge.calls import DOUBLE, PASS, REDOUBLE, Call, CallError, bid
+from laws.cards import Card, Seat
 
 VERSION = "1"
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -37,6 +46,8 @@ class RejectReason(StrEnum):
     VERSION = "version"  # a card code of another version
     CHECK = "check"  # the check character does not match
     CARD = "card"  # the card field is not a card nor the back mark
+    SEAT = "seat"  # a bidding card's seat field is not N, E, S or W
+    CALL = "call"  # a bidding card's call field is not a call
 
 
 class CodeRejected(ValueError):
@@ -109,6 +120,96 @@ def parse_payload(text: str) -> CardCode:
     except ValueError:
         raise CodeRejected(RejectReason.CARD, text, f"{field!r} is not a card") from None
     return CardCode(text[1:3], card)
+
+
+CALL_KIND = "B"  # the first character of a bidding card's code (a card code's is its version, ``1``)
+SEATS = "NESW"
+_OTHER_CALLS = {"PA": PASS, "DB": DOUBLE, "RD": REDOUBLE}
+_OTHER_FIELDS = {c: f for f, c in _OTHER_CALLS.items()}
+
+
+@dataclass(frozen=True)
+class CallCode:
+    """What a bidding card's code says: the set's seat, the call, and which copy of it in the set."""
+
+    seat: Seat
+    call: Call
+    copy: str = "1"
+
+
+def call_field(call: Call) -> str:
+    """The two characters a bidding card's code gives ``call``: ``1C`` ... ``7N``, ``PA``, ``DB``, ``RD``."""
+    if call.is_bid:
+        return f"{call.level}{'N' if call.strain == 'NT' else call.strain}"
+    return _OTHER_FIELDS[call]
+
+
+def encode_call_payload(seat: Seat | str, call: Call, copy: str = "1") -> str:
+    """The payload text of copy ``copy`` of ``call`` in ``seat``'s set of bidding cards.
+
+    Raises:
+        ValueError: an unknown seat, or a copy that is not one character of ``0-9A-Z``.
+    """
+    s = Seat(seat)
+    if not isinstance(copy, str) or len(copy) != 1 or copy not in ALPHABET:
+        raise ValueError(f"copy {copy!r}: want one character from 0-9 and A-Z")
+    body = CALL_KIND + s.value + call_field(call) + copy
+    return body + check_char(body)
+
+
+def parse_call_payload(text: str) -> CallCode:
+    """Parse decoded text into a ``CallCode``.
+
+    Raises:
+        CodeRejected: the text is foreign, not a bidding card's code (``version``: its first character
+            is not ``B``; every card code is refused so), fails its check, or names no seat or no call.
+    """
+    _common(text)
+    if text[0] != CALL_KIND:
+        raise CodeRejected(RejectReason.VERSION, text,
+                           f"kind {text[0]}: a bidding card's code begins with {CALL_KIND}")
+    return _call_code(text)
+
+
+def _common(text: str) -> None:
+    if len(text) != 6:
+        raise CodeRejected(RejectReason.LENGTH, text, f"{len(text)} characters, a code has 6")
+    if any(ch not in ALPHABET for ch in text):
+        raise CodeRejected(RejectReason.CHARSET, text, "characters outside 0-9 and A-Z")
+
+
+def _call_code(text: str) -> CallCode:
+    if check_char(text[:5]) != text[5]:
+        raise CodeRejected(RejectReason.CHECK, text, "wrong check character")
+    if text[1] not in SEATS:
+        raise CodeRejected(RejectReason.SEAT, text, f"{text[1]!r} is not a seat (N, E, S or W)")
+    field = text[2:4]
+    call = _OTHER_CALLS.get(field)
+    if call is None:
+        try:
+            if field[0] not in "1234567" or field[1] not in "CDHSN":
+                raise CallError(field)
+            call = bid(int(field[0]), field[1])
+        except CallError:
+            raise CodeRejected(RejectReason.CALL, text, f"{field!r} is not a call") from None
+    return CallCode(Seat(text[1]), call, text[4])
+
+
+def parse_code(text: str) -> CardCode | CallCode:
+    """Parse decoded text of either kind, told apart by its first character: ``1`` a card code (version
+    1), ``B`` a bidding card's. The rules are checked in the document's order (length, charset,
+    version, check, then card, or seat and call).
+
+    Raises:
+        CodeRejected: naming the rule the text broke.
+    """
+    _common(text)
+    if text[0] == CALL_KIND:
+        return _call_code(text)
+    if text[0] != VERSION:
+        raise CodeRejected(RejectReason.VERSION, text, f"kind {text[0]}: this reader knows card codes of "
+                           f"version {VERSION} and bidding cards ({CALL_KIND})")
+    return parse_payload(text)
 
 
 def symbol_modules(payload: str, variant: Variant = Variant.MICRO) -> np.ndarray:

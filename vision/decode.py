@@ -3,8 +3,9 @@
 ``make_decoder("zxing")`` (the default) reads Micro QR and QR on the whole frame with zxing-cpp;
 ``make_decoder("pyzbar")`` reads the QR variant with ZBar, decoding each card-shaped region of the
 frame rather than the whole frame (ZBar is slow on large images). Both return a ``FrameReading``:
-the valid codes seen, the texts rejected (counted in ``decoder.rejected`` and logged), and the
-card-shaped objects in which no code was read.
+the valid card codes seen, the bidding cards seen (the same code family, told apart by the first
+character, ``vision/CARD_CODES.md``), the texts rejected (counted in ``decoder.rejected`` and logged),
+and the card-shaped objects in which no code was read.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision import lookagain
-from vision.codes import CardCode, CodeRejected, parse_payload
+from vision.codes import CallCode, CardCode, CodeRejected, parse_code
 
 log = logging.getLogger(__name__)
 
@@ -71,10 +72,21 @@ class Rejection:
 
 
 @dataclass(frozen=True)
+class CallSighting:
+    """One valid bidding card's code in a frame, and where (pixel centre and corners)."""
+
+    code: CallCode
+    x: float
+    y: float
+    corners: tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
 class FrameReading:
     sightings: tuple[Sighting, ...]
     rejections: tuple[Rejection, ...]
     unreadable: tuple[tuple[float, float], ...]  # centres of card shapes with no code read
+    calls: tuple[CallSighting, ...] = ()  # bidding cards: never among the sightings of playing cards
 
 
 class Decoder(Protocol):
@@ -204,11 +216,12 @@ class _Base:
         if k != 1:
             raw = [(text, [(x / k, y / k) for x, y in corners], uec) for text, corners, uec in raw]
         sightings: list[Sighting] = []
+        calls: list[CallSighting] = []
         rejections: list[Rejection] = []
         for text, corners, uec in raw:
             cx, cy = _centre(corners)
             try:
-                code = parse_payload(text)
+                code = parse_code(text)
             except CodeRejected as exc:
                 self.rejected[exc.reason.value] += 1
                 if text not in self._seen_rejects:
@@ -219,10 +232,13 @@ class _Base:
                     log.warning("a code not read as a card (%s) at (%.0f, %.0f)", exc.reason.value, cx, cy)
                 rejections.append(Rejection(exc.reason.value, text, cx, cy))
                 continue
+            if isinstance(code, CallCode):
+                calls.append(CallSighting(code, cx, cy, tuple(corners)))
+                continue
             used = 0.0 if uec is None else max(0.0, 1.0 - uec)
             heavy = uec is not None and uec < self.heavy_ec_below
             sightings.append(Sighting(code, cx, cy, tuple(corners), used, heavy))
-        return FrameReading(tuple(sightings), tuple(rejections), tuple(unreadable))
+        return FrameReading(tuple(sightings), tuple(rejections), tuple(unreadable), tuple(calls))
 
 
 def _one_per_code(raw: list[RawRead]) -> list[RawRead]:

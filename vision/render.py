@@ -1,8 +1,9 @@
 """Synthetic table scenes: felt, lighting, cards at any angle, overlaps, hands, glare, blur, noise,
 camera tilt and JPEG, rendered to real images that go through the real decoder.
 
-A ``Scene`` is what lies on the table, in table millimetres (``vision.zones``); ``render`` draws it
-as a camera of the given size would see it. Tests, the benchmark and the demo all use it.
+A ``Scene`` is what lies on the table, in table millimetres (``vision.zones``): playing cards
+(``place``) and bidding cards (``place_call``); ``render`` draws it as a camera of the given size would
+see it. Tests, the benchmark and the demo all use it.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from laws.cards import Card
-from vision.cardart import ART_PX_PER_MM, CARD_MM, MODULE_PX, ArtKey, Damage, card_art
-from vision.codes import Variant, validate_pack
+from laws.bridge.calls import Call
+from laws.cards import Card, Seat
+from vision.cardart import ART_PX_PER_MM, MODULE_PX, ArtKey, Damage, card_art, symbol_origin
+from vision.codes import CallCode, Variant, validate_pack
 from vision.zones import CENTRE, DEFAULT_ZONES, SEAT_ZONES, Zone, Zones, default_homography
 
 MARKER_DICT = cv2.aruco.DICT_4X4_50
@@ -38,6 +40,12 @@ class Placement:
     damage: Damage = Damage.NONE
     variant: Variant = Variant.MICRO
     zone: str | None = None
+    call: CallCode | None = None  # a bidding card (``pack`` is "" and ``card`` None)
+
+
+# Bidding cards (57 x 66 mm) lie upright in a grid of their seat's zone, this far apart (mm), their codes
+# clear of each other: five across a 300 mm zone, three by three in a 200 x 230 mm one.
+CALL_PITCH_MM = (60.0, 70.0)
 
 
 @dataclass(frozen=True)
@@ -105,6 +113,46 @@ class Scene:
         self.placements.append(p)
         return p
 
+    def place_call(self, seat: Seat | str, call: Call, copy: str = "1", zone: str | None = None, *,
+                   at: tuple[float, float] | None = None, angle: float = 0.0,
+                   damage: Damage | str = Damage.NONE) -> Placement:
+        """Lay a bidding card of ``seat``'s set on the table (its own seat's zone unless ``zone`` or ``at``
+        says otherwise) and return where it went. Calls of a zone take the next free place of a grid
+        (``CALL_PITCH_MM``), so that each code stays whole and readable, as players must lay them."""
+        code = CallCode(Seat(seat), call, copy)
+        where = zone if zone is not None else code.seat.value
+        if at is None:
+            at = self._call_slot(where)
+        p = Placement("", None, float(at[0]), float(at[1]), float(angle), True, Damage(damage),
+                      Variant.MICRO, where, code)
+        self.placements.append(p)
+        return p
+
+    def remove_call(self, seat: Seat | str, call: Call, copy: str | None = None) -> int:
+        """Take a bidding card (any copy unless ``copy``) off the table; returns how many were removed."""
+        def gone(p: Placement) -> bool:
+            c = p.call
+            return c is not None and c.seat == Seat(seat) and c.call == call and copy in (None, c.copy)
+        keep = [p for p in self.placements if not gone(p)]
+        n = len(self.placements) - len(keep)
+        self.placements[:] = keep
+        return n
+
+    def clear_calls(self) -> None:
+        """The players put their bidding cards back in the boxes."""
+        self.placements[:] = [p for p in self.placements if p.call is None]
+
+    def _call_slot(self, zone: str) -> tuple[float, float]:
+        z = self.zones.get(zone)
+        taken = sum(1 for p in self.placements if p.zone == zone and p.call is not None)
+        dx, dy = CALL_PITCH_MM
+        cols = max(1, int((z.x1 - z.x0) // dx))
+        rows = max(1, int((z.y1 - z.y0) // dy))
+        row, col = divmod(taken, cols)
+        row %= rows  # a zone full of calls: the next ones lie over the first (their codes then hide)
+        cx, cy = z.centre
+        return (cx + (col - (cols - 1) / 2) * dx, cy + (row - (rows - 1) / 2) * dy)
+
     def _slot(self, zone: str | None, toward: str | None) -> tuple[float, float]:
         if zone is None:
             return (self.table_mm[0] / 2, self.table_mm[1] / 2)
@@ -118,7 +166,8 @@ class Scene:
 
     def remove(self, card: Card | None, pack: str | None = None) -> int:
         """Take a card (of ``pack``, if given) off the table; returns how many were removed."""
-        keep = [p for p in self.placements if not (p.card == card and (pack is None or p.pack == pack))]
+        keep = [p for p in self.placements
+                if p.call is not None or not (p.card == card and (pack is None or p.pack == pack))]
         n = len(self.placements) - len(keep)
         self.placements[:] = keep
         return n
@@ -128,7 +177,8 @@ class Scene:
 
     def turn(self, card: Card, face_up: bool) -> None:
         """Turn a card on the table face up or face down."""
-        self.placements[:] = [replace(p, face_up=face_up) if p.card == card else p for p in self.placements]
+        self.placements[:] = [replace(p, face_up=face_up) if p.card == card and p.call is None else p
+                              for p in self.placements]
 
 
 def _slot_in(z: Zone, i: int) -> tuple[float, float]:
@@ -250,7 +300,8 @@ def render_with_cover(scene: Scene, size: tuple[int, int] = (1280, 720), degrade
     code_quads: list[np.ndarray] = []
     for p in scene.placements:
         art_key = ArtKey(p.pack, p.card if p.face_up else None, p.variant,
-                         p.damage if p.face_up else Damage.NONE, scene.card_size)
+                         p.damage if p.face_up else Damage.NONE, scene.card_size) if p.call is None else \
+            ArtKey("", None, Variant.MICRO, p.damage, "bidding", p.call)
         art = card_art(art_key)
         ah, aw = art.shape[:2]
         a = math.radians(p.angle)
@@ -304,10 +355,10 @@ def render_with_cover(scene: Scene, size: tuple[int, int] = (1280, 720), degrade
 
 def _code_quad(key: ArtKey) -> np.ndarray:
     """The corners of a card's code with a quiet zone of two modules, in art pixels."""
-    w_mm, h_mm = CARD_MM[key.size]
-    aw, ah = int(w_mm * ART_PX_PER_MM), int(h_mm * ART_PX_PER_MM)
+    quiet = 2 * MODULE_PX[key.variant]
     side = (SYMBOL_MODULES[key.variant] + 4) * MODULE_PX[key.variant]
-    x0, y0 = (aw - side) / 2, (ah - side) / 2
+    sx, sy = symbol_origin(key)
+    x0, y0 = sx - quiet, sy - quiet
     return np.float32([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]])
 
 

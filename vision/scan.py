@@ -12,6 +12,9 @@ A record: ``{"image": NAME, "cards": [CARD...], "unreadable": [{"x", "y"}...]}``
 - ``px_per_module``: the code's side in pixels over its modules (13 Micro QR, 21 QR): the figure the
   decoder's recall follows;
 - ``zone``: the table zone holding the code's centre (``null`` outside every zone).
+
+``calls`` lists the bidding cards read (``{"seat", "call", "copy", "x", "y", "zone"}``: the seat of the set,
+the call in the event format, the copy character, the code's centre and its zone); it is empty when none.
 """
 
 from __future__ import annotations
@@ -107,5 +110,7 @@ def scan_image(decoder: Decoder, image: np.ndarray, name: str, zones: Zones | No
         cards.append({"card": None if s.code.card is None else s.code.card.code, "pack": s.code.pack,
                       "x": round(s.x), "y": round(s.y), "card_x": round(card_x), "card_y": round(card_y),
                       "px_per_module": round(ppm, 2), "face_up": not s.code.is_back, "zone": zone})
+    calls = [{"seat": c.code.seat.value, "call": c.code.call.code, "copy": c.code.copy, "x": round(c.x),
+              "y": round(c.y), "zone": zones.zone_at(*to_table(hom, c.x, c.y))} for c in reading.calls]
     return {"image": name, "cards": cards,
-            "unreadable": [{"x": round(x), "y": round(y)} for x, y in reading.unreadable]}
+            "unreadable": [{"x": round(x), "y": round(y)} for x, y in reading.unreadable], "calls": calls}

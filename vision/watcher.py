@@ -12,7 +12,21 @@ means depends on the table phase, which the controller sets:
 | deal    | anywhere                           | ``CardFaced(where="deal")``             |
 | play    | in the centre                      | ``CardPlayed`` by the nearest seat      |
 | play    | in a seat's zone (not dummy's)     | ``CardFaced(where="table", by=seat)``   |
+| auction | in the centre (the opening lead)   | ``CardPlayed`` by the nearest seat      |
+| auction | in a seat's zone                   | ``CardFaced(where="table", by=seat)``   |
 | idle    | anywhere                           | nothing                                 |
+
+Bidding cards (``vision.calls_seen``) mean something in the auction alone:
+
+| phase   | a bidding card newly seen ...                       | event                              |
+|---------|-----------------------------------------------------|------------------------------------|
+| auction | in the zone of the seat its code names              | ``call`` by that seat              |
+| auction | in another seat's zone, or in no seat's zone        | none: a note (``take_notes``)      |
+| other   | anywhere                                            | nothing                            |
+
+The bidding cards of earlier calls stay on the table until the auction is over and are not new calls;
+those already there when the auction begins are not calls either. A misplaced one moved into its own
+seat's zone during the auction is that seat's call then.
 
 A card announced once stays announced until the phase changes: a hand held over a card for more than
 ``m`` frames makes it "gone", and when the hand moves it is seen again, but it is the same card on the
@@ -39,8 +53,9 @@ import numpy as np
 
 from laws.cards import Card, Seat
 from laws.events import CardFaced, CardPlayed, CardsDrawn, DamagedCardFound, Event
+from vision.calls_seen import CallWatch
 from vision.codes import CardCode
-from vision.decode import Decoder, FrameError, Sighting
+from vision.decode import CallSighting, Decoder, FrameError, Sighting
 from vision.zones import CENTRE, SEAT_ZONES, VisionConfig, Zones, default_homography, to_table
 
 log = logging.getLogger(__name__)
@@ -52,7 +67,11 @@ class Phase(StrEnum):
     CUT = "cut"
     DEAL = "deal"
     PLAY = "play"
+    AUCTION = "auction"  # bridge: after the deal, until the play
     IDLE = "idle"
+
+
+_PLAYING = (Phase.PLAY, Phase.AUCTION)  # a card in the centre is played; one in a seat's zone exposed
 
 
 # Where a card faced in each phase lies, in the event format's words.
@@ -98,6 +117,7 @@ class WatcherStats:
     frames: int = 0
     corrupt_frames: int = 0
     rejected: Counter[str] = field(default_factory=Counter)
+    misplaced_calls: int = 0  # bidding cards confirmed outside their own seat's zone in the auction
 
 
 class TableWatcher:
@@ -135,7 +155,8 @@ class TableWatcher:
         self._draw: dict[str, Card] = {}
         self._drawn = False
         self._recent_packs: deque[str] = deque(maxlen=64)
-        self._announced: set[tuple[CardCode, str]] = set()  # (card, event type) told this phase
+        self._announced: set[tuple[object, str]] = set()  # (card or call code, event type) told this phase
+        self._calls = CallWatch(k, n, m)
 
     def set_phase(self, phase: Phase | str, *, seats: Mapping[Seat, str] | None = None,
                   names: Mapping[str, str] | None = None, packs: Iterable[str] | None = None,
@@ -143,7 +164,7 @@ class TableWatcher:
         """Tell the watcher what the table is doing now.
 
         Args:
-            phase: ``draw``, ``shuffle``, ``cut``, ``deal``, ``play`` or ``idle``.
+            phase: ``draw``, ``shuffle``, ``cut``, ``deal``, ``auction``, ``play`` or ``idle``.
             seats: seat -> zone name of that seat's area (default each seat's own zone).
             names: in the draw, zone name -> candidate's name (default the four seat zones).
             packs: the pack ids in play (others are foreign).
@@ -158,6 +179,7 @@ class TableWatcher:
             self.packs = set(packs)
         self.dummy = dummy
         self._announced.clear()
+        self._calls.begin()
         self._draw.clear()
         self._drawn = False
 
@@ -169,6 +191,15 @@ class TableWatcher:
                 tx, ty, zone = self._where(tr.last.x, tr.last.y)
                 out.append(CardOnTable(code.pack, code.card, tr.last.x, tr.last.y, tx, ty, zone))
         return out
+
+    def visible_calls(self) -> list[CallSighting]:
+        """The confirmed bidding cards now on the table."""
+        return self._calls.visible()
+
+    def take_notes(self) -> list[str]:
+        """What the watcher saw that is no event but a person should read (a bidding card in the wrong
+        zone), oldest first; each note is given once."""
+        return self._calls.take_notes()
 
     def _where(self, x: float, y: float) -> tuple[float, float, str | None]:
         assert self.homography is not None
@@ -222,7 +253,7 @@ class TableWatcher:
             if not tr.confirmed and sum(tr.seen) >= self.k:
                 tr.confirmed = True
                 events.extend(self._on_seen(code, tr, now))
-            elif tr.confirmed and s is not None and self.phase is Phase.PLAY:
+            elif tr.confirmed and s is not None and self.phase in _PLAYING:
                 events.extend(self._moved(code, tr, now))
             if tr.confirmed and not tr.damage_reported and len(tr.heavy) == self.n and all(tr.heavy):
                 tr.damage_reported = True
@@ -231,7 +262,10 @@ class TableWatcher:
                 events.append(DamagedCardFound(code.card, code.pack, t=now))
             if tr.missing >= self.m or (not tr.confirmed and not any(tr.seen)):
                 del self._tracks[code]
-        events.extend(self._unreadable(reading.unreadable, bool(reading.sightings), now))
+        events.extend(self._unreadable(reading.unreadable, bool(reading.sightings or reading.calls), now))
+        events.extend(self._calls.feed(reading.calls, self.phase is Phase.AUCTION,
+                                       lambda x, y: self._where(x, y)[2], self.seats, self._announced, now))
+        self.stats.misplaced_calls = self._calls.misplaced
         return events
 
     def _pack_in_play(self) -> str:
@@ -308,7 +342,7 @@ class TableWatcher:
                     self._drawn = True
                     return [CardsDrawn(tuple((self.names[z], c) for z, c in self._draw.items()), t=now)]
             return []
-        if self.phase is Phase.PLAY:
+        if self.phase in _PLAYING:
             if zone == CENTRE:
                 nearest = self.zones.nearest_seat(tx, ty, among=tuple(self.seats.values()))
                 if nearest is None:

@@ -19,9 +19,11 @@ BENCHES: dict[str, str] = {
     "journal": "firmware_host.bench.host:journal",
     "panel": "firmware_host.bench.host:panel",
     "link": "firmware_host.bench.link:run",
+    "board": "firmware_host.bench.board:run",
     "vision": "firmware_host.bench.vision:run",
     "club": "firmware_host.bench.club:club",
     "soak": "firmware_host.bench.soak:run",
+    "duplicate": "firmware_host.bench.duplicate:run",
 }
 
 

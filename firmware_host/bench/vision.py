@@ -27,6 +27,8 @@ def run(args: argparse.Namespace) -> int:
 
     if getattr(args, "degradations", False):
         return run_degradations_report(args)
+    if getattr(args, "bidding", False):
+        return run_bidding_report(args)
     cv2.setNumThreads(1)  # single-threaded figures, for both decoders
     quick = bool(getattr(args, "quick", False))
     main_frames = getattr(args, "frames", None) or (9 if quick else 10_000)
@@ -121,4 +123,26 @@ def run_degradations_report(args: argparse.Namespace) -> int:
         print(f"existing benchmark frames (vision.render), 1280x720, 13 cards: {speed['frames']} frames; median ms "
               f"before {b['median_ms']:.2f}, now {n['median_ms']:.2f} (x{speed['time_ratio']:.2f}); read in view "
               f"{b['read_in_view']:.4f} / {n['read_in_view']:.4f}; false {b['false_cards']} / {n['false_cards']}")
+    return 0
+
+
+def run_bidding_report(args: argparse.Namespace) -> int:
+    """``--bidding``: ``vision.measure_bidding`` (``--frames N``, default 600; 12 with ``--quick``)."""
+    import cv2
+
+    from vision.measure_bidding import run_bidding
+
+    cv2.setNumThreads(1)
+    frames = getattr(args, "frames", None) or (12 if getattr(args, "quick", False) else 600)
+    r = run_bidding(ZxingDecoder(find_unreadable=True), frames)
+    if args.json:
+        print(json.dumps({"bench": "vision-bidding", **r}))
+        return 0
+    a, b = r["cards_only"], r["with_bidding_cards"]
+    print(f"1280x720, {r['frames']} frames, {r['cards_per_frame']:.1f} playing cards and {r['bidding_cards']} bidding "
+          f"cards each, one thread: median {a['median_ms']:.2f} ms without the bidding cards, {b['median_ms']:.2f} ms "
+          f"with them (x{r['time_ratio']:.2f}); p90 {a['p90_ms']:.2f} / {b['p90_ms']:.2f} ms")
+    print(f"  bidding cards read per frame {r['calls_read']:.4f}; playing cards read {r['cards_read']:.4f} without, "
+          f"{r['cards_read_with_bidding_cards']:.4f} with; false calls {r['false_calls']}, false cards "
+          f"{r['false_cards']}")
     return 0

@@ -19,10 +19,23 @@ SIDES = {"NS": ("N", "S"), "EW": ("E", "W")}
 SIDE_WORDS = {"NS": "North-South", "EW": "East-West"}
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 NEEDS = ("card", "suit")
-# Euchre entries the director may make for a player: the event's fields and the phases that take them
-# (the table checks again, ``firmware_host.table.choices.ENTRIES``).
-ENTRIES = {"bid": (("seat", "call", "suit", "alone"), ("auction",)),
-           "discard": (("seat", "card"), ("auction", "play"))}
+# Entries the director may make for a player: the game, the event's fields and the phases that take them
+# (the table checks again, ``firmware_host.table.choices.ENTRIES``): euchre declarations and the dealer's
+# discard; a bridge call (any call of the event format, for any seat: the table's engine judges whose turn
+# it was and whether the call is legal).
+ENTRIES = {"bid": ("euchre", ("seat", "call", "suit", "alone"), ("auction",)),
+           "discard": ("euchre", ("seat", "card"), ("auction", "play")),
+           "call": ("contract-bridge", ("seat", "call"), ("auction", "play"))}
+GAME_WORDS = {"euchre": "a euchre table", "contract-bridge": "a bridge table"}
+
+
+def bridge_calls() -> list[dict[str, str]]:
+    """Every call the page offers, lowest bid first, then pass, double, redouble: the event format's
+    spelling and the words the page shows (``one heart``, ``three notrump``, ``pass``)."""
+    from laws.bridge.calls import DOUBLE, PASS, REDOUBLE, bid_of_rank
+
+    return [{"call": c.code, "words": c.words} for c in [*(bid_of_rank(r) for r in range(35)), PASS, DOUBLE,
+                                                          REDOUBLE]]
 
 
 class ChoiceError(ValueError):
@@ -117,26 +130,31 @@ def check_search(search: dict[str, Any] | None, data: dict[str, Any]) -> str | N
 
 
 def entries(game: str, phase: str) -> dict[str, Any]:
-    """Which euchre entries the page offers now: ``bid`` (with the calls in words), ``discard``."""
-    if game != "euchre":
-        return {}
+    """Which entries the page offers now: euchre ``bid`` (with the calls in words) and ``discard``; in a
+    bridge auction, ``call`` (with every call in words). ``POST /api/call`` also takes a call in the play
+    (one after the auction closed, which the engine rules on), but the page offers none there."""
     out: dict[str, Any] = {}
-    if phase in ENTRIES["bid"][1]:
+    if game == "contract-bridge" and phase == "auction":  # the form in the auction only (every update of a
+        out["call"] = bridge_calls()                       # table carries it: not the 52 of the play too)
+    if game != "euchre":
+        return out
+    if phase in ENTRIES["bid"][2]:
         out["bid"] = [{"call": c, "words": w} for c, w in BID_WORDS.items()]
-    if phase in ENTRIES["discard"][1]:
+    if phase in ENTRIES["discard"][2]:
         out["discard"] = True
     return out
 
 
 def check_entry(game: str, phase: str, kind: str, data: dict[str, Any]) -> dict[str, Any]:
-    """The fields of a ``bid`` or ``discard`` command for ``data``, checked for the table's game and phase.
+    """The fields of a ``bid``, ``discard`` or ``call`` command for ``data``, checked for the table's game and
+    phase (a call only as far as the event format goes).
 
     Raises:
-        ChoiceError: not a euchre table, not the phase, or a field that is wrong (named).
+        ChoiceError: not a table of that game, not the phase, or a field that is wrong (named).
     """
-    fields, phases = ENTRIES[kind]
-    if game != "euchre":
-        raise ChoiceError(f"a {kind} is entered at a euchre table, and that table plays {game or 'no game yet'}")
+    want, fields, phases = ENTRIES[kind]
+    if game != want:
+        raise ChoiceError(f"a {kind} is entered at {GAME_WORDS[want]}, and that table plays {game or 'no game yet'}")
     if phase not in phases:
         raise ChoiceError(f"that table is in its {phase} phase: a {kind} is entered in the "
                           f"{' or '.join(phases)} phase")

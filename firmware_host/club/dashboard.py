@@ -11,7 +11,9 @@ fields of a ``result`` event for the table's game, checked by ``club.results``),
 seat, ``loose``, ``trick`` or null), both checked by ``club.claims`` against what the table last said is
 open, and again at the table, whose refusal (with its reason) the page shows; ``POST /api/bid`` and
 ``POST /api/discard`` (a euchre declaration or the dealer's discard entered for a player: the fields of a
-``bid`` or ``discard`` event with ``table``), checked the same way. A command sent to a table
+``bid`` or ``discard`` event with ``table``), checked the same way, and ``POST /api/call`` (a bridge call
+entered for a player: ``{"table", "seat", "call"}``, any call of the event format; the table's engine judges
+whose turn it was). A command sent to a table
 is pending (on the page) until the table's status lists its id as done; a table that is away gets it when
 it returns (its persistent session at the broker).
 Every route but the login page needs a live session; the session cookie is HttpOnly and SameSite=Strict
@@ -143,6 +145,7 @@ class Dashboard:
                   Route("/api/search", self.search, methods=["POST"]),
                   Route("/api/bid", self.bid, methods=["POST"]),
                   Route("/api/discard", self.discard, methods=["POST"]),
+                  Route("/api/call", self.call, methods=["POST"]),
                   Route("/static/{name}", self.static)]
         return Starlette(routes=routes, lifespan=self._lifespan)
 
@@ -403,6 +406,11 @@ class Dashboard:
     async def discard(self, request: Any) -> Any:
         """The euchre dealer's discard, entered by the director; sent as ``command/discard``."""
         return await self._entry(request, "discard")
+
+    async def call(self, request: Any) -> Any:
+        """A bridge call the director enters for a player (a club without bidding cards, or a call the
+        camera did not see); sent as ``command/call``."""
+        return await self._entry(request, "call")
 
     async def _entry(self, request: Any, kind: str) -> Any:
         checked = await self._director_post(request, kind)

@@ -15,7 +15,7 @@ from firmware_host.config import MqttConfig
 PREFIX = "cardtable"
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_COMMAND_BYTES = 4096
-COMMANDS = ("ack", "result", "choose", "search", "bid", "discard")
+COMMANDS = ("ack", "result", "choose", "search", "bid", "discard", "call")
 
 
 def topic(table: str, *parts: str) -> str:

@@ -29,8 +29,9 @@ _CODE_IN_TEXT = re.compile(rf"\b(?:10|[{RANKS}])[{SUITS}]\b")
 # Keys whose values name cards, whatever their shape (a code, a list of codes, pairs [name, code]).
 CARD_KEYS = frozenset({"card", "cards", "cuts", "exposed_cards", "hand", "hands", "trump_card", "missing",
                        "found_card", "top_card", "turned"})
-# Keys whose values look like card codes but are not cards: a contract such as "4S" is a bid.
-NOT_CARD_KEYS = frozenset({"contract"})
+# Keys whose values look like card codes but are not cards: a contract such as "4S" is a bid, and so is a
+# bridge call ("2S") or the auction's calls (the auction is public).
+NOT_CARD_KEYS = frozenset({"contract", "call", "calls"})
 # Events that name cards of the draw, not of a deal: public.
 PUBLIC_EVENTS = frozenset({"draw", "game", "packs"})
 

@@ -50,7 +50,7 @@ SEEN_SIZE = 20000
 HISTORY = 100       # feed entries kept per table (the table's history on the page)
 PENDING_KEPT = 20   # commands a table has not yet confirmed, kept per table
 REFUSED_SHOWN = 3   # the latest commands a table refused, shown with their reasons
-CHECKED = frozenset({"choose", "search", "bid", "discard"})  # commands pending until the table answers, not just takes them in
+CHECKED = frozenset({"choose", "search", "bid", "discard", "call"})  # commands pending until the table answers, not just takes them in
 RESULT_PHASES = frozenset({"auction", "play", "scoring"})  # a table's phases in which a hand awaits its result
 UNKNOWN_PACKS = frozenset({"", "unknown"})  # not a pack: a shoe that has not named its pack yet
 

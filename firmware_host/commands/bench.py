@@ -16,6 +16,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--frames", type=int, default=None, help="frames for the main case (benchmark-specific)")
     p.add_argument("--degradations", action="store_true",
                    help="vision: single-frame recall by degradation and px/module on a second generator")
+    p.add_argument("--bidding", action="store_true",
+                   help="vision: bidding cards beside playing cards: calls read per frame, and the decoder's time "
+                        "with and without them on the same frames")
     p.set_defaults(func=_run)
 
 

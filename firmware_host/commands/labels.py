@@ -1,4 +1,5 @@
-"""``cardtable labels --pack ID --game GAME --out FILE``: printable code stickers for one pack."""
+"""``cardtable labels --pack ID --game GAME --out FILE``: printable code stickers for one pack;
+``cardtable labels --bidding --out FILE``: a bidding box's cards for each seat (``vision/CARD_CODES.md``)."""
 
 from __future__ import annotations
 
@@ -7,27 +8,58 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("labels", help="write a printable sheet of card-code stickers (PDF and PNG)")
-    p.add_argument("--pack", required=True, help="pack id: two characters from 0-9 and A-Z, e.g. B7")
-    p.add_argument("--game", required=True, choices=["contract-bridge", "euchre"])
+    p = sub.add_parser("labels", help="write a printable sheet of card-code stickers, or of bidding cards (PDF "
+                                      "and PNG)")
+    p.add_argument("--pack", help="pack id: two characters from 0-9 and A-Z, e.g. B7 (playing cards)")
+    p.add_argument("--game", choices=["contract-bridge", "euchre"], help="the pack's game (playing cards)")
+    p.add_argument("--bidding", action="store_true",
+                   help="bidding cards instead of a pack: for each seat 35 bids and its passes, doubles and "
+                        "redoubles, each with the bidding code the camera reads as that seat's call")
+    p.add_argument("--seats", default="NESW", help="with --bidding: the seats whose sets to print (default NESW)")
+    p.add_argument("--passes", type=int, default=8, help="with --bidding: pass cards a seat (default 8)")
+    p.add_argument("--doubles", type=int, default=2, help="with --bidding: double cards a seat (default 2)")
+    p.add_argument("--redoubles", type=int, default=2, help="with --bidding: redouble cards a seat (default 2)")
     p.add_argument("--out", required=True, help="output file; writes FILE.pdf and FILE-N.png")
     p.add_argument("--variant", choices=["micro", "qr"], default="micro",
                    help="micro: Micro QR (default); qr: QR for pyzbar with 1080p cameras")
     p.add_argument("--backs", action="store_true", help="add pack-mark stickers for the backs")
     p.add_argument("--sheet", choices=["a4", "letter", "avery-22806"], default="a4",
-                   help="a4 or letter: plain sticker paper, 51 x 66 mm stickers to cut out; avery-22806: "
-                        "Avery 22806 die-cut 2 in squares, 12 per US Letter sheet (a smaller code: module "
-                        "2.54 mm instead of 2.96 mm, so 14%% fewer pixels per module)")
+                   help="a4 or letter: plain sticker paper, 51 x 66 mm stickers to cut out (bidding cards: 51 x "
+                        "60 mm); avery-22806: Avery 22806 die-cut 2 in squares, 12 per US Letter sheet (a smaller "
+                        "code: module 2.54 mm instead of 2.96 mm, so 14%% fewer pixels per module)")
     p.set_defaults(func=_run)
 
 
+def _refuse(text: str) -> int:
+    print(f"cardtable labels: {text}", file=sys.stderr)
+    return 2
+
+
 def _run(args: argparse.Namespace) -> int:
+    from vision.bidding_labels import write_bidding_labels
     from vision.labels import write_labels
 
+    if args.bidding:
+        given = [flag for flag, v in (("--pack", args.pack), ("--game", args.game), ("--backs", args.backs)) if v]
+        if given:
+            return _refuse(f"--bidding prints bidding cards, not a pack: leave out {' and '.join(given)}")
+    else:
+        extra = [f"--{name}" for name, default in (("seats", "NESW"), ("passes", 8), ("doubles", 2),
+                                                  ("redoubles", 2)) if getattr(args, name) != default]
+        if extra:
+            return _refuse(f"{', '.join(extra)} go with --bidding")
+        missing = [flag for flag, v in (("--pack", args.pack), ("--game", args.game)) if not v]
+        if missing:
+            return _refuse(f"a pack's stickers need {' and '.join(missing)} (or --bidding for bidding cards)")
     try:
-        sheet = write_labels(args.pack, args.game, args.out, args.variant, args.backs, args.sheet)
+        if args.bidding:
+            sheet = write_bidding_labels(args.out, args.seats.upper(), args.variant, args.sheet, args.passes,
+                                         args.doubles, args.redoubles)
+            what = f"{len(sheet.placed)} bidding cards, "
+        else:
+            sheet = write_labels(args.pack, args.game, args.out, args.variant, args.backs, args.sheet)
+            what = ""
     except (ValueError, OSError) as exc:
-        print(f"cardtable labels: {exc}", file=sys.stderr)
-        return 2
-    print(f"wrote {sheet.pdf} and {len(sheet.pngs)} PNG page(s): {', '.join(map(str, sheet.pngs))}")
+        return _refuse(str(exc))
+    print(f"wrote {what}{sheet.pdf} and {len(sheet.pngs)} PNG page(s): {', '.join(map(str, sheet.pngs))}")
     return 0

@@ -12,7 +12,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--game", default="contract-bridge", help="contract-bridge or euchre")
     p.add_argument("--seed", type=int, default=0, help="shuffles and faults follow this seed")
     p.add_argument("--inject", action="append", default=[], metavar="FAULT[@CARD]",
-                   help="fault in the first deal: face_up, duplicate, missing, unreadable, foreign, "
+                   help="fault in the first deal: face_up, duplicate, missing, unreadable, foreign, stray, "
                         "garbage, drop, jam; optionally @N for card N (repeatable)")
     p.add_argument("--pace", type=int, default=250, metavar="MS", help="milliseconds between cards")
     p.add_argument("--link", metavar="PATH", help="also put the stable symlink here (default: a temp folder)")
@@ -82,7 +82,14 @@ def _listen(args: argparse.Namespace) -> int:
     link.start()
     dealer = Seat(args.dealer)
     asked = done = 0
+    ours: set[int] = set()          # ids of the START_DEALs this run sent and the shoe has not refused
     seen_online = waiting = False
+
+    def ask() -> None:
+        nonlocal asked
+        ours.add(link.send(start_deal(args.game, dealer, variant=asked)).cmd)
+        asked += 1
+
     try:
         while True:
             ev = events.get()
@@ -100,20 +107,22 @@ def _listen(args: argparse.Namespace) -> int:
             if isinstance(ev, m.LinkStatus):
                 seen_online = seen_online or ev.online
                 if ev.online and args.scanner and asked == 0 < args.deals:
-                    link.send(start_deal(args.game, dealer, variant=asked))
-                    asked += 1
+                    ask()
+            elif isinstance(ev, m.Reply) and ev.cmd in ours and ev.status != m.Status.OK:
+                ours.discard(ev.cmd)        # refused (busy: a deal of an earlier run): ask at the next pack
+                asked -= 1
             elif isinstance(ev, m.PackLoaded) and asked == done < args.deals:
-                link.send(start_deal(args.game, dealer, variant=asked))
-                asked += 1
-            elif isinstance(ev, m.DealFinished):
+                ask()
+            elif isinstance(ev, m.DealFinished) and ev.answers in ours:
+                # Only the end of a deal this run asked for counts: a replayed deal of an earlier run
+                # of the host (PROTOCOL.md section 6.3) is shown but is not ours.
                 done += 1
                 dealer = dealer.left
                 if done >= args.deals > 0:
                     print(f"counters: {link.counters()}", file=sys.stderr)
                     return 0
                 if args.scanner:
-                    link.send(start_deal(args.game, dealer, variant=asked))
-                    asked += 1
+                    ask()
     finally:
         link.stop()
 
@@ -123,8 +132,22 @@ def _show(ev: object) -> str:
 
     if isinstance(ev, m.CardOut):
         where = "table (turn-up)" if ev.turn_up else (ev.seat or "no deal")
+        if ev.board:
+            where = f"{where}'s pocket (board {ev.board})"
         card = ev.card.code if ev.card else "unreadable"
         return f"#{ev.seq:<4} card {ev.index:>2} {card:<10} -> {where}  {str(getattr(ev.orientation, 'name', ev.orientation)).lower()}  pack {ev.pack or '?'}"
     if isinstance(ev, m.LinkStatus):
         return f"link {'online' if ev.online else 'OFFLINE'}: {ev.reason}"
+    if isinstance(ev, m.BoardBegan):
+        return f"#{ev.seq:<4} board {ev.board} started ({len(ev.placed)} placed, pack {ev.pack or 'any'})"
+    if isinstance(ev, m.CardRejected):
+        why = {1: "unreadable", 2: "another pack", 3: "already placed"}.get(int(ev.reason), f"reason {int(ev.reason)}")
+        return f"#{ev.seq:<4} rejected {ev.card.code if ev.card else 'unreadable card'} ({why}), pack {ev.pack or '?'}"
+    if isinstance(ev, m.BoardFinished):
+        from firmware_host.shoe.codec import PACK
+
+        if ev.reason == m.FinishReason.COMPLETE and not ev.missing:
+            return f"#{ev.seq:<4} board {ev.board} whole, {ev.rejected} rejected"
+        missing = " ".join(c.code for c in PACK if c in ev.missing)
+        return f"#{ev.seq:<4} board {ev.board} NOT whole (reason {int(ev.reason)}): missing {missing}"
     return f"#{getattr(ev, 'seq', 0):<4} {ev}"

@@ -27,7 +27,17 @@ HEADLINES: dict[Remedy, str] = {
     Remedy.CUT_OUT: "CUTTING OUT",
     Remedy.ENTRY: "ENTRY",
     Remedy.RESHUFFLE: "SHUFFLE AGAIN",
+    Remedy.CONTRACT: "THE CONTRACT",
 }
+
+# Bridge as it is played (LAWS.md BP-): what an irregularity's ruling is headed with, and what settles it.
+BRIDGE_HEADLINES = {
+    "BP-27": "INSUFFICIENT BID", "BP-28-32": "CALL OUT OF ROTATION", "BP-35-36": "INADMISSIBLE CALL",
+    "BP-39": "CALL AFTER THE AUCTION", "BP-53-56": "LEAD OUT OF TURN", "BP-57": "CARD PLAYED OUT OF TURN",
+    "BP-61": "REVOKE", "BP-62": "REVOKE CORRECTED", "BP-63": "REVOKE ESTABLISHED", "BP-64": "TRICKS TRANSFERRED",
+    "BP-66-67": "DEFECTIVE TRICK", "BP-68-71": "CLAIM", "CB-result-check": "THE RESULT DIFFERS FROM THE CARDS",
+}
+_AUCTION_CLAUSES = frozenset({"BP-17", "BP-22", "BP-27", "BP-28-32", "BP-35-36", "BP-39"})
 
 
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
@@ -64,6 +74,13 @@ def found_words(found: str | None, short: str | None = None) -> str:
 
 
 def headline(r: Ruling) -> str:
+    if r.remedy is Remedy.CONTRACT and r.extra.get("passed_out"):
+        return "PASSED OUT"
+    if r.clause in BRIDGE_HEADLINES or r.clause in _AUCTION_CLAUSES:
+        if r.remedy is Remedy.DEAL_STANDS:
+            return "THE AUCTION GOES ON" if r.clause in _AUCTION_CLAUSES else "PLAY GOES ON"
+        if r.remedy in (Remedy.ATTENTION, Remedy.PENALTY):
+            return BRIDGE_HEADLINES.get(r.clause, HEADLINES[r.remedy])
     options = r.extra.get("options")
     if r.remedy is Remedy.ATTENTION and isinstance(options, list) and options:
         return "THE DIRECTOR CHOOSES: " + " OR ".join(option_words(str(o)).upper() for o in options)

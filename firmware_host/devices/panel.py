@@ -13,6 +13,10 @@ Seat buttons speak by press pattern (``PressDecoder``):
 * a press held ``long_press`` seconds  -> ``"restore_pack"`` (reclaim our own pack), reported as soon
   as the hold is long enough.
 
+What a kind means is the controller's business (``firmware_host.table.choices``): during a bridge
+auction two presses are the seat's pass (``button_call``), since a new shuffle can no longer be asked for
+once the deal is complete; one press still draws attention and a hold still reclaims the pack.
+
 The director's button reports ``"ack"`` at once. Callbacks receive ``(who, kind)`` with ``who`` one of
 ``"N"``, ``"E"``, ``"S"``, ``"W"`` or ``"director"``. Timed decisions (a single press, a long hold, the
 end of a buzz) are made by ``poll()``, which the controller calls often (every 20-50 ms) or which

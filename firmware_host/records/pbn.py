@@ -3,11 +3,19 @@
 ``pbn_record`` writes the tags Event, Site, Date, Board, West, North, East, South, Dealer, Vulnerable,
 Deal and Scoring ("Rubber"), then Declarer, Contract and Result: every tag of PBN's mandatory set, as the
 file's ``% EXPORT`` line promises (``?`` where a value is unknown; a passed-out board has Contract
-``Pass`` and an empty Declarer and Result). ``deals_from_events`` rebuilds the deals from the journal's
-event dicts (``laws.events`` format): a deal is ``deal_start``, the ``card_dealt`` events and
-``deal_end``; it is a board when it ended with 13 known cards in each hand and its hand is finished
-(a ``result`` event before the next ``deal_start``). A hand still in the auction or in play is left
-out (it becomes a board once its result is recorded), and so is a deal dealt again (redeal).
+``Pass`` and an empty Declarer and Result). Where the table recorded them, the auction and the play
+follow (PBN 2.1 sections 3.5 and 3.6: ``[Auction "<dealer>"]`` with the calls in rotation from the
+dealer, four a line; ``[Play "<opening leader>"]`` with one line a trick in seat columns from the opening
+leader, ``*`` after the last line when a claim ended play), as ``laws.bridge`` writes them.
+
+``deals_from_events`` rebuilds the deals from the journal's event dicts (``laws.events`` format): a deal
+is ``deal_start``, the ``card_dealt`` events and ``deal_end``; it is a board when it ended with 13 known
+cards in each hand and its hand is finished: a ``result`` event before the next ``deal_start``, or the
+table's own end of the hand from the cards (the last trick, a claim agreed or ruled, four passes). The
+events are also fed to a law engine, which rules the auction and the play exactly as the table did; when
+the table recorded them, the contract, declarer and result are the cards' (as the table scored them), not
+a typed result's. A hand still in the auction or in play is left out (it becomes a board once it ends),
+and so is a deal dealt again (redeal).
 
 Vulnerability follows rubber scoring: a side that has won a game of the current rubber is vulnerable.
 Games are worked out from each ``result`` (contract, declarer, and ``tricks`` = tricks won by declarer):
@@ -46,6 +54,8 @@ class PbnDeal:
     declarer: Seat | None = None
     result: int | None = None
     unverified: bool = False  # exported with --force from rows the hash chain does not vouch for
+    auction: tuple[str, ...] = ()  # the [Auction] section's lines, tag first, when the table recorded it
+    play: tuple[str, ...] = ()     # the [Play] section's lines, tag first, when the table recorded it
 
 
 def normalise_contract(text: str) -> str:
@@ -102,6 +112,7 @@ def pbn_record(deal: PbnDeal) -> str:
     tags.append(("Contract", contract))
     tags.append(("Result", "" if passed else str(deal.result) if deal.result is not None else "?"))
     text = "".join(f'[{k} "{_escape(v)}"]\n' for k, v in tags)
+    text += "".join(line + "\n" for line in (*deal.auction, *deal.play))
     if deal.unverified:
         text += "{Not verified: the journal's hash chain was broken before this board's rows.}\n"
     return text
@@ -110,7 +121,7 @@ def pbn_record(deal: PbnDeal) -> str:
 def write_pbn(path: str | Path, deals: Iterable[PbnDeal]) -> int:
     """Write the boards to a PBN file (records separated by blank lines); returns how many."""
     records = [pbn_record(d) for d in deals]
-    text = "% PBN 2.1\n% EXPORT\n\n" + "\n".join(records)
+    text = "% PBN 2.1\n% EXPORT\n\n" + "\n".join(records) + ("\n" if records else "")
     Path(path).write_text(text, encoding="utf-8")
     return len(records)
 
@@ -160,6 +171,38 @@ class _Open:
     ended: bool = False
     result: dict[str, Any] | None = None
     unverified: bool = False
+    auction: tuple[str, ...] = ()
+    play: tuple[str, ...] = ()
+
+
+class _Table:
+    """A law engine fed the same events, for the auction and the play as the table ruled them."""
+
+    def __init__(self) -> None:
+        from laws.engine import LawEngine
+        self.engine = LawEngine("contract-bridge")
+
+    def feed(self, ev: dict[str, Any]) -> None:
+        from laws.events import EventFormatError, event_from_dict
+        try:
+            self.engine.feed(event_from_dict(ev))
+        except (EventFormatError, ValueError):  # refused at the table too (journaled as not applied)
+            pass
+
+    def hand(self) -> tuple[dict[str, Any] | None, tuple[str, ...], tuple[str, ...]]:
+        """The deal's result from the cards (or None), and its auction and play sections."""
+        from laws.bridge.pbn import play_lines
+        d = self.engine.state.deal
+        h = d.bridge if d is not None and not d.void else None
+        if h is None or not h.captured:
+            return None, (), ()
+        auction = tuple(h.auction.pbn_lines())
+        play = tuple(play_lines(h.play)) if h.play is not None and (h.play.tricks or h.play.current.cards
+                                                                     or h.play.claim_state) else ()
+        got = h.scored
+        if got is not None and got.get("passed_out"):
+            got = {"contract": "Pass"}
+        return got, auction, play
 
 
 def _date_of(ev: dict[str, Any], default: str) -> str:
@@ -211,9 +254,14 @@ def deals_from_events(events: Iterable[dict[str, Any]], *, event: str = "", site
     out: list[PbnDeal] = []
     current: _Open | None = None
 
+    table = _Table()
+
     def close() -> None:
         nonlocal current
         d, current = current, None
+        if d is not None and bridge:
+            got, d.auction, d.play = table.hand()
+            d.result = got or d.result
         if d is None or not bridge or d.unknown or not d.ended or d.result is None:
             return
         if any(len(h) != 13 for h in d.hands.values()) or len({c for h in d.hands.values() for c in h}) != 52:
@@ -226,12 +274,18 @@ def deals_from_events(events: Iterable[dict[str, Any]], *, event: str = "", site
             raise ValueError(f"board {len(out) + 1}: {exc}") from None
         tricks = r.get("tricks") if declarer is not None else None
         out.append(PbnDeal(len(out) + 1, d.dealer, rubber.vulnerable(), d.hands, dict(players), event,
-                           site, d.date, contract, declarer, tricks, d.unverified))
+                           site, d.date, contract, declarer, tricks, d.unverified, d.auction, d.play))
         if contract and declarer is not None and isinstance(tricks, int):
             rubber.record(contract, declarer, tricks)
 
     for ev in events:
         kind = ev.get("type")
+        if kind in ("deal_start", "game"):
+            close()  # before the engine moves on to the next deal
+        if kind == "game":
+            table = _Table()
+        elif bridge:
+            table.feed(ev)
         if current is not None and ev.get("unverified"):
             current.unverified = True
         if kind == "game":

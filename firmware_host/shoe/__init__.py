@@ -8,6 +8,7 @@ The protocol is ``hardware/shoe/PROTOCOL.md``. Import the submodules directly to
     from firmware_host.shoe.games import start_deal         # START_DEAL for a game
     from firmware_host.shoe.laws_map import to_law_event    # shoe message -> laws.events.Event | None
     from firmware_host.shoe import messages as m            # CardOut, DealBegan, LinkStatus, ...
+    from firmware_host.shoe.boards import deal_board, start_board   # protocol 1.2: a board from a record
 
     shoe = VirtualShoe("euchre", seed=3, inject=["face_up@7"])
     link = ShoeLink(shoe.open(), on_event)                  # on_event(ev) runs in the reader thread
@@ -17,8 +18,10 @@ The protocol is ``hardware/shoe/PROTOCOL.md``. Import the submodules directly to
     link.stop(); shoe.close()
 
 Modules: ``codec`` (bytes <-> messages, sans-I/O), ``session`` (handshake, exactly-once delivery,
-resends, silence; sans-I/O), ``port`` (the reader thread and reconnects), ``link``, ``scanner``,
-``virtual`` + ``simhw`` (simulated hardware), ``firmware`` (loads the reference firmware); its benchmarks
-are ``firmware_host.bench.link`` and ``firmware_host.bench.backlog``. Imports ``laws``, ``vision.codes``
+resends, silence; sans-I/O), ``boards`` (dealing a board from a hand record and checking every card of
+it; sans-I/O), ``port`` (the reader thread and reconnects), ``link``, ``scanner``, ``virtual`` + ``simhw``
+(simulated hardware, pockets and reject exit included), ``firmware`` (loads the reference firmware); its
+benchmarks are ``firmware_host.bench.link``, ``firmware_host.bench.backlog`` and
+``firmware_host.bench.board``. Imports ``laws``, ``vision.codes``
 (the plain scanner reads card codes) and ``resources``; never the table, the club or the commands.
 """

@@ -19,7 +19,7 @@ from zlib import crc32
 
 from firmware_host.shoe import messages as m
 from firmware_host.shoe.messages import MsgType as T
-from laws.cards import Card, Seat
+from laws.cards import Card, Seat, full_pack
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +33,8 @@ _CRC = struct.Struct(">I")
 _SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
 _CARDS: dict[bytes, Card] = {c.code.encode(): c for c in
                              (Card(r, s) for r in "AKQJT98765432" for s in "SHDC")}
+PACK: tuple[Card, ...] = full_pack()        # canonical card order (1.2): card k of a record or a set
+_NUMBER: dict[Card, int] = {c: k for k, c in enumerate(PACK)}
 
 
 class VersionMismatch(Exception):
@@ -57,6 +59,36 @@ def _seat_code(seat: Seat | None, turn_up: bool = False) -> int:
     if turn_up:
         return m.SEAT_TABLE
     return m.SEAT_NONE if seat is None else _SEATS.index(seat)
+
+
+def pack_seats(seats: tuple[Seat, ...]) -> bytes:
+    """A record's 52 seats (canonical card order) as 13 bytes: card 0 in the top two bits (section 4)."""
+    if len(seats) != 52:
+        raise ValueError(f"a board's record gives a seat to each of 52 cards, not {len(seats)}")
+    out = bytearray(13)
+    for k, seat in enumerate(seats):
+        out[k >> 2] |= _SEATS.index(seat) << (6 - 2 * (k & 3))
+    return bytes(out)
+
+
+def unpack_seats(data: bytes) -> tuple[Seat, ...]:
+    return tuple(_SEATS[(data[k >> 2] >> (6 - 2 * (k & 3))) & 3] for k in range(52))
+
+
+def pack_cards(cards: frozenset[Card]) -> bytes:
+    """A set of cards as 7 bytes of bits, card 0 the top bit (section 4); the last four bits 0."""
+    out = bytearray(7)
+    for card in cards:
+        k = _NUMBER[card]
+        out[k >> 3] |= 0x80 >> (k & 7)
+    return bytes(out)
+
+
+def unpack_cards(data: bytes) -> frozenset[Card]:
+    """The 7-byte set; the four bits after card 51 are ignored."""
+    if len(data) < 7:
+        raise ValueError("a set of cards is 7 bytes")
+    return frozenset(PACK[k] for k in range(52) if data[k >> 3] & (0x80 >> (k & 7)))
 
 
 def _body(msg: m.ShoeMessage | m.Command) -> tuple[int, int, bytes]:
@@ -93,8 +125,22 @@ def _body(msg: m.ShoeMessage | m.Command) -> tuple[int, int, bytes]:
             return T.ERROR, msg.seq, struct.pack(">B", msg.code) + _s(msg.detail)
         case m.Reply():
             return T.REPLY, msg.seq, struct.pack(">IB", msg.cmd, msg.status) + _s(msg.detail)
+        case m.BoardBegan():
+            return T.BOARD_STARTED, msg.seq, (struct.pack(">HI", msg.board, msg.board_id) + pack_seats(msg.seats)
+                                              + pack_cards(msg.placed) + _s(msg.pack))
+        case m.CardRejected():
+            code = b"\x00\x00" if msg.card is None else msg.card.code.encode()
+            return T.CARD_REJECTED, msg.seq, (struct.pack(">BB", msg.number, msg.reason) + code
+                                              + struct.pack(">BB", msg.orientation, msg.quality) + _s(msg.pack))
+        case m.BoardFinished():
+            return T.BOARD_FINISHED, msg.seq, (struct.pack(">HIBBB", msg.board, msg.board_id, msg.reason,
+                                                           msg.rejected, msg.left_in_shoe)
+                                               + pack_cards(msg.missing) + _s(msg.pack))
+        case m.DealBoard():
+            return T.DEAL_BOARD, msg.cmd, (struct.pack(">HI", msg.board, msg.board_id) + pack_seats(msg.seats)
+                                           + pack_cards(msg.placed) + _s(msg.pack))
         case m.HostHello():
-            tail = struct.pack(">I", msg.next_cmd) if msg.minor >= 1 else b""
+            tail = b"" if msg.next_cmd is None else struct.pack(">I", msg.next_cmd)
             return T.HOST_HELLO, msg.cmd, struct.pack(">BBI", msg.major, msg.minor, msg.session) + tail
         case m.StartDeal():
             return T.START_DEAL, msg.cmd, (struct.pack(">BBB", _seat_code(msg.dealer), msg.turn_up,
@@ -204,6 +250,46 @@ def _d_start_deal(cmd: int, b: bytes) -> m.StartDeal:
     return m.StartDeal(dealer, pattern, turn_up, pack, cmd=cmd)
 
 
+def _card_at(b: bytes, pos: int) -> Card | None:
+    code = b[pos:pos + 2]
+    if len(code) < 2:
+        raise ValueError("card code runs past the end of the frame")
+    if code == b"\x00\x00":
+        return None
+    card = _CARDS.get(code)
+    if card is None:
+        raise ValueError(f"card code {code!r} is not a card")
+    return card
+
+
+def _d_record(b: bytes) -> tuple[int, int, tuple[Seat, ...], frozenset[Card], str]:
+    """BOARD_STARTED and DEAL_BOARD: board, board_id, seats, placed, pack."""
+    if len(b) < 26:
+        raise ValueError("board record runs past the end of the frame")
+    board, board_id = struct.unpack_from(">HI", b)
+    return board, board_id, unpack_seats(b[6:19]), unpack_cards(b[19:26]), _str_at(b, 26)[0]
+
+
+def _d_board_started(seq: int, b: bytes) -> m.BoardBegan:
+    return m.BoardBegan(seq, *_d_record(b))
+
+
+def _d_deal_board(cmd: int, b: bytes) -> m.DealBoard:
+    board, board_id, seats, placed, pack = _d_record(b)
+    return m.DealBoard(board, seats, board_id, pack, placed, cmd=cmd)
+
+
+def _d_card_rejected(seq: int, b: bytes) -> m.CardRejected:
+    return m.CardRejected(seq, b[0], _enum(m.RejectReason, b[1]), _card_at(b, 2), _enum(m.Orientation, b[4]),
+                          b[5], _str_at(b, 6)[0])
+
+
+def _d_board_finished(seq: int, b: bytes) -> m.BoardFinished:
+    board, board_id, reason, rejected, left = struct.unpack_from(">HIBBB", b)
+    return m.BoardFinished(seq, board, board_id, _enum(m.FinishReason, reason), rejected, bool(left),
+                           unpack_cards(b[9:16]), _str_at(b, 16)[0])
+
+
 _DECODERS: dict[int, Callable[[int, bytes], Any]] = {
     T.HELLO: _d_hello,
     T.HEARTBEAT: _d_heartbeat,
@@ -217,8 +303,12 @@ _DECODERS: dict[int, Callable[[int, bytes], Any]] = {
     T.BUTTON: lambda s, b: m.ButtonPressed(s, _seat(b[0]), _enum(m.ButtonKind, b[1])),
     T.ERROR: lambda s, b: m.ShoeError(s, _enum(m.ErrorCode, b[0]), _str_at(b, 1)[0]),
     T.REPLY: lambda s, b: m.Reply(s, struct.unpack_from(">I", b)[0], _enum(m.Status, b[4]), _str_at(b, 5)[0]),
+    T.BOARD_STARTED: _d_board_started,
+    T.CARD_REJECTED: _d_card_rejected,
+    T.BOARD_FINISHED: _d_board_finished,
+    T.DEAL_BOARD: _d_deal_board,
     T.HOST_HELLO: lambda c, b: m.HostHello(struct.unpack_from(">I", b, 2)[0], b[0], b[1],
-                                           struct.unpack_from(">I", b, 6)[0] if len(b) >= 10 else 0, cmd=c),
+                                           struct.unpack_from(">I", b, 6)[0] if len(b) >= 10 else None, cmd=c),
     T.START_DEAL: _d_start_deal,
     T.PAUSE: lambda c, b: m.Pause(cmd=c),
     T.RESUME: lambda c, b: m.Resume(cmd=c),

@@ -1,7 +1,11 @@
 """From shoe messages to the law engine's events (``laws.events``).
 
 Only what the laws care about crosses: a card dealt, the start and end of a deal, the turned-up trump.
-Jams, an empty shoe, buttons, errors and replies stay shoe-level messages for the controller.
+Jams, an empty shoe, buttons, errors and replies stay shoe-level messages for the controller. A board
+dealt from a hand record (protocol 1.2: ``BoardBegan``, its ``CardOut``s with ``board`` set,
+``CardRejected``, ``BoardFinished``) gives no law event here: its cards go to seats by the record, not
+by the rotation a deal's clauses check, so what they mean at a table is the duplicate session's to say
+(``firmware_host.shoe.boards`` follows a board).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ def to_law_event(msg: m.ShoeEvent, *, pack: str | None = None, t: float | None =
             if msg.card is None:
                 return DamagedCardFound(None, msg.pack or pack or "unknown", t=t)
             return TrumpTurned(msg.card, t=t)
-        if msg.seat is None:
+        if msg.seat is None or msg.board:
             return None
         return CardDealt(msg.seat, msg.card, msg.orientation is m.Orientation.UP, msg.pack or None, t=t)
     if isinstance(msg, m.DealBegan):

@@ -10,8 +10,10 @@ Usage::
 
 ``on_event`` is called from the reader thread with every shoe message exactly once and in order
 (``CardOut``, ``DealBegan``, ``DealFinished``, ``PackLoaded``, ``Jam``, ``Empty``, ``ButtonPressed``,
-``ShoeError``, ``Reply``), with ``Pong`` when a ``Ping`` is answered, and with ``LinkStatus`` when the
-link goes online or offline. Hello and heartbeats are link business and are not passed on.
+``ShoeError``, ``Reply``; protocol 1.2: ``BoardBegan``, ``CardRejected``, ``BoardFinished``), with
+``Pong`` when a ``Ping`` is answered, and with ``LinkStatus`` when the link goes online or offline.
+Hello and heartbeats are link business and are not passed on. A board is dealt with
+``link.send(boards.deal_board(...))`` and followed with ``boards.BoardTracker``.
 """
 
 from __future__ import annotations
@@ -62,6 +64,15 @@ class ShoeLink(PortWorker):
     def delivered(self) -> int:
         """The number of the last message delivered (0: none yet)."""
         return self.session.expected - 1
+
+    @property
+    def can_deal_boards(self) -> bool | None:
+        """Whether the shoe deals boards (protocol 1.2 with the board capability); None until its first
+        HELLO. A host that sends a DEAL_BOARD to a shoe that cannot hears "this shoe cannot deal boards"
+        from ``boards.BoardTracker`` (a 1.1 shoe answers REPLY status 4)."""
+        from firmware_host.shoe.boards import can_deal_boards
+
+        return can_deal_boards(self.session.shoe)
 
     def counters(self) -> dict[str, Any]:
         """Frames dropped by kind, duplicates, resend requests, reconnects."""

@@ -13,7 +13,7 @@ from enum import IntEnum
 from laws.cards import Card, Seat
 
 PROTO_MAJOR = 1
-PROTO_MINOR = 1
+PROTO_MINOR = 2
 
 
 class MsgType(IntEnum):
@@ -29,6 +29,9 @@ class MsgType(IntEnum):
     BUTTON = 0x16
     ERROR = 0x17
     REPLY = 0x18
+    BOARD_STARTED = 0x19
+    CARD_REJECTED = 0x1A
+    BOARD_FINISHED = 0x1B
     HOST_HELLO = 0x80
     START_DEAL = 0x81
     PAUSE = 0x82
@@ -38,6 +41,7 @@ class MsgType(IntEnum):
     PING = 0x86
     RESEND = 0x87
     ACK = 0x88
+    DEAL_BOARD = 0x89
 
 
 class Orientation(IntEnum):
@@ -58,6 +62,14 @@ class FinishReason(IntEnum):
     COMPLETE = 0
     ABORTED = 1
     EMPTY = 2
+
+
+class RejectReason(IntEnum):
+    """Why a card of a board went to the reject exit (CARD_REJECTED, protocol 1.2)."""
+
+    UNREADABLE = 1      # no code read, or a code that names no card (a back mark, a damaged code)
+    OTHER_PACK = 2      # a card of another pack than the board's
+    PLACED = 3          # this card of the board is already in its pocket (a duplicate)
 
 
 class ButtonKind(IntEnum):
@@ -91,6 +103,7 @@ class Cap(IntEnum):
     LAMPS = 0x08
     JAM_DETECT = 0x10
     PACK_SENSOR = 0x20
+    BOARDS = 0x40       # 1.2: pockets and a reject exit: the shoe deals boards (DEAL_BOARD)
 
 
 SEAT_CODES: dict[int, Seat] = {0: Seat.N, 1: Seat.E, 2: Seat.S, 3: Seat.W}
@@ -146,7 +159,9 @@ class Pong(ShoeMessage):
 @dataclass(frozen=True, slots=True)
 class CardOut(ShoeMessage):
     """A card left the shoe. ``seat`` None with ``turn_up`` False: outside a deal; ``turn_up``: the
-    card went face up to the table (euchre's trump). ``card`` None: its code could not be read."""
+    card went face up to the table (euchre's trump). ``card`` None: its code could not be read.
+    ``board``: the number of the board whose record placed it in ``seat``'s pocket (protocol 1.2), 0
+    in a deal; the session sets it from the board's start (not on the wire, not part of equality)."""
 
     index: int
     seat: Seat | None
@@ -155,21 +170,77 @@ class CardOut(ShoeMessage):
     orientation: Orientation | int
     quality: int
     pack: str
+    board: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
 class DealBegan(ShoeMessage):
+    """A deal began. ``answers``: the id of this host run's START_DEAL it answers, 0 for none (a deal an
+    earlier run of the host asked for, replayed from the shoe's ring: PROTOCOL.md section 6.3). The
+    session sets it; it is not on the wire and not part of the message's equality."""
+
     dealer: Seat
     turn_up: int
     pattern: tuple[int, ...]
     pack: str
+    answers: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
 class DealFinished(ShoeMessage):
+    """A deal ended; ``answers`` as the ``DealBegan`` of the same deal (0: not a deal of this run's)."""
+
     reason: FinishReason | int
     dealt: int
     left_in_shoe: bool
+    answers: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardBegan(ShoeMessage):
+    """A board began (protocol 1.2): the DEAL_BOARD echoed. ``seats`` are the 52 seats in canonical
+    card order (``laws.cards.full_pack``); ``placed`` the cards already in their pockets; ``answers`` as
+    ``DealBegan``'s (the DEAL_BOARD of this host run it answers, 0 for none)."""
+
+    board: int
+    board_id: int
+    seats: tuple[Seat, ...]
+    placed: frozenset[Card]
+    pack: str
+    answers: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CardRejected(ShoeMessage):
+    """A card of a board went to the reject exit (protocol 1.2): ``number`` counts the board's rejected
+    cards (1-based, 255 at most); ``card`` and ``pack`` as read (None / "" when unreadable)."""
+
+    number: int
+    reason: RejectReason | int
+    card: Card | None
+    orientation: Orientation | int
+    quality: int
+    pack: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoardFinished(ShoeMessage):
+    """A board ended (protocol 1.2). Whole only with ``reason`` COMPLETE (then ``missing`` is empty);
+    ABORTED or EMPTY leave ``missing`` the cards not placed. ``pack`` is the board's pack."""
+
+    board: int
+    board_id: int
+    reason: FinishReason | int
+    rejected: int
+    left_in_shoe: bool
+    missing: frozenset[Card]
+    pack: str
+    answers: int = field(default=0, compare=False)
+
+    @property
+    def placed(self) -> int:
+        """How many of the board's cards are in their pockets."""
+        return 52 - len(self.missing)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,9 +273,14 @@ class ShoeError(ShoeMessage):
 
 @dataclass(frozen=True, slots=True)
 class Reply(ShoeMessage):
+    """The answer to command ``cmd``. ``stale``: numbered before that command was first sent, so an
+    earlier host run's REPLY replayed from the ring, answering nothing of this run's (PROTOCOL.md
+    section 6.3); the session sets it (not on the wire, not part of equality)."""
+
     cmd: int
     status: Status | int
     detail: str
+    stale: bool = field(default=False, compare=False)
 
 
 # --- host -> shoe ---------------------------------------------------------------------------------
@@ -217,13 +293,14 @@ class Command:
 
 @dataclass(frozen=True, slots=True)
 class HostHello(Command):
-    """``next_cmd`` (protocol 1.1, sent when ``minor`` >= 1): the lowest command id still awaiting its
-    REPLY, or the next id the host will use; a shoe meeting a new session does commands from there on."""
+    """``next_cmd`` (protocol 1.1): the lowest command id still awaiting its REPLY, or the next id the
+    host will use; a shoe meeting a new session does commands from there on. None: the field is absent
+    (a 1.0 host's 6-byte body; a shoe reads any HOST_HELLO without it by the 1.0 rules, section 4.3)."""
 
     session: int
     major: int = PROTO_MAJOR
     minor: int = PROTO_MINOR
-    next_cmd: int = 1
+    next_cmd: int | None = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +340,21 @@ class SetLamp(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class DealBoard(Command):
+    """Deal a board from its hand record (protocol 1.2): ``seats[i]`` receives card ``i`` of
+    ``laws.cards.full_pack()`` (spades ace first, clubs two last: Duplimate's 01-52). ``board_id`` names
+    the record in every report (``firmware_host.shoe.boards.board_id_of`` of its fingerprint); ``pack``
+    the pack the cards must carry ("" : the first card placed fixes it); ``placed`` the cards already in
+    their pockets from an earlier attempt at this board. Build one with ``boards.deal_board``."""
+
+    board: int
+    seats: tuple[Seat, ...]
+    board_id: int = 0
+    pack: str = ""
+    placed: frozenset[Card] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
 class Ping(Command):
     token: int
 
@@ -281,7 +373,7 @@ class Ack(Command):
     upto: int
 
 
-NUMBERED_COMMANDS = (StartDeal, Pause, Resume, Abort, SetLamp)
+NUMBERED_COMMANDS = (StartDeal, Pause, Resume, Abort, SetLamp, DealBoard)
 
 
 # --- link status -----------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from laws.cards import Card, Seat
 
 log = logging.getLogger(__name__)
 MAX_LINE = 128
+WHITE_SPACE = " \t\r\n"     # PROTOCOL.md section 8: the only white space taken off a code's two ends
 _SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
 _RANKS = "AKQJT98765432"
 _SUITS = "SHDC"
@@ -33,12 +34,16 @@ def parse_code(text: str) -> tuple[str, Card | None]:
 
     The text is a card code of version 1 (``vision/CARD_CODES.md``, the stickers ``cardtable labels``
     prints): checked by the same reader the camera uses, so a foreign code, another version or a
-    wrong check character never becomes a card.
+    wrong check character never becomes a card. Spaces, tabs, CRs and LFs are taken off its two ends
+    and ``a-z`` read as ``A-Z``; nothing else is white space or changes case (PROTOCOL.md section 8).
     """
     from vision.codes import CodeRejected, parse_payload
 
+    text = text.strip(WHITE_SPACE)
+    if not text.isascii():
+        return "", None             # only a-z are upper-cased (PROTOCOL.md section 8): nothing else is
     try:
-        code = parse_payload(text.strip().upper())
+        code = parse_payload(text.upper())
     except CodeRejected:
         return "", None
     return code.pack, code.card
@@ -76,7 +81,7 @@ class ScannerDealer:
                 return [m.Reply(self._next(), cmd.cmd, m.Status.BUSY, "a deal is in progress")]
             self.deal, self.dealt = cmd, 0
             self.total = 4 * sum(cmd.pattern) + cmd.turn_up
-            return [m.DealBegan(self._next(), cmd.dealer, cmd.turn_up, cmd.pattern, cmd.pack),
+            return [m.DealBegan(self._next(), cmd.dealer, cmd.turn_up, cmd.pattern, cmd.pack, answers=cmd.cmd),
                     m.Reply(self._next(), cmd.cmd, m.Status.OK, "")]
         if isinstance(cmd, m.Abort):
             if self.deal is None:
@@ -88,7 +93,8 @@ class ScannerDealer:
         return []
 
     def _finish(self, reason: m.FinishReason) -> list[m.ShoeMessage]:
-        msg = m.DealFinished(self._next(), reason, self.dealt, False)
+        assert self.deal is not None
+        msg = m.DealFinished(self._next(), reason, self.dealt, False, answers=self.deal.cmd)
         self.deal = None
         return [msg]
 
@@ -106,7 +112,7 @@ class ScannerDealer:
             self.dropping = True
         out: list[m.ShoeMessage] = []
         for raw in lines:
-            if raw.strip():
+            if raw.strip(b" \t"):
                 out += self._line(raw)
         return out
 
@@ -115,7 +121,7 @@ class ScannerDealer:
             self.stats["long_lines"] += 1
             log.warning("scanner: dropped a %d-byte line (no card code is that long)", len(raw))
             return []
-        text = raw.decode("ascii", "replace").strip()
+        text = raw.decode("ascii", "replace").strip(WHITE_SPACE)
         pack, card = parse_code(text) if text.isprintable() else ("", None)
         if card is None:
             self.stats["bad_codes"] += 1

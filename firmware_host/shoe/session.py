@@ -7,6 +7,12 @@ not answered (on a timer, protocol 1.1). It acknowledges nothing by itself: the 
 ``acknowledge(upto)`` once what it was given is committed to its journal (``firmware_host.table.ordering``), so
 the shoe keeps every message until then. It has no thread, no port and no clock of its own: ``now`` is
 passed in.
+
+It applies the REPLY rule of PROTOCOL.md section 6.3 and marks what it delivers accordingly (fields not
+on the wire): a ``Reply`` numbered before its command was first sent is ``stale``; a ``DealBegan`` or
+``BoardBegan`` ``answers`` the id of this run's START_DEAL / DEAL_BOARD it answers (0: an earlier run's
+deal), and its ``DealFinished`` / ``BoardFinished`` the same; a ``CardOut`` placed for a board carries
+the board's number in ``board``.
 """
 
 from __future__ import annotations
@@ -24,6 +30,9 @@ from firmware_host.shoe import messages as m
 log = logging.getLogger(__name__)
 
 Result = tuple[list[m.ShoeEvent], bytes]
+# a deal's (board's) start -> the command it answers; and the messages that end one
+STARTS: dict[type, type] = {m.DealBegan: m.StartDeal, m.BoardBegan: m.DealBoard}
+ENDS: tuple[type, ...] = (m.DealFinished, m.BoardFinished)
 
 
 class Phase(Enum):
@@ -76,6 +85,9 @@ class ShoeSession:
         self._sent_at: dict[int, float] = {}             # those in flight: when last sent
         self._sent_after: dict[int, int] = {}            # the shoe's last number when first sent
         self._early: dict[int, m.ShoeMessage] = {}     # arrived ahead of a gap, waiting for it
+        self._began: set[int] = set()                   # pending commands a deal's start has answered
+        self._deal_of = 0                               # the command the deal being delivered answers
+        self._board_now = 0                             # the board being delivered (its cards' ``board``)
 
     # --- connection events ----------------------------------------------------------------------
 
@@ -167,8 +179,8 @@ class ShoeSession:
                 self._hello(msg, now, events, out)
             elif self.phase is not Phase.ONLINE:
                 self.stats["before_handshake"] += 1
-                if not self.online and self.phase is Phase.HANDSHAKE and now - self._last_hello > 0.05:
-                    self._last_hello = now
+                if self.phase is Phase.HANDSHAKE and now - self._last_hello >= self.hello_every:
+                    self._last_hello = now          # a frame is a tick too, but never a faster pace
                     out.append(self._host_hello())
             elif isinstance(msg, (m.Heartbeat, m.Pong)):
                 self._came_back(events)
@@ -238,7 +250,13 @@ class ShoeSession:
         while msg is not None:
             self.expected += 1
             if isinstance(msg, m.Reply):
-                self._reply(msg)
+                if self._reply(msg):
+                    msg = replace(msg, stale=True)
+            elif isinstance(msg, m.CardOut):
+                if self._board_now and msg.index:
+                    msg = replace(msg, board=self._board_now)
+            elif isinstance(msg, (*STARTS, *ENDS)):
+                msg = self._deal_answers(msg)
             if isinstance(msg, m.Skipped):
                 self.stats["skipped"] += 1
                 log.error("shoe link: message %d (type 0x%02x) could not be read (%s); skipped",
@@ -247,17 +265,39 @@ class ShoeSession:
                 events.append(msg)
             msg = self._early.pop(self.expected, None)
 
-    def _reply(self, msg: m.Reply) -> None:
+    def _deal_answers(self, msg: Any) -> Any:
+        """The REPLY rule for deals (PROTOCOL.md section 6.3): a deal's start answers the oldest START_DEAL
+        in flight that no start has answered yet, if the shoe numbered it after that command was first
+        sent; otherwise it is an earlier run's deal (``answers`` 0). A deal's end belongs to the deal of
+        the last start before it."""
+        if isinstance(msg, (m.DealFinished, m.BoardFinished)):
+            n, self._deal_of, self._board_now = self._deal_of, 0, 0
+            return replace(msg, answers=n) if n else msg
+        kind = STARTS[type(msg)]
+        self._deal_of = 0
+        self._board_now = msg.board if isinstance(msg, m.BoardBegan) else 0
+        for n, cmd in self._pending.items():
+            if isinstance(cmd, kind) and n not in self._began and msg.seq > self._sent_after.get(n, msg.seq):
+                self._began.add(n)
+                self._deal_of = n
+                return replace(msg, answers=n)
+        self.stats["stale_deals"] += 1
+        return msg
+
+    def _reply(self, msg: m.Reply) -> bool:
         """A REPLY answers our command only if the shoe numbered it after the command was first sent:
-        one numbered before is a previous host run's, replayed from the ring (ids restart per session)."""
+        one numbered before is a previous host run's, replayed from the ring (ids restart per session).
+        True when it is such a stale one."""
         if msg.cmd not in self._pending:
-            return
+            return False
         if msg.seq <= self._sent_after.get(msg.cmd, msg.seq):
             self.stats["stale_replies"] += 1
-            return
+            return True
         del self._pending[msg.cmd]
         self._sent_at.pop(msg.cmd, None)
         self._sent_after.pop(msg.cmd, None)
+        self._began.discard(msg.cmd)
+        return False
 
     def _came_back(self, events: list[m.ShoeEvent]) -> None:
         if not self.online:
@@ -288,6 +328,7 @@ class ShoeSession:
             self.acked = self.expected - 1      # a new boot: nothing before its oldest message is ours
             self._early.clear()
             self._sent_after = dict.fromkeys(self._sent_after, 0)     # a new boot numbers from 1
+            self._deal_of = self._board_now = 0     # a restarted shoe is dealing nothing
         else:
             resume = hello.oldest_held or last + 1      # the first number the shoe can still send
             if resume > self.expected:

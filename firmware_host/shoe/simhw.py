@@ -2,8 +2,9 @@
 
 ``SimHardware`` implements the firmware's hardware layer (``hardware/shoe/firmware/shoefw/hal.py``):
 the card-exit sensor sees each card for ``pass_ms``, the face reader decodes the card's printed code,
-the back-side detector sees a face when the card is face up. It acts out physics; it knows nothing of
-the protocol. ``Injection`` describes a fault for one deal.
+the back-side detector sees a face when the card is face up; with ``boards`` (protocol 1.2) a gate
+sends each card to the pocket the firmware routes it to, or to the reject exit. It acts out physics;
+it knows nothing of the protocol. ``Injection`` describes a fault for one deal (or board).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 
 from laws.cards import Card
 
-PACK_KINDS = ("face_up", "duplicate", "missing", "unreadable", "foreign", "jam")
+PACK_KINDS = ("face_up", "duplicate", "missing", "unreadable", "foreign", "stray", "jam")
 STREAM_KINDS = ("garbage", "drop")
 KINDS = PACK_KINDS + STREAM_KINDS
 
@@ -59,6 +60,7 @@ class PhysCard:
     readable: bool = True
     jams: bool = False
     after: list[str] = field(default_factory=list)    # stream faults once it has left
+    went: int | None = None                             # the pocket (0-3) or REJECT it went to, if routed
 
 
 class SimHardware:
@@ -68,9 +70,11 @@ class SimHardware:
         clock_ms: the millisecond clock shared with the firmware.
         pass_ms: how long a card blocks the exit sensor; gap_ms: pause between cards.
         jam_ms: how long a jammed card blocks the exit (longer than the firmware's jam threshold).
+        boards: the shoe has the pockets and reject exit that dealing boards needs (``CAP_BOARDS``).
     """
 
-    def __init__(self, clock_ms: object, *, pass_ms: int = 5, gap_ms: int = 10, jam_ms: int = 400) -> None:
+    def __init__(self, clock_ms: object, *, pass_ms: int = 5, gap_ms: int = 10, jam_ms: int = 400,
+                 boards: bool = True) -> None:
         self.ticks_ms = clock_ms
         self.pass_ms = pass_ms
         self.gap_ms = gap_ms
@@ -83,6 +87,9 @@ class SimHardware:
         self.buttons: deque[tuple[int, int]] = deque()
         self.lamps: dict[int, tuple[int, int]] = {}
         self.left: list[PhysCard] = []           # every card that left the shoe, in order
+        self.boards = boards
+        self.pockets: dict[int, list[PhysCard]] = {}     # where routed cards went (REJECT: the reject exit)
+        self._gate: int | None = None
 
     # --- the hardware layer the firmware calls -------------------------------------------------
 
@@ -111,8 +118,13 @@ class SimHardware:
     def set_lamp(self, lamp: int, mode: int, colour: int) -> None:
         self.lamps[lamp] = (mode, colour)
 
+    def route(self, dest: int) -> None:
+        if not self.boards:
+            raise RuntimeError("this shoe has no gate: the firmware routed a card it cannot route")
+        self._gate = dest
+
     def capabilities(self) -> int:
-        return 0x3F
+        return 0x7F if self.boards else 0x3F
 
     # --- physics ------------------------------------------------------------------------------
 
@@ -131,6 +143,10 @@ class SimHardware:
             if now >= self.slot_until:
                 card, self.slot = self.slot, None
                 self.left.append(card)
+                if self._gate is not None:
+                    card.went = self._gate
+                    self.pockets.setdefault(self._gate, []).append(card)
+                    self._gate = None
                 self.next_pull = now + self.gap_ms
                 return card
             return None
@@ -172,6 +188,9 @@ def apply_faults(phys: list[PhysCard], faults: list[Injection], rng: random.Rand
             phys[i].jams = True
         elif f.kind == "foreign":
             phys[i] = PhysCard(phys[i].card, "X9" if phys[i].pack != "X9" else "Y9")
+        elif f.kind == "stray":         # a card of another pack slipped in; the pack is still whole
+            other = rng.choice(phys)
+            phys.insert(i, PhysCard(other.card, "X9" if other.pack != "X9" else "Y9"))
         elif f.kind == "duplicate":
             twin = rng.choice([p for p in phys if p is not phys[i]] or phys)
             phys.insert(i, PhysCard(twin.card, twin.pack))

@@ -3,8 +3,12 @@
 ``VirtualShoe`` runs ``shoefw.shoe.Shoe`` (the firmware's own logic, loaded from
 ``hardware/shoe/firmware``) with ``SimHardware`` in a thread, and serves it on a pty. The path it returns
 is a symlink that stays valid across simulated unplugs, like ``/dev/serial/by-id/...``. The host's
-START_DEAL makes it deal; after each deal the simulated dealer gathers the cards and loads the next
-shuffled pack. Packs alternate between the ids in ``packs``. Deterministic for a given seed.
+START_DEAL makes it deal; a DEAL_BOARD (protocol 1.2) makes it deal the real shuffled pack in the well to
+the hand record the host sent, each card to its seat's pocket or to the reject exit (``pockets``); the
+faults of ``inject`` apply to boards as to deals (a card of another pack, a duplicate, an unreadable
+one, a missing one). After each deal or board the simulated dealer gathers the cards and loads the
+next shuffled pack (unless ``reload`` is False; ``put`` loads chosen cards). Packs alternate between
+the ids in ``packs``. Deterministic for a given seed.
 """
 
 from __future__ import annotations
@@ -81,14 +85,18 @@ class VirtualShoe:
         jam_ms: the firmware's jam threshold (a jammed card blocks the exit twice as long).
         down_ms: how long a dropped connection stays down.
         directory: where the stable symlink goes (a temporary folder when None).
-        protocol: the (major, minor) version the firmware claims (to try hosts against other versions).
+        protocol: the (major, minor) version the firmware claims (to try hosts against other versions;
+            (1, 1) acts as a 1.1 shoe: DEAL_BOARD is a command it does not know).
         baud: run the shoe's side of the line at this speed (None: as fast as the pty goes).
+        boards: the shoe has pockets and a reject exit (the board capability of protocol 1.2).
+        reload: gather and load the next pack after each deal or board by itself.
     """
 
     def __init__(self, game: str = "contract-bridge", seed: int = 0, inject: list[Injection | str] | tuple = (),
                  *, packs: tuple[str, ...] = ("A1", "B1"), pass_ms: int = 4, gap_ms: int = 8, jam_ms: int = 200,
                  down_ms: int = 60, heartbeat_ms: int = 500, directory: str | None = None,
-                 protocol: tuple[int, int] = (1, 1), baud: int | None = None) -> None:
+                 protocol: tuple[int, int] = (1, 2), baud: int | None = None, boards: bool = True,
+                 reload: bool = True) -> None:
         self.plan = deal_plan(game)
         self.rng = random.Random(seed)
         self.packs = packs
@@ -98,7 +106,8 @@ class VirtualShoe:
         for spec in inject:
             self.inject(spec, deal=1)
         self._t0 = time.monotonic()
-        self.hw = SimHardware(self._ms, pass_ms=pass_ms, gap_ms=gap_ms, jam_ms=2 * jam_ms)
+        self.hw = SimHardware(self._ms, pass_ms=pass_ms, gap_ms=gap_ms, jam_ms=2 * jam_ms, boards=boards)
+        self.reload = reload
         self.port = _PtyPort(baud)
         shoe_mod, self.wire = load_firmware()
         self.firmware = shoe_mod.Shoe(self.hw, self.port, self.rng.getrandbits(32), shoe_id="virtual-shoe",
@@ -202,10 +211,27 @@ class VirtualShoe:
             self.firmware.poll()
             self._load_next_pack(pack)
 
+    def put(self, cards: list[PhysCard]) -> None:
+        """The dealer puts ``cards`` (top first) on whatever is in the well (e.g. a board's missing cards
+        back after its pack ran out). Raises RuntimeError during a deal or board."""
+        with self._lock:
+            if self.firmware.dealing:
+                raise RuntimeError("the virtual shoe is dealing; let it finish or abort it first")
+            self._gather_due = False
+            self.hw.well[:0] = list(cards)
+
     @property
     def dealt(self) -> list[PhysCard]:
         """Every card that physically left the shoe, in order."""
         return list(self.hw.left)
+
+    @property
+    def pockets(self) -> dict[int, list[PhysCard]]:
+        """Where the cards of the last board went: seat codes 0-3 (N, E, S, W) and 5, the reject exit
+        (a card in the exit when the board ended lands there too). A board sent again with cards
+        ``placed`` adds to the pockets; a fresh one starts with them empty."""
+        with self._lock:
+            return {k: list(v) for k, v in self.hw.pockets.items()}
 
     # --- the pty ----------------------------------------------------------------------------------
 
@@ -299,12 +325,14 @@ class VirtualShoe:
                     self._drop()
         if fw.dealing and not was_dealing:
             self.deals += 1
+            if fw.board is not None and fw.board.count == 0:
+                self.hw.pockets = {}          # a fresh board: empty pockets (one sent again continues)
             faults = self._schedule.pop(self.deals, [])
             if faults:
                 log.info("virtual shoe: deal %d with %s", self.deals, ", ".join(map(str, faults)))
             apply_faults(self.hw.well, faults, self.rng, self.plan.cards_dealt)
         elif was_dealing and not fw.dealing:
-            self._gather_due = True
+            self._gather_due = self.reload
         if self._gather_due and self.hw.slot is None and not fw.in_slot:
             # the dealer gathers once the exit is clear: a card still in it (a deal stopped mid-card)
             # leaves first, else the firmware would keep its pack flag and never announce the next pack

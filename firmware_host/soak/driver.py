@@ -240,7 +240,12 @@ class GameRun(World):
         self.acted.add(k)
         mistake = self.s.mistakes.get(k)
         seat = self.rng.choice(list(Seat))
-        if mistake in ("attention", "late_demand"):
+        if mistake == "late_demand" and self.s.game == "contract-bridge":
+            # In a bridge auction two presses of a seat's button are that seat's pass (docs/mqtt.md), so the
+            # late demand for a new shuffle reaches the table as the director enters it for the player.
+            self.steps.append(("mark", (mistake, {"at": seat.value})))
+            self.steps.append(("send", [{"type": "demand", "seat": seat.value, "what": "new_shuffle"}]))
+        elif mistake in ("attention", "late_demand"):
             self.steps.append(("mark", (mistake, {"at": seat.value})))
             self.steps.append(("press", (seat, 1 if mistake == "attention" else 2)))
         elif mistake == "miscount":

@@ -8,7 +8,8 @@ Mistakes (irregularities) come three ways:
 * through the shoe's cards (``SHOE_KINDS``): the injection changes the physical pack, and the remedy
   expected is worked out from what physically left the shoe (``physical_fault``) — a duplicate whose
   twin stayed in the shoe is no fault at all;
-* through a seat button on the shoe (``BUTTON_KINDS``), pressed once the deal is over;
+* through a seat button on the shoe (``BUTTON_KINDS``), pressed once the deal is over (a bridge late
+  demand is entered by the director instead: in the auction two presses are the seat's pass);
 * through the director's input (``DIRECTOR_KINDS``): hand counts reported after the deal.
 
 ``EXPECTED`` gives, for each game and mistake, the clause and remedy of ``/work/shared/LAWS.md`` (and the

@@ -3,7 +3,8 @@ translate and submit (the controller does the rest in its own thread).
 
 * ``ShoeAdapter``: shoe-link messages -> law events, device status, buttons, notes, packs loaded; each
   numbered message is followed by an ``AckPoint`` (the shoe is acknowledged once it is committed).
-* ``CameraFeeder``: frames -> the vision watcher -> law events, in a capture thread of its own.
+* ``CameraFeeder``: frames -> the vision watcher -> law events (and the watcher's notes, as device
+  notes of the camera), in a capture thread of its own.
 * ``ReopeningSource``: a camera that may be missing or fail: opened, and opened again, with backoff.
 * ``vision_phase``: which vision phase an engine phase means (what a face-up card seen then is).
 """
@@ -102,7 +103,9 @@ def connect_shoe(ctl: Any, link: Any, adapter: ShoeAdapter) -> None:
 
 
 def vision_phase(phase: Phase, engine: LawEngine) -> str:
-    """The watcher's phase for an engine phase: what a face-up card newly seen then means."""
+    """The watcher's phase for an engine phase: what a face-up card newly seen then means. A bridge
+    table's auction is the watcher's ``auction`` (its bidding cards are calls; a card led is played); a
+    euchre table's making of trump is ``play`` as before (it has no bidding cards)."""
     if phase == Phase.FORMING:
         return "draw"
     if phase == Phase.SHUFFLE:
@@ -111,6 +114,8 @@ def vision_phase(phase: Phase, engine: LawEngine) -> str:
         return "cut"
     if phase == Phase.DEALING:
         return "deal"
+    if phase == Phase.AUCTION and engine.rules.name == "contract-bridge":
+        return "auction"
     if phase in (Phase.AUCTION, Phase.PLAY):
         return "play"
     return "idle"
@@ -179,8 +184,11 @@ class CameraFeeder:
         self.frames += 1
         with self._lock:
             events = self.watcher.feed(frame)
+            notes = self.watcher.take_notes()
         for e in events:
             self.submit(LawInput(e, "camera"))
+        for text in notes:
+            self.submit(DeviceNote("camera", text))
         return len(events)
 
     def _run(self) -> None:

@@ -11,8 +11,15 @@ read is the state the next event will meet):
   needs nothing the button cannot say (a card call names its card on the claim, no suit to name); with
   several options or claims (two exposed cards: which one is called?), or a card or suit to name,
   the press stays a claim and the engine answers that the director chooses.
-- ``director_entry``: a euchre ``bid`` or ``discard`` the director enters for a player (checked for its
-  fields and the table's phase; the engine then judges it like a button's).
+- ``director_entry``: a euchre ``bid`` or ``discard``, or a bridge ``call``, the director enters for a
+  player (checked for its fields, the table's game and phase; the engine then judges it like a button's).
+  A call is checked only as far as the event format goes (a bid ``1C`` ... ``7NT``, ``pass``,
+  ``double``, ``redouble``, for a seat): whose turn it was, and whether it was sufficient or admissible,
+  the engine judges, as for a call the camera read.
+- ``button_call``: what a seat's button says during a bridge auction: two presses (the panel's
+  ``new_shuffle``, which the laws have no use for once the deal is complete) pass for that seat; one
+  press still draws attention (or takes an open claim, ``press_option``) and a long hold still reclaims
+  the side's pack. Every other call comes from a bidding card, the table's page or the director.
 - ``director_choice`` and ``director_search`` turn a command from the dashboard into the ``demand`` or
   ``missing_card`` event the engine rules on, or refuse it with ``ChoiceRefused`` naming what is wrong
   (the option is not open to that player, the claim has gone, the card or suit is missing or bad).
@@ -31,10 +38,14 @@ from laws.state import Claim, Phase, TableState
 
 CLAIM_TAKES = {"redeal": "redeal", "reshuffle": "new_shuffle"}  # a claim's grant -> the demand that takes it
 FOUND = ("loose", "trick", *(s.value for s in Seat))  # and None: declared not found
-# Euchre declarations and the dealer's discard the director may enter for a player: the event's fields,
-# and the phases in which the table takes them.
-ENTRIES = {"bid": (("seat", "call", "suit", "alone"), (Phase.AUCTION,), "while trump is being made"),
-           "discard": (("seat", "card"), (Phase.AUCTION, Phase.PLAY), "once the deal is complete, until play ends")}
+# What the director may enter for a player: euchre declarations and the dealer's discard, a bridge call;
+# the game, the event's fields, and the phases in which the table takes them.
+ENTRIES = {"bid": ("euchre", ("seat", "call", "suit", "alone"), (Phase.AUCTION,), "while trump is being made"),
+           "discard": ("euchre", ("seat", "card"), (Phase.AUCTION, Phase.PLAY),
+                       "once the deal is complete, until play ends"),
+           "call": ("contract-bridge", ("seat", "call"), (Phase.AUCTION, Phase.PLAY),
+                    "once the deal is complete, until play ends")}
+GAME_WORDS = {"euchre": "a euchre table", "contract-bridge": "a bridge table"}
 
 
 class ChoiceRefused(ValueError):
@@ -75,6 +86,34 @@ def open_search(state: TableState) -> dict[str, Any] | None:
     if d is None or d.void or d.search is None:
         return None
     return {"seat": d.search.value, "card": d.search_card.code if d.search_card else None}
+
+
+def open_bridge(state: TableState) -> dict[str, Any] | None:
+    """A bridge deal's auction and play as the table recorded them, for the status (None: no auction
+    recorded in this deal). The calls are public; the only card in it is one that waits for a ruling,
+    face up on the table (the publisher hides it while the deal is open, as any card)."""
+    d = state.deal
+    h = d.bridge if d is not None and not d.void else None
+    if h is None or not h.captured:
+        return None
+    a, p = h.auction, h.play
+    out: dict[str, Any] = {"calls": [[c.seat.value, c.call.code] for c in a.calls],
+                           "turn": a.turn.value if a.turn else None,
+                           "contract": p.contract.code if p else None, "declarer": p.declarer.value if p else None,
+                           "trick": None, "to_play": None, "tricks": None, "claim": None, "waiting": None}
+    if p is not None:
+        out.update(trick=min(p.trick_number, 13), to_play=p.turn.value if p.turn else None,
+                   tricks={side.value: n for side, n in p.won.items()})
+        if p.claim_state is not None:
+            c = p.claim_state
+            out["claim"] = {"seat": c.seat.value, "tricks": c.tricks, "remaining": c.remaining,
+                            "status": c.status.value}
+    w = h.pending
+    if w is not None:
+        out["waiting"] = {"clause": w.clause, "seat": w.seat.value, "kind": w.kind, "options": list(w.options),
+                          "accept_by": [x.value for x in w.accept_by],
+                          "call": w.call.code if w.call else None, "card": w.card.code if w.card else None}
+    return out
 
 
 def press_option(state: TableState, seat: Seat) -> str | None:
@@ -156,17 +195,27 @@ def director_search(state: TableState, body: dict[str, Any]) -> MissingCardRepor
 
 
 def director_entry(state: TableState, kind: str, body: dict[str, Any]) -> Event:
-    """The ``bid`` or ``discard`` event the director entered (``body`` holds its fields).
+    """The ``bid``, ``discard`` or ``call`` event the director entered (``body`` holds its fields).
 
     Raises:
-        ChoiceRefused: not a euchre table, not the phase for it, or a field that is wrong.
+        ChoiceRefused: not a table of the entry's game, not the phase for it, or a field that is wrong.
     """
-    fields, phases, when = ENTRIES[kind]
-    if state.game != "euchre":
-        raise ChoiceRefused(f"a {kind} is entered at a euchre table, and this table plays {state.game}")
+    game, fields, phases, when = ENTRIES[kind]
+    if state.game != game:
+        raise ChoiceRefused(f"a {kind} is entered at {GAME_WORDS[game]}, and this table plays {state.game}")
     if state.phase not in phases:
         raise ChoiceRefused(f"a {kind} is entered {when}; the table is in its {state.phase.value} phase")
     try:
         return event_from_dict({"type": kind, **{k: body[k] for k in fields if k in body and body[k] is not None}})
     except EventFormatError as exc:
         raise ChoiceRefused(str(exc)) from None
+
+
+def button_call(state: TableState, seat: Seat, kind: str) -> Event | None:
+    """The call a seat's button makes, if any: two presses (``new_shuffle``) during a bridge deal's auction
+    are that seat's pass; anything else is no call (None: the press is a demand as before)."""
+    if kind != "new_shuffle" or state.game != "contract-bridge" or state.phase is not Phase.AUCTION:
+        return None
+    if state.deal is None or state.deal.void:
+        return None
+    return event_from_dict({"type": "call", "seat": seat.value, "call": "pass"})

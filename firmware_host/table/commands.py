@@ -1,5 +1,5 @@
 """The director's checked commands at the table (from the club's dashboard): a choice among a law's
-options, a search's outcome, a bid or discard entered for a player.
+options, a search's outcome, a euchre bid or discard or a bridge call entered for a player.
 
 Each is checked against the state the event would meet (``choices``), then ruled on like any input
 from source ``director``; one that nothing open allows is refused with a journal note. Its outcome is
@@ -18,7 +18,7 @@ from laws.rulings import Ruling
 
 
 def take(ctl: Any, item: DirectorCommand) -> list[Ruling]:
-    """A director's choice, search outcome, bid or discard: checked against the state the event would meet, then
+    """A director's choice, search outcome, bid, discard or call: checked against the state the event would meet, then
     ruled on from source ``director``; refused (a journal note, the reason told back in the status)
     when nothing open at the table allows it."""
     state = ctl.engine.state

@@ -242,6 +242,7 @@ class TableController:
         if e.TYPE == "deal_start":
             self.loaded_pack = None  # the loaded pack is being dealt
         before = state.deal.number if state.deal else 0
+        phase_before = state.phase
         ignored = self.engine.ignored
         try:
             rulings = self.engine.feed(e)
@@ -266,15 +267,20 @@ class TableController:
         if lamps != self.lamps:
             rows.append(("lamp", dict(lamps), t))
 
+        # the hand is over when play ends, whether by an entry (play_end, result) or by the cards (the last
+        # trick, a claim agreed or ruled, a deal passed out)
+        over = e.TYPE in ("result", "play_end") or (
+            phase_before in (Phase.AUCTION, Phase.PLAY) and state.phase in (Phase.SCORING, Phase.SHUFFLE, Phase.FORMING))
+
         def done(seqs: list[int]) -> None:
-            self._ruled(e, body, deal, event_seq, rulings, ruling_rows, seqs, lamps, pack)
+            self._ruled(e, body, deal, event_seq, rulings, ruling_rows, seqs, lamps, pack, over)
 
         self.order.commit_then(rows, done)  # rulings and lamps, before any pin moves
         return rulings
 
     def _ruled(self, e: Event, body: dict[str, Any], deal: int, event_seq: int, rulings: list[Ruling],
                ruling_rows: list[dict[str, Any]], seqs: list[int], lamps: dict[str, bool],
-               pack: str | None) -> None:
+               pack: str | None, play_over: bool) -> None:
         """An event and its rulings and lamps are committed: move the pins, tell everyone."""
         state = self.engine.state
         if seqs:
@@ -282,7 +288,6 @@ class TableController:
         if lamps != self.lamps:
             self.lamps = lamps
             self._show_lamps()
-        play_over = e.TYPE in ("result", "play_end")
         if play_over:
             self.out.deal_over(deal)  # play has ended: this event and its rulings (the score) go out whole
         self.out.event(body, deal, event_seq)
@@ -341,6 +346,9 @@ class TableController:
         if what is None:
             self._note(f"unknown button kind {item.kind!r} from {seat.value}", {"button": item.kind}, item.mark)
             return None
+        call = choices.button_call(self.engine.state, seat, item.kind)
+        if call is not None:  # two presses in a bridge auction: a pass
+            return LawInput(call, "button", item.mark)
         if what == "attention":  # with a claim open to his side, a player's press claims it
             what = choices.press_option(self.engine.state, seat) or what
         return LawInput(DemandMade(seat, what), "button", item.mark)
@@ -423,6 +431,7 @@ class TableController:
             "score": score.snapshot() if score is not None else {},
             "ruling": self.last_ruling, "seq": self.seq, "t": self.clock(),
             "claims": choices.open_claims(s), "search": choices.open_search(s), "answers": list(self.answers),
+            "bridge": choices.open_bridge(s),
         }
 
     def _status(self) -> None:

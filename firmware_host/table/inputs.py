@@ -62,7 +62,8 @@ class PackLoaded:
 class DirectorCommand:
     """A command from the director's dashboard that the table checks against its own state before it
     becomes a law event (``firmware_host.table.choices``): ``kind`` ``choose`` (take an option of an open
-    claim), ``search`` (the outcome of the missing-card search), ``bid`` or ``discard`` (euchre); ``cid`` the command's id, ``by`` the
+    claim), ``search`` (the outcome of the missing-card search), ``bid`` or ``discard`` (euchre), ``call`` (bridge);
+    ``cid`` the command's id, ``by`` the
     director, ``body`` the command as sent."""
 
     kind: str

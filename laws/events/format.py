@@ -6,11 +6,13 @@ inverse. Unknown fields are ignored; ``t`` (seconds) may appear on any event.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import MISSING, fields
 from typing import Any
 
 from laws.cards import Card, Seat, Side
 from laws.events.types import (
+    BAR_REST,
     BIDS,
     DEMANDS,
     EVENT_TYPES,
@@ -18,13 +20,16 @@ from laws.events.types import (
     INTERRUPTIONS,
     SURPLUS_CAUSES,
     BidMade,
+    CallMade,
     CardDealt,
     CardDiscarded,
     CardFaced,
     DamagedCardFound,
+    DummyFaced,
     Event,
     EventFormatError,
     MissingCardReported,
+    PlayerBarred,
 )
 
 # ---------------------------------------------------------------------------------------------------
@@ -172,6 +177,50 @@ def _exposed_or_count(v: Any, name: str) -> Any:
     return _exposed(v, name) if isinstance(v, dict) else _cards(v, name)
 
 
+_BRIDGE_BID = re.compile(r"^[1-7](NT|N|C|D|H|S)$")
+_BRIDGE_WORDS = ("pass", "double", "redouble")
+
+
+def _bridge_call(v: Any, name: str) -> str:
+    """A bridge call in event spelling (``1C`` … ``7NT``, ``1N`` … ``7N``, ``pass``, ``double``,
+    ``redouble``), returned as the auction model writes it (``1N`` becomes ``1NT``; a bid's letters may be
+    lower case, the words may not)."""
+    if isinstance(v, str) and v in _BRIDGE_WORDS:
+        return v
+    if isinstance(v, str) and _BRIDGE_BID.match(v.upper()):
+        text = v.upper()
+        return text + "T" if text.endswith("N") else text
+    if isinstance(v, str) and re.match(r"^\d+(NT|N|C|D|H|S)$", v.upper()):
+        raise EventFormatError(f"field {name!r}: {v!r} is no bid: a bid names one to seven tricks "
+                               "(the highest is 7NT)")
+    raise EventFormatError(f"field {name!r}: {_short(v)} is not a call (want 1C … 7NT, pass, double or "
+                           "redouble)")
+
+
+def _rounds(v: Any, name: str) -> int | str:
+    if v == BAR_REST:
+        return BAR_REST
+    if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 52:
+        raise EventFormatError(f"field {name!r}: want a whole number of turns from 1 to 52, or \"rest\", "
+                               f"got {_short(v)}")
+    return v
+
+
+def _card_list(v: Any, name: str) -> tuple[Card, ...]:
+    if not isinstance(v, list) or not 1 <= len(v) <= 13:
+        raise EventFormatError(f"field {name!r}: want a list of one to thirteen cards, got {_short(v)}")
+    cards = tuple(_card(c, name) for c in v)
+    if len(set(cards)) != len(cards):
+        raise EventFormatError(f"field {name!r}: a card is listed twice")
+    return cards
+
+
+# Converters of one event type's field where the field's name means something else elsewhere (a euchre
+# ``bid``'s ``call`` is one of its three declarations).
+_OWN_CONVERTERS: dict[tuple[type[Event], str], Any] = {
+    (CallMade, "call"): _bridge_call, (PlayerBarred, "rounds"): _rounds, (DummyFaced, "cards"): _card_list,
+}
+
 _CONVERTERS: dict[str, Any] = {
     "game": _str, "owners": _owners, "cuts": _cuts, "seats": _seat_map, "name": _str,
     "fresh": _bool, "substitute": _str, "consent": _bool, "seat": _seat, "faced": _bool,
@@ -181,6 +230,7 @@ _CONVERTERS: dict[str, Any] = {
     "cause": _choice(SURPLUS_CAUSES), "tricks": _cards, "declarer": _seat, "contract": _contract,
     "honours": _honours, "makers": _side, "alone": _bool, "exposed": _exposed_or_count,
     "on_behalf_of": _seat, "how": _choice(INTERRUPTIONS), "suit": _suit, "call": _choice(BIDS),
+    "agree": _bool,
 }
 # Fields whose card may be null (unreadable) rather than required.
 _NULLABLE_CARD = {CardDealt, CardFaced, DamagedCardFound, MissingCardReported, CardDiscarded}
@@ -223,7 +273,8 @@ def event_from_dict(obj: Any) -> Event:
         elif value is None and (optional and f.default is None or f.name == "found"):
             kwargs[f.name] = None
         else:
-            kwargs[f.name] = _CONVERTERS[f.name](value, f.name)
+            conv = _OWN_CONVERTERS.get((cls, f.name)) or _CONVERTERS[f.name]
+            kwargs[f.name] = conv(value, f.name)
     if cls is BidMade and kwargs["call"] == "name" and kwargs.get("suit") is None:
         raise EventFormatError("bid: a 'name' call needs the 'suit' it names")
     t = obj.get("t")

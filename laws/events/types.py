@@ -254,6 +254,103 @@ class ResultRecorded(Event):
     alone: bool = False
 
 
+# -- bridge as it is played: the auction and the play (LAWS.md BP-) ----------------------------------
+
+@dataclass(frozen=True)
+class CallMade(Event):
+    """Bridge: a call in the auction (a bidding card the camera read, a seat button, the table's page, or
+    the director). ``call`` is the event spelling: ``1C`` … ``7NT``, ``pass``, ``double``, ``redouble``."""
+
+    TYPE: ClassVar[str] = "call"
+    seat: Seat
+    call: str
+
+
+@dataclass(frozen=True)
+class IrregularityAccepted(Event):
+    """Bridge: the irregular call or card just made (an insufficient bid, a call out of rotation, a lead
+    out of turn, a card played early) is accepted by ``seat`` (or the director for him) and stands."""
+
+    TYPE: ClassVar[str] = "accept"
+    seat: Seat
+
+
+@dataclass(frozen=True)
+class CardWithdrawn(Event):
+    """Bridge: a card played irregularly is taken back (a lead out of turn not accepted, a premature
+    play, a card too many in a trick); a defender's becomes a penalty card as the laws say."""
+
+    TYPE: ClassVar[str] = "withdraw"
+    seat: Seat
+    card: Card
+
+
+@dataclass(frozen=True)
+class RevokeCorrected(Event):
+    """Bridge: ``seat`` corrects a revoke before it is established: ``card``, of the suit led, replaces
+    the revoking card (BP-62)."""
+
+    TYPE: ClassVar[str] = "correct"
+    seat: Seat
+    card: Card
+
+
+BAR_REST = "rest"
+
+
+@dataclass(frozen=True)
+class PlayerBarred(Event):
+    """Bridge: the director's choice under BP-27, BP-28-32 or BP-35-36: ``seat`` must pass at his next
+    ``rounds`` turns, or for the rest of the auction (``"rest"``)."""
+
+    TYPE: ClassVar[str] = "bar"
+    seat: Seat
+    rounds: int | str
+
+
+@dataclass(frozen=True)
+class TricksClaimed(Event):
+    """Bridge: ``seat`` claims ``tricks`` of the remaining tricks for his side (0: a concession); play
+    stops (BP-68-71)."""
+
+    TYPE: ClassVar[str] = "claim"
+    seat: Seat
+    tricks: int
+
+
+@dataclass(frozen=True)
+class ClaimAnswered(Event):
+    """Bridge: an opponent of the claimer agrees (play ends with the claim) or disputes it (the director
+    is called)."""
+
+    TYPE: ClassVar[str] = "claim_reply"
+    seat: Seat
+    agree: bool
+
+
+@dataclass(frozen=True)
+class ClaimRuled(Event):
+    """Bridge: the director's decision on a disputed claim: ``tricks`` of the remaining ones go to the
+    claimer's side."""
+
+    TYPE: ClassVar[str] = "claim_ruled"
+    tricks: int
+
+
+@dataclass(frozen=True)
+class DummyFaced(Event):
+    """Bridge: dummy's hand as the camera saw it spread, when the deal is not known from the shoe or a
+    hand record."""
+
+    TYPE: ClassVar[str] = "dummy"
+    cards: tuple[Card, ...]
+
+
+# The events of the bridge auction and play: a table of another game refuses them.
+BRIDGE_EVENTS = frozenset({"call", "accept", "withdraw", "correct", "bar", "claim", "claim_reply",
+                           "claim_ruled", "dummy"})
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
@@ -261,6 +358,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         DealStarted, CardDealt, DealInterrupted, DealEnded, TrumpTurned, TrumpMade, BidMade, CardDiscarded, CardFaced, DemandMade,
         DamagedCardFound,
         WrongHandPicked, HandCounted, MissingCardReported, SurplusCardFound, CardPlayed, PlayEnded,
-        ResultRecorded,
+        ResultRecorded, CallMade, IrregularityAccepted, CardWithdrawn, RevokeCorrected, PlayerBarred,
+        TricksClaimed, ClaimAnswered, ClaimRuled, DummyFaced,
     )
 }

@@ -80,6 +80,8 @@ class GameRules:
         claims_close: the event after which a dealing irregularity can no longer be claimed.
         clauses: the game's clauses, in the order they are tried.
         setup: creates the game-specific state (scorer, draw) in ``TableState.game_state``.
+        ends_play: whether the game's own model of the play says play has just ended (the engine then
+            runs the ``play_end`` clauses itself); None for a game that waits for ``play_end``.
     """
 
     name: str
@@ -90,6 +92,7 @@ class GameRules:
     claims_close: str
     clauses: tuple[Clause, ...]
     setup: Callable[[TableState], None]
+    ends_play: Callable[[TableState], bool] | None = None
 
 
 # ---------------------------------------------------------------------------------------------------

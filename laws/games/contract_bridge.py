@@ -12,6 +12,8 @@ Each clause carries its id from LAWS.md. Interpretations of ours:
   A damaged card of the *other* pack (the one not being dealt) replaces that pack only: the sound deal
   goes on, and the rotation with it.
 * Missing Card: the search and its outcome, in ``laws/games/bridge_missing.py``.
+* The auction and the play as they are played (LAWS.md ``BP-``): ``bridge_auction``, ``bridge_play``,
+  ``bridge_result`` (claims, revokes rectified, the result checked), on the hand ``bridge_hand`` keeps.
 """
 
 from __future__ import annotations
@@ -26,11 +28,13 @@ from laws.events import (
     DemandMade,
     HandCounted,
     PackCut,
+    PlayEnded,
     ResultRecorded,
+    RevokeCorrected,
     SurplusCardFound,
     WrongHandPicked,
 )
-from laws.games import bridge_missing
+from laws.games import bridge_auction, bridge_hand, bridge_missing, bridge_play, bridge_result
 from laws.games.base import (
     Clause,
     GameRules,
@@ -308,16 +312,24 @@ def redeal_demand(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
                   seat=e.seat)
 
 
-# -- scoring ------------------------------------------------------------------------------------------
+# -- the auction and the play (BP-), then scoring -----------------------------------------------------
 
-@reg.clause("CB-rubber", "rubber scoring", "result")
-def rubber(c: Clause, s: TableState, e: ResultRecorded) -> list[Ruling]:
-    """Rubber scoring: trick and premium points; two games win the rubber."""
-    from laws.scoring.bridge import RubberScore, parse_contract
+bridge_auction.register(reg)
+bridge_play.register(reg)
+bridge_result.register(reg)
+
+
+@reg.clause("CB-rubber", "rubber scoring", "result", "play_end", "correct")
+def rubber(c: Clause, s: TableState, e: ResultRecorded | PlayEnded | RevokeCorrected) -> list[Ruling]:
+    """Rubber scoring: trick and premium points; two games win the rubber. The result is the cards'
+    when the table recorded the auction and play (at the end of play), the typed one otherwise."""
+    from laws.scoring.bridge import RubberScore
     score: RubberScore = s.game_state["score"]
-    if e.declarer is None or e.contract is None:
-        raise ValueError("a bridge result needs declarer and contract")
-    out = score.record(e.declarer, parse_contract(e.contract), e.tricks, e.honours)
+    args = bridge_result.score_args(s, e if isinstance(e, ResultRecorded) else None)
+    if args is None:
+        return []
+    declarer, contract, tricks, honours = args
+    out = score.record(declarer, contract, tricks, honours)
     if any(r.remedy is Remedy.RUBBER_WON for r in out):
         s.game_state["score"] = RubberScore()
     return out
@@ -329,4 +341,5 @@ def _setup(state: TableState) -> None:
 
 
 RULES = GameRules(name=NAME, title="Contract Bridge", pack=PACK, hand_size=HAND, cards_dealt=len(PACK),
-                  claims_close="deal_end", clauses=tuple(reg.clauses), setup=_setup)
+                  claims_close="deal_end", clauses=tuple(reg.clauses), setup=_setup,
+                  ends_play=bridge_hand.play_over)

@@ -65,3 +65,17 @@ def test_stdin_and_game_flag_and_text_format() -> None:
 def test_missing_file_is_a_clear_message(tmp_path: Path) -> None:
     p = replay(str(tmp_path / "nope.jsonl"))
     assert p.returncode == 2 and "nope.jsonl: cannot open" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_a_bridge_hand_replays_and_a_card_nobody_holds_exits_2(tmp_path: Path) -> None:
+    lines = (DATA / "bridge-hand.jsonl").read_text().splitlines()
+    p = replay(str(DATA / "bridge-hand.jsonl"))
+    assert p.returncode == 0, p.stderr
+    remedies = [json.loads(line)["remedy"] for line in p.stdout.splitlines()]
+    assert "contract" in remedies and remedies[-1] == "score"
+    first_card = next(i for i, x in enumerate(lines) if '"card_played"' in x)
+    f = tmp_path / "bad.jsonl"
+    f.write_text("\n".join([*lines[:first_card], '{"type": "card_played", "seat": "W", "card": "JS"}']) + "\n")
+    p = replay(str(f))
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert f"{f}:{first_card + 1}: West does not hold jack of spades" in p.stderr, p.stderr

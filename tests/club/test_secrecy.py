@@ -58,3 +58,12 @@ def test_a_score_during_an_open_deal_keeps_its_contract_and_hand_numbers() -> No
     out = f.body(score, 5)
     assert out["contract"] == "4S" and out["items"] == [{"hand": 1, "points": 120}]
     assert out["hand"] == [HIDDEN, HIDDEN]
+
+
+def test_a_bridge_call_is_public_while_the_deal_is_open() -> None:
+    """The auction is heard by everyone: a bid of two hearts is "2H", not the two of hearts, and leaves
+    the table as it is; a card played in the same deal is still held back."""
+    f = SecrecyFilter()
+    assert f.event({"type": "call", "seat": "N", "call": "2H"}, 3, 10) == {"type": "call", "seat": "N", "call": "2H"}
+    assert f.event({"type": "call", "seat": "E", "call": "3NT"}, 3, 11)["call"] == "3NT"
+    assert f.event({"type": "card_played", "seat": "E", "card": "2H"}, 3, 12)["card"] == "hidden"

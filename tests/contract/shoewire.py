@@ -1,4 +1,4 @@
-"""A clean-room codec for the shoe protocol, written from hardware/shoe/PROTOCOL.md (1.1) alone.
+"""A clean-room codec for the shoe protocol, written from hardware/shoe/PROTOCOL.md (1.2) alone.
 
 It imports nothing of ours: it is what an outside developer would write from sections 2-4 of the
 document, and the contract tests hold our host codec and reference firmware to it. A message's meaning
@@ -16,8 +16,9 @@ MIN_FRAME = 10           # section 2: shorter is dropped
 RANKS, SUITS = "AKQJT98765432", "SHDC"
 
 # Section 4's tables, row by row: type -> (name, fields). A field is (name, kind); kinds: u8, u16, u32,
-# str, card (2 bytes), sizes (n u8 then n bytes). Fields marked optional (suffix '?') were added at the
-# end of a body by 1.1: absent on the wire means absent in the meaning.
+# str, card (2 bytes), sizes (n u8 then n bytes), and 1.2's seats (13 bytes: 52 seat codes, four a byte,
+# card 0 in the top two bits) and cards (7 bytes: a set, card 0 the top bit). Fields marked optional
+# (suffix '?') were added at the end of a body by 1.1: absent on the wire means absent in the meaning.
 TYPES: dict[int, tuple[str, tuple[tuple[str, str], ...]]] = {
     0x01: ("HELLO", (("major", "u8"), ("minor", "u8"), ("boot_id", "u32"), ("oldest_held", "u32"),
                      ("caps", "u16"), ("ring_size", "u16"), ("shoe_id", "str"), ("firmware", "str"))),
@@ -33,6 +34,12 @@ TYPES: dict[int, tuple[str, tuple[tuple[str, str], ...]]] = {
     0x16: ("BUTTON", (("seat", "u8"), ("kind", "u8"))),
     0x17: ("ERROR", (("code", "u8"), ("detail", "str"))),
     0x18: ("REPLY", (("cmd", "u32"), ("status", "u8"), ("detail", "str"))),
+    0x19: ("BOARD_STARTED", (("board", "u16"), ("board_id", "u32"), ("seats", "seats"), ("placed", "cards"),
+                             ("pack", "str"))),
+    0x1A: ("CARD_REJECTED", (("rejected", "u8"), ("reason", "u8"), ("card", "card"), ("orientation", "u8"),
+                             ("quality", "u8"), ("pack", "str"))),
+    0x1B: ("BOARD_FINISHED", (("board", "u16"), ("board_id", "u32"), ("reason", "u8"), ("rejected", "u8"),
+                              ("left_in_shoe", "u8"), ("missing", "cards"), ("pack", "str"))),
     0x80: ("HOST_HELLO", (("major", "u8"), ("minor", "u8"), ("session", "u32"), ("next_cmd", "u32?"))),
     0x81: ("START_DEAL", (("dealer", "u8"), ("turn_up", "u8"), ("sizes", "sizes"), ("pack", "str"))),
     0x82: ("PAUSE", ()),
@@ -42,9 +49,13 @@ TYPES: dict[int, tuple[str, tuple[tuple[str, str], ...]]] = {
     0x86: ("PING", (("token", "u16"),)),
     0x87: ("RESEND", (("first", "u32"), ("last", "u32?"))),
     0x88: ("ACK", (("upto", "u32"),)),
+    0x89: ("DEAL_BOARD", (("board", "u16"), ("board_id", "u32"), ("seats", "seats"), ("placed", "cards"),
+                          ("pack", "str"))),
 }
 BY_NAME = {name: (code, fields) for code, (name, fields) in TYPES.items()}
 _INT = {"u8": ">B", "u16": ">H", "u32": ">I"}
+# Section 3: the canonical card order, spades, hearts, diamonds, clubs, each from the ace down.
+CANONICAL = [r + s for s in SUITS for r in RANKS]
 
 
 class Malformed(ValueError):
@@ -108,6 +119,17 @@ def encode_body(name: str, fields: dict) -> bytes:
             out += b"\x00\x00" if value is None else value.encode("ascii")
         elif kind == "sizes":
             out += bytes((len(value), *value))
+        elif kind == "seats":
+            packed = bytearray(13)
+            for k, seat in enumerate(value):
+                packed[k // 4] |= seat << (6 - 2 * (k % 4))
+            out += packed
+        elif kind == "cards":
+            bits = bytearray(7)
+            for card in value:
+                k = CANONICAL.index(card)
+                bits[k // 8] |= 1 << (7 - k % 8)
+            out += bits
     return bytes(out)
 
 
@@ -156,6 +178,16 @@ def decode_body(name: str, body: bytes) -> dict:
                 raise Malformed(f"{name}: sizes run past the end")
             fields[fname] = list(body[pos + 1:pos + 1 + body[pos]])
             pos += 1 + body[pos]
+        elif kind == "seats":
+            if pos + 13 > len(body):
+                raise Malformed(f"{name}: {fname} runs past the end")
+            fields[fname] = [(body[pos + k // 4] >> (6 - 2 * (k % 4))) & 3 for k in range(52)]
+            pos += 13
+        elif kind == "cards":
+            if pos + 7 > len(body):
+                raise Malformed(f"{name}: {fname} runs past the end")
+            fields[fname] = [CANONICAL[k] for k in range(52) if body[pos + k // 8] >> (7 - k % 8) & 1]
+            pos += 7      # the last four bits are no card's: ignored
     return fields      # section 9: bytes after the known fields are ignored
 
 
@@ -209,7 +241,8 @@ def check_char(text5: str) -> str:
 
 def read_card_code(text: str) -> tuple[str | None, str]:
     """Section 8's table: reader text -> (CARD_OUT card or None, pack)."""
-    t = text.strip(" \t\r\n").upper()     # white space off both ends only
+    t = text.strip(" \t\r\n")     # white space (these four only) off both ends
+    t = "".join(chr(ord(c) - 32) if "a" <= c <= "z" else c for c in t)     # a-z upper-cased, nothing else
     alphabet = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
     if len(t) != 6 or not set(t) <= alphabet or t[0] != "1" or check_char(t[:5]) != t[5]:
         return None, ""

@@ -67,7 +67,7 @@ def _bad(run: Any, line: int, *words: str) -> str:
 
 def test_the_event_table_is_the_example_list() -> None:
     types = _table_types()
-    assert len(types) == 25
+    assert len(types) == 34
     assert set(types) == {json.loads(line)["type"] for line in _blocks()[0]}
 
 

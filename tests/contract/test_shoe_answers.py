@@ -124,7 +124,7 @@ def test_ping_and_another_major() -> None:
     assert pong[0] == "PONG" and pong[2] == {"token": 0xBEEF} and pong[1] == hello[0][1]   # seq: last number
     out = shoe.raw(w.encode("HOST_HELLO", 0, {"major": 2, "minor": 0, "session": 1}))
     assert [m[0] for m in out] == ["ERROR", "HELLO"] and out[0][2]["code"] == 3
-    assert "2.0" in out[0][2]["detail"] and "1.1" in out[0][2]["detail"]
+    assert "2.0" in out[0][2]["detail"] and "1.2" in out[0][2]["detail"]
 
 
 def test_one_reply_per_id_and_the_same_frame_again() -> None:
@@ -200,3 +200,83 @@ def test_long_details_are_cut_alike_on_micropython(tmp_path: Any) -> None:
     for line in both(script, tmp_path).splitlines():
         name, _seq, fields = w.decode(bytes.fromhex(line))
         assert name in ("ERROR", "REPLY") and fields["detail"]
+
+
+# --- 1.2: DEAL_BOARD (sections 4.3 and 7.1) -----------------------------------------------------------
+
+SEATS = [k % 4 for k in range(52)]                  # card k to seat k mod 4: 13 each
+BOARD = {"board": 4, "board_id": 0xBEEF, "seats": SEATS, "placed": [], "pack": ""}
+
+
+@pytest.mark.parametrize(("fields", "status"), [
+    ({**BOARD, "board": 0}, 3),
+    ({**BOARD, "seats": [0] * 14 + SEATS[14:]}, 3),                  # 14 and 12 cards
+    ({**BOARD, "placed": list(w.CANONICAL)}, 3),                       # nothing to deal
+    ({**BOARD, "pack": "B"}, 3),
+    ({**BOARD, "pack": "b7"}, 3),                                      # pack ids are upper case
+    ({**BOARD, "placed": w.CANONICAL[:51], "pack": "A1"}, 0),
+    (BOARD, 0),
+])
+def test_deal_board_arguments(fields: dict[str, Any], status: int) -> None:
+    assert Shoe().status("DEAL_BOARD", fields) == status
+
+
+def test_deal_board_precedence_unsupported_bad_arguments_busy_bad_state() -> None:
+    empty = Shoe(pack=False)
+    assert empty.status("DEAL_BOARD", {**BOARD, "board": 0}) == 3        # bad arguments before bad state
+    assert empty.status("DEAL_BOARD", BOARD) == 2
+    shoe = Shoe()
+    out = shoe.cmd("DEAL_BOARD", BOARD)
+    assert [m[0] for m in out] == ["BOARD_STARTED", "REPLY"] and out[0][2] == BOARD   # echoed, then REPLY
+    assert shoe.status("DEAL_BOARD", {**BOARD, "board": 0}) == 3        # bad arguments before busy
+    assert shoe.status("DEAL_BOARD", BOARD) == 1
+    assert shoe.status("START_DEAL", {"dealer": 0, "turn_up": 0, "sizes": [1] * 13, "pack": ""}) == 1
+    old = Shoe()
+    old.bench.shoe.minor = 1                                             # a 1.1 shoe: a type it does not know
+    out = old.raw(frame(0x89, old.next_id, b"\x00"))                     # a body too short: still status 4
+    assert [(m[0], m[2]["status"]) for m in out] == [("REPLY", 4)]
+    bare = Shoe()
+    bare.bench.hw.boards = False                                         # no pockets
+    out = bare.raw(frame(0x89, bare.next_id, b"\x00"))
+    assert [(m[0], m[2]["status"]) for m in out] == [("REPLY", 4)]
+
+
+def _until_finished(shoe: Shoe, ms: int = 600) -> list[Any]:
+    out: list[Any] = []
+    for _ in range(ms):
+        out += _run(shoe, 1)
+        if any(m[0] == "BOARD_FINISHED" for m in out):
+            break
+    return [m for m in out if m[0] != "HEARTBEAT"]
+
+
+def test_a_board_as_section_7_1_says() -> None:
+    """Every card to the record's seat with index counting placed cards; a card the record does not
+    expect to the reject exit; the end: whole only with all 52."""
+    shoe = Shoe()
+    well = shoe.bench.hw.well
+    well.insert(6, type(well[0])(well[1].card, "A1"))                  # a duplicate (the pack is A1)
+    shoe.cmd("DEAL_BOARD", {**BOARD, "pack": "A1"})
+    out = _until_finished(shoe)
+    cards = [m for m in out if m[0] == "CARD_OUT"]
+    assert [c[2]["index"] for c in cards] == list(range(1, 53))
+    assert all(c[2]["seat"] == SEATS[w.CANONICAL.index(c[2]["card"])] for c in cards)
+    (rej,) = [m for m in out if m[0] == "CARD_REJECTED"]
+    assert rej[2]["reason"] == 3 and rej[2]["rejected"] == 1 and rej[2]["card"] == cards[1][2]["card"]
+    assert out[-1][0] == "BOARD_FINISHED" and out[-1][2]["reason"] == 0 and out[-1][2]["missing"] == []
+    assert out[-1][2]["rejected"] == 1 and out[-1][2]["pack"] == "A1"
+
+
+def test_a_board_whose_pack_runs_short_is_not_whole_and_the_first_card_fixes_an_unnamed_pack() -> None:
+    shoe = Shoe()
+    well = shoe.bench.hw.well
+    gone = well.pop(40).card.code
+    well.insert(2, type(well[0])(well[5].card, "Q9"))                  # another pack's card, third in the well
+    shoe.cmd("DEAL_BOARD", BOARD)                                      # no pack named
+    out = _until_finished(shoe)
+    (rej,) = [m for m in out if m[0] == "CARD_REJECTED"]
+    assert (rej[2]["reason"], rej[2]["pack"]) == (2, "Q9")
+    assert [m[0] for m in out[-2:]] == ["EMPTY", "BOARD_FINISHED"]
+    assert out[-2][2]["dealt"] == 51
+    end = out[-1][2]
+    assert (end["reason"], end["missing"], end["pack"], end["left_in_shoe"]) == (2, [gone], "A1", 0)

@@ -1,4 +1,4 @@
-"""Clean-room contract tests for hardware/shoe/PROTOCOL.md 1.1: an outsider's codec (``shoewire``, written
+"""Clean-room contract tests for hardware/shoe/PROTOCOL.md 1.2: an outsider's codec (``shoewire``, written
 from the document alone) against every vector, then our host codec and the reference firmware against
 that codec on random messages of every type. Where they disagree, the document decides."""
 
@@ -50,7 +50,7 @@ def test_invalid_vector_gives_nothing(v: dict[str, Any]) -> None:
     if v["error"] == "version":
         raw = w.unescape(data.strip(b"\xc0"))
         assert raw is not None
-        assert v["refusal"] == f"shoe speaks protocol {raw[0]}.{raw[7]}; this host speaks 1.1"
+        assert v["refusal"] == f"shoe speaks protocol {raw[0]}.{raw[7]}; this host speaks 1.2"
 
 
 @pytest.mark.parametrize("c", VECTORS["card_codes"], ids=lambda c: c["payload"])
@@ -111,6 +111,8 @@ u8, u16, u32 = (st.integers(0, 2**k - 1) for k in (8, 16, 32))
 text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
 cards = st.one_of(st.none(), st.builds(lambda r, s: r + s, st.sampled_from(w.RANKS), st.sampled_from(w.SUITS)))
 sizes = st.lists(st.integers(1, 13), min_size=1, max_size=13)
+seats = st.lists(st.integers(0, 3), min_size=52, max_size=52)
+card_sets = st.sets(st.sampled_from(w.CANONICAL)).map(lambda cs: [c for c in w.CANONICAL if c in cs])
 
 SHOE = {
     "HELLO": st.fixed_dictionaries({"major": st.just(1), "minor": u8, "boot_id": u32, "oldest_held": u32,
@@ -127,6 +129,13 @@ SHOE = {
     "BUTTON": st.fixed_dictionaries({"seat": st.integers(0, 3), "kind": u8}),
     "ERROR": st.fixed_dictionaries({"code": u8, "detail": text}),
     "REPLY": st.fixed_dictionaries({"cmd": u32, "status": u8, "detail": text}),
+    "BOARD_STARTED": st.fixed_dictionaries({"board": u16, "board_id": u32, "seats": seats, "placed": card_sets,
+                                            "pack": text}),
+    "CARD_REJECTED": st.fixed_dictionaries({"rejected": u8, "reason": u8, "card": cards,
+                                            "orientation": st.integers(0, 2), "quality": u8, "pack": text}),
+    "BOARD_FINISHED": st.fixed_dictionaries({"board": u16, "board_id": u32, "reason": st.integers(0, 2),
+                                             "rejected": u8, "left_in_shoe": st.integers(0, 1),
+                                             "missing": card_sets, "pack": text}),
 }
 HOST = {
     "HOST_HELLO": st.one_of(
@@ -139,6 +148,8 @@ HOST = {
     "RESEND": st.one_of(st.fixed_dictionaries({"first": u32}),
                         st.fixed_dictionaries({"first": u32, "last": st.integers(1, 2**32 - 1)})),
     "ACK": st.fixed_dictionaries({"upto": u32}),
+    "DEAL_BOARD": st.fixed_dictionaries({"board": u16, "board_id": u32, "seats": seats, "placed": card_sets,
+                                         "pack": text}),
 }
 LINK = {"HELLO", "HEARTBEAT", "PONG", "HOST_HELLO", "PING", "RESEND", "ACK"}
 
@@ -155,6 +166,9 @@ def host_object(name: str, seq: int, f: dict[str, Any]) -> Any:
     from laws.cards import Card, Seat
 
     seats = (Seat.N, Seat.E, Seat.S, Seat.W)
+
+    def cardset(texts: list[str]) -> frozenset[Card]:
+        return frozenset(Card.parse(t) for t in texts)
 
     def num(cls: Any, v: int) -> Any:
         try:
@@ -191,7 +205,7 @@ def host_object(name: str, seq: int, f: dict[str, Any]) -> Any:
         case "REPLY":
             return m.Reply(seq, f["cmd"], num(m.Status, f["status"]), f["detail"])
         case "HOST_HELLO":
-            return m.HostHello(f["session"], f["major"], f["minor"], f.get("next_cmd", 0), cmd=seq)
+            return m.HostHello(f["session"], f["major"], f["minor"], f.get("next_cmd"), cmd=seq)
         case "START_DEAL":
             return m.StartDeal(seats[f["dealer"]], tuple(f["sizes"]), f["turn_up"], f["pack"], cmd=seq)
         case "PAUSE":
@@ -208,6 +222,19 @@ def host_object(name: str, seq: int, f: dict[str, Any]) -> Any:
             return m.Resend(f["first"], f.get("last", 0), cmd=seq)
         case "ACK":
             return m.Ack(f["upto"], cmd=seq)
+        case "DEAL_BOARD":
+            return m.DealBoard(f["board"], tuple(seats[x] for x in f["seats"]), f["board_id"], f["pack"],
+                               cardset(f["placed"]), cmd=seq)
+        case "BOARD_STARTED":
+            return m.BoardBegan(seq, f["board"], f["board_id"], tuple(seats[x] for x in f["seats"]),
+                                cardset(f["placed"]), f["pack"])
+        case "CARD_REJECTED":
+            return m.CardRejected(seq, f["rejected"], num(m.RejectReason, f["reason"]),
+                                  None if f["card"] is None else Card.parse(f["card"]),
+                                  num(m.Orientation, f["orientation"]), f["quality"], f["pack"])
+        case "BOARD_FINISHED":
+            return m.BoardFinished(seq, f["board"], f["board_id"], num(m.FinishReason, f["reason"]), f["rejected"],
+                                   bool(f["left_in_shoe"]), cardset(f["missing"]), f["pack"])
     raise AssertionError(name)
 
 
@@ -273,7 +300,8 @@ def test_bytes_after_the_known_fields_are_ignored(msg: tuple[str, int, dict], ex
         assert wire.parse_command(r) == (w.BY_NAME[name][0], seq, fields)
 
 
-@given(st.sampled_from(["HEARTBEAT", "CARD_OUT", "DEAL_FINISHED", "BUTTON", "ERROR", "REPLY"]), st.data())
+@given(st.sampled_from(["HEARTBEAT", "CARD_OUT", "DEAL_FINISHED", "BUTTON", "ERROR", "REPLY", "CARD_REJECTED",
+                        "BOARD_FINISHED"]), st.data())
 def test_unknown_codes_are_passed_on_as_numbers(name: str, data: st.DataObject) -> None:
     """Section 9: a newer minor version may add codes; a receiver passes them on as numbers rather than
     dropping the message (a HEARTBEAT with a new state must still keep the link alive, a CARD_OUT with a
@@ -281,8 +309,9 @@ def test_unknown_codes_are_passed_on_as_numbers(name: str, data: st.DataObject) 
     from firmware_host.shoe import codec
 
     field = {"HEARTBEAT": "state", "CARD_OUT": "orientation", "DEAL_FINISHED": "reason", "BUTTON": "kind",
-             "ERROR": "code", "REPLY": "status"}[name]
-    known = {"state": 4, "orientation": 2, "reason": 2, "kind": 3, "code": 6, "status": 4}[field]
+             "ERROR": "code", "REPLY": "status", "CARD_REJECTED": "reason", "BOARD_FINISHED": "reason"}[name]
+    known = {"state": 4, "orientation": 2, "reason": 3 if name == "CARD_REJECTED" else 2, "kind": 3, "code": 6,
+             "status": 4}[field]
     fields = dict(data.draw(SHOE[name]))
     fields[field] = data.draw(st.integers(known + 1, 254))
     seq = data.draw(u32)

@@ -22,15 +22,25 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-IGNORE = shutil.ignore_patterns(".venv", ".git", "build", "dist", "out", "*.egg-info", "__pycache__",
-                                ".pytest_cache", ".mypy_cache", ".ruff_cache", "club-broker", "club-certs")
+
+
+def _copy_source(dest: Path) -> None:
+    """The files a clone of this checkout would have (tracked, or new and not ignored): never the
+    ignored caches, venvs or a chroot under ``.cache`` whose ``/dev`` nodes would be read for ever."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, check=True, timeout=60).stdout
+    for name in filter(None, listed.decode().split("\0")):
+        src = ROOT / name
+        if src.is_file() and not src.is_symlink():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("wheel")
     src = tmp / "src"
-    shutil.copytree(ROOT, src, ignore=IGNORE)
+    _copy_source(src)
     dist = tmp / "dist"
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(dist), str(src)],
                            capture_output=True, text=True, timeout=300)

@@ -15,7 +15,12 @@ CB_DETECTABLE = [
     "CB-redeal-out-of-turn", "CB-redeal-uncut", "CB-redeal-incorrect", "CB-redeal-faced",
     "CB-redeal-wrong-hand", "CB-redeal-miscount", "CB-missing-found", "CB-missing-other-hand",
     "CB-missing-trick", "CB-missing-not-found", "CB-surplus-deal", "CB-surplus-play", "CB-attention",
+    "CB-result-check",
 ]
+# The BP- rows of LAWS.md (bridge as it is played) the engine rules on; BP-18 and BP-19 are the auction
+# model's own checks (an insufficient bid, an inadmissible double), ruled under BP-27 and BP-35-36.
+BP_DETECTABLE = ["BP-17", "BP-22", "BP-27", "BP-28-32", "BP-35-36", "BP-39", "BP-41", "BP-44", "BP-53-56",
+                 "BP-57", "BP-61", "BP-62", "BP-63", "BP-64", "BP-66-67", "BP-68-71"]
 # The rows of the Euchre table in LAWS.md (one per law) whose "detectable by" names a sensor, a button or
 # "derived": each needs a clause citing that law and a test named test_EU_<law>_...
 EU_DETECTABLE = [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30,
@@ -43,7 +48,7 @@ def _law_sources() -> str:
 def test_every_bridge_clause_is_registered_and_tested() -> None:
     registered = {c.id for c in LawEngine("contract-bridge").clauses}
     tests = _test_names()
-    for cid in CB_DETECTABLE:
+    for cid in CB_DETECTABLE + BP_DETECTABLE:
         assert cid in registered, f"{cid} has no clause function"
         stem = "test_" + cid.replace("-", "_")
         assert any(t.startswith(stem) for t in tests), f"no test named after {cid}"

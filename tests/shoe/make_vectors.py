@@ -12,8 +12,16 @@ from zlib import crc32
 
 from firmware_host.shoe import codec
 from laws.cards import Card
+from tests.shoe.board_example import FINGERPRINT, record
+from tests.shoe.board_example import board_session as board_session_example
 from tests.shoe.session_example import session_example
 from tests.shoe.vectors import VECTORS, to_message
+
+SEATS = ["NESW".index(s.value) for s in record()]        # the board of section 12.1, as wire seat codes
+BOARD_ID = int(FINGERPRINT[:8], 16)
+NOT_PLACED = ["AS", "TH", "4D", "QC", "2C"]
+CANON = [r + s for s in "SHDC" for r in "AKQJT98765432"]
+PLACED = [c for c in CANON if c not in NOT_PLACED]
 
 VALID = [
     ("hello", "shoe", "HELLO", 0, dict(major=1, minor=0, boot_id=0x5EED0001, oldest_held=0, caps=0x3F,
@@ -80,6 +88,38 @@ VALID = [
     ("resend from 17", "host", "RESEND", 0, dict(first=17)),
     ("resend 5 to 9, protocol 1.1", "host", "RESEND", 0, dict(first=5, last=9)),
     ("ack up to 0xC0DB (escaped)", "host", "ACK", 0, dict(upto=0xC0DB)),
+    # protocol 1.2: boards from hand records
+    ("hello, protocol 1.2, deals boards", "shoe", "HELLO", 3, dict(major=1, minor=2, boot_id=0x5EED0002,
+                                                                    oldest_held=1, caps=0x7F, ring_size=128,
+                                                                    shoe_id="station-1", firmware="1.2.0")),
+    ("deal board 7 from its record, pack B7", "host", "DEAL_BOARD", 1,
+     dict(board=7, board_id=BOARD_ID, seats=SEATS, placed=[], pack="B7")),
+    ("deal board 7 again, 47 cards placed", "host", "DEAL_BOARD", 2,
+     dict(board=7, board_id=BOARD_ID, seats=SEATS, placed=PLACED, pack="B7")),
+    ("deal board 300, any pack", "host", "DEAL_BOARD", 3,
+     dict(board=300, board_id=0, seats=[k % 4 for k in range(52)], placed=[], pack="")),
+    ("board 7 started", "shoe", "BOARD_STARTED", 2, dict(board=7, board_id=BOARD_ID, seats=SEATS, placed=[],
+                                                         pack="B7")),
+    ("board card: ace of spades to north's pocket", "shoe", "CARD_OUT", 4,
+     dict(index=1, seat=0, card="AS", orientation=0, quality=96, pack="B7")),
+    ("rejected: a card of another pack", "shoe", "CARD_REJECTED", 5,
+     dict(rejected=1, reason=2, card="KH", orientation=0, quality=96, pack="A1")),
+    ("rejected: the ace of spades already placed", "shoe", "CARD_REJECTED", 6,
+     dict(rejected=2, reason=3, card="AS", orientation=0, quality=96, pack="B7")),
+    ("rejected: unreadable", "shoe", "CARD_REJECTED", 7,
+     dict(rejected=3, reason=1, card=None, orientation=0, quality=0, pack="")),
+    ("rejected: a back mark, face up", "shoe", "CARD_REJECTED", 8,
+     dict(rejected=4, reason=1, card=None, orientation=1, quality=0, pack="B7")),
+    ("rejected: a reason of a newer minor version", "shoe", "CARD_REJECTED", 9,
+     dict(rejected=5, reason=9, card="2C", orientation=2, quality=255, pack="B7")),
+    ("board 7 whole", "shoe", "BOARD_FINISHED", 60,
+     dict(board=7, board_id=BOARD_ID, reason=0, rejected=3, left_in_shoe=0, missing=[], pack="B7")),
+    ("board 7 not whole: the pack ran out", "shoe", "BOARD_FINISHED", 61,
+     dict(board=7, board_id=BOARD_ID, reason=2, rejected=3, left_in_shoe=0, missing=["4D", "2C"], pack="B7")),
+    ("board 300 aborted after 3 cards", "shoe", "BOARD_FINISHED", 62,
+     dict(board=300, board_id=0, reason=1, rejected=0, left_in_shoe=1, missing=CANON[3:], pack="A1")),
+    ("reply unsupported: a shoe without a reject exit", "shoe", "REPLY", 63,
+     dict(cmd=1, status=4, detail="this shoe cannot deal boards (it has no reject exit)")),
 ]
 
 
@@ -103,7 +143,7 @@ def _invalid() -> list[dict[str, object]]:
         dict(name="string running past the end", hex=_frame(struct.pack(">BBI", 1, 0x13, 9) + b"\x09AB"),
              error="malformed"),
         dict(name="hello from a protocol 2.1 shoe", hex=_frame(hello2), error="version",
-             refusal="shoe speaks protocol 2.1; this host speaks 1.1"),
+             refusal="shoe speaks protocol 2.1; this host speaks 1.2"),
         dict(name="frame without its end", hex=card[:-1].hex(), error=None),
     ]
 
@@ -128,15 +168,18 @@ def _card_codes() -> list[dict[str, object]]:
 
 def main() -> None:
     doc = {
-        "about": "Shoe protocol 1.1 test vectors (hardware/shoe/PROTOCOL.md section 11). 'fields' use wire "
-                 "values and the document's field names. 'invalid' frames must decode to nothing; 'error' "
-                 "is the counter that rises (null: nothing yet, the frame is incomplete). 'card_codes': "
-                 "reader text and what a shoe reports (card null: unreadable). 'session': section 12.",
+        "about": "Shoe protocol 1.2 test vectors (hardware/shoe/PROTOCOL.md section 11). 'fields' use wire "
+                 "values and the document's field names ('seats': 52 seat codes in canonical card order; "
+                 "'placed', 'missing': card texts in canonical order). 'invalid' frames must decode to "
+                 "nothing; 'error' is the counter that rises (null: nothing yet, the frame is incomplete). "
+                 "'card_codes': reader text and what a shoe reports (card null: unreadable). 'session': "
+                 "section 12; 'board_session': section 12.1.",
         "crc32_check": {"ascii": "123456789", "crc32": f"{crc32(b'123456789'):08x}"},
         "valid": [],
         "invalid": _invalid(),
         "card_codes": _card_codes(),
         "session": session_example(),
+        "board_session": board_session_example(),
     }
     for name, direction, mtype, seq, fields in VALID:
         v = dict(name=name, direction=direction, type=mtype, seq=seq, fields=fields)

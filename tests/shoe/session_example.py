@@ -146,6 +146,18 @@ def describe(frame: bytes) -> str:
             return f"ACK upto {msg.upto}"
         case m.Resend():
             return f"RESEND first {msg.first}" + (f", last {msg.last}" if msg.last else "")
+        case m.DealBoard():
+            return (f"DEAL_BOARD cmd {msg.cmd}, board {msg.board}, board_id {msg.board_id:08x}, "
+                    f"{len(msg.placed)} placed, pack {msg.pack!r}")
+        case m.BoardBegan():
+            return f"BOARD_STARTED seq {msg.seq}, board {msg.board}, {len(msg.placed)} placed"
+        case m.CardRejected():
+            code = msg.card.code if msg.card else "unreadable"
+            return f"CARD_REJECTED seq {msg.seq}, rejected {msg.number}, reason {int(msg.reason)}, {code}"
+        case m.BoardFinished():
+            missing = " ".join(c.code for c in codec.PACK if c in msg.missing) or "none"
+            return (f"BOARD_FINISHED seq {msg.seq}, reason {int(msg.reason)}, rejected {msg.rejected}, "
+                    f"missing {missing}")
     return type(msg).__name__
 
 

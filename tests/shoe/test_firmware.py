@@ -20,6 +20,8 @@ _BODIES = {
     "CARD_OUT": wire.card_out_body, "DEAL_STARTED": wire.deal_started_body,
     "DEAL_FINISHED": wire.deal_finished_body, "PACK_LOADED": wire.pack_loaded_body, "JAM": wire.jam_body,
     "EMPTY": wire.empty_body, "BUTTON": wire.button_body, "ERROR": wire.error_body, "REPLY": wire.reply_body,
+    "BOARD_STARTED": wire.board_started_body, "CARD_REJECTED": wire.card_rejected_body,
+    "BOARD_FINISHED": wire.board_finished_body,
 }
 
 
@@ -183,7 +185,7 @@ def test_rejected_commands_get_one_reply_link_trouble_gets_an_error() -> None:
         ("Reply", m.Status.UNSUPPORTED), ("ShoeError", m.ErrorCode.UNKNOWN_COMMAND),
         ("ShoeError", m.ErrorCode.VERSION), ("Reply", m.Status.BAD_ARGS), ("ShoeError", m.ErrorCode.BAD_COMMAND)]
     assert [x.cmd for x in msgs if isinstance(x, m.Reply)] == [4, 5]
-    assert "host speaks protocol 2.0, shoe speaks 1.1" in msgs[2].detail
+    assert "host speaks protocol 2.0, shoe speaks 1.2" in msgs[2].detail
     assert msgs[3].detail == "START_DEAL too short" and msgs[4].detail == "PING too short"
 
 

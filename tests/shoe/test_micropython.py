@@ -230,3 +230,67 @@ def test_the_board_loop_survives_a_garbled_line_and_a_failing_sensor(tmp_path: P
     assert lines["feeds"].split() == ["40", "4000"]       # fed after each of the 40 whole loops
     assert "(0, 80, 0)" in lines["pixels"]                           # lamp 1 on, green
     assert "poll failed: OSError" in out
+
+
+# --- protocol 1.2: boards ---------------------------------------------------------------------------
+
+
+def test_the_board_session_replays_byte_for_byte_on_both_vms(tmp_path: Path) -> None:
+    out = both("import scenarios\nscenarios.session('VECTORS', 'board_session')\n", tmp_path)
+    doc = json.loads(VECTORS.read_text())["board_session"]
+    want: dict[int, str] = {}
+    for step in doc["steps"]:
+        if step["from"] == "shoe":
+            want[step["t"]] = want.get(step["t"], "") + step["hex"]
+    lines = [line.split(" ") for line in out.splitlines()]
+    assert {int(t): data for kind, t, data in lines if kind == "shoe"} == want
+    assert {dest: data.split(",") for kind, dest, data in lines if kind == "pocket"} == doc["pockets"]
+
+
+def _board_messages(out: str) -> list:
+    dec = codec.Decoder()
+    msgs: list = []
+    for line in out.splitlines():
+        if line.startswith("out "):
+            msgs += dec.feed(bytes.fromhex(line.split(" ")[2]))
+    assert dec.stats["frames"] == len(msgs) and not set(dec.stats) - {"frames"}
+    return [x for x in msgs if not isinstance(x, (m.Hello, m.Heartbeat))]
+
+
+def test_a_board_with_every_fault_is_byte_identical_on_both_vms(tmp_path: Path) -> None:
+    out = both("import scenarios\nscenarios.board_deal()\n", tmp_path)
+    msgs = _board_messages(out)
+    assert [x.seq for x in msgs] == list(range(1, len(msgs) + 1))
+    S = m.Status
+    replies = {r.cmd: r for r in msgs if isinstance(r, m.Reply)}
+    assert [replies[i].status for i in range(1, 8)] == [S.BAD_ARGS] * 4 + [S.OK, S.BUSY, S.BUSY]
+    assert "13 cards to each seat" in replies[2].detail and "too short" in replies[4].detail
+    assert replies[8].status == replies[9].status == S.OK                      # PAUSE, RESUME
+    began = [x for x in msgs if isinstance(x, m.BoardBegan)]
+    ends = [x for x in msgs if isinstance(x, m.BoardFinished)]
+    assert [(b.board, len(b.placed)) for b in began] == [(3, 0), (3, 50), (9, 0)]
+    assert [(e.reason, e.placed, e.rejected) for e in ends] == [
+        (m.FinishReason.EMPTY, 50, 3), (m.FinishReason.COMPLETE, 52, 0), (m.FinishReason.ABORTED, 3, 0)]
+    assert ends[0].pack == ends[1].pack == "B7" and ends[2].pack == "C1"     # C1: fixed by its first card
+    first = msgs[:msgs.index(ends[0]) + 1]
+    rejected = [x for x in first if isinstance(x, m.CardRejected)]
+    assert sorted(int(r.reason) for r in rejected) == [1, 2, 3] and [r.number for r in rejected] == [1, 2, 3]
+    assert isinstance(first[-2], m.Empty) and first[-2].dealt == 50
+    placed = [x for x in msgs[:msgs.index(ends[1])] if isinstance(x, m.CardOut)]
+    assert [c.index for c in placed] == list(range(1, 53))
+    assert sum(c.orientation is m.Orientation.UP for c in placed) == 1
+    lines = dict(line.split(" ", 1) for line in out.splitlines() if line.startswith(("after", "aborted", "counters")))
+    assert lines["after"].startswith("False 0")
+    pockets = [line.split(" ") for line in out.splitlines() if line.startswith("pocket ")]
+    assert [(p[1], int(p[2])) for p in pockets] == [("0", 13), ("1", 13), ("2", 13), ("3", 13), ("5", 3)]
+    jams = [x for x in msgs if isinstance(x, m.Jam)]
+    assert [(j.index, j.cleared) for j in jams] == [(4, False), (0, True)]   # the board ended meanwhile
+    assert (msgs[-1].index, msgs[-1].seat) == (0, None)                     # its card: outside, rejected
+    pocketed = dict(part.split(":") for part in lines["aborted"].split(","))
+    assert pocketed.pop("5") == "1" and sum(map(int, pocketed.values())) == 3   # 3 placed, the jammed one out
+    old = [line.split(" ") for line in out.splitlines() if line.startswith("old ")]
+    for minor, data in ((1, old[0][2]), (2, old[1][2])):
+        got = [x for x in codec.Decoder().feed(bytes.fromhex(data)) if isinstance(x, m.Reply)]
+        assert [(r.cmd, r.status) for r in got] == [(1, S.UNSUPPORTED)], minor
+    assert "not supported" in codec.Decoder().feed(bytes.fromhex(old[0][2]))[-1].detail
+    assert "cannot deal boards" in codec.Decoder().feed(bytes.fromhex(old[1][2]))[-1].detail

@@ -106,10 +106,10 @@ def test_a_shoe_of_protocol_10_gets_commands_again_only_after_a_handshake() -> N
     assert cmd in sent(out)
 
 
-def test_the_host_says_it_speaks_11() -> None:
+def test_the_host_says_it_speaks_12() -> None:
     s = ShoeSession(session_id=9)
     (hello,) = sent(s.connection_made(0.0))
-    assert (hello.major, hello.minor) == (1, 1)
+    assert (hello.major, hello.minor) == (1, 2)
 
 
 def test_a_previous_runs_reply_replayed_from_the_ring_does_not_answer_our_command() -> None:

@@ -90,7 +90,7 @@ def test_a_shoe_speaking_a_newer_major_version_is_refused(tmp_path) -> None:
         link.stop()
         shoe.close()
     (refusal,) = [e for e in sink.events if isinstance(e, m.LinkStatus)]
-    assert refusal.reason == ("refusing the shoe: shoe speaks protocol 2.3; this host speaks 1.1; "
+    assert refusal.reason == ("refusing the shoe: shoe speaks protocol 2.3; this host speaks 1.2; "
                               "update the host software")
     assert not any(isinstance(e, m.ShoeMessage) for e in sink.events)
 

@@ -53,7 +53,7 @@ def to_message(v: dict[str, Any]) -> m.ShoeMessage | m.Command:
     if t == "REPLY":
         return m.Reply(seq, f["cmd"], _enum(m.Status, f["status"]), f["detail"])
     if t == "HOST_HELLO":
-        return m.HostHello(f["session"], f["major"], f["minor"], f.get("next_cmd", 0), cmd=seq)
+        return m.HostHello(f["session"], f["major"], f["minor"], f.get("next_cmd"), cmd=seq)
     if t == "START_DEAL":
         return m.StartDeal(_SEATS[f["dealer"]], tuple(f["sizes"]), f["turn_up"], f["pack"], cmd=seq)
     if t == "PAUSE":
@@ -70,7 +70,24 @@ def to_message(v: dict[str, Any]) -> m.ShoeMessage | m.Command:
         return m.Resend(f["first"], f.get("last", 0), cmd=seq)
     if t == "ACK":
         return m.Ack(f["upto"], cmd=seq)
+    if t == "DEAL_BOARD":
+        return m.DealBoard(f["board"], tuple(_SEATS[x] for x in f["seats"]), f["board_id"], f["pack"],
+                           cards(f["placed"]), cmd=seq)
+    if t == "BOARD_STARTED":
+        return m.BoardBegan(seq, f["board"], f["board_id"], tuple(_SEATS[x] for x in f["seats"]),
+                            cards(f["placed"]), f["pack"])
+    if t == "CARD_REJECTED":
+        return m.CardRejected(seq, f["rejected"], _enum(m.RejectReason, f["reason"]),
+                              None if f["card"] is None else Card.parse(f["card"]),
+                              _enum(m.Orientation, f["orientation"]), f["quality"], f["pack"])
+    if t == "BOARD_FINISHED":
+        return m.BoardFinished(seq, f["board"], f["board_id"], _enum(m.FinishReason, f["reason"]), f["rejected"],
+                               bool(f["left_in_shoe"]), cards(f["missing"]), f["pack"])
     raise ValueError(f"vector {v['name']}: unknown type {t}")
+
+
+def cards(texts: list[str]) -> frozenset[Card]:
+    return frozenset(Card.parse(t) for t in texts)
 
 
 def _enum(cls: Any, value: int) -> Any:

@@ -1,6 +1,7 @@
 """The whole simulated table end to end: virtual shoe on a real pty, synthetic camera, MockFactory pins,
 SQLite journal. For each irregularity of the demo the ruling and the lamp history are asserted; the
-bridge deals are read back from the PBN file with endplay."""
+bridge deals are read back from the PBN file with endplay, and each board's contract, declarer and result
+are worked out here, independently, from the auction and the play the file records."""
 
 from __future__ import annotations
 
@@ -14,10 +15,9 @@ from firmware_host.records.journal import Journal
 BRIDGE = [("formation", "CB-draw"), ("new_shuffle_and_cut", "CB-cut-faced"), ("redeal", "CB-redeal-faced"),
           ("new_shuffle_and_cut", "CB-shuffle-demand"), ("attention", "CB-redeal-miscount"),
           ("redeal", "CB-redeal-miscount"), ("replace_pack", "CB-pack-damaged"),
-          ("attention", "CB-missing-search"), ("redeal", "CB-missing-not-found"), ("score", "CB-rubber"),
-          ("game_won", "CB-rubber"),
-          ("claim_option", "CB-redeal-out-of-turn"), ("redeal", "CB-redeal-out-of-turn"),
-          ("score", "CB-rubber"), ("game_won", "CB-rubber")]
+          ("attention", "CB-missing-search"), ("redeal", "CB-missing-not-found"), ("contract", "BP-22"),
+          ("score", "CB-rubber"), ("claim_option", "CB-redeal-out-of-turn"), ("redeal", "CB-redeal-out-of-turn"),
+          ("contract", "BP-22"), ("score", "CB-rubber")]
 EUCHRE = [("formation", "EU-11"), ("misdeal", "EU-41"), ("claim_option", "EU-35"), ("redeal", "EU-35"),
           ("deal_stands", "EU-90"), ("penalty", "EU-90"), ("score", "EU-2")]
 
@@ -106,3 +106,108 @@ def test_exported_history_replays_to_the_same_rulings(demo: Path, tmp_path: Path
         with Journal.open(demo / game) as j:
             journaled = [{k: v for k, v in r.body.items() if k != "deal"} for r in j.rows() if r.kind == "ruling"]
         assert replayed == journaled
+
+
+RANK_ORDER = "23456789TJQKA"
+
+
+def _derived(board: object) -> tuple[tuple[int, object, int], object, int]:
+    """From a board's recorded auction and play alone: the final contract (level, strain, doubling), its
+    declarer (the first of the declaring side to name the strain) and the tricks declarer's side took,
+    checking on the way that the auction closes properly and that every card was held and followed suit."""
+    from endplay.types import ContractBid, Penalty
+
+    auction, dealer = board.auction, board.dealer  # type: ignore[attr-defined]
+    seats, p = [], dealer
+    for _ in auction:
+        seats.append(p)
+        p = p.lho
+    bids = [i for i, b in enumerate(auction) if isinstance(b, ContractBid)]
+    assert bids, "a board in the file was played, so somebody bid"
+    last = bids[-1]
+    tail = auction[last + 1:]
+    assert len(tail) >= 3 and all(b.penalty == Penalty.passed for b in tail[-3:]), "three passes close it"
+    doubling = 0
+    for b in tail:
+        if b.penalty == Penalty.doubled:
+            doubling = 1
+        elif b.penalty == Penalty.redoubled:
+            doubling = 2
+    level, strain = auction[last].level, auction[last].denom
+    side = {seats[last], seats[last].partner}
+    declarer = next(seats[i] for i in bids if seats[i] in side and auction[i].denom == strain)
+    hands = {pl: {(c.suit, c.rank.abbr) for c in board.deal[pl]} for pl in side | {seats[last].lho, seats[last].rho}}  # type: ignore[attr-defined]
+    trump = None if strain.name == "nt" else strain
+    leader, won = declarer.lho, 0
+    play = board.play  # type: ignore[attr-defined]
+    assert len(play) == 52
+    for t in range(13):
+        cards, p = {}, leader
+        for c in play[4 * t:4 * t + 4]:
+            card = (c.suit, c.rank.abbr)
+            assert card in hands[p], f"trick {t + 1}: {p} plays a card he does not hold"
+            led = cards[leader][0] if cards else None
+            assert led is None or c.suit == led or not any(s == led for s, _ in hands[p]), \
+                f"trick {t + 1}: {p} does not follow suit while he can"
+            hands[p].discard(card)
+            cards[p] = card
+            p = p.lho
+        led = cards[leader][0]
+        leader = max(cards, key=lambda pl: (cards[pl][0] == trump, cards[pl][0] == led,
+                                            RANK_ORDER.index(cards[pl][1])))
+        won += leader in (declarer, declarer.partner)
+    return (level, strain, doubling), declarer, won
+
+
+def test_every_pbn_result_follows_from_its_auction_and_play(demo: Path) -> None:
+    from endplay.parsers import pbn
+    from endplay.types import Penalty
+
+    with open(demo / "bridge.pbn") as f:
+        boards = pbn.load(f)
+    assert len(boards) == 2
+    for board in boards:
+        assert board.auction and len(board.play) == 52, "the file records the auction and the play"
+        (level, strain, doubling), declarer, tricks = _derived(board)
+        c = board.contract
+        doubled = {Penalty.passed: 0, Penalty.doubled: 1, Penalty.redoubled: 2}[c.penalty]
+        assert (c.level, c.denom, doubled) == (level, strain, doubling)
+        assert c.declarer == declarer
+        assert c.level + 6 + c.result == tricks  # [Result] is the tricks the play gives
+
+
+def test_the_check_of_the_result_can_fail(demo: Path) -> None:
+    """The same check on a file whose [Result] and [Declarer] were altered finds the difference, and an
+    auction without the closing passes or a card not held is caught."""
+    import re
+
+    from endplay.parsers import pbn
+
+    text = (demo / "bridge.pbn").read_text()
+    board = pbn.loads(text)[0]
+    (_, _, _), declarer, tricks = _derived(board)
+    wrong = re.sub(r'\[Result "(\d+)"\]', lambda m: f'[Result "{(int(m.group(1)) + 1) % 14}"]', text, count=1)
+    bad = pbn.loads(wrong)[0]
+    assert bad.contract.level + 6 + bad.contract.result != tricks
+    other = {"N": "E", "E": "S", "S": "W", "W": "N"}
+    moved = re.sub(r'\[Declarer "(\w)"\]', lambda m: f'[Declarer "{other[m.group(1)]}"]', text, count=1)
+    assert pbn.loads(moved)[0].contract.declarer != declarer
+    board.play[4], board.play[5] = board.play[5], board.play[4]  # two players swap their cards
+    with pytest.raises(AssertionError):
+        _derived(board)
+    board = pbn.loads(text)[0]
+    board.auction = board.auction[:-1]
+    with pytest.raises(AssertionError, match="three passes"):
+        _derived(board)
+
+
+def test_the_calls_came_from_the_camera_then_the_buttons_and_the_director(demo: Path) -> None:
+    with Journal.open(demo / "contract-bridge") as j:
+        rows = [r.body for r in j.rows() if r.kind == "event"]
+    starts = [i for i, e in enumerate(rows) if e["type"] == "deal_start"]
+    first, second = ([e for e in rows[a:b] if e["type"] == "call"]
+                     for a, b in ((starts[-3], starts[-2]), (starts[-1], len(rows))))
+    assert first and {e["src"] for e in first} == {"camera"}  # bidding cards read in each seat's zone
+    assert second and {(e["call"] == "pass", e["src"]) for e in second} == {(True, "button"), (False, "director")}
+    plays = [e for e in rows[starts[-3]:] if e["type"] == "card_played"]
+    assert plays[0]["src"] == "camera" and len(plays) == 104  # the first opening lead, seen in the centre

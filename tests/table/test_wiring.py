@@ -75,6 +75,9 @@ class _Watcher:
     def feed(self, frame: Any) -> list[Any]:
         return [CardFaced(Card.parse("QH"), "cut")] if self.phase == "cut" else []
 
+    def take_notes(self) -> list[str]:
+        return ["South's bidding card 2H lies in West's zone"] if self.phase == "auction" else []
+
 
 def test_camera_feeder_reports_offline_then_online_and_submits_events() -> None:
     q: queue.Queue[Any] = queue.Queue()
@@ -106,7 +109,25 @@ def test_vision_phase_table() -> None:
     assert vision_phase(Phase.SHUFFLE, eng) == "cut"
     assert vision_phase(Phase.DEALING, eng) == "deal"
     assert vision_phase(Phase.PLAY, eng) == "play"
+    assert vision_phase(Phase.AUCTION, eng) == "play"  # euchre's making of trump has no bidding cards
     assert vision_phase(Phase.SCORING, eng) == "idle"
+
+
+def test_a_bridge_auction_is_the_watchers_auction() -> None:
+    eng = LawEngine("contract-bridge")
+    assert vision_phase(Phase.AUCTION, eng) == "auction"
+    assert vision_phase(Phase.PLAY, eng) == "play"
+    assert vision_phase(Phase.DEALING, eng) == "deal"
+
+
+def test_the_watchers_notes_go_to_the_controller_as_the_cameras_device_notes() -> None:
+    q: queue.Queue[Any] = queue.Queue()
+    watcher = _Watcher()
+    feeder = CameraFeeder(_Flaky(0), watcher, q.put)
+    feeder.set_phase(Phase.AUCTION, LawEngine("contract-bridge"))
+    assert watcher.phase == "auction"
+    assert feeder.step() == 0
+    assert list(q.queue) == [DeviceNote("camera", "South's bidding card 2H lies in West's zone")]
 
 
 def test_a_camera_missing_at_first_is_opened_later_and_reopened_after_failing() -> None:

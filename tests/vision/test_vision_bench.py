@@ -31,3 +31,13 @@ def test_bench_degradations_counts_by_kind_px_per_module_and_smear() -> None:
     assert 0 < sum(n for _, n in now["by_ppm"].values()) <= sum(n for _, n in now["by_kind"].values())
     speed = speed_on_existing(3)
     assert speed["frames"] == 3 and speed["time_ratio"] > 0
+
+
+def test_bench_bidding_reads_the_calls_beside_the_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    """``bench vision --bidding --quick``: both ways on the same frames, every call read, nothing false."""
+    assert main(["bench", "vision", "--bidding", "--quick", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["bench"] == "vision-bidding" and doc["frames"] == 12 and doc["bidding_cards"] == 11
+    assert doc["cards_only"]["median_ms"] > 0 and doc["with_bidding_cards"]["median_ms"] > 0
+    assert doc["calls_read"] >= 0.95 and doc["cards_read_with_bidding_cards"] >= 0.95
+    assert doc["false_calls"] == 0 and doc["false_cards"] == 0

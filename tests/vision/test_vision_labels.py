@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -55,3 +56,58 @@ def test_labels_command_takes_a_sheet_and_refuses_an_unknown_one(tmp_path: Path)
     assert main(["labels", "--pack", "B7", "--game", "euchre", "--out", str(tmp_path / "l"), "--sheet", "letter"]) == 0
     with pytest.raises(ValueError, match="unknown sheet"):
         write_labels("B7", "euchre", tmp_path / "x", sheet="a5")
+
+
+# -- bidding cards (``labels --bidding``) -------------------------------------------------------------
+
+@pytest.mark.parametrize(("sheet", "variant"), [("a4", "micro"), ("letter", "micro"), ("avery-22806", "micro"),
+                                                ("a4", "qr")])
+def test_every_bidding_card_printed_reads_back_as_its_seat_call_and_copy(tmp_path: Path, sheet: str,
+                                                                         variant: str) -> None:
+    from vision.bidding_labels import seat_set, write_bidding_labels
+
+    sheet_ = write_bidding_labels(tmp_path / "bid", seats="E", sheet=sheet, variant=variant, passes=3)
+    want = seat_set("E", passes=3)
+    assert [code for _, code, _ in sheet_.placed] == want and len(want) == 35 + 3 + 2 + 2
+    assert sum(1 for page, _, _ in sheet_.placed if page == 0) == 12
+    decoder = make_decoder("zxing", variants=(variant,))
+    found = []
+    for png in sheet_.pngs:
+        small = cv2.GaussianBlur(cv2.resize(load_image(png), None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA),
+                                 (0, 0), 0.7)
+        reading = decoder.read(small)
+        assert reading.sightings == ()  # never a playing card
+        found += [c.code for c in reading.calls]
+    assert sorted(found, key=want.index) == want
+
+
+def test_the_bidding_label_is_51_by_60_mm_and_its_code_where_the_document_says(tmp_path: Path) -> None:
+    from vision.bidding_labels import write_bidding_labels
+
+    sheet = write_bidding_labels(tmp_path / "bid", seats="N", passes=1, doubles=1, redoubles=1)
+    page = cv2.cvtColor(load_image(sheet.pngs[0]), cv2.COLOR_BGR2GRAY)
+    _, code, (cx, cy) = sheet.placed[0]
+    assert code.call.code == "1C"
+    first = page[:840, :930]  # the first label and its margins (the next one begins 6 mm on)
+    grey = np.argwhere((first > 150) & (first < 230))  # its cut line
+    (top, left), (bottom, right) = grey.min(axis=0), grey.max(axis=0)
+    assert (right - left + 1, bottom - top + 1) == (602, 709)
+    assert cx == left + 301 and cy == top + 709 - 12 - 595 // 2
+
+
+def test_labels_command_prints_bidding_cards_and_refuses_mixed_flags(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.cli import main
+
+    assert main(["labels", "--bidding", "--seats", "NS", "--passes", "2", "--out", str(tmp_path / "b")]) == 0
+    assert "82 bidding cards" in capsys.readouterr().out
+    for argv, said in ((["--bidding", "--pack", "B7"], "leave out --pack"),
+                       (["--bidding", "--game", "euchre", "--backs"], "leave out --game and --backs"),
+                       (["--pack", "B7", "--game", "euchre", "--seats", "N"], "--seats go with --bidding"),
+                       (["--game", "euchre"], "need --pack"),
+                       (["--bidding", "--passes", "0"], "passes: want 1 to 35"),
+                       (["--bidding", "--redoubles", "36"], "redoubles: want 1 to 35"),
+                       (["--bidding", "--seats", "NN"], "each once")):
+        assert main(["labels", *argv, "--out", str(tmp_path / "x")]) == 2, argv
+        err = capsys.readouterr().err
+        assert said in err and "Traceback" not in err, (argv, err)

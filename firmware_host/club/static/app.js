@@ -105,7 +105,7 @@
       const entries = t.entries || {};
       c.querySelector(".choices").replaceChildren(...(t.claims || []).map((cl, i) => claimForm(t, cl, i)),
         ...(t.search ? [searchForm(t)] : []), ...(entries.bid ? [bidForm(t, entries.bid)] : []),
-        ...(entries.discard ? [discardForm(t)] : []));
+        ...(entries.discard ? [discardForm(t)] : []), ...(entries.call ? [callForm(t, entries.call)] : []));
       last.choices = choicesKey;
     }
     const f = c.querySelector("form.result");
@@ -296,7 +296,8 @@
     return { ok: resp.ok, answer: answer };
   }
 
-  const KINDS = { ack: "acknowledgement", result: "result", choose: "choice", search: "search outcome" };
+  const KINDS = { ack: "acknowledgement", result: "result", choose: "choice", search: "search outcome",
+    call: "bridge call" };
   const SUIT_WORDS = [["S", "spades"], ["H", "hearts"], ["D", "diamonds"], ["C", "clubs"]];
   const RANKS = { "contract-bridge": "AKQJT98765432", euchre: "AKQJT987" };
   function picker(name, label, pairs) {
@@ -399,6 +400,16 @@
         const body = { seat: v("seat"), call: v("call"), alone: box.checked };
         if (body.call === "name") body.suit = v("suit");
         return body;
+      });
+  }
+  // A bridge call entered for a player (a club without bidding cards, or a call the camera did not see):
+  // any call, for any seat; the table's engine judges whose turn it was and whether it was legal.
+  function callForm(t, calls) {
+    return entryForm(t, "bridge-call", "Enter a call for a player",
+      [picker("seat", "for", SEATS), picker("call", "call", calls.map((x) => [x.call, x.words]))],
+      "Enter call", "/api/call", (f) => {
+        const v = (n) => f.querySelector("[name='" + n + "']").value;
+        return { seat: v("seat"), call: v("call") };
       });
   }
   // The euchre dealer's discard (the card when it was seen).

@@ -11,13 +11,15 @@ import json
 from shoefw import wire
 from shoefw.hal import parse_payload
 from shoefw.shoe import Shoe, seat_for
-from simhal import MemPort, SimHal, shuffled
+from simhal import MemPort, SimHal, payload, shuffled
 
 BODIES = {
     "HELLO": wire.hello_body, "HEARTBEAT": wire.heartbeat_body, "PONG": wire.pong_body,
     "CARD_OUT": wire.card_out_body, "DEAL_STARTED": wire.deal_started_body,
     "DEAL_FINISHED": wire.deal_finished_body, "PACK_LOADED": wire.pack_loaded_body, "JAM": wire.jam_body,
     "EMPTY": wire.empty_body, "BUTTON": wire.button_body, "ERROR": wire.error_body, "REPLY": wire.reply_body,
+    "BOARD_STARTED": wire.board_started_body, "CARD_REJECTED": wire.card_rejected_body,
+    "BOARD_FINISHED": wire.board_finished_body,
 }
 
 
@@ -52,11 +54,15 @@ def vectors(path):
         print("code", c["payload"], pack, card)
 
 
-def session(path):
-    """The annotated session of PROTOCOL.md section 12: the host's bytes fed at their millisecond,
-    the shoe's bytes printed per millisecond."""
+def session(path, key="session"):
+    """The annotated session of PROTOCOL.md section 12 (``key`` "session") or 12.1 ("board_session"):
+    the host's bytes fed at their millisecond, the operator's cards put in the well at theirs, the
+    shoe's bytes printed per millisecond."""
     with open(path) as fh:
-        doc = json.load(fh)["session"]
+        doc = json.load(fh)[key]
+    ops = {}
+    for op in doc.get("operator", []):
+        ops[op["t"]] = op["well"]
     hal = SimHal(doc["well"], pass_ms=doc["pass_ms"], gap_ms=doc["gap_ms"])
     port = MemPort()
     shoe = Shoe(hal, port, doc["boot_id"], shoe_id=doc["shoe_id"], heartbeat_ms=doc["heartbeat_ms"])
@@ -66,12 +72,17 @@ def session(path):
             host[step["t"]] = host.get(step["t"], b"") + bytes.fromhex(step["hex"])
     for t in range(doc["ms"]):
         hal.ms = t
+        if t in ops:
+            hal.well = list(ops[t])
         port.inbox.extend(host.get(t, b""))
         hal.step(shoe.dealing and not shoe.paused)
         shoe.poll()
         out = port.take()
         if out:
             print("shoe", t, out.hex())
+    if key == "board_session":
+        for dest in sorted(hal.pockets):
+            print("pocket", dest, ",".join(hal.pockets[dest]))
 
 
 class Host:
@@ -159,3 +170,90 @@ def long_deal():
     hal.pending = True
     hal.slot_until = hal.ms + 20
     _run(shoe, hal, port, 30, {})
+
+
+def _record(seed):
+    """52 seat codes, 13 each, in an order fixed by ``seed`` (the same LCG as ``shuffled``)."""
+    seats = [k % 4 for k in range(52)]
+    x = seed & 0xFFFFFFFF
+    for i in range(51, 0, -1):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        j = x % (i + 1)
+        seats[i], seats[j] = seats[j], seats[i]
+    return seats
+
+
+def _deal_board(board, board_id, seats, placed, pack):
+    from shoefw import board as b
+
+    return (wire.struct.pack(">HI", board, board_id) + b.pack_seats(seats) + b.pack_cards(placed)
+            + wire.pack_str(pack))
+
+
+def board_deal():
+    """Boards from a record (protocol 1.2) with every fault: refusals in the documented order, a pack
+    with a card of another pack slipped in, a duplicate, an unreadable card and one card missing; the
+    missing cards put back and the board finished with ``placed``; a board aborted while a card jams in
+    the exit; a shoe that claims 1.1 and one without pockets."""
+    seats = _record(11)
+    well = shuffled("B7", 5)
+    missing = well.pop(30)                          # one card is not in the pack
+    smudged = well[12]
+    well[12] = ""                                   # its code cannot be read
+    well.insert(7, payload("A1", "KH"))             # a card of another pack slipped in
+    well.insert(20, well[3])                        # a second copy of a card
+    hal = SimHal(well, face_up=(9,))
+    port = MemPort()
+    shoe = Shoe(hal, port, 0x5EED0003, shoe_id="mpy-board", heartbeat_ms=200, jam_ms=20)
+    h = Host(port)
+    wrong = list(seats)
+    wrong[0] = (wrong[0] + 1) % 4                   # 14 cards to one seat, 12 to another
+    actions = {
+        1: lambda: h.send(wire.HOST_HELLO, bytes([1, 2, 0, 0, 0, 5, 0, 0, 0, 1])),
+        2: lambda: h.command(wire.DEAL_BOARD, _deal_board(0, 1, seats, [], "B7")),           # board 0
+        3: lambda: h.command(wire.DEAL_BOARD, _deal_board(3, 1, wrong, [], "B7")),           # 14 and 12
+        4: lambda: h.command(wire.DEAL_BOARD, _deal_board(3, 1, seats, [], "B")),            # bad pack id
+        5: lambda: h.command(wire.DEAL_BOARD, _deal_board(3, 1, seats, [], "B7")[:20]),      # too short
+        6: lambda: h.command(wire.DEAL_BOARD, _deal_board(3, 0x66F31073, seats, [], "B7")),  # dealt
+        8: lambda: h.command(wire.START_DEAL, bytes([0, 0, 13] + [1] * 13) + b"\x00"),      # busy
+        9: lambda: h.command(wire.DEAL_BOARD, _deal_board(4, 1, seats, [], "")),             # busy
+        40: lambda: h.command(wire.PAUSE, b""),
+        70: lambda: h.command(wire.RESUME, b""),
+    }
+    _run(shoe, hal, port, 420, actions)
+    print("after", shoe.dealing, len(hal.well), ",".join(str(k) for k in sorted(hal.pockets)))
+    # The operator puts the missing card and the smudged one (cleaned) back; the host sends the board
+    # again with every other card placed.
+    from shoefw import board as b
+
+    left = [b.card_text(k) for k in range(52)]
+    back = [missing[3:5], smudged[3:5]]
+    placed = [c for c in left if c not in back]
+    hal.well = [missing, smudged]
+    _run(shoe, hal, port, 5, {})
+    h.command(wire.DEAL_BOARD, _deal_board(3, 0x66F31073, seats, placed, "B7"))
+    _run(shoe, hal, port, 40, {})
+    for dest in sorted(hal.pockets):
+        print("pocket", dest, len(hal.pockets[dest]), ",".join(sorted(p[3:5] if p else "??" for p in hal.pockets[dest])))
+    # A board aborted while its card jams in the exit: the card goes to the reject exit, outside it.
+    hal.well = shuffled("C1", 6)
+    hal.pockets = {}
+    hal.jam_at = hal.pulled + 4
+    hal.jam_ms = 60
+    _run(shoe, hal, port, 3, {})
+    h.command(wire.DEAL_BOARD, _deal_board(9, 2, seats, [], ""))
+    _run(shoe, hal, port, 80, {40: lambda: h.command(wire.ABORT, b"")})
+    print("aborted", ",".join("%s:%d" % (k, len(v)) for k, v in sorted(hal.pockets.items())))
+    # A shoe claiming 1.1, and a 1.2 shoe without pockets: status 4, nothing read.
+    for minor, caps in ((1, 0x7F), (2, 0x3F)):
+        hal2 = SimHal(shuffled("D1", 7))
+        hal2.capabilities = lambda caps=caps: caps
+        port2 = MemPort()
+        old = Shoe(hal2, port2, 0x5EED0004, minor=minor)
+        old.poll()
+        port2.take()
+        port2.inbox.extend(wire.frame(wire.HOST_HELLO, 0, bytes([1, 2, 0, 0, 0, 6, 0, 0, 0, 1])))
+        port2.inbox.extend(wire.frame(wire.DEAL_BOARD, 1, _deal_board(1, 1, seats, [], "")[:3]))
+        old.poll()
+        print("old", minor, port2.take().hex())
+    print("counters", shoe.seq, shoe.last_cmd, shoe.unknown_commands, shoe.bad_commands)

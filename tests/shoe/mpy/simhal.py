@@ -77,12 +77,16 @@ class SimHal:
         self.pending = False
         self.lamps = {}
         self.buttons = []
+        self.gate = 5                  # where the card in the exit goes (5: the reject exit)
+        self.pockets = {}              # destination -> the texts of the cards that went there
 
     def step(self, dealing):
         """Advance the dealer's hands at the current millisecond."""
         if self.slot is not None:
             if self.ms >= self.slot_until:
+                self.pockets.setdefault(self.gate, []).append(self.slot)
                 self.slot = None
+                self.gate = 5
                 self.next_pull = self.ms + self.gap_ms
             return
         if dealing and self.well and self.ms >= self.next_pull:
@@ -121,5 +125,8 @@ class SimHal:
     def set_lamp(self, lamp, mode, colour):
         self.lamps[lamp] = (mode, colour)
 
+    def route(self, dest):
+        self.gate = dest
+
     def capabilities(self):
-        return 0x3F
+        return 0x7F

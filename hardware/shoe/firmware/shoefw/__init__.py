@@ -1,4 +1,4 @@
-"""Reference firmware of the cardtable dealing shoe (protocol 1.1, see ../../PROTOCOL.md).
+"""Reference firmware of the cardtable dealing shoe (protocol 1.2, see ../../PROTOCOL.md).
 
 Written in the subset of Python that MicroPython on the RP2040 and CPython 3.11 both run: no
 dataclasses, no typing, no enum, no f-string format specs beyond the basics. On the board ``main.py``
@@ -6,4 +6,4 @@ wires ``Shoe`` to the real pins (``rp2040.py``); on a PC the host's virtual shoe
 ``Shoe`` to simulated hardware, so the tests exercise this code and not a second copy of it.
 """
 
-FIRMWARE_VERSION = "1.1.0"
+FIRMWARE_VERSION = "1.2.0"

@@ -16,6 +16,11 @@ Methods a hardware layer provides:
 - ``set_lamp(lamp, mode, colour)``: drive lamp 0 (the shoe) or 1-4 (seats N, E, S, W); the shoe
   logic only passes modes 0-3 and colours 0-4.
 - ``capabilities()``: the CAP_* bits of ``wire.py`` this hardware has.
+- ``route(dest)`` (only hardware with ``CAP_BOARDS``): send the card now in the exit to pocket ``dest``
+  (seats 0-3) or to the reject exit (``board.REJECT``). Called while a board is dealt: when a card
+  enters the exit (the reject exit, until its code is read), at every reading of its code, and when
+  the board ends with a card in the exit. The gate rests at the reject exit: a card the shoe never
+  routes (outside a board) lands there.
 """
 
 # Button kinds (PROTOCOL.md section 4.2, BUTTON).
@@ -25,6 +30,7 @@ BUTTON_CONFIRM = 3   # double press: the player confirms (e.g. accepts a ruling)
 
 
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+WHITE_SPACE = " \t\r\n"     # PROTOCOL.md section 8: what a shoe takes off the two ends of a reader's text
 CODE_VERSION = "1"
 BACK = "ZZ"
 
@@ -51,17 +57,24 @@ def check_char(data):
 def parse_payload(text):
     """Split a card code's payload into ``(pack id, card)``; card None when it is not a card.
 
-    The payload is card code version 1 (``vision/CARD_CODES.md``): six characters of ``0-9A-Z``,
+    The text loses spaces, tabs, CRs and LFs at its two ends (no other character is white space) and
+    ``a-z`` are read as ``A-Z`` (no other character changes). The payload is then card code version 1
+    (``vision/CARD_CODES.md``): six characters of ``0-9A-Z``,
     the version ``1``, the pack id (two characters), the card in event notation (``ZZ`` on a back)
     and a check character. A back mark gives its pack and no card; anything else that is not a card
     (another version, a wrong check, a foreign code, a card field that is neither) gives ``("", None)``.
     """
-    text = text.strip().upper()
+    text = text.strip(WHITE_SPACE)
     if len(text) != 6:
         return "", None
+    upper = ""
     for ch in text:
+        if "a" <= ch <= "z":
+            ch = chr(ord(ch) - 32)      # a-z only: str.upper() differs between CPython and MicroPython
         if ch not in ALPHABET:
             return "", None
+        upper += ch
+    text = upper
     if text[0] != CODE_VERSION or check_char(text[:5]) != text[5]:
         return "", None
     pack, card = text[1:3], text[3:5]

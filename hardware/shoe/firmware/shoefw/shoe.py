@@ -7,10 +7,13 @@ None and ``write(data)``; ``hal`` is a hardware layer (see ``hal.py``).
 Protocol 1.1 (PROTOCOL.md section 14): a RESEND moves a resend cursor that ``poll`` walks a few frames
 at a time (repeated requests are coalesced, never queued); a numbered command is done once per id and a
 repeated id gets the very same REPLY frame again; a 1.1 host's commands are done in id order.
+Protocol 1.2: DEAL_BOARD deals a board from a hand record (``board.py``): each card read goes to the
+pocket the record names, or to the reject exit, and the board ends only when all 52 are placed.
 """
 
 from shoefw import FIRMWARE_VERSION, wire
-from shoefw.hal import parse_payload
+from shoefw.board import REJECT, Board, check_record
+from shoefw.hal import ALPHABET, parse_payload
 from shoefw.ring import Ring
 
 
@@ -67,8 +70,9 @@ class Shoe:
         self.overflowing = False
         self.faults = 0
         self.last_fault_report = None
-        self.dealing = False
+        self.dealing = False          # a deal or a board is in progress
         self.paused = False
+        self.board = None             # the board being dealt (a ``Board``), None during a deal
         self.dealer = 0
         self.pattern = []
         self.turn_up = 0
@@ -101,16 +105,23 @@ class Shoe:
         self._write(data)
         if lost and not self.overflowing:
             # Once per overflow: the ring was full and a message the host never acknowledged is gone.
+            # The ERROR takes a slot too: in a full ring it overwrites the oldest, which it counts.
             self.overflowing = True
+            gone = self.ring.oldest_seq() - 1
+            if self.ring.count == self.ring.size:
+                gone += 1
             self._send_numbered(wire.ERROR, wire.error_body(
-                wire.ERR_RING_OVERFLOW, "ring full: messages up to %d overwritten" % (self.ring.oldest_seq() - 1)))
+                wire.ERR_RING_OVERFLOW, "ring full: messages up to %d overwritten" % gone))
         return data
 
     def _send_link(self, mtype, body):
         self._write(wire.frame(mtype, self.seq, body, self.major))
 
     def send_hello(self):
-        body = wire.hello_body(self.boot_id, self.ring.oldest_seq(), self.hal.capabilities(),
+        caps = self.hal.capabilities()
+        if self.minor < 2:
+            caps &= ~wire.CAP_BOARDS        # a 1.1 shoe knows no such bit
+        body = wire.hello_body(self.boot_id, self.ring.oldest_seq(), caps,
                                self.ring.size, self.shoe_id, FIRMWARE_VERSION, self.major, self.minor)
         self._send_link(wire.HELLO, body)
 
@@ -164,6 +175,7 @@ class Shoe:
                 self.slot_since = now
                 self.slot_face = None
                 self.slot_code = None
+                self._route()
             face = self.hal.back_shows_face()
             if face:
                 self.slot_face = True
@@ -172,6 +184,7 @@ class Shoe:
             code = self.hal.read_code()
             if code is not None:
                 self.slot_code = code
+                self._route()
             if not self.jammed and now - self.slot_since >= self.jam_ms:
                 self.jammed = True
                 self._send_numbered(wire.JAM, wire.jam_body(self._next_index(), False))
@@ -180,26 +193,45 @@ class Shoe:
             code = self.hal.read_code()
             if code is not None:
                 self.slot_code = code
+                self._route()
             if self.jammed:
                 self.jammed = False
                 self._send_numbered(wire.JAM, wire.jam_body(self._next_index(), True))
             self._card_out()
 
     def _next_index(self):
-        """The index the card in the exit will get: its number in the deal, 0 outside a deal."""
+        """The index the card in the exit will get: its number in the deal (a board: among its placed
+        cards, if it is placed), 0 outside a deal."""
+        if self.board is not None:
+            return self.board.count + 1
         return self.dealt + 1 if self.dealing and self.dealt < 255 else 0
 
-    def _card_out(self):
+    def _read(self):
+        """(card or None, pack, quality) of the card in the exit, as its code was read."""
         pack, card, quality = "", None, 0
         if self.slot_code is not None:
             text, quality = self.slot_code
             pack, card = parse_payload(text)
             if card is None:
                 quality = 0
+        return card, pack, quality
+
+    def _route(self):
+        """During a board, send the card in the exit where the record wants it now (the reject exit
+        until its code is read): the last reading before it leaves decides (PROTOCOL.md section 7.1)."""
+        if self.board is not None:
+            card, pack, _q = self._read()
+            self.hal.route(self.board.judge(card, pack)[0])
+
+    def _card_out(self):
+        card, pack, quality = self._read()
         if self.slot_face is None:
             orientation = wire.FACE_UNKNOWN
         else:
             orientation = wire.FACE_UP if self.slot_face else wire.FACE_DOWN
+        if self.board is not None:
+            self._board_card(card, pack, quality, orientation)
+            return
         if self.dealing:
             seat = seat_for(self.dealt, self.dealer, self.pattern, self.turn_up)
             self.dealt += 1
@@ -215,9 +247,32 @@ class Shoe:
             self._send_numbered(wire.EMPTY, wire.empty_body(self.dealt))
             self._finish(wire.END_EMPTY)
 
+    def _board_card(self, card, pack, quality, orientation):
+        b = self.board
+        seat, reason = b.judge(card, pack)
+        if reason:
+            b.reject()
+            self._send_numbered(wire.CARD_REJECTED, wire.card_rejected_body(
+                b.rejected, reason, card, orientation, quality, pack))
+        else:
+            b.place(card, pack)
+            self._send_numbered(wire.CARD_OUT, wire.card_out_body(b.count, seat, card, orientation, quality, pack))
+        if b.complete():
+            self._finish(wire.END_COMPLETE)
+        elif not self.hal.pack_present():
+            self._send_numbered(wire.EMPTY, wire.empty_body(b.count))
+            self._finish(wire.END_EMPTY)
+
     def _finish(self, reason):
         self.dealing = False
         self.paused = False
+        b, self.board = self.board, None
+        if b is not None:
+            if self.in_slot:
+                self.hal.route(REJECT)     # a card in the exit when the board ends is outside it
+            self._send_numbered(wire.BOARD_FINISHED, wire.board_finished_body(
+                b.number, b.board_id, reason, b.rejected, self.hal.pack_present(), b.missing(), b.pack))
+            return
         self._send_numbered(wire.DEAL_FINISHED,
                             wire.deal_finished_body(reason, self.dealt, self.hal.pack_present()))
 
@@ -246,22 +301,32 @@ class Shoe:
         # A numbered command (or one of a newer minor version carrying an id): exactly one REPLY per id.
         if cmd != 0 and not self._fresh(cmd):
             return
-        try:
-            _t, _c, f = wire.parse_command(raw)
-        except ValueError as exc:
-            self.bad_commands += 1
-            status, detail = wire.BAD_ARGS, str(exc) or "malformed command"
+        unsupported = self._unsupported(mtype)
+        if unsupported is not None:
+            self.unknown_commands += 1
+            status, detail = wire.UNSUPPORTED, unsupported
         else:
-            if mtype in wire.NUMBERED_COMMANDS:
-                status, detail = self._command(mtype, f)
+            try:
+                _t, _c, f = wire.parse_command(raw)
+            except ValueError as exc:
+                self.bad_commands += 1
+                status, detail = wire.BAD_ARGS, str(exc) or "malformed command"
             else:
-                self.unknown_commands += 1
-                status, detail = wire.UNSUPPORTED, "command type 0x%02x is not supported" % mtype
+                status, detail = self._command(mtype, f)
         data = self._send_numbered(wire.REPLY, wire.reply_body(cmd, status, detail))
         if cmd != 0:
             self.replies.append((cmd, data))
             if len(self.replies) > REPLY_MEMORY:
                 self.replies.pop(0)
+
+    def _unsupported(self, mtype):
+        """Why this shoe does not do commands of type ``mtype`` (status 4, before anything is read), or
+        None. A shoe claiming minor 1 acts as a 1.1 shoe: DEAL_BOARD is a type it does not know."""
+        if mtype not in wire.NUMBERED_COMMANDS or (mtype == wire.DEAL_BOARD and self.minor < 2):
+            return "command type 0x%02x is not supported" % mtype
+        if mtype == wire.DEAL_BOARD and not self.hal.capabilities() & wire.CAP_BOARDS:
+            return "this shoe cannot deal boards (it has no reject exit)"
+        return None
 
     def _fresh(self, cmd):
         """True when command ``cmd`` is to be done now; a repeat gets its REPLY frame again."""
@@ -369,6 +434,8 @@ class Shoe:
     def _command(self, mtype, f):
         if mtype == wire.START_DEAL:
             return self._start(f)
+        if mtype == wire.DEAL_BOARD:
+            return self._start_board(f)
         if mtype == wire.SET_LAMP:
             if f["lamp"] > 4:
                 return wire.BAD_ARGS, "lamp %d does not exist" % f["lamp"]
@@ -376,6 +443,10 @@ class Shoe:
                 return wire.UNSUPPORTED, "lamp mode %d colour %d is not supported" % (f["mode"], f["colour"])
             self.hal.set_lamp(f["lamp"], f["mode"], f["colour"])
             return wire.OK, ""
+        if mtype == wire.ABORT and self.dealing:
+            # A card that left the exit before this ABORT was read belongs to the deal (or board): it
+            # is reported first, and may even have ended it (then the ABORT finds no deal).
+            self._watch_slot(self.hal.ticks_ms())
         if not self.dealing:
             return wire.BAD_STATE, "no deal in progress"
         if mtype == wire.PAUSE:
@@ -406,4 +477,30 @@ class Shoe:
         self.dealt = 0
         self._send_numbered(wire.DEAL_STARTED,
                             wire.deal_started_body(self.dealer, self.turn_up, sizes, self.pack))
+        return wire.OK, ""
+
+    def _start_board(self, f):
+        """DEAL_BOARD (PROTOCOL.md section 4.3): statuses in the documented order."""
+        if f["board"] == 0:
+            return wire.BAD_ARGS, "board 0 does not exist (boards are numbered from 1)"
+        wrong = check_record(f["seats"])
+        if wrong is not None:
+            return wire.BAD_ARGS, wrong
+        if len(f["placed"]) == 52:
+            return wire.BAD_ARGS, "every card of the board is placed already"
+        pack = f["pack"]
+        if pack and (len(pack) != 2 or pack[0] not in ALPHABET or pack[1] not in ALPHABET):
+            return wire.BAD_ARGS, "pack '%s' is not a card code's pack id (two of 0-9, A-Z)" % pack
+        if self.dealing:
+            return wire.BUSY, "a deal is in progress"
+        if not self.hal.pack_present():
+            return wire.BAD_STATE, "no pack in the shoe"
+        self.board = Board(f["board"], f["board_id"], f["seats"], f["placed"], pack)
+        self.dealing = True
+        self.paused = False
+        self.dealt = 0
+        self._send_numbered(wire.BOARD_STARTED, wire.board_started_body(
+            f["board"], f["board_id"], f["seats"], f["placed"], pack))
+        if self.in_slot:
+            self._route()
         return wire.OK, ""

@@ -6,13 +6,15 @@ A frame on the wire is ``END escaped(header + body + crc32) END`` with ``END = 0
 
 import struct
 
+from shoefw import board as _board
+
 try:  # MicroPython ports built without binascii.crc32 fall back to the table below.
     from binascii import crc32 as _fast_crc32
 except ImportError:  # pragma: no cover - exercised on boards only
     _fast_crc32 = None
 
 PROTO_MAJOR = 1
-PROTO_MINOR = 1
+PROTO_MINOR = 2
 
 END = 0xC0
 ESC = 0xDB
@@ -35,6 +37,9 @@ EMPTY = 0x15
 BUTTON = 0x16
 ERROR = 0x17
 REPLY = 0x18
+BOARD_STARTED = 0x19      # 1.2
+CARD_REJECTED = 0x1A      # 1.2
+BOARD_FINISHED = 0x1B     # 1.2
 # Link messages carry the last sequence number used instead of their own; the rest are numbered.
 LINK_TYPES = (HELLO, HEARTBEAT, PONG)
 NUMBERED_FIRST = 0x10
@@ -50,9 +55,10 @@ SET_LAMP = 0x85
 PING = 0x86
 RESEND = 0x87
 ACK = 0x88
+DEAL_BOARD = 0x89         # 1.2
 # Link commands (seq 0, never a REPLY) and numbered commands (a command id, exactly one REPLY).
 LINK_COMMANDS = (HOST_HELLO, PING, RESEND, ACK)
-NUMBERED_COMMANDS = (START_DEAL, PAUSE, RESUME, ABORT, SET_LAMP)
+NUMBERED_COMMANDS = (START_DEAL, PAUSE, RESUME, ABORT, SET_LAMP, DEAL_BOARD)
 LAMP_MODES = 4       # 0 off, 1 on, 2 slow blink, 3 fast blink
 LAMP_COLOURS = 5     # 0 white, 1 red, 2 green, 3 amber, 4 blue
 
@@ -98,6 +104,7 @@ CAP_BUTTONS = 0x04
 CAP_LAMPS = 0x08
 CAP_JAM_DETECT = 0x10
 CAP_PACK_SENSOR = 0x20
+CAP_BOARDS = 0x40         # 1.2: a reject exit and pockets the shoe routes each card to (DEAL_BOARD)
 
 _TABLE = None
 
@@ -308,6 +315,21 @@ _ERROR_DETAIL_MAX = MAX_FRAME - HEADER_LEN - CRC_LEN - 2
 _REPLY_DETAIL_MAX = MAX_FRAME - HEADER_LEN - CRC_LEN - 6
 
 
+def board_started_body(board, board_id, seats, placed, pack):
+    return (struct.pack(">HI", board, board_id) + _board.pack_seats(seats) + _board.pack_cards(placed)
+            + pack_str(pack))
+
+
+def card_rejected_body(rejected, reason, card, orientation, quality, pack):
+    code = b"\x00\x00" if not card else card.encode("utf-8")[:2]
+    return struct.pack(">BB", rejected, reason) + code + struct.pack(">BB", orientation, quality) + pack_str(pack)
+
+
+def board_finished_body(board, board_id, reason, rejected, left_in_shoe, missing, pack):
+    return (struct.pack(">HIBBB", board, board_id, reason, rejected, 1 if left_in_shoe else 0)
+            + _board.pack_cards(missing) + pack_str(pack))
+
+
 def error_body(code, detail):
     return struct.pack(">B", code) + pack_str(detail, _ERROR_DETAIL_MAX)
 
@@ -360,4 +382,11 @@ def parse_command(raw):
         if len(b) < 4:
             raise ValueError("ACK too short")
         f["upto"] = struct.unpack(">I", b[:4])[0]
+    elif mtype == DEAL_BOARD:
+        if len(b) < 26:
+            raise ValueError("DEAL_BOARD too short")
+        f["board"], f["board_id"] = struct.unpack(">HI", b[:6])
+        f["seats"] = _board.unpack_seats(b[6:19])
+        f["placed"] = _board.unpack_cards(b[19:26])
+        f["pack"] = unpack_str(b, 26)[0]
     return mtype, cmd, f

@@ -1,0 +1,76 @@
+"""``cardtable bench duplicate``: a duplicate session's scoring and its hand records' analysis.
+
+- **Full rescore**: ``laws.scoring.session_bench.bench_session`` on a 30-table Mitchell of 27 boards
+  (810 results), matchpoints and Butler IMPs, medians of repeats (target under 50 ms).
+- **Double dummy and par for 36 boards**: ``firmware_host.duplicate.analysis.analyse`` against endplay
+  called directly on the same deals (``calc_all_tables`` then ``par`` per board), the two alternating
+  run by run so that neither always meets a warm cache; the overhead is the ratio of the medians
+  (target at most 1.10).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Any
+
+from firmware_host.bench.report import report
+from laws.cards import SEATS
+
+
+def _boards(n: int, seed: int) -> list[Any]:
+    from laws.duplicate.deal import Board, Deal
+
+    rng = random.Random(seed)  # a benchmark's deals, not a tournament's: a seeded shuffle is enough here
+    out = []
+    for number in range(1, n + 1):
+        seats = [s for s in SEATS for _ in range(13)]
+        rng.shuffle(seats)
+        out.append(Board.numbered(number, Deal.from_assignment(seats)))
+    return out
+
+
+def analysis_figures(boards: int = 36, repeats: int = 5, seed: int = 7) -> dict[str, Any]:
+    """Median seconds of our analysis and of endplay alone on the same ``boards`` deals."""
+    import endplay.dds as dds
+    from endplay.types import Deal, Player, Vul
+
+    from firmware_host.duplicate.analysis import analyse
+
+    records = _boards(boards, seed)
+    vul = {"None": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}
+    player = {"N": Player.north, "E": Player.east, "S": Player.south, "W": Player.west}
+
+    def direct() -> None:
+        tables = dds.calc_all_tables([Deal(b.deal.pbn()) for b in records])
+        for b, table in zip(records, tables):
+            dds.par(table, vul[b.vulnerability.value], player[b.dealer.value])
+
+    ours: list[float] = []
+    theirs: list[float] = []
+    runs = [(lambda: analyse(records), ours), (direct, theirs)]
+    for r in range(repeats):
+        for fn, into in (runs if r % 2 == 0 else runs[::-1]):
+            t0 = time.perf_counter()
+            fn()
+            into.append(time.perf_counter() - t0)
+    med_o, med_t = statistics.median(ours), statistics.median(theirs)
+    return {"boards": boards, "repeats": repeats, "ours_median_s": round(med_o, 4),
+            "endplay_median_s": round(med_t, 4), "overhead_ratio": round(med_o / med_t, 4),
+            "target_ratio": 1.10}
+
+
+def run(args: argparse.Namespace) -> int:
+    from laws.scoring import Method
+    from laws.scoring.session_bench import bench_session
+
+    quick = bool(getattr(args, "quick", False))
+    figures: dict[str, Any] = {}
+    for method in (Method.MATCHPOINTS, Method.BUTLER):
+        figures[f"full rescore, {method.value}"] = bench_session(time.perf_counter, repeats=3 if quick else 15,
+                                                                 method=method)
+    figures["double dummy and par"] = analysis_figures(boards=4 if quick else 36, repeats=1 if quick else 5)
+    report("duplicate: scoring a session and analysing its boards", figures, args)
+    return 0

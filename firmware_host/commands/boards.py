@@ -1,0 +1,192 @@
+"""``cardtable boards new|check|convert|commit|verify``: a club's hand records (PBN, BRI, DUP).
+
+* ``new --count N [--first K] --out FILE [--store DIR] [--event TEXT] [--force]``: deal N boards from
+  the operating system's randomness, write them (format by extension) and print the commitment to
+  publish before play. With ``--store`` the deals are checked against, and then added to, the club's
+  record of past deals (``DIR/deal-fingerprints.txt``).
+* ``check FILE [--first K] [--store DIR [--record]]``: read the file and print each board's dealer,
+  vulnerability and fingerprint, then the commitment; ``--store`` also refuses a deal used before, and
+  ``--record`` then adds the file's deals to the record (for hand records made by another program).
+* ``convert IN OUT [--first K] [--force]``: between PBN, BRI and DUP.
+* ``commit FILE``: print the commitment only. ``verify FILE --commitment HEX``: exit 0 if it matches,
+  1 if not.
+
+A file that cannot be used gives one line on standard error naming the file, the board and the tag or
+bytes, and exit status 2; no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("boards", help="deal, check, convert and commit to hand records (PBN, BRI, DUP)")
+    verbs = p.add_subparsers(dest="verb", metavar="VERB")
+    verbs.required = True
+
+    new = verbs.add_parser("new", help="deal new boards from the operating system's randomness")
+    new.add_argument("--count", type=int, required=True, help="how many boards")
+    new.add_argument("--first", type=int, default=1, help="number of the first board (default 1)")
+    new.add_argument("--out", required=True, metavar="FILE", help="file to write: .pbn, .bri or .dup")
+    new.add_argument("--store", metavar="DIR", help="folder of the club's record of past deals")
+    new.add_argument("--event", default="", help="PBN [Event] value")
+    new.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    new.set_defaults(func=_new)
+
+    check = verbs.add_parser("check", help="read a hand record and print fingerprints and commitment")
+    check.add_argument("file", metavar="FILE")
+    check.add_argument("--first", type=int, default=1, help="number of a BRI file's first board (default 1)")
+    check.add_argument("--store", metavar="DIR", help="also refuse deals in the club's record of past deals")
+    check.add_argument("--record", action="store_true",
+                       help="with --store: add the file's deals to the record once it has passed")
+    check.set_defaults(func=_check)
+
+    convert = verbs.add_parser("convert", help="convert a hand record between PBN, BRI and DUP")
+    convert.add_argument("input", metavar="IN")
+    convert.add_argument("output", metavar="OUT")
+    convert.add_argument("--first", type=int, default=1, help="number of a BRI file's first board (default 1)")
+    convert.add_argument("--force", action="store_true", help="replace OUT if it exists")
+    convert.set_defaults(func=_convert)
+
+    commit = verbs.add_parser("commit", help="print the commitment (SHA-256) to a hand record")
+    commit.add_argument("file", metavar="FILE")
+    commit.add_argument("--first", type=int, default=1, help="number of a BRI file's first board (default 1)")
+    commit.set_defaults(func=_commit)
+
+    verify = verbs.add_parser("verify", help="check a hand record against a published commitment")
+    verify.add_argument("file", metavar="FILE")
+    verify.add_argument("--commitment", required=True, metavar="HEX", help="the published SHA-256, 64 hex digits")
+    verify.add_argument("--first", type=int, default=1, help="number of a BRI file's first board (default 1)")
+    verify.set_defaults(func=_verify)
+
+
+class _Refused(Exception):
+    pass
+
+
+def _guarded(run):  # type: ignore[no-untyped-def]
+    """Every expected failure becomes one line on standard error and exit status 2."""
+    def wrapper(args: argparse.Namespace) -> int:
+        from firmware_host.duplicate.handfiles import HandRecordError
+
+        try:
+            return int(run(args))
+        except (HandRecordError, _Refused, ValueError, OSError, RuntimeError) as exc:
+            print(f"cardtable boards: {exc}", file=sys.stderr)
+            return 2
+    return wrapper
+
+
+def _read(path: str, first: int):  # type: ignore[no-untyped-def]
+    from firmware_host.duplicate.handfiles import read_hand_records
+
+    if first < 1:
+        raise _Refused(f"--first {first}: a board number is a whole number from 1")
+    return read_hand_records(path, first)
+
+
+def _note_numbering(boards, out: str) -> None:  # type: ignore[no-untyped-def]
+    if Path(out).suffix.lower() == ".bri" and boards and min(b.number for b in boards) != 1:
+        low = min(b.number for b in boards)
+        print(f"note: BRI has no board numbers; read {out} back with --first {low}", file=sys.stderr)
+
+
+def _writable(out: str, force: bool) -> None:
+    path = Path(out)
+    if path.is_dir():
+        raise _Refused(f"{out}: is a directory; name a file")
+    if path.exists() and not force:
+        raise _Refused(f"{path.name}: already exists; not replaced (--force replaces it)")
+    if not path.parent.is_dir():
+        raise _Refused(f"{out}: the folder {path.parent} does not exist")
+
+
+def _session(file: str) -> str:
+    return f"{Path(file).name} {datetime.now(UTC).strftime('%Y-%m-%dT%H:%MZ')}"
+
+
+@_guarded
+def _new(args: argparse.Namespace) -> int:
+    from firmware_host.duplicate.handfiles import FingerprintStore, kind_of, new_boards, write_hand_records
+    from laws.duplicate.deal import commitment
+
+    kind_of(args.out)
+    _writable(args.out, args.force)
+    store = FingerprintStore(args.store) if args.store else None
+    seen = store.fingerprints() if store else frozenset()
+    boards = new_boards(args.count, args.first, seen=seen)
+    for note in boards.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if store is not None:  # recorded before the file exists: a deal in play is never missing from the store
+        store.record(boards, _session(args.out))
+    tags = {"event": args.event} if args.event else {}
+    write_hand_records(args.out, boards, overwrite=args.force, **tags)
+    _note_numbering(boards, args.out)
+    print(f"wrote boards {boards[0].number}-{boards[-1].number} to {args.out}")
+    print(f"commitment {commitment(boards)}")
+    return 0
+
+
+@_guarded
+def _check(args: argparse.Namespace) -> int:
+    from firmware_host.duplicate.handfiles import FingerprintStore
+    from laws.duplicate.deal import commitment
+
+    boards = _read(args.file, args.first)
+    if args.store:
+        used = FingerprintStore(args.store).entries()
+        for b in boards:
+            if b.fingerprint in used:
+                raise _Refused(f"{Path(args.file).name}: board {b.number}: the deal of {used[b.fingerprint]} "
+                               "(a deal from another session; Duplicate Bridge, law 6)")
+    elif args.record:
+        raise _Refused("--record needs --store DIR")
+    for b in boards:
+        print(f"board {b.number:>3}  dealer {b.dealer}  {b.vulnerability.value:<4}  {b.fingerprint}")
+    print(f"{len(boards)} boards; commitment {commitment(boards)}")
+    if args.record:
+        FingerprintStore(args.store).record(boards, _session(args.file))
+        print(f"recorded {len(boards)} deals in {FingerprintStore(args.store).path}")
+    return 0
+
+
+@_guarded
+def _convert(args: argparse.Namespace) -> int:
+    from firmware_host.duplicate.handfiles import kind_of, write_hand_records
+
+    kind_of(args.output)
+    if Path(args.input).resolve() == Path(args.output).resolve():
+        raise _Refused(f"{args.output}: is the input file; name another")
+    _writable(args.output, args.force)
+    boards = _read(args.input, args.first)
+    count = write_hand_records(args.output, boards, overwrite=args.force)
+    _note_numbering(boards, args.output)
+    print(f"wrote {count} boards to {args.output}")
+    return 0
+
+
+@_guarded
+def _commit(args: argparse.Namespace) -> int:
+    from laws.duplicate.deal import commitment
+
+    print(commitment(_read(args.file, args.first)))
+    return 0
+
+
+@_guarded
+def _verify(args: argparse.Namespace) -> int:
+    from laws.duplicate.deal import commitment, verify_commitment
+
+    digest = args.commitment.strip().lower()
+    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise _Refused(f"--commitment {args.commitment!r}: a SHA-256 is 64 hexadecimal digits")
+    boards = _read(args.file, args.first)
+    if verify_commitment(boards, digest):
+        print(f"{Path(args.file).name}: matches the commitment ({len(boards)} boards)")
+        return 0
+    print(f"{Path(args.file).name}: does NOT match the commitment; its own is {commitment(boards)}")
+    return 1

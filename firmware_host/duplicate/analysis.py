@@ -1,0 +1,156 @@
+"""Hand records analysed: double-dummy tricks for every declarer and strain, and each board's par.
+
+endplay ships the DDS solver (binary wheels for x86-64 and the Pi's aarch64); this module turns our
+values into its calls and its answers back into ours, and does nothing else, so its cost over calling
+endplay directly stays small (``cardtable bench duplicate`` measures both side by side).
+
+- ``analyse(boards)`` solves a batch of hand records (``laws.duplicate.deal.Board``, whole deals by
+  construction): one ``calc_all_tables`` call for every deal (DDS shares its work between them), then
+  ``par`` per board with the board's own dealer and vulnerability (DB-2).
+- ``Analyser`` runs it in a thread of its own, so nothing at the tables waits: a session's boards are
+  handed in once, and each analysis is read (or waited for) when a traveller or an export needs it.
+
+An analysis is a plain value. ``tricks[seat][strain]`` is what declarer ``seat`` takes double dummy in
+``strain`` (``NT``, ``S``, ``H``, ``D``, ``C``); ``par_score`` is from North-South's point of view (the
+PBN tag ``[OptimumScore "NS 620"]``); ``par_contracts`` are endplay's spellings (``4SN=``, ``5DXE-1``);
+``dd_hex`` is BridgeComposer's ``[DoubleDummyTricks]``: 20 hexadecimal digits, declarers N, S, E, W,
+each with strains NT, S, H, D, C.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from laws.cards import Seat
+from laws.duplicate.boards import Vulnerability
+from laws.duplicate.deal import Board
+
+log = logging.getLogger(__name__)
+
+STRAINS = ("NT", "S", "H", "D", "C")
+HEX_SEATS = (Seat.N, Seat.S, Seat.E, Seat.W)  # BridgeComposer's order of declarers
+
+
+class AnalysisError(RuntimeError):
+    """The solver is not installed or failed; the message names the board."""
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One board analysed (see the module docstring)."""
+
+    number: int
+    tricks: Mapping[Seat, Mapping[str, int]]
+    par_score: int
+    par_contracts: tuple[str, ...]
+
+    @property
+    def dd_hex(self) -> str:
+        """BridgeComposer's ``[DoubleDummyTricks]`` value."""
+        return "".join(f"{self.tricks[seat][strain]:x}" for seat in HEX_SEATS for strain in STRAINS)
+
+    @property
+    def optimum_score(self) -> str:
+        """PBN's ``[OptimumScore]`` value: ``NS 620`` or ``EW 100`` (``NS 0`` for a board passed out at par)."""
+        return f"NS {self.par_score}" if self.par_score >= 0 else f"EW {-self.par_score}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"board": self.number, "tricks": {s.value: dict(v) for s, v in self.tricks.items()},
+                "par_score": self.par_score, "par_contracts": list(self.par_contracts),
+                "dd_hex": self.dd_hex}
+
+
+_VUL = {Vulnerability.NONE: "none", Vulnerability.NS: "ns", Vulnerability.EW: "ew", Vulnerability.ALL: "both"}
+_PLAYER = {Seat.N: "north", Seat.E: "east", Seat.S: "south", Seat.W: "west"}
+_DENOM = {"NT": "nt", "S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def _endplay() -> Any:
+    try:
+        import endplay.dds as dds
+        from endplay import types
+    except ImportError as exc:  # pragma: no cover - endplay is a dependency of the duplicate extras
+        raise AnalysisError(f"double-dummy analysis needs endplay ({exc})") from None
+    return dds, types
+
+
+def analyse(boards: Sequence[Board]) -> list[Analysis]:
+    """Double-dummy tricks and par for each board, in the order given. (A ``Board`` holds a whole deal
+    by construction: DDS, which may crash the process on a deal short of cards, never meets one.)
+
+    Raises:
+        AnalysisError: the solver failed, naming the board.
+    """
+    if not boards:
+        return []
+    dds, types = _endplay()
+    try:
+        tables = list(dds.calc_all_tables([types.Deal(b.deal.pbn()) for b in boards]))
+    except Exception as exc:  # a DDSError names the fault, not the board
+        raise AnalysisError(f"boards {boards[0].number}-{boards[-1].number}: the solver failed ({exc})") from None
+    out = []
+    for b, table in zip(boards, tables):
+        par = dds.par(table, getattr(types.Vul, _VUL[b.vulnerability]), getattr(types.Player, _PLAYER[b.dealer]))
+        tricks = {seat: {strain: int(table[getattr(types.Player, _PLAYER[seat]), getattr(types.Denom, _DENOM[strain])])
+                         for strain in STRAINS} for seat in Seat}
+        out.append(Analysis(b.number, tricks, int(par.score), tuple(_contract(c) for c in par)))
+    return out
+
+
+def _contract(c: Any) -> str:
+    """A par contract as ``4SN=``, ``5DXE-1``, ``3NTS+1``: level, strain, doubled, declarer, result."""
+    strain = {"nt": "NT", "spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}[c.denom.name]
+    doubled = {"passed": "", "doubled": "X", "redoubled": "XX"}.get(c.penalty.name, "")
+    result = "=" if c.result == 0 else f"{c.result:+d}"
+    return f"{c.level}{strain}{doubled}{c.declarer.abbr}{result}"
+
+
+class Analyser:
+    """Analyses a session's boards in a background thread; ``get`` waits at most ``timeout`` seconds.
+
+    The work is one batch (``analyse``); when the batch fails each board is tried alone, so a board
+    whose analysis failed is logged and answers None while the rest are still given.
+    """
+
+    def __init__(self, boards: Iterable[Board]) -> None:
+        self._boards = list(boards)
+        self._done = threading.Event()
+        self._results: dict[int, Analysis] = {}
+        self.problem: str | None = None
+        self._thread = threading.Thread(target=self._run, name="dd-analysis", daemon=True)
+
+    def start(self) -> Analyser:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        try:
+            self._results = {a.number: a for a in analyse(self._boards)}
+        except AnalysisError as exc:
+            self.problem = str(exc)
+            log.warning("double-dummy analysis: %s; analysing the boards one by one", exc)
+            for b in self._boards:
+                try:
+                    self._results[b.number] = analyse([b])[0]
+                except AnalysisError as one:
+                    log.warning("double-dummy analysis: %s", one)
+        finally:
+            self._done.set()
+
+    @property
+    def ready(self) -> bool:
+        return self._done.is_set()
+
+    def get(self, number: int, timeout: float | None = 0.0) -> Analysis | None:
+        """The analysis of board ``number``, or None when it is not done within ``timeout`` (or failed)."""
+        self._done.wait(timeout)
+        return self._results.get(number) if self._done.is_set() else None
+
+    def all(self, timeout: float | None = None) -> dict[int, Analysis]:
+        """Every analysis, waiting for the work to finish (``timeout`` None: as long as it takes)."""
+        self._done.wait(timeout)
+        return dict(self._results)

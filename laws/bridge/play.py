@@ -1,0 +1,555 @@
+"""The play of the cards as a small state machine (LAWS.md ``BP-41`` to ``BP-71``): whose turn, the
+tricks and their winners, revokes against known hands, claims, and the result.
+
+Use::
+
+    p = Play(parse_contract("4S"), Seat.S, hands)   # hands: seat -> 13 cards, or None when unknown
+    v = p.judge(Seat.W, Card.parse("KH"))           # a PlayVerdict; nothing changes
+    if v.legal or v.kind is PlayIrregularity.REVOKE:
+        p.play(Seat.W, v.card)                      # a revoking card is on the table: it is played
+    else:                                           # out of turn: the clause names the options
+        p.accept(...) or p.withdraw(...)
+
+Who plays: the opening leader is declarer's left-hand opponent (``BP-41``); then each player clockwise;
+the winner of a trick leads the next (``BP-44``). Declarer plays dummy's cards, which are given with
+dummy's seat. Bad input is refused with :class:`~laws.bridge.tricks.PlayError`, not judged: a card the
+seat cannot hold (not in its hand by the deal or by dummy's faced hand, or already played), play after the
+end or while a claim is pending, a claim for more tricks than remain.
+
+Decisions of ours:
+
+* A second card from a player who already played to the unfinished trick is ``SECOND_CARD``
+  (``BP-66-67``, a trick with a card too many: the director puts it right); it is never applied. A
+  defender's card led to the next trick before his partner has played to this one is ``PREMATURE_PLAY``
+  (``BP-57``) instead.
+* A card played out of turn that is neither a lead nor a defender's play before his partner is
+  ``PLAY_OUT_OF_TURN``, under the other parts of law 57 (the LAWS.md row ``BP-57`` paraphrases only the
+  premature play): declarer's side's card is played and stands (57C: apply it with :meth:`accept`); a
+  defender's card at his right-hand opponent's turn must be played at his proper turn, and becomes a
+  penalty card only if it could not be played legally then (57D).
+* :meth:`accept` applies a card out of turn that the other side accepted; rotation then goes on from it:
+  the next player is the first one clockwise from the card's player who has not played to the trick, and
+  an accepted lead out of turn makes its player the trick's leader. :meth:`withdraw` records a card taken
+  back (a defender's becomes a penalty card); penalty cards are recorded, their obligations are left to
+  the director and the clauses.
+* Revoke check: the model keeps, for each seat whose hand is known, its cards still held and how many of
+  each suit, updated as each card is played; a card is a revoke when its seat still holds the suit led.
+  That is constant time per card. With hands unknown, only dummy's hand (:meth:`dummy_faced`) is known.
+
+The state is plain data (dataclasses of seats, cards, ints, lists, dicts), so ``laws.snapshot`` keeps it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from laws.bridge import revokes
+from laws.bridge.tricks import (
+    ClaimStatus,
+    PlayError,
+    PlayIrregularity,
+    PlayResult,
+    PlayVerdict,
+    Revoke,
+    RevokeStatus,
+    Transfer,
+    Trick,
+    TrickClaim,
+    trick_winner,
+)
+from laws.bridge.verdicts import name
+from laws.cards import SUIT_NAMES, SUITS, Card, Seat, Side, clockwise_from
+from laws.scoring.bridge import Contract
+
+_DUP = "Duplicate Bridge"
+_P = PlayIrregularity
+
+
+@dataclass
+class Play:
+    """One deal's play.
+
+    Args:
+        contract: the final contract (its strain gives the trump suit; NT none).
+        declarer: the declarer.
+        hands: the deal, seat -> its 13 cards, when known (from the shoe or a hand record); or None.
+
+    Attributes (besides the arguments):
+        dummy: declarer's partner.
+        remaining: for each seat whose hand is known, the cards it still holds.
+        counts: for the same seats, how many cards of each suit it still holds (the revoke check).
+        played_by: every card played to a trick (and standing), with its seat.
+        tricks: the completed tricks.
+        current: the trick in progress (no cards: the next trick, to be led by its ``leader``).
+        to_play: whose turn it is (read :attr:`turn`).
+        won: completed tricks won by each side.
+        revokes: every revoke seen, with its status.
+        penalty_cards: defenders' cards taken back that became penalty cards, ``(seat, card)``.
+        withdrawn: every card taken back, ``(seat, card, clause)``.
+        claim_state: the claim made, if any (None after one is withdrawn).
+        ended: play is over (13 tricks, or a claim agreed or ruled).
+        director_tricks: the director's figure for declarer's tricks, when he entered one.
+        director_note: why, in his words.
+    """
+
+    contract: Contract
+    declarer: Seat
+    hands: dict[Seat, list[Card]] | None = None
+    dummy: Seat = field(init=False)
+    remaining: dict[Seat, list[Card]] = field(init=False)
+    counts: dict[Seat, dict[str, int]] = field(init=False)
+    played_by: dict[Card, Seat] = field(init=False)
+    tricks: list[Trick] = field(init=False)
+    current: Trick = field(init=False)
+    to_play: Seat = field(init=False)
+    won: dict[Side, int] = field(init=False)
+    revokes: list[Revoke] = field(init=False)
+    penalty_cards: list[tuple[Seat, Card]] = field(init=False)
+    withdrawn: list[tuple[Seat, Card, str]] = field(init=False)
+    claim_state: TrickClaim | None = field(init=False)
+    ended: bool = field(init=False)
+    director_tricks: int | None = field(init=False)
+    director_note: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.dummy = self.declarer.partner
+        self.remaining, self.counts = {}, {}
+        if self.hands is not None:
+            _check_deal(self.hands)
+            self.hands = {s: list(self.hands[s]) for s in clockwise_from(Seat.N)}
+            for seat, cards in self.hands.items():
+                self._know(seat, cards)
+        self.played_by = {}
+        self.tricks = []
+        self.current = Trick(1, self.declarer.left)
+        self.to_play = self.declarer.left
+        self.won = {Side.NS: 0, Side.EW: 0}
+        self.revokes, self.penalty_cards, self.withdrawn = [], [], []
+        self.claim_state = None
+        self.ended = False
+        self.director_tricks = None
+        self.director_note = ""
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    @property
+    def trump(self) -> str | None:
+        return None if self.contract.strain == "NT" else self.contract.strain
+
+    @property
+    def opening_leader(self) -> Seat:
+        """Declarer's left-hand opponent (``BP-41``)."""
+        return self.declarer.left
+
+    @property
+    def turn(self) -> Seat | None:
+        """Who plays next; None when play has ended or a claim stops it."""
+        return None if self.ended or self.claim_state is not None else self.to_play
+
+    @property
+    def trick_number(self) -> int:
+        """The trick being played (1-13)."""
+        return self.current.number
+
+    def holds(self, seat: Seat) -> list[Card] | None:
+        """The cards ``seat`` still holds, when its hand is known; else None."""
+        cards = self.remaining.get(seat)
+        return None if cards is None else list(cards)
+
+    def legal_cards(self, seat: Seat) -> list[Card] | None:
+        """The cards ``seat`` may play to the current trick without revoking (hand known), else None."""
+        cards = self.remaining.get(seat)
+        if cards is None:
+            return None
+        led = self.current.suit_led
+        if led is None or self.counts[seat][led] == 0:
+            return list(cards)
+        return [c for c in cards if c.suit == led]
+
+    def _defender(self, seat: Seat) -> bool:
+        return seat.side is not self.declarer.side
+
+    # -- judging ----------------------------------------------------------------------------------
+
+    def judge(self, seat: Seat, card: Card) -> PlayVerdict:
+        """What the laws say of ``seat`` playing ``card`` now; nothing changes.
+
+        Raises:
+            PlayError: bad input: play is over or stopped by a claim, the card was played already, or the
+                seat cannot hold it (its known hand, or dummy's faced hand, says otherwise).
+        """
+        self._check_can_hold(seat, card)
+        t = self.current
+        n, turn, led = t.number, self.to_play, t.suit_led
+
+        def base(**kw: Any) -> PlayVerdict:
+            return PlayVerdict(seat=seat, card=card, turn=turn, trick=n, suit_led=led, **kw)
+
+        if seat in t.cards:
+            if self._defender(seat) and seat.partner not in t.cards:
+                return base(kind=_P.PREMATURE_PLAY, detail="lead_to_next_trick",
+                                   penalty_card=True, law=f"{_DUP}, law 57",
+                                   reason=f"{name(seat)} led {card.name} to the next trick before "
+                                          f"{name(seat.partner)} had played to this one.")
+            return base(kind=_P.SECOND_CARD, law=f"{_DUP}, laws 66-67",
+                               reason=f"{name(seat)} put {card.name} on the trick after playing "
+                                      f"{t.cards[seat].name} to it; the director puts the trick right.")
+        if seat != turn:
+            return self._out_of_turn(seat, card, base)
+        if led is not None and card.suit != led and self.counts.get(seat, {}).get(led, 0) > 0:
+            by_dummy = seat == self.dummy
+            return base(kind=_P.REVOKE, detail="by_dummy" if by_dummy else "",
+                               law=f"{_DUP}, law 61",
+                               reason=f"{name(seat)} played {card.name} to a {SUIT_NAMES[led][:-1]} lead "
+                                      f"while holding {SUIT_NAMES[led]}: a revoke.")
+        return base(law=f"{_DUP}, law 44")
+
+    def _out_of_turn(self, seat: Seat, card: Card, base: Callable[..., PlayVerdict]) -> PlayVerdict:
+        turn = self.to_play
+        defender = self._defender(seat)
+        defenders = (self.declarer.left, self.declarer.right)
+        if not self.current.cards:
+            who = "by_defender" if defender else "from_dummy" if seat == self.dummy else "by_declarer"
+            opening = self.current.number == 1
+            law = ("law 54" if opening and defender else "law 56" if defender else "law 55")
+            return base(kind=_P.LEAD_OUT_OF_TURN, detail=who + ("_opening" if opening else ""),
+                        accept_by=(self.declarer,) if defender else defenders,
+                        penalty_card=defender, law=f"{_DUP}, {law}",
+                        reason=f"{name(seat)} led {card.name} when the lead was {name(turn)}'s.")
+        if defender and turn == seat.partner:
+            return base(kind=_P.PREMATURE_PLAY, detail="play", penalty_card=True, law=f"{_DUP}, law 57A",
+                        reason=f"{name(seat)} played {card.name} before {name(turn)}, whose turn it "
+                               "was: a premature play by a defender.")
+        if not defender:
+            return base(kind=_P.PLAY_OUT_OF_TURN, detail="by_declarer_side", stands=True,
+                        law=f"{_DUP}, law 57C", reason=f"{name(seat)} played {card.name} before "
+                        f"{name(turn)}: a card played early by declarer's side is played, and stands.")
+        led = self.current.suit_led
+        unfollowing = led is not None and card.suit != led and self.counts.get(seat, {}).get(led, 0) > 0
+        at = "at_rho" if turn == seat.right else "out_of_turn"
+        return base(kind=_P.PLAY_OUT_OF_TURN, detail=f"by_defender_{at}", penalty_card=unfollowing,
+                    law=f"{_DUP}, law 57D", reason=f"{name(seat)} played {card.name} before "
+                    f"{name(turn)}: it must be played at {name(seat)}'s proper turn" + (
+                        "; it could not be played legally then, so it is a penalty card." if unfollowing
+                        else "."))
+
+    def _check_can_hold(self, seat: Seat, card: Card) -> None:
+        if self.ended:
+            raise PlayError("play has ended")
+        if self.claim_state is not None:
+            raise PlayError("a claim has stopped play: agree, dispute, rule or withdraw it first")
+        if card in self.played_by:
+            raise PlayError(f"{card.name} was already played, by {name(self.played_by[card])}")
+        mine = self.remaining.get(seat)
+        if mine is not None:
+            if card not in mine:
+                raise PlayError(f"{name(seat)} does not hold {card.name}")
+            return
+        for other, cards in self.remaining.items():
+            if card in cards:
+                raise PlayError(f"{card.name} is in {name(other)}'s hand, not {name(seat)}'s")
+
+    # -- applying ---------------------------------------------------------------------------------
+
+    def play(self, seat: Seat, card: Card) -> PlayVerdict:
+        """Apply a card played in turn: a legal card, or a revoke (it is on the table; it is recorded as
+        an open revoke). Returns its verdict.
+
+        Raises:
+            PlayError: bad input (see :meth:`judge`), or a card out of turn or a second card (use
+                :meth:`accept` or :meth:`withdraw`).
+        """
+        v = self.judge(seat, card)
+        if not (v.legal or v.kind is _P.REVOKE):
+            raise PlayError(f"{v.reason} It is not played: accept or withdraw it.")
+        self._apply(seat, card, revoke=v.kind is _P.REVOKE, out_of_turn=False)
+        return v
+
+    def accept(self, seat: Seat, card: Card) -> PlayVerdict:
+        """Apply a lead out of turn that the other side accepted (a defender's: declarer; declarer's side's:
+        a defender), or a card declarer's side played early, which stands (``stands``). It is played;
+        rotation goes on from it (module docstring). A card that also fails to follow suit while able is
+        recorded as a revoke.
+
+        Raises:
+            PlayError: the card is in turn (use :meth:`play`), or nobody may accept it.
+        """
+        v = self.judge(seat, card)
+        if v.legal or v.kind is _P.REVOKE:
+            raise PlayError(f"{name(seat)} is in turn: play the card, there is nothing to accept")
+        if not (v.accept_by or v.stands):
+            raise PlayError(f"{v.reason} It cannot be accepted.")
+        led = self.current.suit_led
+        revoke = led is not None and card.suit != led and self.counts.get(seat, {}).get(led, 0) > 0
+        self._apply(seat, card, revoke=revoke, out_of_turn=True)
+        return v
+
+    def withdraw(self, seat: Seat, card: Card) -> PlayVerdict:
+        """Record a card out of turn, or a second card, that is taken back (not accepted): it goes back
+        to the hand; a defender's lead out of turn, premature play or play out of turn becomes a penalty
+        card (``BP-53-56``, ``BP-57``). Returns its verdict."""
+        v = self.judge(seat, card)
+        if v.legal or v.kind is _P.REVOKE:
+            raise PlayError(f"{name(seat)} is in turn: there is nothing to take back")
+        self.withdrawn.append((seat, card, v.clause))
+        if v.penalty_card and (seat, card) not in self.penalty_cards:
+            self.penalty_cards.append((seat, card))
+        return v
+
+    def dummy_faced(self, cards: list[Card]) -> None:
+        """Dummy's hand is seen (``BP-41``): known from now on, so a revoke from it is detected.
+
+        Raises:
+            PlayError: the cards contradict what is known (the deal, cards already played).
+        """
+        d = self.dummy
+        left = 13 - sum(1 for s in self.played_by.values() if s == d)
+        if len(set(cards)) != len(cards) or len(cards) != left:
+            raise PlayError(f"dummy should show {left} different cards, not {len(cards)}")
+        known = self.remaining.get(d)
+        if known is not None:
+            if set(known) != set(cards):
+                raise PlayError("the cards faced are not dummy's hand by the deal")
+            return
+        for c in cards:
+            if c in self.played_by:
+                raise PlayError(f"{c.name} was already played, by {name(self.played_by[c])}")
+        self._know(d, cards)
+
+    def _know(self, seat: Seat, cards: list[Card]) -> None:
+        self.remaining[seat] = list(cards)
+        self.counts[seat] = {s: sum(1 for c in cards if c.suit == s) for s in SUITS}
+
+    def _apply(self, seat: Seat, card: Card, *, revoke: bool, out_of_turn: bool) -> None:
+        t = self.current
+        if not t.cards:
+            t.leader = seat
+            t.led_out_of_turn = out_of_turn
+        led = t.suit_led or card.suit
+        t.cards[seat] = card
+        self.played_by[card] = seat
+        self._take(seat, card)
+        if (seat, card) in self.penalty_cards:
+            self.penalty_cards.remove((seat, card))
+        for r in self.revokes:
+            if r.status is RevokeStatus.OPEN and r.trick < t.number and seat in (r.seat, r.seat.partner):
+                r.status = RevokeStatus.ESTABLISHED   # BP-63: the offending side played to a later trick
+        if revoke:
+            self.revokes.append(Revoke(seat, t.number, card, led, by_dummy=seat == self.dummy))
+        self._advance(seat)
+
+    def _take(self, seat: Seat, card: Card) -> None:
+        if seat in self.remaining:
+            self.remaining[seat].remove(card)
+            self.counts[seat][card.suit] -= 1
+
+    def _give_back(self, seat: Seat, card: Card) -> None:
+        self.played_by.pop(card, None)
+        if seat in self.remaining:
+            self.remaining[seat].append(card)
+            self.counts[seat][card.suit] += 1
+
+    def _advance(self, last: Seat) -> None:
+        t = self.current
+        if t.complete:
+            t.winner = trick_winner(t.cards, t.leader, self.trump)
+            self.won[t.winner.side] += 1
+            self.tricks.append(t)
+            self.to_play = t.winner
+            if t.number == 13:
+                self.ended = True
+                self.current = Trick(14, t.winner)
+            else:
+                self.current = Trick(t.number + 1, t.winner)
+            return
+        s = last.left
+        while s in t.cards:
+            s = s.left
+        self.to_play = s
+
+    # -- revokes ----------------------------------------------------------------------------------
+
+    def correct(self, seat: Seat, card: Card) -> Revoke:
+        """``seat`` corrects his revoke (``BP-62``): the revoking card goes back to his hand and ``card``, of
+        the suit led, takes its place in the trick. Allowed for an open revoke, and for a revoke on the
+        twelfth trick even when established. A defender's revoking card becomes a penalty card (not at the
+        twelfth trick, where it is simply his last card). If the revoke trick was already complete its
+        winner is worked out again, and cards played since to the next trick (the other side's: the
+        offenders' own would have established it) go back to their hands, the trick to be led again by
+        the revoke trick's winner. Cards the other side played after the revoke in the revoke trick itself
+        stand (law 62C lets them change them: the director's).
+
+        Returns:
+            The revoke, now corrected.
+
+        Raises:
+            PlayError: no such revoke, or ``card`` is not a card of the suit led that ``seat`` holds.
+        """
+        r = next((r for r in reversed(self.revokes) if r.seat == seat and (
+            r.status is RevokeStatus.OPEN or (r.status is RevokeStatus.ESTABLISHED and r.trick == 12))), None)
+        if r is None:
+            raise PlayError(f"{name(seat)} has no revoke that can be corrected now")
+        if card.suit != r.suit:
+            raise PlayError(f"the correction must be a card of {SUIT_NAMES[r.suit]}, the suit led")
+        last_two = r.trick == 12 and len(self.tricks) == 13
+        if last_two:
+            if self.tricks[12].cards[seat] != card:
+                raise PlayError(f"{name(seat)}'s only other card was {self.tricks[12].cards[seat].name}")
+            self._swap_last_two(seat, r)
+        else:
+            later = r.trick < self.current.number          # the revoke trick is complete
+            if card not in self.remaining.get(seat, []) and not (later and self.current.cards.get(seat) == card):
+                raise PlayError(f"{name(seat)} does not hold {card.name}")
+            if later:
+                for s, c in self.current.cards.items():
+                    self._give_back(s, c)
+                self.current = Trick(r.trick + 1, self.declarer.left)
+            t = self._trick(r.trick)
+            t.cards = {s: (card if s == seat else c) for s, c in t.cards.items()}
+            self._give_back(seat, r.card)
+            self._take(seat, card)
+            self.played_by[card] = seat
+            if self._defender(seat) and r.trick != 12:
+                self.penalty_cards.append((seat, r.card))
+            if t.complete:
+                t.winner = trick_winner(t.cards, t.leader, self.trump)
+                self.current.leader = self.to_play = t.winner
+        r.status = RevokeStatus.CORRECTED
+        self._recount()
+        return r
+
+    def _swap_last_two(self, seat: Seat, r: Revoke) -> None:
+        """The twelfth-trick correction when all 52 cards are out: the offender's cards of tricks 12 and 13
+        change places and both tricks are worked out again (13 is led by 12's new winner)."""
+        t12, t13 = self.tricks[11], self.tricks[12]
+        t12.cards = {s: (t13.cards[seat] if s == seat else c) for s, c in t12.cards.items()}
+        t13.cards[seat] = r.card
+        t12.winner = trick_winner(t12.cards, t12.leader, self.trump)
+        t13.leader = t12.winner
+        t13.cards = {s: t13.cards[s] for s in clockwise_from(t13.leader)}
+        t13.winner = trick_winner(t13.cards, t13.leader, self.trump)
+
+    def _trick(self, number: int) -> Trick:
+        return self.tricks[number - 1] if number <= len(self.tricks) else self.current
+
+    def _recount(self) -> None:
+        self.won = {Side.NS: 0, Side.EW: 0}
+        for t in self.tricks:
+            if t.winner is not None:
+                self.won[t.winner.side] += 1
+
+    # -- claims (BP-68-71) and the end ------------------------------------------------------------
+
+    @property
+    def tricks_left(self) -> int:
+        """Tricks not yet completed (the one in progress included)."""
+        return 13 - len(self.tricks)
+
+    def claim(self, seat: Seat, tricks: int) -> TrickClaim:
+        """``seat`` (declarer or a defender) claims ``tricks`` of the remaining tricks for his side, the rest
+        conceded; play stops. Any open revoke of the claimer's side is established (``BP-63``).
+
+        Raises:
+            PlayError: play is over, a claim is already pending, dummy claims, or ``tricks`` is not 0 to
+                the number of tricks left.
+        """
+        if self.ended:
+            raise PlayError("play has ended")
+        if self.claim_state is not None:
+            raise PlayError("a claim is already pending")
+        if seat == self.dummy:
+            raise PlayError("dummy may not claim or concede")
+        left = self.tricks_left
+        if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= left:
+            raise PlayError(f"{name(seat)} claims {tricks} tricks, but only {left} remain")
+        self._establish(seat.side)
+        self.claim_state = TrickClaim(seat, tricks, left)
+        return self.claim_state
+
+    def agree_claim(self) -> None:
+        """The other side agrees (``BP-68-71``): play ends with the claim; agreeing establishes its open
+        revokes too (``BP-63``)."""
+        c = self._pending()
+        self._establish(c.seat.side.other)
+        c.status = ClaimStatus.AGREED
+        self.ended = True
+
+    def dispute_claim(self) -> None:
+        """The claim is disputed: the director is called; play stays stopped."""
+        self._pending().status = ClaimStatus.DISPUTED
+
+    def rule_claim(self, tricks: int) -> None:
+        """The director decides a claim: ``tricks`` of the remaining go to the claimer's side; play ends."""
+        c = self._pending()
+        if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= c.remaining:
+            raise PlayError(f"the director can give 0 to {c.remaining} tricks, not {tricks}")
+        c.ruled = tricks
+        c.status = ClaimStatus.RULED
+        self.ended = True
+
+    def withdraw_claim(self) -> None:
+        """The claim is withdrawn (the director has play go on). Revokes it established stay established."""
+        self._pending()
+        self.claim_state = None
+
+    def _pending(self) -> TrickClaim:
+        if self.claim_state is None or self.claim_state.status not in (ClaimStatus.PENDING, ClaimStatus.DISPUTED):
+            raise PlayError("no claim is waiting for an answer")
+        return self.claim_state
+
+    def _establish(self, side: Side) -> None:
+        for r in self.revokes:
+            if r.status is RevokeStatus.OPEN and r.seat.side is side:
+                r.status = RevokeStatus.ESTABLISHED
+
+    def claimed_tricks(self) -> dict[Side, int]:
+        """Tricks each side took by the claim that ended play (none without one)."""
+        c = self.claim_state
+        if c is None or not self.ended:
+            return {Side.NS: 0, Side.EW: 0}
+        mine = c.seat.side
+        return {mine: c.for_claimer, mine.other: c.remaining - c.for_claimer}
+
+    def rectification(self) -> list[Transfer]:
+        """The trick transfer for each established revoke (``BP-64``, see ``laws.bridge.revokes``).
+
+        Raises:
+            PlayError: play has not ended.
+        """
+        if not self.ended:
+            raise PlayError("revokes are rectified when play has ended")
+        record = self.tricks + ([self.current] if self.current.cards else [])
+        return revokes.transfers(record, self.revokes, self.claimed_tricks())
+
+    def enter_result(self, tricks: int, note: str = "") -> None:
+        """The director's figure for declarer's tricks (restoring equity, or any adjustment): it overrides
+        what the tricks and transfers give."""
+        if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= 13:
+            raise PlayError(f"declarer's tricks are 0 to 13, not {tricks}")
+        self.director_tricks = tricks
+        self.director_note = note
+
+    def result(self) -> PlayResult:
+        """Tricks won by declarer's side after rectification, with the trick record.
+
+        Raises:
+            PlayError: play has not ended.
+        """
+        moves = self.rectification()
+        mine = self.declarer.side
+        table = self.won[mine] + self.claimed_tricks()[mine]
+        after = table + sum(m.tricks if m.to_side is mine else -m.tricks for m in moves)
+        record = tuple(self.tricks + ([self.current] if self.current.cards else []))
+        entered = self.director_tricks is not None
+        return PlayResult(self.director_tricks if self.director_tricks is not None else after, table,
+                          tuple(moves), record, self.claim_state, entered)
+
+
+def _check_deal(hands: dict[Seat, list[Card]]) -> None:
+    if set(hands) != set(Seat) or any(len(hands[s]) != 13 for s in Seat):
+        raise PlayError("a known deal gives all four hands, thirteen cards each")
+    cards = [c for s in Seat for c in hands[s]]
+    if len(set(cards)) != 52:
+        raise PlayError("a known deal has 52 different cards")

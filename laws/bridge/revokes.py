@@ -1,0 +1,85 @@
+"""The trick transfer for established revokes, worked out from the trick record (LAWS.md ``BP-64``).
+
+For each established revoke, in the order they happened:
+
+* a revoke by dummy (a card of dummy's spread hand not played) transfers nothing;
+* a second revoke by the same player in the same suit transfers nothing (the first one counts, whatever
+  it transferred);
+* a revoke on the twelfth trick transfers nothing: it is corrected even when established (``BP-62``);
+* otherwise, if the revoking player won the revoke trick, that trick moves to the other side, and one more
+  if his side won a later trick; if he did not win it, one trick his side won at or after the revoke
+  trick moves (none if it won none).
+
+Two revokes that both count (different suits, or different players) are each worked out the same way,
+from the tricks the offending side won that have not already moved for an earlier revoke: a trick is never
+moved twice, so two revokes by one side move at most the tricks that side won from the first revoke on.
+Tricks won by a claim count as tricks won after every revoke (numbered 14 and up in
+:attr:`~laws.bridge.tricks.Transfer.counted`). When both sides revoked, each side's transfers are made;
+whether equity needs more is the director's (``Play.enter_result``), which is also the hook for any
+other adjustment: the model never computes equity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from laws.bridge.tricks import Revoke, RevokeStatus, Transfer, Trick
+from laws.bridge.verdicts import SIDE_WORDS, name
+from laws.cards import Side
+
+
+def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[Side, int]) -> list[Transfer]:
+    """The transfer for each established revoke.
+
+    Args:
+        tricks: the trick record in order (an unfinished last trick, at a claim, has no winner).
+        revokes: every revoke recorded; only established ones are rectified.
+        claimed: tricks each side took by a claim (not in ``tricks``).
+
+    Returns:
+        One :class:`Transfer` per established revoke, in the order the revokes happened.
+    """
+    won: dict[Side, list[int]] = {Side.NS: [], Side.EW: []}
+    for t in tricks:
+        if t.winner is not None:
+            won[t.winner.side].append(t.number)
+    extra = 14
+    for side in (Side.NS, Side.EW):
+        for _ in range(claimed.get(side, 0)):
+            won[side].append(extra)
+            extra += 1
+    winners = {t.number: t.winner for t in tricks}
+    moved: set[int] = set()
+    charged: set[tuple[str, str]] = set()
+    out: list[Transfer] = []
+    for r in sorted((r for r in revokes if r.status is RevokeStatus.ESTABLISHED), key=lambda r: r.trick):
+        side = r.seat.side
+        to = side.other
+        key = (r.seat.value, r.suit)
+        if r.by_dummy:
+            out.append(Transfer(r, 0, to, (), "A revoke from dummy's spread hand moves no trick."))
+            continue
+        if key in charged:
+            out.append(Transfer(r, 0, to, (), f"A second revoke by {name(r.seat)} in the same suit moves "
+                                "no trick."))
+            continue
+        charged.add(key)
+        if r.trick == 12:
+            out.append(Transfer(r, 0, to, (), "A revoke on the twelfth trick is corrected, not paid for "
+                                "with tricks."))
+            continue
+        later = [n for n in won[side] if n > r.trick and n not in moved]
+        if winners.get(r.trick) == r.seat:
+            counted = tuple(([r.trick] if r.trick not in moved else []) + later[:1])
+            why = (f"{name(r.seat)} won the revoke trick, so it moves" +
+                   (", with one more trick the side won later." if later else "; the side won no later "
+                    "trick."))
+        else:
+            pool = [n for n in won[side] if n >= r.trick and n not in moved]
+            counted = tuple(pool[:1])
+            why = (f"{name(r.seat)} did not win the revoke trick; {SIDE_WORDS[side.value]} " +
+                   ("won a trick at or after it, so one trick moves." if counted else
+                    "won no trick at or after it, so none moves."))
+        moved.update(counted)
+        out.append(Transfer(r, len(counted), to, counted, why))
+    return out

@@ -1,0 +1,216 @@
+"""Values of the play model: tricks, revokes, claims and the play verdict (LAWS.md ``BP-41`` to
+``BP-71``). All plain dataclasses of seats, cards, ints and strings, so ``laws.snapshot`` keeps them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from laws.cards import RANKS, Card, Seat, Side
+
+_RANK_VALUE = {r: len(RANKS) - i for i, r in enumerate(RANKS)}   # A=13 … 2=1
+
+
+class PlayError(ValueError):
+    """Bad input to the play model (a card nobody can play now, a claim for more tricks than remain): not
+    an irregularity of the laws, so no verdict, just refused."""
+
+
+@dataclass
+class Trick:
+    """One trick, complete or in progress.
+
+    Attributes:
+        number: 1 to 13.
+        leader: who led it (for a trick not yet led: who is to lead).
+        cards: seat -> card, in the order played.
+        winner: who won it (None until complete).
+        led_out_of_turn: its lead was a lead out of turn that was accepted (PBN ``^L``).
+    """
+
+    number: int
+    leader: Seat
+    cards: dict[Seat, Card] = field(default_factory=dict)
+    winner: Seat | None = None
+    led_out_of_turn: bool = False
+
+    @property
+    def complete(self) -> bool:
+        return len(self.cards) == 4
+
+    @property
+    def suit_led(self) -> str | None:
+        lead = self.cards.get(self.leader)
+        return None if lead is None else lead.suit
+
+
+def trick_winner(cards: dict[Seat, Card], leader: Seat, trump: str | None) -> Seat:
+    """Who wins four cards led by ``leader`` (``BP-44``): the highest trump, else the highest card of the
+    suit led."""
+    led = cards[leader].suit
+
+    def key(seat: Seat) -> tuple[bool, bool, int]:
+        c = cards[seat]
+        return (c.suit == trump, c.suit == led, _RANK_VALUE[c.rank])
+
+    return max(cards, key=key)
+
+
+class RevokeStatus(StrEnum):
+    """Where a revoke is in its life (``BP-62``, ``BP-63``)."""
+
+    OPEN = "open"                  # on the table, not yet established: must be corrected if noticed
+    CORRECTED = "corrected"        # taken back and replaced by a card of the suit (BP-62)
+    ESTABLISHED = "established"    # the offending side played on or claimed (BP-63): rectified (BP-64)
+
+
+@dataclass
+class Revoke:
+    """A failure to follow suit while holding the suit (``BP-61``).
+
+    Attributes:
+        seat: who revoked (dummy's seat for a card declarer played from dummy).
+        trick: the trick it happened in (1-13).
+        card: the card played instead.
+        suit: the suit led, which the player held.
+        status: open, corrected or established.
+        by_dummy: the card came from dummy's spread hand (no trick transfer, ``BP-64``).
+    """
+
+    seat: Seat
+    trick: int
+    card: Card
+    suit: str
+    status: RevokeStatus = RevokeStatus.OPEN
+    by_dummy: bool = False
+
+
+class ClaimStatus(StrEnum):
+    PENDING = "pending"      # made; play has stopped, waiting for the others
+    AGREED = "agreed"        # the other side agreed: play ends with it (BP-68-71)
+    DISPUTED = "disputed"    # the director is called
+    RULED = "ruled"          # the director entered the tricks
+
+
+@dataclass
+class TrickClaim:
+    """A claim or concession (``BP-68-71``): ``seat``'s side will take ``tricks`` of the ``remaining``
+    tricks (the rest go to the other side); ``ruled`` is the director's figure when he decided it."""
+
+    seat: Seat
+    tricks: int
+    remaining: int
+    status: ClaimStatus = ClaimStatus.PENDING
+    ruled: int | None = None
+
+    @property
+    def for_claimer(self) -> int:
+        """Tricks of the remaining ones that go to the claimer's side, as agreed or ruled."""
+        return self.ruled if self.ruled is not None else self.tricks
+
+
+class PlayIrregularity(StrEnum):
+    """What a card is, when it is not a legal play now. Each has its LAWS.md row (:data:`PLAY_CLAUSES`)."""
+
+    LEAD_OUT_OF_TURN = "lead_out_of_turn"   # BP-53-56: the first card of a trick, by the wrong player
+    PREMATURE_PLAY = "premature_play"       # BP-57: a defender plays before his partner, at his turn
+    PLAY_OUT_OF_TURN = "play_out_of_turn"   # BP-57 (law 57C, 57D): another card played out of turn
+    REVOKE = "revoke"                       # BP-61: fails to follow suit while able (hands known)
+    SECOND_CARD = "second_card"             # BP-66-67: a second card from one player into a trick
+
+
+PLAY_CLAUSES: dict[PlayIrregularity, str] = {
+    PlayIrregularity.LEAD_OUT_OF_TURN: "BP-53-56",
+    PlayIrregularity.PREMATURE_PLAY: "BP-57",
+    PlayIrregularity.PLAY_OUT_OF_TURN: "BP-57",
+    PlayIrregularity.REVOKE: "BP-61",
+    PlayIrregularity.SECOND_CARD: "BP-66-67",
+}
+
+
+@dataclass(frozen=True)
+class PlayVerdict:
+    """The play model's word on one card, given without changing the play.
+
+    Attributes:
+        seat: whose card it is (dummy's seat for a card from dummy).
+        card: the card.
+        kind: the irregularity, or None for a legal card.
+        turn: whose turn it was.
+        trick: the trick the card would go to (1-13).
+        detail: for ``LEAD_OUT_OF_TURN`` ``by_defender``, ``by_declarer``, ``from_dummy`` (with
+            ``_opening`` appended at the first trick); for ``PLAY_OUT_OF_TURN`` ``by_declarer_side``,
+            ``by_defender_at_rho`` or ``by_defender_out_of_turn``; for ``PREMATURE_PLAY`` ``play`` or
+            ``lead_to_next_trick``; for ``REVOKE`` ``by_dummy`` or ``""``.
+        suit_led: the suit led to the trick, if any.
+        accept_by: who may accept the card as played (``Play.accept``); empty when nobody may.
+        stands: the card counts as played without anyone accepting it (declarer's side playing early,
+            law 57C): apply it with ``Play.accept``.
+        penalty_card: whether the card, taken back, becomes a penalty card (a defender's card).
+        reason: one sentence in players' words.
+        law: the citation.
+    """
+
+    seat: Seat
+    card: Card
+    kind: PlayIrregularity | None = None
+    turn: Seat | None = None
+    trick: int = 0
+    detail: str = ""
+    suit_led: str | None = None
+    accept_by: tuple[Seat, ...] = ()
+    stands: bool = False
+    penalty_card: bool = False
+    reason: str = ""
+    law: str = ""
+
+    @property
+    def legal(self) -> bool:
+        return self.kind is None
+
+    @property
+    def clause(self) -> str:
+        """The LAWS.md id (``BP-61`` …); ``BP-44`` for a legal card."""
+        return PLAY_CLAUSES[self.kind] if self.kind is not None else "BP-44"
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """The tricks one established revoke moves after play (``BP-64``).
+
+    Attributes:
+        revoke: the revoke.
+        tricks: how many tricks move (0, 1 or 2).
+        to_side: the side that receives them (the non-offending side).
+        counted: the tricks moved, by number (14 and up stand for tricks won by a claim).
+        reason: the rule applied, in players' words.
+    """
+
+    revoke: Revoke
+    tricks: int
+    to_side: Side
+    counted: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """The outcome of play.
+
+    Attributes:
+        declarer_tricks: tricks won by declarer's side after rectification (or as the director entered).
+        table_tricks: tricks declarer's side won at the table (played and claimed), before transfers.
+        transfers: one per established revoke.
+        tricks: the trick record, in order (an unfinished trick at a claim included).
+        claim: the claim that ended play, if any.
+        director_entry: declarer_tricks is the director's figure (``Play.enter_result``).
+    """
+
+    declarer_tricks: int
+    table_tricks: int
+    transfers: tuple[Transfer, ...]
+    tricks: tuple[Trick, ...]
+    claim: TrickClaim | None
+    director_entry: bool = False
+

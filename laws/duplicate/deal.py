@@ -1,0 +1,255 @@
+"""Hand records as values: a deal (52 cards to four seats), a board's record, and the commitment a club
+publishes before play.
+
+A :class:`Deal` stores, for each card of :func:`laws.cards.full_pack` (ace of spades first, two of clubs
+last: the same order as Duplimate's card numbers 01..52), the seat that holds it. Every comparison of a
+card with a record goes through :meth:`Deal.holder` (STYLE.md: one function), which is a constant-time
+look-up.
+
+The canonical texts (``docs/handrecords.md`` gives them byte for byte with worked examples):
+
+* **fingerprint** of a deal: SHA-256, in lower-case hex, of the ASCII bytes of :meth:`Deal.pbn` from
+  North, e.g. ``N:AJ9.K9542.Q.AK93 K.QJ76.K98763.75 QT6543.AT.JT.T62 872.83.A542.QJ84`` (no newline).
+* **commitment** to a set of boards: SHA-256 of the ASCII text made of the line
+  ``cardtable hand records 1`` and then one line per board in number order,
+  ``<number> <dealer> <vulnerability> <PBN deal from North>``, every line ending in one line feed.
+
+Pure like the rest of ``laws/``: ``hashlib`` is the only import outside the package.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from laws.cards import RANKS, SEATS, SUITS, Card, Seat, clockwise_from, full_pack
+from laws.duplicate.boards import LAW as DB2_LAW
+from laws.duplicate.boards import Vulnerability, dealer, vulnerability
+
+SEAT_NAMES = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}
+COMMITMENT_HEADER = "cardtable hand records 1"
+_PACK = full_pack()
+
+
+def card_index(card: Card) -> int:
+    """The card's place in :func:`full_pack` order, 0 (ace of spades) to 51 (two of clubs).
+
+    Duplimate's card number is this plus one.
+    """
+    return SUITS.index(card.suit) * 13 + RANKS.index(card.rank)
+
+
+def _possessive(seats: Sequence[Seat]) -> str:
+    names = [SEAT_NAMES[s] + "'s" for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Who holds each card: ``seats[i]`` holds card ``i`` of :func:`full_pack` (13 cards each).
+
+    Build one with :meth:`from_hands`, :meth:`from_pbn` or :meth:`from_assignment`; each refuses
+    anything but 52 distinct cards, 13 to a seat, with a ``ValueError`` that names the seat and the
+    card ("North holds 12 cards", "the ace of spades is in North's and East's hands").
+    """
+
+    seats: tuple[Seat, ...]
+
+    def __post_init__(self) -> None:
+        seats = tuple(self.seats)
+        if len(seats) != 52:
+            raise ValueError(f"a deal assigns 52 cards, got {len(seats)}")
+        if not all(isinstance(s, Seat) for s in seats):
+            bad = next(s for s in seats if not isinstance(s, Seat))
+            raise ValueError(f"{bad!r} is not a seat (want N, E, S or W)")
+        counts = {seat: seats.count(seat) for seat in SEATS}
+        wrong = [f"{SEAT_NAMES[s]} holds {c} cards" for s, c in counts.items() if c != 13]
+        if wrong:
+            raise ValueError("; ".join(wrong))
+        object.__setattr__(self, "seats", seats)
+
+    # -- building ----------------------------------------------------------------------------------
+
+    @classmethod
+    def from_assignment(cls, seats: Iterable[Seat | str]) -> Deal:
+        """The deal whose ``i``-th seat holds card ``i`` of :func:`full_pack` (Duplimate's 01..52)."""
+        out: list[Seat] = []
+        for i, s in enumerate(seats):
+            try:
+                out.append(Seat(s))
+            except ValueError:
+                raise ValueError(f"card {i + 1} ({_PACK[i].name if i < 52 else '?'}): "
+                                 f"{s!r} is not a seat (want N, E, S or W)") from None
+        return cls(tuple(out))
+
+    @classmethod
+    def from_hands(cls, hands: Mapping[Seat, Iterable[Card]]) -> Deal:
+        """The deal in which each seat holds the given cards; every problem is named in one message."""
+        where: list[list[Seat]] = [[] for _ in range(52)]
+        counts: dict[Seat, int] = {}
+        for seat in SEATS:
+            cards = list(hands.get(seat, ()))
+            counts[seat] = len(cards)
+            for card in cards:
+                where[card_index(card)].append(seat)
+        problems: list[str] = []
+        for i, holders in enumerate(where):
+            if len(holders) > 1:
+                if len(set(holders)) == 1:
+                    problems.append(f"the {_PACK[i].name} is {len(holders)} times in "
+                                    f"{SEAT_NAMES[holders[0]]}'s hand")
+                else:
+                    problems.append(f"the {_PACK[i].name} is in {_possessive(sorted(set(holders), key=SEATS.index))} hands")
+        problems += [f"{SEAT_NAMES[s]} holds {c} cards" for s, c in counts.items() if c != 13]
+        missing = [_PACK[i].name for i, holders in enumerate(where) if not holders]
+        if missing:
+            shown = ", the ".join(missing[:4]) + (f" and {len(missing) - 4} more" if len(missing) > 4 else "")
+            problems.append(f"the {shown} {'is' if len(missing) == 1 else 'are'} in no hand")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return cls(tuple(w[0] for w in where))
+
+    @classmethod
+    def from_pbn(cls, text: str) -> Deal:
+        """Parse a PBN 2.1 deal, ``"N:AJ9.K9542.Q.AK93 K.QJ76.K98763.75 ..."``.
+
+        The letter before the colon is the first hand's seat; the four hands follow clockwise, each as
+        spades.hearts.diamonds.clubs with ranks ``AKQJT98765432``. A ``-`` (unknown hand) is refused: a
+        hand record needs all four hands.
+        """
+        if not isinstance(text, str):
+            raise ValueError(f"a PBN deal is text, got {type(text).__name__}")
+        body = text.strip()
+        if len(body) < 2 or body[1] != ":" or body[0].upper() not in "NESW":
+            raise ValueError(f"{text!r} does not start with the first seat and a colon (e.g. 'N:')")
+        first = Seat(body[0].upper())
+        hands = body[2:].split()
+        if len(hands) != 4:
+            raise ValueError(f"{len(hands)} hands after '{body[:2]}', want 4 separated by spaces")
+        held: dict[Seat, list[Card]] = {}
+        for seat, hand in zip(clockwise_from(first), hands):
+            held[seat] = _parse_hand(seat, hand)
+        return cls.from_hands(held)
+
+    # -- reading -----------------------------------------------------------------------------------
+
+    def holder(self, card: Card) -> Seat:
+        """The seat that holds ``card``: the one place where a card is compared with a record."""
+        return self.seats[card_index(card)]
+
+    def hand(self, seat: Seat) -> tuple[Card, ...]:
+        """The seat's 13 cards, spades, hearts, diamonds, clubs, each from the ace down."""
+        return tuple(card for card, s in zip(_PACK, self.seats) if s is seat)
+
+    def assignment(self) -> tuple[Seat, ...]:
+        """The 52 seats in :func:`full_pack` order (Duplimate's card numbers 01..52)."""
+        return self.seats
+
+    def pbn_hand(self, seat: Seat) -> str:
+        """One hand in PBN: ``"AJ9.K9542.Q.AK93"`` (a void is an empty suit between the dots)."""
+        return ".".join("".join(c.rank for c in self.hand(seat) if c.suit == suit) for suit in SUITS)
+
+    def pbn(self, first: Seat = Seat.N) -> str:
+        """The deal as PBN 2.1 writes it: the first seat, a colon, the four hands clockwise from it."""
+        return f"{first}:" + " ".join(self.pbn_hand(s) for s in clockwise_from(first))
+
+    @property
+    def fingerprint(self) -> str:
+        """SHA-256 (hex) of the ASCII bytes of ``self.pbn(Seat.N)``; see the module docstring."""
+        return hashlib.sha256(self.pbn(Seat.N).encode("ascii")).hexdigest()
+
+    def __str__(self) -> str:
+        return self.pbn()
+
+
+def _parse_hand(seat: Seat, hand: str) -> list[Card]:
+    who = SEAT_NAMES[seat]
+    if hand == "-":
+        raise ValueError(f"{who}'s hand is '-' (unknown): a hand record needs all four hands")
+    suits = hand.split(".")
+    if len(suits) != 4:
+        raise ValueError(f"{who}'s hand {hand!r} has {len(suits)} suits, want 4 "
+                         "(spades.hearts.diamonds.clubs)")
+    cards: list[Card] = []
+    for suit, ranks in zip(SUITS, suits):
+        for r in ranks.upper():
+            if r not in RANKS:
+                raise ValueError(f"{who}'s hand {hand!r}: {r!r} is not a rank (want AKQJT98765432)")
+            cards.append(Card(r, suit))
+    return cards
+
+
+@dataclass(frozen=True)
+class Board:
+    """The hand record of one board: its number, dealer, vulnerability and deal.
+
+    The dealer and vulnerability must be those of the board number (``DB-2``); the constructor says
+    which one disagrees. :meth:`numbered` fills both in from the number.
+    """
+
+    number: int
+    dealer: Seat
+    vulnerability: Vulnerability
+    deal: Deal
+
+    def __post_init__(self) -> None:
+        want_dealer, want_vul = dealer(self.number), vulnerability(self.number)  # checks the number
+        try:
+            got_dealer = Seat(self.dealer)
+        except ValueError:
+            raise ValueError(f"board {self.number}: {self.dealer!r} is not a seat") from None
+        try:
+            got_vul = Vulnerability(self.vulnerability)
+        except ValueError:
+            raise ValueError(f"board {self.number}: {self.vulnerability!r} is not a vulnerability "
+                             "(want None, NS, EW or All)") from None
+        if got_dealer is not want_dealer:
+            raise ValueError(f"board {self.number} is dealt by {want_dealer} ({DB2_LAW}), "
+                             f"not {got_dealer}")
+        if got_vul is not want_vul:
+            raise ValueError(f"board {self.number} has {want_vul.words} ({DB2_LAW}), not {got_vul.value}")
+        if not isinstance(self.deal, Deal):
+            raise ValueError(f"board {self.number}: the deal must be a Deal")
+        object.__setattr__(self, "dealer", got_dealer)
+        object.__setattr__(self, "vulnerability", got_vul)
+
+    @classmethod
+    def numbered(cls, number: int, deal: Deal) -> Board:
+        """Board ``number`` with the dealer and vulnerability that its number gives it."""
+        return cls(number, dealer(number), vulnerability(number), deal)
+
+    @property
+    def fingerprint(self) -> str:
+        """The deal's fingerprint (the number, dealer and vulnerability are not part of it)."""
+        return self.deal.fingerprint
+
+    def commitment_line(self) -> str:
+        """``"<number> <dealer> <vulnerability> <PBN from North>"``, one line of the commitment text."""
+        return f"{self.number} {self.dealer} {self.vulnerability.value} {self.deal.pbn(Seat.N)}"
+
+
+def commitment_text(boards: Iterable[Board]) -> str:
+    """The canonical text a commitment hashes: a header line, then one line per board in number order.
+
+    Raises ``ValueError`` if two boards have the same number or there are none.
+    """
+    ordered = sorted(boards, key=lambda b: b.number)
+    if not ordered:
+        raise ValueError("no boards to commit to")
+    for a, b in zip(ordered, ordered[1:]):
+        if a.number == b.number:
+            raise ValueError(f"board {a.number} appears twice")
+    return "".join(line + "\n" for line in [COMMITMENT_HEADER] + [b.commitment_line() for b in ordered])
+
+
+def commitment(boards: Iterable[Board]) -> str:
+    """SHA-256 (hex) of :func:`commitment_text`: what a club publishes before play."""
+    return hashlib.sha256(commitment_text(boards).encode("ascii")).hexdigest()
+
+
+def verify_commitment(boards: Iterable[Board], digest: str) -> bool:
+    """Whether ``digest`` (hex, any case, surrounding spaces ignored) is the commitment to ``boards``."""
+    if not isinstance(digest, str):
+        return False
+    return commitment(boards) == digest.strip().lower()

@@ -1,0 +1,330 @@
+"""Contract Bridge, the auction as it is played (LAWS.md ``BP-17`` to ``BP-39``): each ``call`` judged by
+the auction model (``laws.bridge.auction``), legal calls applied, irregular ones ruled with the law and
+its options, and the contract and declarer when the auction closes.
+
+What each irregularity does here (the options are the model's, ``laws.bridge.verdicts``, after the 2017
+laws; LAWS.md's paraphrase is older where they differ, and docs/events.md says which we follow):
+
+* An insufficient bid (``BP-27``) or a call out of rotation (``BP-28-32``) waits for the offender's
+  left-hand opponent: an ``accept``, or any call of his (calling over it accepts it), makes it stand; any
+  other call cancels it. A ruling names the options and lights the chooser's lamp. After the cancel, the
+  offender's replacement is checked: the lowest sufficient bid (``BP-27``) or the same call again
+  (``BP-28-32``) brings nothing more; any other is for the director to judge, who enters the ``bar`` it
+  brings. A pass out of turn at the right-hand opponent's turn bars the offender at his next turn as soon
+  as it is cancelled (law 30A).
+* A change of call (a second call before the left-hand opponent's) is cancelled and left to the director.
+* An inadmissible call (``BP-35-36``) is never accepted: cancelled at once, the bars the law names made
+  at once, and the offender calls again.
+* A call after the close (``BP-39``) is cancelled; the director is called only where lead restrictions
+  may follow.
+* The close (``BP-22``): a ``contract`` ruling with the contract, declarer, dummy and opening leader; four
+  passes pass the deal out (no score in rubber bridge; the next dealer deals).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from laws.bridge.auction import Auction
+from laws.bridge.calls import Call, parse_call
+from laws.bridge.play import Play
+from laws.bridge.tricks import PlayError
+from laws.bridge.verdicts import REST, CallIrregularity, CallVerdict, Option, name
+from laws.cards import Seat, Side
+from laws.events import CallMade, DealEnded, IrregularityAccepted, PlayerBarred
+from laws.games import bridge_hand as bh
+from laws.games.base import Clause, Registry, side_text
+from laws.rulings import Remedy, Ruling
+from laws.state import TableState
+
+_CI = CallIrregularity
+
+
+def bars_text(bars: tuple[tuple[Seat, int], ...] | list[tuple[Seat, int]]) -> str:
+    """"South must pass for the rest of the auction", "North must pass at the next turn"."""
+    parts = []
+    for seat, n in bars:
+        when = ("for the rest of the auction" if n == REST else "at the next turn" if n == 1
+                else f"at the next {n} turns")
+        parts.append(f"{name(seat)} must pass {when}")
+    return "; ".join(parts)
+
+
+def bars_data(bars: tuple[tuple[Seat, int], ...]) -> list[list[Any]]:
+    return [[seat.value, "rest" if n == REST else n] for seat, n in bars]
+
+
+def choices(options: tuple[Option, ...]) -> list[dict[str, Any]]:
+    """The options as data for a ruling's ``extra`` (docs/events.md, "choices")."""
+    out = []
+    for o in options:
+        item: dict[str, Any] = {"code": o.code, "text": o.text, "by": o.by.value if o.by else None}
+        if o.call is not None:
+            item["call"] = o.call.code
+        if o.bars:
+            item["bars"] = bars_data(o.bars)
+        if o.lead_restrictions:
+            item["lead_restrictions"] = True
+        out.append(item)
+    return out
+
+
+def _auction_hand(s: TableState, what: str) -> bh.BridgeHand:
+    h = bh.hand(s)
+    if h is None:
+        raise ValueError(f"{what}: there is no auction (the deal has not ended)")
+    if not h.captured and s.deal is not None and s.deal.plays and h.play is None:
+        raise ValueError(f"{what}: cards have been played in this deal with no auction recorded, so a "
+                         "call cannot be taken now")
+    return h
+
+
+def _apply_bars(a: Auction, bars: tuple[tuple[Seat, int], ...]) -> None:
+    for seat, n in bars:
+        a.bar(seat, "rest" if n == REST else n)
+
+
+def _irregular(c: Clause, h: bh.BridgeHand, v: CallVerdict, tail: str, *, remedy: Remedy,
+               seat: Seat | None, bars: tuple[tuple[Seat, int], ...] = (), words: bool = True) -> Ruling:
+    """The ruling on an irregular call: the law, the facts, the options in words (unless not ``words``)
+    and as data."""
+    h.irregular = (c.id, v.law)
+    said = " ".join(o.text for o in v.options) if words else ""
+    extra: dict[str, Any] = {"irregularity": v.kind.value if v.kind else "", "call": v.text,
+                             "offender": v.seat.value, "options": [o.code for o in v.options],
+                             "choices": choices(v.options)}
+    if v.detail:
+        extra["detail"] = v.detail
+    if bars:
+        extra["bars"] = bars_data(bars)
+    return bh.rule(c.id, v.law, remedy, f"{v.reason} {said}{tail}".strip(), seat=seat, extra=extra)
+
+
+def _cancel(h: bh.BridgeHand, p: bh.Pending, by: Seat) -> list[Ruling]:
+    """A waiting call that was not accepted: cancelled; what the law makes follow, at once or at the
+    offender's next call."""
+    assert p.call is not None
+    v = h.auction.cancel(p.seat, p.call)
+    forced = tuple(b for o in v.options if o.by is None and o.code == "pass_next" for b in o.bars)
+    _apply_bars(h.auction, forced)
+    other = next((o for o in v.options if o.code == "other"), None)
+    if other is not None:
+        free = v.lowest_sufficient if p.kind == _CI.INSUFFICIENT.value else p.call
+        h.watch = bh.Watch(p.seat, p.clause, p.law, free, other.bars, p.call.words)
+    who = (f"{name(by)} called again before {name(p.seat.left)} accepted his {p.call.words}" if by == p.seat
+           else f"{name(by)} called instead of accepting {name(p.seat)}'s {p.call.words}")
+    text = f"{who}, so it is cancelled" + (f": {bars_text(forced)}." if forced else "; the auction goes on.")
+    return [bh.rule(p.clause, p.law, Remedy.PENALTY if forced else Remedy.DEAL_STANDS, text, seat=p.seat,
+                    extra={"call": p.call.code, "cancelled": True,
+                           **({"bars": bars_data(forced)} if forced else {})})]
+
+
+def _resolve(h: bh.BridgeHand, seat: Seat) -> list[Ruling]:
+    """A call arrives while an irregular call waits: from the player entitled to accept, it accepts it
+    by calling over it; from anyone else, the waiting call is cancelled."""
+    p = h.pending
+    if p is None or p.what != "call" or p.call is None:
+        return []
+    h.pending = None
+    if seat in p.accept_by:
+        h.auction.accept(p.seat, p.call)
+        return [bh.rule(p.clause, p.law, Remedy.DEAL_STANDS, f"{name(seat)} called over {name(p.seat)}'s "
+                        f"{p.call.words}, which accepts it: it stands and the auction goes on.", seat=p.seat,
+                        extra={"call": p.call.code, "accepted": True})]
+    return _cancel(h, p, seat)
+
+
+def _replacement(h: bh.BridgeHand, seat: Seat, call: Call) -> list[Ruling]:
+    """The offender of a cancelled call calls again: nothing more, or the director judges."""
+    w = h.watch
+    if w is None or w.seat != seat:
+        return []
+    h.watch = None
+    if w.free is not None and call == w.free:
+        return []
+    extra = {"offender": seat.value, "call": call.code, "options": ["comparable", "bar"],
+             "bars": bars_data(w.bars), "choices": [
+                 {"code": "comparable", "text": "a comparable call: nothing more", "by": None},
+                 {"code": "bar", "text": bars_text(w.bars), "by": None, "bars": bars_data(w.bars)}]}
+    return [bh.rule(w.clause, w.law, Remedy.ATTENTION, f"{name(seat)} replaced the cancelled {w.what} with "
+                    f"{call.words}. The director judges whether it is comparable (nothing more); if it is "
+                    f"not, {bars_text(w.bars)}, and lead restrictions may apply: he enters the bar.",
+                    seat=seat, extra=extra)]
+
+
+def accepting(s: TableState, e: IrregularityAccepted, clause: str) -> bh.Pending | None:
+    """The waiting irregularity an ``accept`` takes, when it is ``clause``'s.
+
+    Raises:
+        ValueError: nothing waits, or ``e.seat`` may not accept it.
+    """
+    h = bh.hand(s)
+    p = h.pending if h is not None else None
+    if p is None:
+        if h is not None and h.verdict is e:   # an earlier clause took it, for this same entry
+            return None
+        raise ValueError("accept: no irregular call or card is waiting to be accepted")
+    if e.seat not in p.accept_by:
+        who = " or ".join(name(x) for x in p.accept_by) or "nobody"
+        raise ValueError(f"accept: {name(e.seat)} may not accept {name(p.seat)}'s "
+                         f"{p.call.words if p.call else p.card.name if p.card else 'call'}; {who} may")
+    return p if p.clause == clause else None
+
+
+def _closed(h: bh.BridgeHand, s: TableState) -> list[Ruling]:
+    """The auction has just closed: the contract, or the deal passed out (``BP-22``)."""
+    a = h.auction
+    if not a.closed or h.play is not None or h.scored is not None:
+        return []
+    calls = [c.call.code for c in a.calls]
+    if a.passed_out:
+        h.scored = {"passed_out": True}
+        h.pending = h.watch = None
+        nxt = s.next_dealer
+        return [bh.rule("BP-22", f"{bh.DUP}, law 22", Remedy.CONTRACT, "All four players passed: the deal is "
+                        "passed out and scores nothing" + (f"; {name(nxt)} deals next." if nxt else "."),
+                        dealer=nxt, extra={"passed_out": True, "contract": "Pass", "calls": calls})]
+    contract = a.contract()
+    declarer = a.declarer
+    assert contract is not None and declarer is not None
+    try:
+        h.play = Play(contract, declarer, h.known)
+    except PlayError:
+        h.play = Play(contract, declarer, None)
+    h.honours = honours(h.known, contract.strain)
+    h.pending = h.watch = None
+    extra = {"contract": contract.code, "declarer": declarer.value, "dummy": declarer.partner.value,
+             "opening_leader": declarer.left.value, "calls": calls, "hands_known": h.known is not None}
+    return [bh.rule("BP-22", f"{bh.DUP}, law 22", Remedy.CONTRACT, f"The auction has closed: {side_text(declarer.side)} "
+                    f"play {contract.describe()}, {name(declarer)} declarer; {name(declarer.left)} leads.",
+                    seat=declarer, side=declarer.side, extra=extra)]
+
+
+def honours(hands: dict[Seat, list[Any]] | None, strain: str) -> tuple[Side, int] | None:
+    """Rubber bridge honours one hand holds (``CB-rubber``): four or five of the trump ace to ten (100,
+    150), or the four aces at notrump (150); None when none or the hands are not known."""
+    if hands is None:
+        return None
+    best: tuple[Side, int] | None = None
+    for seat, cards in hands.items():
+        if strain == "NT":
+            n = sum(1 for c in cards if c.rank == "A")
+            pts = 150 if n == 4 else 0
+        else:
+            n = sum(1 for c in cards if c.suit == strain and c.rank in "AKQJT")
+            pts = {4: 100, 5: 150}.get(n, 0)
+        if pts and (best is None or pts > best[1]):
+            best = (seat.side, pts)
+    return best
+
+
+def register(reg: Registry) -> None:
+    """The auction's clauses, in the order they are tried."""
+
+    @reg.clause("BP-17", "the auction (Duplicate Bridge law 17)", "deal_end", "call")
+    def rotation(c: Clause, s: TableState, e: DealEnded | CallMade) -> list[Ruling] | None:
+        """The auction starts with the dealer and goes clockwise, one call a turn; a legal call stands."""
+        if isinstance(e, DealEnded):
+            bh.start(s)
+            return None
+        h = _auction_hand(s, f"{name(e.seat)}'s {e.call}")
+        call = parse_call(e.call)
+        h.captured = True
+        out = _resolve(h, e.seat)
+        v = h.auction.judge(e.seat, call)
+        h.verdict = v
+        if v.legal:
+            out += _replacement(h, e.seat, call)
+            h.auction.add(e.seat, call)
+        return out
+
+    @reg.clause("BP-27", "insufficient bid (Duplicate Bridge law 27)", "call", "accept")
+    def insufficient(c: Clause, s: TableState, e: CallMade | IrregularityAccepted) -> Ruling | None:
+        """An insufficient bid: the next player may accept it; otherwise the law's replacements."""
+        return _waiting(c, s, e, _CI.INSUFFICIENT)
+
+    @reg.clause("BP-28-32", "call out of rotation (Duplicate Bridge laws 28-32)", "call", "accept")
+    def out_of_rotation(c: Clause, s: TableState, e: CallMade | IrregularityAccepted) -> Ruling | None:
+        """A call out of rotation: the offender's left-hand opponent may accept it; otherwise it is
+        cancelled, with what the kind of call brings."""
+        h = bh.hand(s)
+        if isinstance(e, CallMade) and h is not None and isinstance(h.verdict, CallVerdict) and \
+                h.verdict.kind is _CI.OUT_OF_ROTATION and h.verdict.accept_by is None:
+            v = h.verdict
+            assert v.call is not None
+            h.auction.cancel(e.seat, v.call)
+            return _irregular(c, h, v, " It is cancelled.", remedy=Remedy.ATTENTION, seat=e.seat)
+        return _waiting(c, s, e, _CI.OUT_OF_ROTATION)
+
+    @reg.clause("BP-35-36", "inadmissible call (Duplicate Bridge laws 35-38)", "call")
+    def inadmissible(c: Clause, s: TableState, e: CallMade) -> Ruling | None:
+        """An inadmissible call is cancelled at once, and the bars the law names follow."""
+        h = bh.hand(s)
+        if h is None or not isinstance(h.verdict, CallVerdict) or h.verdict.kind is not _CI.INADMISSIBLE:
+            return None
+        v = h.verdict
+        assert v.call is not None
+        h.auction.cancel(e.seat, v.call)
+        bars = tuple(b for o in v.options for b in o.bars)
+        _apply_bars(h.auction, bars)
+        return _irregular(c, h, v, f" {name(e.seat)} calls again.", remedy=Remedy.PENALTY, seat=e.seat,
+                          bars=bars)
+
+    @reg.clause("BP-39", "call after the auction closed (Duplicate Bridge law 39)", "call")
+    def after_close(c: Clause, s: TableState, e: CallMade) -> Ruling | None:
+        """A call after the auction has closed is cancelled."""
+        h = bh.hand(s)
+        if h is None or not isinstance(h.verdict, CallVerdict) or h.verdict.kind is not _CI.AFTER_CLOSE:
+            return None
+        v = h.verdict
+        assert v.call is not None
+        h.auction.cancel(e.seat, v.call)
+        restricted = any(o.lead_restrictions for o in v.options)
+        return _irregular(c, h, v, " Lead restrictions may apply: the director is called." if restricted else "",
+                          remedy=Remedy.ATTENTION if restricted else Remedy.DEAL_STANDS, seat=e.seat, words=False)
+
+    @reg.clause("BP-22", "the end of the auction (Duplicate Bridge law 22)", "call", "accept")
+    def close(c: Clause, s: TableState, e: CallMade | IrregularityAccepted) -> list[Ruling]:
+        """Three passes after a call close the auction (four at the start pass the deal out): the
+        contract and its declarer, the first of his side to name the strain."""
+        h = bh.hand(s)
+        return [] if h is None else _closed(h, s)
+
+    @reg.clause("BP-bar", "a bar the director enters (Duplicate Bridge laws 23, 27-32, 36-37)", "bar")
+    def barred(c: Clause, s: TableState, e: PlayerBarred) -> Ruling:
+        """The director's bar after an irregular call: the player must pass that many turns, or to the end."""
+        h = _auction_hand(s, "bar")
+        if h.auction.closed:
+            raise ValueError("bar: the auction has closed")
+        if h.irregular is None:
+            raise ValueError("bar: no irregularity in this auction calls for a bar")
+        clause, law = h.irregular
+        n = e.rounds if isinstance(e.rounds, int) else REST
+        h.auction.bar(e.seat, "rest" if n == REST else n)
+        h.watch = None
+        return bh.rule(clause, law, Remedy.PENALTY, f"The director rules: {bars_text([(e.seat, n)])}.",
+                       seat=e.seat, extra={"bars": bars_data(((e.seat, n),))})
+
+
+def _waiting(c: Clause, s: TableState, e: CallMade | IrregularityAccepted, kind: CallIrregularity) -> Ruling | None:
+    """An irregular call of ``kind`` that may be accepted: it waits (the ruling names the options); an
+    ``accept`` of it makes it stand."""
+    h = bh.hand(s)
+    if h is None:
+        return None
+    if isinstance(e, IrregularityAccepted):
+        p = accepting(s, e, c.id)
+        if p is None or p.call is None:
+            return None
+        h.pending = None
+        h.verdict = e
+        h.auction.accept(p.seat, p.call)
+        return bh.rule(c.id, p.law, Remedy.DEAL_STANDS, f"{name(e.seat)} accepts {name(p.seat)}'s {p.call.words}: "
+                       "it stands and the auction goes on.", seat=p.seat,
+                       extra={"call": p.call.code, "accepted": True})
+    v = h.verdict
+    if not isinstance(v, CallVerdict) or v.kind is not kind or v.accept_by is None or v.call is None:
+        return None
+    h.pending = bh.Pending("call", e.seat, c.id, kind.value, v.detail, call=v.call, accept_by=(v.accept_by,),
+                           options=tuple(o.code for o in v.options), law=v.law)
+    return _irregular(c, h, v, " The director is called.", remedy=Remedy.ATTENTION, seat=v.accept_by)

@@ -1,0 +1,173 @@
+"""Contract Bridge, the end of the play (LAWS.md ``BP-64``, ``BP-68-71``) and the result the cards give.
+
+* Claims (``BP-68-71``): a ``claim`` stops play; one ``claim_reply`` from the other side settles it
+  (agreed: play ends with it; disputed: the director is called and enters ``claim_ruled``). A claim for
+  more tricks than remain, by dummy, or while play is over is refused.
+* When play ends (the thirteenth trick, or a claim agreed or ruled) the engine runs the ``play_end``
+  clauses itself: the tricks established revokes move (``BP-64``, from ``Play.rectification()``), then
+  the rubber score of the result the cards give (``CB-rubber``). A revoke on the twelfth trick still
+  uncorrected holds the score until it is corrected (``BP-62``: it must be, even when established).
+* A typed ``result`` for a hand whose auction or play the table recorded is checked against them
+  (``CB-result-check``): a difference calls the director, and the cards' contract, declarer and tricks are
+  the ones that score (the director enters another only by correcting the cards: a ``correct``, a
+  ``claim_ruled``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from laws.bridge.play import Play
+from laws.bridge.tricks import RevokeStatus
+from laws.bridge.verdicts import name
+from laws.cards import Seat
+from laws.events import ClaimAnswered, ClaimRuled, PlayEnded, ResultRecorded, RevokeCorrected, TricksClaimed
+from laws.games import bridge_hand as bh
+from laws.games.base import Clause, Registry, side_text
+from laws.rulings import Remedy, Ruling
+from laws.scoring.bridge import Contract, parse_contract
+from laws.state import TableState
+
+_CLAIM_LAW = f"{bh.DUP}, laws 68-71"
+
+
+def _count(n: int) -> str:
+    return f"{n} trick{'s' if n != 1 else ''}"
+
+
+def twelfth_open(play: Play) -> bool:
+    """A revoke on the twelfth trick not yet corrected: it must be, even established (``BP-62``)."""
+    return any(r.trick == 12 and r.status is not RevokeStatus.CORRECTED and not r.by_dummy
+               for r in play.revokes)
+
+
+def derived(h: bh.BridgeHand) -> dict[str, Any] | None:
+    """What the cards say of the result: contract and declarer once the auction closed, tricks once play
+    ended (after rectification); None with no contract."""
+    play = h.play
+    if play is None:
+        return None
+    out: dict[str, Any] = {"contract": play.contract.code, "declarer": play.declarer.value}
+    if play.ended:
+        out["tricks"] = play.result().declarer_tricks
+    return out
+
+
+def register(reg: Registry) -> None:
+    """The claims and the end of play, in the order they are tried."""
+
+    @reg.clause("BP-68-71", "claims and concessions (Duplicate Bridge laws 68-71)", "claim", "claim_reply",
+                "claim_ruled")
+    def claim(c: Clause, s: TableState, e: TricksClaimed | ClaimAnswered | ClaimRuled) -> Ruling:
+        """A claim or concession stops play; agreed, it stands; disputed, the director decides."""
+        h, play = bh.need_play(s, e.TYPE.replace("_", " "))
+        if isinstance(e, TricksClaimed):
+            if h.pending is not None:
+                raise ValueError("claim: a card or call waits for a ruling first")
+            made = play.claim(e.seat, e.tricks)
+            what = (f"concedes the remaining {_count(made.remaining)}" if e.tricks == 0 else
+                    f"claims {e.tricks} of the remaining {_count(made.remaining)}")
+            return bh.rule(c.id, _CLAIM_LAW, Remedy.ATTENTION, f"{name(e.seat)} {what}; play stops. "
+                           f"{side_text(e.seat.side.other)} agree, or dispute it and the director decides.",
+                           side=e.seat.side.other, extra={"claimer": e.seat.value, "tricks": e.tricks,
+                                                          "remaining": made.remaining,
+                                                          "options": ["agree", "dispute"]})
+        cl = play.claim_state
+        if cl is None:
+            raise ValueError(f"{e.TYPE}: no claim is waiting for an answer")
+        if isinstance(e, ClaimAnswered):
+            if e.seat.side is cl.seat.side:
+                raise ValueError(f"claim_reply: {name(e.seat)} is on the claimer's side; an opponent of "
+                                 f"{name(cl.seat)} answers the claim")
+            if e.agree:
+                play.agree_claim()
+                return bh.rule(c.id, _CLAIM_LAW, Remedy.DEAL_STANDS, f"{name(e.seat)} agrees to "
+                               f"{name(cl.seat)}'s claim of {_count(cl.tricks)}: play ends with it.",
+                               seat=cl.seat, extra={"claimer": cl.seat.value, "tricks": cl.tricks, "agreed": True})
+            play.dispute_claim()
+            return bh.rule(c.id, _CLAIM_LAW, Remedy.ATTENTION, f"{name(e.seat)} disputes {name(cl.seat)}'s claim "
+                           f"of {_count(cl.tricks)} of {cl.remaining}: the director decides how many of them "
+                           f"{side_text(cl.seat.side)} take.", seat=cl.seat,
+                           extra={"claimer": cl.seat.value, "tricks": cl.tricks, "remaining": cl.remaining,
+                                  "options": ["claim_ruled"]})
+        play.rule_claim(e.tricks)
+        return bh.rule(c.id, _CLAIM_LAW, Remedy.DEAL_STANDS, f"The director rules on {name(cl.seat)}'s claim: "
+                       f"{side_text(cl.seat.side)} take {e.tricks} of the remaining {cl.remaining}; play ends.",
+                       seat=cl.seat, extra={"claimer": cl.seat.value, "tricks": e.tricks, "ruled": True})
+
+    @reg.clause("BP-64", "revoke rectified (Duplicate Bridge law 64)", "play_end", "correct")
+    def rectified(c: Clause, s: TableState, e: PlayEnded | RevokeCorrected) -> list[Ruling]:
+        """An established revoke: the tricks it moves to the other side when play ends."""
+        h = bh.hand(s)
+        if h is None or h.play is None or not h.play.ended or h.scored is not None:
+            return []
+        if twelfth_open(h.play):
+            if not isinstance(e, PlayEnded):
+                return []
+            r = next(r for r in h.play.revokes if r.trick == 12 and r.status is not RevokeStatus.CORRECTED)
+            return [bh.rule("BP-62", f"{bh.DUP}, law 62", Remedy.ATTENTION, f"Play is over, but {name(r.seat)}'s "
+                            "revoke in trick 12 must still be corrected (a card of the suit led instead); the "
+                            "hand is scored once it is.", seat=r.seat,
+                            extra={"card": r.card.code, "trick": 12, "options": ["correct"]})]
+        out = []
+        for t in h.play.rectification():
+            extra = {"revoke_trick": t.revoke.trick, "offender": t.revoke.seat.value, "tricks": t.tricks,
+                     "to_side": t.to_side.value, "counted": list(t.counted)}
+            if t.tricks:
+                out.append(bh.rule(c.id, f"{bh.DUP}, law 64", Remedy.PENALTY, f"{t.reason} "
+                                   f"{_count(t.tricks).capitalize()} go{'es' if t.tricks == 1 else ''} to "
+                                   f"{side_text(t.to_side)}.", side=t.to_side, extra=extra))
+            else:
+                out.append(bh.rule(c.id, f"{bh.DUP}, law 64", Remedy.ATTENTION, f"{t.reason} The director may "
+                                   "restore equity if the non-offending side was damaged.",
+                                   seat=t.revoke.seat, extra=extra))
+        return out
+
+    @reg.clause("CB-result-check", "the result checked against the cards", "result")
+    def check(c: Clause, s: TableState, e: ResultRecorded) -> Ruling | None:
+        """A result typed for a hand whose auction or play was recorded agrees with them, or the director
+        is called (the cards' result scores)."""
+        h = bh.hand(s)
+        got = derived(h) if h is not None else None
+        if got is None:
+            return None
+        entered: dict[str, Any] = {"tricks": e.tricks}
+        if e.declarer is not None:
+            entered["declarer"] = e.declarer.value
+        if e.contract is not None:
+            entered["contract"] = parse_contract(e.contract).code
+        diff = [k for k in ("contract", "declarer", "tricks") if k in entered and k in got and entered[k] != got[k]]
+        if not diff:
+            return None
+        said = ", ".join(f"{k} {entered[k]} (the cards: {got[k]})" for k in diff)
+        return c.rule(Remedy.ATTENTION, f"The result entered differs from the cards: {said}. The cards' result "
+                      "is scored; the director checks the table.", extra={"entered": entered, "derived": got,
+                                                                          "differs": diff})
+
+
+def score_args(s: TableState, e: ResultRecorded | None) -> tuple[Seat, Contract, int, Any] | None:
+    """``(declarer, contract, tricks, honours)`` the rubber scorer takes for this hand: the cards' where
+    the table recorded them, the typed result's otherwise. None when the cards have already scored the
+    hand, or, at the end of play (``e`` None), when they cannot score it (no play recorded, a revoke on
+    the twelfth trick to correct). Marks the hand scored.
+
+    Raises:
+        ValueError: a typed result without declarer and contract for a hand whose auction was not recorded.
+    """
+    h = bh.hand(s)
+    if h is not None and h.scored is not None:
+        return None
+    play = h.play if h is not None else None
+    if h is None or play is None:
+        if e is None:
+            return None
+        if e.declarer is None or e.contract is None:
+            raise ValueError("a bridge result needs declarer and contract")
+        return e.declarer, parse_contract(e.contract), e.tricks, e.honours
+    ended = play.ended and not twelfth_open(play)
+    if e is None and not ended:
+        return None
+    tricks = play.result().declarer_tricks if ended else e.tricks if e is not None else 0
+    honours = h.honours if h.known is not None else (e.honours if e is not None else None)
+    h.scored = {"contract": play.contract.code, "declarer": play.declarer.value, "tricks": tricks}
+    return play.declarer, play.contract, tricks, honours

@@ -1,0 +1,139 @@
+"""``cardtable boards``: through ``firmware_host.cli.main``, its exit codes and its one-line messages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+
+GOOD = ("N:AJ9.K9542.Q.AK93 K.QJ76.K98763.75 QT6543.AT.JT.T62 872.83.A542.QJ84",
+        "N:AKQ984.KQT7..Q83 7.J63.AJT82.A754 532.854.Q43.KT62 JT6.A92.K9765.J9")
+
+
+def _write(path: Path, *games: str) -> Path:
+    path.write_text("% PBN 2.1\n\n" + "\n\n".join(games) + "\n", encoding="utf-8")
+    return path
+
+
+def _game(board: int, deal: str, extra: str = "") -> str:
+    return f'[Board "{board}"]\n{extra}[Deal "{deal}"]'
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["boards", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_new_check_commit_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "monday.pbn"
+    code, text, _ = _run(capsys, "new", "--count", "8", "--out", str(out), "--event", "Monday pairs")
+    assert code == 0
+    committed = text.split("commitment ")[1].split()[0]
+    assert len(committed) == 64
+    code, text, _ = _run(capsys, "check", str(out))
+    assert code == 0
+    lines = text.splitlines()
+    assert len(lines) == 9 and lines[0].startswith("board   1  dealer N  None  ")
+    assert lines[-1] == f"8 boards; commitment {committed}"
+    assert _run(capsys, "commit", str(out))[1].strip() == committed
+    code, text, _ = _run(capsys, "verify", str(out), "--commitment", committed.upper())
+    assert code == 0 and "matches the commitment (8 boards)" in text
+    code, text, _ = _run(capsys, "verify", str(out), "--commitment", "0" * 64)
+    assert code == 1 and "does NOT match" in text
+    code, _, err = _run(capsys, "verify", str(out), "--commitment", "abc")
+    assert code == 2 and err == "cardtable boards: --commitment 'abc': a SHA-256 is 64 hexadecimal digits\n"
+
+
+def test_what_new_writes_endplay_reads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from endplay.parsers import pbn as endplay_pbn
+
+    out = tmp_path / "set.pbn"
+    assert _run(capsys, "new", "--count", "4", "--first", "9", "--out", str(out))[0] == 0
+    boards = endplay_pbn.loads(out.read_text(encoding="utf-8"))
+    assert [b.board_num for b in boards] == [9, 10, 11, 12]
+    assert all(len(h) == 13 for b in boards for _, h in b.deal)
+
+
+def test_convert_keeps_the_commitment(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = _write(tmp_path / "in.pbn", _game(1, GOOD[0]), _game(2, GOOD[1]))
+    committed = _run(capsys, "commit", str(src))[1].strip()
+    for name in ("a.dup", "a.bri", "b.pbn"):
+        prev = src
+        code, text, _ = _run(capsys, "convert", str(prev), str(tmp_path / name))
+        assert code == 0 and "wrote 2 boards" in text
+        src = tmp_path / name
+        assert _run(capsys, "commit", str(src))[1].strip() == committed
+    code, _, err = _run(capsys, "convert", str(src), str(tmp_path / "a.dup"))
+    assert code == 2 and err == "cardtable boards: a.dup: already exists; not replaced (--force replaces it)\n"
+    assert _run(capsys, "convert", str(src), str(tmp_path / "a.dup"), "--force")[0] == 0
+    code, _, err = _run(capsys, "convert", str(src), str(src))
+    assert code == 2 and "is the input file" in err
+
+
+BAD = [
+    ("twelve.pbn", [_game(7, GOOD[0].replace("AK93", "AK9"))], "twelve.pbn: board 7 [Deal]: North holds 12 cards"),
+    ("twice.pbn", [_game(1, GOOD[0].replace(" K.QJ76", " A.QJ76"))],
+     "twice.pbn: board 1 [Deal]: the ace of spades is in North's and East's hands"),
+    ("board.pbn", [_game(3, GOOD[0]), _game(3, GOOD[1])], "board.pbn: board 3 appears twice"),
+    ("dealer.pbn", [_game(6, GOOD[0], '[Dealer "S"]\n')],
+     "dealer.pbn: board 6 [Dealer] says S but board 6 is dealt by E (Duplicate Bridge, law 2)"),
+    ("vul.pbn", [_game(6, GOOD[0], '[Vulnerable "Sometimes"]\n')], "vul.pbn: board 6: unknown [Vulnerable] value 'Sometimes'"),
+]
+
+
+@pytest.mark.parametrize("name, games, message", BAD, ids=[b[0] for b in BAD])
+@pytest.mark.parametrize("verb", ["check", "commit", "convert"])
+def test_a_bad_file_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
+                                           games: list[str], message: str, verb: str) -> None:
+    path = _write(tmp_path / name, *games)
+    argv = [verb, str(path)] + ([str(tmp_path / "out.dup")] if verb == "convert" else [])
+    code, out, err = _run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"cardtable boards: {message}") and err.count("\n") == 1
+    assert "Traceback" not in err
+    assert not (tmp_path / "out.dup").exists()
+
+
+def test_bad_bri_and_missing_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bri = tmp_path / "x.bri"
+    bri.write_bytes(b"01" * 39)
+    code, _, err = _run(capsys, "check", str(bri))
+    assert code == 2 and err.startswith("cardtable boards: x.bri: board 1 (byte 3): card 01 (the ace of spades)")
+    code, _, err = _run(capsys, "check", str(tmp_path / "none.pbn"))
+    assert (code, err) == (2, "cardtable boards: none.pbn: cannot be read (No such file or directory)\n")
+    code, _, err = _run(capsys, "check", str(tmp_path / "x.txt"))
+    assert code == 2 and "unknown extension '.txt'" in err
+    code, _, err = _run(capsys, "new", "--count", "0", "--out", str(tmp_path / "n.pbn"))
+    assert code == 2 and "whole number from 1" in err
+    code, _, err = _run(capsys, "new", "--count", "2", "--out", str(tmp_path / "nowhere" / "n.pbn"))
+    assert code == 2 and "does not exist" in err
+
+
+def test_the_store_across_sessions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = tmp_path / "club"
+    assert _run(capsys, "new", "--count", "3", "--out", str(tmp_path / "mon.pbn"), "--store", str(store))[0] == 0
+    assert _run(capsys, "new", "--count", "3", "--out", str(tmp_path / "tue.bri"), "--store", str(store))[0] == 0
+    lines = (store / "deal-fingerprints.txt").read_text().splitlines()
+    assert len(lines) == 7 and " 1 mon.pbn " in lines[1] and " 3 tue.bri " in lines[6]
+    # A hand record from elsewhere that repeats Monday's deals is refused, naming the session.
+    monday = (tmp_path / "mon.pbn").read_text()
+    bought = tmp_path / "bought.pbn"
+    bought.write_text(monday)
+    code, _, err = _run(capsys, "check", str(bought), "--store", str(store))
+    assert code == 2 and "bought.pbn: board 1: the deal of board 1 of session 'mon.pbn " in err
+    assert "(a deal from another session; Duplicate Bridge, law 6)" in err
+    fresh = _write(tmp_path / "fresh.pbn", _game(1, GOOD[0]), _game(2, GOOD[1]))
+    code, text, _ = _run(capsys, "check", str(fresh), "--store", str(store), "--record")
+    assert code == 0 and "recorded 2 deals" in text
+    assert _run(capsys, "check", str(fresh), "--store", str(store))[0] == 2
+    assert _run(capsys, "check", str(fresh), "--record")[0] == 2
+
+
+def test_bri_numbering_note(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(capsys, "new", "--count", "2", "--first", "17", "--out", str(tmp_path / "s.bri"))
+    assert code == 0 and "read" in err and "--first 17" in err
+    code, text, _ = _run(capsys, "check", str(tmp_path / "s.bri"), "--first", "17")
+    assert code == 0 and text.startswith("board  17  dealer N  None")

@@ -1,0 +1,211 @@
+"""The auction as the engine rules it (LAWS.md BP-17 to BP-39): a scenario per row, each through
+``LawEngine.feed`` with the events a table sends. The expected rulings are written from LAWS.md and the
+2017 laws the auction model follows, not read back from the engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from laws.cards import Seat
+from laws.engine import LawEngine
+from laws.events import CallMade, CardPlayed, IrregularityAccepted, PlayerBarred, event_from_dict
+from laws.rulings import Remedy
+from laws.state import Phase
+from tests.laws.bridge_table import MIXED, calls, feed, said, table
+
+N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
+
+
+def call(seat: Seat, text: str) -> CallMade:
+    return CallMade(seat, event_from_dict({"type": "call", "seat": "N", "call": text}).call)  # type: ignore[attr-defined]
+
+
+def test_BP_17_calls_go_round_from_the_dealer() -> None:
+    eng = table()
+    assert feed(eng, *calls(N, "1S pass 2S pass")) == []
+    a = eng.state.deal.bridge.auction  # type: ignore[union-attr]
+    assert [c.seat for c in a.calls] == [N, E, S, W] and a.turn is N
+
+
+def test_BP_17_a_call_before_the_deal_has_ended_is_not_ruled() -> None:
+    eng = LawEngine("contract-bridge")
+    assert eng.feed(CallMade(N, "1S")) == [] and eng.ignored == 1  # the forming phase: journaled, ignored
+
+
+def test_BP_22_the_contract_and_the_declarer_first_to_name_the_strain() -> None:
+    eng = table()
+    rulings = feed(eng, *calls(N, "1H pass 1S pass 2S pass pass pass"))
+    assert said(rulings) == [("contract", "BP-22")]
+    x = rulings[0].extra
+    # South named spades first for North-South, so South declares and West leads.
+    assert (x["contract"], x["declarer"], x["dummy"], x["opening_leader"]) == ("2S", "S", "N", "W")
+    assert eng.state.phase is Phase.AUCTION and rulings[0].remedy is Remedy.CONTRACT
+    assert not rulings[0].is_irregularity
+
+
+def test_BP_22_doubled_and_redoubled_contract() -> None:
+    eng = table()
+    x = feed(eng, *calls(N, "1S double redouble pass pass pass"))[0].extra
+    assert x["contract"] == "1SXX" and x["declarer"] == "N"
+
+
+def test_BP_22_four_passes_pass_the_deal_out() -> None:
+    eng = table()
+    rulings = feed(eng, *calls(N, "pass pass pass pass"))
+    assert said(rulings) == [("contract", "BP-22")]
+    assert rulings[0].extra["passed_out"] is True and rulings[0].dealer is E
+    assert eng.state.phase is Phase.SHUFFLE and eng.state.next_dealer is E
+    assert eng.state.game_state["score"].snapshot()["hands"] == 0      # rubber: no score
+    assert eng.feed(CallMade(N, "1S")) == [] and eng.ignored == 1       # nothing more to call
+
+
+def test_BP_27_insufficient_bid_waits_for_the_next_player() -> None:
+    eng = table()
+    feed(eng, CallMade(N, "1S"))
+    [r] = feed(eng, CallMade(E, "1H"))
+    assert (r.remedy, r.clause, r.seat) == (Remedy.ATTENTION, "BP-27", S)   # South may accept
+    assert r.extra["options"] == ["accept", "lowest_sufficient", "comparable", "other"]
+    assert {"code": "lowest_sufficient", "call": "2H"}.items() <= r.extra["choices"][1].items()
+    assert r.law == "Duplicate Bridge, law 27" and "two hearts" in r.reason
+    a = eng.state.deal.bridge.auction  # type: ignore[union-attr]
+    assert [c.call.code for c in a.calls] == ["1S"] and a.turn is E   # nothing applied yet
+
+
+def test_BP_27_accepted_by_an_accept_entry() -> None:
+    eng = table()
+    feed(eng, CallMade(N, "1S"), CallMade(E, "1H"))
+    assert said(feed(eng, IrregularityAccepted(S))) == [("deal_stands", "BP-27")]
+    a = eng.state.deal.bridge.auction  # type: ignore[union-attr]
+    assert [c.call.code for c in a.calls] == ["1S", "1H"] and a.turn is S
+    assert feed(eng, CallMade(S, "1NT")) == []   # the accepted 1H is the bid to beat now (law 27A)
+
+
+def test_BP_27_accepted_by_calling_over_it() -> None:
+    eng = table()
+    feed(eng, CallMade(N, "1S"), CallMade(E, "1H"))
+    assert said(feed(eng, CallMade(S, "pass"))) == [("deal_stands", "BP-27")]
+    assert [c.call.code for c in eng.state.deal.bridge.auction.calls] == ["1S", "1H", "pass"]  # type: ignore[union-attr]
+
+
+def test_BP_27_the_lowest_sufficient_bid_brings_nothing_more() -> None:
+    eng = table()
+    feed(eng, CallMade(N, "1S"), CallMade(E, "1H"))
+    assert said(feed(eng, CallMade(E, "2H"))) == [("deal_stands", "BP-27")]   # cancelled, replaced
+    assert feed(eng, CallMade(S, "pass"), CallMade(W, "3H")) == []             # West is free to bid
+
+
+def test_BP_27_any_other_replacement_is_the_directors_then_his_bar() -> None:
+    eng2 = table()
+    feed(eng2, CallMade(N, "1S"), CallMade(E, "1H"))
+    [cancel, judge] = feed(eng2, CallMade(E, "3H"))   # not the lowest sufficient bid: comparable?
+    assert said([cancel, judge]) == [("deal_stands", "BP-27"), ("attention", "BP-27")]
+    assert judge.extra["options"] == ["comparable", "bar"] and judge.extra["bars"] == [["W", "rest"]]
+    [bar] = feed(eng2, PlayerBarred(W, "rest"))
+    assert (bar.remedy, bar.clause, bar.extra["bars"]) == (Remedy.PENALTY, "BP-27", [["W", "rest"]])
+    feed(eng2, CallMade(S, "pass"))
+    [r2] = feed(eng2, CallMade(W, "4H"))         # barred: must pass
+    assert (r2.clause, r2.extra["detail"]) == ("BP-35-36", "must_pass")
+
+
+def test_BP_28_32_call_out_of_rotation_cancelled_by_the_player_in_turn() -> None:
+    eng = table()
+    [r] = feed(eng, CallMade(E, "1H"))           # North deals and calls first
+    assert (r.clause, r.seat, r.extra["detail"]) == ("BP-28-32", S, "bid_at_rho")
+    rulings = feed(eng, CallMade(N, "1S"))       # North calls: not accepted
+    assert said(rulings) == [("deal_stands", "BP-28-32")]
+    assert said(feed(eng, CallMade(E, "2H"))) == [("attention", "BP-28-32")]   # not the same call
+    eng2 = table()
+    feed(eng2, CallMade(E, "1H"), CallMade(N, "pass"))
+    assert feed(eng2, CallMade(E, "1H")) == []   # the same call again: nothing more (law 31A)
+
+
+def test_BP_28_32_accepted_by_the_offenders_left_hand_opponent() -> None:
+    eng = table()
+    feed(eng, CallMade(E, "1H"))
+    assert said(feed(eng, CallMade(S, "pass"))) == [("deal_stands", "BP-28-32")]
+    a = eng.state.deal.bridge.auction  # type: ignore[union-attr]
+    assert [(c.seat, c.call.code) for c in a.calls] == [(E, "1H"), (S, "pass")]
+    assert a.calls[0].skipped == (N,) and a.turn is W
+
+
+def test_BP_28_32_pass_out_of_turn_bars_the_offender_once() -> None:
+    eng = table()
+    feed(eng, CallMade(E, "pass"))                          # at North's turn (East's RHO)
+    [r] = feed(eng, CallMade(N, "1S"))
+    assert (r.remedy, r.clause, r.extra["bars"]) == (Remedy.PENALTY, "BP-28-32", [["E", 1]])
+    [bad] = feed(eng, CallMade(E, "2H"))
+    assert (bad.clause, bad.extra["detail"]) == ("BP-35-36", "must_pass")
+
+
+def test_BP_28_32_change_of_call_is_the_directors() -> None:
+    eng = table()
+    feed(eng, CallMade(N, "1S"))
+    [r] = feed(eng, CallMade(N, "2S"))
+    assert (r.remedy, r.clause, r.extra["detail"], r.extra["options"]) == (
+        Remedy.ATTENTION, "BP-28-32", "change_of_call", ["change_of_call"])
+    assert [c.call.code for c in eng.state.deal.bridge.auction.calls] == ["1S"]  # type: ignore[union-attr]
+
+
+def test_BP_35_36_inadmissible_double_is_cancelled_and_bars_the_partner() -> None:
+    eng = table()
+    feed(eng, *calls(N, "1S pass"))
+    [r] = feed(eng, CallMade(S, "double"))       # South doubles his own side's bid
+    assert (r.remedy, r.clause, r.extra["detail"]) == (Remedy.PENALTY, "BP-35-36", "double_own_side")
+    assert r.extra["bars"] == [["N", "rest"]]
+    assert feed(eng, CallMade(S, "2S")) == []    # South calls again, legally
+    feed(eng, CallMade(W, "pass"))
+    assert said(feed(eng, CallMade(N, "4S"))) == [("penalty", "BP-35-36")]   # North must pass
+
+
+def test_BP_35_36_redouble_without_a_double() -> None:
+    eng = table()
+    feed(eng, *calls(N, "1S pass"))
+    [r] = feed(eng, CallMade(S, "redouble"))
+    assert r.extra["detail"] == "redouble_not_doubled"
+
+
+def test_BP_39_call_after_the_close_is_cancelled() -> None:
+    eng = table()
+    feed(eng, *calls(N, "1S pass pass pass"))
+    [quiet] = feed(eng, CallMade(E, "pass"))     # a defender's pass: nothing more
+    assert (quiet.remedy, quiet.clause) == (Remedy.DEAL_STANDS, "BP-39")
+    [loud] = feed(eng, CallMade(W, "2C"))        # a defender's bid: lead restrictions may follow
+    assert (loud.remedy, loud.clause) == (Remedy.ATTENTION, "BP-39")
+    assert eng.state.deal.bridge.play.contract.code == "1S"  # type: ignore[union-attr]
+
+
+def test_BP_bar_needs_an_irregularity_and_an_open_auction() -> None:
+    eng = table()
+    with pytest.raises(ValueError, match="no irregularity"):
+        eng.feed(PlayerBarred(S, 1))
+
+
+def test_accept_with_nothing_waiting_or_by_the_wrong_player_is_refused() -> None:
+    eng = table()
+    with pytest.raises(ValueError, match="no irregular call or card"):
+        eng.feed(IrregularityAccepted(S))
+    feed(eng, CallMade(N, "1S"), CallMade(E, "1H"))
+    with pytest.raises(ValueError, match="South may"):
+        eng.feed(IrregularityAccepted(W))
+    assert eng.state.deal.bridge.pending is not None   # type: ignore[union-attr]   nothing lost
+
+
+def test_a_card_while_the_auction_is_open_is_refused() -> None:
+    eng = table(MIXED)
+    feed(eng, CallMade(N, "1D"))
+    with pytest.raises(ValueError, match="auction has not closed"):
+        eng.feed(CardPlayed(E, MIXED[E][0]))
+    assert eng.state.deal.plays == []   # type: ignore[union-attr]
+
+
+def test_a_bridge_event_at_a_euchre_table_is_refused() -> None:
+    with pytest.raises(ValueError, match="plays Euchre"):
+        LawEngine("euchre").feed(CallMade(N, "1S"))
+
+
+def test_a_bid_above_seven_or_a_bad_call_is_malformed() -> None:
+    from laws.events import EventFormatError
+    for bad in ("8C", "0S", "X", "Pass", "1Z", 3):
+        with pytest.raises(EventFormatError):
+            event_from_dict({"type": "call", "seat": "N", "call": bad})
+    assert call(N, "3n").call == "3NT"
