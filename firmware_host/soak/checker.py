@@ -403,23 +403,30 @@ def _evening(record: Record, rows: list[tuple[int, str, dict[str, Any]]], f: Fin
         problem(f"{record.tracebacks} traceback(s) in the output of the soak's processes")
     if record.stopped == -9:
         problem("cardtable run did not stop within 20 s of SIGTERM (killed)")
-    failed_at: list[float] = []
-    for _, k, b in rows:
+    recovered: list[tuple[int, float]] = []   # (seq of the recovery note, when its failures began)
+    times: list[tuple[float, int]] = []       # (t, seq) of the events, in journal order
+    for seq, k, b in rows:
         if k == "note" and b.get("journal") == "recovered":
             f.recoveries += 1
             f.commit_failures += int(b.get("failed_commits") or 0)
-            failed_at.append(float(b.get("since") or 0.0))
-    # each lock must have failed a commit while it was held: the first failure of a recovery is noted as
-    # its ``since`` (a commit that waited out the busy timeout inside the lock, then failed); locks held
-    # one after the other make one episode of failures, with one recovery
+            recovered.append((seq, float(b.get("since") or 0.0)))
+        elif k == "event" and isinstance(b.get("t"), (int, float)):
+            times.append((float(b["t"]), seq))
+    # each lock must have failed a commit while it was held: some recovery noted after the journal's last
+    # event before the lock, whose failures began before the lock ended (the first failure of a recovery is its ``since``); locks held
+    # one after the other, or a lock inside a longer failure (a full disk), make one episode
     episodes: list[list[float]] = []
     for a, z in sorted(record.lock_windows):
         if episodes and a <= episodes[-1][1] + 2.0:
             episodes[-1][1] = max(episodes[-1][1], z)
         else:
             episodes.append([a, z])
-    idle = [(a, z) for a, z in episodes if not any(a <= t <= z + 1.0 for t in failed_at)]
-    f.locks_idle = len(idle) + max(0, record.locks - len(record.lock_windows))
+
+    def covered(a: float, z: float) -> bool:
+        before = max((seq for t, seq in times if t < a), default=0)  # the journal up to the lock
+        return any(seq > before and since <= z + 1.0 for seq, since in recovered)
+
+    f.locks_idle = sum(1 for a, z in episodes if not covered(a, z)) + max(0, record.locks - len(record.lock_windows))
     if f.locks_idle:
         problem(f"{f.locks_idle} of {record.locks} lock(s) held past the busy timeout failed no commit "
                 "(no recovery noted from a failure inside the lock)")
