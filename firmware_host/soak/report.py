@@ -48,6 +48,8 @@ def table(results: Sequence[Findings], seconds: float | None = None) -> str:
         add(row(f"  {k}", [f.faults.get(k, 0) for f in results]))
     add(row("locks past the busy timeout", [f.locks for f in results]))
     add(row("  commits that failed / recoveries", [f"{f.commit_failures}/{f.recoveries}" for f in results]))
+    add(row("  lock episodes failing a table commit", [f"{f.locks_failing}/{f.locks_failing + f.locks_idle}"
+                                                      for f in results]))
     add(row("cards the shoe sent", [f.cards_sent for f in results]))
     add(row("  after a deal stopped (no seat)", [f.strays for f in results]))
     add(row("  journaled to another seat", [f.cards_misseated for f in results]))

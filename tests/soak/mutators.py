@@ -410,7 +410,7 @@ MUTATORS: tuple[Mutation, ...] = (
     Mutation("a malformed line without its note", bad_line_without_note, lambda f: f.bad_lines_noted < f.bad_lines_sent),
     Mutation("a malformed line taken as an event", bad_line_taken_as_an_event,
              lambda f: f.bad_lines_noted < f.bad_lines_sent and f.director_extra),
-    Mutation("a lock that failed no commit", lock_failed_no_commit, lambda f: f.locks_idle),
+    Mutation("locks that failed no commit", lock_failed_no_commit, lambda f: f.locks_unproven),
     Mutation("the chain broken", chain_broken, lambda f: f.verified is False),
     Mutation("a deal started twice", deal_started_twice, lambda f: f.deal_starts != f.deals),
     Mutation("the penalty to the wrong side", penalty_to_the_wrong_side, lambda f: f.wrong_fields and f.score_wrong),
