@@ -114,9 +114,9 @@ DRAW = {"contract-bridge": [["Ann", "AS"], ["Bob", "KH"], ["Cy", "7D"], ["Di", "
 FIRST_DEALER = "N"
 GAMES = ("contract-bridge", "euchre")
 # Malformed lines the driver writes to the director's input (``bad_line``): each must be journaled as a
-# note naming the path and line, nothing else, and every line after it still read. Two more belong here
-# once the reader survives them (issue 20, "The table" 2: branch trust-inputs): a 5,000-digit integer and a
-# lone surrogate escape (``"\ud800"``); today the first stops the reader for good.
+# note naming the path and line, nothing else, and every line after it still read (issue 20, "The table" 2,
+# and issue 25: the reader survives a 5,000-digit integer, a lone surrogate escape and bytes that are not
+# UTF-8 as it survives the rest).
 BAD_LINES: tuple[str, ...] = (
     "this is not json",
     '{"type": "hand_count", "seat": "Q", "count": 13}',                   # a seat that is none
@@ -126,6 +126,8 @@ BAD_LINES: tuple[str, ...] = (
     '{"type": "result", "tricks": "seven"}',                              # a count that is not a number
     "[" * 50_000 + "]" * 50_000,                                          # nested past the parser's depth
     '{"type": "hand_count", "seat": "N", "count": 13, "note": "' + "x" * 70_000 + '"}',  # over 64 KiB
+    '{"type": "hand_count", "seat": "N", "count": ' + "7" * 5_000 + "}",  # an integer of 5,000 digits
+    '{"type": "leave", "name": "\\ud800"}',                              # a lone surrogate escape
 )
 
 

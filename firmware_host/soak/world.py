@@ -15,6 +15,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from firmware_host.shoe.simhw import Injection
@@ -29,7 +30,8 @@ REFUSED_CHOICE = {"seat": "N", "what": "call_card", "clause": "EU-46", "card": "
 
 class World:
     """Faults and restarts, for ``driver.GameRun`` (which provides ``s``, ``record``, ``shoe``, ``proc``,
-    ``club``, ``cam``, ``watch``, ``fifo``, ``stop``, ``data``, ``rng`` and the row and entry counters)."""
+    ``club``, ``cam``, ``watch``, ``fifo``, ``stop``, ``data``, ``rng``, the row and entry counters, and
+    ``_row``, its handler of each new journal row)."""
 
     s: Any
     record: Any
@@ -43,6 +45,7 @@ class World:
     data: Any
     rng: Any
     complete: int
+    _row: Callable[[int, str, dict[str, Any]], None]
     director_seen: int
     bad_seen: int
     by_command: set[int]
@@ -238,9 +241,6 @@ class World:
                 self.stop.wait(0.01)
                 continue
             data = data[n:]
-
-    def _row(self, seq: int, kind: str, body: dict[str, Any]) -> None:  # driver.GameRun's
-        raise NotImplementedError
 
 
 def _json(event: dict[str, Any]) -> str:
