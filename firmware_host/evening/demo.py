@@ -187,12 +187,12 @@ class DuplicateDemo:
         phases: dict[str, float] = {}
         self.check_out()
         setup = self.setup()
-        self.out.mkdir(parents=True, exist_ok=True)
-        records = self.out / "boards.pbn"
-        write_hand_records(records, setup.boards, event=setup.name, date=setup.date)
         room = BoardRoom({b.number: b for b in setup.boards}, per_table=self.movement.copies > 1)
         misboardings = choose_misboardings(room, self.movement, self.foul, self.rng,
                                            kinds=("swapped",) if self.deal == "shoe" else KINDS)
+        self.out.mkdir(parents=True, exist_ok=True)
+        records = self.out / "boards.pbn"
+        write_hand_records(records, setup.boards, event=setup.name, date=setup.date)
         session = Session.create(self.out / "session", setup, analyse=self.analyse)
         try:
             desk = SessionDesk(session)
