@@ -144,7 +144,8 @@ def choose_misboardings(room: BoardRoom, movement: Movement, count: int, rng: ra
                           if s.played and b in movement.boards_of(s.group)) for b in movement.boards()}
     boards = [b for b in movement.boards() if played_out(room.records[b].deal)]
     if count > len(boards):
-        raise ValueError(f"--foul {count}: only {len(boards)} boards of the session are played out")
+        raise ValueError(f"--foul {count}: only {len(boards)} of the session's boards would be played (on the others "
+                         "nobody holds an opening), so only they can be misboarded")
     # Boards that travel to a later round first: there the tables before the misboarding play it right.
     travel = [b for b in boards if room.per_table or len({r for r, _t in plays_of[b]}) > 1]
     chosen = rng.sample(travel, min(count, len(travel)))

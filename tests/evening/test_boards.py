@@ -91,7 +91,7 @@ def test_the_world_chooses_boards_that_are_played_out_and_travel_from_a_round_af
     for m in chosen:
         first = min(s.round for s in movement.seatings if s.played and m.board in movement.boards_of(s.group))
         assert m.from_round > first and m.table == 0
-    with pytest.raises(ValueError, match="--foul 8: only 7 boards of the session are played out"):
+    with pytest.raises(ValueError, match="--foul 8: only 7 of the session's boards would be played"):
         choose_misboardings(BoardRoom(recs), movement, 8, random.Random(2))
 
 
