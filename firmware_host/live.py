@@ -208,8 +208,14 @@ class Table:
         self.journal.close()
 
 
-def build_table(cfg: Config, *, display: Any | None = None) -> Table:
+def build_table(cfg: Config, *, display: Any | None = None, synchronous: str = "FULL") -> Table:
     """Open every device the configuration names and wire them to a controller.
+
+    Args:
+        cfg: the checked configuration.
+        display: the terminal display, if any.
+        synchronous: the journal's SQLite ``synchronous``: ``FULL`` (a table's: survives power loss) or
+            ``NORMAL`` (survives a crash; the duplicate demo's simulated tables).
 
     Raises:
         firmware_host.devices.panel.PanelError, firmware_host.records.journal.JournalError,
@@ -219,7 +225,7 @@ def build_table(cfg: Config, *, display: Any | None = None) -> Table:
     from firmware_host.devices.panel_retry import RetryingPanel
 
     cfg.table.data_dir.mkdir(parents=True, exist_ok=True)
-    journal = Journal.open(cfg.table.data_dir)
+    journal = Journal.open(cfg.table.data_dir, synchronous=synchronous)
     use_lgpio_folder(cfg.table.data_dir)  # before lgpio is first imported
     # A pin backend that cannot start is the panel offline (retried), not a configuration error.
     panel = RetryingPanel(lambda: Panel(cfg.pins, make_pin_factory(cfg.pins.factory), time.monotonic),
