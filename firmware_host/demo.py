@@ -478,4 +478,6 @@ def run_demo(out: Path, seed: int = 7, camera: bool = True, quick: bool = False)
     for line in summary:
         print(line)
     print(f"journals and PBN in {out} ({time.monotonic() - t0:.1f} s)")
+    print("A whole duplicate evening of such tables, on a local broker (needs mosquitto): cardtable duplicate "
+          "demo --tables 8 --boards 24 --movement mitchell --foul 2 --out DIR")
     return 0

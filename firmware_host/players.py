@@ -26,10 +26,17 @@ side suit. Declarer plays dummy's cards, which are played (and journaled) with d
 
 ``plan_hand(dealer, hands)`` gives the whole hand as data. The PBN's auction and play sections are the
 records' own: ``firmware_host.records.pbn`` rebuilds them from the journal.
+
+Players who stray (``plan_hand(dealer, hands, rng)``, the duplicate demo's): the same policy, but with
+``rng`` (the caller's ``random.Random``) the side placing the contract bids a level higher or lower one
+time in ``STRAY_BID`` (never below the bid before it, never past seven) and a player plays another legal
+card one time in ``STRAY_CARD``, so the tables of a duplicate session holding the same cards get different
+results, as a club's do. Every call and card is still judged legal by the models.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -47,6 +54,8 @@ LEVELS = {"major": ((37, 7), (33, 6), (25, 4), (23, 3), (20, 2)),
           "minor": ((37, 7), (33, 6), (29, 5), (23, 3), (20, 2)),
           "NT": ((37, 7), (33, 6), (25, 3), (23, 2), (20, 1))}
 _RANK = {r: len(RANKS) - i for i, r in enumerate(RANKS)}  # A=13 ... 2=1
+STRAY_BID = 5    # straying players: one placing bid in five a level off
+STRAY_CARD = 10  # straying players: one card in ten another legal card
 
 
 def hcp(cards: Iterable[Card]) -> int:
@@ -166,12 +175,26 @@ class HandPlan:
         return None if c is None else f"{c.level}{c.strain}{'X' * c.doubled}"
 
 
-def plan_hand(dealer: Seat, hands: dict[Seat, list[Card]]) -> HandPlan:
-    """The whole hand the simulated players make of this deal (the four hands of 13 cards)."""
+def _stray_call(auction: Auction, call: Call, rng: random.Random) -> Call:
+    """A placing bid a level off, one time in ``STRAY_BID`` (still sufficient, at most seven)."""
+    last = auction.last_bid
+    if not call.is_bid or last is None or rng.randrange(STRAY_BID):
+        return call
+    level = call.level + rng.choice((-1, 1))
+    if not 1 <= level <= 7:
+        return call
+    other = bid(level, call.strain)
+    return other if other.rank > last.call.rank else call
+
+
+def plan_hand(dealer: Seat, hands: dict[Seat, list[Card]], rng: random.Random | None = None) -> HandPlan:
+    """The whole hand the simulated players make of this deal (the four hands of 13 cards); with ``rng``,
+    players who now and then stray from the policy (see the module docstring)."""
     auction = Auction(dealer)
     while auction.turn is not None:
         seat = auction.turn
-        auction.add(seat, choose_call(auction, seat, hands))
+        call = choose_call(auction, seat, hands)
+        auction.add(seat, call if rng is None else _stray_call(auction, call, rng))
     calls = tuple((c.seat, c.call) for c in auction.calls)
     contract, declarer = auction.contract(), auction.declarer
     if contract is None or declarer is None:
@@ -181,6 +204,8 @@ def plan_hand(dealer: Seat, hands: dict[Seat, list[Card]]) -> HandPlan:
     while play.turn is not None:
         seat = play.turn
         card = choose_card(play, seat)
+        if rng is not None and not rng.randrange(STRAY_CARD):
+            card = rng.choice(sorted(play.legal_cards(seat) or [card]))
         play.play(seat, card)
         plays.append((seat, card))
     return HandPlan(calls, contract, declarer, tuple(plays), play.result().declarer_tricks)

@@ -26,6 +26,7 @@ BENCHES: dict[str, str] = {
     "soak": "firmware_host.bench.soak:run",
     "duplicate": "firmware_host.bench.duplicate:run",
     "duplicate-live": "firmware_host.bench.duplicate_live:run",
+    "duplicate-demo": "firmware_host.bench.duplicate_demo:run",
 }
 
 

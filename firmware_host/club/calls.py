@@ -43,6 +43,7 @@ RULE: dict[Remedy, tuple[bool, str]] = {
     Remedy.GAME_WON: (False, "the ordinary course: a game"),
     Remedy.RUBBER_WON: (False, "the ordinary course: a rubber"),
     Remedy.CONTRACT: (False, "the ordinary course: the auction ended in a contract"),
+    Remedy.CHECKED: (False, "the ordinary course: a duplicate board checked card by card against its record"),
 }
 
 

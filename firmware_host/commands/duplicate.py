@@ -8,8 +8,10 @@
 * ``show --session DIR``: the session as it stands (progress, then every traveller and the ranking).
 * ``export --session DIR --format pbn|usebio|html --out FILE``: the results.
 * ``demo --tables N --boards M --movement mitchell|howell|barometer --out DIR [--foul K] [--seed S]``: a
-  whole simulated session through a local broker, leaving ``DIR/results.pbn``, ``DIR/results.xml`` and
-  ``DIR/results.html``.
+  whole simulated session through a local broker and real duplicate tables with simulated people
+  (``firmware_host.evening``), leaving ``DIR/results.pbn``, ``DIR/results.xml`` and ``DIR/results.html``,
+  the hand records ``DIR/boards.pbn`` and every table's journal in ``DIR/tables/<id>/``. It prints where
+  each misboarded board was found; exit status 1 when the tables' fouls do not check out.
 
 Anything that cannot be done gives one line on standard error naming what and where, and exit status 2;
 no traceback.
@@ -57,7 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     e.add_argument("--out", required=True, metavar="FILE")
     e.set_defaults(func=_guarded(_export))
 
-    d = verbs.add_parser("demo", help="a simulated session through a local broker, with its results")
+    d = verbs.add_parser("demo", help="a simulated session of real tables through a local broker, with its results")
     d.add_argument("--tables", type=int, required=True)
     d.add_argument("--boards", type=int, required=True)
     d.add_argument("--movement", choices=("mitchell", "howell", "barometer"), default="mitchell")
@@ -165,18 +167,27 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from firmware_host.club.duplicate_demo import DuplicateDemo
+    from firmware_host.evening.demo import DuplicateDemo
     from laws.scoring import Method
 
     demo = DuplicateDemo(args.out, args.tables, args.boards, args.movement, foul=args.foul, seed=args.seed,
                          method=Method(args.method))
-    print(f"{demo.movement.name}: {len(demo.movement.boards())} boards, {demo.movement.rounds} rounds; seed {demo.seed}",
-          flush=True)
+    how = "each table's shoe deals its copy" if demo.deal == "shoe" else "physical boards"
+    print(f"{demo.movement.name}: {len(demo.movement.boards())} boards, {demo.movement.rounds} rounds; seed {demo.seed}; "
+          f"{demo.movement.tables} real tables ({how})", flush=True)
     result = demo.run()
-    print(f"{result.results} records taken, {result.refused} refused, in {result.seconds:.1f} s")
+    print(f"{result.results} records taken, {result.refused} refused, in {result.seconds:.1f} s "
+          f"({result.inputs} inputs from the people at the tables)")
+    print("  " + ", ".join(f"{name} {secs:.1f} s" for name, secs in result.phases.items()))
     for m in result.misboardings:
-        where = f"table {m.table}'s copy" if m.table else "the travelling copy"
-        print(f"misboarded: board {m.board}, {where} from round {m.from_round} ({m.moved} and {m.back} swapped)")
+        print(f"misboarded: {m.words()}")
+    for f in result.found:
+        print(f"foul ruled: {f.words()}")
+    for problem in result.problems:
+        print(f"problem: {problem}")
+    if not result.problems:
+        print(f"fouls: {len(result.found)} ruled, each at its first card against the record; no false alarm")
     for fmt, path in result.files.items():
         print(f"{fmt}: {path}")
-    return 0
+    print(f"tables' journals: {result.out / 'tables'}; hand records: {result.out / 'boards.pbn'}")
+    return 1 if result.problems else 0

@@ -69,6 +69,11 @@ _PLAYER = {Seat.N: "north", Seat.E: "east", Seat.S: "south", Seat.W: "west"}
 _DENOM = {"NT": "nt", "S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
+# DDS keeps its work in the library's own memory: two solves at once in one process corrupt each other
+# (its "Sum n is not four", then a crash), as two sessions' analysers in one process would. One at a time.
+_SOLVER = threading.Lock()
+
+
 def _endplay() -> Any:
     try:
         import endplay.dds as dds
@@ -88,13 +93,15 @@ def analyse(boards: Sequence[Board]) -> list[Analysis]:
     if not boards:
         return []
     dds, types = _endplay()
-    try:
-        tables = list(dds.calc_all_tables([types.Deal(b.deal.pbn()) for b in boards]))
-    except Exception as exc:  # a DDSError names the fault, not the board
-        raise AnalysisError(f"boards {boards[0].number}-{boards[-1].number}: the solver failed ({exc})") from None
+    with _SOLVER:
+        try:
+            tables = list(dds.calc_all_tables([types.Deal(b.deal.pbn()) for b in boards]))
+        except Exception as exc:  # a DDSError names the fault, not the board
+            raise AnalysisError(f"boards {boards[0].number}-{boards[-1].number}: the solver failed ({exc})") from None
+        pars = [dds.par(table, getattr(types.Vul, _VUL[b.vulnerability]), getattr(types.Player, _PLAYER[b.dealer]))
+                for b, table in zip(boards, tables)]
     out = []
-    for b, table in zip(boards, tables):
-        par = dds.par(table, getattr(types.Vul, _VUL[b.vulnerability]), getattr(types.Player, _PLAYER[b.dealer]))
+    for b, table, par in zip(boards, tables, pars):
         tricks = {seat: {strain: int(table[getattr(types.Player, _PLAYER[seat]), getattr(types.Denom, _DENOM[strain])])
                          for strain in STRAINS} for seat in Seat}
         out.append(Analysis(b.number, tricks, int(par.score), tuple(_contract(c) for c in par)))

@@ -21,11 +21,11 @@ from firmware_host.club.auth import hash_password
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
 from firmware_host.club.browser import chromium, missing
 from firmware_host.club.publisher import MqttPublisher
-from firmware_host.club.simduplicate import BoardRoom, SimDuplicateTable
 from firmware_host.config import MqttConfig
 from firmware_host.duplicate.desk import SessionDesk
 from firmware_host.duplicate.session import Session
 from firmware_host.records.journal import Journal
+from tests.club.simduplicate import BoardRoom, SimDuplicateTable
 from tests.duplicate.sessionkit import make_setup
 
 from .conftest import _need

@@ -16,12 +16,12 @@ import pytest
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 from firmware_host.club.duplicate_service import SessionService
 from firmware_host.club.publisher import MqttPublisher
-from firmware_host.club.simduplicate import BoardRoom, SimDuplicateTable
 from firmware_host.config import MqttConfig
 from firmware_host.duplicate.desk import SessionDesk
 from firmware_host.duplicate.link import seating_topic
 from firmware_host.duplicate.session import Session
 from firmware_host.records.journal import Journal
+from tests.club.simduplicate import BoardRoom, SimDuplicateTable
 from tests.duplicate.sessionkit import make_setup
 
 from .conftest import _need, mqtt_client
@@ -144,7 +144,7 @@ class _Wire:
 
 
 def test_a_table_sends_again_a_result_its_seating_does_not_answer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import firmware_host.club.simduplicate as sim
+    import tests.club.simduplicate as sim
 
     setup = make_setup(SPEC)
     wire = _Wire()

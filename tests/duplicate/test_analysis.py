@@ -34,3 +34,32 @@ def test_the_analyser_works_in_the_background() -> None:
     an = Analyser([SUITS, EAST_WEST]).start()
     assert an.all(timeout=60).keys() == {1, 2}
     assert an.ready and an.get(1) is not None and an.get(7) is None and an.problem is None
+
+
+TWO_AT_ONCE = """
+import random, threading
+from laws.cards import SEATS
+from laws.duplicate.deal import Board, Deal
+from firmware_host.duplicate.analysis import Analyser, analyse
+rng = random.Random(3)
+boards = []
+for n in range(1, 13):
+    seats = [SEATS[k % 4] for k in range(52)]
+    rng.shuffle(seats)
+    boards.append(Board.numbered(n, Deal(tuple(seats))))
+alone = {a.number: a for a in analyse(boards)}
+both = [Analyser(boards).start(), Analyser(boards).start()]
+assert all(an.all(timeout=120) == alone and an.problem is None for an in both)
+print("same")
+"""
+
+
+def test_two_sessions_analysers_in_one_process_take_turns_at_the_solver() -> None:
+    """DDS is not safe for two solves at once (on main: its "Sum n is not four", then a crash); two
+    sessions' analysers in one process (the duplicate demo's, one after another in the tests) take turns.
+    Run in a process of its own: a crash must fail this test, not stop the suite."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", TWO_AT_ONCE], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "same", (proc.returncode, proc.stdout[-300:], proc.stderr[-300:])

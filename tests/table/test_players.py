@@ -113,10 +113,11 @@ def _tricks(plays: list[tuple[Seat, Card]], hands: dict[Seat, list[Card]], trump
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 10_000), st.sampled_from(list(Seat)))
-def test_every_hand_is_one_the_cards_allow(seed: int, dealer: Seat) -> None:
+@given(st.integers(0, 10_000), st.sampled_from(list(Seat)), st.one_of(st.none(), st.integers(0, 2**31)))
+def test_every_hand_is_one_the_cards_allow(seed: int, dealer: Seat, stray: int | None) -> None:
+    """Also for players who stray (``rng``): every call and card still one the laws allow."""
     hands = deal_of(seed)
-    plan = plan_hand(dealer, hands)
+    plan = plan_hand(dealer, hands, None if stray is None else random.Random(stray))
     calls = list(plan.calls)
     assert [s for s, _ in calls] == [clockwise_from(dealer)[i % 4] for i in range(len(calls))]
     trailing = len(calls) - max((i for i, (_, c) in enumerate(calls) if c.is_bid), default=-1) - 1
@@ -132,6 +133,18 @@ def test_every_hand_is_one_the_cards_allow(seed: int, dealer: Seat) -> None:
     assert (plan.contract.level, plan.contract.strain, plan.contract.doubled) == (last.level, last.strain, 0)
     trump = None if last.strain == "NT" else last.strain
     assert plan.tricks == _tricks(list(plan.plays), hands, trump, declarer.left, declarer)
+
+
+def test_players_who_stray_get_different_results_from_the_same_cards_and_repeat_with_their_seed() -> None:
+    """The duplicate demo's tables hold the same cards: without straying every table would score the same."""
+    hands = deal_of(11)
+    steady = plan_hand(Seat.N, hands)
+    assert plan_hand(Seat.N, hands) == steady                                     # the policy alone: one hand
+    strayed = [plan_hand(Seat.N, hands, random.Random(k)) for k in range(40)]
+    assert plan_hand(Seat.N, hands, random.Random(7)) == strayed[7]               # repeated by its seed
+    assert len({(p.contract, p.tricks) for p in strayed}) >= 3
+    assert sum(p.plays != steady.plays for p in strayed) >= 30                    # one card in ten strays
+    assert any(p.contract != steady.contract for p in strayed)                    # one placing bid in five
 
 
 def test_the_independent_check_can_fail() -> None:

@@ -1,11 +1,11 @@
-"""Simulated duplicate tables: each plays the boards its seating gives it and publishes each confirmed
-result through a real journal and a real ``MqttPublisher`` (outbox, at-least-once), as the duplicate
-table of issue 23 will. Used by ``cardtable duplicate demo``, the tests and the benchmark, so the
-session's side is tested end to end through a real broker without the real table's code.
+"""Simulated duplicate tables for the tests of the session's side alone: each plays the boards its seating
+gives it and publishes each confirmed result through a real journal and a real ``MqttPublisher`` (outbox,
+at-least-once), without a table's controller or law engine: the results and fouls are made up here
+(``duplicate.simplay``). The tests of the session's link and of the director's and tables' pages use them
+to drive the session end to end through a real broker cheaply. ``cardtable duplicate demo`` no longer does:
+its tables are real (``firmware_host.evening``).
 
-The table side is one replaceable part: :class:`DuplicateTable` is what the demo needs of a table
-(``start``, ``step``, ``stop``, ``table``); :class:`SimDuplicateTable` is the simulated one, and the demo
-takes any factory that makes tables with that shape.
+:class:`DuplicateTable` is what such a test needs of a table (``start``, ``step``, ``stop``, ``table``).
 
 The boards in the room are :class:`BoardRoom`: the copies the tables play from. A copy can be misboarded
 from some round on (:meth:`BoardRoom.misboard`: two cards swapped between two pockets); a table playing
@@ -182,35 +182,3 @@ class SimDuplicateTable:
         self.unanswered[(s["round"], number)] = (body, time.monotonic())
         self.sent += 1
         return True
-
-
-class TablePacer:
-    """Steps the tables in turn on one thread, ``pause`` seconds between two boards of a table."""
-
-    def __init__(self, tables: list[Any], pause: float = 0.0) -> None:
-        self.tables = tables
-        self.pause = pause
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.failures = 0
-
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="duplicate-tables", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(10)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            busy = False
-            for t in self.tables:
-                try:
-                    busy = t.step() or busy
-                except Exception:
-                    self.failures += 1
-                    log.exception("simulated duplicate table %s failed", getattr(t, "table", "?"))
-            if self._stop.wait(self.pause if busy else 0.02):
-                return
