@@ -63,9 +63,21 @@ class ShoeProcedure:
     def _shoe_progress(self) -> None:
         """Controller thread, after a shoe message is committed or the shoe comes online: a deal held back
         goes out once the link has caught up (and only if the journal still says the pack is cut)."""
-        if self.start_waiting and getattr(self.link, "caught_up", True):
+        if self.start_waiting and self._settled():
             self.start_waiting = False
             self.on_phase(self.ctl.engine.state.phase, self.ctl.engine)
+
+    def _settled(self) -> bool:
+        """The journal holds all the shoe has said: the link has caught up with the shoe's past, and every
+        message it delivered has been committed (the controller reached its ``AckPoint``). Caught up alone
+        is not enough while the journal lags behind (a stall): the shoe's past may be delivered and not yet
+        in the table's state. A link without a ring (the scanner) always is."""
+        if not getattr(self.link, "caught_up", True):
+            return False
+        delivered = getattr(self.link, "delivered", 0)
+        done = self.ctl.shoe_committed or self.ctl.shoe_mark
+        return delivered <= 0 or (done is not None and done[0] == getattr(self.link, "boot_id", done[0])
+                                  and done[1] >= delivered)
 
     def journal_fault(self, error: str | None) -> None:
         """Pause the deal while the journal cannot take its cards (the shoe holds only so many
@@ -115,9 +127,10 @@ class ShoeProcedure:
         if phase == Phase.CUT:
             pack, number = self.ctl.loaded_pack, state.deals_started + 1
             if pack is not None and self.started_for != number:
-                if not getattr(self.link, "caught_up", True):
+                if not self._settled():
                     # A restarted host (or a link back after a cut) may not have seen yet a deal the
-                    # shoe dealt meanwhile, still in its ring: starting one now would deal the next pack.
+                    # shoe dealt meanwhile, still in its ring, or may have it delivered and not yet
+                    # committed (a stalled journal): starting one now would deal the next pack.
                     self.start_waiting = True
                     return
                 self.started_for = self.dealing_number = number

@@ -1,7 +1,10 @@
 """``cardtable bench soak``: the long evening (at least 500 deals and 100 faults), with its timings.
 
-``--quick`` plays a short one (for smoke tests). The club broker is on (with broker outages among the
-faults) when Mosquitto is installed. Exit status 1 when an invariant fails.
+``--quick`` plays a short one (for smoke tests). The club broker is on (with broker outages and the
+dashboard's commands among the faults) when Mosquitto is installed. Among the faults: locks held past
+the journal's busy timeout (commits really fail), malformed lines on the director's input, kills,
+stalls, a full disk, the shoe unplugged, camera and broker outages, jams and line noise. Exit status 1
+when an invariant fails.
 """
 
 from __future__ import annotations
@@ -43,7 +46,14 @@ def run(args: argparse.Namespace) -> int:
             "games": {f.game: {"deals": f.deals, "hands_scored": f.results, "rubbers": f.rubbers,
                                "irregularities": f.mistakes_injected, "rulings_expected": f.rulings_expected,
                                "rulings_got": f.rulings_got, "false_rulings": f.false_rulings,
-                               "missed_rulings": f.missed_rulings, "events_lost": f.events_lost,
+                               "missed_rulings": f.missed_rulings, "wrong_fields": f.wrong_fields,
+                               "score_wrong": f.score_wrong, "events_lost": f.events_lost,
+                               "cards_misseated": f.cards_misseated, "dealers_wrong": f.dealers_wrong,
+                               "deal_ends_wrong": f.deal_ends_wrong, "lamp_problems": f.lamp_problems,
+                               "commands": f.commands_sent, "commands_wrong": f.commands_wrong,
+                               "bad_lines": f.bad_lines_sent, "bad_lines_noted": f.bad_lines_noted,
+                               "locks": f.locks, "commit_failures": f.commit_failures,
+                               "tracebacks": f.tracebacks, "exits": f.exits,
                                "faults": dict(f.faults), "verified": f.verified, "problems": f.problems,
                                "notes": f.notes} for f in results}}}, indent=1))
     else:

@@ -128,7 +128,16 @@ def connect_writer(p: Path, synchronous: str, create: bool) -> sqlite3.Connectio
         cols = [r[1] for r in conn.execute("PRAGMA table_info(journal)")]
         if cols != ["seq", "t", "kind", "body", "prev_hash", "hash"]:
             raise JournalError(f"{p}: table 'journal' has columns {cols}, not a cardtable journal")
-        conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+        if conn.execute("SELECT 1 FROM meta WHERE key = 'schema'").fetchone() is None:
+            # only a new journal is written to here: opening one that exists takes no write lock, so a
+            # lock another process holds is met (and held, docs/ordering.md) by the first real commit
+            conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise JournalError(f"{p}: locked by another process for longer than SQLite's 10 s busy "
+                               "timeout; not opened") from None
+        raise JournalError(f"{p}: not a readable journal database ({exc})") from None
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         conn.close()
         raise JournalError(f"{p}: not a readable journal database ({exc})") from None

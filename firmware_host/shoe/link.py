@@ -61,6 +61,11 @@ class ShoeLink(PortWorker):
         return self.session.caught_up
 
     @property
+    def delivered(self) -> int:
+        """The number of the last message delivered (0: none yet)."""
+        return self.session.expected - 1
+
+    @property
     def can_deal_boards(self) -> bool | None:
         """Whether the shoe deals boards (protocol 1.2 with the board capability); None until its first
         HELLO. A host that sends a DEAL_BOARD to a shoe that cannot hears "this shoe cannot deal boards"

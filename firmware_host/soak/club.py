@@ -4,6 +4,10 @@ stands for the dashboard, counting every ruling the way the dashboard does (one 
 The broker keeps sessions across restarts (persistence on) and the subscriber's session is persistent
 (QoS 1, a fixed client id), so a ruling published while the subscriber reconnects waits for it; a broker
 outage is a fault (``broker``): Mosquitto is stopped and started again on the same port.
+
+The same client sends the director's commands (``command``) exactly as the dashboard publishes them
+(``firmware_host/club/dashboard.py``: ``Dashboard._send``): ``cardtable/<table>/command/<kind>``, QoS 1,
+``{"table", "by", "t", "id", ...}`` with a fresh 16-hex-digit id, from the dashboard's login.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import json
 import secrets
 import threading
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -61,6 +66,12 @@ class Club:
         with self._lock:
             self.seqs[seq] += 1
 
+    def command(self, kind: str, fields: dict[str, Any]) -> str:
+        """Publish one director's command to the table as the dashboard does; returns its id."""
+        cid = secrets.token_hex(8)
+        body = {"table": self.table, "by": "soak", "t": time.time(), "id": cid, **fields}
+        self.client.publish(f"cardtable/{self.table}/command/{kind}", json.dumps(body), qos=1)
+        return cid
 
     def received(self) -> set[int]:
         with self._lock:

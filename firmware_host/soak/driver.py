@@ -6,15 +6,20 @@ connection, reads only) and keeps a replica law engine fed with the journaled ev
 hand is over and what each player holds. It enters the play through ``cardtable run --events`` (a FIFO),
 presses seat buttons on the shoe, and records what physically happened (``checker.Record``).
 
-After a ``kill -9`` the driver starts the process again, as systemd would. The shoe's messages the dead
-process never committed come again by the shoe protocol's own acknowledgements; the director's entries
-it never journaled are entered again (a person at the table sees they did not register), from the first
-one missing at the end of the journal — a hole in the middle is never mended, so the checker sees it.
+After a ``kill -9`` the driver starts the process again, as systemd would (``world.World``). The shoe's
+messages the dead process never committed come again by the shoe protocol's own acknowledgements; the
+director's entries it never journaled are entered again (a person at the table sees they did not
+register), from the first one missing at the end of the journal — a hole in the middle is never mended,
+so the checker sees it. With the club broker, some entries go the dashboard's way instead
+(``DASHBOARD_SHARE`` of the bridge results, euchre trumps ordered up and missing-card searches, as
+``command/result``, ``command/bid``, ``command/search``); those the broker delivers again itself.
+
+The record keeps what the soak knows and the table does not decide: each card's seat and each deal's
+dealer as the shoe dealt them, the seats each mistake concerns, the result entered for each hand.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
@@ -28,19 +33,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_host.shoe.simhw import Injection
 from firmware_host.soak import faults as fx
-from firmware_host.soak.checker import DealRecord, Record
 from firmware_host.soak.player import bridge_hand, euchre_hand
-from firmware_host.soak.rig import ROOT, JournalWatch, RunProcess, SoakShoe, all_rows, table_config, table_id
-from firmware_host.soak.schedule import DRAW, NOISE_KINDS, SHOE_KINDS, Dealt, Fault, Schedule
+from firmware_host.soak.record import DealRecord, Dealt, Record, bad_line_note
+from firmware_host.soak.rig import (
+    ROOT,
+    JournalWatch,
+    RunProcess,
+    SoakShoe,
+    all_rows,
+    table_config,
+    table_id,
+    tracebacks_in,
+)
+from firmware_host.soak.schedule import DRAW, SHOE_KINDS, Schedule
+from firmware_host.soak.world import World
 from laws.cards import Seat
 from laws.engine import LawEngine
 from laws.events import event_from_dict
 from laws.state import Phase
 
 log = logging.getLogger(__name__)
-RESTART_SEC = 0.5  # after an exit nobody asked for (the unit says 2 s; the soak does not wait that long)
+DASHBOARD_SHARE = 0.3  # of the entries that can go the dashboard's way, with a broker
 
 
 @dataclass(frozen=True)
@@ -56,7 +70,7 @@ class Options:
     rubbers: int = 0             # stop a game once this many rubbers are won (0: play every deal)
 
 
-class GameRun:
+class GameRun(World):
     """One game's evening: ``run()`` plays the schedule and returns the driver's record."""
 
     def __init__(self, schedule: Schedule, workdir: Path, opts: Options = Options()) -> None:
@@ -76,20 +90,22 @@ class GameRun:
         self.director_seen = 0
         self.presses_seen = 0
         self.cards_seen = 0
+        self.bad_seen = 0                        # malformed lines the journal has a note for
         self.acted: set[int] = set()
         self.applied: dict[int, list[str]] = {}
+        self.facts: dict[int, dict[str, str]] = {}   # deal -> the seats its mistake concerns
+        self.results: dict[int, dict[str, Any]] = {}  # deal -> the result entered for its hand
+        self.by_command: set[int] = set()        # indices of ``record.director`` sent as dashboard commands
         self.steps: deque[tuple[str, Any]] = deque()
         self.waiting: Any = None
-        self.pending = sorted(schedule.faults, key=lambda f: (f.deal, f.delay))
-        self.active: list[threading.Thread] = []
         self.stop = threading.Event()
-        self.disk = fx.SmallDisk(self.data)
-        self.disk_ok = False
         self.club: Any = None
         self.cam: Any = None
         self.ruling_seqs: set[int] = set()
         self.online: dict[str, bool] = {}  # devices as the journal last said
         self.rubbers = 0
+        self.own_errors: list[str] = []    # tracebacks of the soak's own threads
+        self._world_init()
 
     # -- the evening ------------------------------------------------------------------------------
 
@@ -105,7 +121,7 @@ class GameRun:
                              gap_ms=self.opts.gap_ms, directory=str(self.dir))
         self._inject()
         fifo = self.dir / "director.fifo"
-        with contextlib.suppress(FileNotFoundError):
+        if fifo.exists():
             fifo.unlink()
         os.mkfifo(fifo)
         self.fifo = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)  # never blocks, and outlives every reader
@@ -116,7 +132,7 @@ class GameRun:
 
             self.cam = StreamCamera()
             self.cam.start()
-            self.cam_outage = fx.Outage(self.cam.stop, self.cam.start)
+            self.cam_outage = fx.Outage(self.cam.stop, self.cam.start, self.physical)
             camera = self.cam.url
         config = table_config(self.dir, self.data, port, self.s.game, camera)
         if self.opts.broker:
@@ -124,18 +140,37 @@ class GameRun:
 
             self.club = Club(self.dir, table_id(self.s.game))
             self.club.start()
-            self.broker_outage = fx.Outage(self.club.broker.stop, self.club.broker.start)
+            self.broker_outage = fx.Outage(self._broker_off, self._broker_on, self.physical)
             config.write_text(config.read_text() + self.club.config())
         self.proc = RunProcess(config, fifo, self.dir)
         self.watch = JournalWatch(self.data / "journal.sqlite3")
+        hook = threading.excepthook
+
+        def own(args: threading.ExceptHookArgs) -> None:  # the soak's own threads: a traceback counts
+            import traceback
+
+            self.own_errors.append("".join(traceback.format_exception(args.exc_type, args.exc_value,
+                                                                      args.exc_traceback)))
+            hook(args)
+
+        threading.excepthook = own
         self.proc.start()
         # the players draw for the table first; then the dealer puts the first pack in the shoe
         self.steps += [("send", [{"type": "draw", "cuts": DRAW[self.s.game]}]), ("first_pack", None)]
         try:
             self._loop()
         finally:
+            threading.excepthook = hook
             self._finish()
         return self.record
+
+    def _broker_off(self) -> None:
+        self.broker_down = True
+        self.club.broker.stop()
+
+    def _broker_on(self) -> None:
+        self.club.broker.start()
+        self.broker_down = False
 
     def _loop(self) -> None:
         last = time.monotonic()
@@ -152,8 +187,7 @@ class GameRun:
             self._step()
             if self._done():
                 return
-            busy = any(t.is_alive() for t in self.active)
-            if busy:
+            if self._busy():
                 last = now
             elif now - last > self.opts.idle_timeout:
                 d = self.replica.state.deal
@@ -174,6 +208,8 @@ class GameRun:
                     self.shoe.last_deal = min(self.shoe.last_deal, self.shoe.deals)  # no more packs
         if kind == "note" and isinstance(body.get("device"), str) and "online" in body:
             self.online[body["device"]] = bool(body["online"])
+        if kind == "note" and bad_line_note(body):
+            self.bad_seen += 1
         if kind != "event" or body.get("type") == "game":
             return
         typ, src = body.get("type"), body.get("src")
@@ -193,15 +229,6 @@ class GameRun:
 
     # -- the people ---------------------------------------------------------------------------------
 
-    def _inject(self) -> None:
-        top = self.complete
-        for n, kind in self.s.mistakes.items():
-            if kind in SHOE_KINDS:
-                self.shoe.inject(Injection(kind, self.rng.randint(1, top)), deal=n)
-        for f in self.s.faults:
-            if f.kind in NOISE_KINDS:
-                self.shoe.inject(Injection(f.kind, self.rng.randint(1, top)), deal=f.deal)
-
     def _plan(self) -> None:
         st = self.replica.state
         d = st.deal
@@ -216,19 +243,19 @@ class GameRun:
         if mistake == "late_demand" and self.s.game == "contract-bridge":
             # In a bridge auction two presses of a seat's button are that seat's pass (docs/mqtt.md), so the
             # late demand for a new shuffle reaches the table as the director enters it for the player.
-            self.steps.append(("mark", mistake))
+            self.steps.append(("mark", (mistake, {"at": seat.value})))
             self.steps.append(("send", [{"type": "demand", "seat": seat.value, "what": "new_shuffle"}]))
         elif mistake in ("attention", "late_demand"):
-            self.steps.append(("mark", mistake))
+            self.steps.append(("mark", (mistake, {"at": seat.value})))
             self.steps.append(("press", (seat, 1 if mistake == "attention" else 2)))
         elif mistake == "miscount":
             other = self.rng.choice([s for s in Seat if s != seat])
-            self.steps.append(("mark", mistake))
+            self.steps.append(("mark", (mistake, {"at": seat.value, "other": other.value})))
             self.steps.append(("send", [{"type": "hand_count", "seat": seat.value, "count": 14},
                                         {"type": "hand_count", "seat": other.value, "count": 12}]))
         extra = []
         if mistake == "wrong_count":
-            self.steps.append(("mark", mistake))
+            self.steps.append(("mark", (mistake, {"at": seat.value})))
             extra = [{"type": "hand_count", "seat": seat.value, "count": 4}]
         self.steps.append(("play", (d.number, extra)))
 
@@ -242,7 +269,9 @@ class GameRun:
             return
         what, arg = self.steps.popleft()
         if what == "mark":
-            self.applied.setdefault(self.deal_index, []).append(arg)
+            kind, facts = arg
+            self.applied.setdefault(self.deal_index, []).append(kind)
+            self.facts.setdefault(self.deal_index, {}).update(facts)
         elif what == "press":
             self.shoe.press(*arg)
             self.record.presses += 1
@@ -250,119 +279,67 @@ class GameRun:
             self.waiting = lambda: self.presses_seen >= want
         elif what == "send":
             self._send(arg)
+        elif what == "command":
+            self._by_dashboard(*arg)
         elif what == "first_pack":
             self.shoe.load_pack(self.shoe.packs[0])
         elif what == "play":
-            number, extra = arg
-            d = self.replica.state.deal
-            if d is None or d.void or d.number != number or self.replica.state.phase != Phase.AUCTION:
-                return  # a mistake voided the hand (and the next deal may be under way already)
-            if d.search is not None:  # a card missing: the search finds nothing, the director says so
-                self._send([{"type": "missing_card", "card": d.search_card.code if d.search_card else None,
-                             "seat": d.search.value, "found": None}])
-                return
-            hands = {s: list(cs) for s, cs in d.hands.items()}
-            if self.s.game == "euchre" and d.trump_card is not None:
-                self._send(euchre_hand(hands, d.dealer, d.trump_card, self.rng, extra))
-            else:
-                self._send(bridge_hand(hands, self.rng))
+            self._play(*arg)
 
-    def _send(self, events: list[dict[str, Any]]) -> None:
-        self.record.director += events
-        self._write(events)
+    def _play(self, number: int, extra: list[dict[str, Any]]) -> None:
+        d = self.replica.state.deal
+        if d is None or d.void or d.number != number or self.replica.state.phase != Phase.AUCTION:
+            return  # a mistake voided the hand (and the next deal may be under way already)
+        if d.search is not None:  # a card missing: the search finds nothing, the director says so
+            event = {"type": "missing_card", "card": d.search_card.code if d.search_card else None,
+                     "seat": d.search.value, "found": None}
+            if self._dashboard():
+                self._by_dashboard("search", {"found": None}, event)
+            else:
+                self._send([event])
+            return
+        hands = {s: list(cs) for s, cs in d.hands.items()}
+        if self.s.game == "euchre" and d.trump_card is not None:
+            events = euchre_hand(hands, d.dealer, d.trump_card, self.rng, extra)
+        else:
+            events = bridge_hand(hands, self.rng)
+        self.results[self.deal_index] = dict(events[-1])
+        first, last = events[0], events[-1]
+        if first["type"] == "trump_made" and self._dashboard():
+            # the eldest orders the turned card up, entered for him on the dashboard's bid form
+            bid = {"type": "bid", "seat": first["seat"], "call": "order"}
+            self._by_dashboard("bid", {"seat": first["seat"], "call": "order"}, bid)
+            events = events[1:]
+        if last["type"] == "result" and self.s.game == "contract-bridge" and self._dashboard():
+            self.steps.appendleft(("command", ("result", {"result": {k: v for k, v in last.items()
+                                                                     if k != "type"}}, last)))
+            events = events[:-1]
+        if self.waiting is None:
+            self._send(events)
+        else:
+            self.steps.appendleft(("send", events))
+
+    def _dashboard(self) -> bool:
+        """Whether this entry goes the dashboard's way (with a broker that is up, for a share of them)."""
+        return self.club is not None and not self.broker_down and self.rng.random() < DASHBOARD_SHARE
+
+    def _by_dashboard(self, kind: str, fields: dict[str, Any], event: dict[str, Any]) -> None:
+        """An entry sent as the dashboard's ``command/<kind>``; ``event`` is what the table must journal."""
+        if self.broker_down:  # the director cannot reach it now; he enters it at the table instead
+            self._send([event])
+            return
+        cid = self.club.command(kind, fields)
+        self.by_command.add(len(self.record.director))
+        self.record.commands.append({"kind": kind, "id": cid, "expect": "event"})
+        self.record.director.append(event)
         want = len(self.record.director)
         self.waiting = lambda: self.director_seen >= want
 
-    def _write(self, events: list[dict[str, Any]]) -> None:
-        data = "".join(json.dumps(e) + "\n" for e in events).encode()
-        while data:
-            try:
-                n = os.write(self.fifo, data)
-            except BlockingIOError:
-                self.stop.wait(0.01)
-                continue
-            data = data[n:]
-
-    # -- the faults ---------------------------------------------------------------------------------
-
-    def _faults(self, now: float) -> None:
-        started = list(self.shoe.started_at)
-        while self.pending and self.pending[0].deal <= min(len(started), self.shoe.last_deal):
-            f = self.pending[0]
-            if now < started[f.deal - 1] + f.delay:
-                return
-            self.pending.pop(0)
-            self._fault(f)
-
-    def _fault(self, f: Fault) -> None:
-        if f.kind in NOISE_KINDS:
-            self.record.faults[f.kind] += 1  # already in the pack; counted when its deal is under way
-        elif f.kind == "kill":
-            self.record.faults["kill"] += 1
-            self.proc.kill()
-            self._restart()
-        elif f.kind == "unplug":
-            self.record.faults["unplug"] += 1
-            self.shoe.down_ms = max(1, int(f.duration * 1000))
-            self.shoe.drop()
-        elif f.kind == "stall":
-            self.record.faults["stall"] += 1
-            self._thread(fx.hold_write_lock, self.data / "journal.sqlite3", f.duration, self.stop)
-        elif f.kind == "camera":
-            if self.cam is None:
-                self.record.faults["camera (not run: no camera)"] += 1
-                return
-            self.record.faults["camera"] += 1
-            self._thread(self.cam_outage, f.duration, self.stop)
-        elif f.kind == "broker":
-            if self.club is None:
-                self.record.faults["broker (not run: no broker)"] += 1
-                return
-            self.record.faults["broker"] += 1
-            self._thread(self.broker_outage, f.duration, self.stop)
-        elif f.kind == "disk_full":
-            if not self.disk_ok:
-                self.record.faults["disk_full (not run)"] += 1
-                return
-            self.record.faults["disk_full"] += 1
-            self._thread(self.disk.fill, f.duration, self.stop)
-
-    def _thread(self, fn: Any, *args: Any) -> None:
-        self.active = [t for t in self.active if t.is_alive()]
-
-        def guarded() -> None:
-            try:
-                fn(*args)
-            except Exception as exc:  # the soak's own failure: said in the report, never hidden
-                self.record.notes.append(f"a fault could not be applied or undone: {exc!r}")
-
-        t = threading.Thread(target=guarded, daemon=True)
-        t.start()
-        self.active.append(t)
-
-    def _exited(self) -> None:
-        """The process ended by itself: status 2 is a failure (systemd never restarts after it); any other
-        status is one the unit restarts after, reported.
-        The soak starts it again, after the unit's RestartSec, to see the rest of the evening."""
-        rc = self.proc.proc.returncode if self.proc.proc is not None else None
-        self.record.exits.append(int(rc) if rc is not None else -1)
-        self.stop.wait(RESTART_SEC)
-        self._restart()
-
-    def _restart(self) -> None:
-        """Start the table again, as systemd would; enter again what the dead process never journaled."""
-        self._drain()
-        for row in self.watch.new_rows():
-            self._row(*row)
-        self.proc.start()
-        missing = self.record.director[self.director_seen:]
-        if missing:
-            self._write(missing)
-
-    def _drain(self) -> None:
-        with contextlib.suppress(BlockingIOError):
-            while os.read(self.fifo, 65536):
-                pass
+    def _send(self, events: list[dict[str, Any]]) -> None:
+        self.record.director += events
+        self._write_lines([json.dumps(e) for e in events])
+        want = len(self.record.director)
+        self.waiting = lambda: self.director_seen >= want
 
     # -- the end ------------------------------------------------------------------------------------
 
@@ -371,15 +348,18 @@ class GameRun:
         last = self.shoe.last_deal  # the schedule's last deal, or the deal that won the last rubber
         return (self.shoe.deals >= last and not self.shoe.firmware.dealing and not self.steps
                 and self.waiting is None and not [f for f in self.pending if f.deal <= last]
-                and not any(t.is_alive() for t in self.active)
+                and not self._busy()
                 and st.phase not in (Phase.DEALING, Phase.AUCTION, Phase.PLAY, Phase.SCORING)
                 and self.cards_seen >= len(self.shoe.dealt) - len(self.shoe.strays)
+                and self.bad_seen >= len(self.record.bad_lines)
+                and self.physical.settled()       # the world is back, and the table had time to see it
                 and all(self.online.values()))  # every device back that a fault took away
 
     def _finish(self) -> None:
         self.stop.set()
         for t in self.active:
-            t.join(timeout=10)
+            t.join(timeout=20)
+        self._not_reached()
         if self.club is not None:  # the table's outbox drains while it runs: give it the time to
             deadline = time.monotonic() + 20
             while time.monotonic() < deadline and not self.ruling_seqs <= self.club.received():
@@ -387,6 +367,7 @@ class GameRun:
                     self._row(*row)
                 time.sleep(0.05)
         rc = self.proc.stop()
+        self.record.stopped = rc
         if rc not in (0, None):
             self.record.notes.append(f"cardtable run stopped with status {rc} on SIGTERM")
         self.watch.close()
@@ -397,18 +378,20 @@ class GameRun:
             self.record.dashboard = dict(self.club.seqs)
             self.club.close()
         os.close(self.fifo)
-        where = self.proc.tracebacks()
-        self.record.tracebacks = sum(where.values())
-        if where:
-            self.record.notes.append("tracebacks in the run logs, by the line of ours that raised: " +
-                                     ", ".join(f"{w} x{n}" for w, n in where.most_common(5)))
-        self.record.restarts = self.proc.starts - 1
-        self.record.strays = len(self.shoe.strays)
         p = subprocess.run([sys.executable, "-m", "firmware_host.cli", "journal", "verify", "--data-dir",
                             str(self.data)], capture_output=True, text=True, cwd=ROOT)
+        where = self.proc.tracebacks() + tracebacks_in(p.stdout + p.stderr)
+        for text in self.own_errors:
+            where += tracebacks_in(text) or {"soak thread": 1}
+        self.record.tracebacks = sum(where.values())
+        if where:
+            self.record.notes.append("tracebacks in the output of the soak's processes, by the line of ours "
+                                     "that raised: " + ", ".join(f"{w} x{n}" for w, n in where.most_common(5)))
+        self.record.restarts = self.proc.starts - 1
+        self.record.strays = len(self.shoe.strays)
         self.record.verified = p.returncode == 0
-        self.record.verify_message = (p.stdout + p.stderr).strip().splitlines()[-1:] and \
-            (p.stdout + p.stderr).strip().splitlines()[-1] or f"exit {p.returncode}"
+        lines = (p.stdout + p.stderr).strip().splitlines()
+        self.record.verify_message = lines[-1] if lines else f"exit {p.returncode}"
         db = self.data / "journal.sqlite3"
         if db.exists():
             self.record.rows = all_rows(db)
@@ -416,17 +399,19 @@ class GameRun:
             import shutil
 
             saved = self.dir / "data.saved"
-            shutil.copytree(self.data, saved, ignore=shutil.ignore_patterns("filler.bin"))
+            shutil.copytree(self.data, saved, ignore=shutil.ignore_patterns("filler*.bin"))
             self.disk.unmount()
             shutil.rmtree(self.data, ignore_errors=True)
             saved.rename(self.data)
         for i, cards in enumerate(self.shoe.deal_cards(), start=1):
-            dealt = [Dealt(c.card.code, c.pack, c.face_up, c.readable) for c in cards]
+            dealt = [Dealt(c.card.code, c.pack, c.face_up, c.readable, self.shoe.seat_of(i, n))
+                     for n, c in enumerate(cards)]
             mistake = self.s.mistakes.get(i)
             self.record.deals.append(DealRecord(
                 i, dealt[:self.complete], dealt[self.complete] if len(dealt) > self.complete else None,
                 self.applied.get(i, []), mistake if mistake in SHOE_KINDS else None,
-                self.shoe.sizes[i - 1] if i <= len(self.shoe.sizes) else None))
+                self.shoe.sizes[i - 1] if i <= len(self.shoe.sizes) else None, self.shoe.dealer(i),
+                self.facts.get(i, {}), self.results.get(i)))
 
 
 def evening(*, deals: int, faults: int, seed: int, games: tuple[str, ...], workdir: Path,
@@ -437,7 +422,7 @@ def evening(*, deals: int, faults: int, seed: int, games: tuple[str, ...], workd
     from firmware_host.soak.checker import check
     from firmware_host.soak.schedule import FAULT_KINDS, make_schedule
 
-    kinds = tuple(k for k in (fault_kinds or FAULT_KINDS) if k != "broker" or opts.broker)
+    kinds = tuple(k for k in (fault_kinds or FAULT_KINDS) if k not in ("broker", "command") or opts.broker)
     out = []
     for i, game in enumerate(games):
         share = deals // len(games) + (i < deals % len(games))

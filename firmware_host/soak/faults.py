@@ -1,10 +1,17 @@
 """The world failing around the table: each fault acts from outside the ``cardtable run`` process.
 
-* ``stall``: another process takes SQLite's write lock on the journal and holds it (``BEGIN IMMEDIATE``).
+* ``stall``: another process takes SQLite's write lock on the journal and holds it (``BEGIN IMMEDIATE``)
+  a few seconds, which the table's busy timeout waits out; ``lock``: the same past that timeout
+  (``schedule.BUSY_TIMEOUT``), so the table's commits really fail, it holds every input, and journals a
+  ``{"journal": "recovered", "failed_commits": n}`` note once it can write again.
 * ``disk_full``: the data folder is a small tmpfs of its own; a filler file takes every free byte, then
   goes. Mounting needs root (CAP_SYS_ADMIN); ``SmallDisk.mount`` says why when it cannot, and the soak
   then leaves full-disk faults out and says so.
-* ``kill`` and ``unplug`` are done by the driver (SIGKILL to the process; the virtual shoe's cable).
+* ``kill`` and ``unplug`` are done by the driver (SIGKILL to the process; the virtual shoe's cable), and so
+  are ``command`` (the dashboard's) and ``bad_line`` (on the director's input).
+
+``Physical`` keeps the moments a device taken away came back, so the driver judges only once the table
+has had the time to notice every outage and its end (``settled``).
 """
 
 from __future__ import annotations
@@ -16,18 +23,41 @@ import os
 import sqlite3
 import subprocess
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 log = logging.getLogger(__name__)
 
 
+SETTLE = 4.0  # seconds for the table to notice a device's outage and its end (the shoe's link says offline
+#              after 1.5 s of silence and retries its port up to every 2 s)
+
+
+class Physical:
+    """When the world was last put right: the end of the latest outage, unplug or lock."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.restored = 0.0
+
+    def back(self, at: float | None = None) -> None:
+        with self._lock:
+            self.restored = max(self.restored, time.monotonic() if at is None else at)
+
+    def settled(self, now: float | None = None) -> bool:
+        """Whether every outage ended at least ``SETTLE`` seconds ago."""
+        with self._lock:
+            return (time.monotonic() if now is None else now) >= self.restored + SETTLE
+
+
 class Outage:
     """Takes a device away for a while; outages that overlap make one longer outage (the device comes
     back when the last of them ends), so a device is never stopped or started twice."""
 
-    def __init__(self, down: Callable[[], None], up: Callable[[], None]) -> None:
+    def __init__(self, down: Callable[[], None], up: Callable[[], None], physical: Physical | None = None) -> None:
         self.down, self.up = down, up
+        self.physical = physical
         self._lock = threading.Lock()
         self._depth = 0
 
@@ -43,19 +73,30 @@ class Outage:
                 self._depth -= 1
                 if self._depth == 0:
                     self.up()
+                    if self.physical is not None:
+                        self.physical.back()
 
 
-def hold_write_lock(db: Path, seconds: float, stop: threading.Event) -> None:
-    """Hold the journal's write lock for ``seconds`` (or until ``stop``), as another process would."""
+def hold_write_lock(db: Path, seconds: float, stop: threading.Event, physical: Physical | None = None,
+                    held: Callable[[], None] | None = None) -> bool:
+    """Hold the journal's write lock for ``seconds`` (or until ``stop``), as another process would;
+    returns whether it was held. ``held`` is called once the lock is taken.
+
+    Raises:
+        sqlite3.Error: the lock could not be taken (within 30 s) or given back.
+    """
     conn = sqlite3.connect(db, timeout=30, isolation_level=None)
     try:
         conn.execute("BEGIN IMMEDIATE")
+        if held is not None:
+            held()
         stop.wait(seconds)
         conn.execute("ROLLBACK")
-    except sqlite3.Error as exc:
-        log.warning("journal stall not applied: %s", exc)
+        return True
     finally:
         conn.close()
+        if physical is not None:
+            physical.back()
 
 
 class SmallDisk:

@@ -22,6 +22,7 @@ from typing import Any
 from firmware_host.shoe.virtual import VirtualShoe
 
 ROOT = Path(__file__).resolve().parents[2]
+SEAT_NAMES = {0: "N", 1: "E", 2: "S", 3: "W"}  # the shoe protocol's seat codes (PROTOCOL.md)
 
 
 class SoakShoe(VirtualShoe):
@@ -30,11 +31,15 @@ class SoakShoe(VirtualShoe):
     def __init__(self, game: str, seed: int, last_deal: int, **kw: Any) -> None:
         self.hold = True  # no pack until the table is formed (``load_pack`` puts the first one in)
         super().__init__(game, seed, **kw)
+        from firmware_host.shoe.firmware import load_firmware
+
+        self._shoe_mod, _ = load_firmware()
         self.last_deal = last_deal
         self.starts: list[int] = []
         self.started_at: list[float] = []
         self.sizes: list[int] = []
         self.strays: set[int] = set()
+        self.plans: list[tuple[int, tuple[int, ...], int]] = []  # each deal's dealer code, packets, turn-up
 
     def _cycle(self) -> None:
         before, dealt, out = self.deals, self.firmware.dealt, len(self.hw.left)
@@ -42,6 +47,8 @@ class SoakShoe(VirtualShoe):
         if len(self.hw.left) > out and self.deals == before and self.firmware.dealt == dealt:
             self.strays.add(out)  # left while no deal was running (after an abort): sent without a seat
         if self.deals != before:
+            fw = self.firmware
+            self.plans.append((int(fw.dealer), tuple(fw.pattern), int(fw.turn_up)))
             self.starts.append(len(self.hw.left))
             self.sizes.append(len(self.hw.well) + (self.hw.slot is not None))
             self.started_at.append(time.monotonic())
@@ -58,6 +65,20 @@ class SoakShoe(VirtualShoe):
             left, starts, strays = list(self.hw.left), list(self.starts), set(self.strays)
         return [[c for i, c in enumerate(left[a:b], start=a) if i not in strays]
                 for a, b in zip(starts, [*starts[1:], len(left)])]
+
+    def dealer(self, deal: int) -> str | None:
+        """The seat the shoe dealt deal ``deal`` (1-based) for: its START_DEAL's dealer."""
+        return SEAT_NAMES[self.plans[deal - 1][0]] if deal <= len(self.plans) else None
+
+    def seat_of(self, deal: int, index: int) -> str | None:
+        """The seat the shoe's dealing sends the ``index``-th card (0-based) of deal ``deal`` to (the
+        firmware's own rule: packets clockwise from the dealer's left, then the turn-up); ``table`` for a
+        turn-up, None past the deal's end."""
+        if deal > len(self.plans):
+            return None
+        code, pattern, turn_up = self.plans[deal - 1]
+        seat = self._shoe_mod.seat_for(index, code, list(pattern), turn_up)
+        return SEAT_NAMES.get(seat, "table" if seat == self.wire.SEAT_TABLE else None)
 
 
 class RunProcess:
@@ -96,24 +117,31 @@ class RunProcess:
         return self.proc.returncode
 
     def tracebacks(self) -> Counter[str]:
-        """Tracebacks in the logs, by the line of ours that raised (the last ``File`` line under
-        ``firmware_host``, ``laws`` or ``vision``)."""
+        """Tracebacks in the logs of every start, by the line of ours that raised."""
         found: Counter[str] = Counter()
         for p in sorted(self.logs.glob("run-*.log")):
-            where = None
-            for line in p.read_text(errors="replace").splitlines():
-                if line.startswith("Traceback"):
-                    if where is not None:
-                        found[where] += 1
-                    where = "?"
-                elif where is not None and line.strip().startswith("File ") and \
-                        any(f"/{pkg}/" in line for pkg in ("firmware_host", "laws", "vision")):
-                    path = line.split('"')[1] if '"' in line else line
-                    where = f"{path.split('/cardtable/')[-1].split('/wt/')[-1]}:{line.split('line ')[-1].split(',')[0]}"
-                    where = "/".join(where.split("/")[-2:]) if "/" in where else where
+            found += tracebacks_in(p.read_text(errors="replace"))
+        return found
+
+
+def tracebacks_in(text: str) -> Counter[str]:
+    """Tracebacks in a process's output, by the line of ours that raised (the last ``File`` line under
+    ``firmware_host``, ``laws`` or ``vision``; ``?`` when none is ours)."""
+    found: Counter[str] = Counter()
+    where = None
+    for line in text.splitlines():
+        if line.startswith("Traceback"):
             if where is not None:
                 found[where] += 1
-        return found
+            where = "?"
+        elif where is not None and line.strip().startswith("File ") and \
+                any(f"/{pkg}/" in line for pkg in ("firmware_host", "laws", "vision")):
+            path = line.split('"')[1] if '"' in line else line
+            where = f"{path.split('/cardtable/')[-1].split('/wt/')[-1]}:{line.split('line ')[-1].split(',')[0]}"
+            where = "/".join(where.split("/")[-2:]) if "/" in where else where
+    if where is not None:
+        found[where] += 1
+    return found
 
 
 class JournalWatch:

@@ -196,7 +196,9 @@ class CameraFeeder:
 
     def _run(self) -> None:
         failures = 0
-        online = True
+        online: bool | None = None  # not known yet: the first state found is reported (the controller
+        #                             journals only a change, so a camera the journal has offline from
+        #                             before a restart is journaled back)
         while not self._stop.is_set():
             try:
                 ok, frame = self.source.read()
@@ -205,13 +207,13 @@ class CameraFeeder:
                 ok, frame = False, None
             if not ok or frame is None:
                 failures += 1
-                if online and failures >= self.max_failures:
+                if online is not False and failures >= self.max_failures:
                     online = False
                     self.submit(DeviceStatus("camera", False, self.why() or "no frames from the camera"))
                 self._stop.wait(0.05)
                 continue
             failures = 0
-            if not online:
+            if online is not True:
                 online = True
                 self.submit(DeviceStatus("camera", True))
             try:

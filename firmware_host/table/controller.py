@@ -104,6 +104,7 @@ class TableController:
         self.seq = 0
         self.loaded_pack: str | None = None  # journaled: the pack the shoe holds for the next deal
         self.shoe_mark: Mark | None = None   # journaled: the last shoe message committed
+        self.shoe_committed: Mark | None = None  # the last shoe message whose inputs are all committed
         self.acknowledge: Callable[[int | None, int], None] | None = None  # tells the shoe (ordering)
         self._held: list[LawInput] = []
         self._facts: set[Fact] = set()
@@ -196,6 +197,7 @@ class TableController:
     def _handle(self, item: Input) -> None:
         rulings: list[Ruling] = []
         if isinstance(item, AckPoint):
+            self.shoe_committed = (item.boot, item.seq)  # everything the shoe said up to here is committed
             if self.acknowledge is not None:
                 safe(self.acknowledge, item.boot, item.seq)
             self._shoe_progress()

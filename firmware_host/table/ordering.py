@@ -22,10 +22,10 @@ Guarantees (the controller keeps them by calling only what is here):
    stopped. No input is dropped on any exception path: an input that fails for another reason after
    its event was committed is in the journal, and is replayed at the next start.
 5. **Restart.** Everything a restart needs is in the journal: the events (the engine is rebuilt from
-   them, or from a checkpoint and the rows after it), the lamps, the director's commands answered since
-   (rows with ``"command"``, told again in the status), the pack the shoe reported loaded and
-   not yet dealt (a ``pack_loaded`` note), and the last shoe message committed (``"shoe": [boot, seq]``
-   on the row it gave), from which the shoe link resumes. An event whose rulings were not journaled
+   them, or from a checkpoint and the rows after it), the lamps (and with them which devices were
+   offline), the director's commands answered since (rows with ``"command"``, told again in the
+   status), the pack the shoe reported loaded and not yet dealt (a ``pack_loaded`` note), and the last
+   shoe message committed (``"shoe": [boot, seq]`` on the row it gave), from which the shoe link resumes. An event whose rulings were not journaled
    before a stop gets them at the restart, once.
 6. **No journaled input stops a start.** An event the engine refuses or fails on is set aside, live or at
    a restart: the engine goes on without it, a note says so, the display and the status report it
@@ -260,6 +260,10 @@ def restore(ctl: Any) -> None:
     saved = ctl.journal.last_lamps()
     if saved:
         ctl.lamps = {name: bool(saved.get(name, False)) for name in LAMPS}
+        # a device lamp follows its device (committed with its note): the journal says which were offline
+        # when the table stopped, so a device that comes back is a change, journaled and put out
+        for device, lamp in lamp_policy.DEVICE_LAMPS.items():
+            ctl.online[device] = not ctl.lamps.get(lamp, False)
     lamps = ctl.lamps
     if last_event is not None and not lamp_after_event:
         deal = ctl.engine.state.deal.number if ctl.engine.state.deal else 0

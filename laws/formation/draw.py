@@ -13,6 +13,10 @@ Euchre follows the Somerset Club laws 8-14. How we read them:
   room having the preference" is read as: equal cards at the edge of the selection go to the earlier
   arrival, with no re-cut. The four chosen then cut again for partners.
 * Law 12: the fifth and sixth highest of the selecting cut (same preference) are next in.
+* Law 17: at a new table, candidates declared as having played at another table (``candidate`` with
+  ``fresh`` false) come after every other cutter: the others enter first (selected by their cards among
+  themselves when there are more than four), and these are ranked by their cards for the places left.
+  One cut serves both: nobody cuts twice for it.
 * Laws 13-14 in one rule: in the cut for partners the two highest play against the two lowest, so a
   group of equal cards matters only when it straddles that line. Such a group cuts again and the new
   cut orders it (law 13 for two equal cards, law 14 for three; four equal knaves, which the laws do not
@@ -28,7 +32,7 @@ dealer sits North, the partner South, the higher of the other two East and the o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from laws.cards import Card, Seat
@@ -183,6 +187,7 @@ class EuchreDraw:
         self._group_index = 0
         self._clause = 11
         self._recut = False
+        self.elsewhere: set[str] = set()   # law 17: cutters who have played at another table
 
     @property
     def waiting_for(self) -> list[str]:
@@ -194,13 +199,16 @@ class EuchreDraw:
         return self.formation is not None
 
     def cut(self, cuts: Sequence[tuple[str, Card]], exposed: Mapping[str, int] | None = None,
-            seats: Mapping[str, Seat] | None = None) -> list[Ruling]:
+            seats: Mapping[str, Seat] | None = None, played_elsewhere: Collection[str] = ()) -> list[Ruling]:
         """Take one round of cuts.
 
         Args:
             cuts: ``(name, card)`` pairs; the first round in order of arrival.
             exposed: name -> how many cards that candidate exposed while cutting (law 10).
             seats: the dealer's choice of seats, used if this round completes the formation.
+            played_elsewhere: at a new table, candidates who have belonged to or played at another
+                table (law 17): the others enter first, and these cut only for the places left. Read
+                with the first round only.
 
         Returns:
             ``[cut_again]`` (``extra``: ``who``, ``why``, and ``players``/``next_in``/``left_out`` after a
@@ -226,6 +234,7 @@ class EuchreDraw:
         if first:
             self.arrival = {n: i for i, n in enumerate(names)}
             self._expect = list(names)
+            self.elsewhere = {n for n in names if n in set(played_elsewhere)}
         exposers = [n for n in names if (exposed or {}).get(n, 0) > 1]
         for name, card in cuts:
             if name not in exposers:
@@ -262,16 +271,29 @@ class EuchreDraw:
         return groups
 
     def _select(self, cards: dict[str, Card]) -> list[Ruling]:
-        ranked = sorted(cards, key=self._key(cards))
+        key = self._key(cards)
+        ranked = sorted(cards, key=lambda n: (n in self.elsewhere, key(n)))  # law 17: fresh ones first
         self.players, self.next_in, self.left_out = ranked[:4], ranked[4:6], ranked[6:]
         self._expect = list(self.players)
         self._stage = "partners"
         law, clause = _eu(12 if len(ranked) > 6 else 11)
         why = f"{_join(self.players)} cut the four highest cards and cut again for partners"
-        edge = cut_rank(EUCHRE, cards[ranked[3]]) == cut_rank(EUCHRE, cards[ranked[4]])
+        edge = cut_rank(EUCHRE, cards[ranked[3]]) == cut_rank(EUCHRE, cards[ranked[4]]) and \
+            (ranked[3] in self.elsewhere) == (ranked[4] in self.elsewhere)
         note = f" ({ranked[3]} keeps the last place over {ranked[4]} by arriving earlier)" if edge else ""
+        if self.elsewhere:
+            law, clause = _eu(17)
+            fresh = [n for n in ranked if n not in self.elsewhere]
+            places = [n for n in self.players if n in self.elsewhere]
+            if len(fresh) >= 4:
+                why = (f"candidates who have played at no other table enter first: of them "
+                       f"{_join(self.players)} cut the four highest cards and cut again for partners")
+            else:
+                why = (f"{_join(fresh)}, who have played at no other table, enter first as fresh "
+                       f"candidates; {_join(places)} cut{'s' if len(places) == 1 else ''} highest of the others "
+                       f"for the place{'s' if len(places) > 1 else ''} left; the four cut again for partners")
         tail = f"; {_join(self.next_in)} are next in" if len(ranked) > 6 else ""
-        return [Ruling(Remedy.CUT_AGAIN, law, clause, f"{why}{note}{tail}.",
+        return [Ruling(Remedy.CUT_AGAIN, law, clause, f"{why[0].upper()}{why[1:]}{note}{tail}.",
                        extra={"who": list(self.players), "why": why, "players": list(self.players),
                               "next_in": list(self.next_in), "left_out": list(self.left_out)})]
 

@@ -9,6 +9,8 @@ Each clause carries its id from LAWS.md. Interpretations of ours:
   card is dealt; after that the deal stands and the rotation passes on from the player who dealt.
 * A card faced in the pack before the deal begins only calls for a new shuffle and cut.
 * A damaged card found during the deal voids it: the same dealer deals again with a replacement pack.
+  A damaged card of the *other* pack (the one not being dealt) replaces that pack only: the sound deal
+  goes on, and the rotation with it.
 * Missing Card: the search and its outcome, in ``laws/games/bridge_missing.py``.
 * The auction and the play as they are played (LAWS.md ``BP-``): ``bridge_auction``, ``bridge_play``,
   ``bridge_result`` (claims, revokes rectified, the result checked), on the hand ``bridge_hand`` keeps.
@@ -206,10 +208,20 @@ def pack_damaged(c: Clause, s: TableState, e: DamagedCardFound | CardDealt) -> R
             return None
         pack = e.pack
         why = f"{the_card(e.card)} of pack {e.pack} is damaged and can be told from its back"
-    if _dealing(s) and s.deal is not None:
+    d = s.deal
+    if _dealing(s) and d is not None and not _other_pack(pack, d.pack):
         return c.rule(Remedy.REPLACE_PACK, f"{why}; the deal stops and the same dealer deals again "
-                      "with a replacement pack.", pack=pack, dealer=s.deal.rightful_dealer)
+                      "with a replacement pack.", pack=pack, dealer=d.rightful_dealer)
+    if _dealing(s) and d is not None:
+        return c.rule(Remedy.REPLACE_PACK, f"{why}; pack {d.pack} is in use, so this deal goes on and "
+                      f"pack {pack} is replaced before it is dealt again.", pack=pack)
     return c.rule(Remedy.REPLACE_PACK, f"{why}; the pack is replaced before the next deal.", pack=pack)
+
+
+def _other_pack(damaged: str | None, in_use: str) -> bool:
+    """Whether the damaged card's pack is known to be another than the one being dealt (a deal whose
+    pack is not yet known counts as dealing it)."""
+    return damaged is not None and in_use not in ("", "unknown") and damaged != in_use
 
 
 @reg.clause("CB-pack-reclaim", "Changing the Pack", "demand")
@@ -234,8 +246,12 @@ def surplus_play(c: Clause, s: TableState, e: SurplusCardFound) -> Ruling | None
     """A surplus card from failing to play to a trick (or a card too many in one): defective trick."""
     if e.cause not in ("play", "trick"):
         return None
-    return c.rule(Remedy.DEFECTIVE_TRICK, f"{seat_name(s, e.seat)} has a card too many because a trick "
-                  "was left short; it is corrected under the defective-trick law.", seat=e.seat)
+    if e.cause == "trick":
+        what = "put a card too many on a trick, so his hand is a card short"
+    else:
+        what = "has a card too many because a trick was left short of his card"
+    return c.rule(Remedy.DEFECTIVE_TRICK, f"{seat_name(s, e.seat)} {what}; it is corrected under the "
+                  "defective-trick law.", seat=e.seat)
 
 
 @reg.clause("CB-redeal-wrong-hand", "Redeal (wrong hand)", "wrong_hand")

@@ -291,10 +291,12 @@ def imperfect_pack(c: C, s: TableState,
     if isinstance(e, DamagedCardFound):
         if not e.distinguishable:
             return None
-        if not in_hand:
+        other = d is not None and d.pack not in ("", "unknown") and e.pack != d.pack
+        if not in_hand or other:  # law 33 is about the pack in play; another pack's torn card is law 73
             return Ruling(Remedy.REPLACE_PACK, "Euchre, law 73", "EU-73", f"{the_card(e.card)} of pack "
                           f"{e.pack} is torn or marked; it is replaced (or fresh cards ordered) before the "
-                          "next deal.", pack=e.pack)
+                          "next deal" + (f" with it; this hand, of pack {d.pack}, goes on." if in_hand and d
+                                         else "."), pack=e.pack)
         return _new_deal(c, s, f"{the_card(e.card)} of pack {e.pack} is damaged: the pack is "
                          "imperfect.", pack=e.pack)
     if isinstance(e, SurplusCardFound):

@@ -27,15 +27,21 @@ Our reading, where the laws leave room:
   player may require the dealer to play his highest or lowest card of the suit led, or to win or lose the
   trick (89). Discarding the trump card is refused (88). A table that never reports discards gets
   none of these rulings (and law 88 only at the end of play).
+* Law 89's right is the early lead itself. The lone player's demand (``call_highest``, ``call_lowest``,
+  ``win_trick``, ``lose_trick``) is in time from that lead, before any discard is recorded: it is granted
+  at once (no ``claim_option`` first, and the discard that follows gets law 87's ruling only). A discard
+  recorded after the lead, with no demand made yet, offers the right as a ``claim_option``. Either way the
+  right ends when the dealer plays to that first trick (an untaken claim lapses then, ``deal_stands``);
+  the demand concerns his card to it.
 """
 
 from __future__ import annotations
 
 from laws.cards import Seat, clockwise_from
-from laws.events import BidMade, CardDiscarded, DemandMade
+from laws.events import BidMade, CardDiscarded, CardPlayed, DemandMade
 from laws.games.base import Clause, Registry, seat_name, side_text
 from laws.rulings import Remedy, Ruling
-from laws.state import DealState, Phase, TableState
+from laws.state import Claim, DealState, Phase, TableState
 
 _SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
@@ -118,6 +124,30 @@ def register(reg: Registry) -> None:
                       seat=seat)
 
 
+LAW_89 = ("call_highest", "call_lowest", "win_trick", "lose_trick")
+
+
+def early_lead(s: TableState, *, discarding: bool = False) -> Claim | None:
+    """Law 89's right, when the facts give it now: the third hand plays alone, the second hand (the
+    dealer's partner) has led to the first trick before the dealer discarded (no discard recorded, or the
+    one being recorded: ``discarding``), and the dealer has not yet played to that trick. None otherwise,
+    and once a law 89 call has been made this deal (the right is used once)."""
+    d = s.deal
+    if d is None or d.void or d.trump_card is None or d.alone_seat != d.dealer.right or not d.plays:
+        return None
+    if d.trump_suit != d.trump_card.suit:  # trump named in the second round: the dealer takes nothing up
+        return None
+    if d.plays[0][0] != d.dealer.partner or any(st == d.dealer for st, _ in d.plays):
+        return None
+    if d.discards > (1 if discarding else 0) or any(call.clause == "EU-89" for call in d.calls):
+        return None
+    lone = d.alone_seat
+    return Claim("EU-89", "Euchre, law 89", lone.side, d.dealer, "play_end",
+                 f"{seat_name(s, d.dealer.partner)} led before the dealer had discarded", "call",
+                 "The lone player made no demand on the dealer before he played to the trick.", LAW_89,
+                 d.dealer, None, 1)
+
+
 def register_discard(reg: Registry) -> None:
     """Laws 86-89."""
 
@@ -139,20 +169,30 @@ def register_discard(reg: Registry) -> None:
         d.discarded = e.card if e.card is not None else d.discarded
         if not early:
             return None
-        lone = d.alone_seat
+        right = early_lead(s, discarding=True)
+        if right is not None and d.discards == 1:
+            lone = d.alone_seat
+            assert lone is not None
+            return Ruling(Remedy.CLAIM_OPTION, right.law, right.clause, f"{right.why}: {seat_name(s, lone)}, "
+                          f"playing alone, may require {seat_name(s, d.dealer)} to play his highest or lowest "
+                          "card of the suit led, or to win or to lose the trick, until he plays to it.",
+                          side=lone.side, seat=d.dealer, dealer=d.dealer,
+                          extra={"until": right.until, "grants": "call", "trick": 1, "offender": d.dealer,
+                                 "options": list(LAW_89), "lapse": right.lapse})
         first = d.plays[0][0]
-        if lone == d.dealer.right and first == d.dealer.partner and d.discards == 1 and \
-                not any(st == d.dealer for st, _ in d.plays):
-            return Ruling(Remedy.CLAIM_OPTION, "Euchre, law 89", "EU-89", f"{seat_name(s, first)} led before "
-                          f"the dealer had discarded: {seat_name(s, lone)}, playing alone, may require "
-                          f"{seat_name(s, d.dealer)} to play his highest or lowest card of the suit led, or "
-                          "to win or to lose the trick.", side=lone.side, seat=d.dealer, dealer=d.dealer,
-                          extra={"until": "play_end", "grants": "call", "trick": 1, "offender": d.dealer,
-                                 "options": ["call_highest", "call_lowest", "win_trick", "lose_trick"],
-                                 "lapse": "The lone player made no demand on the dealer."})
         return Ruling(Remedy.ATTENTION, "Euchre, law 87", "EU-87", f"{seat_name(s, first)} led before the "
                       f"dealer's discard was finished: the lead stands, and {seat_name(s, d.dealer)} may "
                       "still exchange his discard.", seat=d.dealer)
+
+    @reg.clause("EU-89", "law 89", "card_played")
+    def dealer_played(c: Clause, s: TableState, e: CardPlayed) -> Ruling | None:
+        """The dealer plays to the trick law 89 concerns: a demand nobody made can no longer be made."""
+        d = s.deal
+        open_ = [cl for cl in s.claims if cl.clause == "EU-89"]
+        if d is None or not open_ or e.seat != d.dealer:
+            return None
+        s.claims = [cl for cl in s.claims if cl.clause != "EU-89"]
+        return c.rule(Remedy.DEAL_STANDS, open_[0].lapse, seat=e.seat, side=open_[0].side)
 
 
 def _out_of_turn(s: TableState, e: BidMade, due: Seat, rnd: int,

@@ -10,6 +10,7 @@ from dataclasses import replace
 from laws.cards import SUIT_NAMES, Seat
 from laws.events import DemandMade
 from laws.games.base import Clause, Registry, seat_name, side_text, the_card
+from laws.games.euchre_bidding import LAW_89, early_lead
 from laws.games.euchre_hands import active, current, held
 from laws.games.euchre_play import tricks
 from laws.games.euchre_tricks import adversaries_claim, judged
@@ -65,6 +66,10 @@ def register(reg: Registry) -> None:
                  (cl.side is None or cl.side is e.seat.side) and
                  (e.what != "call_card" or e.card is None or cl.card is None or cl.card == e.card or
                   cl.offender is not None and e.card in d.exposed[cl.offender])]
+        if not open_ and e.what in LAW_89:  # law 89: in time from the early lead, before any discard
+            right = early_lead(s)
+            if right is not None and right.side is e.seat.side:
+                open_ = [right]
         if not open_:
             return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} made a call no irregularity open to "
                           "his side allows; play goes on.", seat=e.seat)

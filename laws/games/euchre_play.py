@@ -140,7 +140,9 @@ def register_forming(reg: Registry) -> None:
             pending: list[Ruling] = roster.cut(e.cuts)
             return pending
         drawing: EuchreDraw = s.game_state["draw"]
-        out = drawing.cut(e.cuts, exposed=e.exposed or {}, seats=e.seats)
+        # law 17: at a new table, those who have played at another table come after the fresh ones
+        elsewhere = [cand.name for cand in roster.queue if not cand.fresh] if not roster.players else []
+        out = drawing.cut(e.cuts, exposed=e.exposed or {}, seats=e.seats, played_elsewhere=elsewhere)
         for r in out:
             if r.remedy is not Remedy.FORMATION:
                 continue

@@ -24,7 +24,10 @@ Our reading, where the laws leave room:
 * A player who fails a call (54) is charged a revoke, scored with the revokes when play ends (law 4) and
   offset like them (71); a suit call on a player void in the suit is satisfied (57). Where the dealer's
   unseen discard leaves it uncertain whether he could comply, nothing is charged.
-* Law 58: the third hand playing before the second frees the fourth to do the same. Law 59: the fourth
+* Law 58: the third hand playing before the second frees the fourth to do the same. That right is
+  the fourth hand's leave to play out of his turn, taken by playing: no ``demand`` takes it and nothing
+  lapses if he waits, so it is told as an ``attention`` ruling (``target`` the fourth hand), not offered
+  as a ``claim_option`` (which waits for a demand and lapses). Law 59: the fourth
   hand playing before his partner (the second), the third not having played, lets the adversaries
   require the partner to win or to lose the trick, until he plays. Failing that demand is charged as
   failing a call (our reading of 54).
@@ -33,7 +36,8 @@ Our reading, where the laws leave room:
   Law 61 (a card too many in a trick, cause ``trick``): the card goes back to its player, who answers
   for the revokes meanwhile; the engine says so and scores revokes as it sees them.
 * Law 69: a revoke corrected before the trick is complete; the card played in error may be called (a
-  claim). Each player who followed the revoke, the revoker's partner excepted, may take back his card
+  claim). Once that card is played, called or not, the claim is spent and goes without a word (as a
+  law 46 claim does when its exposed card is played): nothing lapses at the end of play. Each player who followed the revoke, the revoker's partner excepted, may take back his card
   while the trick is unfinished: his next card to that trick replaces it (once), and the card taken back
   is not exposed.
 * Law 48: a hand laid face up (``card_faced`` with ``where`` ``hand``) exposes its cards; an adversary of
@@ -43,7 +47,9 @@ Our reading, where the laws leave room:
 
 from __future__ import annotations
 
-from laws.cards import Seat
+from dataclasses import replace
+
+from laws.cards import Card, Seat
 from laws.events import CardFaced, CardPlayed, SurplusCardFound
 from laws.games.base import Clause, Registry, seat_name, side_text, the_card
 from laws.games.euchre_hands import (
@@ -60,7 +66,7 @@ from laws.games.euchre_hands import (
 )
 from laws.games.euchre_play import effective_suit, settle
 from laws.rulings import Remedy, Ruling
-from laws.state import Call, DealState, Phase, TableState
+from laws.state import Call, Claim, DealState, Phase, TableState
 
 _SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
@@ -86,6 +92,21 @@ def adversaries_claim(c: Clause, reason: str, side_of: Seat, options: tuple[str,
                   extra={"until": "play_end", "grants": "call", "options": list(options),
                          "offender": side_of, "lapse": "The hand was played out; a call still open "
                          "lapses with it.", **extra})
+
+
+def spent(claims: list[Claim], seat: Seat, card: Card) -> list[Claim]:
+    """The claims left once ``seat`` has played ``card``, an exposed card: a call on that card (laws 46,
+    47, 69) can no longer be made, called or not, so that option goes (silently: nothing lapses, the card
+    was played); a claim left with no option goes with it."""
+    out: list[Claim] = []
+    for cl in claims:
+        if cl.grants == "call" and cl.card == card and cl.offender == seat and "call_card" in cl.options:
+            rest = tuple(o for o in cl.options if o != "call_card")
+            if not rest:
+                continue
+            cl = replace(cl, options=rest)
+        out.append(cl)
+    return out
 
 
 def _failed(s: TableState, seat: Seat, what: str) -> Ruling:
@@ -200,7 +221,7 @@ def register(reg: Registry) -> None:
         trump = d.trump_suit or "S"
         if e.card in d.exposed[e.seat]:  # an exposed card played: it can no longer be called
             d.exposed[e.seat].remove(e.card)
-            s.claims = [cl for cl in s.claims if not (cl.clause == "EU-46" and cl.card == e.card)]
+            s.claims = spent(s.claims, e.seat, e.card)
         for call in d.calls:
             done = False
             if call.kind == "card" and call.seat == e.seat and call.card is not None:
@@ -295,7 +316,7 @@ def register(reg: Registry) -> None:
         fourth = rotation(d, t.cards[0][0])[3]
         return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} played before his turn (third before "
                       f"second) in trick {t.number}; {seat_name(s, fourth)} may likewise play before his "
-                      "partner.", seat=e.seat)
+                      "partner.", seat=e.seat, extra={"target": fourth, "trick": t.number})
 
     @reg.clause("EU-59", "law 59", "card_played")
     def fourth_before_second(c: Clause, s: TableState, e: CardPlayed) -> list[Ruling]:

@@ -453,3 +453,93 @@ def test_a_key_twice_counts_with_its_last_value() -> None:
     run = replay(bridge_table() + ['{"type": "wrong_hand", "seat": "N", "seat": "S", "looked": true}'])
     _ok(run)
     assert run.rulings[-1]["seat"] == "S"
+
+
+# --- issue 20: the laws of play as entered, the roster, the packs (each example exactly as written) ----
+
+def _said_all(run: Any) -> list[tuple[str, str]]:
+    return [(r["remedy"], r["clause"]) for r in run.rulings[1:] if "remedy" in r]
+
+
+def test_worked_example_a_card_taken_back_law_69() -> None:
+    run = replay(_euchre_hand() + _worked("South revokes in trick 1 and corrects it"))
+    _ok(run)
+    assert _said_all(run) == [("claim_option", "EU-69"), ("attention", "EU-69"), ("attention", "EU-55")]
+    claim, call = run.rulings[1:3]
+    assert (claim["card"], claim["options"], call["call"], call["card"]) == ("AD", ["call_card"], "card", "AD")
+
+
+def test_worked_example_law_53_cards_go_back_and_are_entered_again() -> None:
+    lines = played(("S", "7C"), ("W", "AD")) + [{"type": "demand", "seat": "E", "what": "call_card"}] + \
+        played(("E", "AC"), ("S", "7C"), ("W", "AD"), ("N", "AS"))
+    run = replay(_euchre_hand() + lines)
+    _ok(run)
+    assert _said_all(run) == [("claim_option", "EU-52"), ("attention", "EU-52")]
+
+
+def test_name_card_is_itself_the_call() -> None:
+    run = replay(_euchre_hand() + [{"type": "demand", "seat": "N", "what": "name_card", "card": "KC"}])
+    _ok(run)
+    (r,) = run.rulings[1:]
+    assert (r["remedy"], r["clause"], r["seat"], r["call"], r["card"]) == ("attention", "EU-51", "E", "card", "KC")
+
+
+def test_worked_example_law_58_is_told_not_claimed() -> None:
+    run = replay(_euchre_hand() + _worked("**Law 58: the fourth hand plays ahead, on its own right.**"))
+    _ok(run)
+    (r,) = run.rulings[1:]
+    assert (r["remedy"], r["clause"], r["seat"], r["target"], r["trick"]) == ("attention", "EU-58", "W", "N", 1)
+    # the document says the same everywhere: told by `attention`, and left out of the claims' rows
+    assert "`attention` ruling under `EU-58`" in DOC.replace("\n", " ")
+    assert "euchre laws 46–57, 59–61, 51, 69, 80, 89 (not 58" in DOC
+
+
+def test_worked_example_law_89_opens_at_the_lead() -> None:
+    hands = dict(EUCHRE_HANDS, S=["7C", "8C", "9C", "AD", "KS"])
+    base = euchre_table() + euchre_deal("N", hands, "JH")
+    run = replay(base + _worked("With South holding `KS` in place of `KD`, West alone:"))
+    _ok(run)
+    assert _said_all(run) == [("attention", "EU-89"), ("attention", "EU-87")]
+    assert (run.rulings[1]["call"], run.rulings[1]["seat"]) == ("lowest", "N")
+    # the claim a late discard opens closes when the dealer plays to the trick
+    lines = [{"type": "trump_made", "seat": "W", "suit": "H", "alone": True}, *played(("S", "KS")),
+             {"type": "discard", "seat": "N", "card": "7H"}, *played(("W", "AH"), ("N", "9H")),
+             {"type": "demand", "seat": "W", "what": "call_lowest"}]
+    run = replay(base + lines)
+    _ok(run)
+    assert _said_all(run) == [("claim_option", "EU-89"), ("deal_stands", "EU-89"), ("deal_stands", "EU-56")]
+    assert run.rulings[2]["reason"] == run.rulings[1]["lapse"]
+
+
+def test_worked_example_law_17_fresh_candidates_first() -> None:
+    run = replay([game("euchre")] + _worked("Law 17 at a new table"))
+    _ok(run)
+    assert _said_all(run)[-1] == ("cut_again", "EU-17") and [r["clause"] for r in run.rulings[:5]] == ["EU-16"] * 5
+    last = run.rulings[-1]
+    assert (last["players"], last["next_in"]) == (["Ann", "Cy", "Ed", "Bob"], ["Di"])
+
+
+def test_the_roster_fields_as_documented() -> None:
+    run = replay(euchre_table() + [{"type": "candidate", "name": "Ed"},
+                                   {"type": "leave", "name": "Di", "substitute": "Ed", "consent": False},
+                                   {"type": "leave", "name": "Di", "substitute": "Ed"},
+                                   {"type": "leave", "name": "Di"}])
+    _ok(run)
+    queued, refused, refused_again, replaced = run.rulings[1:]
+    assert {k: queued[k] for k in ("remedy", "clause", "name", "accepted", "position")} == {
+        "remedy": "entry", "clause": "EU-16", "name": "Ed", "accepted": True, "position": 1}
+    for r in (refused, refused_again):      # without consent nothing changes: Di still plays
+        assert (r["remedy"], r["clause"], r["accepted"], r["replaces"]) == ("entry", "EU-18", False, "Di")
+    assert (replaced["clause"], replaced["name"], replaced["replaces"], replaced["consecutive"]) == \
+        ("EU-19", "Ed", "Di", 0)
+
+
+def test_worked_example_a_damaged_card_of_the_pack_not_in_use() -> None:
+    deal = bridge_deal()
+    run = replay(bridge_table() + deal[:25] + _worked("### Packs: replaced and restored") + deal[25:])
+    _ok(run)
+    (r,) = run.rulings[1:]
+    assert (r["remedy"], r["clause"], r["pack"], "dealer" in r) == ("replace_pack", "CB-pack-damaged", "blue", False)
+    run = replay(bridge_table() + [{"type": "demand", "seat": "E", "what": "restore_pack"}])
+    (r,) = run.rulings[1:]
+    assert (r["remedy"], r["side"], r["pack"], r["seat"]) == ("restore_pack", "EW", "blue", "E")

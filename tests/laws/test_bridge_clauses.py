@@ -335,3 +335,40 @@ def test_CB_surplus_deal_pack_unknown_until_first_card() -> None:
     assert rulings == [] and eng.state.deal is not None and eng.state.deal.pack == "A"
     r = only(eng.feed(E("card_dealt", seat="W", card="QS", pack="B")))
     assert (r.remedy, r.clause) == (Remedy.REDEAL, "CB-surplus-deal")
+
+
+def test_CB_pack_damaged_in_the_pack_not_in_use_leaves_the_deal_alone() -> None:
+    """Issue 20: North deals the red pack; a damaged card is found in the blue one, which is not in use.
+    The blue pack is replaced; the sound deal goes on, and East's next deal is in turn."""
+    eng = table()
+    deal = bridge_deal(N, cards())
+    run(eng, prelude(N) + deal[:20])
+    r = only(eng.feed(E("damaged_card", card="7C", pack="blue")))
+    assert (r.remedy, r.clause, r.pack, r.dealer) == (Remedy.REPLACE_PACK, "CB-pack-damaged", "blue", None)
+    assert "blue" in r.reason and "goes on" in r.reason
+    assert eng.state.deal is not None and not eng.state.deal.void
+    assert run(eng, deal[20:]) == [] and eng.state.phase == Phase.AUCTION
+    assert eng.state.next_dealer == E_
+    rnd = random.Random(3)
+    hands = bridge_hands(N, cards())
+    run(eng, bridge_play(hands, E_, rnd) + [E("play_end"), E("result", declarer="N", contract="1NT", tricks=7)])
+    assert run(eng, prelude(E_, "blue") + bridge_deal(E_, cards(2), pack="blue")) == []
+
+
+def test_CB_pack_damaged_in_the_pack_in_use_still_stops_the_deal() -> None:
+    eng = table()
+    run(eng, prelude(N) + bridge_deal(N, cards())[:20])
+    r = only(eng.feed(E("damaged_card", card="7C", pack="red")))
+    assert (r.remedy, r.dealer) == (Remedy.REPLACE_PACK, N) and eng.state.deal.void  # type: ignore[union-attr]
+
+
+def test_CB_surplus_card_words_match_the_cause() -> None:
+    """Issue 20: cause ``trick`` is a card too many on a trick (the hand is a card short); cause ``play``
+    is a trick left short (the hand has a card too many)."""
+    eng = table()
+    run(eng, prelude(N) + bridge_deal(N, cards()))
+    trick = only(eng.feed(E("surplus_card", seat="W", cause="trick")))
+    assert trick.remedy is Remedy.DEFECTIVE_TRICK
+    assert "too many on a trick" in trick.reason and "left short" not in trick.reason, trick.reason
+    play_ = only(eng.feed(E("surplus_card", seat="E", cause="play")))
+    assert "left short" in play_.reason and "card too many" in play_.reason, play_.reason

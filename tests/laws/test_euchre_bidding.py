@@ -142,3 +142,35 @@ def test_EU_89_lone_third_hand_may_require_the_dealers_highest() -> None:
     assert said(r) == [("attention", "EU-89")] and r[0].seat == N
     assert play(eng, "W:7D") == []
     assert said(play(eng, "N:AH")) == [("attention", "EU-54")]    # his highest spade was the queen
+
+
+def test_EU_89_the_demand_is_in_time_at_the_lead_before_the_discard() -> None:
+    """Issue 20: South leads before North has discarded; West, alone, demands at once. The lead itself
+    is the fact law 89 needs: the demand is granted, and the discard that comes after gives law 87 only."""
+    eng = taken_up(maker="W", alone=True)
+    assert play(eng, "S:8S") == []
+    r = eng.feed(E("demand", seat="W", what="call_highest"))
+    assert said(r) == [("attention", "EU-89")] and r[0].seat == N and r[0].extra["call"] == "highest"
+    r = eng.feed(E("discard", seat="N", card="TH"))
+    assert said(r) == [("attention", "EU-87")] and eng.state.claims == []
+    assert play(eng, "W:7D") == []
+    assert said(play(eng, "N:AH")) == [("attention", "EU-54")]    # his highest spade was the queen
+
+
+def test_EU_89_not_in_time_once_the_discard_came_first_or_the_dealer_played() -> None:
+    # the discard before the lead: no right at all
+    eng = taken_up(maker="W", alone=True)
+    assert eng.feed(E("discard", seat="N", card="TH")) == []
+    play(eng, "S:8S")
+    assert said(eng.feed(E("demand", seat="W", what="call_highest"))) == [("deal_stands", "EU-56")]
+    # the claim opened at a late discard closes when the dealer plays to the trick it concerns
+    eng = taken_up(maker="W", alone=True)
+    play(eng, "S:8S")
+    assert said(eng.feed(E("discard", seat="N", card="TH"))) == [("claim_option", "EU-89")]
+    assert play(eng, "W:7D") == []
+    r = play(eng, "N:QS")
+    assert said(r) == [("deal_stands", "EU-89")] and eng.state.claims == []
+    # an adversary of the lone hand has no such right
+    eng = taken_up(maker="W", alone=True)
+    play(eng, "S:8S")
+    assert said(eng.feed(E("demand", seat="S", what="call_highest"))) == [("deal_stands", "EU-56")]

@@ -359,3 +359,39 @@ def test_EU_46_a_card_exposed_before_trump_is_made_is_callable() -> None:
     eng.feed_all(euchre_known_deal(N, HANDS, "7S"))
     r = eng.feed(E("card_faced", card="KD", where="table", by="W"))
     assert said(r) == [("claim_option", "EU-46")] and r[0].side == N.side
+
+
+def test_EU_69_a_called_card_once_played_leaves_no_call_to_lapse() -> None:
+    """Issue 20: after the revoking card was called and then played, the claim is spent; play_end must
+    not say that a call still open lapses."""
+    eng = dealt()
+    play(eng, "E:AC", "S:8S")
+    assert said(play(eng, "S:7C")) == [("claim_option", "EU-69")]
+    assert said(eng.feed(E("demand", seat="W", what="call_card"))) == [("attention", "EU-69")]
+    assert play(eng, "W:AD", "N:AH") == []
+    assert play(eng, "N:KH", "E:9H", "S:8S", "W:7D") == []      # South cannot follow: the called card
+    assert eng.state.claims == [] and eng.state.deal is not None and eng.state.deal.calls == []
+    rest = play(eng, "N:QH", "E:9D", "S:9S", "W:8D", "N:JH", "E:TD", "S:AS", "W:QD",
+                "N:TH", "E:KC", "S:KS", "W:KD")
+    assert rest == []
+    assert said(eng.feed(E("play_end"))) == []
+
+
+def test_EU_69_an_uncalled_card_still_lapses_at_the_end() -> None:
+    """The claim nobody took lapses at the end of play, as before (the call was open and unused)."""
+    eng = dealt()
+    play(eng, "E:AC", "S:8S")
+    assert said(play(eng, "S:7C")) == [("claim_option", "EU-69")]
+    play(eng, "W:AD", "N:AH")
+    assert said(eng.feed(E("play_end"))) == [("deal_stands", "EU-69")]
+
+
+def test_EU_73_a_torn_card_of_the_pack_not_in_use_leaves_the_hand_alone() -> None:
+    """As CB-pack-damaged (issue 20): the deal is of the red pack; a torn card of the blue one imperfects
+    nothing being dealt or played (law 33 is about the pack in play), so that pack is replaced (73)."""
+    eng = dealt()
+    r = eng.feed(E("damaged_card", card="9S", pack="blue"))
+    assert said(r) == [("replace_pack", "EU-73")] and r[0].dealer is None
+    assert eng.state.deal is not None and not eng.state.deal.void
+    r = eng.feed(E("damaged_card", card="9S", pack="red"))
+    assert said(r) == [("redeal", "EU-33")] and eng.state.deal.void

@@ -406,3 +406,40 @@ def test_roster_input_checked() -> None:
     with pytest.raises(ValueError, match="four different waiting candidates"):
         EuchreRoster().seat(["A", "B", "C", "D"])
     json.dumps(r.snapshot())
+
+
+def test_EU_17_the_draw_at_a_new_table_lets_fresh_candidates_in_first() -> None:
+    """Issue 20: at a table being formed, candidates who have played at no other table have the prior
+    right of entry; the draw selects among the others only for the places left. Here Ed (fresh) cuts
+    the lowest card and must still play; Bob and Di, who have played elsewhere, cut for one place."""
+    from laws.engine import LawEngine
+    from tests.laws.streams import E
+
+    eng = LawEngine("euchre")
+    for name, fresh in (("Ann", True), ("Bob", False), ("Cy", True), ("Di", False), ("Ed", True)):
+        assert eng.feed(E("candidate", name=name, fresh=fresh))[0].extra["accepted"] is True
+    (sel,) = eng.feed(E("draw", cuts=[["Ann", "JS"], ["Bob", "JH"], ["Cy", "AD"], ["Di", "KC"], ["Ed", "7C"]]))
+    assert (sel.remedy, sel.clause) == (Remedy.CUT_AGAIN, "EU-17")
+    assert sorted(sel.extra["players"]) == ["Ann", "Bob", "Cy", "Ed"] and sel.extra["next_in"] == ["Di"]
+    assert "Ed" in sel.reason and "fresh" in sel.reason
+    (form,) = eng.feed(E("draw", cuts=[["Ann", "JS"], ["Bob", "AH"], ["Cy", "9D"], ["Ed", "7C"]]))
+    assert form.remedy is Remedy.FORMATION and sorted(form.extra["players"]) == ["Ann", "Bob", "Cy", "Ed"]
+    roster = eng.state.game_state["roster"]
+    assert sorted(p for p in roster.players if p) == ["Ann", "Bob", "Cy", "Ed"]
+    assert [c.name for c in roster.queue] == ["Di"]
+
+
+def test_EU_17_four_fresh_candidates_take_the_table_without_the_others() -> None:
+    from laws.engine import LawEngine
+    from tests.laws.streams import E
+
+    eng = LawEngine("euchre")
+    for name, fresh in (("Ann", False), ("Bob", True), ("Cy", True), ("Di", True), ("Ed", True)):
+        eng.feed(E("candidate", name=name, fresh=fresh))
+    (sel,) = eng.feed(E("draw", cuts=[["Ann", "JS"], ["Bob", "7H"], ["Cy", "8D"], ["Di", "9C"], ["Ed", "TC"]]))
+    assert sel.clause == "EU-17" and sorted(sel.extra["players"]) == ["Bob", "Cy", "Di", "Ed"]
+    assert sel.extra["next_in"] == ["Ann"]
+    # without any candidate who has played elsewhere the draw is law 11's, as before
+    eng = LawEngine("euchre")
+    (sel,) = eng.feed(E("draw", cuts=[["Ann", "JS"], ["Bob", "7H"], ["Cy", "8D"], ["Di", "9C"], ["Ed", "TC"]]))
+    assert sel.clause == "EU-11" and sorted(sel.extra["players"]) == ["Ann", "Cy", "Di", "Ed"]

@@ -2,8 +2,9 @@
 
 For each law that gives a player or a side a choice (24, 25, 27, 35, 38, 40, 44, 47, 48, 51, 52, 56, 58,
 59, 60, 66, 69, 70, 72, 80, 84, 89) the fact alone offers the right (a ``claim_option``, or nothing where
-the right needs no fact: shuffling, new cards, searching the tricks...) and changes nothing on the table;
-the remedy comes only with the ``demand`` that takes it. For each law that applies by itself (10, 29, 31,
+the right needs no fact: shuffling, new cards, searching the tricks...; an ``attention`` for law 58, whose
+right the fourth hand takes by playing) and changes nothing on the table; the remedy comes only with the
+``demand`` that takes it. For each law that applies by itself (10, 29, 31,
 33, 34, 39, 41, 64, 67, 90) the remedy comes with the fact and no demand. Laws 6 and 32 say "should": no
 penalty attaches, so no clause cites them and a hand played through gives no penalty.
 """

@@ -1,7 +1,9 @@
-"""The soak's checker is itself right: Hypothesis builds evenings (deals, physical faults, mistakes,
-director's entries) and the journal a perfect table would write for them; the checker passes that
-journal, and reports exactly each card lost, duplicated or reordered, each entry lost, each ruling
-added or left out, and each result left unscored."""
+"""The soak's checker is itself right: Hypothesis builds evenings (deals with physical faults, mistakes
+after them, results) and the journal a perfect table writes for them — the law engine's rulings and the
+table's lamp policy, fed exactly what physically happened (``perfect_journal``). The checker, which knows
+none of that and works the rulings, dealers, seats, lamps and score out by itself, passes that journal,
+and reports exactly each card lost, duplicated or reordered, each entry lost, each ruling added or left
+out, and each result left unscored. ``test_mutations.py`` breaks a real recorded evening."""
 
 from __future__ import annotations
 
@@ -11,30 +13,76 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_host.soak.checker import DealRecord, Record, check
-from firmware_host.soak.schedule import EXPECTED, Dealt, kinds_for, make_schedule, physical_fault
-from laws.cards import RANKS, full_pack
+from firmware_host.soak.checker import check
+from firmware_host.soak.record import DealRecord, Dealt, Record
+from firmware_host.soak.schedule import DRAW, EXPECTED, kinds_for, make_schedule, physical_fault
+from firmware_host.table import lamps as lamp_policy
+from laws.cards import RANKS, Seat, full_pack
+from laws.engine import LawEngine
+from laws.events import event_from_dict
 
 Row = tuple[int, str, dict[str, Any]]
 PACK = [c.code for c in full_pack(RANKS)]
+FAULTS = [None, "face_up", "unreadable", "duplicate", "foreign", "missing"]
+
+
+class Table:
+    """A perfect table without I/O: every event journaled, then the engine's rulings and the lamps."""
+
+    def __init__(self, record: Record) -> None:
+        self.record = record
+        self.engine = LawEngine(record.game)
+        self.rows: list[Row] = []
+        self.lamps = dict.fromkeys(lamp_policy.RULING_LAMPS + ("shoe_offline", "camera_offline", "journal_fault"),
+                                   False)
+        self.deal = 0
+        self.add("event", {"type": "game", "game": record.game})
+
+    def add(self, kind: str, body: dict[str, Any]) -> None:
+        self.rows.append((len(self.rows) + 1, kind, body))
+
+    def event(self, body: dict[str, Any], src: str) -> None:
+        body = {**body, "src": src}
+        if src == "director":
+            self.record.director.append({k: v for k, v in body.items() if k != "src"})
+        self.add("event", body)
+        e = event_from_dict(body)
+        if e.TYPE == "deal_start":
+            self.deal += 1
+        rulings = self.engine.feed(e)
+        for r in rulings:
+            self.add("ruling", r.to_dict() | {"deal": self.deal})
+        lamps = lamp_policy.after_event(self.lamps, e, rulings)
+        if lamps != self.lamps:
+            self.lamps = lamps
+            self.add("lamp", dict(lamps))
+
+    def void(self) -> bool:
+        d = self.engine.state.deal
+        return d is not None and d.void
 
 
 @st.composite
-def evenings(draw: Any) -> Record:
-    """A bridge evening: some deals clean, some with one physical fault, some with a mistake after."""
+def evenings(draw: Any) -> tuple[Record, list[Row]]:
+    """A bridge evening and its perfect journal: some deals clean, some with one physical fault, some
+    with a mistake after a clean deal; a result for every hand that stands."""
     rng = random.Random(draw(st.integers(0, 2**32)))
     record = Record("contract-bridge", 52)
+    t = Table(record)
+    t.event({"type": "draw", "cuts": DRAW["contract-bridge"]}, "director")
     for n in range(1, draw(st.integers(1, 6)) + 1):
+        dealer = t.engine.state.next_dealer or Seat.N
+        pack = "A1" if n % 2 else "B1"
         order = PACK[:]
         rng.shuffle(order)
-        cards = [Dealt(c, "A1" if n % 2 else "B1", False, True) for c in order]
-        fault = draw(st.sampled_from([None, "face_up", "unreadable", "duplicate", "foreign", "missing"]))
+        cards = [Dealt(c, pack, False, True) for c in order]
+        fault = draw(st.sampled_from(FAULTS))
         at = rng.randrange(52)
         size = 52
         if fault == "face_up":
-            cards[at] = Dealt(cards[at].card, cards[at].pack, True, True)
+            cards[at] = Dealt(cards[at].card, pack, True, True)
         elif fault == "unreadable":
-            cards[at] = Dealt(cards[at].card, cards[at].pack, False, False)
+            cards[at] = Dealt(cards[at].card, pack, False, False)
         elif fault == "duplicate":
             cards.insert(max(at, 1), cards[rng.randrange(max(at, 1))])
             cards = cards[:52]
@@ -43,45 +91,43 @@ def evenings(draw: Any) -> Record:
             cards[at] = Dealt(cards[at].card, "X9", False, True)
         elif fault == "missing":
             cards, size = cards[:51], 51
-        if fault not in (None, "missing"):
-            cut = rng.randint(at + 1, 52)  # the host aborts the voided deal a few cards later
-            cards = cards[:cut]
-        mistakes = []
-        if fault is None:
-            mistakes = [draw(st.sampled_from(["attention", "late_demand", "miscount"]))] if rng.random() < .5 else []
-        record.deals.append(DealRecord(n, cards, None, mistakes, fault, size))
-    return record
-
-
-def perfect_journal(record: Record) -> list[Row]:
-    """The rows a table that loses nothing and rules rightly writes for ``record``."""
-    rows: list[Row] = [(1, "event", {"type": "game", "game": record.game})]
-
-    def add(kind: str, body: dict[str, Any]) -> None:
-        rows.append((len(rows) + 1, kind, body))
-
-    for d in record.deals:
-        add("event", {"type": "deal_start", "dealer": "N", "pack": "A1", "src": "shoe"})
-        fault = physical_fault(record.game, d.cards, record.complete, d.pack_size)
-        for i, c in enumerate(d.cards):
-            add("event", {"type": "card_dealt", "seat": "E", "card": c.card if c.readable else None,
-                          "src": "shoe"})
-            if fault is not None and i == len(d.cards) - 1:
-                for clause, remedy in EXPECTED[(record.game, fault)]:
-                    add("ruling", {"clause": clause, "remedy": remedy})
-        add("event", {"type": "deal_end", "src": "shoe"})
-        for kind in d.mistakes:
-            for clause, remedy in EXPECTED[(record.game, kind)]:
-                entry = {"type": "hand_count", "seat": "S", "count": 14}
-                record.director.append(entry)
-                add("event", {**entry, "src": "director"})
-                add("ruling", {"clause": clause, "remedy": remedy})
-        if fault is None and "miscount" not in d.mistakes:
-            result = {"type": "result", "declarer": "S", "contract": "1NT", "tricks": 7}
-            record.director.append(result)
-            add("event", {**result, "src": "director"})
-            add("ruling", {"clause": "CB-rubber", "remedy": "score"})
-    return rows
+        seats = [Seat("NESW"[("NESW".index(dealer.value) + 1 + i) % 4]) for i in range(52)]
+        cards = [Dealt(c.card, c.pack, c.face_up, c.readable, seats[i].value) for i, c in enumerate(cards)]
+        for s in (dealer.partner, dealer):
+            t.event({"type": "shuffle", "seat": s.value}, "shoe")
+        t.event({"type": "cut", "seat": dealer.right.value}, "shoe")
+        t.event({"type": "deal_start", "dealer": dealer.value, "pack": "unknown"}, "shoe")
+        sent: list[Dealt] = []
+        for c in cards:
+            sent.append(c)
+            t.event({"type": "card_dealt", "seat": c.seat, "card": c.card if c.readable else None,
+                     "face_up": c.face_up, "pack": c.pack}, "shoe")
+            if t.void() and rng.random() < 0.3:  # the host aborts the voided deal a few cards later
+                break
+        t.event({"type": "deal_end"}, "shoe")
+        d = t.engine.state.deal
+        if d is not None and d.search is not None:  # a card missing: the director says it was not found
+            t.event({"type": "missing_card", "card": None, "seat": d.search.value, "found": None}, "director")
+        mistakes: list[str] = []
+        facts: dict[str, str] = {}
+        if not t.void() and rng.random() < 0.5:
+            kind = draw(st.sampled_from(["attention", "late_demand", "miscount"]))
+            seat = rng.choice(list(Seat))
+            mistakes, facts = [kind], {"at": seat.value}
+            if kind == "miscount":
+                other = rng.choice([s for s in Seat if s != seat])
+                t.event({"type": "hand_count", "seat": seat.value, "count": 14}, "director")
+                t.event({"type": "hand_count", "seat": other.value, "count": 12}, "director")
+            else:
+                t.event({"type": "demand", "seat": seat.value,
+                         "what": "attention" if kind == "attention" else "new_shuffle"}, "button")
+        result = None
+        if not t.void():
+            result = {"type": "result", "declarer": rng.choice("NESW"), "contract": rng.choice(["1NT", "4S", "3H"]),
+                      "tricks": rng.randint(5, 12)}
+            t.event(result, "director")
+        record.deals.append(DealRecord(n, sent, None, mistakes, fault, size, dealer.value, facts, result))
+    return record, t.rows
 
 
 def _renumber(rows: list[Row]) -> list[Row]:
@@ -90,17 +136,18 @@ def _renumber(rows: list[Row]) -> list[Row]:
 
 @given(evenings())
 @settings(max_examples=60, deadline=None)
-def test_a_perfect_journal_passes(record: Record) -> None:
-    f = check(record, perfect_journal(record))
+def test_a_perfect_journal_passes(evening: tuple[Record, list[Row]]) -> None:
+    record, rows = evening
+    f = check(record, rows)
     assert f.ok, f.problems
-    assert f.false_rulings == f.missed_rulings == f.events_lost == 0
+    assert f.false_rulings == f.missed_rulings == f.events_lost == f.wrong_fields == f.score_wrong == 0
     assert f.rulings_expected == f.rulings_got
 
 
 @given(evenings(), st.data())
 @settings(max_examples=60, deadline=None)
-def test_a_lost_or_duplicated_card_is_reported(record: Record, data: Any) -> None:
-    rows = perfect_journal(record)
+def test_a_lost_or_duplicated_card_is_reported(evening: tuple[Record, list[Row]], data: Any) -> None:
+    record, rows = evening
     cards = [i for i, (_, k, b) in enumerate(rows) if b.get("type") == "card_dealt"]
     i = data.draw(st.sampled_from(cards))
     if data.draw(st.booleans()):
@@ -115,10 +162,10 @@ def test_a_lost_or_duplicated_card_is_reported(record: Record, data: Any) -> Non
 
 @given(evenings(), st.data())
 @settings(max_examples=40, deadline=None)
-def test_cards_out_of_order_are_reported(record: Record, data: Any) -> None:
-    rows = perfect_journal(record)
+def test_cards_out_of_order_are_reported(evening: tuple[Record, list[Row]], data: Any) -> None:
+    record, rows = evening
     cards = [i for i, (_, k, b) in enumerate(rows) if b.get("type") == "card_dealt"]
-    pairs = [(a, b) for a, b in zip(cards, cards[1:]) if rows[a][2]["card"] != rows[b][2]["card"]]
+    pairs = [(a, b) for a, b in zip(cards, cards[1:]) if b == a + 1 and rows[a][2]["card"] != rows[b][2]["card"]]
     a, b = data.draw(st.sampled_from(pairs))
     rows[a], rows[b] = rows[b], rows[a]
     f = check(record, _renumber(rows))
@@ -127,17 +174,19 @@ def test_cards_out_of_order_are_reported(record: Record, data: Any) -> None:
 
 @given(evenings(), st.data())
 @settings(max_examples=60, deadline=None)
-def test_a_ruling_nobody_earned_is_false_and_one_left_out_is_missed(record: Record, data: Any) -> None:
-    rows = perfect_journal(record)
+def test_a_ruling_nobody_earned_is_false_and_one_left_out_is_missed(evening: tuple[Record, list[Row]],
+                                                                     data: Any) -> None:
+    record, rows = evening
     starts = [i for i, (_, k, b) in enumerate(rows) if b.get("type") == "deal_start"]
     if data.draw(st.booleans()):
         at = data.draw(st.sampled_from(starts)) + 1
-        clause, remedy = data.draw(st.sampled_from(sorted(v for vs in EXPECTED.values() for v in vs)))
-        rows.insert(at, (0, "ruling", {"clause": clause, "remedy": remedy}))
+        want = data.draw(st.sampled_from(sorted({w.key for ws in EXPECTED.values() for w in ws})))
+        rows.insert(at, (0, "ruling", {"clause": want[0], "remedy": want[1]}))
         f = check(record, _renumber(rows))
         assert f.false_rulings == 1 and f.missed_rulings == 0 and not f.ok
     else:
-        ours = [i for i, (_, k, b) in enumerate(rows) if k == "ruling" and b["remedy"] != "score"]
+        ours = [i for i, (_, k, b) in enumerate(rows) if k == "ruling" and
+                b["remedy"] not in ("score", "game_won", "rubber_won", "formation")]
         if not ours:
             return
         del rows[data.draw(st.sampled_from(ours))]
@@ -147,9 +196,9 @@ def test_a_ruling_nobody_earned_is_false_and_one_left_out_is_missed(record: Reco
 
 @given(evenings(), st.data())
 @settings(max_examples=40, deadline=None)
-def test_a_lost_entry_or_an_unscored_result_is_reported(record: Record, data: Any) -> None:
-    rows = perfect_journal(record)
-    entries = [i for i, (_, k, b) in enumerate(rows) if b.get("src") == "director"]
+def test_a_lost_entry_or_an_unscored_result_is_reported(evening: tuple[Record, list[Row]], data: Any) -> None:
+    record, rows = evening
+    entries = [i for i, (_, k, b) in enumerate(rows) if b.get("src") == "director" and b.get("type") != "draw"]
     scores = [i for i, (_, k, b) in enumerate(rows) if b.get("remedy") == "score"]
     if entries and data.draw(st.booleans()):
         del rows[data.draw(st.sampled_from(entries))]
@@ -158,7 +207,7 @@ def test_a_lost_entry_or_an_unscored_result_is_reported(record: Record, data: An
     elif scores:
         del rows[data.draw(st.sampled_from(scores))]
         f = check(record, _renumber(rows))
-        assert f.unscored == 1 and not f.ok
+        assert f.score_wrong >= 1 and not f.ok  # (and unscored, unless a game or rubber ruling followed)
 
 
 def test_a_twin_that_never_left_the_shoe_is_no_fault() -> None:
@@ -176,7 +225,7 @@ def test_schedules_are_seeded_and_within_bounds(game: str, deals: int, faults: i
     a = make_schedule(game, deals, seed, faults=faults)
     assert a == make_schedule(game, deals, seed, faults=faults)
     assert len(a.faults) == faults
-    assert all(1 <= f.deal <= deals and f.delay >= 0 for f in a.faults)
+    assert all(1 <= f.deal <= max(1, deals - 1) and f.delay >= 0 for f in a.faults)  # none in the last deal
     assert set(a.mistakes.values()) <= set(kinds_for(game))
     assert all((game, k) in EXPECTED for k in a.mistakes.values())
 

@@ -250,3 +250,33 @@ def test_a_journal_locked_at_boot_is_held_not_fatal(tmp_path: Path) -> None:
         other.close()
         panel.close()
         journal.close()
+
+
+def test_a_device_offline_when_the_table_stopped_is_noted_back_after_a_restart(tmp_path: Path) -> None:
+    """Found by the soak (issue 20): the table was killed while the shoe was unplugged and the camera
+    down; the restarted controller took both for online, so their return was never journaled and both
+    offline lamps stayed lit for good. A restart now takes each device's state from the journal (its
+    lamp row), and the device's return is a change like any other."""
+    from firmware_host.table.inputs import DeviceStatus
+
+    r = Rig(tmp_path)
+    try:
+        for device in ("shoe", "camera"):
+            r.ctl.submit(DeviceStatus(device, False, "unplugged"))
+        r.ctl.drain()
+        assert r.lamp("shoe_offline") and r.lamp("camera_offline")
+    finally:
+        r.close()  # killed: nothing more is journaled
+    r = Rig(tmp_path)  # the restart
+    try:
+        assert r.lamp("shoe_offline") and r.lamp("camera_offline")   # as the journal left them
+        assert r.ctl.snapshot()["shoe_online"] is False
+        for device in ("shoe", "camera"):
+            r.ctl.submit(DeviceStatus(device, True, "back"))
+        r.ctl.drain()
+        assert not r.lamp("shoe_offline") and not r.lamp("camera_offline")
+        notes = [row.body for row in r.journal.rows() if row.kind == "note" and "online" in row.body]
+        assert [(n["device"], n["online"]) for n in notes] == [("shoe", False), ("camera", False),
+                                                               ("shoe", True), ("camera", True)]
+    finally:
+        r.close()

@@ -159,3 +159,17 @@ def test_a_camera_missing_at_first_is_opened_later_and_reopened_after_failing() 
     assert ok and src.opens == 2
     src.release()
     assert src.read() == (False, None)
+
+
+def test_camera_feeder_says_the_camera_is_online_at_its_first_frame() -> None:
+    """Found by the soak (issue 20): a table restarted while its journal had the camera offline never
+    journaled it back, because the feeder assumed it online from the start and reported only changes.
+    The feeder now reports the first state it finds (the controller journals only a change)."""
+    q: queue.Queue[Any] = queue.Queue()
+    feeder = CameraFeeder(_Flaky(0), _Watcher(), q.put, max_failures=10)
+    feeder.start()
+    try:
+        first = q.get(timeout=10)
+    finally:
+        feeder.stop()
+    assert first == DeviceStatus("camera", True)
