@@ -34,6 +34,8 @@ def table(results: Sequence[Findings], seconds: float | None = None) -> str:
     add(row("false rulings", [f.false_rulings for f in results]))
     add(row("missed rulings", [f.missed_rulings for f in results]))
     add(row("  wrong dealer, seat, side or pack", [f.wrong_fields for f in results]))
+    add(row("bridge auctions closed", [f.contracts for f in results]))
+    add(row("  contract not the soak's own", [f.contracts_wrong for f in results]))
     add(row("score and formation rulings", [f.score_rulings for f in results]))
     add(row("  not on the soak's own sheet", [f.score_wrong for f in results]))
     add(row("results not scored", [f.unscored for f in results]))

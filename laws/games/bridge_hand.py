@@ -176,6 +176,14 @@ def in_play(s: TableState) -> bool:
     return h is not None and h.play is not None
 
 
+def scored_from_cards(s: TableState) -> bool:
+    """The hand is over and needs nothing typed: the table scored it from its auction and play (a hand
+    that waits for its typed result, or for a twelfth-trick revoke's correction, is not; nor is a deal
+    passed out, which is no hand). A table with a shoe deals the next pack then."""
+    h = hand(s)
+    return h is not None and h.scored is not None and not h.scored.get("passed_out") and s.phase is Phase.SCORING
+
+
 def play_over(s: TableState) -> bool:
     """The engine's hook (``GameRules.ends_play``): the play model says play has ended and the play-end
     clauses have not run for it yet."""
