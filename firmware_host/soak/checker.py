@@ -117,9 +117,9 @@ class Findings:
 
     @property
     def locks_unproven(self) -> bool:
-        """Locks were held past the busy timeout and not one of them failed a commit the table noted: the
-        fault did not do what it is for."""
-        return self.locks > 0 and self.locks_failing == 0
+        """Lock episodes (not ended by a kill) were held past the busy timeout and not one of them failed a
+        commit the table noted: the fault did not do what it is for."""
+        return self.locks_idle > 0 and self.locks_failing == 0
 
     @property
     def events_lost(self) -> int:
@@ -473,6 +473,9 @@ def _evening(record: Record, rows: list[tuple[int, str, dict[str, Any]]], f: Fin
         before = max((seq for t, seq in times if t < a), default=0)  # the journal up to the lock
         return any(seq > before and since <= z + 1.0 for seq, since in recovered)
 
+    # a kill inside a lock episode ends its failures with no recovery to note: such an episode proves
+    # nothing either way
+    episodes = [e for e in episodes if not any(e[0] <= k <= e[1] + 1.0 for k in record.kill_times)]
     f.locks_failing = sum(1 for a, z in episodes if covered(a, z))
     f.locks_idle = len(episodes) - f.locks_failing + max(0, record.locks - len(record.lock_windows))
     if f.locks_unproven:

@@ -78,9 +78,11 @@ class Outage:
 
 
 def hold_write_lock(db: Path, seconds: float, stop: threading.Event, physical: Physical | None = None,
-                    held: Callable[[], None] | None = None) -> bool:
+                    held: Callable[[], None] | None = None, until: Callable[[], bool] | None = None,
+                    longest: float = 30.0) -> bool:
     """Hold the journal's write lock for ``seconds`` (or until ``stop``), as another process would;
-    returns whether it was held. ``held`` is called once the lock is taken.
+    returns whether it was held. ``held`` is called once the lock is taken; with ``until``, the lock is
+    held on past ``seconds`` until ``until()`` is true (at most ``longest`` seconds in all).
 
     Raises:
         sqlite3.Error: the lock could not be taken (within 30 s) or given back.
@@ -90,7 +92,10 @@ def hold_write_lock(db: Path, seconds: float, stop: threading.Event, physical: P
         conn.execute("BEGIN IMMEDIATE")
         if held is not None:
             held()
+        t0 = time.monotonic()
         stop.wait(seconds)
+        while until is not None and not until() and not stop.is_set() and time.monotonic() - t0 < longest:
+            stop.wait(0.05)
         conn.execute("ROLLBACK")
         return True
     finally:

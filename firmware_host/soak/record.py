@@ -73,6 +73,7 @@ class Record:
     bad_lines: list[str] = field(default_factory=list)  # malformed lines written to ``--events``
     locks: int = 0                                 # write locks held past the table's busy timeout
     lock_windows: list[tuple[float, float]] = field(default_factory=list)  # each lock's (start, end), epoch s
+    kill_times: list[float] = field(default_factory=list)  # when the driver killed the table, epoch s
     stopped: int | None = 0                        # status of the SIGTERM that ended the evening
 
     # ``commands``: one dict per command the driver published as the dashboard does, with ``kind``
@@ -101,6 +102,7 @@ class Record:
         dash = d.pop("dashboard")
         rows = [(int(s), str(k), dict(b)) for s, k, b in d.pop("rows")]
         d["lock_windows"] = [(float(a), float(b)) for a, b in d.get("lock_windows", [])]
+        d["kill_times"] = [float(t) for t in d.get("kill_times", [])]
         return cls(**{**d, "deals": deals, "faults": Counter(d.pop("faults")), "rows": rows,
                       "dashboard": None if dash is None else {int(k): v for k, v in dash.items()}})
 

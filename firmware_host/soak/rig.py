@@ -116,6 +116,24 @@ class RunProcess:
                 self.kill()
         return self.proc.returncode
 
+    def log_mark(self) -> tuple[int, int]:
+        """Where the logs end now: (start, size of its log)."""
+        p = self.logs / f"run-{self.starts}.log"
+        return self.starts, p.stat().st_size if p.exists() else 0
+
+    def logged_since(self, mark: tuple[int, int], text: str) -> bool:
+        """Whether a log line containing ``text`` was written after ``mark`` (by any later start too)."""
+        start, offset = mark
+        for n in range(start, self.starts + 1):
+            p = self.logs / f"run-{n}.log"
+            if not p.exists():
+                continue
+            with open(p, "rb") as f:
+                f.seek(offset if n == start else 0)
+                if text.encode() in f.read():
+                    return True
+        return False
+
     def tracebacks(self) -> Counter[str]:
         """Tracebacks in the logs of every start, by the line of ours that raised."""
         found: Counter[str] = Counter()

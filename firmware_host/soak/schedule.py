@@ -42,7 +42,8 @@ NOISE_KINDS = ("jam", "garbage")
 # Faults of the world around the table (``faults``): no ruling may follow them.
 #   stall: another process holds the journal's write lock a few seconds (the table waits it out);
 #   lock: the same, past SQLite's busy timeout, so commits really fail and the table holds its inputs
-#     (once it holds the lock the driver enters a malformed line, so the table has a commit to fail);
+#     (once it holds the lock the driver enters a malformed line, so the table has a commit to fail, and
+#     it holds the lock on until the table's log says a commit failed, at most 30 s);
 #   command: a dashboard command through the club broker (an acknowledgement, or a choice the table
 #     must refuse); bad_line: a malformed line on the director's input (``BAD_LINES``).
 FAULT_KINDS = ("kill", "stall", "lock", "disk_full", "unplug", "camera", "broker", "jam", "garbage", "command",

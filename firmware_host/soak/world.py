@@ -99,6 +99,7 @@ class World:
             self.record.faults[f.kind] += 1  # already in the pack; counted when its deal is under way
         elif f.kind == "kill":
             self.record.faults["kill"] += 1
+            self.record.kill_times.append(round(time.time(), 3))
             self.proc.kill()
             self._restart()
         elif f.kind == "unplug":
@@ -157,8 +158,14 @@ class World:
                 start = time.time()
                 self.lock_lines.append(BAD_LINES[0])
 
+            mark = self.proc.log_mark()
+
+            def failed() -> bool:  # the table said its commit failed (so the lock was not waited out)
+                return self.proc.logged_since(mark, "journal cannot be written")
+
             try:
-                fx.hold_write_lock(self.data / "journal.sqlite3", f.duration, self.stop, self.physical, taken)
+                fx.hold_write_lock(self.data / "journal.sqlite3", f.duration, self.stop, self.physical, taken,
+                                   failed)
             finally:
                 windows.append((round(start, 3), round(time.time(), 3)))
 
