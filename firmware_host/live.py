@@ -187,6 +187,8 @@ class Table:
     capture: Any | None = None
     display: Any | None = None
     publisher: Any | None = None
+    duplicate: Any | None = None
+    results: Any | None = None
     stop_event: threading.Event = field(default_factory=threading.Event)
 
     def run(self) -> None:
@@ -239,23 +241,31 @@ def build_table(cfg: Config, *, display: Any | None = None) -> Table:
         publisher = MqttPublisher(cfg.mqtt, cfg.table.id, journal, time.time)
         publisher.on_command(ClubCommands(cfg.table.game, ctl.submit), acknowledges=True)
         ctl.observers.append(publisher)
+        if cfg.duplicate is not None and cfg.duplicate.session:
+            from firmware_host.club.duplicate_table import DuplicateResults
+
+            table.results = DuplicateResults(ctl, publisher)   # the seating in, results out (before start)
         publisher.start()
         table.publisher = publisher
+    dup = cfg.duplicate
     if cfg.shoe.driver != "none":
         from firmware_host.shoe.link import ShoeLink
         from firmware_host.shoe.scanner import ScannerLink
 
-        adapter = ShoeAdapter(ctl.submit, time.time)
+        adapter = ShoeAdapter(ctl.submit, time.time, boards=dup is not None and dup.deal == "shoe")
         link: Any
         if cfg.shoe.driver == "scanner":
             link = ScannerLink(cfg.shoe.port, adapter, baudrate=cfg.shoe.baudrate)
         else:
             link = ShoeLink(cfg.shoe.port, adapter, baudrate=cfg.shoe.baudrate, auto_ack=False)
             connect_shoe(ctl, link, adapter)  # acknowledged after the commit; resumed after a restart
-        procedure = ShoeProcedure(ctl, link, cfg.table.game)
-        ctl.on_phase(procedure.on_phase)
-        procedure.resume()  # START_DEAL waits in the link for the shoe's handshake
+        if dup is None:
+            procedure = ShoeProcedure(ctl, link, cfg.table.game)
+            ctl.on_phase(procedure.on_phase)
+            procedure.resume()  # START_DEAL waits in the link for the shoe's handshake
         table.link = link
+    if dup is not None:
+        table.duplicate = duplicate_procedure(cfg, ctl, table.link)
     if str(cfg.camera.source) != "none":
         table.camera, table.capture = _camera(cfg, ctl)
     panel.start()
@@ -264,6 +274,32 @@ def build_table(cfg: Config, *, display: Any | None = None) -> Table:
     if table.camera is not None:
         table.camera.start()
     return table
+
+
+def duplicate_procedure(cfg: Config, ctl: TableController, link: Any | None) -> Any:
+    """A duplicate table's procedure (``table.duplicate``): its hand records read, its seating from the
+    configuration (alone) or the club's session; resumed where the journal stopped.
+
+    Raises:
+        ValueError: the hand records cannot be used, or name no board the configuration names (the
+            message names the file, the board and what is wrong).
+    """
+    from firmware_host.duplicate.handfiles import read_hand_records
+    from firmware_host.table.duplicate import DuplicateProcedure, Seating
+
+    d = cfg.duplicate
+    assert d is not None
+    boards = {b.number: b for b in read_hand_records(d.records, d.first)}   # HandRecordError is a ValueError
+    wanted = d.boards or tuple(sorted(boards))
+    missing = [n for n in wanted if n not in boards]
+    if missing:
+        raise ValueError(f"{cfg.source}: duplicate.boards: board {missing[0]} is not in the hand records "
+                         f"{d.records.name} (boards {min(boards)}-{max(boards)})")
+    seating = None if d.session else Seating(d.section, d.table, d.round, d.ns, d.ew, tuple(wanted))
+    proc = DuplicateProcedure(ctl, boards, seating, "shoe" if d.deal == "shoe" else "board", link,
+                              source="session" if d.session else "config")
+    proc.resume()
+    return proc
 
 
 def _camera(cfg: Config, ctl: TableController) -> tuple[CameraFeeder, Any]:

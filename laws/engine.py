@@ -16,6 +16,7 @@ from laws import snapshot
 from laws.cards import Seat
 from laws.events import (
     BRIDGE_EVENTS,
+    DUPLICATE_EVENTS,
     CardDealt,
     CardPlayed,
     DealEnded,
@@ -69,6 +70,9 @@ TRANSITIONS: dict[str, tuple[frozenset[Phase], Phase | None]] = {
     "claim_reply": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "claim_ruled": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "dummy": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
+    # duplicate (LAWS.md DB-): ``board`` and ``confirm`` may come in any phase (the clauses say when not)
+    "board_short": (frozenset({Phase.DEALING}), None),
+    "foul_ruled": (frozenset({Phase.AUCTION, Phase.PLAY, Phase.SCORING, Phase.SHUFFLE}), None),
 }
 
 # Events of the deal being dealt: ignored when no deal is under way (or it was voided).
@@ -113,6 +117,9 @@ class LawEngine:
             return []
         if event.TYPE in BRIDGE_EVENTS and event.TYPE not in self._by_event:
             raise ValueError(f"a {event.TYPE} is an event of bridge's auction and play; this table plays "
+                             f"{self.rules.title}")
+        if event.TYPE in DUPLICATE_EVENTS and event.TYPE not in self._by_event:
+            raise ValueError(f"a {event.TYPE} is an event of duplicate bridge; this table plays "
                              f"{self.rules.title}")
         if self._ignored(event):
             return []

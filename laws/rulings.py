@@ -39,6 +39,7 @@ class Remedy(StrEnum):
     ENTRY = "entry"
     RESHUFFLE = "reshuffle"
     CONTRACT = "contract"
+    CHECKED = "checked"          # duplicate: a board's hands as played checked against its record (DB-7)
 
     def __str__(self) -> str:
         return self.value

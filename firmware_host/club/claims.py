@@ -134,7 +134,7 @@ def entries(game: str, phase: str) -> dict[str, Any]:
     bridge auction, ``call`` (with every call in words). ``POST /api/call`` also takes a call in the play
     (one after the auction closed, which the engine rules on), but the page offers none there."""
     out: dict[str, Any] = {}
-    if game == "contract-bridge" and phase == "auction":  # the form in the auction only (every update of a
+    if game in ("contract-bridge", "duplicate-bridge") and phase == "auction":  # the form in the auction only (every update of a
         out["call"] = bridge_calls()                       # table carries it: not the 52 of the play too)
     if game != "euchre":
         return out

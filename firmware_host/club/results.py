@@ -17,9 +17,10 @@ from laws.events import EventFormatError, ResultRecorded, event_from_dict
 
 # The fields each game's result takes, and the most tricks a side can win.
 FIELDS = {"contract-bridge": {"declarer", "contract", "tricks", "honours"},
+          "duplicate-bridge": {"declarer", "contract", "tricks"},
           "euchre": {"makers", "alone", "tricks"}}
-MOST_TRICKS = {"contract-bridge": 13, "euchre": 5}
-GAME_WORDS = {"contract-bridge": "contract bridge", "euchre": "euchre"}
+MOST_TRICKS = {"contract-bridge": 13, "duplicate-bridge": 13, "euchre": 5}
+GAME_WORDS = {"contract-bridge": "contract bridge", "duplicate-bridge": "duplicate bridge", "euchre": "euchre"}
 SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 SIDE_WORDS = {"NS": "North-South", "EW": "East-West"}
 STRAIN_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades", "NT": "no trumps", "N": "no trumps"}
@@ -53,7 +54,7 @@ def _contract_problem(text: Any) -> str | None:
 def _words_problem(game: str, fields: dict[str, Any]) -> str | None:
     """The first thing wrong with the fields a director entered, as a player would say it."""
     top = MOST_TRICKS[game]
-    if game == "contract-bridge":
+    if game in ("contract-bridge", "duplicate-bridge"):
         if fields.get("declarer") not in SEAT_WORDS:
             return "say who declared: North, East, South or West"
         problem = _contract_problem(fields.get("contract"))
@@ -108,7 +109,7 @@ def result_words(game: str, fields: Any) -> str:
     if not isinstance(fields, dict):
         return "a result"
     tricks = fields.get("tricks")
-    if game == "contract-bridge":
+    if game in ("contract-bridge", "duplicate-bridge"):
         return (f"{fields.get('contract', '?')} by {SEAT_WORDS.get(str(fields.get('declarer')), '?')}, "
                 f"{tricks} tricks")
     alone = ", alone" if fields.get("alone") else ""

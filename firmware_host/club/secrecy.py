@@ -8,7 +8,8 @@ What was held back is kept so that the whole deal can be released once its play 
 in to showing cards live (``reveal=True``, e.g. for a teaching table).
 
 Card identities that are public by the laws before any deal (the draw for partners and deal: ``draw``
-events, deal number 0) are not held back.
+events, deal number 0) are not held back. A duplicate ``board`` event's hand record (``deal``) never
+leaves the table: the session holds the records.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ _CODE_IN_SENTENCE = re.compile(rf"\b(?:(?:the|a|an) )?(?:10|[{RANKS}])[{SUITS}]\
 HIDDEN_IN_WORDS = "a card (shown when the hand is over)"
 # Keys whose values name cards, whatever their shape (a code, a list of codes, pairs [name, code]).
 CARD_KEYS = frozenset({"card", "cards", "cuts", "exposed_cards", "hand", "hands", "trump_card", "missing",
-                       "found_card", "top_card", "turned"})
+                       "found_card", "top_card", "turned", "deal", "lead"})
 # Keys whose values look like card codes but are not cards: a contract such as "4S" is a bid, and so is a
 # bridge call ("2S") or the auction's calls (the auction is public).
 NOT_CARD_KEYS = frozenset({"contract", "call", "calls"})
@@ -116,6 +117,10 @@ class SecrecyFilter:
 
     def event(self, event: dict[str, Any], deal: int, seq: int) -> dict[str, Any]:
         """The event as it may leave the table now. The original is kept to be released later."""
+        if event.get("type") == "board" and not self.reveal:
+            # a duplicate board's hand record: the session holds the records, so the table never sends it
+            # (it may come before its deal starts, when the deal number is still the last one's)
+            return hide_cards(event)  # type: ignore[no-any-return]
         if not self.is_open(deal) or event.get("type") in PUBLIC_EVENTS:
             return dict(event)
         hidden = hide_cards(event)

@@ -8,6 +8,7 @@
   vulnerability and fingerprint, then the commitment; ``--store`` also refuses a deal used before, and
   ``--record`` then adds the file's deals to the record (for hand records made by another program).
 * ``convert IN OUT [--first K] [--force]``: between PBN, BRI and DUP.
+* ``deal --records FILE ...`` and ``report --journal FILE``: the dealing station (``boards_deal``).
 * ``commit FILE``: print the commitment only. ``verify FILE --commitment HEX``: exit 0 if it matches,
   1 if not.
 
@@ -62,6 +63,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     verify.add_argument("--commitment", required=True, metavar="HEX", help="the published SHA-256, 64 hex digits")
     verify.add_argument("--first", type=int, default=1, help="number of a BRI file's first board (default 1)")
     verify.set_defaults(func=_verify)
+
+    from firmware_host.commands import boards_deal
+
+    boards_deal.register(verbs)  # deal (the dealing station) and report
 
 
 class _Refused(Exception):

@@ -1,4 +1,6 @@
-"""``cardtable export jsonl|pbn``: write the journal's history as law-engine events or PBN boards.
+"""``cardtable export jsonl|pbn|board``: write the journal's history as law-engine events or PBN boards,
+or (``board``) the duplicate boards of one or more tables' journals: each board's hand record and every
+table's contract, declarer, lead, tricks, score and play (``duplicate.board_export``).
 
 The journal is opened read-only and verified first. A broken hash chain is refused (exit 1, as
 ``journal verify``) unless ``--force``; then the events of rows from the first bad row on carry
@@ -22,9 +24,14 @@ from firmware_host.commands.journal import add_data_dir_arguments, data_dir_from
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("export", help="write the journal's history as JSON Lines events or PBN")
-    p.add_argument("format", choices=("jsonl", "pbn"),
-                   help="jsonl: the law engine's event format (for `cardtable replay`); pbn: bridge deals")
+    p.add_argument("format", choices=("jsonl", "pbn", "board"),
+                   help="jsonl: the law engine's event format (for `cardtable replay`); pbn: bridge deals; "
+                        "board: duplicate boards, each with every table's result and play")
     add_data_dir_arguments(p)
+    p.add_argument("--journals", nargs="+", metavar="DIR", help="board: the tables' data directories (or "
+                   "journal files); default the one of --data-dir or the configuration")
+    p.add_argument("--board", type=int, metavar="N", help="board: this board only")
+    p.add_argument("--json", action="store_true", help="board: JSON instead of text")
     p.add_argument("--out", metavar="FILE", help="output file (default: standard output)")
     p.add_argument("--game", choices=("contract-bridge", "euchre"),
                    help="game for the first line when the journal does not start with one (default: config)")
@@ -82,7 +89,47 @@ def _not_the_journal(out: Path | None, journal: Path) -> None:
         raise _Refused(f"--out {out}: that is the journal itself; write the export elsewhere", 2)
 
 
+def _boards(args: argparse.Namespace) -> int:
+    from firmware_host.config import ConfigError
+    from firmware_host.duplicate.board_export import board_json, board_text, by_board, plays_from_rows
+    from firmware_host.records.journal import Journal, JournalError
+
+    plays = []
+    try:
+        out = _output(args.out)
+        for where in args.journals or [str(data_dir_from_args(args))]:
+            with Journal.open_readonly(where) as journal:
+                _not_the_journal(out, journal.path)
+                result = journal.verify()
+                if result.bad_seq is not None:
+                    raise _Refused(f"TAMPERED: {result.message()}; not exported", 1)
+                plays += plays_from_rows(((r.kind, r.body) for r in journal.rows()), str(journal.path))
+        boards = by_board(plays, args.board)
+        if not boards:
+            raise _Refused("no duplicate board in " + (f"board {args.board} of " if args.board else "") +
+                           ", ".join(args.journals or ["the journal"]), 2)
+        text = board_json(boards) if args.json else board_text(boards)
+        if out is not None:
+            try:
+                out.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise _Refused(f"--out {out}: cannot write ({exc.strerror})", 2) from None
+    except (ConfigError, JournalError) as exc:
+        print(f"cardtable: {exc}", file=sys.stderr)
+        return 2
+    except _Refused as exc:
+        print(f"cardtable: {exc}", file=sys.stderr)
+        return exc.code
+    if out is not None:
+        print(f"wrote {len(boards)} boards to {out}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
+    if args.format == "board":
+        return _boards(args)
     from firmware_host.config import ConfigError, load_config
     from firmware_host.records.journal import Journal, JournalError
     from firmware_host.records.pbn import deals_from_events, pbn_text, session_tags
@@ -110,6 +157,9 @@ def _run(args: argparse.Namespace) -> int:
             count = len(events)
         else:
             games = {e.get("game") for e in events if e.get("type") == "game"} or {args.game or cfg.table.game}
+            if "duplicate-bridge" in games:
+                raise _Refused(f"{journal.path}: this is a duplicate table's journal: `cardtable export board` "
+                               "writes each board with its record and the table's result and play", 2)
             if "contract-bridge" not in games:
                 raise _Refused(f"{journal.path}: this journal is of {' and '.join(sorted(map(str, games)))}, and "
                                "PBN holds bridge deals only: nothing to export (cardtable export jsonl writes "

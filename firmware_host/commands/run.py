@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware_host.table.controller import ControllerError
 
     display = None if args.no_display else TerminalDisplay(
-        deal_size=52 if cfg.table.game == "contract-bridge" else 20, title=f"cardtable — {cfg.table.name}")
+        deal_size=20 if cfg.table.game == "euchre" else 52, title=f"cardtable — {cfg.table.name}")
     try:
         table = build_table(cfg, display=display)
     except (PanelError, JournalError, ControllerError, OSError, ValueError) as exc:

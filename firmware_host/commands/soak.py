@@ -33,6 +33,12 @@ def add_arguments(p: argparse.ArgumentParser, *, deals: int, faults: int) -> Non
                    "subscriber checks the dashboard got every ruling once (adds broker outages)")
     p.add_argument("--workdir", metavar="DIR", help="keep journals and logs here (default: a temp folder, "
                    "removed when every invariant holds)")
+    p.add_argument("--duplicate", action="store_true", help="a duplicate evening instead: the dealing station "
+                   "fills the boards, then tables play them with physical boards and with their shoe dealing, "
+                   "misboarded as --mistake-rate says (--faults, --seed as above)")
+    p.add_argument("--tables", type=int, default=3, help="--duplicate: tables (default 3: 2 with boards, 1 "
+                   "with its shoe dealing)")
+    p.add_argument("--boards", type=int, default=6, help="--duplicate: boards every table plays (default 6)")
 
 
 def parse(args: argparse.Namespace) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -65,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
     from firmware_host.soak.driver import Options, evening
     from firmware_host.soak.report import table
 
+    if getattr(args, "duplicate", False):
+        return _duplicate(args)
     try:
         games, kinds = parse(args)
     except ValueError as exc:
@@ -84,3 +92,26 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"journals and logs in {workdir}")
     return 0 if ok else 1
+
+
+def _duplicate(args: argparse.Namespace) -> int:
+    import shutil
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from firmware_host.soak.dup_evening import evening, table
+
+    if args.tables < 1 or args.boards < 2 or args.faults < 0 or not 0.0 <= args.mistake_rate <= 1.0:
+        print("cardtable soak: --duplicate needs --tables 1 or more, --boards 2 or more, --faults 0 or more and "
+              "--mistake-rate from 0 to 1", file=sys.stderr)
+        return 2
+    workdir = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="cardtable-dupsoak-"))
+    result = evening(workdir, tables=args.tables, boards=args.boards, seed=args.seed, faults=args.faults,
+                     misboard_rate=args.mistake_rate)
+    print(table(result), flush=True)
+    if result.ok and not args.workdir:
+        shutil.rmtree(workdir, ignore_errors=True)
+    else:
+        print(f"journals and logs in {workdir}")
+    return 0 if result.ok else 1

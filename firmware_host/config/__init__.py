@@ -5,7 +5,7 @@ Precedence, lowest first:
 1. the built-in defaults (the same values as the commented ``config/table.toml``);
 2. the TOML file given with ``--config``;
 3. environment variables ``CARDTABLE_<SECTION>_<KEY>`` for any scalar key of ``[table]``, ``[shoe]``,
-   ``[camera]``, ``[pins]`` and ``[mqtt]`` (``CARDTABLE_SHOE_PORT``, ``CARDTABLE_CAMERA_SOURCE``, ...),
+   ``[camera]``, ``[pins]``, ``[mqtt]`` and ``[duplicate]`` (``CARDTABLE_SHOE_PORT``, ``CARDTABLE_CAMERA_SOURCE``, ...),
    plus the short forms ``CARDTABLE_GAME`` and ``CARDTABLE_DATA_DIR`` for ``table.game`` and
    ``table.data_dir``. Lamp and button pins are not overridable from the environment;
 4. overrides from the command line: a dict ``{"section.key": value}`` (``load_config(overrides=...)``);
@@ -43,10 +43,11 @@ from firmware_host.config.schema import (
     CameraConfig,
     Config,
     ConfigError,
+    DuplicateConfig,
     MqttConfig,
     PinsConfig,
     ShoeConfig,
     TableConfig,
 )
 
-__all__ = ["BAUD_RATES", "BCM_PINS", "BUTTONS", "CAMERA_DECODERS", "CameraConfig", "Config", "ConfigError", "DEFAULT_BUTTONS", "DEFAULT_LAMPS", "ENV_PREFIX", "ENV_SHORT", "GAMES", "LAMPS", "MAX_CAMERA_INDEX", "MAX_CAMERA_SIDE", "MAX_SECONDS", "MqttConfig", "PIN_FACTORIES", "PinsConfig", "RESERVED_IDS", "SHOE_DRIVERS", "ShoeConfig", "TABLE_ID", "TableConfig", "add_config_arguments", "format_config", "load_config", "overrides_from_args"]
+__all__ = ["BAUD_RATES", "BCM_PINS", "BUTTONS", "CAMERA_DECODERS", "CameraConfig", "Config", "ConfigError", "DuplicateConfig", "DEFAULT_BUTTONS", "DEFAULT_LAMPS", "ENV_PREFIX", "ENV_SHORT", "GAMES", "LAMPS", "MAX_CAMERA_INDEX", "MAX_CAMERA_SIDE", "MAX_SECONDS", "MqttConfig", "PIN_FACTORIES", "PinsConfig", "RESERVED_IDS", "SHOE_DRIVERS", "ShoeConfig", "TABLE_ID", "TableConfig", "add_config_arguments", "format_config", "load_config", "overrides_from_args"]

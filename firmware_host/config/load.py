@@ -16,6 +16,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from firmware_host.config.duplicate import SCALARS as DUPLICATE_SCALARS
+from firmware_host.config.duplicate import build_duplicate
 from firmware_host.config.schema import (
     BAUD_RATES,
     BCM_PINS,
@@ -56,11 +58,13 @@ _SCALARS: dict[str, dict[str, str]] = {
     "mqtt": {"host": "str", "port": "int", "username": "str", "password_file": "path", "tls": "bool",
              "reveal_cards": "bool", "ca_file": "path"},
 }
+_SCALARS["duplicate"] = dict(DUPLICATE_SCALARS)
 _SUBTABLES = {"pins": {"lamps": LAMPS, "buttons": BUTTONS}}
 _SECTIONS = (*_SCALARS, "vision")
 _KIND_NAMES = {"str": "a string", "path": "a path (string)", "int": "a whole number",
                "float": "a number", "bool": "true or false",
-               "source": "a camera index, a path, a URL, 'picamera2', 'synthetic' or 'none'"}
+               "source": "a camera index, a path, a URL, 'picamera2', 'synthetic' or 'none'",
+               "boards": "a list of board numbers or a text such as \"1-3, 7\""}
 
 
 def _show(value: Any) -> str:
@@ -103,6 +107,7 @@ def _check_kind(kind: str, value: Any, where: str) -> Any:
         "float": isinstance(value, (int, float)) and not isinstance(value, bool),
         "bool": isinstance(value, bool),
         "source": isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)),
+        "boards": isinstance(value, (str, list)),
     }[kind]
     if not ok:
         raise ConfigError(f"{where}: want {_KIND_NAMES[kind]}, got {_show(value)} ({type(value).__name__})")
@@ -297,7 +302,8 @@ def _build(data: dict[str, Any], origin: str, where: dict[str, str], base_dir: P
             raise ConfigError(f"{loc('mqtt', 'ca_file')}: a CA file is for TLS; set tls = true as well")
         mqtt = replace(mqtt, **files)
     vision = MappingProxyType(dict(data.get("vision", {})))
-    return Config(t, shoe, cam, pins, mqtt, vision, origin)
+    duplicate = build_duplicate(data, values("duplicate"), loc, base_dir, t.game, shoe.driver, mqtt is not None)
+    return Config(t, shoe, cam, pins, mqtt, vision, origin, duplicate)
 
 
 def _build_pins(raw: dict[str, Any], scalars: dict[str, Any], loc: Any) -> PinsConfig:
@@ -358,6 +364,9 @@ def format_config(cfg: Config) -> str:
         out += table("mqtt", vars(cfg.mqtt))
     else:
         out += ["# [mqtt] absent: no broker", ""]
+    if cfg.duplicate is not None:
+        d = vars(cfg.duplicate) | {"boards": ", ".join(map(str, cfg.duplicate.boards))}
+        out += table("duplicate", d)
     if cfg.vision:
         out += ["# [vision] passed to the vision module:"] + [f"#   {k} = {v!r}" for k, v in cfg.vision.items()]
     return "\n".join(out).rstrip() + "\n"

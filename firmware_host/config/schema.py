@@ -10,7 +10,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-GAMES = ("contract-bridge", "euchre")
+GAMES = ("contract-bridge", "euchre", "duplicate-bridge")
+DUPLICATE_DEALS = ("boards", "shoe")  # how a duplicate table's cards reach the players
 SHOE_DRIVERS = ("shoe", "scanner", "none")
 CAMERA_DECODERS = ("zxing", "pyzbar")
 PIN_FACTORIES = ("auto", "mock", "rpigpio", "lgpio")
@@ -94,6 +95,24 @@ class MqttConfig:
 
 
 @dataclass(frozen=True)
+class DuplicateConfig:
+    """A duplicate table (``[duplicate]``, with ``table.game = "duplicate-bridge"``): the session's hand
+    records, how the cards reach the players, where the table is, and, when it plays alone (no club
+    session), the round, pairs and boards it plays."""
+
+    records: Path = Path("boards.pbn")
+    first: int = 1            # a BRI file's first board number
+    deal: str = "boards"      # "boards": physical boards; "shoe": the table's shoe deals each board
+    session: bool = False     # round, pairs and boards from the club's session (needs [mqtt])
+    section: str = "A"
+    table: int = 1            # this table's number in its section
+    round: int = 1            # alone: the round
+    ns: str = "1"             # alone: the pairs
+    ew: str = "2"
+    boards: tuple[int, ...] = ()   # alone: the boards in the order played (empty: every board of the records)
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole validated configuration. ``mqtt`` is None when there is no broker; ``vision`` is the
     raw ``[vision]`` table, validated by the vision module."""
@@ -105,3 +124,4 @@ class Config:
     mqtt: MqttConfig | None = None
     vision: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     source: str = "<defaults>"
+    duplicate: DuplicateConfig | None = None

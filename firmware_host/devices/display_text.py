@@ -28,6 +28,13 @@ HEADLINES: dict[Remedy, str] = {
     Remedy.ENTRY: "ENTRY",
     Remedy.RESHUFFLE: "SHUFFLE AGAIN",
     Remedy.CONTRACT: "THE CONTRACT",
+    Remedy.CHECKED: "BOARD CHECKED",
+}
+
+# Duplicate (LAWS.md DB-): a board at the table.
+DUPLICATE_HEADLINES = {
+    "DB-6": "REMAKE THE BOARD FROM ITS RECORD", "DB-13": "WRONG NUMBER OF CARDS", "DB-14": "BOARD NOT WHOLE",
+    "DB-87": "CARD AGAINST THE HAND RECORD: DIRECTOR", "DB-15": "WRONG BOARD: PLAY CANCELLED",
 }
 
 # Bridge as it is played (LAWS.md BP-): what an irregularity's ruling is headed with, and what settles it.
@@ -55,6 +62,7 @@ OPTION_WORDS = {
     "win_trick": "require the trick won", "lose_trick": "require the trick lost",
     "hold_order": "hold them to the order", "call_highest": "call for the highest card",
     "call_lowest": "call for the lowest card",
+    "fouled": "play on, the board fouled", "wrong_board": "cancel: the wrong board",
 }
 BID_WORDS = {"pass": "pass", "order": "order up (accept the turned card)", "name": "name a suit"}
 FOUND_WORDS = {"loose": "found loose", "trick": "found in a trick", None: "not found"}
@@ -76,6 +84,14 @@ def found_words(found: str | None, short: str | None = None) -> str:
 def headline(r: Ruling) -> str:
     if r.remedy is Remedy.CONTRACT and r.extra.get("passed_out"):
         return "PASSED OUT"
+    if r.remedy is Remedy.CHECKED:
+        return "BOARD VERIFIED" if r.extra.get("verified") else "BOARD NOT VERIFIED"
+    if r.clause == "DB-87" and r.remedy is Remedy.DEAL_STANDS:
+        return "FOULED BOARD: PLAY GOES ON, SCORED APART"
+    if r.clause == "DB-77" and r.extra.get("confirmed"):
+        return "RESULT CONFIRMED"
+    if r.clause in DUPLICATE_HEADLINES:
+        return DUPLICATE_HEADLINES[r.clause]
     if r.clause in BRIDGE_HEADLINES or r.clause in _AUCTION_CLAUSES:
         if r.remedy is Remedy.DEAL_STANDS:
             return "THE AUCTION GOES ON" if r.clause in _AUCTION_CLAUSES else "PLAY GOES ON"

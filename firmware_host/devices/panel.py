@@ -175,6 +175,36 @@ class PressDecoder:
         return []
 
 
+class Ticker:
+    """Calls ``fn`` every ``interval`` seconds from a daemon thread of its own until ``stop``; an exception
+    in ``fn`` is logged and the ticking goes on (a panel's timed decisions must not die with one)."""
+
+    def __init__(self, fn: Callable[[], None], name: str = "panel-poll") -> None:
+        self._fn = fn
+        self._name = name
+        self._halt = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, interval: float) -> None:
+        """Start ticking (once: a second call does nothing)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, args=(interval,), name=self._name, daemon=True)
+            self._thread.start()
+
+    def _run(self, interval: float) -> None:
+        while not self._halt.wait(interval):
+            try:
+                self._fn()
+            except Exception:
+                log.exception("%s failed", self._name)
+
+    def stop(self) -> None:
+        """Stop ticking and wait for the thread (unless called from it)."""
+        self._halt.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join()
+
+
 class Panel:
     """The lamps, the buzzer and the buttons, as gpiozero devices on the given pin factory.
 
@@ -191,8 +221,7 @@ class Panel:
         self._lock = threading.Lock()
         self._callbacks: list[ButtonCallback] = []
         self._buzz_until: float | None = None
-        self._ticker: threading.Thread | None = None
-        self._stop = threading.Event()
+        self._ticker = Ticker(self.poll)
         self._devices: list[Any] = []
         try:
             self._lamps = {name: LED(pins.lamps[name], pin_factory=pin_factory) for name in LAMPS}
@@ -290,22 +319,11 @@ class Panel:
 
     def start(self, interval: float = 0.02) -> None:
         """Call ``poll()`` every ``interval`` seconds from a daemon thread until ``close()``."""
-        if self._ticker is None:
-            self._ticker = threading.Thread(target=self._tick, args=(interval,), name="panel-poll", daemon=True)
-            self._ticker.start()
-
-    def _tick(self, interval: float) -> None:
-        while not self._stop.wait(interval):
-            try:
-                self.poll()
-            except Exception:
-                log.exception("panel poll failed")
+        self._ticker.start(interval)
 
     def close(self) -> None:
         """Stop the poll thread and release every pin."""
-        self._stop.set()
-        if self._ticker is not None and self._ticker is not threading.current_thread():
-            self._ticker.join()
+        self._ticker.stop()
         for device in self._devices:
             device.close()
         self._devices.clear()

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from firmware_host.config import PinsConfig
-from firmware_host.devices.panel import ButtonCallback, Panel, PanelError, load_factory
+from firmware_host.devices.panel import ButtonCallback, Panel, PanelError, Ticker, load_factory
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +49,7 @@ class RetryingPanel:
         self._states: list[StateCallback] = []
         self._why = ""
         self._next = 0.0
-        self._stop = threading.Event()
-        self._ticker: threading.Thread | None = None
+        self._ticker = Ticker(self.poll)
         self._try()
 
     @property
@@ -120,21 +119,10 @@ class RetryingPanel:
             self._try()
 
     def start(self, interval: float = 0.02) -> None:
-        if self._ticker is None:
-            self._ticker = threading.Thread(target=self._tick, args=(interval,), name="panel-poll", daemon=True)
-            self._ticker.start()
-
-    def _tick(self, interval: float) -> None:
-        while not self._stop.wait(interval):
-            try:
-                self.poll()
-            except Exception:
-                log.exception("panel poll failed")
+        self._ticker.start(interval)
 
     def close(self) -> None:
-        self._stop.set()
-        if self._ticker is not None and self._ticker is not threading.current_thread():
-            self._ticker.join()
+        self._ticker.stop()
         if self._panel is not None:
             self._panel.close()
             self._panel = None

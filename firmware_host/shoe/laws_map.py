@@ -3,18 +3,23 @@
 Only what the laws care about crosses: a card dealt, the start and end of a deal, the turned-up trump.
 Jams, an empty shoe, buttons, errors and replies stay shoe-level messages for the controller. A board
 dealt from a hand record (protocol 1.2: ``BoardBegan``, its ``CardOut``s with ``board`` set,
-``CardRejected``, ``BoardFinished``) gives no law event here: its cards go to seats by the record, not
-by the rotation a deal's clauses check, so what they mean at a table is the duplicate session's to say
-(``firmware_host.shoe.boards`` follows a board).
+``CardRejected``, ``BoardFinished``) gives law events only at a duplicate table (``boards=True``), whose
+game checks each card against the record; elsewhere none (a dealing station follows a board with
+``firmware_host.shoe.boards``).
 """
 
 from __future__ import annotations
 
 from firmware_host.shoe import messages as m
-from laws.events import CardDealt, DamagedCardFound, DealEnded, DealStarted, Event, TrumpTurned
+from laws.cards import full_pack
+from laws.duplicate.boards import dealer
+from laws.events import BoardShort, CardDealt, DamagedCardFound, DealEnded, DealStarted, Event, TrumpTurned
+
+_PACK = full_pack()
 
 
-def to_law_event(msg: m.ShoeEvent, *, pack: str | None = None, t: float | None = None) -> Event | None:
+def to_law_event(msg: m.ShoeEvent, *, pack: str | None = None, t: float | None = None,
+                 boards: bool = False) -> Event | None:
     """The law event for one shoe message, or None when the message is not one the laws read.
 
     Args:
@@ -29,7 +34,22 @@ def to_law_event(msg: m.ShoeEvent, *, pack: str | None = None, t: float | None =
     the pack imperfect (and without it the turn-up would later look like an exposed card); cards that
     left outside a deal give None. ``DealBegan`` becomes
     ``DealStarted(dealer, pack)``; ``DealFinished`` becomes ``DealEnded()``, whatever its reason.
+
+    With ``boards`` (a duplicate table, ``docs/events.md``): a board's first ``BoardBegan`` (nothing placed
+    yet) becomes ``DealStarted`` with the board number's dealer (``DB-2``); one sent again to finish a
+    board (cards ``placed`` already) gives nothing, the deal going on; a board's placed ``CardOut`` becomes
+    ``CardDealt`` at its pocket's seat; ``BoardFinished`` whole becomes ``DealEnded``, otherwise
+    ``BoardShort`` with the cards not placed. A rejected card gives none: it never reached a pocket.
     """
+    if boards:
+        if isinstance(msg, m.BoardBegan):
+            return None if msg.placed else DealStarted(dealer(msg.board), msg.pack or pack or "unknown", t=t)
+        if isinstance(msg, m.CardOut) and msg.board and msg.index and msg.seat is not None:
+            return CardDealt(msg.seat, msg.card, msg.orientation is m.Orientation.UP, msg.pack or None, t=t)
+        if isinstance(msg, m.BoardFinished):
+            if msg.reason == m.FinishReason.COMPLETE and not msg.missing:
+                return DealEnded(t=t)
+            return BoardShort(tuple(c for c in _PACK if c in msg.missing), t=t) if msg.missing else None
     if isinstance(msg, m.CardOut):
         if msg.turn_up:
             if msg.card is None:

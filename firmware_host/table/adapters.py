@@ -45,15 +45,18 @@ class ShoeAdapter:
         pack: the pack to name in a deal's start when the shoe names none (None: the deal's pack is
             unknown until its first card names it; a table that alternates packs must leave it so).
         boot: the shoe's boot id now (``ShoeLink.boot_id``), journaled with each message's number.
+        boards: a duplicate table: a board the shoe deals from its record gives law events
+            (``shoe.laws_map.to_law_event``), and a card it rejects is a note.
     """
 
     def __init__(self, submit: Callable[[Input], None], clock: Callable[[], float],
                  pack: Callable[[], str | None] = lambda: None,
-                 boot: Callable[[], int | None] = lambda: None) -> None:
+                 boot: Callable[[], int | None] = lambda: None, *, boards: bool = False) -> None:
         self.submit = submit
         self.clock = clock
         self.pack = pack
         self.boot = boot
+        self.boards = boards
         self.deal_finished = threading.Event()
 
     def __call__(self, msg: Any) -> None:
@@ -72,7 +75,7 @@ class ShoeAdapter:
         from firmware_host.shoe import messages as m
         from firmware_host.shoe.laws_map import to_law_event
 
-        event = to_law_event(msg, pack=self.pack())
+        event = to_law_event(msg, pack=self.pack(), boards=self.boards)
         if event is not None:
             self.submit(LawInput(event, "shoe", mark))
             if isinstance(msg, m.DealFinished):
@@ -89,6 +92,12 @@ class ShoeAdapter:
             self.submit(DeviceNote("shoe", f"the shoe ran empty after {msg.dealt} cards", mark))
         elif isinstance(msg, m.ShoeError):
             self.submit(DeviceNote("shoe", f"error {msg.code}: {msg.detail}", mark))
+        elif isinstance(msg, m.CardRejected):
+            what = msg.card.name if msg.card is not None else "an unreadable card"
+            self.submit(DeviceNote("shoe", f"rejected {what} (reason {int(msg.reason)}): not in any pocket", mark))
+        elif isinstance(msg, m.BoardBegan) and self.boards:
+            self.submit(DeviceNote("shoe", f"board {msg.board}: the shoe goes on with {len(msg.placed)} cards "
+                                   "already in their pockets", mark))
 
 
 def connect_shoe(ctl: Any, link: Any, adapter: ShoeAdapter) -> None:
@@ -114,7 +123,7 @@ def vision_phase(phase: Phase, engine: LawEngine) -> str:
         return "cut"
     if phase == Phase.DEALING:
         return "deal"
-    if phase == Phase.AUCTION and engine.rules.name == "contract-bridge":
+    if phase == Phase.AUCTION and engine.rules.name in ("contract-bridge", "duplicate-bridge"):
         return "auction"
     if phase in (Phase.AUCTION, Phase.PLAY):
         return "play"

@@ -92,6 +92,30 @@ def open_search(state: TableState) -> dict[str, Any] | None:
     return {"seat": d.search.value, "card": d.search_card.code if d.search_card else None}
 
 
+def open_board(state: TableState) -> dict[str, Any] | None:
+    """A duplicate table's board, for the status (None: no board on the table): where it is played, its
+    number's dealer and vulnerability, and how far it is (no card identity: the record stays at the table)."""
+    b = state.game_state.get("duplicate")
+    if b is None:
+        return None
+    rec = b.record
+    stage = ("cancelled" if b.cancelled else "confirmed" if b.done else "scored" if b.result is not None
+             else "play")
+    return {"board": rec.number, "dealer": rec.dealer.value, "vulnerable": rec.vulnerability.value,
+            "section": b.section, "table": b.table, "round": b.round, "ns": b.ns, "ew": b.ew, "how": b.how,
+            "stage": stage, "confirmed": sorted(b.confirmed), "foul": b.played is not None and b.played.foul is not None,
+            "decision": b.decision, "score": b.result["score"] if b.result else None}
+
+
+def confirms(state: TableState, seat: Seat) -> bool:
+    """Whether a press of ``seat``'s button confirms a duplicate board's result: the board has one, and
+    ``seat``'s side has not confirmed it yet (``laws.games.duplicate_board``)."""
+    b = state.game_state.get("duplicate")
+    if b is None or getattr(b, "result", None) is None or b.done:
+        return False
+    return ("ns" if seat in (Seat.N, Seat.S) else "ew") not in b.confirmed
+
+
 def press_option(state: TableState, seat: Seat) -> str | None:
     """What a claim-button press of ``seat`` demands while claims are open to it (None: no claim open)."""
     claims = open_claims_for(state, seat)

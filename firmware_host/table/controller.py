@@ -44,6 +44,7 @@ from firmware_host.table.inputs import (
     LawInput,
     Mark,
     PackLoaded,
+    SessionInput,
 )
 from firmware_host.table.observer import TableObserver
 from firmware_host.table.ordering import (
@@ -56,14 +57,14 @@ from firmware_host.table.ordering import (
 from firmware_host.table.outputs import TableOutputs, safe
 from laws.cards import Seat
 from laws.engine import LawEngine
-from laws.events import DemandMade, Event, event_to_dict
+from laws.events import DemandMade, Event, ResultConfirmed, event_to_dict
 from laws.rulings import Ruling
 from laws.state import Phase
 
 log = logging.getLogger(__name__)
 ANSWERS_KEPT = 16  # outcomes of the director's checked commands, told in every status
 __all__ = ["CHECKPOINT_ROWS", "AckPoint", "ButtonInput", "CommandAck", "ControllerError", "DeviceNote", "DeviceStatus",
-           "DirectorCommand", "Input", "LawInput", "PackLoaded", "TableController", "laws_version"]
+           "DirectorCommand", "Input", "LawInput", "PackLoaded", "SessionInput", "TableController", "laws_version"]
 
 
 class TableController:
@@ -112,6 +113,7 @@ class TableController:
         self._pack_listeners: list[Callable[[str], None]] = []
         self._fault_listeners: list[Callable[[str | None], None]] = []
         self._shoe_listeners: list[Callable[[], None]] = []
+        self._session_listeners: list[Callable[[dict[str, Any]], None]] = []
         self.packs: dict[str, dict[str, int]] = {}  # pack -> unreadable, damaged, deals
         self._checkpoint_seq = 0  # the row of the newest checkpoint
         self._results: dict[int, list[Ruling] | None] = {}  # rulings of inputs given to ``process``
@@ -150,6 +152,15 @@ class TableController:
         """Call ``listener()`` (controller thread) after each shoe message is committed and acknowledged,
         and after the shoe comes online."""
         self._shoe_listeners.append(listener)
+
+    def journal_note(self, body: dict[str, Any]) -> int:
+        """Controller thread only (a listener, an observer): commit a note row now; its seq."""
+        self.seq = self.order.commit([("note", dict(body), self.clock())])[-1]
+        return self.seq
+
+    def on_session(self, listener: Callable[[dict[str, Any]], None]) -> None:
+        """Call ``listener(message)`` (controller thread) once a ``SessionInput`` is journaled."""
+        self._session_listeners.append(listener)
 
     # -- consumer -------------------------------------------------------------------------------------
 
@@ -216,6 +227,10 @@ class TableController:
             rulings = self._law(law) if law is not None else []
         elif isinstance(item, DirectorCommand):
             rulings = self._director(item)
+        elif isinstance(item, SessionInput):
+            self.seq = self.order.commit([("note", {"session": item.message}, self.clock())])[-1]
+            for listener in self._session_listeners:
+                safe(listener, item.message)
         else:
             rulings = self._law(item)
         if id(item) in self._results:
@@ -350,6 +365,8 @@ class TableController:
         call = choices.button_call(self.engine.state, seat, item.kind)
         if call is not None:  # two presses in a bridge auction: a pass
             return LawInput(call, "button", item.mark)
+        if what == "attention" and choices.confirms(self.engine.state, seat):
+            return LawInput(ResultConfirmed(seat), "button", item.mark)   # a duplicate result awaits his side
         if what == "attention":  # with a claim open to his side, a player's press claims it
             what = choices.press_option(self.engine.state, seat) or what
         return LawInput(DemandMade(seat, what), "button", item.mark)
@@ -454,7 +471,7 @@ class TableController:
             "score": score.snapshot() if score is not None else {},
             "ruling": self.last_ruling, "seq": self.seq, "t": self.clock(),
             "claims": choices.open_claims(s), "search": choices.open_search(s), "answers": list(self.answers),
-            "bridge": bridge_choices.open_bridge(s),
+            "bridge": bridge_choices.open_bridge(s), "duplicate": choices.open_board(s),
             "set_aside": [a.status() for a in self.set_aside],
         }
 

@@ -82,11 +82,20 @@ class DirectorCommand:
 
 
 @dataclass(frozen=True)
+class SessionInput:
+    """A duplicate table: what the club's session told it (its seating: section, table number, round,
+    pairs and boards with their records; ``docs/mqtt.md``), journaled as a note before the table acts on it."""
+
+    message: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class CommandAck:
     """Every row of the command before it in line is committed: tell the broker (``ack``)."""
 
     ack: Callable[[], None]
 
 
-Input = LawInput | ButtonInput | DeviceStatus | DeviceNote | PackLoaded | DirectorCommand | CommandAck | AckPoint
+Input = (LawInput | ButtonInput | DeviceStatus | DeviceNote | PackLoaded | DirectorCommand | CommandAck | AckPoint
+         | SessionInput)
 BUTTON_DEMANDS = {"attention": "attention", "new_shuffle": "new_shuffle", "restore_pack": "restore_pack"}

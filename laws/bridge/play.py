@@ -318,6 +318,12 @@ class Play:
                 raise PlayError(f"{c.name} was already played, by {name(self.played_by[c])}")
         self._know(d, cards)
 
+    def forget_hands(self) -> None:
+        """The deal is no longer known (a fouled board: the cards held are not the record's): from now on
+        no hand is known, so no card is refused for its hand and revokes are the director's to find."""
+        self.hands = None
+        self.remaining, self.counts = {}, {}
+
     def _know(self, seat: Seat, cards: list[Card]) -> None:
         self.remaining[seat] = list(cards)
         self.counts[seat] = {s: sum(1 for c in cards if c.suit == s) for s in SUITS}

@@ -10,13 +10,18 @@ from laws.events.format import event_from_dict, event_to_dict
 from laws.events.types import (
     BAR_REST,
     BIDS,
+    BOARD_HOW,
     BRIDGE_EVENTS,
     DEMANDS,
+    DUPLICATE_EVENTS,
     EVENT_TYPES,
     FACED_WHERE,
+    FOUL_DECISIONS,
     INTERRUPTIONS,
     SURPLUS_CAUSES,
     BidMade,
+    BoardPlaced,
+    BoardShort,
     CallMade,
     CandidateArrived,
     CardDealt,
@@ -35,6 +40,7 @@ from laws.events.types import (
     DummyFaced,
     Event,
     EventFormatError,
+    FoulRuled,
     GameChosen,
     HandCounted,
     IrregularityAccepted,
@@ -45,6 +51,7 @@ from laws.events.types import (
     PlayEnded,
     PlayerBarred,
     PlayerLeft,
+    ResultConfirmed,
     ResultRecorded,
     RevokeCorrected,
     SurplusCardFound,
@@ -54,4 +61,4 @@ from laws.events.types import (
     WrongHandPicked,
 )
 
-__all__ = ["BAR_REST", "BIDS", "BRIDGE_EVENTS", "CallMade", "CardWithdrawn", "ClaimAnswered", "ClaimRuled", "DummyFaced", "IrregularityAccepted", "PlayerBarred", "RevokeCorrected", "TricksClaimed", "BidMade", "CandidateArrived", "CardDealt", "CardDiscarded", "CardFaced", "CardPlayed", "CardsDrawn", "DEMANDS", "DamagedCardFound", "DealEnded", "DealInterrupted", "DealStarted", "DemandMade", "EVENT_TYPES", "Event", "EventFormatError", "FACED_WHERE", "GameChosen", "HandCounted", "INTERRUPTIONS", "MissingCardReported", "PackCut", "PackShuffled", "PacksAssigned", "PlayEnded", "PlayerLeft", "ResultRecorded", "SURPLUS_CAUSES", "SurplusCardFound", "TrumpMade", "TrumpTurned", "WrongHandPicked", "event_from_dict", "event_to_dict"]
+__all__ = ["BAR_REST", "BOARD_HOW", "BoardPlaced", "BoardShort", "DUPLICATE_EVENTS", "FOUL_DECISIONS", "FoulRuled", "ResultConfirmed", "BIDS", "BRIDGE_EVENTS", "CallMade", "CardWithdrawn", "ClaimAnswered", "ClaimRuled", "DummyFaced", "IrregularityAccepted", "PlayerBarred", "RevokeCorrected", "TricksClaimed", "BidMade", "CandidateArrived", "CardDealt", "CardDiscarded", "CardFaced", "CardPlayed", "CardsDrawn", "DEMANDS", "DamagedCardFound", "DealEnded", "DealInterrupted", "DealStarted", "DemandMade", "EVENT_TYPES", "Event", "EventFormatError", "FACED_WHERE", "GameChosen", "HandCounted", "INTERRUPTIONS", "MissingCardReported", "PackCut", "PackShuffled", "PacksAssigned", "PlayEnded", "PlayerLeft", "ResultRecorded", "SURPLUS_CAUSES", "SurplusCardFound", "TrumpMade", "TrumpTurned", "WrongHandPicked", "event_from_dict", "event_to_dict"]

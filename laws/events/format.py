@@ -14,12 +14,16 @@ from laws.cards import Card, Seat, Side
 from laws.events.types import (
     BAR_REST,
     BIDS,
+    BOARD_HOW,
     DEMANDS,
     EVENT_TYPES,
     FACED_WHERE,
+    FOUL_DECISIONS,
     INTERRUPTIONS,
     SURPLUS_CAUSES,
     BidMade,
+    BoardPlaced,
+    BoardShort,
     CallMade,
     CardDealt,
     CardDiscarded,
@@ -221,10 +225,64 @@ def _card_list(v: Any, name: str) -> tuple[Card, ...]:
     return cards
 
 
+_FINGERPRINT = re.compile(r"^[0-9a-f]{64}$")
+
+
+def _fingerprint(v: Any, name: str) -> str:
+    if not isinstance(v, str) or not _FINGERPRINT.match(v):
+        raise EventFormatError(f"field {name!r}: want a deal's fingerprint (64 lower-case hex digits), got "
+                               f"{_short(v)}")
+    return v
+
+
+def _pbn_deal(v: Any, name: str) -> str:
+    """A whole deal in PBN (``N:AKQ.… …``), checked as a hand record: four hands of thirteen, every card
+    once."""
+    from laws.duplicate.deal import Deal
+
+    text = _str(v, name)
+    try:
+        Deal.from_pbn(text)
+    except ValueError as exc:
+        raise EventFormatError(f"field {name!r}: {exc}") from None
+    return text
+
+
+def _whole(low: int, high: int) -> Any:
+    def conv(v: Any, name: str) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+            raise EventFormatError(f"field {name!r}: want a whole number from {low} to {high}, got {_short(v)}")
+        return v
+    return conv
+
+
+def _missing(v: Any, name: str) -> tuple[Card, ...]:
+    if not isinstance(v, list) or not 1 <= len(v) <= 52:
+        raise EventFormatError(f"field {name!r}: want a list of one to 52 cards, got {_short(v)}")
+    cards = tuple(_card(c, name) for c in v)
+    if len(set(cards)) != len(cards):
+        raise EventFormatError(f"field {name!r}: a card is listed twice")
+    return cards
+
+
+def _short_text(limit: int) -> Any:
+    def conv(v: Any, name: str) -> str:
+        text = _str(v, name)
+        if len(text) > limit:
+            raise EventFormatError(f"field {name!r}: at most {limit} characters, got {_short(v)}")
+        return text
+    return conv
+
+
 # Converters of one event type's field where the field's name means something else elsewhere (a euchre
 # ``bid``'s ``call`` is one of its three declarations).
 _OWN_CONVERTERS: dict[tuple[type[Event], str], Any] = {
     (CallMade, "call"): _bridge_call, (PlayerBarred, "rounds"): _rounds, (DummyFaced, "cards"): _card_list,
+    (BoardPlaced, "board"): _whole(1, 9999), (BoardPlaced, "record"): _fingerprint,
+    (BoardPlaced, "deal"): _pbn_deal, (BoardPlaced, "how"): _choice(BOARD_HOW),
+    (BoardPlaced, "section"): _short_text(8), (BoardPlaced, "table"): _whole(1, 999),
+    (BoardPlaced, "round"): _whole(1, 999), (BoardPlaced, "ns"): _short_text(16),
+    (BoardPlaced, "ew"): _short_text(16), (BoardShort, "missing"): _missing,
 }
 
 _CONVERTERS: dict[str, Any] = {
@@ -236,7 +294,7 @@ _CONVERTERS: dict[str, Any] = {
     "cause": _choice(SURPLUS_CAUSES), "tricks": _cards, "declarer": _seat, "contract": _contract,
     "honours": _honours, "makers": _side, "alone": _bool, "exposed": _exposed_or_count,
     "on_behalf_of": _seat, "how": _choice(INTERRUPTIONS), "suit": _suit, "call": _choice(BIDS),
-    "agree": _bool,
+    "agree": _bool, "decision": _choice(FOUL_DECISIONS),
 }
 # Fields whose card may be null (unreadable) rather than required.
 _NULLABLE_CARD = {CardDealt, CardFaced, DamagedCardFound, MissingCardReported, CardDiscarded}
@@ -283,6 +341,11 @@ def event_from_dict(obj: Any) -> Event:
             kwargs[f.name] = conv(value, f.name)
     if cls is BidMade and kwargs["call"] == "name" and kwargs.get("suit") is None:
         raise EventFormatError("bid: a 'name' call needs the 'suit' it names")
+    if cls is BoardPlaced:
+        from laws.duplicate.deal import Deal
+
+        if Deal.from_pbn(kwargs["deal"]).fingerprint != kwargs["record"]:
+            raise EventFormatError("board: 'record' is not the fingerprint of its 'deal' (docs/handrecords.md)")
     t = obj.get("t")
     if t is not None and not _finite(t):
         raise EventFormatError(f"field 't': want seconds as a finite number, got {_short(t)}")

@@ -351,6 +351,63 @@ BRIDGE_EVENTS = frozenset({"call", "accept", "withdraw", "correct", "bar", "clai
                            "claim_ruled", "dummy"})
 
 
+# -- duplicate bridge: the board on the table (LAWS.md DB-) -----------------------------------------
+
+BOARD_HOW = ("board", "shoe")
+FOUL_DECISIONS = ("fouled", "wrong_board")
+
+
+@dataclass(frozen=True)
+class BoardPlaced(Event):
+    """Duplicate: the board now on the table (from the session's movement, or the table's configuration):
+    its number, its hand record (``record``: the deal's fingerprint; ``deal``: the deal in PBN), where it is
+    played, and how its cards reach the players: ``board`` (a physical board: each player takes his
+    pocket's cards) or ``shoe`` (the table's shoe deals it from the record)."""
+
+    TYPE: ClassVar[str] = "board"
+    board: int
+    record: str
+    deal: str
+    how: str = "board"
+    section: str | None = None
+    table: int | None = None
+    round: int | None = None
+    ns: str | None = None
+    ew: str | None = None
+
+
+@dataclass(frozen=True)
+class BoardShort(Event):
+    """Duplicate, a board the table's shoe deals: it stopped before every card was in its pocket
+    (the pack ran out, a card rejected, the deal stopped); ``missing`` are the cards not placed."""
+
+    TYPE: ClassVar[str] = "board_short"
+    missing: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class FoulRuled(Event):
+    """Duplicate: the director's decision on a card played against the record: ``fouled`` (the board
+    is played on as it is held and scored in its own group, DB-87) or ``wrong_board`` (the cards are
+    another board's: this play is cancelled and the right board is played, DB-15)."""
+
+    TYPE: ClassVar[str] = "foul_ruled"
+    decision: str
+
+
+@dataclass(frozen=True)
+class ResultConfirmed(Event):
+    """Duplicate: a player confirms his side's agreement with the board's result (a seat button, the
+    table's page), as a scoring terminal asks one player of each side to."""
+
+    TYPE: ClassVar[str] = "confirm"
+    seat: Seat
+
+
+# The events of a duplicate table: a table of another game refuses them.
+DUPLICATE_EVENTS = frozenset({"board", "board_short", "foul_ruled", "confirm"})
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
@@ -359,6 +416,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         DamagedCardFound,
         WrongHandPicked, HandCounted, MissingCardReported, SurplusCardFound, CardPlayed, PlayEnded,
         ResultRecorded, CallMade, IrregularityAccepted, CardWithdrawn, RevokeCorrected, PlayerBarred,
-        TricksClaimed, ClaimAnswered, ClaimRuled, DummyFaced,
+        TricksClaimed, ClaimAnswered, ClaimRuled, DummyFaced, BoardPlaced, BoardShort, FoulRuled,
+        ResultConfirmed,
     )
 }

@@ -11,6 +11,7 @@ from laws.games.base import GameRules
 GAMES: dict[str, str] = {
     "contract-bridge": "laws.games.contract_bridge",
     "euchre": "laws.games.euchre",
+    "duplicate-bridge": "laws.games.duplicate_bridge",
 }
 
 

@@ -21,6 +21,9 @@ CB_DETECTABLE = [
 # model's own checks (an insufficient bid, an inadmissible double), ruled under BP-27 and BP-35-36.
 BP_DETECTABLE = ["BP-17", "BP-22", "BP-27", "BP-28-32", "BP-35-36", "BP-39", "BP-41", "BP-44", "BP-53-56",
                  "BP-57", "BP-61", "BP-62", "BP-63", "BP-64", "BP-66-67", "BP-68-71"]
+# The DB- rows of LAWS.md a duplicate table rules on (DB-12 and DB-78 are the session's, DB-16 a note the
+# table never rules on).
+DB_DETECTABLE = ["DB-2", "DB-6", "DB-7", "DB-13", "DB-14", "DB-15", "DB-77", "DB-87"]
 # The rows of the Euchre table in LAWS.md (one per law) whose "detectable by" names a sensor, a button or
 # "derived": each needs a clause citing that law and a test named test_EU_<law>_...
 EU_DETECTABLE = [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30,
@@ -51,6 +54,15 @@ def test_every_bridge_clause_is_registered_and_tested() -> None:
     for cid in CB_DETECTABLE + BP_DETECTABLE:
         assert cid in registered, f"{cid} has no clause function"
         stem = "test_" + cid.replace("-", "_")
+        assert any(t.startswith(stem) for t in tests), f"no test named after {cid}"
+
+
+def test_every_duplicate_clause_is_registered_and_tested() -> None:
+    registered = {c.id for c in LawEngine("duplicate-bridge").clauses}
+    tests = _test_names()
+    for cid in DB_DETECTABLE + BP_DETECTABLE:
+        assert cid in registered, f"{cid} has no clause function in duplicate-bridge"
+        stem = "test_" + cid.replace("-", "_") + "_"
         assert any(t.startswith(stem) for t in tests), f"no test named after {cid}"
 
 

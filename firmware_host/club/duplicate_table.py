@@ -1,0 +1,111 @@
+"""A real duplicate table on the club's link (``docs/mqtt.md``, Duplicate): its seating in, its confirmed
+results out.
+
+* **In.** The session's messages for the table (``MqttPublisher.on_session``, paho's thread) are put in the
+  controller's queue as ``SessionInput``: journaled first, then the table's procedure
+  (``table.duplicate.DuplicateProcedure``) takes its round, pairs and boards from the seating.
+* **Out.** When a board's result is confirmed by one player of each side (the engine's ``DB-77`` ruling
+  with ``confirmed``, journaled), its ``board`` message (``duplicate.link.result_body``) goes through the
+  publisher's outbox with that ruling's row as its ``seq``: at least once, in order.
+* **Until answered.** A result whose board the seating still lists in ``left`` with no answer naming it is
+  sent again (a new journal row, the same body) ``RESEND_AFTER`` seconds after it was last sent, as
+  ``docs/mqtt.md`` asks (a broker restarted without persistence may have lost it). On a restart the
+  results are read back from the journal, so one confirmed just before a kill is still sent.
+
+Everything here runs in the controller's thread (observer callbacks and session listeners), so its
+journal rows are written where every other row is.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from firmware_host.duplicate.link import result_body
+from firmware_host.table.inputs import SessionInput
+
+log = logging.getLogger(__name__)
+RESEND_AFTER = 3.0
+
+
+def body_of(ruling: dict[str, Any]) -> dict[str, Any]:
+    """The ``board`` message body of a confirmed result's ruling (``laws.games.duplicate_board``)."""
+    foul = ruling.get("foul")
+    return result_body(
+        section=str(ruling.get("section") or "A"), table_number=int(ruling.get("table") or 1),
+        round=int(ruling.get("round") or 1), board=int(ruling["board"]), ns=str(ruling.get("ns") or "-"),
+        ew=str(ruling.get("ew") or "-"), contract=str(ruling["contract"]), declarer=ruling.get("declarer"),
+        tricks=int(ruling["tricks"]), lead=ruling.get("lead"), record=str(ruling.get("record") or ""),
+        verified=bool(ruling.get("verified")) and not foul,
+        foul={k: foul[k] for k in ("card", "played_by", "record_seat", "trick", "seats")} if foul else None,
+        play=list(ruling.get("play") or []), auction=list(ruling.get("auction") or []),
+        confirmed=dict(ruling.get("confirmed") or {}))
+
+
+class DuplicateResults:
+    """The table's results to the session, and the session's seating to the table.
+
+    Args:
+        ctl: the controller (``submit``, ``journal_note``, ``journal``, ``on_session``).
+        publisher: the table's ``MqttPublisher`` (``board_result``, ``on_session``).
+        clock: monotonic seconds, for the resend delay.
+    """
+
+    def __init__(self, ctl: Any, publisher: Any, clock: Callable[[], float] = time.monotonic) -> None:
+        self.ctl = ctl
+        self.publisher = publisher
+        self.clock = clock
+        self.unanswered: dict[tuple[int, int], tuple[dict[str, Any], float]] = {}
+        self.sent = 0
+        self.resent = 0
+        for row in ctl.journal.rows():           # results confirmed before a restart: answered or not?
+            if row.kind == "ruling" and row.body.get("clause") == "DB-77" and row.body.get("confirmed"):
+                body = body_of(row.body)
+                self.unanswered[(body["round"], body["board"])] = (body, float("-inf"))
+        publisher.on_session(lambda msg: ctl.submit(SessionInput(msg)))   # before publisher.start()
+        ctl.on_session(self.on_session)
+        ctl.observers.append(self)
+
+    # -- the observer ------------------------------------------------------------------------------
+
+    def ruling(self, ruling: dict[str, Any], deal: int, seq: int) -> None:
+        if ruling.get("clause") != "DB-77" or not ruling.get("confirmed"):
+            return
+        body = body_of(ruling)
+        self.publisher.board_result(body, seq, deal)
+        self.unanswered[(body["round"], body["board"])] = (body, self.clock())
+        self.sent += 1
+
+    def status(self, snapshot: dict[str, Any]) -> None:
+        pass
+
+    def event(self, event: dict[str, Any], deal: int, seq: int) -> None:
+        pass
+
+    def deal_over(self, deal: int) -> None:
+        pass
+
+    def pack_health(self, pack: str, unreadable: int, damaged: int, deals: int) -> None:
+        pass
+
+    # -- the seating -------------------------------------------------------------------------------
+
+    def on_session(self, msg: dict[str, Any]) -> None:
+        """Controller thread: forget the results the seating answers; send again those it leaves
+        unanswered for ``RESEND_AFTER`` seconds."""
+        if msg.get("kind") != "seating":
+            return
+        answered = {a.get("board") for a in msg.get("answers", []) if a.get("status") in ("taken", "repeat", "refused")}
+        now = self.clock()
+        rnd, left = msg.get("round"), msg.get("left", [])
+        for key, (body, at) in list(self.unanswered.items()):
+            r, board = key
+            if board in answered or not isinstance(rnd, int) or r < rnd or (r == rnd and board not in left):
+                del self.unanswered[key]
+            elif now - at > RESEND_AFTER:
+                seq = self.ctl.journal_note({"board_result_again": body})
+                self.publisher.board_result(body, seq)
+                self.unanswered[key] = (body, now)
+                self.resent += 1

@@ -1,0 +1,85 @@
+"""The ``[duplicate]`` section of a table's configuration, checked with the rest before any device opens.
+
+Only a table whose ``table.game`` is ``duplicate-bridge`` has it, and such a table must. The hand records
+file must exist (its boards are read when the table starts: a file that cannot be used stops the start
+with a message naming the file and the board); ``deal = "shoe"`` needs a shoe (``shoe.driver = "shoe"``),
+``session = true`` a broker (``[mqtt]``). ``boards`` is a list of board numbers or a text of numbers and
+ranges, ``"1-3, 7"``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from firmware_host.config.schema import DUPLICATE_DEALS, ConfigError, DuplicateConfig
+
+SCALARS = {"records": "path", "first": "int", "deal": "str", "session": "bool", "section": "str", "table": "int",
+           "round": "int", "ns": "str", "ew": "str", "boards": "boards"}
+_RANGE = re.compile(r"^\s*(\d{1,4})\s*(?:-\s*(\d{1,4})\s*)?$")
+
+
+def parse_boards(value: Any, where: str) -> tuple[int, ...]:
+    """``[1, 2, 3]`` or ``"1-3, 7"`` as board numbers (each 1 to 9999, none twice)."""
+    if isinstance(value, str):
+        out: list[int] = []
+        for part in value.split(","):
+            m = _RANGE.match(part)
+            if not m:
+                raise ConfigError(f"{where}: {part.strip()!r} is not a board number or a range such as 1-3")
+            low, high = int(m.group(1)), int(m.group(2) or m.group(1))
+            if high < low:
+                raise ConfigError(f"{where}: the range {part.strip()} goes down")
+            out += range(low, high + 1)
+    elif isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        out = list(value)
+    else:
+        raise ConfigError(f"{where}: want a list of board numbers or a text such as \"1-3, 7\", got {value!r}")
+    bad = [n for n in out if not 1 <= n <= 9999]
+    if bad:
+        raise ConfigError(f"{where}: board {bad[0]} is not a board number (1 to 9999)")
+    twice = sorted({n for n in out if out.count(n) > 1})
+    if twice:
+        raise ConfigError(f"{where}: board {twice[0]} is named twice")
+    return tuple(out)
+
+
+def build_duplicate(data: Mapping[str, Any], values: Mapping[str, Any], loc: Callable[[str, str], str],
+                    base_dir: Path, game: str, shoe_driver: str, has_mqtt: bool) -> DuplicateConfig | None:
+    """The checked ``[duplicate]`` section, or None for a table of another game."""
+    if game != "duplicate-bridge":
+        if "duplicate" in data:
+            raise ConfigError(f"{loc('duplicate', 'records')}: a [duplicate] section is for table.game = "
+                              f"\"duplicate-bridge\"; this table plays {game}")
+        return None
+    if "duplicate" not in data or "records" not in data["duplicate"]:
+        raise ConfigError(f"{loc('duplicate', 'records')}: a duplicate-bridge table needs its hand records: "
+                          "[duplicate] records = \"FILE.pbn\" (PBN, BRI or DUP)")
+    raw = dict(values)
+    if "boards" in raw:
+        raw["boards"] = parse_boards(raw["boards"], loc("duplicate", "boards"))
+    d = DuplicateConfig(**raw)
+    records = Path(d.records).expanduser()
+    records = records if records.is_absolute() else base_dir / records
+    if not records.is_file():
+        raise ConfigError(f"{loc('duplicate', 'records')}: hand records file {records} does not exist")
+    if d.deal not in DUPLICATE_DEALS:
+        raise ConfigError(f"{loc('duplicate', 'deal')}: unknown value {d.deal!r}; choose boards (physical "
+                          "boards) or shoe (the table's shoe deals each board)")
+    if d.deal == "shoe" and shoe_driver != "shoe":
+        raise ConfigError(f"{loc('duplicate', 'deal')}: deal = \"shoe\" needs a shoe that deals boards "
+                          f"(shoe.driver = \"shoe\"), not {shoe_driver!r}")
+    if d.session and not has_mqtt:
+        raise ConfigError(f"{loc('duplicate', 'session')}: a club session reaches the table through the "
+                          "broker: add an [mqtt] section, or set session = false to play alone")
+    for key, low, high in (("first", 1, 9999), ("table", 1, 999), ("round", 1, 999)):
+        v = getattr(d, key)
+        if not low <= v <= high:
+            raise ConfigError(f"{loc('duplicate', key)}: want {low} to {high}, got {v}")
+    for key, most in (("section", 8), ("ns", 16), ("ew", 16)):
+        if len(getattr(d, key)) > most:
+            raise ConfigError(f"{loc('duplicate', key)}: at most {most} characters, got {getattr(d, key)!r}")
+    return replace(d, records=records)

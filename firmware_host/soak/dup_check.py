@@ -1,0 +1,250 @@
+"""The duplicate soak's checker: the journals against what physically happened (no I/O).
+
+**The station** (``check_station``): every board dealt and verified; the cards the journal says were
+placed, since the pockets were last empty, are the 52 of the record, each once, at the record's seat; and
+they are the cards the virtual shoe's pockets physically held when the station said the board was dealt
+(a card in a pocket the journal does not name is lost, one named twice is counted twice).
+
+**The tables** (``check_tables``): for every board a table played, from the soak's record (the cards as
+the players held them and every card they played, in order) and the table's journal:
+
+* every card played is journaled once, in the order played (none lost, none twice);
+* a board whose cards were misboarded gets exactly one ``DB-87`` ruling, at the first card played by a
+  seat the record does not give it to (worked out here from the record and the play), naming that card,
+  its seat, the record's seat, the board, table and round; a board played as its record says gets none
+  (no false alarm), and no card played legally from the hands held is ever ruled a revoke;
+* ``DB-7`` says verified exactly when the board was played whole from its record;
+* the score is the duplicate score of the contract and the tricks the cards give (trick winners worked
+  out here), and a result confirmed by both sides is journaled once;
+* a board the table's shoe dealt has its 52 cards journaled once each at the record's seat.
+
+Each check is a function of its inputs, so a journal broken on purpose makes it fail
+(``tests/soak/test_dup_check.py``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from laws.cards import SEATS, Card, Seat
+from laws.duplicate.deal import Board
+from laws.scoring.bridge import parse_contract
+from laws.scoring.duplicate import board_score
+
+Rows = Sequence[tuple[int, str, Mapping[str, Any]]]
+
+
+@dataclass
+class StationFigures:
+    boards: int = 0
+    dealt: int = 0
+    placed: int = 0
+    lost: int = 0
+    twice: int = 0
+    rejected: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def check_station(boards: Sequence[Board], pockets: Mapping[int, Mapping[int, Sequence[str]]],
+                  rows: Rows) -> StationFigures:
+    """The station's journal rows against the pockets the soak saw at each board's end."""
+    from firmware_host.duplicate.station_log import fold
+
+    log = fold((seq, 0.0, body) for seq, kind, body in rows if kind == "note")
+    f = StationFigures(boards=len(boards))
+    cards_rows: dict[int, list[str]] = {}
+    fresh_at: dict[int, int] = {}
+    for seq, kind, body in rows:
+        if kind != "note":
+            continue
+        if body.get("station") == "send" and body.get("fresh"):
+            fresh_at[int(body["board"])] = seq
+            cards_rows[int(body["board"])] = []
+        elif body.get("station") == "card":
+            cards_rows.setdefault(int(body["board"]), []).append(f"{body['card']}@{body['seat']}")
+    for b in boards:
+        bl = log.board(b.number)
+        f.rejected += bl.rejected
+        if not bl.done:
+            f.problems.append(f"board {b.number}: not dealt and verified ({bl.last.end if bl.last else 'never sent'})")
+            continue
+        f.dealt += 1
+        named = cards_rows.get(b.number, [])
+        f.placed += len(set(named))
+        counts = Counter(named)
+        twice = sum(n - 1 for n in counts.values() if n > 1)
+        f.twice += twice
+        if twice:
+            f.problems.append(f"board {b.number}: {twice} card(s) journaled twice")
+        wrong = [x for x in counts if b.deal.holder(Card.parse(x.split("@")[0])).value != x.split("@")[1]]
+        if wrong:
+            f.problems.append(f"board {b.number}: journaled at a seat the record does not give: {wrong[:3]}")
+        held = pockets.get(b.number)
+        if held is None:
+            f.problems.append(f"board {b.number}: the soak never saw its pockets when the station said it dealt")
+            continue
+        physical = {f"{c}@{SEATS[d].value}" for d, cards in held.items() if d in range(4) for c in cards}
+        lost = physical - set(named)
+        f.lost += len(lost)
+        if lost:
+            f.problems.append(f"board {b.number}: in the pockets but not in the journal: {sorted(lost)[:3]}")
+        if len(physical) != 52 or any(b.deal.holder(Card.parse(x.split("@")[0])).value != x.split("@")[1]
+                                      for x in physical):
+            f.problems.append(f"board {b.number}: taken as whole, but its pockets do not hold the record "
+                              f"({len(physical)} cards)")
+        extra = set(named) - physical
+        if extra:
+            f.problems.append(f"board {b.number}: journaled but not in the pockets: {sorted(extra)[:3]}")
+    return f
+
+
+# --- the tables -------------------------------------------------------------------------------------
+
+
+@dataclass
+class PlayedBoard:
+    """What the soak knows of one board at one table: the record, the cards as held, how it was
+    misboarded (None: as its record), and every card played, in order."""
+
+    table: int
+    round: int
+    record: Board
+    held: Any                                # laws.duplicate.deal.Deal as the players held it
+    misboard: str | None
+    how: str
+    contract: str | None = None
+    declarer: str | None = None
+    play: list[tuple[str, str]] = field(default_factory=list)
+    confirmed: bool = False
+    short_back: int = 0                      # cards the soak put back in the shoe's well
+
+
+@dataclass
+class TableFigures:
+    boards: int = 0
+    cards: int = 0
+    lost: int = 0
+    twice: int = 0
+    misboarded: int = 0
+    caught_first: int = 0
+    false_alarms: int = 0
+    verified: int = 0
+    scored: int = 0
+    dealt_by_shoe: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _segments(rows: Rows) -> list[tuple[Mapping[str, Any], list[tuple[int, str, Mapping[str, Any]]]]]:
+    """The journal cut at each ``board`` event: (its body, the rows after it up to the next)."""
+    out: list[tuple[Mapping[str, Any], list[tuple[int, str, Mapping[str, Any]]]]] = []
+    for seq, kind, body in rows:
+        if kind == "event" and body.get("type") == "board":
+            out.append((body, []))
+        elif out:
+            out[-1][1].append((seq, kind, body))
+    return out
+
+
+def _tricks(play: Sequence[tuple[str, str]], declarer: Seat, strain: str) -> int:
+    """Declarer's side's tricks from the cards as played (the winner of each trick worked out here)."""
+    trump = None if strain == "NT" else strain
+    won = 0
+    for i in range(0, len(play) - len(play) % 4, 4):
+        trick = [(Seat(s), Card.parse(c)) for s, c in play[i:i + 4]]
+        led = trick[0][1].suit
+        best = max(trick, key=lambda sc: (sc[1].suit == trump, sc[1].suit == led, "23456789TJQKA".index(sc[1].rank)))
+        won += best[0].side is declarer.side
+    return won
+
+
+def check_tables(played: Iterable[PlayedBoard], journals: Mapping[int, Rows]) -> TableFigures:
+    """Every board each table played against that table's journal (see the module docstring)."""
+    f = TableFigures()
+    by_table: dict[int, list[PlayedBoard]] = {}
+    for p in played:
+        by_table.setdefault(p.table, []).append(p)
+    for table, boards in sorted(by_table.items()):
+        segs = _segments(journals.get(table, ()))
+        for p in boards:
+            f.boards += 1
+            where = f"table {table} round {p.round} board {p.record.number}"
+            mine = [(b, rs) for b, rs in segs if b.get("board") == p.record.number and b.get("round") == p.round]
+            if not mine:
+                f.problems.append(f"{where}: no board event in the journal")
+                continue
+            rows = [r for _, rs in mine for r in rs]
+            _check_board(f, p, rows, where)
+    return f
+
+
+def _check_board(f: TableFigures, p: PlayedBoard, rows: list[tuple[int, str, Mapping[str, Any]]], where: str) -> None:
+    played = [(str(b["seat"]), str(b["card"])) for _, k, b in rows if k == "event" and b.get("type") == "card_played"]
+    f.cards += len(p.play)
+    if played != p.play:
+        lost = len(Counter(p.play) - Counter(played))
+        twice = len(Counter(played) - Counter(p.play))
+        f.lost += lost
+        f.twice += twice
+        f.problems.append(f"{where}: the journal's cards differ from those played ({lost} missing, {twice} extra or "
+                          "out of order)")
+    rulings = [b for _, k, b in rows if k == "ruling"]
+    fouls = [r for r in rulings if r.get("clause") == "DB-87" and r.get("remedy") == "attention"]
+    want = next(((s, c) for s, c in p.play if p.record.deal.holder(Card.parse(c)).value != s), None)
+    if p.misboard is not None and want is not None:
+        f.misboarded += 1
+        if len(fouls) == 1 and (fouls[0].get("played_by"), fouls[0].get("card")) == want and \
+                fouls[0].get("record_seat") == p.record.deal.holder(Card.parse(want[1])).value and \
+                (fouls[0].get("table"), fouls[0].get("round")) == (p.table, p.round):
+            f.caught_first += 1
+        else:
+            f.problems.append(f"{where}: misboarded ({p.misboard}); the first wrong card is {want[0]}'s {want[1]}, "
+                              f"the journal has {[(r.get('played_by'), r.get('card'), r.get('table')) for r in fouls]}")
+    elif fouls:
+        f.false_alarms += len(fouls)
+        f.problems.append(f"{where}: a DB-87 ruling, but every card played was the record's")
+    revokes = [r for r in rulings if r.get("clause") in ("BP-61", "BP-62", "BP-63", "BP-64", "DB-6", "DB-13")]
+    if revokes:
+        f.false_alarms += len(revokes)
+        f.problems.append(f"{where}: ruled {[r.get('clause') for r in revokes]} on legal play")
+    checked = [r for r in rulings if r.get("clause") == "DB-7"]
+    whole = want is None and len(p.play) == 52
+    if checked and bool(checked[0].get("verified")) != whole:
+        f.problems.append(f"{where}: DB-7 says verified {checked[0].get('verified')}, the cards say {whole}")
+    f.verified += bool(checked and checked[0].get("verified"))
+    scores = [r for r in rulings if r.get("clause") == "DB-77" and not r.get("confirmed")]
+    confirmed = [r for r in rulings if r.get("clause") == "DB-77" and r.get("confirmed")]
+    if p.confirmed and len(confirmed) != 1:
+        f.problems.append(f"{where}: confirmed by both sides, {len(confirmed)} confirmation rulings")
+    if scores and p.contract is not None:
+        s = scores[0]
+        if p.contract == "Pass":
+            good = s.get("score") == 0
+        else:
+            declarer = Seat(str(p.declarer))
+            tricks = _tricks(p.play, declarer, parse_contract(p.contract).strain)
+            good = s.get("tricks") == tricks and s.get("score") == board_score(
+                parse_contract(p.contract), declarer, tricks, p.record.vulnerability)
+        f.scored += good
+        if not good:
+            f.problems.append(f"{where}: scored {s.get('contract')} {s.get('tricks')} {s.get('score')}, the cards "
+                              "give another score")
+    if p.how == "shoe":
+        dealt = [(str(b["seat"]), str(b["card"])) for _, k, b in rows if k == "event" and b.get("type") == "card_dealt"]
+        good = len(dealt) == 52 and len({c for _, c in dealt}) == 52 and all(
+            p.record.deal.holder(Card.parse(c)).value == s for s, c in dealt)
+        f.dealt_by_shoe += good
+        if not good:
+            f.problems.append(f"{where}: the shoe's cards in the journal are not the record's 52 once each "
+                              f"({len(dealt)} rows)")
+

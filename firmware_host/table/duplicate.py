@@ -1,0 +1,217 @@
+"""A duplicate table's procedure: which board is on the table, and (boards dealt by the table's shoe)
+dealing it from its record.
+
+The table knows where it is and what it plays from its :class:`Seating`: its section and table number,
+the round, the pairs and the round's boards, from the club's session (``docs/mqtt.md``, Duplicate: a
+``SessionInput`` the controller journals first) or from its configuration when it plays alone. From it:
+
+* **The next board.** When no board is on the table, or the board on it has its result confirmed by both
+  sides, the next board of the round not yet played here goes on the table: a ``board`` law event
+  (``docs/events.md``) with its record from the table's hand records. A board the session names with a
+  record that is not this table's (another file, another session) is never placed: a note says so.
+* **The shoe deals it** (``deal = "shoe"``): once the board is on the table and a pack is in the shoe's
+  well, DEAL_BOARD with the board's record (protocol 1.2). Its cards come back as law events
+  (``shoe.laws_map``, ``boards=True``) and are checked there against the record. A board that ended short
+  (the engine's ``DB-14``) is finished with the cards in their pockets marked placed once the shoe reports
+  a pack in its well again (the missing cards found); a board voided (``DB-6``, the wrong board ``DB-15``)
+  while the shoe deals it is stopped, and dealt again from empty pockets with the next pack.
+
+Its state lives in the journal (the engine's board, the results confirmed, the last seating), so a
+restarted table carries on at the same step: :meth:`DuplicateProcedure.resume` after the controller is
+built. It runs in the controller's thread (its listeners), and only submits law events and sends commands.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from firmware_host.table.inputs import DeviceNote, LawInput
+from laws.duplicate.deal import Board
+from laws.events import BoardPlaced
+from laws.games.duplicate_board import BoardAtTable, board_of, played_here
+from laws.state import Phase
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Where the table is and what it plays this round."""
+
+    section: str
+    table: int
+    round: int
+    ns: str
+    ew: str
+    boards: tuple[int, ...]
+    records: tuple[tuple[int, str], ...] = ()      # (board, fingerprint) the session named, when it did
+
+
+def seating_from_session(msg: Mapping[str, Any]) -> Seating:
+    """A session's seating message (``duplicate.link.seating_message``) as a :class:`Seating`: the boards
+    of its round still without a result (``left``), in the round's order; none while its pair sits out.
+
+    Raises:
+        ValueError: a field missing or of the wrong kind (named).
+    """
+    try:
+        boards = [(int(b["board"]), str(b["record"])) for b in msg["boards"]]
+        left = [int(n) for n in msg.get("left", [n for n, _ in boards])]
+        play = () if msg.get("sit_out") else tuple(n for n, _ in boards if n in left)
+        return Seating(str(msg["section"]), int(msg["table_number"]), int(msg["round"]), str(msg["ns"]),
+                       str(msg["ew"]), play, tuple(boards))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"a seating message without a usable {exc}") from None
+
+
+class DuplicateProcedure:
+    """Places each board of the round in turn and, with ``how`` ``shoe``, has the shoe deal it.
+
+    Args:
+        ctl: the controller.
+        records: the table's hand records, by board number.
+        seating: where the table is and the round's boards (None: wait for the session's).
+        how: ``board`` (physical boards) or ``shoe`` (the table's shoe deals each board).
+        link: the shoe link (needed for ``shoe``).
+        source: the journal's ``src`` of the board events: ``config`` or ``session``.
+    """
+
+    def __init__(self, ctl: Any, records: Mapping[int, Board], seating: Seating | None, how: str = "board",
+                 link: Any | None = None, source: str = "config") -> None:
+        if how == "shoe" and link is None:
+            raise ValueError("a table whose shoe deals the boards needs the shoe's link")
+        self.ctl = ctl
+        self.records = dict(records)
+        self.seating = seating
+        self.how = how
+        self.link = link
+        self.source = source
+        self.placing: tuple[int, int] | None = None     # (round, board) submitted, not yet on the table
+        self.sent: tuple[int, int, int] | None = None   # (board, deals started, cards placed) DEAL_BOARD was for
+        self.aborted = 0                                 # the deal number an ABORT was sent for
+        self.refused: set[tuple[int, int]] = set()       # (round, board) the table will not place
+        ctl.on_phase(lambda phase, engine: self.step())
+        ctl.on_pack_loaded(lambda pack: self.step())
+        ctl.on_shoe_progress(self.step)
+        ctl.on_session(self.on_session)
+
+    # -- the session -------------------------------------------------------------------------------
+
+    def on_session(self, message: dict[str, Any]) -> None:
+        """Controller thread: the session's seating for this table (already journaled)."""
+        if message.get("kind") != "seating":
+            return
+        try:
+            seating = seating_from_session(message)
+        except ValueError as exc:
+            self.ctl.submit(DeviceNote("session", f"seating not used: {exc}"))
+            return
+        self.seating = seating
+        self.step()
+
+    def last_seating(self) -> Seating | None:
+        """The newest seating the journal holds (a restarted table without its broker goes on with it)."""
+        found: Seating | None = None
+        for row in self.ctl.journal.rows():
+            msg = row.body.get("session") if row.kind == "note" else None
+            if isinstance(msg, dict) and msg.get("kind") == "seating":
+                try:
+                    found = seating_from_session(msg)
+                except ValueError:
+                    continue
+        return found
+
+    # -- the steps ---------------------------------------------------------------------------------
+
+    def resume(self) -> None:
+        """Continue the step the journal says the table is at (a restarted host)."""
+        if self.seating is None and self.source == "session":
+            self.seating = self.last_seating()
+        state = self.ctl.engine.state
+        b = board_of(state)
+        if b is not None and b.how == "shoe" and state.phase is Phase.DEALING and state.deal is not None:
+            self.sent = (b.number, state.deals_started, len(state.deal.dealt))   # the shoe is dealing it
+        self.step()
+
+    def next_board(self) -> int | None:
+        """The first board of the round not yet played here (None: the round is over, or no seating)."""
+        s = self.seating
+        if s is None:
+            return None
+        done = {n for sec, rnd, n in played_here(self.ctl.engine.state) if (sec, rnd) == (s.section, s.round)}
+        return next((n for n in s.boards if n not in done and (s.round, n) not in self.refused), None)
+
+    def step(self) -> None:
+        """Controller thread: place the next board, or deal the one on the table."""
+        state = self.ctl.engine.state
+        b = board_of(state)
+        s = self.seating
+        if b is not None and self.placing == (b.round, b.number):
+            self.placing = None                 # it is on the table
+        if s is not None and (b is None or b.done or (b.section, b.round) != (s.section, s.round) and not b.started):
+            self._place(b)
+            return
+        if b is not None and self.how == "shoe" and b.how == "shoe" and not b.done:
+            self._deal(b)
+
+    def _place(self, b: BoardAtTable | None) -> None:
+        s = self.seating
+        n = self.next_board()
+        if s is None or n is None:
+            return
+        if b is not None and not b.done and (b.number, b.round) == (n, s.round):
+            return
+        if self.placing == (s.round, n):
+            return
+        rec = self.records.get(n)
+        named = dict(s.records).get(n)
+        why = ""
+        if rec is None:
+            why = f"board {n} is not in this table's hand records"
+        elif named is not None and named != rec.fingerprint:
+            why = (f"board {n}: the session's record ({named[:16]}...) is not this table's ({rec.fingerprint[:16]}...): "
+                   "the table's hand records are another file")
+        if why:
+            self.refused.add((s.round, n))
+            self.ctl.submit(DeviceNote("session", why + "; the board is not played here"))
+            self.step()
+            return
+        assert rec is not None
+        self.placing = (s.round, n)
+        self.ctl.submit(LawInput(BoardPlaced(n, rec.fingerprint, rec.deal.pbn(), how=self.how, section=s.section,
+                                             table=s.table, round=s.round, ns=s.ns, ew=s.ew), self.source))
+
+    def _deal(self, b: BoardAtTable) -> None:
+        from firmware_host.shoe import messages as m
+        from firmware_host.shoe.boards import board_id_of, deal_board
+
+        state = self.ctl.engine.state
+        d = state.deal
+        link = self.link
+        assert link is not None
+        if d is not None and d.void and b.deal == d.number and state.phase is not Phase.DEALING:
+            if self.aborted != d.number and self.sent is not None and self.sent[1] == d.number:
+                self.aborted = d.number
+                link.send(m.Abort())            # the shoe may still be dealing the void deal
+        if not getattr(link, "caught_up", True) or self.ctl.loaded_pack is None:
+            return                              # the shoe has not told all it did, or has no pack
+        fresh = b.deal == 0 or (d is not None and d.void and b.deal == d.number)
+        short = d is not None and not d.void and not d.ended and b.deal == d.number and bool(b.short)
+        if not (fresh or short):
+            return
+        placed = frozenset(c for _, c in d.dealt if c is not None) if short and d is not None else frozenset()
+        key = (b.number, state.deals_started, len(placed))
+        if self.sent == key:
+            return
+        self.sent = key
+        rec = b.record
+        link.send(deal_board(rec.number, rec.deal.assignment(), board_id_of(rec.fingerprint), placed=placed))
+        log.info("board %d sent to the shoe%s", rec.number, f" ({len(placed)} cards placed)" if placed else "")
+
+
+def fixed_seating(section: str, table: int, round_: int, ns: str, ew: str, boards: Sequence[int]) -> Seating:
+    """The seating of a table that plays alone (its configuration)."""
+    return Seating(section, table, round_, ns, ew, tuple(boards))

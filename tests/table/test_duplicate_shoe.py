@@ -1,0 +1,131 @@
+"""No boards: the table's shoe deals the round's board from its record (the virtual shoe on a real pty, a
+real ShoeLink acknowledged after the journal commits, the controller in its own thread). Every card of
+the board journaled at the seat its record gives it, the auction then; a pack short of cards leaves the
+board not whole (DB-14) until the missing cards are in the well and the shoe finishes it."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from firmware_host.records.journal import Journal
+from firmware_host.shoe.link import ShoeLink
+from firmware_host.shoe.simhw import PhysCard
+from firmware_host.shoe.virtual import VirtualShoe
+from firmware_host.table.adapters import ShoeAdapter, connect_shoe
+from firmware_host.table.controller import TableController
+from firmware_host.table.duplicate import DuplicateProcedure, Seating
+from laws.cards import SEATS, Card
+from laws.state import Phase
+from tests.table.duptable import records
+from tests.table.test_controller import Clock
+
+RECS = records(2, seed=9)
+SEATING = Seating("A", 2, 1, "1", "9", (1, 2))
+REJECT = 5
+
+
+class Rig:
+    def __init__(self, folder: Path, shoe: VirtualShoe) -> None:
+        self.shoe = shoe
+        self.journal = Journal.open(folder / "data")
+        self.ctl = TableController(game="duplicate-bridge", journal=self.journal, panel=None, clock=Clock())
+        adapter = ShoeAdapter(self.ctl.submit, time.time, boards=True)
+        self.link = ShoeLink(shoe.path, adapter, backoff=(0.01, 0.1), auto_ack=False)
+        connect_shoe(self.ctl, self.link, adapter)
+        self.proc = DuplicateProcedure(self.ctl, RECS, SEATING, "shoe", self.link)
+        self.proc.resume()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.ctl.run, args=(self.stop,), daemon=True)
+
+    def start(self) -> Rig:
+        self.thread.start()
+        self.link.start()
+        return self
+
+    def wait(self, pred, timeout: float = 30.0) -> None:  # type: ignore[no-untyped-def]
+        end = time.monotonic() + timeout
+        while not pred():
+            assert time.monotonic() < end, f"timed out in phase {self.ctl.engine.state.phase}"
+            time.sleep(0.02)
+
+    def close(self) -> None:
+        self.link.stop()
+        self.stop.set()
+        self.thread.join(5)
+        self.shoe.close()
+        self.journal.close()
+
+
+def _dealt(j: Journal) -> list[tuple[str, str]]:
+    return [(r.body["seat"], r.body["card"]) for r in j.rows() if r.kind == "event" and r.body["type"] == "card_dealt"]
+
+
+def test_the_tables_shoe_deals_the_board_from_its_record_and_the_auction_follows(tmp_path: Path) -> None:
+    shoe = VirtualShoe("contract-bridge", 51, directory=str(tmp_path))
+    shoe.open()
+    rig = Rig(tmp_path, shoe).start()
+    try:
+        rig.wait(lambda: rig.ctl.engine.state.phase is Phase.AUCTION)
+        pockets = shoe.pockets
+    finally:
+        rig.close()
+    board = RECS[1]
+    with Journal.open_readonly(tmp_path / "data") as j:
+        dealt = _dealt(j)
+        rulings = [r.body for r in j.rows() if r.kind == "ruling"]
+        starts = [r.body for r in j.rows() if r.kind == "event" and r.body["type"] == "deal_start"]
+    assert len(dealt) == 52 and all(board.deal.holder(Card.parse(c)).value == s for s, c in dealt)
+    assert [s["dealer"] for s in starts] == [board.dealer.value] and rulings == []
+    assert all(board.deal.holder(p.card) is SEATS[dest] for dest, cards in pockets.items() for p in cards)
+    assert rig.ctl.engine.state.deal.bridge.known is not None      # type: ignore[union-attr]  (hands known as dealt)
+
+
+def test_a_pack_short_of_cards_leaves_the_board_not_whole_until_the_cards_are_found(tmp_path: Path) -> None:
+    shoe = VirtualShoe("contract-bridge", 52, ["missing@30"], directory=str(tmp_path), reload=False)
+    shoe.open()
+    rig = Rig(tmp_path, shoe).start()
+    try:
+        rig.wait(lambda: any(r.kind == "ruling" and r.body["clause"] == "DB-14" for r in rig.journal.rows()))
+        state = rig.ctl.engine.state
+        assert state.phase is Phase.DEALING and state.deal is not None and not state.deal.ended
+        (short,) = [r.body for r in rig.journal.rows() if r.kind == "ruling"]
+        missing = [Card.parse(c) for c in short["missing"]]
+        assert len(missing) == 1 and short["board"] == 1
+        shoe.put([PhysCard(c, "A1") for c in missing])               # found: into the well
+        rig.wait(lambda: rig.ctl.engine.state.phase is Phase.AUCTION)
+    finally:
+        rig.close()
+    board = RECS[1]
+    with Journal.open_readonly(tmp_path / "data") as j:
+        dealt = _dealt(j)
+        notes = [r.body for r in j.rows() if r.kind == "note"]
+    assert len(dealt) == 52 and len({c for _, c in dealt}) == 52
+    assert all(board.deal.holder(Card.parse(c)).value == s for s, c in dealt)
+    assert any("the shoe goes on with 51 cards already in their pockets" in str(n.get("text")) for n in notes)
+
+
+def test_a_table_restarted_while_its_shoe_deals_the_board_follows_it_and_deals_it_once(tmp_path: Path) -> None:
+    shoe = VirtualShoe("contract-bridge", 53, directory=str(tmp_path), gap_ms=25)
+    shoe.open()
+    rig = Rig(tmp_path, shoe).start()
+    try:
+        rig.wait(lambda: len(_dealt(rig.journal)) >= 12)
+    finally:
+        rig.link.stop()                                  # the host stops mid-board; the shoe deals on
+        rig.stop.set()
+        rig.thread.join(5)
+        rig.journal.close()
+    again = Rig(tmp_path, shoe).start()
+    try:
+        again.wait(lambda: again.ctl.engine.state.phase is Phase.AUCTION)
+    finally:
+        again.close()
+    board = RECS[1]
+    with Journal.open_readonly(tmp_path / "data") as j:
+        dealt = _dealt(j)
+        starts = [r.body for r in j.rows() if r.kind == "event" and r.body["type"] == "deal_start"]
+    assert len(dealt) == 52 and len({c for _, c in dealt}) == 52 and len(starts) == 1
+    assert all(board.deal.holder(Card.parse(c)).value == s for s, c in dealt)
+    assert shoe.deals == 1                                # the board was never sent a second time

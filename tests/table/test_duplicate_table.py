@@ -1,0 +1,114 @@
+"""A duplicate table through the controller and a real journal: boards placed from its seating one after
+another, each played, checked and scored, confirmed by a seat button of each side, the next board then;
+a misboarded board ruled at its first wrong card; a restart at any point goes on; a session's seating
+journaled and used; a record that is not the table's refused; the hand record never leaves the table."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from firmware_host.club.secrecy import SecrecyFilter
+from firmware_host.table.controller import LawInput, SessionInput
+from firmware_host.table.duplicate import Seating
+from laws.cards import Seat
+from laws.events import FoulRuled
+from laws.games.duplicate_board import board_of
+from tests.table.duptable import bid, confirm, play, records, run, swapped, table
+
+RECS = records(4, seed=3)
+SEATING = Seating("A", 3, 1, "5", "15", (1, 2, 3))
+
+
+def _on_table(ctl) -> int | None:  # type: ignore[no-untyped-def]
+    b = board_of(ctl.engine.state)
+    return b.number if b is not None else None
+
+
+def _events(j) -> list[dict]:  # type: ignore[no-untyped-def]
+    return [r.body for r in j.rows() if r.kind == "event"]
+
+
+def test_boards_one_after_another_each_confirmed_by_a_button_of_each_side(tmp_path: Path) -> None:
+    ctl, _proc, j = table(tmp_path, RECS, SEATING)
+    rng = random.Random(1)
+    for n in (1, 2, 3):
+        assert _on_table(ctl) == n
+        board = RECS[n]
+        out = bid(ctl, board) + play(ctl, board.deal, rng)
+        said = {(r.remedy.value, r.clause) for r in out}
+        assert ("checked", "DB-7") in said and ("score", "DB-77") in said and not any(c == "DB-87" for _, c in said)
+        assert run(ctl, LawInput(FoulRuled("fouled"), "director")) == []          # refused: nothing to decide
+        done = confirm(ctl, Seat.S, Seat.N, Seat.W)       # North's press after South's: his attention
+        assert [(r.clause, r.seat) for r in done if r.clause != "DB-77"] == [("CB-attention", Seat.N)]
+        assert [r.extra["confirmed"] for r in done if r.clause == "DB-77"] == [{"ns": "S", "ew": "W"}]
+    assert _on_table(ctl) == 3 and board_of(ctl.engine.state).done     # the round is over: nothing more
+    shown = ctl.snapshot()["duplicate"]
+    assert shown == shown | {"board": 3, "dealer": "S", "vulnerable": "EW", "table": 3, "round": 1, "ns": "5",
+                             "stage": "confirmed", "confirmed": ["ew", "ns"], "foul": False}
+    assert RECS[3].deal.pbn() not in str(ctl.snapshot())                # the record stays at the table
+    boards = [e for e in _events(j) if e["type"] == "board"]
+    assert [(e["board"], e["table"], e["round"], e["ns"], e["src"]) for e in boards] == \
+        [(1, 3, 1, "5", "config"), (2, 3, 1, "5", "config"), (3, 3, 1, "5", "config")]
+    confirms = [e for e in _events(j) if e["type"] == "confirm"]
+    assert [(e["seat"], e["src"]) for e in confirms] == [("S", "button"), ("W", "button")] * 3
+    assert len([e for e in _events(j) if e["type"] == "demand"]) == 3
+    j.close()
+
+
+def test_a_misboarded_board_at_the_table_and_a_restart_at_every_step(tmp_path: Path) -> None:
+    ctl, _proc, j = table(tmp_path, RECS, SEATING)
+    board = RECS[1]
+    held = swapped(board.deal, Seat.E, Seat.W)
+    rng = random.Random(2)
+    out = bid(ctl, board) + play(ctl, held, rng, cards=6)
+    fouls = [r for r in out if r.clause == "DB-87"]
+    assert len(fouls) == 1 and fouls[0].extra["seats"] == ["E", "W"] and fouls[0].extra["table"] == 3
+    j.close()
+    ctl, _proc, j = table(tmp_path, RECS, SEATING)                   # restarted mid-play
+    assert _on_table(ctl) == 1
+    (ruled,) = run(ctl, LawInput(FoulRuled("fouled"), "director"))
+    assert ruled.extra["group_boundary"] is True
+    out = play(ctl, held, rng)
+    assert not [r for r in out if r.clause == "DB-87"]               # ruled once, at the first card
+    (checked,) = [r for r in out if r.clause == "DB-7"]
+    assert checked.extra["verified"] is False and "swapped" in checked.extra["forms"]
+    confirm(ctl, Seat.N)
+    j.close()
+    ctl, _proc, j = table(tmp_path, RECS, SEATING)                   # restarted between the confirmations
+    assert _on_table(ctl) == 1
+    (done,) = confirm(ctl, Seat.E)
+    assert done.extra["foul"]["played_by"] in ("E", "W") and done.extra["foul"]["decision"] == "fouled"
+    assert done.extra["verified"] is False and len(done.extra["play"]) == 52
+    assert _on_table(ctl) == 2
+    j.close()
+    ctl, _proc, j = table(tmp_path, RECS, SEATING)                   # restarted with board 2 on the table
+    assert _on_table(ctl) == 2 and len([e for e in _events(j) if e["type"] == "board"]) == 2
+    j.close()
+
+
+def test_the_sessions_seating_is_journaled_and_a_record_not_the_tables_is_refused(tmp_path: Path) -> None:
+    ctl, proc, j = table(tmp_path, RECS, None, source="session")
+    assert _on_table(ctl) is None                                    # no seating yet: nothing placed
+    seating = {"kind": "seating", "table": "t3", "section": "A", "table_number": 3, "round": 2, "ns": "7",
+               "ew": "17", "boards": [{"board": 4, "record": "0" * 64}, {"board": 2, "record": RECS[2].fingerprint}]}
+    run(ctl, SessionInput(seating))
+    assert _on_table(ctl) == 2                                       # board 4's record is not this table's
+    notes = [r.body for r in j.rows() if r.kind == "note"]
+    assert any(n.get("session") == seating for n in notes)
+    assert any("board 4: the session's record" in str(n.get("text")) for n in notes)
+    j.close()
+    ctl, proc, j = table(tmp_path, RECS, None, source="session")     # restarted, the broker away
+    assert proc.seating is not None and proc.seating.round == 2 and _on_table(ctl) == 2
+    j.close()
+
+
+def test_a_boards_record_never_leaves_the_table() -> None:
+    board = RECS[1]
+    body = {"type": "board", "board": 1, "record": board.fingerprint, "deal": board.deal.pbn(), "src": "config"}
+    for deal in (0, 1, 5):                                           # before its deal, during, a closed one
+        f = SecrecyFilter()
+        f.deal_over(5)
+        out = f.event(dict(body), deal, 9)
+        assert out["deal"] == "hidden" and out["record"] == board.fingerprint
+    assert SecrecyFilter(reveal=True).event(dict(body), 1, 9)["deal"] == board.deal.pbn()
