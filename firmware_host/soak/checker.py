@@ -108,6 +108,7 @@ class Findings:
     dashboard_repeats: int = 0
     soak_errors: int = 0                   # the soak's own failures (a fault it could not apply)
     faults: Counter[str] = field(default_factory=Counter)
+    kinds: Counter[str] = field(default_factory=Counter)  # irregularities made, by kind
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -384,6 +385,7 @@ def _rulings(record: Record, deals: list[_Deal], facts: list[sheet.Facts], f: Fi
                 if physical_fault(record.game, rec.cards, record.complete, rec.pack_size) is None:
                     f.mistakes_harmless += 1
             f.mistakes_injected += len(rec.mistakes)
+            f.kinds.update([*rec.mistakes, *([rec.injected] if rec.injected else [])])
         f.rulings_expected += sum(want.values())
         f.rulings_got += sum(got.values())
         missed, false = want - got, got - want

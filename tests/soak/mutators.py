@@ -38,8 +38,9 @@ def _rulings(rows: list[Row], *remedies: str) -> list[int]:
 
 
 def _mistakes(rows: list[Row]) -> list[int]:
+    """Rulings on mistakes (not the score sheet, the formation, a bridge auction's close or a penalty)."""
     return [i for i, (_, k, b) in enumerate(rows) if k == "ruling" and
-            b.get("remedy") not in ("score", "game_won", "rubber_won", "formation", "penalty")]
+            b.get("remedy") not in ("score", "game_won", "rubber_won", "formation", "penalty", "contract")]
 
 
 def _pick(found: list[int]) -> int:
@@ -354,7 +355,7 @@ def deal_started_twice(record: Record) -> Record:
 
 def penalty_to_the_wrong_side(record: Record) -> Record:
     r, rows = _copy(record)
-    i = _pick(_rulings(rows, "penalty"))
+    i = _pick([i for i in _rulings(rows, "penalty") if "scored_by" in rows[i][2]])  # points (euchre law 90)
     b = rows[i][2]
     other = {"NS": "EW", "EW": "NS"}
     _edit(rows, i, side=other[b["side"]], scored_by=other[b["scored_by"]])
