@@ -1,8 +1,8 @@
 """Legal random play of one euchre hand, as the law events a director would enter (``docs/events.md``);
 a bridge hand's auction and play are ``soak.bridge``'s.
 
-Euchre: the eldest hand orders up the turn-up, the dealer takes it up and discards, the eldest leads, everyone follows the
-suit led (the left bower counts as a trump); the result is the makers' tricks.
+Euchre: the eldest hand orders up the turn-up, the dealer takes it up and discards, the eldest leads,
+everyone follows the suit led (the left bower counts as a trump); the result is the makers' tricks.
 """
 
 from __future__ import annotations
