@@ -35,6 +35,7 @@ from vision.labels import (
     _font,
     _slots,
 )
+from vision.labels_pdf import VectorPage, text_width, write_pdf
 
 BIDDING_STICKER_MM = (51.0, 60.0)  # on plain A4 / Letter sticker paper
 SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
@@ -118,6 +119,38 @@ def _sticker(code: CallCode, variant: Variant, layout: SheetLayout) -> Image.Ima
     return img
 
 
+def _sticker_vector(page: VectorPage, left: int, top: int, code: CallCode, variant: Variant,
+                    layout: SheetLayout) -> None:
+    """The sticker of ``_sticker`` drawn as paths on ``page`` (the vector PDF a print shop's cutter lines up
+    with), its top-left corner at print px (left, top)."""
+    def mm(px: float) -> float:
+        return px / PX_PER_MM
+
+    w, h = (round(v * PX_PER_MM) for v in layout.sticker_mm)
+    if layout.cut_line:
+        page.frame(mm(left + 1), mm(top + 1), mm(w - 2), mm(h - 2), gray=200 / 255)
+    modules = np.pad(symbol_modules(encode_call_payload(code.seat, code.call, code.copy), variant), QUIET,
+                     constant_values=255)
+    mpx = layout.module_px[variant]
+    side = modules.shape[0] * mpx
+    x0, y0 = (w - side) // 2, h - side - round(CODE_BOTTOM_MM * PX_PER_MM)
+    page.modules(modules == 0, mm(left + x0), mm(top + y0), mm(mpx))
+    band_mm = y0 / PX_PER_MM
+    r, g, b = _colour(code.call)
+    rgb = (r / 255, g / 255, b / 255)
+    seat, x, y = SEAT_WORDS[code.seat.value], mm(left), mm(top)
+    if layout.cut_line:  # as ``_sticker``: the call big, the seat and the call in words beside it
+        page.text(call_text(code.call), x + 3, y + 0.5, 7, rgb)
+        page.text(seat, x + 25, y + 1, 2.6)
+        page.text(_words(code), x + 25, y + 4.6, 2.6)
+    else:
+        line = f"{call_text(code.call)}  {seat}  {_words(code)}"
+        size = min(band_mm * 0.62, 4.2)
+        while size > 1.0 and text_width(line, size) > layout.sticker_mm[0] - 2:
+            size -= 0.17
+        page.text(line, x + layout.sticker_mm[0] / 2, y + band_mm / 2, size, rgb, anchor="mm")
+
+
 def bidding_layout(sheet: str) -> SheetLayout:
     """The sheet's layout with bidding labels: 51 x 60 mm on ``a4`` and ``letter``, the die-cut squares
     as they are.
@@ -158,18 +191,22 @@ def write_bidding_labels(out: str | Path, seats: str = "NESW", variant: Variant 
     slots = _slots(layout, pw, ph, sw, sh)
     side = (13 if variant is Variant.MICRO else 21) + 2 * QUIET
     pages: list[Image.Image] = []
+    vectors: list[VectorPage] = []
     placed: list[tuple[int, CallCode, tuple[int, int]]] = []
     for i, code in enumerate(codes):
         page_no, slot = divmod(i, len(slots))
         if slot == 0:
             pages.append(Image.new("RGB", (pw, ph), "white"))
+            vectors.append(VectorPage(*layout.page_mm, glyphs=vectors[0].glyphs) if vectors
+                           else VectorPage(*layout.page_mm))
         x, y = slots[slot]
         pages[-1].paste(_sticker(code, variant, layout), (x, y))
+        _sticker_vector(vectors[-1], x, y, code, variant, layout)
         block = side * layout.module_px[variant]
         placed.append((page_no, code, (x + sw // 2, y + sh - round(CODE_BOTTOM_MM * PX_PER_MM) - block // 2)))
     base.parent.mkdir(parents=True, exist_ok=True)
     pdf = base.with_suffix(".pdf")
-    pages[0].save(pdf, "PDF", resolution=DPI, save_all=True, append_images=pages[1:])
+    write_pdf(pdf, vectors)
     pngs = []
     for n, page in enumerate(pages, 1):
         p = base.parent / f"{base.name}-{n}.png"

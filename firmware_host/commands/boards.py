@@ -23,6 +23,9 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from firmware_host.commands.guard import Refused as _Refused
+from firmware_host.commands.guard import guarded
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("boards", help="deal, check, convert and commit to hand records (PBN, BRI, DUP)")
@@ -69,21 +72,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     boards_deal.register(verbs)  # deal (the dealing station) and report
 
 
-class _Refused(Exception):
-    pass
+def _errors() -> tuple[type[BaseException], ...]:
+    from firmware_host.duplicate.handfiles import HandRecordError
+
+    return (HandRecordError,)
 
 
-def _guarded(run):  # type: ignore[no-untyped-def]
-    """Every expected failure becomes one line on standard error and exit status 2."""
-    def wrapper(args: argparse.Namespace) -> int:
-        from firmware_host.duplicate.handfiles import HandRecordError
-
-        try:
-            return int(run(args))
-        except (HandRecordError, _Refused, ValueError, OSError, RuntimeError) as exc:
-            print(f"cardtable boards: {exc}", file=sys.stderr)
-            return 2
-    return wrapper
+_guarded = guarded(lambda args: "cardtable boards", _errors)
 
 
 def _read(path: str, first: int):  # type: ignore[no-untyped-def]

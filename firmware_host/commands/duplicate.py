@@ -20,9 +20,11 @@ no traceback.
 from __future__ import annotations
 
 import argparse
-import sys
 from datetime import UTC, datetime
 from typing import Any
+
+from firmware_host.commands.guard import Refused as _Refused
+from firmware_host.commands.guard import guarded
 
 METHODS = ("matchpoints", "matchpoints-half", "butler", "cross-imps")
 
@@ -70,25 +72,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     d.set_defaults(func=_guarded(_demo))
 
 
-class _Refused(Exception):
-    pass
+def _errors() -> tuple[type[BaseException], ...]:
+    from firmware_host.duplicate.handfiles import HandRecordError
+    from firmware_host.duplicate.results import ExportError
+    from firmware_host.duplicate.session import SessionFileError
+    from firmware_host.duplicate.spec import SetupError
+
+    return (HandRecordError, SetupError, SessionFileError, ExportError)
 
 
-def _guarded(run):  # type: ignore[no-untyped-def]
-    """Every expected failure becomes one line on standard error and exit status 2."""
-    def wrapper(args: argparse.Namespace) -> int:
-        from firmware_host.duplicate.handfiles import HandRecordError
-        from firmware_host.duplicate.results import ExportError
-        from firmware_host.duplicate.session import SessionFileError
-        from firmware_host.duplicate.spec import SetupError
-
-        try:
-            return int(run(args))
-        except (HandRecordError, SetupError, SessionFileError, ExportError, _Refused, ValueError, OSError,
-                RuntimeError, TimeoutError) as exc:
-            print(f"cardtable duplicate {args.verb}: {exc}", file=sys.stderr)
-            return 2
-    return wrapper
+_guarded = guarded(lambda args: f"cardtable duplicate {args.verb}", _errors)
 
 
 def _movement_spec(args: argparse.Namespace) -> dict[str, Any]:

@@ -89,87 +89,72 @@ def _not_the_journal(out: Path | None, journal: Path) -> None:
         raise _Refused(f"--out {out}: that is the journal itself; write the export elsewhere", 2)
 
 
-def _boards(args: argparse.Namespace) -> int:
-    from firmware_host.config import ConfigError
+def _boards(args: argparse.Namespace, out: Path | None) -> tuple[str, str]:
+    """The duplicate boards of the tables' journals, as text or JSON, and what was written."""
     from firmware_host.duplicate.board_export import board_json, board_text, by_board, plays_from_rows
-    from firmware_host.records.journal import Journal, JournalError
+    from firmware_host.records.journal import Journal
 
     plays = []
-    try:
-        out = _output(args.out)
-        for where in args.journals or [str(data_dir_from_args(args))]:
-            with Journal.open_readonly(where) as journal:
-                _not_the_journal(out, journal.path)
-                result = journal.verify()
-                if result.bad_seq is not None:
-                    raise _Refused(f"TAMPERED: {result.message()}; not exported", 1)
-                plays += plays_from_rows(((r.kind, r.body) for r in journal.rows()), str(journal.path))
-        boards = by_board(plays, args.board)
-        if not boards:
-            raise _Refused("no duplicate board in " + (f"board {args.board} of " if args.board else "") +
-                           ", ".join(args.journals or ["the journal"]), 2)
-        text = board_json(boards) if args.json else board_text(boards)
-        if out is not None:
-            try:
-                out.write_text(text, encoding="utf-8")
-            except OSError as exc:
-                raise _Refused(f"--out {out}: cannot write ({exc.strerror})", 2) from None
-    except (ConfigError, JournalError) as exc:
-        print(f"cardtable: {exc}", file=sys.stderr)
-        return 2
-    except _Refused as exc:
-        print(f"cardtable: {exc}", file=sys.stderr)
-        return exc.code
-    if out is not None:
-        print(f"wrote {len(boards)} boards to {out}", file=sys.stderr)
-    else:
-        sys.stdout.write(text)
-    return 0
-
-
-def _run(args: argparse.Namespace) -> int:
-    if args.format == "board":
-        return _boards(args)
-    from firmware_host.config import ConfigError, load_config
-    from firmware_host.records.journal import Journal, JournalError
-    from firmware_host.records.pbn import deals_from_events, pbn_text, session_tags
-
-    try:
-        out = _output(args.out)
-        cfg = load_config(args.config, check_devices=False)
-        with Journal.open_readonly(data_dir_from_args(args)) as journal:
+    for where in args.journals or [str(data_dir_from_args(args))]:
+        with Journal.open_readonly(where) as journal:
             _not_the_journal(out, journal.path)
             result = journal.verify()
             if result.bad_seq is not None:
-                if not args.force:
-                    raise _Refused(f"TAMPERED: {result.message()}; not exported (--force exports it, marking "
-                                   f"rows from {result.bad_seq} on as not verified)", 1)
-                print(f"cardtable: warning: {result.message()}; exporting anyway (--force): rows from "
-                      f"{result.bad_seq} on are marked as not verified", file=sys.stderr)
-            for problem in result.problems:  # the chain is intact: the rows are the record
-                print(f"cardtable: warning: {result.path}: {problem}", file=sys.stderr)
-            events = _events(journal, result.bad_seq, args.force)
-        if args.format == "jsonl":
-            if not events or events[0].get("type") != "game":
-                first: dict[str, Any] = {"type": "game", "game": args.game or cfg.table.game}
-                events.insert(0, first)
-            text = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in events)
-            count = len(events)
-        else:
-            games = {e.get("game") for e in events if e.get("type") == "game"} or {args.game or cfg.table.game}
-            if "duplicate-bridge" in games:
-                raise _Refused(f"{journal.path}: this is a duplicate table's journal: `cardtable export board` "
-                               "writes each board with its record and the table's result and play", 2)
-            if "contract-bridge" not in games:
-                raise _Refused(f"{journal.path}: this journal is of {' and '.join(sorted(map(str, games)))}, and "
-                               "PBN holds bridge deals only: nothing to export (cardtable export jsonl writes "
-                               "any game's history)", 2)
-            try:
-                deals = deals_from_events(events, **session_tags(cfg.table.name))
-                text = pbn_text(deals)
-            except ValueError as exc:
-                raise _Refused(f"{journal.path}: cannot write PBN: {exc}", 2) from None
-            count = len(deals)
+                raise _Refused(f"TAMPERED: {result.message()}; not exported", 1)
+            plays += plays_from_rows(((r.kind, r.body) for r in journal.rows()), str(journal.path))
+    boards = by_board(plays, args.board)
+    if not boards:
+        raise _Refused("no duplicate board in " + (f"board {args.board} of " if args.board else "") +
+                       ", ".join(args.journals or ["the journal"]), 2)
+    return (board_json(boards) if args.json else board_text(boards)), f"{len(boards)} boards"
+
+
+def _history(args: argparse.Namespace, out: Path | None) -> tuple[str, str]:
+    """The journal's history as JSON Lines events or PBN boards, and what was written."""
+    from firmware_host.config import load_config
+    from firmware_host.records.journal import Journal
+    from firmware_host.records.pbn import deals_from_events, pbn_text, session_tags
+
+    cfg = load_config(args.config, check_devices=False)
+    with Journal.open_readonly(data_dir_from_args(args)) as journal:
+        _not_the_journal(out, journal.path)
+        result = journal.verify()
+        if result.bad_seq is not None:
+            if not args.force:
+                raise _Refused(f"TAMPERED: {result.message()}; not exported (--force exports it, marking "
+                               f"rows from {result.bad_seq} on as not verified)", 1)
+            print(f"cardtable: warning: {result.message()}; exporting anyway (--force): rows from "
+                  f"{result.bad_seq} on are marked as not verified", file=sys.stderr)
+        for problem in result.problems:  # the chain is intact: the rows are the record
+            print(f"cardtable: warning: {result.path}: {problem}", file=sys.stderr)
+        events = _events(journal, result.bad_seq, args.force)
+    if args.format == "jsonl":
+        if not events or events[0].get("type") != "game":
+            first: dict[str, Any] = {"type": "game", "game": args.game or cfg.table.game}
+            events.insert(0, first)
+        return "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in events), f"{len(events)} events"
+    games = {e.get("game") for e in events if e.get("type") == "game"} or {args.game or cfg.table.game}
+    if "duplicate-bridge" in games:
+        raise _Refused(f"{journal.path}: this is a duplicate table's journal: `cardtable export board` "
+                       "writes each board with its record and the table's result and play", 2)
+    if "contract-bridge" not in games:
+        raise _Refused(f"{journal.path}: this journal is of {' and '.join(sorted(map(str, games)))}, and "
+                       "PBN holds bridge deals only: nothing to export (cardtable export jsonl writes "
+                       "any game's history)", 2)
+    try:
+        deals = deals_from_events(events, **session_tags(cfg.table.name))
+        return pbn_text(deals), f"{len(deals)} boards"
+    except ValueError as exc:
+        raise _Refused(f"{journal.path}: cannot write PBN: {exc}", 2) from None
+
+
+def _run(args: argparse.Namespace) -> int:
+    from firmware_host.config import ConfigError
+    from firmware_host.records.journal import JournalError
+
+    try:
+        out = _output(args.out)
+        text, what = (_boards if args.format == "board" else _history)(args, out)
         if out is not None:
             try:
                 out.write_text(text, encoding="utf-8")
@@ -182,7 +167,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"cardtable: {exc}", file=sys.stderr)
         return exc.code
     if out is not None:
-        print(f"wrote {count} {'events' if args.format == 'jsonl' else 'boards'} to {out}", file=sys.stderr)
+        print(f"wrote {what} to {out}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0

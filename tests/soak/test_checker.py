@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from firmware_host.soak.checker import check
@@ -166,6 +166,7 @@ def test_cards_out_of_order_are_reported(evening: tuple[Record, list[Row]], data
     record, rows = evening
     cards = [i for i, (_, k, b) in enumerate(rows) if b.get("type") == "card_dealt"]
     pairs = [(a, b) for a, b in zip(cards, cards[1:]) if b == a + 1 and rows[a][2]["card"] != rows[b][2]["card"]]
+    assume(pairs)  # an evening of one short deal of one card twice has no two different cards to swap
     a, b = data.draw(st.sampled_from(pairs))
     rows[a], rows[b] = rows[b], rows[a]
     f = check(record, _renumber(rows))

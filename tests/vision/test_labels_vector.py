@@ -63,3 +63,24 @@ def test_bare_labels_writes_pack_a1(tmp_path: Path, capsys: pytest.CaptureFixtur
         os.chdir(here)
     assert (tmp_path / "labels-A1.pdf").is_file() and (tmp_path / "labels-A1-1.png").is_file()
     assert "labels-A1.pdf" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm is not installed (Debian: poppler-utils)")
+def test_bidding_cards_are_a_vector_pdf_whose_every_call_reads_at_its_place(tmp_path: Path) -> None:
+    """The bidding box's cards (``labels --bidding``) go to the same print shop: vector too."""
+    from vision.bidding_labels import write_bidding_labels
+
+    sheet = write_bidding_labels(tmp_path / "bid", seats="NS", passes=2, doubles=1, redoubles=1)
+    pdf = sheet.pdf.read_bytes()
+    assert b"/Image" not in pdf and b"/DCTDecode" not in pdf  # no raster anywhere
+    assert len(pdf) < 100_000, len(pdf)
+    subprocess.run(["pdftoppm", "-r", "100", "-png", str(sheet.pdf), str(tmp_path / "r")], check=True, timeout=120)
+    decoder = make_decoder("zxing")
+    found = []
+    for page_no, png in enumerate(sorted(tmp_path.glob("r-*.png"))):
+        for c in decoder.read(load_image(png)).calls:
+            found.append((page_no, (c.code.seat.value, c.code.call.code, c.code.copy), c.x * 3, c.y * 3))  # 100 -> 300 dpi
+    assert sorted(k for _, k, _, _ in found) == sorted((code.seat.value, code.call.code, code.copy) for _, code, _ in sheet.placed)
+    for page_no, code, (x, y) in sheet.placed:  # where the raster preview puts it, within 1 mm
+        assert any(p == page_no and k == (code.seat.value, code.call.code, code.copy) and abs(fx - x) < 12 and abs(fy - y) < 12
+                   for p, k, fx, fy in found), (page_no, code)

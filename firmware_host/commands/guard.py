@@ -1,0 +1,30 @@
+"""How a command's expected failures reach the user: one line on standard error and exit status 2, never
+a traceback (the house rule for bad input: a file that cannot be used, a refused option, a folder that
+cannot be written)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+
+class Refused(Exception):
+    """A command's own refusal; its message is the one line the user reads."""
+
+
+def guarded(prefix: Callable[[argparse.Namespace], str],
+            errors: Callable[[], tuple[type[BaseException], ...]] = tuple) -> Callable[..., Callable[..., int]]:
+    """Wrap a command's handler: ``Refused``, ``ValueError``, ``OSError``, ``RuntimeError``,
+    ``TimeoutError`` and the classes ``errors()`` names (imported only when the command runs, so ``--help``
+    stays fast) become ``"PREFIX: message"`` on standard error and exit status 2."""
+    def deco(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+        def wrapper(args: argparse.Namespace) -> int:
+            expected = (Refused, ValueError, OSError, RuntimeError, TimeoutError, *errors())
+            try:
+                return int(run(args))
+            except expected as exc:
+                print(f"{prefix(args)}: {exc}", file=sys.stderr)
+                return 2
+        return wrapper
+    return deco
