@@ -81,7 +81,7 @@ def bridge_view(game: str, phase: str, raw: Any) -> dict[str, Any] | None:
     bar = raw.get("bar")
     if isinstance(bar, dict) and phase in phases("bar"):
         suggested = bar_words(bar.get("bars"))
-        first = next((b[0] for b in bar.get("bars") or [] if isinstance(b, list) and b and _seat(b[0])), None)
+        first = next((b[0] for b in _list(bar.get("bars")) if isinstance(b, list) and b and _seat(b[0])), None)
         offers.append(_offer("bar", title="The director judges the call: bar a player from calling",
                              why=("The laws name: " + suggested + ".") if suggested else "",
                              law=_text(bar.get("law"), 200), clause=_text(bar.get("clause"), 40),
@@ -89,6 +89,10 @@ def bridge_view(game: str, phase: str, raw: Any) -> dict[str, Any] | None:
                              turns=[{"turns": t, "words": w} for t, w in BAR_TURNS]))
     claim = _claim(raw, phase, waiting, offers, said)
     return {"said": said, "claim": claim, "offers": offers}
+
+
+def _list(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else []
 
 
 def _text(v: Any, limit: int) -> str:
@@ -102,7 +106,7 @@ def _waiting(w: Any, phase: str, offers: list[dict[str, Any]], said: list[str]) 
     call = w.get("call") if isinstance(w.get("call"), str) else None
     line = waiting_words(_text(w.get("kind"), 40), seat, call)
     said.append(f"Waiting for a ruling: {line}.")
-    by = [s for s in w.get("accept_by") or [] if _seat(s)]
+    by = [s for s in _list(w.get("accept_by")) if _seat(s)]
     if "accept" in w["options"] and by and phase in phases("accept"):
         offers.append(_offer("accept", title=f"{' or '.join(SEAT_NAMES[s] for s in by)} may accept {line}",
                              seats=_seats(by), law=_text(w.get("law"), 200), clause=_text(w.get("clause"), 40)))

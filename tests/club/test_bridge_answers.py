@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from firmware_host.club.bridge_answers import AnswerError, bridge_view, check_answer
@@ -141,6 +141,8 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 60) | st.sampled
 
 @settings(max_examples=300, deadline=None)
 @given(raw=JSON, phase=st.sampled_from(["auction", "play", "scoring", "shuffle"]))
+@example(raw={"bar": {"bars": True}}, phase="auction")  # found by this test: bars not a list
+@example(raw={"waiting": {"seat": "N", "options": ["accept"], "accept_by": 7}}, phase="auction")
 def test_a_malformed_status_never_breaks_the_view(raw: Any, phase: str) -> None:
     v = bridge_view("contract-bridge", phase, raw)
     assert v is None or all(o["label"] and o["title"] for o in v["offers"])
