@@ -6,7 +6,8 @@ serial port, the camera, the pins. Configuration is validated before any device 
 The club procedure with a shoe (``ShoeProcedure``): the pack is shuffled by the dealer's partner and
 the dealer and cut by the dealer's right-hand opponent before it goes into the shoe, so the shoe's
 "pack loaded" (journaled) stands for that shuffle and cut; the host then starts the deal for the player
-whose turn it is. When a ruling voids a deal, the host stops the shoe.
+whose turn it is: once the last hand's result is in, or, for a bridge hand the table scored from its
+cards, once it is scored (nothing is typed). When a ruling voids a deal, the host stops the shoe.
 
 A missing device is a state, not an error: the shoe link reopens its port with backoff, the camera is
 opened (and reopened) with backoff (``table.adapters.ReopeningSource``), and their OFFLINE lamps say so.
@@ -30,6 +31,7 @@ from firmware_host.table.controller import DeviceStatus, DirectorCommand, Input,
 from laws.cards import Seat
 from laws.engine import LawEngine
 from laws.events import PackCut, PackShuffled, event_to_dict
+from laws.games.bridge_hand import scored_from_cards
 from laws.state import Phase
 
 log = logging.getLogger(__name__)
@@ -103,8 +105,8 @@ class ShoeProcedure:
         only the steps the journal does not have yet)."""
         state = self.ctl.engine.state
         number = state.deals_started + 1
-        if self.ctl.loaded_pack is None or self.prepared_for == number or phase not in (Phase.FORMING,
-                                                                                         Phase.SHUFFLE):
+        ready = phase in (Phase.FORMING, Phase.SHUFFLE) or (phase is Phase.SCORING and scored_from_cards(state))
+        if self.ctl.loaded_pack is None or self.prepared_for == number or not ready:
             return
         self.prepared_for = number
         dealer = state.next_dealer or Seat.N
@@ -135,7 +137,7 @@ class ShoeProcedure:
                     return
                 self.started_for = self.dealing_number = number
                 self.link.send(start_deal(self.game, state.next_dealer or Seat.N, pack))
-        elif phase in (Phase.FORMING, Phase.SHUFFLE):
+        elif phase in (Phase.FORMING, Phase.SHUFFLE, Phase.SCORING):
             self._prepare(phase)
 
 

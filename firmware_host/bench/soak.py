@@ -47,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
                                "irregularities": f.mistakes_injected, "rulings_expected": f.rulings_expected,
                                "rulings_got": f.rulings_got, "false_rulings": f.false_rulings,
                                "missed_rulings": f.missed_rulings, "wrong_fields": f.wrong_fields,
+                               "kinds": dict(f.kinds), "contracts": f.contracts,
+                               "contracts_wrong": f.contracts_wrong,
                                "score_wrong": f.score_wrong, "events_lost": f.events_lost,
                                "cards_misseated": f.cards_misseated, "dealers_wrong": f.dealers_wrong,
                                "deal_ends_wrong": f.deal_ends_wrong, "lamp_problems": f.lamp_problems,

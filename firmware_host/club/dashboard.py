@@ -14,7 +14,10 @@ open, and again at the table, whose refusal (with its reason) the page shows; ``
 ``POST /api/discard`` (a euchre declaration or the dealer's discard entered for a player: the fields of a
 ``bid`` or ``discard`` event with ``table``), checked the same way, and ``POST /api/call`` (a bridge call
 entered for a player: ``{"table", "seat", "call"}``, any call of the event format; the table's engine judges
-whose turn it was). A command sent to a table
+whose turn it was), and the director's bridge answers, ``POST /api/accept``, ``/api/withdraw``, ``/api/bar``,
+``/api/correct_revoke``, ``/api/claim``, ``/api/claim_reply``, ``/api/claim_ruled`` (the fields of the
+``accept``, ``withdraw``, ``bar``, ``correct``, ``claim``, ``claim_reply``, ``claim_ruled`` event with
+``table``; ``club.bridge_answers``). A command sent to a table
 is pending (on the page) until the table's status lists its id as done; a table that is away gets it when
 it returns (its persistent session at the broker).
 With a duplicate session (``duplicate=``, a ``duplicate.desk.SessionDesk``) the session's own screens are
@@ -40,12 +43,14 @@ from importlib import resources
 from typing import Any
 
 from firmware_host.club.auth import Sessions
+from firmware_host.club.bridge_answers import AnswerError, check_answer
 from firmware_host.club.claims import ChoiceError, check_choice, check_entry, check_search
 from firmware_host.club.hub import Hub
 from firmware_host.club.results import ResultError, parse_result
 from firmware_host.club.state import RESULT_PHASES, ClubState
 from firmware_host.club.throttle import DEVICE_DAYS, Busy, Devices, HashPool, Throttle
 from firmware_host.records.lines import LineRefused, loads
+from firmware_host.table.bridge_choices import ANSWERS
 from laws.events import event_to_dict
 
 log = logging.getLogger(__name__)
@@ -164,6 +169,7 @@ class Dashboard:
                   Route("/api/bid", self.bid, methods=["POST"]),
                   Route("/api/discard", self.discard, methods=["POST"]),
                   Route("/api/call", self.call, methods=["POST"]),
+                  *(Route(f"/api/{kind}", self._answer_route(kind), methods=["POST"]) for kind in ANSWERS),
                   Route("/static/{name}", self.static)]
         if self.duplicate is not None:
             routes += self.duplicate.routes()
@@ -482,6 +488,30 @@ class Dashboard:
             return self._json({"error": str(exc)}, 409)
         cmd = {"table": table, "by": s.user, "t": time.time(), "id": secrets.token_hex(8), **fields}
         log.info("director %s entered a %s for %s at table %s", s.user, kind, fields["seat"], table)
+        return self._json(self._send(table, kind, cmd, s.user))
+
+
+    def _answer_route(self, kind: str) -> Callable[[Any], Any]:
+        async def route(request: Any) -> Any:
+            return await self.answer(request, kind)
+        return route
+
+    async def answer(self, request: Any, kind: str) -> Any:
+        """A bridge answer the director enters (``accept``, ``withdraw``, ``bar``, ``correct_revoke``,
+        ``claim``, ``claim_reply``, ``claim_ruled``): checked for the game and phase and as the event format
+        goes, sent as ``command/<kind>``; the table's engine judges it."""
+        checked = await self._director_post(request, kind)
+        if not isinstance(checked, tuple):
+            return checked
+        s, table, data = checked
+        view = self.state.tables[table]
+        try:
+            fields = check_answer(view.game, view.phase, kind, data)
+        except AnswerError as exc:
+            log.warning("%s by %s for table %s refused: %s", kind, s.user, table, exc)
+            return self._json({"error": str(exc)}, 409)
+        cmd = {"table": table, "by": s.user, "t": time.time(), "id": secrets.token_hex(8), **fields}
+        log.info("director %s entered a %s at table %s: %s", s.user, kind, table, fields)
         return self._json(self._send(table, kind, cmd, s.user))
 
 

@@ -22,7 +22,9 @@ What the director reads is kept here in words (``club.words``, the table display
   ``answers`` (the table checked it against its own state: entered, or refused with the reason the page
   shows).
 - **Open claims and the search** (``club.claims``): the options the laws leave to a player, and the
-  missing-card search, as the latest status tells them, in words.
+  missing-card search, as the latest status tells them, in words; a bridge deal's irregular call or card
+  waiting for a ruling, its revokes, a bar to judge and its claim, with the answers that settle them
+  (``club.bridge_answers``).
 - **Gaps**: every ordered message names the seq of the one before it (``prev``); a ``prev`` above the
   last seq seen means messages were lost, and the table is re-read from its retained status (an update of
   type ``resync`` asks the dashboard to do so).
@@ -38,9 +40,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_host.club import words
+from firmware_host.club.bridge_answers import bridge_view
 from firmware_host.club.calls import calls_director
 from firmware_host.club.claims import claim_words, entries, search_words
 from firmware_host.club.results import FIELDS, result_words
+from firmware_host.table.bridge_choices import ANSWERS
 from firmware_host.table.lamps import RULING_LAMPS, lamps_for
 
 log = logging.getLogger(__name__)
@@ -56,7 +60,7 @@ SEEN_SIZE = 20000
 HISTORY = 100       # feed entries kept per table (the table's history on the page)
 PENDING_KEPT = 20   # commands a table has not yet confirmed, kept per table
 REFUSED_SHOWN = 3   # the latest commands a table refused, shown with their reasons
-CHECKED = frozenset({"choose", "search", "bid", "discard", "call", "correct"})  # commands pending until the table answers, not just takes them in
+CHECKED = frozenset({"choose", "search", "bid", "discard", "call", "correct", *ANSWERS})  # commands pending until the table answers, not just takes them in
 RESULT_PHASES = frozenset({"auction", "play", "scoring"})  # a table's phases in which a hand awaits its result
 UNKNOWN_PACKS = frozenset({"", "unknown"})  # not a pack: a shoe that has not named its pack yet
 
@@ -92,6 +96,7 @@ class TableView:
     pending: list[dict[str, Any]] = field(default_factory=list)
     claims: list[dict[str, Any]] = field(default_factory=list)
     search: dict[str, Any] | None = None
+    bridge: dict[str, Any] | None = None  # a bridge deal's irregularities and claim, in words (bridge_answers)
     refused: list[dict[str, Any]] = field(default_factory=list)
     events: int = 0
     last_event: str = ""
@@ -120,7 +125,7 @@ class TableView:
                 "lit": words.lit_items(self.lamps, self.reasons, self.offline), "offline": dict(self.offline),
                 "counts": self.counts, "shoe_online": self.shoe_online, "camera_online": self.camera_online,
                 "score": self.score, "ruling": self.ruling, "call": self.call, "pending": self.pending,
-                "claims": self.claims, "search": self.search, "refused": self.refused,
+                "claims": self.claims, "search": self.search, "bridge": self.bridge, "refused": self.refused,
                 "entries": entries(self.game, self.phase), "events": self.events, "last_event": self.last_event, "result_due": self.result_due,
                 "resyncs": self.resyncs, "journal": self.journal, "set_aside": self.set_aside,
                 "results": [{k: r[k] for k in ("deal", "by", "words", "taken", "kind", "why")} for r in self.results]}
@@ -337,6 +342,7 @@ class ClubState:
             v.counts = {str(k)[:4]: x for k, x in list(counts.items())[:4] if isinstance(x, int)}
         v.score = words.score_line(body.get("score"))
         v.claims, v.search = claim_words(body.get("claims")), search_words(body.get("search"))
+        v.bridge = bridge_view(v.game, v.phase, body.get("bridge"))
         v.set_aside = words.set_aside_words(body.get("set_aside"))
         for key in ("shoe_online", "camera_online"):
             if isinstance(body.get(key), bool):

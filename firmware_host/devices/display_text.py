@@ -152,3 +152,69 @@ def score_words(score: dict[str, object]) -> str:
         return (f"Game {game} of the rubber. Below the line {_sides(score.get('below'))}; in all "
                 f"{_sides(score.get('totals'))}. Games won: {won}. {said}.")
     return f"Game {game}. Points: {_sides(score.get('score'))}. Games won: {_sides(score.get('games_won'))}."
+
+
+# Bridge as it is played: what waits for a ruling, and the director's answers that settle it, as the
+# director reads them on the dashboard (the status's ``bridge``, docs/mqtt.md). No code name is shown.
+WAITING_WORDS = {
+    "insufficient_bid": "an insufficient bid", "call_out_of_rotation": "a call out of rotation",
+    "lead_out_of_turn": "a lead out of turn", "premature_play": "a card played before his partner's",
+    "play_out_of_turn": "a card played out of turn",
+}
+ANSWER_WORDS = {  # the dashboard's command -> what its button says
+    "accept": "Accept it", "withdraw": "Take the card back", "bar": "Enter the bar",
+    "correct_revoke": "Correct the revoke", "claim": "Enter the claim", "claim_reply": "Enter the answer",
+    "claim_ruled": "Rule on the claim",
+}
+ANSWER_NAMES = {  # the same answers in a sentence ("an acceptance is entered at a bridge table")
+    "accept": "an acceptance", "withdraw": "a card taken back", "bar": "a bar", "correct_revoke": "a revoke's correction",
+    "claim": "a claim", "claim_reply": "an answer to a claim", "claim_ruled": "a ruling on a claim",
+}
+CLAIM_STATUS_WORDS = {"pending": "waiting for the other side's answer", "disputed": "disputed: the director rules",
+                      "agreed": "agreed", "ruled": "ruled by the director"}
+
+
+def _call_words(code: object) -> str:
+    from laws.bridge.calls import CallError, parse_call
+
+    try:
+        return parse_call(str(code)).words
+    except CallError:
+        return "call"
+
+
+def waiting_words(kind: str, seat: str, call: object = None) -> str:
+    """The irregular call or card that waits for a ruling, in words: "East's one heart: an insufficient
+    bid", "West's card: a lead out of turn" (the card itself is held back while the deal is open)."""
+    what = _call_words(call) if call else "card"
+    return f"{SEAT_NAMES.get(seat, seat)}'s {what}: {WAITING_WORDS.get(kind, 'an irregularity')}"
+
+
+def revoke_words(seat: str, trick: int, suit: str) -> str:
+    """"East's revoke in trick 3 (spades were led)"."""
+    from laws.cards import SUIT_NAMES as SUITS
+
+    return f"{SEAT_NAMES.get(seat, seat)}'s revoke in trick {trick} ({SUITS.get(suit, 'a suit')} were led)"
+
+
+def claim_words(seat: str, tricks: int, remaining: int, status: str) -> str:
+    """"South claims 10 of the last 12 tricks — disputed: the director rules"; 0 is a concession."""
+    who = SEAT_NAMES.get(seat, seat)
+    said = (f"{who} concedes the last {remaining} tricks" if tricks == 0 else
+            f"{who} claims {tricks} of the last {remaining} tricks")
+    return f"{said} — {CLAIM_STATUS_WORDS.get(status, status)}"
+
+
+def bar_words(bars: object) -> str:
+    """What a bar the laws name brings ("West must pass for the rest of the auction"), from the status's
+    ``[[seat, turns], ...]``; "" for none."""
+    from laws.bridge.verdicts import REST
+    from laws.cards import Seat
+    from laws.games.bridge_auction import bars_text
+
+    pairs = []
+    for item in bars if isinstance(bars, list) else []:
+        if isinstance(item, list) and len(item) == 2 and item[0] in SEAT_NAMES and (
+                item[1] == "rest" or (isinstance(item[1], int) and not isinstance(item[1], bool))):
+            pairs.append((Seat(item[0]), REST if item[1] == "rest" else item[1]))
+    return bars_text(pairs)

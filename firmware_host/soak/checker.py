@@ -18,6 +18,9 @@ the shoe's n-th deal; a row belongs to the deal most recently started before it.
 4. **Rulings on mistakes** are exactly those the laws give for what happened (``schedule.EXPECTED``): a
    ruling expected and absent is *missed*, one present and not expected *false*, one whose dealer, seat,
    side or pack is not the fact's has ``wrong fields``.
+   A bridge auction's close (``contract``, BP-22) is the ordinary course: once per deal the soak ran an
+   auction for, with the soak's own contract and declarer (or passed out), and in no other deal
+   (``contracts_wrong``).
 5. **The score sheet** is the soak's own (``sheet.score_sheet``, from the results the driver entered):
    every score, game, rubber and penalty ruling, and no other (``score_wrong``); every result is scored.
 6. **Lamps** follow the soak's lamp rules (``sheet.lamp_problems``).
@@ -38,7 +41,14 @@ from typing import Any
 
 from firmware_host.soak import sheet
 from firmware_host.soak.record import DealRecord, Dealt, Record, bad_line_note
-from firmware_host.soak.schedule import DRAW, FIRST_DEALER, SCORE_REMEDIES, SHEET_REMEDIES, physical_fault
+from firmware_host.soak.schedule import (
+    DRAW,
+    FIRST_DEALER,
+    ORDINARY_REMEDIES,
+    SCORE_REMEDIES,
+    SHEET_REMEDIES,
+    physical_fault,
+)
 from laws.events import EventFormatError, event_from_dict, event_to_dict
 
 __all__ = ["DealRecord", "Dealt", "Findings", "Record", "check"]
@@ -60,6 +70,8 @@ class Findings:
     false_rulings: int = 0
     missed_rulings: int = 0
     wrong_fields: int = 0                  # a ruling expected, with a dealer, seat, side or pack not the fact's
+    contracts: int = 0                     # bridge auctions closed (BP-22), passed out included
+    contracts_wrong: int = 0               # a contract or declarer not the soak's own, or a close too many or few
     score_rulings: int = 0
     score_wrong: int = 0                   # score-sheet rulings not the soak's own sheet's (either way)
     cards_sent: int = 0
@@ -96,6 +108,7 @@ class Findings:
     dashboard_repeats: int = 0
     soak_errors: int = 0                   # the soak's own failures (a fault it could not apply)
     faults: Counter[str] = field(default_factory=Counter)
+    kinds: Counter[str] = field(default_factory=Counter)  # irregularities made, by kind
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -118,6 +131,7 @@ class Findings:
         return not (self.false_rulings or self.missed_rulings or self.wrong_fields or self.cards_lost
                     or self.cards_duplicated or self.cards_misseated or self.director_lost
                     or self.director_extra or self.unscored or self.score_wrong or self.commands_wrong
+                    or self.contracts_wrong
                     or self.bad_lines_noted != self.bad_lines_sent or self.deal_starts != self.deals
                     or self.dealers_wrong or self.deal_ends_wrong or self.formations_wrong
                     or self.lamp_problems or self.verified is False or self.stuck or self.exits
@@ -186,6 +200,7 @@ class _Deal:
     cards: list[tuple[str | None, str | None]] = field(default_factory=list)
     ends: int = 0
     rulings: list[dict[str, Any]] = field(default_factory=list)
+    contracts: list[dict[str, Any]] = field(default_factory=list)  # BP-22's close of the auction
 
 
 def check(record: Record, rows: Rows, *, max_problems: int = 40) -> Findings:
@@ -212,6 +227,7 @@ def check(record: Record, rows: Rows, *, max_problems: int = 40) -> Findings:
     _deals(record, deals, facts, f, problem)
     _director(record, rows_seen, f, problem)
     _rulings(record, deals, facts, f, problem)
+    _contracts(record, deals, f, problem)
     _score(record, rows_seen, facts, f, problem)
     lamps = sheet.lamp_problems(rows_seen)
     f.lamp_problems = len(lamps)
@@ -225,6 +241,8 @@ def _walk(record: Record, rows: list[tuple[int, str, dict[str, Any]]], f: Findin
     """Split the journal into deals (index 0: before the first deal); count results, scores, rubbers."""
     deals = [_Deal()]
     unscored = False  # a result whose score rulings have not yet been seen
+    scored_in_deal = False  # a bridge hand scored from its cards: the result typed after it scores nothing more
+    typed_in_deal = False   # a result typed in this deal (counted as the hand's)
     won_in_deal = False  # penalty points (euchre laws 50, 63, 90) won the rubber before the hand's result:
     #                      the engine rightly scores nothing more for that hand
     online: dict[str, bool] = {}
@@ -232,12 +250,13 @@ def _walk(record: Record, rows: list[tuple[int, str, dict[str, Any]]], f: Findin
         if kind == "event":
             f.unscored += unscored
             typ = body.get("type")
-            unscored = typ == "result" and not won_in_deal
+            unscored = typ == "result" and not won_in_deal and not scored_in_deal
             if typ == "deal_start":
                 deals.append(_Deal(start=body))
-                won_in_deal = False
+                won_in_deal = scored_in_deal = typed_in_deal = False
             elif typ == "result":
                 f.results += 1
+                typed_in_deal = True
             elif typ == "deal_end" and body.get("src") == "shoe":
                 deals[-1].ends += 1
             card = _journal_card(body)
@@ -248,6 +267,13 @@ def _walk(record: Record, rows: list[tuple[int, str, dict[str, Any]]], f: Findin
             online[body["device"]] = bool(body["online"])
         if kind != "ruling":
             continue
+        if body.get("remedy") in ORDINARY_REMEDIES:
+            deals[-1].contracts.append(body)
+            f.contracts += 1
+            continue
+        if body.get("remedy") == "score" and record.game == "contract-bridge":
+            f.results += not scored_in_deal and not typed_in_deal  # a hand scored from its cards
+            scored_in_deal = True
         if body.get("remedy") in SCORE_REMEDIES | SHEET_REMEDIES:
             f.score_rulings += body.get("remedy") != "penalty"
             f.rubbers += body.get("remedy") == "rubber_won"
@@ -359,6 +385,7 @@ def _rulings(record: Record, deals: list[_Deal], facts: list[sheet.Facts], f: Fi
                 if physical_fault(record.game, rec.cards, record.complete, rec.pack_size) is None:
                     f.mistakes_harmless += 1
             f.mistakes_injected += len(rec.mistakes)
+            f.kinds.update([*rec.mistakes, *([rec.injected] if rec.injected else [])])
         f.rulings_expected += sum(want.values())
         f.rulings_got += sum(got.values())
         missed, false = want - got, got - want
@@ -376,6 +403,20 @@ def _rulings(record: Record, deals: list[_Deal], facts: list[sheet.Facts], f: Fi
             if bad:
                 f.wrong_fields += 1
                 problem(f"deal {n}: {w.clause}/{w.remedy} with {'; '.join(bad)}")
+
+
+def _contracts(record: Record, deals: list[_Deal], f: Findings, problem: Any) -> None:
+    """Invariant 4, the ordinary course: each bridge auction the soak ran closes once, in its own contract
+    and declarer (``Pass``: passed out), and no other deal has a close."""
+    for n in range(1, max(len(deals) - 1, len(record.deals)) + 1):
+        rec = record.deals[n - 1] if n <= len(record.deals) else None
+        want = rec.facts.get("contract") if rec is not None else None
+        got = deals[n].contracts if n < len(deals) else []
+        said = [("Pass", "") if r.get("passed_out") else (r.get("contract"), r.get("declarer")) for r in got]
+        expect = [] if want is None else [(want, rec.facts.get("declarer", "") if rec is not None else "")]
+        if said != expect:
+            f.contracts_wrong += max(1, abs(len(said) - len(expect)))
+            problem(f"deal {n}: the auction closed in {said or 'nothing'}, the soak's own is {expect or 'none'}")
 
 
 def _score(record: Record, rows: list[tuple[int, str, dict[str, Any]]], facts: list[sheet.Facts], f: Findings,

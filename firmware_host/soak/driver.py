@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.soak import faults as fx
-from firmware_host.soak.player import bridge_hand, euchre_hand
+from firmware_host.soak.bridge import bridge_hand
+from firmware_host.soak.player import euchre_hand
 from firmware_host.soak.record import DealRecord, Dealt, Record, bad_line_note
 from firmware_host.soak.rig import (
     ROOT,
@@ -46,11 +47,12 @@ from firmware_host.soak.rig import (
     table_id,
     tracebacks_in,
 )
-from firmware_host.soak.schedule import DRAW, SHOE_KINDS, Schedule
+from firmware_host.soak.schedule import DRAW, PLAY_KINDS, SHOE_KINDS, Schedule
 from firmware_host.soak.world import World
 from laws.cards import Seat
 from laws.engine import LawEngine
 from laws.events import event_from_dict
+from laws.games.bridge_hand import scored_from_cards
 from laws.state import Phase
 
 log = logging.getLogger(__name__)
@@ -257,7 +259,7 @@ class GameRun(World):
         if mistake == "wrong_count":
             self.steps.append(("mark", (mistake, {"at": seat.value})))
             extra = [{"type": "hand_count", "seat": seat.value, "count": 4}]
-        self.steps.append(("play", (d.number, extra)))
+        self.steps.append(("play", (d.number, extra, mistake if mistake in PLAY_KINDS else None)))
 
     def _step(self) -> None:
         if self.waiting is not None:
@@ -286,7 +288,7 @@ class GameRun(World):
         elif what == "play":
             self._play(*arg)
 
-    def _play(self, number: int, extra: list[dict[str, Any]]) -> None:
+    def _play(self, number: int, extra: list[dict[str, Any]], mistake: str | None = None) -> None:
         d = self.replica.state.deal
         if d is None or d.void or d.number != number or self.replica.state.phase != Phase.AUCTION:
             return  # a mistake voided the hand (and the next deal may be under way already)
@@ -299,25 +301,50 @@ class GameRun(World):
                 self._send([event])
             return
         hands = {s: list(cs) for s, cs in d.hands.items()}
-        if self.s.game == "euchre" and d.trump_card is not None:
-            events = euchre_hand(hands, d.dealer, d.trump_card, self.rng, extra)
-        else:
-            events = bridge_hand(hands, self.rng)
+        if self.s.game != "euchre":
+            self._bridge(bridge_hand(d.dealer, hands, mistake, self.rng))
+            return
+        assert d.trump_card is not None  # a euchre hand is planned once the trump card is turned (``_plan``)
+        events = euchre_hand(hands, d.dealer, d.trump_card, self.rng, extra)
         self.results[self.deal_index] = dict(events[-1])
-        first, last = events[0], events[-1]
+        first = events[0]
         if first["type"] == "trump_made" and self._dashboard():
             # the eldest orders the turned card up, entered for him on the dashboard's bid form
             bid = {"type": "bid", "seat": first["seat"], "call": "order"}
             self._by_dashboard("bid", {"seat": first["seat"], "call": "order"}, bid)
             events = events[1:]
-        if last["type"] == "result" and self.s.game == "contract-bridge" and self._dashboard():
-            self.steps.appendleft(("command", ("result", {"result": {k: v for k, v in last.items()
-                                                                     if k != "type"}}, last)))
-            events = events[:-1]
         if self.waiting is None:
             self._send(events)
         else:
             self.steps.appendleft(("send", events))
+
+    def _bridge(self, hand: Any) -> None:
+        """A bridge hand's entries (``soak.bridge``): a real auction and legal play, the mistake made and
+        the entries that settle it; the table scores the hand from its cards, so no result is typed (the
+        soak keeps its own for the score sheet). With a broker up, a share of the answers go as the
+        dashboard's commands (``accept``, ``withdraw``, ``bar``, ``correct_revoke``, ``claim``,
+        ``claim_reply``, ``claim_ruled``); the rest through the director's input."""
+        k = self.deal_index
+        if hand.applied is not None:
+            self.applied.setdefault(k, []).append(hand.applied)
+        self.facts.setdefault(k, {}).update(hand.facts)
+        events = list(hand.events)
+        answers = {i: (kind, fields) for i, kind, fields in hand.answers}
+        steps: list[tuple[str, Any]] = []
+        batch: list[dict[str, Any]] = []
+        for i, event in enumerate(events):
+            if i in answers and self._dashboard():
+                if batch:
+                    steps.append(("send", batch))
+                    batch = []
+                steps.append(("command", (*answers[i], event)))
+            else:
+                batch.append(event)
+        if hand.result is not None:  # the soak's own result: the table scores the cards, nothing is typed
+            self.results[k] = dict(hand.result)
+        if batch:
+            steps.append(("send", batch))
+        self.steps.extendleft(reversed(steps))
 
     def _dashboard(self) -> bool:
         """Whether this entry goes the dashboard's way (with a broker that is up, for a share of them)."""
@@ -349,7 +376,8 @@ class GameRun(World):
         return (self.shoe.deals >= last and not self.shoe.firmware.dealing and not self.steps
                 and self.waiting is None and not [f for f in self.pending if f.deal <= last]
                 and not self._busy()
-                and st.phase not in (Phase.DEALING, Phase.AUCTION, Phase.PLAY, Phase.SCORING)
+                and (st.phase not in (Phase.DEALING, Phase.AUCTION, Phase.PLAY, Phase.SCORING)
+                     or scored_from_cards(st))
                 and self.cards_seen >= len(self.shoe.dealt) - len(self.shoe.strays)
                 and self.bad_seen >= len(self.record.bad_lines)
                 and self.physical.settled()       # the world is back, and the table had time to see it

@@ -1,10 +1,8 @@
-"""Legal random play of one hand, as the law events a director would enter (``docs/events.md``).
+"""Legal random play of one euchre hand, as the law events a director would enter (``docs/events.md``);
+a bridge hand's auction and play are ``soak.bridge``'s.
 
-Bridge: a random strain and declarer, the opening lead from declarer's left, every card played
-following suit when it can; the result is the tricks declarer's side actually took, the level one the
-auction might have reached (mostly made, sometimes one too high). Euchre: the eldest
-hand orders up the turn-up, the dealer takes it up and discards, the eldest leads, everyone follows the
-suit led (the left bower counts as a trump); the result is the makers' tricks.
+Euchre: the eldest hand orders up the turn-up, the dealer takes it up and discards, the eldest leads,
+everyone follows the suit led (the left bower counts as a trump); the result is the makers' tricks.
 """
 
 from __future__ import annotations
@@ -61,23 +59,6 @@ def play_tricks(hands: dict[Seat, list[Card]], leader: Seat, trump: str | None, 
         won[leader] += 1
         plays += trick
     return plays, won
-
-
-def bridge_hand(hands: dict[Seat, list[Card]], rng: random.Random) -> list[dict[str, Any]]:
-    """The events of one bridge hand after the deal: the play, its end and the result."""
-    declarer = rng.choice(list(Seat))
-    strain = rng.choice("SHDCN")
-    trump = None if strain == "N" else strain
-    plays, won = play_tricks(hands, declarer.left, trump, rng)
-    tricks = won[declarer] + won[declarer.partner]
-    # the bid, as if the auction had judged the hands: mostly made (so games and rubbers come), often
-    # one too high; the play does not depend on the level
-    level = max(1, min(7, tricks - 6 + rng.choice((0, 0, 1)) - rng.randint(0, 1)))
-    out: list[dict[str, Any]] = [{"type": "card_played", "seat": s.value, "card": c.code} for s, c in plays]
-    contract = f"{level}{'NT' if strain == 'N' else strain}"
-    out += [{"type": "play_end"}, {"type": "result", "declarer": declarer.value, "contract": contract,
-                                   "tricks": tricks}]
-    return out
 
 
 def euchre_hand(hands: dict[Seat, list[Card]], dealer: Seat, turn_up: Card, rng: random.Random,

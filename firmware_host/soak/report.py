@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from firmware_host.soak.checker import Findings
+from firmware_host.soak.schedule import PLAY_KINDS, RECORDED_ONLY
 
 _NAMES = {"contract-bridge": "bridge", "euchre": "euchre"}
 
@@ -29,11 +30,15 @@ def table(results: Sequence[Findings], seconds: float | None = None) -> str:
     add(row("rubbers won", [f.rubbers for f in results]))
     add(row("irregularities injected", [f.mistakes_injected for f in results]))
     add(row("  of which no fault once dealt", [f.mistakes_harmless for f in results]))
+    for k in [k for k in (*PLAY_KINDS, *RECORDED_ONLY) if any(f.kinds.get(k) for f in results)]:
+        add(row(f"  {k.replace('_', ' ')}", [f.kinds.get(k, 0) for f in results]))
     add(row("rulings expected", [f.rulings_expected for f in results]))
     add(row("rulings got", [f.rulings_got for f in results]))
     add(row("false rulings", [f.false_rulings for f in results]))
     add(row("missed rulings", [f.missed_rulings for f in results]))
     add(row("  wrong dealer, seat, side or pack", [f.wrong_fields for f in results]))
+    add(row("bridge auctions closed", [f.contracts for f in results]))
+    add(row("  contract not the soak's own", [f.contracts_wrong for f in results]))
     add(row("score and formation rulings", [f.score_rulings for f in results]))
     add(row("  not on the soak's own sheet", [f.score_wrong for f in results]))
     add(row("results not scored", [f.unscored for f in results]))

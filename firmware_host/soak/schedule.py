@@ -10,7 +10,11 @@ Mistakes (irregularities) come three ways:
   twin stayed in the shoe is no fault at all;
 * through a seat button on the shoe (``BUTTON_KINDS``), pressed once the deal is over (a bridge late
   demand is entered by the director instead: in the auction two presses are the seat's pass);
-* through the director's input (``DIRECTOR_KINDS``): hand counts reported after the deal.
+* through the director's input (``DIRECTOR_KINDS``): hand counts reported after the deal;
+* in a bridge deal's auction and play (``PLAY_KINDS``), which the soak enters as the director would (a real
+  auction and legal play, ``bridge``): an insufficient bid accepted, or replaced and the partner barred; a
+  call out of turn cancelled by the right caller; a lead out of turn taken back; a revoke corrected, or
+  established and its tricks transferred; a claim disputed and ruled. Each with the entries that settle it.
 
 ``EXPECTED`` gives, for each game and mistake, the clause and remedy of ``/work/shared/LAWS.md`` (and the
 clause's docstring in ``laws/games``) — written down here, never taken from what the table ruled.
@@ -28,6 +32,11 @@ from firmware_host.soak.record import Dealt
 SHOE_KINDS = ("face_up", "duplicate", "unreadable", "foreign", "missing")
 BUTTON_KINDS = ("attention", "late_demand")
 DIRECTOR_KINDS = ("miscount", "wrong_count")
+PLAY_KINDS = ("insufficient_bid", "insufficient_replaced", "call_out_of_turn", "lead_out_of_turn", "revoke_corrected",
+              "revoke_established", "disputed_claim")
+# Kinds the driver records for what it made, never drawn: an established revoke that BP-64 moves no
+# trick for (the soak's own count says so) is ruled otherwise than one that moves some.
+RECORDED_ONLY = ("revoke_no_transfer",)
 # Faults at the shoe that are no irregularity (a jam, line noise): the table must not rule on them.
 NOISE_KINDS = ("jam", "garbage")
 # Faults of the world around the table (``faults``): no ruling may follow them.
@@ -48,7 +57,9 @@ class Want:
     of its fields must name (None: not checked). Facts (``checker``): ``dealer`` the deal's dealer by the
     rotation, ``at`` the seat the mistake concerns (the faced, repeated, foreign or unreadable card's seat,
     the short hand, the button pressed, the hand counted first), ``at_side`` that seat's side, ``pack``
-    the pack being dealt."""
+    the pack being dealt; in a bridge auction or play (``bridge``): ``at`` the offender (the claimer),
+    ``acceptor`` the player who may accept, ``barred`` the player the director bars, ``answers`` the side
+    that answers a claim, ``receives`` the side BP-64 gives tricks to and ``transfer`` how many."""
 
     clause: str
     remedy: str
@@ -56,6 +67,7 @@ class Want:
     seat: str | None = None
     side: str | None = None
     pack: str | None = None
+    tricks: str | None = None
 
     @property
     def key(self) -> tuple[str, str]:
@@ -65,7 +77,7 @@ class Want:
     def fields(self) -> dict[str, str]:
         """Ruling field -> the fact it must equal."""
         return {k: v for k, v in (("dealer", self.dealer), ("seat", self.seat), ("side", self.side),
-                                  ("pack", self.pack)) if v is not None}
+                                  ("pack", self.pack), ("tricks", self.tricks)) if v is not None}
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self.key)  # ``clause, remedy = want`` still reads
@@ -91,6 +103,36 @@ EXPECTED: dict[tuple[str, str], tuple[Want, ...]] = {
     # one hand 14 and another 12, found before play ends: first a count alone, then both
     ("contract-bridge", "miscount"): (Want("CB-redeal-miscount", "attention", seat="at"),
                                       Want("CB-redeal-miscount", "redeal", "dealer", "at")),
+    # Contract Bridge as it is played (LAWS.md BP-, after the 2017 laws as docs/events.md reads them: who may
+    # accept is the offender's left-hand opponent for a call, declarer for a defender's lead)
+    # BP-27: the next player may accept; accepted, the auction goes on from it
+    ("contract-bridge", "insufficient_bid"): (Want("BP-27", "attention", seat="acceptor"),
+                                              Want("BP-27", "deal_stands", seat="at")),
+    # BP-27: not accepted; a replacement other than the lowest sufficient bid in the strain: the director
+    # judges it and bars the partner for the rest of the auction
+    ("contract-bridge", "insufficient_replaced"): (Want("BP-27", "attention", seat="acceptor"),
+                                                   Want("BP-27", "deal_stands", seat="at"),
+                                                   Want("BP-27", "attention", seat="at"),
+                                                   Want("BP-27", "penalty", seat="barred")),
+    # BP-28-32: a pass at the right-hand opponent's turn, not accepted (the right player calls): cancelled,
+    # and the offender passes at his next turn
+    ("contract-bridge", "call_out_of_turn"): (Want("BP-28-32", "attention", seat="acceptor"),
+                                              Want("BP-28-32", "penalty", seat="at")),
+    # BP-53-56: a defender's lead out of turn, not accepted: taken back, a penalty card
+    ("contract-bridge", "lead_out_of_turn"): (Want("BP-53-56", "attention", seat="acceptor"),
+                                              Want("BP-53-56", "penalty", seat="at")),
+    # BP-61, BP-62: a revoke noticed and corrected before it is established: a defender's card a penalty card
+    ("contract-bridge", "revoke_corrected"): (Want("BP-61", "attention", seat="at"), Want("BP-62", "penalty", seat="at")),
+    # BP-61, BP-63, BP-64: established when his side plays to the next trick; the tricks move at the end
+    ("contract-bridge", "revoke_established"): (Want("BP-61", "attention", seat="at"),
+                                                Want("BP-63", "attention", seat="at"),
+                                                Want("BP-64", "penalty", side="receives", tricks="transfer")),
+    ("contract-bridge", "revoke_no_transfer"): (Want("BP-61", "attention", seat="at"),
+                                                Want("BP-63", "attention", seat="at"), Want("BP-64", "attention")),
+    # BP-68-71: a claim stops play; disputed, the director decides
+    ("contract-bridge", "disputed_claim"): (Want("BP-68-71", "attention", side="answers"),
+                                            Want("BP-68-71", "attention", seat="at"),
+                                            Want("BP-68-71", "deal_stands", seat="at")),
     # Euchre, Somerset Club 1888 (LAWS.md seed B)
     ("euchre", "face_up"): (Want("EU-34", "redeal", "dealer", "at"),),        # law 34: a card faced in the pack, new deal
     ("euchre", "duplicate"): (Want("EU-33", "redeal", "dealer", "at", pack="pack"),),  # law 33: incorrect pack, same dealer
@@ -106,7 +148,9 @@ EXPECTED: dict[tuple[str, str], tuple[Want, ...]] = {
 # mistake; the score sheet (``score``, ``game_won``, ``rubber_won`` and the points of a ``penalty``) is
 # checked against the soak's own scorer (``sheet``), the formation against ``DRAW``.
 SCORE_REMEDIES = frozenset({"score", "game_won", "rubber_won", "formation"})
-SHEET_REMEDIES = frozenset({"score", "game_won", "rubber_won", "penalty"})
+SHEET_REMEDIES = frozenset({"score", "game_won", "rubber_won", "penalty"})  # a penalty of points (``points``)
+# The close of a bridge auction (BP-22): the ordinary course, checked against the soak's own contract.
+ORDINARY_REMEDIES = frozenset({"contract"})
 # The draw that forms the table before the first deal (the demo's players; the knave is high in euchre).
 # Ann draws the highest card: she deals, from North (the dealer sits North when the draw names no seats).
 DRAW = {"contract-bridge": [["Ann", "AS"], ["Bob", "KH"], ["Cy", "7D"], ["Di", "2C"]],
@@ -133,7 +177,7 @@ BAD_LINES: tuple[str, ...] = (
 
 def kinds_for(game: str) -> tuple[str, ...]:
     """The mistakes a soak of ``game`` injects."""
-    return tuple(k for (g, k) in EXPECTED if g == game)
+    return tuple(k for (g, k) in EXPECTED if g == game and k not in RECORDED_ONLY)
 
 
 @dataclass(frozen=True)

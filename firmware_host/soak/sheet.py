@@ -10,7 +10,9 @@ table ruled: whose deal each deal is, which seats and pack each mistake concerns
   and the pack the deal is taken to be of (the first card that names one before the fault).
 * **The score sheet.** The results the driver entered, hand by hand, and the penalty points of law 90 for
   its wrong counts, scored with ``laws.scoring`` (the arithmetic only; its inputs are the driver's), a new
-  rubber after each one won. A voided deal scores nothing; a hand whose penalty points won the rubber
+  rubber after each one won. A bridge hand played through the auction and the play scores the soak's own
+  result (``bridge``: the tricks from its own trick winners, after BP-64's transfer or a ruled claim) with
+  the honours the soak counted in the hands. A voided deal scores nothing; a hand whose penalty points won the rubber
   scores no more.
 * **Lamps** (``lamp_problems``): a redeal lights ``redeal``, a pack replaced ``replace_pack``, an attention
   ruling for a seat that seat's ``attention_<seat>`` (at once: in the lamp row committed with it); every
@@ -41,11 +43,14 @@ class Facts:
     fault: str | None = None        # the irregularity among the cards that left the shoe
     at: str | None = None           # the seat a mistake concerns
     pack: str = "unknown"           # the pack the deal is taken to be of when the fault shows
+    more: tuple[tuple[str, str], ...] = ()  # the driver's other facts of the deal (``DealRecord.facts``)
 
     def value(self, name: str) -> str | None:
         if name == "at_side":
             return None if self.at is None else Seat(self.at).side.value
-        return {"dealer": self.dealer, "at": self.at, "pack": self.pack}[name]
+        if name in ("dealer", "at", "pack"):
+            return {"dealer": self.dealer, "at": self.at, "pack": self.pack}[name]
+        return dict(self.more).get(name)
 
 
 def _short_seat(cards: Sequence[Dealt]) -> str | None:
@@ -70,7 +75,7 @@ def deal_facts(record: Record) -> list[Facts]:
             named = [c.pack for c in (d.cards if index < 0 else d.cards[:index]) if c.readable]
             pack = named[0] if named else "unknown"
             at = _short_seat(d.cards) if index < 0 else d.cards[index].seat
-        facts = Facts(dealer, kind, at, pack)
+        facts = Facts(dealer, kind, at, pack, tuple(sorted((k, v) for k, v in d.facts.items() if k != "at")))
         out.append(facts)
         wants = expected(record, d, facts)
         if not any(w.remedy in VOIDING and w.dealer == "dealer" for w in wants):
@@ -93,7 +98,7 @@ def wrong_fields(want: Want, facts: Facts, ruling: dict[str, Any]) -> list[str]:
     bad = []
     for name, fact in want.fields.items():
         value = facts.value(fact)
-        if value is not None and ruling.get(name) != value:
+        if value is not None and ruling.get(name) != value and str(ruling.get(name)) != value:
             bad.append(f"{name} {ruling.get(name)!r}, want {value!r} ({fact})")
     return bad
 
@@ -115,9 +120,11 @@ def score_sheet(record: Record, facts: Sequence[Facts]) -> list[list[dict[str, A
             if scorer.over:
                 scorer, result = EuchreRubber(), None  # the penalty won the rubber: the hand scores no more
         if result is not None:
-            if bridge:
+            if bridge:  # honours: the soak's own count from the hands, where the table knows the deal
+                held = d.facts.get("honours", "")
                 rulings += scorer.record(Seat(result["declarer"]), parse_contract(result["contract"]),
-                                         int(result["tricks"]), None)
+                                         int(result["tricks"]),
+                                         (Side(held.split(":")[0]), int(held.split(":")[1])) if held else None)
             else:
                 rulings += scorer.record(Side(result["makers"]), bool(result.get("alone", False)),
                                          int(result["tricks"]))
@@ -134,9 +141,16 @@ def sheet_rows(rows: Iterable[Row]) -> list[list[dict[str, Any]]]:
     for _seq, kind, body in rows:
         if kind == "event" and body.get("type") == "deal_start":
             out.append([])
-        elif kind == "ruling" and body.get("remedy") in SHEET_REMEDIES:
+        elif kind == "ruling" and on_sheet(body):
             out[-1].append({k: v for k, v in body.items() if k != "deal"})
     return out
+
+
+def on_sheet(ruling: dict[str, Any]) -> bool:
+    """A ruling of the score sheet: a score, game or rubber, or a penalty of points (euchre law 90); a
+    bridge penalty (a bar, a penalty card, tricks transferred) is a ruling on a mistake, not the sheet's."""
+    remedy = ruling.get("remedy")
+    return remedy in SHEET_REMEDIES and (remedy != "penalty" or "points" in ruling)
 
 
 def lamp_problems(rows: Sequence[Row], *, limit: int = 20) -> list[str]:
@@ -169,7 +183,8 @@ def lamp_problems(rows: Sequence[Row], *, limit: int = 20) -> list[str]:
                            f"the {device} {'online' if online[device] else 'offline'}")
 
     for seq, kind, body in rows:
-        if kind == "lamp":
+        if kind == "lamp":  # a ruling lamp lit now was lit by this deal's rulings (a penalty lights the
+            lit_since.update(n for n in RULING_LAMPS if body.get(n) and not lit(n))  # seat's too)
             lamps = dict(body)
             continue
         if kind == "ruling":

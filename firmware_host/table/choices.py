@@ -5,7 +5,8 @@ Pure functions over the engine's state (the controller calls them on its consume
 read is the state the next event will meet):
 
 - ``open_claims`` and ``open_search`` say what is open, for the table's status (the dashboard shows it in
-  words, ``display_text.option_words``).
+  words, ``display_text.option_words``); a bridge deal's auction and play, and the director's answers that
+  settle its irregularities, are ``bridge_choices``.
 - ``press_option``: what a seat's claim button takes. A redeal or reshuffle claim: ``redeal`` (as before).
   Only calls open: the one option the law gives (one claim open to his side, with one option), when it
   needs nothing the button cannot say (a card call names its card on the claim, no suit to name); with
@@ -30,13 +31,15 @@ from __future__ import annotations
 from typing import Any
 
 from firmware_host.devices.display_text import option_words
+from firmware_host.table.bridge_choices import ANSWERS
 from laws.cards import SUITS, Card, Seat
 from laws.events import DemandMade, Event, EventFormatError, MissingCardReported, event_from_dict
 from laws.games import get_game
 from laws.games.base import open_claims_for, seat_name
 from laws.state import Claim, Phase, TableState
 
-CHECKED = ("choose", "search", "bid", "discard", "call")  # the director's commands answered in the status (``answers``)
+# the director's commands answered in the status (``answers``); the bridge answers are ``bridge_choices``
+CHECKED = ("choose", "search", "bid", "discard", "call", *ANSWERS)
 CLAIM_TAKES = {"redeal": "redeal", "reshuffle": "new_shuffle"}  # a claim's grant -> the demand that takes it
 FOUND = ("loose", "trick", *(s.value for s in Seat))  # and None: declared not found
 # What the director may enter for a player: euchre declarations and the dealer's discard, a bridge call;
@@ -87,34 +90,6 @@ def open_search(state: TableState) -> dict[str, Any] | None:
     if d is None or d.void or d.search is None:
         return None
     return {"seat": d.search.value, "card": d.search_card.code if d.search_card else None}
-
-
-def open_bridge(state: TableState) -> dict[str, Any] | None:
-    """A bridge deal's auction and play as the table recorded them, for the status (None: no auction
-    recorded in this deal). The calls are public; the only card in it is one that waits for a ruling,
-    face up on the table (the publisher hides it while the deal is open, as any card)."""
-    d = state.deal
-    h = d.bridge if d is not None and not d.void else None
-    if h is None or not h.captured:
-        return None
-    a, p = h.auction, h.play
-    out: dict[str, Any] = {"calls": [[c.seat.value, c.call.code] for c in a.calls],
-                           "turn": a.turn.value if a.turn else None,
-                           "contract": p.contract.code if p else None, "declarer": p.declarer.value if p else None,
-                           "trick": None, "to_play": None, "tricks": None, "claim": None, "waiting": None}
-    if p is not None:
-        out.update(trick=min(p.trick_number, 13), to_play=p.turn.value if p.turn else None,
-                   tricks={side.value: n for side, n in p.won.items()})
-        if p.claim_state is not None:
-            c = p.claim_state
-            out["claim"] = {"seat": c.seat.value, "tricks": c.tricks, "remaining": c.remaining,
-                            "status": c.status.value}
-    w = h.pending
-    if w is not None:
-        out["waiting"] = {"clause": w.clause, "seat": w.seat.value, "kind": w.kind, "options": list(w.options),
-                          "accept_by": [x.value for x in w.accept_by],
-                          "call": w.call.code if w.call else None, "card": w.card.code if w.card else None}
-    return out
 
 
 def open_board(state: TableState) -> dict[str, Any] | None:

@@ -1,6 +1,7 @@
 """The director's commands at the table (from the club's dashboard): the acknowledgement, a hand's
 result, a choice among a law's options, a search's outcome, a euchre bid or discard or a bridge call
-entered for a player, a correction of a deal's result.
+entered for a player, a bridge answer that settles an irregularity or a claim (``bridge_choices.ANSWERS``:
+accept, withdraw, bar, correct_revoke, claim, claim_reply, claim_ruled), a correction of a deal's result.
 
 **Each command is done once, by its id, across restarts.** Its rows carry the id (an event row
 ``"command": {"id", "by"}``, a note ``{"ack": ..., "command": {...}}`` or a refusal
@@ -9,7 +10,7 @@ entered for a player, a correction of a deal's result.
 once; the broker sends again what the table had not acknowledged when it stopped) is answered, not done
 again. The broker is told a command was taken only once its rows are committed (``CommandAck``).
 
-A choice, search, bid, discard or call is checked against the state the event would meet (``choices``), then
+A choice, search, bid, discard, call or bridge answer is checked against the state the event would meet (``choices``), then
 ruled on like any input from source ``director``; one that nothing open allows is refused with a journal
 note. Its outcome is kept for the status (``TableController.answers``). ``ctl`` is the controller (typed
 ``Any`` as in ``ordering``: this module is its part, and never imports it).
@@ -20,7 +21,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from firmware_host.table import choices
+from firmware_host.table import bridge_choices, choices
 from firmware_host.table.inputs import DirectorCommand, LawInput
 from laws.events import Event
 from laws.rulings import Ruling
@@ -55,9 +56,11 @@ def take(ctl: Any, item: DirectorCommand) -> list[Ruling]:
             event = choices.director_search(state, item.body)
         elif item.kind in choices.ENTRIES:
             event = choices.director_entry(state, item.kind, item.body)
+        elif item.kind in bridge_choices.ANSWERS:
+            event = bridge_choices.director_answer(state, item.kind, item.body)
         else:
             raise choices.ChoiceRefused(f"the table takes no {item.kind[:20]!r} command")
-    except choices.ChoiceRefused as exc:
+    except (choices.ChoiceRefused, bridge_choices.AnswerRefused) as exc:
         why = str(exc)
         ctl._note(f"the director's {item.kind} from {item.by[:40]} refused: {why}",
                   {"command": command, "refused": why})

@@ -30,7 +30,7 @@ from typing import Any
 from firmware_host.config import LAMPS
 from firmware_host.records.journal import Journal
 from firmware_host.records.lines import lone_surrogate
-from firmware_host.table import choices, commands, ordering, setaside
+from firmware_host.table import bridge_choices, choices, commands, ordering, setaside
 from firmware_host.table import lamps as lamp_policy
 from firmware_host.table.facts import Fact, count_pack, reconcile
 from firmware_host.table.inputs import (
@@ -471,7 +471,7 @@ class TableController:
             "score": score.snapshot() if score is not None else {},
             "ruling": self.last_ruling, "seq": self.seq, "t": self.clock(),
             "claims": choices.open_claims(s), "search": choices.open_search(s), "answers": list(self.answers),
-            "bridge": choices.open_bridge(s), "duplicate": choices.open_board(s),
+            "bridge": bridge_choices.open_bridge(s), "duplicate": choices.open_board(s),
             "set_aside": [a.status() for a in self.set_aside],
         }
 

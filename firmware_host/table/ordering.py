@@ -332,7 +332,8 @@ def _replay(ctl: Any, since: int, skip: set[int]) -> tuple[int, list[Ruling], Ev
         command = row.body.get("command")
         if isinstance(command, dict) and isinstance(command.get("id"), str):  # a director's command
             refused = row.body.get("refused")
-            kind = {"missing_card": "search", "demand": "choose"}.get(str(row.body.get("type")), row.body.get("type"))
+            kind = {"missing_card": "search", "demand": "choose", "correct": "correct_revoke"}.get(
+                str(row.body.get("type")), row.body.get("type"))
             kind = str(command.get("kind", kind))
             if kind in CHECKED:  # told again in the status
                 ctl._answer({"id": command["id"], "kind": kind, "ok": refused is None, "why": str(refused or "")})

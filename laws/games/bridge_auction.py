@@ -142,6 +142,7 @@ def _replacement(h: bh.BridgeHand, seat: Seat, call: Call) -> list[Ruling]:
     h.watch = None
     if w.free is not None and call == w.free:
         return []
+    h.bar_asked = w.bars
     extra = {"offender": seat.value, "call": call.code, "options": ["comparable", "bar"],
              "bars": bars_data(w.bars), "choices": [
                  {"code": "comparable", "text": "a comparable call: nothing more", "by": None},
@@ -179,7 +180,7 @@ def _closed(h: bh.BridgeHand, s: TableState) -> list[Ruling]:
     calls = [c.call.code for c in a.calls]
     if a.passed_out:
         h.scored = {"passed_out": True}
-        h.pending = h.watch = None
+        h.pending = h.watch = h.bar_asked = None
         nxt = s.next_dealer
         return [bh.rule("BP-22", f"{bh.DUP}, law 22", Remedy.CONTRACT, "All four players passed: the deal is "
                         "passed out and scores nothing" + (f"; {name(nxt)} deals next." if nxt else "."),
@@ -192,7 +193,7 @@ def _closed(h: bh.BridgeHand, s: TableState) -> list[Ruling]:
     except PlayError:
         h.play = Play(contract, declarer, None)
     h.honours = honours(h.known, contract.strain)
-    h.pending = h.watch = None
+    h.pending = h.watch = h.bar_asked = None
     extra = {"contract": contract.code, "declarer": declarer.value, "dummy": declarer.partner.value,
              "opening_leader": declarer.left.value, "calls": calls, "hands_known": h.known is not None}
     return [bh.rule("BP-22", f"{bh.DUP}, law 22", Remedy.CONTRACT, f"The auction has closed: {side_text(declarer.side)} "
@@ -253,6 +254,7 @@ def register(reg: Registry) -> None:
             v = h.verdict
             assert v.call is not None
             h.auction.cancel(e.seat, v.call)
+            h.bar_asked = ()  # a change of call (law 25): the director rules, and may bar
             return _irregular(c, h, v, " It is cancelled.", remedy=Remedy.ATTENTION, seat=e.seat)
         return _waiting(c, s, e, _CI.OUT_OF_ROTATION)
 
@@ -301,7 +303,7 @@ def register(reg: Registry) -> None:
         clause, law = h.irregular
         n = e.rounds if isinstance(e.rounds, int) else REST
         h.auction.bar(e.seat, "rest" if n == REST else n)
-        h.watch = None
+        h.watch = h.bar_asked = None
         return bh.rule(clause, law, Remedy.PENALTY, f"The director rules: {bars_text([(e.seat, n)])}.",
                        seat=e.seat, extra={"bars": bars_data(((e.seat, n),))})
 

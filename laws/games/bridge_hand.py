@@ -105,6 +105,10 @@ class BridgeHand:
         told: the play's revokes (by index) said to be established (``BP-63``).
         scored: the result the cards gave, once it was scored: ``{"declarer", "contract", "tricks"}``.
         honours: honours the deal gives (``(side, points)``), when the hands are known.
+        bar_asked: the director has been asked to judge a call and may enter a ``bar`` (a replacement
+            that may not be comparable, law 23; a change of call, law 25), with the bars the laws name
+            for it (empty: none named, the director decides); None when nothing asks for one. It stays
+            until he enters a bar or the auction closes.
     """
 
     auction: Auction
@@ -119,6 +123,7 @@ class BridgeHand:
     scored: dict[str, Any] | None = None
     honours: tuple[Any, int] | None = None
     known: dict[Seat, list[Card]] | None = None
+    bar_asked: tuple[tuple[Seat, int], ...] | None = None
 
 
 def hand(s: TableState) -> BridgeHand | None:
@@ -169,6 +174,14 @@ def in_play(s: TableState) -> bool:
     """Whether this deal's play is followed by the play model (the auction was captured and closed)."""
     h = hand(s)
     return h is not None and h.play is not None
+
+
+def scored_from_cards(s: TableState) -> bool:
+    """The hand is over and needs nothing typed: the table scored it from its auction and play (a hand
+    that waits for its typed result, or for a twelfth-trick revoke's correction, is not; nor is a deal
+    passed out, which is no hand). A table with a shoe deals the next pack then."""
+    h = hand(s)
+    return h is not None and h.scored is not None and not h.scored.get("passed_out") and s.phase is Phase.SCORING
 
 
 def play_over(s: TableState) -> bool:

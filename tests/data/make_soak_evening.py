@@ -4,7 +4,8 @@ A real ``cardtable run`` plays 14 deals of each game under every kind of fault (
 dashboard commands too), with a mistake in most deals; the driver's record of each game, with the journal
 it ended with, is written to ``soak-evening.json.gz`` (``Record.to_json``). The evening must pass the
 checker as recorded, and hold what the mutations break (dashboard commands taken, refused and
-acknowledged, a law-90 penalty): ``tests/soak/test_mutations.py`` then breaks it one way at a time and
+acknowledged, a law-90 penalty, bridge auctions and play with their irregularities and a revoke's tricks
+transferred): ``tests/soak/test_mutations.py`` then breaks it one way at a time and
 sees each breakage fail. Run again after a change to the record or the journal's shape (a seed whose
 evening does not pass, or lacks one of those, is skipped).
 """
@@ -25,7 +26,7 @@ HERE = Path(__file__).parent
 OUT = HERE / "soak-evening.json.gz"
 
 
-def main(first_seed: int = 11, tries: int = 8) -> None:
+def main(first_seed: int = 11, tries: int = 16) -> None:
     for seed in range(first_seed, first_seed + tries):
         with tempfile.TemporaryDirectory(prefix="soak-evening-") as tmp:
             records = []
@@ -36,7 +37,10 @@ def main(first_seed: int = 11, tries: int = 8) -> None:
         print(f"seed {seed}:\n{table(findings)}")
         kinds = {c["expect"] for r in records for c in r.commands}
         penalties = any(row[2].get("remedy") == "penalty" for r in records for row in r.rows)
-        if all(f.ok for f in findings) and {"event", "ack", "refused"} <= kinds and penalties:
+        bridge = {(b.get("clause"), b.get("remedy")) for _, k, b in records[0].rows if k == "ruling"}
+        played = {("BP-22", "contract"), ("BP-64", "penalty")} <= bridge and len({c for c, _ in bridge
+                                                                                 if c.startswith("BP-")}) >= 5
+        if all(f.ok for f in findings) and {"event", "ack", "refused"} <= kinds and penalties and played:
             with gzip.open(OUT, "wt", encoding="utf-8") as out:
                 json.dump({"seed": seed, "games": [r.to_json() for r in records]}, out, separators=(",", ":"))
             print(f"wrote {OUT}")

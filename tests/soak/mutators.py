@@ -3,7 +3,7 @@
 Each mutator takes a record (with its journal rows) and returns a broken copy, or raises ``NotHere``
 when the evening holds nothing it can break that way. ``MUTATORS`` pairs each with the finding that must
 catch it. The first eighteen are the breakages issue 20 fed to the checker (six it caught, twelve it
-passed); the rest are ours.
+passed); the rest are ours, the last three issue 22's (a bridge auction's or play's irregularity).
 """
 
 from __future__ import annotations
@@ -38,8 +38,9 @@ def _rulings(rows: list[Row], *remedies: str) -> list[int]:
 
 
 def _mistakes(rows: list[Row]) -> list[int]:
+    """Rulings on mistakes (not the score sheet, the formation, a bridge auction's close or a penalty)."""
     return [i for i, (_, k, b) in enumerate(rows) if k == "ruling" and
-            b.get("remedy") not in ("score", "game_won", "rubber_won", "formation", "penalty")]
+            b.get("remedy") not in ("score", "game_won", "rubber_won", "formation", "penalty", "contract")]
 
 
 def _pick(found: list[int]) -> int:
@@ -354,7 +355,7 @@ def deal_started_twice(record: Record) -> Record:
 
 def penalty_to_the_wrong_side(record: Record) -> Record:
     r, rows = _copy(record)
-    i = _pick(_rulings(rows, "penalty"))
+    i = _pick([i for i in _rulings(rows, "penalty") if "scored_by" in rows[i][2]])  # points (euchre law 90)
     b = rows[i][2]
     other = {"NS": "EW", "EW": "NS"}
     _edit(rows, i, side=other[b["side"]], scored_by=other[b["scored_by"]])
@@ -367,6 +368,32 @@ def dashboard_missed_a_ruling(record: Record) -> Record:
         raise NotHere
     seqs = sorted(s for s in r.dashboard if s >= 0)
     del r.dashboard[seqs[len(seqs) // 2]]
+    return r
+
+
+def bridge_ruling_left_out(record: Record) -> Record:
+    """A ruling on an irregularity of the auction or the play (LAWS.md ``BP-``) left out, a penalty too."""
+    r, rows = _copy(record)
+    del rows[_pick([i for i, (_, k, b) in enumerate(rows) if k == "ruling" and str(b.get("clause")).startswith("BP-")
+                    and b.get("remedy") != "contract"])]
+    return r
+
+
+def transfer_changed(record: Record) -> Record:
+    """BP-64 transfers one trick more than the revoke earns."""
+    r, rows = _copy(record)
+    i = _pick([i for i, (_, k, b) in enumerate(rows) if k == "ruling" and b.get("clause") == "BP-64"
+               and b.get("remedy") == "penalty"])
+    _edit(rows, i, tricks=rows[i][2]["tricks"] + 1)
+    return r
+
+
+def contract_changed(record: Record) -> Record:
+    """The auction closes with declarer's partner as declarer."""
+    r, rows = _copy(record)
+    i = _pick([i for i, (_, k, b) in enumerate(rows) if k == "ruling" and b.get("remedy") == "contract"
+               and b.get("declarer") in ("N", "E", "S", "W")])
+    _edit(rows, i, declarer={"N": "S", "E": "W", "S": "N", "W": "E"}[rows[i][2]["declarer"]])
     return r
 
 
@@ -415,4 +442,7 @@ MUTATORS: tuple[Mutation, ...] = (
     Mutation("a deal started twice", deal_started_twice, lambda f: f.deal_starts != f.deals),
     Mutation("the penalty to the wrong side", penalty_to_the_wrong_side, lambda f: f.wrong_fields and f.score_wrong),
     Mutation("a ruling the dashboard never got", dashboard_missed_a_ruling, lambda f: f.dashboard_missing),
+    Mutation("a bridge irregularity's ruling left out", bridge_ruling_left_out, lambda f: f.missed_rulings),
+    Mutation("a revoke's transfer a trick too many", transfer_changed, lambda f: f.wrong_fields),
+    Mutation("an auction closed with the wrong declarer", contract_changed, lambda f: f.contracts_wrong),
 )

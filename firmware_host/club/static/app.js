@@ -151,11 +151,12 @@
     const j = t.journal;
     text(".journal", !j ? "" : j.problem ? "JOURNAL HEAD MISMATCH: " + j.problem :
       "journal verified up to row " + j.row + ", at " + clockText(j.t));
-    const choicesKey = JSON.stringify([t.claims || [], t.search, t.game, t.entries || {}]);
+    const choicesKey = JSON.stringify([t.claims || [], t.search, t.game, t.entries || {}, t.bridge]);
     if (last.choices !== choicesKey) {
       const entries = t.entries || {};
       c.querySelector(".choices").replaceChildren(...(t.claims || []).map((cl, i) => claimForm(t, cl, i)),
-        ...(t.search ? [searchForm(t)] : []), ...(entries.bid ? [bidForm(t, entries.bid)] : []),
+        ...(t.search ? [searchForm(t)] : []), ...(t.bridge ? bridgePart(t, t.bridge) : []),
+        ...(entries.bid ? [bidForm(t, entries.bid)] : []),
         ...(entries.discard ? [discardForm(t)] : []), ...(entries.call ? [callForm(t, entries.call)] : []));
       last.choices = choicesKey;
     }
@@ -364,7 +365,9 @@
   }
 
   const KINDS = { ack: "acknowledgement", result: "result", correct: "correction", choose: "choice",
-    search: "search outcome", bid: "bid", discard: "discard", call: "bridge call" };
+    search: "search outcome", bid: "bid", discard: "discard", call: "bridge call", accept: "acceptance",
+    withdraw: "card taken back", bar: "bar", correct_revoke: "revoke correction", claim: "claim",
+    claim_reply: "answer to the claim", claim_ruled: "ruling on the claim" };
   const SUIT_WORDS = [["S", "spades"], ["H", "hearts"], ["D", "diamonds"], ["C", "clubs"]];
   const RANKS = { "contract-bridge": "AKQJT98765432", euchre: "AKQJT987" };
   function picker(name, label, pairs) {
@@ -478,6 +481,40 @@
         const v = (n) => f.querySelector("[name='" + n + "']").value;
         return { seat: v("seat"), call: v("call") };
       });
+  }
+  // A bridge deal's irregularity or claim: what waits, in words, and a form for each answer the laws leave
+  // to a player or the director now (the server says which, and every word; the table's engine judges).
+  function bridgePart(t, b) {
+    const lines = (b.said || []).concat(b.claim ? [b.claim] : []).map((w) => el("div", "reason bridge-said", w));
+    return lines.concat((b.offers || []).map((o) => answerForm(t, o)));
+  }
+  function answerForm(t, o) {
+    const seats = (o.seats || []).map((x) => [x.seat, x.name]);
+    const parts = [];
+    if (o.law) parts.push(lawLine(o.law, o.clause));
+    if (o.why) parts.push(el("div", "reason", o.why));
+    const v = (f, n) => f.querySelector("[name='" + n + "']").value;
+    const count = (most) => Array.from({ length: most + 1 }, (_, i) => [String(i), String(i)]);
+    let fields = (f) => ({ seat: v(f, "seat") });
+    if (seats.length) parts.push(picker("seat", o.kind === "claim" ? "by" : "for", seats));
+    if (o.kind === "correct_revoke") {
+      parts.push(picker("card", "card played instead", o.cards.map((x) => [x.card, x.words])));
+      fields = (f) => ({ seat: v(f, "seat"), card: v(f, "card") });
+    } else if (o.kind === "bar") {
+      if (o.seat) parts[parts.length - 1].querySelector("select").value = o.seat;
+      parts.push(picker("rounds", "must pass", o.turns.map((x) => [String(x.turns), x.words])));
+      fields = (f) => ({ seat: v(f, "seat"), rounds: v(f, "rounds") === "rest" ? "rest" : Number(v(f, "rounds")) });
+    } else if (o.kind === "claim") {
+      parts.push(picker("tricks", "tricks for his side, of the last " + o.most, count(o.most)));
+      fields = (f) => ({ seat: v(f, "seat"), tricks: Number(v(f, "tricks")) });
+    } else if (o.kind === "claim_reply") {
+      parts.push(picker("agree", "answer", o.answers.map((x) => [String(x.agree), x.words])));
+      fields = (f) => ({ seat: v(f, "seat"), agree: v(f, "agree") === "true" });
+    } else if (o.kind === "claim_ruled") {
+      parts.push(picker("tricks", "tricks for the claimer's side", count(o.most)));
+      fields = (f) => ({ tricks: Number(v(f, "tricks")) });
+    }
+    return entryForm(t, "answer " + o.kind, o.title, parts, o.label, "/api/" + o.kind, fields);
   }
   // The euchre dealer's discard (the card when it was seen).
   function discardForm(t) {
