@@ -3,6 +3,9 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+# The suite runs on this many pytest-xdist workers, each test file on one of them (its fixtures and its
+# processes together); TEST_WORKERS=0 runs it in this process.
+TEST_WORKERS ?= 2
 STAMP  := $(VENV)/.installed-stamp
 # Debian packages the demo needs / the test suite needs in addition.
 DEMO_DEBS := python3-venv
@@ -34,7 +37,7 @@ test: setup
 	tools/ensure-micropython.sh
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
-	TEST_REQUIRE_MICROPYTHON=1 $(PY) -m pytest
+	TEST_REQUIRE_MICROPYTHON=1 $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 bench: setup
 	$(VENV)/bin/cardtable bench all
