@@ -26,7 +26,6 @@ from laws.cards import Seat
 from vision.codes import ALPHABET, CallCode, Variant, encode_call_payload, symbol_modules
 from vision.labels import (
     CODE_BOTTOM_MM,
-    DPI,
     PX_PER_MM,
     QUIET,
     SHEETS,
@@ -34,8 +33,9 @@ from vision.labels import (
     SheetLayout,
     _font,
     _slots,
+    write_sheet,
 )
-from vision.labels_pdf import VectorPage, text_width, write_pdf
+from vision.labels_pdf import VectorPage, text_width
 
 BIDDING_STICKER_MM = (51.0, 60.0)  # on plain A4 / Letter sticker paper
 SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
@@ -204,12 +204,4 @@ def write_bidding_labels(out: str | Path, seats: str = "NESW", variant: Variant 
         _sticker_vector(vectors[-1], x, y, code, variant, layout)
         block = side * layout.module_px[variant]
         placed.append((page_no, code, (x + sw // 2, y + sh - round(CODE_BOTTOM_MM * PX_PER_MM) - block // 2)))
-    base.parent.mkdir(parents=True, exist_ok=True)
-    pdf = base.with_suffix(".pdf")
-    write_pdf(pdf, vectors)
-    pngs = []
-    for n, page in enumerate(pages, 1):
-        p = base.parent / f"{base.name}-{n}.png"
-        page.save(p, dpi=(DPI, DPI))
-        pngs.append(p)
-    return BiddingSheet(pdf, tuple(pngs), tuple(placed))
+    return BiddingSheet(*write_sheet(base, pages, vectors), tuple(placed))

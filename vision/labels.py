@@ -210,6 +210,11 @@ def write_labels(pack: str, game: str, out: str | Path, variant: Variant | str =
         _sticker_vector(vectors[-1], x, y, pack, card, variant, layout)
         side = (sticker_modules(variant)) * layout.module_px[variant]
         placed.append((page_no, card, (x + sw // 2, y + sh - round(CODE_BOTTOM_MM * PX_PER_MM) - side // 2)))
+    return LabelSheet(*write_sheet(base, pages, vectors), tuple(placed))
+
+
+def write_sheet(base: Path, pages: list[Image.Image], vectors: list[VectorPage]) -> tuple[Path, tuple[Path, ...]]:
+    """Write a sheet's pages: ``base``.pdf (the vector pages) and ``base``-N.png (the raster proofs)."""
     base.parent.mkdir(parents=True, exist_ok=True)
     pdf = base.with_suffix(".pdf")
     write_pdf(pdf, vectors)
@@ -218,7 +223,7 @@ def write_labels(pack: str, game: str, out: str | Path, variant: Variant | str =
         p = base.parent / f"{base.name}-{n}.png"
         page.save(p, dpi=(DPI, DPI))
         pngs.append(p)
-    return LabelSheet(pdf, tuple(pngs), tuple(placed))
+    return pdf, tuple(pngs)
 
 
 def _slots(layout: SheetLayout, pw: int, ph: int, sw: int, sh: int) -> list[tuple[int, int]]:

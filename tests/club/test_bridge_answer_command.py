@@ -21,7 +21,7 @@ from laws.cards import Seat
 from laws.events import CallMade
 
 from .conftest import Watcher, csrf, login
-from .test_bridge_call_command import BridgeTable
+from .test_bridge_call_command import BridgeTable, _until
 
 
 @pytest.fixture
@@ -29,16 +29,6 @@ def table(broker: LocalBroker, tmp_path: Path) -> Any:
     t = BridgeTable(broker.port, tmp_path / "t1")
     yield t
     t.stop()
-
-
-def _until(client: Any, pred: Any, timeout: float = 10.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        tables = {t["table"]: t for t in client.get("/api/state").json()["tables"]}
-        if "t1" in tables and pred(tables["t1"]):
-            return tables["t1"]
-        assert time.monotonic() < deadline, f"the dashboard never showed it: {tables.get('t1')}"
-        time.sleep(0.02)
 
 
 def _kinds(view: dict[str, Any]) -> list[str]:
