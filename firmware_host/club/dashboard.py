@@ -476,18 +476,24 @@ class Dashboard:
         return await self._entry(request, "call")
 
     async def _entry(self, request: Any, kind: str) -> Any:
+        return await self._checked(request, kind, check_entry, ChoiceError)
+
+    async def _checked(self, request: Any, kind: str, check: Callable[[str, str, str, Any], dict[str, Any]],
+                       refused: type[Exception]) -> Any:
+        """A director's entry or answer: checked by ``check`` for the table's game and phase (409 with its
+        words when it raises ``refused``), then sent as ``command/<kind>`` with a fresh id."""
         checked = await self._director_post(request, kind)
         if not isinstance(checked, tuple):
             return checked
         s, table, data = checked
         view = self.state.tables[table]
         try:
-            fields = check_entry(view.game, view.phase, kind, data)
-        except ChoiceError as exc:
+            fields = check(view.game, view.phase, kind, data)
+        except refused as exc:
             log.warning("%s by %s for table %s refused: %s", kind, s.user, table, exc)
             return self._json({"error": str(exc)}, 409)
         cmd = {"table": table, "by": s.user, "t": time.time(), "id": secrets.token_hex(8), **fields}
-        log.info("director %s entered a %s for %s at table %s", s.user, kind, fields["seat"], table)
+        log.info("director %s entered a %s at table %s: %s", s.user, kind, table, fields)
         return self._json(self._send(table, kind, cmd, s.user))
 
 
@@ -500,19 +506,7 @@ class Dashboard:
         """A bridge answer the director enters (``accept``, ``withdraw``, ``bar``, ``correct_revoke``,
         ``claim``, ``claim_reply``, ``claim_ruled``): checked for the game and phase and as the event format
         goes, sent as ``command/<kind>``; the table's engine judges it."""
-        checked = await self._director_post(request, kind)
-        if not isinstance(checked, tuple):
-            return checked
-        s, table, data = checked
-        view = self.state.tables[table]
-        try:
-            fields = check_answer(view.game, view.phase, kind, data)
-        except AnswerError as exc:
-            log.warning("%s by %s for table %s refused: %s", kind, s.user, table, exc)
-            return self._json({"error": str(exc)}, 409)
-        cmd = {"table": table, "by": s.user, "t": time.time(), "id": secrets.token_hex(8), **fields}
-        log.info("director %s entered a %s at table %s: %s", s.user, kind, table, fields)
-        return self._json(self._send(table, kind, cmd, s.user))
+        return await self._checked(request, kind, check_answer, AnswerError)
 
 
 def serve(dashboard: Dashboard, host: str, port: int, *, log_level: str = "warning",
