@@ -121,14 +121,19 @@ def _columns(data: ExportData) -> tuple[tuple[str, int, str], ...]:
 
 
 def _score_cells(ln: ScoredLine) -> tuple[str, str]:
+    """Score_NS is North-South's own score, Score_EW East-West's own; one of them for a table
+    result (the side that scored), both for a split assigned score (each side's)."""
     if ln.ns_score is None:
         return "-", "-"
     score = ln.ns_score
+    if ln.ew_score is not None and ln.ew_score != score:
+        return str(score), str(-ln.ew_score)
     return (str(score), "-") if score > 0 else ("-", str(-score)) if score < 0 else ("0", "0")
 
 
 def _traveller(data: ExportData, board: ScoredBoard) -> list[str]:
-    cols = _columns(data)
+    fouled = len({ln.group for ln in board.lines}) > 1
+    cols = _columns(data) + ((("Group", 1, "L"),) if fouled else ())
     lines = [f'[ScoreTable "{_header(cols)}"]']
     for ln in board.lines:
         e = data.entry(board.number, ln.ns.label, ln.ew.label)
@@ -140,6 +145,8 @@ def _traveller(data: ExportData, board: ScoredBoard) -> list[str]:
         if not data.setup.method.at_imps:
             cells += ["-" if ln.ns_percent is None else present(ln.ns_percent),
                       "-" if ln.ew_percent is None else present(ln.ew_percent)]
+        if fouled:
+            cells.append(ln.group)
         lines.append(_row(cells, cols))
     return lines
 

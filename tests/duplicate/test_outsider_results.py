@@ -1,0 +1,280 @@
+"""An outsider's audit of the duplicate scores and results files (issues 23 and 24).
+
+The expectations come from LAWS.md (DB-2, DB-12, DB-77, DB-78, DB-87) and docs/scoring.md alone,
+through the independent scorer in ``outsider.py`` (written without reading the scoring code or
+``recompute.py``); the program is run through its documented API (``laws.scoring.score_session``) and
+its documented commands. Each check is also fed a wrong answer and seen to fail.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from laws.cards import Seat
+from laws.scoring import (
+    Artificial,
+    Assigned,
+    Line,
+    Method,
+    Pair,
+    Played,
+    parse_contract,
+    score_session,
+)
+from laws.scoring.session import Side
+from tests.duplicate import outsider as o
+
+METHODS = {"mp": Method.MATCHPOINTS, "mp-half": Method.MATCHPOINTS_HALF,
+           "butler": Method.BUTLER, "cross": Method.CROSS_IMPS}
+
+
+def ns_pair(n: int) -> Pair:
+    return Pair(n, Side.NS)
+
+
+def ew_pair(n: int) -> Pair:
+    return Pair(n, Side.EW)
+
+
+# --- one board: random lines through score_session against the outsider -------------------------
+
+CONTRACTS = [f"{lv}{s}{x}" for lv in range(1, 8) for s in ("C", "D", "H", "S", "NT")
+             for x in ("", "X", "XX")]
+
+
+@st.composite
+def board_lines(draw: st.DrawFn, method: str) -> tuple[int, int, list[o.OLine], list[Line]]:
+    board = draw(st.integers(1, 48))
+    count = draw(st.integers(1, 8))
+    due = count + draw(st.integers(0, 2))
+    percents = [40, 50, 60] if method in ("butler", "cross") else [40, 50, 60, 70]
+    olines: list[o.OLine] = []
+    lines: list[Line] = []
+    for i in range(count):
+        kind = draw(st.sampled_from(["played", "played", "played", "passed", "assigned",
+                                     "split", "artificial"]))
+        group = "A" if kind == "artificial" else draw(st.sampled_from("AAB"))
+        if kind in ("played", "passed"):
+            if kind == "passed":
+                result = Played(None, None, 0)
+                score = 0
+            else:
+                contract = draw(st.sampled_from(CONTRACTS))
+                declarer = draw(st.sampled_from("NESW"))
+                tricks = draw(st.integers(0, 13))
+                result = Played(parse_contract(contract), Seat(declarer), tricks)
+                score = o.ns_score(contract, declarer, tricks, board)
+            ol = o.OLine(i + 1, i + 1, "played", score, score, group)
+        elif kind == "assigned":
+            score = draw(st.integers(-200, 200)) * 10
+            result, ol = Assigned(score), o.OLine(i + 1, i + 1, "assigned", score, score, group)
+        elif kind == "split":
+            a, b = draw(st.integers(-200, 200)) * 10, draw(st.integers(-200, 200)) * 10
+            result, ol = Assigned(a, b), o.OLine(i + 1, i + 1, "assigned", a, b, group)
+        else:
+            a, b = draw(st.sampled_from(percents)), draw(st.sampled_from(percents))
+            result, ol = Artificial(a, b), o.OLine(i + 1, i + 1, "artificial", a, b, group)
+        olines.append(ol)
+        lines.append(Line(board, ns_pair(i + 1), ew_pair(i + 1), result, group))
+    return board, due, olines, lines
+
+
+def check_board(method: str, board: int, due: int, olines: list[o.OLine], lines: list[Line]) -> None:
+    fields = {p: d for i in range(len(lines)) for p, d in ((ns_pair(i + 1), "NS"), (ew_pair(i + 1), "EW"))}
+    result = score_session([board], lines, due, METHODS[method], fields)
+    (scored,) = result.boards
+    assert scored.number == board
+    expected = o.score_board(olines, due, method)
+    got = {(ln.ns.number, ln.ew.number): (ln.ns_points, ln.ew_points) for ln in scored.lines}
+    for ol, want in zip(olines, expected):
+        assert got[(ol.ns_pair, ol.ew_pair)] == want, (ol, want, got[(ol.ns_pair, ol.ew_pair)])
+    if method.startswith("mp"):
+        top = Fraction(due - 1) if method == "mp-half" else Fraction(2 * (due - 1))
+        assert scored.top == top
+        for ln in scored.lines:
+            assert ln.ns_percent == (ln.ns_points / top * 100 if top else 50)
+    for ln, ol in ((ln, ol) for ln in scored.lines for ol in olines if ol.ns_pair == ln.ns.number):
+        if ol.kind != "artificial":
+            assert ln.ns_score == ol.ns
+
+
+@pytest.mark.parametrize("method", sorted(METHODS))
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_a_board_scores_as_the_documents_say(method: str, data: st.DataObject) -> None:
+    board, due, olines, lines = data.draw(board_lines(method))
+    check_board(method, board, due, olines, lines)
+
+
+# --- a session: totals, percentages and places -----------------------------------------------------
+
+@st.composite
+def sessions(draw: st.DrawFn, method: str) -> tuple[list[int], int, list[Line], list[o.OLine], bool]:
+    pairs = draw(st.integers(2, 5))
+    one_field = draw(st.booleans())
+    boards = sorted(draw(st.sets(st.integers(1, 40), min_size=1, max_size=4)))
+    lines: list[Line] = []
+    olines: list[o.OLine] = []
+    for board in boards:
+        perm = draw(st.permutations(range(1, pairs + 1)))
+        playing = draw(st.lists(st.booleans(), min_size=pairs, max_size=pairs))
+        for i in range(pairs):
+            if not playing[i] and any(playing):
+                continue
+            ew = perm[i]
+            kind = draw(st.sampled_from(["small", "small", "artificial"]))
+            if kind == "artificial":
+                a = draw(st.sampled_from([40, 50, 60]))
+                res: Played | Assigned | Artificial = Artificial(a, 100 - a)
+                ol = o.OLine(i + 1, ew, "artificial", a, 100 - a)
+            else:
+                s = draw(st.sampled_from([-100, 0, 100]))  # few values: ties are common
+                res, ol = Assigned(s), o.OLine(i + 1, ew, "assigned", s, s)
+            lines.append(Line(board, ns_pair(i + 1), ew_pair(ew), res))
+            olines.append(ol)
+    return boards, pairs, lines, olines, one_field
+
+
+@pytest.mark.parametrize("method", sorted(METHODS))
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_a_session_ranks_as_the_documents_say(method: str, data: st.DataObject) -> None:
+    boards, pairs, lines, olines, one_field = data.draw(sessions(method))
+    field_of = (lambda d: "one field") if one_field else (lambda d: d)
+    fields = {p: field_of(d) for n in range(1, pairs + 1)
+              for p, d in ((ns_pair(n), "NS"), (ew_pair(n), "EW"))}
+    result = score_session(boards, lines, pairs, METHODS[method], fields)
+    check_session(method, boards, pairs, lines, olines, fields, result)
+
+
+def check_session(method: str, boards: list[int], due: int, lines: list[Line], olines: list[o.OLine],
+                  fields: dict[Pair, str], result: object) -> None:
+    top = Fraction(due - 1) if method == "mp-half" else Fraction(2 * (due - 1))
+    total: dict[Pair, Fraction] = {}
+    tops: dict[Pair, Fraction] = {}
+    played: dict[Pair, int] = {}
+    for board in boards:
+        idx = [i for i, ln in enumerate(lines) if ln.board == board]
+        points = o.score_board([olines[i] for i in idx], due, method)
+        for i, (pn, pe) in zip(idx, points):
+            for pair, pts in ((lines[i].ns, pn), (lines[i].ew, pe)):
+                total[pair] = total.get(pair, Fraction(0)) + pts
+                tops[pair] = tops.get(pair, Fraction(0)) + top
+                played[pair] = played.get(pair, 0) + 1
+    want: dict[str, dict[Pair, tuple[Fraction, int, str]]] = {}
+    for name in sorted(set(fields.values())):
+        members = [p for p in total if fields[p] == name]
+        fig = {p: (total[p] / tops[p] * 100 if method.startswith("mp") and tops[p] else
+                   total[p] / played[p]) for p in members}
+        place = o.places(fig)  # type: ignore[arg-type]
+        want[name] = {p: (total[p], played[p], place[p]) for p in members}
+    got = {r.field: {s.pair: (s.total, s.boards, s.place) for s in r.standings}
+           for r in result.rankings}  # type: ignore[attr-defined]
+    assert {k: v for k, v in got.items() if v} == {k: v for k, v in want.items() if v}
+    for r in result.rankings:  # type: ignore[attr-defined]
+        order = [s.pair for s in r.standings]
+        figs = [(s.percent if method.startswith("mp") else s.per_board) for s in r.standings]
+        assert figs == sorted(figs, reverse=True), "ranked best first"
+        for a, b, fa, fb in zip(order, order[1:], figs, figs[1:]):
+            if fa == fb:
+                assert a.number <= b.number, "equal figures are listed by pair number"
+
+
+# --- the exports of a session with adjusted scores, a fouled board and a missing result -----------
+
+@pytest.fixture(scope="module")
+def adjusted_session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """A 5-table Mitchell (2 boards a round, 5 due on each board): board 3 misboarded from round 3
+    (two groups), board 1 a result short (Neuberg), board 2 an artificial 60/40, board 4 an assigned
+    +420, board 5 a split assigned +420 / +140."""
+    from firmware_host.duplicate.results import export
+    from firmware_host.duplicate.session import Session
+    from firmware_host.duplicate.spec import build_movement
+    from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
+
+    setup = make_setup({"kind": "mitchell", "tables": 5, "boards_per_round": 2}, seed=3)
+    movement = build_movement(setup.movement)
+    folder = tmp_path_factory.mktemp("adjusted") / "session"
+    session = Session.create(folder, setup, analyse=False)
+    drop = {(1, "1 NS"), (2, "1 NS"), (4, "2 NS"), (5, "3 NS")}
+    results = [r for r in all_results(setup, seed=4, fouled={3: 3}) if (r["board"], r["ns"]) not in drop]
+    assert all(o.taken for o in session.submit(rounds_called(setup) + results))
+
+    def opponents(board: int, ns: str) -> str:
+        return next(str(s.ew) for s in movement.seatings
+                    if s.played and board in movement.boards_of(s.group) and str(s.ns) == ns)
+
+    adjust = [
+        {"type": "adjust", "board": 2, "ns": "1 NS", "ew": opponents(2, "1 NS"), "kind": "artificial",
+         "ns_value": 60, "ew_value": 40, "by": "td", "why": "slow play"},
+        {"type": "adjust", "board": 4, "ns": "2 NS", "ew": opponents(4, "2 NS"), "kind": "assigned",
+         "ns_value": 420, "by": "td", "why": "misinformation"},
+        {"type": "adjust", "board": 5, "ns": "3 NS", "ew": opponents(5, "3 NS"), "kind": "assigned",
+         "ns_value": 420, "ew_value": 140, "by": "td", "why": "split"},
+    ]
+    outcomes = session.submit(adjust)
+    assert all(o.taken for o in outcomes), [o.why for o in outcomes]
+    files = {"pbn": export(session, "pbn").decode("utf-8"), "usebio": export(session, "usebio").decode("utf-8"),
+             "movement": movement, "opponents": opponents, "session": session}
+    yield files
+    session.close()
+
+
+def traveller(pbn: str, board: int) -> list[dict[str, str]]:
+    games = o.read_pbn(pbn)
+    (game,) = [g for g in games if g.tags["Board"] == str(board) and "Table" not in g.tags]
+    return o.table_rows(game, "ScoreTable")
+
+
+def test_a_split_assigned_score_shows_both_sides_scores_in_the_pbn(adjusted_session: dict) -> None:
+    """docs/scoring.md §5: East-West are compared on their own assigned score; the traveller must
+    carry it, or no reader can check their matchpoints. Score_EW is East-West's own score."""
+    rows = traveller(adjusted_session["pbn"], 5)
+    (split,) = [r for r in rows if r["PairId_NS"] == "3"]
+    assert split["Score_NS"] == "420"
+    assert split["Score_EW"] == "-140"  # East-West's own score: North-South's view +140
+
+
+def outsider_lines(rows: list[dict[str, str]]) -> list[o.OLine]:
+    out = []
+    for r in rows:
+        group = r.get("Group", "A")
+        if r["Contract"].startswith("A") and "/" in r["Contract"]:
+            a, b = r["Contract"][1:].split("/")
+            out.append(o.OLine(int(r["PairId_NS"]), int(r["PairId_EW"]), "artificial", int(a), int(b), group))
+            continue
+        ns = int(r["Score_NS"]) if r["Score_NS"] != "-" else -int(r["Score_EW"])
+        ew = -int(r["Score_EW"]) if r["Score_EW"] != "-" else ns
+        out.append(o.OLine(int(r["PairId_NS"]), int(r["PairId_EW"]), "assigned", ns, ew, group))
+    return out
+
+
+@pytest.mark.parametrize("board", [1, 2, 3, 4, 5])
+def test_every_traveller_recomputes_from_the_pbn_alone(adjusted_session: dict, board: int) -> None:
+    """From the file alone (its scores, its groups, the top its lines add up to), every matchpoint."""
+    rows = traveller(adjusted_session["pbn"], board)
+    due = adjusted_session["movement"].due(board)
+    got = [(r["MP_NS"], r["MP_EW"]) for r in rows]
+    want = [(o.fmt(a), o.fmt(b)) for a, b in o.score_board(outsider_lines(rows), due, "mp")]
+    assert got == want
+
+
+def test_a_fouled_boards_groups_are_in_the_pbn(adjusted_session: dict) -> None:
+    """DB-87: board 3 is scored in two groups (its copy misboarded from round 3 on); the traveller
+    says which line is in which, so a scorer can recompute it."""
+    rows = traveller(adjusted_session["pbn"], 3)
+    assert {r["Round"]: r["Group"] for r in rows} == {"1": "A", "2": "A", "3": "B", "4": "B", "5": "B"}
+    assert "Group" not in traveller(adjusted_session["pbn"], 1)[0], "an unfouled board keeps the plain table"
+
+
+def test_an_assigned_score_with_a_null_east_west_value_is_unsplit(adjusted_session: dict) -> None:
+    """docs/session.md: `ew_value` is given for a split score; a JSON null is no value."""
+    session = adjusted_session["session"]
+    ew = adjusted_session["opponents"](4, "2 NS")
+    (out,) = session.submit([{"type": "adjust", "board": 4, "ns": "2 NS", "ew": ew, "kind": "assigned",
+                              "ns_value": 400, "ew_value": None, "by": "td", "why": "corrected"}])
+    assert out.taken, out.why
