@@ -166,19 +166,18 @@ def played_hands(game: Game) -> tuple[dict[str, frozenset[str]], int] | None:
         for s, c in by_seat.items():
             hands[s].add(c)
         led = by_seat[lead_seat][0]
-        rank = "23456789TJQKA"
-
-        def key(seat: str) -> tuple[int, int]:
-            c = by_seat[seat]
-            return (2 if c[0] == trump else 1 if c[0] == led else 0, rank.index(c[1]))
-
-        winner = max(SEATS, key=key)
+        winner = max(SEATS, key=lambda seat, cards=by_seat, led=led: trick_key(cards[seat], trump, led))
         if winner in decl or SEATS[(SEATS.index(winner) + 2) % 4] == decl:
             won += 1
         lead_seat = winner
     if not complete or sum(len(h) for h in hands.values()) != 52:
         return None
     return {s: frozenset(h) for s, h in hands.items()}, won
+
+
+def trick_key(card: str, trump: str | None, led: str) -> tuple[int, int]:
+    """A card's strength in a trick: trumps over the suit led over the rest, then rank."""
+    return (2 if card[0] == trump else 1 if card[0] == led else 0, "23456789TJQKA".index(card[1]))
 
 
 def deal_hands(deal: str) -> dict[str, frozenset[str]]:

@@ -278,3 +278,92 @@ def test_an_assigned_score_with_a_null_east_west_value_is_unsplit(adjusted_sessi
     (out,) = session.submit([{"type": "adjust", "board": 4, "ns": "2 NS", "ew": ew, "kind": "assigned",
                               "ns_value": 400, "ew_value": None, "by": "td", "why": "corrected"}])
     assert out.taken, out.why
+
+
+def file_ranking(pbn: str) -> dict[tuple[str, str], tuple[str, str, str, int]]:
+    """(direction, pair) -> (place, total, percentage, boards), from the travellers alone."""
+    from collections import defaultdict
+    games = [g for g in o.read_pbn(pbn) if "Table" not in g.tags]
+    total: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
+    tops: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
+    boards: dict[tuple[str, str], int] = defaultdict(int)
+    for g in games:
+        rows = o.table_rows(g, "ScoreTable")
+        unsplit = [r for r in rows if r["Score_NS"] == "-" or r["Score_EW"] in ("-", "0")]
+        top = Fraction(unsplit[0]["MP_NS"]) + Fraction(unsplit[0]["MP_EW"])
+        for r in rows:
+            for side, pid, mp in (("NS", r["PairId_NS"], r["MP_NS"]), ("EW", r["PairId_EW"], r["MP_EW"])):
+                total[(side, pid)] += Fraction(mp)  # two decimals each: exact enough for the check below
+                tops[(side, pid)] += top
+                boards[(side, pid)] += 1
+    out = {}
+    for side in ("NS", "EW"):
+        keys = [k for k in total if k[0] == side]
+        pct = {k: total[k] / tops[k] * 100 for k in keys}
+        place = o.places(pct)  # type: ignore[arg-type]
+        for k in keys:
+            out[k] = (place[k], o.fmt(total[k]), o.fmt(pct[k]), boards[k])
+    return out
+
+
+def test_the_ranking_follows_from_the_travellers(adjusted_session: dict) -> None:
+    """TotalScoreTable and USEBIO's PARTICIPANTS say what the travellers add up to (a pair's total
+    over the tops of the boards it has a score on, ranked per field)."""
+    pbn = adjusted_session["pbn"]
+    want = file_ranking(pbn)
+    first = next(g for g in o.read_pbn(pbn) if "TotalScoreTable" in g.tags)
+    got = {({"N-S": "NS", "E-W": "EW"}[r["Direction"]], r["PairId"]):
+           (r["Rank"], r["TotalScoreMP"], r["TotalPercentage"], int(r["NrBoards"]))
+           for r in o.table_rows(first, "TotalScoreTable")}
+    assert_close(got, want)
+    root = o.ET.fromstring(adjusted_session["usebio"])
+    section = root.find("EVENT/SESSION/SECTION")
+    assert section is not None
+    usebio = {(p.findtext("DIRECTION"), p.findtext("PAIR_NUMBER")):
+              (p.findtext("PLACE"), p.findtext("TOTAL_SCORE"), p.findtext("PERCENTAGE"),
+               int(p.findtext("BOARDS_PLAYED") or 0)) for p in section.iter("PAIR")}
+    assert_close(usebio, want)
+
+
+def assert_close(got: dict, want: dict) -> None:
+    """Places and boards exact; totals and percentages to the rounding of the figures summed (the
+    travellers show two decimals, so a sum of them may be a few hundredths off the exact total)."""
+    assert set(got) == set(want)
+    for key, (place, total, pct, boards) in want.items():
+        g_place, g_total, g_pct, g_boards = got[key]
+        assert (g_place, g_boards) == (place, boards), key
+        assert abs(Fraction(g_total) - Fraction(total)) <= Fraction(boards, 200), key
+        assert abs(Fraction(g_pct) - Fraction(pct)) <= Fraction(5, 100), key
+
+
+def test_usebio_travellers_say_what_the_pbn_says(adjusted_session: dict) -> None:
+    root = o.ET.fromstring(adjusted_session["usebio"])
+    section = root.find("EVENT/SESSION/SECTION")
+    assert section is not None
+    for board in section.findall("BOARD"):
+        rows = traveller(adjusted_session["pbn"], int(board.findtext("BOARD_NUMBER") or 0))
+        lines = board.findall("TRAVELLER_LINE")
+        assert len(lines) == len(rows)
+        for r, x in zip(rows, lines):
+            assert (x.findtext("NS_PAIR_NUMBER"), x.findtext("EW_PAIR_NUMBER")) == (r["PairId_NS"], r["PairId_EW"])
+            assert (x.findtext("NS_MATCH_POINTS"), x.findtext("EW_MATCH_POINTS")) == (r["MP_NS"], r["MP_EW"])
+            if not r["Contract"].startswith("A"):
+                ns = r["Score_NS"] if r["Score_NS"] != "-" else f"-{r['Score_EW']}"
+                assert x.findtext("SCORE") == ns
+
+
+# --- the checkers fail on wrong answers ----------------------------------------------------------
+
+def test_the_outsider_board_checks_fail_on_a_wrong_answer() -> None:
+    """Fed a wrong Neuberg factor, a wrong datum and a wrong vulnerability, the checks see it."""
+    lines = [o.OLine(1, 1, "played", 420, 420), o.OLine(2, 2, "played", 450, 450),
+             o.OLine(3, 3, "played", 170, 170)]
+    right = o.score_board(lines, 4, "mp")
+    assert right[1] == (Fraction(17, 3), Fraction(1, 3))  # docs/scoring.md §4's factoring, 3 of 4
+    assert o.score_board(lines, 3, "mp") != right  # the due count matters
+    # Butler, three results, nothing dropped: 1040 / 3 = 346.67 -> datum 350; 420 - 350 = 70 -> 2 IMPs
+    assert o.score_board(lines, 4, "butler")[0] == (Fraction(2), Fraction(-2))
+    with pytest.raises(AssertionError):
+        check_board("mp", 1, 4, [o.OLine(1, 1, "assigned", 420, 420)],
+                    [Line(1, ns_pair(1), ew_pair(1), Assigned(450))])
+    assert o.vul_of(17) == "None" and o.vul_of(20) == "All" and o.dealer_of(20) == "W"
