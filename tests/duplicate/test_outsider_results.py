@@ -219,6 +219,7 @@ def adjusted_session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, obje
     outcomes = session.submit(adjust)
     assert all(o.taken for o in outcomes), [o.why for o in outcomes]
     files = {"pbn": export(session, "pbn").decode("utf-8"), "usebio": export(session, "usebio").decode("utf-8"),
+             "html": export(session, "html").decode("utf-8"),
              "movement": movement, "opponents": opponents, "session": session}
     yield files
     session.close()
@@ -237,6 +238,17 @@ def test_a_split_assigned_score_shows_both_sides_scores_in_the_pbn(adjusted_sess
     (split,) = [r for r in rows if r["PairId_NS"] == "3"]
     assert split["Score_NS"] == "420"
     assert split["Score_EW"] == "-140"  # East-West's own score: North-South's view +140
+
+
+def test_the_results_page_shows_both_scores_of_a_split_line(adjusted_session: dict) -> None:
+    """The printable page is a traveller too: a split line shows North-South's and East-West's
+    assigned scores (North-South's view, as `cardtable duplicate show` writes it: 420/140)."""
+    import re
+    page = adjusted_session["html"]
+    board5 = page[page.index("Board 5:"):page.index("Board 6:")]
+    rows = [re.sub(r"<[^>]+>", " ", r) for r in re.findall(r"<tr>.*?</tr>", board5, re.S)]
+    (split,) = [r for r in rows if "split" in r]
+    assert "420/140" in split.split()
 
 
 def outsider_lines(rows: list[dict[str, str]]) -> list[o.OLine]:
