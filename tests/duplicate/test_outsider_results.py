@@ -379,3 +379,32 @@ def test_the_outsider_board_checks_fail_on_a_wrong_answer() -> None:
         check_board("mp", 1, 4, [o.OLine(1, 1, "assigned", 420, 420)],
                     [Line(1, ns_pair(1), ew_pair(1), Assigned(450))])
     assert o.vul_of(17) == "None" and o.vul_of(20) == "All" and o.dealer_of(20) == "W"
+
+
+# --- DB-2, DB-77, the IMP table: every case -----------------------------------------------------
+
+def test_every_boards_dealer_and_vulnerability() -> None:
+    from laws.duplicate.boards import dealer, vulnerability
+    for n in range(1, 129):
+        assert (dealer(n).value, vulnerability(n).value) == (o.dealer_of(n), o.vul_of(n)), n
+
+
+def test_every_contract_result_and_vulnerability_scores_as_db77() -> None:
+    """All 35 contracts × 3 doublings × 14 trick counts × 4 declarers × the 16 vulnerabilities."""
+    from laws.duplicate.boards import vulnerability
+    from laws.scoring import board_score
+    for board in range(1, 17):
+        for contract in CONTRACTS:
+            for declarer in "NESW":
+                for tricks in range(14):
+                    got = board_score(parse_contract(contract), Seat(declarer), tricks, vulnerability(board))
+                    assert got == o.ns_score(contract, declarer, tricks, board), (board, contract, declarer, tricks)
+    assert board_score(None, None, 0, vulnerability(1)) == 0  # a passed-out board
+
+
+def test_the_imp_table_at_every_difference() -> None:
+    from laws.scoring import imps
+    for diff in range(-5000, 5001, 10):
+        assert imps(diff) == o.imps(diff), diff
+    with pytest.raises(AssertionError):  # the outsider's table fails a wrong answer
+        assert o.imps(4000) == 23
