@@ -48,7 +48,7 @@ def _header(cols: Sequence[tuple[str, int, str]]) -> str:
 def _row(cells: Sequence[str], cols: Sequence[tuple[str, int, str]]) -> str:
     out = []
     for cell, (_n, w, a) in zip(cells, cols):
-        text = cell if cell and " " not in cell else (_q(cell) if cell else "-")
+        text = (_q(cell) if " " in cell or '"' in cell else cell) if cell else "-"
         out.append(text.rjust(w) if a == "R" else text.ljust(w))
     return " ".join(out).rstrip()
 

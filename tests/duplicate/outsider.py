@@ -68,7 +68,8 @@ def read_pbn(text: str) -> list[Game]:
 
 
 def tokens(line: str) -> list[str]:
-    return [a or b for a, b in re.findall(r'"([^"]*)"|(\S+)', line)]
+    """A table row's values: quoted strings (with PBN's \\" and \\\\ escapes kept) or bare tokens."""
+    return [a or b for a, b in re.findall(r'"((?:[^"\\]|\\.)*)"|(\S+)', line)]
 
 
 def table_rows(game: Game, tag: str) -> list[dict[str, str]]:

@@ -408,3 +408,27 @@ def test_the_imp_table_at_every_difference() -> None:
         assert imps(diff) == o.imps(diff), diff
     with pytest.raises(AssertionError):  # the outsider's table fails a wrong answer
         assert o.imps(4000) == 23
+
+
+def test_a_name_with_a_quote_is_one_pbn_value(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """PBN 2.1 tokens: a table cell with a quote must be a quoted string with the quote escaped, or a
+    reader splits the row wrongly (a pair with one player named, the name without a space)."""
+    import dataclasses
+
+    from firmware_host.duplicate.results import export
+    from firmware_host.duplicate.session import Session
+    from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
+
+    setup = make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2}, seed=3)
+    names = dict(setup.names)
+    names["1 NS"] = ('Jo"e', "")
+    setup = dataclasses.replace(setup, names=names)
+    session = Session.create(tmp_path / "s", setup, analyse=False)
+    try:
+        assert all(o.taken for o in session.submit(rounds_called(setup) + all_results(setup, seed=4)))
+        pbn = export(session, "pbn").decode("utf-8")
+    finally:
+        session.close()
+    first = next(g for g in o.read_pbn(pbn) if "TotalScoreTable" in g.tags)
+    rows = {(r["Direction"], r["PairId"]): r for r in o.table_rows(first, "TotalScoreTable")}
+    assert rows[("N-S", "1")]["Names"] == 'Jo\\"e'  # the escaped quote, inside one quoted value
