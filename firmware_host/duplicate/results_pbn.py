@@ -59,6 +59,14 @@ def pair_id(label: str) -> str:
     return label.split()[0]
 
 
+def seat_pair_id(label: str, seat: str) -> str:
+    """A traveller's PairId for the pair sitting ``seat`` (``NS`` or ``EW``): its number, with its home
+    direction after it when it sits the other way (an arrow-switched round: pair 3 EW at North-South
+    is ``3EW``), since a Mitchell's 3 NS and 3 EW are two pairs."""
+    parts = label.split()
+    return parts[0] + parts[1] if len(parts) > 1 and parts[1] != seat else parts[0]
+
+
 def card_pbn(code: str) -> str:
     """Our ``AS`` as PBN's ``SA`` (suit, then rank)."""
     return code[1] + code[0] if code else ""
@@ -139,7 +147,8 @@ def _traveller(data: ExportData, board: ScoredBoard) -> list[str]:
         e = data.entry(board.number, ln.ns.label, ln.ew.label)
         ns, ew = _score_cells(ln)
         contract = ln.contract if ln.contract else ("A" + "/".join(e.adjusted) if e and e.kind == "artificial" else "-")
-        cells = [str(e.table) if e else "-", str(e.round) if e else "-", pair_id(ln.ns.label), pair_id(ln.ew.label),
+        cells = [str(e.table) if e else "-", str(e.round) if e else "-", seat_pair_id(ln.ns.label, "NS"),
+                 seat_pair_id(ln.ew.label, "EW"),
                  contract or "-", ln.declarer or "-", "-" if ln.tricks is None or not ln.declarer else str(ln.tricks),
                  card_pbn(ln.lead or "") or "-", ns, ew, present(ln.ns_points), present(ln.ew_points)]
         if not data.setup.method.at_imps:

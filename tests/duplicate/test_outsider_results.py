@@ -292,7 +292,15 @@ def test_an_assigned_score_with_a_null_east_west_value_is_unsplit(adjusted_sessi
     assert out.taken, out.why
 
 
-def file_ranking(pbn: str) -> dict[tuple[str, str], tuple[str, str, str, int]]:
+def home(pid: str, seat: str) -> tuple[str, str]:
+    """A traveller's PairId as (home direction, number): "3" in PairId_NS is 3 NS; "3EW" in PairId_NS
+    is pair 3 EW sitting North-South (an arrow-switched round, docs/session.md)."""
+    if pid.endswith(("NS", "EW")):
+        return pid[-2:], pid[:-2]
+    return seat, pid
+
+
+def file_ranking(pbn: str, one_field: bool = False) -> dict[tuple[str, str], tuple[str, str, str, int]]:
     """(direction, pair) -> (place, total, percentage, boards), from the travellers alone."""
     from collections import defaultdict
     games = [g for g in o.read_pbn(pbn) if "Table" not in g.tags]
@@ -304,13 +312,14 @@ def file_ranking(pbn: str) -> dict[tuple[str, str], tuple[str, str, str, int]]:
         unsplit = [r for r in rows if r["Score_NS"] == "-" or r["Score_EW"] in ("-", "0")]
         top = Fraction(unsplit[0]["MP_NS"]) + Fraction(unsplit[0]["MP_EW"])
         for r in rows:
-            for side, pid, mp in (("NS", r["PairId_NS"], r["MP_NS"]), ("EW", r["PairId_EW"], r["MP_EW"])):
-                total[(side, pid)] += Fraction(mp)  # two decimals each: exact enough for the check below
-                tops[(side, pid)] += top
-                boards[(side, pid)] += 1
+            for seat, pid, mp in (("NS", r["PairId_NS"], r["MP_NS"]), ("EW", r["PairId_EW"], r["MP_EW"])):
+                key = home(pid, seat)
+                total[key] += Fraction(mp)  # two decimals each: exact enough for the check below
+                tops[key] += top
+                boards[key] += 1
     out = {}
-    for side in ("NS", "EW"):
-        keys = [k for k in total if k[0] == side]
+    for side in (("NS", "EW"),) if one_field else (("NS",), ("EW",)):
+        keys = [k for k in total if k[0] in side]
         pct = {k: total[k] / tops[k] * 100 for k in keys}
         place = o.places(pct)  # type: ignore[arg-type]
         for k in keys:
@@ -432,3 +441,29 @@ def test_a_name_with_a_quote_is_one_pbn_value(tmp_path) -> None:  # type: ignore
     first = next(g for g in o.read_pbn(pbn) if "TotalScoreTable" in g.tags)
     rows = {(r["Direction"], r["PairId"]): r for r in o.table_rows(first, "TotalScoreTable")}
     assert rows[("N-S", "1")]["Names"] == 'Jo\\"e'  # the escaped quote, inside one quoted value
+
+
+def test_an_arrow_switched_round_says_which_pair_sat_where(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A 5-table Mitchell arrow-switched in round 5 (one field): pair 2 NS sits East-West against
+    pair 3 EW at table 2. Mitchell numbers repeat across directions (3 NS and 3 EW are two pairs), so
+    the traveller must say it is 3 EW sitting North-South, or the ranking cannot be recomputed."""
+    from firmware_host.duplicate.results import export
+    from firmware_host.duplicate.session import Session
+    from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
+
+    setup = make_setup({"kind": "mitchell", "tables": 5, "boards_per_round": 2, "arrow_switch_rounds": [5]},
+                       seed=3)
+    session = Session.create(tmp_path / "s", setup, analyse=False)
+    try:
+        assert all(o.taken for o in session.submit(rounds_called(setup) + all_results(setup, seed=4)))
+        pbn = export(session, "pbn").decode("utf-8")
+    finally:
+        session.close()
+    row = next(r for r in traveller(pbn, 1) if r["Round"] == "5" and r["Table"] == "2")
+    assert (row["PairId_NS"], row["PairId_EW"]) == ("3EW", "2NS")
+    assert next(r for r in traveller(pbn, 1) if r["Round"] == "1")["PairId_NS"] == "1"  # at home: plain
+    first = next(g for g in o.read_pbn(pbn) if "TotalScoreTable" in g.tags)
+    got = {({"N-S": "NS", "E-W": "EW"}[r["Direction"]], r["PairId"]):
+           (r["Rank"], r["TotalScoreMP"], r["TotalPercentage"], int(r["NrBoards"]))
+           for r in o.table_rows(first, "TotalScoreTable")}
+    assert_close(got, file_ranking(pbn, one_field=True))
