@@ -8,6 +8,7 @@ its documented commands. Each check is also fed a wrong answer and seen to fail.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
@@ -187,7 +188,11 @@ def check_session(method: str, boards: list[int], due: int, lines: list[Line], o
 # --- the exports of a session with adjusted scores, a fouled board and a missing result -----------
 
 @pytest.fixture(scope="module")
-def adjusted_session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+def adjusted_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, object]]:
+    yield from build_adjusted(tmp_path_factory, Method.MATCHPOINTS)
+
+
+def build_adjusted(tmp_path_factory: pytest.TempPathFactory, method: Method) -> Iterator[dict[str, object]]:
     """A 5-table Mitchell (2 boards a round, 5 due on each board): board 3 misboarded from round 3
     (two groups), board 1 a result short (Neuberg), board 2 an artificial 60/40, board 4 an assigned
     +420, board 5 a split assigned +420 / +140."""
@@ -196,7 +201,7 @@ def adjusted_session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, obje
     from firmware_host.duplicate.spec import build_movement
     from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
 
-    setup = make_setup({"kind": "mitchell", "tables": 5, "boards_per_round": 2}, seed=3)
+    setup = make_setup({"kind": "mitchell", "tables": 5, "boards_per_round": 2}, seed=3, method=method)
     movement = build_movement(setup.movement)
     folder = tmp_path_factory.mktemp("adjusted") / "session"
     session = Session.create(folder, setup, analyse=False)
@@ -467,3 +472,22 @@ def test_an_arrow_switched_round_says_which_pair_sat_where(tmp_path) -> None:  #
            (r["Rank"], r["TotalScoreMP"], r["TotalPercentage"], int(r["NrBoards"]))
            for r in o.table_rows(first, "TotalScoreTable")}
     assert_close(got, file_ranking(pbn, one_field=True))
+
+
+@pytest.mark.parametrize("method", ["mp-half", "butler", "cross"])
+def test_every_traveller_recomputes_at_every_method(tmp_path_factory: pytest.TempPathFactory, method: str) -> None:
+    """The same session at the ½-point scale, Butler and cross-IMPs: the artificial 60/40 is +3/-3
+    IMPs, the small and the factored groups and the assigned scores as docs/scoring.md says, every
+    figure of every traveller recomputed from the PBN alone."""
+    built = build_adjusted(tmp_path_factory, METHODS[method])
+    files = next(built)
+    try:
+        for board in range(1, 11):
+            rows = traveller(files["pbn"], board)  # type: ignore[arg-type]
+            due = files["movement"].due(board)  # type: ignore[attr-defined]
+            col = "MP" if method == "mp-half" else "IMP"
+            got = [(r[f"{col}_NS"], r[f"{col}_EW"]) for r in rows]
+            want = [(o.fmt(a), o.fmt(b)) for a, b in o.score_board(outsider_lines(rows), due, method)]
+            assert got == want, board
+    finally:
+        next(built, None)
