@@ -491,3 +491,33 @@ def test_every_traveller_recomputes_at_every_method(tmp_path_factory: pytest.Tem
             assert got == want, board
     finally:
         next(built, None)
+
+
+# --- hand records: a results file is a hand record too --------------------------------------------
+
+def test_a_results_pbn_reads_back_as_the_hand_records(adjusted_session: dict) -> None:
+    """Issue 23: hand records come from PBN files 'as scorers write them'; a scorer's results file has
+    a game per table played, the same board again with the same deal. Ours must read back as the
+    session's boards (and round-trip through BRI and DUP)."""
+    from firmware_host.duplicate.duplimate import read_bri, read_dup, write_bri, write_dup
+    from firmware_host.duplicate.pbnfile import read_pbn
+
+    boards = read_pbn(adjusted_session["pbn"], "results.pbn")
+    setup_boards = adjusted_session["session"].setup.boards
+    assert [(b.number, b.deal) for b in boards] == [(b.number, b.deal) for b in setup_boards]
+    assert [b.deal for b in read_bri(write_bri(boards), "x.bri")] == [b.deal for b in boards]
+    assert [b.deal for b in read_dup(write_dup(boards), "x.dup")] == [b.deal for b in boards]
+
+
+def test_a_board_repeated_with_another_deal_is_still_refused(adjusted_session: dict) -> None:
+    from firmware_host.duplicate.errors import HandRecordError
+    from firmware_host.duplicate.pbnfile import read_pbn
+
+    games = adjusted_session["pbn"].split("\r\n\r\n")
+    played = next(i for i, g in enumerate(games) if '[Board "1"]' in g and "[Table " in g)
+    deal = o.TAG.match(next(ln for ln in games[played].split("\r\n") if ln.startswith("[Deal "))).group(2)
+    hands = deal[2:].split()
+    swapped = deal[:2] + " ".join([hands[1], hands[0], *hands[2:]])
+    games[played] = games[played].replace(deal, swapped)
+    with pytest.raises(HandRecordError, match=r"board 1 appears twice with different deals"):
+        read_pbn("\r\n\r\n".join(games), "results.pbn")
