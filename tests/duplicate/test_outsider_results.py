@@ -521,3 +521,22 @@ def test_a_board_repeated_with_another_deal_is_still_refused(adjusted_session: d
     games[played] = games[played].replace(deal, swapped)
     with pytest.raises(HandRecordError, match=r"board 1 appears twice with different deals"):
         read_pbn("\r\n\r\n".join(games), "results.pbn")
+
+
+def test_hand_records_numbered_from_17_are_refused_in_plain_words(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A movement plays boards from 1 (docs/movements.md, board groups); a BRI read from board 17 on
+    lacks boards 1-10, and the message says so in plain words (it said 'no board 1-10')."""
+    import subprocess
+    import sys
+
+    from firmware_host.duplicate.duplimate import write_bri
+    from firmware_host.duplicate.newdeals import new_boards
+
+    bri = tmp_path / "h.bri"
+    bri.write_bytes(write_bri(new_boards(10, 1)))
+    run = subprocess.run([sys.executable, "-m", "firmware_host.cli", "duplicate", "open", "--dir", str(tmp_path / "s"),
+                          "--hand-records", str(bri), "--first", "17", "--pairs", "10", "--movement", "mitchell",
+                          "--boards-per-round", "2", "--date", "2025-11-30"], capture_output=True, text=True)
+    assert run.returncode == 2
+    assert "the hand records have no boards 1-10" in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr
