@@ -305,8 +305,10 @@ def home(pid: str, seat: str) -> tuple[str, str]:
     return seat, pid
 
 
-def file_ranking(pbn: str, one_field: bool = False) -> dict[tuple[str, str], tuple[str, str, str, int]]:
-    """(direction, pair) -> (place, total, percentage, boards), from the travellers alone."""
+def file_ranking(pbn: str, one_field: bool = False, howell: bool = False
+                 ) -> dict[tuple[str, str], tuple[str, str, str, int]]:
+    """(direction, pair) -> (place, total, percentage, boards), from the travellers alone (a Howell's
+    pairs have no direction: "-")."""
     from collections import defaultdict
     games = [g for g in o.read_pbn(pbn) if "Table" not in g.tags]
     total: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
@@ -318,12 +320,12 @@ def file_ranking(pbn: str, one_field: bool = False) -> dict[tuple[str, str], tup
         top = Fraction(unsplit[0]["MP_NS"]) + Fraction(unsplit[0]["MP_EW"])
         for r in rows:
             for seat, pid, mp in (("NS", r["PairId_NS"], r["MP_NS"]), ("EW", r["PairId_EW"], r["MP_EW"])):
-                key = home(pid, seat)
+                key = ("-", pid) if howell else home(pid, seat)
                 total[key] += Fraction(mp)  # two decimals each: exact enough for the check below
                 tops[key] += top
                 boards[key] += 1
     out = {}
-    for side in (("NS", "EW"),) if one_field else (("NS",), ("EW",)):
+    for side in (("NS", "EW", "-"),) if one_field or howell else (("NS",), ("EW",)):
         keys = [k for k in total if k[0] in side]
         pct = {k: total[k] / tops[k] * 100 for k in keys}
         place = o.places(pct)  # type: ignore[arg-type]
@@ -540,3 +542,28 @@ def test_hand_records_numbered_from_17_are_refused_in_plain_words(tmp_path) -> N
     assert run.returncode == 2
     assert "the hand records have no boards 1-10" in run.stderr, run.stderr
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("spec", [{"kind": "howell", "tables": 4, "boards_per_round": 2},
+                                  {"kind": "barometer", "tables": 3, "boards_per_round": 1},
+                                  {"kind": "mitchell", "tables": 5, "boards_per_round": 2, "half_table": True}])
+def test_other_movements_rank_from_the_travellers(tmp_path, spec) -> None:  # type: ignore[no-untyped-def]
+    """A Howell (one field, pairs numbered 1 to 2n, no direction), a barometer and a half-table
+    Mitchell (a pair sits out each round): the ranking recomputed from the PBN's travellers."""
+    from firmware_host.duplicate.results import export
+    from firmware_host.duplicate.session import Session
+    from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
+
+    setup = make_setup(spec, seed=5)
+    session = Session.create(tmp_path / "s", setup, analyse=False)
+    try:
+        assert all(o.taken for o in session.submit(rounds_called(setup) + all_results(setup, seed=6)))
+        pbn = export(session, "pbn").decode("utf-8")
+    finally:
+        session.close()
+    howell = spec["kind"] == "howell"
+    first = next(g for g in o.read_pbn(pbn) if "TotalScoreTable" in g.tags)
+    got = {({"N-S": "NS", "E-W": "EW"}.get(r["Direction"], "-"), r["PairId"]):
+           (r["Rank"], r["TotalScoreMP"], r["TotalPercentage"], int(r["NrBoards"]))
+           for r in o.table_rows(first, "TotalScoreTable")}
+    assert_close(got, file_ranking(pbn, howell=howell))
