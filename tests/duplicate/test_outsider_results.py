@@ -567,3 +567,38 @@ def test_other_movements_rank_from_the_travellers(tmp_path, spec) -> None:  # ty
            (r["Rank"], r["TotalScoreMP"], r["TotalPercentage"], int(r["NrBoards"]))
            for r in o.table_rows(first, "TotalScoreTable")}
     assert_close(got, file_ranking(pbn, howell=howell))
+
+
+def test_the_directors_regroup_and_correction_reach_the_pbn(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """docs/session.md: `regroup` puts a line in another group, `correct` changes a result; the
+    traveller then shows the group and the corrected score, and its figures follow from the file."""
+    from firmware_host.duplicate.results import export
+    from firmware_host.duplicate.session import Session
+    from firmware_host.duplicate.spec import build_movement
+    from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
+
+    setup = make_setup({"kind": "mitchell", "tables": 5, "boards_per_round": 2}, seed=3)
+    movement = build_movement(setup.movement)
+    session = Session.create(tmp_path / "s", setup, analyse=False)
+    try:
+        results = all_results(setup, seed=4)
+        assert all(o.taken for o in session.submit(rounds_called(setup) + results))
+        b1 = [r for r in results if r["board"] == 1]
+        key = lambda r: f"1/{r['ns']}/{r['ew']}"  # noqa: E731
+        records = [{"type": "regroup", "key": key(b1[0]), "group": "B"},
+                   {"type": "regroup", "key": key(b1[1]), "group": "B"},
+                   {"type": "regroup", "key": key(b1[2]), "group": "B"},
+                   {"type": "correct", "key": key(b1[3]), "contract": "7NT", "declarer": "N", "tricks": 13,
+                    "by": "td", "why": "typed wrong"}]
+        outcomes = session.submit(records)
+        assert all(o.taken for o in outcomes), [o.why for o in outcomes]
+        pbn = export(session, "pbn").decode("utf-8")
+    finally:
+        session.close()
+    rows = traveller(pbn, 1)
+    assert sorted(r["Group"] for r in rows) == ["A", "A", "B", "B", "B"]
+    corrected = next(r for r in rows if r["PairId_NS"] == b1[3]["ns"].split()[0])
+    assert (corrected["Contract"], corrected["Score_NS"]) == ("7NT", "1520")
+    got = [(r["MP_NS"], r["MP_EW"]) for r in rows]
+    want = [(o.fmt(a), o.fmt(b)) for a, b in o.score_board(outsider_lines(rows), movement.due(1), "mp")]
+    assert got == want
