@@ -6,12 +6,13 @@ are multiples of 10, so differences are too; should one not be, it gets the IMPs
 whose lower edge it reaches (15 -> 0, 45 -> 1).
 
 **Butler.** Each board has a *datum*: the mean of its North-South scores after dropping the highest
-and the lowest, rounded to the nearest 10. When they are dropped is a regulation, and practice differs
-(ACBLscore by default drops 5 % at each end; the Sydney Bridge Centre's description of its Butler
-drops 10 %; the EBU White Book's worked example of a short board, as quoted in the EBU forum thread
-"XIMP Scoring with Fouled Boards", ignores one top and one bottom):
-we drop **one at each end when the board has at least five results**, and none with four or fewer, so
-that the mean always rests on at least three scores; a caller may pass another count (``drop``). A mean
+and the lowest, rounded to the nearest 10. As LAWS.md's ``DB-78`` says, we drop **one at each end**
+whenever that leaves a score to average: from three results up (the datum of three is the middle one);
+a board of one or two results keeps them all. How many are dropped is a regulation elsewhere and
+practice differs (ACBLscore by default drops 5 % at each end; the Sydney Bridge Centre's description of
+its Butler drops 10 %; the EBU White Book's worked example of a short board, as quoted in the EBU forum
+thread "XIMP Scoring with Fouled Boards", ignores one top and one bottom), so a caller may pass another
+count (``drop``). A mean
 that ends exactly in 5 rounds to the even ten (425 -> 420, 435 -> 440, -425 -> -420), the rule the
 ACBLscore manual gives for its computed datum; this is symmetric for negatives. Each North-South
 result then gets ``imps(score - datum)`` and East-West the negative. The datum is not factored when
@@ -57,7 +58,7 @@ CLAUSE = "DB-78"
 # The lower edge of each IMP range of LAWS.md's table: a difference reaching the k-th edge is worth k IMPs.
 IMP_EDGES = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750,
              2000, 2250, 2500, 3000, 3500, 4000)
-BUTLER_DROP_FROM = 5          # drop the highest and the lowest from this many results up
+BUTLER_DROP_FROM = 3          # drop the highest and the lowest from this many results up (DB-78)
 ARTIFICIAL_IMPS = {AVERAGE_PLUS: 3, AVERAGE: 0, AVERAGE_MINUS: -3}
 
 
@@ -95,7 +96,7 @@ def artificial_imps(percent: Fraction | int) -> int:
 
 
 def butler_drop(results: int) -> int:
-    """How many scores the datum drops at each end by default: one from five results up, else none."""
+    """How many scores the datum drops at each end by default: one from three results up, else none."""
     return 1 if results >= BUTLER_DROP_FROM else 0
 
 

@@ -282,7 +282,7 @@ def score_board(lines: list[OLine], due: int, method: str) -> list[tuple[Fractio
             elif method == "butler":
                 def datum(vals: list[int]) -> int:
                     s = sorted(vals)
-                    if len(s) >= 5:
+                    if len(s) >= 3:  # LAWS.md DB-78: the highest and the lowest dropped
                         s = s[1:-1]
                     return round_datum(Fraction(sum(s), len(s)))
                 out[i] = (Fraction(imps(nsv[k] - datum(nsv))), Fraction(-imps(ewv[k] - datum(ewv))))

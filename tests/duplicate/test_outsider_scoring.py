@@ -193,8 +193,9 @@ def test_the_outsider_board_checks_fail_on_a_wrong_answer() -> None:
     right = o.score_board(lines, 4, "mp")
     assert right[1] == (Fraction(17, 3), Fraction(1, 3))  # docs/scoring.md §4's factoring, 3 of 4
     assert o.score_board(lines, 3, "mp") != right  # the due count matters
-    # Butler, three results, nothing dropped: 1040 / 3 = 346.67 -> datum 350; 420 - 350 = 70 -> 2 IMPs
-    assert o.score_board(lines, 4, "butler")[0] == (Fraction(2), Fraction(-2))
+    # Butler, three results, 450 and 170 dropped: datum 420; 420 - 420 = 0 IMPs, 450 - 420 = 30 -> 1
+    assert o.score_board(lines, 4, "butler")[0] == (Fraction(0), Fraction(0))
+    assert o.score_board(lines, 4, "butler")[1] == (Fraction(1), Fraction(-1))
     with pytest.raises(AssertionError):
         check_board("mp", 1, 4, [o.OLine(1, 1, "assigned", 420, 420)],
                     [Line(1, ns_pair(1), ew_pair(1), Assigned(450))])

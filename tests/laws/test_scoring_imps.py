@@ -66,12 +66,15 @@ def test_DB_78_butler_golden_bbo_forum_example() -> None:
     assert by_score == {980: 10, 480: -1, 450: -2, -50: -11}
 
 
-def test_DB_78_butler_default_drops_one_each_end_from_five_results() -> None:
-    # The same board with our default rule: 980 and -50 dropped, (11320 - 980 + 50) / 20 = 519.5 -> 520.
-    assert butler_drop(22) == 1 and butler_drop(5) == 1 and butler_drop(4) == 0
+def test_DB_78_butler_default_drops_one_each_end_from_three_results() -> None:
+    # The same board with DB-78's rule: 980 and -50 dropped, (11320 - 980 + 50) / 20 = 519.5 -> 520.
+    assert butler_drop(22) == 1 and butler_drop(3) == 1 and butler_drop(2) == 0 and butler_drop(1) == 0
     assert butler_datum(BBO_BOARD) == 520
-    assert butler_datum([100, 200, 300, 400]) == 250            # four results: nothing dropped
+    assert butler_datum([100, 200, 300, 400]) == 250            # four: (200 + 300) / 2
+    assert butler_datum([100, 200, 900, 400]) == 300            # four: 100 and 900 go, (200 + 400) / 2
     assert butler_datum([-2000, 100, 200, 300, 5000]) == 200    # five: the extremes go
+    assert butler_datum([-600, 420, 1430]) == 420               # three: the middle one
+    assert butler_datum([420, 450]) == 440                      # two: nothing can go, 435 -> 440
 
 
 def test_DB_78_datum_rounds_halves_to_the_even_ten() -> None:
@@ -140,13 +143,13 @@ def test_DB_78_butler_board_with_adjustment_and_split_score() -> None:
     entries = [Entry.real(420), Entry.real(450), Entry.real(170), Entry.adjusted(60, 40),
                Entry.split(420, -50)]
     board = imp_board(entries, due=5, method=ImpMethod.BUTLER)
-    # North-South column 420, 450, 170, 420 (four: nothing dropped): 1460 / 4 = 365 -> 360 (half to even).
-    # East-West column 420, 450, 170, -50: 990 / 4 = 247.5 -> 250.
-    assert [(d.ns, d.ew) for d in board.datums] == [(360, 250)]
+    # North-South column 420, 450, 170, 420 (450 and 170 dropped): 840 / 2 = 420.
+    # East-West column 420, 450, 170, -50 (450 and -50 dropped): 590 / 2 = 295 -> 300 (half to even).
+    assert [(d.ns, d.ew) for d in board.datums] == [(420, 300)]
     ns = [p.ns for p in board.points]
     ew = [p.ew for p in board.points]
-    assert ns == [2, 3, -5, 3, 2]        # +60, +90, -190 against 360; the artificial 60 % is +3
-    assert ew == [-5, -5, 2, -3, 7]      # 170, 200, -80, -300 against 250, turned to East-West's view
+    assert ns == [0, 1, -6, 3, 0]        # 0, +30, -250 against 420; the artificial 60 % is +3
+    assert ew == [-3, -4, 4, -3, 8]      # 120, 150, -130, -350 against 300, turned to East-West's view
     assert board.points[3].kind is Kind.ARTIFICIAL
 
 
