@@ -287,10 +287,10 @@ def score_board(lines: list[OLine], due: int, method: str) -> list[tuple[Fractio
                     return round_datum(Fraction(sum(s), len(s)))
                 out[i] = (Fraction(imps(nsv[k] - datum(nsv))), Fraction(-imps(ewv[k] - datum(ewv))))
             else:
-                if due <= 1:
+                if n <= 1:
                     out[i] = (Fraction(0), Fraction(0))
                     continue
-                f = Fraction(due, n * (due - 1))
+                f = Fraction(1, n - 1)  # LAWS.md DB-78: over the number of comparisons
                 sn = sum(imps(nsv[k] - o) for j, o in enumerate(nsv) if j != k)
                 se = sum(imps(o - ewv[k]) for j, o in enumerate(ewv) if j != k)
                 out[i] = (sn * f, se * f)

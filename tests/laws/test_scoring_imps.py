@@ -113,14 +113,13 @@ def test_DB_78_cross_imps_golden_pjms_overtrick_example() -> None:
     assert cross_imps(board) == (Fraction(-1, 4),) * 3 + (Fraction(1),) + (Fraction(-1, 4),)
 
 
-def test_DB_78_cross_imps_scaled_for_missing_results() -> None:
-    # EBU forum, "XIMP Scoring with Fouled Boards": with 8 results of 10 due, the sum is scaled by 10/8
-    # and divided by the 9 comparisons of a full board.
+def test_DB_78_cross_imps_divide_by_the_comparisons_made() -> None:
+    # DB-78: eight results (of ten due, say): each is compared with the seven others and divided by 7.
     board = [600, 600, 600, 630, 600, 600, 600, 600]
-    assert cross_imps(board, due=10)[3] == Fraction(7) * Fraction(10, 8) / 9
-    assert cross_imps([420], due=1) == (0,)
-    with pytest.raises(ValueError, match="only 2 due"):
-        cross_imps([1, 2, 3], due=2)
+    assert cross_imps(board)[3] == Fraction(7, 7) and cross_imps(board)[0] == Fraction(-1, 7)
+    entries = [Entry.real(s) for s in board]
+    assert imp_board(entries, due=10, method=ImpMethod.CROSS).points[3].ns == 1  # the due count does not scale it
+    assert cross_imps([420]) == (0,) and cross_imps([]) == ()
 
 
 @settings(max_examples=200, deadline=None)
@@ -163,7 +162,7 @@ def test_DB_87_fouled_board_at_imps_groups_apart_and_small_group_average_plus() 
     assert [p.kind for p in board.points[7:9]] == [Kind.SMALL_GROUP] * 2
     assert all(p.ns == 3 and p.ew == 3 for p in board.points[7:9])
     sums = cross_imp_sums([620, 620, 170, 650, 620, -100, 620])
-    assert [p.ns for p in board.points[:7]] == [s * Fraction(10, 7 * 9) for s in sums]
+    assert [p.ns for p in board.points[:7]] == [s * Fraction(1, 6) for s in sums]  # group A: 6 comparisons
     assert board.points[9].ns == 0 and board.points[9].ew == 0
 
 
