@@ -199,7 +199,8 @@ def register(reg: Registry) -> None:
         if penalty:
             return bh.rule(c.id, f"{bh.DUP}, law 62", Remedy.PENALTY, f"{text}, which is a penalty card.",
                            seat=e.seat, extra={"penalty_card": r.card.code, "card": e.card.code, "trick": r.trick})
-        return bh.rule(c.id, f"{bh.DUP}, law 62", Remedy.DEAL_STANDS, f"{text}; play goes on.", seat=e.seat,
+        after = "the hand is scored" if play.ended else "play goes on"     # a twelfth-trick revoke, play over
+        return bh.rule(c.id, f"{bh.DUP}, law 62", Remedy.DEAL_STANDS, f"{text}; {after}.", seat=e.seat,
                        extra={"card": e.card.code, "trick": r.trick})
 
     @reg.clause("BP-63", "revoke established (Duplicate Bridge law 63)", "card_played", "accept", "claim",

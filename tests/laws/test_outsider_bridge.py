@@ -1,0 +1,204 @@
+"""Bridge as played, checked the way an outsider checks it: whole deals written as docs/events.md lines
+(a draw, a shuffle and cut, the 52 cards the shoe read, the calls, the cards) and run through
+`cardtable replay --format json`, the documented entry point. What each ruling must say comes from
+LAWS.md (`BP-`, the rubber scoring paragraph) and docs/events.md's tables; the tricks are counted here by
+a trick-taking loop of this file's own (follow suit, highest trump else highest of the suit led), never by
+the engine."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.cli import main
+
+RANKS = "23456789TJQKA"
+LEFT = {"N": "E", "E": "S", "S": "W", "W": "N"}
+# The PBN 2.1 standard's example deal (as docs/events.md's bridge examples use it), hands in the order
+# spades, hearts, diamonds, clubs.
+PBN = {"N": "- 63 AKQ987 A9732", "E": "A8654 KQ5 T QJT6", "S": "J973 J98742 3 K4", "W": "KQT2 AT J6542 85"}
+# North holds four spade honours (A K Q J): 100 for honours in a spade contract (LAWS.md, rubber scoring).
+HONOURS = {"N": "AKQJ2 AK2 AK2 A2", "E": "T98 QJT9 QJT KQJ", "S": "765 876 987 T987", "W": "43 543 6543 6543"}
+AUCTION = "1D pass 1H pass 2C pass 4H pass pass pass"
+Ev = dict[str, Any]
+
+
+def cards(hand: str) -> list[str]:
+    return [r + s for s, grp in zip("SHDC", hand.split()) if grp != "-" for r in grp]
+
+
+def deal(hands: dict[str, str], dealer: str = "N") -> list[Ev]:
+    partner, rho = {"N": "S", "E": "W", "S": "N", "W": "E"}, {"N": "W", "E": "N", "S": "E", "W": "S"}
+    held = {s: cards(h) for s, h in hands.items()}
+    order = [LEFT[dealer], LEFT[LEFT[dealer]], LEFT[LEFT[LEFT[dealer]]], dealer]
+    return [{"type": "shuffle", "seat": partner[dealer]},
+            {"type": "cut", "seat": rho[dealer], "top": 26, "bottom": 26},
+            {"type": "deal_start", "dealer": dealer, "pack": "red"},
+            *({"type": "card_dealt", "seat": order[i % 4], "card": held[order[i % 4]][i // 4]} for i in range(52)),
+            {"type": "deal_end"}]
+
+
+def table(hands: dict[str, str] = PBN) -> list[Ev]:
+    return [{"type": "game", "game": "contract-bridge"},
+            {"type": "draw", "cuts": [["Ann", "AS"], ["Bob", "KH"], ["Cy", "7D"], ["Di", "2C"]],
+             "seats": {"Ann": "N", "Bob": "S", "Cy": "E", "Di": "W"}}, *deal(hands)]
+
+
+def calls(text: str, first: str = "N") -> list[Ev]:
+    out, seat = [], first
+    for c in text.split():
+        out.append({"type": "call", "seat": seat, "call": c})
+        seat = LEFT[seat]
+    return out
+
+
+def plays(text: str) -> list[Ev]:
+    return [{"type": "card_played", "seat": t.split(":")[0], "card": t.split(":")[1]} for t in text.split()]
+
+
+def winner(trick: list[tuple[str, str]], trump: str) -> str:
+    led = trick[0][1][1]
+
+    def key(c: str) -> tuple[int, int]:
+        return (2 if c[1] == trump else 1 if c[1] == led else 0, RANKS.index(c[0]))
+    return max(trick, key=lambda sc: key(sc[1]))[0]
+
+
+def play_out(hands: dict[str, str], leader: str, trump: str, forced: dict[tuple[int, str], str],
+             tricks: int = 13) -> tuple[list[Ev], dict[str, int], list[str]]:
+    """Legal play (lowest card of the suit led, else lowest card) except the cards ``forced`` by
+    (trick, seat); returns the events, the tricks each side took as played, and each trick's winner."""
+    held = {s: cards(h) for s, h in hands.items()}
+    ev, won, winners, seat = [], {"NS": 0, "EW": 0}, [], leader
+    for t in range(1, tricks + 1):
+        trick: list[tuple[str, str]] = []
+        for _ in range(4):
+            led = trick[0][1][1] if trick else None
+            pool = [c for c in held[seat] if c[1] == led] or held[seat]
+            card = forced.get((t, seat)) or min(pool, key=lambda c: RANKS.index(c[0]))
+            held[seat].remove(card)
+            trick.append((seat, card))
+            ev.append({"type": "card_played", "seat": seat, "card": card})
+            seat = LEFT[seat]
+        seat = winner(trick, trump)
+        winners.append(seat)
+        won["NS" if seat in "NS" else "EW"] += 1
+    return ev, won, winners
+
+
+def replay(tmp_path: Path, capsys: pytest.CaptureFixture[str], events: list[Ev]) -> tuple[int, list[Ev], str]:
+    f = tmp_path / "hand.jsonl"
+    f.write_text("".join(json.dumps(e) + "\n" for e in events))
+    rc = main(["replay", str(f), "--format", "json"])
+    out = capsys.readouterr()
+    return rc, [json.loads(line) for line in out.out.splitlines() if line.strip()], out.err
+
+
+def only(rulings: list[Ev], remedy: str, clause: str) -> Ev:
+    found = [r for r in rulings if r.get("remedy") == remedy and r.get("clause") == clause]
+    assert len(found) == 1, (remedy, clause, [(r.get("remedy"), r.get("clause")) for r in rulings])
+    return found[0]
+
+
+def test_the_trick_loop_of_this_file_can_be_wrong() -> None:
+    """The independent trick counter fails on a trick it would misjudge: a ruff beats the ace led."""
+    assert winner([("W", "AS"), ("N", "2H"), ("E", "KS"), ("S", "3S")], "H") == "N"
+    assert winner([("W", "AS"), ("N", "2H"), ("E", "KS"), ("S", "3S")], "NT") != "N"
+
+
+def test_a_whole_hand_played_is_scored_from_the_cards(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ev, won, _ = play_out(PBN, "W", "H", {})
+    rc, rulings, _ = replay(tmp_path, capsys, table() + calls(AUCTION) + ev)
+    assert rc == 0
+    c = only(rulings, "contract", "BP-22")
+    assert (c["contract"], c["declarer"], c["dummy"], c["opening_leader"]) == ("4H", "S", "N", "W")
+    score = only(rulings, "score", "CB-rubber")
+    assert score["tricks"] == won["NS"]
+    down = 10 - won["NS"]
+    assert down > 0 and score["above"] == {"NS": 0, "EW": 50 * down}      # undoubled, not vulnerable
+
+
+@pytest.mark.parametrize(("title", "forced", "offender", "moved"), [
+    # East (a defender) discards on a spade while holding spades; West wins trick 1: East did not win
+    # the revoke trick, and his side won a trick at or after it (trick 1 itself): one trick (BP-64).
+    ("defender, partner won the revoke trick", {(1, "W"): "KS", (1, "E"): "TD"}, "E", 1),
+    # South ruffs the spade lead while holding spades and wins the trick: it moves, with one more.
+    ("declarer won the revoke trick", {(1, "W"): "KS", (1, "S"): "2H"}, "S", 2),
+])
+def test_an_established_revoke_moves_the_tricks_bp64_says(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], title: str, forced: dict[tuple[int, str], str],
+        offender: str, moved: int) -> None:
+    ev, won, _ = play_out(PBN, "W", "H", forced)
+    rc, rulings, _ = replay(tmp_path, capsys, table() + calls(AUCTION) + ev)
+    assert rc == 0
+    assert only(rulings, "attention", "BP-61")["seat"] == offender
+    assert only(rulings, "attention", "BP-63")["trick"] == 1
+    p = only(rulings, "penalty", "BP-64")
+    assert p["tricks"] == moved and p["offender"] == offender
+    to_ns = moved if offender in "EW" else -moved
+    assert only(rulings, "score", "CB-rubber")["tricks"] == won["NS"] + to_ns, title
+
+
+@pytest.mark.parametrize(("title", "forced", "why"), [
+    # Dummy fails to follow hearts from his spread hand: no transfer (BP-64).
+    ("dummy's revoke", {(1, "W"): "AH", (1, "N"): "2C"}, "dummy"),
+])
+def test_revokes_bp64_moves_nothing_for(tmp_path: Path, capsys: pytest.CaptureFixture[str], title: str,
+                                         forced: dict[tuple[int, str], str], why: str) -> None:
+    ev, won, _ = play_out(PBN, "W", "H", forced)
+    rc, rulings, _ = replay(tmp_path, capsys, table() + calls(AUCTION) + ev)
+    assert rc == 0
+    none = only(rulings, "attention", "BP-64")
+    assert none["tricks"] == 0 and why in none["reason"]
+    assert not [r for r in rulings if r.get("remedy") == "penalty"]
+    assert only(rulings, "score", "CB-rubber")["tricks"] == won["NS"], title
+
+
+def test_a_second_revoke_in_the_suit_by_the_same_player_moves_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ev, won, _ = play_out(PBN, "W", "H", {(1, "W"): "KS", (1, "E"): "TD", (2, "W"): "QS", (2, "E"): "QC"})
+    rc, rulings, _ = replay(tmp_path, capsys, table() + calls(AUCTION) + ev)
+    assert rc == 0
+    assert only(rulings, "penalty", "BP-64")["revoke_trick"] == 1
+    assert only(rulings, "attention", "BP-64")["revoke_trick"] == 2
+    assert only(rulings, "score", "CB-rubber")["tricks"] == won["NS"] + 1
+
+
+def test_redoubled_with_honours_then_doubled_vulnerable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Deal 1: 4♠ redoubled by North, all thirteen tricks by an agreed claim: 4 x 30 x 4 = 480 below, three
+    redoubled overtricks not vulnerable 3 x 200, 100 for making it redoubled, 100 for North's four spade
+    honours. Deal 2 (East deals; North-South now vulnerable): 2♠ doubled by South, six tricks: two down
+    doubled vulnerable 200 + 300, and North's honours again."""
+    d1 = calls("1S pass 4S double redouble pass pass pass") + plays("E:KC") + [
+        {"type": "claim", "seat": "N", "tricks": 13}, {"type": "claim_reply", "seat": "E", "agree": True}]
+    d2 = deal(HONOURS, "E") + calls("pass 2S pass pass double pass pass pass", "E") + plays("W:3S") + [
+        {"type": "claim", "seat": "S", "tricks": 6}, {"type": "claim_reply", "seat": "W", "agree": True}]
+    rc, rulings, _ = replay(tmp_path, capsys, table(HONOURS) + d1 + d2)
+    assert rc == 0
+    first, second = [r for r in rulings if r.get("remedy") == "score"]
+    assert (first["contract"], first["tricks"], first["vulnerable"]) == ("4SXX", 13, False)
+    assert first["below"] == {"NS": 480, "EW": 0} and first["above"] == {"NS": 600 + 100 + 100, "EW": 0}
+    assert (second["contract"], second["declarer"], second["vulnerable"]) == ("2SX", "S", True)
+    assert second["above"] == {"NS": 100, "EW": 500}
+
+
+def test_a_twelfth_trick_revoke_corrected_after_play_is_not_said_to_play_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """West revokes in trick 12 (a spade on North's diamond lead, holding a diamond) and plays on to trick
+    13: play has ended, the revoke must still be corrected (BP-62). Corrected then, it gives `deal_stands`
+    (no penalty card: there is no play left for one, docs/events.md) and the hand is scored; the ruling
+    must not tell the players that play goes on."""
+    ev, _, winners = play_out(PBN, "W", "H", {}, tricks=11)
+    assert winners[-1] == "N"
+    end = plays("N:AD E:QC S:JS W:KS N:KD E:AS S:JH W:JD")
+    rc, rulings, _ = replay(tmp_path, capsys, table() + calls(AUCTION) + ev + end +
+                            [{"type": "correct", "seat": "W", "card": "JD"}])
+    assert rc == 0
+    assert only(rulings, "attention", "BP-62")["trick"] == 12
+    fixed = only(rulings, "deal_stands", "BP-62")
+    assert fixed["card"] == "JD" and "play goes on" not in fixed["reason"]
+    assert not [r for r in rulings if r.get("clause") == "BP-62" and r.get("remedy") == "penalty"]
+    only(rulings, "score", "CB-rubber")
