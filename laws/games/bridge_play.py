@@ -211,15 +211,7 @@ def register(reg: Registry) -> None:
         h = bh.hand(s)
         if h is None or h.play is None:
             return []
-        out = []
-        for i, r in enumerate(h.play.revokes):
-            if r.status is RevokeStatus.ESTABLISHED and i not in h.told:
-                h.told.append(i)
-                out.append(bh.rule(c.id, f"{bh.DUP}, law 63", Remedy.ATTENTION, f"{name(r.seat)}'s revoke in "
-                                   f"trick {r.trick} is established: {side_text(r.seat.side)} played on. The "
-                                   "tricks it moves are worked out when play ends.", seat=r.seat,
-                                   extra={"card": r.card.code, "trick": r.trick}))
-        return out
+        return tell_established(h, h.play)
 
     @reg.clause("BP-66-67", "defective trick (Duplicate Bridge laws 66-67)", "card_played")
     def defective(c: Clause, s: TableState, e: CardPlayed) -> Ruling | None:
@@ -230,6 +222,26 @@ def register(reg: Registry) -> None:
             return None
         return bh.rule(c.id, v.law, Remedy.DEFECTIVE_TRICK, f"{v.reason} It is not played.", seat=e.seat,
                        extra={"card": e.card.code, "trick": v.trick})
+
+
+def tell_established(h: bh.BridgeHand, play: Play, how: str | None = None) -> list[Ruling]:
+    """The ``BP-63`` rulings for the revokes of ``play`` established since the last were told: each is told
+    once, at the entry that established it (a card to a later trick, a claim, an agreement to a claim).
+
+    Args:
+        h: the deal's bridge hand (its ``told`` list is updated).
+        play: its play.
+        how: what established them, in words ("South claimed"); by default "<side> played on".
+    """
+    out = []
+    for i, r in enumerate(play.revokes):
+        if r.status is RevokeStatus.ESTABLISHED and i not in h.told:
+            h.told.append(i)
+            what = how if how is not None else f"{side_text(r.seat.side)} played on"
+            out.append(bh.rule("BP-63", f"{bh.DUP}, law 63", Remedy.ATTENTION, f"{name(r.seat)}'s revoke in "
+                               f"trick {r.trick} is established: {what}. The tricks it moves are worked out "
+                               "when play ends.", seat=r.seat, extra={"card": r.card.code, "trick": r.trick}))
+    return out
 
 
 def _card_rule(c: Clause, s: TableState, e: CardPlayed | IrregularityAccepted | CardWithdrawn,

@@ -202,3 +202,20 @@ def test_a_twelfth_trick_revoke_corrected_after_play_is_not_said_to_play_on(
     assert fixed["card"] == "JD" and "play goes on" not in fixed["reason"]
     assert not [r for r in rulings if r.get("clause") == "BP-62" and r.get("remedy") == "penalty"]
     only(rulings, "score", "CB-rubber")
+
+
+@pytest.mark.parametrize(("claimer", "answer"), [("W", "S"), ("S", "E")])
+def test_a_revoke_is_established_by_a_claim_or_by_agreeing_to_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], claimer: str, answer: str) -> None:
+    """East revokes in trick 1 (a club on the spade lead, holding spades) and nobody plays on: the revoke
+    is established when his side claims, or when East agrees to the other side's claim (BP-63), and the
+    `attention` `BP-63` ruling says so either way before BP-64 moves the trick."""
+    rc, rulings, _ = replay(tmp_path, capsys, table() + calls(AUCTION) + plays("W:KS N:2C E:6C S:3S") + [
+        {"type": "claim", "seat": claimer, "tricks": 5}, {"type": "claim_reply", "seat": answer, "agree": True}])
+    assert rc == 0
+    est = only(rulings, "attention", "BP-63")
+    assert (est["seat"], est["trick"], est["card"]) == ("E", 1, "6C")
+    order = [(r["remedy"], r["clause"]) for r in rulings]
+    assert order.index(("attention", "BP-63")) < order.index(("penalty", "BP-64"))
+    ns = (12 - 5 if claimer == "W" else 5) + 1          # trick 1 was West's; one trick moves to NS
+    assert only(rulings, "score", "CB-rubber")["tricks"] == ns
