@@ -219,3 +219,49 @@ def test_a_revoke_is_established_by_a_claim_or_by_agreeing_to_one(
     assert order.index(("attention", "BP-63")) < order.index(("penalty", "BP-64"))
     ns = (12 - 5 if claimer == "W" else 5) + 1          # trick 1 was West's; one trick moves to NS
     assert only(rulings, "score", "CB-rubber")["tricks"] == ns
+
+
+def headlines(tmp_path: Path, capsys: pytest.CaptureFixture[str], events: list[Ev]) -> list[tuple[int, str, str]]:
+    """`cardtable replay --format text`: each ruling's (line, headline, clause)."""
+    f = tmp_path / "hand.jsonl"
+    f.write_text("".join(json.dumps(e) + "\n" for e in events))
+    assert main(["replay", str(f), "--format", "text"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    out = []
+    for head, law in zip(lines[::2], lines[1::2]):
+        n, text = head[len("[line "):].split("] ", 1)
+        out.append((int(n), text, law[law.index("[") + 1:law.index("]")]))
+    return out
+
+
+def test_the_revoke_established_by_a_claim_is_told_at_the_claim(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ev = table() + calls(AUCTION) + plays("W:KS N:2C E:6C S:3S") + [
+        {"type": "claim", "seat": "W", "tricks": 5}, {"type": "claim_reply", "seat": "S", "agree": True}]
+    told = [n for n, _, clause in headlines(tmp_path, capsys, ev) if clause == "BP-63"]
+    assert told == [len(ev) - 1]                        # the claim's line, not the answer's
+
+
+@pytest.mark.parametrize(("title", "tail", "clause", "wrong"), [
+    # an agreed claim ends play: its headline must not say that play goes on
+    ("claim agreed", plays("W:KS") + [{"type": "claim", "seat": "S", "tricks": 10},
+                                      {"type": "claim_reply", "seat": "W", "agree": True}], "BP-68-71", "GOES ON"),
+    # a claim ruled by the director ends play too
+    ("claim ruled", plays("W:KS") + [{"type": "claim", "seat": "S", "tricks": 10},
+                                     {"type": "claim_reply", "seat": "W", "agree": False},
+                                     {"type": "claim_ruled", "tricks": 9}], "BP-68-71", "GOES ON"),
+    # a pass after the auction closed is cancelled: the auction does not go on, it is over
+    ("call after the close", [{"type": "call", "seat": "W", "call": "pass"}], "BP-39", "AUCTION GOES ON"),
+])
+def test_a_headline_says_what_happens(tmp_path: Path, capsys: pytest.CaptureFixture[str], title: str,
+                                      tail: list[Ev], clause: str, wrong: str) -> None:
+    said = [h for _, h, c in headlines(tmp_path, capsys, table() + calls(AUCTION) + tail) if c == clause]
+    assert said and not [h for h in said if wrong in h], (title, said)
+
+
+def test_a_twelfth_trick_correction_after_play_is_headed_as_a_correction(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ev, _, _ = play_out(PBN, "W", "H", {}, tricks=11)
+    end = plays("N:AD E:QC S:JS W:KS N:KD E:AS S:JH W:JD") + [{"type": "correct", "seat": "W", "card": "JD"}]
+    said = [h for _, h, c in headlines(tmp_path, capsys, table() + calls(AUCTION) + ev + end) if c == "BP-62"]
+    assert said[-1] == "REVOKE CORRECTED"
