@@ -265,3 +265,17 @@ def test_a_twelfth_trick_correction_after_play_is_headed_as_a_correction(
     end = plays("N:AD E:QC S:JS W:KS N:KD E:AS S:JH W:JD") + [{"type": "correct", "seat": "W", "card": "JD"}]
     said = [h for _, h, c in headlines(tmp_path, capsys, table() + calls(AUCTION) + ev + end) if c == "BP-62"]
     assert said[-1] == "REVOKE CORRECTED"
+
+
+def test_the_dashboard_heads_a_ruling_as_the_table_does() -> None:
+    """The dashboard rebuilds the headline from the ruling's JSON body (docs/mqtt.md): the fields the
+    headline reads must survive, so an agreed claim reads the same on both."""
+    from firmware_host.club.words import headline as club_headline
+    body = {"remedy": "deal_stands", "law": "Duplicate Bridge, laws 68-71", "clause": "BP-68-71",
+            "reason": "West agrees to South's claim of 10 tricks: play ends with it.", "seat": "S",
+            "claimer": "S", "tricks": 10, "agreed": True}
+    assert club_headline(body).startswith("CLAIM AGREED")
+    assert club_headline({**body, "agreed": None, "ruled": True}).startswith("CLAIM RULED")
+    passed = {"remedy": "contract", "law": "Duplicate Bridge, law 22", "clause": "BP-22", "reason": "x",
+              "passed_out": True, "dealer": "E", "contract": "Pass"}
+    assert club_headline(passed).startswith("PASSED OUT")
