@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from laws.bridge.auction import Auction
-from laws.bridge.calls import Call, parse_call
+from laws.bridge.calls import Call, CallKind, parse_call
 from laws.bridge.play import Play
 from laws.bridge.tricks import PlayError
 from laws.bridge.verdicts import REST, CallIrregularity, CallVerdict, Option, name
@@ -143,14 +143,37 @@ def _replacement(h: bh.BridgeHand, seat: Seat, call: Call) -> list[Ruling]:
     if w.free is not None and call == w.free:
         return []
     h.bar_asked = w.bars
+    if _cancelled_by_bar(w.clause, call):
+        bars = f"it is cancelled and {name(seat)} calls again (law 27B3), and {bars_text(w.bars)}"
+    else:
+        bars = bars_text(w.bars)
     extra = {"offender": seat.value, "call": call.code, "options": ["comparable", "bar"],
              "bars": bars_data(w.bars), "choices": [
                  {"code": "comparable", "text": "a comparable call: nothing more", "by": None},
                  {"code": "bar", "text": bars_text(w.bars), "by": None, "bars": bars_data(w.bars)}]}
     return [bh.rule(w.clause, w.law, Remedy.ATTENTION, f"{name(seat)} replaced the cancelled {w.what} with "
                     f"{call.words}. The director judges whether it is comparable (nothing more); if it is "
-                    f"not, {bars_text(w.bars)}, and lead restrictions may apply: he enters the bar.",
+                    f"not, {bars}, and lead restrictions may apply: he enters the bar.",
                     seat=seat, extra=extra)]
+
+
+def _cancelled_by_bar(clause: str, call: Call) -> bool:
+    """Law 27B3: a double or redouble in place of an insufficient bid, unless comparable, is cancelled."""
+    return clause == "BP-27" and call.kind in (CallKind.DOUBLE, CallKind.REDOUBLE)
+
+
+def _take_back(h: bh.BridgeHand, barred: Seat, clause: str) -> Call | None:
+    """The director bars after judging a replacement: the offender's double or redouble replacing an
+    insufficient bid (law 27B3), still the last call, is cancelled too. Returns it, or None."""
+    calls = h.auction.calls
+    if h.bar_asked is None or not calls:
+        return None
+    last = calls[-1]
+    if last.seat != barred.partner or not _cancelled_by_bar(clause, last.call) or \
+            (barred, REST) not in h.bar_asked:
+        return None
+    h.auction.take_back(last.seat, clause)
+    return last.call
 
 
 def accepting(s: TableState, e: IrregularityAccepted, clause: str) -> bh.Pending | None:
@@ -302,10 +325,17 @@ def register(reg: Registry) -> None:
             raise ValueError("bar: no irregularity in this auction calls for a bar")
         clause, law = h.irregular
         n = e.rounds if isinstance(e.rounds, int) else REST
+        gone = _take_back(h, e.seat, clause) if n == REST else None
         h.auction.bar(e.seat, "rest" if n == REST else n)
         h.watch = h.bar_asked = None
-        return bh.rule(clause, law, Remedy.PENALTY, f"The director rules: {bars_text([(e.seat, n)])}.",
-                       seat=e.seat, extra={"bars": bars_data(((e.seat, n),))})
+        extra: dict[str, Any] = {"bars": bars_data(((e.seat, n),))}
+        first = ""
+        if gone is not None:
+            extra["cancelled"] = gone.code
+            first = (f"{name(e.seat.partner)}'s {gone.words} is not comparable, so it is cancelled and he calls "
+                     "again (law 27B3); ")
+        return bh.rule(clause, law, Remedy.PENALTY, f"The director rules: {first}{bars_text([(e.seat, n)])}.",
+                       seat=e.seat, extra=extra)
 
 
 def _waiting(c: Clause, s: TableState, e: CallMade | IrregularityAccepted, kind: CallIrregularity) -> Ruling | None:

@@ -279,3 +279,37 @@ def test_the_dashboard_heads_a_ruling_as_the_table_does() -> None:
     passed = {"remedy": "contract", "law": "Duplicate Bridge, law 22", "clause": "BP-22", "reason": "x",
               "passed_out": True, "dealer": "E", "contract": "Pass"}
     assert club_headline(passed).startswith("PASSED OUT")
+
+
+def test_an_insufficient_bid_replaced_by_a_double_the_director_bars_is_cancelled(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Law 27B3 (2017; LAWS.md BP-27 "any other replacement bars his partner"): East's insufficient one
+    heart, replaced by a double the director judges not comparable: the double is cancelled, East calls
+    again and West must pass for the rest of the auction. East's new call (two hearts) is then judged
+    as a call in turn, and South, not West, calls next."""
+    rc, rulings, err = replay(tmp_path, capsys, table() + [
+        {"type": "call", "seat": "N", "call": "1S"}, {"type": "call", "seat": "E", "call": "1H"},
+        {"type": "call", "seat": "E", "call": "double"}, {"type": "bar", "seat": "W", "rounds": "rest"},
+        {"type": "call", "seat": "E", "call": "2H"}, {"type": "call", "seat": "S", "call": "pass"},
+        {"type": "call", "seat": "W", "call": "pass"}, {"type": "call", "seat": "N", "call": "pass"}])
+    assert rc == 0, err
+    asked = [r for r in rulings if r.get("clause") == "BP-27" and r.get("options") == ["comparable", "bar"]]
+    assert len(asked) == 1 and "cancelled" in asked[0]["reason"]
+    bar = only(rulings, "penalty", "BP-27")
+    assert bar["bars"] == [["W", "rest"]] and bar["cancelled"] == "double"
+    c = only(rulings, "contract", "BP-22")
+    assert (c["contract"], c["declarer"]) == ("2H", "E")
+    assert c["calls"] == ["1S", "2H", "pass", "pass", "pass"]
+
+
+def test_a_bar_after_a_pass_replacing_an_insufficient_bid_cancels_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Law 27B2: a pass in its place stands; the bar only makes West pass."""
+    rc, rulings, err = replay(tmp_path, capsys, table() + [
+        {"type": "call", "seat": "N", "call": "1S"}, {"type": "call", "seat": "E", "call": "1H"},
+        {"type": "call", "seat": "E", "call": "pass"}, {"type": "bar", "seat": "W", "rounds": "rest"},
+        {"type": "call", "seat": "S", "call": "pass"}, {"type": "call", "seat": "W", "call": "pass"}])
+    assert rc == 0, err
+    bar = only(rulings, "penalty", "BP-27")
+    assert "cancelled" not in bar
+    assert only(rulings, "contract", "BP-22")["calls"] == ["1S", "pass", "pass", "pass"]
