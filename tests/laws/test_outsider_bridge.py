@@ -313,3 +313,22 @@ def test_a_bar_after_a_pass_replacing_an_insufficient_bid_cancels_nothing(
     bar = only(rulings, "penalty", "BP-27")
     assert "cancelled" not in bar
     assert only(rulings, "contract", "BP-22")["calls"] == ["1S", "pass", "pass", "pass"]
+
+
+@pytest.mark.parametrize(("title", "hands", "tail", "above"), [
+    # North holds the four aces: 150 for honours at notrump (LAWS.md), 3NT made: 40 + 30 + 30 below.
+    ("four aces at notrump", HONOURS, calls("1NT pass 3NT pass pass pass") + plays("E:KC") + [
+        {"type": "claim", "seat": "N", "tricks": 9}, {"type": "claim_reply", "seat": "E", "agree": True}],
+     {"NS": 150, "EW": 0}),
+    # East, a defender, holds A K Q J of spades against South's one spade: honours count for the side
+    # that holds them, so 100 to East-West besides two undertricks (2 x 50).
+    ("a defender's honours", {**HONOURS, "E": "AKQJ2 QJT9 QJT K", "N": "T98 AK2 AK2 AQJ2"},
+     calls("pass pass 1S pass pass pass") + plays("W:3D") + [
+         {"type": "claim", "seat": "S", "tricks": 5}, {"type": "claim_reply", "seat": "W", "agree": True}],
+     {"NS": 0, "EW": 200}),
+])
+def test_honours_from_the_hands_dealt(tmp_path: Path, capsys: pytest.CaptureFixture[str], title: str,
+                                      hands: dict[str, str], tail: list[Ev], above: dict[str, int]) -> None:
+    rc, rulings, err = replay(tmp_path, capsys, table(hands) + tail)
+    assert rc == 0, err
+    assert only(rulings, "score", "CB-rubber")["above"] == above, title
