@@ -58,9 +58,11 @@ def _take_back(d: DealState, h: bh.BridgeHand, p: bh.Pending, why: str) -> Rulin
     if v.penalty_card:
         return bh.rule(p.clause, p.law, Remedy.PENALTY, f"{why} {name(p.seat)}'s {p.card.name} goes back to "
                        "his hand and is a penalty card: it stays face up and is played at the first legal "
-                       "chance.", seat=p.seat, extra={"penalty_card": p.card.code, "trick": v.trick})
+                       "chance.", seat=p.seat, extra={"penalty_card": p.card.code, "withdrawn": True,
+                                                      "trick": v.trick})
     return bh.rule(p.clause, p.law, Remedy.DEAL_STANDS, f"{why} {name(p.seat)}'s {p.card.name} goes back to "
-                   "his hand; play goes on.", seat=p.seat, extra={"card": p.card.code, "withdrawn": True})
+                   "his hand; play goes on.", seat=p.seat, extra={"card": p.card.code, "withdrawn": True,
+                                                                   "trick": v.trick})
 
 
 def _play_waiting(d: DealState, h: bh.BridgeHand, p: bh.Pending, how: str) -> Ruling:

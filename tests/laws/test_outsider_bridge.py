@@ -332,3 +332,20 @@ def test_honours_from_the_hands_dealt(tmp_path: Path, capsys: pytest.CaptureFixt
     rc, rulings, err = replay(tmp_path, capsys, table(hands) + tail)
     assert rc == 0, err
     assert only(rulings, "score", "CB-rubber")["above"] == above, title
+
+
+@pytest.mark.parametrize(("title", "tail", "remedy", "key", "card", "trick"), [
+    # East's opening lead out of turn, West then leads: East's ace is a penalty card (BP-53-56)
+    ("a defender's lead taken back", plays("E:AS W:KS"), "penalty", "penalty_card", "AS", 1),
+    # declarer leads from his hand when dummy won trick 1; dummy then leads: no penalty card
+    ("declarer's lead taken back", plays("W:KS N:6H E:4S S:3S S:2H N:3H"), "deal_stands", "card", "2H", 2),
+])
+def test_a_card_taken_back_names_itself_as_the_table_says(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], title: str, tail: list[Ev], remedy: str, key: str,
+        card: str, trick: int) -> None:
+    """docs/events.md: "a card taken back | `penalty` (`penalty_card`) for a defender's, else
+    `deal_stands`, its clause | the player | `penalty_card` or `card`, `withdrawn: true`, `trick`"."""
+    rc, rulings, err = replay(tmp_path, capsys, table() + calls(AUCTION) + tail)
+    assert rc == 0, err
+    back = only(rulings, remedy, "BP-53-56")
+    assert (back[key], back.get("withdrawn"), back.get("trick")) == (card, True, trick), title
