@@ -215,10 +215,20 @@ def register(reg: Registry) -> None:
             return []
         return tell_established(h, h.play)
 
-    @reg.clause("BP-66-67", "defective trick (Duplicate Bridge laws 66-67)", "card_played")
-    def defective(c: Clause, s: TableState, e: CardPlayed) -> Ruling | None:
-        """A trick with a card too many (a second card from one player): the director puts it right."""
+    @reg.clause("BP-66-67", "defective trick (Duplicate Bridge laws 66-67)", "card_played", "withdraw")
+    def defective(c: Clause, s: TableState, e: CardPlayed | CardWithdrawn) -> Ruling | None:
+        """A trick with a card too many (a second card from one player): the director puts it right; a
+        ``withdraw`` of that card, before any other card, takes it back (it was never played)."""
         h = bh.hand(s)
+        if isinstance(e, CardWithdrawn):
+            if h is None or not _second_card(h, e):
+                return None
+            assert isinstance(h.verdict, PlayVerdict)
+            trick = h.verdict.trick
+            h.verdict = e
+            return bh.rule(c.id, f"{bh.DUP}, laws 66-67", Remedy.DEAL_STANDS, f"{name(e.seat)}'s {e.card.name} "
+                           "goes back to his hand: the trick stands as played; play goes on.", seat=e.seat,
+                           extra={"card": e.card.code, "withdrawn": True, "trick": trick})
         v = h.verdict if h is not None else None
         if not isinstance(v, PlayVerdict) or v.kind is not _P.SECOND_CARD:
             return None
@@ -246,6 +256,12 @@ def tell_established(h: bh.BridgeHand, play: Play, how: str | None = None) -> li
     return out
 
 
+def _second_card(h: bh.BridgeHand, e: CardWithdrawn) -> bool:
+    """Whether ``e`` takes back the second card its player just put on a trick (``BP-66-67``)."""
+    v = h.verdict
+    return isinstance(v, PlayVerdict) and v.kind is _P.SECOND_CARD and v.seat == e.seat and v.card == e.card
+
+
 def _card_rule(c: Clause, s: TableState, e: CardPlayed | IrregularityAccepted | CardWithdrawn,
                *kinds: PlayIrregularity) -> Ruling | None:
     h = bh.hand(s)
@@ -262,6 +278,8 @@ def _card_rule(c: Clause, s: TableState, e: CardPlayed | IrregularityAccepted | 
         p = h.pending
         if p is None and h.verdict is e:   # an earlier clause took it back, for this same entry
             return None
+        if p is None and _second_card(h, e):
+            return None                    # the defective trick's clause takes it (BP-66-67)
         if p is None or p.what != "card":
             raise ValueError(f"withdraw: no card of {name(e.seat)}'s is waiting for a ruling")
         if p.seat != e.seat or p.card != e.card:

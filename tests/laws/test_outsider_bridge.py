@@ -349,3 +349,19 @@ def test_a_card_taken_back_names_itself_as_the_table_says(
     assert rc == 0, err
     back = only(rulings, remedy, "BP-53-56")
     assert (back[key], back.get("withdrawn"), back.get("trick")) == (card, True, trick), title
+
+
+def test_a_second_card_in_a_trick_is_taken_back_by_a_withdraw(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/events.md: a second card from one player in a trick "is not played, and the director puts the
+    trick right (a `withdraw` takes it back)". The withdraw is taken (`deal_stands` `BP-66-67`, the card
+    back in his hand) and play goes on; a second withdraw of it is refused (nothing waits)."""
+    head = table() + calls(AUCTION) + plays("W:KS N:3H E:4S W:2S")
+    back = {"type": "withdraw", "seat": "W", "card": "2S"}
+    rc, rulings, err = replay(tmp_path, capsys, head + [back] + plays("S:3S N:AD E:TD S:3D W:2D"))
+    assert rc == 0, err
+    assert only(rulings, "defective_trick", "BP-66-67")["card"] == "2S"
+    took = only(rulings, "deal_stands", "BP-66-67")
+    assert (took["card"], took["withdrawn"], took["trick"], took["seat"]) == ("2S", True, 1, "W")
+    rc, _, err = replay(tmp_path, capsys, head + [back, back])
+    assert rc == 2 and "withdraw" in err
