@@ -50,10 +50,11 @@ def _model(s: TableState, e: CardPlayed) -> tuple[DealState, bh.BridgeHand, Play
     return d, h, h.play
 
 
-def _take_back(d: DealState, h: bh.BridgeHand, p: bh.Pending, why: str) -> Ruling:
-    """A waiting card is taken back; a defender's becomes a penalty card."""
+def _take_back(d: DealState, h: bh.BridgeHand, p: bh.Pending, why: str, *, at_turn: bool = False) -> Ruling:
+    """A waiting card is taken back; a defender's becomes a penalty card (``at_turn``: a 57D card that
+    has reached its player's turn and cannot be played legally then)."""
     assert h.play is not None and p.card is not None
-    v = h.play.withdraw(p.seat, p.card)
+    v = h.play.withdraw(p.seat, p.card, at_turn=at_turn)
     h.pending = None
     if v.penalty_card:
         return bh.rule(p.clause, p.law, Remedy.PENALTY, f"{why} {name(p.seat)}'s {p.card.name} goes back to "
@@ -98,7 +99,7 @@ def _after(d: DealState, h: bh.BridgeHand) -> list[Ruling]:
         return [_play_waiting(d, h, p, "is played now, at his proper turn")]
     p.penalty_card = True
     return [_take_back(d, h, p, f"{name(p.seat)}'s turn has come, and his {p.card.name} cannot be played "
-                       "legally now.")]
+                       "legally now.", at_turn=True)]
 
 
 def _waiting_ruling(c: Clause, h: bh.BridgeHand, v: PlayVerdict, options: list[tuple[str, str, Seat | None]],

@@ -365,3 +365,16 @@ def test_a_second_card_in_a_trick_is_taken_back_by_a_withdraw(
     assert (took["card"], took["withdrawn"], took["trick"], took["seat"]) == ("2S", True, 1, "W")
     rc, _, err = replay(tmp_path, capsys, head + [back, back])
     assert rc == 2 and "withdraw" in err
+
+
+def test_a_defenders_card_out_of_turn_that_would_revoke_at_his_turn_is_a_penalty_card(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Law 57D as docs/events.md reads it: East plays a club before dummy, on West's spade lead, holding
+    spades. At his turn (after dummy's card) the club cannot be played legally, so it goes back to his
+    hand as a penalty card, and East follows with a spade. Dummy's card in turn was refused before."""
+    rc, rulings, err = replay(tmp_path, capsys, table() + calls(AUCTION) + plays("W:KS E:6C N:3H E:4S S:3S"))
+    assert rc == 0, err
+    assert only(rulings, "attention", "BP-57")["options"] == ["at_turn"]
+    p = only(rulings, "penalty", "BP-57")
+    assert (p["seat"], p["penalty_card"], p["trick"]) == ("E", "6C", 1)
+    assert not [r for r in rulings if r.get("clause") == "BP-61"]      # the club never was on the trick
