@@ -23,8 +23,8 @@ from laws.bridge.verdicts import name
 from laws.cards import Seat
 from laws.events import ClaimAnswered, ClaimRuled, PlayEnded, ResultRecorded, RevokeCorrected, TricksClaimed
 from laws.games import bridge_hand as bh
-from laws.games.bridge_play import tell_established
 from laws.games.base import Clause, Registry, side_text
+from laws.games.bridge_play import tell_established
 from laws.rulings import Remedy, Ruling
 from laws.scoring.bridge import Contract, parse_contract
 from laws.state import TableState
