@@ -133,6 +133,14 @@ def register(reg: Registry) -> None:
                 out.append(bh.rule(c.id, f"{bh.DUP}, law 64", Remedy.ATTENTION, f"{t.reason} The director may "
                                    "restore equity if the non-offending side was damaged.",
                                    seat=t.revoke.seat, extra=extra))
+        for r in h.play.revokes:           # play ended by a ruled claim with a revoke still open
+            if r.status is RevokeStatus.OPEN and not r.by_dummy:
+                out.append(bh.rule(c.id, f"{bh.DUP}, law 64", Remedy.ATTENTION, f"{name(r.seat)}'s revoke in "
+                                   f"trick {r.trick} was neither corrected nor established when play ended: no "
+                                   "trick moves. The director, who ruled the claim, may restore equity.",
+                                   seat=r.seat, extra={"revoke_trick": r.trick, "offender": r.seat.value,
+                                                       "tricks": 0, "to_side": r.seat.side.other.value,
+                                                       "counted": [], "open": True}))
         return out
 
     @reg.clause("CB-result-check", "the result checked against the cards", "result")

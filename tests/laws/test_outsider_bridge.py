@@ -378,3 +378,19 @@ def test_a_defenders_card_out_of_turn_that_would_revoke_at_his_turn_is_a_penalty
     p = only(rulings, "penalty", "BP-57")
     assert (p["seat"], p["penalty_card"], p["trick"]) == ("E", "6C", 1)
     assert not [r for r in rulings if r.get("clause") == "BP-61"]      # the club never was on the trick
+
+
+def test_a_revoke_still_open_when_a_ruled_claim_ends_play_is_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """East revokes in trick 1 and nobody plays on; South claims, East disputes (which establishes
+    nothing, BP-63) and the director rules. The revoke was neither corrected nor established: no trick
+    moves, and the table must not score the hand as if there had been none: an `attention` `BP-64` names
+    it for the director (who may restore equity)."""
+    rc, rulings, err = replay(tmp_path, capsys, table() + calls(AUCTION) + plays("W:KS N:2C E:6C S:3S") + [
+        {"type": "claim", "seat": "S", "tricks": 10}, {"type": "claim_reply", "seat": "E", "agree": False},
+        {"type": "claim_ruled", "tricks": 9}])
+    assert rc == 0, err
+    named = only(rulings, "attention", "BP-64")
+    assert (named["offender"], named["revoke_trick"], named["tricks"], named["counted"]) == ("E", 1, 0, [])
+    assert not [r for r in rulings if r.get("clause") == "BP-63"]
+    assert only(rulings, "score", "CB-rubber")["tricks"] == 9
