@@ -23,6 +23,7 @@ laws; LAWS.md's paraphrase is older where they differ, and docs/events.md says w
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from laws.bridge.auction import Auction
@@ -106,8 +107,10 @@ def _cancel(h: bh.BridgeHand, p: bh.Pending, by: Seat) -> list[Ruling]:
     assert p.call is not None
     v = h.auction.cancel(p.seat, p.call)
     forced = tuple(b for o in v.options if o.by is None and o.code == "pass_next" for b in o.bars)
-    _apply_bars(h.auction, forced)
     other = next((o for o in v.options if o.code == "other"), None)
+    if "bar_partner" in p.options:                       # law 27B4: the bar is certain
+        forced, other = ((p.seat.partner, REST),), None
+    _apply_bars(h.auction, forced)
     if other is not None:
         free = v.lowest_sufficient if p.kind == _CI.INSUFFICIENT.value else p.call
         h.watch = bh.Watch(p.seat, p.clause, p.law, free, other.bars, p.call.words)
@@ -117,6 +120,12 @@ def _cancel(h: bh.BridgeHand, p: bh.Pending, by: Seat) -> list[Ruling]:
     return [bh.rule(p.clause, p.law, Remedy.PENALTY if forced else Remedy.DEAL_STANDS, text, seat=p.seat,
                     extra={"call": p.call.code, "cancelled": True,
                            **({"bars": bars_data(forced)} if forced else {})})]
+
+
+def _second_insufficient(h: bh.BridgeHand, seat: Seat, kind: str) -> bool:
+    """Whether ``seat``'s insufficient bid replaces his own cancelled insufficient bid (law 27B4)."""
+    w = h.watch
+    return kind == _CI.INSUFFICIENT.value and w is not None and w.seat == seat and w.clause == "BP-27"
 
 
 def _resolve(h: bh.BridgeHand, seat: Seat) -> list[Ruling]:
@@ -357,6 +366,15 @@ def _waiting(c: Clause, s: TableState, e: CallMade | IrregularityAccepted, kind:
     v = h.verdict
     if not isinstance(v, CallVerdict) or v.kind is not kind or v.accept_by is None or v.call is None:
         return None
-    h.pending = bh.Pending("call", e.seat, c.id, kind.value, v.detail, call=v.call, accept_by=(v.accept_by,),
+    acceptor, call = v.accept_by, v.call
+    if _second_insufficient(h, e.seat, kind.value):
+        partner = e.seat.partner
+        v = replace(v, options=(v.options[0], Option(
+            "bar_partner", f"Otherwise it is cancelled (a second insufficient bid, law 27B4): {name(e.seat)} "
+            f"calls again, and {name(partner)} must pass for the rest of the auction; lead restrictions may "
+            "apply.", bars=((partner, REST),), lead_restrictions=True)))
+        h.verdict = v
+        h.watch = None          # the first bid's replacement is this one: nothing more to judge of it
+    h.pending = bh.Pending("call", e.seat, c.id, kind.value, v.detail, call=call, accept_by=(acceptor,),
                            options=tuple(o.code for o in v.options), law=v.law)
-    return _irregular(c, h, v, " The director is called.", remedy=Remedy.ATTENTION, seat=v.accept_by)
+    return _irregular(c, h, v, " The director is called.", remedy=Remedy.ATTENTION, seat=acceptor)

@@ -394,3 +394,35 @@ def test_a_revoke_still_open_when_a_ruled_claim_ends_play_is_named(
     assert (named["offender"], named["revoke_trick"], named["tricks"], named["counted"]) == ("E", 1, 0, [])
     assert not [r for r in rulings if r.get("clause") == "BP-63"]
     assert only(rulings, "score", "CB-rubber")["tricks"] == 9
+
+
+def test_an_insufficient_bid_replaced_by_another_bars_the_partner_at_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Law 27B4 (2017): East's insufficient 1H, not accepted, replaced by another insufficient bid (1D);
+    South does not accept that one either (he calls): it is cancelled and West must pass for the rest of
+    the auction whatever East bids then (27B3) — not "two diamonds with nothing more", which is the
+    first insufficient bid's own remedy and for hearts, not diamonds."""
+    rc, rulings, err = replay(tmp_path, capsys, table() + [
+        {"type": "call", "seat": "N", "call": "1S"}, {"type": "call", "seat": "E", "call": "1H"},
+        {"type": "call", "seat": "E", "call": "1D"}, {"type": "call", "seat": "E", "call": "2D"},
+        {"type": "call", "seat": "S", "call": "pass"}, {"type": "call", "seat": "W", "call": "2S"}])
+    assert rc == 0, err
+    second = [r for r in rulings if r.get("clause") == "BP-27" and r.get("call") == "1D"]
+    assert second[0]["remedy"] == "attention" and "lowest_sufficient" not in second[0]["options"]
+    barred = [r for r in rulings if r.get("remedy") == "penalty" and r.get("clause") == "BP-27"]
+    assert barred and barred[0]["bars"] == [["W", "rest"]]
+    assert only(rulings, "penalty", "BP-35-36")["detail"] == "must_pass"          # West's 2S
+
+
+def test_a_second_insufficient_bid_accepted_leaves_nothing_to_judge(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same, South accepting East's 1D: it stands, no bar, and East's later calls are calls in turn
+    (no director's judgement of a replacement)."""
+    rc, rulings, err = replay(tmp_path, capsys, table() + [
+        {"type": "call", "seat": "N", "call": "1S"}, {"type": "call", "seat": "E", "call": "1H"},
+        {"type": "call", "seat": "E", "call": "1D"}, {"type": "accept", "seat": "S"},
+        *calls("pass 2S 3D pass pass pass", "S")])
+    assert rc == 0, err
+    assert not [r for r in rulings if r.get("remedy") == "penalty"]
+    assert not [r for r in rulings if r.get("options") == ["comparable", "bar"]]
+    assert only(rulings, "contract", "BP-22")["contract"] == "3D"
