@@ -426,3 +426,15 @@ def test_a_second_insufficient_bid_accepted_leaves_nothing_to_judge(
     assert not [r for r in rulings if r.get("remedy") == "penalty"]
     assert not [r for r in rulings if r.get("options") == ["comparable", "bar"]]
     assert only(rulings, "contract", "BP-22")["contract"] == "3D"
+
+
+@pytest.mark.parametrize("when", ["auction", "play"])
+def test_a_card_faced_after_the_deal_is_journaled_not_ruled(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], when: str) -> None:
+    """docs/events.md: a `card_faced` during the auction or the play gives no ruling (no LAWS.md row)."""
+    faced = {"type": "card_faced", "card": "AH", "where": "table", "by": "W"}
+    head = table() + (calls("1D pass") if when == "auction" else calls(AUCTION) + plays("W:KS"))
+    rc, before, _ = replay(tmp_path, capsys, head)
+    rc2, after, err = replay(tmp_path, capsys, head + [faced])
+    assert rc == rc2 == 0, err
+    assert after == before
