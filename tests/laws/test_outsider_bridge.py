@@ -438,3 +438,22 @@ def test_a_card_faced_after_the_deal_is_journaled_not_ruled(
     rc2, after, err = replay(tmp_path, capsys, head + [faced])
     assert rc == rc2 == 0, err
     assert after == before
+
+
+@pytest.mark.parametrize(("title", "cards", "claim", "remedy", "moved", "ns"), [
+    # South ruffs the spade lead holding spades and wins it, leads to trick 2 (established), West wins
+    # and claims the rest: South won the revoke trick, his side no later one: that trick only (BP-64).
+    ("revoker won it, side won none later", "W:KS N:2C E:4S S:2H S:4H W:AH N:3H E:5H",
+     {"type": "claim", "seat": "W", "tricks": 11}, "penalty", 1, 0),
+    # West discards a club on North's diamond in trick 3 holding diamonds; North wins it and South claims
+    # the rest, West agreeing (which establishes it): West's side won no trick at or after it: none moves.
+    ("offenders won nothing from it on", "W:KS N:3H E:4S S:3S N:AD E:TD S:3D W:2D N:KD E:6C S:4C W:5C",
+     {"type": "claim", "seat": "S", "tricks": 10}, "attention", 0, 13),
+])
+def test_bp64_branches_ended_by_a_claim(tmp_path: Path, capsys: pytest.CaptureFixture[str], title: str,
+                                        cards: str, claim: Ev, remedy: str, moved: int, ns: int) -> None:
+    answer = {"type": "claim_reply", "seat": "S" if claim["seat"] in "EW" else "W", "agree": True}
+    rc, rulings, err = replay(tmp_path, capsys, table() + calls(AUCTION) + plays(cards) + [claim, answer])
+    assert rc == 0, err
+    assert only(rulings, remedy, "BP-64")["tricks"] == moved, title
+    assert only(rulings, "score", "CB-rubber")["tricks"] == ns
