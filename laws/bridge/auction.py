@@ -274,7 +274,8 @@ class Auction:
         return CallVerdict(seat, call.code, call, CallIrregularity.OUT_OF_ROTATION, detail, turn=turn,
                            position=position, offender_had_called=had_called,
                            accept_by=None if detail == "change_of_call" else seat.left,
-                           options=v.out_of_rotation_options(seat, call, turn, position, had_called),
+                           options=v.out_of_rotation_options(seat, call, turn, position, had_called,
+                                                             bid_made=last is not None),
                            law=f"{_DUP}, {law}",
                            reason=f"{name(seat)} {call.act}{also} when it was {name(turn)}'s turn "
                                   f"({name(seat)}'s {whose[position]}).")

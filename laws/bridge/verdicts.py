@@ -22,15 +22,13 @@ The options follow the *Laws of Duplicate Bridge* (WBF, 2017), whose numbers LAW
     more), and if he calls, the offender may call as he likes: a comparable call brings nothing more, any
     other call bars his partner for one turn (laws 31A, 32A);
   - at the partner's turn, or at the left-hand opponent's turn when the offender has not called yet
-    (the dealer's right-hand opponent calling first): the partner calls freely; the offender's own call
-    at his turn, if not comparable, bars his partner for one turn (laws 30B, 31B, 32B);
+    (the dealer's right-hand opponent calling first), the bar "for the rest of the auction" of LAWS.md's
+    row, as the rubber code has it (the 2017 code lets the partner call freely here): after a *bid,
+    double or redouble* the offender's partner must pass for the rest of the auction, with lead
+    restrictions; after a *pass* the offender himself must pass for the rest of the auction when a bid
+    had been made, and at his next turn only when nobody had bid yet;
   - at the left-hand opponent's turn after the offender has called: a change of call (law 25), for the
     director (laws 30C, 31C).
-
-  The LAWS.md row also speaks of a bar "for the rest of the auction": that is the older codes' (and the
-  rubber code's) reading of a bid out of rotation at partner's turn. The verdict carries every fact that
-  choice needs (:attr:`CallVerdict.position`, the kind of call, whether the offender had called), so a
-  clause for the rubber table can state that bar instead.
 * ``BP-35-36`` (laws 36-38): an inadmissible double or redouble (of one's own side's bid, of no bid, of a
   bid already doubled; a redouble with no double of one's own side's bid) cannot be accepted: it is
   cancelled, the offender makes a legal call, and his partner must pass for the rest of the auction
@@ -163,30 +161,35 @@ def insufficient_options(seat: Seat, low: Call | None) -> tuple[Option, ...]:
 
 
 def out_of_rotation_options(seat: Seat, call: Call, turn: Seat, position: str,
-                            had_called: bool) -> tuple[Option, ...]:
-    """Laws 29-32 (2017): who may accept, and what each cancelled call brings (module docstring)."""
+                            had_called: bool, bid_made: bool = True) -> tuple[Option, ...]:
+    """Laws 29-32: who may accept, and what each cancelled call brings (module docstring); ``bid_made``:
+    whether anyone had bid before the call."""
     partner = seat.partner
     if position == "lho" and had_called:
         return (Option("change_of_call", f"{name(seat)} called again before {name(turn)}: a change of "
                        "call, which the director rules on (law 25)."),)
     accept = Option("accept", f"{name(seat.left)} may accept it by calling over it; the auction then goes "
                     f"on from {name(seat)}.", by=seat.left)
-    other = Option("other", f"If {name(seat)} then makes a call that is not comparable, {name(partner)} "
-                   "must pass at the next turn; lead restrictions may apply.", by=seat,
-                   bars=((partner, 1),), lead_restrictions=True)
-    comparable = Option("comparable", f"Otherwise it is cancelled and {name(turn)} calls; {name(seat)} may "
-                        "make a comparable call at the proper turn with nothing more.", by=seat)
-    if position == "rho" and call.kind is CallKind.PASS:
+    if position != "rho":  # partner's turn, or LHO's before the offender has called
+        if call.kind is CallKind.PASS:
+            rounds, when = (REST, "for the rest of the auction") if bid_made else (1, "at the next turn")
+            return (accept, Option("pass_next" if rounds == 1 else "pass_rest", f"Otherwise it is cancelled, "
+                                   f"{name(turn)} calls, and {name(seat)} must pass {when}.",
+                                   bars=((seat, rounds),)))
+        return (accept, Option("partner_rest", f"Otherwise it is cancelled, {name(turn)} calls, and "
+                               f"{name(partner)} must pass for the rest of the auction; lead restrictions "
+                               "may apply.", bars=((partner, REST),), lead_restrictions=True))
+    if call.kind is CallKind.PASS:
         return (accept, Option("pass_next", f"Otherwise it is cancelled, {name(turn)} calls, and "
                                f"{name(seat)} must pass at the next turn.", bars=((seat, 1),)))
-    if position == "rho":
-        return (accept,
-                Option("repeat", f"Otherwise it is cancelled and {name(turn)} calls: if {name(turn)} passes, "
-                       f"{name(seat)} must repeat {call.words}, with nothing more.", by=seat, call=call),
-                Option("comparable", f"If {name(turn)} bids, doubles or redoubles, {name(seat)} may make any "
-                       "legal call; a comparable call brings nothing more.", by=seat),
-                other)
-    return (accept, comparable, other)
+    return (accept,
+            Option("repeat", f"Otherwise it is cancelled and {name(turn)} calls: if {name(turn)} passes, "
+                   f"{name(seat)} must repeat {call.words}, with nothing more.", by=seat, call=call),
+            Option("comparable", f"If {name(turn)} bids, doubles or redoubles, {name(seat)} may make any "
+                   "legal call; a comparable call brings nothing more.", by=seat),
+            Option("other", f"If {name(seat)} then makes a call that is not comparable, {name(partner)} "
+                   "must pass at the next turn; lead restrictions may apply.", by=seat,
+                   bars=((partner, 1),), lead_restrictions=True))
 
 
 def inadmissible_options(seat: Seat, detail: str) -> tuple[Option, ...]:

@@ -106,7 +106,7 @@ def _cancel(h: bh.BridgeHand, p: bh.Pending, by: Seat) -> list[Ruling]:
     offender's next call."""
     assert p.call is not None
     v = h.auction.cancel(p.seat, p.call)
-    forced = tuple(b for o in v.options if o.by is None and o.code == "pass_next" for b in o.bars)
+    forced = tuple(b for o in v.options if o.by is None and o.code != "accept" for b in o.bars)  # by the law itself
     other = next((o for o in v.options if o.code == "other"), None)
     if "bar_partner" in p.options:                       # law 27B4: the bar is certain
         forced, other = ((p.seat.partner, REST),), None

@@ -198,8 +198,28 @@ def test_BP_28_32_bid_out_of_rotation_at_partner_turn() -> None:
     a = Auction(N)
     v = a.judge(S, bid(1, "S"))                     # North deals; South opens
     assert (v.detail, v.position, v.accept_by) == ("bid_at_partner", "partner", W)
-    assert [o.code for o in v.options] == ["accept", "comparable", "other"]
-    assert v.options[2].bars == ((N, 1),)          # a call not comparable bars partner one turn
+    assert [o.code for o in v.options] == ["accept", "partner_rest"]
+    assert v.options[1].bars == ((N, REST),) and v.options[1].lead_restrictions  # LAWS.md BP-28-32
+    assert "North must pass for the rest of the auction" in v.options[1].text
+
+
+def test_BP_28_32_double_out_of_rotation_at_partner_turn_bars_partner_for_the_rest() -> None:
+    a = run(N, "1H")                                # East to call; West doubles at his partner's turn
+    v = a.judge(W, DOUBLE)
+    assert (v.detail, v.position) == ("double_at_partner", "partner")
+    assert [o.code for o in v.options] == ["accept", "partner_rest"] and v.options[1].bars == ((E, REST),)
+
+
+def test_BP_28_32_pass_out_of_rotation_at_partner_turn_after_a_bid_bars_the_offender_for_the_rest() -> None:
+    a = run(N, "1H")                                # East to call; West passes at his partner's turn
+    v = a.judge(W, PASS)
+    assert (v.detail, v.position) == ("pass_at_partner", "partner")
+    assert [o.code for o in v.options] == ["accept", "pass_rest"] and v.options[1].bars == ((W, REST),)
+    b = Auction(N)                                  # nobody has bid: the offender passes at his next turn
+    v = b.judge(S, PASS)
+    assert [o.code for o in v.options] == ["accept", "pass_next"] and v.options[1].bars == ((S, 1),)
+    v = Auction(N).judge(W, PASS)                   # at the dealer's turn, West's LHO, before anyone called
+    assert (v.position, [o.code for o in v.options]) == ("lho", ["accept", "pass_next"])
 
 
 def test_BP_28_32_double_out_of_rotation_at_rho_turn_must_be_repeated() -> None:

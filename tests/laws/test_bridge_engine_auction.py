@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from laws.bridge.verdicts import REST
 from laws.cards import Seat
 from laws.engine import LawEngine
 from laws.events import CallMade, CardPlayed, IrregularityAccepted, PlayerBarred, event_from_dict
@@ -209,3 +210,18 @@ def test_a_bid_above_seven_or_a_bad_call_is_malformed() -> None:
         with pytest.raises(EventFormatError):
             event_from_dict({"type": "call", "seat": "N", "call": bad})
     assert call(N, "3n").call == "3NT"
+
+
+def test_BP_28_32_bid_at_partners_turn_not_accepted_bars_partner_for_the_rest_of_the_auction() -> None:
+    """LAWS.md BP-28-32: South opens at North's (the dealer's) turn; West does not accept (North calls):
+    the bid is cancelled and North must pass for the rest of the auction, not only at his next turn."""
+    eng = table()
+    [r] = feed(eng, CallMade(S, "1S"))
+    assert (r.clause, r.extra["detail"], r.extra["options"]) == ("BP-28-32", "bid_at_partner",
+                                                                 ["accept", "partner_rest"])
+    [cancel] = feed(eng, CallMade(N, "pass"))    # North calls at his turn: South's bid is cancelled
+    assert (cancel.remedy, cancel.clause, cancel.extra["bars"]) == (Remedy.PENALTY, "BP-28-32", [["N", "rest"]])
+    feed(eng, CallMade(E, "1H"), CallMade(S, "1S"), CallMade(W, "pass"))
+    [bad] = feed(eng, CallMade(N, "2S"))         # barred for the rest: must pass
+    assert (bad.clause, bad.extra["detail"]) == ("BP-35-36", "must_pass")
+    assert eng.state.deal.bridge.auction.bars[N] == REST  # type: ignore[union-attr]  # still, after a turn
