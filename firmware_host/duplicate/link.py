@@ -16,6 +16,7 @@ Nothing here touches the network.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -115,7 +116,7 @@ def parse_result(topic: str, payload: bytes) -> dict[str, Any]:
     if len(payload) > MAX_PAYLOAD:
         raise LinkError(f"payload of {len(payload)} bytes is over the {MAX_PAYLOAD}-byte limit")
     try:
-        msg = loads(payload)  # checked where it enters: UTF-8, JSON, nesting, no lone surrogate, no NaN
+        msg = loads(payload)  # checked where it enters: UTF-8, JSON, nesting, no lone surrogate
     except LineRefused as exc:
         raise LinkError(f"payload is not JSON ({exc.detail if exc.kind == 'json' else exc})"
                         if exc.kind in ("json", "utf8") else f"payload refused: {exc}") from None
@@ -126,8 +127,8 @@ def parse_result(topic: str, payload: bytes) -> dict[str, Any]:
                         f"on table {table}'s board topic")
     seq = _whole(msg.get("seq"), "seq", 0, 2**62)
     t = msg.get("t")
-    if isinstance(t, bool) or not isinstance(t, (int, float)):
-        raise LinkError(f"t must be a number, got {t!r}")
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+        raise LinkError(f"t must be a finite number, got {t!r}")
     b = msg["body"]
     contract = _text(b.get("contract"), "contract", 8)
     rec: dict[str, Any] = {
@@ -190,7 +191,7 @@ def parse_session_message(table: str, topic: str, payload: bytes) -> dict[str, A
     if topic not in (ROUND_TOPIC, seating_topic(table)):
         raise LinkError(f"{topic[:200]!r} is not this table's session topic")
     try:
-        msg = loads(payload)  # checked where it enters: UTF-8, JSON, nesting, no lone surrogate, no NaN
+        msg = loads(payload)  # checked where it enters: UTF-8, JSON, nesting, no lone surrogate
     except LineRefused as exc:
         raise LinkError(f"payload is not JSON ({exc.detail if exc.kind == 'json' else exc})"
                         if exc.kind in ("json", "utf8") else f"payload refused: {exc}") from None

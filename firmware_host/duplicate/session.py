@@ -98,11 +98,16 @@ class Session:
         path = session_path(folder)
         if path.exists() and path.stat().st_size:
             raise SessionFileError(f"{path}: a session is already there (open it, or choose another folder)")
+        journal = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             journal = Journal.open(path, synchronous=synchronous)
             journal.append("event", {"type": "opened", "setup": setup.to_dict()}, clock())
-        except (OSError, JournalError) as exc:
+        except (OSError, JournalError, ValueError) as exc:
+            if journal is not None:  # nothing is made: a half-made journal would block the folder for ever
+                journal.close()
+                for leftover in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+                    leftover.unlink(missing_ok=True)
             raise SessionFileError(f"{path}: the session's journal cannot be made ({exc})") from None
         return cls(journal, state, clock, [], analyse=analyse)
 

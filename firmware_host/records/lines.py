@@ -75,25 +75,11 @@ def _has_surrogate(text: str) -> bool:
     return False
 
 
-def _no_constant(name: str) -> Any:
-    raise LineRefused("json", f"bad JSON ({name} is not a JSON number)", f"{name} is not a JSON number")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise LineRefused("json", f"bad JSON ({text[:40]} is too large for a number)",
-                          f"{text[:40]} is too large for a number")
-    return value
-
-
 def loads(text: str | bytes) -> Any:
     """Decode one JSON value from outside.
 
     Raises:
-        LineRefused: not UTF-8 (bytes), bad JSON (``NaN`` and ``Infinity`` too: Python's reader takes them,
-            JSON has no such numbers and the journal cannot write them), nested too deeply, or holding a
-            lone surrogate.
+        LineRefused: not UTF-8 (bytes), bad JSON, nested too deeply, or holding a lone surrogate.
     """
     if isinstance(text, bytes):
         try:
@@ -101,8 +87,7 @@ def loads(text: str | bytes) -> Any:
         except UnicodeDecodeError as exc:
             raise LineRefused("utf8", f"not UTF-8 text ({exc.reason} at byte {exc.start + 1})") from None
     try:
-        obj = json.loads(text, parse_int=parse_int, parse_constant=_no_constant,
-                         parse_float=_finite)
+        obj = json.loads(text, parse_int=parse_int)
     except json.JSONDecodeError as exc:
         detail = f"{exc.msg} at column {exc.colno}"
         raise LineRefused("json", f"bad JSON ({detail})", detail) from None

@@ -45,9 +45,9 @@ HOSTILE = {
     "a lone surrogate in the section": (_hostile(section="A\ud800"), "lone surrogate"),
     "a lone surrogate in the auction": (_hostile(auction=["\ud800"]), "lone surrogate"),
     "nesting deeper than the parser": (b"[" * 60000, "nested too deeply"),
-    "NaN for the time": (_message(GOOD, seq=9).replace(b'"t": 1764500000.5', b'"t": NaN'), "NaN"),
-    "Infinity for the time": (_message(GOOD, seq=9).replace(b'"t": 1764500000.5', b'"t": -Infinity'), "Infinity"),
-    "a time too large for a float": (_message(GOOD, seq=9).replace(b'"t": 1764500000.5', b'"t": 1e400'), "1e400"),
+    "NaN for the time": (_message(GOOD, seq=9).replace(b'"t": 1764500000.5', b'"t": NaN'), "t must be a finite number"),
+    "Infinity for the time": (_message(GOOD, seq=9).replace(b'"t": 1764500000.5', b'"t": -Infinity'), "t must be a finite number"),
+    "a time too large for a float": (_message(GOOD, seq=9).replace(b'"t": 1764500000.5', b'"t": 1e400'), "t must be a finite number"),
     "a seq of 5000 digits": (_message(GOOD, seq=9).replace(b'"seq": 9', b'"seq": ' + b"9" * 5000), "seq"),
 }
 
