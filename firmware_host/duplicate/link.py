@@ -15,7 +15,6 @@ Nothing here touches the network.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Mapping, Sequence
