@@ -83,3 +83,13 @@ def test_a_refused_open_leaves_no_half_made_session(tmp_path: Path) -> None:
     with pytest.raises(SessionFileError, match="cannot be made"):
         Session.create(tmp_path / "s", bad, analyse=False)
     assert not (tmp_path / "s" / "session.sqlite3").exists()
+
+
+@pytest.mark.parametrize("report", ["nodir/r.txt", "adir"])
+def test_a_report_that_cannot_be_written_is_refused_before_any_board_is_dealt(tmp_path: Path, report: str) -> None:
+    (tmp_path / "adir").mkdir()
+    assert _cli("boards", "new", "--count", "2", "--out", "b.pbn", cwd=tmp_path).returncode == 0
+    run = _cli("boards", "deal", "--records", "b.pbn", "--shoe", "virtual", "--auto", "--journal", "j.sqlite3",
+               "--report", report, cwd=tmp_path)
+    _refused(run, "--report", report)
+    assert "dealt" not in run.stdout and not (tmp_path / "j.sqlite3").exists()
