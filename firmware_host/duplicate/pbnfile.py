@@ -159,6 +159,8 @@ def read_pbn(data: str | bytes, file: str = "<pbn>") -> list[Board]:
         boards.append(Board.numbered(number, deal))
         starts.append(f"the game at line {game.line}")
         previous = game
+    if not boards:  # as the BRI and DUP readers say it, naming the file
+        raise HandRecordError(file, "no boards in the file (no game with a [Board] and a [Deal] tag)")
     return check_boards(file, boards, starts, deal_where="[Deal]")
 
 

@@ -93,3 +93,9 @@ def test_a_report_that_cannot_be_written_is_refused_before_any_board_is_dealt(tm
                "--report", report, cwd=tmp_path)
     _refused(run, "--report", report)
     assert "dealt" not in run.stdout and not (tmp_path / "j.sqlite3").exists()
+
+
+@pytest.mark.parametrize("text", ["", "% PBN 2.1\r\n", '[Event "Monday"]\n[Site "club"]\n'])
+def test_a_pbn_file_without_boards_is_named(tmp_path: Path, text: str) -> None:
+    (tmp_path / "e.pbn").write_text(text)
+    _refused(_cli("boards", "check", "e.pbn", cwd=tmp_path), "e.pbn: no boards in the file")
