@@ -99,3 +99,14 @@ def test_a_report_that_cannot_be_written_is_refused_before_any_board_is_dealt(tm
 def test_a_pbn_file_without_boards_is_named(tmp_path: Path, text: str) -> None:
     (tmp_path / "e.pbn").write_text(text)
     _refused(_cli("boards", "check", "e.pbn", cwd=tmp_path), "e.pbn: no boards in the file")
+
+
+@pytest.mark.parametrize(("lines", "words"), [
+    ('records = "adir"', "adir is a folder"),
+])
+def test_a_duplicate_section_that_cannot_be_played_is_named_by_check_config(tmp_path: Path, lines: str,
+                                                                            words: str) -> None:
+    (tmp_path / "adir").mkdir()
+    assert _cli("boards", "new", "--count", "2", "--out", "b.pbn", cwd=tmp_path).returncode == 0
+    (tmp_path / "t.toml").write_text(f'[table]\ngame = "duplicate-bridge"\n[duplicate]\n{lines}\n')
+    _refused(_cli("check-config", "--config", "t.toml", "--no-devices", cwd=tmp_path), "t.toml", words)
