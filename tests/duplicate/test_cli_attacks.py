@@ -110,3 +110,26 @@ def test_a_duplicate_section_that_cannot_be_played_is_named_by_check_config(tmp_
     assert _cli("boards", "new", "--count", "2", "--out", "b.pbn", cwd=tmp_path).returncode == 0
     (tmp_path / "t.toml").write_text(f'[table]\ngame = "duplicate-bridge"\n[duplicate]\n{lines}\n')
     _refused(_cli("check-config", "--config", "t.toml", "--no-devices", cwd=tmp_path), "t.toml", words)
+
+
+def test_the_demo_refuses_more_boards_than_a_set_has_at_once(tmp_path: Path) -> None:
+    run = _cli("duplicate", "demo", "--tables", "3", "--boards", "99999999", "--movement", "barometer",
+               "--out", "d", cwd=tmp_path)
+    _refused(run, "--boards", "999")
+    assert not (tmp_path / "d").exists()
+
+
+def test_the_demos_table_configurations_find_their_hand_records_when_out_is_relative() -> None:
+    """``--out d`` (relative) wrote each table a configuration whose records path was relative to the
+    table's own folder: every table refused to start and the half-written folder blocked the next run."""
+    import tempfile
+
+    from firmware_host.evening.demo import DuplicateDemo
+    with tempfile.TemporaryDirectory() as tmp:
+        here = os.getcwd()
+        os.chdir(tmp)
+        try:
+            demo = DuplicateDemo("d", 3, 6, "mitchell", seed=1)
+            assert demo.out.is_absolute() and demo.out == Path(tmp).resolve() / "d"
+        finally:
+            os.chdir(here)
