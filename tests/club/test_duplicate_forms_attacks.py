@@ -71,3 +71,25 @@ def test_the_desk_answers_a_record_of_the_wrong_shape(tmp_path: Path) -> None:
             o = desk.director({"type": kind, "key": key, "group": "B", "tricks": 8, "by": "d"})
             assert o.status == "refused" and "traveller line" in o.why
     desk.session.close()
+
+
+def test_a_csrf_token_with_a_non_ascii_byte_is_a_403_not_a_500(dup: Any) -> None:  # noqa: F811
+    """Header values reach the server as Latin-1 text; ``hmac.compare_digest`` refuses str with
+    non-ASCII characters, so ``X-CSRF-Token: \\xe9`` was a TypeError (a 500) for a logged-in director."""
+    _d, desk, client = dup
+    login(client)
+    csrf(client)
+    r = client.post("/api/duplicate/round", content=b'{"round": 2}',
+                    headers=[(b"X-CSRF-Token", b"\xe9t\xe9"), (b"Origin", b"http://club.test"),
+                             (b"Content-Type", b"application/json")])
+    assert r.status_code == 403 and r.json() == {"error": "bad CSRF token"}
+    assert desk.session.state.called == 1
+
+
+def test_a_device_cookie_with_a_non_ascii_mac_is_not_known_not_an_error() -> None:
+    from firmware_host.club.throttle import Devices
+
+    devices = Devices(b"k" * 32)
+    good = devices.make("director")
+    assert devices.check(good, "director") is not None
+    assert devices.check(good[:-1] + "\xe9", "director") is None   # was a TypeError from compare_digest
