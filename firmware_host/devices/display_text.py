@@ -45,6 +45,18 @@ BRIDGE_HEADLINES = {
     "BP-66-67": "DEFECTIVE TRICK", "BP-68-71": "CLAIM", "CB-result-check": "THE RESULT DIFFERS FROM THE CARDS",
 }
 _AUCTION_CLAUSES = frozenset({"BP-17", "BP-22", "BP-27", "BP-28-32", "BP-35-36", "BP-39"})
+# A bridge `deal_stands` that does not let the auction or play go on: a claim agreed or ruled ends play, a
+# call after the close is cancelled (the auction is over), a correction is a correction (even the
+# twelfth trick's, made once play ended).
+_BRIDGE_STANDS = {
+    "BP-68-71": {"agreed": "CLAIM AGREED: PLAY ENDS", "ruled": "CLAIM RULED: PLAY ENDS"},
+    "BP-39": {"": "CALL CANCELLED"},
+    "BP-62": {"": "REVOKE CORRECTED"},
+}
+
+
+def _stands_key(r: Ruling) -> str:
+    return "agreed" if r.extra.get("agreed") else "ruled" if r.extra.get("ruled") else ""
 
 
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
@@ -94,7 +106,8 @@ def headline(r: Ruling) -> str:
         return DUPLICATE_HEADLINES[r.clause]
     if r.clause in BRIDGE_HEADLINES or r.clause in _AUCTION_CLAUSES:
         if r.remedy is Remedy.DEAL_STANDS:
-            return "THE AUCTION GOES ON" if r.clause in _AUCTION_CLAUSES else "PLAY GOES ON"
+            return _BRIDGE_STANDS.get(r.clause, {}).get(_stands_key(r)) or (
+                "THE AUCTION GOES ON" if r.clause in _AUCTION_CLAUSES else "PLAY GOES ON")
         if r.remedy in (Remedy.ATTENTION, Remedy.PENALTY):
             return BRIDGE_HEADLINES.get(r.clause, HEADLINES[r.remedy])
     options = r.extra.get("options")

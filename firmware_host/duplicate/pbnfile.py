@@ -156,12 +156,26 @@ def read_pbn(data: str | bytes, file: str = "<pbn>") -> list[Board]:
             raise HandRecordError(file, str(exc), board=number, where="[Deal]") from None
         check_db2(file, number, _dealer(file, number, _value(game, previous, "dealer")),
                   _vulnerable(file, number, _value(game, previous, "vulnerable")))
+        previous = game
+        if _repeated(file, boards, starts, Board.numbered(number, deal), game.line):
+            continue
         boards.append(Board.numbered(number, deal))
         starts.append(f"the game at line {game.line}")
-        previous = game
     if not boards:  # as the BRI and DUP readers say it, naming the file
         raise HandRecordError(file, "no boards in the file (no game with a [Board] and a [Deal] tag)")
     return check_boards(file, boards, starts, deal_where="[Deal]")
+
+
+def _repeated(file: str, boards: list[Board], starts: list[str], board: Board, line: int) -> bool:
+    """A board number met again: the same deal is a results file's game for another table (taken once);
+    another deal is a broken file."""
+    for i, b in enumerate(boards):
+        if b.number == board.number:
+            if b.deal != board.deal:
+                raise HandRecordError(file, f"appears twice with different deals ({starts[i]} and the game at "
+                                      f"line {line})", board=board.number, sep=" ")
+            return True
+    return False
 
 
 def _dealer(file: str, number: int, text: str | None) -> Seat | None:

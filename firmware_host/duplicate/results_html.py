@@ -17,7 +17,7 @@ from firmware_host.duplicate.views import (
 )
 from laws.cards import SEATS
 from laws.duplicate.deal import SEAT_NAMES
-from laws.scoring import ScoredBoard, present
+from laws.scoring import ScoredBoard, ScoredLine, present
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #111; }
@@ -30,6 +30,15 @@ th { background: #eee; } td.l, th.l { text-align: left; }
 section.board { break-inside: avoid; page-break-inside: avoid; }
 @media print { body { margin: 0; } h2 { break-before: page; } section.board { break-inside: avoid; } }
 """
+
+
+def score_text(ln: ScoredLine) -> str:
+    """North-South's score; a split assigned score shows both sides' (North-South's view): 420/140."""
+    if ln.ns_score is None:
+        return ""
+    if ln.ew_score is not None and ln.ew_score != ln.ns_score:
+        return f"{ln.ns_score}/{ln.ew_score}"
+    return str(ln.ns_score)
 
 
 def _cell(text: object, left: bool = False) -> str:
@@ -81,7 +90,7 @@ def _board(data: ExportData, board: ScoredBoard) -> list[str]:
         contract = contract_words(ln.contract) or ("artificial " + "/".join(e.adjusted) if e and e.kind == "artificial" else "")
         row = (_cell(ln.ns.label) + _cell(ln.ew.label) + _cell(contract, True) + _cell(ln.declarer) +
                _cell("" if ln.tricks is None or not ln.declarer else ln.tricks) + _cell(card_words(ln.lead or "")) +
-               _cell("" if ln.ns_score is None else ln.ns_score) + _cell(present(ln.ns_points)) +
+               _cell(score_text(ln)) + _cell(present(ln.ns_points)) +
                _cell(present(ln.ew_points)) + _cell(note, True))
         out.append(f"<tr>{row}</tr>")
     out.append("</table></section>")

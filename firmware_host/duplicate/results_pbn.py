@@ -48,7 +48,7 @@ def _header(cols: Sequence[tuple[str, int, str]]) -> str:
 def _row(cells: Sequence[str], cols: Sequence[tuple[str, int, str]]) -> str:
     out = []
     for cell, (_n, w, a) in zip(cells, cols):
-        text = cell if cell and " " not in cell else (_q(cell) if cell else "-")
+        text = (_q(cell) if " " in cell or '"' in cell else cell) if cell else "-"
         out.append(text.rjust(w) if a == "R" else text.ljust(w))
     return " ".join(out).rstrip()
 
@@ -57,6 +57,14 @@ def pair_id(label: str) -> str:
     """A pair's PairId: its number (the Direction column of the ranking, or the traveller's column, says
     which direction a Mitchell pair is)."""
     return label.split()[0]
+
+
+def seat_pair_id(label: str, seat: str) -> str:
+    """A traveller's PairId for the pair sitting ``seat`` (``NS`` or ``EW``): its number, with its home
+    direction after it when it sits the other way (an arrow-switched round: pair 3 EW at North-South
+    is ``3EW``), since a Mitchell's 3 NS and 3 EW are two pairs."""
+    parts = label.split()
+    return parts[0] + parts[1] if len(parts) > 1 and parts[1] != seat else parts[0]
 
 
 def card_pbn(code: str) -> str:
@@ -121,25 +129,33 @@ def _columns(data: ExportData) -> tuple[tuple[str, int, str], ...]:
 
 
 def _score_cells(ln: ScoredLine) -> tuple[str, str]:
+    """Score_NS is North-South's own score, Score_EW East-West's own; one of them for a table
+    result (the side that scored), both for a split assigned score (each side's)."""
     if ln.ns_score is None:
         return "-", "-"
     score = ln.ns_score
+    if ln.ew_score is not None and ln.ew_score != score:
+        return str(score), str(-ln.ew_score)
     return (str(score), "-") if score > 0 else ("-", str(-score)) if score < 0 else ("0", "0")
 
 
 def _traveller(data: ExportData, board: ScoredBoard) -> list[str]:
-    cols = _columns(data)
+    fouled = len({ln.group for ln in board.lines}) > 1
+    cols = _columns(data) + ((("Group", 1, "L"),) if fouled else ())
     lines = [f'[ScoreTable "{_header(cols)}"]']
     for ln in board.lines:
         e = data.entry(board.number, ln.ns.label, ln.ew.label)
         ns, ew = _score_cells(ln)
         contract = ln.contract if ln.contract else ("A" + "/".join(e.adjusted) if e and e.kind == "artificial" else "-")
-        cells = [str(e.table) if e else "-", str(e.round) if e else "-", pair_id(ln.ns.label), pair_id(ln.ew.label),
+        cells = [str(e.table) if e else "-", str(e.round) if e else "-", seat_pair_id(ln.ns.label, "NS"),
+                 seat_pair_id(ln.ew.label, "EW"),
                  contract or "-", ln.declarer or "-", "-" if ln.tricks is None or not ln.declarer else str(ln.tricks),
                  card_pbn(ln.lead or "") or "-", ns, ew, present(ln.ns_points), present(ln.ew_points)]
         if not data.setup.method.at_imps:
             cells += ["-" if ln.ns_percent is None else present(ln.ns_percent),
                       "-" if ln.ew_percent is None else present(ln.ew_percent)]
+        if fouled:
+            cells.append(ln.group)
         lines.append(_row(cells, cols))
     return lines
 

@@ -146,7 +146,7 @@ def _check_adjust(st: SessionState, rec: Mapping[str, Any]) -> str:
     if not meets:
         return (f"an adjusted score on a board not played: pairs {label(ns)} and {label(ew)} do not play board "
                 f"{board!r} against each other in {st.movement.name}")
-    kind, a, b = rec.get("kind"), str(rec.get("ns_value", "")), str(rec.get("ew_value", ""))
+    kind, a, b = rec.get("kind"), adjusted_value(rec, "ns_value"), adjusted_value(rec, "ew_value")
     if kind == "artificial":
         try:
             pa, pb = Fraction(a), Fraction(b)
@@ -163,6 +163,13 @@ def _check_adjust(st: SessionState, rec: Mapping[str, Any]) -> str:
                 return f"board {board}: an assigned score is North-South's score, a multiple of 10, got {v!r}"
         return ""
     return f"board {board}: an adjusted score is 'artificial' or 'assigned', not {kind!r}"
+
+
+def adjusted_value(rec: Mapping[str, Any], name: str) -> str:
+    """An adjust record's value as text; absent or null is "" (an assigned score's ``ew_value``
+    absent or null: the score is not split)."""
+    value = rec.get(name)
+    return "" if value is None else str(value)
 
 
 def _check_regroup(st: SessionState, rec: Mapping[str, Any]) -> str:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from firmware_host.duplicate.session_checks import check
+from firmware_host.duplicate.session_checks import adjusted_value, check
 from firmware_host.duplicate.spec import (
     SessionSetup,
     boards_by_number,
@@ -298,7 +298,7 @@ class SessionState:
             old if old is not None and old.kind == "played" else None)
         self._put(Entry(key, board, seating.round, seating.table, ns, ew, str(rec["kind"]),
                         order=old.order if old else self.order, t=float(rec.get("t", 0.0)),
-                        adjusted=(str(rec.get("ns_value", "")), str(rec.get("ew_value", ""))),
+                        adjusted=(adjusted_value(rec, "ns_value"), adjusted_value(rec, "ew_value")),
                         by=str(rec.get("by", "")), why=str(rec.get("why", "")), original=original,
                         club_table=self.club_table_of.get(seating.table, "")))
 

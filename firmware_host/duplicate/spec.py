@@ -160,7 +160,7 @@ def check_setup(setup: SessionSetup) -> Movement:
     missing = sorted(set(movement.boards()) - set(numbers))
     if missing:
         raise SetupError(f"{movement.name} plays boards {board_span(movement.boards())} but the hand records "
-                         f"have no board {board_span(missing)}")
+                         f"have no board{'s' if len(missing) > 1 else ''} {board_span(missing)}")
     seen: dict[int, str] = {}
     for tid, number in setup.tables.items():
         if not TABLE_ID.match(tid) or tid in RESERVED_IDS:

@@ -335,6 +335,21 @@ class Auction:
         self.cancelled.append((seat, verdict.text, verdict.clause))
         return verdict
 
+    def take_back(self, seat: Seat, clause: str) -> AuctionCall:
+        """Cancel the last call that stands, ``seat``'s, as the director rules (law 27B3: a double or
+        redouble put in place of an insufficient bid and judged not comparable): it no longer stands and
+        ``seat`` calls again.
+
+        Raises:
+            AuctionError: no call stands, or the last is not ``seat``'s.
+        """
+        if not self.calls or self.calls[-1].seat != seat:
+            raise AuctionError(f"the last call is not {name(seat)}'s: there is no call of his to cancel")
+        last = self.calls.pop()
+        self.cancelled.append((seat, last.call.code, clause))
+        self.to_call = seat
+        return last
+
     def bar(self, seat: Seat, rounds: int | Literal["rest"]) -> None:
         """Make ``seat`` pass at his next ``rounds`` turns, or for the rest of the auction (``"rest"``).
         A bar already in force is not shortened."""

@@ -42,7 +42,7 @@ The state is plain data (dataclasses of seats, cards, ints, lists, dicts), so ``
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from laws.bridge import revokes
@@ -286,13 +286,24 @@ class Play:
         self._apply(seat, card, revoke=revoke, out_of_turn=True)
         return v
 
-    def withdraw(self, seat: Seat, card: Card) -> PlayVerdict:
+    def withdraw(self, seat: Seat, card: Card, *, at_turn: bool = False) -> PlayVerdict:
         """Record a card out of turn, or a second card, that is taken back (not accepted): it goes back
         to the hand; a defender's lead out of turn, premature play or play out of turn becomes a penalty
-        card (``BP-53-56``, ``BP-57``). Returns its verdict."""
+        card (``BP-53-56``, ``BP-57``). Returns its verdict.
+
+        Args:
+            seat: the card's player.
+            card: the card.
+            at_turn: a defender's card played at his right-hand opponent's turn (law 57D) that has reached
+                his turn and would revoke there: it is taken back as a penalty card.
+        """
         v = self.judge(seat, card)
-        if v.legal or v.kind is _P.REVOKE:
+        if at_turn and v.kind is _P.REVOKE and not self._defender(seat):
+            raise PlayError(f"{name(seat)} is not a defender: law 57D does not apply")
+        if v.legal or (v.kind is _P.REVOKE and not at_turn):
             raise PlayError(f"{name(seat)} is in turn: there is nothing to take back")
+        if at_turn and v.kind is _P.REVOKE:
+            v = replace(v, kind=_P.PLAY_OUT_OF_TURN, penalty_card=True, law=f"{_DUP}, law 57")
         self.withdrawn.append((seat, card, v.clause))
         if v.penalty_card and (seat, card) not in self.penalty_cards:
             self.penalty_cards.append((seat, card))

@@ -28,11 +28,13 @@ from laws.events.types import (
     CardDealt,
     CardDiscarded,
     CardFaced,
+    CardsDrawn,
     DamagedCardFound,
     DummyFaced,
     Event,
     EventFormatError,
     MissingCardReported,
+    PackCut,
     PlayerBarred,
 )
 
@@ -182,11 +184,6 @@ def _honours(v: Any, name: str) -> tuple[Side, int]:
     return (_side(v["side"], name), pts)
 
 
-def _exposed_or_count(v: Any, name: str) -> Any:
-    # `exposed` is a count on `cut` and a name -> count mapping on `draw`.
-    return _exposed(v, name) if isinstance(v, dict) else _cards(v, name)
-
-
 _BRIDGE_BID = re.compile(r"^[1-7](NT|N|C|D|H|S)$")
 _BRIDGE_WORDS = ("pass", "double", "redouble")
 
@@ -277,6 +274,7 @@ def _short_text(limit: int) -> Any:
 # Converters of one event type's field where the field's name means something else elsewhere (a euchre
 # ``bid``'s ``call`` is one of its three declarations).
 _OWN_CONVERTERS: dict[tuple[type[Event], str], Any] = {
+    (CardsDrawn, "exposed"): _exposed, (PackCut, "exposed"): _cards,  # a mapping on a draw, a count on a cut
     (CallMade, "call"): _bridge_call, (PlayerBarred, "rounds"): _rounds, (DummyFaced, "cards"): _card_list,
     (BoardPlaced, "board"): _whole(1, 9999), (BoardPlaced, "record"): _fingerprint,
     (BoardPlaced, "deal"): _pbn_deal, (BoardPlaced, "how"): _choice(BOARD_HOW),
@@ -292,7 +290,7 @@ _CONVERTERS: dict[str, Any] = {
     "face_up": _bool, "where": _choice(FACED_WHERE), "by": _seat, "what": _choice(DEMANDS),
     "distinguishable": _bool, "looked": _bool, "count": _cards, "found": _found,
     "cause": _choice(SURPLUS_CAUSES), "tricks": _cards, "declarer": _seat, "contract": _contract,
-    "honours": _honours, "makers": _side, "alone": _bool, "exposed": _exposed_or_count,
+    "honours": _honours, "makers": _side, "alone": _bool,
     "on_behalf_of": _seat, "how": _choice(INTERRUPTIONS), "suit": _suit, "call": _choice(BIDS),
     "agree": _bool, "decision": _choice(FOUL_DECISIONS),
 }

@@ -23,10 +23,11 @@ laws; LAWS.md's paraphrase is older where they differ, and docs/events.md says w
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from laws.bridge.auction import Auction
-from laws.bridge.calls import Call, parse_call
+from laws.bridge.calls import Call, CallKind, parse_call
 from laws.bridge.play import Play
 from laws.bridge.tricks import PlayError
 from laws.bridge.verdicts import REST, CallIrregularity, CallVerdict, Option, name
@@ -106,8 +107,10 @@ def _cancel(h: bh.BridgeHand, p: bh.Pending, by: Seat) -> list[Ruling]:
     assert p.call is not None
     v = h.auction.cancel(p.seat, p.call)
     forced = tuple(b for o in v.options if o.by is None and o.code == "pass_next" for b in o.bars)
-    _apply_bars(h.auction, forced)
     other = next((o for o in v.options if o.code == "other"), None)
+    if "bar_partner" in p.options:                       # law 27B4: the bar is certain
+        forced, other = ((p.seat.partner, REST),), None
+    _apply_bars(h.auction, forced)
     if other is not None:
         free = v.lowest_sufficient if p.kind == _CI.INSUFFICIENT.value else p.call
         h.watch = bh.Watch(p.seat, p.clause, p.law, free, other.bars, p.call.words)
@@ -117,6 +120,12 @@ def _cancel(h: bh.BridgeHand, p: bh.Pending, by: Seat) -> list[Ruling]:
     return [bh.rule(p.clause, p.law, Remedy.PENALTY if forced else Remedy.DEAL_STANDS, text, seat=p.seat,
                     extra={"call": p.call.code, "cancelled": True,
                            **({"bars": bars_data(forced)} if forced else {})})]
+
+
+def _second_insufficient(h: bh.BridgeHand, seat: Seat, kind: str) -> bool:
+    """Whether ``seat``'s insufficient bid replaces his own cancelled insufficient bid (law 27B4)."""
+    w = h.watch
+    return kind == _CI.INSUFFICIENT.value and w is not None and w.seat == seat and w.clause == "BP-27"
 
 
 def _resolve(h: bh.BridgeHand, seat: Seat) -> list[Ruling]:
@@ -143,14 +152,37 @@ def _replacement(h: bh.BridgeHand, seat: Seat, call: Call) -> list[Ruling]:
     if w.free is not None and call == w.free:
         return []
     h.bar_asked = w.bars
+    if _cancelled_by_bar(w.clause, call):
+        bars = f"it is cancelled and {name(seat)} calls again (law 27B3), and {bars_text(w.bars)}"
+    else:
+        bars = bars_text(w.bars)
     extra = {"offender": seat.value, "call": call.code, "options": ["comparable", "bar"],
              "bars": bars_data(w.bars), "choices": [
                  {"code": "comparable", "text": "a comparable call: nothing more", "by": None},
                  {"code": "bar", "text": bars_text(w.bars), "by": None, "bars": bars_data(w.bars)}]}
     return [bh.rule(w.clause, w.law, Remedy.ATTENTION, f"{name(seat)} replaced the cancelled {w.what} with "
                     f"{call.words}. The director judges whether it is comparable (nothing more); if it is "
-                    f"not, {bars_text(w.bars)}, and lead restrictions may apply: he enters the bar.",
+                    f"not, {bars}, and lead restrictions may apply: he enters the bar.",
                     seat=seat, extra=extra)]
+
+
+def _cancelled_by_bar(clause: str, call: Call) -> bool:
+    """Law 27B3: a double or redouble in place of an insufficient bid, unless comparable, is cancelled."""
+    return clause == "BP-27" and call.kind in (CallKind.DOUBLE, CallKind.REDOUBLE)
+
+
+def _take_back(h: bh.BridgeHand, barred: Seat, clause: str) -> Call | None:
+    """The director bars after judging a replacement: the offender's double or redouble replacing an
+    insufficient bid (law 27B3), still the last call, is cancelled too. Returns it, or None."""
+    calls = h.auction.calls
+    if h.bar_asked is None or not calls:
+        return None
+    last = calls[-1]
+    if last.seat != barred.partner or not _cancelled_by_bar(clause, last.call) or \
+            (barred, REST) not in h.bar_asked:
+        return None
+    h.auction.take_back(last.seat, clause)
+    return last.call
 
 
 def accepting(s: TableState, e: IrregularityAccepted, clause: str) -> bh.Pending | None:
@@ -302,10 +334,17 @@ def register(reg: Registry) -> None:
             raise ValueError("bar: no irregularity in this auction calls for a bar")
         clause, law = h.irregular
         n = e.rounds if isinstance(e.rounds, int) else REST
+        gone = _take_back(h, e.seat, clause) if n == REST else None
         h.auction.bar(e.seat, "rest" if n == REST else n)
         h.watch = h.bar_asked = None
-        return bh.rule(clause, law, Remedy.PENALTY, f"The director rules: {bars_text([(e.seat, n)])}.",
-                       seat=e.seat, extra={"bars": bars_data(((e.seat, n),))})
+        extra: dict[str, Any] = {"bars": bars_data(((e.seat, n),))}
+        first = ""
+        if gone is not None:
+            extra["cancelled"] = gone.code
+            first = (f"{name(e.seat.partner)}'s {gone.words} is not comparable, so it is cancelled and he calls "
+                     "again (law 27B3); ")
+        return bh.rule(clause, law, Remedy.PENALTY, f"The director rules: {first}{bars_text([(e.seat, n)])}.",
+                       seat=e.seat, extra=extra)
 
 
 def _waiting(c: Clause, s: TableState, e: CallMade | IrregularityAccepted, kind: CallIrregularity) -> Ruling | None:
@@ -327,6 +366,15 @@ def _waiting(c: Clause, s: TableState, e: CallMade | IrregularityAccepted, kind:
     v = h.verdict
     if not isinstance(v, CallVerdict) or v.kind is not kind or v.accept_by is None or v.call is None:
         return None
-    h.pending = bh.Pending("call", e.seat, c.id, kind.value, v.detail, call=v.call, accept_by=(v.accept_by,),
+    acceptor, call = v.accept_by, v.call
+    if _second_insufficient(h, e.seat, kind.value):
+        partner = e.seat.partner
+        v = replace(v, options=(v.options[0], Option(
+            "bar_partner", f"Otherwise it is cancelled (a second insufficient bid, law 27B4): {name(e.seat)} "
+            f"calls again, and {name(partner)} must pass for the rest of the auction; lead restrictions may "
+            "apply.", bars=((partner, REST),), lead_restrictions=True)))
+        h.verdict = v
+        h.watch = None          # the first bid's replacement is this one: nothing more to judge of it
+    h.pending = bh.Pending("call", e.seat, c.id, kind.value, v.detail, call=call, accept_by=(acceptor,),
                            options=tuple(o.code for o in v.options), law=v.law)
-    return _irregular(c, h, v, " The director is called.", remedy=Remedy.ATTENTION, seat=v.accept_by)
+    return _irregular(c, h, v, " The director is called.", remedy=Remedy.ATTENTION, seat=acceptor)

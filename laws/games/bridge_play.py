@@ -50,17 +50,20 @@ def _model(s: TableState, e: CardPlayed) -> tuple[DealState, bh.BridgeHand, Play
     return d, h, h.play
 
 
-def _take_back(d: DealState, h: bh.BridgeHand, p: bh.Pending, why: str) -> Ruling:
-    """A waiting card is taken back; a defender's becomes a penalty card."""
+def _take_back(d: DealState, h: bh.BridgeHand, p: bh.Pending, why: str, *, at_turn: bool = False) -> Ruling:
+    """A waiting card is taken back; a defender's becomes a penalty card (``at_turn``: a 57D card that
+    has reached its player's turn and cannot be played legally then)."""
     assert h.play is not None and p.card is not None
-    v = h.play.withdraw(p.seat, p.card)
+    v = h.play.withdraw(p.seat, p.card, at_turn=at_turn)
     h.pending = None
     if v.penalty_card:
         return bh.rule(p.clause, p.law, Remedy.PENALTY, f"{why} {name(p.seat)}'s {p.card.name} goes back to "
                        "his hand and is a penalty card: it stays face up and is played at the first legal "
-                       "chance.", seat=p.seat, extra={"penalty_card": p.card.code, "trick": v.trick})
+                       "chance.", seat=p.seat, extra={"penalty_card": p.card.code, "withdrawn": True,
+                                                      "trick": v.trick})
     return bh.rule(p.clause, p.law, Remedy.DEAL_STANDS, f"{why} {name(p.seat)}'s {p.card.name} goes back to "
-                   "his hand; play goes on.", seat=p.seat, extra={"card": p.card.code, "withdrawn": True})
+                   "his hand; play goes on.", seat=p.seat, extra={"card": p.card.code, "withdrawn": True,
+                                                                   "trick": v.trick})
 
 
 def _play_waiting(d: DealState, h: bh.BridgeHand, p: bh.Pending, how: str) -> Ruling:
@@ -96,7 +99,7 @@ def _after(d: DealState, h: bh.BridgeHand) -> list[Ruling]:
         return [_play_waiting(d, h, p, "is played now, at his proper turn")]
     p.penalty_card = True
     return [_take_back(d, h, p, f"{name(p.seat)}'s turn has come, and his {p.card.name} cannot be played "
-                       "legally now.")]
+                       "legally now.", at_turn=True)]
 
 
 def _waiting_ruling(c: Clause, h: bh.BridgeHand, v: PlayVerdict, options: list[tuple[str, str, Seat | None]],
@@ -199,7 +202,8 @@ def register(reg: Registry) -> None:
         if penalty:
             return bh.rule(c.id, f"{bh.DUP}, law 62", Remedy.PENALTY, f"{text}, which is a penalty card.",
                            seat=e.seat, extra={"penalty_card": r.card.code, "card": e.card.code, "trick": r.trick})
-        return bh.rule(c.id, f"{bh.DUP}, law 62", Remedy.DEAL_STANDS, f"{text}; play goes on.", seat=e.seat,
+        after = "the hand is scored" if play.ended else "play goes on"     # a twelfth-trick revoke, play over
+        return bh.rule(c.id, f"{bh.DUP}, law 62", Remedy.DEAL_STANDS, f"{text}; {after}.", seat=e.seat,
                        extra={"card": e.card.code, "trick": r.trick})
 
     @reg.clause("BP-63", "revoke established (Duplicate Bridge law 63)", "card_played", "accept", "claim",
@@ -210,25 +214,53 @@ def register(reg: Registry) -> None:
         h = bh.hand(s)
         if h is None or h.play is None:
             return []
-        out = []
-        for i, r in enumerate(h.play.revokes):
-            if r.status is RevokeStatus.ESTABLISHED and i not in h.told:
-                h.told.append(i)
-                out.append(bh.rule(c.id, f"{bh.DUP}, law 63", Remedy.ATTENTION, f"{name(r.seat)}'s revoke in "
-                                   f"trick {r.trick} is established: {side_text(r.seat.side)} played on. The "
-                                   "tricks it moves are worked out when play ends.", seat=r.seat,
-                                   extra={"card": r.card.code, "trick": r.trick}))
-        return out
+        return tell_established(h, h.play)
 
-    @reg.clause("BP-66-67", "defective trick (Duplicate Bridge laws 66-67)", "card_played")
-    def defective(c: Clause, s: TableState, e: CardPlayed) -> Ruling | None:
-        """A trick with a card too many (a second card from one player): the director puts it right."""
+    @reg.clause("BP-66-67", "defective trick (Duplicate Bridge laws 66-67)", "card_played", "withdraw")
+    def defective(c: Clause, s: TableState, e: CardPlayed | CardWithdrawn) -> Ruling | None:
+        """A trick with a card too many (a second card from one player): the director puts it right; a
+        ``withdraw`` of that card, before any other card, takes it back (it was never played)."""
         h = bh.hand(s)
+        if isinstance(e, CardWithdrawn):
+            if h is None or not _second_card(h, e):
+                return None
+            assert isinstance(h.verdict, PlayVerdict)
+            trick = h.verdict.trick
+            h.verdict = e
+            return bh.rule(c.id, f"{bh.DUP}, laws 66-67", Remedy.DEAL_STANDS, f"{name(e.seat)}'s {e.card.name} "
+                           "goes back to his hand: the trick stands as played; play goes on.", seat=e.seat,
+                           extra={"card": e.card.code, "withdrawn": True, "trick": trick})
         v = h.verdict if h is not None else None
         if not isinstance(v, PlayVerdict) or v.kind is not _P.SECOND_CARD:
             return None
         return bh.rule(c.id, v.law, Remedy.DEFECTIVE_TRICK, f"{v.reason} It is not played.", seat=e.seat,
                        extra={"card": e.card.code, "trick": v.trick})
+
+
+def tell_established(h: bh.BridgeHand, play: Play, how: str | None = None) -> list[Ruling]:
+    """The ``BP-63`` rulings for the revokes of ``play`` established since the last were told: each is told
+    once, at the entry that established it (a card to a later trick, a claim, an agreement to a claim).
+
+    Args:
+        h: the deal's bridge hand (its ``told`` list is updated).
+        play: its play.
+        how: what established them, in words ("South claimed"); by default "<side> played on".
+    """
+    out = []
+    for i, r in enumerate(play.revokes):
+        if r.status is RevokeStatus.ESTABLISHED and i not in h.told:
+            h.told.append(i)
+            what = how if how is not None else f"{side_text(r.seat.side)} played on"
+            out.append(bh.rule("BP-63", f"{bh.DUP}, law 63", Remedy.ATTENTION, f"{name(r.seat)}'s revoke in "
+                               f"trick {r.trick} is established: {what}. The tricks it moves are worked out "
+                               "when play ends.", seat=r.seat, extra={"card": r.card.code, "trick": r.trick}))
+    return out
+
+
+def _second_card(h: bh.BridgeHand, e: CardWithdrawn) -> bool:
+    """Whether ``e`` takes back the second card its player just put on a trick (``BP-66-67``)."""
+    v = h.verdict
+    return isinstance(v, PlayVerdict) and v.kind is _P.SECOND_CARD and v.seat == e.seat and v.card == e.card
 
 
 def _card_rule(c: Clause, s: TableState, e: CardPlayed | IrregularityAccepted | CardWithdrawn,
@@ -247,6 +279,8 @@ def _card_rule(c: Clause, s: TableState, e: CardPlayed | IrregularityAccepted | 
         p = h.pending
         if p is None and h.verdict is e:   # an earlier clause took it back, for this same entry
             return None
+        if p is None and _second_card(h, e):
+            return None                    # the defective trick's clause takes it (BP-66-67)
         if p is None or p.what != "card":
             raise ValueError(f"withdraw: no card of {name(e.seat)}'s is waiting for a ruling")
         if p.seat != e.seat or p.card != e.card:

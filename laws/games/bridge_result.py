@@ -24,6 +24,7 @@ from laws.cards import Seat
 from laws.events import ClaimAnswered, ClaimRuled, PlayEnded, ResultRecorded, RevokeCorrected, TricksClaimed
 from laws.games import bridge_hand as bh
 from laws.games.base import Clause, Registry, side_text
+from laws.games.bridge_play import tell_established
 from laws.rulings import Remedy, Ruling
 from laws.scoring.bridge import Contract, parse_contract
 from laws.state import TableState
@@ -58,9 +59,20 @@ def register(reg: Registry) -> None:
 
     @reg.clause("BP-68-71", "claims and concessions (Duplicate Bridge laws 68-71)", "claim", "claim_reply",
                 "claim_ruled")
-    def claim(c: Clause, s: TableState, e: TricksClaimed | ClaimAnswered | ClaimRuled) -> Ruling:
-        """A claim or concession stops play; agreed, it stands; disputed, the director decides."""
+    def claim(c: Clause, s: TableState, e: TricksClaimed | ClaimAnswered | ClaimRuled) -> list[Ruling]:
+        """A claim or concession stops play; agreed, it stands; disputed, the director decides. A claim,
+        and an agreement to one, establishes the open revokes of that player's side (``BP-63``): told
+        here, right after the claim's own ruling, since this clause is what establishes them."""
         h, play = bh.need_play(s, e.TYPE.replace("_", " "))
+        ruling = _claim(c, h, play, e)
+        how = None
+        if isinstance(e, TricksClaimed):
+            how = f"{name(e.seat)} claimed" if e.tricks else f"{name(e.seat)} conceded"
+        elif isinstance(e, ClaimAnswered) and e.agree:
+            how = f"{name(e.seat)} agreed to the claim"
+        return [ruling, *(tell_established(h, play, how) if how is not None else [])]
+
+    def _claim(c: Clause, h: bh.BridgeHand, play: Play, e: TricksClaimed | ClaimAnswered | ClaimRuled) -> Ruling:
         if isinstance(e, TricksClaimed):
             if h.pending is not None:
                 raise ValueError("claim: a card or call waits for a ruling first")
@@ -121,6 +133,14 @@ def register(reg: Registry) -> None:
                 out.append(bh.rule(c.id, f"{bh.DUP}, law 64", Remedy.ATTENTION, f"{t.reason} The director may "
                                    "restore equity if the non-offending side was damaged.",
                                    seat=t.revoke.seat, extra=extra))
+        for r in h.play.revokes:           # play ended by a ruled claim with a revoke still open
+            if r.status is RevokeStatus.OPEN and not r.by_dummy:
+                out.append(bh.rule(c.id, f"{bh.DUP}, law 64", Remedy.ATTENTION, f"{name(r.seat)}'s revoke in "
+                                   f"trick {r.trick} was neither corrected nor established when play ended: no "
+                                   "trick moves. The director, who ruled the claim, may restore equity.",
+                                   seat=r.seat, extra={"revoke_trick": r.trick, "offender": r.seat.value,
+                                                       "tricks": 0, "to_side": r.seat.side.other.value,
+                                                       "counted": [], "open": True}))
         return out
 
     @reg.clause("CB-result-check", "the result checked against the cards", "result")

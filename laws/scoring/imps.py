@@ -6,23 +6,23 @@ are multiples of 10, so differences are too; should one not be, it gets the IMPs
 whose lower edge it reaches (15 -> 0, 45 -> 1).
 
 **Butler.** Each board has a *datum*: the mean of its North-South scores after dropping the highest
-and the lowest, rounded to the nearest 10. When they are dropped is a regulation, and practice differs
-(ACBLscore by default drops 5 % at each end; the Sydney Bridge Centre's description of its Butler
-drops 10 %; the EBU White Book's worked example of a short board, as quoted in the EBU forum thread
-"XIMP Scoring with Fouled Boards", ignores one top and one bottom):
-we drop **one at each end when the board has at least five results**, and none with four or fewer, so
-that the mean always rests on at least three scores; a caller may pass another count (``drop``). A mean
+and the lowest, rounded to the nearest 10. As LAWS.md's ``DB-78`` says, we drop **one at each end**
+whenever that leaves a score to average: from three results up (the datum of three is the middle one);
+a board of one or two results keeps them all. How many are dropped is a regulation elsewhere and
+practice differs (ACBLscore by default drops 5 % at each end; the Sydney Bridge Centre's description of
+its Butler drops 10 %; the EBU White Book's worked example of a short board, as quoted in the EBU forum
+thread "XIMP Scoring with Fouled Boards", ignores one top and one bottom), so a caller may pass another
+count (``drop``). A mean
 that ends exactly in 5 rounds to the even ten (425 -> 420, 435 -> 440, -425 -> -420), the rule the
 ACBLscore manual gives for its computed datum; this is symmetric for negatives. Each North-South
 result then gets ``imps(score - datum)`` and East-West the negative. The datum is not factored when
 results are missing.
 
 **Cross-IMPs.** Each score is IMPed against every other score of the board (from the same direction's
-point of view) and the sum divided by the number of comparisons. With ``n`` results of ``N`` due the
-sum is scaled as the EBU's scorers describe it (scale by ``N / n`` for the missing results, then divide
-by the ``N - 1`` comparisons a full board has): ``sum * N / (n * (N - 1))``; with all results in, that
-is ``sum / (n - 1)``. This is the same shrinking towards zero that Neuberg applies to matchpoints. A
-board due once (``N = 1``) scores 0.
+point of view) and the sum divided by the number of comparisons, as LAWS.md's ``DB-78`` says: with
+``n`` results, ``sum / (n - 1)``, however many were due (the comparisons made are the ones the sum is
+of; the EBU's scorers also scale for missing results, ``sum * N / (n * (N - 1))``, which we do not). A
+lone result scores 0.
 
 **Artificial scores at IMPs** (``DB-12``): average-plus +3, average 0, average-minus -3; no other
 percentage has an IMP value, so another one is refused rather than guessed.
@@ -57,7 +57,7 @@ CLAUSE = "DB-78"
 # The lower edge of each IMP range of LAWS.md's table: a difference reaching the k-th edge is worth k IMPs.
 IMP_EDGES = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750,
              2000, 2250, 2500, 3000, 3500, 4000)
-BUTLER_DROP_FROM = 5          # drop the highest and the lowest from this many results up
+BUTLER_DROP_FROM = 3          # drop the highest and the lowest from this many results up (DB-78)
 ARTIFICIAL_IMPS = {AVERAGE_PLUS: 3, AVERAGE: 0, AVERAGE_MINUS: -3}
 
 
@@ -95,7 +95,7 @@ def artificial_imps(percent: Fraction | int) -> int:
 
 
 def butler_drop(results: int) -> int:
-    """How many scores the datum drops at each end by default: one from five results up, else none."""
+    """How many scores the datum drops at each end by default: one from three results up, else none."""
     return 1 if results >= BUTLER_DROP_FROM else 0
 
 
@@ -145,27 +145,16 @@ def cross_imp_sums(scores: Sequence[int]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def cross_imp_scale(n: int, due: int) -> Fraction:
-    """The factor that turns a cross-IMP sum into a score: ``N / (n (N - 1))``, 0 when ``N = 1``."""
-    if due <= 1:
-        return Fraction(0)
-    return Fraction(due, n * (due - 1))
+def cross_imp_scale(n: int) -> Fraction:
+    """The factor that turns a cross-IMP sum of one of ``n`` scores into a score: one over the ``n - 1``
+    comparisons it was made of; 0 for a lone score (nothing to compare)."""
+    return Fraction(1, n - 1) if n > 1 else Fraction(0)
 
 
-def cross_imps(scores: Sequence[int], due: int | None = None) -> tuple[Fraction, ...]:
-    """North-South's cross-IMPs for each score, in order (East-West get the negatives).
-
-    Args:
-        scores: the board's North-South scores.
-        due: the number of results due (default: as many as there are scores).
-    """
-    n = len(scores)
-    big_n = n if due is None else due
-    if n == 0:
-        return ()
-    if big_n < n:
-        raise ValueError(f"{n} scores but only {big_n} due")
-    scale = cross_imp_scale(n, big_n)
+def cross_imps(scores: Sequence[int]) -> tuple[Fraction, ...]:
+    """North-South's cross-IMPs for each score, in order (East-West get the negatives): its IMPs against
+    every other score, divided by the number of those comparisons."""
+    scale = cross_imp_scale(len(scores))
     return tuple(s * scale for s in cross_imp_sums(scores))
 
 
@@ -217,7 +206,7 @@ def imp_board(entries: Sequence[Entry], due: int, method: ImpMethod, drop: int |
             for i, a, b in zip(members, ns, ew):
                 out[i] = Points(Fraction(imps(a - d_ns)), Fraction(-imps(b - d_ew)), Kind.COMPARED)
         else:
-            scale = cross_imp_scale(len(members), due)
+            scale = cross_imp_scale(len(members))
             sums_ns = cross_imp_sums(ns)
             sums_ew = sums_ns if ew == ns else cross_imp_sums(ew)
             for i, a, b in zip(members, sums_ns, sums_ew):

@@ -50,7 +50,7 @@ def test_open_show_and_export_a_session(tmp_path: Path, records: Path, capsys: p
 
 @pytest.mark.parametrize(("extra", "words"), [
     (["--movement", "howell", "--tables", "4", "--pairs", "9"], "Howell, 4 tables seats 8 pairs (8 seats at 4 tables), not 9"),
-    (["--movement", "mitchell", "--pairs", "20"], "plays boards 1-20 but the hand records have no board 9-20"),
+    (["--movement", "mitchell", "--pairs", "20"], "plays boards 1-20 but the hand records have no boards 9-20"),
     (["--pairs", "8"], "give either --movement or --asc"),
 ])
 def test_open_refuses_what_cannot_be_played(tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str],

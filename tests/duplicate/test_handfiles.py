@@ -168,7 +168,7 @@ PBN_REFUSALS = [
     (_pbn(_game(7, GOOD_1.replace("AK93", "AK9"))), "boards.pbn: board 7 [Deal]: North holds 12 cards"),
     (_pbn(_game(1, GOOD_1.replace(" K.QJ76", " A.QJ76"))),
      "boards.pbn: board 1 [Deal]: the ace of spades is in North's and East's hands"),
-    (_pbn(_game(3), _game(3, GOOD_2)), "boards.pbn: board 3 appears twice (the game at line 1 and the game at line 4)"),
+    (_pbn(_game(3), _game(3, GOOD_2)), "boards.pbn: board 3 appears twice with different deals (the game at line 1 and the game at line 4)"),
     (_pbn(_game(5, extra='[Dealer "S"]\n')),
      "boards.pbn: board 5 [Dealer] says S but board 5 is dealt by N (Duplicate Bridge, law 2)"),
     (_pbn(_game(5, extra='[Vulnerable "EW"]\n')),

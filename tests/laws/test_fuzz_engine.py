@@ -68,3 +68,23 @@ def test_the_fuzzer_reaches_the_bridge_hand_faced_during_the_deal() -> None:
     last = rulings[-1]
     assert last.clause == "CB-redeal-faced" and last.remedy.value == "redeal" and last.seat is not None
     assert "East" in last.reason or "Cy" in last.reason
+
+
+def test_exposed_is_a_count_on_a_cut_and_a_mapping_on_a_draw() -> None:
+    """Found by the fuzz above: a cut's ``exposed`` given as an object passed the format check (the field
+    was checked by name, and a draw's ``exposed`` is an object) and crashed the euchre engine."""
+    import pytest
+
+    from laws.events import EventFormatError
+
+    with pytest.raises(EventFormatError, match="exposed"):
+        event_from_dict({"type": "cut", "seat": "N", "exposed": {"0": 0}})
+    with pytest.raises(EventFormatError, match="exposed"):
+        event_from_dict({"type": "draw", "cuts": [["Ann", "AS"]], "exposed": 2})
+    assert event_from_dict({"type": "cut", "seat": "N", "exposed": 2}).exposed == 2  # type: ignore[attr-defined]
+    drawn = event_from_dict({"type": "draw", "cuts": [["Ann", "AS"]], "exposed": {"Ann": 1}})
+    assert drawn.exposed == {"Ann": 1}  # type: ignore[attr-defined]
+    engine = LawEngine("euchre")
+    for e in ({"type": "draw", "cuts": [["Ann", "AS"], ["Bob", "KH"], ["Cy", "7D"], ["Di", "8C"]]},
+              {"type": "shuffle", "seat": "N"}):
+        engine.feed(event_from_dict(e))

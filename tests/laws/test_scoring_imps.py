@@ -66,12 +66,15 @@ def test_DB_78_butler_golden_bbo_forum_example() -> None:
     assert by_score == {980: 10, 480: -1, 450: -2, -50: -11}
 
 
-def test_DB_78_butler_default_drops_one_each_end_from_five_results() -> None:
-    # The same board with our default rule: 980 and -50 dropped, (11320 - 980 + 50) / 20 = 519.5 -> 520.
-    assert butler_drop(22) == 1 and butler_drop(5) == 1 and butler_drop(4) == 0
+def test_DB_78_butler_default_drops_one_each_end_from_three_results() -> None:
+    # The same board with DB-78's rule: 980 and -50 dropped, (11320 - 980 + 50) / 20 = 519.5 -> 520.
+    assert butler_drop(22) == 1 and butler_drop(3) == 1 and butler_drop(2) == 0 and butler_drop(1) == 0
     assert butler_datum(BBO_BOARD) == 520
-    assert butler_datum([100, 200, 300, 400]) == 250            # four results: nothing dropped
+    assert butler_datum([100, 200, 300, 400]) == 250            # four: (200 + 300) / 2
+    assert butler_datum([100, 200, 900, 400]) == 300            # four: 100 and 900 go, (200 + 400) / 2
     assert butler_datum([-2000, 100, 200, 300, 5000]) == 200    # five: the extremes go
+    assert butler_datum([-600, 420, 1430]) == 420               # three: the middle one
+    assert butler_datum([420, 450]) == 440                      # two: nothing can go, 435 -> 440
 
 
 def test_DB_78_datum_rounds_halves_to_the_even_ten() -> None:
@@ -110,14 +113,13 @@ def test_DB_78_cross_imps_golden_pjms_overtrick_example() -> None:
     assert cross_imps(board) == (Fraction(-1, 4),) * 3 + (Fraction(1),) + (Fraction(-1, 4),)
 
 
-def test_DB_78_cross_imps_scaled_for_missing_results() -> None:
-    # EBU forum, "XIMP Scoring with Fouled Boards": with 8 results of 10 due, the sum is scaled by 10/8
-    # and divided by the 9 comparisons of a full board.
+def test_DB_78_cross_imps_divide_by_the_comparisons_made() -> None:
+    # DB-78: eight results (of ten due, say): each is compared with the seven others and divided by 7.
     board = [600, 600, 600, 630, 600, 600, 600, 600]
-    assert cross_imps(board, due=10)[3] == Fraction(7) * Fraction(10, 8) / 9
-    assert cross_imps([420], due=1) == (0,)
-    with pytest.raises(ValueError, match="only 2 due"):
-        cross_imps([1, 2, 3], due=2)
+    assert cross_imps(board)[3] == Fraction(7, 7) and cross_imps(board)[0] == Fraction(-1, 7)
+    entries = [Entry.real(s) for s in board]
+    assert imp_board(entries, due=10, method=ImpMethod.CROSS).points[3].ns == 1  # the due count does not scale it
+    assert cross_imps([420]) == (0,) and cross_imps([]) == ()
 
 
 @settings(max_examples=200, deadline=None)
@@ -140,13 +142,13 @@ def test_DB_78_butler_board_with_adjustment_and_split_score() -> None:
     entries = [Entry.real(420), Entry.real(450), Entry.real(170), Entry.adjusted(60, 40),
                Entry.split(420, -50)]
     board = imp_board(entries, due=5, method=ImpMethod.BUTLER)
-    # North-South column 420, 450, 170, 420 (four: nothing dropped): 1460 / 4 = 365 -> 360 (half to even).
-    # East-West column 420, 450, 170, -50: 990 / 4 = 247.5 -> 250.
-    assert [(d.ns, d.ew) for d in board.datums] == [(360, 250)]
+    # North-South column 420, 450, 170, 420 (450 and 170 dropped): 840 / 2 = 420.
+    # East-West column 420, 450, 170, -50 (450 and -50 dropped): 590 / 2 = 295 -> 300 (half to even).
+    assert [(d.ns, d.ew) for d in board.datums] == [(420, 300)]
     ns = [p.ns for p in board.points]
     ew = [p.ew for p in board.points]
-    assert ns == [2, 3, -5, 3, 2]        # +60, +90, -190 against 360; the artificial 60 % is +3
-    assert ew == [-5, -5, 2, -3, 7]      # 170, 200, -80, -300 against 250, turned to East-West's view
+    assert ns == [0, 1, -6, 3, 0]        # 0, +30, -250 against 420; the artificial 60 % is +3
+    assert ew == [-3, -4, 4, -3, 8]      # 120, 150, -130, -350 against 300, turned to East-West's view
     assert board.points[3].kind is Kind.ARTIFICIAL
 
 
@@ -160,7 +162,7 @@ def test_DB_87_fouled_board_at_imps_groups_apart_and_small_group_average_plus() 
     assert [p.kind for p in board.points[7:9]] == [Kind.SMALL_GROUP] * 2
     assert all(p.ns == 3 and p.ew == 3 for p in board.points[7:9])
     sums = cross_imp_sums([620, 620, 170, 650, 620, -100, 620])
-    assert [p.ns for p in board.points[:7]] == [s * Fraction(10, 7 * 9) for s in sums]
+    assert [p.ns for p in board.points[:7]] == [s * Fraction(1, 6) for s in sums]  # group A: 6 comparisons
     assert board.points[9].ns == 0 and board.points[9].ew == 0
 
 

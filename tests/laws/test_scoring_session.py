@@ -101,16 +101,17 @@ def test_DB_78_half_scale_halves_every_figure() -> None:
 def test_DB_78_butler_session_by_hand() -> None:
     result = score_session([1, 2], LINES, 4, Method.BUTLER, MITCHELL)
     b1 = result.boards[0]
-    # 420, 450, 170, -50: four results, nothing dropped, 990 / 4 = 247.5 -> 250 (half to the even ten).
-    assert [(d.ns, d.ew) for d in b1.datums] == [(250, 250)]
-    assert [(ln.ns_points, ln.ew_points) for ln in b1.lines] == [(5, -5), (5, -5), (-2, 2), (-7, 7)]
+    # 420, 450, 170, -50: 450 and -50 dropped (DB-78), 590 / 2 = 295 -> 300 (half to the even ten).
+    assert [(d.ns, d.ew) for d in b1.datums] == [(300, 300)]
+    assert [(ln.ns_points, ln.ew_points) for ln in b1.lines] == [(3, -3), (4, -4), (-4, 4), (-8, 8)]
     assert b1.top is None and b1.lines[0].ns_percent is None
-    # Board 2: -400, -430, +50 -> -780 / 3 = -260; -140 -> -4, -170 -> -5, +310 -> +7; the 60/40 -> +3/-3.
-    assert [ln.ns_points for ln in result.boards[1].lines] == [-4, -5, 7, 3]
+    # Board 2: -400, -430, +50: -430 and +50 dropped, datum -400; 0 -> 0, -30 -> -1, +450 -> +10; the
+    # 60/40 -> +3/-3.
+    assert [ln.ns_points for ln in result.boards[1].lines] == [0, -1, 10, 3]
     ranking = {r.field: r for r in result.rankings}["NS"]
-    # NS 1: 5 - 4 = 1; 2: 5 - 5 = 0; 3: -2 + 7 = 5; 4: -7 + 3 = -4 (ranked on IMPs per board).
-    assert [(s.pair.number, s.total, s.per_board, s.percent) for s in ranking.standings] == [
-        (3, 5, F(5, 2), None), (1, 1, F(1, 2), None), (2, 0, 0, None), (4, -4, -2, None)]
+    # NS 1: 3 + 0 = 3; 2: 4 - 1 = 3; 3: -4 + 10 = 6; 4: -8 + 3 = -5 (ranked on IMPs per board).
+    assert [(s.pair.number, s.total, s.per_board, s.percent, s.place) for s in ranking.standings] == [
+        (3, 6, 3, None, "1"), (1, 3, F(3, 2), None, "2="), (2, 3, F(3, 2), None, "2="), (4, -5, F(-5, 2), None, "4")]
 
 
 def test_DB_78_cross_imps_session_by_hand() -> None:
