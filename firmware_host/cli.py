@@ -90,8 +90,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _not_utf8(argv: list[str]) -> str | None:
+    """The message for the first argument that is not UTF-8 text (the operating system gives its bytes
+    as lone surrogates), naming its option; None when every argument is text."""
+    for i, arg in enumerate(argv):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")[:60]
+            if arg.startswith("--") and "=" in arg:
+                name, shown = arg.split("=", 1)[0], shown.split("=", 1)[1]
+            elif i and argv[i - 1].startswith("-"):
+                name = argv[i - 1]
+            else:
+                name = f"argument {i + 1}"
+            return (f"cardtable: {name} {shown!r} is not UTF-8 text: every argument must be UTF-8 (a file "
+                    "name too: rename the file)")
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    problem = _not_utf8(list(sys.argv[1:] if argv is None else argv))
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     level = logging.WARNING - 10 * min(args.verbose, 2)
     handler = _StderrHandler()

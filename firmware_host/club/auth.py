@@ -141,4 +141,5 @@ class Sessions:
 
     def check_csrf(self, session: Session, token: str | None) -> bool:
         """True when ``token`` is the session's CSRF token."""
-        return bool(token) and hmac.compare_digest(session.csrf, str(token))
+        # as bytes: compare_digest refuses str with non-ASCII characters (a header of b"\xe9" was a 500)
+        return bool(token) and hmac.compare_digest(session.csrf.encode(), str(token).encode("utf-8", "surrogatepass"))

@@ -31,6 +31,7 @@ from typing import Any
 from firmware_host.duplicate.desk import SessionDesk
 from firmware_host.duplicate.session import Outcome
 from firmware_host.duplicate.views import director_view, table_view, traveller
+from firmware_host.records.lines import LineRefused, loads
 
 log = logging.getLogger(__name__)
 
@@ -253,12 +254,19 @@ class DuplicateScreens:
             log.warning("%s by %s refused: missing or wrong CSRF token", what, s.user)
             return self.dash._json({"error": "bad CSRF token"}, 403)
         body = await request.body()
+        why = "the request is not a JSON object"
         try:
-            data = json.loads(body) if len(body) <= MAX_BODY else None
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
-            return self.dash._json({"error": "the request is not a JSON object"}, 400)
+            data = loads(body) if len(body) <= MAX_BODY else None  # checked where it enters (``lines``)
+        except LineRefused as exc:
+            data, why = None, f"the request is refused: {exc}"
+        if len(body) > MAX_BODY:
+            why = f"the request is over {MAX_BODY} bytes"
+        if not isinstance(data, dict):  # journaled: the refusal is the record (issue 25)
+            log.warning("%s by %s refused: %s", what, s.user, why)
+            with self.desk.lock:
+                self.desk.session.refuse([({"type": "form", "form": what, "by": s.user,
+                                            "payload": body[:2000].decode("utf-8", "replace")}, why)])
+            return self.dash._json({"error": why}, 400)
         return s.user, data
 
     async def _record(self, request: Any, kind: str, fields: tuple[str, ...]) -> Any:

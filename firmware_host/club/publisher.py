@@ -512,7 +512,9 @@ class MqttPublisher:
         except LinkError as exc:
             self.refused_commands += 1
             log.warning("table %s: refused session message on %s: %s", self.table, topic_name, exc)
-            return
+            # told to the table as a refusal, which it journals like any session message: never lost
+            message = {"kind": "refused", "topic": topic_name[:200], "why": str(exc),
+                       "payload": payload[:2000].decode("utf-8", "replace")}
         for cb in list(self._session_callbacks):
             try:
                 cb(message)

@@ -141,7 +141,7 @@ class Devices:
         if not cookie or cookie.count(".") < 2:
             return None
         rest, nonce, mac = cookie.rsplit(".", 2)
-        if rest != name or not hmac.compare_digest(mac, self._mac(name, nonce)):
+        if rest != name or not hmac.compare_digest(mac.encode("utf-8", "surrogatepass"), self._mac(name, nonce).encode()):
             return None
         return nonce
 

@@ -115,6 +115,9 @@ def _new(args: argparse.Namespace) -> int:
     from laws.duplicate.deal import commitment
 
     kind_of(args.out)
+    if any(ord(c) < 32 or ord(c) == 127 for c in args.event):
+        raise _Refused(f"--event {args.event[:40]!r}: a PBN tag value is one line of text (no line end or "
+                       "control character)")
     _writable(args.out, args.force)
     store = FingerprintStore(args.store) if args.store else None
     seen = store.fingerprints() if store else frozenset()

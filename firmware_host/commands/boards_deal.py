@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -69,6 +70,14 @@ def _deal(args: argparse.Namespace) -> int:
         boards = read_hand_records(args.records, args.first)
     except (HandRecordError, OSError, ValueError) as exc:
         return _fail(str(exc))
+    if args.report:  # found out now, not after the last board (the report would only reach the terminal)
+        target = Path(args.report)
+        if target.is_dir():
+            return _fail(f"--report {args.report}: is a directory; name a file")
+        if not target.absolute().parent.is_dir():
+            return _fail(f"--report {args.report}: the folder {target.parent} does not exist")
+        if not os.access(target.absolute().parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+            return _fail(f"--report {args.report}: cannot be written (permission denied)")
     path = _journal_path(args)
     if not path.parent.is_dir():
         return _fail(f"--journal {path}: the folder {path.parent} does not exist")

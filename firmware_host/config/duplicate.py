@@ -64,6 +64,8 @@ def build_duplicate(data: Mapping[str, Any], values: Mapping[str, Any], loc: Cal
     d = DuplicateConfig(**raw)
     records = Path(d.records).expanduser()
     records = records if records.is_absolute() else base_dir / records
+    if records.is_dir():
+        raise ConfigError(f"{loc('duplicate', 'records')}: {records} is a folder; name the hand records file")
     if not records.is_file():
         raise ConfigError(f"{loc('duplicate', 'records')}: hand records file {records} does not exist")
     if d.deal not in DUPLICATE_DEALS:

@@ -140,7 +140,9 @@ class SessionDesk:
         return hmac.new(secret, table.encode(), hashlib.sha256).hexdigest()[:20]
 
     def check_key(self, table: str, key: str | None) -> bool:
-        return bool(key) and hmac.compare_digest(self.table_key(table), str(key))
+        # as bytes: compare_digest refuses str with non-ASCII characters (a TypeError, a 500 for ?key=é)
+        return bool(key) and hmac.compare_digest(self.table_key(table).encode(),
+                                                 str(key).encode("utf-8", "surrogatepass"))
 
     def messages(self) -> list[tuple[str, dict[str, Any]]]:
         """Every message the session tells the tables now: the round, then each club table's seating."""

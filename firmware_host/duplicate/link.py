@@ -15,11 +15,12 @@ Nothing here touches the network.
 
 from __future__ import annotations
 
-import json
+import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from firmware_host.records.lines import LineRefused, loads
 from laws.cards import Card
 
 PREFIX = "cardtable"
@@ -114,9 +115,10 @@ def parse_result(topic: str, payload: bytes) -> dict[str, Any]:
     if len(payload) > MAX_PAYLOAD:
         raise LinkError(f"payload of {len(payload)} bytes is over the {MAX_PAYLOAD}-byte limit")
     try:
-        msg = json.loads(payload)
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise LinkError(f"payload is not JSON ({exc})") from None
+        msg = loads(payload)  # checked where it enters: UTF-8, JSON, nesting, no lone surrogate
+    except LineRefused as exc:
+        raise LinkError(f"payload is not JSON ({exc.detail if exc.kind == 'json' else exc})"
+                        if exc.kind in ("json", "utf8") else f"payload refused: {exc}") from None
     if not isinstance(msg, dict) or not isinstance(msg.get("body"), dict):
         raise LinkError("payload is not an envelope with a body object")
     if msg.get("table") != table or msg.get("kind") != "board":
@@ -124,8 +126,8 @@ def parse_result(topic: str, payload: bytes) -> dict[str, Any]:
                         f"on table {table}'s board topic")
     seq = _whole(msg.get("seq"), "seq", 0, 2**62)
     t = msg.get("t")
-    if isinstance(t, bool) or not isinstance(t, (int, float)):
-        raise LinkError(f"t must be a number, got {t!r}")
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+        raise LinkError(f"t must be a finite number, got {t!r}")
     b = msg["body"]
     contract = _text(b.get("contract"), "contract", 8)
     rec: dict[str, Any] = {
@@ -188,9 +190,10 @@ def parse_session_message(table: str, topic: str, payload: bytes) -> dict[str, A
     if topic not in (ROUND_TOPIC, seating_topic(table)):
         raise LinkError(f"{topic[:200]!r} is not this table's session topic")
     try:
-        msg = json.loads(payload)
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise LinkError(f"payload is not JSON ({exc})") from None
+        msg = loads(payload)  # checked where it enters: UTF-8, JSON, nesting, no lone surrogate
+    except LineRefused as exc:
+        raise LinkError(f"payload is not JSON ({exc.detail if exc.kind == 'json' else exc})"
+                        if exc.kind in ("json", "utf8") else f"payload refused: {exc}") from None
     if not isinstance(msg, dict) or msg.get("kind") not in ("round", "seating"):
         raise LinkError("payload is not a round or seating message")
     if msg["kind"] == "seating" and msg.get("table") != table:

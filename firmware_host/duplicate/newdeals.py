@@ -41,6 +41,9 @@ def deal_of(pack: list[Card]) -> Deal:
     return Deal.from_hands({seat: pack[13 * k:13 * k + 13] for k, seat in enumerate(SEATS)})
 
 
+MAX_BOARDS = 999  # a set of boards: DUP's duplication control has three digits for its board numbers
+
+
 def new_boards(count: int, first: int = 1, *, seen: Iterable[str] = frozenset(),
                shuffle: Shuffle | None = None, attempts: int = 100) -> NewBoards:
     """``count`` new boards numbered from ``first``.
@@ -48,8 +51,8 @@ def new_boards(count: int, first: int = 1, *, seen: Iterable[str] = frozenset(),
     ``shuffle`` is for tests only (a scripted shuffle that repeats a deal on purpose); the default is
     ``secrets.SystemRandom().shuffle``. ``attempts`` bounds the redraws of one board.
     """
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise ValueError(f"the number of boards is a whole number from 1, got {count!r}")
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_BOARDS:
+        raise ValueError(f"the number of boards (--count) is a whole number from 1 to {MAX_BOARDS}, got {count!r}")
     if isinstance(first, bool) or not isinstance(first, int) or first < 1:
         raise ValueError(f"the first board number is a whole number from 1, got {first!r}")
     mix = shuffle or secrets.SystemRandom().shuffle

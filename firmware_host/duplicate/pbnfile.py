@@ -141,10 +141,12 @@ def read_pbn(data: str | bytes, file: str = "<pbn>") -> list[Board]:
         if board_text is None and deal_text is None:
             previous = game
             continue
-        if board_text is None or not board_text.strip().isdigit() or int(board_text) < 1:
-            what = "is missing" if board_text is None else f"{board_text!r} is not a board number"
+        digits = "" if board_text is None else board_text.strip()
+        if board_text is None or not (digits.isascii() and digits.isdigit()) or len(digits) > 9 or int(digits) < 1:
+            what = "is missing" if board_text is None else f"{board_text[:20]!r} is not a board number" + (
+                " (at most 9 digits)" if digits.isascii() and digits.isdigit() else "")
             raise HandRecordError(file, f"[Board] {what}", where=f"game at line {game.line}")
-        number = int(board_text)
+        number = int(digits)
         if deal_text is None or deal_text.strip() in _ABSENT:
             raise HandRecordError(file, "is missing: a hand record gives all four hands", board=number,
                                   where="[Deal]")
@@ -159,6 +161,8 @@ def read_pbn(data: str | bytes, file: str = "<pbn>") -> list[Board]:
             continue
         boards.append(Board.numbered(number, deal))
         starts.append(f"the game at line {game.line}")
+    if not boards:  # as the BRI and DUP readers say it, naming the file
+        raise HandRecordError(file, "no boards in the file (no game with a [Board] and a [Deal] tag)")
     return check_boards(file, boards, starts, deal_where="[Deal]")
 
 

@@ -19,6 +19,7 @@ each change, at most once per change).
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -54,6 +55,18 @@ class Outcome:
     @property
     def taken(self) -> bool:
         return self.status == "taken"
+
+
+def _unjournalable(rec: Mapping[str, Any]) -> str:
+    """Why ``rec`` cannot be written to the journal ("" when it can): a lone surrogate in its text
+    (``"\\ud800"``) or a number JSON has not (``NaN``, ``Infinity``), wherever it comes from."""
+    try:
+        json.dumps(rec, allow_nan=False, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return "the record cannot be journaled: its text holds a lone surrogate (such as \\ud800), which is not text"
+    except (TypeError, ValueError) as exc:
+        return f"the record cannot be journaled ({exc})"
+    return ""
 
 
 def session_path(folder: str | Path) -> Path:
@@ -98,11 +111,16 @@ class Session:
         path = session_path(folder)
         if path.exists() and path.stat().st_size:
             raise SessionFileError(f"{path}: a session is already there (open it, or choose another folder)")
+        journal = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             journal = Journal.open(path, synchronous=synchronous)
             journal.append("event", {"type": "opened", "setup": setup.to_dict()}, clock())
-        except (OSError, JournalError) as exc:
+        except (OSError, JournalError, ValueError) as exc:
+            if journal is not None:  # nothing is made: a half-made journal would block the folder for ever
+                journal.close()
+                for leftover in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+                    leftover.unlink(missing_ok=True)
             raise SessionFileError(f"{path}: the session's journal cannot be made ({exc})") from None
         return cls(journal, state, clock, [], analyse=analyse)
 
@@ -159,6 +177,12 @@ class Session:
         now = self.clock()
         applied: list[Mapping[str, Any]] = []
         for rec in records:
+            unwritable = _unjournalable(rec)
+            if unwritable:  # refused with the record as ASCII text: the refusal itself can be journaled
+                safe = {"type": ascii(rec.get("type"))[:40], "text": ascii(dict(rec))[:4000]}
+                rows.append(("note", {"refused": {"record": safe, "why": unwritable}}, now))
+                outcomes.append(Outcome("refused", unwritable, safe))
+                continue
             why = self.state.check(rec)
             if why == "repeat":
                 outcomes.append(Outcome("repeat", record=rec))

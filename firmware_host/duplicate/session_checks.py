@@ -117,7 +117,7 @@ def _check_round(st: SessionState, rec: Mapping[str, Any]) -> str:
 
 def _check_key(st: SessionState, rec: Mapping[str, Any]) -> str:
     key = rec.get("key")
-    if key not in st.entries:
+    if not isinstance(key, str) or key not in st.entries:
         return f"no traveller line {key!r} (a line is board/NS pair/EW pair, e.g. '5/3 NS/4 EW')"
     return ""
 

@@ -41,7 +41,7 @@ from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 from firmware_host.club.duplicate_service import SessionService
 from firmware_host.duplicate.desk import SessionDesk
 from firmware_host.duplicate.handfiles import write_hand_records
-from firmware_host.duplicate.newdeals import new_boards
+from firmware_host.duplicate.newdeals import MAX_BOARDS, new_boards
 from firmware_host.duplicate.results import SUFFIX, write_export
 from firmware_host.duplicate.session import Session
 from firmware_host.duplicate.session_state import progress
@@ -71,6 +71,8 @@ def demo_movement(kind: str, tables: int, boards: int) -> dict[str, Any]:
     if isinstance(tables, bool) or not isinstance(tables, int) or tables < 1:
         raise SetupError(f"the number of tables is a whole number from 1, not {tables!r}")
     groups = 2 * tables - 1 if kind == "howell" else tables
+    if isinstance(boards, int) and not isinstance(boards, bool) and boards > MAX_BOARDS:
+        raise SetupError(f"--boards {boards}: a set of boards is at most {MAX_BOARDS}")
     if isinstance(boards, bool) or not isinstance(boards, int) or boards < groups or boards % groups:
         raise SetupError(f"{boards} boards do not share equally among the {groups} board groups of the {kind} for "
                          f"{tables} tables: give a multiple of {groups}")
@@ -136,7 +138,7 @@ class DuplicateDemo:
     def __init__(self, out: str | Path, tables: int, boards: int, movement: str = "mitchell", *, foul: int = 0,
                  seed: int | None = None, method: Method = Method.MATCHPOINTS,
                  table_factory: TableFactory | None = None, analyse: bool = True) -> None:
-        self.out = Path(out)
+        self.out = Path(out).resolve()  # the tables' configurations name files in it from their own folders
         self.spec = demo_movement(movement, tables, boards)
         self.movement = build_movement(self.spec)
         if isinstance(foul, bool) or not isinstance(foul, int) or not 0 <= foul <= len(self.movement.boards()):
