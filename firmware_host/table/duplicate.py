@@ -58,13 +58,27 @@ def seating_from_session(msg: Mapping[str, Any]) -> Seating:
         ValueError: a field missing or of the wrong kind (named).
     """
     try:
-        boards = [(int(b["board"]), str(b["record"])) for b in msg["boards"]]
-        left = [int(n) for n in msg.get("left", [n for n, _ in boards])]
+        boards = [(_whole(b["board"], "board"), _text(b["record"], "record")) for b in msg["boards"]]
+        left = [_whole(n, "left") for n in msg.get("left", [n for n, _ in boards])]
         play = () if msg.get("sit_out") else tuple(n for n, _ in boards if n in left)
-        return Seating(str(msg["section"]), int(msg["table_number"]), int(msg["round"]), str(msg["ns"]),
-                       str(msg["ew"]), play, tuple(boards))
+        return Seating(_text(msg["section"], "section"), _whole(msg["table_number"], "table_number"),
+                       _whole(msg["round"], "round"), _text(msg["ns"], "ns"), _text(msg["ew"], "ew"), play,
+                       tuple(boards))
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"a seating message without a usable {exc}") from None
+
+
+def _whole(v: Any, name: str) -> int:
+    """A whole number as JSON gives it (not a fraction, a boolean or text)."""
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ValueError(f"{name!r} (want a whole number, got {str(v)[:20]!r})")
+    return v
+
+
+def _text(v: Any, name: str) -> str:
+    if not isinstance(v, (str, int)) or isinstance(v, bool):
+        raise ValueError(f"{name!r} (want text, got {str(v)[:20]!r})")
+    return str(v)
 
 
 class DuplicateProcedure:
