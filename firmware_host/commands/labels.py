@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -55,6 +56,9 @@ def _run(args: argparse.Namespace) -> int:
         if extra:
             return _refuse(f"{', '.join(extra)} go with --bidding")
         args.pack, args.game = args.pack or "A1", args.game or "contract-bridge"  # a bare run works
+    if args.out is not None and Path(args.out).suffix.lower() not in ("", ".pdf", ".png"):
+        return _refuse(f"--out {args.out}: a label sheet is FILE.pdf with FILE-N.png pages; give FILE or FILE.pdf "
+                       f"(not {Path(args.out).suffix})")
     try:
         if args.bidding:
             sheet = write_bidding_labels(args.out or "bidding-cards", args.seats.upper(), args.variant, args.sheet, args.passes,

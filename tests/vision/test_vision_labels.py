@@ -110,6 +110,10 @@ def test_labels_command_prints_bidding_cards_and_refuses_mixed_flags(tmp_path: P
         assert main(["labels", *argv, "--out", str(tmp_path / "x")]) == 2, argv
         err = capsys.readouterr().err
         assert said in err and "Traceback" not in err, (argv, err)
+    for flags in (["--bidding"], ["--pack", "B7"]):  # a sheet named like another file is refused, not renamed
+        assert main(["labels", *flags, "--out", str(tmp_path / "cards.pbn")]) == 2
+        err = capsys.readouterr().err
+        assert "FILE or FILE.pdf (not .pbn)" in err and not (tmp_path / "cards.pdf").exists(), err
     # a pack's flags have defaults (issue 21: a bare `cardtable labels` works): --game alone is pack A1
     assert main(["labels", "--game", "euchre", "--out", str(tmp_path / "a1")]) == 0
     assert (tmp_path / "a1.pdf").is_file()
