@@ -81,6 +81,8 @@ def _deal(args: argparse.Namespace) -> int:
     path = _journal_path(args)
     if not path.parent.is_dir():
         return _fail(f"--journal {path}: the folder {path.parent} does not exist")
+    if path.is_dir():
+        return _fail(f"--journal {path}: is a folder; give the station journal's file")
     try:
         journal = Journal.open(path)
     except JournalError as exc:
@@ -192,6 +194,8 @@ def _report(args: argparse.Namespace) -> int:
     from firmware_host.duplicate.station_log import fold_journal, report_csv, report_text
     from firmware_host.records.journal import Journal, JournalError
 
+    if Path(args.journal).is_dir():
+        return _fail(f"--journal {args.journal}: is a folder; give the station journal's file")
     try:
         journal = Journal.open_readonly(args.journal)
     except JournalError as exc:

@@ -96,6 +96,12 @@ def test_boards_report_and_the_refusals(tmp_path, capsys) -> None:
     bad.write_text('[Board "1"]\n[Deal "N:AKQ.2.3.4 - - -"]\n', encoding="utf-8")
     assert main(["boards", "deal", "--records", str(bad)]) == 2
     assert capsys.readouterr().err.startswith("cardtable boards: bad.pbn: board 1 [Deal]")
+    folder = tmp_path / "station"      # a folder is not the journal's file (it was taken as FOLDER/journal.sqlite3)
+    folder.mkdir()
+    for verb in (["deal", "--records", str(pbn)], ["report"]):
+        assert main(["boards", *verb, "--journal", str(folder)]) == 2
+        assert "is a folder; give the station journal's file" in capsys.readouterr().err
+    assert not list(folder.iterdir())
 
 
 class _Link:
