@@ -144,18 +144,16 @@ def _broker(args: argparse.Namespace) -> int:
     broker = LocalBroker(workdir, users, port=args.port, bind=args.bind, tls=tls, on_line=show)
     broker.write_files()
     _exit_on_sigterm()
-    try:
-        broker.start()
-    except BrokerError as exc:
-        print(f"club broker: {exc}", file=sys.stderr)
-        return 1
-    except SystemExit:
-        broker.stop()
-        raise
-    print(f"mosquitto listening on {args.bind}:{broker.port}{' with TLS' if tls else ''} (config {broker.conf_path})")
-    print(f"each table's password is in {pwdir}/<table>.password: copy it to the table and set "
-          "[mqtt] username and password_file in its table.toml")
-    try:
+    try:  # from here on a SIGTERM (SystemExit) or Ctrl-C at any line stops mosquitto in ``finally``
+        try:
+            broker.start()
+        except BrokerError as exc:
+            print(f"club broker: {exc}", file=sys.stderr)
+            return 1
+        print(f"mosquitto listening on {args.bind}:{broker.port}{' with TLS' if tls else ''} "
+              f"(config {broker.conf_path})", flush=True)
+        print(f"each table's password is in {pwdir}/<table>.password: copy it to the table and set "
+              "[mqtt] username and password_file in its table.toml", flush=True)
         assert broker.proc is not None
         return broker.proc.wait()
     except KeyboardInterrupt:
