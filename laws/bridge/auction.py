@@ -48,6 +48,7 @@ from laws.cards import Seat, clockwise_from
 from laws.scoring.bridge import Contract
 
 _DUP = "Duplicate Bridge"
+_RUBBER = "Rubber Bridge"
 
 
 class AuctionError(ValueError):
@@ -271,12 +272,14 @@ class Auction:
         also = (" (and insufficient)" if call.is_bid and last is not None and call.rank <= last.call.rank
                 else "")
         law = {"pass": "law 30", "bid": "law 31"}.get(kind, "law 32")
+        # At the partner's turn (or LHO's before the offender called) the bar is the rubber code's (verdicts).
+        code = _DUP if position == "rho" or detail == "change_of_call" else _RUBBER
         return CallVerdict(seat, call.code, call, CallIrregularity.OUT_OF_ROTATION, detail, turn=turn,
                            position=position, offender_had_called=had_called,
                            accept_by=None if detail == "change_of_call" else seat.left,
                            options=v.out_of_rotation_options(seat, call, turn, position, had_called,
                                                              bid_made=last is not None),
-                           law=f"{_DUP}, {law}",
+                           law=f"{code}, {law}",
                            reason=f"{name(seat)} {call.act}{also} when it was {name(turn)}'s turn "
                                   f"({name(seat)}'s {whose[position]}).")
 

@@ -422,3 +422,10 @@ def test_judge_never_changes_the_auction(seed: int) -> None:
                 assert v.legal or v.reason
         assert snapshot.dumps(a) == before
         a.add(a.turn or Seat.N, rnd.choice(legal_calls(a)) if rnd.random() < 0.5 else PASS)
+
+
+def test_BP_28_32_the_ruling_cites_the_code_whose_bar_it_gives() -> None:
+    """The rest-of-the-auction bar at the partner's turn is the rubber code's; the right-hand opponent's
+    case is the 2017 code's (laws/bridge/verdicts.py)."""
+    assert Auction(N).judge(S, bid(1, "S")).law == "Rubber Bridge, law 31"
+    assert run(N, "1H").judge(S, PASS).law == "Duplicate Bridge, law 30"
