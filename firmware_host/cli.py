@@ -34,6 +34,7 @@ COMMANDS = (
     "soak",
     "boards",
     "duplicate",
+    "broadcast",
 )
 
 
