@@ -58,6 +58,9 @@ class Rules:
             raise HandError(f"a euchre scores 2 to 4 to the defenders, got {self.euchred!r}")
 
 
+SOMERSET = Rules()
+
+
 @dataclass(frozen=True)
 class Hand:
     """One hand's facts from the table: the makers, the lone player (or None), the makers' tricks, and
@@ -80,8 +83,9 @@ def renege_points(hand: Hand) -> int:
     return RENEGE_ALONE if hand.alone is not None else RENEGE
 
 
-def seat_points(hand: Hand, rules: Rules = Rules()) -> dict[Seat, int]:
-    """Each seat's points for the hand, as the club's rules give them."""
+def seat_points(hand: Hand, rules: Rules | None = None) -> dict[Seat, int]:
+    """Each seat's points for the hand, as the club's rules give them (the Somerset code by default)."""
+    rules = rules or SOMERSET
     out = dict.fromkeys(Seat, 0)
     if hand.reneged is not None:
         other = Side.EW if hand.reneged is Side.NS else Side.NS

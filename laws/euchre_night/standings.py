@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from laws.cards import Seat
 from laws.euchre_night.formats import Round
-from laws.euchre_night.scoring import Hand, Rules, seat_points
+from laws.euchre_night.scoring import SOMERSET, Hand, Rules, seat_points
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class PlayerStanding:
 
 
 def standings(players: int, rounds: Iterable[Round], hands: Iterable[HandPlayed],
-              rules: Rules = Rules()) -> tuple[PlayerStanding, ...]:
+              rules: Rules = SOMERSET) -> tuple[PlayerStanding, ...]:
     """The standings after the rounds given (their hands; a round's sit-outs get its mean)."""
     seat_of: dict[tuple[int, int], Mapping[Seat, int]] = {}
     played_in: dict[int, set[int]] = {}
