@@ -66,11 +66,11 @@ def standings(players: int, rounds: Iterable[Round], hands: Iterable[HandPlayed]
                 won[player] += 1
         if h.hand.alone is not None and h.hand.tricks == 5 and h.hand.reneged is None:
             loners[seats[h.hand.alone]] += 1
-    for number, out in out_in.items():
+    for number, sitting in out_in.items():
         present = played_in.get(number, set())
-        if out and present:
+        if sitting and present:
             mean = round_points.get(number, Fraction(0)) / len(present)
-            for p in out:
+            for p in sitting:
                 points[p] += mean
     rounds_played = {p: sum(1 for s in played_in.values() if p in s) for p in points}
     order = sorted(points, key=lambda p: (-points[p], -won[p], -loners[p], p))
