@@ -13,7 +13,7 @@ from laws.federation.field import ClubEntry, Field, FieldError
 from laws.federation.ledger import Ledger, Verdict
 from laws.federation.release import club_may_see, public_boards
 from laws.scoring.bridge import parse_contract
-from laws.scoring.session_values import Line, Method, Pair, Played
+from laws.scoring.session_values import Line, Pair, Played
 
 
 def test_ledger_verdicts() -> None:
