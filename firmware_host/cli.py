@@ -35,6 +35,7 @@ COMMANDS = (
     "boards",
     "duplicate",
     "broadcast",
+    "federation",
 )
 
 
