@@ -300,9 +300,7 @@ def field_view(state: EventState, *, public: bool = True) -> dict[str, Any]:
         if public else state.setup.boards
     if not shown:
         return {"boards": [], "rankings": {}}
-    part = Field(tuple(shown), f.clubs, f.method,
-                 {c: {k: ln for k, ln in lines.items() if ln.board in shown} for c, lines in f.lines.items()})
-    result = part.score()
+    result = f.score(shown)
     rankings = {name: [{"place": place, "club": sp.section, "pair": sp.pair.label,
                         "percent": None if st.percent is None else float(st.percent),  # type: ignore[attr-defined]
                         "total": str(st.total)} for place, sp, st in rows]  # type: ignore[attr-defined]

@@ -84,18 +84,21 @@ class ClubUplink:
     Args:
         club: the club's id in the event.
         topics: the event's topics.
-        session: the club's session journal file.
+        session: the club's session journal file, or a function giving the club's messages so far (the
+            benchmark's simulated clubs).
         host, port, user, password: the club's broker and the uplink's login there.
         resend: seconds without progress before sending again.
         poll: seconds between two reads of the session journal.
     """
 
-    def __init__(self, club: str, topics: EventTopics, session: str | Path, host: str, port: int, user: str,
+    def __init__(self, club: str, topics: EventTopics, session: str | Path | Callable[[], list[dict[str, Any]]],
+                 host: str, port: int, user: str,
                  password: str, *, resend: float = 2.0, poll: float = 0.5,
                  clock: Callable[[], float] = time.monotonic) -> None:
         import paho.mqtt.client as mqtt
 
-        self.club, self.topics, self.session = club, topics, Path(session)
+        self.club, self.topics = club, topics
+        self.source = session if callable(session) else (lambda: club_messages(club, read_session(Path(session))))
         self.resend, self.poll, self.clock = resend, poll, clock
         self.expect = 1
         self.stopped_for = ""
@@ -156,7 +159,7 @@ class ClubUplink:
             now = self.clock()
             if now - last_read >= self.poll:
                 try:
-                    self.messages = club_messages(self.club, read_session(self.session))
+                    self.messages = self.source()
                 except (OSError, ValueError) as exc:
                     log.warning("club %s: the session journal cannot be read now: %s", self.club, exc)
                 last_read = now

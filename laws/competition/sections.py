@@ -100,7 +100,7 @@ def score_event(sections: Mapping[str, tuple[Iterable[int], int, Mapping[Pair, s
             except SessionError as exc:
                 raise SessionError(f"section {s}: {exc}") from None
             for ranking in sessions[s].rankings:
-                rankings.append((f"{s} {ranking.field}", _labelled(ranking, _in_section(s))))
+                rankings.append((f"{s} {ranking.field}", labelled(ranking, _in_section(s))))
         return EventResult(across, sessions, tuple(rankings))
     board_sets = {s: tuple(sorted(set(sections[s][0]))) for s in names}
     first = board_sets[names[0]]
@@ -126,8 +126,8 @@ def score_event(sections: Mapping[str, tuple[Iterable[int], int, Mapping[Pair, s
         k, number = divmod(p.number, SPAN)
         return SectionPair(names[k], Pair(number, p.direction))
 
-    rankings = [(f"field {r.field}", _labelled(r, local)) for r in result.rankings]
-    rankings += [(r.field, _labelled(r, local)) for r in section_rankings]
+    rankings = [(f"field {r.field}", labelled(r, local)) for r in result.rankings]
+    rankings += [(r.field, labelled(r, local)) for r in section_rankings]
     return EventResult(across, {"field": result}, tuple(rankings))
 
 
@@ -143,6 +143,6 @@ def _global(pair: Pair, k: int) -> Pair:
     return Pair(k * SPAN + pair.number, pair.direction)
 
 
-def _labelled(ranking: Ranking, local: Callable[[Pair], SectionPair]) -> tuple[tuple[str, SectionPair, object], ...]:
+def labelled(ranking: Ranking, local: Callable[[Pair], SectionPair]) -> tuple[tuple[str, SectionPair, object], ...]:
     """A ranking's rows as (place, the section's own pair, the standing)."""
     return tuple((st.place, local(st.pair), st) for st in ranking.standings)

@@ -14,7 +14,8 @@ way are compared with each other).
 The club's messages (:mod:`laws.federation.ledger`) carry lines keyed by board and the club's pairs; a
 later message for the same (board, pairs) replaces the earlier one (a correction), and a message that
 takes a line off removes it. :class:`Field` folds the messages in the order taken; :meth:`Field.score`
-scores the field from scratch (the tests check that scoring after every message equals a whole rescore).
+scores again only the boards whose lines changed (the tests check that after every message it equals a
+whole rescore by :func:`laws.competition.sections.score_event`).
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from laws.competition.sections import Across, EventResult, SectionLine, score_event
-from laws.scoring.session_values import Line, Method, Pair
+from laws.competition.sections import SPAN, Across, EventResult, SectionLine, SectionPair, labelled
+from laws.scoring.session import rank_boards, score_boards
+from laws.scoring.session_values import Line, Method, Pair, ScoredBoard, SessionResult
 
 
 class FieldError(ValueError):
@@ -42,12 +44,19 @@ class ClubEntry:
 
 @dataclass
 class Field:
-    """The field so far: each club's current lines, keyed by (board, NS pair, EW pair)."""
+    """The field so far: each club's current lines, keyed by (board, NS pair, EW pair).
+
+    Scoring is incremental: a board is scored again only when one of its lines changed (a board's
+    points depend on its own lines alone), and the rankings are added up from the boards' scores, so
+    :meth:`score` after one message costs one board, not the field. ``order`` fixes the clubs' order
+    for the pairs' numbering in the field (default: the clubs' ids sorted).
+    """
 
     boards: tuple[int, ...]
     clubs: Mapping[str, ClubEntry]
     method: Method = Method.MATCHPOINTS
     lines: dict[str, dict[tuple[int, Pair, Pair], Line]] = field(default_factory=dict)
+    _scored: dict[int, ScoredBoard] = field(default_factory=dict, repr=False, compare=False)
 
     def apply(self, club: str, line: Line | None, *, remove: tuple[int, Pair, Pair] | None = None) -> None:
         """Take one club's line (a result or its correction), or take a line off (``remove``)."""
@@ -55,7 +64,8 @@ class Field:
             raise FieldError(f"club {club!r} does not take part in the event")
         mine = self.lines.setdefault(club, {})
         if remove is not None:
-            mine.pop(remove, None)
+            if mine.pop(remove, None) is not None:
+                self._scored.pop(remove[0], None)
             return
         if line is None:
             raise FieldError(f"club {club}: a message with no line")
@@ -65,13 +75,51 @@ class Field:
             if pair not in self.clubs[club].fields:
                 raise FieldError(f"club {club}: board {line.board}: pair {pair.label} is not one of the club's pairs")
         mine[(line.board, line.ns, line.ew)] = line
+        self._scored.pop(line.board, None)
 
     def all_lines(self) -> Iterable[SectionLine]:
         for club in sorted(self.lines):
             for key in sorted(self.lines[club], key=lambda k: (k[0], k[1].key, k[2].key)):
                 yield SectionLine(club, self.lines[club][key])
 
-    def score(self) -> EventResult:
-        """The whole field scored from scratch, and every club's own ranking."""
-        spec = {c: (self.boards, e.due, e.fields) for c, e in self.clubs.items()}
-        return score_event(spec, self.all_lines(), self.method, Across.YES)
+    def _names(self) -> list[str]:
+        return sorted(self.clubs)
+
+    def _global(self, pair: Pair, k: int) -> Pair:
+        return Pair(k * SPAN + pair.number, pair.direction)
+
+    def score(self, only: Iterable[int] | None = None) -> EventResult:
+        """The field scored (boards whose lines changed scored again), and every club's own ranking;
+        ``only``: rank on those boards alone (the boards a public page may show)."""
+        names = self._names()
+        index = {c: k for k, c in enumerate(names)}
+        event_fields: dict[Pair, str] = {}
+        club_fields: dict[Pair, str] = {}
+        for c in names:
+            for pair, name in self.clubs[c].fields.items():
+                g = self._global(pair, index[c])
+                event_fields[g] = name
+                club_fields[g] = f"{c} {name}"
+        due = max(1, sum(e.due for e in self.clubs.values()))
+        dirty = [b for b in self.boards if b not in self._scored]
+        if dirty:
+            wanted = set(dirty)
+            per_board: dict[int, list[Line]] = {b: [] for b in dirty}
+            for c in names:
+                for (board, _ns, _ew), ln in self.lines.get(c, {}).items():
+                    if board in wanted:
+                        per_board[board].append(Line(board, self._global(ln.ns, index[c]),
+                                                     self._global(ln.ew, index[c]), ln.result, ln.group))
+            for b in dirty:
+                self._scored[b] = score_boards((b,), per_board[b], due, self.method, event_fields)[0]
+        keep = set(self.boards if only is None else only)
+        scored = tuple(self._scored[b] for b in self.boards if b in keep)
+
+        def local(p: Pair) -> SectionPair:
+            k, number = divmod(p.number, SPAN)
+            return SectionPair(names[k], Pair(number, p.direction))
+
+        result = SessionResult(self.method, scored, rank_boards(scored, self.method, event_fields))
+        rankings = [(f"field {r.field}", labelled(r, local)) for r in result.rankings]
+        rankings += [(r.field, labelled(r, local)) for r in rank_boards(scored, self.method, club_fields)]
+        return EventResult(Across.YES, {"field": result}, tuple(rankings))
