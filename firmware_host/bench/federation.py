@@ -3,7 +3,7 @@
 - **A whole field rescore** at 1,000 tables x 27 boards (100 clubs of 10-table Mitchells, every board
   played at every table: 27,000 results, 1,000 a board), ``laws.federation.field.Field.score``, medians.
 - **A club's result to the field's ranking**: real Mosquitto on loopback, a federation broker and
-  ``--clubs`` club brokers bridged to it, each club's uplink (``ClubUplink``) sending simulated tables'
+  four club brokers bridged to it (two with --quick), each club's uplink (``ClubUplink``) sending simulated tables'
   results at a club's pace (each club a result every 0.5 s, busier than 1,000 tables at seven minutes a
   board); the time from the uplink's
   publish on the club's own broker to the federation's service having taken it, journaled it and
