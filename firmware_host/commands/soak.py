@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 GAME_NAMES = {"bridge": "contract-bridge", "contract-bridge": "contract-bridge", "euchre": "euchre"}
 
@@ -39,6 +40,9 @@ def add_arguments(p: argparse.ArgumentParser, *, deals: int, faults: int) -> Non
     p.add_argument("--tables", type=int, default=3, help="--duplicate: tables (default 3: 2 with boards, 1 "
                    "with its shoe dealing)")
     p.add_argument("--boards", type=int, default=6, help="--duplicate: boards every table plays (default 6)")
+    p.add_argument("--check", metavar="DIR", help="judge a finished duplicate soak's folder (its --workdir) "
+                   "alone, from its journals and files: exit 0 when every invariant holds, 1 when one does "
+                   "not, 2 when DIR is not a duplicate soak's folder")
 
 
 def parse(args: argparse.Namespace) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -71,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
     from firmware_host.soak.driver import Options, evening
     from firmware_host.soak.report import table
 
+    if getattr(args, "check", None):
+        return _check(Path(args.check))
     if getattr(args, "duplicate", False):
         return _duplicate(args)
     try:
@@ -92,6 +98,21 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"journals and logs in {workdir}")
     return 0 if ok else 1
+
+
+def _check(folder: Path) -> int:
+    import sys
+
+    from firmware_host.soak.dup_disk import NotASoak
+    from firmware_host.soak.dup_judge import judge, report
+
+    try:
+        verdict = judge(folder)
+    except NotASoak as exc:
+        print(f"cardtable soak --check: {exc}", file=sys.stderr)
+        return 2
+    print(report(verdict), flush=True)
+    return 0 if verdict.ok else 1
 
 
 def _duplicate(args: argparse.Namespace) -> int:

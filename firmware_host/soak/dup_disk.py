@@ -110,7 +110,7 @@ def read_manifest(folder: Path) -> Manifest:
             raise ValueError("its tables are missing, or one's \"how\" or \"journal\" is not the soak's")
         return Manifest(int(body["seed"]), bool(body["session"]), tables, short)
     except (KeyError, TypeError, ValueError) as exc:
-        what = f"field {exc}" if isinstance(exc, KeyError) else str(exc)
+        what = f"the field {exc} is missing" if isinstance(exc, KeyError) else str(exc)
         raise NotASoak(f"{path}: {what}") from None
 
 
