@@ -5,17 +5,21 @@ placed, since the pockets were last empty, are the 52 of the record, each once, 
 they are the cards the virtual shoe's pockets physically held when the station said the board was dealt
 (a card in a pocket the journal does not name is lost, one named twice is counted twice).
 
-**The tables** (``check_tables``): for every board a table played, from the soak's record (the cards as
-the players held them and every card they played, in order) and the table's journal:
+**The tables** (``check_tables``): every board of each table's plan (the movement's) is played and
+journaled, and no other; for each, from the people's record (every card they played, in order, the
+contract they bid, their confirmations) and the table's journal:
 
 * every card played is journaled once, in the order played (none lost, none twice);
-* a board whose cards were misboarded gets exactly one ``DB-87`` ruling, at the first card played by a
-  seat the record does not give it to (worked out here from the record and the play), naming that card,
-  its seat, the record's seat, the board, table and round; a board played as its record says gets none
-  (no false alarm), and no card played legally from the hands held is ever ruled a revoke;
-* ``DB-7`` says verified exactly when the board was played whole from its record;
-* the score is the duplicate score of the contract and the tricks the cards give (trick winners worked
-  out here), and a result confirmed by both sides is journaled once;
+* a board is misboarded exactly when a card was played by a seat its record does not give it to, decided
+  here from the journal's cards and the record (``first_wrong``), never from a label: it then gets exactly
+  one ``DB-87`` ruling at that first card (naming the card, its seat, the record's seat, the board, table
+  and round), one director's decision and its ``DB-87`` ruling; a board played as its record says gets
+  none (no false alarm), and no card played legally is ever ruled a revoke;
+* a shoe's deal from a pack short of a card (the plan's ``short``) gets one ``DB-14`` ruling, no other;
+* ``DB-7`` is there whenever cards were played, and says verified exactly when all 52 were played from
+  the record's seats;
+* the auction closes in the people's contract; one score ruling and one confirmed score, both the
+  duplicate score of that contract and the tricks the cards give (trick winners worked out here);
 * a board the table's shoe dealt has its 52 cards journaled once each at the record's seat.
 
 Each check is a function of its inputs, so a journal broken on purpose makes it fail
@@ -122,8 +126,9 @@ class PlayedBoard:
     contract: str | None = None
     declarer: str | None = None
     play: list[tuple[str, str]] = field(default_factory=list)
-    confirmed: bool = False
+    confirmed: bool = False                  # the soak saw the board finish (not every board: figures only)
     short_back: int = 0                      # cards the soak put back in the shoe's well
+    confirms: int = 0                        # confirmations the people entered (one a side)
 
 
 @dataclass
@@ -299,8 +304,8 @@ def _scores(f: TableFigures, p: PlayedBoard, played: Sequence[tuple[str, str]], 
     confirmed = [r for r in rulings if r.get("clause") == "DB-77" and r.get("confirmed")]
     if len(confirmed) != 1 or len(scores) != 1:
         f.problems.append(f"{where}: {len(scores)} score ruling(s), {len(confirmed)} confirmation(s); want one each")
-    if not p.confirmed:
-        f.problems.append(f"{where}: the people never confirmed its result")
+    if p.confirms != 2:
+        f.problems.append(f"{where}: the people entered {p.confirms} confirmation(s), one a side is two")
     closes = [r for r in rulings if r.get("clause") == "BP-22"]
     said = [("Pass", None) if r.get("passed_out") else (r.get("contract"), r.get("declarer")) for r in closes]
     if said != [(p.contract, p.declarer if p.contract != "Pass" else None)]:

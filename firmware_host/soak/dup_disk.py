@@ -79,7 +79,7 @@ def write_pockets(folder: Path, pockets: Mapping[int, Mapping[int, Sequence[str]
 def write_played(folder: Path, played: Iterable[PlayedBoard]) -> None:
     body = [{"table": p.table, "round": p.round, "board": p.record.number, "held": p.held.pbn(Seat.N),
              "how": p.how, "contract": p.contract, "declarer": p.declarer, "play": [list(x) for x in p.play],
-             "confirmed": p.confirmed} for p in played]
+             "confirmed": p.confirmed, "confirms": p.confirms} for p in played]
     (folder / "played.json").write_text(json.dumps(body) + "\n", encoding="utf-8")
 
 
@@ -134,7 +134,8 @@ def read_played(folder: Path, records: Mapping[int, Board]) -> list[PlayedBoard]
                 raise ValueError(f"board {p['board']} is not in the hand records")
             out.append(PlayedBoard(int(p["table"]), int(p["round"]), record, Deal.from_pbn(str(p["held"])), None,
                                    str(p["how"]), p["contract"], p["declarer"],
-                                   [(str(s), str(c)) for s, c in p["play"]], bool(p["confirmed"])))
+                                   [(str(s), str(c)) for s, c in p["play"]], bool(p["confirmed"]),
+                                   confirms=int(p["confirms"])))
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"{folder / 'played.json'}: malformed ({exc})") from None
     return out
