@@ -45,12 +45,14 @@ class DupResult:
 
 
 def evening(workdir: Path, *, tables: int = 3, boards: int = 6, seed: int = 1, faults: int = 3,
-            misboard_rate: float = 0.35, schedule: DupSchedule | None = None, session: bool = True) -> DupResult:
+            misboard_rate: float = 0.35, schedule: DupSchedule | None = None, session: bool = True,
+            session_faults: tuple[str, ...] = ()) -> DupResult:
     """Deal the evening's boards at the station, play them at the tables, judge the folder they leave.
 
     With ``session`` (and Mosquitto installed) the tables play a Mitchell of the club's session, ``boards``
     a round, over the broker; otherwise every table plays ``boards`` boards alone, from its configuration.
-    The figures are ``dup_judge``'s, from what is on disk (``dup_disk``), never from the driver's memory.
+    ``session_faults`` (``dup_club.SESSION_FAULTS``) run the session as the club's dashboard process and
+    fail it so. The figures are ``dup_judge``'s, from what is on disk (``dup_disk``), never from the driver's memory.
     """
     import shutil
 
@@ -67,11 +69,13 @@ def evening(workdir: Path, *, tables: int = 3, boards: int = 6, seed: int = 1, f
     srec = station.run()
     write_pockets(workdir, srec.pockets)
     if session:
-        out = run_session(schedule, workdir / "club", seed, boards)
+        out = run_session(schedule, workdir / "club", seed, boards, session_faults=session_faults)
     else:
         out = run_tables(schedule, workdir / "tables", seed)
     write_played(workdir, out["played"])
     verdict = judge(workdir)
+    for shown in out.get("secrets_shown", []):
+        verdict.problems.append(f"a secret shown by the session's process or the director's state: {shown}")
     return DupResult(schedule, verdict.station, verdict.tables, srec.faults, out["faults"], out["finished"],
                      out["restarts"] + srec.starts - 1, out["tracebacks"], time.monotonic() - t0, out["played"],
                      srec.pockets, {k: out[k] for k in ("taken", "refused", "entries", "due") if k in out},

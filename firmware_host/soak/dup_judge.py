@@ -15,7 +15,8 @@ the soak's plan, the virtual shoe's pockets and the people's record of their pla
    short of a card, ``DB-7``, one score and one confirmation equal to what the cards give.
 5. **The session.** For every board each table played, exactly one result (from that table's login, for
    its table number), and its contract, declarer, tricks, cards, record and foul those of the table's
-   journal; no other result; nothing refused; as many results as the movement has due.
+   journal; no other result; as many results as the movement has due; nothing refused but the hostile
+   messages the soak sent it (``club/hostile.json``: at most one refusal note each).
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ def judge(folder: Path) -> Verdict:
     _table_records(records, tjournals, problems)
     v = Verdict(station, tables, chains, problems=problems)
     if m.session:
-        _session(v, m, records, played, tjournals, rows["session"])
+        _session(v, m, records, played, tjournals, rows["session"], _hostile(folder, problems))
     return v
 
 
@@ -162,8 +163,22 @@ def _table_records(records: Mapping[int, Board], journals: Mapping[int, Rows], p
                                 "record or deal is not the hand record's")
 
 
+def _hostile(folder: Path, problems: list[str]) -> int:
+    """How many hostile messages the soak sent the session (``club/hostile.json``; none without it)."""
+    import json
+
+    path = folder / "club" / "hostile.json"
+    if not path.exists():
+        return 0
+    try:
+        return len(json.loads(path.read_text(encoding="utf-8"))["messages"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        problems.append(f"{path}: malformed ({exc})")
+        return 0
+
+
 def _session(v: Verdict, m: Manifest, records: Mapping[int, Board], played: Sequence[PlayedBoard],
-             journals: Mapping[int, Rows], rows: Rows) -> None:
+             journals: Mapping[int, Rows], rows: Rows, hostile: int = 0) -> None:
     """Invariant 5 and the session's hand records."""
     from firmware_host.duplicate.spec import build_movement
 
@@ -182,8 +197,9 @@ def _session(v: Verdict, m: Manifest, records: Mapping[int, Board], played: Sequ
     results = [b for _, k, b in rows if k == "event" and b.get("type") == "result"]
     refused = [b for _, k, b in rows if k == "note" and "refused" in b]
     v.session = {"results": len(results), "due": due, "refused": len(refused)}
-    if refused:
-        problems.append(f"session: {len(refused)} result(s) refused")
+    if len(refused) > hostile:
+        problems.append(f"session: {len(refused)} message(s) refused, of which {hostile} were the soak's hostile "
+                        "ones: a result refused")
     if len(results) != due:
         problems.append(f"session: {len(results)} results journaled, {due} due")
     count = Counter((r.get("table_number"), r.get("board")) for r in results)
