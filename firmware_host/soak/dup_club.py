@@ -81,7 +81,7 @@ class ClubProcess:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, timeout: float = 120.0) -> None:
         self.starts += 1
         out = open(self.folder / f"dashboard-{self.starts}.log", "wb")  # noqa: SIM115 - the child keeps it
         self.proc = subprocess.Popen(
@@ -91,31 +91,35 @@ class ClubProcess:
             stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
         out.close()
         end = time.monotonic() + timeout
-        while time.monotonic() < end:
+        while time.monotonic() < end:                 # up when its login page answers
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the club's dashboard exited {self.proc.returncode}; see "
                                    f"{self.folder}/dashboard-{self.starts}.log")
             try:
-                self._login()
-                return
+                urllib.request.urlopen(f"{self.base}/login", timeout=5).read()
+                break
             except (OSError, urllib.error.URLError):
                 time.sleep(0.1)
-        raise RuntimeError(f"the club's dashboard did not answer within {timeout:.0f} s")
+        else:
+            raise RuntimeError(f"the club's dashboard did not answer within {timeout:.0f} s")
+        self._login(max(10.0, end - time.monotonic()))
 
-    def _login(self) -> None:
+    def _login(self, timeout: float) -> None:
+        """One login (a password check is slow on purpose: never retried in a loop, which the dashboard
+        would take for guessing)."""
         jar = http.cookiejar.CookieJar()
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
         data = urllib.parse.urlencode({"username": DIRECTOR, "password": self.password}).encode()
-        opener.open(f"{self.base}/login", data, timeout=5).read()
-        page = opener.open(f"{self.base}/duplicate", timeout=5).read().decode("utf-8", "replace")
+        opener.open(f"{self.base}/login", data, timeout=timeout).read()
+        page = opener.open(f"{self.base}/duplicate", timeout=timeout).read().decode("utf-8", "replace")
         m = re.search(r'name="csrf-token" content="([^"]+)"', page)
         if m is None:
-            raise RuntimeError("the director's page carries no CSRF token (not logged in?)")
+            raise RuntimeError("the director's page carries no CSRF token (the login failed)")
         self.opener, self.csrf = opener, m.group(1)
 
     def state(self) -> dict[str, Any]:
         assert self.opener is not None
-        return dict(json.loads(self.opener.open(f"{self.base}/api/duplicate/state", timeout=10).read()))
+        return dict(json.loads(self.opener.open(f"{self.base}/api/duplicate/state", timeout=30).read()))
 
     def call(self, round_: int) -> tuple[bool, str]:
         """Move for round ``round_``: (taken, why not)."""
@@ -123,7 +127,7 @@ class ClubProcess:
         req = urllib.request.Request(f"{self.base}/api/duplicate/round", json.dumps({"round": round_}).encode(),
                                      {"Content-Type": "application/json", "X-CSRF-Token": self.csrf})
         try:
-            self.opener.open(req, timeout=10).read()
+            self.opener.open(req, timeout=30).read()
             return True, ""
         except urllib.error.HTTPError as exc:
             return False, exc.read().decode("utf-8", "replace")[:300]

@@ -10,6 +10,7 @@ club around them, and its own figures: the results the session took and refused.
 from __future__ import annotations
 
 import json
+import logging
 import random
 import secrets
 import time
@@ -28,6 +29,8 @@ from firmware_host.soak.dup_schedule import DupSchedule
 from firmware_host.soak.dup_tables import TableRun, close_all
 from firmware_host.soak.rig import all_rows
 from laws.scoring import Method
+
+log = logging.getLogger(__name__)
 
 
 def movement_spec(tables: int, boards_per_round: int) -> dict[str, Any]:
@@ -137,9 +140,11 @@ def _due(movement: Any) -> int:
 
 
 def _play_club(club: ClubProcess, tables: list[TableRun], workdir: Path, port: int, passwords: dict[str, str],
-               faults: tuple[str, ...], deadline: float, out: dict[str, Any], grace: float = 40.0) -> bool:
+               faults: tuple[str, ...], deadline: float, out: dict[str, Any], grace: float = 40.0,
+               idle: float = 60.0) -> bool:
     """As ``_play``, the director at the dashboard's web API, the session's faults on the way; True once
-    every result due is in the session's journal (waiting ``grace`` seconds after the last board)."""
+    every result due is in the session's journal (waiting ``grace`` seconds after the last board, and no
+    longer than ``idle`` seconds while no result, entry or round moves)."""
     db = workdir / "session" / "session.sqlite3"
     state = club.state()
     rounds = int(state["rounds"])
@@ -150,6 +155,7 @@ def _play_club(club: ClubProcess, tables: list[TableRun], workdir: Path, port: i
     results: list[dict[str, Any]] = []
     progress_: list[dict[str, Any]] = list(state["progress"])
     finished_at: float | None = None
+    last_move: tuple[tuple[int, int, int], float] = ((0, 0, 0), time.monotonic())
     while time.monotonic() < deadline:
         for t in tables:
             t.step()
@@ -189,11 +195,20 @@ def _play_club(club: ClubProcess, tables: list[TableRun], workdir: Path, port: i
             finished_at = finished_at or now
             if now - finished_at > grace:
                 break
+        moved = (have, sum(len(t.entries) for t in tables), called)
+        if moved != last_move[0]:
+            last_move = (moved, now)
+        elif now - last_move[1] > idle:             # nothing moves: a session that takes nothing more
+            log.warning("the session took nothing for %.0f s: the soak stops waiting", idle)
+            break
         if called < rounds and all(x["round"] >= called and not x["left"] for x in progress_):
-            called += 1
-            taken_, why = club.call(called)
-            if not taken_:
-                raise RuntimeError(f"calling round {called}: {why}")
+            taken_, why = club.call(called + 1)
+            if taken_ or "has been called already" in why:
+                called += 1
+            else:                                   # a session that cannot journal it now: the director tries again
+                log.warning("calling round %d: %s", called + 1, why)
+                out["round_calls_failed"] = out.get("round_calls_failed", 0) + 1
+                time.sleep(1.0)
             progress_ = [dict(x, round=0) for x in progress_]     # read again before the next call
         time.sleep(0.005)
     out["session_faults"], out["last_state"] = done, state
