@@ -141,7 +141,7 @@ def _due(movement: Any) -> int:
 
 def _play_club(club: ClubProcess, tables: list[TableRun], workdir: Path, port: int, passwords: dict[str, str],
                faults: tuple[str, ...], deadline: float, out: dict[str, Any], grace: float = 40.0,
-               idle: float = 60.0) -> bool:
+               idle: float = 30.0) -> bool:
     """As ``_play``, the director at the dashboard's web API, the session's faults on the way; True once
     every result due is in the session's journal (waiting ``grace`` seconds after the last board, and no
     longer than ``idle`` seconds while no result, entry or round moves)."""

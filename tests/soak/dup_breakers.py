@@ -358,6 +358,8 @@ BREAKERS: dict[str, Callable[[Path], None]] = {
     "table: a whole board gone": journal(TABLE_BOARDS, drop_board),
     "table: a shoe's card at another seat": journal(TABLE_SHOE, edit(_is("event", type="card_dealt"), lambda b: b | {"seat": SWAP[b["seat"]]})),
     "table: a revoke ruled on legal play": journal(TABLE_BOARDS, insert_after(_is("event", type="card_played"), "ruling", {"clause": "BP-61", "remedy": "attention"})),
+    "table: an irregularity ruled that nobody made": journal(TABLE_SHOE, insert_after(
+        _is("event", type="card_played"), "ruling", {"clause": "BP-53-56", "remedy": "attention", "seat": "N"})),
     "table: the auction closed in another contract": journal(TABLE_BOARDS, edit(_is("ruling", clause="BP-22"), lambda b: b | {"contract": "7NT"})),
     "table: the chain broken": chain(TABLE_BOARDS, zero=False),
     "table: a hash zeroed": chain(TABLE_SHOE, zero=True),
