@@ -15,7 +15,8 @@ contract they bid, their confirmations) and the table's journal:
   one ``DB-87`` ruling at that first card (naming the card, its seat, the record's seat, the board, table
   and round), one director's decision and its ``DB-87`` ruling; a board played as its record says gets
   none (no false alarm), and no card played legally is ever ruled a revoke;
-* a shoe's deal from a pack short of a card (the plan's ``short``) gets one ``DB-14`` ruling, no other;
+* a board the shoe dealt from a pack short of a card (the people found the card and put it in the shoe's
+  well: ``short_back``) gets one ``DB-14`` ruling, no other board does;
 * ``DB-7`` is there whenever cards were played, and says verified exactly when all 52 were played from
   the record's seats;
 * the auction closes in the people's contract; one score ruling and one confirmed score, both the
@@ -178,8 +179,7 @@ def _tricks(play: Sequence[tuple[str, str]], declarer: Seat, strain: str) -> int
 
 
 def check_tables(played: Iterable[PlayedBoard], journals: Mapping[int, Rows],
-                 plan: Mapping[int, Sequence[int]] | None = None,
-                 short: Mapping[int, Sequence[int]] | None = None) -> TableFigures:
+                 plan: Mapping[int, Sequence[int]] | None = None) -> TableFigures:
     """Every board each table played against that table's journal (see the module docstring).
 
     Args:
@@ -187,8 +187,6 @@ def check_tables(played: Iterable[PlayedBoard], journals: Mapping[int, Rows],
         journals: each table's journal rows.
         plan: each table's boards, in the order it plays them (the movement's); every one must be played
             and journaled, and no other. None: the boards in ``played``.
-        short: for a table whose shoe deals, its deal numbers (1: its first board) dealt from a pack short
-            of a card: each gets one ``DB-14`` ruling, and no other board does.
     """
     f = TableFigures()
     by_table: dict[int, list[PlayedBoard]] = {}
@@ -199,7 +197,6 @@ def check_tables(played: Iterable[PlayedBoard], journals: Mapping[int, Rows],
     for table, numbers in sorted(wanted.items()):
         segs = _segments(journals.get(table, ()))
         boards = by_table.get(table, [])
-        shorts = {numbers[i - 1] for i in (short or {}).get(table, ()) if 0 < i <= len(numbers)}
         for number in sorted(set(numbers) - {p.record.number for p in boards}):
             f.problems.append(f"table {table} board {number}: the people never played it")
         journaled = {b.get("board") for b, _ in segs}
@@ -215,7 +212,7 @@ def check_tables(played: Iterable[PlayedBoard], journals: Mapping[int, Rows],
                 f.problems.append(f"{where}: no board event in the journal")
                 continue
             rows = [r for _, rs in mine for r in rs]
-            _check_board(f, p, rows, where, p.record.number in shorts)
+            _check_board(f, p, rows, where, p.short_back > 0)
     return f
 
 

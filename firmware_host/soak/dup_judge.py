@@ -108,7 +108,7 @@ def judge(folder: Path) -> Verdict:
         problems.append(str(exc))
         played = []
     tjournals = {t.table: rows[f"table {t.table}"] for t in m.tables}
-    tables = check_tables(played, tjournals, {t.table: t.boards for t in m.tables}, m.short)
+    tables = check_tables(played, tjournals, {t.table: t.boards for t in m.tables})
     _table_records(records, tjournals, problems)
     v = Verdict(station, tables, chains, problems=problems)
     if m.session:

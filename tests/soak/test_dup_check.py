@@ -50,8 +50,8 @@ def test_a_duplicate_evening_through_the_clubs_session(tmp_path: Path) -> None:
 
 
 def _check(result: DupResult, played: Any, journals: dict[int, list]) -> Any:
-    """The table checker with the plan's boards and the shoe's short packs (the folder's soak.json)."""
-    return check_tables(played, journals, {t.table: t.boards for t in result.schedule.tables}, result.schedule.short)
+    """The table checker with the plan's boards (the folder's soak.json)."""
+    return check_tables(played, journals, {t.table: t.boards for t in result.schedule.tables})
 
 
 def _journals(work: Path) -> dict[int, list]:
