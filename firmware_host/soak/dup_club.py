@@ -5,15 +5,17 @@ broker; the soak plays the director through its web API (log in, read ``/api/dup
 each round with ``POST /api/duplicate/round``), as the director's page does. The faults
 (``SESSION_FAULTS``, each selectable):
 
+In this order, so that one does not undo another (a restart would revive a hub a message stopped):
+
 * ``kill``: SIGKILL to the session's process right after a table sent a result the session has not
-  journaled yet, once a third of the results are in; started again at once (its journal rebuilds it);
-* ``stall``: another process holds the session journal's write lock for ``STALL_SECONDS`` (past SQLite's
-  10 s busy timeout, so its commits fail) once half the results are in;
-* ``hostile``: from a table's own broker login, messages no table sends: JSON nested 1,100 deep on
+  journaled yet, once a quarter of the results are in; started again at once (its journal rebuilds it);
+* ``hostile``: once round 2 is called, from a table's own broker login, messages no table sends: JSON nested 1,100 deep on
   ``board`` and 2,000 deep on ``status``, bytes that are not JSON, an envelope cut short, a result under a
   message number the table already used with other tricks, and last a payload over the 64 KiB limit
   (the broker drops the login's connection). What was sent is kept in ``hostile.json``: the session
-  may refuse those messages (a note each), and nothing else.
+  may refuse those messages (a note each), and nothing else;
+* ``stall``: another process holds the session journal's write lock for ``STALL_SECONDS`` (past SQLite's
+  10 s busy timeout, so its commits fail) once three quarters of the results are in.
 
 Whatever happens, the evening must end with every confirmed result taken exactly once (``dup_judge``) and
 no secret shown: neither the session's secret nor a login's password in anything the session's process

@@ -170,16 +170,15 @@ def _play_club(club: ClubProcess, tables: list[TableRun], workdir: Path, port: i
                 pass                                   # the process is being started again
         have = len(results)
         waiting = any(t.waiting() for t in tables)
-        # kill right after a table sent a result the session has not journaled yet (its second confirmation
-        # is in), once a third of the results are in
+        # in this order, so that one does not undo another (a restart revives a hub a message stopped):
+        # kill right after a table sent a result the session has not journaled, once a quarter are in;
+        # then the hostile messages, once round 2 is called; then the stall, once three quarters are in
         in_flight = sum(1 for t in tables for p in t.played if p.confirms >= 2) > have
-        if "kill" in faults and "kill" not in done and have >= due // 3 and in_flight:
+        if "kill" in faults and "kill" not in done and have >= due // 4 and in_flight:
             club.kill()
             done["kill"] = 1
-        if "stall" in faults and "stall" not in done and have >= due // 2:
-            stall(db)
-            done["stall"] = 1
-        if "hostile" in faults and "hostile" not in done and called >= 2:
+        ready = "kill" not in faults or "kill" in done
+        if "hostile" in faults and "hostile" not in done and called >= 2 and ready:
             tid = next(iter(passwords))
             taken = next((r for r in results if r.get("table") == tid), None)
             messages = hostile_messages(tid, taken)
@@ -188,6 +187,10 @@ def _play_club(club: ClubProcess, tables: list[TableRun], workdir: Path, port: i
                 {"table": tid, "sent": sent, "messages": [{"topic": tp, "bytes": len(p)} for tp, p in messages]}),
                 encoding="utf-8")
             done["hostile"] = len(messages)
+        ready = ready and ("hostile" not in faults or "hostile" in done)
+        if "stall" in faults and "stall" not in done and have >= due * 3 // 4 and ready:
+            stall(db)
+            done["stall"] = 1
         if have >= due and not waiting:
             out["session_faults"], out["last_state"] = done, state
             return True
