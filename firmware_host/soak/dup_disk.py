@@ -84,13 +84,15 @@ def write_played(folder: Path, played: Iterable[PlayedBoard]) -> None:
     (folder / "played.json").write_text(json.dumps(body) + "\n", encoding="utf-8")
 
 
-def _json(path: Path, what: str) -> Any:
+def _json(path: Path, what: str, error: type[ValueError] = ValueError) -> Any:
+    """A JSON file; ``error`` (``NotASoak`` for the plan, ``ValueError``: a broken soak) names what is wrong."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise NotASoak(f"{path}: no {what} (is this a duplicate soak's folder?)") from None
+        raise error(f"{path}: no {what}" + (" (is this a duplicate soak's folder?)" if error is NotASoak else "")) \
+            from None
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise NotASoak(f"{path}: {what} cannot be read ({str(exc)[:120]})") from None
+        raise error(f"{path}: {what} cannot be read ({str(exc)[:120]})") from None
 
 
 def read_manifest(folder: Path) -> Manifest:
@@ -98,7 +100,7 @@ def read_manifest(folder: Path) -> Manifest:
     if not folder.is_dir():
         raise NotASoak(f"{folder}: not a folder")
     path = folder / MANIFEST
-    body = _json(path, "soak plan (soak.json)")
+    body = _json(path, "soak plan (soak.json)", NotASoak)
     try:
         if not isinstance(body, dict) or body.get("soak") != "duplicate":
             raise ValueError('it is not a duplicate soak\'s plan ("soak": "duplicate" missing)')

@@ -62,10 +62,19 @@ class Verdict:
         return not self.all_problems
 
 
-def _rows(path: Path) -> Rows:
+def _rows(path: Path, problems: list[str]) -> Rows:
+    """A journal's rows; one that cannot be read is a problem named with its file (and no rows)."""
+    import sqlite3
+
     from firmware_host.soak.rig import all_rows
 
-    return all_rows(path)
+    if not path.is_file():
+        return []
+    try:
+        return all_rows(path)
+    except (sqlite3.Error, ValueError, RecursionError) as exc:
+        problems.append(f"{path}: its rows cannot be read ({str(exc)[:120]})")
+        return []
 
 
 def _verify(path: Path) -> str:
@@ -94,7 +103,7 @@ def judge(folder: Path) -> Verdict:
         if chains[name]:
             problems.append(f"{name}'s journal: {chains[name]}")
     records = _records(folder, problems)
-    rows = {name: _rows(p) if p.is_file() else [] for name, p in journals.items()}
+    rows = {name: _rows(p, problems) for name, p in journals.items()}
     try:
         pockets = read_pockets(folder)
     except ValueError as exc:

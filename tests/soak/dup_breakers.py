@@ -273,6 +273,19 @@ def _people_contract(text: str) -> str:
     return json.dumps(body)
 
 
+def file_bytes(rel: str, at: int) -> Callable[[Path], None]:
+    """512 bytes of a file overwritten with garbage from ``at`` (a corrupt page of a journal)."""
+    def brk(folder: Path) -> None:
+        p = folder / rel
+        for extra in (p.with_name(p.name + "-wal"), p.with_name(p.name + "-shm")):
+            if extra.exists():
+                extra.unlink()
+        data = bytearray(p.read_bytes())
+        data[at:at + 512] = bytes((i * 37 + 11) % 256 for i in range(512))
+        p.write_bytes(bytes(data))
+    return brk
+
+
 def _remove(rel: str) -> Callable[[Path], None]:
     def brk(folder: Path) -> None:
         (folder / rel).unlink()
@@ -364,5 +377,9 @@ BREAKERS: dict[str, Callable[[Path], None]] = {
     "table: the chain broken": chain(TABLE_BOARDS, zero=False),
     "table: a hash zeroed": chain(TABLE_SHOE, zero=True),
     "table: its journal gone": _remove(TABLE_SHOE),
+    "table: its journal's bytes overwritten": file_bytes(TABLE_BOARDS, 4096),
+    "station: its journal's bytes overwritten": file_bytes(STATION, 0),
+    "the people's record not JSON": file_bytes("played.json", 0),
+    "the shoe's pockets not JSON": file_bytes("station/pockets.json", 0),
     "the people's record: another declarer": file_edit("played.json", _people_contract),
 }

@@ -62,16 +62,18 @@ def test_issue_38s_kinds_are_all_here() -> None:
 def test_every_broken_copy_fails(folder: Path, tmp_path: Path, name: str) -> None:
     copy = _copy(folder, tmp_path / "copy")
     BREAKERS[name](copy)
-    v = judge(copy)
+    v = judge(copy)                      # never an exception: a broken soak is a verdict
     assert not v.ok, f"{name} passed"
 
 
-def test_the_command_says_a_broken_copy_fails_with_exit_1(folder: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("name, said", [("session: a result dropped", "PROBLEM: session:"),
+                                        ("table: its journal's bytes overwritten", "PROBLEM: table 1's journal:")])
+def test_the_command_says_a_broken_copy_fails_with_exit_1(folder: Path, tmp_path: Path, name: str, said: str) -> None:
     copy = _copy(folder, tmp_path / "copy")
-    BREAKERS["session: a result dropped"](copy)
+    BREAKERS[name](copy)
     p = subprocess.run([sys.executable, "-m", "firmware_host.cli", "soak", "--check", str(copy)],
                        capture_output=True, text=True, timeout=120)
-    assert p.returncode == 1 and "PROBLEM: session:" in p.stdout and "Traceback" not in p.stderr
+    assert p.returncode == 1 and said in p.stdout and "Traceback" not in p.stderr, p.stdout + p.stderr
 
 
 @pytest.mark.parametrize("plan", [None, "{not json", '{"soak": "table"}', '{"soak": "duplicate", "version": 1}',
