@@ -138,6 +138,9 @@ def _duplicate(args: argparse.Namespace) -> int:
         print(f"cardtable soak: --session-faults: unknown value {bad[0]!r} (want some of "
               f"{','.join(SESSION_FAULTS)}, or none)", file=sys.stderr)
         return 2
+    from firmware_host.commands.stopping import exit_on_sigterm
+
+    exit_on_sigterm(143)  # as Ctrl-C: the station, the tables, the session's process and the broker are stopped
     workdir = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="cardtable-dupsoak-"))
     result = evening(workdir, tables=args.tables, boards=args.boards, seed=args.seed, faults=args.faults,
                      misboard_rate=args.mistake_rate, session_faults=kinds)
