@@ -38,7 +38,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -212,7 +212,8 @@ def send_hostile(port: int, table: str, password: str, messages: Iterable[tuple[
     return sent
 
 
-def secrets_shown(secrets: Iterable[str], texts: Iterable[str]) -> list[str]:
-    """Which of ``secrets`` (the session's secret, the logins' passwords) appear in any of ``texts``."""
+def secrets_shown(secrets: Mapping[str, str], texts: Iterable[str]) -> list[str]:
+    """The names of the ``secrets`` (name -> value: the session's secret, each login's password) whose
+    value appears in any of ``texts`` (the names only: a report never shows a secret itself)."""
     body = "\n".join(texts)
-    return [s[:4] + "…" for s in secrets if s and s in body]
+    return [name for name, value in secrets.items() if value and value in body]

@@ -16,7 +16,8 @@ the soak's plan, the virtual shoe's pockets and the people's record of their pla
 5. **The session.** For every board each table played, exactly one result (from that table's login, for
    its table number), and its contract, declarer, tricks, cards, record and foul those of the table's
    journal; no other result; as many results as the movement has due; nothing refused but the hostile
-   messages the soak sent it (``club/hostile.json``: at most one refusal note each).
+   messages the soak sent it (``club/hostile.json``: at most one refusal note each); neither the session's
+   secret nor a login's password in its process's output.
 """
 
 from __future__ import annotations
@@ -122,6 +123,7 @@ def judge(folder: Path) -> Verdict:
     v = Verdict(station, tables, chains, problems=problems)
     if m.session:
         _session(v, m, records, played, tjournals, rows["session"], _hostile(folder, problems))
+        _secrets(folder, rows["session"], problems)
     return v
 
 
@@ -170,6 +172,20 @@ def _table_records(records: Mapping[int, Board], journals: Mapping[int, Rows], p
             if record is None or b.get("record") != record.fingerprint or b.get("deal") != record.deal.pbn():
                 problems.append(f"table {table} board {b.get('board')} round {b.get('round')}: its board event's "
                                 "record or deal is not the hand record's")
+
+
+def _secrets(folder: Path, rows: Rows, problems: list[str]) -> None:
+    """Neither the session's secret nor a login's password in what the session's process wrote
+    (``club/dashboard-*.log``)."""
+    from firmware_host.soak.dup_club import secrets_shown
+
+    setup = next((b.get("setup") for _, k, b in rows if k == "event" and b.get("type") == "opened"), None)
+    secrets = {"the session's secret": str(setup.get("secret") or "")} if isinstance(setup, dict) else {}
+    secrets |= {f"{p.stem}'s password": p.read_text(encoding="utf-8", errors="replace").strip()
+                for p in sorted((folder / "club").glob("*.password"))}
+    logs = [p.read_text(encoding="utf-8", errors="replace") for p in sorted((folder / "club").glob("dashboard-*.log"))]
+    for shown in secrets_shown(secrets, logs):
+        problems.append(f"session: {shown} is in its process's output (club/dashboard-*.log)")
 
 
 def _hostile(folder: Path, problems: list[str]) -> int:

@@ -130,7 +130,8 @@ def run_session(schedule: DupSchedule, workdir: Path, seed: int, boards_per_roun
                    due=_due(movement))
         out["entries"] = out["taken"]
         texts = [club.logs() if club is not None else "", json.dumps(out.pop("last_state", {}))]
-        shown = secrets_shown([setup.secret, *passwords.values()], texts)
+        shown = secrets_shown({"the session's secret": setup.secret} |
+                              {f"{user}'s password": pw for user, pw in passwords.items()}, texts)
         out["secrets_shown"] = shown
     return out
 

@@ -286,6 +286,14 @@ def file_bytes(rel: str, at: int) -> Callable[[Path], None]:
     return brk
 
 
+def secret_in_the_log(folder: Path) -> None:
+    """The session's secret written to the dashboard's output."""
+    rows = [json.loads(b) for (b,) in sqlite3.connect(folder / SESSION).execute("SELECT body FROM journal")]
+    secret = next(b["setup"]["secret"] for b in rows if b.get("type") == "opened")
+    with open(folder / "club" / "dashboard-1.log", "a", encoding="utf-8") as f:
+        f.write(f"INFO session opened (secret {secret})\n")
+
+
 def _remove(rel: str) -> Callable[[Path], None]:
     def brk(folder: Path) -> None:
         (folder / rel).unlink()
@@ -327,6 +335,7 @@ BREAKERS: dict[str, Callable[[Path], None]] = {
     "session: the setup's commitment changed": journal(
         SESSION, edit(_is("event", type="opened"), lambda b: b | {"setup": b["setup"] | {"commitment": _hex(b["setup"]["commitment"])}})),
     "session: the chain broken": chain(SESSION, zero=False),
+    "session: its secret in the dashboard's output": secret_in_the_log,
     "session: a hash zeroed": chain(SESSION, zero=True),
     # the station
     "station: a board's fingerprint swapped for another's": journal(STATION, edit(_is("note", records=ANY), _station_swap)),
