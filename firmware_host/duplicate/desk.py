@@ -28,19 +28,32 @@ from firmware_host.duplicate.link import (
     BOARD_TOPIC,
     ROUND_TOPIC,
     LinkError,
+    hand_records_part,
+    next_part,
     parse_result,
+    players_part,
     round_message,
     seating_message,
     seating_topic,
 )
 from firmware_host.duplicate.session import Outcome, Session
-from firmware_host.duplicate.session_state import progress
+from firmware_host.duplicate.session_state import SessionState, progress
+from laws.duplicate.movement import next_moves
 
 log = logging.getLogger(__name__)
 
 Publish = Callable[[str, str, bool], None]
 Listener = Callable[[set[int], list[Outcome]], None]
 PAGE = "/duplicate/table/{table}?key={key}"
+
+
+def table_parts(st: SessionState, row: dict[str, Any]) -> dict[str, Any]:
+    """What a table's seating carries beside its round (issue 29): the records of the boards of its round
+    with the commitment's index, the names of the players seated there (no one else's), and where pairs
+    and boards go after the round."""
+    return {"hand_records": hand_records_part([st.records[b] for b in row["boards"]], st.index, st.commitment),
+            "players": players_part({side: st.players_of(row[side]) for side in ("ns", "ew") if row[side]}),
+            "next": next_part(next_moves(st.movement, row["round"], row["table"]))}
 
 
 class SessionDesk:
@@ -122,7 +135,8 @@ class SessionDesk:
         self.session.changed_boards.clear()
         after = progress(self.session.state)
         moved = before.tables != after.tables or before.called != after.called
-        if changed or moved or link_refused or any(o.status == "refused" for o in outcomes):
+        named = any(o.taken and (o.record or {}).get("type") == "players" for o in outcomes)
+        if changed or moved or named or link_refused or any(o.status == "refused" for o in outcomes):
             self.publish_all(only_changed=True)
             for listener in list(self.listeners):
                 try:
@@ -148,14 +162,14 @@ class SessionDesk:
         """Every message the session tells the tables now: the round, then each club table's seating."""
         st = self.session.state
         seq, t = self.session.journal.head()[0], self.clock()
-        out = [(ROUND_TOPIC, round_message(st.setup.section, st.called, st.movement.rounds, seq, t))]
+        out = [(ROUND_TOPIC, round_message(st.setup.section, st.called, st.movement.rounds, seq, t, st.commitment))]
         records = st.fingerprints
         rows = {row["table"]: row for row in progress(st).tables}
         for tid, number in sorted(st.number_of.items()):
             page = PAGE.format(table=tid, key=self.table_key(tid))
             out.append((seating_topic(tid), seating_message(
                 tid, st.setup.section, rows[number], called=st.called, rounds=st.movement.rounds, records=records,
-                page=page, answers=list(self.answers.get(tid, ())), seq=seq, t=t)))
+                page=page, answers=list(self.answers.get(tid, ())), seq=seq, t=t, extra=table_parts(st, rows[number]))))
         return out
 
     def publish_all(self, only_changed: bool = False) -> int:

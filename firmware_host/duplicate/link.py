@@ -22,6 +22,8 @@ from typing import Any
 
 from firmware_host.records.lines import LineRefused, loads
 from laws.cards import Card
+from laws.duplicate.deal import Board
+from laws.duplicate.movement import Move, move_dicts, move_words
 
 PREFIX = "cardtable"
 SESSION_PREFIX = "cardtable/session/"
@@ -161,17 +163,43 @@ def parse_result(topic: str, payload: bytes) -> dict[str, Any]:
     return rec
 
 
-def round_message(section: str, called: int, rounds: int, seq: int, t: float) -> dict[str, Any]:
-    """``cardtable/session/round``: the round the director called."""
-    return {"kind": "round", "section": section, "round": called, "rounds": rounds, "seq": seq, "t": t}
+def round_message(section: str, called: int, rounds: int, seq: int, t: float, commitment: str = "") -> dict[str, Any]:
+    """``cardtable/session/round``: the round the director called, and the session's commitment to its hand
+    records (a table refuses records committed to by another)."""
+    return {"kind": "round", "section": section, "round": called, "rounds": rounds, "commitment": commitment,
+            "seq": seq, "t": t}
+
+
+# -- what the session tells one table beside its seating (issue 29: players, hand records, the next move) --
+
+def hand_records_part(boards: Sequence[Board], index: Sequence[tuple[int, str]], commitment: str) -> dict[str, Any]:
+    """The seating's ``hand_records``: the records of the boards the table is to play, the session's
+    commitment and its index (every board's hash), so the table checks each record alone
+    (``laws.duplicate.deal.check_board``; docs/handrecords.md)."""
+    return {"commitment": commitment, "index": [[n, h] for n, h in index],
+            "deals": [{"board": b.number, "deal": b.deal.pbn()} for b in boards]}
+
+
+def players_part(players: Mapping[str, Sequence[Mapping[str, str]]]) -> dict[str, list[dict[str, str]]]:
+    """The seating's ``players``: the names (and member numbers) of the players seated at the table only,
+    ``{"ns": [...], "ew": [...]}``."""
+    return {side: [{"name": p["name"], "member": p.get("member", "")} for p in named]
+            for side, named in players.items()}
+
+
+def next_part(moves: Sequence[Move]) -> dict[str, Any]:
+    """The seating's ``next``: after the table's round, where each pair and the boards go
+    (``laws.duplicate.movement.moves``), as values and as the sentences the table shows."""
+    return {"moves": move_dicts(tuple(moves)), "said": move_words(tuple(moves))}
 
 
 def seating_message(table: str, section: str, seating: Mapping[str, Any], *, called: int, rounds: int,
                     records: Mapping[int, str], page: str, answers: Sequence[Mapping[str, Any]], seq: int,
-                    t: float) -> dict[str, Any]:
+                    t: float, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """``cardtable/session/table/<table>``: the table's round, pairs and boards (each with its record's
-    fingerprint), whether it must move, its page's address and the latest answers to its results."""
-    return {"kind": "seating", "table": table, "section": section, "table_number": seating["table"],
+    fingerprint), whether it must move, its page's address and the latest answers to its results;
+    ``extra``: the parts above (``hand_records``, ``players``, ``next``)."""
+    return {**(extra or {}), "kind": "seating", "table": table, "section": section, "table_number": seating["table"],
             "round": seating["round"], "called": called, "rounds": rounds, "ns": seating["ns"], "ew": seating["ew"],
             "boards": [{"board": b, "record": records[b]} for b in seating["boards"]], "left": seating["left"],
             "sit_out": seating["sit_out"], "move": seating["round"] > 1 and seating["left"] == seating["boards"],
