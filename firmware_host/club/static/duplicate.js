@@ -124,6 +124,11 @@
     if (f.get("tricks") !== "") body.tricks = Number(f.get("tricks"));
     post("/api/duplicate/correct", body, $("entry-answer"));
   });
+  $("players").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(ev.target);
+    post("/api/duplicate/players", { pair: f.get("pair"), players: [f.get("p1"), f.get("p2")] }, $("entry-answer"));
+  });
   $("cancel-line").addEventListener("click", () => {
     const f = new FormData($("correct"));
     post("/api/duplicate/cancel", { key: f.get("key"), why: f.get("why") }, $("entry-answer"));
