@@ -114,9 +114,15 @@ def _open(args: argparse.Namespace) -> int:
 
     from firmware_host.duplicate.desk import SessionDesk
     from firmware_host.duplicate.handfiles import read_hand_records
-    from firmware_host.duplicate.session import Session
     from firmware_host.duplicate.roster import ROSTER_FILE, read_players, read_roster
-    from firmware_host.duplicate.spec import SessionSetup, build_movement, default_tables, label, pair_of_label
+    from firmware_host.duplicate.session import Session
+    from firmware_host.duplicate.spec import (
+        SessionSetup,
+        build_movement,
+        default_tables,
+        label,
+        pair_of_label,
+    )
     from laws.scoring import Method
 
     spec = _movement_spec(args)

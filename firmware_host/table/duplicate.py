@@ -162,11 +162,11 @@ class DuplicateProcedure:
     def _say_next(self, message: Mapping[str, Any]) -> None:
         """Once the round's boards all have results: where the pairs and the boards go (once a round)."""
         said = (message.get("next") or {}).get("said") if isinstance(message.get("next"), dict) else None
-        key = (message.get("round"), message.get("table_number"))
+        key = (self.seating.round, self.seating.table) if self.seating is not None else None
         if message.get("left") or message.get("sit_out") or not isinstance(said, list) or not said \
-                or key == self.told_next:
+                or key is None or key == self.told_next:
             return
-        self.told_next = key  # type: ignore[assignment]
+        self.told_next = key
         words = "; ".join(str(x)[:80] for x in said[:4])
         self.ctl.submit(DeviceNote("session", f"Round {message.get('round')} is over. {words}"))
 
@@ -184,7 +184,7 @@ class DuplicateProcedure:
                     continue
                 if "hand_records" in msg:
                     self._take_records(msg)      # the records it took before the restart, checked again
-                self.told_next = None if msg.get("left") else (msg.get("round"), msg.get("table_number"))
+                self.told_next = None if msg.get("left") else (found.round, found.table)
         return found
 
     # -- the steps ---------------------------------------------------------------------------------

@@ -60,7 +60,7 @@ def test_players_name_themselves_at_their_table(dup: Any) -> None:
     desk, client = dup
     key = desk.table_key("table-02")
     url = f"/api/duplicate/table/table-02/players?key={key}"
-    assert client.post(f"/api/duplicate/table/table-02/players?key=bad", json={}).status_code == 404
+    assert client.post("/api/duplicate/table/table-02/players?key=bad", json={}).status_code == 404
     r = client.post(url, json={"side": "ew", "players": ["1045", "1102"]})
     assert r.status_code == 200 and r.json()["pair"] == "2 EW" and "confirm" in r.json()
     assert [p["name"] for p in r.json()["players"]] == ["Bob Jones", "Cy Young"]
