@@ -47,6 +47,7 @@ class Member:
     number: str
     name: str
     federation: str = ""
+    line: int = 0          # its line in the roster file
 
     def player(self) -> dict[str, str]:
         return {"name": self.name, "member": self.number, "federation": self.federation}
@@ -172,7 +173,7 @@ def parse_roster(data: bytes, source: str = ROSTER_FILE) -> Roster:
             raise RosterError(f"{where}: {fed[:24]!r} is not a federation number (at most 20 letters, digits or -)")
         if number in members:
             raise RosterError(f"{where}: member number {number} is on line {members[number][0]} too")
-        members[number] = (line, Member(number, name, fed))
+        members[number] = (line, Member(number, name, fed, line))
     if not members:
         raise RosterError(f"{source}: no member in it (a line is 'member number,name[,federation number]')")
     return Roster((m for _, m in members.values()), source)
