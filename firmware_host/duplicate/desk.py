@@ -26,16 +26,19 @@ from typing import Any
 from firmware_host.duplicate.link import (
     ANSWERS_KEPT,
     BOARD_TOPIC,
+    PLAYERS_TOPIC,
     ROUND_TOPIC,
     LinkError,
     hand_records_part,
     next_part,
+    parse_players,
     parse_result,
     players_part,
     round_message,
     seating_message,
     seating_topic,
 )
+from firmware_host.duplicate.roster import RosterError, camera_players, roster_of
 from firmware_host.duplicate.session import Outcome, Session
 from firmware_host.duplicate.session_state import SessionState, progress
 from laws.duplicate.movement import next_moves
@@ -83,7 +86,7 @@ class SessionDesk:
     def offer(self, topic: str, payload: bytes) -> bool:
         """A message from the broker (any thread). True when it is the session's (a table's ``board``
         message, kept for the next tick, or one of the session's own messages, ignored)."""
-        if BOARD_TOPIC.match(topic):
+        if BOARD_TOPIC.match(topic) or PLAYERS_TOPIC.match(topic):
             self.inbox.append((topic, bytes(payload)))
             return True
         return topic.startswith("cardtable/session/")
@@ -98,13 +101,26 @@ class SessionDesk:
         records = []
         for topic, payload in batch:
             try:
-                records.append(parse_result(topic, payload))
+                records.append(parse_result(topic, payload) if BOARD_TOPIC.match(topic) else self._players(topic, payload))
             except LinkError as exc:
                 table = topic.split("/")[1] if topic.count("/") >= 2 else "?"
                 records.append({"type": "message", "table": table, "topic": topic[:200],
                                 "payload": payload[:2000].decode("utf-8", "replace"), "why_link": str(exc)})
         with self.lock:
             return self._submit(records)[0]
+
+    def _players(self, topic: str, payload: bytes) -> dict[str, Any]:
+        """A table's member cards as a ``players`` record (``roster.camera_players``); LinkError: why not."""
+        rec = parse_players(topic, payload)
+        try:
+            roster = roster_of(self.session.journal.path)
+        except RosterError as exc:
+            raise LinkError(str(exc)) from None
+        with self.lock:
+            found, why = camera_players(self.session.state, roster, rec)
+        if found is None:
+            raise LinkError(why)
+        return {**found, "t": self.clock()}
 
     def director(self, rec: dict[str, Any]) -> Outcome:
         """A director's record (``round``, ``adjust``, ``correct``, ``cancel``, ``regroup``, ``result``)."""

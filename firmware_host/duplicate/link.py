@@ -30,6 +30,7 @@ SESSION_PREFIX = "cardtable/session/"
 ROUND_TOPIC = "cardtable/session/round"
 MAX_PAYLOAD = 65536
 BOARD_TOPIC = re.compile(r"^cardtable/([A-Za-z0-9_-]{1,64})/board$")
+PLAYERS_TOPIC = re.compile(r"^cardtable/([A-Za-z0-9_-]{1,64})/players$")
 SEATS = ("N", "E", "S", "W")
 FINGERPRINT = re.compile(r"^[0-9a-f]{64}$")
 ANSWERS_KEPT = 16
@@ -185,6 +186,45 @@ def players_part(players: Mapping[str, Sequence[Mapping[str, str]]]) -> dict[str
     ``{"ns": [...], "ew": [...]}``."""
     return {side: [{"name": p["name"], "member": p.get("member", "")} for p in named]
             for side, named in players.items()}
+
+
+def players_body(*, section: str, table_number: int, round: int, side: str, pair: str,
+                 members: Sequence[str]) -> dict[str, Any]:
+    """The body of a table's ``players`` message: the member numbers its camera read from the member cards
+    laid at the two seats of ``side`` (``"ns"``/``"ew"``), North's (East's) first."""
+    return {"section": section, "table_number": table_number, "round": round, "side": side, "pair": pair,
+            "members": list(members)}
+
+
+def parse_players(topic: str, payload: bytes) -> dict[str, Any]:
+    """A table's ``players`` message as ``{table, source, table_number, round, side, pair, members}``.
+
+    Raises:
+        LinkError: not a players topic, too large, not JSON, another table's envelope, a field malformed.
+    """
+    m = PLAYERS_TOPIC.match(topic)
+    if not m:
+        raise LinkError(f"{topic[:200]!r} is not a players topic (cardtable/<table>/players)")
+    if len(payload) > MAX_PAYLOAD:
+        raise LinkError(f"payload of {len(payload)} bytes is over the {MAX_PAYLOAD}-byte limit")
+    try:
+        msg = loads(payload)
+    except LineRefused as exc:
+        raise LinkError(f"payload refused: {exc}") from None
+    if not isinstance(msg, dict) or not isinstance(msg.get("body"), dict) or msg.get("table") != m.group(1) \
+            or msg.get("kind") != "players":
+        raise LinkError(f"payload is not table {m.group(1)}'s players envelope")
+    b = msg["body"]
+    members = b.get("members")
+    if not isinstance(members, list) or len(members) != 2 or not all(isinstance(x, str) and 0 < len(x) <= 16
+                                                                      for x in members):
+        raise LinkError(f"members must be two member numbers, got {str(members)[:60]}")
+    if b.get("side") not in ("ns", "ew"):
+        raise LinkError(f"side must be ns or ew, got {str(b.get('side'))[:10]!r}")
+    return {"table": m.group(1), "source": f"{m.group(1)}:{_whole(msg.get('seq'), 'seq', 0, 2**62)}",
+            "table_number": _whole(b.get("table_number"), "table_number", 1, 999),
+            "round": _whole(b.get("round"), "round", 1, 999), "side": b["side"],
+            "pair": _text(b.get("pair"), "pair", 16), "members": list(members)}
 
 
 def next_part(moves: Sequence[Move]) -> dict[str, Any]:

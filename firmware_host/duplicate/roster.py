@@ -237,6 +237,30 @@ def read_players(path: str | Path, roster: Roster | None, pairs: Iterable[str],
     return records
 
 
+def camera_players(state: Any, roster: Roster | None, rec: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str]:
+    """A table's member cards (``link.parse_players``) as the session's ``players`` record, or why not:
+    the table must be the session's, the pair the one seated on that side there in that round, and each
+    member number in the roster. ``state`` is the session's state."""
+    table, number, rnd, side = rec["table"], rec["table_number"], rec["round"], rec["side"]
+    if state.number_of.get(table) != number:
+        return None, f"member cards from {table}, which is not table {number} of this session"
+    seat = state.movement.at(rnd, number) if 1 <= rnd <= state.movement.rounds else None
+    pair = getattr(seat, side, None) if seat is not None else None
+    label = "" if pair is None else str(pair)
+    if label != rec["pair"]:
+        return None, (f"{table}'s member cards name pair {rec['pair']}, but {label or 'no pair'} sits "
+                      f"{side.upper()} at table {number} in round {rnd}")
+    if roster is None:
+        return None, f"{table}: member cards read, but the session has no roster to look them up in"
+    try:
+        players = [roster.player(m) for m in rec["members"]]
+    except RosterError as exc:
+        return None, f"{table}'s member cards: {exc}"
+    if any(not p["member"] for p in players):
+        return None, f"{table}'s member cards: {rec['members']} are not member numbers"
+    return {"type": "players", "pair": label, "players": players, "by": f"{table} (member cards)"}, ""
+
+
 def roster_of(folder: str | Path) -> Roster | None:
     """The roster kept in a session's folder (``roster.csv``), or None when the session has none.
 

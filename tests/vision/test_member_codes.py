@@ -68,3 +68,29 @@ def test_labels_members_prints_cards_the_decoder_reads_as_members_only(tmp_path:
     roster.write_text("1021,Ann\n1021,Bob\n", encoding="utf-8")
     assert main(["labels", "--members", str(roster)]) == 2
     assert "line 2: member number 1021 is on line 1 too" in capsys.readouterr().err
+
+
+def _frame(cards: dict[tuple[int, int], str]) -> np.ndarray:
+    """A 1600 x 900 frame of the default 800 x 450 mm table (2 px a mm), member cards' codes at the points."""
+    frame = np.full((900, 1600, 3), 255, np.uint8)
+    for (x, y), number in cards.items():
+        sym = np.kron(np.pad(member_symbol(encode_member_payload(number)), 2, constant_values=255),
+                      np.ones((7, 7), np.uint8))
+        h, w = sym.shape
+        frame[y - h // 2:y - h // 2 + h, x - w // 2:x - w // 2 + w] = sym[:, :, None]
+    return frame
+
+
+def test_the_watcher_tells_each_member_card_once_at_its_seat() -> None:
+    from laws.cards import Seat
+    from vision.watcher import TableWatcher
+
+    w = TableWatcher(make_decoder("zxing"))
+    both = _frame({(800, 110): "1021", (800, 790): "1045", (800, 450): "2222"})   # N, S, and one in the centre
+    assert w.feed(both) == [] and w.take_members() == []                  # one frame is not enough
+    assert w.feed(both) == []
+    assert sorted(w.take_members()) == [(Seat.N, "1021"), (Seat.S, "1045")]   # the centre's is at no seat
+    for _ in range(3):
+        w.feed(both)
+    assert w.take_members() == []                                         # told once
+    assert w.stats.rejected["length"] >= 3 and not w.visible()            # never a card
