@@ -46,6 +46,7 @@
     const names = (said.players || []).map((p) => p.name + (p.member ? " (" + p.member + ")" : "")).join(" & ");
     $("players-answer").textContent = !resp.ok ? said.error : confirm ? "Named: " + names : names + "?";
     $("players-answer").className = resp.ok ? "answer" : "answer refused";
+    $("players-answer").hidden = false;
     $("players-confirm").hidden = !resp.ok || confirm;
   }
   $("players").addEventListener("submit", (ev) => { ev.preventDefault(); name(false); });
