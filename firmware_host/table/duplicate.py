@@ -144,7 +144,11 @@ class DuplicateProcedure:
             verdict = self._take_records(message)
             self.ctl.journal_note(verdict.note())
             if verdict.refused:
-                self.ctl.submit(DeviceStatus("records", False, "hand records refused: " + verdict.said()))
+                why = "hand records refused: " + verdict.said()
+                told = getattr(self.ctl, "offline", {}).get("records")
+                if told is not None and told != why:       # a new reason: the director sees the newest
+                    self.ctl.submit(DeviceStatus("records", True, "another message"))
+                self.ctl.submit(DeviceStatus("records", False, why))
             elif "records" in getattr(self.ctl, "offline", {}):
                 self.ctl.submit(DeviceStatus("records", True, "the session's records check"))
         self.seating = seating

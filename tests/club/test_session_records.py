@@ -132,6 +132,12 @@ def test_a_table_without_records_plays_the_boards_the_session_sends(broker: Loca
         assert [d["board"] for d in seating["hand_records"]["deals"]] == [3, 4]   # only its own boards
         assert seating["players"] == {"ns": [{"name": "A2 NS", "member": ""}, {"name": "B2 NS", "member": ""}],
                                       "ew": [{"name": "A2 EW", "member": ""}, {"name": "B2 EW", "member": ""}]}
+        t.stop()
+        t = Table(tmp_path / "table-02", broker.port)                   # restarted mid-round
+        assert board_of(t.ctl.engine.state).number == 3                 # from its journal at once
+        before = len(t.verdicts())
+        assert _until(lambda: len(t.verdicts()) > before, t.ctl)        # and sent its records again
+        assert t.verdicts()[-1]["taken"] == [3, 4]
     finally:
         t.stop()
         service.stop()

@@ -71,6 +71,10 @@ def test_the_table_checks_journals_and_takes_the_sessions_records_and_again_afte
     assert ctl.offline["records"].startswith("hand records refused: board 3: the record does not match")
     notes = [r.body["hand_records"] for r in j.rows() if r.kind == "note" and "hand_records" in r.body]
     assert notes[-1]["taken"] == [4] and notes[-1]["refused"][0]["board"] == 3
+    other = _part(3, 4)
+    other["deals"][1]["deal"] = swapped(RECS[4].deal, Seat.S, Seat.W).pbn()
+    run(ctl, SessionInput(_seating(1, (3, 4), (3, 4), other)))
+    assert ctl.offline["records"].startswith("hand records refused: board 4:")   # the newest reason
     run(ctl, SessionInput(_seating(1, (3, 4), (3, 4))))                # sent again, true
     b = board_of(ctl.engine.state)
     assert b is not None and (b.number, b.record) == (3, RECS[3]) and "records" not in ctl.offline
