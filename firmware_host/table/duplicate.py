@@ -121,6 +121,7 @@ class DuplicateProcedure:
         self.session_commitment = ""                     # the one the session's round message names
         self.sent_records = False                        # the session sends this table its records
         self.told_next: tuple[int, int] | None = None    # (round, table) whose next move was said
+        self.told_players: str = ""                      # the players' names last said at the table
         ctl.on_phase(lambda phase, engine: self.step())
         ctl.on_pack_loaded(lambda pack: self.step())
         ctl.on_shoe_progress(self.step)
@@ -152,8 +153,25 @@ class DuplicateProcedure:
             elif "records" in getattr(self.ctl, "offline", {}):
                 self.ctl.submit(DeviceStatus("records", True, "the session's records check"))
         self.seating = seating
+        self._say_players(message)
         self._say_next(message)
         self.step()
+
+    def _say_players(self, message: Mapping[str, Any]) -> None:
+        """The names (and member numbers) of the players seated here, said at the table when they change."""
+        named = message.get("players")
+        if not isinstance(named, dict):
+            return
+        sides = []
+        for side, words in (("ns", "North-South"), ("ew", "East-West")):
+            people = [p for p in named.get(side) or [] if isinstance(p, dict) and isinstance(p.get("name"), str)]
+            if people:
+                sides.append(f"{words} {message.get(side)}: " + " & ".join(
+                    str(p["name"])[:60] + (f" ({str(p['member'])[:16]})" if p.get("member") else "") for p in people))
+        said = "; ".join(sides)
+        if said and said != self.told_players:
+            self.told_players = said
+            self.ctl.submit(DeviceNote("session", f"Playing here: {said}"))
 
     def _take_records(self, message: Mapping[str, Any]) -> Any:
         """Check the seating's records against the session's commitment and take those that match."""

@@ -84,6 +84,18 @@ def test_the_table_checks_journals_and_takes_the_sessions_records_and_again_afte
     j.close()
 
 
+def test_the_table_says_who_plays_there_when_it_changes(tmp_path: Path) -> None:
+    ctl, proc, j = table(tmp_path, {}, None, source="session")
+    ns = [{"name": "Ann Smith", "member": "1021"}, {"name": "Jane Visitor", "member": ""}]
+    for players in ({"ns": ns, "ew": []}, {"ns": ns, "ew": []}, {"ns": ns, "ew": [{"name": "Cy", "member": "1102"}] * 2}):
+        run(ctl, SessionInput(_seating(1, (3, 4), (3, 4)) | {"players": players}))
+    said = [r.body["text"] for r in j.rows() if r.kind == "note" and "Playing here" in str(r.body.get("text"))]
+    assert said == ["Playing here: North-South 2 NS: Ann Smith (1021) & Jane Visitor",
+                    "Playing here: North-South 2 NS: Ann Smith (1021) & Jane Visitor; East-West 2 EW: Cy (1102) & "
+                    "Cy (1102)"]
+    j.close()
+
+
 def test_after_the_round_the_table_says_where_pairs_and_boards_go_once(tmp_path: Path) -> None:
     m = mitchell(3, 2)
     nxt = next_part(next_moves(m, 1, 2))
