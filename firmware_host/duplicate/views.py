@@ -146,6 +146,8 @@ def director_view(session: Session, boards: Iterable[int] | None = None) -> dict
     result = session.scored()
     wanted = None if boards is None else set(boards)
     p = progress(session.state)
+    for row in p.tables:
+        row["ns_names"], row["ew_names"] = who(session, row["ns"]), who(session, row["ew"])
     return {"session": session_words(session), "called": p.called, "rounds": p.rounds, "progress": p.tables,
             "slow": [t["table"] for t in p.tables if t["slow"]],
             "boards": [traveller(session, b) for b in result.boards if wanted is None or b.number in wanted],

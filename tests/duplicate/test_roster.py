@@ -98,7 +98,9 @@ def test_the_session_journals_players_and_tells_each_table_only_its_own(tmp_path
                              "ew": []}
     assert "Ann Smith" not in str(msgs["cardtable/session/table/table-02"])
     assert table_view(desk.session, 1)["ns_names"] == "Ann Smith (1021) & Jane Visitor"
-    assert {"pair": "1 NS", "players": [ann, jane]} in director_view(desk.session)["players"]
+    view = director_view(desk.session)
+    assert {"pair": "1 NS", "players": [ann, jane]} in view["players"]
+    assert view["progress"][0]["ns_names"] == "Ann Smith (1021) & Jane Visitor"          # the director's progress
     desk.session.close()
     again = Session.open(tmp_path / "s", analyse=False)                  # replayed from the journal
     assert again.setup.names["1 NS"] == ("Ann Smith", "Jane Visitor")     # what the exports write
