@@ -50,13 +50,19 @@ Listener = Callable[[set[int], list[Outcome]], None]
 PAGE = "/duplicate/table/{table}?key={key}"
 
 
-def table_parts(st: SessionState, row: dict[str, Any]) -> dict[str, Any]:
+def table_parts(st: SessionState, row: dict[str, Any], cache: dict[tuple[Any, ...], Any]) -> dict[str, Any]:
     """What a table's seating carries beside its round (issue 29): the records of the boards of its round
     with the commitment's index, the names of the players seated there (no one else's), and where pairs
-    and boards go after the round."""
-    return {"hand_records": hand_records_part([st.records[b] for b in row["boards"]], st.index, st.commitment),
+    and boards go after the round. ``cache`` keeps the parts that only the round and boards decide (the
+    session's hand records and movement never change)."""
+    records_key, next_key = ("records", st.commitment, tuple(row["boards"])), ("next", row["round"], row["table"])
+    if records_key not in cache:
+        cache[records_key] = hand_records_part([st.records[b] for b in row["boards"]], st.index, st.commitment)
+    if next_key not in cache:
+        cache[next_key] = next_part(next_moves(st.movement, row["round"], row["table"]))
+    return {"hand_records": cache[records_key],
             "players": players_part({side: st.players_of(row[side]) for side in ("ns", "ew") if row[side]}),
-            "next": next_part(next_moves(st.movement, row["round"], row["table"]))}
+            "next": cache[next_key]}
 
 
 class SessionDesk:
@@ -78,6 +84,7 @@ class SessionDesk:
         self.lock = threading.RLock()
         self.answers: dict[str, deque[dict[str, Any]]] = {}
         self._told: dict[str, str] = {}
+        self._parts: dict[tuple[Any, ...], Any] = {}   # table_parts' cache
         self.taken = 0
         self.refused = 0
 
@@ -185,7 +192,7 @@ class SessionDesk:
             page = PAGE.format(table=tid, key=self.table_key(tid))
             out.append((seating_topic(tid), seating_message(
                 tid, st.setup.section, rows[number], called=st.called, rounds=st.movement.rounds, records=records,
-                page=page, answers=list(self.answers.get(tid, ())), seq=seq, t=t, extra=table_parts(st, rows[number]))))
+                page=page, answers=list(self.answers.get(tid, ())), seq=seq, t=t, extra=table_parts(st, rows[number], self._parts))))
         return out
 
     def publish_all(self, only_changed: bool = False) -> int:
@@ -197,7 +204,9 @@ class SessionDesk:
         with self.lock:
             messages = self.messages()
         for topic, msg in messages:
-            key = json.dumps({k: v for k, v in msg.items() if k not in ("t", "seq")}, sort_keys=True)
+            # the hand records and the next moves follow from the round and boards the key already holds
+            key = json.dumps({k: v for k, v in msg.items() if k not in ("t", "seq", "hand_records", "next")},
+                             sort_keys=True)
             if only_changed and self._told.get(topic) == key:
                 continue
             try:
