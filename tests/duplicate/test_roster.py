@@ -120,6 +120,9 @@ def test_duplicate_open_with_a_roster_and_players(tmp_path: Path, capsys: pytest
     s = Session.open(tmp_path / "s", analyse=False, readonly=True)
     assert s.state.players_of("1 EW")[1]["name"] == "Jane Visitor" and (tmp_path / "s" / "roster.csv").exists()
     s.close()
+    assert main(["duplicate", "show", "--session", str(tmp_path / "s")]) == 0
+    assert ("table 1: round 1, 1 NS (Ann Smith (1021) & Bob Jones (1045)) v 1 EW (Cy Young (1102) & Jane Visitor)"
+            in capsys.readouterr().out)
     (tmp_path / "bad.csv").write_text("1 NS,1021,1045\n1 EW,1102,7777\n", encoding="utf-8")
     assert main([*base, "--dir", str(tmp_path / "s2"), "--players", str(tmp_path / "bad.csv")]) == 2
     err = capsys.readouterr().err
