@@ -56,6 +56,7 @@ from laws.events import CardFaced, CardPlayed, CardsDrawn, DamagedCardFound, Eve
 from vision.calls_seen import CallWatch
 from vision.codes import CardCode
 from vision.decode import CallSighting, Decoder, FrameError, Sighting
+from vision.members_seen import MemberWatch
 from vision.zones import CENTRE, SEAT_ZONES, VisionConfig, Zones, default_homography, to_table
 
 log = logging.getLogger(__name__)
@@ -157,6 +158,7 @@ class TableWatcher:
         self._recent_packs: deque[str] = deque(maxlen=64)
         self._announced: set[tuple[object, str]] = set()  # (card or call code, event type) told this phase
         self._calls = CallWatch(k, n, m)
+        self._members = MemberWatch(k, n, m)
 
     def set_phase(self, phase: Phase | str, *, seats: Mapping[Seat, str] | None = None,
                   names: Mapping[str, str] | None = None, packs: Iterable[str] | None = None,
@@ -200,6 +202,10 @@ class TableWatcher:
         """What the watcher saw that is no event but a person should read (a bidding card in the wrong
         zone), oldest first; each note is given once."""
         return self._calls.take_notes()
+
+    def take_members(self) -> list[tuple[Seat, str]]:
+        """The member cards newly seen at a seat, ``(seat, member number)``, oldest first; each once."""
+        return self._members.take()
 
     def _where(self, x: float, y: float) -> tuple[float, float, str | None]:
         assert self.homography is not None
@@ -266,6 +272,7 @@ class TableWatcher:
         events.extend(self._calls.feed(reading.calls, self.phase is Phase.AUCTION,
                                        lambda x, y: self._where(x, y)[2], self.seats, self._announced, now))
         self.stats.misplaced_calls = self._calls.misplaced
+        self._members.feed(reading.rejections, lambda x, y: self._where(x, y)[2], self.seats)
         return events
 
     def _pack_in_play(self) -> str:

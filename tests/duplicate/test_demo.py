@@ -123,12 +123,15 @@ def _tables_ran_the_real_controller(out: Path, tables: int, found: set, shoe: bo
     ruled = set()
     for i, folder in enumerate(folders, 1):
         assert (folder / "table.toml").read_text().count('game = "duplicate-bridge"') == 1
+        assert "records" not in (folder / "table.toml").read_text()      # no hand records file on a table
         with Journal.open_readonly(folder) as j:
             assert j.verify().ok
             rows = list(j.rows())
         events = Counter((r.body["type"], r.body.get("src")) for r in rows if r.kind == "event")
         rulings = [r.body for r in rows if r.kind == "ruling"]
         boards = events[("board", "session")]
+        checked = [r.body["hand_records"] for r in rows if r.kind == "note" and "hand_records" in r.body]
+        assert checked and all(c["taken"] and not c["refused"] for c in checked)   # sent, each checked alone
         played = sum(1 for r in rulings if r["clause"] == "DB-7")
         assert boards > 0 and events[("confirm", "button")] == 2 * boards
         assert events[("card_played", "camera")] == 52 * played and events[("call", "camera")] >= 4 * boards
