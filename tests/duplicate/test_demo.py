@@ -91,7 +91,7 @@ def _read_back(out: Path, misboarded: dict[int, tuple[int, int]], boards: int, p
     root = ET.parse(out / "results.xml").getroot()
     assert root.get("Version") == "1.2" and len(root.findall(".//PARTICIPANTS/PAIR")) == pairs
     checked = 0
-    for b in root.findall(".//SECTION/BOARD"):
+    for b in root.findall("EVENT/BOARD"):
         number = int(b.findtext("BOARD_NUMBER") or 0)
         for ln in b.findall("TRAVELLER_LINE"):
             score, ns, ew = expected[(number, ln.findtext("NS_PAIR_NUMBER"), ln.findtext("EW_PAIR_NUMBER"))]
