@@ -21,7 +21,7 @@ from pathlib import Path
 
 from firmware_host.duplicate import results_html, results_pbn, results_usebio
 from firmware_host.duplicate.results_data import ExportData, Player, gather
-from firmware_host.duplicate.results_site import SiteError, write_site
+from firmware_host.duplicate.results_site import SiteError, check_folder, write_site
 from firmware_host.duplicate.session import Session
 
 FORMATS = ("pbn", "usebio", "html")
@@ -70,8 +70,9 @@ def export_site(session: Session, folder: str | Path, *, force: bool = False,
                 analysis_timeout: float | None = 120.0, players: Mapping[str, tuple[Player, ...]] | None = None,
                 club_id: str = "") -> dict[str, int]:
     """Write the published folder (``results_site``); returns each file's size."""
-    data = gather(session, analysis_timeout, players=players, club_id=club_id)
     try:
+        check_folder(folder, force=force)
+        data = gather(session, analysis_timeout, players=players, club_id=club_id)
         return write_site(data, folder, force=force)
     except SiteError as exc:
         raise ExportError(str(exc)) from None

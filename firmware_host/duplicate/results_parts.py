@@ -5,8 +5,8 @@ outside resource.
 
 Printing (A4 or Letter, whichever the printer has): the page margins are the style sheet's; nothing
 forces a page break before the ranking (the first page holds the title and what follows it); a board,
-a diagram and a scorecard are never split across pages; the hand-record sheet sets its diagrams three
-rows of two to a page.
+a diagram and a scorecard are never split across pages; the hand-record sheet sets its diagrams four
+rows of two to a page (eight boards).
 """
 
 from __future__ import annotations
@@ -33,12 +33,14 @@ th { background: #eee; } td.l, th.l { text-align: left; }
 .board { display: flex; flex-wrap: wrap; gap: .4em 1.2em; align-items: flex-start;
          break-inside: avoid; page-break-inside: avoid; border-top: 1px solid #bbb; padding-top: .3em; }
 .board h3 { flex-basis: 100%; margin: 0; }
-.deal { display: grid; grid-template-columns: 7.2em 6.5em 7.2em;
-        grid-template-areas: ". n ." "w c e" ". s ."; font-size: .85em; line-height: 1.15; }
+.deal { display: grid; grid-template-columns: 7.2em 6.5em 9em;
+        grid-template-areas: ". n ." "w c e" ". s x"; font-size: .85em; line-height: 1.15; }
+.deal .x { grid-area: x; }
 .deal .n { grid-area: n; } .deal .s { grid-area: s; } .deal .w { grid-area: w; } .deal .e { grid-area: e; }
 .deal .c { grid-area: c; align-self: center; text-align: center; border: 1px solid #999; padding: .2em;
            font-size: .9em; }
-.dd td, .dd th { padding: 0 .35em; }
+.dd td, .dd th { padding: 0 .3em; } .dd { font-size: .92em; margin: .2em 0 0; }
+.deal p.note { margin: 0; }
 .sheet { display: grid; grid-template-columns: 1fr 1fr; gap: .6em 1.5em; }
 .sheet .hand { break-inside: avoid; page-break-inside: avoid; }
 .card { break-inside: avoid; page-break-inside: avoid; }
@@ -47,7 +49,7 @@ th { background: #eee; } td.l, th.l { text-align: left; }
   body { margin: 0; font-size: 9.5pt; }
   nav { display: none; }
   .sheet { gap: .3em 1em; }
-  .sheet .hand:nth-child(6n) { break-after: page; page-break-after: always; }
+  .sheet .hand:nth-child(8n) { break-after: page; page-break-after: always; }
 }
 """
 
@@ -78,13 +80,14 @@ def _holding(rec: Board, seat: Seat) -> str:
     return "<br>".join(rows)
 
 
-def diagram(rec: Board) -> str:
-    """The four hands in the compass layout, North at the top, the board's facts in the middle."""
+def diagram(rec: Board, corner: str = "") -> str:
+    """The four hands in the compass layout, North at the top, the board's facts in the middle, and
+    ``corner`` (the double-dummy grid) in the corner below East, as printed hand records have it."""
     centre = (f"Board {rec.number}<br>{escape(SEAT_NAMES[rec.dealer])} deals<br>"
               f"{escape(rec.vulnerability.words)}")
     return ('<div class="deal">' + "".join(f'<div class="{s.value.lower()}">{_holding(rec, s)}</div>'
                                             for s in (Seat.N, Seat.W, Seat.E, Seat.S))
-            + f'<div class="c">{centre}</div></div>')
+            + f'<div class="c">{centre}</div>' + (f'<div class="x">{corner}</div>' if corner else "") + "</div>")
 
 
 def dd_grid(a: Analysis | None) -> str:
@@ -161,14 +164,14 @@ def board_block(data: ExportData, board: ScoredBoard) -> str:
     """A board as the travellers show it: the diagram, its double-dummy grid, then its traveller."""
     rec = data.records[board.number]
     return (f'<section class="board" id="board-{board.number}"><h3>Board {board.number}</h3>'
-            f"{diagram(rec)}{dd_grid(data.analysis.get(board.number))}<div>{traveller(data, board)}</div>"
+            f"{diagram(rec, dd_grid(data.analysis.get(board.number)))}<div>{traveller(data, board)}</div>"
             "</section>")
 
 
 def hand_sheet(data: ExportData) -> str:
-    """The hand-record sheet: each board's diagram and double-dummy grid, six to a printed page."""
+    """The hand-record sheet: each board's diagram and double-dummy grid, eight to a printed page."""
     played = [b.number for b in data.result.boards]
-    items = [f'<div class="hand">{diagram(data.records[n])}{dd_grid(data.analysis.get(n))}</div>' for n in played]
+    items = [f'<div class="hand">{diagram(data.records[n], dd_grid(data.analysis.get(n)))}</div>' for n in played]
     return '<div class="sheet">' + "".join(items) + "</div>"
 
 

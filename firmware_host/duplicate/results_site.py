@@ -3,7 +3,7 @@
 ``index.html`` (the title, the session's facts, the winners of each field and a link to every page),
 ``ranking.html``, ``travellers.html`` (each board: hands, double-dummy grid, traveller),
 ``scorecards.html`` (each pair's personal scorecard; the ranking links to them), ``hands.html`` (the
-hand-record sheet, six boards to a printed page), and the files for scorers: ``results.pbn`` and
+hand-record sheet, eight boards to a printed page), and the files for scorers: ``results.pbn`` and
 ``results.xml`` (USEBIO). Links are relative, pages need nothing from outside the folder.
 
 The folder is made if it is not there. A folder that already holds any of these files is refused unless
@@ -69,12 +69,11 @@ def render(data: ExportData) -> dict[str, bytes]:
     return out
 
 
-def write_site(data: ExportData, folder: str | Path, *, force: bool = False) -> dict[str, int]:
-    """Write the folder; returns each file's size in bytes.
+def check_folder(folder: str | Path, *, force: bool = False) -> None:
+    """Refuse a folder the site cannot be written to as asked, before anything is rendered.
 
     Raises:
-        SiteError: the path is a file, a file of the folder exists already (without ``force``), or the
-            folder cannot be made or written.
+        SiteError: the path is a file, or a file of the folder exists already (without ``force``).
     """
     out = Path(folder)
     if out.exists() and not out.is_dir():
@@ -82,6 +81,16 @@ def write_site(data: ExportData, folder: str | Path, *, force: bool = False) -> 
     there = [name for name in FILES if (out / name).exists()]
     if there and not force:
         raise SiteError(f"{out}: already holds {', '.join(there)}; not replaced (--force replaces them)")
+
+
+def write_site(data: ExportData, folder: str | Path, *, force: bool = False) -> dict[str, int]:
+    """Write the folder; returns each file's size in bytes.
+
+    Raises:
+        SiteError: as :func:`check_folder`, or the folder cannot be made or written.
+    """
+    out = Path(folder)
+    check_folder(out, force=force)
     files = render(data)
     try:
         out.mkdir(parents=True, exist_ok=True)
