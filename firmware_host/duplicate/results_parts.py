@@ -24,7 +24,7 @@ STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.2em; color: #111; font-size: 11pt; }
 h1 { font-size: 1.35em; margin: 0 0 .2em; } h2 { font-size: 1.15em; margin: 1em 0 .3em; }
 h3 { font-size: 1em; margin: .6em 0 .3em; }
-nav a { margin-right: 1em; }
+nav { margin-bottom: .6em; } nav a { margin-right: 1em; }
 table { border-collapse: collapse; margin: .2em 0 .6em; font-size: .88em; }
 th, td { border: 1px solid #999; padding: .1em .4em; text-align: right; }
 th { background: #eee; } td.l, th.l { text-align: left; }
