@@ -162,3 +162,34 @@ def test_export_site_refuses_to_write_over_without_force(tmp_path: Path, capsys:
     assert rc == 2 and "is a file; name a folder" in capsys.readouterr().err
     rc = main(["duplicate", "export", "--session", session_dir, "--site", str(out), "--format", "pbn"])
     assert rc == 2 and "give either --format and --out, or --site" in capsys.readouterr().err
+
+
+def test_the_outsider_adds_up_each_scorecard_to_the_ranking(published: dict[str, Any]) -> None:
+    """From the published files alone: each scorecard line's score follows from its contract, tricks and
+    board (DB-77, from the pair's side), its points add up to the pair's total in results.xml, and it
+    lists as many boards as the USEBIO says the pair played."""
+    import html
+    import xml.etree.ElementTree as ET
+
+    from tests.duplicate import outsider as o
+
+    site = published["tmp"] / "site"
+    root = ET.parse(site / "results.xml").getroot()
+    totals = {(p.findtext("PAIR_NUMBER"), p.findtext("DIRECTION")): (p.findtext("TOTAL_SCORE"), p.findtext("BOARDS_PLAYED"))
+              for p in root.findall("EVENT/PARTICIPANTS/PAIR")}
+    text = (site / "scorecards.html").read_text(encoding="utf-8")
+    cards = re.findall(r'<section class="card" id="pair-(\d+)(NS|EW)">(.*?)</section>', text, re.S)
+    assert len(cards) == len(totals) == 14
+    for number, direction, body in cards:
+        rows = [[html.unescape(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", r)]
+                for r in re.findall(r"<tr><td>.*?</tr>", body, re.S)]
+        total = sum(o.Fraction(r[9]) for r in rows)
+        want_total, want_boards = totals[(number, direction)]
+        assert len(rows) == int(want_boards or 0)
+        assert abs(total - o.Fraction(want_total)) <= o.Fraction(len(rows), 200), (number, direction)
+        for board, _rnd, sat, _against, contract, by, tricks, _lead, score, *_ in rows:
+            code = "Pass" if contract == "Passed out" else (
+                contract[0] + {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(contract[1], "NT")
+                + "X" * contract.count("x"))
+            ns = o.ns_score(code, by, int(tricks or 0), int(board))
+            assert int(score) == (ns if sat == "NS" else -ns), (number, direction, board)
