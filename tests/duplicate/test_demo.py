@@ -164,7 +164,7 @@ def test_the_demo_evening_writes_results_that_read_back_right_with_the_fouled_bo
     _tables_ran_the_real_controller(out, 8, found, shoe=False)
     assert "no false alarm" in said and "problem:" not in said
     html = (out / "results.html").read_text(encoding="utf-8")
-    assert html.count('<section class="board">') == 24 and "fouled board" in html
+    assert html.count('<section class="board" id="board-') == 24 and "fouled board" in html
 
 
 @pytest.mark.slow

@@ -162,6 +162,8 @@ def test_export_site_refuses_to_write_over_without_force(tmp_path: Path, capsys:
     assert rc == 2 and "is a file; name a folder" in capsys.readouterr().err
     rc = main(["duplicate", "export", "--session", session_dir, "--site", str(out), "--format", "pbn"])
     assert rc == 2 and "give either --format and --out, or --site" in capsys.readouterr().err
+    rc = main(["duplicate", "export", "--session", session_dir, "--site", str(out), "--force", "--club-id", "12\x01"])
+    assert rc == 2 and "a club's number is at most 32 printable characters" in capsys.readouterr().err
 
 
 def test_the_outsider_adds_up_each_scorecard_to_the_ranking(published: dict[str, Any]) -> None:
