@@ -28,6 +28,8 @@ nav { margin-bottom: .6em; } nav a { margin-right: 1em; }
 table { border-collapse: collapse; margin: .2em 0 .6em; font-size: .88em; }
 th, td { border: 1px solid #999; padding: .1em .4em; text-align: right; }
 th { background: #eee; } td.l, th.l { text-align: left; }
+th, td { white-space: nowrap; }
+.scroll { max-width: 100%; overflow-x: auto; min-width: 0; }
 .note { color: #444; font-size: .85em; }
 .red { color: #c00; }
 .board { display: flex; flex-wrap: wrap; gap: .4em 1.2em; align-items: flex-start;
@@ -45,7 +47,9 @@ th { background: #eee; } td.l, th.l { text-align: left; }
 .sheet .hand { break-inside: avoid; page-break-inside: avoid; }
 .card { break-inside: avoid; page-break-inside: avoid; }
 @page { margin: 12mm; }
+@media screen and (max-width: 600px) { body { margin: .5em; } }
 @media print {
+  .scroll { overflow: visible; }
   body { margin: 0; font-size: 9.5pt; }
   nav { display: none; }
   .sheet { gap: .3em 1em; }
@@ -111,7 +115,7 @@ def ranking(data: ExportData, cards_page: str = "") -> list[str]:
         out.append(f"<h3>{escape(FIELD_WORDS.get(r.field, r.field))}</h3>")
         head = '<tr><th>Place</th><th>Pair</th><th class="l">Players</th>'
         head += "<th>IMPs</th><th>Per board</th>" if imps else "<th>Matchpoints</th><th>Of</th><th>%</th>"
-        out.append("<table>" + head + "<th>Boards</th></tr>")
+        out.append('<div class="scroll"><table>' + head + "<th>Boards</th></tr>")
         for s in r.standings:
             link = f'<a href="{escape(cards_page + scorecard_anchor(s.pair.label))}">{escape(s.pair.label)}</a>'
             row = cell(s.place) + f"<td>{link}</td>" + cell(data.names(s.pair.label), True)
@@ -120,7 +124,7 @@ def ranking(data: ExportData, cards_page: str = "") -> list[str]:
             else:
                 row += cell(present(s.total)) + cell(present(s.tops or 0)) + cell(present(s.percent or 0))
             out.append(f"<tr>{row}{cell(s.boards)}</tr>")
-        out.append("</table>")
+        out.append("</table></div>")
     return out
 
 
@@ -148,7 +152,7 @@ def line_note(data: ExportData, board: int, ln: ScoredLine) -> tuple[str, str]:
 
 def traveller(data: ExportData, board: ScoredBoard) -> str:
     unit = "IMPs" if data.setup.method.at_imps else "MP"
-    out = ['<table><tr><th>NS</th><th>EW</th><th class="l">Contract</th><th>By</th><th>Tricks</th>'
+    out = ['<div class="scroll"><table><tr><th>NS</th><th>EW</th><th class="l">Contract</th><th>By</th><th>Tricks</th>'
            f'<th>Lead</th><th>Score</th><th>NS {unit}</th><th>EW {unit}</th><th class="l">Note</th></tr>']
     for ln in board.lines:
         contract, note = line_note(data, board.number, ln)
@@ -156,7 +160,7 @@ def traveller(data: ExportData, board: ScoredBoard) -> str:
                cell("" if ln.tricks is None or not ln.declarer else ln.tricks) + cell(card_words(ln.lead or "")) +
                cell(score_text(ln)) + cell(present(ln.ns_points)) + cell(present(ln.ew_points)) + cell(note, True))
         out.append(f"<tr>{row}</tr>")
-    out.append("</table>")
+    out.append("</table></div>")
     return "".join(out)
 
 
@@ -164,7 +168,7 @@ def board_block(data: ExportData, board: ScoredBoard) -> str:
     """A board as the travellers show it: the diagram, its double-dummy grid, then its traveller."""
     rec = data.records[board.number]
     return (f'<section class="board" id="board-{board.number}"><h3>Board {board.number}</h3>'
-            f"{diagram(rec, dd_grid(data.analysis.get(board.number)))}<div>{traveller(data, board)}</div>"
+            f"{diagram(rec, dd_grid(data.analysis.get(board.number)))}{traveller(data, board)}"
             "</section>")
 
 
@@ -199,7 +203,7 @@ def scorecard(data: ExportData, label: str) -> str:
     names = escape(data.names(label))
     out = [f'<section class="card" id="{scorecard_anchor(label)[1:]}"><h3>Pair {escape(label)}'
            f'{" · " + names if names else ""}{summary}</h3>',
-           '<table><tr><th>Board</th><th>Round</th><th>Sat</th><th class="l">Against</th><th class="l">Contract</th>'
+           '<div class="scroll"><table><tr><th>Board</th><th>Round</th><th>Sat</th><th class="l">Against</th><th class="l">Contract</th>'
            f'<th>By</th><th>Tricks</th><th>Lead</th><th>Score</th><th>{unit}</th>'
            + ("" if data.setup.method.at_imps else "<th>%</th>") + '<th class="l">Note</th></tr>']
     for board in data.result.boards:
@@ -218,7 +222,7 @@ def scorecard(data: ExportData, label: str) -> str:
                    cell(card_words(ln.lead or "")) + cell(score) + cell(points) +
                    ("" if data.setup.method.at_imps else cell(pct)) + cell(note, True))
             out.append(f"<tr>{row}</tr>")
-    out.append("</table></section>")
+    out.append("</table></div></section>")
     return "".join(out)
 
 
