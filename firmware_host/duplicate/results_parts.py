@@ -30,7 +30,7 @@ th, td { border: 1px solid #999; padding: .1em .4em; text-align: right; }
 th { background: #eee; } td.l, th.l { text-align: left; }
 th, td { white-space: nowrap; }
 .scroll { max-width: 100%; overflow-x: auto; min-width: 0; }
-.note { color: #444; font-size: .85em; }
+.note { color: #444; font-size: .85em; overflow-wrap: anywhere; }
 .red { color: #c00; }
 .board { display: flex; flex-wrap: wrap; gap: .4em 1.2em; align-items: flex-start;
          break-inside: avoid; page-break-inside: avoid; border-top: 1px solid #bbb; padding-top: .3em; }
@@ -43,7 +43,7 @@ th, td { white-space: nowrap; }
            font-size: .9em; }
 .dd td, .dd th { padding: 0 .3em; } .dd { font-size: .92em; margin: .2em 0 0; }
 .deal p.note { margin: 0; }
-.sheet { display: grid; grid-template-columns: 1fr 1fr; gap: .6em 1.5em; }
+.sheet { display: grid; grid-template-columns: repeat(auto-fill, minmax(20em, 1fr)); gap: .6em 1.5em; }
 .sheet .hand { break-inside: avoid; page-break-inside: avoid; }
 .card { break-inside: avoid; page-break-inside: avoid; }
 @page { margin: 12mm; }
@@ -52,7 +52,7 @@ th, td { white-space: nowrap; }
   .scroll { overflow: visible; }
   body { margin: 0; font-size: 9.5pt; }
   nav { display: none; }
-  .sheet { gap: .3em 1em; }
+  .sheet { grid-template-columns: 1fr 1fr; gap: .3em 1em; }
   .sheet .hand:nth-child(8n) { break-after: page; page-break-after: always; }
 }
 """

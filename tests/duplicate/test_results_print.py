@@ -195,3 +195,24 @@ def test_the_outsider_adds_up_each_scorecard_to_the_ranking(published: dict[str,
                 + "X" * contract.count("x"))
             ns = o.ns_score(code, by, int(tricks or 0), int(board))
             assert int(score) == (ns if sat == "NS" else -ns), (number, direction, board)
+
+
+def test_the_published_pages_read_on_a_phone_a_tablet_and_a_desk(published: dict[str, Any], tmp_path: Path) -> None:
+    """At 390, 800 and 1366 px no page of the folder scrolls sideways (a traveller's figures ran off a
+    phone's screen): a wide table scrolls inside its own box."""
+    from firmware_host.club.browser import chromium, missing
+
+    if missing():
+        pytest.skip(missing())
+    driver = chromium(str(tmp_path / "profile"))
+    try:
+        for width in (390, 800, 1366):
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
+            for name in FILES:
+                if name.endswith(".html"):
+                    driver.get((published["tmp"] / "site" / name).as_uri())
+                    over = driver.execute_script("const d = document.documentElement; return d.scrollWidth - d.clientWidth;")
+                    assert over <= 0, f"{name} scrolls sideways by {over} px at {width} px"
+    finally:
+        driver.quit()
