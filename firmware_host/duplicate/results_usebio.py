@@ -29,7 +29,7 @@ from firmware_host.duplicate.views import ordered_rankings
 from laws.cards import SEATS
 from laws.scoring import Method, ScoredLine, present
 
-VERSION = "0.2"
+VERSION = "0.1.0"   # the program's version (pyproject.toml), as PROGRAM_VERSION
 METHOD = {Method.MATCHPOINTS: "MATCH_POINTS", Method.MATCHPOINTS_HALF: "MATCH_POINTS",
           Method.BUTLER: "BUTLER_IMPS", Method.CROSS_IMPS: "CROSS_IMPS"}
 EVENT_TYPE = "PAIRS"
