@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from firmware_host.duplicate.pbnfile import pbn_date
 from firmware_host.duplicate.results_data import ExportData, entered_by_hand
 from firmware_host.duplicate.session_state import Entry
 from firmware_host.duplicate.views import ordered_rankings
@@ -162,7 +163,7 @@ def _mandatory(data: ExportData, number: int, *, declarer: str = "", contract: s
                names: tuple[str, ...] = ("", "", "", "")) -> list[str]:
     rec = data.records[number]
     s = data.setup
-    return [_tag("Event", s.name), _tag("Site", s.club), _tag("Date", s.date.replace("-", ".")),
+    return [_tag("Event", s.name), _tag("Site", s.club), _tag("Date", pbn_date(s.date)),
             _tag("Board", str(number)), _tag("West", names[3]), _tag("North", names[0]),
             _tag("East", names[1]), _tag("South", names[2]), _tag("Dealer", rec.dealer.value),
             _tag("Vulnerable", rec.vulnerability.value), _tag("Deal", rec.deal.pbn(rec.dealer)),
