@@ -3,12 +3,12 @@ names them and shows a worked example).
 
 ``USEBIO Version="1.2"`` holds ``CLUB`` (``CLUB_NAME``, ``CLUB_ID_NUMBER``), one ``EVENT
 EVENT_TYPE="PAIRS"`` and, after it, ``HANDSET``. The event: ``PROGRAM_NAME``, ``PROGRAM_VERSION``,
-``EVENT_DESCRIPTION``, ``DATE`` (dd/mm/yyyy), ``BOARD_SCORING_METHOD`` (``MATCH_POINTS``,
-``BUTLER_IMPS`` or ``CROSS_IMPS``), ``WINNER_TYPE`` (2 for a two-field Mitchell, else 1),
-``SESSION_COUNT``, ``SECTION_COUNT``, ``BOARDS_PLAYED``; then, straight under the event (one session of
-one section has no ``SESSION``/``SECTION`` wrapper), ``PARTICIPANTS`` with a ``PAIR`` per pair
-(``PAIR_NUMBER``, ``DIRECTION`` in a two-field Mitchell, two ``PLAYER`` each with ``PLAYER_NAME`` and
-``NATIONAL_ID_NUMBER``, ``PLACE``, ``TOTAL_SCORE``, ``PERCENTAGE`` at matchpoints, ``BOARDS_PLAYED``)
+``EVENT_DESCRIPTION``, ``DATE`` (dd/mm/yyyy), ``WINNER_TYPE`` (2 for a two-field Mitchell, else 1),
+``BOARD_SCORING_METHOD`` (``MATCH_POINTS``, ``BUTLER_IMPS`` or ``CROSS_IMPS``), ``BOARDS_PLAYED``,
+``SESSION_COUNT``, ``SECTION_COUNT``; then, straight under the event (one session of one section has no
+``SESSION``/``SECTION`` wrapper), ``PARTICIPANTS`` with a ``PAIR`` per pair (``PAIR_NUMBER``,
+``DIRECTION`` in a two-field Mitchell, ``BOARDS_PLAYED``, two ``PLAYER`` each with ``PLAYER_NAME`` and
+``NATIONAL_ID_NUMBER``, ``PLACE``, ``TOTAL_SCORE``, ``PERCENTAGE`` at matchpoints)
 and a ``BOARD`` per board (``BOARD_NUMBER``, a ``TRAVELLER_LINE`` per line: ``NS_PAIR_NUMBER``,
 ``EW_PAIR_NUMBER``, ``CONTRACT``, ``PLAYED_BY``, ``LEAD``, ``TRICKS``, ``SCORE``, ``NS_MATCH_POINTS``
 and ``EW_MATCH_POINTS`` or ``NS_IMPS``/``EW_IMPS``).
@@ -61,6 +61,7 @@ def _participants(event: ET.Element, data: ExportData) -> None:
             _sub(pair, "PAIR_NUMBER", pair_id(st.pair.label))
             if st.pair.direction is not None:
                 _sub(pair, "DIRECTION", st.pair.direction.value)
+            _sub(pair, "BOARDS_PLAYED", st.boards)
             for player in data.pair_players(st.pair.label):
                 p = _sub(pair, "PLAYER")
                 _sub(p, "PLAYER_NAME", player.name)
@@ -69,7 +70,6 @@ def _participants(event: ET.Element, data: ExportData) -> None:
             _sub(pair, "TOTAL_SCORE", present(st.total))
             if st.percent is not None:
                 _sub(pair, "PERCENTAGE", present(st.percent))
-            _sub(pair, "BOARDS_PLAYED", st.boards)
 
 
 def _line(b: ET.Element, data: ExportData, number: int, ln: ScoredLine) -> None:
@@ -116,9 +116,9 @@ def write(data: ExportData) -> bytes:
     _sub(club, "CLUB_ID_NUMBER", data.club_id)
     event = _sub(root, "EVENT", EVENT_TYPE=EVENT_TYPE)
     for tag, text in (("PROGRAM_NAME", "cardtable"), ("PROGRAM_VERSION", VERSION), ("EVENT_DESCRIPTION", s.name),
-                      ("DATE", _date(s.date)), ("BOARD_SCORING_METHOD", METHOD[s.method]),
-                      ("WINNER_TYPE", 2 if len(result.rankings) > 1 else 1), ("SESSION_COUNT", 1),
-                      ("SECTION_COUNT", 1), ("BOARDS_PLAYED", len(result.boards))):
+                      ("DATE", _date(s.date)), ("WINNER_TYPE", 2 if len(result.rankings) > 1 else 1),
+                      ("BOARD_SCORING_METHOD", METHOD[s.method]), ("BOARDS_PLAYED", len(result.boards)),
+                      ("SESSION_COUNT", 1), ("SECTION_COUNT", 1)):
         _sub(event, tag, text)
     _participants(event, data)
     for board in result.boards:
