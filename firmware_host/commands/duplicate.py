@@ -7,7 +7,9 @@
   the hand records' commitment (to publish before play) and each club table's page address. Then run it live with
   ``cardtable club dashboard --session DIR``.
 * ``show --session DIR``: the session as it stands (progress, then every traveller and the ranking).
-* ``export --session DIR --format pbn|usebio|html --out FILE``: the results.
+* ``export --session DIR (--format pbn|usebio|html --out FILE | --site DIR) [--force] [--club-id N]``: the
+  results as one file, or the folder a club puts on its website; an existing file is replaced only with
+  ``--force``.
 * ``demo --tables N --boards M --movement mitchell|howell|barometer --out DIR [--foul K] [--seed S]``: a
   whole simulated session through a local broker and real duplicate tables with simulated people
   (``firmware_host.evening``), leaving ``DIR/results.pbn``, ``DIR/results.xml`` and ``DIR/results.html``,
@@ -61,8 +63,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     e = verbs.add_parser("export", help="write the session's results")
     e.add_argument("--session", required=True, metavar="DIR")
-    e.add_argument("--format", required=True, choices=("pbn", "usebio", "html"))
-    e.add_argument("--out", required=True, metavar="FILE")
+    e.add_argument("--format", choices=("pbn", "usebio", "html"))
+    e.add_argument("--out", metavar="FILE")
+    e.add_argument("--site", metavar="DIR", help="write the folder of pages a club puts on its website")
+    e.add_argument("--force", action="store_true", help="replace files that are there already")
+    e.add_argument("--club-id", default="", metavar="N", help="the club's number with its federation (USEBIO)")
     e.set_defaults(func=_guarded(_export))
 
     d = verbs.add_parser("demo", help="a simulated session of real tables through a local broker, with its results")
@@ -175,13 +180,25 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from firmware_host.duplicate.results import write_export
+    from firmware_host.duplicate.results import export_site, write_export
     from firmware_host.duplicate.session import Session
 
+    if not args.club_id.isprintable() or len(args.club_id) > 32:
+        raise _Refused(f"--club-id {args.club_id!r}: a club's number is at most 32 printable characters")
+    if bool(args.site) == bool(args.out or args.format):
+        raise _Refused("give either --format and --out, or --site")
+    if not args.site and not (args.out and args.format):
+        raise _Refused("--out needs --format (pbn, usebio or html)" if args.out else "--format needs --out FILE")
     session = Session.open(args.session, readonly=True)
-    size = write_export(session, args.format, args.out)
-    print(f"{args.out}: {size} bytes ({args.format})")
-    session.close()
+    try:
+        if args.site:
+            sizes = export_site(session, args.site, force=args.force, club_id=args.club_id)
+            print(f"{args.site}: {', '.join(sizes)} ({sum(sizes.values())} bytes)")
+        else:
+            size = write_export(session, args.format, args.out, overwrite=args.force, club_id=args.club_id)
+            print(f"{args.out}: {size} bytes ({args.format})")
+    finally:
+        session.close()
     return 0
 
 

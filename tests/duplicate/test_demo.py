@@ -91,7 +91,7 @@ def _read_back(out: Path, misboarded: dict[int, tuple[int, int]], boards: int, p
     root = ET.parse(out / "results.xml").getroot()
     assert root.get("Version") == "1.2" and len(root.findall(".//PARTICIPANTS/PAIR")) == pairs
     checked = 0
-    for b in root.findall(".//SECTION/BOARD"):
+    for b in root.findall("EVENT/BOARD"):
         number = int(b.findtext("BOARD_NUMBER") or 0)
         for ln in b.findall("TRAVELLER_LINE"):
             score, ns, ew = expected[(number, ln.findtext("NS_PAIR_NUMBER"), ln.findtext("EW_PAIR_NUMBER"))]
@@ -167,7 +167,7 @@ def test_the_demo_evening_writes_results_that_read_back_right_with_the_fouled_bo
     _tables_ran_the_real_controller(out, 8, found, shoe=False)
     assert "no false alarm" in said and "problem:" not in said
     html = (out / "results.html").read_text(encoding="utf-8")
-    assert html.count('<section class="board">') == 24 and "fouled board" in html
+    assert html.count('<section class="board" id="board-') == 24 and "fouled board" in html
 
 
 @pytest.mark.slow
