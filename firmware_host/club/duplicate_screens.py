@@ -295,6 +295,8 @@ class DuplicateScreens:
         try:
             if kind == "adjust":
                 rec = forms.adjust(data, user)
+            elif kind == "correct":
+                rec = forms.correct(data, user, self._mitchell())
             elif kind == "enter":
                 with self.desk.lock:
                     rec = forms.enter(data, user, self.desk.session.state)
@@ -313,7 +315,8 @@ class DuplicateScreens:
             log.warning("%s by %s refused: %s", kind, user, outcome.why)
             return self.dash._json({"error": outcome.why or "already done"}, 409)
         log.info("director %s: %s %s", user, kind, {k: v for k, v in rec.items() if k not in ("type", "by")})
-        return self.dash._json({"ok": True, "version": self.desk.session.version, "key": rec.get("key", "")})
+        key = rec.get("key") or (f"{rec['board']}/{rec['ns']}/{rec['ew']}" if rec.get("type") == "result" else "")
+        return self.dash._json({"ok": True, "version": self.desk.session.version, "key": key})
 
     async def round(self, request: Any) -> Any:
         return await self._record(request, "round", ("round",))

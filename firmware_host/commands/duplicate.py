@@ -6,7 +6,8 @@
   commitment (to publish before play) and each club table's page address. Then run it live with
   ``cardtable club dashboard --session DIR``.
 * ``show --session DIR``: the session as it stands (progress, then every traveller and the ranking).
-* ``export --session DIR --format pbn|usebio|html --out FILE``: the results.
+* ``export --session DIR --format pbn|usebio|html --out FILE [--force]``: the results (a file already
+  there is replaced only with ``--force``).
 * ``demo --tables N --boards M --movement mitchell|howell|barometer --out DIR [--foul K] [--seed S]``: a
   whole simulated session through a local broker and real duplicate tables with simulated people
   (``firmware_host.evening``), leaving ``DIR/results.pbn``, ``DIR/results.xml`` and ``DIR/results.html``,
@@ -59,6 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     e.add_argument("--session", required=True, metavar="DIR")
     e.add_argument("--format", required=True, choices=("pbn", "usebio", "html"))
     e.add_argument("--out", required=True, metavar="FILE")
+    e.add_argument("--force", action="store_true", help="replace FILE if it is already there")
     e.set_defaults(func=_guarded(_export))
 
     d = verbs.add_parser("demo", help="a simulated session of real tables through a local broker, with its results")
@@ -149,11 +151,16 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from firmware_host.duplicate.results import write_export
     from firmware_host.duplicate.session import Session
 
+    out = Path(args.out)
+    if out.exists() and not out.is_dir() and not args.force:  # before the session is read: nothing is lost
+        raise _Refused(f"{out}: already exists; not replaced (give --force to replace it)")
     session = Session.open(args.session, readonly=True)
-    size = write_export(session, args.format, args.out)
+    size = write_export(session, args.format, args.out, overwrite=args.force)
     print(f"{args.out}: {size} bytes ({args.format})")
     session.close()
     return 0

@@ -88,6 +88,26 @@ def adjust(data: Mapping[str, Any], user: str) -> dict[str, Any]:
     return rec
 
 
+def correct(data: Mapping[str, Any], user: str, mitchell: bool) -> dict[str, Any]:
+    """A ``correct`` record: the line read as typed, the contract and lead as the record writes them;
+    a field left empty is not changed."""
+    rec: dict[str, Any] = {"type": "correct", "by": user, "key": data.get("key")}
+    if isinstance(rec["key"], str):
+        rec["key"] = read_key(rec["key"], mitchell)
+    if data.get("contract") not in (None, ""):
+        rec["contract"] = contract(data["contract"])
+    if data.get("declarer") not in (None, ""):
+        rec["declarer"] = str(data["declarer"]).strip().upper()[:2]
+    if data.get("lead") not in (None, ""):
+        rec["lead"] = lead(data["lead"])
+    if "tricks" in data:
+        t = data["tricks"]
+        rec["tricks"] = int(t) if isinstance(t, str) and t.strip().isdigit() else t
+    if data.get("why") not in (None, ""):
+        rec["why"] = data["why"]
+    return rec
+
+
 def contract(text: Any) -> str:
     """``4s``, ``3ntx``, ``4♠``, ``pass`` as the record's ``4S``, ``3NTX``, ``4S``, ``Pass``."""
     t = str("" if text is None else text).strip()

@@ -184,6 +184,7 @@ def director_view(session: Session, boards: Iterable[int] | None = None) -> dict
             "rankings": rankings(session), "fouls": fouls(session),
             "refusals": refusal_rows(session)[0], "mine": refusal_rows(session)[1],
             "conflicts": conflicts(session), "finished": session.state.finished(),
+            "undo": session.state.check({"type": "uncall", "round": p.called}) == "",
             "version": session.version}
 
 

@@ -80,3 +80,20 @@ def test_export_without_a_session_and_a_demo_that_cannot_share_its_boards_are_re
     rc, _out, err = _run(["duplicate", "demo", "--tables", "2", "--boards", "6", "--movement", "howell", "--out",
                           str(tmp_path / "d")], capsys)
     assert rc == 2 and "Howell movements here have 3 to 8 tables, not 2" in err
+
+
+def test_export_refuses_to_replace_a_file_without_force(tmp_path: Path, records: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """On main the second export replaced results.pbn silently (issue 29, item 4)."""
+    setup = make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2})
+    Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL").close()
+    out = tmp_path / "results.pbn"
+    out.write_bytes(b"the club's file of last week")
+    argv = ["duplicate", "export", "--session", str(tmp_path / "s"), "--format", "html", "--out", str(out)]
+    rc, _out, err = _run(argv, capsys)
+    assert rc == 2 and err.strip() == f"cardtable duplicate export: {out}: already exists; not replaced (give --force " \
+                                      "to replace it)", err
+    assert out.read_bytes() == b"the club's file of last week"
+    rc, _out, err = _run([*argv, "--force"], capsys)
+    assert rc == 0, err
+    assert out.read_bytes().startswith(b"<!doctype html>")
