@@ -281,6 +281,7 @@ class DuplicateScreens:
         payload = json.dumps(data, ensure_ascii=False, default=str)[:2000]
         with self.desk.lock:
             self.desk.session.refuse([({"type": "form", "form": kind, "by": user, "payload": payload}, why)])
+        self._dirty = True   # the pages list it at once
         self.tick()
         return self.dash._json({"error": why}, 409)
 

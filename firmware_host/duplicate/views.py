@@ -55,9 +55,10 @@ def _opt(v: Any) -> str:
 
 def _line(ln: ScoredLine, e: Entry | None, at_imps: bool) -> dict[str, Any]:
     score = "" if ln.ns_score is None else str(ln.ns_score)
-    if ln.ew_score is not None and ln.ew_score != ln.ns_score:
-        score += f" / {ln.ew_score}"
     note = ln.note
+    if ln.ns_score is not None and ln.ew_score is not None and ln.ew_score != ln.ns_score:
+        score += f"/{-ln.ew_score}"     # a split score: each side's own, as the note says
+        note = f"{note}: each side's own score, North-South {ln.ns_score:+d}, East-West {-ln.ew_score:+d}"
     if e is not None and e.kind != "played":
         note = note or e.kind
         if e.why:

@@ -19,6 +19,15 @@ window.dupview = (() => {
     thead.append(tr);
     return thead;
   }
+  // A pair in its column: "3 NS" in the NS column, the direction left out on a phone (class "dir"); a pair
+  // sitting the other way (an arrow-switched round) keeps its direction everywhere.
+  function pairCell(row, label, column) {
+    const m = /^(\d+) (NS|EW)$/.exec(label || "");
+    if (!m || m[2] !== column) return cell(row, label);
+    const td = cell(row, m[1]);
+    td.append(el("span", "dir", " " + m[2]));
+    return td;
+  }
   // One board's traveller: a <details> block. Every cell is one line (no word broken): the Group column
   // only on a fouled board, a line's note as a marker with the words listed under the table, and on a
   // narrow screen the Round, Lead and East-West points columns left out (class "opt"). ``pick``: called
@@ -36,12 +45,19 @@ window.dupview = (() => {
     const table = el("table", "dup-table");
     const pts = t.top === "" ? "IMPs" : "MP";
     const noted = t.lines.filter((ln) => ln.note);
+    // [name, class, the part left out on a phone (only North-South's points are shown there)]
     const cols = [["Round", "opt"], ["NS", ""], ["EW", ""], ["Contract", "l"], ["By", ""], ["Tricks", ""],
-      ["Lead", "opt"], ["Score", ""], ["NS " + pts, ""], ["EW " + pts, "opt"], ["NS %", ""]];
+      ["Lead", "opt"], ["Score", ""], [pts, "", "NS "], ["EW " + pts, "opt"], ["%", "", "NS "]];
     if (fouled) cols.push(["Group", ""]);
-    if (noted.length) cols.push(["Note", ""]);
+    if (noted.length) cols.push(["Note", "opt"]);
     const tr0 = el("tr");
-    for (const [name, cls] of cols) { const th = el("th", cls, name); th.scope = "col"; tr0.append(th); }
+    for (const [name, cls, lead] of cols) {
+      const th = el("th", cls);
+      if (lead) th.append(el("span", "dir", lead));
+      th.append(name);
+      th.scope = "col";
+      tr0.append(th);
+    }
     const thead = el("thead");
     thead.append(tr0);
     table.append(thead);
@@ -51,8 +67,11 @@ window.dupview = (() => {
       const tr = el("tr", (ln.fouled ? "fouled" : "") + (ln.hand ? " hand" : ""));
       tr.dataset.key = ln.key;
       cell(tr, ln.round || "").className = "opt";
-      cell(tr, ln.ns); cell(tr, ln.ew);
-      cell(tr, ln.contract, true);
+      pairCell(tr, ln.ns, "NS"); pairCell(tr, ln.ew, "EW");
+      if (ln.contract === "Passed out") {   // "Pass" on a phone
+        const td = cell(tr, "", true);
+        td.append(el("span", "dir", "Passed out"), el("span", "phone", "Pass"));
+      } else cell(tr, ln.contract, true);
       [ln.declarer, ln.tricks].forEach((v) => cell(tr, v));
       cell(tr, ln.lead).className = "opt";
       [ln.score, ln.ns_points].forEach((v) => cell(tr, v));
@@ -61,7 +80,7 @@ window.dupview = (() => {
       if (fouled) cell(tr, ln.group);
       if (noted.length) {
         const n = ln.note ? noted.indexOf(ln) + 1 : 0;
-        cell(tr, n ? "(" + n + ")" : "");
+        cell(tr, n ? "(" + n + ")" : "").className = "opt";
         if (n) notes.append(el("li", "", ln.ns + " v " + ln.ew + ": " + ln.note));
       }
       if (pick && ln.key) {
