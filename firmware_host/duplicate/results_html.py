@@ -85,6 +85,8 @@ def _board(data: ExportData, board: ScoredBoard) -> list[str]:
     for ln in board.lines:
         e = data.entry(board.number, ln.ns.label, ln.ew.label)
         note = ln.note or ("" if e is None or e.kind == "played" else e.kind)
+        if e is not None and e.hand:   # a result entered by hand (docs/session.md)
+            note = (note + "; " if note else "") + "entered by hand"
         if ln.group != "A" and "group" not in note:
             note = (note + "; " if note else "") + f"fouled board, group {ln.group}"
         contract = contract_words(ln.contract) or ("artificial " + "/".join(e.adjusted) if e and e.kind == "artificial" else "")

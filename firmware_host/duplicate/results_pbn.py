@@ -194,6 +194,8 @@ def _result_games(data: ExportData, board: ScoredBoard) -> list[list[str]]:
                           names=seat_names)
         game += [_tag("Table", str(e.table)), _tag("Round", str(e.round)),
                  _tag("Score", f"NS {ln.ns_score}" if ln.ns_score is not None else "")]
+        if e.hand:   # a result entered by hand: no auction or play was recorded (docs/session.md)
+            game.append("{entered by hand}")
         game += auction_section(e, rec.dealer) + play_section(e)
         games.append(game)
     return games

@@ -96,6 +96,8 @@ def write(data: ExportData) -> bytes:
             kind = "IMPS" if imps else "MATCH_POINTS"
             _sub(line, f"NS_{kind}", present(ln.ns_points))
             _sub(line, f"EW_{kind}", present(ln.ew_points))
+            if e is not None and e.hand:   # USEBIO 1.2 has no element for it: a comment readers skip
+                line.append(ET.Comment(" entered by hand "))
     handset = _sub(event, "HANDSET")
     for number in sorted(data.records):
         if number not in {bd.number for bd in result.boards}:

@@ -223,3 +223,27 @@ def test_a_bad_contract_declarer_or_lead_is_named() -> None:
     with pytest.raises(forms.FormError, match="the lead 'ZZ' is a card"):
         _hand(st, "1/1 NS/1 EW", lead="ZZ")
     assert forms.lead("s10") == "TS" and forms.lead("") is None
+
+
+def test_the_exports_mark_a_result_entered_by_hand(tmp_path: Any) -> None:
+    """PBN (a commentary in the line's game; endplay still reads the file), HTML (the line's note) and
+    USEBIO (a comment in its TRAVELLER_LINE: 1.2 has no element for it)."""
+    import xml.etree.ElementTree as ET
+
+    from endplay.parsers import pbn as pbn_parser
+
+    from firmware_host.duplicate.results import export
+
+    setup = make_setup(MITCHELL_3)
+    s = Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL")
+    assert s.take(_hand(s.state, "1/1 NS/1 EW", contract="4S", declarer="S", tricks=10)).taken
+    assert s.take(result(setup, 1, 1, 2, random.Random(2))).taken
+    pbn = export(s, "pbn").decode("utf-8")
+    assert pbn.count("{entered by hand}") == 1
+    games = pbn_parser.loads(pbn)
+    assert any(str(g.contract).startswith(("4S", "4♠")) for g in games if g.board_num == 1)
+    assert export(s, "html").decode("utf-8").count("entered by hand") == 1
+    xml = export(s, "usebio").decode("utf-8")
+    assert xml.count("<!-- entered by hand -->") == 1
+    ET.fromstring(xml.split("?>", 1)[1] if xml.startswith("<?xml") else xml)
+    s.close()
