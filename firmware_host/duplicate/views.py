@@ -179,11 +179,12 @@ def director_view(session: Session, boards: Iterable[int] | None = None) -> dict
     result = session.scored()
     wanted = None if boards is None else set(boards)
     p = progress(session.state)
+    tables_refused, mine = refusal_rows(session)
     return {"session": session_words(session), "called": p.called, "rounds": p.rounds, "progress": p.tables,
             "slow": [t["table"] for t in p.tables if t["slow"]],
             "boards": [traveller(session, b) for b in result.boards if wanted is None or b.number in wanted],
             "rankings": rankings(session), "fouls": fouls(session),
-            "refusals": refusal_rows(session)[0], "mine": refusal_rows(session)[1],
+            "refusals": tables_refused, "mine": mine,
             "conflicts": conflicts(session), "finished": session.state.finished(),
             "undo": session.state.check({"type": "uncall", "round": p.called}) == "",
             "version": session.version}
