@@ -154,3 +154,21 @@ def test_the_exports_are_downloaded_from_the_page_and_the_dashboard_links_to_it(
     assert 'href="/duplicate"' in client.get("/").text
     client.cookies.clear()
     assert client.get("/duplicate/export/pbn").status_code == 401
+
+
+def test_a_correction_with_its_lead_and_a_regroup_as_typed(dup: Any) -> None:
+    """On main '1/1NS/1EW' was "no traveller line", a lead could not be given on the page's form and a
+    contract had to be typed as the record writes it."""
+    desk, client, token = dup
+    st = desk.session.state
+    desk.session.take(result(st.setup, 1, 1, 1, random.Random(1)))
+    r = _post(client, "/api/duplicate/correct", {"key": "1/1NS/1EW", "contract": "3ntx", "declarer": "n",
+                                                 "lead": "s10", "tricks": "8", "why": "misheard"}, token)
+    assert r.status_code == 200, r.text
+    e = st.entries["1/1 NS/1 EW"]
+    assert (e.contract, e.declarer, e.lead, e.tricks, e.by) == ("3NTX", "N", "TS", 8, "director")
+    r = _post(client, "/api/duplicate/regroup", {"key": "1 1ns 1ew", "group": "B"}, token)
+    assert r.status_code == 200, r.text
+    assert st.regroups == {"1/1 NS/1 EW": "B"}
+    r = _post(client, "/api/duplicate/correct", {"key": "1/1 NS/1 EW", "contract": "9Z"}, token)
+    assert r.status_code == 409 and "the contract '9Z' is a level 1-7" in r.json()["error"]
