@@ -159,6 +159,8 @@ def enter(data: Mapping[str, Any], user: str, state: Any, *, table: str | None =
     if table is not None and (club != table or seating.round > state.called):
         raise FormError(f"this page is table {table}'s: it can enter only its own boards up to the round called "
                         f"(line {key} is table {seating.table}'s in round {seating.round})")
+    if table is not None and state.taken_off.get(key) == "director":
+        raise FormError(f"the director took line {key} off to score it: ask the director")
     declarer = str(data.get("declarer") or "").strip().upper()[:1]
     c = contract(data.get("contract"))
     tricks = data.get("tricks")

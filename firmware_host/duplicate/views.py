@@ -205,9 +205,10 @@ def table_view(session: Session, table: int) -> dict[str, Any]:
             if row.pair.label in seated:
                 standing.append({"pair": row.pair.label, "place": row.place, "field": FIELD_WORDS.get(ranking.field),
                                  "percent": _opt(row.percent), "total": present(row.total), "boards": row.boards})
-    enterable = [line_key(b, ss.ns, ss.ew) for rr in range(1, st.called + 1)
+    enterable = [k for rr in range(1, st.called + 1)   # its own lines not in (a line taken off to replay too)
                  if (ss := st.movement.at(rr, table)) is not None and ss.played and ss.ns is not None
-                 and ss.ew is not None for b in st.unplayed_at(ss)]
+                 and ss.ew is not None for b in st.movement.boards_of(ss.group)
+                 if (k := line_key(b, ss.ns, ss.ew)) not in st.entries and st.taken_off.get(k) != "director"]
     move = r > 1 and s is not None and s.played and st.unplayed_at(s) == list(st.movement.boards_of(s.group))
     return {"table": table, "round": r, "called": st.called, "rounds": st.movement.rounds,
             "ns": label(s.ns) if s else "", "ew": label(s.ew) if s else "",

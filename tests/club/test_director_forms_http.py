@@ -76,7 +76,7 @@ def test_a_result_entered_by_hand_as_typed_is_marked_and_the_tables_own_is_held_
 
 
 def test_a_tables_own_page_enters_its_own_lines_with_its_key_only(dup: Any) -> None:
-    desk, client, _token = dup
+    desk, client, token = dup
     key = desk.table_key("table-02")
     page = client.get(f"/api/duplicate/table/table-02?key={key}").json()
     assert page["enterable"] == ["3/2 NS/2 EW", "4/2 NS/2 EW"]
@@ -95,6 +95,9 @@ def test_a_tables_own_page_enters_its_own_lines_with_its_key_only(dup: Any) -> N
     view = _view(client)
     assert any("this page is table table-02's" in x["why"] for x in view["refusals"])   # the tables' list
     assert not any("this page is table" in x["why"] for x in view["mine"])
+    assert client.get(f"/api/duplicate/table/table-02?key={key}").json()["enterable"] == ["4/2 NS/2 EW"]
+    _post(client, "/api/duplicate/cancel", {"key": "3/2 NS/2 EW", "then": "replay"}, token)
+    assert client.get(f"/api/duplicate/table/table-02?key={key}").json()["enterable"] == ["3/2 NS/2 EW", "4/2 NS/2 EW"]
 
 
 def test_correct_on_a_missing_line_says_how_to_enter_it(dup: Any) -> None:

@@ -137,6 +137,8 @@ def test_a_replayed_result_is_taken_when_marked_to_replay_and_refused_when_the_d
     line = next(e for e in st.entries.values() if e.board == 2 and e.round == 2)
     replayed = result(setup, 2, line.table, 2, random.Random(5), seq=9001)
     _take(st, {"type": "cancel", "key": line.key, "by": "td", "then": "director"})
+    with pytest.raises(forms.FormError, match="the director took line .* off to score it: ask the director"):
+        _hand(st, line.key, table=line.club_table)            # the table's own page may not enter it
     assert st.check(replayed) == (f"table {line.table}, round 2, board 2: the director took line {line.key} off to score it; "
                                   "the table's result is not taken (the director may enter it by hand)")
     assert progress(st).tables[line.table - 1]["taken_off"] == {"replay": [], "director": [2]}
