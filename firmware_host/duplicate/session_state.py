@@ -171,6 +171,8 @@ class SessionState:
         """The boards of the table's seatings up to the round called whose line the director took off, by
         mark: ``replay`` (to be played again) and ``director`` (the director scores it)."""
         out: dict[str, list[int]] = {"replay": [], "director": []}
+        if not self._off_pairs:   # the usual case, at every tick: nothing taken off
+            return out
         for r in range(1, self.called + 1):
             s = self.movement.at(r, table)
             if s is not None and s.played:
