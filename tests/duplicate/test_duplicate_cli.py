@@ -97,3 +97,23 @@ def test_export_refuses_to_replace_a_file_without_force(tmp_path: Path, records:
     rc, _out, err = _run([*argv, "--force"], capsys)
     assert rc == 0, err
     assert out.read_bytes().startswith(b"<!doctype html>")
+
+
+def test_show_lists_lines_taken_off_and_conflicts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import random
+
+    from firmware_host.duplicate import forms
+
+    from .sessionkit import result
+
+    setup = make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2})
+    s = Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL")
+    s.take(forms.enter({"key": "1 1 1", "contract": "4s", "declarer": "S", "tricks": 10}, "td", s.state))
+    for board in (1, 2):
+        assert s.take(result(setup, 1, 1, board, random.Random(board))).taken
+    assert s.take({"type": "cancel", "key": "2/1 NS/1 EW", "by": "td", "then": "director"}).taken
+    s.close()
+    rc, out, err = _run(["duplicate", "show", "--session", str(tmp_path / "s")], capsys)
+    assert rc == 0, err
+    assert "  table 1: round 1, 1 NS v 1 EW, finished\n    taken off, for the director to score: board 2\n" in out
+    assert "two results for line 1/1 NS/1 EW: entered by hand, and the table's own" in out
