@@ -247,6 +247,22 @@ def test_the_directors_forms_as_a_director_uses_them(room: Room, tmp_path: Path)
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#mine li"))
         assert "pairs 9 NS and 9 EW do not play board 1" in director.find_element(By.ID, "mine").text
         assert director.find_element(By.ID, "refused").text == ""
+        # a split assigned score typed as each side's own, labelled so; then the line taken off for the director
+        adjust.find_element(By.CSS_SELECTOR, "select[name=kind] option[value=assigned]").click()
+        assert director.find_element(By.ID, "ew-value-label").text == "East-West's own score (a split score only)"
+        for name, value in (("ns_value", "420"), ("ew_value", "-140"), ("why", "misinformation")):
+            adjust.find_element(By.NAME, name).clear()
+            adjust.find_element(By.NAME, name).send_keys(value)
+        adjust.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait.until(lambda d: st.entries["2/1 NS/1 EW"].kind == "assigned")
+        assert st.entries["2/1 NS/1 EW"].adjusted == ("420", "140")
+        wait.until(lambda d: "420/-140" in d.find_element(By.CSS_SELECTOR, 'tr[data-key="2/1 NS/1 EW"]').text)
+        correct = director.find_element(By.ID, "correct")
+        correct.find_element(By.NAME, "key").clear()
+        correct.find_element(By.NAME, "key").send_keys("4/2ns/2ew")
+        correct.find_element(By.CSS_SELECTOR, "select[name=then] option[value=director]").click()
+        director.find_element(By.ID, "cancel-line").click()
+        wait.until(lambda d: "taken off, for you to score: board 4" in d.find_element(By.ID, "progress").text)
         # "Move for round 2" asks first; "Not yet" leaves it; the call can be undone
         director.find_element(By.ID, "move").click()
         assert director.find_element(By.ID, "move-question").text == "Call round 2? Every table moves."
