@@ -284,6 +284,8 @@ def test_the_directors_forms_as_a_director_uses_them(room: Room, tmp_path: Path)
             pw = _wait(players)
             pw.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#conn.live"))
             pw.until(lambda d: d.find_element(By.ID, "enter-part").is_displayed())
+            bad = [v for v in _axe(players) if v["impact"] in ("serious", "critical")]
+            assert not bad, bad                             # the page with its form shown
             form = players.find_element(By.ID, "enter")
             options = [o.get_attribute("value") for o in form.find_elements(By.CSS_SELECTOR, "select[name=key] option")]
             assert options == ["3/2 NS/2 EW"]
