@@ -91,8 +91,8 @@ def test_export_refuses_to_replace_a_file_without_force(tmp_path: Path, records:
     out.write_bytes(b"the club's file of last week")
     argv = ["duplicate", "export", "--session", str(tmp_path / "s"), "--format", "html", "--out", str(out)]
     rc, _out, err = _run(argv, capsys)
-    assert rc == 2 and err.strip() == f"cardtable duplicate export: {out}: already exists; not replaced (give --force " \
-                                      "to replace it)", err
+    assert rc == 2 and err.strip() == f"cardtable duplicate export: {out}: already exists; not replaced " \
+                                      "(--force replaces it)", err
     assert out.read_bytes() == b"the club's file of last week"
     rc, _out, err = _run([*argv, "--force"], capsys)
     assert rc == 0, err
@@ -115,5 +115,6 @@ def test_show_lists_lines_taken_off_and_conflicts(tmp_path: Path, capsys: pytest
     s.close()
     rc, out, err = _run(["duplicate", "show", "--session", str(tmp_path / "s")], capsys)
     assert rc == 0, err
-    assert "  table 1: round 1, 1 NS v 1 EW, finished\n    taken off, for the director to score: board 2\n" in out
+    assert "  table 1: round 1, 1 NS (A1 NS & B1 NS) v 1 EW (A1 EW & B1 EW), finished\n" \
+           "    taken off, for the director to score: board 2\n" in out
     assert "two results for line 1/1 NS/1 EW: entered by hand, and the table's own" in out

@@ -244,7 +244,8 @@ def test_the_exports_mark_a_result_entered_by_hand(tmp_path: Any) -> None:
     assert pbn.count("{entered by hand}") == 1
     games = pbn_parser.loads(pbn)
     assert any(str(g.contract).startswith(("4S", "4♠")) for g in games if g.board_num == 1)
-    assert export(s, "html").decode("utf-8").count("entered by hand") == 1
+    # the traveller's line, and the line on each of its two pairs' scorecards
+    assert export(s, "html").decode("utf-8").count("entered by hand") == 3
     xml = export(s, "usebio").decode("utf-8")
     assert xml.count("<!-- entered by hand -->") == 1
     ET.fromstring(xml.split("?>", 1)[1] if xml.startswith("<?xml") else xml)
