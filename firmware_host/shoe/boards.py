@@ -278,7 +278,8 @@ class BoardTracker:
             self._unmarked = False
             self.pack = ev.pack
             out: list[BoardEvent] = [BoardStarted(ev.board, ev.board_id, ev.pack, ev.placed)]
-            if ev.seats != self.command.seats or ev.placed != self.command.placed:
+            c = self.command        # the echo, compared by value (PROTOCOL.md 4.2 and 7.2)
+            if (ev.board, ev.board_id, ev.seats, ev.placed, ev.pack) != (c.board, c.board_id, c.seats, c.placed, c.pack):
                 self.mismatches += 1
                 out.append(BoardMismatch(self.board, None, None, None,
                                          f"board {self.board}: the shoe is dealing another record than the one sent"))
