@@ -69,7 +69,7 @@ def _dealing(st: DealingStation, link: Link, cards: int) -> m.DealBoard:
     cmd = link.sent[-1]
     assert isinstance(cmd, m.DealBoard)
     rec = RECS[3]
-    st.feed(m.BoardBegan(1, 4, cmd.board_id, cmd.seats, frozenset(), "A1", answers=cmd.cmd))
+    st.feed(m.BoardBegan(1, 4, cmd.board_id, cmd.seats, frozenset(), cmd.pack, answers=cmd.cmd))
     for i, card in enumerate(PACK[:cards]):
         st.feed(m.CardOut(2 + i, i + 1, rec.deal.holder(card), False, card, m.Orientation.DOWN, 90, "A1", board=4))
     return cmd

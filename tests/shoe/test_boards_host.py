@@ -306,7 +306,7 @@ def test_a_shoe_that_puts_a_card_where_the_record_does_not_is_caught() -> None:
     cmd = replace(deal_board(3, seats, 9), cmd=1)
     t = BoardTracker(cmd)
     wrong = SEATS[(SEATS.index(seats[5]) + 1) % 4]
-    msgs = [m.BoardBegan(1, 3, 9, seats, frozenset(), "A1", answers=1),
+    msgs = [m.BoardBegan(1, 3, 9, seats, frozenset(), "", answers=1),      # the echo: no pack named
             m.CardOut(2, 1, wrong, False, PACK[5], m.Orientation.DOWN, 90, "A1", board=3),
             m.CardOut(3, 2, seats[6], False, PACK[6], m.Orientation.DOWN, 90, "A1", board=3),
             m.CardOut(4, 3, seats[6], False, PACK[6], m.Orientation.DOWN, 90, "A1", board=3)]
