@@ -1,7 +1,8 @@
 """Hand-record files as a club meets them (issues 28 items 7 and 9, 30 section 3): a PBN deal with one
 hand ``-`` is completed from the other three; a board given twice is named first; a file is read with a
 bound (999 boards, 8 MiB) and the reading stops at the first error; a FIFO, a device or a folder is
-refused at once by every command that reads hand records, never waited on."""
+refused at once by every command that reads hand records (the five ``boards`` verbs that take a file and
+``duplicate open``), never waited on."""
 
 from __future__ import annotations
 
@@ -124,3 +125,7 @@ def test_a_fifo_is_refused_at_once_by_every_command_that_reads_hand_records(tmp_
         assert done.returncode == 2, (argv, done.stdout, done.stderr)
         assert done.stderr == f"cardtable boards: {want}\n", (argv, done.stderr)
     assert not (tmp_path / "out.bri").exists() and not (tmp_path / "j.sqlite3").exists()
+    done = _run("duplicate", "open", "--dir", str(tmp_path / "session"), "--hand-records", str(fifo), "--pairs", "8",
+                "--boards-per-round", "2", "--movement", "mitchell")
+    assert (done.returncode, done.stderr) == (2, f"cardtable duplicate open: {want}\n")
+    assert not (tmp_path / "session").exists()
