@@ -346,6 +346,10 @@ class BoardTracker:
         unseen = [c for c in PACK if c not in ev.missing and c not in self.seen]
         expected = frozenset(c for c in PACK if c not in self.command.placed and c not in self.seen
                              and c not in self.reported)
+        if (ev.board, ev.board_id) != (self.command.board, self.command.board_id):
+            self.mismatches += 1
+            out.append(BoardMismatch(self.board, None, None, None, f"board {self.board}: the shoe ended board "
+                                     f"{ev.board} (id {ev.board_id:08x}), not the one it was sent"))
         if ev.missing != expected:      # PROTOCOL.md 7.2: `missing` against the cards seen placed
             self.mismatches += 1
             out.append(BoardMismatch(self.board, None, None, None, f"board {self.board}: the shoe says "

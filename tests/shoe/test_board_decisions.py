@@ -193,3 +193,14 @@ def test_the_board_ids_hashed_text_is_in_the_protocol_itself() -> None:
     digest = hashlib.sha256(text.group(1).encode("ascii")).hexdigest()
     assert digest in part and f"`{digest[:8]}`" in part
     assert int(digest[:8], 16) == 0x66F31073                  # the DEAL_BOARD example's board_id
+
+
+def test_the_host_checks_board_finisheds_board_and_id() -> None:
+    seats = record()
+    cmd = replace(deal_board(7, seats, 9, pack="B7", placed=PACK[:51]), cmd=1)
+    t = BoardTracker(cmd)
+    t.feed(_started(cmd))
+    t.feed(m.CardOut(2, 52, seats[51], False, PACK[51], m.Orientation.DOWN, 90, "B7", board=7))
+    said = t.feed(m.BoardFinished(3, 7, 10, m.FinishReason.COMPLETE, 0, False, frozenset(), "B7", answers=1))
+    assert isinstance(said[0], BoardMismatch) and "(id 0000000a), not the one it was sent" in said[0].words
+    assert not said[-1].verified  # type: ignore[union-attr]
