@@ -271,6 +271,8 @@ def report_rows(log: StationLog) -> list[dict[str, Any]]:
             state = f"dealt but NOT verified: cards of {len(b.packs_seen())} packs ({', '.join(sorted(b.packs_seen()))})"
         elif a.end == "dealt":
             state = "dealt but NOT verified: deal it again"
+        elif a.end == "incomplete" and not a.pockets_known:
+            state = "not whole, its pockets unknown: deal it again"
         elif a.end == "incomplete":
             state = f"not whole: {len(a.missing)} missing"
         elif a.end == "refused":

@@ -126,6 +126,7 @@ def test_a_board_not_whole_that_names_nothing_missing_is_dealt_again_never_a_cra
         assert any("which cards are in the pockets is not known" in x for x in lines)
         assert "type 'again'" in st.status() and "'finish'" not in st.status()
         assert st.command("finish") == [f"not now: {st.status()}"]
+        assert "not whole, its pockets unknown: deal it again" in report_text(st.log)
         assert st.command("again") == ["board 1: sent to the shoe"]
         assert link.sent[-1].placed == frozenset() and link.sent[-1].pack == ""
     finally:
