@@ -143,7 +143,7 @@ class Dashboard:
         props.SessionExpiryInterval = SESSION_EXPIRY
         self.client.connect_async(*self.broker, keepalive=30, clean_start=False, properties=props)
         self.client.loop_start()
-        task = asyncio.create_task(self.hub.run())
+        task = asyncio.create_task(self.hub.supervise())
         try:
             yield
         finally:
