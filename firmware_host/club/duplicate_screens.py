@@ -79,15 +79,18 @@ class DuplicateScreens:
         self._dirty = True
 
     def tick(self) -> None:
-        """Take what the tables sent (``desk.tick``) and send each page what changed for it."""
-        self.desk.tick()
+        """Send each page what changed for it (on the event loop; the desk's own tick, which commits to
+        the journal, runs on the dashboard's worker thread, and while it holds the session this waits for
+        the next tick rather than the disk)."""
         if not self._dirty or not self.clients:
             self._dirty = False
             self._changed.clear()
             return
+        if not self.desk.lock.acquire(blocking=False):
+            return
         changed, self._changed, self._dirty = self._changed, set(), False
         session = self.desk.session
-        with self.desk.lock:
+        try:
             scored = {b.number: b for b in session.scored().boards}
             boards = {n: traveller(session, scored[n]) for n in sorted(changed) if n in scored}
             director = None
@@ -100,6 +103,8 @@ class DuplicateScreens:
                     self._put(client, director)
                 else:
                     self._put(client, self._text(self._table_update(client, boards)))
+        finally:
+            self.desk.lock.release()
 
     def _table_update(self, client: _Client, boards: dict[int, dict[str, Any]]) -> dict[str, Any]:
         assert client.table is not None
@@ -275,7 +280,7 @@ class DuplicateScreens:
             return checked
         user, data = checked
         rec = {"type": kind, "by": user, **{k: data[k] for k in fields if k in data}}
-        outcome = self.desk.director(rec)
+        outcome = await asyncio.to_thread(self.desk.director, rec)   # the journal's commit: off the loop
         self.tick()
         if outcome.status != "taken":
             log.warning("%s by %s refused: %s", kind, user, outcome.why)

@@ -8,8 +8,10 @@ message that has arrived, journals the lot in one transaction (``Session.submit`
 republishes the seatings that changed (retained), and calls the listeners with the boards that changed.
 The director's records (:meth:`SessionDesk.director`) go the same way at once.
 
-A message the link refuses (``link.parse_result``) is journaled as a refusal too, with the message's
-topic and the reason, so nothing a table sent is lost.
+What it promises the tables (answered only once committed, held while the journal cannot be written, no
+message stopping another, a bounded note per refusal) is ``session_ordering``'s; a tick waits for the
+disk, so it runs on a thread of its own (``club.duplicate_service``) or the dashboard's worker thread,
+never on the asyncio loop.
 """
 
 from __future__ import annotations
@@ -23,18 +25,11 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host.duplicate.link import (
-    ANSWERS_KEPT,
-    BOARD_TOPIC,
-    ROUND_TOPIC,
-    LinkError,
-    parse_result,
-    round_message,
-    seating_message,
-    seating_topic,
-)
-from firmware_host.duplicate.session import Outcome, Session
+from firmware_host.duplicate.link import ANSWERS_KEPT, round_message, seating_message
+from firmware_host.duplicate.session import Outcome, Session, SessionFileError
+from firmware_host.duplicate.session_ordering import SessionOrdering
 from firmware_host.duplicate.session_state import progress
+from firmware_host.wire.topics import TOPICS
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +52,8 @@ class SessionDesk:
         self.session = session
         self.publish = publish
         self.clock = clock or session.clock
-        self.inbox: deque[tuple[str, bytes]] = deque()
+        self.ordering = SessionOrdering(session)
+        self._progress = progress(session.state)   # where the tables were at the last commit
         self.listeners: list[Listener] = []
         self.lock = threading.RLock()
         self.answers: dict[str, deque[dict[str, Any]]] = {}
@@ -70,67 +66,71 @@ class SessionDesk:
     def offer(self, topic: str, payload: bytes) -> bool:
         """A message from the broker (any thread). True when it is the session's (a table's ``board``
         message, kept for the next tick, or one of the session's own messages, ignored)."""
-        if BOARD_TOPIC.match(topic):
-            self.inbox.append((topic, bytes(payload)))
+        name = TOPICS.parse(topic)
+        if name is not None and name.family == "table" and name.kind == "board":
+            self.ordering.offer(topic, payload)
             return True
-        return topic.startswith("cardtable/session/")
+        return name is not None and name.family in ("round", "seating")
+
+    @property
+    def inbox(self) -> Any:
+        """The messages that arrived and are not yet committed (``SessionOrdering.inbox``)."""
+        return self.ordering.inbox
+
+    @property
+    def fault(self) -> str | None:
+        """Why the session's journal cannot be written now (the messages wait, held), or None."""
+        return self.ordering.fault
 
     def tick(self) -> bool:
         """Take what has arrived (see the module docstring); True when anything changed."""
-        if not self.inbox:
-            return False
-        batch = []
-        while self.inbox:
-            batch.append(self.inbox.popleft())
-        records = []
-        for topic, payload in batch:
-            try:
-                records.append(parse_result(topic, payload))
-            except LinkError as exc:
-                table = topic.split("/")[1] if topic.count("/") >= 2 else "?"
-                records.append({"type": "message", "table": table, "topic": topic[:200],
-                                "payload": payload[:2000].decode("utf-8", "replace"), "why_link": str(exc)})
         with self.lock:
-            return self._submit(records)[0]
+            outcomes = self.ordering.take()
+            if outcomes is None:
+                return False
+            return self._answered(outcomes)
 
     def director(self, rec: dict[str, Any]) -> Outcome:
-        """A director's record (``round``, ``adjust``, ``correct``, ``cancel``, ``regroup``, ``result``)."""
+        """A director's record (``round``, ``adjust``, ``correct``, ``cancel``, ``regroup``, ``result``).
+        When the journal cannot be written it is refused with the reason: nothing was taken."""
         with self.lock:
             rec = {**rec, "t": rec.get("t", self.clock())}
-            return self._submit([rec])[1][0]
+            try:
+                outcomes = self.session.submit([rec])
+            except SessionFileError as exc:
+                return Outcome("refused", f"the session's journal cannot be written now ({exc}); enter it again")
+            self._answered(outcomes)
+            return outcomes[0]
 
-    def _submit(self, records: list[dict[str, Any]]) -> tuple[bool, list[Outcome]]:
-        before = progress(self.session.state)
-        link_refused = [r for r in records if r.get("type") == "message"]
-        outcomes = self.session.submit([r for r in records if r.get("type") != "message"])
-        if link_refused:  # journaled as refusals: what a table sent is never lost
-            self.session.refuse([(r, r["why_link"]) for r in link_refused])
+    def _answered(self, outcomes: list[Outcome]) -> bool:
+        """After a commit: answer each table's message, republish what changed, tell the listeners."""
+        before = self._progress
+        answered = False
         for o in outcomes:
             rec = o.record or {}
             if o.status == "taken":
                 self.taken += 1
             elif o.status == "refused":
                 self.refused += 1
-            if rec.get("type") == "result" and rec.get("table"):
+            if rec.get("type") in ("result", "message", "quiet") and rec.get("table") and (
+                    rec.get("type") != "result" or rec.get("source")):
                 self.answers.setdefault(str(rec["table"]), deque(maxlen=ANSWERS_KEPT)).append(
                     {"source": rec.get("source", ""), "board": rec.get("board"), "status": o.status, "why": o.why})
-        for r in link_refused:
-            self.refused += 1
-            self.answers.setdefault(str(r["table"]), deque(maxlen=ANSWERS_KEPT)).append(
-                {"source": "", "board": None, "status": "refused", "why": r["why_link"]})
+                answered = True
         changed = set(self.session.changed_boards)
         self.session.changed_boards.clear()
         after = progress(self.session.state)
+        self._progress = after
         moved = before.tables != after.tables or before.called != after.called
-        if changed or moved or link_refused or any(o.status == "refused" for o in outcomes):
+        if changed or moved or answered:
             self.publish_all(only_changed=True)
             for listener in list(self.listeners):
                 try:
                     listener(changed, outcomes)
                 except Exception:
                     log.exception("a session listener failed")
-            return True, outcomes
-        return False, outcomes
+            return True
+        return False
 
     # -- out ----------------------------------------------------------------------------------------
 
@@ -148,12 +148,12 @@ class SessionDesk:
         """Every message the session tells the tables now: the round, then each club table's seating."""
         st = self.session.state
         seq, t = self.session.journal.head()[0], self.clock()
-        out = [(ROUND_TOPIC, round_message(st.setup.section, st.called, st.movement.rounds, seq, t))]
+        out = [(TOPICS.round, round_message(st.setup.section, st.called, st.movement.rounds, seq, t))]
         records = st.fingerprints
         rows = {row["table"]: row for row in progress(st).tables}
         for tid, number in sorted(st.number_of.items()):
             page = PAGE.format(table=tid, key=self.table_key(tid))
-            out.append((seating_topic(tid), seating_message(
+            out.append((TOPICS.seating(tid), seating_message(
                 tid, st.setup.section, rows[number], called=st.called, rounds=st.movement.rounds, records=records,
                 page=page, answers=list(self.answers.get(tid, ())), seq=seq, t=t)))
         return out

@@ -177,6 +177,15 @@ class Session:
         now = self.clock()
         applied: list[Mapping[str, Any]] = []
         for rec in records:
+            if rec.get("type") == "message":  # a message the link could not read: its refusal is the record
+                why = str(rec.get("why_link") or "the message could not be read")
+                kept = {k: v for k, v in rec.items() if k != "why_link"}
+                rows.append(("note", {"refused": {"record": kept, "why": why}}, now))
+                outcomes.append(Outcome("refused", why, kept))
+                continue
+            if rec.get("type") == "unwritten":  # refusals past a login's bound: counted in one note
+                rows.append(("note", {"refusals_not_written": {k: v for k, v in rec.items() if k != "type"}}, now))
+                continue
             unwritable = _unjournalable(rec)
             if unwritable:  # refused with the record as ASCII text: the refusal itself can be journaled
                 safe = {"type": ascii(rec.get("type"))[:40], "text": ascii(dict(rec))[:4000]}
@@ -191,10 +200,14 @@ class Session:
                 rows.append(("note", {"refused": {"record": dict(rec), "why": why}}, now))
                 outcomes.append(Outcome("refused", why, rec))
                 continue
+            reused = self.state.reused(rec) if rec.get("type") == "result" else ""
             self.state.apply(rec)
             applied.append(rec)
             rows.append(("event", dict(rec), now))
-            outcomes.append(Outcome("taken", record=rec))
+            if reused:  # the table and the director are told: a result is never taken or dropped unsaid
+                rows.append(("note", {"reused_number": {"source": rec.get("source"), "board": rec.get("board"),
+                                                        "why": reused}}, now))
+            outcomes.append(Outcome("taken", reused, rec))
         if not rows:
             return outcomes
         try:
@@ -207,6 +220,10 @@ class Session:
             self.version += 1
             raise SessionFileError(f"{self.journal.path}: cannot be written ({exc}); nothing was taken") from None
         for o in outcomes:
+            if o.status == "taken" and o.why:
+                self.refusals = [*self.refusals, {"record": dict(o.record or {}), "why": "taken, but " + o.why,
+                                                  "t": now}][-REFUSALS_KEPT:]
+                log.warning("session: %s", o.why)
             if o.status == "refused":
                 self.refusals = [*self.refusals, {"record": dict(o.record or {}), "why": o.why, "t": now}][-REFUSALS_KEPT:]
                 log.warning("session: refused %s: %s", (o.record or {}).get("type"), o.why)
@@ -239,6 +256,14 @@ class Session:
         for _kind, body, _t in rows:
             self.refusals = [*self.refusals, {**body["refused"], "t": now}][-REFUSALS_KEPT:]
             log.warning("session: refused a message: %s", body["refused"]["why"])
+
+    def journal_recovered(self, failed_commits: int) -> None:
+        """Note that the journal is writable again after ``failed_commits`` failed commits (best effort:
+        the records themselves are already committed)."""
+        try:
+            self.journal.append("note", {"journal": "recovered", "failed_commits": failed_commits}, self.clock())
+        except (JournalError, ValueError) as exc:
+            log.warning("session: the recovery note could not be written (%s)", exc)
 
     def take(self, rec: Mapping[str, Any]) -> Outcome:
         """One record (``submit`` of one)."""

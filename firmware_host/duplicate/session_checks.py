@@ -48,10 +48,19 @@ def _seating(st: SessionState, rec: Mapping[str, Any]) -> tuple[Seating | None, 
     return s, ""
 
 
+def result_content(rec: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What makes two result messages the same result: board, round, pairs, contract, declarer, tricks,
+    lead."""
+    return (rec.get("board"), rec.get("round"), rec.get("ns"), rec.get("ew"), rec.get("contract"),
+            rec.get("declarer") or None, rec.get("tricks"), rec.get("lead") or None)
+
+
 def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
     source = str(rec.get("source", ""))
-    if source and source in st.sources:
+    if source and st.sources.get(source) == result_content(rec):
         return "repeat"
+    # the same number with another result: a table whose journal was replaced; checked as a new message
+    # (``SessionState.reused``), never dropped as a repeat
     club = rec.get("table")
     if club is not None and st.number_of and club not in st.number_of:
         return f"a result from table {club!r}, which is not one of this session's tables"
@@ -71,6 +80,10 @@ def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
     if (ns, ew) != (s.ns, s.ew):
         return (f"{where}: the movement seats {label(s.ns)} and {label(s.ew)} there, the result names "
                 f"{label(ns)} and {label(ew)}")
+    cancelled = st.cancelled.get((str(club or st.club_table_of.get(rec["table_number"], "")), rec["board"]))
+    if cancelled is not None and source:
+        return (f"{where}: the director took this table's result of board {rec['board']} off ({cancelled}); "
+                "a table's resend does not bring it back (the director enters a result if one is due)")
     for p in (ns, ew):
         earlier = st.by_pair.get((rec["board"], p))
         if earlier is not None:

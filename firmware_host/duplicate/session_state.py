@@ -12,8 +12,13 @@ Rules we state:
 
 * **Lines.** A traveller line is a board and the two pairs that played it; its key is
   ``"<board>/<NS pair>/<EW pair>"``. A pair plays a board once: a second result for the same board and
-  pair is refused, unless it is the same message again (same table and journal seq: at-least-once
-  delivery), which is dropped as a repeat.
+  pair is refused, unless it is the same message again (same table and journal seq, same result:
+  at-least-once delivery), which is dropped as a repeat. A number that comes again with another result
+  (a table whose journal was replaced) is not a repeat: it is checked as a new message and the answer
+  says the number was reused.
+* **The director's decision stands.** A table's result the director took off (``cancel``) does not come
+  back with a resend of the same board from the same table (whatever its number); the director may
+  enter a result himself.
 * **Where a result may come from.** The movement must give that table that board in that round, with
   those pairs; the board's record (its fingerprint) must be the session's; any round of the movement is
   taken, whatever round the director has called (a late table holds nobody else).
@@ -38,7 +43,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from firmware_host.duplicate.session_checks import adjusted_value, check
+from firmware_host.duplicate.session_checks import adjusted_value, check, result_content
 from firmware_host.duplicate.spec import (
     SessionSetup,
     boards_by_number,
@@ -115,7 +120,9 @@ class SessionState:
         self.fields = fields_of(movement)
         self.commitment = commitment(setup.boards)
         self._line_cache: dict[tuple[str, str], tuple[Entry, Line]] = {}
-        self.sources: set[str] = set()
+        self.sources: dict[str, tuple[Any, ...]] = {}   # a table's message number -> the result it carried
+        # (club table, board) -> who took a table's result off and why: a resend never brings it back
+        self.cancelled: dict[tuple[str, int], str] = {}
         self.called = 1
         self.regroups: dict[str, str] = {}
         self.order = 0
@@ -234,6 +241,16 @@ class SessionState:
         """Results due per board (the movement's count: the Neuberg N)."""
         return dict(self._due)
 
+    def reused(self, rec: Mapping[str, Any]) -> str:
+        """Words for a result whose message number (``source``) carried another result before (a table
+        whose journal was replaced numbers its messages from 1 again), or "" when it did not."""
+        source = str(rec.get("source") or "")
+        before = self.sources.get(source)
+        if not source or before is None or before == result_content(rec):
+            return ""
+        return (f"message number {source} was used before for board {before[0]}: this result (board "
+                f"{rec.get('board')}) is taken as a new message (was the table's journal replaced?)")
+
     # -- checking -----------------------------------------------------------------------------------
 
     def check(self, rec: Mapping[str, Any]) -> str:
@@ -258,6 +275,9 @@ class SessionState:
                 by=str(rec.get("by", "")), why=str(rec.get("why", ""))))
         elif kind == "cancel":
             e = self.entries.pop(rec["key"])
+            if e.kind == "played" and e.source and e.club_table:
+                self.cancelled[(e.club_table, e.board)] = (f"by {rec.get('by') or 'the director'}"
+                                                          + (f": {rec['why']}" if rec.get("why") else ""))
             self.by_board[e.board].pop(e.key, None)
             for p in e.pairs:
                 self.by_pair.pop((e.board, p), None)
@@ -278,7 +298,7 @@ class SessionState:
         ns, ew = pair_of_label(rec["ns"]), pair_of_label(rec["ew"])
         self.order += 1
         if rec.get("source"):
-            self.sources.add(str(rec["source"]))
+            self.sources[str(rec["source"])] = result_content(rec)
         return Entry(line_key(rec["board"], ns, ew), int(rec["board"]), int(rec["round"]), int(rec["table_number"]),
                      ns, ew, "played", str(rec["contract"]), str(rec.get("declarer") or ""), int(rec["tricks"]),
                      str(rec.get("lead") or ""), tuple(rec.get("auction") or ()), tuple(rec.get("play") or ()),

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_host.wire.reader import lone_surrogate, read_json
+from firmware_host.wire.reader import MAX_DIGITS, LongNumber, lone_surrogate, parse_int, read_json
 
 __all__ = ["BOM", "MAX_DIGITS", "LineRefused", "LongNumber", "decode_line", "lone_surrogate", "loads", "parse_int"]
 
-MAX_DIGITS = 30  # a whole number in an event is a count or a time; longer ones are refused by field
 BOM = b"\xef\xbb\xbf"
 
 
@@ -32,22 +31,6 @@ class LineRefused(ValueError):
         super().__init__(message)
         self.kind = kind
         self.detail = detail or message
-
-
-class LongNumber:
-    """A JSON integer too long to be any event's value: kept as its length, so the field that holds it
-    is named in the error."""
-
-    def __init__(self, digits: str) -> None:
-        self.digits = len(digits.lstrip("-"))
-
-    def __repr__(self) -> str:
-        return f"a number of {self.digits} digits"
-
-
-def parse_int(text: str) -> int | LongNumber:
-    """``json.loads``'s ``parse_int``: ordinary integers as ``int``, over-long ones as ``LongNumber``."""
-    return int(text) if len(text) <= MAX_DIGITS else LongNumber(text)
 
 
 def loads(text: str | bytes) -> Any:

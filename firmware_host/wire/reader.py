@@ -27,6 +27,7 @@ from typing import Any
 
 MAX_BYTES = 65536
 MAX_DEPTH = 32
+MAX_DIGITS = 30  # a whole number on the wire is a count, a number or a time; longer ones are refused by field
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
@@ -51,6 +52,22 @@ class Read:
     @property
     def ok(self) -> bool:
         return self.refusal is None
+
+
+class LongNumber:
+    """A JSON integer too long to be any message's value: kept as its length, so the field that holds it
+    is named in the error, and Python never spends time converting thousands of digits."""
+
+    def __init__(self, digits: str) -> None:
+        self.digits = len(digits.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits} digits"
+
+
+def parse_int(text: str) -> int | LongNumber:
+    """``json.loads``'s ``parse_int``: ordinary integers as ``int``, over-long ones as ``LongNumber``."""
+    return int(text) if len(text) <= MAX_DIGITS else LongNumber(text)
 
 
 def depth(text: str) -> int:
@@ -89,14 +106,14 @@ def _has_surrogate(text: str) -> bool:
 
 
 def read_json(payload: str | bytes, *, max_bytes: int | None = MAX_BYTES, max_depth: int = MAX_DEPTH,
-              parse_int: Callable[[str], Any] | None = None) -> Read:
+              parse_int: Callable[[str], Any] | None = parse_int) -> Read:
     """One JSON value from outside, checked (see the module docstring); never raises.
 
     Args:
         payload: the bytes (or text) as they arrived.
         max_bytes: the largest payload taken (None: no limit, for a line a file already bounded).
         max_depth: the deepest nesting of lists and objects taken.
-        parse_int: ``json.loads``'s ``parse_int``.
+        parse_int: ``json.loads``'s ``parse_int`` (default: an over-long integer is a ``LongNumber``).
     """
     if max_bytes is not None and len(payload) > max_bytes:
         return Read(refusal=Refusal("size", f"payload of {len(payload)} bytes is over the {max_bytes}-byte limit"))
@@ -115,7 +132,7 @@ def read_json(payload: str | bytes, *, max_bytes: int | None = MAX_BYTES, max_de
         detail = f"{exc.msg} at column {exc.colno}"
         return Read(refusal=Refusal("json", f"bad JSON ({detail})", detail))
     except (RecursionError, MemoryError, ValueError) as exc:  # a backstop: the checks above should catch it
-        return Read(refusal=Refusal("json", f"bad JSON ({type(exc).__name__})"))
+        return Read(refusal=Refusal("json", f"bad JSON ({type(exc).__name__}: {str(exc)[:120]})"))
     where = lone_surrogate(value)
     if where is not None:
         return Read(refusal=Refusal("surrogate", f"{where} holds a lone surrogate escape (such as \\ud800), "
