@@ -31,8 +31,9 @@ Rules we state:
   ``A`` (the board was put right); a result neither verified nor fouled (a claim, a table without a
   camera) keeps the copy's group. A board of which every table has its own copy (a barometer dealt by
   each table's shoe) has one copy per table. The director may put a line in another group (``regroup``).
-* **What a table's page may show**: a board's traveller only when at least one pair seated there has
-  played it and neither pair seated there still has it to play.
+* **What a table's page may show** (``laws.duplicate.release``): a board's traveller only when no pair
+  that has sat at the table up to the round called (all who have had its page's key) still has it to
+  play, and at least one of them has played it.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from firmware_host.duplicate.spec import (
 )
 from laws.cards import Card, Seat
 from laws.duplicate.deal import commitment
+from laws.duplicate.release import page_audience, released
 from laws.duplicate.movement import Movement, Pair, Seating
 from laws.scoring import Artificial, Assigned, Line, Played, parse_contract
 from laws.scoring.session import Result
@@ -170,18 +172,10 @@ class SessionState:
         return [t for t in range(1, self.movement.tables + 1) if self.table_round(t) < self.called]
 
     def visible_boards(self, table: int) -> set[int]:
-        """The boards whose travellers the table's page may show now (see the module docstring)."""
-        s = self.movement.at(self.table_round(table), table)
-        seated = s.pairs if s is not None else ()
-        if not seated:
-            return set()
-        played: set[int] = set()
-        for p in seated:
-            played |= self.plays(p) - self.still_to_play(p)
-        hidden: set[int] = set()
-        for p in seated:
-            hidden |= self.still_to_play(p)
-        return played - hidden
+        """The boards whose travellers the table's page may show now: released to every pair that has sat
+        at the table up to the round called (``laws.duplicate.release``; see the module docstring)."""
+        audience = page_audience(self.movement, table, max(self.called, self.table_round(table)))
+        return set(released(audience, self.plays, self.still_to_play))
 
     def groups(self) -> dict[str, str]:
         """Each line's fouled-board group (see the module docstring)."""
