@@ -144,6 +144,8 @@ def _show(args: argparse.Namespace) -> int:
     for r in session.refusals[-10:]:
         print(f"  refused: {r['why']}")
     print(render_session(session.scored()), end="")
+    print(f"session journal head {session.journal.read_head()} (the club keeps it; publish it beside the "
+          "hand records' commitment)")
     session.close()
     return 0
 
@@ -154,7 +156,9 @@ def _export(args: argparse.Namespace) -> int:
 
     session = Session.open(args.session, readonly=True)
     size = write_export(session, args.format, args.out)
+    head = session.journal.read_head()
     print(f"{args.out}: {size} bytes ({args.format})")
+    print(f"session journal head {head} (publish it beside the hand records' commitment)")
     session.close()
     return 0
 

@@ -45,14 +45,18 @@ class SessionDesk:
         session: the open session.
         publish: sends a message to the broker (QoS 1); None while there is no broker.
         clock: wall-clock seconds, for the messages' ``t``.
+        keep_head: given the session journal's head (``ROW:HASH``) after each commit, to keep it where
+            the club keeps the tables' heads (``club.heads.HeadBook.keeper``), or None.
     """
 
     def __init__(self, session: Session, publish: Publish | None = None,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, *,
+                 keep_head: Callable[[str], None] | None = None) -> None:
         self.session = session
         self.publish = publish
         self.clock = clock or session.clock
         self.ordering = SessionOrdering(session)
+        self.keep_head = keep_head
         self._progress = progress(session.state)   # where the tables were at the last commit
         self.listeners: list[Listener] = []
         self.lock = threading.RLock()
@@ -117,6 +121,11 @@ class SessionDesk:
                 self.answers.setdefault(str(rec["table"]), deque(maxlen=ANSWERS_KEPT)).append(
                     {"source": rec.get("source", ""), "board": rec.get("board"), "status": o.status, "why": o.why})
                 answered = True
+        if self.keep_head is not None:
+            try:
+                self.keep_head(self.session.journal.read_head())
+            except Exception:  # the head is kept again after the next commit
+                log.exception("session: the journal's head could not be kept")
         changed = set(self.session.changed_boards)
         self.session.changed_boards.clear()
         after = progress(self.session.state)

@@ -56,8 +56,8 @@ from firmware_host.duplicate.spec import (
 )
 from laws.cards import Card, Seat
 from laws.duplicate.deal import commitment
-from laws.duplicate.release import page_audience, released
 from laws.duplicate.movement import Movement, Pair, Seating
+from laws.duplicate.release import page_audience, released
 from laws.scoring import Artificial, Assigned, Line, Played, parse_contract
 from laws.scoring.session import Result
 

@@ -129,7 +129,7 @@ def session_words(session: Session) -> dict[str, Any]:
     m = session.state.movement
     return {"name": s.name, "date": s.date, "club": s.club, "section": s.section, "movement": m.name,
             "method": METHOD_WORDS[s.method], "pairs": s.pairs, "tables": m.tables, "rounds": m.rounds,
-            "commitment": session.state.commitment}
+            "commitment": session.state.commitment, "head": session.journal.read_head()}
 
 
 def director_view(session: Session, boards: Iterable[int] | None = None) -> dict[str, Any]:
