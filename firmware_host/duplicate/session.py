@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from laws.scoring.session import NO_TALLY
 log = logging.getLogger(__name__)
 
 SESSION_FILE = "session.sqlite3"
+PART = ".part"   # a session's journal being made (renamed into place once its first row is committed)
 REFUSALS_KEPT = 200
 
 
@@ -67,6 +69,19 @@ def _unjournalable(rec: Mapping[str, Any]) -> str:
     except (TypeError, ValueError) as exc:
         return f"the record cannot be journaled ({exc})"
     return ""
+
+
+def _files_of(db: Path) -> tuple[Path, ...]:
+    return (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"), db.with_name(db.name + "-journal"))
+
+
+def _fsync(path: Path) -> None:
+    """Flush a file, or a folder's entries, to the disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def session_path(folder: str | Path) -> Path:
@@ -111,16 +126,28 @@ class Session:
         path = session_path(folder)
         if path.exists() and path.stat().st_size:
             raise SessionFileError(f"{path}: a session is already there (open it, or choose another folder)")
+        # All or nothing, whenever it is stopped (a kill, a power cut): the journal is made and its first
+        # row committed under another name, then renamed into place in one step. A folder holds a session
+        # that opens, or none at all (a ``.part`` left by a stop is made again).
+        part = path.with_name(path.name + PART)
         journal = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            journal = Journal.open(path, synchronous=synchronous)
+            for leftover in _files_of(part):
+                leftover.unlink(missing_ok=True)
+            journal = Journal.open(part, synchronous=synchronous)
             journal.append("event", {"type": "opened", "setup": setup.to_dict()}, clock())
+            journal.close()
+            journal = None
+            _fsync(part)
+            os.replace(part, path)
+            _fsync(path.parent)
+            journal = Journal.open(path, synchronous=synchronous, create=False)
         except (OSError, JournalError, ValueError) as exc:
-            if journal is not None:  # nothing is made: a half-made journal would block the folder for ever
+            if journal is not None:
                 journal.close()
-                for leftover in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-                    leftover.unlink(missing_ok=True)
+            for leftover in _files_of(part):  # nothing is made: the folder is as it was
+                leftover.unlink(missing_ok=True)
             raise SessionFileError(f"{path}: the session's journal cannot be made ({exc})") from None
         return cls(journal, state, clock, [], analyse=analyse)
 
