@@ -61,12 +61,18 @@ class Hub:
         self.restarts = 0    # times the task ended and was started again
 
     def fault(self, what: str) -> None:
-        """A fault the director must see: logged, kept in the snapshot's ``faults``, sent to the pages."""
-        entry = {"t": self.clock(), "what": what[:300]}
+        """A fault the director must see: kept in the snapshot's ``faults`` and put in the feed (the
+        page shows it like a ruling, from "The dashboard"), sent to the pages at once."""
+        now = self.clock()
+        entry = {"t": now, "what": what[:300]}
         faults = self.state.faults
         faults.append(entry)
         del faults[:-FAULTS_KEPT]
-        self.broadcast([{"type": "fault", "fault": entry}])
+        feed = {"id": f"dashboard:fault:{len(faults)}:{now}", "table": "dashboard", "name": "The dashboard",
+                "seq": 0, "deal": 0, "t": now, "kind": "fault", "acked_by": "", "headline": "DASHBOARD FAULT",
+                "law": "", "clause": "", "reason": entry["what"]}
+        self.state.feed.appendleft(feed)
+        self.broadcast([{"type": "fault", "fault": entry}, {"type": "feed", "entry": feed}])
 
     def put(self, topic: str, payload: bytes) -> None:
         """From any thread: one MQTT message."""

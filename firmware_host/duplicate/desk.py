@@ -89,10 +89,20 @@ class SessionDesk:
     def tick(self) -> bool:
         """Take what has arrived (see the module docstring); True when anything changed."""
         with self.lock:
+            fault = self.ordering.fault
             outcomes = self.ordering.take()
             if outcomes is None:
+                if self.ordering.fault != fault:   # the journal's fault began or changed: the director is told
+                    self._tell(set(), [])
                 return False
             return self._answered(outcomes)
+
+    def _tell(self, changed: set[int], outcomes: list[Outcome]) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(changed, outcomes)
+            except Exception:
+                log.exception("a session listener failed")
 
     def director(self, rec: dict[str, Any]) -> Outcome:
         """A director's record (``round``, ``adjust``, ``correct``, ``cancel``, ``regroup``, ``result``).
@@ -133,11 +143,7 @@ class SessionDesk:
         moved = before.tables != after.tables or before.called != after.called
         if changed or moved or answered:
             self.publish_all(only_changed=True)
-            for listener in list(self.listeners):
-                try:
-                    listener(changed, outcomes)
-                except Exception:
-                    log.exception("a session listener failed")
+            self._tell(changed, outcomes)
             return True
         return False
 

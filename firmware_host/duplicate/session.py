@@ -99,6 +99,7 @@ class Session:
         self.clock = clock
         self.refusals = refusals[-REFUSALS_KEPT:]
         self.version = 0              # goes up with every change (the screens compare it)
+        self.fault: str | None = None  # why the journal cannot be written now (``session_ordering``), or None
         self.changed_boards: set[int] = set()
         self._scored: SessionResult | None = None
         self._scored_version = -1
@@ -181,8 +182,11 @@ class Session:
         state, skipped = replay(setup, records)
         for problem in skipped:
             log.warning("%s: a journaled record no longer applies and is skipped: %s", path, problem)
-        refusals = [dict(r.body["refused"], t=r.t) for r in rows[1:]
-                    if r.kind == "note" and isinstance(r.body.get("refused"), dict)]
+        refusals = [dict(r.body["refused"], t=r.t) if isinstance(r.body.get("refused"), dict) else
+                    {"record": {"type": "result", "source": r.body["reused_number"].get("source")},
+                     "why": "taken, but " + str(r.body["reused_number"].get("why")), "t": r.t}
+                    for r in rows[1:] if r.kind == "note" and (isinstance(r.body.get("refused"), dict)
+                                                             or isinstance(r.body.get("reused_number"), dict))]
         session = cls(journal, state, clock, refusals, analyse=analyse)
         session.changed_boards = set(state.movement.boards())
         return session

@@ -109,13 +109,14 @@ class SessionOrdering:
             self._next_try = now + delay
             if self.fault is None:
                 log.error("session: %s; %d message(s) held, tried again in %.2f s", exc, len(batch), delay)
-            self.fault = str(exc)
+            self.fault = self.session.fault = str(exc)
             return None
         if self.fault is not None:
             log.warning("session: the journal is writable again after %d failed commit(s); %d message(s) taken",
                         self.failed_commits, len(batch))
             self.session.journal_recovered(self.failed_commits)
         self.fault, self.failed_commits = None, 0
+        self.session.fault = None
         return outcomes + [Outcome("refused", r["why"], r) for r in records if r is not None and r.get("type") == "quiet"]
 
     # -- reading one message ------------------------------------------------------------------------

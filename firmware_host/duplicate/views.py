@@ -141,8 +141,11 @@ def director_view(session: Session, boards: Iterable[int] | None = None) -> dict
             "slow": [t["table"] for t in p.tables if t["slow"]],
             "boards": [traveller(session, b) for b in result.boards if wanted is None or b.number in wanted],
             "rankings": rankings(session), "fouls": fouls(session),
-            "refusals": [{"t": r.get("t", 0.0), "why": r["why"], "what": str(r.get("record", {}).get("type", ""))}
-                         for r in session.refusals[-20:]][::-1],
+            "refusals": ([{"t": 0.0, "what": "journal", "why": f"the session's journal cannot be written ({session.fault}): "
+                           "the tables' results wait, held, and are taken once it can"}] if session.fault else [])
+                        + [{"t": r.get("t", 0.0), "why": r["why"], "what": str(r.get("record", {}).get("type", ""))}
+                           for r in session.refusals[-20:]][::-1],
+            "journal_fault": session.fault,
             "version": session.version}
 
 

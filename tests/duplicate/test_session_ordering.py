@@ -17,6 +17,7 @@ import pytest
 import firmware_host.duplicate.session_ordering as ordering_module
 from firmware_host.duplicate.desk import SessionDesk
 from firmware_host.duplicate.session import Session
+from firmware_host.duplicate.views import director_view
 from firmware_host.wire.topics import TOPICS
 
 from .sessionkit import make_setup, result
@@ -54,13 +55,18 @@ def test_a_batch_whose_commit_fails_is_held_unanswered_and_taken_once_the_journa
     assert desk.tick() is False
     assert desk.fault and "locked" in desk.fault and desk.ordering.waiting == 1
     assert desk.session.state.entries == {} and wire.sent == []        # nothing answered before the commit
+    told: list[int] = []
+    desk.listeners.append(lambda boards, outcomes: told.append(1))
+    view = director_view(desk.session)
+    assert view["journal_fault"] and "cannot be written" in view["refusals"][0]["why"]   # the director sees it
     clock.now += 0.1
     desk.offer(TOPICS.board("table-02"), _message(rec, seq=88))      # the table's resend waits behind it
     assert desk.tick() is False and desk.ordering.waiting == 2
     other.execute("ROLLBACK")
     other.close()
     clock.now += 1.0
-    assert desk.tick() is True and desk.fault is None
+    assert desk.tick() is True and desk.fault is None and told
+    assert director_view(desk.session)["journal_fault"] is None
     assert "3/2 NS/2 EW" in desk.session.state.entries
     assert [a["status"] for a in _answers(wire, "table-02")] == ["taken", "repeat"]
     notes = [r.body for r in desk.session.journal.rows() if r.kind == "note"]
