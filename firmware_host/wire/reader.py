@@ -22,15 +22,16 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import accumulate
 from typing import Any
 
 MAX_BYTES = 65536
 MAX_DEPTH = 32
 MAX_DIGITS = 30  # a whole number on the wire is a count, a number or a time; longer ones are refused by field
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+# brackets to parentheses, every other ASCII character away (outside strings, JSON is ASCII)
+_BRACKETS = str.maketrans({**{chr(c): None for c in range(128) if chr(c) not in "[]{}"},
+                           "[": "(", "{": "(", "]": ")", "}": ")"})
 
 @dataclass(frozen=True)
 class Refusal:
@@ -70,10 +71,22 @@ def parse_int(text: str) -> int | LongNumber:
     return int(text) if len(text) <= MAX_DIGITS else LongNumber(text)
 
 
-def depth(text: str) -> int:
-    """How deeply lists and objects nest in JSON ``text`` (brackets inside strings do not count)."""
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    return max(accumulate(1 if c in "[{" else -1 for c in brackets), default=0)
+def too_deep(text: str, max_depth: int) -> bool:
+    """Whether lists and objects nest deeper than ``max_depth`` in JSON ``text`` (brackets inside strings
+    do not count). Quick on what the club sends: a text with no more brackets than the limit cannot be
+    too deep. Otherwise the strings are cut out and the brackets kept; a run of more than ``max_depth``
+    openings is too deep at once; else the innermost pairs are taken away, one level a pass, and what
+    stays open at the end counts as levels too."""
+    if text.count("[") + text.count("{") <= max_depth:
+        return False
+    brackets = _STRING.sub("", text).translate(_BRACKETS)
+    if "(" * (max_depth + 1) in brackets:
+        return True
+    for level in range(max_depth + 1):
+        if "()" not in brackets:
+            return level + brackets.count("(") > max_depth
+        brackets = brackets.replace("()", "")
+    return True
 
 
 def lone_surrogate(obj: Any, where: str = "") -> str | None:
@@ -124,7 +137,7 @@ def read_json(payload: str | bytes, *, max_bytes: int | None = MAX_BYTES, max_de
             return Read(refusal=Refusal("utf8", f"not UTF-8 text ({exc.reason} at byte {exc.start + 1})"))
     else:
         text = payload
-    if depth(text) > max_depth:
+    if too_deep(text, max_depth):
         return Read(refusal=Refusal("nesting", f"lists or objects nested too deeply (more than {max_depth} levels)"))
     try:
         value = json.loads(text, parse_int=parse_int)
@@ -133,7 +146,9 @@ def read_json(payload: str | bytes, *, max_bytes: int | None = MAX_BYTES, max_de
         return Read(refusal=Refusal("json", f"bad JSON ({detail})", detail))
     except (RecursionError, MemoryError, ValueError) as exc:  # a backstop: the checks above should catch it
         return Read(refusal=Refusal("json", f"bad JSON ({type(exc).__name__}: {str(exc)[:120]})"))
-    where = lone_surrogate(value)
+    # decoded from UTF-8 bytes, the text holds no surrogate itself: only an escape can make one
+    maybe = _SURROGATE_ESCAPE.search(text) is not None or (text is payload and _has_surrogate(text))
+    where = lone_surrogate(value) if maybe else None
     if where is not None:
         return Read(refusal=Refusal("surrogate", f"{where} holds a lone surrogate escape (such as \\ud800), "
                                     "which is not text"))

@@ -29,6 +29,7 @@ OWN_TEXT = {
     "firmware_host/soak/rig.py": "the soak's own journals, read back",
     "firmware_host/soak/checker.py": "the soak's own journals, read back",
     "laws/snapshot.py": "the engine's own snapshots",
+    "firmware_host/bench/wire.py": "its own payloads, json.loads timed beside the reader",
     "vision/calibrate.py": "the camera's calibration file, written by `cardtable calibrate`",
 }
 
