@@ -132,3 +132,10 @@ def test_a_federation_remaps_every_topic_and_the_acl_under_its_prefix() -> None:
         assert parsed is not None and (parsed.family, parsed.table, parsed.kind) == ("table", "t1", name)
     assert TOPICS.parse("cardtable/t1/pack") is None and TOPICS.parse("cardtable/t1/pack/A1").sub == "A1"
     assert TOPICS.parse("cardtable/session/table/t1").family == "seating" and TOPICS.parse("cardtable/t 1/x") is None
+
+
+def test_the_shipped_acl_is_the_one_the_topics_make() -> None:
+    shipped = [ln.strip() for ln in (ROOT / "config" / "mosquitto.acl").read_text().splitlines()
+               if ln.strip() and not ln.lstrip().startswith("#")]
+    made = [ln for ln in TOPICS.acl(("dashboard",)).splitlines() if ln]
+    assert sorted(shipped) == sorted(made)
