@@ -50,23 +50,44 @@ def _confirm_board_3(t: RealTable, records: dict) -> None:
     confirm(t.ctl, Seat.N, Seat.E)
 
 
+SESSION_PROCESS = """
+import sys, time
+from firmware_host.club.duplicate_service import SessionService
+from firmware_host.duplicate.desk import SessionDesk
+from firmware_host.duplicate.session import Session
+desk = SessionDesk(Session.open(sys.argv[1], analyse=False, synchronous="NORMAL"))
+service = SessionService(desk, "127.0.0.1", int(sys.argv[2]), sys.argv[3], sys.argv[4], tick=float(sys.argv[5]))
+service.start()
+assert service.connected.wait(10)
+print("connected", flush=True)
+while not desk.ordering.waiting:       # a table's result has arrived (the broker was told: PUBACK)
+    time.sleep(0.005)
+print("received", flush=True)
+time.sleep(3600)
+"""
+
+
 def test_a_result_received_by_a_session_killed_before_its_commit_is_sent_again_and_taken(room: Any,
                                                                                        tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
     broker, setup = room
     records = {b.number: b for b in setup.boards}
-    desk = SessionDesk(Session.create(tmp_path / "session", setup, analyse=False, synchronous="NORMAL"))
-    service = _service(desk, broker, tick=3600.0)       # it receives (and the broker is told) but never commits
+    Session.create(tmp_path / "session", setup, analyse=False, synchronous="NORMAL").close()
+    # the session in a process of its own whose ticks are an hour apart: it receives, never commits
+    proc = subprocess.Popen([sys.executable, "-c", SESSION_PROCESS, str(tmp_path / "session"), str(broker.port),
+                             DASHBOARD_USER, PASSWORDS[DASHBOARD_USER], "3600"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     t = RealTable(tmp_path / "table-02", broker.port, records)
     try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "connected", proc.stderr
         _confirm_board_3(t, records)
-        assert _until(lambda: desk.ordering.waiting == 1, t.ctl)
-        # killed: the process is gone with what it held in memory; nothing reached its journal
-        service._stop.set()
-        service.client.loop_stop()
-        service.client.socket().close()
-        desk.session.close()
+        assert proc.stdout.readline().strip() == "received"
+        proc.kill()                                       # kill -9 right after the table sent it
+        proc.wait(10)
         again = SessionDesk(Session.open(tmp_path / "session", analyse=False, synchronous="NORMAL"))
-        assert again.session.state.entries == {}
+        assert again.session.state.entries == {}          # nothing of it reached the session's journal
         restarted = _service(again, broker, tick=0.02)   # at once: it republishes every seating on connecting
         try:
             assert _until(lambda: "3/2 NS/2 EW" in again.session.state.entries, t.ctl, timeout=20), \
@@ -75,6 +96,8 @@ def test_a_result_received_by_a_session_killed_before_its_commit_is_sent_again_a
         finally:
             restarted.stop()
     finally:
+        if proc.poll() is None:
+            proc.kill()
         t.stop()
 
 
