@@ -133,6 +133,14 @@ class DuplicateScreens:
 
     # -- routes -------------------------------------------------------------------------------------
 
+    async def _locked(self, read: Callable[[], Any]) -> Any:
+        """``read()`` under the session's lock, on a worker thread: the desk's commit holds the lock while
+        it waits for the disk, and the event loop must not wait with it."""
+        def run() -> Any:
+            with self.desk.lock:
+                return read()
+        return await asyncio.to_thread(run)
+
     def routes(self) -> list[Any]:
         from starlette.routing import Route
 
@@ -170,15 +178,13 @@ class DuplicateScreens:
     async def state(self, request: Any) -> Any:
         if self.dash._session(request) is None:
             return self.dash._json({"error": "login required"}, 401)
-        with self.desk.lock:
-            return self.dash._json(director_view(self.desk.session))
+        return self.dash._json(await self._locked(lambda: director_view(self.desk.session)))
 
     async def events(self, request: Any) -> Any:
         if self.dash._session(request) is None:
             return self.dash._json({"error": "login required"}, 401)
         token = request.cookies.get("ct_session")
-        with self.desk.lock:
-            first = self._text({"type": "snapshot", **director_view(self.desk.session)})
+        first = self._text({"type": "snapshot", **await self._locked(lambda: director_view(self.desk.session))})
         return self._stream(_Client(None), first, lambda: self.dash.sessions.get(token) is not None)
 
     def _table_id(self, request: Any) -> tuple[str, int] | None:
@@ -203,16 +209,14 @@ class DuplicateScreens:
         found = self._table_id(request)
         if found is None:
             return self.dash._json({"error": "no such table page"}, 404)
-        with self.desk.lock:
-            return self.dash._json(table_view(self.desk.session, found[1]))
+        return self.dash._json(await self._locked(lambda: table_view(self.desk.session, found[1])))
 
     async def table_events(self, request: Any) -> Any:
         found = self._table_id(request)
         if found is None:
             return self.dash._json({"error": "no such table page"}, 404)
         client = _Client(found[1])
-        with self.desk.lock:
-            view = table_view(self.desk.session, found[1])
+        view = await self._locked(lambda: table_view(self.desk.session, found[1]))
         client.seated = (view["ns"], view["ew"], view["round"])
         client.visible = {t["board"] for t in view["travellers"]}
         return self._stream(client, self._text({"type": "snapshot", **view}), lambda: True)
@@ -268,9 +272,8 @@ class DuplicateScreens:
             why = f"the request is over {MAX_BODY} bytes"
         if not isinstance(data, dict):  # journaled: the refusal is the record (issue 25)
             log.warning("%s by %s refused: %s", what, s.user, why)
-            with self.desk.lock:
-                self.desk.session.refuse([({"type": "form", "form": what, "by": s.user,
-                                            "payload": body[:2000].decode("utf-8", "replace")}, why)])
+            record = {"type": "form", "form": what, "by": s.user, "payload": body[:2000].decode("utf-8", "replace")}
+            await self._locked(lambda: self.desk.session.refuse([(record, why)]))   # a commit: off the loop
             return self.dash._json({"error": why}, 400)
         return s.user, data
 

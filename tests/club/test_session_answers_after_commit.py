@@ -133,20 +133,26 @@ def test_the_dashboards_session_commits_off_the_event_loop(tmp_path: Path) -> No
     from firmware_host.club.broker import free_port
     from firmware_host.club.dashboard import Dashboard
 
+    from .conftest import csrf, login
+
     desk = SessionDesk(Session.create(tmp_path / "session", make_setup(SPEC), analyse=False, synchronous="NORMAL"))
-    threads: list[str] = []
-    real = desk.session.submit
+    commits: list[str] = []
+    real = desk.session.journal.append_many
 
-    def submit(records: Any) -> Any:
-        threads.append(threading.current_thread().name)
-        return real(records)
+    def append_many(rows: Any) -> Any:
+        commits.append(threading.current_thread().name)
+        return real(rows)
 
-    desk.session.submit = submit  # type: ignore[method-assign]
+    desk.session.journal.append_many = append_many  # type: ignore[method-assign]
     d = Dashboard("127.0.0.1", free_port(), "dashboard", "pw", {"director": hash_password("pw-1")}, duplicate=desk)
-    with TestClient(d.app, base_url="http://club.test"):
+    with TestClient(d.app, base_url="http://club.test") as client:
         loop_thread: list[str] = []
         d.hub.tickers.append(lambda: loop_thread.append(threading.current_thread().name))
-        desk.offer("cardtable/table-02/board", b"not json")
-        assert _until(lambda: bool(threads) and bool(loop_thread))
-    assert threads and loop_thread and threads[0] != loop_thread[0], (threads, loop_thread)
+        desk.offer("cardtable/table-02/board", b"not json")          # a table's message: the hub's worker
+        assert _until(lambda: bool(commits) and bool(loop_thread))
+        assert login(client, "pw-1").status_code == 303
+        answer = client.post("/api/duplicate/round", content=b"not json", headers={"x-csrf-token": csrf(client)})
+        assert answer.status_code == 400 and len(commits) == 2        # a form refused: journaled, off the loop too
+        assert client.get("/api/duplicate/state").status_code == 200
+    assert loop_thread and loop_thread[0] not in commits, (commits, loop_thread)
     desk.session.close()
