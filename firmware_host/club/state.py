@@ -52,6 +52,8 @@ log = logging.getLogger(__name__)
 MAX_PAYLOAD = 65536
 ORDERED = ORDERED_KINDS  # board: a duplicate result (its scoring is the session's)
 FEED_SIZE = 200
+LOG_FIRST = 20      # refused messages from one table logged each, then one in LOG_EVERY
+LOG_EVERY = 100
 SEEN_SIZE = 20000
 HISTORY = 100       # feed entries kept per table (the table's history on the page)
 PENDING_KEPT = 20   # commands a table has not yet confirmed, kept per table
@@ -174,6 +176,7 @@ class ClubState:
         self.feed: deque[dict[str, Any]] = deque(maxlen=FEED_SIZE)
         self.history: dict[str, deque[dict[str, Any]]] = {}
         self.refused = 0
+        self._refused_from: dict[str, int] = {}
         self.faults: list[dict[str, Any]] = []  # the dashboard's own faults (``Hub.fault``), newest last
         self._seen: dict[str, set[tuple[str, int]]] = {}
         self._seen_order: dict[str, deque[tuple[str, int]]] = {}
@@ -194,7 +197,13 @@ class ClubState:
             return self._ingest(topic, payload, now)
         except Refused as exc:
             self.refused += 1
-            log.warning("refused MQTT message on %r: %s", topic[:200], exc)
+            # said for the first few from a topic's table, then every LOG_EVERY-th: one login cannot fill
+            # the club machine's log
+            who = topic.split("/")[1] if topic.count("/") >= 2 else ""
+            n = self._refused_from[who] = self._refused_from.get(who, 0) + 1
+            if n <= LOG_FIRST or n % LOG_EVERY == 0:
+                log.warning("refused MQTT message on %r: %s%s", topic[:200], exc,
+                            f" ({n} refused from {who[:64]!r} so far)" if n > LOG_FIRST else "")
             return []
 
     def _ingest(self, topic: str, payload: bytes, now: float) -> list[dict[str, Any]]:

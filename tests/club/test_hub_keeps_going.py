@@ -95,3 +95,12 @@ def test_the_hub_task_that_stops_is_logged_shown_and_started_again(caplog: pytes
     asyncio.run(main())
     assert hub.restarts == 1 and "stopped (RecursionError" in caplog.text
     assert "started again" in hub.state.snapshot()["faults"][-1]["what"]
+
+
+def test_one_logins_refused_messages_write_a_bounded_log(caplog: pytest.LogCaptureFixture) -> None:
+    state = ClubState()
+    for _ in range(3000):
+        state.ingest("cardtable/t1/status", b"[" * 40 + b"]" * 40, 1.0)
+    assert state.refused == 3000
+    lines = [r for r in caplog.records if "refused MQTT message" in r.getMessage()]
+    assert 20 <= len(lines) <= 60 and "3000 refused from 't1' so far" in lines[-1].getMessage()
