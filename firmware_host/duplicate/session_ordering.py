@@ -11,7 +11,9 @@ table's promises (``firmware_host/table/ordering.py``) kept one level up.
 3. **A batch whose commit fails is held, not dropped**: it stays first in line, with everything that
    arrives after it, in order; the commit is tried again after 0.25 s, then 0.5, 1, 2, 4, 8, 8 ... s;
    meanwhile nothing is answered and the fault is shown (:attr:`SessionOrdering.fault`). When a commit
-   works the held messages are taken exactly as if nothing had happened.
+   works the held messages are taken exactly as if nothing had happened. At most ``HELD_MOST`` messages
+   are held; past that a message is let go **unanswered**, so its table sends it again (memory stays
+   bounded, and nothing a table confirmed is lost: it is in the table's journal and resent until answered).
 4. **A director's decision stands** over any resend of the same board by the same table, and **a
    reused message number is never a silent drop** (``session_state``: both are checks of the pure model).
 5. **One login cannot make the club's machine write without bound**: every refusal is a note, but each
@@ -45,6 +47,7 @@ BACKOFF = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 BURST = 100          # refusal notes a login may cause at once
 REFILL = 6.0         # seconds to give one back (10 a minute)
 PAYLOAD_KEPT = 2000  # bytes of a refused payload kept in its note
+HELD_MOST = 5000     # messages held while the journal cannot be written (at most 64 KiB each)
 
 
 @dataclass
@@ -71,6 +74,7 @@ class SessionOrdering:
         self.held: list[tuple[str, bytes]] = []
         self.fault: str | None = None
         self.failed_commits = 0
+        self.let_go = 0      # messages not held (past HELD_MOST): unanswered, so sent again
         self._next_try = 0.0
         self._budgets: dict[str, _Budget] = {}
 
@@ -89,8 +93,15 @@ class SessionOrdering:
         journal cannot be written: everything stays held)."""
         now = self.clock()
         if self.held and now < self._next_try:
-            while self.inbox:  # in order behind the held ones
-                self.held.append(self.inbox.popleft())
+            while self.inbox:  # in order behind the held ones, up to HELD_MOST
+                item = self.inbox.popleft()
+                if len(self.held) < HELD_MOST:
+                    self.held.append(item)
+                else:  # not answered, so its table sends it again: memory stays bounded, nothing is lost
+                    self.let_go += 1
+                    if self.let_go == 1:
+                        log.error("session: %d messages held; more are let go unanswered (their tables send "
+                                  "them again)", HELD_MOST)
             return None
         batch = self.held
         while self.inbox:

@@ -130,3 +130,25 @@ def test_one_logins_malformed_messages_write_a_bounded_journal(tmp_path: Path, m
     assert "1/1 NS/1 EW" in desk.session.state.entries
     assert _answers(wire, "table-02")[-1]["status"] == "refused"
     desk.session.close()
+
+
+def test_while_the_journal_cannot_be_written_what_is_held_is_bounded_and_the_rest_left_unanswered(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ordering_module, "HELD_MOST", 3)
+    desk, wire, clock = _desk(tmp_path)
+    rec = result(make_setup(MITCHELL_3), 1, 2, 3, random.Random(5))
+    desk.session.journal._conn.execute("PRAGMA busy_timeout = 50")
+    other = sqlite3.connect(desk.session.journal.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    desk.offer(TOPICS.board("table-02"), _message(rec, seq=88))
+    assert desk.tick() is False
+    for seq in range(89, 99):
+        desk.offer(TOPICS.board("table-02"), _message(rec, seq=seq))
+    assert desk.tick() is False
+    assert desk.ordering.waiting == 3 and desk.ordering.let_go == 8 and wire.sent == []   # nothing answered
+    other.execute("ROLLBACK")
+    other.close()
+    clock.now += 1.0
+    assert desk.tick() and "3/2 NS/2 EW" in desk.session.state.entries
+    assert [a["status"] for a in _answers(wire, "table-02")] == ["taken", "repeat", "repeat"]
+    desk.session.close()
