@@ -109,11 +109,15 @@ class SessionOrdering:
         self.held = []
         if not batch:
             return None
-        records: list[dict[str, Any] | None] = [self._record(topic, payload, now) for topic, payload in batch]
-        records += self._unwritten_notes(now)
+        records = [self._record(topic, payload, now) for topic, payload in batch]
+        counts = self._unwritten_notes(now)
         try:
-            outcomes = self.session.submit([r for r in records if r is not None and r.get("type") != "quiet"])
+            outcomes = self.session.submit([r for r in records + counts if r.get("type") != "quiet"])
         except SessionFileError as exc:
+            for note in counts:  # the counts were not written: they stay to be written next time
+                b = self._budgets[note["table"]]
+                b.unwritten += note["count"]
+                b.unwritten_bytes += note["bytes"]
             self.held = batch
             delay = BACKOFF[min(self.failed_commits, len(BACKOFF) - 1)]
             self.failed_commits += 1
@@ -128,7 +132,7 @@ class SessionOrdering:
             self.session.journal_recovered(self.failed_commits)
         self.fault, self.failed_commits = None, 0
         self.session.fault = None
-        return outcomes + [Outcome("refused", r["why"], r) for r in records if r is not None and r.get("type") == "quiet"]
+        return outcomes + [Outcome("refused", r["why"], r) for r in records if r.get("type") == "quiet"]
 
     # -- reading one message ------------------------------------------------------------------------
 
