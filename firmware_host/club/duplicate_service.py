@@ -58,7 +58,7 @@ class SessionService:
         if reason_code.is_failure:
             log.error("the broker refused the session's login: %s", reason_code)
             return
-        client.subscribe(TOPICS.boards, qos=1)
+        client.subscribe([(TOPICS.boards, 1), (TOPICS.players, 1)])
         self.desk.publish_all()
         self.connected.set()
 

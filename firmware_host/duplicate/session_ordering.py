@@ -65,11 +65,15 @@ class SessionOrdering:
     Args:
         session: the open session.
         clock: monotonic seconds (the retry delays and the budgets).
+        read: a message to its record (``link.parse_result``; the desk's reads a table's member cards too),
+            raising ``LinkError`` naming what is wrong.
     """
 
-    def __init__(self, session: Session, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, session: Session, clock: Callable[[], float] = time.monotonic, *,
+                 read: Callable[[str, bytes], dict[str, Any]] = parse_result) -> None:
         self.session = session
         self.clock = clock
+        self.read = read
         self.inbox: deque[tuple[str, bytes]] = deque()
         self.held: list[tuple[str, bytes]] = []
         self.fault: str | None = None
@@ -79,7 +83,7 @@ class SessionOrdering:
         self._budgets: dict[str, _Budget] = {}
 
     def offer(self, topic: str, payload: bytes) -> None:
-        """A table's ``board`` message (any thread)."""
+        """A table's ``board`` (or ``players``) message (any thread)."""
         self.inbox.append((topic, bytes(payload)))
 
     @property
@@ -141,7 +145,7 @@ class SessionOrdering:
         refusal when the login is past its budget and the session would refuse it (counted, not written;
         answered all the same)."""
         try:
-            rec = parse_result(topic, payload)
+            rec = self.read(topic, payload)
         except LinkError as exc:
             name = TOPICS.parse(topic)
             table = name.table if name is not None and name.table else "?"
@@ -149,7 +153,8 @@ class SessionOrdering:
                    "payload": payload[:PAYLOAD_KEPT].decode("utf-8", "replace"), "why_link": str(exc)}
             why = str(exc)
         else:
-            table = str(rec["table"])
+            name = TOPICS.parse(topic)
+            table = str(rec.get("table") or (name.table if name is not None else "?"))
             why = self.session.state.check(rec)
             if why in ("", "repeat"):
                 return rec

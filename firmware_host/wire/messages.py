@@ -246,17 +246,19 @@ class RoundCall:
     rounds: int
     seq: int
     t: float
+    commitment: str = ""   # the session's commitment to its hand records (a table refuses another's)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "round", "section": self.section, "round": self.round, "rounds": self.rounds,
-                "seq": self.seq, "t": self.t}
+                "commitment": self.commitment, "seq": self.seq, "t": self.t}
 
     @classmethod
     def from_dict(cls, d: Any) -> RoundCall:
         if not isinstance(d, dict) or d.get("kind") != "round":
             raise MessageError("payload is not a round message")
         return cls(text(d.get("section"), "section", 8), whole(d.get("round"), "round", 0, 999),
-                   whole(d.get("rounds"), "rounds", 1, 999), whole(d.get("seq"), "seq", 0, 2**62), float(d.get("t") or 0))
+                   whole(d.get("rounds"), "rounds", 1, 999), whole(d.get("seq"), "seq", 0, 2**62), float(d.get("t") or 0),
+                   str(d.get("commitment") or ""))
 
 
 @dataclass(frozen=True)
