@@ -30,6 +30,7 @@ BENCHES: dict[str, str] = {
     "duplicate-demo": "firmware_host.bench.duplicate_demo:run",
     "duplicate-records": "firmware_host.bench.duplicate_records:run",
     "federation": "firmware_host.bench.federation:run",
+    "wire": "firmware_host.bench.wire:run",
 }
 
 

@@ -18,7 +18,6 @@ median of 30: the session does it after every change).
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing as mp
 import random
 import secrets
@@ -39,13 +38,14 @@ def _tables_process(tables: list[str], passwords: dict[str, str], port: int, rea
 
     from firmware_host.duplicate.link import ROUND_TOPIC, seating_topic
     from firmware_host.table.session_records import check_records, commitment_of
+    from firmware_host.wire.reader import read_json
 
     pinned: dict[str, str] = {}
     subscribed: set[str] = set()
 
     def handler(tid: str) -> Any:
         def on_message(client: Any, userdata: Any, m: Any) -> None:
-            msg = json.loads(m.payload)
+            msg = read_json(m.payload).value or {}   # the wire's one checked reader
             if m.topic == ROUND_TOPIC:
                 pinned[tid] = commitment_of(msg)
                 return

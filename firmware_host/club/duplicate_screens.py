@@ -86,15 +86,18 @@ class DuplicateScreens:
         self._dirty = True
 
     def tick(self) -> None:
-        """Take what the tables sent (``desk.tick``) and send each page what changed for it."""
-        self.desk.tick()
+        """Send each page what changed for it (on the event loop; the desk's own tick, which commits to
+        the journal, runs on the dashboard's worker thread, and while it holds the session this waits for
+        the next tick rather than the disk)."""
         if not self._dirty or not self.clients:
             self._dirty = False
             self._changed.clear()
             return
+        if not self.desk.lock.acquire(blocking=False):
+            return
         changed, self._changed, self._dirty = self._changed, set(), False
         session = self.desk.session
-        with self.desk.lock:
+        try:
             scored = {b.number: b for b in session.scored().boards}
             boards = {n: traveller(session, scored[n]) for n in sorted(changed) if n in scored}
             director = None
@@ -107,6 +110,8 @@ class DuplicateScreens:
                     self._put(client, director)
                 else:
                     self._put(client, self._text(self._table_update(client, boards)))
+        finally:
+            self.desk.lock.release()
 
     def _table_update(self, client: _Client, boards: dict[int, dict[str, Any]]) -> dict[str, Any]:
         assert client.table is not None
@@ -134,6 +139,14 @@ class DuplicateScreens:
         return json.dumps({**obj, "now": self.clock()}, separators=(",", ":"))
 
     # -- routes -------------------------------------------------------------------------------------
+
+    async def _locked(self, read: Callable[[], Any]) -> Any:
+        """``read()`` under the session's lock, on a worker thread: the desk's commit holds the lock while
+        it waits for the disk, and the event loop must not wait with it."""
+        def run() -> Any:
+            with self.desk.lock:
+                return read()
+        return await asyncio.to_thread(run)
 
     def routes(self) -> list[Any]:
         from starlette.routing import Route
@@ -179,15 +192,13 @@ class DuplicateScreens:
     async def state(self, request: Any) -> Any:
         if self.dash._session(request) is None:
             return self.dash._json({"error": "login required"}, 401)
-        with self.desk.lock:
-            return self.dash._json(director_view(self.desk.session))
+        return self.dash._json(await self._locked(lambda: director_view(self.desk.session)))
 
     async def events(self, request: Any) -> Any:
         if self.dash._session(request) is None:
             return self.dash._json({"error": "login required"}, 401)
         token = request.cookies.get("ct_session")
-        with self.desk.lock:
-            first = self._text({"type": "snapshot", **director_view(self.desk.session)})
+        first = self._text({"type": "snapshot", **await self._locked(lambda: director_view(self.desk.session))})
         return self._stream(_Client(None), first, lambda: self.dash.sessions.get(token) is not None)
 
     def _table_id(self, request: Any) -> tuple[str, int] | None:
@@ -212,16 +223,14 @@ class DuplicateScreens:
         found = self._table_id(request)
         if found is None:
             return self.dash._json({"error": "no such table page"}, 404)
-        with self.desk.lock:
-            return self.dash._json(table_view(self.desk.session, found[1]))
+        return self.dash._json(await self._locked(lambda: table_view(self.desk.session, found[1])))
 
     async def table_events(self, request: Any) -> Any:
         found = self._table_id(request)
         if found is None:
             return self.dash._json({"error": "no such table page"}, 404)
         client = _Client(found[1])
-        with self.desk.lock:
-            view = table_view(self.desk.session, found[1])
+        view = await self._locked(lambda: table_view(self.desk.session, found[1]))
         client.seated = (view["ns"], view["ew"], view["round"])
         client.visible = {t["board"] for t in view["travellers"]}
         return self._stream(client, self._text({"type": "snapshot", **view}), lambda: True)
@@ -277,9 +286,8 @@ class DuplicateScreens:
             why = f"the request is over {MAX_BODY} bytes"
         if not isinstance(data, dict):  # journaled: the refusal is the record (issue 25)
             log.warning("%s by %s refused: %s", what, s.user, why)
-            with self.desk.lock:
-                self.desk.session.refuse([({"type": "form", "form": what, "by": s.user,
-                                            "payload": body[:2000].decode("utf-8", "replace")}, why)])
+            record = {"type": "form", "form": what, "by": s.user, "payload": body[:2000].decode("utf-8", "replace")}
+            await self._locked(lambda: self.desk.session.refuse([(record, why)]))   # a commit: off the loop
             return self.dash._json({"error": why}, 400)
         return s.user, data
 
@@ -315,10 +323,10 @@ class DuplicateScreens:
                     rec["key"] = forms.read_key(rec["key"], self._mitchell())
         except forms.FormError as exc:
             return self._refuse_form(kind, user, data, str(exc))
-        return self._submit(rec, kind, user)
+        return await self._submit(rec, kind, user)
 
-    def _submit(self, rec: dict[str, Any], kind: str, user: str) -> Any:
-        outcome = self.desk.director(rec)
+    async def _submit(self, rec: dict[str, Any], kind: str, user: str) -> Any:
+        outcome = await asyncio.to_thread(self.desk.director, rec)   # the journal's commit: off the loop
         self.tick()
         if outcome.status != "taken":
             log.warning("%s by %s refused: %s", kind, user, outcome.why)
@@ -377,7 +385,7 @@ class DuplicateScreens:
         except forms.FormError as exc:
             return self._refuse_form("enter", user, data, str(exc))
         rec["page"] = tid
-        return self._submit(rec, "enter", user)
+        return await self._submit(rec, "enter", user)
 
     async def export(self, request: Any) -> Any:
         """A results file for the director to download (``results.export``; waits for the analysis)."""

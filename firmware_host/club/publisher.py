@@ -37,7 +37,6 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware_host.club.link import (
-    TABLE_ID,
     check_command,
     connect_problem,
     read_password,
@@ -54,6 +53,7 @@ from firmware_host.duplicate.link import (
     seating_topic,
 )
 from firmware_host.records.journal import Journal
+from firmware_host.wire.topics import TABLE_ID
 
 log = logging.getLogger(__name__)
 

@@ -180,6 +180,8 @@ def _show(args: argparse.Namespace) -> int:
     for r in session.refusals[-10:]:
         print(f"  refused: {r['why']}")
     print(render_session(session.scored()), end="")
+    print(f"session journal head {session.journal.read_head()} (the club keeps it; publish it beside the "
+          "hand records' commitment)")
     session.close()
     return 0
 
@@ -196,12 +198,14 @@ def _export(args: argparse.Namespace) -> int:
         raise _Refused("--out needs --format (pbn, usebio or html)" if args.out else "--format needs --out FILE")
     session = Session.open(args.session, readonly=True)
     try:
+        head = session.journal.read_head()
         if args.site:
             sizes = export_site(session, args.site, force=args.force, club_id=args.club_id)
             print(f"{args.site}: {', '.join(sizes)} ({sum(sizes.values())} bytes)")
         else:
             size = write_export(session, args.format, args.out, overwrite=args.force, club_id=args.club_id)
             print(f"{args.out}: {size} bytes ({args.format})")
+        print(f"session journal head {head} (publish it beside the hand records' commitment)")
     finally:
         session.close()
     return 0

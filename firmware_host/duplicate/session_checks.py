@@ -21,6 +21,12 @@ SessionState = Any
 Check = Callable[[SessionState, Mapping[str, Any]], str]
 
 
+
+def source_seq(source: str) -> int:
+    """The table's journal row of a message's ``source`` (``<table>:<seq>``; 0 when there is none)."""
+    tail = source.rpartition(":")[2]
+    return int(tail) if tail.isdigit() else 0
+
 def _whole(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -49,10 +55,19 @@ def _seating(st: SessionState, rec: Mapping[str, Any]) -> tuple[Seating | None, 
     return s, ""
 
 
+def result_content(rec: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What makes two result messages the same result: board, round, pairs, contract, declarer, tricks,
+    lead."""
+    return (rec.get("board"), rec.get("round"), rec.get("ns"), rec.get("ew"), rec.get("contract"),
+            rec.get("declarer") or None, rec.get("tricks"), rec.get("lead") or None)
+
+
 def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
     source = str(rec.get("source", ""))
-    if source and source in st.sources:
+    if source and st.sources.get(source) == result_content(rec):
         return "repeat"
+    # the same number with another result: a table whose journal was replaced; checked as a new message
+    # (``SessionState.reused``), never dropped as a repeat
     club = rec.get("table")
     if club is not None and st.number_of and club not in st.number_of:
         return f"a result from table {club!r}, which is not one of this session's tables"
@@ -74,6 +89,15 @@ def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
                 f"{label(ns)} and {label(ew)}")
     key = f"{rec['board']}/{label(ns)}/{label(ew)}"
     hand = bool(rec.get("hand"))
+    cancelled = st.cancelled.get((str(club or st.club_table_of.get(rec["table_number"], "")), rec["board"]))
+    if cancelled is not None and source:
+        words, seq, content = cancelled
+        # the same result sent again (a resend, or under a new number after a restart): the director's
+        # decision stands; a board replayed at the table after a line taken off to be replayed is a later
+        # row of its journal with another result, and is taken
+        if source_seq(source) <= seq or result_content(rec) == content:
+            return (f"{where}: the director took this table's result of board {rec['board']} off ({words}); "
+                    "a table's resend does not bring it back (the director enters a result if one is due)")
     for p in (ns, ew):
         earlier = st.by_pair.get((rec["board"], p))
         if earlier is not None:

@@ -13,8 +13,13 @@ Rules we state:
 
 * **Lines.** A traveller line is a board and the two pairs that played it; its key is
   ``"<board>/<NS pair>/<EW pair>"``. A pair plays a board once: a second result for the same board and
-  pair is refused, unless it is the same message again (same table and journal seq: at-least-once
-  delivery), which is dropped as a repeat.
+  pair is refused, unless it is the same message again (same table and journal seq, same result:
+  at-least-once delivery), which is dropped as a repeat. A number that comes again with another result
+  (a table whose journal was replaced) is not a repeat: it is checked as a new message and the answer
+  says the number was reused.
+* **The director's decision stands.** A table's result the director took off (``cancel``) does not come
+  back with a resend of the same board from the same table (whatever its number); the director may
+  enter a result himself.
 * **Where a result may come from.** The movement must give that table that board in that round, with
   those pairs; the board's record (its fingerprint) must be the session's; any round of the movement is
   taken, whatever round the director has called (a late table holds nobody else).
@@ -27,8 +32,9 @@ Rules we state:
   ``A`` (the board was put right); a result neither verified nor fouled (a claim, a table without a
   camera) keeps the copy's group. A board of which every table has its own copy (a barometer dealt by
   each table's shoe) has one copy per table. The director may put a line in another group (``regroup``).
-* **What a table's page may show**: a board's traveller only when at least one pair seated there has
-  played it and neither pair seated there still has it to play.
+* **What a table's page may show** (``laws.duplicate.release``): a board's traveller only when no pair
+  that has sat at the table up to the round called (all who have had its page's key) still has it to
+  play, and at least one of them has played it.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from firmware_host.duplicate.session_checks import adjusted_value, check
+from firmware_host.duplicate.session_checks import adjusted_value, check, result_content, source_seq
 from firmware_host.duplicate.spec import (
     SessionSetup,
     boards_by_number,
@@ -52,6 +58,7 @@ from firmware_host.duplicate.spec import (
 from laws.cards import Card, Seat
 from laws.duplicate.deal import board_index, commitment
 from laws.duplicate.movement import Movement, Pair, Seating
+from laws.duplicate.release import page_audience, released
 from laws.scoring import Artificial, Assigned, Line, Played, parse_contract
 from laws.scoring.session import Result
 
@@ -118,7 +125,10 @@ class SessionState:
         self.commitment = commitment(setup.boards)
         self.index = board_index(setup.boards)        # each board's hash: a table checks its boards alone
         self._line_cache: dict[tuple[str, str], tuple[Entry, Line]] = {}
-        self.sources: set[str] = set()
+        self.sources: dict[str, tuple[Any, ...]] = {}   # a table's message number -> the result it carried
+        # (club table, board) -> who took a table's result off and why: a resend never brings it back
+        # (club table, board) -> the director's words, the table's journal row and the result cancelled
+        self.cancelled: dict[tuple[str, int], tuple[str, int, Any]] = {}
         self.called = 1
         self.regroups: dict[str, str] = {}
         self.players: dict[str, tuple[dict[str, str], ...]] = {}   # pair label -> its two players
@@ -194,18 +204,10 @@ class SessionState:
         return [t for t in range(1, self.movement.tables + 1) if self.table_round(t) < self.called]
 
     def visible_boards(self, table: int) -> set[int]:
-        """The boards whose travellers the table's page may show now (see the module docstring)."""
-        s = self.movement.at(self.table_round(table), table)
-        seated = s.pairs if s is not None else ()
-        if not seated:
-            return set()
-        played: set[int] = set()
-        for p in seated:
-            played |= self.plays(p) - self.still_to_play(p)
-        hidden: set[int] = set()
-        for p in seated:
-            hidden |= self.still_to_play(p)
-        return played - hidden
+        """The boards whose travellers the table's page may show now: released to every pair that has sat
+        at the table up to the round called (``laws.duplicate.release``; see the module docstring)."""
+        audience = page_audience(self.movement, table, max(self.called, self.table_round(table)))
+        return set(released(audience, self.plays, self.still_to_play))
 
     def groups(self) -> dict[str, str]:
         """Each line's fouled-board group (see the module docstring)."""
@@ -265,6 +267,16 @@ class SessionState:
         """Results due per board (the movement's count: the Neuberg N)."""
         return dict(self._due)
 
+    def reused(self, rec: Mapping[str, Any]) -> str:
+        """Words for a result whose message number (``source``) carried another result before (a table
+        whose journal was replaced numbers its messages from 1 again), or "" when it did not."""
+        source = str(rec.get("source") or "")
+        before = self.sources.get(source)
+        if not source or before is None or before == result_content(rec):
+            return ""
+        return (f"message number {source} was used before for board {before[0]}: this result (board "
+                f"{rec.get('board')}) is taken as a new message (was the table's journal replaced?)")
+
     # -- checking -----------------------------------------------------------------------------------
 
     def check(self, rec: Mapping[str, Any]) -> str:
@@ -301,6 +313,9 @@ class SessionState:
                 by=str(rec.get("by", "")), why=str(rec.get("why", ""))))
         elif kind == "cancel":
             e = self.entries.pop(rec["key"])
+            if e.kind == "played" and e.source and e.club_table:
+                words = f"by {rec.get('by') or 'the director'}" + (f": {rec['why']}" if rec.get("why") else "")
+                self.cancelled[(e.club_table, e.board)] = (words, source_seq(e.source), self.sources.get(e.source))
             self.by_board[e.board].pop(e.key, None)
             for p in e.pairs:
                 self.by_pair.pop((e.board, p), None)
@@ -345,7 +360,7 @@ class SessionState:
         ns, ew = pair_of_label(rec["ns"]), pair_of_label(rec["ew"])
         self.order += 1
         if rec.get("source"):
-            self.sources.add(str(rec["source"]))
+            self.sources[str(rec["source"])] = result_content(rec)
         return Entry(line_key(rec["board"], ns, ew), int(rec["board"]), int(rec["round"]), int(rec["table_number"]),
                      ns, ew, "played", str(rec["contract"]), str(rec.get("declarer") or ""), int(rec["tricks"]),
                      str(rec.get("lead") or ""), tuple(rec.get("auction") or ()), tuple(rec.get("play") or ()),

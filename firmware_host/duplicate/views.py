@@ -180,7 +180,7 @@ def session_words(session: Session) -> dict[str, Any]:
     m = session.state.movement
     return {"name": s.name, "date": s.date, "club": s.club, "section": s.section, "movement": m.name,
             "method": METHOD_WORDS[s.method], "pairs": s.pairs, "tables": m.tables, "rounds": m.rounds,
-            "commitment": session.state.commitment}
+            "commitment": session.state.commitment, "head": session.journal.read_head()}
 
 
 def director_view(session: Session, boards: Iterable[int] | None = None) -> dict[str, Any]:
@@ -197,7 +197,10 @@ def director_view(session: Session, boards: Iterable[int] | None = None) -> dict
             "rankings": rankings(session), "fouls": fouls(session),
             "players": [{"pair": label(p), "players": session.state.players_of(label(p))}
                         for p in session.state.movement.pairs()],
-            "refusals": tables_refused, "mine": mine,
+            "refusals": ([{"t": 0.0, "what": "journal", "why": f"the session's journal cannot be written ({session.fault}): "
+                           "the tables' results wait, held, and are taken once it can"}] if session.fault else [])
+                        + tables_refused,
+            "mine": mine, "journal_fault": session.fault,
             "conflicts": conflicts(session), "finished": session.state.finished(),
             "undo": session.state.check({"type": "uncall", "round": p.called}) == "",
             "version": session.version}

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.soak.rig import ROOT
+from firmware_host.wire.topics import TOPICS
 
 log = logging.getLogger(__name__)
 SESSION_FAULTS = ("kill", "stall", "hostile")
@@ -174,18 +175,18 @@ def hostile_messages(table: str, taken: dict[str, Any] | None) -> list[tuple[str
             "[" * depth + "]" * depth + "}"
 
     deep_board, deep_status = nested("board", 1100), nested("status", 2000)
-    out = [(f"cardtable/{table}/board", deep_board.encode()), (f"cardtable/{table}/status", deep_status.encode()),
-           (f"cardtable/{table}/board", b"\xff\xfe not JSON at all"),
-           (f"cardtable/{table}/board", json.dumps({"table": table, "kind": "board", "seq": 3}).encode()[:-1])]
+    out = [(TOPICS.board(table), deep_board.encode()), (TOPICS.table(table, "status"), deep_status.encode()),
+           (TOPICS.board(table), b"\xff\xfe not JSON at all"),
+           (TOPICS.board(table), json.dumps({"table": table, "kind": "board", "seq": 3}).encode()[:-1])]
     if taken is not None:
         seq = int(str(taken["source"]).rsplit(":", 1)[1])
         body = {k: v for k, v in taken.items() if k not in ("type", "table", "source", "t")}
         body["tricks"] = (int(body.get("tricks") or 0) + 1) % 14
-        out.append((f"cardtable/{table}/board", json.dumps({"table": table, "kind": "board", "seq": seq,
+        out.append((TOPICS.board(table), json.dumps({"table": table, "kind": "board", "seq": seq,
                                                             "prev": seq - 1, "t": taken.get("t", 1.0),
                                                             "body": body}).encode()))
     # last: over the broker's packet limit (65536 bytes), so the broker drops this connection
-    out.append((f"cardtable/{table}/board", json.dumps({"table": table, "kind": "board", "body": "x" * 70_000}).encode()))
+    out.append((TOPICS.board(table), json.dumps({"table": table, "kind": "board", "body": "x" * 70_000}).encode()))
     return out
 
 
