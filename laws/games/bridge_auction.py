@@ -111,11 +111,13 @@ def _cancel(h: bh.BridgeHand, p: bh.Pending, by: Seat) -> list[Ruling]:
     if "bar_partner" in p.options:                       # law 27B4: the bar is certain
         forced, other = ((p.seat.partner, REST),), None
     _apply_bars(h.auction, forced)
-    if other is not None:
-        free = v.lowest_sufficient if p.kind == _CI.INSUFFICIENT.value else p.call
+    if other is not None:   # the call that brings nothing more for sure: the lowest sufficient bid, a repeat
+        free = (v.lowest_sufficient if p.kind == _CI.INSUFFICIENT.value else
+                p.call if "repeat" in p.options else None)
         h.watch = bh.Watch(p.seat, p.clause, p.law, free, other.bars, p.call.words)
-    who = (f"{name(by)} called again before {name(p.seat.left)} accepted his {p.call.words}" if by == p.seat
-           else f"{name(by)} called instead of accepting {name(p.seat)}'s {p.call.words}")
+    acceptor = " or ".join(name(x) for x in p.accept_by) or name(p.seat.left)
+    who = (f"{name(by)} called again before {acceptor} accepted his {p.call.words}" if by == p.seat
+           else f"{name(by)} called before {acceptor} accepted {name(p.seat)}'s {p.call.words}")
     text = f"{who}, so it is cancelled" + (f": {bars_text(forced)}." if forced else "; the auction goes on.")
     return [bh.rule(p.clause, p.law, Remedy.PENALTY if forced else Remedy.DEAL_STANDS, text, seat=p.seat,
                     extra={"call": p.call.code, "cancelled": True,
@@ -214,21 +216,21 @@ def _closed(h: bh.BridgeHand, s: TableState) -> list[Ruling]:
         h.scored = {"passed_out": True}
         h.pending = h.watch = h.bar_asked = None
         nxt = s.next_dealer
-        return [bh.rule("BP-22", f"{bh.DUP}, law 22", Remedy.CONTRACT, "All four players passed: the deal is "
+        return [bh.rule("BP-22", f"{h.code}, law 22", Remedy.CONTRACT, "All four players passed: the deal is "
                         "passed out and scores nothing" + (f"; {name(nxt)} deals next." if nxt else "."),
                         dealer=nxt, extra={"passed_out": True, "contract": "Pass", "calls": calls})]
     contract = a.contract()
     declarer = a.declarer
     assert contract is not None and declarer is not None
     try:
-        h.play = Play(contract, declarer, h.known)
+        h.play = Play(contract, declarer, h.known, rubber=a.rubber)
     except PlayError:
-        h.play = Play(contract, declarer, None)
+        h.play = Play(contract, declarer, None, rubber=a.rubber)
     h.honours = honours(h.known, contract.strain)
     h.pending = h.watch = h.bar_asked = None
     extra = {"contract": contract.code, "declarer": declarer.value, "dummy": declarer.partner.value,
              "opening_leader": declarer.left.value, "calls": calls, "hands_known": h.known is not None}
-    return [bh.rule("BP-22", f"{bh.DUP}, law 22", Remedy.CONTRACT, f"The auction has closed: {side_text(declarer.side)} "
+    return [bh.rule("BP-22", f"{h.code}, law 22", Remedy.CONTRACT, f"The auction has closed: {side_text(declarer.side)} "
                     f"play {contract.describe()}, {name(declarer)} declarer; {name(declarer.left)} leads.",
                     seat=declarer, side=declarer.side, extra=extra)]
 

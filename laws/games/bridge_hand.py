@@ -35,6 +35,8 @@ from laws.rulings import Remedy, Ruling
 from laws.state import DealState, Phase, TableState
 
 DUP = "Duplicate Bridge"
+RUBBER = "Rubber Bridge"
+RUBBER_GAME = "contract-bridge"   # the game whose table the rubber code governs (LAWS.md, "which code governs")
 
 
 @dataclass
@@ -125,6 +127,11 @@ class BridgeHand:
     known: dict[Seat, list[Card]] | None = None
     bar_asked: tuple[tuple[Seat, int], ...] | None = None
 
+    @property
+    def code(self) -> str:
+        """The code this table's rulings cite: "Rubber Bridge" or "Duplicate Bridge" (the auction's)."""
+        return self.auction.code
+
 
 def hand(s: TableState) -> BridgeHand | None:
     """The deal's bridge hand, or None (no deal, a void deal, or the deal has not ended)."""
@@ -147,7 +154,7 @@ def start(s: TableState) -> None:
     d = s.deal
     if d is None or d.void:
         return
-    d.bridge = BridgeHand(Auction(d.dealer), known=known_hands(d))
+    d.bridge = BridgeHand(Auction(d.dealer, rubber=s.game == RUBBER_GAME), known=known_hands(d))
 
 
 def rule(clause: str, law: str, remedy: Remedy, reason: str, **kw: Any) -> Ruling:

@@ -178,7 +178,7 @@ def register(reg: Registry) -> None:
             return []
         out = []
         for r in h.play.revokes[h.noted:]:
-            out.append(bh.rule(c.id, f"{bh.DUP}, law 61", Remedy.ATTENTION, f"{name(r.seat)} played the "
+            out.append(bh.rule(c.id, f"{h.code}, law 61", Remedy.ATTENTION, f"{name(r.seat)} played the "
                                f"{r.card.name} to a {SUIT_NAMES[r.suit][:-1]} lead in trick {r.trick} while "
                                f"holding {SUIT_NAMES[r.suit]}: a revoke. It must be corrected (a card of "
                                f"{SUIT_NAMES[r.suit]} instead) before it is established.", seat=r.seat,
@@ -200,10 +200,10 @@ def register(reg: Registry) -> None:
         text = (f"{name(e.seat)} corrected his revoke in trick {r.trick}: the {e.card.name} replaces the "
                 f"{r.card.name}")
         if penalty:
-            return bh.rule(c.id, f"{bh.DUP}, law 62", Remedy.PENALTY, f"{text}, which is a penalty card.",
+            return bh.rule(c.id, f"{play.code}, law 62", Remedy.PENALTY, f"{text}, which is a penalty card.",
                            seat=e.seat, extra={"penalty_card": r.card.code, "card": e.card.code, "trick": r.trick})
         after = "the hand is scored" if play.ended else "play goes on"     # a twelfth-trick revoke, play over
-        return bh.rule(c.id, f"{bh.DUP}, law 62", Remedy.DEAL_STANDS, f"{text}; {after}.", seat=e.seat,
+        return bh.rule(c.id, f"{play.code}, law 62", Remedy.DEAL_STANDS, f"{text}; {after}.", seat=e.seat,
                        extra={"card": e.card.code, "trick": r.trick})
 
     @reg.clause("BP-63", "revoke established (Duplicate Bridge law 63)", "card_played", "accept", "claim",
@@ -227,7 +227,7 @@ def register(reg: Registry) -> None:
             assert isinstance(h.verdict, PlayVerdict)
             trick = h.verdict.trick
             h.verdict = e
-            return bh.rule(c.id, f"{bh.DUP}, laws 66-67", Remedy.DEAL_STANDS, f"{name(e.seat)}'s {e.card.name} "
+            return bh.rule(c.id, f"{h.code}, laws 66-67", Remedy.DEAL_STANDS, f"{name(e.seat)}'s {e.card.name} "
                            "goes back to his hand: the trick stands as played; play goes on.", seat=e.seat,
                            extra={"card": e.card.code, "withdrawn": True, "trick": trick})
         v = h.verdict if h is not None else None
@@ -251,7 +251,7 @@ def tell_established(h: bh.BridgeHand, play: Play, how: str | None = None) -> li
         if r.status is RevokeStatus.ESTABLISHED and i not in h.told:
             h.told.append(i)
             what = how if how is not None else f"{side_text(r.seat.side)} played on"
-            out.append(bh.rule("BP-63", f"{bh.DUP}, law 63", Remedy.ATTENTION, f"{name(r.seat)}'s revoke in "
+            out.append(bh.rule("BP-63", f"{play.code}, law 63", Remedy.ATTENTION, f"{name(r.seat)}'s revoke in "
                                f"trick {r.trick} is established: {what}. The tricks it moves are worked out "
                                "when play ends.", seat=r.seat, extra={"card": r.card.code, "trick": r.trick}))
     return out

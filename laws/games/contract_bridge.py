@@ -319,8 +319,8 @@ def redeal_demand(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
 
 # -- the auction and the play (BP-), then scoring -----------------------------------------------------
 
-bridge_auction.register(reg)
-bridge_play.register(reg)
+bridge_auction.register(reg)   # the rubber code governs here: the auction is made a rubber table's
+bridge_play.register(reg)      # (bridge_hand.start), so its rulings cite "Rubber Bridge, law N"
 bridge_result.register(reg)
 
 

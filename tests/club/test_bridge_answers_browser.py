@@ -87,7 +87,7 @@ def test_the_director_settles_the_bridge_irregularities_on_the_page(club: ClubDe
             table.ctl.process(LawInput(call, "camera"))
         wait.until(lambda d: forms() == ["accept"])
         assert "Waiting for a ruling: East's one heart: an insufficient bid." in shown()
-        assert "South may accept East's one heart" in shown() and "Duplicate Bridge, law 27" in shown()
+        assert "South may accept East's one heart" in shown() and "Rubber Bridge, law 27" in shown()
         check_screen("accept")
         bad = [v for v in _axe(driver) if v["impact"] in ("serious", "critical")]
         assert not bad, bad

@@ -67,7 +67,7 @@ def test_BP_27_insufficient_bid_waits_for_the_next_player() -> None:
     assert (r.remedy, r.clause, r.seat) == (Remedy.ATTENTION, "BP-27", S)   # South may accept
     assert r.extra["options"] == ["accept", "lowest_sufficient", "comparable", "other"]
     assert {"code": "lowest_sufficient", "call": "2H"}.items() <= r.extra["choices"][1].items()
-    assert r.law == "Duplicate Bridge, law 27" and "two hearts" in r.reason
+    assert r.law == "Rubber Bridge, law 27" and "two hearts" in r.reason
     a = eng.state.deal.bridge.auction  # type: ignore[union-attr]
     assert [c.call.code for c in a.calls] == ["1S"] and a.turn is E   # nothing applied yet
 
