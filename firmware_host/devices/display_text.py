@@ -188,10 +188,12 @@ CLAIM_STATUS_WORDS = {"pending": "waiting for the other side's answer", "dispute
 
 
 def _call_words(code: object) -> str:
-    from laws.bridge.calls import CallError, parse_call
+    from laws.bridge.calls import BidAboveSeven, CallError, parse_call
 
     try:
         return parse_call(str(code)).words
+    except BidAboveSeven as above:
+        return above.words
     except CallError:
         return "call"
 

@@ -227,13 +227,13 @@ class Auction:
             call = parse_call(text)
         except BidAboveSeven as exc:
             if self.closed:
-                return CallVerdict(seat, text.strip(), None, CallIrregularity.AFTER_CLOSE,
+                return CallVerdict(seat, exc.code, None, CallIrregularity.AFTER_CLOSE,
                                    law=f"{self.code}, law 39", reason=f"{name(seat)} called after the "
                                    "auction had closed; the call is cancelled.",
                                    options=(v.Option("cancel", "It is cancelled."),))
-            return CallVerdict(seat, text.strip(), None, CallIrregularity.INADMISSIBLE, "above_seven",
+            return CallVerdict(seat, exc.code, None, CallIrregularity.INADMISSIBLE, "above_seven",
                                turn=self.to_call, options=v.inadmissible_options(seat, "above_seven"),
-                               law=f"{self.code}, law 38", reason=f"{name(seat)} bid {text.strip()}: {exc}.")
+                               law=f"{self.code}, law 38", reason=f"{name(seat)} bid {exc.words}, but {exc}.")
         return self.judge(seat, call)
 
     def _double_fault(self, seat: Seat, call: Call) -> str:

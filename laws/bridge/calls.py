@@ -41,7 +41,18 @@ class BidAboveSeven(CallError):
         word = LEVEL_WORDS[level] if level < len(LEVEL_WORDS) else str(level)
         super().__init__(f"there is no {word}-level contract: the highest bid is seven notrump")
         self.level = level
-        self.strain = strain
+        self.strain = "NT" if strain.upper() == "N" else strain.upper()
+
+    @property
+    def code(self) -> str:
+        """The bid in the event format's spelling: ``8S``, ``9NT``."""
+        return f"{self.level}{self.strain}"
+
+    @property
+    def words(self) -> str:
+        """The bid for people: "eight spades", "10 notrump"."""
+        word = LEVEL_WORDS[self.level] if self.level < len(LEVEL_WORDS) else str(self.level)
+        return f"{word} {STRAIN_WORDS[self.strain][1]}"
 
 
 class CallKind(StrEnum):

@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any
 
 from laws.bridge.auction import Auction
-from laws.bridge.calls import Call, CallKind, parse_call
+from laws.bridge.calls import Call, CallKind
 from laws.bridge.play import Play
 from laws.bridge.tricks import PlayError
 from laws.bridge.verdicts import REST, CallIrregularity, CallVerdict, Option, name
@@ -263,14 +263,13 @@ def register(reg: Registry) -> None:
             bh.start(s)
             return None
         h = _auction_hand(s, f"{name(e.seat)}'s {e.call}")
-        call = parse_call(e.call)
         h.captured = True
         out = _resolve(h, e.seat)
-        v = h.auction.judge(e.seat, call)
+        v = h.auction.judge_text(e.seat, e.call)    # a bid above seven is no Call: its verdict all the same
         h.verdict = v
-        if v.legal:
-            out += _replacement(h, e.seat, call)
-            h.auction.add(e.seat, call)
+        if v.legal and v.call is not None:
+            out += _replacement(h, e.seat, v.call)
+            h.auction.add(e.seat, v.call)
         return out
 
     @reg.clause("BP-27", "insufficient bid (Duplicate Bridge law 27)", "call", "accept")
@@ -299,12 +298,13 @@ def register(reg: Registry) -> None:
         if h is None or not isinstance(h.verdict, CallVerdict) or h.verdict.kind is not _CI.INADMISSIBLE:
             return None
         v = h.verdict
-        assert v.call is not None
-        h.auction.cancel(e.seat, v.call)
+        h.auction.cancel(e.seat, v.call if v.call is not None else v.text)
         bars = tuple(b for o in v.options for b in o.bars)
         _apply_bars(h.auction, bars)
-        return _irregular(c, h, v, f" {name(e.seat)} calls again.", remedy=Remedy.PENALTY, seat=e.seat,
-                          bars=bars)
+        turn = h.auction.turn
+        tail = (f" {name(e.seat)} calls again." if turn == e.seat or v.detail != "above_seven" else
+                f" It is {name(turn)}'s turn to call." if turn is not None else "")
+        return _irregular(c, h, v, tail, remedy=Remedy.PENALTY, seat=e.seat, bars=bars)
 
     @reg.clause("BP-39", "call after the auction closed (Duplicate Bridge law 39)", "call")
     def after_close(c: Clause, s: TableState, e: CallMade) -> Ruling | None:
@@ -313,8 +313,7 @@ def register(reg: Registry) -> None:
         if h is None or not isinstance(h.verdict, CallVerdict) or h.verdict.kind is not _CI.AFTER_CLOSE:
             return None
         v = h.verdict
-        assert v.call is not None
-        h.auction.cancel(e.seat, v.call)
+        h.auction.cancel(e.seat, v.call if v.call is not None else v.text)
         restricted = any(o.lead_restrictions for o in v.options)
         return _irregular(c, h, v, " Lead restrictions may apply: the director is called." if restricted else "",
                           remedy=Remedy.ATTENTION if restricted else Remedy.DEAL_STANDS, seat=e.seat, words=False)
