@@ -362,7 +362,9 @@ class Play:
             if r.status is RevokeStatus.OPEN and r.trick < t.number and seat in (r.seat, r.seat.partner):
                 r.status = RevokeStatus.ESTABLISHED   # BP-63: the offending side played to a later trick
         if revoke:
-            self.revokes.append(Revoke(seat, t.number, card, led, by_dummy=seat == self.dummy))
+            held = [c for c in self.remaining.get(seat, []) if c.suit == led]
+            faced = bool(held) and all((seat, c) in self.penalty_cards for c in held)   # law 64B3
+            self.revokes.append(Revoke(seat, t.number, card, led, by_dummy=seat == self.dummy, faced=faced))
         self._advance(seat)
 
     def _take(self, seat: Seat, card: Card) -> None:

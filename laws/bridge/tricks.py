@@ -76,6 +76,8 @@ class Revoke:
         suit: the suit led, which the player held.
         status: open, corrected or established.
         by_dummy: the card came from dummy's spread hand (no trick transfer, ``BP-64``).
+        faced: every card of the suit led that the offender held lay faced on the table (a penalty card):
+            the revoke was a failure to play a faced card, which moves no trick (law 64B3, ``BP-64``).
     """
 
     seat: Seat
@@ -84,6 +86,7 @@ class Revoke:
     suit: str
     status: RevokeStatus = RevokeStatus.OPEN
     by_dummy: bool = False
+    faced: bool = False
 
 
 class ClaimStatus(StrEnum):
