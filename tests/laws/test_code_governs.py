@@ -7,24 +7,29 @@ from __future__ import annotations
 
 import random
 
-from laws.cards import SEATS, Seat
+from laws.cards import SEATS, Seat, full_pack
 from laws.duplicate.deal import Board, Deal
 from laws.engine import LawEngine
-from laws.events import BoardPlaced, CallMade, PlayerBarred
+from laws.events import BoardPlaced, CallMade, CardDealt, DealEnded, DealStarted, PlayerBarred
 from laws.rulings import Remedy, Ruling
 from tests.laws.bridge_table import calls, feed, table
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 
 
-def duplicate_table(number: int = 1) -> LawEngine:
-    """A duplicate table with board ``number`` (board 1: North deals) placed: the auction begins."""
+def duplicate_table(number: int = 1, seed: int | None = None, shoe: bool = False) -> LawEngine:
+    """A duplicate table with board ``number`` (board 1: North deals) placed, its deal shuffled from
+    ``seed`` (default: the number): the auction begins. With ``shoe`` the table's shoe deals the board
+    from its record (every card to its record's seat), so the table knows every hand."""
     seats = [SEATS[k % 4] for k in range(52)]
-    random.Random(number).shuffle(seats)
+    random.Random(number if seed is None else seed).shuffle(seats)
     board = Board.numbered(number, Deal(tuple(seats)))
     eng = LawEngine("duplicate-bridge")
-    feed(eng, BoardPlaced(board.number, board.fingerprint, board.deal.pbn(), how="board", section="A",
-                          table=1, round=1, ns="1", ew="2"))
+    feed(eng, BoardPlaced(board.number, board.fingerprint, board.deal.pbn(), how="shoe" if shoe else "board",
+                          section="A", table=1, round=1, ns="1", ew="2"))
+    if shoe:
+        assert feed(eng, DealStarted(board.dealer, "A1"),
+                    *(CardDealt(board.deal.holder(c), c, False, "A1") for c in full_pack()), DealEnded()) == []
     return eng
 
 
