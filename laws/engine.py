@@ -65,6 +65,7 @@ TRANSITIONS: dict[str, tuple[frozenset[Phase], Phase | None]] = {
     "accept": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "bar": (frozenset({Phase.AUCTION}), None),
     "withdraw": (frozenset({Phase.PLAY}), None),
+    "spread": (frozenset({Phase.PLAY}), None),
     "correct": (frozenset({Phase.PLAY, Phase.SCORING}), None),  # after play: a twelfth-trick revoke
     "claim": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "claim_reply": (frozenset({Phase.AUCTION, Phase.PLAY}), None),

@@ -15,7 +15,7 @@ from firmware_host.records.lines import LineRefused, loads
 PREFIX = "cardtable"
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_COMMAND_BYTES = 4096
-COMMANDS = ("ack", "result", "choose", "search", "bid", "discard", "call", "correct", "accept", "withdraw", "bar",
+COMMANDS = ("ack", "result", "choose", "search", "bid", "discard", "call", "correct", "accept", "withdraw", "spread", "bar",
             "correct_revoke", "claim", "claim_reply", "claim_ruled")
 
 

@@ -8,7 +8,7 @@ Pure functions over the engine's state (the controller calls them on its consume
   (``waiting``), the revokes that may still be corrected (``revokes``) and the bar the director was asked
   to judge (``bar``). The dashboard offers an answer only where these make it meaningful.
 - ``director_answer``: the event for one of the director's answers (``ANSWERS``: ``accept``,
-  ``withdraw``, ``bar``, ``correct_revoke``, ``claim``, ``claim_reply``, ``claim_ruled``), checked for the
+  ``withdraw``, ``spread``, ``bar``, ``correct_revoke``, ``claim``, ``claim_reply``, ``claim_ruled``), checked for the
   table's game and phase (the phases ``laws.engine.TRANSITIONS`` takes the event in) and only as far as
   the event format goes: who may accept, whether the card is the one waiting, whether a claim is open,
   is the engine's to judge, as for the same entry from ``cardtable run --events``. One thing is filled in:
@@ -36,13 +36,14 @@ from laws.state import TableState
 ANSWERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "accept": ("accept", ("seat",)),
     "withdraw": ("withdraw", ("seat", "card")),
+    "spread": ("spread", ("seat",)),
     "bar": ("bar", ("seat", "rounds")),
     "correct_revoke": ("correct", ("seat", "card")),
     "claim": ("claim", ("seat", "tricks")),
     "claim_reply": ("claim_reply", ("seat", "agree")),
     "claim_ruled": ("claim_ruled", ("tricks",)),
 }
-GAME = "contract-bridge"
+GAMES = ("contract-bridge", "duplicate-bridge")   # the tables that record the auction and the play
 
 
 class AnswerRefused(ValueError):
@@ -97,7 +98,7 @@ def director_answer(state: TableState, kind: str, body: dict[str, Any]) -> Event
             ``withdraw`` naming no card when no card of that seat waits.
     """
     etype, fields = ANSWERS[kind]
-    if state.game != GAME:
+    if state.game not in GAMES:
         raise AnswerRefused(f"{ANSWER_NAMES[kind]} is entered at a bridge table, and this table plays {state.game}")
     allowed = phases(kind)
     if state.phase.value not in allowed:

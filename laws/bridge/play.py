@@ -317,6 +317,22 @@ class Play:
             self.penalty_cards.append((seat, card))
         return v
 
+    def spread(self) -> Seat:
+        """Declarer spreads his hand after a defender's opening lead out of turn (``BP-53-56``, law 54A):
+        he becomes dummy and his partner declarer, so the opening lead is the new declarer's left-hand
+        opponent's. Returns the new declarer.
+
+        Raises:
+            PlayError: a card has already been played to the first trick, or play has gone past it.
+        """
+        if self.tricks or self.current.cards or self.current.number != 1 or self.ended:
+            raise PlayError("declarer may spread his hand only before the opening lead is played (law 54)")
+        self.declarer = self.declarer.partner
+        self.dummy = self.declarer.partner
+        self.current = Trick(1, self.declarer.left)
+        self.to_play = self.declarer.left
+        return self.declarer
+
     def dummy_faced(self, cards: list[Card]) -> None:
         """Dummy's hand is seen (``BP-41``): known from now on, so a revoke from it is detected.
 

@@ -27,7 +27,14 @@ from laws.bridge.play import Play
 from laws.bridge.tricks import PlayIrregularity, PlayVerdict, RevokeStatus
 from laws.bridge.verdicts import name
 from laws.cards import SUIT_NAMES, Seat
-from laws.events import CardPlayed, CardWithdrawn, DummyFaced, IrregularityAccepted, RevokeCorrected
+from laws.events import (
+    CardPlayed,
+    CardWithdrawn,
+    DummyFaced,
+    HandSpread,
+    IrregularityAccepted,
+    RevokeCorrected,
+)
 from laws.games import bridge_hand as bh
 from laws.games.base import Clause, Registry, side_text
 from laws.games.bridge_auction import accepting
@@ -152,6 +159,30 @@ def register(reg: Registry) -> None:
         """A lead out of turn: either opponent may accept it; if not, it is taken back and a defender's
         card becomes a penalty card."""
         return _card_rule(c, s, e, _P.LEAD_OUT_OF_TURN)
+
+    @reg.clause("BP-53-56", "declarer spreads his hand (Duplicate Bridge law 54)", "spread")
+    def spread(c: Clause, s: TableState, e: HandSpread) -> Ruling:
+        """After a defender's opening lead out of turn declarer may spread his hand (law 54A): he becomes
+        dummy, his partner declarer, and the lead stands, now in turn."""
+        h, play = bh.need_play(s, "spread")
+        p = h.pending
+        if p is None or p.what != "card" or "spread" not in p.options or p.card is None:
+            raise ValueError("spread: declarer spreads his hand only after a defender's opening lead out of "
+                             "turn that waits for a ruling (law 54)")
+        if e.seat != play.declarer:
+            raise ValueError(f"spread: {name(e.seat)} is not declarer; {name(play.declarer)} may spread his hand")
+        d = s.deal
+        assert d is not None
+        old = play.declarer
+        new = play.spread()
+        h.pending = None
+        play.play(p.seat, p.card)          # the lead is now the new declarer's left-hand opponent's: in turn
+        bh.played(d, p.seat, p.card)
+        return bh.rule(c.id, f"{play.code}, law 54", Remedy.DEAL_STANDS, f"{name(old)} spreads his hand after "
+                       f"{name(p.seat)}'s opening lead out of turn: {name(old)} is dummy and {name(new)} "
+                       f"declares; {name(p.seat)}'s {p.card.name} is the opening lead, and {name(new)} plays next"
+                       " from dummy.", seat=new, extra={"card": p.card.code, "spread": True,
+                                                        "declarer": new.value, "dummy": old.value})
 
     @reg.clause("BP-57", "premature play, and cards out of turn (Duplicate Bridge law 57)", "card_played",
                 "accept", "withdraw")
@@ -302,8 +333,9 @@ def _card_rule(c: Clause, s: TableState, e: CardPlayed | IrregularityAccepted | 
                    ("withdraw", f"Otherwise it is taken back and {name(right) if right else 'the right player'} "
                                 "leads" + ("; it becomes a penalty card." if v.penalty_card else "."), None)]
         if v.detail == "by_defender_opening":
-            options.append(("spread", "Declarer may instead spread his hand and become dummy (law 54): "
-                                      "the director rules on it.", v.accept_by[0] if v.accept_by else None))
+            options.append(("spread", "Declarer may instead spread his hand and become dummy (law 54): his "
+                                      "partner then declares and the lead stands.",
+                            v.accept_by[0] if v.accept_by else None))
         return _waiting_ruling(c, h, v, options)
     if v.kind is _P.PREMATURE_PLAY:
         return _waiting_ruling(c, h, v, [

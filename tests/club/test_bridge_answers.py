@@ -89,7 +89,7 @@ def test_a_change_of_call_lets_the_director_bar_with_no_bar_named() -> None:
 
 def test_a_lead_out_of_turn_offers_acceptance_to_declarer_and_taking_it_back() -> None:
     v = view(engine(P("E", "AS")))
-    assert set(offers(v)) == {"accept", "withdraw"}
+    assert set(offers(v)) == {"accept", "withdraw", "spread"}  # spread: declarer may become dummy (law 54)
     assert seats(offers(v)["accept"]) == ["S"] and seats(offers(v)["withdraw"]) == ["E"]
     assert "East's card: a lead out of turn" in v["said"][0]
     assert "claim" not in offers(v)  # no claim while a card waits for its ruling
