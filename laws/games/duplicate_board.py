@@ -50,6 +50,7 @@ from laws.events import (
     CardDealt,
     CardPlayed,
     DealEnded,
+    DealStarted,
     FoulRuled,
     HandCounted,
     PlayEnded,
@@ -206,6 +207,9 @@ def _register_board(reg: Registry) -> None:
         if b.how != "shoe" or b.dealt is None:
             raise ValueError(f"{b.place()} is a physical board: its cards are not dealt at the table")
         if not isinstance(e, CardDealt):
+            if isinstance(e, DealStarted) and e.dealer is not b.record.dealer:
+                raise ValueError(f"deal_start: {b.place()} is dealt by {SEAT_NAMES[b.record.dealer]} (its number "
+                                 f"says so, DB-2), not {SEAT_NAMES[e.dealer]}")
             b.deal = s.deals_started + 1
             b.dealt = RecordCheck(b.record)
             b.short = ()

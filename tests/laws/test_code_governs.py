@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from laws.cards import SEATS, Seat, full_pack
 from laws.duplicate.deal import Board, Deal
 from laws.engine import LawEngine
@@ -88,3 +90,26 @@ def test_the_cancelled_calls_reason_names_who_could_have_accepted() -> None:
     [_, cancel] = feed(duplicate_table(), CallMade(S, "1S"), CallMade(N, "1H"))
     assert "North called before West accepted South's one spade" in cancel.reason, cancel.reason
     assert "instead of accepting" not in cancel.reason
+
+
+def test_a_board_the_shoe_deals_takes_its_cards_in_any_order_but_only_its_dealer() -> None:
+    """docs/events.md, "How the cards arrive": the card_dealt order is the shoe's reading order (any),
+    each checked for its seat; the deal_start names the board's dealer (DB-2), another is refused."""
+    seats = [SEATS[k % 4] for k in range(52)]
+    random.Random(1).shuffle(seats)
+    board = Board.numbered(1, Deal(tuple(seats)))
+    pack = list(full_pack())
+    random.Random(5).shuffle(pack)
+    for dealer, order in ((N, pack), (N, sorted(pack, key=lambda c: c.code))):
+        eng = LawEngine("duplicate-bridge")
+        feed(eng, BoardPlaced(1, board.fingerprint, board.deal.pbn(), how="shoe", section="A", table=1, round=1,
+                              ns="1", ew="2"))
+        assert feed(eng, DealStarted(dealer, "A1"), *(CardDealt(board.deal.holder(c), c, False, "A1") for c in order),
+                    DealEnded()) == []
+        assert eng.state.phase.value == "auction" and eng.state.deal.bridge.known is not None  # type: ignore[union-attr]
+    eng = LawEngine("duplicate-bridge")
+    feed(eng, BoardPlaced(1, board.fingerprint, board.deal.pbn(), how="shoe", section="A", table=1, round=1,
+                          ns="1", ew="2"))
+    with pytest.raises(ValueError, match="dealt by North .* not East"):
+        eng.feed(DealStarted(E, "A1"))
+    assert eng.state.deal is None or eng.state.deal.dealer is not E
