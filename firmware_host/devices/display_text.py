@@ -31,13 +31,13 @@ HEADLINES: dict[Remedy, str] = {
     Remedy.CHECKED: "BOARD CHECKED",
 }
 
-# Duplicate (LAWS.md DB-): a board at the table.
+# Duplicate (docs/laws.md DB-): a board at the table.
 DUPLICATE_HEADLINES = {
     "DB-6": "REMAKE THE BOARD FROM ITS RECORD", "DB-13": "WRONG NUMBER OF CARDS", "DB-14": "BOARD NOT WHOLE",
     "DB-87": "CARD AGAINST THE HAND RECORD: DIRECTOR", "DB-15": "WRONG BOARD: PLAY CANCELLED",
 }
 
-# Bridge as it is played (LAWS.md BP-): what an irregularity's ruling is headed with, and what settles it.
+# Bridge as it is played (docs/laws.md BP-): what an irregularity's ruling is headed with, and what settles it.
 BRIDGE_HEADLINES = {
     "BP-27": "INSUFFICIENT BID", "BP-28-32": "CALL OUT OF ROTATION", "BP-35-36": "INADMISSIBLE CALL",
     "BP-39": "CALL AFTER THE AUCTION", "BP-53-56": "LEAD OUT OF TURN", "BP-57": "CARD PLAYED OUT OF TURN",

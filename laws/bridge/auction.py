@@ -1,4 +1,4 @@
-"""The auction as a small state machine (LAWS.md ``BP-17`` to ``BP-39``): whose call it is, which calls
+"""The auction as a small state machine (docs/laws.md ``BP-17`` to ``BP-39``): whose call it is, which calls
 are legal, when it closes, the contract and its declarer.
 
 Use::

@@ -5,7 +5,7 @@ Spellings. The event format writes ``1C`` … ``7NT``, ``pass``, ``double``, ``r
 these, in any letter case. PBN's ``AP`` ("all the others pass") is not one call but several, so it is read
 by :func:`laws.bridge.pbn.read_auction`, not here.
 
-A bid names a level and a strain; strains rank clubs, diamonds, hearts, spades, notrump (LAWS.md
+A bid names a level and a strain; strains rank clubs, diamonds, hearts, spades, notrump (docs/laws.md
 ``BP-18``). A bid above seven cannot be made into a :class:`Call` (there is no such contract): the text
 is refused with :class:`BidAboveSeven`, which :meth:`laws.bridge.auction.Auction.judge_text` turns into
 the inadmissible-call verdict of ``BP-35-36``.

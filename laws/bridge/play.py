@@ -1,4 +1,4 @@
-"""The play of the cards as a small state machine (LAWS.md ``BP-41`` to ``BP-71``): whose turn, the
+"""The play of the cards as a small state machine (docs/laws.md ``BP-41`` to ``BP-71``): whose turn, the
 tricks and their winners, revokes against known hands, claims, and the result.
 
 Use::
@@ -23,7 +23,7 @@ Decisions of ours:
   defender's card led to the next trick before his partner has played to this one is ``PREMATURE_PLAY``
   (``BP-57``) instead.
 * A card played out of turn that is neither a lead nor a defender's play before his partner is
-  ``PLAY_OUT_OF_TURN``, under the other parts of law 57 (the LAWS.md row ``BP-57`` paraphrases only the
+  ``PLAY_OUT_OF_TURN``, under the other parts of law 57 (the docs/laws.md row ``BP-57`` paraphrases only the
   premature play): declarer's side's card is played and stands (57C: apply it with :meth:`accept`); a
   defender's card at his right-hand opponent's turn must be played at his proper turn, and becomes a
   penalty card only if it could not be played legally then (57D).

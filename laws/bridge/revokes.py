@@ -1,4 +1,4 @@
-"""The trick transfer for established revokes, worked out from the trick record (LAWS.md ``BP-64``).
+"""The trick transfer for established revokes, worked out from the trick record (docs/laws.md ``BP-64``).
 
 For each established revoke, in the order they happened:
 

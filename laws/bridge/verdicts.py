@@ -1,5 +1,5 @@
 """What the auction model says about one call: legal, or which irregularity, under which law, with the
-options the laws give (LAWS.md ``BP-27``, ``BP-28-32``, ``BP-35-36``, ``BP-39``).
+options the laws give (docs/laws.md ``BP-27``, ``BP-28-32``, ``BP-35-36``, ``BP-39``).
 
 A verdict never chooses: it names the facts and lists the courses open to the players or the director as
 :class:`Option` values (who takes it, what call it names, which players it bars, whether lead
@@ -7,7 +7,7 @@ restrictions may follow). The clause that wires the model into the engine names 
 director; the auction changes only when :meth:`~laws.bridge.auction.Auction.accept`,
 :meth:`~laws.bridge.auction.Auction.cancel` or :meth:`~laws.bridge.auction.Auction.bar` is called.
 
-The options follow the *Laws of Duplicate Bridge* (WBF, 2017), whose numbers LAWS.md uses:
+The options follow the *Laws of Duplicate Bridge* (WBF, 2017), whose numbers docs/laws.md uses:
 
 * ``BP-27`` (law 27): the offender's left-hand opponent may accept the insufficient bid. If not, the
   lowest sufficient bid in the same strain, or a comparable call, lets the auction go on with nothing
@@ -54,7 +54,7 @@ SIDE_WORDS = {"NS": "North-South", "EW": "East-West"}
 
 
 class CallIrregularity(StrEnum):
-    """The irregularity a call is, if any. Each maps to one LAWS.md row (:data:`CLAUSES`)."""
+    """The irregularity a call is, if any. Each maps to one docs/laws.md row (:data:`CLAUSES`)."""
 
     INSUFFICIENT = "insufficient_bid"          # BP-27
     OUT_OF_ROTATION = "call_out_of_rotation"   # BP-28-32
@@ -138,7 +138,7 @@ class CallVerdict:
 
     @property
     def clause(self) -> str:
-        """The LAWS.md id of the irregularity (``BP-27`` …), ``BP-17`` for a legal call."""
+        """The docs/laws.md id of the irregularity (``BP-27`` …), ``BP-17`` for a legal call."""
         return CLAUSES[self.kind] if self.kind is not None else "BP-17"
 
 

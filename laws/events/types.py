@@ -254,7 +254,7 @@ class ResultRecorded(Event):
     alone: bool = False
 
 
-# -- bridge as it is played: the auction and the play (LAWS.md BP-) ----------------------------------
+# -- bridge as it is played: the auction and the play (docs/laws.md BP-) ----------------------------------
 
 @dataclass(frozen=True)
 class CallMade(Event):
@@ -360,7 +360,7 @@ BRIDGE_EVENTS = frozenset({"call", "accept", "withdraw", "correct", "bar", "clai
                            "claim_ruled", "dummy", "spread"})
 
 
-# -- duplicate bridge: the board on the table (LAWS.md DB-) -----------------------------------------
+# -- duplicate bridge: the board on the table (docs/laws.md DB-) -----------------------------------------
 
 BOARD_HOW = ("board", "shoe")
 FOUL_DECISIONS = ("fouled", "wrong_board")

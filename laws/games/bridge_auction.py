@@ -1,9 +1,9 @@
-"""Contract Bridge, the auction as it is played (LAWS.md ``BP-17`` to ``BP-39``): each ``call`` judged by
+"""Contract Bridge, the auction as it is played (docs/laws.md ``BP-17`` to ``BP-39``): each ``call`` judged by
 the auction model (``laws.bridge.auction``), legal calls applied, irregular ones ruled with the law and
 its options, and the contract and declarer when the auction closes.
 
 What each irregularity does here (the options are the model's, ``laws.bridge.verdicts``, after the 2017
-laws; LAWS.md's paraphrase is older where they differ, and docs/events.md says which we follow):
+laws; docs/laws.md's paraphrase is older where they differ, and docs/events.md says which we follow):
 
 * An insufficient bid (``BP-27``) or a call out of rotation (``BP-28-32``) waits for the offender's
   left-hand opponent: an ``accept``, or any call of his (calling over it accepts it), makes it stand; any

@@ -36,7 +36,7 @@ from laws.state import DealState, Phase, TableState
 
 DUP = "Duplicate Bridge"
 RUBBER = "Rubber Bridge"
-RUBBER_GAME = "contract-bridge"   # the game whose table the rubber code governs (LAWS.md, "which code governs")
+RUBBER_GAME = "contract-bridge"   # the game whose table the rubber code governs (docs/laws.md, "which code governs")
 
 
 @dataclass
@@ -46,7 +46,7 @@ class Pending:
     Attributes:
         what: ``call`` or ``card``.
         seat: who made it.
-        clause: its LAWS.md id.
+        clause: its docs/laws.md id.
         kind: the irregularity (a ``CallIrregularity`` or ``PlayIrregularity`` value).
         detail: the model's sub-kind.
         call: the call (``what == "call"``).
@@ -76,7 +76,7 @@ class Watch:
 
     Attributes:
         seat: the offender.
-        clause: the LAWS.md id of the cancelled call.
+        clause: the docs/laws.md id of the cancelled call.
         law: its citation.
         free: the call that brings nothing more (None: none is certain; the director judges any).
         bars: what a call that is not comparable brings, ``(seat, turns)`` (``-1``: the rest).

@@ -1,4 +1,4 @@
-"""Contract Bridge, the play as it is played (LAWS.md ``BP-41`` to ``BP-67``): each ``card_played`` judged by
+"""Contract Bridge, the play as it is played (docs/laws.md ``BP-41`` to ``BP-67``): each ``card_played`` judged by
 the play model (``laws.bridge.play``), tricks formed and won, revokes seen at the card when the deal is
 known, and the cards played out of turn ruled with the law and its options.
 

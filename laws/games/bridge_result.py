@@ -1,4 +1,4 @@
-"""Contract Bridge, the end of the play (LAWS.md ``BP-64``, ``BP-68-71``) and the result the cards give.
+"""Contract Bridge, the end of the play (docs/laws.md ``BP-64``, ``BP-68-71``) and the result the cards give.
 
 * Claims (``BP-68-71``): a ``claim`` stops play; one ``claim_reply`` from the other side settles it
   (agreed: play ends with it; disputed: the director is called and enters ``claim_ruled``). A claim for

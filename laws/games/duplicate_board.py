@@ -1,5 +1,5 @@
 """Duplicate bridge at one table: the board on the table and every card of it against its hand record
-(LAWS.md ``DB-``). The auction and the play are bridge's (``bridge_auction``, ``bridge_play``,
+(docs/laws.md ``DB-``). The auction and the play are bridge's (``bridge_auction``, ``bridge_play``,
 ``bridge_result``); ``duplicate_bridge`` puts these clauses around them.
 
 * ``DB-2`` (``board``): the board now on the table, its record, where it is played and how its cards

@@ -324,7 +324,7 @@ def test_a_result_while_no_hand_awaits_one_is_not_scored() -> None:
                                "reason": run.rulings[-1]["reason"], "event": len(hand) + 1}
 
 
-# The clause ids of the bridge table of shared/LAWS.md (a clone of the project need not have shared/).
+# The clause ids of the bridge table of docs/laws.md (a clone of the project need not have shared/).
 LAWS_MD_CB = {"CB-rubber", "CB-scope", "CB-shuffle-demand", "CB-cut-faced", "CB-pack-damaged", "CB-pack-reclaim",
               "CB-redeal-out-of-turn", "CB-redeal-uncut", "CB-redeal-incorrect", "CB-redeal-faced",
               "CB-redeal-wrong-hand", "CB-redeal-miscount", "CB-redeal-how", "CB-missing-found",

@@ -1,4 +1,4 @@
-"""A bid above seven (LAWS.md BP-35-36; the 2017 law 35 names it an inadmissible call, law 38 rectifies
+"""A bid above seven (docs/laws.md BP-35-36; the 2017 law 35 names it an inadmissible call, law 38 rectifies
 it): no bidding card names one, but a player may say one, so the event format takes it and the director
 (at the table or on the dashboard) and a replay can enter it; the laws cancel it and the offending side
 must pass for the rest of the auction."""

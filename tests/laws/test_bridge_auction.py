@@ -1,4 +1,4 @@
-"""The auction model (laws/bridge/calls.py, auction.py, pbn.py) against LAWS.md's BP- rows of the auction:
+"""The auction model (laws/bridge/calls.py, auction.py, pbn.py) against docs/laws.md's BP- rows of the auction:
 each test is named after the row it checks."""
 
 from __future__ import annotations
@@ -199,7 +199,7 @@ def test_BP_28_32_bid_out_of_rotation_at_partner_turn_rubber() -> None:
     v = a.judge(S, bid(1, "S"))                     # North deals; South opens
     assert (v.detail, v.position, v.accept_by) == ("bid_at_partner", "partner", W)
     assert [o.code for o in v.options] == ["accept", "partner_rest"]
-    assert v.options[1].bars == ((N, REST),) and v.options[1].lead_restrictions  # LAWS.md BP-28-32
+    assert v.options[1].bars == ((N, REST),) and v.options[1].lead_restrictions  # docs/laws.md BP-28-32
     assert "North must pass for the rest of the auction" in v.options[1].text
 
 

@@ -1,5 +1,5 @@
-"""The auction as the engine rules it (LAWS.md BP-17 to BP-39): a scenario per row, each through
-``LawEngine.feed`` with the events a table sends. The expected rulings are written from LAWS.md and the
+"""The auction as the engine rules it (docs/laws.md BP-17 to BP-39): a scenario per row, each through
+``LawEngine.feed`` with the events a table sends. The expected rulings are written from docs/laws.md and the
 2017 laws the auction model follows, not read back from the engine."""
 
 from __future__ import annotations
@@ -213,7 +213,7 @@ def test_a_bad_call_is_malformed() -> None:
 
 
 def test_BP_28_32_bid_at_partners_turn_not_accepted_bars_partner_for_the_rest_of_the_auction() -> None:
-    """LAWS.md BP-28-32: South opens at North's (the dealer's) turn; West does not accept (North calls):
+    """docs/laws.md BP-28-32: South opens at North's (the dealer's) turn; West does not accept (North calls):
     the bid is cancelled and North must pass for the rest of the auction, not only at his next turn."""
     eng = table()
     [r] = feed(eng, CallMade(S, "1S"))

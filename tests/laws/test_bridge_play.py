@@ -1,4 +1,4 @@
-"""The play model (laws/bridge/play.py, tricks.py, revokes.py) against LAWS.md's BP- rows of the play:
+"""The play model (laws/bridge/play.py, tricks.py, revokes.py) against docs/laws.md's BP- rows of the play:
 each test is named after the row it checks. Most scenarios use the deal of the PBN 2.1 example game
 (tests/laws/bridge_deals.py), declarer South in five hearts doubled:
 

@@ -1,4 +1,4 @@
-"""Which code governs (LAWS.md, "which code governs"; docs/laws.md): a duplicate table follows and cites
+"""Which code governs (docs/laws.md, "which code governs"; docs/laws.md): a duplicate table follows and cites
 the 2017 *Laws of Duplicate Bridge*, a rubber table the rubber code. Each scenario goes through
 ``LawEngine.feed`` with the events a table sends; the expected rulings are written from the laws, not read
 back from the engine."""

@@ -1,4 +1,4 @@
-"""A duplicate board whose revoke was corrected is still checked card by card (LAWS.md DB-7, BP-62): the
+"""A duplicate board whose revoke was corrected is still checked card by card (docs/laws.md DB-7, BP-62): the
 card a ``correct`` entry puts in the trick is a card played from that seat, so it is checked against the
 board's record like any other, and a board whose 52 cards were all played from their record's seats is
 verified. (The check said "51 cards were seen, 1 not played; it is not verified card by card".)"""

@@ -1,4 +1,4 @@
-"""Law 54A (LAWS.md BP-53-56): after a defender's opening lead out of turn, declarer may spread his hand;
+"""Law 54A (docs/laws.md BP-53-56): after a defender's opening lead out of turn, declarer may spread his hand;
 he becomes dummy and his partner declares, and the lead stands. The ruling named the option, but no entry
 took it: the ``spread`` event (the director, the dashboard's ``spread`` answer, a replay) does, and the
 declarer the table scores and writes to PBN is then the partner."""
