@@ -69,11 +69,21 @@ def open_bridge(state: TableState) -> dict[str, Any] | None:
                            "turn": a.turn.value if a.turn else None,
                            "contract": p.contract.code if p else None, "declarer": p.declarer.value if p else None,
                            "trick": None, "to_play": None, "tricks": None, "tricks_left": None, "claim": None,
-                           "waiting": None, "revokes": [], "bar": None}
+                           "waiting": None, "revokes": [], "bar": None,
+                           # what the table's own screen shows (docs/mqtt.md): the bars in force, the trick
+                           # on the table (its cards are hidden off the table while the deal is open), the
+                           # cards played, and the result the cards gave
+                           "dealer": a.dealer.value, "bars": bars_data(tuple(a.bars.items())),
+                           "leader": None, "trick_cards": [], "played": 0, "result": None}
     if p is not None:
         out.update(trick=min(p.trick_number, 13), to_play=p.turn.value if p.turn else None,
                    tricks={side.value: n for side, n in p.won.items()},
-                   tricks_left=0 if p.ended else p.tricks_left)
+                   tricks_left=0 if p.ended else p.tricks_left,
+                   leader=p.current.leader.value if p.current.cards else None,
+                   trick_cards=[[st.value, c.code] for st, c in p.current.cards.items()],
+                   played=len(p.played_by))
+    if h.scored is not None and not h.scored.get("passed_out"):
+        out["result"] = {k: h.scored[k] for k in ("contract", "declarer", "tricks") if k in h.scored}
         if p.claim_state is not None:
             c = p.claim_state
             out["claim"] = {"seat": c.seat.value, "tricks": c.tricks, "remaining": c.remaining,
