@@ -82,14 +82,14 @@ def open_bridge(state: TableState) -> dict[str, Any] | None:
                    leader=p.current.leader.value if p.current.cards else None,
                    trick_cards=[[st.value, c.code] for st, c in p.current.cards.items()],
                    played=len(p.played_by))
-    if h.scored is not None and not h.scored.get("passed_out"):
-        out["result"] = {k: h.scored[k] for k in ("contract", "declarer", "tricks") if k in h.scored}
         if p.claim_state is not None:
             c = p.claim_state
             out["claim"] = {"seat": c.seat.value, "tricks": c.tricks, "remaining": c.remaining,
                             "status": c.status.value}
         out["revokes"] = [{"seat": r.seat.value, "trick": r.trick, "suit": r.suit} for r in p.revokes
                           if r.status is RevokeStatus.OPEN or (r.status is RevokeStatus.ESTABLISHED and r.trick == 12)]
+    if h.scored is not None and not h.scored.get("passed_out"):
+        out["result"] = {k: h.scored[k] for k in ("contract", "declarer", "tricks") if k in h.scored}
     w = h.pending
     if w is not None:
         out["waiting"] = {"clause": w.clause, "law": w.law, "seat": w.seat.value, "kind": w.kind,
