@@ -140,8 +140,9 @@ class TerminalDisplay:
             self._capture_logs()
 
     def _capture_logs(self) -> None:
-        """While live, log records go to the tail under the panel instead of the root's handlers (whose
-        raw lines would tear through the screen)."""
+        """While live, log records go to the log file (``log_path``) instead of the root's stream
+        handlers, whose raw lines would tear through the players' screen; without a file they are kept
+        (the last few) out of sight."""
         root = logging.getLogger()
         self._tail = _LogTail(lambda: None)
         self._tail.setLevel(root.getEffectiveLevel())
