@@ -107,8 +107,9 @@ def play_lines(bridge: dict[str, Any]) -> list[str]:
         line += f"; trick {bridge.get('trick')}, {left} to play"
     out.append(line)
     cards = bridge.get("trick_cards") or []
-    if cards:
-        out.append("On the table: " + ", ".join(f"{_seat(s)} {c}" for s, c in cards))
+    if cards:   # off the table (the club) the cards of an open deal are hidden: the seats that played
+        out.append("On the table: " + ", ".join(f"{_seat(s)} {c}" if c != "hidden" else _seat(s)
+                                                for s, c in cards))
     return out
 
 
