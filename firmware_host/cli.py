@@ -34,6 +34,8 @@ COMMANDS = (
     "soak",
     "boards",
     "duplicate",
+    "broadcast",
+    "federation",
 )
 
 

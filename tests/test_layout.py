@@ -43,10 +43,12 @@ ROOMS: dict[str, set[str]] = {
     "firmware_host.evening": {"firmware_host.config", "firmware_host.records", "firmware_host.club",
                               "firmware_host.table", "firmware_host.duplicate", "firmware_host.live",
                               "firmware_host.players", "firmware_host.shoe"},
+    "firmware_host.broadcast": {"firmware_host.records"},
+    "firmware_host.federation": {"firmware_host.records", "firmware_host.club", "firmware_host.duplicate"},
     "firmware_host.bench": {"vision", "firmware_host.config", "firmware_host.records", "firmware_host.devices",
                             "firmware_host.shoe", "firmware_host.table", "firmware_host.club",
                             "firmware_host.soak", "firmware_host.duplicate", "firmware_host.live",
-                            "firmware_host.resources", "firmware_host.evening"},
+                            "firmware_host.resources", "firmware_host.evening", "firmware_host.federation"},
 }
 TOP_LEVEL_MODULES_AT_MOST = 8
 

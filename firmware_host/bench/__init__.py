@@ -27,6 +27,8 @@ BENCHES: dict[str, str] = {
     "duplicate": "firmware_host.bench.duplicate:run",
     "duplicate-live": "firmware_host.bench.duplicate_live:run",
     "duplicate-demo": "firmware_host.bench.duplicate_demo:run",
+    "duplicate-records": "firmware_host.bench.duplicate_records:run",
+    "federation": "firmware_host.bench.federation:run",
 }
 
 

@@ -2,6 +2,9 @@
 
 - **Full rescore**: ``laws.scoring.session_bench.bench_session`` on a 30-table Mitchell of 27 boards
   (810 results), matchpoints and Butler IMPs, medians of repeats (target under 50 ms).
+- **A Swiss round's draw** for 60 teams after eight rounds, and **a two-section event's whole rescore**
+  (two 25-table Mitchells of 27 boards across the field): ``laws.competition.bench`` (targets under
+  100 ms each).
 - **Double dummy and par for 36 boards**: ``firmware_host.duplicate.analysis.analyse`` against endplay
   called directly on the same deals (``calc_all_tables`` then ``par`` per board), the two alternating
   run by run so that neither always meets a warm cache; the overhead is the ratio of the medians
@@ -71,6 +74,11 @@ def run(args: argparse.Namespace) -> int:
     for method in (Method.MATCHPOINTS, Method.BUTLER):
         figures[f"full rescore, {method.value}"] = bench_session(time.perf_counter, repeats=3 if quick else 15,
                                                                  method=method)
+    from laws.competition.bench import bench_sections, bench_swiss
+
+    figures["Swiss draw, 60 teams, round 9"] = bench_swiss(time.perf_counter, repeats=3 if quick else 15)
+    figures["two sections across the field, 50 tables"] = bench_sections(time.perf_counter,
+                                                                          repeats=2 if quick else 5)
     figures["double dummy and par"] = analysis_figures(boards=4 if quick else 36, repeats=1 if quick else 5)
     report("duplicate: scoring a session and analysing its boards", figures, args)
     return 0

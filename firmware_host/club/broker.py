@@ -20,7 +20,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 DASHBOARD_USER = "dashboard"
-TABLE_TOPICS = ("status", "event", "ruling", "deal", "heartbeat", "online", "pack/+", "board")
+TABLE_TOPICS = ("status", "event", "ruling", "deal", "heartbeat", "online", "pack/+", "board", "players")
 READY_MARK = " running"
 
 

@@ -12,6 +12,11 @@ Routes (``docs/session.md``, "Screens"):
   ``/api/duplicate/cancel`` (``{"key", "why"}``), ``/api/duplicate/regroup`` (``{"key", "group"}``): the
   director's records, each with the session's CSRF token and from our own origin; 409 with the
   session's reason when it refuses one (nothing changes), 200 when it is journaled and scored.
+* ``POST /api/duplicate/players`` (``{"pair": "3 NS", "players": ["1021", "Jane Visitor"]}``): the director
+  names a pair's players (member numbers looked up in the session's roster, else visitors by name);
+  ``POST /api/duplicate/table/<table>/players?key=K`` (``{"side": "ns"|"ew", "players": [...], "confirm":
+  false|true}``): the players at that table name themselves: without ``confirm`` the names are only
+  shown back, with it they are journaled (``club_players``; ``docs/session.md``, "Players").
 * ``GET /duplicate/table/<table>?key=K``: the players' page of club table ``<table>`` (``K`` is the key
   the session gives that table only, ``SessionDesk.table_key``); ``GET /duplicate/table/<table>/events?key=K``
   its stream: the table's seating, its seated pairs' standing, and the travellers of the boards those
@@ -28,6 +33,7 @@ from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from typing import Any
 
+from firmware_host.club.club_players import name_players
 from firmware_host.duplicate.desk import SessionDesk
 from firmware_host.duplicate.session import Outcome
 from firmware_host.duplicate.views import director_view, table_view, traveller
@@ -155,6 +161,8 @@ class DuplicateScreens:
                 Route("/api/duplicate/correct", self.correct, methods=["POST"]),
                 Route("/api/duplicate/cancel", self.cancel, methods=["POST"]),
                 Route("/api/duplicate/regroup", self.regroup, methods=["POST"]),
+                Route("/api/duplicate/players", self.players, methods=["POST"]),
+                Route("/api/duplicate/table/{table}/players", self.table_players, methods=["POST"]),
                 Route("/duplicate/table/{table}", self.table_page),
                 Route("/duplicate/table/{table}/events", self.table_events),
                 Route("/api/duplicate/table/{table}", self.table_state),
@@ -315,3 +323,32 @@ class DuplicateScreens:
 
     async def regroup(self, request: Any) -> Any:
         return await self._record(request, "regroup", ("key", "group"))
+
+    # -- the players named (issue 29; the rules in ``club_players``) -----------------------------------
+
+    async def players(self, request: Any) -> Any:
+        checked = await self._checked(request, "players")
+        if not isinstance(checked, tuple):
+            return checked
+        user, data = checked
+        status, answer = name_players(self.desk, data, by=user)
+        self.tick()
+        return self.dash._json(answer, status)
+
+    async def table_players(self, request: Any) -> Any:
+        found = self._table_id(request)
+        if found is None:
+            return self.dash._json({"error": "no such table page"}, 404)
+        origin = request.headers.get("origin")
+        if origin is not None and urllib.parse.urlsplit(origin).netloc != request.headers.get("host", ""):
+            return self.dash._json({"error": "cross-origin request"}, 403)
+        body = await request.body()
+        try:
+            data = loads(body) if len(body) <= MAX_BODY else None
+        except LineRefused:
+            data = None
+        if not isinstance(data, dict):
+            return self.dash._json({"error": "the request is not a JSON object"}, 400)
+        status, answer = name_players(self.desk, data, table=found)
+        self.tick()
+        return self.dash._json(answer, status)

@@ -56,7 +56,7 @@ class SessionService:
         if reason_code.is_failure:
             log.error("the broker refused the session's login: %s", reason_code)
             return
-        client.subscribe("cardtable/+/board", qos=1)
+        client.subscribe([("cardtable/+/board", 1), ("cardtable/+/players", 1)])
         self.desk.publish_all()
         self.connected.set()
 

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host.duplicate.link import result_body
+from firmware_host.duplicate.link import players_body, result_body
 from firmware_host.table.inputs import SessionInput
 
 log = logging.getLogger(__name__)
@@ -64,8 +64,12 @@ class DuplicateResults:
             if row.kind == "ruling" and row.body.get("clause") == "DB-77" and row.body.get("confirmed"):
                 body = body_of(row.body)
                 self.unanswered[(body["round"], body["board"])] = (body, float("-inf"))
+        self.seating: dict[str, Any] = {}
+        self.members: dict[tuple[int, str], str] = {}   # (round, seat) -> the member card read there
+        self.named: set[tuple[int, str]] = set()         # (round, side) told the session
         publisher.on_session(lambda msg: ctl.submit(SessionInput(msg)))   # before publisher.start()
         ctl.on_session(self.on_session)
+        ctl.on_member(self.on_member)
         ctl.observers.append(self)
 
     # -- the observer ------------------------------------------------------------------------------
@@ -92,11 +96,29 @@ class DuplicateResults:
 
     # -- the seating -------------------------------------------------------------------------------
 
+    def on_member(self, seat: str, member: str) -> None:
+        """Controller thread: a member card read at a seat; once both seats of a side have one in this
+        round, the pair's members go to the session (``players``: journaled, then sent in order)."""
+        s = self.seating
+        rnd = s.get("round")
+        if not isinstance(rnd, int) or seat not in ("N", "E", "S", "W"):
+            return
+        self.members[(rnd, seat)] = member
+        for side, (a, b) in (("ns", ("N", "S")), ("ew", ("E", "W"))):
+            pair = s.get(side)
+            if (rnd, a) in self.members and (rnd, b) in self.members and pair and (rnd, side) not in self.named:
+                self.named.add((rnd, side))
+                body = players_body(section=str(s.get("section") or "A"), table_number=int(s.get("table_number") or 1),
+                                    round=rnd, side=side, pair=str(pair),
+                                    members=[self.members[(rnd, a)], self.members[(rnd, b)]])
+                self.publisher.players_seen(body, self.ctl.journal_note({"players_seen": body}))
+
     def on_session(self, msg: dict[str, Any]) -> None:
         """Controller thread: forget the results the seating answers; send again those it leaves
         unanswered for ``RESEND_AFTER`` seconds."""
         if msg.get("kind") != "seating":
             return
+        self.seating = msg
         answered = {a.get("board") for a in msg.get("answers", []) if a.get("status") in ("taken", "repeat", "refused")}
         now = self.clock()
         rnd, left = msg.get("round"), msg.get("left", [])

@@ -196,6 +196,11 @@ class MqttPublisher:
         board's play is over, so its cards are not held back."""
         self._queue("board", deal, seq, dict(body))
 
+    def players_seen(self, body: dict[str, Any], seq: int) -> None:
+        """A duplicate pair's members read from their member cards (``duplicate.link.players_body``),
+        journaled at row ``seq``: sent on ``players`` in order, through the outbox, like ``board``."""
+        self._queue("players", 0, seq, dict(body))
+
     @property
     def _status_msg(self) -> str | None:
         """The latest status as it would go out (for tests and diagnostics)."""

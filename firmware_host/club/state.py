@@ -50,10 +50,10 @@ from firmware_host.table.lamps import RULING_LAMPS, lamps_for
 log = logging.getLogger(__name__)
 
 MAX_PAYLOAD = 65536
-TOPIC = re.compile(r"^cardtable/([A-Za-z0-9_-]{1,64})/(status|event|ruling|deal|heartbeat|online|pack|board)"
+TOPIC = re.compile(r"^cardtable/([A-Za-z0-9_-]{1,64})/(status|event|ruling|deal|heartbeat|online|pack|board|players)"
                    r"(?:/([A-Za-z0-9_-]{1,64}))?$")
 COMMAND = re.compile(r"^cardtable/[A-Za-z0-9_-]{1,64}/command/[A-Za-z0-9_-]{1,64}$")
-ORDERED = ("event", "ruling", "deal", "board")  # board: a duplicate result (its scoring is the session's)
+ORDERED = ("event", "ruling", "deal", "board", "players")  # board, players: a duplicate table's, for the session
 SESSION_TOPICS = "cardtable/session/"  # the duplicate session's own messages to the tables
 FEED_SIZE = 200
 SEEN_SIZE = 20000
@@ -265,7 +265,8 @@ class ClubState:
         if kind in ORDERED:
             out += self._check_gap(view, msg.get("prev"), seq, now)
         handler = {"status": self._on_status, "event": self._on_event, "ruling": self._on_ruling,
-                   "deal": self._on_deal, "pack": self._on_pack, "board": self._on_deal}[kind]
+                   "deal": self._on_deal, "pack": self._on_pack, "board": self._on_deal,
+                   "players": self._on_deal}[kind]
         return out + handler(view, msg, body, seq, float(t), now)
 
     def _on_head(self, v: TableView, text: Any, now: float) -> list[dict[str, Any]]:

@@ -95,6 +95,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     m.add_argument("--reveal-cards", action="store_true",
                    help="let card identities leave the tables live (teaching tables only)")
     m.set_defaults(func=_demo)
+    from firmware_host.commands.federation import register_club_verbs
+
+    register_club_verbs(csub)
 
 
 def _exit_on_sigterm() -> None:

@@ -26,21 +26,43 @@ from typing import Any
 from firmware_host.duplicate.link import (
     ANSWERS_KEPT,
     BOARD_TOPIC,
+    PLAYERS_TOPIC,
     ROUND_TOPIC,
     LinkError,
+    hand_records_part,
+    next_part,
+    parse_players,
     parse_result,
+    players_part,
     round_message,
     seating_message,
     seating_topic,
 )
+from firmware_host.duplicate.roster import RosterError, camera_players, roster_of
 from firmware_host.duplicate.session import Outcome, Session
-from firmware_host.duplicate.session_state import progress
+from firmware_host.duplicate.session_state import SessionState, progress
+from laws.duplicate.movement import next_moves
 
 log = logging.getLogger(__name__)
 
 Publish = Callable[[str, str, bool], None]
 Listener = Callable[[set[int], list[Outcome]], None]
 PAGE = "/duplicate/table/{table}?key={key}"
+
+
+def table_parts(st: SessionState, row: dict[str, Any], cache: dict[tuple[Any, ...], Any]) -> dict[str, Any]:
+    """What a table's seating carries beside its round (issue 29): the records of the boards of its round
+    with the commitment's index, the names of the players seated there (no one else's), and where pairs
+    and boards go after the round. ``cache`` keeps the parts that only the round and boards decide (the
+    session's hand records and movement never change)."""
+    records_key, next_key = ("records", st.commitment, tuple(row["boards"])), ("next", row["round"], row["table"])
+    if records_key not in cache:
+        cache[records_key] = hand_records_part([st.records[b] for b in row["boards"]], st.index, st.commitment)
+    if next_key not in cache:
+        cache[next_key] = next_part(next_moves(st.movement, row["round"], row["table"]))
+    return {"hand_records": cache[records_key],
+            "players": players_part({side: st.players_of(row[side]) for side in ("ns", "ew") if row[side]}),
+            "next": cache[next_key]}
 
 
 class SessionDesk:
@@ -62,6 +84,7 @@ class SessionDesk:
         self.lock = threading.RLock()
         self.answers: dict[str, deque[dict[str, Any]]] = {}
         self._told: dict[str, str] = {}
+        self._parts: dict[tuple[Any, ...], Any] = {}   # table_parts' cache
         self.taken = 0
         self.refused = 0
 
@@ -70,7 +93,7 @@ class SessionDesk:
     def offer(self, topic: str, payload: bytes) -> bool:
         """A message from the broker (any thread). True when it is the session's (a table's ``board``
         message, kept for the next tick, or one of the session's own messages, ignored)."""
-        if BOARD_TOPIC.match(topic):
+        if BOARD_TOPIC.match(topic) or PLAYERS_TOPIC.match(topic):
             self.inbox.append((topic, bytes(payload)))
             return True
         return topic.startswith("cardtable/session/")
@@ -85,13 +108,26 @@ class SessionDesk:
         records = []
         for topic, payload in batch:
             try:
-                records.append(parse_result(topic, payload))
+                records.append(parse_result(topic, payload) if BOARD_TOPIC.match(topic) else self._players(topic, payload))
             except LinkError as exc:
                 table = topic.split("/")[1] if topic.count("/") >= 2 else "?"
                 records.append({"type": "message", "table": table, "topic": topic[:200],
                                 "payload": payload[:2000].decode("utf-8", "replace"), "why_link": str(exc)})
         with self.lock:
             return self._submit(records)[0]
+
+    def _players(self, topic: str, payload: bytes) -> dict[str, Any]:
+        """A table's member cards as a ``players`` record (``roster.camera_players``); LinkError: why not."""
+        rec = parse_players(topic, payload)
+        try:
+            roster = roster_of(self.session.journal.path)
+        except RosterError as exc:
+            raise LinkError(str(exc)) from None
+        with self.lock:
+            found, why = camera_players(self.session.state, roster, rec)
+        if found is None:
+            raise LinkError(why)
+        return {**found, "t": self.clock()}
 
     def director(self, rec: dict[str, Any]) -> Outcome:
         """A director's record (``round``, ``adjust``, ``correct``, ``cancel``, ``regroup``, ``result``)."""
@@ -122,7 +158,8 @@ class SessionDesk:
         self.session.changed_boards.clear()
         after = progress(self.session.state)
         moved = before.tables != after.tables or before.called != after.called
-        if changed or moved or link_refused or any(o.status == "refused" for o in outcomes):
+        named = any(o.taken and (o.record or {}).get("type") == "players" for o in outcomes)
+        if changed or moved or named or link_refused or any(o.status == "refused" for o in outcomes):
             self.publish_all(only_changed=True)
             for listener in list(self.listeners):
                 try:
@@ -148,14 +185,14 @@ class SessionDesk:
         """Every message the session tells the tables now: the round, then each club table's seating."""
         st = self.session.state
         seq, t = self.session.journal.head()[0], self.clock()
-        out = [(ROUND_TOPIC, round_message(st.setup.section, st.called, st.movement.rounds, seq, t))]
+        out = [(ROUND_TOPIC, round_message(st.setup.section, st.called, st.movement.rounds, seq, t, st.commitment))]
         records = st.fingerprints
         rows = {row["table"]: row for row in progress(st).tables}
         for tid, number in sorted(st.number_of.items()):
             page = PAGE.format(table=tid, key=self.table_key(tid))
             out.append((seating_topic(tid), seating_message(
                 tid, st.setup.section, rows[number], called=st.called, rounds=st.movement.rounds, records=records,
-                page=page, answers=list(self.answers.get(tid, ())), seq=seq, t=t)))
+                page=page, answers=list(self.answers.get(tid, ())), seq=seq, t=t, extra=table_parts(st, rows[number], self._parts))))
         return out
 
     def publish_all(self, only_changed: bool = False) -> int:
@@ -167,7 +204,9 @@ class SessionDesk:
         with self.lock:
             messages = self.messages()
         for topic, msg in messages:
-            key = json.dumps({k: v for k, v in msg.items() if k not in ("t", "seq")}, sort_keys=True)
+            # the hand records and the next moves follow from the round and boards the key already holds
+            key = json.dumps({k: v for k, v in msg.items() if k not in ("t", "seq", "hand_records", "next")},
+                             sort_keys=True)
             if only_changed and self._told.get(topic) == key:
                 continue
             try:

@@ -22,12 +22,15 @@ from typing import Any
 
 from firmware_host.records.lines import LineRefused, loads
 from laws.cards import Card
+from laws.duplicate.deal import Board
+from laws.duplicate.movement import Move, move_dicts, move_words
 
 PREFIX = "cardtable"
 SESSION_PREFIX = "cardtable/session/"
 ROUND_TOPIC = "cardtable/session/round"
 MAX_PAYLOAD = 65536
 BOARD_TOPIC = re.compile(r"^cardtable/([A-Za-z0-9_-]{1,64})/board$")
+PLAYERS_TOPIC = re.compile(r"^cardtable/([A-Za-z0-9_-]{1,64})/players$")
 SEATS = ("N", "E", "S", "W")
 FINGERPRINT = re.compile(r"^[0-9a-f]{64}$")
 ANSWERS_KEPT = 16
@@ -161,17 +164,82 @@ def parse_result(topic: str, payload: bytes) -> dict[str, Any]:
     return rec
 
 
-def round_message(section: str, called: int, rounds: int, seq: int, t: float) -> dict[str, Any]:
-    """``cardtable/session/round``: the round the director called."""
-    return {"kind": "round", "section": section, "round": called, "rounds": rounds, "seq": seq, "t": t}
+def round_message(section: str, called: int, rounds: int, seq: int, t: float, commitment: str = "") -> dict[str, Any]:
+    """``cardtable/session/round``: the round the director called, and the session's commitment to its hand
+    records (a table refuses records committed to by another)."""
+    return {"kind": "round", "section": section, "round": called, "rounds": rounds, "commitment": commitment,
+            "seq": seq, "t": t}
+
+
+# -- what the session tells one table beside its seating (issue 29: players, hand records, the next move) --
+
+def hand_records_part(boards: Sequence[Board], index: Sequence[tuple[int, str]], commitment: str) -> dict[str, Any]:
+    """The seating's ``hand_records``: the records of the boards the table is to play, the session's
+    commitment and its index (every board's hash), so the table checks each record alone
+    (``laws.duplicate.deal.check_board``; docs/handrecords.md)."""
+    return {"commitment": commitment, "index": [[n, h] for n, h in index],
+            "deals": [{"board": b.number, "deal": b.deal.pbn()} for b in boards]}
+
+
+def players_part(players: Mapping[str, Sequence[Mapping[str, str]]]) -> dict[str, list[dict[str, str]]]:
+    """The seating's ``players``: the names (and member numbers) of the players seated at the table only,
+    ``{"ns": [...], "ew": [...]}``."""
+    return {side: [{"name": p["name"], "member": p.get("member", "")} for p in named]
+            for side, named in players.items()}
+
+
+def players_body(*, section: str, table_number: int, round: int, side: str, pair: str,
+                 members: Sequence[str]) -> dict[str, Any]:
+    """The body of a table's ``players`` message: the member numbers its camera read from the member cards
+    laid at the two seats of ``side`` (``"ns"``/``"ew"``), North's (East's) first."""
+    return {"section": section, "table_number": table_number, "round": round, "side": side, "pair": pair,
+            "members": list(members)}
+
+
+def parse_players(topic: str, payload: bytes) -> dict[str, Any]:
+    """A table's ``players`` message as ``{table, source, table_number, round, side, pair, members}``.
+
+    Raises:
+        LinkError: not a players topic, too large, not JSON, another table's envelope, a field malformed.
+    """
+    m = PLAYERS_TOPIC.match(topic)
+    if not m:
+        raise LinkError(f"{topic[:200]!r} is not a players topic (cardtable/<table>/players)")
+    if len(payload) > MAX_PAYLOAD:
+        raise LinkError(f"payload of {len(payload)} bytes is over the {MAX_PAYLOAD}-byte limit")
+    try:
+        msg = loads(payload)
+    except LineRefused as exc:
+        raise LinkError(f"payload refused: {exc}") from None
+    if not isinstance(msg, dict) or not isinstance(msg.get("body"), dict) or msg.get("table") != m.group(1) \
+            or msg.get("kind") != "players":
+        raise LinkError(f"payload is not table {m.group(1)}'s players envelope")
+    b = msg["body"]
+    members = b.get("members")
+    if not isinstance(members, list) or len(members) != 2 or not all(isinstance(x, str) and 0 < len(x) <= 16
+                                                                      for x in members):
+        raise LinkError(f"members must be two member numbers, got {str(members)[:60]}")
+    if b.get("side") not in ("ns", "ew"):
+        raise LinkError(f"side must be ns or ew, got {str(b.get('side'))[:10]!r}")
+    return {"table": m.group(1), "source": f"{m.group(1)}:{_whole(msg.get('seq'), 'seq', 0, 2**62)}",
+            "table_number": _whole(b.get("table_number"), "table_number", 1, 999),
+            "round": _whole(b.get("round"), "round", 1, 999), "side": b["side"],
+            "pair": _text(b.get("pair"), "pair", 16), "members": list(members)}
+
+
+def next_part(moves: Sequence[Move]) -> dict[str, Any]:
+    """The seating's ``next``: after the table's round, where each pair and the boards go
+    (``laws.duplicate.movement.moves``), as values and as the sentences the table shows."""
+    return {"moves": move_dicts(tuple(moves)), "said": move_words(tuple(moves))}
 
 
 def seating_message(table: str, section: str, seating: Mapping[str, Any], *, called: int, rounds: int,
                     records: Mapping[int, str], page: str, answers: Sequence[Mapping[str, Any]], seq: int,
-                    t: float) -> dict[str, Any]:
+                    t: float, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """``cardtable/session/table/<table>``: the table's round, pairs and boards (each with its record's
-    fingerprint), whether it must move, its page's address and the latest answers to its results."""
-    return {"kind": "seating", "table": table, "section": section, "table_number": seating["table"],
+    fingerprint), whether it must move, its page's address and the latest answers to its results;
+    ``extra``: the parts above (``hand_records``, ``players``, ``next``)."""
+    return {**(extra or {}), "kind": "seating", "table": table, "section": section, "table_number": seating["table"],
             "round": seating["round"], "called": called, "rounds": rounds, "ns": seating["ns"], "ew": seating["ew"],
             "boards": [{"board": b, "record": records[b]} for b in seating["boards"]], "left": seating["left"],
             "sit_out": seating["sit_out"], "move": seating["round"] > 1 and seating["left"] == seating["boards"],

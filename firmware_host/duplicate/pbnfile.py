@@ -10,13 +10,14 @@ A game with neither ``[Board]`` nor ``[Deal]`` (a file header game) is skipped. 
 (``DB-2``). Those four tags, repeated in one game, must repeat the same value (PBN ignores the
 repeat; a different deal is refused). ``N-S`` and ``E-W`` are read as ``NS`` and ``EW``.
 
-The writer writes ``% PBN 2.1`` and, per board, ``[Event]``, ``[Site]``, ``[Date]`` (when given),
+The writer writes ``% PBN 2.1`` and, per board, ``[Event]``, ``[Site]``, ``[Date]`` (when given, as PBN's ``YYYY.MM.DD``),
 ``[Board]``, ``[Dealer]``, ``[Vulnerable]`` and ``[Deal]`` (from the dealer, as PBN's export format
 orders it), games separated by an empty line, lines ending in CR LF.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -204,11 +205,18 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
+def pbn_date(date: str) -> str:
+    """PBN's ``YYYY.MM.DD`` for a date given as ``YYYY-MM-DD`` (or already in PBN's form); other text as
+    it is."""
+    return re.sub(r"^(\d{4})-(\d{2})-(\d{2})$", r"\1.\2.\3", date.strip())
+
+
 def write_pbn(boards: Iterable[Board], *, event: str = "", site: str = "", date: str = "") -> str:
-    """A PBN 2.1 hand record of ``boards`` in number order, as text with CR LF line ends."""
+    """A PBN 2.1 hand record of ``boards`` in number order, as text with CR LF line ends; ``date`` is
+    written in PBN's ``YYYY.MM.DD`` (``2025-11-30`` is ``2025.11.30``)."""
     games = []
     for b in sorted(boards, key=lambda b: b.number):
-        tags = [("Event", event), ("Site", site), ("Date", date)]
+        tags = [("Event", event), ("Site", site), ("Date", pbn_date(date))]
         lines = [f'[{k} "{_escape(v)}"]' for k, v in tags if v]
         lines += [f'[Board "{b.number}"]', f'[Dealer "{b.dealer}"]', f'[Vulnerable "{b.vulnerability.value}"]',
                   f'[Deal "{b.deal.pbn(b.dealer)}"]']

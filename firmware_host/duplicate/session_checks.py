@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
+from firmware_host.duplicate.roster import players_problem
 from firmware_host.duplicate.spec import label, pair_of_label
 from laws.cards import Card, Seat
 from laws.duplicate.movement import Seating, board_span
@@ -180,5 +181,12 @@ def _check_regroup(st: SessionState, rec: Mapping[str, Any]) -> str:
     return problem
 
 
+def _check_players(st: SessionState, rec: Mapping[str, Any]) -> str:
+    """A pair's players named (``roster.players_problem``: a pair of the session, two players, no member
+    at two tables, names without control characters)."""
+    return players_problem([label(p) for p in st.movement.pairs()], st.players, rec)
+
+
 CHECKS: dict[str, Check] = {"result": _check_result, "round": _check_round, "correct": _check_correct,
-                            "cancel": _check_key, "adjust": _check_adjust, "regroup": _check_regroup}
+                            "cancel": _check_key, "adjust": _check_adjust, "regroup": _check_regroup,
+                            "players": _check_players}

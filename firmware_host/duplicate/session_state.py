@@ -5,7 +5,8 @@ Records are the JSON bodies of the journal's ``event`` rows (``docs/session.md``
 ``result`` (a table's confirmed result, or one the director entered), ``round`` (the director called
 "move for round N"), ``correct`` (the director changed a result), ``cancel`` (the director took a line
 off), ``adjust`` (an artificial or assigned score, ``DB-12``), ``regroup`` (the director put a line in
-another fouled-board group). :meth:`SessionState.check` says what is wrong with a record ("" when
+another fouled-board group), ``players`` (a pair's two players named: by the director, the table's page
+or its camera; the newest naming of a pair stands, and the setup's ``names`` follow it). :meth:`SessionState.check` says what is wrong with a record ("" when
 nothing is) without changing anything; :meth:`SessionState.apply` applies a record that passed.
 
 Rules we state:
@@ -49,7 +50,7 @@ from firmware_host.duplicate.spec import (
     scoring_pair,
 )
 from laws.cards import Card, Seat
-from laws.duplicate.deal import commitment
+from laws.duplicate.deal import board_index, commitment
 from laws.duplicate.movement import Movement, Pair, Seating
 from laws.scoring import Artificial, Assigned, Line, Played, parse_contract
 from laws.scoring.session import Result
@@ -114,10 +115,12 @@ class SessionState:
         self._due = {b: movement.due(b) for b in movement.boards()}
         self.fields = fields_of(movement)
         self.commitment = commitment(setup.boards)
+        self.index = board_index(setup.boards)        # each board's hash: a table checks its boards alone
         self._line_cache: dict[tuple[str, str], tuple[Entry, Line]] = {}
         self.sources: set[str] = set()
         self.called = 1
         self.regroups: dict[str, str] = {}
+        self.players: dict[str, tuple[dict[str, str], ...]] = {}   # pair label -> its two players
         self.order = 0
         self.number_of = dict(setup.tables)
         self.club_table_of = {n: tid for tid, n in setup.tables.items()}
@@ -267,6 +270,18 @@ class SessionState:
             self._adjust(rec)
         elif kind == "regroup":
             self.regroups[str(rec["key"])] = str(rec["group"])
+        elif kind == "players":
+            pair = str(rec["pair"])
+            self.players[pair] = tuple({k: str(p.get(k, "")) for k in ("name", "member", "federation")}
+                                       for p in rec["players"])
+            names = (self.players[pair][0]["name"], self.players[pair][1]["name"])
+            self.setup = replace(self.setup, names={**self.setup.names, pair: names})
+
+    def players_of(self, pair: str) -> list[dict[str, str]]:
+        """The players named for ``pair`` (the setup's names when none was journaled; [] when unnamed)."""
+        if pair in self.players:
+            return [dict(p) for p in self.players[pair]]
+        return [{"name": n, "member": "", "federation": ""} for n in self.setup.names.get(pair, ()) if n]
 
     def _put(self, e: Entry) -> None:
         self.entries[e.key] = e

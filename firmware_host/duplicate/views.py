@@ -18,6 +18,7 @@ from firmware_host.duplicate.spec import label
 from laws.cards import Card, Seat
 from laws.duplicate.boards import dealer
 from laws.duplicate.deal import SEAT_NAMES
+from laws.duplicate.movement import move_words, next_moves
 from laws.scoring import Method, Ranking, ScoredBoard, ScoredLine, SessionResult, present
 from laws.scoring.bridge import STRAIN_SYMBOLS
 
@@ -74,12 +75,20 @@ def _line(ln: ScoredLine, e: Entry | None, at_imps: bool) -> dict[str, Any]:
             "fouled": bool(e and e.foul), "t": e.t if e else 0.0}
 
 
+def who(session: Session, pair: str) -> str:
+    """A pair's players in words with their member numbers: ``Ann Smith (1021) & Jane Visitor``."""
+    return " & ".join(p["name"] + (f" ({p['member']})" if p["member"] else "")
+                      for p in session.state.players_of(pair))
+
+
 def traveller(session: Session, board: ScoredBoard) -> dict[str, Any]:
     """One board's traveller in words, with its double-dummy par once the analysis is ready."""
     mine = session.state.by_board.get(board.number, {})
     at_imps = session.setup.method.at_imps
     a = session.analysis(board.number)
     lines = [_line(ln, mine.get(f"{board.number}/{ln.ns.label}/{ln.ew.label}"), at_imps) for ln in board.lines]
+    for ln in lines:
+        ln["ns_names"], ln["ew_names"] = who(session, ln["ns"]), who(session, ln["ew"])
     return {"board": board.number, "dealer": SEAT_NAMES[dealer(board.number)],
             "vulnerability": board.vulnerability.words, "due": board.due, "played": len(lines),
             "top": _opt(board.top), "par": a.optimum_score if a else "",
@@ -94,8 +103,8 @@ def rankings(session: Session, names: bool = True) -> list[dict[str, Any]]:
     for r in ordered_rankings(result):
         rows = []
         for s in r.standings:
-            who = session.setup.names.get(s.pair.label, ("", "")) if names else ("", "")
-            rows.append({"place": s.place, "pair": s.pair.label, "names": " & ".join(n for n in who if n),
+            named = who(session, s.pair.label) if names else ""
+            rows.append({"place": s.place, "pair": s.pair.label, "names": named,
                          "total": present(s.total), "tops": _opt(s.tops), "percent": _opt(s.percent),
                          "per_board": present(s.per_board), "boards": s.boards})
         out.append({"field": FIELD_WORDS.get(r.field, r.field), "rows": rows})
@@ -137,10 +146,14 @@ def director_view(session: Session, boards: Iterable[int] | None = None) -> dict
     result = session.scored()
     wanted = None if boards is None else set(boards)
     p = progress(session.state)
+    for row in p.tables:
+        row["ns_names"], row["ew_names"] = who(session, row["ns"]), who(session, row["ew"])
     return {"session": session_words(session), "called": p.called, "rounds": p.rounds, "progress": p.tables,
             "slow": [t["table"] for t in p.tables if t["slow"]],
             "boards": [traveller(session, b) for b in result.boards if wanted is None or b.number in wanted],
             "rankings": rankings(session), "fouls": fouls(session),
+            "players": [{"pair": label(p), "players": session.state.players_of(label(p))}
+                        for p in session.state.movement.pairs()],
             "refusals": [{"t": r.get("t", 0.0), "why": r["why"], "what": str(r.get("record", {}).get("type", ""))}
                          for r in session.refusals[-20:]][::-1],
             "version": session.version}
@@ -164,8 +177,11 @@ def table_view(session: Session, table: int) -> dict[str, Any]:
     move = r > 1 and s is not None and s.played and st.unplayed_at(s) == list(st.movement.boards_of(s.group))
     return {"table": table, "round": r, "called": st.called, "rounds": st.movement.rounds,
             "ns": label(s.ns) if s else "", "ew": label(s.ew) if s else "",
+            "ns_names": who(session, label(s.ns)) if s and s.ns else "",
+            "ew_names": who(session, label(s.ew)) if s and s.ew else "",
             "boards": list(st.movement.boards_of(s.group)) if s and s.played else [],
             "left": st.unplayed_at(s) if s and s.played else [], "move": f"Move for round {r}" if move else "",
+            "next": move_words(next_moves(st.movement, r, table)),
             "standing": standing, "session": session_words(session),
             "travellers": [traveller(session, b) for b in result.boards if b.number in visible],
             "version": session.version}

@@ -43,6 +43,7 @@ from firmware_host.table.inputs import (
     Input,
     LawInput,
     Mark,
+    MemberSeen,
     PackLoaded,
     SessionInput,
 )
@@ -64,7 +65,8 @@ from laws.state import Phase
 log = logging.getLogger(__name__)
 ANSWERS_KEPT = 16  # outcomes of the director's checked commands, told in every status
 __all__ = ["CHECKPOINT_ROWS", "AckPoint", "ButtonInput", "CommandAck", "ControllerError", "DeviceNote", "DeviceStatus",
-           "DirectorCommand", "Input", "LawInput", "PackLoaded", "SessionInput", "TableController", "laws_version"]
+           "DirectorCommand", "Input", "LawInput", "MemberSeen", "PackLoaded", "SessionInput", "TableController",
+           "laws_version"]
 
 
 class TableController:
@@ -114,6 +116,7 @@ class TableController:
         self._fault_listeners: list[Callable[[str | None], None]] = []
         self._shoe_listeners: list[Callable[[], None]] = []
         self._session_listeners: list[Callable[[dict[str, Any]], None]] = []
+        self._member_listeners: list[Callable[[str, str], None]] = []
         self.packs: dict[str, dict[str, int]] = {}  # pack -> unreadable, damaged, deals
         self._checkpoint_seq = 0  # the row of the newest checkpoint
         self._results: dict[int, list[Ruling] | None] = {}  # rulings of inputs given to ``process``
@@ -157,6 +160,10 @@ class TableController:
         """Controller thread only (a listener, an observer): commit a note row now; its seq."""
         self.seq = self.order.commit([("note", dict(body), self.clock())])[-1]
         return self.seq
+
+    def on_member(self, listener: Callable[[str, str], None]) -> None:
+        """Call ``listener(seat, member number)`` (controller thread) once a ``MemberSeen`` is journaled."""
+        self._member_listeners.append(listener)
 
     def on_session(self, listener: Callable[[dict[str, Any]], None]) -> None:
         """Call ``listener(message)`` (controller thread) once a ``SessionInput`` is journaled."""
@@ -231,6 +238,11 @@ class TableController:
             self.seq = self.order.commit([("note", {"session": item.message}, self.clock())])[-1]
             for listener in self._session_listeners:
                 safe(listener, item.message)
+        elif isinstance(item, MemberSeen):      # a member card at a seat: journaled, then the session told
+            self.seq = self.order.commit([("note", {"member_card": {"seat": item.seat, "member": item.member}},
+                                           self.clock())])[-1]
+            for listener in self._member_listeners:
+                safe(listener, item.seat, item.member)
         else:
             rulings = self._law(item)
         if id(item) in self._results:

@@ -32,6 +32,8 @@
       li.append(el("b", "", "Table " + t.table + (t.club_table ? " (" + t.club_table + ")" : "") + " · round " + t.round));
       if (t.sit_out) li.append(el("span", "", (t.ns || t.ew) + " sits out"));
       else li.append(el("span", "", t.ns + " v " + t.ew + " · boards " + t.boards.join(", ")));
+      const names = [t.ns_names, t.ew_names].filter((n) => n).join(" v ");
+      if (names) li.append(el("div", "meta", names));
       li.append(el("div", "meta", t.left.length ? "still to play: " + t.left.join(", ") : "round finished"));
       if (t.slow) li.append(el("div", "meta", "slow: boards " + t.unplayed.join(", ") + " unplayed"));
       ol.append(li);
@@ -123,6 +125,11 @@
     if (f.get("declarer")) body.declarer = f.get("declarer");
     if (f.get("tricks") !== "") body.tricks = Number(f.get("tricks"));
     post("/api/duplicate/correct", body, $("entry-answer"));
+  });
+  $("players").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(ev.target);
+    post("/api/duplicate/players", { pair: f.get("pair"), players: [f.get("p1"), f.get("p2")] }, $("entry-answer"));
   });
   $("cancel-line").addEventListener("click", () => {
     const f = new FormData($("correct"));

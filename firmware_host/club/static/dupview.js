@@ -37,7 +37,9 @@ window.dupview = (() => {
     for (const ln of t.lines) {
       const tr = el("tr", ln.fouled ? "fouled" : "");
       tr.dataset.key = ln.key;
-      [ln.round || "", ln.ns, ln.ew].forEach((v) => cell(tr, v));
+      cell(tr, ln.round || "");
+      cell(tr, ln.ns).title = ln.ns_names || "";   // the players, with their member numbers
+      cell(tr, ln.ew).title = ln.ew_names || "";
       cell(tr, ln.contract, true);
       [ln.declarer, ln.tricks, ln.lead, ln.score, ln.ns_points, ln.ew_points, ln.ns_pct, ln.group].forEach((v) => cell(tr, v));
       cell(tr, ln.note, true);

@@ -19,8 +19,12 @@
     if (msg.type === "game") { game(msg.game); return; }
     if ("game" in msg) game(msg.game);
     $("title").textContent = "Table " + msg.table + " · round " + msg.round + " of " + msg.rounds;
-    $("here").textContent = msg.ns ? msg.ns + " v " + msg.ew + " · boards " + msg.boards.join(", ") +
+    const named = (pair, names) => pair + (names ? " (" + names + ")" : "");
+    $("here").textContent = msg.ns ? named(msg.ns, msg.ns_names) + " v " + named(msg.ew, msg.ew_names) + " · boards " + msg.boards.join(", ") +
       (msg.left.length ? " · still to play: " + msg.left.join(", ") : " · round finished") : "No boards here this round.";
+    const over = msg.ns && !msg.left.length && (msg.next || []).length;
+    $("next-box").hidden = !over;
+    $("next").replaceChildren(...(over ? msg.next.map((line) => el("li", "", line)) : []));
     $("move").hidden = !msg.move;
     $("move").textContent = msg.move;
     const body = $("standing");
@@ -39,5 +43,19 @@
     for (const t of msg.travellers) placeBoard(box, traveller(t, false));
     shown();
   }
+  async function name(confirm) {
+    const f = new FormData($("players"));
+    const resp = await fetch("/api" + base + "/players?key=" + encodeURIComponent(key), { method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ side: f.get("side"), players: [f.get("p1"), f.get("p2")], confirm }) });
+    const said = await resp.json();
+    const names = (said.players || []).map((p) => p.name + (p.member ? " (" + p.member + ")" : "")).join(" & ");
+    $("players-answer").textContent = !resp.ok ? said.error : confirm ? "Named: " + names : names + "?";
+    $("players-answer").className = resp.ok ? "answer" : "answer refused";
+    $("players-answer").hidden = false;
+    $("players-confirm").hidden = !resp.ok || confirm;
+  }
+  $("players").addEventListener("submit", (ev) => { ev.preventDefault(); name(false); });
+  $("players-confirm").addEventListener("click", () => name(true));
   connect(base + "/events?key=" + encodeURIComponent(key), apply, $("conn"));
 })();

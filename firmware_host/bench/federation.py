@@ -1,0 +1,162 @@
+"""``cardtable bench federation``: a simultaneous's figures (``docs/federation.md``).
+
+- **A whole field rescore** at 1,000 tables x 27 boards (100 clubs of 10-table Mitchells, every board
+  played at every table: 27,000 results, 1,000 a board), ``laws.federation.field.Field.score``, medians.
+- **A club's result to the field's ranking**: real Mosquitto on loopback, a federation broker and
+  four club brokers bridged to it (two with --quick), each club's uplink (``ClubUplink``) sending simulated tables'
+  results at a club's pace (each club a result every 0.5 s, busier than 1,000 tables at seven minutes a
+  board); the time from the uplink's
+  publish on the club's own broker to the federation's service having taken it, journaled it and
+  published the field's ranking (p50/p90/p99; target p99 < 2 s outside outages).
+- **Messages and bytes per result** over the bridge: the result and its answer, and the retained views
+  the federation publishes after each result taken.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from firmware_host.bench.report import figures, report
+
+
+def _field(clubs: int = 100, tables: int = 10, boards: int = 27) -> Any:
+    from laws.cards import Seat
+    from laws.federation.field import ClubEntry, Field
+    from laws.scoring.bridge import parse_contract
+    from laws.scoring.session_values import Line, Pair, Played
+
+    entries = {f"c{k:03d}": ClubEntry(f"c{k:03d}", {Pair(i, d): d for i in range(1, tables + 1) for d in ("NS", "EW")},
+                                      tables) for k in range(clubs)}
+    f = Field(tuple(range(1, boards + 1)), entries)
+    contract = parse_contract("4S")
+    for k, club in enumerate(entries):
+        for b in range(1, boards + 1):
+            for t in range(1, tables + 1):
+                tricks = 7 + (k * 3 + b * 5 + t * 7) % 6
+                f.apply(club, Line(b, Pair(t, "NS"), Pair((t + b) % tables + 1, "EW"), Played(contract, Seat.N, tricks)))
+    return f
+
+
+def rescore(repeats: int = 3) -> dict[str, Any]:
+    f = _field()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        f.score()
+        times.append(time.perf_counter() - t0)
+    return {"tables": 1000, "boards": 27, "results": 27000, "repeats": repeats,
+            "median_s": round(statistics.median(times), 3), "max_s": round(max(times), 3)}
+
+
+def live(clubs: int = 4, tables: int = 6, boards: int = 6, gap: float = 0.5) -> dict[str, Any]:
+    """Results through bridged brokers: latency from the club's publish to the field's ranking."""
+    from firmware_host.federation.brokers import EventBroker
+    from firmware_host.federation.service import EventSetup, FederationService, create_event
+    from firmware_host.federation.topics import SERVICE_USER, EventTopics
+    from firmware_host.federation.uplink import ClubUplink
+    from laws.cards import Seat
+    from laws.federation.messages import line_to_dict
+    from laws.scoring.bridge import parse_contract
+    from laws.scoring.session_values import Line, Pair, Played
+
+    topics = EventTopics("bench")
+    names = [f"c{k:02d}" for k in range(clubs)]
+    sent: dict[tuple[str, int], float] = {}
+    done: dict[tuple[str, int], float] = {}
+    sizes = {"result": 0, "answer": 0, "views": 0, "results": 0}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        pw = {c: f"pw{c}" for c in names} | {SERVICE_USER: "pwf"}
+        fed = EventBroker(root / "fed", pw, topics.acl(names))
+        fed.start()
+        brokers = []
+        for c in names:
+            b = EventBroker(root / c, {"uplink": "u"}, topics.club_acl(c, "uplink"),
+                            extra=topics.bridge(c, "127.0.0.1", fed.port, pw[c]))
+            b.start()
+            brokers.append(b)
+        create_event(root / "event", EventSetup("bench", tuple(range(1, boards + 1)), tuple(names)))
+
+        class Timed(FederationService):
+            def receive(self, topic: str, payload: bytes) -> Any:
+                answer = super().receive(topic, payload)
+                if answer is not None and answer.verdict.value == "taken":
+                    done[(answer.club, answer.number)] = time.monotonic()
+                    sizes["answer"] += 60
+                return answer
+
+            def publish_views(self) -> None:
+                view = json.dumps(self.standings(), sort_keys=True)
+                sizes["views"] += len(view) + 20 * len(self.state.entries)
+                super().publish_views()
+
+        service = Timed(root / "event", "127.0.0.1", fed.port, "pwf").start()
+        queues: dict[str, list[dict[str, Any]]] = {c: [] for c in names}
+        lock = threading.Lock()
+
+        def source(club: str) -> Any:
+            def get() -> list[dict[str, Any]]:
+                with lock:
+                    return list(queues[club])
+            return get
+
+        uplinks = []
+        for c, b in zip(names, brokers):
+            up = ClubUplink(c, topics, source(c), "127.0.0.1", b.port, "uplink", "u", resend=2.0, poll=0.01)
+            orig = up.client.publish
+
+            def publish(topic: str, payload: str, qos: int = 0, retain: bool = False, _c: str = c,
+                        _orig: Any = orig) -> Any:
+                n = json.loads(payload)["number"]
+                sent.setdefault((_c, n), time.monotonic())
+                sizes["result"] += len(payload)
+                return _orig(topic, payload, qos=qos, retain=retain)
+
+            up.client.publish = publish  # type: ignore[method-assign]
+            uplinks.append(up.start())
+        contract = parse_contract("3NT")
+        try:
+            with lock:
+                for c in names:
+                    pairs = [[i, d] for i in range(1, tables + 1) for d in ("NS", "EW")]
+                    queues[c].append({"op": "entry", "pairs": pairs, "due": tables, "number": 1, "club": c})
+            for b in range(1, boards + 1):
+                for t in range(1, tables + 1):
+                    with lock:
+                        for c in names:
+                            line = Line(b, Pair(t, "NS"), Pair((t + b) % tables + 1, "EW"),
+                                        Played(contract, Seat.S, 7 + (t + b) % 5))
+                            queues[c].append({"op": "line", "line": line_to_dict(line),
+                                              "number": len(queues[c]) + 1, "club": c})
+                    time.sleep(gap)
+            total = clubs * (1 + tables * boards)
+            end = time.monotonic() + 60
+            while len(done) < total and time.monotonic() < end:
+                time.sleep(0.05)
+        finally:
+            for up in uplinks:
+                up.stop()
+            service.stop()
+            for b in brokers:
+                b.stop()
+            fed.stop()
+    lat = [done[k] - sent[k] for k in done if k in sent]
+    results = len(done)
+    return {"clubs": clubs, "results": results, "lost": clubs * (1 + tables * boards) - results,
+            **figures(lat), "bytes_per_result": round((sizes["result"] + sizes["answer"] + sizes["views"]) / max(results, 1)),
+            "messages_per_result": 2 + 1 + clubs}
+
+
+def run(args: argparse.Namespace) -> int:
+    quick = bool(getattr(args, "quick", False))
+    out: dict[str, Any] = {"field rescore, 1000 tables x 27 boards": rescore(1 if quick else 3)}
+    out["club result -> field ranking (bridged)"] = live(clubs=2 if quick else 4, boards=2 if quick else 6)
+    report("federation: a simultaneous across clubs", out, args)
+    return 0

@@ -1,0 +1,220 @@
+"""``cardtable federation open|serve|show``: a simultaneous across clubs (``docs/federation.md``).
+
+* ``open --dir DIR --event NAME --hand-records FILE --clubs ID[,ID...] [--method M]``: make the event
+  (its journal ``DIR/federation.sqlite3``): its boards and their commitment, the clubs taking part;
+  prints the commitment and the broker's ACL (``DIR/mosquitto.acl``).
+* ``serve --dir DIR --passwords FILE [--port P]``: run the federation's broker (the passwords file holds
+  ``login:password`` lines, one per club and one for ``federation``) and the service until Ctrl-C.
+* ``show --dir DIR [--all]``: the field's ranking (``--all``: every board, not only those every club has
+  finished).
+
+Bad input (a folder with no event, an event there already, a club id that cannot be a topic level, an
+unreadable hand-record file, a passwords line without a colon) is one line on standard error, exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("federation", help="a simultaneous across clubs: open, serve, show")
+    verbs = p.add_subparsers(dest="verb", required=True, metavar="VERB")
+    o = verbs.add_parser("open", help="make the event: boards, commitment, clubs")
+    o.add_argument("--dir", required=True)
+    o.add_argument("--event", required=True, help="the event's name (letters, digits, - or _)")
+    o.add_argument("--hand-records", required=True, metavar="FILE")
+    o.add_argument("--clubs", required=True, help="the clubs' ids, separated by commas")
+    o.add_argument("--method", default="matchpoints", choices=("matchpoints", "matchpoints-half", "butler", "cross-imps"))
+    o.set_defaults(func=_open)
+    s = verbs.add_parser("serve", help="run the federation's broker and service")
+    s.add_argument("--dir", required=True)
+    s.add_argument("--passwords", required=True, metavar="FILE", help="login:password lines")
+    s.add_argument("--port", type=int, default=0)
+    s.set_defaults(func=_serve)
+    w = verbs.add_parser("show", help="the field's ranking")
+    w.add_argument("--dir", required=True)
+    w.add_argument("--all", action="store_true", help="every board, not only those every club finished")
+    w.set_defaults(func=_show)
+
+
+def _fail(words: str) -> int:
+    print(f"cardtable federation: {words}", file=sys.stderr)
+    return 2
+
+
+def _open(args: argparse.Namespace) -> int:
+    from firmware_host.duplicate.handfiles import read_hand_records
+    from firmware_host.federation.service import EventSetup, FederationError, create_event
+    from firmware_host.federation.topics import EventTopics, TopicError
+    from laws.duplicate.deal import commitment
+    from laws.scoring.session_values import Method
+
+    clubs = tuple(c.strip() for c in args.clubs.split(",") if c.strip())
+    try:
+        topics = EventTopics(args.event)
+        for c in clubs:
+            topics.club(c)
+        if len(set(clubs)) != len(clubs) or not clubs:
+            return _fail("--clubs: give each club once")
+        boards = read_hand_records(args.hand_records)
+        setup = EventSetup(args.event, tuple(b.number for b in boards), clubs, Method(args.method), commitment(boards))
+        path = create_event(args.dir, setup)
+    except (TopicError, FederationError) as exc:
+        return _fail(str(exc))
+    except (OSError, ValueError) as exc:
+        return _fail(f"{args.hand_records}: {exc}")
+    (Path(args.dir) / "mosquitto.acl").write_text(topics.acl(clubs), encoding="utf-8")
+    print(f"event {args.event}: {len(boards)} boards, commitment {setup.commitment}; clubs {', '.join(clubs)}")
+    print(f"journal {path}; the broker's ACL {Path(args.dir) / 'mosquitto.acl'}")
+    return 0
+
+
+def _passwords(path: str) -> dict[str, str]:
+    out = {}
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        if ":" not in line:
+            raise ValueError(f"{path} line {n}: a line is login:password")
+        user, pw = line.split(":", 1)
+        out[user.strip()] = pw.strip()
+    return out
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from firmware_host.club.broker import BrokerError
+    from firmware_host.federation.brokers import EventBroker
+    from firmware_host.federation.service import FederationError, FederationService, open_event
+    from firmware_host.federation.topics import SERVICE_USER, EventTopics
+
+    try:
+        users = _passwords(args.passwords)
+        journal, state = open_event(args.dir)
+        journal.close()
+    except (OSError, ValueError, FederationError) as exc:
+        return _fail(str(exc))
+    if SERVICE_USER not in users:
+        return _fail(f"{args.passwords}: no line for the service's login {SERVICE_USER!r}")
+    topics = EventTopics(state.setup.event)
+    broker = EventBroker(Path(args.dir) / "broker", users, topics.acl(state.setup.clubs), port=args.port,
+                         persistence=True)
+    try:
+        broker.start()
+    except BrokerError as exc:
+        return _fail(str(exc))
+    service = FederationService(args.dir, "127.0.0.1", broker.port, users[SERVICE_USER]).start()
+    print(f"federation {state.setup.event}: broker on 127.0.0.1:{broker.port}; Ctrl-C stops", flush=True)
+    try:
+        while True:
+            time.sleep(1)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        service.stop()
+        broker.stop()
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    from firmware_host.federation.service import FederationError, field_view, open_event
+
+    try:
+        journal, state = open_event(args.dir)
+        journal.close()
+    except FederationError as exc:
+        return _fail(str(exc))
+    view = field_view(state, public=not args.all)
+    print(f"event {state.setup.event}: clubs {', '.join(state.setup.clubs)}; messages taken "
+          + ", ".join(f"{c} {n}" for c, n in state.ledger.state().items()))
+    if not view["boards"]:
+        print("no board finished by every club yet" + ("" if args.all else " (--all shows what is in)"))
+        return 0
+    print(f"boards {', '.join(map(str, view['boards']))}")
+    for name, rows in view["rankings"].items():
+        print(name)
+        for row in rows:
+            pct = "" if row["percent"] is None else f" {row['percent']:.2f}%"
+            print(f"  {row['place']:>4} {row['club']} {row['pair']}{pct}")
+    return 0
+
+
+def register_club_verbs(csub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """``cardtable club federate`` and ``cardtable club uplink``: a club's side of a simultaneous."""
+    f = csub.add_parser("federate", help="write the Mosquitto bridge to a federation's event (and the uplink's ACL)")
+    f.add_argument("--event", required=True)
+    f.add_argument("--club", required=True, help="this club's id in the event")
+    f.add_argument("--remote", required=True, metavar="HOST:PORT", help="the federation's broker")
+    f.add_argument("--password-file", required=True, metavar="FILE", help="the club's password at the federation")
+    f.add_argument("--cafile", metavar="FILE", help="the federation's CA: the bridge then speaks TLS")
+    f.add_argument("--uplink-user", default="uplink", help="the uplink's login on the club's broker")
+    f.add_argument("--out", required=True, metavar="FILE", help="the bridge section (include it in mosquitto.conf)")
+    f.set_defaults(func=_federate)
+    u = csub.add_parser("uplink", help="send this club's session results to a federation's event")
+    u.add_argument("--session", required=True, metavar="DIR")
+    u.add_argument("--event", required=True)
+    u.add_argument("--club", required=True)
+    u.add_argument("--broker", required=True, metavar="HOST:PORT", help="the club's own broker")
+    u.add_argument("--user", default="uplink")
+    u.add_argument("--password-file", required=True, metavar="FILE")
+    u.set_defaults(func=_uplink)
+
+
+def _host_port(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"{text!r} is not HOST:PORT")
+    return host, int(port)
+
+
+def _federate(args: argparse.Namespace) -> int:
+    from firmware_host.federation.topics import EventTopics, TopicError
+
+    try:
+        host, port = _host_port(args.remote)
+        password = Path(args.password_file).read_text(encoding="utf-8").strip()
+        topics = EventTopics(args.event)
+        cafile = Path(args.cafile).resolve() if args.cafile else None
+        if cafile is not None and not cafile.is_file():
+            return _fail(f"--cafile {cafile}: no such file")
+        text = topics.bridge(args.club, host, port, password, cafile=cafile)
+        out = Path(args.out)
+        if out.exists():
+            return _fail(f"--out {out}: there is a file there already")
+        out.write_text("# cardtable club federate: the bridge to the federation's event "
+                       f"{args.event}\n" + text, encoding="utf-8")
+        out.chmod(0o600)
+    except (TopicError, ValueError, OSError) as exc:
+        return _fail(str(exc))
+    print(f"bridge written to {out}; add `include_dir` or its lines to the club's mosquitto.conf, and to its "
+          f"ACL:\n{topics.club_acl(args.club, args.uplink_user)}", end="")
+    return 0
+
+
+def _uplink(args: argparse.Namespace) -> int:
+    from firmware_host.federation.topics import EventTopics, TopicError
+    from firmware_host.federation.uplink import ClubUplink
+
+    try:
+        host, port = _host_port(args.broker)
+        password = Path(args.password_file).read_text(encoding="utf-8").strip()
+        topics = EventTopics(args.event)
+        topics.club(args.club)
+    except (TopicError, ValueError, OSError) as exc:
+        return _fail(str(exc))
+    session = Path(args.session) / "session.sqlite3"
+    if not session.is_file():
+        return _fail(f"{session}: no session journal there")
+    uplink = ClubUplink(args.club, topics, session, host, port, args.user, password).start()
+    print(f"club {args.club}: sending {session} to event {args.event} through {host}:{port}; Ctrl-C stops", flush=True)
+    try:
+        while not uplink.stopped_for:
+            time.sleep(1)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        uplink.stop()
+    return _fail(f"the federation refused a message: {uplink.stopped_for}")

@@ -1,0 +1,308 @@
+"""The federation's service: every club's messages taken exactly once, journaled, the field scored live.
+
+The event lives in a folder: ``federation.sqlite3``, a hash-chained journal (``records/journal.py``)
+whose first row is the event's setup (``opened``: its name, boards, the clubs taking part, the scoring
+method) and whose every later ``event`` row is one message taken (``{"type": "message", "club",
+"number", "message"}``), committed **before** the club is answered. On start the ledger and the field
+are rebuilt from the journal alone, so a federation killed at any point answers as if it never stopped:
+a message whose row was not committed is simply taken again when the club sends it again.
+
+For each message from a club's ``out/result`` topic: the checked reader (size and depth limits) reads it;
+the ledger judges its number (:mod:`laws.federation.ledger`); a message that is next is checked against
+the field (its pairs and board, its line's format) and, if sound, committed, taken and applied; the club
+is answered on its ``in/answer`` topic with the verdict and the number expected next; then the field's
+public ranking and each club's released view are published (retained).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from firmware_host.federation.topics import SERVICE_USER, EventTopics
+from firmware_host.records.journal import Journal
+from laws.federation.field import ClubEntry, Field, FieldError
+from laws.federation.ledger import Answer, Ledger, Verdict
+from laws.federation.messages import MessageError, digest, line_from_dict
+from laws.federation.release import club_may_see, public_boards
+from laws.scoring.session_values import Method, Pair
+
+log = logging.getLogger(__name__)
+MAX_BYTES = 65536
+MAX_DEPTH = 12
+JOURNAL = "federation.sqlite3"
+
+
+class FederationError(RuntimeError):
+    """An event folder that cannot be opened or made; the message says why."""
+
+
+def read_outside(payload: bytes) -> dict[str, Any] | str:
+    """A message from outside as a JSON object, or the reason it is refused (too big, too deep, not JSON)."""
+    if len(payload) > MAX_BYTES:
+        return f"a message of {len(payload)} bytes (at most {MAX_BYTES})"
+    depth = 0
+    deepest = 0
+    for ch in payload:
+        if ch in (0x5B, 0x7B):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in (0x5D, 0x7D):
+            depth -= 1
+    if deepest > MAX_DEPTH:
+        return f"a message nested {deepest} deep (at most {MAX_DEPTH})"
+    try:
+        value = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        return f"not JSON ({exc.__class__.__name__})"
+    if not isinstance(value, dict):
+        return "not a JSON object"
+    return value
+
+
+@dataclass
+class EventSetup:
+    """The event: its name, boards, clubs (id -> None until the club's entry message arrives) and method."""
+
+    event: str
+    boards: tuple[int, ...]
+    clubs: tuple[str, ...]
+    method: Method = Method.MATCHPOINTS
+    commitment: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"event": self.event, "boards": list(self.boards), "clubs": list(self.clubs),
+                "method": self.method.value, "commitment": self.commitment}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> EventSetup:
+        return cls(str(d["event"]), tuple(int(b) for b in d["boards"]), tuple(str(c) for c in d["clubs"]),
+                   Method(d.get("method", "matchpoints")), str(d.get("commitment", "")))
+
+
+def create_event(folder: str | Path, setup: EventSetup, clock: Callable[[], float] = time.time) -> Path:
+    """Make the event's folder and journal (refused if one is there)."""
+    root = Path(folder)
+    path = root / JOURNAL
+    if path.exists():
+        raise FederationError(f"{path}: an event is there already")
+    EventTopics(setup.event)
+    for club in setup.clubs:
+        EventTopics(setup.event).club(club)
+    root.mkdir(parents=True, exist_ok=True)
+    tmp = root / (JOURNAL + ".new")
+    tmp.unlink(missing_ok=True)
+    with Journal.open(tmp) as journal:
+        journal.append("event", {"type": "opened", "setup": setup.to_dict()}, clock())
+    tmp.replace(path)
+    return path
+
+
+@dataclass
+class EventState:
+    """The ledger and the field, and each club's boards finished (rebuilt from the journal)."""
+
+    setup: EventSetup
+    ledger: Ledger
+    entries: dict[str, ClubEntry] = field(default_factory=dict)
+    pending: dict[str, list[tuple[int, Any]]] = field(default_factory=dict)
+    scores: Field | None = None
+    results: dict[str, dict[int, int]] = field(default_factory=dict)   # club -> board -> lines in
+    closed: bool = False
+
+    @classmethod
+    def start(cls, setup: EventSetup) -> EventState:
+        return cls(setup, Ledger(frozenset(setup.clubs)))
+
+    def problem(self, club: str, message: Mapping[str, Any]) -> str:
+        """What is wrong with a message that is next in line ("" when it can be taken)."""
+        op = message.get("op")
+        if op == "entry":
+            if club in self.entries:
+                return "the club's entry was taken already"
+            pairs = message.get("pairs")
+            due = message.get("due")
+            if not isinstance(pairs, list) or not pairs or isinstance(due, bool) or not isinstance(due, int) or due < 1:
+                return "an entry has its pairs and the results due per board"
+            return ""
+        if club not in self.entries:
+            return "the club's entry (message 1) must come first"
+        if op not in ("line", "remove"):
+            return f"op is entry, line or remove, got {op!r}"
+        try:
+            line = line_from_dict(message.get("line"))
+        except MessageError as exc:
+            return str(exc)
+        if line.board not in self.setup.boards:
+            return f"board {line.board} is not one of the event's boards"
+        for pair in (line.ns, line.ew):
+            if pair not in self.entries[club].fields:
+                return f"board {line.board}: pair {pair.label} is not one of the club's pairs"
+        return ""
+
+    def apply(self, club: str, message: Mapping[str, Any]) -> None:
+        if message.get("op") == "entry":
+            fields = {}
+            for number, direction in message["pairs"]:
+                pair = Pair(int(number), direction)
+                fields[pair] = direction or "one field"
+            self.entries[club] = ClubEntry(club, fields, int(message["due"]))
+            self.scores = Field(self.setup.boards, dict(self.entries), self.setup.method,
+                                self.scores.lines if self.scores else {})
+            return
+        assert self.scores is not None
+        line = line_from_dict(message["line"])
+        per = self.results.setdefault(club, {})
+        key = (line.board, line.ns, line.ew)
+        had = key in self.scores.lines.get(club, {})
+        if message["op"] == "remove":
+            self.scores.apply(club, None, remove=key)
+            if had:
+                per[line.board] = per.get(line.board, 1) - 1
+        else:
+            self.scores.apply(club, line)
+            if not had:
+                per[line.board] = per.get(line.board, 0) + 1
+
+    def finished(self) -> dict[str, frozenset[int]]:
+        """Each club's boards with as many results as it is due."""
+        return {c: frozenset(b for b, n in self.results.get(c, {}).items() if n >= e.due)
+                for c, e in self.entries.items()}
+
+
+def open_event(folder: str | Path) -> tuple[Journal, EventState]:
+    """The event's journal (open for appending) and its state rebuilt from it."""
+    path = Path(folder) / JOURNAL
+    if not path.is_file():
+        raise FederationError(f"{path}: no event there (`cardtable federation open` makes one)")
+    journal = Journal.open(path, create=False)
+    rows = [r for r in journal.rows() if r.kind == "event"]
+    if not rows or rows[0].body.get("type") != "opened":
+        journal.close()
+        raise FederationError(f"{path}: the first row is not the event's setup")
+    state = EventState.start(EventSetup.from_dict(rows[0].body["setup"]))
+    for r in rows[1:]:
+        if r.body.get("type") == "message":
+            club, number, message = r.body["club"], r.body["number"], r.body["message"]
+            if state.ledger.offer(club, number, digest(message)).verdict is Verdict.TAKEN:
+                state.apply(club, message)
+            else:
+                log.error("%s row %s: message %s of club %s is not the next one; left out", path, r.seq, number, club)
+        elif r.body.get("type") == "closed":
+            state.closed = True
+    return journal, state
+
+
+class FederationService:
+    """The service on the federation's broker (see the module docstring)."""
+
+    def __init__(self, folder: str | Path, host: str, port: int, password: str, *,
+                 clock: Callable[[], float] = time.time) -> None:
+        import paho.mqtt.client as mqtt
+
+        self.journal, self.state = open_event(folder)
+        self.topics = EventTopics(self.state.setup.event)
+        self.clock = clock
+        self.refusals = 0
+        self.taken_at: list[tuple[str, int, float]] = []
+        self._lock = threading.Lock()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=SERVICE_USER, clean_session=False)
+        self.client.username_pw_set(SERVICE_USER, password)
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
+        self.client.reconnect_delay_set(0.2, 5)
+        self.client.connect_async(host, port, keepalive=10)
+
+    def start(self) -> FederationService:
+        self.client.loop_start()
+        return self
+
+    def stop(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+        self.journal.close()
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
+        client.subscribe(self.topics.all_results, qos=1)
+
+    def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        try:
+            self.receive(msg.topic, bytes(msg.payload))
+        except Exception:  # one message never stops the service: logged, and the next is taken
+            log.exception("a message on %s could not be handled", msg.topic)
+
+    def receive(self, topic: str, payload: bytes) -> Answer | None:
+        """Judge, commit and answer one message (called on paho's thread, one at a time)."""
+        club = self.topics.club_of(topic)
+        if club is None:
+            return None
+        value = read_outside(payload)
+        with self._lock:
+            if isinstance(value, str):
+                self.refusals += 1
+                expect = self.state.ledger.expect(club) if club in self.state.ledger.clubs else 0
+                answer = Answer(Verdict.CONFLICT, club, 0, expect, value)
+            else:
+                answer = self._judge(club, value)
+        self.client.publish(self.topics.answer(club), json.dumps(
+            {"verdict": answer.verdict.value, "number": answer.number, "expect": answer.expect, "why": answer.why}),
+            qos=1)
+        if answer.verdict is Verdict.TAKEN:
+            self.publish_views()
+        return answer
+
+    def _judge(self, club: str, message: dict[str, Any]) -> Answer:
+        number = message.get("number")
+        body = {k: v for k, v in message.items()}
+        answer = self.state.ledger.judge(club, number if isinstance(number, int) else -1, digest(body))
+        if answer.verdict is not Verdict.TAKEN:
+            return answer
+        problem = self.state.problem(club, body)
+        if problem:
+            self.refusals += 1
+            return Answer(Verdict.CONFLICT, club, answer.number, answer.number, problem)
+        self.journal.append("event", {"type": "message", "club": club, "number": answer.number, "message": body},
+                            self.clock())
+        self.state.ledger.offer(club, answer.number, digest(body))
+        try:
+            self.state.apply(club, body)
+        except FieldError as exc:  # checked above; kept as a guard
+            log.error("club %s message %s: %s", club, answer.number, exc)
+        self.taken_at.append((club, answer.number, self.clock()))
+        return answer
+
+    def standings(self, *, public: bool = True) -> dict[str, Any]:
+        """The field's ranking (on the boards every club finished, when ``public``)."""
+        with self._lock:
+            return field_view(self.state, public=public)
+
+    def publish_views(self) -> None:
+        view = self.standings()
+        self.client.publish(self.topics.standings, json.dumps(view, sort_keys=True), qos=1, retain=True)
+        finished = self.state.finished()
+        for club in self.state.entries:
+            mine = sorted(b for b in self.state.setup.boards if club_may_see(club, b, finished, self.state.closed))
+            self.client.publish(self.topics.field(club), json.dumps({"boards": mine}), qos=1, retain=True)
+
+
+def field_view(state: EventState, *, public: bool = True) -> dict[str, Any]:
+    """The field's rankings as plain values; with ``public`` only boards every club has finished count."""
+    f = state.scores
+    if f is None:
+        return {"boards": [], "rankings": {}}
+    shown = public_boards(state.setup.boards, state.finished(), frozenset(state.entries), state.closed) \
+        if public else state.setup.boards
+    if not shown:
+        return {"boards": [], "rankings": {}}
+    result = f.score(shown)
+    rankings = {name: [{"place": place, "club": sp.section, "pair": sp.pair.label,
+                        "percent": None if st.percent is None else float(st.percent),  # type: ignore[attr-defined]
+                        "total": str(st.total)} for place, sp, st in rows]  # type: ignore[attr-defined]
+                for name, rows in result.rankings}
+    return {"boards": list(shown), "rankings": rankings}

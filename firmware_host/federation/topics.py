@@ -1,0 +1,108 @@
+"""The event's topics on the federation's broker, and the ACL and bridge configuration made from them.
+
+Every topic of an event is under ``fed/<event>/``; a club's are under ``fed/<event>/club/<club>/``:
+
+* ``.../out/result`` — the club's numbered messages (QoS 1), bridged from the club's broker **out**;
+* ``.../in/answer`` — the federation's answer to each (verdict, number, the number it expects next),
+  bridged **in** to the club's broker;
+* ``.../in/field`` — what the club may see of the field (retained): the boards it has finished, with
+  the field's results of them;
+* ``fed/<event>/public/standings`` — the field's ranking from boards every club has finished (retained).
+
+A club's login may write only its own ``out`` and read only its own ``in`` (and the public topic): the
+ACL below is generated from these names, never written by hand.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+SERVICE_USER = "federation"
+
+
+class TopicError(ValueError):
+    """An event or club name that cannot be a topic level."""
+
+
+def _level(kind: str, name: str) -> str:
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise TopicError(f"{kind} {name!r} cannot be a topic level: 1 to 32 letters, digits, - or _")
+    return name
+
+
+@dataclass(frozen=True)
+class EventTopics:
+    """The topics of one event."""
+
+    event: str
+
+    def __post_init__(self) -> None:
+        _level("an event name", self.event)
+
+    @property
+    def root(self) -> str:
+        return f"fed/{self.event}"
+
+    def club(self, club: str) -> str:
+        return f"{self.root}/club/{_level('a club id', club)}"
+
+    def result(self, club: str) -> str:
+        return f"{self.club(club)}/out/result"
+
+    def answer(self, club: str) -> str:
+        return f"{self.club(club)}/in/answer"
+
+    def field(self, club: str) -> str:
+        return f"{self.club(club)}/in/field"
+
+    @property
+    def all_results(self) -> str:
+        return f"{self.root}/club/+/out/result"
+
+    @property
+    def standings(self) -> str:
+        return f"{self.root}/public/standings"
+
+    def club_of(self, topic: str) -> str | None:
+        """The club a result topic is from (None for any other topic)."""
+        parts = topic.split("/")
+        if len(parts) == 6 and parts[:3] == ["fed", self.event, "club"] and parts[4:] == ["out", "result"]:
+            return parts[3]
+        return None
+
+    def acl(self, clubs: Iterable[str]) -> str:
+        """The federation broker's ACL: the service reads every club's out and writes every in and the
+        public topic; each club writes its own out and reads its own in and the public topic."""
+        lines = [f"user {SERVICE_USER}", f"topic read {self.root}/club/+/out/#",
+                 f"topic write {self.root}/club/+/in/#", f"topic write {self.root}/public/#", ""]
+        for club in sorted(clubs):
+            lines += [f"user {_level('a club id', club)}", f"topic write {self.club(club)}/out/#",
+                      f"topic read {self.club(club)}/in/#", f"topic read {self.root}/public/#", ""]
+        return "\n".join(lines)
+
+    def club_acl(self, club: str, uplink_user: str) -> str:
+        """The lines a club's own broker needs for its uplink's login (its own topics only)."""
+        return (f"user {uplink_user}\ntopic write {self.club(club)}/out/#\ntopic read {self.club(club)}/in/#\n"
+                f"topic read {self.root}/public/#\n")
+
+    def bridge(self, club: str, host: str, port: int, password: str, *, cafile: Path | None = None) -> str:
+        """The ``connection`` section a club's Mosquitto needs to bridge the event's topics to the
+        federation's broker (``cardtable club federate`` writes it). With ``cafile`` the bridge speaks TLS
+        1.2 or later and checks the federation's certificate against it."""
+        if not host or any(c in host for c in " \n\t"):
+            raise TopicError(f"the federation's broker address {host!r} is not a host name")
+        if "\n" in password:
+            raise TopicError("a password cannot hold a line end")
+        lines = [f"connection fed-{self.event}-{_level('a club id', club)}", f"address {host}:{int(port)}",
+                 f"remote_username {club}", f"remote_password {password}", f"remote_clientid {club}",
+                 "cleansession false", "bridge_protocol_version mqttv311", "notifications false",
+                 "restart_timeout 1 30", "try_private false",
+                 f"topic {self.club(club)}/out/# out 1", f"topic {self.club(club)}/in/# in 1",
+                 f"topic {self.root}/public/# in 1"]
+        if cafile is not None:
+            lines += [f"bridge_cafile {cafile}", "bridge_insecure false", "bridge_tls_version tlsv1.2"]
+        return "\n".join(lines) + "\n"

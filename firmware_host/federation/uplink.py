@@ -1,0 +1,192 @@
+"""A club's uplink: its session's results, numbered, sent to the federation until each is answered.
+
+**The messages** (:func:`club_messages`) are derived from the club's session journal alone, the same way
+every time: message 1 is the club's entry (its pairs and how many results each board is due), then each
+journal record that changes the travellers (a result, a correction, an adjusted score, a regroup, a line
+taken off) gives one message per line it changes, in journal order. So a restarted uplink numbers every
+message as before, and nothing needs keeping but the session's journal.
+
+**The promise** (the table-to-session promise one level up, ``docs/ordering.md``): the uplink sends from
+the first number the federation has not acknowledged, a window at a time, and sends again whenever no
+answer moves that number on within ``resend`` seconds; a ``gap`` answer sends again from the number the
+federation expects; a ``repeat`` moves on; a ``conflict`` stops the uplink with the federation's words
+(a person must look: the club's journal does not match what it sent before).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from firmware_host.duplicate.session_state import SessionState
+from firmware_host.duplicate.spec import SessionSetup
+from firmware_host.federation.topics import EventTopics
+from firmware_host.records.journal import Journal
+from laws.federation.messages import line_to_dict
+
+log = logging.getLogger(__name__)
+WINDOW = 64
+
+
+def _key(board: int, ns: Any, ew: Any) -> tuple[int, tuple[int, str], tuple[int, str]]:
+    return (board, ns.key, ew.key)
+
+
+def club_messages(club: str, rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The club's numbered messages from its session journal's event bodies (the first is ``opened``)."""
+    bodies = list(rows)
+    if not bodies or bodies[0].get("type") != "opened":
+        raise ValueError("a session journal starts with its 'opened' record")
+    setup = SessionSetup.from_dict(bodies[0]["setup"])
+    state = SessionState.start(setup)
+    due = state.due()
+    pairs = sorted({p.key for p in state.fields})
+    out: list[dict[str, Any]] = [{"op": "entry", "pairs": [[n, d or None] for n, d in pairs],
+                                  "fields": {f"{p.number}{p.direction.value if p.direction else ''}": f
+                                             for p, f in state.fields.items()},
+                                  "due": max(due.values()) if due else 1,
+                                  "boards": sorted(due)}]
+    before = {_key(ln.board, ln.ns, ln.ew): ln for ln in state.lines()}
+    for rec in bodies[1:]:
+        problem = state.check(rec)
+        if problem:
+            continue
+        state.apply(rec)
+        now = {_key(ln.board, ln.ns, ln.ew): ln for ln in state.lines()}
+        for k in sorted(now):
+            if before.get(k) != now[k]:
+                out.append({"op": "line", "line": line_to_dict(now[k])})
+        for k in sorted(before):
+            if k not in now:
+                gone = before[k]
+                out.append({"op": "remove", "line": line_to_dict(gone)})
+        before = now
+    for n, msg in enumerate(out, 1):
+        msg["number"] = n
+        msg["club"] = club
+    return out
+
+
+def read_session(path: str | Path) -> list[dict[str, Any]]:
+    """The event bodies of a session journal, in order (opened read-only)."""
+    with Journal.open_readonly(path) as journal:
+        return [r.body for r in journal.rows() if r.kind == "event"]
+
+
+class ClubUplink:
+    """Sends a club's messages to the federation over the club's own broker (which bridges them).
+
+    Args:
+        club: the club's id in the event.
+        topics: the event's topics.
+        session: the club's session journal file, or a function giving the club's messages so far (the
+            benchmark's simulated clubs).
+        host, port, user, password: the club's broker and the uplink's login there.
+        resend: seconds without progress before sending again.
+        poll: seconds between two reads of the session journal.
+    """
+
+    def __init__(self, club: str, topics: EventTopics, session: str | Path | Callable[[], list[dict[str, Any]]],
+                 host: str, port: int, user: str,
+                 password: str, *, resend: float = 2.0, poll: float = 0.5,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        import paho.mqtt.client as mqtt
+
+        self.club, self.topics = club, topics
+        self.source = session if callable(session) else (lambda: club_messages(club, read_session(Path(session))))
+        self.resend, self.poll, self.clock = resend, poll, clock
+        self.expect = 1
+        self.stopped_for = ""
+        self.messages: list[dict[str, Any]] = []
+        self._progress_at = 0.0
+        self._sent_upto = 0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=user, clean_session=False)
+        self.client.username_pw_set(user, password)
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
+        self.client.reconnect_delay_set(0.2, 5)
+        self.client.connect_async(host, port, keepalive=10)
+
+    def start(self) -> ClubUplink:
+        self.client.loop_start()
+        self._thread = threading.Thread(target=self._run, name=f"uplink-{self.club}", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(5)
+        self.client.loop_stop()
+        self.client.disconnect()
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
+        client.subscribe(self.topics.answer(self.club), qos=1)
+        with self._lock:
+            self._sent_upto = self.expect - 1      # send again what was not answered
+
+    def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        try:
+            answer = json.loads(msg.payload[:4096].decode("utf-8"))
+            verdict, expect = str(answer["verdict"]), int(answer["expect"])
+        except (ValueError, KeyError, TypeError, RecursionError, UnicodeDecodeError):
+            log.warning("club %s: an answer that is not the federation's format, ignored", self.club)
+            return
+        with self._lock:
+            if verdict == "conflict" or verdict == "unknown club":
+                self.stopped_for = str(answer.get("why") or verdict)
+                log.error("club %s: the federation refused message %s: %s", self.club, answer.get("number"),
+                          self.stopped_for)
+                return
+            if expect > self.expect:
+                self.expect = expect
+                self._progress_at = self.clock()
+            if verdict == "gap":
+                self.expect = expect
+                self._sent_upto = expect - 1
+
+    def _run(self) -> None:
+        last_read = -1e9
+        while not self._stop.is_set():
+            now = self.clock()
+            if now - last_read >= self.poll:
+                try:
+                    self.messages = self.source()
+                except (OSError, ValueError) as exc:
+                    log.warning("club %s: the session journal cannot be read now: %s", self.club, exc)
+                last_read = now
+            self.pump(now)
+            self._stop.wait(min(self.poll, self.resend) / 4)
+
+    def pump(self, now: float) -> int:
+        """Send what is due now; how many messages were sent."""
+        with self._lock:
+            if self.stopped_for:
+                return 0
+            if self._sent_upto >= self.expect and now - self._progress_at >= self.resend:
+                self._sent_upto = self.expect - 1   # no progress: send the window again
+                self._progress_at = now
+            start = max(self._sent_upto + 1, self.expect)
+            end = min(len(self.messages), self.expect + WINDOW - 1)
+            batch = self.messages[start - 1:end]
+            if batch:
+                self._sent_upto = end
+                if self._progress_at == 0.0:
+                    self._progress_at = now
+        for m in batch:
+            self.client.publish(self.topics.result(self.club), json.dumps(m, sort_keys=True), qos=1)
+        return len(batch)
+
+    @property
+    def done(self) -> bool:
+        """Every message so far has been taken by the federation."""
+        with self._lock:
+            return bool(self.messages) and self.expect > len(self.messages)

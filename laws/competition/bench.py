@@ -1,0 +1,65 @@
+"""What ``cardtable bench duplicate`` measures of the events beyond one pairs field (the clock passed in).
+
+* a Swiss round's draw for 60 teams after eight rounds (the standings and the draw; target under 100 ms);
+* a whole rescore of a two-section event of 50 tables (two Mitchells of 25 tables, 27 boards, scored
+  across the field and ranked in each section and the field; target under 100 ms).
+
+The results are made up by a fixed arithmetic rule, not at random, so every run measures the same work.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from laws.competition.sections import Across, SectionLine, score_event
+from laws.competition.swiss import Played, draw, standings
+from laws.competition.vp import wbf_vp
+from laws.scoring.session_bench import sample_mitchell
+from laws.scoring.session_values import Method
+
+TARGET_MS = 100.0
+
+
+def swiss_history(teams: int = 60, rounds: int = 8) -> list[Played]:
+    """``rounds`` rounds of a Swiss of ``teams`` teams, drawn by :func:`draw`, with made-up margins."""
+    entrants = list(range(1, teams + 1))
+    played: list[Played] = []
+    for r in range(1, rounds + 1):
+        d = draw(r, standings(entrants, played))
+        for k, (a, b) in enumerate(d.matches):
+            m = (a * 7 + b * 13 + r * 5 + k) % 61 - 30
+            played += [Played(r, a, b, wbf_vp(m, 8), max(m, 0), max(-m, 0)),
+                       Played(r, b, a, wbf_vp(-m, 8), max(-m, 0), max(m, 0))]
+        if d.bye is not None:
+            played.append(Played(r, d.bye, None, Fraction(12)))
+    return played
+
+
+def bench_swiss(clock: Callable[[], float], repeats: int = 15, teams: int = 60) -> dict[str, Any]:
+    """The median time of the ninth round's standings and draw of a ``teams``-team Swiss."""
+    entrants = list(range(1, teams + 1))
+    played = swiss_history(teams)
+    times = []
+    for _ in range(repeats):
+        t0 = clock()
+        draw(9, standings(entrants, played))
+        times.append((clock() - t0) * 1000)
+    return {"teams": teams, "round": 9, "repeats": repeats, "median_ms": round(statistics.median(times), 2),
+            "max_ms": round(max(times), 2), "target_ms": TARGET_MS}
+
+
+def bench_sections(clock: Callable[[], float], repeats: int = 5, tables: int = 25, boards: int = 27) -> dict[str, Any]:
+    """The median time of a whole rescore of two ``tables``-table sections scored across the field."""
+    numbers, lines, fields = sample_mitchell(tables, boards)
+    spec = {s: (numbers, tables, fields) for s in ("A", "B")}
+    all_lines = [SectionLine(s, ln) for s in ("A", "B") for ln in lines]
+    times = []
+    for _ in range(repeats):
+        t0 = clock()
+        score_event(spec, all_lines, Method.MATCHPOINTS, Across.YES)
+        times.append((clock() - t0) * 1000)
+    return {"sections": 2, "tables": 2 * tables, "boards": boards, "results": len(all_lines), "repeats": repeats,
+            "median_ms": round(statistics.median(times), 2), "max_ms": round(max(times), 2), "target_ms": TARGET_MS}

@@ -1,0 +1,211 @@
+"""Individual movements: every player partners every other exactly once, and scores on his own.
+
+**The movements.** For 8, 12 and 16 players we use *whist* schedules: ``n - 1`` rounds at ``n / 4``
+tables, in which every two players are partners exactly once and opponents exactly twice. Each is
+written as one starting round over the players ``1 .. n - 1`` and a fixed player ``n``; round ``r`` is the
+starting round with every player ``p < n`` replaced by ``((p - 1 + r - 1) mod (n - 1)) + 1`` (player
+``n`` keeps his seat). The starting rounds were found by a search for this project and are proved by
+:func:`check` (and the tests) rather than taken on trust: the differences between partners cover every
+non-zero difference modulo ``n - 1`` once, and between opponents twice, which is what makes the whole
+schedule balanced.
+
+**The boards.** Every table plays the same board group in a round (group ``r`` in round ``r``, one copy
+a table, as a barometer does), so every result of a board is compared with every other and no player
+meets a board twice.
+
+**Scoring** (:func:`score_individual`). Each board is scored as a pairs board (matchpoints, Neuberg,
+adjusted scores: :mod:`laws.scoring.session`, ``DB-78``/``DB-12``), each partnership being the pair for
+that board; each player then takes his side's points. A player's percentage is his points over the tops
+of the boards he played; at IMPs he is ranked on IMPs per board. Players equal to the last fraction share
+the place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from laws.scoring.session import places, score_boards
+from laws.scoring.session_values import Line, Method, Pair, Result
+
+# The starting round of each schedule: tables in order, each (North, South, East, West) with North-South
+# and East-West partners. Player ``n`` is the fixed one.
+STARTING_ROUNDS: Mapping[int, tuple[tuple[int, int, int, int], ...]] = {
+    8: ((8, 5, 3, 2), (1, 6, 4, 7)),
+    12: ((12, 10, 11, 2), (8, 1, 5, 6), (4, 7, 3, 9)),
+    16: ((16, 4, 2, 15), (3, 10, 8, 11), (7, 13, 12, 1), (6, 5, 9, 14)),
+}
+
+
+class IndividualError(ValueError):
+    """An individual movement or result that cannot be used; the message says which round and table."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of one round: the four players by seat and the board group played."""
+
+    round: int
+    table: int
+    north: int
+    south: int
+    east: int
+    west: int
+    group: int
+
+    @property
+    def players(self) -> tuple[int, int, int, int]:
+        return (self.north, self.south, self.east, self.west)
+
+
+@dataclass(frozen=True)
+class IndividualMovement:
+    """A whole individual movement: its players, rounds and tables, and the boards of each group."""
+
+    players: int
+    rounds: int
+    tables: tuple[Table, ...]
+    groups: Mapping[int, tuple[int, ...]]
+
+    def at(self, round_number: int, table: int) -> Table:
+        for t in self.tables:
+            if t.round == round_number and t.table == table:
+                return t
+        raise IndividualError(f"no table {table} in round {round_number}")
+
+    def text(self) -> str:
+        """The movement as a guide card: a line a round, each table as N-S v E-W."""
+        lines = [f"Individual for {self.players} players, {self.rounds} rounds"]
+        for r in range(1, self.rounds + 1):
+            row = [f"T{t.table}: {t.north}-{t.south} v {t.east}-{t.west}"
+                   for t in self.tables if t.round == r]
+            lines.append(f"round {r} (boards {self.groups[r][0]}-{self.groups[r][-1]}): " + "; ".join(row))
+        return "\n".join(lines)
+
+
+def whist(players: int, boards_per_round: int = 2) -> IndividualMovement:
+    """The whist individual for 8, 12 or 16 players, ``boards_per_round`` boards a round."""
+    if players not in STARTING_ROUNDS:
+        raise IndividualError(f"we have individual movements for {', '.join(map(str, STARTING_ROUNDS))} "
+                              f"players, not {players!r}")
+    if isinstance(boards_per_round, bool) or not isinstance(boards_per_round, int) or not 1 <= boards_per_round <= 8:
+        raise IndividualError(f"boards a round is a whole number from 1 to 8, got {boards_per_round!r}")
+    m = players - 1
+    rounds = m
+    tables = []
+    for r in range(1, rounds + 1):
+        for t, seats in enumerate(STARTING_ROUNDS[players], 1):
+            moved = [p if p == players else (p - 1 + r - 1) % m + 1 for p in seats]
+            north, south, east, west = moved
+            tables.append(Table(r, t, north, south, east, west, r))
+    groups = {g: tuple(range((g - 1) * boards_per_round + 1, g * boards_per_round + 1)) for g in range(1, rounds + 1)}
+    movement = IndividualMovement(players, rounds, tuple(tables), groups)
+    problems = check(movement)
+    if problems:
+        raise IndividualError("; ".join(problems))
+    return movement
+
+
+def check(movement: IndividualMovement) -> list[str]:
+    """What is wrong with an individual movement (empty when it is sound): every player seated once a
+    round, every two players partners exactly once, and every two opponents the same number of times."""
+    problems: list[str] = []
+    n = movement.players
+    partners: dict[frozenset[int], int] = {}
+    opponents: dict[frozenset[int], int] = {}
+    for r in range(1, movement.rounds + 1):
+        seated = [p for t in movement.tables if t.round == r for p in t.players]
+        if sorted(seated) != list(range(1, n + 1)):
+            problems.append(f"round {r}: players seated {sorted(seated)}, not each of 1-{n} once")
+    for t in movement.tables:
+        for a, b in ((t.north, t.south), (t.east, t.west)):
+            partners[frozenset((a, b))] = partners.get(frozenset((a, b)), 0) + 1
+        for a in (t.north, t.south):
+            for b in (t.east, t.west):
+                opponents[frozenset((a, b))] = opponents.get(frozenset((a, b)), 0) + 1
+    times = {opponents.get(frozenset((a, b)), 0) for a in range(1, n + 1) for b in range(a + 1, n + 1)}
+    for a in range(1, n + 1):
+        for b in range(a + 1, n + 1):
+            k = partners.get(frozenset((a, b)), 0)
+            if k != 1:
+                problems.append(f"players {a} and {b} are partners {k} times")
+    if len(times) != 1:
+        problems.append(f"players meet as opponents unevenly ({sorted(times)} times)")
+    return problems
+
+
+@dataclass(frozen=True)
+class IndividualResult:
+    """One board's result at one table of one round."""
+
+    round: int
+    table: int
+    board: int
+    result: Result
+
+
+@dataclass(frozen=True)
+class PlayerStanding:
+    """A player's place: his total, the tops of his boards (matchpoints), his percentage and boards."""
+
+    player: int
+    total: Fraction
+    tops: Fraction | None
+    percent: Fraction | None
+    boards: int
+    place: str
+
+
+def _partnership(round_number: int, table: int, side: int) -> Pair:
+    """The pair number a partnership plays under for one round: unique in the session."""
+    return Pair(round_number * 1000 + table * 2 + side)
+
+
+def score_individual(movement: IndividualMovement, results: Iterable[IndividualResult],
+                     method: Method = Method.MATCHPOINTS) -> tuple[PlayerStanding, ...]:
+    """Every player's standing, best first.
+
+    Raises:
+        IndividualError: a result at a table or board the movement does not have there, or given twice.
+    """
+    lines = []
+    seen: set[tuple[int, int, int]] = set()
+    for res in results:
+        table = movement.at(res.round, res.table)
+        if res.board not in movement.groups[table.group]:
+            raise IndividualError(f"round {res.round}, table {res.table}: board {res.board} is not played there")
+        key = (res.round, res.table, res.board)
+        if key in seen:
+            raise IndividualError(f"round {res.round}, table {res.table}: board {res.board} has two results")
+        seen.add(key)
+        lines.append(Line(res.board, _partnership(res.round, res.table, 0),
+                          _partnership(res.round, res.table, 1), res.result))
+    boards = sorted({b for g in movement.groups.values() for b in g})
+    due = len(movement.tables) // movement.rounds
+    fields = {pair: "players" for ln in lines for pair in (ln.ns, ln.ew)}
+    scored = score_boards(boards, lines, due, method, fields)
+    seat_of = {_partnership(t.round, t.table, side): pair
+               for t in movement.tables for side, pair in ((0, (t.north, t.south)), (1, (t.east, t.west)))}
+    total: dict[int, Fraction] = {}
+    tops: dict[int, Fraction] = {}
+    played: dict[int, int] = {}
+    for board in scored:
+        for ln in board.lines:
+            for pair, pts in ((ln.ns, ln.ns_points), (ln.ew, ln.ew_points)):
+                for player in seat_of[pair]:
+                    total[player] = total.get(player, Fraction(0)) + pts
+                    tops[player] = tops.get(player, Fraction(0)) + (board.top or 0)
+                    played[player] = played.get(player, 0) + 1
+    at_imps = method.at_imps
+
+    def figure(p: int) -> Fraction:
+        if at_imps:
+            return total[p] / played[p]
+        return total[p] / tops[p] if tops[p] else Fraction(1, 2)
+
+    order = sorted(total, key=lambda p: (-figure(p), p))
+    shown = places([figure(p) for p in order])
+    return tuple(PlayerStanding(p, total[p], None if at_imps else tops[p],
+                                None if at_imps else figure(p) * 100, played[p], shown[i])
+                 for i, p in enumerate(order))

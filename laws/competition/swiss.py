@@ -1,0 +1,200 @@
+"""A Swiss event's standings and each round's draw (pairs or teams alike: a *competitor* is a number).
+
+**Standings** (:func:`standings`), best first, by these tie-breaks in turn:
+
+1. total victory points;
+2. net IMPs (IMPs won minus IMPs lost over every match played);
+3. between competitors still equal, the VPs each scored in the matches they played against each other
+   (when every one of them met every other; otherwise this step is skipped);
+4. the starting number, lower first (the seeding, or the order of entry).
+
+A bye counts as a match won by the bye score the director sets (12 VPs on the 20-point scale by default,
+the common club figure) with no IMPs either way.
+
+**The draw** (:func:`draw`). Round 1 pairs the top half of the seeding against the bottom half (1 v
+``n/2 + 1``, 2 v ``n/2 + 2``, ...). Every later round pairs from the standings, top down: the highest
+competitor not yet drawn meets the highest one below it that it has not met; when that leaves no way to
+draw the rest without a repeat, the search steps back and tries the next candidate, so a draw without a
+repeat is always found when one exists (otherwise :class:`SwissError` says so). With an odd number,
+before drawing, the lowest-placed competitor that has not yet had a bye gets it. The first-named of
+each match is the higher-placed (it sits North-South, or is the home team).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+BYE_VP = Fraction(12)
+
+
+class SwissError(ValueError):
+    """A Swiss round that cannot be drawn, or standings from results that cannot be right."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """One competitor's match in a round: its opponent (None for a bye), its VPs and its IMPs won and lost."""
+
+    round: int
+    competitor: int
+    opponent: int | None
+    vp: Fraction
+    imps_for: int = 0
+    imps_against: int = 0
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A competitor's place: its totals and the matches they come from."""
+
+    competitor: int
+    vp: Fraction
+    net_imps: int
+    opponents: frozenset[int]
+    byes: int
+    place: str = ""
+
+
+@dataclass(frozen=True)
+class Draw:
+    """A round's draw: its matches (higher-placed first) and the competitor with the bye, if any."""
+
+    round: int
+    matches: tuple[tuple[int, int], ...]
+    bye: int | None = None
+    order: tuple[int, ...] = field(default=(), compare=False)
+
+
+def _check(competitors: Sequence[int]) -> tuple[int, ...]:
+    seen: set[int] = set()
+    for c in competitors:
+        if isinstance(c, bool) or not isinstance(c, int) or c < 1:
+            raise SwissError(f"a competitor is a number from 1, got {c!r}")
+        if c in seen:
+            raise SwissError(f"competitor {c} is entered twice")
+        seen.add(c)
+    if len(seen) < 2:
+        raise SwissError("a Swiss needs at least 2 competitors")
+    return tuple(competitors)
+
+
+def standings(competitors: Sequence[int], played: Iterable[Played]) -> tuple[Standing, ...]:
+    """The standings, best first, by the tie-breaks in this module's docstring.
+
+    ``competitors`` is the starting order (seeding). Each match is given once per competitor (both sides).
+    """
+    entrants = _check(competitors)
+    seed = {c: i for i, c in enumerate(entrants)}
+    vp: dict[int, Fraction] = {c: Fraction(0) for c in entrants}
+    net: dict[int, int] = dict.fromkeys(entrants, 0)
+    met: dict[int, set[int]] = {c: set() for c in entrants}
+    byes: dict[int, int] = dict.fromkeys(entrants, 0)
+    between: dict[tuple[int, int], Fraction] = {}
+    seen: set[tuple[int, int]] = set()
+    for p in played:
+        if p.competitor not in seed or (p.opponent is not None and p.opponent not in seed):
+            raise SwissError(f"round {p.round}: a match of a competitor not entered ({p.competitor} v {p.opponent})")
+        if (p.round, p.competitor) in seen:
+            raise SwissError(f"round {p.round}: competitor {p.competitor} has two results")
+        seen.add((p.round, p.competitor))
+        vp[p.competitor] += Fraction(p.vp)
+        net[p.competitor] += p.imps_for - p.imps_against
+        if p.opponent is None:
+            byes[p.competitor] += 1
+        else:
+            met[p.competitor].add(p.opponent)
+            match = (p.competitor, p.opponent)
+            between[match] = between.get(match, Fraction(0)) + Fraction(p.vp)
+
+    def key(c: int) -> tuple[Fraction, int]:
+        return (-vp[c], -net[c])
+
+    ordered = sorted(entrants, key=lambda c: (key(c), seed[c]))
+    out: list[int] = []
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j < len(ordered) and key(ordered[j]) == key(ordered[i]):
+            j += 1
+        tied = ordered[i:j]
+        if len(tied) > 1 and all(b in met[a] for a in tied for b in tied if a != b):
+            tied = sorted(tied, key=lambda c: (-sum(between.get((c, o), Fraction(0)) for o in tied if o != c),
+                                               seed[c]))
+        out.extend(tied)
+        i = j
+    places = _places([(vp[c], net[c]) for c in out])
+    return tuple(Standing(c, vp[c], net[c], frozenset(met[c]), byes[c], places[k]) for k, c in enumerate(out))
+
+
+def _places(keys: list[tuple[Fraction, int]]) -> list[str]:
+    """Places with ``=`` for competitors equal on VPs and net IMPs (the later tie-breaks order them but
+    they share the place)."""
+    out = []
+    for i, k in enumerate(keys):
+        first = keys.index(k)
+        shared = keys.count(k) > 1
+        out.append(f"{first + 1}=" if shared else str(i + 1))
+    return out
+
+
+def draw(round_number: int, table: Sequence[Standing], seeding: Sequence[int] | None = None) -> Draw:
+    """The draw of ``round_number`` from the standings ``table`` (best first).
+
+    Round 1 uses ``seeding`` (or the table's order): top half against bottom half. Later rounds pair
+    top down avoiding repeats (see the module's docstring).
+
+    Raises:
+        SwissError: no draw without a repeat exists.
+    """
+    if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
+        raise SwissError(f"a round is a number from 1, got {round_number!r}")
+    order = [s.competitor for s in table] if seeding is None or round_number > 1 else list(seeding)
+    _check(order)
+    by = {s.competitor: s for s in table}
+    bye: int | None = None
+    if len(order) % 2:
+        fewest = min((s.byes for s in table), default=0)
+        bye = next(c for c in reversed(order) if c not in by or by[c].byes == fewest)
+        order.remove(bye)
+    if round_number == 1:
+        half = len(order) // 2
+        return Draw(1, tuple(zip(order[:half], order[half:])), bye, tuple(order))
+    met: Mapping[int, frozenset[int]] = {c: by[c].opponents if c in by else frozenset() for c in order}
+    matches = _pair(order, met)
+    if matches is None:
+        raise SwissError(f"round {round_number}: every way of drawing the round repeats a match")
+    return Draw(round_number, tuple(matches), bye, tuple(order))
+
+
+def _pair(order: list[int], met: Mapping[int, frozenset[int]]) -> list[tuple[int, int]] | None:
+    """Top-down pairing with backtracking; None when no draw avoids every repeat."""
+    position = {c: i for i, c in enumerate(order)}
+    free = list(order)
+    out: list[tuple[int, int]] = []
+    failed: set[frozenset[int]] = set()
+
+    def go() -> bool:
+        if not free:
+            return True
+        state = frozenset(free)
+        if state in failed:
+            return False
+        first = free.pop(0)
+        for k, other in enumerate(free):
+            if other in met[first]:
+                continue
+            free.pop(k)
+            out.append((first, other))
+            if go():
+                return True
+            out.pop()
+            free.insert(k, other)
+        free.insert(0, first)
+        failed.add(state)
+        return False
+
+    if not go():
+        return None
+    return sorted(out, key=lambda m: position[m[0]])

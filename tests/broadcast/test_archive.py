@@ -1,0 +1,73 @@
+"""`cardtable broadcast export`: LIN and replay pages from the tables' journals; a tampered journal,
+a folder that is not empty, a path with no journal: one clear line and the exit codes docs say."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+
+
+def test_export_writes_lin_and_replay(journals: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "site"
+    assert main(["broadcast", "export", "--journals", *map(str, journals), "--out", str(out), "--title", "Tuesday"]) == 0
+    assert "3 boards, 9 tables' plays" in capsys.readouterr().out
+    assert len(list((out / "lin").glob("board-*.lin"))) == 9
+    assert len((out / "lin" / "session.lin").read_text(encoding="utf-8").splitlines()) == 9
+    index = (out / "replay" / "index.html").read_text(encoding="utf-8")
+    assert "Tuesday" in index and 'href="board-01.html"' in index
+    page = (out / "replay" / "board-02.html").read_text(encoding="utf-8")
+    assert page.count("Table ") >= 3 and "</script><script>" in page
+    # a second export into the same folder is refused without --force
+    assert main(["broadcast", "export", "--journals", *map(str, journals), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not empty" in err and "Traceback" not in err
+
+
+def test_a_tampered_journal_is_refused(journals: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    copy = tmp_path / "t.sqlite3"
+    shutil.copy(journals[0], copy)
+    with sqlite3.connect(copy) as db:    # a card changed after the fact, as someone with the file could
+        db.execute("DROP TRIGGER journal_no_update")
+        db.execute("UPDATE journal SET body = replace(body, '\"card\":\"', '\"card\":\"A') WHERE seq = "
+                   "(SELECT min(seq) FROM journal WHERE body LIKE '%card_played%')")
+    code = main(["broadcast", "export", "--journals", str(copy), "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert code == 1 and err.startswith("cardtable broadcast export: TAMPERED")
+    assert not (tmp_path / "o" / "lin").exists()
+
+
+def test_a_path_with_no_journal_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["broadcast", "export", "--journals", str(tmp_path / "none"), "--out", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err.strip() == f"cardtable broadcast export: {tmp_path / 'none'}: no journal there"
+
+
+def test_the_replay_steps_through_the_cards_in_a_browser(journals: list[Path], tmp_path: Path) -> None:
+    from firmware_host.club import browser
+
+    if browser.missing():
+        pytest.skip(browser.missing())
+    out = tmp_path / "site"
+    assert main(["broadcast", "export", "--journals", *map(str, journals), "--out", str(out)]) == 0
+    driver = browser.chromium(str(tmp_path / "profile"))
+    try:
+        driver.set_window_size(390, 900)
+        driver.get((out / "replay" / "board-01.html").as_uri())
+        where = driver.find_element("id", "where")
+        assert where.text.startswith("card 0 of ")
+        driver.find_element("id", "next").click()
+        assert where.text.startswith("card 1 of ")
+        assert len(driver.find_element("id", "trick").find_elements("css selector", "div")) == 1
+        driver.find_element("id", "last").click()
+        assert "tricks NS" in where.text
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
+        buttons = driver.find_elements("css selector", ".tabs button")
+        buttons[-1].click()
+        assert buttons[-1].get_attribute("aria-pressed") == "true"
+        assert driver.find_element("id", "auction").text.startswith("West North East South")
+    finally:
+        driver.quit()

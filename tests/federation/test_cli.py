@@ -1,0 +1,72 @@
+"""`cardtable federation open|show` and `cardtable club federate`: what they write, and one clear line with
+exit 2 for what they cannot use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+
+PBN = """[Board "1"]
+[Dealer "N"]
+[Deal "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 654.8765.876.876 32.432.5432.5432"]
+
+[Board "2"]
+[Dealer "E"]
+[Deal "N:T987.JT9.JT9.JT9 AKQJ.AKQ.AKQ.AKQ 32.432.5432.5432 654.8765.876.876"]
+"""
+
+
+@pytest.fixture()
+def records(tmp_path: Path) -> Path:
+    path = tmp_path / "boards.pbn"
+    path.write_text(PBN, encoding="utf-8")
+    return path
+
+
+def test_open_then_show(tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["federation", "open", "--dir", str(tmp_path / "e"), "--event", "sim1", "--hand-records",
+                 str(records), "--clubs", "c1,c2"]) == 0
+    out = capsys.readouterr().out
+    assert "2 boards, commitment " in out
+    acl = (tmp_path / "e" / "mosquitto.acl").read_text(encoding="utf-8")
+    assert "user c2\ntopic write fed/sim1/club/c2/out/#\ntopic read fed/sim1/club/c2/in/#" in acl
+    assert main(["federation", "show", "--dir", str(tmp_path / "e")]) == 0
+    assert "no board finished by every club yet" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--event", "a b", "--clubs", "c1"], "cannot be a topic level"),
+    (["--event", "e", "--clubs", "c1,c1"], "give each club once"),
+    (["--event", "e", "--clubs", "c/1"], "cannot be a topic level"),
+])
+def test_open_refuses(tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
+                      words: str) -> None:
+    assert main(["federation", "open", "--dir", str(tmp_path / "e"), "--hand-records", str(records), *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err and "Traceback" not in err
+    assert not (tmp_path / "e" / "federation.sqlite3").exists()
+
+
+def test_show_without_an_event(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["federation", "show", "--dir", str(tmp_path)]) == 2
+    assert "no event there" in capsys.readouterr().err
+
+
+def test_federate_writes_the_bridge_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pw = tmp_path / "pw"
+    pw.write_text("s3cret\n", encoding="utf-8")
+    ca = tmp_path / "ca.pem"
+    ca.write_text("-", encoding="utf-8")
+    out = tmp_path / "bridge.conf"
+    argv = ["club", "federate", "--event", "sim1", "--club", "c1", "--remote", "fed.example.org:8883",
+            "--password-file", str(pw), "--cafile", str(ca), "--out", str(out)]
+    assert main(argv) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "address fed.example.org:8883" in text and "topic fed/sim1/club/c1/out/# out 1" in text
+    assert f"bridge_cafile {ca.resolve()}" in text and "bridge_tls_version tlsv1.2" in text
+    assert oct(out.stat().st_mode & 0o777) == "0o600"
+    capsys.readouterr()
+    assert main(argv) == 2 and "there is a file there already" in capsys.readouterr().err

@@ -1,0 +1,105 @@
+"""A euchre night's formats, scoring and standings (laws/euchre_night), proved by their properties and
+worked examples (docs/scoring.md and docs/movements.md, "Euchre nights")."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from laws.cards import Seat, Side
+from laws.euchre_night import formats, scoring, standings
+from laws.euchre_night.scoring import Hand, Rules, Scoring
+
+
+@pytest.mark.parametrize("players", [8, 12, 16, 20, 24, 9, 13, 17])
+def test_rotating_partners_everyone_partners_everyone_once(players: int) -> None:
+    rounds = formats.rotating(players)
+    counts = formats.partner_counts(rounds)
+    assert set(counts.values()) == {1} and len(counts) == players * (players - 1) // 2
+    assert all(formats.check_round(r, players) == [] for r in rounds)
+
+
+@pytest.mark.parametrize("players", [6, 10, 11, 14, 18, 22])
+def test_rotating_partners_when_the_numbers_do_not_allow_it_exactly(players: int) -> None:
+    rounds = formats.rotating(players)
+    counts = formats.partner_counts(rounds)
+    assert set(counts.values()) == {1}                       # nobody partners anyone twice
+    outs = Counter(p for r in rounds for p in r.out)
+    assert max(outs.values()) - min(outs.get(p, 0) for p in range(1, players + 1)) <= 2
+    assert all(formats.check_round(r, players) == [] for r in rounds)
+
+
+def test_the_check_can_fail() -> None:
+    bad = formats.Round(1, ((1, 2, 3, 4), (5, 6, 7, 1)))
+    assert formats.check_round(bad, 8) != []
+
+
+def test_progressive_winners_move_up_and_partners_split() -> None:
+    # docs/movements.md: 12 players; NS win at tables 1 and 3, EW at table 2.
+    r1 = formats.progressive_first(12)
+    r2 = formats.progressive_next(r1, {1: True, 2: False, 3: True})
+    assert r2.tables == ((1, 7, 2, 8), (5, 9, 6, 10), (11, 3, 12, 4))
+    partners_before = formats.partner_counts([r1])
+    for pair in formats.partner_counts([r2]):
+        assert pair not in partners_before                   # every partnership is new
+    assert formats.check_round(r2, 12) == []
+
+
+def test_progressive_refuses_what_it_cannot_seat() -> None:
+    with pytest.raises(formats.FormatError, match="2 over"):
+        formats.progressive_first(10)
+    with pytest.raises(formats.FormatError, match="no winner given for table 2"):
+        formats.progressive_next(formats.progressive_first(8), {1: True})
+
+
+@pytest.mark.parametrize("alone, tricks, expect", [
+    (None, 5, {Seat.N: 2, Seat.S: 2}), (None, 3, {Seat.N: 1, Seat.S: 1}), (None, 2, {Seat.E: 2, Seat.W: 2}),
+    (Seat.N, 5, {Seat.N: 4, Seat.S: 4}), (Seat.N, 4, {Seat.N: 1, Seat.S: 1}), (Seat.N, 1, {Seat.E: 4, Seat.W: 4}),
+])
+def test_somerset_points(alone: Seat | None, tricks: int, expect: dict[Seat, int]) -> None:
+    got = scoring.seat_points(Hand(Side.NS, alone, tricks))
+    assert {s: p for s, p in got.items() if p} == expect
+
+
+def test_house_rules_for_a_loner() -> None:
+    five = Rules(Scoring.HOUSE, loner=5, loner_partner=0)
+    assert scoring.seat_points(Hand(Side.EW, Seat.W, 5), five) == {Seat.N: 0, Seat.S: 0, Seat.E: 0, Seat.W: 5}
+    same = Rules(Scoring.HOUSE, loner=5)
+    assert scoring.seat_points(Hand(Side.EW, Seat.W, 5), same)[Seat.E] == 5
+    with pytest.raises(scoring.HandError, match="4 or 5"):
+        Rules(Scoring.HOUSE, loner=6)
+
+
+def test_a_renege_scores_the_law_penalty_to_the_other_side() -> None:
+    assert scoring.seat_points(Hand(Side.NS, None, 5, reneged=Side.NS))[Seat.E] == 3
+    assert scoring.seat_points(Hand(Side.NS, Seat.S, 5, reneged=Side.NS))[Seat.W] == 5
+    assert scoring.seat_points(Hand(Side.NS, None, 1, reneged=Side.EW))[Seat.N] == 3
+
+
+def test_bad_hands_are_refused() -> None:
+    with pytest.raises(scoring.HandError, match="0 to 5"):
+        Hand(Side.NS, None, 6)
+    with pytest.raises(scoring.HandError, match="not one of the makers"):
+        Hand(Side.NS, Seat.E, 5)
+
+
+def test_standings_worked_example() -> None:
+    # 8 players rotating, round 1: table 1 (1-8 v 2-7) NS march; table 2 (3-6 v 4-5) EW euchre NS alone.
+    rounds = formats.rotating(8)[:1]
+    hands = [standings.HandPlayed(1, 1, Hand(Side.NS, None, 5)),
+             standings.HandPlayed(1, 2, Hand(Side.NS, Seat.N, 2))]
+    table = standings.standings(8, rounds, hands)
+    by = {s.player: s for s in table}
+    assert (by[4].points, by[5].points, by[1].points, by[8].points, by[3].points) == (4, 4, 2, 2, 0)
+    assert [s.place for s in table][:4] == ["1=", "1=", "3=", "3="]
+    assert by[1].hands_won == 1 and by[3].hands_won == 0 and by[1].rounds == 1
+
+
+def test_a_sit_out_gets_the_rounds_mean() -> None:
+    rounds = formats.rotating(9)[:1]                 # 9 players: player 1 sits out round 1
+    assert rounds[0].out == (1,)
+    hands = [standings.HandPlayed(1, 1, Hand(Side.NS, None, 5)), standings.HandPlayed(1, 2, Hand(Side.EW, None, 3))]
+    by = {s.player: s for s in standings.standings(9, rounds, hands)}
+    assert by[1].points == Fraction(2 * 2 + 1 * 2, 8) and by[1].rounds == 0

@@ -1,0 +1,139 @@
+"""The simultaneous's pure core: numbered results taken exactly once whatever the link does, the field
+scored across clubs (equal to a whole rescore after every message), and what a club may see, when."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from laws.cards import Seat
+from laws.competition.sections import Across, score_event
+from laws.federation.field import ClubEntry, Field, FieldError
+from laws.federation.ledger import Ledger, Verdict
+from laws.federation.release import club_may_see, public_boards
+from laws.scoring.bridge import parse_contract
+from laws.scoring.session_values import Line, Method, Pair, Played
+
+
+def test_ledger_verdicts() -> None:
+    led = Ledger(frozenset({"a", "b"}))
+    assert led.offer("a", 1, "x").verdict is Verdict.TAKEN
+    assert led.offer("a", 1, "x").verdict is Verdict.REPEAT
+    assert led.offer("a", 1, "y").verdict is Verdict.CONFLICT
+    gap = led.offer("a", 3, "z")
+    assert gap.verdict is Verdict.GAP and gap.expect == 2 and "send again from 2" in gap.why
+    assert led.offer("c", 1, "x").verdict is Verdict.UNKNOWN_CLUB
+    assert led.state() == {"a": 1, "b": 0}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 40))
+def test_every_message_taken_exactly_once_in_order_whatever_the_link_does(seed: int, count: int) -> None:
+    """A link that drops, repeats and reorders; the club resends from what the federation expects
+    whenever it hears of a gap or gets no answer: the taken sequence is the club's, once each."""
+    rng = random.Random(seed)
+    led = Ledger(frozenset({"c"}))
+    sent_upto = 0
+    in_flight: list[int] = []
+    rounds = 0
+    while led.expect("c") <= count and rounds < 10_000:
+        rounds += 1
+        if sent_upto < count and rng.random() < 0.6:
+            sent_upto += 1
+            in_flight.append(sent_upto)
+        if rng.random() < 0.2 and in_flight:
+            in_flight.append(rng.choice(in_flight))          # a duplicate
+        if rng.random() < 0.3:
+            rng.shuffle(in_flight)                            # reordering
+        if not in_flight:
+            in_flight.extend(range(led.expect("c"), sent_upto + 1))   # a timeout: resend what is unanswered
+            continue
+        n = in_flight.pop(0)
+        if rng.random() < 0.15:
+            continue                                          # dropped
+        answer = led.offer("c", n, f"m{n}")
+        assert answer.verdict in (Verdict.TAKEN, Verdict.REPEAT, Verdict.GAP)
+        if answer.verdict is Verdict.GAP:
+            in_flight = [m for m in in_flight if m < answer.expect] + list(range(answer.expect, sent_upto + 1))
+    assert led.taken["c"] == [f"m{n}" for n in range(1, count + 1)]
+
+
+def _line(board: int, ns: int, ew: int, contract: str, tricks: int, group: str = "A") -> Line:
+    return Line(board, Pair(ns, "NS"), Pair(ew, "EW"), Played(parse_contract(contract), Seat.N, tricks), group)
+
+
+def _entry(club: str, pairs: int) -> ClubEntry:
+    return ClubEntry(club, {Pair(i, d): d for i in range(1, pairs + 1) for d in ("NS", "EW")}, pairs)
+
+
+def test_the_field_after_every_message_equals_a_whole_rescore_in_any_order() -> None:
+    clubs = {c: _entry(c, 3) for c in ("c1", "c2", "c3")}
+    rng = random.Random(4)
+    messages = []
+    for c in clubs:
+        for b in (1, 2):
+            for t in range(1, 4):
+                messages.append((c, _line(b, t, (t + b) % 3 + 1, "4S", rng.randint(7, 12))))
+    rng.shuffle(messages)
+    live = Field((1, 2), clubs)
+    for k, (club, line) in enumerate(messages, 1):
+        live.apply(club, line)
+        fresh = Field((1, 2), clubs)      # the same messages taken in another order: the same field
+        for c2, l2 in sorted(messages[:k], key=lambda m: (m[1].board, m[0], m[1].ns.number), reverse=True):
+            fresh.apply(c2, l2)
+        incremental = live.score()
+        assert incremental.rankings == fresh.score().rankings
+        whole = score_event({c: ((1, 2), e.due, e.fields) for c, e in clubs.items()}, live.all_lines(),
+                            Method.MATCHPOINTS, Across.YES)     # a whole rescore from scratch
+        assert incremental.rankings == whole.rankings
+    rank = dict(live.score().rankings)
+    assert {sp.section for _p, sp, _s in rank["field NS"]} == {"c1", "c2", "c3"}
+    assert len(rank["c2 NS"]) == 3
+
+
+def test_a_correction_replaces_and_a_removal_takes_off() -> None:
+    clubs = {"c1": _entry("c1", 2), "c2": _entry("c2", 2)}
+    f = Field((1,), clubs)
+    f.apply("c1", _line(1, 1, 1, "4S", 10))
+    f.apply("c1", _line(1, 2, 2, "4S", 9))
+    f.apply("c2", _line(1, 1, 2, "4S", 11))
+    f.apply("c1", _line(1, 1, 1, "4S", 12))       # the director corrects 10 tricks to 12
+    assert len(list(f.all_lines())) == 3
+    best = dict(f.score().rankings)["field NS"][0]
+    assert (best[1].section, best[1].pair.number) == ("c1", 1)
+    f.apply("c1", None, remove=(1, Pair(1, "NS"), Pair(1, "EW")))
+    assert len(list(f.all_lines())) == 2
+
+
+def test_a_fouled_board_is_scored_by_group_across_the_field() -> None:
+    clubs = {c: _entry(c, 2) for c in ("c1", "c2")}
+    f = Field((1,), clubs)
+    f.apply("c1", _line(1, 1, 1, "4S", 10))
+    f.apply("c1", _line(1, 2, 2, "4S", 8, group="B"))
+    f.apply("c2", _line(1, 1, 1, "4S", 11))
+    f.apply("c2", _line(1, 2, 2, "4S", 7, group="B"))
+    board = f.score().sessions["field"].boards[0]
+    assert {ln.group for ln in board.lines} == {"A", "B"}
+
+
+def test_the_field_refuses_what_is_not_the_clubs() -> None:
+    f = Field((1,), {"c1": _entry("c1", 1)})
+    for club, line, words in (("zz", _line(1, 1, 1, "1N", 7), "does not take part"),
+                              ("c1", _line(2, 1, 1, "1N", 7), "not one of the event's boards"),
+                              ("c1", _line(1, 5, 1, "1N", 7), "pair 5 NS is not one of the club's pairs")):
+        try:
+            f.apply(club, line)
+        except FieldError as exc:
+            assert words in str(exc)
+        else:
+            raise AssertionError(f"{club} {line} was taken")
+
+
+def test_a_club_sees_a_board_only_once_it_finished_it() -> None:
+    finished = {"c1": frozenset({1, 2}), "c2": frozenset({1})}
+    assert club_may_see("c2", 1, finished, closed=False)
+    assert not club_may_see("c2", 2, finished, closed=False)
+    assert club_may_see("c2", 2, finished, closed=True)
+    assert public_boards((1, 2, 3), finished, frozenset({"c1", "c2"}), closed=False) == (1,)
