@@ -307,7 +307,7 @@ def places(figures: dict[object, Fraction]) -> dict[object, str]:
     return res
 
 
-# --- the auction and play of a table's game (PBN 2.1 sections, LAWS.md BP-22) ---------------------
+# --- the auction and play of a table's game (PBN 2.1 sections, docs/laws.md BP-22) ---------------------
 
 def auction_result(game: Game) -> tuple[str, str]:
     """(contract, declarer) the game's [Auction] ends in: the last bid with its doubles after it, and the
