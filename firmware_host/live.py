@@ -326,7 +326,8 @@ def _camera(cfg: Config, ctl: TableController) -> tuple[CameraFeeder, Any]:
     capture = CaptureThread(source, max_failures=sys.maxsize).start()  # the source itself never gives up
     watcher = build_watcher(vcfg, packs=())
     feeder = CameraFeeder(capture, watcher, ctl.submit, max_failures=3,
-                          why=lambda: str(getattr(source, "problem", "")))
+                          why=lambda: str(getattr(source, "problem", "")) or
+                          f"camera {cfg.camera.source!r}: no frames from it")
     ctl.on_phase(feeder.set_phase)
     feeder.set_phase(ctl.engine.state.phase, ctl.engine)
     return feeder, capture

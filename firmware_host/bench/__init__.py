@@ -20,6 +20,7 @@ BENCHES: dict[str, str] = {
     "panel": "firmware_host.bench.host:panel",
     "link": "firmware_host.bench.link:run",
     "board": "firmware_host.bench.board:run",
+    "handfiles": "firmware_host.bench.handfiles:run",
     "vision": "firmware_host.bench.vision:run",
     "club": "firmware_host.bench.club:club",
     "login": "firmware_host.bench.login:run",

@@ -264,6 +264,8 @@ class Dashboard:
         if s is None:
             return RedirectResponse("/login", 303)
         text = _static("dashboard.html").replace("{{csrf}}", html.escape(s.csrf, quote=True))
+        if self.duplicate is not None:  # the duplicate session's page, when there is one
+            text = text.replace("<!--duplicate-->", '<a href="/duplicate" id="duplicate-link">Duplicate session</a>')
         return self._html(text.replace("{{user}}", html.escape(s.user)))
 
     async def api_state(self, request: Any) -> Any:

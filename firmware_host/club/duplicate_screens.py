@@ -34,6 +34,7 @@ from importlib import resources
 from typing import Any
 
 from firmware_host.club.club_players import name_players
+from firmware_host.duplicate import forms
 from firmware_host.duplicate.desk import SessionDesk
 from firmware_host.duplicate.session import Outcome
 from firmware_host.duplicate.views import director_view, table_view, traveller
@@ -163,6 +164,11 @@ class DuplicateScreens:
                 Route("/api/duplicate/regroup", self.regroup, methods=["POST"]),
                 Route("/api/duplicate/players", self.players, methods=["POST"]),
                 Route("/api/duplicate/table/{table}/players", self.table_players, methods=["POST"]),
+                Route("/api/duplicate/enter", self.enter, methods=["POST"]),
+                Route("/api/duplicate/uncall", self.uncall, methods=["POST"]),
+                Route("/api/duplicate/resolve", self.resolve, methods=["POST"]),
+                Route("/api/duplicate/table/{table}/enter", self.table_enter, methods=["POST"]),
+                Route("/duplicate/export/{fmt}", self.export),
                 Route("/duplicate/table/{table}", self.table_page),
                 Route("/duplicate/table/{table}/events", self.table_events),
                 Route("/api/duplicate/table/{table}", self.table_state),
@@ -295,34 +301,128 @@ class DuplicateScreens:
             return self.dash._json({"error": why}, 400)
         return s.user, data
 
+    def _refuse_form(self, kind: str, user: str, data: dict[str, Any], why: str) -> Any:
+        """A form that cannot be read: journaled as a refusal (nothing is lost), answered 409."""
+        log.warning("%s by %s refused: %s", kind, user, why)
+        payload = json.dumps(data, ensure_ascii=False, default=str)[:2000]
+        with self.desk.lock:
+            self.desk.session.refuse([({"type": "form", "form": kind, "by": user, "payload": payload}, why)])
+        self._dirty = True   # the pages list it at once
+        self.tick()
+        return self.dash._json({"error": why}, 409)
+
+    def _mitchell(self) -> bool:
+        return any(p.direction for p in self.desk.session.state.movement.pairs())
+
     async def _record(self, request: Any, kind: str, fields: tuple[str, ...]) -> Any:
         checked = await self._checked(request, kind)
         if not isinstance(checked, tuple):
             return checked
         user, data = checked
-        rec = {"type": kind, "by": user, **{k: data[k] for k in fields if k in data}}
+        try:
+            if kind == "adjust":
+                rec = forms.adjust(data, user)
+            elif kind == "correct":
+                rec = forms.correct(data, user, self._mitchell())
+            elif kind == "enter":
+                with self.desk.lock:
+                    rec = forms.enter(data, user, self.desk.session.state)
+            else:
+                rec = {"type": kind, "by": user, **{k: data[k] for k in fields if k in data}}
+                if isinstance(rec.get("key"), str):   # anything else: the session's checks answer it
+                    rec["key"] = forms.read_key(rec["key"], self._mitchell())
+        except forms.FormError as exc:
+            return self._refuse_form(kind, user, data, str(exc))
+        return self._submit(rec, kind, user)
+
+    def _submit(self, rec: dict[str, Any], kind: str, user: str) -> Any:
         outcome = self.desk.director(rec)
         self.tick()
         if outcome.status != "taken":
             log.warning("%s by %s refused: %s", kind, user, outcome.why)
             return self.dash._json({"error": outcome.why or "already done"}, 409)
-        log.info("director %s: %s %s", user, kind, {k: rec[k] for k in fields if k in rec})
-        return self.dash._json({"ok": True, "version": self.desk.session.version})
+        log.info("director %s: %s %s", user, kind, {k: v for k, v in rec.items() if k not in ("type", "by")})
+        key = rec.get("key") or (f"{rec['board']}/{rec['ns']}/{rec['ew']}" if rec.get("type") == "result" else "")
+        return self.dash._json({"ok": True, "version": self.desk.session.version, "key": key})
 
     async def round(self, request: Any) -> Any:
         return await self._record(request, "round", ("round",))
 
+    async def uncall(self, request: Any) -> Any:
+        return await self._record(request, "uncall", ("round",))
+
     async def adjust(self, request: Any) -> Any:
-        return await self._record(request, "adjust", ("board", "ns", "ew", "kind", "ns_value", "ew_value", "why"))
+        return await self._record(request, "adjust", ())
 
     async def correct(self, request: Any) -> Any:
         return await self._record(request, "correct", ("key", "contract", "declarer", "tricks", "lead", "why"))
 
     async def cancel(self, request: Any) -> Any:
-        return await self._record(request, "cancel", ("key", "why"))
+        return await self._record(request, "cancel", ("key", "why", "then"))
 
     async def regroup(self, request: Any) -> Any:
         return await self._record(request, "regroup", ("key", "group"))
+
+    async def enter(self, request: Any) -> Any:
+        return await self._record(request, "enter", ())
+
+    async def resolve(self, request: Any) -> Any:
+        return await self._record(request, "resolve", ("key", "keep", "why"))
+
+    async def table_enter(self, request: Any) -> Any:
+        """A result entered on a table's own page (as a Bridgemate's): the table's key in ``X-Table-Key``
+        (a page of another site cannot send it), from our own origin; only the table's own lines."""
+        tid = request.path_params["table"]
+        number = self.desk.session.state.number_of.get(tid)
+        if number is None or not self.desk.check_key(tid, request.headers.get("x-table-key")):
+            log.warning("result entry for table %r refused: unknown table or wrong key", str(tid)[:64])
+            return self.dash._json({"error": "no such table page"}, 404)
+        origin = request.headers.get("origin")
+        if origin is not None and urllib.parse.urlsplit(origin).netloc != request.headers.get("host", ""):
+            return self.dash._json({"error": "cross-origin request"}, 403)
+        body = await request.body()
+        user = f"{tid}'s page"
+        try:
+            data = loads(body) if len(body) <= MAX_BODY else None
+        except LineRefused:
+            data = None
+        if not isinstance(data, dict):
+            return self._refuse_form("enter", user, {"payload": body[:2000].decode("utf-8", "replace")},
+                                     "the request is not a JSON object of at most 4096 bytes")
+        try:
+            with self.desk.lock:
+                rec = forms.enter(data, user, self.desk.session.state, table=tid)
+        except forms.FormError as exc:
+            return self._refuse_form("enter", user, data, str(exc))
+        rec["page"] = tid
+        return self._submit(rec, "enter", user)
+
+    async def export(self, request: Any) -> Any:
+        """A results file for the director to download (``results.export``; waits for the analysis)."""
+        from starlette.responses import Response
+
+        from firmware_host.duplicate.results import SUFFIX, ExportError
+        from firmware_host.duplicate.results import export as make
+
+        if self.dash._session(request) is None:
+            return self.dash._json({"error": "login required"}, 401)
+        fmt = request.path_params["fmt"]
+        if fmt not in SUFFIX:
+            return self.dash._json({"error": f"the format is pbn, usebio or html, not {fmt[:20]!r}"}, 404)
+
+        def made() -> bytes:
+            self.desk.session.all_analysis(60.0)   # waited for outside the lock: the tables' results go on
+            with self.desk.lock:
+                return make(self.desk.session, fmt, analysis_timeout=0.0)
+
+        try:
+            data = await asyncio.to_thread(made)
+        except ExportError as exc:
+            return self.dash._json({"error": str(exc)}, 409)
+        name = f"results{SUFFIX[fmt]}"
+        media = {"pbn": "application/x-pbn", "usebio": "application/xml", "html": "text/html"}[fmt]
+        return Response(data, media_type=media, headers={
+            **self.dash._headers(), "Content-Disposition": f'attachment; filename="{name}"'})
 
     # -- the players named (issue 29; the rules in ``club_players``) -----------------------------------
 

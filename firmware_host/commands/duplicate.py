@@ -172,6 +172,11 @@ def _show(args: argparse.Namespace) -> int:
         state = "slow" if t["slow"] else "finished" if not t["left"] else f"to play {t['left']}"
         names = [f" ({who(session, t[side])})" if t[side] and who(session, t[side]) else "" for side in ("ns", "ew")]
         print(f"  table {t['table']}: round {t['round']}, {t['ns'] or '-'}{names[0]} v {t['ew'] or '-'}{names[1]}, {state}")
+        for mark, words in (("replay", "to be replayed"), ("director", "for the director to score")):
+            if t["taken_off"][mark]:
+                print(f"    taken off, {words}: board {', '.join(map(str, t['taken_off'][mark]))}")
+    for key in session.state.conflicts:
+        print(f"  two results for line {key}: entered by hand, and the table's own (keep one on /duplicate)")
     for r in session.refusals[-10:]:
         print(f"  refused: {r['why']}")
     print(render_session(session.scored()), end="")

@@ -47,11 +47,12 @@ def players_of(setup: SessionSetup) -> dict[str, tuple[Player, ...]]:
 def entered_by_hand(e: Entry) -> bool:
     """Whether a played line was entered by hand rather than sent by its table.
 
-    A table's result always carries the ``source`` of its message (``<table>:<seq>``); a result the
-    director (or a player on the table's page) typed in has none. That is the one place the exports
-    decide it.
+    A result typed in by the director or on the table's page is journaled with ``hand: true``
+    (``Entry.hand``); a table's result always carries the ``source`` of its message
+    (``<table>:<seq>``), so a played line with neither came from an older journal's director entry.
+    That is the one place the exports decide it.
     """
-    return e.kind == "played" and not e.source
+    return e.kind == "played" and (bool(getattr(e, "hand", False)) or not e.source)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from firmware_host.duplicate.results_data import ExportData
+from firmware_host.duplicate.results_data import ExportData, entered_by_hand
 from firmware_host.duplicate.results_pbn import card_pbn, pair_id
 from firmware_host.duplicate.views import ordered_rankings
 from laws.cards import SEATS
@@ -91,6 +91,8 @@ def _line(b: ET.Element, data: ExportData, number: int, ln: ScoredLine) -> None:
     kind = "IMPS" if data.setup.method.at_imps else "MATCH_POINTS"
     _sub(line, f"NS_{kind}", present(ln.ns_points))
     _sub(line, f"EW_{kind}", present(ln.ew_points))
+    if e is not None and entered_by_hand(e):   # USEBIO 1.2 has no element for it: a comment readers skip
+        line.append(ET.Comment(" entered by hand "))
 
 
 def _handset(root: ET.Element, data: ExportData) -> None:

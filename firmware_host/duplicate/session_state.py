@@ -87,6 +87,7 @@ class Entry:
     by: str = ""                           # the director who entered, corrected or adjusted it
     why: str = ""
     original: Entry | None = None          # the played result an adjustment replaced
+    hand: bool = False                     # entered by hand (the director, or the table's page), not sent
 
     @property
     def pairs(self) -> tuple[Pair, Pair]:
@@ -121,6 +122,9 @@ class SessionState:
         self.called = 1
         self.regroups: dict[str, str] = {}
         self.players: dict[str, tuple[dict[str, str], ...]] = {}   # pair label -> its two players
+        self.conflicts: dict[str, Entry] = {}          # a table's own result held against a hand-entered line
+        self.taken_off: dict[str, str] = {}            # line key -> "replay" or "director"
+        self._off_pairs: dict[tuple[int, Pair], str] = {}
         self.order = 0
         self.number_of = dict(setup.tables)
         self.club_table_of = {n: tid for tid, n in setup.tables.items()}
@@ -146,8 +150,10 @@ class SessionState:
         return self._plays.get(pair, set())
 
     def still_to_play(self, pair: Pair) -> set[int]:
-        """The boards ``pair`` plays in the movement and has no line on yet."""
-        return {b for b in self.plays(pair) if (b, pair) not in self.by_pair}
+        """The boards ``pair`` plays in the movement and has no line on yet (a line taken off for the
+        director to score is not to be played again)."""
+        return {b for b in self.plays(pair)
+                if (b, pair) not in self.by_pair and self._off_pairs.get((b, pair)) != "director"}
 
     def table_round(self, table: int) -> int:
         """The table's round: the first round up to the one called with a board still without a line."""
@@ -158,9 +164,31 @@ class SessionState:
         return self.called
 
     def unplayed_at(self, s: Seating) -> list[int]:
-        """The boards of a seating without a line for its pairs."""
+        """The boards of a seating without a line for its pairs (a line the director took off is not
+        counted: it never moves a table back to a past round; ``taken_off_at`` lists it)."""
         assert s.ns is not None
-        return [b for b in self.movement.boards_of(s.group) if (b, s.ns) not in self.by_pair]
+        return [b for b in self.movement.boards_of(s.group)
+                if (b, s.ns) not in self.by_pair and (b, s.ns) not in self._off_pairs]
+
+    def taken_off_at(self, table: int) -> dict[str, list[int]]:
+        """The boards of the table's seatings up to the round called whose line the director took off, by
+        mark: ``replay`` (to be played again) and ``director`` (the director scores it)."""
+        out: dict[str, list[int]] = {"replay": [], "director": []}
+        if not self._off_pairs:   # the usual case, at every tick: nothing taken off
+            return out
+        for r in range(1, self.called + 1):
+            s = self.movement.at(r, table)
+            if s is not None and s.played:
+                for b in self.movement.boards_of(s.group):
+                    mark = self._off_pairs.get((b, s.ns)) if s.ns is not None else None
+                    if mark is not None:
+                        out[mark].append(b)
+        return out
+
+    def finished(self) -> bool:
+        """Every round called, every line in, nothing taken off and no conflict waiting."""
+        return (self.called == self.movement.rounds and not self.taken_off and not self.conflicts
+                and all(not self.unplayed_at(s) for s in self.movement.seatings if s.played))
 
     def slow_tables(self) -> list[int]:
         return [t for t in range(1, self.movement.tables + 1) if self.table_round(t) < self.called]
@@ -251,8 +279,20 @@ class SessionState:
         kind = rec["type"]
         if kind == "round":
             self.called = int(rec["round"])
+        elif kind == "uncall":
+            self.called = int(rec["round"]) - 1
         elif kind == "result":
-            self._put(self._entry(rec))
+            e = self._entry(rec)
+            held = self.entries.get(e.key)
+            if held is not None and held.hand and not e.hand:   # never both scored: the director chooses
+                self.conflicts[e.key] = e
+            else:
+                self._back_on(e.key)
+                self._put(e)
+        elif kind == "resolve":
+            e = self.conflicts.pop(str(rec["key"]))
+            if rec["keep"] == "table":
+                self._put(replace(e, order=self.entries[e.key].order))
         elif kind == "correct":
             e = self.entries[rec["key"]]
             self._put(replace(
@@ -266,6 +306,11 @@ class SessionState:
                 self.by_pair.pop((e.board, p), None)
             if e.original is not None:
                 self._put(e.original)
+            else:
+                mark = "director" if rec.get("then") == "director" else "replay"
+                self.taken_off[e.key] = mark
+                for p in e.pairs:
+                    self._off_pairs[(e.board, p)] = mark
         elif kind == "adjust":
             self._adjust(rec)
         elif kind == "regroup":
@@ -283,6 +328,13 @@ class SessionState:
             return [dict(p) for p in self.players[pair]]
         return [{"name": n, "member": "", "federation": ""} for n in self.setup.names.get(pair, ()) if n]
 
+    def _back_on(self, key: str) -> None:
+        """A line taken off has a result again (replayed, entered by hand or adjusted)."""
+        if self.taken_off.pop(key, None) is not None:
+            board, ns, ew = key.split("/")
+            for p in (pair_of_label(ns), pair_of_label(ew)):
+                self._off_pairs.pop((int(board), p), None)
+
     def _put(self, e: Entry) -> None:
         self.entries[e.key] = e
         self.by_board.setdefault(e.board, {})[e.key] = e
@@ -299,7 +351,8 @@ class SessionState:
                      str(rec.get("lead") or ""), tuple(rec.get("auction") or ()), tuple(rec.get("play") or ()),
                      str(rec.get("record") or ""), bool(rec.get("verified")), rec.get("foul") or None,
                      str(rec.get("source", "")), str(rec.get("table") or self.club_table_of.get(rec["table_number"], "")),
-                     float(rec.get("t", 0.0)), self.order, by=str(rec.get("by", "")))
+                     float(rec.get("t", 0.0)), self.order, by=str(rec.get("by", "")),
+                     why=str(rec.get("why", "")) if rec.get("hand") else "", hand=bool(rec.get("hand")))
 
     def _adjust(self, rec: Mapping[str, Any]) -> None:
         ns, ew = pair_of_label(rec["ns"]), pair_of_label(rec["ew"])
@@ -309,6 +362,7 @@ class SessionState:
         seating = next(s for s in self.movement.seatings
                        if s.played and (s.ns, s.ew) == (ns, ew) and board in self.movement.boards_of(s.group))
         self.order += 1
+        self._back_on(key)
         original = old.original if old is not None and old.original is not None else (
             old if old is not None and old.kind == "played" else None)
         self._put(Entry(key, board, seating.round, seating.table, ns, ew, str(rec["kind"]),
@@ -358,5 +412,6 @@ def progress(state: SessionState) -> Progress:
             "ns": label(s.ns) if s else "", "ew": label(s.ew) if s else "",
             "boards": list(state.movement.boards_of(s.group)) if s and s.played else [],
             "left": state.unplayed_at(s) if s and s.played else [],
-            "unplayed": behind, "slow": r < state.called, "sit_out": bool(s and not s.played)})
+            "unplayed": behind, "slow": r < state.called, "sit_out": bool(s and not s.played),
+            "taken_off": state.taken_off_at(t)})
     return out

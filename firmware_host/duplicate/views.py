@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from firmware_host.duplicate.session import Session
-from firmware_host.duplicate.session_state import Entry, progress
+from firmware_host.duplicate.session_state import Entry, line_key, progress
 from firmware_host.duplicate.spec import label
 from laws.cards import Card, Seat
 from laws.duplicate.boards import dealer
@@ -56,13 +56,16 @@ def _opt(v: Any) -> str:
 
 def _line(ln: ScoredLine, e: Entry | None, at_imps: bool) -> dict[str, Any]:
     score = "" if ln.ns_score is None else str(ln.ns_score)
-    if ln.ew_score is not None and ln.ew_score != ln.ns_score:
-        score += f" / {ln.ew_score}"
     note = ln.note
+    if ln.ns_score is not None and ln.ew_score is not None and ln.ew_score != ln.ns_score:
+        score += f"/{-ln.ew_score}"     # a split score: each side's own, as the note says
+        note = f"{note}: each side's own score, North-South {ln.ns_score:+d}, East-West {-ln.ew_score:+d}"
     if e is not None and e.kind != "played":
         note = note or e.kind
         if e.why:
             note += f" ({e.why})"
+    elif e is not None and e.hand:
+        note = f"entered by hand by {e.by}" + (f" ({e.why})" if e.why else "")
     elif e is not None and e.by:
         note = f"corrected by {e.by}" + (f" ({e.why})" if e.why else "")
     return {"key": e.key if e else "", "round": e.round if e else 0, "table": e.table if e else 0,
@@ -71,7 +74,7 @@ def _line(ln: ScoredLine, e: Entry | None, at_imps: bool) -> dict[str, Any]:
             "tricks": "" if ln.tricks is None else ln.tricks, "lead": card_words(ln.lead or ""), "score": score,
             "ns_points": present(ln.ns_points), "ew_points": present(ln.ew_points),
             "ns_pct": "" if at_imps else _opt(ln.ns_percent), "ew_pct": "" if at_imps else _opt(ln.ew_percent),
-            "group": ln.group, "note": note, "verified": bool(e and e.verified),
+            "group": ln.group, "note": note, "verified": bool(e and e.verified), "hand": bool(e and e.hand),
             "fouled": bool(e and e.foul), "t": e.t if e else 0.0}
 
 
@@ -133,6 +136,45 @@ def _foul_words(e: Entry, group: str) -> dict[str, Any]:
             "seats": ", ".join(SEAT_NAMES[Seat(s)] for s in f["seats"])}
 
 
+DIRECTOR_RECORDS = {"round", "uncall", "adjust", "correct", "cancel", "regroup", "resolve", "form"}
+
+
+def _result_words(e: Entry) -> str:
+    if e.contract == "Pass":
+        return "passed out"
+    return (f"{contract_words(e.contract)} by {SEAT_NAMES[Seat(e.declarer)] if e.declarer else '?'}, "
+            f"{e.tricks} tricks" + (f", lead {card_words(e.lead)}" if e.lead else ""))
+
+
+def conflicts(session: Session) -> list[dict[str, Any]]:
+    """Each line entered by hand for which the table's own result came too: both, for the director to
+    choose one (neither is scored twice: the hand-entered one stands until then)."""
+    st = session.state
+    out = []
+    for key, theirs in sorted(st.conflicts.items(), key=lambda kv: kv[1].order):
+        mine = st.entries[key]
+        same = _result_words(mine) == _result_words(theirs)
+        out.append({"key": key, "board": theirs.board, "table": theirs.table, "round": theirs.round,
+                    "hand": _result_words(mine), "hand_by": mine.by, "table_result": _result_words(theirs),
+                    "same": same})
+    return out
+
+
+def refusal_rows(session: Session) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The latest refusals, newest first: the tables' (their results, what their pages entered) and the
+    director's own (a form of the director's page the session did not take)."""
+    tables: list[dict[str, Any]] = []
+    mine: list[dict[str, Any]] = []
+    for r in reversed(session.refusals):
+        rec = r.get("record", {})
+        what = str(rec.get("type", ""))
+        row = {"t": r.get("t", 0.0), "why": r["why"], "what": str(rec.get("form", what)), "by": str(rec.get("by", ""))}
+        page = rec.get("page") or str(rec.get("by", "")).endswith("'s page")
+        director = (what in DIRECTOR_RECORDS or (what == "result" and rec.get("hand"))) and not page
+        (mine if director else tables).append(row)
+    return tables[:20], mine[:20]
+
+
 def session_words(session: Session) -> dict[str, Any]:
     s = session.setup
     m = session.state.movement
@@ -148,14 +190,16 @@ def director_view(session: Session, boards: Iterable[int] | None = None) -> dict
     p = progress(session.state)
     for row in p.tables:
         row["ns_names"], row["ew_names"] = who(session, row["ns"]), who(session, row["ew"])
+    tables_refused, mine = refusal_rows(session)
     return {"session": session_words(session), "called": p.called, "rounds": p.rounds, "progress": p.tables,
             "slow": [t["table"] for t in p.tables if t["slow"]],
             "boards": [traveller(session, b) for b in result.boards if wanted is None or b.number in wanted],
             "rankings": rankings(session), "fouls": fouls(session),
             "players": [{"pair": label(p), "players": session.state.players_of(label(p))}
                         for p in session.state.movement.pairs()],
-            "refusals": [{"t": r.get("t", 0.0), "why": r["why"], "what": str(r.get("record", {}).get("type", ""))}
-                         for r in session.refusals[-20:]][::-1],
+            "refusals": tables_refused, "mine": mine,
+            "conflicts": conflicts(session), "finished": session.state.finished(),
+            "undo": session.state.check({"type": "uncall", "round": p.called}) == "",
             "version": session.version}
 
 
@@ -174,6 +218,10 @@ def table_view(session: Session, table: int) -> dict[str, Any]:
             if row.pair.label in seated:
                 standing.append({"pair": row.pair.label, "place": row.place, "field": FIELD_WORDS.get(ranking.field),
                                  "percent": _opt(row.percent), "total": present(row.total), "boards": row.boards})
+    enterable = [k for rr in range(1, st.called + 1)   # its own lines not in (a line taken off to replay too)
+                 if (ss := st.movement.at(rr, table)) is not None and ss.played and ss.ns is not None
+                 and ss.ew is not None for b in st.movement.boards_of(ss.group)
+                 if (k := line_key(b, ss.ns, ss.ew)) not in st.entries and st.taken_off.get(k) != "director"]
     move = r > 1 and s is not None and s.played and st.unplayed_at(s) == list(st.movement.boards_of(s.group))
     return {"table": table, "round": r, "called": st.called, "rounds": st.movement.rounds,
             "ns": label(s.ns) if s else "", "ew": label(s.ew) if s else "",
@@ -182,6 +230,7 @@ def table_view(session: Session, table: int) -> dict[str, Any]:
             "boards": list(st.movement.boards_of(s.group)) if s and s.played else [],
             "left": st.unplayed_at(s) if s and s.played else [], "move": f"Move for round {r}" if move else "",
             "next": move_words(next_moves(st.movement, r, table)),
-            "standing": standing, "session": session_words(session),
+            "standing": standing, "session": session_words(session), "enterable": enterable,
+            "finished": st.finished(),
             "travellers": [traveller(session, b) for b in result.boards if b.number in visible],
             "version": session.version}

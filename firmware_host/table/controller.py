@@ -103,6 +103,7 @@ class TableController:
         self.lamps: dict[str, bool] = dict.fromkeys(LAMPS, False)
         self.online = {"shoe": True, "camera": True}
         self.offline: dict[str, str] = {}  # device -> why it is offline, in its own words
+        self._said_offline: set[str] = set()  # devices this run has warned about (the journal may know already)
         self.last_ruling: dict[str, Any] | None = None
         self.seq = 0
         self.loaded_pack: str | None = None  # journaled: the pack the shoe holds for the next deal
@@ -408,6 +409,12 @@ class TableController:
     def _device(self, item: DeviceStatus) -> None:
         was = self.online.get(item.device)
         if was == item.online:
+            if not item.online and item.device not in self._said_offline:
+                # offline since before a restart (the journal says so, nothing to journal): this run
+                # still says it once, naming the device, or a missing camera would go unsaid for good
+                self._said_offline.add(item.device)
+                self.offline[item.device] = item.reason or "no reason given"
+                log.warning("%s offline: %s", item.device, item.reason or "no reason given")
             return
         t = self.clock()
         rows: ordering.Rows = [("note", {"device": item.device, "online": item.online, "reason": item.reason}, t)]
@@ -424,6 +431,7 @@ class TableController:
         if item.online:
             log.info("%s online%s", item.device, f": {item.reason}" if item.reason else "")
         else:
+            self._said_offline.add(item.device)
             log.warning("%s offline: %s", item.device, item.reason or "no reason given")
         self._lamps_committed(lamps)
         self.out.device(item.device, item.online, item.reason)

@@ -115,12 +115,13 @@ class Deal:
         return cls(tuple(w[0] for w in where))
 
     @classmethod
-    def from_pbn(cls, text: str) -> Deal:
+    def from_pbn(cls, text: str, *, complete: bool = False) -> Deal:
         """Parse a PBN 2.1 deal, ``"N:AJ9.K9542.Q.AK93 K.QJ76.K98763.75 ..."``.
 
         The letter before the colon is the first hand's seat; the four hands follow clockwise, each as
         spades.hearts.diamonds.clubs with ranks ``AKQJT98765432``. A ``-`` (unknown hand) is refused: a
-        hand record needs all four hands.
+        hand record needs all four hands; with ``complete``, one ``-`` beside three whole hands is the
+        rest of the pack (PBN allows it: three hands fix the fourth), and two or more are refused.
         """
         if not isinstance(text, str):
             raise ValueError(f"a PBN deal is text, got {type(text).__name__}")
@@ -131,9 +132,22 @@ class Deal:
         hands = body[2:].split()
         if len(hands) != 4:
             raise ValueError(f"{len(hands)} hands after '{body[:2]}', want 4 separated by spaces")
+        unknown = [seat for seat, hand in zip(clockwise_from(first), hands) if hand == "-"]
+        if complete and len(unknown) > 1:
+            raise ValueError(f"{_possessive(unknown)} hands are '-' (unknown): a hand record gives at least "
+                             "three hands (the fourth is the rest of the pack)")
         held: dict[Seat, list[Card]] = {}
         for seat, hand in zip(clockwise_from(first), hands):
-            held[seat] = _parse_hand(seat, hand)
+            if not (complete and hand == "-"):
+                held[seat] = _parse_hand(seat, hand)
+        if complete and unknown:
+            taken = {c for cards in held.values() for c in cards}
+            held[unknown[0]] = [c for c in _PACK if c not in taken]
+            try:
+                return cls.from_hands(held)
+            except ValueError as exc:
+                raise ValueError(f"{SEAT_NAMES[unknown[0]]}'s hand is '-' (the rest of the pack), but the "
+                                 f"other three are not 39 different cards: {exc}") from None
         return cls.from_hands(held)
 
     # -- reading -----------------------------------------------------------------------------------

@@ -151,7 +151,8 @@ def test_the_director_and_a_table_see_the_session_at_every_width(club: Club, tmp
 
         for r in (1, 2, 3):
             if r > 1:
-                director.find_element(By.ID, "move").click()
+                director.find_element(By.ID, "move").click()      # asks first
+                director.find_element(By.ID, "move-yes").click()
                 wait.until(lambda d, r=r: f"Round {r} of 3 called" in d.find_element(By.ID, "round-words").text)
             club.play_round(r)
             wait.until(lambda d: int(d.execute_script("return window.cardtableDupVersion;")) ==

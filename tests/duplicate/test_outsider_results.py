@@ -310,7 +310,7 @@ def test_a_board_repeated_with_another_deal_is_still_refused(adjusted_session: d
     hands = deal[2:].split()
     swapped = deal[:2] + " ".join([hands[1], hands[0], *hands[2:]])
     games[played] = games[played].replace(deal, swapped)
-    with pytest.raises(HandRecordError, match=r"board 1 appears twice with different deals"):
+    with pytest.raises(HandRecordError, match=r"board 1 appears twice: \[Board\] on lines \d+ and \d+; the two give different deals"):
         read_pbn("\r\n\r\n".join(games), "results.pbn")
 
 

@@ -42,6 +42,18 @@
     }
     for (const t of msg.travellers) placeBoard(box, traveller(t, false));
     shown();
+    $("finished").hidden = !msg.finished;
+    const sel = $("enter-key");
+    const chosen = sel.value;
+    sel.replaceChildren();
+    for (const k of msg.enterable || []) {
+      const [board, ns, ew] = k.split("/");
+      const o = el("option", "", "Board " + board + " · " + ns + " v " + ew);
+      o.value = k;
+      sel.append(o);
+    }
+    if ((msg.enterable || []).includes(chosen)) sel.value = chosen;
+    $("enter-part").hidden = !(msg.enterable || []).length;
   }
   async function name(confirm) {
     const f = new FormData($("players"));
@@ -57,5 +69,17 @@
   }
   $("players").addEventListener("submit", (ev) => { ev.preventDefault(); name(false); });
   $("players-confirm").addEventListener("click", () => name(true));
+  $("enter").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const f = new FormData(ev.target);
+    const body = {};
+    for (const n of ["key", "contract", "declarer", "lead", "tricks"]) if (f.get(n)) body[n] = f.get(n);
+    const resp = await fetch("/api" + base + "/enter", { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-Table-Key": key }, body: JSON.stringify(body) });
+    const said = await resp.json();
+    $("enter-answer").textContent = resp.ok ? "Entered: the director sees it as entered by hand." : said.error;
+    $("enter-answer").className = resp.ok ? "answer" : "answer refused";
+    if (resp.ok) ev.target.reset();
+  });
   connect(base + "/events?key=" + encodeURIComponent(key), apply, $("conn"));
 })();
