@@ -59,6 +59,7 @@ class _Client:
         self.seen_version = -1
         self.seated: tuple[str, str, int] | None = None
         self.visible: set[int] = set()
+        self.game: list[str] = []
 
 
 class DuplicateScreens:
@@ -85,10 +86,26 @@ class DuplicateScreens:
         self._changed |= changed
         self._dirty = True
 
+    def _game(self, table: int) -> list[str]:
+        """The game at table ``table`` as its own screen shows it (the club's latest status of the
+        duplicate table seated there: ``ClubState``), or no lines."""
+        state = getattr(self.dash, "state", None)
+        for view in list(state.tables.values()) if state is not None else ():
+            if view.board_at is not None and view.board_at[1] == table:
+                return list(view.game_lines)
+        return []
+
     def tick(self) -> None:
         """Send each page what changed for it (on the event loop; the desk's own tick, which commits to
         the journal, runs on the dashboard's worker thread, and while it holds the session this waits for
-        the next tick rather than the disk)."""
+        the next tick rather than the disk); and each table's page the game at its table, as its screen
+        shows it."""
+        for client in list(self.clients):   # the game at the table, as its screen shows it
+            if client.table is not None and client.seated is not None:
+                lines = self._game(client.table)
+                if lines != client.game:
+                    client.game = lines
+                    self._put(client, self._text({"type": "game", "game": lines}))
         if not self._dirty or not self.clients:
             self._dirty = False
             self._changed.clear()
@@ -118,6 +135,7 @@ class DuplicateScreens:
         view = table_view(self.desk.session, client.table)
         seated = (view["ns"], view["ew"], view["round"])
         visible = {t["board"] for t in view["travellers"]}
+        view["game"] = client.game = self._game(client.table)
         if seated != client.seated:
             client.seated, client.visible = seated, visible
             return {"type": "snapshot", **view}
@@ -223,7 +241,8 @@ class DuplicateScreens:
         found = self._table_id(request)
         if found is None:
             return self.dash._json({"error": "no such table page"}, 404)
-        return self.dash._json(await self._locked(lambda: table_view(self.desk.session, found[1])))
+        view = await self._locked(lambda: table_view(self.desk.session, found[1]))
+        return self.dash._json({**view, "game": self._game(found[1])})
 
     async def table_events(self, request: Any) -> Any:
         found = self._table_id(request)
@@ -233,6 +252,7 @@ class DuplicateScreens:
         view = await self._locked(lambda: table_view(self.desk.session, found[1]))
         client.seated = (view["ns"], view["ew"], view["round"])
         client.visible = {t["board"] for t in view["travellers"]}
+        view["game"] = client.game = self._game(found[1])
         return self._stream(client, self._text({"type": "snapshot", **view}), lambda: True)
 
     def _stream(self, client: _Client, first: str, alive: Callable[[], bool]) -> Any:

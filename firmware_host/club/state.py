@@ -67,6 +67,22 @@ class Refused(ValueError):
     """A message the dashboard will not show; the text says why."""
 
 
+def _game_lines(body: dict[str, Any]) -> tuple[list[str], tuple[str, int] | None]:
+    """The game as the table's own screen shows it (``devices.table_view``), from a status that came from
+    outside: anything malformed gives no lines, never an exception; each line at most 80 characters."""
+    from firmware_host.devices.table_view import game_lines, status_line
+
+    dup = body.get("duplicate")
+    at = None
+    if isinstance(dup, dict) and isinstance(dup.get("table"), int) and not isinstance(dup.get("table"), bool):
+        at = (_text(dup.get("section"), 40), int(dup["table"]))
+    try:
+        lines = [*game_lines(body), status_line(body)]
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+        return [], at
+    return [str(x)[:80] for x in lines[:40] if x], at
+
+
 @dataclass
 class TableView:
     """One table as the director sees it (counts and rulings, never hands)."""
@@ -103,6 +119,8 @@ class TableView:
     last_ordered: int = -1   # seq of the newest ordered message applied (-1: none yet)
     resyncs: int = 0
     journal: dict[str, Any] | None = None  # the newest head the club holds: {row, t, problem}
+    game_lines: list[str] = field(default_factory=list)  # the game as the table's own screen shows it
+    board_at: tuple[str, int] | None = None  # a duplicate table's (section, table number), from its status
     set_aside: list[str] = field(default_factory=list)  # events the table could not rule on, in words
 
     @property
@@ -328,6 +346,7 @@ class ClubState:
         v.status_seq = seq
         v.phase, v.game, v.dealer = _text(body.get("phase"), 40), _text(body.get("game"), 40), \
             _text(body.get("dealer"), 4)
+        v.game_lines, v.board_at = _game_lines(body)
         v.name = _text(body.get("name"), 80) or v.name
         offline = body.get("offline")
         if isinstance(offline, dict):

@@ -16,7 +16,7 @@ Mistakes (irregularities) come three ways:
   call out of turn cancelled by the right caller; a lead out of turn taken back; a revoke corrected, or
   established and its tricks transferred; a claim disputed and ruled. Each with the entries that settle it.
 
-``EXPECTED`` gives, for each game and mistake, the clause and remedy of ``/work/shared/LAWS.md`` (and the
+``EXPECTED`` gives, for each game and mistake, the clause and remedy of ``/work/docs/laws.md`` (and the
 clause's docstring in ``laws/games``) — written down here, never taken from what the table ruled.
 Faults (``FAULT_KINDS``) are no mistake of the players: no ruling may follow them.
 """
@@ -92,7 +92,7 @@ VOIDING = frozenset({"redeal", "replace_pack"})
 # BUTTON_KINDS or DIRECTOR_KINDS, make the driver commit it (``driver.GameRun._plan``; a shoe kind is an
 # ``Injection`` of the virtual shoe), and write its rulings here with the facts their fields name.
 EXPECTED: dict[tuple[str, str], tuple[Want, ...]] = {
-    # Contract Bridge, rubber laws (LAWS.md seed A)
+    # Contract Bridge, rubber laws (docs/laws.md seed A)
     ("contract-bridge", "face_up"): (Want("CB-redeal-faced", "redeal", "dealer", "at"),),  # a card faced in the deal
     ("contract-bridge", "duplicate"): (Want("CB-surplus-deal", "redeal", "dealer", "at", pack="pack"),),  # incorrect pack
     ("contract-bridge", "foreign"): (Want("CB-surplus-deal", "redeal", "dealer", "at", pack="pack"),),  # another pack's card
@@ -105,7 +105,7 @@ EXPECTED: dict[tuple[str, str], tuple[Want, ...]] = {
     # one hand 14 and another 12, found before play ends: first a count alone, then both
     ("contract-bridge", "miscount"): (Want("CB-redeal-miscount", "attention", seat="at"),
                                       Want("CB-redeal-miscount", "redeal", "dealer", "at")),
-    # Contract Bridge as it is played (LAWS.md BP-, after the 2017 laws as docs/events.md reads them: who may
+    # Contract Bridge as it is played (docs/laws.md BP-, after the 2017 laws as docs/events.md reads them: who may
     # accept is the offender's left-hand opponent for a call, declarer for a defender's lead)
     # BP-27: the next player may accept; accepted, the auction goes on from it
     ("contract-bridge", "insufficient_bid"): (Want("BP-27", "attention", seat="acceptor", offender="at"),
@@ -135,7 +135,7 @@ EXPECTED: dict[tuple[str, str], tuple[Want, ...]] = {
     ("contract-bridge", "disputed_claim"): (Want("BP-68-71", "attention", side="answers"),
                                             Want("BP-68-71", "attention", seat="at"),
                                             Want("BP-68-71", "deal_stands", seat="at")),
-    # Euchre, Somerset Club 1888 (LAWS.md seed B)
+    # Euchre, Somerset Club 1888 (docs/laws.md seed B)
     ("euchre", "face_up"): (Want("EU-34", "redeal", "dealer", "at"),),        # law 34: a card faced in the pack, new deal
     ("euchre", "duplicate"): (Want("EU-33", "redeal", "dealer", "at", pack="pack"),),  # law 33: incorrect pack, same dealer
     ("euchre", "foreign"): (Want("EU-33", "redeal", "dealer", "at", pack="pack"),),

@@ -1,6 +1,6 @@
 """An outsider's reader and scorer of our results files, written from the documents alone.
 
-Written from LAWS.md's DB- clauses, docs/scoring.md, docs/session.md and the PBN 2.1 / USEBIO 1.2
+Written from docs/laws.md's DB- clauses, docs/scoring.md, docs/session.md and the PBN 2.1 / USEBIO 1.2
 formats, without reading the scoring code or tests/duplicate/recompute.py: a second, independent
 scorer. It reads a results PBN (tags, section data, `...Table` tags with their column headers) and a
 USEBIO file, and recomputes every board's score, vulnerability, dealer, matchpoints (with Neuberg and
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 SEATS = "NESW"
-# LAWS.md DB-2: the vulnerability of boards 1..16, repeating.
+# docs/laws.md DB-2: the vulnerability of boards 1..16, repeating.
 VUL16 = ["None", "NS", "EW", "All", "NS", "EW", "All", "None",
          "EW", "All", "None", "NS", "All", "None", "NS", "EW"]
 
@@ -130,7 +130,7 @@ def ns_score(contract: str, declarer: str, tricks: int, board: int) -> int:
     return s if side == "NS" else -s
 
 
-# IMP table (LAWS.md DB-78): lower edges of 1..24 IMPs.
+# IMP table (docs/laws.md DB-78): lower edges of 1..24 IMPs.
 IMP_EDGES = [20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300,
              1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000]
 
@@ -282,7 +282,7 @@ def score_board(lines: list[OLine], due: int, method: str) -> list[tuple[Fractio
             elif method == "butler":
                 def datum(vals: list[int]) -> int:
                     s = sorted(vals)
-                    if len(s) >= 3:  # LAWS.md DB-78: the highest and the lowest dropped
+                    if len(s) >= 3:  # docs/laws.md DB-78: the highest and the lowest dropped
                         s = s[1:-1]
                     return round_datum(Fraction(sum(s), len(s)))
                 out[i] = (Fraction(imps(nsv[k] - datum(nsv))), Fraction(-imps(ewv[k] - datum(ewv))))
@@ -290,7 +290,7 @@ def score_board(lines: list[OLine], due: int, method: str) -> list[tuple[Fractio
                 if n <= 1:
                     out[i] = (Fraction(0), Fraction(0))
                     continue
-                f = Fraction(1, n - 1)  # LAWS.md DB-78: over the number of comparisons
+                f = Fraction(1, n - 1)  # docs/laws.md DB-78: over the number of comparisons
                 sn = sum(imps(nsv[k] - o) for j, o in enumerate(nsv) if j != k)
                 se = sum(imps(o - ewv[k]) for j, o in enumerate(ewv) if j != k)
                 out[i] = (sn * f, se * f)
@@ -307,7 +307,7 @@ def places(figures: dict[object, Fraction]) -> dict[object, str]:
     return res
 
 
-# --- the auction and play of a table's game (PBN 2.1 sections, LAWS.md BP-22) ---------------------
+# --- the auction and play of a table's game (PBN 2.1 sections, docs/laws.md BP-22) ---------------------
 
 def auction_result(game: Game) -> tuple[str, str]:
     """(contract, declarer) the game's [Auction] ends in: the last bid with its doubles after it, and the

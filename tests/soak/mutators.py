@@ -372,7 +372,7 @@ def dashboard_missed_a_ruling(record: Record) -> Record:
 
 
 def bridge_ruling_left_out(record: Record) -> Record:
-    """A ruling on an irregularity of the auction or the play (LAWS.md ``BP-``) left out, a penalty too."""
+    """A ruling on an irregularity of the auction or the play (docs/laws.md ``BP-``) left out, a penalty too."""
     r, rows = _copy(record)
     del rows[_pick([i for i, (_, k, b) in enumerate(rows) if k == "ruling" and str(b.get("clause")).startswith("BP-")
                     and b.get("remedy") != "contract"])]

@@ -11,7 +11,13 @@
     window.cardtableShownBoards = [...document.querySelectorAll("#travellers details.board")].map((d) => Number(d.dataset.board));
     $("no-travellers").hidden = window.cardtableShownBoards.length > 0;
   }
+  function game(lines) {  // the game at the table, as its own screen shows it
+    $("game").textContent = (lines || []).join("\n");
+    $("game-section").hidden = !(lines || []).length;
+  }
   function apply(msg) {
+    if (msg.type === "game") { game(msg.game); return; }
+    if ("game" in msg) game(msg.game);
     $("title").textContent = "Table " + msg.table + " · round " + msg.round + " of " + msg.rounds;
     const named = (pair, names) => pair + (names ? " (" + names + ")" : "");
     $("here").textContent = msg.ns ? named(msg.ns, msg.ns_names) + " v " + named(msg.ew, msg.ew_names) + " · boards " + msg.boards.join(", ") +
