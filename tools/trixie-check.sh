@@ -83,7 +83,7 @@ in_root sh -c 'cd /opt/cardtable/src && python3 -m venv --system-site-packages /
     && /opt/cardtable/venv/bin/pip install -q -c constraints.txt /opt/cardtable/wheels/cardtable-*.whl \
     && /opt/cardtable/venv/bin/cardtable --version \
     && /opt/cardtable/venv/bin/python -c "import numpy, cv2; print(\"numpy\", numpy.__version__, \"opencv\", cv2.__version__)"' \
-    2>&1 | grep -v '^WARNING: Location' | tee -a "$LOG"
+    2>&1 | grep --line-buffered -v '^WARNING: Location' | tee -a "$LOG"
 [ "${PIPESTATUS[0]}" = 0 ] || { echo "SETUP step 1 failed in the root: see $LOG" >&2; exit 2; }
 
 phase "make test (setup, ruff, mypy, the suite on 2 workers)${*:+: only $*}"
@@ -91,9 +91,9 @@ suite_start=$(date +%s)
 set +e
 if [ $# -gt 0 ]; then
     in_root sh -c "cd /opt/cardtable/src && make setup >/dev/null && TEST_REQUIRE_MICROPYTHON=1 .venv/bin/python \
-        -m pytest -q -p no:cacheprovider -n 2 --dist loadfile $*" 2>&1 | grep -v '^WARNING: Location' | tee -a "$LOG"
+        -m pytest -q -p no:cacheprovider -n 2 --dist loadfile $*" 2>&1 | grep --line-buffered -v '^WARNING: Location' | tee -a "$LOG"
 else
-    in_root sh -c 'cd /opt/cardtable/src && make test' 2>&1 | grep -v '^WARNING: Location' | tee -a "$LOG"
+    in_root sh -c 'cd /opt/cardtable/src && make test' 2>&1 | grep --line-buffered -v '^WARNING: Location' | tee -a "$LOG"
 fi
 rc=${PIPESTATUS[0]}
 set -e
