@@ -8,6 +8,11 @@ Unicode text cannot hold it, so the journal could not record it). A whole number
 event's value (``MAX_DIGITS``) is kept as its length (``LongNumber``), so that the field holding it is
 named by the event format's own check and Python never spends time converting thousands of digits.
 ``lone_surrogate`` finds such text in any decoded JSON value (keys too).
+
+"Nested too deeply" is a fixed depth, ``MAX_DEPTH`` lists or objects one inside another, counted after
+decoding and without recursion: how deep Python's own JSON decoder goes differs between versions (3.11
+stops near 1000, 3.13 decodes 5000 and more), and what it lets through must never reach a function that
+recurses over the value.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import json
 from typing import Any
 
 MAX_DIGITS = 30  # a whole number in an event is a count or a time; longer ones are refused by field
+MAX_DEPTH = 100  # lists or objects one inside another; an event is flat, a message a few levels deep
 BOM = b"\xef\xbb\xbf"
 
 
@@ -92,12 +98,35 @@ def loads(text: str | bytes) -> Any:
         detail = f"{exc.msg} at column {exc.colno}"
         raise LineRefused("json", f"bad JSON ({detail})", detail) from None
     except RecursionError:
-        raise LineRefused("nesting", "lists or objects nested too deeply (an event is a flat object)") from None
+        obj = _TOO_DEEP
+    if obj is _TOO_DEEP or too_deep(obj):
+        raise LineRefused("nesting", "lists or objects nested too deeply (an event is a flat object)")
     where = lone_surrogate(obj)
     if where is not None:
         raise LineRefused("surrogate", f"{where} holds a lone surrogate escape (such as \\ud800), which is "
                           "not text")
     return obj
+
+
+_TOO_DEEP = object()
+
+
+def too_deep(obj: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``obj`` holds more than ``limit`` lists or objects one inside another (walked with a
+    stack of its own, so any depth the decoder let through is measured, never recursed into)."""
+    stack: list[tuple[Any, int]] = [(obj, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children: Any = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
 
 
 def decode_line(raw: bytes, *, first: bool = False) -> Any:
