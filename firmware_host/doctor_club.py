@@ -22,6 +22,7 @@ commands' own parsers and hands this module a ``ClubSetup`` of plain values. The
 
 from __future__ import annotations
 
+import http.client
 import os
 import shutil
 import sqlite3
@@ -150,8 +151,8 @@ def check_dashboard(club: ClubSetup, timeout: float = 5.0) -> Check:
             status = int(resp.status)
     except urllib.error.HTTPError as exc:  # a login page or a refusal is an answer
         status = exc.code
-    except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
+    except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:  # not HTTP at all, too
+        reason = getattr(exc, "reason", None) or exc.__class__.__name__
         return Check("dashboard", False, f"{url}: no answer ({reason}) -- fix: systemctl status "
                      "cardtable-dashboard (or the evening's cardtable-session@NAME); journalctl says why")
     if status >= 500:
@@ -248,7 +249,7 @@ def check_backup(club: ClubSetup, now: Callable[[], float] = time.time) -> Check
     try:
         with Journal.open_readonly(path) as journal:
             rows_before = journal.head()[0]
-        source = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10.0)
+        source = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=10.0)
         target = sqlite3.connect(partial)
         try:
             source.backup(target)  # SQLite's online backup: a consistent copy while the session writes

@@ -136,13 +136,16 @@ class ClubOptions:
             raise ClubEnvError(f"{source}: no {', '.join(missing)} (config/club.env in the program shows each)")
         parser = _Raising(prog="cardtable", add_help=False)
         club.register(parser.add_subparsers(dest="command"))
-        spaces = [k for k in ("SESSIONS", "BACKUPS") if len(shlex.split(raw[k])) != 1]
+        spaces = [k for k in ("SESSIONS", "BACKUPS") if len(_words(source, k, raw[k])) != 1]
         if spaces:
             raise ClubEnvError(f"{source}: {spaces[0]} must be one folder, without spaces: {raw[spaces[0]]!r}")
         parsed = {}
         for key, verb in (("BROKER_ARGS", "broker"), ("DASHBOARD_ARGS", "dashboard")):
+            words = _words(source, key, raw[key])
+            if {"-h", "--help"} & set(words):  # argparse would print the help and exit
+                raise ClubEnvError(f"{source}: {key}: --help is not an option a service can run with")
             try:
-                parsed[key] = parser.parse_args(["club", verb, *shlex.split(raw[key])])
+                parsed[key] = parser.parse_args(["club", verb, *words])
             except (ClubEnvError, ValueError) as exc:
                 raise ClubEnvError(f"{source}: {key}: {exc} (the options of cardtable club {verb})") from None
         return cls(parsed["BROKER_ARGS"], parsed["DASHBOARD_ARGS"], Path(raw["SESSIONS"]), Path(raw["BACKUPS"]), raw)
@@ -164,6 +167,13 @@ class ClubOptions:
             password_file=Path(d.mqtt_password_file), dashboard_host=d.host, dashboard_port=d.port,
             dashboard_https=bool(d.certfile), tls_files=tuple(tls_files), sessions=self.sessions,
             backups=self.backups, session=session)
+
+
+def _words(source: str, key: str, value: str) -> list[str]:
+    try:
+        return shlex.split(value)
+    except ValueError as exc:  # a quote left open
+        raise ClubEnvError(f"{source}: {key}: {exc} in {value[:60]!r}") from None
 
 
 def _run_club(args: argparse.Namespace) -> int:

@@ -196,6 +196,9 @@ def test_missing_folders_and_a_stopped_dashboard_and_a_wrong_password(club: dict
     assert not no_backups.ok and str(nowhere) in no_backups.text and "install -d" in no_backups.text
     stopped = check_dashboard(replace(setup, dashboard_port=_free_port()), timeout=2)  # type: ignore[type-var]
     assert not stopped.ok and "no answer" in stopped.text
+    mqtt_port = int(str(setup.broker_port))  # type: ignore[attr-defined]
+    not_http = check_dashboard(replace(setup, dashboard_port=mqtt_port), timeout=2)  # type: ignore[type-var]
+    assert not not_http.ok and "no answer" in not_http.text, not_http.text  # the broker's TLS port: not HTTP
     wrong = club["base"] / "wrong.password"
     wrong.write_text("not-the-password\n")
     refused = check_club_broker(replace(setup, password_file=wrong))  # type: ignore[type-var]
@@ -233,6 +236,10 @@ def test_a_certificate_about_to_expire_or_not_a_certificate(club: dict[str, Path
     ("BROKER_ARGS=--tables 2\nDASHBOARD_ARGS=--users u --mqtt-password-file p\nSESSIONS=/my sessions\n"
      "BACKUPS=/b\n", "SESSIONS must be one folder"),
     ("just words\n", "line 1: not KEY=VALUE"),
+    ("BROKER_ARGS=--tables 2 --dir 'a\nDASHBOARD_ARGS=--users u --mqtt-password-file p\nSESSIONS=/s\nBACKUPS=/b\n",
+     "BROKER_ARGS: No closing quotation"),
+    ("BROKER_ARGS=--tables 2 --help\nDASHBOARD_ARGS=--users u --mqtt-password-file p\nSESSIONS=/s\nBACKUPS=/b\n",
+     "BROKER_ARGS: --help is not an option"),
     ("BROKER_ARGS=--tables 2\nDASHBOARD_ARGS=--users u\nSESSIONS=/s\nBACKUPS=/b\n",
      "the following arguments are required: --mqtt-password-file"),
 ])
