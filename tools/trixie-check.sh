@@ -108,6 +108,7 @@ if reinstalled=$(sed -n "/make test/,\$ s/^installing Debian packages: //p" "$LO
     phase "FAIL: make test installed Debian packages the root already has: $reinstalled"
     [ "$rc" != 0 ] || rc=1
 fi
-summary=$(grep -E '^=+ .*(passed|failed|error).* in [0-9.]+s' "$LOG" | tail -1 | tr -d '=' | sed 's/^ *//')
+summary=$({ grep -E '^=* ?[0-9]+ (passed|failed|errors?)\b.* in [0-9.]+s' "$LOG" || echo "no summary: see the log"; } \
+    | tail -1 | tr -d '=' | sed 's/^ *//; s/ *$//')
 phase "suite exit $rc ($summary); suite $((end - suite_start)) s; whole check $((end - start)) s; log $LOG"
 exit "$rc"
