@@ -38,6 +38,7 @@ ROOMS: dict[str, set[str]] = {
                            "firmware_host.shoe", "firmware_host.table", "firmware_host.club",
                            "firmware_host.duplicate"},
     "firmware_host.doctor": {"vision", "firmware_host.config", "firmware_host.club", "firmware_host.devices"},
+    "firmware_host.doctor_club": {"firmware_host.doctor", "firmware_host.records"},
     "firmware_host.demo": {"vision", "firmware_host.config", "firmware_host.records", "firmware_host.devices",
                            "firmware_host.shoe", "firmware_host.table", "firmware_host.duplicate",
                            "firmware_host.players"},

@@ -85,8 +85,9 @@ def _endplay() -> Any:
     try:
         import endplay.dds as dds
         from endplay import types
-    except ImportError as exc:  # pragma: no cover - endplay is a dependency of the duplicate extras
-        raise AnalysisError(f"double-dummy analysis needs endplay ({exc})") from None
+    except ImportError as exc:  # endplay is the club extra's: pip install 'cardtable[club]'
+        raise AnalysisError(f"double-dummy analysis needs endplay ({exc}): install the club's extra, "
+                            "pip install -c constraints.txt 'cardtable[club]' (hardware/SETUP.md)") from None
     return dds, types
 
 
