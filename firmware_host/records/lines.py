@@ -45,27 +45,6 @@ def loads(text: str | bytes) -> Any:
     return read.value
 
 
-_TOO_DEEP = object()
-
-
-def too_deep(obj: Any, limit: int = MAX_DEPTH) -> bool:
-    """Whether ``obj`` holds more than ``limit`` lists or objects one inside another (walked with a
-    stack of its own, so any depth the decoder let through is measured, never recursed into)."""
-    stack: list[tuple[Any, int]] = [(obj, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict):
-            children: Any = value.values()
-        elif isinstance(value, list):
-            children = value
-        else:
-            continue
-        if depth > limit:
-            return True
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
-    return False
-
-
 def decode_line(raw: bytes, *, first: bool = False) -> Any:
     """The JSON value of one line of the event format (its end of line already cut off or not); a
     byte-order mark before the ``first`` line is skipped.
