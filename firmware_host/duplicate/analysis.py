@@ -22,12 +22,15 @@ each with strains NT, S, H, D, C.
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import logging
 import os
+import shutil
 import tempfile
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -104,35 +107,53 @@ def _own_working_folder() -> bool:
         return False
 
 
-def in_scratch_folder(fn: Callable[[], _T]) -> _T:
-    """``fn()`` in a thread of its own whose working folder is a fresh temporary one, removed after.
+class _ScratchThread:
+    """The one thread every call into DDS runs on, for the process's life, its working folder a
+    temporary one of its own (made on first use, removed when the process ends).
 
-    DDS writes ``dump.txt`` in the working folder when it is given a deal it refuses; run this way, the
-    dump lands in the scratch folder and goes with it (logged, never left in the user's folder, which no
-    other thread sees change). Where a thread cannot have a folder of its own, ``fn`` runs in its folder
-    as before (not on Linux, which the Pi runs).
+    One long-lived thread, not one a call: DDS keeps state by the calling thread and starts worker
+    threads of its own from it, which share its working folder; a thread a call (with a folder deleted
+    after each) crashed the process inside ``CalcAllTables`` once in a full test run.
     """
-    out: dict[str, Any] = {}
 
-    def run() -> None:
-        with tempfile.TemporaryDirectory(prefix="cardtable-dds-") as scratch:
-            if _own_working_folder():
-                os.chdir(scratch)
-            try:
-                out["value"] = fn()
-            except BaseException as exc:      # handed to the caller's thread as it is
-                out["error"] = exc
-            dump = Path(scratch, "dump.txt")
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
+        self.folder = ""
+
+    def _enter(self) -> None:
+        if _own_working_folder():
+            os.chdir(self.folder)
+
+    def run(self, fn: Callable[[], _T]) -> _T:
+        with self._lock:
+            if self._pool is None:
+                self.folder = tempfile.mkdtemp(prefix="cardtable-dds-")
+                atexit.register(shutil.rmtree, self.folder, True)
+                self._pool = ThreadPoolExecutor(1, thread_name_prefix="dds-scratch", initializer=self._enter)
+            pool = self._pool
+        try:
+            return pool.submit(fn).result()
+        finally:
+            dump = Path(self.folder, "dump.txt")
             if dump.exists():
                 first = dump.read_text(encoding="ascii", errors="replace").split("\n", 1)[0]
-                log.warning("the double-dummy solver wrote a dump (%s); discarded with its scratch folder", first)
+                log.warning("the double-dummy solver wrote a dump (%s); discarded", first)
+                dump.unlink(missing_ok=True)
 
-    worker = threading.Thread(target=run, name="dds-scratch", daemon=True)
-    worker.start()
-    worker.join()
-    if "error" in out:
-        raise out["error"]
-    return out["value"]  # type: ignore[no-any-return]
+
+_SCRATCH = _ScratchThread()
+
+
+def in_scratch_folder(fn: Callable[[], _T]) -> _T:
+    """``fn()`` on the solver's own thread, whose working folder is a temporary one of its own.
+
+    DDS writes ``dump.txt`` in the working folder when it is given a deal it refuses; run this way, the
+    dump lands in the scratch folder and is discarded (logged, never left in the user's folder, which no
+    other thread sees change). Where a thread cannot have a folder of its own, ``fn`` runs in the
+    process's folder as before (not on Linux, which the Pi runs). An exception of ``fn`` is raised here.
+    """
+    return _SCRATCH.run(fn)
 
 
 def analyse(boards: Sequence[Board]) -> list[Analysis]:
