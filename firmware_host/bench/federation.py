@@ -156,6 +156,13 @@ def live(clubs: int = 4, tables: int = 6, boards: int = 6, gap: float = 0.5) -> 
 
 def run(args: argparse.Namespace) -> int:
     quick = bool(getattr(args, "quick", False))
+    tables = getattr(args, "scale", None)
+    if tables:
+        from firmware_host.bench.federation_scale import scale
+
+        found = scale(tables=tables)
+        report(f"federation at scale: {tables} tables, 12 clubs, 20 outages", found, args)
+        return 0 if found["ok"] else 1
     out: dict[str, Any] = {"field rescore, 1000 tables x 27 boards": rescore(1 if quick else 3)}
     out["club result -> field ranking (bridged)"] = live(clubs=2 if quick else 4, boards=2 if quick else 6)
     report("federation: a simultaneous across clubs", out, args)

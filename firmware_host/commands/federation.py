@@ -34,6 +34,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     s.add_argument("--dir", required=True)
     s.add_argument("--passwords", required=True, metavar="FILE", help="login:password lines")
     s.add_argument("--port", type=int, default=0)
+    s.add_argument("--broker", metavar="HOST:PORT",
+                   help="use this broker (already running, e.g. a cluster) instead of starting Mosquitto")
+    s.add_argument("--web", type=int, metavar="PORT", help="serve the live page on PORT (0: any free port)")
+    s.add_argument("--web-bind", default="127.0.0.1", metavar="ADDRESS", help="the page's address (default 127.0.0.1)")
     s.set_defaults(func=_serve)
     w = verbs.add_parser("show", help="the field's ranking")
     w.add_argument("--dir", required=True)
@@ -88,34 +92,58 @@ def _passwords(path: str) -> dict[str, str]:
 def _serve(args: argparse.Namespace) -> int:
     from firmware_host.club.broker import BrokerError
     from firmware_host.federation.brokers import EventBroker
-    from firmware_host.federation.service import FederationError, FederationService, open_event
+    from firmware_host.federation.service import FederationError, FederationService, hold_event, open_event
     from firmware_host.federation.topics import SERVICE_USER, EventTopics
 
     try:
         users = _passwords(args.passwords)
         journal, state = open_event(args.dir)
         journal.close()
+        remote = _host_port(args.broker) if args.broker else None
     except (OSError, ValueError, FederationError) as exc:
         return _fail(str(exc))
     if SERVICE_USER not in users:
         return _fail(f"{args.passwords}: no line for the service's login {SERVICE_USER!r}")
-    topics = EventTopics(state.setup.event)
-    broker = EventBroker(Path(args.dir) / "broker", users, topics.acl(state.setup.clubs), port=args.port,
-                         persistence=True)
     try:
-        broker.start()
-    except BrokerError as exc:
+        lock = hold_event(args.dir)
+    except FederationError as exc:
         return _fail(str(exc))
-    service = FederationService(args.dir, "127.0.0.1", broker.port, users[SERVICE_USER]).start()
-    print(f"federation {state.setup.event}: broker on 127.0.0.1:{broker.port}; Ctrl-C stops", flush=True)
+    broker = None
+    if remote is None:
+        topics = EventTopics(state.setup.event)
+        broker = EventBroker(Path(args.dir) / "broker", users, topics.acl(state.setup.clubs), port=args.port,
+                             persistence=True)
+        try:
+            broker.start()
+        except BrokerError as exc:
+            return _fail(str(exc))
+        remote = ("127.0.0.1", broker.port)
+    service = FederationService(args.dir, remote[0], remote[1], users[SERVICE_USER]).start()
+    page = None
+    if args.web is not None:
+        from firmware_host.federation.page import FieldPage
+
+        try:
+            page = FieldPage(lambda: service.last_view, state.setup.event, args.web_bind, args.web).start()
+        except OSError as exc:
+            service.stop()
+            if broker is not None:
+                broker.stop()
+            return _fail(f"--web {args.web}: {exc}")
+    print(f"federation {state.setup.event}: broker {remote[0]}:{remote[1]}"
+          + (f"; the live page on http://{args.web_bind}:{page.port}/" if page else "") + "; Ctrl-C stops", flush=True)
     try:
         while True:
             time.sleep(1)
     except KeyboardInterrupt:
         pass
     finally:
+        if page is not None:
+            page.stop()
         service.stop()
-        broker.stop()
+        if broker is not None:
+            broker.stop()
+        lock.close()
     return 0
 
 

@@ -178,9 +178,9 @@ class ClubUplink:
             end = min(len(self.messages), self.expect + WINDOW - 1)
             batch = self.messages[start - 1:end]
             if batch:
-                self._sent_upto = end
-                if self._progress_at == 0.0:
+                if start == self.expect:         # nothing was waiting for an answer: the wait starts now
                     self._progress_at = now
+                self._sent_upto = end
         for m in batch:
             self.client.publish(self.topics.result(self.club), json.dumps(m, sort_keys=True), qos=1)
         return len(batch)
