@@ -100,10 +100,28 @@ class Link:
         self.cut(0)
 
 
-def _service(folder: Path, port: int, passwords: Path, log: Path) -> subprocess.Popen[bytes]:
+def _service(folder: Path, port: int, passwords: Path, log: Path, web: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "federation", "serve", "--dir",
-                             str(folder), "--passwords", str(passwords), "--broker", f"127.0.0.1:{port}"],
-                            stdout=log.open("ab"), stderr=subprocess.STDOUT)
+                             str(folder), "--passwords", str(passwords), "--broker", f"127.0.0.1:{port}",
+                             "--web", str(web)], stdout=log.open("ab"), stderr=subprocess.STDOUT)
+
+
+def _page_view(web: int, timeout: float = 120.0) -> dict[str, Any]:
+    """The whole view from the service's page (retried while the service is down or starting)."""
+    import urllib.request
+
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{web}/standings.json", timeout=30) as r:
+                view = dict(json.loads(r.read()))
+            if sum(view.get("taken", {}).values()):       # a service just started has published nothing yet
+                return view
+            raise OSError("the service has not published its first view yet")
+        except OSError:
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.5)
 
 
 def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45.0, outages: int = 20,
@@ -142,8 +160,12 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
 
     with tempfile.TemporaryDirectory(prefix="fedscale-") as tmp:
         root = Path(tmp)
-        pw = {c: f"pw-{c}" for c in names} | {SERVICE_USER: "pw-fed"}
-        fed = EventBroker(root / "fed", pw, topics.acl(names), persistence=True)
+        from firmware_host.club.broker import free_port
+
+        pw = {c: f"pw-{c}" for c in names} | {SERVICE_USER: "pw-fed", "viewer": "pw-view"}
+        web = free_port()
+        acl = topics.acl(names) + f"\nuser viewer\ntopic read {topics.root}/public/#\n"
+        fed = EventBroker(root / "fed", pw, acl, persistence=True)
         fed.start()
         links = {c: Link(fed.port) for c in names}
         brokers = {c: EventBroker(root / c, {"uplink": "u"}, topics.club_acl(c, "uplink"),
@@ -155,7 +177,7 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
         create_event(event, EventSetup("scale", tuple(range(1, boards + 1)), tuple(names)))
         pwfile = root / "passwords"
         pwfile.write_text("".join(f"{u}:{p}\n" for u, p in pw.items()), encoding="utf-8")
-        service = [_service(event, fed.port, pwfile, root / "service.log")]
+        service = [_service(event, fed.port, pwfile, root / "service.log", web)]
 
         def on_view(client: Any, userdata: Any, msg: Any) -> None:
             now = time.monotonic()
@@ -172,8 +194,8 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
                         break
                     seen_at[(club, k)] = now
 
-        viewer = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-viewer")
-        viewer.username_pw_set(names[0], pw[names[0]])
+        viewer = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="viewer")
+        viewer.username_pw_set("viewer", pw["viewer"])
         viewer.on_connect = lambda c, u, f, r, p=None: c.subscribe(topics.standings, qos=1)
         viewer.on_message = on_view
         viewer.reconnect_delay_set(0.2, 2)
@@ -230,14 +252,19 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
         player = threading.Thread(target=tables_play, daemon=True)
         player.start()
 
-        def check_after(end: float) -> str:
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline:
-                later = [v for at, v in views if at > end + settle]
-                if later:
-                    return view_problem(event, later[0]) or "equal"
-                time.sleep(0.2)
-            return "no view published within 120 s"
+        after: dict[int, dict[str, Any]] = {}
+
+        def fetch_after(k: int, end: float) -> None:
+            time.sleep(max(0.0, end + settle - time.monotonic()))
+            try:
+                after[k] = _page_view(web)
+            except OSError as exc:
+                after[k] = {"error": str(exc)}
+
+        def check(view: dict[str, Any] | None) -> str:
+            if not view or "error" in view:
+                return f"no view from the page ({(view or {}).get('error', 'none')})"
+            return view_problem(event, view) or "equal"
 
         gap = (play_end - t0) / (outages + 1)
         try:
@@ -265,9 +292,10 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
                     service[0].kill()
                     service[0].wait(10)
                     time.sleep(length)
-                    service[0] = _service(event, fed.port, pwfile, root / "service.log")
+                    service[0] = _service(event, fed.port, pwfile, root / "service.log", web)
                 end = time.monotonic()
                 windows.append((start, end + settle))
+                threading.Thread(target=fetch_after, args=(k, end), daemon=True).start()
                 log.append({"outage": k + 1, "kind": kind, "club": club, "at_s": round(start - t0, 1),
                             "for_s": round(end - start, 1)})
             player.join()
@@ -279,10 +307,11 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline and sum(views[-1][1].get("taken", {}).values() if views else [0]) < total:
                 time.sleep(0.5)
-            for entry in log:            # the rankings after each outage, checked once the run is over
-                start = t0 + entry["at_s"]
-                entry["ranking"] = check_after(start + entry["for_s"])
-            final = view_problem(event, views[-1][1]) if views else "no view"
+            last = _page_view(web)
+            for k, entry in enumerate(log):   # the rankings after each outage, checked once the run is over
+                entry["ranking"] = check(after.get(k))
+                entry["view_boards"] = len(after.get(k, {}).get("boards", []))
+            final = check(last)
         finally:
             for u in uplinks.values():
                 u.stop()
@@ -307,7 +336,7 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
         "clubs": clubs, "tables": tables, "boards": boards, "pace_s": pace, "messages": total,
         "results": results, "play_s": round(play_end - t0, 1), "all_taken_after_s": round(drained, 1),
         "outages": log, "rankings_equal_after_outages": sum(1 for e in log if e["ranking"] == "equal"),
-        "final_ranking": final or "equal", "audit": audit.summary(), "ok": audit.ok and not final and
+        "final_ranking": final, "audit": audit.summary(), "ok": audit.ok and final == "equal" and
         all(e["ranking"] == "equal" for e in log),
         "latency_outside_outages": {k: round(v, 1) for k, v in figures(outside).items()},
         "messages_per_result_club_out": round(counts["results_published"] / max(total, 1), 2),

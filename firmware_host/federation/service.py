@@ -37,6 +37,8 @@ from laws.scoring.session_values import Method, Pair
 log = logging.getLogger(__name__)
 MAX_BYTES = 65536
 MAX_DEPTH = 12
+MAX_PUBLISH = 60000     # a published view's bytes: under the brokers' max_packet_size (65,536) with room
+LEADERS = 10            # rows of each of the field's rankings on the public topic
 JOURNAL = "federation.sqlite3"
 
 
@@ -333,9 +335,34 @@ class FederationService:
                         for club in self.state.entries}
         view = view_from(shown, scored, taken, closed)
         self.last_view = view
-        self.client.publish(self.topics.standings, json.dumps(view, sort_keys=True), qos=1, retain=True)
+        self.client.publish(self.topics.standings, fit(public_summary(view)), qos=1, retain=True)
         for club, mine in released.items():
-            self.client.publish(self.topics.field(club), json.dumps({"boards": mine}), qos=1, retain=True)
+            own = {name: rows for name, rows in view["rankings"].items() if name.startswith(club + " ")}
+            self.client.publish(self.topics.field(club), fit({"boards": mine, "rankings": own}), qos=1, retain=True)
+
+
+def public_summary(view: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``public/standings`` carries: the view without the clubs' rankings and with the first
+    ``LEADERS`` rows of each of the field's (the whole view is the page's, ``/standings.json``)."""
+    return {"boards": view["boards"], "taken": view["taken"], "closed": view["closed"],
+            "leaders": {name: rows[:LEADERS] for name, rows in view["rankings"].items() if name.startswith("field ")}}
+
+
+def fit(value: dict[str, Any], limit: int = MAX_PUBLISH) -> str:
+    """``value`` as JSON of at most ``limit`` bytes (a broker refuses a bigger packet, and a client whose
+    packet was refused is disconnected and sends it again, for ever): the longest lists of rows are cut
+    from the end, and ``"cut": true`` says so."""
+    text = json.dumps(value, sort_keys=True)
+    if len(text) <= limit:
+        return text
+    value = json.loads(text)
+    value["cut"] = True
+    rows = [v for v in (value.get("rankings") or value.get("leaders") or {}).values()]
+    while len(text) > limit and any(rows):
+        longest = max(rows, key=len)
+        del longest[len(longest) * 3 // 4:]
+        text = json.dumps(value, sort_keys=True)
+    return text
 
 
 def prepare_view(state: EventState, *, public: bool = True) -> tuple[tuple[int, ...], Scored | None, dict[str, int]]:
