@@ -318,11 +318,14 @@ class FederationService:
             if self._stopping.is_set():
                 return
             self._dirty.clear()
+            began = time.monotonic()
             try:
                 self.publish_views()
             except Exception:  # a view not published is published with the next message
                 log.exception("the field's views could not be published")
-            self._stopping.wait(self.publish_every)
+            # at least as long as the view took: ranking a big field never takes more than half the
+            # process's time (one interpreter lock), so results keep being taken at the field's pace
+            self._stopping.wait(max(self.publish_every, time.monotonic() - began))
 
     def publish_views(self) -> None:
         """Publish the public ranking and each club's released boards (retained). The boards are scored
