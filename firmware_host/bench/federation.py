@@ -11,6 +11,9 @@
   outside outages).
 - **Messages and bytes per result** over the bridge: the result and its answer, and the retained views
   the federation publishes after each result taken.
+
+``--scale [TABLES]`` runs instead the simultaneous at scale with 20 outages, judged
+(``federation_scale.py``); it exits 1 when a check fails.
 """
 
 from __future__ import annotations
