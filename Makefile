@@ -42,9 +42,14 @@ test: setup
 bench: setup
 	$(VENV)/bin/cardtable bench all
 
-# After changing a version in .venv on purpose: write the versions the tests now run with.
+# After changing a version in .venv on purpose: write the versions the tests now run with. The lines
+# with an environment marker (one version per Raspberry Pi OS release) are kept as they are, and the
+# packages they name are left out of the freeze.
 constraints: setup
-	{ sed -n '/^#/p' constraints.txt; $(PY) -m pip freeze --exclude-editable | grep -v '^#'; } > constraints.txt.new
+	{ awk '/^[^#]/{exit} {print}' constraints.txt; grep '^[^#].*;' constraints.txt; \
+	  grep '^# -- the rest' constraints.txt; \
+	  $(PY) -m pip freeze --exclude-editable | grep -v '^#' \
+	  | grep -viE "^($$(grep '^[^#].*;' constraints.txt | cut -d= -f1 | sort -u | paste -sd'|'))=="; } > constraints.txt.new
 	mv constraints.txt.new constraints.txt
 
 clean:

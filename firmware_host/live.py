@@ -295,15 +295,18 @@ def duplicate_procedure(cfg: Config, ctl: TableController, link: Any | None) -> 
 
     d = cfg.duplicate
     assert d is not None
-    boards = {b.number: b for b in read_hand_records(d.records, d.first)}   # HandRecordError is a ValueError
-    wanted = d.boards or tuple(sorted(boards))
-    missing = [n for n in wanted if n not in boards]
-    if missing:
-        raise ValueError(f"{cfg.source}: duplicate.boards: board {missing[0]} is not in the hand records "
-                         f"{d.records.name} (boards {min(boards)}-{max(boards)})")
-    seating = None if d.session else Seating(d.section, d.table, d.round, d.ns, d.ew, tuple(wanted))
+    boards = {} if d.records is None else {b.number: b for b in read_hand_records(d.records, d.first)}
+    seating = None
+    if not d.session:
+        assert d.records is not None
+        wanted = d.boards or tuple(sorted(boards))
+        missing = [n for n in wanted if n not in boards]
+        if missing:
+            raise ValueError(f"{cfg.source}: duplicate.boards: board {missing[0]} is not in the hand records "
+                             f"{d.records.name} (boards {min(boards)}-{max(boards)})")
+        seating = Seating(d.section, d.table, d.round, d.ns, d.ew, tuple(wanted))
     proc = DuplicateProcedure(ctl, boards, seating, "shoe" if d.deal == "shoe" else "board", link,
-                              source="session" if d.session else "config")
+                              source="session" if d.session else "config", commitment=d.commitment)
     proc.resume()
     return proc
 
@@ -323,7 +326,8 @@ def _camera(cfg: Config, ctl: TableController) -> tuple[CameraFeeder, Any]:
     capture = CaptureThread(source, max_failures=sys.maxsize).start()  # the source itself never gives up
     watcher = build_watcher(vcfg, packs=())
     feeder = CameraFeeder(capture, watcher, ctl.submit, max_failures=3,
-                          why=lambda: str(getattr(source, "problem", "")))
+                          why=lambda: str(getattr(source, "problem", "")) or
+                          f"camera {cfg.camera.source!r}: no frames from it")
     ctl.on_phase(feeder.set_phase)
     feeder.set_phase(ctl.engine.state.phase, ctl.engine)
     return feeder, capture

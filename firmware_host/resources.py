@@ -15,8 +15,8 @@ from pathlib import Path
 SHIPPED: dict[str, tuple[str, tuple[str, ...]]] = {
     "firmware": ("hardware/shoe/firmware", ("*.py", "shoefw/*.py")),
     "examples": ("tests/data", ("*.jsonl",)),
-    "config": ("config", ("table.toml", "mosquitto.conf", "mosquitto.acl")),
-    "systemd": ("hardware/systemd", ("cardtable.service",)),
+    "config": ("config", ("table.toml", "mosquitto.conf", "mosquitto.acl", "club.env")),
+    "systemd": ("hardware/systemd", ("cardtable.service", "cardtable-*.service")),
     "udev": ("hardware/udev", ("99-cardtable-shoe.rules",)),
     "docs": ("hardware", ("SETUP.md", "WIRING.md", "BOM.md")),
 }

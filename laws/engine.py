@@ -60,17 +60,18 @@ TRANSITIONS: dict[str, tuple[frozenset[Phase], Phase | None]] = {
     "card_played": (frozenset({Phase.AUCTION, Phase.PLAY}), Phase.PLAY),
     "play_end": (frozenset({Phase.PLAY, Phase.AUCTION}), Phase.SCORING),
     "result": (_AFTER_DEAL, Phase.SHUFFLE),
-    # bridge as it is played (LAWS.md BP-): the auction and the play
+    # bridge as it is played (docs/laws.md BP-): the auction and the play
     "call": (frozenset({Phase.AUCTION, Phase.PLAY}), None),   # in play: a call after the close (BP-39)
     "accept": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "bar": (frozenset({Phase.AUCTION}), None),
     "withdraw": (frozenset({Phase.PLAY}), None),
+    "spread": (frozenset({Phase.PLAY}), None),
     "correct": (frozenset({Phase.PLAY, Phase.SCORING}), None),  # after play: a twelfth-trick revoke
     "claim": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "claim_reply": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "claim_ruled": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "dummy": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
-    # duplicate (LAWS.md DB-): ``board`` and ``confirm`` may come in any phase (the clauses say when not)
+    # duplicate (docs/laws.md DB-): ``board`` and ``confirm`` may come in any phase (the clauses say when not)
     "board_short": (frozenset({Phase.DEALING}), None),
     "foul_ruled": (frozenset({Phase.AUCTION, Phase.PLAY, Phase.SCORING, Phase.SHUFFLE}), None),
 }

@@ -60,7 +60,7 @@ class Ruling:
     Attributes:
         remedy: what the table must do.
         law: human citation, e.g. ``"Contract Bridge, Redeal"`` or ``"Euchre, law 34"``.
-        clause: the clause id from LAWS.md, e.g. ``"CB-redeal-faced"`` or ``"EU-34"``.
+        clause: the clause id from docs/laws.md, e.g. ``"CB-redeal-faced"`` or ``"EU-34"``.
         reason: one sentence in our words naming the facts.
         dealer: who deals next, where it applies.
         pack: the pack concerned, where it applies.

@@ -18,6 +18,7 @@ FORBIDDEN_IN_LAWS = {"serial", "cv2", "gpiozero", "RPi", "lgpio", "threading", "
 # Each room of the host program and the rooms it may import (besides itself, ``laws`` and the standard
 # library). ``firmware_host.<module>`` names a top-level module; docs/architecture.md draws the same map.
 ROOMS: dict[str, set[str]] = {
+    "firmware_host.wire": set(),
     "firmware_host.config": set(),
     "firmware_host.resources": set(),
     "firmware_host.players": {"firmware_host.records"},
@@ -37,6 +38,7 @@ ROOMS: dict[str, set[str]] = {
                            "firmware_host.shoe", "firmware_host.table", "firmware_host.club",
                            "firmware_host.duplicate"},
     "firmware_host.doctor": {"vision", "firmware_host.config", "firmware_host.club", "firmware_host.devices"},
+    "firmware_host.doctor_club": {"firmware_host.doctor", "firmware_host.records"},
     "firmware_host.demo": {"vision", "firmware_host.config", "firmware_host.records", "firmware_host.devices",
                            "firmware_host.shoe", "firmware_host.table", "firmware_host.duplicate",
                            "firmware_host.players"},
@@ -50,6 +52,12 @@ ROOMS: dict[str, set[str]] = {
                             "firmware_host.soak", "firmware_host.duplicate", "firmware_host.live",
                             "firmware_host.resources", "firmware_host.evening", "firmware_host.federation"},
 }
+# The club's wire (topics, the one checked reader of outside JSON, the typed messages) is a room every
+# other room may import (docs/architecture.md); it imports nothing of ours but ``laws``.
+WIRE = "firmware_host.wire"
+for _room, _allowed in ROOMS.items():
+    if _room != WIRE:
+        _allowed.add(WIRE)
 TOP_LEVEL_MODULES_AT_MOST = 8
 
 

@@ -95,5 +95,19 @@ if command -v systemd-analyze >/dev/null; then
     check "7 systemd-analyze security --offline <= 4.0" systemd-analyze security --offline=true --threshold=40 \
         --root="$ROOT" cardtable.service
 fi
+# The club's machine, C4 and C8: its units and options file, verified offline against this root; doctor
+# --club reads the options file (its broker, dashboard and TLS files are not there: only config is checked).
+rm -f "$ROOT"/etc/systemd/system/cardtable-*.service "$ROOT/etc/cardtable/club.env"
+check "C4 install-files --club" sh -c "chroot '$ROOT' /opt/cardtable/venv/bin/cardtable install-files --club \
+    | grep -q 'club.env: written'"
+if command -v systemd-analyze >/dev/null; then
+    for unit in cardtable-broker.service cardtable-dashboard.service cardtable-session@2026-12-02.service; do
+        check "C4 systemd-analyze verify $unit" sh -c \
+            "systemd-analyze verify --man=no --root='$ROOT' $unit 2>&1 | tee /dev/stderr | (! grep -q .)"
+    done
+fi
+check "C8 doctor --club reads club.env (disk only: nothing else runs here)" sh -c \
+    "chroot '$ROOT' /opt/cardtable/venv/bin/cardtable doctor --club --skip clock,service,dashboard,broker,tls,session,backup \
+    | grep -q '^OK    config  /etc/cardtable/club.env'"
 echo "$fails check(s) failed"
 [ "$fails" = 0 ]

@@ -4,7 +4,11 @@
 set -euo pipefail
 missing=()
 for pkg in "$@"; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" && continue
+  # a name another package provides (trixie's libzbar0t64 provides libzbar0)
+  dpkg-query -W -f='${db:Status-Abbrev} ${Provides}\n' 2>/dev/null | grep '^ii' \
+    | grep -E "[ ,]$pkg( |,|\$)" >/dev/null && continue  # not -q: pipefail would see a SIGPIPE
+  missing+=("$pkg")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "installing Debian packages: ${missing[*]}"

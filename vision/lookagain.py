@@ -32,7 +32,8 @@ import numpy as np
 MODULES = 13  # Micro QR M2 (CARD_CODES.md)
 TARGET_PPM = 6.0  # pixels per module a candidate is scaled to
 SMEARED_PPM = 8.0  # the same for a deconvolved candidate, whose edges are less sure
-MAX_CANDIDATES = 8  # per frame: the second look's time stays bounded on a cluttered table
+MAX_CANDIDATES = 16  # per frame: the second look's time stays bounded on a cluttered table (a row of
+# eight bidding cards a seat is sixteen codes in two zones; 8 left half of such a row unread)
 MAX_CARD_LOOKS = 6  # smeared unread card shapes per frame deconvolved (``look_at_card``), for the same reason
 DIRECTIONAL = 0.4  # share of edge energy lost across one direction: a code smeared by motion
 GAMMA = 2.2  # a camera's output is about linear light to the power 1/2.2 (sRGB, Rec. 709 and the Pi's ISP)

@@ -35,7 +35,8 @@ exposed in a hand's zone) is played when it is moved into the centre.
 
 In every phase a code that reads only with heavy error correction in each of the last ``n`` reads,
 or a card shape in which no code reads for ``n`` frames running while other cards read, gives
-``DamagedCardFound``. Every card event carries the pack id its code names; codes of packs outside
+``DamagedCardFound`` (not for a shape where a bidding card was read this phase: a stack or fan of them with
+every code covered in a frame is shaped like a card). Every card event carries the pack id its code names; codes of packs outside
 ``packs`` are logged as foreign and counted in ``foreign_packs``.
 """
 
@@ -55,7 +56,8 @@ from laws.cards import Card, Seat
 from laws.events import CardFaced, CardPlayed, CardsDrawn, DamagedCardFound, Event
 from vision.calls_seen import CallWatch
 from vision.codes import CardCode
-from vision.decode import CallSighting, Decoder, FrameError, Sighting
+from vision.decode import CallSighting, Decoder, FrameError, Sighting, _area
+from vision.members_seen import MemberWatch
 from vision.zones import CENTRE, SEAT_ZONES, VisionConfig, Zones, default_homography, to_table
 
 log = logging.getLogger(__name__)
@@ -156,7 +158,9 @@ class TableWatcher:
         self._drawn = False
         self._recent_packs: deque[str] = deque(maxlen=64)
         self._announced: set[tuple[object, str]] = set()  # (card or call code, event type) told this phase
+        self._call_spots: dict[object, tuple[float, float, float]] = {}  # bidding codes read this phase: x, y, side
         self._calls = CallWatch(k, n, m)
+        self._members = MemberWatch(k, n, m)
 
     def set_phase(self, phase: Phase | str, *, seats: Mapping[Seat, str] | None = None,
                   names: Mapping[str, str] | None = None, packs: Iterable[str] | None = None,
@@ -179,6 +183,7 @@ class TableWatcher:
             self.packs = set(packs)
         self.dummy = dummy
         self._announced.clear()
+        self._call_spots.clear()
         self._calls.begin()
         self._draw.clear()
         self._drawn = False
@@ -200,6 +205,10 @@ class TableWatcher:
         """What the watcher saw that is no event but a person should read (a bidding card in the wrong
         zone), oldest first; each note is given once."""
         return self._calls.take_notes()
+
+    def take_members(self) -> list[tuple[Seat, str]]:
+        """The member cards newly seen at a seat, ``(seat, member number)``, oldest first; each once."""
+        return self._members.take()
 
     def _where(self, x: float, y: float) -> tuple[float, float, str | None]:
         assert self.homography is not None
@@ -262,10 +271,20 @@ class TableWatcher:
                 events.append(DamagedCardFound(code.card, code.pack, t=now))
             if tr.missing >= self.m or (not tr.confirmed and not any(tr.seen)):
                 del self._tracks[code]
-        events.extend(self._unreadable(reading.unreadable, bool(reading.sightings or reading.calls), now))
+        unread = reading.unreadable
+        for c in reading.calls:
+            self._call_spots[(c.code.seat, c.code.call, c.code.copy)] = (c.x, c.y, math.sqrt(_area(c.corners)))
+        if self._call_spots:
+            # Bidding cards laid over each other or fanned, whose codes all happen to be covered in a frame,
+            # are shaped like a card: a shape within two and a half of a bidding code's sides of where one
+            # was read is those bidding cards, never a damaged card of the pack (CARD_CODES.md).
+            unread = tuple(u for u in unread if all(math.dist(u, (x, y)) > 2.5 * side
+                                                   for x, y, side in self._call_spots.values()))
+        events.extend(self._unreadable(unread, bool(reading.sightings or reading.calls), now))
         events.extend(self._calls.feed(reading.calls, self.phase is Phase.AUCTION,
                                        lambda x, y: self._where(x, y)[2], self.seats, self._announced, now))
         self.stats.misplaced_calls = self._calls.misplaced
+        self._members.feed(reading.rejections, lambda x, y: self._where(x, y)[2], self.seats)
         return events
 
     def _pack_in_play(self) -> str:

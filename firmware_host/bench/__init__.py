@@ -20,6 +20,7 @@ BENCHES: dict[str, str] = {
     "panel": "firmware_host.bench.host:panel",
     "link": "firmware_host.bench.link:run",
     "board": "firmware_host.bench.board:run",
+    "handfiles": "firmware_host.bench.handfiles:run",
     "vision": "firmware_host.bench.vision:run",
     "club": "firmware_host.bench.club:club",
     "login": "firmware_host.bench.login:run",
@@ -27,7 +28,9 @@ BENCHES: dict[str, str] = {
     "duplicate": "firmware_host.bench.duplicate:run",
     "duplicate-live": "firmware_host.bench.duplicate_live:run",
     "duplicate-demo": "firmware_host.bench.duplicate_demo:run",
+    "duplicate-records": "firmware_host.bench.duplicate_records:run",
     "federation": "firmware_host.bench.federation:run",
+    "wire": "firmware_host.bench.wire:run",
 }
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.bench.report import percentile
+from firmware_host.wire.topics import TOPICS
 
 GOAL_P99 = 0.25
 PROCESSES = 2
@@ -83,7 +84,7 @@ def _wire_process(workdir: str, ids: list[str], passwords: dict[str, str], port:
                 kind = "status"
             else:
                 body, kind = {"type": "card_dealt", "seat": seats[seq % 4], "card": "hidden"}, "event"
-            c.publish(f"cardtable/{tid}/{kind}", _json.dumps({
+            c.publish(TOPICS.table(tid, kind), _json.dumps({
                 "table": tid, "kind": kind, "seq": seq, "deal": 1, "secret": True, "t": time.time(),
                 "body": body}), qos=1, retain=kind == "status")
             n += 1

@@ -65,6 +65,35 @@ def analysis_figures(boards: int = 36, repeats: int = 5, seed: int = 7) -> dict[
             "target_ratio": 1.10}
 
 
+def scratch_figures(boards: int = 12, repeats: int = 6, seed: int = 7) -> dict[str, Any]:
+    """Median wall and CPU seconds of the same ``calc_all_tables`` call in the caller's thread and in
+    ``analysis.in_scratch_folder`` (a thread with a scratch working folder of its own, so a DDS dump
+    never lands in the user's folder), alternating run by run."""
+    import endplay.dds as dds
+    from endplay.types import Deal
+
+    from firmware_host.duplicate.analysis import in_scratch_folder
+
+    records = _boards(boards, seed)
+
+    def direct() -> object:
+        return list(dds.calc_all_tables([Deal(b.deal.pbn()) for b in records]))
+
+    runs: dict[str, tuple[list[float], list[float]]] = {"caller": ([], []), "scratch": ([], [])}
+    order = [("caller", direct), ("scratch", lambda: in_scratch_folder(direct))]
+    for r in range(repeats):
+        for name, fn in (order if r % 2 == 0 else order[::-1]):
+            t0, c0 = time.perf_counter(), time.process_time()
+            fn()
+            runs[name][0].append(time.perf_counter() - t0)
+            runs[name][1].append(time.process_time() - c0)
+    out: dict[str, Any] = {"boards": boards, "repeats": repeats}
+    for name, (wall, cpu) in runs.items():
+        out[f"{name}_median_s"] = round(statistics.median(wall), 3)
+        out[f"{name}_cpu_median_s"] = round(statistics.median(cpu), 3)
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     from laws.scoring import Method
     from laws.scoring.session_bench import bench_session
@@ -80,5 +109,6 @@ def run(args: argparse.Namespace) -> int:
     figures["two sections across the field, 50 tables"] = bench_sections(time.perf_counter,
                                                                           repeats=2 if quick else 5)
     figures["double dummy and par"] = analysis_figures(boards=4 if quick else 36, repeats=1 if quick else 5)
+    figures["DDS in a scratch folder"] = scratch_figures(boards=1 if quick else 12, repeats=1 if quick else 6)
     report("duplicate: scoring a session and analysing its boards", figures, args)
     return 0

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.bench.report import percentile, report
+from firmware_host.wire.topics import TOPICS
 
 GOAL_P99_MS = 250.0
 GOAL_RESCORE_MS = 50.0
@@ -95,7 +96,7 @@ def _tables_process(setup_dict: dict[str, Any], passwords: dict[str, str], port:
             seqs[tid] += 1
             env = {"table": tid, "kind": "board", "seq": seqs[tid], "prev": seqs[tid] - 1, "deal": seqs[tid],
                    "secret": False, "t": time.time(), "body": body}
-            clients[tid].publish(f"cardtable/{tid}/board", json.dumps(env, separators=(",", ":")), qos=1)
+            clients[tid].publish(TOPICS.board(tid), json.dumps(env, separators=(",", ":")), qos=1)
             sent += 1
         time.sleep(max(0.0, start + spread + gap - time.monotonic()))
     time.sleep(1.0)

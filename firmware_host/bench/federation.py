@@ -19,7 +19,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import tempfile
 import threading
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.bench.report import figures, report
+from firmware_host.wire.reader import read_json
 
 
 def _field(clubs: int = 100, tables: int = 10, boards: int = 27) -> Any:
@@ -132,7 +132,7 @@ def live(clubs: int = 4, tables: int = 6, boards: int = 6, gap: float = 0.5) -> 
 
             def publish(topic: str, payload: str, qos: int = 0, retain: bool = False, _c: str = c,
                         _orig: Any = orig) -> Any:
-                n = json.loads(payload)["number"]
+                n = read_json(payload).value["number"]
                 sent.setdefault((_c, n), time.monotonic())
                 sizes["result"] += len(payload)
                 return _orig(topic, payload, qos=qos, retain=retain)

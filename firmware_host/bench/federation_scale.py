@@ -22,7 +22,6 @@ published after the federation took it, for messages sent outside outages (from 
 from __future__ import annotations
 
 import heapq
-import json
 import random
 import socket
 import subprocess
@@ -34,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.bench.report import figures
+from firmware_host.wire.reader import read_json
 
 OUTAGE_KINDS = ("club broker killed", "club link cut", "federation broker restarted", "service killed")
 
@@ -114,7 +114,7 @@ def _page_view(web: int, timeout: float = 120.0) -> dict[str, Any]:
     while True:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{web}/standings.json", timeout=30) as r:
-                view = dict(json.loads(r.read()))
+                view = dict(read_json(r.read(), max_bytes=None).value or {})
             if sum(view.get("taken", {}).values()):       # a service just started has published nothing yet
                 return view
             raise OSError("the service has not published its first view yet")
@@ -181,9 +181,8 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
 
         def on_view(client: Any, userdata: Any, msg: Any) -> None:
             now = time.monotonic()
-            try:
-                view = json.loads(msg.payload)
-            except ValueError:
+            view = read_json(msg.payload).value
+            if not isinstance(view, dict):
                 return
             counts["views"] += 1
             counts["view_bytes"] += len(msg.payload)
@@ -212,7 +211,7 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
 
             def publish(topic: str, payload: str, qos: int = 0, retain: bool = False, _c: str = c,
                         _orig: Any = orig) -> Any:
-                sent.setdefault((_c, json.loads(payload)["number"]), time.monotonic())
+                sent.setdefault((_c, read_json(payload).value["number"]), time.monotonic())
                 counts["result_bytes"] += len(payload)
                 counts["results_published"] += 1
                 return _orig(topic, payload, qos=qos, retain=retain)

@@ -145,4 +145,28 @@ def run_bidding_report(args: argparse.Namespace) -> int:
     print(f"  bidding cards read per frame {r['calls_read']:.4f}; playing cards read {r['cards_read']:.4f} without, "
           f"{r['cards_read_with_bidding_cards']:.4f} with; false calls {r['false_calls']}, false cards "
           f"{r['false_cards']}")
+    layout_report(args, max(4, frames // 10))
     return 0
+
+
+def layout_report(args: argparse.Namespace, frames: int) -> None:
+    """Bidding cards laid as players lay them (``vision.measure_bidding.run_layouts``: stacks, fans,
+    rows, hands over some), at 2.56 and 3.2 px a module (720p over a 1.5 m and a 1.2 m table) and at
+    1080p, the decoder as it is beside the one before these layouts were measured (eight second-look
+    candidates a frame, one band of sizes), side by side on the same frames."""
+    from vision.measure_bidding import LAYOUTS, run_layouts
+
+    cases = [((1280, 720), (1500.0, 844.0)), ((1280, 720), (1200.0, 675.0)), ((1920, 1080), (1500.0, 844.0))]
+    for size, table in cases:
+        for kind in LAYOUTS:
+            now = run_layouts(ZxingDecoder(find_unreadable=True), kind, frames, size, table)
+            before = run_layouts(ZxingDecoder(find_unreadable=True, max_candidates=8, size_bands=False), kind,
+                                 frames, size, table)
+            if args.json:
+                print(json.dumps({"bench": "vision-bidding-layouts", "now": now, "before": before}))
+                continue
+            print(f"  {kind:5} {now['size']} over {table[0]:.0f} mm ({now['visible']} visible codes): read "
+                  f"{now['read']:.4f} (before {before['read']:.4f}), each seat's top card {now['top_read']:.4f} "
+                  f"({before['top_read']:.4f}); false {now['false_calls']} ({before['false_calls']}); unreadable "
+                  f"shapes {now['unreadable_shapes']} ({before['unreadable_shapes']}); median {now['median_ms']:.1f} ms "
+                  f"({before['median_ms']:.1f})")

@@ -34,7 +34,7 @@ from firmware_host.devices.display_text import (
     revoke_words,
     waiting_words,
 )
-from firmware_host.table.bridge_choices import ANSWERS, GAME, phases
+from firmware_host.table.bridge_choices import ANSWERS, GAMES, phases
 from laws.cards import Card
 from laws.events import EventFormatError, event_from_dict, event_to_dict
 
@@ -66,7 +66,7 @@ def _offer(kind: str, **kw: Any) -> dict[str, Any]:
 def bridge_view(game: str, phase: str, raw: Any) -> dict[str, Any] | None:
     """The status's ``bridge`` in words, with the answers the page offers now (None: not a bridge deal the
     table records)."""
-    if game != GAME or not isinstance(raw, dict):
+    if game not in GAMES or not isinstance(raw, dict):
         return None
     offers: list[dict[str, Any]] = []
     said: list[str] = []
@@ -115,6 +115,10 @@ def _waiting(w: Any, phase: str, offers: list[dict[str, Any]], said: list[str]) 
     elif "withdraw" in w["options"] and phase in phases("withdraw"):
         offers.append(_offer("withdraw", title=f"Take back {line}", seats=_seats(seat),
                              law=_text(w.get("law"), 200), clause=_text(w.get("clause"), 40)))
+    if call is None and "spread" in w["options"] and by and phase in phases("spread"):
+        offers.append(_offer("spread", title=f"{SEAT_NAMES[by[0]]}, declarer, spreads his hand and becomes "
+                             "dummy; his partner declares and the lead stands", seats=_seats(by[:1]),
+                             law=_text(w.get("law"), 200), clause=_text(w.get("clause"), 40)))
     return True
 
 
@@ -150,7 +154,7 @@ def check_answer(game: str, phase: str, kind: str, data: dict[str, Any]) -> dict
         AnswerError: not a bridge table, not a phase that takes it, or a field that is wrong (named).
     """
     etype, fields = ANSWERS[kind]
-    if game != GAME:
+    if game not in GAMES:
         raise AnswerError(f"{ANSWER_NAMES[kind]} is entered at a bridge table, and that table plays {game or 'no game yet'}")
     allowed = phases(kind)
     if phase not in allowed:

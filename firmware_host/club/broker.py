@@ -17,10 +17,11 @@ import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from firmware_host.wire.topics import TOPICS, Topics
+
 log = logging.getLogger(__name__)
 
 DASHBOARD_USER = "dashboard"
-TABLE_TOPICS = ("status", "event", "ruling", "deal", "heartbeat", "online", "pack/+", "board")
 READY_MARK = " running"
 
 
@@ -28,18 +29,11 @@ class BrokerError(RuntimeError):
     """Mosquitto is missing, or would not start; the message says why."""
 
 
-def acl_text(dashboards: tuple[str, ...] = (DASHBOARD_USER,)) -> str:
-    """The ACL rules (``config/mosquitto.acl`` without its comments); ``dashboards``: the logins with the
-    dashboard's rights (a second dashboard needs a login of its own: one login is one session)."""
-    lines: list[str] = []
-    for user in dashboards:
-        lines += [f"user {user}", "topic read cardtable/#", "topic write cardtable/+/command/+",
-                  "topic write cardtable/session/#", ""]
-    lines += [f"pattern write cardtable/%u/{t}" for t in TABLE_TOPICS]
-    lines.append("pattern read cardtable/%u/command/+")
-    # duplicate: every table reads the round called and its own seating (docs/mqtt.md, Duplicate)
-    lines += ["pattern read cardtable/session/round", "pattern read cardtable/session/table/%u"]
-    return "\n".join(lines) + "\n"
+def acl_text(dashboards: tuple[str, ...] = (DASHBOARD_USER,), topics: Topics = TOPICS) -> str:
+    """The ACL rules (``config/mosquitto.acl`` without its comments), made from the topics' one object
+    (``wire.topics.Topics.acl``); ``dashboards``: the logins with the dashboard's rights (a second
+    dashboard needs a login of its own: one login is one session)."""
+    return topics.acl(dashboards)
 
 
 def free_port() -> int:

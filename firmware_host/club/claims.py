@@ -23,19 +23,24 @@ NEEDS = ("card", "suit")
 # (the table checks again, ``firmware_host.table.choices.ENTRIES``): euchre declarations and the dealer's
 # discard; a bridge call (any call of the event format, for any seat: the table's engine judges whose turn
 # it was and whether the call is legal).
-ENTRIES = {"bid": ("euchre", ("seat", "call", "suit", "alone"), ("auction",)),
-           "discard": ("euchre", ("seat", "card"), ("auction", "play")),
-           "call": ("contract-bridge", ("seat", "call"), ("auction", "play"))}
+ENTRIES = {"bid": (("euchre",), ("seat", "call", "suit", "alone"), ("auction",)),
+           "discard": (("euchre",), ("seat", "card"), ("auction", "play")),
+           "call": (("contract-bridge", "duplicate-bridge"), ("seat", "call"), ("auction", "play"))}
 GAME_WORDS = {"euchre": "a euchre table", "contract-bridge": "a bridge table"}
 
 
 def bridge_calls() -> list[dict[str, str]]:
-    """Every call the page offers, lowest bid first, then pass, double, redouble: the event format's
-    spelling and the words the page shows (``one heart``, ``three notrump``, ``pass``)."""
-    from laws.bridge.calls import DOUBLE, PASS, REDOUBLE, bid_of_rank
+    """Every call the page offers, lowest bid first, then pass, double, redouble, then the five bids of
+    eight (a bid above seven, which a player may say and the laws rule inadmissible, ``BP-35-36``): the
+    event format's spelling and the words the page shows (``one heart``, ``three notrump``, ``pass``,
+    ``eight spades``)."""
+    from laws.bridge.calls import DOUBLE, PASS, REDOUBLE, BidAboveSeven, bid_of_rank
+    from laws.scoring.bridge import STRAINS
 
-    return [{"call": c.code, "words": c.words} for c in [*(bid_of_rank(r) for r in range(35)), PASS, DOUBLE,
-                                                          REDOUBLE]]
+    legal = [{"call": c.code, "words": c.words} for c in [*(bid_of_rank(r) for r in range(35)), PASS, DOUBLE,
+                                                           REDOUBLE]]
+    return legal + [{"call": b.code, "words": f"{b.words} (above seven)"}
+                    for b in (BidAboveSeven(8, strain) for strain in STRAINS)]
 
 
 class ChoiceError(ValueError):
@@ -152,9 +157,9 @@ def check_entry(game: str, phase: str, kind: str, data: dict[str, Any]) -> dict[
     Raises:
         ChoiceError: not a table of that game, not the phase, or a field that is wrong (named).
     """
-    want, fields, phases = ENTRIES[kind]
-    if game != want:
-        raise ChoiceError(f"a {kind} is entered at {GAME_WORDS[want]}, and that table plays {game or 'no game yet'}")
+    games, fields, phases = ENTRIES[kind]
+    if game not in games:
+        raise ChoiceError(f"a {kind} is entered at {GAME_WORDS[games[0]]}, and that table plays {game or 'no game yet'}")
     if phase not in phases:
         raise ChoiceError(f"that table is in its {phase} phase: a {kind} is entered in the "
                           f"{' or '.join(phases)} phase")

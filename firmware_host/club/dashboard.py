@@ -51,6 +51,7 @@ from firmware_host.club.state import RESULT_PHASES, ClubState
 from firmware_host.club.throttle import DEVICE_DAYS, Busy, Devices, HashPool, Throttle
 from firmware_host.records.lines import LineRefused, loads
 from firmware_host.table.bridge_choices import ANSWERS
+from firmware_host.wire.topics import TOPICS
 from laws.events import event_to_dict
 
 log = logging.getLogger(__name__)
@@ -117,6 +118,7 @@ class Dashboard:
             duplicate.publish = lambda topic, payload, retain: self.client.publish(topic, payload, qos=1, retain=retain)
             self.duplicate = DuplicateScreens(duplicate, self, time.time)
             self.hub.taps.append(duplicate.offer)
+            self.hub.workers.append(duplicate.tick)        # the journal's commit waits for the disk: off the loop
             self.hub.tickers.append(self.duplicate.tick)
         self.app = self._build_app()
 
@@ -125,14 +127,14 @@ class Dashboard:
             log.error("the broker refused the dashboard's login: %s", reason_code)
             return
         log.info("dashboard connected to the broker %s:%s", *self.broker)
-        client.subscribe("cardtable/#", qos=1)
+        client.subscribe(TOPICS.everything, qos=1)
         if self.duplicate is not None:  # the tables' seatings, retained, once more on every connection
             self.duplicate.desk.publish_all()
 
     def _resync(self, table: str) -> None:
         """A gap in ``table``'s messages: subscribe again to its retained topics, so the broker sends its
         latest status and pack health again (on paho's thread; the answers arrive like any message)."""
-        self.client.subscribe([(f"cardtable/{table}/status", 1), (f"cardtable/{table}/pack/+", 1)])
+        self.client.subscribe([(TOPICS.table(table, "status"), 1), (TOPICS.table(table, "pack", "+"), 1)])
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Any) -> AsyncIterator[None]:
@@ -143,7 +145,7 @@ class Dashboard:
         props.SessionExpiryInterval = SESSION_EXPIRY
         self.client.connect_async(*self.broker, keepalive=30, clean_start=False, properties=props)
         self.client.loop_start()
-        task = asyncio.create_task(self.hub.run())
+        task = asyncio.create_task(self.hub.supervise())
         try:
             yield
         finally:
@@ -264,6 +266,8 @@ class Dashboard:
         if s is None:
             return RedirectResponse("/login", 303)
         text = _static("dashboard.html").replace("{{csrf}}", html.escape(s.csrf, quote=True))
+        if self.duplicate is not None:  # the duplicate session's page, when there is one
+            text = text.replace("<!--duplicate-->", '<a href="/duplicate" id="duplicate-link">Duplicate session</a>')
         return self._html(text.replace("{{user}}", html.escape(s.user)))
 
     async def api_state(self, request: Any) -> Any:
@@ -357,7 +361,7 @@ class Dashboard:
 
     def _send(self, table: str, what: str, cmd: dict[str, Any], by: str, deal: int = 0) -> dict[str, Any]:
         """Publish a command (QoS 1: the broker keeps it for a table that is away) and mark it pending."""
-        self.client.publish(f"cardtable/{table}/command/{what}", json.dumps(cmd), qos=1)
+        self.client.publish(TOPICS.command(table, what), json.dumps(cmd), qos=1)
         self.hub.broadcast(self.state.sent(table, cmd["id"], what, by, self.hub.clock(), deal=deal,
                                            fields=cmd.get("result")))
         online = self.state.tables[table].online

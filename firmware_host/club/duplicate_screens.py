@@ -12,6 +12,11 @@ Routes (``docs/session.md``, "Screens"):
   ``/api/duplicate/cancel`` (``{"key", "why"}``), ``/api/duplicate/regroup`` (``{"key", "group"}``): the
   director's records, each with the session's CSRF token and from our own origin; 409 with the
   session's reason when it refuses one (nothing changes), 200 when it is journaled and scored.
+* ``POST /api/duplicate/players`` (``{"pair": "3 NS", "players": ["1021", "Jane Visitor"]}``): the director
+  names a pair's players (member numbers looked up in the session's roster, else visitors by name);
+  ``POST /api/duplicate/table/<table>/players?key=K`` (``{"side": "ns"|"ew", "players": [...], "confirm":
+  false|true}``): the players at that table name themselves: without ``confirm`` the names are only
+  shown back, with it they are journaled (``club_players``; ``docs/session.md``, "Players").
 * ``GET /duplicate/table/<table>?key=K``: the players' page of club table ``<table>`` (``K`` is the key
   the session gives that table only, ``SessionDesk.table_key``); ``GET /duplicate/table/<table>/events?key=K``
   its stream: the table's seating, its seated pairs' standing, and the travellers of the boards those
@@ -28,6 +33,8 @@ from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from typing import Any
 
+from firmware_host.club.club_players import name_players
+from firmware_host.duplicate import forms
 from firmware_host.duplicate.desk import SessionDesk
 from firmware_host.duplicate.session import Outcome
 from firmware_host.duplicate.views import director_view, table_view, traveller
@@ -52,6 +59,7 @@ class _Client:
         self.seen_version = -1
         self.seated: tuple[str, str, int] | None = None
         self.visible: set[int] = set()
+        self.game: list[str] = []
 
 
 class DuplicateScreens:
@@ -78,16 +86,35 @@ class DuplicateScreens:
         self._changed |= changed
         self._dirty = True
 
+    def _game(self, table: int) -> list[str]:
+        """The game at table ``table`` as its own screen shows it (the club's latest status of the
+        duplicate table seated there: ``ClubState``), or no lines."""
+        state = getattr(self.dash, "state", None)
+        for view in list(state.tables.values()) if state is not None else ():
+            if view.board_at is not None and view.board_at[1] == table:
+                return list(view.game_lines)
+        return []
+
     def tick(self) -> None:
-        """Take what the tables sent (``desk.tick``) and send each page what changed for it."""
-        self.desk.tick()
+        """Send each page what changed for it (on the event loop; the desk's own tick, which commits to
+        the journal, runs on the dashboard's worker thread, and while it holds the session this waits for
+        the next tick rather than the disk); and each table's page the game at its table, as its screen
+        shows it."""
+        for client in list(self.clients):   # the game at the table, as its screen shows it
+            if client.table is not None and client.seated is not None:
+                lines = self._game(client.table)
+                if lines != client.game:
+                    client.game = lines
+                    self._put(client, self._text({"type": "game", "game": lines}))
         if not self._dirty or not self.clients:
             self._dirty = False
             self._changed.clear()
             return
+        if not self.desk.lock.acquire(blocking=False):
+            return
         changed, self._changed, self._dirty = self._changed, set(), False
         session = self.desk.session
-        with self.desk.lock:
+        try:
             scored = {b.number: b for b in session.scored().boards}
             boards = {n: traveller(session, scored[n]) for n in sorted(changed) if n in scored}
             director = None
@@ -100,12 +127,15 @@ class DuplicateScreens:
                     self._put(client, director)
                 else:
                     self._put(client, self._text(self._table_update(client, boards)))
+        finally:
+            self.desk.lock.release()
 
     def _table_update(self, client: _Client, boards: dict[int, dict[str, Any]]) -> dict[str, Any]:
         assert client.table is not None
         view = table_view(self.desk.session, client.table)
         seated = (view["ns"], view["ew"], view["round"])
         visible = {t["board"] for t in view["travellers"]}
+        view["game"] = client.game = self._game(client.table)
         if seated != client.seated:
             client.seated, client.visible = seated, visible
             return {"type": "snapshot", **view}
@@ -128,6 +158,14 @@ class DuplicateScreens:
 
     # -- routes -------------------------------------------------------------------------------------
 
+    async def _locked(self, read: Callable[[], Any]) -> Any:
+        """``read()`` under the session's lock, on a worker thread: the desk's commit holds the lock while
+        it waits for the disk, and the event loop must not wait with it."""
+        def run() -> Any:
+            with self.desk.lock:
+                return read()
+        return await asyncio.to_thread(run)
+
     def routes(self) -> list[Any]:
         from starlette.routing import Route
 
@@ -138,6 +176,13 @@ class DuplicateScreens:
                 Route("/api/duplicate/correct", self.correct, methods=["POST"]),
                 Route("/api/duplicate/cancel", self.cancel, methods=["POST"]),
                 Route("/api/duplicate/regroup", self.regroup, methods=["POST"]),
+                Route("/api/duplicate/players", self.players, methods=["POST"]),
+                Route("/api/duplicate/table/{table}/players", self.table_players, methods=["POST"]),
+                Route("/api/duplicate/enter", self.enter, methods=["POST"]),
+                Route("/api/duplicate/uncall", self.uncall, methods=["POST"]),
+                Route("/api/duplicate/resolve", self.resolve, methods=["POST"]),
+                Route("/api/duplicate/table/{table}/enter", self.table_enter, methods=["POST"]),
+                Route("/duplicate/export/{fmt}", self.export),
                 Route("/duplicate/table/{table}", self.table_page),
                 Route("/duplicate/table/{table}/events", self.table_events),
                 Route("/api/duplicate/table/{table}", self.table_state),
@@ -165,15 +210,13 @@ class DuplicateScreens:
     async def state(self, request: Any) -> Any:
         if self.dash._session(request) is None:
             return self.dash._json({"error": "login required"}, 401)
-        with self.desk.lock:
-            return self.dash._json(director_view(self.desk.session))
+        return self.dash._json(await self._locked(lambda: director_view(self.desk.session)))
 
     async def events(self, request: Any) -> Any:
         if self.dash._session(request) is None:
             return self.dash._json({"error": "login required"}, 401)
         token = request.cookies.get("ct_session")
-        with self.desk.lock:
-            first = self._text({"type": "snapshot", **director_view(self.desk.session)})
+        first = self._text({"type": "snapshot", **await self._locked(lambda: director_view(self.desk.session))})
         return self._stream(_Client(None), first, lambda: self.dash.sessions.get(token) is not None)
 
     def _table_id(self, request: Any) -> tuple[str, int] | None:
@@ -198,18 +241,18 @@ class DuplicateScreens:
         found = self._table_id(request)
         if found is None:
             return self.dash._json({"error": "no such table page"}, 404)
-        with self.desk.lock:
-            return self.dash._json(table_view(self.desk.session, found[1]))
+        view = await self._locked(lambda: table_view(self.desk.session, found[1]))
+        return self.dash._json({**view, "game": self._game(found[1])})
 
     async def table_events(self, request: Any) -> Any:
         found = self._table_id(request)
         if found is None:
             return self.dash._json({"error": "no such table page"}, 404)
         client = _Client(found[1])
-        with self.desk.lock:
-            view = table_view(self.desk.session, found[1])
+        view = await self._locked(lambda: table_view(self.desk.session, found[1]))
         client.seated = (view["ns"], view["ew"], view["round"])
         client.visible = {t["board"] for t in view["travellers"]}
+        view["game"] = client.game = self._game(found[1])
         return self._stream(client, self._text({"type": "snapshot", **view}), lambda: True)
 
     def _stream(self, client: _Client, first: str, alive: Callable[[], bool]) -> Any:
@@ -263,37 +306,159 @@ class DuplicateScreens:
             why = f"the request is over {MAX_BODY} bytes"
         if not isinstance(data, dict):  # journaled: the refusal is the record (issue 25)
             log.warning("%s by %s refused: %s", what, s.user, why)
-            with self.desk.lock:
-                self.desk.session.refuse([({"type": "form", "form": what, "by": s.user,
-                                            "payload": body[:2000].decode("utf-8", "replace")}, why)])
+            record = {"type": "form", "form": what, "by": s.user, "payload": body[:2000].decode("utf-8", "replace")}
+            await self._locked(lambda: self.desk.session.refuse([(record, why)]))   # a commit: off the loop
             return self.dash._json({"error": why}, 400)
         return s.user, data
+
+    def _refuse_form(self, kind: str, user: str, data: dict[str, Any], why: str) -> Any:
+        """A form that cannot be read: journaled as a refusal (nothing is lost), answered 409."""
+        log.warning("%s by %s refused: %s", kind, user, why)
+        payload = json.dumps(data, ensure_ascii=False, default=str)[:2000]
+        with self.desk.lock:
+            self.desk.session.refuse([({"type": "form", "form": kind, "by": user, "payload": payload}, why)])
+        self._dirty = True   # the pages list it at once
+        self.tick()
+        return self.dash._json({"error": why}, 409)
+
+    def _mitchell(self) -> bool:
+        return any(p.direction for p in self.desk.session.state.movement.pairs())
 
     async def _record(self, request: Any, kind: str, fields: tuple[str, ...]) -> Any:
         checked = await self._checked(request, kind)
         if not isinstance(checked, tuple):
             return checked
         user, data = checked
-        rec = {"type": kind, "by": user, **{k: data[k] for k in fields if k in data}}
-        outcome = self.desk.director(rec)
+        try:
+            if kind == "adjust":
+                rec = forms.adjust(data, user)
+            elif kind == "correct":
+                rec = forms.correct(data, user, self._mitchell())
+            elif kind == "enter":
+                with self.desk.lock:
+                    rec = forms.enter(data, user, self.desk.session.state)
+            else:
+                rec = {"type": kind, "by": user, **{k: data[k] for k in fields if k in data}}
+                if isinstance(rec.get("key"), str):   # anything else: the session's checks answer it
+                    rec["key"] = forms.read_key(rec["key"], self._mitchell())
+        except forms.FormError as exc:
+            return self._refuse_form(kind, user, data, str(exc))
+        return await self._submit(rec, kind, user)
+
+    async def _submit(self, rec: dict[str, Any], kind: str, user: str) -> Any:
+        outcome = await asyncio.to_thread(self.desk.director, rec)   # the journal's commit: off the loop
         self.tick()
         if outcome.status != "taken":
             log.warning("%s by %s refused: %s", kind, user, outcome.why)
             return self.dash._json({"error": outcome.why or "already done"}, 409)
-        log.info("director %s: %s %s", user, kind, {k: rec[k] for k in fields if k in rec})
-        return self.dash._json({"ok": True, "version": self.desk.session.version})
+        log.info("director %s: %s %s", user, kind, {k: v for k, v in rec.items() if k not in ("type", "by")})
+        key = rec.get("key") or (f"{rec['board']}/{rec['ns']}/{rec['ew']}" if rec.get("type") == "result" else "")
+        return self.dash._json({"ok": True, "version": self.desk.session.version, "key": key})
 
     async def round(self, request: Any) -> Any:
         return await self._record(request, "round", ("round",))
 
+    async def uncall(self, request: Any) -> Any:
+        return await self._record(request, "uncall", ("round",))
+
     async def adjust(self, request: Any) -> Any:
-        return await self._record(request, "adjust", ("board", "ns", "ew", "kind", "ns_value", "ew_value", "why"))
+        return await self._record(request, "adjust", ())
 
     async def correct(self, request: Any) -> Any:
         return await self._record(request, "correct", ("key", "contract", "declarer", "tricks", "lead", "why"))
 
     async def cancel(self, request: Any) -> Any:
-        return await self._record(request, "cancel", ("key", "why"))
+        return await self._record(request, "cancel", ("key", "why", "then"))
 
     async def regroup(self, request: Any) -> Any:
         return await self._record(request, "regroup", ("key", "group"))
+
+    async def enter(self, request: Any) -> Any:
+        return await self._record(request, "enter", ())
+
+    async def resolve(self, request: Any) -> Any:
+        return await self._record(request, "resolve", ("key", "keep", "why"))
+
+    async def table_enter(self, request: Any) -> Any:
+        """A result entered on a table's own page (as a Bridgemate's): the table's key in ``X-Table-Key``
+        (a page of another site cannot send it), from our own origin; only the table's own lines."""
+        tid = request.path_params["table"]
+        number = self.desk.session.state.number_of.get(tid)
+        if number is None or not self.desk.check_key(tid, request.headers.get("x-table-key")):
+            log.warning("result entry for table %r refused: unknown table or wrong key", str(tid)[:64])
+            return self.dash._json({"error": "no such table page"}, 404)
+        origin = request.headers.get("origin")
+        if origin is not None and urllib.parse.urlsplit(origin).netloc != request.headers.get("host", ""):
+            return self.dash._json({"error": "cross-origin request"}, 403)
+        body = await request.body()
+        user = f"{tid}'s page"
+        try:
+            data = loads(body) if len(body) <= MAX_BODY else None
+        except LineRefused:
+            data = None
+        if not isinstance(data, dict):
+            return self._refuse_form("enter", user, {"payload": body[:2000].decode("utf-8", "replace")},
+                                     "the request is not a JSON object of at most 4096 bytes")
+        try:
+            with self.desk.lock:
+                rec = forms.enter(data, user, self.desk.session.state, table=tid)
+        except forms.FormError as exc:
+            return self._refuse_form("enter", user, data, str(exc))
+        rec["page"] = tid
+        return await self._submit(rec, "enter", user)
+
+    async def export(self, request: Any) -> Any:
+        """A results file for the director to download (``results.export``; waits for the analysis)."""
+        from starlette.responses import Response
+
+        from firmware_host.duplicate.results import SUFFIX, ExportError
+        from firmware_host.duplicate.results import export as make
+
+        if self.dash._session(request) is None:
+            return self.dash._json({"error": "login required"}, 401)
+        fmt = request.path_params["fmt"]
+        if fmt not in SUFFIX:
+            return self.dash._json({"error": f"the format is pbn, usebio or html, not {fmt[:20]!r}"}, 404)
+
+        def made() -> bytes:
+            self.desk.session.all_analysis(60.0)   # waited for outside the lock: the tables' results go on
+            with self.desk.lock:
+                return make(self.desk.session, fmt, analysis_timeout=0.0)
+
+        try:
+            data = await asyncio.to_thread(made)
+        except ExportError as exc:
+            return self.dash._json({"error": str(exc)}, 409)
+        name = f"results{SUFFIX[fmt]}"
+        media = {"pbn": "application/x-pbn", "usebio": "application/xml", "html": "text/html"}[fmt]
+        return Response(data, media_type=media, headers={
+            **self.dash._headers(), "Content-Disposition": f'attachment; filename="{name}"'})
+
+    # -- the players named (issue 29; the rules in ``club_players``) -----------------------------------
+
+    async def players(self, request: Any) -> Any:
+        checked = await self._checked(request, "players")
+        if not isinstance(checked, tuple):
+            return checked
+        user, data = checked
+        status, answer = name_players(self.desk, data, by=user)
+        self.tick()
+        return self.dash._json(answer, status)
+
+    async def table_players(self, request: Any) -> Any:
+        found = self._table_id(request)
+        if found is None:
+            return self.dash._json({"error": "no such table page"}, 404)
+        origin = request.headers.get("origin")
+        if origin is not None and urllib.parse.urlsplit(origin).netloc != request.headers.get("host", ""):
+            return self.dash._json({"error": "cross-origin request"}, 403)
+        body = await request.body()
+        try:
+            data = loads(body) if len(body) <= MAX_BODY else None
+        except LineRefused:
+            data = None
+        if not isinstance(data, dict):
+            return self.dash._json({"error": "the request is not a JSON object"}, 400)
+        status, answer = name_players(self.desk, data, table=found)
+        self.tick()
+        return self.dash._json(answer, status)

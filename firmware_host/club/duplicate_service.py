@@ -3,8 +3,9 @@
 club runs it inside the dashboard (``cardtable club dashboard --session DIR``), where the dashboard's
 client and loop do the same.
 
-The client logs in with the dashboard's rights (it must read the tables' ``board`` topics and write
-``cardtable/session/#``); like any login it is one connection, so it needs a login of its own when a
+The desk's ticks (each a commit to the session's journal) run on a thread of their own, so a journal
+that waits for the disk holds nothing else up. The client logs in with the dashboard's rights (it must
+read the tables' ``board`` topics and write the session's topics); like any login it is one connection, so it needs a login of its own when a
 dashboard runs beside it.
 """
 
@@ -15,6 +16,7 @@ import threading
 from typing import Any
 
 from firmware_host.duplicate.desk import SessionDesk
+from firmware_host.wire.topics import TOPICS
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +58,7 @@ class SessionService:
         if reason_code.is_failure:
             log.error("the broker refused the session's login: %s", reason_code)
             return
-        client.subscribe("cardtable/+/board", qos=1)
+        client.subscribe([(TOPICS.boards, 1), (TOPICS.players, 1)])
         self.desk.publish_all()
         self.connected.set()
 

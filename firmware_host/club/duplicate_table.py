@@ -7,27 +7,34 @@ results out.
 * **Out.** When a board's result is confirmed by one player of each side (the engine's ``DB-77`` ruling
   with ``confirmed``, journaled), its ``board`` message (``duplicate.link.result_body``) goes through the
   publisher's outbox with that ruling's row as its ``seq``: at least once, in order.
-* **Until answered.** A result whose board the seating still lists in ``left`` with no answer naming it is
-  sent again (a new journal row, the same body) ``RESEND_AFTER`` seconds after it was last sent, as
-  ``docs/mqtt.md`` asks (a broker restarted without persistence may have lost it). On a restart the
-  results are read back from the journal, so one confirmed just before a kill is still sent.
+* **Until answered.** The session answers a result (its seating's ``answers``) only once it is committed
+  in the session's journal (``docs/ordering.md``). A result no answer names, whose board the last seating
+  still lists in ``left``, is sent again (a new journal row, the same body) ``RESEND_AFTER`` seconds after
+  it was first sent, then after twice as long each time, up to ``RESEND_MOST`` seconds, **on the table's
+  own timer**: not only when a seating arrives (a session killed before its commit, or whose journal is
+  stalled, sends no new seating). On a restart the results are read back from the journal, so one
+  confirmed just before a kill is still sent.
 
-Everything here runs in the controller's thread (observer callbacks and session listeners), so its
-journal rows are written where every other row is.
+Everything here runs in the controller's thread (observer callbacks, session listeners, and the timer's
+check, which a small thread only queues as a ``CommandAck``: a callable the controller runs in its turn),
+so its journal rows are written where every other row is.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host.duplicate.link import result_body
-from firmware_host.table.inputs import SessionInput
+from firmware_host.duplicate.link import players_body, result_body
+from firmware_host.table.inputs import CommandAck, SessionInput
 
 log = logging.getLogger(__name__)
 RESEND_AFTER = 3.0
+RESEND_MOST = 30.0
+TIMER_EVERY = 1.0
 
 
 def body_of(ruling: dict[str, Any]) -> dict[str, Any]:
@@ -53,20 +60,55 @@ class DuplicateResults:
         clock: monotonic seconds, for the resend delay.
     """
 
-    def __init__(self, ctl: Any, publisher: Any, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, ctl: Any, publisher: Any, clock: Callable[[], float] = time.monotonic, *,
+                 timer: float | None = TIMER_EVERY) -> None:
         self.ctl = ctl
         self.publisher = publisher
         self.clock = clock
         self.unanswered: dict[tuple[int, int], tuple[dict[str, Any], float]] = {}
+        self._wait: dict[tuple[int, int], float] = {}   # seconds until the next resend of each
         self.sent = 0
         self.resent = 0
         for row in ctl.journal.rows():           # results confirmed before a restart: answered or not?
             if row.kind == "ruling" and row.body.get("clause") == "DB-77" and row.body.get("confirmed"):
                 body = body_of(row.body)
                 self.unanswered[(body["round"], body["board"])] = (body, float("-inf"))
+        self.seating: dict[str, Any] = {}
+        self.members: dict[tuple[int, str], str] = {}   # (round, seat) -> the member card read there
+        self.named: set[tuple[int, str]] = set()         # (round, side) told the session
         publisher.on_session(lambda msg: ctl.submit(SessionInput(msg)))   # before publisher.start()
         ctl.on_session(self.on_session)
+        ctl.on_member(self.on_member)
         ctl.observers.append(self)
+        self._stop = threading.Event()
+        self._queued = threading.Event()   # a check is in the controller's queue already
+        if timer:
+            threading.Thread(target=self._timer, args=(timer,), name="duplicate-resend", daemon=True).start()
+
+    def close(self) -> None:
+        """Stop the timer (the table is stopping)."""
+        self._stop.set()
+
+    def _timer(self, every: float) -> None:
+        while not self._stop.wait(every):
+            if self.unanswered and not self._queued.is_set():
+                self._queued.set()
+                self.ctl.submit(CommandAck(self.resend_due))
+
+    def resend_due(self) -> int:
+        """Controller thread: send again each unanswered result whose wait is over; how many were sent."""
+        self._queued.clear()
+        now, sent = self.clock(), 0
+        for key, (body, at) in list(self.unanswered.items()):
+            wait = self._wait.get(key, RESEND_AFTER)
+            if now - at > wait:
+                seq = self.ctl.journal_note({"board_result_again": body})
+                self.publisher.board_result(body, seq)
+                self.unanswered[key] = (body, now)
+                self._wait[key] = min(wait * 2, RESEND_MOST)
+                self.resent += 1
+                sent += 1
+        return sent
 
     # -- the observer ------------------------------------------------------------------------------
 
@@ -76,6 +118,7 @@ class DuplicateResults:
         body = body_of(ruling)
         self.publisher.board_result(body, seq, deal)
         self.unanswered[(body["round"], body["board"])] = (body, self.clock())
+        self._wait.pop((body["round"], body["board"]), None)
         self.sent += 1
 
     def status(self, snapshot: dict[str, Any]) -> None:
@@ -92,20 +135,34 @@ class DuplicateResults:
 
     # -- the seating -------------------------------------------------------------------------------
 
+    def on_member(self, seat: str, member: str) -> None:
+        """Controller thread: a member card read at a seat; once both seats of a side have one in this
+        round, the pair's members go to the session (``players``: journaled, then sent in order)."""
+        s = self.seating
+        rnd = s.get("round")
+        if not isinstance(rnd, int) or seat not in ("N", "E", "S", "W"):
+            return
+        self.members[(rnd, seat)] = member
+        for side, (a, b) in (("ns", ("N", "S")), ("ew", ("E", "W"))):
+            pair = s.get(side)
+            if (rnd, a) in self.members and (rnd, b) in self.members and pair and (rnd, side) not in self.named:
+                self.named.add((rnd, side))
+                body = players_body(section=str(s.get("section") or "A"), table_number=int(s.get("table_number") or 1),
+                                    round=rnd, side=side, pair=str(pair),
+                                    members=[self.members[(rnd, a)], self.members[(rnd, b)]])
+                self.publisher.players_seen(body, self.ctl.journal_note({"players_seen": body}))
+
     def on_session(self, msg: dict[str, Any]) -> None:
         """Controller thread: forget the results the seating answers; send again those it leaves
         unanswered for ``RESEND_AFTER`` seconds."""
         if msg.get("kind") != "seating":
             return
+        self.seating = msg
         answered = {a.get("board") for a in msg.get("answers", []) if a.get("status") in ("taken", "repeat", "refused")}
-        now = self.clock()
         rnd, left = msg.get("round"), msg.get("left", [])
-        for key, (body, at) in list(self.unanswered.items()):
+        for key in list(self.unanswered):
             r, board = key
             if board in answered or not isinstance(rnd, int) or r < rnd or (r == rnd and board not in left):
                 del self.unanswered[key]
-            elif now - at > RESEND_AFTER:
-                seq = self.ctl.journal_note({"board_result_again": body})
-                self.publisher.board_result(body, seq)
-                self.unanswered[key] = (body, now)
-                self.resent += 1
+                self._wait.pop(key, None)
+        self.resend_due()

@@ -20,12 +20,13 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
+SESSION_HEADS = "session"   # the duplicate session's own journal, kept like a table's (the id is reserved)
 HEAD = re.compile(r"^(\d{1,18}):([0-9a-f]{64})$")
 
 
@@ -125,6 +126,16 @@ class HeadBook:
                 self._problem[table] = head
                 log.warning("table %s: %s", table, problem)
             return head
+
+    def keeper(self, name: str, clock: Callable[[], float]) -> Callable[[str], None]:
+        """A callable that keeps ``name``'s head given as ``ROW:HASH`` (what ``Journal.read_head`` says):
+        the duplicate session keeps its own journal's head here after each commit (``SESSION_HEADS``), so
+        a session journal rewritten and re-hashed end to end is found by ``cardtable club verify session``."""
+        def keep(text: str) -> None:
+            head = parse(text)
+            if head is not None:
+                self.record(name, head[0], head[1], clock())
+        return keep
 
     def close(self) -> None:
         with self._lock:

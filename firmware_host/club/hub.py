@@ -4,6 +4,12 @@ MQTT messages arrive on paho's thread into a deque; one asyncio task drains it e
 applies the messages to ``ClubState`` and sends each browser one batch (the latest view of each table that
 changed, with the times of the table events folded in so the page can measure its own delay, the new feed
 entries and pack rows). A ``resync`` update (a gap in a table's messages) goes to ``on_resync`` instead.
+
+No message can stop the loop (``docs/mqtt.md``, "The dashboard keeps going"): every payload is read by
+the one checked reader (``wire.reader``, in ``ClubState.ingest``), and whatever still fails on one message
+(a tap, a ticker, the state) is logged with its topic and counted, and the next message is taken. Should
+the task itself end, :meth:`Hub.supervise` logs it, shows it (``faults`` in the snapshot, a ``fault``
+update to the browsers) and starts it again.
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from firmware_host.club.state import ClubState
 log = logging.getLogger(__name__)
 
 CLIENT_BACKLOG = 500
+FAULTS_KEPT = 20
+RESTART_AFTER = 1.0
 
 
 class Hub:
@@ -46,6 +54,25 @@ class Hub:
         # called with every message, and what runs after each batch (their own screens' updates).
         self.taps: list[Callable[[str, bytes], bool]] = []
         self.tickers: list[Callable[[], None]] = []
+        # Work that may wait on a disk (the session's journal commit): run on a worker thread each
+        # tick, never on the event loop, before the tickers.
+        self.workers: list[Callable[[], object]] = []
+        self.failed = 0      # messages that failed to apply (logged each, with their topic)
+        self.restarts = 0    # times the task ended and was started again
+
+    def fault(self, what: str) -> None:
+        """A fault the director must see: kept in the snapshot's ``faults`` and put in the feed (the
+        page shows it like a ruling, from "The dashboard"), sent to the pages at once."""
+        now = self.clock()
+        entry = {"t": now, "what": what[:300]}
+        faults = self.state.faults
+        faults.append(entry)
+        del faults[:-FAULTS_KEPT]
+        feed = {"id": f"dashboard:fault:{len(faults)}:{now}", "table": "dashboard", "name": "The dashboard",
+                "seq": 0, "deal": 0, "t": now, "kind": "fault", "acked_by": "", "headline": "DASHBOARD FAULT",
+                "law": "", "clause": "", "reason": entry["what"]}
+        self.state.feed.appendleft(feed)
+        self.broadcast([{"type": "fault", "fault": entry}, {"type": "feed", "entry": feed}])
 
     def put(self, topic: str, payload: bytes) -> None:
         """From any thread: one MQTT message."""
@@ -60,9 +87,18 @@ class Hub:
         while self.inbox:
             topic, payload = self.inbox.popleft()
             self.ingested += 1
-            for tap in self.taps:
-                tap(topic, payload)
-            for up in self.state.ingest(topic, payload, now):
+            try:
+                for tap in self.taps:
+                    tap(topic, payload)
+                ups = self.state.ingest(topic, payload, now)
+            except Exception as exc:  # one message never stops the others
+                self.failed += 1
+                log.exception("a message on %r (%d bytes) could not be applied; the next is taken", topic[:200],
+                              len(payload))
+                self.fault(f"a message on {topic[:120]} could not be applied ({type(exc).__name__}); "
+                           "the dashboard goes on with the next")
+                continue
+            for up in ups:
                 if up["type"] == "table":
                     name = up["table"]["table"]
                     tables[name] = up["table"]
@@ -89,11 +125,36 @@ class Hub:
                 q.put_nowait(text)
 
     async def run(self) -> None:
+        """Every ``tick``: the workers (on a thread), the messages, then the tickers; forever."""
         while True:
             await asyncio.sleep(self.tick)
+            for worker in self.workers:
+                try:
+                    await asyncio.to_thread(worker)
+                except Exception as exc:
+                    log.exception("a dashboard worker failed")
+                    self.fault(f"the duplicate session's intake failed a tick ({type(exc).__name__}: {exc})")
             self.broadcast(self.drain())
             for ticker in self.tickers:
                 try:
                     ticker()
                 except Exception:
                     log.exception("a dashboard ticker failed")
+
+    async def supervise(self) -> None:
+        """Run :meth:`run`; should it ever end (a fault it did not catch), log it, show it and start it
+        again after ``RESTART_AFTER`` seconds. Ends only when cancelled."""
+        while True:
+            try:
+                await self.run()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a RecursionError once ended it, and nothing said so
+                self.restarts += 1
+                log.critical("the dashboard's message task stopped (%s: %s); starting it again",
+                             type(exc).__name__, exc, exc_info=exc)
+                try:
+                    self.fault(f"the dashboard's message task stopped ({type(exc).__name__}) and was started again")
+                except Exception:
+                    log.exception("the fault could not be shown")
+                await asyncio.sleep(RESTART_AFTER)

@@ -5,23 +5,27 @@ the table hears of it (``docs/mqtt.md``).
 
 from __future__ import annotations
 
-import re
 import ssl
 from typing import Any
 
 from firmware_host.config import MqttConfig
-from firmware_host.records.lines import LineRefused, loads
+from firmware_host.wire.reader import read_json
+from firmware_host.wire.topics import TABLE_ID, TOPICS
 
-PREFIX = "cardtable"
-TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+__all__ = ["COMMANDS", "MAX_COMMAND_BYTES", "PREFIX", "TABLE_ID", "check_command", "connect_problem", "read_password",
+           "topic"]
+
+PREFIX = TOPICS.prefix
 MAX_COMMAND_BYTES = 4096
-COMMANDS = ("ack", "result", "choose", "search", "bid", "discard", "call", "correct", "accept", "withdraw", "bar",
+COMMANDS = ("ack", "result", "choose", "search", "bid", "discard", "call", "correct", "accept", "withdraw", "spread", "bar",
             "correct_revoke", "claim", "claim_reply", "claim_ruled")
 
 
 def topic(table: str, *parts: str) -> str:
-    """``cardtable/<table>/<parts...>``."""
-    return "/".join((PREFIX, table, *parts))
+    """``<prefix>/<table>/<parts...>`` (``wire.topics.TOPICS``: ``command``, ``<kind>`` or ``pack``, name)."""
+    if parts and parts[0] == "command":
+        return TOPICS.command(table, parts[1])
+    return TOPICS.table(table, parts[0], *parts[1:2])
 
 
 def read_password(config: MqttConfig) -> str | None:
@@ -63,12 +67,13 @@ def check_command(table: str, topic_name: str, payload: bytes) -> tuple[str, Any
     elif kind not in COMMANDS:
         problem = f"unknown command {kind!r}"
     else:
-        try:
-            body = loads(payload)  # checked where it enters: UTF-8, JSON, no lone surrogate
-        except LineRefused as exc:
-            problem = f"payload is not JSON ({exc.detail if exc.kind == 'json' else exc})" \
-                if exc.kind in ("json", "utf8") else f"payload refused: {exc}"
+        read = read_json(payload, max_bytes=MAX_COMMAND_BYTES)  # the one checked reader: UTF-8, depth, JSON
+        if read.refusal is not None:
+            r = read.refusal
+            problem = f"payload is not JSON ({r.detail if r.kind == 'json' else r.why})" \
+                if r.kind in ("json", "utf8") else f"payload refused: {r.why}"
         else:
+            body = read.value
             if not isinstance(body, dict):
                 problem = "payload is not a JSON object"
             elif body.get("table") != table:

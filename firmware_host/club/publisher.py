@@ -37,7 +37,6 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware_host.club.link import (
-    TABLE_ID,
     check_command,
     connect_problem,
     read_password,
@@ -54,6 +53,7 @@ from firmware_host.duplicate.link import (
     seating_topic,
 )
 from firmware_host.records.journal import Journal
+from firmware_host.wire.topics import TABLE_ID
 
 log = logging.getLogger(__name__)
 
@@ -195,6 +195,11 @@ class MqttPublisher:
         sent on ``board`` in order with the events, through the outbox (docs/mqtt.md, Duplicate). The
         board's play is over, so its cards are not held back."""
         self._queue("board", deal, seq, dict(body))
+
+    def players_seen(self, body: dict[str, Any], seq: int) -> None:
+        """A duplicate pair's members read from their member cards (``duplicate.link.players_body``),
+        journaled at row ``seq``: sent on ``players`` in order, through the outbox, like ``board``."""
+        self._queue("players", 0, seq, dict(body))
 
     @property
     def _status_msg(self) -> str | None:

@@ -32,9 +32,7 @@ What the director reads is kept here in words (``club.words``, the table display
 
 from __future__ import annotations
 
-import json
 import logging
-import re
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,16 +44,16 @@ from firmware_host.club.claims import claim_words, entries, search_words
 from firmware_host.club.results import FIELDS, result_words
 from firmware_host.table.bridge_choices import ANSWERS
 from firmware_host.table.lamps import RULING_LAMPS, lamps_for
+from firmware_host.wire.reader import read_json
+from firmware_host.wire.topics import ORDERED_KINDS, TOPICS
 
 log = logging.getLogger(__name__)
 
 MAX_PAYLOAD = 65536
-TOPIC = re.compile(r"^cardtable/([A-Za-z0-9_-]{1,64})/(status|event|ruling|deal|heartbeat|online|pack|board)"
-                   r"(?:/([A-Za-z0-9_-]{1,64}))?$")
-COMMAND = re.compile(r"^cardtable/[A-Za-z0-9_-]{1,64}/command/[A-Za-z0-9_-]{1,64}$")
-ORDERED = ("event", "ruling", "deal", "board")  # board: a duplicate result (its scoring is the session's)
-SESSION_TOPICS = "cardtable/session/"  # the duplicate session's own messages to the tables
+ORDERED = ORDERED_KINDS  # board, players: a duplicate table's, for the session
 FEED_SIZE = 200
+LOG_FIRST = 20      # refused messages from one table logged each, then one in LOG_EVERY
+LOG_EVERY = 100
 SEEN_SIZE = 20000
 HISTORY = 100       # feed entries kept per table (the table's history on the page)
 PENDING_KEPT = 20   # commands a table has not yet confirmed, kept per table
@@ -67,6 +65,22 @@ UNKNOWN_PACKS = frozenset({"", "unknown"})  # not a pack: a shoe that has not na
 
 class Refused(ValueError):
     """A message the dashboard will not show; the text says why."""
+
+
+def _game_lines(body: dict[str, Any]) -> tuple[list[str], tuple[str, int] | None]:
+    """The game as the table's own screen shows it (``devices.table_view``), from a status that came from
+    outside: anything malformed gives no lines, never an exception; each line at most 80 characters."""
+    from firmware_host.devices.table_view import game_lines, status_line
+
+    dup = body.get("duplicate")
+    at = None
+    if isinstance(dup, dict) and isinstance(dup.get("table"), int) and not isinstance(dup.get("table"), bool):
+        at = (_text(dup.get("section"), 40), int(dup["table"]))
+    try:
+        lines = [*game_lines(body), status_line(body)]
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+        return [], at
+    return [str(x)[:80] for x in lines[:40] if x], at
 
 
 @dataclass
@@ -105,6 +119,8 @@ class TableView:
     last_ordered: int = -1   # seq of the newest ordered message applied (-1: none yet)
     resyncs: int = 0
     journal: dict[str, Any] | None = None  # the newest head the club holds: {row, t, problem}
+    game_lines: list[str] = field(default_factory=list)  # the game as the table's own screen shows it
+    board_at: tuple[str, int] | None = None  # a duplicate table's (section, table number), from its status
     set_aside: list[str] = field(default_factory=list)  # events the table could not rule on, in words
 
     @property
@@ -178,13 +194,16 @@ class ClubState:
         self.feed: deque[dict[str, Any]] = deque(maxlen=FEED_SIZE)
         self.history: dict[str, deque[dict[str, Any]]] = {}
         self.refused = 0
+        self._refused_from: dict[str, int] = {}
+        self.faults: list[dict[str, Any]] = []  # the dashboard's own faults (``Hub.fault``), newest last
         self._seen: dict[str, set[tuple[str, int]]] = {}
         self._seen_order: dict[str, deque[tuple[str, int]]] = {}
 
     def snapshot(self, now: float = 0.0) -> dict[str, Any]:
         """Everything, for a browser that has just connected (``now``: the dashboard's clock)."""
         return {"type": "snapshot", "now": now, "tables": [t.to_dict() for t in self.tables.values()],
-                "feed": list(self.feed), "packs": [p.to_dict() for p in self.packs.values()]}
+                "feed": list(self.feed), "packs": [p.to_dict() for p in self.packs.values()],
+                "faults": list(self.faults)}
 
     def table_history(self, table: str) -> list[dict[str, Any]]:
         """A table's feed entries, newest first."""
@@ -196,26 +215,27 @@ class ClubState:
             return self._ingest(topic, payload, now)
         except Refused as exc:
             self.refused += 1
-            log.warning("refused MQTT message on %r: %s", topic[:200], exc)
+            # said for the first few from a topic's table, then every LOG_EVERY-th: one login cannot fill
+            # the club machine's log
+            who = topic.split("/")[1] if topic.count("/") >= 2 else ""
+            n = self._refused_from[who] = self._refused_from.get(who, 0) + 1
+            if n <= LOG_FIRST or n % LOG_EVERY == 0:
+                log.warning("refused MQTT message on %r: %s%s", topic[:200], exc,
+                            f" ({n} refused from {who[:64]!r} so far)" if n > LOG_FIRST else "")
             return []
 
     def _ingest(self, topic: str, payload: bytes, now: float) -> list[dict[str, Any]]:
-        if topic.startswith(SESSION_TOPICS):
-            return []  # the duplicate session's messages to the tables, seen through the '#' subscription
-        m = TOPIC.match(topic)
-        if not m:
-            if COMMAND.match(topic):
-                return []  # our own commands to the tables, seen through the '#' subscription
+        name = TOPICS.parse(topic)
+        if name is None:
             raise Refused("unknown topic")
-        table, kind, sub = m.group(1), m.group(2), m.group(3)
-        if (kind == "pack") != (sub is not None):
-            raise Refused("unknown topic")
-        if len(payload) > MAX_PAYLOAD:
-            raise Refused(f"payload of {len(payload)} bytes is over the {MAX_PAYLOAD}-byte limit")
-        try:
-            msg = json.loads(payload)
-        except (UnicodeDecodeError, ValueError) as exc:
-            raise Refused(f"payload is not JSON ({exc})") from None
+        if name.family != "table":
+            return []  # the session's messages and our own commands to the tables, seen through the '#' subscription
+        table, kind = name.table, name.kind
+        read = read_json(payload, max_bytes=MAX_PAYLOAD)  # the one checked reader: size, depth, UTF-8, JSON
+        if read.refusal is not None:
+            raise Refused(f"payload is not JSON ({read.refusal.why})" if read.refusal.kind in ("json", "utf8")
+                          else read.refusal.why)
+        msg = read.value
         if not isinstance(msg, dict):
             raise Refused("payload is not a JSON object")
         if msg.get("table") != table:
@@ -247,7 +267,8 @@ class ClubState:
         if kind in ORDERED:
             out += self._check_gap(view, msg.get("prev"), seq, now)
         handler = {"status": self._on_status, "event": self._on_event, "ruling": self._on_ruling,
-                   "deal": self._on_deal, "pack": self._on_pack, "board": self._on_deal}[kind]
+                   "deal": self._on_deal, "pack": self._on_pack, "board": self._on_deal,
+                   "players": self._on_deal}[kind]
         return out + handler(view, msg, body, seq, float(t), now)
 
     def _on_head(self, v: TableView, text: Any, now: float) -> list[dict[str, Any]]:
@@ -325,6 +346,7 @@ class ClubState:
         v.status_seq = seq
         v.phase, v.game, v.dealer = _text(body.get("phase"), 40), _text(body.get("game"), 40), \
             _text(body.get("dealer"), 4)
+        v.game_lines, v.board_at = _game_lines(body)
         v.name = _text(body.get("name"), 80) or v.name
         offline = body.get("offline")
         if isinstance(offline, dict):

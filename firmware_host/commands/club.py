@@ -213,21 +213,26 @@ def _dashboard(args: argparse.Namespace) -> int:
     from firmware_host.club.heads import HeadBook
 
     heads_path = Path(args.heads) if args.heads else Path(args.users).with_name(Path(args.users).name + ".heads.jsonl")
-    desk = None
-    if args.session:
-        from firmware_host.duplicate.desk import SessionDesk
-        from firmware_host.duplicate.session import Session, SessionFileError
-
-        try:
-            desk = SessionDesk(Session.open(args.session))
-        except SessionFileError as exc:
-            print(f"club dashboard: {exc}", file=sys.stderr)
-            return 2
     try:
         heads = HeadBook(heads_path)
     except OSError as exc:
         print(f"club dashboard: cannot keep the journal heads in {heads_path}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    desk = None
+    if args.session:
+        import time
+
+        from firmware_host.club.heads import SESSION_HEADS
+        from firmware_host.duplicate.desk import SessionDesk
+        from firmware_host.duplicate.session import Session, SessionFileError
+
+        try:  # the session's own head is kept beside the tables' (docs/session.md, "The journal")
+            desk = SessionDesk(Session.open(args.session), keep_head=heads.keeper(SESSION_HEADS, time.time))
+        except SessionFileError as exc:
+            heads.close()
+            print(f"club dashboard: {exc}", file=sys.stderr)
+            return 2
+        desk.keep_head(desk.session.journal.read_head())  # type: ignore[misc]
     dash = Dashboard(args.broker_host, args.broker_port, args.mqtt_user, password, users,
                      session_ttl=args.session_minutes * 60, tls=args.tls, ca_file=args.ca_file,
                      secure_cookie=args.secure_cookie, device_key=device_key, heads=heads, duplicate=desk)

@@ -1,12 +1,15 @@
 """``cardtable duplicate open|show|export|demo``: a duplicate session on the club's machine.
 
 * ``open --dir DIR --hand-records FILE --pairs N (--movement mitchell|howell|barometer [--tables T]
-  --boards-per-round B | --asc FILE --boards-per-round B) [--method M] [--name --date --club --section]``:
-  make the session (its journal ``DIR/session.sqlite3``); prints the movement, the hand records'
-  commitment (to publish before play) and each club table's page address. Then run it live with
+  --boards-per-round B | --asc FILE --boards-per-round B) [--method M] [--name --date --club --section]
+  [--roster ROSTER.csv] [--players FILE]``: make the session (its journal ``DIR/session.sqlite3``; the
+  roster copied to ``DIR/roster.csv``, each pair named in ``--players`` journaled); prints the movement,
+  the hand records' commitment (to publish before play) and each club table's page address. Then run it live with
   ``cardtable club dashboard --session DIR``.
 * ``show --session DIR``: the session as it stands (progress, then every traveller and the ranking).
-* ``export --session DIR --format pbn|usebio|html --out FILE``: the results.
+* ``export --session DIR (--format pbn|usebio|html --out FILE | --site DIR) [--force] [--club-id N]``: the
+  results as one file, or the folder a club puts on its website; an existing file is replaced only with
+  ``--force``.
 * ``demo --tables N --boards M --movement mitchell|howell|barometer --out DIR [--foul K] [--seed S]``: a
   whole simulated session through a local broker and real duplicate tables with simulated people
   (``firmware_host.evening``), leaving ``DIR/results.pbn``, ``DIR/results.xml`` and ``DIR/results.html``,
@@ -49,6 +52,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.add_argument("--date", default="", help="YYYY-MM-DD (default today)")
     o.add_argument("--club", default="", help="the club's name")
     o.add_argument("--section", default="A")
+    o.add_argument("--roster", metavar="FILE", help="the club's roster: a CSV 'member number,name[,federation number]'")
+    o.add_argument("--players", metavar="FILE", help="each pair's players: a CSV 'pair,player,player' (member "
+                   "numbers from --roster, or a visitor's name)")
     o.set_defaults(func=_guarded(_open))
 
     s = verbs.add_parser("show", help="print the session as it stands")
@@ -57,8 +63,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     e = verbs.add_parser("export", help="write the session's results")
     e.add_argument("--session", required=True, metavar="DIR")
-    e.add_argument("--format", required=True, choices=("pbn", "usebio", "html"))
-    e.add_argument("--out", required=True, metavar="FILE")
+    e.add_argument("--format", choices=("pbn", "usebio", "html"))
+    e.add_argument("--out", metavar="FILE")
+    e.add_argument("--site", metavar="DIR", help="write the folder of pages a club puts on its website")
+    e.add_argument("--force", action="store_true", help="replace files that are there already")
+    e.add_argument("--club-id", default="", metavar="N", help="the club's number with its federation (USEBIO)")
     e.set_defaults(func=_guarded(_export))
 
     d = verbs.add_parser("demo", help="a simulated session of real tables through a local broker, with its results")
@@ -75,10 +84,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def _errors() -> tuple[type[BaseException], ...]:
     from firmware_host.duplicate.handfiles import HandRecordError
     from firmware_host.duplicate.results import ExportError
+    from firmware_host.duplicate.roster import RosterError
     from firmware_host.duplicate.session import SessionFileError
     from firmware_host.duplicate.spec import SetupError
 
-    return (HandRecordError, SetupError, SessionFileError, ExportError)
+    return (HandRecordError, SetupError, SessionFileError, ExportError, RosterError)
 
 
 _guarded = guarded(lambda args: f"cardtable duplicate {args.verb}", _errors)
@@ -105,23 +115,42 @@ def _movement_spec(args: argparse.Namespace) -> dict[str, Any]:
 
 def _open(args: argparse.Namespace) -> int:
     import secrets
+    from pathlib import Path
 
     from firmware_host.duplicate.desk import SessionDesk
     from firmware_host.duplicate.handfiles import read_hand_records
+    from firmware_host.duplicate.roster import ROSTER_FILE, read_players, read_roster
     from firmware_host.duplicate.session import Session
-    from firmware_host.duplicate.spec import SessionSetup, build_movement, default_tables
+    from firmware_host.duplicate.spec import (
+        SessionSetup,
+        build_movement,
+        default_tables,
+        label,
+        pair_of_label,
+    )
     from laws.scoring import Method
 
     spec = _movement_spec(args)
     movement = build_movement(spec)
     boards = read_hand_records(args.hand_records, args.first)
+    roster = read_roster(args.roster) if args.roster else None       # refused before anything is made
+    named = read_players(args.players, roster, [label(p) for p in movement.pairs()],
+                         lambda text: label(pair_of_label(text))) if args.players else []
     date = args.date or datetime.now(UTC).date().isoformat()
     setup = SessionSetup(args.name, date, args.club, spec, args.pairs,
                          tuple(b for b in boards if b.number in set(movement.boards())), Method(args.method),
                          args.section, default_tables(movement.tables), {}, secrets.token_hex(16))
     session = Session.create(args.dir, setup, analyse=False)
     desk = SessionDesk(session)
+    if roster is not None:
+        (session.journal.path.parent / ROSTER_FILE).write_bytes(Path(args.roster).read_bytes())
+    outcomes = session.submit([{**rec, "by": "director", "t": session.clock()} for rec in named])
+    refused = [o.why for o in outcomes if o.status == "refused"]
     print(movement.text(), end="")
+    if args.roster or named:
+        print(f"players: {sum(o.taken for o in outcomes)} pairs named"
+              + (f" (roster of {len(roster)} members kept in {ROSTER_FILE})" if roster is not None else "")
+              + "".join(f"; refused: {why}" for why in refused))
     print(f"hand records: {len(setup.boards)} boards, commitment {setup.to_dict()['commitment']}")
     for tid in setup.tables:
         print(f"{tid}: table {setup.tables[tid]}, page /duplicate/table/{tid}?key={desk.table_key(tid)}")
@@ -133,6 +162,7 @@ def _open(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     from firmware_host.duplicate.session import Session
     from firmware_host.duplicate.session_state import progress
+    from firmware_host.duplicate.views import who
     from laws.scoring import render_session
 
     session = Session.open(args.session, analyse=False, readonly=True)
@@ -140,22 +170,44 @@ def _show(args: argparse.Namespace) -> int:
     print(f"{session.state.movement.name}: round {p.called} of {p.rounds} called")
     for t in p.tables:
         state = "slow" if t["slow"] else "finished" if not t["left"] else f"to play {t['left']}"
-        print(f"  table {t['table']}: round {t['round']}, {t['ns'] or '-'} v {t['ew'] or '-'}, {state}")
+        names = [f" ({who(session, t[side])})" if t[side] and who(session, t[side]) else "" for side in ("ns", "ew")]
+        print(f"  table {t['table']}: round {t['round']}, {t['ns'] or '-'}{names[0]} v {t['ew'] or '-'}{names[1]}, {state}")
+        for mark, words in (("replay", "to be replayed"), ("director", "for the director to score")):
+            if t["taken_off"][mark]:
+                print(f"    taken off, {words}: board {', '.join(map(str, t['taken_off'][mark]))}")
+    for key in session.state.conflicts:
+        print(f"  two results for line {key}: entered by hand, and the table's own (keep one on /duplicate)")
     for r in session.refusals[-10:]:
         print(f"  refused: {r['why']}")
     print(render_session(session.scored()), end="")
+    print(f"session journal head {session.journal.read_head()} (the club keeps it; publish it beside the "
+          "hand records' commitment)")
     session.close()
     return 0
 
 
 def _export(args: argparse.Namespace) -> int:
-    from firmware_host.duplicate.results import write_export
+    from firmware_host.duplicate.results import export_site, write_export
     from firmware_host.duplicate.session import Session
 
+    if not args.club_id.isprintable() or len(args.club_id) > 32:
+        raise _Refused(f"--club-id {args.club_id!r}: a club's number is at most 32 printable characters")
+    if bool(args.site) == bool(args.out or args.format):
+        raise _Refused("give either --format and --out, or --site")
+    if not args.site and not (args.out and args.format):
+        raise _Refused("--out needs --format (pbn, usebio or html)" if args.out else "--format needs --out FILE")
     session = Session.open(args.session, readonly=True)
-    size = write_export(session, args.format, args.out)
-    print(f"{args.out}: {size} bytes ({args.format})")
-    session.close()
+    try:
+        head = session.journal.read_head()
+        if args.site:
+            sizes = export_site(session, args.site, force=args.force, club_id=args.club_id)
+            print(f"{args.site}: {', '.join(sizes)} ({sum(sizes.values())} bytes)")
+        else:
+            size = write_export(session, args.format, args.out, overwrite=args.force, club_id=args.club_id)
+            print(f"{args.out}: {size} bytes ({args.format})")
+        print(f"session journal head {head} (publish it beside the hand records' commitment)")
+    finally:
+        session.close()
     return 0
 
 

@@ -2,6 +2,10 @@
 
 The unit's ``ExecStart`` names the program that runs this command (``/opt/cardtable/venv/bin/cardtable``
 when installed as hardware/SETUP.md says), so a venv elsewhere gets a unit that starts the right one.
+
+``--club`` installs the club machine's units instead (``CLUB_UNITS``: the broker, the dashboard, the
+evening's session) and, when it is not there yet, the options file they read (``/etc/cardtable/club.env``,
+from ``config/club.env``); an existing options file is never replaced.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ UNIT_DEST = "etc/systemd/system/cardtable.service"
 RULE_DEST = "etc/udev/rules.d/99-cardtable-shoe.rules"
 SHIPPED_EXEC = "/opt/cardtable/venv/bin/cardtable"
 CONFIG_DEST = "etc/cardtable/table.toml"  # what the unit's ExecStart reads
+CLUB_UNITS = ("cardtable-broker.service", "cardtable-dashboard.service", "cardtable-session@.service")
+CLUB_ENV_DEST = "etc/cardtable/club.env"  # what the club's units read (EnvironmentFile=)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -21,6 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--root", default="/", help="install under this folder instead of / (for packaging, tests)")
     p.add_argument("--program", default=None,
                    help="the cardtable program the unit starts (default: the one running this command)")
+    p.add_argument("--club", action="store_true",
+                   help="the club's machine instead: units for its broker, dashboard and evening's session, "
+                        "and /etc/cardtable/club.env if missing")
     p.set_defaults(func=_run)
 
 
@@ -29,11 +38,20 @@ def this_program() -> Path:
     return Path(sys.executable).parent / "cardtable"
 
 
-def unit_text(program: str) -> str:
+def unit_text(program: str, name: str = "cardtable.service") -> str:
     from firmware_host.resources import resource
 
-    text = resource("systemd", "cardtable.service").read_text(encoding="utf-8")
+    text = resource("systemd", name).read_text(encoding="utf-8")
     return text.replace(f"ExecStart={SHIPPED_EXEC} ", f"ExecStart={program} ")
+
+
+def _write(dest: Path, text: str) -> None:
+    """Replace ``dest`` at once (a half-written unit is never read), mode 0644."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(dest.name + ".new")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.chmod(0o644)
+    tmp.replace(dest)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -45,20 +63,14 @@ def _run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     root = Path(args.root)
+    if args.club:
+        return _club(root, program)
     unit, rule = root / UNIT_DEST, root / RULE_DEST
     try:
-        files = [(unit, unit_text(str(program))),
-                 (rule, resource("udev", "99-cardtable-shoe.rules").read_text(encoding="utf-8"))]
-        for dest, text in files:
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            tmp = dest.with_name(dest.name + ".new")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.chmod(0o644)
-            tmp.replace(dest)
+        _write(unit, unit_text(str(program)))
+        _write(rule, resource("udev", "99-cardtable-shoe.rules").read_text(encoding="utf-8"))
     except OSError as exc:
-        hint = " (run it with sudo)" if isinstance(exc, PermissionError) else ""
-        print(f"cardtable install-files: {exc.filename or root}: {exc.strerror or exc}{hint}", file=sys.stderr)
-        return 2
+        return _refused(exc, root)
     print(f"installed {unit} (starts {program}) and {rule}")
     if not program.exists():
         print(f"note: {program} does not exist (yet)", file=sys.stderr)
@@ -70,4 +82,35 @@ def _run(args: argparse.Namespace) -> int:
     else:  # starting the service now would fail at once: it has nothing to run with
         print(f"next: write the configuration (sudo {program} config init /{CONFIG_DEST} --id table-01 "
               "--name \"Table 1\", hardware/SETUP.md step 5); enable the service only after that (step 7)")
+    return 0
+
+
+def _refused(exc: OSError, root: Path) -> int:
+    hint = " (run it with sudo)" if isinstance(exc, PermissionError) else ""
+    print(f"cardtable install-files: {exc.filename or root}: {exc.strerror or exc}{hint}", file=sys.stderr)
+    return 2
+
+
+def _club(root: Path, program: Path) -> int:
+    """The club machine's three units, and its options file unless one is there already."""
+    from firmware_host.resources import resource
+
+    units = [root / "etc/systemd/system" / name for name in CLUB_UNITS]
+    env = root / CLUB_ENV_DEST
+    try:
+        for dest, name in zip(units, CLUB_UNITS, strict=True):
+            _write(dest, unit_text(str(program), name))
+        kept = env.exists()
+        if not kept:
+            _write(env, resource("config", "club.env").read_text(encoding="utf-8"))
+    except OSError as exc:
+        return _refused(exc, root)
+    print(f"installed {', '.join(str(u) for u in units)} (they start {program})")
+    print(f"{env}: {'kept as it was' if kept else 'written'} (the services' options: tables, addresses, TLS "
+          "files, sessions folder)")
+    if not program.exists():
+        print(f"note: {program} does not exist (yet)", file=sys.stderr)
+    print(f"next: edit {env}, then sudo systemctl daemon-reload && sudo systemctl enable --now cardtable-broker; "
+          "add a director (cardtable club adduser), then sudo systemctl enable --now cardtable-dashboard "
+          "(hardware/SETUP.md, \"The club's machine\")")
     return 0

@@ -1,6 +1,7 @@
 """``cardtable labels [--pack ID] [--game GAME] [--out FILE]``: printable code stickers for one pack (a vector
 PDF and PNG previews; bare, pack A1's bridge stickers to ``labels-A1.pdf`` here);
-``cardtable labels --bidding [--out FILE]``: a bidding box's cards for each seat (``vision/CARD_CODES.md``)."""
+``cardtable labels --bidding [--out FILE]``: a bidding box's cards for each seat (``vision/CARD_CODES.md``);
+``cardtable labels --members ROSTER.csv [--out FILE]``: one member card for each member of a club's roster."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--bidding", action="store_true",
                    help="bidding cards instead of a pack: for each seat 35 bids and its passes, doubles and "
                         "redoubles, each with the bidding code the camera reads as that seat's call")
+    p.add_argument("--members", metavar="ROSTER", help="member cards instead of a pack: one for each member of the "
+                   "club's roster (CSV 'member number,name[,federation number]'), with the code a table's camera "
+                   "reads to name the player")
     p.add_argument("--seats", default="NESW", help="with --bidding: the seats whose sets to print (default NESW)")
     p.add_argument("--passes", type=int, default=8, help="with --bidding: pass cards a seat (default 8)")
     p.add_argument("--doubles", type=int, default=2, help="with --bidding: double cards a seat (default 2)")
@@ -42,10 +46,42 @@ def _refuse(text: str) -> int:
     return 2
 
 
+def _members(args: argparse.Namespace) -> int:
+    from firmware_host.duplicate.roster import RosterError, read_roster
+    from vision.member_labels import write_member_labels
+
+    given = [flag for flag, v in (("--pack", args.pack), ("--game", args.game), ("--backs", args.backs),
+                                  ("--bidding", args.bidding)) if v]
+    if given:
+        return _refuse(f"--members prints member cards: leave out {' and '.join(given)}")
+    if args.out is not None and Path(args.out).suffix.lower() not in ("", ".pdf", ".png"):
+        return _refuse(f"--out {args.out}: a label sheet is FILE.pdf with FILE-N.png pages; give FILE or FILE.pdf")
+    try:
+        roster = read_roster(args.members)
+        from vision.codes import encode_member_payload
+
+        for m in roster.members.values():
+            try:
+                encode_member_payload(m.number)
+            except ValueError as exc:
+                return _refuse(f"{args.members}: line {m.line}: {exc}")
+        sheet = write_member_labels(args.out or "member-cards", [(m.number, m.name) for m in roster.members.values()],
+                                    args.sheet)
+    except RosterError as exc:
+        return _refuse(str(exc))
+    except (ValueError, OSError) as exc:
+        return _refuse(f"{args.members}: {exc}")
+    print(f"wrote {len(sheet.placed)} member cards, {sheet.pdf} and {len(sheet.pngs)} PNG page(s): "
+          f"{', '.join(map(str, sheet.pngs))}")
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     from vision.bidding_labels import write_bidding_labels
     from vision.labels import write_labels
 
+    if args.members:
+        return _members(args)
     if args.bidding:
         given = [flag for flag, v in (("--pack", args.pack), ("--game", args.game), ("--backs", args.backs)) if v]
         if given:

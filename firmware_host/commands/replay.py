@@ -11,11 +11,16 @@ from typing import IO, Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("replay", help="run an event log (JSON Lines) through the law engine")
+    p = sub.add_parser("replay", help="run an event log (JSON Lines) through the law engine",
+                       description="Run an event log (JSON Lines, docs/events.md) through the law engine and "
+                                   "print each ruling as it is given.")
     p.add_argument("file", help="event log, or - for standard input")
-    p.add_argument("--game", help="contract-bridge or euchre (default: the log's first 'game' line)")
+    p.add_argument("--game", help="contract-bridge, duplicate-bridge or euchre (default: the log's first "
+                                  "'game' line)")
     p.add_argument("--format", choices=("json", "text"), default="json",
-                   help="json: one ruling per line (default); text: for people")
+                   help="json: one ruling per line (default), with \"event\": the index of the event it "
+                        "answers (0: the log's first event, its 'game' line; blank lines are not events); "
+                        "text: for people, with the line number")
     p.set_defaults(func=run)
 
 
@@ -57,13 +62,13 @@ def run(args: argparse.Namespace) -> int:
                 for r in rulings:
                     counts[r.remedy.value] += 1
                     if args.format == "json":
-                        print(json.dumps(r.to_dict(), ensure_ascii=False), flush=False)
+                        print(json.dumps({**r.to_dict(), "event": events - 1}, ensure_ascii=False), flush=False)
                     else:
                         print(ruling_text(r, line=item.line))
                 if item.event.TYPE == "result" and engine.ignored > ignored:   # after what the line ruled
                     dropped += 1
                     note = dropped_result(item.line, engine.state.phase.value)
-                    print(json.dumps(note, ensure_ascii=False) if args.format == "json" else
+                    print(json.dumps({**note, "event": events - 1}, ensure_ascii=False) if args.format == "json" else
                           f"[line {item.line}] RESULT NOT SCORED\n    {note['reason']}")
     except LogError as exc:
         sys.stdout.flush()

@@ -39,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
     from firmware_host.table.controller import ControllerError
 
     display = None if args.no_display else TerminalDisplay(
-        deal_size=20 if cfg.table.game == "euchre" else 52, title=f"cardtable — {cfg.table.name}")
+        deal_size=20 if cfg.table.game == "euchre" else 52, title=f"cardtable — {cfg.table.name}",
+        log_path=os.path.join(cfg.table.data_dir, "cardtable.log"))   # log lines never on the players' screen
     try:
         table = build_table(cfg, display=display)
     except (PanelError, JournalError, ControllerError, OSError, ValueError) as exc:
@@ -56,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     snap = table.ctl.snapshot()
     if display is not None:
         display.status(snap)  # the restored state at once, not an empty panel until the next event
-    if snap.get("phase") in ("auction", "play", "scoring"):
+    if snap.get("phase") in ("auction", "play", "scoring") and not snap.get("bridge"):
+        # only a table that does not record the game waits for a typed result
         logging.getLogger("cardtable.run").warning(
             "deal %s is dealt and the table waits for its result (the director enters it on the club's "
             "dashboard); the shoe deals again after that", snap.get("deal"))

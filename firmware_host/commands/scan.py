@@ -7,7 +7,8 @@ import json
 import sys
 
 FIELDS = """\
-output: one JSON line per image, {"image", "cards": [...], "unreadable": [{"x", "y"}...]}; each card is
+output: one JSON line per image, {"image", "cards": [...], "unreadable": [{"x", "y"}...], "calls": [...]};
+each card is
   card           the card ("TD"), or null for a back's pack mark
   pack           the pack id its code names
   x, y           centre of the CODE (the symbol), frame pixels from the top-left
@@ -17,8 +18,16 @@ output: one JSON line per image, {"image", "cards": [...], "unreadable": [{"x", 
   face_up        false for a back's pack mark
   zone           the table zone holding the code's centre, or null
   unreadable     centres of card-shaped objects in which no code read
+each call (a bidding card read) is
+  seat           the seat whose set the card belongs to (N, E, S, W)
+  call           the call in the event format ("1H", "3NT", "pass", "double", "redouble")
+  copy           the copy character of its code (several pass cards of one seat differ by it)
+  x, y           centre of the code, frame pixels; zone: the table zone holding it, or null
 with --stats a last line {"stats": {"images", "cards", "unreadable", "rejected": {REASON: N}}} counts the
-decoded texts that are not card codes by reason (length, charset, version, check, card: CARD_CODES.md).
+decoded texts that are neither card nor bidding codes by the rule they broke: length, charset, version,
+check, card (a card code's card), seat and call (a bidding code's seat or call): vision/CARD_CODES.md.
+zones: the default zones, the [zones] syntax and what a point between zones gives are in
+vision/CARD_CODES.md, "Table zones".
 exit status: 0 every image read; 1 with --decoder pyzbar, an image in which it read no code (pyzbar reads
 full QR only, not the Micro QR the labels carry by default); 2 an image or the configuration could not be
 used (named on stderr)."""

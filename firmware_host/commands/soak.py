@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 GAME_NAMES = {"bridge": "contract-bridge", "contract-bridge": "contract-bridge", "euchre": "euchre"}
 
@@ -39,6 +40,13 @@ def add_arguments(p: argparse.ArgumentParser, *, deals: int, faults: int) -> Non
     p.add_argument("--tables", type=int, default=3, help="--duplicate: tables (default 3: 2 with boards, 1 "
                    "with its shoe dealing)")
     p.add_argument("--boards", type=int, default=6, help="--duplicate: boards every table plays (default 6)")
+    p.add_argument("--session-faults", default="kill,stall,hostile", metavar="K1,K2",
+                   help="--duplicate: the session's faults (default kill,stall,hostile: kill -9 of the session's "
+                   "process, its journal locked past the busy timeout, hostile messages from a table's login; "
+                   "none: the session runs in the soak's process, unfailed)")
+    p.add_argument("--check", metavar="DIR", help="judge a finished duplicate soak's folder (its --workdir) "
+                   "alone, from its journals and files: exit 0 when every invariant holds, 1 when one does "
+                   "not, 2 when DIR is not a duplicate soak's folder")
 
 
 def parse(args: argparse.Namespace) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -71,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
     from firmware_host.soak.driver import Options, evening
     from firmware_host.soak.report import table
 
+    if getattr(args, "check", None):
+        return _check(Path(args.check))
     if getattr(args, "duplicate", False):
         return _duplicate(args)
     try:
@@ -94,21 +104,46 @@ def run(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def _check(folder: Path) -> int:
+    import sys
+
+    from firmware_host.soak.dup_disk import NotASoak
+    from firmware_host.soak.dup_judge import judge, report
+
+    try:
+        verdict = judge(folder)
+    except NotASoak as exc:
+        print(f"cardtable soak --check: {exc}", file=sys.stderr)
+        return 2
+    print(report(verdict), flush=True)
+    return 0 if verdict.ok else 1
+
+
 def _duplicate(args: argparse.Namespace) -> int:
     import shutil
     import sys
     import tempfile
     from pathlib import Path
 
+    from firmware_host.soak.dup_club import SESSION_FAULTS
     from firmware_host.soak.dup_evening import evening, table
 
     if args.tables < 1 or args.boards < 2 or args.faults < 0 or not 0.0 <= args.mistake_rate <= 1.0:
         print("cardtable soak: --duplicate needs --tables 1 or more, --boards 2 or more, --faults 0 or more and "
               "--mistake-rate from 0 to 1", file=sys.stderr)
         return 2
+    kinds = tuple(k.strip() for k in args.session_faults.split(",") if k.strip() and k.strip() != "none")
+    bad = [k for k in kinds if k not in SESSION_FAULTS]
+    if bad:
+        print(f"cardtable soak: --session-faults: unknown value {bad[0]!r} (want some of "
+              f"{','.join(SESSION_FAULTS)}, or none)", file=sys.stderr)
+        return 2
+    from firmware_host.commands.stopping import exit_on_sigterm
+
+    exit_on_sigterm(143)  # as Ctrl-C: the station, the tables, the session's process and the broker are stopped
     workdir = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="cardtable-dupsoak-"))
     result = evening(workdir, tables=args.tables, boards=args.boards, seed=args.seed, faults=args.faults,
-                     misboard_rate=args.mistake_rate)
+                     misboard_rate=args.mistake_rate, session_faults=kinds)
     print(table(result), flush=True)
     if result.ok and not args.workdir:
         shutil.rmtree(workdir, ignore_errors=True)

@@ -1,8 +1,10 @@
 """The ``[duplicate]`` section of a table's configuration, checked with the rest before any device opens.
 
-Only a table whose ``table.game`` is ``duplicate-bridge`` has it, and such a table must. The hand records
-file must exist (its boards are read when the table starts: a file that cannot be used stops the start
-with a message naming the file and the board); ``deal = "shoe"`` needs a shoe (``shoe.driver = "shoe"``),
+Only a table whose ``table.game`` is ``duplicate-bridge`` has it, and such a table must. A table that
+plays alone needs its hand records file (``records``), which must exist (its boards are read when the
+table starts: a file that cannot be used stops the start with a message naming the file and the board);
+a table in a club session (``session = true``) needs none: the session sends it the records of the boards
+it plays, checked against the session's commitment (``commitment``, when given, pins the one published); ``deal = "shoe"`` needs a shoe (``shoe.driver = "shoe"``),
 ``session = true`` a broker (``[mqtt]``). ``boards`` is a list of board numbers or a text of numbers and
 ranges, ``"1-3, 7"``.
 """
@@ -18,7 +20,7 @@ from typing import Any
 from firmware_host.config.schema import DUPLICATE_DEALS, ConfigError, DuplicateConfig
 
 SCALARS = {"records": "path", "first": "int", "deal": "str", "session": "bool", "section": "str", "table": "int",
-           "round": "int", "ns": "str", "ew": "str", "boards": "boards"}
+           "round": "int", "ns": "str", "ew": "str", "boards": "boards", "commitment": "str"}
 _RANGE = re.compile(r"^\s*(\d{1,4})\s*(?:-\s*(\d{1,4})\s*)?$")
 
 
@@ -55,19 +57,32 @@ def build_duplicate(data: Mapping[str, Any], values: Mapping[str, Any], loc: Cal
             raise ConfigError(f"{loc('duplicate', 'records')}: a [duplicate] section is for table.game = "
                               f"\"duplicate-bridge\"; this table plays {game}")
         return None
-    if "duplicate" not in data or "records" not in data["duplicate"]:
-        raise ConfigError(f"{loc('duplicate', 'records')}: a duplicate-bridge table needs its hand records: "
-                          "[duplicate] records = \"FILE.pbn\" (PBN, BRI or DUP)")
     raw = dict(values)
+    if "duplicate" not in data or (raw.get("records") is None and not raw.get("session")):
+        raise ConfigError(f"{loc('duplicate', 'records')}: a duplicate-bridge table that plays alone needs its "
+                          "hand records: [duplicate] records = \"FILE.pbn\" (PBN, BRI or DUP), or session = true "
+                          "(the club's session sends them)")
     if "boards" in raw:
         raw["boards"] = parse_boards(raw["boards"], loc("duplicate", "boards"))
     d = DuplicateConfig(**raw)
+    commitment = str(d.commitment).strip().lower()
+    if commitment and not re.fullmatch(r"[0-9a-f]{64}", commitment):
+        raise ConfigError(f"{loc('duplicate', 'commitment')}: {d.commitment[:80]!r} is not a commitment "
+                          "(64 hexadecimal digits, as 'cardtable duplicate open' prints it)")
+    d = replace(d, commitment=commitment)
+    if d.records is None:
+        return _checked(d, loc, shoe_driver, has_mqtt)
     records = Path(d.records).expanduser()
     records = records if records.is_absolute() else base_dir / records
     if records.is_dir():
         raise ConfigError(f"{loc('duplicate', 'records')}: {records} is a folder; name the hand records file")
     if not records.is_file():
         raise ConfigError(f"{loc('duplicate', 'records')}: hand records file {records} does not exist")
+    return replace(_checked(d, loc, shoe_driver, has_mqtt), records=records)
+
+
+def _checked(d: DuplicateConfig, loc: Callable[[str, str], str], shoe_driver: str, has_mqtt: bool) -> DuplicateConfig:
+    """The section's other values checked (the records file apart)."""
     if d.deal not in DUPLICATE_DEALS:
         raise ConfigError(f"{loc('duplicate', 'deal')}: unknown value {d.deal!r}; choose boards (physical "
                           "boards) or shoe (the table's shoe deals each board)")
@@ -84,4 +99,4 @@ def build_duplicate(data: Mapping[str, Any], values: Mapping[str, Any], loc: Cal
     for key, most in (("section", 8), ("ns", 16), ("ew", 16)):
         if len(getattr(d, key)) > most:
             raise ConfigError(f"{loc('duplicate', key)}: at most {most} characters, got {getattr(d, key)!r}")
-    return replace(d, records=records)
+    return d

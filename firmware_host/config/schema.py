@@ -100,7 +100,7 @@ class DuplicateConfig:
     records, how the cards reach the players, where the table is, and, when it plays alone (no club
     session), the round, pairs and boards it plays."""
 
-    records: Path = Path("boards.pbn")
+    records: Path | None = None   # the hand records file; None: a session table, sent them by the session
     first: int = 1            # a BRI file's first board number
     deal: str = "boards"      # "boards": physical boards; "shoe": the table's shoe deals each board
     session: bool = False     # round, pairs and boards from the club's session (needs [mqtt])
@@ -110,6 +110,7 @@ class DuplicateConfig:
     ns: str = "1"             # alone: the pairs
     ew: str = "2"
     boards: tuple[int, ...] = ()   # alone: the boards in the order played (empty: every board of the records)
+    commitment: str = ""      # session: the published commitment the session's records must match ("": the session's)
 
 
 @dataclass(frozen=True)

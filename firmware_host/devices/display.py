@@ -1,10 +1,12 @@
-"""The terminal display: lamps, phase, dealer, cards per seat, score, and each ruling with its law and
-reason, large enough to read across the table (rich).
+"""The terminal display: the game (``table_view``: board, dealer, vulnerability, the auction, whose turn,
+the contract, the tricks, the result and how to confirm it), lamps, the card bar, score, and each ruling
+with its law and reason, large enough to read across the table (rich).
 
-On a terminal a live panel at the bottom shows the table and a progress line for the deal while rulings
-scroll above it; the program's log lines are shown under the panel (the last few), not printed through
-it. Elsewhere (a log file, CI) the same facts are printed as lines when the phase changes, and log lines
-go to standard error as usual. Every line fits 80 columns.
+On a terminal a live panel at the bottom shows the game and the table while rulings scroll above it.
+The program's log lines (warnings included) never reach the players' screen: while the panel is live
+they go to the log file given (``log_path``; ``cardtable run`` names one beside the journal), or, with
+none, are kept out of sight. Elsewhere (a log file, CI, systemd) the same facts are printed as lines when
+the phase changes, and log lines go to standard error as usual. Every line fits 80 columns.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from firmware_host.devices.display_text import title
+from firmware_host.devices.table_view import game_lines, status_line
 from laws.rulings import Remedy, Ruling
 
 LAMP_LABELS = {"redeal": "REDEAL", "shuffle": "SHUFFLE+CUT", "replace_pack": "NEW PACK"}
@@ -34,10 +37,7 @@ _STYLE = {Remedy.REDEAL: "bold white on red", Remedy.MISDEAL: "bold white on red
 
 
 WIDTH = 76  # the inside of the live panel on an 80-column terminal; every line of ours fits it
-LOG_LINES = 4  # log lines kept under the live panel
-WAITING = {"auction": "the deal is out; waiting for the hand's result (the director's dashboard)",
-           "play": "the hand is being played; waiting for its result",
-           "scoring": "play has ended; waiting for the result"}
+LOG_LINES = 4  # log lines kept (out of sight) while the panel is live and no log file is given
 
 
 def lamp_text(lamps: dict[str, bool]) -> Text:
@@ -69,15 +69,25 @@ def score_text(score: dict[str, Any]) -> str:
 
 
 def progress_text(snap: dict[str, Any], deal_size: int) -> Text:
+    """The card bar: the cards dealt (per seat) while a deal is made; once the auction is recorded, the
+    cards played. A duplicate board from its pockets is whole at once (its cards are not dealt here)."""
     counts = snap.get("counts") or {}
     dealt = snap.get("cards_dealt", 0)
+    dup = snap.get("duplicate") or {}
+    bridge = snap.get("bridge") or {}
+    what = "dealt"
+    if dup.get("how") == "board" and not dealt:
+        dealt, counts = deal_size, {s: deal_size // 4 for s in "NESW"}
+    if bridge.get("contract"):
+        what, dealt = "played", int(bridge.get("played") or 0)
     width = 12
     filled = min(width, round(width * dealt / deal_size)) if deal_size else 0
     bar = "█" * filled + "·" * (width - filled)
-    seats = " ".join(f"{s} {counts.get(s, 0):2d}" for s in "NESW")
+    seats = " ".join(f"{s} {counts.get(s, 0):2d}" for s in "NESW") if what == "dealt" else ""
     phase = snap.get("phase") or "starting"
-    return Text(f"deal {snap.get('deal', 0)}  dealer {snap.get('dealer') or '-'}  [{bar}] {dealt:2d}/{deal_size}"
-                f"  {seats}  phase {phase}")
+    name = f"board {dup['board']}" if dup.get("board") else f"deal {snap.get('deal', 0)}"
+    line = f"{name}  [{bar}] {dealt:2d}/{deal_size} {what}  {seats}".rstrip()
+    return Text(f"{line}  phase {phase}")
 
 
 class _LogTail(logging.Handler):
@@ -112,15 +122,17 @@ class TerminalDisplay:
     """
 
     def __init__(self, console: Console | None = None, deal_size: int = 52, live: bool = True,
-                 title: str = "cardtable") -> None:
+                 title: str = "cardtable", log_path: str | None = None) -> None:
         self.console = console or Console()
         self.deal_size = deal_size
         self.title = title
+        self.log_path = log_path
         self._snap: dict[str, Any] = {}
         self._lock = threading.Lock()
         self._live: Live | None = None
         self._last_phase: tuple[Any, ...] | None = None
         self._tail: _LogTail | None = None
+        self._file: logging.FileHandler | None = None
         self._muted: list[logging.Handler] = []
         if live and self.console.is_terminal:
             self._live = Live(self._render(), console=self.console, auto_refresh=False, transient=False)
@@ -128,15 +140,26 @@ class TerminalDisplay:
             self._capture_logs()
 
     def _capture_logs(self) -> None:
-        """While live, log records go to the tail under the panel instead of the root's handlers (whose
-        raw lines would tear through the screen)."""
+        """While live, log records go to the log file (``log_path``) instead of the root's stream
+        handlers, whose raw lines would tear through the players' screen; without a file they are kept
+        (the last few) out of sight."""
         root = logging.getLogger()
-        self._tail = _LogTail(self._refresh)
+        self._tail = _LogTail(lambda: None)
         self._tail.setLevel(root.getEffectiveLevel())
-        self._muted = [h for h in root.handlers if isinstance(h, logging.StreamHandler)]
+        self._muted = [h for h in root.handlers if isinstance(h, logging.StreamHandler)
+                       and not isinstance(h, logging.FileHandler)]
         for h in self._muted:
             h.addFilter(_mute)
         root.addHandler(self._tail)
+        if self.log_path:
+            try:
+                self._file = logging.FileHandler(self.log_path, encoding="utf-8")
+            except OSError as exc:   # the screen must still come up; say so where it can be seen once
+                self._tail.lines.append(f"log file {self.log_path}: {exc.strerror}")
+                return
+            self._file.setLevel(root.getEffectiveLevel())
+            self._file.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+            root.addHandler(self._file)
 
     def _refresh(self) -> None:
         if self._live is not None and self._lock.acquire(blocking=False):
@@ -146,6 +169,10 @@ class TerminalDisplay:
                 self._lock.release()
 
     def close(self) -> None:
+        if self._file is not None:
+            logging.getLogger().removeHandler(self._file)
+            self._file.close()
+            self._file = None
         if self._tail is not None:
             logging.getLogger().removeHandler(self._tail)
             for h in self._muted:
@@ -155,9 +182,11 @@ class TerminalDisplay:
             self._live.stop()
             self._live = None
 
-    def _render(self) -> Group:
+    def _render(self) -> RichPanel:
         snap = self._snap
         grid = Table.grid(padding=(0, 1))
+        for line in game_lines(snap):
+            grid.add_row(Text(line, style="bold", no_wrap=True, overflow="ellipsis"))
         grid.add_row(lamp_text(snap.get("lamps") or {}))
         grid.add_row(progress_text(snap, self.deal_size))
         score = snap.get("score") or {}
@@ -165,13 +194,10 @@ class TerminalDisplay:
             grid.add_row(Text(score_text(score), style="cyan"))
         for name, why in sorted((snap.get("offline") or {}).items()):  # why, not only in the log
             grid.add_row(Text(f"{str(name).upper()} OFFLINE: {why}", style="bold red"))
-        waiting = WAITING.get(str(snap.get("phase")))
-        if waiting:
-            grid.add_row(Text(waiting, style="yellow"))
-        panel = RichPanel(Group(grid), title=self.title, border_style="green", width=min(80, self.console.width))
-        tail = getattr(self, "_tail", None)
-        lines = [Text(line, style="dim", no_wrap=True, overflow="ellipsis") for line in (tail.lines if tail else ())]
-        return Group(panel, *lines)
+        status = status_line(snap)
+        if status:
+            grid.add_row(Text(status, style="yellow"))
+        return RichPanel(Group(grid), title=self.title, border_style="green", width=min(80, self.console.width))
 
     def _print(self, renderable: Any) -> None:
         if self._live is not None:

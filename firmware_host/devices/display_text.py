@@ -31,13 +31,13 @@ HEADLINES: dict[Remedy, str] = {
     Remedy.CHECKED: "BOARD CHECKED",
 }
 
-# Duplicate (LAWS.md DB-): a board at the table.
+# Duplicate (docs/laws.md DB-): a board at the table.
 DUPLICATE_HEADLINES = {
     "DB-6": "REMAKE THE BOARD FROM ITS RECORD", "DB-13": "WRONG NUMBER OF CARDS", "DB-14": "BOARD NOT WHOLE",
     "DB-87": "CARD AGAINST THE HAND RECORD: DIRECTOR", "DB-15": "WRONG BOARD: PLAY CANCELLED",
 }
 
-# Bridge as it is played (LAWS.md BP-): what an irregularity's ruling is headed with, and what settles it.
+# Bridge as it is played (docs/laws.md BP-): what an irregularity's ruling is headed with, and what settles it.
 BRIDGE_HEADLINES = {
     "BP-27": "INSUFFICIENT BID", "BP-28-32": "CALL OUT OF ROTATION", "BP-35-36": "INADMISSIBLE CALL",
     "BP-39": "CALL AFTER THE AUCTION", "BP-53-56": "LEAD OUT OF TURN", "BP-57": "CARD PLAYED OUT OF TURN",
@@ -175,12 +175,12 @@ WAITING_WORDS = {
     "play_out_of_turn": "a card played out of turn",
 }
 ANSWER_WORDS = {  # the dashboard's command -> what its button says
-    "accept": "Accept it", "withdraw": "Take the card back", "bar": "Enter the bar",
+    "accept": "Accept it", "withdraw": "Take the card back", "spread": "Spread declarer's hand", "bar": "Enter the bar",
     "correct_revoke": "Correct the revoke", "claim": "Enter the claim", "claim_reply": "Enter the answer",
     "claim_ruled": "Rule on the claim",
 }
 ANSWER_NAMES = {  # the same answers in a sentence ("an acceptance is entered at a bridge table")
-    "accept": "an acceptance", "withdraw": "a card taken back", "bar": "a bar", "correct_revoke": "a revoke's correction",
+    "accept": "an acceptance", "withdraw": "a card taken back", "spread": "declarer's hand spread", "bar": "a bar", "correct_revoke": "a revoke's correction",
     "claim": "a claim", "claim_reply": "an answer to a claim", "claim_ruled": "a ruling on a claim",
 }
 CLAIM_STATUS_WORDS = {"pending": "waiting for the other side's answer", "disputed": "disputed: the director rules",
@@ -188,10 +188,12 @@ CLAIM_STATUS_WORDS = {"pending": "waiting for the other side's answer", "dispute
 
 
 def _call_words(code: object) -> str:
-    from laws.bridge.calls import CallError, parse_call
+    from laws.bridge.calls import BidAboveSeven, CallError, parse_call
 
     try:
         return parse_call(str(code)).words
+    except BidAboveSeven as above:
+        return above.words
     except CallError:
         return "call"
 

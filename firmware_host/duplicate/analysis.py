@@ -7,6 +7,9 @@ endplay directly stays small (``cardtable bench duplicate`` measures both side b
 - ``analyse(boards)`` solves a batch of hand records (``laws.duplicate.deal.Board``, whole deals by
   construction): one ``calc_all_tables`` call for every deal (DDS shares its work between them), then
   ``par`` per board with the board's own dealer and vulnerability (DB-2).
+- Every call into DDS runs in a thread whose working folder is a scratch folder of its own
+  (``in_scratch_folder``): DDS writes ``dump.txt`` in the working folder when it refuses a deal, and
+  that file must never land in a user's folder (one was committed to the repository by mistake).
 - ``Analyser`` runs it in a thread of its own, so nothing at the tables waits: a session's boards are
   handed in once, and each analysis is read (or waited for) when a traveller or an export needs it.
 
@@ -19,11 +22,15 @@ each with strains NT, S, H, D, C.
 
 from __future__ import annotations
 
+import ctypes
 import logging
+import os
+import tempfile
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 from laws.cards import Seat
 from laws.duplicate.boards import Vulnerability
@@ -78,9 +85,54 @@ def _endplay() -> Any:
     try:
         import endplay.dds as dds
         from endplay import types
-    except ImportError as exc:  # pragma: no cover - endplay is a dependency of the duplicate extras
-        raise AnalysisError(f"double-dummy analysis needs endplay ({exc})") from None
+    except ImportError as exc:  # endplay is the club extra's: pip install 'cardtable[club]'
+        raise AnalysisError(f"double-dummy analysis needs endplay ({exc}): install the club's extra, "
+                            "pip install -c constraints.txt 'cardtable[club]' (hardware/SETUP.md)") from None
     return dds, types
+
+
+_T = TypeVar("_T")
+_CLONE_FS = 0x200      # Linux: the calling thread gets a working folder of its own
+
+
+def _own_working_folder() -> bool:
+    """Give the calling thread a working folder of its own (``unshare(CLONE_FS)``), so a ``chdir`` in it
+    moves no other thread; False where the system cannot (then nothing is changed)."""
+    try:
+        return ctypes.CDLL(None, use_errno=True).unshare(_CLONE_FS) == 0
+    except (OSError, AttributeError):     # not Linux, or no unshare in its C library
+        return False
+
+
+def in_scratch_folder(fn: Callable[[], _T]) -> _T:
+    """``fn()`` in a thread of its own whose working folder is a fresh temporary one, removed after.
+
+    DDS writes ``dump.txt`` in the working folder when it is given a deal it refuses; run this way, the
+    dump lands in the scratch folder and goes with it (logged, never left in the user's folder, which no
+    other thread sees change). Where a thread cannot have a folder of its own, ``fn`` runs in its folder
+    as before (not on Linux, which the Pi runs).
+    """
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        with tempfile.TemporaryDirectory(prefix="cardtable-dds-") as scratch:
+            if _own_working_folder():
+                os.chdir(scratch)
+            try:
+                out["value"] = fn()
+            except BaseException as exc:      # handed to the caller's thread as it is
+                out["error"] = exc
+            dump = Path(scratch, "dump.txt")
+            if dump.exists():
+                first = dump.read_text(encoding="ascii", errors="replace").split("\n", 1)[0]
+                log.warning("the double-dummy solver wrote a dump (%s); discarded with its scratch folder", first)
+
+    worker = threading.Thread(target=run, name="dds-scratch", daemon=True)
+    worker.start()
+    worker.join()
+    if "error" in out:
+        raise out["error"]
+    return out["value"]  # type: ignore[no-any-return]
 
 
 def analyse(boards: Sequence[Board]) -> list[Analysis]:
@@ -93,13 +145,17 @@ def analyse(boards: Sequence[Board]) -> list[Analysis]:
     if not boards:
         return []
     dds, types = _endplay()
-    with _SOLVER:
+
+    def solve() -> tuple[list[Any], list[Any]]:
         try:
             tables = list(dds.calc_all_tables([types.Deal(b.deal.pbn()) for b in boards]))
         except Exception as exc:  # a DDSError names the fault, not the board
             raise AnalysisError(f"boards {boards[0].number}-{boards[-1].number}: the solver failed ({exc})") from None
-        pars = [dds.par(table, getattr(types.Vul, _VUL[b.vulnerability]), getattr(types.Player, _PLAYER[b.dealer]))
-                for b, table in zip(boards, tables)]
+        return tables, [dds.par(table, getattr(types.Vul, _VUL[b.vulnerability]),
+                                getattr(types.Player, _PLAYER[b.dealer])) for b, table in zip(boards, tables)]
+
+    with _SOLVER:
+        tables, pars = in_scratch_folder(solve)     # a dump DDS writes never reaches the user's folder
     out = []
     for b, table, par in zip(boards, tables, pars):
         tricks = {seat: {strain: int(table[getattr(types.Player, _PLAYER[seat]), getattr(types.Denom, _DENOM[strain])])

@@ -8,8 +8,10 @@ message that has arrived, journals the lot in one transaction (``Session.submit`
 republishes the seatings that changed (retained), and calls the listeners with the boards that changed.
 The director's records (:meth:`SessionDesk.director`) go the same way at once.
 
-A message the link refuses (``link.parse_result``) is journaled as a refusal too, with the message's
-topic and the reason, so nothing a table sent is lost.
+What it promises the tables (answered only once committed, held while the journal cannot be written, no
+message stopping another, a bounded note per refusal) is ``session_ordering``'s; a tick waits for the
+disk, so it runs on a thread of its own (``club.duplicate_service``) or the dashboard's worker thread,
+never on the asyncio loop.
 """
 
 from __future__ import annotations
@@ -25,22 +27,42 @@ from typing import Any
 
 from firmware_host.duplicate.link import (
     ANSWERS_KEPT,
-    BOARD_TOPIC,
-    ROUND_TOPIC,
     LinkError,
+    hand_records_part,
+    next_part,
+    parse_players,
     parse_result,
+    players_part,
     round_message,
     seating_message,
-    seating_topic,
 )
-from firmware_host.duplicate.session import Outcome, Session
-from firmware_host.duplicate.session_state import progress
+from firmware_host.duplicate.roster import RosterError, camera_players, roster_of
+from firmware_host.duplicate.session import Outcome, Session, SessionFileError
+from firmware_host.duplicate.session_ordering import SessionOrdering
+from firmware_host.duplicate.session_state import SessionState, progress
+from firmware_host.wire.topics import TOPICS
+from laws.duplicate.movement import next_moves
 
 log = logging.getLogger(__name__)
 
 Publish = Callable[[str, str, bool], None]
 Listener = Callable[[set[int], list[Outcome]], None]
 PAGE = "/duplicate/table/{table}?key={key}"
+
+
+def table_parts(st: SessionState, row: dict[str, Any], cache: dict[tuple[Any, ...], Any]) -> dict[str, Any]:
+    """What a table's seating carries beside its round (issue 29): the records of the boards of its round
+    with the commitment's index, the names of the players seated there (no one else's), and where pairs
+    and boards go after the round. ``cache`` keeps the parts that only the round and boards decide (the
+    session's hand records and movement never change)."""
+    records_key, next_key = ("records", st.commitment, tuple(row["boards"])), ("next", row["round"], row["table"])
+    if records_key not in cache:
+        cache[records_key] = hand_records_part([st.records[b] for b in row["boards"]], st.index, st.commitment)
+    if next_key not in cache:
+        cache[next_key] = next_part(next_moves(st.movement, row["round"], row["table"]))
+    return {"hand_records": cache[records_key],
+            "players": players_part({side: st.players_of(row[side]) for side in ("ns", "ew") if row[side]}),
+            "next": cache[next_key]}
 
 
 class SessionDesk:
@@ -50,18 +72,24 @@ class SessionDesk:
         session: the open session.
         publish: sends a message to the broker (QoS 1); None while there is no broker.
         clock: wall-clock seconds, for the messages' ``t``.
+        keep_head: given the session journal's head (``ROW:HASH``) after each commit, to keep it where
+            the club keeps the tables' heads (``club.heads.HeadBook.keeper``), or None.
     """
 
     def __init__(self, session: Session, publish: Publish | None = None,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, *,
+                 keep_head: Callable[[str], None] | None = None) -> None:
         self.session = session
         self.publish = publish
         self.clock = clock or session.clock
-        self.inbox: deque[tuple[str, bytes]] = deque()
+        self.ordering = SessionOrdering(session, read=self._read)
+        self.keep_head = keep_head
+        self._progress = progress(session.state)   # where the tables were at the last commit
         self.listeners: list[Listener] = []
         self.lock = threading.RLock()
         self.answers: dict[str, deque[dict[str, Any]]] = {}
         self._told: dict[str, str] = {}
+        self._parts: dict[tuple[Any, ...], Any] = {}   # table_parts' cache
         self.taken = 0
         self.refused = 0
 
@@ -70,67 +98,103 @@ class SessionDesk:
     def offer(self, topic: str, payload: bytes) -> bool:
         """A message from the broker (any thread). True when it is the session's (a table's ``board``
         message, kept for the next tick, or one of the session's own messages, ignored)."""
-        if BOARD_TOPIC.match(topic):
-            self.inbox.append((topic, bytes(payload)))
+        name = TOPICS.parse(topic)
+        if name is not None and name.family == "table" and name.kind in ("board", "players"):
+            self.ordering.offer(topic, payload)
             return True
-        return topic.startswith("cardtable/session/")
+        return name is not None and name.family in ("round", "seating")
+
+    @property
+    def inbox(self) -> Any:
+        """The messages that arrived and are not yet committed (``SessionOrdering.inbox``)."""
+        return self.ordering.inbox
+
+    @property
+    def fault(self) -> str | None:
+        """Why the session's journal cannot be written now (the messages wait, held), or None."""
+        return self.ordering.fault
 
     def tick(self) -> bool:
         """Take what has arrived (see the module docstring); True when anything changed."""
-        if not self.inbox:
-            return False
-        batch = []
-        while self.inbox:
-            batch.append(self.inbox.popleft())
-        records = []
-        for topic, payload in batch:
-            try:
-                records.append(parse_result(topic, payload))
-            except LinkError as exc:
-                table = topic.split("/")[1] if topic.count("/") >= 2 else "?"
-                records.append({"type": "message", "table": table, "topic": topic[:200],
-                                "payload": payload[:2000].decode("utf-8", "replace"), "why_link": str(exc)})
         with self.lock:
-            return self._submit(records)[0]
+            fault = self.ordering.fault
+            outcomes = self.ordering.take()
+            if outcomes is None:
+                if self.ordering.fault != fault:   # the journal's fault began or changed: the director is told
+                    self._tell(set(), [])
+                return False
+            return self._answered(outcomes)
+
+    def _tell(self, changed: set[int], outcomes: list[Outcome]) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(changed, outcomes)
+            except Exception:
+                log.exception("a session listener failed")
+
+    def _read(self, topic: str, payload: bytes) -> dict[str, Any]:
+        """A table's message as the session's record: a ``board`` message's result, or its member cards
+        (``players``). Raises LinkError saying why not."""
+        name = TOPICS.parse(topic)
+        return self._players(topic, payload) if name is not None and name.kind == "players" else \
+            parse_result(topic, payload)
+
+    def _players(self, topic: str, payload: bytes) -> dict[str, Any]:
+        """A table's member cards as a ``players`` record (``roster.camera_players``); LinkError: why not."""
+        rec = parse_players(topic, payload)
+        try:
+            roster = roster_of(self.session.journal.path)
+        except RosterError as exc:
+            raise LinkError(str(exc)) from None
+        with self.lock:
+            found, why = camera_players(self.session.state, roster, rec)
+        if found is None:
+            raise LinkError(why)
+        return {**found, "t": self.clock()}
 
     def director(self, rec: dict[str, Any]) -> Outcome:
-        """A director's record (``round``, ``adjust``, ``correct``, ``cancel``, ``regroup``, ``result``)."""
+        """A director's record (``round``, ``adjust``, ``correct``, ``cancel``, ``regroup``, ``result``).
+        When the journal cannot be written it is refused with the reason: nothing was taken."""
         with self.lock:
             rec = {**rec, "t": rec.get("t", self.clock())}
-            return self._submit([rec])[1][0]
+            try:
+                outcomes = self.session.submit([rec])
+            except SessionFileError as exc:
+                return Outcome("refused", f"the session's journal cannot be written now ({exc}); enter it again")
+            self._answered(outcomes)
+            return outcomes[0]
 
-    def _submit(self, records: list[dict[str, Any]]) -> tuple[bool, list[Outcome]]:
-        before = progress(self.session.state)
-        link_refused = [r for r in records if r.get("type") == "message"]
-        outcomes = self.session.submit([r for r in records if r.get("type") != "message"])
-        if link_refused:  # journaled as refusals: what a table sent is never lost
-            self.session.refuse([(r, r["why_link"]) for r in link_refused])
+    def _answered(self, outcomes: list[Outcome]) -> bool:
+        """After a commit: answer each table's message, republish what changed, tell the listeners."""
+        before = self._progress
+        answered = False
         for o in outcomes:
             rec = o.record or {}
             if o.status == "taken":
                 self.taken += 1
             elif o.status == "refused":
                 self.refused += 1
-            if rec.get("type") == "result" and rec.get("table"):
+            if rec.get("type") in ("result", "message", "quiet") and rec.get("table") and (
+                    rec.get("type") != "result" or rec.get("source")):
                 self.answers.setdefault(str(rec["table"]), deque(maxlen=ANSWERS_KEPT)).append(
                     {"source": rec.get("source", ""), "board": rec.get("board"), "status": o.status, "why": o.why})
-        for r in link_refused:
-            self.refused += 1
-            self.answers.setdefault(str(r["table"]), deque(maxlen=ANSWERS_KEPT)).append(
-                {"source": "", "board": None, "status": "refused", "why": r["why_link"]})
+                answered = True
+        if self.keep_head is not None:
+            try:
+                self.keep_head(self.session.journal.read_head())
+            except Exception:  # the head is kept again after the next commit
+                log.exception("session: the journal's head could not be kept")
         changed = set(self.session.changed_boards)
         self.session.changed_boards.clear()
         after = progress(self.session.state)
+        self._progress = after
         moved = before.tables != after.tables or before.called != after.called
-        if changed or moved or link_refused or any(o.status == "refused" for o in outcomes):
+        named = any(o.taken and (o.record or {}).get("type") == "players" for o in outcomes)
+        if changed or moved or answered or named:
             self.publish_all(only_changed=True)
-            for listener in list(self.listeners):
-                try:
-                    listener(changed, outcomes)
-                except Exception:
-                    log.exception("a session listener failed")
-            return True, outcomes
-        return False, outcomes
+            self._tell(changed, outcomes)
+            return True
+        return False
 
     # -- out ----------------------------------------------------------------------------------------
 
@@ -148,14 +212,14 @@ class SessionDesk:
         """Every message the session tells the tables now: the round, then each club table's seating."""
         st = self.session.state
         seq, t = self.session.journal.head()[0], self.clock()
-        out = [(ROUND_TOPIC, round_message(st.setup.section, st.called, st.movement.rounds, seq, t))]
+        out = [(TOPICS.round, round_message(st.setup.section, st.called, st.movement.rounds, seq, t, st.commitment))]
         records = st.fingerprints
         rows = {row["table"]: row for row in progress(st).tables}
         for tid, number in sorted(st.number_of.items()):
             page = PAGE.format(table=tid, key=self.table_key(tid))
-            out.append((seating_topic(tid), seating_message(
+            out.append((TOPICS.seating(tid), seating_message(
                 tid, st.setup.section, rows[number], called=st.called, rounds=st.movement.rounds, records=records,
-                page=page, answers=list(self.answers.get(tid, ())), seq=seq, t=t)))
+                page=page, answers=list(self.answers.get(tid, ())), seq=seq, t=t, extra=table_parts(st, rows[number], self._parts))))
         return out
 
     def publish_all(self, only_changed: bool = False) -> int:
@@ -167,7 +231,9 @@ class SessionDesk:
         with self.lock:
             messages = self.messages()
         for topic, msg in messages:
-            key = json.dumps({k: v for k, v in msg.items() if k not in ("t", "seq")}, sort_keys=True)
+            # the hand records and the next moves follow from the round and boards the key already holds
+            key = json.dumps({k: v for k, v in msg.items() if k not in ("t", "seq", "hand_records", "next")},
+                             sort_keys=True)
             if only_changed and self._told.get(topic) == key:
                 continue
             try:

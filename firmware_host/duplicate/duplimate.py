@@ -7,7 +7,8 @@ of spades, then hearts 14-26, diamonds 27-39, clubs 40-52 (the order of :func:`l
 There are no board numbers: the boards are the file's order, from 1 (or ``first``). Real files pad
 each board to 128 bytes (32 spaces, 18 NUL bytes: Big Deal's and Dealer's output) or put boards on
 lines; the reader skips spaces, NUL, CR, LF, tab and the DOS end-of-file byte (1A hex) between boards.
-The writer pads to 128 bytes (``padded=False``: 78 bytes a board, nothing between).
+The writer pads to 128 bytes (``padded=False``: 78 bytes a board, nothing between). Both readers go
+board by board and stop at the first error, and at a board beyond ``MAX_BOARDS`` (999).
 
 **DUP**: 156 bytes a board: the 78-byte BRI part; 68 bytes of the four hands sorted for printing
 (North, East, South, West, 17 bytes each: a suit symbol before each suit, 06 03 04 05 hex, the IBM PC
@@ -23,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from firmware_host.duplicate.errors import HandRecordError, check_boards
+from firmware_host.duplicate.errors import MAX_BOARDS, HandRecordError, check_boards, too_many
 from laws.cards import RANKS, SEATS, SUITS, Card, Seat
 from laws.duplicate.deal import SEAT_NAMES, Board, Deal, card_index
 
@@ -97,6 +98,8 @@ def _records(data: bytes, size: int, file: str) -> list[tuple[int, bytes]]:
             i += 1
         if i >= len(data):
             return out
+        if len(out) == MAX_BOARDS:
+            raise too_many(file, len(out) + 1, f"(byte {i + 1})")
         record = data[i:i + size]
         if len(record) < size:
             raise HandRecordError(file, f"{len(record)} bytes where a board needs {size}", board=len(out) + 1,
@@ -116,6 +119,8 @@ def read_bri(data: bytes, file: str = "<bri>", first: int = 1) -> list[Board]:
         if i >= len(data):
             break
         number = first + len(boards)
+        if len(boards) == MAX_BOARDS:
+            raise too_many(file, number, f"(byte {i + 1})")
         end = i
         while end < len(data) and end - i < BRI_BOARD and data[end] not in _BETWEEN:
             end += 1

@@ -15,6 +15,10 @@ from laws.duplicate.boards import Vulnerability, dealer, vulnerability
 from laws.duplicate.deal import Board
 
 DB6_LAW = "Duplicate Bridge, law 6"
+MAX_BOARDS = 999            # a club's set is a few hundred boards at most (DUP's control has 3 digits)
+MAX_BYTES = 8 * 1024 * 1024  # 8 MiB: a results PBN of 999 boards with every table's game fits easily
+LIMIT_WORDS = (f"a hand-record file holds at most {MAX_BOARDS} boards and {MAX_BYTES // (1024 * 1024)} MiB "
+               "(a club's set is a few hundred boards at most)")
 
 
 class HandRecordError(ValueError):
@@ -36,6 +40,13 @@ def check_db2(file: str, number: int, said_dealer: Seat | None, said_vul: Vulner
     if said_vul is not None and said_vul is not vulnerability(number):
         raise HandRecordError(file, f"says {said_vul.value} but board {number} has "
                               f"{vulnerability(number).words} ({DB2_LAW})", board=number, where=vul_where, sep=" ")
+
+
+def too_many(file: str, number: int, where: str | None = None) -> HandRecordError:
+    """The error for board ``number`` read when :data:`MAX_BOARDS` are read already (the reader stops
+    there, whatever follows)."""
+    return HandRecordError(file, f"one board more than {MAX_BOARDS}: {LIMIT_WORDS}; nothing after it was read",
+                           board=number, where=where)
 
 
 def check_boards(file: str, boards: Sequence[Board], where: Sequence[str] | None = None,

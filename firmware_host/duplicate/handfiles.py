@@ -10,6 +10,8 @@ gives each layout with a worked example.
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -21,7 +23,7 @@ from firmware_host.duplicate.duplimate import (
     write_bri,
     write_dup,
 )
-from firmware_host.duplicate.errors import HandRecordError
+from firmware_host.duplicate.errors import LIMIT_WORDS, MAX_BOARDS, MAX_BYTES, HandRecordError
 from firmware_host.duplicate.newdeals import FingerprintStore, NewBoards, new_boards
 from firmware_host.duplicate.pbnfile import read_pbn, write_pbn
 from laws.duplicate.deal import Board
@@ -29,7 +31,7 @@ from laws.duplicate.deal import Board
 KINDS = ("pbn", "bri", "dup")
 
 __all__ = [
-    "KINDS", "DupControl", "FingerprintStore", "HandRecordError", "NewBoards", "dup_control", "kind_of",
+    "KINDS", "MAX_BOARDS", "MAX_BYTES", "DupControl", "FingerprintStore", "HandRecordError", "NewBoards", "dup_control", "kind_of",
     "new_boards", "parse_hand_records", "read_bri", "read_dup", "read_hand_records", "read_pbn",
     "render_hand_records", "write_bri", "write_dup", "write_hand_records", "write_pbn",
 ]
@@ -57,14 +59,54 @@ def parse_hand_records(data: bytes, kind: str, file: str, first: int = 1) -> lis
 
 
 def read_hand_records(path: str | Path, first: int = 1) -> list[Board]:
-    """Read a hand-record file, its format chosen by the extension."""
+    """Read a hand-record file, its format chosen by the extension.
+
+    Only a regular file is read (a FIFO, a device or a folder is refused at once, never waited on), and
+    at most :data:`MAX_BYTES` of it: a bigger one is refused by its size before anything is read. The
+    readers then go board by board and stop at the first error and at a board beyond :data:`MAX_BOARDS`.
+    """
     name = Path(path).name
     kind = kind_of(path)
+    return parse_hand_records(_bounded_bytes(path, name), kind, name, first)
+
+
+_NOT_REGULAR = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (a named pipe)"),
+                (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                (stat.S_ISSOCK, "a socket"))
+
+
+def _bounded_bytes(path: str | Path, name: str) -> bytes:
+    """The bytes of a regular file of at most :data:`MAX_BYTES` (opened without waiting: a FIFO with no
+    writer would otherwise block the open)."""
     try:
-        data = Path(path).read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise HandRecordError(name, f"cannot be read ({exc.strerror or exc})") from None
-    return parse_hand_records(data, kind, name, first)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            what = next((words for test, words in _NOT_REGULAR if test(st.st_mode)), "not a regular file")
+            raise HandRecordError(name, f"is {what}, not a hand-record file: name a regular .pbn, .bri or .dup file")
+        if st.st_size > MAX_BYTES:
+            raise HandRecordError(name, f"is {st.st_size:,} bytes: {LIMIT_WORDS}; not read")
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb", buffering=0) as f:
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_BYTES:                # a file that grows while it is read stops here too
+            try:
+                chunk = f.read(min(1 << 20, MAX_BYTES + 1 - size))
+            except OSError as exc:
+                raise HandRecordError(name, f"cannot be read ({exc.strerror or exc})") from None
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > MAX_BYTES:
+            raise HandRecordError(name, f"grew beyond {MAX_BYTES:,} bytes while it was read: {LIMIT_WORDS}")
+        return b"".join(chunks)
 
 
 def render_hand_records(boards: Iterable[Board], kind: str, file: str = "", **pbn_tags: str) -> bytes:

@@ -8,19 +8,24 @@ ISO 8859-1, with CR LF, LF or CR line ends. ``"#"`` as a tag value repeats the p
 A game with neither ``[Board]`` nor ``[Deal]`` (a file header game) is skipped. A missing
 ``[Dealer]`` or ``[Vulnerable]`` is taken from the board number; a present one must agree with it
 (``DB-2``). Those four tags, repeated in one game, must repeat the same value (PBN ignores the
-repeat; a different deal is refused). ``N-S`` and ``E-W`` are read as ``NS`` and ``EW``.
+repeat; a different deal is refused). ``N-S`` and ``E-W`` are read as ``NS`` and ``EW``. A ``[Deal]``
+with one hand ``-`` and three whole hands is completed (the fourth is the rest of the pack). A board
+number given again is the same board only with the same deal (a results file's game for another
+table); anything else is refused naming both ``[Board]`` lines first. Games are read one at a time and
+the reading stops at the first error or at a board beyond ``MAX_BOARDS`` (999).
 
-The writer writes ``% PBN 2.1`` and, per board, ``[Event]``, ``[Site]``, ``[Date]`` (when given),
+The writer writes ``% PBN 2.1`` and, per board, ``[Event]``, ``[Site]``, ``[Date]`` (when given, as PBN's ``YYYY.MM.DD``),
 ``[Board]``, ``[Dealer]``, ``[Vulnerable]`` and ``[Deal]`` (from the dealer, as PBN's export format
 orders it), games separated by an empty line, lines ending in CR LF.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from firmware_host.duplicate.errors import HandRecordError, check_boards, check_db2
+from firmware_host.duplicate.errors import MAX_BOARDS, HandRecordError, check_boards, check_db2, too_many
 from laws.cards import Seat
 from laws.duplicate.boards import Vulnerability
 from laws.duplicate.deal import Board, Deal
@@ -48,16 +53,15 @@ def decode(data: str | bytes) -> str:
         return data.decode("latin-1")
 
 
-def _games(text: str, file: str) -> list[_Game]:
-    """The games of a PBN text, each with its tags; commentary, comments, directives and section data
-    stepped over."""
-    games: list[_Game] = []
+def _games(text: str, file: str) -> Iterator[_Game]:
+    """The games of a PBN text, each with its tags, one at a time (a reader that stops at an error reads
+    no further); commentary, comments, directives and section data stepped over."""
     game: _Game | None = None
     in_comment = False
     for lineno, line in enumerate(text.splitlines(), 1):
         if not in_comment and not line.strip():
             if game is not None and game.tags:
-                games.append(game)
+                yield game
             game = None
             continue
         if not in_comment and line.startswith("%"):
@@ -92,8 +96,7 @@ def _games(text: str, file: str) -> list[_Game]:
     if in_comment:
         raise HandRecordError(file, "a '{' commentary is never closed with '}'")
     if game is not None and game.tags:
-        games.append(game)
-    return games
+        yield game
 
 
 def _tag(line: str, i: int, lineno: int, file: str) -> tuple[str, str, int]:
@@ -132,9 +135,12 @@ def _value(game: _Game, previous: _Game | None, key: str) -> str | None:
 
 def read_pbn(data: str | bytes, file: str = "<pbn>") -> list[Board]:
     """The boards of a PBN hand record; raises :class:`HandRecordError` naming the file, the board and
-    the tag."""
+    the tag. Games are read one at a time: the first error, or a board beyond :data:`MAX_BOARDS`, ends
+    the reading."""
     boards: list[Board] = []
-    starts: list[str] = []
+    starts: list[int] = []               # the line of each board's game
+    first_line: dict[int, int] = {}      # board number -> the line of its first [Board] tag
+    order: dict[int, int] = {}           # board number -> its place in ``boards``
     previous: _Game | None = None
     for game in _games(decode(data), file):
         board_text, deal_text = _value(game, previous, "board"), _value(game, previous, "deal")
@@ -147,35 +153,48 @@ def read_pbn(data: str | bytes, file: str = "<pbn>") -> list[Board]:
                 " (at most 9 digits)" if digits.isascii() and digits.isdigit() else "")
             raise HandRecordError(file, f"[Board] {what}", where=f"game at line {game.line}")
         number = int(digits)
-        if deal_text is None or deal_text.strip() in _ABSENT:
-            raise HandRecordError(file, "is missing: a hand record gives all four hands", board=number,
-                                  where="[Deal]")
-        try:
-            deal = Deal.from_pbn(deal_text)
-        except ValueError as exc:
-            raise HandRecordError(file, str(exc), board=number, where="[Deal]") from None
-        check_db2(file, number, _dealer(file, number, _value(game, previous, "dealer")),
-                  _vulnerable(file, number, _value(game, previous, "vulnerable")))
-        previous = game
-        if _repeated(file, boards, starts, Board.numbered(number, deal), game.line):
+        line = game.tags["board"][1]
+        if number in first_line:
+            try:
+                again = _board(file, number, game, previous, deal_text)
+            except HandRecordError as exc:
+                said = f"'s {exc.where}{exc.sep}" if exc.where else ": "
+                raise _twice(file, number, first_line[number], line, f"the second game{said}{exc.problem}") from None
+            if again.deal != boards[order[number]].deal:
+                raise _twice(file, number, first_line[number], line, "the two give different deals")
+            previous = game     # the same deal: a results file's game for another table, taken once
             continue
-        boards.append(Board.numbered(number, deal))
-        starts.append(f"the game at line {game.line}")
+        if len(boards) == MAX_BOARDS:
+            raise too_many(file, number, f"(the game at line {game.line})")
+        order[number] = len(boards)
+        boards.append(_board(file, number, game, previous, deal_text))
+        first_line[number] = line
+        starts.append(game.line)
+        previous = game
     if not boards:  # as the BRI and DUP readers say it, naming the file
         raise HandRecordError(file, "no boards in the file (no game with a [Board] and a [Deal] tag)")
-    return check_boards(file, boards, starts, deal_where="[Deal]")
+    return check_boards(file, boards, [f"the game at line {n}" for n in starts], deal_where="[Deal]")
 
 
-def _repeated(file: str, boards: list[Board], starts: list[str], board: Board, line: int) -> bool:
-    """A board number met again: the same deal is a results file's game for another table (taken once);
-    another deal is a broken file."""
-    for i, b in enumerate(boards):
-        if b.number == board.number:
-            if b.deal != board.deal:
-                raise HandRecordError(file, f"appears twice with different deals ({starts[i]} and the game at "
-                                      f"line {line})", board=board.number, sep=" ")
-            return True
-    return False
+def _board(file: str, number: int, game: _Game, previous: _Game | None, deal_text: str | None) -> Board:
+    """The board one game gives: its [Deal] (one hand '-' is the rest of the pack), and its [Dealer] and
+    [Vulnerable] checked against the number."""
+    if deal_text is None or deal_text.strip() in _ABSENT:
+        raise HandRecordError(file, "is missing: a hand record gives all four hands", board=number,
+                              where="[Deal]")
+    try:
+        deal = Deal.from_pbn(deal_text, complete=True)
+    except ValueError as exc:
+        raise HandRecordError(file, str(exc), board=number, where="[Deal]") from None
+    check_db2(file, number, _dealer(file, number, _value(game, previous, "dealer")),
+              _vulnerable(file, number, _value(game, previous, "vulnerable")))
+    return Board.numbered(number, deal)
+
+
+def _twice(file: str, number: int, first: int, second: int, why: str) -> HandRecordError:
+    """A board number given again with another board: named first, with both [Board] tags' lines."""
+    return HandRecordError(file, f"appears twice: [Board] on lines {first} and {second}; {why}", board=number,
+                           sep=" ")
 
 
 def _dealer(file: str, number: int, text: str | None) -> Seat | None:
@@ -204,11 +223,18 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
+def pbn_date(date: str) -> str:
+    """PBN's ``YYYY.MM.DD`` for a date given as ``YYYY-MM-DD`` (or already in PBN's form); other text as
+    it is."""
+    return re.sub(r"^(\d{4})-(\d{2})-(\d{2})$", r"\1.\2.\3", date.strip())
+
+
 def write_pbn(boards: Iterable[Board], *, event: str = "", site: str = "", date: str = "") -> str:
-    """A PBN 2.1 hand record of ``boards`` in number order, as text with CR LF line ends."""
+    """A PBN 2.1 hand record of ``boards`` in number order, as text with CR LF line ends; ``date`` is
+    written in PBN's ``YYYY.MM.DD`` (``2025-11-30`` is ``2025.11.30``)."""
     games = []
     for b in sorted(boards, key=lambda b: b.number):
-        tags = [("Event", event), ("Site", site), ("Date", date)]
+        tags = [("Event", event), ("Site", site), ("Date", pbn_date(date))]
         lines = [f'[{k} "{_escape(v)}"]' for k, v in tags if v]
         lines += [f'[Board "{b.number}"]', f'[Dealer "{b.dealer}"]', f'[Vulnerable "{b.vulnerability.value}"]',
                   f'[Deal "{b.deal.pbn(b.dealer)}"]']

@@ -6,10 +6,15 @@ For each board, in number order:
    ``[Result]`` left empty), ``[Competition "Pairs"]``, ``[OptimumScore]`` and ``[DoubleDummyTricks]``
    (BridgeComposer's 20 hex digits) when the analysis answered, and the board's traveller as a
    ``[ScoreTable]``; the first board's game also carries the ranking as a ``[TotalScoreTable]``;
-2. then one game per traveller line played at a table: the table and round, the result
-   (``[Declarer]``, ``[Contract]``, ``[Result]`` = declarer's tricks, ``[Score "NS 420"]``), the
+2. then one game per traveller line played at a table: the table and round, the players' names, the
+   result (``[Declarer]``, ``[Contract]``, ``[Result]`` = declarer's tricks, ``[Score "NS 420"]``), the
    ``[Auction]`` and the ``[Play]`` section (a line a trick, the cards in seat columns clockwise from the
-   opening leader, ``-`` for a card not played, ``*`` when play stopped before 52 cards).
+   opening leader, ``-`` for a card not played, ``*`` when play stopped before 52 cards). A section that
+   contradicts the result (the director corrected the contract, the declarer, the tricks or the lead)
+   is left out (:func:`auction_agrees`, :func:`play_agrees`): the file never says two things.
+
+The traveller has ``Names_NS``/``Names_EW`` columns when any name is known, ``Group`` on a fouled board
+and ``Entry`` (``hand`` or ``-``) when a line on it was entered by hand.
 
 A table's column header lists each column as ``Name\\<width><L|R>`` separated by ``;`` (PBN 2.1 section
 5); a value that is absent is ``-``; text with spaces is quoted. Lines end in CR LF.
@@ -19,9 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from firmware_host.duplicate.results_data import ExportData
+from firmware_host.duplicate.pbnfile import pbn_date
+from firmware_host.duplicate.results_data import ExportData, entered_by_hand
 from firmware_host.duplicate.session_state import Entry
 from firmware_host.duplicate.views import ordered_rankings
+from laws.bridge.auction import Auction
+from laws.bridge.calls import parse_call
 from laws.bridge.tricks import trick_winner
 from laws.cards import Card, Seat, clockwise_from
 from laws.scoring import Method, ScoredBoard, ScoredLine, present
@@ -85,6 +93,48 @@ def tricks_of(play: Sequence[str], strain: str, declarer: Seat) -> list[dict[Sea
     return out
 
 
+def auction_agrees(e: Entry, dealer: Seat) -> bool:
+    """Whether the table's auction ends in the line's contract and declarer (a corrected line's may not)."""
+    auction = Auction(dealer)
+    try:
+        for text in e.auction:
+            turn = auction.turn
+            if turn is None:
+                return False
+            auction.add(turn, parse_call(text))
+        if not auction.closed:
+            return False
+        contract = auction.contract()
+    except (ValueError, KeyError):
+        return False
+    if contract is None:
+        return e.contract == "Pass"
+    return contract.code == e.contract and auction.declarer is not None and auction.declarer.value == e.declarer
+
+
+def play_agrees(e: Entry) -> bool:
+    """Whether the cards played agree with the line: its lead, and declarer's tricks (all of them when
+    the play is complete; no more than the line's, and the defenders' no more than theirs, when it
+    stopped at a claim)."""
+    if not e.play or not e.declarer or e.contract == "Pass":
+        return False
+    if e.lead and e.play[0] != e.lead:
+        return False
+    declarer = Seat(e.declarer)
+    trump = None if e.contract.rstrip("X")[1:] == "NT" else e.contract.rstrip("X")[1:]
+    leader, won, lost = declarer.left, 0, 0
+    try:
+        for start in range(0, len(e.play) - len(e.play) % 4, 4):
+            cards = {s: Card.parse(c) for s, c in zip(clockwise_from(leader), e.play[start:start + 4])}
+            leader = trick_winner(cards, leader, trump)
+            won, lost = (won + 1, lost) if leader.side is declarer.side else (won, lost + 1)
+    except (ValueError, KeyError):
+        return False
+    if len(e.play) == 52:
+        return won == e.tricks
+    return won <= e.tricks and lost <= 13 - e.tricks
+
+
 def play_section(e: Entry) -> list[str]:
     if not e.play or not e.declarer or e.contract == "Pass":
         return []
@@ -113,7 +163,7 @@ def _mandatory(data: ExportData, number: int, *, declarer: str = "", contract: s
                names: tuple[str, ...] = ("", "", "", "")) -> list[str]:
     rec = data.records[number]
     s = data.setup
-    return [_tag("Event", s.name), _tag("Site", s.club), _tag("Date", s.date.replace("-", ".")),
+    return [_tag("Event", s.name), _tag("Site", s.club), _tag("Date", pbn_date(s.date)),
             _tag("Board", str(number)), _tag("West", names[3]), _tag("North", names[0]),
             _tag("East", names[1]), _tag("South", names[2]), _tag("Dealer", rec.dealer.value),
             _tag("Vulnerable", rec.vulnerability.value), _tag("Deal", rec.deal.pbn(rec.dealer)),
@@ -139,12 +189,19 @@ def _score_cells(ln: ScoredLine) -> tuple[str, str]:
     return (str(score), "-") if score > 0 else ("-", str(-score)) if score < 0 else ("0", "0")
 
 
+def _named(data: ExportData) -> bool:
+    return any(p.name for players in data.players.values() for p in players)
+
+
 def _traveller(data: ExportData, board: ScoredBoard) -> list[str]:
     fouled = len({ln.group for ln in board.lines}) > 1
-    cols = _columns(data) + ((("Group", 1, "L"),) if fouled else ())
+    entries = [data.entry(board.number, ln.ns.label, ln.ew.label) for ln in board.lines]
+    by_hand = any(e is not None and entered_by_hand(e) for e in entries)
+    named = _named(data)
+    cols = _columns(data) + ((("Group", 1, "L"),) if fouled else ()) + ((("Entry", 4, "L"),) if by_hand else ())
+    cols += (("Names_NS", 30, "L"), ("Names_EW", 30, "L")) if named else ()
     lines = [f'[ScoreTable "{_header(cols)}"]']
-    for ln in board.lines:
-        e = data.entry(board.number, ln.ns.label, ln.ew.label)
+    for ln, e in zip(board.lines, entries):
         ns, ew = _score_cells(ln)
         contract = ln.contract if ln.contract else ("A" + "/".join(e.adjusted) if e and e.kind == "artificial" else "-")
         cells = [str(e.table) if e else "-", str(e.round) if e else "-", seat_pair_id(ln.ns.label, "NS"),
@@ -156,6 +213,10 @@ def _traveller(data: ExportData, board: ScoredBoard) -> list[str]:
                       "-" if ln.ew_percent is None else present(ln.ew_percent)]
         if fouled:
             cells.append(ln.group)
+        if by_hand:
+            cells.append("hand" if e is not None and entered_by_hand(e) else "-")
+        if named:
+            cells += [data.names(ln.ns.label), data.names(ln.ew.label)]
         lines.append(_row(cells, cols))
     return lines
 
@@ -170,7 +231,7 @@ def _ranking(data: ExportData) -> list[str]:
         for s in ranking.standings:
             d = s.pair.direction
             direction = "N-S" if d is not None and d.value == "NS" else "E-W" if d is not None else "-"
-            names = " & ".join(n for n in data.setup.names.get(s.pair.label, ()) if n)
+            names = data.names(s.pair.label)
             cells = [s.place, pair_id(s.pair.label), direction, present(s.total)]
             if not imps:
                 cells.append("-" if s.percent is None else present(s.percent))
@@ -186,15 +247,22 @@ def _result_games(data: ExportData, board: ScoredBoard) -> list[list[str]]:
         e = data.entry(board.number, ln.ns.label, ln.ew.label)
         if e is None or e.kind != "played":
             continue
-        north, south = data.setup.names.get(str(e.ns), ("", ""))
-        east, west = data.setup.names.get(str(e.ew), ("", ""))
-        seat_names = (north, east, south, west)
+        north, south = data.pair_players(str(e.ns))
+        east, west = data.pair_players(str(e.ew))
+        seat_names = (north.name, east.name, south.name, west.name)
         tricks = str(e.tricks) if e.contract != "Pass" else ""
         game = _mandatory(data, board.number, declarer=e.declarer, contract=e.contract, result=tricks,
                           names=seat_names)
         game += [_tag("Table", str(e.table)), _tag("Round", str(e.round)),
                  _tag("Score", f"NS {ln.ns_score}" if ln.ns_score is not None else "")]
-        game += auction_section(e, rec.dealer) + play_section(e)
+        if entered_by_hand(e):
+            game.append("{entered by hand}")
+        if e.auction and auction_agrees(e, rec.dealer):
+            game += auction_section(e, rec.dealer)
+            if play_agrees(e):
+                game += play_section(e)
+        elif not e.auction and play_agrees(e):
+            game += play_section(e)
         games.append(game)
     return games
 

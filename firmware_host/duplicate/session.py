@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from laws.scoring.session import NO_TALLY
 log = logging.getLogger(__name__)
 
 SESSION_FILE = "session.sqlite3"
+PART = ".part"   # a session's journal being made (renamed into place once its first row is committed)
 REFUSALS_KEPT = 200
 
 
@@ -69,6 +71,19 @@ def _unjournalable(rec: Mapping[str, Any]) -> str:
     return ""
 
 
+def _files_of(db: Path) -> tuple[Path, ...]:
+    return (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"), db.with_name(db.name + "-journal"))
+
+
+def _fsync(path: Path) -> None:
+    """Flush a file, or a folder's entries, to the disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def session_path(folder: str | Path) -> Path:
     p = Path(folder)
     return p if p.suffix == ".sqlite3" else p / SESSION_FILE
@@ -84,6 +99,7 @@ class Session:
         self.clock = clock
         self.refusals = refusals[-REFUSALS_KEPT:]
         self.version = 0              # goes up with every change (the screens compare it)
+        self.fault: str | None = None  # why the journal cannot be written now (``session_ordering``), or None
         self.changed_boards: set[int] = set()
         self._scored: SessionResult | None = None
         self._scored_version = -1
@@ -111,16 +127,28 @@ class Session:
         path = session_path(folder)
         if path.exists() and path.stat().st_size:
             raise SessionFileError(f"{path}: a session is already there (open it, or choose another folder)")
+        # All or nothing, whenever it is stopped (a kill, a power cut): the journal is made and its first
+        # row committed under another name, then renamed into place in one step. A folder holds a session
+        # that opens, or none at all (a ``.part`` left by a stop is made again).
+        part = path.with_name(path.name + PART)
         journal = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            journal = Journal.open(path, synchronous=synchronous)
+            for leftover in _files_of(part):
+                leftover.unlink(missing_ok=True)
+            journal = Journal.open(part, synchronous=synchronous)
             journal.append("event", {"type": "opened", "setup": setup.to_dict()}, clock())
+            journal.close()
+            journal = None
+            _fsync(part)
+            os.replace(part, path)
+            _fsync(path.parent)
+            journal = Journal.open(path, synchronous=synchronous, create=False)
         except (OSError, JournalError, ValueError) as exc:
-            if journal is not None:  # nothing is made: a half-made journal would block the folder for ever
+            if journal is not None:
                 journal.close()
-                for leftover in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-                    leftover.unlink(missing_ok=True)
+            for leftover in _files_of(part):  # nothing is made: the folder is as it was
+                leftover.unlink(missing_ok=True)
             raise SessionFileError(f"{path}: the session's journal cannot be made ({exc})") from None
         return cls(journal, state, clock, [], analyse=analyse)
 
@@ -154,8 +182,11 @@ class Session:
         state, skipped = replay(setup, records)
         for problem in skipped:
             log.warning("%s: a journaled record no longer applies and is skipped: %s", path, problem)
-        refusals = [dict(r.body["refused"], t=r.t) for r in rows[1:]
-                    if r.kind == "note" and isinstance(r.body.get("refused"), dict)]
+        refusals = [dict(r.body["refused"], t=r.t) if isinstance(r.body.get("refused"), dict) else
+                    {"record": {"type": "result", "source": r.body["reused_number"].get("source")},
+                     "why": "taken, but " + str(r.body["reused_number"].get("why")), "t": r.t}
+                    for r in rows[1:] if r.kind == "note" and (isinstance(r.body.get("refused"), dict)
+                                                             or isinstance(r.body.get("reused_number"), dict))]
         session = cls(journal, state, clock, refusals, analyse=analyse)
         session.changed_boards = set(state.movement.boards())
         return session
@@ -177,6 +208,15 @@ class Session:
         now = self.clock()
         applied: list[Mapping[str, Any]] = []
         for rec in records:
+            if rec.get("type") == "message":  # a message the link could not read: its refusal is the record
+                why = str(rec.get("why_link") or "the message could not be read")
+                kept = {k: v for k, v in rec.items() if k != "why_link"}
+                rows.append(("note", {"refused": {"record": kept, "why": why}}, now))
+                outcomes.append(Outcome("refused", why, kept))
+                continue
+            if rec.get("type") == "unwritten":  # refusals past a login's bound: counted in one note
+                rows.append(("note", {"refusals_not_written": {k: v for k, v in rec.items() if k != "type"}}, now))
+                continue
             unwritable = _unjournalable(rec)
             if unwritable:  # refused with the record as ASCII text: the refusal itself can be journaled
                 safe = {"type": ascii(rec.get("type"))[:40], "text": ascii(dict(rec))[:4000]}
@@ -191,10 +231,14 @@ class Session:
                 rows.append(("note", {"refused": {"record": dict(rec), "why": why}}, now))
                 outcomes.append(Outcome("refused", why, rec))
                 continue
+            reused = self.state.reused(rec) if rec.get("type") == "result" else ""
             self.state.apply(rec)
             applied.append(rec)
             rows.append(("event", dict(rec), now))
-            outcomes.append(Outcome("taken", record=rec))
+            if reused:  # the table and the director are told: a result is never taken or dropped unsaid
+                rows.append(("note", {"reused_number": {"source": rec.get("source"), "board": rec.get("board"),
+                                                        "why": reused}}, now))
+            outcomes.append(Outcome("taken", reused, rec))
         if not rows:
             return outcomes
         try:
@@ -207,6 +251,10 @@ class Session:
             self.version += 1
             raise SessionFileError(f"{self.journal.path}: cannot be written ({exc}); nothing was taken") from None
         for o in outcomes:
+            if o.status == "taken" and o.why:
+                self.refusals = [*self.refusals, {"record": dict(o.record or {}), "why": "taken, but " + o.why,
+                                                  "t": now}][-REFUSALS_KEPT:]
+                log.warning("session: %s", o.why)
             if o.status == "refused":
                 self.refusals = [*self.refusals, {"record": dict(o.record or {}), "why": o.why, "t": now}][-REFUSALS_KEPT:]
                 log.warning("session: refused %s: %s", (o.record or {}).get("type"), o.why)
@@ -239,6 +287,14 @@ class Session:
         for _kind, body, _t in rows:
             self.refusals = [*self.refusals, {**body["refused"], "t": now}][-REFUSALS_KEPT:]
             log.warning("session: refused a message: %s", body["refused"]["why"])
+
+    def journal_recovered(self, failed_commits: int) -> None:
+        """Note that the journal is writable again after ``failed_commits`` failed commits (best effort:
+        the records themselves are already committed)."""
+        try:
+            self.journal.append("note", {"journal": "recovered", "failed_commits": failed_commits}, self.clock())
+        except (JournalError, ValueError) as exc:
+            log.warning("session: the recovery note could not be written (%s)", exc)
 
     def take(self, rec: Mapping[str, Any]) -> Outcome:
         """One record (``submit`` of one)."""

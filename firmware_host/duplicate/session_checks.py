@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
+from firmware_host.duplicate.roster import players_problem
 from firmware_host.duplicate.spec import label, pair_of_label
 from laws.cards import Card, Seat
 from laws.duplicate.movement import Seating, board_span
@@ -19,6 +20,12 @@ from laws.scoring import ScoreInputError, board_score, parse_contract
 SessionState = Any
 Check = Callable[[SessionState, Mapping[str, Any]], str]
 
+
+
+def source_seq(source: str) -> int:
+    """The table's journal row of a message's ``source`` (``<table>:<seq>``; 0 when there is none)."""
+    tail = source.rpartition(":")[2]
+    return int(tail) if tail.isdigit() else 0
 
 def _whole(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
@@ -48,10 +55,19 @@ def _seating(st: SessionState, rec: Mapping[str, Any]) -> tuple[Seating | None, 
     return s, ""
 
 
+def result_content(rec: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What makes two result messages the same result: board, round, pairs, contract, declarer, tricks,
+    lead."""
+    return (rec.get("board"), rec.get("round"), rec.get("ns"), rec.get("ew"), rec.get("contract"),
+            rec.get("declarer") or None, rec.get("tricks"), rec.get("lead") or None)
+
+
 def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
     source = str(rec.get("source", ""))
-    if source and source in st.sources:
+    if source and st.sources.get(source) == result_content(rec):
         return "repeat"
+    # the same number with another result: a table whose journal was replaced; checked as a new message
+    # (``SessionState.reused``), never dropped as a repeat
     club = rec.get("table")
     if club is not None and st.number_of and club not in st.number_of:
         return f"a result from table {club!r}, which is not one of this session's tables"
@@ -71,15 +87,36 @@ def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
     if (ns, ew) != (s.ns, s.ew):
         return (f"{where}: the movement seats {label(s.ns)} and {label(s.ew)} there, the result names "
                 f"{label(ns)} and {label(ew)}")
+    key = f"{rec['board']}/{label(ns)}/{label(ew)}"
+    hand = bool(rec.get("hand"))
+    cancelled = st.cancelled.get((str(club or st.club_table_of.get(rec["table_number"], "")), rec["board"]))
+    if cancelled is not None and source:
+        words, seq, content = cancelled
+        # the same result sent again (a resend, or under a new number after a restart): the director's
+        # decision stands; a board replayed at the table after a line taken off to be replayed is a later
+        # row of its journal with another result, and is taken
+        if source_seq(source) <= seq or result_content(rec) == content:
+            return (f"{where}: the director took this table's result of board {rec['board']} off ({words}); "
+                    "a table's resend does not bring it back (the director enters a result if one is due)")
     for p in (ns, ew):
         earlier = st.by_pair.get((rec["board"], p))
         if earlier is not None:
             e = st.entries[earlier]
-            if e.club_table == rec.get("table") and (e.contract, e.declarer or None, e.tricks, e.lead or None) == (
-                    rec.get("contract"), rec.get("declarer") or None, rec.get("tricks"), rec.get("lead") or None):
+            if hand:
+                return (f"line {e.key} has a result already (from table {e.table} in round {e.round}"
+                        f"{', entered by hand' if e.hand else ''}): correct it instead")
+            held = st.conflicts.get(key)
+            if held is not None and e.key == key and _same(held, rec):
+                return "repeat"
+            if e.hand and e.key == key and held is None:
+                break   # held beside the hand-entered line for the director to choose (never both scored)
+            if not e.hand and _same(e, rec):
                 return "repeat"
             return (f"{where}: a second result for board {rec['board']} and pair {label(p)} (the first came "
                     f"from table {e.table} in round {e.round})")
+    if not hand and st.taken_off.get(key) == "director":
+        return (f"{where}: the director took line {key} off to score it; the table's result is not taken "
+                f"(the director may enter it by hand)")
     fingerprint = st.fingerprints[rec["board"]]
     if rec.get("record") and rec["record"] != fingerprint:
         return (f"{where}: the table played from a record that is not this session's board {rec['board']} "
@@ -87,6 +124,12 @@ def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
     if rec.get("verified") and rec.get("foul"):
         return f"{where}: a result cannot both verify against the record and call a fouled board"
     return _check_score(st, where, rec)
+
+
+def _same(e: Any, rec: Mapping[str, Any]) -> bool:
+    """The same result from the same table (a resend under a new seq)."""
+    return bool(e.club_table == rec.get("table") and (e.contract, e.declarer or None, e.tricks, e.lead or None) == (
+        rec.get("contract"), rec.get("declarer") or None, rec.get("tricks"), rec.get("lead") or None))
 
 
 def _check_score(st: SessionState, where: str, rec: Mapping[str, Any]) -> str:
@@ -117,8 +160,57 @@ def _check_round(st: SessionState, rec: Mapping[str, Any]) -> str:
 
 def _check_key(st: SessionState, rec: Mapping[str, Any]) -> str:
     key = rec.get("key")
-    if not isinstance(key, str) or key not in st.entries:
+    if isinstance(key, str) and key in st.entries:
+        return ""
+    if not isinstance(key, str) or key.count("/") != 2:
         return f"no traveller line {key!r} (a line is board/NS pair/EW pair, e.g. '5/3 NS/4 EW')"
+    board, ns, ew = key.split("/")
+    try:
+        pairs = (pair_of_label(ns), pair_of_label(ew))
+    except ValueError as exc:
+        return f"no traveller line {key!r}: {exc}"
+    meets = [s for s in st.movement.seatings if s.played and (s.ns, s.ew) == pairs
+             and board.isdigit() and int(board) in st.movement.boards_of(s.group)]
+    if not meets:
+        return (f"no traveller line {key!r}: pairs {label(pairs[0])} and {label(pairs[1])} do not play board "
+                f"{board} against each other in {st.movement.name}")
+    s = meets[0]
+    off = st.taken_off.get(key)
+    state = (f"the line was taken off ({'to be replayed' if off == 'replay' else 'for the director to score'})"
+             if off else "no result has reached the session for it yet")
+    return (f"no traveller line {key} (table {s.table}, round {s.round}): {state}; enter the result by hand "
+            f"(contract, declarer, lead, tricks) or give an adjusted score")
+
+
+def _check_cancel(st: SessionState, rec: Mapping[str, Any]) -> str:
+    problem = _check_key(st, rec)
+    if not problem and rec["key"] in st.conflicts:
+        problem = (f"line {rec['key']} has a result entered by hand and the table's own: choose one first "
+                   f"(keep the table's or the hand-entered one)")
+    if not problem and rec.get("then", "replay") not in ("replay", "director"):
+        problem = f"a line taken off is to be replayed ('replay') or scored by the director ('director'), not {rec.get('then')!r}"
+    return problem
+
+
+def _check_uncall(st: SessionState, rec: Mapping[str, Any]) -> str:
+    n = rec.get("round")
+    if not (_whole(n) and n == st.called and n > 1):
+        return f"only the round called last can be undone (round {st.called} is called), not {n!r}"
+    late = sorted((e for e in [*st.entries.values(), *st.conflicts.values()] if e.round >= n),
+                  key=lambda e: e.order)
+    if late:
+        e = late[0]
+        return (f"round {n} cannot be undone: a result of round {e.round} is in (table {e.table}, "
+                f"board {e.board})")
+    return ""
+
+
+def _check_resolve(st: SessionState, rec: Mapping[str, Any]) -> str:
+    key = rec.get("key")
+    if not isinstance(key, str) or key not in st.conflicts:
+        return f"line {key!r} has no conflict to settle (no table sent a result for a line entered by hand)"
+    if rec.get("keep") not in ("table", "hand"):
+        return f"keep the table's result ('table') or the one entered by hand ('hand'), not {rec.get('keep')!r}"
     return ""
 
 
@@ -180,5 +272,12 @@ def _check_regroup(st: SessionState, rec: Mapping[str, Any]) -> str:
     return problem
 
 
+def _check_players(st: SessionState, rec: Mapping[str, Any]) -> str:
+    """A pair's players named (``roster.players_problem``: a pair of the session, two players, no member
+    at two tables, names without control characters)."""
+    return players_problem([label(p) for p in st.movement.pairs()], st.players, rec)
+
+
 CHECKS: dict[str, Check] = {"result": _check_result, "round": _check_round, "correct": _check_correct,
-                            "cancel": _check_key, "adjust": _check_adjust, "regroup": _check_regroup}
+                            "cancel": _check_cancel, "adjust": _check_adjust, "regroup": _check_regroup,
+                            "uncall": _check_uncall, "resolve": _check_resolve, "players": _check_players}

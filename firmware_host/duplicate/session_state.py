@@ -5,15 +5,21 @@ Records are the JSON bodies of the journal's ``event`` rows (``docs/session.md``
 ``result`` (a table's confirmed result, or one the director entered), ``round`` (the director called
 "move for round N"), ``correct`` (the director changed a result), ``cancel`` (the director took a line
 off), ``adjust`` (an artificial or assigned score, ``DB-12``), ``regroup`` (the director put a line in
-another fouled-board group). :meth:`SessionState.check` says what is wrong with a record ("" when
+another fouled-board group), ``players`` (a pair's two players named: by the director, the table's page
+or its camera; the newest naming of a pair stands, and the setup's ``names`` follow it). :meth:`SessionState.check` says what is wrong with a record ("" when
 nothing is) without changing anything; :meth:`SessionState.apply` applies a record that passed.
 
 Rules we state:
 
 * **Lines.** A traveller line is a board and the two pairs that played it; its key is
   ``"<board>/<NS pair>/<EW pair>"``. A pair plays a board once: a second result for the same board and
-  pair is refused, unless it is the same message again (same table and journal seq: at-least-once
-  delivery), which is dropped as a repeat.
+  pair is refused, unless it is the same message again (same table and journal seq, same result:
+  at-least-once delivery), which is dropped as a repeat. A number that comes again with another result
+  (a table whose journal was replaced) is not a repeat: it is checked as a new message and the answer
+  says the number was reused.
+* **The director's decision stands.** A table's result the director took off (``cancel``) does not come
+  back with a resend of the same board from the same table (whatever its number); the director may
+  enter a result himself.
 * **Where a result may come from.** The movement must give that table that board in that round, with
   those pairs; the board's record (its fingerprint) must be the session's; any round of the movement is
   taken, whatever round the director has called (a late table holds nobody else).
@@ -26,8 +32,9 @@ Rules we state:
   ``A`` (the board was put right); a result neither verified nor fouled (a claim, a table without a
   camera) keeps the copy's group. A board of which every table has its own copy (a barometer dealt by
   each table's shoe) has one copy per table. The director may put a line in another group (``regroup``).
-* **What a table's page may show**: a board's traveller only when at least one pair seated there has
-  played it and neither pair seated there still has it to play.
+* **What a table's page may show** (``laws.duplicate.release``): a board's traveller only when no pair
+  that has sat at the table up to the round called (all who have had its page's key) still has it to
+  play, and at least one of them has played it.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from firmware_host.duplicate.session_checks import adjusted_value, check
+from firmware_host.duplicate.session_checks import adjusted_value, check, result_content, source_seq
 from firmware_host.duplicate.spec import (
     SessionSetup,
     boards_by_number,
@@ -49,8 +56,9 @@ from firmware_host.duplicate.spec import (
     scoring_pair,
 )
 from laws.cards import Card, Seat
-from laws.duplicate.deal import commitment
+from laws.duplicate.deal import board_index, commitment
 from laws.duplicate.movement import Movement, Pair, Seating
+from laws.duplicate.release import page_audience, released
 from laws.scoring import Artificial, Assigned, Line, Played, parse_contract
 from laws.scoring.session import Result
 
@@ -86,6 +94,7 @@ class Entry:
     by: str = ""                           # the director who entered, corrected or adjusted it
     why: str = ""
     original: Entry | None = None          # the played result an adjustment replaced
+    hand: bool = False                     # entered by hand (the director, or the table's page), not sent
 
     @property
     def pairs(self) -> tuple[Pair, Pair]:
@@ -114,10 +123,18 @@ class SessionState:
         self._due = {b: movement.due(b) for b in movement.boards()}
         self.fields = fields_of(movement)
         self.commitment = commitment(setup.boards)
+        self.index = board_index(setup.boards)        # each board's hash: a table checks its boards alone
         self._line_cache: dict[tuple[str, str], tuple[Entry, Line]] = {}
-        self.sources: set[str] = set()
+        self.sources: dict[str, tuple[Any, ...]] = {}   # a table's message number -> the result it carried
+        # (club table, board) -> who took a table's result off and why: a resend never brings it back
+        # (club table, board) -> the director's words, the table's journal row and the result cancelled
+        self.cancelled: dict[tuple[str, int], tuple[str, int, Any]] = {}
         self.called = 1
         self.regroups: dict[str, str] = {}
+        self.players: dict[str, tuple[dict[str, str], ...]] = {}   # pair label -> its two players
+        self.conflicts: dict[str, Entry] = {}          # a table's own result held against a hand-entered line
+        self.taken_off: dict[str, str] = {}            # line key -> "replay" or "director"
+        self._off_pairs: dict[tuple[int, Pair], str] = {}
         self.order = 0
         self.number_of = dict(setup.tables)
         self.club_table_of = {n: tid for tid, n in setup.tables.items()}
@@ -143,8 +160,10 @@ class SessionState:
         return self._plays.get(pair, set())
 
     def still_to_play(self, pair: Pair) -> set[int]:
-        """The boards ``pair`` plays in the movement and has no line on yet."""
-        return {b for b in self.plays(pair) if (b, pair) not in self.by_pair}
+        """The boards ``pair`` plays in the movement and has no line on yet (a line taken off for the
+        director to score is not to be played again)."""
+        return {b for b in self.plays(pair)
+                if (b, pair) not in self.by_pair and self._off_pairs.get((b, pair)) != "director"}
 
     def table_round(self, table: int) -> int:
         """The table's round: the first round up to the one called with a board still without a line."""
@@ -155,26 +174,40 @@ class SessionState:
         return self.called
 
     def unplayed_at(self, s: Seating) -> list[int]:
-        """The boards of a seating without a line for its pairs."""
+        """The boards of a seating without a line for its pairs (a line the director took off is not
+        counted: it never moves a table back to a past round; ``taken_off_at`` lists it)."""
         assert s.ns is not None
-        return [b for b in self.movement.boards_of(s.group) if (b, s.ns) not in self.by_pair]
+        return [b for b in self.movement.boards_of(s.group)
+                if (b, s.ns) not in self.by_pair and (b, s.ns) not in self._off_pairs]
+
+    def taken_off_at(self, table: int) -> dict[str, list[int]]:
+        """The boards of the table's seatings up to the round called whose line the director took off, by
+        mark: ``replay`` (to be played again) and ``director`` (the director scores it)."""
+        out: dict[str, list[int]] = {"replay": [], "director": []}
+        if not self._off_pairs:   # the usual case, at every tick: nothing taken off
+            return out
+        for r in range(1, self.called + 1):
+            s = self.movement.at(r, table)
+            if s is not None and s.played:
+                for b in self.movement.boards_of(s.group):
+                    mark = self._off_pairs.get((b, s.ns)) if s.ns is not None else None
+                    if mark is not None:
+                        out[mark].append(b)
+        return out
+
+    def finished(self) -> bool:
+        """Every round called, every line in, nothing taken off and no conflict waiting."""
+        return (self.called == self.movement.rounds and not self.taken_off and not self.conflicts
+                and all(not self.unplayed_at(s) for s in self.movement.seatings if s.played))
 
     def slow_tables(self) -> list[int]:
         return [t for t in range(1, self.movement.tables + 1) if self.table_round(t) < self.called]
 
     def visible_boards(self, table: int) -> set[int]:
-        """The boards whose travellers the table's page may show now (see the module docstring)."""
-        s = self.movement.at(self.table_round(table), table)
-        seated = s.pairs if s is not None else ()
-        if not seated:
-            return set()
-        played: set[int] = set()
-        for p in seated:
-            played |= self.plays(p) - self.still_to_play(p)
-        hidden: set[int] = set()
-        for p in seated:
-            hidden |= self.still_to_play(p)
-        return played - hidden
+        """The boards whose travellers the table's page may show now: released to every pair that has sat
+        at the table up to the round called (``laws.duplicate.release``; see the module docstring)."""
+        audience = page_audience(self.movement, table, max(self.called, self.table_round(table)))
+        return set(released(audience, self.plays, self.still_to_play))
 
     def groups(self) -> dict[str, str]:
         """Each line's fouled-board group (see the module docstring)."""
@@ -234,6 +267,16 @@ class SessionState:
         """Results due per board (the movement's count: the Neuberg N)."""
         return dict(self._due)
 
+    def reused(self, rec: Mapping[str, Any]) -> str:
+        """Words for a result whose message number (``source``) carried another result before (a table
+        whose journal was replaced numbers its messages from 1 again), or "" when it did not."""
+        source = str(rec.get("source") or "")
+        before = self.sources.get(source)
+        if not source or before is None or before == result_content(rec):
+            return ""
+        return (f"message number {source} was used before for board {before[0]}: this result (board "
+                f"{rec.get('board')}) is taken as a new message (was the table's journal replaced?)")
+
     # -- checking -----------------------------------------------------------------------------------
 
     def check(self, rec: Mapping[str, Any]) -> str:
@@ -248,8 +291,20 @@ class SessionState:
         kind = rec["type"]
         if kind == "round":
             self.called = int(rec["round"])
+        elif kind == "uncall":
+            self.called = int(rec["round"]) - 1
         elif kind == "result":
-            self._put(self._entry(rec))
+            e = self._entry(rec)
+            held = self.entries.get(e.key)
+            if held is not None and held.hand and not e.hand:   # never both scored: the director chooses
+                self.conflicts[e.key] = e
+            else:
+                self._back_on(e.key)
+                self._put(e)
+        elif kind == "resolve":
+            e = self.conflicts.pop(str(rec["key"]))
+            if rec["keep"] == "table":
+                self._put(replace(e, order=self.entries[e.key].order))
         elif kind == "correct":
             e = self.entries[rec["key"]]
             self._put(replace(
@@ -258,15 +313,42 @@ class SessionState:
                 by=str(rec.get("by", "")), why=str(rec.get("why", ""))))
         elif kind == "cancel":
             e = self.entries.pop(rec["key"])
+            if e.kind == "played" and e.source and e.club_table:
+                words = f"by {rec.get('by') or 'the director'}" + (f": {rec['why']}" if rec.get("why") else "")
+                self.cancelled[(e.club_table, e.board)] = (words, source_seq(e.source), self.sources.get(e.source))
             self.by_board[e.board].pop(e.key, None)
             for p in e.pairs:
                 self.by_pair.pop((e.board, p), None)
             if e.original is not None:
                 self._put(e.original)
+            else:
+                mark = "director" if rec.get("then") == "director" else "replay"
+                self.taken_off[e.key] = mark
+                for p in e.pairs:
+                    self._off_pairs[(e.board, p)] = mark
         elif kind == "adjust":
             self._adjust(rec)
         elif kind == "regroup":
             self.regroups[str(rec["key"])] = str(rec["group"])
+        elif kind == "players":
+            pair = str(rec["pair"])
+            self.players[pair] = tuple({k: str(p.get(k, "")) for k in ("name", "member", "federation")}
+                                       for p in rec["players"])
+            names = (self.players[pair][0]["name"], self.players[pair][1]["name"])
+            self.setup = replace(self.setup, names={**self.setup.names, pair: names})
+
+    def players_of(self, pair: str) -> list[dict[str, str]]:
+        """The players named for ``pair`` (the setup's names when none was journaled; [] when unnamed)."""
+        if pair in self.players:
+            return [dict(p) for p in self.players[pair]]
+        return [{"name": n, "member": "", "federation": ""} for n in self.setup.names.get(pair, ()) if n]
+
+    def _back_on(self, key: str) -> None:
+        """A line taken off has a result again (replayed, entered by hand or adjusted)."""
+        if self.taken_off.pop(key, None) is not None:
+            board, ns, ew = key.split("/")
+            for p in (pair_of_label(ns), pair_of_label(ew)):
+                self._off_pairs.pop((int(board), p), None)
 
     def _put(self, e: Entry) -> None:
         self.entries[e.key] = e
@@ -278,13 +360,14 @@ class SessionState:
         ns, ew = pair_of_label(rec["ns"]), pair_of_label(rec["ew"])
         self.order += 1
         if rec.get("source"):
-            self.sources.add(str(rec["source"]))
+            self.sources[str(rec["source"])] = result_content(rec)
         return Entry(line_key(rec["board"], ns, ew), int(rec["board"]), int(rec["round"]), int(rec["table_number"]),
                      ns, ew, "played", str(rec["contract"]), str(rec.get("declarer") or ""), int(rec["tricks"]),
                      str(rec.get("lead") or ""), tuple(rec.get("auction") or ()), tuple(rec.get("play") or ()),
                      str(rec.get("record") or ""), bool(rec.get("verified")), rec.get("foul") or None,
                      str(rec.get("source", "")), str(rec.get("table") or self.club_table_of.get(rec["table_number"], "")),
-                     float(rec.get("t", 0.0)), self.order, by=str(rec.get("by", "")))
+                     float(rec.get("t", 0.0)), self.order, by=str(rec.get("by", "")),
+                     why=str(rec.get("why", "")) if rec.get("hand") else "", hand=bool(rec.get("hand")))
 
     def _adjust(self, rec: Mapping[str, Any]) -> None:
         ns, ew = pair_of_label(rec["ns"]), pair_of_label(rec["ew"])
@@ -294,6 +377,7 @@ class SessionState:
         seating = next(s for s in self.movement.seatings
                        if s.played and (s.ns, s.ew) == (ns, ew) and board in self.movement.boards_of(s.group))
         self.order += 1
+        self._back_on(key)
         original = old.original if old is not None and old.original is not None else (
             old if old is not None and old.kind == "played" else None)
         self._put(Entry(key, board, seating.round, seating.table, ns, ew, str(rec["kind"]),
@@ -343,5 +427,6 @@ def progress(state: SessionState) -> Progress:
             "ns": label(s.ns) if s else "", "ew": label(s.ew) if s else "",
             "boards": list(state.movement.boards_of(s.group)) if s and s.played else [],
             "left": state.unplayed_at(s) if s and s.played else [],
-            "unplayed": behind, "slow": r < state.called, "sit_out": bool(s and not s.played)})
+            "unplayed": behind, "slow": r < state.called, "sit_out": bool(s and not s.played),
+            "taken_off": state.taken_off_at(t)})
     return out

@@ -165,7 +165,7 @@ class DealingStation:
         if under is None:
             return False
         n, attempt = under
-        cmd = self._command(n, attempt.placed_before)
+        cmd = self._command(n, attempt.placed_before, attempt.named)
         self.tracker = BoardTracker(replace(cmd, cmd=0), seen=self.log.board(n).seen(),
                                     started=attempt.started is not None)
         return True
@@ -186,8 +186,8 @@ class DealingStation:
         b = self.log.board(self.log.in_station) if self.log.in_station is not None else None
         a = b.last if b is not None else None
         if a is not None and a.end == "incomplete":
-            return StationState.INCOMPLETE
-        if a is not None and a.end == "dealt" and not a.verified:
+            return StationState.INCOMPLETE if a.pockets_known else StationState.UNVERIFIED
+        if b is not None and a is not None and a.end == "dealt" and not b.done:
             return StationState.UNVERIFIED
         if not self.link.online:
             return StationState.WAIT_SHOE
@@ -221,7 +221,12 @@ class DealingStation:
             return head + (f"board {n} is NOT whole: {a.why}. Put the missing cards in the well and type "
                            "'finish', or empty the four pockets, put a whole pack in the well and type 'again'")
         if st is StationState.UNVERIFIED:
-            return head + (f"board {self.log.in_station} was NOT verified card by card; empty the four pockets, "
+            n = self.log.in_station
+            a = self.log.board(n).last if n is not None else None
+            if a is not None and a.end == "incomplete":
+                return head + (f"board {n} is NOT whole and which cards are in its pockets is not known ({a.why}); "
+                               "empty the four pockets, put a whole pack in the well and type 'again'")
+            return head + (f"board {n} was NOT verified card by card; empty the four pockets, "
                            "put a whole pack in the well and type 'again'")
         if st is StationState.WAIT_SHOE:
             return head + f"waiting for the shoe (next: board {nxt})"
@@ -272,7 +277,7 @@ class DealingStation:
             return {"station": "dealt", "board": n, "verified": x.verified, "rejected": x.rejected, "pack": x.pack}
         if isinstance(x, BoardIncomplete):
             return {"station": "incomplete", "board": n, "missing": [c.code for c in x.missing],
-                    "reason": int(x.reason), "why": x.words.split(": ", 1)[-1]}
+                    "reason": int(x.reason), "why": x.words.split(": ", 1)[-1], "known": x.known}
         return {"station": "refused", "board": n, "status": x.status, "why": x.words}
 
     def _after(self, said: list[BoardEvent], ev: Any) -> list[str]:
@@ -327,7 +332,7 @@ class DealingStation:
                       "why": why}])
         self.tracker = None
         self.tracker_boot = None
-        return [f"board {n} is not whole: {why}"]
+        return [f"board {n} is not whole: {why}", self.status()]      # what to do, at once
 
     def tick(self) -> list[str]:
         """Time passes: a board the journal had sent but the shoe never started (the station stopped
@@ -392,19 +397,24 @@ class DealingStation:
                 word == "finish" and st is StationState.UNVERIFIED:
             return [f"not now: {self.status()}"]
         if word == "finish":
+            if len(self.log.board(n).in_pockets()) == 52:      # never a DEAL_BOARD with nothing to deal
+                return [f"not now: {self.status()}"]
             return self._send(n, self.log.board(n).in_pockets())
         return self._send(n, frozenset())
 
-    def _command(self, n: int, placed: frozenset[Any]) -> m.DealBoard:
+    def _command(self, n: int, placed: frozenset[Any], pack: str = "") -> m.DealBoard:
         rec = self.records[n]
-        return deal_board(n, rec.deal.assignment(), board_id_of(rec.fingerprint), placed=placed)
+        return deal_board(n, rec.deal.assignment(), board_id_of(rec.fingerprint), pack=pack, placed=placed)
 
     def _send(self, n: int, placed: frozenset[Any]) -> list[str]:
-        """Journal the attempt, then send it (so a restart knows a board may be under way)."""
-        cmd = self._command(n, placed)
+        """Journal the attempt, then send it (so a restart knows a board may be under way). A board
+        finished from its pockets names their pack (PROTOCOL.md 4.3), so a card of another pack put back
+        is rejected, not placed beside them."""
+        pack = self.log.board(n).pack() if placed else ""
+        cmd = self._command(n, placed, pack)
         rec = self.records[n]
         self._write([{"station": "send", "board": n, "record": rec.fingerprint,
-                      "placed": sorted(c.code for c in placed), "fresh": not placed}], now=True)
+                      "placed": sorted(c.code for c in placed), "fresh": not placed, "pack": pack}], now=True)
         tracker = start_board(self.link, cmd, seen=self.log.board(n).seen() if placed else {})
         self.tracker_boot = None
         self._restored = False

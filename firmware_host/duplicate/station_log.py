@@ -10,13 +10,15 @@ station restarts from it, ``cardtable boards report`` prints it and the soak che
                numbers) and ``records`` (``[number, fingerprint]`` a board)
 ``insert``     the operator put ``board`` in the station; ``refused`` (with ``why``) when not accepted
 ``send``       a DEAL_BOARD for ``board`` is about to go to the shoe: ``record`` (fingerprint),
-               ``placed`` (cards already in their pockets), ``fresh`` (empty pockets)
+               ``placed`` (cards already in their pockets), ``fresh`` (empty pockets), ``pack`` (the
+               pack it names: the pockets' pack when ``placed``, else "")
 ``started``    the shoe began it: ``pack``, ``already``
 ``card``       a card placed: ``card``, ``seat``, ``index``, ``face_up``, ``pack``
 ``rejected``   a card to the reject exit: ``card`` (or null), ``reason``, ``why``, ``pack``
 ``mismatch``   the shoe reported something the record does not say: ``why``
 ``dealt``      the board is whole: ``verified``, ``rejected``, ``pack``
-``incomplete`` the board ended without all 52: ``missing``, ``reason``, ``why``
+``incomplete`` the board ended without all 52: ``missing``, ``reason``, ``why``, ``known`` (false:
+               the shoe's reports disagreed with the cards seen, so the pockets are not known)
 ``refused``    the shoe did not start it: ``status``, ``why``
 ``pack``       a pack loaded in the well: ``pack``
 ``device``     the shoe came online or went offline: ``online``, ``reason``
@@ -51,9 +53,11 @@ class Attempt:
     record: str
     placed_before: frozenset[Card]
     fresh: bool
+    named: str = ""                 # the pack the DEAL_BOARD named ("" : its first placed card fixes it)
     started: float | None = None
     pack: str = ""
     cards: dict[Card, Seat] = field(default_factory=dict)
+    packs: set[str] = field(default_factory=set)     # the pack ids of the cards placed
     rejects: list[dict[str, Any]] = field(default_factory=list)
     mismatches: list[str] = field(default_factory=list)
     end: str = ""                   # "" (under way), dealt, incomplete, refused
@@ -62,6 +66,12 @@ class Attempt:
     missing: tuple[Card, ...] = ()
     why: str = ""
     status: int | None = None       # a refusal's REPLY status
+    pockets_known: bool = True      # an incomplete end whose reports agreed with the cards seen
+
+    @property
+    def finishable(self) -> bool:
+        """Not whole, and what is in the pockets is known: the missing cards can be put in and finished."""
+        return self.end == "incomplete" and self.pockets_known and bool(self.missing)
 
 
 @dataclass
@@ -79,9 +89,23 @@ class BoardLog:
 
     @property
     def done(self) -> bool:
-        """Whole and verified card by card (the only way a board counts as dealt)."""
+        """Whole and verified card by card (the only way a board counts as dealt), its pockets holding
+        cards of one pack."""
         a = self.last
-        return a is not None and a.end == "dealt" and a.verified
+        return a is not None and a.end == "dealt" and a.verified and len(self.packs_seen()) <= 1
+
+    def packs_seen(self) -> set[str]:
+        """The pack ids of the cards placed in this filling of the board (since empty pockets)."""
+        return {p for a in self.since_fresh() for p in a.packs}
+
+    def pack(self) -> str:
+        """The pack the board is being filled from (since empty pockets): the latest an attempt named or
+        its cards showed; "" when unknown or not a pack id (then the next card placed fixes it)."""
+        for a in reversed(self.since_fresh()):
+            for p in (a.pack, *sorted(a.packs)):
+                if len(p) == 2 and all(ch.isascii() and (ch.isdigit() or ch.isupper()) for ch in p):
+                    return p
+        return ""
 
     @property
     def under_way(self) -> Attempt | None:
@@ -190,7 +214,7 @@ def apply(log: StationLog, t: float, body: Mapping[str, Any]) -> None:
             log.in_station = b.number
     elif kind == "send" and b is not None:
         b.attempts.append(Attempt(t, str(body.get("record", "")), _cards(body.get("placed", ())),
-                                  bool(body.get("fresh", True))))
+                                  bool(body.get("fresh", True)), str(body.get("pack") or "")))
     elif kind == "pack":
         log.packs.append(str(body.get("pack", "")))
     elif kind == "device":
@@ -202,6 +226,7 @@ def apply(log: StationLog, t: float, body: Mapping[str, Any]) -> None:
     elif kind == "card":
         a.cards[Card.parse(body["card"])] = Seat(body["seat"])
         a.pack = a.pack or str(body.get("pack", ""))
+        a.packs.add(str(body.get("pack", "")))
     elif kind == "rejected":
         a.rejects.append({k: body.get(k) for k in ("card", "reason", "why", "pack")})
     elif kind == "mismatch":
@@ -212,7 +237,9 @@ def apply(log: StationLog, t: float, body: Mapping[str, Any]) -> None:
         a.missing = tuple(Card.parse(c) for c in body.get("missing", ()))
         a.status = body.get("status")
         a.pack = str(body.get("pack") or a.pack)
-        if a.verified and log.in_station == b.number:
+        a.pockets_known = body.get("known", True) is not False and not a.mismatches and \
+            (kind != "incomplete" or bool(a.missing))
+        if b.done and log.in_station == b.number:
             log.in_station = None
 
 
@@ -240,8 +267,12 @@ def report_rows(log: StationLog) -> list[dict[str, Any]]:
             state = "not dealt"
         elif b.done:
             state = "dealt, every card checked"
+        elif a.end == "dealt" and len(b.packs_seen()) > 1:
+            state = f"dealt but NOT verified: cards of {len(b.packs_seen())} packs ({', '.join(sorted(b.packs_seen()))})"
         elif a.end == "dealt":
             state = "dealt but NOT verified: deal it again"
+        elif a.end == "incomplete" and not a.pockets_known:
+            state = "not whole, its pockets unknown: deal it again"
         elif a.end == "incomplete":
             state = f"not whole: {len(a.missing)} missing"
         elif a.end == "refused":

@@ -13,11 +13,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from firmware_host.duplicate.session import Session
-from firmware_host.duplicate.session_state import Entry, progress
+from firmware_host.duplicate.session_state import Entry, line_key, progress
 from firmware_host.duplicate.spec import label
 from laws.cards import Card, Seat
 from laws.duplicate.boards import dealer
 from laws.duplicate.deal import SEAT_NAMES
+from laws.duplicate.movement import move_words, next_moves
 from laws.scoring import Method, Ranking, ScoredBoard, ScoredLine, SessionResult, present
 from laws.scoring.bridge import STRAIN_SYMBOLS
 
@@ -55,13 +56,16 @@ def _opt(v: Any) -> str:
 
 def _line(ln: ScoredLine, e: Entry | None, at_imps: bool) -> dict[str, Any]:
     score = "" if ln.ns_score is None else str(ln.ns_score)
-    if ln.ew_score is not None and ln.ew_score != ln.ns_score:
-        score += f" / {ln.ew_score}"
     note = ln.note
+    if ln.ns_score is not None and ln.ew_score is not None and ln.ew_score != ln.ns_score:
+        score += f"/{-ln.ew_score}"     # a split score: each side's own, as the note says
+        note = f"{note}: each side's own score, North-South {ln.ns_score:+d}, East-West {-ln.ew_score:+d}"
     if e is not None and e.kind != "played":
         note = note or e.kind
         if e.why:
             note += f" ({e.why})"
+    elif e is not None and e.hand:
+        note = f"entered by hand by {e.by}" + (f" ({e.why})" if e.why else "")
     elif e is not None and e.by:
         note = f"corrected by {e.by}" + (f" ({e.why})" if e.why else "")
     return {"key": e.key if e else "", "round": e.round if e else 0, "table": e.table if e else 0,
@@ -70,8 +74,14 @@ def _line(ln: ScoredLine, e: Entry | None, at_imps: bool) -> dict[str, Any]:
             "tricks": "" if ln.tricks is None else ln.tricks, "lead": card_words(ln.lead or ""), "score": score,
             "ns_points": present(ln.ns_points), "ew_points": present(ln.ew_points),
             "ns_pct": "" if at_imps else _opt(ln.ns_percent), "ew_pct": "" if at_imps else _opt(ln.ew_percent),
-            "group": ln.group, "note": note, "verified": bool(e and e.verified),
+            "group": ln.group, "note": note, "verified": bool(e and e.verified), "hand": bool(e and e.hand),
             "fouled": bool(e and e.foul), "t": e.t if e else 0.0}
+
+
+def who(session: Session, pair: str) -> str:
+    """A pair's players in words with their member numbers: ``Ann Smith (1021) & Jane Visitor``."""
+    return " & ".join(p["name"] + (f" ({p['member']})" if p["member"] else "")
+                      for p in session.state.players_of(pair))
 
 
 def traveller(session: Session, board: ScoredBoard) -> dict[str, Any]:
@@ -80,6 +90,8 @@ def traveller(session: Session, board: ScoredBoard) -> dict[str, Any]:
     at_imps = session.setup.method.at_imps
     a = session.analysis(board.number)
     lines = [_line(ln, mine.get(f"{board.number}/{ln.ns.label}/{ln.ew.label}"), at_imps) for ln in board.lines]
+    for ln in lines:
+        ln["ns_names"], ln["ew_names"] = who(session, ln["ns"]), who(session, ln["ew"])
     return {"board": board.number, "dealer": SEAT_NAMES[dealer(board.number)],
             "vulnerability": board.vulnerability.words, "due": board.due, "played": len(lines),
             "top": _opt(board.top), "par": a.optimum_score if a else "",
@@ -94,8 +106,8 @@ def rankings(session: Session, names: bool = True) -> list[dict[str, Any]]:
     for r in ordered_rankings(result):
         rows = []
         for s in r.standings:
-            who = session.setup.names.get(s.pair.label, ("", "")) if names else ("", "")
-            rows.append({"place": s.place, "pair": s.pair.label, "names": " & ".join(n for n in who if n),
+            named = who(session, s.pair.label) if names else ""
+            rows.append({"place": s.place, "pair": s.pair.label, "names": named,
                          "total": present(s.total), "tops": _opt(s.tops), "percent": _opt(s.percent),
                          "per_board": present(s.per_board), "boards": s.boards})
         out.append({"field": FIELD_WORDS.get(r.field, r.field), "rows": rows})
@@ -124,12 +136,51 @@ def _foul_words(e: Entry, group: str) -> dict[str, Any]:
             "seats": ", ".join(SEAT_NAMES[Seat(s)] for s in f["seats"])}
 
 
+DIRECTOR_RECORDS = {"round", "uncall", "adjust", "correct", "cancel", "regroup", "resolve", "form"}
+
+
+def _result_words(e: Entry) -> str:
+    if e.contract == "Pass":
+        return "passed out"
+    return (f"{contract_words(e.contract)} by {SEAT_NAMES[Seat(e.declarer)] if e.declarer else '?'}, "
+            f"{e.tricks} tricks" + (f", lead {card_words(e.lead)}" if e.lead else ""))
+
+
+def conflicts(session: Session) -> list[dict[str, Any]]:
+    """Each line entered by hand for which the table's own result came too: both, for the director to
+    choose one (neither is scored twice: the hand-entered one stands until then)."""
+    st = session.state
+    out = []
+    for key, theirs in sorted(st.conflicts.items(), key=lambda kv: kv[1].order):
+        mine = st.entries[key]
+        same = _result_words(mine) == _result_words(theirs)
+        out.append({"key": key, "board": theirs.board, "table": theirs.table, "round": theirs.round,
+                    "hand": _result_words(mine), "hand_by": mine.by, "table_result": _result_words(theirs),
+                    "same": same})
+    return out
+
+
+def refusal_rows(session: Session) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The latest refusals, newest first: the tables' (their results, what their pages entered) and the
+    director's own (a form of the director's page the session did not take)."""
+    tables: list[dict[str, Any]] = []
+    mine: list[dict[str, Any]] = []
+    for r in reversed(session.refusals):
+        rec = r.get("record", {})
+        what = str(rec.get("type", ""))
+        row = {"t": r.get("t", 0.0), "why": r["why"], "what": str(rec.get("form", what)), "by": str(rec.get("by", ""))}
+        page = rec.get("page") or str(rec.get("by", "")).endswith("'s page")
+        director = (what in DIRECTOR_RECORDS or (what == "result" and rec.get("hand"))) and not page
+        (mine if director else tables).append(row)
+    return tables[:20], mine[:20]
+
+
 def session_words(session: Session) -> dict[str, Any]:
     s = session.setup
     m = session.state.movement
     return {"name": s.name, "date": s.date, "club": s.club, "section": s.section, "movement": m.name,
             "method": METHOD_WORDS[s.method], "pairs": s.pairs, "tables": m.tables, "rounds": m.rounds,
-            "commitment": session.state.commitment}
+            "commitment": session.state.commitment, "head": session.journal.read_head()}
 
 
 def director_view(session: Session, boards: Iterable[int] | None = None) -> dict[str, Any]:
@@ -137,12 +188,21 @@ def director_view(session: Session, boards: Iterable[int] | None = None) -> dict
     result = session.scored()
     wanted = None if boards is None else set(boards)
     p = progress(session.state)
+    for row in p.tables:
+        row["ns_names"], row["ew_names"] = who(session, row["ns"]), who(session, row["ew"])
+    tables_refused, mine = refusal_rows(session)
     return {"session": session_words(session), "called": p.called, "rounds": p.rounds, "progress": p.tables,
             "slow": [t["table"] for t in p.tables if t["slow"]],
             "boards": [traveller(session, b) for b in result.boards if wanted is None or b.number in wanted],
             "rankings": rankings(session), "fouls": fouls(session),
-            "refusals": [{"t": r.get("t", 0.0), "why": r["why"], "what": str(r.get("record", {}).get("type", ""))}
-                         for r in session.refusals[-20:]][::-1],
+            "players": [{"pair": label(p), "players": session.state.players_of(label(p))}
+                        for p in session.state.movement.pairs()],
+            "refusals": ([{"t": 0.0, "what": "journal", "why": f"the session's journal cannot be written ({session.fault}): "
+                           "the tables' results wait, held, and are taken once it can"}] if session.fault else [])
+                        + tables_refused,
+            "mine": mine, "journal_fault": session.fault,
+            "conflicts": conflicts(session), "finished": session.state.finished(),
+            "undo": session.state.check({"type": "uncall", "round": p.called}) == "",
             "version": session.version}
 
 
@@ -161,11 +221,19 @@ def table_view(session: Session, table: int) -> dict[str, Any]:
             if row.pair.label in seated:
                 standing.append({"pair": row.pair.label, "place": row.place, "field": FIELD_WORDS.get(ranking.field),
                                  "percent": _opt(row.percent), "total": present(row.total), "boards": row.boards})
+    enterable = [k for rr in range(1, st.called + 1)   # its own lines not in (a line taken off to replay too)
+                 if (ss := st.movement.at(rr, table)) is not None and ss.played and ss.ns is not None
+                 and ss.ew is not None for b in st.movement.boards_of(ss.group)
+                 if (k := line_key(b, ss.ns, ss.ew)) not in st.entries and st.taken_off.get(k) != "director"]
     move = r > 1 and s is not None and s.played and st.unplayed_at(s) == list(st.movement.boards_of(s.group))
     return {"table": table, "round": r, "called": st.called, "rounds": st.movement.rounds,
             "ns": label(s.ns) if s else "", "ew": label(s.ew) if s else "",
+            "ns_names": who(session, label(s.ns)) if s and s.ns else "",
+            "ew_names": who(session, label(s.ew)) if s and s.ew else "",
             "boards": list(st.movement.boards_of(s.group)) if s and s.played else [],
             "left": st.unplayed_at(s) if s and s.played else [], "move": f"Move for round {r}" if move else "",
-            "standing": standing, "session": session_words(session),
+            "next": move_words(next_moves(st.movement, r, table)),
+            "standing": standing, "session": session_words(session), "enterable": enterable,
+            "finished": st.finished(),
             "travellers": [traveller(session, b) for b in result.boards if b.number in visible],
             "version": session.version}

@@ -5,7 +5,8 @@ The table is built from a configuration file of its own (``DIR/tables/<id>/table
 ``load_config``) by ``live.build_table``: a ``TableController`` of the game ``duplicate-bridge`` with its
 journal in ``DIR/tables/<id>/``, gpiozero's mock pins for its panel, its ``MqttPublisher`` on the club's
 broker (its login and password), ``DuplicateResults`` (the session's seating in, confirmed results out)
-and ``DuplicateProcedure`` (each board of the round placed from the table's hand records). A table whose
+and ``DuplicateProcedure`` (each board of the round placed from the records the session sends it in its
+seating, checked against the session's commitment: the configuration names no hand records file). A table whose
 shoe deals the boards (``deal = "shoe"``, the barometer's) has the virtual shoe (the reference firmware
 on a pseudo-terminal) on its serial port, so every card reaches the table as the shoe's own message.
 
@@ -86,7 +87,6 @@ username = {q(place.tid)}
 password_file = {q(secret)}
 
 [duplicate]
-records = {q(place.records)}
 deal = "{'shoe' if place.deal == 'shoe' else 'boards'}"
 section = {q(place.section)}
 table = {place.number}

@@ -16,6 +16,7 @@ public ranking and each club's released view are published (retained).
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import threading
@@ -27,6 +28,7 @@ from typing import Any
 
 from firmware_host.federation.topics import SERVICE_USER, EventTopics
 from firmware_host.records.journal import Journal
+from firmware_host.wire.reader import read_json
 from laws.competition.sections import EventResult
 from laws.federation.field import ClubEntry, Field, FieldError, Scored
 from laws.federation.ledger import Answer, Ledger, Verdict
@@ -47,26 +49,19 @@ class FederationError(RuntimeError):
 
 
 def read_outside(payload: bytes) -> dict[str, Any] | str:
-    """A message from outside as a JSON object, or the reason it is refused (too big, too deep, not JSON)."""
-    if len(payload) > MAX_BYTES:
-        return f"a message of {len(payload)} bytes (at most {MAX_BYTES})"
-    depth = 0
-    deepest = 0
-    for ch in payload:
-        if ch in (0x5B, 0x7B):
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in (0x5D, 0x7D):
-            depth -= 1
-    if deepest > MAX_DEPTH:
-        return f"a message nested {deepest} deep (at most {MAX_DEPTH})"
-    try:
-        value = json.loads(payload.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        return f"not JSON ({exc.__class__.__name__})"
-    if not isinstance(value, dict):
+    """A message from outside as a JSON object, or the reason it is refused (too big, too deep, not JSON):
+    read by the club's one checked reader (``wire.reader.read_json``)."""
+    read = read_json(payload, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH)
+    if read.refusal is not None:
+        r = read.refusal
+        if r.kind == "size":
+            return f"a message of {len(payload)} bytes (at most {MAX_BYTES})"
+        if r.kind == "nesting":
+            return f"a message nested more than {MAX_DEPTH} deep (at most {MAX_DEPTH})"
+        return f"not JSON ({r.why})"
+    if not isinstance(read.value, dict):
         return "not a JSON object"
-    return value
+    return read.value
 
 
 @dataclass
@@ -358,7 +353,7 @@ def fit(value: dict[str, Any], limit: int = MAX_PUBLISH) -> str:
     text = json.dumps(value, sort_keys=True)
     if len(text) <= limit:
         return text
-    value = json.loads(text)
+    value = copy.deepcopy(value)
     value["cut"] = True
     rows = [v for v in (value.get("rankings") or value.get("leaders") or {}).values()]
     while len(text) > limit and any(rows):

@@ -29,6 +29,7 @@ from firmware_host.duplicate.session_state import SessionState
 from firmware_host.duplicate.spec import SessionSetup
 from firmware_host.federation.topics import EventTopics
 from firmware_host.records.journal import Journal
+from firmware_host.wire.reader import read_json
 from laws.federation.messages import line_to_dict
 
 log = logging.getLogger(__name__)
@@ -138,10 +139,11 @@ class ClubUplink:
             self._sent_upto = self.expect - 1      # send again what was not answered
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        read = read_json(msg.payload, max_bytes=4096)   # the one checked reader of outside JSON
         try:
-            answer = json.loads(msg.payload[:4096].decode("utf-8"))
-            verdict, expect = str(answer["verdict"]), int(answer["expect"])
-        except (ValueError, KeyError, TypeError, RecursionError, UnicodeDecodeError):
+            answer = read.value if read.ok else None
+            verdict, expect = str(answer["verdict"]), int(answer["expect"])  # type: ignore[index]
+        except (ValueError, KeyError, TypeError):
             log.warning("club %s: an answer that is not the federation's format, ignored", self.club)
             return
         with self._lock:

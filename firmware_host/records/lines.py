@@ -7,15 +7,18 @@ lists or objects nested too deeply, or text holding a lone surrogate (``"\\ud800
 Unicode text cannot hold it, so the journal could not record it). A whole number too long to be any
 event's value (``MAX_DIGITS``) is kept as its length (``LongNumber``), so that the field holding it is
 named by the event format's own check and Python never spends time converting thousands of digits.
-``lone_surrogate`` finds such text in any decoded JSON value (keys too).
+The checks are those of the club's one reader of outside JSON, ``firmware_host.wire.reader.read_json``
+(with its depth limit; ``lone_surrogate`` is its, and finds such text in any decoded JSON value).
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-MAX_DIGITS = 30  # a whole number in an event is a count or a time; longer ones are refused by field
+from firmware_host.wire.reader import MAX_DIGITS, LongNumber, lone_surrogate, parse_int, read_json
+
+__all__ = ["BOM", "MAX_DIGITS", "LineRefused", "LongNumber", "decode_line", "lone_surrogate", "loads", "parse_int"]
+
 BOM = b"\xef\xbb\xbf"
 
 
@@ -30,74 +33,16 @@ class LineRefused(ValueError):
         self.detail = detail or message
 
 
-class LongNumber:
-    """A JSON integer too long to be any event's value: kept as its length, so the field that holds it
-    is named in the error."""
-
-    def __init__(self, digits: str) -> None:
-        self.digits = len(digits.lstrip("-"))
-
-    def __repr__(self) -> str:
-        return f"a number of {self.digits} digits"
-
-
-def parse_int(text: str) -> int | LongNumber:
-    """``json.loads``'s ``parse_int``: ordinary integers as ``int``, over-long ones as ``LongNumber``."""
-    return int(text) if len(text) <= MAX_DIGITS else LongNumber(text)
-
-
-def lone_surrogate(obj: Any, where: str = "") -> str | None:
-    """Where the first lone surrogate in a decoded JSON value is (``"field 'name'"``, ``"the text"``),
-    or None when there is none."""
-    if isinstance(obj, str):
-        return (where or "the text") if _has_surrogate(obj) else None
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            name = f"field '{str(key).encode('unicode_escape').decode('ascii')[:40]}'"
-            if isinstance(key, str) and _has_surrogate(key):
-                return f"the name of {name}"
-            found = lone_surrogate(value, where or name)
-            if found:
-                return found
-    if isinstance(obj, list):
-        for value in obj:
-            found = lone_surrogate(value, where or "a list")
-            if found:
-                return found
-    return None
-
-
-def _has_surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
 def loads(text: str | bytes) -> Any:
     """Decode one JSON value from outside.
 
     Raises:
         LineRefused: not UTF-8 (bytes), bad JSON, nested too deeply, or holding a lone surrogate.
     """
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise LineRefused("utf8", f"not UTF-8 text ({exc.reason} at byte {exc.start + 1})") from None
-    try:
-        obj = json.loads(text, parse_int=parse_int)
-    except json.JSONDecodeError as exc:
-        detail = f"{exc.msg} at column {exc.colno}"
-        raise LineRefused("json", f"bad JSON ({detail})", detail) from None
-    except RecursionError:
-        raise LineRefused("nesting", "lists or objects nested too deeply (an event is a flat object)") from None
-    where = lone_surrogate(obj)
-    if where is not None:
-        raise LineRefused("surrogate", f"{where} holds a lone surrogate escape (such as \\ud800), which is "
-                          "not text")
-    return obj
+    read = read_json(text, max_bytes=None, parse_int=parse_int)
+    if read.refusal is not None:
+        raise LineRefused(read.refusal.kind, read.refusal.why, read.refusal.detail)
+    return read.value
 
 
 def decode_line(raw: bytes, *, first: bool = False) -> Any:

@@ -19,7 +19,7 @@ and so is a deal dealt again (redeal).
 
 Vulnerability follows rubber scoring: a side that has won a game of the current rubber is vulnerable.
 Games are worked out from each ``result`` (contract, declarer, and ``tricks`` = tricks won by declarer):
-only contracted tricks count towards game (see LAWS.md, rubber scoring).
+only contracted tricks count towards game (see docs/laws.md, rubber scoring).
 """
 
 from __future__ import annotations

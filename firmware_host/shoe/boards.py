@@ -188,6 +188,7 @@ class BoardIncomplete:
     missing: tuple[Card, ...]   # canonical card order
     rejected: int
     words: str
+    known: bool = True          # the pockets are known: every report of the board agreed (else deal it again)
 
 
 BoardEvent = BoardRefused | BoardStarted | CardPlaced | BoardCardRejected | BoardMismatch | BoardDealt | BoardIncomplete
@@ -244,6 +245,8 @@ class BoardTracker:
         self.mismatches = 0
         self.placed: frozenset[Card] = frozenset(command.placed)
         self.missing: tuple[Card, ...] = tuple(c for c in PACK if c not in command.placed)
+        self.count = len(self.placed | set(self.seen))     # cards in their pockets: the last index given
+        self.reported: set[Card] = set()                   # every card a CARD_OUT of this attempt named
         self.result: BoardEvent | None = None
 
     @property
@@ -275,7 +278,8 @@ class BoardTracker:
             self._unmarked = False
             self.pack = ev.pack
             out: list[BoardEvent] = [BoardStarted(ev.board, ev.board_id, ev.pack, ev.placed)]
-            if ev.seats != self.command.seats or ev.placed != self.command.placed:
+            c = self.command        # the echo, compared by value (PROTOCOL.md 4.2 and 7.2)
+            if (ev.board, ev.board_id, ev.seats, ev.placed, ev.pack) != (c.board, c.board_id, c.seats, c.placed, c.pack):
                 self.mismatches += 1
                 out.append(BoardMismatch(self.board, None, None, None,
                                          f"board {self.board}: the shoe is dealing another record than the one sent"))
@@ -291,17 +295,30 @@ class BoardTracker:
         return []
 
     def _placed(self, ev: m.CardOut) -> list[BoardEvent]:
+        """A placed card, checked as PROTOCOL.md section 7.2 asks: the record's seat, not placed before,
+        the board's pack, and the next index."""
         card, seat = ev.card, ev.seat
         want = self.record.get(card) if card is not None else None
-        if card is None or seat is None or seat != want or card in self.seen:
+        self.count += 1
+        if card is not None:
+            self.reported.add(card)
+        index_ok = ev.index == self.count
+        pack_ok = not self.pack or ev.pack == self.pack
+        if card is None or seat is None or seat != want or card in self.seen or not pack_ok or not index_ok:
             self.mismatches += 1
             if card is None:
                 why = "a card it could not read"
             elif card in self.seen:
                 why = f"the {card.name} a second time"
-            else:
+            elif seat != want:
                 why = f"the {card.name} to {_SEAT_WORDS[seat] if seat else 'no seat'}; the record gives it to {_SEAT_WORDS[want]}" \
                     if want is not None else f"the {card.name}"
+            elif not pack_ok:
+                why = f"the {card.name} of pack {ev.pack or '(none)'}, not of the board's pack {self.pack}"
+            else:
+                why = f"the {card.name} as card {ev.index} of the board; it is card {self.count}"
+            if not index_ok:
+                self.count = max(self.count, ev.index)
             return [BoardMismatch(self.board, card, want, seat, f"board {self.board}: the shoe placed {why}")]
         self.seen[card] = seat
         if not self.pack:
@@ -327,6 +344,18 @@ class BoardTracker:
         self.missing = tuple(c for c in PACK if c in ev.missing)
         out: list[BoardEvent] = []
         unseen = [c for c in PACK if c not in ev.missing and c not in self.seen]
+        expected = frozenset(c for c in PACK if c not in self.command.placed and c not in self.seen
+                             and c not in self.reported)
+        if (ev.board, ev.board_id) != (self.command.board, self.command.board_id):
+            self.mismatches += 1
+            out.append(BoardMismatch(self.board, None, None, None, f"board {self.board}: the shoe ended board "
+                                     f"{ev.board} (id {ev.board_id:08x}), not the one it was sent"))
+        if ev.missing != expected:      # PROTOCOL.md 7.2: `missing` against the cards seen placed
+            self.mismatches += 1
+            out.append(BoardMismatch(self.board, None, None, None, f"board {self.board}: the shoe says "
+                                     f"{len(ev.missing)} card{'s' if len(ev.missing) != 1 else ''} are not placed, "
+                                     f"but {len(expected)} were not seen placed: which cards are in the pockets "
+                                     "is not known"))
         if ev.reason == m.FinishReason.COMPLETE and not ev.missing:
             verified = not unseen and self.mismatches == 0
             out.append(BoardDealt(self.board, ev.board_id, self.pack, ev.rejected, verified))
@@ -342,8 +371,10 @@ class BoardTracker:
                 how = f"ended (reason {int(ev.reason)}) with {count}"
             words = f"board {self.board} is not whole: {how}: the {_names(self.missing)}" if self.missing else \
                 f"board {self.board} is not whole: {how}"
+            if ev.missing != expected:
+                words += f", but {len(expected)} were not seen placed"
             out.append(BoardIncomplete(self.board, ev.board_id, ev.reason, self.placed, self.missing,
-                                       ev.rejected, words))
+                                       ev.rejected, words, known=self.mismatches == 0))
             self.state = BoardState.INCOMPLETE
         self.result = out[-1]
         return out
@@ -354,8 +385,16 @@ class BoardTracker:
         return [result]
 
     def again(self, pack: str | None = None) -> m.DealBoard:
-        """The DEAL_BOARD that finishes this board: the same record, with the cards in their pockets
-        marked placed (after the operator put the missing ones in the well)."""
+        """The DEAL_BOARD that finishes this board: the same record and pack, with the cards in their
+        pockets marked placed (after the operator put the missing ones in the well).
+
+        Raises:
+            ValueError: the pockets are not known (a report that disagreed with the cards seen, a
+                board not whole that names no card missing): it must be dealt again from empty pockets.
+        """
+        if isinstance(self.result, BoardIncomplete) and not self.result.known:
+            raise ValueError(f"board {self.board}: which cards are in the pockets is not known; empty them and "
+                             "deal it again")
         return deal_board(self.board, self.command.seats, self.command.board_id,
                           pack=self.pack if pack is None else pack, placed=self.placed)
 

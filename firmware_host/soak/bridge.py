@@ -6,7 +6,7 @@ worked out from the entries it made, never from the table.
 The calls and cards come from the simulated players (``firmware_host.players``: bids by points, plays
 legal cards through the ``laws.bridge`` models, which only say what is legal). ``bridge_hand`` injects one
 mistake (``schedule.PLAY_KINDS``) where the deal gives the chance, and returns the entries, the facts the
-rulings must name (``schedule.EXPECTED``, from LAWS.md's ``BP-`` rows) and the result:
+rulings must name (``schedule.EXPECTED``, from docs/laws.md's ``BP-`` rows) and the result:
 
 * ``insufficient_bid``: the first player to call over a bid bids one club (never sufficient); his
   left-hand opponent accepts it (``accept``; BP-27), and the auction goes on from it.

@@ -7,7 +7,7 @@ the shoe's n-th deal; a row belongs to the deal most recently started before it.
 
 1. **Cards.** Every card that physically left the shoe is journaled once, in order (``cards_lost``,
    ``cards_duplicated``; a card out of order counts as one lost and one duplicated), to the seat the shoe
-   sent it to (``cards_misseated``).
+   sent it to (``cards_misseated``), face up exactly when it left the shoe face up (``cards_faced_wrong``).
 2. **Deals.** Each deal starts with the dealer the rotation names, the one the shoe dealt for
    (``dealers_wrong``), and ends with one ``deal_end`` from the shoe (``deal_ends_wrong``); the table is
    formed once, before the first deal, by the draw's highest card (``formations_wrong``).
@@ -17,10 +17,10 @@ the shoe's n-th deal; a row belongs to the deal most recently started before it.
    (``bad_lines_noted``).
 4. **Rulings on mistakes** are exactly those the laws give for what happened (``schedule.EXPECTED``): a
    ruling expected and absent is *missed*, one present and not expected *false*, one whose dealer, seat,
-   side or pack is not the fact's has ``wrong fields``.
+   side, offender or pack is not the fact's has ``wrong fields``.
    A bridge auction's close (``contract``, BP-22) is the ordinary course: once per deal the soak ran an
-   auction for, with the soak's own contract and declarer (or passed out), and in no other deal
-   (``contracts_wrong``).
+   auction for, with the soak's own contract and declarer, its seat declarer's and its side declarer's
+   side (or passed out), and in no other deal (``contracts_wrong``).
 5. **The score sheet** is the soak's own (``sheet.score_sheet``, from the results the driver entered):
    every score, game, rubber and penalty ruling, and no other (``score_wrong``); every result is scored.
 6. **Lamps** follow the soak's lamp rules (``sheet.lamp_problems``).
@@ -49,6 +49,7 @@ from firmware_host.soak.schedule import (
     SHEET_REMEDIES,
     physical_fault,
 )
+from laws.cards import Seat
 from laws.events import EventFormatError, event_from_dict, event_to_dict
 
 __all__ = ["DealRecord", "Dealt", "Findings", "Record", "check"]
@@ -78,6 +79,7 @@ class Findings:
     cards_lost: int = 0
     cards_duplicated: int = 0
     cards_misseated: int = 0
+    cards_faced_wrong: int = 0             # a card journaled face up that left the shoe face down, or the reverse
     director_sent: int = 0
     director_lost: int = 0
     director_extra: int = 0
@@ -129,7 +131,7 @@ class Findings:
     @property
     def ok(self) -> bool:
         return not (self.false_rulings or self.missed_rulings or self.wrong_fields or self.cards_lost
-                    or self.cards_duplicated or self.cards_misseated or self.director_lost
+                    or self.cards_duplicated or self.cards_misseated or self.cards_faced_wrong or self.director_lost
                     or self.director_extra or self.unscored or self.score_wrong or self.commands_wrong
                     or self.contracts_wrong
                     or self.bad_lines_noted != self.bad_lines_sent or self.deal_starts != self.deals
@@ -199,6 +201,7 @@ class _Deal:
     start: dict[str, Any] | None = None
     cards: list[tuple[str | None, str | None]] = field(default_factory=list)
     ends: int = 0
+    faced: list[str | None] = field(default_factory=list)           # the shoe's cards journaled face up
     rulings: list[dict[str, Any]] = field(default_factory=list)
     contracts: list[dict[str, Any]] = field(default_factory=list)  # BP-22's close of the auction
 
@@ -262,6 +265,8 @@ def _walk(record: Record, rows: list[tuple[int, str, dict[str, Any]]], f: Findin
             card = _journal_card(body)
             if card is not None:
                 deals[-1].cards.append(card)
+                if body.get("face_up"):
+                    deals[-1].faced.append(card[0])
             continue
         if kind == "note" and isinstance(body.get("device"), str) and "online" in body:
             online[body["device"]] = bool(body["online"])
@@ -310,6 +315,12 @@ def _cards(record: Record, deals: list[_Deal], f: Findings, problem: Any) -> Non
         if wrong:
             f.cards_misseated += wrong
             problem(f"deal {n}: {wrong} card(s) journaled to another seat than the shoe sent them to")
+        faced = Counter(_card_key(c) for c in rec.cards if c.face_up)
+        said = Counter(deals[n].faced)
+        if faced != said:
+            f.cards_faced_wrong += sum(((faced - said) + (said - faced)).values())
+            problem(f"deal {n}: the shoe sent {sorted(map(str, faced.elements()))} face up, the journal says "
+                    f"{sorted(map(str, said.elements()))}")
 
 
 def _deals(record: Record, deals: list[_Deal], facts: list[sheet.Facts], f: Findings, problem: Any) -> None:
@@ -412,8 +423,12 @@ def _contracts(record: Record, deals: list[_Deal], f: Findings, problem: Any) ->
         rec = record.deals[n - 1] if n <= len(record.deals) else None
         want = rec.facts.get("contract") if rec is not None else None
         got = deals[n].contracts if n < len(deals) else []
-        said = [("Pass", "") if r.get("passed_out") else (r.get("contract"), r.get("declarer")) for r in got]
-        expect = [] if want is None else [(want, rec.facts.get("declarer", "") if rec is not None else "")]
+        said = [("Pass", "", "") if r.get("passed_out") else
+                (r.get("contract"), r.get("declarer"), f"{r.get('seat')} {r.get('side')}") for r in got]
+        declarer = str(rec.facts.get("declarer", "")) if rec is not None else ""
+        # the close names declarer as its seat and declarer's side as its side (a contract is theirs)
+        names = f"{declarer} {Seat(declarer).side.value}" if declarer in ("N", "E", "S", "W") else ""
+        expect = [] if want is None else [("Pass", "", "") if want == "Pass" else (want, declarer, names)]
         if said != expect:
             f.contracts_wrong += max(1, abs(len(said) - len(expect)))
             problem(f"deal {n}: the auction closed in {said or 'nothing'}, the soak's own is {expect or 'none'}")

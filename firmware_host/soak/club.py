@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
+from firmware_host.wire.reader import read_json
+from firmware_host.wire.topics import TOPICS
 
 
 class Club:
@@ -51,7 +53,7 @@ class Club:
         c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"soak-dashboard-{self.table}",
                         clean_session=False)
         c.username_pw_set(DASHBOARD_USER, self._dash)
-        c.on_connect = lambda cl, u, f, rc, p: cl.subscribe(f"cardtable/{self.table}/ruling", qos=1)
+        c.on_connect = lambda cl, u, f, rc, p: cl.subscribe(TOPICS.table(self.table, "ruling"), qos=1)
         c.on_message = self._message
         c.reconnect_delay_set(0.1, 1.0)
         c.connect("127.0.0.1", self.broker.port)
@@ -59,10 +61,9 @@ class Club:
         self.client = c
 
     def _message(self, client: Any, userdata: Any, msg: Any) -> None:
-        try:
-            seq = int(json.loads(msg.payload)["seq"])
-        except (ValueError, KeyError, TypeError):
-            seq = -1
+        read = read_json(msg.payload)   # the one checked reader of what comes over the wire
+        seq = read.value.get("seq", -1) if read.ok and isinstance(read.value, dict) else -1
+        seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else -1
         with self._lock:
             self.seqs[seq] += 1
 
@@ -70,7 +71,7 @@ class Club:
         """Publish one director's command to the table as the dashboard does; returns its id."""
         cid = secrets.token_hex(8)
         body = {"table": self.table, "by": "soak", "t": time.time(), "id": cid, **fields}
-        self.client.publish(f"cardtable/{self.table}/command/{kind}", json.dumps(body), qos=1)
+        self.client.publish(TOPICS.command(self.table, kind), json.dumps(body), qos=1)
         return cid
 
     def received(self) -> set[int]:

@@ -5,17 +5,22 @@ placed, since the pockets were last empty, are the 52 of the record, each once, 
 they are the cards the virtual shoe's pockets physically held when the station said the board was dealt
 (a card in a pocket the journal does not name is lost, one named twice is counted twice).
 
-**The tables** (``check_tables``): for every board a table played, from the soak's record (the cards as
-the players held them and every card they played, in order) and the table's journal:
+**The tables** (``check_tables``): every board of each table's plan (the movement's) is played and
+journaled, and no other; for each, from the people's record (every card they played, in order, the
+contract they bid, their confirmations) and the table's journal:
 
 * every card played is journaled once, in the order played (none lost, none twice);
-* a board whose cards were misboarded gets exactly one ``DB-87`` ruling, at the first card played by a
-  seat the record does not give it to (worked out here from the record and the play), naming that card,
-  its seat, the record's seat, the board, table and round; a board played as its record says gets none
-  (no false alarm), and no card played legally from the hands held is ever ruled a revoke;
-* ``DB-7`` says verified exactly when the board was played whole from its record;
-* the score is the duplicate score of the contract and the tricks the cards give (trick winners worked
-  out here), and a result confirmed by both sides is journaled once;
+* a board is misboarded exactly when a card was played by a seat its record does not give it to, decided
+  here from the journal's cards and the record (``first_wrong``), never from a label: it then gets exactly
+  one ``DB-87`` ruling at that first card (naming the card, its seat, the record's seat, the board, table
+  and round), one director's decision and its ``DB-87`` ruling; a board played as its record says gets
+  none (no false alarm), and no card played legally is ever ruled a revoke;
+* a board the shoe dealt from a pack short of a card (the people found the card and put it in the shoe's
+  well: ``short_back``) gets one ``DB-14`` ruling, no other board does;
+* ``DB-7`` is there whenever cards were played, and says verified exactly when all 52 were played from
+  the record's seats;
+* the auction closes in the people's contract; one score ruling and one confirmed score, both the
+  duplicate score of that contract and the tricks the cards give (trick winners worked out here);
 * a board the table's shoe dealt has its 52 cards journaled once each at the record's seat.
 
 Each check is a function of its inputs, so a journal broken on purpose makes it fail
@@ -35,6 +40,10 @@ from laws.scoring.bridge import parse_contract
 from laws.scoring.duplicate import board_score
 
 Rows = Sequence[tuple[int, str, Mapping[str, Any]]]
+# The rulings a board of the duplicate soak may bring: the auction's close, the check against the record,
+# the score, a misboarding's (only where the cards show one) and a short pack's (only where the shoe's pack
+# was short); any other is a ruling on something that did not happen.
+ORDINARY = frozenset({"BP-22", "DB-7", "DB-77", "DB-87", "DB-14"})
 
 
 @dataclass
@@ -122,8 +131,9 @@ class PlayedBoard:
     contract: str | None = None
     declarer: str | None = None
     play: list[tuple[str, str]] = field(default_factory=list)
-    confirmed: bool = False
+    confirmed: bool = False                  # the soak saw the board finish (not every board: figures only)
     short_back: int = 0                      # cards the soak put back in the shoe's well
+    confirms: int = 0                        # confirmations the people entered (one a side)
 
 
 @dataclass
@@ -168,27 +178,51 @@ def _tricks(play: Sequence[tuple[str, str]], declarer: Seat, strain: str) -> int
     return won
 
 
-def check_tables(played: Iterable[PlayedBoard], journals: Mapping[int, Rows]) -> TableFigures:
-    """Every board each table played against that table's journal (see the module docstring)."""
+def check_tables(played: Iterable[PlayedBoard], journals: Mapping[int, Rows],
+                 plan: Mapping[int, Sequence[int]] | None = None) -> TableFigures:
+    """Every board each table played against that table's journal (see the module docstring).
+
+    Args:
+        played: the people's record of each board (the cards they played; not how it was misboarded).
+        journals: each table's journal rows.
+        plan: each table's boards, in the order it plays them (the movement's); every one must be played
+            and journaled, and no other. None: the boards in ``played``.
+    """
     f = TableFigures()
     by_table: dict[int, list[PlayedBoard]] = {}
     for p in played:
         by_table.setdefault(p.table, []).append(p)
-    for table, boards in sorted(by_table.items()):
+    wanted = {t: list(b) for t, b in plan.items()} if plan is not None else \
+        {t: [p.record.number for p in ps] for t, ps in by_table.items()}
+    for table, numbers in sorted(wanted.items()):
         segs = _segments(journals.get(table, ()))
+        boards = by_table.get(table, [])
+        for number in sorted(set(numbers) - {p.record.number for p in boards}):
+            f.problems.append(f"table {table} board {number}: the people never played it")
+        journaled = {b.get("board") for b, _ in segs}
+        for extra in sorted(journaled - set(numbers), key=str):
+            f.problems.append(f"table {table}: board {extra} is in the journal, but not one of its boards")
         for p in boards:
             f.boards += 1
             where = f"table {table} round {p.round} board {p.record.number}"
+            if p.record.number not in numbers:
+                f.problems.append(f"{where}: played, but not one of the table's boards")
             mine = [(b, rs) for b, rs in segs if b.get("board") == p.record.number and b.get("round") == p.round]
             if not mine:
                 f.problems.append(f"{where}: no board event in the journal")
                 continue
             rows = [r for _, rs in mine for r in rs]
-            _check_board(f, p, rows, where)
+            _check_board(f, p, rows, where, p.short_back > 0)
     return f
 
 
-def _check_board(f: TableFigures, p: PlayedBoard, rows: list[tuple[int, str, Mapping[str, Any]]], where: str) -> None:
+def first_wrong(record: Board, play: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
+    """The first card played (seat, card) by a seat the record does not give it to, or None."""
+    return next(((s, c) for s, c in play if record.deal.holder(Card.parse(c)).value != s), None)
+
+
+def _check_board(f: TableFigures, p: PlayedBoard, rows: list[tuple[int, str, Mapping[str, Any]]], where: str,
+                 short: bool = False) -> None:
     played = [(str(b["seat"]), str(b["card"])) for _, k, b in rows if k == "event" and b.get("type") == "card_played"]
     f.cards += len(p.play)
     if played != p.play:
@@ -199,46 +233,24 @@ def _check_board(f: TableFigures, p: PlayedBoard, rows: list[tuple[int, str, Map
         f.problems.append(f"{where}: the journal's cards differ from those played ({lost} missing, {twice} extra or "
                           "out of order)")
     rulings = [b for _, k, b in rows if k == "ruling"]
-    fouls = [r for r in rulings if r.get("clause") == "DB-87" and r.get("remedy") == "attention"]
-    want = next(((s, c) for s, c in p.play if p.record.deal.holder(Card.parse(c)).value != s), None)
-    if p.misboard is not None and want is not None:
-        f.misboarded += 1
-        if len(fouls) == 1 and (fouls[0].get("played_by"), fouls[0].get("card")) == want and \
-                fouls[0].get("record_seat") == p.record.deal.holder(Card.parse(want[1])).value and \
-                (fouls[0].get("table"), fouls[0].get("round")) == (p.table, p.round):
-            f.caught_first += 1
-        else:
-            f.problems.append(f"{where}: misboarded ({p.misboard}); the first wrong card is {want[0]}'s {want[1]}, "
-                              f"the journal has {[(r.get('played_by'), r.get('card'), r.get('table')) for r in fouls]}")
-    elif fouls:
-        f.false_alarms += len(fouls)
-        f.problems.append(f"{where}: a DB-87 ruling, but every card played was the record's")
-    revokes = [r for r in rulings if r.get("clause") in ("BP-61", "BP-62", "BP-63", "BP-64", "DB-6", "DB-13")]
-    if revokes:
-        f.false_alarms += len(revokes)
-        f.problems.append(f"{where}: ruled {[r.get('clause') for r in revokes]} on legal play")
+    _fouls(f, p, played, rulings, rows, where)
+    db14 = [r for r in rulings if r.get("clause") == "DB-14"]
+    if len(db14) != int(short) or any(r.get("remedy") != "attention" for r in db14):
+        f.problems.append(f"{where}: {len(db14)} DB-14 ruling(s); the shoe's pack was "
+                          f"{'short of a card: want one' if short else 'whole: want none'}")
+    others = [r for r in rulings if r.get("clause") not in ORDINARY]
+    if others:
+        f.false_alarms += len(others)
+        f.problems.append(f"{where}: ruled {[r.get('clause') for r in others]}, which nothing that happened calls for "
+                          "(legal play, no irregularity but the misboarding and the short pack)")
+    want = first_wrong(p.record, played)
     checked = [r for r in rulings if r.get("clause") == "DB-7"]
-    whole = want is None and len(p.play) == 52
-    if checked and bool(checked[0].get("verified")) != whole:
-        f.problems.append(f"{where}: DB-7 says verified {checked[0].get('verified')}, the cards say {whole}")
+    whole = want is None and len(played) == 52
+    if len(checked) > 1 or (played and not checked) or (checked and bool(checked[0].get("verified")) != whole):
+        f.problems.append(f"{where}: DB-7 says {[c.get('verified') for c in checked]} (verified), the cards say "
+                          f"{whole}")
     f.verified += bool(checked and checked[0].get("verified"))
-    scores = [r for r in rulings if r.get("clause") == "DB-77" and not r.get("confirmed")]
-    confirmed = [r for r in rulings if r.get("clause") == "DB-77" and r.get("confirmed")]
-    if p.confirmed and len(confirmed) != 1:
-        f.problems.append(f"{where}: confirmed by both sides, {len(confirmed)} confirmation rulings")
-    if scores and p.contract is not None:
-        s = scores[0]
-        if p.contract == "Pass":
-            good = s.get("score") == 0
-        else:
-            declarer = Seat(str(p.declarer))
-            tricks = _tricks(p.play, declarer, parse_contract(p.contract).strain)
-            good = s.get("tricks") == tricks and s.get("score") == board_score(
-                parse_contract(p.contract), declarer, tricks, p.record.vulnerability)
-        f.scored += good
-        if not good:
-            f.problems.append(f"{where}: scored {s.get('contract')} {s.get('tricks')} {s.get('score')}, the cards "
-                              "give another score")
+    _scores(f, p, played, rulings, where)
     if p.how == "shoe":
         dealt = [(str(b["seat"]), str(b["card"])) for _, k, b in rows if k == "event" and b.get("type") == "card_dealt"]
         good = len(dealt) == 52 and len({c for _, c in dealt}) == 52 and all(
@@ -248,3 +260,67 @@ def _check_board(f: TableFigures, p: PlayedBoard, rows: list[tuple[int, str, Map
             f.problems.append(f"{where}: the shoe's cards in the journal are not the record's 52 once each "
                               f"({len(dealt)} rows)")
 
+
+def _fouls(f: TableFigures, p: PlayedBoard, played: Sequence[tuple[str, str]], rulings: list[Mapping[str, Any]],
+           rows: list[tuple[int, str, Mapping[str, Any]]], where: str) -> None:
+    """A board is misboarded exactly when a card was played from a seat its record does not give it to
+    (decided here from the journal's cards and the record, never from a label): then one ``DB-87``
+    attention ruling at that first card, the director's decision and its ``DB-87`` ruling; else none."""
+    fouls = [r for r in rulings if r.get("clause") == "DB-87" and r.get("remedy") == "attention"]
+    decided = [r for r in rulings if r.get("clause") == "DB-87" and r.get("remedy") != "attention"]
+    entered = [b for _, k, b in rows if k == "event" and b.get("type") == "foul_ruled"]
+    want = first_wrong(p.record, played)
+    if want is not None:
+        f.misboarded += 1
+        if len(fouls) == 1 and (fouls[0].get("played_by"), fouls[0].get("card")) == want and \
+                fouls[0].get("record_seat") == p.record.deal.holder(Card.parse(want[1])).value and \
+                (fouls[0].get("table"), fouls[0].get("round"), fouls[0].get("board")) == \
+                (p.table, p.round, p.record.number):
+            f.caught_first += 1
+        else:
+            f.problems.append(f"{where}: misboarded; the first wrong card is {want[0]}'s {want[1]}, the journal has "
+                              f"{[(r.get('played_by'), r.get('card'), r.get('table')) for r in fouls]}")
+        if len(entered) != 1 or [r.get("remedy") for r in decided] != ["deal_stands"]:
+            f.problems.append(f"{where}: misboarded; the director's decision entered {len(entered)} time(s), "
+                              f"ruled {[r.get('remedy') for r in decided]} (want one, deal_stands)")
+    elif fouls or decided or entered:
+        f.false_alarms += len(fouls) + len(decided) + len(entered)
+        f.problems.append(f"{where}: a DB-87 ruling or decision, but every card played was the record's")
+
+
+def board_result(p: PlayedBoard, played: Sequence[tuple[str, str]]) -> tuple[int, int] | None:
+    """(tricks, North-South's score) the cards give for the people's contract (None: passed out)."""
+    if p.contract in (None, "Pass"):
+        return None
+    declarer = Seat(str(p.declarer))
+    contract = parse_contract(str(p.contract))
+    tricks = _tricks(played, declarer, contract.strain)
+    return tricks, board_score(contract, declarer, tricks, p.record.vulnerability)
+
+
+def _scores(f: TableFigures, p: PlayedBoard, played: Sequence[tuple[str, str]], rulings: list[Mapping[str, Any]],
+            where: str) -> None:
+    """One score ruling and one confirmation, both the score the cards give for the contract bid (every
+    board, whoever saw it finish)."""
+    scores = [r for r in rulings if r.get("clause") == "DB-77" and not r.get("confirmed")]
+    confirmed = [r for r in rulings if r.get("clause") == "DB-77" and r.get("confirmed")]
+    if len(confirmed) != 1 or len(scores) != 1:
+        f.problems.append(f"{where}: {len(scores)} score ruling(s), {len(confirmed)} confirmation(s); want one each")
+    if p.confirms != 2:
+        f.problems.append(f"{where}: the people entered {p.confirms} confirmation(s), one a side is two")
+    closes = [r for r in rulings if r.get("clause") == "BP-22"]
+    said = [("Pass", None) if r.get("passed_out") else (r.get("contract"), r.get("declarer")) for r in closes]
+    if said != [(p.contract, p.declarer if p.contract != "Pass" else None)]:
+        f.problems.append(f"{where}: the auction closed {said}, the people bid {p.contract} by {p.declarer}")
+    result = board_result(p, played)
+    good = True
+    for s in scores + confirmed:
+        if result is None:
+            good = good and s.get("score") == 0
+        else:
+            good = good and (s.get("tricks"), s.get("score"), s.get("contract"), s.get("declarer")) == \
+                (*result, p.contract, p.declarer)
+    f.scored += bool(scores) and good
+    if not good:
+        f.problems.append(f"{where}: scored {[(s.get('contract'), s.get('tricks'), s.get('score')) for s in scores + confirmed]}"
+                          f", the cards give {result} for {p.contract}")

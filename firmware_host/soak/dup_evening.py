@@ -1,8 +1,8 @@
 """``cardtable soak --duplicate``: a duplicate evening, measured. The dealing station fills every board
 of the evening from its hand records (``dup_station``); then the tables play them, some with the physical
 boards, some with their shoe dealing each board from its record (``dup_tables``), with misboardings and
-faults from the schedule (``dup_schedule``); the journals are checked against what physically happened
-(``dup_check``) and the figures printed as a table.
+faults from the schedule (``dup_schedule``); the folder the evening leaves (``dup_disk``) is judged alone
+(``dup_judge``, as ``cardtable soak --check DIR`` does) and the figures printed as a table.
 """
 
 from __future__ import annotations
@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_host.soak.dup_check import StationFigures, TableFigures, check_station, check_tables
+from firmware_host.duplicate.spec import default_tables
+from firmware_host.soak.dup_check import StationFigures, TableFigures
+from firmware_host.soak.dup_disk import write_plan, write_played, write_pockets
+from firmware_host.soak.dup_judge import Verdict, judge
 from firmware_host.soak.dup_schedule import DupSchedule, make_dup_schedule
 from firmware_host.soak.dup_session import boards_needed, boards_played, run_session
 from firmware_host.soak.dup_station import StationRun
 from firmware_host.soak.dup_tables import run_tables
-from firmware_host.soak.rig import all_rows
-from laws.cards import Card
 
 
 @dataclass
@@ -35,18 +36,23 @@ class DupResult:
     played: list[Any] = field(default_factory=list)                      # the soak's record, for the checker
     pockets: dict[int, dict[int, list[str]]] = field(default_factory=dict)
     session: dict[str, int] = field(default_factory=dict)                # results taken, refused, due
+    verdict: Verdict | None = None                                       # the folder judged (``dup_judge``)
 
     @property
     def ok(self) -> bool:
-        return self.station.ok and self.tables.ok and self.finished and not self.tracebacks
+        return (self.station.ok and self.tables.ok and self.finished and not self.tracebacks
+                and (self.verdict is None or self.verdict.ok))
 
 
 def evening(workdir: Path, *, tables: int = 3, boards: int = 6, seed: int = 1, faults: int = 3,
-            misboard_rate: float = 0.35, schedule: DupSchedule | None = None, session: bool = True) -> DupResult:
-    """Deal the evening's boards at the station, play them at the tables, check everything.
+            misboard_rate: float = 0.35, schedule: DupSchedule | None = None, session: bool = True,
+            session_faults: tuple[str, ...] = ()) -> DupResult:
+    """Deal the evening's boards at the station, play them at the tables, judge the folder they leave.
 
     With ``session`` (and Mosquitto installed) the tables play a Mitchell of the club's session, ``boards``
     a round, over the broker; otherwise every table plays ``boards`` boards alone, from its configuration.
+    ``session_faults`` (``dup_club.SESSION_FAULTS``) run the session as the club's dashboard process and
+    fail it so. The figures are ``dup_judge``'s, from what is on disk (``dup_disk``), never from the driver's memory.
     """
     import shutil
 
@@ -55,37 +61,25 @@ def evening(workdir: Path, *, tables: int = 3, boards: int = 6, seed: int = 1, f
     count = boards_needed(tables, boards) if session else boards
     schedule = schedule or make_dup_schedule(tables, count, seed, misboard_rate=misboard_rate, faults=faults,
                                              plays=boards_played(tables, boards) if session else None)
+    ids = {n: tid for tid, n in default_tables(len(schedule.tables)).items()}
+    write_plan(workdir, schedule, session, {
+        p.table: f"club/{ids[p.table]}/data/journal.sqlite3" if session else f"tables/table-{p.table}/data/journal.sqlite3"
+        for p in schedule.tables})
     station = StationRun(list(schedule.records.values()), workdir / "station", seed, world_faults=min(2, faults))
     srec = station.run()
-    sfig = check_station(list(schedule.records.values()), srec.pockets, all_rows(station.journal))
+    write_pockets(workdir, srec.pockets)
     if session:
-        out = run_session(schedule, workdir / "club", seed, boards)
+        out = run_session(schedule, workdir / "club", seed, boards, session_faults=session_faults)
     else:
         out = run_tables(schedule, workdir / "tables", seed)
-    tfig = check_tables(out["played"], out["journals"])
-    if session:
-        _check_session(tfig, out)
-    return DupResult(schedule, sfig, tfig, srec.faults, out["faults"], out["finished"], out["restarts"] + srec.starts - 1,
-                     out["tracebacks"], time.monotonic() - t0, out["played"], srec.pockets,
-                     {k: out[k] for k in ("taken", "refused", "entries", "due") if k in out})
-
-
-def _check_session(f: TableFigures, out: dict[str, Any]) -> None:
-    """The session took one result for every board due, refused none, and holds a foul exactly for the
-    boards whose cards were played against their record (a Mitchell's North-South pair sits at its table
-    all evening, so a result's key starts ``<board>/<table> NS/``)."""
-    if out["entries"] != out["due"]:
-        f.problems.append(f"the session holds {out['entries']} results of the {out['due']} due")
-    if out["refused"]:
-        f.problems.append(f"the session refused {out['refused']} result(s)")
-    for p in out["played"]:
-        want = any(p.record.deal.holder(Card.parse(c)).value != s for s, c in p.play)
-        got = next((v for k, v in out["fouled"].items() if k.startswith(f"{p.record.number}/{p.table} NS/")), None)
-        if got is None:
-            f.problems.append(f"table {p.table} board {p.record.number}: no result in the session")
-        elif got != want:
-            f.problems.append(f"table {p.table} board {p.record.number}: the session's foul is {got}, the cards "
-                              f"say {want}")
+    write_played(workdir, out["played"])
+    verdict = judge(workdir)
+    for shown in out.get("secrets_shown", []):
+        verdict.problems.append(f"a secret shown by the session's process or the director's state: {shown}")
+    return DupResult(schedule, verdict.station, verdict.tables, srec.faults, out["faults"], out["finished"],
+                     out["restarts"] + srec.starts - 1, out["tracebacks"], time.monotonic() - t0, out["played"],
+                     srec.pockets, {k: out[k] for k in ("taken", "refused", "entries", "due") if k in out},
+                     verdict)
 
 
 def table(r: DupResult) -> str:
@@ -117,6 +111,6 @@ def table(r: DupResult) -> str:
         ("time", f"{r.seconds:.0f} s"),
     ]
     lines = ["| duplicate soak | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows]
-    problems = s.problems + t.problems
+    problems = r.verdict.all_problems if r.verdict is not None else s.problems + t.problems
     lines += [""] + ([f"PROBLEM: {p}" for p in problems] if problems else ["every invariant holds"])
     return "\n".join(lines)

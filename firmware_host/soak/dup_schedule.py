@@ -4,7 +4,7 @@ Misboardings (``MISBOARDINGS``), each a physical copy of a board that is not as 
 swapped, the board turned round, one card moved to another pocket (and one of that pocket's back, so every
 hand still holds thirteen), or the board played at the wrong table (the copy is another board's). A board
 the table's shoe deals can only be misboarded by the players (two of them picking up each other's
-pockets: ``SHOE_MISBOARDINGS``). ``EXPECTED`` gives, for each, the rulings the laws give (LAWS.md
+pockets: ``SHOE_MISBOARDINGS``). ``EXPECTED`` gives, for each, the rulings the laws give (docs/laws.md
 ``DB-87``, with the director's decision the soak enters), written here, never taken from the table; the
 checker adds where: at the first card played by a seat the record does not give it to.
 

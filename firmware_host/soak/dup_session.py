@@ -9,6 +9,8 @@ club around them, and its own figures: the results the session took and refused.
 
 from __future__ import annotations
 
+import json
+import logging
 import random
 import secrets
 import time
@@ -22,9 +24,13 @@ from firmware_host.duplicate.handfiles import write_hand_records
 from firmware_host.duplicate.session import Session
 from firmware_host.duplicate.session_state import progress
 from firmware_host.duplicate.spec import SessionSetup, build_movement, default_tables
+from firmware_host.soak.dup_club import ClubProcess, hostile_messages, secrets_shown, send_hostile, stall
 from firmware_host.soak.dup_schedule import DupSchedule
 from firmware_host.soak.dup_tables import TableRun, close_all
+from firmware_host.soak.rig import all_rows
 from laws.scoring import Method
+
+log = logging.getLogger(__name__)
 
 
 def movement_spec(tables: int, boards_per_round: int) -> dict[str, Any]:
@@ -45,8 +51,12 @@ def boards_played(tables: int, boards_per_round: int) -> dict[int, tuple[int, ..
 
 
 def run_session(schedule: DupSchedule, workdir: Path, seed: int, boards_per_round: int,
-                timeout: float = 900.0) -> dict[str, Any]:
-    """The session at every table, through the broker; the tables' record and journals, and the session's."""
+                timeout: float = 900.0, session_faults: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The session at every table, through the broker; the tables' record and journals, and the session's.
+
+    Without ``session_faults`` the session service runs in this process; with any of
+    ``dup_club.SESSION_FAULTS`` it is the club's dashboard in a process of its own, and the faults fall
+    on it."""
     workdir.mkdir(parents=True, exist_ok=True)
     spec = movement_spec(len(schedule.tables), boards_per_round)
     movement = build_movement(spec)
@@ -57,17 +67,28 @@ def run_session(schedule: DupSchedule, workdir: Path, seed: int, boards_per_roun
     records_file = workdir / "records.pbn"
     write_hand_records(records_file, records, overwrite=True)
     session = Session.create(workdir / "session", setup, analyse=False, synchronous="NORMAL")
-    desk = SessionDesk(session)
     passwords = {tid: secrets.token_urlsafe(12) for tid in ids} | {DASHBOARD_USER: secrets.token_urlsafe(12)}
     broker = LocalBroker(workdir / "broker", passwords)
     broker.start()
-    service = SessionService(desk, "127.0.0.1", broker.port, DASHBOARD_USER, passwords[DASHBOARD_USER], tick=0.05)
+    desk: SessionDesk | None = None
+    service: SessionService | None = None
+    club: ClubProcess | None = None
     tables: list[TableRun] = []
     out: dict[str, Any] = {}
     try:
-        service.start()
-        if not service.connected.wait(20):
-            raise RuntimeError("the session could not connect to the soak's broker")
+        if session_faults:
+            session.close()
+            pw = workdir / "dashboard.password"
+            pw.write_text(passwords[DASHBOARD_USER], encoding="utf-8")
+            club = ClubProcess(workdir, workdir / "session", broker.port, pw)
+            club.start()
+        else:
+            desk = SessionDesk(session)
+            service = SessionService(desk, "127.0.0.1", broker.port, DASHBOARD_USER, passwords[DASHBOARD_USER],
+                                     tick=0.05)
+            service.start()
+            if not service.connected.wait(20):
+                raise RuntimeError("the session could not connect to the soak's broker")
         for tid, number in ids.items():
             plan = next(p for p in schedule.tables if p.table == number)
             pw = workdir / f"{tid}.password"
@@ -76,23 +97,126 @@ def run_session(schedule: DupSchedule, workdir: Path, seed: int, boards_per_roun
                          mqtt=("127.0.0.1", broker.port, tid, pw), hooks={"broker": lambda: _outage(broker)})
             t.start(records_file)
             tables.append(t)
-        out["finished"] = _play(desk, tables, time.monotonic() + timeout)
+        if club is not None:
+            out["finished"] = _play_club(club, tables, workdir, broker.port, passwords, session_faults,
+                                         time.monotonic() + timeout, out)
+        else:
+            assert desk is not None
+            out["finished"] = _play(desk, tables, time.monotonic() + timeout)
     finally:
         journals = close_all(tables)
-        service.stop()
+        if service is not None:
+            service.stop()
+        if club is not None:
+            club.stop()
         broker.stop()
     faults: dict[str, int] = {}
     for t in tables:
         for k, v in t.faults.items():
             faults[k] = faults.get(k, 0) + v
-    st = desk.session.state
+    for k, v in out.pop("session_faults", {}).items():
+        faults[f"session {k}"] = v
     out.update(played=[p for t in tables for p in t.played], journals=journals, faults=faults,
-               restarts=sum(t.restarts for t in tables),
-               tracebacks=sum(sum(t.proc.tracebacks().values()) for t in tables),
-               taken=desk.taken, refused=desk.refused, entries=len(st.entries), due=sum(st.due().values()),
-               fouled={k: e.foul is not None for k, e in st.entries.items()})
-    session.close()
+               restarts=sum(t.restarts for t in tables) + (club.kills if club is not None else 0),
+               tracebacks=sum(sum(t.proc.tracebacks().values()) for t in tables))
+    if desk is not None:
+        st = desk.session.state
+        out.update(taken=desk.taken, refused=desk.refused, entries=len(st.entries), due=sum(st.due().values()))
+        session.close()
+    else:
+        rows = all_rows(workdir / "session" / "session.sqlite3")
+        out.update(taken=sum(1 for _, k, b in rows if k == "event" and b.get("type") == "result"),
+                   refused=sum(1 for _, k, b in rows if k == "note" and "refused" in b),
+                   due=_due(movement))
+        out["entries"] = out["taken"]
+        texts = [club.logs() if club is not None else "", json.dumps(out.pop("last_state", {}))]
+        shown = secrets_shown({"the session's secret": setup.secret} |
+                              {f"{user}'s password": pw for user, pw in passwords.items()}, texts)
+        out["secrets_shown"] = shown
     return out
+
+
+def _due(movement: Any) -> int:
+    return sum(len(movement.boards_of(s.group)) for s in movement.seatings if s.played)
+
+
+def _play_club(club: ClubProcess, tables: list[TableRun], workdir: Path, port: int, passwords: dict[str, str],
+               faults: tuple[str, ...], deadline: float, out: dict[str, Any], grace: float = 40.0,
+               idle: float = 30.0) -> bool:
+    """As ``_play``, the director at the dashboard's web API, the session's faults on the way; True once
+    every result due is in the session's journal (waiting ``grace`` seconds after the last board, and no
+    longer than ``idle`` seconds while no result, entry or round moves)."""
+    db = workdir / "session" / "session.sqlite3"
+    state = club.state()
+    rounds = int(state["rounds"])
+    due = sum(len(t.plan.boards) for t in tables)              # the movement's boards at each table
+    called = 1
+    done: dict[str, int] = {}
+    last_read = 0.0
+    results: list[dict[str, Any]] = []
+    progress_: list[dict[str, Any]] = list(state["progress"])
+    finished_at: float | None = None
+    last_move: tuple[tuple[int, int, int], float] = ((0, 0, 0), time.monotonic())
+    while time.monotonic() < deadline:
+        for t in tables:
+            t.step()
+        now = time.monotonic()
+        if now - last_read >= 0.25:
+            last_read = now
+            results = [b for _, k, b in all_rows(db) if k == "event" and b.get("type") == "result"]
+            try:
+                state = club.state()
+                progress_ = list(state["progress"])
+            except OSError:
+                pass                                   # the process is being started again
+        have = len(results)
+        waiting = any(t.waiting() for t in tables)
+        # in this order, so that one does not undo another (a restart revives a hub a message stopped):
+        # kill right after a table sent a result the session has not journaled, once a quarter are in;
+        # then the hostile messages, once round 2 is called; then the stall, once three quarters are in
+        in_flight = sum(1 for t in tables for p in t.played if p.confirms >= 2) > have
+        if "kill" in faults and "kill" not in done and have >= due // 4 and in_flight:
+            club.kill()
+            done["kill"] = 1
+        ready = "kill" not in faults or "kill" in done
+        if "hostile" in faults and "hostile" not in done and called >= 2 and ready:
+            tid = next(iter(passwords))
+            taken = next((r for r in results if r.get("table") == tid), None)
+            messages = hostile_messages(tid, taken)
+            sent = send_hostile(port, tid, passwords[tid], messages)
+            (workdir / "hostile.json").write_text(json.dumps(
+                {"table": tid, "sent": sent, "messages": [{"topic": tp, "bytes": len(p)} for tp, p in messages]}),
+                encoding="utf-8")
+            done["hostile"] = len(messages)
+        ready = ready and ("hostile" not in faults or "hostile" in done)
+        if "stall" in faults and "stall" not in done and have >= due * 3 // 4 and ready:
+            stall(db)
+            done["stall"] = 1
+        if have >= due and not waiting:
+            out["session_faults"], out["last_state"] = done, state
+            return True
+        if all(t.done() for t in tables) and not waiting:
+            finished_at = finished_at or now
+            if now - finished_at > grace:
+                break
+        moved = (have, sum(len(t.entries) for t in tables), called)
+        if moved != last_move[0]:
+            last_move = (moved, now)
+        elif now - last_move[1] > idle:             # nothing moves: a session that takes nothing more
+            log.warning("the session took nothing for %.0f s: the soak stops waiting", idle)
+            break
+        if called < rounds and all(x["round"] >= called and not x["left"] for x in progress_):
+            taken_, why = club.call(called + 1)
+            if taken_ or "has been called already" in why:
+                called += 1
+            else:                                   # a session that cannot journal it now: the director tries again
+                log.warning("calling round %d: %s", called + 1, why)
+                out["round_calls_failed"] = out.get("round_calls_failed", 0) + 1
+                time.sleep(1.0)
+            progress_ = [dict(x, round=0) for x in progress_]     # read again before the next call
+        time.sleep(0.005)
+    out["session_faults"], out["last_state"] = done, state
+    return False
 
 
 def _outage(broker: LocalBroker, seconds: float = 1.5) -> None:

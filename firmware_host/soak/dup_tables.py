@@ -201,6 +201,7 @@ class TableRun:
         if b.result is not None:
             side = "ns" if "ns" not in b.confirmed else "ew"
             seat = self.rng.choice(("N", "S") if side == "ns" else ("E", "W"))
+            p.confirms += 1
             self._enter({"type": "confirm", "seat": seat})
             return
         if b.played is not None and b.played.foul is not None and b.decision is None:

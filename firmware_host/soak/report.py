@@ -58,6 +58,7 @@ def table(results: Sequence[Findings], seconds: float | None = None) -> str:
     add(row("cards the shoe sent", [f.cards_sent for f in results]))
     add(row("  after a deal stopped (no seat)", [f.strays for f in results]))
     add(row("  journaled to another seat", [f.cards_misseated for f in results]))
+    add(row("  journaled face up or down against the shoe", [f.cards_faced_wrong for f in results]))
     add(row("director's entries", [f.director_sent for f in results]))
     add(row("  dashboard commands / wrong", [f"{f.commands_sent}/{f.commands_wrong}" for f in results]))
     add(row("  malformed lines / noted", [f"{f.bad_lines_sent}/{f.bad_lines_noted}" for f in results]))

@@ -16,7 +16,7 @@ Mistakes (irregularities) come three ways:
   call out of turn cancelled by the right caller; a lead out of turn taken back; a revoke corrected, or
   established and its tricks transferred; a claim disputed and ruled. Each with the entries that settle it.
 
-``EXPECTED`` gives, for each game and mistake, the clause and remedy of ``/work/shared/LAWS.md`` (and the
+``EXPECTED`` gives, for each game and mistake, the clause and remedy of ``/work/docs/laws.md`` (and the
 clause's docstring in ``laws/games``) — written down here, never taken from what the table ruled.
 Faults (``FAULT_KINDS``) are no mistake of the players: no ruling may follow them.
 """
@@ -68,6 +68,7 @@ class Want:
     side: str | None = None
     pack: str | None = None
     tricks: str | None = None
+    offender: str | None = None
 
     @property
     def key(self) -> tuple[str, str]:
@@ -77,7 +78,8 @@ class Want:
     def fields(self) -> dict[str, str]:
         """Ruling field -> the fact it must equal."""
         return {k: v for k, v in (("dealer", self.dealer), ("seat", self.seat), ("side", self.side),
-                                  ("pack", self.pack), ("tricks", self.tricks)) if v is not None}
+                                  ("pack", self.pack), ("tricks", self.tricks),
+                                  ("offender", self.offender)) if v is not None}
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self.key)  # ``clause, remedy = want`` still reads
@@ -90,7 +92,7 @@ VOIDING = frozenset({"redeal", "replace_pack"})
 # BUTTON_KINDS or DIRECTOR_KINDS, make the driver commit it (``driver.GameRun._plan``; a shoe kind is an
 # ``Injection`` of the virtual shoe), and write its rulings here with the facts their fields name.
 EXPECTED: dict[tuple[str, str], tuple[Want, ...]] = {
-    # Contract Bridge, rubber laws (LAWS.md seed A)
+    # Contract Bridge, rubber laws (docs/laws.md seed A)
     ("contract-bridge", "face_up"): (Want("CB-redeal-faced", "redeal", "dealer", "at"),),  # a card faced in the deal
     ("contract-bridge", "duplicate"): (Want("CB-surplus-deal", "redeal", "dealer", "at", pack="pack"),),  # incorrect pack
     ("contract-bridge", "foreign"): (Want("CB-surplus-deal", "redeal", "dealer", "at", pack="pack"),),  # another pack's card
@@ -103,41 +105,41 @@ EXPECTED: dict[tuple[str, str], tuple[Want, ...]] = {
     # one hand 14 and another 12, found before play ends: first a count alone, then both
     ("contract-bridge", "miscount"): (Want("CB-redeal-miscount", "attention", seat="at"),
                                       Want("CB-redeal-miscount", "redeal", "dealer", "at")),
-    # Contract Bridge as it is played (LAWS.md BP-, after the 2017 laws as docs/events.md reads them: who may
+    # Contract Bridge as it is played (docs/laws.md BP-, after the 2017 laws as docs/events.md reads them: who may
     # accept is the offender's left-hand opponent for a call, declarer for a defender's lead)
     # BP-27: the next player may accept; accepted, the auction goes on from it
-    ("contract-bridge", "insufficient_bid"): (Want("BP-27", "attention", seat="acceptor"),
+    ("contract-bridge", "insufficient_bid"): (Want("BP-27", "attention", seat="acceptor", offender="at"),
                                               Want("BP-27", "deal_stands", seat="at")),
     # BP-27: not accepted; a replacement other than the lowest sufficient bid in the strain: the director
     # judges it and bars the partner for the rest of the auction
-    ("contract-bridge", "insufficient_replaced"): (Want("BP-27", "attention", seat="acceptor"),
+    ("contract-bridge", "insufficient_replaced"): (Want("BP-27", "attention", seat="acceptor", offender="at"),
                                                    Want("BP-27", "deal_stands", seat="at"),
-                                                   Want("BP-27", "attention", seat="at"),
+                                                   Want("BP-27", "attention", seat="at", offender="at"),
                                                    Want("BP-27", "penalty", seat="barred")),
     # BP-28-32: a pass at the right-hand opponent's turn, not accepted (the right player calls): cancelled,
     # and the offender passes at his next turn
-    ("contract-bridge", "call_out_of_turn"): (Want("BP-28-32", "attention", seat="acceptor"),
+    ("contract-bridge", "call_out_of_turn"): (Want("BP-28-32", "attention", seat="acceptor", offender="at"),
                                               Want("BP-28-32", "penalty", seat="at")),
     # BP-53-56: a defender's lead out of turn, not accepted: taken back, a penalty card
-    ("contract-bridge", "lead_out_of_turn"): (Want("BP-53-56", "attention", seat="acceptor"),
+    ("contract-bridge", "lead_out_of_turn"): (Want("BP-53-56", "attention", seat="acceptor", offender="at"),
                                               Want("BP-53-56", "penalty", seat="at")),
     # BP-61, BP-62: a revoke noticed and corrected before it is established: a defender's card a penalty card
     ("contract-bridge", "revoke_corrected"): (Want("BP-61", "attention", seat="at"), Want("BP-62", "penalty", seat="at")),
     # BP-61, BP-63, BP-64: established when his side plays to the next trick; the tricks move at the end
     ("contract-bridge", "revoke_established"): (Want("BP-61", "attention", seat="at"),
                                                 Want("BP-63", "attention", seat="at"),
-                                                Want("BP-64", "penalty", side="receives", tricks="transfer")),
+                                                Want("BP-64", "penalty", side="receives", tricks="transfer", offender="at")),
     ("contract-bridge", "revoke_no_transfer"): (Want("BP-61", "attention", seat="at"),
                                                 Want("BP-63", "attention", seat="at"), Want("BP-64", "attention")),
     # BP-68-71: a claim stops play; disputed, the director decides
     ("contract-bridge", "disputed_claim"): (Want("BP-68-71", "attention", side="answers"),
                                             Want("BP-68-71", "attention", seat="at"),
                                             Want("BP-68-71", "deal_stands", seat="at")),
-    # Euchre, Somerset Club 1888 (LAWS.md seed B)
+    # Euchre, Somerset Club 1888 (docs/laws.md seed B)
     ("euchre", "face_up"): (Want("EU-34", "redeal", "dealer", "at"),),        # law 34: a card faced in the pack, new deal
     ("euchre", "duplicate"): (Want("EU-33", "redeal", "dealer", "at", pack="pack"),),  # law 33: incorrect pack, same dealer
     ("euchre", "foreign"): (Want("EU-33", "redeal", "dealer", "at", pack="pack"),),
-    ("euchre", "unreadable"): (Want("EU-33", "redeal", "dealer", pack="pack"),),      # imperfect pack
+    ("euchre", "unreadable"): (Want("EU-33", "redeal", "dealer", "at", pack="pack"),),      # imperfect pack
     ("euchre", "attention"): (Want("EU-attention", "attention", seat="at"),),
     ("euchre", "late_demand"): (Want("EU-30", "deal_stands", seat="at"),),  # law 30: once cut, no new shuffle or cut
     # law 90: a wrong count found in play: the deal holds, the other side adds two points

@@ -24,6 +24,7 @@ from firmware_host.table.controller import (
     DeviceStatus,
     Input,
     LawInput,
+    MemberSeen,
     PackLoaded,
 )
 from laws.engine import LawEngine
@@ -197,6 +198,9 @@ class CameraFeeder:
         with self._lock:
             events = self.watcher.feed(frame)
             notes = self.watcher.take_notes()
+            members = self.watcher.take_members()
+        for seat, number in members:      # a club member's card at a seat (a duplicate table names its players)
+            self.submit(MemberSeen(str(getattr(seat, "value", seat)), number))
         for e in events:
             self.submit(LawInput(e, "camera"))
         for text in notes:

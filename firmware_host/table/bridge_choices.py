@@ -8,7 +8,7 @@ Pure functions over the engine's state (the controller calls them on its consume
   (``waiting``), the revokes that may still be corrected (``revokes``) and the bar the director was asked
   to judge (``bar``). The dashboard offers an answer only where these make it meaningful.
 - ``director_answer``: the event for one of the director's answers (``ANSWERS``: ``accept``,
-  ``withdraw``, ``bar``, ``correct_revoke``, ``claim``, ``claim_reply``, ``claim_ruled``), checked for the
+  ``withdraw``, ``spread``, ``bar``, ``correct_revoke``, ``claim``, ``claim_reply``, ``claim_ruled``), checked for the
   table's game and phase (the phases ``laws.engine.TRANSITIONS`` takes the event in) and only as far as
   the event format goes: who may accept, whether the card is the one waiting, whether a claim is open,
   is the engine's to judge, as for the same entry from ``cardtable run --events``. One thing is filled in:
@@ -36,13 +36,14 @@ from laws.state import TableState
 ANSWERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "accept": ("accept", ("seat",)),
     "withdraw": ("withdraw", ("seat", "card")),
+    "spread": ("spread", ("seat",)),
     "bar": ("bar", ("seat", "rounds")),
     "correct_revoke": ("correct", ("seat", "card")),
     "claim": ("claim", ("seat", "tricks")),
     "claim_reply": ("claim_reply", ("seat", "agree")),
     "claim_ruled": ("claim_ruled", ("tricks",)),
 }
-GAME = "contract-bridge"
+GAMES = ("contract-bridge", "duplicate-bridge")   # the tables that record the auction and the play
 
 
 class AnswerRefused(ValueError):
@@ -68,17 +69,27 @@ def open_bridge(state: TableState) -> dict[str, Any] | None:
                            "turn": a.turn.value if a.turn else None,
                            "contract": p.contract.code if p else None, "declarer": p.declarer.value if p else None,
                            "trick": None, "to_play": None, "tricks": None, "tricks_left": None, "claim": None,
-                           "waiting": None, "revokes": [], "bar": None}
+                           "waiting": None, "revokes": [], "bar": None,
+                           # what the table's own screen shows (docs/mqtt.md): the bars in force, the trick
+                           # on the table (its cards are hidden off the table while the deal is open), the
+                           # cards played, and the result the cards gave
+                           "dealer": a.dealer.value, "bars": bars_data(tuple(a.bars.items())),
+                           "leader": None, "trick_cards": [], "played": 0, "result": None}
     if p is not None:
         out.update(trick=min(p.trick_number, 13), to_play=p.turn.value if p.turn else None,
                    tricks={side.value: n for side, n in p.won.items()},
-                   tricks_left=0 if p.ended else p.tricks_left)
+                   tricks_left=0 if p.ended else p.tricks_left,
+                   leader=p.current.leader.value if p.current.cards else None,
+                   trick_cards=[[st.value, c.code] for st, c in p.current.cards.items()],
+                   played=len(p.played_by))
         if p.claim_state is not None:
             c = p.claim_state
             out["claim"] = {"seat": c.seat.value, "tricks": c.tricks, "remaining": c.remaining,
                             "status": c.status.value}
         out["revokes"] = [{"seat": r.seat.value, "trick": r.trick, "suit": r.suit} for r in p.revokes
                           if r.status is RevokeStatus.OPEN or (r.status is RevokeStatus.ESTABLISHED and r.trick == 12)]
+    if h.scored is not None and not h.scored.get("passed_out"):
+        out["result"] = {k: h.scored[k] for k in ("contract", "declarer", "tricks") if k in h.scored}
     w = h.pending
     if w is not None:
         out["waiting"] = {"clause": w.clause, "law": w.law, "seat": w.seat.value, "kind": w.kind,
@@ -97,7 +108,7 @@ def director_answer(state: TableState, kind: str, body: dict[str, Any]) -> Event
             ``withdraw`` naming no card when no card of that seat waits.
     """
     etype, fields = ANSWERS[kind]
-    if state.game != GAME:
+    if state.game not in GAMES:
         raise AnswerRefused(f"{ANSWER_NAMES[kind]} is entered at a bridge table, and this table plays {state.game}")
     allowed = phases(kind)
     if state.phase.value not in allowed:

@@ -44,10 +44,10 @@ CLAIM_TAKES = {"redeal": "redeal", "reshuffle": "new_shuffle"}  # a claim's gran
 FOUND = ("loose", "trick", *(s.value for s in Seat))  # and None: declared not found
 # What the director may enter for a player: euchre declarations and the dealer's discard, a bridge call;
 # the game, the event's fields, and the phases in which the table takes them.
-ENTRIES = {"bid": ("euchre", ("seat", "call", "suit", "alone"), (Phase.AUCTION,), "while trump is being made"),
-           "discard": ("euchre", ("seat", "card"), (Phase.AUCTION, Phase.PLAY),
+ENTRIES = {"bid": (("euchre",), ("seat", "call", "suit", "alone"), (Phase.AUCTION,), "while trump is being made"),
+           "discard": (("euchre",), ("seat", "card"), (Phase.AUCTION, Phase.PLAY),
                        "once the deal is complete, until play ends"),
-           "call": ("contract-bridge", ("seat", "call"), (Phase.AUCTION, Phase.PLAY),
+           "call": (("contract-bridge", "duplicate-bridge"), ("seat", "call"), (Phase.AUCTION, Phase.PLAY),
                     "once the deal is complete, until play ends")}
 GAME_WORDS = {"euchre": "a euchre table", "contract-bridge": "a bridge table"}
 
@@ -200,9 +200,9 @@ def director_entry(state: TableState, kind: str, body: dict[str, Any]) -> Event:
     Raises:
         ChoiceRefused: not a table of the entry's game, not the phase for it, or a field that is wrong.
     """
-    game, fields, phases, when = ENTRIES[kind]
-    if state.game != game:
-        raise ChoiceRefused(f"a {kind} is entered at {GAME_WORDS[game]}, and this table plays {state.game}")
+    games, fields, phases, when = ENTRIES[kind]
+    if state.game not in games:
+        raise ChoiceRefused(f"a {kind} is entered at {GAME_WORDS[games[0]]}, and this table plays {state.game}")
     if state.phase not in phases:
         raise ChoiceRefused(f"a {kind} is entered {when}; the table is in its {state.phase.value} phase")
     try:

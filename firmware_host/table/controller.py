@@ -43,6 +43,7 @@ from firmware_host.table.inputs import (
     Input,
     LawInput,
     Mark,
+    MemberSeen,
     PackLoaded,
     SessionInput,
 )
@@ -64,7 +65,8 @@ from laws.state import Phase
 log = logging.getLogger(__name__)
 ANSWERS_KEPT = 16  # outcomes of the director's checked commands, told in every status
 __all__ = ["CHECKPOINT_ROWS", "AckPoint", "ButtonInput", "CommandAck", "ControllerError", "DeviceNote", "DeviceStatus",
-           "DirectorCommand", "Input", "LawInput", "PackLoaded", "SessionInput", "TableController", "laws_version"]
+           "DirectorCommand", "Input", "LawInput", "MemberSeen", "PackLoaded", "SessionInput", "TableController",
+           "laws_version"]
 
 
 class TableController:
@@ -101,6 +103,7 @@ class TableController:
         self.lamps: dict[str, bool] = dict.fromkeys(LAMPS, False)
         self.online = {"shoe": True, "camera": True}
         self.offline: dict[str, str] = {}  # device -> why it is offline, in its own words
+        self._said_offline: set[str] = set()  # devices this run has warned about (the journal may know already)
         self.last_ruling: dict[str, Any] | None = None
         self.seq = 0
         self.loaded_pack: str | None = None  # journaled: the pack the shoe holds for the next deal
@@ -114,6 +117,7 @@ class TableController:
         self._fault_listeners: list[Callable[[str | None], None]] = []
         self._shoe_listeners: list[Callable[[], None]] = []
         self._session_listeners: list[Callable[[dict[str, Any]], None]] = []
+        self._member_listeners: list[Callable[[str, str], None]] = []
         self.packs: dict[str, dict[str, int]] = {}  # pack -> unreadable, damaged, deals
         self._checkpoint_seq = 0  # the row of the newest checkpoint
         self._results: dict[int, list[Ruling] | None] = {}  # rulings of inputs given to ``process``
@@ -157,6 +161,10 @@ class TableController:
         """Controller thread only (a listener, an observer): commit a note row now; its seq."""
         self.seq = self.order.commit([("note", dict(body), self.clock())])[-1]
         return self.seq
+
+    def on_member(self, listener: Callable[[str, str], None]) -> None:
+        """Call ``listener(seat, member number)`` (controller thread) once a ``MemberSeen`` is journaled."""
+        self._member_listeners.append(listener)
 
     def on_session(self, listener: Callable[[dict[str, Any]], None]) -> None:
         """Call ``listener(message)`` (controller thread) once a ``SessionInput`` is journaled."""
@@ -231,6 +239,11 @@ class TableController:
             self.seq = self.order.commit([("note", {"session": item.message}, self.clock())])[-1]
             for listener in self._session_listeners:
                 safe(listener, item.message)
+        elif isinstance(item, MemberSeen):      # a member card at a seat: journaled, then the session told
+            self.seq = self.order.commit([("note", {"member_card": {"seat": item.seat, "member": item.member}},
+                                           self.clock())])[-1]
+            for listener in self._member_listeners:
+                safe(listener, item.seat, item.member)
         else:
             rulings = self._law(item)
         if id(item) in self._results:
@@ -396,6 +409,12 @@ class TableController:
     def _device(self, item: DeviceStatus) -> None:
         was = self.online.get(item.device)
         if was == item.online:
+            if not item.online and item.device not in self._said_offline:
+                # offline since before a restart (the journal says so, nothing to journal): this run
+                # still says it once, naming the device, or a missing camera would go unsaid for good
+                self._said_offline.add(item.device)
+                self.offline[item.device] = item.reason or "no reason given"
+                log.warning("%s offline: %s", item.device, item.reason or "no reason given")
             return
         t = self.clock()
         rows: ordering.Rows = [("note", {"device": item.device, "online": item.online, "reason": item.reason}, t)]
@@ -412,6 +431,7 @@ class TableController:
         if item.online:
             log.info("%s online%s", item.device, f": {item.reason}" if item.reason else "")
         else:
+            self._said_offline.add(item.device)
             log.warning("%s offline: %s", item.device, item.reason or "no reason given")
         self._lamps_committed(lamps)
         self.out.device(item.device, item.online, item.reason)

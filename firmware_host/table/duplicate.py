@@ -5,10 +5,18 @@ The table knows where it is and what it plays from its :class:`Seating`: its sec
 the round, the pairs and the round's boards, from the club's session (``docs/mqtt.md``, Duplicate: a
 ``SessionInput`` the controller journals first) or from its configuration when it plays alone. From it:
 
+* **The hand records.** A table in a club session is sent the records of the boards it plays in its
+  seating (``hand_records``); each is checked against the session's commitment before it is taken
+  (``table.session_records``), the verdict journaled (a note ``{"hand_records": ...}``), and a refusal
+  shown to the director as the table's ``records`` device offline with the reason. A table that plays
+  alone reads its records from its configuration's file.
 * **The next board.** When no board is on the table, or the board on it has its result confirmed by both
   sides, the next board of the round not yet played here goes on the table: a ``board`` law event
-  (``docs/events.md``) with its record from the table's hand records. A board the session names with a
-  record that is not this table's (another file, another session) is never placed: a note says so.
+  (``docs/events.md``) with its record. A board the session names with a record that is not this
+  table's (another file, another session) is never placed: a note says so; a session table waits for a
+  board whose record it has not taken (the session sends it again with every seating).
+* **After the round.** Once the round's boards all have results, the table says where each pair and the
+  boards go (the seating's ``next``), once a round.
 * **The shoe deals it** (``deal = "shoe"``): once the board is on the table and a pack is in the shoe's
   well, DEAL_BOARD with the board's record (protocol 1.2). Its cards come back as law events
   (``shoe.laws_map``, ``boards=True``) and are checked there against the record. A board that ended short
@@ -28,7 +36,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_host.table.inputs import DeviceNote, LawInput
+from firmware_host.table.inputs import DeviceNote, DeviceStatus, LawInput
+from firmware_host.table.session_records import check_records, commitment_of
 from laws.duplicate.deal import Board
 from laws.events import BoardPlaced
 from laws.games.duplicate_board import BoardAtTable, board_of, played_here
@@ -91,10 +100,11 @@ class DuplicateProcedure:
         how: ``board`` (physical boards) or ``shoe`` (the table's shoe deals each board).
         link: the shoe link (needed for ``shoe``).
         source: the journal's ``src`` of the board events: ``config`` or ``session``.
+        commitment: the commitment the session's records must match ("": the one the session names).
     """
 
     def __init__(self, ctl: Any, records: Mapping[int, Board], seating: Seating | None, how: str = "board",
-                 link: Any | None = None, source: str = "config") -> None:
+                 link: Any | None = None, source: str = "config", commitment: str = "") -> None:
         if how == "shoe" and link is None:
             raise ValueError("a table whose shoe deals the boards needs the shoe's link")
         self.ctl = ctl
@@ -107,6 +117,11 @@ class DuplicateProcedure:
         self.sent: tuple[int, int, int] | None = None   # (board, deals started, cards placed) DEAL_BOARD was for
         self.aborted = 0                                 # the deal number an ABORT was sent for
         self.refused: set[tuple[int, int]] = set()       # (round, board) the table will not place
+        self.commitment = commitment                     # pinned by the configuration
+        self.session_commitment = ""                     # the one the session's round message names
+        self.sent_records = False                        # the session sends this table its records
+        self.told_next: tuple[int, int] | None = None    # (round, table) whose next move was said
+        self.told_players: str = ""                      # the players' names last said at the table
         ctl.on_phase(lambda phase, engine: self.step())
         ctl.on_pack_loaded(lambda pack: self.step())
         ctl.on_shoe_progress(self.step)
@@ -116,6 +131,9 @@ class DuplicateProcedure:
 
     def on_session(self, message: dict[str, Any]) -> None:
         """Controller thread: the session's seating for this table (already journaled)."""
+        if message.get("kind") == "round":
+            self.session_commitment = commitment_of(message) or self.session_commitment
+            return
         if message.get("kind") != "seating":
             return
         try:
@@ -123,19 +141,72 @@ class DuplicateProcedure:
         except ValueError as exc:
             self.ctl.submit(DeviceNote("session", f"seating not used: {exc}"))
             return
+        if "hand_records" in message:
+            verdict = self._take_records(message)
+            self.ctl.journal_note(verdict.note())
+            if verdict.refused:
+                why = "hand records refused: " + verdict.said()
+                told = getattr(self.ctl, "offline", {}).get("records")
+                if told is not None and told != why:       # a new reason: the director sees the newest
+                    self.ctl.submit(DeviceStatus("records", True, "another message"))
+                self.ctl.submit(DeviceStatus("records", False, why))
+            elif "records" in getattr(self.ctl, "offline", {}):
+                self.ctl.submit(DeviceStatus("records", True, "the session's records check"))
         self.seating = seating
+        self._say_players(message)
+        self._say_next(message)
         self.step()
+
+    def _say_players(self, message: Mapping[str, Any]) -> None:
+        """The names (and member numbers) of the players seated here, said at the table when they change."""
+        named = message.get("players")
+        if not isinstance(named, dict):
+            return
+        sides = []
+        for side, words in (("ns", "North-South"), ("ew", "East-West")):
+            people = [p for p in named.get(side) or [] if isinstance(p, dict) and isinstance(p.get("name"), str)]
+            if people:
+                sides.append(f"{words} {message.get(side)}: " + " & ".join(
+                    str(p["name"])[:60] + (f" ({str(p['member'])[:16]})" if p.get("member") else "") for p in people))
+        said = "; ".join(sides)
+        if said and said != self.told_players:
+            self.told_players = said
+            self.ctl.submit(DeviceNote("session", f"Playing here: {said}"))
+
+    def _take_records(self, message: Mapping[str, Any]) -> Any:
+        """Check the seating's records against the session's commitment and take those that match."""
+        pinned = self.commitment or self.session_commitment
+        verdict = check_records(message.get("hand_records"), pinned)
+        self.records.update(verdict.taken)
+        self.sent_records = True
+        return verdict
+
+    def _say_next(self, message: Mapping[str, Any]) -> None:
+        """Once the round's boards all have results: where the pairs and the boards go (once a round)."""
+        said = (message.get("next") or {}).get("said") if isinstance(message.get("next"), dict) else None
+        key = (self.seating.round, self.seating.table) if self.seating is not None else None
+        if message.get("left") or message.get("sit_out") or not isinstance(said, list) or not said \
+                or key is None or key == self.told_next:
+            return
+        self.told_next = key
+        words = "; ".join(str(x)[:80] for x in said[:4])
+        self.ctl.submit(DeviceNote("session", f"Round {message.get('round')} is over. {words}"))
 
     def last_seating(self) -> Seating | None:
         """The newest seating the journal holds (a restarted table without its broker goes on with it)."""
         found: Seating | None = None
         for row in self.ctl.journal.rows():
             msg = row.body.get("session") if row.kind == "note" else None
+            if isinstance(msg, dict) and msg.get("kind") == "round":
+                self.session_commitment = commitment_of(msg) or self.session_commitment
             if isinstance(msg, dict) and msg.get("kind") == "seating":
                 try:
                     found = seating_from_session(msg)
                 except ValueError:
                     continue
+                if "hand_records" in msg:
+                    self._take_records(msg)      # the records it took before the restart, checked again
+                self.told_next = None if msg.get("left") else (found.round, found.table)
         return found
 
     # -- the steps ---------------------------------------------------------------------------------
@@ -182,6 +253,8 @@ class DuplicateProcedure:
             return
         rec = self.records.get(n)
         named = dict(s.records).get(n)
+        if rec is None and self.sent_records:
+            return                  # not taken (refused, the director sees why): the session sends it again
         why = ""
         if rec is None:
             why = f"board {n} is not in this table's hand records"

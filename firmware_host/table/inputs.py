@@ -90,6 +90,15 @@ class SessionInput:
 
 
 @dataclass(frozen=True)
+class MemberSeen:
+    """A duplicate table: the camera read a club member's card at a seat (``vision/CARD_CODES.md``, "Member
+    cards"), journaled as a note before the table acts on it (``docs/session.md``, "Players")."""
+
+    seat: str
+    member: str
+
+
+@dataclass(frozen=True)
 class CommandAck:
     """Every row of the command before it in line is committed: tell the broker (``ack``)."""
 
@@ -97,5 +106,5 @@ class CommandAck:
 
 
 Input = (LawInput | ButtonInput | DeviceStatus | DeviceNote | PackLoaded | DirectorCommand | CommandAck | AckPoint
-         | SessionInput)
+         | SessionInput | MemberSeen)
 BUTTON_DEMANDS = {"attention": "attention", "new_shuffle": "new_shuffle", "restore_pack": "restore_pack"}

@@ -1,4 +1,4 @@
-"""Bridge as it is played: the auction and the tricks, as pure values (LAWS.md ``BP-``).
+"""Bridge as it is played: the auction and the tricks, as pure values (docs/laws.md ``BP-``).
 
 Standard library only. The auction (whose turn, which calls are legal, the contract and declarer) and
 the play (tricks, their winners, revokes against known hands) are models here; the clauses that rule on
@@ -12,7 +12,7 @@ The modules:
   anything; ``add``, ``accept``, ``cancel``, ``bar``; ``turn``, ``closed``, ``contract()``, ``declarer``,
   ``dummy``, ``opening_leader``; ``pbn_lines()``.
 * ``verdicts``: :class:`~laws.bridge.verdicts.CallVerdict` and its :class:`~laws.bridge.verdicts.Option`
-  values: the irregularity, its LAWS.md id, and the options the laws give, as data.
+  values: the irregularity, its docs/laws.md id, and the options the laws give, as data.
 * ``play``: :class:`~laws.bridge.play.Play`: ``judge`` a card; ``play``, ``accept``, ``withdraw``,
   ``dummy_faced``, ``correct`` (a revoke); ``claim`` and ``agree_claim`` / ``dispute_claim`` /
   ``rule_claim`` / ``withdraw_claim``; ``rectification()``, ``enter_result``, ``result()``.

@@ -1,4 +1,4 @@
-"""The auction as a small state machine (LAWS.md ``BP-17`` to ``BP-39``): whose call it is, which calls
+"""The auction as a small state machine (docs/laws.md ``BP-17`` to ``BP-39``): whose call it is, which calls
 are legal, when it closes, the contract and its declarer.
 
 Use::
@@ -79,6 +79,8 @@ class Auction:
 
     Attributes:
         dealer: who calls first.
+        rubber: the rubber code governs (a rubber table), not the 2017 *Laws of Duplicate Bridge* (a
+            duplicate table): it decides a call out of rotation at the partner's turn (module docstring).
         calls: the calls that stand, in order.
         to_call: whose turn it is (read :attr:`turn`, which is None once the auction has closed).
         bars: players who must pass: seat -> turns still to pass (:data:`REST`: the rest of the auction).
@@ -86,6 +88,7 @@ class Auction:
     """
 
     dealer: Seat
+    rubber: bool = False
     calls: list[AuctionCall] = field(default_factory=list)
     to_call: Seat = field(init=False)
     bars: dict[Seat, int] = field(default_factory=dict)
@@ -95,6 +98,11 @@ class Auction:
         self.to_call = self.dealer
 
     # -- reading ----------------------------------------------------------------------------------
+
+    @property
+    def code(self) -> str:
+        """The code the verdicts cite: "Rubber Bridge" at a rubber table, else "Duplicate Bridge"."""
+        return _RUBBER if self.rubber else _DUP
 
     @property
     def closed(self) -> bool:
@@ -203,10 +211,10 @@ class Auction:
                     else f"no bid in {strain_name(call.strain)} is high enough")
             return CallVerdict(seat, text, call, CallIrregularity.INSUFFICIENT, turn=turn,
                                lowest_sufficient=low, accept_by=seat.left,
-                               options=v.insufficient_options(seat, low), law=f"{_DUP}, law 27",
+                               options=v.insufficient_options(seat, low), law=f"{self.code}, law 27",
                                reason=f"{name(seat)} bid {call.words}, which does not beat "
                                       f"{last.call.words}; {tail}.")
-        return CallVerdict(seat, text, call, turn=turn, law=f"{_DUP}, law 17")
+        return CallVerdict(seat, text, call, turn=turn, law=f"{self.code}, law 17")
 
     def judge_text(self, seat: Seat, text: str) -> CallVerdict:
         """:meth:`judge` for a call as written, so that a bid above seven (which is no :class:`Call`)
@@ -219,13 +227,13 @@ class Auction:
             call = parse_call(text)
         except BidAboveSeven as exc:
             if self.closed:
-                return CallVerdict(seat, text.strip(), None, CallIrregularity.AFTER_CLOSE,
-                                   law=f"{_DUP}, law 39", reason=f"{name(seat)} called after the "
+                return CallVerdict(seat, exc.code, None, CallIrregularity.AFTER_CLOSE,
+                                   law=f"{self.code}, law 39", reason=f"{name(seat)} called after the "
                                    "auction had closed; the call is cancelled.",
                                    options=(v.Option("cancel", "It is cancelled."),))
-            return CallVerdict(seat, text.strip(), None, CallIrregularity.INADMISSIBLE, "above_seven",
+            return CallVerdict(seat, exc.code, None, CallIrregularity.INADMISSIBLE, "above_seven",
                                turn=self.to_call, options=v.inadmissible_options(seat, "above_seven"),
-                               law=f"{_DUP}, law 38", reason=f"{name(seat)} bid {text.strip()}: {exc}.")
+                               law=f"{self.code}, law 38", reason=f"{name(seat)} bid {exc.words}, but {exc}.")
         return self.judge(seat, call)
 
     def _double_fault(self, seat: Seat, call: Call) -> str:
@@ -259,7 +267,7 @@ class Auction:
         }[detail]
         law = {"must_pass": "law 37"}.get(detail, "law 36")
         return CallVerdict(seat, text, call, CallIrregularity.INADMISSIBLE, detail, turn=self.to_call,
-                           options=v.inadmissible_options(seat, detail), law=f"{_DUP}, {law}",
+                           options=v.inadmissible_options(seat, detail), law=f"{self.code}, {law}",
                            reason=f"{name(seat)} {call.act}, but {why}.")
 
     def _out_of_rotation(self, seat: Seat, call: Call, turn: Seat) -> CallVerdict:
@@ -272,13 +280,13 @@ class Auction:
         also = (" (and insufficient)" if call.is_bid and last is not None and call.rank <= last.call.rank
                 else "")
         law = {"pass": "law 30", "bid": "law 31"}.get(kind, "law 32")
-        # At the partner's turn (or LHO's before the offender called) the bar is the rubber code's (verdicts).
-        code = _DUP if position == "rho" or detail == "change_of_call" else _RUBBER
+        # At the partner's turn (or LHO's before the offender called) the governing code decides (verdicts).
+        code = self.code
         return CallVerdict(seat, call.code, call, CallIrregularity.OUT_OF_ROTATION, detail, turn=turn,
                            position=position, offender_had_called=had_called,
                            accept_by=None if detail == "change_of_call" else seat.left,
                            options=v.out_of_rotation_options(seat, call, turn, position, had_called,
-                                                             bid_made=last is not None),
+                                                             bid_made=last is not None, rubber=self.rubber),
                            law=f"{code}, {law}",
                            reason=f"{name(seat)} {call.act}{also} when it was {name(turn)}'s turn "
                                   f"({name(seat)}'s {whose[position]}).")
@@ -286,7 +294,7 @@ class Auction:
     def _after_close(self, seat: Seat, call: Call) -> CallVerdict:
         declarer = self.declarer
         quiet = (declarer is None or seat.side is declarer.side or call.kind is CallKind.PASS)
-        return CallVerdict(seat, call.code, call, CallIrregularity.AFTER_CLOSE, law=f"{_DUP}, law 39",
+        return CallVerdict(seat, call.code, call, CallIrregularity.AFTER_CLOSE, law=f"{self.code}, law 39",
                            options=(v.Option("cancel", "It is cancelled" + (
                                "." if quiet else "; lead restrictions may apply."),
                                lead_restrictions=not quiet),),

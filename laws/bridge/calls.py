@@ -5,7 +5,7 @@ Spellings. The event format writes ``1C`` … ``7NT``, ``pass``, ``double``, ``r
 these, in any letter case. PBN's ``AP`` ("all the others pass") is not one call but several, so it is read
 by :func:`laws.bridge.pbn.read_auction`, not here.
 
-A bid names a level and a strain; strains rank clubs, diamonds, hearts, spades, notrump (LAWS.md
+A bid names a level and a strain; strains rank clubs, diamonds, hearts, spades, notrump (docs/laws.md
 ``BP-18``). A bid above seven cannot be made into a :class:`Call` (there is no such contract): the text
 is refused with :class:`BidAboveSeven`, which :meth:`laws.bridge.auction.Auction.judge_text` turns into
 the inadmissible-call verdict of ``BP-35-36``.
@@ -41,7 +41,18 @@ class BidAboveSeven(CallError):
         word = LEVEL_WORDS[level] if level < len(LEVEL_WORDS) else str(level)
         super().__init__(f"there is no {word}-level contract: the highest bid is seven notrump")
         self.level = level
-        self.strain = strain
+        self.strain = "NT" if strain.upper() == "N" else strain.upper()
+
+    @property
+    def code(self) -> str:
+        """The bid in the event format's spelling: ``8S``, ``9NT``."""
+        return f"{self.level}{self.strain}"
+
+    @property
+    def words(self) -> str:
+        """The bid for people: "eight spades", "10 notrump"."""
+        word = LEVEL_WORDS[self.level] if self.level < len(LEVEL_WORDS) else str(self.level)
+        return f"{word} {STRAIN_WORDS[self.strain][1]}"
 
 
 class CallKind(StrEnum):

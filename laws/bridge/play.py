@@ -1,4 +1,4 @@
-"""The play of the cards as a small state machine (LAWS.md ``BP-41`` to ``BP-71``): whose turn, the
+"""The play of the cards as a small state machine (docs/laws.md ``BP-41`` to ``BP-71``): whose turn, the
 tricks and their winners, revokes against known hands, claims, and the result.
 
 Use::
@@ -23,7 +23,7 @@ Decisions of ours:
   defender's card led to the next trick before his partner has played to this one is ``PREMATURE_PLAY``
   (``BP-57``) instead.
 * A card played out of turn that is neither a lead nor a defender's play before his partner is
-  ``PLAY_OUT_OF_TURN``, under the other parts of law 57 (the LAWS.md row ``BP-57`` paraphrases only the
+  ``PLAY_OUT_OF_TURN``, under the other parts of law 57 (the docs/laws.md row ``BP-57`` paraphrases only the
   premature play): declarer's side's card is played and stands (57C: apply it with :meth:`accept`); a
   defender's card at his right-hand opponent's turn must be played at his proper turn, and becomes a
   penalty card only if it could not be played legally then (57D).
@@ -64,6 +64,7 @@ from laws.cards import SUIT_NAMES, SUITS, Card, Seat, Side, clockwise_from
 from laws.scoring.bridge import Contract
 
 _DUP = "Duplicate Bridge"
+_RUBBER = "Rubber Bridge"
 _P = PlayIrregularity
 
 
@@ -75,6 +76,7 @@ class Play:
         contract: the final contract (its strain gives the trump suit; NT none).
         declarer: the declarer.
         hands: the deal, seat -> its 13 cards, when known (from the shoe or a hand record); or None.
+        rubber: the rubber code governs (a rubber table): verdicts cite it, not the 2017 duplicate code.
 
     Attributes (besides the arguments):
         dummy: declarer's partner.
@@ -97,6 +99,7 @@ class Play:
     contract: Contract
     declarer: Seat
     hands: dict[Seat, list[Card]] | None = None
+    rubber: bool = False
     dummy: Seat = field(init=False)
     remaining: dict[Seat, list[Card]] = field(init=False)
     counts: dict[Seat, dict[str, int]] = field(init=False)
@@ -112,6 +115,11 @@ class Play:
     ended: bool = field(init=False)
     director_tricks: int | None = field(init=False)
     director_note: str = field(init=False)
+
+    @property
+    def code(self) -> str:
+        """The code the verdicts cite: "Rubber Bridge" at a rubber table, else "Duplicate Bridge"."""
+        return _RUBBER if self.rubber else _DUP
 
     def __post_init__(self) -> None:
         self.dummy = self.declarer.partner
@@ -190,10 +198,10 @@ class Play:
         if seat in t.cards:
             if self._defender(seat) and seat.partner not in t.cards:
                 return base(kind=_P.PREMATURE_PLAY, detail="lead_to_next_trick",
-                                   penalty_card=True, law=f"{_DUP}, law 57",
+                                   penalty_card=True, law=f"{self.code}, law 57",
                                    reason=f"{name(seat)} led {card.name} to the next trick before "
                                           f"{name(seat.partner)} had played to this one.")
-            return base(kind=_P.SECOND_CARD, law=f"{_DUP}, laws 66-67",
+            return base(kind=_P.SECOND_CARD, law=f"{self.code}, laws 66-67",
                                reason=f"{name(seat)} put {card.name} on the trick after playing "
                                       f"{t.cards[seat].name} to it; the director puts the trick right.")
         if seat != turn:
@@ -201,10 +209,10 @@ class Play:
         if led is not None and card.suit != led and self.counts.get(seat, {}).get(led, 0) > 0:
             by_dummy = seat == self.dummy
             return base(kind=_P.REVOKE, detail="by_dummy" if by_dummy else "",
-                               law=f"{_DUP}, law 61",
+                               law=f"{self.code}, law 61",
                                reason=f"{name(seat)} played {card.name} to a {SUIT_NAMES[led][:-1]} lead "
                                       f"while holding {SUIT_NAMES[led]}: a revoke.")
-        return base(law=f"{_DUP}, law 44")
+        return base(law=f"{self.code}, law 44")
 
     def _out_of_turn(self, seat: Seat, card: Card, base: Callable[..., PlayVerdict]) -> PlayVerdict:
         turn = self.to_play
@@ -216,21 +224,21 @@ class Play:
             law = ("law 54" if opening and defender else "law 56" if defender else "law 55")
             return base(kind=_P.LEAD_OUT_OF_TURN, detail=who + ("_opening" if opening else ""),
                         accept_by=(self.declarer,) if defender else defenders,
-                        penalty_card=defender, law=f"{_DUP}, {law}",
+                        penalty_card=defender, law=f"{self.code}, {law}",
                         reason=f"{name(seat)} led {card.name} when the lead was {name(turn)}'s.")
         if defender and turn == seat.partner:
-            return base(kind=_P.PREMATURE_PLAY, detail="play", penalty_card=True, law=f"{_DUP}, law 57A",
+            return base(kind=_P.PREMATURE_PLAY, detail="play", penalty_card=True, law=f"{self.code}, law 57A",
                         reason=f"{name(seat)} played {card.name} before {name(turn)}, whose turn it "
                                "was: a premature play by a defender.")
         if not defender:
             return base(kind=_P.PLAY_OUT_OF_TURN, detail="by_declarer_side", stands=True,
-                        law=f"{_DUP}, law 57C", reason=f"{name(seat)} played {card.name} before "
+                        law=f"{self.code}, law 57C", reason=f"{name(seat)} played {card.name} before "
                         f"{name(turn)}: a card played early by declarer's side is played, and stands.")
         led = self.current.suit_led
         unfollowing = led is not None and card.suit != led and self.counts.get(seat, {}).get(led, 0) > 0
         at = "at_rho" if turn == seat.right else "out_of_turn"
         return base(kind=_P.PLAY_OUT_OF_TURN, detail=f"by_defender_{at}", penalty_card=unfollowing,
-                    law=f"{_DUP}, law 57D", reason=f"{name(seat)} played {card.name} before "
+                    law=f"{self.code}, law 57D", reason=f"{name(seat)} played {card.name} before "
                     f"{name(turn)}: it must be played at {name(seat)}'s proper turn" + (
                         "; it could not be played legally then, so it is a penalty card." if unfollowing
                         else "."))
@@ -303,11 +311,27 @@ class Play:
         if v.legal or (v.kind is _P.REVOKE and not at_turn):
             raise PlayError(f"{name(seat)} is in turn: there is nothing to take back")
         if at_turn and v.kind is _P.REVOKE:
-            v = replace(v, kind=_P.PLAY_OUT_OF_TURN, penalty_card=True, law=f"{_DUP}, law 57")
+            v = replace(v, kind=_P.PLAY_OUT_OF_TURN, penalty_card=True, law=f"{self.code}, law 57")
         self.withdrawn.append((seat, card, v.clause))
         if v.penalty_card and (seat, card) not in self.penalty_cards:
             self.penalty_cards.append((seat, card))
         return v
+
+    def spread(self) -> Seat:
+        """Declarer spreads his hand after a defender's opening lead out of turn (``BP-53-56``, law 54A):
+        he becomes dummy and his partner declarer, so the opening lead is the new declarer's left-hand
+        opponent's. Returns the new declarer.
+
+        Raises:
+            PlayError: a card has already been played to the first trick, or play has gone past it.
+        """
+        if self.tricks or self.current.cards or self.current.number != 1 or self.ended:
+            raise PlayError("declarer may spread his hand only before the opening lead is played (law 54)")
+        self.declarer = self.declarer.partner
+        self.dummy = self.declarer.partner
+        self.current = Trick(1, self.declarer.left)
+        self.to_play = self.declarer.left
+        return self.declarer
 
     def dummy_faced(self, cards: list[Card]) -> None:
         """Dummy's hand is seen (``BP-41``): known from now on, so a revoke from it is detected.
@@ -354,7 +378,9 @@ class Play:
             if r.status is RevokeStatus.OPEN and r.trick < t.number and seat in (r.seat, r.seat.partner):
                 r.status = RevokeStatus.ESTABLISHED   # BP-63: the offending side played to a later trick
         if revoke:
-            self.revokes.append(Revoke(seat, t.number, card, led, by_dummy=seat == self.dummy))
+            held = [c for c in self.remaining.get(seat, []) if c.suit == led]
+            faced = bool(held) and all((seat, c) in self.penalty_cards for c in held)   # law 64B3
+            self.revokes.append(Revoke(seat, t.number, card, led, by_dummy=seat == self.dummy, faced=faced))
         self._advance(seat)
 
     def _take(self, seat: Seat, card: Card) -> None:

@@ -1,8 +1,10 @@
-"""The trick transfer for established revokes, worked out from the trick record (LAWS.md ``BP-64``).
+"""The trick transfer for established revokes, worked out from the trick record (docs/laws.md ``BP-64``).
 
 For each established revoke, in the order they happened:
 
 * a revoke by dummy (a card of dummy's spread hand not played) transfers nothing;
+* a revoke by failing to play a card faced on the table (law 64B3: every card of the suit led that the
+  offender held was a penalty card) transfers nothing;
 * a second revoke by the same player in the same suit transfers nothing (the first one counts, whatever
   it transferred);
 * a revoke on the twelfth trick transfers nothing: it is corrected even when established (``BP-62``);
@@ -25,7 +27,7 @@ from collections.abc import Sequence
 
 from laws.bridge.tricks import Revoke, RevokeStatus, Transfer, Trick
 from laws.bridge.verdicts import SIDE_WORDS, name
-from laws.cards import Side
+from laws.cards import SUIT_NAMES, Side
 
 
 def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[Side, int]) -> list[Transfer]:
@@ -58,6 +60,11 @@ def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[
         key = (r.seat.value, r.suit)
         if r.by_dummy:
             out.append(Transfer(r, 0, to, (), "A revoke from dummy's spread hand moves no trick."))
+            continue
+        if r.faced:
+            out.append(Transfer(r, 0, to, (), f"The {SUIT_NAMES[r.suit]} {name(r.seat)} held lay faced on the "
+                                "table as penalty cards: a revoke by failing to play a faced card moves no "
+                                "trick (law 64B3)."))
             continue
         if key in charged:
             out.append(Transfer(r, 0, to, (), f"A second revoke by {name(r.seat)} in the same suit moves "

@@ -1,4 +1,4 @@
-"""Values of the play model: tricks, revokes, claims and the play verdict (LAWS.md ``BP-41`` to
+"""Values of the play model: tricks, revokes, claims and the play verdict (docs/laws.md ``BP-41`` to
 ``BP-71``). All plain dataclasses of seats, cards, ints and strings, so ``laws.snapshot`` keeps them.
 """
 
@@ -76,6 +76,8 @@ class Revoke:
         suit: the suit led, which the player held.
         status: open, corrected or established.
         by_dummy: the card came from dummy's spread hand (no trick transfer, ``BP-64``).
+        faced: every card of the suit led that the offender held lay faced on the table (a penalty card):
+            the revoke was a failure to play a faced card, which moves no trick (law 64B3, ``BP-64``).
     """
 
     seat: Seat
@@ -84,6 +86,7 @@ class Revoke:
     suit: str
     status: RevokeStatus = RevokeStatus.OPEN
     by_dummy: bool = False
+    faced: bool = False
 
 
 class ClaimStatus(StrEnum):
@@ -111,7 +114,7 @@ class TrickClaim:
 
 
 class PlayIrregularity(StrEnum):
-    """What a card is, when it is not a legal play now. Each has its LAWS.md row (:data:`PLAY_CLAUSES`)."""
+    """What a card is, when it is not a legal play now. Each has its docs/laws.md row (:data:`PLAY_CLAUSES`)."""
 
     LEAD_OUT_OF_TURN = "lead_out_of_turn"   # BP-53-56: the first card of a trick, by the wrong player
     PREMATURE_PLAY = "premature_play"       # BP-57: a defender plays before his partner, at his turn
@@ -171,7 +174,7 @@ class PlayVerdict:
 
     @property
     def clause(self) -> str:
-        """The LAWS.md id (``BP-61`` …); ``BP-44`` for a legal card."""
+        """The docs/laws.md id (``BP-61`` …); ``BP-44`` for a legal card."""
         return PLAY_CLAUSES[self.kind] if self.kind is not None else "BP-44"
 
 

@@ -1,5 +1,5 @@
 """What the auction model says about one call: legal, or which irregularity, under which law, with the
-options the laws give (LAWS.md ``BP-27``, ``BP-28-32``, ``BP-35-36``, ``BP-39``).
+options the laws give (docs/laws.md ``BP-27``, ``BP-28-32``, ``BP-35-36``, ``BP-39``).
 
 A verdict never chooses: it names the facts and lists the courses open to the players or the director as
 :class:`Option` values (who takes it, what call it names, which players it bars, whether lead
@@ -7,7 +7,7 @@ restrictions may follow). The clause that wires the model into the engine names 
 director; the auction changes only when :meth:`~laws.bridge.auction.Auction.accept`,
 :meth:`~laws.bridge.auction.Auction.cancel` or :meth:`~laws.bridge.auction.Auction.bar` is called.
 
-The options follow the *Laws of Duplicate Bridge* (WBF, 2017), whose numbers LAWS.md uses:
+The options follow the *Laws of Duplicate Bridge* (WBF, 2017), whose numbers docs/laws.md uses:
 
 * ``BP-27`` (law 27): the offender's left-hand opponent may accept the insufficient bid. If not, the
   lowest sufficient bid in the same strain, or a comparable call, lets the auction go on with nothing
@@ -22,11 +22,13 @@ The options follow the *Laws of Duplicate Bridge* (WBF, 2017), whose numbers LAW
     more), and if he calls, the offender may call as he likes: a comparable call brings nothing more, any
     other call bars his partner for one turn (laws 31A, 32A);
   - at the partner's turn, or at the left-hand opponent's turn when the offender has not called yet
-    (the dealer's right-hand opponent calling first), the bar "for the rest of the auction" of LAWS.md's
-    row, as the rubber code has it (the 2017 code lets the partner call freely here): after a *bid,
-    double or redouble* the offender's partner must pass for the rest of the auction, with lead
-    restrictions; after a *pass* the offender himself must pass for the rest of the auction when a bid
-    had been made, and at his next turn only when nobody had bid yet;
+    (the dealer's right-hand opponent calling first), the governing code decides. At a duplicate table
+    (the 2017 laws 30B, 31B and 32B) the partner calls as he likes; at his own turn the offender may make
+    any legal call: a comparable call brings nothing more, any other bars his partner at the next turn,
+    with lead restrictions (the director judges which, and enters the bar). At a rubber table (the
+    rubber code, ``Auction.rubber``): after a *bid, double or redouble* the offender's partner must pass
+    for the rest of the auction, with lead restrictions; after a *pass* the offender himself must pass for
+    the rest of the auction when a bid had been made, and at his next turn only when nobody had bid yet;
   - at the left-hand opponent's turn after the offender has called: a change of call (law 25), for the
     director (laws 30C, 31C).
 * ``BP-35-36`` (laws 36-38): an inadmissible double or redouble (of one's own side's bid, of no bid, of a
@@ -52,7 +54,7 @@ SIDE_WORDS = {"NS": "North-South", "EW": "East-West"}
 
 
 class CallIrregularity(StrEnum):
-    """The irregularity a call is, if any. Each maps to one LAWS.md row (:data:`CLAUSES`)."""
+    """The irregularity a call is, if any. Each maps to one docs/laws.md row (:data:`CLAUSES`)."""
 
     INSUFFICIENT = "insufficient_bid"          # BP-27
     OUT_OF_ROTATION = "call_out_of_rotation"   # BP-28-32
@@ -136,7 +138,7 @@ class CallVerdict:
 
     @property
     def clause(self) -> str:
-        """The LAWS.md id of the irregularity (``BP-27`` …), ``BP-17`` for a legal call."""
+        """The docs/laws.md id of the irregularity (``BP-27`` …), ``BP-17`` for a legal call."""
         return CLAUSES[self.kind] if self.kind is not None else "BP-17"
 
 
@@ -161,16 +163,25 @@ def insufficient_options(seat: Seat, low: Call | None) -> tuple[Option, ...]:
 
 
 def out_of_rotation_options(seat: Seat, call: Call, turn: Seat, position: str,
-                            had_called: bool, bid_made: bool = True) -> tuple[Option, ...]:
+                            had_called: bool, bid_made: bool = True, rubber: bool = False) -> tuple[Option, ...]:
     """Laws 29-32: who may accept, and what each cancelled call brings (module docstring); ``bid_made``:
-    whether anyone had bid before the call."""
+    whether anyone had bid before the call; ``rubber``: the rubber code governs (a rubber table), which
+    decides a call at the partner's turn differently from the 2017 duplicate code."""
     partner = seat.partner
     if position == "lho" and had_called:
         return (Option("change_of_call", f"{name(seat)} called again before {name(turn)}: a change of "
                        "call, which the director rules on (law 25)."),)
     accept = Option("accept", f"{name(seat.left)} may accept it by calling over it; the auction then goes "
                     f"on from {name(seat)}.", by=seat.left)
-    if position != "rho":  # partner's turn, or LHO's before the offender has called
+    if position != "rho" and not rubber:  # 2017 laws 30B, 31B, 32B: the partner calls freely
+        what = "pass" if call.kind is CallKind.PASS else call.words
+        return (accept,
+                Option("comparable", f"Otherwise it is cancelled and {name(turn)} calls as he likes; at "
+                       f"{name(seat)}'s turn, a call comparable to his {what} brings nothing more.", by=seat),
+                Option("other", f"If {name(seat)} then makes a call that is not comparable, {name(partner)} "
+                       "must pass at the next turn; lead restrictions may apply.", by=seat,
+                       bars=((partner, 1),), lead_restrictions=True))
+    if position != "rho":  # the rubber code: partner's turn, or LHO's before the offender has called
         if call.kind is CallKind.PASS:
             rounds, when = (REST, "for the rest of the auction") if bid_made else (1, "at the next turn")
             return (accept, Option("pass_next" if rounds == 1 else "pass_rest", f"Otherwise it is cancelled, "

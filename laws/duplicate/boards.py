@@ -34,7 +34,7 @@ class Vulnerability(StrEnum):
                 "EW": "East-West vulnerable", "All": "both sides vulnerable"}[self.value]
 
 
-# Boards 1..16 (LAWS.md, the vulnerability cycle); board n uses entry (n - 1) % 16.
+# Boards 1..16 (docs/laws.md, the vulnerability cycle); board n uses entry (n - 1) % 16.
 _CYCLE = ("None", "NS", "EW", "All", "NS", "EW", "All", "None",
           "EW", "All", "None", "NS", "All", "None", "NS", "EW")
 

@@ -10,9 +10,13 @@ The canonical texts (``docs/handrecords.md`` gives them byte for byte with worke
 
 * **fingerprint** of a deal: SHA-256, in lower-case hex, of the ASCII bytes of :meth:`Deal.pbn` from
   North, e.g. ``N:AJ9.K9542.Q.AK93 K.QJ76.K98763.75 QT6543.AT.JT.T62 872.83.A542.QJ84`` (no newline).
-* **commitment** to a set of boards: SHA-256 of the ASCII text made of the line
-  ``cardtable hand records 1`` and then one line per board in number order,
-  ``<number> <dealer> <vulnerability> <PBN deal from North>``, every line ending in one line feed.
+* **board hash** of a board: SHA-256, in lower-case hex, of the ASCII bytes of its commitment line
+  ``<number> <dealer> <vulnerability> <PBN deal from North>`` (no newline).
+* **commitment** to a set of boards (version 2): SHA-256 of the ASCII text made of the line
+  ``cardtable hand records 2`` and then one line per board in number order, ``<number> <board hash>``,
+  every line ending in one line feed. The list of board hashes (the *index*) lets anyone check one board
+  alone against the published commitment (:func:`check_board`): the index hashes to the commitment, and
+  the board hashes to its entry.
 
 Pure like the rest of ``laws/``: ``hashlib`` is the only import outside the package.
 """
@@ -28,7 +32,7 @@ from laws.duplicate.boards import LAW as DB2_LAW
 from laws.duplicate.boards import Vulnerability, dealer, vulnerability
 
 SEAT_NAMES = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}
-COMMITMENT_HEADER = "cardtable hand records 1"
+COMMITMENT_HEADER = "cardtable hand records 2"
 _PACK = full_pack()
 
 
@@ -111,12 +115,13 @@ class Deal:
         return cls(tuple(w[0] for w in where))
 
     @classmethod
-    def from_pbn(cls, text: str) -> Deal:
+    def from_pbn(cls, text: str, *, complete: bool = False) -> Deal:
         """Parse a PBN 2.1 deal, ``"N:AJ9.K9542.Q.AK93 K.QJ76.K98763.75 ..."``.
 
         The letter before the colon is the first hand's seat; the four hands follow clockwise, each as
         spades.hearts.diamonds.clubs with ranks ``AKQJT98765432``. A ``-`` (unknown hand) is refused: a
-        hand record needs all four hands.
+        hand record needs all four hands; with ``complete``, one ``-`` beside three whole hands is the
+        rest of the pack (PBN allows it: three hands fix the fourth), and two or more are refused.
         """
         if not isinstance(text, str):
             raise ValueError(f"a PBN deal is text, got {type(text).__name__}")
@@ -127,9 +132,22 @@ class Deal:
         hands = body[2:].split()
         if len(hands) != 4:
             raise ValueError(f"{len(hands)} hands after '{body[:2]}', want 4 separated by spaces")
+        unknown = [seat for seat, hand in zip(clockwise_from(first), hands) if hand == "-"]
+        if complete and len(unknown) > 1:
+            raise ValueError(f"{_possessive(unknown)} hands are '-' (unknown): a hand record gives at least "
+                             "three hands (the fourth is the rest of the pack)")
         held: dict[Seat, list[Card]] = {}
         for seat, hand in zip(clockwise_from(first), hands):
-            held[seat] = _parse_hand(seat, hand)
+            if not (complete and hand == "-"):
+                held[seat] = _parse_hand(seat, hand)
+        if complete and unknown:
+            taken = {c for cards in held.values() for c in cards}
+            held[unknown[0]] = [c for c in _PACK if c not in taken]
+            try:
+                return cls.from_hands(held)
+            except ValueError as exc:
+                raise ValueError(f"{SEAT_NAMES[unknown[0]]}'s hand is '-' (the rest of the pack), but the "
+                                 f"other three are not 39 different cards: {exc}") from None
         return cls.from_hands(held)
 
     # -- reading -----------------------------------------------------------------------------------
@@ -229,8 +247,13 @@ class Board:
         return f"{self.number} {self.dealer} {self.vulnerability.value} {self.deal.pbn(Seat.N)}"
 
 
-def commitment_text(boards: Iterable[Board]) -> str:
-    """The canonical text a commitment hashes: a header line, then one line per board in number order.
+def board_hash(board: Board) -> str:
+    """SHA-256 (hex) of the board's :meth:`Board.commitment_line`: its entry in the commitment's index."""
+    return hashlib.sha256(board.commitment_line().encode("ascii")).hexdigest()
+
+
+def board_index(boards: Iterable[Board]) -> tuple[tuple[int, str], ...]:
+    """Each board's number and :func:`board_hash`, in number order (the commitment's index).
 
     Raises ``ValueError`` if two boards have the same number or there are none.
     """
@@ -240,7 +263,21 @@ def commitment_text(boards: Iterable[Board]) -> str:
     for a, b in zip(ordered, ordered[1:]):
         if a.number == b.number:
             raise ValueError(f"board {a.number} appears twice")
-    return "".join(line + "\n" for line in [COMMITMENT_HEADER] + [b.commitment_line() for b in ordered])
+    return tuple((b.number, board_hash(b)) for b in ordered)
+
+
+def index_text(index: Iterable[tuple[int, str]]) -> str:
+    """The canonical text a commitment hashes, from an index: the header line, then ``<number> <hash>``
+    per board in the index's order, every line ending in a line feed."""
+    return "".join(line + "\n" for line in [COMMITMENT_HEADER] + [f"{n} {h}" for n, h in index])
+
+
+def commitment_text(boards: Iterable[Board]) -> str:
+    """The canonical text a commitment hashes (:func:`index_text` of :func:`board_index`).
+
+    Raises ``ValueError`` if two boards have the same number or there are none.
+    """
+    return index_text(board_index(boards))
 
 
 def commitment(boards: Iterable[Board]) -> str:
@@ -253,3 +290,30 @@ def verify_commitment(boards: Iterable[Board], digest: str) -> bool:
     if not isinstance(digest, str):
         return False
     return commitment(boards) == digest.strip().lower()
+
+
+def check_index(index: Sequence[tuple[int, str]], digest: str) -> str:
+    """What is wrong with an index sent with the commitment ``digest`` ("" when it hashes to it): board
+    numbers rising, each hash 64 lower-case hex digits, the whole hashing to ``digest``."""
+    numbers = [n for n, _ in index]
+    if not index or any(b <= a for a, b in zip(numbers, numbers[1:])):
+        return "the index's board numbers do not rise"
+    if any(len(h) != 64 or h.strip("0123456789abcdef") for _, h in index):
+        return "an index entry is not a SHA-256 (64 lower-case hex digits)"
+    if hashlib.sha256(index_text(index).encode("ascii")).hexdigest() != digest:
+        return f"the index does not hash to the commitment {digest[:16]}..."
+    return ""
+
+
+def check_board(board: Board, index: Sequence[tuple[int, str]], digest: str) -> str:
+    """Why ``board`` is not one of the boards committed to by ``digest`` ("" when it is), checked alone:
+    ``index`` must hash to ``digest`` (:func:`check_index`) and the board's hash be its number's entry."""
+    problem = check_index(index, digest)
+    if problem:
+        return problem
+    entry = dict(index).get(board.number)
+    if entry is None:
+        return f"board {board.number} is not in the committed boards"
+    if board_hash(board) != entry:
+        return f"board {board.number}'s record does not match the commitment (its hash is not the index's)"
+    return ""

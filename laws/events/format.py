@@ -185,23 +185,27 @@ def _honours(v: Any, name: str) -> tuple[Side, int]:
 
 
 _BRIDGE_BID = re.compile(r"^[1-7](NT|N|C|D|H|S)$")
+_ABOVE_SEVEN = re.compile(r"^([89]|[1-9][0-9])(NT|N|C|D|H|S)$")
 _BRIDGE_WORDS = ("pass", "double", "redouble")
 
 
 def _bridge_call(v: Any, name: str) -> str:
     """A bridge call in event spelling (``1C`` … ``7NT``, ``1N`` … ``7N``, ``pass``, ``double``,
     ``redouble``), returned as the auction model writes it (``1N`` becomes ``1NT``; a bid's letters may be
-    lower case, the words may not)."""
+    lower case, the words may not). A bid above seven (``8C`` … ``99NT``) is taken too: no bidding card
+    names one, but a player may say one, and the director or a replay enters it for the laws to rule on
+    (an inadmissible call, ``BP-35-36``)."""
     if isinstance(v, str) and v in _BRIDGE_WORDS:
         return v
-    if isinstance(v, str) and _BRIDGE_BID.match(v.upper()):
+    if isinstance(v, str) and _BRIDGE_BID.match(v.upper()) or \
+            isinstance(v, str) and _ABOVE_SEVEN.match(v.upper()):
         text = v.upper()
         return text + "T" if text.endswith("N") else text
     if isinstance(v, str) and re.match(r"^\d+(NT|N|C|D|H|S)$", v.upper()):
-        raise EventFormatError(f"field {name!r}: {v!r} is no bid: a bid names one to seven tricks "
-                               "(the highest is 7NT)")
-    raise EventFormatError(f"field {name!r}: {_short(v)} is not a call (want 1C … 7NT, pass, double or "
-                           "redouble)")
+        raise EventFormatError(f"field {name!r}: {v!r} is no bid: a bid names one to 99 tricks over six "
+                               "(one to seven make a contract; a bid above seven is ruled by the laws)")
+    raise EventFormatError(f"field {name!r}: {_short(v)} is not a call (want 1C … 7NT, a bid above seven "
+                           "such as 8S, pass, double or redouble)")
 
 
 def _rounds(v: Any, name: str) -> int | str:

@@ -254,7 +254,7 @@ class ResultRecorded(Event):
     alone: bool = False
 
 
-# -- bridge as it is played: the auction and the play (LAWS.md BP-) ----------------------------------
+# -- bridge as it is played: the auction and the play (docs/laws.md BP-) ----------------------------------
 
 @dataclass(frozen=True)
 class CallMade(Event):
@@ -293,6 +293,15 @@ class RevokeCorrected(Event):
     TYPE: ClassVar[str] = "correct"
     seat: Seat
     card: Card
+
+
+@dataclass(frozen=True)
+class HandSpread(Event):
+    """Bridge: after a defender's opening lead out of turn, declarer ``seat`` spreads his hand (BP-53-56,
+    law 54A): he becomes dummy, his partner becomes declarer, and the lead stands (it is now in turn)."""
+
+    TYPE: ClassVar[str] = "spread"
+    seat: Seat
 
 
 BAR_REST = "rest"
@@ -348,10 +357,10 @@ class DummyFaced(Event):
 
 # The events of the bridge auction and play: a table of another game refuses them.
 BRIDGE_EVENTS = frozenset({"call", "accept", "withdraw", "correct", "bar", "claim", "claim_reply",
-                           "claim_ruled", "dummy"})
+                           "claim_ruled", "dummy", "spread"})
 
 
-# -- duplicate bridge: the board on the table (LAWS.md DB-) -----------------------------------------
+# -- duplicate bridge: the board on the table (docs/laws.md DB-) -----------------------------------------
 
 BOARD_HOW = ("board", "shoe")
 FOUL_DECISIONS = ("fouled", "wrong_board")
@@ -415,7 +424,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         DealStarted, CardDealt, DealInterrupted, DealEnded, TrumpTurned, TrumpMade, BidMade, CardDiscarded, CardFaced, DemandMade,
         DamagedCardFound,
         WrongHandPicked, HandCounted, MissingCardReported, SurplusCardFound, CardPlayed, PlayEnded,
-        ResultRecorded, CallMade, IrregularityAccepted, CardWithdrawn, RevokeCorrected, PlayerBarred,
+        ResultRecorded, CallMade, IrregularityAccepted, CardWithdrawn, RevokeCorrected, HandSpread, PlayerBarred,
         TricksClaimed, ClaimAnswered, ClaimRuled, DummyFaced, BoardPlaced, BoardShort, FoulRuled,
         ResultConfirmed,
     )

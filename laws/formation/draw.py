@@ -1,6 +1,6 @@
 """Forming the table from a draw: who plays, who partners whom, who deals, where everyone sits.
 
-Bridge follows modern practice (``LAWS.md``, clause id ``CB-draw`` is ours): ace high, equal ranks
+Bridge follows modern practice (``docs/laws.md``, clause id ``CB-draw`` is ours): ace high, equal ranks
 broken by suit (spades, hearts, diamonds, clubs), so one pack never gives a tie. The seed is silent on
 more than four candidates; we let the four highest cards play. The highest deals and partners the
 second highest.

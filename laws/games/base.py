@@ -1,7 +1,7 @@
 """What a game module provides: its rules as data and its clauses as small named functions.
 
 A clause is a function ``fn(clause, state, event)`` returning rulings (or None), registered with the id
-of the clause in LAWS.md and the law it comes from::
+of the clause in docs/laws.md and the law it comes from::
 
     reg = Registry("Contract Bridge")
 

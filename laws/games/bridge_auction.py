@@ -1,9 +1,9 @@
-"""Contract Bridge, the auction as it is played (LAWS.md ``BP-17`` to ``BP-39``): each ``call`` judged by
+"""Contract Bridge, the auction as it is played (docs/laws.md ``BP-17`` to ``BP-39``): each ``call`` judged by
 the auction model (``laws.bridge.auction``), legal calls applied, irregular ones ruled with the law and
 its options, and the contract and declarer when the auction closes.
 
 What each irregularity does here (the options are the model's, ``laws.bridge.verdicts``, after the 2017
-laws; LAWS.md's paraphrase is older where they differ, and docs/events.md says which we follow):
+laws; docs/laws.md's paraphrase is older where they differ, and docs/events.md says which we follow):
 
 * An insufficient bid (``BP-27``) or a call out of rotation (``BP-28-32``) waits for the offender's
   left-hand opponent: an ``accept``, or any call of his (calling over it accepts it), makes it stand; any
@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any
 
 from laws.bridge.auction import Auction
-from laws.bridge.calls import Call, CallKind, parse_call
+from laws.bridge.calls import Call, CallKind
 from laws.bridge.play import Play
 from laws.bridge.tricks import PlayError
 from laws.bridge.verdicts import REST, CallIrregularity, CallVerdict, Option, name
@@ -111,11 +111,13 @@ def _cancel(h: bh.BridgeHand, p: bh.Pending, by: Seat) -> list[Ruling]:
     if "bar_partner" in p.options:                       # law 27B4: the bar is certain
         forced, other = ((p.seat.partner, REST),), None
     _apply_bars(h.auction, forced)
-    if other is not None:
-        free = v.lowest_sufficient if p.kind == _CI.INSUFFICIENT.value else p.call
+    if other is not None:   # the call that brings nothing more for sure: the lowest sufficient bid, a repeat
+        free = (v.lowest_sufficient if p.kind == _CI.INSUFFICIENT.value else
+                p.call if "repeat" in p.options else None)
         h.watch = bh.Watch(p.seat, p.clause, p.law, free, other.bars, p.call.words)
-    who = (f"{name(by)} called again before {name(p.seat.left)} accepted his {p.call.words}" if by == p.seat
-           else f"{name(by)} called instead of accepting {name(p.seat)}'s {p.call.words}")
+    acceptor = " or ".join(name(x) for x in p.accept_by) or name(p.seat.left)
+    who = (f"{name(by)} called again before {acceptor} accepted his {p.call.words}" if by == p.seat
+           else f"{name(by)} called before {acceptor} accepted {name(p.seat)}'s {p.call.words}")
     text = f"{who}, so it is cancelled" + (f": {bars_text(forced)}." if forced else "; the auction goes on.")
     return [bh.rule(p.clause, p.law, Remedy.PENALTY if forced else Remedy.DEAL_STANDS, text, seat=p.seat,
                     extra={"call": p.call.code, "cancelled": True,
@@ -214,21 +216,21 @@ def _closed(h: bh.BridgeHand, s: TableState) -> list[Ruling]:
         h.scored = {"passed_out": True}
         h.pending = h.watch = h.bar_asked = None
         nxt = s.next_dealer
-        return [bh.rule("BP-22", f"{bh.DUP}, law 22", Remedy.CONTRACT, "All four players passed: the deal is "
+        return [bh.rule("BP-22", f"{h.code}, law 22", Remedy.CONTRACT, "All four players passed: the deal is "
                         "passed out and scores nothing" + (f"; {name(nxt)} deals next." if nxt else "."),
                         dealer=nxt, extra={"passed_out": True, "contract": "Pass", "calls": calls})]
     contract = a.contract()
     declarer = a.declarer
     assert contract is not None and declarer is not None
     try:
-        h.play = Play(contract, declarer, h.known)
+        h.play = Play(contract, declarer, h.known, rubber=a.rubber)
     except PlayError:
-        h.play = Play(contract, declarer, None)
+        h.play = Play(contract, declarer, None, rubber=a.rubber)
     h.honours = honours(h.known, contract.strain)
     h.pending = h.watch = h.bar_asked = None
     extra = {"contract": contract.code, "declarer": declarer.value, "dummy": declarer.partner.value,
              "opening_leader": declarer.left.value, "calls": calls, "hands_known": h.known is not None}
-    return [bh.rule("BP-22", f"{bh.DUP}, law 22", Remedy.CONTRACT, f"The auction has closed: {side_text(declarer.side)} "
+    return [bh.rule("BP-22", f"{h.code}, law 22", Remedy.CONTRACT, f"The auction has closed: {side_text(declarer.side)} "
                     f"play {contract.describe()}, {name(declarer)} declarer; {name(declarer.left)} leads.",
                     seat=declarer, side=declarer.side, extra=extra)]
 
@@ -261,14 +263,13 @@ def register(reg: Registry) -> None:
             bh.start(s)
             return None
         h = _auction_hand(s, f"{name(e.seat)}'s {e.call}")
-        call = parse_call(e.call)
         h.captured = True
         out = _resolve(h, e.seat)
-        v = h.auction.judge(e.seat, call)
+        v = h.auction.judge_text(e.seat, e.call)    # a bid above seven is no Call: its verdict all the same
         h.verdict = v
-        if v.legal:
-            out += _replacement(h, e.seat, call)
-            h.auction.add(e.seat, call)
+        if v.legal and v.call is not None:
+            out += _replacement(h, e.seat, v.call)
+            h.auction.add(e.seat, v.call)
         return out
 
     @reg.clause("BP-27", "insufficient bid (Duplicate Bridge law 27)", "call", "accept")
@@ -297,12 +298,13 @@ def register(reg: Registry) -> None:
         if h is None or not isinstance(h.verdict, CallVerdict) or h.verdict.kind is not _CI.INADMISSIBLE:
             return None
         v = h.verdict
-        assert v.call is not None
-        h.auction.cancel(e.seat, v.call)
+        h.auction.cancel(e.seat, v.call if v.call is not None else v.text)
         bars = tuple(b for o in v.options for b in o.bars)
         _apply_bars(h.auction, bars)
-        return _irregular(c, h, v, f" {name(e.seat)} calls again.", remedy=Remedy.PENALTY, seat=e.seat,
-                          bars=bars)
+        turn = h.auction.turn
+        tail = (f" {name(e.seat)} calls again." if turn == e.seat or v.detail != "above_seven" else
+                f" It is {name(turn)}'s turn to call." if turn is not None else "")
+        return _irregular(c, h, v, tail, remedy=Remedy.PENALTY, seat=e.seat, bars=bars)
 
     @reg.clause("BP-39", "call after the auction closed (Duplicate Bridge law 39)", "call")
     def after_close(c: Clause, s: TableState, e: CallMade) -> Ruling | None:
@@ -311,8 +313,7 @@ def register(reg: Registry) -> None:
         if h is None or not isinstance(h.verdict, CallVerdict) or h.verdict.kind is not _CI.AFTER_CLOSE:
             return None
         v = h.verdict
-        assert v.call is not None
-        h.auction.cancel(e.seat, v.call)
+        h.auction.cancel(e.seat, v.call if v.call is not None else v.text)
         restricted = any(o.lead_restrictions for o in v.options)
         return _irregular(c, h, v, " Lead restrictions may apply: the director is called." if restricted else "",
                           remedy=Remedy.ATTENTION if restricted else Remedy.DEAL_STANDS, seat=e.seat, words=False)

@@ -35,6 +35,8 @@ from laws.rulings import Remedy, Ruling
 from laws.state import DealState, Phase, TableState
 
 DUP = "Duplicate Bridge"
+RUBBER = "Rubber Bridge"
+RUBBER_GAME = "contract-bridge"   # the game whose table the rubber code governs (docs/laws.md, "which code governs")
 
 
 @dataclass
@@ -44,7 +46,7 @@ class Pending:
     Attributes:
         what: ``call`` or ``card``.
         seat: who made it.
-        clause: its LAWS.md id.
+        clause: its docs/laws.md id.
         kind: the irregularity (a ``CallIrregularity`` or ``PlayIrregularity`` value).
         detail: the model's sub-kind.
         call: the call (``what == "call"``).
@@ -74,7 +76,7 @@ class Watch:
 
     Attributes:
         seat: the offender.
-        clause: the LAWS.md id of the cancelled call.
+        clause: the docs/laws.md id of the cancelled call.
         law: its citation.
         free: the call that brings nothing more (None: none is certain; the director judges any).
         bars: what a call that is not comparable brings, ``(seat, turns)`` (``-1``: the rest).
@@ -125,6 +127,11 @@ class BridgeHand:
     known: dict[Seat, list[Card]] | None = None
     bar_asked: tuple[tuple[Seat, int], ...] | None = None
 
+    @property
+    def code(self) -> str:
+        """The code this table's rulings cite: "Rubber Bridge" or "Duplicate Bridge" (the auction's)."""
+        return self.auction.code
+
 
 def hand(s: TableState) -> BridgeHand | None:
     """The deal's bridge hand, or None (no deal, a void deal, or the deal has not ended)."""
@@ -147,7 +154,7 @@ def start(s: TableState) -> None:
     d = s.deal
     if d is None or d.void:
         return
-    d.bridge = BridgeHand(Auction(d.dealer), known=known_hands(d))
+    d.bridge = BridgeHand(Auction(d.dealer, rubber=s.game == RUBBER_GAME), known=known_hands(d))
 
 
 def rule(clause: str, law: str, remedy: Remedy, reason: str, **kw: Any) -> Ruling:

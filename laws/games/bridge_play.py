@@ -1,4 +1,4 @@
-"""Contract Bridge, the play as it is played (LAWS.md ``BP-41`` to ``BP-67``): each ``card_played`` judged by
+"""Contract Bridge, the play as it is played (docs/laws.md ``BP-41`` to ``BP-67``): each ``card_played`` judged by
 the play model (``laws.bridge.play``), tricks formed and won, revokes seen at the card when the deal is
 known, and the cards played out of turn ruled with the law and its options.
 
@@ -27,7 +27,14 @@ from laws.bridge.play import Play
 from laws.bridge.tricks import PlayIrregularity, PlayVerdict, RevokeStatus
 from laws.bridge.verdicts import name
 from laws.cards import SUIT_NAMES, Seat
-from laws.events import CardPlayed, CardWithdrawn, DummyFaced, IrregularityAccepted, RevokeCorrected
+from laws.events import (
+    CardPlayed,
+    CardWithdrawn,
+    DummyFaced,
+    HandSpread,
+    IrregularityAccepted,
+    RevokeCorrected,
+)
 from laws.games import bridge_hand as bh
 from laws.games.base import Clause, Registry, side_text
 from laws.games.bridge_auction import accepting
@@ -153,6 +160,30 @@ def register(reg: Registry) -> None:
         card becomes a penalty card."""
         return _card_rule(c, s, e, _P.LEAD_OUT_OF_TURN)
 
+    @reg.clause("BP-53-56", "declarer spreads his hand (Duplicate Bridge law 54)", "spread")
+    def spread(c: Clause, s: TableState, e: HandSpread) -> Ruling:
+        """After a defender's opening lead out of turn declarer may spread his hand (law 54A): he becomes
+        dummy, his partner declarer, and the lead stands, now in turn."""
+        h, play = bh.need_play(s, "spread")
+        p = h.pending
+        if p is None or p.what != "card" or "spread" not in p.options or p.card is None:
+            raise ValueError("spread: declarer spreads his hand only after a defender's opening lead out of "
+                             "turn that waits for a ruling (law 54)")
+        if e.seat != play.declarer:
+            raise ValueError(f"spread: {name(e.seat)} is not declarer; {name(play.declarer)} may spread his hand")
+        d = s.deal
+        assert d is not None
+        old = play.declarer
+        new = play.spread()
+        h.pending = None
+        play.play(p.seat, p.card)          # the lead is now the new declarer's left-hand opponent's: in turn
+        bh.played(d, p.seat, p.card)
+        return bh.rule(c.id, f"{play.code}, law 54", Remedy.DEAL_STANDS, f"{name(old)} spreads his hand after "
+                       f"{name(p.seat)}'s opening lead out of turn: {name(old)} is dummy and {name(new)} "
+                       f"declares; {name(p.seat)}'s {p.card.name} is the opening lead, and {name(new)} plays next"
+                       " from dummy.", seat=new, extra={"card": p.card.code, "spread": True,
+                                                        "declarer": new.value, "dummy": old.value})
+
     @reg.clause("BP-57", "premature play, and cards out of turn (Duplicate Bridge law 57)", "card_played",
                 "accept", "withdraw")
     def premature(c: Clause, s: TableState,
@@ -178,7 +209,7 @@ def register(reg: Registry) -> None:
             return []
         out = []
         for r in h.play.revokes[h.noted:]:
-            out.append(bh.rule(c.id, f"{bh.DUP}, law 61", Remedy.ATTENTION, f"{name(r.seat)} played the "
+            out.append(bh.rule(c.id, f"{h.code}, law 61", Remedy.ATTENTION, f"{name(r.seat)} played the "
                                f"{r.card.name} to a {SUIT_NAMES[r.suit][:-1]} lead in trick {r.trick} while "
                                f"holding {SUIT_NAMES[r.suit]}: a revoke. It must be corrected (a card of "
                                f"{SUIT_NAMES[r.suit]} instead) before it is established.", seat=r.seat,
@@ -200,10 +231,10 @@ def register(reg: Registry) -> None:
         text = (f"{name(e.seat)} corrected his revoke in trick {r.trick}: the {e.card.name} replaces the "
                 f"{r.card.name}")
         if penalty:
-            return bh.rule(c.id, f"{bh.DUP}, law 62", Remedy.PENALTY, f"{text}, which is a penalty card.",
+            return bh.rule(c.id, f"{play.code}, law 62", Remedy.PENALTY, f"{text}, which is a penalty card.",
                            seat=e.seat, extra={"penalty_card": r.card.code, "card": e.card.code, "trick": r.trick})
         after = "the hand is scored" if play.ended else "play goes on"     # a twelfth-trick revoke, play over
-        return bh.rule(c.id, f"{bh.DUP}, law 62", Remedy.DEAL_STANDS, f"{text}; {after}.", seat=e.seat,
+        return bh.rule(c.id, f"{play.code}, law 62", Remedy.DEAL_STANDS, f"{text}; {after}.", seat=e.seat,
                        extra={"card": e.card.code, "trick": r.trick})
 
     @reg.clause("BP-63", "revoke established (Duplicate Bridge law 63)", "card_played", "accept", "claim",
@@ -227,7 +258,7 @@ def register(reg: Registry) -> None:
             assert isinstance(h.verdict, PlayVerdict)
             trick = h.verdict.trick
             h.verdict = e
-            return bh.rule(c.id, f"{bh.DUP}, laws 66-67", Remedy.DEAL_STANDS, f"{name(e.seat)}'s {e.card.name} "
+            return bh.rule(c.id, f"{h.code}, laws 66-67", Remedy.DEAL_STANDS, f"{name(e.seat)}'s {e.card.name} "
                            "goes back to his hand: the trick stands as played; play goes on.", seat=e.seat,
                            extra={"card": e.card.code, "withdrawn": True, "trick": trick})
         v = h.verdict if h is not None else None
@@ -251,7 +282,7 @@ def tell_established(h: bh.BridgeHand, play: Play, how: str | None = None) -> li
         if r.status is RevokeStatus.ESTABLISHED and i not in h.told:
             h.told.append(i)
             what = how if how is not None else f"{side_text(r.seat.side)} played on"
-            out.append(bh.rule("BP-63", f"{bh.DUP}, law 63", Remedy.ATTENTION, f"{name(r.seat)}'s revoke in "
+            out.append(bh.rule("BP-63", f"{play.code}, law 63", Remedy.ATTENTION, f"{name(r.seat)}'s revoke in "
                                f"trick {r.trick} is established: {what}. The tricks it moves are worked out "
                                "when play ends.", seat=r.seat, extra={"card": r.card.code, "trick": r.trick}))
     return out
@@ -302,8 +333,9 @@ def _card_rule(c: Clause, s: TableState, e: CardPlayed | IrregularityAccepted | 
                    ("withdraw", f"Otherwise it is taken back and {name(right) if right else 'the right player'} "
                                 "leads" + ("; it becomes a penalty card." if v.penalty_card else "."), None)]
         if v.detail == "by_defender_opening":
-            options.append(("spread", "Declarer may instead spread his hand and become dummy (law 54): "
-                                      "the director rules on it.", v.accept_by[0] if v.accept_by else None))
+            options.append(("spread", "Declarer may instead spread his hand and become dummy (law 54): his "
+                                      "partner then declares and the lead stands.",
+                            v.accept_by[0] if v.accept_by else None))
         return _waiting_ruling(c, h, v, options)
     if v.kind is _P.PREMATURE_PLAY:
         return _waiting_ruling(c, h, v, [

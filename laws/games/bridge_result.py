@@ -1,4 +1,4 @@
-"""Contract Bridge, the end of the play (LAWS.md ``BP-64``, ``BP-68-71``) and the result the cards give.
+"""Contract Bridge, the end of the play (docs/laws.md ``BP-64``, ``BP-68-71``) and the result the cards give.
 
 * Claims (``BP-68-71``): a ``claim`` stops play; one ``claim_reply`` from the other side settles it
   (agreed: play ends with it; disputed: the director is called and enters ``claim_ruled``). A claim for
@@ -28,8 +28,6 @@ from laws.games.bridge_play import tell_established
 from laws.rulings import Remedy, Ruling
 from laws.scoring.bridge import Contract, parse_contract
 from laws.state import TableState
-
-_CLAIM_LAW = f"{bh.DUP}, laws 68-71"
 
 
 def _count(n: int) -> str:
@@ -79,7 +77,7 @@ def register(reg: Registry) -> None:
             made = play.claim(e.seat, e.tricks)
             what = (f"concedes the remaining {_count(made.remaining)}" if e.tricks == 0 else
                     f"claims {e.tricks} of the remaining {_count(made.remaining)}")
-            return bh.rule(c.id, _CLAIM_LAW, Remedy.ATTENTION, f"{name(e.seat)} {what}; play stops. "
+            return bh.rule(c.id, f"{play.code}, laws 68-71", Remedy.ATTENTION, f"{name(e.seat)} {what}; play stops. "
                            f"{side_text(e.seat.side.other)} agree, or dispute it and the director decides.",
                            side=e.seat.side.other, extra={"claimer": e.seat.value, "tricks": e.tricks,
                                                           "remaining": made.remaining,
@@ -93,17 +91,17 @@ def register(reg: Registry) -> None:
                                  f"{name(cl.seat)} answers the claim")
             if e.agree:
                 play.agree_claim()
-                return bh.rule(c.id, _CLAIM_LAW, Remedy.DEAL_STANDS, f"{name(e.seat)} agrees to "
+                return bh.rule(c.id, f"{play.code}, laws 68-71", Remedy.DEAL_STANDS, f"{name(e.seat)} agrees to "
                                f"{name(cl.seat)}'s claim of {_count(cl.tricks)}: play ends with it.",
                                seat=cl.seat, extra={"claimer": cl.seat.value, "tricks": cl.tricks, "agreed": True})
             play.dispute_claim()
-            return bh.rule(c.id, _CLAIM_LAW, Remedy.ATTENTION, f"{name(e.seat)} disputes {name(cl.seat)}'s claim "
+            return bh.rule(c.id, f"{play.code}, laws 68-71", Remedy.ATTENTION, f"{name(e.seat)} disputes {name(cl.seat)}'s claim "
                            f"of {_count(cl.tricks)} of {cl.remaining}: the director decides how many of them "
                            f"{side_text(cl.seat.side)} take.", seat=cl.seat,
                            extra={"claimer": cl.seat.value, "tricks": cl.tricks, "remaining": cl.remaining,
                                   "options": ["claim_ruled"]})
         play.rule_claim(e.tricks)
-        return bh.rule(c.id, _CLAIM_LAW, Remedy.DEAL_STANDS, f"The director rules on {name(cl.seat)}'s claim: "
+        return bh.rule(c.id, f"{play.code}, laws 68-71", Remedy.DEAL_STANDS, f"The director rules on {name(cl.seat)}'s claim: "
                        f"{side_text(cl.seat.side)} take {e.tricks} of the remaining {cl.remaining}; play ends.",
                        seat=cl.seat, extra={"claimer": cl.seat.value, "tricks": e.tricks, "ruled": True})
 
@@ -117,7 +115,7 @@ def register(reg: Registry) -> None:
             if not isinstance(e, PlayEnded):
                 return []
             r = next(r for r in h.play.revokes if r.trick == 12 and r.status is not RevokeStatus.CORRECTED)
-            return [bh.rule("BP-62", f"{bh.DUP}, law 62", Remedy.ATTENTION, f"Play is over, but {name(r.seat)}'s "
+            return [bh.rule("BP-62", f"{h.code}, law 62", Remedy.ATTENTION, f"Play is over, but {name(r.seat)}'s "
                             "revoke in trick 12 must still be corrected (a card of the suit led instead); the "
                             "hand is scored once it is.", seat=r.seat,
                             extra={"card": r.card.code, "trick": 12, "options": ["correct"]})]
@@ -126,16 +124,16 @@ def register(reg: Registry) -> None:
             extra = {"revoke_trick": t.revoke.trick, "offender": t.revoke.seat.value, "tricks": t.tricks,
                      "to_side": t.to_side.value, "counted": list(t.counted)}
             if t.tricks:
-                out.append(bh.rule(c.id, f"{bh.DUP}, law 64", Remedy.PENALTY, f"{t.reason} "
+                out.append(bh.rule(c.id, f"{h.code}, law 64", Remedy.PENALTY, f"{t.reason} "
                                    f"{_count(t.tricks).capitalize()} go{'es' if t.tricks == 1 else ''} to "
                                    f"{side_text(t.to_side)}.", side=t.to_side, extra=extra))
             else:
-                out.append(bh.rule(c.id, f"{bh.DUP}, law 64", Remedy.ATTENTION, f"{t.reason} The director may "
+                out.append(bh.rule(c.id, f"{h.code}, law 64", Remedy.ATTENTION, f"{t.reason} The director may "
                                    "restore equity if the non-offending side was damaged.",
                                    seat=t.revoke.seat, extra=extra))
         for r in h.play.revokes:           # play ended by a ruled claim with a revoke still open
             if r.status is RevokeStatus.OPEN and not r.by_dummy:
-                out.append(bh.rule(c.id, f"{bh.DUP}, law 64", Remedy.ATTENTION, f"{name(r.seat)}'s revoke in "
+                out.append(bh.rule(c.id, f"{h.code}, law 64", Remedy.ATTENTION, f"{name(r.seat)}'s revoke in "
                                    f"trick {r.trick} was neither corrected nor established when play ended: no "
                                    "trick moves. The director, who ruled the claim, may restore equity.",
                                    seat=r.seat, extra={"revoke_trick": r.trick, "offender": r.seat.value,

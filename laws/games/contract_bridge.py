@@ -1,7 +1,7 @@
-"""Contract Bridge (rubber laws), seed A of ``shared/LAWS.md``, with modern rubber practice where the
+"""Contract Bridge (rubber laws), seed A of ``docs/laws.md``, with modern rubber practice where the
 seed is silent (the draw, the cut by dealer's right-hand opponent, packets of at least four cards).
 
-Each clause carries its id from LAWS.md. Interpretations of ours:
+Each clause carries its id from docs/laws.md. Interpretations of ours:
 
 * A dealing irregularity the shoe sees (a card to the wrong seat, a second card to one seat) is ruled
   when it happens: the deal is void and the same dealer redeals (CB-redeal-incorrect, CB-redeal-how).
@@ -12,7 +12,7 @@ Each clause carries its id from LAWS.md. Interpretations of ours:
   A damaged card of the *other* pack (the one not being dealt) replaces that pack only: the sound deal
   goes on, and the rotation with it.
 * Missing Card: the search and its outcome, in ``laws/games/bridge_missing.py``.
-* The auction and the play as they are played (LAWS.md ``BP-``): ``bridge_auction``, ``bridge_play``,
+* The auction and the play as they are played (docs/laws.md ``BP-``): ``bridge_auction``, ``bridge_play``,
   ``bridge_result`` (claims, revokes rectified, the result checked), on the hand ``bridge_hand`` keeps.
 """
 
@@ -319,8 +319,8 @@ def redeal_demand(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
 
 # -- the auction and the play (BP-), then scoring -----------------------------------------------------
 
-bridge_auction.register(reg)
-bridge_play.register(reg)
+bridge_auction.register(reg)   # the rubber code governs here: the auction is made a rubber table's
+bridge_play.register(reg)      # (bridge_hand.start), so its rulings cite "Rubber Bridge, law N"
 bridge_result.register(reg)
 
 

@@ -1,5 +1,5 @@
 """Duplicate bridge at one table: the board on the table and every card of it against its hand record
-(LAWS.md ``DB-``). The auction and the play are bridge's (``bridge_auction``, ``bridge_play``,
+(docs/laws.md ``DB-``). The auction and the play are bridge's (``bridge_auction``, ``bridge_play``,
 ``bridge_result``); ``duplicate_bridge`` puts these clauses around them.
 
 * ``DB-2`` (``board``): the board now on the table, its record, where it is played and how its cards
@@ -50,11 +50,13 @@ from laws.events import (
     CardDealt,
     CardPlayed,
     DealEnded,
+    DealStarted,
     FoulRuled,
     HandCounted,
     PlayEnded,
     ResultConfirmed,
     ResultRecorded,
+    RevokeCorrected,
 )
 from laws.games import bridge_hand as bh
 from laws.games import bridge_result
@@ -205,6 +207,9 @@ def _register_board(reg: Registry) -> None:
         if b.how != "shoe" or b.dealt is None:
             raise ValueError(f"{b.place()} is a physical board: its cards are not dealt at the table")
         if not isinstance(e, CardDealt):
+            if isinstance(e, DealStarted) and e.dealer is not b.record.dealer:
+                raise ValueError(f"deal_start: {b.place()} is dealt by {SEAT_NAMES[b.record.dealer]} (its number "
+                                 f"says so, DB-2), not {SEAT_NAMES[e.dealer]}")
             b.deal = s.deals_started + 1
             b.dealt = RecordCheck(b.record)
             b.short = ()
@@ -304,6 +309,24 @@ def _foul_ruling(c: Clause, b: BoardAtTable, foul: Foul) -> Ruling:
 
 
 def _register_end(reg: Registry) -> None:
+    @reg.clause("DB-87", "a revoke's correction against the record (laws 62 and 87)", "correct")
+    def corrected(c: Clause, s: TableState, e: RevokeCorrected) -> Ruling | None:
+        """The card a revoke's correction puts in the trick (after the play's clauses took it) is a card
+        played from that seat: it is checked against the record like any other, so that a board whose
+        revoke was corrected can still be verified card by card (``DB-7``)."""
+        b = board_of(s)
+        h = bh.hand(s)
+        if b is None or b.played is None or b.cancelled or e.card in b.played.seen:
+            return None
+        foul = b.played.see(e.seat, e.card)
+        if foul is None:
+            return None
+        foul = b.played.foul = replace(foul, trick=h.play.trick_number if h is not None and h.play else 0)
+        if h is not None and h.play is not None:
+            h.play.forget_hands()
+            h.known = None
+        return _foul_ruling(c, b, foul)
+
     @reg.clause("DB-7", "each hand back to its own pocket (law 7)", "play_end")
     def verify(c: Clause, s: TableState, e: PlayEnded) -> Ruling | None:
         """When play ends, the four hands as played are checked against the record."""

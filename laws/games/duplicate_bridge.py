@@ -1,4 +1,4 @@
-"""Duplicate bridge at one table (LAWS.md ``DB-`` and ``BP-``): boards from hand records, the auction and
+"""Duplicate bridge at one table (docs/laws.md ``DB-`` and ``BP-``): boards from hand records, the auction and
 the play as bridge plays them, every card against the board's record, the duplicate score.
 
 The clauses, in the order they are tried: the board and its deal (``duplicate_board``: ``DB-2``,

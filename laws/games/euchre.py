@@ -1,4 +1,4 @@
-"""Euchre: the Somerset Club laws of 1888 (seed B of ``shared/LAWS.md``).
+"""Euchre: the Somerset Club laws of 1888 (seed B of ``docs/laws.md``).
 
 Clause ids are ``EU-<law>``. Interpretations of ours, stated here and in the rulings:
 
@@ -19,7 +19,7 @@ Clause ids are ``EU-<law>``. Interpretations of ours, stated here and in the rul
   their claim if either touched his cards, the dealer if his partner did, unless the touch replied to
   one by the other side. Law 37: "one of the last cards" is one of the last three (the largest packet);
   such a claim lasts past the turn-up until the first card is led. Law 43: the first touch decides.
-* Rights are claims (LAWS.md): where a law says a player or side "may", the engine offers a
+* Rights are claims (docs/laws.md): where a law says a player or side "may", the engine offers a
   ``claim_option`` and acts only on the ``demand`` that takes it. Law 44: after a misdeal that follows a
   wrong interruption, the dealer's side may claim that he deal again (until the next deal starts); the
   deal is void at once, and unclaimed the misdeal costs the deal as law 41 (or 45) says. The button does

@@ -75,7 +75,7 @@ def misdeal_ruling(c: Clause, s: TableState, fault: str) -> Ruling:
                       f"{seat_name(s, d.dealer)} dealing for his partner; the deal passes to the next "
                       f"opponent in rotation, {seat_name(s, rightful.left)}.", dealer=rightful.left,
                       seat=d.dealer)
-    return Ruling(Remedy.MISDEAL, "Euchre, law 41", "EU-41", f"Misdeal (law 42): {fault}; "
+    return Ruling(Remedy.MISDEAL, "Euchre, law 41", "EU-41", f"Misdeal: {fault}; under law 41 "
                   f"{seat_name(s, d.dealer)} loses the deal to {seat_name(s, d.dealer.left)}.",
                   dealer=d.dealer.left, seat=d.dealer)
 

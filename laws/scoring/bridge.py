@@ -1,6 +1,6 @@
 """Rubber-bridge scoring: contracts, the score above and below the line, games and the rubber.
 
-The figures follow the rubber scoring paragraph and clause ``CB-rubber`` of ``LAWS.md`` (modern
+The figures follow the rubber scoring paragraph and clause ``CB-rubber`` of ``docs/laws.md`` (modern
 rubber-bridge practice where the seed digest is silent). Everything here is pure: a ``RubberScore``
 is fed one result at a time and answers with rulings; it never reads a clock or a file.
 

@@ -4,7 +4,7 @@ How the laws are read here (our interpretation, stated once):
 
 * Points (laws 2-3). Makers who take all five tricks (a march) score 2, or 4 playing alone; three or
   four tricks score 1 either way; fewer than three and they are euchred: the opponents score 2, or 4 when
-  the euchred makers played alone (as ``LAWS.md`` paraphrases law 3).
+  the euchred makers played alone (as ``docs/laws.md`` paraphrases law 3).
 * Games (law 7). A game is won by the first side to reach 5 points. It counts 2 (a double game) when
   the losers have no point in it, else 1. Points beyond 5 (a lap) start the winner's score in the next
   game; the losers start it at 0.

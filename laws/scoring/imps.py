@@ -1,12 +1,12 @@
 """IMPs: the IMP table, Butler scoring against a datum, and cross-IMPs (``DB-78``, ``DB-12``).
 
-**The table.** A difference in points converts to IMPs by LAWS.md's table (0-10 -> 0, 20-40 -> 1, ...,
+**The table.** A difference in points converts to IMPs by docs/laws.md's table (0-10 -> 0, 20-40 -> 1, ...,
 3500-3990 -> 23, 4000 and more -> 24), the same for a negative difference with the sign turned. Scores
 are multiples of 10, so differences are too; should one not be, it gets the IMPs of the highest range
 whose lower edge it reaches (15 -> 0, 45 -> 1).
 
 **Butler.** Each board has a *datum*: the mean of its North-South scores after dropping the highest
-and the lowest, rounded to the nearest 10. As LAWS.md's ``DB-78`` says, we drop **one at each end**
+and the lowest, rounded to the nearest 10. As docs/laws.md's ``DB-78`` says, we drop **one at each end**
 whenever that leaves a score to average: from three results up (the datum of three is the middle one);
 a board of one or two results keeps them all. How many are dropped is a regulation elsewhere and
 practice differs (ACBLscore by default drops 5 % at each end; the Sydney Bridge Centre's description of
@@ -19,7 +19,7 @@ result then gets ``imps(score - datum)`` and East-West the negative. The datum i
 results are missing.
 
 **Cross-IMPs.** Each score is IMPed against every other score of the board (from the same direction's
-point of view) and the sum divided by the number of comparisons, as LAWS.md's ``DB-78`` says: with
+point of view) and the sum divided by the number of comparisons, as docs/laws.md's ``DB-78`` says: with
 ``n`` results, ``sum / (n - 1)``, however many were due (the comparisons made are the ones the sum is
 of; the EBU's scorers also scale for missing results, ``sum * N / (n * (N - 1))``, which we do not). A
 lone result scores 0.
@@ -54,7 +54,7 @@ from laws.scoring.comparison import (
 LAW = "Duplicate Bridge, law 78"
 CLAUSE = "DB-78"
 
-# The lower edge of each IMP range of LAWS.md's table: a difference reaching the k-th edge is worth k IMPs.
+# The lower edge of each IMP range of docs/laws.md's table: a difference reaching the k-th edge is worth k IMPs.
 IMP_EDGES = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750,
              2000, 2250, 2500, 3000, 3500, 4000)
 BUTLER_DROP_FROM = 3          # drop the highest and the lowest from this many results up (DB-78)

@@ -21,3 +21,11 @@ def test_bench_e2e_quick_measures_lamp_changes() -> None:
     assert p.returncode == 0, p.stderr
     fig = json.loads(p.stdout.splitlines()[-1])
     assert fig["lamp_samples"] >= 10 and fig["card_samples"] >= 100
+
+
+def test_bench_wire_quick_reads_and_refuses_each_payload() -> None:
+    p = subprocess.run([sys.executable, "-m", "firmware_host.cli", "bench", "wire", "--quick", "--json"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    fig = json.loads(p.stdout.splitlines()[-1])
+    assert fig["board message"]["read_json_us"] > 0 and fig["nested 2,000 deep (refused)"]["bytes"] == 4000

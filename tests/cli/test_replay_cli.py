@@ -79,3 +79,30 @@ def test_a_bridge_hand_replays_and_a_card_nobody_holds_exits_2(tmp_path: Path) -
     p = replay(str(f))
     assert p.returncode == 2 and "Traceback" not in p.stderr
     assert f"{f}:{first_card + 1}: West does not hold jack of spades" in p.stderr, p.stderr
+
+
+def test_each_json_ruling_names_the_event_it_answers(tmp_path: Path) -> None:
+    """docs/events.md, "Rulings": `event` is the index of the event (0: the game line; blank lines are not
+    events) whose feeding gave the ruling, so a reader places each ruling without replaying twice."""
+    src = (DATA / "bridge-irregularities.jsonl").read_text().splitlines()
+    f = tmp_path / "blank.jsonl"
+    f.write_text("\n".join([src[0], "", *src[1:]]) + "\n")        # a blank line is not an event
+    p = replay(str(f))
+    assert p.returncode == 0, p.stderr
+    events = [json.loads(line) for line in src if line.strip()]
+    rulings = [json.loads(line) for line in p.stdout.splitlines()]
+    assert rulings and all(isinstance(r["event"], int) for r in rulings)
+    assert [r["event"] for r in rulings] == sorted(r["event"] for r in rulings)
+    redeal = next(r for r in rulings if r["remedy"] == "redeal")
+    assert events[redeal["event"]]["type"] in ("card_dealt", "card_faced", "demand", "deal_end")
+    formation = next(r for r in rulings if r["remedy"] == "formation")
+    assert events[formation["event"]]["type"] == "draw"
+
+
+def test_replay_help_names_every_game() -> None:
+    p = subprocess.run([sys.executable, "-m", "firmware_host.cli", "replay", "--help"], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0
+    from laws.games import GAMES
+    for game in GAMES:
+        assert game in p.stdout, game

@@ -22,7 +22,7 @@ def test_replay_json_names_the_dropped_result() -> None:
     p = replay()
     assert p.returncode == 0, p.stderr
     lines = [json.loads(x) for x in p.stdout.splitlines()]
-    assert lines == [{"dropped": "result", "line": 3, "phase": "shuffle", "reason": lines[0]["reason"]}]
+    assert lines == [{"dropped": "result", "line": 3, "phase": "shuffle", "reason": lines[0]["reason"], "event": 2}]
     assert "not scored" in lines[0]["reason"] and "1 result not scored" in p.stderr
 
 

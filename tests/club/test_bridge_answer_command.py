@@ -97,7 +97,7 @@ def test_a_withdraw_from_the_page_takes_back_the_card_waiting(dash: Any, table: 
 
     table.ctl.process(LawInput(CardPlayed(Seat.W, card), "camera"))
     view = _until(client, lambda t: "withdraw" in _kinds(t))
-    assert set(_kinds(view)) == {"accept", "withdraw"} and "hidden" not in json.dumps(view["bridge"]["offers"])
+    assert set(_kinds(view)) == {"accept", "withdraw", "spread"} and "hidden" not in json.dumps(view["bridge"]["offers"])
     r = client.post("/api/withdraw", json={"table": "t1", "seat": "W"}, headers=headers)
     assert r.status_code == 200 and "card" not in r.json()["command"]  # the page does not know the card
     table.command()

@@ -60,7 +60,7 @@ def seats(o: dict[str, Any]) -> list[str]:
 def test_an_insufficient_bid_offers_its_acceptance_to_the_next_player_only() -> None:
     eng = engine(C("N", "1S"), C("E", "1H"), auction=False)
     raw = open_bridge(eng.state)
-    assert raw is not None and raw["waiting"]["law"] == "Duplicate Bridge, law 27"
+    assert raw is not None and raw["waiting"]["law"] == "Rubber Bridge, law 27"
     v = view(eng)
     assert list(offers(v)) == ["accept"]
     assert seats(offers(v)["accept"]) == ["S"] and offers(v)["accept"]["label"] == "Accept it"
@@ -74,7 +74,7 @@ def test_a_replacement_the_director_judges_offers_the_bar_the_laws_name() -> Non
     eng = engine(C("N", "1S"), C("E", "1H"), C("E", "3H"), auction=False)  # not the lowest sufficient
     o = offers(view(eng))["bar"]
     assert o["seat"] == "W" and "West must pass for the rest of the auction" in o["why"]
-    assert o["law"] == "Duplicate Bridge, law 27" and seats(o) == ["N", "E", "S", "W"]
+    assert o["law"] == "Rubber Bridge, law 27" and seats(o) == ["N", "E", "S", "W"]
     eng.feed(event_from_dict({"type": "bar", "seat": "W", "rounds": "rest"}))
     assert "bar" not in offers(view(eng))  # entered: nothing more to bar
     # the lowest sufficient bid brings nothing more: no bar to judge
@@ -89,7 +89,7 @@ def test_a_change_of_call_lets_the_director_bar_with_no_bar_named() -> None:
 
 def test_a_lead_out_of_turn_offers_acceptance_to_declarer_and_taking_it_back() -> None:
     v = view(engine(P("E", "AS")))
-    assert set(offers(v)) == {"accept", "withdraw"}
+    assert set(offers(v)) == {"accept", "withdraw", "spread"}  # spread: declarer may become dummy (law 54)
     assert seats(offers(v)["accept"]) == ["S"] and seats(offers(v)["withdraw"]) == ["E"]
     assert "East's card: a lead out of turn" in v["said"][0]
     assert "claim" not in offers(v)  # no claim while a card waits for its ruling

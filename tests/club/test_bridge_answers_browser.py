@@ -87,7 +87,7 @@ def test_the_director_settles_the_bridge_irregularities_on_the_page(club: ClubDe
             table.ctl.process(LawInput(call, "camera"))
         wait.until(lambda d: forms() == ["accept"])
         assert "Waiting for a ruling: East's one heart: an insufficient bid." in shown()
-        assert "South may accept East's one heart" in shown() and "Duplicate Bridge, law 27" in shown()
+        assert "South may accept East's one heart" in shown() and "Rubber Bridge, law 27" in shown()
         check_screen("accept")
         bad = [v for v in _axe(driver) if v["impact"] in ("serious", "critical")]
         assert not bad, bad
@@ -100,8 +100,9 @@ def test_the_director_settles_the_bridge_irregularities_on_the_page(club: ClubDe
             table.ctl.process(LawInput(CallMade(Seat(seat), call), "camera"))
         led = hands[Seat.N][0]
         table.ctl.process(LawInput(CardPlayed(Seat.N, led), "camera"))  # North leads out of turn
-        wait.until(lambda d: sorted(forms()) == ["accept", "withdraw"])
+        wait.until(lambda d: sorted(forms()) == ["accept", "spread", "withdraw"])  # spread: a defender's opening lead
         assert "Waiting for a ruling: North's card: a lead out of turn." in shown()
+        assert "East, declarer, spreads his hand and becomes dummy" in shown()
         check_screen("lead")
         answer("withdraw", {})
         wait.until(lambda d: forms() == [] or forms() == ["claim"])

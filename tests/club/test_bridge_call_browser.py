@@ -48,8 +48,8 @@ def test_the_director_enters_a_call_on_the_page(club: ClubDemo, tmp_path: Path) 
         assert "Enter a call for a player" in text(form)
         calls = Select(driver.find_element(By.CSS_SELECTOR, f"{form} select[name=call]"))
         words = [o.text for o in calls.options]
-        assert len(words) == 38 and words[:2] == ["one club", "one diamond"] and words[-3:] == \
-            ["pass", "double", "redouble"]
+        assert len(words) == 38 + 5 and words[:2] == ["one club", "one diamond"] and words[35:38] == \
+            ["pass", "double", "redouble"] and words[-1] == "eight notrump (above seven)"   # a bid above seven
         Select(driver.find_element(By.CSS_SELECTOR, f"{form} select[name=seat]")).select_by_visible_text("South")
         calls.select_by_visible_text("two notrump")
         driver.execute_script("arguments[0].scrollIntoView()", driver.find_element(By.CSS_SELECTOR, form))

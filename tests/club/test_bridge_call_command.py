@@ -30,10 +30,11 @@ from .conftest import PASSWORDS, Watcher, csrf, login
 
 def test_every_call_is_offered_in_words_in_a_bridge_auction_only() -> None:
     offered = entries("contract-bridge", "auction")["call"]
-    assert len(offered) == 38
+    assert len(offered) == 38 + 5    # and the five bids of eight, which the laws rule inadmissible
     assert offered[0] == {"call": "1C", "words": "one club"} and offered[4] == {"call": "1NT", "words": "one notrump"}
-    assert offered[-4:] == [{"call": "7NT", "words": "seven notrump"}, {"call": "pass", "words": "pass"},
-                            {"call": "double", "words": "double"}, {"call": "redouble", "words": "redouble"}]
+    assert offered[34:38] == [{"call": "7NT", "words": "seven notrump"}, {"call": "pass", "words": "pass"},
+                              {"call": "double", "words": "double"}, {"call": "redouble", "words": "redouble"}]
+    assert offered[-1] == {"call": "8NT", "words": "eight notrump (above seven)"}
     for game, phase in (("contract-bridge", "play"), ("contract-bridge", "shuffle"), ("contract-bridge", "dealing"), ("euchre", "auction"),
                         ("contract-bridge", "scoring"), ("", "auction")):
         assert "call" not in entries(game, phase), (game, phase)
@@ -45,7 +46,7 @@ def test_every_call_is_offered_in_words_in_a_bridge_auction_only() -> None:
                                                          "plays euchre"),
     ("contract-bridge", "shuffle", {"seat": "E", "call": "pass"}, "in its shuffle phase: a call is entered in the "
                                                                   "auction or play phase"),
-    ("contract-bridge", "auction", {"seat": "E", "call": "8NT"}, "field 'call'"),
+    ("contract-bridge", "auction", {"seat": "E", "call": "0NT"}, "field 'call'"),
     ("contract-bridge", "auction", {"seat": "E", "call": "XX"}, "field 'call'"),
     ("contract-bridge", "auction", {"call": "pass"}, "missing field 'seat'"),
     ("contract-bridge", "auction", {"seat": "north", "call": "pass"}, "field 'seat'"),
@@ -109,8 +110,8 @@ def test_a_call_entered_on_the_dashboard_is_journaled_at_the_table(dash: Any, ta
     login(client)
     headers = {"X-CSRF-Token": csrf(client), "Origin": "http://club.test"}
     view = _until(client, lambda t: t["phase"] == "auction" and "call" in t["entries"])
-    assert len(view["entries"]["call"]) == 38
-    r = client.post("/api/call", json={"table": "t1", "seat": "N", "call": "9C"}, headers=headers)
+    assert len(view["entries"]["call"]) == 38 + 5
+    r = client.post("/api/call", json={"table": "t1", "seat": "N", "call": "0C"}, headers=headers)
     assert r.status_code == 409 and "field 'call'" in r.json()["error"]
     r = client.post("/api/call", json={"table": "t1", "seat": "E", "call": "2N"}, headers=headers)  # not E's turn
     assert r.status_code == 200 and r.json()["pending"]

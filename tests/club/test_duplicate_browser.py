@@ -147,11 +147,12 @@ def test_the_director_and_a_table_see_the_session_at_every_width(club: Club, tmp
         players.get(club.url + f"duplicate/table/{tid}?key={club.desk.table_key(tid)}")
         pw = WebDriverWait(players, 20, ignored_exceptions=ignored)
         pw.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#conn.live"))
-        assert "2 NS v 2 EW" in players.find_element(By.ID, "here").text
+        assert "2 NS (A2 NS & B2 NS) v 2 EW (A2 EW & B2 EW)" in players.find_element(By.ID, "here").text   # names
 
         for r in (1, 2, 3):
             if r > 1:
-                director.find_element(By.ID, "move").click()
+                director.find_element(By.ID, "move").click()      # asks first
+                director.find_element(By.ID, "move-yes").click()
                 wait.until(lambda d, r=r: f"Round {r} of 3 called" in d.find_element(By.ID, "round-words").text)
             club.play_round(r)
             wait.until(lambda d: int(d.execute_script("return window.cardtableDupVersion;")) ==

@@ -38,7 +38,9 @@ def test_a_duplicate_table_alone(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("body, driver, message", [
-    ("", "none", "duplicate.records: a duplicate-bridge table needs its hand records"),
+    ("", "none", "duplicate.records: a duplicate-bridge table that plays alone needs its hand records"),
+    ('[duplicate]\ntable = 2\n', "none", "or session = true (the club's session sends them)"),
+    ('[duplicate]\nsession = true\ncommitment = "abc"\n', "none", "duplicate.commitment: 'abc' is not a commitment"),
     ('[duplicate]\nrecords = "none.pbn"\n', "none", "hand records file"),
     ('[duplicate]\nrecords = "boards.pbn"\ndeal = "pockets"\n', "none", "unknown value 'pockets'"),
     ('[duplicate]\nrecords = "boards.pbn"\ndeal = "shoe"\n', "scanner", 'deal = "shoe" needs a shoe'),
@@ -54,6 +56,13 @@ def test_a_bad_duplicate_section_is_refused_by_name(tmp_path: Path, body: str, d
     with pytest.raises(ConfigError, match=None) as info:
         load_config(_cfg(tmp_path, body, driver), check_devices=False)
     assert message in str(info.value) and "table.toml" in str(info.value)
+
+
+def test_a_session_table_needs_no_records(tmp_path: Path) -> None:
+    """Issue 29: a duplicate table in a club session is sent its boards' records by the session."""
+    body = '[mqtt]\nhost = "127.0.0.1"\nusername = "table-01"\n[duplicate]\nsession = true\ncommitment = " ' + "AB" * 32 + ' "\n'
+    d = load_config(_cfg(tmp_path, body), check_devices=False).duplicate
+    assert d is not None and d.records is None and d.session and d.commitment == "ab" * 32
 
 
 def test_a_duplicate_section_at_a_table_of_another_game_is_refused(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""What an outside developer writes from docs/events.md and shared/LAWS.md alone: run ``cardtable replay``
+"""What an outside developer writes from docs/events.md and docs/laws.md alone: run ``cardtable replay``
 as a program (JSON Lines in, rulings out) and build the event logs of ordinary deals from the rules the
 documents state. Nothing here imports our code."""
 

@@ -67,7 +67,7 @@ def _bad(run: Any, line: int, *words: str) -> str:
 
 def test_the_event_table_is_the_example_list() -> None:
     types = _table_types()
-    assert len(types) == 38
+    assert len(types) == 39
     # the first block is a bridge or euchre table's events, the second a duplicate table's
     assert set(types) == {json.loads(line)["type"] for line in _blocks()[0] + _blocks()[1]}
 
@@ -321,10 +321,10 @@ def test_a_result_while_no_hand_awaits_one_is_not_scored() -> None:
     run = replay(hand + [{"type": "result", "declarer": "S", "contract": "2H", "tricks": 8}] * 2)
     _ok(run)
     assert run.rulings[-1] == {"dropped": "result", "line": len(hand) + 2, "phase": run.rulings[-1]["phase"],
-                               "reason": run.rulings[-1]["reason"]}
+                               "reason": run.rulings[-1]["reason"], "event": len(hand) + 1}
 
 
-# The clause ids of the bridge table of shared/LAWS.md (a clone of the project need not have shared/).
+# The clause ids of the bridge table of docs/laws.md (a clone of the project need not have shared/).
 LAWS_MD_CB = {"CB-rubber", "CB-scope", "CB-shuffle-demand", "CB-cut-faced", "CB-pack-damaged", "CB-pack-reclaim",
               "CB-redeal-out-of-turn", "CB-redeal-uncut", "CB-redeal-incorrect", "CB-redeal-faced",
               "CB-redeal-wrong-hand", "CB-redeal-miscount", "CB-redeal-how", "CB-missing-found",

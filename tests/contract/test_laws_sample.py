@@ -1,4 +1,4 @@
-"""shared/LAWS.md as a contract: for a sample of rows per game, a short event log written from LAWS.md and
+"""docs/laws.md as a contract: for a sample of rows per game, a short event log written from docs/laws.md and
 docs/events.md alone, and the clause id and remedy ``cardtable replay`` gives for it.
 
 Every bridge digest clause a sensor or button detects is here, and the euchre rows 1-45 a sensor detects
@@ -261,7 +261,7 @@ def test_euchre_cut_again_names_who(tmp_path: Path) -> None:
 
 
 def test_euchre_law_44_is_the_dealers_claim(tmp_path: Path) -> None:
-    """LAWS.md ("Rights are claims") lists law 44: the dealer wrongly interrupted *may* deal again after a
+    """docs/laws.md ("Rights are claims") lists law 44: the dealer wrongly interrupted *may* deal again after a
     misdeal: the engine offers the claim and waits for it."""
     rulings = replay_here(ET + TWO_TWO[:5] + [E("deal_interrupted", seat="E", how="interrupted")] + TWO_TWO[5:],
                           tmp_path)

@@ -1,6 +1,6 @@
 """An outsider's reader and scorer of our results files, written from the documents alone.
 
-Written from LAWS.md's DB- clauses, docs/scoring.md, docs/session.md and the PBN 2.1 / USEBIO 1.2
+Written from docs/laws.md's DB- clauses, docs/scoring.md, docs/session.md and the PBN 2.1 / USEBIO 1.2
 formats, without reading the scoring code or tests/duplicate/recompute.py: a second, independent
 scorer. It reads a results PBN (tags, section data, `...Table` tags with their column headers) and a
 USEBIO file, and recomputes every board's score, vulnerability, dealer, matchpoints (with Neuberg and
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 SEATS = "NESW"
-# LAWS.md DB-2: the vulnerability of boards 1..16, repeating.
+# docs/laws.md DB-2: the vulnerability of boards 1..16, repeating.
 VUL16 = ["None", "NS", "EW", "All", "NS", "EW", "All", "None",
          "EW", "All", "None", "NS", "All", "None", "NS", "EW"]
 
@@ -130,7 +130,7 @@ def ns_score(contract: str, declarer: str, tricks: int, board: int) -> int:
     return s if side == "NS" else -s
 
 
-# IMP table (LAWS.md DB-78): lower edges of 1..24 IMPs.
+# IMP table (docs/laws.md DB-78): lower edges of 1..24 IMPs.
 IMP_EDGES = [20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300,
              1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000]
 
@@ -282,7 +282,7 @@ def score_board(lines: list[OLine], due: int, method: str) -> list[tuple[Fractio
             elif method == "butler":
                 def datum(vals: list[int]) -> int:
                     s = sorted(vals)
-                    if len(s) >= 3:  # LAWS.md DB-78: the highest and the lowest dropped
+                    if len(s) >= 3:  # docs/laws.md DB-78: the highest and the lowest dropped
                         s = s[1:-1]
                     return round_datum(Fraction(sum(s), len(s)))
                 out[i] = (Fraction(imps(nsv[k] - datum(nsv))), Fraction(-imps(ewv[k] - datum(ewv))))
@@ -290,7 +290,7 @@ def score_board(lines: list[OLine], due: int, method: str) -> list[tuple[Fractio
                 if n <= 1:
                     out[i] = (Fraction(0), Fraction(0))
                     continue
-                f = Fraction(1, n - 1)  # LAWS.md DB-78: over the number of comparisons
+                f = Fraction(1, n - 1)  # docs/laws.md DB-78: over the number of comparisons
                 sn = sum(imps(nsv[k] - o) for j, o in enumerate(nsv) if j != k)
                 se = sum(imps(o - ewv[k]) for j, o in enumerate(ewv) if j != k)
                 out[i] = (sn * f, se * f)
@@ -305,3 +305,84 @@ def places(figures: dict[object, Fraction]) -> dict[object, str]:
         equal = sum(1 for o in figures.values() if o == v)
         res[k] = f"{better + 1}{'=' if equal > 1 else ''}"
     return res
+
+
+# --- the auction and play of a table's game (PBN 2.1 sections, docs/laws.md BP-22) ---------------------
+
+def auction_result(game: Game) -> tuple[str, str]:
+    """(contract, declarer) the game's [Auction] ends in: the last bid with its doubles after it, and the
+    player of that side who first named its strain; ("Pass", "") when all four passed."""
+    seat = game.tags["Auction"]
+    calls = [c for line in game.data["Auction"] for c in line.split() if not c.startswith(("=", "$"))]
+    bids: list[tuple[str, str]] = []   # (seat, bid)
+    doubles = ""
+    for call in calls:
+        up = call.upper()
+        if re.fullmatch(r"[1-7](NT|S|H|D|C)", up):
+            bids.append((seat, up))
+            doubles = ""
+        elif up == "X":
+            doubles = "X"
+        elif up == "XX":
+            doubles = "XX"
+        seat = SEATS[(SEATS.index(seat) + 1) % 4]
+    if not bids:
+        return "Pass", ""
+    last_seat, last = bids[-1]
+    strain = last[1:]
+    side = {last_seat, SEATS[(SEATS.index(last_seat) + 2) % 4]}
+    declarer = next(s for s, b in bids if s in side and b[1:] == strain)
+    return last + doubles, declarer
+
+
+def play_tricks(game: Game) -> tuple[int, int, bool]:
+    """(declarer's tricks, defenders' tricks, complete) from [Play]: each trick's winner by the cards."""
+    leader = game.tags["Play"]
+    order = [SEATS[(SEATS.index(leader) + i) % 4] for i in range(4)]
+    strain = re.match(r"[1-7](NT|S|H|D|C)", game.tags["Contract"]).group(1)
+    trump = None if strain == "NT" else strain
+    decl = game.tags["Declarer"]
+    won = lost = 0
+    lead_seat = leader
+    for line in game.data["Play"]:
+        if line.strip() == "*":
+            return won, lost, False
+        by_seat = dict(zip(order, line.split()))
+        if len(by_seat) < 4 or "-" in by_seat.values():
+            return won, lost, False
+        led = by_seat[lead_seat][0]
+        winner = max(SEATS, key=lambda seat, cards=by_seat, led=led: trick_key(cards[seat], trump, led))
+        if winner in (decl, SEATS[(SEATS.index(decl) + 2) % 4]):
+            won += 1
+        else:
+            lost += 1
+        lead_seat = winner
+    return won, lost, won + lost == 13
+
+
+# --- USEBIO, as the readers we checked find it ----------------------------------------------------
+
+def usebio_lines(root: ET.Element) -> dict[int, list[dict[str, str]]]:
+    """Board -> its TRAVELLER_LINEs as dicts of element text, from EVENT/BOARD (one session, one
+    section: no SESSION/SECTION wrapper)."""
+    out: dict[int, list[dict[str, str]]] = {}
+    for board in root.findall("EVENT/BOARD"):
+        number = int(board.findtext("BOARD_NUMBER") or 0)
+        out[number] = [{child.tag: (child.text or "") for child in line} for line in board.findall("TRAVELLER_LINE")]
+    return out
+
+
+def usebio_oline(line: dict[str, str], board: int) -> OLine:
+    """A USEBIO traveller line as the outsider scores it: ``A6040`` is artificial (60 % / 40 %); any
+    other SCORE is North-South's score, checked against the contract when there is one."""
+    score = line["SCORE"]
+    ns, ew = int(line["NS_PAIR_NUMBER"]), int(line["EW_PAIR_NUMBER"])
+    m = re.fullmatch(r"A(\d\d)(\d\d)", score)
+    if m:
+        return OLine(ns, ew, "artificial", int(m.group(1)), int(m.group(2)))
+    value = int(score)
+    if line["CONTRACT"]:
+        contract = "Pass" if line["CONTRACT"] == "PASS" else line["CONTRACT"]
+        tricks = int(line["TRICKS"] or 0)
+        assert ns_score(contract, line["PLAYED_BY"], tricks, board) == value, line
+    return OLine(ns, ew, "played", value, value)

@@ -1,6 +1,6 @@
 """An independent recomputation of duplicate scores and matchpoints, for checking the exports.
 
-Written from the rules (LAWS.md DB-2, DB-77, DB-78, DB-87, DB-12 and docs/scoring.md) without using the
+Written from the rules (docs/laws.md DB-2, DB-77, DB-78, DB-87, DB-12 and docs/scoring.md) without using the
 code under test (nothing from ``laws.scoring`` or ``firmware_host.duplicate``), so an export that the
 scoring got wrong disagrees with it.
 """

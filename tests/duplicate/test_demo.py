@@ -91,7 +91,7 @@ def _read_back(out: Path, misboarded: dict[int, tuple[int, int]], boards: int, p
     root = ET.parse(out / "results.xml").getroot()
     assert root.get("Version") == "1.2" and len(root.findall(".//PARTICIPANTS/PAIR")) == pairs
     checked = 0
-    for b in root.findall(".//SECTION/BOARD"):
+    for b in root.findall("EVENT/BOARD"):
         number = int(b.findtext("BOARD_NUMBER") or 0)
         for ln in b.findall("TRAVELLER_LINE"):
             score, ns, ew = expected[(number, ln.findtext("NS_PAIR_NUMBER"), ln.findtext("EW_PAIR_NUMBER"))]
@@ -123,12 +123,15 @@ def _tables_ran_the_real_controller(out: Path, tables: int, found: set, shoe: bo
     ruled = set()
     for i, folder in enumerate(folders, 1):
         assert (folder / "table.toml").read_text().count('game = "duplicate-bridge"') == 1
+        assert "records" not in (folder / "table.toml").read_text()      # no hand records file on a table
         with Journal.open_readonly(folder) as j:
             assert j.verify().ok
             rows = list(j.rows())
         events = Counter((r.body["type"], r.body.get("src")) for r in rows if r.kind == "event")
         rulings = [r.body for r in rows if r.kind == "ruling"]
         boards = events[("board", "session")]
+        checked = [r.body["hand_records"] for r in rows if r.kind == "note" and "hand_records" in r.body]
+        assert checked and all(c["taken"] and not c["refused"] for c in checked)   # sent, each checked alone
         played = sum(1 for r in rulings if r["clause"] == "DB-7")
         assert boards > 0 and events[("confirm", "button")] == 2 * boards
         assert events[("card_played", "camera")] == 52 * played and events[("call", "camera")] >= 4 * boards
@@ -164,7 +167,7 @@ def test_the_demo_evening_writes_results_that_read_back_right_with_the_fouled_bo
     _tables_ran_the_real_controller(out, 8, found, shoe=False)
     assert "no false alarm" in said and "problem:" not in said
     html = (out / "results.html").read_text(encoding="utf-8")
-    assert html.count('<section class="board">') == 24 and "fouled board" in html
+    assert html.count('<section class="board" id="board-') == 24 and "fouled board" in html
 
 
 @pytest.mark.slow

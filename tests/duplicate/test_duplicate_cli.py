@@ -80,3 +80,41 @@ def test_export_without_a_session_and_a_demo_that_cannot_share_its_boards_are_re
     rc, _out, err = _run(["duplicate", "demo", "--tables", "2", "--boards", "6", "--movement", "howell", "--out",
                           str(tmp_path / "d")], capsys)
     assert rc == 2 and "Howell movements here have 3 to 8 tables, not 2" in err
+
+
+def test_export_refuses_to_replace_a_file_without_force(tmp_path: Path, records: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """On main the second export replaced results.pbn silently (issue 29, item 4)."""
+    setup = make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2})
+    Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL").close()
+    out = tmp_path / "results.pbn"
+    out.write_bytes(b"the club's file of last week")
+    argv = ["duplicate", "export", "--session", str(tmp_path / "s"), "--format", "html", "--out", str(out)]
+    rc, _out, err = _run(argv, capsys)
+    assert rc == 2 and err.strip() == f"cardtable duplicate export: {out}: already exists; not replaced " \
+                                      "(--force replaces it)", err
+    assert out.read_bytes() == b"the club's file of last week"
+    rc, _out, err = _run([*argv, "--force"], capsys)
+    assert rc == 0, err
+    assert out.read_bytes().startswith(b"<!doctype html>")
+
+
+def test_show_lists_lines_taken_off_and_conflicts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import random
+
+    from firmware_host.duplicate import forms
+
+    from .sessionkit import result
+
+    setup = make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2})
+    s = Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL")
+    s.take(forms.enter({"key": "1 1 1", "contract": "4s", "declarer": "S", "tricks": 10}, "td", s.state))
+    for board in (1, 2):
+        assert s.take(result(setup, 1, 1, board, random.Random(board))).taken
+    assert s.take({"type": "cancel", "key": "2/1 NS/1 EW", "by": "td", "then": "director"}).taken
+    s.close()
+    rc, out, err = _run(["duplicate", "show", "--session", str(tmp_path / "s")], capsys)
+    assert rc == 0, err
+    assert "  table 1: round 1, 1 NS (A1 NS & B1 NS) v 1 EW (A1 EW & B1 EW), finished\n" \
+           "    taken off, for the director to score: board 2\n" in out
+    assert "two results for line 1/1 NS/1 EW: entered by hand, and the table's own" in out

@@ -147,9 +147,9 @@ def test_usebio_reads_back_with_every_pair_player_board_line_and_matchpoints(sco
     pairs = root.findall(".//PARTICIPANTS/PAIR")
     assert len(pairs) == 10 and all(len(p.findall("PLAYER/PLAYER_NAME")) == 2 for p in pairs)
     assert {p.findtext("PLAYER/PLAYER_NAME") for p in pairs} == {f"A{p}" for p in session.state.movement.pairs()}
-    lines = root.findall(".//SECTION/BOARD/TRAVELLER_LINE")
+    lines = root.findall("EVENT/BOARD/TRAVELLER_LINE")
     assert len(lines) == len(results)
-    for b in root.findall(".//SECTION/BOARD"):
+    for b in root.findall("EVENT/BOARD"):
         number = int(b.findtext("BOARD_NUMBER") or 0)
         for ln in b.findall("TRAVELLER_LINE"):
             score, ns, ew = expected[(number, ln.findtext("NS_PAIR_NUMBER"), ln.findtext("EW_PAIR_NUMBER"))]
@@ -157,7 +157,7 @@ def test_usebio_reads_back_with_every_pair_player_board_line_and_matchpoints(sco
                 assert int(ln.findtext("SCORE") or "x") == score
             assert recompute.close(float(ln.findtext("NS_MATCH_POINTS") or "nan"), float(ns))
             assert recompute.close(float(ln.findtext("EW_MATCH_POINTS") or "nan"), float(ew))
-    hands = root.findall(".//HANDSET/BOARD")
+    hands = root.findall("HANDSET/BOARD")  # beside EVENT, where readers look
     assert len(hands) == 10 and all(len(h.findall("HAND")) == 4 for h in hands)
 
 
@@ -165,7 +165,7 @@ def test_the_html_page_has_the_ranking_and_every_traveller(scored: Any) -> None:
     session, results, _a, _p, _x, html = scored
     text = html.decode("utf-8")
     assert text.startswith("<!doctype html>") and "<script" not in text
-    assert text.count('<section class="board">') == 10
+    assert text.count('<section class="board" id="board-') == 10 and text.count('<section class="card"') == 10
     assert "North-South" in text and "East-West" in text and "A1 NS &amp; B1 NS" in text
     assert "fouled board" in text and "artificial 60/40" in text
 

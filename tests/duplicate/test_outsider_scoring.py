@@ -1,6 +1,6 @@
 """An outsider's audit of the duplicate scoring (issue 24): board scores, matchpoints, IMPs, rankings.
 
-The expectations come from LAWS.md (DB-2, DB-12, DB-77, DB-78, DB-87) and docs/scoring.md alone,
+The expectations come from docs/laws.md (DB-2, DB-12, DB-77, DB-78, DB-87) and docs/scoring.md alone,
 through the independent scorer in ``outsider.py`` (written without reading the scoring code or
 ``recompute.py``); the program is run through its documented API (``laws.scoring.score_session``) and
 its documented commands. Each check is also fed a wrong answer and seen to fail.

@@ -153,7 +153,7 @@ def test_a_board_the_shoe_reported_wrongly_is_never_whole_and_is_dealt_again(tmp
         st.command("")
         cmd = link.sent[-1]
         seq = iter(range(1, 100))
-        st.feed(m.BoardBegan(next(seq), 1, cmd.board_id, cmd.seats, frozenset(), "A1", answers=cmd.cmd))
+        st.feed(m.BoardBegan(next(seq), 1, cmd.board_id, cmd.seats, frozenset(), cmd.pack, answers=cmd.cmd))
         for i, card in enumerate(PACK):
             seat = rec.deal.holder(card)
             if i == 5:
@@ -188,7 +188,7 @@ def test_a_burst_of_shoe_messages_is_one_commit_and_acknowledged_after_it(tmp_pa
             return real(rows)
 
         j.append_many = counting                             # type: ignore[method-assign]
-        burst = [m.BoardBegan(1, 1, cmd.board_id, cmd.seats, frozenset(), "A1", answers=cmd.cmd)]
+        burst = [m.BoardBegan(1, 1, cmd.board_id, cmd.seats, frozenset(), cmd.pack, answers=cmd.cmd)]
         burst += [m.CardOut(2 + i, i + 1, rec.deal.holder(c), False, c, m.Orientation.DOWN, 100, "A1", board=1)
                   for i, c in enumerate(PACK[:20])]
         st.feed_many(burst)

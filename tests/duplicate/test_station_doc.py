@@ -69,7 +69,7 @@ def _dealing(st: DealingStation, link: Link, cards: int) -> m.DealBoard:
     cmd = link.sent[-1]
     assert isinstance(cmd, m.DealBoard)
     rec = RECS[3]
-    st.feed(m.BoardBegan(1, 4, cmd.board_id, cmd.seats, frozenset(), "A1", answers=cmd.cmd))
+    st.feed(m.BoardBegan(1, 4, cmd.board_id, cmd.seats, frozenset(), cmd.pack, answers=cmd.cmd))
     for i, card in enumerate(PACK[:cards]):
         st.feed(m.CardOut(2 + i, i + 1, rec.deal.holder(card), False, card, m.Orientation.DOWN, 90, "A1", board=4))
     return cmd
@@ -110,6 +110,12 @@ def test_the_operators_lines_are_the_documents(tmp_path: Path) -> None:
                              answers=cmd3.cmd))
     got["unverified"] = _line(st3)
 
+    link5 = Link()
+    st5 = _station(tmp_path, link5)
+    cmd5 = _dealing(st5, link5, 30)
+    st5.feed(m.BoardFinished(61, 4, cmd5.board_id, 9, 0, False, frozenset(), "A1", answers=cmd5.cmd))
+    got["unknown"] = _line(st5)
+
     link4 = Link()
     link4.can_deal_boards = False
     st4 = _station(tmp_path, link4)
@@ -123,8 +129,10 @@ def test_the_operators_lines_are_the_documents(tmp_path: Path) -> None:
     head, tail = wanted[5].split("<why>")
     assert said[4].startswith(head) and said[4].endswith(tail)
     assert "the pack ran out with 35 cards not placed: the " in said[4]
-    assert said[6] == wanted[6] and said[7] == wanted[7]     # not verified, a 1.1 shoe
-    assert wanted[8] == "every board is dealt and verified card by card"
+    assert said[6] == wanted[6] and said[8] == wanted[8]     # not verified, a 1.1 shoe
+    head, tail = wanted[7].split("<why>")                    # not whole, the pockets unknown
+    assert said[7].startswith(head) and said[7].endswith(tail) and "(ended (reason 9) with 0 cards not placed, but 22 were not seen placed)" in said[7]
+    assert wanted[9] == "every board is dealt and verified card by card"
 
 
 @pytest.mark.parametrize("typed, row", [("6", 0), ("2", 1), ("40", 2)])

@@ -53,3 +53,52 @@ def test_the_contract_tests_step_gives_lgpio_a_folder() -> None:
 def test_setup_says_auto_prefers_lgpio_on_every_model() -> None:
     assert "RPi.GPIO on a Pi 4" not in SETUP
     assert "lgpio on every model" in SETUP or "lgpio first" in SETUP
+
+
+# --- issue 31: both releases, what each step prints, the club's machine ----------------------------------
+
+def test_every_step_says_what_it_prints_when_it_worked() -> None:
+    steps = [(h, t) for h, t in _steps() if re.match(r"(\d+[ab]?|C\d+)\. ", h)]
+    assert len(steps) >= 18, [h for h, _ in steps]
+    silent = [h for h, t in steps if "When it worked" not in t]
+    assert not silent, f"steps that do not say what they print when they worked: {silent}"
+
+
+def test_the_numpy_each_release_gets_is_the_one_constraints_pins() -> None:
+    """SETUP's table of releases and constraints.txt agree, read as pip on that Python reads it."""
+    from tests.install.test_aarch64 import constraints_for
+
+    text = (ROOT / "constraints.txt").read_text()
+    for release, python in (("Trixie", "3.13"), ("Bookworm", "3.11")):
+        row = next(line for line in SETUP.splitlines() if line.startswith(f"| **{release}**"))
+        pinned = next(line for line in constraints_for(python, "aarch64", text).splitlines()
+                      if line.startswith("numpy=="))
+        assert row.split("|")[3].strip() == python and row.split("|")[4].strip() == pinned.split("==")[1], row
+        assert f"`numpy {pinned.split('==')[1]}`" in SETUP
+
+
+def test_the_club_doctor_example_shows_every_check_in_order() -> None:
+    from firmware_host.doctor_club import CLUB_CHECKS
+
+    step = next(t for h, t in _steps() if h.startswith("C8."))
+    example = step.split("```text", 1)[1].split("```", 1)[0]
+    names = [line.split()[1] for line in example.strip().splitlines()]
+    assert names == ["config", *CLUB_CHECKS]
+    table = [m for m in re.findall(r"^\| `(\w+)` \|", step, flags=re.M)]
+    assert table == list(CLUB_CHECKS)
+
+
+def test_the_club_options_the_setup_explains_are_the_files() -> None:
+    from firmware_host.commands.doctor import CLUB_KEYS
+
+    step = next(t for h, t in _steps() if h.startswith("C4."))
+    assert re.findall(r"^\| `([A-Z_]+)` \|", step, flags=re.M) == list(CLUB_KEYS)
+    env = (ROOT / "config" / "club.env").read_text()
+    assert [line.split("=")[0] for line in env.splitlines() if line and not line.startswith("#")] == list(CLUB_KEYS)
+
+
+def test_a_session_table_names_no_hand_records_file() -> None:
+    step = next(t for h, t in _steps() if h.startswith("5b."))
+    toml = step.split("```toml", 1)[1].split("```", 1)[0]
+    assert "session = true" in toml and 'game = "duplicate-bridge"' in toml
+    assert not re.search(r"^records\s*=", toml, flags=re.M)

@@ -152,3 +152,8 @@ def test_config_init_and_install_files(installed: dict[str, Path]) -> None:
     unit = (root / "etc/systemd/system/cardtable.service").read_text()
     assert f"ExecStart={installed['venv'] / 'bin' / 'cardtable'} run " in unit
     assert (root / "etc/udev/rules.d/99-cardtable-shoe.rules").read_text().count("cardtable-shoe") >= 2
+    club = _run(installed, "install-files", "--club", "--root", str(root))
+    assert club.returncode == 0, club.stderr
+    for name in ("cardtable-broker.service", "cardtable-dashboard.service", "cardtable-session@.service"):
+        assert f"ExecStart={installed['venv'] / 'bin' / 'cardtable'} club " in (root / "etc/systemd/system" / name).read_text()
+    assert "BROKER_ARGS=" in (root / "etc/cardtable/club.env").read_text()

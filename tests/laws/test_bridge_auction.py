@@ -1,4 +1,4 @@
-"""The auction model (laws/bridge/calls.py, auction.py, pbn.py) against LAWS.md's BP- rows of the auction:
+"""The auction model (laws/bridge/calls.py, auction.py, pbn.py) against docs/laws.md's BP- rows of the auction:
 each test is named after the row it checks."""
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ from tests.laws.bridge_deals import SCHIPHOL_AUCTION
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 
 
-def run(dealer: Seat, *calls: str) -> Auction:
-    """An auction of legal calls in rotation from ``dealer``."""
-    a = Auction(dealer)
+def run(dealer: Seat, *calls: str, rubber: bool = False) -> Auction:
+    """An auction of legal calls in rotation from ``dealer`` (a rubber table's when ``rubber``)."""
+    a = Auction(dealer, rubber=rubber)
     for text in calls:
         seat = a.turn
         assert seat is not None, "the auction closed early"
@@ -194,31 +194,31 @@ def test_BP_28_32_pass_out_of_rotation_at_rho_turn() -> None:
     assert S not in a.bars                         # one turn passed: the bar is spent
 
 
-def test_BP_28_32_bid_out_of_rotation_at_partner_turn() -> None:
-    a = Auction(N)
+def test_BP_28_32_bid_out_of_rotation_at_partner_turn_rubber() -> None:
+    a = Auction(N, rubber=True)                     # the rubber code's law 31: the partner barred
     v = a.judge(S, bid(1, "S"))                     # North deals; South opens
     assert (v.detail, v.position, v.accept_by) == ("bid_at_partner", "partner", W)
     assert [o.code for o in v.options] == ["accept", "partner_rest"]
-    assert v.options[1].bars == ((N, REST),) and v.options[1].lead_restrictions  # LAWS.md BP-28-32
+    assert v.options[1].bars == ((N, REST),) and v.options[1].lead_restrictions  # docs/laws.md BP-28-32
     assert "North must pass for the rest of the auction" in v.options[1].text
 
 
 def test_BP_28_32_double_out_of_rotation_at_partner_turn_bars_partner_for_the_rest() -> None:
-    a = run(N, "1H")                                # East to call; West doubles at his partner's turn
+    a = run(N, "1H", rubber=True)                   # East to call; West doubles at his partner's turn
     v = a.judge(W, DOUBLE)
     assert (v.detail, v.position) == ("double_at_partner", "partner")
     assert [o.code for o in v.options] == ["accept", "partner_rest"] and v.options[1].bars == ((E, REST),)
 
 
 def test_BP_28_32_pass_out_of_rotation_at_partner_turn_after_a_bid_bars_the_offender_for_the_rest() -> None:
-    a = run(N, "1H")                                # East to call; West passes at his partner's turn
+    a = run(N, "1H", rubber=True)                   # East to call; West passes at his partner's turn
     v = a.judge(W, PASS)
     assert (v.detail, v.position) == ("pass_at_partner", "partner")
     assert [o.code for o in v.options] == ["accept", "pass_rest"] and v.options[1].bars == ((W, REST),)
-    b = Auction(N)                                  # nobody has bid: the offender passes at his next turn
+    b = Auction(N, rubber=True)                     # nobody has bid: the offender passes at his next turn
     v = b.judge(S, PASS)
     assert [o.code for o in v.options] == ["accept", "pass_next"] and v.options[1].bars == ((S, 1),)
-    v = Auction(N).judge(W, PASS)                   # at the dealer's turn, West's LHO, before anyone called
+    v = Auction(N, rubber=True).judge(W, PASS)      # at the dealer's turn, West's LHO, before anyone called
     assert (v.position, [o.code for o in v.options]) == ("lho", ["accept", "pass_next"])
 
 
@@ -425,7 +425,28 @@ def test_judge_never_changes_the_auction(seed: int) -> None:
 
 
 def test_BP_28_32_the_ruling_cites_the_code_whose_bar_it_gives() -> None:
-    """The rest-of-the-auction bar at the partner's turn is the rubber code's; the right-hand opponent's
-    case is the 2017 code's (laws/bridge/verdicts.py)."""
-    assert Auction(N).judge(S, bid(1, "S")).law == "Rubber Bridge, law 31"
+    """The rest-of-the-auction bar at the partner's turn is the rubber code's, given at a rubber table;
+    a duplicate table follows and cites the 2017 code (laws/bridge/verdicts.py)."""
+    assert Auction(N, rubber=True).judge(S, bid(1, "S")).law == "Rubber Bridge, law 31"
+    assert Auction(N).judge(S, bid(1, "S")).law == "Duplicate Bridge, law 31"
     assert run(N, "1H").judge(S, PASS).law == "Duplicate Bridge, law 30"
+
+
+@pytest.mark.parametrize(("calls", "seat", "call", "law"), [
+    ((), S, bid(1, "S"), "law 31"),                 # a bid at the partner's (the dealer's) turn: 31B
+    ((), W, bid(1, "NT"), "law 31"),                # at the LHO's turn, the offender not having called
+    (("1H",), W, DOUBLE, "law 32"),                 # a double at the partner's turn: 32B
+    (("1H",), W, PASS, "law 30"),                   # a pass at the partner's turn after a bid: 30B
+])
+def test_BP_28_32_duplicate_table_follows_2017_at_partners_turn(calls: tuple[str, ...], seat: Seat, call: Call,
+                                                                 law: str) -> None:
+    """The 2017 laws 30B, 31B and 32B: not accepted, the call is cancelled and nobody is barred at once
+    (the partner calls as he likes); the offender's later call, if not comparable, bars his partner at
+    the next turn only, not for the rest of the auction."""
+    a = run(N, *calls)
+    v = a.judge(seat, call)
+    assert v.law == f"Duplicate Bridge, {law}"
+    assert [o.code for o in v.options] == ["accept", "comparable", "other"]
+    assert all(o.by == seat for o in v.options[1:])          # nothing follows from the law itself
+    assert v.options[2].bars == ((seat.partner, 1),) and v.options[2].lead_restrictions
+    assert "for the rest of the auction" not in " ".join(o.text for o in v.options)

@@ -1,4 +1,4 @@
-"""One or more tests per Contract Bridge clause of LAWS.md, named after the clause id."""
+"""One or more tests per Contract Bridge clause of docs/laws.md, named after the clause id."""
 
 from __future__ import annotations
 

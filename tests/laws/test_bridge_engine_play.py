@@ -1,7 +1,7 @@
-"""The play as the engine rules it (LAWS.md BP-41 to BP-71) and the result that follows from the cards:
+"""The play as the engine rules it (docs/laws.md BP-41 to BP-71) and the result that follows from the cards:
 a scenario per row through ``LawEngine.feed``. The deal is the PBN 2.1 standard's example game
 (``MIXED``); North deals, and the auction makes South declarer in four hearts, so West leads and North is
-dummy. Expected rulings are written from LAWS.md and the 2017 laws, and results are counted here."""
+dummy. Expected rulings are written from docs/laws.md and the 2017 laws, and results are counted here."""
 
 from __future__ import annotations
 

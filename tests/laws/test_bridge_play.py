@@ -1,4 +1,4 @@
-"""The play model (laws/bridge/play.py, tricks.py, revokes.py) against LAWS.md's BP- rows of the play:
+"""The play model (laws/bridge/play.py, tricks.py, revokes.py) against docs/laws.md's BP- rows of the play:
 each test is named after the row it checks. Most scenarios use the deal of the PBN 2.1 example game
 (tests/laws/bridge_deals.py), declarer South in five hearts doubled:
 
@@ -512,3 +512,38 @@ def test_BP_62_a_refused_correction_changes_nothing() -> None:
     with pytest.raises(PlayError):
         p.correct(W, C("KD"))                               # not his card
     assert snapshot.dumps(p) == before
+
+
+def test_BP_64_a_revoke_by_failing_to_play_a_penalty_card_moves_no_trick() -> None:
+    """Law 64B3: East's only diamond, the ten, became a penalty card (his lead out of turn, taken back);
+    on North's diamond lead East discards a spade instead: a revoke, established when East plays to the
+    next trick, but made by failing to play a card faced on the table, so no trick moves, although
+    East-West win a trick after it (by the claim), which would otherwise move one."""
+    p = schiphol()
+    assert p.judge(E, C("TD")).kind is P.LEAD_OUT_OF_TURN
+    p.withdraw(E, C("TD"))
+    assert p.penalty_cards == [(E, C("TD"))]
+    tricks(p, TRICK_1, "N:AD E:5S S:3D W:2D", "N:AC E:6C S:4C W:5C")
+    [r] = p.revokes
+    assert (r.seat, r.trick, r.status, r.faced) == (E, 2, RevokeStatus.ESTABLISHED, True)
+    p.claim(S, 9)
+    p.agree_claim()
+    [t] = p.rectification()
+    assert (t.tricks, t.counted) == (0, ()) and "law 64B3" in t.reason
+
+
+def test_BP_64_a_revoke_holding_the_suit_in_hand_still_moves_a_trick() -> None:
+    """The control: West's diamonds are in his hand, none faced; his revoke moves a trick as usual."""
+    p = schiphol()
+    tricks(p, TRICK_1)
+    p.play(N, C("AD"))
+    p.play(E, C("TD"))
+    p.play(S, C("3D"))
+    p.play(W, C("8C"))                                # a revoke: West holds diamonds in his hand
+    tricks(p, "N:AC E:6C S:4C W:5C")
+    [r] = p.revokes
+    assert (r.seat, r.faced, r.status) == (W, False, RevokeStatus.ESTABLISHED)
+    p.claim(S, 9)
+    p.agree_claim()
+    [t] = p.rectification()
+    assert t.tricks == 1

@@ -1,6 +1,6 @@
-"""Every detectable clause of shared/LAWS.md has an implementation and a test named after it.
+"""Every detectable clause of docs/laws.md has an implementation and a test named after it.
 
-The clause ids are listed here (not read from shared/, which a clone of the project need not have)."""
+The clause ids are listed here (and docs/laws.md must have a row for each, tests/laws/test_laws_doc.py)."""
 
 from __future__ import annotations
 
@@ -17,14 +17,14 @@ CB_DETECTABLE = [
     "CB-missing-trick", "CB-missing-not-found", "CB-surplus-deal", "CB-surplus-play", "CB-attention",
     "CB-result-check",
 ]
-# The BP- rows of LAWS.md (bridge as it is played) the engine rules on; BP-18 and BP-19 are the auction
+# The BP- rows of docs/laws.md (bridge as it is played) the engine rules on; BP-18 and BP-19 are the auction
 # model's own checks (an insufficient bid, an inadmissible double), ruled under BP-27 and BP-35-36.
 BP_DETECTABLE = ["BP-17", "BP-22", "BP-27", "BP-28-32", "BP-35-36", "BP-39", "BP-41", "BP-44", "BP-53-56",
                  "BP-57", "BP-61", "BP-62", "BP-63", "BP-64", "BP-66-67", "BP-68-71"]
-# The DB- rows of LAWS.md a duplicate table rules on (DB-12 and DB-78 are the session's, DB-16 a note the
+# The DB- rows of docs/laws.md a duplicate table rules on (DB-12 and DB-78 are the session's, DB-16 a note the
 # table never rules on).
 DB_DETECTABLE = ["DB-2", "DB-6", "DB-7", "DB-13", "DB-14", "DB-15", "DB-77", "DB-87"]
-# The rows of the Euchre table in LAWS.md (one per law) whose "detectable by" names a sensor, a button or
+# The rows of the Euchre table in docs/laws.md (one per law) whose "detectable by" names a sensor, a button or
 # "derived": each needs a clause citing that law and a test named test_EU_<law>_...
 EU_DETECTABLE = [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30,
                  31, 33, 34, 35, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55,

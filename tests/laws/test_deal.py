@@ -14,7 +14,11 @@ from laws.duplicate.deal import (
     COMMITMENT_HEADER,
     Board,
     Deal,
+    board_hash,
+    board_index,
     card_index,
+    check_board,
+    check_index,
     commitment,
     commitment_text,
     verify_commitment,
@@ -28,7 +32,10 @@ BOARD_2 = "N:AKQ984.KQT7..Q83 7.J63.AJT82.A754 532.854.Q43.KT62 JT6.A92.K9765.J9
 # printf '%s' "$BOARD_1" | sha256sum, and the two-board commitment text through sha256sum.
 FINGERPRINT_1 = "66f31073e14ab3126bdac8b8708495578402357394fdf15c6c33d9a30d5f3de8"
 FINGERPRINT_2 = "4e0a2a8155a0a93b1fa0d2b26379c487313316fc1481fc653896108a256b2886"
-COMMITMENT_1_2 = "4ba5a738aaaaa61a5e41ea5ee6c8a931e4f39cc85b85d65fbe208068fe3cf8d3"
+COMMITMENT_1_2 = "4c0b4246d4014d891cabe18807a6f496fc4fb5bcba54f608d28c8d2fcbed174e"
+# printf '%s' "1 N None $BOARD_1" | sha256sum (board 1's entry in the commitment's index)
+HASH_1 = "0e3b78a8d968b25bc6612bb96a19317537da6057cb4304bcc33a614c2f00e730"
+HASH_2 = "adf2b6aba322745c92ece59fde5f1fbc3dc3969a66b4453eb020f69d69ffe0ee"
 
 deals = st.permutations(list(SEATS) * 13).map(Deal.from_assignment)
 
@@ -129,7 +136,11 @@ def test_boards_agree_with_db2() -> None:
 def test_commitment_worked_example() -> None:
     boards = [Board.numbered(2, Deal.from_pbn(BOARD_2)), Board.numbered(1, Deal.from_pbn(BOARD_1))]
     text = commitment_text(boards)
-    assert text == (f"{COMMITMENT_HEADER}\n1 N None {BOARD_1}\n2 E NS {BOARD_2}\n")
+    assert COMMITMENT_HEADER == "cardtable hand records 2"
+    assert [b.commitment_line() for b in sorted(boards, key=lambda b: b.number)] == [
+        f"1 N None {BOARD_1}", f"2 E NS {BOARD_2}"]
+    assert board_index(boards) == ((1, HASH_1), (2, HASH_2))
+    assert text == f"{COMMITMENT_HEADER}\n1 {HASH_1}\n2 {HASH_2}\n" and len(text) == 159
     assert commitment(boards) == COMMITMENT_1_2
     assert verify_commitment(boards, COMMITMENT_1_2)
     assert verify_commitment(list(reversed(boards)), "  " + COMMITMENT_1_2.upper() + "\n")
@@ -147,6 +158,22 @@ def test_moving_one_card_changes_the_commitment(d: Deal, i: int, seat: Seat) -> 
     other = Deal.from_assignment(seats)
     assert commitment([Board.numbered(1, other)]) != commitment([Board.numbered(1, d)])
     assert not verify_commitment([Board.numbered(1, other)], commitment([Board.numbered(1, d)]))
+
+
+def test_each_board_checks_alone_against_the_commitment() -> None:
+    b1, b2 = Board.numbered(1, Deal.from_pbn(BOARD_1)), Board.numbered(2, Deal.from_pbn(BOARD_2))
+    index = board_index([b1, b2])
+    assert check_board(b1, index, COMMITMENT_1_2) == "" and check_board(b2, index, COMMITMENT_1_2) == ""
+    # the checker fails on broken inputs: a board altered, another number, an index or a root altered
+    swapped = Deal.from_pbn("N:K.QJ76.K98763.75 AJ9.K9542.Q.AK93 QT6543.AT.JT.T62 872.83.A542.QJ84")
+    assert "does not match the commitment" in check_board(Board.numbered(1, swapped), index, COMMITMENT_1_2)
+    assert "does not match" in check_board(Board.numbered(2, Deal.from_pbn(BOARD_1)), index, COMMITMENT_1_2)
+    assert "not in the committed boards" in check_board(Board.numbered(3, swapped), index, COMMITMENT_1_2)
+    forged = ((1, HASH_1), (2, board_hash(Board.numbered(2, swapped))))
+    assert "does not hash to the commitment" in check_board(b1, forged, COMMITMENT_1_2)
+    assert "does not hash" in check_board(b1, index, "0" * 64)
+    assert "do not rise" in check_index(((2, HASH_2), (1, HASH_1)), COMMITMENT_1_2)
+    assert "not a SHA-256" in check_index(((1, HASH_1.upper()), (2, HASH_2)), COMMITMENT_1_2)
 
 
 def test_commitment_refuses_a_board_twice_and_no_boards() -> None:

@@ -7,7 +7,7 @@ import pytest
 from laws.cards import Seat, Side
 from laws.duplicate.boards import Vulnerability, dealer, vulnerability, vulnerable
 
-# LAWS.md's table, written out by hand (not computed from the cycle under test).
+# docs/laws.md's table, written out by hand (not computed from the cycle under test).
 TABLE = {1: "None", 2: "NS", 3: "EW", 4: "All", 5: "NS", 6: "EW", 7: "All", 8: "None", 9: "EW",
          10: "All", 11: "None", 12: "NS", 13: "All", 14: "None", 15: "NS", 16: "EW"}
 

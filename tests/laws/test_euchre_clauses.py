@@ -311,3 +311,16 @@ def test_EU_41_trump_turned_before_deal_end_message() -> None:
     reordered = events[:-2] + [events[-1], events[-2]]
     assert eng.feed_all(prelude(N) + reordered) == []
     assert eng.state.phase == Phase.AUCTION and eng.state.next_dealer == E_
+
+
+def test_EU_41_misdeal_text_cites_the_law_its_footer_cites() -> None:
+    """The sentence a player reads and the citation under it name the same law (issue 30: the text said
+    law 42 while the footer said law 41)."""
+    import re
+    eng = table(N)
+    eng.feed_all(prelude(N) + [E("deal_start", dealer="N", pack="red")])
+    c = cards()
+    eng.feed_all([E("card_dealt", seat="E", card=c[0].code)])
+    r = only(eng.feed(E("card_dealt", seat="S", card=c[1].code)))
+    assert r.law == "Euchre, law 41"
+    assert re.findall(r"\blaws? (\d+)", r.reason) == ["41"], r.reason

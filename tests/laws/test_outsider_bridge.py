@@ -1,7 +1,7 @@
 """Bridge as played, checked the way an outsider checks it: whole deals written as docs/events.md lines
 (a draw, a shuffle and cut, the 52 cards the shoe read, the calls, the cards) and run through
 `cardtable replay --format json`, the documented entry point. What each ruling must say comes from
-LAWS.md (`BP-`, the rubber scoring paragraph) and docs/events.md's tables; the tricks are counted here by
+docs/laws.md (`BP-`, the rubber scoring paragraph) and docs/events.md's tables; the tricks are counted here by
 a trick-taking loop of this file's own (follow suit, highest trump else highest of the suit led), never by
 the engine."""
 
@@ -20,7 +20,7 @@ LEFT = {"N": "E", "E": "S", "S": "W", "W": "N"}
 # The PBN 2.1 standard's example deal (as docs/events.md's bridge examples use it), hands in the order
 # spades, hearts, diamonds, clubs.
 PBN = {"N": "- 63 AKQ987 A9732", "E": "A8654 KQ5 T QJT6", "S": "J973 J98742 3 K4", "W": "KQT2 AT J6542 85"}
-# North holds four spade honours (A K Q J): 100 for honours in a spade contract (LAWS.md, rubber scoring).
+# North holds four spade honours (A K Q J): 100 for honours in a spade contract (docs/laws.md, rubber scoring).
 HONOURS = {"N": "AKQJ2 AK2 AK2 A2", "E": "T98 QJT9 QJT KQJ", "S": "765 876 987 T987", "W": "43 543 6543 6543"}
 AUCTION = "1D pass 1H pass 2C pass 4H pass pass pass"
 Ev = dict[str, Any]
@@ -283,7 +283,7 @@ def test_the_dashboard_heads_a_ruling_as_the_table_does() -> None:
 
 def test_an_insufficient_bid_replaced_by_a_double_the_director_bars_is_cancelled(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Law 27B3 (2017; LAWS.md BP-27 "any other replacement bars his partner"): East's insufficient one
+    """Law 27B3 (2017; docs/laws.md BP-27 "any other replacement bars his partner"): East's insufficient one
     heart, replaced by a double the director judges not comparable: the double is cancelled, East calls
     again and West must pass for the rest of the auction. East's new call (two hearts) is then judged
     as a call in turn, and South, not West, calls next."""
@@ -316,7 +316,7 @@ def test_a_bar_after_a_pass_replacing_an_insufficient_bid_cancels_nothing(
 
 
 @pytest.mark.parametrize(("title", "hands", "tail", "above"), [
-    # North holds the four aces: 150 for honours at notrump (LAWS.md), 3NT made: 40 + 30 + 30 below.
+    # North holds the four aces: 150 for honours at notrump (docs/laws.md), 3NT made: 40 + 30 + 30 below.
     ("four aces at notrump", HONOURS, calls("1NT pass 3NT pass pass pass") + plays("E:KC") + [
         {"type": "claim", "seat": "N", "tricks": 9}, {"type": "claim_reply", "seat": "E", "agree": True}],
      {"NS": 150, "EW": 0}),
@@ -431,7 +431,7 @@ def test_a_second_insufficient_bid_accepted_leaves_nothing_to_judge(
 @pytest.mark.parametrize("when", ["auction", "play"])
 def test_a_card_faced_after_the_deal_is_journaled_not_ruled(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], when: str) -> None:
-    """docs/events.md: a `card_faced` during the auction or the play gives no ruling (no LAWS.md row)."""
+    """docs/events.md: a `card_faced` during the auction or the play gives no ruling (no docs/laws.md row)."""
     faced = {"type": "card_faced", "card": "AH", "where": "table", "by": "W"}
     head = table() + (calls("1D pass") if when == "auction" else calls(AUCTION) + plays("W:KS"))
     rc, before, _ = replay(tmp_path, capsys, head)

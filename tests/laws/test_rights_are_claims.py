@@ -1,4 +1,4 @@
-"""shared/LAWS.md, "Rights are claims", law by law for Euchre (Somerset Club, 1888).
+"""docs/laws.md, "Rights are claims", law by law for Euchre (Somerset Club, 1888).
 
 For each law that gives a player or a side a choice (24, 25, 27, 35, 38, 40, 44, 47, 48, 51, 52, 56, 58,
 59, 60, 66, 69, 70, 72, 80, 84, 89) the fact alone offers the right (a ``claim_option``, or nothing where

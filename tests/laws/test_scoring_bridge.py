@@ -1,4 +1,4 @@
-"""Rubber-bridge scoring (clause CB-rubber and the rubber scoring paragraph of LAWS.md).
+"""Rubber-bridge scoring (clause CB-rubber and the rubber scoring paragraph of docs/laws.md).
 
 The expected figures were worked out by hand from the scoring paragraph, not computed by the code.
 """

@@ -1,6 +1,6 @@
 """DB-77: the duplicate score of one board.
 
-The golden figures were worked out by hand from LAWS.md's DB-77 row and the rubber figures (trick
+The golden figures were worked out by hand from docs/laws.md's DB-77 row and the rubber figures (trick
 points, overtricks, undertricks), not computed by the code under test; the working is in each comment.
 """
 

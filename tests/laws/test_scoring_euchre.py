@@ -1,4 +1,4 @@
-"""Euchre rubber scoring: Somerset Club laws 1-7, 62-71 and 90 as paraphrased in LAWS.md."""
+"""Euchre rubber scoring: Somerset Club laws 1-7, 62-71 and 90 as paraphrased in docs/laws.md."""
 
 from __future__ import annotations
 

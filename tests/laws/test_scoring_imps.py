@@ -1,7 +1,7 @@
 """DB-78 (IMPs, Butler, cross-IMPs) and DB-12 (artificial scores at IMPs).
 
 The golden examples come from published worked examples, each cited where it is used; the IMP table
-is written out from LAWS.md's ranges by hand, not derived from the code's list of edges.
+is written out from docs/laws.md's ranges by hand, not derived from the code's list of edges.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from laws.scoring.imps import (
     round_to_ten,
 )
 
-# LAWS.md's IMP table, range by range: (lowest difference, highest difference, IMPs).
+# docs/laws.md's IMP table, range by range: (lowest difference, highest difference, IMPs).
 TABLE = [(0, 10, 0), (20, 40, 1), (50, 80, 2), (90, 120, 3), (130, 160, 4), (170, 210, 5), (220, 260, 6),
          (270, 310, 7), (320, 360, 8), (370, 420, 9), (430, 490, 10), (500, 590, 11), (600, 740, 12),
          (750, 890, 13), (900, 1090, 14), (1100, 1290, 15), (1300, 1490, 16), (1500, 1740, 17),

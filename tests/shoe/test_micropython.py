@@ -294,3 +294,27 @@ def test_a_board_with_every_fault_is_byte_identical_on_both_vms(tmp_path: Path) 
         assert [(r.cmd, r.status) for r in got] == [(1, S.UNSUPPORTED)], minor
     assert "not supported" in codec.Decoder().feed(bytes.fromhex(old[0][2]))[-1].detail
     assert "cannot deal boards" in codec.Decoder().feed(bytes.fromhex(old[1][2]))[-1].detail
+
+
+def test_the_decided_board_points_are_byte_identical_on_both_vms(tmp_path: Path) -> None:
+    """PROTOCOL.md 4.2 and 7.1 as decided: a late reading is a reject with no card, a back mark is face
+    up, the well is looked at after a rejected last card and EMPTY counts the cards placed before; the
+    echo's unused bits are 0. The same bytes on MicroPython and CPython."""
+    out = both("import scenarios\nscenarios.board_decisions()\n", tmp_path)
+    msgs = _board_messages(out)
+    (began,) = [x for x in msgs if isinstance(x, m.BoardBegan)]
+    assert len(began.placed) == 49 and began.pack == "B7"
+    cards = [x for x in msgs if isinstance(x, (m.CardOut, m.CardRejected))]
+    assert [type(x).__name__ for x in cards] == ["CardRejected", "CardRejected", "CardOut", "CardRejected"]
+    late, back, _, other = cards
+    assert (late.reason, late.card, late.pack, late.quality) == (m.RejectReason.UNREADABLE, None, "", 0)
+    assert (back.reason, back.card, back.pack, back.orientation) == (m.RejectReason.UNREADABLE, None, "B7",
+                                                                      m.Orientation.UP)
+    assert other.reason == m.RejectReason.OTHER_PACK
+    (empty,) = [x for x in msgs if isinstance(x, m.Empty)]
+    (fin,) = [x for x in msgs if isinstance(x, m.BoardFinished)]
+    assert empty.dealt == 50 and fin.reason == m.FinishReason.EMPTY and len(fin.missing) == 2
+    assert "late 1" in out.splitlines()
+    frames = [bytes.fromhex(line.split(" ")[2]) for line in out.splitlines() if line.startswith("out ")]
+    started = next(f for f in frames if f[2] == 0x19)          # BOARD_STARTED: no SLIP escapes here
+    assert started[1 + 6 + 6 + 13 + 6] & 0x0F == 0

@@ -372,7 +372,7 @@ def dashboard_missed_a_ruling(record: Record) -> Record:
 
 
 def bridge_ruling_left_out(record: Record) -> Record:
-    """A ruling on an irregularity of the auction or the play (LAWS.md ``BP-``) left out, a penalty too."""
+    """A ruling on an irregularity of the auction or the play (docs/laws.md ``BP-``) left out, a penalty too."""
     r, rows = _copy(record)
     del rows[_pick([i for i, (_, k, b) in enumerate(rows) if k == "ruling" and str(b.get("clause")).startswith("BP-")
                     and b.get("remedy") != "contract"])]
@@ -445,4 +445,39 @@ MUTATORS: tuple[Mutation, ...] = (
     Mutation("a bridge irregularity's ruling left out", bridge_ruling_left_out, lambda f: f.missed_rulings),
     Mutation("a revoke's transfer a trick too many", transfer_changed, lambda f: f.wrong_fields),
     Mutation("an auction closed with the wrong declarer", contract_changed, lambda f: f.contracts_wrong),
+)
+
+
+# -- issue 28 item 11: a ruling's seat or side, a card face up --------------------------------------------
+
+def card_marked_face_up(record: Record) -> Record:
+    """A card the shoe sent face down journaled face up (the table would have ruled a redeal on it)."""
+    r, rows = _copy(record)
+    i = _pick([i for i in _events(rows, "card_dealt", "shoe") if not rows[i][2].get("face_up")])
+    _edit(rows, i, face_up=True)
+    return r
+
+
+def contract_at_the_wrong_seat(record: Record) -> Record:
+    """The close of an auction names declarer's partner as its seat and the other side as its side."""
+    r, rows = _copy(record)
+    i = _pick([i for i, (_, k, b) in enumerate(rows) if k == "ruling" and b.get("remedy") == "contract"
+               and b.get("seat") in ("N", "E", "S", "W")])
+    b = rows[i][2]
+    _edit(rows, i, seat={"N": "S", "E": "W", "S": "N", "W": "E"}[b["seat"]], side={"NS": "EW", "EW": "NS"}[b["side"]])
+    return r
+
+
+def ruling_wrong_offender(record: Record) -> Record:
+    """A bridge irregularity's ruling names the offender's partner."""
+    r, rows = _copy(record)
+    i = _pick([i for i, (_, k, b) in enumerate(rows) if k == "ruling" and b.get("offender") in ("N", "E", "S", "W")])
+    _edit(rows, i, offender={"N": "S", "E": "W", "S": "N", "W": "E"}[rows[i][2]["offender"]])
+    return r
+
+
+MUTATORS += (
+    Mutation("a card marked face up", card_marked_face_up, lambda f: f.cards_faced_wrong),
+    Mutation("an auction's close at declarer's partner", contract_at_the_wrong_seat, lambda f: f.contracts_wrong),
+    Mutation("a ruling naming the offender's partner", ruling_wrong_offender, lambda f: f.wrong_fields),
 )

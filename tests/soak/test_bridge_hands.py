@@ -1,7 +1,7 @@
 """The soak's bridge hands (``soak.bridge``) against a perfect table, without processes: each deal gets a real
 auction and legal play with one of the auction and play irregularities made on purpose, and the entries
 that settle it; the law engine and the table's lamp policy fed exactly those entries (``test_checker.Table``)
-give a journal the checker, which expects the rulings of LAWS.md's ``BP-`` rows (``schedule.EXPECTED``) and
+give a journal the checker, which expects the rulings of docs/laws.md's ``BP-`` rows (``schedule.EXPECTED``) and
 scores the soak's own result, passes. Every kind is made, its rulings all come, and the soak's own
 account (trick winners, BP-64's transfer, honours, the contract) is checked against worked examples."""
 
@@ -113,7 +113,7 @@ def test_trick_winners_by_the_soaks_own_rule() -> None:
 
 
 def test_the_transfer_of_an_established_revoke_by_bp64() -> None:
-    """LAWS.md BP-64 on docs/events.md's worked example (South ruffs the spade lead while holding spades
+    """docs/laws.md BP-64 on docs/events.md's worked example (South ruffs the spade lead while holding spades
     and wins the trick, then North-South win a later trick: two tricks move), and its other branches."""
     t = [([], "S"), ([], "W"), ([], "N")]  # trick 1 won by South (the revoker), trick 3 by his partner
     assert transfer(t, 1, "S") == 2

@@ -49,6 +49,11 @@ def test_a_duplicate_evening_through_the_clubs_session(tmp_path: Path) -> None:
     assert result.tables.caught_first == result.tables.misboarded and result.tables.false_alarms == 0
 
 
+def _check(result: DupResult, played: Any, journals: dict[int, list]) -> Any:
+    """The table checker with the plan's boards (the folder's soak.json)."""
+    return check_tables(played, journals, {t.table: t.boards for t in result.schedule.tables})
+
+
 def _journals(work: Path) -> dict[int, list]:
     return {t: all_rows(work / "tables" / f"table-{t}" / "data" / "journal.sqlite3") for t in (1, 2)}
 
@@ -90,15 +95,15 @@ MUTATIONS = {
 
 @pytest.mark.parametrize("name", sorted(MUTATIONS))
 def test_the_table_checker_fails_on_a_broken_journal(soaked, name: str) -> None:  # type: ignore[no-untyped-def]
-    _result, work, played = soaked
+    result, work, played = soaked
     journals = _journals(work)
-    assert check_tables(played, journals).ok
+    assert _check(result, played, journals).ok
     journals[1] = MUTATIONS[name](journals[1])
-    assert not check_tables(played, journals).ok
+    assert not _check(result, played, journals).ok
 
 
 def test_the_table_checker_fails_on_a_false_alarm(soaked) -> None:  # type: ignore[no-untyped-def]
-    _result, work, played = soaked
+    result, work, played = soaked
     journals = _journals(work)
     clean = next(p for p in played if p.misboard is None and p.play)
     rows = journals[clean.table]
@@ -107,7 +112,7 @@ def test_the_table_checker_fails_on_a_false_alarm(soaked) -> None:  # type: igno
     fake = (0, "ruling", {"clause": "DB-87", "remedy": "attention", "card": "AS", "played_by": "N",
                           "record_seat": "E", "table": clean.table, "round": 1})
     journals[clean.table] = rows[:at] + [fake] + rows[at:]
-    figures = check_tables(played, journals)
+    figures = _check(result, played, journals)
     assert figures.false_alarms == 1 and not figures.ok
 
 

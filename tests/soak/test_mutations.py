@@ -53,3 +53,30 @@ def test_every_breakage_fails_the_checker(mutation: Mutation) -> None:
         assert mutation.caught_by(f), f"{mutation.name} failed, but not by its finding:\n{table([f])}"
         broken += 1
     assert broken, f"the recorded evening has nothing to break as {mutation.name!r}"
+
+
+SWAP = {"N": "S", "S": "N", "E": "W", "W": "E", "NS": "EW", "EW": "NS"}
+NAMES = ("seat", "side", "offender", "dealer", "declarer", "scored_by")
+
+
+def test_every_seat_or_side_a_ruling_names_changed_fails_the_checker() -> None:
+    """Issue 28 item 11: not one sampled ruling but every one, each field that names a seat or a side
+    changed in turn (the close of an auction's seat and side, an irregularity's offender, a euchre
+    imperfect pack's seat were passed)."""
+    import copy
+
+    passed = []
+    tried = 0
+    for record in EVENING:
+        for i, (seq, kind, body) in enumerate(record.rows):
+            if kind != "ruling":
+                continue
+            for name in NAMES:
+                if body.get(name) not in SWAP:
+                    continue
+                bad = copy.deepcopy(record)
+                bad.rows[i] = (seq, kind, {**body, name: SWAP[body[name]]})
+                tried += 1
+                if check(bad, bad.rows).ok:
+                    passed.append(f"{record.game} row {seq} {body.get('clause')}/{body.get('remedy')} {name}")
+    assert tried > 100 and not passed, passed

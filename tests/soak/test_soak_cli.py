@@ -15,7 +15,8 @@ from firmware_host.soak.checker import Findings
 
 @pytest.mark.parametrize("args, word", [(["--games", "whist"], "--games"), (["--deals", "0"], "--deals"),
                                         (["--fault-kinds", "flood"], "--fault-kinds"),
-                                        (["--mistake-rate", "2"], "--mistake-rate")])
+                                        (["--mistake-rate", "2"], "--mistake-rate"),
+                                        (["--duplicate", "--session-faults", "flood"], "--session-faults")])
 def test_bad_options_are_one_message_and_exit_2(args: list[str], word: str) -> None:
     p = subprocess.run([sys.executable, "-m", "firmware_host.cli", "soak", *args], capture_output=True,
                        text=True, timeout=60)

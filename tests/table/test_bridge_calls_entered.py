@@ -67,7 +67,7 @@ def test_any_call_of_the_format_is_taken_whoever_s_turn_it_is(bridge: Any) -> No
 
 
 @pytest.mark.parametrize("body, why", [
-    ({"seat": "N", "call": "8S"}, "field 'call'"),
+    ({"seat": "N", "call": "0S"}, "field 'call'"),
     ({"seat": "N", "call": "Pass"}, "field 'call'"),
     ({"seat": "N"}, "missing field 'call'"),
     ({"seat": "Q", "call": "1H"}, "field 'seat'"),
@@ -154,7 +154,7 @@ def test_the_call_entry_refuses_in_words_before_any_event_is_made() -> None:
 
     state = LawEngine("contract-bridge").state
     state.phase = Phase.AUCTION
-    for text in ("1Z", "8n", "", "pass ", "XX"):  # lower-case letters are read (docs/events.md), 8n is no bid
+    for text in ("1Z", "0n", "", "pass ", "XX"):  # lower-case letters are read (docs/events.md), 0n is no bid
         with pytest.raises(ChoiceRefused, match="field 'call'"):
             director_entry(state, "call", {"seat": "N", "call": text})
     event = director_entry(state, "call", {"seat": "N", "call": "3N", "table": "t1", "by": "ann"})

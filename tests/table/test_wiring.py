@@ -78,6 +78,9 @@ class _Watcher:
     def take_notes(self) -> list[str]:
         return ["South's bidding card 2H lies in West's zone"] if self.phase == "auction" else []
 
+    def take_members(self) -> list[tuple[str, str]]:
+        return []
+
 
 def test_camera_feeder_reports_offline_then_online_and_submits_events() -> None:
     q: queue.Queue[Any] = queue.Queue()

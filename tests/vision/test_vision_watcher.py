@@ -232,3 +232,39 @@ def test_cards_confirmed_in_the_same_frame_are_told_in_the_order_they_appeared()
     frame = np.zeros((540, 960, 3), np.uint8)
     events = [e for _ in range(3) for e in w.feed(frame)]
     assert [e.card.code for e in events] == ["QC", "2C"]  # type: ignore[attr-defined]
+
+
+class _Unread:
+    """A decoder that reads a bidding card of North's at ``call_at`` (or none) and, every frame, an unread
+    card shape at ``at``."""
+
+    name = "unread"
+
+    def __init__(self, at: tuple[float, float], call_at: tuple[float, float] | None) -> None:
+        from laws.bridge.calls import parse_call
+        from laws.cards import Seat
+        from vision.codes import CallCode, CardCode
+        from vision.decode import CallSighting, FrameReading, Sighting
+
+        calls = () if call_at is None else (CallSighting(CallCode(Seat.N, parse_call("1H"), "1"), *call_at,
+                                                         ((call_at[0] - 10, call_at[1] - 10), (call_at[0] + 10, call_at[1] - 10),
+                                                          (call_at[0] + 10, call_at[1] + 10), (call_at[0] - 10, call_at[1] + 10))),)
+        self.reading = FrameReading((Sighting(CardCode("B7", card("2C")), 480.0, 270.0, ()),), (), (at,), calls)
+        self.rejected: dict[str, int] = {}
+
+    def read(self, frame: np.ndarray) -> object:
+        return self.reading
+
+
+@pytest.mark.parametrize("call_at, damaged", [((470.0, 70.0), False), (None, True), ((100.0, 400.0), True)])
+def test_an_unread_shape_where_bidding_cards_lie_is_no_damaged_card(call_at: tuple[float, float] | None,
+                                                                     damaged: bool) -> None:
+    """Two fanned bidding cards whose codes are both covered in a frame look like a card shape: beside a
+    bidding card read this phase it is the bidding cards, not a damaged card (it was reported as one);
+    a shape with no bidding card near is still reported."""
+    north = (480.0, 60.0)
+    w = TableWatcher(_Unread(north, call_at), clock=FakeClock())  # type: ignore[arg-type]
+    w.set_phase("auction")
+    frame = np.zeros((540, 960, 3), np.uint8)
+    events = [e for _ in range(5) for e in w.feed(frame)]
+    assert any(e.TYPE == "damaged_card" for e in events) is damaged

@@ -114,6 +114,7 @@
     const lamp = (label) => (t.lit || []).some((i) => i.lamp.startsWith("NO ") && i.lamp.includes(label));
     if (t.shoe_online === false && !lamp("SHOE")) meta += " · shoe offline";
     if (t.camera_online === false && !lamp("CAMERA")) meta += " · camera offline";
+    if ((t.offline || {}).records) meta += " · " + t.offline.records;   // a duplicate table refused hand records
     text(".meta", meta);
     text(".score", t.score || "");
     const out = c.querySelector("button.lamps-out");

@@ -1,4 +1,5 @@
-// The director's duplicate page: progress, fouled boards, ranking, travellers, adjusted scores.
+// The director's duplicate page: progress, fouled boards, ranking, travellers, results by hand, corrections,
+// adjusted scores; "Move for round N" asks first and can be undone until a result of that round arrives.
 "use strict";
 (() => {
   const { el, cell, headRow, traveller, placeBoard, connect } = window.dupview;
@@ -8,7 +9,7 @@
   window.cardtableDupLatency = [];
   window.cardtableDupServer = [];   // the part of each delay spent before the server sent the update
   window.cardtableDupVersion = -1;
-  let called = 0, rounds = 0;
+  let called = 0;
 
   function drawSession(v) {
     const s = v.session;
@@ -17,11 +18,15 @@
     $("commitment").textContent = s.commitment;
   }
   function drawRound(v) {
-    called = v.called; rounds = v.rounds;
+    if (v.called !== called) $("move-confirm").hidden = true;
+    called = v.called;
     $("round-words").textContent = "Round " + v.called + " of " + v.rounds + " called. ";
     const b = $("move");
     b.hidden = v.called >= v.rounds;
     b.textContent = "Move for round " + (v.called + 1);
+    $("undo").hidden = !v.undo;
+    $("undo").textContent = "Undo the call of round " + v.called;
+    $("finished").hidden = !v.finished;
   }
   function drawProgress(v) {
     const ol = $("progress");
@@ -32,8 +37,13 @@
       li.append(el("b", "", "Table " + t.table + (t.club_table ? " (" + t.club_table + ")" : "") + " · round " + t.round));
       if (t.sit_out) li.append(el("span", "", (t.ns || t.ew) + " sits out"));
       else li.append(el("span", "", t.ns + " v " + t.ew + " · boards " + t.boards.join(", ")));
+      const names = [t.ns_names, t.ew_names].filter((n) => n).join(" v ");
+      if (names) li.append(el("div", "meta", names));
       li.append(el("div", "meta", t.left.length ? "still to play: " + t.left.join(", ") : "round finished"));
       if (t.slow) li.append(el("div", "meta", "slow: boards " + t.unplayed.join(", ") + " unplayed"));
+      const off = t.taken_off || { replay: [], director: [] };
+      if (off.replay.length) li.append(el("div", "meta", "taken off, to be replayed: board " + off.replay.join(", ")));
+      if (off.director.length) li.append(el("div", "meta", "taken off, for you to score: board " + off.director.join(", ")));
       ol.append(li);
     }
     $("slow-count").textContent = v.slow.length;
@@ -50,6 +60,25 @@
     }
     $("no-fouls").hidden = v.fouls.length > 0;
   }
+  function drawConflicts(v) {
+    const ol = $("conflicts");
+    ol.replaceChildren();
+    for (const c of v.conflicts) {
+      const li = el("li");
+      li.dataset.key = c.key;
+      li.append(el("div", "", "Line " + c.key + " (table " + c.table + ", round " + c.round + "): entered by hand by " +
+        c.hand_by + ": " + c.hand + "; the table sent: " + c.table_result + (c.same ? " (the same result)" : "") +
+        ". Only the one entered by hand is scored until you choose."));
+      for (const [keep, words] of [["table", "Keep the table's"], ["hand", "Keep the one entered by hand"]]) {
+        const b = el("button", "", words);
+        b.type = "button";
+        b.addEventListener("click", () => post("/api/duplicate/resolve", { key: c.key, keep: keep }, $("entry-answer")));
+        li.append(b, " ");
+      }
+      ol.append(li);
+    }
+    $("conflicts-part").hidden = v.conflicts.length === 0;
+  }
   function drawRankings(v) {
     const box = $("rankings");
     box.replaceChildren();
@@ -62,7 +91,7 @@
       for (const row of r.rows) {
         const tr = el("tr");
         tr.dataset.pair = row.pair;
-        cell(tr, row.place); cell(tr, row.pair); cell(tr, row.names, true);
+        cell(tr, row.place); cell(tr, row.pair); cell(tr, row.names, true).classList.add("wrap");
         cell(tr, row.total); cell(tr, row.percent || row.per_board); cell(tr, row.boards);
         body.append(tr);
       }
@@ -72,17 +101,30 @@
     }
   }
   function drawRefused(v) {
-    const ol = $("refused");
-    ol.replaceChildren();
-    for (const r of v.refusals) ol.append(el("li", "", r.why));
-    $("no-refused").hidden = v.refusals.length > 0;
+    for (const [list, empty, rows] of [["refused", "no-refused", v.refusals], ["mine", "no-mine", v.mine]]) {
+      const ol = $(list);
+      ol.replaceChildren();
+      for (const r of rows) ol.append(el("li", "", (r.by ? r.by + ": " : "") + r.why));
+      $(empty).hidden = rows.length > 0;
+    }
+  }
+  // a traveller line clicked: every form's line, the adjusted score's board and pairs, the correction's values
+  function pick(ln) {
+    for (const id of ["enter", "correct", "regroup"]) $(id).elements.key.value = ln.key;
+    const a = $("adjust").elements;
+    const [board] = ln.key.split("/");
+    a.board.value = board; a.ns.value = ln.ns; a.ew.value = ln.ew;
+    const c = $("correct").elements;
+    c.contract.value = ""; c.tricks.value = ""; c.lead.value = ""; c.declarer.value = "";
+    $("entry-answer").textContent = "Line " + ln.key + " chosen.";
+    $("entry-answer").className = "answer";
   }
   function drawBoards(boards, replace, sentAt) {
     const box = $("travellers");
     if (replace) box.replaceChildren();
     const now = (performance.timeOrigin + performance.now()) / 1000;
     for (const t of boards) {
-      placeBoard(box, traveller(t, false));
+      placeBoard(box, traveller(t, false, pick));
       for (const ln of t.lines) {
         if (!seenLines.has(ln.key)) {
           seenLines.add(ln.key);
@@ -96,37 +138,77 @@
   }
   function apply(msg) {
     if (msg.type === "snapshot") drawSession(msg);
-    drawRound(msg); drawProgress(msg); drawFouls(msg); drawRankings(msg); drawRefused(msg);
+    drawRound(msg); drawProgress(msg); drawFouls(msg); drawConflicts(msg); drawRankings(msg); drawRefused(msg);
     drawBoards(msg.boards, msg.type === "snapshot", msg.now);
     window.cardtableDupVersion = msg.version;
   }
   async function post(url, body, answer) {
     const resp = await fetch(url, { method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body) });
-    if (resp.status === 401) { window.location = "/login"; return; }
+    if (resp.status === 401) { window.location = "/login"; return false; }
     const said = await resp.json();
     answer.textContent = resp.ok ? "Done." : said.error;
     answer.className = resp.ok ? "answer" : "answer refused";
+    return resp.ok;
   }
-  $("move").addEventListener("click", () => post("/api/duplicate/round", { round: called + 1 }, $("move-answer")));
+  $("move").addEventListener("click", () => {
+    $("move-question").textContent = "Call round " + (called + 1) + "? Every table moves.";
+    $("move-yes").textContent = "Yes, call round " + (called + 1);
+    $("move-confirm").hidden = false;
+    $("move-yes").focus();
+  });
+  $("move-no").addEventListener("click", () => { $("move-confirm").hidden = true; });
+  $("move-yes").addEventListener("click", () => {
+    $("move-confirm").hidden = true;
+    post("/api/duplicate/round", { round: called + 1 }, $("move-answer"));
+  });
+  $("undo").addEventListener("click", () => post("/api/duplicate/uncall", { round: called }, $("move-answer")));
+  function fields(form, names) {
+    const f = new FormData(form);
+    const body = {};
+    for (const n of names) if (f.get(n) !== null && f.get(n) !== "") body[n] = f.get(n);
+    return body;
+  }
+  $("enter").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    post("/api/duplicate/enter", fields(ev.target, ["key", "contract", "declarer", "lead", "tricks", "why"]), $("entry-answer"));
+  });
+  function kindWords() {
+    const assigned = $("adjust").elements.kind.value === "assigned";
+    $("ns-value-label").textContent = assigned ? "North-South's own score" : "North-South: A+, A=, A- or %";
+    $("ew-value-label").textContent = assigned ? "East-West's own score (a split score only)" : "East-West: A+, A=, A- or %";
+    $("adjust-hint").textContent = assigned
+      ? "Each side's own score, as on its own scorecard: North-South +420 and East-West -140. Leave East-West empty when not split."
+      : "A+ is average plus (60 %), A= average (50 %), A- average minus (40 %).";
+  }
+  $("adjust").elements.kind.addEventListener("change", kindWords);
   $("adjust").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const f = new FormData(ev.target);
-    post("/api/duplicate/adjust", { board: Number(f.get("board")), ns: f.get("ns"), ew: f.get("ew"), kind: f.get("kind"),
-      ns_value: f.get("ns_value"), ew_value: f.get("ew_value"), why: f.get("why") }, $("entry-answer"));
+    const body = { board: Number(f.get("board")), ns: f.get("ns"), ew: f.get("ew"), kind: f.get("kind"), why: f.get("why") };
+    if (body.kind === "assigned") { body.ns_own = f.get("ns_value"); body.ew_own = f.get("ew_value"); }
+    else { body.ns_value = f.get("ns_value"); body.ew_value = f.get("ew_value"); }
+    post("/api/duplicate/adjust", body, $("entry-answer"));
   });
   $("correct").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const f = new FormData(ev.target);
-    const body = { key: f.get("key"), why: f.get("why") };
-    if (f.get("contract")) body.contract = f.get("contract");
-    if (f.get("declarer")) body.declarer = f.get("declarer");
-    if (f.get("tricks") !== "") body.tricks = Number(f.get("tricks"));
+    const body = fields(ev.target, ["key", "contract", "declarer", "lead", "why"]);
+    const t = new FormData(ev.target).get("tricks");
+    if (t !== "") body.tricks = Number(t);
     post("/api/duplicate/correct", body, $("entry-answer"));
   });
-  $("cancel-line").addEventListener("click", () => {
-    const f = new FormData($("correct"));
-    post("/api/duplicate/cancel", { key: f.get("key"), why: f.get("why") }, $("entry-answer"));
+  $("players").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(ev.target);
+    post("/api/duplicate/players", { pair: f.get("pair"), players: [f.get("p1"), f.get("p2")] }, $("entry-answer"));
   });
+  $("cancel-line").addEventListener("click", () => {
+    post("/api/duplicate/cancel", fields($("correct"), ["key", "why", "then"]), $("entry-answer"));
+  });
+  $("regroup").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    post("/api/duplicate/regroup", fields(ev.target, ["key", "group"]), $("entry-answer"));
+  });
+  kindWords();
   connect("/duplicate/events", apply, $("conn"));
 })();

@@ -19,33 +19,83 @@ window.dupview = (() => {
     thead.append(tr);
     return thead;
   }
-  // One board's traveller: a <details> block; ``seen`` collects the lines shown (for the delay figures).
-  function traveller(t, open) {
+  // A pair in its column: "3 NS" in the NS column, the direction left out on a phone (class "dir"); a pair
+  // sitting the other way (an arrow-switched round) keeps its direction everywhere.
+  function pairCell(row, label, column) {
+    const m = /^(\d+) (NS|EW)$/.exec(label || "");
+    if (!m || m[2] !== column) return cell(row, label);
+    const td = cell(row, m[1]);
+    td.append(el("span", "dir", " " + m[2]));
+    return td;
+  }
+  // One board's traveller: a <details> block. Every cell is one line (no word broken): the Group column
+  // only on a fouled board, a line's note as a marker with the words listed under the table, and on a
+  // narrow screen the Round, Lead and East-West points columns left out (class "opt"). ``pick``: called
+  // with a line when its row is clicked (the director's page fills its forms).
+  function traveller(t, open, pick) {
     const d = el("details", "board");
     d.dataset.board = t.board;
     if (open) d.open = true;
     const par = t.par ? ", par " + t.par : "";
-    const groups = t.groups.length > 1 ? ", fouled: groups " + t.groups.join(", ") : "";
+    const fouled = t.groups.length > 1;
+    const groups = fouled ? ", fouled: groups " + t.groups.join(", ") : "";
     d.append(el("summary", "", "Board " + t.board + " · " + t.dealer + " deals, " + t.vulnerability + " · " +
       t.played + " of " + t.due + " played" + par + groups));
     const box = el("div", "scroll");
     const table = el("table", "dup-table");
     const pts = t.top === "" ? "IMPs" : "MP";
-    table.append(headRow(["Round", "NS", "EW", "Contract", "By", "Tricks", "Lead", "Score", "NS " + pts, "EW " + pts,
-      "NS %", "Group", "Note"], [3, 12]));
+    const noted = t.lines.filter((ln) => ln.note);
+    // [name, class, the part left out on a phone (only North-South's points are shown there)]
+    const cols = [["Round", "opt"], ["NS", ""], ["EW", ""], ["Contract", "l"], ["By", ""], ["Tricks", ""],
+      ["Lead", "opt"], ["Score", ""], [pts, "", "NS "], ["EW " + pts, "opt"], ["%", "", "NS "]];
+    if (fouled) cols.push(["Group", ""]);
+    if (noted.length) cols.push(["Note", "opt"]);
+    const tr0 = el("tr");
+    for (const [name, cls, lead] of cols) {
+      const th = el("th", cls);
+      if (lead) th.append(el("span", "dir", lead));
+      th.append(name);
+      th.scope = "col";
+      tr0.append(th);
+    }
+    const thead = el("thead");
+    thead.append(tr0);
+    table.append(thead);
     const body = el("tbody");
+    const notes = el("ol", "notes");
     for (const ln of t.lines) {
-      const tr = el("tr", ln.fouled ? "fouled" : "");
+      const tr = el("tr", (ln.fouled ? "fouled" : "") + (ln.hand ? " hand" : ""));
       tr.dataset.key = ln.key;
-      [ln.round || "", ln.ns, ln.ew].forEach((v) => cell(tr, v));
-      cell(tr, ln.contract, true);
-      [ln.declarer, ln.tricks, ln.lead, ln.score, ln.ns_points, ln.ew_points, ln.ns_pct, ln.group].forEach((v) => cell(tr, v));
-      cell(tr, ln.note, true);
+      cell(tr, ln.round || "").className = "opt";
+      pairCell(tr, ln.ns, "NS").title = ln.ns_names || "";   // the players, with their member numbers
+      pairCell(tr, ln.ew, "EW").title = ln.ew_names || "";
+      if (ln.contract === "Passed out") {   // "Pass" on a phone
+        const td = cell(tr, "", true);
+        td.append(el("span", "dir", "Passed out"), el("span", "phone", "Pass"));
+      } else cell(tr, ln.contract, true);
+      [ln.declarer, ln.tricks].forEach((v) => cell(tr, v));
+      cell(tr, ln.lead).className = "opt";
+      [ln.score, ln.ns_points].forEach((v) => cell(tr, v));
+      cell(tr, ln.ew_points).className = "opt";
+      cell(tr, ln.ns_pct);
+      if (fouled) cell(tr, ln.group);
+      if (noted.length) {
+        const n = ln.note ? noted.indexOf(ln) + 1 : 0;
+        cell(tr, n ? "(" + n + ")" : "").className = "opt";
+        if (n) notes.append(el("li", "", ln.ns + " v " + ln.ew + ": " + ln.note));
+      }
+      if (pick && ln.key) {
+        tr.tabIndex = 0;
+        tr.title = "Fill the forms with line " + ln.key;
+        tr.addEventListener("click", () => pick(ln));
+        tr.addEventListener("keydown", (ev) => { if (ev.key === "Enter") pick(ln); });
+      }
       body.append(tr);
     }
     table.append(body);
     box.append(table);
     d.append(box);
+    if (noted.length) d.append(notes);
     if (t.dd) {
       const dd = Object.entries(t.dd).map(([seat, s]) => seat + ": NT " + s.NT + ", ♠ " + s.S + ", ♥ " + s.H +
         ", ♦ " + s.D + ", ♣ " + s.C).join(" · ");

@@ -11,10 +11,20 @@
     window.cardtableShownBoards = [...document.querySelectorAll("#travellers details.board")].map((d) => Number(d.dataset.board));
     $("no-travellers").hidden = window.cardtableShownBoards.length > 0;
   }
+  function game(lines) {  // the game at the table, as its own screen shows it
+    $("game").textContent = (lines || []).join("\n");
+    $("game-section").hidden = !(lines || []).length;
+  }
   function apply(msg) {
+    if (msg.type === "game") { game(msg.game); return; }
+    if ("game" in msg) game(msg.game);
     $("title").textContent = "Table " + msg.table + " · round " + msg.round + " of " + msg.rounds;
-    $("here").textContent = msg.ns ? msg.ns + " v " + msg.ew + " · boards " + msg.boards.join(", ") +
+    const named = (pair, names) => pair + (names ? " (" + names + ")" : "");
+    $("here").textContent = msg.ns ? named(msg.ns, msg.ns_names) + " v " + named(msg.ew, msg.ew_names) + " · boards " + msg.boards.join(", ") +
       (msg.left.length ? " · still to play: " + msg.left.join(", ") : " · round finished") : "No boards here this round.";
+    const over = msg.ns && !msg.left.length && (msg.next || []).length;
+    $("next-box").hidden = !over;
+    $("next").replaceChildren(...(over ? msg.next.map((line) => el("li", "", line)) : []));
     $("move").hidden = !msg.move;
     $("move").textContent = msg.move;
     const body = $("standing");
@@ -32,6 +42,44 @@
     }
     for (const t of msg.travellers) placeBoard(box, traveller(t, false));
     shown();
+    $("finished").hidden = !msg.finished;
+    const sel = $("enter-key");
+    const chosen = sel.value;
+    sel.replaceChildren();
+    for (const k of msg.enterable || []) {
+      const [board, ns, ew] = k.split("/");
+      const o = el("option", "", "Board " + board + " · " + ns + " v " + ew);
+      o.value = k;
+      sel.append(o);
+    }
+    if ((msg.enterable || []).includes(chosen)) sel.value = chosen;
+    $("enter-part").hidden = !(msg.enterable || []).length;
   }
+  async function name(confirm) {
+    const f = new FormData($("players"));
+    const resp = await fetch("/api" + base + "/players?key=" + encodeURIComponent(key), { method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ side: f.get("side"), players: [f.get("p1"), f.get("p2")], confirm }) });
+    const said = await resp.json();
+    const names = (said.players || []).map((p) => p.name + (p.member ? " (" + p.member + ")" : "")).join(" & ");
+    $("players-answer").textContent = !resp.ok ? said.error : confirm ? "Named: " + names : names + "?";
+    $("players-answer").className = resp.ok ? "answer" : "answer refused";
+    $("players-answer").hidden = false;
+    $("players-confirm").hidden = !resp.ok || confirm;
+  }
+  $("players").addEventListener("submit", (ev) => { ev.preventDefault(); name(false); });
+  $("players-confirm").addEventListener("click", () => name(true));
+  $("enter").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const f = new FormData(ev.target);
+    const body = {};
+    for (const n of ["key", "contract", "declarer", "lead", "tricks"]) if (f.get(n)) body[n] = f.get(n);
+    const resp = await fetch("/api" + base + "/enter", { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-Table-Key": key }, body: JSON.stringify(body) });
+    const said = await resp.json();
+    $("enter-answer").textContent = resp.ok ? "Entered: the director sees it as entered by hand." : said.error;
+    $("enter-answer").className = resp.ok ? "answer" : "answer refused";
+    if (resp.ok) ev.target.reset();
+  });
   connect(base + "/events?key=" + encodeURIComponent(key), apply, $("conn"));
 })();

@@ -2,7 +2,7 @@
 round by round, for Mitchell, Howell and barometer movements and for ``.ASC`` movement files.
 
 ``model``: the values (:class:`Pair`, :class:`Seating`, :class:`Movement`); ``check``: what is wrong
-with one; ``build``: the builders; ``asc``: the text movement file. Everything is importable from here.
+with one; ``build``: the builders; ``asc``: the text movement file; ``moves``: where pairs and boards go after a round. Everything is importable from here.
 """
 
 from laws.duplicate.movement.asc import asc_numbers, from_asc, to_asc
@@ -19,9 +19,10 @@ from laws.duplicate.movement.model import (
     board_span,
     groups_of,
 )
+from laws.duplicate.movement.moves import Move, move_dicts, move_words, next_moves
 
 __all__ = [
-    "EW", "HOWELL_TABLES", "MITCHELL_TABLES", "NS", "ONE_FIELD", "RULES", "Movement", "MovementError", "Pair",
-    "Seating", "asc_numbers", "barometer", "board_span", "check", "from_asc", "groups_of", "howell",
-    "mitchell", "to_asc",
+    "EW", "HOWELL_TABLES", "MITCHELL_TABLES", "NS", "ONE_FIELD", "RULES", "Move", "Movement", "MovementError",
+    "Pair", "Seating", "asc_numbers", "barometer", "board_span", "check", "from_asc", "groups_of", "howell",
+    "mitchell", "move_dicts", "move_words", "next_moves", "to_asc",
 ]

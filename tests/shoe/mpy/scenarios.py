@@ -11,7 +11,7 @@ import json
 from shoefw import wire
 from shoefw.hal import parse_payload
 from shoefw.shoe import Shoe, seat_for
-from simhal import MemPort, SimHal, payload, shuffled
+from simhal import MemPort, SimHal, check_char, payload, shuffled
 
 BODIES = {
     "HELLO": wire.hello_body, "HEARTBEAT": wire.heartbeat_body, "PONG": wire.pong_body,
@@ -257,3 +257,28 @@ def board_deal():
         old.poll()
         print("old", minor, port2.take().hex())
     print("counters", shoe.seq, shoe.last_cmd, shoe.unknown_commands, shoe.bad_commands)
+
+
+def board_decisions():
+    """PROTOCOL.md's decided points on the reference shoe: a card decoded only after it left (too late
+    for the gate) is a reject with no card; a back mark is face up; the last card rejected empties the
+    well (EMPTY counting the cards placed before); the unused bits of ``placed`` echoed as 0."""
+    seats = _record(12)
+    back = "1B7ZZ" + check_char("1B7ZZ")
+    well = [payload("B7", "AS"), back, payload("B7", "KS"), payload("X9", "QS")]
+    hal = SimHal(well)
+    hal.late = (1,)
+    port = MemPort()
+    shoe = Shoe(hal, port, 0x5EED0005, shoe_id="mpy-decide", heartbeat_ms=1000)
+    h = Host(port)
+    from shoefw import board as b
+
+    placed = [b.card_text(k) for k in range(52) if b.card_text(k) not in ("AS", "KS", "QS")]
+    body = bytearray(_deal_board(5, 7, seats, placed, "B7"))
+    body[6 + 13 + 6] |= 0x0F                        # the four bits after the two of clubs
+    actions = {1: lambda: h.send(wire.HOST_HELLO, bytes([1, 2, 0, 0, 0, 7, 0, 0, 0, 1])),
+               2: lambda: h.command(wire.DEAL_BOARD, bytes(body))}
+    _run(shoe, hal, port, 60, actions)
+    print("late", shoe.late_codes)
+    for dest in sorted(hal.pockets):
+        print("pocket", dest, ",".join(p[3:5] if p else "??" for p in hal.pockets[dest]))

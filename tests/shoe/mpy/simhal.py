@@ -79,12 +79,16 @@ class SimHal:
         self.buttons = []
         self.gate = 5                  # where the card in the exit goes (5: the reject exit)
         self.pockets = {}              # destination -> the texts of the cards that went there
+        self.late = ()                 # numbers of cards whose code is decoded only once they have left
+        self.late_code = None
 
     def step(self, dealing):
         """Advance the dealer's hands at the current millisecond."""
         if self.slot is not None:
             if self.ms >= self.slot_until:
                 self.pockets.setdefault(self.gate, []).append(self.slot)
+                if self.pulled in self.late and self.slot:
+                    self.late_code = self.slot         # the reader answers after the card is gone
                 self.slot = None
                 self.gate = 5
                 self.next_pull = self.ms + self.gap_ms
@@ -104,7 +108,10 @@ class SimHal:
         return self.slot is not None
 
     def read_code(self):
-        if self.slot is None or not self.pending:
+        if self.slot is None and self.late_code is not None:
+            code, self.late_code = self.late_code, None
+            return code, 96
+        if self.slot is None or not self.pending or self.pulled in self.late:
             return None
         self.pending = False
         if not self.slot:

@@ -88,6 +88,7 @@ class Shoe:
         self.next_heartbeat = 0
         self.unknown_commands = 0
         self.bad_commands = 0
+        self.late_codes = 0           # readings that came after the gate had sent the card on (boards)
         self.started = False
 
     # --- output ---------------------------------------------------------------------------------
@@ -192,8 +193,11 @@ class Shoe:
             self.in_slot = False
             code = self.hal.read_code()
             if code is not None:
-                self.slot_code = code
-                self._route()
+                if self.board is None:
+                    self.slot_code = code   # a deal has no gate: the last reading names the card
+                else:
+                    self.late_codes += 1    # the gate sent it on already: the board reports where it went
+                    # (PROTOCOL.md 7.1: a late reading is dropped; the card is a CARD_REJECTED, reason 1)
             if self.jammed:
                 self.jammed = False
                 self._send_numbered(wire.JAM, wire.jam_body(self._next_index(), True))
@@ -225,7 +229,9 @@ class Shoe:
 
     def _card_out(self):
         card, pack, quality = self._read()
-        if self.slot_face is None:
+        if card is None and pack:
+            orientation = wire.FACE_UP      # a back mark: the face-side reader saw the card's back
+        elif self.slot_face is None:
             orientation = wire.FACE_UNKNOWN
         else:
             orientation = wire.FACE_UP if self.slot_face else wire.FACE_DOWN

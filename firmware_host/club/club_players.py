@@ -1,0 +1,71 @@
+"""A pair's players named on the club's pages: by the director (any pair) or at the table itself (the
+pairs seated there this round), from what was typed: member numbers looked up in the session's roster
+(``duplicate.roster``, the copy in the session's folder), else a visitor's name.
+
+The table's page asks twice: first without ``confirm`` (the names are shown back, nothing is journaled),
+then with ``confirm`` true (the ``players`` record goes to the session, which journals it). Whatever is
+refused (an unknown member number, one player at two tables, a name with a control character, a pair not
+seated there) is answered 409 with one message, and journaled as a refusal when it was meant to be taken.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from firmware_host.duplicate.desk import SessionDesk
+from firmware_host.duplicate.roster import Roster, RosterError, roster_of
+from firmware_host.duplicate.spec import label, pair_of_label
+
+log = logging.getLogger(__name__)
+
+
+def _pair(desk: SessionDesk, data: dict[str, Any], table: tuple[str, int] | None) -> str:
+    st = desk.session.state
+    if table is None:
+        try:
+            return label(pair_of_label(str(data.get("pair", ""))[:20]))
+        except ValueError as exc:
+            raise RosterError(str(exc)) from None
+    side = data.get("side")
+    if side not in ("ns", "ew"):
+        raise RosterError(f"side is 'ns' or 'ew', not {str(side)[:10]!r}")
+    s = st.movement.at(st.table_round(table[1]), table[1])
+    pair = getattr(s, side) if s is not None else None
+    if pair is None:
+        raise RosterError(f"no pair sits {side.upper()} at table {table[1]} this round")
+    return label(pair)
+
+
+def name_players(desk: SessionDesk, data: dict[str, Any], *, by: str | None = None,
+                 table: tuple[str, int] | None = None) -> tuple[int, dict[str, Any]]:
+    """Name a pair's players from a page's request; ``(HTTP status, answer)``.
+
+    Args:
+        desk: the session.
+        data: ``{"pair" (director) or "side" (table), "players": [two entries], "confirm" (table)}``.
+        by: the director's login (the director's form).
+        table: ``(club table id, table number)`` (the table's page).
+    """
+    typed = data.get("players")
+    who = by or (f"{table[0]} (the table's page)" if table else "?")
+    try:
+        pair = _pair(desk, data, table)
+        if not isinstance(typed, list) or len(typed) != 2 or not all(isinstance(t, str) for t in typed):
+            raise RosterError("give two players: a member number or a visitor's name each")
+        roster = roster_of(desk.session.journal.path) or Roster((), "the session has no roster")
+        players = [roster.player(t) for t in typed]
+    except RosterError as exc:
+        why = str(exc)
+        if table is None or data.get("confirm"):
+            with desk.lock:
+                desk.session.refuse([({"type": "players", "typed": [str(t)[:80] for t in typed or []][:2],
+                                       "pair": str(data.get("pair") or data.get("side") or "")[:20], "by": who}, why)])
+        log.warning("players named by %s refused: %s", who, why)
+        return 409, {"error": why}
+    if table is not None and not data.get("confirm"):
+        return 200, {"pair": pair, "players": players, "confirm": "are these the players? send again with confirm"}
+    outcome = desk.director({"type": "players", "pair": pair, "players": players, "by": who})
+    if not outcome.taken:
+        return 409, {"error": outcome.why or "already named"}
+    return 200, {"ok": True, "pair": pair, "players": players}

@@ -1,0 +1,182 @@
+"""The game as the players at the table read it between cards: what the terminal panel shows above its
+lamps (``display.TerminalDisplay``), as plain lines of at most 76 characters.
+
+Pure: a function of the table's status (``TableController.snapshot``: its ``bridge`` and ``duplicate``
+fields, ``docs/mqtt.md``), no I/O. For a bridge table that records the auction and the play:
+
+* the board (duplicate: "Board 7", with its round, table and pairs) or the deal (rubber), the dealer and
+  the vulnerability;
+* the auction as the usual four columns, West North East South, from the first row on which the dealer
+  calls (the seats before him left blank), the next call shown as ``?``;
+* whose turn it is and any bar in force;
+* the contract and declarer, the tricks each side has won and the trick on the table;
+* once play is over, the result the cards gave and its score, and at a duplicate table how it is
+  confirmed (a player of each side presses his seat button);
+* one status line that is true for the phase (:func:`status_line`).
+
+A table that does not see the game (no auction recorded: rubber bridge without bidding capture, euchre)
+keeps the old lines, which are true there: it waits for the result the director enters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from firmware_host.devices.display_text import SEAT_NAMES, SIDE_NAMES, bar_words
+
+COLUMNS = ("W", "N", "E", "S")          # the usual order of an auction's columns
+VULNERABLE_WORDS = {"None": "none", "NS": "North-South", "EW": "East-West", "All": "both sides"}
+STRAIN = {"C": "C", "D": "D", "H": "H", "S": "S", "NT": "NT"}
+CALL_SHORT = {"pass": "Pass", "double": "X", "redouble": "XX"}
+WAITING = {"auction": "the deal is out; waiting for the hand's result (the director's dashboard)",
+           "play": "the hand is being played; waiting for its result",
+           "scoring": "play has ended; waiting for the result"}
+
+
+def _seat(v: Any) -> str:
+    return SEAT_NAMES.get(str(v), "-")
+
+
+def _contract_words(code: str, declarer: str | None) -> str:
+    """"4H by South", "3NTX by West"."""
+    return f"{code} by {_seat(declarer)}" if declarer else code
+
+
+def vulnerable_words(snap: dict[str, Any]) -> str:
+    """The vulnerability: the board's (duplicate) or the rubber score's."""
+    dup = snap.get("duplicate") or {}
+    if dup.get("vulnerable"):
+        return VULNERABLE_WORDS.get(str(dup["vulnerable"]), str(dup["vulnerable"]))
+    vul = (snap.get("score") or {}).get("vulnerable") or {}
+    sides = [SIDE_NAMES[s] for s in ("NS", "EW") if vul.get(s)]
+    return "both sides" if len(sides) == 2 else sides[0] if sides else "none"
+
+
+def board_lines(snap: dict[str, Any]) -> list[str]:
+    """"Board 7   Dealer South   Vulnerable: both sides" and, in duplicate, where it is played."""
+    dup = snap.get("duplicate") or {}
+    if dup.get("board"):
+        out = [f"Board {dup['board']}   Dealer {_seat(dup.get('dealer'))}   Vulnerable: {vulnerable_words(snap)}"]
+        where = f"Round {dup.get('round')}, table {dup.get('table')}"
+        if dup.get("section"):
+            where += f" (section {dup['section']})"
+        out.append(f"{where}: North-South pair {dup.get('ns')}, East-West pair {dup.get('ew')}")
+        return out
+    if not snap.get("deal"):
+        return []
+    line = f"Deal {snap['deal']}   Dealer {_seat(snap.get('dealer'))}"
+    if snap.get("game") != "euchre":
+        line += f"   Vulnerable: {vulnerable_words(snap)}"
+    return [line]
+
+
+def call_short(code: str) -> str:
+    """A call as an auction grid writes it: ``1H``, ``3NT``, ``Pass``, ``X``, ``XX``."""
+    return CALL_SHORT.get(code, code)
+
+
+def auction_grid(bridge: dict[str, Any]) -> list[str]:
+    """The auction as four columns (West North East South), from the dealer's row; ``?`` marks the next
+    call while the auction is open."""
+    dealer = bridge.get("dealer")
+    if dealer not in COLUMNS:
+        return []
+    cells = [""] * COLUMNS.index(dealer)
+    cells += [call_short(str(code)) for _, code in bridge.get("calls") or []]
+    if bridge.get("turn") and not bridge.get("contract"):
+        cells.append("?")
+    rows = ["  " + "".join(f"{SEAT_NAMES[s]:<9}" for s in COLUMNS).rstrip()]
+    for i in range(0, len(cells), 4):
+        rows.append("  " + "".join(f"{c:<9}" for c in cells[i:i + 4]).rstrip())
+    return rows
+
+
+def play_lines(bridge: dict[str, Any]) -> list[str]:
+    """Contract and declarer, tricks won by each side, and the trick on the table."""
+    contract = bridge.get("contract")
+    if not contract:
+        return []
+    declarer = bridge.get("declarer")
+    side = "NS" if declarer in ("N", "S") else "EW"
+    dummy = {"N": "S", "S": "N", "E": "W", "W": "E"}.get(str(declarer), "")
+    out = [f"Contract: {_contract_words(str(contract), declarer)} ({SIDE_NAMES[side]}); dummy {_seat(dummy)}"]
+    tricks = bridge.get("tricks") or {}
+    left = bridge.get("tricks_left")
+    line = f"Tricks won: North-South {tricks.get('NS', 0)}, East-West {tricks.get('EW', 0)}"
+    if left:
+        line += f"; trick {bridge.get('trick')}, {left} to play"
+    out.append(line)
+    cards = bridge.get("trick_cards") or []
+    if cards:   # off the table (the club) the cards of an open deal are hidden: the seats that played
+        out.append("On the table: " + ", ".join(f"{_seat(s)} {c}" if c != "hidden" else _seat(s)
+                                                for s, c in cards))
+    return out
+
+
+def result_lines(snap: dict[str, Any]) -> list[str]:
+    """The result the cards gave and its score; at a duplicate table, how it is confirmed."""
+    bridge = snap.get("bridge") or {}
+    r = bridge.get("result")
+    if not r:
+        return []
+    dup = snap.get("duplicate") or {}
+    contract, tricks = str(r.get("contract", "")), r.get("tricks")
+    need = int(contract[0]) + 6 if contract[:1].isdigit() else None
+    if isinstance(tricks, int) and need is not None:
+        made = "made" if tricks == need else f"made with {tricks - need} over" if tricks > need \
+            else f"down {need - tricks}"
+    else:
+        made = ""
+    line = f"Result: {_contract_words(contract, r.get('declarer'))}, {tricks} tricks: {made}"
+    score = dup.get("score")
+    if isinstance(score, int):
+        line += f"; North-South {score:+d}" if score else "; no score"
+    out = [line + "."]
+    stage = dup.get("stage")
+    if stage == "scored":
+        done = [_seat(s) for s in dup.get("confirmed") or []]
+        out.append("To confirm it, one player of each side presses his seat button"
+                   + (f" (confirmed: {', '.join(done)})." if done else "."))
+    elif stage == "confirmed":
+        out.append("Confirmed by both sides: the next board comes to the table.")
+    return out
+
+
+def status_line(snap: dict[str, Any]) -> str:
+    """One line saying what the table is doing now, true for a table that sees the game and for one
+    that does not ("" when there is nothing to say)."""
+    phase = str(snap.get("phase"))
+    bridge = snap.get("bridge")
+    dup = snap.get("duplicate") or {}
+    if dup.get("stage") == "cancelled":
+        return "The director cancelled this board's play."
+    if not bridge:
+        return WAITING.get(phase, "")
+    if bridge.get("waiting"):
+        return "An irregularity waits for a ruling (above); the director is called."
+    if phase == "auction" and bridge.get("turn"):
+        return f"The auction: {_seat(bridge['turn'])} to call."
+    if bridge.get("to_play") and not bridge.get("result"):
+        claim = bridge.get("claim")
+        if claim:
+            return "A claim waits for the other side's answer." if claim.get("status") == "pending" \
+                else "A claim is disputed: the director rules."
+        return f"The play: {_seat(bridge['to_play'])} to play."
+    if bridge.get("result"):
+        return "Play is over: the result is the cards'." + (" Confirm it with the seat buttons." if dup.get("stage") == "scored"
+                                                            else "")
+    return WAITING.get(phase, "")
+
+
+def game_lines(snap: dict[str, Any]) -> list[str]:
+    """Every line of the game for the panel, in reading order."""
+    bridge = snap.get("bridge")
+    out = board_lines(snap)
+    if bridge:
+        out += auction_grid(bridge)
+        bars = bar_words(bridge.get("bars") or [])
+        if bars and not bridge.get("contract"):
+            out.append(f"Bar: {bars}.")
+        out += play_lines(bridge)
+        out += result_lines(snap)
+    return out

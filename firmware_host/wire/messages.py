@@ -1,0 +1,310 @@
+"""The typed messages of the club's wire (``docs/mqtt.md``), each with ``to_dict`` and ``from_dict``, as
+``laws.events`` has for events: what a table and the session say to each other, checked field by field
+where it enters.
+
+* :class:`Envelope`: what every message of a table's carries around its body (``table``, ``kind``,
+  ``seq``, ``prev``, ``deal``, ``secret``, ``t``; a ``status`` adds ``done``).
+* :class:`BoardResult`: the body of a ``board`` message, a board's confirmed result.
+* :class:`SessionAnswer`: the session's answer to one ``board`` message (``taken``, ``repeat``,
+  ``refused``, with the reason), carried in the table's seating.
+* :class:`RoundCall` and :class:`Seating`: what the session tells the tables.
+
+``from_dict`` raises :class:`MessageError` naming the field; nothing here touches the network.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from laws.cards import Card
+
+SEATS = ("N", "E", "S", "W")
+FINGERPRINT = re.compile(r"^[0-9a-f]{64}$")
+ANSWER_STATUSES = ("taken", "repeat", "refused")
+ANSWERS_KEPT = 16
+
+
+class MessageError(ValueError):
+    """A message that does not follow docs/mqtt.md; the text names the field."""
+
+
+def whole(v: Any, name: str, low: int, high: int) -> int:
+    """``v`` as a whole number from ``low`` to ``high`` (not a boolean, not a fraction)."""
+    if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+        raise MessageError(f"{name} must be a whole number {low} to {high}, got {_short(v)}")
+    return v
+
+
+def text(v: Any, name: str, limit: int = 64) -> str:
+    """``v`` as text of 1 to ``limit`` characters."""
+    if not isinstance(v, str) or not v or len(v) > limit:
+        raise MessageError(f"{name} must be text of 1 to {limit} characters, got {_short(v)}")
+    return v
+
+
+def card(v: Any, name: str) -> str:
+    """``v`` as a card's code (``"AS"``)."""
+    try:
+        return Card.parse(v).code
+    except (ValueError, TypeError, AttributeError):
+        raise MessageError(f"{name}: {_short(v)} is not a card (rank then suit, e.g. 'AS')") from None
+
+
+def seat(v: Any, name: str) -> str:
+    if v not in SEATS:
+        raise MessageError(f"{name} must be N, E, S or W, got {_short(v)}")
+    return str(v)
+
+
+def _short(v: Any) -> str:
+    r = repr(v)
+    return r if len(r) <= 80 else r[:77] + "..."
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """A table's message around its body (``docs/mqtt.md``, "Topic tree")."""
+
+    table: str
+    kind: str
+    seq: int
+    t: float
+    body: Mapping[str, Any]
+    deal: int = 0
+    secret: bool = False
+    prev: int | None = None
+    done: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"table": self.table, "kind": self.kind, "seq": self.seq, "deal": self.deal,
+                               "secret": self.secret, "t": self.t, "body": dict(self.body)}
+        if self.prev is not None:
+            out["prev"] = self.prev
+        if self.kind == "status":
+            out["done"] = list(self.done)
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Any, *, table: str, kind: str) -> Envelope:
+        """The envelope of a message received on ``table``'s ``kind`` topic.
+
+        Raises:
+            MessageError: not an object with a body object, another table or kind than the topic's, a
+                ``seq`` that is not a whole number, a ``t`` that is not a finite number.
+        """
+        if not isinstance(d, dict) or not isinstance(d.get("body"), dict):
+            raise MessageError("payload is not an envelope with a body object")
+        if d.get("table") != table or d.get("kind") != kind:
+            raise MessageError(f"the envelope names table {str(d.get('table'))[:64]!r} and kind "
+                               f"{str(d.get('kind'))[:20]!r} on table {table}'s {kind} topic")
+        seq = whole(d.get("seq"), "seq", 0, 2**62)
+        t = d.get("t")
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+            raise MessageError(f"t must be a finite number, got {_short(t)}")
+        prev = d.get("prev")
+        deal = d.get("deal", 0)
+        return cls(table, kind, seq, float(t), d["body"],
+                   deal=deal if isinstance(deal, int) and not isinstance(deal, bool) else 0,
+                   secret=d.get("secret") is True,
+                   prev=prev if isinstance(prev, int) and not isinstance(prev, bool) else None,
+                   done=tuple(str(x) for x in d.get("done", ()) if isinstance(x, str)) if kind == "status" else ())
+
+
+@dataclass(frozen=True)
+class Foul:
+    """A fouled-board call: the first card played by a seat the record does not give it to."""
+
+    card: str
+    played_by: str
+    record_seat: str
+    trick: int
+    seats: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"card": self.card, "played_by": self.played_by, "record_seat": self.record_seat,
+                "trick": self.trick, "seats": list(self.seats)}
+
+    @classmethod
+    def from_dict(cls, v: Any) -> Foul:
+        if not isinstance(v, dict):
+            raise MessageError(f"foul must be null or an object, got {_short(v)}")
+        seats = v.get("seats")
+        if not isinstance(seats, list) or not 1 <= len(seats) <= 4:
+            raise MessageError(f"foul.seats must list the seats whose hands differ from the record, got {_short(seats)}")
+        out = cls(card(v.get("card"), "foul.card"), seat(v.get("played_by"), "foul.played_by"),
+                  seat(v.get("record_seat"), "foul.record_seat"), whole(v.get("trick"), "foul.trick", 1, 13),
+                  tuple(seat(s, "foul.seats") for s in seats))
+        if out.played_by == out.record_seat:
+            raise MessageError("foul: the seat that played the card is the seat the record gives it to")
+        return out
+
+
+@dataclass(frozen=True)
+class BoardResult:
+    """The body of a ``board`` message: a board's result, confirmed at the table (``docs/mqtt.md``,
+    "Duplicate", for each field)."""
+
+    section: str
+    table_number: int
+    round: int
+    board: int
+    ns: str
+    ew: str
+    contract: str
+    declarer: str | None
+    lead: str | None
+    tricks: int
+    record: str = ""
+    verified: bool = False
+    foul: Foul | None = None
+    auction: tuple[str, ...] = ()
+    play: tuple[str, ...] = ()
+    confirmed: Mapping[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"section": self.section, "table_number": self.table_number, "round": self.round,
+                "board": self.board, "ns": self.ns, "ew": self.ew, "contract": self.contract,
+                "declarer": self.declarer, "lead": self.lead, "tricks": self.tricks, "auction": list(self.auction),
+                "play": list(self.play), "record": self.record, "verified": self.verified,
+                "foul": self.foul.to_dict() if self.foul else None, "confirmed": dict(self.confirmed)}
+
+    @classmethod
+    def from_dict(cls, b: Any) -> BoardResult:
+        """A received body, checked field by field (unknown fields are ignored).
+
+        Raises:
+            MessageError: a field missing or malformed (named).
+        """
+        if not isinstance(b, dict):
+            raise MessageError("the body is not an object")
+        record = str(b.get("record") or "")
+        if record and not FINGERPRINT.match(record):
+            raise MessageError(f"record must be the board's fingerprint (64 lower-case hex digits), got {record[:80]!r}")
+        verified = b.get("verified")
+        if not isinstance(verified, bool):
+            raise MessageError(f"verified must be true or false, got {_short(verified)}")
+        play, auction = b.get("play", []), b.get("auction", [])
+        if not isinstance(play, list) or len(play) > 52:
+            raise MessageError("play must be a list of at most 52 cards in the order played")
+        if not isinstance(auction, list) or len(auction) > 400:
+            raise MessageError("auction must be a list of calls from the dealer")
+        confirmed = b.get("confirmed") or {}
+        if not isinstance(confirmed, dict):
+            raise MessageError("confirmed must be an object {ns: seat, ew: seat}")
+        contract = text(b.get("contract"), "contract", 8)
+        out = cls(
+            section=text(b.get("section"), "section", 8),
+            table_number=whole(b.get("table_number"), "table_number", 1, 999),
+            round=whole(b.get("round"), "round", 1, 999), board=whole(b.get("board"), "board", 1, 9999),
+            ns=text(b.get("ns"), "ns", 16), ew=text(b.get("ew"), "ew", 16), contract=contract,
+            declarer=None if b.get("declarer") is None else seat(b.get("declarer"), "declarer"),
+            lead=None if b.get("lead") is None else card(b.get("lead"), "lead"),
+            tricks=whole(b.get("tricks"), "tricks", 0, 13), record=record, verified=verified,
+            foul=None if b.get("foul") is None else Foul.from_dict(b.get("foul")),
+            play=tuple(card(c, f"play[{i}]") for i, c in enumerate(play)),
+            auction=tuple(text(c, f"auction[{i}]", 8) for i, c in enumerate(auction)),
+            confirmed={k: seat(v, f"confirmed.{k}") for k, v in confirmed.items() if k in ("ns", "ew")})
+        if out.play and out.lead and out.play[0] != out.lead:
+            raise MessageError(f"the lead {out.lead} is not the first card of the play ({out.play[0]})")
+        return out
+
+
+@dataclass(frozen=True)
+class SessionAnswer:
+    """The session's answer to one ``board`` message, given only once what it answers is committed in the
+    session's journal (``docs/ordering.md``): ``source`` (``<table>:<seq>``, ``""`` for a message that
+    could not be read), ``board`` (None when unknown), ``status`` (``taken``, ``repeat``, ``refused``),
+    ``why`` (the reason of a refusal, or a word for the table and the director)."""
+
+    source: str
+    board: int | None
+    status: str
+    why: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "board": self.board, "status": self.status, "why": self.why}
+
+    @classmethod
+    def from_dict(cls, d: Any) -> SessionAnswer:
+        if not isinstance(d, dict) or d.get("status") not in ANSWER_STATUSES:
+            raise MessageError(f"an answer must be an object with a status of {', '.join(ANSWER_STATUSES)}")
+        board = d.get("board")
+        return cls(str(d.get("source") or ""), board if isinstance(board, int) and not isinstance(board, bool)
+                   else None, str(d["status"]), str(d.get("why") or ""))
+
+
+@dataclass(frozen=True)
+class RoundCall:
+    """``<prefix>/session/round``: the round the director called."""
+
+    section: str
+    round: int
+    rounds: int
+    seq: int
+    t: float
+    commitment: str = ""   # the session's commitment to its hand records (a table refuses another's)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "round", "section": self.section, "round": self.round, "rounds": self.rounds,
+                "commitment": self.commitment, "seq": self.seq, "t": self.t}
+
+    @classmethod
+    def from_dict(cls, d: Any) -> RoundCall:
+        if not isinstance(d, dict) or d.get("kind") != "round":
+            raise MessageError("payload is not a round message")
+        return cls(text(d.get("section"), "section", 8), whole(d.get("round"), "round", 0, 999),
+                   whole(d.get("rounds"), "rounds", 1, 999), whole(d.get("seq"), "seq", 0, 2**62), float(d.get("t") or 0),
+                   str(d.get("commitment") or ""))
+
+
+@dataclass(frozen=True)
+class Seating:
+    """``<prefix>/session/table/<table>``: a table's round, pairs and boards (each with its record's
+    fingerprint), whether it must move, its page, and the session's latest answers to its results."""
+
+    table: str
+    section: str
+    table_number: int
+    round: int
+    called: int
+    rounds: int
+    ns: str
+    ew: str
+    boards: tuple[tuple[int, str], ...]
+    left: tuple[int, ...]
+    sit_out: bool
+    move: bool
+    page: str
+    answers: tuple[SessionAnswer, ...]
+    seq: int
+    t: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "seating", "table": self.table, "section": self.section, "table_number": self.table_number,
+                "round": self.round, "called": self.called, "rounds": self.rounds, "ns": self.ns, "ew": self.ew,
+                "boards": [{"board": b, "record": r} for b, r in self.boards], "left": list(self.left),
+                "sit_out": self.sit_out, "move": self.move, "page": self.page,
+                "answers": [a.to_dict() for a in self.answers[-ANSWERS_KEPT:]], "seq": self.seq, "t": self.t}
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Seating:
+        if not isinstance(d, dict) or d.get("kind") != "seating":
+            raise MessageError("payload is not a seating message")
+        boards = d.get("boards")
+        if not isinstance(boards, list) or not all(isinstance(b, dict) for b in boards):
+            raise MessageError("boards must be a list of {board, record}")
+        left, answers = d.get("left", []), d.get("answers", [])
+        if not isinstance(left, list) or not isinstance(answers, list):
+            raise MessageError("left and answers must be lists")
+        return cls(text(d.get("table"), "table"), text(d.get("section"), "section", 8),
+                   whole(d.get("table_number"), "table_number", 1, 999), whole(d.get("round"), "round", 1, 999),
+                   whole(d.get("called"), "called", 0, 999), whole(d.get("rounds"), "rounds", 1, 999),
+                   str(d.get("ns") or ""), str(d.get("ew") or ""),
+                   tuple((whole(b.get("board"), "boards[].board", 1, 9999), str(b.get("record") or "")) for b in boards),
+                   tuple(whole(b, "left[]", 1, 9999) for b in left), d.get("sit_out") is True, d.get("move") is True,
+                   str(d.get("page") or ""), tuple(SessionAnswer.from_dict(a) for a in answers),
+                   whole(d.get("seq"), "seq", 0, 2**62), float(d.get("t") or 0))

@@ -1,0 +1,177 @@
+"""Issue 29, items 3 and 4, over HTTP (Starlette's test client, a real broker): a result entered by hand
+on the director's page or on a table's own page, held against the table's own result when that comes
+later; forms read as people type them; a line taken off marked for the director; a round's call undone;
+the exports downloaded from the page; the director's own refused entries listed apart from the
+tables'; the dashboard's link to /duplicate."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.club.auth import hash_password
+from firmware_host.duplicate.desk import SessionDesk
+from firmware_host.duplicate.session import Session
+from tests.duplicate.sessionkit import make_setup, result
+
+from .conftest import PASSWORDS, csrf, login
+
+SPEC = {"kind": "mitchell", "tables": 3, "boards_per_round": 2}
+
+
+@pytest.fixture
+def dup(broker: Any, tmp_path: Path) -> Any:
+    from starlette.testclient import TestClient
+
+    from firmware_host.club.dashboard import Dashboard
+
+    setup = make_setup(SPEC)
+    desk = SessionDesk(Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL"))
+    d = Dashboard("127.0.0.1", broker.port, "dashboard", PASSWORDS["dashboard"],
+                  {"director": hash_password("right-horse-1")}, duplicate=desk)
+    with TestClient(d.app, base_url="http://club.test") as client:
+        login(client)
+        yield desk, client, csrf(client)
+    desk.session.close()
+
+
+def _post(client: Any, path: str, body: dict[str, Any], token: str) -> Any:
+    return client.post(path, json=body, headers={"X-CSRF-Token": token, "Origin": "http://club.test"})
+
+
+def _view(client: Any) -> dict[str, Any]:
+    return client.get("/api/duplicate/state").json()
+
+
+def _line(view: dict[str, Any], key: str) -> dict[str, Any]:
+    board = int(key.split("/")[0])
+    return next(ln for b in view["boards"] if b["board"] == board for ln in b["lines"] if ln["key"] == key)
+
+
+def test_a_result_entered_by_hand_as_typed_is_marked_and_the_tables_own_is_held_as_a_conflict(dup: Any) -> None:
+    desk, client, token = dup
+    r = _post(client, "/api/duplicate/enter", {"key": "1 1NS 1EW", "contract": "4s", "declarer": "S",
+                                               "lead": "♥A", "tricks": "10", "why": "the Pi at table 1 failed"}, token)
+    assert r.status_code == 200, r.text
+    assert r.json()["key"] == "1/1 NS/1 EW"
+    line = _line(_view(client), "1/1 NS/1 EW")
+    assert (line["contract"], line["lead"], line["hand"]) == ("4♠", "♥A", True)
+    assert line["note"] == "entered by hand by director (the Pi at table 1 failed)"
+    theirs = result(desk.session.setup, 1, 1, 1, random.Random(3))
+    desk.offer("cardtable/table-01/board", b"")     # the table's own message would come over the link
+    desk.session.take(theirs)
+    desk.tick()
+    view = _view(client)
+    assert [c["key"] for c in view["conflicts"]] == ["1/1 NS/1 EW"]
+    board1 = next(b for b in view["boards"] if b["board"] == 1)
+    assert [ln["key"] for ln in board1["lines"]].count("1/1 NS/1 EW") == 1      # scored once, the hand-entered
+    assert _line(view, "1/1 NS/1 EW")["hand"]
+    assert not view["finished"]
+    r = _post(client, "/api/duplicate/resolve", {"key": "1/1NS/1EW", "keep": "table"}, token)
+    assert r.status_code == 200, r.text
+    assert _view(client)["conflicts"] == [] and not _line(_view(client), "1/1 NS/1 EW")["hand"]
+
+
+def test_a_tables_own_page_enters_its_own_lines_with_its_key_only(dup: Any) -> None:
+    desk, client, token = dup
+    key = desk.table_key("table-02")
+    page = client.get(f"/api/duplicate/table/table-02?key={key}").json()
+    assert page["enterable"] == ["3/2 NS/2 EW", "4/2 NS/2 EW"]
+    body = {"key": "3/2 NS/2 EW", "contract": "3NT", "declarer": "N", "lead": "S4", "tricks": 9}
+    assert client.post("/api/duplicate/table/table-02/enter", json=body,
+                       headers={"X-Table-Key": "wrong"}).status_code == 404
+    assert client.post("/api/duplicate/table/table-02/enter", json=body,
+                       headers={"X-Table-Key": key, "Origin": "http://evil.test"}).status_code == 403
+    r = client.post("/api/duplicate/table/table-02/enter", json={**body, "key": "1/1 NS/1 EW"},
+                    headers={"X-Table-Key": key})
+    assert r.status_code == 409 and "this page is table table-02's" in r.json()["error"]
+    r = client.post("/api/duplicate/table/table-02/enter", json=body, headers={"X-Table-Key": key})
+    assert r.status_code == 200, r.text
+    e = desk.session.state.entries["3/2 NS/2 EW"]
+    assert e.hand and e.by == "table-02's page" and e.lead == "4S"
+    view = _view(client)
+    assert any("this page is table table-02's" in x["why"] for x in view["refusals"])   # the tables' list
+    assert not any("this page is table" in x["why"] for x in view["mine"])
+    assert client.get(f"/api/duplicate/table/table-02?key={key}").json()["enterable"] == ["4/2 NS/2 EW"]
+    _post(client, "/api/duplicate/cancel", {"key": "3/2 NS/2 EW", "then": "replay"}, token)
+    assert client.get(f"/api/duplicate/table/table-02?key={key}").json()["enterable"] == ["3/2 NS/2 EW", "4/2 NS/2 EW"]
+
+
+def test_correct_on_a_missing_line_says_how_to_enter_it(dup: Any) -> None:
+    """On main: 409 "no traveller line '1/1 NS/1 EW' (a line is board/NS pair/EW pair, e.g. '5/3 NS/4 EW')",
+    and '1/1NS/1EW' was not read at all."""
+    _desk, client, token = dup
+    r = _post(client, "/api/duplicate/correct", {"key": "1/1NS/1EW", "tricks": 9}, token)
+    assert r.status_code == 409
+    assert r.json()["error"] == ("no traveller line 1/1 NS/1 EW (table 1, round 1): no result has reached the "
+                                 "session for it yet; enter the result by hand (contract, declarer, lead, tricks) "
+                                 "or give an adjusted score")
+    view = _view(client)
+    assert view["mine"][0]["why"] == r.json()["error"] and view["refusals"] == []
+
+
+def test_artificial_scores_as_words_and_a_split_score_as_each_sides_own(dup: Any) -> None:
+    desk, client, token = dup
+    r = _post(client, "/api/duplicate/adjust", {"board": 1, "ns": "1NS", "ew": "1EW", "kind": "artificial",
+                                                "ns_value": "A+", "ew_value": "A-"}, token)
+    assert r.status_code == 200, r.text
+    assert desk.session.state.entries["1/1 NS/1 EW"].adjusted == ("60", "40")
+    r = _post(client, "/api/duplicate/adjust", {"board": 2, "ns": "1 NS", "ew": "1 EW", "kind": "assigned",
+                                                "ns_own": "420", "ew_own": "-140"}, token)
+    assert r.status_code == 200, r.text
+    assert desk.session.state.entries["2/1 NS/1 EW"].adjusted == ("420", "140")
+    r = _post(client, "/api/duplicate/adjust", {"board": 2, "ns": "1 NS", "ew": "1 EW", "kind": "assigned",
+                                                "ns_own": "420", "ew_own": "minus"}, token)
+    assert r.status_code == 409 and "East-West's own score must be a whole number" in r.json()["error"]
+    assert "East-West's own score" in _view(client)["mine"][0]["why"]
+
+
+def test_a_line_taken_off_for_the_director_and_a_round_call_undone(dup: Any) -> None:
+    desk, client, token = dup
+    st = desk.session.state
+    for b in (1, 2):
+        desk.session.take(result(st.setup, 1, 1, b, random.Random(b)))
+    r = _post(client, "/api/duplicate/cancel", {"key": "1/1 NS/1 EW", "then": "director", "why": "misboarded"}, token)
+    assert r.status_code == 200, r.text
+    assert _view(client)["progress"][0]["taken_off"] == {"replay": [], "director": [1]}
+    assert _post(client, "/api/duplicate/round", {"round": 2}, token).status_code == 200
+    assert _view(client)["undo"]
+    assert _post(client, "/api/duplicate/uncall", {"round": 2}, token).status_code == 200
+    assert st.called == 1 and not _view(client)["undo"]
+    assert _post(client, "/api/duplicate/round", {"round": 2}, token).status_code == 200
+    assert desk.session.take(result(st.setup, 2, 1, 3, random.Random(5))).taken
+    r = _post(client, "/api/duplicate/uncall", {"round": 2}, token)
+    assert r.status_code == 409 and "round 2 cannot be undone: a result of round 2 is in" in r.json()["error"]
+
+
+def test_the_exports_are_downloaded_from_the_page_and_the_dashboard_links_to_it(dup: Any) -> None:
+    _desk, client, _token = dup
+    r = client.get("/duplicate/export/pbn")
+    assert r.status_code == 200 and r.headers["content-disposition"] == 'attachment; filename="results.pbn"'
+    assert b"[Event " in r.content
+    assert client.get("/duplicate/export/usebio").content.startswith(b"<?xml")
+    assert client.get("/duplicate/export/doc").status_code == 404
+    assert 'href="/duplicate"' in client.get("/").text
+    client.cookies.clear()
+    assert client.get("/duplicate/export/pbn").status_code == 401
+
+
+def test_a_correction_with_its_lead_and_a_regroup_as_typed(dup: Any) -> None:
+    """On main '1/1NS/1EW' was "no traveller line", a lead could not be given on the page's form and a
+    contract had to be typed as the record writes it."""
+    desk, client, token = dup
+    st = desk.session.state
+    desk.session.take(result(st.setup, 1, 1, 1, random.Random(1)))
+    r = _post(client, "/api/duplicate/correct", {"key": "1/1NS/1EW", "contract": "3ntx", "declarer": "n",
+                                                 "lead": "s10", "tricks": "8", "why": "misheard"}, token)
+    assert r.status_code == 200, r.text
+    e = st.entries["1/1 NS/1 EW"]
+    assert (e.contract, e.declarer, e.lead, e.tricks, e.by) == ("3NTX", "N", "TS", 8, "director")
+    r = _post(client, "/api/duplicate/regroup", {"key": "1 1ns 1ew", "group": "B"}, token)
+    assert r.status_code == 200, r.text
+    assert st.regroups == {"1/1 NS/1 EW": "B"}
+    r = _post(client, "/api/duplicate/correct", {"key": "1/1 NS/1 EW", "contract": "9Z"}, token)
+    assert r.status_code == 409 and "the contract '9Z' is a level 1-7" in r.json()["error"]

@@ -1,0 +1,306 @@
+"""Issue 29, items 4 and 5, in headless Chromium: the director's page and a table's page at a phone's
+(390 px), a tablet's (800 px) and a laptop's (1366 px) width, every traveller open: no word broken inside a
+column's name or a contract, no table running off the right of its box, no sideways scroll, a fouled
+board's rows no taller than the others', axe-core clean; full-page screenshots in tests/artifacts/ (not
+kept in git). Then the director's forms used as a director would: a traveller row clicked fills them, a
+result entered by hand as typed, "Move for round N" asked first and undone, a table's own page entering
+its result."""
+
+from __future__ import annotations
+
+import secrets
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.club.auth import hash_password
+from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
+from firmware_host.club.browser import chromium, missing
+from firmware_host.duplicate.desk import SessionDesk
+from firmware_host.duplicate.session import Session
+from tests.duplicate.sessionkit import all_results, make_setup
+
+from .conftest import _need, browser_login
+from .test_director_screen import ARTIFACTS, _axe
+
+WIDTHS = (390, 800, 1366)
+
+# every traveller open; each problem in words: a header or contract on more than one line, a table wider
+# than its box, a fouled board's row taller than half as much again as the other boards' rows
+LAYOUT = """
+document.querySelectorAll('details').forEach((d) => { d.open = true; });
+const out = [];
+const lines = (node) => { const r = document.createRange(); r.selectNodeContents(node);
+  return new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top))).size; };
+for (const table of document.querySelectorAll('table')) {
+  if (!table.offsetParent) continue;
+  const heads = [...table.querySelectorAll('thead th')];
+  heads.forEach((th) => { if (lines(th) > 1) out.push('the header ' + JSON.stringify(th.textContent) + ' takes ' + lines(th) + ' lines'); });
+  const c = heads.findIndex((th) => th.textContent === 'Contract');
+  if (c >= 0) for (const tr of table.tBodies[0].rows) {
+    const td = tr.cells[c];
+    if (td && td.textContent && lines(td) > 1) out.push('the contract ' + JSON.stringify(td.textContent) + ' takes ' + lines(td) + ' lines');
+  }
+}
+for (const box of document.querySelectorAll('.scroll')) {
+  if (box.offsetParent && box.scrollWidth > box.clientWidth + 1) out.push('a table runs ' + (box.scrollWidth - box.clientWidth) + ' px off the right of its box');
+}
+const fouled = [], other = [];
+for (const d of document.querySelectorAll('details.board')) {
+  const rows = [...d.querySelectorAll('tbody tr')].map((tr) => tr.getBoundingClientRect().height);
+  (d.querySelector('summary').textContent.includes('fouled') ? fouled : other).push(...rows);
+}
+other.sort((a, b) => a - b);
+const usual = other.length ? other[Math.floor(other.length / 2)] : 0;
+for (const h of fouled) if (h > usual * 1.5) out.push('a fouled board row is ' + Math.round(h) + ' px tall, the others ' + Math.round(usual) + ' px');
+const over = document.documentElement.scrollWidth - window.innerWidth;
+if (over > 0) out.push('the page scrolls sideways by ' + over + ' px');
+return [out, fouled.length, other.length];
+"""
+
+
+class Room:
+    """A broker, the dashboard with a session (a 5-table Mitchell), and a browser's login: no tables, the
+    session's records taken straight (the pages read the session as any desk's)."""
+
+    def __init__(self, tmp: Path) -> None:
+        from firmware_host.club.dashboard import Dashboard, serve
+
+        self.setup = make_setup({"kind": "mitchell", "tables": 5, "boards_per_round": 2}, seed=8)
+        self.passwords = {tid: secrets.token_urlsafe(9) for tid in self.setup.tables} | {DASHBOARD_USER: "dash-pw-1"}
+        self.broker = LocalBroker(tmp / "broker", self.passwords)
+        self.broker.start()
+        self.session = Session.create(tmp / "session", self.setup, analyse=False, synchronous="NORMAL")
+        self.desk = SessionDesk(self.session)
+        self.dash = Dashboard("127.0.0.1", self.broker.port, DASHBOARD_USER, self.passwords[DASHBOARD_USER],
+                              {"director": hash_password("table-talk-1")}, duplicate=self.desk)
+        self.port = free_port()
+        self.server = serve(self.dash, "127.0.0.1", self.port)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the dashboard did not start"
+            time.sleep(0.05)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def play_all(self) -> None:
+        """Every round; board 1's copy misboarded in the last round (a group of one: average-plus, the
+        longest note), a split assigned score, a result entered by hand, a correction."""
+        records: list[dict[str, Any]] = [{"type": "round", "round": r, "by": "td"} for r in range(2, 6)]
+        records += all_results(self.setup, fouled={1: 5})
+        records = [r for r in records if (r.get("board"), r.get("ns")) != (4, "1 NS")]
+        assert all(o.taken for o in self.desk.session.submit(records))
+        key4 = next(e.key for e in self.session.state.entries.values() if e.board == 3)
+        more = [{"type": "result", "hand": True, "by": "director", "table": "table-02", "section": "A",
+                 "table_number": 2, "round": 5, "board": 4, "ns": "2 NS", "ew": "4 EW", "contract": "3NT",
+                 "declarer": "N", "lead": "4S", "tricks": 9, "why": "the table's device failed"}]
+        s = next(s for s in self.session.state.movement.seatings if s.played and s.ns and s.ns.number == 1
+                 and 4 in self.session.state.movement.boards_of(s.group))
+        more[0].update({"table": f"table-0{s.table}", "table_number": s.table, "round": s.round,
+                        "ns": str(s.ns), "ew": str(s.ew)})
+        more += [{"type": "correct", "key": key4, "tricks": 7, "by": "director", "why": "table miscounted"}]
+        e2 = next(e for e in self.session.state.entries.values() if e.board == 2)
+        more += [{"type": "adjust", "board": 2, "ns": str(e2.ns), "ew": str(e2.ew), "kind": "assigned",
+                  "ns_value": "420", "ew_value": "140", "by": "director", "why": "misinformation"}]
+        outcomes = self.desk.session.submit(more)
+        assert all(o.taken for o in outcomes), [o.why for o in outcomes]
+        assert self.session.state.finished()
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(5)
+        self.broker.stop()
+        self.session.close()
+
+
+@pytest.fixture
+def room(tmp_path: Path) -> Any:
+    _need("mosquitto", "mosquitto")
+    if missing():
+        pytest.skip(missing())
+    r = Room(tmp_path)
+    yield r
+    r.stop()
+
+
+def _browser(tmp_path: Path, width: int) -> Any:
+    driver = chromium(tempfile.mkdtemp(dir=tmp_path))
+    driver.set_script_timeout(30)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
+    return driver
+
+
+def _screenshot(driver: Any, width: int, name: str) -> None:
+    height = min(int(driver.execute_script("return document.documentElement.scrollHeight;")), 8000)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+    ARTIFACTS.mkdir(exist_ok=True)
+    driver.save_screenshot(str(ARTIFACTS / f"phones-{width}-{name}.png"))
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
+
+
+def _wait(driver: Any) -> Any:
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, 20, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
+
+
+def _director(room: Room, tmp_path: Path, width: int) -> Any:
+    from selenium.webdriver.common.by import By
+
+    d = _browser(tmp_path, width)
+    browser_login(d, room.url)
+    _wait(d).until(lambda d: d.current_url == room.url and d.find_elements(By.ID, "queue"))
+    d.get(room.url + "duplicate")
+    _wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#conn.live"))
+    return d
+
+
+def _at(driver: Any, width: int) -> None:
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
+    driver.refresh()
+
+
+def test_the_pages_read_at_every_width_with_every_traveller_open(room: Room, tmp_path: Path) -> None:
+    """One login and one browser a page, each width in turn (the page reloaded at it)."""
+    from selenium.webdriver.common.by import By
+
+    room.play_all()
+    director = _director(room, tmp_path, WIDTHS[0])
+    tid = "table-02"
+    players = _browser(tmp_path, WIDTHS[0])
+    players.get(room.url + f"duplicate/table/{tid}?key={room.desk.table_key(tid)}")
+    try:
+        for width in WIDTHS:
+            _at(director, width)
+            _at(players, width)
+            assert director.execute_script("return window.innerWidth") == width
+            _wait(director).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#conn.live") and
+                                  len(d.find_elements(By.CSS_SELECTOR, "#travellers details.board")) == 10)
+            _wait(players).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#conn.live") and
+                                 d.find_elements(By.CSS_SELECTOR, "#travellers details.board"))
+            for name, driver in (("director", director), ("table", players)):
+                problems, fouled, other = driver.execute_script(LAYOUT)
+                _screenshot(driver, width, name)
+                assert problems == [], f"{name}'s page at {width} px: {problems}"
+                assert other > 0
+                if name == "director":
+                    assert fouled > 0, "the fouled board's traveller is on the director's page"
+                bad = [v for v in _axe(driver) if v["impact"] in ("serious", "critical")]
+                assert not bad, (name, width, bad)
+            assert director.find_element(By.ID, "finished").is_displayed()
+            assert players.find_element(By.ID, "finished").is_displayed()
+    finally:
+        director.quit()
+        players.quit()
+
+
+def test_the_directors_forms_as_a_director_uses_them(room: Room, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    st = room.session.state
+    for rec in all_results(room.setup):   # round 1 but table 1's board 1 and table 2's board 3: their devices failed
+        if rec["round"] == 1 and (rec["table_number"], rec["board"]) not in ((1, 1), (2, 3)):
+            assert room.desk.session.take(rec).taken
+    director = _director(room, tmp_path, 800)
+    wait = _wait(director)
+    try:
+        # a row clicked fills the forms
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, 'tr[data-key="2/1 NS/1 EW"]'))
+        director.find_element(By.CSS_SELECTOR, 'details.board[data-board="2"] summary').click()
+        director.find_element(By.CSS_SELECTOR, 'tr[data-key="2/1 NS/1 EW"]').click()
+        for form in ("enter", "correct", "regroup"):
+            assert director.find_element(By.CSS_SELECTOR, f"#{form} input[name=key]").get_attribute("value") == "2/1 NS/1 EW"
+        adjust = director.find_element(By.ID, "adjust")
+        assert [adjust.find_element(By.NAME, n).get_attribute("value") for n in ("board", "ns", "ew")] == ["2", "1 NS", "1 EW"]
+        # table 1's device failed: board 1 entered by hand, the line typed as people type it
+        enter = director.find_element(By.ID, "enter")
+        key = enter.find_element(By.NAME, "key")
+        key.clear()
+        key.send_keys("1 1ns 1ew")
+        for name, value in (("contract", "4s"), ("lead", "ha"), ("tricks", "10"), ("why", "device failed")):
+            enter.find_element(By.NAME, name).send_keys(value)
+        enter.find_element(By.CSS_SELECTOR, "select[name=declarer] option[value=S]").click()
+        enter.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait.until(lambda d: d.find_element(By.ID, "entry-answer").text in ("Done.",) or "refused" in
+                   d.find_element(By.ID, "entry-answer").get_attribute("class"))
+        assert director.find_element(By.ID, "entry-answer").text == "Done."
+        assert st.entries["1/1 NS/1 EW"].hand and st.entries["1/1 NS/1 EW"].contract == "4S"
+        wait.until(lambda d: "entered by hand by director (device failed)" in
+                   d.find_element(By.CSS_SELECTOR, 'details.board[data-board="1"]').get_attribute("textContent"))
+        # a typo of the director's own is listed apart from the tables' refusals
+        key.clear()
+        key.send_keys("1/9NS/9EW")
+        enter.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#mine li"))
+        assert "pairs 9 NS and 9 EW do not play board 1" in director.find_element(By.ID, "mine").text
+        assert director.find_element(By.ID, "refused").text == ""
+        # a split assigned score typed as each side's own, labelled so; then the line taken off for the director
+        adjust.find_element(By.CSS_SELECTOR, "select[name=kind] option[value=assigned]").click()
+        assert director.find_element(By.ID, "ew-value-label").text == "East-West's own score (a split score only)"
+        for name, value in (("ns_value", "420"), ("ew_value", "-140"), ("why", "misinformation")):
+            adjust.find_element(By.NAME, name).clear()
+            adjust.find_element(By.NAME, name).send_keys(value)
+        adjust.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait.until(lambda d: st.entries["2/1 NS/1 EW"].kind == "assigned")
+        assert st.entries["2/1 NS/1 EW"].adjusted == ("420", "140")
+        wait.until(lambda d: "420/-140" in d.find_element(By.CSS_SELECTOR, 'tr[data-key="2/1 NS/1 EW"]').text)
+        correct = director.find_element(By.ID, "correct")
+        correct.find_element(By.NAME, "key").clear()
+        correct.find_element(By.NAME, "key").send_keys("4/2ns/2ew")
+        correct.find_element(By.CSS_SELECTOR, "select[name=then] option[value=director]").click()
+        director.find_element(By.ID, "cancel-line").click()
+        wait.until(lambda d: "taken off, for you to score: board 4" in d.find_element(By.ID, "progress").text)
+        # "Move for round 2" asks first; "Not yet" leaves it; the call can be undone
+        director.find_element(By.ID, "move").click()
+        assert director.find_element(By.ID, "move-question").text == "Call round 2? Every table moves."
+        director.find_element(By.ID, "move-no").click()
+        assert st.called == 1 and not director.find_element(By.ID, "move-confirm").is_displayed()
+        director.find_element(By.ID, "move").click()
+        director.find_element(By.ID, "move-yes").click()
+        wait.until(lambda d: "Round 2 of 5 called" in d.find_element(By.ID, "round-words").text)
+        undo = director.find_element(By.ID, "undo")
+        wait.until(lambda d: undo.is_displayed())
+        assert undo.text == "Undo the call of round 2"
+        undo.click()
+        wait.until(lambda d: "Round 1 of 5 called" in d.find_element(By.ID, "round-words").text)
+        assert st.called == 1
+        # a table's own page enters its result (as at a Bridgemate), on a phone
+        players = _browser(tmp_path, 390)
+        try:
+            players.get(room.url + f"duplicate/table/table-02?key={room.desk.table_key('table-02')}")
+            pw = _wait(players)
+            pw.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#conn.live"))
+            pw.until(lambda d: d.find_element(By.ID, "enter-part").is_displayed())
+            bad = [v for v in _axe(players) if v["impact"] in ("serious", "critical")]
+            assert not bad, bad                             # the page with its form shown
+            form = players.find_element(By.ID, "enter")
+            options = [o.get_attribute("value") for o in form.find_elements(By.CSS_SELECTOR, "select[name=key] option")]
+            assert options == ["3/2 NS/2 EW"]
+            for name, value in (("contract", "3nt"), ("lead", "s4"), ("tricks", "9")):
+                form.find_element(By.NAME, name).send_keys(value)
+            form.find_element(By.CSS_SELECTOR, "select[name=declarer] option[value=N]").click()
+            form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+            pw.until(lambda d: d.find_element(By.ID, "enter-answer").text != "")
+            assert players.find_element(By.ID, "enter-answer").text.startswith("Entered"), \
+                players.find_element(By.ID, "enter-answer").text
+            e = st.entries["3/2 NS/2 EW"]
+            assert e.hand and e.by == "table-02's page" and (e.contract, e.lead, e.tricks) == ("3NT", "4S", 9)
+            wait.until(lambda d: "entered by hand by table-02's page" in
+                       d.find_element(By.CSS_SELECTOR, 'details.board[data-board="3"]').get_attribute("textContent"))
+        finally:
+            players.quit()
+    finally:
+        director.quit()

@@ -1,0 +1,87 @@
+"""The table's page shows the game as the table's own screen does (issue 30, section 1): the club keeps
+the lines ``devices.table_view`` makes of each table's latest status, and a duplicate table's page (the
+session's table number) carries them, its cards hidden while the deal is open as everywhere off the
+table. A malformed status gives no lines, never an error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.club.auth import hash_password
+from firmware_host.club.secrecy import SecrecyFilter
+from firmware_host.club.state import ClubState
+from firmware_host.duplicate.desk import SessionDesk
+from firmware_host.duplicate.session import Session
+from firmware_host.table.controller import LawInput
+from firmware_host.table.duplicate import Seating
+from laws.cards import clockwise_from
+from laws.events import CallMade, CardPlayed
+from tests.duplicate.sessionkit import make_setup
+from tests.table.duptable import records, table
+
+from .conftest import PASSWORDS
+
+
+def _status_of_a_table_in_play(folder: Path, number: int) -> dict[str, Any]:
+    """A real duplicate table (table ``number``) after 1NT-3NT and the opening lead, as it publishes its
+    status (cards hidden while the deal is open)."""
+    recs = records(2)
+    ctl, _, _ = table(folder, recs, Seating("A", number, 1, "1", "11", (1, 2)))
+    dealer = recs[1].dealer
+    for i, call in enumerate(["1NT", "pass", "3NT", "pass", "pass", "pass"]):
+        ctl.process(LawInput(CallMade(clockwise_from(dealer)[i % 4], call), "camera"))
+    leader = dealer.left
+    ctl.process(LawInput(CardPlayed(leader, sorted(recs[1].deal.hand(leader))[0]), "camera"))
+    body = SecrecyFilter().body(json.loads(json.dumps(ctl.snapshot())), deal=1)
+    return {"table": "t9", "kind": "status", "seq": 5, "deal": 1, "t": 1.0, "body": body}
+
+
+def test_the_club_keeps_the_tables_game_lines(tmp_path: Path) -> None:
+    s = ClubState()
+    s.ingest("cardtable/t9/status", json.dumps(_status_of_a_table_in_play(tmp_path, 2)).encode(), 0.0)
+    v = s.tables["t9"]
+    assert v.board_at == ("A", 2)
+    text = "\n".join(v.game_lines)
+    assert "Board 1   Dealer North" in text and "Contract: 3NT by North" in text
+    assert "On the table: East" in text and "The play: South to play." in text
+    assert "hidden" not in text
+
+
+@pytest.mark.parametrize("bridge", [{"calls": "x", "dealer": "N"}, {"calls": [[1]], "dealer": "W"}, 7, "x"])
+def test_a_malformed_status_gives_no_lines_and_no_error(bridge: Any) -> None:
+    s = ClubState()
+    env = {"table": "t9", "kind": "status", "seq": 1, "deal": 1, "t": 1.0,
+           "body": {"phase": "auction", "game": "duplicate-bridge", "bridge": bridge,
+                    "duplicate": {"board": 1, "table": True}}}
+    s.ingest("cardtable/t9/status", json.dumps(env).encode(), 0.0)
+    assert s.tables["t9"].board_at is None and s.tables["t9"].game_lines == []
+
+
+def test_the_table_page_carries_the_game(broker: Any, tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from firmware_host.club.dashboard import Dashboard
+
+    desk = SessionDesk(Session.create(tmp_path / "s", make_setup({"kind": "mitchell", "tables": 5,
+                                                                  "boards_per_round": 2}),
+                                      analyse=False, synchronous="NORMAL"))
+    d = Dashboard("127.0.0.1", broker.port, "dashboard", PASSWORDS["dashboard"],
+                  {"director": hash_password("right-horse-1")}, duplicate=desk)
+    try:
+        with TestClient(d.app, base_url="http://club.test") as client:
+            tid = next(t for t, n in desk.session.state.number_of.items() if n == 2)
+            view = client.get(f"/api/duplicate/table/{tid}?key={desk.table_key(tid)}").json()
+            assert view["game"] == []                         # no status from that table yet
+            d.state.ingest("cardtable/t9/status",
+                           json.dumps(_status_of_a_table_in_play(tmp_path / "t", 2)).encode(), 0.0)
+            view = client.get(f"/api/duplicate/table/{tid}?key={desk.table_key(tid)}").json()
+            assert any(line.startswith("Board 1   Dealer North") for line in view["game"])
+            assert "  West     North    East     South" in view["game"]
+            page = client.get(f"/duplicate/table/{tid}?key={desk.table_key(tid)}").text
+            assert 'id="game"' in page
+    finally:
+        desk.session.close()

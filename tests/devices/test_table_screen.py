@@ -1,0 +1,99 @@
+"""The table's terminal panel as a person sees it: a real duplicate table's status on a live
+``TerminalDisplay`` in a real terminal (tmux), captured with ``capture-pane`` (issue 30, section 1), and
+the same lines for a rubber table and one that does not see the game (``table_view``, pure)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from firmware_host.devices.table_view import auction_grid, game_lines, status_line
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)")
+
+
+def screen(stage: str, folder: Path) -> tuple[str, str]:
+    """What a person sees on an 80-column terminal with the table at ``stage``, and the log file."""
+    name = f"cardtable-screen-{stage}-{id(folder)}"
+    cmd = f"{sys.executable} -m tests.devices.screen_driver {stage} {folder} 2>{folder / 'stderr'}"
+    subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "80", "-y", "40", "-c", str(ROOT), cmd],
+                   check=True, timeout=30)
+    try:
+        for _ in range(300):                      # the driver says when its panel is up
+            if (folder / "shown").exists():
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("the panel never came up: " + (folder / "stderr").read_text(errors="replace"))
+        shown = subprocess.run(["tmux", "capture-pane", "-p", "-t", name], capture_output=True, text=True,
+                               check=True, timeout=30).stdout
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, timeout=30)
+    log = folder / "cardtable.log"
+    return shown, log.read_text() if log.exists() else ""
+
+
+@needs_tmux
+def test_the_panel_shows_the_auction(tmp_path: Path) -> None:
+    shown, log = screen("auction", tmp_path)
+    for want in ("Board 1   Dealer North   Vulnerable: none",
+                 "Round 2, table 3 (section A): North-South pair 1, East-West pair 11",
+                 "West     North    East     South",
+                 "1NT      Pass     3NT",
+                 "Pass     Pass     ?",
+                 "The auction: East to call.",
+                 "board 1  [████████████] 52/52 dealt"):
+        assert want in shown, (want, shown)
+    assert "waiting for" not in shown and "deal 1" not in shown
+    assert "THIS WARNING" not in shown and "WARNING" not in shown        # warnings go to the log
+    assert "THIS WARNING BELONGS IN THE LOG" in log
+    assert all(len(line) <= 80 for line in shown.splitlines())
+
+
+@needs_tmux
+def test_the_panel_shows_the_play_and_the_trick_on_the_table(tmp_path: Path) -> None:
+    shown, _ = screen("play", tmp_path)
+    for want in ("Contract: 3NT by North (North-South); dummy South",
+                 "Tricks won: North-South 0, East-West 0; trick 1, 13 to play",
+                 "On the table: East ", "2/52 played", "The play: West to play."):
+        assert want in shown, (want, shown)
+    assert "waiting for" not in shown
+
+
+@needs_tmux
+def test_the_panel_shows_the_result_and_how_to_confirm_it(tmp_path: Path) -> None:
+    shown, _ = screen("result", tmp_path)
+    for want in ("Result: 3NT by North, ", "To confirm it, one player of each side presses his seat button.",
+                 "52/52 played", "Play is over: the result is the cards'."):
+        assert want in shown, (want, shown)
+    assert "Tricks won: North-South " in shown and "waiting for" not in shown
+
+
+def test_a_rubber_table_shows_its_deal_vulnerability_and_bar() -> None:
+    snap = {"game": "contract-bridge", "phase": "auction", "deal": 4, "dealer": "E",
+            "score": {"vulnerable": {"NS": True, "EW": False}},
+            "bridge": {"dealer": "E", "calls": [["E", "1S"], ["S", "pass"]], "turn": "W", "contract": None,
+                       "bars": [["N", "rest"]], "waiting": None}}
+    lines = game_lines(snap)
+    assert lines[0] == "Deal 4   Dealer East   Vulnerable: North-South"
+    assert lines[1:] == ["  West     North    East     South", "                    1S       Pass",
+                         "  ?", "Bar: North must pass for the rest of the auction."]
+    assert status_line(snap) == "The auction: West to call."
+
+
+def test_a_table_that_does_not_see_the_game_still_waits_for_its_result() -> None:
+    snap = {"game": "contract-bridge", "phase": "play", "deal": 2, "dealer": "N", "bridge": None}
+    assert status_line(snap) == "the hand is being played; waiting for its result"
+    assert game_lines(snap) == ["Deal 2   Dealer North   Vulnerable: none"]
+
+
+def test_the_grid_starts_on_the_dealers_column() -> None:
+    rows = auction_grid({"dealer": "W", "calls": [["W", "pass"], ["N", "1C"]], "turn": "E"})
+    assert rows[1] == "  Pass     1C       ?"
+    assert auction_grid({"dealer": "S", "calls": [], "turn": "S"})[1] == "                             ?"

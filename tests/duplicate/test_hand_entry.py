@@ -1,0 +1,252 @@
+"""Issue 29, items 3 and 4, in the session's state and journal: a result entered by hand for a table
+whose Pi failed (marked so, and held against the table's own result when that arrives later: never both
+scored), a line taken off that never moves a table back to a past round (marked to be replayed or for
+the director), the call of a round undone until a result of it arrives, a session shown as finished,
+and the forms read as people type them."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from firmware_host.duplicate import forms
+from firmware_host.duplicate.session import Session
+from firmware_host.duplicate.session_state import SessionState, progress, replay
+
+from .sessionkit import all_results, make_setup, result
+
+MITCHELL_7 = {"kind": "mitchell", "tables": 7, "boards_per_round": 1}
+MITCHELL_3 = {"kind": "mitchell", "tables": 3, "boards_per_round": 2}
+
+
+def _hand(st: SessionState, key: str, contract: str = "4S", declarer: str = "S", lead: str = "HA",
+          tricks: int = 10, by: str = "td", table: str | None = None) -> dict[str, Any]:
+    return forms.enter({"key": key, "contract": contract, "declarer": declarer, "lead": lead, "tricks": tricks},
+                       by, st, table=table)
+
+
+def _take(st: SessionState, rec: dict[str, Any]) -> None:
+    why = st.check(rec)
+    assert why == "", why
+    st.apply(rec)
+
+
+def _table_result(setup: Any, st: SessionState, board: int) -> dict[str, Any]:
+    for s in st.movement.seatings:
+        if s.played and board in st.movement.boards_of(s.group):
+            return result(setup, s.round, s.table, board, random.Random(board))
+    raise AssertionError(board)
+
+
+# -- a result without a working table --------------------------------------------------------------------
+
+def test_a_result_entered_by_hand_is_scored_marked_and_journaled_so(tmp_path: Any) -> None:
+    setup = make_setup(MITCHELL_3)
+    s = Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL")
+    rec = _hand(s.state, "1/1NS/1EW", contract="4s", lead="♥A")
+    assert (rec["hand"], rec["contract"], rec["lead"], rec["round"], rec["table"]) == (True, "4S", "AH", 1, "table-01")
+    assert s.take(rec).taken
+    e = s.state.entries["1/1 NS/1 EW"]
+    assert e.hand and e.kind == "played" and e.by == "td"
+    assert any(ln.ns.number == 1 for ln in s.scored().boards[0].lines)
+    s.close()
+    again = Session.open(tmp_path / "s", analyse=False)
+    assert again.state.entries["1/1 NS/1 EW"].hand          # the journal says so: a restart keeps the mark
+    rows = [r.body for r in again.journal.rows() if r.kind == "event"]
+    assert rows[-1]["hand"] is True and rows[-1]["by"] == "td"
+    again.close()
+
+
+def test_the_tables_own_result_arriving_later_is_a_conflict_never_scored_twice() -> None:
+    setup = make_setup(MITCHELL_3)
+    st = SessionState.start(setup)
+    theirs = _table_result(setup, st, 1)
+    key = f"1/{theirs['ns']}/{theirs['ew']}"
+    _take(st, _hand(st, key, contract="3NT", declarer="N", tricks=9))
+    _take(st, theirs)                                       # taken into the journal, not onto the traveller
+    assert key in st.conflicts and st.entries[key].hand
+    assert len([ln for ln in st.board_lines(1) if ln.ns.number == 1]) == 1
+    assert st.check(theirs) == "repeat"                     # the same message again
+    assert not st.finished()
+    assert "no conflict to settle" in st.check({"type": "resolve", "key": "2/1 NS/1 EW", "keep": "table"})
+    assert "choose one first" in st.check({"type": "cancel", "key": key})
+    _take(st, {"type": "resolve", "key": key, "keep": "table", "by": "td"})
+    assert not st.entries[key].hand and st.entries[key].contract == theirs["contract"] and not st.conflicts
+
+
+def test_a_hand_entry_on_a_line_that_has_a_result_is_refused_naming_it() -> None:
+    setup = make_setup(MITCHELL_3)
+    st = SessionState.start(setup)
+    theirs = _table_result(setup, st, 1)
+    _take(st, theirs)
+    why = st.check(_hand(st, "1 1 1"))
+    assert why == "line 1/1 NS/1 EW has a result already (from table 1 in round 1): correct it instead"
+
+
+def test_a_table_page_may_enter_only_its_own_lines_up_to_the_round_called() -> None:
+    setup = make_setup(MITCHELL_3)
+    st = SessionState.start(setup)
+    with pytest.raises(forms.FormError, match="this page is table table-02's"):
+        _hand(st, "1/1 NS/1 EW", table="table-02")
+    rec = _hand(st, "1/1 NS/1 EW", table="table-01", by="table-01's page")
+    _take(st, rec)
+    assert st.entries["1/1 NS/1 EW"].hand
+
+
+def test_correct_on_a_missing_line_says_what_to_do() -> None:
+    """On main the answer was only "no traveller line '5/3 NS/4 EW' (a line is board/NS pair/EW pair...)"."""
+    setup = make_setup(MITCHELL_3)
+    st = SessionState.start(setup)
+    why = st.check({"type": "correct", "key": "1/1 NS/1 EW", "tricks": 9})
+    assert why == ("no traveller line 1/1 NS/1 EW (table 1, round 1): no result has reached the session for it "
+                   "yet; enter the result by hand (contract, declarer, lead, tricks) or give an adjusted score")
+    assert "do not play board 1 against each other" in st.check({"type": "correct", "key": "1/2 NS/1 EW"})
+
+
+# -- taking a line off ------------------------------------------------------------------------------------
+
+def _through_round(setup: Any, st: SessionState, last: int) -> None:
+    for rec in all_results(setup):
+        if rec["round"] > last:
+            break
+        while st.called < rec["round"]:
+            _take(st, {"type": "round", "round": st.called + 1, "by": "td"})
+        _take(st, rec)
+
+
+def test_taking_a_line_off_never_moves_a_table_back_to_a_past_round() -> None:
+    """The issue's case: a round-2 line taken off in round 3; its table stays in round 3 (on main it
+    showed "round 2 · still to play: 2")."""
+    setup = make_setup(MITCHELL_7)
+    st = SessionState.start(setup)
+    _through_round(setup, st, 3)
+    line = next(e for e in st.entries.values() if e.board == 2 and e.round == 2)
+    _take(st, {"type": "cancel", "key": line.key, "by": "td", "why": "wrong board"})
+    row = progress(st).tables[line.table - 1]
+    assert (row["round"], row["left"], row["slow"]) == (3, [], False), row
+    assert row["taken_off"] == {"replay": [2], "director": []}
+    assert not st.finished()
+
+
+def test_a_replayed_result_is_taken_when_marked_to_replay_and_refused_when_the_director_scores_it() -> None:
+    setup = make_setup(MITCHELL_7)
+    st = SessionState.start(setup)
+    _through_round(setup, st, 3)
+    line = next(e for e in st.entries.values() if e.board == 2 and e.round == 2)
+    replayed = result(setup, 2, line.table, 2, random.Random(5), seq=9001)
+    _take(st, {"type": "cancel", "key": line.key, "by": "td", "then": "director"})
+    with pytest.raises(forms.FormError, match="the director took line .* off to score it: ask the director"):
+        _hand(st, line.key, table=line.club_table)            # the table's own page may not enter it
+    assert st.check(replayed) == (f"table {line.table}, round 2, board 2: the director took line {line.key} off to score it; "
+                                  "the table's result is not taken (the director may enter it by hand)")
+    assert progress(st).tables[line.table - 1]["taken_off"] == {"replay": [], "director": [2]}
+    _take(st, _hand(st, line.key))                           # the director scores it: the mark goes
+    assert progress(st).tables[line.table - 1]["taken_off"] == {"replay": [], "director": []}
+    other = next(e for e in st.entries.values() if e.board == 3 and e.round == 3)
+    _take(st, {"type": "cancel", "key": other.key, "by": "td", "then": "replay"})
+    again = result(setup, 3, other.table, 3, random.Random(6), seq=9002)
+    _take(st, again)
+    assert st.entries[other.key].source == again["source"] and not st.taken_off
+    assert "'replay'" in st.check({"type": "cancel", "key": other.key, "then": "later"})
+
+
+# -- the round called --------------------------------------------------------------------------------------
+
+def test_a_round_call_can_be_undone_until_a_result_of_it_arrives() -> None:
+    setup = make_setup(MITCHELL_3)
+    st = SessionState.start(setup)
+    _through_round(setup, st, 1)
+    assert "only the round called last" in st.check({"type": "uncall", "round": 1})
+    _take(st, {"type": "round", "round": 2, "by": "td"})
+    assert "only the round called last" in st.check({"type": "uncall", "round": 3})
+    _take(st, {"type": "uncall", "round": 2, "by": "td"})
+    assert st.called == 1
+    _take(st, {"type": "round", "round": 2, "by": "td"})
+    first = next(r for r in all_results(setup) if r["round"] == 2)
+    _take(st, first)
+    assert st.check({"type": "uncall", "round": 2}) == (
+        f"round 2 cannot be undone: a result of round 2 is in (table {first['table_number']}, board {first['board']})")
+
+
+def test_the_session_is_finished_when_every_round_is_called_and_every_line_is_in() -> None:
+    setup = make_setup(MITCHELL_3)
+    st = SessionState.start(setup)
+    results = all_results(setup)
+    _through_round(setup, st, 99)
+    assert st.finished() and len(st.entries) == len(results)
+    state, skipped = replay(setup, [*({"type": "round", "round": r} for r in (2, 3)), *results])
+    assert state.finished() and not skipped
+
+
+# -- the forms, as people type ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("typed", ["1/1 NS/3 EW", "1/1NS/3EW", "1 1NS 3EW", "1 1 ns 3 ew", "1, 1NS, 3EW", " 1 1 3 "])
+def test_a_line_key_is_read_as_people_type_it(typed: str) -> None:
+    assert forms.read_key(typed, mitchell=True) == "1/1 NS/3 EW"
+
+
+def test_a_howells_line_key_has_no_direction_and_nonsense_is_named() -> None:
+    assert forms.read_key("4 2NS 5EW", mitchell=False) == "4/2/5"
+    with pytest.raises(forms.FormError, match="is not board/NS pair/EW pair"):
+        forms.read_key("board four", mitchell=True)
+
+
+@pytest.mark.parametrize(("typed", "value"), [("A+", "60"), ("a=", "50"), ("A", "50"), ("A-", "40"),
+                                              ("average plus", "60"), ("55%", "55"), ("60", "60")])
+def test_an_artificial_score_may_be_typed_as_a_word(typed: str, value: str) -> None:
+    rec = forms.adjust({"board": "3", "ns": "1 NS", "ew": "3 EW", "kind": "artificial", "ns_value": typed,
+                        "ew_value": "A-"}, "td")
+    assert (rec["board"], rec["ns_value"], rec["ew_value"]) == (3, value, "40")
+
+
+def test_a_split_assigned_score_is_typed_as_each_sides_own_and_kept_from_north_souths_view() -> None:
+    rec = forms.adjust({"board": 1, "ns": "1 NS", "ew": "1 EW", "kind": "assigned", "ns_own": "420",
+                        "ew_own": "-140"}, "td")
+    assert (rec["ns_value"], rec["ew_value"]) == ("420", "140")
+    with pytest.raises(forms.FormError, match="East-West's own score must be a whole number"):
+        forms.adjust({"board": 1, "ns": "1 NS", "ew": "1 EW", "kind": "assigned", "ns_own": "420",
+                      "ew_own": "-145"}, "td")
+
+
+@pytest.mark.parametrize(("typed", "code"), [("4s", "4S"), ("3ntx", "3NTX"), ("3N", "3NT"), ("4♠xx", "4SXX"),
+                                             ("pass", "Pass")])
+def test_a_contract_is_read_as_typed(typed: str, code: str) -> None:
+    assert forms.contract(typed) == code
+
+
+def test_a_bad_contract_declarer_or_lead_is_named() -> None:
+    st = SessionState.start(make_setup(MITCHELL_3))
+    with pytest.raises(forms.FormError, match="the contract '8S'"):
+        _hand(st, "1/1 NS/1 EW", contract="8S")
+    with pytest.raises(forms.FormError, match="the declarer is N, E, S or W"):
+        _hand(st, "1/1 NS/1 EW", declarer="X")
+    with pytest.raises(forms.FormError, match="the lead 'ZZ' is a card"):
+        _hand(st, "1/1 NS/1 EW", lead="ZZ")
+    assert forms.lead("s10") == "TS" and forms.lead("") is None
+
+
+def test_the_exports_mark_a_result_entered_by_hand(tmp_path: Any) -> None:
+    """PBN (a commentary in the line's game; endplay still reads the file), HTML (the line's note) and
+    USEBIO (a comment in its TRAVELLER_LINE: 1.2 has no element for it)."""
+    import xml.etree.ElementTree as ET
+
+    from endplay.parsers import pbn as pbn_parser
+
+    from firmware_host.duplicate.results import export
+
+    setup = make_setup(MITCHELL_3)
+    s = Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL")
+    assert s.take(_hand(s.state, "1/1 NS/1 EW", contract="4S", declarer="S", tricks=10)).taken
+    assert s.take(result(setup, 1, 1, 2, random.Random(2))).taken
+    pbn = export(s, "pbn").decode("utf-8")
+    assert pbn.count("{entered by hand}") == 1
+    games = pbn_parser.loads(pbn)
+    assert any(str(g.contract).startswith(("4S", "4♠")) for g in games if g.board_num == 1)
+    # the traveller's line, and the line on each of its two pairs' scorecards
+    assert export(s, "html").decode("utf-8").count("entered by hand") == 3
+    xml = export(s, "usebio").decode("utf-8")
+    assert xml.count("<!-- entered by hand -->") == 1
+    ET.fromstring(xml.split("?>", 1)[1] if xml.startswith("<?xml") else xml)
+    s.close()

@@ -1,0 +1,134 @@
+"""Issue 29, item 1: the club's roster, the players file of ``duplicate open --players``, the ``players``
+record in the session (journaled, replayed, on the screens and exports), and a table told only the names
+of the players seated at it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+from firmware_host.duplicate.desk import SessionDesk
+from firmware_host.duplicate.roster import RosterError, parse_roster, read_players, read_roster
+from firmware_host.duplicate.session import Session
+from firmware_host.duplicate.spec import label, pair_of_label
+from firmware_host.duplicate.views import director_view, table_view, who
+from tests.duplicate.sessionkit import make_setup
+
+SPEC = {"kind": "mitchell", "tables": 3, "boards_per_round": 2}
+ROSTER = b"Member,Name,Federation\r\n1021,Ann Smith,EBU-77\r\n1045,Bob Jones\r\n1102,Cy Young,\r\n\r\n2001,\xc3\x89mile Zola,\r\n"
+PAIRS = ["1 NS", "2 NS", "3 NS", "1 EW", "2 EW", "3 EW"]
+
+
+def test_a_roster_reads_with_or_without_a_header() -> None:
+    r = parse_roster(ROSTER, "roster.csv")
+    assert len(r) == 4 and r.members["2001"].name == "Émile Zola" and r.members["1021"].federation == "EBU-77"
+    assert len(parse_roster(b"\xef\xbb\xbf1021,Ann Smith\n", "r.csv")) == 1      # BOM, no header
+    assert r.player("1021") == {"name": "Ann Smith", "member": "1021", "federation": "EBU-77"}
+    assert r.player(" Jane Visitor ") == {"name": "Jane Visitor", "member": "", "federation": ""}
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"1021,Ann Smith\n1021,Bob Jones\n", "roster.csv: line 2: member number 1021 is on line 1 too"),
+    (b"1021,Ann Smith\n10 22,Bob\n", "roster.csv: line 2: '10 22' is not a member number"),
+    (b"1021\n", "roster.csv: line 1: 1 fields; a member is 'member number,name'"),
+    (b"1021,Ann,EBU,extra\n", "roster.csv: line 1: 4 fields"),
+    (b"1021,Ann\n1022,\"Bob\nJones\"\n", "roster.csv: line 3: the name 'Bob\\nJones' holds a control character (U+000A)"),
+    (b"1021,Ann\x1b[31mRed\n", "roster.csv: line 1: the name 'Ann\\x1b[31mRed' holds a control character (U+001B)"),
+    (b"1021,Ann\n1022,B\xffb\n", "roster.csv: line 2: not UTF-8 text (byte ff)"),
+    (b"1021,Ann,EBU 77\n", "roster.csv: line 1: 'EBU 77' is not a federation number"),
+    (b"Member,Name\n", "roster.csv: no member in it"),
+])
+def test_a_bad_roster_row_is_refused_naming_its_line(data: bytes, message: str) -> None:
+    with pytest.raises(RosterError) as info:
+        parse_roster(data, "roster.csv")
+    assert str(info.value).startswith(message), str(info.value)
+
+
+def _players(tmp_path: Path, text: str) -> list[dict]:
+    p = tmp_path / "players.csv"
+    p.write_text(text, encoding="utf-8")
+    return read_players(p, parse_roster(ROSTER, "roster.csv"), PAIRS, lambda t: label(pair_of_label(t)))
+
+
+def test_a_players_file_names_members_and_visitors(tmp_path: Path) -> None:
+    recs = _players(tmp_path, "pair,player,player\n1NS,1021,1045\n2 EW,2001,Jane Visitor\n")
+    assert [r["pair"] for r in recs] == ["1 NS", "2 EW"]
+    assert recs[1]["players"] == [{"name": "Émile Zola", "member": "2001", "federation": ""},
+                                  {"name": "Jane Visitor", "member": "", "federation": ""}]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("1 NS,1021,9999\n", "line 1: member number 9999 is not in the roster (roster.csv)"),
+    ("1 NS,1021,1045\n2 EW,1102,1021\n", "line 2: pair 2 EW: member 1021 (Ann Smith) already plays in pair 1 NS; "
+                                         "one player cannot be at two tables"),
+    ("1 NS,1021,1021\n", "line 1: pair 1 NS: member 1021 is named twice in the pair"),
+    ("1 NS,1021,1045\n1NS,1102,Jane\n", "line 2: pair 1 NS is on line 1 too"),
+    ("4 NS,1021,1045\n", "line 1: '4 NS' is not a pair of this session"),
+    ("1 NS,1021,1045\nx,1,2\n", "line 2: 'x' is not a pair (want '3 NS', or '5' in a Howell)"),
+    ("1 NS,1021,Jane\tVisitor\n", "line 1: the name 'Jane\\tVisitor' holds a control character (U+0009); type the name again"),
+    ("1 NS,1021\n", "line 1: 2 fields; a line is 'pair,player,player'"),
+])
+def test_a_bad_players_file_is_refused_with_one_message(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(RosterError) as info:
+        _players(tmp_path, text)
+    assert str(info.value) == f"{tmp_path / 'players.csv'}: {message}"
+
+
+def test_the_session_journals_players_and_tells_each_table_only_its_own(tmp_path: Path) -> None:
+    setup = make_setup(SPEC, names=False)
+    desk = SessionDesk(Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL"))
+    (tmp_path / "s" / "roster.csv").write_bytes(ROSTER)
+    ann = read_roster(tmp_path / "s" / "roster.csv").player("1021")
+    jane = {"name": "Jane Visitor", "member": "", "federation": ""}
+    assert desk.director({"type": "players", "pair": "1 NS", "players": [ann, jane], "by": "td"}).taken
+    # one player at two tables, a control character, an unknown pair: refused, each with one message
+    for rec, why in (
+        ({"pair": "2 EW", "players": [ann, jane]}, "pair 2 EW: member 1021 (Ann Smith) already plays in pair 1 NS"),
+        ({"pair": "2 EW", "players": [{"name": "Bo\u200bb"}, jane]}, "holds a control character (U+200B)"),
+        ({"pair": "9 NS", "players": [jane, jane]}, "'9 NS' is not a pair of this session"),
+    ):
+        outcome = desk.director({"type": "players", "by": "td", **rec})
+        assert outcome.status == "refused" and why in outcome.why
+    assert [r["why"] for r in desk.session.refusals][-1].endswith("is not a pair of this session")
+    msgs = dict(desk.messages())
+    t1 = msgs["cardtable/session/table/table-01"]
+    assert t1["players"] == {"ns": [{"name": "Ann Smith", "member": "1021"}, {"name": "Jane Visitor", "member": ""}],
+                             "ew": []}
+    assert "Ann Smith" not in str(msgs["cardtable/session/table/table-02"])
+    assert table_view(desk.session, 1)["ns_names"] == "Ann Smith (1021) & Jane Visitor"
+    view = director_view(desk.session)
+    assert {"pair": "1 NS", "players": [ann, jane]} in view["players"]
+    assert view["progress"][0]["ns_names"] == "Ann Smith (1021) & Jane Visitor"          # the director's progress
+    desk.session.close()
+    again = Session.open(tmp_path / "s", analyse=False)                  # replayed from the journal
+    assert again.setup.names["1 NS"] == ("Ann Smith", "Jane Visitor")     # what the exports write
+    assert who(again, "1 NS") == "Ann Smith (1021) & Jane Visitor"     # the ranking's and travellers' words
+    again.close()
+
+
+def test_duplicate_open_with_a_roster_and_players(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["boards", "new", "--count", "6", "--out", str(tmp_path / "b.pbn")]) == 0
+    (tmp_path / "roster.csv").write_bytes(ROSTER)
+    (tmp_path / "players.csv").write_text("1 NS,1021,1045\n1 EW,1102,Jane Visitor\n", encoding="utf-8")
+    base = ["duplicate", "open", "--hand-records", str(tmp_path / "b.pbn"), "--pairs", "6", "--movement", "mitchell",
+            "--boards-per-round", "2", "--roster", str(tmp_path / "roster.csv")]
+    capsys.readouterr()
+    assert main([*base, "--dir", str(tmp_path / "s"), "--players", str(tmp_path / "players.csv")]) == 0
+    assert "players: 2 pairs named (roster of 4 members kept in roster.csv)" in capsys.readouterr().out
+    s = Session.open(tmp_path / "s", analyse=False, readonly=True)
+    assert s.state.players_of("1 EW")[1]["name"] == "Jane Visitor" and (tmp_path / "s" / "roster.csv").exists()
+    s.close()
+    assert main(["duplicate", "show", "--session", str(tmp_path / "s")]) == 0
+    assert ("table 1: round 1, 1 NS (Ann Smith (1021) & Bob Jones (1045)) v 1 EW (Cy Young (1102) & Jane Visitor)"
+            in capsys.readouterr().out)
+    (tmp_path / "bad.csv").write_text("1 NS,1021,1045\n1 EW,1102,7777\n", encoding="utf-8")
+    assert main([*base, "--dir", str(tmp_path / "s2"), "--players", str(tmp_path / "bad.csv")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"cardtable duplicate open: {tmp_path / 'bad.csv'}: line 2: member number 7777 is not in the roster " \
+                  f"({tmp_path / 'roster.csv'})\n"
+    assert not (tmp_path / "s2").exists()                                 # nothing made
+    (tmp_path / "r2.csv").write_bytes(b"1021,Ann\n1021,Bob\n")
+    assert main([*base[:-1], str(tmp_path / "r2.csv"), "--dir", str(tmp_path / "s3")]) == 2
+    assert "r2.csv: line 2: member number 1021 is on line 1 too" in capsys.readouterr().err
