@@ -19,6 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--bidding", action="store_true",
                    help="vision: bidding cards beside playing cards: calls read per frame, and the decoder's time "
                         "with and without them on the same frames")
+    p.add_argument("--scale", type=int, nargs="?", const=1000, default=None, metavar="TABLES",
+                   help="federation: the simultaneous at scale (12 club brokers, TABLES tables, 20 outages)")
     p.set_defaults(func=_run)
 
 

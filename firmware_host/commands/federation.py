@@ -1,10 +1,17 @@
-"""``cardtable federation open|serve|show``: a simultaneous across clubs (``docs/federation.md``).
+"""``cardtable federation open|serve|show|close|export``: a simultaneous across clubs (``docs/federation.md``).
 
 * ``open --dir DIR --event NAME --hand-records FILE --clubs ID[,ID...] [--method M]``: make the event
   (its journal ``DIR/federation.sqlite3``): its boards and their commitment, the clubs taking part;
   prints the commitment and the broker's ACL (``DIR/mosquitto.acl``).
-* ``serve --dir DIR --passwords FILE [--port P]``: run the federation's broker (the passwords file holds
-  ``login:password`` lines, one per club and one for ``federation``) and the service until Ctrl-C.
+* ``serve --dir DIR --passwords FILE [--port P] [--broker HOST:PORT] [--web PORT]``: run the
+  federation's broker (the passwords file holds ``login:password`` lines, one per club and one for
+  ``federation``; ``--broker``: use a broker already running instead) and the service until Ctrl-C;
+  ``--web``: the live page (``firmware_host/federation/page.py``).
+* ``close --dir DIR``: close the event (refused while ``serve`` runs on it): every club may then see
+  every board.
+* ``export --dir DIR --format pbn|usebio --out FILE [--force] [--hand-records FILE]``: the closed
+  event's field (``firmware_host/federation/files.py``); the deals from the copy of the hand records
+  ``open`` kept in DIR, checked against the event's commitment.
 * ``show --dir DIR [--all]``: the field's ranking (``--all``: every board, not only those every club has
   finished).
 
@@ -34,11 +41,26 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     s.add_argument("--dir", required=True)
     s.add_argument("--passwords", required=True, metavar="FILE", help="login:password lines")
     s.add_argument("--port", type=int, default=0)
+    s.add_argument("--broker", metavar="HOST:PORT",
+                   help="use this broker (already running, e.g. a cluster) instead of starting Mosquitto")
+    s.add_argument("--web", type=int, metavar="PORT", help="serve the live page on PORT (0: any free port)")
+    s.add_argument("--web-bind", default="127.0.0.1", metavar="ADDRESS", help="the page's address (default 127.0.0.1)")
     s.set_defaults(func=_serve)
     w = verbs.add_parser("show", help="the field's ranking")
     w.add_argument("--dir", required=True)
     w.add_argument("--all", action="store_true", help="every board, not only those every club finished")
     w.set_defaults(func=_show)
+    c = verbs.add_parser("close", help="close the event: every club may then see every board")
+    c.add_argument("--dir", required=True)
+    c.set_defaults(func=_close)
+    x = verbs.add_parser("export", help="the closed event's field as PBN or USEBIO")
+    x.add_argument("--dir", required=True)
+    x.add_argument("--format", required=True, choices=("pbn", "usebio"))
+    x.add_argument("--out", required=True, metavar="FILE")
+    x.add_argument("--force", action="store_true", help="replace FILE if it is there")
+    x.add_argument("--hand-records", metavar="FILE",
+                   help="the event's hand records (default: the copy `open` kept in DIR)")
+    x.set_defaults(func=_export)
 
 
 def _fail(words: str) -> int:
@@ -68,6 +90,8 @@ def _open(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         return _fail(f"{args.hand_records}: {exc}")
     (Path(args.dir) / "mosquitto.acl").write_text(topics.acl(clubs), encoding="utf-8")
+    kept = Path(args.dir) / ("hand-records" + Path(args.hand_records).suffix.lower())
+    kept.write_bytes(Path(args.hand_records).read_bytes())
     print(f"event {args.event}: {len(boards)} boards, commitment {setup.commitment}; clubs {', '.join(clubs)}")
     print(f"journal {path}; the broker's ACL {Path(args.dir) / 'mosquitto.acl'}")
     return 0
@@ -88,34 +112,58 @@ def _passwords(path: str) -> dict[str, str]:
 def _serve(args: argparse.Namespace) -> int:
     from firmware_host.club.broker import BrokerError
     from firmware_host.federation.brokers import EventBroker
-    from firmware_host.federation.service import FederationError, FederationService, open_event
+    from firmware_host.federation.service import FederationError, FederationService, hold_event, open_event
     from firmware_host.federation.topics import SERVICE_USER, EventTopics
 
     try:
         users = _passwords(args.passwords)
         journal, state = open_event(args.dir)
         journal.close()
+        remote = _host_port(args.broker) if args.broker else None
     except (OSError, ValueError, FederationError) as exc:
         return _fail(str(exc))
     if SERVICE_USER not in users:
         return _fail(f"{args.passwords}: no line for the service's login {SERVICE_USER!r}")
-    topics = EventTopics(state.setup.event)
-    broker = EventBroker(Path(args.dir) / "broker", users, topics.acl(state.setup.clubs), port=args.port,
-                         persistence=True)
     try:
-        broker.start()
-    except BrokerError as exc:
+        lock = hold_event(args.dir)
+    except FederationError as exc:
         return _fail(str(exc))
-    service = FederationService(args.dir, "127.0.0.1", broker.port, users[SERVICE_USER]).start()
-    print(f"federation {state.setup.event}: broker on 127.0.0.1:{broker.port}; Ctrl-C stops", flush=True)
+    broker = None
+    if remote is None:
+        topics = EventTopics(state.setup.event)
+        broker = EventBroker(Path(args.dir) / "broker", users, topics.acl(state.setup.clubs), port=args.port,
+                             persistence=True)
+        try:
+            broker.start()
+        except BrokerError as exc:
+            return _fail(str(exc))
+        remote = ("127.0.0.1", broker.port)
+    service = FederationService(args.dir, remote[0], remote[1], users[SERVICE_USER]).start()
+    page = None
+    if args.web is not None:
+        from firmware_host.federation.page import FieldPage
+
+        try:
+            page = FieldPage(lambda: service.last_view, state.setup.event, args.web_bind, args.web).start()
+        except OSError as exc:
+            service.stop()
+            if broker is not None:
+                broker.stop()
+            return _fail(f"--web {args.web}: {exc}")
+    print(f"federation {state.setup.event}: broker {remote[0]}:{remote[1]}"
+          + (f"; the live page on http://{args.web_bind}:{page.port}/" if page else "") + "; Ctrl-C stops", flush=True)
     try:
         while True:
             time.sleep(1)
     except KeyboardInterrupt:
         pass
     finally:
+        if page is not None:
+            page.stop()
         service.stop()
-        broker.stop()
+        if broker is not None:
+            broker.stop()
+        lock.close()
     return 0
 
 
@@ -139,6 +187,47 @@ def _show(args: argparse.Namespace) -> int:
         for row in rows:
             pct = "" if row["percent"] is None else f" {row['percent']:.2f}%"
             print(f"  {row['place']:>4} {row['club']} {row['pair']}{pct}")
+    return 0
+
+
+def _close(args: argparse.Namespace) -> int:
+    from firmware_host.federation.files import close_event
+    from firmware_host.federation.service import FederationError
+
+    try:
+        close_event(args.dir)
+    except (FederationError, OSError) as exc:
+        return _fail(str(exc))
+    print(f"event in {args.dir} closed: every club may now see every board; `federation export` writes the field")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    import os
+
+    from firmware_host.duplicate.handfiles import HandRecordError, read_hand_records
+    from firmware_host.federation.files import export
+    from firmware_host.federation.service import FederationError
+
+    out = Path(args.out)
+    if out.exists() and not args.force:
+        return _fail(f"--out {out}: there is a file there already (--force replaces it)")
+    if args.hand_records:
+        records = Path(args.hand_records)
+    else:
+        kept = sorted(Path(args.dir).glob("hand-records.*"))
+        if not kept:
+            return _fail(f"{args.dir}: no copy of the hand records (give --hand-records FILE)")
+        records = kept[0]
+    try:
+        boards = read_hand_records(records)
+        data = export(args.dir, args.format, boards, str(records))
+        tmp = out.with_name(out.name + ".part")
+        tmp.write_bytes(data)
+        os.replace(tmp, out)
+    except (FederationError, HandRecordError, OSError, ValueError) as exc:
+        return _fail(str(exc))
+    print(f"{out}: the field in {args.format.upper()}, {len(data)} bytes")
     return 0
 
 

@@ -16,6 +16,7 @@ public ranking and each club's released view are published (retained).
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import threading
@@ -28,7 +29,8 @@ from typing import Any
 from firmware_host.federation.topics import SERVICE_USER, EventTopics
 from firmware_host.records.journal import Journal
 from firmware_host.wire.reader import read_json
-from laws.federation.field import ClubEntry, Field, FieldError
+from laws.competition.sections import EventResult
+from laws.federation.field import ClubEntry, Field, FieldError, Scored
 from laws.federation.ledger import Answer, Ledger, Verdict
 from laws.federation.messages import MessageError, digest, line_from_dict
 from laws.federation.release import club_may_see, public_boards
@@ -37,6 +39,8 @@ from laws.scoring.session_values import Method, Pair
 log = logging.getLogger(__name__)
 MAX_BYTES = 65536
 MAX_DEPTH = 12
+MAX_PUBLISH = 60000     # a published view's bytes: under the brokers' max_packet_size (65,536) with room
+LEADERS = 10            # rows of each of the field's rankings on the public topic
 JOURNAL = "federation.sqlite3"
 
 
@@ -170,6 +174,21 @@ class EventState:
                 for c, e in self.entries.items()}
 
 
+def hold_event(folder: str | Path) -> Any:
+    """Mark the event as served (an exclusive lock on ``serve.lock``, let go when the process ends, even
+    killed); :class:`FederationError` when another process serves it. The file object to close."""
+    import fcntl
+
+    path = Path(folder) / "serve.lock"
+    handle = path.open("a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise FederationError(f"{path}: the event is being served by another process (stop it first)") from None
+    return handle
+
+
 def open_event(folder: str | Path) -> tuple[Journal, EventState]:
     """The event's journal (open for appending) and its state rebuilt from it."""
     path = Path(folder) / JOURNAL
@@ -197,7 +216,7 @@ class FederationService:
     """The service on the federation's broker (see the module docstring)."""
 
     def __init__(self, folder: str | Path, host: str, port: int, password: str, *,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, publish_every: float = 0.2) -> None:
         import paho.mqtt.client as mqtt
 
         self.journal, self.state = open_event(folder)
@@ -206,6 +225,11 @@ class FederationService:
         self.refusals = 0
         self.taken_at: list[tuple[str, int, float]] = []
         self._lock = threading.Lock()
+        self.publish_every = publish_every
+        self.last_view: dict[str, Any] = {"boards": [], "rankings": {}, "taken": {}, "closed": self.state.closed}
+        self._dirty = threading.Event()
+        self._stopping = threading.Event()
+        self._publisher = threading.Thread(target=self._publish_loop, name="federation-views", daemon=True)
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=SERVICE_USER, clean_session=False)
         self.client.username_pw_set(SERVICE_USER, password)
         self.client.on_connect = self._on_connect
@@ -215,15 +239,22 @@ class FederationService:
 
     def start(self) -> FederationService:
         self.client.loop_start()
+        self._dirty.set()                       # the views as the journal left them, once connected
+        self._publisher.start()
         return self
 
     def stop(self) -> None:
+        self._stopping.set()
+        self._dirty.set()
+        if self._publisher.is_alive():
+            self._publisher.join(10)
         self.client.loop_stop()
         self.client.disconnect()
         self.journal.close()
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
         client.subscribe(self.topics.all_results, qos=1)
+        self._dirty.set()
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
         try:
@@ -248,7 +279,7 @@ class FederationService:
             {"verdict": answer.verdict.value, "number": answer.number, "expect": answer.expect, "why": answer.why}),
             qos=1)
         if answer.verdict is Verdict.TAKEN:
-            self.publish_views()
+            self._dirty.set()                   # the views follow within ``publish_every`` (coalesced)
         return answer
 
     def _judge(self, club: str, message: dict[str, Any]) -> Answer:
@@ -276,27 +307,94 @@ class FederationService:
         with self._lock:
             return field_view(self.state, public=public)
 
+    def _publish_loop(self) -> None:
+        while not self._stopping.is_set():
+            self._dirty.wait()
+            if self._stopping.is_set():
+                return
+            self._dirty.clear()
+            began = time.monotonic()
+            try:
+                self.publish_views()
+            except Exception:  # a view not published is published with the next message
+                log.exception("the field's views could not be published")
+            # at least as long as the view took: ranking a big field never takes more than half the
+            # process's time (one interpreter lock), so results keep being taken at the field's pace
+            self._stopping.wait(max(self.publish_every, time.monotonic() - began))
+
     def publish_views(self) -> None:
-        view = self.standings()
-        self.client.publish(self.topics.standings, json.dumps(view, sort_keys=True), qos=1, retain=True)
-        finished = self.state.finished()
-        for club in self.state.entries:
-            mine = sorted(b for b in self.state.setup.boards if club_may_see(club, b, finished, self.state.closed))
-            self.client.publish(self.topics.field(club), json.dumps({"boards": mine}), qos=1, retain=True)
+        """Publish the public ranking and each club's released boards (retained). The boards are scored
+        under the lock; the ranking, the costly part, is made outside it, so messages keep being taken."""
+        with self._lock:
+            shown, scored, taken = prepare_view(self.state, public=True)
+            finished = self.state.finished()
+            closed = self.state.closed
+            released = {club: sorted(b for b in self.state.setup.boards if club_may_see(club, b, finished, closed))
+                        for club in self.state.entries}
+        view = view_from(shown, scored, taken, closed)
+        self.last_view = view
+        self.client.publish(self.topics.standings, fit(public_summary(view)), qos=1, retain=True)
+        for club, mine in released.items():
+            own = {name: rows for name, rows in view["rankings"].items() if name.startswith(club + " ")}
+            self.client.publish(self.topics.field(club), fit({"boards": mine, "rankings": own}), qos=1, retain=True)
+
+
+def public_summary(view: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``public/standings`` carries: the view without the clubs' rankings and with the first
+    ``LEADERS`` rows of each of the field's (the whole view is the page's, ``/standings.json``)."""
+    return {"boards": view["boards"], "taken": view["taken"], "closed": view["closed"],
+            "leaders": {name: rows[:LEADERS] for name, rows in view["rankings"].items() if name.startswith("field ")}}
+
+
+def fit(value: dict[str, Any], limit: int = MAX_PUBLISH) -> str:
+    """``value`` as JSON of at most ``limit`` bytes (a broker refuses a bigger packet, and a client whose
+    packet was refused is disconnected and sends it again, for ever): the longest lists of rows are cut
+    from the end, and ``"cut": true`` says so."""
+    text = json.dumps(value, sort_keys=True)
+    if len(text) <= limit:
+        return text
+    value = copy.deepcopy(value)
+    value["cut"] = True
+    rows = [v for v in (value.get("rankings") or value.get("leaders") or {}).values()]
+    while len(text) > limit and any(rows):
+        longest = max(rows, key=len)
+        del longest[len(longest) * 3 // 4:]
+        text = json.dumps(value, sort_keys=True)
+    return text
+
+
+def prepare_view(state: EventState, *, public: bool = True) -> tuple[tuple[int, ...], Scored | None, dict[str, int]]:
+    """The boards shown (only those every club has finished, when ``public``), the field's scores of
+    them (None when none) and the messages taken from each club so far."""
+    taken = dict(state.ledger.state())
+    f = state.scores
+    if f is None:
+        return (), None, taken
+    shown = public_boards(state.setup.boards, state.finished(), frozenset(state.entries), state.closed) \
+        if public else state.setup.boards
+    return shown, (f.prepare(shown) if shown else None), taken
+
+
+def view_from(shown: tuple[int, ...], scored: Scored | None, taken: Mapping[str, int],
+              closed: bool = False) -> dict[str, Any]:
+    """The rankings as plain values: ``{"boards", "rankings": {name: [{"place", "club", "pair",
+    "percent", "total"}]}, "taken": {club: n}, "closed"}`` (``docs/federation.md``)."""
+    out: dict[str, Any] = {"boards": list(shown), "rankings": {}, "taken": dict(taken), "closed": closed}
+    if scored is None:
+        return out
+    out["rankings"] = rankings_dict(scored.rank())
+    return out
+
+
+def rankings_dict(result: EventResult) -> dict[str, list[dict[str, Any]]]:
+    """An event's rankings as plain values (the same for the live field and a whole rescore)."""
+    return {name: [{"place": place, "club": sp.section, "pair": sp.pair.label,
+                    "percent": None if st.percent is None else float(st.percent),  # type: ignore[attr-defined]
+                    "total": str(st.total)} for place, sp, st in rows]  # type: ignore[attr-defined]
+            for name, rows in result.rankings}
 
 
 def field_view(state: EventState, *, public: bool = True) -> dict[str, Any]:
     """The field's rankings as plain values; with ``public`` only boards every club has finished count."""
-    f = state.scores
-    if f is None:
-        return {"boards": [], "rankings": {}}
-    shown = public_boards(state.setup.boards, state.finished(), frozenset(state.entries), state.closed) \
-        if public else state.setup.boards
-    if not shown:
-        return {"boards": [], "rankings": {}}
-    result = f.score(shown)
-    rankings = {name: [{"place": place, "club": sp.section, "pair": sp.pair.label,
-                        "percent": None if st.percent is None else float(st.percent),  # type: ignore[attr-defined]
-                        "total": str(st.total)} for place, sp, st in rows]  # type: ignore[attr-defined]
-                for name, rows in result.rankings}
-    return {"boards": list(shown), "rankings": rankings}
+    shown, scored, taken = prepare_view(state, public=public)
+    return view_from(shown, scored, taken, state.closed)

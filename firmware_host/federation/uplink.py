@@ -8,7 +8,9 @@ message as before, and nothing needs keeping but the session's journal.
 
 **The promise** (the table-to-session promise one level up, ``docs/ordering.md``): the uplink sends from
 the first number the federation has not acknowledged, a window at a time, and sends again whenever no
-answer moves that number on within ``resend`` seconds; a ``gap`` answer sends again from the number the
+answer moves that number on within ``resend`` seconds, twice as long after each such resend with no
+answer (up to 30 s; back to ``resend`` as soon as an answer moves it on: a federation that is behind is
+not buried under the same window again and again); a ``gap`` answer sends again from the number the
 federation expects; a ``repeat`` moves on; a ``conflict`` stops the uplink with the federation's words
 (a person must look: the club's journal does not match what it sent before).
 """
@@ -32,6 +34,7 @@ from laws.federation.messages import line_to_dict
 
 log = logging.getLogger(__name__)
 WINDOW = 64
+MAX_WAIT = 30.0
 
 
 def _key(board: int, ns: Any, ew: Any) -> tuple[int, tuple[int, str], tuple[int, str]]:
@@ -105,6 +108,7 @@ class ClubUplink:
         self.stopped_for = ""
         self.messages: list[dict[str, Any]] = []
         self._progress_at = 0.0
+        self._wait = resend
         self._sent_upto = 0
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -151,6 +155,7 @@ class ClubUplink:
             if expect > self.expect:
                 self.expect = expect
                 self._progress_at = self.clock()
+                self._wait = self.resend            # answers come: back to the first wait
             if verdict == "gap":
                 self.expect = expect
                 self._sent_upto = expect - 1
@@ -173,16 +178,17 @@ class ClubUplink:
         with self._lock:
             if self.stopped_for:
                 return 0
-            if self._sent_upto >= self.expect and now - self._progress_at >= self.resend:
+            if self._sent_upto >= self.expect and now - self._progress_at >= self._wait:
                 self._sent_upto = self.expect - 1   # no progress: send the window again
                 self._progress_at = now
+                self._wait = min(self._wait * 2, MAX_WAIT)   # and wait twice as long before the next time
             start = max(self._sent_upto + 1, self.expect)
             end = min(len(self.messages), self.expect + WINDOW - 1)
             batch = self.messages[start - 1:end]
             if batch:
-                self._sent_upto = end
-                if self._progress_at == 0.0:
+                if start == self.expect:         # nothing was waiting for an answer: the wait starts now
                     self._progress_at = now
+                self._sent_upto = end
         for m in batch:
             self.client.publish(self.topics.result(self.club), json.dumps(m, sort_keys=True), qos=1)
         return len(batch)

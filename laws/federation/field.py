@@ -91,6 +91,11 @@ class Field:
     def score(self, only: Iterable[int] | None = None) -> EventResult:
         """The field scored (boards whose lines changed scored again), and every club's own ranking;
         ``only``: rank on those boards alone (the boards a public page may show)."""
+        return self.prepare(only).rank()
+
+    def prepare(self, only: Iterable[int] | None = None) -> Scored:
+        """The boards' scores (boards whose lines changed scored again), ready to rank. Ranking
+        (:meth:`Scored.rank`) reads nothing of the field, so a service may rank outside its lock."""
         names = self._names()
         index = {c: k for k, c in enumerate(names)}
         event_fields: dict[Pair, str] = {}
@@ -114,12 +119,28 @@ class Field:
                 self._scored[b] = score_boards((b,), per_board[b], due, self.method, event_fields)[0]
         keep = set(self.boards if only is None else only)
         scored = tuple(self._scored[b] for b in self.boards if b in keep)
+        return Scored(self.method, tuple(names), scored, event_fields, club_fields)
+
+
+@dataclass(frozen=True)
+class Scored:
+    """Boards scored across the field, and the pairs' fields (the whole field's, and each club's)."""
+
+    method: Method
+    names: tuple[str, ...]
+    boards: tuple[ScoredBoard, ...]
+    event_fields: Mapping[Pair, str]
+    club_fields: Mapping[Pair, str]
+
+    def rank(self) -> EventResult:
+        """The field's ranking and every club's own, from these boards."""
+        names = self.names
 
         def local(p: Pair) -> SectionPair:
             k, number = divmod(p.number, SPAN)
             return SectionPair(names[k], Pair(number, p.direction))
 
-        result = SessionResult(self.method, scored, rank_boards(scored, self.method, event_fields))
+        result = SessionResult(self.method, self.boards, rank_boards(self.boards, self.method, self.event_fields))
         rankings = [(f"field {r.field}", labelled(r, local)) for r in result.rankings]
-        rankings += [(r.field, labelled(r, local)) for r in rank_boards(scored, self.method, club_fields)]
+        rankings += [(r.field, labelled(r, local)) for r in rank_boards(self.boards, self.method, self.club_fields)]
         return EventResult(Across.YES, {"field": result}, tuple(rankings))

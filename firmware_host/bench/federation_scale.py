@@ -1,0 +1,345 @@
+"""``cardtable bench federation --scale [TABLES]``: a simultaneous at scale on one machine, with outages.
+
+Real Mosquitto processes on loopback: the federation's broker, and ``clubs`` club brokers (12 by
+default), each bridged to it (``EventTopics.bridge``, persistent sessions, QoS 1) through its own
+loopback TCP relay, the club's wide-area link, which the run can cut. The federation's service runs as
+its own process (``cardtable federation serve --broker``), so it can be killed. Each club's uplink
+(``ClubUplink``, fed by a function as the simulated club's session) sends its tables' results as they
+come: ``tables`` tables in all, spread over the clubs, each table a result every ``pace`` seconds at its
+own phase (a compressed evening: a real table takes about seven minutes a board), ``boards`` boards,
+and one result in 50 corrected by the club's director a little later.
+
+While the tables play, ``outages`` forced outages in turn (20 by default): a club's broker killed and
+started again, a club's link cut for a while, the federation's broker restarted, the federation's
+service process killed and started again. After each, the first ranking the federation publishes is
+checked against a whole rescore from its journal (:func:`firmware_host.federation.audit.view_problem`);
+at the end every club's messages are counted in the journal (:func:`audit_journal`): none lost, none
+taken twice, none changed. Latency: a club's first publish of a message to the first public ranking
+published after the federation took it, for messages sent outside outages (from an outage's start to
+``settle`` seconds after its end).
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from firmware_host.bench.report import figures
+from firmware_host.wire.reader import read_json
+
+OUTAGE_KINDS = ("club broker killed", "club link cut", "federation broker restarted", "service killed")
+
+
+class Link:
+    """A loopback TCP relay standing for a club's wide-area link; :meth:`cut` drops it for a while."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target = target_port
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.down_until = 0.0
+        self.conns: list[socket.socket] = []
+        self.lock = threading.Lock()
+        self.bytes = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                a, _ = self.server.accept()
+            except OSError:
+                return
+            if time.monotonic() < self.down_until:
+                a.close()
+                continue
+            try:
+                b = socket.create_connection(("127.0.0.1", self.target), timeout=5)
+            except OSError:
+                a.close()
+                continue
+            with self.lock:
+                self.conns += [a, b]
+            for x, y in ((a, b), (b, a)):
+                threading.Thread(target=self._pump, args=(x, y), daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                self.bytes += len(data)
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.close()
+            except OSError:
+                pass
+
+    def cut(self, seconds: float) -> None:
+        """Drop every connection now and refuse new ones for ``seconds``."""
+        self.down_until = time.monotonic() + seconds
+        with self.lock:
+            conns, self.conns = self.conns, []
+        for s in conns:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+                s.close()
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.server.close()
+        self.cut(0)
+
+
+def _service(folder: Path, port: int, passwords: Path, log: Path, web: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "federation", "serve", "--dir",
+                             str(folder), "--passwords", str(passwords), "--broker", f"127.0.0.1:{port}",
+                             "--web", str(web)], stdout=log.open("ab"), stderr=subprocess.STDOUT)
+
+
+def _page_view(web: int, timeout: float = 120.0) -> dict[str, Any]:
+    """The whole view from the service's page (retried while the service is down or starting)."""
+    import urllib.request
+
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{web}/standings.json", timeout=30) as r:
+                view = dict(read_json(r.read(), max_bytes=None).value or {})
+            if sum(view.get("taken", {}).values()):       # a service just started has published nothing yet
+                return view
+            raise OSError("the service has not published its first view yet")
+        except OSError:
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.5)
+
+
+def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45.0, outages: int = 20,
+          settle: float = 4.0, seed: int = 1, drain: float = 600.0) -> dict[str, Any]:
+    """Run the simultaneous (see the module docstring); its figures and the checks' findings."""
+    import paho.mqtt.client as mqtt
+
+    from firmware_host.federation.audit import audit_journal, view_problem
+    from firmware_host.federation.brokers import EventBroker
+    from firmware_host.federation.service import EventSetup, create_event
+    from firmware_host.federation.topics import SERVICE_USER, EventTopics
+    from firmware_host.federation.uplink import ClubUplink
+    from laws.cards import Seat
+    from laws.federation.messages import line_to_dict
+    from laws.scoring.bridge import parse_contract
+    from laws.scoring.session_values import Line, Pair, Played
+
+    rng = random.Random(seed)
+    topics = EventTopics("scale")
+    names = [f"c{k:02d}" for k in range(clubs)]
+    size = {c: tables // clubs + (1 if k < tables % clubs else 0) for k, c in enumerate(names)}
+    queues: dict[str, list[dict[str, Any]]] = {c: [] for c in names}
+    qlock = threading.Lock()
+    sent: dict[tuple[str, int], float] = {}
+    seen_at: dict[tuple[str, int], float] = {}
+    views: list[tuple[float, dict[str, Any]]] = []
+    windows: list[tuple[float, float]] = []
+    log: list[dict[str, Any]] = []
+    counts = {"result_bytes": 0, "results_published": 0, "views": 0, "view_bytes": 0}
+    contracts = [parse_contract(c) for c in ("3NT", "4S", "4H", "2S", "3C", "6N", "1NT")]
+
+    def message(club: str, line: Any) -> None:
+        with qlock:
+            q = queues[club]
+            q.append({"op": "line", "line": line_to_dict(line), "number": len(q) + 1, "club": club})
+
+    with tempfile.TemporaryDirectory(prefix="fedscale-") as tmp:
+        root = Path(tmp)
+        from firmware_host.club.broker import free_port
+
+        pw = {c: f"pw-{c}" for c in names} | {SERVICE_USER: "pw-fed", "viewer": "pw-view"}
+        web = free_port()
+        acl = topics.acl(names) + f"\nuser viewer\ntopic read {topics.root}/public/#\n"
+        fed = EventBroker(root / "fed", pw, acl, persistence=True)
+        fed.start()
+        links = {c: Link(fed.port) for c in names}
+        brokers = {c: EventBroker(root / c, {"uplink": "u"}, topics.club_acl(c, "uplink"),
+                                  extra=topics.bridge(c, "127.0.0.1", links[c].port, pw[c]), persistence=True)
+                   for c in names}
+        for b in brokers.values():
+            b.start()
+        event = root / "event"
+        create_event(event, EventSetup("scale", tuple(range(1, boards + 1)), tuple(names)))
+        pwfile = root / "passwords"
+        pwfile.write_text("".join(f"{u}:{p}\n" for u, p in pw.items()), encoding="utf-8")
+        service = [_service(event, fed.port, pwfile, root / "service.log", web)]
+
+        def on_view(client: Any, userdata: Any, msg: Any) -> None:
+            now = time.monotonic()
+            view = read_json(msg.payload).value
+            if not isinstance(view, dict):
+                return
+            counts["views"] += 1
+            counts["view_bytes"] += len(msg.payload)
+            views.append((now, view))
+            for club, n in view.get("taken", {}).items():
+                for k in range(n, 0, -1):
+                    if (club, k) in seen_at:
+                        break
+                    seen_at[(club, k)] = now
+
+        viewer = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="viewer")
+        viewer.username_pw_set("viewer", pw["viewer"])
+        viewer.on_connect = lambda c, u, f, r, p=None: c.subscribe(topics.standings, qos=1)
+        viewer.on_message = on_view
+        viewer.reconnect_delay_set(0.2, 2)
+        viewer.connect_async("127.0.0.1", fed.port)
+        viewer.loop_start()
+
+        def source(club: str) -> Any:
+            return lambda: list(queues[club])
+
+        uplinks = {}
+        for c in names:
+            up = ClubUplink(c, topics, source(c), "127.0.0.1", brokers[c].port, "uplink", "u", resend=2.0, poll=0.2)
+            orig = up.client.publish
+
+            def publish(topic: str, payload: str, qos: int = 0, retain: bool = False, _c: str = c,
+                        _orig: Any = orig) -> Any:
+                sent.setdefault((_c, read_json(payload).value["number"]), time.monotonic())
+                counts["result_bytes"] += len(payload)
+                counts["results_published"] += 1
+                return _orig(topic, payload, qos=qos, retain=retain)
+
+            up.client.publish = publish  # type: ignore[method-assign]
+            uplinks[c] = up
+        for c in names:
+            pairs = [[i, d] for i in range(1, size[c] + 1) for d in ("NS", "EW")]
+            queues[c].append({"op": "entry", "pairs": pairs, "due": size[c], "number": 1, "club": c})
+            uplinks[c].start()
+
+        ready = time.monotonic() + 120          # the clubs' entries taken: the evening starts
+        while time.monotonic() < ready and not (views and all(views[-1][1].get("taken", {}).get(c) for c in names)):
+            time.sleep(0.2)
+        t0 = time.monotonic()
+        plan: list[tuple[float, str, int, int, int]] = []   # (when, club, table, board, correction?)
+        for c in names:
+            for t in range(1, size[c] + 1):
+                phase = rng.uniform(0, pace)
+                for b in range(1, boards + 1):
+                    plan.append((t0 + phase + (b - 1) * pace, c, t, b, 0))
+                    if rng.random() < 0.02:
+                        plan.append((t0 + phase + (b - 1) * pace + rng.uniform(5, 20), c, t, b, 1))
+        heapq.heapify(plan)
+        play_end = max(p[0] for p in plan)
+
+        def tables_play() -> None:
+            while plan:
+                when, c, t, b, fix = heapq.heappop(plan)
+                time.sleep(max(0.0, when - time.monotonic()))
+                n = size[c]
+                line = Line(b, Pair(t, "NS"), Pair((t + b) % n + 1, "EW"),
+                            Played(contracts[(t * 7 + b + fix) % len(contracts)], Seat.N,
+                                   (t * 5 + b * 3 + int(c[1:]) % 7 + fix) % 14))
+                message(c, line)
+
+        player = threading.Thread(target=tables_play, daemon=True)
+        player.start()
+
+        after: dict[int, dict[str, Any]] = {}
+
+        def fetch_after(k: int, end: float) -> None:
+            time.sleep(max(0.0, end + settle - time.monotonic()))
+            try:
+                after[k] = _page_view(web)
+            except OSError as exc:
+                after[k] = {"error": str(exc)}
+
+        def check(view: dict[str, Any] | None) -> str:
+            if not view or "error" in view:
+                return f"no view from the page ({(view or {}).get('error', 'none')})"
+            return view_problem(event, view) or "equal"
+
+        gap = (play_end - t0) / (outages + 1)
+        try:
+            for k in range(outages):
+                time.sleep(max(0.0, t0 + (k + 1) * gap - time.monotonic()))
+                kind = OUTAGE_KINDS[k % len(OUTAGE_KINDS)]
+                club = names[(k * 5) % clubs]
+                start = time.monotonic()
+                length = min(gap * 0.6, rng.uniform(2.0, 8.0))
+                if kind == "club broker killed":
+                    brokers[club].kill()
+                    time.sleep(length)
+                    brokers[club].start()
+                elif kind == "club link cut":
+                    length = min(gap * 0.7, rng.uniform(5.0, 20.0))
+                    links[club].cut(length)
+                    time.sleep(length)
+                elif kind == "federation broker restarted":
+                    club = ""
+                    fed.stop()
+                    time.sleep(length)
+                    fed.start()
+                else:
+                    club = ""
+                    service[0].kill()
+                    service[0].wait(10)
+                    time.sleep(length)
+                    service[0] = _service(event, fed.port, pwfile, root / "service.log", web)
+                end = time.monotonic()
+                windows.append((start, end + settle))
+                threading.Thread(target=fetch_after, args=(k, end), daemon=True).start()
+                log.append({"outage": k + 1, "kind": kind, "club": club, "at_s": round(start - t0, 1),
+                            "for_s": round(end - start, 1)})
+            player.join()
+            deadline = time.monotonic() + drain
+            while time.monotonic() < deadline and not all(u.done for u in uplinks.values()):
+                time.sleep(0.5)
+            drained = time.monotonic() - t0
+            total = sum(len(q) for q in queues.values())
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and sum(views[-1][1].get("taken", {}).values() if views else [0]) < total:
+                time.sleep(0.5)
+            last = _page_view(web)
+            for k, entry in enumerate(log):   # the rankings after each outage, checked once the run is over
+                entry["ranking"] = check(after.get(k))
+                entry["view_boards"] = len(after.get(k, {}).get("boards", []))
+            final = check(last)
+        finally:
+            for u in uplinks.values():
+                u.stop()
+            viewer.loop_stop()
+            viewer.disconnect()
+            service[0].terminate()
+            try:
+                service[0].wait(15)
+            except subprocess.TimeoutExpired:
+                service[0].kill()
+            for b in brokers.values():
+                b.stop()
+            fed.stop()
+            for link in links.values():
+                link.close()
+        audit = audit_journal(event, queues)
+        wide_bytes = sum(link.bytes for link in links.values())
+    outside = [seen_at[k] - sent[k] for k in seen_at if k in sent
+               and not any(a <= sent[k] <= b for a, b in windows)]
+    results = total - clubs
+    return {
+        "clubs": clubs, "tables": tables, "boards": boards, "pace_s": pace, "messages": total,
+        "results": results, "play_s": round(play_end - t0, 1), "all_taken_after_s": round(drained, 1),
+        "outages": log, "rankings_equal_after_outages": sum(1 for e in log if e["ranking"] == "equal"),
+        "final_ranking": final, "audit": audit.summary(), "ok": audit.ok and final == "equal" and
+        all(e["ranking"] == "equal" for e in log),
+        "latency_outside_outages": {k: round(v, 1) for k, v in figures(outside).items()},
+        "messages_per_result_club_out": round(counts["results_published"] / max(total, 1), 2),
+        "bytes_per_result_club_out": round(counts["result_bytes"] / max(total, 1)),
+        "bytes_per_result_wide_area": round(wide_bytes / max(total, 1)),
+        "public_views_seen": counts["views"],
+    }

@@ -1,0 +1,212 @@
+"""The field's results as files, and the event's close (``docs/federation.md``, "The field's files").
+
+:func:`close_event` ends the event: one ``closed`` row in its journal, after which the release rule
+(:mod:`laws.federation.release`) lets every club see every board and the public ranking counts every
+board. :func:`export` then writes the whole field, every board's traveller across the clubs, each pair
+named by its club and its number, and the field's ranking, as PBN 2.1 (export format) or USEBIO 1.2;
+the deals come from the event's hand records, checked against the commitment recorded at ``open``.
+The same journal and records give the same bytes (no clock: the date is the day the event was opened).
+"""
+
+from __future__ import annotations
+
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from firmware_host.federation.service import JOURNAL, EventState, FederationError, hold_event, open_event
+from laws.competition.sections import SPAN
+from laws.duplicate.deal import Board, commitment
+from laws.scoring import present
+from laws.scoring.session_values import Method, ScoredBoard, ScoredLine
+
+FORMATS = ("pbn", "usebio")
+SCORING = {Method.MATCHPOINTS: "MP", Method.MATCHPOINTS_HALF: "MP", Method.BUTLER: "Butler",
+           Method.CROSS_IMPS: "IMP"}
+EVENT_TYPE = {Method.MATCHPOINTS: "MP_PAIRS", Method.MATCHPOINTS_HALF: "MP_PAIRS", Method.BUTLER: "BUTLER_PAIRS",
+              Method.CROSS_IMPS: "CROSS_IMPS"}
+TRAVELLER = (("Section", 8, "L"), ("PairId_NS", 4, "R"), ("PairId_EW", 4, "R"), ("Contract", 5, "L"),
+             ("Declarer", 1, "R"), ("Result", 2, "R"), ("Lead", 3, "L"), ("Score_NS", 6, "R"),
+             ("Score_EW", 6, "R"), ("MP_NS", 7, "R"), ("MP_EW", 7, "R"), ("Group", 8, "L"))
+RANKING = (("Rank", 4, "R"), ("Section", 8, "L"), ("PairId", 4, "R"), ("Direction", 2, "L"),
+           ("TotalScoreMP", 9, "R"), ("TotalPercentage", 6, "R"), ("NrBoards", 2, "R"))
+
+
+def close_event(folder: str | Path, clock: Callable[[], float] = time.time) -> None:
+    """Close the event (refused while a service holds it, or when it is closed already)."""
+    lock = hold_event(folder)
+    try:
+        journal, state = open_event(folder)
+        with journal:
+            if state.closed:
+                raise FederationError(f"{Path(folder) / JOURNAL}: the event is closed already")
+            journal.append("event", {"type": "closed"}, clock())
+    finally:
+        lock.close()
+
+
+def closed_state(folder: str | Path) -> tuple[EventState, str]:
+    """The closed event's state and the day it was opened (``YYYY.MM.DD``)."""
+    journal, state = open_event(folder)
+    with journal:
+        opened = next(r.t for r in journal.rows() if r.kind == "event")
+    if not state.closed:
+        raise FederationError(f"{Path(folder) / JOURNAL}: the event is not closed yet (`cardtable federation "
+                              "close` first: before it, no one may see every board)")
+    return state, datetime.fromtimestamp(opened, UTC).strftime("%Y.%m.%d")
+
+
+def check_records(state: EventState, boards: Sequence[Board], where: str) -> dict[int, Board]:
+    """The hand records by number, when they are the event's (their commitment is the one recorded)."""
+    if state.setup.commitment and commitment(list(boards)) != state.setup.commitment:
+        raise FederationError(f"{where}: these hand records are not the event's (their commitment differs)")
+    by = {b.number: b for b in boards}
+    missing = [n for n in state.setup.boards if n not in by]
+    if missing:
+        raise FederationError(f"{where}: no deal for board {missing[0]}")
+    return by
+
+
+def _q(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _table(name: str, cols: Sequence[tuple[str, int, str]], rows: list[list[str]]) -> list[str]:
+    out = [f'[{name} "' + ";".join(f"{n}\\{w}{a}" for n, w, a in cols) + '"]']
+    for cells in rows:
+        parts = []
+        for cell, (_n, w, a) in zip(cells, cols):
+            text = (_q(cell) if " " in cell else cell) if cell else "-"
+            parts.append(text.rjust(w) if a == "R" else text.ljust(w))
+        out.append(" ".join(parts).rstrip())
+    return out
+
+
+def _local(state: EventState, number: int) -> tuple[str, str]:
+    names = sorted(state.entries)
+    k, n = divmod(number, SPAN)
+    return names[k], str(n)
+
+
+def _cells(state: EventState, ln: ScoredLine) -> list[str]:
+    club_ns, ns = _local(state, ln.ns.number)
+    _club_ew, ew = _local(state, ln.ew.number)
+    score = ln.ns_score
+    ns_cell, ew_cell = ("", "") if score is None else (str(score), "") if score > 0 else ("", str(-score)) \
+        if score < 0 else ("0", "0")
+    return [club_ns, ns, ew, ln.contract.upper() if ln.contract else "", ln.declarer,
+            "" if ln.tricks is None or not ln.declarer else str(ln.tricks), (ln.lead[1] + ln.lead[0]) if ln.lead else "",
+            ns_cell, ew_cell, present(ln.ns_points), present(ln.ew_points), ln.group]
+
+
+def _scored(state: EventState) -> tuple[tuple[ScoredBoard, ...], list[tuple[str, str, str, str, object]]]:
+    assert state.scores is not None
+    result = state.scores.score()
+    rows = []
+    for name, ranking in result.rankings:
+        if name.startswith("field "):
+            for place, sp, st in ranking:
+                rows.append((name[6:], place, sp.section, str(sp.pair.number), st))
+    return result.sessions["field"].boards, rows  # type: ignore[return-value]
+
+
+def write_pbn(state: EventState, records: dict[int, Board], date: str) -> bytes:
+    """The field as PBN 2.1: one game a board (the hand record and the traveller of every club), the
+    first also carrying the field's ranking."""
+    if state.scores is None:
+        raise FederationError("no club's entry was taken: there is nothing to export")
+    boards, ranking = _scored(state)
+    out = ["% PBN 2.1", "% EXPORT", "% cardtable federation export", ""]
+    for k, board in enumerate(boards):
+        rec = records[board.number]
+        tags = [("Event", state.setup.event), ("Site", "the field"), ("Date", date), ("Board", str(board.number)),
+                ("West", ""), ("North", ""), ("East", ""), ("South", ""), ("Dealer", rec.dealer.value),
+                ("Vulnerable", rec.vulnerability.value), ("Deal", rec.deal.pbn(rec.dealer)),
+                ("Scoring", SCORING[state.setup.method]), ("Declarer", ""), ("Contract", ""), ("Result", "")]
+        out += [f"[{n} {_q(v)}]" for n, v in tags]
+        out += _table("ScoreTable", TRAVELLER, [_cells(state, ln) for ln in board.lines])
+        if k == 0:
+            rows = [[place, club, pair, field, present(st.total),  # type: ignore[attr-defined]
+                     "" if st.percent is None else present(st.percent), str(st.boards)]  # type: ignore[attr-defined]
+                    for field, place, club, pair, st in ranking]
+            out += _table("TotalScoreTable", RANKING, rows)
+        out.append("")
+    return ("\r\n".join(out)).encode("utf-8")
+
+
+def _sub(parent: ET.Element, tag: str, text: str | int | None = None, **attrs: str) -> ET.Element:
+    el = ET.SubElement(parent, tag, attrs)
+    if text is not None:
+        el.text = str(text)
+    return el
+
+
+def write_usebio(state: EventState, records: dict[int, Board], date: str) -> bytes:
+    """The field as USEBIO 1.2: one SESSION scored across its SECTIONs, a SECTION a club (its pairs with
+    their places and percentages in the whole field, its travellers with the field's matchpoints)."""
+    if state.scores is None:
+        raise FederationError("no club's entry was taken: there is nothing to export")
+    boards, ranking = _scored(state)
+    root = ET.Element("USEBIO", {"Version": "1.2"})
+    _sub(_sub(root, "CLUB"), "CLUB_NAME", "the field")
+    event = _sub(root, "EVENT", EVENT_TYPE=EVENT_TYPE[state.setup.method])
+    _sub(event, "EVENT_DESCRIPTION", state.setup.event)
+    year, month, day = date.split(".")
+    _sub(event, "DATE", f"{day}/{month}/{year}")
+    _sub(event, "BOARDS_PLAYED", len(boards))
+    session = _sub(event, "SESSION", SESSION_ID="1")
+    for club in sorted(state.entries):
+        section = _sub(session, "SECTION", SECTION_ID=club)
+        participants = _sub(section, "PARTICIPANTS")
+        for field, place, c, pair, st in ranking:
+            if c != club:
+                continue
+            p = _sub(participants, "PAIR")
+            _sub(p, "PAIR_NUMBER", pair)
+            _sub(p, "DIRECTION", field)
+            _sub(p, "PLACE", place)
+            _sub(p, "TOTAL_SCORE", present(st.total))  # type: ignore[attr-defined]
+            if st.percent is not None:  # type: ignore[attr-defined]
+                _sub(p, "PERCENTAGE", present(st.percent))  # type: ignore[attr-defined]
+            _sub(p, "BOARDS_PLAYED", st.boards)  # type: ignore[attr-defined]
+        for board in boards:
+            mine = [ln for ln in board.lines if _local(state, ln.ns.number)[0] == club]
+            b = _sub(section, "BOARD")
+            _sub(b, "BOARD_NUMBER", board.number)
+            for ln in mine:
+                cells = _cells(state, ln)
+                line = _sub(b, "TRAVELLER_LINE")
+                _sub(line, "NS_PAIR_NUMBER", cells[1])
+                _sub(line, "EW_PAIR_NUMBER", cells[2])
+                _sub(line, "CONTRACT", "PASS" if ln.contract == "Pass" else ln.contract)
+                _sub(line, "PLAYED_BY", ln.declarer)
+                _sub(line, "LEAD", cells[6])
+                _sub(line, "TRICKS", cells[5])
+                _sub(line, "SCORE", "" if ln.ns_score is None else ln.ns_score)
+                _sub(line, "NS_MATCH_POINTS", present(ln.ns_points))
+                _sub(line, "EW_MATCH_POINTS", present(ln.ew_points))
+    handset = _sub(event, "HANDSET")
+    words = {"N": "North", "E": "East", "S": "South", "W": "West"}
+    for number in sorted(records):
+        rec = records[number]
+        hb = _sub(handset, "BOARD")
+        _sub(hb, "BOARD_NUMBER", number)
+        for seat, hand in zip("NESW", rec.deal.pbn().split(":")[1].split()):
+            h = _sub(hb, "HAND")
+            _sub(h, "DIRECTION", words[seat])
+            for tag, cards in zip(("SPADES", "HEARTS", "DIAMONDS", "CLUBS"), hand.split(".")):
+                _sub(h, tag, cards)
+    ET.indent(root, space="  ")
+    return (b'<?xml version="1.0" encoding="UTF-8"?>\n'
+            + ET.tostring(root, encoding="unicode", short_empty_elements=True).encode("utf-8") + b"\n")
+
+
+def export(folder: str | Path, fmt: str, boards: Sequence[Board], where: str) -> bytes:
+    """The closed event's field in ``fmt`` (``pbn`` or ``usebio``)."""
+    if fmt not in FORMATS:
+        raise FederationError(f"the format is one of {', '.join(FORMATS)}, not {fmt!r}")
+    state, date = closed_state(folder)
+    records = check_records(state, boards, where)
+    return (write_pbn if fmt == "pbn" else write_usebio)(state, records, date)

@@ -1,0 +1,155 @@
+"""`cardtable federation close` and `export`: the field's PBN and USEBIO read back by an outsider's reader
+written from PBN 2.1 (tags, ``[ScoreTable]``/``[TotalScoreTable]`` column headers ``Name\\<width><L|R>``)
+and USEBIO 1.2 (``SECTION``/``PARTICIPANTS``/``PAIR``/``BOARD``/``TRAVELLER_LINE``, ``HANDSET``), without
+the exporter: every matchpoint and percentage is recomputed from the file alone."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.cli import main
+from firmware_host.federation.service import JOURNAL
+from firmware_host.records.journal import Journal
+
+from .test_audit import _messages
+from .test_cli import PBN
+
+
+@pytest.fixture()
+def event(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    records = tmp_path / "boards.pbn"
+    records.write_text(PBN, encoding="utf-8")
+    folder = tmp_path / "e"
+    assert main(["federation", "open", "--dir", str(folder), "--event", "sim1", "--hand-records", str(records),
+                 "--clubs", "c1,c2"]) == 0
+    with Journal.open(folder / JOURNAL) as journal:      # the rows the service commits, one a message taken
+        for club, bias in (("c1", 0), ("c2", 2)):
+            for m in _messages(club, bias=bias):
+                journal.append("event", {"type": "message", "club": club, "number": m["number"], "message": m}, 2.0)
+    capsys.readouterr()
+    return folder
+
+
+def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    rc = main(argv)
+    cap = capsys.readouterr()
+    assert "Traceback" not in cap.err
+    return rc, cap.err
+
+
+def read_pbn(text: str) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """Games as {tags, tables: {name: [row dicts]}} (an outsider's PBN reader)."""
+    games: list[dict[str, Any]] = []
+    game: dict[str, Any] | None = None
+    table: tuple[str, list[str]] | None = None
+    for raw in text.split("\r\n"):
+        if raw.startswith("%"):
+            continue
+        if not raw.strip():
+            game, table = None, None
+            continue
+        m = re.fullmatch(r'\[(\w+) "(.*)"\]', raw)
+        if m:
+            if game is None:
+                game = {"tags": {}, "tables": {}}
+                games.append(game)
+            name, value = m.group(1), m.group(2)
+            if name.endswith("Table"):
+                cols = [c.split("\\")[0] for c in value.split(";")]
+                game["tables"][name] = []
+                table = (name, cols)
+            else:
+                game["tags"][name] = value
+                table = None
+            continue
+        assert game is not None and table is not None, raw
+        cells = shlex.split(raw)
+        game["tables"][table[0]].append(dict(zip(table[1], cells)))
+    ranking = games[0]["tables"]["TotalScoreTable"]
+    return games, ranking
+
+
+def _mp(mine: int, others: list[int]) -> Fraction:
+    return Fraction(sum(2 if mine > o else 1 if mine == o else 0 for o in others))
+
+
+def _ns_score(row: dict[str, str]) -> int:
+    return int(row["Score_NS"]) if row["Score_NS"] != "-" else -int(row["Score_EW"])
+
+
+def test_close_then_export_both_formats_read_back(event: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "field.pbn"
+    rc, err = _cli(["federation", "export", "--dir", str(event), "--format", "pbn", "--out", str(out)], capsys)
+    assert rc == 2 and "not closed yet" in err and not out.exists()
+    assert _cli(["federation", "close", "--dir", str(event)], capsys)[0] == 0
+    rc, err = _cli(["federation", "close", "--dir", str(event)], capsys)
+    assert rc == 2 and "closed already" in err
+    assert _cli(["federation", "export", "--dir", str(event), "--format", "pbn", "--out", str(out)], capsys)[0] == 0
+    rc, err = _cli(["federation", "export", "--dir", str(event), "--format", "pbn", "--out", str(out)], capsys)
+    assert rc == 2 and "--force" in err
+    xml = tmp_path / "field.xml"
+    assert _cli(["federation", "export", "--dir", str(event), "--format", "usebio", "--out", str(xml)], capsys)[0] == 0
+
+    games, ranking = read_pbn(out.read_bytes().decode("utf-8"))
+    assert [g["tags"]["Board"] for g in games] == ["1", "2"]
+    assert games[0]["tags"]["Deal"] == "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 654.8765.876.876 32.432.5432.5432"
+    totals: dict[tuple[str, str, str], Fraction] = defaultdict(Fraction)
+    tops: dict[tuple[str, str, str], Fraction] = defaultdict(Fraction)
+    for g in games:
+        rows = g["tables"]["ScoreTable"]
+        assert len(rows) == 6 and {r["Section"] for r in rows} == {"c1", "c2"}    # both clubs' tables
+        scores = [_ns_score(r) for r in rows]
+        for k, r in enumerate(rows):
+            others = scores[:k] + scores[k + 1:]
+            ns = _mp(scores[k], others)
+            assert Fraction(r["MP_NS"]) == ns and Fraction(r["MP_EW"]) == 2 * len(others) - ns
+            for pair, mp in ((r["PairId_NS"] + "NS", ns), (r["PairId_EW"] + "EW", 2 * len(others) - ns)):
+                key = (r["Section"], pair[:-2], pair[-2:])
+                totals[key] += mp
+                tops[key] += 2 * len(others)
+    assert len(ranking) == 12
+    for row in ranking:
+        key = (row["Section"], row["PairId"], row["Direction"])
+        assert Fraction(row["TotalScoreMP"]) == totals[key]
+        assert abs(float(row["TotalPercentage"]) - float(100 * totals[key] / tops[key])) < 0.006
+
+    root = ET.fromstring(xml.read_bytes())
+    assert root.tag == "USEBIO" and root.get("Version") == "1.2"
+    sections = root.findall("./EVENT/SESSION/SECTION")
+    assert [s.get("SECTION_ID") for s in sections] == ["c1", "c2"]
+    by_pbn = {(r["Section"], r["PairId"], r["Direction"]): r for r in ranking}
+    for s in sections:
+        for p in s.findall("./PARTICIPANTS/PAIR"):
+            r = by_pbn[(s.get("SECTION_ID"), p.findtext("PAIR_NUMBER"), p.findtext("DIRECTION"))]
+            assert (p.findtext("PLACE"), p.findtext("PERCENTAGE")) == (r["Rank"], r["TotalPercentage"])
+        lines = s.findall("./BOARD/TRAVELLER_LINE")
+        assert len(lines) == 6 and all(ln.findtext("NS_MATCH_POINTS") for ln in lines)
+    hands = root.findall("./EVENT/HANDSET/BOARD")
+    assert [h.findtext("BOARD_NUMBER") for h in hands] == ["1", "2"]
+    assert hands[0].find("HAND").findtext("SPADES") == "AKQJ"   # type: ignore[union-attr]
+
+
+def test_export_refuses_hand_records_that_are_not_the_events(event: Path, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.federation.service import hold_event
+
+    served = hold_event(event)                    # `serve` runs on the event: it cannot be closed under it
+    rc, err = _cli(["federation", "close", "--dir", str(event)], capsys)
+    served.close()
+    assert rc == 2 and "being served by another process" in err
+    assert _cli(["federation", "close", "--dir", str(event)], capsys)[0] == 0
+    other = tmp_path / "other.pbn"
+    other.write_text(PBN.replace("N:AKQJ.AKQ.AKQ.AKQ T987", "N:T987.AKQ.AKQ.AKQ AKQJ"), encoding="utf-8")
+    rc, err = _cli(["federation", "export", "--dir", str(event), "--format", "usebio", "--out",
+                    str(tmp_path / "x.xml"), "--hand-records", str(other)], capsys)
+    assert rc == 2 and "not the event's" in err and err.count("\n") == 1
+    assert not (tmp_path / "x.xml").exists()

@@ -1,0 +1,23 @@
+"""The run at scale, small (`cardtable bench federation --scale` is the real one, minutes long): two clubs'
+brokers bridged to the federation's through cuttable links, the service as its own process, one outage
+of each kind (a club's broker killed, a club's link cut, the federation's broker restarted, the service
+killed), judged by the same checks: nothing lost, nothing twice, every ranking equal to a rescore."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from firmware_host.bench.federation_scale import OUTAGE_KINDS, scale
+
+
+def test_two_clubs_through_one_outage_of_each_kind() -> None:
+    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
+        pytest.skip("mosquitto is not installed (`make test` installs it)")
+    found = scale(tables=12, clubs=2, boards=2, pace=4.0, outages=4, settle=1.0, drain=90.0)
+    assert [o["kind"] for o in found["outages"]] == list(OUTAGE_KINDS)
+    assert found["audit"] == f"{found['messages']} message rows; 0 lost; 0 taken twice; 0 changed; 0 unexpected"
+    assert [o["ranking"] for o in found["outages"]] == ["equal"] * 4 and found["final_ranking"] == "equal"
+    assert found["ok"]
