@@ -92,10 +92,10 @@ def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
     cancelled = st.cancelled.get((str(club or st.club_table_of.get(rec["table_number"], "")), rec["board"]))
     if cancelled is not None and source:
         words, seq, content = cancelled
-        # the same result sent again (a resend, or under a new number after a restart): the director's
-        # decision stands; a board replayed at the table after a line taken off to be replayed is a later
-        # row of its journal with another result, and is taken
-        if source_seq(source) <= seq or result_content(rec) == content:
+        # the same result sent again (a resend, or the same result under a new number after a restart):
+        # the director's decision stands. When he took the line off saying it is to be replayed, a later
+        # row of the table's journal is the board replayed, and is taken whatever its result.
+        if source_seq(source) <= seq or (content is not None and result_content(rec) == content):
             return (f"{where}: the director took this table's result of board {rec['board']} off ({words}); "
                     "a table's resend does not bring it back (the director enters a result if one is due)")
     for p in (ns, ew):
