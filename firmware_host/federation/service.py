@@ -284,7 +284,7 @@ class FederationService:
 
     def _judge(self, club: str, message: dict[str, Any]) -> Answer:
         number = message.get("number")
-        body = {k: v for k, v in message.items()}
+        body = message
         answer = self.state.ledger.judge(club, number if isinstance(number, int) else -1, digest(body))
         if answer.verdict is not Verdict.TAKEN:
             return answer
