@@ -20,7 +20,10 @@ outbox when the broker acknowledges it. A broker outage therefore only delays me
 the table sends what was not yet acknowledged. The broker may see a message twice (QoS 1 is "at least
 once"); the dashboard drops repeats by ``(table, kind, seq)``.
 
-Card identities of an open deal never reach the outbox (``secrecy.SecrecyFilter``).
+Card identities of an open deal never reach the outbox's ``event``, ``ruling`` and ``status`` messages
+(``secrecy.SecrecyFilter``). The one exception is ``play`` (``docs/broadcast.md``): each committed event
+the broadcast folds (``PLAY_EVENTS``) and each ruling, as committed, for the club's broadcast service,
+which alone may read that topic (the broker's ACL) and releases it to spectators by the director's rule.
 """
 
 from __future__ import annotations
@@ -62,6 +65,9 @@ ACK_BATCH, ACK_EVERY = 64, 0.25  # acknowledged outbox rows are deleted in batch
 STATUS_EVERY = 0.1   # seconds between two status messages at most (the newest one wins)
 SESSION_EXPIRY = 7 * 24 * 3600  # seconds the broker keeps a table's session (and its commands) while away
 DONE_KEPT = 32       # ids of the latest commands handed to the table, told in every status
+# The committed events the broadcast folds (``laws.broadcast.feed``), sent whole on ``play``.
+PLAY_EVENTS = frozenset({"board", "call", "card_played", "claim", "claim_reply", "claim_ruled",
+                         "deal_start", "bid", "trump_turned", "trump_made", "discard", "play_end", "result"})
 CommandCallback = Callable[..., None]
 SessionCallback = Callable[[dict[str, Any]], None]
 
@@ -78,11 +84,14 @@ class MqttPublisher:
         reveal_cards: show card identities live (the club opted in); default from the config.
         heartbeat: seconds between heartbeats.
         window: how many messages may wait for the broker's acknowledgement at once.
+        play_feed: also send each committed call, card, claim and ruling on ``play`` for the club's
+            broadcast (read by the broadcast login only).
     """
 
     def __init__(self, config: MqttConfig, table_id: str, journal: Journal,
                  clock: Callable[[], float] = time.time, *, password: str | None = None,
-                 reveal_cards: bool | None = None, heartbeat: float = 5.0, window: int = 200) -> None:
+                 reveal_cards: bool | None = None, heartbeat: float = 5.0, window: int = 200,
+                 play_feed: bool = True) -> None:
         import paho.mqtt.client as mqtt
 
         if not TABLE_ID.match(table_id):
@@ -92,6 +101,7 @@ class MqttPublisher:
         self.clock = clock
         self.heartbeat = heartbeat
         self.window = window
+        self.play_feed = play_feed
         self.outbox = Outbox(journal.path, journal.synchronous)
         reveal = config.reveal_cards if reveal_cards is None else reveal_cards
         self.secrecy = SecrecyFilter(reveal=reveal)
@@ -233,9 +243,13 @@ class MqttPublisher:
 
     def event(self, event: dict[str, Any], deal: int, seq: int) -> None:
         self._queue("event", deal, seq, self.secrecy.event(event, deal, seq))
+        if self.play_feed and event.get("type") in PLAY_EVENTS:
+            self._queue("play", deal, seq, {"row": "event", "body": dict(event)})
 
     def ruling(self, ruling: dict[str, Any], deal: int, seq: int) -> None:
         self._queue("ruling", deal, seq, self.secrecy.body(ruling, deal))
+        if self.play_feed:
+            self._queue("play", deal, seq, {"row": "ruling", "body": dict(ruling)})
 
     def deal_over(self, deal: int) -> None:
         released = self.secrecy.deal_over(deal)

@@ -133,11 +133,17 @@ class DuplicateDemo:
         method: how it is scored.
         table_factory: makes each table (default: ``real_table``).
         analyse: double-dummy analysis of the boards for the exports.
+        extra_users: more broker logins (name -> password), e.g. the broadcast's and a spectator's.
+        on_broker: called once the broker and the session are up, before any table starts, with the
+            broker and every login's password; what it returns is called before the broker stops (the
+            broadcast's tests and benchmark run their service and listeners so).
     """
 
     def __init__(self, out: str | Path, tables: int, boards: int, movement: str = "mitchell", *, foul: int = 0,
                  seed: int | None = None, method: Method = Method.MATCHPOINTS,
-                 table_factory: TableFactory | None = None, analyse: bool = True) -> None:
+                 table_factory: TableFactory | None = None, analyse: bool = True,
+                 extra_users: dict[str, str] | None = None,
+                 on_broker: Callable[[LocalBroker, dict[str, str]], Callable[[], None]] | None = None) -> None:
         self.out = Path(out).resolve()  # the tables' configurations name files in it from their own folders
         self.spec = demo_movement(movement, tables, boards)
         self.movement = build_movement(self.spec)
@@ -149,6 +155,8 @@ class DuplicateDemo:
         self.method = method
         self.table_factory = table_factory or real_table
         self.analyse = analyse
+        self.extra_users = dict(extra_users or {})
+        self.on_broker = on_broker
         self.rng = random.Random(self.seed)
         self.deal = "shoe" if self.movement.copies > 1 else "boards"
         self.check_out()
@@ -221,14 +229,18 @@ class DuplicateDemo:
         with tempfile.TemporaryDirectory(prefix="cardtable-duplicate-demo-") as tmp:
             passwords = {tid: secrets.token_urlsafe(12) for tid in setup.tables}
             passwords[DASHBOARD_USER] = secrets.token_urlsafe(12)
+            passwords.update(self.extra_users)
             broker = LocalBroker(Path(tmp) / "broker", passwords)
             broker.start()
             service = SessionService(desk, "127.0.0.1", broker.port, DASHBOARD_USER, passwords[DASHBOARD_USER])
             link = ClubLink("127.0.0.1", broker.port, Path(tmp))
+            after: Callable[[], None] | None = None
             try:
                 service.start()
                 if not service.connected.wait(20):
                     raise RuntimeError("the session could not connect to the local broker")
+                if self.on_broker is not None:
+                    after = self.on_broker(broker, dict(passwords))
                 for i, (tid, number) in enumerate(setup.tables.items()):
                     place = TablePlace(tid, number, self.out / "tables" / tid, records, self.deal)
                     t = self.table_factory(place, link, passwords[tid], room, random.Random(self.seed * 1000 + i))
@@ -240,6 +252,8 @@ class DuplicateDemo:
             finally:
                 _stop_all(tables)
                 service.stop()
+                if after is not None:
+                    after()
                 broker.stop()
         phases["tables stopped"] = time.monotonic() - t0 - sum(phases.values())
         return tables
