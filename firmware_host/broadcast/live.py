@@ -32,7 +32,7 @@ from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS, Topics
 from laws.broadcast.feed import BoardPlay, Item, TableFeed
 from laws.broadcast.lin import LinError, lin_record
-from laws.broadcast.release import Audience, Facts, Release, Rule, may_show, released_at
+from laws.broadcast.release import Audience, Facts, Release, may_show, released_at
 from laws.bridge.tricks import trick_winner
 from laws.cards import Card, Seat
 
@@ -160,12 +160,13 @@ class Releaser:
         return self._release_board(cur.board, now)
 
     def tick(self, now: float) -> list[Publication]:
-        """What time alone releases (the ``delay`` rule)."""
-        if self.release.rule is not Rule.DELAY:
-            return []
+        """What time alone releases: the ``delay`` rule's, and under any rule an item whose release time
+        (a table's clock) was still ahead of ours when its fact arrived."""
+        facts = self.facts()
         out: list[Publication] = []
-        for board in sorted({p.board for p in self._boards.values() if p.released < len(p.items)}):
-            out += self._release_board(board, now)
+        for play in sorted(self._boards.values(), key=lambda p: (p.board, p.table)):
+            if play.released < len(play.items):
+                out += self._release_play(play, facts, now)
         return out
 
     def next_due(self) -> float | None:
@@ -188,16 +189,20 @@ class Releaser:
         facts = self.facts()
         out: list[Publication] = []
         for (_t, b), play in sorted(self._boards.items()):
-            if b != board or play.released >= len(play.items):
-                continue
-            before = play.released
-            while play.released < len(play.items) and may_show(self.release, play.items[play.released], SPECTATOR,
-                                                              facts, now):
-                play.released += 1
-            if play.released > before:
-                out.append(self._snapshot(play))
-                self._write_lin(play)
+            if b == board:
+                out += self._release_play(play, facts, now)
         return out
+
+    def _release_play(self, play: _Play, facts: Facts, now: float) -> list[Publication]:
+        """Release what may be shown of one board at one table, in the order committed."""
+        before = play.released
+        while play.released < len(play.items) and may_show(self.release, play.items[play.released], SPECTATOR,
+                                                          facts, now):
+            play.released += 1
+        if play.released == before:
+            return []
+        self._write_lin(play)
+        return [self._snapshot(play)]
 
     def _seat_names(self, play: _Play) -> dict[Seat, str]:
         first = play.items[0].data if play.items else {}

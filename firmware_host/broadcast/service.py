@@ -86,15 +86,14 @@ class BroadcastService:
     def step(self) -> list[Publication]:
         """Hand what arrived to the releaser, and what time released; publish it all."""
         out: list[Publication] = []
-        now = self.clock()
         with self._lock:
             while self.inbox:
                 topic, payload = self.inbox.popleft()
                 try:
-                    out += self.releaser.offer(topic, payload, now)
+                    out += self.releaser.offer(topic, payload, self.clock())
                 except Exception:   # one message never stops the broadcast
                     log.exception("broadcast: a message on %s could not be taken", topic[:200])
-            out += self.releaser.tick(now)
+            out += self.releaser.tick(self.clock())
         latest: dict[str, str] = {}
         for topic, payload in out:   # one board's snapshot is whole: only the newest of a batch goes
             latest.pop(topic, None)
