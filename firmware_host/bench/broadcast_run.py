@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 import threading
 import time
@@ -26,7 +27,10 @@ from firmware_host.broadcast.page import SpectatorPage, serve
 from firmware_host.broadcast.service import BroadcastService
 from firmware_host.club.broker import LocalBroker, free_port
 from firmware_host.duplicate.spec import build_movement
-from firmware_host.evening.demo import DuplicateDemo
+from firmware_host.evening.boards import BoardRoom
+from firmware_host.evening.demo import DuplicateDemo, TableFactory
+from firmware_host.evening.people import People
+from firmware_host.evening.table import ClubLink, DemoTable, TablePlace
 from firmware_host.wire.topics import BROADCAST_USER, SPECTATOR_USER
 from laws.broadcast.release import Release
 from laws.duplicate.movement.model import Movement
@@ -64,6 +68,37 @@ class Listener:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+class PacedPeople:
+    """The simulated people at a table, taking at least ``pace`` seconds over each thing they do (the
+    demo's people play as fast as the table takes it; a broadcast is watched at a person's pace)."""
+
+    def __init__(self, people: People, pace: float) -> None:
+        self.people = people
+        self.pace = pace
+        self._next = 0.0
+
+    def next_input(self, state: Any) -> Any:
+        now = time.monotonic()
+        if now < self._next:
+            return None
+        item = self.people.next_input(state)
+        if item is not None:
+            self._next = now + self.pace
+        return item
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.people, name)
+
+
+def paced_tables(pace: float) -> TableFactory:
+    """The demo's tables (``evening.demo.real_table``) with their people paced."""
+    def make(place: TablePlace, link: ClubLink, password: str, room: BoardRoom, rng: random.Random) -> DemoTable:
+        people = People(lambda board, rnd: room.held(board, place.number, rnd), rng)
+        return DemoTable(place, link, password, PacedPeople(people, pace),  # type: ignore[arg-type]
+                         shoe_seed=rng.randrange(2**31))
+    return make
 
 
 def plays_of(movement: Movement) -> dict[int, frozenset[int]]:
@@ -137,19 +172,21 @@ class LiveRun:
         shots: widths (px) to screenshot the page at, in the first browser, once ``shots_after`` items
             are shown there.
         seed: the demo's seed.
+        private: a private event's spectator password (the browsers type it in).
+        pace: seconds each table's people take at least over each call, card or confirmation.
     """
 
     def __init__(self, out: Path, release: Release, *, tables: int = 3, boards: int = 3, movement: str = "mitchell",
                  rounds: int | None = None, other_room: dict[int, int] | None = None, rooms: dict[int, str] | None = None,
                  page: bool = False, browsers: int = 0, sse: int = 0, shots: tuple[int, ...] = (),
-                 shots_after: int = 40, seed: int = 3, private: str | None = None) -> None:
+                 shots_after: int = 40, seed: int = 3, private: str | None = None, pace: float = 0.0) -> None:
         self.out = out
         self.release = release
         self.demo = DuplicateDemo(out, tables, boards, movement, seed=seed, analyse=False,
                                   extra_users={BROADCAST_USER: secrets.token_urlsafe(9),
                                                SPECTATOR_USER: secrets.token_urlsafe(9),
                                                ATTACK_TABLE: secrets.token_urlsafe(9)},
-                                  on_broker=self._on_broker)
+                                  on_broker=self._on_broker, table_factory=paced_tables(pace) if pace else None)
         if rounds is not None:
             self.demo.spec = {**self.demo.spec, "rounds": rounds}
             self.demo.movement = build_movement(self.demo.spec)

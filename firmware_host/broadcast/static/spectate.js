@@ -53,7 +53,7 @@ function glance() {
     const what = !b ? 'nothing shown yet' : (sm.contract == null ? 'in the auction' : contract(sm));
     const tricks = sm.tricks ? `NS ${sm.tricks.NS} \u00b7 EW ${sm.tricks.EW}` : '';
     return `<button type="button" data-t="${t}" aria-pressed="${t === st.pick}"><b>Table ${t}${room}</b>` +
-      `<span>${b ? 'Board ' + b.board : ''}</span><span>${what}</span><span>${tricks}${b && b.finished ? ' \u00b7 done' : ''}</span></button>`;
+      `<span class="l">${b ? 'Board ' + b.board : ''}</span><span class="l">${what}</span><span class="l">${tricks}${b && b.finished ? ' \u00b7 done' : ''}</span></button>`;
   }).join('');
   for (const el of box.querySelectorAll('button')) el.onclick = () => { st.pick = Number(el.dataset.t); render(); };
 }
