@@ -53,7 +53,7 @@ class Listener:
         if user is not None:
             self.client.username_pw_set(user, password)
         self.client.on_connect = self._on_connect
-        self.client.on_message = lambda c, u, m: self.arrivals.append(Arrival(time.time(), m.topic, m.payload))
+        self.client.on_message = lambda c, u, m: self.arrivals.append(Arrival(time.time(), m.topic, bytes(m.payload)))
         self.client.connect_async("127.0.0.1", port)
         self.client.loop_start()
 

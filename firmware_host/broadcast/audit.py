@@ -18,13 +18,13 @@ arrivals, which it must catch; the benchmark counts with it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from firmware_host.records.journal import Journal
+from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS, Topics
 from laws.broadcast.feed import Item, TableFeed
 from laws.broadcast.release import Release, Rule
@@ -105,16 +105,17 @@ def judge(arrivals: Iterable[Arrival], facts: Committed, release: Release, plays
             continue
         if a.topic == topics.spectate_event:
             continue
+        read = read_json(a.payload)
         try:
-            body = json.loads(a.payload)
+            body = read.value
             views = body["items"]
             table, board = int(body["table"]), int(body["board"])
         except (ValueError, KeyError, TypeError) as exc:
-            verdict.differ.append(f"{a.topic}: not a board message ({exc})")
+            verdict.differ.append(f"{a.topic}: not a board message ({read.refusal or exc})")
             continue
         for view in views:
             key = (table, board, view.get("index"))
-            item = facts.items.get(key)  # type: ignore[arg-type]
+            item = facts.items.get(key)  # type: ignore[arg-type,unused-ignore]
             if item is None or view.get("table") != table or view.get("board") != board:
                 verdict.differ.append(f"{a.topic}: item {key} is in no journal")
                 continue

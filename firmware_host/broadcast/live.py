@@ -30,10 +30,10 @@ from typing import Any
 
 from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS, Topics
+from laws.bridge.tricks import trick_winner
 from laws.broadcast.feed import BoardPlay, Item, TableFeed
 from laws.broadcast.lin import LinError, lin_record
 from laws.broadcast.release import Audience, Facts, Release, may_show, released_at
-from laws.bridge.tricks import trick_winner
 from laws.cards import Card, Seat
 
 log = logging.getLogger(__name__)

@@ -88,9 +88,9 @@ class BroadcastService:
         out: list[Publication] = []
         with self._lock:
             while self.inbox:
-                topic, payload = self.inbox.popleft()
+                topic, raw = self.inbox.popleft()
                 try:
-                    out += self.releaser.offer(topic, payload, self.clock())
+                    out += self.releaser.offer(topic, raw, self.clock())
                 except Exception:   # one message never stops the broadcast
                     log.exception("broadcast: a message on %s could not be taken", topic[:200])
             out += self.releaser.tick(self.clock())
