@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.broadcast.audit import Arrival
-from firmware_host.broadcast.live import Releaser
+from firmware_host.broadcast.live import Releaser, plays_of
 from firmware_host.broadcast.page import SpectatorPage, serve
 from firmware_host.broadcast.service import BroadcastService
 from firmware_host.club.broker import LocalBroker, free_port
@@ -33,7 +33,6 @@ from firmware_host.evening.people import People
 from firmware_host.evening.table import ClubLink, DemoTable, TablePlace
 from firmware_host.wire.topics import BROADCAST_USER, SPECTATOR_USER
 from laws.broadcast.release import Release
-from laws.duplicate.movement.model import Movement
 
 log = logging.getLogger(__name__)
 
@@ -99,16 +98,6 @@ def paced_tables(pace: float) -> TableFactory:
         return DemoTable(place, link, password, PacedPeople(people, pace),  # type: ignore[arg-type]
                          shoe_seed=rng.randrange(2**31))
     return make
-
-
-def plays_of(movement: Movement) -> dict[int, frozenset[int]]:
-    """Board -> the tables that play it (both pairs present)."""
-    out: dict[int, set[int]] = {}
-    for s in movement.seatings:
-        if s.played:
-            for b in movement.boards_of(s.group):
-                out.setdefault(b, set()).add(s.table)
-    return {b: frozenset(t) for b, t in out.items()}
 
 
 @dataclass

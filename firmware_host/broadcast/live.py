@@ -35,6 +35,7 @@ from laws.broadcast.feed import BoardPlay, Item, TableFeed
 from laws.broadcast.lin import LinError, lin_record
 from laws.broadcast.release import Audience, Facts, Release, may_show, released_at
 from laws.cards import Card, Seat
+from laws.duplicate.movement.model import Movement
 
 log = logging.getLogger(__name__)
 
@@ -257,6 +258,39 @@ class Releaser:
     def released_items(self) -> dict[tuple[int, int], list[Item]]:
         """Every (table, board)'s released items (for tests and the benchmark's judge)."""
         return {k: p.items[:p.released] for k, p in self._boards.items()}
+
+
+def plays_of(movement: Movement) -> dict[int, frozenset[int]]:
+    """Board -> the tables that play it (both pairs present), from the session's movement."""
+    out: dict[int, set[int]] = {}
+    for s in movement.seatings:
+        if s.played:
+            for b in movement.boards_of(s.group):
+                out.setdefault(b, set()).add(s.table)
+    return {b: frozenset(t) for b, t in out.items()}
+
+
+def teams_rooms(text: str) -> tuple[dict[int, str], dict[int, int]]:
+    """``1:2,3:4`` (each match's open-room table, then its closed-room table) as (rooms, other_room).
+
+    Raises:
+        ValueError: naming the part that is not two different table numbers, or a table named twice.
+    """
+    rooms: dict[int, str] = {}
+    other: dict[int, int] = {}
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        left, sep, right = part.partition(":")
+        if not sep or not left.strip().isdigit() or not right.strip().isdigit() or int(left) == int(right) \
+                or int(left) < 1 or int(right) < 1:
+            raise ValueError(f"{part!r}: a match is OPEN:CLOSED, two different table numbers (e.g. 1:2)")
+        a, b = int(left), int(right)
+        if a in rooms or b in rooms:
+            raise ValueError(f"{part!r}: table {a if a in rooms else b} is in two matches")
+        rooms[a], rooms[b] = "o", "c"
+        other[a], other[b] = b, a
+    if not rooms:
+        raise ValueError("no match given: OPEN:CLOSED[,OPEN:CLOSED...], e.g. 1:2,3:4")
+    return rooms, other
 
 
 def summary(board: BoardPlay | None) -> dict[str, Any]:
