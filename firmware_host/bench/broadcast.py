@@ -99,7 +99,7 @@ def _attack(root: Path, quick: bool) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    with tempfile.TemporaryDirectory(prefix="cardtable-bench-broadcast-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="cardtable-bench-broadcast-", ignore_cleanup_errors=True) as tmp:
         root = Path(tmp)
         live = _live(root, args.quick)
         attack = _attack(root, args.quick)

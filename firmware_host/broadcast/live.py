@@ -53,6 +53,9 @@ class _Play:
     items: list[Item] = field(default_factory=list)
     rows_for: list[int] = field(default_factory=list)   # rows needed to fold items[:i+1]
     released: int = 0
+    folded: TableFeed | None = None                     # the released rows folded so far
+    folded_rows: int = 0
+    lin: str = ""                                       # the LIN record of a finished board, once written
 
 
 class Releaser:
@@ -228,12 +231,17 @@ class Releaser:
         return self.topics.spectate_board(play.table, play.board), json.dumps(body, separators=(",", ":"))
 
     def released_board(self, play: _Play) -> BoardPlay | None:
-        """The board as far as it is released, folded again from its rows (for LIN)."""
+        """The board as far as it is released, folded from its released rows alone (for LIN and the
+        summary); the rows are folded once each, as they are released."""
         if not play.released:
             return None
-        feed = TableFeed(play.table)
-        feed.add_all(play.rows[:play.rows_for[play.released - 1]])
-        return feed.boards[-1] if feed.boards else None
+        if play.folded is None:
+            play.folded = TableFeed(play.table)
+        need = play.rows_for[play.released - 1]
+        if play.folded_rows < need:
+            play.folded.add_all(play.rows[play.folded_rows:need])
+            play.folded_rows = need
+        return play.folded.boards[-1] if play.folded.boards else None
 
     def _write_lin(self, play: _Play) -> None:
         if self.lin_dir is None:
@@ -244,12 +252,10 @@ class Releaser:
         try:
             record = lin_record(board, self._seat_names(play), self.rooms.get(play.table, "o"))
             _write(self.lin_dir / f"board-{play.board:02d}-table-{play.table:02d}.lin", record + "\n")
-            if board.finished:
-                whole = []
-                for p in sorted(self._boards.values(), key=lambda p: (p.board, p.table)):
-                    b = self.released_board(p)
-                    if b is not None and b.finished:
-                        whole.append(lin_record(b, self._seat_names(p), self.rooms.get(p.table, "o")) + "\n")
+            if board.finished and record != play.lin:
+                play.lin = record
+                whole = [p.lin + "\n" for p in sorted(self._boards.values(), key=lambda p: (p.board, p.table))
+                         if p.lin]
                 _write(self.lin_dir / "session.lin", "".join(whole))
         except (LinError, OSError) as exc:
             self.lin_failed += 1

@@ -64,7 +64,7 @@ class BroadcastService:
     def stop(self) -> None:
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(5)
+            self._thread.join(30)   # a step under way ends first (it may be writing LIN)
         self.client.disconnect()
         self.client.loop_stop()
 
