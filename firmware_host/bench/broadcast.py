@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -72,7 +73,9 @@ def _live(root: Path, quick: bool) -> dict[str, Any]:
         "items drawn not in journals": differ,
         "spectator: items differing": len(v.differ),
         "spectator: items early": len(v.early),
-        "SSE messages per reader (min)": min(res.sse_messages) if res.sse_messages else 0,
+        "SSE readers with the snapshot": sum(1 for c in res.sse_messages if c > 0),
+        "SSE messages per reader (median)": statistics.median(res.sse_messages) if res.sse_messages else 0,
+        "page at the end": live.result_extra.get("health"),
         "broadcast CPU s": round(res.cpu, 2),
         "broadcast CPU % of a core per table": round(100 * res.cpu / wall / tables, 3),
     }

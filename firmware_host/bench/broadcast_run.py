@@ -10,10 +10,14 @@ when. :func:`firmware_host.broadcast.audit.judge` says what of it was early or w
 
 from __future__ import annotations
 
-import asyncio
+import json
 import logging
+import os
 import random
 import secrets
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -23,7 +27,6 @@ from typing import Any
 
 from firmware_host.broadcast.audit import Arrival
 from firmware_host.broadcast.live import Releaser, plays_of
-from firmware_host.broadcast.page import SpectatorPage, serve
 from firmware_host.broadcast.service import BroadcastService
 from firmware_host.club.broker import LocalBroker, free_port
 from firmware_host.duplicate.spec import build_movement
@@ -37,6 +40,9 @@ from laws.broadcast.release import Release
 log = logging.getLogger(__name__)
 
 ATTACK_TABLE = "table-99"   # a table login of the club that sits at no table of the movement
+# A second login with a spectator's rights for the listener: one login is one connection
+# (use_username_as_clientid), and the page's server holds the ``spectator`` one.
+WATCHER = "spectator-watch"
 
 
 class Listener:
@@ -129,24 +135,27 @@ def _thread_cpu(threads: list[threading.Thread]) -> float:
     return total
 
 
-async def _sse_readers(url: str, count: int, stop: threading.Event, counts: list[int]) -> None:
+def _process_cpu(pid: int) -> float:
+    """A process's CPU seconds (user and system) so far, from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
     import httpx
 
-    async def one(k: int) -> None:
-        async with httpx.AsyncClient(timeout=None) as client:
-            async with client.stream("GET", url) as response:
-                async for line in response.aiter_lines():
-                    if line.startswith("data:"):
-                        counts[k] += 1
-                    if stop.is_set():
-                        return
-
-    tasks = [asyncio.create_task(one(k)) for k in range(count)]
-    while not stop.is_set():
-        await asyncio.sleep(0.1)
-    for t in tasks:
-        t.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if httpx.get(url, timeout=2).json().get("broker"):
+                return
+        except (httpx.HTTPError, ValueError):
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"the spectators' page did not start ({url})")
 
 
 class LiveRun:
@@ -174,8 +183,8 @@ class LiveRun:
         self.demo = DuplicateDemo(out, tables, boards, movement, seed=seed, analyse=False,
                                   extra_users={BROADCAST_USER: secrets.token_urlsafe(9),
                                                SPECTATOR_USER: secrets.token_urlsafe(9),
-                                               ATTACK_TABLE: secrets.token_urlsafe(9)},
-                                  on_broker=self._on_broker, table_factory=paced_tables(pace) if pace else None)
+                                               ATTACK_TABLE: secrets.token_urlsafe(9), WATCHER: secrets.token_urlsafe(9)},
+                                  spectators=(SPECTATOR_USER, WATCHER), on_broker=self._on_broker, table_factory=paced_tables(pace) if pace else None)
         if rounds is not None:
             self.demo.spec = {**self.demo.spec, "rounds": rounds}
             self.demo.movement = build_movement(self.demo.spec)
@@ -196,7 +205,7 @@ class LiveRun:
     def _on_broker(self, broker: LocalBroker, passwords: dict[str, str]) -> Callable[[], None]:
         port = broker.port
         self.listeners = {
-            "spectator": Listener(port, SPECTATOR_USER, passwords[SPECTATOR_USER], "attack-spectator"),
+            "spectator": Listener(port, WATCHER, passwords[WATCHER], WATCHER),
             "table": Listener(port, ATTACK_TABLE, passwords[ATTACK_TABLE], ATTACK_TABLE),
             "anonymous": Listener(port, None, None, "attack-anonymous"),
             "wrong-password": Listener(port, BROADCAST_USER, "not-the-password", "attack-guess"),
@@ -210,43 +219,51 @@ class LiveRun:
         threads = [t for t in (service._thread, getattr(service.client, "_thread", None)) if t is not None]
         stops: list[Callable[[], None]] = []
         shown: list[dict[str, float]] = []
-        counts = [0] * self.sse
+        counts: list[int] = []
+        page_cpu = [0.0]
         if self.page:
-            page = SpectatorPage("127.0.0.1", port, passwords[SPECTATOR_USER], title="Club pairs, live",
-                                 password=self.private)
             http = free_port()
-            server = serve(page, "127.0.0.1", http)
-            th = threading.Thread(target=server.run, name="spectator-page", daemon=True)
-            th.start()
-            while not server.started and th.is_alive():
-                time.sleep(0.02)
-            page.connected.wait(10)
-            threads += [th, *[t for t in (getattr(page.client, "_thread", None),) if t is not None]]
+            env = {**os.environ, "CT_SPECTATOR_PASSWORD": passwords[SPECTATOR_USER],
+                   "CT_PRIVATE_PASSWORD": self.private or ""}
+            server = subprocess.Popen([sys.executable, "-m", "firmware_host.bench.broadcast_procs", "page", str(port),
+                                       str(http)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             url = f"http://127.0.0.1:{http}"
+            _wait_http(url + "/health", server)
             self.result_extra["url"] = url
-            self.result_extra["page"] = page
-            stop_sse = threading.Event()
-            sse_thread = None
+            readers = None
             if self.sse:
-                sse_thread = threading.Thread(target=lambda: asyncio.run(_sse_readers(url + "/events", self.sse,
-                                                                                  stop_sse, counts)),
-                                              name="sse-readers", daemon=True)
-                sse_thread.start()
+                readers = subprocess.Popen([sys.executable, "-m", "firmware_host.bench.broadcast_procs", "sse",
+                                            url + "/events", str(self.sse)], stdout=subprocess.PIPE, text=True)
             drivers = self._browsers(url)
             shooter = threading.Thread(target=self._shoot, args=(drivers,), name="shots", daemon=True)
             shooter.start()
 
             def stop_page() -> None:
                 shooter.join(60)
+                want = sum(len(v) for v in self.releaser.released_items().values())
+                deadline = time.monotonic() + 120      # each browser draws what was released, however late
                 for d in drivers:
+                    while len(d.execute_script("return window.shown") or {}) < want and time.monotonic() < deadline:
+                        time.sleep(0.2)
                     shown.append(dict(d.execute_script("return window.shown") or {}))
                     d.quit()
-                stop_sse.set()
-                if sse_thread is not None:
-                    sse_thread.join(10)
-                server.should_exit = True
-                th.join(10)
+                try:
+                    import httpx
+                    self.result_extra["health"] = httpx.get(url + "/health", timeout=10).json()
+                except Exception as exc:  # noqa: BLE001 - a figure, not the run
+                    self.result_extra["health"] = {"error": str(exc)}
+                if readers is not None:
+                    readers.send_signal(signal.SIGTERM)
+                    out, _ = readers.communicate(timeout=30)
+                    counts.extend(json.loads(out.strip().splitlines()[-1]) if out.strip() else [])
+                page_cpu[0] = _process_cpu(server.pid) - page_cpu0
+                server.send_signal(signal.SIGTERM)
+                try:
+                    server.wait(15)
+                except subprocess.TimeoutExpired:
+                    server.kill()
             stops.append(stop_page)
+            page_cpu0 = _process_cpu(server.pid)
         cpu0 = _thread_cpu(threads)
 
         def stop() -> None:
@@ -254,6 +271,7 @@ class LiveRun:
             self.result_extra["cpu"] = _thread_cpu(threads) - cpu0
             for s in stops:
                 s()
+            self.result_extra["cpu"] += page_cpu[0]
             service.stop()
             for lst in self.listeners.values():
                 lst.close()

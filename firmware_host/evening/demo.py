@@ -134,6 +134,7 @@ class DuplicateDemo:
         table_factory: makes each table (default: ``real_table``).
         analyse: double-dummy analysis of the boards for the exports.
         extra_users: more broker logins (name -> password), e.g. the broadcast's and a spectator's.
+        spectators: the broker logins with a spectator's rights (``docs/broadcast.md``).
         on_broker: called once the broker and the session are up, before any table starts, with the
             broker and every login's password; what it returns is called before the broker stops (the
             broadcast's tests and benchmark run their service and listeners so).
@@ -142,7 +143,7 @@ class DuplicateDemo:
     def __init__(self, out: str | Path, tables: int, boards: int, movement: str = "mitchell", *, foul: int = 0,
                  seed: int | None = None, method: Method = Method.MATCHPOINTS,
                  table_factory: TableFactory | None = None, analyse: bool = True,
-                 extra_users: dict[str, str] | None = None,
+                 extra_users: dict[str, str] | None = None, spectators: tuple[str, ...] = ("spectator",),
                  on_broker: Callable[[LocalBroker, dict[str, str]], Callable[[], None]] | None = None) -> None:
         self.out = Path(out).resolve()  # the tables' configurations name files in it from their own folders
         self.spec = demo_movement(movement, tables, boards)
@@ -156,6 +157,7 @@ class DuplicateDemo:
         self.table_factory = table_factory or real_table
         self.analyse = analyse
         self.extra_users = dict(extra_users or {})
+        self.spectators = spectators
         self.on_broker = on_broker
         self.rng = random.Random(self.seed)
         self.deal = "shoe" if self.movement.copies > 1 else "boards"
@@ -230,7 +232,7 @@ class DuplicateDemo:
             passwords = {tid: secrets.token_urlsafe(12) for tid in setup.tables}
             passwords[DASHBOARD_USER] = secrets.token_urlsafe(12)
             passwords.update(self.extra_users)
-            broker = LocalBroker(Path(tmp) / "broker", passwords)
+            broker = LocalBroker(Path(tmp) / "broker", passwords, spectators=self.spectators)
             broker.start()
             service = SessionService(desk, "127.0.0.1", broker.port, DASHBOARD_USER, passwords[DASHBOARD_USER])
             link = ClubLink("127.0.0.1", broker.port, Path(tmp))

@@ -1,0 +1,64 @@
+"""Processes of their own for the broadcast's run: the spectators' page's server (as on the club's
+machine, apart from the tables) and the server-sent-event readers (as spectators' devices are).
+
+``python -m firmware_host.bench.broadcast_procs page BROKER_PORT HTTP_PORT`` (the ``spectator``
+login's password in ``CT_SPECTATOR_PASSWORD``, a private event's in ``CT_PRIVATE_PASSWORD``) serves the
+page until SIGTERM. ``... sse URL COUNT`` opens COUNT streams on URL and, on SIGTERM, prints one JSON
+line: the messages each stream received.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+
+
+def _page(broker_port: int, http_port: int) -> int:
+    from firmware_host.broadcast.page import SpectatorPage, serve
+
+    page = SpectatorPage("127.0.0.1", broker_port, os.environ["CT_SPECTATOR_PASSWORD"], title="Club pairs, live",
+                         password=os.environ.get("CT_PRIVATE_PASSWORD") or None)
+    serve(page, "127.0.0.1", http_port).run()
+    return 0
+
+
+async def _readers(url: str, count: int) -> list[int]:
+    import httpx
+
+    counts = [0] * count
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+
+    async def one(k: int) -> None:
+        while not stop.is_set():
+            try:
+                async with httpx.AsyncClient(timeout=None) as client, client.stream("GET", url) as response:
+                    async for line in response.aiter_lines():
+                        if line.startswith("data:"):
+                            counts[k] += 1
+            except (httpx.HTTPError, OSError):
+                await asyncio.sleep(0.2)
+
+    tasks = [asyncio.create_task(one(k)) for k in range(count)]
+    await stop.wait()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return counts
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["page"]:
+        return _page(int(argv[1]), int(argv[2]))
+    if argv[:1] == ["sse"]:
+        print(json.dumps(asyncio.run(_readers(argv[1], int(argv[2])))), flush=True)
+        return 0
+    print("usage: page BROKER_PORT HTTP_PORT | sse URL COUNT", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
