@@ -26,6 +26,7 @@ from typing import Any
 from firmware_host.records.journal import Journal
 from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS, Topics
+from laws.broadcast.euchre import EuchreFeed
 from laws.broadcast.feed import Item, TableFeed
 from laws.broadcast.release import Release, Rule
 
@@ -57,15 +58,17 @@ class Verdict:
     first_seen: dict[tuple[int, int, int], float] = field(default_factory=dict)
 
 
-def committed(journals: Iterable[str | Path]) -> Committed:
-    """Fold every journal (chain verified; a broken one raises ``ValueError``)."""
+def committed(journals: Iterable[str | Path], euchre: Iterable[int] = ()) -> Committed:
+    """Fold every journal (chain verified; a broken one raises ``ValueError``); the ``k``-th journal is
+    table ``k``, and the tables in ``euchre`` are euchre tables (folded hand by hand)."""
     out = Committed()
+    euchre_tables = set(euchre)
     for k, path in enumerate(journals, 1):
         with Journal.open_readonly(path) as j:
             check = j.verify()
             if check.bad_seq is not None:
                 raise ValueError(f"{path}: {check.message()}")
-            feed = TableFeed(k)
+            feed: TableFeed | EuchreFeed = EuchreFeed(k) if k in euchre_tables else TableFeed(k)
             for row in j.rows():
                 for item in feed.add(row.seq, row.kind, row.body, row.t):
                     out.items[(item.table, item.board, item.index)] = item
@@ -75,7 +78,7 @@ def committed(journals: Iterable[str | Path]) -> Committed:
 
 
 def allowed_from(release: Release, item: Item, facts: Committed, plays: Mapping[int, frozenset[int]],
-                 other_room: Mapping[int, int]) -> float | None:
+                 other_room: Mapping[int, int], euchre: frozenset[int] = frozenset()) -> float | None:
     """When the rule allows ``item`` to a spectator, from the journals (None: never, so far)."""
     if release.rule is Rule.DELAY:
         return item.t + release.delay
@@ -84,6 +87,8 @@ def allowed_from(release: Release, item: Item, facts: Committed, plays: Mapping[
         return None if other is None or (other, item.board) not in facts.done else \
             max(item.t, facts.done[(other, item.board)])
     tables = plays.get(item.board, frozenset())
+    if item.table in euchre:     # a euchre hand is played at its own table alone
+        tables = frozenset({item.table})
     if not tables or any((t, item.board) not in facts.done for t in tables):
         return None
     return max(item.t, *(facts.done[(t, item.board)] for t in tables))
@@ -94,10 +99,12 @@ def _comparable(view: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def judge(arrivals: Iterable[Arrival], facts: Committed, release: Release, plays: Mapping[int, frozenset[int]],
-          other_room: Mapping[int, int] | None = None, topics: Topics = TOPICS) -> Verdict:
+          other_room: Mapping[int, int] | None = None, topics: Topics = TOPICS,
+          euchre: Iterable[int] = ()) -> Verdict:
     """Every arrival against the journals and the rule (see the module docstring)."""
     verdict = Verdict()
     rooms = dict(other_room or {})
+    euchre_tables = frozenset(euchre)
     for a in sorted(arrivals, key=lambda a: a.t):
         name = topics.parse(a.topic)
         if name is None or name.family != "spectate":
@@ -127,7 +134,7 @@ def judge(arrivals: Iterable[Arrival], facts: Committed, release: Release, plays
             verdict.first_seen[key] = a.t
             verdict.shown += 1
             verdict.cards += item.kind == "card"
-            when = allowed_from(release, item, facts, plays, rooms)
+            when = allowed_from(release, item, facts, plays, rooms, euchre_tables)
             if when is None or a.t < when:
                 said = "never allowed yet" if when is None else f"allowed from {when:.3f}"
                 verdict.early.append(f"{item.kind} {key} shown at {a.t:.3f}, {said}")

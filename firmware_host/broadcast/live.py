@@ -31,6 +31,7 @@ from typing import Any
 from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS, Topics
 from laws.bridge.tricks import trick_winner
+from laws.broadcast.euchre import EuchreFeed, EuchreHand
 from laws.broadcast.feed import BoardPlay, Item, TableFeed
 from laws.broadcast.lin import LinError, lin_record
 from laws.broadcast.release import Audience, Facts, Release, may_show, released_at
@@ -49,11 +50,12 @@ class _Play:
 
     table: int
     board: int
+    game: str = "bridge"
     rows: list[tuple[int, str, dict[str, Any], float]] = field(default_factory=list)
     items: list[Item] = field(default_factory=list)
     rows_for: list[int] = field(default_factory=list)   # rows needed to fold items[:i+1]
     released: int = 0
-    folded: TableFeed | None = None                     # the released rows folded so far
+    folded: TableFeed | EuchreFeed | None = None        # the released rows folded so far
     folded_rows: int = 0
     lin: str = ""                                       # the LIN record of a finished board, once written
 
@@ -70,6 +72,9 @@ class Releaser:
         names: pair label (as the tables journal it, e.g. ``1 NS``) -> its two players (North or East
             first, South or West second), from the club's roster.
         lin_dir: the session's LIN folder (None: no LIN written).
+        games: table id -> ``bridge`` (the default) or ``euchre``: a euchre table's rows are folded hand by
+            hand (``laws.broadcast.euchre``), its hands written as JSON records in ``records_dir``.
+        records_dir: the folder of euchre's JSON records (None: none written).
         topics: the topic tree.
         title: the event's name on the page.
     """
@@ -77,7 +82,8 @@ class Releaser:
     def __init__(self, release: Release, tables: Mapping[str, int], plays: Mapping[int, frozenset[int]], *,
                  rooms: Mapping[int, str] | None = None, other_room: Mapping[int, int] | None = None,
                  names: Mapping[str, tuple[str, str]] | None = None, lin_dir: Path | None = None,
-                 topics: Topics = TOPICS, title: str = "") -> None:
+                 topics: Topics = TOPICS, title: str = "", games: Mapping[str, str] | None = None,
+                 records_dir: Path | None = None) -> None:
         self.release = release
         self.tables = dict(tables)
         self.plays = {int(b): frozenset(t) for b, t in plays.items()}
@@ -85,9 +91,11 @@ class Releaser:
         self.other_room = dict(other_room or {})
         self.names = dict(names or {})
         self.lin_dir = lin_dir
+        self.games = dict(games or {})
+        self.records_dir = records_dir
         self.topics = topics
         self.title = title
-        self._feeds: dict[str, TableFeed] = {}
+        self._feeds: dict[str, TableFeed | EuchreFeed] = {}
         self._last: dict[str, int] = {}
         self._open: dict[str, _Play] = {}           # table id -> the board it is on
         self._boards: dict[tuple[int, int], _Play] = {}
@@ -139,7 +147,9 @@ class Releaser:
             return []
         self._last[tid] = seq
         row = (seq, str(body["row"]), dict(body["body"]), float(t))
-        feed = self._feeds.setdefault(tid, TableFeed(self.tables[tid]))
+        game = self.games.get(tid, "bridge")
+        feed = self._feeds.setdefault(tid, EuchreFeed(self.tables[tid]) if game == "euchre"
+                                      else TableFeed(self.tables[tid]))
         try:
             items = feed.add(*row)
         except (KeyError, ValueError, TypeError) as exc:
@@ -151,8 +161,9 @@ class Releaser:
         if cur.table != self.tables[tid]:
             return self._refuse(topic, f"table {tid} sent a board of table {cur.table}")
         play = self._open.get(tid)
-        if play is None or (play.table, play.board) != (cur.table, cur.board) or (items and items[0].kind == "board"):
-            play = _Play(cur.table, cur.board)
+        if play is None or (play.table, play.board) != (cur.table, cur.board) or \
+                (items and items[0].kind in ("board", "deal")):
+            play = _Play(cur.table, cur.board, game)
             self._boards[(cur.table, cur.board)] = play
             self._open[tid] = play
         play.rows.append(row)
@@ -176,7 +187,7 @@ class Releaser:
     def next_due(self) -> float | None:
         """The earliest time an item still held will be released (None: none is due by time alone)."""
         facts = self.facts()
-        due = [released_at(self.release, p.items[p.released], SPECTATOR, facts)
+        due = [released_at(self.release, p.items[p.released], SPECTATOR, self._facts_for(p, facts))
                for p in self._boards.values() if p.released < len(p.items)]
         known = [d for d in due if d is not None]
         return min(known) if known else None
@@ -197,16 +208,32 @@ class Releaser:
                 out += self._release_play(play, facts, now)
         return out
 
+    def _facts_for(self, play: _Play, facts: Facts) -> Facts:
+        """A euchre hand is played at its own table alone: its "field" is that table (``after-field``
+        shows it once the hand's result is in there)."""
+        if play.game != "euchre":
+            return facts
+        key = (play.table, play.board)
+        done = self.done.get(key)
+        return Facts({play.board: frozenset() if done is not None else frozenset({play.table})},
+                     {key: done} if done is not None else {}, facts.other_room,
+                     {play.board: done} if done is not None else {})
+
     def _release_play(self, play: _Play, facts: Facts, now: float) -> list[Publication]:
         """Release what may be shown of one board at one table, in the order committed."""
+        facts = self._facts_for(play, facts)
         before = play.released
         while play.released < len(play.items) and may_show(self.release, play.items[play.released], SPECTATOR,
                                                           facts, now):
             play.released += 1
         if play.released == before:
             return []
-        self._write_lin(play)
-        return [self._snapshot(play)]
+        snapshot = self._snapshot(play)
+        if play.game == "euchre":
+            self._write_record(play, snapshot[1])
+        else:
+            self._write_lin(play)
+        return [snapshot]
 
     def _seat_names(self, play: _Play) -> dict[Seat, str]:
         first = play.items[0].data if play.items else {}
@@ -226,28 +253,42 @@ class Releaser:
                 view["names"] = names
             views.append(view)
         finished = any(v["kind"] == "result" for v in views)
-        body = {"table": play.table, "board": play.board, "room": self.rooms.get(play.table, "o"),
-                "items": views, "finished": finished, "summary": summary(self.released_board(play))}
+        folded = self.released_board(play)
+        body = {"game": play.game, "table": play.table, "board": play.board, "room": self.rooms.get(play.table, "o"),
+                "items": views, "finished": finished,
+                "summary": euchre_summary(folded) if isinstance(folded, EuchreHand) else summary(folded)}
         return self.topics.spectate_board(play.table, play.board), json.dumps(body, separators=(",", ":"))
 
-    def released_board(self, play: _Play) -> BoardPlay | None:
+    def released_board(self, play: _Play) -> BoardPlay | EuchreHand | None:
         """The board as far as it is released, folded from its released rows alone (for LIN and the
         summary); the rows are folded once each, as they are released."""
         if not play.released:
             return None
         if play.folded is None:
-            play.folded = TableFeed(play.table)
+            play.folded = EuchreFeed(play.table) if play.game == "euchre" else TableFeed(play.table)
         need = play.rows_for[play.released - 1]
         if play.folded_rows < need:
             play.folded.add_all(play.rows[play.folded_rows:need])
             play.folded_rows = need
+        if isinstance(play.folded, EuchreFeed):
+            return play.folded.hands[-1] if play.folded.hands else None
         return play.folded.boards[-1] if play.folded.boards else None
+
+    def _write_record(self, play: _Play, text: str) -> None:
+        """A euchre hand's JSON record: the released message, whole."""
+        if self.records_dir is None:
+            return
+        try:
+            _write(self.records_dir / f"table-{play.table:02d}-hand-{play.board:03d}.json", text + "\n")
+        except OSError as exc:
+            self.lin_failed += 1
+            log.warning("broadcast: hand %d at table %d: record not written (%s)", play.board, play.table, exc)
 
     def _write_lin(self, play: _Play) -> None:
         if self.lin_dir is None:
             return
         board = self.released_board(play)
-        if board is None:
+        if not isinstance(board, BoardPlay):
             return
         try:
             record = lin_record(board, self._seat_names(play), self.rooms.get(play.table, "o"))
@@ -297,6 +338,14 @@ def teams_rooms(text: str) -> tuple[dict[int, str], dict[int, int]]:
     if not rooms:
         raise ValueError("no match given: OPEN:CLOSED[,OPEN:CLOSED...], e.g. 1:2,3:4")
     return rooms, other
+
+
+def euchre_summary(hand: EuchreHand) -> dict[str, Any]:
+    """The every-table view of a euchre hand as far as it is released: trump and its maker, tricks each
+    side has won, cards played, the result."""
+    return {"trump": hand.trump, "maker": hand.maker, "alone": hand.alone, "tricks": hand.won(),
+            "cards": len(hand.cards), "result": None if hand.tricks is None else
+            {"tricks": hand.tricks, "makers": hand.makers}}
 
 
 def summary(board: BoardPlay | None) -> dict[str, Any]:

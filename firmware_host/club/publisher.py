@@ -67,7 +67,8 @@ SESSION_EXPIRY = 7 * 24 * 3600  # seconds the broker keeps a table's session (an
 DONE_KEPT = 32       # ids of the latest commands handed to the table, told in every status
 # The committed events the broadcast folds (``laws.broadcast.feed``), sent whole on ``play``.
 PLAY_EVENTS = frozenset({"board", "call", "card_played", "claim", "claim_reply", "claim_ruled",
-                         "deal_start", "bid", "trump_turned", "trump_made", "discard", "play_end", "result"})
+                         "deal_start", "card_dealt", "deal_end", "bid", "trump_turned", "trump_made", "discard",
+                         "play_end", "result"})
 CommandCallback = Callable[..., None]
 SessionCallback = Callable[[dict[str, Any]], None]
 

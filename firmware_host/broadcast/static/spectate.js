@@ -50,10 +50,12 @@ function glance() {
     const b = st.boards[key(t, st.current[t])];
     const sm = b ? b.summary || {} : {};
     const room = b && b.room === 'c' ? ' (closed room)' : '';
-    const what = !b ? 'nothing shown yet' : (sm.contract == null ? 'in the auction' : contract(sm));
+    const euchre = b && b.game === 'euchre';
+    const what = !b ? 'nothing shown yet' : euchre ? (sm.trump ? `trump ${suit(sm.trump)} by ${esc(sm.maker || '')}${sm.alone ? ' alone' : ''}` : 'making trump')
+      : (sm.contract == null ? 'in the auction' : contract(sm));
     const tricks = sm.tricks ? `NS ${sm.tricks.NS} \u00b7 EW ${sm.tricks.EW}` : '';
     return `<button type="button" data-t="${t}" aria-pressed="${t === st.pick}"><b>Table ${t}${room}</b>` +
-      `<span class="l">${b ? 'Board ' + b.board : ''}</span><span class="l">${what}</span><span class="l">${tricks}${b && b.finished ? ' \u00b7 done' : ''}</span></button>`;
+      `<span class="l">${b ? (euchre ? 'Hand ' : 'Board ') + b.board : ''}</span><span class="l">${what}</span><span class="l">${tricks}${b && b.finished ? ' \u00b7 done' : ''}</span></button>`;
   }).join('');
   for (const el of box.querySelectorAll('button')) el.onclick = () => { st.pick = Number(el.dataset.t); render(); };
 }
@@ -61,15 +63,20 @@ function glance() {
 function one() {
   const t = st.pick;
   const b = t === null ? null : st.boards[key(t, st.current[t])];
-  document.getElementById('one').textContent = b ? `Table ${t}, Board ${b.board}` : 'Pick a table';
+  const euchre = b && b.game === 'euchre';
+  document.getElementById('one').textContent = b ? `Table ${t}, ${euchre ? 'Hand' : 'Board'} ${b.board}` : 'Pick a table';
   const first = b && b.items.length && b.items[0].kind === 'board' ? b.items[0] : null;
+  const dealt = euchre ? b.items.find(i => i.kind === 'hands') : null;
   const cards = b ? b.items.filter(i => i.kind === 'card') : [];
   const calls = b ? b.items.filter(i => i.kind === 'call') : [];
   const played = new Set(cards.map(c => c.card));
   for (const s of 'NESW') {
     const name = first && first.names ? first.names[s] : (first ? ('NS'.includes(s) ? first.ns : first.ew) : '');
     let text = `<b>${SEATS[s]}${name ? ' \u00b7 ' + esc(name) : ''}</b>`;
-    if (first && first.hands && first.hands[s]) {
+    if (dealt && dealt.hands[s]) {
+      const left = dealt.hands[s].filter(c => !played.has(c));
+      text += left.length ? left.map(c => c === '?' ? '?' : card(c)).join(' ') : '\u2014';
+    } else if (first && first.hands && first.hands[s]) {
       const parts = first.hands[s].split('.');
       text += ['S', 'H', 'D', 'C'].map((x, i) => {
         const left = [...parts[i]].filter(r => !played.has(r + x)).map(r => r === 'T' ? '10' : esc(r)).join(' ');
@@ -80,10 +87,9 @@ function one() {
   }
   const grid = document.getElementById('trick');
   grid.innerHTML = '';
-  const n = cards.length;
-  const start = n === 0 ? 0 : (n % 4 === 0 ? n - 4 : n - n % 4);
+  const last = cards.length ? cards[cards.length - 1].trick : 0;
   const cells = {N: [1, 2], W: [2, 1], E: [2, 3], S: [3, 2]};
-  for (const c of cards.slice(start)) {
+  for (const c of cards.filter(x => x.trick === last)) {
     const d = document.createElement('div');
     d.style.gridRow = cells[c.seat][0]; d.style.gridColumn = cells[c.seat][1];
     d.innerHTML = card(c.card);
@@ -92,7 +98,15 @@ function one() {
   const sm = b ? b.summary || {} : {};
   const result = b ? b.items.filter(i => i.kind === 'result').pop() : null;
   let line = '';
-  if (b) {
+  if (euchre) {
+    const dealItem = b.items.find(i => i.kind === 'deal');
+    const turned = b.items.find(i => i.kind === 'turned');
+    line = `Dealer ${SEATS[dealItem ? dealItem.dealer : ''] || ''}`;
+    if (turned) line += ` \u00b7 turned ${card(turned.card)}`;
+    if (sm.trump) line += ` \u00b7 trump ${suit(sm.trump)} made by ${SEATS[sm.maker] || ''}${sm.alone ? ', alone' : ''}`;
+    if (sm.tricks) line += ` \u00b7 tricks NS ${sm.tricks.NS}, EW ${sm.tricks.EW}`;
+    if (result) line += ` \u00b7 makers ${esc(result.makers || '')} took ${result.tricks}`;
+  } else if (b) {
     line = first ? `Dealer ${SEATS[first.dealer] || ''} \u00b7 Vulnerable: ${esc(first.vulnerable || '')}` : '';
     if (sm.contract != null) line += ` \u00b7 ${contract(sm)}`;
     if (sm.tricks) line += ` \u00b7 tricks NS ${sm.tricks.NS}, EW ${sm.tricks.EW}`;
@@ -104,8 +118,14 @@ function one() {
   let col = first ? 'WNES'.indexOf(first.dealer) : 0;
   for (const c of calls) { row[col] = call(c.call); col++; if (col === 4) { rows.push(row); row = ['', '', '', '']; col = 0; } }
   if (row.some(x => x)) rows.push(row);
-  document.getElementById('auction').innerHTML = '<tr><th>West</th><th>North</th><th>East</th><th>South</th></tr>' +
-    rows.map(r => '<tr>' + r.map(x => `<td>${x}</td>`).join('') + '</tr>').join('');
+  if (euchre) {
+    const bids = b.items.filter(i => i.kind === 'bid');
+    document.getElementById('auction').innerHTML = !bids.length ? '' : '<tr><th>Seat</th><th colspan="3">Declaration</th></tr>' +
+      bids.map(x => `<tr><td>${SEATS[x.seat] || ''}</td><td colspan="3">${esc(x.call)}${x.suit ? ' ' + suit(x.suit) : ''}${x.alone ? ' alone' : ''}</td></tr>`).join('');
+  } else {
+    document.getElementById('auction').innerHTML = '<tr><th>West</th><th>North</th><th>East</th><th>South</th></tr>' +
+      rows.map(r => '<tr>' + r.map(x => `<td>${x}</td>`).join('') + '</tr>').join('');
+  }
   const notes = b ? b.items.filter(i => i.kind === 'ruling' && i.clause !== 'BP-22').map(i => `${i.clause}: ${i.reason || ''}`) : [];
   const claim = b ? b.items.filter(i => i.kind === 'claim').pop() : null;
   if (claim) notes.push(`${SEATS[claim.seat]} claimed ${claim.tricks} of the rest (${claim.outcome})`);
