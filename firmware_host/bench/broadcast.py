@@ -41,7 +41,7 @@ def _live(root: Path, quick: bool) -> dict[str, Any]:
     release = Release(Rule.DELAY, 0.0)
     load0 = os.getloadavg()[0]
     live = LiveRun(root / "live", release, tables=tables, boards=tables, rounds=1 if quick else 2,
-                   browsers=BROWSERS, sse=SSE if not quick else 50, pace=PACE, seed=11)
+                   browsers=BROWSERS, sse=SSE if not quick else 50, pace=PACE, seed=11, service_process=True)
     t0 = time.monotonic()
     res = live.run(timeout=1800)
     wall = time.monotonic() - t0
@@ -76,6 +76,7 @@ def _live(root: Path, quick: bool) -> dict[str, Any]:
         "SSE readers with the snapshot": sum(1 for c in res.sse_messages if c > 0),
         "SSE messages per reader (median)": statistics.median(res.sse_messages) if res.sse_messages else 0,
         "page at the end": live.result_extra.get("health"),
+        "service": live.result_extra.get("service"),
         "broadcast CPU s": round(res.cpu, 2),
         "broadcast CPU % of a core per table": round(100 * res.cpu / wall / tables, 3),
     }

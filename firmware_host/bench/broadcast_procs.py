@@ -1,6 +1,10 @@
 """Processes of their own for the broadcast's run: the spectators' page's server (as on the club's
 machine, apart from the tables) and the server-sent-event readers (as spectators' devices are).
 
+``python -m firmware_host.bench.broadcast_procs service BROKER_PORT CONFIG`` (the ``broadcast`` login's
+password in ``CT_BROADCAST_PASSWORD``; CONFIG a JSON file: ``rule``, ``delay``, ``tables``, ``plays``,
+``names``, ``rooms``, ``other_room``, ``lin_dir``, ``title``) runs the broadcast service, says ``ready``
+once logged in, and on SIGTERM prints one JSON line of its counts.
 ``python -m firmware_host.bench.broadcast_procs page BROKER_PORT HTTP_PORT`` (the ``spectator``
 login's password in ``CT_SPECTATOR_PASSWORD``, a private event's in ``CT_PRIVATE_PASSWORD``) serves the
 page until SIGTERM. ``... sse URL COUNT`` opens COUNT streams on URL and, on SIGTERM, prints one JSON
@@ -14,6 +18,35 @@ import json
 import os
 import signal
 import sys
+
+
+def _service(broker_port: int, config: str) -> int:
+    import threading
+    from pathlib import Path
+
+    from firmware_host.broadcast.live import Releaser
+    from firmware_host.broadcast.service import BroadcastService
+    from laws.broadcast.release import Release, Rule
+
+    c = json.loads(Path(config).read_text(encoding="utf-8"))
+    releaser = Releaser(Release(Rule(c["rule"]), c["delay"]), c["tables"],
+                        {int(b): frozenset(t) for b, t in c["plays"].items()},
+                        rooms={int(t): r for t, r in c["rooms"].items()},
+                        other_room={int(t): o for t, o in c["other_room"].items()},
+                        names={k: (v[0], v[1]) for k, v in c["names"].items()}, lin_dir=Path(c["lin_dir"]),
+                        title=c["title"])
+    service = BroadcastService(releaser, "127.0.0.1", broker_port, os.environ["CT_BROADCAST_PASSWORD"])
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *a: stop.set())
+    service.start()
+    if service.connected.wait(30):
+        print("ready", flush=True)
+    stop.wait()
+    service.stop()
+    print(json.dumps({"taken": releaser.taken, "refused": releaser.refused, "lin_failed": releaser.lin_failed,
+                      "published": service.published,
+                      "released": sum(len(v) for v in releaser.released_items().values())}), flush=True)
+    return 0
 
 
 def _page(broker_port: int, http_port: int) -> int:
@@ -51,12 +84,14 @@ async def _readers(url: str, count: int) -> list[int]:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["service"]:
+        return _service(int(argv[1]), argv[2])
     if argv[:1] == ["page"]:
         return _page(int(argv[1]), int(argv[2]))
     if argv[:1] == ["sse"]:
         print(json.dumps(asyncio.run(_readers(argv[1], int(argv[2])))), flush=True)
         return 0
-    print("usage: page BROKER_PORT HTTP_PORT | sse URL COUNT", file=sys.stderr)
+    print("usage: service BROKER_PORT CONFIG | page BROKER_PORT HTTP_PORT | sse URL COUNT", file=sys.stderr)
     return 2
 
 

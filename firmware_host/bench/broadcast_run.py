@@ -172,12 +172,15 @@ class LiveRun:
         seed: the demo's seed.
         private: a private event's spectator password (the browsers type it in).
         pace: seconds each table's people take at least over each call, card or confirmation.
+        service_process: run the broadcast service in a process of its own, as on the club's machine
+            (``releaser`` is then not this process's: its counts are in ``result_extra["service"]``).
     """
 
     def __init__(self, out: Path, release: Release, *, tables: int = 3, boards: int = 3, movement: str = "mitchell",
                  rounds: int | None = None, other_room: dict[int, int] | None = None, rooms: dict[int, str] | None = None,
                  page: bool = False, browsers: int = 0, sse: int = 0, shots: tuple[int, ...] = (),
-                 shots_after: int = 40, seed: int = 3, private: str | None = None, pace: float = 0.0) -> None:
+                 shots_after: int = 40, seed: int = 3, private: str | None = None, pace: float = 0.0,
+                 service_process: bool = False) -> None:
         self.out = out
         self.release = release
         self.demo = DuplicateDemo(out, tables, boards, movement, seed=seed, analyse=False,
@@ -194,6 +197,7 @@ class LiveRun:
         self.page = page or browsers > 0 or sse > 0
         self.browsers, self.sse, self.shots, self.shots_after = browsers, sse, shots, shots_after
         self.private = private
+        self.service_process = service_process
         names = {str(p): (f"North-East {p}", f"South-West {p}") for p in self.demo.movement.pairs()}
         self.names = names
         self.releaser = Releaser(release, {f"table-{n:02d}": n for n in range(1, self.demo.movement.tables + 1)},
@@ -212,11 +216,18 @@ class LiveRun:
         }
         for lst in self.listeners.values():
             lst.connected.wait(10)
-        service = BroadcastService(self.releaser, "127.0.0.1", port, passwords[BROADCAST_USER])
-        service.start()
-        if not service.connected.wait(15):
-            raise RuntimeError("the broadcast service could not log in to the local broker")
-        threads = [t for t in (service._thread, getattr(service.client, "_thread", None)) if t is not None]
+        service: BroadcastService | None = None
+        proc: subprocess.Popen[str] | None = None
+        threads: list[threading.Thread] = []
+        if self.service_process:
+            proc = self._service_process(port, passwords[BROADCAST_USER])
+        else:
+            service = BroadcastService(self.releaser, "127.0.0.1", port, passwords[BROADCAST_USER])
+            service.start()
+            if not service.connected.wait(15):
+                raise RuntimeError("the broadcast service could not log in to the local broker")
+            threads = [t for t in (service._thread, getattr(service.client, "_thread", None)) if t is not None]
+        proc_cpu0 = _process_cpu(proc.pid) if proc is not None else 0.0
         stops: list[Callable[[], None]] = []
         shown: list[dict[str, float]] = []
         counts: list[int] = []
@@ -240,11 +251,14 @@ class LiveRun:
 
             def stop_page() -> None:
                 shooter.join(60)
-                want = sum(len(v) for v in self.releaser.released_items().values())
-                deadline = time.monotonic() + 120      # each browser draws what was released, however late
-                for d in drivers:
-                    while len(d.execute_script("return window.shown") or {}) < want and time.monotonic() < deadline:
-                        time.sleep(0.2)
+                deadline = time.monotonic() + 180      # each browser draws what was released, however late:
+                for d in drivers:                      # until its count stands still for 5 s
+                    last, since = -1, time.monotonic()
+                    while time.monotonic() < deadline and time.monotonic() - since < 5:
+                        n = len(d.execute_script("return window.shown") or {})
+                        if n != last:
+                            last, since = n, time.monotonic()
+                        time.sleep(0.25)
                     shown.append(dict(d.execute_script("return window.shown") or {}))
                     d.quit()
                 try:
@@ -272,12 +286,36 @@ class LiveRun:
             for s in stops:
                 s()
             self.result_extra["cpu"] += page_cpu[0]
-            service.stop()
+            if service is not None:
+                service.stop()
+            if proc is not None:
+                self.result_extra["cpu"] += _process_cpu(proc.pid) - proc_cpu0
+                proc.send_signal(signal.SIGTERM)
+                out, _ = proc.communicate(timeout=60)
+                self.result_extra["service"] = json.loads(out.strip().splitlines()[-1])
             for lst in self.listeners.values():
                 lst.close()
             self.result_extra["shown"] = shown
             self.result_extra["sse"] = counts
         return stop
+
+    def _service_process(self, port: int, password: str) -> subprocess.Popen[str]:
+        r = self.releaser
+        config = {"rule": self.release.rule.value, "delay": self.release.delay, "tables": r.tables,
+                  "plays": {str(b): sorted(t) for b, t in r.plays.items()}, "names": r.names,
+                  "rooms": {str(t): v for t, v in r.rooms.items()},
+                  "other_room": {str(t): v for t, v in r.other_room.items()},
+                  "lin_dir": str(r.lin_dir), "title": r.title}
+        path = self.out.parent / "broadcast-service.json"
+        path.write_text(json.dumps(config), encoding="utf-8")
+        proc = subprocess.Popen([sys.executable, "-m", "firmware_host.bench.broadcast_procs", "service", str(port),
+                                 str(path)], env={**os.environ, "CT_BROADCAST_PASSWORD": password},
+                                stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
+        if proc.stdout.readline().strip() != "ready":
+            proc.kill()
+            raise RuntimeError("the broadcast service's process did not log in to the local broker")
+        return proc
 
     def _browsers(self, url: str) -> list[Any]:
         from firmware_host.club.browser import chromium

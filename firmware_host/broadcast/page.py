@@ -3,7 +3,8 @@
 The page's server never holds anything that is not released: it logs in to the club's broker as
 ``spectator`` (the ACL lets that login read ``<prefix>/spectate/#`` and nothing else), keeps the newest
 retained message of each topic, and fans each new one out to every browser over server-sent events
-(``GET /events``: a ``snapshot`` with everything so far, then one ``board`` message a change) from
+(``GET /events``: a ``snapshot`` with everything so far, then one ``items`` message a change, the new
+items of one board, or ``board`` when a board is sent whole) from
 uvicorn's event loop, one queue a browser, as the director's dashboard does. A browser that falls
 ``CLIENT_BACKLOG`` messages behind is dropped; ``EventSource`` reconnects and gets a fresh snapshot.
 
@@ -109,10 +110,14 @@ class SpectatorPage:
         if read.refusal is not None or not isinstance(read.value, dict):
             log.warning("spectator page: a message on %s was not read", msg.topic[:200])
             return
-        kind = "event" if msg.topic == self.topics.spectate_event else "board"
-        text = json.dumps({"type": kind, "body": read.value}, separators=(",", ":"))
+        body = read.value
         with self._lock:
-            self.latest[msg.topic] = read.value
+            before = self.latest.get(msg.topic)
+            self.latest[msg.topic] = body
+        if msg.topic == self.topics.spectate_event:
+            text = json.dumps({"type": "event", "body": body}, separators=(",", ":"))
+        else:
+            text = json.dumps(_delta(before, body), separators=(",", ":"))
         loop = self._loop
         if loop is not None:
             loop.call_soon_threadsafe(self._fan, text)
@@ -210,6 +215,18 @@ class SpectatorPage:
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={**self._headers(), "X-Accel-Buffering": "no"})
+
+
+def _delta(before: Any, after: dict[str, Any]) -> dict[str, Any]:
+    """What a browser that has ``before`` needs to have ``after``: the new items only (``items``, with
+    ``from``, the index of the first), or the whole board (``board``) when ``after`` does not extend
+    ``before`` (a board played again)."""
+    old = before.get("items") if isinstance(before, dict) else None
+    new = after.get("items")
+    if isinstance(old, list) and isinstance(new, list) and len(new) >= len(old) and new[:len(old)] == old:
+        return {"type": "items", "body": {**{k: v for k, v in after.items() if k != "items"},
+                                          "from": len(old), "items": new[len(old):]}}
+    return {"type": "board", "body": after}
 
 
 def serve(page: SpectatorPage, host: str, port: int, *, log_level: str = "warning") -> Any:

@@ -104,3 +104,15 @@ def test_a_private_event_needs_the_spectator_password(page: tuple[SpectatorPage,
         first = _first_event(c, url)
         assert '"boards":[{"table":1,"board":1,"items":[]}]' in first
         pub.loop_stop()
+
+
+def test_the_page_sends_a_browser_only_the_new_items() -> None:
+    from firmware_host.broadcast.page import _delta
+
+    one = {"table": 1, "board": 2, "finished": False, "items": [{"index": 0}]}
+    two = {"table": 1, "board": 2, "finished": True, "items": [{"index": 0}, {"index": 1}]}
+    assert _delta(None, one) == {"type": "board", "body": one}
+    assert _delta(one, two) == {"type": "items", "body": {"table": 1, "board": 2, "finished": True, "from": 1,
+                                                          "items": [{"index": 1}]}}
+    again = {"table": 1, "board": 2, "finished": False, "items": [{"index": 0, "kind": "board"}]}
+    assert _delta(two, again)["type"] == "board"      # played again: sent whole

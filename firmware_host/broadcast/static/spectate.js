@@ -26,14 +26,12 @@ function contract(sm) {
 }
 function key(t, b) { return `${t}/${b}`; }
 
+const drawn = [];    // keys of items taken, stamped in window.shown once drawn
+
 function take(body, live) {
   if (typeof body.table !== 'number' || typeof body.board !== 'number' || !Array.isArray(body.items)) return;
   st.boards[key(body.table, body.board)] = body;
-  const now = Date.now();
-  for (const it of body.items) {
-    const k = `${body.table}/${body.board}/${it.index}`;
-    if (!(k in window.shown)) window.shown[k] = now;
-  }
+  for (const it of body.items) drawn.push(`${body.table}/${body.board}/${it.index}`);
   const cur = st.current[body.table];
   if (live || cur === undefined) st.current[body.table] = body.board;
   else {
@@ -132,7 +130,23 @@ function one() {
   document.getElementById('notes').textContent = notes.join(' \u2022 ');
 }
 
-function render() { glance(); one(); }
+let queued = false;
+function render() {
+  queued = false;
+  glance(); one();
+  const now = Date.now();
+  for (const k of drawn.splice(0)) if (!(k in window.shown)) window.shown[k] = now;
+}
+function later() { if (!queued) { queued = true; requestAnimationFrame(render); } }
+
+// the new items of a board this page already has (else a fresh snapshot: reconnect)
+function extend(body) {
+  const old = st.boards[key(body.table, body.board)];
+  if (!old || old.items.length !== body.from) return false;
+  const items = old.items.concat(body.items);
+  take(Object.assign({}, body, {items: items, from: undefined}), true);
+  return true;
+}
 
 function ruleText(e) {
   if (e.rule === 'delay') return `Shown ${e.delay} s after each card is played.`;
@@ -141,7 +155,7 @@ function ruleText(e) {
 }
 
 function connect() {
-  const src = new EventSource('/events');
+  let src = new EventSource('/events');
   const conn = document.getElementById('conn');
   src.onopen = () => { conn.textContent = 'Live'; };
   src.onerror = () => { conn.textContent = 'Reconnecting…'; };
@@ -154,9 +168,11 @@ function connect() {
       st.event = m.body || {};
     } else if (m.type === 'board') {
       take(m.body, true);
+    } else if (m.type === 'items' && !extend(m.body)) {
+      src.close(); st.boards = {}; st.current = {}; connect(); return;
     }
     document.getElementById('rule').textContent = st.event.rule ? ruleText(st.event) : '';
-    render();
+    later();
   };
 }
 connect();
