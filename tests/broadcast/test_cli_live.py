@@ -91,3 +91,17 @@ def test_a_real_run(session: Path, tmp_path: Path) -> None:
             proc.send_signal(signal.SIGTERM)
             out, _ = proc.communicate(timeout=20)
         assert proc.returncode == 0 and "stopped: 1 rows taken, 0 refused" in out, out
+
+
+@pytest.mark.parametrize("extra, said", [
+    ([], "name the duplicate session (--session DIR) or the euchre tables"),
+    (["--euchre-tables", "t1,t1", "--out", "x"], "table ids, each once"),
+    (["--euchre-tables", "t1,spectator", "--out", "x"], "not a reserved id"),
+    (["--euchre-tables", "t1"], "--euchre-tables needs --out DIR"),
+    (["--euchre-tables", "t1", "--out", "x", "--rule", "teams", "--teams", "1:2"], "a euchre evening takes"),
+])
+def test_a_euchre_evening_refused_as_named(tmp_path: Path, extra: list[str], said: str) -> None:
+    pw = tmp_path / "pw"
+    pw.write_text("x\n")
+    done = _run("--password-file", str(pw), "--spectator-password-file", str(pw), *extra)
+    assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr
