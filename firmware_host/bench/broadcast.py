@@ -102,13 +102,68 @@ def _attack(root: Path, quick: bool) -> dict[str, Any]:
     }
 
 
+def _soak(root: Path, quick: bool) -> dict[str, Any]:
+    """A ``cardtable soak --duplicate`` evening (real ``cardtable run`` tables, their faults: restarts,
+    broker outages, misboardings) with the broadcast on its broker under ``delay 0``: every item a
+    spectator's login received, against the tables' journals."""
+    from firmware_host.bench.broadcast_run import WATCHER, Listener
+    from firmware_host.broadcast.live import Releaser, plays_of
+    from firmware_host.broadcast.service import BroadcastService
+    from firmware_host.club.broker import LocalBroker
+    from firmware_host.duplicate.spec import build_movement, default_tables
+    from firmware_host.soak.dup_evening import evening
+    from firmware_host.soak.dup_session import movement_spec
+    from firmware_host.wire.topics import BROADCAST_USER
+
+    tables, boards = (3, 2) if quick else (4, 3)
+    movement = build_movement(movement_spec(tables, boards))
+    release = Release(Rule.DELAY, 0.0)
+    releaser = Releaser(release, default_tables(movement.tables), plays_of(movement), lin_dir=root / "soak-lin")
+    held: dict[str, Any] = {}
+
+    def on_broker(broker: LocalBroker, passwords: dict[str, str]) -> Any:
+        held["watch"] = Listener(broker.port, WATCHER, passwords[WATCHER], WATCHER)
+        service = BroadcastService(releaser, "127.0.0.1", broker.port, passwords[BROADCAST_USER])
+        service.start()
+        service.connected.wait(15)
+
+        def stop() -> None:
+            time.sleep(1.0)
+            service.stop()
+            held["watch"].close()
+        return stop
+
+    t0 = time.monotonic()
+    result = evening(root / "soak", tables=tables, boards=boards, seed=7, on_broker=on_broker,
+                     extra_users={BROADCAST_USER: "bench-b", WATCHER: "bench-w"}, spectators=("spectator", WATCHER))
+    ids = default_tables(movement.tables)
+    journals = [root / "soak" / "club" / tid / "data" / "journal.sqlite3" for tid in sorted(ids, key=ids.__getitem__)]
+    facts = committed(journals)
+    v = judge(held["watch"].arrivals, facts, release, plays_of(movement))
+    return {
+        "conditions": f"cardtable soak --duplicate: {tables} tables, {boards} boards a round, seed 7, rule delay 0, "
+                      f"{time.monotonic() - t0:.0f} s",
+        "soak: every invariant holds": result.ok,
+        "table faults": ", ".join(f"{k} {n}" for k, n in sorted(result.table_faults.items())) or "-",
+        "restarts": result.restarts,
+        "items committed / shown": f"{len(facts.items)} / {v.shown}",
+        "cards shown": v.cards,
+        "cards shown differing from the journals": sum(1 for d in v.differ),
+        "items shown early": len(v.early),
+        "messages refused by the releaser": releaser.refused,
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="cardtable-bench-broadcast-", ignore_cleanup_errors=True) as tmp:
         root = Path(tmp)
         live = _live(root, args.quick)
         attack = _attack(root, args.quick)
+        soak = _soak(root, args.quick)
     report("broadcast: live", live, args)
     report("broadcast: attack", attack, args)
+    report("broadcast: soak", soak, args)
     bad = live["items drawn not in journals"] or live["spectator: items differing"] or \
-        live["spectator: items early"] or attack["spectator: shown before release"] or attack["spectator: differing"]
+        live["spectator: items early"] or attack["spectator: shown before release"] or attack["spectator: differing"] \
+        or soak["cards shown differing from the journals"] or soak["items shown early"]
     return 1 if bad else 0

@@ -151,6 +151,18 @@ class MqttPublisher:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
+        if play_feed:
+            self._catch_up_play(journal)
+
+    def _catch_up_play(self, journal: Journal) -> None:
+        """The rows the table committed after the last message it ever queued (it stopped between a commit
+        and its outbox): their ``play`` messages are queued now, first, so the broadcast misses no card.
+        Only when this outbox has queued before (a journal new to the club is not sent whole)."""
+        if self._last_seq <= 0:
+            return
+        for row in journal.rows(self._last_seq):
+            if row.kind == "ruling" or (row.kind == "event" and row.body.get("type") in PLAY_EVENTS):
+                self._queue("play", 0, row.seq, {"row": row.kind, "body": dict(row.body)})
 
     # -- life ------------------------------------------------------------------------------------
 

@@ -115,3 +115,30 @@ def test_a_spectator_writes_nothing(broker: LocalBroker) -> None:
     finally:
         for w in (*watchers.values(), spy):
             w.close()
+
+
+def test_rows_committed_but_never_queued_are_sent_on_play_at_the_next_start(broker: LocalBroker,
+                                                                            tmp_path: Path) -> None:
+    """A table stopped between a commit and its outbox (a kill): the next start sends those rows' play."""
+    journal = Journal.open(tmp_path / "t1", synchronous="NORMAL")
+    pub = MqttPublisher(MqttConfig(host="127.0.0.1", port=broker.port), "t1", journal, password=PASSWORDS["t1"])
+    seq = journal.append("event", {"type": "call", "seat": "N", "call": "1S"}, 1.0)
+    pub.event({"type": "call", "seat": "N", "call": "1S"}, 1, seq)
+    pub.stop()
+    # committed, never told to the publisher: the process died in between
+    lost = journal.append("event", {"type": "card_played", "seat": "E", "card": "QH"}, 2.0)
+    journal.append("note", {"text": "not a play row"}, 2.1)
+    watcher = Watcher(broker.port, "broadcast")
+    again = MqttPublisher(MqttConfig(host="127.0.0.1", port=broker.port), "t1", journal, password=PASSWORDS["t1"])
+    again.start()
+    try:
+        assert _wait(lambda: any(json.loads(p)["seq"] == lost for t, p in watcher.messages if t == "cardtable/t1/play"))
+        time.sleep(0.3)
+        seqs = [json.loads(p)["seq"] for t, p in watcher.messages if t == "cardtable/t1/play"]
+        assert seqs.count(lost) == 1
+        body = next(json.loads(p)["body"] for t, p in watcher.messages if json.loads(p)["seq"] == lost)
+        assert body == {"row": "event", "body": {"type": "card_played", "seat": "E", "card": "QH"}}
+    finally:
+        again.stop()
+        journal.close()
+        watcher.close()
