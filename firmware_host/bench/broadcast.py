@@ -14,6 +14,13 @@ spectators' page on the same broker):
 - **Attack**: 6 tables under ``after-field`` with a spectator login, a table's login, no login and a
   wrong password subscribed to ``#`` from before the first card: items shown early (0 is the only
   acceptable figure), and what reached the others.
+- **Soak**: a ``cardtable soak --duplicate`` evening (real ``cardtable run`` tables killed, stalled and
+  unplugged on its schedule, misboardings) with the broadcast on its broker: cards a spectator's login
+  was shown that differ from the journals, and items shown early.
+
+The page's server and the broadcast service run in processes of their own (as on the club's machine,
+apart from the tables); the simulated tables, the listeners and Chromium's driver share this one.
+Exit 1 when anything was shown early or differs from the journals.
 """
 
 from __future__ import annotations
