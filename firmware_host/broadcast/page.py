@@ -3,8 +3,9 @@
 The page's server never holds anything that is not released: it logs in to the club's broker as
 ``spectator`` (the ACL lets that login read ``<prefix>/spectate/#`` and nothing else), keeps the newest
 retained message of each topic, and fans each new one out to every browser over server-sent events
-(``GET /events``: a ``snapshot`` with everything so far, then one ``items`` message a change, the new
-items of one board, or ``board`` when a board is sent whole) from
+(``GET /events``: a ``snapshot`` with everything so far, then every ``BATCH`` seconds one ``batch`` of
+what changed: ``items`` messages, the new items of one board, or ``board`` when a board is sent whole)
+encoded once for all, from
 uvicorn's event loop, one queue a browser, as the director's dashboard does. A browser that falls
 ``CLIENT_BACKLOG`` messages behind is dropped; ``EventSource`` reconnects and gets a fresh snapshot.
 
@@ -36,6 +37,7 @@ log = logging.getLogger(__name__)
 
 COOKIE = "ct_spectator"
 CLIENT_BACKLOG = 2000
+BATCH = 0.1       # seconds: what arrives within it goes to every browser as one event
 MAX_FORM = 1024
 
 
@@ -65,7 +67,9 @@ class SpectatorPage:
         self.password = password
         self.topics = topics
         self.latest: dict[str, Any] = {}
-        self.clients: set[asyncio.Queue[str]] = set()
+        self.clients: set[asyncio.Queue[bytes]] = set()
+        self._pending: list[dict[str, Any]] = []
+        self._flush_due = False
         self.dropped = 0
         self._tokens: set[str] = set()
         self._lock = threading.Lock()
@@ -110,26 +114,37 @@ class SpectatorPage:
         if read.refusal is not None or not isinstance(read.value, dict):
             log.warning("spectator page: a message on %s was not read", msg.topic[:200])
             return
-        body = read.value
-        with self._lock:
-            before = self.latest.get(msg.topic)
-            self.latest[msg.topic] = body
-        if msg.topic == self.topics.spectate_event:
-            text = json.dumps({"type": "event", "body": body}, separators=(",", ":"))
-        else:
-            text = json.dumps(_delta(before, body), separators=(",", ":"))
         loop = self._loop
         if loop is not None:
-            loop.call_soon_threadsafe(self._fan, text)
+            loop.call_soon_threadsafe(self._take, msg.topic, read.value)
 
-    def _fan(self, text: str) -> None:
+    def _take(self, topic: str, body: dict[str, Any]) -> None:
+        """On the event loop: keep the newest value, and queue what a browser needs for it (sent in the
+        next batch). The snapshot a new browser gets and the batches are made on this one loop, so a
+        browser never gets an update its snapshot already holds."""
+        with self._lock:
+            before = self.latest.get(topic)
+            self.latest[topic] = body
+        self._pending.append({"type": "event", "body": body} if topic == self.topics.spectate_event
+                             else _delta(before, body))
+        if not self._flush_due and self._loop is not None:
+            self._flush_due = True
+            self._loop.call_later(BATCH, self._flush)
+
+    def _flush(self) -> None:
+        """Send what arrived since the last batch to every browser: encoded once, one event."""
+        self._flush_due = False
+        if not self._pending:
+            return
+        data = f"data: {json.dumps({'type': 'batch', 'messages': self._pending}, separators=(',', ':'))}\n\n".encode()
+        self._pending = []
         for q in list(self.clients):
             if q.qsize() >= CLIENT_BACKLOG:
                 self.clients.discard(q)
                 self.dropped += 1
-                q.put_nowait("")
+                q.put_nowait(b"")
             else:
-                q.put_nowait(text)
+                q.put_nowait(data)
 
     def snapshot(self) -> str:
         with self._lock:
@@ -195,21 +210,22 @@ class SpectatorPage:
         from starlette.responses import JSONResponse, StreamingResponse
         if not self._allowed(request):
             return JSONResponse({"error": "the spectator password is needed"}, 401, headers=self._headers())
-        q: asyncio.Queue[str] = asyncio.Queue()
-        q.put_nowait(self.snapshot())
+        self._flush()          # what is pending goes to the others first: the snapshot below holds it
+        q: asyncio.Queue[bytes] = asyncio.Queue()
+        q.put_nowait(f"data: {self.snapshot()}\n\n".encode())
         self.clients.add(q)
 
-        async def stream() -> AsyncIterator[str]:
+        async def stream() -> AsyncIterator[bytes]:
             try:
                 while True:
                     try:
-                        text = await asyncio.wait_for(q.get(), 15.0)
+                        data = await asyncio.wait_for(q.get(), 15.0)
                     except TimeoutError:
-                        yield ": keep-alive\n\n"
+                        yield b": keep-alive\n\n"
                         continue
-                    if text == "":
+                    if data == b"":
                         return
-                    yield f"data: {text}\n\n"
+                    yield data
             finally:
                 self.clients.discard(q)
 

@@ -161,6 +161,12 @@ function connect() {
   src.onerror = () => { conn.textContent = 'Reconnecting…'; };
   src.onmessage = ev => {
     const m = JSON.parse(ev.data);
+    for (const one of (m.type === 'batch' ? m.messages : [m])) if (!apply(one)) return;
+    document.getElementById('rule').textContent = st.event.rule ? ruleText(st.event) : '';
+    later();
+  };
+  // one message; false when the page must start again from a fresh snapshot
+  function apply(m) {
     if (m.type === 'snapshot') {
       st.event = m.event || {};
       for (const b of m.boards) take(b, false);
@@ -169,10 +175,9 @@ function connect() {
     } else if (m.type === 'board') {
       take(m.body, true);
     } else if (m.type === 'items' && !extend(m.body)) {
-      src.close(); st.boards = {}; st.current = {}; connect(); return;
+      src.close(); st.boards = {}; st.current = {}; connect(); return false;
     }
-    document.getElementById('rule').textContent = st.event.rule ? ruleText(st.event) : '';
-    later();
-  };
+    return true;
+  }
 }
 connect();
