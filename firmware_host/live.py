@@ -242,15 +242,16 @@ def build_table(cfg: Config, *, display: Any | None = None, synchronous: str = "
     panel.on_state(lambda online, why: ctl.submit(DeviceStatus("panel", online, why)))
     table = Table(cfg, ctl, journal, panel, display=display)
     if cfg.mqtt is not None:
-        from firmware_host.club.publisher import MqttPublisher
+        from firmware_host.tablelink.publisher import MqttPublisher
 
         publisher = MqttPublisher(cfg.mqtt, cfg.table.id, journal, time.time)
         publisher.on_command(ClubCommands(cfg.table.game, ctl.submit), acknowledges=True)
         ctl.observers.append(publisher)
         if cfg.duplicate is not None and cfg.duplicate.session:
-            from firmware_host.club.duplicate_table import DuplicateResults
+            from firmware_host.tablelink.duplicate_results import DuplicateResults, connect
 
-            table.results = DuplicateResults(ctl, publisher)   # the seating in, results out (before start)
+            # the seating in, results out: wired here, before the publisher starts
+            table.results = connect(DuplicateResults(ctl, publisher), ctl, publisher)
         publisher.start()
         table.publisher = publisher
     dup = cfg.duplicate

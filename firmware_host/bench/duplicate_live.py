@@ -41,9 +41,9 @@ GOAL_RESCORE_MS = 50.0
 
 def _bodies(setup_dict: dict[str, Any], seed: int) -> list[list[tuple[str, dict[str, Any]]]]:
     """Per round, each club table's result body (the simulated tables' play)."""
-    from firmware_host.duplicate.link import result_body
     from firmware_host.duplicate.simplay import check_against_record, play_board
     from firmware_host.duplicate.spec import SessionSetup, build_movement
+    from firmware_host.wire.duplicate import result_body
 
     setup = SessionSetup.from_dict(setup_dict)
     movement = build_movement(setup.movement)
@@ -111,7 +111,6 @@ def measure(tables: int = 30, rounds: int = 27, spread: float = 0.2, gap: float 
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from firmware_host.club.auth import hash_password
     from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
     from firmware_host.club.browser import chromium
     from firmware_host.club.dashboard import Dashboard, serve
@@ -119,6 +118,7 @@ def measure(tables: int = 30, rounds: int = 27, spread: float = 0.2, gap: float 
     from firmware_host.duplicate.newdeals import new_boards
     from firmware_host.duplicate.session import Session
     from firmware_host.duplicate.spec import SessionSetup, build_movement, default_tables
+    from firmware_host.web.auth import hash_password
     from laws.scoring import Method
 
     spec = {"kind": "mitchell", "tables": tables, "boards_per_round": 1, "rounds": rounds}

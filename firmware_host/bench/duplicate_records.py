@@ -36,8 +36,8 @@ def _tables_process(tables: list[str], passwords: dict[str, str], port: int, rea
     """Thirty table logins: each checks its seating's records and reports ``(table, round, t, taken, refused)``."""
     import paho.mqtt.client as mqtt
 
-    from firmware_host.duplicate.link import ROUND_TOPIC, seating_topic
     from firmware_host.table.session_records import check_records, commitment_of
+    from firmware_host.wire.duplicate import ROUND_TOPIC, seating_topic
     from firmware_host.wire.reader import read_json
 
     pinned: dict[str, str] = {}

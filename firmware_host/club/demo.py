@@ -11,12 +11,12 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from firmware_host.club.auth import hash_password
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
-from firmware_host.club.publisher import MqttPublisher
 from firmware_host.club.simclub import SimClub, SimTable, default_scenarios, load_scenario
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
+from firmware_host.tablelink.publisher import MqttPublisher
+from firmware_host.web.auth import hash_password
 
 log = logging.getLogger(__name__)
 

@@ -52,7 +52,11 @@ class SessionService:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = lambda *a: self.connected.clear()
         self.client.on_message = lambda c, u, m: desk.offer(m.topic, bytes(m.payload))
-        desk.publish = lambda topic, payload, retain: self.client.publish(topic, payload, qos=1, retain=retain)
+        desk.connect(self.publish)
+
+    def publish(self, topic: str, payload: str, retain: bool) -> None:
+        """Send a message of the session's to the broker (QoS 1) on this client."""
+        self.client.publish(topic, payload, qos=1, retain=retain)
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         if reason_code.is_failure:

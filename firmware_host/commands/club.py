@@ -113,7 +113,7 @@ def _broker(args: argparse.Namespace) -> int:
 
     from firmware_host.club.broker import DASHBOARD_USER, BrokerError, LocalBroker
     from firmware_host.club.demo import table_ids
-    from firmware_host.club.link import TABLE_ID
+    from firmware_host.tablelink.checks import TABLE_ID
 
     ids = list(args.table) + (table_ids(args.tables) if args.tables else [])
     if not ids:
@@ -183,8 +183,8 @@ def _certs(args: argparse.Namespace) -> int:
 def _dashboard(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from firmware_host.club.auth import UsersError, load_users
     from firmware_host.club.dashboard import Dashboard, serve
+    from firmware_host.web.auth import UsersError, load_users
 
     try:
         users = load_users(args.users)
@@ -301,7 +301,7 @@ def _device_key(users: Path) -> bytes:
 def _adduser(args: argparse.Namespace) -> int:
     import getpass
 
-    from firmware_host.club.auth import UsersError, add_user
+    from firmware_host.web.auth import UsersError, add_user
 
     if args.password_stdin:
         password = sys.stdin.readline().rstrip("\n")

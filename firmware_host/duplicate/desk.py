@@ -25,7 +25,11 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host.duplicate.link import (
+from firmware_host.duplicate.roster import RosterError, camera_players, roster_of
+from firmware_host.duplicate.session import Outcome, Session, SessionFileError
+from firmware_host.duplicate.session_ordering import SessionOrdering
+from firmware_host.duplicate.session_state import SessionState, progress
+from firmware_host.wire.duplicate import (
     ANSWERS_KEPT,
     LinkError,
     hand_records_part,
@@ -36,10 +40,6 @@ from firmware_host.duplicate.link import (
     round_message,
     seating_message,
 )
-from firmware_host.duplicate.roster import RosterError, camera_players, roster_of
-from firmware_host.duplicate.session import Outcome, Session, SessionFileError
-from firmware_host.duplicate.session_ordering import SessionOrdering
-from firmware_host.duplicate.session_state import SessionState, progress
 from firmware_host.wire.topics import TOPICS
 from laws.duplicate.movement import next_moves
 
@@ -221,6 +221,14 @@ class SessionDesk:
                 tid, st.setup.section, rows[number], called=st.called, rounds=st.movement.rounds, records=records,
                 page=page, answers=list(self.answers.get(tid, ())), seq=seq, t=t, extra=table_parts(st, rows[number], self._parts))))
         return out
+
+    def connect(self, publish: Publish) -> None:
+        """Give the desk its way to the broker: called once, by what owns the broker connection (the
+        dashboard, or ``SessionService``), before that connection is started. A desk already connected
+        refuses a second (two clients publishing one session's seatings)."""
+        if self.publish is not None:
+            raise RuntimeError("the session's desk is already connected to a broker client")
+        self.publish = publish
 
     def publish_all(self, only_changed: bool = False) -> int:
         """Publish the round and the seatings (retained); ``only_changed``: those that changed since

@@ -37,8 +37,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_host.duplicate.link import LinkError, parse_result
 from firmware_host.duplicate.session import Outcome, Session, SessionFileError
+from firmware_host.wire.duplicate import LinkError, parse_result
 from firmware_host.wire.topics import TOPICS
 
 log = logging.getLogger(__name__)

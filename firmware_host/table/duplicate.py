@@ -38,6 +38,8 @@ from typing import Any
 
 from firmware_host.table.inputs import DeviceNote, DeviceStatus, LawInput
 from firmware_host.table.session_records import check_records, commitment_of
+from firmware_host.wire.messages import MessageError
+from firmware_host.wire.messages import Seating as WireSeating
 from laws.duplicate.deal import Board
 from laws.events import BoardPlaced
 from laws.games.duplicate_board import BoardAtTable, board_of, played_here
@@ -60,34 +62,19 @@ class Seating:
 
 
 def seating_from_session(msg: Mapping[str, Any]) -> Seating:
-    """A session's seating message (``duplicate.link.seating_message``) as a :class:`Seating`: the boards
-    of its round still without a result (``left``), in the round's order; none while its pair sits out.
+    """A session's seating message (``wire.duplicate.seating_message``), read through the wire's typed
+    message (``wire.messages.Seating``), as the table's :class:`Seating`: the boards of its round still
+    without a result (``left``), in the round's order; none while its pair sits out.
 
     Raises:
         ValueError: a field missing or of the wrong kind (named).
     """
     try:
-        boards = [(_whole(b["board"], "board"), _text(b["record"], "record")) for b in msg["boards"]]
-        left = [_whole(n, "left") for n in msg.get("left", [n for n, _ in boards])]
-        play = () if msg.get("sit_out") else tuple(n for n, _ in boards if n in left)
-        return Seating(_text(msg["section"], "section"), _whole(msg["table_number"], "table_number"),
-                       _whole(msg["round"], "round"), _text(msg["ns"], "ns"), _text(msg["ew"], "ew"), play,
-                       tuple(boards))
-    except (KeyError, TypeError, ValueError) as exc:
+        m = WireSeating.from_dict(dict(msg))
+    except MessageError as exc:
         raise ValueError(f"a seating message without a usable {exc}") from None
-
-
-def _whole(v: Any, name: str) -> int:
-    """A whole number as JSON gives it (not a fraction, a boolean or text)."""
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise ValueError(f"{name!r} (want a whole number, got {str(v)[:20]!r})")
-    return v
-
-
-def _text(v: Any, name: str) -> str:
-    if not isinstance(v, (str, int)) or isinstance(v, bool):
-        raise ValueError(f"{name!r} (want text, got {str(v)[:20]!r})")
-    return str(v)
+    play = () if m.sit_out else tuple(n for n, _ in m.boards if n in m.left)
+    return Seating(m.section, m.table_number, m.round, m.ns, m.ew, play, m.boards)
 
 
 class DuplicateProcedure:

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.auth import hash_password
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
+from firmware_host.web.auth import hash_password
 
 PASSWORDS = {DASHBOARD_USER: "dash-pw-1", "watcher": "watch-pw-1", "t1": "t1-pw-1", "t2": "t2-pw-1"}
 # A second login with the dashboard's rights, for the tests' watchers: one login is one session

@@ -11,10 +11,10 @@ import pytest
 
 from firmware_host.club.browser import chromium, missing
 from firmware_host.club.demo import ClubDemo
-from firmware_host.club.publisher import MqttPublisher
 from firmware_host.club.simclub import SimTable, default_scenarios, load_scenario
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
+from firmware_host.tablelink.publisher import MqttPublisher
 
 from .conftest import browser_login, club_demo
 

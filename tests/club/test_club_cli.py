@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.club.auth import check_password, load_users
+from firmware_host.web.auth import check_password, load_users
 
 
 def test_adduser_from_stdin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

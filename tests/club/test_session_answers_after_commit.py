@@ -129,9 +129,9 @@ def test_a_result_that_arrives_while_the_sessions_journal_is_locked_is_taken_onc
 def test_the_dashboards_session_commits_off_the_event_loop(tmp_path: Path) -> None:
     from starlette.testclient import TestClient
 
-    from firmware_host.club.auth import hash_password
     from firmware_host.club.broker import free_port
     from firmware_host.club.dashboard import Dashboard
+    from firmware_host.web.auth import hash_password
 
     from .conftest import csrf, login
 

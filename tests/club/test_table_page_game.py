@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.auth import hash_password
-from firmware_host.club.secrecy import SecrecyFilter
 from firmware_host.club.state import ClubState
 from firmware_host.duplicate.desk import SessionDesk
 from firmware_host.duplicate.session import Session
 from firmware_host.table.controller import LawInput
 from firmware_host.table.duplicate import Seating
+from firmware_host.tablelink.secrecy import SecrecyFilter
+from firmware_host.web.auth import hash_password
 from laws.cards import clockwise_from
 from laws.events import CallMade, CardPlayed
 from tests.duplicate.sessionkit import make_setup

@@ -16,7 +16,9 @@ ids of the last commands the table has taken in (``done``), so the dashboard can
 
 Every ordered message is first written to the outbox in the journal's SQLite file (``outbox.Outbox``),
 then handed to paho by a sender thread, in order, while the broker is connected; a message leaves the
-outbox when the broker acknowledges it. A broker outage therefore only delays messages, and a restart of
+outbox when the broker acknowledges it. That machinery is the delivery core (``delivery.Delivery``),
+which holds no paho: this module is the paho shell around it (the client, its callbacks, the commands
+and the session's messages in). A broker outage therefore only delays messages, and a restart of
 the table sends what was not yet acknowledged. The broker may see a message twice (QoS 1 is "at least
 once"); the dashboard drops repeats by ``(table, kind, seq)``.
 
@@ -28,40 +30,34 @@ from __future__ import annotations
 import json
 import logging
 import re
-import sqlite3
 import ssl
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host.club.link import (
+from firmware_host.config import MqttConfig
+from firmware_host.records.journal import Journal
+from firmware_host.tablelink.checks import (
     check_command,
     connect_problem,
     read_password,
     topic,
 )
-from firmware_host.club.outbox import Outbox
-from firmware_host.club.secrecy import SecrecyFilter, hide_cards
-from firmware_host.config import MqttConfig
-from firmware_host.duplicate.link import (
+from firmware_host.tablelink.delivery import Delivery
+from firmware_host.tablelink.secrecy import SecrecyFilter, hide_cards
+from firmware_host.wire.duplicate import (
     ROUND_TOPIC,
     SESSION_PREFIX,
     LinkError,
     parse_session_message,
     seating_topic,
 )
-from firmware_host.records.journal import Journal
 from firmware_host.wire.topics import TABLE_ID
 
 log = logging.getLogger(__name__)
 
-FRESH_MAX = 1000     # messages kept in memory for the sender beside the outbox
-ACK_BATCH, ACK_EVERY = 64, 0.25  # acknowledged outbox rows are deleted in batches
-STATUS_EVERY = 0.1   # seconds between two status messages at most (the newest one wins)
 SESSION_EXPIRY = 7 * 24 * 3600  # seconds the broker keeps a table's session (and its commands) while away
-DONE_KEPT = 32       # ids of the latest commands handed to the table, told in every status
 CommandCallback = Callable[..., None]
 SessionCallback = Callable[[dict[str, Any]], None]
 
@@ -90,31 +86,13 @@ class MqttPublisher:
         self.config = config
         self.table = table_id
         self.clock = clock
-        self.heartbeat = heartbeat
-        self.window = window
-        self.outbox = Outbox(journal.path, journal.synchronous)
         reveal = config.reveal_cards if reveal_cards is None else reveal_cards
         self.secrecy = SecrecyFilter(reveal=reveal)
-        self._journal = journal
+        self.delivery = Delivery(table_id, journal, self.secrecy, self._send, clock, heartbeat=heartbeat,
+                                 window=window)
+        self.outbox = self.delivery.outbox
         self._callbacks: list[tuple[CommandCallback, bool]] = []
         self._session_callbacks: list[SessionCallback] = []
-        self._wake = threading.Condition()
-        self._stop = False
-        self._connected = False
-        self._latest_dirty = True  # retained values left unsent by an earlier run go out first
-        self._status_env: dict[str, Any] | None = None
-        self._status_dirty = False
-        self._status_at = 0.0
-        self._sent_id = 0            # highest outbox id handed to paho in this process
-        self._inflight: dict[int, int] = {}  # paho mid -> outbox id (sender thread only)
-        self._acked_mids: deque[int] = deque()
-        self._acked: list[int] = []
-        self._acked_at = 0.0
-        self._fresh: deque[tuple[int, str, str]] = deque()
-        self._backlog = True  # the outbox may hold rows not in _fresh (from an earlier run, an outage)
-        # The seq of the last ordered message ever queued (this run or an earlier one): the next one's ``prev``.
-        self._last_seq = self.outbox.last_queued_seq()
-        self._done: deque[str] = deque(maxlen=DONE_KEPT)
         self._thread: threading.Thread | None = None
         self.refused_commands = 0
         self.connected_event = threading.Event()
@@ -133,10 +111,6 @@ class MqttPublisher:
         self.client.on_connect = self._on_connect
         self.client.on_connect_fail = self._on_connect_fail
         self._fail_said = ""
-        self._owed: deque[tuple[int, str, str]] = deque()  # committed, not yet in the outbox
-        self._owed_said = False
-        self._send_problem = ""
-        self._resend_latest = False
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
@@ -148,27 +122,24 @@ class MqttPublisher:
         from paho.mqtt.packettypes import PacketTypes
         from paho.mqtt.properties import Properties
 
-        self._stop = False
+        self.delivery.stopping = False
         props = Properties(PacketTypes.CONNECT)
         props.SessionExpiryInterval = SESSION_EXPIRY
         # Clean start off: the broker resumes our session, with the commands it queued while we were away.
         self.client.connect_async(self.config.host, self.config.port, keepalive=30, clean_start=False,
                                   properties=props)
         self.client.loop_start()
-        self._thread = threading.Thread(target=self._run, name=f"mqtt-{self.table}", daemon=True)
+        self._thread = threading.Thread(target=self.delivery.run, name=f"mqtt-{self.table}", daemon=True)
         self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop sending (what is unsent stays in the outbox) and disconnect."""
-        with self._wake:
-            self._stop = True
-            self._wake.notify_all()
+        self.delivery.stop()
         if self._thread is not None:
             self._thread.join(timeout)
-        self._flush_acks(force=True)
         self.client.disconnect()
         self.client.loop_stop()
-        self.outbox.close()
+        self.delivery.close()
 
     def on_command(self, callback: CommandCallback, *, acknowledges: bool = False) -> None:
         """Call ``callback(kind, body)`` for each valid command from the dashboard (``kind`` one of
@@ -204,16 +175,15 @@ class MqttPublisher:
     @property
     def _status_msg(self) -> str | None:
         """The latest status as it would go out (for tests and diagnostics)."""
-        env = self._status_env
-        return None if env is None else self._dump({**env, "done": list(self._done)})
+        return self.delivery.status_text()
 
     @property
     def connected(self) -> bool:
-        return self._connected
+        return self.delivery.is_connected
 
     def pending(self) -> int:
         """Messages not yet acknowledged by the broker (acks are recorded by the sender thread)."""
-        return self.outbox.count()
+        return self.delivery.pending()
 
     # -- TableObserver ------------------------------------------------------------------------------
 
@@ -223,13 +193,8 @@ class MqttPublisher:
         # A status without a deal number could belong to any deal: its cards are hidden all the same.
         body = self.secrecy.body(snapshot, deal) if deal or self.secrecy.reveal else hide_cards(snapshot)
         body.pop("hands", None)
-        seq = int(snapshot.get("seq") or self._last_seq)
-        # The status is kept in memory only: the controller tells it again after a restart, and only the
-        # newest one matters. It goes out at most every STATUS_EVERY seconds (retained).
-        envelope = self._envelope("status", deal, seq, body)
-        with self._wake:
-            self._status_env, self._status_dirty = envelope, True
-            self._wake.notify()
+        seq = int(snapshot.get("seq") or self.delivery.last_seq)
+        self.delivery.status(deal, seq, body)
 
     def event(self, event: dict[str, Any], deal: int, seq: int) -> None:
         self._queue("event", deal, seq, self.secrecy.event(event, deal, seq))
@@ -239,163 +204,23 @@ class MqttPublisher:
 
     def deal_over(self, deal: int) -> None:
         released = self.secrecy.deal_over(deal)
-        self._queue("deal", deal, self._last_seq, {"deal": deal, "over": True, "revealed": released})
+        self._queue("deal", deal, self.delivery.last_seq, {"deal": deal, "over": True, "revealed": released})
 
     def pack_health(self, pack: str, unreadable: int, damaged: int, deals: int) -> None:
         if pack in ("", "unknown"):  # not a pack: a shoe that has not named it yet (no phantom row)
             return
         body = {"pack": pack, "unreadable": unreadable, "damaged": damaged, "deals": deals}
         safe = re.sub(r"[^A-Za-z0-9_-]", "_", pack)[:64] or "_"
-        self._latest(topic(self.table, "pack", safe), "pack", self._last_seq, body)
+        self.delivery.latest(topic(self.table, "pack", safe), "pack", self.delivery.last_seq, body)
 
     # -- internals ---------------------------------------------------------------------------------
 
-    def _envelope(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> dict[str, Any]:
-        # "secret": the deal's cards were being held back when this was written
-        return {"table": self.table, "kind": kind, "seq": seq, "deal": deal,
-                "secret": self.secrecy.is_open(deal), "t": self.clock(), "body": body}
-
-    @staticmethod
-    def _dump(envelope: dict[str, Any]) -> str:
-        return json.dumps(envelope, separators=(",", ":"), allow_nan=False)
-
-    def _message(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> str:
-        return self._dump(self._envelope(kind, deal, seq, body))
-
     def _queue(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> None:
-        t = topic(self.table, kind)
-        with self._wake:
-            envelope = self._envelope(kind, deal, seq, body)
-            envelope["prev"] = self._last_seq  # the chain the dashboard checks for gaps
-            self._last_seq = max(self._last_seq, seq)
-            self._owed.append((seq, t, self._dump(envelope)))
-            self._put_owed()
-            self._wake.notify()
+        self.delivery.queue(kind, deal, seq, body)
 
-    def _put_owed(self) -> None:
-        """Move the messages not yet in the outbox into it, in order (the caller holds ``_wake``). While
-        the outbox cannot be written (a full disk) they wait here and the sender tries again: a message
-        the journal committed is never dropped because its copy for the club could not be stored."""
-        while self._owed:
-            seq, t, payload = self._owed[0]
-            try:
-                oid = self.outbox.put(seq, t, payload)
-            except (sqlite3.Error, OSError) as exc:
-                if not self._owed_said:
-                    self._owed_said = True
-                    log.warning("table %s: the club outbox cannot be written (%s); %d message(s) wait in "
-                                "memory and are stored when it can", self.table, exc, len(self._owed))
-                return
-            self._owed.popleft()
-            # A copy in memory spares the sender a read back while all is well; during an outage (or
-            # past FRESH_MAX) the sender reads the outbox instead.
-            if self._connected and len(self._fresh) < FRESH_MAX:
-                self._fresh.append((oid, t, payload))
-            else:
-                self._fresh.clear()
-                self._backlog = True
-        if self._owed_said:
-            self._owed_said = False
-            log.warning("table %s: the club outbox is writable again", self.table)
-
-    def _latest(self, t: str, kind: str, seq: int, body: dict[str, Any]) -> None:
-        deal = int(body.get("deal") or 0) if kind == "status" else 0
-        self.outbox.set_latest(t, self._message(kind, deal, seq, body))
-        with self._wake:
-            self._latest_dirty = True
-            self._wake.notify()
-
-    def _run(self) -> None:
-        next_beat = time.monotonic()
-        while True:
-            with self._wake:
-                if self._stop:
-                    return
-                due = [next_beat, time.monotonic() + 0.5]
-                if self._status_dirty and self._connected:
-                    due.append(self._status_at + STATUS_EVERY)
-                self._wake.wait(timeout=max(0.0, min(due) - time.monotonic()))
-                if self._stop:
-                    return
-            try:
-                with self._wake:
-                    self._put_owed()
-                self._flush_acks()
-                if not self._connected:
-                    continue
-                self._send_ordered()  # first, so a status never overtakes what happened before it
-                self._send_latest()
-                self._send_status()
-                if time.monotonic() >= next_beat:
-                    next_beat = time.monotonic() + self.heartbeat
-                    beat = {"table": self.table, "t": self.clock(), "seq": self._last_seq,
-                            "pending": self.outbox.count(), "head": self._journal.read_head()}
-                    self.client.publish(topic(self.table, "heartbeat"), json.dumps(beat), qos=0)
-            except Exception as exc:  # the table must keep working whatever the broker or the disk does
-                problem = f"{type(exc).__name__}: {exc}"
-                if problem != self._send_problem:  # said once per problem, not once per retry
-                    self._send_problem = problem
-                    log.warning("table %s: publishing failed (%s); retrying", self.table, problem)
-                with self._wake:
-                    self._wake.wait(timeout=1.0)  # not at once: the cause (a full disk) takes a while
-            else:
-                if self._send_problem:
-                    self._send_problem = ""
-                    log.info("table %s: publishing again", self.table)
-
-    def _send_status(self) -> None:
-        now = time.monotonic()
-        with self._wake:
-            if not self._status_dirty or self._status_env is None or now - self._status_at < STATUS_EVERY:
-                return
-            self._status_dirty, self._status_at = False, now
-            envelope = {**self._status_env, "done": list(self._done)}
-        message = self._dump(envelope)
-        self.client.publish(topic(self.table, "status"), message, qos=1, retain=True)
-
-    def _send_latest(self) -> None:
-        if self._resend_latest:  # after a (re)connection every retained value goes again
-            self.outbox.resend_all_latest()
-            self._resend_latest = False
-        if not self._latest_dirty:
-            return
-        self._latest_dirty = False
-        for t, payload in self.outbox.unsent_latest():
-            self.client.publish(t, payload, qos=1, retain=True)
-            self.outbox.mark_latest(t, payload, True)
-
-    def _send_ordered(self) -> None:
-        room = self.window - len(self._inflight)
-        if room <= 0:
-            return
-        with self._wake:
-            if self._backlog:
-                self._fresh.clear()
-                batch = [(o, t, p) for o, _s, t, p in self.outbox.pending(self._sent_id, room)]
-                self._backlog = len(batch) == room  # more may wait in the outbox
-            else:
-                batch = []
-                while self._fresh and len(batch) < room:
-                    batch.append(self._fresh.popleft())
-        for oid, t, payload in batch:
-            if oid <= self._sent_id:
-                continue
-            # Never hold our lock across publish(): paho calls on_publish holding its own mutex.
-            info = self.client.publish(t, payload, qos=1)
-            self._sent_id = oid
-            self._inflight[info.mid] = oid
-
-    def _flush_acks(self, force: bool = False) -> None:
-        while self._acked_mids:
-            oid = self._inflight.pop(self._acked_mids.popleft(), None)
-            if oid is not None:  # None: a retained value or the online flag, not from the outbox
-                self._acked.append(oid)
-        # Acknowledged rows are dropped in batches: one that outlives a crash is sent again and the
-        # dashboard drops the repeat.
-        now = time.monotonic()
-        if self._acked and (force or len(self._acked) >= ACK_BATCH or now - self._acked_at >= ACK_EVERY):
-            self.outbox.delivered(self._acked)
-            self._acked, self._acked_at = [], now
+    def _send(self, t: str, payload: str, qos: int, retain: bool) -> int:
+        """The delivery core's only way out: paho's publish (its message id)."""
+        return int(self.client.publish(t, payload, qos=qos, retain=retain).mid)
 
     # paho callbacks (network thread)
 
@@ -423,23 +248,14 @@ class MqttPublisher:
             client.subscribe([(ROUND_TOPIC, 1), (seating_topic(self.table), 1)])
         client.publish(topic(self.table, "online"), json.dumps({"table": self.table, "online": True}),
                        qos=1, retain=True)
-        with self._wake:  # the sender marks them (a write: never in paho's thread, where a full disk
-            self._resend_latest = True  # would raise into the network loop)
-            self._latest_dirty = True
-            self._status_dirty = self._status_env is not None
-            self._connected = True
-            self._wake.notify_all()
+        self.delivery.connected()
         self.connected_event.set()
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason_code: Any,
                        properties: Any) -> None:
-        with self._wake:
-            was = self._connected
-            self._connected = False
-            self._backlog = True
-            self._fresh.clear()
+        was = self.delivery.disconnected()
         self.connected_event.clear()
-        if self._stop:
+        if self.delivery.stopping:
             return
         if was:
             log.warning("table %s: lost the broker (%s); queueing in the journal", self.table, reason_code)
@@ -447,12 +263,7 @@ class MqttPublisher:
             self._on_connect_fail(client, userdata)
 
     def _on_publish(self, client: Any, userdata: Any, mid: int, reason_code: Any, properties: Any) -> None:
-        # Resolved to outbox ids by the sender thread, which alone owns ``_inflight``; paho holds its
-        # own mutex here, so no lock of ours is taken.
-        self._acked_mids.append(mid)
-        if len(self._acked_mids) >= self.window // 2:
-            with self._wake:
-                self._wake.notify()
+        self.delivery.published(mid)
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
         if msg.topic.startswith(SESSION_PREFIX):
@@ -502,12 +313,8 @@ class MqttPublisher:
                     self.client.ack(mid, qos)
                 except Exception as exc:  # not connected: the broker sends it again, and it is done once
                     log.info("table %s: acknowledgement of a command not sent (%s)", self.table, exc)
-            if cid is not None:
-                with self._wake:  # told back in the next status (sent at once): no longer pending
-                    if cid not in self._done:
-                        self._done.append(cid)
-                    self._status_dirty = self._status_env is not None
-                    self._wake.notify()
+            if cid is not None:  # told back in the next status (sent at once): no longer pending
+                self.delivery.command_done(cid)
 
         return ack
 

@@ -15,6 +15,10 @@ results out.
   stalled, sends no new seating). On a restart the results are read back from the journal, so one
   confirmed just before a kill is still sent.
 
+Nothing is wired by side effect: :class:`DuplicateResults` is built alone, and :func:`connect` is the one
+place it is put on the controller and the publisher (``live.build_table`` calls it, before the publisher
+starts). The seating is read through the wire's typed message (``wire.messages.Seating``).
+
 Everything here runs in the controller's thread (observer callbacks, session listeners, and the timer's
 check, which a small thread only queues as a ``CommandAck``: a callable the controller runs in its turn),
 so its journal rows are written where every other row is.
@@ -28,8 +32,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host.duplicate.link import players_body, result_body
 from firmware_host.table.inputs import CommandAck, SessionInput
+from firmware_host.wire.duplicate import players_body, result_body
+from firmware_host.wire.messages import MessageError, Seating
 
 log = logging.getLogger(__name__)
 RESEND_AFTER = 3.0
@@ -73,17 +78,17 @@ class DuplicateResults:
             if row.kind == "ruling" and row.body.get("clause") == "DB-77" and row.body.get("confirmed"):
                 body = body_of(row.body)
                 self.unanswered[(body["round"], body["board"])] = (body, float("-inf"))
-        self.seating: dict[str, Any] = {}
+        self.seating: Seating | None = None
         self.members: dict[tuple[int, str], str] = {}   # (round, seat) -> the member card read there
         self.named: set[tuple[int, str]] = set()         # (round, side) told the session
-        publisher.on_session(lambda msg: ctl.submit(SessionInput(msg)))   # before publisher.start()
-        ctl.on_session(self.on_session)
-        ctl.on_member(self.on_member)
-        ctl.observers.append(self)
+        self.timer = timer
         self._stop = threading.Event()
         self._queued = threading.Event()   # a check is in the controller's queue already
-        if timer:
-            threading.Thread(target=self._timer, args=(timer,), name="duplicate-resend", daemon=True).start()
+
+    def start_timer(self) -> None:
+        """Start the resend timer's thread (``connect`` does; a test may drive :meth:`resend_due` alone)."""
+        if self.timer:
+            threading.Thread(target=self._timer, args=(self.timer,), name="duplicate-resend", daemon=True).start()
 
     def close(self) -> None:
         """Stop the timer (the table is stopping)."""
@@ -139,30 +144,47 @@ class DuplicateResults:
         """Controller thread: a member card read at a seat; once both seats of a side have one in this
         round, the pair's members go to the session (``players``: journaled, then sent in order)."""
         s = self.seating
-        rnd = s.get("round")
-        if not isinstance(rnd, int) or seat not in ("N", "E", "S", "W"):
+        if s is None or seat not in ("N", "E", "S", "W"):
             return
+        rnd = s.round
         self.members[(rnd, seat)] = member
-        for side, (a, b) in (("ns", ("N", "S")), ("ew", ("E", "W"))):
-            pair = s.get(side)
+        for side, pair, (a, b) in (("ns", s.ns, ("N", "S")), ("ew", s.ew, ("E", "W"))):
             if (rnd, a) in self.members and (rnd, b) in self.members and pair and (rnd, side) not in self.named:
                 self.named.add((rnd, side))
-                body = players_body(section=str(s.get("section") or "A"), table_number=int(s.get("table_number") or 1),
-                                    round=rnd, side=side, pair=str(pair),
-                                    members=[self.members[(rnd, a)], self.members[(rnd, b)]])
+                body = players_body(section=s.section or "A", table_number=s.table_number, round=rnd, side=side,
+                                    pair=pair, members=[self.members[(rnd, a)], self.members[(rnd, b)]])
                 self.publisher.players_seen(body, self.ctl.journal_note({"players_seen": body}))
 
     def on_session(self, msg: dict[str, Any]) -> None:
         """Controller thread: forget the results the seating answers; send again those it leaves
-        unanswered for ``RESEND_AFTER`` seconds."""
+        unanswered for ``RESEND_AFTER`` seconds. The seating is read through ``wire.messages.Seating``;
+        one that does not read (already journaled, and refused by the procedure too) changes nothing."""
         if msg.get("kind") != "seating":
             return
-        self.seating = msg
-        answered = {a.get("board") for a in msg.get("answers", []) if a.get("status") in ("taken", "repeat", "refused")}
-        rnd, left = msg.get("round"), msg.get("left", [])
+        try:
+            seating = Seating.from_dict(msg)
+        except MessageError as exc:
+            log.warning("a seating that does not read is not used for the results: %s", exc)
+            return
+        self.seating = seating
+        answered = {a.board for a in seating.answers if a.status in ("taken", "repeat", "refused")}
+        rnd, left = seating.round, seating.left
         for key in list(self.unanswered):
             r, board = key
-            if board in answered or not isinstance(rnd, int) or r < rnd or (r == rnd and board not in left):
+            if board in answered or r < rnd or (r == rnd and board not in left):
                 del self.unanswered[key]
                 self._wait.pop(key, None)
         self.resend_due()
+
+
+def connect(results: DuplicateResults, ctl: Any, publisher: Any) -> DuplicateResults:
+    """Put the table's duplicate results on the link, in one visible place (before ``publisher.start()``,
+    which subscribes to the session's topics only when someone listens): the session's messages from the
+    publisher go into the controller's queue; the controller's journaled session messages, member cards
+    and observer calls come here; the resend timer starts."""
+    publisher.on_session(lambda msg: ctl.submit(SessionInput(msg)))
+    ctl.on_session(results.on_session)
+    ctl.on_member(results.on_member)
+    ctl.observers.append(results)
+    results.start_timer()
+    return results
