@@ -175,6 +175,17 @@ def test_nothing_imports_the_cli() -> None:
         assert "firmware_host.cli" not in src and "firmware_host.commands" not in src, path
 
 
+def test_nothing_shipped_imports_test_code() -> None:
+    """Test-only code (the headless browser, ``tests/browser.py``) stays out of the product. The one
+    exception is the two benchmarks of the pages, which drive that browser and run from a source
+    checkout (``bench/club.py``, ``bench/duplicate_live.py`` say so when it is not one)."""
+    for name, path in MODULES.items():
+        if name in ("firmware_host.bench.club", "firmware_host.bench.duplicate_live"):
+            continue
+        bad = _imports(path) & {"tests", "selenium", "pytest"}
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}: test-only code does not ship"
+
+
 def test_no_import_circle_in_the_shipped_code() -> None:
     assert cycles(import_graph(MODULES)) == []
 

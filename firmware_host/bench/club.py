@@ -103,10 +103,15 @@ def measure(n: int, rate: float, seconds: float, warmup: float = 2.0, *, light: 
     """One measured run with ``n`` tables at ``rate`` events/s each for ``seconds`` (after ``warmup``).
 
     ``light``: the tables are ``_wire_process`` senders instead of full simulated tables."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
+    try:  # the browser is test code (tests/browser.py, Selenium from the test extra): a source checkout's
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import WebDriverWait
 
-    from firmware_host.club.browser import chromium
+        from tests.browser import chromium
+    except ImportError as exc:
+        raise RuntimeError(f"the dashboard benchmark drives a browser and runs from a source checkout "
+                           f"after `make setup` (tests/browser.py, Selenium): {exc}") from None
+
     from firmware_host.club.demo import ClubDemo
 
     with tempfile.TemporaryDirectory(prefix="cardtable-bench-club-") as tmp:

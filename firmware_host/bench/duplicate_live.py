@@ -108,11 +108,16 @@ def _tables_process(setup_dict: dict[str, Any], passwords: dict[str, str], port:
 
 def measure(tables: int = 30, rounds: int = 27, spread: float = 0.2, gap: float = 0.8) -> dict[str, Any]:
     """One run (see the module docstring)."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
+    try:  # the browser is test code (tests/browser.py, Selenium from the test extra): a source checkout's
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        from tests.browser import chromium
+    except ImportError as exc:
+        raise RuntimeError(f"this benchmark drives a browser and runs from a source checkout after "
+                           f"`make setup` (tests/browser.py, Selenium): {exc}") from None
 
     from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
-    from firmware_host.club.browser import chromium
     from firmware_host.club.dashboard import Dashboard, serve
     from firmware_host.duplicate.desk import SessionDesk
     from firmware_host.duplicate.newdeals import new_boards

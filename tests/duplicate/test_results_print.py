@@ -200,7 +200,7 @@ def test_the_outsider_adds_up_each_scorecard_to_the_ranking(published: dict[str,
 def test_the_published_pages_read_on_a_phone_a_tablet_and_a_desk(published: dict[str, Any], tmp_path: Path) -> None:
     """At 390, 800 and 1366 px no page of the folder scrolls sideways (a traveller's figures ran off a
     phone's screen): a wide table scrolls inside its own box."""
-    from firmware_host.club.browser import chromium, missing
+    from tests.browser import chromium, missing
 
     if missing():
         pytest.skip(missing())

@@ -1,5 +1,6 @@
-"""Headless Chromium for the dashboard's tests and benchmark: Debian's ``chromium`` driven by Debian's
-``chromedriver`` through Selenium. Never downloads a browser or a driver."""
+"""Headless Chromium for the tests of the pages: Debian's ``chromium`` driven by Debian's ``chromedriver``
+through Selenium. Never downloads a browser or a driver. Test-only: nothing shipped imports it (issue 36;
+``tests/test_layout.py`` checks that no shipped module imports ``tests`` or ``selenium``)."""
 
 from __future__ import annotations
 
