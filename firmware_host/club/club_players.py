@@ -13,9 +13,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.roster import Roster, RosterError, roster_of
-from firmware_host.duplicate.spec import label, pair_of_label
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.roster import Roster, RosterError, roster_of
+from laws.session.duplicate.spec import label, pair_of_label
 
 log = logging.getLogger(__name__)
 

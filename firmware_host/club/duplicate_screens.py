@@ -34,9 +34,9 @@ from typing import Any
 
 from firmware_host.club.club_players import name_players
 from firmware_host.duplicate import forms
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.session import Outcome
 from firmware_host.duplicate.views import director_view, table_view, traveller
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import Outcome
 from firmware_host.web import stream
 from firmware_host.web.guard import MAX_BODY, Refused, guard, read_body, same_origin, token_of
 

@@ -223,8 +223,8 @@ def _dashboard(args: argparse.Namespace) -> int:
         import time
 
         from firmware_host.club.heads import SESSION_HEADS
-        from firmware_host.duplicate.desk import SessionDesk
-        from firmware_host.duplicate.session import Session, SessionFileError
+        from firmware_host.session.desk import SessionDesk
+        from firmware_host.session.duplicate_session import Session, SessionFileError
 
         try:  # the session's own head is kept beside the tables' (docs/session.md, "The journal")
             desk = SessionDesk(Session.open(args.session), keep_head=heads.keeper(SESSION_HEADS, time.time))

@@ -22,7 +22,7 @@ from pathlib import Path
 from firmware_host.duplicate import results_html, results_pbn, results_usebio
 from firmware_host.duplicate.results_data import ExportData, Player, gather
 from firmware_host.duplicate.results_site import SiteError, check_folder, write_site
-from firmware_host.duplicate.session import Session
+from firmware_host.session.duplicate_session import Session
 
 FORMATS = ("pbn", "usebio", "html")
 SUFFIX = {"pbn": ".pbn", "usebio": ".xml", "html": ".html"}

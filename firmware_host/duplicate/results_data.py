@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from firmware_host.duplicate.analysis import Analysis
-from firmware_host.duplicate.session import Session
-from firmware_host.duplicate.session_state import Entry
-from firmware_host.duplicate.spec import SessionSetup, label
+from firmware_host.session.analysis import Analysis
+from firmware_host.session.duplicate_session import Session
 from laws.duplicate.deal import Board
 from laws.duplicate.movement import Movement
 from laws.scoring import SessionResult
+from laws.session.duplicate.spec import SessionSetup, label
+from laws.session.duplicate.state import Entry
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from html import escape
 
-from firmware_host.duplicate.analysis import Analysis
 from firmware_host.duplicate.results_data import ExportData, entered_by_hand
 from firmware_host.duplicate.views import FIELD_WORDS, card_words, contract_words, ordered_rankings
+from firmware_host.session.analysis import Analysis
 from laws.cards import Seat
 from laws.duplicate.deal import SEAT_NAMES, Board
 from laws.scoring import ScoredBoard, ScoredLine, present

@@ -26,13 +26,13 @@ from collections.abc import Sequence
 
 from firmware_host.duplicate.pbnfile import pbn_date
 from firmware_host.duplicate.results_data import ExportData, entered_by_hand
-from firmware_host.duplicate.session_state import Entry
 from firmware_host.duplicate.views import ordered_rankings
 from laws.bridge.auction import Auction
 from laws.bridge.calls import parse_call
 from laws.bridge.tricks import trick_winner
 from laws.cards import Card, Seat, clockwise_from
 from laws.scoring import Method, ScoredBoard, ScoredLine, present
+from laws.session.duplicate.state import Entry
 
 SCORE_TABLE = (("Table", 2, "R"), ("Round", 2, "R"), ("PairId_NS", 4, "R"), ("PairId_EW", 4, "R"),
                ("Contract", 5, "L"), ("Declarer", 1, "R"), ("Result", 2, "R"), ("Lead", 3, "L"),

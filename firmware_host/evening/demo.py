@@ -1,6 +1,6 @@
 """A whole duplicate evening without a club: ``cardtable duplicate demo``.
 
-A local Mosquitto; the session (journal in ``OUT/session/``) on its own client (``club.duplicate_service``);
+A local Mosquitto; the session (journal in ``OUT/session/``) on its own client (``session.broker_client``);
 and one real duplicate table for each table of the movement (``table.DemoTable``: a ``TableController``
 of the game ``duplicate-bridge`` built by ``live.build_table`` from its own configuration, journal in
 ``OUT/tables/<id>/``), with simulated people at it (``people.People``). The hand records the session
@@ -38,20 +38,20 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
-from firmware_host.club.duplicate_service import SessionService
-from firmware_host.duplicate.desk import SessionDesk
 from firmware_host.duplicate.handfiles import write_hand_records
 from firmware_host.duplicate.newdeals import MAX_BOARDS, new_boards
 from firmware_host.duplicate.results import SUFFIX, write_export
-from firmware_host.duplicate.session import Session
-from firmware_host.duplicate.session_state import progress
-from firmware_host.duplicate.spec import SessionSetup, SetupError, build_movement, default_tables
 from firmware_host.evening.boards import KINDS, BoardRoom, Misboarding, choose_misboardings
 from firmware_host.evening.fouls import FoulFound, check_fouls, fouls_in
 from firmware_host.evening.people import People
 from firmware_host.evening.table import ClubLink, DemoTable, TablePlace
 from firmware_host.records.journal import Journal
+from firmware_host.session.broker_client import SessionService
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import Session
 from laws.scoring import Method
+from laws.session.duplicate.spec import SessionSetup, SetupError, build_movement, default_tables
+from laws.session.duplicate.state import progress
 
 log = logging.getLogger(__name__)
 

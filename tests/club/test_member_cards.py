@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
-from firmware_host.club.duplicate_service import SessionService
+from firmware_host.session.broker_client import SessionService
 from firmware_host.table.inputs import MemberSeen
 from firmware_host.wire.duplicate import players_body
 from laws.games.duplicate_board import board_of

@@ -76,7 +76,7 @@ def test_command_line_text_that_is_not_utf8_is_named_and_nothing_is_made(tmp_pat
 def test_a_refused_open_leaves_no_half_made_session(tmp_path: Path) -> None:
     """Whatever stops ``open`` after the folder is made, the folder can be opened again."""
     assert _cli("boards", "new", "--count", "8", "--out", "b.pbn", cwd=tmp_path).returncode == 0
-    from firmware_host.duplicate.session import Session, SessionFileError
+    from firmware_host.session.duplicate_session import Session, SessionFileError
     from tests.duplicate.sessionkit import make_setup
     setup = make_setup({"kind": "mitchell", "tables": 4, "boards_per_round": 2})
     bad = setup.__class__(**{**setup.__dict__, "name": "Mon\ud800day"})

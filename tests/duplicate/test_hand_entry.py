@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from firmware_host.duplicate import forms
-from firmware_host.duplicate.session import Session
-from firmware_host.duplicate.session_state import SessionState, progress, replay
+from firmware_host.session.duplicate_session import Session
+from laws.session.duplicate.state import SessionState, progress, replay
 
 from .sessionkit import all_results, make_setup, result
 

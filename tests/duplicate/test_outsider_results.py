@@ -31,8 +31,8 @@ def build_adjusted(tmp_path_factory: pytest.TempPathFactory, method: Method) -> 
     (two groups), board 1 a result short (Neuberg), board 2 an artificial 60/40, board 4 an assigned
     +420, board 5 a split assigned +420 / +140."""
     from firmware_host.duplicate.results import export
-    from firmware_host.duplicate.session import Session
-    from firmware_host.duplicate.spec import build_movement
+    from firmware_host.session.duplicate_session import Session
+    from laws.session.duplicate.spec import build_movement
     from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
 
     setup = make_setup({"kind": "mitchell", "tables": 5, "boards_per_round": 2}, seed=3, method=method)
@@ -221,7 +221,7 @@ def test_a_name_with_a_quote_is_one_pbn_value(tmp_path) -> None:  # type: ignore
     import dataclasses
 
     from firmware_host.duplicate.results import export
-    from firmware_host.duplicate.session import Session
+    from firmware_host.session.duplicate_session import Session
     from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
 
     setup = make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2}, seed=3)
@@ -244,7 +244,7 @@ def test_an_arrow_switched_round_says_which_pair_sat_where(tmp_path) -> None:  #
     pair 3 EW at table 2. Mitchell numbers repeat across directions (3 NS and 3 EW are two pairs), so
     the traveller must say it is 3 EW sitting North-South, or the ranking cannot be recomputed."""
     from firmware_host.duplicate.results import export
-    from firmware_host.duplicate.session import Session
+    from firmware_host.session.duplicate_session import Session
     from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
 
     setup = make_setup({"kind": "mitchell", "tables": 5, "boards_per_round": 2, "arrow_switch_rounds": [5]},
@@ -340,7 +340,7 @@ def test_other_movements_rank_from_the_travellers(tmp_path, spec) -> None:  # ty
     """A Howell (one field, pairs numbered 1 to 2n, no direction), a barometer and a half-table
     Mitchell (a pair sits out each round): the ranking recomputed from the PBN's travellers."""
     from firmware_host.duplicate.results import export
-    from firmware_host.duplicate.session import Session
+    from firmware_host.session.duplicate_session import Session
     from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
 
     setup = make_setup(spec, seed=5)
@@ -362,8 +362,8 @@ def test_the_directors_regroup_and_correction_reach_the_pbn(tmp_path) -> None:  
     """docs/session.md: `regroup` puts a line in another group, `correct` changes a result; the
     traveller then shows the group and the corrected score, and its figures follow from the file."""
     from firmware_host.duplicate.results import export
-    from firmware_host.duplicate.session import Session
-    from firmware_host.duplicate.spec import build_movement
+    from firmware_host.session.duplicate_session import Session
+    from laws.session.duplicate.spec import build_movement
     from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
 
     setup = make_setup({"kind": "mitchell", "tables": 5, "boards_per_round": 2}, seed=3)

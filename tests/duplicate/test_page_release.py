@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.session import Session
-from firmware_host.duplicate.session_state import SessionState
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import Session
 from laws.duplicate.release import page_audience, released
+from laws.session.duplicate.state import SessionState
 
 from .sessionkit import all_results, make_setup
 

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from firmware_host.duplicate.results import Player, export
-from firmware_host.duplicate.session import Session
+from firmware_host.session.duplicate_session import Session
 from laws.scoring import Method
 from tests.duplicate import outsider as o
 from tests.duplicate.sessionkit import all_results, make_setup, rounds_called

@@ -15,7 +15,7 @@ import logging
 import threading
 from typing import Any
 
-from firmware_host.duplicate.desk import SessionDesk
+from firmware_host.session.desk import SessionDesk
 from firmware_host.wire.topics import TOPICS
 
 log = logging.getLogger(__name__)

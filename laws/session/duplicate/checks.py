@@ -1,21 +1,21 @@
 """The checks a record passes before the session takes it: one small function per kind of record, each
 answering what is wrong ("" when nothing, ``"repeat"`` for a message seen before) and changing nothing.
-The rules are in ``session_state``'s docstring; the messages are listed in ``docs/session.md``.
+The rules are in ``state``'s docstring; the messages are listed in ``docs/session.md``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeGuard
 
-from firmware_host.duplicate.roster import players_problem
-from firmware_host.duplicate.spec import label, pair_of_label
 from laws.cards import Card, Seat
 from laws.duplicate.movement import Seating, board_span
 from laws.scoring import ScoreInputError, board_score, parse_contract
+from laws.session.duplicate.spec import label, pair_of_label
+from laws.session.players import players_problem
 
-# The state is ``session_state.SessionState`` (which imports this module: the checks read it, never the
+# The state is ``state.SessionState`` (which imports this module: the checks read it, never the
 # other way round, so it is typed loosely here).
 SessionState = Any
 Check = Callable[[SessionState, Mapping[str, Any]], str]
@@ -27,7 +27,7 @@ def source_seq(source: str) -> int:
     tail = source.rpartition(":")[2]
     return int(tail) if tail.isdigit() else 0
 
-def _whole(v: Any) -> bool:
+def _whole(v: Any) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 

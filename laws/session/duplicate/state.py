@@ -45,8 +45,14 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from firmware_host.duplicate.session_checks import adjusted_value, check, result_content, source_seq
-from firmware_host.duplicate.spec import (
+from laws.cards import Card, Seat
+from laws.duplicate.deal import board_index, commitment
+from laws.duplicate.movement import Movement, Pair, Seating
+from laws.duplicate.release import page_audience, released
+from laws.scoring import Artificial, Assigned, Line, Played, parse_contract
+from laws.scoring.session import Result
+from laws.session.duplicate.checks import adjusted_value, check, result_content, source_seq
+from laws.session.duplicate.spec import (
     SessionSetup,
     boards_by_number,
     check_setup,
@@ -55,12 +61,6 @@ from firmware_host.duplicate.spec import (
     pair_of_label,
     scoring_pair,
 )
-from laws.cards import Card, Seat
-from laws.duplicate.deal import board_index, commitment
-from laws.duplicate.movement import Movement, Pair, Seating
-from laws.duplicate.release import page_audience, released
-from laws.scoring import Artificial, Assigned, Line, Played, parse_contract
-from laws.scoring.session import Result
 
 GROUP_A = "A"
 ARTIFICIAL_WORDS = {"60": "average plus", "50": "average", "40": "average minus"}
@@ -281,7 +281,7 @@ class SessionState:
 
     def check(self, rec: Mapping[str, Any]) -> str:
         """What is wrong with a record ("" when nothing); ``"repeat"`` for a message seen before
-        (``session_checks``: one small function per kind of record)."""
+        (``checks``: one small function per kind of record)."""
         return check(self, rec)
 
     # -- applying -----------------------------------------------------------------------------------

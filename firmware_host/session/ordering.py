@@ -2,12 +2,12 @@
 table's promises (``firmware_host/table/ordering.py``) kept one level up.
 
 1. **Every message from outside is read by the one checked reader** (``wire.reader`` through
-   ``link.parse_result``): a payload too large, not UTF-8, nested too deeply, not JSON or malformed
+   ``wire.duplicate.parse_result``): a payload too large, not UTF-8, nested too deeply, not JSON or malformed
    becomes a refusal (data), never an exception, and **no message stops the ones after it**.
 2. **Answered only once committed.** A table's ``board`` message is answered (``taken``, ``repeat`` or
    ``refused`` in its seating's ``answers``) only after its record, or the note of its refusal, is
    committed in the session's journal. The table sends a result again until it is answered
-   (``club/duplicate_table.py``), so a session killed between receiving and committing loses nothing.
+   (``tablelink/duplicate_results.py``), so a session killed between receiving and committing loses nothing.
 3. **A batch whose commit fails is held, not dropped**: it stays first in line, with everything that
    arrives after it, in order; the commit is tried again after 0.25 s, then 0.5, 1, 2, 4, 8, 8 ... s;
    meanwhile nothing is answered and the fault is shown (:attr:`SessionOrdering.fault`). When a commit
@@ -15,7 +15,7 @@ table's promises (``firmware_host/table/ordering.py``) kept one level up.
    are held; past that a message is let go **unanswered**, so its table sends it again (memory stays
    bounded, and nothing a table confirmed is lost: it is in the table's journal and resent until answered).
 4. **A director's decision stands** over any resend of the same board by the same table, and **a
-   reused message number is never a silent drop** (``session_state``: both are checks of the pure model).
+   reused message number is never a silent drop** (``laws/session/duplicate/state.py``: both are checks of the pure model).
 5. **One login cannot make the club's machine write without bound**: every refusal is a note, but each
    table's login has a budget of ``BURST`` notes, given back at one every ``REFILL`` seconds; past it a
    refused message is counted, not written, and the count is journaled as one note
@@ -23,7 +23,8 @@ table's promises (``firmware_host/table/ordering.py``) kept one level up.
    note per ``REFILL`` seconds per login). A table's own results are never counted against it unless
    the session refuses them.
 
-It owns no client and no thread: the desk gives it messages (:meth:`offer`, any thread) and calls
+It serves any kind of session (``journalled.JournalledService``; the kind's reader is ``read``, the
+duplicate's ``wire.duplicate.parse_result`` by default). It owns no client and no thread: the desk gives it messages (:meth:`offer`, any thread) and calls
 :meth:`take` (one thread at a time, the session's lock held) off the asyncio loop, since a commit waits for
 the disk.
 """
@@ -37,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_host.duplicate.session import Outcome, Session, SessionFileError
+from firmware_host.session.journalled import JournalledService, Outcome, SessionFileError
 from firmware_host.wire.duplicate import LinkError, parse_result
 from firmware_host.wire.topics import TOPICS
 
@@ -65,11 +66,11 @@ class SessionOrdering:
     Args:
         session: the open session.
         clock: monotonic seconds (the retry delays and the budgets).
-        read: a message to its record (``link.parse_result``; the desk's reads a table's member cards too),
+        read: a message to its record (``wire.duplicate.parse_result``; the desk's reads a table's member cards too),
             raising ``LinkError`` naming what is wrong.
     """
 
-    def __init__(self, session: Session, clock: Callable[[], float] = time.monotonic, *,
+    def __init__(self, session: JournalledService, clock: Callable[[], float] = time.monotonic, *,
                  read: Callable[[str, bytes], dict[str, Any]] = parse_result) -> None:
         self.session = session
         self.clock = clock

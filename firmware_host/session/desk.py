@@ -1,7 +1,7 @@
 """The session's desk on the club link: takes the tables' ``board`` messages, hands them to the session
 in batches, tells each table its seating, and tells the screens what changed.
 
-It owns no MQTT client: whoever does (the dashboard, or ``club.duplicate_service`` without one) gives
+It owns no MQTT client: whoever does (the dashboard, or ``broker_client.SessionService`` without one) gives
 it each message with :meth:`SessionDesk.offer` (from any thread) and a ``publish(topic, payload, retain)``
 callable, and calls :meth:`SessionDesk.tick` every few tens of milliseconds. One tick takes every
 message that has arrived, journals the lot in one transaction (``Session.submit``), rescores once,
@@ -9,8 +9,8 @@ republishes the seatings that changed (retained), and calls the listeners with t
 The director's records (:meth:`SessionDesk.director`) go the same way at once.
 
 What it promises the tables (answered only once committed, held while the journal cannot be written, no
-message stopping another, a bounded note per refusal) is ``session_ordering``'s; a tick waits for the
-disk, so it runs on a thread of its own (``club.duplicate_service``) or the dashboard's worker thread,
+message stopping another, a bounded note per refusal) is ``ordering``'s; a tick waits for the
+disk, so it runs on a thread of its own (``broker_client``) or the dashboard's worker thread,
 never on the asyncio loop.
 """
 
@@ -25,10 +25,9 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host.duplicate.roster import RosterError, camera_players, roster_of
-from firmware_host.duplicate.session import Outcome, Session, SessionFileError
-from firmware_host.duplicate.session_ordering import SessionOrdering
-from firmware_host.duplicate.session_state import SessionState, progress
+from firmware_host.session.duplicate_session import Outcome, Session, SessionFileError
+from firmware_host.session.ordering import SessionOrdering
+from firmware_host.session.roster import RosterError, camera_players, roster_of
 from firmware_host.wire.duplicate import (
     ANSWERS_KEPT,
     LinkError,
@@ -42,6 +41,7 @@ from firmware_host.wire.duplicate import (
 )
 from firmware_host.wire.topics import TOPICS
 from laws.duplicate.movement import next_moves
+from laws.session.duplicate.state import SessionState, progress
 
 log = logging.getLogger(__name__)
 
