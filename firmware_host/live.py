@@ -291,7 +291,7 @@ def duplicate_procedure(cfg: Config, ctl: TableController, link: Any | None) -> 
         ValueError: the hand records cannot be used, or name no board the configuration names (the
             message names the file, the board and what is wrong).
     """
-    from firmware_host.duplicate.handfiles import read_hand_records
+    from firmware_host.duplicate.handrecords.handfiles import read_hand_records
     from firmware_host.table.duplicate import DuplicateProcedure, Seating
 
     d = cfg.duplicate

@@ -90,7 +90,7 @@ def measure(tables: int = 30, rounds: int = 10) -> dict[str, Any]:
     import queue
 
     from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
-    from firmware_host.duplicate.newdeals import new_boards
+    from firmware_host.duplicate.handrecords.newdeals import new_boards
     from firmware_host.session.broker_client import SessionService
     from firmware_host.session.desk import SessionDesk
     from firmware_host.session.duplicate_session import Session

@@ -375,8 +375,8 @@ class DuplicateScreens:
         """A results file for the director to download (``results.export``; waits for the analysis)."""
         from starlette.responses import Response
 
-        from firmware_host.duplicate.results import SUFFIX, ExportError
-        from firmware_host.duplicate.results import export as make
+        from firmware_host.duplicate.results.export import SUFFIX, ExportError
+        from firmware_host.duplicate.results.export import export as make
 
         if self.dash._session(request) is None:
             return self.dash._json({"error": "login required"}, 401)

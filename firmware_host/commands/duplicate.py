@@ -82,8 +82,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _errors() -> tuple[type[BaseException], ...]:
-    from firmware_host.duplicate.handfiles import HandRecordError
-    from firmware_host.duplicate.results import ExportError
+    from firmware_host.duplicate.handrecords.handfiles import HandRecordError
+    from firmware_host.duplicate.results.export import ExportError
     from firmware_host.session.duplicate_session import SessionFileError
     from firmware_host.session.roster import RosterError
     from laws.session.duplicate.spec import SetupError
@@ -117,7 +117,7 @@ def _open(args: argparse.Namespace) -> int:
     import secrets
     from pathlib import Path
 
-    from firmware_host.duplicate.handfiles import read_hand_records
+    from firmware_host.duplicate.handrecords.handfiles import read_hand_records
     from firmware_host.session.desk import SessionDesk
     from firmware_host.session.duplicate_session import Session
     from firmware_host.session.roster import ROSTER_FILE, read_players, read_roster
@@ -187,7 +187,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from firmware_host.duplicate.results import export_site, write_export
+    from firmware_host.duplicate.results.export import export_site, write_export
     from firmware_host.session.duplicate_session import Session
 
     if not args.club_id.isprintable() or len(args.club_id) > 32:

@@ -38,9 +38,9 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
-from firmware_host.duplicate.handfiles import write_hand_records
-from firmware_host.duplicate.newdeals import MAX_BOARDS, new_boards
-from firmware_host.duplicate.results import SUFFIX, write_export
+from firmware_host.duplicate.handrecords.handfiles import write_hand_records
+from firmware_host.duplicate.handrecords.newdeals import MAX_BOARDS, new_boards
+from firmware_host.duplicate.results.export import SUFFIX, write_export
 from firmware_host.evening.boards import KINDS, BoardRoom, Misboarding, choose_misboardings
 from firmware_host.evening.fouls import FoulFound, check_fouls, fouls_in
 from firmware_host.evening.people import People

@@ -129,7 +129,7 @@ def judge(folder: Path) -> Verdict:
 
 def _records(folder: Path, problems: list[str]) -> dict[int, Board]:
     """The station's hand records, checked against the commitment published before play."""
-    from firmware_host.duplicate.handfiles import HandRecordError, read_hand_records
+    from firmware_host.duplicate.handrecords.handfiles import HandRecordError, read_hand_records
 
     try:
         boards = read_hand_records(folder / "station" / "boards.pbn")

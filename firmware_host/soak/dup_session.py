@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
-from firmware_host.duplicate.handfiles import write_hand_records
+from firmware_host.duplicate.handrecords.handfiles import write_hand_records
 from firmware_host.session.broker_client import SessionService
 from firmware_host.session.desk import SessionDesk
 from firmware_host.session.duplicate_session import Session

@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from firmware_host.duplicate.newdeals import new_boards
+from firmware_host.duplicate.handrecords.newdeals import new_boards
 from firmware_host.duplicate.simplay import check_against_record, misboard, play_board
 from laws.duplicate.deal import Deal
 from laws.scoring import Method

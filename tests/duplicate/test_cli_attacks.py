@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.duplicate.handfiles import read_hand_records
+from firmware_host.duplicate.handrecords.handfiles import read_hand_records
 
 DEAL = "N:AJ9.K9542.Q.AK93 K.QJ76.K98763.75 QT6543.AT.JT.T62 872.83.A542.QJ84"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.duplicate.handfiles import write_hand_records
+from firmware_host.duplicate.handrecords.handfiles import write_hand_records
 from firmware_host.session.duplicate_session import Session
 from laws.duplicate.movement import mitchell, to_asc
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from firmware_host.duplicate.results import ExportError, export, write_export
+from firmware_host.duplicate.results.export import ExportError, export, write_export
 from firmware_host.session.duplicate_session import Session
 
 from . import recompute

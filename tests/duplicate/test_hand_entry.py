@@ -234,7 +234,7 @@ def test_the_exports_mark_a_result_entered_by_hand(tmp_path: Any) -> None:
 
     from endplay.parsers import pbn as pbn_parser
 
-    from firmware_host.duplicate.results import export
+    from firmware_host.duplicate.results.export import export
 
     setup = make_setup(MITCHELL_3)
     s = Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL")

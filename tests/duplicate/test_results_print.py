@@ -21,8 +21,8 @@ import pytest
 from PIL import Image
 
 from firmware_host.cli import main
-from firmware_host.duplicate.results import export, export_site
-from firmware_host.duplicate.results_site import FILES
+from firmware_host.duplicate.results.export import export, export_site
+from firmware_host.duplicate.results.results_site import FILES
 from firmware_host.session.duplicate_session import Session
 from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
 

@@ -17,7 +17,7 @@ import secrets
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from firmware_host.duplicate.errors import DB6_LAW, HandRecordError
+from firmware_host.duplicate.handrecords.errors import DB6_LAW, HandRecordError
 from laws.cards import SEATS, Card, full_pack
 from laws.duplicate.deal import Board, Deal
 

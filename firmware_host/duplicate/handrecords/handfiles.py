@@ -15,7 +15,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-from firmware_host.duplicate.duplimate import (
+from firmware_host.duplicate.handrecords.duplimate import (
     DupControl,
     dup_control,
     read_bri,
@@ -23,9 +23,9 @@ from firmware_host.duplicate.duplimate import (
     write_bri,
     write_dup,
 )
-from firmware_host.duplicate.errors import LIMIT_WORDS, MAX_BOARDS, MAX_BYTES, HandRecordError
-from firmware_host.duplicate.newdeals import FingerprintStore, NewBoards, new_boards
-from firmware_host.duplicate.pbnfile import read_pbn, write_pbn
+from firmware_host.duplicate.handrecords.errors import LIMIT_WORDS, MAX_BOARDS, MAX_BYTES, HandRecordError
+from firmware_host.duplicate.handrecords.newdeals import FingerprintStore, NewBoards, new_boards
+from firmware_host.duplicate.handrecords.pbnfile import read_pbn, write_pbn
 from laws.duplicate.deal import Board
 
 KINDS = ("pbn", "bri", "dup")

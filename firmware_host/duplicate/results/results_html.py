@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from html import escape
 
-from firmware_host.duplicate import results_parts as parts
-from firmware_host.duplicate.results_data import ExportData
+from firmware_host.duplicate.results import results_parts as parts
+from firmware_host.duplicate.results.results_data import ExportData
 from firmware_host.duplicate.views import METHOD_WORDS
 
 score_text = parts.score_text

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from html import escape
 
-from firmware_host.duplicate.results_data import ExportData, entered_by_hand
+from firmware_host.duplicate.results.results_data import ExportData, entered_by_hand
 from firmware_host.duplicate.views import FIELD_WORDS, card_words, contract_words, ordered_rankings
 from firmware_host.session.analysis import Analysis
 from laws.cards import Seat

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from firmware_host.duplicate.results_data import ExportData, entered_by_hand
-from firmware_host.duplicate.results_pbn import card_pbn, pair_id
+from firmware_host.duplicate.results.results_data import ExportData, entered_by_hand
+from firmware_host.duplicate.results.results_pbn import card_pbn, pair_id
 from firmware_host.duplicate.views import ordered_rankings
 from laws.cards import SEATS
 from laws.scoring import Method, ScoredLine, present

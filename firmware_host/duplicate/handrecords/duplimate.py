@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from firmware_host.duplicate.errors import MAX_BOARDS, HandRecordError, check_boards, too_many
+from firmware_host.duplicate.handrecords.errors import MAX_BOARDS, HandRecordError, check_boards, too_many
 from laws.cards import RANKS, SEATS, SUITS, Card, Seat
 from laws.duplicate.deal import SEAT_NAMES, Board, Deal, card_index
 

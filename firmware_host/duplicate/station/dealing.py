@@ -29,7 +29,7 @@ from dataclasses import replace
 from enum import Enum
 from typing import Any
 
-from firmware_host.duplicate.station_log import StationLog, apply, fold_journal, report_text
+from firmware_host.duplicate.station.station_log import StationLog, apply, fold_journal, report_text
 from firmware_host.shoe import messages as m
 from firmware_host.shoe.boards import (
     CANNOT_DEAL_BOARDS,

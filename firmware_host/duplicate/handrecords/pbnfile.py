@@ -25,7 +25,13 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from firmware_host.duplicate.errors import MAX_BOARDS, HandRecordError, check_boards, check_db2, too_many
+from firmware_host.duplicate.handrecords.errors import (
+    MAX_BOARDS,
+    HandRecordError,
+    check_boards,
+    check_db2,
+    too_many,
+)
 from laws.cards import Seat
 from laws.duplicate.boards import Vulnerability
 from laws.duplicate.deal import Board, Deal

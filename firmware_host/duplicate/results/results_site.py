@@ -16,10 +16,10 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from firmware_host.duplicate import results_parts as parts
-from firmware_host.duplicate import results_pbn, results_usebio
-from firmware_host.duplicate.results_data import ExportData
-from firmware_host.duplicate.results_html import facts, title
+from firmware_host.duplicate.results import results_parts as parts
+from firmware_host.duplicate.results import results_pbn, results_usebio
+from firmware_host.duplicate.results.results_data import ExportData
+from firmware_host.duplicate.results.results_html import facts, title
 from firmware_host.duplicate.views import FIELD_WORDS, ordered_rankings
 
 PAGES = (("index.html", "Results"), ("ranking.html", "Ranking"), ("travellers.html", "Travellers"),

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from firmware_host.duplicate.pbnfile import pbn_date
-from firmware_host.duplicate.results_data import ExportData, entered_by_hand
+from firmware_host.duplicate.handrecords.pbnfile import pbn_date
+from firmware_host.duplicate.results.results_data import ExportData, entered_by_hand
 from firmware_host.duplicate.views import ordered_rankings
 from laws.bridge.auction import Auction
 from laws.bridge.calls import parse_call

@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from firmware_host.duplicate import results_html, results_pbn, results_usebio
-from firmware_host.duplicate.results_data import ExportData, Player, gather
-from firmware_host.duplicate.results_site import SiteError, check_folder, write_site
+from firmware_host.duplicate.results import results_html, results_pbn, results_usebio
+from firmware_host.duplicate.results.results_data import ExportData, Player, gather
+from firmware_host.duplicate.results.results_site import SiteError, check_folder, write_site
 from firmware_host.session.duplicate_session import Session
 
 FORMATS = ("pbn", "usebio", "html")
