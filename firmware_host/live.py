@@ -292,7 +292,7 @@ def duplicate_procedure(cfg: Config, ctl: TableController, link: Any | None) -> 
             message names the file, the board and what is wrong).
     """
     from firmware_host.duplicate.handrecords.handfiles import read_hand_records
-    from firmware_host.table.duplicate import DuplicateProcedure, Seating
+    from firmware_host.table.duplicate import DuplicateProcedure, TableRound
 
     d = cfg.duplicate
     assert d is not None
@@ -305,7 +305,7 @@ def duplicate_procedure(cfg: Config, ctl: TableController, link: Any | None) -> 
         if missing:
             raise ValueError(f"{cfg.source}: duplicate.boards: board {missing[0]} is not in the hand records "
                              f"{d.records.name} (boards {min(boards)}-{max(boards)})")
-        seating = Seating(d.section, d.table, d.round, d.ns, d.ew, tuple(wanted))
+        seating = TableRound(d.section, d.table, d.round, d.ns, d.ew, tuple(wanted))
     proc = DuplicateProcedure(ctl, boards, seating, "shoe" if d.deal == "shoe" else "board", link,
                               source="session" if d.session else "config", commitment=d.commitment)
     proc.resume()

@@ -112,7 +112,7 @@ def _broker(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from firmware_host.club.broker import DASHBOARD_USER, BrokerError, LocalBroker
-    from firmware_host.club.demo import table_ids
+    from firmware_host.club.club_demo import table_ids
     from firmware_host.tablelink.checks import TABLE_ID
 
     ids = list(args.table) + (table_ids(args.tables) if args.tables else [])
@@ -324,7 +324,7 @@ def _demo(args: argparse.Namespace) -> int:
     import tempfile
 
     from firmware_host.club.broker import BrokerError
-    from firmware_host.club.demo import ClubDemo
+    from firmware_host.club.club_demo import ClubDemo
 
     if not 1 <= args.tables <= 500:
         print("club demo: --tables must be 1-500", file=sys.stderr)

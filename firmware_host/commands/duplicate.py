@@ -212,7 +212,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from firmware_host.evening.demo import DuplicateDemo
+    from firmware_host.evening.duplicate_evening import DuplicateDemo
     from laws.scoring import Method
 
     demo = DuplicateDemo(args.out, args.tables, args.boards, args.movement, foul=args.foul, seed=args.seed,

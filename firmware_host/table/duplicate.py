@@ -1,7 +1,7 @@
 """A duplicate table's procedure: which board is on the table, and (boards dealt by the table's shoe)
 dealing it from its record.
 
-The table knows where it is and what it plays from its :class:`Seating`: its section and table number,
+The table knows where it is and what it plays from its :class:`TableRound`: its section and table number,
 the round, the pairs and the round's boards, from the club's session (``docs/mqtt.md``, Duplicate: a
 ``SessionInput`` the controller journals first) or from its configuration when it plays alone. From it:
 
@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class Seating:
+class TableRound:
     """Where the table is and what it plays this round."""
 
     section: str
@@ -61,9 +61,9 @@ class Seating:
     records: tuple[tuple[int, str], ...] = ()      # (board, fingerprint) the session named, when it did
 
 
-def seating_from_session(msg: Mapping[str, Any]) -> Seating:
+def seating_from_session(msg: Mapping[str, Any]) -> TableRound:
     """A session's seating message (``wire.duplicate.seating_message``), read through the wire's typed
-    message (``wire.messages.Seating``), as the table's :class:`Seating`: the boards of its round still
+    message (``wire.messages.Seating``), as the table's :class:`TableRound`: the boards of its round still
     without a result (``left``), in the round's order; none while its pair sits out.
 
     Raises:
@@ -74,7 +74,7 @@ def seating_from_session(msg: Mapping[str, Any]) -> Seating:
     except MessageError as exc:
         raise ValueError(f"a seating message without a usable {exc}") from None
     play = () if m.sit_out else tuple(n for n, _ in m.boards if n in m.left)
-    return Seating(m.section, m.table_number, m.round, m.ns, m.ew, play, m.boards)
+    return TableRound(m.section, m.table_number, m.round, m.ns, m.ew, play, m.boards)
 
 
 class DuplicateProcedure:
@@ -90,7 +90,7 @@ class DuplicateProcedure:
         commitment: the commitment the session's records must match ("": the one the session names).
     """
 
-    def __init__(self, ctl: Any, records: Mapping[int, Board], seating: Seating | None, how: str = "board",
+    def __init__(self, ctl: Any, records: Mapping[int, Board], seating: TableRound | None, how: str = "board",
                  link: Any | None = None, source: str = "config", commitment: str = "") -> None:
         if how == "shoe" and link is None:
             raise ValueError("a table whose shoe deals the boards needs the shoe's link")
@@ -179,9 +179,9 @@ class DuplicateProcedure:
         words = "; ".join(str(x)[:80] for x in said[:4])
         self.ctl.submit(DeviceNote("session", f"Round {message.get('round')} is over. {words}"))
 
-    def last_seating(self) -> Seating | None:
+    def last_seating(self) -> TableRound | None:
         """The newest seating the journal holds (a restarted table without its broker goes on with it)."""
-        found: Seating | None = None
+        found: TableRound | None = None
         for row in self.ctl.journal.rows():
             msg = row.body.get("session") if row.kind == "note" else None
             if isinstance(msg, dict) and msg.get("kind") == "round":
@@ -286,6 +286,6 @@ class DuplicateProcedure:
         log.info("board %d sent to the shoe%s", rec.number, f" ({len(placed)} cards placed)" if placed else "")
 
 
-def fixed_seating(section: str, table: int, round_: int, ns: str, ew: str, boards: Sequence[int]) -> Seating:
+def fixed_seating(section: str, table: int, round_: int, ns: str, ew: str, boards: Sequence[int]) -> TableRound:
     """The seating of a table that plays alone (its configuration)."""
-    return Seating(section, table, round_, ns, ew, tuple(boards))
+    return TableRound(section, table, round_, ns, ew, tuple(boards))

@@ -152,7 +152,7 @@ def browser_login(driver: Any, url: str) -> None:
 def club_demo(tmp_path: Path, tables: int, browser: bool) -> Iterator[Any]:
     """A running ClubDemo (broker and dashboard, no simulated tables) with director / table-talk-1;
     skipped when Mosquitto, or with ``browser`` Debian's chromium, is not installed."""
-    from firmware_host.club.demo import ClubDemo
+    from firmware_host.club.club_demo import ClubDemo
     from tests.browser import missing
 
     _need("mosquitto", "mosquitto")

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.demo import ClubDemo
+from firmware_host.club.club_demo import ClubDemo
 from firmware_host.table.controller import LawInput
 from laws.cards import Seat
 from laws.events import CallMade, CardPlayed

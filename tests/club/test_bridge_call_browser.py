@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.demo import ClubDemo
+from firmware_host.club.club_demo import ClubDemo
 from tests.browser import chromium
 
 from .conftest import browser_login, club_demo

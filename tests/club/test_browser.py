@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.demo import ClubDemo
+from firmware_host.club.club_demo import ClubDemo
 from firmware_host.club.simclub import SimTable, default_scenarios, load_scenario
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal

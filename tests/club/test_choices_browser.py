@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.demo import ClubDemo
+from firmware_host.club.club_demo import ClubDemo
 from laws.events import event_from_dict
 from tests.browser import chromium
 

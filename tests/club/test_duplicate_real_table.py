@@ -146,11 +146,11 @@ class _Pub:
 
 def test_a_result_left_unanswered_is_sent_again_with_a_row_of_its_own_and_forgotten_once_answered(tmp_path) -> None:
     from firmware_host.table.controller import SessionInput
-    from firmware_host.table.duplicate import Seating
+    from firmware_host.table.duplicate import TableRound
     from tests.table.duptable import records, table
 
     recs = records(2, seed=5)
-    ctl, _p, j = table(tmp_path, recs, Seating("A", 2, 1, "2 NS", "2 EW", (1, 2)))
+    ctl, _p, j = table(tmp_path, recs, TableRound("A", 2, 1, "2 NS", "2 EW", (1, 2)))
     bid(ctl, recs[1], "1NT pass pass pass")
     play(ctl, recs[1].deal, random.Random(1))
     confirm(ctl, Seat.N, Seat.E)                      # confirmed while no results publisher ran (a kill)

@@ -124,7 +124,7 @@ def test_the_demos_table_configurations_find_their_hand_records_when_out_is_rela
     table's own folder: every table refused to start and the half-written folder blocked the next run."""
     import tempfile
 
-    from firmware_host.evening.demo import DuplicateDemo
+    from firmware_host.evening.duplicate_evening import DuplicateDemo
     with tempfile.TemporaryDirectory() as tmp:
         here = os.getcwd()
         os.chdir(tmp)

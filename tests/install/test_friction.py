@@ -31,7 +31,7 @@ def test_make_demo_says_how_to_run_cardtable() -> None:
 
 
 def test_template_table_id_is_a_name_club_broker_makes() -> None:
-    from firmware_host.club.demo import table_ids
+    from firmware_host.club.club_demo import table_ids
     from firmware_host.config import load_config
 
     cfg = load_config(ROOT / "config" / "table.toml", env={}, check_devices=False)

@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 
 from firmware_host.table.controller import LawInput, SessionInput
-from firmware_host.table.duplicate import Seating
+from firmware_host.table.duplicate import TableRound
 from firmware_host.tablelink.secrecy import SecrecyFilter
 from laws.cards import Seat
 from laws.events import FoulRuled
@@ -17,7 +17,7 @@ from laws.games.duplicate_board import board_of
 from tests.table.duptable import bid, confirm, play, records, run, swapped, table
 
 RECS = records(4, seed=3)
-SEATING = Seating("A", 3, 1, "5", "15", (1, 2, 3))
+SEATING = TableRound("A", 3, 1, "5", "15", (1, 2, 3))
 
 
 def _on_table(ctl) -> int | None:  # type: ignore[no-untyped-def]
