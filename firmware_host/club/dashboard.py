@@ -20,7 +20,7 @@ whose turn it was), and the director's bridge answers, ``POST /api/accept``, ``/
 ``table``; ``club.bridge_answers``). A command sent to a table
 is pending (on the page) until the table's status lists its id as done; a table that is away gets it when
 it returns (its persistent session at the broker).
-With a duplicate session (``duplicate=``, a ``duplicate.desk.SessionDesk``) the session's own screens are
+With a duplicate session (``duplicate=``, a ``session.desk.SessionDesk``) the session's own screens are
 added (``club.duplicate_screens``: ``/duplicate`` for the director, ``/duplicate/table/<id>`` for a
 table's players) and the desk takes the tables' ``board`` messages.
 Every route but the login page (and a table's page, opened with its key) needs a live session; the session cookie is HttpOnly and SameSite=Strict

@@ -5,7 +5,7 @@ results out.
   controller's queue as ``SessionInput``: journaled first, then the table's procedure
   (``table.duplicate.DuplicateProcedure``) takes its round, pairs and boards from the seating.
 * **Out.** When a board's result is confirmed by one player of each side (the engine's ``DB-77`` ruling
-  with ``confirmed``, journaled), its ``board`` message (``duplicate.link.result_body``) goes through the
+  with ``confirmed``, journaled), its ``board`` message (``wire.duplicate.result_body``) goes through the
   publisher's outbox with that ruling's row as its ``seq``: at least once, in order.
 * **Until answered.** The session answers a result (its seating's ``answers``) only once it is committed
   in the session's journal (``docs/ordering.md``). A result no answer names, whose board the last seating

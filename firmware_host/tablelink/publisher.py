@@ -157,18 +157,18 @@ class MqttPublisher:
     def on_session(self, callback: SessionCallback) -> None:
         """Call ``callback(message)`` for each duplicate session message meant for this table (the round
         called, ``cardtable/session/round``, and its seating, ``cardtable/session/table/<id>``; checked by
-        ``duplicate.link.parse_session_message``). Register before :meth:`start`: the table subscribes to
+        ``wire.duplicate.parse_session_message``). Register before :meth:`start`: the table subscribes to
         them only then. Called on paho's network thread."""
         self._session_callbacks.append(callback)
 
     def board_result(self, body: dict[str, Any], seq: int, deal: int = 0) -> None:
-        """A duplicate board's confirmed result (``duplicate.link.result_body``), journaled at row ``seq``:
+        """A duplicate board's confirmed result (``wire.duplicate.result_body``), journaled at row ``seq``:
         sent on ``board`` in order with the events, through the outbox (docs/mqtt.md, Duplicate). The
         board's play is over, so its cards are not held back."""
         self._queue("board", deal, seq, dict(body))
 
     def players_seen(self, body: dict[str, Any], seq: int) -> None:
-        """A duplicate pair's members read from their member cards (``duplicate.link.players_body``),
+        """A duplicate pair's members read from their member cards (``wire.duplicate.players_body``),
         journaled at row ``seq``: sent on ``players`` in order, through the outbox, like ``board``."""
         self._queue("players", 0, seq, dict(body))
 

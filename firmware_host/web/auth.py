@@ -1,5 +1,5 @@
 """The director's login: a users file of scrypt hashes, sessions that expire, a CSRF token per session.
-Throttling and where the hashing runs: ``club.throttle``.
+Throttling and where the hashing runs: ``web.throttle``.
 
 Users file: one ``name:scrypt$<n>$<r>$<p>$<salt hex>$<hash hex>`` per line; ``#`` lines are comments.
 ``cardtable club adduser --users FILE NAME`` writes it. The clock is injected.
