@@ -41,10 +41,11 @@ class Passed:
     body: bytes
     data: Any
     refused: LineRefused | None
+    max_body: int = MAX_BODY
 
     @property
     def too_big(self) -> bool:
-        return len(self.body) > MAX_BODY
+        return len(self.body) > self.max_body
 
 
 def login_of(request: Any, sessions: Any) -> Any:
@@ -77,7 +78,7 @@ async def guard(request: Any, sessions: Any, what: str, max_body: int = MAX_BODY
         log.warning("%s by %s refused: missing or wrong CSRF token", what, s.user)
         return Refused(403, "bad CSRF token")
     body, data, refused = await read_body(request, max_body)
-    return Passed(s, body, data, refused)
+    return Passed(s, body, data, refused, max_body)
 
 
 def same_origin(request: Any) -> bool:
