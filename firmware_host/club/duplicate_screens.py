@@ -303,9 +303,8 @@ class DuplicateScreens:
                 rec = forms.adjust(data, user)
             elif kind == "correct":
                 rec = forms.correct(data, user, self._mitchell())
-            elif kind == "enter":
-                with self.desk.lock:
-                    rec = forms.enter(data, user, self.desk.session.state)
+            elif kind == "enter":   # read under the session's lock, which a commit holds: off the loop
+                rec = await self._locked(lambda: forms.enter(data, user, self.desk.session.state))
             else:
                 rec = {"type": kind, "by": user, **{k: data[k] for k in fields if k in data}}
                 if isinstance(rec.get("key"), str):   # anything else: the session's checks answer it
@@ -364,8 +363,7 @@ class DuplicateScreens:
             return await self._refuse_form("enter", user, {"payload": body[:2000].decode("utf-8", "replace")},
                                      "the request is not a JSON object of at most 4096 bytes")
         try:
-            with self.desk.lock:
-                rec = forms.enter(data, user, self.desk.session.state, table=tid)
+            rec = await self._locked(lambda: forms.enter(data, user, self.desk.session.state, table=tid))
         except forms.FormError as exc:
             return await self._refuse_form("enter", user, data, str(exc))
         rec["page"] = tid
