@@ -117,10 +117,10 @@ def _soak(root: Path, quick: bool) -> dict[str, Any]:
     from firmware_host.broadcast.live import Releaser, plays_of
     from firmware_host.broadcast.service import BroadcastService
     from firmware_host.club.broker import LocalBroker
-    from firmware_host.duplicate.spec import build_movement, default_tables
     from firmware_host.soak.dup_evening import evening
     from firmware_host.soak.dup_session import movement_spec
     from firmware_host.wire.topics import BROADCAST_USER
+    from laws.session.duplicate.spec import build_movement, default_tables
 
     tables, boards = (3, 2) if quick else (4, 3)
     movement = build_movement(movement_spec(tables, boards))

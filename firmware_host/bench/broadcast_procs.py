@@ -26,9 +26,10 @@ def _service(broker_port: int, config: str) -> int:
 
     from firmware_host.broadcast.live import Releaser
     from firmware_host.broadcast.service import BroadcastService
+    from firmware_host.wire.reader import read_json
     from laws.broadcast.release import Release, Rule
 
-    c = json.loads(Path(config).read_text(encoding="utf-8"))
+    c = read_json(Path(config).read_text(encoding="utf-8"), max_bytes=None).value
     releaser = Releaser(Release(Rule(c["rule"]), c["delay"]), c["tables"],
                         {int(b): frozenset(t) for b, t in c["plays"].items()},
                         rooms={int(t): r for t, r in c["rooms"].items()},

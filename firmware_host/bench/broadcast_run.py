@@ -29,13 +29,14 @@ from firmware_host.broadcast.audit import Arrival
 from firmware_host.broadcast.live import Releaser, plays_of
 from firmware_host.broadcast.service import BroadcastService
 from firmware_host.club.broker import LocalBroker, free_port
-from firmware_host.duplicate.spec import build_movement
 from firmware_host.evening.boards import BoardRoom
-from firmware_host.evening.demo import DuplicateDemo, TableFactory
+from firmware_host.evening.duplicate_evening import DuplicateDemo, TableFactory
 from firmware_host.evening.people import People
 from firmware_host.evening.table import ClubLink, DemoTable, TablePlace
+from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import BROADCAST_USER, SPECTATOR_USER
 from laws.broadcast.release import Release
+from laws.session.duplicate.spec import build_movement
 
 log = logging.getLogger(__name__)
 
@@ -269,7 +270,7 @@ class LiveRun:
                 if readers is not None:
                     readers.send_signal(signal.SIGTERM)
                     out, _ = readers.communicate(timeout=30)
-                    counts.extend(json.loads(out.strip().splitlines()[-1]) if out.strip() else [])
+                    counts.extend(read_json(out.strip().splitlines()[-1]).value if out.strip() else [])
                 page_cpu[0] = _process_cpu(server.pid) - page_cpu0
                 server.send_signal(signal.SIGTERM)
                 try:
@@ -292,7 +293,7 @@ class LiveRun:
                 self.result_extra["cpu"] += _process_cpu(proc.pid) - proc_cpu0
                 proc.send_signal(signal.SIGTERM)
                 out, _ = proc.communicate(timeout=60)
-                self.result_extra["service"] = json.loads(out.strip().splitlines()[-1])
+                self.result_extra["service"] = read_json(out.strip().splitlines()[-1]).value
             for lst in self.listeners.values():
                 lst.close()
             self.result_extra["shown"] = shown
@@ -318,7 +319,11 @@ class LiveRun:
         return proc
 
     def _browsers(self, url: str) -> list[Any]:
-        from firmware_host.club.browser import chromium
+        try:  # the browser is test code (tests/browser.py, Selenium from the test extra): a source checkout's
+            from tests.browser import chromium
+        except ImportError as exc:
+            raise RuntimeError(f"the broadcast's page is measured in a browser, from a source checkout after "
+                               f"`make setup` (tests/browser.py, Selenium): {exc}") from None
 
         drivers = []
         for k in range(self.browsers):

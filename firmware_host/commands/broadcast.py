@@ -95,10 +95,11 @@ def _live(args: argparse.Namespace) -> int:
     from firmware_host.broadcast.live import Releaser, plays_of, teams_rooms
     from firmware_host.broadcast.page import SpectatorPage, serve
     from firmware_host.broadcast.service import BroadcastService
-    from firmware_host.duplicate.session import Session, SessionFileError
-    from firmware_host.duplicate.spec import build_movement
+    from firmware_host.session.duplicate_session import Session
+    from firmware_host.session.journalled import SessionFileError
     from firmware_host.wire.topics import RESERVED_IDS, TABLE_ID
     from laws.broadcast.release import Release, ReleaseError, Rule
+    from laws.session.duplicate.spec import build_movement
 
     name = "cardtable broadcast live"
     try:

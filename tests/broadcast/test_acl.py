@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from firmware_host.club.broker import LocalBroker
-from firmware_host.club.publisher import MqttPublisher
-from firmware_host.club.secrecy import names_a_card
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
+from firmware_host.tablelink.publisher import MqttPublisher
+from firmware_host.tablelink.secrecy import names_a_card
 
 PASSWORDS = {"dashboard": "d-pw-1", "broadcast": "b-pw-1", "spectator": "s-pw-1", "t1": "t1-pw-1"}
 

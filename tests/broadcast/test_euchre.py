@@ -19,13 +19,13 @@ from firmware_host.broadcast.live import Releaser
 from firmware_host.broadcast.page import SpectatorPage, serve
 from firmware_host.broadcast.service import BroadcastService
 from firmware_host.club.broker import LocalBroker, free_port
-from firmware_host.club.browser import missing
-from firmware_host.club.publisher import MqttPublisher
 from firmware_host.club.simclub import SimTable, load_scenario
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
+from firmware_host.tablelink.publisher import MqttPublisher
 from laws.broadcast.euchre import EuchreFeed
 from laws.broadcast.release import Release, Rule
+from tests.browser import missing
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "euchre-hands.jsonl"
 USERS = {"broadcast": "b-pw", "spectator": "s-pw", "watch": "w-pw", "table-01": "t-pw"}
@@ -52,7 +52,7 @@ def _evening(tmp: Path, release: Release, *, page: bool = False, pace: float = 0
             while not server.started:
                 time.sleep(0.02)
             assert sp.connected.wait(10)
-            from firmware_host.club.browser import chromium
+            from tests.browser import chromium
             driver = chromium(str(tmp / "chromium"))
             driver.set_window_size(390, 844)
             driver.get(f"http://127.0.0.1:{http}/")

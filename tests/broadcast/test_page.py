@@ -18,8 +18,8 @@ from firmware_host.bench.broadcast_run import LiveRun
 from firmware_host.broadcast.audit import committed, judge
 from firmware_host.broadcast.page import SpectatorPage, serve
 from firmware_host.club.broker import LocalBroker, free_port
-from firmware_host.club.browser import missing
 from laws.broadcast.release import Release, Rule
+from tests.browser import missing
 
 NEEDS = shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists()
 pytestmark = pytest.mark.skipif(NEEDS, reason="mosquitto is not installed (`make test` installs it)")
