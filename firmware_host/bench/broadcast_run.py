@@ -208,6 +208,28 @@ class LiveRun:
         self.result_extra: dict[str, Any] = {}
 
     def _on_broker(self, broker: LocalBroker, passwords: dict[str, str]) -> Callable[[], None]:
+        """Start the listeners, the service, the page and its readers; should any of it fail, stop what
+        was started (nothing is left running) and say why."""
+        self._children: list[subprocess.Popen[Any]] = []
+        try:
+            return self._start_all(broker, passwords)
+        except BaseException:
+            for child in self._children:
+                if child.poll() is None:
+                    child.kill()
+                    child.wait(10)
+            for lst in self.listeners.values():
+                lst.close()
+            raise
+
+    def _start_all(self, broker: LocalBroker, passwords: dict[str, str]) -> Callable[[], None]:
+        if self.page and self.browsers:
+            try:  # the browser is test code (tests/browser.py, Selenium from the test extra): a source checkout's
+                import tests.browser  # noqa: F401
+            except ImportError as exc:
+                raise RuntimeError(f"the broadcast's page is measured in a browser, from a source checkout after "
+                                   f"`make setup`, run as `python -m firmware_host.cli bench broadcast` in it "
+                                   f"(tests/browser.py, Selenium): {exc}") from None
         port = broker.port
         self.listeners = {
             "spectator": Listener(port, WATCHER, passwords[WATCHER], WATCHER),
@@ -239,6 +261,7 @@ class LiveRun:
                    "CT_PRIVATE_PASSWORD": self.private or ""}
             server = subprocess.Popen([sys.executable, "-m", "firmware_host.bench.broadcast_procs", "page", str(port),
                                        str(http)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self._children.append(server)
             url = f"http://127.0.0.1:{http}"
             _wait_http(url + "/health", server)
             self.result_extra["url"] = url
@@ -246,6 +269,7 @@ class LiveRun:
             if self.sse:
                 readers = subprocess.Popen([sys.executable, "-m", "firmware_host.bench.broadcast_procs", "sse",
                                             url + "/events", str(self.sse)], stdout=subprocess.PIPE, text=True)
+                self._children.append(readers)
             drivers = self._browsers(url)
             shooter = threading.Thread(target=self._shoot, args=(drivers,), name="shots", daemon=True)
             shooter.start()
@@ -312,6 +336,7 @@ class LiveRun:
         proc = subprocess.Popen([sys.executable, "-m", "firmware_host.bench.broadcast_procs", "service", str(port),
                                  str(path)], env={**os.environ, "CT_BROADCAST_PASSWORD": password},
                                 stdout=subprocess.PIPE, text=True)
+        self._children.append(proc)
         assert proc.stdout is not None
         if proc.stdout.readline().strip() != "ready":
             proc.kill()
