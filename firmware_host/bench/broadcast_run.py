@@ -228,8 +228,8 @@ class LiveRun:
                 import tests.browser  # noqa: F401
             except ImportError as exc:
                 raise RuntimeError(f"the broadcast's page is measured in a browser, from a source checkout after "
-                                   f"`make setup`, run as `python -m firmware_host.cli bench broadcast` in it "
-                                   f"(tests/browser.py, Selenium): {exc}") from None
+                                   f"`make setup`, with the checkout on the path (run from it as a module, or "
+                                   f"PYTHONPATH=.) (tests/browser.py, Selenium): {exc}") from None
         port = broker.port
         self.listeners = {
             "spectator": Listener(port, WATCHER, passwords[WATCHER], WATCHER),
