@@ -251,6 +251,10 @@ def build_table(cfg: Config, *, display: Any | None = None, synchronous: str = "
             from firmware_host.club.duplicate_table import DuplicateResults
 
             table.results = DuplicateResults(ctl, publisher)   # the seating in, results out (before start)
+        if cfg.table.game == "euchre":
+            from firmware_host.table.euchre_night import NightTable
+
+            table.results = NightTable(ctl, publisher)   # a euchre night's seats in, hands out (docs/euchre.md)
         publisher.start()
         table.publisher = publisher
     dup = cfg.duplicate

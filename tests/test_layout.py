@@ -46,11 +46,14 @@ ROOMS: dict[str, set[str]] = {
                               "firmware_host.table", "firmware_host.duplicate", "firmware_host.live",
                               "firmware_host.players", "firmware_host.shoe"},
     "firmware_host.broadcast": {"firmware_host.records"},
+    "firmware_host.euchre_night": {"firmware_host.config", "firmware_host.records", "firmware_host.club",
+                                   "firmware_host.table", "firmware_host.live"},
     "firmware_host.federation": {"firmware_host.records", "firmware_host.club", "firmware_host.duplicate"},
     "firmware_host.bench": {"vision", "firmware_host.config", "firmware_host.records", "firmware_host.devices",
                             "firmware_host.shoe", "firmware_host.table", "firmware_host.club",
                             "firmware_host.soak", "firmware_host.duplicate", "firmware_host.live",
-                            "firmware_host.resources", "firmware_host.evening", "firmware_host.federation"},
+                            "firmware_host.resources", "firmware_host.evening", "firmware_host.federation",
+                            "firmware_host.euchre_night"},
 }
 # The club's wire (topics, the one checked reader of outside JSON, the typed messages) is a room every
 # other room may import (docs/architecture.md); it imports nothing of ours but ``laws``.

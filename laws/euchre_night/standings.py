@@ -1,7 +1,7 @@
 """A euchre night's standings, player by player (``docs/scoring.md``, "Euchre nights").
 
 Each player's figures over the night: points (his tally: the sum of his points hand by hand, by the
-club's scoring), hands won (hands on which his side scored), loners made (marches he played alone), and
+club's scoring), hands won (hands on which his side scored), loners made (marches he played alone that scored), and
 the rounds he played. A player who sits out a round is credited, for that round, the mean points of the
 players who played it (a Fraction; the common "average for a sit-out" rule), and no hands or loners.
 
@@ -64,7 +64,7 @@ def standings(players: int, rounds: Iterable[Round], hands: Iterable[HandPlayed]
             round_points[h.round] = round_points.get(h.round, Fraction(0)) + pts
             if pts > 0:
                 won[player] += 1
-        if h.hand.alone is not None and h.hand.tricks == 5 and h.hand.reneged is None:
+        if h.hand.alone is not None and h.hand.tricks == 5 and h.hand.makers not in h.hand.void:
             loners[seats[h.hand.alone]] += 1
     for number, sitting in out_in.items():
         present = played_in.get(number, set())

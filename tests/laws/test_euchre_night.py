@@ -72,10 +72,26 @@ def test_house_rules_for_a_loner() -> None:
         Rules(Scoring.HOUSE, loner=6)
 
 
-def test_a_renege_scores_the_law_penalty_to_the_other_side() -> None:
-    assert scoring.seat_points(Hand(Side.NS, None, 5, reneged=Side.NS))[Seat.E] == 3
-    assert scoring.seat_points(Hand(Side.NS, Seat.S, 5, reneged=Side.NS))[Seat.W] == 5
-    assert scoring.seat_points(Hand(Side.NS, None, 1, reneged=Side.EW))[Seat.N] == 3
+def test_a_renege_scores_the_law_penalty_to_the_other_side_and_the_hand_as_it_fell() -> None:
+    # law 63: 3 (5 in a lone hand) to the other side, per renege; law 4: then the hand's own points
+    renege = scoring.Penalty("EU-63", Side.NS, 3)
+    got = scoring.seat_points(Hand(Side.NS, None, 5, (renege,)))
+    assert got == {Seat.N: 2, Seat.S: 2, Seat.E: 3, Seat.W: 3}
+    lone = scoring.Penalty("EU-63", Side.NS, 5)
+    assert scoring.seat_points(Hand(Side.NS, Seat.S, 5, (lone,)))[Seat.W] == 5
+    two = scoring.seat_points(Hand(Side.NS, None, 1, (scoring.Penalty("EU-63", Side.EW, 3),) * 2))
+    assert two[Seat.N] == 6 and two[Seat.E] == 2
+    with pytest.raises(scoring.HandError, match="EU-63 gives 3 or 5"):
+        scoring.Penalty("EU-63", Side.NS, 4)
+
+
+def test_a_wrong_count_voids_the_offending_side_and_lone_abandoned_voids_both() -> None:
+    count = scoring.Penalty("EU-90", Side.NS, 2)
+    got = scoring.seat_points(Hand(Side.NS, None, 4, (count,), frozenset({Side.NS})))
+    assert got == {Seat.N: 0, Seat.S: 0, Seat.E: 2, Seat.W: 2}
+    gone = scoring.Penalty("EU-50", Side.EW, 5)
+    got = scoring.seat_points(Hand(Side.NS, Seat.N, 5, (gone,), frozenset({Side.NS, Side.EW})))
+    assert got == {Seat.N: 5, Seat.S: 5, Seat.E: 0, Seat.W: 0}
 
 
 def test_bad_hands_are_refused() -> None:

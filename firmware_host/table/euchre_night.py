@@ -1,0 +1,222 @@
+"""A euchre table at a club's euchre night (``docs/euchre.md``): its seats in, its hands out.
+
+* **In.** The night's seating for this table (``euchre_seating`` on the table's session topic, through
+  ``MqttPublisher.on_session``) is put in the controller's queue as a ``SessionInput``, journaled, then
+  read here (:class:`~firmware_host.wire.euchre.EuchreSeating`): the round, who sits where, the hands
+  of the round, and whether the director called the round.
+* **Scored from the cards.** When the fifth trick of a hand is complete (the cards played, as the
+  camera or the shoe reported them), the table itself records the hand's ``result`` from the cards
+  (``laws.euchre_night.notation.tricks_won``): nobody types it. The engine settles the hand first
+  (reneges, laws 62-71), then scores it (laws 2-3).
+* **Out.** Once the engine's ``score`` ruling for the hand is committed, the hand in the notation (its
+  cards, plays, makers, tricks, and every ruling of the hand with its law: a renege named by ``EU-64``,
+  its penalty ``EU-63``) is journaled as a note and sent on ``<prefix>/<table>/hand`` through the
+  outbox (at least once, in order). It is sent again, under a new row, until the night's seating
+  answers it (``RESEND_AFTER`` seconds, doubling up to ``RESEND_MOST``).
+* **The director's call.** When the seating says the round is called, the table finishes the hand in
+  play (if any), sends it, then sends a ``stop`` with the number of hands it played in the round.
+
+Everything runs in the controller's thread (observer callbacks, session listeners, and the resend
+check, which a small timer thread only queues), as ``club.duplicate_table`` does.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from firmware_host.table.inputs import CommandAck, LawInput, SessionInput
+from firmware_host.wire.euchre import EuchreSeating
+from firmware_host.wire.messages import MessageError
+from laws.euchre_night.notation import hand_body, tricks_won
+from laws.events.types import ResultRecorded
+
+log = logging.getLogger(__name__)
+RESEND_AFTER = 3.0
+RESEND_MOST = 30.0
+TIMER_EVERY = 1.0
+
+
+class NightTable:
+    """The table's side of a euchre night (see the module docstring).
+
+    Args:
+        ctl: the controller (``submit``, ``journal_note``, ``journal``, ``on_session``, ``engine``).
+        publisher: the table's ``MqttPublisher`` (``euchre_hand``, ``on_session``).
+        clock: monotonic seconds, for the resend delay.
+    """
+
+    def __init__(self, ctl: Any, publisher: Any, clock: Callable[[], float] = time.monotonic, *,
+                 timer: float | None = TIMER_EVERY) -> None:
+        self.ctl = ctl
+        self.publisher = publisher
+        self.clock = clock
+        self.seating: EuchreSeating | None = None
+        self.rulings: dict[int, list[dict[str, Any]]] = {}
+        self.resulted: set[int] = set()       # deals whose result the table recorded from the cards
+        self.scored: set[int] = set()         # deals scored (sent, or scored outside a night's round)
+        self.sent_in: dict[int, int] = {}     # round -> hands sent
+        self.stopped: set[int] = set()        # rounds the table sent its stop for
+        self.unanswered: dict[str, tuple[dict[str, Any], float]] = {}   # "round/hand" or "round/stop"
+        self._wait: dict[str, float] = {}
+        self._sources: dict[str, set[str]] = {}
+        self.sent = 0
+        self.resent = 0
+        self._restore()
+        publisher.on_session(lambda msg: ctl.submit(SessionInput(msg)))   # before publisher.start()
+        ctl.on_session(self.on_session)
+        ctl.observers.append(self)
+        self._stop = threading.Event()
+        self._queued = threading.Event()
+        if timer:
+            threading.Thread(target=self._timer, args=(timer,), name="euchre-resend", daemon=True).start()
+
+    def _restore(self) -> None:
+        """After a restart: the hands sent before it, answered or not, from the journal."""
+        for row in self.ctl.journal.rows():
+            if row.kind != "note":
+                continue
+            body = row.body.get("euchre_hand")
+            if isinstance(body, dict):
+                key = _key(body)
+                rnd = int(body.get("round") or 0)
+                if body.get("type") == "hand":
+                    self.sent_in[rnd] = max(self.sent_in.get(rnd, 0), int(body.get("hand") or 0))
+                    self.scored.add(int(body.get("deal") or 0))
+                else:
+                    self.stopped.add(rnd)
+                self.unanswered[key] = (body, float("-inf"))
+                self._sources.setdefault(key, set()).add(f"{self.ctl.table_id}:{row.seq}")
+
+    def close(self) -> None:
+        self._stop.set()
+
+    def _timer(self, every: float) -> None:
+        while not self._stop.wait(every):
+            if self.unanswered and not self._queued.is_set():
+                self._queued.set()
+                self.ctl.submit(CommandAck(self.resend_due))
+
+    # -- what the people at the table may ask ------------------------------------------------------------
+
+    def in_play(self) -> bool:
+        """A hand is under way (dealt or being dealt, not yet scored)."""
+        d = self.ctl.engine.state.deal
+        return d is not None and not d.void and d.number not in self.scored
+
+    def may_deal(self) -> bool:
+        """Whether a new hand may start: seated, the round neither called nor played out."""
+        s = self.seating
+        if s is None or not s.seats or s.done or s.called or s.finished:
+            return False
+        return self.sent_in.get(s.round, 0) < s.hands
+
+    # -- sending ----------------------------------------------------------------------------------------
+
+    def _send(self, body: dict[str, Any], deal: int = 0, again: bool = False) -> None:
+        seq = self.ctl.journal_note({"euchre_hand_again" if again else "euchre_hand": body})
+        self.publisher.euchre_hand(body, seq, deal)
+        key = _key(body)
+        self._sources.setdefault(key, set()).add(f"{self.ctl.table_id}:{seq}")
+        self.unanswered[key] = (body, self.clock())
+        if again:
+            self.resent += 1
+        else:
+            self._wait.pop(key, None)
+            self.sent += 1
+
+    def resend_due(self) -> int:
+        """Controller thread: send again each unanswered hand whose wait is over; how many were sent."""
+        self._queued.clear()
+        now, sent = self.clock(), 0
+        for key, (body, at) in list(self.unanswered.items()):
+            wait = self._wait.get(key, RESEND_AFTER)
+            if now - at > wait:
+                self._send(body, int(body.get("deal") or 0), again=True)
+                self._wait[key] = min(wait * 2, RESEND_MOST)
+                sent += 1
+        return sent
+
+    def _maybe_stop(self) -> None:
+        s = self.seating
+        if s is None or not s.seats or not s.called or s.done or s.round in self.stopped or self.in_play():
+            return
+        self.stopped.add(s.round)
+        self._send({"type": "stop", "table": s.table, "table_number": s.table_number, "round": s.round,
+                    "hands": self.sent_in.get(s.round, 0)})
+
+    # -- the observer ------------------------------------------------------------------------------------
+
+    def ruling(self, ruling: dict[str, Any], deal: int, seq: int) -> None:
+        self.rulings.setdefault(deal, []).append(ruling)
+        if ruling.get("remedy") != "score" or not str(ruling.get("clause", "")).startswith("EU-"):
+            return
+        if deal in self.scored:
+            return
+        self.scored.add(deal)
+        s = self.seating
+        d = self.ctl.engine.state.deal
+        if s is None or not s.seats or s.done or d is None or d.number != deal:
+            return   # a hand outside the night's rounds: the table scores it, the night does not
+        number = self.sent_in.get(s.round, 0) + 1
+        if number > s.hands:
+            return
+        try:
+            body = hand_body(d, self.rulings.get(deal, []), round=s.round, table=s.table,
+                             table_number=s.table_number, hand=number, players=s.players())
+        except ValueError as exc:   # a result typed before play was out: the night takes no hand
+            self.ctl.journal_note({"euchre_hand_not_sent": {"deal": deal, "why": str(exc)}})
+            return
+        self.sent_in[s.round] = number
+        self._send(body, deal)
+        self._maybe_stop()
+
+    def event(self, event: dict[str, Any], deal: int, seq: int) -> None:
+        if event.get("type") != "card_played" or deal in self.resulted:
+            return
+        d = self.ctl.engine.state.deal
+        if d is None or d.void or d.number != deal or d.makers is None:
+            return
+        won = tricks_won(d)
+        if won is None:
+            return
+        self.resulted.add(deal)
+        self.ctl.submit(LawInput(ResultRecorded(t=self.ctl.clock(), tricks=won[d.makers], makers=d.makers,
+                                                alone=d.alone_seat is not None), "cards"))
+
+    def status(self, snapshot: dict[str, Any]) -> None:
+        pass
+
+    def deal_over(self, deal: int) -> None:
+        pass
+
+    def pack_health(self, pack: str, unreadable: int, damaged: int, deals: int) -> None:
+        pass
+
+    # -- the seating -------------------------------------------------------------------------------------
+
+    def on_session(self, msg: dict[str, Any]) -> None:
+        """Controller thread: take the seating, forget what it answers, stop after a call."""
+        if msg.get("kind") != "euchre_seating":
+            return
+        try:
+            s = EuchreSeating.from_dict(msg)
+        except MessageError as exc:
+            self.ctl.journal_note({"euchre_seating_refused": str(exc)})
+            return
+        self.seating = s
+        answered = {a.source for a in s.answers}
+        for key in list(self.unanswered):
+            body, _ = self.unanswered[key]
+            if self._sources.get(key, set()) & answered or int(body.get("round") or 0) < s.round or s.finished:
+                del self.unanswered[key]
+                self._wait.pop(key, None)
+        self._maybe_stop()
+        self.resend_due()
+
+
+def _key(body: dict[str, Any]) -> str:
+    return f"{body.get('round')}/{body.get('hand') if body.get('type') == 'hand' else 'stop'}"
