@@ -36,6 +36,7 @@ COMMANDS = (
     "duplicate",
     "broadcast",
     "federation",
+    "euchre",
 )
 
 

@@ -186,6 +186,15 @@ class NightTable:
         self.resulted.add(deal)
         self.ctl.submit(LawInput(ResultRecorded(t=self.ctl.clock(), tricks=won[d.makers], makers=d.makers,
                                                 alone=d.alone_seat is not None), "cards"))
+        self.ctl.submit(CommandAck(lambda: self._not_scored(deal)))
+
+    def _not_scored(self, deal: int) -> None:
+        """Controller thread, after the result from the cards: if the engine did not score it (it was
+        not taken), say so in the journal and let the table go on to its next hand."""
+        if deal not in self.scored:
+            self.scored.add(deal)
+            self.ctl.journal_note({"euchre_hand_not_sent": {"deal": deal, "why": "the table did not score the "
+                                                            "result counted from the cards"}})
 
     def status(self, snapshot: dict[str, Any]) -> None:
         pass
