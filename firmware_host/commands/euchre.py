@@ -148,9 +148,6 @@ def _print_round(night: object, rnd: int) -> None:
         print("  sitting out: " + ", ".join(names[p] for p in r.out))
 
 
-    return NightSession.open(folder)
-
-
 def _show(args: argparse.Namespace) -> int:
     from firmware_host.euchre_night.session import NightError, NightSession
     from firmware_host.euchre_night.views import standing_rows

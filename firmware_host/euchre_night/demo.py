@@ -134,7 +134,8 @@ class DemoTable:
                 if night.may_deal() and not night.in_play():
                     nxt = getattr(ctl.engine.state, "next_dealer", None)
                     dealer = nxt if isinstance(nxt, Seat) else dealer.left
-                    plan = deal_hand(dealer, self.rng, **self.rates)
+                    plan = deal_hand(dealer, self.rng, renege=self.rates["renege"],
+                                     wrong_count=self.rates["wrong_count"], alone=self.rates["alone"])
                     self.made += plan.made
                     pending.extend(plan.events)
                     continue
@@ -158,7 +159,7 @@ class EuchreDemo:
 
     def __init__(self, out: str | Path, tables: int, rounds: int, *, hands: int = 4, fmt: str = "progressive",
                  players: int | None = None, seed: int = 1, renege: float = 0.15, wrong_count: float = 0.05,
-                 alone: float = 0.1, call_last: bool = True, rules: Rules = Rules()) -> None:
+                 alone: float = 0.1, call_last: bool = True, rules: Rules | None = None) -> None:
         self.out = Path(out)
         self.tables = tables
         self.rounds = rounds
@@ -168,7 +169,7 @@ class EuchreDemo:
         self.seed = seed
         self.rates = {"renege": renege, "wrong_count": wrong_count, "alone": alone}
         self.call_last = call_last
-        self.rules = rules
+        self.rules = rules or Rules()
         self.pages_address = ""
 
     def setup(self) -> NightSetup:

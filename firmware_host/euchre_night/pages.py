@@ -98,6 +98,7 @@ class NightPages:
         self.server.daemon_threads = True
         self._thread: threading.Thread | None = None
         self._closing = threading.Event()
+        self._view: tuple[int, bytes] = (-1, b"")   # the view of one version, made once for every stream
 
     @property
     def address(self) -> str:
@@ -119,6 +120,15 @@ class NightPages:
         s = self.service.session
         with s.lock:
             return page_view(s.night, s.head(), s.version, s.refused)
+
+    def view_bytes(self) -> tuple[int, bytes]:
+        """The current view as the stream sends it, made once a version whatever the number of pages."""
+        s = self.service.session
+        with s.lock:
+            if self._view[0] != s.version:
+                self._view = (s.version, json.dumps(page_view(s.night, s.head(), s.version, s.refused),
+                                                    separators=(",", ":")).encode())
+            return self._view
 
     def _send(self, h: BaseHTTPRequestHandler, code: int, body: str | bytes, ctype: str) -> None:
         data = body.encode("utf-8") if isinstance(body, str) else body
@@ -170,10 +180,9 @@ class NightPages:
         sent = -1
         try:
             while not self._closing.is_set():
-                v = self.service.session.version
-                if v != sent:
-                    sent = v
-                    h.wfile.write(b"data: " + json.dumps(self.view(), separators=(",", ":")).encode() + b"\n\n")
+                if self.service.session.version != sent:
+                    sent, data = self.view_bytes()
+                    h.wfile.write(b"data: " + data + b"\n\n")
                     h.wfile.flush()
                 with self.service.changed:
                     if self.service.session.version == sent and not self._closing.is_set():

@@ -19,7 +19,6 @@ from typing import Any
 from laws.cards import Seat
 from laws.euchre_night.formats import Round
 from laws.euchre_night.night import Night, rules_to_dict
-from laws.euchre_night.scoring import seat_points
 
 STANDINGS = "cardtable-euchre-standings/1"
 HANDS = "cardtable-euchre-hands/1"
@@ -33,6 +32,8 @@ def fraction_text(x: Fraction) -> str:
 
 def decimal_text(x: Fraction) -> str:
     """Two decimals, a half away from zero (as printed)."""
+    if x.denominator == 1:
+        return f"{x.numerator}.00"
     q = abs(x) * 100
     whole = int(q) + (1 if q - int(q) >= Fraction(1, 2) else 0)
     sign = "-" if x < 0 else ""
@@ -68,7 +69,7 @@ def hands_export(night: Night, head: str = "") -> dict[str, Any]:
     for key in sorted(night.hands):
         h = night.hands[key]
         body = {k: v for k, v in h.body.items() if k != "t"}
-        body["points"] = {s.value: p for s, p in seat_points(h.hand, night.setup.rules).items()}
+        body["points"] = {s.value: p for s, p in night.points(h).items()}
         out.append(body)
     return {"format": HANDS, "night": night.setup.to_dict(), "scoring": rules_to_dict(night.setup.rules),
             "hands": out, "stops": [{"round": r, "table_number": k, "hands": n} for (r, k), n in
@@ -86,8 +87,8 @@ def table_rows(night: Night, rnd: int) -> list[dict[str, Any]]:
         ns, ew, hn, he = night.table_points(rnd, k)
         t.update({"hands": night.played(rnd, k), "of": night.setup.hands, "ns": ns, "ew": ew,
                   "done": night.table_done(rnd, k), "stopped": (rnd, k) in night.stopped,
-                  "reneges": [{"hand": n, **rg} for (r2, k2, n), h in sorted(night.hands.items())
-                              if (r2, k2) == (rnd, k) for rg in h.body.get("reneges", [])]})
+                  "reneges": [{"hand": h.number, **rg} for h in night.at.get((rnd, k), ())
+                              for rg in h.body.get("reneges", [])]})
     return r["tables"]
 
 

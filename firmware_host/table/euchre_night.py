@@ -98,7 +98,7 @@ class NightTable:
         while not self._stop.wait(every):
             if self.unanswered and not self._queued.is_set():
                 self._queued.set()
-                self.ctl.submit(CommandAck(self.resend_due))
+                self.ctl.submit(CommandAck(self._resend))
 
     # -- what the people at the table may ask ------------------------------------------------------------
 
@@ -127,6 +127,9 @@ class NightTable:
         else:
             self._wait.pop(key, None)
             self.sent += 1
+
+    def _resend(self) -> None:
+        self.resend_due()
 
     def resend_due(self) -> int:
         """Controller thread: send again each unanswered hand whose wait is over; how many were sent."""

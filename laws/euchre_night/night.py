@@ -116,7 +116,7 @@ def hand_from_body(b: Mapping[str, Any]) -> Hand:
         HandError: a field that is missing or wrong, named.
     """
     try:
-        makers = Side(b.get("makers"))
+        makers = Side(str(b.get("makers")))
     except ValueError:
         raise HandError(f"makers must be NS or EW, got {b.get('makers')!r}") from None
     alone_v = b.get("alone")
@@ -132,7 +132,7 @@ def hand_from_body(b: Mapping[str, Any]) -> Hand:
         if not isinstance(p, dict):
             raise HandError(f"penalties[{i}] must be an object")
         try:
-            side = Side(p.get("offending"))
+            side = Side(str(p.get("offending")))
         except ValueError:
             raise HandError(f"penalties[{i}].offending must be NS or EW, got {p.get('offending')!r}") from None
         try:
@@ -209,6 +209,9 @@ class Night:
         self.sources: dict[str, tuple[int, int, int]] = {}
         self.stopped: dict[tuple[int, int], int] = {}
         self.called: set[int] = set()
+        self.at: dict[tuple[int, int], list[HandRecord]] = {}      # (round, table) -> its hands, in order
+        self._points: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+        self._seat_pts: dict[tuple[int, int, int], dict[Seat, int]] = {}
         self._standings: tuple[PlayerStanding, ...] | None = None
         self.rounds.append(self.seat_round(1))
 
@@ -235,15 +238,24 @@ class Night:
 
     def table_points(self, rnd: int, k: int) -> tuple[int, int, int, int]:
         """(NS points, EW points, NS hands won, EW hands won) at table ``k`` in round ``rnd``."""
+        got = self._points.get((rnd, k))
+        if got is not None:
+            return got
         ns = ew = hn = he = 0
-        for (r, t, _), h in self.hands.items():
-            if (r, t) != (rnd, k):
-                continue
-            pts = seat_points(h.hand, self.setup.rules)
+        for h in self.at.get((rnd, k), ()):
+            pts = self.points(h)
             a, b = max(pts[Seat.N], pts[Seat.S]), max(pts[Seat.E], pts[Seat.W])
             ns, ew = ns + a, ew + b
             hn, he = hn + (a > 0), he + (b > 0)
+        self._points[(rnd, k)] = (ns, ew, hn, he)
         return ns, ew, hn, he
+
+    def points(self, h: HandRecord) -> dict[Seat, int]:
+        """Each seat's points on a hand taken, by the night's rules (worked out once a hand)."""
+        got = self._seat_pts.get((h.round, h.table, h.number))
+        if got is None:
+            got = self._seat_pts[(h.round, h.table, h.number)] = seat_points(h.hand, self.setup.rules)
+        return dict(got)
 
     def ns_won(self, rnd: int, k: int) -> bool:
         """Did North-South win table ``k`` of round ``rnd``: more points, then more hands won, then NS."""
@@ -281,7 +293,7 @@ class Night:
         return self.rounds[number - 1]
 
     def played(self, rnd: int, k: int) -> int:
-        return sum(1 for (r, t, _) in self.hands if (r, t) == (rnd, k))
+        return len(self.at.get((rnd, k), ()))
 
     def table_done(self, rnd: int, k: int) -> bool:
         return (rnd, k) in self.stopped or self.played(rnd, k) >= self.setup.hands
@@ -306,7 +318,7 @@ class Night:
     def standings(self) -> tuple[PlayerStanding, ...]:
         """Every player's standing now (a sit-out is credited a round's mean once the round is over)."""
         if self._standings is None:
-            plays = [HandPlayed(h.round, h.table, h.hand) for h in self.hands.values()]
+            plays = [HandPlayed(h.round, h.table, h.hand, self.points(h)) for h in self.hands.values()]
             rounds = [r if self.complete(r.number) else Round(r.number, r.tables) for r in self.rounds]
             self._standings = standings(self.players, rounds, plays, self.setup.rules)
         return self._standings
@@ -385,6 +397,8 @@ class Night:
             key = (rec["round"], k, rec["hand"])
             self.hands[key] = HandRecord(rec["round"], k, rec["hand"], hand_from_body(rec), str(rec.get("source", "")),
                                          dict(rec))
+            self.at.setdefault((rec["round"], k), []).append(self.hands[key])
+            self._points.pop((rec["round"], k), None)
             if rec.get("source"):
                 self.sources[str(rec["source"])] = key
         self._standings = None

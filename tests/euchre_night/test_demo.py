@@ -83,10 +83,10 @@ def test_the_tricks_are_the_cards(night: dict[str, Any]) -> None:
     for h in night["hands"]["hands"]:
         trump = h["trump"]
 
-        def suit(card: str) -> str:
+        def suit(card: str, trump: str = trump) -> str:
             return trump if card[0] == "J" and card[1] == same[trump] else card[1]
 
-        def power(card: str, led: str) -> int:
+        def power(card: str, led: str, trump: str = trump) -> int:
             if card[0] == "J" and card[1] == trump:
                 return 100
             if card[0] == "J" and card[1] == same[trump]:
