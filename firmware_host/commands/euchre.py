@@ -87,7 +87,7 @@ def _fail(text: str) -> int:
 def _read_players(path: str, roster_path: str | None) -> list[dict[str, str]]:
     from firmware_host.duplicate.roster import Roster, RosterError, read_roster
 
-    roster = read_roster(roster_path) if roster_path else Roster([])
+    roster = read_roster(roster_path) if roster_path else Roster([], source="no --roster was given")
     p = Path(path)
     try:
         text = p.read_bytes().decode("utf-8-sig")
