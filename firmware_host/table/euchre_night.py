@@ -4,9 +4,11 @@
   ``MqttPublisher.on_session``) is put in the controller's queue as a ``SessionInput``, journaled, then
   read here (:class:`~firmware_host.wire.euchre.EuchreSeating`): the round, who sits where, the hands
   of the round, and whether the director called the round.
-* **Scored from the cards.** When the fifth trick of a hand is complete (the cards played, as the
+* **Scored from the cards.** At a night's round (a seating with seats, the round not over), when the
+  fifth trick of a hand is complete (the cards played, as the
   camera or the shoe reported them), the table itself records the hand's ``result`` from the cards
-  (``laws.euchre_night.notation.tricks_won``): nobody types it. The engine settles the hand first
+  (``laws.euchre_night.notation.tricks_won``): nobody types it. A euchre table that is not at a night's
+  round is not touched: nothing is counted or sent. The engine settles the hand first
   (reneges, laws 62-71), then scores it (laws 2-3).
 * **Out.** Once the engine's ``score`` ruling for the hand is committed, the hand in the notation (its
   cards, plays, makers, tricks, and every ruling of the hand with its law: a renege named by ``EU-64``,
@@ -180,6 +182,9 @@ class NightTable:
     def event(self, event: dict[str, Any], deal: int, seq: int) -> None:
         if event.get("type") != "card_played" or deal in self.resulted:
             return
+        s = self.seating
+        if s is None or not s.seats or s.done or s.finished:
+            return   # not at a night's round: the table is used as it always is (a result is entered)
         d = self.ctl.engine.state.deal
         if d is None or d.void or d.number != deal or d.makers is None:
             return
