@@ -166,8 +166,6 @@ def check_setup(s: NightSetup) -> None:
     need = tables_needed(s.format, n)
     if need > len(s.tables):
         raise FormatError(f"{s.format.value} with {n} players needs {need} tables, the night has {len(s.tables)}")
-    if s.format is Format.PROGRESSIVE:
-        formats.progressive_first(n)
 
 
 def max_rounds(fmt: Format, n: int) -> int | None:
@@ -234,7 +232,12 @@ class Night:
         if number == 1:
             return formats.progressive_first(n)
         prev = self.rounds[number - 2]
-        return formats.progressive_next(prev, {k: self.ns_won(number - 1, k) for k in range(1, len(prev.tables) + 1)})
+        sat: dict[int, int] = {}
+        for r in self.rounds[:number - 1]:
+            for p in r.out:
+                sat[p] = sat.get(p, 0) + 1
+        return formats.progressive_next(prev, {k: self.ns_won(number - 1, k) for k in range(1, len(prev.tables) + 1)},
+                                        sat)
 
     def table_points(self, rnd: int, k: int) -> tuple[int, int, int, int]:
         """(NS points, EW points, NS hands won, EW hands won) at table ``k`` in round ``rnd``."""

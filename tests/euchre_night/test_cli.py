@@ -43,8 +43,8 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     ]
     ten = tmp_path / "ten.txt"
     ten.write_text("\n".join(f"Player {chr(65 + i)}" for i in range(10)) + "\n", "utf-8")
-    cases += [(["--players", str(ten), "--format", "progressive", "--rounds", "3"],
-               "a progressive night seats four at each table: 10 players leave 2 over"),
+    cases += [(["--players", str(ten), "--format", "progressive", "--rounds", "3", "--tables", "1"],
+               "progressive with 10 players needs 2 tables, the night has 1"),
               (["--players", str(ten), "--format", "rotating", "--rounds", "30"],
                "rotating with 10 players has at most 9 rounds, not 30"),
               (["--players", str(ten), "--format", "rotating", "--rounds", "3", "--scoring", "house", "--loner", "7"],

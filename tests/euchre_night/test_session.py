@@ -159,8 +159,10 @@ def test_a_folder_with_a_night_is_refused_and_a_setup_that_cannot_run(tmp_path: 
         NightSession.create(tmp_path / "n", setup())
     with pytest.raises(NightError, match="no euchre night there"):
         NightSession.open(tmp_path / "none")
-    with pytest.raises(FormatError, match="seats four at each table: 10 players leave 2 over"):
-        NightSession.create(tmp_path / "m", setup(players=10))
+    with pytest.raises(FormatError, match="a euchre night needs at least 4 players, got 3"):
+        NightSession.create(tmp_path / "m", setup(players=3))
+    with pytest.raises(FormatError, match="progressive with 12 players needs 3 tables, the night has 2"):
+        NightSession.create(tmp_path / "m", setup(players=12))
     with pytest.raises(FormatError, match="rotating with 8 players has at most 7 rounds, not 9"):
         NightSession.create(tmp_path / "m", setup(Format.ROTATING, rounds=9))
     with pytest.raises(FormatError, match="fixed partnerships need an even number of players, got 9"):
@@ -169,7 +171,8 @@ def test_a_folder_with_a_night_is_refused_and_a_setup_that_cannot_run(tmp_path: 
 
 
 @pytest.mark.parametrize("fmt, players", [(Format.ROUND_ROBIN, 12), (Format.SWISS, 12), (Format.ROUND_ROBIN, 10),
-                                          (Format.SWISS, 10), (Format.ROTATING, 9), (Format.PROGRESSIVE, 8)])
+                                          (Format.SWISS, 10), (Format.ROTATING, 9), (Format.PROGRESSIVE, 8),
+                                          (Format.PROGRESSIVE, 11)])
 def test_every_format_runs_a_night_to_its_end(fmt: Format, players: int) -> None:
     rounds = 3
     n = Night(NightSetup("x", tuple(Player(i, f"P{i}") for i in range(1, players + 1)), fmt, rounds, 2,

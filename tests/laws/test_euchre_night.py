@@ -47,9 +47,26 @@ def test_progressive_winners_move_up_and_partners_split() -> None:
     assert formats.check_round(r2, 12) == []
 
 
+def test_progressive_sit_outs_come_in_at_the_foot() -> None:
+    r = formats.progressive_first(10)
+    assert r.tables == ((1, 2, 3, 4), (5, 6, 7, 8)) and r.out == (9, 10)
+    r2 = formats.progressive_next(r, {1: True, 2: True}, Counter(r.out))    # docs/movements.md's example
+    assert r2.tables == ((1, 5, 2, 6), (9, 3, 10, 4)) and r2.out == (7, 8)
+    sat: Counter[int] = Counter(r.out)
+    seen = [r]
+    for _ in range(7):
+        r = formats.progressive_next(r, {1: True, 2: False}, sat)
+        assert formats.check_round(r, 10) == []
+        sat.update(r.out)
+        seen.append(r)
+    assert 9 in seen[1].tables[-1] and 10 in seen[1].tables[-1]     # the sit-outs play next, at the foot
+    assert all(not set(a.out) & set(b.out) for a, b in zip(seen, seen[1:]))   # nobody sits out twice running
+    assert max(sat.values()) - min(sat.get(p, 0) for p in range(1, 11)) <= 2
+
+
 def test_progressive_refuses_what_it_cannot_seat() -> None:
-    with pytest.raises(formats.FormatError, match="2 over"):
-        formats.progressive_first(10)
+    with pytest.raises(formats.FormatError, match="from 4"):
+        formats.progressive_first(3)
     with pytest.raises(formats.FormatError, match="no winner given for table 2"):
         formats.progressive_next(formats.progressive_first(8), {1: True})
 
