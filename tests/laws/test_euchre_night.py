@@ -136,3 +136,9 @@ def test_a_sit_out_gets_the_rounds_mean() -> None:
     hands = [standings.HandPlayed(1, 1, Hand(Side.NS, None, 5)), standings.HandPlayed(1, 2, Hand(Side.EW, None, 3))]
     by = {s.player: s for s in standings.standings(9, rounds, hands)}
     assert by[1].points == Fraction(2 * 2 + 1 * 2, 8) and by[1].rounds == 0
+
+
+def test_docs_worked_example_a_renege() -> None:
+    # docs/scoring.md 14: NS make it with three tricks, North reneged (law 63): N, S 1 each; E, W 3 each
+    got = scoring.seat_points(Hand(Side.NS, None, 3, (scoring.Penalty("EU-63", Side.NS, 3),)))
+    assert got == {Seat.N: 1, Seat.S: 1, Seat.E: 3, Seat.W: 3}
