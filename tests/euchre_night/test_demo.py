@@ -158,15 +158,19 @@ def test_a_house_rules_night_is_scored_by_its_rules(tmp_path: Path) -> None:
     _need_mosquitto()
     out = tmp_path / "house"
     EuchreDemo(out, tables=2, rounds=2, hands=4, seed=11, alone=0.6, renege=0.2, call_last=False,
-               rules=Rules(Scoring.HOUSE, loner=5, loner_partner=0, euchred=2)).run(timeout=300)
+               rules=Rules(Scoring.HOUSE, loner=5, loner_partner=0, euchred=3)).run(timeout=300)
     st = json.loads((out / "standings.json").read_text())
     hd = json.loads((out / "hands.json").read_text())
-    assert hd["scoring"] == {"scoring": "house", "loner": 5, "loner_partner": 0, "euchred": 2}
+    assert hd["scoring"] == {"scoring": "house", "loner": 5, "loner_partner": 0, "euchred": 3}
     assert rescore(st, hd) == []
     marches = [h for h in hd["hands"] if h["alone"] and h["tricks"] == 5 and not h["penalties"]]
     for h in marches:
         assert h["points"][h["alone"]] == 5 and sum(h["points"].values()) == 5
     somerset = copy.deepcopy(hd)
     somerset["scoring"] = {"scoring": "somerset", "loner": 4, "loner_partner": None, "euchred": 2}
-    if marches:
-        assert rescore(st, somerset) != []      # the outsider scorer reads the night's rules, and can fail on them
+    euchred = [h for h in hd["hands"] if h["tricks"] < 3 and not h["penalties"] and not h["void"]]
+    assert euchred, "the seed gives euchres"
+    for h in euchred:
+        defenders = "EW" if h["makers"] == "NS" else "NS"
+        assert h["points"][defenders[0]] == (6 if h["alone"] else 3)
+    assert rescore(st, somerset) != []      # the outsider scorer reads the night's rules, and can fail on them
