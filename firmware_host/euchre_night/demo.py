@@ -159,7 +159,7 @@ class EuchreDemo:
 
     def __init__(self, out: str | Path, tables: int, rounds: int, *, hands: int = 4, fmt: str = "progressive",
                  players: int | None = None, seed: int = 1, renege: float = 0.15, wrong_count: float = 0.05,
-                 alone: float = 0.1, call_last: bool = True, rules: Rules | None = None) -> None:
+                 alone: float = 0.7, call_last: bool = True, rules: Rules | None = None) -> None:
         self.out = Path(out)
         self.tables = tables
         self.rounds = rounds

@@ -5,7 +5,12 @@ camera sees it), with the usual irregularities made on purpose.
 * **A renege** (``renege`` of the hands): a player who can follow suit plays another suit; the table's
   engine finds it from the cards (``EU-64``, then ``EU-63`` at the end of play).
 * **A wrong count** (``wrong_count``): after the trump is made a player is found with four cards (law 90).
-* **A lone hand** (``alone``): the maker plays alone; his partner's cards are not played.
+* **A lone hand** (``alone``, when the maker holds four trumps, or three with a bower): the maker plays
+  alone; his partner's cards are not played.
+
+Everyone follows suit when he can (but for a renege made on purpose); the leader leads his strongest
+card half the time (a lone maker always); a follower plays the lowest card that wins the trick unless his partner is winning
+it, else his lowest.
 
 The tricks are never typed: the table counts them from the cards.
 """
@@ -31,6 +36,17 @@ class Plan:
     made: list[str] = field(default_factory=list)
 
 
+def _follow(legal: list[Card], trick: list[tuple[Seat, Card]], trump: str, led: str, seat: Seat) -> Card:
+    """The usual play: when the partner is not winning, the lowest card that wins, if any; else the
+    lowest card."""
+    best = max(trick, key=lambda p: power(p[1], trump, led))
+    low = min(legal, key=lambda c: power(c, trump, led))
+    if best[0] == seat.partner:
+        return low
+    winners = [c for c in legal if power(c, trump, led) > power(best[1], trump, led)]
+    return min(winners, key=lambda c: power(c, trump, led)) if winners else low
+
+
 def deal_hand(dealer: Seat, rng: random.Random, *, renege: float = 0.0, wrong_count: float = 0.0,
               alone: float = 0.0, pack: str = "red") -> Plan:
     """One hand from the shuffle to the last card (see the module docstring)."""
@@ -54,7 +70,9 @@ def deal_hand(dealer: Seat, rng: random.Random, *, renege: float = 0.0, wrong_co
     made: list[str] = []
     maker = dealer.left
     trump = turn.suit
-    lone = rng.random() < alone
+    trumps = [c for c in hands[maker] if effective_suit(c, trump) == trump]
+    strong = len(trumps) >= 4 or (len(trumps) >= 3 and any(c.rank == "J" for c in trumps))
+    lone = strong and rng.random() < alone
     ev.append({"type": "trump_made", "seat": maker.value, "suit": trump, "alone": lone})
     if lone:
         made.append("alone")
@@ -76,7 +94,9 @@ def deal_hand(dealer: Seat, rng: random.Random, *, renege: float = 0.0, wrong_co
         for seat in active[i:] + active[:i]:
             held = hands[seat]
             if not trick:
-                card = rng.choice(held)
+                # the lead: the strongest card half the time, else any
+                card = max(held, key=lambda c: power(c, trump, effective_suit(c, trump))) \
+                    if (lone and seat == maker) or rng.random() < 0.5 else rng.choice(held)
             else:
                 led = effective_suit(trick[0][1], trump)
                 follow = [c for c in held if effective_suit(c, trump) == led]
@@ -85,7 +105,7 @@ def deal_hand(dealer: Seat, rng: random.Random, *, renege: float = 0.0, wrong_co
                     card = rng.choice(other)
                     made.append(f"renege {seat.value} trick {n}")
                 else:
-                    card = rng.choice(follow or held)
+                    card = _follow(follow or held, trick, trump, led, seat)
             held.remove(card)
             trick.append((seat, card))
             ev.append({"type": "card_played", "seat": seat.value, "card": card.code})
