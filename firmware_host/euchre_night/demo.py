@@ -4,8 +4,8 @@ A local Mosquitto; the night's session (journal in ``OUT/night/``) on the broker
 pages (``pages``); and one real euchre table for each club table (a ``TableController`` of the game
 ``euchre`` built by ``live.build_table`` from its own configuration, journal in ``OUT/tables/<id>/``,
 which attaches ``table.euchre_night.NightTable``). At each table simulated players
-(``players.deal_hand``) shuffle, cut, deal, make trump and play every card, with reneges, wrong counts
-and lone hands made on purpose; the table counts the tricks from the cards, its engine rules the
+(``players.deal_hand``) shuffle, cut, deal, make trump and play every card, with reneges, wrong counts,
+misdeals and lone hands made on purpose; the table counts the tricks from the cards, its engine rules the
 irregularities, and it sends each hand to the session when it is scored. The session seats the next
 round the moment a round ends. The demo plays the director too: it calls the last round once every
 table of it has played a hand (each table finishes the hand in play and stops).
@@ -28,7 +28,7 @@ from typing import Any
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 from firmware_host.euchre_night.pages import NightPages
-from firmware_host.euchre_night.players import deal_hand
+from firmware_host.euchre_night.players import deal_hand, misdeal
 from firmware_host.euchre_night.service import NightService
 from firmware_host.euchre_night.session import NightSession
 from firmware_host.euchre_night.views import hands_export, sheet_html, standings_export
@@ -134,8 +134,11 @@ class DemoTable:
                 if night.may_deal() and not night.in_play():
                     nxt = getattr(ctl.engine.state, "next_dealer", None)
                     dealer = nxt if isinstance(nxt, Seat) else dealer.left
-                    plan = deal_hand(dealer, self.rng, renege=self.rates["renege"],
-                                     wrong_count=self.rates["wrong_count"], alone=self.rates["alone"])
+                    if self.rng.random() < self.rates.get("misdeal", 0.0):
+                        plan = misdeal(dealer, self.rng)
+                    else:
+                        plan = deal_hand(dealer, self.rng, renege=self.rates["renege"],
+                                         wrong_count=self.rates["wrong_count"], alone=self.rates["alone"])
                     self.made += plan.made
                     pending.extend(plan.events)
                     continue
@@ -159,6 +162,7 @@ class EuchreDemo:
 
     def __init__(self, out: str | Path, tables: int, rounds: int, *, hands: int = 4, fmt: str = "progressive",
                  players: int | None = None, seed: int = 1, renege: float = 0.15, wrong_count: float = 0.05,
+                 misdeal: float = 0.05,
                  alone: float = 0.7, call_last: bool = True, rules: Rules | None = None) -> None:
         self.out = Path(out)
         self.tables = tables
@@ -167,7 +171,7 @@ class EuchreDemo:
         self.format = Format(fmt)
         self.players = players if players is not None else 4 * tables
         self.seed = seed
-        self.rates = {"renege": renege, "wrong_count": wrong_count, "alone": alone}
+        self.rates = {"renege": renege, "wrong_count": wrong_count, "alone": alone, "misdeal": misdeal}
         self.call_last = call_last
         self.rules = rules or Rules()
         self.pages_address = ""

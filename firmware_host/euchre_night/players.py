@@ -4,6 +4,8 @@ camera sees it), with the usual irregularities made on purpose.
 
 * **A renege** (``renege`` of the hands): a player who can follow suit plays another suit; the table's
   engine finds it from the cards (``EU-64``, then ``EU-63`` at the end of play).
+* **A misdeal** (:func:`misdeal`): four cards to one player in a round of the deal (law 42); the deal
+  passes, and the next hand sent carries the ruling.
 * **A wrong count** (``wrong_count``): after the trump is made a player is found with four cards (law 90).
 * **A lone hand** (``alone``, when the maker holds four trumps, or three with a bower): the maker plays
   alone; his partner's cards are not played.
@@ -47,6 +49,23 @@ def _follow(legal: list[Card], trick: list[tuple[Seat, Card]], trump: str, led: 
     return min(winners, key=lambda c: power(c, trump, led)) if winners else low
 
 
+def misdeal(dealer: Seat, rng: random.Random, pack: str = "red") -> Plan:
+    """A deal that goes wrong: the dealer gives his left-hand opponent four cards in the first round
+    (law 42: a round of the deal is all twos or all threes); the table rules a misdeal and the deal
+    passes."""
+    cards = list(PACK)
+    rng.shuffle(cards)
+    ev = _prelude(dealer, pack)
+    ev += [{"type": "card_dealt", "seat": dealer.left.value, "card": c.code} for c in cards[:4]]
+    return Plan(ev, [f"misdeal {dealer.value}"])
+
+
+def _prelude(dealer: Seat, pack: str) -> list[dict[str, Any]]:
+    return [{"type": "shuffle", "seat": dealer.partner.value}, {"type": "shuffle", "seat": dealer.value},
+            {"type": "cut", "seat": dealer.right.value, "top": 14, "bottom": 18},
+            {"type": "deal_start", "dealer": dealer.value, "pack": pack}]
+
+
 def deal_hand(dealer: Seat, rng: random.Random, *, renege: float = 0.0, wrong_count: float = 0.0,
               alone: float = 0.0, pack: str = "red") -> Plan:
     """One hand from the shuffle to the last card (see the module docstring)."""
@@ -54,10 +73,7 @@ def deal_hand(dealer: Seat, rng: random.Random, *, renege: float = 0.0, wrong_co
     rng.shuffle(cards)
     order = clockwise_from(dealer.left)
     hands: dict[Seat, list[Card]] = {s: [] for s in Seat}
-    ev: list[dict[str, Any]] = [{"type": "shuffle", "seat": dealer.partner.value},
-                                {"type": "shuffle", "seat": dealer.value},
-                                {"type": "cut", "seat": dealer.right.value, "top": 14, "bottom": 18},
-                                {"type": "deal_start", "dealer": dealer.value, "pack": pack}]
+    ev = _prelude(dealer, pack)
     it = iter(cards)
     for sizes in ((2, 2, 2, 2), (3, 3, 3, 3)):   # law 42: each round of the deal all twos or all threes
         for seat, n in zip(order, sizes):

@@ -12,7 +12,8 @@
   (reneges, laws 62-71), then scores it (laws 2-3).
 * **Out.** Once the engine's ``score`` ruling for the hand is committed, the hand in the notation (its
   cards, plays, makers, tricks, and every ruling of the hand with its law: a renege named by ``EU-64``,
-  its penalty ``EU-63``) is journaled as a note and sent on ``<prefix>/<table>/hand`` through the
+  its penalty ``EU-63``; and the rulings of any deal since the last hand sent that came to nothing, a
+  misdeal, each with its ``deal``) is journaled as a note and sent on ``<prefix>/<table>/hand`` through the
   outbox (at least once, in order). It is sent again, under a new row, until the night's seating
   answers it (``RESEND_AFTER`` seconds, doubling up to ``RESEND_MOST``).
 * **The director's call.** When the seating says the round is called, the table finishes the hand in
@@ -175,6 +176,14 @@ class NightTable:
         except ValueError as exc:   # a result typed before play was out: the night takes no hand
             self.ctl.journal_note({"euchre_hand_not_sent": {"deal": deal, "why": str(exc)}})
             return
+        # deals that came to nothing since the last hand sent (a misdeal): their rulings come with this hand
+        earlier = [{"deal": n, "clause": r.get("clause"), "law": r.get("law"), "remedy": r.get("remedy"),
+                    "text": r.get("reason", "")}
+                   for n in sorted(self.rulings) if n < deal and n not in self.scored
+                   for r in self.rulings[n] if r.get("remedy") not in ("score", "game_won", "rubber_won")]
+        for n in [n for n in self.rulings if n < deal]:
+            del self.rulings[n]
+        body["rulings"] = earlier + body["rulings"]
         self.sent_in[s.round] = number
         self._send(body, deal)
         self._maybe_stop()

@@ -29,7 +29,7 @@ def night(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     _need_mosquitto()
     out = tmp_path_factory.mktemp("euchre") / "night1"
     result = EuchreDemo(out, tables=3, rounds=3, hands=4, seed=7, renege=0.3, wrong_count=0.08,
-                        alone=0.15).run(timeout=300)
+                        alone=0.7, misdeal=0.15).run(timeout=300)
     return {"result": result, "out": out,
             "standings": json.loads((out / "standings.json").read_text()),
             "hands": json.loads((out / "hands.json").read_text())}
@@ -75,6 +75,17 @@ def test_every_renege_made_is_in_the_record_with_its_law_and_penalty(night: dict
         other = "EW" if side == "NS" else "NS"
         for seat in ("NS" if other == "NS" else "EW"):
             assert h["points"][seat] >= pens[0]["points"]
+
+
+def test_a_misdeal_comes_with_the_next_hand_with_its_law(night: dict[str, Any]) -> None:
+    made = night["result"].made.get("misdeal", 0)
+    assert made > 0, "the seed makes misdeals"
+    found = [r for h in night["hands"]["hands"] for r in h["rulings"] if r["remedy"] == "misdeal"]
+    assert made - 3 <= len(found) <= made
+    for h in night["hands"]["hands"]:
+        for r in h["rulings"]:
+            if r["remedy"] == "misdeal":
+                assert r["law"].startswith("Euchre, law") and r["deal"] < h["deal"]
 
 
 def test_the_tricks_are_the_cards(night: dict[str, Any]) -> None:
