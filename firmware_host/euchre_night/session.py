@@ -175,6 +175,9 @@ class NightSession:
                 if why == "repeat":
                     answers.append((table, SessionAnswer(source, number, "repeat")))
                     continue
+                if why == "later":   # a hand before it is missing: no answer, so the table sends it again
+                    log.info("euchre night: %s held back: a hand before it has not arrived", source)
+                    continue
                 if why:
                     refused: dict[str, Any] = {"table": table, "why": why}
                     if rec is not None:

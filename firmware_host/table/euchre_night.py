@@ -14,8 +14,9 @@
   cards, plays, makers, tricks, and every ruling of the hand with its law: a renege named by ``EU-64``,
   its penalty ``EU-63``; and the rulings of any deal since the last hand sent that came to nothing, a
   misdeal, each with its ``deal``) is journaled as a note and sent on ``<prefix>/<table>/hand`` through the
-  outbox (at least once, in order). It is sent again, under a new row, until the night's seating
-  answers it (``RESEND_AFTER`` seconds, doubling up to ``RESEND_MOST``).
+  outbox (at least once, in order). Until the night's seating answers them, the unanswered hands are
+  sent again, all of them in order, under new rows (``RESEND_AFTER`` seconds, doubling up to
+  ``RESEND_MOST``): the night takes a table's hands only in order.
 * **The director's call.** When the seating says the round is called, the table finishes the hand in
   play (if any), sends it, then sends a ``stop`` with the number of hands it played in the round.
 
@@ -135,16 +136,20 @@ class NightTable:
         self.resend_due()
 
     def resend_due(self) -> int:
-        """Controller thread: send again each unanswered hand whose wait is over; how many were sent."""
+        """Controller thread: once the wait of any unanswered hand is over, send every unanswered one again,
+        in order (round, hand, the stop last): the night takes a table's hands only in order, and leaves
+        one unanswered that arrives before a hand still missing. How many were sent."""
         self._queued.clear()
-        now, sent = self.clock(), 0
-        for key, (body, at) in list(self.unanswered.items()):
-            wait = self._wait.get(key, RESEND_AFTER)
-            if now - at > wait:
-                self._send(body, int(body.get("deal") or 0), again=True)
-                self._wait[key] = min(wait * 2, RESEND_MOST)
-                sent += 1
-        return sent
+        now = self.clock()
+        due = [key for key, (_, at) in self.unanswered.items() if now - at > self._wait.get(key, RESEND_AFTER)]
+        if not due:
+            return 0
+        wait = min(max(self._wait.get(key, RESEND_AFTER) for key in due) * 2, RESEND_MOST)
+        for key in sorted(self.unanswered, key=_order):
+            body, _ = self.unanswered[key]
+            self._send(body, int(body.get("deal") or 0), again=True)
+            self._wait[key] = wait
+        return len(self.unanswered)
 
     def _maybe_stop(self) -> None:
         s = self.seating
@@ -242,6 +247,11 @@ class NightTable:
                 self._wait.pop(key, None)
         self._maybe_stop()
         self.resend_due()
+
+
+def _order(key: str) -> tuple[int, int]:
+    rnd, _, what = key.partition("/")
+    return int(rnd), 10**6 if what == "stop" else int(what)
 
 
 def _key(body: dict[str, Any]) -> str:

@@ -329,7 +329,8 @@ class Night:
     # -- records ----------------------------------------------------------------------------------------
 
     def check(self, rec: Mapping[str, Any]) -> str | None:
-        """What is wrong with a record (``None``: it can be taken). A repeat is ``"repeat"``."""
+        """What is wrong with a record (``None``: it can be taken). A repeat is ``"repeat"``; a hand ahead of
+        one still missing at its table is ``"later"`` (neither taken nor refused)."""
         typ = rec.get("type")
         if typ == "call":
             rnd = rec.get("round")
@@ -374,6 +375,8 @@ class Night:
             return f"{table}, round {rnd}: the table stopped after the director's call; hand {number} is not taken"
         if self.table_done(rnd, k):
             return f"{table}, round {rnd}: the table has played its {self.setup.hands} hands"
+        if isinstance(number, int) and not isinstance(number, bool) and self.played(rnd, k) + 1 < number <= self.setup.hands:
+            return "later"   # ahead of a hand still missing: not answered, so the table sends it again after it
         if number != self.played(rnd, k) + 1:
             return f"{table}, round {rnd}: hand {number!r} arrives, the next hand there is {self.played(rnd, k) + 1}"
         players = rec.get("players")

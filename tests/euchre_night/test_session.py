@@ -67,7 +67,7 @@ def test_refusals_are_answered_and_kept_whole_and_repeats_are_not_journaled(tmp_
     n = s.night
     good = hand(n, 1, 1)
     wrong_players = dict(good, hand=1, players={"N": 1, "S": 3, "E": 2, "W": 4})
-    out_of_turn = dict(good, hand=2)
+    out_of_turn = dict(good, hand=9)
     bad_tricks = dict(good, tricks=6)
     other_table = dict(good, table="table-09")
     answers = s.take([message(wrong_players, 1), message(out_of_turn, 2), message(bad_tricks, 3),
@@ -75,7 +75,7 @@ def test_refusals_are_answered_and_kept_whole_and_repeats_are_not_journaled(tmp_
                       message(other_table, 5)])
     whys = [a.why for _, a in answers]
     assert "the hand names players" in whys[0]
-    assert "hand 2 arrives, the next hand there is 1" in whys[1]
+    assert "hand 9 arrives, the next hand there is 1" in whys[1]
     assert "the makers' tricks are 0 to 5, got 6" in whys[2]
     assert whys[3].startswith("bad JSON")
     assert "names table 'table-09' on table-01's topic" in whys[4]
@@ -92,6 +92,17 @@ def test_refusals_are_answered_and_kept_whole_and_repeats_are_not_journaled(tmp_
     other = dict(good, tricks=5)
     (_, a), = s.take([message(other, 7)])
     assert a.status == "refused" and "hand 1 was taken already (from table-01:5) with another result" in a.why
+    s.close()
+
+
+def test_a_hand_ahead_of_a_missing_one_gets_no_answer_until_the_missing_one_is_in(tmp_path: Path) -> None:
+    s = NightSession.create(tmp_path / "n", setup(hands=4))
+    n = s.night
+    rows = s.journal.head()[0]
+    assert s.take([message(hand(n, 1, 3), 7), message(hand(n, 1, 2), 6)]) == []   # hand 1 is missing
+    assert s.journal.head()[0] == rows and n.played(1, 1) == 0
+    answers = s.take([message(hand(n, 1, 1), 5), message(hand(n, 1, 2), 8), message(hand(n, 1, 3), 9)])
+    assert [(a.board, a.status) for _, a in answers] == [(1, "taken"), (2, "taken"), (3, "taken")]
     s.close()
 
 
