@@ -360,6 +360,11 @@ class Night:
                 return "repeat"
             if rnd not in self.called and self.played(rnd, k) < self.setup.hands:
                 return f"{table}: a stop in round {rnd} before the director called it"
+            said = rec.get("hands")
+            if isinstance(said, int) and not isinstance(said, bool) and self.played(rnd, k) < said <= self.setup.hands:
+                return "later"   # hands it played have not all arrived: the stop waits for them
+            if said != self.played(rnd, k):
+                return f"{table}: the stop says {said!r} hands in round {rnd}, the night has {self.played(rnd, k)} from it"
             return None
         src = str(rec.get("source", ""))
         number = rec.get("hand")

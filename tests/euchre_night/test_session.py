@@ -114,6 +114,9 @@ def test_the_call_ends_the_round_when_every_table_has_stopped(tmp_path: Path) ->
     (_, a), = s.take([message(stop, 2)])
     assert a.status == "refused" and "before the director called it" in a.why
     assert s.call("alice") == "" and s.call("alice") == "round 1 has been called already"
+    assert s.take([message(dict(stop, hands=2), 30)]) == []      # hand 2 of table 1 has not arrived: later
+    (_, a), = s.take([message(dict(stop, hands=0), 31)])
+    assert a.status == "refused" and "the stop says 0 hands in round 1, the night has 1 from it" in a.why
     s.take([message(stop, 3), message(hand(n, 2, 1), 4)])
     assert n.current == 1
     (_, a), = s.take([message(hand(n, 1, 2), 5)])
