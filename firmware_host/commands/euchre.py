@@ -85,7 +85,7 @@ def _fail(text: str) -> int:
 
 
 def _read_players(path: str, roster_path: str | None) -> list[dict[str, str]]:
-    from firmware_host.duplicate.roster import Roster, RosterError, read_roster
+    from firmware_host.session.roster import Roster, RosterError, read_roster
 
     roster = read_roster(roster_path) if roster_path else Roster([], source="no --roster was given")
     p = Path(path)
@@ -108,8 +108,8 @@ def _read_players(path: str, roster_path: str | None) -> list[dict[str, str]]:
 
 
 def _open(args: argparse.Namespace) -> int:
-    from firmware_host.duplicate.roster import RosterError
     from firmware_host.euchre_night.session import NightError, NightSession
+    from firmware_host.session.roster import RosterError
     from laws.euchre_night.formats import FormatError
     from laws.euchre_night.night import Format, NightSetup, Player, tables_needed
     from laws.euchre_night.scoring import HandError, Rules, Scoring

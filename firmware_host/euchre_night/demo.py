@@ -3,7 +3,7 @@
 A local Mosquitto; the night's session (journal in ``OUT/night/``) on the broker (``service``) with its
 pages (``pages``); and one real euchre table for each club table (a ``TableController`` of the game
 ``euchre`` built by ``live.build_table`` from its own configuration, journal in ``OUT/tables/<id>/``,
-which attaches ``table.euchre_night.NightTable``). At each table simulated players
+which attaches ``tablelink.euchre_night.NightTable``). At each table simulated players
 (``players.deal_hand``) shuffle, cut, deal, make trump and play every card, with reneges, wrong counts,
 misdeals and lone hands made on purpose; the table counts the tricks from the cards, its engine rules the
 irregularities, and it sends each hand to the session when it is scored. The session seats the next

@@ -144,7 +144,7 @@ def test_the_call_needs_the_directors_token(live: dict[str, Any]) -> None:
 
 
 def test_the_pages_draw_in_a_real_browser(live: dict[str, Any], tmp_path: Path) -> None:
-    from firmware_host.club.browser import chromium, missing
+    from tests.browser import chromium, missing
 
     if missing():
         pytest.skip(missing())

@@ -1,4 +1,4 @@
-"""A euchre table's side of the night (firmware_host/table/euchre_night.py) on a real table built as
+"""A euchre table's side of the night (firmware_host/tablelink/euchre_night.py) on a real table built as
 `cardtable run` builds one: outside a night's round it changes nothing (a typed result is the hand's
 result, nothing is counted from the cards or sent); a seating refused is journaled."""
 
