@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     verbs = p.add_subparsers(dest="verb", required=True, metavar="VERB")
 
     o = verbs.add_parser("open", help="open a euchre night in a folder")
-    o.add_argument("--dir", required=True, help="the night's folder (its journal: DIR/night.sqlite3)")
+    o.add_argument("--dir", required=True, help="the night's folder (its journal: DIR/session.sqlite3)")
     o.add_argument("--players", required=True, metavar="FILE",
                    help="one player a line: a member number (looked up in --roster) or a visitor's name")
     o.add_argument("--roster", metavar="FILE", help="the club's roster CSV (as for duplicate open)")
@@ -108,7 +108,7 @@ def _read_players(path: str, roster_path: str | None) -> list[dict[str, str]]:
 
 
 def _open(args: argparse.Namespace) -> int:
-    from firmware_host.euchre_night.session import NightError, NightSession
+    from firmware_host.euchre_night.session import NightError, NightSession, SessionFileError
     from firmware_host.session.roster import RosterError
     from laws.euchre_night.formats import FormatError
     from laws.euchre_night.night import Format, NightSetup, Player, tables_needed
@@ -123,7 +123,7 @@ def _open(args: argparse.Namespace) -> int:
                            fmt, args.rounds, args.hands, tuple(f"table-{k:02d}" for k in range(1, tables + 1)),
                            rules, args.date or time.strftime("%Y-%m-%d"), args.club)
         session = NightSession.create(args.dir, setup)
-    except (RosterError, FormatError, HandError, NightError, ValueError) as exc:
+    except (RosterError, FormatError, HandError, NightError, SessionFileError, ValueError) as exc:
         return _fail(str(exc))
     try:
         night = session.night
@@ -149,12 +149,12 @@ def _print_round(night: object, rnd: int) -> None:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from firmware_host.euchre_night.session import NightError, NightSession
+    from firmware_host.euchre_night.session import NightError, NightSession, SessionFileError
     from firmware_host.euchre_night.views import standing_rows
 
     try:
         session = NightSession.open(args.session)
-    except NightError as exc:
+    except (NightError, SessionFileError) as exc:
         return _fail(str(exc))
     try:
         n = session.night
@@ -170,7 +170,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from firmware_host.euchre_night.session import NightError, NightSession
+    from firmware_host.euchre_night.session import NightError, NightSession, SessionFileError
     from firmware_host.euchre_night.views import hands_export, sheet_html, standings_export
 
     out = Path(args.out)
@@ -178,7 +178,7 @@ def _export(args: argparse.Namespace) -> int:
         return _fail(f"--out {out}: a file is there, not a folder")
     try:
         session = NightSession.open(args.session)
-    except NightError as exc:
+    except (NightError, SessionFileError) as exc:
         return _fail(str(exc))
     try:
         head = session.head()
@@ -195,7 +195,7 @@ def _export(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from firmware_host.euchre_night.pages import NightPages
     from firmware_host.euchre_night.service import NightService
-    from firmware_host.euchre_night.session import NightError, NightSession
+    from firmware_host.euchre_night.session import NightError, NightSession, SessionFileError
 
     try:
         password = Path(args.password_file).read_text(encoding="utf-8").strip()
@@ -204,7 +204,7 @@ def _serve(args: argparse.Namespace) -> int:
         return _fail(f"{exc}")
     try:
         session = NightSession.open(args.session)
-    except NightError as exc:
+    except (NightError, SessionFileError) as exc:
         return _fail(str(exc))
     service = NightService(session, args.broker_host, args.broker_port, args.username, password)
     try:

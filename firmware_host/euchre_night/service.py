@@ -18,9 +18,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host.euchre_night.session import NightSession, Offered
+from firmware_host.euchre_night.session import NightSession, Offered, SessionFileError
 from firmware_host.euchre_night.views import seat_names
-from firmware_host.records.journal import JournalError
 from firmware_host.wire.euchre import EuchreSeating
 
 log = logging.getLogger(__name__)
@@ -103,7 +102,7 @@ class NightService:
                 continue
             try:
                 self.session.take(batch)
-            except JournalError as exc:
+            except SessionFileError as exc:
                 log.warning("euchre night: the journal cannot be written (%s); %d message(s) held", exc, len(batch))
                 self._held = batch
                 self._stop.wait(RETRY)

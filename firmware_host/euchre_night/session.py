@@ -1,24 +1,26 @@
-"""A euchre night's session on the club's machine: its own hash-chained journal, the pure night
-(``laws.euchre_night.night``) rebuilt from it, and the tables' messages read, checked, committed, then
-applied (``docs/euchre.md``).
+"""A euchre night's session on the club's machine: a kind of session on the journalled service
+(``firmware_host/session/journalled.py``; the seam is ``laws/session/kind.py``), its pure model the night
+(``laws.euchre_night.night``: ``EUCHRE``), and the tables' messages read, checked, committed, then applied
+(``docs/euchre.md``).
 
-Rows of the journal (``DIR/night.sqlite3``):
+Rows of the journal (``DIR/session.sqlite3``, the journalled service's file):
 
 * row 1: ``event`` ``{"type": "opened", "setup": {...}}`` (``NightSetup.to_dict``);
 * one ``event`` per record taken: a ``hand`` (the table's hand in the notation, with ``source``
   ``<table>:<seq>`` and ``t``), a table's ``stop``, or the director's ``call`` (``round``, ``by``);
-* one ``note`` ``{"refused": {"record" or "payload": ..., "why": ...}}`` per message refused, whole, so
-  nothing a table sent is lost.
+* one ``note`` ``{"refused": {"record": ..., "why": ...}}`` per message refused, whole (a message that
+  could not be read: the record ``{"type": "message", "table", "payload"}``), so nothing a table sent is
+  lost.
 
-The session's promises are the duplicate session's (``docs/ordering.md``): a message is answered only
-once what it answers is committed; a batch is one transaction; a journal that cannot be written takes
-nothing of the batch (the messages stay held and are offered again).
+The service's promises are the duplicate session's (``docs/ordering.md``): a batch is checked record by
+record against the night as the ones before it leave it, committed in one transaction, then applied and
+answered; a journal that cannot be written takes nothing of the batch (the night is rebuilt from the
+journal; ``SessionFileError``). A hand that arrives ahead of one still missing at its table is *held*:
+neither journaled nor answered, so the table sends it again after the missing one.
 """
 
 from __future__ import annotations
 
-import logging
-import os
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -27,19 +29,18 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.records.journal import Journal
+from firmware_host.session.journalled import JournalledService, SessionFileError, session_path
 from firmware_host.wire.messages import Envelope, MessageError, SessionAnswer
 from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS, Topics
-from laws.euchre_night.night import Night, NightSetup
+from laws.euchre_night.night import EUCHRE, Night, NightSetup
 
-log = logging.getLogger(__name__)
-FILE = "night.sqlite3"
-PART = ".part"
+__all__ = ["NightError", "NightSession", "Offered", "SessionFileError"]
 ANSWERS_KEPT = 16
 
 
 class NightError(ValueError):
-    """A night that cannot be opened or a folder that holds none; the message names what and where."""
+    """A folder that holds a night already, or none; the message names the file."""
 
 
 @dataclass(frozen=True)
@@ -50,173 +51,107 @@ class Offered:
     payload: bytes
 
 
-class NightSession:
+class NightSession(JournalledService):
     """The night, its journal, and the latest answers to each table (see the module docstring)."""
 
-    def __init__(self, folder: Path, journal: Journal, night: Night, clock: Callable[[], float] = time.time,
-                 topics: Topics = TOPICS) -> None:
-        self.folder = folder
-        self.journal = journal
-        self.night = night
-        self.clock = clock
+    KIND = EUCHRE
+    state: Night
+
+    def __init__(self, journal: Journal, state: Night, clock: Callable[[], float],
+                 refusals: list[dict[str, Any]], topics: Topics = TOPICS) -> None:
+        super().__init__(journal, state, clock, refusals)
         self.topics = topics
-        self.answers: dict[str, list[SessionAnswer]] = {t: [] for t in night.setup.tables}
-        self.refusals: list[dict[str, Any]] = []
-        self.taken = 0
-        self.refused = 0
+        self.answers: dict[str, list[SessionAnswer]] = {t: [] for t in state.setup.tables}
+        self.refused = len(refusals)
         self.lock = threading.RLock()
-        self.version = 0   # counts every change (the pages send a view when it moves)
+
+    @property
+    def night(self) -> Night:
+        return self.state
 
     # -- making and opening ---------------------------------------------------------------------------
 
     @classmethod
     def create(cls, folder: str | Path, setup: NightSetup, clock: Callable[[], float] = time.time) -> NightSession:
-        """Open a new night in ``folder`` (all or nothing: the journal is made as a ``.part`` and renamed
-        once its first row is committed).
+        """Open a new night in ``folder``, all or nothing (``journalled.make_journal``).
 
         Raises:
             NightError: the folder holds a night already.
-            laws.euchre_night.formats.FormatError: the night cannot be run as set up.
+            laws.euchre_night.formats.FormatError: the night cannot be run as set up (nothing is made).
+            SessionFileError: the journal cannot be made.
         """
-        Night(setup)   # checks the setup before anything is made
-        folder = Path(folder)
-        path = folder / FILE
-        if path.exists():
+        path = session_path(folder)
+        if path.exists() and path.stat().st_size:
             raise NightError(f"{path}: a euchre night is already there (open it, or choose another folder)")
-        folder.mkdir(parents=True, exist_ok=True)
-        part = path.with_name(path.name + PART)
-        for leftover in (part, Path(str(part) + "-wal"), Path(str(part) + "-shm")):
-            leftover.unlink(missing_ok=True)
-        journal = Journal.open(part)
-        try:
-            journal.append("event", {"type": "opened", "setup": setup.to_dict()}, clock())
-        finally:
-            journal.close()
-        os.replace(part, path)
-        return cls.open(folder, clock)
+        journal, state = cls._journal_of(folder, setup, clock, "FULL")
+        return cls(journal, state, clock, [])
 
     @classmethod
     def open(cls, folder: str | Path, clock: Callable[[], float] = time.time) -> NightSession:
-        """Open the night in ``folder`` and replay its journal.
+        """The night in ``folder``, rebuilt from its journal.
 
         Raises:
-            NightError: no night there, or a journal that does not verify or does not start with one.
+            NightError: no night there.
+            SessionFileError: a journal that is not one, or a chain that does not verify.
         """
-        folder = Path(folder)
-        path = folder / FILE
+        path = session_path(folder)
         if not path.exists():
             raise NightError(f"{path}: no euchre night there (open one with `cardtable euchre open`)")
-        journal = Journal.open(path, create=False)
-        try:
-            check = journal.verify()
-            if not check.ok:
-                raise NightError(f"{path}: the journal does not verify (row {check.bad_seq}: {check.reason})")
-            rows = list(journal.rows())
-            if not rows or rows[0].body.get("type") != "opened":
-                raise NightError(f"{path}: the journal does not start with an opened night")
-            night = Night(NightSetup.from_dict(rows[0].body["setup"]))
-            session = cls(folder, journal, night, clock)
-            for row in rows[1:]:
-                if row.kind == "event":
-                    night.apply(row.body)
-                    session.taken += 1
-                elif row.kind == "note" and "refused" in row.body:
-                    session.refused += 1
-                    session.refusals.append(row.body["refused"])
-            return session
-        except BaseException:
-            journal.close()
-            raise
-
-    def close(self) -> None:
-        self.journal.close()
+        journal, setup, rows = cls._read(folder, readonly=False, synchronous="FULL")
+        state, refusals = cls._replayed(path, setup, rows)
+        return cls(journal, state, clock, refusals)
 
     # -- messages in ----------------------------------------------------------------------------------
 
-    def read(self, m: Offered) -> tuple[str, dict[str, Any] | None, str]:
-        """A table's message read: (table, the record, why not). Never raises."""
+    def read(self, m: Offered) -> tuple[str, dict[str, Any]]:
+        """A table's message read: (table, the record). A message that cannot be read is the record
+        ``{"type": "message", "why_link": ...}`` the journalled service refuses with that reason."""
         name = self.topics.parse(m.topic)
+        payload = m.payload[:4000].decode("utf-8", "replace")
         if name is None or name.family != "table" or name.kind != "hand":
-            return "", None, f"{m.topic[:200]!r} is not a table's hand topic"
+            return "", {"type": "message", "payload": payload, "why_link": f"{m.topic[:200]!r} is not a table's hand topic"}
         got = read_json(m.payload)
         if not got.ok:
             assert got.refusal is not None
-            return name.table, None, got.refusal.why
+            return name.table, {"type": "message", "table": name.table, "payload": payload, "why_link": got.refusal.why}
         try:
             env = Envelope.from_dict(got.value, table=name.table, kind="hand")
         except MessageError as exc:
-            return name.table, None, str(exc)
+            return name.table, {"type": "message", "table": name.table, "payload": payload, "why_link": str(exc)}
         body = dict(env.body)
         if body.get("table") != name.table:
-            return name.table, None, f"the hand names table {str(body.get('table'))[:64]!r} on {name.table}'s topic"
+            why = f"the hand names table {str(body.get('table'))[:64]!r} on {name.table}'s topic"
+            return name.table, {"type": "message", "table": name.table, "payload": payload, "why_link": why}
         body["source"] = f"{name.table}:{env.seq}"
         body["t"] = env.t
-        return name.table, body, ""
+        return name.table, body
 
     def take(self, batch: Iterable[Offered]) -> list[tuple[str, SessionAnswer]]:
-        """Read, check and commit a batch (one transaction), then apply it; the answers to give.
-
-        Each record is checked against the night as the records before it in the batch leave it.
+        """Read a batch and submit it to the journalled service (one transaction); the answers to give (a
+        held hand gets none).
 
         Raises:
-            firmware_host.records.journal.JournalError: the journal cannot be written (nothing is taken;
-                the night is rebuilt from the journal; the caller keeps the batch and offers it again).
+            SessionFileError: the journal cannot be written (nothing is taken; the caller keeps the batch
+                and offers it again).
         """
         with self.lock:
-            rows: list[tuple[str, dict[str, Any], float]] = []
+            read = [self.read(m) for m in batch]
+            outcomes = self.submit([rec for _, rec in read])
             answers: list[tuple[str, SessionAnswer]] = []
-            now = self.clock()
-            for m in batch:
-                table, rec, why = self.read(m)
-                source = str(rec.get("source", "")) if rec else ""
-                number = rec.get("hand") if rec and isinstance(rec.get("hand"), int) else None
-                if rec is not None:
-                    why = self.night.check(rec) or ""
-                if why == "repeat":
-                    answers.append((table, SessionAnswer(source, number, "repeat")))
+            for (table, rec), o in zip(read, outcomes):
+                if o.status == "held":
                     continue
-                if why == "later":   # a hand before it is missing: no answer, so the table sends it again
-                    log.info("euchre night: %s held back: a hand before it has not arrived", source)
-                    continue
-                if why:
-                    refused: dict[str, Any] = {"table": table, "why": why}
-                    if rec is not None:
-                        refused["record"] = rec
-                    else:
-                        refused["payload"] = m.payload[:4000].decode("utf-8", "replace")
-                    rows.append(("note", {"refused": refused}, now))
-                    answers.append((table, SessionAnswer(source, number, "refused", why)))
-                    continue
-                assert rec is not None
-                self.night.apply(rec)
-                rows.append(("event", rec, now))
-                answers.append((table, SessionAnswer(source, number, "taken")))
-            if rows:
-                try:
-                    self.journal.append_many(rows)
-                except BaseException:
-                    self.night = self._replay()
-                    raise
-            for kind, body, _ in rows:
-                if kind == "event":
-                    self.taken += 1
-                else:
+                source = str(rec.get("source", ""))
+                number = rec.get("hand") if isinstance(rec.get("hand"), int) else None
+                answers.append((table, SessionAnswer(source, number, o.status, o.why if o.status == "refused" else "")))
+                if o.status == "refused":
                     self.refused += 1
-                    self.refusals.append(body["refused"])
             for table, a in answers:
                 if table in self.answers:
                     self.answers[table] = (self.answers[table] + [a])[-ANSWERS_KEPT:]
-            if rows or answers:
+            if answers:
                 self.version += 1
             return answers
-
-    def _replay(self) -> Night:
-        rows = list(self.journal.rows())
-        night = Night(NightSetup.from_dict(rows[0].body["setup"]))
-        for row in rows[1:]:
-            if row.kind == "event":
-                night.apply(row.body)
-        return night
 
     def call(self, by: str) -> str:
         """The director ends the round in play (each table finishes its hand in play); '' or why not."""
@@ -225,9 +160,7 @@ class NightSession:
             why = self.night.check(rec)
             if why:
                 return why
-            self.journal.append("event", rec, self.clock())
-            self.night.apply(rec)
-            self.version += 1
+            self.submit([rec])
             return ""
 
     def head(self) -> str:

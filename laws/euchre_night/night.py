@@ -17,7 +17,7 @@ each table, Swiss from the partnerships' points so far, rotating and round robin
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -30,6 +30,7 @@ from laws.euchre_night import formats
 from laws.euchre_night.formats import FormatError, Round
 from laws.euchre_night.scoring import Hand, HandError, Penalty, Rules, Scoring, seat_points
 from laws.euchre_night.standings import HandPlayed, PlayerStanding, standings
+from laws.session.kind import HOLD, REPEAT
 
 SEATS = (Seat.N, Seat.S, Seat.E, Seat.W)   # the order of a table's tuple (north, south, east, west)
 
@@ -328,9 +329,9 @@ class Night:
 
     # -- records ----------------------------------------------------------------------------------------
 
-    def check(self, rec: Mapping[str, Any]) -> str | None:
-        """What is wrong with a record (``None``: it can be taken). A repeat is ``"repeat"``; a hand ahead of
-        one still missing at its table is ``"later"`` (neither taken nor refused)."""
+    def check(self, rec: Mapping[str, Any]) -> str:
+        """What is wrong with a record (``""``: it can be taken). A repeat is ``REPEAT``; a hand ahead of one
+        still missing at its table is ``HOLD`` (neither taken nor refused) (``laws.session.kind``)."""
         typ = rec.get("type")
         if typ == "call":
             rnd = rec.get("round")
@@ -340,7 +341,7 @@ class Night:
                 return f"round {rnd} has been called already"
             if self.complete(self.current):
                 return f"round {rnd} is over already"
-            return None
+            return ""
         if typ not in ("hand", "stop"):
             return f"a record of type {str(typ)[:20]!r} is not one of hand, stop, call"
         table, rnd = rec.get("table"), rec.get("round")
@@ -357,31 +358,31 @@ class Night:
             return f"{table}: it is table {k} of the night, the {typ} says {rec.get('table_number')!r}"
         if typ == "stop":
             if (rnd, k) in self.stopped:
-                return "repeat"
+                return REPEAT
             if rnd not in self.called and self.played(rnd, k) < self.setup.hands:
                 return f"{table}: a stop in round {rnd} before the director called it"
             said = rec.get("hands")
             if isinstance(said, int) and not isinstance(said, bool) and self.played(rnd, k) < said <= self.setup.hands:
-                return "later"   # hands it played have not all arrived: the stop waits for them
+                return HOLD   # hands it played have not all arrived: the stop waits for them
             if said != self.played(rnd, k):
                 return f"{table}: the stop says {said!r} hands in round {rnd}, the night has {self.played(rnd, k)} from it"
-            return None
+            return ""
         src = str(rec.get("source", ""))
         number = rec.get("hand")
         if src and src in self.sources:
-            return "repeat"
+            return REPEAT
         key = (rnd, k, number)
         if key in self.hands:
             old = self.hands[key].body
             same = all(old.get(f) == rec.get(f) for f in ("makers", "alone", "tricks", "penalties", "plays"))
-            return "repeat" if same else f"{table}, round {rnd}: hand {number} was taken already " \
+            return REPEAT if same else f"{table}, round {rnd}: hand {number} was taken already " \
                                          f"(from {self.hands[key].source}) with another result"
         if (rnd, k) in self.stopped:
             return f"{table}, round {rnd}: the table stopped after the director's call; hand {number} is not taken"
         if self.table_done(rnd, k):
             return f"{table}, round {rnd}: the table has played its {self.setup.hands} hands"
         if isinstance(number, int) and not isinstance(number, bool) and self.played(rnd, k) + 1 < number <= self.setup.hands:
-            return "later"   # ahead of a hand still missing: not answered, so the table sends it again after it
+            return HOLD   # ahead of a hand still missing: not answered, so the table sends it again after it
         if number != self.played(rnd, k) + 1:
             return f"{table}, round {rnd}: hand {number!r} arrives, the next hand there is {self.played(rnd, k) + 1}"
         players = rec.get("players")
@@ -392,10 +393,10 @@ class Night:
             hand_from_body(rec)
         except HandError as exc:
             return f"{table}, round {rnd}, hand {number}: {exc}"
-        return None
+        return ""
 
-    def apply(self, rec: Mapping[str, Any]) -> list[int]:
-        """Take a record :meth:`check` passed; returns the rounds newly seated (empty most of the time)."""
+    def apply(self, rec: Mapping[str, Any]) -> None:
+        """Take a record :meth:`check` passed; a round over seats the next at once."""
         typ = rec["type"]
         if typ == "call":
             self.called.add(int(rec["round"]))
@@ -413,8 +414,33 @@ class Night:
             if rec.get("source"):
                 self.sources[str(rec["source"])] = key
         self._standings = None
-        seated = []
         while self.complete(self.current) and self.current < self.setup.rounds:
             self.rounds.append(self.seat_round(self.current + 1))
-            seated.append(self.current)
-        return seated
+
+
+class EuchreKind:
+    """A euchre night as a kind of session (``laws.session.kind.Kind``): its setup a :class:`NightSetup`,
+    its state a :class:`Night`."""
+
+    name = "euchre"
+
+    def setup_from_dict(self, d: Any) -> NightSetup:
+        if not isinstance(d, Mapping):
+            raise ValueError("the night's setup is not an object")
+        return NightSetup.from_dict(d)
+
+    def start(self, setup: NightSetup) -> Night:
+        return Night(setup)
+
+    def replay(self, setup: NightSetup, records: Iterable[Mapping[str, Any]]) -> tuple[Night, list[str]]:
+        night, skipped = Night(setup), []
+        for rec in records:
+            why = night.check(rec)
+            if why:
+                skipped.append(f"{rec.get('type')} from {rec.get('source') or rec.get('by') or '?'}: {why}")
+                continue
+            night.apply(rec)
+        return night, skipped
+
+
+EUCHRE = EuchreKind()

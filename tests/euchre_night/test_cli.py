@@ -53,7 +53,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
         p = euchre("open", "--dir", str(tmp_path / f"n{i}"), *args)
         assert p.returncode == 2, (args, p.stderr)
         assert p.stderr.count("\n") == 1 and want in p.stderr and "Traceback" not in p.stderr, p.stderr
-        assert not (tmp_path / f"n{i}" / "night.sqlite3").exists()
+        assert not (tmp_path / f"n{i}" / "session.sqlite3").exists()
     p = euchre("show", "--session", str(tmp_path / "nothing"))
     assert p.returncode == 2 and "no euchre night there" in p.stderr
 
