@@ -215,10 +215,13 @@ def _serve(args: argparse.Namespace) -> int:
     service.page = pages.address
     pages.start()
     service.start()
+    from firmware_host.commands.stopping import stop_event
+
+    stopping = stop_event()   # SIGTERM as Ctrl-C: the journal is closed either way
     print(f"the director's page: {pages.address}/  (token to call a round: {token})", flush=True)
     try:
-        while True:
-            time.sleep(1)
+        while not stopping.wait(1):
+            pass
     except KeyboardInterrupt:
         pass
     finally:

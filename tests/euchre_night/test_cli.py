@@ -72,3 +72,39 @@ def test_the_demo_command(tmp_path: Path) -> None:
     assert p.returncode == 2 and "a night is there already" in p.stderr
     p = euchre("demo", "--tables", "0", "--rounds", "2")
     assert p.returncode == 2 and p.stderr.startswith("cardtable euchre: --tables")
+
+
+def test_serve_answers_the_pages_and_stops_on_sigterm(tmp_path: Path) -> None:
+    import shutil
+    import urllib.request
+
+    import pytest
+
+    from firmware_host.club.broker import LocalBroker
+
+    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
+        pytest.skip("mosquitto is not installed")
+    (tmp_path / "p.txt").write_text("Ann\nBob\nCy\nDi\nEd\nFlo\nGus\nHal\n", "utf-8")
+    assert euchre("open", "--dir", str(tmp_path / "n"), "--players", str(tmp_path / "p.txt"), "--format",
+                  "round-robin", "--rounds", "3").returncode == 0
+    (tmp_path / "pw").write_text("pw1\n", "utf-8")
+    (tmp_path / "token").write_text("tok-9\n", "utf-8")
+    broker = LocalBroker(tmp_path / "broker", {"dashboard": "pw1"})
+    broker.start()
+    p = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "euchre", "serve", "--session", str(tmp_path / "n"),
+                          "--broker-port", str(broker.port), "--password-file", str(tmp_path / "pw"), "--port", "0",
+                          "--token-file", str(tmp_path / "token")], cwd=ROOT, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout is not None
+        line = p.stdout.readline()
+        assert "token to call a round: tok-9" in line
+        url = line.split("page: ")[1].split("/ ")[0]
+        with urllib.request.urlopen(url + "/state.json", timeout=10) as r:
+            assert json.loads(r.read())["format"] == "round-robin"
+        p.terminate()
+        assert p.wait(20) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+        broker.stop()
