@@ -108,8 +108,8 @@ class NightService:
                 self._stop.wait(RETRY)
                 continue
             self._held = []
+            self._changed()      # the pages first (both show only what is committed), then the tables
             self.publish_all()
-            self._changed()
 
     def call(self, by: str) -> str:
         """The director ends the round in play; '' or why not."""
