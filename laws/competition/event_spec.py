@@ -151,7 +151,7 @@ class EventSpec:
         if unknown:
             raise EventError(f"an event's setup has no field {sorted(unknown)[0]!r}")
         try:
-            kind = EventKind(data.get("kind"))
+            kind = EventKind(str(data.get("kind")))
         except ValueError:
             raise EventError(f"an event's kind is one of {', '.join(k.value for k in EventKind)}, "
                              f"got {data.get('kind')!r}") from None
