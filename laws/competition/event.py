@@ -32,7 +32,13 @@ from typing import Any
 
 from laws.cards import Seat
 from laws.competition.event_spec import EventError, EventKind, EventSpec, Seat4, tables_of
-from laws.competition.individual import IndividualResult, PlayerStanding, score_individual, whist
+from laws.competition.individual import (
+    IndividualResult,
+    PlayerStanding,
+    individual_scored,
+    score_individual,
+    whist,
+)
 from laws.competition.swiss import Played, Standing, SwissError, draw, standings
 from laws.competition.teams import MatchResult, RoomResults, knockout_draw, round_robin, score_match
 from laws.competition.vp import wbf_vp
@@ -164,6 +170,8 @@ class EventState:
     @property
     def current(self) -> int:
         """The round being played (``rounds + 1`` once the last round is complete)."""
+        if not self.draws:
+            return 1
         r = max(self.draws)
         return r + 1 if r == self.spec.rounds and self.complete(r) else r
 
@@ -208,6 +216,15 @@ class EventState:
         if self.complete(r) and r < self.spec.rounds and r + 1 not in self.draws:
             return self._make_draw(r + 1)
         return None
+
+    def settled(self) -> EventState:
+        """The event as its files show it: only the complete rounds (their draws and results)."""
+        out = EventState(self.spec)
+        done = [r for r in sorted(self.draws) if self.complete(r)]
+        out.draws = {r: self.draws[r] for r in done}
+        out._ko = {r: self._ko[r] for r in done if r in self._ko}
+        out.results = {k: v for k, v in self.results.items() if k[0] in out.draws}
+        return out
 
     # --- draws ---------------------------------------------------------------------------------------
 
@@ -276,18 +293,25 @@ class EventState:
                                       res.away_vp))
         elif self.spec.kind is EventKind.SWISS_PAIRS:
             margin = dict.fromkeys(range(1, len(d.tables) + 1), 0)
-            for b in d.boards:
-                at = [(t.table, self.results[(r, t.table, b)].ns_score) for t in d.tables
-                      if (r, t.table, b) in self.results]
-                if not at:
-                    continue
-                for (table, _s), won in zip(at, butler([s for _t, s in at])):
-                    margin[table] += won
+            for (table, _b), won in self.butler_imps(r).items():
+                margin[table] += won
             for t in d.tables:
                 ns = margin[t.table]
                 first, second = max(ns, 0), max(-ns, 0)
                 out.append(MatchScore(r, t.north, t.east, first, second, self._vp(ns), self._vp(-ns)))
         return tuple(out)
+
+    def butler_imps(self, r: int) -> dict[tuple[int, int], int]:
+        """Swiss pairs: North-South's Butler IMPs of each (table, board) of round ``r`` with a result."""
+        d = self.draws[r]
+        out: dict[tuple[int, int], int] = {}
+        for b in d.boards:
+            at = [(t.table, self.results[(r, t.table, b)].ns_score) for t in d.tables
+                  if (r, t.table, b) in self.results]
+            if at:
+                for (table, _s), won in zip(at, butler([s for _t, s in at])):
+                    out[(table, b)] = won
+        return out
 
     def played(self) -> list[Played]:
         """Every complete round's matches and byes as each competitor's :class:`Played`."""
@@ -309,7 +333,20 @@ class EventState:
 
     def player_standings(self) -> tuple[PlayerStanding, ...]:
         """An individual's players, best first, on every result taken."""
+        return score_individual(whist(self.spec.entrants, self.spec.boards_per_round), self._individual_results())
+
+    def individual_boards(self) -> dict[tuple[int, int, int], tuple[Fraction, Fraction, Fraction | None]]:
+        """An individual's (round, table, board) -> North-South's and East-West's matchpoints and the
+        board's top, as :func:`player_standings` scores them."""
         movement = whist(self.spec.entrants, self.spec.boards_per_round)
+        out = {}
+        for board in individual_scored(movement, self._individual_results()):
+            for ln in board.lines:
+                r, rest = divmod(ln.ns.number, 1000)
+                out[(r, rest // 2, board.number)] = (ln.ns_points, ln.ew_points, board.top)
+        return out
+
+    def _individual_results(self) -> list[IndividualResult]:
         out = []
         for (r, t, b), res in sorted(self.results.items()):
             if res.assigned is not None:
@@ -319,7 +356,7 @@ class EventState:
             else:
                 value = PlayedResult(parse_contract(res.contract), SEATS[res.declarer], res.tricks)
             out.append(IndividualResult(r, t, b, value))
-        return score_individual(movement, out)
+        return out
 
     def knockout_winner(self) -> int | None:
         """The knock-out's winner once the final is complete."""
