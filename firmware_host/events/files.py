@@ -29,7 +29,7 @@ class SiteError(RuntimeError):
 def event_date(session: EventSession) -> str:
     """The event's date (``YYYY-MM-DD``, UTC): the day its journal's first row was written."""
     first = next(session.journal.rows())
-    return dt.datetime.fromtimestamp(first.t, dt.timezone.utc).date().isoformat()
+    return dt.datetime.fromtimestamp(first.t, dt.UTC).date().isoformat()
 
 
 def index_html(state: EventState, date: str) -> str:
