@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from firmware_host.events.files_usebio import vp_scale
 from laws.competition.event import EventState
 from laws.competition.event_spec import EventKind
 from laws.duplicate.boards import dealer, vulnerability
@@ -141,6 +142,8 @@ def write(state: EventState, *, date: str, site: str = "") -> bytes:
                 f'[Scoring "{SCORING.get(kind, "IMP")}"]', '[Declarer ""]', '[Contract ""]', '[Result ""]',
                 f'[Competition "{COMPETITION.get(kind, "Teams")}"]']
         if i == 0:
+            if kind is not EventKind.INDIVIDUAL:
+                game += [f'[VPScale "{vp_scale(state)}"]', f'[ByeScore "{present(state.spec.bye_vp)}"]']
             game += _first_tables(state)
         game += _table("ScoreTable", columns, _board_rows(state, board))
         lines += game + [""]

@@ -23,6 +23,17 @@ DOCTYPE = ('<!DOCTYPE USEBIO PUBLIC "-//EBU//DTD USEBIO 1.2//EN" '
            '"http://www.usebio.org/files/usebio_v1_2.dtd">')
 
 
+def vp_scale(state: EventState) -> str:
+    """The scale as the files name it: ``WBF_CONTINUOUS``, or ``DISCRETE`` then the total and each
+    threshold from the draw up (``DISCRETE 20 0 1 3 5 8 11 14 17 20 24 28``); empty for an individual."""
+    spec = state.spec
+    if spec.kind is EventKind.INDIVIDUAL:
+        return ""
+    if spec.scale is None:
+        return "WBF_CONTINUOUS"
+    return " ".join(["DISCRETE", str(spec.scale.total), *map(str, spec.scale.thresholds)])
+
+
 def _sub(parent: ET.Element, tag: str, text: str | int | None = None, **attrs: str) -> ET.Element:
     el = ET.SubElement(parent, tag, attrs)
     el.text = "" if text is None else str(text)
@@ -155,11 +166,10 @@ def write(state: EventState, *, date: str, club: str = "", club_id: str = "") ->
     event = _sub(root, "EVENT", EVENT_TYPE=EVENT_TYPES[spec.kind])
     boards = sum(len(state.draws[r].boards) for r in state.draws if state.complete(r))
     scale = "VICTORY_POINTS" if spec.kind is not EventKind.INDIVIDUAL else ""
-    vp_scale = (spec.scale.name if spec.scale is not None else "WBF_CONTINUOUS") if scale else ""
     for tag, text in (("PROGRAM_NAME", "cardtable"), ("PROGRAM_VERSION", VERSION),
                       ("EVENT_DESCRIPTION", spec.name), ("DATE", _date(date)), ("WINNER_TYPE", 1),
                       ("BOARD_SCORING_METHOD", BOARD_SCORING.get(spec.kind, "IMPS")),
-                      ("MATCH_SCORING_METHOD", scale), ("VP_SCALE", vp_scale),
+                      ("MATCH_SCORING_METHOD", scale), ("VP_SCALE", vp_scale(state)), ("BYE_SCORE", present(spec.bye_vp) if scale else ""),
                       ("BOARDS_PER_ROUND", spec.boards_per_round), ("BOARDS_PLAYED", boards),
                       ("ROUNDS", spec.rounds), ("SESSION_COUNT", 1), ("SECTION_COUNT", 1)):
         _sub(event, tag, text)
