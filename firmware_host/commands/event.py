@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-KINDS = ("teams-round-robin", "teams-knockout", "swiss-teams", "swiss-pairs", "individual")
+KINDS = ("teams-round-robin", "teams-knockout", "swiss-teams", "swiss-pairs", "individual", "pairs-sections")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -32,6 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.add_argument("--scale", metavar="FILE", help="a discrete VP scale file (default: the WBF continuous scale)")
     o.add_argument("--bye-vp", default="12", help="a bye's VPs (default 12)")
     o.add_argument("--name", default="Event")
+    o.add_argument("--sections", metavar="NAME:TABLES:MOVEMENT,...",
+                   help="pairs-sections: each section, e.g. A:5:mitchell,B:4:howell")
+    o.add_argument("--across", action="store_true", help="pairs-sections: matchpoint across the field")
     o.set_defaults(func=_open)
     r = verbs.add_parser("run", help="the event on the broker, with its pages")
     r.add_argument("folder")
@@ -58,7 +61,7 @@ def _open(args: argparse.Namespace) -> int:
     from fractions import Fraction
 
     from firmware_host.events.session import EventFileError, EventSession
-    from laws.competition.event_spec import EventError, EventKind, EventSpec
+    from laws.competition.event_spec import EventError, EventKind, EventSpec, SectionSpec
     from laws.competition.vp import ScaleError, read_discrete
 
     scale = None
@@ -73,8 +76,17 @@ def _open(args: argparse.Namespace) -> int:
         bye = Fraction(args.bye_vp)
     except (ValueError, ZeroDivisionError):
         return _fail(f"--bye-vp is a number, got {args.bye_vp!r}")
+    sections = []
+    for part in (args.sections or "").split(","):
+        if not part.strip():
+            continue
+        words = part.strip().split(":")
+        if len(words) != 3 or not words[1].isdigit():
+            return _fail(f"--sections: each section is NAME:TABLES:MOVEMENT, got {part.strip()!r}")
+        sections.append(SectionSpec(words[0], int(words[1]), words[2]))
     try:
-        spec = EventSpec(EventKind(args.kind), args.entrants, args.rounds, args.boards, scale, bye, args.name)
+        spec = EventSpec(EventKind(args.kind), args.entrants, args.rounds, args.boards, scale, bye, args.name,
+                         tuple(sections), args.across)
         session = EventSession.create(args.folder, spec, [t.strip() for t in args.tables.split(",") if t.strip()])
     except (EventError, EventFileError) as exc:
         return _fail(str(exc))
@@ -82,7 +94,8 @@ def _open(args: argparse.Namespace) -> int:
     print(f"{spec.name}: round 1, boards {d.boards[0]}-{d.boards[-1]}")
     for t in d.tables:
         print(f"  {session.table_id(t.table)}: N {t.north} S {t.south} E {t.east} W {t.west}"
-              + (f" ({t.room} room)" if t.room else ""))
+              + (f" ({t.room} room)" if t.room else "")
+              + (f" (section {t.section}, boards {t.boards[0]}-{t.boards[-1]})" if t.section else ""))
     for b in d.byes:
         print(f"  {b}: bye")
     session.close()

@@ -67,7 +67,14 @@ def index_html(state: EventState, date: str) -> str:
 
 
 def render(state: EventState, date: str, *, club: str = "", club_id: str = "") -> dict[str, bytes]:
-    """Every file of the folder, by name: the complete rounds only (``EventState.settled``)."""
+    """Every file of the folder, by name: the complete rounds only (``EventState.settled``).
+
+    Raises:
+        SiteError: an event of sections (its files are not made yet).
+    """
+    if state.spec.kind is EventKind.SECTIONS:
+        raise SiteError("the results files of an event of sections are not made yet (docs/competitions.md, "
+                        "\"Not done\")")
     state = state.settled()
     return {"index.html": index_html(state, date).encode("utf-8"),
             "results.pbn": files_pbn.write(state, date=date, site=club),

@@ -171,14 +171,15 @@ function draw(view) {{
     const s = view.seat;
     out.push(`<p id="round">Round ${{view.round}} of ${{view.rounds}}: boards ${{view.boards.join(", ")}}</p>`);
     out.push(`<p id="seats">N ${{cell(s.north)}} S ${{cell(s.south)}} E ${{cell(s.east)}} W ${{cell(s.west)}}`
-             + (s.room ? ` (${{cell(s.room)}} room, match ${{s.match}})` : "") + `</p>`);
+             + (s.room ? ` (${{cell(s.room)}} room, match ${{s.match}})` : "")
+             + (s.section ? ` (section ${{cell(s.section)}})` : "") + `</p>`);
   }} else if (view.draws) {{
     const d = view.draws[view.draws.length - 1];
     out.push(`<p id="round">Round ${{d.round}} of ${{view.rounds}}${{view.finished ? " (finished)" : ""}}</p>`);
     out.push(`<ul id="draw">` + d.matches.map(m => `<li>${{m[0]}} v ${{m[1]}}</li>`).join("")
              + d.byes.map(b => `<li>${{b}}: bye</li>`).join("") + `</ul>`);
-    out.push(`<ol id="standings">` + view.standings.map(s => `<li>${{cell(s.place)}} `
-             + `${{cell(s.competitor || s.player)}} ${{cell(s.vp || s.percent)}}</li>`).join("") + `</ol>`);
+    out.push(`<ol id="standings">` + view.standings.map(s => `<li>${{cell(s.field || "")}} ${{cell(s.place)}} `
+             + `${{cell(s.competitor || s.player || s.pair)}} ${{cell(s.vp || s.percent)}}</li>`).join("") + `</ol>`);
   }} else {{
     out.push(`<p id="round">Round ${{view.round}}: this table has a bye</p>`);
   }}

@@ -55,6 +55,8 @@ class Taken:
 
 def tables_needed(spec: EventSpec) -> int:
     """How many club tables a round of the event uses at most."""
+    if spec.kind is EventKind.SECTIONS:
+        return sum(sec.tables for sec in spec.sections)
     if spec.kind is EventKind.INDIVIDUAL:
         return spec.entrants // 4
     matches = spec.entrants // 2

@@ -16,12 +16,18 @@ from __future__ import annotations
 from typing import Any
 
 from laws.competition.event import EventState
+from laws.competition.event_sections import score_sections
+from laws.competition.event_spec import EventKind
 from laws.competition.teams import released_to
 from laws.scoring.render import present
 
 
 def _standings(state: EventState) -> list[dict[str, Any]]:
-    if state.spec.kind.value == "individual":
+    if state.spec.kind is EventKind.SECTIONS:
+        return [{"field": field, "place": place, "pair": pair.label, "total": present(st.total),
+                 "percent": None if st.percent is None else present(st.percent), "boards": st.boards}
+                for field, rows in score_sections(state).rankings for place, pair, st in rows]
+    if state.spec.kind is EventKind.INDIVIDUAL:
         return [{"player": p.player, "place": p.place, "total": present(p.total),
                  "percent": None if p.percent is None else present(p.percent), "boards": p.boards}
                 for p in state.player_standings()]
@@ -36,11 +42,13 @@ def director_view(state: EventState, tables: tuple[str, ...], version: int = 0,
     rounds = []
     for r in sorted(state.draws):
         d = state.draws[r]
-        counts = {t.table: sum(1 for b in d.boards if (r, t.table, b) in state.results) for t in d.tables}
+        counts = {t.table: sum(1 for b in state.boards_at(r, t.table) if (r, t.table, b) in state.results)
+                  for t in d.tables}
         rounds.append({
             **d.to_dict(),
             "club_tables": {str(t.table): tables[t.table - 1] for t in d.tables},
-            "results": {str(k): v for k, v in counts.items()}, "due": len(d.boards),
+            "results": {str(k): v for k, v in counts.items()},
+            "due": {str(t.table): len(state.boards_at(r, t.table)) for t in d.tables},
             "complete": state.complete(r),
             "scored": [{"first": m.first, "second": m.second, "first_imps": m.first_imps,
                         "second_imps": m.second_imps, "first_vp": present(m.first_vp),
@@ -63,12 +71,12 @@ def table_view(state: EventState, tables: tuple[str, ...], club_table: str, vers
     out: dict[str, Any] = {"table": club_table, "number": number, "plays": seat is not None, "round": r,
                            "rounds": state.spec.rounds, "finished": state.current > state.spec.rounds,
                            "kind": state.spec.kind.value, "event": state.spec.name, "version": version,
-                           "boards": list(d.boards)}
+                           "boards": list(state.boards_at(r, number))}
     if seat is None:
         out["bye"] = True
         return out
     out["seat"] = seat.to_dict()
-    out["entered"] = [b for b in d.boards if (r, number, b) in state.results]
+    out["entered"] = [b for b in state.boards_at(r, number) if (r, number, b) in state.results]
     if state.spec.kind.teams:
         match = state.team_match(r, seat.match)
         out["released"] = [{"board": b.board, "home_imps": b.home, "away_imps": b.away}

@@ -175,10 +175,16 @@ class EventState:
         r = max(self.draws)
         return r + 1 if r == self.spec.rounds and self.complete(r) else r
 
+    def boards_at(self, round_number: int, table: int) -> tuple[int, ...]:
+        """The boards ``table`` plays in ``round_number`` (its own group in an event of sections)."""
+        d = self.draws[round_number]
+        seat = next((t for t in d.tables if t.table == table), None)
+        return seat.boards if seat is not None and seat.boards else d.boards
+
     def due(self, round_number: int) -> int:
         """How many results round ``round_number`` has when complete."""
         d = self.draws[round_number]
-        return len(d.tables) * len(d.boards)
+        return sum(len(t.boards) if t.boards else len(d.boards) for t in d.tables)
 
     def complete(self, round_number: int) -> bool:
         return round_number in self.draws and sum(
@@ -194,8 +200,10 @@ class EventState:
         d = self.draws[r]
         if not any(t.table == result.table for t in d.tables):
             return f"round {r} has no table {result.table} (it has {len(d.tables)})"
-        if result.board not in d.boards:
-            return f"board {result.board} is not played in round {r} (boards {d.boards[0]}-{d.boards[-1]})"
+        boards = self.boards_at(r, result.table)
+        if result.board not in boards:
+            return (f"board {result.board} is not played at table {result.table} in round {r} "
+                    f"(boards {boards[0]}-{boards[-1]})")
         taken = self.results.get((r, result.table, result.board))
         if taken is not None and taken != result:
             return (f"round {r}, table {result.table}: board {result.board} already has a result "
@@ -231,7 +239,7 @@ class EventState:
     def _make_draw(self, r: int) -> RoundDraw:
         spec, kind = self.spec, self.spec.kind
         byes: tuple[int, ...] = ()
-        if kind is EventKind.INDIVIDUAL:
+        if kind in (EventKind.INDIVIDUAL, EventKind.SECTIONS):
             matches: tuple[tuple[int, int], ...] = ()
         elif kind is EventKind.ROUND_ROBIN:
             matches = round_robin(spec.entrants)[r - 1]
@@ -248,7 +256,10 @@ class EventState:
             except SwissError as exc:
                 raise EventError(str(exc)) from None
             matches, byes = d.matches, (() if d.bye is None else (d.bye,))
-        made = RoundDraw(r, matches, byes, tables_of(spec, r, matches), spec.boards(r))
+        tables = tables_of(spec, r, matches)
+        boards = (tuple(sorted({b for t in tables for b in t.boards})) if kind is EventKind.SECTIONS
+                  else spec.boards(r))
+        made = RoundDraw(r, matches, byes, tables, boards)
         self.draws[r] = made
         return made
 
@@ -327,8 +338,8 @@ class EventState:
 
     def standings(self) -> tuple[Standing, ...]:
         """Teams or pairs, best first, over the complete rounds (``laws.competition.swiss.standings``)."""
-        if self.spec.kind is EventKind.INDIVIDUAL:
-            raise EventError("an individual's standings are per player: use player_standings")
+        if self.spec.kind in (EventKind.INDIVIDUAL, EventKind.SECTIONS):
+            raise EventError(f"an event of kind {self.spec.kind.value} has no VP standings")
         return standings(list(range(1, self.spec.entrants + 1)), self.played())
 
     def player_standings(self) -> tuple[PlayerStanding, ...]:

@@ -13,7 +13,10 @@ table of the round, one copy a table (duplicated, as a barometer or a teams matc
   (the open room: the first-named team North-South, the other East-West) and ``2m`` (the closed room:
   the other way round);
 * Swiss pairs: match ``m`` is table ``m``, the first-named pair North-South;
-* individual: the whist movement's tables (``laws.competition.individual``), four players a table.
+* individual: the whist movement's tables (``laws.competition.individual``), four players a table;
+* pairs in sections: each section's movement (a Mitchell or a Howell of ``laws.duplicate.movement``)
+  on its own tables, section after section (section A's tables first); each table plays its own board
+  group (``Seat4.boards``), pair numbers are the section's own.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import Any
 from laws.competition.individual import STARTING_ROUNDS, IndividualError, whist
 from laws.competition.swiss import BYE_VP
 from laws.competition.vp import DiscreteScale, ScaleError
+from laws.duplicate.movement import Movement, MovementError, howell, mitchell
 
 TEAMS_AT_MOST = 200
 
@@ -43,6 +47,7 @@ class EventKind(StrEnum):
     SWISS_TEAMS = "swiss-teams"
     SWISS_PAIRS = "swiss-pairs"
     INDIVIDUAL = "individual"
+    SECTIONS = "pairs-sections"
 
     @property
     def teams(self) -> bool:
@@ -61,10 +66,46 @@ class Seat4:
     west: int
     match: int = 0
     room: str = ""
+    section: str = ""
+    boards: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"table": self.table, "north": self.north, "south": self.south, "east": self.east,
-                "west": self.west, "match": self.match, "room": self.room}
+        out: dict[str, Any] = {"table": self.table, "north": self.north, "south": self.south, "east": self.east,
+                               "west": self.west, "match": self.match, "room": self.room}
+        if self.section:
+            out["section"] = self.section
+            out["boards"] = list(self.boards)
+        return out
+
+
+MOVEMENTS = ("mitchell", "howell")
+
+
+@dataclass(frozen=True)
+class SectionSpec:
+    """One section of a pairs event: its name (1 to 8 letters or digits), tables and movement."""
+
+    name: str
+    tables: int
+    movement: str = "mitchell"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "tables": self.tables, "movement": self.movement}
+
+
+def section_movement(section: SectionSpec, boards_per_round: int) -> Movement:
+    """The section's movement (``laws.duplicate.movement``), or :class:`EventError` naming the section."""
+    name = section.name
+    if not isinstance(name, str) or not 1 <= len(name) <= 8 or not name.isascii() or not name.isalnum():
+        raise EventError(f"a section's name is 1 to 8 letters or digits, got {name!r}")
+    if section.movement not in MOVEMENTS:
+        raise EventError(f"section {name}: the movement is one of {', '.join(MOVEMENTS)}, got {section.movement!r}")
+    try:
+        if section.movement == "mitchell":
+            return mitchell(section.tables, boards_per_round)
+        return howell(section.tables, boards_per_round)
+    except MovementError as exc:
+        raise EventError(f"section {name}: {exc}") from None
 
 
 def _whole(name: str, value: object, low: int, high: int) -> int:
@@ -92,6 +133,8 @@ class EventSpec:
     scale: DiscreteScale | None = None
     bye_vp: Fraction = BYE_VP
     name: str = "Event"
+    sections: tuple[SectionSpec, ...] = ()
+    across: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, EventKind):
@@ -102,7 +145,11 @@ class EventSpec:
         if not isinstance(self.name, str) or not 1 <= len(self.name) <= 80 or not self.name.isprintable():
             raise EventError(f"an event's name is 1 to 80 printable characters, got {self.name!r}")
         n, r = self.entrants, self.rounds
-        if self.kind is EventKind.INDIVIDUAL:
+        if (self.kind is EventKind.SECTIONS) != bool(self.sections):
+            raise EventError("an event of sections (and only one) lists its sections")
+        if self.kind is EventKind.SECTIONS:
+            self._check_sections()
+        elif self.kind is EventKind.INDIVIDUAL:
             if self.boards_per_round > 8:
                 raise EventError(f"an individual plays 1 to 8 boards a round, got {self.boards_per_round}")
             if n not in STARTING_ROUNDS or r != n - 1:
@@ -118,6 +165,27 @@ class EventSpec:
             raise EventError(f"a Swiss of {n} entrants has at most {n - 1 + n % 2} rounds without a repeat, got {r}")
         if not isinstance(self.bye_vp, Fraction) or not 0 <= self.bye_vp <= self.total:
             raise EventError(f"a bye's VPs are from 0 to {self.total}, got {self.bye_vp!r}")
+
+    def _check_sections(self) -> None:
+        names = [sec.name for sec in self.sections]
+        if len(set(names)) != len(names):
+            raise EventError("a section's name is given twice")
+        movements = self.movements()
+        pairs = sum(len(m.pairs()) for m in movements.values())
+        for name, m in movements.items():
+            if m.rounds != self.rounds:
+                raise EventError(f"section {name} plays {m.rounds} rounds, the event {self.rounds}: every "
+                                 f"section plays the event's rounds")
+            if len({m.due(b) for b in m.boards()}) != 1:
+                raise EventError(f"section {name}: its boards are not all played the same number of times")
+        if pairs != self.entrants:
+            raise EventError(f"the sections seat {pairs} pairs, the event has {self.entrants} entrants")
+        if self.across and len({m.boards() for m in movements.values()}) != 1:
+            raise EventError("sections scored across the field play the same boards")
+
+    def movements(self) -> dict[str, Movement]:
+        """Each section's movement, by name (an event of sections only)."""
+        return {sec.name: section_movement(sec, self.boards_per_round) for sec in self.sections}
 
     @property
     def total(self) -> int:
@@ -140,6 +208,9 @@ class EventSpec:
         if self.scale is not None:
             out["scale"] = {"name": self.scale.name, "total": self.scale.total,
                             "thresholds": list(self.scale.thresholds)}
+        if self.sections:
+            out["sections"] = [sec.to_dict() for sec in self.sections]
+            out["across"] = self.across
         return out
 
     @classmethod
@@ -147,7 +218,8 @@ class EventSpec:
         """The spec from its JSON form; :class:`EventError` names the first thing wrong."""
         if not isinstance(data, Mapping):
             raise EventError(f"an event's setup is an object, got {type(data).__name__}")
-        unknown = set(data) - {"kind", "entrants", "rounds", "boards_per_round", "bye_vp", "name", "scale"}
+        unknown = set(data) - {"kind", "entrants", "rounds", "boards_per_round", "bye_vp", "name", "scale",
+                               "sections", "across"}
         if unknown:
             raise EventError(f"an event's setup has no field {sorted(unknown)[0]!r}")
         try:
@@ -172,19 +244,38 @@ class EventSpec:
             bye_vp = None
         if bye_vp is None:
             raise EventError(f"a bye's VPs are a number written as text, got {bye!r}")
+        raw_sections = data.get("sections", [])
+        if not isinstance(raw_sections, list) or not all(
+                isinstance(x, Mapping) and set(x) == {"name", "tables", "movement"} for x in raw_sections):
+            raise EventError("an event's sections are a list of {name, tables, movement}")
+        sections = tuple(SectionSpec(x["name"], x["tables"], x["movement"]) for x in raw_sections)
+        across = data.get("across", False)
+        if not isinstance(across, bool):
+            raise EventError(f"an event's across is true or false, got {across!r}")
         return cls(kind, data.get("entrants"), data.get("rounds"), data.get("boards_per_round"),  # type: ignore[arg-type]
-                   scale, bye_vp, data.get("name", "Event"))
+                   scale, bye_vp, data.get("name", "Event"), sections, across)
 
 
 def tables_of(spec: EventSpec, round_number: int, matches: tuple[tuple[int, int], ...]) -> tuple[Seat4, ...]:
     """The tables of a round from its draw (see the module's docstring)."""
+    if spec.kind is EventKind.SECTIONS:
+        out4, offset = [], 0
+        for sec in spec.sections:
+            movement = section_movement(sec, spec.boards_per_round)
+            for t in range(1, sec.tables + 1):
+                seat = movement.at(round_number, t)
+                if seat is not None and seat.ns is not None and seat.ew is not None:
+                    out4.append(Seat4(offset + t, seat.ns.number, seat.ns.number, seat.ew.number, seat.ew.number,
+                                      section=sec.name, boards=movement.boards_of(seat.group)))
+            offset += sec.tables
+        return tuple(out4)
     if spec.kind is EventKind.INDIVIDUAL:
         try:
-            movement = whist(spec.entrants, spec.boards_per_round)
+            schedule = whist(spec.entrants, spec.boards_per_round)
         except IndividualError as exc:
             raise EventError(str(exc)) from None
         return tuple(Seat4(t.table, t.north, t.south, t.east, t.west)
-                     for t in movement.tables if t.round == round_number)
+                     for t in schedule.tables if t.round == round_number)
     out = []
     for m, (a, b) in enumerate(matches, 1):
         if spec.kind.teams:

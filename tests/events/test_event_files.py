@@ -99,3 +99,26 @@ def test_command_opens_refuses_and_exports(tmp_path: Path) -> None:
     session = EventSession.open(folder)
     assert session.state.draws[1].matches == ((1, 4), (2, 3))
     session.close()
+
+
+def test_sections_views_and_files(tmp_path: Path) -> None:
+    from firmware_host.events.files import SiteError
+    from laws.competition.event_spec import SectionSpec
+
+    spec = EventSpec(EventKind.SECTIONS, 16, 5, 3, sections=(SectionSpec("A", 5), SectionSpec("B", 3, "howell")))
+    state = EventState.opened(spec)
+    tables = tuple(f"t{k}" for k in range(1, 9))
+    view = table_view(state, tables, "t7")
+    assert view["seat"]["section"] == "B" and view["boards"] == view["seat"]["boards"]
+    state.apply(TableResult(1, 7, view["boards"][0], "3NT", "N", 9))
+    director = director_view(state, tables)
+    # only pairs with a result are ranked: so far the two pairs of table 7 (section B's Howell, one field)
+    assert {row["field"] for row in director["standings"]} == {"B one field"}
+    assert len(director["standings"]) == 2
+    assert director["draws"][0]["due"]["7"] == 3
+    try:
+        render(state, "2026-12-02")
+    except SiteError as exc:
+        assert "not made yet" in str(exc)
+    else:
+        raise AssertionError("an event of sections has no files yet")

@@ -78,7 +78,7 @@ class Seatings:
             self.last[msg.topic.rsplit("/", 1)[1]] = json.loads(msg.payload)
             self.cond.notify_all()
 
-    def wait(self, pred: Any, timeout: float = 20.0) -> bool:
+    def wait(self, pred: Any, timeout: float = 60.0) -> bool:
         with self.cond:
             return self.cond.wait_for(lambda: pred(self.last), timeout)
 
@@ -93,7 +93,7 @@ def club(tmp_path: Path) -> Any:
     session = EventSession.create(tmp_path / "event", spec, TABLES)
     service = EventService(session, "127.0.0.1", broker.port, DASHBOARD_USER, passwords[DASHBOARD_USER])
     service.start()
-    assert service.connected.wait(15)
+    assert service.connected.wait(60)
     tables = Tables(broker.port, passwords)
     seatings = Seatings(broker.port, passwords["watcher"])
     yield service, tables, seatings, tmp_path
@@ -134,18 +134,18 @@ def test_the_next_draw_is_on_every_topic_and_page_when_the_last_result_is_in(clu
         try:
             director.get(service.url + "/event")
             table_page.get(service.url + "/event/table/t-d")
-            WebDriverWait(director, 15).until(lambda d: "Round 1 of 3" in d.find_element(By.ID, "round").text)
-            WebDriverWait(table_page, 15).until(lambda d: "Round 1 of 3" in d.find_element(By.ID, "round").text)
+            WebDriverWait(director, 60).until(lambda d: "Round 1 of 3" in d.find_element(By.ID, "round").text)
+            WebDriverWait(table_page, 60).until(lambda d: "Round 1 of 3" in d.find_element(By.ID, "round").text)
             assert "1 v 3" in director.find_element(By.ID, "draw").text
             tables.send("t-d", 1, 2, "1NT", "N", 8)   # the last result of round 1
             assert seatings.wait(lambda last: all(last.get(t, {}).get("round") == 2 for t in TABLES))
             second = service.session.state.draws[2].matches
             assert {frozenset(m) for m in second}.isdisjoint({frozenset((1, 3)), frozenset((2, 4))})
             (a, b), (c, d) = second
-            WebDriverWait(director, 15).until(lambda d_: "Round 2 of 3" in d_.find_element(By.ID, "round").text)
+            WebDriverWait(director, 60).until(lambda d_: "Round 2 of 3" in d_.find_element(By.ID, "round").text)
             assert f"{a} v {b}" in director.find_element(By.ID, "draw").text
             assert f"{c} v {d}" in director.find_element(By.ID, "draw").text
-            WebDriverWait(table_page, 15).until(lambda d_: "Round 2 of 3" in d_.find_element(By.ID, "round").text)
+            WebDriverWait(table_page, 60).until(lambda d_: "Round 2 of 3" in d_.find_element(By.ID, "round").text)
             # t-d is table 4: match 2's closed room, the second-named team North-South.
             assert f"N {d} S {d} E {c} W {c}" in table_page.find_element(By.ID, "seats").text
             Path("tests/artifacts").mkdir(exist_ok=True)
@@ -166,7 +166,7 @@ def test_repeat_refusal_and_restart(club: Any) -> None:
                          and len(last.get("t-b", {}).get("answers", [])) == 1)
     answers = [a["status"] for a in seatings.last["t-a"]["answers"]]
     assert answers == ["taken", "repeat", "refused"]
-    assert "board 5 is not played in round 1" in seatings.last["t-a"]["answers"][2]["why"]
+    assert "board 5 is not played at table 1 in round 1" in seatings.last["t-a"]["answers"][2]["why"]
     assert "names table 3, but t-b is table 2" in seatings.last["t-b"]["answers"][0]["why"]
     assert len(service.director()["refusals"]) == 2
     service.stop()

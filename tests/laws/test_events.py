@@ -133,7 +133,7 @@ def test_individual_seats_players_per_round_and_scores_each() -> None:
 @pytest.mark.parametrize("result, words", [
     (TableResult(2, 1, 3, "3NT", "N", 9), "round 2 is not drawn yet"),
     (TableResult(1, 9, 1, "3NT", "N", 9), "round 1 has no table 9"),
-    (TableResult(1, 1, 7, "3NT", "N", 9), "board 7 is not played in round 1"),
+    (TableResult(1, 1, 7, "3NT", "N", 9), "board 7 is not played at table 1 in round 1"),
 ])
 def test_results_refused_name_what_and_where(result: TableResult, words: str) -> None:
     state = EventState.opened(EventSpec(EventKind.SWISS_TEAMS, 4, 3, 2))
@@ -190,3 +190,50 @@ def test_odd_swiss_gives_the_bye_its_vps() -> None:
     five = next(s for s in state.standings() if s.competitor == 5)
     assert five.vp == 12 and five.byes == 1
     assert 5 not in state.draws[2].byes
+
+
+# -- pairs in sections -----------------------------------------------------------------------------
+
+def test_sections_across_the_field_worked_example() -> None:
+    # Sections A and B, each a 3-table Mitchell of one board a round (boards 1-3), scored across the
+    # field. Board 1's North-South scores: A1 +420 (4S=), A3 +170 (2S+2), A2 -50 (4S-1); B1 +450 (4S+1),
+    # B2 +170, B3 -50. Boards 2 and 3 are 3NT= everywhere. Across the field (North-South): B1, then A1,
+    # then A3 and B2 equal, then A2 and B3 equal; within section A: A1, A3, A2.
+    from laws.competition.event_sections import score_sections
+    from laws.competition.event_spec import SectionSpec
+
+    spec = EventSpec(EventKind.SECTIONS, 12, 3, 1, sections=(SectionSpec("A", 3), SectionSpec("B", 3)), across=True)
+    state = EventState.opened(spec)
+    assert [(t.table, t.section, t.north, t.east, t.boards) for t in state.draws[1].tables] == [
+        (1, "A", 1, 1, (1,)), (2, "A", 2, 2, (2,)), (3, "A", 3, 3, (3,)),
+        (4, "B", 1, 1, (1,)), (5, "B", 2, 2, (2,)), (6, "B", 3, 3, (3,))]
+    board1 = {("A", 1): ("4S", 10), ("A", 3): ("2S", 10), ("A", 2): ("4S", 9),
+              ("B", 1): ("4S", 11), ("B", 2): ("2S", 10), ("B", 3): ("4S", 9)}
+    made = []
+    while state.current <= 3:
+        d = state.draws[state.current]
+        for t in d.tables:
+            for b in t.boards:
+                contract, tricks = board1[(t.section, t.north)] if b == 1 else ("3NT", 9)
+                made.append(state.apply(TableResult(d.round, t.table, b, contract, "N", tricks)))
+    assert [m.round for m in made if m is not None] == [2, 3]
+    rankings = dict(score_sections(state).rankings)
+    field = [(place, sp.label) for place, sp, _s in rankings["field NS"]]
+    assert field == [("1", "B1 NS"), ("2", "A1 NS"), ("3=", "A3 NS"), ("3=", "B2 NS"), ("5=", "A2 NS"),
+                     ("5=", "B3 NS")]
+    assert [sp.label for _p, sp, _s in rankings["A NS"]] == ["A1 NS", "A3 NS", "A2 NS"]
+
+
+def test_sections_refused() -> None:
+    from laws.competition.event_spec import SectionSpec
+
+    with pytest.raises(EventError, match="every section plays the event's rounds"):
+        EventSpec(EventKind.SECTIONS, 18, 5, 2, sections=(SectionSpec("A", 5), SectionSpec("B", 4)))
+    with pytest.raises(EventError, match="seat 20 pairs, the event has 18"):
+        EventSpec(EventKind.SECTIONS, 18, 5, 2, sections=(SectionSpec("A", 5), SectionSpec("B", 5)))
+    with pytest.raises(EventError, match="given twice"):
+        EventSpec(EventKind.SECTIONS, 20, 5, 2, sections=(SectionSpec("A", 5), SectionSpec("A", 5)))
+    with pytest.raises(EventError, match="a section's name is 1 to 8 letters or digits, got 'A!'"):
+        EventSpec(EventKind.SECTIONS, 20, 5, 2, sections=(SectionSpec("A!", 5),))
+    spec = EventSpec(EventKind.SECTIONS, 20, 5, 2, sections=(SectionSpec("A", 5), SectionSpec("B", 5)), across=True)
+    assert EventSpec.from_dict(spec.to_dict()) == spec
