@@ -47,7 +47,7 @@ class EventService:
         self.broker = (host, port)
         self.connected = threading.Event()
         self.changed = threading.Condition()
-        self.lock = threading.Lock()   # the worker's commits and the pages' reads of the state
+        self.lock = threading.RLock()   # the worker's commits and the pages' reads of the state
         self._inbox: queue.Queue[tuple[str, bytes] | None] = queue.Queue()
         self._answers: dict[str, deque[dict[str, Any]]] = {t: deque(maxlen=ANSWERS_KEPT) for t in session.tables}
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"{user}-event", protocol=mqtt.MQTTv5)
@@ -128,18 +128,10 @@ class EventService:
 
     def table_message(self, table: str) -> dict[str, Any]:
         s = self.session
-        with self._reading():
+        with self.lock:   # re-entrant: the worker holds it while it publishes
             view = table_view(s.state, s.tables, table, s.version)
             view["answers"] = list(self._answers.get(table, ()))
         return view
-
-    def _reading(self) -> Any:
-        """The lock, unless this thread is the worker (which holds it while it publishes)."""
-        import contextlib
-
-        if threading.current_thread().name == "event-desk":
-            return contextlib.nullcontext()
-        return self.lock
 
     def publish_table(self, table: str) -> None:
         self.client.publish(TOPICS.seating(table), json.dumps(self.table_message(table)), qos=1, retain=True)
@@ -150,7 +142,7 @@ class EventService:
 
     def director(self) -> dict[str, Any]:
         s = self.session
-        with self._reading():
+        with self.lock:
             return director_view(s.state, s.tables, s.version, s.refusals)
 
     def wait_change(self, version: int, timeout: float) -> int:
