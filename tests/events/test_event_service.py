@@ -97,11 +97,18 @@ def club(tmp_path: Path) -> Any:
     tables = Tables(broker.port, passwords)
     seatings = Seatings(broker.port, passwords["watcher"])
     yield service, tables, seatings, tmp_path
+    seatings.client.disconnect()
     seatings.client.loop_stop()
     tables.close()
     service.stop()
     session.close()
     broker.stop()
+
+
+def _text(driver: Any, element_id: str) -> str:
+    """An element's text read in one script (the page redraws itself: no element is held across it)."""
+    return str(driver.execute_script(
+        f"const e = document.getElementById({element_id!r}); return e ? e.textContent : '';"))
 
 
 def _round1_but_one(tables: Tables) -> None:
@@ -116,7 +123,6 @@ def _round1_but_one(tables: Tables) -> None:
 
 
 def test_the_next_draw_is_on_every_topic_and_page_when_the_last_result_is_in(club: Any) -> None:
-    from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     from firmware_host.club.browser import chromium, missing
@@ -134,20 +140,20 @@ def test_the_next_draw_is_on_every_topic_and_page_when_the_last_result_is_in(clu
         try:
             director.get(service.url + "/event")
             table_page.get(service.url + "/event/table/t-d")
-            WebDriverWait(director, 60).until(lambda d: "Round 1 of 3" in d.find_element(By.ID, "round").text)
-            WebDriverWait(table_page, 60).until(lambda d: "Round 1 of 3" in d.find_element(By.ID, "round").text)
-            assert "1 v 3" in director.find_element(By.ID, "draw").text
+            WebDriverWait(director, 60).until(lambda d: "Round 1 of 3" in _text(d, "round"))
+            WebDriverWait(table_page, 60).until(lambda d: "Round 1 of 3" in _text(d, "round"))
+            assert "1 v 3" in _text(director, "draw")
             tables.send("t-d", 1, 2, "1NT", "N", 8)   # the last result of round 1
-            assert seatings.wait(lambda last: all(last.get(t, {}).get("round") == 2 for t in TABLES))
+            assert seatings.wait(lambda last: all(last.get(t, {}).get("round") == 2 for t in TABLES)), seatings.last
             second = service.session.state.draws[2].matches
             assert {frozenset(m) for m in second}.isdisjoint({frozenset((1, 3)), frozenset((2, 4))})
             (a, b), (c, d) = second
-            WebDriverWait(director, 60).until(lambda d_: "Round 2 of 3" in d_.find_element(By.ID, "round").text)
-            assert f"{a} v {b}" in director.find_element(By.ID, "draw").text
-            assert f"{c} v {d}" in director.find_element(By.ID, "draw").text
-            WebDriverWait(table_page, 60).until(lambda d_: "Round 2 of 3" in d_.find_element(By.ID, "round").text)
+            WebDriverWait(director, 60).until(lambda d_: "Round 2 of 3" in _text(d_, "round"))
+            assert f"{a} v {b}" in _text(director, "draw")
+            assert f"{c} v {d}" in _text(director, "draw")
+            WebDriverWait(table_page, 60).until(lambda d_: "Round 2 of 3" in _text(d_, "round"))
             # t-d is table 4: match 2's closed room, the second-named team North-South.
-            assert f"N {d} S {d} E {c} W {c}" in table_page.find_element(By.ID, "seats").text
+            assert f"N {d} S {d} E {c} W {c}" in _text(table_page, "seats")
             Path("tests/artifacts").mkdir(exist_ok=True)
             director.save_screenshot("tests/artifacts/event_director_round2.png")
         finally:
@@ -163,7 +169,7 @@ def test_repeat_refusal_and_restart(club: Any) -> None:
     tables.send("t-a", 1, 5, "4S", "N", 10)                 # a board not in round 1
     tables.send("t-b", 1, 1, "4S", "N", 9, number=3)        # names another table than its own
     assert seatings.wait(lambda last: len(last.get("t-a", {}).get("answers", [])) == 3
-                         and len(last.get("t-b", {}).get("answers", [])) == 1)
+                         and len(last.get("t-b", {}).get("answers", [])) == 1), (seatings.last, service.session.refusals)
     answers = [a["status"] for a in seatings.last["t-a"]["answers"]]
     assert answers == ["taken", "repeat", "refused"]
     assert "board 5 is not played at table 1 in round 1" in seatings.last["t-a"]["answers"][2]["why"]
