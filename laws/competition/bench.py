@@ -43,31 +43,39 @@ def swiss_history(teams: int = 60, rounds: int = 8) -> list[Played]:
     return played
 
 
-def bench_swiss(clock: Callable[[], float], repeats: int = 15, teams: int = 60) -> dict[str, Any]:
+def _timed(clock: Callable[[], float], cpu: Callable[[], float] | None, work: Callable[[], object],
+           repeats: int, prepare: Callable[[], object] | None = None) -> dict[str, Any]:
+    """Medians (and the wall clock's max) of ``work`` timed ``repeats`` times, wall and, given ``cpu``, CPU."""
+    wall, used = [], []
+    for _ in range(repeats):
+        if prepare is not None:
+            prepare()
+        t0, c0 = clock(), cpu() if cpu else 0.0
+        work()
+        wall.append((clock() - t0) * 1000)
+        used.append(((cpu() if cpu else 0.0) - c0) * 1000)
+    out = {"repeats": repeats, "median_ms": round(statistics.median(wall), 2), "max_ms": round(max(wall), 2)}
+    if cpu is not None:
+        out["cpu_median_ms"] = round(statistics.median(used), 2)
+    return out | {"target_ms": TARGET_MS}
+
+
+def bench_swiss(clock: Callable[[], float], repeats: int = 15, teams: int = 60,
+                cpu: Callable[[], float] | None = None) -> dict[str, Any]:
     """The median time of the ninth round's standings and draw of a ``teams``-team Swiss."""
     entrants = list(range(1, teams + 1))
     played = swiss_history(teams)
-    times = []
-    for _ in range(repeats):
-        t0 = clock()
-        draw(9, standings(entrants, played))
-        times.append((clock() - t0) * 1000)
-    return {"teams": teams, "round": 9, "repeats": repeats, "median_ms": round(statistics.median(times), 2),
-            "max_ms": round(max(times), 2), "target_ms": TARGET_MS}
+    return {"teams": teams, "round": 9} | _timed(clock, cpu, lambda: draw(9, standings(entrants, played)), repeats)
 
 
-def bench_sections(clock: Callable[[], float], repeats: int = 5, tables: int = 25, boards: int = 27) -> dict[str, Any]:
+def bench_sections(clock: Callable[[], float], repeats: int = 5, tables: int = 25, boards: int = 27,
+                   cpu: Callable[[], float] | None = None) -> dict[str, Any]:
     """The median time of a whole rescore of two ``tables``-table sections scored across the field."""
     numbers, lines, fields = sample_mitchell(tables, boards)
     spec = {s: (numbers, tables, fields) for s in ("A", "B")}
     all_lines = [SectionLine(s, ln) for s in ("A", "B") for ln in lines]
-    times = []
-    for _ in range(repeats):
-        t0 = clock()
-        score_event(spec, all_lines, Method.MATCHPOINTS, Across.YES)
-        times.append((clock() - t0) * 1000)
-    return {"sections": 2, "tables": 2 * tables, "boards": boards, "results": len(all_lines), "repeats": repeats,
-            "median_ms": round(statistics.median(times), 2), "max_ms": round(max(times), 2), "target_ms": TARGET_MS}
+    return {"sections": 2, "tables": 2 * tables, "boards": boards, "results": len(all_lines)} | _timed(
+        clock, cpu, lambda: score_event(spec, all_lines, Method.MATCHPOINTS, Across.YES), repeats)
 
 
 _CONTRACTS = (("4S", "N", 10), ("3NT", "E", 9), ("2H", "S", 8), ("4H", "W", 9), ("1NT", "N", 8), ("5D", "E", 11))
@@ -99,15 +107,17 @@ def _copy(state: EventState) -> EventState:
     return out
 
 
-def bench_event_draw(clock: Callable[[], float], repeats: int = 15, teams: int = 60) -> dict[str, Any]:
+def bench_event_draw(clock: Callable[[], float], repeats: int = 15, teams: int = 60,
+                     cpu: Callable[[], float] | None = None) -> dict[str, Any]:
     """The median time from the round's last result taken to the next round drawn, in a Swiss teams event."""
     state, last = swiss_event(teams)
-    times = []
-    for _ in range(repeats):
-        fresh = _copy(state)
-        t0 = clock()
-        made = fresh.apply(last)
-        times.append((clock() - t0) * 1000)
+    fresh: list[EventState] = []
+
+    def prepare() -> None:
+        fresh[:] = [_copy(state)]
+
+    def work() -> None:
+        made = fresh[0].apply(last)
         assert made is not None and made.round == 9
-    return {"teams": teams, "rounds_scored": 8, "boards_per_round": 4, "repeats": repeats,
-            "median_ms": round(statistics.median(times), 2), "max_ms": round(max(times), 2), "target_ms": TARGET_MS}
+
+    return {"teams": teams, "rounds_scored": 8, "boards_per_round": 4} | _timed(clock, cpu, work, repeats, prepare)
