@@ -237,3 +237,14 @@ def test_sections_refused() -> None:
         EventSpec(EventKind.SECTIONS, 20, 5, 2, sections=(SectionSpec("A!", 5),))
     spec = EventSpec(EventKind.SECTIONS, 20, 5, 2, sections=(SectionSpec("A", 5), SectionSpec("B", 5)), across=True)
     assert EventSpec.from_dict(spec.to_dict()) == spec
+
+
+def test_the_benches_run_and_report_their_figures() -> None:
+    import time
+
+    from laws.competition.bench import bench_event_draw, bench_sections, bench_swiss
+
+    for figures in (bench_swiss(time.perf_counter, repeats=1, teams=12, cpu=time.process_time),
+                    bench_event_draw(time.perf_counter, repeats=1, teams=12, cpu=time.process_time),
+                    bench_sections(time.perf_counter, repeats=1, tables=3, boards=3, cpu=time.process_time)):
+        assert {"median_ms", "max_ms", "cpu_median_ms", "target_ms"} <= set(figures)
