@@ -104,6 +104,7 @@ def swiss_event(teams: int = 60, rounds: int = 8, boards: int = 4) -> tuple[Even
 def _copy(state: EventState) -> EventState:
     out = EventState(state.spec)
     out.draws, out.results = dict(state.draws), dict(state.results)
+    out.recount()
     return out
 
 

@@ -13,6 +13,8 @@ same result. The draws, by kind:
   won by the better (lower-numbered) seed, a house rule the director can only change by a replay of
   extra boards, which the event does not run;
 * **Swiss teams, Swiss pairs** — ``laws.competition.swiss.draw`` from the standings after the round;
+  when every draw would repeat a match, the round is drawn in order of the standings (1 v 2, 3 v 4, ...,
+  the bye as the Swiss rule gives it) and the round is marked in ``repeats``;
 * **individual** — the whist movement's next round (fixed in advance).
 
 **A match's score.** Teams: each board's IMPs from the open and closed rooms' North-South scores, the
@@ -26,7 +28,7 @@ Individual: matchpoints per player (``laws.competition.individual.score_individu
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -159,6 +161,8 @@ class EventState:
         self.draws: dict[int, RoundDraw] = {}
         self.results: dict[tuple[int, int, int], TableResult] = {}
         self._ko: dict[int, tuple[tuple[int, int | None], ...]] = {}
+        self._taken: dict[int, int] = {}        # results taken per round
+        self.repeats: dict[int, bool] = {}      # rounds whose every draw repeated a match (drawn in order)
 
     @classmethod
     def opened(cls, spec: EventSpec) -> EventState:
@@ -187,8 +191,13 @@ class EventState:
         return sum(len(t.boards) if t.boards else len(d.boards) for t in d.tables)
 
     def complete(self, round_number: int) -> bool:
-        return round_number in self.draws and sum(
-            1 for (r, _t, _b) in self.results if r == round_number) == self.due(round_number)
+        return round_number in self.draws and self._taken.get(round_number, 0) == self.due(round_number)
+
+    def recount(self) -> None:
+        """Count the results of each round again (after ``results`` was set wholesale)."""
+        self._taken = {}
+        for (r, _t, _b) in self.results:
+            self._taken[r] = self._taken.get(r, 0) + 1
 
     def check(self, result: TableResult) -> str | None:
         """Why ``result`` cannot be taken now (None when it can, or when it repeats one taken)."""
@@ -219,7 +228,10 @@ class EventState:
         why = self.check(result)
         if why is not None:
             raise EventError(why)
-        self.results[(result.round, result.table, result.board)] = result
+        key = (result.round, result.table, result.board)
+        if key not in self.results:
+            self._taken[result.round] = self._taken.get(result.round, 0) + 1
+        self.results[key] = result
         r = result.round
         if self.complete(r) and r < self.spec.rounds and r + 1 not in self.draws:
             return self._make_draw(r + 1)
@@ -232,6 +244,8 @@ class EventState:
         out.draws = {r: self.draws[r] for r in done}
         out._ko = {r: self._ko[r] for r in done if r in self._ko}
         out.results = {k: v for k, v in self.results.items() if k[0] in out.draws}
+        out.repeats = {r: v for r, v in self.repeats.items() if r in out.draws}
+        out.recount()
         return out
 
     # --- draws ---------------------------------------------------------------------------------------
@@ -251,10 +265,14 @@ class EventState:
             matches = tuple((a, b) for a, b in bracket if b is not None)
             byes = tuple(a for a, b in bracket if b is None)
         else:
+            table = self.standings()
             try:
-                d = draw(r, self.standings())
-            except SwissError as exc:
-                raise EventError(str(exc)) from None
+                d = draw(r, table)
+            except SwissError:
+                # every draw repeats a match: the round is drawn in order of the standings (1 v 2, 3 v 4,
+                # ...; the bye as the Swiss rule gives it) and the event says so (``repeats``)
+                d = draw(r, tuple(replace(s, opponents=frozenset()) for s in table))
+                self.repeats[r] = True
             matches, byes = d.matches, (() if d.bye is None else (d.bye,))
         tables = tables_of(spec, r, matches)
         boards = (tuple(sorted({b for t in tables for b in t.boards})) if kind is EventKind.SECTIONS

@@ -248,3 +248,24 @@ def test_the_benches_run_and_report_their_figures() -> None:
                     bench_event_draw(time.perf_counter, repeats=1, teams=12, cpu=time.process_time),
                     bench_sections(time.perf_counter, repeats=1, tables=3, boards=3, cpu=time.process_time)):
         assert {"median_ms", "max_ms", "cpu_median_ms", "target_ms"} <= set(figures)
+
+
+def test_a_swiss_round_that_must_repeat_is_drawn_in_order_and_marked() -> None:
+    # Six teams whose three rounds used every match between {1, 2, 3} and {4, 5, 6}: what is left is two
+    # triangles, so round 4 has no draw without a repeat. Before, the round's last result raised (and a
+    # service would have journaled it and stopped drawing).
+    from laws.competition.event import RoundDraw
+    from laws.competition.event_spec import tables_of
+
+    spec = EventSpec(EventKind.SWISS_TEAMS, 6, 5, 1)
+    state = EventState(spec)
+    for r, matches in ((1, ((1, 4), (2, 5), (3, 6))), (2, ((1, 5), (2, 6), (3, 4))), (3, ((1, 6), (2, 4), (3, 5)))):
+        state.draws[r] = RoundDraw(r, matches, (), tables_of(spec, r, matches), spec.boards(r))
+        for t in state.draws[r].tables:
+            if (r, t.table) != (3, 6):
+                state.results[(r, t.table, r)] = TableResult(r, t.table, r, "3NT", "N", 9 + t.table % 2)
+    state.recount()
+    made = state.apply(TableResult(3, 6, 3, "3NT", "N", 9))
+    assert made is not None and made.round == 4 and state.repeats == {4: True}
+    order = [s.competitor for s in state.standings()]
+    assert made.matches == ((order[0], order[1]), (order[2], order[3]), (order[4], order[5]))
