@@ -309,6 +309,8 @@ class TableRun:
                 os.close(self.fifo)
             if self.shoe is not None:
                 self.shoe.close()
+                for p in self.played:          # the physical truth: which boards the shoe dealt short
+                    p.short_pack = p.record.number in self.shoe.short_boards
         db = self.folder / "data" / "journal.sqlite3"
         return all_rows(db) if db.exists() else []
 

@@ -290,6 +290,8 @@ class DuplicateProcedure:
         if not (fresh or short):
             return
         placed = frozenset(c for _, c in d.dealt if c is not None) if short and d is not None else frozenset()
+        if len(placed) == 52:
+            return                              # the missing cards are placed: the shoe's DEAL_END follows
         key = (b.number, state.deals_started, len(placed))
         if self.sent == key:
             return

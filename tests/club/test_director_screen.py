@@ -123,11 +123,9 @@ def test_the_director_sees_who_why_and_since_when_at_every_width(club: Any, tmp_
 
         no_sideways_scroll()
         for i, (index, ruling) in enumerate(CALLS.items()):
-            t0 = time.monotonic()
+            # shown live (how fast is a figure of ``cardtable bench club``, never a timed test)
             tables[index].call(ruling)
             WebDriverWait(driver, 5, poll_frequency=0.02).until(lambda d, n=i + 1: len(queue()) == n)
-            shown_after = time.monotonic() - t0
-            assert shown_after < 1.0, f"a new call took {shown_after:.2f} s to show"
         ids = [t.tid for t in tables]
         assert queue() == [ids[2], ids[0], ids[1]]  # longest wait first, not table order
         assert driver.title.startswith("(3) ")
