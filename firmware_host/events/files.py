@@ -13,9 +13,10 @@ import datetime as dt
 from html import escape
 from pathlib import Path
 
-from firmware_host.events import files_pbn, files_usebio
+from firmware_host.events import files_pbn, files_sections, files_usebio
 from firmware_host.events.session import EventSession
 from laws.competition.event import EventState
+from laws.competition.event_sections import score_sections
 from laws.competition.event_spec import EventKind
 from laws.scoring.render import present
 
@@ -37,7 +38,14 @@ def index_html(state: EventState, date: str) -> str:
     out = [f"<h1>{escape(spec.name)}</h1>",
            f"<p>{escape(spec.kind.value)}, {date}: {len(state.draws)} of {spec.rounds} rounds complete, "
            f"{spec.boards_per_round} boards a round</p>"]
-    if spec.kind is EventKind.INDIVIDUAL:
+    if spec.kind is EventKind.SECTIONS:
+        for field, table in (score_sections(state).rankings if state.results else ()):
+            rows = "".join(f"<tr><td>{place}</td><td>{escape(sp.label)}</td><td>{present(st.total)}</td>"
+                           f"<td>{'' if st.percent is None else present(st.percent)}</td></tr>"
+                           for place, sp, st in table)
+            out.append(f"<h2>{escape(field)}</h2><table><tr><th>Place</th><th>Pair</th><th>Matchpoints</th>"
+                       f"<th>%</th></tr>{rows}</table>")
+    elif spec.kind is EventKind.INDIVIDUAL:
         rows = "".join(f"<tr><td>{p.place}</td><td>{p.player}</td><td>{present(p.total)}</td>"
                        f"<td>{'' if p.percent is None else present(p.percent)}</td></tr>"
                        for p in state.player_standings())
@@ -67,15 +75,12 @@ def index_html(state: EventState, date: str) -> str:
 
 
 def render(state: EventState, date: str, *, club: str = "", club_id: str = "") -> dict[str, bytes]:
-    """Every file of the folder, by name: the complete rounds only (``EventState.settled``).
-
-    Raises:
-        SiteError: an event of sections (its files are not made yet).
-    """
-    if state.spec.kind is EventKind.SECTIONS:
-        raise SiteError("the results files of an event of sections are not made yet (docs/competitions.md, "
-                        "\"Not done\")")
+    """Every file of the folder, by name: the complete rounds only (``EventState.settled``)."""
     state = state.settled()
+    if state.spec.kind is EventKind.SECTIONS:
+        return {"index.html": index_html(state, date).encode("utf-8"),
+                "results.pbn": files_sections.write_pbn(state, date=date, site=club),
+                "results.xml": files_sections.write_usebio(state, date=date, club=club, club_id=club_id)}
     return {"index.html": index_html(state, date).encode("utf-8"),
             "results.pbn": files_pbn.write(state, date=date, site=club),
             "results.xml": files_usebio.write(state, date=date, club=club, club_id=club_id)}

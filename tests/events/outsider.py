@@ -203,6 +203,8 @@ def check_pbn(text: str) -> list[str]:
                 matches[key][0] += won
         for key, (ns, _z) in list(matches.items()):
             matches[key] = [max(ns, 0), max(-ns, 0)]
+    elif first.get("Competition") == "Pairs":
+        return problems + _check_sections_pbn(games, rows_of)
     else:
         return problems + _check_individual_pbn(games, rows_of)
     # matches and the ranking
@@ -253,6 +255,47 @@ def _matchpoints(rows: list[dict[str, str]]) -> list[tuple[Fraction, Fraction]]:
     return out
 
 
+def _check_sections_pbn(games: list[dict[str, object]], rows_of: dict[int, list[dict[str, str]]]) -> list[str]:
+    """Pairs in sections: matchpoints within each section, or across the field ([Across "Yes"])."""
+    problems = []
+    across = games[0].get("Across") == "Yes"
+    total: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
+    tops: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
+    boards: dict[tuple[str, str], int] = defaultdict(int)
+    for board, rows in rows_of.items():
+        groups: dict[str, list[dict[str, str]]] = defaultdict(list)
+        for r in rows:
+            groups["field" if across else r["Section"]].append(r)
+        for group in groups.values():
+            top = 2 * (len(group) - 1)
+            for r, (ns, ew) in zip(group, _matchpoints(group)):
+                if (r["MP_NS"], r["MP_EW"]) != (two(ns), two(ew)):
+                    problems.append(f"board {board} section {r['Section']} table {r['Table']}: MPs "
+                                    f"{r['MP_NS']}/{r['MP_EW']}, recomputed {two(ns)}/{two(ew)}")
+                for pair, pts in ((r["PairId_NS"], ns), (r["PairId_EW"], ew)):
+                    key = (r["Section"], pair)
+                    total[key] += pts
+                    tops[key] += top
+                    boards[key] += 1
+    by_field: dict[str, list[dict[str, str]]] = defaultdict(list)
+    for r in games[0]["TotalScoreTable"]["rows"]:  # type: ignore[index]
+        by_field[r["Field"]].append(r)
+    for field, ranking in by_field.items():
+        keys = []
+        for r in ranking:
+            key = (r["Section"], r["PairId"])
+            pct = total[key] / tops[key] * 100
+            keys.append((pct,))
+            if [r["TotalScoreMP"], r["TotalPercentage"], r["NrBoards"]] != [two(total[key]), two(pct), str(boards[key])]:
+                problems.append(f"{field} {r['PairId']}: {r}, recomputed {two(total[key])} {two(pct)}")
+        if keys != sorted(keys, reverse=True):
+            problems.append(f"{field}: not in order of percentage")
+        for r, place in zip(ranking, places(keys)):
+            if r["Rank"] != place:
+                problems.append(f"{field} {r['PairId']}: place {r['Rank']}, recomputed {place}")
+    return problems
+
+
 def _check_individual_pbn(games: list[dict[str, object]], rows_of: dict[int, list[dict[str, str]]]) -> list[str]:
     problems = []
     total: dict[int, Fraction] = defaultdict(Fraction)
@@ -296,6 +339,8 @@ def check_usebio(data: bytes) -> list[str]:
     event = root.find("EVENT")
     assert event is not None
     kind = event.get("EVENT_TYPE")
+    if kind == "PAIRS":
+        return _check_sections_usebio(event)
     per_round = int(_t(event, "BOARDS_PER_ROUND"))
     scale = _t(event, "VP_SCALE")
 
@@ -369,4 +414,43 @@ def check_usebio(data: bytes) -> list[str]:
         want_vp = vp[number] + byes * Fraction(_t(event, "BYE_SCORE"))
         if (_t(p, "TOTAL_SCORE"), int(_t(p, "NET_IMPS"))) != (two(want_vp), net[number]):
             problems.append(f"{p.tag} {number}: {_t(p, 'TOTAL_SCORE')} VPs, recomputed {two(want_vp)}")
+    return problems
+
+
+def _check_sections_usebio(event: ET.Element) -> list[str]:
+    """Pairs in sections: each SECTION's lines, matchpoints within it or across the field."""
+    problems: list[str] = []
+    across = _t(event, "ACROSS_FIELD") == "YES"
+    groups: dict[tuple[str, int], list[tuple[str, ET.Element, int]]] = defaultdict(list)
+    for section in event.iter("SECTION"):
+        name = section.get("SECTION_ID") or ""
+        for board in section.findall("BOARD"):
+            number = int(_t(board, "BOARD_NUMBER"))
+            for ln in board.findall("TRAVELLER_LINE"):
+                tricks = _t(ln, "TRICKS")
+                want = score(_t(ln, "CONTRACT"), _t(ln, "PLAYED_BY"), int(tricks) if tricks else 0, number)
+                if int(_t(ln, "SCORE")) != want:
+                    problems.append(f"section {name} board {number}: SCORE {_t(ln, 'SCORE')}, recomputed {want}")
+                groups[("" if across else name, number)].append((name, ln, want))
+    total: dict[tuple[str, str, str], Fraction] = defaultdict(Fraction)
+    for (_g, number), lines in groups.items():
+        scores = [w for _n, _ln, w in lines]
+        for (name, ln, sc) in lines:
+            ns = Fraction(sum(2 if sc > o else 1 if sc == o else 0 for o in scores) - 1)
+            ew = 2 * (len(scores) - 1) - ns
+            if (_t(ln, "NS_MATCH_POINTS"), _t(ln, "EW_MATCH_POINTS")) != (two(ns), two(ew)):
+                problems.append(f"section {name} board {number}: MPs recomputed {two(ns)}/{two(ew)}")
+            total[(name, _t(ln, "NS_PAIR_NUMBER"), "NS")] += ns
+            total[(name, _t(ln, "EW_PAIR_NUMBER"), "EW")] += ew
+    for section in event.iter("SECTION"):
+        name = section.get("SECTION_ID") or ""
+        for p in section.iter("PAIR"):
+            direction = _t(p, "DIRECTION")
+            if direction:
+                want = total[(name, _t(p, "PAIR_NUMBER"), direction)]
+            else:   # a Howell pair sits either way
+                want = total[(name, _t(p, "PAIR_NUMBER"), "NS")] + total[(name, _t(p, "PAIR_NUMBER"), "EW")]
+            if _t(p, "TOTAL_SCORE") != two(want):
+                problems.append(f"section {name} pair {_t(p, 'PAIR_NUMBER')} {direction}: {_t(p, 'TOTAL_SCORE')}, "
+                                f"recomputed {two(want)}")
     return problems

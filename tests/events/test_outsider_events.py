@@ -13,7 +13,7 @@ from firmware_host.events import files_pbn, files_usebio
 from firmware_host.events.files import render, write_site
 from laws.competition import vp
 from laws.competition.event import EventState, TableResult
-from laws.competition.event_spec import EventKind, EventSpec
+from laws.competition.event_spec import EventKind, EventSpec, SectionSpec
 from tests.events import outsider
 
 CONTRACTS = (("4S", "N", 10), ("3NT", "E", 8), ("2HX", "S", 7), ("Pass", "", 0), ("6NT", "W", 12),
@@ -27,7 +27,7 @@ def played(spec: EventSpec, seed: int = 1) -> EventState:
     while state.current <= spec.rounds:
         d = state.draws[state.current]
         for t in d.tables:
-            for b in d.boards:
+            for b in t.boards or d.boards:
                 k += 1
                 contract, declarer, tricks = CONTRACTS[(k * 7 + t.table * 3 + b) % len(CONTRACTS)]
                 if contract != "Pass":
@@ -44,6 +44,10 @@ SPECS = {
     "knockout": EventSpec(EventKind.KNOCKOUT, 6, 3, 4, name="Cup"),
     "swiss-pairs-discrete": EventSpec(EventKind.SWISS_PAIRS, 10, 4, 3, SCALE, name="Swiss pairs"),
     "individual": EventSpec(EventKind.INDIVIDUAL, 12, 11, 2, name="Individual"),
+    "sections-across": EventSpec(EventKind.SECTIONS, 20, 5, 2, name="Two sections", across=True,
+                                 sections=(SectionSpec("A", 5), SectionSpec("B", 5, "mitchell"))),
+    "sections-within": EventSpec(EventKind.SECTIONS, 16, 5, 3, name="Two sections",
+                                 sections=(SectionSpec("A", 5), SectionSpec("B", 3, "howell"))),
 }
 
 
@@ -58,7 +62,8 @@ def test_outsider_recomputes_every_figure(name: str, tmp_path: Path) -> None:
     assert outsider.check_usebio(xml) == []
     # the files hold what the event played
     assert pbn.count("[Board ") == SPECS[name].rounds * SPECS[name].boards_per_round
-    assert b"EVENT_TYPE=\"" + files_usebio.EVENT_TYPES[SPECS[name].kind].encode() in xml
+    kind = files_usebio.EVENT_TYPES.get(SPECS[name].kind, "PAIRS")
+    assert b"EVENT_TYPE=\"" + kind.encode() in xml
     assert "<h1>" in (tmp_path / "index.html").read_text()
 
 
@@ -110,3 +115,16 @@ def test_outsider_fails_on_a_tampered_individual_and_butler() -> None:
     cells = row.split()
     bad = row[: row.rfind(cells[-2])] + str(int(cells[-2]) + 1) + row[row.rfind(cells[-2]) + len(cells[-2]):]
     assert any("Butler" in p for p in outsider.check_pbn(_tamper(sp, row, bad)))
+
+
+def test_outsider_fails_on_tampered_sections() -> None:
+    files = render(played(SPECS["sections-across"]), "2026-12-02")
+    pbn, xml = files["results.pbn"].decode(), files["results.xml"].decode()
+    row = next(ln for ln in pbn.split("\r\n") if ln.startswith("A   1  1 "))
+    mp = row.split()[-1]
+    bad = row[: row.rfind(mp)] + ("0.00" if mp != "0.00" else "1.00")
+    assert any("MPs" in p for p in outsider.check_pbn(_tamper(pbn, row, bad)))
+    total = re.search(r"<TOTAL_SCORE>([0-9.]+)</TOTAL_SCORE>", xml)
+    assert total is not None
+    tampered = xml.replace(total.group(0), "<TOTAL_SCORE>99.00</TOTAL_SCORE>", 1)
+    assert any("recomputed" in p for p in outsider.check_usebio(tampered.encode()))
