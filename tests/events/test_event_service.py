@@ -183,3 +183,42 @@ def test_repeat_refusal_and_restart(club: Any) -> None:
     again.close()
     service.session.journal = again.journal  # the fixture closes it again
     service.session.journal = EventSession.open(tmp / "event").journal
+
+
+def test_cardtable_event_run_serves_the_pages_and_stops_on_sigterm(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from firmware_host.club.broker import free_port
+
+    _need("mosquitto", "mosquitto")
+    passwords = {DASHBOARD_USER: "dash-pw-1"}
+    broker = LocalBroker(tmp_path / "broker", passwords)
+    broker.start()
+    try:
+        session = EventSession.create(tmp_path / "event", EventSpec(EventKind.INDIVIDUAL, 8, 7, 2, name="Ind"),
+                                      ("x1", "x2"))
+        session.close()
+        (tmp_path / "pw").write_text("dash-pw-1\n")
+        port = free_port()
+        proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "event", "run", str(tmp_path / "event"),
+                                 "--broker", f"127.0.0.1:{broker.port}", "--password-file", str(tmp_path / "pw"),
+                                 "--http", f"127.0.0.1:{port}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        try:
+            assert proc.stdout is not None
+            line = proc.stdout.readline()
+            assert f"http://127.0.0.1:{port}/event" in line, line
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/event/table/x2.json", timeout=30) as r:
+                view = json.loads(r.read())
+            assert view["seat"] == {"table": 2, "north": 1, "south": 6, "east": 4, "west": 7, "match": 0, "room": ""}
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/event/view.json", timeout=30) as r:
+                assert json.loads(r.read())["kind"] == "individual"
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+    finally:
+        broker.stop()
