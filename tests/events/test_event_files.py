@@ -117,3 +117,32 @@ def test_sections_views_and_files(tmp_path: Path) -> None:
     assert director["draws"][0]["due"]["7"] == 3
     files = render(state, "2026-12-02")        # no round complete yet: files with no board
     assert "[Board " not in files["results.pbn"].decode() and b'SECTION_ID="B"' in files["results.xml"]
+
+
+def test_a_result_the_journal_cannot_take_is_not_applied_and_is_taken_when_sent_again(tmp_path: Path) -> None:
+    import json
+    import sqlite3
+
+    import pytest
+
+    from firmware_host.events.session import EventFileError
+
+    session = EventSession.create(tmp_path / "ev", EventSpec(EventKind.SWISS_TEAMS, 4, 3, 1), ("a", "b", "c", "d"))
+    body = {"section": "A", "table_number": 1, "round": 1, "board": 1, "ns": "1", "ew": "3", "contract": "4S",
+            "declarer": "N", "lead": None, "tricks": 10, "record": "", "verified": False}
+    payload = json.dumps({"table": "a", "kind": "board", "seq": 7, "t": 1.0, "body": body}).encode()
+    session.journal._conn.execute("PRAGMA busy_timeout = 50")
+    other = sqlite3.connect(session.journal.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")                      # another writer holds the lock
+    with pytest.raises(EventFileError, match="cannot write"):
+        session.offer("a", payload)
+    assert session.state.results == {} and session.sources == set()
+    other.execute("ROLLBACK")
+    other.close()
+    taken = session.offer("a", payload)                   # the table's resend
+    assert taken.status == "taken" and (1, 1, 1) in session.state.results
+    assert session.offer("a", payload).status == "repeat"
+    session.close()
+    again = EventSession.open(tmp_path / "ev")
+    assert list(again.state.results) == [(1, 1, 1)]
+    again.close()
