@@ -29,9 +29,9 @@ def run(args: argparse.Namespace) -> int:
 
     import httpx
 
-    from firmware_host.club.auth import hash_password
     from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
     from firmware_host.club.dashboard import Dashboard, serve
+    from firmware_host.web.auth import hash_password
 
     seconds = 3.0 if args.quick else 40.0
     logging.getLogger("firmware_host.club").setLevel(logging.ERROR)  # thousands of refusals, by design

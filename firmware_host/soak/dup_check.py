@@ -65,7 +65,7 @@ class StationFigures:
 def check_station(boards: Sequence[Board], pockets: Mapping[int, Mapping[int, Sequence[str]]],
                   rows: Rows) -> StationFigures:
     """The station's journal rows against the pockets the soak saw at each board's end."""
-    from firmware_host.duplicate.station_log import fold
+    from firmware_host.duplicate.station.station_log import fold
 
     log = fold((seq, 0.0, body) for seq, kind, body in rows if kind == "note")
     f = StationFigures(boards=len(boards))

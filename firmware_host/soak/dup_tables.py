@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_host.duplicate.handfiles import write_hand_records
+from firmware_host.duplicate.handrecords.handfiles import write_hand_records
 from firmware_host.soak import faults as fx
 from firmware_host.soak.dup_check import PlayedBoard
 from firmware_host.soak.dup_schedule import CONTRACTS, DupSchedule, TablePlan, held

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club import throttle as th
-from firmware_host.club.auth import hash_password
 from firmware_host.club.broker import LocalBroker
 from firmware_host.club.dashboard import Dashboard
-from firmware_host.club.throttle import Busy, HashPool, Throttle
+from firmware_host.web import throttle as th
+from firmware_host.web.auth import hash_password
+from firmware_host.web.throttle import Busy, HashPool, Throttle
 
 from .conftest import PASSWORDS, FakeClock, login
 
@@ -224,8 +224,8 @@ def test_a_flood_of_bad_logins_from_many_addresses_leaves_the_state_api_fast(bro
 def test_a_known_device_stays_known_across_a_restart_of_the_dashboard(tmp_path: Any) -> None:
     from pathlib import Path
 
-    from firmware_host.club.throttle import Devices
     from firmware_host.commands.club import _device_key
+    from firmware_host.web.throttle import Devices
 
     users = Path(tmp_path) / "directors"
     key = _device_key(users)

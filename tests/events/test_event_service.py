@@ -125,7 +125,7 @@ def _round1_but_one(tables: Tables) -> None:
 def test_the_next_draw_is_on_every_topic_and_page_when_the_last_result_is_in(club: Any) -> None:
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from firmware_host.club.browser import chromium, missing
+    from tests.browser import chromium, missing
 
     service, tables, seatings, tmp = club
     why = missing()

@@ -15,14 +15,14 @@ from firmware_host.shoe.simhw import PhysCard
 from firmware_host.shoe.virtual import VirtualShoe
 from firmware_host.table.adapters import ShoeAdapter, connect_shoe
 from firmware_host.table.controller import TableController
-from firmware_host.table.duplicate import DuplicateProcedure, Seating
+from firmware_host.table.duplicate import DuplicateProcedure, TableRound
 from laws.cards import SEATS, Card
 from laws.state import Phase
 from tests.table.duptable import records
 from tests.table.test_controller import Clock
 
 RECS = records(2, seed=9)
-SEATING = Seating("A", 2, 1, "1", "9", (1, 2))
+SEATING = TableRound("A", 2, 1, "1", "9", (1, 2))
 REJECT = 5
 
 
