@@ -90,7 +90,7 @@ def _open(args: argparse.Namespace) -> int:
         session = EventSession.create(args.folder, spec, [t.strip() for t in args.tables.split(",") if t.strip()])
     except (EventError, EventFileError) as exc:
         return _fail(str(exc))
-    d = session.state.draws[1]
+    d = session.event.draws[1]
     print(f"{spec.name}: round 1, boards {d.boards[0]}-{d.boards[-1]}")
     for t in d.tables:
         print(f"  {session.table_id(t.table)}: N {t.north} S {t.south} E {t.east} W {t.west}"
@@ -135,7 +135,7 @@ def _run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
     service.start()
-    print(f"event {session.state.spec.name}: director's page {service.url}/event", flush=True)
+    print(f"event {session.event.spec.name}: director's page {service.url}/event", flush=True)
     try:
         stop.wait()
     except KeyboardInterrupt:
@@ -157,7 +157,7 @@ def _export(args: argparse.Namespace) -> int:
     except EventFileError as exc:
         return _fail(str(exc))
     try:
-        files = render(session.state, event_date(session), club=args.club, club_id=args.club_id)
+        files = render(session.event, event_date(session), club=args.club, club_id=args.club_id)
         written = write_site(args.site, files, force=args.force)
     except SiteError as exc:
         return _fail(str(exc))

@@ -36,6 +36,12 @@ log = logging.getLogger(__name__)
 PAGE_TABLE = re.compile(r"^/event/table/([A-Za-z0-9_-]{1,64})(\.json)?$")
 
 
+def _refusals(refusals: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The director's refusals as the view lists them: ``source`` and ``why``."""
+    return [{"source": str((r.get("record") or {}).get("source", r.get("source", ""))), "why": str(r.get("why", ""))}
+            for r in refusals]
+
+
 class EventService:
     """The event on its own MQTT client and HTTP server (see the module's docstring)."""
 
@@ -129,7 +135,7 @@ class EventService:
     def table_message(self, table: str) -> dict[str, Any]:
         s = self.session
         with self.lock:   # re-entrant: the worker holds it while it publishes
-            view = table_view(s.state, s.tables, table, s.version)
+            view = table_view(s.event, s.tables, table, s.version)
             view["answers"] = list(self._answers.get(table, ()))
         return view
 
@@ -143,7 +149,7 @@ class EventService:
     def director(self) -> dict[str, Any]:
         s = self.session
         with self.lock:
-            return director_view(s.state, s.tables, s.version, s.refusals)
+            return director_view(s.event, s.tables, s.version, _refusals(s.refusals))
 
     def wait_change(self, version: int, timeout: float) -> int:
         with self.changed:
@@ -200,7 +206,7 @@ def _handler(service: EventService) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
             path = self.path.split("?", 1)[0]
             if path == "/event":
-                self._page(service.session.state.spec.name, "/event/view.json")
+                self._page(service.session.event.spec.name, "/event/view.json")
             elif path == "/event/view.json":
                 self._json(service.director())
             elif path == "/event/stream":
@@ -211,7 +217,7 @@ def _handler(service: EventService) -> type[BaseHTTPRequestHandler]:
                 elif m.group(2):
                     self._json(service.table_message(m.group(1)))
                 else:
-                    self._page(f"{service.session.state.spec.name}: {m.group(1)}", f"/event/table/{m.group(1)}.json")
+                    self._page(f"{service.session.event.spec.name}: {m.group(1)}", f"/event/table/{m.group(1)}.json")
             else:
                 self._send(404, b"not found\n", "text/plain; charset=utf-8")
 

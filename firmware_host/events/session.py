@@ -1,41 +1,41 @@
-"""An event on the club's machine (teams, Swiss, individual): its journal, its state rebuilt on restart,
-each table's result taken once, and the next round's draw made the moment a round's last result is in.
+"""An event on the club's machine (teams, Swiss, individual, sections) as a kind of session: the
+journalled service every kind runs on (``firmware_host/session/journalled.py``) with the event's pure
+kind (``laws/session/event/event_kind.py``).
 
-The same promise as a pairs session's (``docs/session.md``, ``docs/ordering.md``): a table's ``board``
-message (the wire's ``BoardResult``, unchanged: a real duplicate table sends the same) is checked, then
-journaled, then applied, then answered; a resend of a message already taken (the same ``<table>:<seq>``)
-is a ``repeat``; a message refused is journaled as a note with its reason, so nothing that came in is
-lost. The journal is ``event.sqlite3`` in the event's folder (``firmware_host.records.journal``):
+The service's promises hold unchanged: a table's ``board`` message (the wire's ``BoardResult``,
+unchanged: a real duplicate table sends the same) is read here (:func:`result_of`), checked against
+the event as it stands, journaled, applied and only then answered; a message taken before (the same
+``<table>:<seq>``, or the same result of the same table and board) is a ``repeat``; a message refused is
+journaled as a note with its reason; a commit that fails applies nothing (``SessionFileError``), and the
+table's resend is taken later. The journal is ``session.sqlite3`` in the event's folder:
 
-* row 1, an ``event`` ``{"type": "opened", "setup": EventSpec.to_dict(), "tables": [club table ids]}``;
+* row 1, an ``event`` ``{"type": "opened", "setup": EventSetup.to_dict()}`` (the spec and ``tables``);
 * one ``event`` ``{"type": "result", "source": "<table>:<seq>", "result": TableResult.to_dict()}`` per
-  result taken, and one ``note`` ``{"refused": {"source", "why"}}`` per message refused.
+  result taken, and one ``note`` ``{"refused": {"record", "why"}}`` per message refused.
 
+Taking a round's last result makes the next round's draw in the same change (:class:`Taken` ``draw``).
 Club table ``tables[k - 1]`` is the event's table ``k`` in every round.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_host.records.journal import Journal, JournalError
+from firmware_host.session.journalled import JournalledService, SessionFileError, session_path
 from firmware_host.wire.messages import BoardResult, Envelope, MessageError
 from firmware_host.wire.reader import read_json
-from firmware_host.wire.topics import TABLE_ID, TOPICS
+from firmware_host.wire.topics import TOPICS
 from laws.competition.event import EventState, RoundDraw, TableResult
-from laws.competition.event_spec import EventError, EventKind, EventSpec
+from laws.competition.event_spec import EventError, EventSpec
+from laws.session.event.event_kind import EVENT, EventSessionState, EventSetup, check_tables, tables_needed
 
-EVENT_FILE = "event.sqlite3"
-REFUSALS_KEPT = 200
+__all__ = ["EventFileError", "EventSession", "Taken", "Unread", "check_tables", "result_of", "tables_needed"]
 
-
-class EventFileError(RuntimeError):
-    """The event's journal cannot be made, read or written; the message names the file."""
+EventFileError = SessionFileError   # the event's journal cannot be made, read or written
 
 
 @dataclass(frozen=True)
@@ -51,29 +51,6 @@ class Taken:
     def answer(self) -> dict[str, Any]:
         """The answer as the wire's ``SessionAnswer`` spells it."""
         return {"source": self.source, "board": self.board, "status": self.status, "why": self.why}
-
-
-def tables_needed(spec: EventSpec) -> int:
-    """How many club tables a round of the event uses at most."""
-    if spec.kind is EventKind.SECTIONS:
-        return sum(sec.tables for sec in spec.sections)
-    if spec.kind is EventKind.INDIVIDUAL:
-        return spec.entrants // 4
-    matches = spec.entrants // 2
-    return 2 * matches if spec.kind.teams else matches
-
-
-def check_tables(spec: EventSpec, tables: Sequence[str]) -> tuple[str, ...]:
-    """The club's tables for the event, checked: ids as the wire allows, none twice, enough of them."""
-    out = tuple(tables)
-    for t in out:
-        if not isinstance(t, str) or not TABLE_ID.match(t) or t in ("dashboard", "session"):
-            raise EventError(f"a club table id is 1 to 64 letters, digits, '-' or '_', got {t!r}")
-    if len(set(out)) != len(out):
-        raise EventError("a club table is given twice")
-    if len(out) < tables_needed(spec):
-        raise EventError(f"the event needs {tables_needed(spec)} club tables a round, got {len(out)}")
-    return out
 
 
 class Unread(EventError):
@@ -120,109 +97,66 @@ def result_of(table: str, payload: bytes, tables: Sequence[str]) -> tuple[str, T
         raise Unread(source, f"{source}: {exc}") from None
 
 
-class EventSession:
-    """A journaled event. Build one with :meth:`create` or :meth:`open`."""
+class EventSession(JournalledService):
+    """A journalled event. Build one with :meth:`create` or :meth:`open`."""
 
-    def __init__(self, journal: Journal, state: EventState, tables: tuple[str, ...],
-                 clock: Callable[[], float]) -> None:
-        self.journal = journal
-        self.state = state
-        self.tables = tables
-        self.clock = clock
-        self.sources: set[str] = set()
-        self.refusals: list[dict[str, str]] = []
-        self.version = 0
+    KIND = EVENT
+    state: EventSessionState
 
     @classmethod
     def create(cls, folder: str | Path, spec: EventSpec, tables: Sequence[str], *,
-               clock: Callable[[], float] = time.time) -> EventSession:
-        """A new event in ``folder`` (refused when the folder already holds one)."""
-        club = check_tables(spec, tables)
-        path = Path(folder) / EVENT_FILE
-        if path.exists() and path.stat().st_size:
-            raise EventFileError(f"{path}: an event is already there (open it, or choose another folder)")
-        try:
-            journal = Journal.open(path)
-            journal.append("event", {"type": "opened", "setup": spec.to_dict(), "tables": list(club)}, clock())
-        except (JournalError, OSError) as exc:
-            raise EventFileError(f"{path}: cannot make the event's journal ({exc})") from None
-        return cls(journal, EventState.opened(spec), club, clock)
+               clock: Callable[[], float] = time.time, synchronous: str = "FULL") -> EventSession:
+        """A new event in ``folder`` (refused when the folder already holds one).
+
+        Raises:
+            EventError: the tables do not fit the event.
+            SessionFileError: the journal cannot be made, or a session is already there.
+        """
+        journal, state = cls._journal_of(folder, EventSetup(spec, tuple(tables)), clock, synchronous)
+        return cls(journal, state, clock, [])
 
     @classmethod
-    def open(cls, folder: str | Path, *, clock: Callable[[], float] = time.time) -> EventSession:
+    def open(cls, folder: str | Path, *, clock: Callable[[], float] = time.time,
+             synchronous: str = "FULL") -> EventSession:
         """The event in ``folder``, its state rebuilt from its journal."""
-        path = Path(folder) / EVENT_FILE
-        if not path.exists():
-            raise EventFileError(f"{path}: no event here")
-        try:
-            journal = Journal.open(path, create=False)
-            rows = list(journal.rows())
-        except (JournalError, OSError) as exc:
-            raise EventFileError(f"{path}: cannot read the event's journal ({exc})") from None
-        if not rows or rows[0].body.get("type") != "opened":
-            raise EventFileError(f"{path}: the first row is not the event's opening")
-        try:
-            spec = EventSpec.from_dict(rows[0].body["setup"])
-            club = check_tables(spec, rows[0].body["tables"])
-        except (EventError, KeyError, TypeError) as exc:
-            raise EventFileError(f"{path}: row 1 is not an event's setup ({exc})") from None
-        session = cls(journal, EventState.opened(spec), club, clock)
-        for row in rows[1:]:
-            if row.kind == "event" and row.body.get("type") == "result":
-                try:
-                    session.state.apply(TableResult.from_dict(row.body["result"]))
-                except (EventError, KeyError) as exc:
-                    raise EventFileError(f"{path}: row {row.seq} cannot be replayed ({exc})") from None
-                session.sources.add(str(row.body.get("source")))
-            elif row.kind == "note" and "refused" in row.body:
-                session.refusals.append(row.body["refused"])
-        session.refusals = session.refusals[-REFUSALS_KEPT:]
-        return session
+        if not session_path(folder).exists():
+            raise SessionFileError(f"{session_path(folder)}: no event here (make one with 'cardtable event open')")
+        journal, setup, rows = cls._read(folder, readonly=False, synchronous=synchronous)
+        state, refusals = cls._replayed(session_path(folder), setup, rows)
+        return cls(journal, state, clock, refusals)
+
+    @property
+    def event(self) -> EventState:
+        """The event as it stands (``laws.competition.event``)."""
+        return self.state.event
+
+    @property
+    def tables(self) -> tuple[str, ...]:
+        return self.state.setup.tables
+
+    @property
+    def sources(self) -> set[str]:
+        return self.state.sources
 
     def offer(self, table: str, payload: bytes) -> Taken:
         """One table's ``board`` message: read, checked, journaled, applied (see the module's docstring).
 
         Raises:
-            EventFileError: the journal cannot be written (nothing is applied; the table resends).
+            SessionFileError: the journal cannot be written (nothing is applied; the table resends).
         """
         try:
             source, result = result_of(table, payload, self.tables)
         except Unread as exc:
-            return self._refuse(exc.source, None, str(exc))
-        if source in self.sources:
-            return Taken(source, result.board, "repeat")
-        why = self.state.check(result)
-        if why is not None:
-            return self._refuse(source, result.board, why)
-        if (result.round, result.table, result.board) in self.state.results:
-            self._append("event", {"type": "result", "source": source, "result": result.to_dict()})
-            self.sources.add(source)
-            return Taken(source, result.board, "repeat", "the same result was taken before")
-        self._append("event", {"type": "result", "source": source, "result": result.to_dict()})
-        self.sources.add(source)
-        made = self.state.apply(result)
-        self.version += 1
-        return Taken(source, result.board, "taken", draw=made)
-
-    def _refuse(self, source: str, board: int | None, why: str) -> Taken:
-        note = {"source": source, "why": why}
-        self._append("note", {"refused": note})
-        self.refusals = (self.refusals + [note])[-REFUSALS_KEPT:]
-        self.version += 1
-        return Taken(source, board, "refused", why)
-
-    def _append(self, kind: str, body: dict[str, Any]) -> None:
-        try:
-            json.dumps(body, allow_nan=False)
-            self.journal.append(kind, body, self.clock())
-        except (JournalError, OSError, ValueError) as exc:
-            raise EventFileError(f"{self.journal.path}: cannot write ({exc})") from None
+            self.refuse([({"type": "message", "source": exc.source}, str(exc))])
+            self.version += 1
+            return Taken(exc.source, None, "refused", str(exc))
+        drawn = self.state.drawn
+        outcome = self.take({"type": "result", "source": source, "result": result.to_dict()})
+        made = self.event.draws[self.state.drawn] if self.state.drawn != drawn else None
+        return Taken(source, result.board, outcome.status, outcome.why, made)
 
     def table_id(self, number: int) -> str:
         return self.tables[number - 1]
 
     def seating_topic(self, number: int) -> str:
         return TOPICS.seating(self.table_id(number))
-
-    def close(self) -> None:
-        self.journal.close()

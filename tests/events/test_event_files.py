@@ -80,7 +80,7 @@ def test_command_opens_refuses_and_exports(tmp_path: Path) -> None:
     assert "a: N 1 S 1 E 4 W 4 (open room)" in ok.stdout
     for args, words in (
             (("open", str(folder), "--kind", "swiss-teams", "--entrants", "4", "--rounds", "3", "--boards", "2",
-              "--tables", "a,b,c,d"), "an event is already there"),
+              "--tables", "a,b,c,d"), "a session is already there"),
             (("open", str(tmp_path / "x"), "--kind", "swiss-teams", "--entrants", "4", "--rounds", "3", "--boards",
               "2", "--tables", "a,b"), "the event needs 4 club tables a round, got 2"),
             (("open", str(tmp_path / "y"), "--kind", "teams-round-robin", "--entrants", "4", "--rounds", "2",
@@ -97,7 +97,7 @@ def test_command_opens_refuses_and_exports(tmp_path: Path) -> None:
     assert again.returncode == 2 and "already holds index.html" in again.stderr
     assert _cli("export", str(folder), "--site", str(site), "--force").returncode == 0
     session = EventSession.open(folder)
-    assert session.state.draws[1].matches == ((1, 4), (2, 3))
+    assert session.event.draws[1].matches == ((1, 4), (2, 3))
     session.close()
 
 
@@ -134,15 +134,15 @@ def test_a_result_the_journal_cannot_take_is_not_applied_and_is_taken_when_sent_
     session.journal._conn.execute("PRAGMA busy_timeout = 50")
     other = sqlite3.connect(session.journal.path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")                      # another writer holds the lock
-    with pytest.raises(EventFileError, match="cannot write"):
+    with pytest.raises(EventFileError, match="cannot be written"):
         session.offer("a", payload)
-    assert session.state.results == {} and session.sources == set()
+    assert session.event.results == {} and session.sources == set()
     other.execute("ROLLBACK")
     other.close()
     taken = session.offer("a", payload)                   # the table's resend
-    assert taken.status == "taken" and (1, 1, 1) in session.state.results
+    assert taken.status == "taken" and (1, 1, 1) in session.event.results
     assert session.offer("a", payload).status == "repeat"
     session.close()
     again = EventSession.open(tmp_path / "ev")
-    assert list(again.state.results) == [(1, 1, 1)]
+    assert list(again.event.results) == [(1, 1, 1)]
     again.close()

@@ -131,7 +131,7 @@ def test_the_next_draw_is_on_every_topic_and_page_when_the_last_result_is_in(clu
     why = missing()
     if why:
         pytest.skip(why)
-    assert service.session.state.draws[1].matches == ((1, 3), (2, 4))
+    assert service.session.event.draws[1].matches == ((1, 3), (2, 4))
     _round1_but_one(tables)
     assert seatings.wait(lambda last: len(last.get("t-c", {}).get("answers", [])) == 2)
     assert seatings.last["t-a"]["round"] == 1
@@ -145,7 +145,7 @@ def test_the_next_draw_is_on_every_topic_and_page_when_the_last_result_is_in(clu
             assert "1 v 3" in _text(director, "draw")
             tables.send("t-d", 1, 2, "1NT", "N", 8)   # the last result of round 1
             assert seatings.wait(lambda last: all(last.get(t, {}).get("round") == 2 for t in TABLES)), seatings.last
-            second = service.session.state.draws[2].matches
+            second = service.session.event.draws[2].matches
             assert {frozenset(m) for m in second}.isdisjoint({frozenset((1, 3)), frozenset((2, 4))})
             (a, b), (c, d) = second
             WebDriverWait(director, 60).until(lambda d_: "Round 2 of 3" in _text(d_, "round"))
@@ -178,7 +178,7 @@ def test_repeat_refusal_and_restart(club: Any) -> None:
     service.stop()
     service.session.close()
     again = EventSession.open(tmp / "event")
-    assert again.state.results == service.session.state.results
+    assert again.event.results == service.session.event.results
     assert len(again.refusals) == 2 and "t-a:1" in again.sources
     again.close()
     service.session.journal = again.journal  # the fixture closes it again
