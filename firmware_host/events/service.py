@@ -2,10 +2,12 @@
 seating out (retained), and the director's and tables' pages over HTTP.
 
 * **MQTT.** The service reads ``<prefix>/+/board`` (QoS 1) with a login of the dashboard's rights. Each
-  message goes to one worker thread (:meth:`EventService.offer` queues it; the commit to the journal
-  never runs on paho's network thread); once committed, the answer goes out on the table's seating
-  topic ``<prefix>/session/table/<table>`` (retained) inside the table's view (:func:`views.table_view`
-  plus ``answers``: the latest answers to its messages). When a result completes a round, every table's
+  message goes to the session's ordering (``firmware_host/session/ordering.py``: read by the event's
+  reader, answered only once committed, held in order while the journal cannot be written, a bounded
+  note per refusal per login), taken every ``tick`` seconds on a worker thread (never on paho's network
+  thread); once committed, each answer goes out on its table's seating topic
+  ``<prefix>/session/table/<table>`` (retained) inside the table's view (:func:`views.table_view` plus
+  ``answers``: the latest answers to its messages). When a result completes a round, every table's
   seating is republished at once with the next round's draw.
 * **HTTP** (``http.server`` on its own thread; it binds 127.0.0.1 unless told otherwise, and has no
   login: put it behind the club's dashboard or a trusted network). ``/event`` is the director's page and
@@ -19,15 +21,15 @@ from __future__ import annotations
 import html
 import json
 import logging
-import queue
 import re
 import threading
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from firmware_host.events.session import EventFileError, EventSession, Taken
+from firmware_host.events.session import EventSession
 from firmware_host.events.views import director_view, table_view
+from firmware_host.session.ordering import SessionOrdering
 from firmware_host.wire.messages import ANSWERS_KEPT
 from firmware_host.wire.topics import TOPICS
 
@@ -46,7 +48,7 @@ class EventService:
     """The event on its own MQTT client and HTTP server (see the module's docstring)."""
 
     def __init__(self, session: EventSession, host: str, port: int, user: str, password: str, *,
-                 http_host: str = "127.0.0.1", http_port: int = 0) -> None:
+                 http_host: str = "127.0.0.1", http_port: int = 0, tick: float = 0.025) -> None:
         import paho.mqtt.client as mqtt
 
         self.session = session
@@ -54,7 +56,9 @@ class EventService:
         self.connected = threading.Event()
         self.changed = threading.Condition()
         self.lock = threading.RLock()   # the worker's commits and the pages' reads of the state
-        self._inbox: queue.Queue[tuple[str, bytes] | None] = queue.Queue()
+        self.ordering = SessionOrdering(session, read=session.reader())
+        self.tick = tick
+        self._stop = threading.Event()
         self._answers: dict[str, deque[dict[str, Any]]] = {t: deque(maxlen=ANSWERS_KEPT) for t in session.tables}
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"{user}-event", protocol=mqtt.MQTTv5)
         self.client.username_pw_set(user, password)
@@ -87,7 +91,7 @@ class EventService:
             self._threads.append(th)
 
     def stop(self) -> None:
-        self._inbox.put(None)
+        self._stop.set()
         self.http.shutdown()
         self.http.server_close()
         self.client.loop_stop()
@@ -98,39 +102,41 @@ class EventService:
     # -- the desk -------------------------------------------------------------------------------------
 
     def offer(self, topic: str, payload: bytes) -> None:
-        """A message from the broker (any thread): queued for the worker."""
-        name = TOPICS.parse(topic)
-        if name is None or name.family != "table" or name.kind != "board":
-            return
-        self._inbox.put((name.table, payload))
+        """A message from the broker (any thread): to the ordering, taken on the next tick."""
+        self.ordering.offer(topic, payload)
 
     def _work(self) -> None:
-        while True:
-            item = self._inbox.get()
-            if item is None:
-                return
-            table, payload = item
+        while not self._stop.wait(self.tick):
             try:
-                with self.lock:
-                    taken = self.session.offer(table, payload)
-                    self._after(table, taken)
-            except EventFileError as exc:
-                log.error("%s; the message is not answered and the table will send it again", exc)
-                continue
-            except Exception:  # one message never stops the desk: it is logged and the next one taken
-                log.exception("the event could not take a message from %s", table)
-                continue
-            with self.changed:
-                self.changed.notify_all()
+                self.step()
+            except Exception:  # one tick never stops the desk: it is logged and the next one runs
+                log.exception("the event's desk could not take its messages")
 
-    def _after(self, table: str, taken: Taken) -> None:
-        if table in self._answers:
-            self._answers[table].append(taken.answer())
-        if taken.draw is not None:
-            log.info("round %d drawn: %s", taken.draw.round, taken.draw.matches)
-            self.publish_all()
-        elif table in self._answers:
-            self.publish_table(table)
+    def step(self) -> bool:
+        """One tick: every message that arrived read, checked, committed in one transaction (the ordering),
+        then answered; every table's seating again when a round was drawn. False when nothing was taken
+        (nothing came, or the journal cannot be written: held)."""
+        with self.lock:
+            drawn = self.session.state.drawn
+            outcomes = self.ordering.take()
+            if outcomes is None:
+                return False
+            tables = set()
+            for outcome in outcomes:
+                taken = self.session.taken(outcome, drawn)
+                table = str((outcome.record or {}).get("table", ""))
+                if table in self._answers:
+                    self._answers[table].append(taken.answer())
+                    tables.add(table)
+            if self.session.state.drawn != drawn:
+                log.info("round %d drawn", self.session.state.drawn)
+                self.publish_all()
+            else:
+                for table in sorted(tables):
+                    self.publish_table(table)
+        with self.changed:
+            self.changed.notify_all()
+        return True
 
     def table_message(self, table: str) -> dict[str, Any]:
         s = self.session

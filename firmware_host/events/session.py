@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_host.session.journalled import JournalledService, SessionFileError, session_path
+from firmware_host.session.journalled import JournalledService, Outcome, SessionFileError, session_path
+from firmware_host.wire.duplicate import LinkError
 from firmware_host.wire.messages import BoardResult, Envelope, MessageError
 from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS
@@ -137,6 +138,30 @@ class EventSession(JournalledService):
     @property
     def sources(self) -> set[str]:
         return self.state.sources
+
+    def reader(self) -> Callable[[str, bytes], dict[str, Any]]:
+        """The kind's reader for ``firmware_host/session/ordering.py:SessionOrdering``: a table's ``board``
+        message as a ``result`` record (with ``table`` and ``board`` beside it, as the ordering's budgets
+        and the answers use), or ``LinkError`` naming what is wrong."""
+        def read(topic: str, payload: bytes) -> dict[str, Any]:
+            name = TOPICS.parse(topic)
+            if name is None or name.family != "table" or name.kind != "board":
+                raise LinkError(f"{topic[:200]}: not a table's board topic")
+            try:
+                source, result = result_of(name.table, payload, self.tables)
+            except Unread as exc:
+                raise LinkError(str(exc)) from None
+            return {"type": "result", "source": source, "table": name.table, "board": result.board,
+                    "result": result.to_dict()}
+        return read
+
+    def taken(self, outcome: Outcome, drawn_before: int) -> Taken:
+        """An outcome of the ordering as the answer to its table, with the draw it made (if any)."""
+        rec = outcome.record or {}
+        source = str(rec.get("source") or f"{rec.get('table', '?')}:?")
+        board = rec.get("board")
+        made = self.event.draws[self.state.drawn] if self.state.drawn != drawn_before else None
+        return Taken(source, board if isinstance(board, int) else None, outcome.status, outcome.why, made)
 
     def offer(self, table: str, payload: bytes) -> Taken:
         """One table's ``board`` message: read, checked, journaled, applied (see the module's docstring).

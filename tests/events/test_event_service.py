@@ -222,3 +222,42 @@ def test_cardtable_event_run_serves_the_pages_and_stops_on_sigterm(tmp_path: Pat
         assert proc.returncode == 0, err
     finally:
         broker.stop()
+
+
+def test_a_message_the_journal_cannot_take_is_held_and_taken_in_order_once_it_can(tmp_path: Path) -> None:
+    import sqlite3
+
+    session = EventSession.create(tmp_path / "event", EventSpec(EventKind.SWISS_TEAMS, 4, 3, 1), TABLES,
+                                  synchronous="NORMAL")
+    service = EventService(session, "127.0.0.1", 1, "nobody", "x")     # never started: no broker needed
+    now = [100.0]
+    service.ordering.clock = lambda: now[0]
+    published: list[tuple[str, dict[str, Any]]] = []
+    service.client.publish = lambda topic, payload, qos=0, retain=False: published.append(  # type: ignore[method-assign]
+        (topic, json.loads(payload)))
+
+    def message(table: str, seq: int, board: int, tricks: int) -> bytes:
+        body = {"section": "A", "table_number": TABLES.index(table) + 1, "round": 1, "board": board, "ns": "1",
+                "ew": "3", "contract": "4S", "declarer": "N", "lead": None, "tricks": tricks, "record": "",
+                "verified": False}
+        return json.dumps({"table": table, "kind": "board", "seq": seq, "t": 1.0, "body": body}).encode()
+
+    session.journal._conn.execute("PRAGMA busy_timeout = 50")
+    other = sqlite3.connect(session.journal.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")                                     # another writer holds the lock
+    service.offer(TOPICS.board("t-a"), message("t-a", 1, 1, 10))
+    assert service.step() is False and service.ordering.waiting == 1 and published == []
+    assert session.fault and session.event.results == {}                 # nothing taken, nothing answered
+    service.offer(TOPICS.board("t-b"), message("t-b", 1, 1, 9))          # waits behind it
+    now[0] += 0.1
+    assert service.step() is False and service.ordering.waiting == 2
+    other.execute("ROLLBACK")
+    other.close()
+    now[0] += 1.0
+    assert service.step() is True and session.fault is None
+    assert sorted(session.event.results) == [(1, 1, 1), (1, 2, 1)]
+    answers = {topic: body["answers"] for topic, body in published}
+    assert answers[TOPICS.seating("t-a")][0]["status"] == "taken"
+    assert answers[TOPICS.seating("t-b")][0]["status"] == "taken"
+    service.http.server_close()
+    session.close()
