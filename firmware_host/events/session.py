@@ -172,7 +172,8 @@ class EventSession(JournalledService):
         try:
             source, result = result_of(table, payload, self.tables)
         except Unread as exc:
-            self.refuse([({"type": "message", "source": exc.source}, str(exc))])
+            self.refuse([({"type": "message", "table": table, "topic": TOPICS.board(table),
+                           "payload": payload[:2000].decode("utf-8", "replace")}, str(exc))])
             self.version += 1
             return Taken(exc.source, None, "refused", str(exc))
         drawn = self.state.drawn
