@@ -177,7 +177,8 @@ class EventSession(JournalledService):
             self.version += 1
             return Taken(exc.source, None, "refused", str(exc))
         drawn = self.state.drawn
-        outcome = self.take({"type": "result", "source": source, "result": result.to_dict()})
+        outcome = self.take({"type": "result", "source": source, "table": table, "board": result.board,
+                             "result": result.to_dict()})
         made = self.event.draws[self.state.drawn] if self.state.drawn != drawn else None
         return Taken(source, result.board, outcome.status, outcome.why, made)
 
