@@ -154,8 +154,9 @@ def test_the_next_draw_is_on_every_topic_and_page_when_the_last_result_is_in(clu
             WebDriverWait(table_page, 60).until(lambda d_: "Round 2 of 3" in _text(d_, "round"))
             # t-d is table 4: match 2's closed room, the second-named team North-South.
             assert f"N {d} S {d} E {c} W {c}" in _text(table_page, "seats")
-            Path("tests/artifacts").mkdir(exist_ok=True)
-            director.save_screenshot("tests/artifacts/event_director_round2.png")
+            artifacts = Path(__file__).resolve().parents[1] / "artifacts"
+            artifacts.mkdir(exist_ok=True)
+            director.save_screenshot(str(artifacts / "event_director_round2.png"))
         finally:
             director.quit()
             table_page.quit()
