@@ -182,8 +182,11 @@ function draw(view) {{
     out.push(`<p id="round">Round ${{d.round}} of ${{view.rounds}}${{view.finished ? " (finished)" : ""}}</p>`);
     out.push(`<ul id="draw">` + d.matches.map(m => `<li>${{m[0]}} v ${{m[1]}}</li>`).join("")
              + d.byes.map(b => `<li>${{b}}: bye</li>`).join("") + `</ul>`);
-    out.push(`<ol id="standings">` + view.standings.map(s => `<li>${{cell(s.field || "")}} ${{cell(s.place)}} `
-             + `${{cell(s.competitor || s.player || s.pair)}} ${{cell(s.vp || s.percent)}}</li>`).join("") + `</ol>`);
+    const who = view.kind.startsWith("teams") || view.kind === "swiss-teams" ? "team"
+      : view.kind === "individual" ? "player" : "pair";
+    out.push(`<ul id="standings">` + view.standings.map(s => `<li>${{s.field ? cell(s.field) + ": " : ""}}`
+             + `${{cell(s.place)}} ${{who}} ${{cell(s.competitor || s.player || s.pair)}}, `
+             + (s.vp ? `${{cell(s.vp)}} VP` : `${{cell(s.percent)}} %`) + `</li>`).join("") + `</ul>`);
   }} else {{
     out.push(`<p id="round">Round ${{view.round}}: this table has a bye</p>`);
   }}
