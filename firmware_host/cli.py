@@ -34,6 +34,7 @@ COMMANDS = (
     "soak",
     "boards",
     "duplicate",
+    "event",
     "broadcast",
     "federation",
     "euchre",

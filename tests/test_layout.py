@@ -54,6 +54,7 @@ ROOMS: dict[str, set[str]] = {
     "firmware_host.broadcast": {"firmware_host.records"},
     "firmware_host.euchre_night": {"firmware_host.club", "firmware_host.config", "firmware_host.live",
                                    "firmware_host.records", "firmware_host.session", "firmware_host.table"},
+    "firmware_host.events": {"firmware_host.records", "firmware_host.session"},
     "firmware_host.federation": {"firmware_host.club", "firmware_host.duplicate", "firmware_host.records"},
     "firmware_host.bench": {"vision", "firmware_host.club", "firmware_host.config", "firmware_host.devices",
                             "firmware_host.duplicate", "firmware_host.euchre_night", "firmware_host.evening",
