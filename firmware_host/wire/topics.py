@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # What a table publishes under its own id (``pack`` has its pack's name below it).
-TABLE_KINDS = ("status", "event", "ruling", "deal", "heartbeat", "online", "pack", "board", "players", "play")
-ORDERED_KINDS = ("event", "ruling", "deal", "board", "players")  # what the dashboard orders (not play)
+TABLE_KINDS = ("status", "event", "ruling", "deal", "heartbeat", "online", "pack", "board", "players", "hand",
+               "play")
+ORDERED_KINDS = ("event", "ruling", "deal", "board", "players", "hand")  # what the dashboard orders (not play)
 # ``play``: each committed call, card, claim and result with its card identities (never hidden), for the
 # club's broadcast service alone: the ACL lets only the broadcast login read it (the dashboard is denied).
 PLAY = "play"
@@ -120,6 +121,11 @@ class Topics:
     def boards(self) -> str:
         """``<prefix>/+/board``: what the session reads."""
         return self.board("+")
+
+    @property
+    def hands(self) -> str:
+        """``<prefix>/+/hand``: every euchre table's played hands (what the euchre night reads)."""
+        return self.table("+", "hand")
 
     @property
     def players(self) -> str:
