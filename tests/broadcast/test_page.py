@@ -116,3 +116,32 @@ def test_the_page_sends_a_browser_only_the_new_items() -> None:
                                                           "items": [{"index": 1}]}}
     again = {"table": 1, "board": 2, "finished": False, "items": [{"index": 0, "kind": "board"}]}
     assert _delta(two, again)["type"] == "board"      # played again: sent whole
+
+
+def test_a_browser_never_gets_an_update_its_snapshot_holds() -> None:
+    """The snapshot and the batches are made on the one event loop: what was pending when a browser
+    came goes to the others first, and the new browser's next batch starts after its snapshot."""
+    import asyncio
+    import json as _json
+
+    page = SpectatorPage("127.0.0.1", 1, "unused", title="t")
+    topic = "cardtable/spectate/table/1/board/1"
+
+    class Request:
+        cookies: dict[str, str] = {}
+
+    async def run() -> tuple[dict[str, object], dict[str, object]]:
+        page._loop = asyncio.get_running_loop()
+        page._take(topic, {"table": 1, "board": 1, "items": [{"index": 0}]})          # pending, not yet sent
+        response = await page.events(Request())
+        page._take(topic, {"table": 1, "board": 1, "items": [{"index": 0}, {"index": 1}]})
+        page._flush()
+        it = response.body_iterator
+        first, second = await it.__anext__(), await it.__anext__()
+        await it.aclose()
+        return (_json.loads(bytes(first).decode()[len("data: "):]), _json.loads(bytes(second).decode()[len("data: "):]))
+
+    snapshot, batch = asyncio.run(run())
+    assert snapshot["type"] == "snapshot" and snapshot["boards"] == [{"table": 1, "board": 1, "items": [{"index": 0}]}]
+    assert batch == {"type": "batch", "messages": [{"type": "items", "body": {"table": 1, "board": 1, "from": 1,
+                                                                                "items": [{"index": 1}]}}]}
