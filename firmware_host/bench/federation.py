@@ -62,15 +62,10 @@ def rescore(repeats: int = 3) -> dict[str, Any]:
 def live(clubs: int = 4, tables: int = 6, boards: int = 6, gap: float = 0.5) -> dict[str, Any]:
     """Results through bridged brokers: latency from the club's publish to the field's ranking."""
     from firmware_host.federation.brokers import EventBroker
-    from firmware_host.federation.service import (
-        EventSetup,
-        FederationService,
-        create_event,
-        fit,
-        public_summary,
-    )
+    from firmware_host.federation.service import EventSetup, FederationService, create_event
     from firmware_host.federation.topics import SERVICE_USER, EventTopics
     from firmware_host.federation.uplink import ClubUplink
+    from firmware_host.federation.views import fit, public_summary
     from laws.cards import Seat
     from laws.federation.messages import line_to_dict
     from laws.scoring.bridge import parse_contract

@@ -23,7 +23,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from firmware_host.federation.service import JOURNAL, EventSetup, rankings_dict
+from firmware_host.federation.service import JOURNAL, EventSetup
+from firmware_host.federation.views import rankings_dict
 from firmware_host.records.journal import Journal
 from laws.competition.sections import Across, SectionLine, score_event
 from laws.federation.field import field_group

@@ -16,7 +16,6 @@ public ranking and each club's released view are published (retained).
 
 from __future__ import annotations
 
-import copy
 import json
 import logging
 import threading
@@ -27,20 +26,18 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.federation.topics import SERVICE_USER, EventTopics
+from firmware_host.federation.views import fit, public_summary, rankings_dict, records_message, view_from
 from firmware_host.records.journal import Journal
 from firmware_host.wire.reader import read_json
-from laws.competition.sections import EventResult
 from laws.federation.field import ClubEntry, Field, FieldError, Scored
 from laws.federation.ledger import Answer, Ledger, Verdict
 from laws.federation.messages import MessageError, digest, line_from_dict
-from laws.federation.release import club_may_see, public_boards
+from laws.federation.release import board_release, club_may_see, public_boards
 from laws.scoring.session_values import Method, Pair
 
 log = logging.getLogger(__name__)
 MAX_BYTES = 65536
 MAX_DEPTH = 12
-MAX_PUBLISH = 60000     # a published view's bytes: under the brokers' max_packet_size (65,536) with room
-LEADERS = 10            # rows of each of the field's rankings on the public topic
 JOURNAL = "federation.sqlite3"
 
 
@@ -213,20 +210,36 @@ def open_event(folder: str | Path) -> tuple[Journal, EventState]:
 
 
 class FederationService:
-    """The service on the federation's broker (see the module docstring)."""
+    """The service on the federation's broker (see the module docstring).
+
+    Besides the answers, it publishes (retained, QoS 1): the public view and each club's ``in/field``
+    (views coalesced, the ranking made again only when the pairs' figures changed), each club's
+    ``in/board/<n>`` once the release rule lets the club see board n (made again when the board's field
+    changed), and each club's ``in/records`` (the hand records with their commitment) on connecting. It
+    closes the event when ``cardtable federation close`` asks it to (``close.request`` in the folder),
+    then publishes every board and writes the field's files (``field.pbn``, ``field.usebio.xml``).
+    """
 
     def __init__(self, folder: str | Path, host: str, port: int, password: str, *,
                  clock: Callable[[], float] = time.time, publish_every: float = 0.2) -> None:
         import paho.mqtt.client as mqtt
 
+        from firmware_host.federation.files import kept_records
+
+        self.folder = Path(folder)
         self.journal, self.state = open_event(folder)
         self.topics = EventTopics(self.state.setup.event)
+        self.records = kept_records(self.folder, self.state)
         self.clock = clock
         self.refusals = 0
         self.taken_at: list[tuple[str, int, float]] = []
         self._lock = threading.Lock()
         self.publish_every = publish_every
         self.last_view: dict[str, Any] = {"boards": [], "rankings": {}, "taken": {}, "closed": self.state.closed}
+        self._ranked: tuple[Any, dict[str, Any]] = (None, {})     # (stamp, rankings) last made
+        self._sent: dict[str, Any] = {}                            # topic -> what was last published there
+        self.final_files: list[Path] = []
+        self._resend_all = threading.Event()
         self._dirty = threading.Event()
         self._stopping = threading.Event()
         self._publisher = threading.Thread(target=self._publish_loop, name="federation-views", daemon=True)
@@ -254,6 +267,11 @@ class FederationService:
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
         client.subscribe(self.topics.all_results, qos=1)
+        self._resend_all.set()                  # a broker that lost its retained messages gets them all again
+        if self.records:
+            message = json.dumps(records_message(self.state.setup.event, list(self.records.values())), sort_keys=True)
+            for club in self.state.setup.clubs:
+                client.publish(self.topics.records(club), message, qos=1, retain=True)
         self._dirty.set()
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
@@ -308,59 +326,87 @@ class FederationService:
             return field_view(self.state, public=public)
 
     def _publish_loop(self) -> None:
+        from firmware_host.federation.files import close_requested
+
         while not self._stopping.is_set():
-            self._dirty.wait()
+            self._dirty.wait(0.5)
             if self._stopping.is_set():
                 return
+            closing = not self.state.closed and close_requested(self.folder)
+            if not self._dirty.is_set() and not closing:
+                continue
             self._dirty.clear()
             began = time.monotonic()
             try:
+                if closing:
+                    self.close()
                 self.publish_views()
+                if closing:
+                    self._write_final()
             except Exception:  # a view not published is published with the next message
                 log.exception("the field's views could not be published")
             # at least as long as the view took: ranking a big field never takes more than half the
             # process's time (one interpreter lock), so results keep being taken at the field's pace
             self._stopping.wait(max(self.publish_every, time.monotonic() - began))
 
+    def close(self) -> None:
+        """Close the event (``cardtable federation close`` asked for it): one ``closed`` row, committed,
+        then the request is taken away; from now on every club may see every board."""
+        from firmware_host.federation.files import close_requested
+
+        with self._lock:
+            if not self.state.closed:
+                self.journal.append("event", {"type": "closed"}, self.clock())
+                self.state.closed = True
+        close_requested(self.folder, done=True)
+
+    def _write_final(self) -> None:
+        from firmware_host.federation.files import write_final
+
+        with self._lock:
+            self.final_files = write_final(self.folder, self.state, self.records, self.journal)
+
+    def _publish(self, topic: str, text: str) -> None:
+        """Publish retained, unless the same text was published there since the last connect."""
+        if self._sent.get(topic) == text:
+            return
+        self.client.publish(topic, text, qos=1, retain=True)
+        self._sent[topic] = text
+
     def publish_views(self) -> None:
-        """Publish the public ranking and each club's released boards (retained). The boards are scored
-        under the lock; the ranking, the costly part, is made outside it, so messages keep being taken."""
+        """Publish the public ranking, each club's own, and each board released to a club (retained). The
+        boards are scored under the lock; the ranking, the costly part, is made outside it (and only when
+        the pairs' figures changed), so messages keep being taken."""
+        if self._resend_all.is_set():
+            self._resend_all.clear()
+            self._sent.clear()
         with self._lock:
             shown, scored, taken = prepare_view(self.state, public=True)
             finished = self.state.finished()
             closed = self.state.closed
-            released = {club: sorted(b for b in self.state.setup.boards if club_may_see(club, b, finished, closed))
+            released = {club: [b for b in self.state.setup.boards if club_may_see(club, b, finished, closed)]
                         for club in self.state.entries}
-        view = view_from(shown, scored, taken, closed)
+            field = self.state.scores
+            boards = {b: field.board(b) for b in sorted({b for bs in released.values() for b in bs})} \
+                if field is not None else {}
+            local = field.local if field is not None else None
+        stamp, rankings = self._ranked
+        if scored is not None and scored.stamp != stamp:
+            rankings = rankings_dict(scored.rank())
+            self._ranked = (scored.stamp, rankings)
+        view = view_from(shown, scored, taken, closed, rankings)
         self.last_view = view
         self.client.publish(self.topics.standings, fit(public_summary(view)), qos=1, retain=True)
         for club, mine in released.items():
             own = {name: rows for name, rows in view["rankings"].items() if name.startswith(club + " ")}
-            self.client.publish(self.topics.field(club), fit({"boards": mine, "rankings": own}), qos=1, retain=True)
-
-
-def public_summary(view: Mapping[str, Any]) -> dict[str, Any]:
-    """What ``public/standings`` carries: the view without the clubs' rankings and with the first
-    ``LEADERS`` rows of each of the field's (the whole view is the page's, ``/standings.json``)."""
-    return {"boards": view["boards"], "taken": view["taken"], "closed": view["closed"],
-            "leaders": {name: rows[:LEADERS] for name, rows in view["rankings"].items() if name.startswith("field ")}}
-
-
-def fit(value: dict[str, Any], limit: int = MAX_PUBLISH) -> str:
-    """``value`` as JSON of at most ``limit`` bytes (a broker refuses a bigger packet, and a client whose
-    packet was refused is disconnected and sends it again, for ever): the longest lists of rows are cut
-    from the end, and ``"cut": true`` says so."""
-    text = json.dumps(value, sort_keys=True)
-    if len(text) <= limit:
-        return text
-    value = copy.deepcopy(value)
-    value["cut"] = True
-    rows = [v for v in (value.get("rankings") or value.get("leaders") or {}).values()]
-    while len(text) > limit and any(rows):
-        longest = max(rows, key=len)
-        del longest[len(longest) * 3 // 4:]
-        text = json.dumps(value, sort_keys=True)
-    return text
+            self._publish(self.topics.field(club), fit({"boards": mine, "rankings": own}))
+            for b in mine:
+                key = self.topics.board(club, b)
+                if self._sent.get(key + "#") is boards[b]:
+                    continue                    # the board's field has not changed since
+                assert local is not None
+                self._publish(key, fit(board_release(boards[b], club, local, self.records.get(b))))
+                self._sent[key + "#"] = boards[b]
 
 
 def prepare_view(state: EventState, *, public: bool = True) -> tuple[tuple[int, ...], Scored | None, dict[str, int]]:
@@ -373,25 +419,6 @@ def prepare_view(state: EventState, *, public: bool = True) -> tuple[tuple[int, 
     shown = public_boards(state.setup.boards, state.finished(), frozenset(state.entries), state.closed) \
         if public else state.setup.boards
     return shown, (f.prepare(shown) if shown else None), taken
-
-
-def view_from(shown: tuple[int, ...], scored: Scored | None, taken: Mapping[str, int],
-              closed: bool = False) -> dict[str, Any]:
-    """The rankings as plain values: ``{"boards", "rankings": {name: [{"place", "club", "pair",
-    "percent", "total"}]}, "taken": {club: n}, "closed"}`` (``docs/federation.md``)."""
-    out: dict[str, Any] = {"boards": list(shown), "rankings": {}, "taken": dict(taken), "closed": closed}
-    if scored is None:
-        return out
-    out["rankings"] = rankings_dict(scored.rank())
-    return out
-
-
-def rankings_dict(result: EventResult) -> dict[str, list[dict[str, Any]]]:
-    """An event's rankings as plain values (the same for the live field and a whole rescore)."""
-    return {name: [{"place": place, "club": sp.section, "pair": sp.pair.label,
-                    "percent": None if st.percent is None else float(st.percent),  # type: ignore[attr-defined]
-                    "total": str(st.total)} for place, sp, st in rows]  # type: ignore[attr-defined]
-            for name, rows in result.rankings}
 
 
 def field_view(state: EventState, *, public: bool = True) -> dict[str, Any]:
