@@ -132,7 +132,7 @@ def _serve(args: argparse.Namespace) -> int:
     if SERVICE_USER not in users:
         return _fail(f"{args.passwords}: no line for the service's login {SERVICE_USER!r}")
     try:
-        lock = hold_event(args.dir)
+        hold_event(args.dir).close()            # said before the broker starts; the service holds it from now
     except FederationError as exc:
         return _fail(str(exc))
     broker = None
@@ -145,7 +145,12 @@ def _serve(args: argparse.Namespace) -> int:
         except BrokerError as exc:
             return _fail(str(exc))
         remote = ("127.0.0.1", broker.port)
-    service = FederationService(args.dir, remote[0], remote[1], users[SERVICE_USER]).start()
+    try:
+        service = FederationService(args.dir, remote[0], remote[1], users[SERVICE_USER]).start()
+    except FederationError as exc:
+        if broker is not None:
+            broker.stop()
+        return _fail(str(exc))
     page = None
     if args.web is not None:
         from firmware_host.federation.page import FieldPage
@@ -170,7 +175,6 @@ def _serve(args: argparse.Namespace) -> int:
         service.stop()
         if broker is not None:
             broker.stop()
-        lock.close()
     return 0
 
 

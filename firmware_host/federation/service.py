@@ -227,7 +227,12 @@ class FederationService:
         from firmware_host.federation.files import kept_records
 
         self.folder = Path(folder)
-        self.journal, self.state = open_event(folder)
+        self._held = hold_event(folder)          # one service an event; `close` asks it (not the journal)
+        try:
+            self.journal, self.state = open_event(folder)
+        except BaseException:
+            self._held.close()
+            raise
         self.topics = EventTopics(self.state.setup.event)
         self.records = kept_records(self.folder, self.state)
         self.clock = clock
@@ -264,6 +269,7 @@ class FederationService:
         self.client.loop_stop()
         self.client.disconnect()
         self.journal.close()
+        self._held.close()
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
         client.subscribe(self.topics.all_results, qos=1)
