@@ -59,6 +59,95 @@ def rescore(repeats: int = 3) -> dict[str, Any]:
             "median_s": round(statistics.median(times), 3), "max_s": round(max(times), 3)}
 
 
+def view_cost(clubs: int = 12, tables: int = 84, boards: int = 4, messages: int = 200) -> dict[str, Any]:
+    """The public view after each message, made two ways side by side on the same field and messages:
+    **whole** ranks the public boards from their scores each time (``rank_boards``, as the service did
+    before) and **incremental** is the service's way now (the pairs' figures carried, a board scored
+    again moving only its pairs, no ranking at all when the figures did not change). 1,008 tables by
+    default (12 clubs of 84, the scale run's field), boards 1-3 finished by every club (public) and
+    board 4 being played: ``messages`` messages, each a new result of board 4 (the public ranking does
+    not change) or, one in 25, a correction of a public board (it does). Every view of both ways is
+    checked equal."""
+    from firmware_host.federation.views import rankings_dict
+    from laws.cards import Seat
+    from laws.competition.sections import Across, EventResult, labelled
+    from laws.federation.field import ClubEntry, Field
+    from laws.scoring.bridge import parse_contract
+    from laws.scoring.session import rank_boards
+    from laws.scoring.session_values import Line, Pair, Played, SessionResult
+
+    names = [f"c{k:02d}" for k in range(clubs)]
+    entries = {c: ClubEntry(c, {Pair(i, d): d for i in range(1, tables + 1) for d in ("NS", "EW")}, tables)
+               for c in names}
+    f = Field(tuple(range(1, boards + 1)), entries)
+    c4 = parse_contract("4S")
+
+    def line(k: int, b: int, t: int, bump: int = 0) -> Line:
+        return Line(b, Pair(t, "NS"), Pair((t + b) % tables + 1, "EW"),
+                    Played(c4, Seat.N, 7 + (k * 3 + b * 5 + t * 7 + bump) % 6))
+
+    for k, c in enumerate(names):
+        for b in range(1, boards):
+            for t in range(1, tables + 1):
+                f.apply(c, line(k, b, t))
+    public = tuple(range(1, boards))
+    todo = [(k, c, t) for t in range(1, tables + 1) for k, c in enumerate(names)]
+
+    def whole() -> dict[str, Any]:
+        scored = f.prepare(public)
+        rankings = rank_boards(scored.boards, scored.method, scored.event_fields)
+        result = SessionResult(scored.method, scored.boards, rankings)
+        named = [(f"field {r.field}", labelled(r, _local(scored.names))) for r in result.rankings]
+        named += [(r.field, labelled(r, _local(scored.names)))
+                  for r in rank_boards(scored.boards, scored.method, scored.club_fields)]
+        return rankings_dict(EventResult(Across.YES, {"field": result}, tuple(named)))
+
+    kept: tuple[Any, dict[str, Any]] = (None, {})
+
+    def incremental() -> dict[str, Any]:
+        nonlocal kept
+        scored = f.prepare(public)
+        if scored.stamp != kept[0]:
+            kept = (scored.stamp, rankings_dict(scored.rank()))
+        return kept[1]
+
+    incremental()
+    times: dict[str, list[float]] = {"whole": [], "incremental": []}
+    changed = 0
+    for n in range(messages):
+        if n % 25 == 24:
+            k = n % clubs
+            f.apply(names[k], line(k, 1 + n % (boards - 1), 1 + n % tables, bump=n))
+            changed += 1
+        else:
+            k, c, t = todo[n % len(todo)]
+            f.apply(c, line(k, boards, t))
+        order = (("whole", whole), ("incremental", incremental)) if n % 2 else \
+            (("incremental", incremental), ("whole", whole))
+        got = {}
+        for name, fn in order:                  # alternate which goes first
+            t0 = time.perf_counter()
+            got[name] = fn()
+            times[name].append(time.perf_counter() - t0)
+        if got["whole"] != got["incremental"]:
+            raise AssertionError(f"message {n + 1}: the incremental view is not the whole ranking's")
+    out: dict[str, Any] = {"tables": clubs * tables, "clubs": clubs, "public_boards": len(public),
+                           "messages": messages, "public_changed_by": changed, "views_equal": True}
+    for name, ts in times.items():
+        out[name] = {k: round(v, 4) for k, v in figures(ts).items()} | {"total_s": round(sum(ts), 2)}
+    return out
+
+
+def _local(names: tuple[str, ...]) -> Any:
+    from laws.competition.sections import SPAN, SectionPair
+    from laws.scoring.session_values import Pair
+
+    def local(p: Any) -> Any:
+        k, number = divmod(p.number, SPAN)
+        return SectionPair(names[k], Pair(number, p.direction))
+    return local
+
+
 def live(clubs: int = 4, tables: int = 6, boards: int = 6, gap: float = 0.5) -> dict[str, Any]:
     """Results through bridged brokers: latency from the club's publish to the field's ranking."""
     from firmware_host.federation.brokers import EventBroker
@@ -177,6 +266,7 @@ def run(args: argparse.Namespace) -> int:
         report(f"federation at scale: {tables} tables, 12 clubs, 20 outages", found, args)
         return 0 if found["ok"] else 1
     out: dict[str, Any] = {"field rescore, 1000 tables x 27 boards": rescore(1 if quick else 3)}
+    out["public view after each message, whole vs incremental"] = view_cost(messages=50 if quick else 200)
     out["club result -> field ranking (bridged)"] = live(clubs=2 if quick else 4, boards=2 if quick else 6)
     report("federation: a simultaneous across clubs", out, args)
     return 0
