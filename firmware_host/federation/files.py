@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from firmware_host.federation.service import JOURNAL, EventState, FederationError, hold_event, open_event
+from firmware_host.federation.event import JOURNAL, EventState, FederationError, hold_event, open_event
 from firmware_host.records.journal import Journal
 from laws.competition.sections import SPAN
 from laws.duplicate.deal import Board, commitment
