@@ -38,7 +38,7 @@ from firmware_host.wire.reader import read_json
 from laws.federation.field import FieldError, Scored
 from laws.federation.ledger import Answer, Verdict
 from laws.federation.messages import digest
-from laws.federation.release import board_release, club_may_see, public_boards
+from laws.federation.release import board_releases, club_may_see, public_boards
 
 __all__ = ["JOURNAL", "EventSetup", "EventState", "FederationError", "FederationService", "create_event",
            "field_view", "hold_event", "open_event", "prepare_view", "read_outside"]
@@ -46,6 +46,7 @@ __all__ = ["JOURNAL", "EventSetup", "EventState", "FederationError", "Federation
 log = logging.getLogger(__name__)
 MAX_BYTES = 65536
 MAX_DEPTH = 12
+BOARD_EVERY = 2.0       # seconds: a board's field is published again at most this often while it is played
 
 
 def read_outside(payload: bytes) -> dict[str, Any] | str:
@@ -98,6 +99,8 @@ class FederationService:
         self._sent: dict[str, Any] = {}                            # topic -> what was last published there
         self.final_files: list[Path] = []
         self._resend_all = threading.Event()
+        self._released: dict[int, tuple[Any, frozenset[str], float]] = {}   # board -> (its score, clubs, when)
+        self._boards_pending = False
         self._dirty = threading.Event()
         self._stopping = threading.Event()
         self._publisher = threading.Thread(target=self._publish_loop, name="federation-views", daemon=True)
@@ -190,7 +193,7 @@ class FederationService:
             if self._stopping.is_set():
                 return
             closing = not self.state.closed and close_requested(self.folder)
-            if not self._dirty.is_set() and not closing:
+            if not self._dirty.is_set() and not closing and not self._boards_pending:
                 continue
             self._dirty.clear()
             began = time.monotonic()
@@ -233,16 +236,14 @@ class FederationService:
         if self._resend_all.is_set():
             self._resend_all.clear()
             self._sent.clear()
+            self._released.clear()
         with self._lock:
             shown, scored, taken = prepare_view(self.state, public=True)
             finished = self.state.finished()
             closed = self.state.closed
             released = {club: [b for b in self.state.setup.boards if club_may_see(club, b, finished, closed)]
                         for club in self.state.entries}
-            field = self.state.scores
-            boards = {b: field.board(b) for b in sorted({b for bs in released.values() for b in bs})} \
-                if field is not None else {}
-            local = field.local if field is not None else None
+            boards, local = self._boards_to_release(released, closed)
         stamp, rankings = self._ranked
         if scored is not None and scored.stamp != stamp:
             rankings = rankings_dict(scored.rank())
@@ -253,13 +254,39 @@ class FederationService:
         for club, mine in released.items():
             own = {name: rows for name, rows in view["rankings"].items() if name.startswith(club + " ")}
             self._publish(self.topics.field(club), fit({"boards": mine, "rankings": own}))
+        for b, (scored_board, clubs) in boards.items():
+            texts = board_releases(scored_board, clubs, local, self.records.get(b))
+            for club, value in texts.items():
+                self._publish(self.topics.board(club, b), fit(value))
+
+    def _boards_to_release(self, released: dict[str, list[int]], closed: bool) -> tuple[
+            dict[int, tuple[Any, frozenset[str]]], Any]:
+        """The boards whose field is to be published again (called under the lock): a board some club may
+        now see whose field, or whose set of clubs that may see it, changed since it was last published,
+        at most once every ``BOARD_EVERY`` seconds a board (every board at once when the event closes); a
+        board held back is published by a later pass of the loop."""
+        field = self.state.scores
+        if field is None:
+            return {}, None
+        now = time.monotonic()
+        who: dict[int, set[str]] = {}
+        for club, mine in released.items():
             for b in mine:
-                key = self.topics.board(club, b)
-                if self._sent.get(key + "#") is boards[b]:
-                    continue                    # the board's field has not changed since
-                assert local is not None
-                self._publish(key, fit(board_release(boards[b], club, local, self.records.get(b))))
-                self._sent[key + "#"] = boards[b]
+                who.setdefault(b, set()).add(club)
+        out: dict[int, tuple[Any, frozenset[str]]] = {}
+        pending = False
+        for b, clubs in sorted(who.items()):
+            last = self._released.get(b)
+            if last is not None and not closed and now - last[2] < BOARD_EVERY:
+                pending = pending or field.current(b) is not last[0] or frozenset(clubs) != last[1]
+                continue
+            board = field.board(b)
+            if last is not None and board is last[0] and frozenset(clubs) == last[1]:
+                continue
+            out[b] = (board, frozenset(clubs))
+            self._released[b] = (board, frozenset(clubs), now)
+        self._boards_pending = pending
+        return out, field.namer()
 
 
 def prepare_view(state: EventState, *, public: bool = True) -> tuple[tuple[int, ...], Scored | None, dict[str, int]]:

@@ -22,7 +22,7 @@ whole rescore by :func:`laws.competition.sections.score_event`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from laws.competition.sections import SPAN, Across, EventResult, SectionLine, SectionPair, labelled
@@ -128,10 +128,22 @@ class Field:
         self._score_dirty([number])
         return self._scored[number]
 
+    def current(self, number: int) -> ScoredBoard | None:
+        """The board's score if none of its lines changed since it was scored (else None)."""
+        return self._scored.get(number)
+
     def local(self, pair: Pair) -> SectionPair:
         """A field-wide pair as its club and its own number."""
-        k, number = divmod(pair.number, SPAN)
-        return SectionPair(self._names()[k], Pair(number, pair.direction))
+        return self.namer()(pair)
+
+    def namer(self) -> Callable[[Pair], SectionPair]:
+        """:meth:`local` as a function of its own (the clubs' names read once; usable outside a lock)."""
+        names = tuple(self._names())
+
+        def local(pair: Pair) -> SectionPair:
+            k, number = divmod(pair.number, SPAN)
+            return SectionPair(names[k], Pair(number, pair.direction))
+        return local
 
     def _score_dirty(self, wanted: Iterable[int]) -> None:
         dirty = [b for b in wanted if b not in self._scored]
