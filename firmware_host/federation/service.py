@@ -130,6 +130,12 @@ class FederationService:
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
         client.subscribe(self.topics.all_results, qos=1)
         self._resend_all.set()                  # a broker that lost its retained messages gets them all again
+        with self._lock:
+            expect = {c: self.state.ledger.expect(c) for c in self.state.setup.clubs}
+        for club, n in expect.items():          # each club sends again from there now, not after its back-off
+            client.publish(self.topics.answer(club), json.dumps(
+                {"verdict": "gap", "number": 0, "expect": n, "why": f"the federation is back: send from {n}"}),
+                qos=1)
         if self.records:
             message = json.dumps(records_message(self.state.setup.event, list(self.records.values())), sort_keys=True)
             for club in self.state.setup.clubs:

@@ -11,7 +11,9 @@ the first number the federation has not acknowledged, a window at a time, and se
 answer moves that number on within ``resend`` seconds, twice as long after each such resend with no
 answer (up to 30 s; back to ``resend`` as soon as an answer moves it on: a federation that is behind is
 not buried under the same window again and again); a ``gap`` answer sends again from the number the
-federation expects; a ``repeat`` moves on; a ``conflict`` stops the uplink with the federation's words
+federation expects (the federation also sends one, numbered 0, to every club each time it connects to
+its broker, so the clubs send again at once after its outage rather than after their back-off); a
+``repeat`` moves on; a ``conflict`` stops the uplink with the federation's words
 (a person must look: the club's journal does not match what it sent before).
 """
 
@@ -158,9 +160,10 @@ class ClubUplink:
                 self.expect = expect
                 self._progress_at = self.clock()
                 self._wait = self.resend            # answers come: back to the first wait
-            if verdict == "gap":
+            if verdict == "gap":                    # a gap, or the federation back after an outage
                 self.expect = expect
                 self._sent_upto = expect - 1
+                self._wait = self.resend
 
     def _run(self) -> None:
         last_read = -1e9
