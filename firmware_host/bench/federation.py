@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -262,8 +263,12 @@ def run(args: argparse.Namespace) -> int:
     if tables:
         from firmware_host.bench.federation_scale import scale
 
-        found = scale(tables=tables)
-        report(f"federation at scale: {tables} tables, 12 clubs, 20 outages", found, args)
+        outages = int(getattr(args, "outages", 20))
+        if outages < 0:
+            print(f"cardtable bench: --outages {outages}: a number of outages, 0 or more", file=sys.stderr)
+            return 2
+        found = scale(tables=tables, outages=outages)
+        report(f"federation at scale: {tables} tables, 12 clubs, {outages} outages", found, args)
         return 0 if found["ok"] else 1
     out: dict[str, Any] = {"field rescore, 1000 tables x 27 boards": rescore(1 if quick else 3)}
     out["public view after each message, whole vs incremental"] = view_cost(messages=50 if quick else 200)
