@@ -64,7 +64,8 @@ def view_cost(clubs: int = 12, tables: int = 84, boards: int = 4, messages: int 
     """The public view after each message, made two ways side by side on the same field and messages:
     **whole** ranks the public boards from their scores each time (``rank_boards``, as the service did
     before) and **incremental** is the service's way now (the pairs' figures carried, a board scored
-    again moving only its pairs, no ranking at all when the figures did not change). 1,008 tables by
+    again moving only its pairs, only the pairs whose figures moved placed again, no ranking at all when
+    the figures did not change). 1,008 tables by
     default (12 clubs of 84, the scale run's field), boards 1-3 finished by every club (public) and
     board 4 being played: ``messages`` messages, each a new result of board 4 (the public ranking does
     not change) or, one in 25, a correction of a public board (it does). Every view of both ways is
@@ -104,12 +105,14 @@ def view_cost(clubs: int = 12, tables: int = 84, boards: int = 4, messages: int 
         return rankings_dict(EventResult(Across.YES, {"field": result}, tuple(named)))
 
     kept: tuple[Any, dict[str, Any]] = (None, {})
+    live: Any = None
 
     def incremental() -> dict[str, Any]:
-        nonlocal kept
+        nonlocal kept, live
         scored = f.prepare(public)
         if scored.stamp != kept[0]:
-            kept = (scored.stamp, rankings_dict(scored.rank()))
+            live = live or scored.live()
+            kept = (scored.stamp, rankings_dict(scored.rank(live)))
         return kept[1]
 
     incremental()

@@ -38,6 +38,7 @@ from firmware_host.wire.reader import read_json
 from laws.federation.field import FieldError, Scored
 from laws.federation.ledger import Answer, Verdict
 from laws.federation.messages import digest
+from laws.federation.ranking import LiveRanking
 from laws.federation.release import board_releases, club_may_see, public_boards
 
 __all__ = ["JOURNAL", "EventSetup", "EventState", "FederationError", "FederationService", "create_event",
@@ -96,6 +97,7 @@ class FederationService:
         self.publish_every = publish_every
         self.last_view: dict[str, Any] = {"boards": [], "rankings": {}, "taken": {}, "closed": self.state.closed}
         self._ranked: tuple[Any, dict[str, Any]] = (None, {})     # (stamp, rankings) last made
+        self._live: tuple[LiveRanking, LiveRanking] | None = None   # the rankings kept pair by pair
         self._sent: dict[str, Any] = {}                            # topic -> what was last published there
         self.final_files: list[Path] = []
         self._resend_all = threading.Event()
@@ -252,7 +254,9 @@ class FederationService:
             boards, local = self._boards_to_release(released, closed)
         stamp, rankings = self._ranked
         if scored is not None and scored.stamp != stamp:
-            rankings = rankings_dict(scored.rank())
+            if self._live is None or self._live[0].fields != scored.event_fields:
+                self._live = scored.live()          # a club's entry came: its pairs join the fields
+            rankings = rankings_dict(scored.rank(self._live))
             self._ranked = (scored.stamp, rankings)
         view = view_from(shown, scored, taken, closed, rankings)
         self.last_view = view

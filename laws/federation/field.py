@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from laws.competition.sections import SPAN, Across, EventResult, SectionLine, SectionPair, labelled
+from laws.federation.ranking import LiveRanking
 from laws.scoring.session import NO_TALLY, Tally, rank_tallies, score_boards, tally_boards
 from laws.scoring.session_values import Line, Method, Pair, ScoredBoard, SessionResult
 
@@ -224,15 +225,28 @@ class Scored:
     tallies: Mapping[Pair, Tally]
     stamp: tuple[tuple[int, ...], int] = ((), 0)
 
-    def rank(self) -> EventResult:
-        """The field's ranking and every club's own, from the pairs' figures."""
+    def rank(self, live: tuple[LiveRanking, LiveRanking] | None = None) -> EventResult:
+        """The field's ranking and every club's own, from the pairs' figures; with ``live`` (the field's
+        and the clubs' :class:`LiveRanking` of these fields, kept by the caller from one ranking to the
+        next) only the pairs whose figures changed are placed again (the same rankings)."""
         names = self.names
 
         def local(p: Pair) -> SectionPair:
             k, number = divmod(p.number, SPAN)
             return SectionPair(names[k], Pair(number, p.direction))
 
-        result = SessionResult(self.method, self.boards, rank_tallies(self.tallies, self.method, self.event_fields))
+        if live is None:
+            whole = rank_tallies(self.tallies, self.method, self.event_fields)
+            clubs = rank_tallies(self.tallies, self.method, self.club_fields)
+        else:
+            for kept in live:
+                kept.update(self.tallies)
+            whole, clubs = live[0].rankings(), live[1].rankings()
+        result = SessionResult(self.method, self.boards, whole)
         rankings = [(f"field {r.field}", labelled(r, local)) for r in result.rankings]
-        rankings += [(r.field, labelled(r, local)) for r in rank_tallies(self.tallies, self.method, self.club_fields)]
+        rankings += [(r.field, labelled(r, local)) for r in clubs]
         return EventResult(Across.YES, {"field": result}, tuple(rankings))
+
+    def live(self) -> tuple[LiveRanking, LiveRanking]:
+        """A fresh pair of :class:`LiveRanking` (the field's, the clubs') for :meth:`rank`."""
+        return LiveRanking(self.method, self.event_fields), LiveRanking(self.method, self.club_fields)

@@ -227,14 +227,20 @@ def places(keys: list[Fraction]) -> list[str]:
     return out
 
 
+def standing(pair: Pair, t: Tally, at_imps: bool) -> tuple[Fraction, Standing]:
+    """A pair's standing from its figures (its place left empty) and the figure it is ranked by (its
+    percentage at matchpoints, its points per board at IMPs): higher is better, ties by pair."""
+    pct = None if at_imps else percentage(t.total, t.tops)
+    per_board = t.total / t.boards
+    key = per_board if pct is None else pct
+    return key, Standing(pair, t.total, None if at_imps else t.tops, pct, per_board, t.boards, "")
+
+
 def _rank(field: str, tallies: dict[Pair, Tally], at_imps: bool) -> Ranking:
     rows = []
     for pair, t in tallies.items():
-        pct = None if at_imps else percentage(t.total, t.tops)
-        per_board = t.total / t.boards
-        key = per_board if pct is None else pct
-        rows.append((key, pair, Standing(pair, t.total, None if at_imps else t.tops, pct, per_board,
-                                         t.boards, "")))
+        key, st = standing(pair, t, at_imps)
+        rows.append((key, pair, st))
     rows.sort(key=lambda r: (-r[0], r[1].key))
     standings = tuple(Standing(s.pair, s.total, s.tops, s.percent, s.per_board, s.boards, place)
                       for (_k, _p, s), place in zip(rows, places([r[0] for r in rows])))

@@ -150,6 +150,7 @@ def test_the_pairs_figures_kept_between_rankings_equal_a_whole_rescore(seed: int
     clubs = {c: _entry(c, 3) for c in ("c1", "c2", "c3")}
     live = Field(boards, clubs)
     last = None
+    kept = None
     for _ in range(40):
         club, b, t = rng.choice(sorted(clubs)), rng.choice(boards), rng.randint(1, 3)
         ew = (t + b) % 3 + 1
@@ -165,6 +166,8 @@ def test_the_pairs_figures_kept_between_rankings_equal_a_whole_rescore(seed: int
         whole = score_event({c: (shown, e.due, e.fields) for c, e in clubs.items()}, lines,
                             Method.MATCHPOINTS, Across.YES)
         assert scored.rank().rankings == whole.rankings
+        kept = kept or scored.live()          # the pairs placed again one by one, kept from view to view
+        assert scored.rank(kept).rankings == whole.rankings
         again = live.prepare(shown)
         assert again.stamp == scored.stamp           # nothing changed: the same figures, the same stamp
         if last is not None and last[0] == scored.stamp:
@@ -202,3 +205,26 @@ def test_two_clubs_fouled_groups_are_not_compared_with_each_other() -> None:
     assert by[("c2", 1)].ns_points > by[("c1", 1)].ns_points      # group A: c2's 11 tricks beat c1's 10
     # each club's B is alone in its group: the same (Neuberg) points whatever the other club's B scored
     assert by[("c1", 2)].ns_points == by[("c2", 2)].ns_points
+
+
+def test_a_live_ranking_places_only_the_pairs_that_moved_and_its_check_can_fail() -> None:
+    """One correction moves a few pairs: only they are placed again, and the rankings are a whole
+    rescore's; a live ranking not told of the correction is caught by the same comparison."""
+    clubs = {c: _entry(c, 4) for c in ("c1", "c2")}
+    f = Field((1, 2), clubs)
+    for c in clubs:
+        for b in (1, 2):
+            for t in range(1, 5):
+                f.apply(c, _line(b, t, t, "4S", 6 + (t * 3 + b) % 7))
+    first = f.prepare()
+    kept, stale = first.live(), first.live()
+    first.rank(kept)
+    first.rank(stale)
+    f.apply("c2", _line(2, 3, 3, "4S", 13))                 # a correction: c2's pair 3 makes 13 tricks
+    now = f.prepare()
+    whole = score_event({c: ((1, 2), e.due, e.fields) for c, e in clubs.items()}, f.all_lines(),
+                        Method.MATCHPOINTS, Across.YES)
+    moved = kept[0].update(now.tallies)
+    assert 0 < moved < len(now.tallies)                    # some pairs moved, not all
+    assert now.rank(kept).rankings == whole.rankings
+    assert first.rank(stale).rankings != whole.rankings    # not told: the comparison fails
