@@ -99,7 +99,7 @@ def close_requested(folder: str | Path, *, done: bool = False) -> bool:
 def kept_records(folder: str | Path, state: EventState) -> dict[int, Board]:
     """The copy of the hand records ``open`` kept in the folder, by number, when they are the event's
     ({} when there is none; a copy whose commitment is not the event's is left out and logged)."""
-    from firmware_host.duplicate.handfiles import HandRecordError, read_hand_records
+    from firmware_host.duplicate.handrecords.handfiles import HandRecordError, read_hand_records
 
     kept = sorted(Path(folder).glob("hand-records.*"))
     if not kept:

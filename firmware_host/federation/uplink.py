@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_host.duplicate.session_state import SessionState
-from firmware_host.duplicate.spec import SessionSetup
 from firmware_host.federation.topics import EventTopics
 from firmware_host.records.journal import Journal
 from firmware_host.wire.reader import read_json
 from laws.duplicate.deal import Board, commitment
 from laws.federation.messages import line_to_dict
+from laws.session.duplicate.spec import SessionSetup
+from laws.session.duplicate.state import SessionState
 
 log = logging.getLogger(__name__)
 WINDOW = 64
@@ -225,7 +225,7 @@ MAX_RECORDS = 4 * 1024 * 1024
 def check_records_message(value: Any, event: str, expected: str | None = None) -> Received:
     """The boards of an ``in/records`` message, once they hash to the commitment it carries (and to
     ``expected``, the commitment the federation announced, when given); :class:`RecordsError` otherwise."""
-    from firmware_host.duplicate.handfiles import HandRecordError, parse_hand_records
+    from firmware_host.duplicate.handrecords.handfiles import HandRecordError, parse_hand_records
 
     if not isinstance(value, Mapping) or not isinstance(value.get("records"), str) \
             or not isinstance(value.get("commitment"), str) or value.get("format") != "pbn":

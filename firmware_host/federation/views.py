@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from firmware_host.duplicate.handfiles import render_hand_records
+from firmware_host.duplicate.handrecords.handfiles import render_hand_records
 from laws.competition.sections import EventResult
 from laws.duplicate.deal import Board, board_index, commitment
 from laws.federation.field import Scored

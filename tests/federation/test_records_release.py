@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from firmware_host.duplicate.handfiles import write_hand_records
-from firmware_host.duplicate.newdeals import new_boards
+from firmware_host.duplicate.handrecords.handfiles import write_hand_records
+from firmware_host.duplicate.handrecords.newdeals import new_boards
 from firmware_host.federation.brokers import EventBroker
 from firmware_host.federation.files import FINAL, close_event, export
 from firmware_host.federation.service import EventSetup, FederationService, create_event, open_event
@@ -75,7 +75,7 @@ def test_the_field_over_bridges_records_release_fouls_and_close(tmp_path: Path) 
     _need_mosquitto()
     import paho.mqtt.client as mqtt
 
-    from firmware_host.evening.demo import DuplicateDemo
+    from firmware_host.evening.duplicate_evening import DuplicateDemo
 
     topics = EventTopics(EVENT)
     clubs = ["c1", "c2"]
