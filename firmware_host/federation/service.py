@@ -264,17 +264,18 @@ class FederationService:
         for club, mine in released.items():
             own = {name: rows for name, rows in view["rankings"].items() if name.startswith(club + " ")}
             self._publish(self.topics.field(club), fit({"boards": mine, "rankings": own}))
-        for b, (scored_board, clubs) in boards.items():
-            texts = board_releases(scored_board, clubs, local, self.records.get(b))
+        for b, (job, clubs) in boards.items():
+            texts = board_releases(job(), clubs, local, self.records.get(b))
             for club, value in texts.items():
                 self._publish(self.topics.board(club, b), fit(value))
 
     def _boards_to_release(self, released: dict[str, list[int]], closed: bool) -> tuple[
             dict[int, tuple[Any, frozenset[str]]], Any]:
-        """The boards whose field is to be published again (called under the lock): a board some club may
-        now see whose field, or whose set of clubs that may see it, changed since it was last published,
-        at most once every ``BOARD_EVERY`` seconds a board (every board at once when the event closes); a
-        board held back is published by a later pass of the loop."""
+        """The boards whose field is to be published again (called under the lock), each as a job that
+        scores it outside the lock: a board some club may now see whose lines, or whose set of clubs that
+        may see it, changed since it was last published, at most once every ``BOARD_EVERY`` seconds a
+        board (every board at once when the event closes); a board held back is published by a later
+        pass of the loop."""
         field = self.state.scores
         if field is None:
             return {}, None
@@ -287,14 +288,15 @@ class FederationService:
         pending = False
         for b, clubs in sorted(who.items()):
             last = self._released.get(b)
+            lines = (field, field.version(b))      # the field object too: a club's entry makes a new one
+            same = last is not None and last[0][0] is field and last[0][1] == lines[1] and frozenset(clubs) == last[1]
             if last is not None and not closed and now - last[2] < BOARD_EVERY:
-                pending = pending or field.current(b) is not last[0] or frozenset(clubs) != last[1]
+                pending = pending or not same
                 continue
-            board = field.board(b)
-            if last is not None and board is last[0] and frozenset(clubs) == last[1]:
+            if same:
                 continue
-            out[b] = (board, frozenset(clubs))
-            self._released[b] = (board, frozenset(clubs), now)
+            out[b] = (field.board_job(b), frozenset(clubs))
+            self._released[b] = (lines, frozenset(clubs), now)
         self._boards_pending = pending
         return out, field.namer()
 

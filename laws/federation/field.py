@@ -80,6 +80,7 @@ class Field:
     _tallied: dict[int, ScoredBoard] = field(default_factory=dict, repr=False, compare=False)
     _tallies: dict[Pair, Tally] = field(default_factory=dict, repr=False, compare=False)
     _version: int = field(default=0, repr=False, compare=False)
+    _changes: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for club, mine in self.lines.items():
@@ -95,6 +96,7 @@ class Field:
             if mine.pop(remove, None) is not None:
                 self._by_board.get(remove[0], {}).pop((club, remove[1], remove[2]), None)
                 self._scored.pop(remove[0], None)
+                self._changes[remove[0]] = self._changes.get(remove[0], 0) + 1
             return
         if line is None:
             raise FieldError(f"club {club}: a message with no line")
@@ -106,6 +108,7 @@ class Field:
         mine[(line.board, line.ns, line.ew)] = line
         self._by_board.setdefault(line.board, {})[(club, line.ns, line.ew)] = line
         self._scored.pop(line.board, None)
+        self._changes[line.board] = self._changes.get(line.board, 0) + 1
 
     def all_lines(self) -> Iterable[SectionLine]:
         for club in sorted(self.lines):
@@ -129,9 +132,24 @@ class Field:
         self._score_dirty([number])
         return self._scored[number]
 
-    def current(self, number: int) -> ScoredBoard | None:
-        """The board's score if none of its lines changed since it was scored (else None)."""
-        return self._scored.get(number)
+    def board_job(self, number: int) -> Callable[[], ScoredBoard]:
+        """Board ``number`` scored across the field, as a function to call later (outside a service's
+        lock): its lines are read now; the function scores them (or gives the score already made) and
+        reads nothing of the field, so results may keep being taken meanwhile."""
+        done = self._scored.get(number)
+        if done is not None:
+            return lambda: done
+        index = {c: k for k, c in enumerate(self._names())}
+        due = max(1, sum(e.due for e in self.clubs.values()))
+        fields, method = self._event_fields(), self.method
+        rows = [Line(number, self._global(ln.ns, index[c]), self._global(ln.ew, index[c]), ln.result,
+                     field_group(c, ln.group))
+                for (c, _ns, _ew), ln in self._by_board.get(number, {}).items()]
+        return lambda: score_boards((number,), rows, due, method, fields)[0]
+
+    def version(self, number: int) -> int:
+        """How many times board ``number``'s lines changed (a result, a correction, a line taken off)."""
+        return self._changes.get(number, 0)
 
     def local(self, pair: Pair) -> SectionPair:
         """A field-wide pair as its club and its own number."""
