@@ -1,7 +1,9 @@
 """``cardtable bench federation``: a simultaneous's figures (``docs/federation.md``).
 
 - **A whole field rescore** at 1,000 tables x 27 boards (100 clubs of 10-table Mitchells, every board
-  played at every table: 27,000 results, 1,000 a board), ``laws.federation.field.Field.score``, medians.
+  played at every table: 27,000 results, 1,000 a board), ``laws.federation.field.Field.score`` on a
+  field of its own each time (nothing scored yet), medians.
+- **The public view after each message**, whole and incremental side by side (:func:`view_cost`).
 - **A club's result to the field's ranking**: real Mosquitto on loopback, a federation broker and
   four club brokers bridged to it (two with --quick), each club's uplink (``ClubUplink``) sending simulated tables'
   results at a club's pace (each club a result every 0.5 s, busier than 1,000 tables at seven minutes a
@@ -9,10 +11,10 @@
   publish on the club's own broker to the federation's service having taken it, journaled it and
   published the field's ranking (views coalesced, at most one every 0.2 s; p50/p90/p99; target p99 < 2 s
   outside outages).
-- **Messages and bytes per result** over the bridge: the result and its answer, and the retained views
-  the federation publishes after each result taken.
+- **Messages and bytes per result**: every message the uplinks publish and every message the federation
+  publishes (answers, views, boards released, records), counted as they are published.
 
-``--scale [TABLES]`` runs instead the simultaneous at scale with 20 outages, judged
+``--scale [TABLES] [--outages N]`` runs instead the simultaneous at scale with N outages (20), judged
 (``federation_scale.py``); it exits 1 when a check fails.
 """
 
@@ -50,9 +52,9 @@ def _field(clubs: int = 100, tables: int = 10, boards: int = 27) -> Any:
 
 
 def rescore(repeats: int = 3) -> dict[str, Any]:
-    f = _field()
     times = []
     for _ in range(repeats):
+        f = _field()                    # a field of its own each time: nothing scored or ranked yet
         t0 = time.perf_counter()
         f.score()
         times.append(time.perf_counter() - t0)
@@ -158,7 +160,6 @@ def live(clubs: int = 4, tables: int = 6, boards: int = 6, gap: float = 0.5) -> 
     from firmware_host.federation.service import EventSetup, FederationService, create_event
     from firmware_host.federation.topics import SERVICE_USER, EventTopics
     from firmware_host.federation.uplink import ClubUplink
-    from firmware_host.federation.views import fit, public_summary
     from laws.cards import Seat
     from laws.federation.messages import line_to_dict
     from laws.scoring.bridge import parse_contract
@@ -168,7 +169,7 @@ def live(clubs: int = 4, tables: int = 6, boards: int = 6, gap: float = 0.5) -> 
     names = [f"c{k:02d}" for k in range(clubs)]
     sent: dict[tuple[str, int], float] = {}
     done: dict[tuple[str, int], float] = {}
-    sizes = {"result": 0, "answer": 0, "views": 0, "results": 0}
+    sizes = {"result": 0, "results_published": 0, "out": 0, "out_bytes": 0}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         pw = {c: f"pw{c}" for c in names} | {SERVICE_USER: "pwf"}
@@ -183,27 +184,26 @@ def live(clubs: int = 4, tables: int = 6, boards: int = 6, gap: float = 0.5) -> 
         create_event(root / "event", EventSetup("bench", tuple(range(1, boards + 1)), tuple(names)))
 
         class Timed(FederationService):
-            def receive(self, topic: str, payload: bytes) -> Any:
-                answer = super().receive(topic, payload)
-                if answer is not None and answer.verdict.value == "taken":
-                    sizes["answer"] += 60
-                return answer
-
             def publish_views(self) -> None:
                 super().publish_views()       # the views are coalesced: every message taken so far is in
                 now = time.monotonic()
                 view = self.last_view
-                sizes["views"] += len(fit(public_summary(view))) + sum(
-                    len(fit({"boards": view["boards"], "rankings": {n: r for n, r in view["rankings"].items()
-                                                                   if n.startswith(c + " ")}}))
-                    for c in self.state.entries)
                 for club, n in view["taken"].items():
                     for k in range(n, 0, -1):
                         if (club, k) in done:
                             break
                         done[(club, k)] = now
 
-        service = Timed(root / "event", "127.0.0.1", fed.port, "pwf").start()
+        service = Timed(root / "event", "127.0.0.1", fed.port, "pwf")
+        out_publish = service.client.publish
+
+        def counted(topic: str, payload: str, qos: int = 0, retain: bool = False) -> Any:
+            sizes["out"] += 1                 # every message the federation sends: answers, views, boards
+            sizes["out_bytes"] += len(payload)
+            return out_publish(topic, payload, qos=qos, retain=retain)
+
+        service.client.publish = counted  # type: ignore[method-assign]
+        service.start()
         queues: dict[str, list[dict[str, Any]]] = {c: [] for c in names}
         lock = threading.Lock()
 
@@ -223,6 +223,7 @@ def live(clubs: int = 4, tables: int = 6, boards: int = 6, gap: float = 0.5) -> 
                 n = read_json(payload).value["number"]
                 sent.setdefault((_c, n), time.monotonic())
                 sizes["result"] += len(payload)
+                sizes["results_published"] += 1
                 return _orig(topic, payload, qos=qos, retain=retain)
 
             up.client.publish = publish  # type: ignore[method-assign]
@@ -256,8 +257,8 @@ def live(clubs: int = 4, tables: int = 6, boards: int = 6, gap: float = 0.5) -> 
     lat = [done[k] - sent[k] for k in done if k in sent]
     results = len(done)
     return {"clubs": clubs, "results": results, "lost": clubs * (1 + tables * boards) - results,
-            **figures(lat), "bytes_per_result": round((sizes["result"] + sizes["answer"] + sizes["views"]) / max(results, 1)),
-            "messages_per_result": 2 + 1 + clubs}
+            **figures(lat), "bytes_per_result": round((sizes["result"] + sizes["out_bytes"]) / max(results, 1)),
+            "messages_per_result": round((sizes["results_published"] + sizes["out"]) / max(results, 1), 2)}
 
 
 def run(args: argparse.Namespace) -> int:
