@@ -5,6 +5,8 @@ runs on the club's machine: ``club/event_screens.py``).
 * :meth:`EventDesk.offer` takes a message from the broker (any thread) to the session's ordering
   (``firmware_host/session/ordering.py``: read by the event's reader, answered only once committed, held
   in order while the journal cannot be written, a bounded note per refusal per login);
+* :meth:`EventDesk.director_record` takes the director's ``names`` and ``correct`` records
+  (``laws/session/event/event_kind.py``) the same way, and republishes every seating;
 * :meth:`EventDesk.step` (one tick, on a worker thread, never on paho's network thread or an event loop)
   commits what came in one transaction and then answers: each answer goes out on its table's seating
   topic ``<prefix>/session/table/<table>`` (retained) inside the table's view
@@ -26,6 +28,7 @@ from typing import Any
 
 from firmware_host.events.session import EventSession
 from firmware_host.events.views import director_view, table_view
+from firmware_host.session.journalled import Outcome
 from firmware_host.session.ordering import SessionOrdering
 from firmware_host.wire.messages import ANSWERS_KEPT
 from firmware_host.wire.topics import TOPICS
@@ -107,6 +110,23 @@ class EventDesk:
         with self.changed:
             self.changed.notify_all()
         return True
+
+    def director_record(self, rec: dict[str, Any]) -> Outcome:
+        """The director's ``names`` or ``correct`` record: checked, journaled, applied (the session's
+        promise), then every seating again and the pages told. ``refused`` with the session's reason when
+        it cannot be taken (nothing changes; the refusal is journaled as a note).
+
+        Raises:
+            SessionFileError: the journal cannot be written (nothing is applied).
+        """
+        with self.lock:
+            outcome = self.session.take(rec)     # a refusal is journaled as a note by the session
+            if outcome.status == "refused":
+                self.session.version += 1        # the director's page lists it
+            self.publish_all()
+        with self.changed:
+            self.changed.notify_all()
+        return outcome
 
     def table_message(self, table: str) -> dict[str, Any]:
         """A table's view with the answers to its messages (and its page, when offered)."""
