@@ -14,6 +14,13 @@ Routes:
   is the key given to that table only (on its retained seating, ``page``); a live login opens any
   table's page without it. Otherwise 404 and nothing of the event.
 
+* ``POST /api/event/names`` (``{"competitor": N, "name": "team name or empty", "players": ["1021",
+  "Jane Visitor"]}``: member numbers looked up in the event's roster, else visitors' names) and
+  ``POST /api/event/correct`` (``{"round", "table", "board", "contract", "declarer", "tricks", "why"}``,
+  or ``"assigned"`` (North-South's score) in place of the contract): the director's records, through
+  the one guard (``web/guard.py``: a live login, our own origin, the login's CSRF token); 409 with the
+  event's reason when it refuses one (nothing changes; the refusal is journaled), 200 once journaled.
+
 The next round's draw is made in the same commit as the round's last result, so the update that tells
 the pages of that result carries the draw.
 """
@@ -29,8 +36,11 @@ from importlib import resources
 from typing import Any
 
 from firmware_host.events.desk import EventDesk
+from firmware_host.events.names import player_of
+from firmware_host.session.journalled import SessionFileError
+from firmware_host.session.roster import RosterError, roster_of
 from firmware_host.web import stream
-from firmware_host.web.guard import token_of
+from firmware_host.web.guard import MAX_BODY, Refused, guard, token_of
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +108,8 @@ class EventScreens:
                 Route("/event/table/{table}", self.table_page),
                 Route("/event/table/{table}/events", self.table_events),
                 Route("/api/event/table/{table}", self.table_state),
+                Route("/api/event/names", self.names, methods=["POST"]),
+                Route("/api/event/correct", self.correct, methods=["POST"]),
                 Route("/event/static/{name}", self.static)]
 
     async def _locked(self, read: Callable[[], Any]) -> Any:
@@ -174,6 +186,51 @@ class EventScreens:
         table, alive = found
         first = json.dumps(await self._locked(lambda: self.desk.table_message(table)), separators=(",", ":"))
         return self._stream(_Client(table), first, alive)
+
+    # -- the director's records ------------------------------------------------------------------------
+
+    async def _checked(self, request: Any, what: str) -> tuple[str, dict[str, Any]] | Any:
+        checked = await guard(request, self.dash.sessions, what, MAX_BODY)
+        if isinstance(checked, Refused):
+            return self.dash._json({"error": checked.error}, checked.status)
+        if not isinstance(checked.data, dict):
+            why = "the request is too big" if checked.too_big else "the request is not a JSON object"
+            return self.dash._json({"error": why}, 400)
+        return str(checked.login.user), checked.data
+
+    async def _take(self, rec: dict[str, Any]) -> Any:
+        try:
+            outcome = await asyncio.to_thread(self.desk.director_record, rec)
+        except SessionFileError as exc:
+            return self.dash._json({"error": str(exc)}, 503)
+        if outcome.status != "taken":
+            return self.dash._json({"error": outcome.why or "that is taken already"}, 409)
+        return self.dash._json({"ok": True})
+
+    async def names(self, request: Any) -> Any:
+        checked = await self._checked(request, "event names")
+        if not isinstance(checked, tuple):
+            return checked
+        user, data = checked
+        entries = data.get("players")
+        if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
+            return self.dash._json({"error": "players is a list of member numbers or names"}, 400)
+        try:
+            roster = roster_of(self.desk.session.journal.path)
+            players = [player_of(roster, e) for e in entries if e.strip()]
+        except RosterError as exc:
+            return self.dash._json({"error": str(exc)}, 409)
+        return await self._take({"type": "names", "competitor": data.get("competitor"),
+                                 "name": data.get("name", ""), "players": players, "by": user})
+
+    async def correct(self, request: Any) -> Any:
+        checked = await self._checked(request, "event correction")
+        if not isinstance(checked, tuple):
+            return checked
+        user, data = checked
+        result = {k: data[k] for k in ("round", "table", "board", "contract", "declarer", "tricks", "assigned")
+                  if k in data}
+        return await self._take({"type": "correct", "by": user, "why": data.get("why"), "result": result})
 
     def _stream(self, client: _Client, first: str, alive: Callable[[], bool]) -> Any:
         client.queue.put_nowait(first)

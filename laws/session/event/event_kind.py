@@ -91,7 +91,7 @@ def names_problem(spec: EventSpec, names: Mapping[int, Mapping[str, Any]], rec: 
     if spec.kind is EventKind.SECTIONS:
         return "an event of sections is not named (its pairs keep their numbers)"
     if isinstance(who, bool) or not isinstance(who, int) or not 1 <= who <= spec.entrants:
-        return f"competitor is a number from 1 to {spec.entrants}, got {str(who)[:20]!r}"
+        return f"competitor is a number from 1 to {spec.entrants}, got {str(who)[:20]}"
     if name != "" and (not spec.kind.teams or name_problem(name)):
         return (f"competitor {who}: only a team has a name" if not spec.kind.teams
                 else f"team {who}: {name_problem(name).replace('player', 'team')}")
