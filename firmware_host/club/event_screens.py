@@ -126,16 +126,19 @@ class EventScreens:
             return Response("not found", 404)
         return Response(_static(name), media_type=STATIC[name], headers=self.dash._headers())
 
-    def _page_html(self, title: str, stream_path: str) -> Any:
+    def _page_html(self, title: str, stream_path: str, csrf: str = "") -> Any:
         text = _static("event.html").replace("{{title}}", html.escape(title))
+        text = text.replace("{{forms}}", _static("event_forms.html") if csrf else "")
+        text = text.replace("{{csrf}}", html.escape(csrf, quote=True))
         return self.dash._html(text.replace("{{stream}}", html.escape(stream_path, quote=True)))
 
     async def page(self, request: Any) -> Any:
         from starlette.responses import RedirectResponse
 
-        if self.dash._session(request) is None:
+        s = self.dash._session(request)
+        if s is None:
             return RedirectResponse("/login", 303)
-        return self._page_html(self.desk.session.event.spec.name, "/event/events")
+        return self._page_html(self.desk.session.event.spec.name, "/event/events", s.csrf)
 
     async def state(self, request: Any) -> Any:
         if self.dash._session(request) is None:

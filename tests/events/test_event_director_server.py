@@ -127,6 +127,28 @@ def test_the_next_draw_is_on_the_director_s_and_a_table_s_page_on_the_director_s
             seat = next(t for t in drawn.tables if t.table == 2)
             assert f"N {seat.north} S {seat.south} E {seat.east} W {seat.west}" in _text(table, "seats")
             _never_complete_undrawn(director)
+            # the director's forms: a correction and a name, each on the page from the next update
+            form = director.find_element(By.ID, "correct-form")
+            for field, value in (("round", "1"), ("table", "1"), ("board", "1"), ("assigned", "+600"),
+                                 ("why", "slow play")):
+                form.find_element(By.NAME, field).send_keys(value)
+            form.find_element(By.TAG_NAME, "button").click()
+            WebDriverWait(director, 30).until(lambda d: "assigned +600 to North-South" in _text(d, "adjustments"))
+            assert club.session.event.results[(1, 1, 1)].assigned == 600
+            form = director.find_element(By.ID, "names-form")
+            for field, value in (("competitor", "2"), ("name", "Hearts"), ("players", "Ann Lee, Bo Kim")):
+                form.find_element(By.NAME, field).send_keys(value)
+            form.find_element(By.TAG_NAME, "button").click()
+            WebDriverWait(director, 30).until(lambda d: "Hearts (Ann Lee, Bo Kim)" in _text(d, "standings"))
+            form = director.find_element(By.ID, "correct-form")                 # refused: the reason shown
+            for field in form.find_elements(By.TAG_NAME, "input"):
+                field.clear()
+            for field, value in (("round", "3"), ("table", "1"), ("board", "5"), ("contract", "4S"),
+                                 ("declarer", "N"), ("tricks", "10"), ("why", "x")):
+                form.find_element(By.NAME, field).send_keys(value)
+            form.find_element(By.TAG_NAME, "button").click()
+            WebDriverWait(director, 30).until(lambda d: "round 3 is not drawn yet" in _text(d, "answer"))
+            assert table.find_elements(By.ID, "correct-form") == []             # no forms on a table's page
         finally:
             director.quit()
             table.quit()

@@ -54,4 +54,40 @@
     window.cardtableEventSeen.push({round: view.round, complete: (view.draws || []).map(d => d.complete)});
     draw(view);
   };
+  // The director's forms (the director's page only): each posts JSON with the login's CSRF token.
+  const token = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+  function post(path, body) {
+    const answer = document.getElementById("answer");
+    fetch(path, {method: "POST", credentials: "same-origin", body: JSON.stringify(body),
+                 headers: {"Content-Type": "application/json", "X-CSRF-Token": token}})
+      .then(r => r.json().then(j => { answer.textContent = r.ok ? "Done." : (j.error || "Refused."); }))
+      .catch(() => { answer.textContent = "The server did not answer."; });
+  }
+  function num(v) { return v === "" ? undefined : Number(v); }
+  const names = document.getElementById("names-form");
+  if (names) {
+    names.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const f = new FormData(names);
+      post("/api/event/names", {competitor: num(f.get("competitor")), name: f.get("name").trim(),
+        players: f.get("players").split(",").map(x => x.trim()).filter(x => x)});
+    });
+  }
+  const correct = document.getElementById("correct-form");
+  if (correct) {
+    correct.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const f = new FormData(correct);
+      const body = {round: num(f.get("round")), table: num(f.get("table")), board: num(f.get("board")),
+                    why: f.get("why")};
+      if (f.get("assigned").trim() !== "") {
+        body.assigned = num(f.get("assigned").trim().replace(/^\+/, ""));
+      } else {
+        body.contract = f.get("contract").trim();
+        body.declarer = f.get("declarer").trim();
+        body.tricks = num(f.get("tricks")) || 0;
+      }
+      post("/api/event/correct", body);
+    });
+  }
 })();
