@@ -176,3 +176,24 @@ def test_the_director_s_records_pass_the_one_guard(tmp_path: Path) -> None:
     finally:
         desk.session.close()
         broker.stop()
+
+
+def test_the_dashboard_command_refuses_an_event_it_cannot_run(tmp_path: Path, capsys: Any) -> None:
+    from firmware_host.web.auth import add_user
+
+    users = tmp_path / "users"
+    add_user(users, "director", "right-horse-1")
+    pw = _write(tmp_path / "pw", "x\n")
+    capsys.readouterr()
+    base = ["club", "dashboard", "--users", str(users), "--mqtt-password-file", str(pw),
+            "--heads", str(tmp_path / "heads.jsonl")]
+    assert main([*base, "--event", str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err
+    assert "no event here" in err and "Traceback" not in err and err.count("\n") == 1
+    assert main([*base, "--event", str(tmp_path), "--session", str(tmp_path)]) == 2
+    assert "--session and --event both take the tables' results" in capsys.readouterr().err
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
