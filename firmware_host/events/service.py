@@ -1,4 +1,5 @@
-"""An event on the broker and its pages: the tables' ``board`` messages in, the answers and each table's
+"""An event on its own broker client and its own pages (``cardtable event run``; on the club's machine
+the director's server carries the same desk instead: ``club/event_screens.py``): the tables' ``board`` messages in, the answers and each table's
 seating out (retained), and the director's and tables' pages over HTTP.
 
 * **MQTT.** The service reads ``<prefix>/+/board`` (QoS 1) with a login of the dashboard's rights. Each

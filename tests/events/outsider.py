@@ -1,6 +1,9 @@
 """An outsider's reader and scorer of an event's results files, written from docs/competitions.md and
 docs/scoring.md alone (not from the code that writes them): it recomputes every score, IMP, VP,
-matchpoint, total and place in results.pbn and results.xml and returns what does not agree."""
+matchpoint, total and place in results.pbn and results.xml and returns what does not agree; a line
+with the director's assigned score (no contract) is taken as it stands, as the document says. It
+also reads who each competitor is from both files (``names_pbn``, ``names_usebio``; PBN's quoted
+string cells) and checks they agree with each other and with the published page (``check_names``)."""
 
 from __future__ import annotations
 
