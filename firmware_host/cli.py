@@ -37,6 +37,7 @@ COMMANDS = (
     "event",
     "broadcast",
     "federation",
+    "euchre",
 )
 
 
