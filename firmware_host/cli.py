@@ -34,8 +34,10 @@ COMMANDS = (
     "soak",
     "boards",
     "duplicate",
+    "event",
     "broadcast",
     "federation",
+    "euchre",
 )
 
 

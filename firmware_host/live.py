@@ -252,6 +252,12 @@ def build_table(cfg: Config, *, display: Any | None = None, synchronous: str = "
 
             # the seating in, results out: wired here, before the publisher starts
             table.results = connect(DuplicateResults(ctl, publisher), ctl, publisher)
+        if cfg.table.game == "euchre":
+            from firmware_host.tablelink.euchre_night import NightTable
+            from firmware_host.tablelink.euchre_night import connect as connect_night
+
+            # a euchre night's seats in, hands out (docs/euchre.md): wired before the publisher starts
+            table.results = connect_night(NightTable(ctl, publisher), ctl, publisher)
         publisher.start()
         table.publisher = publisher
     dup = cfg.duplicate

@@ -300,7 +300,11 @@ class LawEngine:
                 s.next_dealer = r.dealer
             s.phase = Phase.SHUFFLE
         elif r.remedy is Remedy.RUBBER_WON:
-            s.phase = Phase.FORMING
+            # Penalty points (laws 50, 63, 90) may win the rubber while a deal is live: that deal is still
+            # played out and scored (law 4: the penalty first, then the hand), so the table forms for the
+            # next rubber only between deals (its next shuffle or draw is taken from either phase).
+            if s.phase not in (Phase.AUCTION, Phase.PLAY, Phase.SCORING):
+                s.phase = Phase.FORMING
         elif r.remedy is Remedy.CONTRACT and r.extra.get("passed_out"):
             s.phase = Phase.SHUFFLE  # passed out: nothing is played or scored; the next dealer deals
         elif r.remedy is Remedy.RESTORE_PACK and r.side is not None and r.pack is not None:

@@ -30,7 +30,7 @@ ROOMS: dict[str, set[str]] = {
     "firmware_host.tablelink": {"firmware_host.config", "firmware_host.records", "firmware_host.table"},
     "firmware_host.web": {"firmware_host.records"},
     "firmware_host.club": {"firmware_host.config", "firmware_host.devices", "firmware_host.duplicate",
-                           "firmware_host.records", "firmware_host.resources", "firmware_host.session",
+                           "firmware_host.events", "firmware_host.records", "firmware_host.resources", "firmware_host.session",
                            "firmware_host.table", "firmware_host.tablelink", "firmware_host.web"},
     "firmware_host.session": {"firmware_host.records"},
     "firmware_host.duplicate": {"firmware_host.config", "firmware_host.records", "firmware_host.resources",
@@ -52,12 +52,15 @@ ROOMS: dict[str, set[str]] = {
                               "firmware_host.live", "firmware_host.players", "firmware_host.records",
                               "firmware_host.session", "firmware_host.shoe", "firmware_host.table"},
     "firmware_host.broadcast": {"firmware_host.records"},
+    "firmware_host.euchre_night": {"firmware_host.club", "firmware_host.config", "firmware_host.live",
+                                   "firmware_host.records", "firmware_host.session", "firmware_host.table"},
+    "firmware_host.events": {"firmware_host.records", "firmware_host.session"},
     "firmware_host.federation": {"firmware_host.club", "firmware_host.duplicate", "firmware_host.records"},
     "firmware_host.bench": {"vision", "firmware_host.club", "firmware_host.config", "firmware_host.devices",
-                            "firmware_host.duplicate", "firmware_host.evening", "firmware_host.federation",
-                            "firmware_host.live", "firmware_host.records", "firmware_host.resources",
-                            "firmware_host.session", "firmware_host.shoe", "firmware_host.soak",
-                            "firmware_host.table", "firmware_host.web"},
+                            "firmware_host.duplicate", "firmware_host.euchre_night", "firmware_host.evening",
+                            "firmware_host.federation", "firmware_host.live", "firmware_host.records",
+                            "firmware_host.resources", "firmware_host.session", "firmware_host.shoe",
+                            "firmware_host.soak", "firmware_host.table", "firmware_host.web"},
 }
 # The club's wire (topics, the one checked reader of outside JSON, the typed messages) is a room every
 # other room may import (docs/architecture.md); it imports nothing of ours but ``laws``.

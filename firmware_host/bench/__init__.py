@@ -31,6 +31,7 @@ BENCHES: dict[str, str] = {
     "duplicate-records": "firmware_host.bench.duplicate_records:run",
     "federation": "firmware_host.bench.federation:run",
     "wire": "firmware_host.bench.wire:run",
+    "euchre": "firmware_host.bench.euchre:run",
 }
 
 

@@ -50,7 +50,7 @@ from firmware_host.wire.topics import ORDERED_KINDS, TOPICS
 log = logging.getLogger(__name__)
 
 MAX_PAYLOAD = 65536
-ORDERED = ORDERED_KINDS  # board, players: a duplicate table's, for the session
+ORDERED = ORDERED_KINDS  # board, players: a duplicate table's, for the session; hand: a euchre night's
 FEED_SIZE = 200
 LOG_FIRST = 20      # refused messages from one table logged each, then one in LOG_EVERY
 LOG_EVERY = 100
@@ -268,7 +268,7 @@ class ClubState:
             out += self._check_gap(view, msg.get("prev"), seq, now)
         handler = {"status": self._on_status, "event": self._on_event, "ruling": self._on_ruling,
                    "deal": self._on_deal, "pack": self._on_pack, "board": self._on_deal,
-                   "players": self._on_deal}[kind]
+                   "players": self._on_deal, "hand": self._on_deal}[kind]
         return out + handler(view, msg, body, seq, float(t), now)
 
     def _on_head(self, v: TableView, text: Any, now: float) -> list[dict[str, Any]]:

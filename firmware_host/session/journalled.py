@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 from firmware_host.records.journal import Journal, JournalError
-from laws.session.kind import REPEAT, Kind
+from laws.session.kind import HOLD, REPEAT, Kind
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,8 @@ class SessionFileError(RuntimeError):
 
 @dataclass(frozen=True)
 class Outcome:
-    """What became of one submitted record: ``taken``, ``repeat`` (dropped, seen before) or ``refused``."""
+    """What became of one submitted record: ``taken``, ``repeat`` (dropped, seen before), ``refused``, or
+    ``held`` (not yet: the kind's ``check`` said ``HOLD``; nothing journaled, nothing to answer)."""
 
     status: str
     why: str = ""
@@ -237,6 +238,9 @@ class JournalledService:
             why = self.state.check(rec)
             if why == REPEAT:
                 outcomes.append(Outcome("repeat", record=rec))
+                continue
+            if why == HOLD:   # not yet: neither journaled nor answered (the source sends it again)
+                outcomes.append(Outcome("held", record=rec))
                 continue
             if why:
                 rows.append(("note", {"refused": {"record": dict(rec), "why": why}}, now))

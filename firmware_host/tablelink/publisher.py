@@ -167,6 +167,12 @@ class MqttPublisher:
         board's play is over, so its cards are not held back."""
         self._queue("board", deal, seq, dict(body))
 
+    def euchre_hand(self, body: dict[str, Any], seq: int, deal: int = 0) -> None:
+        """A euchre night's hand played (``tablelink.euchre_night``), or the table's stop after the director's
+        call, journaled at row ``seq``: sent on ``hand`` in order with the events, through the outbox
+        (docs/euchre.md). The hand is over, so its cards are not held back."""
+        self._queue("hand", deal, seq, dict(body))
+
     def players_seen(self, body: dict[str, Any], seq: int) -> None:
         """A duplicate pair's members read from their member cards (``wire.duplicate.players_body``),
         journaled at row ``seq``: sent on ``players`` in order, through the outbox, like ``board``."""

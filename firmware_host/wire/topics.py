@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # What a table publishes under its own id (``pack`` has its pack's name below it).
-TABLE_KINDS = ("status", "event", "ruling", "deal", "heartbeat", "online", "pack", "board", "players")
-ORDERED_KINDS = ("event", "ruling", "deal", "board", "players")
+TABLE_KINDS = ("status", "event", "ruling", "deal", "heartbeat", "online", "pack", "board", "players", "hand")
+ORDERED_KINDS = ("event", "ruling", "deal", "board", "players", "hand")
 SESSION = "session"   # the duplicate session's own level: no table may have this id
 RESERVED_IDS = ("dashboard", SESSION)
 
@@ -86,6 +86,11 @@ class Topics:
     def boards(self) -> str:
         """``<prefix>/+/board``: what the session reads."""
         return self.board("+")
+
+    @property
+    def hands(self) -> str:
+        """``<prefix>/+/hand``: every euchre table's played hands (what the euchre night reads)."""
+        return self.table("+", "hand")
 
     @property
     def players(self) -> str:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from laws.scoring.session import places, score_boards
-from laws.scoring.session_values import Line, Method, Pair, Result
+from laws.scoring.session_values import Line, Method, Pair, Result, ScoredBoard
 
 # The starting round of each schedule: tables in order, each (North, South, East, West) with North-South
 # and East-West partners. Player ``n`` is the fixed one.
@@ -162,9 +162,10 @@ def _partnership(round_number: int, table: int, side: int) -> Pair:
     return Pair(round_number * 1000 + table * 2 + side)
 
 
-def score_individual(movement: IndividualMovement, results: Iterable[IndividualResult],
-                     method: Method = Method.MATCHPOINTS) -> tuple[PlayerStanding, ...]:
-    """Every player's standing, best first.
+def individual_scored(movement: IndividualMovement, results: Iterable[IndividualResult],
+                      method: Method = Method.MATCHPOINTS) -> tuple[ScoredBoard, ...]:
+    """Every board scored, each partnership under its pair number for the round (``round * 1000 +
+    table * 2 + side``, side 0 North-South and 1 East-West).
 
     Raises:
         IndividualError: a result at a table or board the movement does not have there, or given twice.
@@ -184,7 +185,17 @@ def score_individual(movement: IndividualMovement, results: Iterable[IndividualR
     boards = sorted({b for g in movement.groups.values() for b in g})
     due = len(movement.tables) // movement.rounds
     fields = {pair: "players" for ln in lines for pair in (ln.ns, ln.ew)}
-    scored = score_boards(boards, lines, due, method, fields)
+    return score_boards(boards, lines, due, method, fields)
+
+
+def score_individual(movement: IndividualMovement, results: Iterable[IndividualResult],
+                     method: Method = Method.MATCHPOINTS) -> tuple[PlayerStanding, ...]:
+    """Every player's standing, best first.
+
+    Raises:
+        IndividualError: a result at a table or board the movement does not have there, or given twice.
+    """
+    scored = individual_scored(movement, results, method)
     seat_of = {_partnership(t.round, t.table, side): pair
                for t in movement.tables for side, pair in ((0, (t.north, t.south)), (1, (t.east, t.west)))}
     total: dict[int, Fraction] = {}

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from laws.scoring.session import rank_boards, score_boards, score_session
+from laws.scoring.session import rank_tallies, score_boards, score_session, tally_boards
 from laws.scoring.session_values import Line, Method, Pair, Ranking, SessionError, SessionResult
 
 SPAN = 10_000        # pair numbers of section k (from 0) are k * SPAN + number inside the field-wide scoring
@@ -120,8 +120,9 @@ def score_event(sections: Mapping[str, tuple[Iterable[int], int, Mapping[Pair, s
             event_fields[g] = field
             section_fields[g] = f"{s} {field}"
     scored = score_boards(first, field_lines, due_total, method, event_fields)
-    result = SessionResult(method, scored, rank_boards(scored, method, event_fields))
-    section_rankings = rank_boards(scored, method, section_fields)
+    tallies = tally_boards(scored)        # once: both rankings rank the same figures
+    result = SessionResult(method, scored, rank_tallies(tallies, method, event_fields))
+    section_rankings = rank_tallies(tallies, method, section_fields)
     def local(p: Pair) -> SectionPair:
         k, number = divmod(p.number, SPAN)
         return SectionPair(names[k], Pair(number, p.direction))

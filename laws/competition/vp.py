@@ -96,8 +96,10 @@ class DiscreteScale:
 
     ``total`` is what the two sides' VPs add up to (20, 25 or 30); ``draw`` is each side's VPs at a
     margin of 0 (``total / 2``, or a whole number below it where a scale's draw is e.g. 15-15 of 30).
-    ``thresholds[0]`` must be 0 and the thresholds must rise; the winner's VPs never pass ``total``
-    (a scale whose top is ``total - 0`` ends with the blitz margin).
+    ``thresholds[0]`` must be 0 and the others at least 1 and never falling: two equal thresholds are a
+    margin that earns several VPs at once (the ACBL's 30-point scale gives 18-12 for 1 IMP, so 16, 17
+    and 18 VPs all have the threshold 1). The winner's VPs never pass ``total`` (a scale whose top is
+    ``total - 0`` ends with the blitz margin).
     """
 
     name: str
@@ -114,8 +116,8 @@ class DiscreteScale:
             raise ScaleError(f"{self.name}: the first threshold (a draw) must be 0 IMPs")
         for k, (a, b) in enumerate(zip(self.thresholds, self.thresholds[1:]), 1):
             _whole(f"{self.name}: threshold {k}", b, 1)
-            if b <= a:
-                raise ScaleError(f"{self.name}: the margin for {self.draw + k} VPs ({b}) must be more than "
+            if b < a:
+                raise ScaleError(f"{self.name}: the margin for {self.draw + k} VPs ({b}) must be no less than "
                                  f"the margin for {self.draw + k - 1} ({a})")
         if self.draw + len(self.thresholds) - 1 > self.total:
             raise ScaleError(f"{self.name}: {len(self.thresholds)} steps pass the total of {self.total}")
@@ -139,6 +141,10 @@ def discrete_scale(name: str, total: int, thresholds: Sequence[int]) -> Discrete
 def read_discrete(text: str, name: str) -> DiscreteScale:
     """A discrete scale from text: a first line ``total N``, then one line ``VP MARGIN`` per step.
 
+    The steps start at the draw (``N / 2`` at 0 IMPs); each later step has more VPs and a larger margin.
+    A step more than one VP above the one before gives every VP between at that same margin (a scale
+    that jumps, as the ACBL's 30-point scale does from 15-15 to 18-12 at 1 IMP).
+
     Blank lines and ``#`` comments are skipped. Every line that is not a step raises a
     :class:`ScaleError` naming its number.
     """
@@ -160,7 +166,14 @@ def read_discrete(text: str, name: str) -> DiscreteScale:
     if total is None:
         raise ScaleError(f"{name}: no 'total N' line")
     draw = total // 2
-    for k, (number, vp, _margin) in enumerate(steps):
-        if vp != draw + k:
-            raise ScaleError(f"{name} line {number}: expected the step for {draw + k} VPs, got {vp}")
-    return discrete_scale(name, total, [m for _n, _v, m in steps])
+    thresholds: list[int] = []
+    for k, (number, vp, margin) in enumerate(steps):
+        if k == 0 and vp != draw:
+            raise ScaleError(f"{name} line {number}: the first step is the draw, {draw} VPs, got {vp}")
+        if k and vp <= steps[k - 1][1]:
+            raise ScaleError(f"{name} line {number}: expected more than {steps[k - 1][1]} VPs, got {vp}")
+        if k and margin <= steps[k - 1][2]:
+            raise ScaleError(f"{name} line {number}: the margin for {vp} VPs ({margin}) must be more than "
+                             f"the margin for {steps[k - 1][1]} ({steps[k - 1][2]})")
+        thresholds += [margin] * (vp - draw + 1 - len(thresholds))
+    return discrete_scale(name, total, thresholds)

@@ -9,7 +9,9 @@ South partners, East and West partners; players who sit out that round are liste
   Partners split: at every table the pair that stayed takes North and East and the arriving pair South
   and West, so each arriving player partners one who stayed. A tie at a table (equal points) is decided
   by the director's rule for the night before the winners are given here (we suggest: more hands won,
-  then the pair seated North-South).
+  then the pair seated North-South). With a number of players that is not a multiple of 4, the last
+  ``n % 4`` sit out round 1, and each round's sit-outs come in at the foot table in place of as many
+  of its players, those who have sat out least (:func:`progressive_next`).
 * **Rotating partners** (:func:`rotating`): every player partners every other once, as evenly as the
   numbers allow. The partnerships of each round are a round of the circle method over the players (a
   *1-factorization*: over ``n - 1`` rounds every two players are partners exactly once); the partnerships
@@ -49,12 +51,12 @@ def _whole(name: str, value: object, low: int) -> int:
 
 
 def progressive_first(players: int) -> Round:
-    """Round 1 of a progressive night: players 1..n at tables in order (``n`` a multiple of 4)."""
+    """Round 1 of a progressive night: players 1..4t at tables in order; when the number is not a multiple
+    of 4, the last ``players % 4`` players sit out (see :func:`progressive_next` for who sits out next)."""
     _whole("the number of players", players, 4)
-    if players % 4:
-        raise FormatError(f"a progressive night seats four at each table: {players} players leave "
-                          f"{players % 4} over (add sit-outs as players of the director's choosing)")
-    return Round(1, tuple((p, p + 1, p + 2, p + 3) for p in range(1, players + 1, 4)))
+    seated = players - players % 4
+    return Round(1, tuple((p, p + 1, p + 2, p + 3) for p in range(1, seated + 1, 4)),
+                 tuple(range(seated + 1, players + 1)))
 
 
 def _split(stay: tuple[int, int], arrive: tuple[int, int]) -> Table:
@@ -63,12 +65,18 @@ def _split(stay: tuple[int, int], arrive: tuple[int, int]) -> Table:
     return (stay[0], arrive[0], stay[1], arrive[1])
 
 
-def progressive_next(current: Round, ns_won: Mapping[int, bool]) -> Round:
+def progressive_next(current: Round, ns_won: Mapping[int, bool], sat: Mapping[int, int] | None = None) -> Round:
     """The next round of a progressive night, from who won at each table.
+
+    Sit-outs (a number of players not a multiple of 4): those who sat out this round come in at the foot
+    table, in the seats of as many of the foot's next players, who sit out instead: of the foot's four,
+    those who have sat out least so far (``sat``: player -> rounds sat out, this one included), the
+    higher-numbered first when equal; the sit-outs, in number order, take their seats in seat order.
 
     Args:
         current: this round.
         ns_won: for each table number (1 = head), whether North-South won there.
+        sat: how many rounds each player has sat out so far (needed only when someone sits out).
     """
     n = len(current.tables)
     winners, losers = [], []
@@ -89,7 +97,15 @@ def progressive_next(current: Round, ns_won: Mapping[int, bool]) -> Round:
         else:
             stay, arrive = losers[k], winners[k + 1]
         tables.append(_split(stay, arrive))
-    return Round(current.number + 1, tuple(tables))
+    if not current.out:
+        return Round(current.number + 1, tuple(tables))
+    counts = dict(sat or {})
+    foot = list(tables[-1])
+    going = sorted(foot, key=lambda p: (counts.get(p, 0), -p))[:len(current.out)]
+    for p, q in zip(sorted(going, key=foot.index), current.out):
+        foot[foot.index(p)] = q
+    tables[-1] = (foot[0], foot[1], foot[2], foot[3])
+    return Round(current.number + 1, tuple(tables), tuple(sorted(going)))
 
 
 def rotating(players: int) -> tuple[Round, ...]:

@@ -12,9 +12,20 @@ opponents score ``euchred`` (2).
 At a progressive night each player carries his side's points for the hand on his own tally (a side's
 points go to both its players, but for the house rule on a loner's partner).
 
-**A renege** (laws 62-71, ruled at the table) costs the offending side the penalty the law gives: the
-other side scores 3 points, or 5 when a lone hand was played; the hand's own points are not scored then
-for the offending side (the table's ruling says which side reneged; :func:`renege_points`).
+**Penalties ruled at the table** reach the tally by the law that the table's ruling cites, as the table
+scores them itself (``laws/scoring/euchre.py``):
+
+* a renege established (law 63, ``EU-63``): the other side adds 3 points, or 5 when a lone hand was played,
+  for each renege; equal numbers of reneges by both sides cancel (law 71, ruled at the table, so no
+  penalty arrives); the penalty is scored first and the hand's own points are then scored as the cards
+  fell (law 4);
+* a wrong number of cards found in play (law 90, ``EU-90``): the other side adds 2 (4 in a lone hand) and
+  the offending side scores nothing on the hand (``void``);
+* a lone hand abandoned by an adversary (law 50, ``EU-50``): the lone player's side scores 5 and nobody
+  scores more on the hand (both sides ``void``).
+
+A penalty's points go to both players of the side that gains them (the house rule on a loner's partner
+is about a march, not a penalty).
 """
 
 from __future__ import annotations
@@ -61,15 +72,38 @@ class Rules:
 SOMERSET = Rules()
 
 
+PENALTY_CLAUSES = {"EU-63": (RENEGE, RENEGE_ALONE), "EU-90": (2, 4), "EU-50": (5, 5)}
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """A penalty the table ruled on the hand: its clause (``EU-63`` renege, ``EU-90`` wrong count,
+    ``EU-50`` lone hand abandoned), the offending side, and the points the other side adds."""
+
+    clause: str
+    offending: Side
+    points: int
+
+    def __post_init__(self) -> None:
+        if self.clause not in PENALTY_CLAUSES:
+            raise HandError(f"a penalty's clause is one of {', '.join(PENALTY_CLAUSES)}, got {self.clause!r}")
+        if not isinstance(self.offending, Side):
+            raise HandError(f"a penalty's offending side is NS or EW, got {self.offending!r}")
+        if self.points not in PENALTY_CLAUSES[self.clause]:
+            raise HandError(f"{self.clause} gives {' or '.join(map(str, sorted(set(PENALTY_CLAUSES[self.clause]))))} "
+                            f"points, got {self.points!r}")
+
+
 @dataclass(frozen=True)
 class Hand:
-    """One hand's facts from the table: the makers, the lone player (or None), the makers' tricks, and
-    the side that reneged (or None)."""
+    """One hand's facts from the table: the makers, the lone player (or None), the makers' tricks, the
+    penalties ruled on it, and the sides the law lets score nothing on the hand itself (``void``)."""
 
     makers: Side
     alone: Seat | None
     tricks: int
-    reneged: Side | None = None
+    penalties: tuple[Penalty, ...] = ()
+    void: frozenset[Side] = frozenset()
 
     def __post_init__(self) -> None:
         if isinstance(self.tricks, bool) or not isinstance(self.tricks, int) or not 0 <= self.tricks <= 5:
@@ -77,23 +111,24 @@ class Hand:
         if self.alone is not None and self.alone.side is not self.makers:
             raise HandError(f"{self.alone.value} played alone but is not one of the makers ({self.makers.value})")
 
+    @property
+    def reneges(self) -> tuple[Penalty, ...]:
+        return tuple(p for p in self.penalties if p.clause == "EU-63")
+
 
 def renege_points(hand: Hand) -> int:
-    """The renege penalty the other side scores (laws 62-71): 3, or 5 when a lone hand was played."""
+    """The renege penalty the other side scores (law 63): 3, or 5 when a lone hand was played."""
     return RENEGE_ALONE if hand.alone is not None else RENEGE
 
 
-def seat_points(hand: Hand, rules: Rules | None = None) -> dict[Seat, int]:
-    """Each seat's points for the hand, as the club's rules give them (the Somerset code by default)."""
+def hand_scorers(hand: Hand, rules: Rules | None = None) -> dict[Seat, int]:
+    """Each seat's points for the hand's own result (no penalty), by the club's rules."""
     rules = rules or SOMERSET
     out = dict.fromkeys(Seat, 0)
-    if hand.reneged is not None:
-        other = Side.EW if hand.reneged is Side.NS else Side.NS
-        for seat in Seat:
-            if seat.side is other:
-                out[seat] = renege_points(hand)
-        return out
     makers_score, points = hand_points(hand.alone is not None, hand.tricks)
+    scorers = hand.makers if makers_score else (Side.EW if hand.makers is Side.NS else Side.NS)
+    if scorers in hand.void:
+        return out
     if rules.scoring is Scoring.HOUSE:
         if not makers_score:
             points = rules.euchred * (2 if hand.alone is not None else 1)
@@ -103,8 +138,18 @@ def seat_points(hand: Hand, rules: Rules | None = None) -> dict[Seat, int]:
                     partner_share = rules.loner if rules.loner_partner is None else rules.loner_partner
                     out[seat] = rules.loner if seat is hand.alone else partner_share
             return out
-    scorers = hand.makers if makers_score else (Side.EW if hand.makers is Side.NS else Side.NS)
     for seat in Seat:
         if seat.side is scorers:
             out[seat] = points
+    return out
+
+
+def seat_points(hand: Hand, rules: Rules | None = None) -> dict[Seat, int]:
+    """Each seat's points for the hand, as the club's rules give them (the Somerset code by default): the
+    penalties ruled at the table to the other side's players, then the hand's own points."""
+    out = hand_scorers(hand, rules)
+    for p in hand.penalties:
+        for seat in Seat:
+            if seat.side is not p.offending:
+                out[seat] += p.points
     return out

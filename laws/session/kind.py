@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 REPEAT = "repeat"   # what ``check`` says of a record already taken: dropped, answered as a repeat
+HOLD = "hold"       # a record that cannot be taken yet, nor refused (it came ahead of one it follows): not
+                    # journaled, not answered, so its source sends it again (a euchre night's hands)
 
 
 class Setup(Protocol):
@@ -23,7 +25,8 @@ class State(Protocol):
     """A session's state: a fold of its taken records."""
 
     def check(self, rec: Mapping[str, Any]) -> str:
-        """Why ``rec`` cannot be taken now ("" when it can; ``REPEAT`` when it was taken already)."""
+        """Why ``rec`` cannot be taken now ("" when it can; ``REPEAT`` when it was taken already; ``HOLD``
+        when it cannot be taken yet but is not refused)."""
         ...
 
     def apply(self, rec: Mapping[str, Any]) -> None:

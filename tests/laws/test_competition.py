@@ -79,7 +79,8 @@ def test_discrete_scale_from_text() -> None:
 
 @pytest.mark.parametrize("text, words", [
     ("15 0\n", "line 1: the first line is 'total N'"),
-    ("total 30\n15 0\n16 3\n18 7\n", "line 4: expected the step for 17 VPs"),
+    ("total 30\n15 0\n16 3\n16 7\n", "line 4: expected more than 16 VPs"),
+    ("total 30\n16 0\n", "line 2: the first step is the draw, 15 VPs"),
     ("total 30\n15 0\n16 5\n17 4\n", "must be more than"),
     ("total 30\n15 2\n", "first threshold"),
     ("total 30\n15 0\n16 x\n", "line 3: a step is 'VP MARGIN'"),

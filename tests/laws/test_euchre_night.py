@@ -47,9 +47,26 @@ def test_progressive_winners_move_up_and_partners_split() -> None:
     assert formats.check_round(r2, 12) == []
 
 
+def test_progressive_sit_outs_come_in_at_the_foot() -> None:
+    r = formats.progressive_first(10)
+    assert r.tables == ((1, 2, 3, 4), (5, 6, 7, 8)) and r.out == (9, 10)
+    r2 = formats.progressive_next(r, {1: True, 2: True}, Counter(r.out))    # docs/movements.md's example
+    assert r2.tables == ((1, 5, 2, 6), (9, 3, 10, 4)) and r2.out == (7, 8)
+    sat: Counter[int] = Counter(r.out)
+    seen = [r]
+    for _ in range(7):
+        r = formats.progressive_next(r, {1: True, 2: False}, sat)
+        assert formats.check_round(r, 10) == []
+        sat.update(r.out)
+        seen.append(r)
+    assert 9 in seen[1].tables[-1] and 10 in seen[1].tables[-1]     # the sit-outs play next, at the foot
+    assert all(not set(a.out) & set(b.out) for a, b in zip(seen, seen[1:]))   # nobody sits out twice running
+    assert max(sat.values()) - min(sat.get(p, 0) for p in range(1, 11)) <= 2
+
+
 def test_progressive_refuses_what_it_cannot_seat() -> None:
-    with pytest.raises(formats.FormatError, match="2 over"):
-        formats.progressive_first(10)
+    with pytest.raises(formats.FormatError, match="from 4"):
+        formats.progressive_first(3)
     with pytest.raises(formats.FormatError, match="no winner given for table 2"):
         formats.progressive_next(formats.progressive_first(8), {1: True})
 
@@ -72,10 +89,26 @@ def test_house_rules_for_a_loner() -> None:
         Rules(Scoring.HOUSE, loner=6)
 
 
-def test_a_renege_scores_the_law_penalty_to_the_other_side() -> None:
-    assert scoring.seat_points(Hand(Side.NS, None, 5, reneged=Side.NS))[Seat.E] == 3
-    assert scoring.seat_points(Hand(Side.NS, Seat.S, 5, reneged=Side.NS))[Seat.W] == 5
-    assert scoring.seat_points(Hand(Side.NS, None, 1, reneged=Side.EW))[Seat.N] == 3
+def test_a_renege_scores_the_law_penalty_to_the_other_side_and_the_hand_as_it_fell() -> None:
+    # law 63: 3 (5 in a lone hand) to the other side, per renege; law 4: then the hand's own points
+    renege = scoring.Penalty("EU-63", Side.NS, 3)
+    got = scoring.seat_points(Hand(Side.NS, None, 5, (renege,)))
+    assert got == {Seat.N: 2, Seat.S: 2, Seat.E: 3, Seat.W: 3}
+    lone = scoring.Penalty("EU-63", Side.NS, 5)
+    assert scoring.seat_points(Hand(Side.NS, Seat.S, 5, (lone,)))[Seat.W] == 5
+    two = scoring.seat_points(Hand(Side.NS, None, 1, (scoring.Penalty("EU-63", Side.EW, 3),) * 2))
+    assert two[Seat.N] == 6 and two[Seat.E] == 2
+    with pytest.raises(scoring.HandError, match="EU-63 gives 3 or 5"):
+        scoring.Penalty("EU-63", Side.NS, 4)
+
+
+def test_a_wrong_count_voids_the_offending_side_and_lone_abandoned_voids_both() -> None:
+    count = scoring.Penalty("EU-90", Side.NS, 2)
+    got = scoring.seat_points(Hand(Side.NS, None, 4, (count,), frozenset({Side.NS})))
+    assert got == {Seat.N: 0, Seat.S: 0, Seat.E: 2, Seat.W: 2}
+    gone = scoring.Penalty("EU-50", Side.EW, 5)
+    got = scoring.seat_points(Hand(Side.NS, Seat.N, 5, (gone,), frozenset({Side.NS, Side.EW})))
+    assert got == {Seat.N: 5, Seat.S: 5, Seat.E: 0, Seat.W: 0}
 
 
 def test_bad_hands_are_refused() -> None:
@@ -103,3 +136,9 @@ def test_a_sit_out_gets_the_rounds_mean() -> None:
     hands = [standings.HandPlayed(1, 1, Hand(Side.NS, None, 5)), standings.HandPlayed(1, 2, Hand(Side.EW, None, 3))]
     by = {s.player: s for s in standings.standings(9, rounds, hands)}
     assert by[1].points == Fraction(2 * 2 + 1 * 2, 8) and by[1].rounds == 0
+
+
+def test_docs_worked_example_a_renege() -> None:
+    # docs/scoring.md 14: NS make it with three tricks, North reneged (law 63): N, S 1 each; E, W 3 each
+    got = scoring.seat_points(Hand(Side.NS, None, 3, (scoring.Penalty("EU-63", Side.NS, 3),)))
+    assert got == {Seat.N: 1, Seat.S: 1, Seat.E: 3, Seat.W: 3}

@@ -1,0 +1,256 @@
+"""``cardtable euchre``: a euchre night on the club's machine (``docs/euchre.md``).
+
+* ``open --dir DIR --players FILE [--roster FILE] --format F --rounds R [--hands H] [--tables N] ...``
+* ``serve --session DIR --broker-port P --password-file F [--port P] [--token-file F]``: the night on the
+  club's broker, with its pages.
+* ``show --session DIR``: the standings as text.
+* ``export --session DIR --out DIR``: ``standings.json``, ``hands.json``, ``sheet.html``.
+* ``demo --tables N --rounds R``: a whole night through real euchre tables on a local Mosquitto.
+
+Bad input: one line naming what and where, exit 2, nothing made.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+import time
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("euchre", help="a euchre night: open, serve, show, export, demo")
+    verbs = p.add_subparsers(dest="verb", required=True, metavar="VERB")
+
+    o = verbs.add_parser("open", help="open a euchre night in a folder")
+    o.add_argument("--dir", required=True, help="the night's folder (its journal: DIR/session.sqlite3)")
+    o.add_argument("--players", required=True, metavar="FILE",
+                   help="one player a line: a member number (looked up in --roster) or a visitor's name")
+    o.add_argument("--roster", metavar="FILE", help="the club's roster CSV (as for duplicate open)")
+    _night_args(o)
+    o.add_argument("--tables", type=int, help="club tables table-01 ... (default: as many as the format needs)")
+    o.add_argument("--name", default="Euchre night")
+    o.add_argument("--club", default="")
+    o.add_argument("--date", default="")
+    o.set_defaults(func=_open)
+
+    s = verbs.add_parser("serve", help="run the night on the club's broker, with its pages")
+    s.add_argument("--session", required=True, metavar="DIR")
+    s.add_argument("--broker-host", default="127.0.0.1")
+    s.add_argument("--broker-port", type=int, default=1883)
+    s.add_argument("--username", default="dashboard", help="the broker login with the dashboard's rights")
+    s.add_argument("--password-file", required=True, metavar="FILE")
+    s.add_argument("--host", default="127.0.0.1", help="the pages' address")
+    s.add_argument("--port", type=int, default=8090, help="the pages' port")
+    s.add_argument("--token-file", metavar="FILE", help="the director's token for calling a round "
+                                                        "(default: a new one, printed)")
+    s.set_defaults(func=_serve)
+
+    sh = verbs.add_parser("show", help="the night's standings as text")
+    sh.add_argument("--session", required=True, metavar="DIR")
+    sh.set_defaults(func=_show)
+
+    e = verbs.add_parser("export", help="write standings.json, hands.json and sheet.html")
+    e.add_argument("--session", required=True, metavar="DIR")
+    e.add_argument("--out", required=True, metavar="DIR")
+    e.set_defaults(func=_export)
+
+    d = verbs.add_parser("demo", help="a whole night through real euchre tables on a local Mosquitto")
+    d.add_argument("--tables", type=int, required=True)
+    d.add_argument("--rounds", type=int, required=True)
+    d.add_argument("--hands", type=int, default=4)
+    d.add_argument("--format", default="progressive", choices=("progressive", "rotating", "round-robin", "swiss"))
+    d.add_argument("--players", type=int, help="default: four a table")
+    d.add_argument("--seed", type=int, default=1)
+    d.add_argument("--out", metavar="DIR", help="default: a new folder under the system's temporary folder")
+    d.add_argument("--timeout", type=float, default=900.0)
+    d.set_defaults(func=_demo)
+
+
+def _night_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", required=True, choices=("progressive", "rotating", "round-robin", "swiss"))
+    p.add_argument("--rounds", type=int, required=True)
+    p.add_argument("--hands", type=int, default=8, help="hands a round (default 8)")
+    p.add_argument("--scoring", default="somerset", choices=("somerset", "house"))
+    p.add_argument("--loner", type=int, default=4, help="house rules: a loner's march scores 4 or 5")
+    p.add_argument("--loner-partner", type=int, default=None, help="house rules: his partner's share (default: the same)")
+    p.add_argument("--euchred", type=int, default=2, help="house rules: a euchre scores 2 (to 4) to the defenders")
+
+
+def _fail(text: str) -> int:
+    print(f"cardtable euchre: {text}", file=sys.stderr)
+    return 2
+
+
+def _read_players(path: str, roster_path: str | None) -> list[dict[str, str]]:
+    from firmware_host.session.roster import Roster, RosterError, read_roster
+
+    roster = read_roster(roster_path) if roster_path else Roster([], source="no --roster was given")
+    p = Path(path)
+    try:
+        text = p.read_bytes().decode("utf-8-sig")
+    except OSError as exc:
+        raise RosterError(f"{p}: cannot be read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise RosterError(f"{p}: not UTF-8 text (byte {exc.start + 1})") from None
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        entry = line.strip()
+        if not entry or entry.startswith("#"):
+            continue
+        try:
+            out.append(roster.player(entry))
+        except RosterError as exc:
+            raise RosterError(f"{p}: line {n}: {exc}") from None
+    return out
+
+
+def _open(args: argparse.Namespace) -> int:
+    from firmware_host.euchre_night.session import NightError, NightSession, SessionFileError
+    from firmware_host.session.roster import RosterError
+    from laws.euchre_night.formats import FormatError
+    from laws.euchre_night.night import Format, NightSetup, Player, tables_needed
+    from laws.euchre_night.scoring import HandError, Rules, Scoring
+
+    try:
+        players = _read_players(args.players, args.roster)
+        rules = Rules(Scoring(args.scoring), args.loner, args.loner_partner, args.euchred)
+        fmt = Format(args.format)
+        tables = args.tables or max(1, tables_needed(fmt, len(players)))
+        setup = NightSetup(args.name, tuple(Player(i + 1, p["name"], p["member"]) for i, p in enumerate(players)),
+                           fmt, args.rounds, args.hands, tuple(f"table-{k:02d}" for k in range(1, tables + 1)),
+                           rules, args.date or time.strftime("%Y-%m-%d"), args.club)
+        session = NightSession.create(args.dir, setup)
+    except (RosterError, FormatError, HandError, NightError, SessionFileError, ValueError) as exc:
+        return _fail(str(exc))
+    try:
+        night = session.night
+        print(f"{setup.name}: {len(players)} players, {fmt.value}, {setup.rounds} rounds of {setup.hands} hands, "
+              f"tables {', '.join(setup.tables)}")
+        _print_round(night, 1)
+    finally:
+        session.close()
+    return 0
+
+
+def _print_round(night: object, rnd: int) -> None:
+    from laws.euchre_night.night import Night
+
+    assert isinstance(night, Night)
+    names = {p.number: p.name for p in night.setup.players}
+    r = night.round(rnd)
+    print(f"round {rnd}:")
+    for k, t in enumerate(r.tables, 1):
+        print(f"  {night.setup.tables[k - 1]}: " + ", ".join(f"{s} {names[p]}" for s, p in zip("NSEW", t)))
+    if r.out:
+        print("  sitting out: " + ", ".join(names[p] for p in r.out))
+
+
+def _show(args: argparse.Namespace) -> int:
+    from firmware_host.euchre_night.session import NightError, NightSession, SessionFileError
+    from firmware_host.euchre_night.views import standing_rows
+
+    try:
+        session = NightSession.open(args.session)
+    except (NightError, SessionFileError) as exc:
+        return _fail(str(exc))
+    try:
+        n = session.night
+        status = "final" if n.finished else f"round {n.current} of {n.setup.rounds} in play"
+        print(f"{n.setup.name}: {status}; {len(n.hands)} hands; session journal head {session.head()}")
+        for r in standing_rows(n):
+            print(f"{r['place']:>4} {r['name']:<24} {r['points_shown']:>8} {r['hands_won']:>3} won {r['loners']:>2} loners")
+        if not n.finished:
+            _print_round(n, n.current)
+    finally:
+        session.close()
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from firmware_host.euchre_night.session import NightError, NightSession, SessionFileError
+    from firmware_host.euchre_night.views import hands_export, sheet_html, standings_export
+
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        return _fail(f"--out {out}: a file is there, not a folder")
+    try:
+        session = NightSession.open(args.session)
+    except (NightError, SessionFileError) as exc:
+        return _fail(str(exc))
+    try:
+        head = session.head()
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "standings.json").write_text(json.dumps(standings_export(session.night, head), indent=1) + "\n", "utf-8")
+        (out / "hands.json").write_text(json.dumps(hands_export(session.night, head), indent=1) + "\n", "utf-8")
+        (out / "sheet.html").write_text(sheet_html(session.night, head), "utf-8")
+    finally:
+        session.close()
+    print(f"standings.json, hands.json, sheet.html in {out}")
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from firmware_host.euchre_night.pages import NightPages
+    from firmware_host.euchre_night.service import NightService
+    from firmware_host.euchre_night.session import NightError, NightSession, SessionFileError
+
+    try:
+        password = Path(args.password_file).read_text(encoding="utf-8").strip()
+        token = Path(args.token_file).read_text(encoding="utf-8").strip() if args.token_file else secrets.token_urlsafe(12)
+    except (OSError, UnicodeDecodeError) as exc:
+        return _fail(f"{exc}")
+    try:
+        session = NightSession.open(args.session)
+    except (NightError, SessionFileError) as exc:
+        return _fail(str(exc))
+    service = NightService(session, args.broker_host, args.broker_port, args.username, password)
+    try:
+        pages = NightPages(service, args.host, args.port, token)
+    except OSError as exc:
+        session.close()
+        return _fail(f"--port {args.port}: {exc.strerror or exc}")
+    service.page = pages.address
+    pages.start()
+    service.start()
+    from firmware_host.commands.stopping import stop_event
+
+    stopping = stop_event()   # SIGTERM as Ctrl-C: the journal is closed either way
+    print(f"the director's page: {pages.address}/  (token to call a round: {token})", flush=True)
+    try:
+        while not stopping.wait(1):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        pages.stop()
+        service.stop()
+        session.close()
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from firmware_host.euchre_night.demo import EuchreDemo
+    from laws.euchre_night.formats import FormatError
+
+    if args.tables < 1 or args.rounds < 1 or not 1 <= args.hands <= 99:
+        return _fail("--tables and --rounds are whole numbers from 1, --hands 1 to 99")
+    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="euchre-demo-"))
+    try:
+        result = EuchreDemo(out, args.tables, args.rounds, hands=args.hands, fmt=args.format, players=args.players,
+                            seed=args.seed).run(timeout=args.timeout)
+    except (FormatError, FileExistsError) as exc:
+        return _fail(str(exc))
+    except (RuntimeError, TimeoutError) as exc:
+        print(f"cardtable euchre demo: {exc}", file=sys.stderr)
+        return 1
+    made = ", ".join(f"{k} {v}" for k, v in sorted(result.made.items())) or "none"
+    print(f"{result.hands} hands in {result.seconds:.1f} s; irregularities made: {made}; reneges in the record "
+          f"{result.reneges}, penalties {result.penalties}")
+    for name, path in result.files.items():
+        print(f"{name}: {path}")
+    return 0

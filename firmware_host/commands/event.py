@@ -1,0 +1,188 @@
+"""``cardtable event open|run|export``: an event beyond one pairs field (teams of four, Swiss, individual).
+
+* ``open FOLDER --kind K --entrants N --rounds R --boards B --tables T1,T2,... [--scale FILE] [--bye-vp V]
+  [--name TEXT] [--roster ROSTER.csv] [--names FILE]``: a new event (its journal, round 1 drawn, each
+  competitor of ``--names`` journaled as a ``names`` record; the roster kept as ``roster.csv`` in the
+  folder); prints round 1's draw.
+* ``run FOLDER --broker HOST:PORT --user U --password-file F [--http HOST:PORT]``: the event on the broker
+  and its pages until Ctrl-C (``firmware_host.events.service``).
+* ``export FOLDER --site OUT [--force] [--club NAME] [--club-id N]``: the published folder (index.html,
+  results.pbn, results.xml) of the complete rounds.
+
+Anything that cannot be done gives one line on standard error naming what and where, and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+KINDS = ("teams-round-robin", "teams-knockout", "swiss-teams", "swiss-pairs", "individual", "pairs-sections")
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("event", help="teams of four, Swiss and individual events: open, run, export")
+    verbs = p.add_subparsers(dest="verb", required=True)
+    o = verbs.add_parser("open", help="a new event in a folder, round 1 drawn")
+    o.add_argument("folder")
+    o.add_argument("--kind", required=True, choices=KINDS)
+    o.add_argument("--entrants", required=True, type=int, help="teams, pairs or players (numbered from 1)")
+    o.add_argument("--rounds", required=True, type=int)
+    o.add_argument("--boards", required=True, type=int, help="boards a round")
+    o.add_argument("--tables", required=True, help="the club's table ids, comma-separated, event table 1 first")
+    o.add_argument("--scale", metavar="FILE", help="a discrete VP scale file (default: the WBF continuous scale)")
+    o.add_argument("--bye-vp", default="12", help="a bye's VPs (default 12)")
+    o.add_argument("--name", default="Event")
+    o.add_argument("--sections", metavar="NAME:TABLES:MOVEMENT,...",
+                   help="pairs-sections: each section, e.g. A:5:mitchell,B:4:howell")
+    o.add_argument("--across", action="store_true", help="pairs-sections: matchpoint across the field")
+    o.add_argument("--roster", metavar="FILE", help="the club's roster: a CSV 'member number,name[,federation number]'")
+    o.add_argument("--names", metavar="FILE", help="who plays: a CSV 'number,[team name,]player,...' (players: "
+                   "member numbers from --roster, or visitors' names)")
+    o.set_defaults(func=_open)
+    r = verbs.add_parser("run", help="the event on the broker, with its pages")
+    r.add_argument("folder")
+    r.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT")
+    r.add_argument("--user", default="dashboard")
+    r.add_argument("--password-file", required=True, metavar="FILE")
+    r.add_argument("--http", default="127.0.0.1:8090", metavar="HOST:PORT")
+    r.set_defaults(func=_run)
+    e = verbs.add_parser("export", help="the published folder of the complete rounds")
+    e.add_argument("folder")
+    e.add_argument("--site", required=True, metavar="OUT")
+    e.add_argument("--force", action="store_true")
+    e.add_argument("--club", default="")
+    e.add_argument("--club-id", default="")
+    e.set_defaults(func=_export)
+
+
+def _fail(message: str) -> int:
+    print(f"cardtable event: {message}", file=sys.stderr)
+    return 2
+
+
+def _open(args: argparse.Namespace) -> int:
+    from fractions import Fraction
+
+    from firmware_host.events.session import EventFileError, EventSession
+    from laws.competition.event_spec import EventError, EventKind, EventSpec, SectionSpec
+    from laws.competition.vp import ScaleError, read_discrete
+
+    scale = None
+    if args.scale:
+        try:
+            scale = read_discrete(Path(args.scale).read_text(encoding="utf-8"), args.scale)
+        except OSError as exc:
+            return _fail(f"{args.scale}: cannot read ({exc.strerror or exc})")
+        except (ScaleError, UnicodeDecodeError) as exc:
+            return _fail(str(exc))
+    try:
+        bye = Fraction(args.bye_vp)
+    except (ValueError, ZeroDivisionError):
+        return _fail(f"--bye-vp is a number, got {args.bye_vp!r}")
+    sections = []
+    for part in (args.sections or "").split(","):
+        if not part.strip():
+            continue
+        words = part.strip().split(":")
+        if len(words) != 3 or not words[1].isdigit():
+            return _fail(f"--sections: each section is NAME:TABLES:MOVEMENT, got {part.strip()!r}")
+        sections.append(SectionSpec(words[0], int(words[1]), words[2]))
+    from firmware_host.events.names import read_names
+    from firmware_host.session.roster import ROSTER_FILE, RosterError, read_roster
+
+    try:
+        spec = EventSpec(EventKind(args.kind), args.entrants, args.rounds, args.boards, scale, bye, args.name,
+                         tuple(sections), args.across)
+        roster = read_roster(args.roster) if args.roster else None      # refused before anything is made
+        named = read_names(args.names, spec, roster) if args.names else []
+        session = EventSession.create(args.folder, spec, [t.strip() for t in args.tables.split(",") if t.strip()])
+    except (EventError, EventFileError, RosterError) as exc:
+        return _fail(str(exc))
+    if roster is not None:
+        (session.journal.path.parent / ROSTER_FILE).write_bytes(Path(args.roster).read_bytes())
+    for rec in named:
+        outcome = session.take(rec)
+        if outcome.status != "taken":   # checked above as the event checks it: not expected
+            session.close()
+            return _fail(f"{args.names}: competitor {rec['competitor']}: {outcome.why}")
+    d = session.event.draws[1]
+    print(f"{spec.name}: round 1, boards {d.boards[0]}-{d.boards[-1]}")
+    for t in d.tables:
+        print(f"  {session.table_id(t.table)}: N {t.north} S {t.south} E {t.east} W {t.west}"
+              + (f" ({t.room} room)" if t.room else "")
+              + (f" (section {t.section}, boards {t.boards[0]}-{t.boards[-1]})" if t.section else ""))
+    for b in d.byes:
+        print(f"  {b}: bye")
+    if named:
+        print(f"  {len(named)} named from {args.names}"
+              + (f" (roster of {len(roster)} members kept in {ROSTER_FILE})" if roster is not None else ""))
+    session.close()
+    return 0
+
+
+def _hostport(text: str, what: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) < 65536:
+        raise ValueError(f"{what} is HOST:PORT, got {text!r}")
+    return host, int(port)
+
+
+def _run(args: argparse.Namespace) -> int:
+    import signal
+    import threading
+
+    from firmware_host.events.service import EventService
+    from firmware_host.events.session import EventFileError, EventSession
+
+    try:
+        host, port = _hostport(args.broker, "--broker")
+        http_host, http_port = _hostport(args.http, "--http")
+        password = Path(args.password_file).read_text(encoding="utf-8").strip()
+    except ValueError as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"{args.password_file}: cannot read ({exc.strerror or exc})")
+    try:
+        session = EventSession.open(args.folder)
+    except EventFileError as exc:
+        return _fail(str(exc))
+    try:
+        service = EventService(session, host, port, args.user, password, http_host=http_host, http_port=http_port)
+    except OSError as exc:
+        return _fail(f"--http {args.http}: cannot listen ({exc.strerror or exc})")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *a: stop.set())
+    service.start()
+    print(f"event {session.event.spec.name}: director's page {service.url}/event", flush=True)
+    try:
+        stop.wait()
+    except KeyboardInterrupt:
+        pass
+    service.stop()
+    session.close()
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from firmware_host.events.files import SiteError, event_date, render, write_site
+    from firmware_host.events.session import EventFileError, EventSession
+
+    for name, value in (("--club-id", args.club_id), ("--club", args.club)):
+        if len(value) > 64 or not value.isprintable():
+            return _fail(f"{name} is at most 64 printable characters")
+    try:
+        session = EventSession.open(args.folder)
+    except EventFileError as exc:
+        return _fail(str(exc))
+    try:
+        files = render(session.event, event_date(session), club=args.club, club_id=args.club_id)
+        written = write_site(args.site, files, force=args.force)
+    except SiteError as exc:
+        return _fail(str(exc))
+    finally:
+        session.close()
+    for path in written:
+        print(path)
+    return 0

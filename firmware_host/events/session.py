@@ -1,0 +1,189 @@
+"""An event on the club's machine (teams, Swiss, individual, sections) as a kind of session: the
+journalled service every kind runs on (``firmware_host/session/journalled.py``) with the event's pure
+kind (``laws/session/event/event_kind.py``).
+
+The service's promises hold unchanged: a table's ``board`` message (the wire's ``BoardResult``,
+unchanged: a real duplicate table sends the same) is read here (:func:`result_of`), checked against
+the event as it stands, journaled, applied and only then answered; a message taken before (the same
+``<table>:<seq>``, or the same result of the same table and board) is a ``repeat``; a message refused is
+journaled as a note with its reason; a commit that fails applies nothing (``SessionFileError``), and the
+table's resend is taken later. The journal is ``session.sqlite3`` in the event's folder:
+
+* row 1, an ``event`` ``{"type": "opened", "setup": EventSetup.to_dict()}`` (the spec and ``tables``);
+* one ``event`` ``{"type": "result", "source": "<table>:<seq>", "result": TableResult.to_dict()}`` per
+  result taken, and one ``note`` ``{"refused": {"record", "why"}}`` per message refused.
+
+Taking a round's last result makes the next round's draw in the same change (:class:`Taken` ``draw``).
+Club table ``tables[k - 1]`` is the event's table ``k`` in every round.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from firmware_host.session.journalled import JournalledService, Outcome, SessionFileError, session_path
+from firmware_host.wire.duplicate import LinkError
+from firmware_host.wire.messages import BoardResult, Envelope, MessageError
+from firmware_host.wire.reader import read_json
+from firmware_host.wire.topics import TOPICS
+from laws.competition.event import EventState, RoundDraw, TableResult
+from laws.competition.event_spec import EventError, EventSpec
+from laws.session.event.event_kind import EVENT, EventSessionState, EventSetup, check_tables, tables_needed
+
+__all__ = ["EventFileError", "EventSession", "Taken", "Unread", "check_tables", "result_of", "tables_needed"]
+
+EventFileError = SessionFileError   # the event's journal cannot be made, read or written
+
+
+@dataclass(frozen=True)
+class Taken:
+    """What became of one message: ``taken``, ``repeat`` or ``refused`` (with why), and the draw it made."""
+
+    source: str
+    board: int | None
+    status: str
+    why: str = ""
+    draw: RoundDraw | None = None
+
+    def answer(self) -> dict[str, Any]:
+        """The answer as the wire's ``SessionAnswer`` spells it."""
+        return {"source": self.source, "board": self.board, "status": self.status, "why": self.why}
+
+
+class Unread(EventError):
+    """A table's message that is not a result the event can read; ``source`` as far as it is known."""
+
+    def __init__(self, source: str, why: str) -> None:
+        super().__init__(why)
+        self.source = source
+
+
+def result_of(table: str, payload: bytes, tables: Sequence[str]) -> tuple[str, TableResult]:
+    """A table's ``board`` message as (source, result), read with the wire's one checked reader.
+
+    The ``ns`` and ``ew`` of the body (the names the table gave its sides) are not checked: the club
+    table, the round and the event's draw say who sat there.
+
+    Raises:
+        Unread: the message is not JSON, not an envelope, not a ``BoardResult``, or from a table the
+            event does not use, or its table number is not that table's.
+    """
+    read = read_json(payload)
+    if read.refusal is not None:
+        raise Unread(f"{table}:?", f"{table}: the message is not read ({read.refusal.why})")
+    try:
+        env = Envelope.from_dict(read.value, table=table, kind="board")
+    except MessageError as exc:
+        raise Unread(f"{table}:?", f"{table}: {exc}") from None
+    source = f"{table}:{env.seq}"
+    try:
+        body = BoardResult.from_dict(env.body)
+    except MessageError as exc:
+        raise Unread(source, f"{source}: {exc}") from None
+    if table not in tables:
+        raise Unread(source, f"{source}: table {table} plays no part in the event")
+    number = tables.index(table) + 1
+    if body.table_number != number:
+        raise Unread(source, f"{source}: the result names table {body.table_number}, but {table} is table {number}")
+    declarer = body.declarer or ""
+    try:
+        return source, TableResult.from_dict({"round": body.round, "table": number, "board": body.board,
+                                              "contract": body.contract, "declarer": declarer,
+                                              "tricks": body.tricks})
+    except EventError as exc:
+        raise Unread(source, f"{source}: {exc}") from None
+
+
+class EventSession(JournalledService):
+    """A journalled event. Build one with :meth:`create` or :meth:`open`."""
+
+    KIND = EVENT
+    state: EventSessionState
+
+    @classmethod
+    def create(cls, folder: str | Path, spec: EventSpec, tables: Sequence[str], *,
+               clock: Callable[[], float] = time.time, synchronous: str = "FULL") -> EventSession:
+        """A new event in ``folder`` (refused when the folder already holds one).
+
+        Raises:
+            EventError: the tables do not fit the event.
+            SessionFileError: the journal cannot be made, or a session is already there.
+        """
+        journal, state = cls._journal_of(folder, EventSetup(spec, tuple(tables)), clock, synchronous)
+        return cls(journal, state, clock, [])
+
+    @classmethod
+    def open(cls, folder: str | Path, *, clock: Callable[[], float] = time.time,
+             synchronous: str = "FULL") -> EventSession:
+        """The event in ``folder``, its state rebuilt from its journal."""
+        if not session_path(folder).exists():
+            raise SessionFileError(f"{session_path(folder)}: no event here (make one with 'cardtable event open')")
+        journal, setup, rows = cls._read(folder, readonly=False, synchronous=synchronous)
+        state, refusals = cls._replayed(session_path(folder), setup, rows)
+        return cls(journal, state, clock, refusals)
+
+    @property
+    def event(self) -> EventState:
+        """The event as it stands (``laws.competition.event``)."""
+        return self.state.event
+
+    @property
+    def tables(self) -> tuple[str, ...]:
+        return self.state.setup.tables
+
+    @property
+    def sources(self) -> set[str]:
+        return self.state.sources
+
+    def reader(self) -> Callable[[str, bytes], dict[str, Any]]:
+        """The kind's reader for ``firmware_host/session/ordering.py:SessionOrdering``: a table's ``board``
+        message as a ``result`` record (with ``table`` and ``board`` beside it, as the ordering's budgets
+        and the answers use), or ``LinkError`` naming what is wrong."""
+        def read(topic: str, payload: bytes) -> dict[str, Any]:
+            name = TOPICS.parse(topic)
+            if name is None or name.family != "table" or name.kind != "board":
+                raise LinkError(f"{topic[:200]}: not a table's board topic")
+            try:
+                source, result = result_of(name.table, payload, self.tables)
+            except Unread as exc:
+                raise LinkError(str(exc)) from None
+            return {"type": "result", "source": source, "table": name.table, "board": result.board,
+                    "result": result.to_dict()}
+        return read
+
+    def taken(self, outcome: Outcome, drawn_before: int) -> Taken:
+        """An outcome of the ordering as the answer to its table, with the draw it made (if any)."""
+        rec = outcome.record or {}
+        source = str(rec.get("source") or f"{rec.get('table', '?')}:?")
+        board = rec.get("board")
+        made = self.event.draws[self.state.drawn] if self.state.drawn != drawn_before else None
+        return Taken(source, board if isinstance(board, int) else None, outcome.status, outcome.why, made)
+
+    def offer(self, table: str, payload: bytes) -> Taken:
+        """One table's ``board`` message: read, checked, journaled, applied (see the module's docstring).
+
+        Raises:
+            SessionFileError: the journal cannot be written (nothing is applied; the table resends).
+        """
+        try:
+            source, result = result_of(table, payload, self.tables)
+        except Unread as exc:
+            self.refuse([({"type": "message", "table": table, "topic": TOPICS.board(table),
+                           "payload": payload[:2000].decode("utf-8", "replace")}, str(exc))])
+            self.version += 1
+            return Taken(exc.source, None, "refused", str(exc))
+        drawn = self.state.drawn
+        outcome = self.take({"type": "result", "source": source, "table": table, "board": result.board,
+                             "result": result.to_dict()})
+        made = self.event.draws[self.state.drawn] if self.state.drawn != drawn else None
+        return Taken(source, result.board, outcome.status, outcome.why, made)
+
+    def table_id(self, number: int) -> str:
+        return self.tables[number - 1]
+
+    def seating_topic(self, number: int) -> str:
+        return TOPICS.seating(self.table_id(number))

@@ -1,0 +1,132 @@
+"""What the director's page and each table's page show of an event, as JSON-ready values (no I/O).
+
+* :func:`director_view`: the round in play, its draw (matches, byes, the club table of each event
+  table), how many results each table has of its due, every round's matches scored, the standings
+  (teams and pairs: VPs, net IMPs, place; an individual: players' percentages) and the refusals.
+Each standing carries ``name`` (:func:`named`: the team's name and its players, or the pair's or
+player's names, "" when nobody was named); the director's view lists ``adjustments`` (the corrections).
+
+* :func:`table_view`: what one club table plays now: the round, the boards, who sits where (``names``:
+  each competitor seated there by number, as :func:`named` says, when named), the match
+  and room; and, for a teams match, the boards of the round whose results both rooms have (only those:
+  ``laws.competition.teams.released_to``), with the IMPs each way.
+
+When a round's last result is in, the next round's draw is already in the state, so both views show it
+from that same change on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from laws.competition.event import EventState
+from laws.competition.event_sections import score_sections
+from laws.competition.event_spec import EventKind
+from laws.competition.teams import released_to
+from laws.scoring.render import present
+
+
+def named(state: EventState, competitor: int) -> str:
+    """Who ``competitor`` is, as a person reads it: a team's name, then its players' names in brackets
+    (``Hearts (Ann Lee, Bo Kim)``); a pair's or player's names; "" when the director named nobody."""
+    entry = state.names.get(competitor) or {}
+    players = ", ".join(str(p.get("name", "")) for p in entry.get("players", ()))
+    name = str(entry.get("name", ""))
+    if name and players:
+        return f"{name} ({players})"
+    return name or players
+
+
+def adjustments(state: EventState) -> list[dict[str, Any]]:
+    """The director's corrections, each with what it replaced and the result now, as the page lists them."""
+    out = []
+    for (r, t, b), before in sorted(state.corrected.items()):
+        now = state.results[(r, t, b)]
+        was = ", ".join(_result_text(x) for x in before)
+        out.append({"round": r, "table": t, "board": b, "was": [x.to_dict() for x in before], "now": now.to_dict(),
+                    "text": f"round {r}, table {t}, board {b}: {was} corrected to {_result_text(now)}"})
+    return out
+
+
+def _result_text(res: Any) -> str:
+    if res.assigned is not None:
+        return f"assigned {res.assigned:+d} to North-South"
+    if res.contract == "Pass":
+        return "passed out"
+    return f"{res.contract} by {res.declarer}, {res.tricks} tricks"
+
+
+def _standings(state: EventState) -> list[dict[str, Any]]:
+    if state.spec.kind is EventKind.SECTIONS:
+        return [{"field": field, "place": place, "pair": pair.label, "total": present(st.total),
+                 "percent": None if st.percent is None else present(st.percent), "boards": st.boards}
+                for field, rows in score_sections(state).rankings for place, pair, st in rows]
+    if state.spec.kind is EventKind.INDIVIDUAL:
+        return [{"player": p.player, "name": named(state, p.player), "place": p.place, "total": present(p.total),
+                 "percent": None if p.percent is None else present(p.percent), "boards": p.boards}
+                for p in state.player_standings()]
+    return [{"competitor": s.competitor, "name": named(state, s.competitor), "place": s.place, "vp": present(s.vp), "net_imps": s.net_imps,
+             "byes": s.byes} for s in state.standings()]
+
+
+def director_view(state: EventState, tables: tuple[str, ...], version: int = 0,
+                  refusals: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    """The director's page (see the module's docstring)."""
+    current = state.current
+    rounds = []
+    for r in sorted(state.draws):
+        d = state.draws[r]
+        counts = {t.table: sum(1 for b in state.boards_at(r, t.table) if (r, t.table, b) in state.results)
+                  for t in d.tables}
+        rounds.append({
+            **d.to_dict(),
+            "club_tables": {str(t.table): tables[t.table - 1] for t in d.tables},
+            "results": {str(k): v for k, v in counts.items()},
+            "due": {str(t.table): len(state.boards_at(r, t.table)) for t in d.tables},
+            "complete": state.complete(r), "repeats": state.repeats.get(r, False),
+            "scored": [{"first": m.first, "second": m.second, "first_imps": m.first_imps,
+                        "second_imps": m.second_imps, "first_vp": present(m.first_vp),
+                        "second_vp": present(m.second_vp)} for m in state.matches(r)],
+        })
+    return {"event": state.spec.name, "kind": state.spec.kind.value, "version": version,
+            "round": current, "rounds": state.spec.rounds, "finished": current > state.spec.rounds,
+            "draws": rounds, "standings": _standings(state), "refusals": list(refusals or [])[-20:],
+            "adjustments": adjustments(state),
+            "winner": state.knockout_winner()}
+
+
+def table_view(state: EventState, tables: tuple[str, ...], club_table: str, version: int = 0) -> dict[str, Any]:
+    """One club table's page: where it is in the round being played (or the last one, when finished)."""
+    if club_table not in tables:
+        return {"table": club_table, "plays": False, "version": version}
+    number = tables.index(club_table) + 1
+    r = min(state.current, state.spec.rounds)
+    d = state.draws[r]
+    seat = next((t for t in d.tables if t.table == number), None)
+    out: dict[str, Any] = {"table": club_table, "number": number, "plays": seat is not None, "round": r,
+                           "rounds": state.spec.rounds, "finished": state.current > state.spec.rounds,
+                           "kind": state.spec.kind.value, "event": state.spec.name, "version": version,
+                           "boards": list(state.boards_at(r, number))}
+    if seat is None:
+        out["bye"] = True
+        return out
+    out["seat"] = seat.to_dict()
+    out["names"] = {str(c): named(state, c) for c in sorted({seat.north, seat.south, seat.east, seat.west})
+                    if named(state, c)}
+    out["entered"] = [b for b in state.boards_at(r, number) if (r, number, b) in state.results]
+    if state.spec.kind.teams:
+        match = state.team_match(r, seat.match)
+        out["released"] = [{"board": b.board, "home_imps": b.home, "away_imps": b.away}
+                           for b, room in zip(match.boards, _rooms(state, r, seat.match))
+                           if released_to(room)]
+    return out
+
+
+def _rooms(state: EventState, r: int, m: int) -> list[Any]:
+    from laws.competition.teams import RoomResults
+
+    out = []
+    for b in state.draws[r].boards:
+        o, c = state.results.get((r, 2 * m - 1, b)), state.results.get((r, 2 * m, b))
+        out.append(RoomResults(b, None if o is None else o.ns_score, None if c is None else c.ns_score))
+    return out

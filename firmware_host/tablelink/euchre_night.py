@@ -1,0 +1,271 @@
+"""A euchre table at a club's euchre night (``docs/euchre.md``): its seats in, its hands out.
+
+* **In.** The night's seating for this table (``euchre_seating`` on the table's session topic, through
+  ``MqttPublisher.on_session``) is put in the controller's queue as a ``SessionInput``, journaled, then
+  read here (:class:`~firmware_host.wire.euchre.EuchreSeating`): the round, who sits where, the hands
+  of the round, and whether the director called the round.
+* **Scored from the cards.** At a night's round (a seating with seats, the round not over), when the
+  fifth trick of a hand is complete (the cards played, as the
+  camera or the shoe reported them), the table itself records the hand's ``result`` from the cards
+  (``laws.euchre_night.notation.tricks_won``): nobody types it. A euchre table that is not at a night's
+  round is not touched: nothing is counted or sent. The engine settles the hand first
+  (reneges, laws 62-71), then scores it (laws 2-3).
+* **Out.** Once the engine's ``score`` ruling for the hand is committed, the hand in the notation (its
+  cards, plays, makers, tricks, and every ruling of the hand with its law: a renege named by ``EU-64``,
+  its penalty ``EU-63``; and the rulings of any deal since the last hand sent that came to nothing, a
+  misdeal, each with its ``deal``) is journaled as a note and sent on ``<prefix>/<table>/hand`` through the
+  outbox (at least once, in order). Until the night's seating answers them, the unanswered hands are
+  sent again, all of them in order, under new rows (``RESEND_AFTER`` seconds, doubling up to
+  ``RESEND_MOST``): the night takes a table's hands only in order.
+* **The director's call.** When the seating says the round is called, the table finishes the hand in
+  play (if any), sends it, then sends a ``stop`` with the number of hands it played in the round.
+
+Everything runs in the controller's thread (observer callbacks, session listeners, and the resend
+check, which a small timer thread only queues), as ``duplicate_results`` does; :func:`connect` wires it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from firmware_host.table.inputs import CommandAck, LawInput, SessionInput
+from firmware_host.wire.euchre import EuchreSeating
+from firmware_host.wire.messages import MessageError
+from laws.euchre_night.notation import hand_body, tricks_won
+from laws.events.types import ResultRecorded
+
+log = logging.getLogger(__name__)
+RESEND_AFTER = 3.0
+RESEND_MOST = 30.0
+TIMER_EVERY = 1.0
+
+
+class NightTable:
+    """The table's side of a euchre night (see the module docstring).
+
+    Args:
+        ctl: the controller (``submit``, ``journal_note``, ``journal``, ``on_session``, ``engine``).
+        publisher: the table's ``MqttPublisher`` (``euchre_hand``, ``on_session``).
+        clock: monotonic seconds, for the resend delay.
+    """
+
+    def __init__(self, ctl: Any, publisher: Any, clock: Callable[[], float] = time.monotonic, *,
+                 timer: float | None = TIMER_EVERY) -> None:
+        self.ctl = ctl
+        self.publisher = publisher
+        self.clock = clock
+        self.seating: EuchreSeating | None = None
+        self.rulings: dict[int, list[dict[str, Any]]] = {}
+        self.resulted: set[int] = set()       # deals whose result the table recorded from the cards
+        self.scored: set[int] = set()         # deals scored (sent, or scored outside a night's round)
+        self.sent_in: dict[int, int] = {}     # round -> hands sent
+        self.stopped: set[int] = set()        # rounds the table sent its stop for
+        self.unanswered: dict[str, tuple[dict[str, Any], float]] = {}   # "round/hand" or "round/stop"
+        self._wait: dict[str, float] = {}
+        self._sources: dict[str, set[str]] = {}
+        self.sent = 0
+        self.resent = 0
+        self._restore()
+        self.timer = timer
+        self._stop = threading.Event()
+        self._queued = threading.Event()
+
+    def start_timer(self) -> None:
+        """Start the resend timer's thread (``connect`` does)."""
+        if self.timer:
+            threading.Thread(target=self._timer, args=(self.timer,), name="euchre-resend", daemon=True).start()
+
+    def _restore(self) -> None:
+        """After a restart: the hands sent before it, answered or not, from the journal."""
+        for row in self.ctl.journal.rows():
+            if row.kind != "note":
+                continue
+            body = row.body.get("euchre_hand")
+            if isinstance(body, dict):
+                key = _key(body)
+                rnd = int(body.get("round") or 0)
+                if body.get("type") == "hand":
+                    self.sent_in[rnd] = max(self.sent_in.get(rnd, 0), int(body.get("hand") or 0))
+                    self.scored.add(int(body.get("deal") or 0))
+                else:
+                    self.stopped.add(rnd)
+                self.unanswered[key] = (body, float("-inf"))
+                self._sources.setdefault(key, set()).add(f"{self.ctl.table_id}:{row.seq}")
+
+    def close(self) -> None:
+        self._stop.set()
+
+    def _timer(self, every: float) -> None:
+        while not self._stop.wait(every):
+            if self.unanswered and not self._queued.is_set():
+                self._queued.set()
+                self.ctl.submit(CommandAck(self._resend))
+
+    # -- what the people at the table may ask ------------------------------------------------------------
+
+    def in_play(self) -> bool:
+        """A hand is under way (dealt or being dealt, not yet scored)."""
+        d = self.ctl.engine.state.deal
+        return d is not None and not d.void and d.number not in self.scored
+
+    def may_deal(self) -> bool:
+        """Whether a new hand may start: seated, the round neither called nor played out."""
+        s = self.seating
+        if s is None or not s.seats or s.done or s.called or s.finished:
+            return False
+        return self.sent_in.get(s.round, 0) < s.hands
+
+    # -- sending ----------------------------------------------------------------------------------------
+
+    def _send(self, body: dict[str, Any], deal: int = 0, again: bool = False) -> None:
+        seq = self.ctl.journal_note({"euchre_hand_again" if again else "euchre_hand": body})
+        self.publisher.euchre_hand(body, seq, deal)
+        key = _key(body)
+        self._sources.setdefault(key, set()).add(f"{self.ctl.table_id}:{seq}")
+        self.unanswered[key] = (body, self.clock())
+        if again:
+            self.resent += 1
+        else:
+            self._wait.pop(key, None)
+            self.sent += 1
+
+    def _resend(self) -> None:
+        self.resend_due()
+
+    def resend_due(self) -> int:
+        """Controller thread: once the wait of any unanswered hand is over, send every unanswered one again,
+        in order (round, hand, the stop last): the night takes a table's hands only in order, and leaves
+        one unanswered that arrives before a hand still missing. How many were sent."""
+        self._queued.clear()
+        now = self.clock()
+        due = [key for key, (_, at) in self.unanswered.items() if now - at > self._wait.get(key, RESEND_AFTER)]
+        if not due:
+            return 0
+        wait = min(max(self._wait.get(key, RESEND_AFTER) for key in due) * 2, RESEND_MOST)
+        for key in sorted(self.unanswered, key=_order):
+            body, _ = self.unanswered[key]
+            self._send(body, int(body.get("deal") or 0), again=True)
+            self._wait[key] = wait
+        return len(self.unanswered)
+
+    def _maybe_stop(self) -> None:
+        s = self.seating
+        if s is None or not s.seats or not s.called or s.done or s.round in self.stopped or self.in_play():
+            return
+        self.stopped.add(s.round)
+        self._send({"type": "stop", "table": s.table, "table_number": s.table_number, "round": s.round,
+                    "hands": self.sent_in.get(s.round, 0)})
+
+    # -- the observer ------------------------------------------------------------------------------------
+
+    def ruling(self, ruling: dict[str, Any], deal: int, seq: int) -> None:
+        self.rulings.setdefault(deal, []).append(ruling)
+        if ruling.get("remedy") != "score" or not str(ruling.get("clause", "")).startswith("EU-"):
+            return
+        if deal in self.scored:
+            return
+        self.scored.add(deal)
+        s = self.seating
+        d = self.ctl.engine.state.deal
+        if s is None or not s.seats or s.done or d is None or d.number != deal:
+            return   # a hand outside the night's rounds: the table scores it, the night does not
+        number = self.sent_in.get(s.round, 0) + 1
+        if number > s.hands:
+            return
+        try:
+            body = hand_body(d, self.rulings.get(deal, []), round=s.round, table=s.table,
+                             table_number=s.table_number, hand=number, players=s.players())
+        except ValueError as exc:   # a result typed before play was out: the night takes no hand
+            self.ctl.journal_note({"euchre_hand_not_sent": {"deal": deal, "why": str(exc)}})
+            return
+        # deals that came to nothing since the last hand sent (a misdeal): their rulings come with this hand
+        earlier = [{"deal": n, "clause": r.get("clause"), "law": r.get("law"), "remedy": r.get("remedy"),
+                    "text": r.get("reason", "")}
+                   for n in sorted(self.rulings) if n < deal and n not in self.scored
+                   for r in self.rulings[n] if r.get("remedy") not in ("score", "game_won", "rubber_won")]
+        for n in [n for n in self.rulings if n < deal]:
+            del self.rulings[n]
+        body["rulings"] = earlier + body["rulings"]
+        self.sent_in[s.round] = number
+        self._send(body, deal)
+        self._maybe_stop()
+
+    def event(self, event: dict[str, Any], deal: int, seq: int) -> None:
+        if event.get("type") != "card_played" or deal in self.resulted:
+            return
+        s = self.seating
+        if s is None or not s.seats or s.done or s.finished:
+            return   # not at a night's round: the table is used as it always is (a result is entered)
+        d = self.ctl.engine.state.deal
+        if d is None or d.void or d.number != deal or d.makers is None:
+            return
+        won = tricks_won(d)
+        if won is None:
+            return
+        self.resulted.add(deal)
+        self.ctl.submit(LawInput(ResultRecorded(t=self.ctl.clock(), tricks=won[d.makers], makers=d.makers,
+                                                alone=d.alone_seat is not None), "cards"))
+        self.ctl.submit(CommandAck(lambda: self._not_scored(deal)))
+
+    def _not_scored(self, deal: int) -> None:
+        """Controller thread, after the result from the cards: if the engine did not score it (it was
+        not taken), say so in the journal and let the table go on to its next hand."""
+        if deal not in self.scored:
+            self.scored.add(deal)
+            self.ctl.journal_note({"euchre_hand_not_sent": {"deal": deal, "why": "the table did not score the "
+                                                            "result counted from the cards"}})
+
+    def status(self, snapshot: dict[str, Any]) -> None:
+        pass
+
+    def deal_over(self, deal: int) -> None:
+        pass
+
+    def pack_health(self, pack: str, unreadable: int, damaged: int, deals: int) -> None:
+        pass
+
+    # -- the seating -------------------------------------------------------------------------------------
+
+    def on_session(self, msg: dict[str, Any]) -> None:
+        """Controller thread: take the seating, forget what it answers, stop after a call."""
+        if msg.get("kind") != "euchre_seating":
+            return
+        try:
+            s = EuchreSeating.from_dict(msg)
+        except MessageError as exc:
+            self.ctl.journal_note({"euchre_seating_refused": str(exc)})
+            return
+        self.seating = s
+        answered = {a.source for a in s.answers}
+        for key in list(self.unanswered):
+            body, _ = self.unanswered[key]
+            if self._sources.get(key, set()) & answered or int(body.get("round") or 0) < s.round or s.finished:
+                del self.unanswered[key]
+                self._wait.pop(key, None)
+        self._maybe_stop()
+        self.resend_due()
+
+
+def connect(night: NightTable, ctl: Any, publisher: Any) -> NightTable:
+    """Put the table's side of a euchre night on the link, in one visible place (before
+    ``publisher.start()``, which subscribes to the session's topics only when someone listens): the
+    night's messages from the publisher go into the controller's queue; the controller's journaled
+    session messages and observer calls come here; the resend timer starts."""
+    publisher.on_session(lambda msg: ctl.submit(SessionInput(msg)))
+    ctl.on_session(night.on_session)
+    ctl.observers.append(night)
+    night.start_timer()
+    return night
+
+
+def _order(key: str) -> tuple[int, int]:
+    rnd, _, what = key.partition("/")
+    return int(rnd), 10**6 if what == "stop" else int(what)
+
+
+def _key(body: dict[str, Any]) -> str:
+    return f"{body.get('round')}/{body.get('hand') if body.get('type') == 'hand' else 'stop'}"

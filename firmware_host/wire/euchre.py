@@ -1,0 +1,74 @@
+"""A euchre night's messages on the club's wire (``docs/euchre.md``, "On the club's link").
+
+* :class:`EuchreSeating`: the session to one table, retained on ``<prefix>/session/table/<table>``: the
+  round in play, who sits at each seat (player numbers and names), how many hands the round has, whether
+  the director called the round, and the session's answers to the table's hands.
+* A table's hands go on ``<prefix>/<table>/hand`` in an :class:`~firmware_host.wire.messages.Envelope`;
+  the body is a hand in the notation (``laws.euchre_night.notation``) or a ``stop``.
+
+``from_dict`` raises :class:`~firmware_host.wire.messages.MessageError` naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from firmware_host.wire.messages import ANSWERS_KEPT, MessageError, SessionAnswer, text, whole
+
+SEAT_ORDER = ("N", "S", "E", "W")
+
+
+@dataclass(frozen=True)
+class EuchreSeating:
+    """``<prefix>/session/table/<table>`` (kind ``euchre_seating``)."""
+
+    table: str
+    table_number: int
+    round: int
+    rounds: int
+    hands: int
+    seats: Mapping[str, tuple[int, str]]     # seat -> (player number, name); empty: the table sits idle
+    called: bool
+    done: bool                               # the table has played its part of the round
+    finished: bool                           # the night is over
+    answers: tuple[SessionAnswer, ...]
+    page: str
+    seq: int
+    t: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "euchre_seating", "table": self.table, "table_number": self.table_number,
+                "round": self.round, "rounds": self.rounds, "hands": self.hands,
+                "seats": {s: {"player": p, "name": n} for s, (p, n) in self.seats.items()},
+                "called": self.called, "done": self.done, "finished": self.finished,
+                "answers": [a.to_dict() for a in self.answers[-ANSWERS_KEPT:]], "page": self.page,
+                "seq": self.seq, "t": self.t}
+
+    @classmethod
+    def from_dict(cls, d: Any) -> EuchreSeating:
+        if not isinstance(d, dict) or d.get("kind") != "euchre_seating":
+            raise MessageError("payload is not a euchre seating message")
+        seats = d.get("seats")
+        if not isinstance(seats, dict) or (seats and sorted(seats) != sorted(SEAT_ORDER)):
+            raise MessageError("seats must be an object with N, S, E and W (or empty)")
+        out: dict[str, tuple[int, str]] = {}
+        for s in SEAT_ORDER:
+            if s in seats:
+                v = seats[s]
+                if not isinstance(v, dict):
+                    raise MessageError(f"seats.{s} must be an object {{player, name}}")
+                out[s] = (whole(v.get("player"), f"seats.{s}.player", 1, 999), text(v.get("name"), f"seats.{s}.name", 60))
+        answers = d.get("answers", [])
+        if not isinstance(answers, list):
+            raise MessageError("answers must be a list")
+        return cls(text(d.get("table"), "table"), whole(d.get("table_number"), "table_number", 1, 999),
+                   whole(d.get("round"), "round", 1, 999), whole(d.get("rounds"), "rounds", 1, 999),
+                   whole(d.get("hands"), "hands", 1, 99), out, d.get("called") is True, d.get("done") is True,
+                   d.get("finished") is True, tuple(SessionAnswer.from_dict(a) for a in answers),
+                   str(d.get("page") or ""), whole(d.get("seq"), "seq", 0, 2**62), float(d.get("t") or 0))
+
+    def players(self) -> dict[str, int]:
+        """Seat -> player number (what a hand names)."""
+        return {s: p for s, (p, _) in self.seats.items()}

@@ -1,0 +1,421 @@
+"""An event's state: its draws, the tables' results, the matches scored, the standings and the next draw.
+
+:class:`EventState` is pure (no I/O, no clock). It starts with round 1 drawn (:meth:`EventState.opened`);
+:meth:`EventState.check` says why a result cannot be taken (or None), :meth:`EventState.apply` takes it.
+When the last result of round ``r`` is in, :meth:`EventState.apply` makes round ``r + 1``'s draw at once
+and returns it, so whoever shows the draw (the director's page, each table's page) has it with that
+same result. The draws, by kind:
+
+* **teams round robin** — the circle method's schedule (``laws.competition.teams.round_robin``); a team
+  out in a round (an odd number of teams) scores the bye's VPs;
+* **teams knock-out** — round 1 is the seeded bracket (``knockout_draw``); each later round pairs the
+  winners of the bracket's neighbouring places. A match's winner has more IMPs; a match tied on IMPs is
+  won by the better (lower-numbered) seed, a house rule the director can only change by a replay of
+  extra boards, which the event does not run;
+* **Swiss teams, Swiss pairs** — ``laws.competition.swiss.draw`` from the standings after the round;
+  when every draw would repeat a match, the round is drawn in order of the standings (1 v 2, 3 v 4, ...,
+  the bye as the Swiss rule gives it) and the round is marked in ``repeats``;
+* **individual** — the whist movement's next round (fixed in advance).
+
+**A match's score.** Teams: each board's IMPs from the open and closed rooms' North-South scores, the
+match's margin to VPs on the event's scale (``laws.competition.teams.score_match``). Swiss pairs: each
+board of the round is scored Butler (``laws.scoring.imps.butler``: a datum over every table's
+North-South score, one dropped at each end from three scores up); a pair's margin in the round is its
+Butler IMPs summed over the round's boards (East-West's the negative), turned to VPs on the scale.
+Individual: matchpoints per player (``laws.competition.individual.score_individual``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from laws.cards import Seat
+from laws.competition.event_spec import EventError, EventKind, EventSpec, Seat4, tables_of
+from laws.competition.individual import (
+    IndividualResult,
+    PlayerStanding,
+    individual_scored,
+    score_individual,
+    whist,
+)
+from laws.competition.swiss import Played, Standing, SwissError, draw, standings
+from laws.competition.teams import MatchResult, RoomResults, knockout_draw, round_robin, score_match
+from laws.competition.vp import wbf_vp
+from laws.duplicate.boards import vulnerability
+from laws.scoring.bridge import parse_contract
+from laws.scoring.duplicate import ScoreInputError, board_score
+from laws.scoring.imps import butler
+from laws.scoring.session_values import Assigned
+from laws.scoring.session_values import Played as PlayedResult
+
+SEATS = {"N": Seat.N, "E": Seat.E, "S": Seat.S, "W": Seat.W}
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """One board's result at one table of one round: the contract (``"4S"``, ``"3NTX"``, ``"Pass"``),
+    declarer (``N``/``E``/``S``/``W``, empty when passed out) and tricks won by declarer's side; or, with
+    ``contract`` empty, the director's assigned North-South score in ``assigned``."""
+
+    round: int
+    table: int
+    board: int
+    contract: str
+    declarer: str = ""
+    tricks: int = 0
+    assigned: int | None = None
+
+    @property
+    def ns_score(self) -> int:
+        """North-South's score (``DB-77``)."""
+        if self.assigned is not None:
+            return self.assigned
+        if self.contract == "Pass":
+            return 0
+        return board_score(parse_contract(self.contract), SEATS[self.declarer], self.tricks,
+                           vulnerability(self.board))
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"round": self.round, "table": self.table, "board": self.board,
+                               "contract": self.contract, "declarer": self.declarer, "tricks": self.tricks}
+        if self.assigned is not None:
+            out["assigned"] = self.assigned
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TableResult:
+        """A result from its JSON form; :class:`EventError` names what is wrong."""
+        if not isinstance(data, Mapping):
+            raise EventError(f"a result is an object, got {type(data).__name__}")
+        unknown = set(data) - {"round", "table", "board", "contract", "declarer", "tricks", "assigned"}
+        if unknown:
+            raise EventError(f"a result has no field {sorted(unknown)[0]!r}")
+        for name in ("round", "table", "board"):
+            v = data.get(name)
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 9999:
+                raise EventError(f"a result's {name} is a whole number from 1, got {v!r}")
+        where = f"round {data['round']}, table {data['table']}, board {data['board']}"
+        contract, declarer, tricks = data.get("contract", ""), data.get("declarer", ""), data.get("tricks", 0)
+        assigned = data.get("assigned")
+        if not isinstance(contract, str) or not isinstance(declarer, str):
+            raise EventError(f"{where}: contract and declarer are text")
+        if isinstance(tricks, bool) or not isinstance(tricks, int):
+            raise EventError(f"{where}: tricks is a whole number, got {tricks!r}")
+        result = cls(data["round"], data["table"], data["board"], contract, declarer, tricks,
+                     assigned if assigned is not None else None)
+        if assigned is not None:
+            if contract or declarer or tricks or isinstance(assigned, bool) or not isinstance(assigned, int) \
+                    or assigned % 10 or abs(assigned) > 7600:
+                raise EventError(f"{where}: an assigned score is North-South's, a multiple of 10, with no "
+                                 f"contract, got {assigned!r}")
+            return result
+        if contract == "Pass":
+            if declarer or tricks:
+                raise EventError(f"{where}: a passed-out board has no declarer or tricks")
+            return result
+        if declarer not in SEATS:
+            raise EventError(f"{where}: declarer is N, E, S or W, got {declarer!r}")
+        try:
+            result.ns_score  # noqa: B018 - the score is the check of contract and tricks
+        except (ValueError, ScoreInputError) as exc:
+            raise EventError(f"{where}: {exc}") from None
+        return result
+
+
+@dataclass(frozen=True)
+class RoundDraw:
+    """A round's draw: matches (first-named higher-placed or home), byes, and its tables."""
+
+    round: int
+    matches: tuple[tuple[int, int], ...]
+    byes: tuple[int, ...]
+    tables: tuple[Seat4, ...]
+    boards: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"round": self.round, "matches": [list(m) for m in self.matches], "byes": list(self.byes),
+                "boards": list(self.boards), "tables": [t.to_dict() for t in self.tables]}
+
+
+@dataclass(frozen=True)
+class MatchScore:
+    """A match of a round scored: its two sides, IMPs each way and VPs each way."""
+
+    round: int
+    first: int
+    second: int
+    first_imps: int
+    second_imps: int
+    first_vp: Fraction
+    second_vp: Fraction
+
+
+class EventState:
+    """The event as results come in (see the module's docstring)."""
+
+    def __init__(self, spec: EventSpec) -> None:
+        self.spec = spec
+        self.draws: dict[int, RoundDraw] = {}
+        self.results: dict[tuple[int, int, int], TableResult] = {}
+        self._ko: dict[int, tuple[tuple[int, int | None], ...]] = {}
+        self._taken: dict[int, int] = {}        # results taken per round
+        self.repeats: dict[int, bool] = {}      # rounds whose every draw repeated a match (drawn in order)
+        # competitor (team, pair or player number) -> {"name": team name or "", "players": [player dicts]}
+        self.names: dict[int, dict[str, Any]] = {}
+        self.corrected: dict[tuple[int, int, int], tuple[TableResult, ...]] = {}   # key -> results replaced
+
+    @classmethod
+    def opened(cls, spec: EventSpec) -> EventState:
+        """A new event with round 1 drawn."""
+        state = cls(spec)
+        state._make_draw(1)
+        return state
+
+    @property
+    def current(self) -> int:
+        """The round being played (``rounds + 1`` once the last round is complete)."""
+        if not self.draws:
+            return 1
+        r = max(self.draws)
+        return r + 1 if r == self.spec.rounds and self.complete(r) else r
+
+    def boards_at(self, round_number: int, table: int) -> tuple[int, ...]:
+        """The boards ``table`` plays in ``round_number`` (its own group in an event of sections)."""
+        d = self.draws[round_number]
+        seat = next((t for t in d.tables if t.table == table), None)
+        return seat.boards if seat is not None and seat.boards else d.boards
+
+    def due(self, round_number: int) -> int:
+        """How many results round ``round_number`` has when complete."""
+        d = self.draws[round_number]
+        return sum(len(t.boards) if t.boards else len(d.boards) for t in d.tables)
+
+    def complete(self, round_number: int) -> bool:
+        return round_number in self.draws and self._taken.get(round_number, 0) == self.due(round_number)
+
+    def recount(self) -> None:
+        """Count the results of each round again (after ``results`` was set wholesale)."""
+        self._taken = {}
+        for (r, _t, _b) in self.results:
+            self._taken[r] = self._taken.get(r, 0) + 1
+
+    def check(self, result: TableResult) -> str | None:
+        """Why ``result`` cannot be taken now (None when it can, or when it repeats one taken)."""
+        r = result.round
+        if r not in self.draws:
+            return f"round {r} is not drawn yet (the event is in round {self.current})"
+        if self.complete(r) and (r, result.table, result.board) not in self.results:
+            return f"round {r} is complete"
+        d = self.draws[r]
+        if not any(t.table == result.table for t in d.tables):
+            return f"round {r} has no table {result.table} (it has {len(d.tables)})"
+        boards = self.boards_at(r, result.table)
+        if result.board not in boards:
+            return (f"board {result.board} is not played at table {result.table} in round {r} "
+                    f"(boards {boards[0]}-{boards[-1]})")
+        taken = self.results.get((r, result.table, result.board))
+        if taken is not None and taken != result:
+            return (f"round {r}, table {result.table}: board {result.board} already has a result "
+                    f"({taken.contract or taken.assigned})")
+        return None
+
+    def apply(self, result: TableResult) -> RoundDraw | None:
+        """Take ``result`` (checked first); the next round's draw when this completed a round, else None.
+
+        Raises:
+            EventError: :meth:`check`'s reason.
+        """
+        why = self.check(result)
+        if why is not None:
+            raise EventError(why)
+        key = (result.round, result.table, result.board)
+        if key not in self.results:
+            self._taken[result.round] = self._taken.get(result.round, 0) + 1
+        self.results[key] = result
+        r = result.round
+        if self.complete(r) and r < self.spec.rounds and r + 1 not in self.draws:
+            return self._make_draw(r + 1)
+        return None
+
+    def correct(self, result: TableResult) -> RoundDraw | None:
+        """The director's result for a table and board (a corrected contract, or an assigned score):
+        it replaces the one taken (kept in ``corrected``), or is taken as a result when none was. A draw
+        already made stands (a correction changes the standings from then on, not a draw already out);
+        the next round's draw when this completed a round.
+
+        Raises:
+            EventError: the round is not drawn, or that table does not play that board in it.
+        """
+        key = (result.round, result.table, result.board)
+        taken = self.results.get(key)
+        if taken is None:
+            return self.apply(result)
+        if taken == result:
+            raise EventError(f"round {result.round}, table {result.table}: board {result.board} has that "
+                             "result already")
+        self.corrected[key] = (*self.corrected.get(key, ()), taken)
+        self.results[key] = result
+        return None
+
+    def settled(self) -> EventState:
+        """The event as its files show it: only the complete rounds (their draws and results)."""
+        out = EventState(self.spec)
+        done = [r for r in sorted(self.draws) if self.complete(r)]
+        out.draws = {r: self.draws[r] for r in done}
+        out._ko = {r: self._ko[r] for r in done if r in self._ko}
+        out.results = {k: v for k, v in self.results.items() if k[0] in out.draws}
+        out.repeats = {r: v for r, v in self.repeats.items() if r in out.draws}
+        out.names = dict(self.names)
+        out.corrected = {k: v for k, v in self.corrected.items() if k[0] in out.draws}
+        out.recount()
+        return out
+
+    # --- draws ---------------------------------------------------------------------------------------
+
+    def _make_draw(self, r: int) -> RoundDraw:
+        spec, kind = self.spec, self.spec.kind
+        byes: tuple[int, ...] = ()
+        if kind in (EventKind.INDIVIDUAL, EventKind.SECTIONS):
+            matches: tuple[tuple[int, int], ...] = ()
+        elif kind is EventKind.ROUND_ROBIN:
+            matches = round_robin(spec.entrants)[r - 1]
+            seated = {c for m in matches for c in m}
+            byes = tuple(c for c in range(1, spec.entrants + 1) if c not in seated)
+        elif kind is EventKind.KNOCKOUT:
+            bracket = knockout_draw(spec.entrants) if r == 1 else self._ko_next(r - 1)
+            self._ko[r] = bracket
+            matches = tuple((a, b) for a, b in bracket if b is not None)
+            byes = tuple(a for a, b in bracket if b is None)
+        else:
+            table = self.standings()
+            try:
+                d = draw(r, table)
+            except SwissError:
+                # every draw repeats a match: the round is drawn in order of the standings (1 v 2, 3 v 4,
+                # ...; the bye as the Swiss rule gives it) and the event says so (``repeats``)
+                d = draw(r, tuple(replace(s, opponents=frozenset()) for s in table))
+                self.repeats[r] = True
+            matches, byes = d.matches, (() if d.bye is None else (d.bye,))
+        tables = tables_of(spec, r, matches)
+        boards = (tuple(sorted({b for t in tables for b in t.boards})) if kind is EventKind.SECTIONS
+                  else spec.boards(r))
+        made = RoundDraw(r, matches, byes, tables, boards)
+        self.draws[r] = made
+        return made
+
+    def _ko_next(self, r: int) -> tuple[tuple[int, int | None], ...]:
+        winners = [a if b is None else self._winner(r, a, b) for a, b in self._ko[r]]
+        return tuple((min(a, b), max(a, b)) for a, b in zip(winners[::2], winners[1::2]))
+
+    def _winner(self, r: int, a: int, b: int) -> int:
+        for m in self.matches(r):
+            if {m.first, m.second} == {a, b}:
+                if m.first_imps == m.second_imps:
+                    return min(a, b)
+                return m.first if m.first_imps > m.second_imps else m.second
+        raise EventError(f"round {r}: no match {a} v {b}")
+
+    # --- scores --------------------------------------------------------------------------------------
+
+    def team_match(self, r: int, m: int) -> MatchResult:
+        """Match ``m`` of round ``r`` of a teams event, scored from both rooms (boards played so far)."""
+        d = self.draws[r]
+        home, away = d.matches[m - 1]
+        rooms = []
+        for b in d.boards:
+            open_ = self.results.get((r, 2 * m - 1, b))
+            closed = self.results.get((r, 2 * m, b))
+            rooms.append(RoomResults(b, None if open_ is None else open_.ns_score,
+                                     None if closed is None else closed.ns_score))
+        return score_match(home, away, rooms, len(d.boards), self.spec.scale)
+
+    def _vp(self, margin: int) -> Fraction:
+        scale = self.spec.scale
+        return scale.vp(margin) if scale is not None else wbf_vp(margin, self.spec.boards_per_round)
+
+    def matches(self, r: int) -> tuple[MatchScore, ...]:
+        """The matches of round ``r`` scored (teams or Swiss pairs; complete rounds are final)."""
+        d = self.draws[r]
+        out = []
+        if self.spec.kind.teams:
+            for m in range(1, len(d.matches) + 1):
+                res = self.team_match(r, m)
+                out.append(MatchScore(r, res.home, res.away, res.home_imps, res.away_imps, res.home_vp,
+                                      res.away_vp))
+        elif self.spec.kind is EventKind.SWISS_PAIRS:
+            margin = dict.fromkeys(range(1, len(d.tables) + 1), 0)
+            for (table, _b), won in self.butler_imps(r).items():
+                margin[table] += won
+            for t in d.tables:
+                ns = margin[t.table]
+                first, second = max(ns, 0), max(-ns, 0)
+                out.append(MatchScore(r, t.north, t.east, first, second, self._vp(ns), self._vp(-ns)))
+        return tuple(out)
+
+    def butler_imps(self, r: int) -> dict[tuple[int, int], int]:
+        """Swiss pairs: North-South's Butler IMPs of each (table, board) of round ``r`` with a result."""
+        d = self.draws[r]
+        out: dict[tuple[int, int], int] = {}
+        for b in d.boards:
+            at = [(t.table, self.results[(r, t.table, b)].ns_score) for t in d.tables
+                  if (r, t.table, b) in self.results]
+            if at:
+                for (table, _s), won in zip(at, butler([s for _t, s in at])):
+                    out[(table, b)] = won
+        return out
+
+    def played(self) -> list[Played]:
+        """Every complete round's matches and byes as each competitor's :class:`Played`."""
+        out = []
+        for r in sorted(self.draws):
+            if not self.complete(r):
+                continue
+            for m in self.matches(r):
+                out += [Played(r, m.first, m.second, m.first_vp, m.first_imps, m.second_imps),
+                        Played(r, m.second, m.first, m.second_vp, m.second_imps, m.first_imps)]
+            out += [Played(r, c, None, self.spec.bye_vp) for c in self.draws[r].byes]
+        return out
+
+    def standings(self) -> tuple[Standing, ...]:
+        """Teams or pairs, best first, over the complete rounds (``laws.competition.swiss.standings``)."""
+        if self.spec.kind in (EventKind.INDIVIDUAL, EventKind.SECTIONS):
+            raise EventError(f"an event of kind {self.spec.kind.value} has no VP standings")
+        return standings(list(range(1, self.spec.entrants + 1)), self.played())
+
+    def player_standings(self) -> tuple[PlayerStanding, ...]:
+        """An individual's players, best first, on every result taken."""
+        return score_individual(whist(self.spec.entrants, self.spec.boards_per_round), self._individual_results())
+
+    def individual_boards(self) -> dict[tuple[int, int, int], tuple[Fraction, Fraction, Fraction | None]]:
+        """An individual's (round, table, board) -> North-South's and East-West's matchpoints and the
+        board's top, as :func:`player_standings` scores them."""
+        movement = whist(self.spec.entrants, self.spec.boards_per_round)
+        out = {}
+        for board in individual_scored(movement, self._individual_results()):
+            for ln in board.lines:
+                r, rest = divmod(ln.ns.number, 1000)
+                out[(r, rest // 2, board.number)] = (ln.ns_points, ln.ew_points, board.top)
+        return out
+
+    def _individual_results(self) -> list[IndividualResult]:
+        out = []
+        for (r, t, b), res in sorted(self.results.items()):
+            if res.assigned is not None:
+                value: Any = Assigned(res.assigned)
+            elif res.contract == "Pass":
+                value = PlayedResult(None, None, 0)
+            else:
+                value = PlayedResult(parse_contract(res.contract), SEATS[res.declarer], res.tricks)
+            out.append(IndividualResult(r, t, b, value))
+        return out
+
+    def knockout_winner(self) -> int | None:
+        """The knock-out's winner once the final is complete."""
+        last = self.spec.rounds
+        if self.spec.kind is not EventKind.KNOCKOUT or not self.complete(last):
+            return None
+        (a, b), = self.draws[last].matches
+        return self._winner(last, a, b)

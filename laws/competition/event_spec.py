@@ -1,0 +1,286 @@
+"""What an event beyond one pairs field is made of, and where everyone sits in a round (pure values).
+
+An :class:`EventSpec` is a plain value that goes to and from JSON (:meth:`EventSpec.to_dict`,
+:meth:`EventSpec.from_dict`): the kind of event, the number of entrants (teams, pairs or players,
+numbered from 1), the rounds, the boards a round, the VP scale and the bye's VPs.
+
+**Boards.** Round ``r`` plays boards ``(r - 1) * b + 1 .. r * b`` (``b`` boards a round), at every
+table of the round, one copy a table (duplicated, as a barometer or a teams match needs).
+
+**Tables of a round** (:func:`tables_of`), from the round's draw (its matches, higher-placed first):
+
+* teams (round robin, knock-out, Swiss teams): match ``m`` (from 1) is played at tables ``2m - 1``
+  (the open room: the first-named team North-South, the other East-West) and ``2m`` (the closed room:
+  the other way round);
+* Swiss pairs: match ``m`` is table ``m``, the first-named pair North-South;
+* individual: the whist movement's tables (``laws.competition.individual``), four players a table;
+* pairs in sections: each section's movement (a Mitchell or a Howell of ``laws.duplicate.movement``)
+  on its own tables, section after section (section A's tables first); each table plays its own board
+  group (``Seat4.boards``), pair numbers are the section's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+from laws.competition.individual import STARTING_ROUNDS, IndividualError, whist
+from laws.competition.swiss import BYE_VP
+from laws.competition.vp import DiscreteScale, ScaleError
+from laws.duplicate.movement import Movement, MovementError, howell, mitchell
+
+TEAMS_AT_MOST = 200
+
+
+class EventError(ValueError):
+    """An event or a result that cannot be used; the message names what and where."""
+
+
+class EventKind(StrEnum):
+    """The kinds of event the club runs beside a pairs session."""
+
+    ROUND_ROBIN = "teams-round-robin"
+    KNOCKOUT = "teams-knockout"
+    SWISS_TEAMS = "swiss-teams"
+    SWISS_PAIRS = "swiss-pairs"
+    INDIVIDUAL = "individual"
+    SECTIONS = "pairs-sections"
+
+    @property
+    def teams(self) -> bool:
+        return self in (EventKind.ROUND_ROBIN, EventKind.KNOCKOUT, EventKind.SWISS_TEAMS)
+
+
+@dataclass(frozen=True)
+class Seat4:
+    """One table of one round: who sits North, South, East and West (team, pair or player numbers) and
+    the match it belongs to (teams and Swiss pairs; 0 for an individual)."""
+
+    table: int
+    north: int
+    south: int
+    east: int
+    west: int
+    match: int = 0
+    room: str = ""
+    section: str = ""
+    boards: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"table": self.table, "north": self.north, "south": self.south, "east": self.east,
+                               "west": self.west, "match": self.match, "room": self.room}
+        if self.section:
+            out["section"] = self.section
+            out["boards"] = list(self.boards)
+        return out
+
+
+MOVEMENTS = ("mitchell", "howell")
+
+
+@dataclass(frozen=True)
+class SectionSpec:
+    """One section of a pairs event: its name (1 to 8 letters or digits), tables and movement."""
+
+    name: str
+    tables: int
+    movement: str = "mitchell"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "tables": self.tables, "movement": self.movement}
+
+
+def section_movement(section: SectionSpec, boards_per_round: int) -> Movement:
+    """The section's movement (``laws.duplicate.movement``), or :class:`EventError` naming the section."""
+    name = section.name
+    if not isinstance(name, str) or not 1 <= len(name) <= 8 or not name.isascii() or not name.isalnum():
+        raise EventError(f"a section's name is 1 to 8 letters or digits, got {name!r}")
+    if section.movement not in MOVEMENTS:
+        raise EventError(f"section {name}: the movement is one of {', '.join(MOVEMENTS)}, got {section.movement!r}")
+    try:
+        if section.movement == "mitchell":
+            return mitchell(section.tables, boards_per_round)
+        return howell(section.tables, boards_per_round)
+    except MovementError as exc:
+        raise EventError(f"section {name}: {exc}") from None
+
+
+def _whole(name: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise EventError(f"{name} is a whole number from {low} to {high}, got {value!r}")
+    return value
+
+
+def knockout_rounds(entrants: int) -> int:
+    """The rounds of a knock-out of ``entrants`` teams (the bracket's size is the next power of two)."""
+    size, rounds = 1, 0
+    while size < entrants:
+        size, rounds = size * 2, rounds + 1
+    return rounds
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    """An event: kind, entrants (numbered 1..n), rounds, boards a round, scale (None: WBF continuous), bye."""
+
+    kind: EventKind
+    entrants: int
+    rounds: int
+    boards_per_round: int
+    scale: DiscreteScale | None = None
+    bye_vp: Fraction = BYE_VP
+    name: str = "Event"
+    sections: tuple[SectionSpec, ...] = ()
+    across: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, EventKind):
+            raise EventError(f"an event's kind is one of {', '.join(k.value for k in EventKind)}, got {self.kind!r}")
+        _whole("an event's entrants", self.entrants, 2, TEAMS_AT_MOST)
+        _whole("an event's boards a round", self.boards_per_round, 1, 36)
+        _whole("an event's rounds", self.rounds, 1, 99)
+        if not isinstance(self.name, str) or not 1 <= len(self.name) <= 80 or not self.name.isprintable():
+            raise EventError(f"an event's name is 1 to 80 printable characters, got {self.name!r}")
+        n, r = self.entrants, self.rounds
+        if (self.kind is EventKind.SECTIONS) != bool(self.sections):
+            raise EventError("an event of sections (and only one) lists its sections")
+        if self.kind is EventKind.SECTIONS:
+            self._check_sections()
+        elif self.kind is EventKind.INDIVIDUAL:
+            if self.boards_per_round > 8:
+                raise EventError(f"an individual plays 1 to 8 boards a round, got {self.boards_per_round}")
+            if n not in STARTING_ROUNDS or r != n - 1:
+                raise EventError(f"an individual is for {', '.join(map(str, STARTING_ROUNDS))} players over "
+                                 f"players - 1 rounds, got {n} players over {r} rounds")
+        elif self.kind is EventKind.ROUND_ROBIN:
+            if r != n - 1 + n % 2:
+                raise EventError(f"a round robin of {n} teams has {n - 1 + n % 2} rounds, got {r}")
+        elif self.kind is EventKind.KNOCKOUT:
+            if r != knockout_rounds(n):
+                raise EventError(f"a knock-out of {n} teams has {knockout_rounds(n)} rounds, got {r}")
+        elif r > n - 1 + n % 2:
+            raise EventError(f"a Swiss of {n} entrants has at most {n - 1 + n % 2} rounds without a repeat, got {r}")
+        if not isinstance(self.bye_vp, Fraction) or not 0 <= self.bye_vp <= self.total:
+            raise EventError(f"a bye's VPs are from 0 to {self.total}, got {self.bye_vp!r}")
+
+    def _check_sections(self) -> None:
+        names = [sec.name for sec in self.sections]
+        if len(set(names)) != len(names):
+            raise EventError("a section's name is given twice")
+        movements = self.movements()
+        pairs = sum(len(m.pairs()) for m in movements.values())
+        for name, m in movements.items():
+            if m.rounds != self.rounds:
+                raise EventError(f"section {name} plays {m.rounds} rounds, the event {self.rounds}: every "
+                                 f"section plays the event's rounds")
+            if len({m.due(b) for b in m.boards()}) != 1:
+                raise EventError(f"section {name}: its boards are not all played the same number of times")
+        if pairs != self.entrants:
+            raise EventError(f"the sections seat {pairs} pairs, the event has {self.entrants} entrants")
+        if self.across and len({m.boards() for m in movements.values()}) != 1:
+            raise EventError("sections scored across the field play the same boards")
+
+    def movements(self) -> dict[str, Movement]:
+        """Each section's movement, by name (an event of sections only)."""
+        return {sec.name: section_movement(sec, self.boards_per_round) for sec in self.sections}
+
+    @property
+    def total(self) -> int:
+        """What a match's two sides' VPs add up to."""
+        return self.scale.total if self.scale is not None else 20
+
+    def boards(self, round_number: int) -> tuple[int, ...]:
+        """The boards of ``round_number``."""
+        b = self.boards_per_round
+        return tuple(range((round_number - 1) * b + 1, round_number * b + 1))
+
+    def round_of(self, board: int) -> int:
+        """The round a board is played in."""
+        return (board - 1) // self.boards_per_round + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind.value, "entrants": self.entrants, "rounds": self.rounds,
+                               "boards_per_round": self.boards_per_round, "bye_vp": str(self.bye_vp),
+                               "name": self.name}
+        if self.scale is not None:
+            out["scale"] = {"name": self.scale.name, "total": self.scale.total,
+                            "thresholds": list(self.scale.thresholds)}
+        if self.sections:
+            out["sections"] = [sec.to_dict() for sec in self.sections]
+            out["across"] = self.across
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> EventSpec:
+        """The spec from its JSON form; :class:`EventError` names the first thing wrong."""
+        if not isinstance(data, Mapping):
+            raise EventError(f"an event's setup is an object, got {type(data).__name__}")
+        unknown = set(data) - {"kind", "entrants", "rounds", "boards_per_round", "bye_vp", "name", "scale",
+                               "sections", "across"}
+        if unknown:
+            raise EventError(f"an event's setup has no field {sorted(unknown)[0]!r}")
+        try:
+            kind = EventKind(str(data.get("kind")))
+        except ValueError:
+            raise EventError(f"an event's kind is one of {', '.join(k.value for k in EventKind)}, "
+                             f"got {data.get('kind')!r}") from None
+        scale = None
+        raw = data.get("scale")
+        if raw is not None:
+            if not isinstance(raw, Mapping) or set(raw) != {"name", "total", "thresholds"}:
+                raise EventError("an event's scale is {name, total, thresholds}")
+            try:
+                scale = DiscreteScale(str(raw["name"]), raw["total"], raw["total"] // 2 if isinstance(
+                    raw["total"], int) else 0, tuple(raw["thresholds"]) if isinstance(raw["thresholds"], list) else ())
+            except (ScaleError, TypeError) as exc:
+                raise EventError(f"an event's scale: {exc}") from None
+        bye = data.get("bye_vp", str(BYE_VP))
+        try:
+            bye_vp = Fraction(bye) if isinstance(bye, str) and len(bye) <= 12 else None
+        except (ValueError, ZeroDivisionError):
+            bye_vp = None
+        if bye_vp is None:
+            raise EventError(f"a bye's VPs are a number written as text, got {bye!r}")
+        raw_sections = data.get("sections", [])
+        if not isinstance(raw_sections, list) or not all(
+                isinstance(x, Mapping) and set(x) == {"name", "tables", "movement"} for x in raw_sections):
+            raise EventError("an event's sections are a list of {name, tables, movement}")
+        sections = tuple(SectionSpec(x["name"], x["tables"], x["movement"]) for x in raw_sections)
+        across = data.get("across", False)
+        if not isinstance(across, bool):
+            raise EventError(f"an event's across is true or false, got {across!r}")
+        return cls(kind, data.get("entrants"), data.get("rounds"), data.get("boards_per_round"),  # type: ignore[arg-type]
+                   scale, bye_vp, data.get("name", "Event"), sections, across)
+
+
+def tables_of(spec: EventSpec, round_number: int, matches: tuple[tuple[int, int], ...]) -> tuple[Seat4, ...]:
+    """The tables of a round from its draw (see the module's docstring)."""
+    if spec.kind is EventKind.SECTIONS:
+        out4, offset = [], 0
+        for sec in spec.sections:
+            movement = section_movement(sec, spec.boards_per_round)
+            for t in range(1, sec.tables + 1):
+                seat = movement.at(round_number, t)
+                if seat is not None and seat.ns is not None and seat.ew is not None:
+                    out4.append(Seat4(offset + t, seat.ns.number, seat.ns.number, seat.ew.number, seat.ew.number,
+                                      section=sec.name, boards=movement.boards_of(seat.group)))
+            offset += sec.tables
+        return tuple(out4)
+    if spec.kind is EventKind.INDIVIDUAL:
+        try:
+            schedule = whist(spec.entrants, spec.boards_per_round)
+        except IndividualError as exc:
+            raise EventError(str(exc)) from None
+        return tuple(Seat4(t.table, t.north, t.south, t.east, t.west)
+                     for t in schedule.tables if t.round == round_number)
+    out = []
+    for m, (a, b) in enumerate(matches, 1):
+        if spec.kind.teams:
+            out.append(Seat4(2 * m - 1, a, a, b, b, m, "open"))
+            out.append(Seat4(2 * m, b, b, a, a, m, "closed"))
+        else:
+            out.append(Seat4(m, a, a, b, b, m))
+    return tuple(out)

@@ -1,0 +1,446 @@
+"""A euchre night as a pure model: what it was opened with, the records it took, who sits where each
+round, when a round is over, and the standings (``docs/euchre.md``).
+
+The session's journal holds records (JSON objects with a ``type``); :meth:`Night.check` says what is
+wrong with one (``None``: it can be taken), :meth:`Night.apply` takes it. Replaying the records of a
+journal into a fresh :class:`Night` gives the same night. Nothing here reads a clock or a file.
+
+* ``hand``: a hand a table played and scored from its cards (:class:`HandRecord`).
+* ``stop``: a table says it stopped after the director's call (the hand in play finished), with the
+  number of hands it played in the round.
+* ``call``: the director ends the round in play (each table finishes the hand in play, then stops).
+
+A round is over when every table of it has played the night's hands, or has stopped after the call.
+The next round's seats follow at once from the format (:func:`seat_round`): progressive from who won at
+each table, Swiss from the partnerships' points so far, rotating and round robin from their schedules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+from laws.cards import Seat, Side
+from laws.competition import swiss
+from laws.competition.teams import round_robin
+from laws.euchre_night import formats
+from laws.euchre_night.formats import FormatError, Round
+from laws.euchre_night.scoring import Hand, HandError, Penalty, Rules, Scoring, seat_points
+from laws.euchre_night.standings import HandPlayed, PlayerStanding, standings
+from laws.session.kind import HOLD, REPEAT
+
+SEATS = (Seat.N, Seat.S, Seat.E, Seat.W)   # the order of a table's tuple (north, south, east, west)
+
+
+class Format(StrEnum):
+    PROGRESSIVE = "progressive"
+    ROTATING = "rotating"
+    ROUND_ROBIN = "round-robin"
+    SWISS = "swiss"
+
+
+FIXED = (Format.ROUND_ROBIN, Format.SWISS)
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player of the night: his number (from 1), name, and member number (``""`` for a visitor)."""
+
+    number: int
+    name: str
+    member: str = ""
+
+
+@dataclass(frozen=True)
+class NightSetup:
+    """What a night is opened with."""
+
+    name: str
+    players: tuple[Player, ...]
+    format: Format
+    rounds: int
+    hands: int
+    tables: tuple[str, ...]
+    rules: Rules = Rules()
+    date: str = ""
+    club: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "date": self.date, "club": self.club, "format": self.format.value,
+                "rounds": self.rounds, "hands": self.hands, "tables": list(self.tables),
+                "players": [{"number": p.number, "name": p.name, "member": p.member} for p in self.players],
+                "scoring": rules_to_dict(self.rules)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> NightSetup:
+        try:
+            players = tuple(Player(int(p["number"]), str(p["name"]), str(p.get("member", "")))
+                            for p in d["players"])
+            return cls(str(d["name"]), players, Format(d["format"]), int(d["rounds"]), int(d["hands"]),
+                       tuple(str(t) for t in d["tables"]), rules_from_dict(d.get("scoring", {})),
+                       str(d.get("date", "")), str(d.get("club", "")))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise FormatError(f"the night's setup cannot be read: {exc}") from None
+
+
+def rules_to_dict(r: Rules) -> dict[str, Any]:
+    return {"scoring": r.scoring.value, "loner": r.loner, "loner_partner": r.loner_partner, "euchred": r.euchred}
+
+
+def rules_from_dict(d: Mapping[str, Any]) -> Rules:
+    try:
+        return Rules(Scoring(d.get("scoring", "somerset")), int(d.get("loner", 4)),
+                     None if d.get("loner_partner") is None else int(d["loner_partner"]), int(d.get("euchred", 2)))
+    except ValueError as exc:
+        raise HandError(f"scoring: {exc}") from None
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """A hand as the session keeps it: where it was played, its facts, and the table's record."""
+
+    round: int
+    table: int
+    number: int
+    hand: Hand
+    source: str
+    body: Mapping[str, Any] = field(compare=False, default_factory=dict)
+
+
+def hand_from_body(b: Mapping[str, Any]) -> Hand:
+    """The scoring facts of a ``hand`` record (``docs/euchre.md``, "The hand notation").
+
+    Raises:
+        HandError: a field that is missing or wrong, named.
+    """
+    try:
+        makers = Side(str(b.get("makers")))
+    except ValueError:
+        raise HandError(f"makers must be NS or EW, got {b.get('makers')!r}") from None
+    alone_v = b.get("alone")
+    try:
+        alone = None if alone_v is None else Seat(alone_v)
+    except ValueError:
+        raise HandError(f"alone must be a seat (N, E, S, W) or null, got {alone_v!r}") from None
+    pens = b.get("penalties", [])
+    if not isinstance(pens, list):
+        raise HandError("penalties must be a list")
+    out = []
+    for i, p in enumerate(pens):
+        if not isinstance(p, dict):
+            raise HandError(f"penalties[{i}] must be an object")
+        try:
+            side = Side(str(p.get("offending")))
+        except ValueError:
+            raise HandError(f"penalties[{i}].offending must be NS or EW, got {p.get('offending')!r}") from None
+        try:
+            out.append(Penalty(str(p.get("clause")), side, p.get("points")))  # type: ignore[arg-type]
+        except HandError as exc:
+            raise HandError(f"penalties[{i}]: {exc}") from None
+    void = b.get("void", [])
+    if not isinstance(void, list) or any(v not in ("NS", "EW") for v in void):
+        raise HandError(f"void must be a list of NS and EW, got {void!r}")
+    return Hand(makers, alone, b.get("tricks"), tuple(out), frozenset(Side(v) for v in void))  # type: ignore[arg-type]
+
+
+def check_setup(s: NightSetup) -> None:
+    """Raise :class:`FormatError` when the night cannot be run as set up (the message says why)."""
+    n = len(s.players)
+    if [p.number for p in s.players] != list(range(1, n + 1)):
+        raise FormatError("players are numbered 1, 2, ... in order")
+    if n < 4:
+        raise FormatError(f"a euchre night needs at least 4 players, got {n}")
+    if not 1 <= s.hands <= 99:
+        raise FormatError(f"hands a round is a whole number 1 to 99, got {s.hands}")
+    if s.rounds < 1:
+        raise FormatError(f"rounds is a whole number from 1, got {s.rounds}")
+    if len(set(s.tables)) != len(s.tables):
+        raise FormatError("a club table is named twice")
+    most = max_rounds(s.format, n)
+    if most is not None and s.rounds > most:
+        raise FormatError(f"{s.format.value} with {n} players has at most {most} rounds, not {s.rounds}")
+    if s.format in FIXED and n % 2:
+        raise FormatError(f"fixed partnerships need an even number of players, got {n}")
+    need = tables_needed(s.format, n)
+    if need > len(s.tables):
+        raise FormatError(f"{s.format.value} with {n} players needs {need} tables, the night has {len(s.tables)}")
+
+
+def max_rounds(fmt: Format, n: int) -> int | None:
+    if fmt is Format.ROTATING:
+        return len(formats.rotating(n))
+    if fmt is Format.ROUND_ROBIN:
+        return len(round_robin(n // 2)) if n // 2 >= 2 else 0
+    if fmt is Format.SWISS:
+        pairs = n // 2
+        return pairs - 1 if pairs % 2 == 0 else pairs
+    return None
+
+
+def tables_needed(fmt: Format, n: int) -> int:
+    if fmt is Format.ROTATING:
+        return max(len(r.tables) for r in formats.rotating(n))
+    return n // 4
+
+
+def _partners(p: int) -> tuple[int, int]:
+    return (2 * p - 1, 2 * p)
+
+
+def _fixed_round(number: int, matches: Sequence[tuple[int, int]], pairs: int) -> Round:
+    tables = tuple((*_partners(a), *_partners(b)) for a, b in matches)
+    seated = {x for t in tables for x in t}
+    out = tuple(p for p in range(1, 2 * pairs + 1) if p not in seated)
+    return Round(number, tables, out)
+
+
+class Night:
+    """The night's state from its records (see the module docstring)."""
+
+    def __init__(self, setup: NightSetup) -> None:
+        check_setup(setup)
+        self.setup = setup
+        self.rounds: list[Round] = []
+        self.hands: dict[tuple[int, int, int], HandRecord] = {}
+        self.sources: dict[str, tuple[int, int, int]] = {}
+        self.stopped: dict[tuple[int, int], int] = {}
+        self.called: set[int] = set()
+        self.at: dict[tuple[int, int], list[HandRecord]] = {}      # (round, table) -> its hands, in order
+        self._points: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+        self._seat_pts: dict[tuple[int, int, int], dict[Seat, int]] = {}
+        self._standings: tuple[PlayerStanding, ...] | None = None
+        self.rounds.append(self.seat_round(1))
+
+    # -- seats ------------------------------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return len(self.setup.players)
+
+    def seat_round(self, number: int) -> Round:
+        """Round ``number``'s seats, from the format and (progressive, Swiss) the rounds before it."""
+        s, n = self.setup, self.players
+        if s.format is Format.ROTATING:
+            return formats.rotating(n)[number - 1]
+        if s.format is Format.ROUND_ROBIN:
+            return _fixed_round(number, round_robin(n // 2)[number - 1], n // 2)
+        if s.format is Format.SWISS:
+            d = swiss.draw(number, self.pair_table())
+            return _fixed_round(number, d.matches, n // 2)
+        if number == 1:
+            return formats.progressive_first(n)
+        prev = self.rounds[number - 2]
+        sat: dict[int, int] = {}
+        for r in self.rounds[:number - 1]:
+            for p in r.out:
+                sat[p] = sat.get(p, 0) + 1
+        return formats.progressive_next(prev, {k: self.ns_won(number - 1, k) for k in range(1, len(prev.tables) + 1)},
+                                        sat)
+
+    def table_points(self, rnd: int, k: int) -> tuple[int, int, int, int]:
+        """(NS points, EW points, NS hands won, EW hands won) at table ``k`` in round ``rnd``."""
+        got = self._points.get((rnd, k))
+        if got is not None:
+            return got
+        ns = ew = hn = he = 0
+        for h in self.at.get((rnd, k), ()):
+            pts = self.points(h)
+            a, b = max(pts[Seat.N], pts[Seat.S]), max(pts[Seat.E], pts[Seat.W])
+            ns, ew = ns + a, ew + b
+            hn, he = hn + (a > 0), he + (b > 0)
+        self._points[(rnd, k)] = (ns, ew, hn, he)
+        return ns, ew, hn, he
+
+    def points(self, h: HandRecord) -> dict[Seat, int]:
+        """Each seat's points on a hand taken, by the night's rules (worked out once a hand)."""
+        got = self._seat_pts.get((h.round, h.table, h.number))
+        if got is None:
+            got = self._seat_pts[(h.round, h.table, h.number)] = seat_points(h.hand, self.setup.rules)
+        return dict(got)
+
+    def ns_won(self, rnd: int, k: int) -> bool:
+        """Did North-South win table ``k`` of round ``rnd``: more points, then more hands won, then NS."""
+        ns, ew, hn, he = self.table_points(rnd, k)
+        return (ns, hn) >= (ew, he)
+
+    def pair_table(self) -> list[swiss.Standing]:
+        """The partnerships' standings for a Swiss draw: points so far (the side's, hand by hand), then
+        the partnership's number."""
+        pairs = self.players // 2
+        pts = {p: Fraction(0) for p in range(1, pairs + 1)}
+        met: dict[int, set[int]] = {p: set() for p in pts}
+        byes = dict.fromkeys(pts, 0)
+        for rnd in self.rounds:
+            for k, t in enumerate(rnd.tables, 1):
+                a, b = (t[0] + 1) // 2, (t[2] + 1) // 2
+                met[a].add(b)
+                met[b].add(a)
+                ns, ew, _, _ = self.table_points(rnd.number, k)
+                pts[a] += ns
+                pts[b] += ew
+            for p in {(x + 1) // 2 for x in rnd.out}:
+                byes[p] += 1
+        order = sorted(pts, key=lambda p: (-pts[p], p))
+        return [swiss.Standing(p, pts[p], 0, frozenset(met[p]), byes[p]) for p in order]
+
+    # -- where things stand -----------------------------------------------------------------------------
+
+    @property
+    def current(self) -> int:
+        """The round in play (the last seated one)."""
+        return len(self.rounds)
+
+    def round(self, number: int) -> Round:
+        return self.rounds[number - 1]
+
+    def played(self, rnd: int, k: int) -> int:
+        return len(self.at.get((rnd, k), ()))
+
+    def table_done(self, rnd: int, k: int) -> bool:
+        return (rnd, k) in self.stopped or self.played(rnd, k) >= self.setup.hands
+
+    def complete(self, rnd: int) -> bool:
+        if rnd > len(self.rounds):
+            return False
+        return all(self.table_done(rnd, k) for k in range(1, len(self.round(rnd).tables) + 1))
+
+    @property
+    def finished(self) -> bool:
+        return self.current == self.setup.rounds and self.complete(self.current)
+
+    def where(self, table_id: str, rnd: int) -> tuple[int, tuple[int, int, int, int]] | None:
+        """The number and the seats of club table ``table_id`` in round ``rnd`` (None: not in play)."""
+        if table_id not in self.setup.tables or not 1 <= rnd <= len(self.rounds):
+            return None
+        k = self.setup.tables.index(table_id) + 1
+        tables = self.round(rnd).tables
+        return (k, tables[k - 1]) if k <= len(tables) else None
+
+    def standings(self) -> tuple[PlayerStanding, ...]:
+        """Every player's standing now (a sit-out is credited a round's mean once the round is over)."""
+        if self._standings is None:
+            plays = [HandPlayed(h.round, h.table, h.hand, self.points(h)) for h in self.hands.values()]
+            rounds = [r if self.complete(r.number) else Round(r.number, r.tables) for r in self.rounds]
+            self._standings = standings(self.players, rounds, plays, self.setup.rules)
+        return self._standings
+
+    # -- records ----------------------------------------------------------------------------------------
+
+    def check(self, rec: Mapping[str, Any]) -> str:
+        """What is wrong with a record (``""``: it can be taken). A repeat is ``REPEAT``; a hand ahead of one
+        still missing at its table is ``HOLD`` (neither taken nor refused) (``laws.session.kind``)."""
+        typ = rec.get("type")
+        if typ == "call":
+            rnd = rec.get("round")
+            if rnd != self.current:
+                return f"the round in play is {self.current}, not {rnd!r}"
+            if rnd in self.called:
+                return f"round {rnd} has been called already"
+            if self.complete(self.current):
+                return f"round {rnd} is over already"
+            return ""
+        if typ not in ("hand", "stop"):
+            return f"a record of type {str(typ)[:20]!r} is not one of hand, stop, call"
+        table, rnd = rec.get("table"), rec.get("round")
+        if table not in self.setup.tables:
+            return f"a {typ} from table {str(table)[:64]!r}, which is not one of this night's tables"
+        if not isinstance(rnd, int) or isinstance(rnd, bool):
+            return f"{table}: round must be a whole number, got {rnd!r}"
+        where = self.where(str(table), rnd)
+        if where is None:
+            return f"{table}: round {rnd} is not in play (the round in play is {self.current})" \
+                if rnd != self.current else f"{table} has no seats in round {rnd}"
+        k, seats = where
+        if rec.get("table_number") != k:
+            return f"{table}: it is table {k} of the night, the {typ} says {rec.get('table_number')!r}"
+        if typ == "stop":
+            if (rnd, k) in self.stopped:
+                return REPEAT
+            if rnd not in self.called and self.played(rnd, k) < self.setup.hands:
+                return f"{table}: a stop in round {rnd} before the director called it"
+            said = rec.get("hands")
+            if isinstance(said, int) and not isinstance(said, bool) and self.played(rnd, k) < said <= self.setup.hands:
+                return HOLD   # hands it played have not all arrived: the stop waits for them
+            if said != self.played(rnd, k):
+                return f"{table}: the stop says {said!r} hands in round {rnd}, the night has {self.played(rnd, k)} from it"
+            return ""
+        src = str(rec.get("source", ""))
+        number = rec.get("hand")
+        if src and src in self.sources:
+            return REPEAT
+        key = (rnd, k, number)
+        if key in self.hands:
+            old = self.hands[key].body
+            same = all(old.get(f) == rec.get(f) for f in ("makers", "alone", "tricks", "penalties", "plays"))
+            return REPEAT if same else f"{table}, round {rnd}: hand {number} was taken already " \
+                                         f"(from {self.hands[key].source}) with another result"
+        if (rnd, k) in self.stopped:
+            return f"{table}, round {rnd}: the table stopped after the director's call; hand {number} is not taken"
+        if self.table_done(rnd, k):
+            return f"{table}, round {rnd}: the table has played its {self.setup.hands} hands"
+        if isinstance(number, int) and not isinstance(number, bool) and self.played(rnd, k) + 1 < number <= self.setup.hands:
+            return HOLD   # ahead of a hand still missing: not answered, so the table sends it again after it
+        if number != self.played(rnd, k) + 1:
+            return f"{table}, round {rnd}: hand {number!r} arrives, the next hand there is {self.played(rnd, k) + 1}"
+        players = rec.get("players")
+        want = {s.value: p for s, p in zip(SEATS, seats)}
+        if players != want:
+            return f"{table}, round {rnd}: the hand names players {players!r} at the seats, the round seats {want}"
+        try:
+            hand_from_body(rec)
+        except HandError as exc:
+            return f"{table}, round {rnd}, hand {number}: {exc}"
+        return ""
+
+    def apply(self, rec: Mapping[str, Any]) -> None:
+        """Take a record :meth:`check` passed; a round over seats the next at once."""
+        typ = rec["type"]
+        if typ == "call":
+            self.called.add(int(rec["round"]))
+        elif typ == "stop":
+            where = self.where(rec["table"], rec["round"])
+            assert where is not None
+            self.stopped[(rec["round"], where[0])] = int(rec.get("hands", 0))
+        else:
+            k = rec["table_number"]
+            key = (rec["round"], k, rec["hand"])
+            self.hands[key] = HandRecord(rec["round"], k, rec["hand"], hand_from_body(rec), str(rec.get("source", "")),
+                                         dict(rec))
+            self.at.setdefault((rec["round"], k), []).append(self.hands[key])
+            self._points.pop((rec["round"], k), None)
+            if rec.get("source"):
+                self.sources[str(rec["source"])] = key
+        self._standings = None
+        while self.complete(self.current) and self.current < self.setup.rounds:
+            self.rounds.append(self.seat_round(self.current + 1))
+
+
+class EuchreKind:
+    """A euchre night as a kind of session (``laws.session.kind.Kind``): its setup a :class:`NightSetup`,
+    its state a :class:`Night`."""
+
+    name = "euchre"
+
+    def setup_from_dict(self, d: Any) -> NightSetup:
+        if not isinstance(d, Mapping):
+            raise ValueError("the night's setup is not an object")
+        return NightSetup.from_dict(d)
+
+    def start(self, setup: NightSetup) -> Night:
+        return Night(setup)
+
+    def replay(self, setup: NightSetup, records: Iterable[Mapping[str, Any]]) -> tuple[Night, list[str]]:
+        night, skipped = Night(setup), []
+        for rec in records:
+            why = night.check(rec)
+            if why:
+                skipped.append(f"{rec.get('type')} from {rec.get('source') or rec.get('by') or '?'}: {why}")
+                continue
+            night.apply(rec)
+        return night, skipped
+
+
+EUCHRE = EuchreKind()

@@ -1,0 +1,201 @@
+"""An event as a kind of session (``laws.session.kind``): the journalled service
+(``firmware_host/session/journalled.py``) runs it as it runs a duplicate pairs session.
+
+* **Setup** (:class:`EventSetup`, the journal's opening row): the event's spec
+  (``laws.competition.event_spec.EventSpec``) and the club's tables, club table ``k`` of the list being
+  event table ``k``; ``to_dict`` is the spec's dict with ``tables`` added.
+* **A record** is ``{"type": "result", "source": "<table>:<seq>", "result": {round, table, board,
+  contract, declarer, tricks}}`` (``TableResult.to_dict``); the director's records are
+  ``{"type": "names", "competitor": N, "name": "", "players": [{name, member, federation}, ...]}`` (who a
+  team, pair or player is: :func:`names_problem`; the latest for a competitor stands) and
+  ``{"type": "correct", "by": "<login>", "why": "...", "result": {...}}`` (a corrected result or an
+  assigned score, ``EventState.correct``).
+* **Its check** (:meth:`EventSessionState.check`): ``repeat`` for a source taken already, or for the same
+  result of the same table and board under a new number; otherwise the event's own reason
+  (``EventState.check``), or "" to take it. Taking a round's last result makes the next round's draw
+  (``EventState.apply``); :attr:`EventSessionState.drawn` says which round was drawn last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from laws.competition.event import EventState, TableResult
+from laws.competition.event_spec import EventError, EventKind, EventSpec
+from laws.session.kind import REPEAT
+from laws.session.players import name_problem, player_problem
+
+TABLE_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+RESERVED = ("dashboard", "session")
+
+
+def tables_needed(spec: EventSpec) -> int:
+    """How many club tables a round of the event uses at most."""
+    if spec.kind is EventKind.SECTIONS:
+        return sum(sec.tables for sec in spec.sections)
+    if spec.kind is EventKind.INDIVIDUAL:
+        return spec.entrants // 4
+    matches = spec.entrants // 2
+    return 2 * matches if spec.kind.teams else matches
+
+
+def check_tables(spec: EventSpec, tables: Sequence[object]) -> tuple[str, ...]:
+    """The club's tables for the event, checked: ids as the wire allows, none twice, enough of them."""
+    out = []
+    for t in tables:
+        if not isinstance(t, str) or not 1 <= len(t) <= 64 or not set(t) <= TABLE_ID_CHARS or t in RESERVED:
+            raise EventError(f"a club table id is 1 to 64 letters, digits, '-' or '_', got {t!r}")
+        out.append(t)
+    if len(set(out)) != len(out):
+        raise EventError("a club table is given twice")
+    if len(out) < tables_needed(spec):
+        raise EventError(f"the event needs {tables_needed(spec)} club tables a round, got {len(out)}")
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class EventSetup:
+    """The event and the club's tables (see the module's docstring)."""
+
+    spec: EventSpec
+    tables: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tables", check_tables(self.spec, self.tables))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.spec.to_dict(), "tables": list(self.tables)}
+
+    @classmethod
+    def from_dict(cls, d: Any) -> EventSetup:
+        if not isinstance(d, Mapping):
+            raise EventError(f"an event's setup is an object, got {type(d).__name__}")
+        return cls(EventSpec.from_dict({k: v for k, v in d.items() if k != "tables"}),
+                   tuple(d.get("tables") or ()))
+
+
+def players_at_most(kind: EventKind) -> int:
+    """How many players a competitor of ``kind`` may be named with: a team 6 (four and two
+    substitutes), a pair 2, an individual's player 1."""
+    return 6 if kind.teams else 1 if kind is EventKind.INDIVIDUAL else 2
+
+
+def names_problem(spec: EventSpec, names: Mapping[int, Mapping[str, Any]], rec: Mapping[str, Any]) -> str:
+    """What is wrong with a ``names`` record ("" when nothing): ``competitor`` a team, pair or player of
+    the event (not in an event of sections), ``name`` a team's name ("" or a name; only teams have
+    one), ``players`` at most :func:`players_at_most` players, no member twice nor named already for
+    another competitor."""
+    who, name, players = rec.get("competitor"), rec.get("name", ""), rec.get("players")
+    if spec.kind is EventKind.SECTIONS:
+        return "an event of sections is not named (its pairs keep their numbers)"
+    if isinstance(who, bool) or not isinstance(who, int) or not 1 <= who <= spec.entrants:
+        return f"competitor is a number from 1 to {spec.entrants}, got {str(who)[:20]}"
+    if name != "" and (not spec.kind.teams or name_problem(name)):
+        return (f"competitor {who}: only a team has a name" if not spec.kind.teams
+                else f"team {who}: {name_problem(name).replace('player', 'team')}")
+    most = players_at_most(spec.kind)
+    if not isinstance(players, list) or len(players) > most:
+        return f"competitor {who}: players is a list of at most {most}, got {str(players)[:60]}"
+    for p in players:
+        problem = player_problem(p)
+        if problem:
+            return f"competitor {who}: {problem}"
+    numbers = [p["member"] for p in players if p.get("member")]
+    if len(set(numbers)) != len(numbers):
+        return f"competitor {who}: a member is named twice"
+    for other, named in names.items():
+        for p in named.get("players", ()) if other != who else ():
+            if p.get("member") and p["member"] in numbers:
+                return f"competitor {who}: member {p['member']} ({p['name']}) already plays for {other}"
+    return ""
+
+
+class EventSessionState:
+    """The event's state as a kind of session's: the event and the sources taken."""
+
+    def __init__(self, setup: EventSetup) -> None:
+        self.setup = setup
+        self.event = EventState.opened(setup.spec)
+        self.sources: set[str] = set()
+        self.drawn = 1
+
+    def _result(self, rec: Mapping[str, Any]) -> TableResult:
+        if rec.get("type") != "result" or not isinstance(rec.get("source"), str):
+            raise EventError(f"an event takes result records, got {str(rec.get('type'))[:40]!r}")
+        return TableResult.from_dict(rec.get("result"))  # type: ignore[arg-type]
+
+    def check(self, rec: Mapping[str, Any]) -> str:
+        if rec.get("type") == "names":
+            return names_problem(self.setup.spec, self.event.names, rec)
+        if rec.get("type") == "correct":
+            return self._correct_problem(rec)
+        try:
+            result = self._result(rec)
+        except EventError as exc:
+            return str(exc)
+        if rec["source"] in self.sources or self.event.results.get(
+                (result.round, result.table, result.board)) == result:
+            return REPEAT
+        return self.event.check(result) or ""
+
+    def _correct_problem(self, rec: Mapping[str, Any]) -> str:
+        why, by = rec.get("why"), rec.get("by")
+        if not isinstance(why, str) or not why.strip() or len(why) > 200:
+            return "a correction says why (1 to 200 characters)"
+        if not isinstance(by, str) or not by:
+            return "a correction names the director who made it"
+        try:
+            result = TableResult.from_dict(rec.get("result"))  # type: ignore[arg-type]
+        except EventError as exc:
+            return str(exc)
+        ev = self.event
+        key = (result.round, result.table, result.board)
+        if key in ev.results:
+            return (f"round {result.round}, table {result.table}: board {result.board} has that result already"
+                    if ev.results[key] == result else "")
+        return ev.check(result) or ""
+
+    def apply(self, rec: Mapping[str, Any]) -> None:
+        if rec.get("type") == "names":
+            self.event.names[int(rec["competitor"])] = {"name": str(rec.get("name", "")),
+                                                        "players": [dict(p) for p in rec["players"]]}
+            return
+        if rec.get("type") == "correct":
+            made = self.event.correct(TableResult.from_dict(rec["result"]))
+            if made is not None:
+                self.drawn = made.round
+            return
+        made = self.event.apply(self._result(rec))
+        self.sources.add(str(rec["source"]))
+        if made is not None:
+            self.drawn = made.round
+
+
+class EventSessionKind:
+    """The event as a ``laws.session.kind.Kind``."""
+
+    name = "event"
+
+    def setup_from_dict(self, d: Any) -> EventSetup:
+        return EventSetup.from_dict(d)
+
+    def start(self, setup: EventSetup) -> EventSessionState:
+        return EventSessionState(setup)
+
+    def replay(self, setup: EventSetup, records: Iterable[Mapping[str, Any]]) -> tuple[EventSessionState, list[str]]:
+        state = EventSessionState(setup)
+        skipped = []
+        for rec in records:
+            why = state.check(rec)
+            if why == REPEAT:
+                continue
+            if why:
+                skipped.append(why)
+                continue
+            state.apply(rec)
+        return state, skipped
+
+
+EVENT = EventSessionKind()

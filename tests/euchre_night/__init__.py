@@ -1,0 +1,1 @@
+"""Tests of the euchre night: the pure night, the session, the demo through real tables, the outsider scorer."""

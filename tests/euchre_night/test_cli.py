@@ -1,0 +1,110 @@
+"""`cardtable euchre` as a user runs it: a real subprocess on real files; bad input is one line naming what
+and where, exit 2, nothing made."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def euchre(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "firmware_host.cli", "euchre", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_open_show_export_with_the_roster(tmp_path: Path) -> None:
+    (tmp_path / "members.csv").write_text("Member number,Name\n1021,Ann Smith\n1045,Bob Jones\n", "utf-8")
+    (tmp_path / "tonight.txt").write_text("# tonight\n1021\n1045\nCy Visitor\nDi Visitor\n\nEd\nFlo\nGus\nHal\n",
+                                          "utf-8")
+    p = euchre("open", "--dir", str(tmp_path / "n"), "--players", str(tmp_path / "tonight.txt"), "--roster",
+               str(tmp_path / "members.csv"), "--format", "rotating", "--rounds", "3", "--hands", "8")
+    assert p.returncode == 0, p.stderr
+    assert "table-01: N Ann Smith" in p.stdout.replace(",", "") or "table-01:" in p.stdout
+    p = euchre("show", "--session", str(tmp_path / "n"))
+    assert p.returncode == 0 and "round 1 of 3 in play" in p.stdout and "Ann Smith" in p.stdout
+    p = euchre("export", "--session", str(tmp_path / "n"), "--out", str(tmp_path / "out"))
+    assert p.returncode == 0, p.stderr
+    st = json.loads((tmp_path / "out" / "standings.json").read_text())
+    assert st["night"]["players"][0] == {"number": 1, "name": "Ann Smith", "member": "1021"}
+    assert st["night"]["players"][2]["member"] == ""
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "members.csv").write_text("1021,Ann Smith\n", "utf-8")
+    (tmp_path / "p.txt").write_text("1021\n1999\n", "utf-8")
+    cases = [
+        (["--players", str(tmp_path / "p.txt"), "--roster", str(tmp_path / "members.csv"), "--format", "rotating",
+          "--rounds", "3"], "p.txt: line 2: member number 1999 is not in the roster"),
+        (["--players", str(tmp_path / "none.txt"), "--format", "rotating", "--rounds", "3"], "none.txt: cannot be read"),
+    ]
+    ten = tmp_path / "ten.txt"
+    ten.write_text("\n".join(f"Player {chr(65 + i)}" for i in range(10)) + "\n", "utf-8")
+    cases += [(["--players", str(ten), "--format", "progressive", "--rounds", "3", "--tables", "1"],
+               "progressive with 10 players needs 2 tables, the night has 1"),
+              (["--players", str(ten), "--format", "rotating", "--rounds", "30"],
+               "rotating with 10 players has at most 9 rounds, not 30"),
+              (["--players", str(ten), "--format", "rotating", "--rounds", "3", "--scoring", "house", "--loner", "7"],
+               "a loner's march scores 4 or 5 by house rules, got 7")]
+    for i, (args, want) in enumerate(cases):
+        p = euchre("open", "--dir", str(tmp_path / f"n{i}"), *args)
+        assert p.returncode == 2, (args, p.stderr)
+        assert p.stderr.count("\n") == 1 and want in p.stderr and "Traceback" not in p.stderr, p.stderr
+        assert not (tmp_path / f"n{i}" / "session.sqlite3").exists()
+    p = euchre("show", "--session", str(tmp_path / "nothing"))
+    assert p.returncode == 2 and "no euchre night there" in p.stderr
+
+
+def test_the_demo_command(tmp_path: Path) -> None:
+    import shutil
+
+    import pytest
+
+    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
+        pytest.skip("mosquitto is not installed")
+    p = euchre("demo", "--tables", "2", "--rounds", "2", "--hands", "2", "--out", str(tmp_path / "d"))
+    assert p.returncode == 0, p.stderr
+    assert "hands in" in p.stdout and (tmp_path / "d" / "sheet.html").exists()
+    p = euchre("demo", "--tables", "2", "--rounds", "2", "--out", str(tmp_path / "d"))
+    assert p.returncode == 2 and "a night is there already" in p.stderr
+    p = euchre("demo", "--tables", "0", "--rounds", "2")
+    assert p.returncode == 2 and p.stderr.startswith("cardtable euchre: --tables")
+
+
+def test_serve_answers_the_pages_and_stops_on_sigterm(tmp_path: Path) -> None:
+    import shutil
+    import urllib.request
+
+    import pytest
+
+    from firmware_host.club.broker import LocalBroker
+
+    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
+        pytest.skip("mosquitto is not installed")
+    (tmp_path / "p.txt").write_text("Ann\nBob\nCy\nDi\nEd\nFlo\nGus\nHal\n", "utf-8")
+    assert euchre("open", "--dir", str(tmp_path / "n"), "--players", str(tmp_path / "p.txt"), "--format",
+                  "round-robin", "--rounds", "3").returncode == 0
+    (tmp_path / "pw").write_text("pw1\n", "utf-8")
+    (tmp_path / "token").write_text("tok-9\n", "utf-8")
+    broker = LocalBroker(tmp_path / "broker", {"dashboard": "pw1"})
+    broker.start()
+    p = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "euchre", "serve", "--session", str(tmp_path / "n"),
+                          "--broker-port", str(broker.port), "--password-file", str(tmp_path / "pw"), "--port", "0",
+                          "--token-file", str(tmp_path / "token")], cwd=ROOT, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout is not None
+        line = p.stdout.readline()
+        assert "token to call a round: tok-9" in line
+        url = line.split("page: ")[1].split("/ ")[0]
+        with urllib.request.urlopen(url + "/state.json", timeout=10) as r:
+            assert json.loads(r.read())["format"] == "round-robin"
+        p.terminate()
+        assert p.wait(20) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+        broker.stop()

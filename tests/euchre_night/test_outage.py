@@ -1,0 +1,121 @@
+"""The night's process stops mid-round while real euchre tables play on: their hands wait unanswered in
+their outboxes and journals and are sent again until the restarted night (its journal replayed) takes
+each once (docs/euchre.md, "On the club's link" and "What if")."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
+from firmware_host.euchre_night.demo import DemoTable, EuchreDemo
+from firmware_host.euchre_night.service import NightService
+from firmware_host.euchre_night.session import NightSession
+from firmware_host.euchre_night.views import hands_export, standings_export
+from tests.euchre_night.outsider import rescore
+
+
+def _wait(pred, timeout: float = 60.0, say=lambda: "") -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < deadline, f"timed out: {say()}"
+        time.sleep(0.05)
+
+
+def _state(session: NightSession, tables: list[DemoTable]) -> str:
+    n = session.night
+    return (f"round {n.current}, hands {sorted(n.hands)}, stopped {n.stopped}; tables: "
+            + "; ".join(f"{t.tid} sent {t.table.results.sent_in} unanswered {sorted(t.table.results.unanswered)} "
+                        f"seating round {getattr(t.table.results.seating, 'round', None)} failure {t.failure}"
+                        for t in tables))
+
+
+def test_hands_sent_while_the_night_is_down_are_taken_once_after_its_restart(tmp_path: Path) -> None:
+    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
+        pytest.skip("mosquitto is not installed")
+    demo = EuchreDemo(tmp_path, tables=2, rounds=2, hands=4, seed=5)
+    setup = demo.setup()
+    session = NightSession.create(tmp_path / "night", setup)
+    users = {DASHBOARD_USER: secrets.token_hex(8)} | {t: secrets.token_hex(8) for t in setup.tables}
+    broker = LocalBroker(tmp_path / "broker", users)
+    broker.start()
+    tables: list[DemoTable] = []
+    service = NightService(session, "127.0.0.1", broker.port, DASHBOARD_USER, users[DASHBOARD_USER])
+    try:
+        service.start()
+        assert service.connected.wait(15)
+        for k, tid in enumerate(setup.tables, 1):
+            t = DemoTable(tid, k, tmp_path / "tables" / tid, "127.0.0.1", broker.port, users[tid],
+                          random.Random(k), {"renege": 0.2, "wrong_count": 0.0, "alone": 0.1})
+            t.start()
+            tables.append(t)
+        _wait(lambda: len(session.night.hands) >= 1)
+        service.stop()                       # the night's process goes away mid-round
+        session.close()
+        _wait(lambda: all(t.table.results.sent_in.get(1, 0) == 4 for t in tables))   # the tables play on
+        assert all(t.table.results.unanswered for t in tables)
+        session = NightSession.open(tmp_path / "night")   # restarted: its journal replayed
+        service = NightService(session, "127.0.0.1", broker.port, DASHBOARD_USER, users[DASHBOARD_USER])
+        service.start()
+        _wait(lambda: session.night.finished, timeout=120, say=lambda: _state(session, tables))
+        assert not [t.failure for t in tables if t.failure]
+        assert len(session.night.hands) == 16
+        assert sum(t.table.results.resent for t in tables) >= 1
+        sources = [h.source for h in session.night.hands.values()]
+        assert len(set(sources)) == 16
+        st, hd = standings_export(session.night), hands_export(session.night)
+        assert rescore(st, hd) == []
+    finally:
+        for t in tables:
+            t.stop()
+        service.stop()
+        session.close()
+        broker.stop()
+
+
+def test_a_table_restarted_mid_round_sends_what_was_not_answered_and_counts_on(tmp_path: Path) -> None:
+    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
+        pytest.skip("mosquitto is not installed")
+    demo = EuchreDemo(tmp_path, tables=1, rounds=2, hands=4, fmt="rotating", players=5, seed=2)
+    setup = demo.setup()
+    session = NightSession.create(tmp_path / "night", setup)
+    users = {DASHBOARD_USER: secrets.token_hex(8)} | {t: secrets.token_hex(8) for t in setup.tables}
+    broker = LocalBroker(tmp_path / "broker", users)
+    broker.start()
+    rates = {"renege": 0.3, "wrong_count": 0.0, "alone": 0.5}
+    tid = setup.tables[0]
+
+    def table(seed: int) -> DemoTable:
+        t = DemoTable(tid, 1, tmp_path / "tables" / tid, "127.0.0.1", broker.port, users[tid], random.Random(seed),
+                      rates)
+        t.start()
+        return t
+
+    service = NightService(session, "127.0.0.1", broker.port, DASHBOARD_USER, users[DASHBOARD_USER])
+    t = table(1)
+    try:
+        service.start()
+        _wait(lambda: len(session.night.hands) >= 1)
+        service.stop()
+        session.close()
+        _wait(lambda: t.table.results.sent_in.get(1, 0) == 4)
+        t.stop()                                   # the table restarts with hands unanswered
+        t = table(2)
+        assert t.table.results.sent_in == {1: 4} and t.table.results.unanswered
+        session = NightSession.open(tmp_path / "night")
+        service = NightService(session, "127.0.0.1", broker.port, DASHBOARD_USER, users[DASHBOARD_USER])
+        service.start()
+        _wait(lambda: session.night.finished, timeout=120, say=lambda: _state(session, [t]))
+        assert t.failure is None and len(session.night.hands) == 8
+        assert [h.number for h in session.night.at[(1, 1)]] == [1, 2, 3, 4]
+        assert rescore(standings_export(session.night), hands_export(session.night)) == []
+    finally:
+        t.stop()
+        service.stop()
+        session.close()
+        broker.stop()

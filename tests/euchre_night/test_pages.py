@@ -1,0 +1,169 @@
+"""The night on a real Mosquitto with its pages: a table's hand over the broker reaches the pages' event
+stream, the table's retained seating answers it, the next round's seats are there the moment a round
+ends, the director's call needs his token, and the pages draw in a real headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
+from firmware_host.euchre_night.pages import NightPages
+from firmware_host.euchre_night.service import NightService
+from firmware_host.euchre_night.session import NightSession
+from firmware_host.wire.topics import TOPICS
+from tests.club.conftest import _need
+from tests.euchre_night.test_session import hand, setup
+
+USERS = {DASHBOARD_USER: "dash-pw", "table-01": "t1-pw", "table-02": "t2-pw"}
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[dict[str, Any]]:
+    _need("mosquitto", "mosquitto")
+    broker = LocalBroker(tmp_path / "broker", USERS)
+    broker.start()
+    session = NightSession.create(tmp_path / "night", setup())
+    service = NightService(session, "127.0.0.1", broker.port, DASHBOARD_USER, USERS[DASHBOARD_USER])
+    pages = NightPages(service, token="tok-123")
+    pages.start()
+    service.page = pages.address
+    service.start()
+    assert service.connected.wait(10)
+    try:
+        yield {"broker": broker, "session": session, "service": service, "pages": pages}
+    finally:
+        pages.stop()
+        service.stop()
+        session.close()
+        broker.stop()
+
+
+class Table:
+    """An MQTT client with a table's login: publishes hands, reads its own seating."""
+
+    def __init__(self, port: int, tid: str) -> None:
+        import paho.mqtt.client as mqtt
+
+        self.tid = tid
+        self.seatings: list[dict[str, Any]] = []
+        self.cond = threading.Condition()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=tid)
+        self.client.username_pw_set(tid, USERS[tid])
+        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe(TOPICS.seating(tid), qos=1)
+        self.client.on_message = self._on
+        self.client.connect("127.0.0.1", port)
+        self.client.loop_start()
+
+    def _on(self, client: Any, userdata: Any, msg: Any) -> None:
+        with self.cond:
+            self.seatings.append(json.loads(msg.payload))
+            self.cond.notify_all()
+
+    def send(self, body: dict[str, Any], seq: int) -> None:
+        env = {"table": self.tid, "kind": "hand", "seq": seq, "deal": 1, "secret": False, "t": time.time(), "body": body}
+        self.client.publish(TOPICS.table(self.tid, "hand"), json.dumps(env), qos=1)
+
+    def wait(self, pred: Any, timeout: float = 10.0) -> dict[str, Any]:
+        with self.cond:
+            assert self.cond.wait_for(lambda: any(pred(s) for s in self.seatings), timeout), self.seatings[-1:]
+            return next(s for s in reversed(self.seatings) if pred(s))
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+def events(url: str, want: Any, timeout: float = 10.0) -> dict[str, Any]:
+    """Read the pages' event stream until a view satisfies ``want``."""
+    deadline = time.monotonic() + timeout
+    with urllib.request.urlopen(url + "/events", timeout=timeout) as r:
+        while time.monotonic() < deadline:
+            line = r.readline().decode()
+            if line.startswith("data: "):
+                view = json.loads(line[6:])
+                if want(view):
+                    return view
+    raise AssertionError("the stream never showed it")
+
+
+def test_a_hand_over_the_broker_reaches_the_pages_and_is_answered(live: dict[str, Any]) -> None:
+    n = live["session"].night
+    url = live["pages"].address
+    t1, t2 = Table(live["broker"].port, "table-01"), Table(live["broker"].port, "table-02")
+    try:
+        first = t1.wait(lambda s: s["round"] == 1)
+        assert first["seats"]["N"] == {"player": 1, "name": "P1"} and first["page"] == f"{url}/table/table-01"
+        t1.send(hand(n, 1, 1, tricks=5), 1)
+        view = events(url, lambda v: v["hands_taken"] == 1)
+        assert view["tables"][0]["ns"] == 2 and view["standings"][0]["points"] == "2"
+        seating = t1.wait(lambda s: any(a["source"] == "table-01:1" for a in s["answers"]))
+        assert seating["answers"][-1]["status"] == "taken"
+        t1.send(hand(n, 1, 2), 2)
+        t2.send(hand(n, 2, 1, makers="EW", tricks=5), 1)
+        t2.send(hand(n, 2, 2, makers="EW", tricks=4), 2)
+        view = events(url, lambda v: v["round"] == 2)
+        assert [t["seats"]["N"]["player"] for t in view["tables"]] == [1, 5]   # the winners stay at the head; the foot's losers stay
+        assert view["previous"][1]["ew"] == 3
+        t2.wait(lambda s: s["round"] == 2 and s["seats"]["N"]["player"] == 5)
+    finally:
+        t1.close()
+        t2.close()
+
+
+def test_the_call_needs_the_directors_token(live: dict[str, Any]) -> None:
+    url = live["pages"].address
+
+    def post(token: str | None) -> tuple[int, str]:
+        req = urllib.request.Request(url + "/call", method="POST", data=b"",
+                                     headers={"X-Director-Token": token} if token else {})
+        try:
+            with urllib.request.urlopen(req, timeout=5) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+
+    assert post(None)[0] == 403 and post("wrong")[0] == 403
+    assert post("tok-123") == (200, "called\n")
+    assert post("tok-123") == (409, "round 1 has been called already\n")
+    assert events(url, lambda v: v["called"])["called"] is True
+    with urllib.request.urlopen(url + "/sheet.html", timeout=5) as r:
+        assert "P8" in r.read().decode()
+    with urllib.request.urlopen(url + "/standings.json", timeout=5) as r:
+        assert json.loads(r.read())["format"] == "cardtable-euchre-standings/1"
+    with pytest.raises(urllib.error.HTTPError):
+        urllib.request.urlopen(url + "/nothing", timeout=5)
+
+
+def test_the_pages_draw_in_a_real_browser(live: dict[str, Any], tmp_path: Path) -> None:
+    from tests.browser import chromium, missing
+
+    if missing():
+        pytest.skip(missing())
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    n = live["session"].night
+    url = live["pages"].address
+    t1 = Table(live["broker"].port, "table-01")
+    driver = chromium(str(tmp_path / "profile"))
+    try:
+        driver.get(url + "/")
+        WebDriverWait(driver, 15).until(lambda d: "P8" in d.find_element(By.ID, "standings").text)
+        t1.send(hand(n, 1, 1, tricks=5), 1)
+        WebDriverWait(driver, 15).until(lambda d: "1/2" in d.find_element(By.ID, "tables").text)
+        assert "2.00" in driver.find_element(By.ID, "standings").text
+        driver.get(url + "/table/table-02")
+        WebDriverWait(driver, 15).until(lambda d: "N: P5" in d.find_element(By.ID, "tables").text)
+        assert "N: P1" not in driver.find_element(By.ID, "tables").text
+    finally:
+        driver.quit()
+        t1.close()

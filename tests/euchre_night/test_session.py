@@ -1,0 +1,215 @@
+"""The euchre night's session without a broker: records checked, committed and applied, refusals kept
+whole in the journal, repeats answered, rounds seated the moment they end, the director's call, a
+restart, and the pure night's formats (docs/euchre.md)."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.euchre_night.session import NightError, NightSession, Offered
+from firmware_host.wire.topics import TOPICS
+from laws.cards import Seat
+from laws.engine import LawEngine
+from laws.euchre_night.formats import FormatError
+from laws.euchre_night.night import Format, Night, NightSetup, Player
+from laws.euchre_night.notation import hand_body, tricks_won
+from laws.events import event_from_dict
+from laws.events.types import ResultRecorded
+
+TABLES = ("table-01", "table-02")
+
+
+def setup(fmt: Format = Format.PROGRESSIVE, players: int = 8, rounds: int = 3, hands: int = 2) -> NightSetup:
+    return NightSetup("Test night", tuple(Player(i, f"P{i}") for i in range(1, players + 1)), fmt, rounds, hands,
+                      TABLES)
+
+
+def hand(night: Night, table: int, number: int, *, makers: str = "NS", tricks: int = 3, alone: str | None = None,
+         penalties: list[dict[str, Any]] | None = None, void: list[str] | None = None) -> dict[str, Any]:
+    rnd = night.current
+    t = night.round(rnd).tables[table - 1]
+    return {"type": "hand", "table": TABLES[table - 1], "table_number": table, "round": rnd, "hand": number,
+            "players": dict(zip("NSEW", t)), "makers": makers, "alone": alone, "tricks": tricks,
+            "penalties": penalties or [], "void": void or [], "reneges": [], "plays": [], "rulings": []}
+
+
+def message(body: dict[str, Any], seq: int, on: str | None = None) -> Offered:
+    table = on or body["table"]
+    env = {"table": table, "kind": "hand", "seq": seq, "deal": 1, "secret": False, "t": 1.0, "body": body}
+    return Offered(TOPICS.table(table, "hand"), json.dumps(env).encode())
+
+
+def test_a_round_is_seated_the_moment_the_last_hand_of_the_one_before_is_taken(tmp_path: Path) -> None:
+    s = NightSession.create(tmp_path / "n", setup())
+    n = s.night
+    answers = s.take([message(hand(n, 1, 1), 10), message(hand(n, 1, 2, makers="EW", tricks=5), 11),
+                      message(hand(n, 2, 1), 12)])
+    assert [a.status for _, a in answers] == ["taken"] * 3 and n.current == 1
+    s.take([message(hand(n, 2, 2, tricks=1), 13)])
+    assert n.current == 2 and n.complete(1)
+    # table 1: NS 1, EW 2 -> EW won; table 2: NS 1, EW 2 -> EW won
+    assert n.round(2).tables == ((3, 7, 4, 8), (5, 1, 6, 2))
+    s.close()
+    again = NightSession.open(tmp_path / "n")
+    assert again.night.round(2) == n.round(2) and len(again.night.hands) == 4
+    assert [st.points for st in again.night.standings()] == [st.points for st in n.standings()]
+    again.close()
+
+
+def test_refusals_are_answered_and_kept_whole_and_repeats_are_not_journaled(tmp_path: Path) -> None:
+    s = NightSession.create(tmp_path / "n", setup())
+    n = s.night
+    good = hand(n, 1, 1)
+    wrong_players = dict(good, hand=1, players={"N": 1, "S": 3, "E": 2, "W": 4})
+    out_of_turn = dict(good, hand=9)
+    bad_tricks = dict(good, tricks=6)
+    other_table = dict(good, table="table-09")
+    answers = s.take([message(wrong_players, 1), message(out_of_turn, 2), message(bad_tricks, 3),
+                      Offered(TOPICS.table("table-01", "hand"), b"{not json"), message(other_table, 4, "table-01"),
+                      message(other_table, 5)])
+    whys = [a.why for _, a in answers]
+    assert "the hand names players" in whys[0]
+    assert "hand 9 arrives, the next hand there is 1" in whys[1]
+    assert "the makers' tricks are 0 to 5, got 6" in whys[2]
+    assert whys[3].startswith("bad JSON")
+    assert "names table 'table-09' on table-01's topic" in whys[4]
+    assert whys[5] == "a hand from table 'table-09', which is not one of this night's tables"
+    assert all(a.status == "refused" for _, a in answers)
+    rows = [r.body for r in s.journal.rows() if r.kind == "note"]
+    assert len(rows) == 6 and rows[0]["refused"]["record"]["players"] == wrong_players["players"]
+    assert rows[3]["refused"]["record"] == {"type": "message", "table": "table-01", "payload": "{not json"}
+    assert rows[3]["refused"]["why"].startswith("bad JSON")
+    before = s.journal.head()[0]
+    assert [a.status for _, a in s.take([message(good, 5)])] == ["taken"]
+    assert [a.status for _, a in s.take([message(good, 5), message(good, 6)])] == ["repeat", "repeat"]
+    assert s.answers["table-01"][-1].source == "table-01:6" and "table-09" not in s.answers
+    assert s.journal.head()[0] == before + 1
+    other = dict(good, tricks=5)
+    (_, a), = s.take([message(other, 7)])
+    assert a.status == "refused" and "hand 1 was taken already (from table-01:5) with another result" in a.why
+    s.close()
+
+
+def test_a_hand_ahead_of_a_missing_one_gets_no_answer_until_the_missing_one_is_in(tmp_path: Path) -> None:
+    s = NightSession.create(tmp_path / "n", setup(hands=4))
+    n = s.night
+    rows = s.journal.head()[0]
+    assert s.take([message(hand(n, 1, 3), 7), message(hand(n, 1, 2), 6)]) == []   # hand 1 is missing
+    assert s.journal.head()[0] == rows and n.played(1, 1) == 0
+    answers = s.take([message(hand(n, 1, 1), 5), message(hand(n, 1, 2), 8), message(hand(n, 1, 3), 9)])
+    assert [(a.board, a.status) for _, a in answers] == [(1, "taken"), (2, "taken"), (3, "taken")]
+    s.close()
+
+
+def test_the_call_ends_the_round_when_every_table_has_stopped(tmp_path: Path) -> None:
+    s = NightSession.create(tmp_path / "n", setup(hands=8))
+    n = s.night
+    stop = {"type": "stop", "table": "table-01", "table_number": 1, "round": 1, "hands": 1}
+    s.take([message(hand(n, 1, 1), 1)])
+    (_, a), = s.take([message(stop, 2)])
+    assert a.status == "refused" and "before the director called it" in a.why
+    assert s.call("alice") == "" and s.call("alice") == "round 1 has been called already"
+    assert s.take([message(dict(stop, hands=2), 30)]) == []      # hand 2 of table 1 has not arrived: later
+    (_, a), = s.take([message(dict(stop, hands=0), 31)])
+    assert a.status == "refused" and "the stop says 0 hands in round 1, the night has 1 from it" in a.why
+    s.take([message(stop, 3), message(hand(n, 2, 1), 4)])
+    assert n.current == 1
+    (_, a), = s.take([message(hand(n, 1, 2), 5)])
+    assert a.status == "refused" and "the table stopped after the director's call" in a.why
+    s.take([message(dict(stop, table="table-02", table_number=2), 6)])
+    assert n.current == 2 and n.round(1).number == 1
+    s.close()
+
+
+def test_a_renege_from_a_real_engine_reaches_the_standings_by_law_63(tmp_path: Path) -> None:
+    """The hand of tests/laws/test_euchre_revoke.py: South reneges on a club lead; the notation names the
+    renege (EU-64, South, trick 1) and its penalty (EU-63, 3 to East-West); North-South still score the
+    hand as the cards fell (law 4)."""
+    hands = {"E": ["AC", "KC", "9H", "9D", "TD"], "S": ["7C", "8S", "9S", "AS", "KS"],
+             "W": ["AD", "KD", "QD", "8D", "7D"], "N": ["AH", "KH", "QH", "JH", "TH"]}
+    eng = LawEngine("euchre")
+    eng.state.next_dealer = Seat.N
+    events = [{"type": "shuffle", "seat": "S"}, {"type": "shuffle", "seat": "N"},
+              {"type": "cut", "seat": "W", "top": 14, "bottom": 18}, {"type": "deal_start", "dealer": "N", "pack": "red"}]
+    taken = dict.fromkeys("ESWN", 0)
+    for sizes in ((2, 2, 2, 2), (3, 3, 3, 3)):
+        for seat, k in zip("ESWN", sizes):
+            events += [{"type": "card_dealt", "seat": seat, "card": c} for c in hands[seat][taken[seat]:taken[seat] + k]]
+            taken[seat] += k
+    events += [{"type": "deal_end"}, {"type": "trump_turned", "card": "7S"},
+               {"type": "trump_made", "seat": "N", "suit": "H"}]
+    plays = [("E", "AC"), ("S", "8S"), ("W", "AD"), ("N", "AH"), ("N", "KH"), ("E", "9H"), ("S", "7C"), ("W", "7D"),
+             ("N", "QH"), ("E", "KC"), ("S", "9S"), ("W", "KD"), ("N", "JH"), ("E", "9D"), ("S", "AS"), ("W", "QD"),
+             ("N", "TH"), ("E", "TD"), ("S", "KS"), ("W", "8D")]
+    rulings = []
+    for e in events + [{"type": "card_played", "seat": s, "card": c} for s, c in plays]:
+        rulings += [r.to_dict() for r in eng.feed(event_from_dict(e))]
+    d = eng.state.deal
+    won = tricks_won(d)
+    assert won is not None and d.makers is not None
+    rulings += [r.to_dict() for r in eng.feed(ResultRecorded(tricks=won[d.makers], makers=d.makers))]
+    s = NightSession.create(tmp_path / "n", setup())
+    n = s.night
+    body = hand_body(d, rulings, round=1, table="table-01", table_number=1, hand=1,
+                     players=dict(zip("NSEW", n.round(1).tables[0])))
+    assert body["tricks"] == 5 and body["reneges"] == [{"seat": "S", "trick": 1, "clause": "EU-64",
+                                                        "law": "Euchre, law 64"}]
+    assert [(p["clause"], p["offending"], p["points"]) for p in body["penalties"]] == [("EU-63", "NS", 3)]
+    (_, a), = s.take([message(body, 1)])
+    assert a.status == "taken"
+    pts = {st.player: st.points for st in n.standings()}
+    assert pts[1] == pts[2] == 2 and pts[3] == pts[4] == 3          # the march, and law 63's 3
+    s.close()
+
+
+def test_a_folder_with_a_night_is_refused_and_a_setup_that_cannot_run(tmp_path: Path) -> None:
+    NightSession.create(tmp_path / "n", setup()).close()
+    with pytest.raises(NightError, match="a euchre night is already there"):
+        NightSession.create(tmp_path / "n", setup())
+    with pytest.raises(NightError, match="no euchre night there"):
+        NightSession.open(tmp_path / "none")
+    with pytest.raises(FormatError, match="a euchre night needs at least 4 players, got 3"):
+        NightSession.create(tmp_path / "m", setup(players=3))
+    with pytest.raises(FormatError, match="progressive with 12 players needs 3 tables, the night has 2"):
+        NightSession.create(tmp_path / "m", setup(players=12))
+    with pytest.raises(FormatError, match="rotating with 8 players has at most 7 rounds, not 9"):
+        NightSession.create(tmp_path / "m", setup(Format.ROTATING, rounds=9))
+    with pytest.raises(FormatError, match="fixed partnerships need an even number of players, got 9"):
+        NightSession.create(tmp_path / "m", setup(Format.SWISS, players=9))
+    assert not (tmp_path / "m").exists() or not list((tmp_path / "m").iterdir())
+
+
+@pytest.mark.parametrize("fmt, players", [(Format.ROUND_ROBIN, 12), (Format.SWISS, 12), (Format.ROUND_ROBIN, 10),
+                                          (Format.SWISS, 10), (Format.ROTATING, 9), (Format.PROGRESSIVE, 8),
+                                          (Format.PROGRESSIVE, 11)])
+def test_every_format_runs_a_night_to_its_end(fmt: Format, players: int) -> None:
+    rounds = 3
+    n = Night(NightSetup("x", tuple(Player(i, f"P{i}") for i in range(1, players + 1)), fmt, rounds, 2,
+                         ("t1", "t2", "t3")))
+    rng = random.Random(players)
+    met: set[frozenset[int]] = set()
+    while not n.finished:
+        r = n.round(n.current)
+        assert sorted([p for t in r.tables for p in t] + list(r.out)) == list(range(1, players + 1))
+        if fmt in (Format.ROUND_ROBIN, Format.SWISS):
+            for t in r.tables:
+                pair = frozenset(((t[0] + 1) // 2, (t[2] + 1) // 2))
+                assert pair not in met, "two partnerships met twice"
+                met.add(pair)
+                assert (t[0] + 1) // 2 == (t[1] + 1) // 2 and (t[2] + 1) // 2 == (t[3] + 1) // 2
+        for k in range(1, len(r.tables) + 1):
+            for h in (1, 2):
+                rec = {"type": "hand", "table": ("t1", "t2", "t3")[k - 1], "table_number": k, "round": r.number,
+                       "hand": h, "players": dict(zip("NSEW", r.tables[k - 1])), "makers": rng.choice(["NS", "EW"]),
+                       "alone": None, "tricks": rng.randint(0, 5), "penalties": [], "void": []}
+                assert n.check(rec) == "", n.check(rec)
+                n.apply(rec)
+    assert len(n.rounds) == rounds
+    total = sum((st.points for st in n.standings()), Fraction(0))
+    assert total > 0

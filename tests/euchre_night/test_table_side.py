@@ -1,0 +1,55 @@
+"""A euchre table's side of the night (firmware_host/tablelink/euchre_night.py) on a real table built as
+`cardtable run` builds one: outside a night's round it changes nothing (a typed result is the hand's
+result, nothing is counted from the cards or sent); a seating refused is journaled."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import shutil
+from pathlib import Path
+
+import pytest
+
+from firmware_host.club.broker import LocalBroker
+from firmware_host.euchre_night.demo import write_config
+from firmware_host.euchre_night.players import deal_hand
+from firmware_host.table.inputs import LawInput, SessionInput
+from laws.cards import Seat
+from laws.events import event_from_dict
+
+
+def test_outside_a_night_the_table_is_used_as_always(tmp_path: Path) -> None:
+    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
+        pytest.skip("mosquitto is not installed")
+    from firmware_host.config import load_config
+    from firmware_host.live import build_table
+
+    pw = secrets.token_hex(8)
+    broker = LocalBroker(tmp_path / "broker", {"table-01": pw, "dashboard": "x"})
+    broker.start()
+    folder = tmp_path / "t"
+    folder.mkdir()
+    table = build_table(load_config(write_config(folder, "table-01", 1, "127.0.0.1", broker.port, pw), env={}),
+                        synchronous="NORMAL")
+    try:
+        ctl = table.ctl
+        plan = deal_hand(Seat.E, random.Random(4))
+        for e in plan.events:
+            ctl.submit(LawInput(event_from_dict(e), "camera"))
+        ctl.submit(LawInput(event_from_dict({"type": "result", "makers": "NS", "tricks": 3}), "director"))
+        ctl.submit(SessionInput({"kind": "euchre_seating", "table": "table-01", "seats": "nobody"}))
+        while ctl.drain():
+            pass
+        rows = list(ctl.journal.rows())
+        results = [r.body for r in rows if r.kind == "event" and r.body.get("type") == "result"]
+        assert len(results) == 1 and results[0]["src"] == "director"
+        scores = [r.body for r in rows if r.kind == "ruling" and r.body.get("remedy") == "score"]
+        assert len(scores) == 1 and scores[0]["tricks"] == 3
+        notes = [r.body for r in rows if r.kind == "note"]
+        assert not any("euchre_hand" in n for n in notes)
+        assert any("euchre_seating_refused" in n for n in notes)
+        assert table.results.sent == 0
+    finally:
+        table.stop()
+        broker.stop()

@@ -1,0 +1,517 @@
+"""An outsider's reader and scorer of an event's results files, written from docs/competitions.md and
+docs/scoring.md alone (not from the code that writes them): it recomputes every score, IMP, VP,
+matchpoint, total and place in results.pbn and results.xml and returns what does not agree; a line
+with the director's assigned score (no contract) is taken as it stands, as the document says. It
+also reads who each competitor is from both files (``names_pbn``, ``names_usebio``; PBN's quoted
+string cells) and checks they agree with each other and with the published page (``check_names``)."""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+from fractions import Fraction
+
+VUL16 = ["None", "NS", "EW", "All", "NS", "EW", "All", "None", "EW", "All", "None", "NS", "All", "None", "NS", "EW"]
+IMP_STEPS = [20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750, 2000,
+             2250, 2500, 3000, 3500, 4000]
+
+
+def imps(diff: int) -> int:
+    won = sum(1 for step in IMP_STEPS if abs(diff) >= step)
+    return won if diff >= 0 else -won
+
+
+def score(contract: str, declarer: str, tricks: int, board: int) -> int:
+    """North-South's duplicate score (docs/scoring.md §1)."""
+    if contract.upper() in ("PASS", ""):
+        return 0
+    m = re.fullmatch(r"([1-7])(C|D|H|S|NT)(X{0,2})", contract.upper())
+    assert m, f"contract {contract!r}"
+    level, strain, dbl = int(m.group(1)), m.group(2), len(m.group(3))
+    vul = VUL16[(board - 1) % 16]
+    side = "NS" if declarer in "NS" else "EW"
+    vulnerable = vul == "All" or vul == side
+    need = level + 6
+    if tricks >= need:
+        per = 20 if strain in "CD" else 30
+        base = per * level + (10 if strain == "NT" else 0)
+        base *= (1, 2, 4)[dbl]
+        total = base + (50 if base < 100 else (500 if vulnerable else 300))
+        if level == 6:
+            total += 750 if vulnerable else 500
+        if level == 7:
+            total += 1500 if vulnerable else 1000
+        total += (0, 50, 100)[dbl]
+        over = tricks - need
+        total += over * (per if dbl == 0 else (200 if vulnerable else 100) * dbl)
+    else:
+        down = need - tricks
+        if dbl == 0:
+            total = -down * (100 if vulnerable else 50)
+        else:
+            steps = [200, 300, 300] if vulnerable else [100, 200, 200]
+            pen = sum(steps[min(k, 2)] if (vulnerable or k < 3) else 300 for k in range(down))
+            total = -pen * dbl
+    return total if side == "NS" else -total
+
+
+def _round_half_up(x: float) -> int:
+    return math.floor(x + 0.5)
+
+
+def wbf_table(boards: int) -> list[int]:
+    """VPs ×100 for margins 0..ceil(15√N) (docs/scoring.md §10: formula, rounding, the correction)."""
+    blitz = 15 * math.sqrt(boards)
+    tau = (math.sqrt(5) - 1) / 2
+    top = math.ceil(blitz)
+    vals = [min(2000, _round_half_up(100 * (10 + 10 * (1 - tau ** (3 * m / blitz)) / (1 - tau ** 3))))
+            for m in range(top + 1)]
+    vals[-1] = 2000
+    again = True
+    while again:
+        again = False
+        for m in range(1, len(vals) - 1):
+            if vals[m + 1] - vals[m] > vals[m] - vals[m - 1]:
+                vals[m] += 1
+                again = True
+    return vals
+
+
+def vp_of(scale: str, margin: int, boards: int) -> Fraction:
+    if scale == "WBF_CONTINUOUS":
+        table = wbf_table(boards)
+        v = table[min(abs(margin), len(table) - 1)]
+        return Fraction(v if margin >= 0 else 2000 - v, 100)
+    words = scale.split()
+    assert words[0] == "DISCRETE", scale
+    total, thresholds = int(words[1]), [int(w) for w in words[2:]]
+    won = total // 2 + sum(1 for t in thresholds[1:] if abs(margin) >= t)
+    return Fraction(won if margin >= 0 else total - won)
+
+
+def two(x: Fraction | int) -> str:
+    """Two decimals, a half away from zero."""
+    f = Fraction(x)
+    n = abs(f) * 100
+    whole = math.floor(n + Fraction(1, 2))
+    s = f"{whole // 100}.{whole % 100:02d}"
+    return ("-" if f < 0 and whole else "") + s
+
+
+def butler_datum(scores: list[int]) -> int:
+    vals = sorted(scores)
+    if len(vals) >= 3:
+        vals = vals[1:-1]
+    mean = Fraction(sum(vals), len(vals))
+    return round(mean / 10) * 10     # Python's round: an exact half goes to the even ten
+
+
+def places(keys: list[tuple[object, ...]]) -> list[str]:
+    out = []
+    for i, k in enumerate(keys):
+        first = keys.index(k)
+        out.append(f"{first + 1}=" if keys.count(k) > 1 else str(i + 1))
+    return out
+
+
+# --- PBN ------------------------------------------------------------------------------------------
+
+def read_pbn(text: str) -> list[dict[str, object]]:
+    games: list[dict[str, object]] = []
+    game: dict[str, object] = {}
+    table: str | None = None
+    for line in text.split("\r\n"):
+        if line.startswith("%"):
+            continue
+        if not line.strip():
+            if game:
+                games.append(game)
+            game, table = {}, None
+            continue
+        m = re.match(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$', line)
+        if m:
+            name, value = m.group(1), m.group(2)
+            game[name] = value
+            table = name if name.endswith("Table") else None
+            if table:
+                cols = [c.split("\\")[0] for c in value.split(";")]
+                game[name] = {"columns": cols, "rows": []}
+            continue
+        assert table is not None, f"a row outside a table: {line!r}"
+        tab = game[table]
+        assert isinstance(tab, dict)
+        tab["rows"].append(dict(zip(tab["columns"], _cells(line))))
+    if game:
+        games.append(game)
+    return games
+
+
+def _cells(line: str) -> list[str]:
+    """A table row's values: a quoted string (PBN's escapes undone) is one value, else space-separated."""
+    out = []
+    for tok in re.findall(r'"(?:[^"\\]|\\.)*"|\S+', line):
+        out.append(re.sub(r"\\(.)", r"\1", tok[1:-1]) if tok.startswith('"') else tok)
+    return out
+
+
+def names_pbn(text: str) -> dict[int, tuple[str, list[str]]]:
+    """Who each competitor is by results.pbn's TotalScoreTable: (team name or "", players' names)."""
+    table = read_pbn(text)[0]["TotalScoreTable"]
+    assert isinstance(table, dict)
+    out = {}
+    for row in table["rows"]:
+        number = int(row.get("TeamId") or row.get("PairId") or row["PlayerId"])
+        names = row.get("Names", "")
+        out[number] = (row.get("TeamName", ""), names.split(" - ") if names else [])
+    return out
+
+
+def names_usebio(data: bytes) -> dict[int, tuple[str, list[str]]]:
+    """Who each competitor is by results.xml's PARTICIPANTS: (team name or "", players' names)."""
+    parts = ET.fromstring(data).find("EVENT/PARTICIPANTS")
+    assert parts is not None
+    out = {}
+    for el in parts:
+        if el.tag == "TEAM":
+            out[int(_t(el, "TEAM_NUMBER"))] = (_t(el, "TEAM_NAME"), [_t(p, "PLAYER_NAME") for p in el.findall("PLAYER")])
+        elif el.tag == "PAIR":
+            out[int(_t(el, "PAIR_NUMBER"))] = ("", [n for p in el.findall("PLAYER") if (n := _t(p, "PLAYER_NAME"))])
+        else:
+            name = _t(el, "PLAYER_NAME")
+            out[int(_t(el, "PLAYER_NUMBER"))] = ("", [name] if name else [])
+    return out
+
+
+def check_names(pbn: str, xml: bytes, index_html: str) -> list[str]:
+    """The names agree between the two files, and each named competitor's names are on the published
+    page; what disagrees."""
+    import html as _html
+
+    problems = []
+    a, b = names_pbn(pbn), names_usebio(xml)
+    if a != b:
+        problems.append(f"the names differ: PBN {a} and USEBIO {b}")
+    page = _html.unescape(index_html)
+    for number, (team, players) in b.items():
+        for n in [team, *players] if players else []:
+            if n and n not in page:
+                problems.append(f"{n!r} ({number}) is not on the published page")
+    return problems
+
+
+def _int(v: str) -> int | None:
+    return None if v == "-" else int(v)
+
+
+def check_pbn(text: str) -> list[str]:
+    """Every figure of an event's results.pbn recomputed; what disagrees (empty when all agree)."""
+    problems: list[str] = []
+    games = read_pbn(text)
+    first = games[0]
+    scoring = first["Scoring"]
+    scale = str(first.get("VPScale", ""))
+    bye = Fraction(str(first.get("ByeScore", "0")))
+    per_round: dict[int, set[int]] = defaultdict(set)
+    rows_of: dict[int, list[dict[str, str]]] = {}
+    for g in games:
+        board = int(str(g["Board"]))
+        rows = g["ScoreTable"]["rows"]  # type: ignore[index]
+        rows_of[board] = rows
+        for row in rows:
+            per_round[int(row["Round"])].add(board)
+            got_ns, got_ew = _int(row["Score_NS"]), _int(row["Score_EW"])
+            if row["Contract"] == "-":   # the director's assigned score: the score cells as they stand
+                ns = got_ns if got_ns is not None else -(got_ew or 0)
+            else:
+                ns = score(row["Contract"], row["Declarer"], int(row["Result"]) if row["Result"] != "-" else 0, board)
+            want = (0, 0) if ns == 0 else ((ns, None) if ns > 0 else (None, -ns))
+            if (got_ns, got_ew) != want:
+                problems.append(f"board {board} round {row['Round']} table {row['Table']}: scores "
+                                f"{row['Score_NS']}/{row['Score_EW']}, recomputed {want}")
+            row["_ns"] = str(ns)
+    boards_per_round = max(len(b) for b in per_round.values())
+    matches: dict[tuple[int, int, int], list[int]] = {}
+    if scoring == "IMP":
+        for board, rows in rows_of.items():
+            by_key = {(int(r["Round"]), r["Room"], int(r["Team_NS"])): r for r in rows}
+            for r in rows:
+                if r["Room"] != "Open":
+                    continue
+                rnd, home, away = int(r["Round"]), int(r["Team_NS"]), int(r["Team_EW"])
+                closed = by_key.get((rnd, "Closed", away))
+                if closed is None or int(closed["Team_EW"]) != home:
+                    problems.append(f"board {board}: no closed room for {home} v {away}")
+                    continue
+                won = imps(int(r["_ns"]) - int(closed["_ns"]))
+                if (int(r["IMP_NS"]), int(r["IMP_EW"]), int(closed["IMP_NS"]), int(closed["IMP_EW"])) != (
+                        won, -won, -won, won):
+                    problems.append(f"board {board}: {home} v {away} IMPs, recomputed {won} to {home}")
+                m = matches.setdefault((rnd, home, away), [0, 0])
+                m[0 if won > 0 else 1] += abs(won)
+    elif scoring == "Butler":
+        for board, rows in rows_of.items():
+            datum = butler_datum([int(r["_ns"]) for r in rows])
+            for r in rows:
+                won = imps(int(r["_ns"]) - datum)
+                if (int(r["IMP_NS"]), int(r["IMP_EW"])) != (won, -won):
+                    problems.append(f"board {board} table {r['Table']}: Butler {r['IMP_NS']}, recomputed {won}")
+                key = (int(r["Round"]), int(r["PairId_NS"]), int(r["PairId_EW"]))
+                matches.setdefault(key, [0, 0])
+                matches[key][0] += won
+        for key, (ns, _z) in list(matches.items()):
+            matches[key] = [max(ns, 0), max(-ns, 0)]
+    elif first.get("Competition") == "Pairs":
+        return problems + _check_sections_pbn(games, rows_of)
+    else:
+        return problems + _check_individual_pbn(games, rows_of)
+    # matches and the ranking
+    vp: dict[int, Fraction] = defaultdict(Fraction)
+    net: dict[int, int] = defaultdict(int)
+    listed = {}
+    for row in first["MatchTable"]["rows"]:  # type: ignore[index]
+        rnd, home = int(row["Round"]), int(row["Home"])
+        if row["Away"] == "-":
+            if Fraction(row["VP_Home"]) != bye:
+                problems.append(f"round {rnd}: bye of {home} scores {row['VP_Home']}, not {two(bye)}")
+            vp[home] += bye
+            continue
+        listed[(rnd, home, int(row["Away"]))] = row
+    if set(listed) != set(matches):
+        problems.append(f"the matches listed {sorted(listed)} are not the matches played {sorted(matches)}")
+    for key, (a, b) in matches.items():
+        rnd, home, away = key
+        va = vp_of(scale, a - b, boards_per_round)
+        total = 20 if scale == "WBF_CONTINUOUS" else int(scale.split()[1])
+        row = listed.get(key)
+        want = [str(a), str(b), two(va), two(total - va)]
+        if row is not None and [row["IMP_Home"], row["IMP_Away"], row["VP_Home"], row["VP_Away"]] != want:
+            problems.append(f"round {rnd} {home} v {away}: {row}, recomputed {want}")
+        vp[home] += va
+        vp[away] += total - va
+        net[home] += a - b
+        net[away] += b - a
+    ranking = first["TotalScoreTable"]["rows"]  # type: ignore[index]
+    who = "TeamId" if "TeamId" in ranking[0] else "PairId"
+    keys = [(vp[int(r[who])], net[int(r[who])]) for r in ranking]
+    if keys != sorted(keys, reverse=True):
+        problems.append("the ranking is not in order of VPs then net IMPs")
+    for r, place in zip(ranking, places(keys)):
+        c = int(r[who])
+        if [r["TotalScoreVP"], r["TotalIMP"], r["Rank"]] != [two(vp[c]), str(net[c]), place]:
+            problems.append(f"{who} {c}: {r['TotalScoreVP']} VPs, {r['TotalIMP']} IMPs, place {r['Rank']}; "
+                            f"recomputed {two(vp[c])}, {net[c]}, {place}")
+    return problems
+
+
+def _matchpoints(rows: list[dict[str, str]]) -> list[tuple[Fraction, Fraction]]:
+    scores = [int(r["_ns"]) for r in rows]
+    out = []
+    for s in scores:
+        ns = sum(2 if s > o else 1 if s == o else 0 for o in scores) - 1
+        out.append((Fraction(ns), Fraction(2 * (len(scores) - 1) - ns)))
+    return out
+
+
+def _check_sections_pbn(games: list[dict[str, object]], rows_of: dict[int, list[dict[str, str]]]) -> list[str]:
+    """Pairs in sections: matchpoints within each section, or across the field ([Across "Yes"])."""
+    problems = []
+    across = games[0].get("Across") == "Yes"
+    total: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
+    tops: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
+    boards: dict[tuple[str, str], int] = defaultdict(int)
+    for board, rows in rows_of.items():
+        groups: dict[str, list[dict[str, str]]] = defaultdict(list)
+        for r in rows:
+            groups["field" if across else r["Section"]].append(r)
+        for group in groups.values():
+            top = 2 * (len(group) - 1)
+            for r, (ns, ew) in zip(group, _matchpoints(group)):
+                if (r["MP_NS"], r["MP_EW"]) != (two(ns), two(ew)):
+                    problems.append(f"board {board} section {r['Section']} table {r['Table']}: MPs "
+                                    f"{r['MP_NS']}/{r['MP_EW']}, recomputed {two(ns)}/{two(ew)}")
+                for pair, pts in ((r["PairId_NS"], ns), (r["PairId_EW"], ew)):
+                    key = (r["Section"], pair)
+                    total[key] += pts
+                    tops[key] += top
+                    boards[key] += 1
+    by_field: dict[str, list[dict[str, str]]] = defaultdict(list)
+    for r in games[0]["TotalScoreTable"]["rows"]:  # type: ignore[index]
+        by_field[r["Field"]].append(r)
+    for field, ranking in by_field.items():
+        keys = []
+        for r in ranking:
+            key = (r["Section"], r["PairId"])
+            pct = total[key] / tops[key] * 100
+            keys.append((pct,))
+            if [r["TotalScoreMP"], r["TotalPercentage"], r["NrBoards"]] != [two(total[key]), two(pct), str(boards[key])]:
+                problems.append(f"{field} {r['PairId']}: {r}, recomputed {two(total[key])} {two(pct)}")
+        if keys != sorted(keys, reverse=True):
+            problems.append(f"{field}: not in order of percentage")
+        for r, place in zip(ranking, places(keys)):
+            if r["Rank"] != place:
+                problems.append(f"{field} {r['PairId']}: place {r['Rank']}, recomputed {place}")
+    return problems
+
+
+def _check_individual_pbn(games: list[dict[str, object]], rows_of: dict[int, list[dict[str, str]]]) -> list[str]:
+    problems = []
+    total: dict[int, Fraction] = defaultdict(Fraction)
+    tops: dict[int, Fraction] = defaultdict(Fraction)
+    boards: dict[int, int] = defaultdict(int)
+    for board, rows in rows_of.items():
+        top = 2 * (len(rows) - 1)
+        for r, (ns, ew) in zip(rows, _matchpoints(rows)):
+            if (r["MP_NS"], r["MP_EW"]) != (two(ns), two(ew)):
+                problems.append(f"board {board} table {r['Table']}: MPs {r['MP_NS']}/{r['MP_EW']}, "
+                                f"recomputed {two(ns)}/{two(ew)}")
+            for seat, pts in (("North", ns), ("South", ns), ("East", ew), ("West", ew)):
+                p = int(r[seat])
+                total[p] += pts
+                tops[p] += top
+                boards[p] += 1
+    ranking = games[0]["TotalScoreTable"]["rows"]  # type: ignore[index]
+    keys = [(total[int(r["PlayerId"])] / tops[int(r["PlayerId"])],) for r in ranking]
+    if keys != sorted(keys, reverse=True):
+        problems.append("the players are not in order of percentage")
+    for r, place in zip(ranking, places(keys)):
+        p = int(r["PlayerId"])
+        want = [two(total[p]), two(total[p] / tops[p] * 100), str(boards[p]), place]
+        if [r["TotalScoreMP"], r["TotalPercentage"], r["NrBoards"], r["Rank"]] != want:
+            problems.append(f"player {p}: {r}, recomputed {want}")
+    return problems
+
+
+# --- USEBIO ---------------------------------------------------------------------------------------
+
+def _t(el: ET.Element, tag: str) -> str:
+    found = el.find(tag)
+    assert found is not None, f"{el.tag} has no {tag}"
+    return found.text or ""
+
+
+def check_usebio(data: bytes) -> list[str]:
+    """Every figure of an event's results.xml recomputed; what disagrees."""
+    problems: list[str] = []
+    root = ET.fromstring(data)
+    event = root.find("EVENT")
+    assert event is not None
+    kind = event.get("EVENT_TYPE")
+    if kind == "PAIRS":
+        return _check_sections_usebio(event)
+    per_round = int(_t(event, "BOARDS_PER_ROUND"))
+    scale = _t(event, "VP_SCALE")
+
+    def line_score(line: ET.Element, board: int) -> int:
+        if not _t(line, "CONTRACT"):     # the director's assigned score: SCORE as it stands
+            return int(_t(line, "SCORE"))
+        tricks = _t(line, "TRICKS")
+        want = score(_t(line, "CONTRACT"), _t(line, "PLAYED_BY"), int(tricks) if tricks else 0, board)
+        if int(_t(line, "SCORE")) != want:
+            problems.append(f"board {board} table {_t(line, 'TABLE_NUMBER')}: SCORE {_t(line, 'SCORE')}, "
+                            f"recomputed {want}")
+        return want
+
+    if kind == "INDIVIDUAL":
+        total: dict[int, Fraction] = defaultdict(Fraction)
+        for board in event.findall("BOARD"):
+            number = int(_t(board, "BOARD_NUMBER"))
+            lines = board.findall("TRAVELLER_LINE")
+            scores = [line_score(ln, number) for ln in lines]
+            for ln, s in zip(lines, scores):
+                ns = Fraction(sum(2 if s > o else 1 if s == o else 0 for o in scores) - 1)
+                ew = 2 * (len(scores) - 1) - ns
+                if (_t(ln, "NS_MATCH_POINTS"), _t(ln, "EW_MATCH_POINTS")) != (two(ns), two(ew)):
+                    problems.append(f"board {number}: matchpoints recomputed {two(ns)}/{two(ew)}")
+                for tag, pts in (("NORTH", ns), ("SOUTH", ns), ("EAST", ew), ("WEST", ew)):
+                    total[int(_t(ln, f"{tag}_PLAYER_NUMBER"))] += pts
+        for p in event.iter("PLAYER"):
+            number = int(_t(p, "PLAYER_NUMBER"))
+            if _t(p, "TOTAL_SCORE") != two(total[number]):
+                problems.append(f"player {number}: {_t(p, 'TOTAL_SCORE')}, recomputed {two(total[number])}")
+        return problems
+    vp: dict[int, Fraction] = defaultdict(Fraction)
+    net: dict[int, int] = defaultdict(int)
+    total_vp = 20 if scale == "WBF_CONTINUOUS" else int(scale.split()[1])
+    for match in event.findall("MATCH"):
+        rnd = int(_t(match, "ROUND_NUMBER"))
+        if kind == "SWISS_PAIRS":
+            a, b = int(_t(match, "NS_PAIR_NUMBER")), int(_t(match, "EW_PAIR_NUMBER"))
+            margin = 0
+            for board in match.findall("BOARD"):
+                number = int(_t(board, "BOARD_NUMBER"))
+                (ln,) = board.findall("TRAVELLER_LINE")
+                line_score(ln, number)
+                margin += int(_t(ln, "NS_IMPS"))   # the datum needs every table: checked in the PBN
+            got = (_t(match, "NS_SCORE"), _t(match, "EW_SCORE"))
+        else:
+            a, b = int(_t(match, "TEAM")), int(_t(match, "OPPOSING_TEAM"))
+            won_a = won_b = 0
+            for board in match.findall("BOARD"):
+                number = int(_t(board, "BOARD_NUMBER"))
+                lines = {_t(ln, "DIRECTION"): ln for ln in board.findall("TRAVELLER_LINE")}
+                diff = imps(line_score(lines["NS"], number) - line_score(lines["EW"], number))
+                if (int(_t(board, "TEAM_IMPS")), int(_t(board, "OPPOSING_TEAM_IMPS"))) != (diff, -diff):
+                    problems.append(f"round {rnd} board {number}: IMPs recomputed {diff} to team {a}")
+                won_a += max(diff, 0)
+                won_b += max(-diff, 0)
+            if (int(_t(match, "TEAM_IMPS")), int(_t(match, "OPPOSING_TEAM_IMPS"))) != (won_a, won_b):
+                problems.append(f"round {rnd} {a} v {b}: match IMPs recomputed {won_a}-{won_b}")
+            margin = won_a - won_b
+            got = (_t(match, "TEAM_SCORE"), _t(match, "OPPOSING_TEAM_SCORE"))
+        va = vp_of(scale, margin, per_round)
+        if got != (two(va), two(total_vp - va)):
+            problems.append(f"round {rnd} {a} v {b}: VPs {got}, recomputed {two(va)}-{two(total_vp - va)}")
+        vp[a] += va
+        vp[b] += total_vp - va
+        net[a] += margin
+        net[b] -= margin
+    parts = event.find("PARTICIPANTS")
+    assert parts is not None
+    for p in parts:
+        number = int(p.get("TEAM_ID") or _t(p, "PAIR_NUMBER"))
+        byes = int(_t(p, "BYES"))
+        want_vp = vp[number] + byes * Fraction(_t(event, "BYE_SCORE"))
+        if (_t(p, "TOTAL_SCORE"), int(_t(p, "NET_IMPS"))) != (two(want_vp), net[number]):
+            problems.append(f"{p.tag} {number}: {_t(p, 'TOTAL_SCORE')} VPs, recomputed {two(want_vp)}")
+    return problems
+
+
+def _check_sections_usebio(event: ET.Element) -> list[str]:
+    """Pairs in sections: each SECTION's lines, matchpoints within it or across the field."""
+    problems: list[str] = []
+    across = _t(event, "ACROSS_FIELD") == "YES"
+    groups: dict[tuple[str, int], list[tuple[str, ET.Element, int]]] = defaultdict(list)
+    for section in event.iter("SECTION"):
+        name = section.get("SECTION_ID") or ""
+        for board in section.findall("BOARD"):
+            number = int(_t(board, "BOARD_NUMBER"))
+            for ln in board.findall("TRAVELLER_LINE"):
+                tricks = _t(ln, "TRICKS")
+                want = score(_t(ln, "CONTRACT"), _t(ln, "PLAYED_BY"), int(tricks) if tricks else 0, number)
+                if int(_t(ln, "SCORE")) != want:
+                    problems.append(f"section {name} board {number}: SCORE {_t(ln, 'SCORE')}, recomputed {want}")
+                groups[("" if across else name, number)].append((name, ln, want))
+    total: dict[tuple[str, str, str], Fraction] = defaultdict(Fraction)
+    for (_g, number), lines in groups.items():
+        scores = [w for _n, _ln, w in lines]
+        for (name, ln, sc) in lines:
+            ns = Fraction(sum(2 if sc > o else 1 if sc == o else 0 for o in scores) - 1)
+            ew = 2 * (len(scores) - 1) - ns
+            if (_t(ln, "NS_MATCH_POINTS"), _t(ln, "EW_MATCH_POINTS")) != (two(ns), two(ew)):
+                problems.append(f"section {name} board {number}: MPs recomputed {two(ns)}/{two(ew)}")
+            total[(name, _t(ln, "NS_PAIR_NUMBER"), "NS")] += ns
+            total[(name, _t(ln, "EW_PAIR_NUMBER"), "EW")] += ew
+    for section in event.iter("SECTION"):
+        name = section.get("SECTION_ID") or ""
+        for p in section.iter("PAIR"):
+            direction = _t(p, "DIRECTION")
+            if direction:
+                want = total[(name, _t(p, "PAIR_NUMBER"), direction)]
+            else:   # a Howell pair sits either way
+                want = total[(name, _t(p, "PAIR_NUMBER"), "NS")] + total[(name, _t(p, "PAIR_NUMBER"), "EW")]
+            if _t(p, "TOTAL_SCORE") != two(want):
+                problems.append(f"section {name} pair {_t(p, 'PAIR_NUMBER')} {direction}: {_t(p, 'TOTAL_SCORE')}, "
+                                f"recomputed {two(want)}")
+    return problems

@@ -1,0 +1,148 @@
+"""The worked example of docs/competitions.md (its PBN rows and USEBIO match are what the files hold), the
+views' fields as the document lists them, the event's journal rebuilt on reopening, and the command's
+refusals (one line, exit status 2, nothing written)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from firmware_host.events.files import render
+from firmware_host.events.session import EventSession
+from firmware_host.events.views import director_view, table_view
+from laws.competition.event import EventState, TableResult
+from laws.competition.event_spec import EventKind, EventSpec
+
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "competitions.md").read_text()
+ROUND1 = [(1, 1, "4S", "N", 10), (2, 1, "4S", "N", 9), (1, 2, "3NT", "E", 9), (2, 2, "3NT", "E", 9),
+          (3, 1, "Pass", "", 0), (4, 1, "2H", "S", 8), (3, 2, "1NT", "N", 7), (4, 2, "1NT", "N", 8)]
+
+
+def example() -> EventState:
+    state = EventState.opened(EventSpec(EventKind.SWISS_TEAMS, 4, 3, 2))
+    for table, board, contract, declarer, tricks in ROUND1:
+        state.apply(TableResult(1, table, board, contract, declarer, tricks))
+    return state
+
+
+def test_worked_example_is_what_the_files_hold() -> None:
+    files = render(example(), "2026-12-02")
+    pbn = files["results.pbn"].decode()
+    block = DOC.split("```text\n", 1)[1].split("```", 1)[0].strip().split("\n")
+    for line in block:
+        assert line in pbn.split("\r\n"), line
+    xml = re.sub(r"\s+", "", files["results.xml"].decode())
+    shown = DOC.split("```xml\n", 1)[1].split("...", 1)[0]
+    assert re.sub(r"\s+", "", shown) in xml
+    assert "16.46–3.54" in DOC
+
+
+def test_views_have_the_fields_the_document_lists() -> None:
+    state = example()
+    tables = ("t-a", "t-b", "t-c", "t-d")
+    view = table_view(state, tables, "t-b")
+    for name in ("table", "number", "plays", "round", "rounds", "finished", "kind", "event", "version", "boards",
+                 "seat", "entered", "released"):
+        assert f"`{name}`" in DOC and name in view, name
+    assert view["seat"] == {"table": 2, "north": 4, "south": 4, "east": 1, "west": 1, "match": 1, "room": "closed"}
+    director = director_view(state, tables)
+    for name in ("event", "kind", "version", "round", "rounds", "finished", "winner", "refusals", "standings",
+                 "draws"):
+        assert f"`{name}`" in DOC and name in director, name
+    for name in ("round", "matches", "byes", "boards", "tables", "club_tables", "results", "due", "complete",
+                 "scored"):
+        assert f"`{name}`" in DOC and name in director["draws"][0], name
+    assert table_view(state, tables, "t-z") == {"table": "t-z", "plays": False, "version": 0}
+
+
+def test_teams_board_released_only_when_both_rooms_have_it() -> None:
+    state = EventState.opened(EventSpec(EventKind.ROUND_ROBIN, 4, 3, 2))
+    tables = ("a", "b", "c", "d")
+    state.apply(TableResult(1, 1, 1, "4S", "N", 10))
+    assert table_view(state, tables, "a")["released"] == []
+    assert table_view(state, tables, "b")["released"] == []
+    state.apply(TableResult(1, 2, 1, "4S", "N", 10))
+    assert table_view(state, tables, "b")["released"] == [{"board": 1, "home_imps": 0, "away_imps": 0}]
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "firmware_host.cli", "event", *args], capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_command_opens_refuses_and_exports(tmp_path: Path) -> None:
+    folder = tmp_path / "ev"
+    ok = _cli("open", str(folder), "--kind", "teams-round-robin", "--entrants", "4", "--rounds", "3", "--boards",
+              "2", "--tables", "a,b,c,d", "--name", "League")
+    assert ok.returncode == 0, ok.stderr
+    assert "a: N 1 S 1 E 4 W 4 (open room)" in ok.stdout
+    for args, words in (
+            (("open", str(folder), "--kind", "swiss-teams", "--entrants", "4", "--rounds", "3", "--boards", "2",
+              "--tables", "a,b,c,d"), "a session is already there"),
+            (("open", str(tmp_path / "x"), "--kind", "swiss-teams", "--entrants", "4", "--rounds", "3", "--boards",
+              "2", "--tables", "a,b"), "the event needs 4 club tables a round, got 2"),
+            (("open", str(tmp_path / "y"), "--kind", "teams-round-robin", "--entrants", "4", "--rounds", "2",
+              "--boards", "2", "--tables", "a,b,c,d"), "a round robin of 4 teams has 3 rounds, got 2"),
+            (("open", str(tmp_path / "z"), "--kind", "swiss-teams", "--entrants", "4", "--rounds", "3", "--boards",
+              "2", "--tables", "a,a,c,d"), "a club table is given twice"),
+            (("export", str(tmp_path / "none"), "--site", str(tmp_path / "s")), "no event here")):
+        r = _cli(*args)
+        assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
+    assert not (tmp_path / "x").exists() or not any((tmp_path / "x").iterdir())
+    site = tmp_path / "site"
+    assert _cli("export", str(folder), "--site", str(site)).returncode == 0
+    again = _cli("export", str(folder), "--site", str(site))
+    assert again.returncode == 2 and "already holds index.html" in again.stderr
+    assert _cli("export", str(folder), "--site", str(site), "--force").returncode == 0
+    session = EventSession.open(folder)
+    assert session.event.draws[1].matches == ((1, 4), (2, 3))
+    session.close()
+
+
+def test_sections_views_and_files(tmp_path: Path) -> None:
+    from laws.competition.event_spec import SectionSpec
+
+    spec = EventSpec(EventKind.SECTIONS, 16, 5, 3, sections=(SectionSpec("A", 5), SectionSpec("B", 3, "howell")))
+    state = EventState.opened(spec)
+    tables = tuple(f"t{k}" for k in range(1, 9))
+    view = table_view(state, tables, "t7")
+    assert view["seat"]["section"] == "B" and view["boards"] == view["seat"]["boards"]
+    state.apply(TableResult(1, 7, view["boards"][0], "3NT", "N", 9))
+    director = director_view(state, tables)
+    # only pairs with a result are ranked: so far the two pairs of table 7 (section B's Howell, one field)
+    assert {row["field"] for row in director["standings"]} == {"B one field"}
+    assert len(director["standings"]) == 2
+    assert director["draws"][0]["due"]["7"] == 3
+    files = render(state, "2026-12-02")        # no round complete yet: files with no board
+    assert "[Board " not in files["results.pbn"].decode() and b'SECTION_ID="B"' in files["results.xml"]
+
+
+def test_a_result_the_journal_cannot_take_is_not_applied_and_is_taken_when_sent_again(tmp_path: Path) -> None:
+    import json
+    import sqlite3
+
+    import pytest
+
+    from firmware_host.events.session import EventFileError
+
+    session = EventSession.create(tmp_path / "ev", EventSpec(EventKind.SWISS_TEAMS, 4, 3, 1), ("a", "b", "c", "d"))
+    body = {"section": "A", "table_number": 1, "round": 1, "board": 1, "ns": "1", "ew": "3", "contract": "4S",
+            "declarer": "N", "lead": None, "tricks": 10, "record": "", "verified": False}
+    payload = json.dumps({"table": "a", "kind": "board", "seq": 7, "t": 1.0, "body": body}).encode()
+    session.journal._conn.execute("PRAGMA busy_timeout = 50")
+    other = sqlite3.connect(session.journal.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")                      # another writer holds the lock
+    with pytest.raises(EventFileError, match="cannot be written"):
+        session.offer("a", payload)
+    assert session.event.results == {} and session.sources == set()
+    other.execute("ROLLBACK")
+    other.close()
+    taken = session.offer("a", payload)                   # the table's resend
+    assert taken.status == "taken" and (1, 1, 1) in session.event.results
+    assert session.offer("a", payload).status == "repeat"
+    session.close()
+    again = EventSession.open(tmp_path / "ev")
+    assert list(again.event.results) == [(1, 1, 1)]
+    again.close()
