@@ -21,6 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "with and without them on the same frames")
     p.add_argument("--scale", type=int, nargs="?", const=1000, default=None, metavar="TABLES",
                    help="federation: the simultaneous at scale (12 club brokers, TABLES tables, 20 outages)")
+    p.add_argument("--outages", type=int, default=20, metavar="N",
+                   help="federation --scale: how many forced outages (0: the field's pace alone, no outage)")
     p.set_defaults(func=_run)
 
 

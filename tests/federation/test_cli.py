@@ -70,3 +70,20 @@ def test_federate_writes_the_bridge_once(tmp_path: Path, capsys: pytest.CaptureF
     assert oct(out.stat().st_mode & 0o777) == "0o600"
     capsys.readouterr()
     assert main(argv) == 2 and "there is a file there already" in capsys.readouterr().err
+
+
+def test_club_records_refuses_what_it_cannot_use(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pw = tmp_path / "pw"
+    pw.write_text("up\n", encoding="utf-8")
+    there = tmp_path / "there.pbn"
+    there.write_text("x", encoding="utf-8")
+    base = ["club", "records", "--event", "sim1", "--club", "c1", "--password-file", str(pw)]
+    for extra, words in ((["--broker=127.0.0.1:1", "--out", str(there)], "there is a file there already"),
+                         (["--broker=127.0.0.1:1", "--out", str(tmp_path / "r.txt")], "written as PBN"),
+                         (["--broker=nowhere", "--out", str(tmp_path / "r.pbn")], "is not HOST:PORT"),
+                         (["--broker=127.0.0.1:1", "--out", str(tmp_path / "r.pbn"), "--timeout", "0.3"],
+                          "no hand records from the federation")):
+        assert main(base + extra) == 2
+        err = capsys.readouterr().err
+        assert words in err and err.count("\n") == 1 and "Traceback" not in err
+    assert there.read_text(encoding="utf-8") == "x" and not (tmp_path / "r.pbn").exists()
