@@ -5,7 +5,7 @@
   prints the commitment and the broker's ACL (``DIR/mosquitto.acl``).
 * ``serve --dir DIR --passwords FILE [--port P] [--broker HOST:PORT] [--web PORT]``: run the
   federation's broker (the passwords file holds ``login:password`` lines, one per club and one for
-  ``federation``; ``--broker``: use a broker already running instead) and the service until Ctrl-C;
+  ``federation``; ``--broker``: use a broker already running instead) and the service until Ctrl-C or SIGTERM (either stops the broker it started);
   ``--web``: the live page (``firmware_host/federation/page.py``).
 * ``close --dir DIR [--wait S]``: close the event: every club may then see every board. While ``serve``
   runs on it, ``serve`` is asked to close it (``DIR/close.request``) and this waits for the ``closed``
@@ -118,6 +118,7 @@ def _passwords(path: str) -> dict[str, str]:
 
 def _serve(args: argparse.Namespace) -> int:
     from firmware_host.club.broker import BrokerError
+    from firmware_host.commands.stopping import exit_on_sigterm
     from firmware_host.federation.brokers import EventBroker
     from firmware_host.federation.service import FederationError, FederationService, hold_event, open_event
     from firmware_host.federation.topics import SERVICE_USER, EventTopics
@@ -136,6 +137,7 @@ def _serve(args: argparse.Namespace) -> int:
     except FederationError as exc:
         return _fail(str(exc))
     broker = None
+    exit_on_sigterm()   # SIGTERM (systemd, a supervisor) as Ctrl-C: ``finally`` stops the broker it started
     if remote is None:
         topics = EventTopics(state.setup.event)
         broker = EventBroker(Path(args.dir) / "broker", users, topics.acl(state.setup.clubs), port=args.port,
