@@ -237,9 +237,13 @@ def run_outsider(decoders: dict[str, Any], frames: int, kinds: Sequence[str] = (
                     ms = (time.perf_counter() - t) * 1e3
                     s = score(scene, view, reading)
                     key = (kind, f"{size[0]}x{size[1]}", name)
-                    acc = tally.setdefault(key, {"cards": [], "calls": [], "tops": [], "false": [], "ms": []})
+                    acc = tally.setdefault(key, {"cards": [], "calls": [], "tops": [], "false": [], "ms": [],
+                                                 "blur": [], "glare": []})
                     for k in ("cards", "calls", "tops"):
                         acc[k].extend(s[k])
+                    shown = [g for g, _ in s["cards"] + s["calls"]]
+                    acc["blur"].extend((g, cam.blur) for g in shown)
+                    acc["glare"].extend((g, cam.glare > 0) for g in shown)
                     acc["false"].append(s["false"])
                     acc["ms"].append(ms)
             if progress:
@@ -248,6 +252,7 @@ def run_outsider(decoders: dict[str, Any], frames: int, kinds: Sequence[str] = (
 
 
 PPM_BINS = ((0.0, 3.0), (3.0, 3.6), (3.6, 4.4), (4.4, 99.0))
+BLUR_BINS = ((0.0, 0.6), (0.6, 0.9), (0.9, 9.0))  # the defocus's sigma, px at 1280x720
 
 
 def summary(acc: dict[str, list[Any]]) -> dict[str, Any]:
@@ -255,7 +260,10 @@ def summary(acc: dict[str, list[Any]]) -> dict[str, Any]:
         return round(sum(1 for g in xs if g) / len(xs), 4) if xs else None
 
     by_ppm = {f"{lo:g}-{hi:g}": share([g for g, p in acc["cards"] + acc["calls"] if lo <= p < hi]) for lo, hi in PPM_BINS}
+    by_blur = {f"{lo:g}-{hi:g}": share([g for g, b in acc["blur"] if lo <= b < hi]) for lo, hi in BLUR_BINS}
+    by_glare = {k: share([g for g, gl in acc["glare"] if gl == want]) for k, want in (("glare", True), ("none", False))}
     return {"frames": len(acc["ms"]), "cards_shown": len(acc["cards"]), "cards_read": share([g for g, _ in acc["cards"]]),
             "calls_shown": len(acc["calls"]), "calls_read": share([g for g, _ in acc["calls"]]),
             "tops_shown": len(acc["tops"]), "tops_read": share(acc["tops"]), "false": int(sum(acc["false"])),
-            "median_ms": round(float(np.median(acc["ms"])), 1) if acc["ms"] else None, "read_by_ppm": by_ppm}
+            "median_ms": round(float(np.median(acc["ms"])), 1) if acc["ms"] else None, "read_by_ppm": by_ppm,
+            "read_by_blur": by_blur, "read_by_glare": by_glare}
