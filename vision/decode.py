@@ -271,7 +271,8 @@ class ZxingDecoder(_Base):
         # bidding-card layouts were measured (the benchmark runs both side by side).
         self.max_candidates = max_candidates
         self.size_bands = size_bands
-        # ``split_joined=False``: the decoder of before the outsider's table (``vision.measure_outsider``)
+        # ``split_joined=False``: the second look of before the outsider's table (``vision.measure_outsider``):
+        # a code's blob joined to its card's edge not split, a code inside a hole of a dark felt's blob unseen
         self.split_joined = split_joined
         self._card_looks = 0
 

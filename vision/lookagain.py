@@ -86,7 +86,8 @@ def code_candidates(gray: np.ndarray, side_range: tuple[float, float], split_joi
     """Code-shaped regions of ``gray`` whose side (px) is in ``side_range``, most code-like first.
 
     With ``split_joined``, a code whose blob the closing joined to its card's edge or to the codes
-    peeking out beside it (the top card of a fan or a stack of bidding cards) is found too (``_blobs``).
+    peeking out beside it (the top card of a fan or a stack of bidding cards) is found too, and so is a
+    code lying inside a hole of another blob (a card on a dark felt that reads as ink; ``_blobs``).
     """
     lo, hi = side_range
     module = max(math.sqrt(lo * hi) / MODULES, 1.0)
@@ -143,11 +144,11 @@ def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float],
     code."""
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE,
                               cv2.getStructuringElement(cv2.MORPH_RECT, (_odd(2.2 * m),) * 2))
-    found = _code_blobs(mask, closed, f, sides)
+    found = _code_blobs(mask, closed, f, sides, nested=bool(split_joined))
     if split_joined:
         opened = cv2.morphologyEx(closed, cv2.MORPH_OPEN,
                                   cv2.getStructuringElement(cv2.MORPH_RECT, (_odd(JOINED_OPEN * m),) * 2))
-        found += [replace(c, side=max(c.side, split_joined)) for c in _code_blobs(mask, opened, f, sides, bh)
+        found += [replace(c, side=max(c.side, split_joined)) for c in _code_blobs(mask, opened, f, sides, bh, True)
                   if all(math.dist((c.x, c.y), (d.x, d.y)) >= 0.5 * min(c.side, d.side) for d in found)]
     return found
 
@@ -157,10 +158,19 @@ JOINED_INK = 36  # grey levels: the least mean darkness of a split blob's ink be
 
 
 def _code_blobs(mask: np.ndarray, closed: np.ndarray, f: float, sides: tuple[float, float],
-                bh: np.ndarray | None = None) -> list[Candidate]:
+                bh: np.ndarray | None = None, nested: bool = False) -> list[Candidate]:
     """The blobs of ``closed`` of a code's size and shape, ``mask`` giving their share of ink (and, with
-    ``bh``, only those whose ink is on average ``JOINED_INK`` darker than the paper around it)."""
-    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    ``bh``, only those whose ink is on average ``JOINED_INK`` darker than the paper around it).
+
+    With ``nested``, blobs lying inside a hole of another blob count too: on a dark felt in dim light
+    the felt's noise is darker than the cards beside it, so the felt is one blob of "ink" with every
+    card a hole in it, and each code a blob inside a hole, which the outer contours alone never show."""
+    if nested:
+        contours, tree = cv2.findContours(closed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        if tree is not None:  # RETR_CCOMP: a blob inside a hole is at the top level again, holes below
+            contours = tuple(c for c, h in zip(contours, tree[0]) if h[3] < 0)
+    else:
+        contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return []
     x0, y0, w, h = np.array([cv2.boundingRect(c) for c in contours], np.float64).T
