@@ -239,7 +239,7 @@ def check_broker(cfg: Config, timeout: float = 5.0) -> Check:
 
     import paho.mqtt.client as mqtt
 
-    from firmware_host.club.link import connect_problem, read_password
+    from firmware_host.tablelink.checks import connect_problem, read_password
 
     where = f"{mqtt_cfg.host}:{mqtt_cfg.port}{' (TLS)' if mqtt_cfg.tls else ''}"
     user = mqtt_cfg.username or cfg.table.id

@@ -41,7 +41,7 @@ from firmware_host.doctor import MIN_FREE_BYTES, Check, Runner, check_clock, ker
 
 CLUB_CHECKS = ("broker", "dashboard", "tls", "disk", "clock", "session", "backup", "service")
 CERT_DAYS_LEFT = 30
-SESSION_FILE = "session.sqlite3"  # firmware_host.duplicate.session.SESSION_FILE
+SESSION_FILE = "session.sqlite3"  # firmware_host.session.duplicate_session.SESSION_FILE
 BROKER_UNIT, DASHBOARD_UNIT = "cardtable-broker.service", "cardtable-dashboard.service"
 
 

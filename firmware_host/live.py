@@ -242,15 +242,16 @@ def build_table(cfg: Config, *, display: Any | None = None, synchronous: str = "
     panel.on_state(lambda online, why: ctl.submit(DeviceStatus("panel", online, why)))
     table = Table(cfg, ctl, journal, panel, display=display)
     if cfg.mqtt is not None:
-        from firmware_host.club.publisher import MqttPublisher
+        from firmware_host.tablelink.publisher import MqttPublisher
 
         publisher = MqttPublisher(cfg.mqtt, cfg.table.id, journal, time.time)
         publisher.on_command(ClubCommands(cfg.table.game, ctl.submit), acknowledges=True)
         ctl.observers.append(publisher)
         if cfg.duplicate is not None and cfg.duplicate.session:
-            from firmware_host.club.duplicate_table import DuplicateResults
+            from firmware_host.tablelink.duplicate_results import DuplicateResults, connect
 
-            table.results = DuplicateResults(ctl, publisher)   # the seating in, results out (before start)
+            # the seating in, results out: wired here, before the publisher starts
+            table.results = connect(DuplicateResults(ctl, publisher), ctl, publisher)
         publisher.start()
         table.publisher = publisher
     dup = cfg.duplicate
@@ -290,8 +291,8 @@ def duplicate_procedure(cfg: Config, ctl: TableController, link: Any | None) -> 
         ValueError: the hand records cannot be used, or name no board the configuration names (the
             message names the file, the board and what is wrong).
     """
-    from firmware_host.duplicate.handfiles import read_hand_records
-    from firmware_host.table.duplicate import DuplicateProcedure, Seating
+    from firmware_host.duplicate.handrecords.handfiles import read_hand_records
+    from firmware_host.table.duplicate import DuplicateProcedure, TableRound
 
     d = cfg.duplicate
     assert d is not None
@@ -304,7 +305,7 @@ def duplicate_procedure(cfg: Config, ctl: TableController, link: Any | None) -> 
         if missing:
             raise ValueError(f"{cfg.source}: duplicate.boards: board {missing[0]} is not in the hand records "
                              f"{d.records.name} (boards {min(boards)}-{max(boards)})")
-        seating = Seating(d.section, d.table, d.round, d.ns, d.ew, tuple(wanted))
+        seating = TableRound(d.section, d.table, d.round, d.ns, d.ew, tuple(wanted))
     proc = DuplicateProcedure(ctl, boards, seating, "shoe" if d.deal == "shoe" else "board", link,
                               source="session" if d.session else "config", commitment=d.commitment)
     proc.resume()

@@ -25,32 +25,39 @@ ROOMS: dict[str, set[str]] = {
     "firmware_host.records": set(),
     "firmware_host.devices": {"firmware_host.config"},
     "firmware_host.shoe": {"vision", "firmware_host.resources"},
-    "firmware_host.table": {"vision", "firmware_host.config", "firmware_host.records", "firmware_host.devices",
-                            "firmware_host.shoe"},
-    "firmware_host.club": {"firmware_host.config", "firmware_host.records", "firmware_host.devices",
-                           "firmware_host.table", "firmware_host.resources", "firmware_host.duplicate"},
-    "firmware_host.duplicate": {"firmware_host.config", "firmware_host.records", "firmware_host.shoe",
-                                "firmware_host.resources"},
-    "firmware_host.soak": {"vision", "firmware_host.config", "firmware_host.records", "firmware_host.club",
-                           "firmware_host.shoe", "firmware_host.resources", "firmware_host.duplicate",
-                           "firmware_host.players"},
-    "firmware_host.live": {"vision", "firmware_host.config", "firmware_host.records", "firmware_host.devices",
-                           "firmware_host.shoe", "firmware_host.table", "firmware_host.club",
-                           "firmware_host.duplicate"},
-    "firmware_host.doctor": {"vision", "firmware_host.config", "firmware_host.club", "firmware_host.devices"},
+    "firmware_host.table": {"vision", "firmware_host.config", "firmware_host.devices",
+                            "firmware_host.records", "firmware_host.shoe"},
+    "firmware_host.tablelink": {"firmware_host.config", "firmware_host.records", "firmware_host.table"},
+    "firmware_host.web": {"firmware_host.records"},
+    "firmware_host.club": {"firmware_host.config", "firmware_host.devices", "firmware_host.duplicate",
+                           "firmware_host.records", "firmware_host.resources", "firmware_host.session",
+                           "firmware_host.table", "firmware_host.tablelink", "firmware_host.web"},
+    "firmware_host.session": {"firmware_host.records"},
+    "firmware_host.duplicate": {"firmware_host.config", "firmware_host.records", "firmware_host.resources",
+                                "firmware_host.session", "firmware_host.shoe"},
+    "firmware_host.soak": {"vision", "firmware_host.club", "firmware_host.config", "firmware_host.duplicate",
+                           "firmware_host.players", "firmware_host.records", "firmware_host.resources",
+                           "firmware_host.session", "firmware_host.shoe",
+                           "firmware_host.web"},
+    "firmware_host.live": {"vision", "firmware_host.club", "firmware_host.config", "firmware_host.devices",
+                           "firmware_host.duplicate", "firmware_host.records",
+                           "firmware_host.shoe", "firmware_host.table", "firmware_host.tablelink"},
+    "firmware_host.doctor": {"vision", "firmware_host.config", "firmware_host.devices",
+                             "firmware_host.tablelink"},
     "firmware_host.doctor_club": {"firmware_host.doctor", "firmware_host.records"},
-    "firmware_host.demo": {"vision", "firmware_host.config", "firmware_host.records", "firmware_host.devices",
-                           "firmware_host.shoe", "firmware_host.table", "firmware_host.duplicate",
-                           "firmware_host.players"},
-    "firmware_host.evening": {"firmware_host.config", "firmware_host.records", "firmware_host.club",
-                              "firmware_host.table", "firmware_host.duplicate", "firmware_host.live",
-                              "firmware_host.players", "firmware_host.shoe"},
+    "firmware_host.demo": {"vision", "firmware_host.config", "firmware_host.devices",
+                           "firmware_host.duplicate", "firmware_host.players", "firmware_host.records",
+                           "firmware_host.shoe", "firmware_host.table"},
+    "firmware_host.evening": {"firmware_host.club", "firmware_host.config", "firmware_host.duplicate",
+                              "firmware_host.live", "firmware_host.players", "firmware_host.records",
+                              "firmware_host.session", "firmware_host.shoe", "firmware_host.table"},
     "firmware_host.broadcast": {"firmware_host.records"},
-    "firmware_host.federation": {"firmware_host.records", "firmware_host.club", "firmware_host.duplicate"},
-    "firmware_host.bench": {"vision", "firmware_host.config", "firmware_host.records", "firmware_host.devices",
-                            "firmware_host.shoe", "firmware_host.table", "firmware_host.club",
-                            "firmware_host.soak", "firmware_host.duplicate", "firmware_host.live",
-                            "firmware_host.resources", "firmware_host.evening", "firmware_host.federation"},
+    "firmware_host.federation": {"firmware_host.club", "firmware_host.duplicate", "firmware_host.records"},
+    "firmware_host.bench": {"vision", "firmware_host.club", "firmware_host.config", "firmware_host.devices",
+                            "firmware_host.duplicate", "firmware_host.evening", "firmware_host.federation",
+                            "firmware_host.live", "firmware_host.records", "firmware_host.resources",
+                            "firmware_host.session", "firmware_host.shoe", "firmware_host.soak",
+                            "firmware_host.table", "firmware_host.web"},
 }
 # The club's wire (topics, the one checked reader of outside JSON, the typed messages) is a room every
 # other room may import (docs/architecture.md); it imports nothing of ours but ``laws``.
@@ -170,6 +177,17 @@ def test_nothing_imports_the_cli() -> None:
         # ``cardtable run``) is using the program, not importing it.
         src = path.read_text().replace('"-m", "firmware_host.cli"', "")
         assert "firmware_host.cli" not in src and "firmware_host.commands" not in src, path
+
+
+def test_nothing_shipped_imports_test_code() -> None:
+    """Test-only code (the headless browser, ``tests/browser.py``) stays out of the product. The one
+    exception is the two benchmarks of the pages, which drive that browser and run from a source
+    checkout (``bench/club.py``, ``bench/duplicate_live.py`` say so when it is not one)."""
+    for name, path in MODULES.items():
+        if name in ("firmware_host.bench.club", "firmware_host.bench.duplicate_live"):
+            continue
+        bad = _imports(path) & {"tests", "selenium", "pytest"}
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}: test-only code does not ship"
 
 
 def test_no_import_circle_in_the_shipped_code() -> None:

@@ -63,7 +63,8 @@ from vision.zones import CENTRE, SEAT_ZONES, VisionConfig, Zones, default_homogr
 log = logging.getLogger(__name__)
 
 
-class Phase(StrEnum):
+class WatchPhase(StrEnum):
+    """Where the watcher thinks the deal is, from what the camera sees (the engine's own is ``laws.state.Phase``)."""
     DRAW = "draw"
     SHUFFLE = "shuffle"
     CUT = "cut"
@@ -73,11 +74,11 @@ class Phase(StrEnum):
     IDLE = "idle"
 
 
-_PLAYING = (Phase.PLAY, Phase.AUCTION)  # a card in the centre is played; one in a seat's zone exposed
+_PLAYING = (WatchPhase.PLAY, WatchPhase.AUCTION)  # a card in the centre is played; one in a seat's zone exposed
 
 
 # Where a card faced in each phase lies, in the event format's words.
-FACED_WHERE = {Phase.SHUFFLE: "pack", Phase.CUT: "cut", Phase.DEAL: "deal"}
+FACED_WHERE = {WatchPhase.SHUFFLE: "pack", WatchPhase.CUT: "cut", WatchPhase.DEAL: "deal"}
 
 
 @dataclass
@@ -145,7 +146,7 @@ class TableWatcher:
         self.homography = homography
         self.table_mm = table_mm
         self.packs = set(packs)
-        self.phase = Phase.IDLE
+        self.phase = WatchPhase.IDLE
         self.seats: dict[Seat, str] = {Seat(z): z for z in SEAT_ZONES}
         self.names: dict[str, str] = {z: z for z in SEAT_ZONES}
         self.dummy: Seat | None = None
@@ -162,7 +163,7 @@ class TableWatcher:
         self._calls = CallWatch(k, n, m)
         self._members = MemberWatch(k, n, m)
 
-    def set_phase(self, phase: Phase | str, *, seats: Mapping[Seat, str] | None = None,
+    def set_phase(self, phase: WatchPhase | str, *, seats: Mapping[Seat, str] | None = None,
                   names: Mapping[str, str] | None = None, packs: Iterable[str] | None = None,
                   dummy: Seat | None = None) -> None:
         """Tell the watcher what the table is doing now.
@@ -174,7 +175,7 @@ class TableWatcher:
             packs: the pack ids in play (others are foreign).
             dummy: in play, the seat whose exposed hand lies in its zone.
         """
-        self.phase = Phase(phase)
+        self.phase = WatchPhase(phase)
         if seats is not None:
             self.seats = dict(seats)
         if names is not None:
@@ -281,7 +282,7 @@ class TableWatcher:
             unread = tuple(u for u in unread if all(math.dist(u, (x, y)) > 2.5 * side
                                                    for x, y, side in self._call_spots.values()))
         events.extend(self._unreadable(unread, bool(reading.sightings or reading.calls), now))
-        events.extend(self._calls.feed(reading.calls, self.phase is Phase.AUCTION,
+        events.extend(self._calls.feed(reading.calls, self.phase is WatchPhase.AUCTION,
                                        lambda x, y: self._where(x, y)[2], self.seats, self._announced, now))
         self.stats.misplaced_calls = self._calls.misplaced
         self._members.feed(reading.rejections, lambda x, y: self._where(x, y)[2], self.seats)
@@ -354,7 +355,7 @@ class TableWatcher:
         log.debug("seen a card of %s in zone %s during %s", pack, zone, self.phase)
         if self.phase in FACED_WHERE:
             return [CardFaced(card, FACED_WHERE[self.phase], pack=pack, t=now)]
-        if self.phase is Phase.DRAW:
+        if self.phase is WatchPhase.DRAW:
             if zone in self.names and zone not in self._draw and not self._drawn:
                 self._draw[zone] = card
                 if len(self._draw) == len(self.names):

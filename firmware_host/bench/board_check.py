@@ -60,7 +60,7 @@ def station_cpu(board_frames: tuple[list[bytes], Any, bytes], reps: int, journal
     gives them (the frames, the command, what the shoe said first)."""
     from dataclasses import replace
 
-    from firmware_host.duplicate.station import DealingStation
+    from firmware_host.duplicate.station.dealing import DealingStation
     from firmware_host.records.journal import Journal
     from firmware_host.shoe.session import ShoeSession
 

@@ -37,7 +37,7 @@ LIMIT_P99 = 1.0
 
 def _tables_process(workdir: str, ids: list[str], passwords: dict[str, str], port: int, rate: float,
                     stop: Any, out: Any, steps: Any) -> None:
-    from firmware_host.club.demo import SimTables
+    from firmware_host.club.club_demo import SimTables
 
     sim = SimTables(Path(workdir), ids, passwords, "127.0.0.1", port, rate, varied=False)
     sim.start()
@@ -103,11 +103,16 @@ def measure(n: int, rate: float, seconds: float, warmup: float = 2.0, *, light: 
     """One measured run with ``n`` tables at ``rate`` events/s each for ``seconds`` (after ``warmup``).
 
     ``light``: the tables are ``_wire_process`` senders instead of full simulated tables."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
+    try:  # the browser is test code (tests/browser.py, Selenium from the test extra): a source checkout's
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import WebDriverWait
 
-    from firmware_host.club.browser import chromium
-    from firmware_host.club.demo import ClubDemo
+        from tests.browser import chromium
+    except ImportError as exc:
+        raise RuntimeError(f"the dashboard benchmark drives a browser and runs from a source checkout "
+                           f"after `make setup` (tests/browser.py, Selenium): {exc}") from None
+
+    from firmware_host.club.club_demo import ClubDemo
 
     with tempfile.TemporaryDirectory(prefix="cardtable-bench-club-") as tmp:
         demo = ClubDemo(tmp, n, rate=rate, director=("director", "bench-pass-1"))

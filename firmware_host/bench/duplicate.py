@@ -5,7 +5,7 @@
 - **A Swiss round's draw** for 60 teams after eight rounds, and **a two-section event's whole rescore**
   (two 25-table Mitchells of 27 boards across the field): ``laws.competition.bench`` (targets under
   100 ms each).
-- **Double dummy and par for 36 boards**: ``firmware_host.duplicate.analysis.analyse`` against endplay
+- **Double dummy and par for 36 boards**: ``firmware_host.session.analysis.analyse`` against endplay
   called directly on the same deals (``calc_all_tables`` then ``par`` per board), the two alternating
   run by run so that neither always meets a warm cache; the overhead is the ratio of the medians
   (target at most 1.10).
@@ -40,7 +40,7 @@ def analysis_figures(boards: int = 36, repeats: int = 5, seed: int = 7) -> dict[
     import endplay.dds as dds
     from endplay.types import Deal, Player, Vul
 
-    from firmware_host.duplicate.analysis import analyse
+    from firmware_host.session.analysis import analyse
 
     records = _boards(boards, seed)
     vul = {"None": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}
@@ -72,7 +72,7 @@ def scratch_figures(boards: int = 12, repeats: int = 6, seed: int = 7) -> dict[s
     import endplay.dds as dds
     from endplay.types import Deal
 
-    from firmware_host.duplicate.analysis import in_scratch_folder
+    from firmware_host.session.analysis import in_scratch_folder
 
     records = _boards(boards, seed)
 

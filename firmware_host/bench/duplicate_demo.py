@@ -29,7 +29,7 @@ SEED = 20251130
 def measure(movement: str, tables: int, boards: int, foul: int, runs: int = 1, seed: int = SEED,
             analyse: bool = True) -> dict[str, Any]:
     """Median figures of ``runs`` demos of that size (each in a fresh folder)."""
-    from firmware_host.evening.demo import DuplicateDemo
+    from firmware_host.evening.duplicate_evening import DuplicateDemo
 
     walls, cpus, played, inputs, results, problems = [], [], [], [], 0, 0
     for _ in range(runs):

@@ -41,9 +41,9 @@ GOAL_RESCORE_MS = 50.0
 
 def _bodies(setup_dict: dict[str, Any], seed: int) -> list[list[tuple[str, dict[str, Any]]]]:
     """Per round, each club table's result body (the simulated tables' play)."""
-    from firmware_host.duplicate.link import result_body
     from firmware_host.duplicate.simplay import check_against_record, play_board
-    from firmware_host.duplicate.spec import SessionSetup, build_movement
+    from firmware_host.wire.duplicate import result_body
+    from laws.session.duplicate.spec import SessionSetup, build_movement
 
     setup = SessionSetup.from_dict(setup_dict)
     movement = build_movement(setup.movement)
@@ -108,18 +108,23 @@ def _tables_process(setup_dict: dict[str, Any], passwords: dict[str, str], port:
 
 def measure(tables: int = 30, rounds: int = 27, spread: float = 0.2, gap: float = 0.8) -> dict[str, Any]:
     """One run (see the module docstring)."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
+    try:  # the browser is test code (tests/browser.py, Selenium from the test extra): a source checkout's
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import WebDriverWait
 
-    from firmware_host.club.auth import hash_password
+        from tests.browser import chromium
+    except ImportError as exc:
+        raise RuntimeError(f"this benchmark drives a browser and runs from a source checkout after "
+                           f"`make setup` (tests/browser.py, Selenium): {exc}") from None
+
     from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
-    from firmware_host.club.browser import chromium
     from firmware_host.club.dashboard import Dashboard, serve
-    from firmware_host.duplicate.desk import SessionDesk
-    from firmware_host.duplicate.newdeals import new_boards
-    from firmware_host.duplicate.session import Session
-    from firmware_host.duplicate.spec import SessionSetup, build_movement, default_tables
+    from firmware_host.duplicate.handrecords.newdeals import new_boards
+    from firmware_host.session.desk import SessionDesk
+    from firmware_host.session.duplicate_session import Session
+    from firmware_host.web.auth import hash_password
     from laws.scoring import Method
+    from laws.session.duplicate.spec import SessionSetup, build_movement, default_tables
 
     spec = {"kind": "mitchell", "tables": tables, "boards_per_round": 1, "rounds": rounds}
     movement = build_movement(spec)

@@ -36,8 +36,8 @@ def _tables_process(tables: list[str], passwords: dict[str, str], port: int, rea
     """Thirty table logins: each checks its seating's records and reports ``(table, round, t, taken, refused)``."""
     import paho.mqtt.client as mqtt
 
-    from firmware_host.duplicate.link import ROUND_TOPIC, seating_topic
     from firmware_host.table.session_records import check_records, commitment_of
+    from firmware_host.wire.duplicate import ROUND_TOPIC, seating_topic
     from firmware_host.wire.reader import read_json
 
     pinned: dict[str, str] = {}
@@ -90,12 +90,12 @@ def measure(tables: int = 30, rounds: int = 10) -> dict[str, Any]:
     import queue
 
     from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
-    from firmware_host.club.duplicate_service import SessionService
-    from firmware_host.duplicate.desk import SessionDesk
-    from firmware_host.duplicate.newdeals import new_boards
-    from firmware_host.duplicate.session import Session
-    from firmware_host.duplicate.spec import SessionSetup, build_movement, default_tables
+    from firmware_host.duplicate.handrecords.newdeals import new_boards
+    from firmware_host.session.broker_client import SessionService
+    from firmware_host.session.desk import SessionDesk
+    from firmware_host.session.duplicate_session import Session
     from laws.scoring import Method
+    from laws.session.duplicate.spec import SessionSetup, build_movement, default_tables
 
     spec = {"kind": "mitchell", "tables": tables, "boards_per_round": 3, "rounds": rounds + 1}
     movement = build_movement(spec)

@@ -55,7 +55,7 @@ def _measure(fn: Callable[[], object], repeats: int) -> dict[str, float]:
 
 
 def _refused(path: Path) -> Callable[[], object]:
-    from firmware_host.duplicate.handfiles import HandRecordError, read_hand_records
+    from firmware_host.duplicate.handrecords.handfiles import HandRecordError, read_hand_records
 
     def go() -> object:
         try:
@@ -68,8 +68,8 @@ def _refused(path: Path) -> Callable[[], object]:
 
 def figures(repeats: int = 5) -> dict[str, Any]:
     """The four cases' medians and peaks (see the module docstring)."""
-    from firmware_host.duplicate.errors import MAX_BOARDS, MAX_BYTES
-    from firmware_host.duplicate.handfiles import read_hand_records, render_hand_records
+    from firmware_host.duplicate.handrecords.errors import MAX_BOARDS, MAX_BYTES
+    from firmware_host.duplicate.handrecords.handfiles import read_hand_records, render_hand_records
 
     boards = _boards(MAX_BOARDS)
     out: dict[str, Any] = {}

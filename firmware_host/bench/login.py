@@ -7,7 +7,9 @@ own client address (``X-Forwarded-For``); a local Mosquitto for its broker login
 once (her browser becomes a known device), then logs in again and again, first with no flood, then while
 flooders send guesses from new addresses with new names, as fast as the dashboard answers. Figures: the
 director's login time (p50, p99, the longest) without and with the flood side by side, their ratio,
-how often she was made to wait (429) or told "busy" (503), and the flood's rate.
+how often she was made to wait (429) or told "busy" (503), and the flood's rate; then, the flood still on,
+her page's state API (``/api/state``) asked again and again (p50, p99): the hashing of the guesses must not
+slow the page a logged-in director is reading.
 """
 
 from __future__ import annotations
@@ -27,9 +29,9 @@ def run(args: argparse.Namespace) -> int:
 
     import httpx
 
-    from firmware_host.club.auth import hash_password
     from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
     from firmware_host.club.dashboard import Dashboard, serve
+    from firmware_host.web.auth import hash_password
 
     seconds = 3.0 if args.quick else 40.0
     logging.getLogger("firmware_host.club").setLevel(logging.ERROR)  # thousands of refusals, by design
@@ -81,6 +83,14 @@ def run(args: argparse.Namespace) -> int:
                 loud, loud_codes = director_logins(director, t0 + seconds)
                 guesses = len(flood_answers)
                 rate = guesses / (time.monotonic() - t0)
+                director.post("/login", data={"username": "director", "password": "right-horse-1"},
+                              headers={"X-Forwarded-For": "192.168.1.20"})
+                state, state_codes = [], []
+                until = time.monotonic() + seconds / 2
+                while time.monotonic() < until or len(state) < 20:
+                    t1 = time.perf_counter()
+                    state_codes.append(director.get("/api/state").status_code)
+                    state.append(time.perf_counter() - t1)
         finally:
             stop.set()
             server.should_exit = True
@@ -94,5 +104,7 @@ def run(args: argparse.Namespace) -> int:
         "flood: director made to wait (429) or busy (503)": sum(c in (429, 503) for c in loud_codes),
         "flood: guesses/s (new address and name each)": round(rate),
         "flood: guesses answered 401 / 503": f"{flood_answers.count(401)} / {flood_answers.count(503)}",
+        "flood: the director's state API": _figures(state),
+        "flood: state API answers not 200": sum(c != 200 for c in state_codes),
     }, args)
     return 0

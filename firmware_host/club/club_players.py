@@ -1,6 +1,6 @@
 """A pair's players named on the club's pages: by the director (any pair) or at the table itself (the
 pairs seated there this round), from what was typed: member numbers looked up in the session's roster
-(``duplicate.roster``, the copy in the session's folder), else a visitor's name.
+(``session.roster``, the copy in the session's folder), else a visitor's name.
 
 The table's page asks twice: first without ``confirm`` (the names are shown back, nothing is journaled),
 then with ``confirm`` true (the ``players`` record goes to the session, which journals it). Whatever is
@@ -13,9 +13,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.roster import Roster, RosterError, roster_of
-from firmware_host.duplicate.spec import label, pair_of_label
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.roster import Roster, RosterError, roster_of
+from laws.session.duplicate.spec import label, pair_of_label
 
 log = logging.getLogger(__name__)
 

@@ -20,12 +20,12 @@ whose turn it was), and the director's bridge answers, ``POST /api/accept``, ``/
 ``table``; ``club.bridge_answers``). A command sent to a table
 is pending (on the page) until the table's status lists its id as done; a table that is away gets it when
 it returns (its persistent session at the broker).
-With a duplicate session (``duplicate=``, a ``duplicate.desk.SessionDesk``) the session's own screens are
+With a duplicate session (``duplicate=``, a ``session.desk.SessionDesk``) the session's own screens are
 added (``club.duplicate_screens``: ``/duplicate`` for the director, ``/duplicate/table/<id>`` for a
 table's players) and the desk takes the tables' ``board`` messages.
 Every route but the login page (and a table's page, opened with its key) needs a live session; the session cookie is HttpOnly and SameSite=Strict
 (and Secure whenever the page is served over HTTPS), and a command must also carry the session's CSRF token
-and come from our own origin. Logins are throttled (``club.throttle``).
+and come from our own origin. Logins are throttled (``web.throttle``).
 """
 
 from __future__ import annotations
@@ -42,23 +42,21 @@ from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from typing import Any
 
-from firmware_host.club.auth import Sessions
 from firmware_host.club.bridge_answers import AnswerError, check_answer
 from firmware_host.club.claims import ChoiceError, check_choice, check_entry, check_search
 from firmware_host.club.hub import Hub
 from firmware_host.club.results import ResultError, parse_result
 from firmware_host.club.state import RESULT_PHASES, ClubState
-from firmware_host.club.throttle import DEVICE_DAYS, Busy, Devices, HashPool, Throttle
-from firmware_host.records.lines import LineRefused, loads
 from firmware_host.table.bridge_choices import ANSWERS
+from firmware_host.web import stream
+from firmware_host.web.auth import Sessions
+from firmware_host.web.guard import COOKIE, DEVICE_COOKIE, MAX_BODY, Refused, guard, login_of, token_of
+from firmware_host.web.throttle import DEVICE_DAYS, Busy, Devices, HashPool, Throttle
 from firmware_host.wire.topics import TOPICS
 from laws.events import event_to_dict
 
 log = logging.getLogger(__name__)
 
-COOKIE = "ct_session"
-DEVICE_COOKIE = "ct_device"
-MAX_BODY = 4096
 SESSION_EXPIRY = 24 * 3600  # seconds the broker keeps the dashboard's session (and queues for it) while away
 
 
@@ -115,12 +113,16 @@ class Dashboard:
         if duplicate is not None:  # a duplicate session's desk: its screens and its side of the link
             from firmware_host.club.duplicate_screens import DuplicateScreens
 
-            duplicate.publish = lambda topic, payload, retain: self.client.publish(topic, payload, qos=1, retain=retain)
+            duplicate.connect(self.publish)
             self.duplicate = DuplicateScreens(duplicate, self, time.time)
             self.hub.taps.append(duplicate.offer)
             self.hub.workers.append(duplicate.tick)        # the journal's commit waits for the disk: off the loop
             self.hub.tickers.append(self.duplicate.tick)
         self.app = self._build_app()
+
+    def publish(self, topic: str, payload: str, retain: bool) -> None:
+        """Send a message of the session's to the broker (QoS 1) on the dashboard's client."""
+        self.client.publish(topic, payload, qos=1, retain=retain)
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         if reason_code.is_failure:
@@ -186,7 +188,7 @@ class Dashboard:
                 "Referrer-Policy": "same-origin"}
 
     def _session(self, request: Any) -> Any:
-        return self.sessions.get(request.cookies.get(COOKIE))
+        return login_of(request, self.sessions)
 
     def _html(self, text: str, status: int = 200) -> Any:
         from starlette.responses import HTMLResponse
@@ -284,59 +286,25 @@ class Dashboard:
         return self._json({"table": table, "history": self.state.table_history(table)})
 
     async def events(self, request: Any) -> Any:
-        from starlette.responses import StreamingResponse
         if self._session(request) is None:
             return self._json({"error": "login required"}, 401)
-        token = request.cookies.get(COOKIE)
+        token = token_of(request)
         q: asyncio.Queue[str] = asyncio.Queue()
         q.put_nowait(json.dumps(self.state.snapshot(self.hub.clock()), separators=(",", ":")))
         self.hub.clients.add(q)
-
-        async def stream() -> AsyncIterator[str]:
-            try:
-                while True:
-                    try:
-                        text = await asyncio.wait_for(q.get(), 15.0)
-                    except TimeoutError:
-                        text = None
-                    if self.sessions.get(token) is None:
-                        yield "event: expired\ndata: {}\n\n"
-                        return
-                    if text is None:
-                        yield ": keep-alive\n\n"
-                    elif text == "":
-                        return  # dropped for lagging: the browser reconnects
-                    else:
-                        yield f"data: {text}\n\n"
-            finally:
-                self.hub.clients.discard(q)
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={**self._headers(), "X-Accel-Buffering": "no"})
+        return stream.response(q, lambda: self.sessions.get(token) is not None,
+                               lambda: self.hub.clients.discard(q), self._headers())
 
     async def _director_post(self, request: Any, what: str) -> tuple[Any, str, dict[str, Any]] | Any:
-        """The checks every command from the page passes: a live session, our own origin, the session's
-        CSRF token, a JSON object naming a known table. Returns (session, table, data) or the refusal."""
-        s = self._session(request)
-        if s is None:
-            log.warning("%s refused: no live session", what)
-            return self._json({"error": "login required"}, 401)
-        origin = request.headers.get("origin")
-        host = request.headers.get("host", "")
-        if origin is not None and urllib.parse.urlsplit(origin).netloc != host:
-            log.warning("%s by %s refused: cross-origin request from %r", what, s.user, origin[:200])
-            return self._json({"error": "cross-origin request"}, 403)
-        if not self.sessions.check_csrf(s, request.headers.get("x-csrf-token")):
-            log.warning("%s by %s refused: missing or wrong CSRF token", what, s.user)
-            return self._json({"error": "bad CSRF token"}, 403)
-        body = await request.body()
-        try:
-            data = loads(body) if len(body) <= MAX_BODY else None  # checked where it enters (``lines``)
-        except LineRefused as exc:
-            if exc.kind in ("utf8", "surrogate"):
-                log.warning("%s by %s refused: %s", what, s.user, exc)
-                return self._json({"error": str(exc)}, 400)
-            data = None
+        """The checks every command from the page passes (``web.guard``), and a JSON object naming a
+        known table. Returns (session, table, data) or the refusal."""
+        checked = await guard(request, self.sessions, what, MAX_BODY)
+        if isinstance(checked, Refused):
+            return self._json({"error": checked.error}, checked.status)
+        s, data = checked.login, checked.data
+        if checked.refused is not None and checked.refused.kind in ("utf8", "surrogate"):
+            log.warning("%s by %s refused: %s", what, s.user, checked.refused)
+            return self._json({"error": str(checked.refused)}, 400)
         table = data.get("table") if isinstance(data, dict) else None
         if not isinstance(table, str) or table not in self.state.tables:
             log.warning("%s by %s refused: unknown table %r", what, s.user, str(table)[:80])

@@ -28,21 +28,20 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import urllib.parse
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
 from firmware_host.club.club_players import name_players
 from firmware_host.duplicate import forms
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.session import Outcome
 from firmware_host.duplicate.views import director_view, table_view, traveller
-from firmware_host.records.lines import LineRefused, loads
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import Outcome
+from firmware_host.web import stream
+from firmware_host.web.guard import MAX_BODY, Refused, guard, read_body, same_origin, token_of
 
 log = logging.getLogger(__name__)
 
-MAX_BODY = 4096
 BACKLOG = 200
 STATIC = {"duplicate.js": "text/javascript", "table.js": "text/javascript", "dupview.js": "text/javascript",
           "duplicate.css": "text/css"}
@@ -215,7 +214,7 @@ class DuplicateScreens:
     async def events(self, request: Any) -> Any:
         if self.dash._session(request) is None:
             return self.dash._json({"error": "login required"}, 401)
-        token = request.cookies.get("ct_session")
+        token = token_of(request)
         first = self._text({"type": "snapshot", **await self._locked(lambda: director_view(self.desk.session))})
         return self._stream(_Client(None), first, lambda: self.dash.sessions.get(token) is not None)
 
@@ -256,67 +255,37 @@ class DuplicateScreens:
         return self._stream(client, self._text({"type": "snapshot", **view}), lambda: True)
 
     def _stream(self, client: _Client, first: str, alive: Callable[[], bool]) -> Any:
-        from starlette.responses import StreamingResponse
-
         client.queue.put_nowait(first)
         self.clients.add(client)
-
-        async def stream() -> AsyncIterator[str]:
-            try:
-                while True:
-                    try:
-                        text = await asyncio.wait_for(client.queue.get(), 15.0)
-                    except TimeoutError:
-                        text = None
-                    if not alive():
-                        yield "event: expired\ndata: {}\n\n"
-                        return
-                    if text is None:
-                        yield ": keep-alive\n\n"
-                    elif text == "":
-                        return
-                    else:
-                        yield f"data: {text}\n\n"
-            finally:
-                self.clients.discard(client)
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={**self.dash._headers(), "X-Accel-Buffering": "no"})
+        return stream.response(client.queue, alive, lambda: self.clients.discard(client), self.dash._headers())
 
     # -- the director's records ------------------------------------------------------------------------
 
     async def _checked(self, request: Any, what: str) -> tuple[str, dict[str, Any]] | Any:
-        s = self.dash._session(request)
-        if s is None:
-            return self.dash._json({"error": "login required"}, 401)
-        origin = request.headers.get("origin")
-        if origin is not None and urllib.parse.urlsplit(origin).netloc != request.headers.get("host", ""):
-            log.warning("%s by %s refused: cross-origin request from %r", what, s.user, origin[:200])
-            return self.dash._json({"error": "cross-origin request"}, 403)
-        if not self.dash.sessions.check_csrf(s, request.headers.get("x-csrf-token")):
-            log.warning("%s by %s refused: missing or wrong CSRF token", what, s.user)
-            return self.dash._json({"error": "bad CSRF token"}, 403)
-        body = await request.body()
+        checked = await guard(request, self.dash.sessions, what, MAX_BODY)
+        if isinstance(checked, Refused):
+            return self.dash._json({"error": checked.error}, checked.status)
+        s, data = checked.login, checked.data
         why = "the request is not a JSON object"
-        try:
-            data = loads(body) if len(body) <= MAX_BODY else None  # checked where it enters (``lines``)
-        except LineRefused as exc:
-            data, why = None, f"the request is refused: {exc}"
-        if len(body) > MAX_BODY:
+        if checked.refused is not None:
+            why = f"the request is refused: {checked.refused}"
+        if checked.too_big:
             why = f"the request is over {MAX_BODY} bytes"
         if not isinstance(data, dict):  # journaled: the refusal is the record (issue 25)
             log.warning("%s by %s refused: %s", what, s.user, why)
-            record = {"type": "form", "form": what, "by": s.user, "payload": body[:2000].decode("utf-8", "replace")}
+            record = {"type": "form", "form": what, "by": s.user,
+                      "payload": checked.body[:2000].decode("utf-8", "replace")}
             await self._locked(lambda: self.desk.session.refuse([(record, why)]))   # a commit: off the loop
             return self.dash._json({"error": why}, 400)
         return s.user, data
 
-    def _refuse_form(self, kind: str, user: str, data: dict[str, Any], why: str) -> Any:
-        """A form that cannot be read: journaled as a refusal (nothing is lost), answered 409."""
+    async def _refuse_form(self, kind: str, user: str, data: dict[str, Any], why: str) -> Any:
+        """A form that cannot be read: journaled as a refusal (nothing is lost; the commit on a worker
+        thread, off the loop), answered 409."""
         log.warning("%s by %s refused: %s", kind, user, why)
         payload = json.dumps(data, ensure_ascii=False, default=str)[:2000]
-        with self.desk.lock:
-            self.desk.session.refuse([({"type": "form", "form": kind, "by": user, "payload": payload}, why)])
+        record = {"type": "form", "form": kind, "by": user, "payload": payload}
+        await self._locked(lambda: self.desk.session.refuse([(record, why)]))
         self._dirty = True   # the pages list it at once
         self.tick()
         return self.dash._json({"error": why}, 409)
@@ -334,15 +303,14 @@ class DuplicateScreens:
                 rec = forms.adjust(data, user)
             elif kind == "correct":
                 rec = forms.correct(data, user, self._mitchell())
-            elif kind == "enter":
-                with self.desk.lock:
-                    rec = forms.enter(data, user, self.desk.session.state)
+            elif kind == "enter":   # read under the session's lock, which a commit holds: off the loop
+                rec = await self._locked(lambda: forms.enter(data, user, self.desk.session.state))
             else:
                 rec = {"type": kind, "by": user, **{k: data[k] for k in fields if k in data}}
                 if isinstance(rec.get("key"), str):   # anything else: the session's checks answer it
                     rec["key"] = forms.read_key(rec["key"], self._mitchell())
         except forms.FormError as exc:
-            return self._refuse_form(kind, user, data, str(exc))
+            return await self._refuse_form(kind, user, data, str(exc))
         return await self._submit(rec, kind, user)
 
     async def _submit(self, rec: dict[str, Any], kind: str, user: str) -> Any:
@@ -387,23 +355,17 @@ class DuplicateScreens:
         if number is None or not self.desk.check_key(tid, request.headers.get("x-table-key")):
             log.warning("result entry for table %r refused: unknown table or wrong key", str(tid)[:64])
             return self.dash._json({"error": "no such table page"}, 404)
-        origin = request.headers.get("origin")
-        if origin is not None and urllib.parse.urlsplit(origin).netloc != request.headers.get("host", ""):
+        if not same_origin(request):
             return self.dash._json({"error": "cross-origin request"}, 403)
-        body = await request.body()
+        body, data, _ = await read_body(request, MAX_BODY)
         user = f"{tid}'s page"
-        try:
-            data = loads(body) if len(body) <= MAX_BODY else None
-        except LineRefused:
-            data = None
         if not isinstance(data, dict):
-            return self._refuse_form("enter", user, {"payload": body[:2000].decode("utf-8", "replace")},
+            return await self._refuse_form("enter", user, {"payload": body[:2000].decode("utf-8", "replace")},
                                      "the request is not a JSON object of at most 4096 bytes")
         try:
-            with self.desk.lock:
-                rec = forms.enter(data, user, self.desk.session.state, table=tid)
+            rec = await self._locked(lambda: forms.enter(data, user, self.desk.session.state, table=tid))
         except forms.FormError as exc:
-            return self._refuse_form("enter", user, data, str(exc))
+            return await self._refuse_form("enter", user, data, str(exc))
         rec["page"] = tid
         return await self._submit(rec, "enter", user)
 
@@ -411,8 +373,8 @@ class DuplicateScreens:
         """A results file for the director to download (``results.export``; waits for the analysis)."""
         from starlette.responses import Response
 
-        from firmware_host.duplicate.results import SUFFIX, ExportError
-        from firmware_host.duplicate.results import export as make
+        from firmware_host.duplicate.results.export import SUFFIX, ExportError
+        from firmware_host.duplicate.results.export import export as make
 
         if self.dash._session(request) is None:
             return self.dash._json({"error": "login required"}, 401)
@@ -441,7 +403,7 @@ class DuplicateScreens:
         if not isinstance(checked, tuple):
             return checked
         user, data = checked
-        status, answer = name_players(self.desk, data, by=user)
+        status, answer = await asyncio.to_thread(name_players, self.desk, data, by=user)  # a commit: off the loop
         self.tick()
         return self.dash._json(answer, status)
 
@@ -449,16 +411,12 @@ class DuplicateScreens:
         found = self._table_id(request)
         if found is None:
             return self.dash._json({"error": "no such table page"}, 404)
-        origin = request.headers.get("origin")
-        if origin is not None and urllib.parse.urlsplit(origin).netloc != request.headers.get("host", ""):
+        if not same_origin(request):
             return self.dash._json({"error": "cross-origin request"}, 403)
-        body = await request.body()
-        try:
-            data = loads(body) if len(body) <= MAX_BODY else None
-        except LineRefused:
-            data = None
+        _, data, _ = await read_body(request, MAX_BODY)
         if not isinstance(data, dict):
             return self.dash._json({"error": "the request is not a JSON object"}, 400)
-        status, answer = name_players(self.desk, data, table=found)
+        # naming players is a commit to the session's journal: on a worker thread, off the loop
+        status, answer = await asyncio.to_thread(name_players, self.desk, data, table=found)
         self.tick()
         return self.dash._json(answer, status)

@@ -73,7 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _errors() -> tuple[type[BaseException], ...]:
-    from firmware_host.duplicate.handfiles import HandRecordError
+    from firmware_host.duplicate.handrecords.handfiles import HandRecordError
 
     return (HandRecordError,)
 
@@ -82,7 +82,7 @@ _guarded = guarded(lambda args: "cardtable boards", _errors)
 
 
 def _read(path: str, first: int):  # type: ignore[no-untyped-def]
-    from firmware_host.duplicate.handfiles import read_hand_records
+    from firmware_host.duplicate.handrecords.handfiles import read_hand_records
 
     if first < 1:
         raise _Refused(f"--first {first}: a board number is a whole number from 1")
@@ -111,7 +111,12 @@ def _session(file: str) -> str:
 
 @_guarded
 def _new(args: argparse.Namespace) -> int:
-    from firmware_host.duplicate.handfiles import FingerprintStore, kind_of, new_boards, write_hand_records
+    from firmware_host.duplicate.handrecords.handfiles import (
+        FingerprintStore,
+        kind_of,
+        new_boards,
+        write_hand_records,
+    )
     from laws.duplicate.deal import commitment
 
     kind_of(args.out)
@@ -136,7 +141,7 @@ def _new(args: argparse.Namespace) -> int:
 
 @_guarded
 def _check(args: argparse.Namespace) -> int:
-    from firmware_host.duplicate.handfiles import FingerprintStore
+    from firmware_host.duplicate.handrecords.handfiles import FingerprintStore
     from laws.duplicate.deal import commitment
 
     boards = _read(args.file, args.first)
@@ -159,7 +164,7 @@ def _check(args: argparse.Namespace) -> int:
 
 @_guarded
 def _convert(args: argparse.Namespace) -> int:
-    from firmware_host.duplicate.handfiles import kind_of, write_hand_records
+    from firmware_host.duplicate.handrecords.handfiles import kind_of, write_hand_records
 
     kind_of(args.output)
     if Path(args.input).resolve() == Path(args.output).resolve():

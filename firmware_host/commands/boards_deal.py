@@ -59,8 +59,8 @@ def _deal(args: argparse.Namespace) -> int:
     import threading
     import time
 
-    from firmware_host.duplicate.handfiles import HandRecordError, read_hand_records
-    from firmware_host.duplicate.station import DealingStation, StationError, StationState
+    from firmware_host.duplicate.handrecords.handfiles import HandRecordError, read_hand_records
+    from firmware_host.duplicate.station.dealing import DealingStation, StationError, StationState
     from firmware_host.records.journal import Journal, JournalError
     from firmware_host.shoe.link import ShoeLink
 
@@ -176,7 +176,7 @@ def _printer():  # type: ignore[no-untyped-def]
 
 
 def _write_report(target: str | None, station, say) -> None:  # type: ignore[no-untyped-def]
-    from firmware_host.duplicate.station_log import report_csv, report_text
+    from firmware_host.duplicate.station.station_log import report_csv, report_text
 
     if not target:
         return
@@ -191,7 +191,7 @@ def _write_report(target: str | None, station, say) -> None:  # type: ignore[no-
 
 
 def _report(args: argparse.Namespace) -> int:
-    from firmware_host.duplicate.station_log import fold_journal, report_csv, report_text
+    from firmware_host.duplicate.station.station_log import fold_journal, report_csv, report_text
     from firmware_host.records.journal import Journal, JournalError
 
     if Path(args.journal).is_dir():

@@ -112,8 +112,8 @@ def _broker(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from firmware_host.club.broker import DASHBOARD_USER, BrokerError, LocalBroker
-    from firmware_host.club.demo import table_ids
-    from firmware_host.club.link import TABLE_ID
+    from firmware_host.club.club_demo import table_ids
+    from firmware_host.tablelink.checks import TABLE_ID
 
     ids = list(args.table) + (table_ids(args.tables) if args.tables else [])
     if not ids:
@@ -183,8 +183,8 @@ def _certs(args: argparse.Namespace) -> int:
 def _dashboard(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from firmware_host.club.auth import UsersError, load_users
     from firmware_host.club.dashboard import Dashboard, serve
+    from firmware_host.web.auth import UsersError, load_users
 
     try:
         users = load_users(args.users)
@@ -223,8 +223,8 @@ def _dashboard(args: argparse.Namespace) -> int:
         import time
 
         from firmware_host.club.heads import SESSION_HEADS
-        from firmware_host.duplicate.desk import SessionDesk
-        from firmware_host.duplicate.session import Session, SessionFileError
+        from firmware_host.session.desk import SessionDesk
+        from firmware_host.session.duplicate_session import Session, SessionFileError
 
         try:  # the session's own head is kept beside the tables' (docs/session.md, "The journal")
             desk = SessionDesk(Session.open(args.session), keep_head=heads.keeper(SESSION_HEADS, time.time))
@@ -301,7 +301,7 @@ def _device_key(users: Path) -> bytes:
 def _adduser(args: argparse.Namespace) -> int:
     import getpass
 
-    from firmware_host.club.auth import UsersError, add_user
+    from firmware_host.web.auth import UsersError, add_user
 
     if args.password_stdin:
         password = sys.stdin.readline().rstrip("\n")
@@ -324,7 +324,7 @@ def _demo(args: argparse.Namespace) -> int:
     import tempfile
 
     from firmware_host.club.broker import BrokerError
-    from firmware_host.club.demo import ClubDemo
+    from firmware_host.club.club_demo import ClubDemo
 
     if not 1 <= args.tables <= 500:
         print("club demo: --tables must be 1-500", file=sys.stderr)

@@ -39,8 +39,8 @@ def starting_config(table_id: str | None = None, name: str | None = None) -> str
 def _init(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from firmware_host.club.link import TABLE_ID
     from firmware_host.config import ConfigError, load_config
+    from firmware_host.tablelink.checks import TABLE_ID
 
     if args.id is not None and not TABLE_ID.match(args.id):
         print(f"cardtable config init: table id {args.id!r}: use letters, digits, - or _", file=sys.stderr)

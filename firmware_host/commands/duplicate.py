@@ -82,11 +82,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _errors() -> tuple[type[BaseException], ...]:
-    from firmware_host.duplicate.handfiles import HandRecordError
-    from firmware_host.duplicate.results import ExportError
-    from firmware_host.duplicate.roster import RosterError
-    from firmware_host.duplicate.session import SessionFileError
-    from firmware_host.duplicate.spec import SetupError
+    from firmware_host.duplicate.handrecords.handfiles import HandRecordError
+    from firmware_host.duplicate.results.export import ExportError
+    from firmware_host.session.duplicate_session import SessionFileError
+    from firmware_host.session.roster import RosterError
+    from laws.session.duplicate.spec import SetupError
 
     return (HandRecordError, SetupError, SessionFileError, ExportError, RosterError)
 
@@ -97,7 +97,7 @@ _guarded = guarded(lambda args: f"cardtable duplicate {args.verb}", _errors)
 def _movement_spec(args: argparse.Namespace) -> dict[str, Any]:
     from pathlib import Path
 
-    from firmware_host.duplicate.spec import mitchell_for
+    from laws.session.duplicate.spec import mitchell_for
 
     if bool(args.asc) == bool(args.movement):
         raise _Refused("give either --movement or --asc")
@@ -117,18 +117,18 @@ def _open(args: argparse.Namespace) -> int:
     import secrets
     from pathlib import Path
 
-    from firmware_host.duplicate.desk import SessionDesk
-    from firmware_host.duplicate.handfiles import read_hand_records
-    from firmware_host.duplicate.roster import ROSTER_FILE, read_players, read_roster
-    from firmware_host.duplicate.session import Session
-    from firmware_host.duplicate.spec import (
+    from firmware_host.duplicate.handrecords.handfiles import read_hand_records
+    from firmware_host.session.desk import SessionDesk
+    from firmware_host.session.duplicate_session import Session
+    from firmware_host.session.roster import ROSTER_FILE, read_players, read_roster
+    from laws.scoring import Method
+    from laws.session.duplicate.spec import (
         SessionSetup,
         build_movement,
         default_tables,
         label,
         pair_of_label,
     )
-    from laws.scoring import Method
 
     spec = _movement_spec(args)
     movement = build_movement(spec)
@@ -160,10 +160,10 @@ def _open(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from firmware_host.duplicate.session import Session
-    from firmware_host.duplicate.session_state import progress
     from firmware_host.duplicate.views import who
+    from firmware_host.session.duplicate_session import Session
     from laws.scoring import render_session
+    from laws.session.duplicate.state import progress
 
     session = Session.open(args.session, analyse=False, readonly=True)
     p = progress(session.state)
@@ -187,8 +187,8 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from firmware_host.duplicate.results import export_site, write_export
-    from firmware_host.duplicate.session import Session
+    from firmware_host.duplicate.results.export import export_site, write_export
+    from firmware_host.session.duplicate_session import Session
 
     if not args.club_id.isprintable() or len(args.club_id) > 32:
         raise _Refused(f"--club-id {args.club_id!r}: a club's number is at most 32 printable characters")
@@ -212,7 +212,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from firmware_host.evening.demo import DuplicateDemo
+    from firmware_host.evening.duplicate_evening import DuplicateDemo
     from laws.scoring import Method
 
     demo = DuplicateDemo(args.out, args.tables, args.boards, args.movement, foul=args.foul, seed=args.seed,

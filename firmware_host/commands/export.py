@@ -91,7 +91,7 @@ def _not_the_journal(out: Path | None, journal: Path) -> None:
 
 def _boards(args: argparse.Namespace, out: Path | None) -> tuple[str, str]:
     """The duplicate boards of the tables' journals, as text or JSON, and what was written."""
-    from firmware_host.duplicate.board_export import board_json, board_text, by_board, plays_from_rows
+    from firmware_host.duplicate.results.board_export import board_json, board_text, by_board, plays_from_rows
     from firmware_host.records.journal import Journal
 
     plays = []

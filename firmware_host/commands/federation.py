@@ -69,7 +69,7 @@ def _fail(words: str) -> int:
 
 
 def _open(args: argparse.Namespace) -> int:
-    from firmware_host.duplicate.handfiles import read_hand_records
+    from firmware_host.duplicate.handrecords.handfiles import read_hand_records
     from firmware_host.federation.service import EventSetup, FederationError, create_event
     from firmware_host.federation.topics import EventTopics, TopicError
     from laws.duplicate.deal import commitment
@@ -205,7 +205,7 @@ def _close(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     import os
 
-    from firmware_host.duplicate.handfiles import HandRecordError, read_hand_records
+    from firmware_host.duplicate.handrecords.handfiles import HandRecordError, read_hand_records
     from firmware_host.federation.files import export
     from firmware_host.federation.service import FederationError
 

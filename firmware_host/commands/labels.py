@@ -47,7 +47,7 @@ def _refuse(text: str) -> int:
 
 
 def _members(args: argparse.Namespace) -> int:
-    from firmware_host.duplicate.roster import RosterError, read_roster
+    from firmware_host.session.roster import RosterError, read_roster
     from vision.member_labels import write_member_labels
 
     given = [flag for flag, v in (("--pack", args.pack), ("--game", args.game), ("--backs", args.backs),

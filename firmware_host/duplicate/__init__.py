@@ -1,6 +1,8 @@
-"""The duplicate session on the host: hand-record files (PBN, DUP, BRI) in and out, new deals from the
-operating system's randomness, the dealing station, a session's state and its results exports.
+"""Duplicate bridge's files and pages on the host, in sub-rooms named for what they hold: hand records
+as files (``handrecords/``), the dealing station (``station/``), a session's results files
+(``results/``); beside them the views the pages show (``views.py``), the director's and tables' forms read
+as people type them (``forms.py``) and simulated play (``simplay.py``).
 
-May import ``laws`` (boards, movements, scoring) and the records; never the CLI. The pure parts (a
-board's dealer and vulnerability, hand records as values, movements, scores) are in ``laws/``.
+The session itself is elsewhere: its pure model in ``laws/session/duplicate/``, its service in
+``firmware_host/session/``. May import ``laws``, the records and the session; never the CLI.
 """

@@ -23,8 +23,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from firmware_host.duplicate.spec import label, pair_of_label
 from laws.duplicate.movement import Pair
+from laws.session.duplicate.spec import label, pair_of_label
 
 KEY = re.compile(r"\s*(\d+)\s*[/,;\s]\s*(\d+)\s*(ns|ew)?\s*[/,;\s]\s*(\d+)\s*(ns|ew)?\s*", re.IGNORECASE)
 AVERAGES = {"a+": "60", "average plus": "60", "average+": "60", "a=": "50", "a": "50", "average": "50",
@@ -140,7 +140,7 @@ def enter(data: Mapping[str, Any], user: str, state: Any, *, table: str | None =
     Args:
         data: the form's ``key``, ``contract``, ``declarer``, ``lead``, ``tricks``, ``why``.
         user: who enters it (the director's login, or ``"<table>'s page"``).
-        state: the session's state (``session_state.SessionState``), for the movement.
+        state: the session's state (``laws.session.duplicate.state.SessionState``), for the movement.
         table: the club table whose page sends it (None: the director), which may enter only its own lines.
     """
     mitchell = any(p.direction for p in state.movement.pairs())

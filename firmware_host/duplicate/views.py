@@ -12,15 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from firmware_host.duplicate.session import Session
-from firmware_host.duplicate.session_state import Entry, line_key, progress
-from firmware_host.duplicate.spec import label
+from firmware_host.session.duplicate_session import Session
 from laws.cards import Card, Seat
 from laws.duplicate.boards import dealer
 from laws.duplicate.deal import SEAT_NAMES
 from laws.duplicate.movement import move_words, next_moves
 from laws.scoring import Method, Ranking, ScoredBoard, ScoredLine, SessionResult, present
 from laws.scoring.bridge import STRAIN_SYMBOLS
+from laws.session.duplicate.spec import label
+from laws.session.duplicate.state import Entry, line_key, progress
 
 METHOD_WORDS = {Method.MATCHPOINTS: "matchpoints", Method.MATCHPOINTS_HALF: "matchpoints (½-point scale)",
                 Method.BUTLER: "Butler IMPs", Method.CROSS_IMPS: "cross-IMPs"}

@@ -25,12 +25,12 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from firmware_host.duplicate.session_state import SessionState
-from firmware_host.duplicate.spec import SessionSetup
 from firmware_host.federation.topics import EventTopics
 from firmware_host.records.journal import Journal
 from firmware_host.wire.reader import read_json
 from laws.federation.messages import line_to_dict
+from laws.session.duplicate.spec import SessionSetup
+from laws.session.duplicate.state import SessionState
 
 log = logging.getLogger(__name__)
 WINDOW = 64

@@ -35,7 +35,8 @@ STARTS: dict[type, type] = {m.DealBegan: m.StartDeal, m.BoardBegan: m.DealBoard}
 ENDS: tuple[type, ...] = (m.DealFinished, m.BoardFinished)
 
 
-class Phase(Enum):
+class LinkPhase(Enum):
+    """Where the link with the shoe stands (the deal's phase is ``laws.state.Phase``)."""
     DISCONNECTED = "disconnected"
     HANDSHAKE = "handshake"     # HOST_HELLO sent, waiting for HELLO
     ONLINE = "online"
@@ -66,7 +67,7 @@ class ShoeSession:
         self.resend_every = resend_every
         self.command_every = command_every
         self.session_id = random.getrandbits(32) if session_id is None else session_id
-        self.phase = Phase.DISCONNECTED
+        self.phase = LinkPhase.DISCONNECTED
         self.online = False
         self.shoe: m.Hello | None = None
         self.boot_id: int | None = None
@@ -94,7 +95,7 @@ class ShoeSession:
     def connection_made(self, now: float) -> bytes:
         """The port is open: say hello and wait for the shoe's HELLO."""
         self.decoder.reset()
-        self.phase = Phase.HANDSHAKE
+        self.phase = LinkPhase.HANDSHAKE
         self._last_rx = now
         self._last_hello = now
         self._resend_at = None
@@ -103,7 +104,7 @@ class ShoeSession:
 
     def connection_lost(self, now: float, reason: str) -> list[m.ShoeEvent]:
         """The port failed or was closed."""
-        self.phase = Phase.DISCONNECTED
+        self.phase = LinkPhase.DISCONNECTED
         self.decoder.reset()
         return self._go_offline(reason)
 
@@ -137,8 +138,8 @@ class ShoeSession:
             codec.encode(cmd)           # one that cannot be framed raises here, before it is kept to repeat
             self._next_cmd += 1
             self._pending[cmd.cmd] = cmd
-            return cmd, self._send_commands(now) if self.phase is Phase.ONLINE else b""
-        if self.phase is not Phase.ONLINE:
+            return cmd, self._send_commands(now) if self.phase is LinkPhase.ONLINE else b""
+        if self.phase is not LinkPhase.ONLINE:
             return cmd, b""
         return cmd, codec.encode(cmd)
 
@@ -173,13 +174,13 @@ class ShoeSession:
         delivered = False
         for msg in self.decoder.feed(data):
             self._last_rx = now
-            if isinstance(msg, m.ShoeMessage) and msg.seq > self._known_last and self.phase is Phase.ONLINE:
+            if isinstance(msg, m.ShoeMessage) and msg.seq > self._known_last and self.phase is LinkPhase.ONLINE:
                 self._known_last = msg.seq
             if isinstance(msg, m.Hello):
                 self._hello(msg, now, events, out)
-            elif self.phase is not Phase.ONLINE:
+            elif self.phase is not LinkPhase.ONLINE:
                 self.stats["before_handshake"] += 1
-                if self.phase is Phase.HANDSHAKE and now - self._last_hello >= self.hello_every:
+                if self.phase is LinkPhase.HANDSHAKE and now - self._last_hello >= self.hello_every:
                     self._last_hello = now          # a frame is a tick too, but never a faster pace
                     out.append(self._host_hello())
             elif isinstance(msg, (m.Heartbeat, m.Pong)):
@@ -205,9 +206,9 @@ class ShoeSession:
         if self._refusal is not None:
             self._refuse(self._refusal, events)
             self._refusal = None
-        if self._early and self.phase is Phase.ONLINE:
+        if self._early and self.phase is LinkPhase.ONLINE:
             self._ask_resend(now, out, "a gap remains")
-        if delivered and self.phase is Phase.ONLINE:
+        if delivered and self.phase is LinkPhase.ONLINE:
             out.append(self._send_commands(now))    # REPLYs may have made room for waiting ones
         return events, b"".join(out)
 
@@ -216,7 +217,7 @@ class ShoeSession:
         """Online, and every message the shoe had sent when the latest handshake was made has been
         delivered. A host that starts a deal only when caught up never commands a shoe whose past (a
         deal it dealt while the host was down, still in its ring) the host has not seen yet."""
-        return self.phase is Phase.ONLINE and self.online and self.expected > self._catch_to
+        return self.phase is LinkPhase.ONLINE and self.online and self.expected > self._catch_to
 
     def acknowledge(self, upto: int) -> bytes:
         """The host has committed every message numbered ``upto`` or lower: the ACK to write (empty when
@@ -225,7 +226,7 @@ class ShoeSession:
         if upto <= self.acked:
             return b""
         self.acked = upto
-        return codec.encode(m.Ack(upto)) if self.phase is Phase.ONLINE else b""
+        return codec.encode(m.Ack(upto)) if self.phase is LinkPhase.ONLINE else b""
 
     def resume(self, boot_id: int, committed: int) -> None:
         """After a host restart: the journal holds every message of shoe boot ``boot_id`` up to
@@ -305,9 +306,9 @@ class ShoeSession:
             events.append(m.LinkStatus(True, "shoe answering again", self.shoe))
 
     def _refuse(self, exc: codec.VersionMismatch, events: list[m.ShoeEvent]) -> None:
-        if self.phase is Phase.REFUSED:
+        if self.phase is LinkPhase.REFUSED:
             return
-        self.phase = Phase.REFUSED
+        self.phase = LinkPhase.REFUSED
         self.online = False
         reason = f"refusing the shoe: {exc}; update the {'host' if exc.major > m.PROTO_MAJOR else 'shoe'} software"
         log.info("%s", reason)         # the LinkStatus carries it to whoever shows it, once
@@ -338,8 +339,8 @@ class ShoeSession:
                 self.expected = resume
                 self._early = {k: v for k, v in self._early.items() if k >= resume}
         self.shoe = hello
-        came_back = self.phase is not Phase.ONLINE or not self.online
-        self.phase = Phase.ONLINE
+        came_back = self.phase is not LinkPhase.ONLINE or not self.online
+        self.phase = LinkPhase.ONLINE
         self._resend_at = None
         self._known_last = last
         if not self.online:
@@ -373,17 +374,17 @@ class ShoeSession:
         """Call regularly (a few times a second at least): silence and retry timers."""
         events: list[m.ShoeEvent] = []
         out = b""
-        if self.phase is Phase.DISCONNECTED:
+        if self.phase is LinkPhase.DISCONNECTED:
             return events, out
         if now - self._last_rx > self.offline_after:
             silent = now - self._last_rx
             events += self._go_offline(f"no word from the shoe for {silent:.1f} s")
-            if self.phase is Phase.ONLINE:
-                self.phase = Phase.HANDSHAKE
-        if self.phase in (Phase.HANDSHAKE, Phase.REFUSED) and now - self._last_hello >= self.hello_every:
+            if self.phase is LinkPhase.ONLINE:
+                self.phase = LinkPhase.HANDSHAKE
+        if self.phase in (LinkPhase.HANDSHAKE, LinkPhase.REFUSED) and now - self._last_hello >= self.hello_every:
             self._last_hello = now
             out = self._host_hello()
-        elif self.phase is Phase.ONLINE:
+        elif self.phase is LinkPhase.ONLINE:
             buf: list[bytes] = []
             if self._resend_at is not None and now - self._resend_at >= self.resend_every:
                 if self.expected > self._known_last and not self._early:

@@ -123,6 +123,7 @@ class VirtualShoe:
         self._thread: threading.Thread | None = None
         self._gather_due = False              # a deal ended: gather and reload once the exit is clear
         self.deals = 0                        # deals started so far
+        self.short_boards: set[int] = set()   # boards dealt from a pack a ``missing`` fault made short
         self.drops = 0
         self.garbage_bytes = 0
         self._garble: int | None = None
@@ -330,6 +331,8 @@ class VirtualShoe:
             faults = self._schedule.pop(self.deals, [])
             if faults:
                 log.info("virtual shoe: deal %d with %s", self.deals, ", ".join(map(str, faults)))
+            if fw.board is not None and any(f.kind == "missing" for f in faults):
+                self.short_boards.add(fw.board.number)
             apply_faults(self.hw.well, faults, self.rng, self.plan.cards_dealt)
         elif was_dealing and not fw.dealing:
             self._gather_due = self.reload

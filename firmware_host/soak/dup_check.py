@@ -15,8 +15,9 @@ contract they bid, their confirmations) and the table's journal:
   one ``DB-87`` ruling at that first card (naming the card, its seat, the record's seat, the board, table
   and round), one director's decision and its ``DB-87`` ruling; a board played as its record says gets
   none (no false alarm), and no card played legally is ever ruled a revoke;
-* a board the shoe dealt from a pack short of a card (the people found the card and put it in the shoe's
-  well: ``short_back``) gets one ``DB-14`` ruling, no other board does;
+* a board the shoe dealt from a pack short of a card (the virtual shoe's own fault: ``short_pack``; the
+  card is then found, by the people putting it in the shoe's well, ``short_back``, or in the next pack the
+  dealer loads) gets one ``DB-14`` ruling, no other board does;
 * ``DB-7`` is there whenever cards were played, and says verified exactly when all 52 were played from
   the record's seats;
 * the auction closes in the people's contract; one score ruling and one confirmed score, both the
@@ -64,7 +65,7 @@ class StationFigures:
 def check_station(boards: Sequence[Board], pockets: Mapping[int, Mapping[int, Sequence[str]]],
                   rows: Rows) -> StationFigures:
     """The station's journal rows against the pockets the soak saw at each board's end."""
-    from firmware_host.duplicate.station_log import fold
+    from firmware_host.duplicate.station.station_log import fold
 
     log = fold((seq, 0.0, body) for seq, kind, body in rows if kind == "note")
     f = StationFigures(boards=len(boards))
@@ -133,6 +134,7 @@ class PlayedBoard:
     play: list[tuple[str, str]] = field(default_factory=list)
     confirmed: bool = False                  # the soak saw the board finish (not every board: figures only)
     short_back: int = 0                      # cards the soak put back in the shoe's well
+    short_pack: bool = False                 # the shoe dealt it from a pack short of a card (the shoe's fault)
     confirms: int = 0                        # confirmations the people entered (one a side)
 
 
@@ -212,7 +214,7 @@ def check_tables(played: Iterable[PlayedBoard], journals: Mapping[int, Rows],
                 f.problems.append(f"{where}: no board event in the journal")
                 continue
             rows = [r for _, rs in mine for r in rs]
-            _check_board(f, p, rows, where, p.short_back > 0)
+            _check_board(f, p, rows, where, p.short_pack or p.short_back > 0)
     return f
 
 

@@ -67,7 +67,7 @@ class ClubProcess:
     """
 
     def __init__(self, folder: Path, session: Path, broker_port: int, password_file: Path) -> None:
-        from firmware_host.club.auth import add_user
+        from firmware_host.web.auth import add_user
 
         self.folder, self.session, self.broker_port, self.password_file = folder, session, broker_port, password_file
         self.users = folder / "users"

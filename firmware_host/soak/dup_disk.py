@@ -14,7 +14,8 @@ after the run, and a test can judge broken copies of one. The folder:
   station said each board was dealt (``{board: {destination: [cards]}}``).
 * ``played.json``: the people's own record: for each board each table played, the cards the players
   held and every card they played, in order, the contract they bid, their confirmations, and the cards
-  they found missing from the shoe's pack and put in its well (``short_back``).
+  they found missing from the shoe's pack and put in its well (``short_back``); and whether the shoe dealt
+  the board from a pack short of a card (``short_pack``: the virtual shoe's fault, physical truth).
 * each table's journal; with a session, ``club/session/session.sqlite3``, the session's journal.
 """
 
@@ -80,7 +81,8 @@ def write_pockets(folder: Path, pockets: Mapping[int, Mapping[int, Sequence[str]
 def write_played(folder: Path, played: Iterable[PlayedBoard]) -> None:
     body = [{"table": p.table, "round": p.round, "board": p.record.number, "held": p.held.pbn(Seat.N),
              "how": p.how, "contract": p.contract, "declarer": p.declarer, "play": [list(x) for x in p.play],
-             "confirmed": p.confirmed, "confirms": p.confirms, "short_back": p.short_back} for p in played]
+             "confirmed": p.confirmed, "confirms": p.confirms, "short_back": p.short_back,
+             "short_pack": p.short_pack} for p in played]
     (folder / "played.json").write_text(json.dumps(body) + "\n", encoding="utf-8")
 
 
@@ -138,7 +140,8 @@ def read_played(folder: Path, records: Mapping[int, Board]) -> list[PlayedBoard]
             out.append(PlayedBoard(int(p["table"]), int(p["round"]), record, Deal.from_pbn(str(p["held"])), None,
                                    str(p["how"]), p["contract"], p["declarer"],
                                    [(str(s), str(c)) for s, c in p["play"]], bool(p["confirmed"]),
-                                   short_back=int(p["short_back"]), confirms=int(p["confirms"])))
+                                   short_back=int(p["short_back"]), confirms=int(p["confirms"]),
+                                   short_pack=bool(p.get("short_pack", False))))
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"{folder / 'played.json'}: malformed ({exc})") from None
     return out

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_host.duplicate.spec import default_tables
 from firmware_host.soak.dup_check import StationFigures, TableFigures
 from firmware_host.soak.dup_disk import write_plan, write_played, write_pockets
 from firmware_host.soak.dup_judge import Verdict, judge
@@ -20,6 +19,7 @@ from firmware_host.soak.dup_schedule import DupSchedule, make_dup_schedule
 from firmware_host.soak.dup_session import boards_needed, boards_played, run_session
 from firmware_host.soak.dup_station import StationRun
 from firmware_host.soak.dup_tables import run_tables
+from laws.session.duplicate.spec import default_tables
 
 
 @dataclass

@@ -129,7 +129,7 @@ def judge(folder: Path) -> Verdict:
 
 def _records(folder: Path, problems: list[str]) -> dict[int, Board]:
     """The station's hand records, checked against the commitment published before play."""
-    from firmware_host.duplicate.handfiles import HandRecordError, read_hand_records
+    from firmware_host.duplicate.handrecords.handfiles import HandRecordError, read_hand_records
 
     try:
         boards = read_hand_records(folder / "station" / "boards.pbn")
@@ -205,7 +205,7 @@ def _hostile(folder: Path, problems: list[str]) -> int:
 def _session(v: Verdict, m: Manifest, records: Mapping[int, Board], played: Sequence[PlayedBoard],
              journals: Mapping[int, Rows], rows: Rows, hostile: int = 0) -> None:
     """Invariant 5 and the session's hand records."""
-    from firmware_host.duplicate.spec import build_movement
+    from laws.session.duplicate.spec import build_movement
 
     problems = v.problems
     setup = next((b.get("setup") for _, k, b in rows if k == "event" and b.get("type") == "opened"), None)

@@ -18,17 +18,17 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
-from firmware_host.club.duplicate_service import SessionService
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.handfiles import write_hand_records
-from firmware_host.duplicate.session import Session
-from firmware_host.duplicate.session_state import progress
-from firmware_host.duplicate.spec import SessionSetup, build_movement, default_tables
+from firmware_host.duplicate.handrecords.handfiles import write_hand_records
+from firmware_host.session.broker_client import SessionService
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import Session
 from firmware_host.soak.dup_club import ClubProcess, hostile_messages, secrets_shown, send_hostile, stall
 from firmware_host.soak.dup_schedule import DupSchedule
 from firmware_host.soak.dup_tables import TableRun, close_all
 from firmware_host.soak.rig import all_rows
 from laws.scoring import Method
+from laws.session.duplicate.spec import SessionSetup, build_movement, default_tables
+from laws.session.duplicate.state import progress
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from firmware_host.duplicate.handfiles import write_hand_records
+from firmware_host.duplicate.handrecords.handfiles import write_hand_records
 from firmware_host.shoe.simhw import PhysCard
 from firmware_host.shoe.virtual import VirtualShoe
 from firmware_host.soak.rig import ROOT
@@ -163,7 +163,7 @@ class StationRun:
     def _put_back(self, board: int) -> None:
         """The operator finds the cards not in the pockets (the pack's missing card, a rejected one) and
         puts them in the well, then finishes the board."""
-        from firmware_host.duplicate.station_log import fold_journal
+        from firmware_host.duplicate.station.station_log import fold_journal
         from firmware_host.records.journal import Journal
 
         with Journal.open_readonly(self.journal) as j:

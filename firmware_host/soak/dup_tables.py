@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_host.duplicate.handfiles import write_hand_records
+from firmware_host.duplicate.handrecords.handfiles import write_hand_records
 from firmware_host.soak import faults as fx
 from firmware_host.soak.dup_check import PlayedBoard
 from firmware_host.soak.dup_schedule import CONTRACTS, DupSchedule, TablePlan, held
@@ -309,6 +309,8 @@ class TableRun:
                 os.close(self.fifo)
             if self.shoe is not None:
                 self.shoe.close()
+                for p in self.played:          # the physical truth: which boards the shoe dealt short
+                    p.short_pack = p.record.number in self.shoe.short_boards
         db = self.folder / "data" / "journal.sqlite3"
         return all_rows(db) if db.exists() else []
 

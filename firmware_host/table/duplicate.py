@@ -1,7 +1,7 @@
 """A duplicate table's procedure: which board is on the table, and (boards dealt by the table's shoe)
 dealing it from its record.
 
-The table knows where it is and what it plays from its :class:`Seating`: its section and table number,
+The table knows where it is and what it plays from its :class:`TableRound`: its section and table number,
 the round, the pairs and the round's boards, from the club's session (``docs/mqtt.md``, Duplicate: a
 ``SessionInput`` the controller journals first) or from its configuration when it plays alone. From it:
 
@@ -38,6 +38,8 @@ from typing import Any
 
 from firmware_host.table.inputs import DeviceNote, DeviceStatus, LawInput
 from firmware_host.table.session_records import check_records, commitment_of
+from firmware_host.wire.messages import MessageError
+from firmware_host.wire.messages import Seating as WireSeating
 from laws.duplicate.deal import Board
 from laws.events import BoardPlaced
 from laws.games.duplicate_board import BoardAtTable, board_of, played_here
@@ -47,7 +49,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class Seating:
+class TableRound:
     """Where the table is and what it plays this round."""
 
     section: str
@@ -59,35 +61,20 @@ class Seating:
     records: tuple[tuple[int, str], ...] = ()      # (board, fingerprint) the session named, when it did
 
 
-def seating_from_session(msg: Mapping[str, Any]) -> Seating:
-    """A session's seating message (``duplicate.link.seating_message``) as a :class:`Seating`: the boards
-    of its round still without a result (``left``), in the round's order; none while its pair sits out.
+def seating_from_session(msg: Mapping[str, Any]) -> TableRound:
+    """A session's seating message (``wire.duplicate.seating_message``), read through the wire's typed
+    message (``wire.messages.Seating``), as the table's :class:`TableRound`: the boards of its round still
+    without a result (``left``), in the round's order; none while its pair sits out.
 
     Raises:
         ValueError: a field missing or of the wrong kind (named).
     """
     try:
-        boards = [(_whole(b["board"], "board"), _text(b["record"], "record")) for b in msg["boards"]]
-        left = [_whole(n, "left") for n in msg.get("left", [n for n, _ in boards])]
-        play = () if msg.get("sit_out") else tuple(n for n, _ in boards if n in left)
-        return Seating(_text(msg["section"], "section"), _whole(msg["table_number"], "table_number"),
-                       _whole(msg["round"], "round"), _text(msg["ns"], "ns"), _text(msg["ew"], "ew"), play,
-                       tuple(boards))
-    except (KeyError, TypeError, ValueError) as exc:
+        m = WireSeating.from_dict(dict(msg))
+    except MessageError as exc:
         raise ValueError(f"a seating message without a usable {exc}") from None
-
-
-def _whole(v: Any, name: str) -> int:
-    """A whole number as JSON gives it (not a fraction, a boolean or text)."""
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise ValueError(f"{name!r} (want a whole number, got {str(v)[:20]!r})")
-    return v
-
-
-def _text(v: Any, name: str) -> str:
-    if not isinstance(v, (str, int)) or isinstance(v, bool):
-        raise ValueError(f"{name!r} (want text, got {str(v)[:20]!r})")
-    return str(v)
+    play = () if m.sit_out else tuple(n for n, _ in m.boards if n in m.left)
+    return TableRound(m.section, m.table_number, m.round, m.ns, m.ew, play, m.boards)
 
 
 class DuplicateProcedure:
@@ -103,7 +90,7 @@ class DuplicateProcedure:
         commitment: the commitment the session's records must match ("": the one the session names).
     """
 
-    def __init__(self, ctl: Any, records: Mapping[int, Board], seating: Seating | None, how: str = "board",
+    def __init__(self, ctl: Any, records: Mapping[int, Board], seating: TableRound | None, how: str = "board",
                  link: Any | None = None, source: str = "config", commitment: str = "") -> None:
         if how == "shoe" and link is None:
             raise ValueError("a table whose shoe deals the boards needs the shoe's link")
@@ -192,9 +179,9 @@ class DuplicateProcedure:
         words = "; ".join(str(x)[:80] for x in said[:4])
         self.ctl.submit(DeviceNote("session", f"Round {message.get('round')} is over. {words}"))
 
-    def last_seating(self) -> Seating | None:
+    def last_seating(self) -> TableRound | None:
         """The newest seating the journal holds (a restarted table without its broker goes on with it)."""
-        found: Seating | None = None
+        found: TableRound | None = None
         for row in self.ctl.journal.rows():
             msg = row.body.get("session") if row.kind == "note" else None
             if isinstance(msg, dict) and msg.get("kind") == "round":
@@ -290,6 +277,8 @@ class DuplicateProcedure:
         if not (fresh or short):
             return
         placed = frozenset(c for _, c in d.dealt if c is not None) if short and d is not None else frozenset()
+        if len(placed) == 52:
+            return                              # the missing cards are placed: the shoe's DEAL_END follows
         key = (b.number, state.deals_started, len(placed))
         if self.sent == key:
             return
@@ -299,6 +288,6 @@ class DuplicateProcedure:
         log.info("board %d sent to the shoe%s", rec.number, f" ({len(placed)} cards placed)" if placed else "")
 
 
-def fixed_seating(section: str, table: int, round_: int, ns: str, ew: str, boards: Sequence[int]) -> Seating:
+def fixed_seating(section: str, table: int, round_: int, ns: str, ew: str, boards: Sequence[int]) -> TableRound:
     """The seating of a table that plays alone (its configuration)."""
-    return Seating(section, table, round_, ns, ew, tuple(boards))
+    return TableRound(section, table, round_, ns, ew, tuple(boards))

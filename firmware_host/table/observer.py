@@ -6,7 +6,7 @@ row concerned, so an observer never sees something that could be lost. Observers
 
 Hands stay secret: ``event`` bodies may name cards (``card_dealt``, ``card_played`` ...). An observer
 that publishes off the table must hold card identities of a deal back until ``deal_over(deal)`` for that
-deal has been called, unless the club opts in (``firmware_host.club.secrecy`` does the filtering).
+deal has been called, unless the club opts in (``firmware_host.tablelink.secrecy`` does the filtering).
 """
 
 from __future__ import annotations

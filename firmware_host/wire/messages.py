@@ -46,6 +46,13 @@ def text(v: Any, name: str, limit: int = 64) -> str:
     return v
 
 
+def _pair_text(v: Any, name: str) -> str:
+    """A seated pair's label: text, or "" when no pair sits there (absent or null); anything else refused."""
+    if v is None or v == "":
+        return ""
+    return text(v, name)
+
+
 def card(v: Any, name: str) -> str:
     """``v`` as a card's code (``"AS"``)."""
     try:
@@ -297,13 +304,14 @@ class Seating:
         boards = d.get("boards")
         if not isinstance(boards, list) or not all(isinstance(b, dict) for b in boards):
             raise MessageError("boards must be a list of {board, record}")
-        left, answers = d.get("left", []), d.get("answers", [])
+        # no ``left``: every board of the round is still to play (as a table has always read it)
+        left, answers = d.get("left", [b.get("board") for b in boards]), d.get("answers", [])
         if not isinstance(left, list) or not isinstance(answers, list):
             raise MessageError("left and answers must be lists")
         return cls(text(d.get("table"), "table"), text(d.get("section"), "section", 8),
                    whole(d.get("table_number"), "table_number", 1, 999), whole(d.get("round"), "round", 1, 999),
                    whole(d.get("called"), "called", 0, 999), whole(d.get("rounds"), "rounds", 1, 999),
-                   str(d.get("ns") or ""), str(d.get("ew") or ""),
+                   _pair_text(d.get("ns"), "ns"), _pair_text(d.get("ew"), "ew"),
                    tuple((whole(b.get("board"), "boards[].board", 1, 9999), str(b.get("record") or "")) for b in boards),
                    tuple(whole(b, "left[]", 1, 9999) for b in left), d.get("sit_out") is True, d.get("move") is True,
                    str(d.get("page") or ""), tuple(SessionAnswer.from_dict(a) for a in answers),

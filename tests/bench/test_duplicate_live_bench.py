@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.club.browser import missing
+from tests.browser import missing
 
 
 def test_bench_duplicate_live_quick_shows_every_result_on_the_directors_page() -> None:

@@ -25,7 +25,7 @@ def test_bench_handfiles_quick_prints_its_four_figures() -> None:
 
 
 def test_a_refusal_case_that_reads_the_file_fails(tmp_path: Path) -> None:
-    from firmware_host.duplicate.handfiles import render_hand_records
+    from firmware_host.duplicate.handrecords.handfiles import render_hand_records
     from tests.duplicate.test_handfiles_bounds import _boards
 
     good = tmp_path / "good.bri"

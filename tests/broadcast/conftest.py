@@ -13,7 +13,7 @@ import pytest
 def session_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
         pytest.skip("mosquitto is not installed (`make test` installs it)")
-    from firmware_host.evening.demo import DuplicateDemo
+    from firmware_host.evening.duplicate_evening import DuplicateDemo
 
     out = tmp_path_factory.mktemp("bc") / "session"
     DuplicateDemo(out, 3, 3, "mitchell", seed=3, analyse=False).run(timeout=180)

@@ -47,7 +47,7 @@ def test_a_path_with_no_journal_is_named(tmp_path: Path, capsys: pytest.CaptureF
 
 
 def test_the_replay_steps_through_the_cards_in_a_browser(journals: list[Path], tmp_path: Path) -> None:
-    from firmware_host.club import browser
+    from tests import browser
 
     if browser.missing():
         pytest.skip(browser.missing())

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.auth import hash_password
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
+from firmware_host.web.auth import hash_password
 
 PASSWORDS = {DASHBOARD_USER: "dash-pw-1", "watcher": "watch-pw-1", "t1": "t1-pw-1", "t2": "t2-pw-1"}
 # A second login with the dashboard's rights, for the tests' watchers: one login is one session
@@ -152,8 +152,8 @@ def browser_login(driver: Any, url: str) -> None:
 def club_demo(tmp_path: Path, tables: int, browser: bool) -> Iterator[Any]:
     """A running ClubDemo (broker and dashboard, no simulated tables) with director / table-talk-1;
     skipped when Mosquitto, or with ``browser`` Debian's chromium, is not installed."""
-    from firmware_host.club.browser import missing
-    from firmware_host.club.demo import ClubDemo
+    from firmware_host.club.club_demo import ClubDemo
+    from tests.browser import missing
 
     _need("mosquitto", "mosquitto")
     if browser and missing():

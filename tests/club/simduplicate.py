@@ -23,10 +23,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from firmware_host.club.publisher import MqttPublisher
-from firmware_host.duplicate.link import result_body
 from firmware_host.duplicate.simplay import check_against_record, misboard, play_board
 from firmware_host.records.journal import Journal
+from firmware_host.tablelink.publisher import MqttPublisher
+from firmware_host.wire.duplicate import result_body
 from laws.cards import Card
 from laws.duplicate.deal import Board, Deal
 

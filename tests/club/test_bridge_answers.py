@@ -214,7 +214,7 @@ def _doc_object(start: str) -> dict[str, Any]:
 def test_the_documented_status_is_the_tables() -> None:
     """docs/mqtt.md's worked example of the status's ``bridge`` is what the table says, exactly; and the
     lead out of turn's ``waiting`` is what the club receives (the card held back)."""
-    from firmware_host.club.secrecy import hide_cards
+    from firmware_host.tablelink.secrecy import hide_cards
 
     assert _doc_object('"bridge":{') == open_bridge(engine(C("N", "1S"), C("E", "1H"), auction=False).state)
     raw = open_bridge(engine(P("E", "AS")).state)

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.browser import chromium
-from firmware_host.club.demo import ClubDemo
+from firmware_host.club.club_demo import ClubDemo
 from firmware_host.table.controller import LawInput
 from laws.cards import Seat
 from laws.events import CallMade, CardPlayed
+from tests.browser import chromium
 
 from .conftest import browser_login, club_demo
 from .test_bridge_call_command import BridgeTable

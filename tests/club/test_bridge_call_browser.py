@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.browser import chromium
-from firmware_host.club.demo import ClubDemo
+from firmware_host.club.club_demo import ClubDemo
+from tests.browser import chromium
 
 from .conftest import browser_login, club_demo
 from .test_bridge_call_command import BridgeTable

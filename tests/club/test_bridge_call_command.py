@@ -15,13 +15,13 @@ import pytest
 
 from firmware_host.club.broker import LocalBroker
 from firmware_host.club.claims import ChoiceError, check_entry, entries
-from firmware_host.club.link import COMMANDS
-from firmware_host.club.publisher import MqttPublisher
 from firmware_host.club.state import CHECKED, ClubState
 from firmware_host.config import MqttConfig
 from firmware_host.live import ClubCommands
 from firmware_host.records.journal import Journal
 from firmware_host.table.controller import LawInput, TableController
+from firmware_host.tablelink.checks import COMMANDS
+from firmware_host.tablelink.publisher import MqttPublisher
 from laws.cards import Seat
 from tests.laws.streams import BRIDGE_PACK, bridge_deal, prelude, shuffled
 

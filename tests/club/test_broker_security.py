@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from firmware_host.club.broker import LocalBroker
-from firmware_host.club.publisher import MqttPublisher
-from firmware_host.club.secrecy import names_a_card
 from firmware_host.club.simclub import SimTable, default_scenarios, load_scenario
 from firmware_host.club.state import ClubState
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
+from firmware_host.tablelink.publisher import MqttPublisher
+from firmware_host.tablelink.secrecy import names_a_card
 
 from .conftest import PASSWORDS, Watcher, mqtt_client
 

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.browser import chromium, missing
-from firmware_host.club.demo import ClubDemo
-from firmware_host.club.publisher import MqttPublisher
+from firmware_host.club.club_demo import ClubDemo
 from firmware_host.club.simclub import SimTable, default_scenarios, load_scenario
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
+from firmware_host.tablelink.publisher import MqttPublisher
+from tests.browser import chromium, missing
 
 from .conftest import browser_login, club_demo
 

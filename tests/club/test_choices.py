@@ -16,12 +16,12 @@ import pytest
 
 from firmware_host.club.broker import LocalBroker
 from firmware_host.club.claims import ChoiceError, check_choice, check_entry, check_search
-from firmware_host.club.publisher import MqttPublisher
 from firmware_host.club.state import ClubState
 from firmware_host.config import MqttConfig
 from firmware_host.live import ClubCommands
 from firmware_host.records.journal import Journal
 from firmware_host.table.controller import LawInput, TableController
+from firmware_host.tablelink.publisher import MqttPublisher
 from laws.cards import Seat
 from laws.events import Event
 from tests.laws.streams import E, prelude

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.club.auth import check_password, load_users
+from firmware_host.web.auth import check_password, load_users
 
 
 def test_adduser_from_stdin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -38,7 +38,7 @@ def test_bad_arguments_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_bench_club_quick_prints_figures(capsys: pytest.CaptureFixture[str]) -> None:
     from firmware_host.club.broker import mosquitto_binary
-    from firmware_host.club.browser import missing
+    from tests.browser import missing
 
     try:
         mosquitto_binary()

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.auth import add_user, check_password, load_users
 from firmware_host.club.broker import LocalBroker
+from firmware_host.web.auth import add_user, check_password, load_users
 
 from .conftest import Watcher, csrf, login
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from firmware_host.club.demo import table_name
+from firmware_host.club.club_demo import table_name
 from firmware_host.club.simclub import SimTable, default_scenarios, load_scenario
 from firmware_host.records.journal import Journal
 

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.browser import chromium
-from firmware_host.club.publisher import MqttPublisher
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
+from firmware_host.tablelink.publisher import MqttPublisher
 from laws.cards import Seat, Side
 from laws.rulings import Remedy, Ruling
+from tests.browser import chromium
 
 from .conftest import browser_login, club_demo
 
@@ -123,11 +123,9 @@ def test_the_director_sees_who_why_and_since_when_at_every_width(club: Any, tmp_
 
         no_sideways_scroll()
         for i, (index, ruling) in enumerate(CALLS.items()):
-            t0 = time.monotonic()
+            # shown live (how fast is a figure of ``cardtable bench club``, never a timed test)
             tables[index].call(ruling)
             WebDriverWait(driver, 5, poll_frequency=0.02).until(lambda d, n=i + 1: len(queue()) == n)
-            shown_after = time.monotonic() - t0
-            assert shown_after < 1.0, f"a new call took {shown_after:.2f} s to show"
         ids = [t.tid for t in tables]
         assert queue() == [ids[2], ids[0], ids[1]]  # longest wait first, not table order
         assert driver.title.startswith("(3) ")

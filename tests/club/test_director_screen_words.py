@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.browser import chromium
-from firmware_host.club.publisher import MqttPublisher
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
+from firmware_host.tablelink.publisher import MqttPublisher
 from laws.cards import Seat
 from laws.rulings import Remedy, Ruling
+from tests.browser import chromium
 
 from .conftest import browser_login, club_demo
 from .test_director_screen import _axe

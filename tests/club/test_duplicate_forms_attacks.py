@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.session import Session
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import Session
 from tests.duplicate.sessionkit import make_setup, result
 
 from .conftest import csrf, login
@@ -87,7 +87,7 @@ def test_a_csrf_token_with_a_non_ascii_byte_is_a_403_not_a_500(dup: Any) -> None
 
 
 def test_a_device_cookie_with_a_non_ascii_mac_is_not_known_not_an_error() -> None:
-    from firmware_host.club.throttle import Devices
+    from firmware_host.web.throttle import Devices
 
     devices = Devices(b"k" * 32)
     good = devices.make("director")

@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
-from firmware_host.club.duplicate_service import SessionService
-from firmware_host.club.publisher import MqttPublisher
 from firmware_host.config import MqttConfig
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.link import seating_topic
-from firmware_host.duplicate.session import Session
 from firmware_host.records.journal import Journal
+from firmware_host.session.broker_client import SessionService
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import Session
+from firmware_host.tablelink.publisher import MqttPublisher
+from firmware_host.wire.duplicate import seating_topic
 from tests.club.simduplicate import BoardRoom, SimDuplicateTable
 from tests.duplicate.sessionkit import make_setup
 

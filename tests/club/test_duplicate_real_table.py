@@ -14,15 +14,15 @@ from typing import Any
 import pytest
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
-from firmware_host.club.duplicate_service import SessionService
-from firmware_host.club.duplicate_table import DuplicateResults
-from firmware_host.club.publisher import MqttPublisher
 from firmware_host.config import MqttConfig
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.session import Session
 from firmware_host.records.journal import Journal
+from firmware_host.session.broker_client import SessionService
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import Session
 from firmware_host.table.controller import TableController
 from firmware_host.table.duplicate import DuplicateProcedure
+from firmware_host.tablelink.duplicate_results import DuplicateResults, connect
+from firmware_host.tablelink.publisher import MqttPublisher
 from laws.cards import Seat
 from laws.games.duplicate_board import board_of
 from tests.duplicate.sessionkit import make_setup
@@ -53,7 +53,7 @@ class RealTable:
                                    table_id="table-02")
         self.pub = MqttPublisher(MqttConfig(host="127.0.0.1", port=port), "table-02", self.journal,
                                  password=PASSWORDS["table-02"])
-        self.results = DuplicateResults(self.ctl, self.pub)
+        self.results = connect(DuplicateResults(self.ctl, self.pub), self.ctl, self.pub)
         self.proc = DuplicateProcedure(self.ctl, records, None, "board", source="session")
         self.proc.resume()
         self.pub.start()
@@ -146,19 +146,20 @@ class _Pub:
 
 def test_a_result_left_unanswered_is_sent_again_with_a_row_of_its_own_and_forgotten_once_answered(tmp_path) -> None:
     from firmware_host.table.controller import SessionInput
-    from firmware_host.table.duplicate import Seating
+    from firmware_host.table.duplicate import TableRound
     from tests.table.duptable import records, table
 
     recs = records(2, seed=5)
-    ctl, _p, j = table(tmp_path, recs, Seating("A", 2, 1, "2 NS", "2 EW", (1, 2)))
+    ctl, _p, j = table(tmp_path, recs, TableRound("A", 2, 1, "2 NS", "2 EW", (1, 2)))
     bid(ctl, recs[1], "1NT pass pass pass")
     play(ctl, recs[1].deal, random.Random(1))
     confirm(ctl, Seat.N, Seat.E)                      # confirmed while no results publisher ran (a kill)
     clock = [100.0]
     pub = _Pub()
-    res = DuplicateResults(ctl, pub, clock=lambda: clock[0])     # as the restarted table builds it
+    res = connect(DuplicateResults(ctl, pub, clock=lambda: clock[0]), ctl, pub)  # as the restarted table builds it
     assert list(res.unanswered) == [(1, 1)] and pub.sent == []
-    seating = {"kind": "seating", "section": "A", "table_number": 2, "round": 1, "ns": "2 NS", "ew": "2 EW",
+    seating = {"kind": "seating", "table": "t2", "section": "A", "table_number": 2, "round": 1, "called": 1,
+               "rounds": 3, "seq": 1, "t": 0.0, "ns": "2 NS", "ew": "2 EW",
                "boards": [{"board": 1, "record": recs[1].fingerprint}, {"board": 2, "record": recs[2].fingerprint}],
                "left": [1, 2], "answers": []}
     ctl.process(SessionInput(seating))

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.auth import hash_password
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.session import Session
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import Session
+from firmware_host.web.auth import hash_password
 from tests.duplicate.sessionkit import all_results, make_setup
 
 from .conftest import PASSWORDS, csrf, login

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from firmware_host.club.publisher import MqttPublisher
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
+from firmware_host.tablelink.publisher import MqttPublisher
 from tests.club.conftest import PASSWORDS, Watcher
 
 

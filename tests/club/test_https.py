@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.club.auth import hash_password
 from firmware_host.club.broker import LocalBroker, free_port
 from firmware_host.club.certs import make_broker_cert, make_club_ca
 from firmware_host.club.dashboard import Dashboard, serve
+from firmware_host.web.auth import hash_password
 
 from .conftest import PASSWORDS
 

@@ -15,10 +15,10 @@ import pytest
 from firmware_host.cli import main
 from firmware_host.club.broker import LocalBroker
 from firmware_host.club.heads import HeadBook
-from firmware_host.club.publisher import MqttPublisher
 from firmware_host.club.state import ClubState
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
+from firmware_host.tablelink.publisher import MqttPublisher
 from tests.club.conftest import PASSWORDS, login
 from tests.records.test_journal_tamper import _rehash_from
 
@@ -107,8 +107,8 @@ def test_club_verify_catches_rows_cut_off_the_end_and_says_what_it_lacks(tmp_pat
 def test_the_dashboard_keeps_the_heads_it_hears_and_shows_them(tmp_path: Path, broker: LocalBroker) -> None:
     from starlette.testclient import TestClient
 
-    from firmware_host.club.auth import hash_password
     from firmware_host.club.dashboard import Dashboard
+    from firmware_host.web.auth import hash_password
 
     book = HeadBook(tmp_path / "heads.jsonl")
     d = Dashboard("127.0.0.1", broker.port, "dashboard", PASSWORDS["dashboard"],

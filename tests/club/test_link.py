@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.auth import hash_password
 from firmware_host.club.broker import LocalBroker
 from firmware_host.club.dashboard import Dashboard
-from firmware_host.club.publisher import MqttPublisher
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
+from firmware_host.tablelink.publisher import MqttPublisher
+from firmware_host.web.auth import hash_password
 
 from .conftest import PASSWORDS, Watcher, mqtt_client
 

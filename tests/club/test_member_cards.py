@@ -10,9 +10,9 @@ import json
 from pathlib import Path
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
-from firmware_host.club.duplicate_service import SessionService
-from firmware_host.duplicate.link import players_body
+from firmware_host.session.broker_client import SessionService
 from firmware_host.table.inputs import MemberSeen
+from firmware_host.wire.duplicate import players_body
 from laws.games.duplicate_board import board_of
 
 from .test_session_records import PASSWORDS, Client, Table, _desk, _until

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
-from firmware_host.club.publisher import MqttPublisher
-from firmware_host.club.secrecy import HIDDEN_IN_WORDS
 from firmware_host.club.state import ClubState
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
+from firmware_host.tablelink.publisher import MqttPublisher
+from firmware_host.tablelink.secrecy import HIDDEN_IN_WORDS
 
 from .conftest import PASSWORDS, _need
 

@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 
 from firmware_host.club.broker import LocalBroker
-from firmware_host.club.publisher import MqttPublisher
 from firmware_host.config import MqttConfig
 from firmware_host.live import ClubCommands
 from firmware_host.records.journal import Journal
 from firmware_host.table.controller import LawInput, TableController
 from firmware_host.table.director_input import EventReader
+from firmware_host.tablelink.publisher import MqttPublisher
 from laws.cards import Seat
 from tests.club.conftest import PASSWORDS, Watcher, csrf, login
 from tests.laws.streams import euchre_known_deal

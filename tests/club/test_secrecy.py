@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware_host.club.secrecy import (
+from firmware_host.tablelink.secrecy import (
     HIDDEN,
     SecrecyFilter,
     hide_cards,

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
-from firmware_host.club.duplicate_service import SessionService
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.session import Session
+from firmware_host.session.broker_client import SessionService
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import Session
 from laws.cards import Seat
 from laws.games.duplicate_board import board_of
 from tests.duplicate.sessionkit import make_setup
@@ -52,9 +52,9 @@ def _confirm_board_3(t: RealTable, records: dict) -> None:
 
 SESSION_PROCESS = """
 import sys, time
-from firmware_host.club.duplicate_service import SessionService
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.session import Session
+from firmware_host.session.broker_client import SessionService
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import Session
 desk = SessionDesk(Session.open(sys.argv[1], analyse=False, synchronous="NORMAL"))
 service = SessionService(desk, "127.0.0.1", int(sys.argv[2]), sys.argv[3], sys.argv[4], tick=float(sys.argv[5]))
 service.start()
@@ -129,9 +129,9 @@ def test_a_result_that_arrives_while_the_sessions_journal_is_locked_is_taken_onc
 def test_the_dashboards_session_commits_off_the_event_loop(tmp_path: Path) -> None:
     from starlette.testclient import TestClient
 
-    from firmware_host.club.auth import hash_password
     from firmware_host.club.broker import free_port
     from firmware_host.club.dashboard import Dashboard
+    from firmware_host.web.auth import hash_password
 
     from .conftest import csrf, login
 

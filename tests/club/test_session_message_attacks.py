@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.club.publisher import MqttPublisher
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
 from firmware_host.table.controller import SessionInput, TableController
+from firmware_host.tablelink.publisher import MqttPublisher
 from tests.table.fakes import Clock
 
 BAD = [

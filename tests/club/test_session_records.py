@@ -14,16 +14,16 @@ from typing import Any
 import pytest
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
-from firmware_host.club.duplicate_service import SessionService
-from firmware_host.club.duplicate_table import DuplicateResults
-from firmware_host.club.publisher import MqttPublisher
 from firmware_host.config import MqttConfig
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.link import ROUND_TOPIC, seating_topic
-from firmware_host.duplicate.session import Session
 from firmware_host.records.journal import Journal
+from firmware_host.session.broker_client import SessionService
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import Session
 from firmware_host.table.controller import TableController
 from firmware_host.table.duplicate import DuplicateProcedure
+from firmware_host.tablelink.duplicate_results import DuplicateResults, connect
+from firmware_host.tablelink.publisher import MqttPublisher
+from firmware_host.wire.duplicate import ROUND_TOPIC, seating_topic
 from laws.cards import Seat
 from laws.duplicate.deal import Deal
 from laws.games.duplicate_board import board_of
@@ -58,7 +58,7 @@ class Table:
                                    table_id="table-02")
         self.pub = MqttPublisher(MqttConfig(host="127.0.0.1", port=port), "table-02", self.journal,
                                  password=PASSWORDS["table-02"])
-        self.results = DuplicateResults(self.ctl, self.pub)
+        self.results = connect(DuplicateResults(self.ctl, self.pub), self.ctl, self.pub)
         self.proc = DuplicateProcedure(self.ctl, {}, None, "board", source="session", commitment=commitment)
         self.proc.resume()
         self.pub.start()

@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.auth import hash_password
-from firmware_host.club.secrecy import SecrecyFilter
 from firmware_host.club.state import ClubState
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.session import Session
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import Session
 from firmware_host.table.controller import LawInput
-from firmware_host.table.duplicate import Seating
+from firmware_host.table.duplicate import TableRound
+from firmware_host.tablelink.secrecy import SecrecyFilter
+from firmware_host.web.auth import hash_password
 from laws.cards import clockwise_from
 from laws.events import CallMade, CardPlayed
 from tests.duplicate.sessionkit import make_setup
@@ -30,7 +30,7 @@ def _status_of_a_table_in_play(folder: Path, number: int) -> dict[str, Any]:
     """A real duplicate table (table ``number``) after 1NT-3NT and the opening lead, as it publishes its
     status (cards hidden while the deal is open)."""
     recs = records(2)
-    ctl, _, _ = table(folder, recs, Seating("A", number, 1, "1", "11", (1, 2)))
+    ctl, _, _ = table(folder, recs, TableRound("A", number, 1, "1", "11", (1, 2)))
     dealer = recs[1].dealer
     for i, call in enumerate(["1NT", "pass", "3NT", "pass", "pass", "pass"]):
         ctl.process(LawInput(CallMade(clockwise_from(dealer)[i % 4], call), "camera"))

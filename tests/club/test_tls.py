@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.club.auth import hash_password
 from firmware_host.club.broker import LocalBroker
 from firmware_host.club.certs import CertError, make_broker_cert, make_club_ca
 from firmware_host.club.dashboard import Dashboard
-from firmware_host.club.publisher import MqttPublisher
 from firmware_host.config import ConfigError, MqttConfig, load_config
 from firmware_host.records.journal import Journal
+from firmware_host.tablelink.publisher import MqttPublisher
+from firmware_host.web.auth import hash_password
 
 from .conftest import PASSWORDS, _need
 

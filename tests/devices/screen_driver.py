@@ -14,7 +14,7 @@ from pathlib import Path
 
 from firmware_host.devices.display import TerminalDisplay
 from firmware_host.table.controller import LawInput
-from firmware_host.table.duplicate import Seating
+from firmware_host.table.duplicate import TableRound
 from laws.cards import Seat, clockwise_from
 from laws.events import CallMade, CardPlayed
 from tests.table.duptable import records, table
@@ -23,7 +23,7 @@ from tests.table.duptable import records, table
 def main(stage: str, folder: Path) -> None:
     logging.basicConfig(level=logging.INFO, handlers=[logging.StreamHandler(sys.stderr)])
     recs = records(2)
-    ctl, _, _ = table(folder / "journal", recs, Seating("A", 3, 2, "1", "11", (1, 2)))
+    ctl, _, _ = table(folder / "journal", recs, TableRound("A", 3, 2, "1", "11", (1, 2)))
     board = recs[1]
     dealer = board.dealer
     calls = ["1NT", "pass", "3NT", "pass", "pass"] + ([] if stage == "auction" else ["pass"])

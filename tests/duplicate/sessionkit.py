@@ -7,11 +7,11 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from firmware_host.duplicate.newdeals import new_boards
+from firmware_host.duplicate.handrecords.newdeals import new_boards
 from firmware_host.duplicate.simplay import check_against_record, misboard, play_board
-from firmware_host.duplicate.spec import SessionSetup, build_movement, default_tables
 from laws.duplicate.deal import Deal
 from laws.scoring import Method
+from laws.session.duplicate.spec import SessionSetup, build_movement, default_tables
 
 
 def make_setup(spec: Mapping[str, Any], *, seed: int = 1, method: Method = Method.MATCHPOINTS,

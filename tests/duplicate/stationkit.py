@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from firmware_host.duplicate.station import DealingStation, StationState
+from firmware_host.duplicate.station.dealing import DealingStation, StationState
 from firmware_host.records.journal import Journal
 from firmware_host.shoe.codec import PACK
 from firmware_host.shoe.link import ShoeLink

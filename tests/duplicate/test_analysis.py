@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware_host.duplicate.analysis import Analyser, analyse
+from firmware_host.session.analysis import Analyser, analyse
 from laws.cards import Seat
 from laws.duplicate.deal import Board, Deal
 
@@ -40,7 +40,7 @@ TWO_AT_ONCE = """
 import random, threading
 from laws.cards import SEATS
 from laws.duplicate.deal import Board, Deal
-from firmware_host.duplicate.analysis import Analyser, analyse
+from firmware_host.session.analysis import Analyser, analyse
 rng = random.Random(3)
 boards = []
 for n in range(1, 13):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.table.duplicate import Seating
+from firmware_host.table.duplicate import TableRound
 from laws.cards import Seat
 from laws.scoring.bridge import parse_contract
 from laws.scoring.duplicate import board_score
@@ -25,7 +25,7 @@ def _two_tables(tmp_path: Path) -> tuple[Path, Path]:
     dirs = []
     for n, held in ((1, RECS[1].deal), (2, swapped(RECS[1].deal, Seat.N, Seat.S))):
         folder = tmp_path / f"table-{n}"
-        ctl, _p, j = table(folder, RECS, Seating("A", n, 1, str(n), str(10 + n), (1,)))
+        ctl, _p, j = table(folder, RECS, TableRound("A", n, 1, str(n), str(10 + n), (1,)))
         bid(ctl, RECS[1], "1NT pass pass pass")
         play(ctl, held, random.Random(n))
         confirm(ctl, Seat.N, Seat.E)

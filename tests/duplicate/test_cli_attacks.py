@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.duplicate.handfiles import read_hand_records
+from firmware_host.duplicate.handrecords.handfiles import read_hand_records
 
 DEAL = "N:AJ9.K9542.Q.AK93 K.QJ76.K98763.75 QT6543.AT.JT.T62 872.83.A542.QJ84"
 
@@ -76,7 +76,7 @@ def test_command_line_text_that_is_not_utf8_is_named_and_nothing_is_made(tmp_pat
 def test_a_refused_open_leaves_no_half_made_session(tmp_path: Path) -> None:
     """Whatever stops ``open`` after the folder is made, the folder can be opened again."""
     assert _cli("boards", "new", "--count", "8", "--out", "b.pbn", cwd=tmp_path).returncode == 0
-    from firmware_host.duplicate.session import Session, SessionFileError
+    from firmware_host.session.duplicate_session import Session, SessionFileError
     from tests.duplicate.sessionkit import make_setup
     setup = make_setup({"kind": "mitchell", "tables": 4, "boards_per_round": 2})
     bad = setup.__class__(**{**setup.__dict__, "name": "Mon\ud800day"})
@@ -124,7 +124,7 @@ def test_the_demos_table_configurations_find_their_hand_records_when_out_is_rela
     table's own folder: every table refused to start and the half-written folder blocked the next run."""
     import tempfile
 
-    from firmware_host.evening.demo import DuplicateDemo
+    from firmware_host.evening.duplicate_evening import DuplicateDemo
     with tempfile.TemporaryDirectory() as tmp:
         here = os.getcwd()
         os.chdir(tmp)

@@ -41,7 +41,7 @@ _CHILD = """
 import os, sys
 sys.path.insert(0, {root!r})
 from tests.duplicate.test_dds_dump import _BrokenBoard
-from firmware_host.duplicate.analysis import Analyser, AnalysisError, analyse
+from firmware_host.session.analysis import Analyser, AnalysisError, analyse
 if sys.argv[1] == "analyse":
     try:
         analyse([_BrokenBoard()])

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.duplicate.handfiles import write_hand_records
-from firmware_host.duplicate.session import Session
+from firmware_host.duplicate.handrecords.handfiles import write_hand_records
+from firmware_host.session.duplicate_session import Session
 from laws.duplicate.movement import mitchell, to_asc
 
 from .sessionkit import all_results, make_setup

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from firmware_host.duplicate.results import ExportError, export, write_export
-from firmware_host.duplicate.session import Session
+from firmware_host.duplicate.results.export import ExportError, export, write_export
+from firmware_host.session.duplicate_session import Session
 
 from . import recompute
 from .sessionkit import all_results, make_setup

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from firmware_host.duplicate import forms
-from firmware_host.duplicate.session import Session
-from firmware_host.duplicate.session_state import SessionState, progress, replay
+from firmware_host.session.duplicate_session import Session
+from laws.session.duplicate.state import SessionState, progress, replay
 
 from .sessionkit import all_results, make_setup, result
 
@@ -234,7 +234,7 @@ def test_the_exports_mark_a_result_entered_by_hand(tmp_path: Any) -> None:
 
     from endplay.parsers import pbn as pbn_parser
 
-    from firmware_host.duplicate.results import export
+    from firmware_host.duplicate.results.export import export
 
     setup = make_setup(MITCHELL_3)
     s = Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL")

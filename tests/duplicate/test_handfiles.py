@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_host.duplicate.duplimate import DupControl, _control, dge_part
-from firmware_host.duplicate.handfiles import (
+from firmware_host.duplicate.handrecords.duplimate import DupControl, _control, dge_part
+from firmware_host.duplicate.handrecords.handfiles import (
     FingerprintStore,
     HandRecordError,
     dup_control,
@@ -332,7 +332,7 @@ def _scripted(*orders: list[Card]):  # type: ignore[no-untyped-def]
 
 
 def test_a_repeated_deal_is_drawn_again_and_said() -> None:
-    from firmware_host.duplicate.newdeals import deal_of
+    from firmware_host.duplicate.handrecords.newdeals import deal_of
 
     a, b, c = list(full_pack()), list(reversed(full_pack())), list(full_pack())[13:] + list(full_pack())[:13]
 

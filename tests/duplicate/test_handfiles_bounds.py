@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.duplicate.errors import MAX_BOARDS, MAX_BYTES
-from firmware_host.duplicate.handfiles import (
+from firmware_host.duplicate.handrecords.errors import MAX_BOARDS, MAX_BYTES
+from firmware_host.duplicate.handrecords.handfiles import (
     HandRecordError,
     read_hand_records,
     read_pbn,

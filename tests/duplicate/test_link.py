@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.link import (
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import Session
+from firmware_host.wire.duplicate import (
     LinkError,
     board_topic,
     parse_result,
@@ -20,7 +21,6 @@ from firmware_host.duplicate.link import (
     result_body,
     seating_topic,
 )
-from firmware_host.duplicate.session import Session
 
 from .sessionkit import make_setup, result
 

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.link import board_topic
-from firmware_host.duplicate.session import Session
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import Session
+from firmware_host.wire.duplicate import board_topic
 
 from .sessionkit import make_setup, result
 from .test_link import MITCHELL_3, _message

@@ -12,7 +12,7 @@ import pytest
 
 import firmware_host.records.journal as journal_module
 from firmware_host.cli import main
-from firmware_host.duplicate.session import Session, SessionFileError
+from firmware_host.session.duplicate_session import Session, SessionFileError
 
 
 class Killed(BaseException):
@@ -56,7 +56,7 @@ def test_a_stop_at_any_step_of_open_leaves_a_session_that_opens_or_none(tmp_path
     records = tmp_path / "tonight.pbn"
     assert main(["boards", "new", "--count", "6", "--out", str(records)]) == 0
     real_connect = journal_module.connect_writer
-    import firmware_host.duplicate.session as session_module
+    import firmware_host.session.journalled as session_module  # where the all-or-nothing making lives
     real_replace, real_fsync = session_module.os.replace, session_module._fsync
     n, finished = 0, False
     while not finished:

@@ -30,9 +30,9 @@ def build_adjusted(tmp_path_factory: pytest.TempPathFactory, method: Method) -> 
     """A 5-table Mitchell (2 boards a round, 5 due on each board): board 3 misboarded from round 3
     (two groups), board 1 a result short (Neuberg), board 2 an artificial 60/40, board 4 an assigned
     +420, board 5 a split assigned +420 / +140."""
-    from firmware_host.duplicate.results import export
-    from firmware_host.duplicate.session import Session
-    from firmware_host.duplicate.spec import build_movement
+    from firmware_host.duplicate.results.export import export
+    from firmware_host.session.duplicate_session import Session
+    from laws.session.duplicate.spec import build_movement
     from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
 
     setup = make_setup({"kind": "mitchell", "tables": 5, "boards_per_round": 2}, seed=3, method=method)
@@ -220,8 +220,8 @@ def test_a_name_with_a_quote_is_one_pbn_value(tmp_path) -> None:  # type: ignore
     reader splits the row wrongly (a pair with one player named, the name without a space)."""
     import dataclasses
 
-    from firmware_host.duplicate.results import export
-    from firmware_host.duplicate.session import Session
+    from firmware_host.duplicate.results.export import export
+    from firmware_host.session.duplicate_session import Session
     from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
 
     setup = make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2}, seed=3)
@@ -243,8 +243,8 @@ def test_an_arrow_switched_round_says_which_pair_sat_where(tmp_path) -> None:  #
     """A 5-table Mitchell arrow-switched in round 5 (one field): pair 2 NS sits East-West against
     pair 3 EW at table 2. Mitchell numbers repeat across directions (3 NS and 3 EW are two pairs), so
     the traveller must say it is 3 EW sitting North-South, or the ranking cannot be recomputed."""
-    from firmware_host.duplicate.results import export
-    from firmware_host.duplicate.session import Session
+    from firmware_host.duplicate.results.export import export
+    from firmware_host.session.duplicate_session import Session
     from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
 
     setup = make_setup({"kind": "mitchell", "tables": 5, "boards_per_round": 2, "arrow_switch_rounds": [5]},
@@ -290,8 +290,8 @@ def test_a_results_pbn_reads_back_as_the_hand_records(adjusted_session: dict) ->
     """Issue 23: hand records come from PBN files 'as scorers write them'; a scorer's results file has
     a game per table played, the same board again with the same deal. Ours must read back as the
     session's boards (and round-trip through BRI and DUP)."""
-    from firmware_host.duplicate.duplimate import read_bri, read_dup, write_bri, write_dup
-    from firmware_host.duplicate.pbnfile import read_pbn
+    from firmware_host.duplicate.handrecords.duplimate import read_bri, read_dup, write_bri, write_dup
+    from firmware_host.duplicate.handrecords.pbnfile import read_pbn
 
     boards = read_pbn(adjusted_session["pbn"], "results.pbn")
     setup_boards = adjusted_session["session"].setup.boards
@@ -301,8 +301,8 @@ def test_a_results_pbn_reads_back_as_the_hand_records(adjusted_session: dict) ->
 
 
 def test_a_board_repeated_with_another_deal_is_still_refused(adjusted_session: dict) -> None:
-    from firmware_host.duplicate.errors import HandRecordError
-    from firmware_host.duplicate.pbnfile import read_pbn
+    from firmware_host.duplicate.handrecords.errors import HandRecordError
+    from firmware_host.duplicate.handrecords.pbnfile import read_pbn
 
     games = adjusted_session["pbn"].split("\r\n\r\n")
     played = next(i for i, g in enumerate(games) if '[Board "1"]' in g and "[Table " in g)
@@ -320,8 +320,8 @@ def test_hand_records_numbered_from_17_are_refused_in_plain_words(tmp_path) -> N
     import subprocess
     import sys
 
-    from firmware_host.duplicate.duplimate import write_bri
-    from firmware_host.duplicate.newdeals import new_boards
+    from firmware_host.duplicate.handrecords.duplimate import write_bri
+    from firmware_host.duplicate.handrecords.newdeals import new_boards
 
     bri = tmp_path / "h.bri"
     bri.write_bytes(write_bri(new_boards(10, 1)))
@@ -339,8 +339,8 @@ def test_hand_records_numbered_from_17_are_refused_in_plain_words(tmp_path) -> N
 def test_other_movements_rank_from_the_travellers(tmp_path, spec) -> None:  # type: ignore[no-untyped-def]
     """A Howell (one field, pairs numbered 1 to 2n, no direction), a barometer and a half-table
     Mitchell (a pair sits out each round): the ranking recomputed from the PBN's travellers."""
-    from firmware_host.duplicate.results import export
-    from firmware_host.duplicate.session import Session
+    from firmware_host.duplicate.results.export import export
+    from firmware_host.session.duplicate_session import Session
     from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
 
     setup = make_setup(spec, seed=5)
@@ -361,9 +361,9 @@ def test_other_movements_rank_from_the_travellers(tmp_path, spec) -> None:  # ty
 def test_the_directors_regroup_and_correction_reach_the_pbn(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """docs/session.md: `regroup` puts a line in another group, `correct` changes a result; the
     traveller then shows the group and the corrected score, and its figures follow from the file."""
-    from firmware_host.duplicate.results import export
-    from firmware_host.duplicate.session import Session
-    from firmware_host.duplicate.spec import build_movement
+    from firmware_host.duplicate.results.export import export
+    from firmware_host.session.duplicate_session import Session
+    from laws.session.duplicate.spec import build_movement
     from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
 
     setup = make_setup({"kind": "mitchell", "tables": 5, "boards_per_round": 2}, seed=3)

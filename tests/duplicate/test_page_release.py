@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.session import Session
-from firmware_host.duplicate.session_state import SessionState
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import Session
 from laws.duplicate.release import page_audience, released
+from laws.session.duplicate.state import SessionState
 
 from .sessionkit import all_results, make_setup
 
@@ -60,9 +60,9 @@ def test_the_check_finds_the_leak_of_a_page_for_the_pairs_seated_now_only() -> N
 def test_through_the_page_no_traveller_reaches_a_pair_that_has_still_to_play_it(tmp_path: Path) -> None:
     from starlette.testclient import TestClient
 
-    from firmware_host.club.auth import hash_password
     from firmware_host.club.broker import free_port
     from firmware_host.club.dashboard import Dashboard
+    from firmware_host.web.auth import hash_password
 
     setup = make_setup(MITCHELL_7)
     desk = SessionDesk(Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL"))

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from firmware_host.duplicate.link import hand_records_part, next_part
 from firmware_host.table.session_records import check_records
+from firmware_host.wire.duplicate import hand_records_part, next_part
 from laws.duplicate.deal import Board, Deal, board_index, commitment
 from laws.duplicate.movement import mitchell, next_moves
 

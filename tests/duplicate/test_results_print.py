@@ -21,9 +21,9 @@ import pytest
 from PIL import Image
 
 from firmware_host.cli import main
-from firmware_host.duplicate.results import export, export_site
-from firmware_host.duplicate.results_site import FILES
-from firmware_host.duplicate.session import Session
+from firmware_host.duplicate.results.export import export, export_site
+from firmware_host.duplicate.results.results_site import FILES
+from firmware_host.session.duplicate_session import Session
 from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
 
 PAPERS = ("A4", "letter")
@@ -200,7 +200,7 @@ def test_the_outsider_adds_up_each_scorecard_to_the_ranking(published: dict[str,
 def test_the_published_pages_read_on_a_phone_a_tablet_and_a_desk(published: dict[str, Any], tmp_path: Path) -> None:
     """At 390, 800 and 1366 px no page of the folder scrolls sideways (a traveller's figures ran off a
     phone's screen): a wide table scrolls inside its own box."""
-    from firmware_host.club.browser import chromium, missing
+    from tests.browser import chromium, missing
 
     if missing():
         pytest.skip(missing())

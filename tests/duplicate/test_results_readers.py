@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from firmware_host.duplicate.results import Player, export
-from firmware_host.duplicate.session import Session
+from firmware_host.duplicate.results.export import Player, export
+from firmware_host.session.duplicate_session import Session
 from laws.scoring import Method
 from tests.duplicate import outsider as o
 from tests.duplicate.sessionkit import all_results, make_setup, rounds_called
@@ -180,7 +180,7 @@ def test_the_outsider_auction_check_can_fail(files: dict[str, Any]) -> None:
 def test_pbn_dates_are_pbn_dates_in_the_results_and_the_hand_records(files: dict[str, Any], tmp_path: Path) -> None:
     """PBN's date is YYYY.MM.DD (a reader fails on 2025-11-30); the demo writes its hand records with the
     session's ISO date through write_hand_records."""
-    from firmware_host.duplicate.handfiles import write_hand_records
+    from firmware_host.duplicate.handrecords.handfiles import write_hand_records
 
     assert set(re.findall(r'\[Date "([^"]*)"\]', files["pbn"])) == {"2025.11.30"}
     write_hand_records(tmp_path / "boards.pbn", files["setup"].boards, event="Test pairs", date="2025-11-30")

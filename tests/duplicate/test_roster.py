@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.duplicate.desk import SessionDesk
-from firmware_host.duplicate.roster import RosterError, parse_roster, read_players, read_roster
-from firmware_host.duplicate.session import Session
-from firmware_host.duplicate.spec import label, pair_of_label
 from firmware_host.duplicate.views import director_view, table_view, who
+from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import Session
+from firmware_host.session.roster import RosterError, parse_roster, read_players, read_roster
+from laws.session.duplicate.spec import label, pair_of_label
 from tests.duplicate.sessionkit import make_setup
 
 SPEC = {"kind": "mitchell", "tables": 3, "boards_per_round": 2}

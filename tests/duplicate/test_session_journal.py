@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.duplicate.session import Session, SessionFileError, session_path
-from firmware_host.duplicate.spec import SetupError
 from firmware_host.records.journal import JournalError
+from firmware_host.session.duplicate_session import Session, SessionFileError, session_path
 from laws.scoring import render_session
+from laws.session.duplicate.spec import SetupError
 
 from .sessionkit import all_results, make_setup
 

@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from firmware_host.duplicate.session_state import SessionState, progress, replay
-from firmware_host.duplicate.spec import SessionSetup, SetupError, check_setup
 from laws.duplicate.movement import mitchell, to_asc
+from laws.session.duplicate.spec import SessionSetup, SetupError, check_setup
+from laws.session.duplicate.state import SessionState, progress, replay
 
 from .sessionkit import all_results, make_setup, result
 

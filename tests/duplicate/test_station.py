@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_host.duplicate.station import DealingStation, StationError, StationState
-from firmware_host.duplicate.station_log import fold_journal, report_csv, report_text
+from firmware_host.duplicate.station.dealing import DealingStation, StationError, StationState
+from firmware_host.duplicate.station.station_log import fold_journal, report_csv, report_text
 from firmware_host.records.journal import Journal
 from firmware_host.shoe import messages as m
 from firmware_host.shoe.simhw import PhysCard

@@ -13,9 +13,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from firmware_host.cli import main
-from firmware_host.duplicate.handfiles import write_hand_records
-from firmware_host.duplicate.station import DealingStation, StationState
-from firmware_host.duplicate.station_log import fold_journal
+from firmware_host.duplicate.handrecords.handfiles import write_hand_records
+from firmware_host.duplicate.station.dealing import DealingStation, StationState
+from firmware_host.duplicate.station.station_log import fold_journal
 from firmware_host.records.journal import Journal
 from firmware_host.shoe import messages as m
 from firmware_host.shoe.codec import PACK

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.duplicate.station import DealingStation, StationState
+from firmware_host.duplicate.station.dealing import DealingStation, StationState
 from firmware_host.records.journal import Journal
 from firmware_host.shoe import messages as m
 from firmware_host.shoe.codec import PACK
@@ -147,7 +147,7 @@ def test_the_refusals_are_the_documents(tmp_path: Path, typed: str, row: int) ->
 def test_the_report_example_is_what_the_report_prints() -> None:
     from datetime import UTC, datetime
 
-    from firmware_host.duplicate.station_log import fold, report_text
+    from firmware_host.duplicate.station.station_log import fold, report_text
 
     block = DOC.split("**The duplication report**", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
     day = datetime(2026, 6, 22, tzinfo=UTC).timestamp()

@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from firmware_host.duplicate.station import DealingStation, StationState
-from firmware_host.duplicate.station_log import fold, fold_journal, report_text
+from firmware_host.duplicate.station.dealing import DealingStation, StationState
+from firmware_host.duplicate.station.station_log import fold, fold_journal, report_text
 from firmware_host.records.journal import Journal
 from firmware_host.shoe import messages as m
 from firmware_host.shoe.codec import PACK

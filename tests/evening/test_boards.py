@@ -11,11 +11,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from firmware_host.duplicate.spec import build_movement
 from firmware_host.evening.boards import BoardRoom, choose_misboardings, moved, played_out, swapped
 from firmware_host.players import hcp
 from laws.cards import SEATS, full_pack
 from laws.duplicate.deal import Board, Deal
+from laws.session.duplicate.spec import build_movement
 
 
 def records(count: int, seed: int = 1) -> dict[int, Board]:

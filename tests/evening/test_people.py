@@ -15,7 +15,7 @@ from firmware_host.evening.boards import swapped
 from firmware_host.evening.fouls import first_wrong
 from firmware_host.evening.people import People, PeopleError
 from firmware_host.table.controller import LawInput, TableController
-from firmware_host.table.duplicate import Seating
+from firmware_host.table.duplicate import TableRound
 from laws.cards import Seat
 from laws.events import CallMade
 from laws.games.duplicate_board import board_of, played_here
@@ -37,7 +37,7 @@ def _run(ctl: TableController, people: People, limit: int = 400) -> list:
 
 
 def test_the_people_play_two_boards_as_the_table_asks_and_confirm_each(tmp_path: Path) -> None:
-    ctl, _proc, j = table(tmp_path, RECS, Seating("A", 3, 2, "3", "5", (1, 2)))
+    ctl, _proc, j = table(tmp_path, RECS, TableRound("A", 3, 2, "3", "5", (1, 2)))
     people = People(lambda board, rnd: RECS[board].deal, random.Random(4))
     took = _run(ctl, people)
     assert played_here(ctl.engine.state) == [("A", 2, 1), ("A", 2, 2)]
@@ -58,7 +58,7 @@ def test_the_people_play_two_boards_as_the_table_asks_and_confirm_each(tmp_path:
 
 def test_holding_a_misboarded_copy_the_director_rules_it_fouled_at_the_engines_first_card(tmp_path: Path) -> None:
     held = swapped(RECS[1].deal, Seat.N, Seat.E)
-    ctl, _proc, j = table(tmp_path, RECS, Seating("A", 3, 2, "3", "5", (1,)))
+    ctl, _proc, j = table(tmp_path, RECS, TableRound("A", 3, 2, "3", "5", (1,)))
     people = People(lambda board, rnd: held, random.Random(4))
     took = _run(ctl, people)
     db87 = [(i, r) for i, rs in took for r in rs if r.clause == "DB-87"]
@@ -72,7 +72,7 @@ def test_holding_a_misboarded_copy_the_director_rules_it_fouled_at_the_engines_f
 
 
 def test_a_table_whose_turn_is_not_the_plan_is_an_error(tmp_path: Path) -> None:
-    ctl, _proc, j = table(tmp_path, RECS, Seating("A", 3, 2, "3", "5", (1,)))
+    ctl, _proc, j = table(tmp_path, RECS, TableRound("A", 3, 2, "3", "5", (1,)))
     people = People(lambda board, rnd: RECS[board].deal, random.Random(4))
     item = people.next_input(ctl.engine.state)          # the people plan the board
     plan = people.boards[0].plan

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.evening.boards import BoardRoom
-from firmware_host.evening.demo import DuplicateDemo, real_table
+from firmware_host.evening.duplicate_evening import DuplicateDemo, real_table
 from firmware_host.evening.people import People
 from firmware_host.evening.table import ClubLink, TablePlace, write_config
 from firmware_host.table.inputs import LawInput
@@ -75,7 +75,7 @@ def test_a_table_that_refuses_its_peoples_input_stops_the_demo_with_its_words(tm
 def test_the_command_says_it_in_one_line_and_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     _need_mosquitto()
-    import firmware_host.evening.demo as demo_mod
+    import firmware_host.evening.duplicate_evening as demo_mod
     from firmware_host.cli import main
 
     def stubborn(place, link, password, room, rng):  # type: ignore[no-untyped-def]
@@ -93,7 +93,7 @@ def test_the_command_says_it_in_one_line_and_exits_2(tmp_path: Path, capsys: pyt
 def test_fouls_that_do_not_check_out_are_printed_and_the_command_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     _need_mosquitto()
-    import firmware_host.evening.demo as demo_mod
+    import firmware_host.evening.duplicate_evening as demo_mod
     from firmware_host.cli import main
 
     monkeypatch.setattr(demo_mod, "check_fouls", lambda *a: ["board 1 was played ... and no foul was ruled"])

@@ -30,7 +30,7 @@ def _need_mosquitto() -> None:
 def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Two clubs' finished sessions on the same boards (the demo with different players' seeds)."""
     _need_mosquitto()
-    from firmware_host.evening.demo import DuplicateDemo
+    from firmware_host.evening.duplicate_evening import DuplicateDemo
 
     out = {}
     for k, club in enumerate(("c1", "c2"), 1):

@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from firmware_host.club.browser import chromium, missing
 from firmware_host.federation.brokers import EventBroker
 from firmware_host.federation.page import FieldPage
 from firmware_host.federation.service import EventSetup, FederationService, create_event
 from firmware_host.federation.topics import SERVICE_USER, EventTopics
+from tests.browser import chromium, missing
 
 from .test_audit import _messages
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.duplicate.analysis import AnalysisError, analyse
+from firmware_host.session.analysis import AnalysisError, analyse
 from laws.duplicate.deal import Board, Deal
 
 ROOT = Path(__file__).resolve().parents[2]

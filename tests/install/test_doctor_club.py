@@ -80,7 +80,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
     """A running club machine; yields its folders and club.env."""
     if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
         pytest.skip("mosquitto is not installed (`make test` installs it)")
-    from firmware_host.duplicate.session import Session
+    from firmware_host.session.duplicate_session import Session
 
     base = tmp_path_factory.mktemp("club")
     certs, state, backups = base / "certs", base / "state", base / "backups"

@@ -31,7 +31,7 @@ def test_make_demo_says_how_to_run_cardtable() -> None:
 
 
 def test_template_table_id_is_a_name_club_broker_makes() -> None:
-    from firmware_host.club.demo import table_ids
+    from firmware_host.club.club_demo import table_ids
     from firmware_host.config import load_config
 
     cfg = load_config(ROOT / "config" / "table.toml", env={}, check_devices=False)
@@ -43,9 +43,9 @@ def test_refused_login_is_said_once_without_a_tls_hint(tmp_path: Path, caplog: p
     from paho.mqtt.packettypes import PacketTypes
     from paho.mqtt.reasoncodes import ReasonCode
 
-    from firmware_host.club.publisher import MqttPublisher
     from firmware_host.config import MqttConfig
     from firmware_host.records.journal import Journal
+    from firmware_host.tablelink.publisher import MqttPublisher
 
     (tmp_path / "pw").write_text("x\n")
     cfg = MqttConfig(host="127.0.0.1", port=1, username="table-01", password_file=tmp_path / "pw")

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from firmware_host.shoe import codec
 from firmware_host.shoe import messages as m
-from firmware_host.shoe.session import Phase, ShoeSession
+from firmware_host.shoe.session import LinkPhase, ShoeSession
 from laws.cards import Card, Seat
 from tests.shoe.fwkit import Bench
 
@@ -92,7 +92,7 @@ def test_a_newer_major_version_is_refused_naming_both_versions() -> None:
     assert len(events) == 1 and events[0].refused and not events[0].online
     assert "shoe speaks protocol 2.1; this host speaks 1.2" in events[0].reason
     assert "update the host" in events[0].reason
-    assert s.phase is Phase.REFUSED
+    assert s.phase is LinkPhase.REFUSED
     events, _ = s.receive(codec.encode(card(1), version=2), 0.2)
     assert events == []
 

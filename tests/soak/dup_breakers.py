@@ -273,6 +273,16 @@ def _people_contract(text: str) -> str:
     return json.dumps(body)
 
 
+def _people_short_said_whole(text: str) -> str:
+    """A board the shoe dealt short of a card said dealt from a whole pack: its DB-14 is then unwanted."""
+    body = json.loads(text)
+    short = [p for p in body if p.get("short_pack") or p.get("short_back")]
+    if not short:
+        raise NotHere("no board was dealt from a short pack")
+    short[0]["short_pack"], short[0]["short_back"] = False, 0
+    return json.dumps(body)
+
+
 def file_bytes(rel: str, at: int) -> Callable[[Path], None]:
     """512 bytes of a file overwritten with garbage from ``at`` (a corrupt page of a journal)."""
     def brk(folder: Path) -> None:
@@ -391,4 +401,5 @@ BREAKERS: dict[str, Callable[[Path], None]] = {
     "the people's record not JSON": file_bytes("played.json", 0),
     "the shoe's pockets not JSON": file_bytes("station/pockets.json", 0),
     "the people's record: another declarer": file_edit("played.json", _people_contract),
+    "the people's record: a short pack said whole": file_edit("played.json", _people_short_said_whole),
 }

@@ -10,7 +10,7 @@ from typing import Any
 
 from firmware_host.records.journal import Journal
 from firmware_host.table.controller import ButtonInput, LawInput, TableController
-from firmware_host.table.duplicate import DuplicateProcedure, Seating
+from firmware_host.table.duplicate import DuplicateProcedure, TableRound
 from laws.cards import SEATS, Card, Seat, clockwise_from
 from laws.duplicate.deal import Board, Deal
 from laws.events import CallMade, CardPlayed
@@ -28,7 +28,7 @@ def records(count: int, seed: int = 1) -> dict[int, Board]:
     return out
 
 
-def table(folder: Path, recs: dict[int, Board], seating: Seating | None, how: str = "board",
+def table(folder: Path, recs: dict[int, Board], seating: TableRound | None, how: str = "board",
           link: Any | None = None, source: str = "config") -> tuple[TableController, DuplicateProcedure, Journal]:
     j = Journal.open(folder)
     ctl = TableController(game="duplicate-bridge", journal=j, panel=None, clock=Clock())

@@ -239,7 +239,7 @@ def test_camera_seeing_a_played_card_again_does_not_play_it_twice(tmp_path: Path
 def test_result_releases_the_deal_before_it_and_its_score_are_told(tmp_path: Path) -> None:
     """A result ends play: observers hear ``deal_over`` first, so the club sees the contract and the
     score whole rather than with its cards held back."""
-    from firmware_host.club.secrecy import SecrecyFilter
+    from firmware_host.tablelink.secrecy import SecrecyFilter
 
     told: list[tuple[str, object]] = []
     secrecy = SecrecyFilter()

@@ -15,14 +15,14 @@ from firmware_host.shoe.simhw import PhysCard
 from firmware_host.shoe.virtual import VirtualShoe
 from firmware_host.table.adapters import ShoeAdapter, connect_shoe
 from firmware_host.table.controller import TableController
-from firmware_host.table.duplicate import DuplicateProcedure, Seating
+from firmware_host.table.duplicate import DuplicateProcedure, TableRound
 from laws.cards import SEATS, Card
 from laws.state import Phase
 from tests.table.duptable import records
 from tests.table.test_controller import Clock
 
 RECS = records(2, seed=9)
-SEATING = Seating("A", 2, 1, "1", "9", (1, 2))
+SEATING = TableRound("A", 2, 1, "1", "9", (1, 2))
 REJECT = 5
 
 
@@ -129,3 +129,27 @@ def test_a_table_restarted_while_its_shoe_deals_the_board_follows_it_and_deals_i
     assert len(dealt) == 52 and len({c for _, c in dealt}) == 52 and len(starts) == 1
     assert all(board.deal.holder(Card.parse(c)).value == s for s, c in dealt)
     assert shoe.deals == 1                                # the board was never sent a second time
+
+
+def test_a_missing_card_found_in_the_next_pack_finishes_the_board_with_no_error(tmp_path: Path) -> None:
+    """The dealer loads the next whole pack after the short deal (``reload``): the shoe, sent the board
+    again with 51 cards placed, rejects the cards already in pockets and places the missing one when it
+    comes (law 14: a card of another pack of the same back). Once that card is placed nothing is left to
+    deal: the table must not send the board a third time (it did, with all 52 marked placed, and the
+    refusal of ``deal_board`` was journaled as an error: seen in the duplicate soak with session faults)."""
+    shoe = VirtualShoe("contract-bridge", 52, ["missing@30"], directory=str(tmp_path))
+    shoe.open()
+    rig = Rig(tmp_path, shoe).start()
+    try:
+        rig.wait(lambda: rig.ctl.engine.state.phase is Phase.AUCTION)
+    finally:
+        rig.close()
+    board = RECS[1]
+    with Journal.open_readonly(tmp_path / "data") as j:
+        dealt = _dealt(j)
+        notes = [r.body for r in j.rows() if r.kind == "note"]
+        rulings = [r.body["clause"] for r in j.rows() if r.kind == "ruling"]
+    assert rulings == ["DB-14"]
+    assert len(dealt) == 52 and len({c for _, c in dealt}) == 52
+    assert all(board.deal.holder(Card.parse(c)).value == s for s, c in dealt)
+    assert [n for n in notes if "error" in n] == []

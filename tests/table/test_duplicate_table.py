@@ -8,16 +8,16 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from firmware_host.club.secrecy import SecrecyFilter
 from firmware_host.table.controller import LawInput, SessionInput
-from firmware_host.table.duplicate import Seating
+from firmware_host.table.duplicate import TableRound
+from firmware_host.tablelink.secrecy import SecrecyFilter
 from laws.cards import Seat
 from laws.events import FoulRuled
 from laws.games.duplicate_board import board_of
 from tests.table.duptable import bid, confirm, play, records, run, swapped, table
 
 RECS = records(4, seed=3)
-SEATING = Seating("A", 3, 1, "5", "15", (1, 2, 3))
+SEATING = TableRound("A", 3, 1, "5", "15", (1, 2, 3))
 
 
 def _on_table(ctl) -> int | None:  # type: ignore[no-untyped-def]
@@ -90,7 +90,8 @@ def test_a_misboarded_board_at_the_table_and_a_restart_at_every_step(tmp_path: P
 def test_the_sessions_seating_is_journaled_and_a_record_not_the_tables_is_refused(tmp_path: Path) -> None:
     ctl, proc, j = table(tmp_path, RECS, None, source="session")
     assert _on_table(ctl) is None                                    # no seating yet: nothing placed
-    seating = {"kind": "seating", "table": "t3", "section": "A", "table_number": 3, "round": 2, "ns": "7",
+    seating = {"kind": "seating", "table": "t3", "section": "A", "table_number": 3, "round": 2, "called": 2,
+               "rounds": 3, "seq": 1, "t": 0.0, "ns": "7",
                "ew": "17", "boards": [{"board": 4, "record": "0" * 64}, {"board": 2, "record": RECS[2].fingerprint}]}
     run(ctl, SessionInput(seating))
     assert _on_table(ctl) == 2                                       # board 4's record is not this table's

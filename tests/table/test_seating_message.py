@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from firmware_host.duplicate.link import seating_message
 from firmware_host.table.duplicate import seating_from_session
+from firmware_host.wire.duplicate import seating_message
 
 
 def _msg(**over: Any) -> dict[str, Any]:

@@ -10,9 +10,9 @@ import random
 from pathlib import Path
 from typing import Any
 
-from firmware_host.duplicate.link import hand_records_part, next_part
 from firmware_host.table.controller import SessionInput
 from firmware_host.table.session_records import check_records
+from firmware_host.wire.duplicate import hand_records_part, next_part
 from laws.cards import Seat
 from laws.duplicate.deal import board_index, commitment
 from laws.duplicate.movement import mitchell, next_moves
@@ -32,7 +32,7 @@ def _seating(round_: int, boards: tuple[int, ...], left: tuple[int, ...], part: 
              nxt: dict[str, Any] | None = None) -> dict[str, Any]:
     msg = {"kind": "seating", "table": "t2", "section": "A", "table_number": 2, "round": round_, "ns": "2 NS",
            "ew": "2 EW", "boards": [{"board": b, "record": RECS[b].fingerprint} for b in boards], "left": list(left),
-           "sit_out": False, "hand_records": part if part is not None else _part(*boards)}
+           "sit_out": False, "called": round_, "rounds": 3, "seq": 1, "t": 0.0, "hand_records": part if part is not None else _part(*boards)}
     return msg | ({"next": nxt} if nxt else {})
 
 

@@ -1,0 +1,91 @@
+"""What every results export writes, gathered once from a session (``results.export`` uses it).
+
+The players come in through one small mapping, pair label (``"3 NS"``, ``"5"``) -> its players, each a
+:class:`Player` (name, the club's member number, the federation's number); any of them may be empty and
+a pair may be missing altogether: the writers then write the field empty, never a made-up value.
+:func:`players_of` builds the mapping from the session's own names; a caller that knows more (a
+roster) passes its own to :func:`gather`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from firmware_host.session.analysis import Analysis
+from firmware_host.session.duplicate_session import Session
+from laws.duplicate.deal import Board
+from laws.duplicate.movement import Movement
+from laws.scoring import SessionResult
+from laws.session.duplicate.spec import SessionSetup, label
+from laws.session.duplicate.state import Entry
+
+
+@dataclass(frozen=True)
+class Player:
+    """One player of a pair as the exports name him.
+
+    Attributes:
+        name: the name to publish ("" when not known).
+        member: the club's member number ("" for a visitor or when not known); never published.
+        federation: the national federation's number (USEBIO's ``NATIONAL_ID_NUMBER``; "" when not known).
+    """
+
+    name: str = ""
+    member: str = ""
+    federation: str = ""
+
+
+NOBODY: tuple[Player, Player] = (Player(), Player())
+
+
+def players_of(setup: SessionSetup) -> dict[str, tuple[Player, ...]]:
+    """Each pair's players from the session's own names (``SessionSetup.names``: names, no numbers)."""
+    return {str(k): tuple(Player(str(n or "")) for n in v) for k, v in setup.names.items()}
+
+
+def entered_by_hand(e: Entry) -> bool:
+    """Whether a played line was entered by hand rather than sent by its table.
+
+    A result typed in by the director or on the table's page is journaled with ``hand: true``
+    (``Entry.hand``); a table's result always carries the ``source`` of its message
+    (``<table>:<seq>``), so a played line with neither came from an older journal's director entry.
+    That is the one place the exports decide it.
+    """
+    return e.kind == "played" and (bool(getattr(e, "hand", False)) or not e.source)
+
+
+@dataclass(frozen=True)
+class ExportData:
+    """Everything an export writes, gathered once from the session."""
+
+    setup: SessionSetup
+    movement: Movement
+    result: SessionResult
+    records: Mapping[int, Board]
+    entries: Mapping[tuple[int, str, str], Entry]   # (board, NS label, EW label) -> the session's line
+    analysis: Mapping[int, Analysis]
+    players: Mapping[str, tuple[Player, ...]] = field(default_factory=dict)
+    club_id: str = ""                               # the club's number with its federation (CLUB_ID_NUMBER)
+
+    def entry(self, board: int, ns: str, ew: str) -> Entry | None:
+        return self.entries.get((board, ns, ew))
+
+    def pair_players(self, pair: str) -> tuple[Player, Player]:
+        """The two players of a pair (empty players for one not known)."""
+        got = tuple(self.players.get(pair, ())) + NOBODY
+        return got[0], got[1]
+
+    def names(self, pair: str) -> str:
+        """``"Ann Smith & Bob Jones"``; only the names known; "" for none."""
+        return " & ".join(p.name for p in self.pair_players(pair) if p.name)
+
+
+def gather(session: Session, analysis_timeout: float | None = 120.0, *,
+           players: Mapping[str, tuple[Player, ...]] | None = None, club_id: str = "") -> ExportData:
+    """The session's export data; ``players`` defaults to the session's own names (:func:`players_of`)."""
+    st = session.state
+    entries = {(e.board, label(e.ns), label(e.ew)): e for e in st.entries.values()}
+    return ExportData(st.setup, st.movement, session.scored(), dict(st.records), entries,
+                      session.all_analysis(analysis_timeout),
+                      dict(players_of(st.setup) if players is None else players), club_id)

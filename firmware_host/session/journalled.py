@@ -1,0 +1,299 @@
+"""The journalled service every kind of session runs on (``laws/session/kind.py`` is the seam): its
+records in a hash-chained journal of its own (``firmware_host.records.journal``, ``session.sqlite3`` in the
+session's folder), its state a pure fold rebuilt from that journal on a restart.
+
+* row 1, an ``event`` ``{"type": "opened", "setup": {...}}`` (the kind's setup);
+* then one ``event`` per record taken and one ``note`` ``{"refused": {"record": ..., "why": ...}}`` per
+  record not taken, so nothing that came in is lost and the director sees every refusal with its reason.
+
+:meth:`JournalledService.submit` checks records against the state as it stands after the ones before
+them, journals them all in one transaction, and only then applies them and answers; when the commit
+fails nothing is applied (the state is rebuilt from the journal) and :class:`SessionFileError` says so.
+``ordering.SessionOrdering`` holds what it could not commit and answers a source only after the commit.
+
+A kind of session subclasses :class:`JournalledService` with its ``KIND`` and, if it needs them, the hooks
+``_caveat`` (taken, with a word for the source), ``_applied`` (what changed) and ``_note_refusal`` (a
+note of its own read back as a refusal). ``duplicate_session.Session`` is the first.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+from firmware_host.records.journal import Journal, JournalError
+from laws.session.kind import REPEAT, Kind
+
+log = logging.getLogger(__name__)
+
+SESSION_FILE = "session.sqlite3"
+PART = ".part"   # a session's journal being made (renamed into place once its first row is committed)
+REFUSALS_KEPT = 200
+S = TypeVar("S", bound="JournalledService")
+
+
+class SessionFileError(RuntimeError):
+    """The session's journal cannot be created, read or written; the message names the file."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one submitted record: ``taken``, ``repeat`` (dropped, seen before) or ``refused``."""
+
+    status: str
+    why: str = ""
+    record: Mapping[str, Any] | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.status == "taken"
+
+
+def unjournalable(rec: Mapping[str, Any]) -> str:
+    """Why ``rec`` cannot be written to the journal ("" when it can): a lone surrogate in its text
+    (``"\\ud800"``) or a number JSON has not (``NaN``, ``Infinity``), wherever it comes from."""
+    try:
+        json.dumps(rec, allow_nan=False, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return "the record cannot be journaled: its text holds a lone surrogate (such as \\ud800), which is not text"
+    except (TypeError, ValueError) as exc:
+        return f"the record cannot be journaled ({exc})"
+    return ""
+
+
+def _files_of(db: Path) -> tuple[Path, ...]:
+    return (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"), db.with_name(db.name + "-journal"))
+
+
+def _fsync(path: Path) -> None:
+    """Flush a file, or a folder's entries, to the disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def session_path(folder: str | Path) -> Path:
+    p = Path(folder)
+    return p if p.suffix == ".sqlite3" else p / SESSION_FILE
+
+
+def make_journal(folder: str | Path, setup: Any, clock: Callable[[], float], synchronous: str) -> Journal:
+    """A new session's journal in ``folder`` with its opening row, all or nothing whenever it is stopped
+    (a kill, a power cut): made and its first row committed under another name, then renamed into place
+    in one step. A folder holds a session that opens, or none at all (a ``.part`` left by a stop is made
+    again).
+
+    Raises:
+        SessionFileError: the journal cannot be made, or a session is already there.
+    """
+    path = session_path(folder)
+    if path.exists() and path.stat().st_size:
+        raise SessionFileError(f"{path}: a session is already there (open it, or choose another folder)")
+    part = path.with_name(path.name + PART)
+    journal = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for leftover in _files_of(part):
+            leftover.unlink(missing_ok=True)
+        journal = Journal.open(part, synchronous=synchronous)
+        journal.append("event", {"type": "opened", "setup": setup.to_dict()}, clock())
+        journal.close()
+        journal = None
+        _fsync(part)
+        os.replace(part, path)
+        _fsync(path.parent)
+        return Journal.open(path, synchronous=synchronous, create=False)
+    except (OSError, JournalError, ValueError) as exc:
+        if journal is not None:
+            journal.close()
+        for leftover in _files_of(part):  # nothing is made: the folder is as it was
+            leftover.unlink(missing_ok=True)
+        raise SessionFileError(f"{path}: the session's journal cannot be made ({exc})") from None
+
+
+class JournalledService:
+    """A journalled session of one kind (see the module docstring). Build one with :meth:`create` or
+    :meth:`open` (a subclass's ``KIND`` says which kind)."""
+
+    KIND: ClassVar[Kind]
+
+    def __init__(self, journal: Journal, state: Any, clock: Callable[[], float],
+                 refusals: list[dict[str, Any]]) -> None:
+        self.journal = journal
+        self.state = state
+        self.clock = clock
+        self.refusals = refusals[-REFUSALS_KEPT:]
+        self.version = 0              # goes up with every change (the screens compare it)
+        self.fault: str | None = None  # why the journal cannot be written now (``ordering``), or None
+
+    @property
+    def setup(self) -> Any:
+        return self.state.setup
+
+    # -- opening ------------------------------------------------------------------------------------
+
+    @classmethod
+    def _journal_of(cls, folder: str | Path, setup: Any, clock: Callable[[], float],
+                    synchronous: str) -> tuple[Journal, Any]:
+        """A new session's journal and its starting state (the setup refused first, nothing made)."""
+        state = cls.KIND.start(setup)
+        return make_journal(folder, setup, clock, synchronous), state
+
+    @classmethod
+    def _read(cls, folder: str | Path, *, readonly: bool, synchronous: str) -> tuple[Journal, Any, list[Any]]:
+        """The journal in ``folder``, verified, its setup and its rows after the opening one.
+
+        Raises:
+            SessionFileError: no session there, a journal that is not one, or a chain that does not verify.
+        """
+        path = session_path(folder)
+        if not path.exists():
+            raise SessionFileError(f"{path}: no session here (make one with 'cardtable duplicate open')")
+        try:
+            journal = Journal.open_readonly(path) if readonly else Journal.open(path, synchronous=synchronous,
+                                                                                   create=False)
+            check = journal.verify()
+            if not check.ok:
+                raise SessionFileError(f"{path}: the journal does not verify (row {check.bad_seq}: {check.reason})")
+            rows = list(journal.rows())
+        except JournalError as exc:
+            raise SessionFileError(str(exc)) from None
+        if not rows or rows[0].kind != "event" or rows[0].body.get("type") != "opened":
+            raise SessionFileError(f"{path}: the first row is not a session's opening row")
+        try:
+            setup = cls.KIND.setup_from_dict(rows[0].body["setup"])
+        except ValueError as exc:
+            raise SessionFileError(f"{path}: {exc}") from None
+        return journal, setup, rows[1:]
+
+    @classmethod
+    def _replayed(cls, path: Path, setup: Any, rows: list[Any]) -> tuple[Any, list[dict[str, Any]]]:
+        """The state from the taken records and the refusals from the notes."""
+        state, skipped = cls.KIND.replay(setup, [r.body for r in rows if r.kind == "event"])
+        for problem in skipped:
+            log.warning("%s: a journaled record no longer applies and is skipped: %s", path, problem)
+        refusals = [found for r in rows if r.kind == "note" for found in [cls._note_refusal(r.body, r.t)]
+                    if found is not None]
+        return state, refusals
+
+    @classmethod
+    def _note_refusal(cls, body: Mapping[str, Any], t: float) -> dict[str, Any] | None:
+        """A note read back as a refusal the director sees (a kind may add notes of its own)."""
+        if isinstance(body.get("refused"), dict):
+            return dict(body["refused"], t=t)
+        return None
+
+    def close(self) -> None:
+        self.journal.close()
+
+    # -- the kind's hooks ---------------------------------------------------------------------------
+
+    def _caveat(self, rec: Mapping[str, Any]) -> tuple[str, dict[str, Any] | None]:
+        """A record about to be taken: a word for its source ("" none) and a note to journal with it."""
+        return "", None
+
+    def _applied(self, applied: list[Mapping[str, Any]]) -> None:
+        """After a commit: the records that were taken (a kind marks what changed)."""
+
+    def _rebuilt(self) -> None:
+        """After a failed commit rebuilt the state from the journal."""
+
+    # -- changing -----------------------------------------------------------------------------------
+
+    def submit(self, records: Iterable[Mapping[str, Any]]) -> list[Outcome]:
+        """Check, journal (one transaction) and apply records, in order.
+
+        Raises:
+            SessionFileError: the journal cannot be written; nothing is applied (the state is rebuilt from
+                the journal).
+        """
+        outcomes: list[Outcome] = []
+        rows: list[tuple[str, dict[str, Any], float]] = []
+        now = self.clock()
+        applied: list[Mapping[str, Any]] = []
+        for rec in records:
+            if rec.get("type") == "message":  # a message the link could not read: its refusal is the record
+                why = str(rec.get("why_link") or "the message could not be read")
+                kept = {k: v for k, v in rec.items() if k != "why_link"}
+                rows.append(("note", {"refused": {"record": kept, "why": why}}, now))
+                outcomes.append(Outcome("refused", why, kept))
+                continue
+            if rec.get("type") == "unwritten":  # refusals past a login's bound: counted in one note
+                rows.append(("note", {"refusals_not_written": {k: v for k, v in rec.items() if k != "type"}}, now))
+                continue
+            unwritable = unjournalable(rec)
+            if unwritable:  # refused with the record as ASCII text: the refusal itself can be journaled
+                safe = {"type": ascii(rec.get("type"))[:40], "text": ascii(dict(rec))[:4000]}
+                rows.append(("note", {"refused": {"record": safe, "why": unwritable}}, now))
+                outcomes.append(Outcome("refused", unwritable, safe))
+                continue
+            why = self.state.check(rec)
+            if why == REPEAT:
+                outcomes.append(Outcome("repeat", record=rec))
+                continue
+            if why:
+                rows.append(("note", {"refused": {"record": dict(rec), "why": why}}, now))
+                outcomes.append(Outcome("refused", why, rec))
+                continue
+            caveat, note = self._caveat(rec)
+            self.state.apply(rec)
+            applied.append(rec)
+            rows.append(("event", dict(rec), now))
+            if note is not None:  # the source and the director are told: never taken or dropped unsaid
+                rows.append(("note", note, now))
+            outcomes.append(Outcome("taken", caveat, rec))
+        if not rows:
+            return outcomes
+        try:
+            self.journal.append_many(rows)
+        except (JournalError, ValueError) as exc:
+            log.error("session journal %s cannot be written (%s); nothing of this batch is taken", self.journal.path, exc)
+            self.state, _ = self.KIND.replay(self.setup, [r.body for r in self.journal.rows() if r.kind == "event"][1:])
+            self._rebuilt()
+            self.version += 1
+            raise SessionFileError(f"{self.journal.path}: cannot be written ({exc}); nothing was taken") from None
+        for o in outcomes:
+            if o.status == "taken" and o.why:
+                self.refusals = [*self.refusals, {"record": dict(o.record or {}), "why": "taken, but " + o.why,
+                                                  "t": now}][-REFUSALS_KEPT:]
+                log.warning("session: %s", o.why)
+            if o.status == "refused":
+                self.refusals = [*self.refusals, {"record": dict(o.record or {}), "why": o.why, "t": now}][-REFUSALS_KEPT:]
+                log.warning("session: refused %s: %s", (o.record or {}).get("type"), o.why)
+        if applied:
+            self.version += 1
+            self._applied(applied)
+        return outcomes
+
+    def refuse(self, items: Iterable[tuple[Mapping[str, Any], str]]) -> None:
+        """Journal records refused before they reached the checks (a message the link could not read)."""
+        now = self.clock()
+        rows = [("note", {"refused": {"record": dict(rec), "why": why}}, now) for rec, why in items]
+        if not rows:
+            return
+        try:
+            self.journal.append_many(rows)
+        except (JournalError, ValueError) as exc:
+            raise SessionFileError(f"{self.journal.path}: cannot be written ({exc})") from None
+        for _kind, body, _t in rows:
+            self.refusals = [*self.refusals, {**body["refused"], "t": now}][-REFUSALS_KEPT:]
+            log.warning("session: refused a message: %s", body["refused"]["why"])
+
+    def journal_recovered(self, failed_commits: int) -> None:
+        """Note that the journal is writable again after ``failed_commits`` failed commits (best effort:
+        the records themselves are already committed)."""
+        try:
+            self.journal.append("note", {"journal": "recovered", "failed_commits": failed_commits}, self.clock())
+        except (JournalError, ValueError) as exc:
+            log.warning("session: the recovery note could not be written (%s)", exc)
+
+    def take(self, rec: Mapping[str, Any]) -> Outcome:
+        """One record (``submit`` of one)."""
+        return self.submit([rec])[0]

@@ -1,0 +1,298 @@
+"""The publisher's delivery core, without paho: what a table has to tell the club, kept and sent in order.
+
+Every ordered message (``event``, ``ruling``, ``deal``, ``board``, ``players``) is first written to the
+outbox in the journal's SQLite file (``outbox.Outbox``), then handed to ``send`` by the sender loop
+(:meth:`Delivery.run`, a thread of the publisher's), in order, while the broker is connected; it leaves
+the outbox when the broker acknowledges it (:meth:`Delivery.published`). Retained values (``pack/...``)
+and the newest status go out after the ordered messages, so a status never overtakes what happened
+before it. Each ordered message names the seq of the one before it (``prev``); each status names the ids
+of the last commands the table took in (``done``).
+
+``send(topic, payload, qos, retain)`` is the only way out: the MQTT client's ``publish`` in the table,
+anything with the same shape in a test. It returns the message id the broker's acknowledgement will name.
+The core holds no socket and calls nothing of paho's; the shell (``publisher.MqttPublisher``) tells it when
+the broker comes and goes (:meth:`connected`, :meth:`disconnected`) and when a message is acknowledged.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from firmware_host.records.journal import Journal
+from firmware_host.tablelink.outbox import Outbox
+from firmware_host.tablelink.secrecy import SecrecyFilter
+from firmware_host.wire.topics import TOPICS
+
+log = logging.getLogger(__name__)
+
+FRESH_MAX = 1000     # messages kept in memory for the sender beside the outbox
+ACK_BATCH, ACK_EVERY = 64, 0.25  # acknowledged outbox rows are deleted in batches
+STATUS_EVERY = 0.1   # seconds between two status messages at most (the newest one wins)
+DONE_KEPT = 32       # ids of the latest commands handed to the table, told in every status
+Send = Callable[[str, str, int, bool], int]
+
+
+class Delivery:
+    """The outbox, the order and the acknowledgements of one table's messages (see the module docstring).
+
+    Args:
+        table: the table's id.
+        journal: the table's open journal (the outbox lives in its file; the heartbeat names its head).
+        secrecy: the filter that says whether a deal's cards are being held back.
+        send: ``send(topic, payload, qos, retain) -> message id``.
+        clock: wall-clock seconds for the ``t`` of each message.
+        heartbeat: seconds between heartbeats.
+        window: how many messages may wait for the broker's acknowledgement at once.
+    """
+
+    def __init__(self, table: str, journal: Journal, secrecy: SecrecyFilter, send: Send,
+                 clock: Callable[[], float] = time.time, *, heartbeat: float = 5.0, window: int = 200) -> None:
+        self.table = table
+        self.send = send
+        self.clock = clock
+        self.heartbeat = heartbeat
+        self.window = window
+        self.secrecy = secrecy
+        self.outbox = Outbox(journal.path, journal.synchronous)
+        self._journal = journal
+        self.wake = threading.Condition()
+        self.stopping = False
+        self.is_connected = False
+        self._latest_dirty = True  # retained values left unsent by an earlier run go out first
+        self._status_env: dict[str, Any] | None = None
+        self._status_dirty = False
+        self._status_at = 0.0
+        self._sent_id = 0            # highest outbox id handed to ``send`` in this process
+        self._inflight: dict[int, int] = {}  # message id -> outbox id (sender thread only)
+        self._acked_mids: deque[int] = deque()
+        self._acked: list[int] = []
+        self._acked_at = 0.0
+        self._fresh: deque[tuple[int, str, str]] = deque()
+        self._backlog = True  # the outbox may hold rows not in _fresh (from an earlier run, an outage)
+        # The seq of the last ordered message ever queued (this run or an earlier one): the next one's ``prev``.
+        self.last_seq = self.outbox.last_queued_seq()
+        self._done: deque[str] = deque(maxlen=DONE_KEPT)
+        self._owed: deque[tuple[int, str, str]] = deque()  # committed, not yet in the outbox
+        self._owed_said = False
+        self._send_problem = ""
+        self._resend_latest = False
+
+    # -- what the table tells ----------------------------------------------------------------------
+
+    def envelope(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> dict[str, Any]:
+        # "secret": the deal's cards were being held back when this was written
+        return {"table": self.table, "kind": kind, "seq": seq, "deal": deal,
+                "secret": self.secrecy.is_open(deal), "t": self.clock(), "body": body}
+
+    @staticmethod
+    def dump(envelope: dict[str, Any]) -> str:
+        return json.dumps(envelope, separators=(",", ":"), allow_nan=False)
+
+    def queue(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> None:
+        """An ordered message: into the outbox (or held in memory while it cannot be written), in order."""
+        t = TOPICS.table(self.table, kind)
+        with self.wake:
+            envelope = self.envelope(kind, deal, seq, body)
+            envelope["prev"] = self.last_seq  # the chain the dashboard checks for gaps
+            self.last_seq = max(self.last_seq, seq)
+            self._owed.append((seq, t, self.dump(envelope)))
+            self._put_owed()
+            self.wake.notify()
+
+    def latest(self, t: str, kind: str, seq: int, body: dict[str, Any]) -> None:
+        """A retained value (only the newest matters), kept in the outbox until sent."""
+        deal = int(body.get("deal") or 0) if kind == "status" else 0
+        self.outbox.set_latest(t, self.dump(self.envelope(kind, deal, seq, body)))
+        with self.wake:
+            self._latest_dirty = True
+            self.wake.notify()
+
+    def status(self, deal: int, seq: int, body: dict[str, Any]) -> None:
+        """The newest status, kept in memory only (the controller tells it again after a restart); sent
+        at most every ``STATUS_EVERY`` seconds, retained."""
+        envelope = self.envelope("status", deal, seq, body)
+        with self.wake:
+            self._status_env, self._status_dirty = envelope, True
+            self.wake.notify()
+
+    def status_text(self) -> str | None:
+        """The latest status as it would go out (for tests and diagnostics)."""
+        env = self._status_env
+        return None if env is None else self.dump({**env, "done": list(self._done)})
+
+    def command_done(self, cid: str) -> None:
+        """A command the table has taken in: named in the next status (sent at once)."""
+        with self.wake:
+            if cid not in self._done:
+                self._done.append(cid)
+            self._status_dirty = self._status_env is not None
+            self.wake.notify()
+
+    def pending(self) -> int:
+        """Messages not yet acknowledged by the broker."""
+        return self.outbox.count()
+
+    # -- the broker comes and goes (told by the shell, from its network thread) -------------------
+
+    def connected(self) -> None:
+        with self.wake:  # the sender marks them (a write: never in the network thread, where a full disk
+            self._resend_latest = True  # would raise into the network loop)
+            self._latest_dirty = True
+            self._status_dirty = self._status_env is not None
+            self.is_connected = True
+            self.wake.notify_all()
+
+    def disconnected(self) -> bool:
+        """The broker is gone; True if it was connected."""
+        with self.wake:
+            was = self.is_connected
+            self.is_connected = False
+            self._backlog = True
+            self._fresh.clear()
+        return was
+
+    def published(self, mid: int) -> None:
+        """The broker acknowledged message ``mid`` (resolved to outbox ids by the sender thread, which
+        alone owns ``_inflight``; no lock of ours is taken here, the network thread may hold its own)."""
+        self._acked_mids.append(mid)
+        if len(self._acked_mids) >= self.window // 2:
+            with self.wake:
+                self.wake.notify()
+
+    # -- the sender loop ---------------------------------------------------------------------------
+
+    def stop(self) -> None:
+        with self.wake:
+            self.stopping = True
+            self.wake.notify_all()
+
+    def close(self) -> None:
+        """After the loop ended: drop what the broker acknowledged, close the outbox."""
+        self._flush_acks(force=True)
+        self.outbox.close()
+
+    def run(self) -> None:
+        """The sender loop, until :meth:`stop`: outbox first, then retained values, then the status, and
+        a heartbeat every ``heartbeat`` seconds. Nothing the broker or the disk does stops it."""
+        next_beat = time.monotonic()
+        while True:
+            with self.wake:
+                if self.stopping:
+                    return
+                due = [next_beat, time.monotonic() + 0.5]
+                if self._status_dirty and self.is_connected:
+                    due.append(self._status_at + STATUS_EVERY)
+                self.wake.wait(timeout=max(0.0, min(due) - time.monotonic()))
+                if self.stopping:
+                    return
+            try:
+                with self.wake:
+                    self._put_owed()
+                self._flush_acks()
+                if not self.is_connected:
+                    continue
+                self._send_ordered()  # first, so a status never overtakes what happened before it
+                self._send_latest()
+                self._send_status()
+                if time.monotonic() >= next_beat:
+                    next_beat = time.monotonic() + self.heartbeat
+                    beat = {"table": self.table, "t": self.clock(), "seq": self.last_seq,
+                            "pending": self.outbox.count(), "head": self._journal.read_head()}
+                    self.send(TOPICS.table(self.table, "heartbeat"), json.dumps(beat), 0, False)
+            except Exception as exc:  # the table must keep working whatever the broker or the disk does
+                problem = f"{type(exc).__name__}: {exc}"
+                if problem != self._send_problem:  # said once per problem, not once per retry
+                    self._send_problem = problem
+                    log.warning("table %s: publishing failed (%s); retrying", self.table, problem)
+                with self.wake:
+                    self.wake.wait(timeout=1.0)  # not at once: the cause (a full disk) takes a while
+            else:
+                if self._send_problem:
+                    self._send_problem = ""
+                    log.info("table %s: publishing again", self.table)
+
+    def _put_owed(self) -> None:
+        """Move the messages not yet in the outbox into it, in order (the caller holds ``wake``). While
+        the outbox cannot be written (a full disk) they wait here and the sender tries again: a message
+        the journal committed is never dropped because its copy for the club could not be stored."""
+        while self._owed:
+            seq, t, payload = self._owed[0]
+            try:
+                oid = self.outbox.put(seq, t, payload)
+            except (sqlite3.Error, OSError) as exc:
+                if not self._owed_said:
+                    self._owed_said = True
+                    log.warning("table %s: the club outbox cannot be written (%s); %d message(s) wait in "
+                                "memory and are stored when it can", self.table, exc, len(self._owed))
+                return
+            self._owed.popleft()
+            # A copy in memory spares the sender a read back while all is well; during an outage (or
+            # past FRESH_MAX) the sender reads the outbox instead.
+            if self.is_connected and len(self._fresh) < FRESH_MAX:
+                self._fresh.append((oid, t, payload))
+            else:
+                self._fresh.clear()
+                self._backlog = True
+        if self._owed_said:
+            self._owed_said = False
+            log.warning("table %s: the club outbox is writable again", self.table)
+
+    def _send_status(self) -> None:
+        now = time.monotonic()
+        with self.wake:
+            if not self._status_dirty or self._status_env is None or now - self._status_at < STATUS_EVERY:
+                return
+            self._status_dirty, self._status_at = False, now
+            envelope = {**self._status_env, "done": list(self._done)}
+        self.send(TOPICS.table(self.table, "status"), self.dump(envelope), 1, True)
+
+    def _send_latest(self) -> None:
+        if self._resend_latest:  # after a (re)connection every retained value goes again
+            self.outbox.resend_all_latest()
+            self._resend_latest = False
+        if not self._latest_dirty:
+            return
+        self._latest_dirty = False
+        for t, payload in self.outbox.unsent_latest():
+            self.send(t, payload, 1, True)
+            self.outbox.mark_latest(t, payload, True)
+
+    def _send_ordered(self) -> None:
+        room = self.window - len(self._inflight)
+        if room <= 0:
+            return
+        with self.wake:
+            if self._backlog:
+                self._fresh.clear()
+                batch = [(o, t, p) for o, _s, t, p in self.outbox.pending(self._sent_id, room)]
+                self._backlog = len(batch) == room  # more may wait in the outbox
+            else:
+                batch = []
+                while self._fresh and len(batch) < room:
+                    batch.append(self._fresh.popleft())
+        for oid, t, payload in batch:
+            if oid <= self._sent_id:
+                continue
+            # Never hold our lock across send(): the client calls ``published`` holding its own mutex.
+            mid = self.send(t, payload, 1, False)
+            self._sent_id = oid
+            self._inflight[mid] = oid
+
+    def _flush_acks(self, force: bool = False) -> None:
+        while self._acked_mids:
+            oid = self._inflight.pop(self._acked_mids.popleft(), None)
+            if oid is not None:  # None: a retained value or the online flag, not from the outbox
+                self._acked.append(oid)
+        # Acknowledged rows are dropped in batches: one that outlives a crash is sent again and the
+        # dashboard drops the repeat.
+        now = time.monotonic()
+        if self._acked and (force or len(self._acked) >= ACK_BATCH or now - self._acked_at >= ACK_EVERY):
+            self.outbox.delivered(self._acked)
+            self._acked, self._acked_at = [], now

@@ -1,0 +1,190 @@
+"""A real duplicate table on the club's link (``docs/mqtt.md``, Duplicate): its seating in, its confirmed
+results out.
+
+* **In.** The session's messages for the table (``MqttPublisher.on_session``, paho's thread) are put in the
+  controller's queue as ``SessionInput``: journaled first, then the table's procedure
+  (``table.duplicate.DuplicateProcedure``) takes its round, pairs and boards from the seating.
+* **Out.** When a board's result is confirmed by one player of each side (the engine's ``DB-77`` ruling
+  with ``confirmed``, journaled), its ``board`` message (``wire.duplicate.result_body``) goes through the
+  publisher's outbox with that ruling's row as its ``seq``: at least once, in order.
+* **Until answered.** The session answers a result (its seating's ``answers``) only once it is committed
+  in the session's journal (``docs/ordering.md``). A result no answer names, whose board the last seating
+  still lists in ``left``, is sent again (a new journal row, the same body) ``RESEND_AFTER`` seconds after
+  it was first sent, then after twice as long each time, up to ``RESEND_MOST`` seconds, **on the table's
+  own timer**: not only when a seating arrives (a session killed before its commit, or whose journal is
+  stalled, sends no new seating). On a restart the results are read back from the journal, so one
+  confirmed just before a kill is still sent.
+
+Nothing is wired by side effect: :class:`DuplicateResults` is built alone, and :func:`connect` is the one
+place it is put on the controller and the publisher (``live.build_table`` calls it, before the publisher
+starts). The seating is read through the wire's typed message (``wire.messages.Seating``).
+
+Everything here runs in the controller's thread (observer callbacks, session listeners, and the timer's
+check, which a small thread only queues as a ``CommandAck``: a callable the controller runs in its turn),
+so its journal rows are written where every other row is.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from firmware_host.table.inputs import CommandAck, SessionInput
+from firmware_host.wire.duplicate import players_body, result_body
+from firmware_host.wire.messages import MessageError, Seating
+
+log = logging.getLogger(__name__)
+RESEND_AFTER = 3.0
+RESEND_MOST = 30.0
+TIMER_EVERY = 1.0
+
+
+def body_of(ruling: dict[str, Any]) -> dict[str, Any]:
+    """The ``board`` message body of a confirmed result's ruling (``laws.games.duplicate_board``)."""
+    foul = ruling.get("foul")
+    return result_body(
+        section=str(ruling.get("section") or "A"), table_number=int(ruling.get("table") or 1),
+        round=int(ruling.get("round") or 1), board=int(ruling["board"]), ns=str(ruling.get("ns") or "-"),
+        ew=str(ruling.get("ew") or "-"), contract=str(ruling["contract"]), declarer=ruling.get("declarer"),
+        tricks=int(ruling["tricks"]), lead=ruling.get("lead"), record=str(ruling.get("record") or ""),
+        verified=bool(ruling.get("verified")) and not foul,
+        foul={k: foul[k] for k in ("card", "played_by", "record_seat", "trick", "seats")} if foul else None,
+        play=list(ruling.get("play") or []), auction=list(ruling.get("auction") or []),
+        confirmed=dict(ruling.get("confirmed") or {}))
+
+
+class DuplicateResults:
+    """The table's results to the session, and the session's seating to the table.
+
+    Args:
+        ctl: the controller (``submit``, ``journal_note``, ``journal``, ``on_session``).
+        publisher: the table's ``MqttPublisher`` (``board_result``, ``on_session``).
+        clock: monotonic seconds, for the resend delay.
+    """
+
+    def __init__(self, ctl: Any, publisher: Any, clock: Callable[[], float] = time.monotonic, *,
+                 timer: float | None = TIMER_EVERY) -> None:
+        self.ctl = ctl
+        self.publisher = publisher
+        self.clock = clock
+        self.unanswered: dict[tuple[int, int], tuple[dict[str, Any], float]] = {}
+        self._wait: dict[tuple[int, int], float] = {}   # seconds until the next resend of each
+        self.sent = 0
+        self.resent = 0
+        for row in ctl.journal.rows():           # results confirmed before a restart: answered or not?
+            if row.kind == "ruling" and row.body.get("clause") == "DB-77" and row.body.get("confirmed"):
+                body = body_of(row.body)
+                self.unanswered[(body["round"], body["board"])] = (body, float("-inf"))
+        self.seating: Seating | None = None
+        self.members: dict[tuple[int, str], str] = {}   # (round, seat) -> the member card read there
+        self.named: set[tuple[int, str]] = set()         # (round, side) told the session
+        self.timer = timer
+        self._stop = threading.Event()
+        self._queued = threading.Event()   # a check is in the controller's queue already
+
+    def start_timer(self) -> None:
+        """Start the resend timer's thread (``connect`` does; a test may drive :meth:`resend_due` alone)."""
+        if self.timer:
+            threading.Thread(target=self._timer, args=(self.timer,), name="duplicate-resend", daemon=True).start()
+
+    def close(self) -> None:
+        """Stop the timer (the table is stopping)."""
+        self._stop.set()
+
+    def _timer(self, every: float) -> None:
+        while not self._stop.wait(every):
+            if self.unanswered and not self._queued.is_set():
+                self._queued.set()
+                self.ctl.submit(CommandAck(self.resend_due))
+
+    def resend_due(self) -> int:
+        """Controller thread: send again each unanswered result whose wait is over; how many were sent."""
+        self._queued.clear()
+        now, sent = self.clock(), 0
+        for key, (body, at) in list(self.unanswered.items()):
+            wait = self._wait.get(key, RESEND_AFTER)
+            if now - at > wait:
+                seq = self.ctl.journal_note({"board_result_again": body})
+                self.publisher.board_result(body, seq)
+                self.unanswered[key] = (body, now)
+                self._wait[key] = min(wait * 2, RESEND_MOST)
+                self.resent += 1
+                sent += 1
+        return sent
+
+    # -- the observer ------------------------------------------------------------------------------
+
+    def ruling(self, ruling: dict[str, Any], deal: int, seq: int) -> None:
+        if ruling.get("clause") != "DB-77" or not ruling.get("confirmed"):
+            return
+        body = body_of(ruling)
+        self.publisher.board_result(body, seq, deal)
+        self.unanswered[(body["round"], body["board"])] = (body, self.clock())
+        self._wait.pop((body["round"], body["board"]), None)
+        self.sent += 1
+
+    def status(self, snapshot: dict[str, Any]) -> None:
+        pass
+
+    def event(self, event: dict[str, Any], deal: int, seq: int) -> None:
+        pass
+
+    def deal_over(self, deal: int) -> None:
+        pass
+
+    def pack_health(self, pack: str, unreadable: int, damaged: int, deals: int) -> None:
+        pass
+
+    # -- the seating -------------------------------------------------------------------------------
+
+    def on_member(self, seat: str, member: str) -> None:
+        """Controller thread: a member card read at a seat; once both seats of a side have one in this
+        round, the pair's members go to the session (``players``: journaled, then sent in order)."""
+        s = self.seating
+        if s is None or seat not in ("N", "E", "S", "W"):
+            return
+        rnd = s.round
+        self.members[(rnd, seat)] = member
+        for side, pair, (a, b) in (("ns", s.ns, ("N", "S")), ("ew", s.ew, ("E", "W"))):
+            if (rnd, a) in self.members and (rnd, b) in self.members and pair and (rnd, side) not in self.named:
+                self.named.add((rnd, side))
+                body = players_body(section=s.section or "A", table_number=s.table_number, round=rnd, side=side,
+                                    pair=pair, members=[self.members[(rnd, a)], self.members[(rnd, b)]])
+                self.publisher.players_seen(body, self.ctl.journal_note({"players_seen": body}))
+
+    def on_session(self, msg: dict[str, Any]) -> None:
+        """Controller thread: forget the results the seating answers; send again those it leaves
+        unanswered for ``RESEND_AFTER`` seconds. The seating is read through ``wire.messages.Seating``;
+        one that does not read (already journaled, and refused by the procedure too) changes nothing."""
+        if msg.get("kind") != "seating":
+            return
+        try:
+            seating = Seating.from_dict(msg)
+        except MessageError as exc:
+            log.warning("a seating that does not read is not used for the results: %s", exc)
+            return
+        self.seating = seating
+        answered = {a.board for a in seating.answers if a.status in ("taken", "repeat", "refused")}
+        rnd, left = seating.round, seating.left
+        for key in list(self.unanswered):
+            r, board = key
+            if board in answered or r < rnd or (r == rnd and board not in left):
+                del self.unanswered[key]
+                self._wait.pop(key, None)
+        self.resend_due()
+
+
+def connect(results: DuplicateResults, ctl: Any, publisher: Any) -> DuplicateResults:
+    """Put the table's duplicate results on the link, in one visible place (before ``publisher.start()``,
+    which subscribes to the session's topics only when someone listens): the session's messages from the
+    publisher go into the controller's queue; the controller's journaled session messages, member cards
+    and observer calls come here; the resend timer starts."""
+    publisher.on_session(lambda msg: ctl.submit(SessionInput(msg)))
+    ctl.on_session(results.on_session)
+    ctl.on_member(results.on_member)
+    ctl.observers.append(results)
+    results.start_timer()
+    return results
