@@ -14,8 +14,9 @@
 - **Messages and bytes per result**: every message the uplinks publish and every message the federation
   publishes (answers, views, boards released, records), counted as they are published.
 
-``--scale [TABLES] [--outages N]`` runs instead the simultaneous at scale with N outages (20), judged
-(``federation_scale.py``); it exits 1 when a check fails.
+``--scale [TABLES] [--outages N]`` runs instead the simultaneous at scale with N outages (20), three of
+its 12 clubs real sessions with real tables, the first link cut ten minutes long (one minute with
+``--quick``), judged (``federation_scale.py``); it exits 1 when a check fails.
 """
 
 from __future__ import annotations
