@@ -322,6 +322,7 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
             return view_problem(event, view) or "equal"
 
         gap = (play_end - t0) / (outages + 1)
+        fetchers: list[threading.Thread] = []     # each outage's view after it (the long cut's may come last)
         try:
             for k in range(outages):
                 time.sleep(max(0.0, t0 + (k + 1) * gap - time.monotonic()))
@@ -339,7 +340,8 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
                     windows.append((start, start + long_cut + settle, club))
                     log.append({"outage": k + 1, "kind": kind, "club": club, "at_s": round(start - t0, 1),
                                 "for_s": round(long_cut, 1)})
-                    threading.Thread(target=fetch_after, args=(k, start + long_cut), daemon=True).start()
+                    fetchers.append(threading.Thread(target=fetch_after, args=(k, start + long_cut), daemon=True))
+                    fetchers[-1].start()
                     continue
                 elif kind == "club link cut":
                     length = min(gap * 0.7, rng.uniform(5.0, 20.0))
@@ -358,7 +360,8 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
                     service[0] = _service(event, fed.port, pwfile, root / "service.log", web)
                 end = time.monotonic()
                 windows.append((start, end + settle, ""))
-                threading.Thread(target=fetch_after, args=(k, end), daemon=True).start()
+                fetchers.append(threading.Thread(target=fetch_after, args=(k, end), daemon=True))
+                fetchers[-1].start()
                 log.append({"outage": k + 1, "kind": kind, "club": club, "at_s": round(start - t0, 1),
                             "for_s": round(end - start, 1)})
             player.join()
@@ -375,6 +378,8 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
             while time.monotonic() < deadline and sum(views[-1][1].get("taken", {}).values() if views else [0]) < total:
                 time.sleep(0.5)
             last = _page_view(web)
+            for th in fetchers:     # a view fetched after the long cut may still be waiting for it to settle
+                th.join(settle + 150)
             for entry in log:   # the rankings after each outage, checked once the run is over
                 k = entry["outage"] - 1
                 entry["ranking"] = check(after.get(k))
