@@ -12,34 +12,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from laws.competitors import Pair
+from laws.errors import MovementError as MovementError  # re-exported: its home for callers
+
 NS = "NS"
 EW = "EW"
 ONE_FIELD = "one field"
-
-
-class MovementError(ValueError):
-    """A movement (or a movement file) that cannot be used; the message names the line or the seat."""
-
-
-@dataclass(frozen=True, order=True)
-class Pair:
-    """A pair: its number and, in a two-field movement (Mitchell), its direction ``"NS"`` or ``"EW"``.
-
-    Mitchell pairs are numbered within their direction (pair 3 NS and pair 3 EW are different pairs);
-    Howell pairs have no direction (``None``) and are numbered 1 to the number of pairs.
-    """
-
-    number: int
-    direction: str | None = None
-
-    def __post_init__(self) -> None:
-        if isinstance(self.number, bool) or not isinstance(self.number, int) or self.number < 1:
-            raise MovementError(f"a pair number is a whole number from 1, got {self.number!r}")
-        if self.direction not in (None, NS, EW):
-            raise MovementError(f"a pair's direction is NS, EW or none, got {self.direction!r}")
-
-    def __str__(self) -> str:
-        return str(self.number) if self.direction is None else f"{self.number} {self.direction}"
 
 
 @dataclass(frozen=True)

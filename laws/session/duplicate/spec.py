@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from laws.cards import Side
 from laws.duplicate.deal import Board, Deal, commitment
 from laws.duplicate.movement import (
     Movement,
@@ -28,7 +27,6 @@ from laws.duplicate.movement import (
     mitchell,
 )
 from laws.scoring import Method
-from laws.scoring import Pair as ScoringPair
 
 KINDS = ("mitchell", "howell", "barometer", "asc")
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -178,14 +176,10 @@ def check_setup(setup: SessionSetup) -> Movement:
     return movement
 
 
-def scoring_pair(p: Pair) -> ScoringPair:
-    """The movement's pair as the scoring knows it (the same number and home direction)."""
-    return ScoringPair(p.number, None if p.direction is None else Side(p.direction))
-
-
-def fields_of(movement: Movement) -> dict[ScoringPair, str]:
-    """Each pair's field for scoring: ``NS`` and ``EW`` in a Mitchell, one field otherwise."""
-    return {scoring_pair(p): f for p, f in movement.fields().items()}
+def fields_of(movement: Movement) -> dict[Pair, str]:
+    """Each pair's field for scoring: ``NS`` and ``EW`` in a Mitchell, one field otherwise (the movement's
+    pair is the scoring's: one :class:`laws.competitors.Competitor`)."""
+    return dict(movement.fields())
 
 
 def label(p: Pair | None) -> str:
