@@ -13,7 +13,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from laws.cards import Card, Seat
-from laws.competitors import Pair
+from laws.competitors import Pair as Pair  # re-exported: the one competitor type
 from laws.duplicate.boards import Vulnerability
 from laws.errors import SessionError as SessionError  # re-exported: its home for callers
 from laws.scoring.bridge import Contract

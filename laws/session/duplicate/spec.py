@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from laws.cards import Side
 from laws.duplicate.deal import Board, Deal, commitment
 from laws.duplicate.movement import (
     Movement,
@@ -192,7 +193,7 @@ def pair_of_label(text: str) -> Pair:
     m = re.fullmatch(r"\s*(\d+)\s*(NS|EW)?\s*", str(text))
     if not m:
         raise ValueError(f"{text!r} is not a pair (want a number, and NS or EW in a Mitchell: '3 NS')")
-    return Pair(int(m.group(1)), m.group(2))
+    return Pair(int(m.group(1)), Side(m.group(2)) if m.group(2) else None)
 
 
 def boards_by_number(boards: Sequence[Board]) -> dict[int, Board]:
