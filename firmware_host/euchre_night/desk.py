@@ -1,6 +1,6 @@
 """The euchre night's desk: the tables' hands in, each table's seating out, whoever owns the broker
 connection (``cardtable euchre serve``'s own client in ``service.py``, or the director's server when the
-night runs on the club's machine: ``club/euchre_screens.py``), as the events' desk is for an event.
+night runs on the club's machine: ``screens.py``), as the events' desk is for an event.
 
 * :meth:`NightDesk.offer` keeps a table's ``hand`` message (any thread) for the next step;
 * :meth:`NightDesk.step` (a worker thread, never paho's network thread or an event loop) takes what has

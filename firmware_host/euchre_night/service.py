@@ -6,7 +6,7 @@ The client (the dashboard's login: it reads every table's topics and writes the 
 ``<prefix>/<table>/hand`` message to the desk from paho's thread; one worker thread steps the desk
 whenever something arrived (and again a moment later while a journal that cannot be written holds a
 batch). On the director's server the dashboard's client and hub carry the same desk instead
-(``club/euchre_screens.py``).
+(``screens.py``).
 """
 
 from __future__ import annotations

@@ -132,6 +132,10 @@ class Devices:
     def _mac(self, name: str, nonce: str) -> str:
         return hmac.new(self._secret, f"{name}\x00{nonce}".encode(), hashlib.sha256).hexdigest()[:32]
 
+    def derived(self, label: str) -> bytes:
+        """A secret for ``label`` made from this one (kept across restarts when this one is)."""
+        return hmac.new(self._secret, f"derived\x00{label}".encode(), hashlib.sha256).digest()
+
     def make(self, name: str) -> str:
         nonce = secrets.token_urlsafe(12)
         return f"{name}.{nonce}.{self._mac(name, nonce)}"
