@@ -46,10 +46,13 @@ class NightService:
         self.client.username_pw_set(username, password)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
-        self.desk.connect(lambda topic, body, retain: self.client.publish(topic, body, qos=1, retain=retain))
+        self.desk.connect(self._publish)
         self.connected = threading.Event()
         self.host, self.port = host, port
         self._thread: threading.Thread | None = None
+
+    def _publish(self, topic: str, body: str, retain: bool) -> None:
+        self.client.publish(topic, body, qos=1, retain=retain)
 
     @property
     def page(self) -> str:
