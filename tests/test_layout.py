@@ -30,7 +30,7 @@ ROOMS: dict[str, set[str]] = {
     "firmware_host.tablelink": {"firmware_host.config", "firmware_host.records", "firmware_host.table"},
     "firmware_host.web": {"firmware_host.records"},
     "firmware_host.club": {"firmware_host.config", "firmware_host.devices", "firmware_host.duplicate",
-                           "firmware_host.records", "firmware_host.resources", "firmware_host.session",
+                           "firmware_host.events", "firmware_host.records", "firmware_host.resources", "firmware_host.session",
                            "firmware_host.table", "firmware_host.tablelink", "firmware_host.web"},
     "firmware_host.session": {"firmware_host.records"},
     "firmware_host.duplicate": {"firmware_host.config", "firmware_host.records", "firmware_host.resources",

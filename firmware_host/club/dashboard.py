@@ -22,7 +22,9 @@ is pending (on the page) until the table's status lists its id as done; a table 
 it returns (its persistent session at the broker).
 With a duplicate session (``duplicate=``, a ``session.desk.SessionDesk``) the session's own screens are
 added (``club.duplicate_screens``: ``/duplicate`` for the director, ``/duplicate/table/<id>`` for a
-table's players) and the desk takes the tables' ``board`` messages.
+table's players) and the desk takes the tables' ``board`` messages. With an event (``event=``, an
+``events.desk.EventDesk``) the event's pages are added likewise (``club.event_screens``: ``/event`` for the
+director, ``/event/table/<id>`` for a table) and its desk takes the tables' ``board`` messages.
 Every route but the login page (and a table's page, opened with its key) needs a live session; the session cookie is HttpOnly and SameSite=Strict
 (and Secure whenever the page is served over HTTPS), and a command must also carry the session's CSRF token
 and come from our own origin. Logins are throttled (``web.throttle``).
@@ -88,7 +90,7 @@ class Dashboard:
                  session_ttl: float = 8 * 3600, tls: bool = False, ca_file: str | None = None,
                  secure_cookie: bool = False, device_key: bytes | None = None, heads: Any | None = None,
                  tick: float = 0.025, clock: Callable[[], float] = time.monotonic,
-                 duplicate: Any = None) -> None:
+                 duplicate: Any = None, event: Any = None) -> None:
         import paho.mqtt.client as mqtt
 
         self.sessions = Sessions(users, session_ttl, clock)
@@ -120,6 +122,16 @@ class Dashboard:
             self.hub.taps.append(duplicate.offer)
             self.hub.workers.append(duplicate.tick)        # the journal's commit waits for the disk: off the loop
             self.hub.tickers.append(self.duplicate.tick)
+        self.event = None
+        if event is not None:  # an event's desk (events/desk.py): its pages here, its messages on our client
+            from firmware_host.club.event_screens import EventScreens
+
+            event.page_secret = self.devices.derived("event-pages")
+            event.connect(self.publish)
+            self.event = EventScreens(event, self)
+            self.hub.taps.append(event.offer)
+            self.hub.workers.append(event.step)            # the journal's commit waits for the disk: off the loop
+            self.hub.tickers.append(self.event.tick)
         self.app = self._build_app()
 
     def publish(self, topic: str, payload: str, retain: bool) -> None:
@@ -136,6 +148,8 @@ class Dashboard:
         client.subscribe(TOPICS.everything, qos=1)
         if self.duplicate is not None:  # the tables' seatings, retained, once more on every connection
             self.duplicate.desk.publish_all()
+        if self.event is not None:  # the event's seatings, retained, likewise
+            self.event.desk.publish_all()
 
     def _resync(self, table: str) -> None:
         """A gap in ``table``'s messages: subscribe again to its retained topics, so the broker sends its
@@ -181,6 +195,8 @@ class Dashboard:
                   Route("/static/{name}", self.static)]
         if self.duplicate is not None:
             routes += self.duplicate.routes()
+        if self.event is not None:
+            routes += self.event.routes()
         return Starlette(routes=routes, lifespan=self._lifespan)
 
     # -- helpers ------------------------------------------------------------------------------------

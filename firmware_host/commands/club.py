@@ -69,6 +69,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="run the euchre night in DIR (cardtable euchre open) live: /euchre")
     d.add_argument("--session", metavar="DIR",
                    help="run the duplicate session in DIR (cardtable duplicate open) live: /duplicate")
+    d.add_argument("--event", metavar="DIR",
+                   help="run the event in DIR (cardtable event open) live: /event (not with --session)")
     d.set_defaults(func=_dashboard)
 
     v = csub.add_parser("verify", help="check a table's journal against the journal heads the club holds")
@@ -231,6 +233,21 @@ def _dashboard(args: argparse.Namespace) -> int:
         print(f"club dashboard: cannot keep the journal heads in {heads_path}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     desk = None
+    if args.session and args.event:
+        heads.close()
+        print("club dashboard: --session and --event both take the tables' results: give one", file=sys.stderr)
+        return 2
+    event = None
+    if args.event:
+        from firmware_host.events.desk import EventDesk
+        from firmware_host.events.session import EventFileError, EventSession
+
+        try:
+            event = EventDesk(EventSession.open(args.event))
+        except EventFileError as exc:
+            heads.close()
+            print(f"club dashboard: {exc}", file=sys.stderr)
+            return 2
     if args.session:
         import time
 
@@ -247,7 +264,8 @@ def _dashboard(args: argparse.Namespace) -> int:
         desk.keep_head(desk.session.journal.read_head())  # type: ignore[misc]
     dash = Dashboard(args.broker_host, args.broker_port, args.mqtt_user, password, users,
                      session_ttl=args.session_minutes * 60, tls=args.tls, ca_file=args.ca_file,
-                     secure_cookie=args.secure_cookie, device_key=device_key, heads=heads, duplicate=desk)
+                     secure_cookie=args.secure_cookie, device_key=device_key, heads=heads, duplicate=desk,
+                     event=event)
     scheme = "https" if args.certfile else "http"
     print(f"dashboard on {scheme}://{args.host}:{args.port}/")
     if night is not None:
@@ -258,6 +276,8 @@ def _dashboard(args: argparse.Namespace) -> int:
         print(f"euchre night {night.night.setup.name}: {scheme}://{args.host}:{args.port}/euchre")
     if desk is not None:
         print(f"duplicate session: {scheme}://{args.host}:{args.port}/duplicate")
+    if event is not None:
+        print(f"event {event.session.event.spec.name}: {scheme}://{args.host}:{args.port}/event")
     try:  # uvicorn stops on SIGTERM as on SIGINT (its own handlers), then the lifespan ends
         serve(dash, args.host, args.port, certfile=args.certfile, keyfile=args.keyfile,
               forwarded_allow_ips=args.forwarded_allow_ips).run()
@@ -265,6 +285,8 @@ def _dashboard(args: argparse.Namespace) -> int:
         if night is not None:
             night.close()
         heads.close()
+        if event is not None:
+            event.session.close()
     return 0
 
 

@@ -1,7 +1,9 @@
 """``cardtable event open|run|export``: an event beyond one pairs field (teams of four, Swiss, individual).
 
 * ``open FOLDER --kind K --entrants N --rounds R --boards B --tables T1,T2,... [--scale FILE] [--bye-vp V]
-  [--name TEXT]``: a new event (its journal, round 1 drawn); prints round 1's draw.
+  [--name TEXT] [--roster ROSTER.csv] [--names FILE]``: a new event (its journal, round 1 drawn, each
+  competitor of ``--names`` journaled as a ``names`` record; the roster kept as ``roster.csv`` in the
+  folder); prints round 1's draw.
 * ``run FOLDER --broker HOST:PORT --user U --password-file F [--http HOST:PORT]``: the event on the broker
   and its pages until Ctrl-C (``firmware_host.events.service``).
 * ``export FOLDER --site OUT [--force] [--club NAME] [--club-id N]``: the published folder (index.html,
@@ -35,6 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.add_argument("--sections", metavar="NAME:TABLES:MOVEMENT,...",
                    help="pairs-sections: each section, e.g. A:5:mitchell,B:4:howell")
     o.add_argument("--across", action="store_true", help="pairs-sections: matchpoint across the field")
+    o.add_argument("--roster", metavar="FILE", help="the club's roster: a CSV 'member number,name[,federation number]'")
+    o.add_argument("--names", metavar="FILE", help="who plays: a CSV 'number,[team name,]player,...' (players: "
+                   "member numbers from --roster, or visitors' names)")
     o.set_defaults(func=_open)
     r = verbs.add_parser("run", help="the event on the broker, with its pages")
     r.add_argument("folder")
@@ -84,12 +89,24 @@ def _open(args: argparse.Namespace) -> int:
         if len(words) != 3 or not words[1].isdigit():
             return _fail(f"--sections: each section is NAME:TABLES:MOVEMENT, got {part.strip()!r}")
         sections.append(SectionSpec(words[0], int(words[1]), words[2]))
+    from firmware_host.events.names import read_names
+    from firmware_host.session.roster import ROSTER_FILE, RosterError, read_roster
+
     try:
         spec = EventSpec(EventKind(args.kind), args.entrants, args.rounds, args.boards, scale, bye, args.name,
                          tuple(sections), args.across)
+        roster = read_roster(args.roster) if args.roster else None      # refused before anything is made
+        named = read_names(args.names, spec, roster) if args.names else []
         session = EventSession.create(args.folder, spec, [t.strip() for t in args.tables.split(",") if t.strip()])
-    except (EventError, EventFileError) as exc:
+    except (EventError, EventFileError, RosterError) as exc:
         return _fail(str(exc))
+    if roster is not None:
+        (session.journal.path.parent / ROSTER_FILE).write_bytes(Path(args.roster).read_bytes())
+    for rec in named:
+        outcome = session.take(rec)
+        if outcome.status != "taken":   # checked above as the event checks it: not expected
+            session.close()
+            return _fail(f"{args.names}: competitor {rec['competitor']}: {outcome.why}")
     d = session.event.draws[1]
     print(f"{spec.name}: round 1, boards {d.boards[0]}-{d.boards[-1]}")
     for t in d.tables:
@@ -98,6 +115,9 @@ def _open(args: argparse.Namespace) -> int:
               + (f" (section {t.section}, boards {t.boards[0]}-{t.boards[-1]})" if t.section else ""))
     for b in d.byes:
         print(f"  {b}: bye")
+    if named:
+        print(f"  {len(named)} named from {args.names}"
+              + (f" (roster of {len(roster)} members kept in {ROSTER_FILE})" if roster is not None else ""))
     session.close()
     return 0
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from firmware_host.events import files_pbn, files_sections, files_usebio
 from firmware_host.events.session import EventSession
+from firmware_host.events.views import named
 from laws.competition.event import EventState
 from laws.competition.event_sections import score_sections
 from laws.competition.event_spec import EventKind
@@ -46,16 +47,18 @@ def index_html(state: EventState, date: str) -> str:
             out.append(f"<h2>{escape(field)}</h2><table><tr><th>Place</th><th>Pair</th><th>Matchpoints</th>"
                        f"<th>%</th></tr>{rows}</table>")
     elif spec.kind is EventKind.INDIVIDUAL:
-        rows = "".join(f"<tr><td>{p.place}</td><td>{p.player}</td><td>{present(p.total)}</td>"
-                       f"<td>{'' if p.percent is None else present(p.percent)}</td></tr>"
+        rows = "".join(f"<tr><td>{p.place}</td><td>{p.player}</td><td>{escape(named(state, p.player))}</td>"
+                       f"<td>{present(p.total)}</td><td>{'' if p.percent is None else present(p.percent)}</td></tr>"
                        for p in state.player_standings())
-        out.append("<h2>Players</h2><table><tr><th>Place</th><th>Player</th><th>Matchpoints</th><th>%</th></tr>"
+        out.append("<h2>Players</h2><table><tr><th>Place</th><th>Player</th><th>Name</th><th>Matchpoints</th>"
+                   "<th>%</th></tr>"
                    f"{rows}</table>")
     else:
         who = "Team" if spec.kind.teams else "Pair"
-        rows = "".join(f"<tr><td>{s.place}</td><td>{s.competitor}</td><td>{present(s.vp)}</td><td>{s.net_imps}</td></tr>"
-                       for s in state.standings())
-        out.append(f"<h2>Standings</h2><table><tr><th>Place</th><th>{who}</th><th>VPs</th><th>Net IMPs</th></tr>"
+        rows = "".join(f"<tr><td>{s.place}</td><td>{s.competitor}</td><td>{escape(named(state, s.competitor))}</td>"
+                       f"<td>{present(s.vp)}</td><td>{s.net_imps}</td></tr>" for s in state.standings())
+        out.append(f"<h2>Standings</h2><table><tr><th>Place</th><th>{who}</th><th>Name</th><th>VPs</th>"
+                   "<th>Net IMPs</th></tr>"
                    f"{rows}</table>")
         winner = state.knockout_winner()
         if winner is not None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from firmware_host.events.files_usebio import vp_scale
+from firmware_host.events.files_usebio import players_of, team_name, vp_scale
 from laws.competition.event import EventState
 from laws.competition.event_spec import EventKind
 from laws.duplicate.boards import dealer, vulnerability
@@ -25,11 +25,14 @@ SCORING = {EventKind.SWISS_PAIRS: "Butler", EventKind.INDIVIDUAL: "MP"}
 
 
 def _table(name: str, columns: Sequence[tuple[str, int, str]], rows: Sequence[Sequence[object]]) -> list[str]:
-    header = ";".join(f"{c}\\{w}{a}" for c, w, a in columns)
+    header = ";".join(f"{c}\\{w}{'L' if a == 'S' else a}" for c, w, a in columns)
     out = [f'[{name} "{header}"]']
     for row in rows:
         cells = []
         for (_c, w, a), v in zip(columns, row):
+            if a == "S":   # a string column: quoted, with PBN's escapes ("" when empty)
+                cells.append(f'"{_quoted(str(v or ""))}"')
+                continue
             text = "-" if v is None or v == "" else str(v)
             cells.append(text.rjust(w) if a == "R" else text.ljust(w))
         out.append(" ".join(cells).rstrip())
@@ -110,14 +113,18 @@ def _board_rows(state: EventState, board: int) -> list[list[object]]:
 def _first_tables(state: EventState) -> list[str]:
     kind = state.spec.kind
     if kind is EventKind.INDIVIDUAL:
-        rows = [[p.place, p.player, present(p.total), None if p.percent is None else present(p.percent), p.boards]
-                for p in state.player_standings()]
+        rows = [[p.place, p.player, present(p.total), None if p.percent is None else present(p.percent), p.boards,
+                 players_of(state, p.player)] for p in state.player_standings()]
         return _table("TotalScoreTable", (("Rank", 3, "R"), ("PlayerId", 3, "R"), ("TotalScoreMP", 7, "R"),
-                                          ("TotalPercentage", 6, "R"), ("NrBoards", 2, "R")), rows)
+                                          ("TotalPercentage", 6, "R"), ("NrBoards", 2, "R"), ("Names", 20, "S")), rows)
     who = "TeamId" if kind.teams else "PairId"
-    out = _table("TotalScoreTable", (("Rank", 3, "R"), (who, 3, "R"), ("TotalScoreVP", 7, "R"),
-                                     ("TotalIMP", 5, "R"), ("Byes", 1, "R")),
-                 [[s.place, s.competitor, present(s.vp), s.net_imps, s.byes] for s in state.standings()])
+    columns: tuple[tuple[str, int, str], ...] = (("Rank", 3, "R"), (who, 3, "R"), ("TotalScoreVP", 7, "R"),
+                                                 ("TotalIMP", 5, "R"), ("Byes", 1, "R"))
+    columns += (("TeamName", 20, "S"), ("Names", 40, "S")) if kind.teams else (("Names", 40, "S"),)
+    out = _table("TotalScoreTable", columns,
+                 [[s.place, s.competitor, present(s.vp), s.net_imps, s.byes,
+                   *((team_name(state, s.competitor),) if kind.teams else ()), players_of(state, s.competitor)]
+                  for s in state.standings()])
     rows = []
     for r in sorted(state.draws):
         for m in state.matches(r):

@@ -34,6 +34,16 @@ def vp_scale(state: EventState) -> str:
     return " ".join(["DISCRETE", str(spec.scale.total), *map(str, spec.scale.thresholds)])
 
 
+def team_name(state: EventState, team: int) -> str:
+    """A team's name as the files write it: the director's, else ``Team N``."""
+    return str((state.names.get(team) or {}).get("name") or f"Team {team}")
+
+
+def players_of(state: EventState, competitor: int) -> str:
+    """A competitor's players' names as the files write them: joined by `` - `` ("" when unnamed)."""
+    return " - ".join(str(p.get("name", "")) for p in (state.names.get(competitor) or {}).get("players", ()))
+
+
 def _sub(parent: ET.Element, tag: str, text: str | int | None = None, **attrs: str) -> ET.Element:
     el = ET.SubElement(parent, tag, attrs)
     el.text = "" if text is None else str(text)
@@ -133,7 +143,9 @@ def _participants(event: ET.Element, state: EventState) -> None:
     if state.spec.kind is EventKind.INDIVIDUAL:
         for p in state.player_standings():
             el = _sub(parts, "PLAYER")
-            for tag, text in (("PLAYER_NUMBER", p.player), ("PLAYER_NAME", None), ("NATIONAL_ID_NUMBER", None),
+            named = ((state.names.get(p.player) or {}).get("players") or [{}])[0]
+            for tag, text in (("PLAYER_NUMBER", p.player), ("PLAYER_NAME", named.get("name")),
+                              ("NATIONAL_ID_NUMBER", named.get("federation")),
                               ("BOARDS_PLAYED", p.boards), ("PLACE", p.place), ("TOTAL_SCORE", present(p.total)),
                               ("PERCENTAGE", "" if p.percent is None else present(p.percent))):
                 _sub(el, tag, text)
@@ -142,14 +154,20 @@ def _participants(event: ET.Element, state: EventState) -> None:
         if state.spec.kind.teams:
             el = _sub(parts, "TEAM", TEAM_ID=str(s.competitor))
             _sub(el, "TEAM_NUMBER", s.competitor)
-            _sub(el, "TEAM_NAME", f"Team {s.competitor}")
+            _sub(el, "TEAM_NAME", team_name(state, s.competitor))
+            for p in (state.names.get(s.competitor) or {}).get("players", ()):
+                player = _sub(el, "PLAYER")
+                _sub(player, "PLAYER_NAME", p.get("name"))
+                _sub(player, "NATIONAL_ID_NUMBER", p.get("federation"))
         else:
             el = _sub(parts, "PAIR")
             _sub(el, "PAIR_NUMBER", s.competitor)
-            for _ in range(2):
+            named = list((state.names.get(s.competitor) or {}).get("players", ()))
+            for k in range(2):
+                p = named[k] if k < len(named) else {}
                 player = _sub(el, "PLAYER")
-                _sub(player, "PLAYER_NAME")
-                _sub(player, "NATIONAL_ID_NUMBER")
+                _sub(player, "PLAYER_NAME", p.get("name"))
+                _sub(player, "NATIONAL_ID_NUMBER", p.get("federation"))
         for tag, text in (("PLACE", s.place), ("TOTAL_SCORE", present(s.vp)), ("NET_IMPS", s.net_imps),
                           ("BYES", s.byes)):
             _sub(el, tag, text)

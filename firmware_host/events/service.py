@@ -1,4 +1,5 @@
-"""An event on the broker and its pages: the tables' ``board`` messages in, the answers and each table's
+"""An event on its own broker client and its own pages (``cardtable event run``; on the club's machine
+the director's server carries the same desk instead: ``club/event_screens.py``): the tables' ``board`` messages in, the answers and each table's
 seating out (retained), and the director's and tables' pages over HTTP.
 
 * **MQTT.** The service reads ``<prefix>/+/board`` (QoS 1) with a login of the dashboard's rights. Each
@@ -23,14 +24,11 @@ import json
 import logging
 import re
 import threading
-from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from firmware_host.events.desk import EventDesk
 from firmware_host.events.session import EventSession
-from firmware_host.events.views import director_view, table_view
-from firmware_host.session.ordering import SessionOrdering
-from firmware_host.wire.messages import ANSWERS_KEPT
 from firmware_host.wire.topics import TOPICS
 
 log = logging.getLogger(__name__)
@@ -38,28 +36,22 @@ log = logging.getLogger(__name__)
 PAGE_TABLE = re.compile(r"^/event/table/([A-Za-z0-9_-]{1,64})(\.json)?$")
 
 
-def _refusals(refusals: list[dict[str, Any]]) -> list[dict[str, str]]:
-    """The director's refusals as the view lists them: ``source`` and ``why``."""
-    return [{"source": str((r.get("record") or {}).get("source", r.get("source", ""))), "why": str(r.get("why", ""))}
-            for r in refusals]
-
-
 class EventService:
-    """The event on its own MQTT client and HTTP server (see the module's docstring)."""
+    """The event's desk (``events/desk.py``) on its own MQTT client and HTTP server (see the module's
+    docstring)."""
 
     def __init__(self, session: EventSession, host: str, port: int, user: str, password: str, *,
                  http_host: str = "127.0.0.1", http_port: int = 0, tick: float = 0.025) -> None:
         import paho.mqtt.client as mqtt
 
         self.session = session
+        self.desk = EventDesk(session)
+        self.desk.connect(lambda topic, text, retain: self.client.publish(topic, text, qos=1, retain=retain))
         self.broker = (host, port)
         self.connected = threading.Event()
-        self.changed = threading.Condition()
-        self.lock = threading.RLock()   # the worker's commits and the pages' reads of the state
-        self.ordering = SessionOrdering(session, read=session.reader())
+        self.ordering = self.desk.ordering
         self.tick = tick
         self._stop = threading.Event()
-        self._answers: dict[str, deque[dict[str, Any]]] = {t: deque(maxlen=ANSWERS_KEPT) for t in session.tables}
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"{user}-event", protocol=mqtt.MQTTv5)
         self.client.username_pw_set(user, password)
         self.client.on_connect = self._on_connect
@@ -79,7 +71,7 @@ class EventService:
             log.error("the broker refused the event's login: %s", reason_code)
             return
         client.subscribe([(TOPICS.boards, 1)])
-        self.publish_all()
+        self.desk.publish_all()
         self.connected.set()
 
     def start(self) -> None:
@@ -96,14 +88,12 @@ class EventService:
         self.http.server_close()
         self.client.loop_stop()
         self.client.disconnect()
-        with self.changed:
-            self.changed.notify_all()
-
-    # -- the desk -------------------------------------------------------------------------------------
+        with self.desk.changed:
+            self.desk.changed.notify_all()
 
     def offer(self, topic: str, payload: bytes) -> None:
         """A message from the broker (any thread): to the ordering, taken on the next tick."""
-        self.ordering.offer(topic, payload)
+        self.desk.ordering.offer(topic, payload)
 
     def _work(self) -> None:
         while not self._stop.wait(self.tick):
@@ -113,54 +103,17 @@ class EventService:
                 log.exception("the event's desk could not take its messages")
 
     def step(self) -> bool:
-        """One tick: every message that arrived read, checked, committed in one transaction (the ordering),
-        then answered; every table's seating again when a round was drawn. False when nothing was taken
-        (nothing came, or the journal cannot be written: held)."""
-        with self.lock:
-            drawn = self.session.state.drawn
-            outcomes = self.ordering.take()
-            if outcomes is None:
-                return False
-            tables = set()
-            for outcome in outcomes:
-                taken = self.session.taken(outcome, drawn)
-                table = str((outcome.record or {}).get("table", ""))
-                if table in self._answers:
-                    self._answers[table].append(taken.answer())
-                    tables.add(table)
-            if self.session.state.drawn != drawn:
-                log.info("round %d drawn", self.session.state.drawn)
-                self.publish_all()
-            else:
-                for table in sorted(tables):
-                    self.publish_table(table)
-        with self.changed:
-            self.changed.notify_all()
-        return True
+        """One tick of the desk (``EventDesk.step``)."""
+        return self.desk.step()
 
     def table_message(self, table: str) -> dict[str, Any]:
-        s = self.session
-        with self.lock:   # re-entrant: the worker holds it while it publishes
-            view = table_view(s.event, s.tables, table, s.version)
-            view["answers"] = list(self._answers.get(table, ()))
-        return view
-
-    def publish_table(self, table: str) -> None:
-        self.client.publish(TOPICS.seating(table), json.dumps(self.table_message(table)), qos=1, retain=True)
-
-    def publish_all(self) -> None:
-        for table in self.session.tables:
-            self.publish_table(table)
+        return self.desk.table_message(table)
 
     def director(self) -> dict[str, Any]:
-        s = self.session
-        with self.lock:
-            return director_view(s.event, s.tables, s.version, _refusals(s.refusals))
+        return self.desk.director()
 
     def wait_change(self, version: int, timeout: float) -> int:
-        with self.changed:
-            self.changed.wait_for(lambda: self.session.version != version, timeout)
-        return self.session.version
+        return self.desk.wait_change(version, timeout)
 
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>{title}</title></head>

@@ -3,7 +3,11 @@
 * :func:`director_view`: the round in play, its draw (matches, byes, the club table of each event
   table), how many results each table has of its due, every round's matches scored, the standings
   (teams and pairs: VPs, net IMPs, place; an individual: players' percentages) and the refusals.
-* :func:`table_view`: what one club table plays now: the round, the boards, who sits where, the match
+Each standing carries ``name`` (:func:`named`: the team's name and its players, or the pair's or
+player's names, "" when nobody was named); the director's view lists ``adjustments`` (the corrections).
+
+* :func:`table_view`: what one club table plays now: the round, the boards, who sits where (``names``:
+  each competitor seated there by number, as :func:`named` says, when named), the match
   and room; and, for a teams match, the boards of the round whose results both rooms have (only those:
   ``laws.competition.teams.released_to``), with the IMPs each way.
 
@@ -22,16 +26,46 @@ from laws.competition.teams import released_to
 from laws.scoring.render import present
 
 
+def named(state: EventState, competitor: int) -> str:
+    """Who ``competitor`` is, as a person reads it: a team's name, then its players' names in brackets
+    (``Hearts (Ann Lee, Bo Kim)``); a pair's or player's names; "" when the director named nobody."""
+    entry = state.names.get(competitor) or {}
+    players = ", ".join(str(p.get("name", "")) for p in entry.get("players", ()))
+    name = str(entry.get("name", ""))
+    if name and players:
+        return f"{name} ({players})"
+    return name or players
+
+
+def adjustments(state: EventState) -> list[dict[str, Any]]:
+    """The director's corrections, each with what it replaced and the result now, as the page lists them."""
+    out = []
+    for (r, t, b), before in sorted(state.corrected.items()):
+        now = state.results[(r, t, b)]
+        was = ", ".join(_result_text(x) for x in before)
+        out.append({"round": r, "table": t, "board": b, "was": [x.to_dict() for x in before], "now": now.to_dict(),
+                    "text": f"round {r}, table {t}, board {b}: {was} corrected to {_result_text(now)}"})
+    return out
+
+
+def _result_text(res: Any) -> str:
+    if res.assigned is not None:
+        return f"assigned {res.assigned:+d} to North-South"
+    if res.contract == "Pass":
+        return "passed out"
+    return f"{res.contract} by {res.declarer}, {res.tricks} tricks"
+
+
 def _standings(state: EventState) -> list[dict[str, Any]]:
     if state.spec.kind is EventKind.SECTIONS:
         return [{"field": field, "place": place, "pair": pair.label, "total": present(st.total),
                  "percent": None if st.percent is None else present(st.percent), "boards": st.boards}
                 for field, rows in score_sections(state).rankings for place, pair, st in rows]
     if state.spec.kind is EventKind.INDIVIDUAL:
-        return [{"player": p.player, "place": p.place, "total": present(p.total),
+        return [{"player": p.player, "name": named(state, p.player), "place": p.place, "total": present(p.total),
                  "percent": None if p.percent is None else present(p.percent), "boards": p.boards}
                 for p in state.player_standings()]
-    return [{"competitor": s.competitor, "place": s.place, "vp": present(s.vp), "net_imps": s.net_imps,
+    return [{"competitor": s.competitor, "name": named(state, s.competitor), "place": s.place, "vp": present(s.vp), "net_imps": s.net_imps,
              "byes": s.byes} for s in state.standings()]
 
 
@@ -57,6 +91,7 @@ def director_view(state: EventState, tables: tuple[str, ...], version: int = 0,
     return {"event": state.spec.name, "kind": state.spec.kind.value, "version": version,
             "round": current, "rounds": state.spec.rounds, "finished": current > state.spec.rounds,
             "draws": rounds, "standings": _standings(state), "refusals": list(refusals or [])[-20:],
+            "adjustments": adjustments(state),
             "winner": state.knockout_winner()}
 
 
@@ -76,6 +111,8 @@ def table_view(state: EventState, tables: tuple[str, ...], club_table: str, vers
         out["bye"] = True
         return out
     out["seat"] = seat.to_dict()
+    out["names"] = {str(c): named(state, c) for c in sorted({seat.north, seat.south, seat.east, seat.west})
+                    if named(state, c)}
     out["entered"] = [b for b in state.boards_at(r, number) if (r, number, b) in state.results]
     if state.spec.kind.teams:
         match = state.team_match(r, seat.match)

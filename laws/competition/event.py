@@ -163,6 +163,9 @@ class EventState:
         self._ko: dict[int, tuple[tuple[int, int | None], ...]] = {}
         self._taken: dict[int, int] = {}        # results taken per round
         self.repeats: dict[int, bool] = {}      # rounds whose every draw repeated a match (drawn in order)
+        # competitor (team, pair or player number) -> {"name": team name or "", "players": [player dicts]}
+        self.names: dict[int, dict[str, Any]] = {}
+        self.corrected: dict[tuple[int, int, int], tuple[TableResult, ...]] = {}   # key -> results replaced
 
     @classmethod
     def opened(cls, spec: EventSpec) -> EventState:
@@ -237,6 +240,26 @@ class EventState:
             return self._make_draw(r + 1)
         return None
 
+    def correct(self, result: TableResult) -> RoundDraw | None:
+        """The director's result for a table and board (a corrected contract, or an assigned score):
+        it replaces the one taken (kept in ``corrected``), or is taken as a result when none was. A draw
+        already made stands (a correction changes the standings from then on, not a draw already out);
+        the next round's draw when this completed a round.
+
+        Raises:
+            EventError: the round is not drawn, or that table does not play that board in it.
+        """
+        key = (result.round, result.table, result.board)
+        taken = self.results.get(key)
+        if taken is None:
+            return self.apply(result)
+        if taken == result:
+            raise EventError(f"round {result.round}, table {result.table}: board {result.board} has that "
+                             "result already")
+        self.corrected[key] = (*self.corrected.get(key, ()), taken)
+        self.results[key] = result
+        return None
+
     def settled(self) -> EventState:
         """The event as its files show it: only the complete rounds (their draws and results)."""
         out = EventState(self.spec)
@@ -245,6 +268,8 @@ class EventState:
         out._ko = {r: self._ko[r] for r in done if r in self._ko}
         out.results = {k: v for k, v in self.results.items() if k[0] in out.draws}
         out.repeats = {r: v for r, v in self.repeats.items() if r in out.draws}
+        out.names = dict(self.names)
+        out.corrected = {k: v for k, v in self.corrected.items() if k[0] in out.draws}
         out.recount()
         return out
 

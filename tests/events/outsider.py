@@ -1,6 +1,9 @@
 """An outsider's reader and scorer of an event's results files, written from docs/competitions.md and
 docs/scoring.md alone (not from the code that writes them): it recomputes every score, IMP, VP,
-matchpoint, total and place in results.pbn and results.xml and returns what does not agree."""
+matchpoint, total and place in results.pbn and results.xml and returns what does not agree; a line
+with the director's assigned score (no contract) is taken as it stands, as the document says. It
+also reads who each competitor is from both files (``names_pbn``, ``names_usebio``; PBN's quoted
+string cells) and checks they agree with each other and with the published page (``check_names``)."""
 
 from __future__ import annotations
 
@@ -139,10 +142,63 @@ def read_pbn(text: str) -> list[dict[str, object]]:
         assert table is not None, f"a row outside a table: {line!r}"
         tab = game[table]
         assert isinstance(tab, dict)
-        tab["rows"].append(dict(zip(tab["columns"], line.split())))
+        tab["rows"].append(dict(zip(tab["columns"], _cells(line))))
     if game:
         games.append(game)
     return games
+
+
+def _cells(line: str) -> list[str]:
+    """A table row's values: a quoted string (PBN's escapes undone) is one value, else space-separated."""
+    out = []
+    for tok in re.findall(r'"(?:[^"\\]|\\.)*"|\S+', line):
+        out.append(re.sub(r"\\(.)", r"\1", tok[1:-1]) if tok.startswith('"') else tok)
+    return out
+
+
+def names_pbn(text: str) -> dict[int, tuple[str, list[str]]]:
+    """Who each competitor is by results.pbn's TotalScoreTable: (team name or "", players' names)."""
+    table = read_pbn(text)[0]["TotalScoreTable"]
+    assert isinstance(table, dict)
+    out = {}
+    for row in table["rows"]:
+        number = int(row.get("TeamId") or row.get("PairId") or row["PlayerId"])
+        names = row.get("Names", "")
+        out[number] = (row.get("TeamName", ""), names.split(" - ") if names else [])
+    return out
+
+
+def names_usebio(data: bytes) -> dict[int, tuple[str, list[str]]]:
+    """Who each competitor is by results.xml's PARTICIPANTS: (team name or "", players' names)."""
+    parts = ET.fromstring(data).find("EVENT/PARTICIPANTS")
+    assert parts is not None
+    out = {}
+    for el in parts:
+        if el.tag == "TEAM":
+            out[int(_t(el, "TEAM_NUMBER"))] = (_t(el, "TEAM_NAME"), [_t(p, "PLAYER_NAME") for p in el.findall("PLAYER")])
+        elif el.tag == "PAIR":
+            out[int(_t(el, "PAIR_NUMBER"))] = ("", [n for p in el.findall("PLAYER") if (n := _t(p, "PLAYER_NAME"))])
+        else:
+            name = _t(el, "PLAYER_NAME")
+            out[int(_t(el, "PLAYER_NUMBER"))] = ("", [name] if name else [])
+    return out
+
+
+def check_names(pbn: str, xml: bytes, index_html: str) -> list[str]:
+    """The names agree between the two files, and each named competitor's names are on the published
+    page; what disagrees."""
+    import html as _html
+
+    problems = []
+    a, b = names_pbn(pbn), names_usebio(xml)
+    if a != b:
+        problems.append(f"the names differ: PBN {a} and USEBIO {b}")
+    page = _html.unescape(index_html)
+    for number, (team, players) in b.items():
+        for n in [team, *players] if players else []:
+            if n and n not in page:
+                problems.append(f"{n!r} ({number}) is not on the published page")
+    return problems
 
 
 def _int(v: str) -> int | None:
@@ -165,8 +221,11 @@ def check_pbn(text: str) -> list[str]:
         rows_of[board] = rows
         for row in rows:
             per_round[int(row["Round"])].add(board)
-            ns = score(row["Contract"], row["Declarer"], int(row["Result"]) if row["Result"] != "-" else 0, board)
             got_ns, got_ew = _int(row["Score_NS"]), _int(row["Score_EW"])
+            if row["Contract"] == "-":   # the director's assigned score: the score cells as they stand
+                ns = got_ns if got_ns is not None else -(got_ew or 0)
+            else:
+                ns = score(row["Contract"], row["Declarer"], int(row["Result"]) if row["Result"] != "-" else 0, board)
             want = (0, 0) if ns == 0 else ((ns, None) if ns > 0 else (None, -ns))
             if (got_ns, got_ew) != want:
                 problems.append(f"board {board} round {row['Round']} table {row['Table']}: scores "
@@ -345,6 +404,8 @@ def check_usebio(data: bytes) -> list[str]:
     scale = _t(event, "VP_SCALE")
 
     def line_score(line: ET.Element, board: int) -> int:
+        if not _t(line, "CONTRACT"):     # the director's assigned score: SCORE as it stands
+            return int(_t(line, "SCORE"))
         tricks = _t(line, "TRICKS")
         want = score(_t(line, "CONTRACT"), _t(line, "PLAYED_BY"), int(tricks) if tricks else 0, board)
         if int(_t(line, "SCORE")) != want:

@@ -5,7 +5,11 @@
   (``laws.competition.event_spec.EventSpec``) and the club's tables, club table ``k`` of the list being
   event table ``k``; ``to_dict`` is the spec's dict with ``tables`` added.
 * **A record** is ``{"type": "result", "source": "<table>:<seq>", "result": {round, table, board,
-  contract, declarer, tricks}}`` (``TableResult.to_dict``).
+  contract, declarer, tricks}}`` (``TableResult.to_dict``); the director's records are
+  ``{"type": "names", "competitor": N, "name": "", "players": [{name, member, federation}, ...]}`` (who a
+  team, pair or player is: :func:`names_problem`; the latest for a competitor stands) and
+  ``{"type": "correct", "by": "<login>", "why": "...", "result": {...}}`` (a corrected result or an
+  assigned score, ``EventState.correct``).
 * **Its check** (:meth:`EventSessionState.check`): ``repeat`` for a source taken already, or for the same
   result of the same table and board under a new number; otherwise the event's own reason
   (``EventState.check``), or "" to take it. Taking a round's last result makes the next round's draw
@@ -21,6 +25,7 @@ from typing import Any
 from laws.competition.event import EventState, TableResult
 from laws.competition.event_spec import EventError, EventKind, EventSpec
 from laws.session.kind import REPEAT
+from laws.session.players import name_problem, player_problem
 
 TABLE_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 RESERVED = ("dashboard", "session")
@@ -71,6 +76,42 @@ class EventSetup:
                    tuple(d.get("tables") or ()))
 
 
+def players_at_most(kind: EventKind) -> int:
+    """How many players a competitor of ``kind`` may be named with: a team 6 (four and two
+    substitutes), a pair 2, an individual's player 1."""
+    return 6 if kind.teams else 1 if kind is EventKind.INDIVIDUAL else 2
+
+
+def names_problem(spec: EventSpec, names: Mapping[int, Mapping[str, Any]], rec: Mapping[str, Any]) -> str:
+    """What is wrong with a ``names`` record ("" when nothing): ``competitor`` a team, pair or player of
+    the event (not in an event of sections), ``name`` a team's name ("" or a name; only teams have
+    one), ``players`` at most :func:`players_at_most` players, no member twice nor named already for
+    another competitor."""
+    who, name, players = rec.get("competitor"), rec.get("name", ""), rec.get("players")
+    if spec.kind is EventKind.SECTIONS:
+        return "an event of sections is not named (its pairs keep their numbers)"
+    if isinstance(who, bool) or not isinstance(who, int) or not 1 <= who <= spec.entrants:
+        return f"competitor is a number from 1 to {spec.entrants}, got {str(who)[:20]}"
+    if name != "" and (not spec.kind.teams or name_problem(name)):
+        return (f"competitor {who}: only a team has a name" if not spec.kind.teams
+                else f"team {who}: {name_problem(name).replace('player', 'team')}")
+    most = players_at_most(spec.kind)
+    if not isinstance(players, list) or len(players) > most:
+        return f"competitor {who}: players is a list of at most {most}, got {str(players)[:60]}"
+    for p in players:
+        problem = player_problem(p)
+        if problem:
+            return f"competitor {who}: {problem}"
+    numbers = [p["member"] for p in players if p.get("member")]
+    if len(set(numbers)) != len(numbers):
+        return f"competitor {who}: a member is named twice"
+    for other, named in names.items():
+        for p in named.get("players", ()) if other != who else ():
+            if p.get("member") and p["member"] in numbers:
+                return f"competitor {who}: member {p['member']} ({p['name']}) already plays for {other}"
+    return ""
+
+
 class EventSessionState:
     """The event's state as a kind of session's: the event and the sources taken."""
 
@@ -86,6 +127,10 @@ class EventSessionState:
         return TableResult.from_dict(rec.get("result"))  # type: ignore[arg-type]
 
     def check(self, rec: Mapping[str, Any]) -> str:
+        if rec.get("type") == "names":
+            return names_problem(self.setup.spec, self.event.names, rec)
+        if rec.get("type") == "correct":
+            return self._correct_problem(rec)
         try:
             result = self._result(rec)
         except EventError as exc:
@@ -95,7 +140,33 @@ class EventSessionState:
             return REPEAT
         return self.event.check(result) or ""
 
+    def _correct_problem(self, rec: Mapping[str, Any]) -> str:
+        why, by = rec.get("why"), rec.get("by")
+        if not isinstance(why, str) or not why.strip() or len(why) > 200:
+            return "a correction says why (1 to 200 characters)"
+        if not isinstance(by, str) or not by:
+            return "a correction names the director who made it"
+        try:
+            result = TableResult.from_dict(rec.get("result"))  # type: ignore[arg-type]
+        except EventError as exc:
+            return str(exc)
+        ev = self.event
+        key = (result.round, result.table, result.board)
+        if key in ev.results:
+            return (f"round {result.round}, table {result.table}: board {result.board} has that result already"
+                    if ev.results[key] == result else "")
+        return ev.check(result) or ""
+
     def apply(self, rec: Mapping[str, Any]) -> None:
+        if rec.get("type") == "names":
+            self.event.names[int(rec["competitor"])] = {"name": str(rec.get("name", "")),
+                                                        "players": [dict(p) for p in rec["players"]]}
+            return
+        if rec.get("type") == "correct":
+            made = self.event.correct(TableResult.from_dict(rec["result"]))
+            if made is not None:
+                self.drawn = made.round
+            return
         made = self.event.apply(self._result(rec))
         self.sources.add(str(rec["source"]))
         if made is not None:

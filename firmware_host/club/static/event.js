@@ -1,0 +1,93 @@
+"use strict";
+// An event's page on the director's server (club/event_screens.py): the stream sends the whole view
+// (the director's, or one table's) first and again after every change; the page draws it.
+(function () {
+  function cell(v) {
+    return String(v === null || v === undefined ? "" : v)
+      .replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  }
+  function who(view) {
+    return view.kind.startsWith("teams") || view.kind === "swiss-teams" ? "team"
+      : view.kind === "individual" ? "player" : "pair";
+  }
+  function name(s) {
+    const n = s.name ? ` ${cell(s.name)}` : "";
+    return `${cell(s.competitor || s.player || s.pair)}${n}`;
+  }
+  function draw(view) {
+    const out = [];
+    if (view.seat) {
+      const s = view.seat;
+      out.push(`<p id="round">Round ${view.round} of ${view.rounds}: boards ${view.boards.join(", ")}</p>`);
+      out.push(`<p id="seats">N ${cell(s.north)} S ${cell(s.south)} E ${cell(s.east)} W ${cell(s.west)}`
+               + (s.room ? ` (${cell(s.room)} room, match ${cell(s.match)})` : "")
+               + (s.section ? ` (section ${cell(s.section)})` : "") + "</p>");
+      if (view.names) {
+        out.push(`<p id="names">` + Object.keys(view.names).sort().map(
+          k => `${cell(k)}: ${cell(view.names[k])}`).join("; ") + "</p>");
+      }
+    } else if (view.draws) {
+      const d = view.draws[view.draws.length - 1];
+      out.push(`<p id="round">Round ${d.round} of ${view.rounds}${view.finished ? " (finished)" : ""}</p>`);
+      out.push(`<ul id="draw">` + d.matches.map(m => `<li>${cell(m[0])} v ${cell(m[1])}</li>`).join("")
+               + d.byes.map(b => `<li>${cell(b)}: bye</li>`).join("") + "</ul>");
+      const w = who(view);
+      out.push(`<ul id="standings">` + view.standings.map(s => `<li>${s.field ? cell(s.field) + ": " : ""}`
+               + `${cell(s.place)} ${w} ${name(s)}, `
+               + (s.vp ? `${cell(s.vp)} VP` : `${cell(s.percent)} %`) + "</li>").join("") + "</ul>");
+      if (view.adjustments && view.adjustments.length) {
+        out.push(`<ul id="adjustments">` + view.adjustments.map(a => `<li>${cell(a.text)}</li>`).join("") + "</ul>");
+      }
+    } else {
+      out.push(`<p id="round">Round ${view.round}: this table has a bye</p>`);
+    }
+    document.getElementById("view").innerHTML = out.join("");
+  }
+  const conn = document.getElementById("conn");
+  const source = new EventSource(document.body.dataset.stream);
+  source.onopen = () => { conn.textContent = "live"; };
+  source.onerror = () => { conn.textContent = "reconnecting"; };
+  source.addEventListener("expired", () => { source.close(); window.location.assign("/login"); });
+  window.cardtableEventSeen = [];   // each view's rounds: drawn and complete (tests read it)
+  source.onmessage = (e) => {
+    const view = JSON.parse(e.data);
+    window.cardtableEventSeen.push({round: view.round, complete: (view.draws || []).map(d => d.complete)});
+    draw(view);
+  };
+  // The director's forms (the director's page only): each posts JSON with the login's CSRF token.
+  const token = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+  function post(path, body) {
+    const answer = document.getElementById("answer");
+    fetch(path, {method: "POST", credentials: "same-origin", body: JSON.stringify(body),
+                 headers: {"Content-Type": "application/json", "X-CSRF-Token": token}})
+      .then(r => r.json().then(j => { answer.textContent = r.ok ? "Done." : (j.error || "Refused."); }))
+      .catch(() => { answer.textContent = "The server did not answer."; });
+  }
+  function num(v) { return v === "" ? undefined : Number(v); }
+  const names = document.getElementById("names-form");
+  if (names) {
+    names.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const f = new FormData(names);
+      post("/api/event/names", {competitor: num(f.get("competitor")), name: f.get("name").trim(),
+        players: f.get("players").split(",").map(x => x.trim()).filter(x => x)});
+    });
+  }
+  const correct = document.getElementById("correct-form");
+  if (correct) {
+    correct.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const f = new FormData(correct);
+      const body = {round: num(f.get("round")), table: num(f.get("table")), board: num(f.get("board")),
+                    why: f.get("why")};
+      if (f.get("assigned").trim() !== "") {
+        body.assigned = num(f.get("assigned").trim().replace(/^\+/, ""));
+      } else {
+        body.contract = f.get("contract").trim();
+        body.declarer = f.get("declarer").trim();
+        body.tricks = num(f.get("tricks")) || 0;
+      }
+      post("/api/event/correct", body);
+    });
+  }
+})();

@@ -1,0 +1,162 @@
+"""The event's desk: the tables' ``board`` messages in, the answers and each table's seating out, whoever
+owns the broker connection (``cardtable event run``'s own client, or the director's server when the event
+runs on the club's machine: ``club/event_screens.py``).
+
+* :meth:`EventDesk.offer` takes a message from the broker (any thread) to the session's ordering
+  (``firmware_host/session/ordering.py``: read by the event's reader, answered only once committed, held
+  in order while the journal cannot be written, a bounded note per refusal per login);
+* :meth:`EventDesk.director_record` takes the director's ``names`` and ``correct`` records
+  (``laws/session/event/event_kind.py``) the same way, and republishes every seating;
+* :meth:`EventDesk.step` (one tick, on a worker thread, never on paho's network thread or an event loop)
+  commits what came in one transaction and then answers: each answer goes out on its table's seating
+  topic ``<prefix>/session/table/<table>`` (retained) inside the table's view
+  (:func:`views.table_view` plus ``answers``, the latest answers to its messages, and ``page``, the
+  path of the table's page on the director's server when the desk has a page secret). When a result
+  completes a round, every table's seating is republished at once with the next round's draw.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import threading
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from firmware_host.events.session import EventSession
+from firmware_host.events.views import director_view, table_view
+from firmware_host.session.journalled import Outcome
+from firmware_host.session.ordering import SessionOrdering
+from firmware_host.wire.messages import ANSWERS_KEPT
+from firmware_host.wire.topics import TOPICS
+
+log = logging.getLogger(__name__)
+
+Publish = Callable[[str, str, bool], None]   # topic, JSON text, retained
+PAGE = "/event/table/{table}?key={key}"
+
+
+def refusals_of(refusals: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The director's refusals as the view lists them: ``source`` and ``why``."""
+    return [{"source": str((r.get("record") or {}).get("source", r.get("source", ""))), "why": str(r.get("why", ""))}
+            for r in refusals]
+
+
+class EventDesk:
+    """One event on the broker (see the module's docstring).
+
+    Args:
+        session: the journalled event.
+        page_secret: the secret a table's page key is made from (the director's server's); None: no
+            table pages are offered (``page`` is left out of the seatings).
+    """
+
+    def __init__(self, session: EventSession, *, page_secret: bytes | None = None) -> None:
+        self.session = session
+        self.lock = threading.RLock()        # the commits and the pages' reads of the state
+        self.changed = threading.Condition()
+        self.ordering = SessionOrdering(session, read=session.reader())
+        self.publish: Publish | None = None
+        self.page_secret = page_secret
+        self._answers: dict[str, deque[dict[str, Any]]] = {t: deque(maxlen=ANSWERS_KEPT) for t in session.tables}
+
+    def connect(self, publish: Publish) -> None:
+        """Give the desk its way to the broker (called once, by what owns the connection)."""
+        self.publish = publish
+
+    def table_key(self, table: str) -> str:
+        """The key a table's page is opened with (given only to that table, on its seating topic)."""
+        secret = self.page_secret or b""
+        return hmac.new(secret, f"event-table\x00{table}".encode(), hashlib.sha256).hexdigest()[:20]
+
+    def check_key(self, table: str, key: str | None) -> bool:
+        return (self.page_secret is not None and bool(key) and table in self.session.tables
+                and hmac.compare_digest(self.table_key(table).encode(), str(key).encode("utf-8", "surrogatepass")))
+
+    def offer(self, topic: str, payload: bytes) -> bool:
+        """A message from the broker (any thread): a table's ``board`` message is kept for the next tick
+        (True); anything else is not the event's (False)."""
+        name = TOPICS.parse(topic)
+        if name is not None and name.family == "table" and name.kind == "board":
+            self.ordering.offer(topic, payload)
+            return True
+        return False
+
+    def step(self) -> bool:
+        """One tick: every message that arrived read, checked, committed in one transaction (the ordering),
+        then answered; every table's seating again when a round was drawn. False when nothing was taken
+        (nothing came, or the journal cannot be written: held)."""
+        with self.lock:
+            drawn = self.session.state.drawn
+            outcomes = self.ordering.take()
+            if outcomes is None:
+                return False
+            tables = set()
+            for outcome in outcomes:
+                taken = self.session.taken(outcome, drawn)
+                table = str((outcome.record or {}).get("table", ""))
+                if table in self._answers:
+                    self._answers[table].append(taken.answer())
+                    tables.add(table)
+            if self.session.state.drawn != drawn:
+                log.info("round %d drawn", self.session.state.drawn)
+                self.publish_all()
+            else:
+                for table in sorted(tables):
+                    self.publish_table(table)
+        with self.changed:
+            self.changed.notify_all()
+        return True
+
+    def director_record(self, rec: dict[str, Any]) -> Outcome:
+        """The director's ``names`` or ``correct`` record: checked, journaled, applied (the session's
+        promise), then every seating again and the pages told. ``refused`` with the session's reason when
+        it cannot be taken (nothing changes; the refusal is journaled as a note).
+
+        Raises:
+            SessionFileError: the journal cannot be written (nothing is applied).
+        """
+        with self.lock:
+            outcome = self.session.take(rec)     # a refusal is journaled as a note by the session
+            if outcome.status == "refused":
+                self.session.version += 1        # the director's page lists it
+            self.publish_all()
+        with self.changed:
+            self.changed.notify_all()
+        return outcome
+
+    def table_message(self, table: str) -> dict[str, Any]:
+        """A table's view with the answers to its messages (and its page, when offered)."""
+        s = self.session
+        with self.lock:   # re-entrant: the worker holds it while it publishes
+            view = table_view(s.event, s.tables, table, s.version)
+            view["answers"] = list(self._answers.get(table, ()))
+        if self.page_secret is not None and table in s.tables:
+            view["page"] = PAGE.format(table=table, key=self.table_key(table))
+        return view
+
+    def publish_table(self, table: str) -> None:
+        if self.publish is not None:
+            self.publish(TOPICS.seating(table), json.dumps(self.table_message(table)), True)
+
+    def publish_all(self) -> None:
+        for table in self.session.tables:
+            self.publish_table(table)
+
+    def director(self) -> dict[str, Any]:
+        """The director's view (``views.director_view``) as the event stands."""
+        s = self.session
+        with self.lock:
+            return director_view(s.event, s.tables, s.version, refusals_of(s.refusals))
+
+    @property
+    def version(self) -> int:
+        return self.session.version
+
+    def wait_change(self, version: int, timeout: float) -> int:
+        with self.changed:
+            self.changed.wait_for(lambda: self.session.version != version, timeout)
+        return self.session.version

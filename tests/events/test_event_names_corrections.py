@@ -1,0 +1,199 @@
+"""Names and the director's corrections in an event: competitors named from the club's roster when the
+event is opened (``cardtable event open --roster --names``) or by the director, carried into the
+views, USEBIO, PBN and the published page (the outsider reads them back from the files alone, and is
+shown failing when a name is changed in one file); a correction or an assigned score journaled,
+reaching the standings and the files, rebuilt the same on reopening; a correction without a reason,
+or for a round not drawn, refused with the reason and journaled as a refusal."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.cli import main
+from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
+from firmware_host.events.desk import EventDesk
+from firmware_host.events.files import render
+from firmware_host.events.session import EventSession
+from firmware_host.events.views import director_view
+from firmware_host.web.auth import hash_password
+from laws.competition.event import TableResult
+from tests.club.conftest import _need, csrf, login
+from tests.events import outsider
+from tests.events.test_outsider_events import CONTRACTS
+
+ROSTER = "member,name,federation\n1021,Ann Lee,EBU1\n1045,Bo Kim,\n1102,Cy \"Ace\" Dunn,EBU7\n1200,Di Roe,\n"
+NAMES = "team,name,players\n1,Hearts,1021,1045,1102,Jane Visitor\n3,Spades & Co,1200,Ed Visitor\n"
+TABLES = "t1,t2,t3,t4"
+
+
+def _open(tmp: Path, names: str = NAMES, roster: str = ROSTER) -> tuple[int, Path]:
+    (tmp / "roster.csv").write_text(roster)
+    (tmp / "names.csv").write_text(names)
+    folder = tmp / "event"
+    rc = main(["event", "open", str(folder), "--kind", "swiss-teams", "--entrants", "4", "--rounds", "3",
+               "--boards", "2", "--tables", TABLES, "--name", "Winter Swiss", "--roster", str(tmp / "roster.csv"),
+               "--names", str(tmp / "names.csv")])
+    return rc, folder
+
+
+def _play(session: EventSession, rounds: int) -> None:
+    k = 0
+    ev = session.event
+    while ev.current <= rounds:
+        d = ev.draws[ev.current]
+        for t in d.tables:
+            for b in t.boards or d.boards:
+                k += 1
+                contract, declarer, tricks = CONTRACTS[(k * 7 + t.table * 3 + b) % len(CONTRACTS)]
+                out = session.take({"type": "result", "source": f"{session.table_id(t.table)}:{k}", "table":
+                                    session.table_id(t.table), "board": b,
+                                    "result": TableResult(d.round, t.table, b, contract, declarer, tricks).to_dict()})
+                assert out.status == "taken", out.why
+
+
+def test_names_from_the_roster_reach_the_views_and_every_file(tmp_path: Path) -> None:
+    rc, folder = _open(tmp_path)
+    assert rc == 0 and (folder / "roster.csv").exists()
+    session = EventSession.open(folder)
+    try:
+        _play(session, 3)
+        view = director_view(session.event, session.tables)
+        hearts = next(s for s in view["standings"] if s["competitor"] == 1)
+        assert hearts["name"] == 'Hearts (Ann Lee, Bo Kim, Cy "Ace" Dunn, Jane Visitor)'
+        files = render(session.event, "2026-12-02", club="Test club")
+    finally:
+        session.close()
+    pbn, xml, page = files["results.pbn"].decode(), files["results.xml"], files["index.html"].decode()
+    assert outsider.check_pbn(pbn) == [] and outsider.check_usebio(xml) == []
+    assert outsider.check_names(pbn, xml, page) == []
+    got = outsider.names_usebio(xml)
+    assert got[1] == ("Hearts", ["Ann Lee", "Bo Kim", 'Cy "Ace" Dunn', "Jane Visitor"])
+    assert got[3] == ("Spades & Co", ["Di Roe", "Ed Visitor"])
+    assert got[2] == ("Team 2", []) and got[4] == ("Team 4", [])
+    assert b"<NATIONAL_ID_NUMBER>EBU7</NATIONAL_ID_NUMBER>" in xml
+    # the outsider fails when a name differs between the files, or is missing from the page
+    bad = pbn.replace('"Spades & Co"', '"Spades and Co"', 1)
+    assert any("differ" in p for p in outsider.check_names(bad, xml, page))
+    assert any("Di Roe" in p for p in outsider.check_names(pbn, xml, page.replace("Di Roe", "D. Roe")))
+
+
+@pytest.mark.parametrize(("names", "roster", "said"), [
+    ("1,Hearts,9999\n", ROSTER, "names.csv: line 1: member number 9999 is not in the roster"),
+    ("1,Hearts,1021\n2,Clubs,1021\n", ROSTER, "names.csv: line 2: competitor 2: member 1021 (Ann Lee) already plays for 1"),
+    ("7,Hearts,Ann\n", ROSTER, "names.csv: line 1: competitor is a number from 1 to 4, got 7"),
+    ("1,Hearts,a,b,c,d,e,f,g\n", ROSTER, "names.csv: line 1: competitor 1: players is a list of at most 6"),
+    ("1,Hearts,1021\n", "1021,Ann\n1021,Bo\n", "roster.csv: line 2: member number 1021 is on line 1 too"),
+])
+def test_a_names_file_that_cannot_be_used_is_refused_naming_the_line(tmp_path: Path, names: str, roster: str,
+                                                                     said: str, capsys: Any) -> None:
+    rc, folder = _open(tmp_path, names, roster)
+    err = capsys.readouterr().err
+    assert rc == 2 and said in err and "Traceback" not in err and err.count("\n") == 1
+    assert not (folder / "session.sqlite3").exists()          # nothing was made
+
+
+def test_a_correction_and_an_assigned_score_reach_the_standings_and_files_and_survive_a_restart(
+        tmp_path: Path) -> None:
+    rc, folder = _open(tmp_path)
+    assert rc == 0
+    session = EventSession.open(folder)
+    desk = EventDesk(session)
+    _play(session, 1)
+    before = [(s.competitor, s.vp, s.net_imps) for s in session.event.standings()]
+    old = session.event.results[(1, 1, 1)]
+    fixed = TableResult(1, 1, 1, "7NTXX", "N", 3).to_dict()
+    assert old.to_dict() != fixed
+    assert desk.director_record({"type": "correct", "by": "director", "why": "wrong contract keyed",
+                                 "result": fixed}).status == "taken"
+    assigned = {"round": 1, "table": 2, "board": 2, "assigned": 2000}
+    assert desk.director_record({"type": "correct", "by": "director", "why": "fouled board (DB-87)",
+                                 "result": assigned}).status == "taken"
+    after = [(s.competitor, s.vp, s.net_imps) for s in session.event.standings()]
+    assert after != before
+    view = desk.director()
+    assert [a["board"] for a in view["adjustments"]] == [1, 2]
+    assert "corrected to 7NTXX by N, 3 tricks" in view["adjustments"][0]["text"]
+    assert "assigned +2000 to North-South" in view["adjustments"][1]["text"]
+    # refused: no reason; a round not drawn; the same result again
+    for rec, why in (({"type": "correct", "by": "director", "why": "", "result": fixed}, "says why"),
+                     ({"type": "correct", "by": "director", "why": "x",
+                       "result": {**fixed, "round": 3}}, "round 3 is not drawn"),
+                     ({"type": "correct", "by": "director", "why": "x", "result": fixed}, "has that result already")):
+        out = desk.director_record(rec)
+        assert out.status == "refused" and why in out.why
+    files = render(session.event, "2026-12-02")
+    pbn, xml = files["results.pbn"].decode(), files["results.xml"]
+    assert outsider.check_pbn(pbn) == [] and outsider.check_usebio(xml) == []
+    assert "<CONTRACT>7NTXX</CONTRACT>" in xml.decode() and "<SCORE>2000</SCORE>" in xml.decode()
+    results = dict(session.event.results)
+    session.close()
+    again = EventSession.open(folder)                      # rebuilt from the journal alone
+    try:
+        assert again.event.results == results
+        assert [(s.competitor, s.vp, s.net_imps) for s in again.event.standings()] == after
+        assert sum("says why" in r["why"] for r in again.refusals) == 1
+    finally:
+        again.close()
+
+
+def test_the_director_s_records_pass_the_one_guard(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from firmware_host.club.dashboard import Dashboard
+
+    _need("mosquitto", "mosquitto")
+    passwords = {DASHBOARD_USER: secrets.token_urlsafe(9)}
+    broker = LocalBroker(tmp_path / "broker", passwords)
+    broker.start()
+    rc, folder = _open(tmp_path)
+    assert rc == 0
+    desk = EventDesk(EventSession.open(folder))
+    dash = Dashboard("127.0.0.1", broker.port, DASHBOARD_USER, passwords[DASHBOARD_USER],
+                     {"director": hash_password("right-horse-1")}, event=desk)
+    body = {"competitor": 2, "name": "Clubs", "players": ["1200", "Fay Visitor"]}
+    try:
+        with TestClient(dash.app, base_url="http://club.test") as client:
+            assert client.post("/api/event/names", json=body).status_code == 401
+            login(client)
+            token = csrf(client)
+            assert client.post("/api/event/names", json=body).status_code == 403              # no CSRF token
+            assert client.post("/api/event/names", json=body, headers={
+                "X-CSRF-Token": token, "Origin": "http://evil.test"}).status_code == 403
+            assert 2 not in desk.session.event.names
+            ok = {"X-CSRF-Token": token, "Origin": "http://club.test"}
+            r = client.post("/api/event/names", json=body, headers=ok)      # 1200 plays for team 3 already
+            assert r.status_code == 409 and "member 1200 (Di Roe) already plays for 3" in r.json()["error"]
+            r = client.post("/api/event/names", json={**body, "players": ["Fay Visitor", "Gus Visitor"]}, headers=ok)
+            assert r.status_code == 200 and desk.session.event.names[2]["name"] == "Clubs"
+            r = client.post("/api/event/correct", json={"round": 1, "table": 1, "board": 1, "assigned": 100,
+                                                        "why": "late play"}, headers=ok)
+            assert r.status_code == 200 and desk.session.event.results[(1, 1, 1)].assigned == 100
+            assert client.get("/api/event/state").json()["adjustments"] == []   # nothing replaced: taken
+    finally:
+        desk.session.close()
+        broker.stop()
+
+
+def test_the_dashboard_command_refuses_an_event_it_cannot_run(tmp_path: Path, capsys: Any) -> None:
+    from firmware_host.web.auth import add_user
+
+    users = tmp_path / "users"
+    add_user(users, "director", "right-horse-1")
+    pw = _write(tmp_path / "pw", "x\n")
+    capsys.readouterr()
+    base = ["club", "dashboard", "--users", str(users), "--mqtt-password-file", str(pw),
+            "--heads", str(tmp_path / "heads.jsonl")]
+    assert main([*base, "--event", str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err
+    assert "no event here" in err and "Traceback" not in err and err.count("\n") == 1
+    assert main([*base, "--event", str(tmp_path), "--session", str(tmp_path)]) == 2
+    assert "--session and --event both take the tables' results" in capsys.readouterr().err
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
