@@ -121,6 +121,13 @@ class NightDesk:
             self.changed_now()
         return why
 
+    def correct(self, table: object, rnd: object, hand: object, facts: object, why: object, by: str) -> str:
+        """The director corrects a hand taken; '' or why not."""
+        why_not = self.session.correct(table, rnd, hand, facts, why, by)
+        if not why_not:
+            self.changed_now()
+        return why_not
+
     def changed_now(self) -> None:
         v = self.session.version
         with self.changed:

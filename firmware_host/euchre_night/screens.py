@@ -15,9 +15,10 @@ Routes:
   stream; ``/api/euchre/table/<table>?key=K`` as JSON: the view with that table's row only. ``K`` is
   the key given to that table only (on its retained seating, ``page``); a live login opens any table's
   page without it. Otherwise 404 and nothing of the night.
-* ``POST /api/euchre/call``: the director's call of the round in play, through the one guard
-  (``web/guard.py``: a live login, our own origin, the login's CSRF token); 409 with the reason when
-  the round cannot be called, 200 once journaled.
+* ``POST /api/euchre/call``: the director's call of the round in play, and ``POST /api/euchre/correct``
+  (``{"table", "round", "hand", "facts", "why"}``): the director's correction of a hand taken, each
+  through the one guard (``web/guard.py``: a live login, our own origin, the login's CSRF token); 409
+  with the night's reason when it is refused (nothing journaled), 200 once journaled.
 """
 
 from __future__ import annotations
@@ -132,6 +133,7 @@ class EuchreScreens:
                 Route("/euchre/table/{table}/events", self.table_events),
                 Route("/api/euchre/table/{table}", self.table_state),
                 Route("/api/euchre/call", self.call, methods=["POST"]),
+                Route("/api/euchre/correct", self.correct, methods=["POST"]),
                 Route("/euchre/static/{name}", self.static)]
 
     async def _locked(self, read: Callable[[], Any]) -> Any:
@@ -200,6 +202,24 @@ class EuchreScreens:
             return self.dash._json({"error": str(exc)}, 503)
         if why:
             return self.dash._json({"error": why}, 409)
+        return self.dash._json({"ok": True})
+
+    async def correct(self, request: Any) -> Any:
+        checked = await guard(request, self.dash.sessions, "euchre correction")
+        if isinstance(checked, Refused):
+            return self.dash._json({"error": checked.error}, checked.status)
+        data = checked.data
+        if not isinstance(data, dict):
+            why = "the request is too big" if checked.too_big else "the request is not a JSON object"
+            return self.dash._json({"error": why}, 400)
+        try:
+            why_not = await asyncio.to_thread(self.desk.correct, data.get("table"), data.get("round"),
+                                              data.get("hand"), data.get("facts"), data.get("why"),
+                                              str(checked.login.user))
+        except SessionFileError as exc:
+            return self.dash._json({"error": str(exc)}, 503)
+        if why_not:
+            return self.dash._json({"error": why_not}, 409)
         return self.dash._json({"ok": True})
 
     # -- a table's ------------------------------------------------------------------------------------

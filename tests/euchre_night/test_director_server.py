@@ -211,3 +211,27 @@ def test_cardtable_club_dashboard_euchre(tmp_path: Path, capsys: pytest.CaptureF
         out, _ = proc.communicate(timeout=20)
         broker.stop()
     assert "/euchre" in out.decode()
+
+
+def test_the_director_s_correction_through_the_guard(club: Club) -> None:
+    import httpx
+
+    n = club.session.night
+    club.t1.send(hand(n, 1, 1, tricks=5), 1)
+    club.t1.wait(lambda s: any(a["source"] == "table-01:1" and a["status"] == "taken" for a in s["answers"]))
+    fix = {"table": "table-01", "round": 1, "hand": 1, "facts": {"tricks": 2}, "why": "miscounted"}
+    with httpx.Client(base_url=club.url, timeout=10) as c:
+        assert c.post("/api/euchre/correct", json=fix).status_code == 401         # no login
+        assert c.post("/login", data={"username": "director", "password": PASSWORD},
+                      follow_redirects=False).status_code == 303
+        token = c.get("/euchre").text.split('name="csrf-token" content="')[1].split('"')[0]
+        assert c.post("/api/euchre/correct", json=fix).status_code == 403         # no CSRF token
+        assert n.hands[(1, 1, 1)].body["tricks"] == 5
+        r = c.post("/api/euchre/correct", json=dict(fix, why=""), headers={"X-CSRF-Token": token})
+        assert r.status_code == 409 and "a correction says why" in r.json()["error"]
+        r = c.post("/api/euchre/correct", json=fix, headers={"X-CSRF-Token": token})
+        assert r.status_code == 200, r.text
+        rows = {s["player"]: s["points"] for s in c.get("/euchre/standings.json").json()["standings"]}
+        assert rows[1] == "0" and rows[3] == "2"
+        got = c.get("/euchre/hands.json").json()["hands"][0]
+        assert got["corrections"][0] == {"by": "director", "why": "miscounted", "was": {"tricks": 5}}
