@@ -269,4 +269,14 @@ class EuchreScreens:
 
 
 _CALL = ('<p><button type="button" id="call">Call the round</button> '
-         '<span id="said" role="status"></span></p>')
+         '<span id="said" role="status"></span></p>'
+         '<form id="correct"><fieldset><legend>Correct a hand</legend>'
+         '<label>Table <input id="c-table" name="table" size="9"></label> '
+         '<label>Round <input id="c-round" name="round" type="number" min="1" size="3"></label> '
+         '<label>Hand <input id="c-hand" name="hand" type="number" min="1" size="3"></label> '
+         '<label>Makers <select id="c-makers" name="makers"><option value="">as taken</option>'
+         '<option>NS</option><option>EW</option></select></label> '
+         '<label>Tricks <input id="c-tricks" name="tricks" type="number" min="0" max="5" size="2"></label> '
+         '<label>Why <input id="c-why" name="why" size="30"></label> '
+         '<button type="submit" id="c-send">Correct</button> '
+         '<span id="c-said" role="status"></span></fieldset></form>')

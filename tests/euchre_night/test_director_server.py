@@ -153,6 +153,15 @@ def test_the_standings_change_on_the_director_s_and_a_table_s_page(club: Club) -
             WebDriverWait(table, 30).until(lambda d: _text(d, "round").startswith("Round 2 of"))
             assert "N: P5" in _text(table, "tables")                # the foot's next seats, on the table's phone
             club.t2.wait(lambda s: s["round"] == 2 and s["seats"]["N"]["player"] == 5)
+            for field, value in (("c-table", "table-01"), ("c-round", "1"), ("c-hand", "1"), ("c-tricks", "2"),
+                                 ("c-why", "")):
+                director.find_element(By.ID, field).send_keys(value)
+            director.find_element(By.ID, "c-send").click()           # no reason: refused, said on the page
+            WebDriverWait(director, 30).until(lambda d: "a correction says why" in _text(d, "c-said"))
+            director.find_element(By.ID, "c-why").send_keys("the makers took two tricks")
+            director.find_element(By.ID, "c-send").click()           # a correction, from the page
+            WebDriverWait(director, 30).until(lambda d: _text(d, "c-said") == "corrected")
+            assert club.session.night.hands[(1, 1, 1)].body["tricks"] == 2
             director.find_element(By.ID, "call").click()             # the call, from the page, through the guard
             WebDriverWait(director, 30).until(lambda d: "(called" in _text(d, "round"))
             assert club.session.night.called == {2}

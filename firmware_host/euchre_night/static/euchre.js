@@ -37,6 +37,21 @@
   es.onerror = () => { $("conn").textContent = "reconnecting"; };
   es.onmessage = m => draw(JSON.parse(m.data));
   es.addEventListener("expired", () => { es.close(); location.href = "/login"; });
+  const form = $("correct");
+  if (form) {
+    form.onsubmit = async ev => {
+      ev.preventDefault();
+      const facts = {};
+      if ($("c-makers").value) facts.makers = $("c-makers").value;
+      if ($("c-tricks").value !== "") facts.tricks = Number($("c-tricks").value);
+      const r = await fetch("/api/euchre/correct", {method: "POST",
+        headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
+        body: JSON.stringify({table: $("c-table").value, round: Number($("c-round").value),
+                              hand: Number($("c-hand").value), facts: facts, why: $("c-why").value})});
+      const a = await r.json();
+      $("c-said").textContent = r.ok ? "corrected" : (a.error || "refused");
+    };
+  }
   const call = $("call");
   if (call) {
     call.onclick = async () => {
