@@ -262,7 +262,7 @@ class ZxingDecoder(_Base):
     def __init__(self, heavy_ec_below: float = 0.5, find_unreadable: bool = True,
                  card_area_px: float = 0.0, variants: tuple[str, ...] = ("micro",),
                  second_look: bool = True, max_candidates: int = lookagain.MAX_CANDIDATES,
-                 size_bands: bool = True) -> None:
+                 size_bands: bool = True, split_joined: bool = True) -> None:
         super().__init__(heavy_ec_below, find_unreadable, card_area_px)
         import zxingcpp
 
@@ -271,6 +271,9 @@ class ZxingDecoder(_Base):
         # bidding-card layouts were measured (the benchmark runs both side by side).
         self.max_candidates = max_candidates
         self.size_bands = size_bands
+        # ``split_joined=False``: the second look of before the outsider's table (``vision.measure_outsider``):
+        # a code's blob joined to its card's edge not split, a code inside a hole of a dark felt's blob unseen
+        self.split_joined = split_joined
         self._card_looks = 0
 
         self._zx = zxingcpp
@@ -305,7 +308,7 @@ class ZxingDecoder(_Base):
                 if self.size_bands else [(lookagain.MODULES * 1.8, top)]
         candidates: list[lookagain.Candidate] = []
         for band in bands:
-            for cand in lookagain.code_candidates(gray, band):
+            for cand in lookagain.code_candidates(gray, band, self.split_joined):
                 if all(math.dist((c.x, c.y), (cand.x, cand.y)) >= 0.5 * min(c.side, cand.side) for c in candidates):
                     candidates.append(cand)
         done = [(*_centre(c), math.sqrt(_area(c))) for _, c, _ in raw]  # codes read: centre, side

@@ -22,8 +22,8 @@ whole card cut out, so that this costs time only where a card went unread.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from itertools import chain
 
 import cv2
@@ -82,8 +82,13 @@ DARK = 60  # of 255: a pixel this much darker than the paper around it is ink (a
 MIN_INK = 12  # grey levels: darker than its surroundings by less than this is felt grain or noise, not ink
 
 
-def code_candidates(gray: np.ndarray, side_range: tuple[float, float]) -> list[Candidate]:
-    """Code-shaped regions of ``gray`` whose side (px) is in ``side_range``, most code-like first."""
+def code_candidates(gray: np.ndarray, side_range: tuple[float, float], split_joined: bool = False) -> list[Candidate]:
+    """Code-shaped regions of ``gray`` whose side (px) is in ``side_range``, most code-like first.
+
+    With ``split_joined``, a code whose blob the closing joined to its card's edge or to the codes
+    peeking out beside it (the top card of a fan or a stack of bidding cards) is found too, and so is a
+    code lying inside a hole of another blob (a card on a dark felt that reads as ink; ``_blobs``).
+    """
     lo, hi = side_range
     module = max(math.sqrt(lo * hi) / MODULES, 1.0)
     small, n = gray, 1
@@ -94,7 +99,8 @@ def code_candidates(gray: np.ndarray, side_range: tuple[float, float]) -> list[C
     m = module * f
     rel, bh = relative_darkness(small, _odd(4 * m))
     ink = cv2.threshold(bh, MIN_INK, 255, cv2.THRESH_BINARY)[1]
-    found = _blobs(cv2.threshold(rel, DARK, 255, cv2.THRESH_BINARY)[1] & ink, m, f, (lo * 0.6 * f, hi * 1.3 * f))
+    found = _blobs(cv2.threshold(rel, DARK, 255, cv2.THRESH_BINARY)[1] & ink, m, f, (lo * 0.6 * f, hi * 1.3 * f),
+                   math.sqrt(lo * hi) if split_joined else 0.0, bh)
     return sorted(found, key=lambda c: -c.score)
 
 
@@ -120,16 +126,58 @@ def look_at_card(gray: np.ndarray, box: tuple[int, int, int, int], side: float,
     return read_candidate(gray, Candidate(cx, cy, side, 1.0, True, reach), read), True
 
 
-def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float]) -> list[Candidate]:
+def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float],
+           split_joined: float = 0.0, bh: np.ndarray | None = None) -> list[Candidate]:
     """Code-shaped blobs of ``mask`` (modules closed into one blob) with sides (px, working scale) in
     ``sides``, as candidates in frame pixels. A felt or a card face gives hundreds of specks: they are
-    left out by their boxes, all at once, before any is measured."""
+    left out by their boxes, all at once, before any is measured.
+
+    The closing that joins a code's modules also joins the code to dark lines a few modules away: its
+    card's edge and shadow, and the strips of codes peeking out from under it (a fan or a stack of
+    bidding cards, whose code lies three modules from the card's edge), into one blob of no code's
+    shape. With ``split_joined`` (the side a code is expected to have, frame px) the closed blobs are
+    also opened by ``JOINED_OPEN`` modules, which a filled code blob survives and lines and strips a
+    module or two wide do not, and the blobs that opening leaves are candidates too (those not already
+    found) when their ink is printed ink (``bh``: darker than the paper around by ``JOINED_INK`` grey
+    levels on average, where a felt's grain, closed into a network and opened into lumps, is a few).
+    Such a blob may be only the code's solid part, so it is cut out at least as large as the expected
+    code."""
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE,
                               cv2.getStructuringElement(cv2.MORPH_RECT, (_odd(2.2 * m),) * 2))
-    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
+    found = _code_blobs(mask, closed, f, sides, nested=bool(split_joined))
+    if split_joined:
+        opened = cv2.morphologyEx(closed, cv2.MORPH_OPEN,
+                                  cv2.getStructuringElement(cv2.MORPH_RECT, (_odd(JOINED_OPEN * m),) * 2))
+        found += [replace(c, side=max(c.side, split_joined)) for c in _code_blobs(mask, opened, f, sides, bh, True)
+                  if all(math.dist((c.x, c.y), (d.x, d.y)) >= 0.5 * min(c.side, d.side) for d in found)]
+    return found
+
+
+JOINED_OPEN = 3.0  # modules: ``_blobs``'s opening of joined blobs (a code blob is 13 wide, a card edge 1-2)
+JOINED_INK = 36  # grey levels: the least mean darkness of a split blob's ink below its paper (3 x MIN_INK)
+
+
+def _code_blobs(mask: np.ndarray, closed: np.ndarray, f: float, sides: tuple[float, float],
+                bh: np.ndarray | None = None, nested: bool = False) -> list[Candidate]:
+    """The blobs of ``closed`` of a code's size and shape, ``mask`` giving their share of ink (and, with
+    ``bh``, only those whose ink is on average ``JOINED_INK`` darker than the paper around it).
+
+    With ``nested``, blobs lying inside a hole of another blob count too: on a dark felt in dim light
+    the felt's noise is darker than the cards beside it, so the felt is one blob of "ink" with every
+    card a hole in it, and each code a blob inside a hole, which the outer contours alone never show."""
+    if nested:
+        # Every blob, nested or not, and its box in one pass (the felt's many specks never reach Python);
+        # the outline (and so the area, holes included) only of those whose box may be a code's.
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
+        x0, y0, w, h = stats[1:, :4].T.astype(np.float64)
+        contours: Sequence[np.ndarray] = ()
+    else:
+        contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not contours:
+            return []
+        x0, y0, w, h = np.array([cv2.boundingRect(c) for c in contours], np.float64).T
+    if not len(x0):
         return []
-    x0, y0, w, h = np.array([cv2.boundingRect(c) for c in contours], np.float64).T
     lo_s, hi_s = sides
     big, small = np.maximum(w, h), np.minimum(w, h)
     keep = np.flatnonzero((big >= lo_s) & (small <= hi_s * 1.42) & (small >= 0.6 * big))
@@ -137,13 +185,23 @@ def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float]) -> 
         return []
     out = []
     for i in keep:
-        area = cv2.contourArea(contours[i])
+        if nested:
+            xa, ya, xb, yb = int(x0[i]), int(y0[i]), int(x0[i] + w[i]), int(y0[i] + h[i])
+            own = (labels[ya:yb, xa:xb] == i + 1).astype(np.uint8)
+            outline, _ = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            area = max(cv2.contourArea(c) for c in outline)
+        else:
+            area = cv2.contourArea(contours[i])
         side = math.sqrt(area)  # a code's blob is a filled square, at any angle
         fill = area / (w[i] * h[i])  # 1 upright, 0.5 at 45 degrees
         if not lo_s <= side <= hi_s or fill < 0.45:
             continue
         xa, ya, xb, yb = int(x0[i]), int(y0[i]), int(x0[i] + w[i]), int(y0[i] + h[i])
         dark = cv2.countNonZero(mask[ya:yb, xa:xb]) / (w[i] * h[i]) / max(fill, 0.5)  # codes: about half
+        if bh is not None and 0.25 <= dark <= 0.85:
+            sel = mask[ya:yb, xa:xb] > 0
+            if float(bh[ya:yb, xa:xb][sel].mean()) < JOINED_INK:
+                continue
         if 0.25 <= dark <= 0.85:
             out.append(Candidate((x0[i] + w[i] / 2) / f, (y0[i] + h[i] / 2) / f, side / f, 1 - abs(dark - 0.5)))
     return out

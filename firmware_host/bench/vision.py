@@ -127,7 +127,10 @@ def run_degradations_report(args: argparse.Namespace) -> int:
 
 
 def run_bidding_report(args: argparse.Namespace) -> int:
-    """``--bidding``: ``vision.measure_bidding`` (``--frames N``, default 600; 12 with ``--quick``)."""
+    """``--bidding``: ``vision.measure_bidding`` (``--frames N``, default 600; 12 with ``--quick``), the
+    layouts players make on the same generator (a tenth of the frames, at least 4 a case), and the
+    outsider's table (``vision.measure_outsider_run``: a twentieth, at least 1 a kind), each side by side
+    with today's decoder (the one before the outsider's table: ``split_joined=False``)."""
     import cv2
 
     from vision.measure_bidding import run_bidding
@@ -135,38 +138,72 @@ def run_bidding_report(args: argparse.Namespace) -> int:
     cv2.setNumThreads(1)
     frames = getattr(args, "frames", None) or (12 if getattr(args, "quick", False) else 600)
     r = run_bidding(ZxingDecoder(find_unreadable=True), frames)
+    if not args.json:
+        a, b = r["cards_only"], r["with_bidding_cards"]
+        print(f"grid: 1280x720, {r['frames']} frames, {r['cards_per_frame']:.1f} playing cards and {r['bidding_cards']} "
+              f"bidding cards each (upright, 60 x 70 mm apart, no hands, 4.74 px a module), one thread: median "
+              f"{a['median_ms']:.2f} ms without the bidding cards, {b['median_ms']:.2f} ms with them "
+              f"(x{r['time_ratio']:.2f}); p90 {a['p90_ms']:.2f} / {b['p90_ms']:.2f} ms")
+        print(f"  bidding cards read per frame {r['calls_read']:.4f}; playing cards read {r['cards_read']:.4f} without, "
+              f"{r['cards_read_with_bidding_cards']:.4f} with; false calls {r['false_calls']}, false cards "
+              f"{r['false_cards']}", flush=True)
+    layouts = layout_report(args, max(4, frames // 10))
+    outsider = outsider_report(args, max(1, frames // 20))
     if args.json:
-        print(json.dumps({"bench": "vision-bidding", **r}))
-        return 0
-    a, b = r["cards_only"], r["with_bidding_cards"]
-    print(f"1280x720, {r['frames']} frames, {r['cards_per_frame']:.1f} playing cards and {r['bidding_cards']} bidding "
-          f"cards each, one thread: median {a['median_ms']:.2f} ms without the bidding cards, {b['median_ms']:.2f} ms "
-          f"with them (x{r['time_ratio']:.2f}); p90 {a['p90_ms']:.2f} / {b['p90_ms']:.2f} ms")
-    print(f"  bidding cards read per frame {r['calls_read']:.4f}; playing cards read {r['cards_read']:.4f} without, "
-          f"{r['cards_read_with_bidding_cards']:.4f} with; false calls {r['false_calls']}, false cards "
-          f"{r['false_cards']}")
-    layout_report(args, max(4, frames // 10))
+        print(json.dumps({"bench": "vision-bidding", **r, "layouts": layouts, "outsider": outsider}))
     return 0
 
 
-def layout_report(args: argparse.Namespace, frames: int) -> None:
-    """Bidding cards laid as players lay them (``vision.measure_bidding.run_layouts``: stacks, fans,
-    rows, hands over some), at 2.56 and 3.2 px a module (720p over a 1.5 m and a 1.2 m table) and at
-    1080p, the decoder as it is beside the one before these layouts were measured (eight second-look
-    candidates a frame, one band of sizes), side by side on the same frames."""
+def today() -> ZxingDecoder:
+    """The decoder as it was before the outsider's table (a code joined to its card's edge not split)."""
+    return ZxingDecoder(find_unreadable=True, split_joined=False)
+
+
+def layout_report(args: argparse.Namespace, frames: int) -> list[dict[str, object]]:
+    """Bidding cards laid as players lay them on the house's generator (``vision.measure_bidding.run_layouts``:
+    stacks, fans, rows, hands over some), at 2.56 and 3.2 px a module (720p over a 1.5 m and a 1.2 m table)
+    and at 1080p, the decoder as it is beside today's, side by side on the same frames."""
     from vision.measure_bidding import LAYOUTS, run_layouts
 
+    out: list[dict[str, object]] = []
     cases = [((1280, 720), (1500.0, 844.0)), ((1280, 720), (1200.0, 675.0)), ((1920, 1080), (1500.0, 844.0))]
     for size, table in cases:
         for kind in LAYOUTS:
             now = run_layouts(ZxingDecoder(find_unreadable=True), kind, frames, size, table)
-            before = run_layouts(ZxingDecoder(find_unreadable=True, max_candidates=8, size_bands=False), kind,
-                                 frames, size, table)
+            before = run_layouts(today(), kind, frames, size, table)
+            out.append({"now": now, "today": before})
             if args.json:
-                print(json.dumps({"bench": "vision-bidding-layouts", "now": now, "before": before}))
                 continue
             print(f"  {kind:5} {now['size']} over {table[0]:.0f} mm ({now['visible']} visible codes): read "
-                  f"{now['read']:.4f} (before {before['read']:.4f}), each seat's top card {now['top_read']:.4f} "
+                  f"{now['read']:.4f} (today {before['read']:.4f}), each seat's top card {now['top_read']:.4f} "
                   f"({before['top_read']:.4f}); false {now['false_calls']} ({before['false_calls']}); unreadable "
                   f"shapes {now['unreadable_shapes']} ({before['unreadable_shapes']}); median {now['median_ms']:.1f} ms "
-                  f"({before['median_ms']:.1f})")
+                  f"({before['median_ms']:.1f})", flush=True)
+    return out
+
+
+def outsider_report(args: argparse.Namespace, frames: int) -> dict[str, object]:
+    """The outsider's table (``vision.measure_outsider``): ``frames`` frames of playing cards in play and of
+    each layout of bidding cards, each at 1280x720 and 1920x1080, the decoder as it is and today's on the
+    same frames."""
+    from vision.measure_outsider_run import run_outsider
+
+    r = run_outsider({"now": ZxingDecoder(find_unreadable=True), "today": today()}, frames)
+    if not args.json:
+        print(f"outsider's table (vision/measure_outsider.py), {frames} frames a kind, 2.4-4.3 px a module at 720p "
+              f"(x1.5 at 1080p), tilt, hands, glare, defocus, noise, Bayer, JPEG; now (today):")
+        for key, v in r.items():
+            kind, size, name = key.split("|")
+            if name != "now":
+                continue
+            t = r[f"{kind}|{size}|today"]
+            what = "playing cards" if kind == "deal" else f"{kind} of bidding cards"
+            line = f"  {what:26} {size:9} "
+            if v["cards_shown"]:
+                line += f"cards {v['cards_read']:.4f} ({t['cards_read']:.4f}) of {v['cards_shown']}; "
+            if v["calls_shown"]:
+                line += (f"calls {v['calls_read']:.4f} ({t['calls_read']:.4f}) of {v['calls_shown']}, last calls "
+                         f"{v['tops_read']:.4f} ({t['tops_read']:.4f}); ")
+            line += f"false {v['false']} ({t['false']}); median {v['median_ms']:.1f} ms ({t['median_ms']:.1f})"
+            print(line, flush=True)
+    return r

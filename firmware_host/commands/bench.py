@@ -17,10 +17,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--degradations", action="store_true",
                    help="vision: single-frame recall by degradation and px/module on a second generator")
     p.add_argument("--bidding", action="store_true",
-                   help="vision: bidding cards beside playing cards: calls read per frame, and the decoder's time "
-                        "with and without them on the same frames")
+                   help="vision: bidding cards beside playing cards (calls read per frame, the decoder's time with "
+                        "and without them), as players lay them (stacks, fans, rows, hands), and the outsider's "
+                        "table (vision/measure_outsider.py: playing and bidding cards at 720p and 1080p), each "
+                        "beside today's decoder on the same frames")
     p.add_argument("--scale", type=int, nargs="?", const=1000, default=None, metavar="TABLES",
                    help="federation: the simultaneous at scale (12 club brokers, TABLES tables, 20 outages)")
+    p.add_argument("--outages", type=int, default=20, metavar="N",
+                   help="federation --scale: how many forced outages (0: the field's pace alone, no outage)")
     p.set_defaults(func=_run)
 
 

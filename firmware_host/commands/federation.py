@@ -5,10 +5,11 @@
   prints the commitment and the broker's ACL (``DIR/mosquitto.acl``).
 * ``serve --dir DIR --passwords FILE [--port P] [--broker HOST:PORT] [--web PORT]``: run the
   federation's broker (the passwords file holds ``login:password`` lines, one per club and one for
-  ``federation``; ``--broker``: use a broker already running instead) and the service until Ctrl-C;
+  ``federation``; ``--broker``: use a broker already running instead) and the service until Ctrl-C or SIGTERM (either stops the broker it started);
   ``--web``: the live page (``firmware_host/federation/page.py``).
-* ``close --dir DIR``: close the event (refused while ``serve`` runs on it): every club may then see
-  every board.
+* ``close --dir DIR [--wait S]``: close the event: every club may then see every board. While ``serve``
+  runs on it, ``serve`` is asked to close it (``DIR/close.request``) and this waits for the ``closed``
+  row; ``serve`` then publishes every board and writes ``DIR/field.pbn`` and ``DIR/field.usebio.xml``.
 * ``export --dir DIR --format pbn|usebio --out FILE [--force] [--hand-records FILE]``: the closed
   event's field (``firmware_host/federation/files.py``); the deals from the copy of the hand records
   ``open`` kept in DIR, checked against the event's commitment.
@@ -17,6 +18,10 @@
 
 Bad input (a folder with no event, an event there already, a club id that cannot be a topic level, an
 unreadable hand-record file, a passwords line without a colon) is one line on standard error, exit 2.
+
+A club's side (``cardtable club ...``, registered by :func:`register_club_verbs`): ``federate`` (the bridge),
+``records`` (the event's hand records as the federation sent them over the bridge, checked against their
+commitment, written to a file the club's session opens) and ``uplink`` (the session's results).
 """
 
 from __future__ import annotations
@@ -52,6 +57,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     w.set_defaults(func=_show)
     c = verbs.add_parser("close", help="close the event: every club may then see every board")
     c.add_argument("--dir", required=True)
+    c.add_argument("--wait", type=float, default=30.0, metavar="S",
+                   help="while `serve` runs: seconds to wait for it to close the event (default 30)")
     c.set_defaults(func=_close)
     x = verbs.add_parser("export", help="the closed event's field as PBN or USEBIO")
     x.add_argument("--dir", required=True)
@@ -111,6 +118,7 @@ def _passwords(path: str) -> dict[str, str]:
 
 def _serve(args: argparse.Namespace) -> int:
     from firmware_host.club.broker import BrokerError
+    from firmware_host.commands.stopping import exit_on_sigterm
     from firmware_host.federation.brokers import EventBroker
     from firmware_host.federation.service import FederationError, FederationService, hold_event, open_event
     from firmware_host.federation.topics import SERVICE_USER, EventTopics
@@ -125,10 +133,11 @@ def _serve(args: argparse.Namespace) -> int:
     if SERVICE_USER not in users:
         return _fail(f"{args.passwords}: no line for the service's login {SERVICE_USER!r}")
     try:
-        lock = hold_event(args.dir)
+        hold_event(args.dir).close()            # said before the broker starts; the service holds it from now
     except FederationError as exc:
         return _fail(str(exc))
     broker = None
+    exit_on_sigterm()   # SIGTERM (systemd, a supervisor) as Ctrl-C: ``finally`` stops the broker it started
     if remote is None:
         topics = EventTopics(state.setup.event)
         broker = EventBroker(Path(args.dir) / "broker", users, topics.acl(state.setup.clubs), port=args.port,
@@ -138,7 +147,12 @@ def _serve(args: argparse.Namespace) -> int:
         except BrokerError as exc:
             return _fail(str(exc))
         remote = ("127.0.0.1", broker.port)
-    service = FederationService(args.dir, remote[0], remote[1], users[SERVICE_USER]).start()
+    try:
+        service = FederationService(args.dir, remote[0], remote[1], users[SERVICE_USER]).start()
+    except FederationError as exc:
+        if broker is not None:
+            broker.stop()
+        return _fail(str(exc))
     page = None
     if args.web is not None:
         from firmware_host.federation.page import FieldPage
@@ -163,7 +177,6 @@ def _serve(args: argparse.Namespace) -> int:
         service.stop()
         if broker is not None:
             broker.stop()
-        lock.close()
     return 0
 
 
@@ -191,14 +204,18 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _close(args: argparse.Namespace) -> int:
-    from firmware_host.federation.files import close_event
+    from firmware_host.federation.files import FINAL, close_event
     from firmware_host.federation.service import FederationError
 
     try:
-        close_event(args.dir)
+        how = close_event(args.dir, wait=args.wait)
     except (FederationError, OSError) as exc:
         return _fail(str(exc))
-    print(f"event in {args.dir} closed: every club may now see every board; `federation export` writes the field")
+    if how == "closed by serve":
+        print(f"event in {args.dir} closed by the running `serve`: it publishes every board to every club and "
+              f"writes {' and '.join(FINAL.values())} in {args.dir}")
+    else:
+        print(f"event in {args.dir} closed: every club may now see every board; `federation export` writes the field")
     return 0
 
 
@@ -242,6 +259,16 @@ def register_club_verbs(csub: argparse._SubParsersAction) -> None:  # type: igno
     f.add_argument("--uplink-user", default="uplink", help="the uplink's login on the club's broker")
     f.add_argument("--out", required=True, metavar="FILE", help="the bridge section (include it in mosquitto.conf)")
     f.set_defaults(func=_federate)
+    r = csub.add_parser("records", help="the event's hand records, as the federation sent them over the bridge")
+    r.add_argument("--event", required=True)
+    r.add_argument("--club", required=True)
+    r.add_argument("--broker", required=True, metavar="HOST:PORT", help="the club's own broker")
+    r.add_argument("--user", default="uplink")
+    r.add_argument("--password-file", required=True, metavar="FILE")
+    r.add_argument("--commitment", metavar="HEX", help="the commitment the federation announced (checked too)")
+    r.add_argument("--out", required=True, metavar="FILE", help="the hand records (.pbn) for `duplicate open`")
+    r.add_argument("--timeout", type=float, default=60.0, metavar="S")
+    r.set_defaults(func=_records)
     u = csub.add_parser("uplink", help="send this club's session results to a federation's event")
     u.add_argument("--session", required=True, metavar="DIR")
     u.add_argument("--event", required=True)
@@ -280,6 +307,32 @@ def _federate(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     print(f"bridge written to {out}; add `include_dir` or its lines to the club's mosquitto.conf, and to its "
           f"ACL:\n{topics.club_acl(args.club, args.uplink_user)}", end="")
+    return 0
+
+
+def _records(args: argparse.Namespace) -> int:
+    from firmware_host.federation.topics import EventTopics, TopicError
+    from firmware_host.federation.uplink import RecordsError, fetch_records
+
+    try:
+        host, port = _host_port(args.broker)
+        password = Path(args.password_file).read_text(encoding="utf-8").strip()
+        topics = EventTopics(args.event)
+        topics.club(args.club)
+        out = Path(args.out)
+        if out.exists():
+            return _fail(f"--out {out}: there is a file there already")
+        if out.suffix.lower() != ".pbn":
+            return _fail(f"--out {out}: the records are written as PBN (name a .pbn file)")
+        got = fetch_records(topics, args.club, host, port, args.user, password, commitment=args.commitment,
+                            timeout=args.timeout)
+        tmp = out.with_name(out.name + ".new")
+        tmp.write_text(got.text, encoding="utf-8")
+        tmp.replace(out)
+    except (TopicError, RecordsError, ValueError, OSError) as exc:
+        return _fail(str(exc))
+    print(f"{out}: {len(got.boards)} boards, commitment {got.commitment} (checked); open the club's session "
+          f"with `cardtable duplicate open --hand-records {out}`")
     return 0
 
 

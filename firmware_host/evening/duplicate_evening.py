@@ -32,7 +32,7 @@ import secrets
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,7 @@ from firmware_host.records.journal import Journal
 from firmware_host.session.broker_client import SessionService
 from firmware_host.session.desk import SessionDesk
 from firmware_host.session.duplicate_session import Session
+from laws.duplicate.deal import Board
 from laws.scoring import Method
 from laws.session.duplicate.spec import SessionSetup, SetupError, build_movement, default_tables
 from laws.session.duplicate.state import progress
@@ -133,11 +134,14 @@ class DuplicateDemo:
         method: how it is scored.
         table_factory: makes each table (default: ``real_table``).
         analyse: double-dummy analysis of the boards for the exports.
+        records: hand records to play (a federation's, ``cardtable club records``) instead of new deals:
+            one for each of the movement's boards.
     """
 
     def __init__(self, out: str | Path, tables: int, boards: int, movement: str = "mitchell", *, foul: int = 0,
                  seed: int | None = None, method: Method = Method.MATCHPOINTS,
-                 table_factory: TableFactory | None = None, analyse: bool = True) -> None:
+                 table_factory: TableFactory | None = None, analyse: bool = True,
+                 records: Sequence[Board] | None = None) -> None:
         self.out = Path(out).resolve()  # the tables' configurations name files in it from their own folders
         self.spec = demo_movement(movement, tables, boards)
         self.movement = build_movement(self.spec)
@@ -151,6 +155,10 @@ class DuplicateDemo:
         self.analyse = analyse
         self.rng = random.Random(self.seed)
         self.deal = "shoe" if self.movement.copies > 1 else "boards"
+        self.records = None if records is None else tuple(sorted(records, key=lambda b: b.number))
+        if self.records is not None and [b.number for b in self.records] != list(self.movement.boards()):
+            raise SetupError(f"the hand records hold boards {[b.number for b in self.records]}, the movement plays "
+                             f"{list(self.movement.boards())}")
         self.check_out()
 
     def check_out(self) -> None:
@@ -170,7 +178,10 @@ class DuplicateDemo:
 
     def setup(self) -> SessionSetup:
         count = len(self.movement.boards())
-        boards = new_boards(count, shuffle=self.rng.shuffle) if self.seeded_deals else new_boards(count)
+        if self.records is not None:
+            boards = list(self.records)
+        else:
+            boards = new_boards(count, shuffle=self.rng.shuffle) if self.seeded_deals else new_boards(count)
         names = {str(p): (f"Player {p.number}{p.direction or ''} A", f"Player {p.number}{p.direction or ''} B")
                  for p in self.movement.pairs()}
         return SessionSetup("cardtable demo", "2025-11-30", "cardtable demo club", self.spec, self.movement.contestants,

@@ -19,13 +19,15 @@ or view.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from firmware_host.federation.service import JOURNAL, EventSetup, rankings_dict
+from firmware_host.federation.service import JOURNAL, EventSetup
+from firmware_host.federation.views import rankings_dict
 from firmware_host.records.journal import Journal
 from laws.competition.sections import Across, SectionLine, score_event
+from laws.federation.field import field_group
 from laws.federation.messages import digest, line_from_dict
 from laws.scoring.session_values import Line, Pair
 
@@ -105,7 +107,8 @@ def rescore(folder: str | Path, boards: Sequence[int], taken: Mapping[str, int])
     if not boards or not fields:
         return {}
     shown = set(boards)
-    every = [SectionLine(c, ln) for c, per in sorted(lines.items()) for ln in per.values() if ln.board in shown]
+    every = [SectionLine(c, replace(ln, group=field_group(c, ln.group)))     # a club's own fouled groups apart
+             for c, per in sorted(lines.items()) for ln in per.values() if ln.board in shown]
     result = score_event({c: (tuple(boards), due, f) for c, (f, due) in fields.items()}, every,
                          _setup.method, Across.YES)
     return rankings_dict(result)

@@ -10,18 +10,21 @@ The same journal and records give the same bytes (no clock: the date is the day 
 
 from __future__ import annotations
 
+import logging
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from firmware_host.federation.service import JOURNAL, EventState, FederationError, hold_event, open_event
+from firmware_host.federation.event import JOURNAL, EventState, FederationError, hold_event, open_event
+from firmware_host.records.journal import Journal
 from laws.competition.sections import SPAN
 from laws.duplicate.deal import Board, commitment
 from laws.scoring import present
 from laws.scoring.session_values import Method, ScoredBoard, ScoredLine
 
+log = logging.getLogger(__name__)
 FORMATS = ("pbn", "usebio")
 SCORING = {Method.MATCHPOINTS: "MP", Method.MATCHPOINTS_HALF: "MP", Method.BUTLER: "Butler",
            Method.CROSS_IMPS: "IMP"}
@@ -34,17 +37,96 @@ RANKING = (("Rank", 4, "R"), ("Section", 8, "L"), ("PairId", 4, "R"), ("Directio
            ("TotalScoreMP", 9, "R"), ("TotalPercentage", 6, "R"), ("NrBoards", 2, "R"))
 
 
-def close_event(folder: str | Path, clock: Callable[[], float] = time.time) -> None:
-    """Close the event (refused while a service holds it, or when it is closed already)."""
-    lock = hold_event(folder)
+CLOSE_REQUEST = "close.request"
+FINAL = {"pbn": "field.pbn", "usebio": "field.usebio.xml"}
+
+
+def close_event(folder: str | Path, clock: Callable[[], float] = time.time, *, wait: float = 30.0,
+                sleep: Callable[[float], None] = time.sleep) -> str:
+    """Close the event; refused when it is closed already. With no ``serve`` on it, one ``closed`` row is
+    appended here (``"closed"``). While ``serve`` runs on it (it holds ``serve.lock``), the service is
+    asked to (``close.request`` in the folder) and this waits up to ``wait`` seconds for the ``closed``
+    row to be committed (``"closed by serve"``); the service then publishes every board and writes the
+    field's files. A service that is stopped before it saw the request closes the event when it starts."""
+    root = Path(folder)
+    journal, state = open_event(root)
+    journal.close()
+    if state.closed:
+        raise FederationError(f"{root / JOURNAL}: the event is closed already")
     try:
-        journal, state = open_event(folder)
-        with journal:
-            if state.closed:
-                raise FederationError(f"{Path(folder) / JOURNAL}: the event is closed already")
-            journal.append("event", {"type": "closed"}, clock())
-    finally:
-        lock.close()
+        lock = hold_event(root)
+    except FederationError:
+        lock = None
+    if lock is not None:
+        try:
+            journal, state = open_event(root)
+            with journal:
+                if state.closed:
+                    raise FederationError(f"{root / JOURNAL}: the event is closed already")
+                journal.append("event", {"type": "closed"}, clock())
+        finally:
+            lock.close()
+        return "closed"
+    request = root / CLOSE_REQUEST
+    tmp = root / (CLOSE_REQUEST + ".new")
+    tmp.write_text("close\n", encoding="utf-8")
+    tmp.replace(request)
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        if is_closed(root):
+            return "closed by serve"
+        sleep(0.2)
+    raise FederationError(f"{root}: `serve` holds the event but did not close it within {wait:g} s; the request "
+                          f"stays in {request} and `serve` closes the event when it sees it")
+
+
+def is_closed(folder: str | Path) -> bool:
+    """Whether the event's journal has its ``closed`` row (read-only: safe while ``serve`` writes)."""
+    with Journal.open_readonly(Path(folder) / JOURNAL) as journal:
+        return any(r.kind == "event" and r.body.get("type") == "closed" for r in journal.rows())
+
+
+def close_requested(folder: str | Path, *, done: bool = False) -> bool:
+    """Whether ``cardtable federation close`` asked the running service to close the event; ``done``: the
+    service has committed the close, the request is taken away."""
+    request = Path(folder) / CLOSE_REQUEST
+    if done:
+        request.unlink(missing_ok=True)
+        return False
+    return request.is_file()
+
+
+def kept_records(folder: str | Path, state: EventState) -> dict[int, Board]:
+    """The copy of the hand records ``open`` kept in the folder, by number, when they are the event's
+    ({} when there is none; a copy whose commitment is not the event's is left out and logged)."""
+    from firmware_host.duplicate.handrecords.handfiles import HandRecordError, read_hand_records
+
+    kept = sorted(Path(folder).glob("hand-records.*"))
+    if not kept:
+        return {}
+    try:
+        return check_records(state, read_hand_records(kept[0]), str(kept[0]))
+    except (HandRecordError, FederationError, OSError) as exc:
+        log.error("the event's hand records cannot be used: %s", exc)
+        return {}
+
+
+def write_final(folder: str | Path, state: EventState, records: dict[int, Board], journal: Journal) -> list[Path]:
+    """The closed event's field written in the folder as ``field.pbn`` and ``field.usebio.xml`` (each
+    written beside and renamed over; the same bytes ``federation export`` gives)."""
+    if not state.closed or state.scores is None or not records:
+        return []
+    opened = next(r.t for r in journal.rows() if r.kind == "event")
+    date = datetime.fromtimestamp(opened, UTC).strftime("%Y.%m.%d")
+    out = []
+    for fmt, name in FINAL.items():
+        data = (write_pbn if fmt == "pbn" else write_usebio)(state, records, date)
+        path = Path(folder) / name
+        tmp = path.with_name(path.name + ".new")
+        tmp.write_bytes(data)
+        tmp.replace(path)
+        out.append(path)
+    return out
 
 
 def closed_state(folder: str | Path) -> tuple[EventState, str]:

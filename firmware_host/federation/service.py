@@ -1,11 +1,9 @@
 """The federation's service: every club's messages taken exactly once, journaled, the field scored live.
 
-The event lives in a folder: ``federation.sqlite3``, a hash-chained journal (``records/journal.py``)
-whose first row is the event's setup (``opened``: its name, boards, the clubs taking part, the scoring
-method) and whose every later ``event`` row is one message taken (``{"type": "message", "club",
-"number", "message"}``), committed **before** the club is answered. On start the ledger and the field
-are rebuilt from the journal alone, so a federation killed at any point answers as if it never stopped:
-a message whose row was not committed is simply taken again when the club sends it again.
+The event lives in a folder (:mod:`firmware_host.federation.event`): its hash-chained journal, one row a
+message taken, committed **before** the club is answered. On start the ledger and the field are rebuilt
+from the journal alone, so a federation killed at any point answers as if it never stopped: a message
+whose row was not committed is simply taken again when the club sends it again.
 
 For each message from a club's ``out/result`` topic: the checked reader (size and depth limits) reads it;
 the ledger judges its number (:mod:`laws.federation.ledger`); a message that is next is checked against
@@ -16,36 +14,40 @@ public ranking and each club's released view are published (retained).
 
 from __future__ import annotations
 
-import copy
 import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from firmware_host.federation.event import (
+    JOURNAL,
+    EventSetup,
+    EventState,
+    FederationError,
+    create_event,
+    hold_event,
+    open_event,
+)
+from firmware_host.federation.files import close_requested, kept_records, write_final
 from firmware_host.federation.topics import SERVICE_USER, EventTopics
-from firmware_host.records.journal import Journal
+from firmware_host.federation.views import fit, public_summary, rankings_dict, records_message, view_from
 from firmware_host.wire.reader import read_json
-from laws.competition.sections import EventResult
-from laws.federation.field import ClubEntry, Field, FieldError, Scored
-from laws.federation.ledger import Answer, Ledger, Verdict
-from laws.federation.messages import MessageError, digest, line_from_dict
-from laws.federation.release import club_may_see, public_boards
-from laws.scoring.session_values import Method, Pair
+from laws.federation.field import FieldError, Scored
+from laws.federation.ledger import Answer, Verdict
+from laws.federation.messages import digest
+from laws.federation.ranking import LiveRanking
+from laws.federation.release import board_releases, club_may_see, public_boards
+
+__all__ = ["JOURNAL", "EventSetup", "EventState", "FederationError", "FederationService", "create_event",
+           "field_view", "hold_event", "open_event", "prepare_view", "read_outside"]
 
 log = logging.getLogger(__name__)
 MAX_BYTES = 65536
 MAX_DEPTH = 12
-MAX_PUBLISH = 60000     # a published view's bytes: under the brokers' max_packet_size (65,536) with room
-LEADERS = 10            # rows of each of the field's rankings on the public topic
-JOURNAL = "federation.sqlite3"
-
-
-class FederationError(RuntimeError):
-    """An event folder that cannot be opened or made; the message says why."""
+BOARD_EVERY = 2.0       # seconds: a board's field is published again at most this often while it is played
 
 
 def read_outside(payload: bytes) -> dict[str, Any] | str:
@@ -64,169 +66,43 @@ def read_outside(payload: bytes) -> dict[str, Any] | str:
     return read.value
 
 
-@dataclass
-class EventSetup:
-    """The event: its name, boards, clubs (id -> None until the club's entry message arrives) and method."""
-
-    event: str
-    boards: tuple[int, ...]
-    clubs: tuple[str, ...]
-    method: Method = Method.MATCHPOINTS
-    commitment: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.event, "boards": list(self.boards), "clubs": list(self.clubs),
-                "method": self.method.value, "commitment": self.commitment}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> EventSetup:
-        return cls(str(d["event"]), tuple(int(b) for b in d["boards"]), tuple(str(c) for c in d["clubs"]),
-                   Method(d.get("method", "matchpoints")), str(d.get("commitment", "")))
-
-
-def create_event(folder: str | Path, setup: EventSetup, clock: Callable[[], float] = time.time) -> Path:
-    """Make the event's folder and journal (refused if one is there)."""
-    root = Path(folder)
-    path = root / JOURNAL
-    if path.exists():
-        raise FederationError(f"{path}: an event is there already")
-    EventTopics(setup.event)
-    for club in setup.clubs:
-        EventTopics(setup.event).club(club)
-    root.mkdir(parents=True, exist_ok=True)
-    tmp = root / (JOURNAL + ".new")
-    tmp.unlink(missing_ok=True)
-    with Journal.open(tmp) as journal:
-        journal.append("event", {"type": "opened", "setup": setup.to_dict()}, clock())
-    tmp.replace(path)
-    return path
-
-
-@dataclass
-class EventState:
-    """The ledger and the field, and each club's boards finished (rebuilt from the journal)."""
-
-    setup: EventSetup
-    ledger: Ledger
-    entries: dict[str, ClubEntry] = field(default_factory=dict)
-    pending: dict[str, list[tuple[int, Any]]] = field(default_factory=dict)
-    scores: Field | None = None
-    results: dict[str, dict[int, int]] = field(default_factory=dict)   # club -> board -> lines in
-    closed: bool = False
-
-    @classmethod
-    def start(cls, setup: EventSetup) -> EventState:
-        return cls(setup, Ledger(frozenset(setup.clubs)))
-
-    def problem(self, club: str, message: Mapping[str, Any]) -> str:
-        """What is wrong with a message that is next in line ("" when it can be taken)."""
-        op = message.get("op")
-        if op == "entry":
-            if club in self.entries:
-                return "the club's entry was taken already"
-            pairs = message.get("pairs")
-            due = message.get("due")
-            if not isinstance(pairs, list) or not pairs or isinstance(due, bool) or not isinstance(due, int) or due < 1:
-                return "an entry has its pairs and the results due per board"
-            return ""
-        if club not in self.entries:
-            return "the club's entry (message 1) must come first"
-        if op not in ("line", "remove"):
-            return f"op is entry, line or remove, got {op!r}"
-        try:
-            line = line_from_dict(message.get("line"))
-        except MessageError as exc:
-            return str(exc)
-        if line.board not in self.setup.boards:
-            return f"board {line.board} is not one of the event's boards"
-        for pair in (line.ns, line.ew):
-            if pair not in self.entries[club].fields:
-                return f"board {line.board}: pair {pair.label} is not one of the club's pairs"
-        return ""
-
-    def apply(self, club: str, message: Mapping[str, Any]) -> None:
-        if message.get("op") == "entry":
-            fields = {}
-            for number, direction in message["pairs"]:
-                pair = Pair(int(number), direction)
-                fields[pair] = direction or "one field"
-            self.entries[club] = ClubEntry(club, fields, int(message["due"]))
-            self.scores = Field(self.setup.boards, dict(self.entries), self.setup.method,
-                                self.scores.lines if self.scores else {})
-            return
-        assert self.scores is not None
-        line = line_from_dict(message["line"])
-        per = self.results.setdefault(club, {})
-        key = (line.board, line.ns, line.ew)
-        had = key in self.scores.lines.get(club, {})
-        if message["op"] == "remove":
-            self.scores.apply(club, None, remove=key)
-            if had:
-                per[line.board] = per.get(line.board, 1) - 1
-        else:
-            self.scores.apply(club, line)
-            if not had:
-                per[line.board] = per.get(line.board, 0) + 1
-
-    def finished(self) -> dict[str, frozenset[int]]:
-        """Each club's boards with as many results as it is due."""
-        return {c: frozenset(b for b, n in self.results.get(c, {}).items() if n >= e.due)
-                for c, e in self.entries.items()}
-
-
-def hold_event(folder: str | Path) -> Any:
-    """Mark the event as served (an exclusive lock on ``serve.lock``, let go when the process ends, even
-    killed); :class:`FederationError` when another process serves it. The file object to close."""
-    import fcntl
-
-    path = Path(folder) / "serve.lock"
-    handle = path.open("a+")
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
-        raise FederationError(f"{path}: the event is being served by another process (stop it first)") from None
-    return handle
-
-
-def open_event(folder: str | Path) -> tuple[Journal, EventState]:
-    """The event's journal (open for appending) and its state rebuilt from it."""
-    path = Path(folder) / JOURNAL
-    if not path.is_file():
-        raise FederationError(f"{path}: no event there (`cardtable federation open` makes one)")
-    journal = Journal.open(path, create=False)
-    rows = [r for r in journal.rows() if r.kind == "event"]
-    if not rows or rows[0].body.get("type") != "opened":
-        journal.close()
-        raise FederationError(f"{path}: the first row is not the event's setup")
-    state = EventState.start(EventSetup.from_dict(rows[0].body["setup"]))
-    for r in rows[1:]:
-        if r.body.get("type") == "message":
-            club, number, message = r.body["club"], r.body["number"], r.body["message"]
-            if state.ledger.offer(club, number, digest(message)).verdict is Verdict.TAKEN:
-                state.apply(club, message)
-            else:
-                log.error("%s row %s: message %s of club %s is not the next one; left out", path, r.seq, number, club)
-        elif r.body.get("type") == "closed":
-            state.closed = True
-    return journal, state
-
-
 class FederationService:
-    """The service on the federation's broker (see the module docstring)."""
+    """The service on the federation's broker (see the module docstring).
+
+    Besides the answers, it publishes (retained, QoS 1): the public view and each club's ``in/field``
+    (views coalesced, the ranking made again only when the pairs' figures changed), each club's
+    ``in/board/<n>`` once the release rule lets the club see board n (made again when the board's field
+    changed), and each club's ``in/records`` (the hand records with their commitment) on connecting. It
+    closes the event when ``cardtable federation close`` asks it to (``close.request`` in the folder),
+    then publishes every board and writes the field's files (``field.pbn``, ``field.usebio.xml``).
+    """
 
     def __init__(self, folder: str | Path, host: str, port: int, password: str, *,
                  clock: Callable[[], float] = time.time, publish_every: float = 0.2) -> None:
         import paho.mqtt.client as mqtt
 
-        self.journal, self.state = open_event(folder)
+        self.folder = Path(folder)
+        self._held = hold_event(folder)          # one service an event; `close` asks it (not the journal)
+        try:
+            self.journal, self.state = open_event(folder)
+        except BaseException:
+            self._held.close()
+            raise
         self.topics = EventTopics(self.state.setup.event)
+        self.records = kept_records(self.folder, self.state)
         self.clock = clock
         self.refusals = 0
         self.taken_at: list[tuple[str, int, float]] = []
         self._lock = threading.Lock()
         self.publish_every = publish_every
         self.last_view: dict[str, Any] = {"boards": [], "rankings": {}, "taken": {}, "closed": self.state.closed}
+        self._ranked: tuple[Any, dict[str, Any]] = (None, {})     # (stamp, rankings) last made
+        self._live: tuple[LiveRanking, LiveRanking] | None = None   # the rankings kept pair by pair
+        self._sent: dict[str, Any] = {}                            # topic -> what was last published there
+        self.final_files: list[Path] = []
+        self._resend_all = threading.Event()
+        self._released: dict[int, tuple[Any, frozenset[str], float]] = {}   # board -> (its score, clubs, when)
+        self._boards_pending = False
         self._dirty = threading.Event()
         self._stopping = threading.Event()
         self._publisher = threading.Thread(target=self._publish_loop, name="federation-views", daemon=True)
@@ -251,9 +127,21 @@ class FederationService:
         self.client.loop_stop()
         self.client.disconnect()
         self.journal.close()
+        self._held.close()
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
         client.subscribe(self.topics.all_results, qos=1)
+        self._resend_all.set()                  # a broker that lost its retained messages gets them all again
+        with self._lock:
+            expect = {c: self.state.ledger.expect(c) for c in self.state.setup.clubs}
+        for club, n in expect.items():          # each club sends again from there now, not after its back-off
+            client.publish(self.topics.answer(club), json.dumps(
+                {"verdict": "gap", "number": 0, "expect": n, "why": f"the federation is back: send from {n}"}),
+                qos=1)
+        if self.records:
+            message = json.dumps(records_message(self.state.setup.event, list(self.records.values())), sort_keys=True)
+            for club in self.state.setup.clubs:
+                client.publish(self.topics.records(club), message, qos=1, retain=True)
         self._dirty.set()
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
@@ -309,58 +197,108 @@ class FederationService:
 
     def _publish_loop(self) -> None:
         while not self._stopping.is_set():
-            self._dirty.wait()
+            self._dirty.wait(0.5)
             if self._stopping.is_set():
                 return
+            closing = not self.state.closed and close_requested(self.folder)
+            if not self._dirty.is_set() and not closing and not self._boards_pending:
+                continue
             self._dirty.clear()
             began = time.monotonic()
             try:
+                if closing:
+                    self.close()
                 self.publish_views()
+                if closing:
+                    self._write_final()
             except Exception:  # a view not published is published with the next message
                 log.exception("the field's views could not be published")
             # at least as long as the view took: ranking a big field never takes more than half the
             # process's time (one interpreter lock), so results keep being taken at the field's pace
             self._stopping.wait(max(self.publish_every, time.monotonic() - began))
 
+    def close(self) -> None:
+        """Close the event (``cardtable federation close`` asked for it): one ``closed`` row, committed,
+        then the request is taken away; from now on every club may see every board."""
+        with self._lock:
+            if not self.state.closed:
+                self.journal.append("event", {"type": "closed"}, self.clock())
+                self.state.closed = True
+        close_requested(self.folder, done=True)
+
+    def _write_final(self) -> None:
+        with self._lock:
+            self.final_files = write_final(self.folder, self.state, self.records, self.journal)
+
+    def _publish(self, topic: str, text: str) -> None:
+        """Publish retained, unless the same text was published there since the last connect."""
+        if self._sent.get(topic) == text:
+            return
+        self.client.publish(topic, text, qos=1, retain=True)
+        self._sent[topic] = text
+
     def publish_views(self) -> None:
-        """Publish the public ranking and each club's released boards (retained). The boards are scored
-        under the lock; the ranking, the costly part, is made outside it, so messages keep being taken."""
+        """Publish the public ranking, each club's own, and each board released to a club (retained). The
+        boards are scored under the lock; the ranking, the costly part, is made outside it (and only when
+        the pairs' figures changed), so messages keep being taken."""
+        if self._resend_all.is_set():
+            self._resend_all.clear()
+            self._sent.clear()
+            self._released.clear()
         with self._lock:
             shown, scored, taken = prepare_view(self.state, public=True)
             finished = self.state.finished()
             closed = self.state.closed
-            released = {club: sorted(b for b in self.state.setup.boards if club_may_see(club, b, finished, closed))
+            released = {club: [b for b in self.state.setup.boards if club_may_see(club, b, finished, closed)]
                         for club in self.state.entries}
-        view = view_from(shown, scored, taken, closed)
+            boards, local = self._boards_to_release(released, closed)
+        stamp, rankings = self._ranked
+        if scored is not None and scored.stamp != stamp:
+            if self._live is None or self._live[0].fields != scored.event_fields:
+                self._live = scored.live()          # a club's entry came: its pairs join the fields
+            rankings = rankings_dict(scored.rank(self._live))
+            self._ranked = (scored.stamp, rankings)
+        view = view_from(shown, scored, taken, closed, rankings)
         self.last_view = view
         self.client.publish(self.topics.standings, fit(public_summary(view)), qos=1, retain=True)
         for club, mine in released.items():
             own = {name: rows for name, rows in view["rankings"].items() if name.startswith(club + " ")}
-            self.client.publish(self.topics.field(club), fit({"boards": mine, "rankings": own}), qos=1, retain=True)
+            self._publish(self.topics.field(club), fit({"boards": mine, "rankings": own}))
+        for b, (job, clubs) in boards.items():
+            texts = board_releases(job(), clubs, local, self.records.get(b))
+            for club, value in texts.items():
+                self._publish(self.topics.board(club, b), fit(value))
 
-
-def public_summary(view: Mapping[str, Any]) -> dict[str, Any]:
-    """What ``public/standings`` carries: the view without the clubs' rankings and with the first
-    ``LEADERS`` rows of each of the field's (the whole view is the page's, ``/standings.json``)."""
-    return {"boards": view["boards"], "taken": view["taken"], "closed": view["closed"],
-            "leaders": {name: rows[:LEADERS] for name, rows in view["rankings"].items() if name.startswith("field ")}}
-
-
-def fit(value: dict[str, Any], limit: int = MAX_PUBLISH) -> str:
-    """``value`` as JSON of at most ``limit`` bytes (a broker refuses a bigger packet, and a client whose
-    packet was refused is disconnected and sends it again, for ever): the longest lists of rows are cut
-    from the end, and ``"cut": true`` says so."""
-    text = json.dumps(value, sort_keys=True)
-    if len(text) <= limit:
-        return text
-    value = copy.deepcopy(value)
-    value["cut"] = True
-    rows = [v for v in (value.get("rankings") or value.get("leaders") or {}).values()]
-    while len(text) > limit and any(rows):
-        longest = max(rows, key=len)
-        del longest[len(longest) * 3 // 4:]
-        text = json.dumps(value, sort_keys=True)
-    return text
+    def _boards_to_release(self, released: dict[str, list[int]], closed: bool) -> tuple[
+            dict[int, tuple[Any, frozenset[str]]], Any]:
+        """The boards whose field is to be published again (called under the lock), each as a job that
+        scores it outside the lock: a board some club may now see whose lines, or whose set of clubs that
+        may see it, changed since it was last published, at most once every ``BOARD_EVERY`` seconds a
+        board (every board at once when the event closes); a board held back is published by a later
+        pass of the loop."""
+        field = self.state.scores
+        if field is None:
+            return {}, None
+        now = time.monotonic()
+        who: dict[int, set[str]] = {}
+        for club, mine in released.items():
+            for b in mine:
+                who.setdefault(b, set()).add(club)
+        out: dict[int, tuple[Any, frozenset[str]]] = {}
+        pending = False
+        for b, clubs in sorted(who.items()):
+            last = self._released.get(b)
+            lines = (field, field.version(b))      # the field object too: a club's entry makes a new one
+            same = last is not None and last[0][0] is field and last[0][1] == lines[1] and frozenset(clubs) == last[1]
+            if last is not None and not closed and now - last[2] < BOARD_EVERY:
+                pending = pending or not same
+                continue
+            if same:
+                continue
+            out[b] = (field.board_job(b), frozenset(clubs))
+            self._released[b] = (lines, frozenset(clubs), now)
+        self._boards_pending = pending
+        return out, field.namer()
 
 
 def prepare_view(state: EventState, *, public: bool = True) -> tuple[tuple[int, ...], Scored | None, dict[str, int]]:
@@ -373,25 +311,6 @@ def prepare_view(state: EventState, *, public: bool = True) -> tuple[tuple[int, 
     shown = public_boards(state.setup.boards, state.finished(), frozenset(state.entries), state.closed) \
         if public else state.setup.boards
     return shown, (f.prepare(shown) if shown else None), taken
-
-
-def view_from(shown: tuple[int, ...], scored: Scored | None, taken: Mapping[str, int],
-              closed: bool = False) -> dict[str, Any]:
-    """The rankings as plain values: ``{"boards", "rankings": {name: [{"place", "club", "pair",
-    "percent", "total"}]}, "taken": {club: n}, "closed"}`` (``docs/federation.md``)."""
-    out: dict[str, Any] = {"boards": list(shown), "rankings": {}, "taken": dict(taken), "closed": closed}
-    if scored is None:
-        return out
-    out["rankings"] = rankings_dict(scored.rank())
-    return out
-
-
-def rankings_dict(result: EventResult) -> dict[str, list[dict[str, Any]]]:
-    """An event's rankings as plain values (the same for the live field and a whole rescore)."""
-    return {name: [{"place": place, "club": sp.section, "pair": sp.pair.label,
-                    "percent": None if st.percent is None else float(st.percent),  # type: ignore[attr-defined]
-                    "total": str(st.total)} for place, sp, st in rows]  # type: ignore[attr-defined]
-            for name, rows in result.rankings}
 
 
 def field_view(state: EventState, *, public: bool = True) -> dict[str, Any]:

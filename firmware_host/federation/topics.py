@@ -7,6 +7,10 @@ Every topic of an event is under ``fed/<event>/``; a club's are under ``fed/<eve
   bridged **in** to the club's broker;
 * ``.../in/field`` — what the club may see of the field (retained): the boards it has finished, with
   the field's results of them;
+* ``.../in/board/<n>`` — board n's field (its deal, the field's results as a frequency table, the
+  club's own lines with the field's matchpoints), retained, only once the release rule lets the club
+  see it;
+* ``.../in/records`` — the event's hand records with their commitment, retained, sent ahead of play;
 * ``fed/<event>/public/standings`` — the field's ranking from boards every club has finished (retained).
 
 A club's login may write only its own ``out`` and read only its own ``in`` (and the public topic): the
@@ -58,6 +62,12 @@ class EventTopics:
 
     def field(self, club: str) -> str:
         return f"{self.club(club)}/in/field"
+
+    def board(self, club: str, board: int) -> str:
+        return f"{self.club(club)}/in/board/{int(board)}"
+
+    def records(self, club: str) -> str:
+        return f"{self.club(club)}/in/records"
 
     @property
     def all_results(self) -> str:

@@ -11,7 +11,9 @@ the first number the federation has not acknowledged, a window at a time, and se
 answer moves that number on within ``resend`` seconds, twice as long after each such resend with no
 answer (up to 30 s; back to ``resend`` as soon as an answer moves it on: a federation that is behind is
 not buried under the same window again and again); a ``gap`` answer sends again from the number the
-federation expects; a ``repeat`` moves on; a ``conflict`` stops the uplink with the federation's words
+federation expects (the federation also sends one, numbered 0, to every club each time it connects to
+its broker, so the clubs send again at once after its outage rather than after their back-off); a
+``repeat`` moves on; a ``conflict`` stops the uplink with the federation's words
 (a person must look: the club's journal does not match what it sent before).
 """
 
@@ -22,12 +24,14 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from firmware_host.federation.topics import EventTopics
 from firmware_host.records.journal import Journal
 from firmware_host.wire.reader import read_json
+from laws.duplicate.deal import Board, commitment
 from laws.federation.messages import line_to_dict
 from laws.session.duplicate.spec import SessionSetup
 from laws.session.duplicate.state import SessionState
@@ -156,9 +160,10 @@ class ClubUplink:
                 self.expect = expect
                 self._progress_at = self.clock()
                 self._wait = self.resend            # answers come: back to the first wait
-            if verdict == "gap":
+            if verdict == "gap":                    # a gap, or the federation back after an outage
                 self.expect = expect
                 self._sent_upto = expect - 1
+                self._wait = self.resend
 
     def _run(self) -> None:
         last_read = -1e9
@@ -198,3 +203,79 @@ class ClubUplink:
         """Every message so far has been taken by the federation."""
         with self._lock:
             return bool(self.messages) and self.expect > len(self.messages)
+
+
+class RecordsError(RuntimeError):
+    """Hand records from the federation that cannot be used (not sent in time, not the format, not
+    matching their commitment); the message says which."""
+
+
+@dataclass(frozen=True)
+class Received:
+    """The event's hand records as the club took them: the boards, their commitment, the PBN text."""
+
+    boards: tuple[Board, ...]
+    commitment: str
+    text: str
+
+
+MAX_RECORDS = 4 * 1024 * 1024
+
+
+def check_records_message(value: Any, event: str, expected: str | None = None) -> Received:
+    """The boards of an ``in/records`` message, once they hash to the commitment it carries (and to
+    ``expected``, the commitment the federation announced, when given); :class:`RecordsError` otherwise."""
+    from firmware_host.duplicate.handrecords.handfiles import HandRecordError, parse_hand_records
+
+    if not isinstance(value, Mapping) or not isinstance(value.get("records"), str) \
+            or not isinstance(value.get("commitment"), str) or value.get("format") != "pbn":
+        raise RecordsError("in/records: not the federation's records message (records, commitment, format pbn)")
+    if value.get("event") != event:
+        raise RecordsError(f"in/records: the records of event {value.get('event')!r}, not {event!r}")
+    try:
+        boards = tuple(parse_hand_records(value["records"].encode("utf-8"), "pbn", "in/records"))
+    except HandRecordError as exc:
+        raise RecordsError(f"in/records: {exc}") from None
+    mine = commitment(list(boards))
+    if mine != value["commitment"]:
+        raise RecordsError(f"in/records: the records hash to {mine[:16]}..., not to the commitment they came with "
+                           f"({value['commitment'][:16]}...): refused")
+    if expected is not None and mine != expected.strip().lower():
+        raise RecordsError(f"in/records: the records hash to {mine[:16]}..., not to the commitment announced "
+                           f"({expected.strip()[:16]}...): refused")
+    return Received(boards, mine, value["records"])
+
+
+def fetch_records(topics: EventTopics, club: str, host: str, port: int, user: str, password: str, *,
+                  commitment: str | None = None, timeout: float = 60.0) -> Received:
+    """The event's hand records from the club's own broker (the bridge brings the federation's retained
+    ``in/records`` message), checked (:func:`check_records_message`)."""
+    import paho.mqtt.client as mqtt
+
+    got: list[bytes] = []
+    arrived = threading.Event()
+
+    def on_connect(client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
+        client.subscribe(topics.records(club), qos=1)
+
+    def on_message(client: Any, userdata: Any, msg: Any) -> None:
+        got.append(bytes(msg.payload))
+        arrived.set()
+
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"{user}-records")
+    client.username_pw_set(user, password)
+    client.on_connect = on_connect
+    client.on_message = on_message
+    client.connect_async(host, port, keepalive=10)
+    client.loop_start()
+    try:
+        if not arrived.wait(timeout):
+            raise RecordsError(f"no hand records from the federation on {topics.records(club)} within {timeout:g} s "
+                               "(is the bridge up, and the event's service running?)")
+    finally:
+        client.loop_stop()
+        client.disconnect()
+    read = read_json(got[-1], max_bytes=MAX_RECORDS)
+    if not read.ok:
+        raise RecordsError("in/records: not JSON within the size limit")
+    return check_records_message(read.value, topics.event, commitment)

@@ -7,9 +7,11 @@ board is compared with every other of the board from the same direction, Neuberg
 results than were due (``DB-78``), and each pair is ranked in the whole field and in its club.
 
 A club that played another deal for a board (a fouled board, ``DB-87``) is scored by group: its lines of
-that board carry the group the club's session gave them, and only lines of the same deal are compared
-(the federation names the group by the deal's fingerprint, so two clubs that fouled the board the same
-way are compared with each other).
+that board carry the group the club's session gave them, and only lines of the same deal are compared.
+Group ``A`` is the federation's hand record, the same deal in every club, compared across the whole
+field; any other group is the club's own (its session names it, and a club cannot show that its fouled
+deal is another club's), so the field names it ``<club>/<group>`` and compares it with the club's own
+lines of that group alone, Neuberg from the results due (:func:`field_group`).
 
 The club's messages (:mod:`laws.federation.ledger`) carry lines keyed by board and the club's pairs; a
 later message for the same (board, pairs) replaces the earlier one (a correction), and a message that
@@ -20,16 +22,26 @@ whole rescore by :func:`laws.competition.sections.score_event`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from laws.competition.sections import SPAN, Across, EventResult, SectionLine, SectionPair, labelled
-from laws.scoring.session import rank_boards, score_boards
+from laws.federation.ranking import LiveRanking
+from laws.scoring.session import NO_TALLY, Tally, rank_tallies, score_boards, tally_boards
 from laws.scoring.session_values import Line, Method, Pair, ScoredBoard, SessionResult
 
 
 class FieldError(ValueError):
     """A message the field cannot take; the message says which club, board and pairs."""
+
+
+RECORD_GROUP = "A"
+
+
+def field_group(club: str, group: str) -> str:
+    """A club's fouled-board group as the field names it: ``A`` (the hand record's deal) across the field,
+    any other group the club's own, ``<club>/<group>``."""
+    return group if group == RECORD_GROUP else f"{club}/{group}"
 
 
 @dataclass(frozen=True)
@@ -46,10 +58,15 @@ class ClubEntry:
 class Field:
     """The field so far: each club's current lines, keyed by (board, NS pair, EW pair).
 
-    Scoring is incremental: a board is scored again only when one of its lines changed (a board's
-    points depend on its own lines alone), and the rankings are added up from the boards' scores, so
-    :meth:`score` after one message costs one board, not the field. ``order`` fixes the clubs' order
-    for the pairs' numbering in the field (default: the clubs' ids sorted).
+    Scoring is incremental, at two levels. A board is scored again only when one of its lines changed
+    (a board's points depend on its own lines alone: a result scores again that board's rows, no other
+    board's). The pairs' running figures (:class:`laws.scoring.session.Tally`) on the boards being
+    ranked are kept, and a board scored again takes its old points off the pairs that played it and
+    adds its new ones, so only the pairs touched change; the ranking is then made from the figures
+    (:func:`laws.scoring.session.rank_tallies`). :meth:`prepare` stamps what it returns: the same stamp
+    means the same figures, so a service may keep the ranking it made last. The clubs' order fixes the
+    pairs' numbering in the field (the clubs' ids sorted). The tests check every step against a whole
+    rescore by :func:`laws.competition.sections.score_event`.
     """
 
     boards: tuple[int, ...]
@@ -57,6 +74,18 @@ class Field:
     method: Method = Method.MATCHPOINTS
     lines: dict[str, dict[tuple[int, Pair, Pair], Line]] = field(default_factory=dict)
     _scored: dict[int, ScoredBoard] = field(default_factory=dict, repr=False, compare=False)
+    _by_board: dict[int, dict[tuple[str, Pair, Pair], Line]] = field(default_factory=dict, repr=False,
+                                                                    compare=False)
+    _shown: tuple[int, ...] | None = field(default=None, repr=False, compare=False)
+    _tallied: dict[int, ScoredBoard] = field(default_factory=dict, repr=False, compare=False)
+    _tallies: dict[Pair, Tally] = field(default_factory=dict, repr=False, compare=False)
+    _version: int = field(default=0, repr=False, compare=False)
+    _changes: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for club, mine in self.lines.items():
+            for (board, ns, ew), ln in mine.items():
+                self._by_board.setdefault(board, {})[(club, ns, ew)] = ln
 
     def apply(self, club: str, line: Line | None, *, remove: tuple[int, Pair, Pair] | None = None) -> None:
         """Take one club's line (a result or its correction), or take a line off (``remove``)."""
@@ -65,7 +94,9 @@ class Field:
         mine = self.lines.setdefault(club, {})
         if remove is not None:
             if mine.pop(remove, None) is not None:
+                self._by_board.get(remove[0], {}).pop((club, remove[1], remove[2]), None)
                 self._scored.pop(remove[0], None)
+                self._changes[remove[0]] = self._changes.get(remove[0], 0) + 1
             return
         if line is None:
             raise FieldError(f"club {club}: a message with no line")
@@ -75,7 +106,9 @@ class Field:
             if pair not in self.clubs[club].fields:
                 raise FieldError(f"club {club}: board {line.board}: pair {pair.label} is not one of the club's pairs")
         mine[(line.board, line.ns, line.ew)] = line
+        self._by_board.setdefault(line.board, {})[(club, line.ns, line.ew)] = line
         self._scored.pop(line.board, None)
+        self._changes[line.board] = self._changes.get(line.board, 0) + 1
 
     def all_lines(self) -> Iterable[SectionLine]:
         for club in sorted(self.lines):
@@ -93,54 +126,145 @@ class Field:
         ``only``: rank on those boards alone (the boards a public page may show)."""
         return self.prepare(only).rank()
 
-    def prepare(self, only: Iterable[int] | None = None) -> Scored:
-        """The boards' scores (boards whose lines changed scored again), ready to rank. Ranking
-        (:meth:`Scored.rank`) reads nothing of the field, so a service may rank outside its lock."""
-        names = self._names()
-        index = {c: k for k, c in enumerate(names)}
-        event_fields: dict[Pair, str] = {}
-        club_fields: dict[Pair, str] = {}
-        for c in names:
-            for pair, name in self.clubs[c].fields.items():
-                g = self._global(pair, index[c])
-                event_fields[g] = name
-                club_fields[g] = f"{c} {name}"
+    def board(self, number: int) -> ScoredBoard:
+        """One board scored across the field (scored again only if its lines changed), pairs numbered
+        in the field (:func:`local` names them by club)."""
+        self._score_dirty([number])
+        return self._scored[number]
+
+    def board_job(self, number: int) -> Callable[[], ScoredBoard]:
+        """Board ``number`` scored across the field, as a function to call later (outside a service's
+        lock): its lines are read now; the function scores them (or gives the score already made) and
+        reads nothing of the field, so results may keep being taken meanwhile."""
+        done = self._scored.get(number)
+        if done is not None:
+            return lambda: done
+        index = {c: k for k, c in enumerate(self._names())}
         due = max(1, sum(e.due for e in self.clubs.values()))
-        dirty = [b for b in self.boards if b not in self._scored]
-        if dirty:
-            wanted = set(dirty)
-            per_board: dict[int, list[Line]] = {b: [] for b in dirty}
-            for c in names:
-                for (board, _ns, _ew), ln in self.lines.get(c, {}).items():
-                    if board in wanted:
-                        per_board[board].append(Line(board, self._global(ln.ns, index[c]),
-                                                     self._global(ln.ew, index[c]), ln.result, ln.group))
-            for b in dirty:
-                self._scored[b] = score_boards((b,), per_board[b], due, self.method, event_fields)[0]
+        fields, method = self._event_fields(), self.method
+        rows = [Line(number, self._global(ln.ns, index[c]), self._global(ln.ew, index[c]), ln.result,
+                     field_group(c, ln.group))
+                for (c, _ns, _ew), ln in self._by_board.get(number, {}).items()]
+        return lambda: score_boards((number,), rows, due, method, fields)[0]
+
+    def version(self, number: int) -> int:
+        """How many times board ``number``'s lines changed (a result, a correction, a line taken off)."""
+        return self._changes.get(number, 0)
+
+    def local(self, pair: Pair) -> SectionPair:
+        """A field-wide pair as its club and its own number."""
+        return self.namer()(pair)
+
+    def namer(self) -> Callable[[Pair], SectionPair]:
+        """:meth:`local` as a function of its own (the clubs' names read once; usable outside a lock)."""
+        names = tuple(self._names())
+
+        def local(pair: Pair) -> SectionPair:
+            k, number = divmod(pair.number, SPAN)
+            return SectionPair(names[k], Pair(number, pair.direction))
+        return local
+
+    def _score_dirty(self, wanted: Iterable[int]) -> None:
+        dirty = [b for b in wanted if b not in self._scored]
+        if not dirty:
+            return
+        index = {c: k for k, c in enumerate(self._names())}
+        due = max(1, sum(e.due for e in self.clubs.values()))
+        event_fields = self._event_fields()
+        for b in dirty:
+            rows = [Line(b, self._global(ln.ns, index[c]), self._global(ln.ew, index[c]), ln.result,
+                         field_group(c, ln.group))
+                    for (c, _ns, _ew), ln in self._by_board.get(b, {}).items()]
+            self._scored[b] = score_boards((b,), rows, due, self.method, event_fields)[0]
+
+    def _event_fields(self) -> dict[Pair, str]:
+        out: dict[Pair, str] = {}
+        for k, c in enumerate(self._names()):
+            for pair, name in self.clubs[c].fields.items():
+                out[self._global(pair, k)] = name
+        return out
+
+    def _club_fields(self) -> dict[Pair, str]:
+        out: dict[Pair, str] = {}
+        for k, c in enumerate(self._names()):
+            for pair, name in self.clubs[c].fields.items():
+                out[self._global(pair, k)] = f"{c} {name}"
+        return out
+
+    def prepare(self, only: Iterable[int] | None = None) -> Scored:
+        """The boards' scores (boards whose lines changed scored again) and the pairs' figures on them,
+        ready to rank. Ranking (:meth:`Scored.rank`) reads nothing of the field, so a service may rank
+        outside its lock; two results with the same ``stamp`` rank the same."""
         keep = set(self.boards if only is None else only)
-        scored = tuple(self._scored[b] for b in self.boards if b in keep)
-        return Scored(self.method, tuple(names), scored, event_fields, club_fields)
+        shown = tuple(b for b in self.boards if b in keep)
+        self._score_dirty(shown)
+        if shown != self._shown:
+            self._shown = shown
+            self._tallied = {b: self._scored[b] for b in shown}
+            self._tallies = tally_boards(self._tallied.values())
+            self._version += 1
+        else:
+            for b in shown:
+                old, new = self._tallied[b], self._scored[b]
+                if old is new:
+                    continue
+                self._version += 1
+                self._retally(old, new)
+                self._tallied[b] = new
+        scored = tuple(self._scored[b] for b in shown)
+        return Scored(self.method, tuple(self._names()), scored, self._event_fields(), self._club_fields(),
+                      dict(self._tallies), (shown, self._version))
+
+    def _retally(self, old: ScoredBoard, new: ScoredBoard) -> None:
+        """A board scored again: its old points off the pairs that played it, its new points on."""
+        t = self._tallies
+        for ln in old.lines:
+            for pair, points in ((ln.ns, ln.ns_points), (ln.ew, ln.ew_points)):
+                left = t[pair].remove(points, old.top)
+                if left.boards:
+                    t[pair] = left
+                else:
+                    del t[pair]
+        for ln in new.lines:
+            for pair, points in ((ln.ns, ln.ns_points), (ln.ew, ln.ew_points)):
+                t[pair] = t.get(pair, NO_TALLY).add(points, new.top)
 
 
 @dataclass(frozen=True)
 class Scored:
-    """Boards scored across the field, and the pairs' fields (the whole field's, and each club's)."""
+    """Boards scored across the field, the pairs' figures on them, and the pairs' fields (the whole
+    field's, and each club's); ``stamp`` names the figures (equal stamps, equal rankings)."""
 
     method: Method
     names: tuple[str, ...]
     boards: tuple[ScoredBoard, ...]
     event_fields: Mapping[Pair, str]
     club_fields: Mapping[Pair, str]
+    tallies: Mapping[Pair, Tally]
+    stamp: tuple[tuple[int, ...], int] = ((), 0)
 
-    def rank(self) -> EventResult:
-        """The field's ranking and every club's own, from these boards."""
+    def rank(self, live: tuple[LiveRanking, LiveRanking] | None = None) -> EventResult:
+        """The field's ranking and every club's own, from the pairs' figures; with ``live`` (the field's
+        and the clubs' :class:`LiveRanking` of these fields, kept by the caller from one ranking to the
+        next) only the pairs whose figures changed are placed again (the same rankings)."""
         names = self.names
 
         def local(p: Pair) -> SectionPair:
             k, number = divmod(p.number, SPAN)
             return SectionPair(names[k], Pair(number, p.direction))
 
-        result = SessionResult(self.method, self.boards, rank_boards(self.boards, self.method, self.event_fields))
+        if live is None:
+            whole = rank_tallies(self.tallies, self.method, self.event_fields)
+            clubs = rank_tallies(self.tallies, self.method, self.club_fields)
+        else:
+            for kept in live:
+                kept.update(self.tallies)
+            whole, clubs = live[0].rankings(), live[1].rankings()
+        result = SessionResult(self.method, self.boards, whole)
         rankings = [(f"field {r.field}", labelled(r, local)) for r in result.rankings]
-        rankings += [(r.field, labelled(r, local)) for r in rank_boards(self.boards, self.method, self.club_fields)]
+        rankings += [(r.field, labelled(r, local)) for r in clubs]
         return EventResult(Across.YES, {"field": result}, tuple(rankings))
+
+    def live(self) -> tuple[LiveRanking, LiveRanking]:
+        """A fresh pair of :class:`LiveRanking` (the field's, the clubs') for :meth:`rank`."""
+        return LiveRanking(self.method, self.event_fields), LiveRanking(self.method, self.club_fields)

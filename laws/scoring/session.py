@@ -212,25 +212,35 @@ NO_TALLY = Tally(Fraction(0), Fraction(0), 0)
 
 
 def places(keys: list[Fraction]) -> list[str]:
-    """Places for figures already sorted best first: equal figures share a place shown as ``"2="``."""
-    out = []
-    for k, key in enumerate(keys):
-        first = k
-        while first > 0 and keys[first - 1] == key:
-            first -= 1
-        tied = first < k or (k + 1 < len(keys) and keys[k + 1] == key)
-        out.append(f"{first + 1}{'=' if tied else ''}")
+    """Places for figures already sorted best first: equal figures share a place shown as ``"2="``.
+
+    One pass over the runs of equal figures (a field of thousands of pairs with many ties costs no more
+    than one without)."""
+    out: list[str] = []
+    first = 0
+    while first < len(keys):
+        end = first + 1
+        while end < len(keys) and keys[end] == keys[first]:
+            end += 1
+        out += [f"{first + 1}{'=' if end - first > 1 else ''}"] * (end - first)
+        first = end
     return out
+
+
+def standing(pair: Pair, t: Tally, at_imps: bool) -> tuple[Fraction, Standing]:
+    """A pair's standing from its figures (its place left empty) and the figure it is ranked by (its
+    percentage at matchpoints, its points per board at IMPs): higher is better, ties by pair."""
+    pct = None if at_imps else percentage(t.total, t.tops)
+    per_board = t.total / t.boards
+    key = per_board if pct is None else pct
+    return key, Standing(pair, t.total, None if at_imps else t.tops, pct, per_board, t.boards, "")
 
 
 def _rank(field: str, tallies: dict[Pair, Tally], at_imps: bool) -> Ranking:
     rows = []
     for pair, t in tallies.items():
-        pct = None if at_imps else percentage(t.total, t.tops)
-        per_board = t.total / t.boards
-        key = per_board if pct is None else pct
-        rows.append((key, pair, Standing(pair, t.total, None if at_imps else t.tops, pct, per_board,
-                                         t.boards, "")))
+        key, st = standing(pair, t, at_imps)
+        rows.append((key, pair, st))
     rows.sort(key=lambda r: (-r[0], r[1].key))
     standings = tuple(Standing(s.pair, s.total, s.tops, s.percent, s.per_board, s.boards, place)
                       for (_k, _p, s), place in zip(rows, places([r[0] for r in rows])))

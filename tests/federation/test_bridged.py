@@ -143,3 +143,35 @@ def test_a_clubs_login_reads_and_writes_only_its_own(tmp_path: Path) -> None:
     finally:
         fed.stop()
     assert got == [topics.answer("c2")], got
+
+
+def test_the_service_on_connecting_tells_every_club_where_to_send_from(tmp_path: Path) -> None:
+    """After an outage of the federation (its broker or its process), each club hears at once the number
+    to send from (an answer ``gap`` numbered 0) instead of waiting out its back-off."""
+    _need_mosquitto()
+    import paho.mqtt.client as mqtt
+
+    topics = EventTopics(EVENT)
+    fed = EventBroker(tmp_path / "fed", {"c1": "a", "c2": "b", SERVICE_USER: "f"}, topics.acl(["c1", "c2"]))
+    fed.start()
+    create_event(tmp_path / "event", EventSetup(EVENT, (1,), ("c1", "c2")))
+    got: list[dict[str, object]] = []
+    heard = threading.Event()
+    spy = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="c1-spy")
+    spy.username_pw_set("c1", "a")
+    spy.on_connect = lambda client, *_: client.subscribe(topics.answer("c1"), qos=1)
+    spy.on_message = lambda c, u, m: (got.append(json.loads(m.payload)), heard.set())
+    spy.connect("127.0.0.1", fed.port)
+    spy.loop_start()
+    service = None
+    try:
+        time.sleep(0.3)
+        service = FederationService(tmp_path / "event", "127.0.0.1", fed.port, "f").start()
+        assert heard.wait(10)
+        assert got[0] == {"verdict": "gap", "number": 0, "expect": 1, "why": "the federation is back: send from 1"}
+    finally:
+        if service is not None:
+            service.stop()
+        spy.loop_stop()
+        spy.disconnect()
+        fed.stop()

@@ -70,3 +70,74 @@ def test_federate_writes_the_bridge_once(tmp_path: Path, capsys: pytest.CaptureF
     assert oct(out.stat().st_mode & 0o777) == "0o600"
     capsys.readouterr()
     assert main(argv) == 2 and "there is a file there already" in capsys.readouterr().err
+
+
+def test_club_records_refuses_what_it_cannot_use(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pw = tmp_path / "pw"
+    pw.write_text("up\n", encoding="utf-8")
+    there = tmp_path / "there.pbn"
+    there.write_text("x", encoding="utf-8")
+    base = ["club", "records", "--event", "sim1", "--club", "c1", "--password-file", str(pw)]
+    for extra, words in ((["--broker=127.0.0.1:1", "--out", str(there)], "there is a file there already"),
+                         (["--broker=127.0.0.1:1", "--out", str(tmp_path / "r.txt")], "written as PBN"),
+                         (["--broker=nowhere", "--out", str(tmp_path / "r.pbn")], "is not HOST:PORT"),
+                         (["--broker=127.0.0.1:1", "--out", str(tmp_path / "r.pbn"), "--timeout", "0.3"],
+                          "no hand records from the federation")):
+        assert main(base + extra) == 2
+        err = capsys.readouterr().err
+        assert words in err and err.count("\n") == 1 and "Traceback" not in err
+    assert there.read_text(encoding="utf-8") == "x" and not (tmp_path / "r.pbn").exists()
+
+
+def _children(pid: int) -> set[int]:
+    out: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text(encoding="ascii").split()
+        out |= {int(c) for c in text}
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+def test_serve_stopped_by_sigterm_stops_its_broker(tmp_path: Path, records: Path) -> None:
+    """systemd and supervisors stop a service with SIGTERM: ``federation serve`` must stop the Mosquitto it
+    started as it does on Ctrl-C (it left it running, holding the port, before)."""
+    import os
+    import shutil
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
+        pytest.skip("mosquitto is not installed (make test installs it)")
+    assert main(["federation", "open", "--dir", str(tmp_path / "e"), "--event", "sim1", "--hand-records",
+                 str(records), "--clubs", "c1,c2"]) == 0
+    pw = tmp_path / "passwords"
+    pw.write_text("federation:fed-pw-1\nc1:c1-pw-1\nc2:c2-pw-1\n", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "federation", "serve", "--dir",
+                             str(tmp_path / "e"), "--passwords", str(pw)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    kids: set[int] = set()
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert "Ctrl-C stops" in line, line + proc.stderr.read() if proc.poll() is not None else line
+        kids = _children(proc.pid)
+        assert kids, "no broker was started"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 0
+        end = time.monotonic() + 20
+        alive = kids
+        while alive and time.monotonic() < end:
+            alive = {k for k in alive if Path(f"/proc/{k}").exists()
+                     and Path(f"/proc/{k}/stat").read_text().split()[2] != "Z"}
+            time.sleep(0.1)
+        assert not alive, f"the broker is still running after SIGTERM: {alive}"
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            kids |= _children(proc.pid)
+            proc.kill()
+        for k in kids:                          # never leave a broker behind, whatever failed
+            if Path(f"/proc/{k}").exists():
+                os.kill(k, signal.SIGKILL)

@@ -142,11 +142,15 @@ def test_export_refuses_hand_records_that_are_not_the_events(event: Path, tmp_pa
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     from firmware_host.federation.service import hold_event
 
-    served = hold_event(event)                    # `serve` runs on the event: it cannot be closed under it
-    rc, err = _cli(["federation", "close", "--dir", str(event)], capsys)
+    served = hold_event(event)      # something holds the event as `serve` does, but never closes it
+    rc, err = _cli(["federation", "close", "--dir", str(event), "--wait", "0.5"], capsys)
     served.close()
-    assert rc == 2 and "being served by another process" in err
+    assert rc == 2 and "did not close it within 0.5 s" in err and err.count("\n") == 1
+    assert (event / "close.request").is_file()    # the request stays for `serve` to see when it starts
+    (event / "close.request").unlink()
     assert _cli(["federation", "close", "--dir", str(event)], capsys)[0] == 0
+    rc, err = _cli(["federation", "close", "--dir", str(event)], capsys)
+    assert rc == 2 and "closed already" in err
     other = tmp_path / "other.pbn"
     other.write_text(PBN.replace("N:AKQJ.AKQ.AKQ.AKQ T987", "N:T987.AKQ.AKQ.AKQ AKQJ"), encoding="utf-8")
     rc, err = _cli(["federation", "export", "--dir", str(event), "--format", "usebio", "--out",

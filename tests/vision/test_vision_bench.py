@@ -41,3 +41,7 @@ def test_bench_bidding_reads_the_calls_beside_the_cards(capsys: pytest.CaptureFi
     assert doc["cards_only"]["median_ms"] > 0 and doc["with_bidding_cards"]["median_ms"] > 0
     assert doc["calls_read"] >= 0.95 and doc["cards_read_with_bidding_cards"] >= 0.95
     assert doc["false_calls"] == 0 and doc["false_cards"] == 0
+    assert len(doc["layouts"]) == 9 and all(r["now"]["false_calls"] == 0 for r in doc["layouts"])
+    kinds = {k.split("|")[0] for k in doc["outsider"]}
+    assert kinds == {"deal", "stack", "fan", "row", "column"}
+    assert all(v["false"] == 0 and v["median_ms"] > 0 for v in doc["outsider"].values())

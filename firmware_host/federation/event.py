@@ -1,0 +1,180 @@
+"""The event's folder: its setup, its journal and the state rebuilt from it (``docs/federation.md``).
+
+The event lives in a folder: ``federation.sqlite3``, a hash-chained journal (``records/journal.py``)
+whose first row is the event's setup (``opened``: its name, boards, the clubs taking part, the scoring
+method, the hand records' commitment), whose every later ``event`` row is one message taken (``{"type":
+"message", "club", "number", "message"}``), and whose ``closed`` row ends the event. :func:`open_event`
+rebuilds the ledger and the field from the journal alone; :func:`hold_event` marks the event as served
+(one service an event).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from firmware_host.federation.topics import EventTopics
+from firmware_host.records.journal import Journal
+from laws.federation.field import ClubEntry, Field
+from laws.federation.ledger import Ledger, Verdict
+from laws.federation.messages import MessageError, digest, line_from_dict
+from laws.scoring.session_values import Method, Pair
+
+log = logging.getLogger(__name__)
+JOURNAL = "federation.sqlite3"
+
+
+class FederationError(RuntimeError):
+    """An event folder that cannot be opened or made; the message says why."""
+
+
+@dataclass
+class EventSetup:
+    """The event: its name, boards, clubs (id -> None until the club's entry message arrives) and method."""
+
+    event: str
+    boards: tuple[int, ...]
+    clubs: tuple[str, ...]
+    method: Method = Method.MATCHPOINTS
+    commitment: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"event": self.event, "boards": list(self.boards), "clubs": list(self.clubs),
+                "method": self.method.value, "commitment": self.commitment}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> EventSetup:
+        return cls(str(d["event"]), tuple(int(b) for b in d["boards"]), tuple(str(c) for c in d["clubs"]),
+                   Method(d.get("method", "matchpoints")), str(d.get("commitment", "")))
+
+
+def create_event(folder: str | Path, setup: EventSetup, clock: Callable[[], float] = time.time) -> Path:
+    """Make the event's folder and journal (refused if one is there)."""
+    root = Path(folder)
+    path = root / JOURNAL
+    if path.exists():
+        raise FederationError(f"{path}: an event is there already")
+    EventTopics(setup.event)
+    for club in setup.clubs:
+        EventTopics(setup.event).club(club)
+    root.mkdir(parents=True, exist_ok=True)
+    tmp = root / (JOURNAL + ".new")
+    tmp.unlink(missing_ok=True)
+    with Journal.open(tmp) as journal:
+        journal.append("event", {"type": "opened", "setup": setup.to_dict()}, clock())
+    tmp.replace(path)
+    return path
+
+
+@dataclass
+class EventState:
+    """The ledger and the field, and each club's boards finished (rebuilt from the journal)."""
+
+    setup: EventSetup
+    ledger: Ledger
+    entries: dict[str, ClubEntry] = field(default_factory=dict)
+    pending: dict[str, list[tuple[int, Any]]] = field(default_factory=dict)
+    scores: Field | None = None
+    results: dict[str, dict[int, int]] = field(default_factory=dict)   # club -> board -> lines in
+    closed: bool = False
+
+    @classmethod
+    def start(cls, setup: EventSetup) -> EventState:
+        return cls(setup, Ledger(frozenset(setup.clubs)))
+
+    def problem(self, club: str, message: Mapping[str, Any]) -> str:
+        """What is wrong with a message that is next in line ("" when it can be taken)."""
+        op = message.get("op")
+        if op == "entry":
+            if club in self.entries:
+                return "the club's entry was taken already"
+            pairs = message.get("pairs")
+            due = message.get("due")
+            if not isinstance(pairs, list) or not pairs or isinstance(due, bool) or not isinstance(due, int) or due < 1:
+                return "an entry has its pairs and the results due per board"
+            return ""
+        if club not in self.entries:
+            return "the club's entry (message 1) must come first"
+        if op not in ("line", "remove"):
+            return f"op is entry, line or remove, got {op!r}"
+        try:
+            line = line_from_dict(message.get("line"))
+        except MessageError as exc:
+            return str(exc)
+        if line.board not in self.setup.boards:
+            return f"board {line.board} is not one of the event's boards"
+        for pair in (line.ns, line.ew):
+            if pair not in self.entries[club].fields:
+                return f"board {line.board}: pair {pair.label} is not one of the club's pairs"
+        return ""
+
+    def apply(self, club: str, message: Mapping[str, Any]) -> None:
+        if message.get("op") == "entry":
+            fields = {}
+            for number, direction in message["pairs"]:
+                pair = Pair(int(number), direction)
+                fields[pair] = direction or "one field"
+            self.entries[club] = ClubEntry(club, fields, int(message["due"]))
+            self.scores = Field(self.setup.boards, dict(self.entries), self.setup.method,
+                                self.scores.lines if self.scores else {})
+            return
+        assert self.scores is not None
+        line = line_from_dict(message["line"])
+        per = self.results.setdefault(club, {})
+        key = (line.board, line.ns, line.ew)
+        had = key in self.scores.lines.get(club, {})
+        if message["op"] == "remove":
+            self.scores.apply(club, None, remove=key)
+            if had:
+                per[line.board] = per.get(line.board, 1) - 1
+        else:
+            self.scores.apply(club, line)
+            if not had:
+                per[line.board] = per.get(line.board, 0) + 1
+
+    def finished(self) -> dict[str, frozenset[int]]:
+        """Each club's boards with as many results as it is due."""
+        return {c: frozenset(b for b, n in self.results.get(c, {}).items() if n >= e.due)
+                for c, e in self.entries.items()}
+
+
+def hold_event(folder: str | Path) -> Any:
+    """Mark the event as served (an exclusive lock on ``serve.lock``, let go when the process ends, even
+    killed); :class:`FederationError` when another process serves it. The file object to close."""
+    import fcntl
+
+    path = Path(folder) / "serve.lock"
+    handle = path.open("a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise FederationError(f"{path}: the event is being served by another process (stop it first)") from None
+    return handle
+
+
+def open_event(folder: str | Path) -> tuple[Journal, EventState]:
+    """The event's journal (open for appending) and its state rebuilt from it."""
+    path = Path(folder) / JOURNAL
+    if not path.is_file():
+        raise FederationError(f"{path}: no event there (`cardtable federation open` makes one)")
+    journal = Journal.open(path, create=False)
+    rows = [r for r in journal.rows() if r.kind == "event"]
+    if not rows or rows[0].body.get("type") != "opened":
+        journal.close()
+        raise FederationError(f"{path}: the first row is not the event's setup")
+    state = EventState.start(EventSetup.from_dict(rows[0].body["setup"]))
+    for r in rows[1:]:
+        if r.body.get("type") == "message":
+            club, number, message = r.body["club"], r.body["number"], r.body["message"]
+            if state.ledger.offer(club, number, digest(message)).verdict is Verdict.TAKEN:
+                state.apply(club, message)
+            else:
+                log.error("%s row %s: message %s of club %s is not the next one; left out", path, r.seq, number, club)
+        elif r.body.get("type") == "closed":
+            state.closed = True
+    return journal, state
