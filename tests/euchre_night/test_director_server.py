@@ -244,3 +244,13 @@ def test_the_director_s_correction_through_the_guard(club: Club) -> None:
         assert rows[1] == "0" and rows[3] == "2"
         got = c.get("/euchre/hands.json").json()["hands"][0]
         assert got["corrections"][0] == {"by": "director", "why": "miscounted", "was": {"tricks": 5}}
+
+
+def test_bench_euchre_quick_on_the_director_s_server(capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.cli import main
+
+    _need("mosquitto", "mosquitto")
+    assert main(["bench", "euchre", "--quick", "--director-server", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert figures["pages"].startswith("the director's server") and figures["night finished"] is True
+    assert figures["hands taken"] == 80 and figures["hand -> page"]["n"] == 80
