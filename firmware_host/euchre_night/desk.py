@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 Publish = Callable[[str, str, bool], None]   # topic, JSON text, retained
 PAGE = "/euchre/table/{table}?key={key}"
+RETRY = 0.5     # seconds before a batch the journal could not take is offered again
 
 
 class NightDesk:
@@ -55,6 +56,7 @@ class NightDesk:
         self.listeners: list[Callable[[int], None]] = []
         self.publish: Publish | None = None
         self._held: list[Offered] = []
+        self._retry_at = 0.0
 
     def connect(self, publish: Publish) -> None:
         """Give the desk its way to the broker (called once, by what owns the connection)."""
@@ -87,7 +89,10 @@ class NightDesk:
         return True
 
     def step(self) -> bool:
-        """Take what has arrived (and what a failed commit held) as one batch; True when it was taken."""
+        """Take what has arrived (and what a failed commit held) as one batch; True when it was taken.
+        While the journal cannot be written, a held batch is offered again ``RETRY`` seconds later."""
+        if self._held and time.monotonic() < self._retry_at:
+            return False
         batch = list(self._held)
         while True:
             try:
@@ -103,6 +108,7 @@ class NightDesk:
         except SessionFileError as exc:
             log.warning("euchre night: the journal cannot be written (%s); %d message(s) held", exc, len(batch))
             self._held = batch
+            self._retry_at = time.monotonic() + RETRY
             return False
         self._held = []
         self.changed_now()      # the pages first (both show only what is committed), then the tables

@@ -16,12 +16,11 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host.euchre_night.desk import NightDesk
+from firmware_host.euchre_night.desk import RETRY, NightDesk
 from firmware_host.euchre_night.session import NightSession
 from firmware_host.wire.euchre import EuchreSeating
 
 log = logging.getLogger(__name__)
-RETRY = 0.5
 
 
 class NightService:
