@@ -61,7 +61,7 @@ ROOMS: dict[str, set[str]] = {
                             "firmware_host.duplicate", "firmware_host.euchre_night", "firmware_host.evening",
                             "firmware_host.federation", "firmware_host.live", "firmware_host.records",
                             "firmware_host.resources", "firmware_host.session", "firmware_host.shoe",
-                            "firmware_host.soak", "firmware_host.table", "firmware_host.web"},
+                            "firmware_host.soak", "firmware_host.table", "firmware_host.web", "firmware_host.broadcast"},
 }
 # The club's wire (topics, the one checked reader of outside JSON, the typed messages) is a room every
 # other room may import (docs/architecture.md); it imports nothing of ours but ``laws``.
@@ -185,10 +185,11 @@ def test_nothing_imports_the_cli() -> None:
 
 def test_nothing_shipped_imports_test_code() -> None:
     """Test-only code (the headless browser, ``tests/browser.py``) stays out of the product. The one
-    exception is the two benchmarks of the pages, which drive that browser and run from a source
-    checkout (``bench/club.py``, ``bench/duplicate_live.py`` say so when it is not one)."""
+    exception is the benchmarks of the pages, which drive that browser and run from a source checkout
+    (``bench/club.py``, ``bench/duplicate_live.py``, ``bench/broadcast_run.py`` say so when it is not one)."""
     for name, path in MODULES.items():
-        if name in ("firmware_host.bench.club", "firmware_host.bench.duplicate_live"):
+        if name in ("firmware_host.bench.club", "firmware_host.bench.duplicate_live",
+                    "firmware_host.bench.broadcast_run"):
             continue
         bad = _imports(path) & {"tests", "selenium", "pytest"}
         assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}: test-only code does not ship"

@@ -32,6 +32,7 @@ BENCHES: dict[str, str] = {
     "federation": "firmware_host.bench.federation:run",
     "wire": "firmware_host.bench.wire:run",
     "euchre": "firmware_host.bench.euchre:run",
+    "broadcast": "firmware_host.bench.broadcast:run",
 }
 
 

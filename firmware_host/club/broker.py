@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from firmware_host.wire.topics import TOPICS, Topics
+from firmware_host.wire.topics import SPECTATOR_USER, TOPICS, Topics
 
 log = logging.getLogger(__name__)
 
@@ -29,11 +29,13 @@ class BrokerError(RuntimeError):
     """Mosquitto is missing, or would not start; the message says why."""
 
 
-def acl_text(dashboards: tuple[str, ...] = (DASHBOARD_USER,), topics: Topics = TOPICS) -> str:
+def acl_text(dashboards: tuple[str, ...] = (DASHBOARD_USER,), topics: Topics = TOPICS,
+             spectators: tuple[str, ...] = (SPECTATOR_USER,)) -> str:
     """The ACL rules (``config/mosquitto.acl`` without its comments), made from the topics' one object
     (``wire.topics.Topics.acl``); ``dashboards``: the logins with the dashboard's rights (a second
-    dashboard needs a login of its own: one login is one session)."""
-    return topics.acl(dashboards)
+    dashboard needs a login of its own: one login is one session); ``spectators`` likewise, the logins
+    with a spectator's rights (a second spectators' page needs its own)."""
+    return topics.acl(dashboards, spectators=spectators)
 
 
 def free_port() -> int:
@@ -108,6 +110,7 @@ class LocalBroker:
         persistence: keep persistent sessions across a restart (saved in ``workdir``).
         tls: (certificate, key) PEM files: the listener speaks TLS only.
         dashboards: the logins with the dashboard's rights (read everything, send commands).
+        spectators: the logins with a spectator's rights (read the broadcast's released topics).
         on_line: called with each line of mosquitto's own log (connections, refused logins, takeovers);
             by default they go to this module's logger at DEBUG.
     """
@@ -115,8 +118,10 @@ class LocalBroker:
     def __init__(self, workdir: str | Path, users: Mapping[str, str], port: int = 0,
                  bind: str = "127.0.0.1", persistence: bool = False,
                  tls: tuple[Path, Path] | None = None, dashboards: tuple[str, ...] = (DASHBOARD_USER,),
-                 on_line: Callable[[str], None] | None = None) -> None:
+                 on_line: Callable[[str], None] | None = None,
+                 spectators: tuple[str, ...] = (SPECTATOR_USER,)) -> None:
         self.dashboards = dashboards
+        self.spectators = spectators
         self.on_line = on_line
         self.persistence = persistence
         self.tls = tls
@@ -137,7 +142,7 @@ class LocalBroker:
         self.workdir.mkdir(parents=True, exist_ok=True)
         pw, acl = self.workdir / "mosquitto.passwd", self.workdir / "mosquitto.acl"
         make_password_file(pw, self.users)
-        acl.write_text(acl_text(self.dashboards), encoding="utf-8")
+        acl.write_text(acl_text(self.dashboards, spectators=self.spectators), encoding="utf-8")
         acl.chmod(0o600)
         self.conf_path.write_text(broker_config(self.port, pw, acl, bind=self.bind, tls=self.tls,
                                                 persistence_dir=self.workdir if self.persistence else None),

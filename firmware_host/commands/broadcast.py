@@ -3,6 +3,11 @@ table's boards as LIN records and the replay pages a club publishes beside its t
 (``firmware_host.broadcast.archive``). Each journal's hash chain is verified first; a broken one is
 refused (exit 1). Exit 2 for a journal that cannot be read, a folder of no duplicate board, or an
 ``--out`` that is a file or a folder that is not empty (``--force`` writes over it).
+
+``cardtable broadcast live --session DIR | --euchre-tables ID,... --out DIR --password-file F
+--spectator-password-file F [...]``: during a session, on the club's machine, the live broadcast (``firmware_host.broadcast.service``) and the
+spectators' page (``firmware_host.broadcast.page``) until Ctrl-C or SIGTERM (``docs/broadcast.md``).
+Exit 2 for a session folder, password file, rule or ``--teams`` that cannot be used (named).
 """
 
 from __future__ import annotations
@@ -23,6 +28,29 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     e.add_argument("--title", default="", help="the session's name on the pages")
     e.add_argument("--force", action="store_true", help="write into a folder that is not empty")
     e.set_defaults(func=_export)
+    v = verbs.add_parser("live", help="broadcast the session live: release rule, LIN, the spectators' page")
+    v.add_argument("--session", default="", metavar="DIR", help="the duplicate session's folder (its tables, movement, "
+                   "names)")
+    v.add_argument("--euchre-tables", default="", metavar="ID,...",
+                   help="instead of --session: a euchre evening's tables (their ids, numbered 1, 2, ... in order)")
+    v.add_argument("--out", default="", metavar="DIR",
+                   help="with --euchre-tables: the folder for the hands' JSON records (euchre/ in it)")
+    v.add_argument("--host", default="127.0.0.1", help="the club's broker (default 127.0.0.1)")
+    v.add_argument("--port", type=int, default=1883, help="the broker's port (default 1883)")
+    v.add_argument("--password-file", required=True, metavar="F", help="the broker login 'broadcast's password")
+    v.add_argument("--spectator-password-file", required=True, metavar="F",
+                   help="the broker login 'spectator's password (the page's own login)")
+    v.add_argument("--rule", choices=("after-field", "delay", "teams"), default="after-field",
+                   help="the director's release rule for the evening (default after-field)")
+    v.add_argument("--delay", type=float, default=0.0, metavar="S", help="with --rule delay: seconds (0-86400)")
+    v.add_argument("--teams", default="", metavar="O:C,...",
+                   help="with --rule teams: each match's open-room and closed-room tables, e.g. 1:2,3:4")
+    v.add_argument("--lin", default="", metavar="DIR", help="the LIN folder (default SESSION/lin)")
+    v.add_argument("--listen", default="127.0.0.1:8090", metavar="HOST:PORT", help="the page's address")
+    v.add_argument("--private-password-file", default="", metavar="F",
+                   help="a private event: the spectators' password (no file: a public event, no login)")
+    v.add_argument("--title", default="", help="the event's name on the page (default the session's)")
+    v.set_defaults(func=_live)
 
 
 def _journal(where: str) -> Path:
@@ -47,4 +75,96 @@ def _export(args: argparse.Namespace) -> int:
     plays = sum(len(p) for p in archive.boards.values())
     print(f"{len(archive.boards)} boards, {plays} tables' plays: LIN in {Path(args.out) / 'lin'}, "
           f"replay in {Path(args.out) / 'replay' / 'index.html'}")
+    return 0
+
+
+def _secret(path: str, what: str) -> str:
+    try:
+        text = Path(path).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{what} {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    if not text:
+        raise ValueError(f"{what} {path}: the file is empty")
+    return text
+
+
+def _live(args: argparse.Namespace) -> int:
+    import logging
+    import threading
+
+    from firmware_host.broadcast.live import Releaser, plays_of, teams_rooms
+    from firmware_host.broadcast.page import SpectatorPage, serve
+    from firmware_host.broadcast.service import BroadcastService
+    from firmware_host.session.duplicate_session import Session
+    from firmware_host.session.journalled import SessionFileError
+    from firmware_host.wire.topics import RESERVED_IDS, TABLE_ID
+    from laws.broadcast.release import Release, ReleaseError, Rule
+    from laws.session.duplicate.spec import build_movement
+
+    name = "cardtable broadcast live"
+    try:
+        broadcast_pw = _secret(args.password_file, "--password-file")
+        spectator_pw = _secret(args.spectator_password_file, "--spectator-password-file")
+        private = _secret(args.private_password_file, "--private-password-file") if args.private_password_file else None
+        release = Release(Rule(args.rule), args.delay)
+        rooms, other = teams_rooms(args.teams) if args.rule == "teams" or args.teams else ({}, {})
+        host, sep, port_text = args.listen.rpartition(":")
+        if not sep or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+            raise ValueError(f"--listen {args.listen!r}: HOST:PORT, e.g. 0.0.0.0:8090")
+        if bool(args.session) == bool(args.euchre_tables):
+            raise ValueError("name the duplicate session (--session DIR) or the euchre tables (--euchre-tables "
+                             "ID,...), one of them")
+        if args.euchre_tables:
+            ids = [t.strip() for t in args.euchre_tables.split(",") if t.strip()]
+            bad = [t for t in ids if not TABLE_ID.match(t) or t in RESERVED_IDS]
+            if bad or len(set(ids)) != len(ids) or not ids:
+                raise ValueError(f"--euchre-tables {args.euchre_tables!r}: table ids, each once (letters, digits, "
+                                 "- or _; not a reserved id)")
+            if not args.out:
+                raise ValueError("--euchre-tables needs --out DIR for the hands' JSON records")
+            if args.rule == "teams":
+                raise ValueError("--rule teams is for bridge matches; a euchre evening takes after-field or delay")
+            session = None
+        else:
+            session = Session.open(args.session, readonly=True, analyse=False)
+    except (ValueError, ReleaseError, SessionFileError) as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 2
+    if session is None:
+        tables = {tid: k for k, tid in enumerate(ids, 1)}
+        title = args.title or "Euchre"
+        releaser = Releaser(release, tables, {}, games=dict.fromkeys(tables, "euchre"),
+                            records_dir=Path(args.out) / "euchre", title=title)
+    else:
+        setup = session.state.setup
+        session.close()
+        movement = build_movement(setup.movement)
+        unknown = sorted(set(rooms) - set(setup.tables.values()))
+        if unknown:
+            print(f"{name}: --teams names table {unknown[0]}, which is not in the session", file=sys.stderr)
+            return 2
+        lin = Path(args.lin) if args.lin else Path(args.session) / "lin"
+        title = args.title or setup.name
+        releaser = Releaser(release, dict(setup.tables), plays_of(movement), rooms=rooms, other_room=other,
+                            names=dict(setup.names), lin_dir=lin, title=title)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    service = BroadcastService(releaser, args.host, args.port, broadcast_pw)
+    service.start()
+    page = SpectatorPage(args.host, args.port, spectator_pw, title=title, password=private)
+    server = serve(page, host, int(port_text))
+    where = releaser.lin_dir or releaser.records_dir
+    print(f"broadcasting {len(releaser.tables)} tables by the rule {release.rule.value}; records in {where}; the "
+          f"page on http://{args.listen}/", flush=True)
+    try:
+        thread = threading.Thread(target=server.run, name="spectator-page", daemon=True)
+        thread.start()
+        from firmware_host.commands.stopping import stop_event
+        stop = stop_event()
+        while thread.is_alive() and not stop.wait(0.5):
+            pass
+        server.should_exit = True
+        thread.join(5)
+    finally:
+        service.stop()
+    print(f"stopped: {releaser.taken} rows taken, {releaser.refused} refused, {service.published} published")
     return 0

@@ -118,15 +118,16 @@ def _broker(args: argparse.Namespace) -> int:
     from firmware_host.club.broker import DASHBOARD_USER, BrokerError, LocalBroker
     from firmware_host.club.club_demo import table_ids
     from firmware_host.tablelink.checks import TABLE_ID
+    from firmware_host.wire.topics import BROADCAST_USER, RESERVED_IDS, SPECTATOR_USER
 
     ids = list(args.table) + (table_ids(args.tables) if args.tables else [])
     if not ids:
         print("club broker: name the tables (--table ID ... or --tables N)", file=sys.stderr)
         return 2
     for tid in ids:
-        if not TABLE_ID.match(tid) or tid == DASHBOARD_USER:
+        if not TABLE_ID.match(tid) or tid in RESERVED_IDS:
             print(f"club broker: table id {tid!r} is not allowed (letters, digits, - or _; not "
-                  f"'{DASHBOARD_USER}')", file=sys.stderr)
+                  f"{', '.join(repr(r) for r in RESERVED_IDS)})", file=sys.stderr)
             return 2
     tls = None
     if args.certfile or args.keyfile:
@@ -139,7 +140,8 @@ def _broker(args: argparse.Namespace) -> int:
     pwdir = workdir / "passwords"
     pwdir.mkdir(parents=True, exist_ok=True)
     users = {}
-    for name in [DASHBOARD_USER, *ids]:
+    # the broadcast's logins too (docs/broadcast.md): its service's, and the spectators' page's
+    for name in [DASHBOARD_USER, BROADCAST_USER, SPECTATOR_USER, *ids]:
         f = pwdir / f"{name}.password"
         if not f.exists():
             f.write_text(secrets.token_urlsafe(16) + "\n", encoding="utf-8")

@@ -22,7 +22,7 @@ BCM_PINS = range(2, 28)  # usable BCM GPIO numbers on the 40-pin header
 # The table id is an MQTT topic level and the broker login (docs/mqtt.md): ASCII letters, digits, - and _;
 # "dashboard" is the dashboard's own login.
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-RESERVED_IDS = ("dashboard", "session")
+RESERVED_IDS = ("dashboard", "session", "spectate", "broadcast", "spectator")
 # The rates a Linux UART / USB serial driver runs at (termios' B50..B4000000, pyserial's list).
 BAUD_RATES = (50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, 2400, 4800, 9600, 19200, 38400, 57600, 115200,
               230400, 460800, 500000, 576000, 921600, 1000000, 1152000, 1500000, 2000000, 2500000, 3000000,

@@ -136,12 +136,19 @@ class DuplicateDemo:
         analyse: double-dummy analysis of the boards for the exports.
         records: hand records to play (a federation's, ``cardtable club records``) instead of new deals:
             one for each of the movement's boards.
+        extra_users: more broker logins (name -> password), e.g. the broadcast's and a spectator's.
+        spectators: the broker logins with a spectator's rights (``docs/broadcast.md``).
+        on_broker: called once the broker and the session are up, before any table starts, with the
+            broker and every login's password; what it returns is called before the broker stops (the
+            broadcast's tests and benchmark run their service and listeners so).
     """
 
     def __init__(self, out: str | Path, tables: int, boards: int, movement: str = "mitchell", *, foul: int = 0,
                  seed: int | None = None, method: Method = Method.MATCHPOINTS,
                  table_factory: TableFactory | None = None, analyse: bool = True,
-                 records: Sequence[Board] | None = None) -> None:
+                 records: Sequence[Board] | None = None,
+                 extra_users: dict[str, str] | None = None, spectators: tuple[str, ...] = ("spectator",),
+                 on_broker: Callable[[LocalBroker, dict[str, str]], Callable[[], None]] | None = None) -> None:
         self.out = Path(out).resolve()  # the tables' configurations name files in it from their own folders
         self.spec = demo_movement(movement, tables, boards)
         self.movement = build_movement(self.spec)
@@ -153,6 +160,9 @@ class DuplicateDemo:
         self.method = method
         self.table_factory = table_factory or real_table
         self.analyse = analyse
+        self.extra_users = dict(extra_users or {})
+        self.spectators = spectators
+        self.on_broker = on_broker
         self.rng = random.Random(self.seed)
         self.deal = "shoe" if self.movement.copies > 1 else "boards"
         self.records = None if records is None else tuple(sorted(records, key=lambda b: b.number))
@@ -232,14 +242,18 @@ class DuplicateDemo:
         with tempfile.TemporaryDirectory(prefix="cardtable-duplicate-demo-") as tmp:
             passwords = {tid: secrets.token_urlsafe(12) for tid in setup.tables}
             passwords[DASHBOARD_USER] = secrets.token_urlsafe(12)
-            broker = LocalBroker(Path(tmp) / "broker", passwords)
+            passwords.update(self.extra_users)
+            broker = LocalBroker(Path(tmp) / "broker", passwords, spectators=self.spectators)
             broker.start()
             service = SessionService(desk, "127.0.0.1", broker.port, DASHBOARD_USER, passwords[DASHBOARD_USER])
             link = ClubLink("127.0.0.1", broker.port, Path(tmp))
+            after: Callable[[], None] | None = None
             try:
                 service.start()
                 if not service.connected.wait(20):
                     raise RuntimeError("the session could not connect to the local broker")
+                if self.on_broker is not None:
+                    after = self.on_broker(broker, dict(passwords))
                 for i, (tid, number) in enumerate(setup.tables.items()):
                     place = TablePlace(tid, number, self.out / "tables" / tid, records, self.deal)
                     t = self.table_factory(place, link, passwords[tid], room, random.Random(self.seed * 1000 + i))
@@ -251,6 +265,8 @@ class DuplicateDemo:
             finally:
                 _stop_all(tables)
                 service.stop()
+                if after is not None:
+                    after()
                 broker.stop()
         phases["tables stopped"] = time.monotonic() - t0 - sum(phases.values())
         return tables

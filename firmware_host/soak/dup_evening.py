@@ -46,13 +46,14 @@ class DupResult:
 
 def evening(workdir: Path, *, tables: int = 3, boards: int = 6, seed: int = 1, faults: int = 3,
             misboard_rate: float = 0.35, schedule: DupSchedule | None = None, session: bool = True,
-            session_faults: tuple[str, ...] = ()) -> DupResult:
+            session_faults: tuple[str, ...] = (), **broker_hooks: Any) -> DupResult:
     """Deal the evening's boards at the station, play them at the tables, judge the folder they leave.
 
     With ``session`` (and Mosquitto installed) the tables play a Mitchell of the club's session, ``boards``
     a round, over the broker; otherwise every table plays ``boards`` boards alone, from its configuration.
     ``session_faults`` (``dup_club.SESSION_FAULTS``) run the session as the club's dashboard process and
     fail it so. The figures are ``dup_judge``'s, from what is on disk (``dup_disk``), never from the driver's memory.
+    ``broker_hooks`` (``on_broker``, ``extra_users``, ``spectators``) go to ``dup_session.run_session``.
     """
     import shutil
 
@@ -69,7 +70,7 @@ def evening(workdir: Path, *, tables: int = 3, boards: int = 6, seed: int = 1, f
     srec = station.run()
     write_pockets(workdir, srec.pockets)
     if session:
-        out = run_session(schedule, workdir / "club", seed, boards, session_faults=session_faults)
+        out = run_session(schedule, workdir / "club", seed, boards, session_faults=session_faults, **broker_hooks)
     else:
         out = run_tables(schedule, workdir / "tables", seed)
     write_played(workdir, out["played"])

@@ -14,6 +14,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -51,12 +52,17 @@ def boards_played(tables: int, boards_per_round: int) -> dict[int, tuple[int, ..
 
 
 def run_session(schedule: DupSchedule, workdir: Path, seed: int, boards_per_round: int,
-                timeout: float = 900.0, session_faults: tuple[str, ...] = ()) -> dict[str, Any]:
+                timeout: float = 900.0, session_faults: tuple[str, ...] = (),
+                on_broker: Callable[[LocalBroker, dict[str, str]], Callable[[], None]] | None = None,
+                extra_users: dict[str, str] | None = None,
+                spectators: tuple[str, ...] = ("spectator",)) -> dict[str, Any]:
     """The session at every table, through the broker; the tables' record and journals, and the session's.
 
     Without ``session_faults`` the session service runs in this process; with any of
     ``dup_club.SESSION_FAULTS`` it is the club's dashboard in a process of its own, and the faults fall
-    on it."""
+    on it. ``on_broker`` (with ``extra_users``, ``spectators``: more logins) is called once the broker is
+    up, before any table starts; what it returns is called before the broker stops (the broadcast's
+    benchmark runs its service so)."""
     workdir.mkdir(parents=True, exist_ok=True)
     spec = movement_spec(len(schedule.tables), boards_per_round)
     movement = build_movement(spec)
@@ -68,14 +74,18 @@ def run_session(schedule: DupSchedule, workdir: Path, seed: int, boards_per_roun
     write_hand_records(records_file, records, overwrite=True)
     session = Session.create(workdir / "session", setup, analyse=False, synchronous="NORMAL")
     passwords = {tid: secrets.token_urlsafe(12) for tid in ids} | {DASHBOARD_USER: secrets.token_urlsafe(12)}
-    broker = LocalBroker(workdir / "broker", passwords)
+    passwords |= dict(extra_users or {})
+    broker = LocalBroker(workdir / "broker", passwords, spectators=spectators)
     broker.start()
+    after: Callable[[], None] | None = None
     desk: SessionDesk | None = None
     service: SessionService | None = None
     club: ClubProcess | None = None
     tables: list[TableRun] = []
     out: dict[str, Any] = {}
     try:
+        if on_broker is not None:
+            after = on_broker(broker, dict(passwords))
         if session_faults:
             session.close()
             pw = workdir / "dashboard.password"
@@ -109,6 +119,8 @@ def run_session(schedule: DupSchedule, workdir: Path, seed: int, boards_per_roun
             service.stop()
         if club is not None:
             club.stop()
+        if after is not None:
+            after()
         broker.stop()
     faults: dict[str, int] = {}
     for t in tables:

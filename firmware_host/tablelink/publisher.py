@@ -22,7 +22,10 @@ and the session's messages in). A broker outage therefore only delays messages, 
 the table sends what was not yet acknowledged. The broker may see a message twice (QoS 1 is "at least
 once"); the dashboard drops repeats by ``(table, kind, seq)``.
 
-Card identities of an open deal never reach the outbox (``secrecy.SecrecyFilter``).
+Card identities of an open deal never reach the outbox's ``event``, ``ruling`` and ``status`` messages
+(``secrecy.SecrecyFilter``). The one exception is ``play`` (``docs/broadcast.md``): each committed event
+the broadcast folds (``PLAY_EVENTS``) and each ruling, as committed, for the club's broadcast service,
+which alone may read that topic (the broker's ACL) and releases it to spectators by the director's rule.
 """
 
 from __future__ import annotations
@@ -58,6 +61,11 @@ from firmware_host.wire.topics import TABLE_ID
 log = logging.getLogger(__name__)
 
 SESSION_EXPIRY = 7 * 24 * 3600  # seconds the broker keeps a table's session (and its commands) while away
+# The committed events the broadcast folds (``laws.broadcast.feed``, ``laws.broadcast.euchre``), sent whole on
+# ``play``.
+PLAY_EVENTS = frozenset({"board", "call", "card_played", "claim", "claim_reply", "claim_ruled",
+                         "deal_start", "card_dealt", "deal_end", "bid", "trump_turned", "trump_made", "discard",
+                         "play_end", "result"})
 CommandCallback = Callable[..., None]
 SessionCallback = Callable[[dict[str, Any]], None]
 
@@ -74,11 +82,14 @@ class MqttPublisher:
         reveal_cards: show card identities live (the club opted in); default from the config.
         heartbeat: seconds between heartbeats.
         window: how many messages may wait for the broker's acknowledgement at once.
+        play_feed: also send each committed call, card, claim and ruling on ``play`` for the club's
+            broadcast (read by the broadcast login only).
     """
 
     def __init__(self, config: MqttConfig, table_id: str, journal: Journal,
                  clock: Callable[[], float] = time.time, *, password: str | None = None,
-                 reveal_cards: bool | None = None, heartbeat: float = 5.0, window: int = 200) -> None:
+                 reveal_cards: bool | None = None, heartbeat: float = 5.0, window: int = 200,
+                 play_feed: bool = True) -> None:
         import paho.mqtt.client as mqtt
 
         if not TABLE_ID.match(table_id):
@@ -86,6 +97,7 @@ class MqttPublisher:
         self.config = config
         self.table = table_id
         self.clock = clock
+        self.play_feed = play_feed
         reveal = config.reveal_cards if reveal_cards is None else reveal_cards
         self.secrecy = SecrecyFilter(reveal=reveal)
         self.delivery = Delivery(table_id, journal, self.secrecy, self._send, clock, heartbeat=heartbeat,
@@ -114,6 +126,19 @@ class MqttPublisher:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
+        if play_feed:
+            self._catch_up_play(journal)
+
+    def _catch_up_play(self, journal: Journal) -> None:
+        """The rows the table committed after the last message it ever queued (it stopped between a commit
+        and its outbox): their ``play`` messages are queued now, first, so the broadcast misses no card.
+        Only when this outbox has queued before (a journal new to the club is not sent whole)."""
+        since = self.delivery.last_seq
+        if since <= 0:
+            return
+        for row in journal.rows(since):
+            if row.kind == "ruling" or (row.kind == "event" and row.body.get("type") in PLAY_EVENTS):
+                self._queue("play", 0, row.seq, {"row": row.kind, "body": dict(row.body)})
 
     # -- life ------------------------------------------------------------------------------------
 
@@ -204,9 +229,13 @@ class MqttPublisher:
 
     def event(self, event: dict[str, Any], deal: int, seq: int) -> None:
         self._queue("event", deal, seq, self.secrecy.event(event, deal, seq))
+        if self.play_feed and event.get("type") in PLAY_EVENTS:
+            self._queue("play", deal, seq, {"row": "event", "body": dict(event)})
 
     def ruling(self, ruling: dict[str, Any], deal: int, seq: int) -> None:
         self._queue("ruling", deal, seq, self.secrecy.body(ruling, deal))
+        if self.play_feed:
+            self._queue("play", deal, seq, {"row": "ruling", "body": dict(ruling)})
 
     def deal_over(self, deal: int) -> None:
         released = self.secrecy.deal_over(deal)

@@ -16,10 +16,18 @@ from dataclasses import dataclass
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # What a table publishes under its own id (``pack`` has its pack's name below it).
-TABLE_KINDS = ("status", "event", "ruling", "deal", "heartbeat", "online", "pack", "board", "players", "hand")
-ORDERED_KINDS = ("event", "ruling", "deal", "board", "players", "hand")
+TABLE_KINDS = ("status", "event", "ruling", "deal", "heartbeat", "online", "pack", "board", "players", "hand",
+               "play")
+ORDERED_KINDS = ("event", "ruling", "deal", "board", "players", "hand")  # what the dashboard orders (not play)
+# ``play``: each committed call, card, claim and result with its card identities (never hidden), for the
+# club's broadcast service alone: the ACL lets only the broadcast login read it (the dashboard is denied).
+PLAY = "play"
 SESSION = "session"   # the duplicate session's own level: no table may have this id
-RESERVED_IDS = ("dashboard", SESSION)
+SPECTATE = "spectate"  # what the broadcast released for spectators (docs/broadcast.md): no table may have this id
+BROADCAST_USER = "broadcast"   # the club's broadcast service: reads every table's play, writes spectate/
+SPECTATOR_USER = "spectator"   # spectators' pages: read spectate/ only
+# ids no table may have: a topic level of ours, or a login with rights of its own
+RESERVED_IDS = ("dashboard", SESSION, SPECTATE, BROADCAST_USER, SPECTATOR_USER)
 
 
 @dataclass(frozen=True)
@@ -75,6 +83,33 @@ class Topics:
         """``<prefix>/session/table/<table>`` (retained): a table's seating and its answers."""
         return f"{self.session_root}table/{table}"
 
+    # -- the broadcast (docs/broadcast.md) ------------------------------------------------------
+
+    def play(self, table: str) -> str:
+        """``<prefix>/<table>/play``: a table's committed play, cards and all (``+``: every table's);
+        read by the broadcast login only."""
+        return self.table(table, PLAY)
+
+    @property
+    def spectate_root(self) -> str:
+        """``<prefix>/spectate/``: what every released topic starts with."""
+        return f"{self.prefix}/{SPECTATE}/"
+
+    def spectate_board(self, table: int, board: int) -> str:
+        """``<prefix>/spectate/table/<t>/board/<b>`` (retained): what is released of board ``b`` at table
+        ``t`` (numbers, as the movement has them)."""
+        return f"{self.spectate_root}table/{table}/board/{board}"
+
+    @property
+    def spectate_event(self) -> str:
+        """``<prefix>/spectate/event`` (retained): the event's title, rule and tables."""
+        return f"{self.spectate_root}event"
+
+    @property
+    def spectate_all(self) -> str:
+        """``<prefix>/spectate/#``: what a spectator's page reads."""
+        return f"{self.spectate_root}#"
+
     # -- subscriptions ---------------------------------------------------------------------------
 
     @property
@@ -106,13 +141,15 @@ class Topics:
         if not topic.startswith(head):
             return None
         levels = topic[len(head):].split("/")
+        if levels[0] == SPECTATE:
+            return TopicName("spectate", sub="/".join(levels[1:])) if len(levels) > 1 else None
         if levels[0] == SESSION:
             if levels[1:] == ["round"]:
                 return TopicName("round")
             if len(levels) == 3 and levels[1] == "table" and TABLE_ID.match(levels[2]):
                 return TopicName("seating", table=levels[2])
             return None
-        if not levels or not TABLE_ID.match(levels[0]) or len(levels) < 2:
+        if not levels or not TABLE_ID.match(levels[0]) or len(levels) < 2 or levels[0] in RESERVED_IDS:
             return None
         table, kind, rest = levels[0], levels[1], levels[2:]
         if kind == "command":
@@ -125,14 +162,27 @@ class Topics:
 
     # -- the broker's ACL ------------------------------------------------------------------------
 
-    def acl(self, dashboards: tuple[str, ...] = ("dashboard",)) -> str:
+    def acl(self, dashboards: tuple[str, ...] = ("dashboard",), broadcasters: tuple[str, ...] = (BROADCAST_USER,),
+            spectators: tuple[str, ...] = (SPECTATOR_USER,)) -> str:
         """The broker's ACL (mosquitto's ``acl_file``) for this tree: each dashboard login reads everything
-        and writes commands and the session's topics; a table (its login is its id, ``%u``) writes its
-        own topics and reads its own commands, the round and its own seating."""
+        but the tables' play (denied: card identities of open deals) and writes commands and the session's
+        topics; the broadcast login reads the tables' play and writes the released topics; a spectator
+        login reads the released topics only; a table (its login is its id, ``%u``) writes its own topics
+        and reads its own commands, the round and its own seating. Anonymous clients (when the broker
+        allows them) get nothing."""
         lines: list[str] = []
         for user in dashboards:
-            lines += [f"user {user}", f"topic read {self.everything}", f"topic write {self.command('+', '+')}",
-                      f"topic write {self.session_root}#", ""]
+            lines += [f"user {user}", f"topic deny {self.play('+')}", f"topic read {self.everything}",
+                      f"topic write {self.command('+', '+')}", f"topic write {self.session_root}#", ""]
+        # A login that is not a table must not write as a table named after it (the patterns below
+        # give every login its own ``<prefix>/%u/...``): denied, and the readers ignore reserved ids.
+        for user in broadcasters:
+            lines += [f"user {user}", f"topic deny {self.prefix}/{user}/#", f"topic read {self.play('+')}",
+                      f"topic readwrite {self.spectate_all}", ""]
+        for user in spectators:
+            # (the patterns' round is no spectator's business either)
+            lines += [f"user {user}", f"topic deny {self.prefix}/{user}/#", f"topic deny {self.session_root}#",
+                      f"topic read {self.spectate_all}", ""]
         lines += [f"pattern write {self.table('%u', kind, '+' if kind == 'pack' else '')}" for kind in TABLE_KINDS]
         lines.append(f"pattern read {self.command('%u', '+')}")
         lines += [f"pattern read {self.round}", f"pattern read {self.seating('%u')}"]

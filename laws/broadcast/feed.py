@@ -21,7 +21,7 @@ from laws.cards import Seat, clockwise_from
 from laws.duplicate.boards import dealer as board_dealer
 from laws.duplicate.boards import vulnerability
 
-KINDS = ("board", "call", "card", "claim", "ruling", "result")
+KINDS = ("board", "call", "card", "claim", "ruling", "result", "deal", "hands", "turned", "bid", "trump", "discard")
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,14 @@ ALLOWED: Mapping[str, tuple[str, ...]] = {
     "card": ("seat", "card", "trick"),
     "claim": ("seat", "tricks", "outcome"),
     "ruling": ("clause", "law", "reason"),
-    "result": ("contract", "declarer", "tricks", "score", "lead", "auction", "confirmed"),
+    "result": ("contract", "declarer", "tricks", "score", "lead", "auction", "confirmed", "makers", "alone"),
+    # euchre's (laws.broadcast.euchre)
+    "deal": ("dealer",),
+    "hands": ("hands",),
+    "turned": ("card",),
+    "bid": ("seat", "call", "suit", "alone"),
+    "trump": ("seat", "suit", "alone"),
+    "discard": ("seat", "card"),
 }
 
 

@@ -32,7 +32,7 @@ from laws.scoring import Pair as ScoringPair
 
 KINDS = ("mitchell", "howell", "barometer", "asc")
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-RESERVED_IDS = frozenset({"dashboard", "session"})
+RESERVED_IDS = frozenset({"dashboard", "session", "spectate", "broadcast", "spectator"})
 
 
 class SetupError(ValueError):

@@ -1,0 +1,254 @@
+"""The spectators' page on the club's machine: every table at a glance and one table's four hands, live.
+
+The page's server never holds anything that is not released: it logs in to the club's broker as
+``spectator`` (the ACL lets that login read ``<prefix>/spectate/#`` and nothing else), keeps the newest
+retained message of each topic, and fans each new one out to every browser over server-sent events
+(``GET /events``: a ``snapshot`` with everything so far, then every ``BATCH`` seconds one ``batch`` of
+what changed: ``items`` messages, the new items of one board, or ``board`` when a board is sent whole)
+encoded once for all, from
+uvicorn's event loop, one queue a browser, as the director's dashboard does. A browser that falls
+``CLIENT_BACKLOG`` messages behind is dropped; ``EventSource`` reconnects and gets a fresh snapshot.
+
+A public event needs no login. A private one (``password`` given) shows a password form first; the
+right password gives a cookie (HttpOnly, SameSite=Strict) for the evening, and ``/events`` refuses any
+browser without it. Routes: ``GET /`` (the page, or the form), ``POST /login``, ``GET /events``,
+``GET /spectate.js``, ``GET /health`` (how many browsers are connected).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import html
+import json
+import logging
+import secrets
+import threading
+import urllib.parse
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any
+
+from firmware_host.wire.reader import read_json
+from firmware_host.wire.topics import SPECTATOR_USER, TOPICS, Topics
+
+log = logging.getLogger(__name__)
+
+COOKIE = "ct_spectator"
+CLIENT_BACKLOG = 2000
+BATCH = 0.1       # seconds: what arrives within it goes to every browser as one event
+MAX_FORM = 1024
+
+
+def _static(name: str) -> str:
+    return resources.files("firmware_host.broadcast").joinpath("static", name).read_text(encoding="utf-8")
+
+
+class SpectatorPage:
+    """The page's app and its broker login.
+
+    Args:
+        host, port: the club's broker.
+        broker_password: the ``spectator`` login's password on the broker.
+        title: the event's name.
+        password: a private event's spectator password (None: a public event, no login).
+        topics: the topic tree.
+    """
+
+    def __init__(self, host: str, port: int, broker_password: str, *, title: str = "",
+                 password: str | None = None, topics: Topics = TOPICS, user: str = SPECTATOR_USER,
+                 client_id: str = "spectator-page") -> None:
+        import paho.mqtt.client as mqtt
+        from starlette.applications import Starlette
+        from starlette.routing import Route
+
+        self.title = title
+        self.password = password
+        self.topics = topics
+        self.latest: dict[str, Any] = {}
+        self.clients: set[asyncio.Queue[bytes]] = set()
+        self._pending: list[dict[str, Any]] = []
+        self._flush_due = False
+        self.dropped = 0
+        self._tokens: set[str] = set()
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.connected = threading.Event()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
+        self.client.username_pw_set(user, broker_password)
+        self.client.reconnect_delay_set(min_delay=1, max_delay=5)
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
+        self.host, self.port = host, port
+        self.app = Starlette(routes=[Route("/", self.page), Route("/login", self.login, methods=["POST"]),
+                                     Route("/events", self.events), Route("/spectate.js", self.script),
+                                     Route("/health", self.health)],
+                             lifespan=self._lifespan)
+
+    # -- the broker side ----------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def _lifespan(self, app: Any) -> AsyncIterator[None]:
+        self._loop = asyncio.get_running_loop()
+        self.client.connect_async(self.host, self.port, keepalive=30)
+        self.client.loop_start()
+        try:
+            yield
+        finally:
+            self.client.disconnect()
+            self.client.loop_stop()
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
+        if reason_code.is_failure:
+            log.warning("spectator page: the broker refused the login: %s", reason_code)
+            return
+        client.subscribe(self.topics.spectate_all, qos=1)
+        self.connected.set()
+
+    def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        name = self.topics.parse(msg.topic)
+        if name is None or name.family != "spectate":
+            return
+        read = read_json(msg.payload)
+        if read.refusal is not None or not isinstance(read.value, dict):
+            log.warning("spectator page: a message on %s was not read", msg.topic[:200])
+            return
+        loop = self._loop
+        if loop is not None:
+            loop.call_soon_threadsafe(self._take, msg.topic, read.value)
+
+    def _take(self, topic: str, body: dict[str, Any]) -> None:
+        """On the event loop: keep the newest value, and queue what a browser needs for it (sent in the
+        next batch). The snapshot a new browser gets and the batches are made on this one loop, so a
+        browser never gets an update its snapshot already holds."""
+        with self._lock:
+            before = self.latest.get(topic)
+            self.latest[topic] = body
+        self._pending.append({"type": "event", "body": body} if topic == self.topics.spectate_event
+                             else _delta(before, body))
+        if not self._flush_due and self._loop is not None:
+            self._flush_due = True
+            self._loop.call_later(BATCH, self._flush)
+
+    def _flush(self) -> None:
+        """Send what arrived since the last batch to every browser: encoded once, one event."""
+        self._flush_due = False
+        if not self._pending:
+            return
+        data = f"data: {json.dumps({'type': 'batch', 'messages': self._pending}, separators=(',', ':'))}\n\n".encode()
+        self._pending = []
+        for q in list(self.clients):
+            if q.qsize() >= CLIENT_BACKLOG:
+                self.clients.discard(q)
+                self.dropped += 1
+                q.put_nowait(b"")
+            else:
+                q.put_nowait(data)
+
+    def snapshot(self) -> str:
+        with self._lock:
+            event = self.latest.get(self.topics.spectate_event, {})
+            boards = [v for k, v in self.latest.items() if k != self.topics.spectate_event]
+        return json.dumps({"type": "snapshot", "event": event, "boards": boards}, separators=(",", ":"))
+
+    # -- the web side -------------------------------------------------------------------------------
+
+    def _allowed(self, request: Any) -> bool:
+        if self.password is None:
+            return True
+        token = request.cookies.get(COOKIE, "")
+        return any(hmac.compare_digest(token, t) for t in self._tokens)
+
+    @staticmethod
+    def _headers() -> dict[str, str]:
+        return {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+                "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; "
+                                           "frame-ancestors 'none'"}
+
+    async def page(self, request: Any) -> Any:
+        from starlette.responses import HTMLResponse
+        title = html.escape(self.title or "Live tables")
+        if not self._allowed(request):
+            wrong = request.query_params.get("wrong") is not None
+            body = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
+                    f'content="width=device-width, initial-scale=1"><title>{title}</title></head><body '
+                    f'style="font-family:system-ui,sans-serif;padding:16px"><h1>{title}</h1>'
+                    f'<p>This event is private: the spectator password is on the club\'s notice.</p>'
+                    f'{"<p role=alert>That password is not right.</p>" if wrong else ""}'
+                    f'<form method="post" action="/login"><label>Spectator password '
+                    f'<input type="password" name="password" autocomplete="current-password" required></label> '
+                    f'<button type="submit">Watch</button></form></body></html>')
+            return HTMLResponse(body, headers=self._headers())
+        return HTMLResponse(_static("spectate.html").replace("{{title}}", title), headers=self._headers())
+
+    async def script(self, request: Any) -> Any:
+        from starlette.responses import Response
+        return Response(_static("spectate.js"), media_type="text/javascript", headers=self._headers())
+
+    async def login(self, request: Any) -> Any:
+        from starlette.responses import RedirectResponse
+        raw = await request.body()
+        fields = urllib.parse.parse_qs(raw[:MAX_FORM].decode("utf-8", "replace"))
+        given = (fields.get("password") or [""])[0]
+        if self.password is None:
+            return RedirectResponse("/", 303)
+        if not hmac.compare_digest(given.encode(), self.password.encode()):
+            return RedirectResponse("/?wrong", 303)
+        token = secrets.token_urlsafe(24)
+        self._tokens.add(token)
+        response = RedirectResponse("/", 303)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=12 * 3600)
+        return response
+
+    async def health(self, request: Any) -> Any:
+        from starlette.responses import JSONResponse
+        return JSONResponse({"browsers": len(self.clients), "dropped": self.dropped,
+                             "broker": self.connected.is_set()}, headers=self._headers())
+
+    async def events(self, request: Any) -> Any:
+        from starlette.responses import JSONResponse, StreamingResponse
+        if not self._allowed(request):
+            return JSONResponse({"error": "the spectator password is needed"}, 401, headers=self._headers())
+        self._flush()          # what is pending goes to the others first: the snapshot below holds it
+        q: asyncio.Queue[bytes] = asyncio.Queue()
+        q.put_nowait(f"data: {self.snapshot()}\n\n".encode())
+        self.clients.add(q)
+
+        async def stream() -> AsyncIterator[bytes]:
+            try:
+                while True:
+                    try:
+                        data = await asyncio.wait_for(q.get(), 15.0)
+                    except TimeoutError:
+                        yield b": keep-alive\n\n"
+                        continue
+                    if data == b"":
+                        return
+                    yield data
+            finally:
+                self.clients.discard(q)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={**self._headers(), "X-Accel-Buffering": "no"})
+
+
+def _delta(before: Any, after: dict[str, Any]) -> dict[str, Any]:
+    """What a browser that has ``before`` needs to have ``after``: the new items only (``items``, with
+    ``from``, the index of the first), or the whole board (``board``) when ``after`` does not extend
+    ``before`` (a board played again)."""
+    old = before.get("items") if isinstance(before, dict) else None
+    new = after.get("items")
+    if isinstance(old, list) and isinstance(new, list) and len(new) >= len(old) and new[:len(old)] == old:
+        return {"type": "items", "body": {**{k: v for k, v in after.items() if k != "items"},
+                                          "from": len(old), "items": new[len(old):]}}
+    return {"type": "board", "body": after}
+
+
+def serve(page: SpectatorPage, host: str, port: int, *, log_level: str = "warning") -> Any:
+    """A ``uvicorn.Server`` for the page (call ``.run()``, or run it in a thread)."""
+    import uvicorn
+
+    config = uvicorn.Config(page.app, host=host, port=port, log_level=log_level, access_log=False,
+                            lifespan="on", timeout_graceful_shutdown=1)
+    return uvicorn.Server(config)

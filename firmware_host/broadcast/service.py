@@ -1,0 +1,111 @@
+"""The broadcast service on the club's machine: the thin shell around :class:`live.Releaser`.
+
+It logs in to the club's broker as ``broadcast`` (the one login the ACL lets read the tables' ``play``
+topics), subscribes to ``<prefix>/+/play``, and on one thread of its own, every ``tick`` seconds, hands
+what arrived to the releaser and publishes what it releases on ``<prefix>/spectate/...`` (retained,
+QoS 1). Nothing else is published; the spectators' page (``page.py``) reads only those topics, with the
+``spectator`` login.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from firmware_host.broadcast.live import Publication, Releaser
+from firmware_host.wire.topics import BROADCAST_USER
+
+log = logging.getLogger(__name__)
+
+
+class BroadcastService:
+    """Moves messages between the broker and a :class:`Releaser`.
+
+    Args:
+        releaser: the pure core.
+        host, port: the club's broker.
+        password: the ``broadcast`` login's password.
+        user: the login (``broadcast``).
+        tick: seconds between two looks at what arrived.
+        clock: wall-clock seconds (compared with the tables' commit times).
+    """
+
+    def __init__(self, releaser: Releaser, host: str, port: int, password: str, *, user: str = BROADCAST_USER,
+                 tick: float = 0.02, clock: Callable[[], float] = time.time) -> None:
+        import paho.mqtt.client as mqtt
+
+        self.releaser = releaser
+        self.tick = tick
+        self.clock = clock
+        self.inbox: deque[tuple[str, bytes]] = deque()
+        self.connected = threading.Event()
+        self.published = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=user, protocol=mqtt.MQTTv5)
+        self.client.username_pw_set(user, password)
+        self.client.reconnect_delay_set(min_delay=1, max_delay=5)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+        self.host, self.port = host, port
+
+    def start(self) -> None:
+        self.client.connect_async(self.host, self.port, keepalive=30)
+        self.client.loop_start()
+        self._thread = threading.Thread(target=self._run, name="broadcast", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(30)   # a step under way ends first (it may be writing LIN)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
+        if reason_code.is_failure:
+            log.warning("broadcast: the broker refused the login: %s", reason_code)
+            return
+        client.subscribe(self.releaser.topics.play("+"), qos=1)
+        topic, payload = self.releaser.event_message()
+        client.publish(topic, payload, qos=1, retain=True)
+        self.connected.set()
+
+    def _on_disconnect(self, *args: Any) -> None:
+        self.connected.clear()
+
+    def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        self.inbox.append((msg.topic, msg.payload))
+
+    def step(self) -> list[Publication]:
+        """Hand what arrived to the releaser, and what time released; publish it all."""
+        out: list[Publication] = []
+        with self._lock:
+            while self.inbox:
+                topic, raw = self.inbox.popleft()
+                try:
+                    out += self.releaser.offer(topic, raw, self.clock())
+                except Exception:   # one message never stops the broadcast
+                    log.exception("broadcast: a message on %s could not be taken", topic[:200])
+            out += self.releaser.tick(self.clock())
+        latest: dict[str, str] = {}
+        for topic, payload in out:   # one board's snapshot is whole: only the newest of a batch goes
+            latest.pop(topic, None)
+            latest[topic] = payload
+        for topic, payload in latest.items():
+            self.client.publish(topic, payload, qos=1, retain=True)
+            self.published += 1
+        return out
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.tick):
+            try:
+                self.step()
+            except Exception:
+                log.exception("broadcast: a step failed; going on")

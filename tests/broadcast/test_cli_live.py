@@ -1,0 +1,107 @@
+"""``cardtable broadcast live``: what it refuses (one line, exit 2), and a real run on a real broker: a
+table's play in, the page's event stream out, SIGTERM stops it."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from firmware_host.club.broker import LocalBroker, free_port
+
+CLI = [sys.executable, "-m", "firmware_host.cli", "broadcast", "live"]
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=60)
+
+
+@pytest.fixture(scope="module")
+def session(session_dir: Path) -> Path:
+    return session_dir / "session"
+
+
+@pytest.mark.parametrize("extra, said", [
+    (["--rule", "delay", "--delay", "-1"], "a delay is 0 to 86400 seconds"),
+    (["--rule", "teams", "--teams", "1:x"], "'1:x': a match is OPEN:CLOSED"),
+    (["--rule", "teams", "--teams", "1:9"], "--teams names table 9, which is not in the session"),
+    (["--listen", "nowhere"], "--listen 'nowhere': HOST:PORT"),
+])
+def test_what_cannot_be_used_is_named(session: Path, tmp_path: Path, extra: list[str], said: str) -> None:
+    pw = tmp_path / "pw"
+    pw.write_text("x\n")
+    done = _run("--session", str(session), "--password-file", str(pw), "--spectator-password-file", str(pw), *extra)
+    assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_no_session_and_no_password_file(tmp_path: Path) -> None:
+    pw = tmp_path / "pw"
+    pw.write_text("x\n")
+    done = _run("--session", str(tmp_path), "--password-file", str(pw), "--spectator-password-file", str(pw))
+    assert done.returncode == 2 and "no session here" in done.stderr
+    done = _run("--session", str(tmp_path), "--password-file", str(tmp_path / "none"),
+                "--spectator-password-file", str(pw))
+    assert done.returncode == 2 and "--password-file" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_real_run(session: Path, tmp_path: Path) -> None:
+    users = {"broadcast": "b-pw", "spectator": "s-pw", "table-01": "t-pw"}
+    with LocalBroker(tmp_path / "broker", users) as broker:
+        (tmp_path / "b").write_text("b-pw\n")
+        (tmp_path / "s").write_text("s-pw\n")
+        port = free_port()
+        proc = subprocess.Popen([*CLI, "--session", str(session), "--port", str(broker.port), "--password-file",
+                                 str(tmp_path / "b"), "--spectator-password-file", str(tmp_path / "s"),
+                                 "--rule", "delay", "--listen", f"127.0.0.1:{port}", "--lin", str(tmp_path / "lin")],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            import paho.mqtt.client as mqtt
+            table = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="table-01")
+            table.username_pw_set("table-01", "t-pw")
+            table.connect("127.0.0.1", broker.port)
+            table.loop_start()
+            deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+            deadline = time.monotonic() + 30
+            first = ""
+            while time.monotonic() < deadline and '"board":1' not in first:
+                body = {"table": "table-01", "kind": "play", "seq": 1, "t": time.time(),
+                        "body": {"row": "event", "body": {"type": "board", "board": 1, "table": 1, "deal": deal,
+                                                          "ns": "1 NS", "ew": "1 EW"}}}
+                table.publish("cardtable/table-01/play", json.dumps(body), qos=1).wait_for_publish(5)
+                time.sleep(0.3)
+                try:
+                    with httpx.Client(timeout=5) as c, c.stream("GET", f"http://127.0.0.1:{port}/events") as r:
+                        for line in r.iter_lines():
+                            if line.startswith("data:"):
+                                first = line
+                                break
+                except httpx.HTTPError:
+                    continue
+            assert '"board":1' in first and '"kind":"board"' in first
+            assert (tmp_path / "lin" / "board-01-table-01.lin").read_text().startswith("pn|")
+            table.loop_stop()
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            out, _ = proc.communicate(timeout=20)
+        assert proc.returncode == 0 and "stopped: 1 rows taken, 0 refused" in out, out
+
+
+@pytest.mark.parametrize("extra, said", [
+    ([], "name the duplicate session (--session DIR) or the euchre tables"),
+    (["--euchre-tables", "t1,t1", "--out", "x"], "table ids, each once"),
+    (["--euchre-tables", "t1,spectator", "--out", "x"], "not a reserved id"),
+    (["--euchre-tables", "t1"], "--euchre-tables needs --out DIR"),
+    (["--euchre-tables", "t1", "--out", "x", "--rule", "teams", "--teams", "1:2"], "a euchre evening takes"),
+])
+def test_a_euchre_evening_refused_as_named(tmp_path: Path, extra: list[str], said: str) -> None:
+    pw = tmp_path / "pw"
+    pw.write_text("x\n")
+    done = _run("--password-file", str(pw), "--spectator-password-file", str(pw), *extra)
+    assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr

@@ -1,0 +1,147 @@
+"""The spectators' page: live in headless Chromium through a real session (screenshots at 390, 800 and
+1920 px, looked at by the author and kept under the test's folder), every item it showed released and
+equal to the journals; a private event's password; nothing but released topics ever reach it."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from firmware_host.bench.broadcast_run import LiveRun
+from firmware_host.broadcast.audit import committed, judge
+from firmware_host.broadcast.page import SpectatorPage, serve
+from firmware_host.club.broker import LocalBroker, free_port
+from laws.broadcast.release import Release, Rule
+from tests.browser import missing
+
+NEEDS = shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists()
+pytestmark = pytest.mark.skipif(NEEDS, reason="mosquitto is not installed (`make test` installs it)")
+
+
+@pytest.mark.skipif(bool(missing()), reason=missing() or "chromium is here")
+def test_the_page_live_in_chromium(tmp_path: Path) -> None:
+    release = Release(Rule.DELAY, 0.2)
+    live = LiveRun(tmp_path / "session", release, page=True, browsers=1, shots=(390, 800, 1920), shots_after=90,
+                   pace=0.03,
+                   private="quiet-club-7")
+    res = live.run(timeout=240)
+    facts = committed(res.journals)
+    assert res.shown and res.shown[0], "the page showed nothing"
+    shown = res.shown[0]
+    # every item the page showed was released to the spectator login by then, and is the journal's
+    v = judge(res.arrivals["spectator"], facts, release, res.plays)
+    assert v.early == [] and v.differ == []
+    for key, ms in shown.items():
+        t, b, i = (int(x) for x in key.split("/"))
+        assert (t, b, i) in facts.items, key
+        assert ms / 1000 >= facts.items[(t, b, i)].t + release.delay - 0.05, f"{key} shown too soon"
+    assert len(shown) == len(facts.items)    # and, in the end, everything
+    assert set(res.shots) == {390, 800, 1920} and all(p.stat().st_size > 10_000 for p in res.shots.values())
+    assert live.result_extra["scroll"][390] <= 0, "sideways scroll on a phone"
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[LocalBroker]:
+    b = LocalBroker(tmp_path / "broker", {"spectator": "s-pw", "broadcast": "b-pw"})
+    b.start()
+    yield b
+    b.stop()
+
+
+@pytest.fixture
+def page(broker: LocalBroker) -> Iterator[tuple[SpectatorPage, str]]:
+    p = SpectatorPage("127.0.0.1", broker.port, "s-pw", title="Private <b>club</b>", password="quiet-club-7")
+    port = free_port()
+    server = serve(p, "127.0.0.1", port)
+    th = threading.Thread(target=server.run, daemon=True)
+    th.start()
+    while not server.started:
+        time.sleep(0.02)
+    assert p.connected.wait(10)
+    yield p, f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    th.join(5)
+
+
+def _first_event(client: httpx.Client, url: str) -> str:
+    with client.stream("GET", url + "/events") as r:
+        assert r.status_code == 200
+        for line in r.iter_lines():
+            if line.startswith("data:"):
+                return line
+    return ""
+
+
+def test_a_private_event_needs_the_spectator_password(page: tuple[SpectatorPage, Any], broker: LocalBroker) -> None:
+    p, url = page
+    with httpx.Client(follow_redirects=False, timeout=10) as c:
+        r = c.get(url + "/")
+        assert r.status_code == 200 and 'type="password"' in r.text and "<b>club</b>" not in r.text
+        assert c.get(url + "/events").status_code == 401
+        r = c.post(url + "/login", data={"password": "guess"})
+        assert r.status_code == 303 and r.headers["location"] == "/?wrong" and "set-cookie" not in r.headers
+        r = c.post(url + "/login", data={"password": "quiet-club-7"})
+        assert r.status_code == 303 and "httponly" in r.headers["set-cookie"].lower()
+        assert "/spectate.js" in c.get(url + "/").text
+        # what the broadcast publishes reaches the page; what it cannot read never does
+        import paho.mqtt.client as mqtt
+        pub = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="b")
+        pub.username_pw_set("broadcast", "b-pw")
+        pub.connect("127.0.0.1", broker.port)
+        pub.loop_start()
+        pub.publish("cardtable/spectate/table/1/board/1", '{"table":1,"board":1,"items":[]}', qos=1,
+                    retain=True).wait_for_publish(5)
+        deadline = time.monotonic() + 10
+        while "cardtable/spectate/table/1/board/1" not in p.latest and time.monotonic() < deadline:
+            time.sleep(0.02)
+        first = _first_event(c, url)
+        assert '"boards":[{"table":1,"board":1,"items":[]}]' in first
+        pub.loop_stop()
+
+
+def test_the_page_sends_a_browser_only_the_new_items() -> None:
+    from firmware_host.broadcast.page import _delta
+
+    one = {"table": 1, "board": 2, "finished": False, "items": [{"index": 0}]}
+    two = {"table": 1, "board": 2, "finished": True, "items": [{"index": 0}, {"index": 1}]}
+    assert _delta(None, one) == {"type": "board", "body": one}
+    assert _delta(one, two) == {"type": "items", "body": {"table": 1, "board": 2, "finished": True, "from": 1,
+                                                          "items": [{"index": 1}]}}
+    again = {"table": 1, "board": 2, "finished": False, "items": [{"index": 0, "kind": "board"}]}
+    assert _delta(two, again)["type"] == "board"      # played again: sent whole
+
+
+def test_a_browser_never_gets_an_update_its_snapshot_holds() -> None:
+    """The snapshot and the batches are made on the one event loop: what was pending when a browser
+    came goes to the others first, and the new browser's next batch starts after its snapshot."""
+    import asyncio
+    import json as _json
+
+    page = SpectatorPage("127.0.0.1", 1, "unused", title="t")
+    topic = "cardtable/spectate/table/1/board/1"
+
+    class Request:
+        cookies: dict[str, str] = {}
+
+    async def run() -> tuple[dict[str, object], dict[str, object]]:
+        page._loop = asyncio.get_running_loop()
+        page._take(topic, {"table": 1, "board": 1, "items": [{"index": 0}]})          # pending, not yet sent
+        response = await page.events(Request())
+        page._take(topic, {"table": 1, "board": 1, "items": [{"index": 0}, {"index": 1}]})
+        page._flush()
+        it = response.body_iterator
+        first, second = await it.__anext__(), await it.__anext__()
+        await it.aclose()
+        return (_json.loads(bytes(first).decode()[len("data: "):]), _json.loads(bytes(second).decode()[len("data: "):]))
+
+    snapshot, batch = asyncio.run(run())
+    assert snapshot["type"] == "snapshot" and snapshot["boards"] == [{"table": 1, "board": 1, "items": [{"index": 0}]}]
+    assert batch == {"type": "batch", "messages": [{"type": "items", "body": {"table": 1, "board": 1, "from": 1,
+                                                                                "items": [{"index": 1}]}}]}

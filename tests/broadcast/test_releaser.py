@@ -1,0 +1,85 @@
+"""The live broadcast's core, sans-I/O: messages in, publications out, on a clock the test moves."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from firmware_host.broadcast.live import Releaser
+from laws.broadcast.release import Release, Rule
+
+DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+
+
+def _msg(tid: str, seq: int, t: float, row: str, body: dict[str, object]) -> bytes:
+    return json.dumps({"table": tid, "kind": "play", "seq": seq, "deal": 1, "t": t,
+                       "body": {"row": row, "body": body}}).encode()
+
+
+def _board(table: int, board: int = 1) -> dict[str, object]:
+    return {"type": "board", "board": board, "deal": DEAL, "table": table, "ns": f"{table} NS", "ew": f"{table} EW"}
+
+
+def _result(board: int = 1) -> dict[str, object]:
+    return {"clause": "DB-77", "remedy": "score", "contract": "3NT", "declarer": "S", "tricks": 9, "score": 400}
+
+
+def _releaser(rule: Release, tmp: Path | None = None) -> Releaser:
+    return Releaser(rule, {"table-01": 1, "table-02": 2}, {1: frozenset({1, 2})}, lin_dir=tmp,
+                    names={"1 NS": ("Ann", "Bob")})
+
+
+def test_after_field_holds_a_board_until_the_last_table_finished_it(tmp_path: Path) -> None:
+    r = _releaser(Release(Rule.AFTER_FIELD), tmp_path)
+    out = r.offer("cardtable/table-01/play", _msg("table-01", 1, 10.0, "event", _board(1)), 11.0)
+    out += r.offer("cardtable/table-01/play", _msg("table-01", 2, 12.0, "event",
+                                                  {"type": "call", "seat": "N", "call": "1C"}), 13.0)
+    out += r.offer("cardtable/table-01/play", _msg("table-01", 3, 14.0, "ruling", _result()), 15.0)
+    assert out == [] and not list(tmp_path.iterdir())
+    out = r.offer("cardtable/table-02/play", _msg("table-02", 1, 16.0, "event", _board(2)), 17.0)
+    out += r.offer("cardtable/table-02/play", _msg("table-02", 2, 18.0, "ruling", _result()), 19.0)
+    topics = [t for t, _p in out]
+    assert "cardtable/spectate/table/1/board/1" in topics and "cardtable/spectate/table/2/board/1" in topics
+    body = json.loads(dict(out)["cardtable/spectate/table/1/board/1"])
+    assert [i["kind"] for i in body["items"]] == ["board", "call", "result"]
+    assert body["items"][0]["names"] == {"N": "Ann", "S": "Bob"} and body["finished"]
+    assert (tmp_path / "board-01-table-01.lin").read_text().startswith("pn|Bob,1 EW,Ann,1 EW|qx|o1|")
+
+
+def test_a_release_time_still_ahead_of_our_clock_is_released_by_a_later_tick() -> None:
+    # the table's clock runs ahead: the fact that releases the board arrives "before" its own time
+    r = _releaser(Release(Rule.AFTER_FIELD))
+    r.offer("cardtable/table-01/play", _msg("table-01", 1, 10.0, "event", _board(1)), 5.0)
+    r.offer("cardtable/table-01/play", _msg("table-01", 2, 11.0, "ruling", _result()), 5.0)
+    r.offer("cardtable/table-02/play", _msg("table-02", 1, 12.0, "event", _board(2)), 5.0)
+    assert r.offer("cardtable/table-02/play", _msg("table-02", 2, 13.0, "ruling", _result()), 5.0) == []
+    assert r.tick(12.9) == []
+    assert len(r.tick(13.0)) == 2
+
+
+def test_delay_releases_in_order_as_time_passes() -> None:
+    r = _releaser(Release(Rule.DELAY, 5))
+    r.offer("cardtable/table-01/play", _msg("table-01", 1, 10.0, "event", _board(1)), 10.0)
+    r.offer("cardtable/table-01/play", _msg("table-01", 2, 11.0, "event", {"type": "call", "seat": "N", "call": "1C"}),
+            11.0)
+    assert r.tick(14.9) == [] and r.next_due() == 15.0
+    out = r.tick(15.0)
+    assert [i["kind"] for i in json.loads(out[0][1])["items"]] == ["board"]
+    assert [i["kind"] for i in json.loads(r.tick(16.0)[0][1])["items"]] == ["board", "call"]
+
+
+def test_what_is_not_a_known_tables_play_is_refused_and_repeats_dropped() -> None:
+    r = _releaser(Release(Rule.DELAY, 0))
+    good = _msg("table-01", 1, 10.0, "event", _board(1))
+    assert r.offer("cardtable/table-09/play", _msg("table-09", 1, 10.0, "event", _board(9)), 20.0) == []
+    assert r.offer("cardtable/spectator/play", _msg("spectator", 1, 10.0, "event", _board(1)), 20.0) == []
+    assert r.offer("cardtable/table-01/play", _msg("table-02", 1, 10.0, "event", _board(1)), 20.0) == []
+    assert r.offer("cardtable/table-01/play", b"[" * 5000, 20.0) == []
+    assert r.offer("cardtable/table-01/play", _msg("table-01", 1, 10.0, "event", {"type": "board"}), 20.0) == []
+    assert r.refused == 5
+    r2 = _releaser(Release(Rule.DELAY, 0))
+    assert r2.offer("cardtable/table-01/play", good, 20.0)
+    assert r2.offer("cardtable/table-01/play", good, 20.0) == [] and r2.taken == 1
+    # a table cannot send another table's board
+    assert r2.offer("cardtable/table-01/play", _msg("table-01", 2, 10.0, "event", _board(2)), 20.0) == []
+    assert r2.refused == 1
