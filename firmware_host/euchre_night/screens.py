@@ -27,30 +27,23 @@ import asyncio
 import html
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Collection
 from importlib import resources
 from typing import Any
 
 from firmware_host.euchre_night.desk import NightDesk
 from firmware_host.euchre_night.views import hands_export, page_view, sheet_html, standings_export
 from firmware_host.session.journalled import SessionFileError
-from firmware_host.web import stream
-from firmware_host.web.guard import Refused, guard, token_of
+from firmware_host.web.guard import Refused, guard
+from firmware_host.web.screens import LiveScreens
 
 log = logging.getLogger(__name__)
 
-BACKLOG = 50
 STATIC = {"euchre.js": "text/javascript"}
 
 
 def _static(name: str) -> str:
     return resources.files("firmware_host.euchre_night").joinpath("static", name).read_text(encoding="utf-8")
-
-
-class _Client:
-    def __init__(self, table: str | None) -> None:
-        self.table = table
-        self.queue: asyncio.Queue[str] = asyncio.Queue()
 
 
 def mount(dashboard: Any, desk: NightDesk) -> EuchreScreens:
@@ -66,7 +59,7 @@ def mount(dashboard: Any, desk: NightDesk) -> EuchreScreens:
     return screens
 
 
-class EuchreScreens:
+class EuchreScreens(LiveScreens):
     """The pages of one night (see the module's docstring).
 
     Args:
@@ -75,10 +68,21 @@ class EuchreScreens:
     """
 
     def __init__(self, desk: NightDesk, dashboard: Any) -> None:
+        super().__init__(dashboard, desk.session.lock, STATIC, _static, "euchre")
         self.desk = desk
-        self.dash = dashboard
-        self.clients: set[_Client] = set()
         self._told = desk.session.version
+
+    def director_message(self) -> Any:
+        return self.view()
+
+    def table_message(self, table: str) -> Any:
+        return self.table_view(table)
+
+    def tables(self) -> Collection[str]:
+        return self.desk.session.night.setup.tables
+
+    def key_ok(self, table: str, key: str | None) -> bool:
+        return bool(self.desk.check_key(table, key))
 
     # -- views ------------------------------------------------------------------------------------------
 
@@ -115,13 +119,6 @@ class EuchreScreens:
         finally:
             s.lock.release()
 
-    def _put(self, client: _Client, text: str) -> None:
-        if client.queue.qsize() >= BACKLOG:   # fell behind: the stream ends, the browser reconnects afresh
-            self.clients.discard(client)
-            client.queue.put_nowait("")
-        else:
-            client.queue.put_nowait(text)
-
     def routes(self) -> list[Any]:
         from starlette.routing import Route
 
@@ -136,21 +133,7 @@ class EuchreScreens:
                 Route("/api/euchre/correct", self.correct, methods=["POST"]),
                 Route("/euchre/static/{name}", self.static)]
 
-    async def _locked(self, read: Callable[[], Any]) -> Any:
-        def run() -> Any:
-            with self.desk.session.lock:
-                return read()
-        return await asyncio.to_thread(run)
-
     # -- the director's -----------------------------------------------------------------------------------
-
-    async def static(self, request: Any) -> Any:
-        from starlette.responses import Response
-
-        name = request.path_params["name"]
-        if name not in STATIC:
-            return Response("not found", 404)
-        return Response(_static(name), media_type=STATIC[name], headers=self.dash._headers())
 
     def _page_html(self, title: str, stream_path: str, csrf: str = "", table: str = "") -> Any:
         text = _static("euchre.html").replace("{{title}}", html.escape(title))
@@ -165,18 +148,6 @@ class EuchreScreens:
         if s is None:
             return RedirectResponse("/login", 303)
         return self._page_html(self.desk.session.night.setup.name, "/euchre/events", s.csrf)
-
-    async def state(self, request: Any) -> Any:
-        if self.dash._session(request) is None:
-            return self.dash._json({"error": "login required"}, 401)
-        return self.dash._json(await self._locked(self.view))
-
-    async def events(self, request: Any) -> Any:
-        if self.dash._session(request) is None:
-            return self.dash._json({"error": "login required"}, 401)
-        token = token_of(request)
-        first = json.dumps(await self._locked(self.view), separators=(",", ":"))
-        return self._stream(_Client(None), first, lambda: self.dash.sessions.get(token) is not None)
 
     async def export(self, request: Any) -> Any:
         from starlette.responses import JSONResponse
@@ -224,21 +195,6 @@ class EuchreScreens:
 
     # -- a table's ------------------------------------------------------------------------------------
 
-    def _table(self, request: Any) -> tuple[str, Callable[[], bool]] | None:
-        """The table of a table's page and how long its stream lives: a live login (as long as it
-        lives) or that table's key; None (and a warning) for anything else."""
-        table = str(request.path_params["table"])
-        if table not in self.desk.session.night.setup.tables:
-            log.warning("euchre table page for %r refused: no such table", table[:64])
-            return None
-        if self.dash._session(request) is not None:
-            token = token_of(request)
-            return table, lambda: self.dash.sessions.get(token) is not None
-        if self.desk.check_key(table, request.query_params.get("key")):
-            return table, lambda: True
-        log.warning("euchre table page for %r refused: no login and no key or a wrong key", table[:64])
-        return None
-
     async def table_page(self, request: Any) -> Any:
         found = self._table(request)
         if found is None:
@@ -247,25 +203,6 @@ class EuchreScreens:
         key = request.query_params.get("key")
         path = f"/euchre/table/{table}/events" + (f"?key={self.desk.table_key(table)}" if key else "")
         return self._page_html(f"{self.desk.session.night.setup.name}: {table}", path, table=table)
-
-    async def table_state(self, request: Any) -> Any:
-        found = self._table(request)
-        if found is None:
-            return self.dash._json({"error": "no such table page"}, 404)
-        return self.dash._json(await self._locked(lambda: self.table_view(found[0])))
-
-    async def table_events(self, request: Any) -> Any:
-        found = self._table(request)
-        if found is None:
-            return self.dash._json({"error": "no such table page"}, 404)
-        table, alive = found
-        first = json.dumps(await self._locked(lambda: self.table_view(table)), separators=(",", ":"))
-        return self._stream(_Client(table), first, alive)
-
-    def _stream(self, client: _Client, first: str, alive: Callable[[], bool]) -> Any:
-        client.queue.put_nowait(first)
-        self.clients.add(client)
-        return stream.response(client.queue, alive, lambda: self.clients.discard(client), self.dash._headers())
 
 
 _CALL = ('<p><button type="button" id="call">Call the round</button> '
