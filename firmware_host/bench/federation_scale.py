@@ -7,11 +7,19 @@ its own process (``cardtable federation serve --broker``), so it can be killed. 
 (``ClubUplink``, fed by a function as the simulated club's session) sends its tables' results as they
 come: ``tables`` tables in all, spread over the clubs, each table a result every ``pace`` seconds at its
 own phase (a compressed evening: a real table takes about seven minutes a board), ``boards`` boards,
-and one result in 50 corrected by the club's director a little later.
+and one result in 50 corrected by the club's director a little later. The first ``real`` clubs (3 by
+default) are real instead: each plays a real duplicate session (``DuplicateDemo``: its own broker, the
+director's session service, a few real tables dealing from their shoes and checking every card) on the
+event's hand records, fetched over its bridge and checked against the event's commitment; its uplink reads
+the session's journal as the club's does (``club_messages``). The real clubs start one after another
+during the evening (a real session at the bench plays its boards in seconds, so they start at a quarter,
+a half and three quarters of it).
 
 While the tables play, ``outages`` forced outages in turn (20 by default): a club's broker killed and
 started again, a club's link cut for a while, the federation's broker restarted, the federation's
-service process killed and started again. After each, the first ranking the federation publishes is
+service process killed and started again. The first link cut is the first real club's and lasts
+``long_cut`` seconds (600: ten minutes), the others a few seconds; it runs beside the outages that follow,
+and its club's messages sent during it (and ``settle`` after) are left out of the latency. After each, the first ranking the federation publishes is
 checked against a whole rescore from its journal (:func:`firmware_host.federation.audit.view_problem`);
 at the end every club's messages are counted in the journal (:func:`audit_journal`): none lost, none
 taken twice, none changed. Latency: a club's first publish of a message to the first public ranking
@@ -124,17 +132,27 @@ def _page_view(web: int, timeout: float = 120.0) -> dict[str, Any]:
             time.sleep(0.5)
 
 
+def real_tables(boards: int) -> int:
+    """Tables of a real club: the most, up to 4, whose Mitchell shares ``boards`` equally (at least 2)."""
+    return next((t for t in (4, 3, 2) if boards % t == 0), 2)
+
+
 def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45.0, outages: int = 20,
-          settle: float = 4.0, seed: int = 1, drain: float = 600.0) -> dict[str, Any]:
+          settle: float = 4.0, seed: int = 1, drain: float = 600.0, real: int = 3,
+          long_cut: float = 600.0) -> dict[str, Any]:
     """Run the simultaneous (see the module docstring); its figures and the checks' findings."""
     import paho.mqtt.client as mqtt
 
+    from firmware_host.duplicate.handrecords.handfiles import write_hand_records
+    from firmware_host.duplicate.handrecords.newdeals import new_boards
+    from firmware_host.evening.duplicate_evening import DuplicateDemo
     from firmware_host.federation.audit import audit_journal, view_problem
     from firmware_host.federation.brokers import EventBroker
     from firmware_host.federation.service import EventSetup, create_event
     from firmware_host.federation.topics import SERVICE_USER, EventTopics
-    from firmware_host.federation.uplink import ClubUplink
+    from firmware_host.federation.uplink import ClubUplink, club_messages, fetch_records, read_session
     from laws.cards import Seat
+    from laws.duplicate.deal import commitment
     from laws.federation.messages import line_to_dict
     from laws.scoring.bridge import parse_contract
     from laws.scoring.session_values import Line, Pair, Played
@@ -142,13 +160,21 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
     rng = random.Random(seed)
     topics = EventTopics("scale")
     names = [f"c{k:02d}" for k in range(clubs)]
-    size = {c: tables // clubs + (1 if k < tables % clubs else 0) for k, c in enumerate(names)}
+    real = max(0, min(real, clubs - 1))
+    reals, sims = names[:real], names[real:]
+    per_real = real_tables(boards)
+    rest = max(len(sims), tables - per_real * real)
+    size = {c: per_real for c in reals} | {c: rest // len(sims) + (1 if k < rest % len(sims) else 0)
+                                          for k, c in enumerate(sims)}
+    records = new_boards(boards)
+    sessions: dict[str, Path] = {}
+    real_runs: dict[str, Any] = {}
     queues: dict[str, list[dict[str, Any]]] = {c: [] for c in names}
     qlock = threading.Lock()
     sent: dict[tuple[str, int], float] = {}
     seen_at: dict[tuple[str, int], float] = {}
     views: list[tuple[float, dict[str, Any]]] = []
-    windows: list[tuple[float, float]] = []
+    windows: list[tuple[float, float, str]] = []     # (from, to, club: "" for every club)
     log: list[dict[str, Any]] = []
     counts = {"result_bytes": 0, "results_published": 0, "views": 0, "view_bytes": 0}
     contracts = [parse_contract(c) for c in ("3NT", "4S", "4H", "2S", "3C", "6N", "1NT")]
@@ -174,7 +200,9 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
         for b in brokers.values():
             b.start()
         event = root / "event"
-        create_event(event, EventSetup("scale", tuple(range(1, boards + 1)), tuple(names)))
+        create_event(event, EventSetup("scale", tuple(range(1, boards + 1)), tuple(names),
+                                       commitment=commitment(records)))
+        write_hand_records(event / "hand-records.pbn", records, event="scale")
         pwfile = root / "passwords"
         pwfile.write_text("".join(f"{u}:{p}\n" for u, p in pw.items()), encoding="utf-8")
         service = [_service(event, fed.port, pwfile, root / "service.log", web)]
@@ -202,6 +230,10 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
         viewer.loop_start()
 
         def source(club: str) -> Any:
+            if club in reals:
+                path = root / f"session-{club}" / "session" / "session.sqlite3"
+                sessions[club] = path
+                return lambda: club_messages(club, read_session(path)) if path.exists() else []
             return lambda: list(queues[club])
 
         uplinks = {}
@@ -218,17 +250,23 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
 
             up.client.publish = publish  # type: ignore[method-assign]
             uplinks[c] = up
-        for c in names:
+        for c in reals:
+            uplinks[c].start()
+        for c in sims:
             pairs = [[i, d] for i in range(1, size[c] + 1) for d in ("NS", "EW")]
             queues[c].append({"op": "entry", "pairs": pairs, "due": size[c], "number": 1, "club": c})
             uplinks[c].start()
 
         ready = time.monotonic() + 120          # the clubs' entries taken: the evening starts
-        while time.monotonic() < ready and not (views and all(views[-1][1].get("taken", {}).get(c) for c in names)):
+        while time.monotonic() < ready and not (views and all(views[-1][1].get("taken", {}).get(c) for c in sims)):
             time.sleep(0.2)
+        fetched = {}      # each real club takes the hand records over its bridge before the evening, as
+        for c in reals:   # `cardtable club records` does, checked against the event's commitment
+            fetched[c] = fetch_records(topics, c, "127.0.0.1", brokers[c].port, "uplink", "u",
+                                       commitment=commitment(records), timeout=120).boards
         t0 = time.monotonic()
         plan: list[tuple[float, str, int, int, int]] = []   # (when, club, table, board, correction?)
-        for c in names:
+        for c in sims:
             for t in range(1, size[c] + 1):
                 phase = rng.uniform(0, pace)
                 for b in range(1, boards + 1):
@@ -251,6 +289,24 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
         player = threading.Thread(target=tables_play, daemon=True)
         player.start()
 
+        def real_club(k: int, club: str) -> None:
+            """The club's session on the federation's records, fetched over its bridge (as `club records`)."""
+            time.sleep(max(0.0, t0 + (play_end - t0) * (k + 1) / (real + 1) - time.monotonic()))
+            started = time.monotonic()
+            try:
+                demo = DuplicateDemo(root / f"session-{club}", per_real, boards, "mitchell", seed=seed + k,
+                                     analyse=False, records=fetched[club])
+                result = demo.run(timeout=600)
+                real_runs[club] = {"tables": per_real, "results": result.results, "problems": result.problems,
+                                   "started_at_s": round(started - t0, 1), "session_s": round(result.seconds, 1)}
+            except Exception as exc:  # noqa: BLE001 - the run reports it (and fails) rather than hanging
+                real_runs[club] = {"error": f"{type(exc).__name__}: {exc}"}
+
+        reals_play = [threading.Thread(target=real_club, args=(k, c), daemon=True) for k, c in enumerate(reals)]
+        for th in reals_play:
+            th.start()
+        long_club = reals[0] if reals else ""
+
         after: dict[int, dict[str, Any]] = {}
 
         def fetch_after(k: int, end: float) -> None:
@@ -266,6 +322,7 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
             return view_problem(event, view) or "equal"
 
         gap = (play_end - t0) / (outages + 1)
+        fetchers: list[threading.Thread] = []     # each outage's view after it (the long cut's may come last)
         try:
             for k in range(outages):
                 time.sleep(max(0.0, t0 + (k + 1) * gap - time.monotonic()))
@@ -277,6 +334,15 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
                     brokers[club].kill()
                     time.sleep(length)
                     brokers[club].start()
+                elif kind == "club link cut" and long_club:
+                    club, long_club = long_club, ""      # the long cut: it goes on beside the next outages
+                    links[club].cut(long_cut)
+                    windows.append((start, start + long_cut + settle, club))
+                    log.append({"outage": k + 1, "kind": kind, "club": club, "at_s": round(start - t0, 1),
+                                "for_s": round(long_cut, 1)})
+                    fetchers.append(threading.Thread(target=fetch_after, args=(k, start + long_cut), daemon=True))
+                    fetchers[-1].start()
+                    continue
                 elif kind == "club link cut":
                     length = min(gap * 0.7, rng.uniform(5.0, 20.0))
                     links[club].cut(length)
@@ -293,21 +359,29 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
                     time.sleep(length)
                     service[0] = _service(event, fed.port, pwfile, root / "service.log", web)
                 end = time.monotonic()
-                windows.append((start, end + settle))
-                threading.Thread(target=fetch_after, args=(k, end), daemon=True).start()
+                windows.append((start, end + settle, ""))
+                fetchers.append(threading.Thread(target=fetch_after, args=(k, end), daemon=True))
+                fetchers[-1].start()
                 log.append({"outage": k + 1, "kind": kind, "club": club, "at_s": round(start - t0, 1),
                             "for_s": round(end - start, 1)})
             player.join()
-            deadline = time.monotonic() + drain
+            for th in reals_play:
+                th.join(long_cut + 900)
+            deadline = time.monotonic() + drain + (long_cut if reals else 0.0)
             while time.monotonic() < deadline and not all(u.done for u in uplinks.values()):
                 time.sleep(0.5)
             drained = time.monotonic() - t0
+            for c in reals:
+                queues[c] = club_messages(c, read_session(sessions[c])) if sessions[c].exists() else []
             total = sum(len(q) for q in queues.values())
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline and sum(views[-1][1].get("taken", {}).values() if views else [0]) < total:
                 time.sleep(0.5)
             last = _page_view(web)
-            for k, entry in enumerate(log):   # the rankings after each outage, checked once the run is over
+            for th in fetchers:     # a view fetched after the long cut may still be waiting for it to settle
+                th.join(settle + 150)
+            for entry in log:   # the rankings after each outage, checked once the run is over
+                k = entry["outage"] - 1
                 entry["ranking"] = check(after.get(k))
                 entry["view_boards"] = len(after.get(k, {}).get("boards", []))
             final = check(last)
@@ -329,13 +403,17 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
         audit = audit_journal(event, queues)
         wide_bytes = sum(link.bytes for link in links.values())
     outside = [seen_at[k] - sent[k] for k in seen_at if k in sent
-               and not any(a <= sent[k] <= b for a, b in windows)]
+               and not any(a <= sent[k] <= b and w in ("", k[0]) for a, b, w in windows)]
     results = total - clubs
+    reals_ok = all(not r.get("error") and not r.get("problems") for r in real_runs.values()) and \
+        len(real_runs) == len(reals)
     return {
-        "clubs": clubs, "tables": tables, "boards": boards, "pace_s": pace, "messages": total,
+        "clubs": clubs, "tables": sum(size.values()), "boards": boards, "pace_s": pace, "messages": total,
+        "real_clubs": {c: real_runs.get(c, {"error": "did not finish"}) for c in reals},
+        "real_messages": {c: len(queues[c]) for c in reals}, "long_cut_s": long_cut if reals else 0,
         "results": results, "play_s": round(play_end - t0, 1), "all_taken_after_s": round(drained, 1),
         "outages": log, "rankings_equal_after_outages": sum(1 for e in log if e["ranking"] == "equal"),
-        "final_ranking": final, "audit": audit.summary(), "ok": audit.ok and final == "equal" and
+        "final_ranking": final, "audit": audit.summary(), "ok": audit.ok and final == "equal" and reals_ok and
         all(e["ranking"] == "equal" for e in log),
         "latency_outside_outages": {k: round(v, 1) for k, v in figures(outside).items()},
         "messages_per_result_club_out": round(counts["results_published"] / max(total, 1), 2),

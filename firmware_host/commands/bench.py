@@ -24,7 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "table (vision/measure_outsider.py: playing and bidding cards at 720p and 1080p), each "
                         "beside today's decoder on the same frames")
     p.add_argument("--scale", type=int, nargs="?", const=1000, default=None, metavar="TABLES",
-                   help="federation: the simultaneous at scale (12 club brokers, TABLES tables, 20 outages)")
+                   help="federation: the simultaneous at scale (12 club brokers, 3 of them real sessions, TABLES tables, "
+                        "20 outages, the first link cut 10 minutes, 1 with --quick)")
     p.add_argument("--outages", type=int, default=20, metavar="N",
                    help="federation --scale: how many forced outages (0: the field's pace alone, no outage)")
     p.set_defaults(func=_run)

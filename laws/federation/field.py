@@ -81,6 +81,8 @@ class Field:
     _tallies: dict[Pair, Tally] = field(default_factory=dict, repr=False, compare=False)
     _version: int = field(default=0, repr=False, compare=False)
     _changes: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
+    _fields: dict[str, dict[Pair, str]] = field(default_factory=dict, repr=False, compare=False)
+    _locals: dict[Pair, SectionPair] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for club, mine in self.lines.items():
@@ -158,10 +160,14 @@ class Field:
     def namer(self) -> Callable[[Pair], SectionPair]:
         """:meth:`local` as a function of its own (the clubs' names read once; usable outside a lock)."""
         names = tuple(self._names())
+        known = self._locals        # the clubs never change in a field: a pair's name is made once
 
         def local(pair: Pair) -> SectionPair:
-            k, number = divmod(pair.number, SPAN)
-            return SectionPair(names[k], Pair(number, pair.direction))
+            got = known.get(pair)
+            if got is None:
+                k, number = divmod(pair.number, SPAN)
+                got = known[pair] = SectionPair(names[k], Pair(number, pair.direction))
+            return got
         return local
 
     def _score_dirty(self, wanted: Iterable[int]) -> None:
@@ -178,18 +184,25 @@ class Field:
             self._scored[b] = score_boards((b,), rows, due, self.method, event_fields)[0]
 
     def _event_fields(self) -> dict[Pair, str]:
-        out: dict[Pair, str] = {}
-        for k, c in enumerate(self._names()):
-            for pair, name in self.clubs[c].fields.items():
-                out[self._global(pair, k)] = name
-        return out
+        """Every pair's field, numbered in the field (made once a field: its clubs never change; a
+        club's entry makes a new field). A copy, so a caller may keep or change it."""
+        if "event" not in self._fields:
+            out: dict[Pair, str] = {}
+            for k, c in enumerate(self._names()):
+                for pair, name in self.clubs[c].fields.items():
+                    out[self._global(pair, k)] = name
+            self._fields["event"] = out
+        return dict(self._fields["event"])
 
     def _club_fields(self) -> dict[Pair, str]:
-        out: dict[Pair, str] = {}
-        for k, c in enumerate(self._names()):
-            for pair, name in self.clubs[c].fields.items():
-                out[self._global(pair, k)] = f"{c} {name}"
-        return out
+        """Every pair's club field (``"<club> <field>"``), made once as :meth:`_event_fields`."""
+        if "club" not in self._fields:
+            out: dict[Pair, str] = {}
+            for k, c in enumerate(self._names()):
+                for pair, name in self.clubs[c].fields.items():
+                    out[self._global(pair, k)] = f"{c} {name}"
+            self._fields["club"] = out
+        return dict(self._fields["club"])
 
     def prepare(self, only: Iterable[int] | None = None) -> Scored:
         """The boards' scores (boards whose lines changed scored again) and the pairs' figures on them,

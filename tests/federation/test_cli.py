@@ -141,3 +141,47 @@ def test_serve_stopped_by_sigterm_stops_its_broker(tmp_path: Path, records: Path
         for k in kids:                          # never leave a broker behind, whatever failed
             if Path(f"/proc/{k}").exists():
                 os.kill(k, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+def test_serve_on_a_broker_it_did_not_start_stops_cleanly_on_sigterm(tmp_path: Path, records: Path) -> None:
+    """``serve --broker HOST:PORT`` (the benchmark's way, and a clustered broker's): SIGTERM ends it with exit 0,
+    no traceback, the event's lock let go (a second serve may start at once), and the broker it was given
+    still running: it is not ``serve``'s to stop."""
+    import shutil
+    import signal
+    import subprocess
+    import sys
+
+    from firmware_host.federation.brokers import EventBroker
+    from firmware_host.federation.service import hold_event
+    from firmware_host.federation.topics import EventTopics
+
+    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
+        pytest.skip("mosquitto is not installed (make test installs it)")
+    assert main(["federation", "open", "--dir", str(tmp_path / "e"), "--event", "sim1", "--hand-records",
+                 str(records), "--clubs", "c1,c2"]) == 0
+    users = {"federation": "fed-pw-1", "c1": "c1-pw-1", "c2": "c2-pw-1"}
+    pw = tmp_path / "passwords"
+    pw.write_text("".join(f"{u}:{p}\n" for u, p in users.items()), encoding="utf-8")
+    broker = EventBroker(tmp_path / "b", users, EventTopics("sim1").acl(("c1", "c2")))
+    broker.start()
+    proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "federation", "serve", "--dir",
+                             str(tmp_path / "e"), "--passwords", str(pw), "--broker", f"127.0.0.1:{broker.port}"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        line = proc.stdout.readline()
+        assert "Ctrl-C stops" in line, line + proc.stderr.read() if proc.poll() is not None else line
+        assert not _children(proc.pid), "serve --broker started a broker of its own"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 0
+        err = proc.stderr.read()
+        assert "Traceback" not in err, err
+        hold_event(tmp_path / "e").close()     # the lock is free: the event can be served again
+        assert broker.proc is not None and broker.proc.poll() is None, "serve stopped a broker it did not start"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+        broker.stop()

@@ -228,3 +228,29 @@ def test_a_live_ranking_places_only_the_pairs_that_moved_and_its_check_can_fail(
     assert 0 < moved < len(now.tallies)                    # some pairs moved, not all
     assert now.rank(kept).rankings == whole.rankings
     assert first.rank(stale).rankings != whole.rankings    # not told: the comparison fails
+
+
+def test_a_view_of_a_field_makes_its_pairs_names_once() -> None:
+    """Every view of the field used to number all its pairs again (the whole field's fields and each club's,
+    about 4,000 pairs at 1,000 tables) and to name a pair afresh for each board it played when a board's field
+    was released: the largest part of a view's cost once the ranking was kept pair by pair. A field's clubs
+    never change (an entry makes a new field), so each is made once; the answers stay the same."""
+    f = Field((1, 2), {"c1": _entry("c1", 3), "c2": _entry("c2", 3)})
+    for club in ("c1", "c2"):
+        for b in (1, 2):
+            f.apply(club, _line(b, 1, 2, "3NT", 9))
+    made = []
+    real_global = f._global
+    f._global = lambda pair, k: made.append(pair) or real_global(pair, k)  # type: ignore[method-assign]
+    first = f.prepare()
+    before = len(made)
+    assert before >= 2 * 12                 # 12 pairs in the field, numbered for both kinds of field
+    f.apply("c1", _line(1, 1, 2, "3NT", 10))
+    second = f.prepare()
+    assert len(made) - before <= 2 * 2      # only board 1's line scored again, no pair numbered again
+    assert second.event_fields == first.event_fields and second.club_fields == first.club_fields
+    second.event_fields.clear()             # a caller's copy: the field keeps its own
+    assert f.prepare().event_fields == first.event_fields
+    local = f.namer()
+    pair = f.board(1).lines[0].ns
+    assert local(pair) is f.namer()(pair) and local(pair).section in ("c1", "c2")

@@ -1,0 +1,84 @@
+"""A pass of the federation's view loop on a 1,008-table field, timed in process (no broker).
+
+``python -m firmware_host.bench.federation_views [PASSES]`` prints JSON: the service
+(:class:`firmware_host.federation.service.FederationService`, never connected, so its publishes only
+queue) takes 12 clubs' entries (84 tables each) and boards 1-3 from every table; then, PASSES times,
+one board-4 result from each club and one :meth:`publish_views`, either with every released board due
+again (as every ``BOARD_EVERY`` seconds while boards are played) or with none due (the usual pass).
+Used to compare two versions of the code side by side (``docs/benchmarks.md``): run it from each tree
+in turn.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def view_passes(passes: int = 40, clubs: int = 12, tables: int = 84, boards: int = 4) -> dict[str, Any]:
+    """The pass's times (seconds), with board releases due and with none due."""
+    from firmware_host.duplicate.handrecords.handfiles import write_hand_records
+    from firmware_host.duplicate.handrecords.newdeals import new_boards
+    from firmware_host.federation.service import EventSetup, FederationService, create_event
+    from laws.cards import Seat
+    from laws.duplicate.deal import commitment
+    from laws.federation.messages import line_to_dict
+    from laws.scoring.bridge import parse_contract
+    from laws.scoring.session_values import Line, Pair, Played
+
+    names = [f"c{k:02d}" for k in range(clubs)]
+    records = new_boards(boards)
+    contract = parse_contract("4S")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "event"
+        create_event(folder, EventSetup("views", tuple(range(1, boards + 1)), tuple(names),
+                                        commitment=commitment(records)))
+        write_hand_records(folder / "hand-records.pbn", records, event="views")
+        service = FederationService(folder, "127.0.0.1", 1, "unused")
+        numbers = dict.fromkeys(names, 0)
+
+        def send(club: str, message: dict[str, Any]) -> None:
+            numbers[club] += 1
+            body = json.dumps(message | {"number": numbers[club], "club": club}).encode()
+            answer = service.receive(service.topics.result(club), body)
+            if answer is None or answer.verdict.value != "taken":
+                raise RuntimeError(f"{club}: {answer}")
+
+        def result(club: str, board: int, t: int) -> None:
+            line = Line(board, Pair(t, "NS"), Pair((t + board) % tables + 1, "EW"),
+                        Played(contract, Seat.N, 7 + (t * 7 + board) % 6))
+            send(club, {"op": "line", "line": line_to_dict(line)})
+
+        for c in names:
+            send(c, {"op": "entry", "pairs": [[i, d] for i in range(1, tables + 1) for d in ("NS", "EW")],
+                     "due": tables})
+        for b in range(1, boards):
+            for c in names:
+                for t in range(1, tables + 1):
+                    result(c, b, t)
+        service.publish_views()
+        times: dict[str, list[float]] = {"releases due": [], "none due": []}
+        for k in range(2 * passes):
+            due = k % 2 == 0
+            for c in names:
+                result(c, boards, 1 + k % tables)
+            if due:
+                service._released.clear()       # every board due again
+            else:
+                service._released = {b: (v[0], v[1], time.monotonic()) for b, v in service._released.items()}
+            t0 = time.perf_counter()
+            service.publish_views()
+            times["releases due" if due else "none due"].append(time.perf_counter() - t0)
+        service.journal.close()
+        service._held.close()
+    return {name: {"median_s": round(statistics.median(ts), 4), "p90_s": round(sorted(ts)[int(0.9 * len(ts))], 4),
+                   "max_s": round(max(ts), 4), "passes": len(ts)} for name, ts in times.items()}
+
+
+if __name__ == "__main__":
+    print(json.dumps(view_passes(int(sys.argv[1]) if len(sys.argv) > 1 else 40)))
