@@ -10,7 +10,6 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from firmware_host.club.broker import LocalBroker, free_port
@@ -52,6 +51,8 @@ def test_no_session_and_no_password_file(tmp_path: Path) -> None:
 
 
 def test_a_real_run(session: Path, tmp_path: Path) -> None:
+    import httpx  # a test dependency: the Pi's hardware venv (SETUP step 6) must still collect this file
+
     users = {"broadcast": "b-pw", "spectator": "s-pw", "table-01": "t-pw"}
     with LocalBroker(tmp_path / "broker", users) as broker:
         (tmp_path / "b").write_text("b-pw\n")

@@ -9,15 +9,17 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 import pytest
 
 from firmware_host.bench.broadcast_run import LiveRun
 from firmware_host.broadcast.audit import committed, judge
 from firmware_host.broadcast.page import SpectatorPage, serve
 from firmware_host.club.broker import LocalBroker, free_port
+
+if TYPE_CHECKING:   # httpx is a test dependency: the Pi's hardware venv (SETUP step 6) must still collect this file
+    import httpx
 from laws.broadcast.release import Release, Rule
 from tests.browser import missing
 
@@ -81,6 +83,8 @@ def _first_event(client: httpx.Client, url: str) -> str:
 
 def test_a_private_event_needs_the_spectator_password(page: tuple[SpectatorPage, Any], broker: LocalBroker) -> None:
     p, url = page
+    import httpx
+
     with httpx.Client(follow_redirects=False, timeout=10) as c:
         r = c.get(url + "/")
         assert r.status_code == 200 and 'type="password"' in r.text and "<b>club</b>" not in r.text
