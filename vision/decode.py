@@ -326,7 +326,8 @@ class ZxingDecoder(_Base):
             if any(math.dist((x, y), (cand.x, cand.y)) < 0.5 * s for x, y, s in done):
                 continue
             tried += 1
-            found = lookagain.read_candidate(gray, cand, self._read_crop, self.defocus)
+            found = lookagain.read_candidate(gray, cand, self._read_crop, self.defocus,
+                                              self._read_crop_global if self.defocus else None)
             out.extend(found)
             done.extend((*_centre(c), math.sqrt(_area(c))) for _, c, _ in found)
         return out
@@ -335,6 +336,13 @@ class ZxingDecoder(_Base):
         """Read a candidate: our symbols, and whether a symbol of the other QR kind is there instead."""
         found = self._zx.read_barcodes(img, formats=self._crop_formats, try_rotate=False, try_downscale=False,
                                        try_invert=False)
+        ours = [b for b in found if b.format in self._formats]
+        return self._convert(ours, 0.0, 0.0, 1.0), len(ours) < len(found)
+
+    def _read_crop_global(self, img: np.ndarray) -> tuple[list[RawRead], bool]:
+        """``_read_crop`` with one threshold for the whole crop (zxing-cpp's global histogram binariser)."""
+        found = self._zx.read_barcodes(img, formats=self._crop_formats, try_rotate=False, try_downscale=False,
+                                       try_invert=False, binarizer=self._zx.Binarizer.GlobalHistogram)
         ours = [b for b in found if b.format in self._formats]
         return self._convert(ours, 0.0, 0.0, 1.0), len(ours) < len(found)
 

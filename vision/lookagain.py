@@ -345,11 +345,14 @@ Reader = Callable[[np.ndarray], tuple[RawReads, bool]]
 (a QR code on a score card, a phone) was read there instead, in which case no remedy is tried."""
 
 
-def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader, defocus: bool = True) -> RawReads:
+def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader, defocus: bool = True,
+                   read_global: Reader | None = None) -> RawReads:
     """Read one candidate region: cut out, scaled to ``TARGET_PPM``, then the remedies in turn.
 
     First as it is, contrast-stretched and sharpened (not for a whole ``card``), and (``defocus``) at
-    ``DEFOCUS_PPM`` strongly sharpened for a code out of focus (``DEFOCUS_SHARPEN``); then, when it is
+    ``DEFOCUS_PPM`` strongly sharpened for a code out of focus (``DEFOCUS_SHARPEN``): scaled linearly and
+    read by ``read``, then scaled bicubically and read by ``read_global`` when given (a reader that
+    binarises the whole crop at one threshold, which a small crop of one code suits); then, when it is
     smeared one way (``smear``), deconvolved in linear light at about the length measured, with the
     speckle deconvolution leaves quietened (``DEBLUR_TRIES``). ``read`` (see ``Reader``) answers in the
     image's pixels; the answer is in frame pixels.
@@ -377,6 +380,8 @@ def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader, defocus: boo
             kd = scale(DEFOCUS_PPM)
             crisp = cv2.resize(base, None, fx=kd, fy=kd, interpolation=cv2.INTER_LINEAR) if kd > 1 else base
             yield _sharpen(crisp, DEFOCUS_SHARPEN[0] * kd, DEFOCUS_SHARPEN[1]), kd
+            if read_global is not None:
+                yield _sharpen(up(base, kd), DEFOCUS_SHARPEN[0] * kd, DEFOCUS_SHARPEN[1]), -kd
 
     def smeared() -> Iterator[tuple[np.ndarray, float]]:
         angle, length, _ = smear(base, ppm)
@@ -387,7 +392,12 @@ def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader, defocus: boo
                 yield _quiet(up(undo(f * length, angle, nsr), k), quiet * ppm * k), k
 
     for img, k in chain(() if cand.card else as_it_is(), smeared()):
-        found, other = read(img)
+        if k < 0:  # read with one threshold for the whole crop (``read_global``)
+            assert read_global is not None
+            k = -k
+            found, other = read_global(img)
+        else:
+            found, other = read(img)
         if found:
             return [(t, [(x / k + x0, y / k + y0) for x, y in c], u) for t, c, u in found]
         if other:
