@@ -10,7 +10,9 @@ once (the worst case: every table finishing together), then the bench waits unti
 (``/events``, read by an HTTP client as a browser's ``EventSource`` reads it) whose table row counts it.
 Also reported: the same latency without the first burst (the first views the process makes, warming up),
 the three slowest bursts, and the session's own work a burst, replayed alone after the run.
-``--quick``: 10 tables, 2 rounds of 4 hands.
+``--quick``: 10 tables, 2 rounds of 4 hands. ``--director-server``: the night on the club's director's
+server instead (``cardtable club dashboard --euchre``: the dashboard's client and hub carry it), its
+director's page's stream ``/euchre/events`` read behind a director's login.
 """
 
 from __future__ import annotations
@@ -77,13 +79,46 @@ def replay(setup: NightSetup, bursts: list[list[Offered]], folder: Path) -> list
     return out
 
 
+def _director_server(session: NightSession, port: int, password: str) -> tuple[Any, str, str]:
+    """The director's server carrying the night (as ``cardtable club dashboard --euchre``), started, and
+    its director's stream's address and a logged-in director's cookie."""
+    import http.cookiejar
+
+    from firmware_host.club.broker import free_port
+    from firmware_host.club.dashboard import Dashboard, serve
+    from firmware_host.euchre_night.desk import NightDesk
+    from firmware_host.euchre_night.screens import mount
+    from firmware_host.web.auth import hash_password
+
+    word = secrets.token_hex(8)
+    dash = Dashboard("127.0.0.1", port, DASHBOARD_USER, password, {"director": hash_password(word)})
+    mount(dash, NightDesk(session))
+    http_port = free_port()
+    server = serve(dash, "127.0.0.1", http_port)
+    server.thread = threading.Thread(target=server.run, daemon=True)
+    server.thread.start()
+    deadline = time.monotonic() + 30
+    while not (server.started and dash.client.is_connected()):
+        if time.monotonic() > deadline:
+            raise RuntimeError("the director's server did not start or reach the broker")
+        time.sleep(0.05)
+    base = f"http://127.0.0.1:{http_port}"
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    opener.open(urllib.request.Request(base + "/login", data=f"username=director&password={word}".encode()),
+                timeout=30).read()
+    cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
+    return server, base + "/euchre/events", cookie
+
+
 class Page:
     """The director's page's event stream, read in a thread; when each (round, table, hands) was seen."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, cookie: str = "") -> None:
         self.seen: dict[tuple[int, int, int], float] = {}
         self.cond = threading.Condition()
-        self.resp = urllib.request.urlopen(url + "/events", timeout=60)
+        req = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+        self.resp = urllib.request.urlopen(req, timeout=60)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -105,7 +140,7 @@ class Page:
                         for j in range(1, t["hands"] + 1):
                             self.seen.setdefault((v["round"] - 1, t["table_number"], j), now)
                     self.cond.notify_all()
-        except (OSError, ValueError):
+        except (OSError, ValueError, AttributeError):   # AttributeError: the stream closed under the reader
             return
 
 
@@ -122,23 +157,31 @@ def run(args: argparse.Namespace) -> int:
     broker = LocalBroker(work / "broker", users)
     broker.start()
     session = NightSession.create(work / "night", setup)
-    service = NightService(session, "127.0.0.1", broker.port, DASHBOARD_USER, users[DASHBOARD_USER])
-    pages = NightPages(service)
-    pages.start()
-    service.start()
+    director = bool(getattr(args, "director_server", False))
+    server: Any = None
+    if director:
+        server, stream_url, cookie = _director_server(session, broker.port, users[DASHBOARD_USER])
+    else:
+        service = NightService(session, "127.0.0.1", broker.port, DASHBOARD_USER, users[DASHBOARD_USER])
+        pages = NightPages(service)
+        pages.start()
+        service.start()
+        stream_url, cookie = pages.address + "/events", ""
     clients = []
     samples: list[float] = []
+    page: Page | None = None
     try:
         import paho.mqtt.client as mqtt
 
-        assert service.connected.wait(15), "the night could not log in"
+        if not director:
+            assert service.connected.wait(15), "the night could not log in"
         for tid in ids:
             c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=tid)
             c.username_pw_set(tid, users[tid])
             c.connect("127.0.0.1", broker.port)
             c.loop_start()
             clients.append(c)
-        page = Page(pages.address)
+        page = Page(stream_url, cookie)
         bursts: list[list[Offered]] = []
         worst: list[tuple[float, str]] = []
         seq = 0
@@ -178,13 +221,20 @@ def run(args: argparse.Namespace) -> int:
         for c in clients:
             c.loop_stop()
             c.disconnect()
-        pages.stop()
-        service.stop()
+        if page is not None:
+            page.resp.close()        # the page goes away before the server does
+        if director:
+            server.should_exit = True
+            server.thread.join(10)
+        else:
+            pages.stop()
+            service.stop()
         session.close()
         broker.stop()
     work_s = replay(setup, bursts, work / "replay")
     report("euchre night: a table's hand to the director's page (standings included)",
-           {"tables": tables, "rounds x hands": f"{rounds} x {hands}", "hands taken": taken,
+           {"pages": "the director's server (/euchre, logged in)" if director else "cardtable euchre serve's",
+            "tables": tables, "rounds x hands": f"{rounds} x {hands}", "hands taken": taken,
             "night finished": finished, "hand -> page": figures(samples),
             "the same, first burst left out": figures(samples[tables:]),
             "session work a burst": figures(work_s), "wall_s": round(wall, 2),

@@ -101,6 +101,8 @@ class Dashboard:
         self.hub = Hub(self.state, tick, on_resync=self._resync)
         self.secure_cookie = secure_cookie
         self.broker = (host, port)
+        # What rooms mounted on this server do on every connection to the broker (euchre_night.screens.mount).
+        self.on_connected: list[Callable[[], None]] = []
         # A persistent session: while the dashboard is away the broker keeps its subscription and queues
         # the tables' messages for it (up to the broker's max_queued_messages), so the feed has no holes.
         # The broker binds the client id to the login (use_username_as_clientid).
@@ -141,6 +143,8 @@ class Dashboard:
             log.error("the broker refused the dashboard's login: %s", reason_code)
             return
         log.info("dashboard connected to the broker %s:%s", *self.broker)
+        for hook in self.on_connected:
+            hook()
         client.subscribe(TOPICS.everything, qos=1)
         if self.duplicate is not None:  # the tables' seatings, retained, once more on every connection
             self.duplicate.desk.publish_all()

@@ -31,7 +31,7 @@ import asyncio
 import html
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Collection
 from importlib import resources
 from typing import Any
 
@@ -39,12 +39,11 @@ from firmware_host.events.desk import EventDesk
 from firmware_host.events.names import player_of
 from firmware_host.session.journalled import SessionFileError
 from firmware_host.session.roster import RosterError, roster_of
-from firmware_host.web import stream
-from firmware_host.web.guard import MAX_BODY, Refused, guard, token_of
+from firmware_host.web.guard import MAX_BODY, Refused, guard
+from firmware_host.web.screens import LiveScreens
 
 log = logging.getLogger(__name__)
 
-BACKLOG = 50
 STATIC = {"event.js": "text/javascript"}
 
 
@@ -52,13 +51,7 @@ def _static(name: str) -> str:
     return resources.files("firmware_host.club").joinpath("static", name).read_text(encoding="utf-8")
 
 
-class _Client:
-    def __init__(self, table: str | None) -> None:
-        self.table = table
-        self.queue: asyncio.Queue[str] = asyncio.Queue()
-
-
-class EventScreens:
+class EventScreens(LiveScreens):
     """The pages of one event (see the module's docstring).
 
     Args:
@@ -67,10 +60,21 @@ class EventScreens:
     """
 
     def __init__(self, desk: EventDesk, dashboard: Any) -> None:
+        super().__init__(dashboard, desk.lock, STATIC, _static, "event")
         self.desk = desk
-        self.dash = dashboard
-        self.clients: set[_Client] = set()
         self._told = desk.version
+
+    def director_message(self) -> Any:
+        return self.desk.director()
+
+    def table_message(self, table: str) -> Any:
+        return self.desk.table_message(table)
+
+    def tables(self) -> Collection[str]:
+        return self.desk.session.tables
+
+    def key_ok(self, table: str, key: str | None) -> bool:
+        return bool(self.desk.check_key(table, key))
 
     def tick(self) -> None:
         """On the event loop after each batch: when the event changed, every page its whole view again.
@@ -93,13 +97,6 @@ class EventScreens:
         finally:
             self.desk.lock.release()
 
-    def _put(self, client: _Client, text: str) -> None:
-        if client.queue.qsize() >= BACKLOG:   # fell behind: the stream ends, the browser reconnects afresh
-            self.clients.discard(client)
-            client.queue.put_nowait("")
-        else:
-            client.queue.put_nowait(text)
-
     def routes(self) -> list[Any]:
         from starlette.routing import Route
 
@@ -111,20 +108,6 @@ class EventScreens:
                 Route("/api/event/names", self.names, methods=["POST"]),
                 Route("/api/event/correct", self.correct, methods=["POST"]),
                 Route("/event/static/{name}", self.static)]
-
-    async def _locked(self, read: Callable[[], Any]) -> Any:
-        def run() -> Any:
-            with self.desk.lock:
-                return read()
-        return await asyncio.to_thread(run)
-
-    async def static(self, request: Any) -> Any:
-        from starlette.responses import Response
-
-        name = request.path_params["name"]
-        if name not in STATIC:
-            return Response("not found", 404)
-        return Response(_static(name), media_type=STATIC[name], headers=self.dash._headers())
 
     def _page_html(self, title: str, stream_path: str, csrf: str = "") -> Any:
         text = _static("event.html").replace("{{title}}", html.escape(title))
@@ -140,33 +123,6 @@ class EventScreens:
             return RedirectResponse("/login", 303)
         return self._page_html(self.desk.session.event.spec.name, "/event/events", s.csrf)
 
-    async def state(self, request: Any) -> Any:
-        if self.dash._session(request) is None:
-            return self.dash._json({"error": "login required"}, 401)
-        return self.dash._json(await self._locked(self.desk.director))
-
-    async def events(self, request: Any) -> Any:
-        if self.dash._session(request) is None:
-            return self.dash._json({"error": "login required"}, 401)
-        token = token_of(request)
-        first = json.dumps(await self._locked(self.desk.director), separators=(",", ":"))
-        return self._stream(_Client(None), first, lambda: self.dash.sessions.get(token) is not None)
-
-    def _table(self, request: Any) -> tuple[str, Callable[[], bool]] | None:
-        """The table of a table's page and how long its stream lives: a live login (as long as it
-        lives) or that table's key; None (and a warning) for anything else."""
-        table = str(request.path_params["table"])
-        if table not in self.desk.session.tables:
-            log.warning("event table page for %r refused: no such table", table[:64])
-            return None
-        if self.dash._session(request) is not None:
-            token = token_of(request)
-            return table, lambda: self.dash.sessions.get(token) is not None
-        if self.desk.check_key(table, request.query_params.get("key")):
-            return table, lambda: True
-        log.warning("event table page for %r refused: no login and no key or a wrong key", table[:64])
-        return None
-
     async def table_page(self, request: Any) -> Any:
         found = self._table(request)
         if found is None:
@@ -175,20 +131,6 @@ class EventScreens:
         key = request.query_params.get("key")
         path = f"/event/table/{table}/events" + (f"?key={self.desk.table_key(table)}" if key else "")
         return self._page_html(f"{self.desk.session.event.spec.name}: {table}", path)
-
-    async def table_state(self, request: Any) -> Any:
-        found = self._table(request)
-        if found is None:
-            return self.dash._json({"error": "no such table page"}, 404)
-        return self.dash._json(await self._locked(lambda: self.desk.table_message(found[0])))
-
-    async def table_events(self, request: Any) -> Any:
-        found = self._table(request)
-        if found is None:
-            return self.dash._json({"error": "no such table page"}, 404)
-        table, alive = found
-        first = json.dumps(await self._locked(lambda: self.desk.table_message(table)), separators=(",", ":"))
-        return self._stream(_Client(table), first, alive)
 
     # -- the director's records ------------------------------------------------------------------------
 
@@ -234,8 +176,3 @@ class EventScreens:
         result = {k: data[k] for k in ("round", "table", "board", "contract", "declarer", "tricks", "assigned")
                   if k in data}
         return await self._take({"type": "correct", "by": user, "why": data.get("why"), "result": result})
-
-    def _stream(self, client: _Client, first: str, alive: Callable[[], bool]) -> Any:
-        client.queue.put_nowait(first)
-        self.clients.add(client)
-        return stream.response(client.queue, alive, lambda: self.clients.discard(client), self.dash._headers())

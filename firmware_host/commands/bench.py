@@ -13,6 +13,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("name", choices=[*BENCHES, "all"], help="which benchmark ('all' runs every one)")
     p.add_argument("--quick", action="store_true", help="fewer repetitions (for smoke tests)")
     p.add_argument("--json", action="store_true", help="print figures as JSON")
+    p.add_argument("--director-server", action="store_true",
+                   help="euchre: the night on the club's director's server (its /euchre page, logged in)")
     p.add_argument("--frames", type=int, default=None, help="frames for the main case (benchmark-specific)")
     p.add_argument("--degradations", action="store_true",
                    help="vision: single-frame recall by degradation and px/module on a second generator")

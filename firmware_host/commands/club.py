@@ -65,6 +65,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="behind a reverse proxy at ADDR: believe its X-Forwarded-For/-Proto headers")
     d.add_argument("--heads", metavar="FILE", help="where the club keeps every table's journal heads, "
                    "append-only (default: USERS.heads.jsonl beside the users file)")
+    d.add_argument("--euchre", metavar="DIR",
+                   help="run the euchre night in DIR (cardtable euchre open) live: /euchre")
     d.add_argument("--session", metavar="DIR",
                    help="run the duplicate session in DIR (cardtable duplicate open) live: /duplicate")
     d.add_argument("--event", metavar="DIR",
@@ -214,6 +216,16 @@ def _dashboard(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"club dashboard: cannot keep the known-device key beside {args.users}: {exc}", file=sys.stderr)
         return 2
+    night = None
+    if args.euchre:
+        from firmware_host.euchre_night.session import NightError, NightSession
+        from firmware_host.euchre_night.session import SessionFileError as NightFileError
+
+        try:
+            night = NightSession.open(args.euchre)
+        except (NightError, NightFileError) as exc:
+            print(f"club dashboard: {exc}", file=sys.stderr)
+            return 2
     from firmware_host.club.heads import HeadBook
 
     heads_path = Path(args.heads) if args.heads else Path(args.users).with_name(Path(args.users).name + ".heads.jsonl")
@@ -258,6 +270,12 @@ def _dashboard(args: argparse.Namespace) -> int:
                      event=event)
     scheme = "https" if args.certfile else "http"
     print(f"dashboard on {scheme}://{args.host}:{args.port}/")
+    if night is not None:
+        from firmware_host.euchre_night.desk import NightDesk
+        from firmware_host.euchre_night.screens import mount
+
+        mount(dash, NightDesk(night))
+        print(f"euchre night {night.night.setup.name}: {scheme}://{args.host}:{args.port}/euchre")
     if desk is not None:
         print(f"duplicate session: {scheme}://{args.host}:{args.port}/duplicate")
     if event is not None:
@@ -266,6 +284,8 @@ def _dashboard(args: argparse.Namespace) -> int:
         serve(dash, args.host, args.port, certfile=args.certfile, keyfile=args.keyfile,
               forwarded_allow_ips=args.forwarded_allow_ips).run()
     finally:
+        if night is not None:
+            night.close()
         heads.close()
         if event is not None:
             event.session.close()

@@ -7,7 +7,8 @@ Rows of the journal (``DIR/session.sqlite3``, the journalled service's file):
 
 * row 1: ``event`` ``{"type": "opened", "setup": {...}}`` (``NightSetup.to_dict``);
 * one ``event`` per record taken: a ``hand`` (the table's hand in the notation, with ``source``
-  ``<table>:<seq>`` and ``t``), a table's ``stop``, or the director's ``call`` (``round``, ``by``);
+  ``<table>:<seq>`` and ``t``), a table's ``stop``, the director's ``call`` (``round``, ``by``) or
+  ``correct`` (``table``, ``round``, ``hand``, ``facts``, ``why``, ``by``, ``t``);
 * one ``note`` ``{"refused": {"record": ..., "why": ...}}`` per message refused, whole (a message that
   could not be read: the record ``{"type": "message", "table", "payload"}``), so nothing a table sent is
   lost.
@@ -160,6 +161,19 @@ class NightSession(JournalledService):
             why = self.night.check(rec)
             if why:
                 return why
+            self.submit([rec])
+            return ""
+
+    def correct(self, table: Any, rnd: Any, hand: Any, facts: Any, why: Any, by: str) -> str:
+        """The director corrects a hand taken (``docs/euchre.md``, "The director's correction"): journaled
+        as a ``correct`` record, then in the hand, its points and the standings; '' or why not (nothing
+        journaled then)."""
+        with self.lock:
+            rec = {"type": "correct", "table": table, "round": rnd, "hand": hand, "facts": facts, "why": why,
+                   "by": by[:60], "t": self.clock()}
+            why_not = self.night.check(rec)
+            if why_not:
+                return why_not
             self.submit([rec])
             return ""
 

@@ -38,8 +38,7 @@ from typing import Any
 
 from firmware_host.table.inputs import DeviceNote, DeviceStatus, LawInput
 from firmware_host.table.session_records import check_records, commitment_of
-from firmware_host.wire.messages import MessageError
-from firmware_host.wire.messages import Seating as WireSeating
+from firmware_host.wire.messages import DuplicateSeating, MessageError
 from laws.duplicate.deal import Board
 from laws.events import BoardPlaced
 from laws.games.duplicate_board import BoardAtTable, board_of, played_here
@@ -63,14 +62,14 @@ class TableRound:
 
 def seating_from_session(msg: Mapping[str, Any]) -> TableRound:
     """A session's seating message (``wire.duplicate.seating_message``), read through the wire's typed
-    message (``wire.messages.Seating``), as the table's :class:`TableRound`: the boards of its round still
+    message (``wire.messages.DuplicateSeating``), as the table's :class:`TableRound`: the boards of its round still
     without a result (``left``), in the round's order; none while its pair sits out.
 
     Raises:
         ValueError: a field missing or of the wrong kind (named).
     """
     try:
-        m = WireSeating.from_dict(dict(msg))
+        m = DuplicateSeating.from_dict(dict(msg))
     except MessageError as exc:
         raise ValueError(f"a seating message without a usable {exc}") from None
     play = () if m.sit_out else tuple(n for n, _ in m.boards if n in m.left)

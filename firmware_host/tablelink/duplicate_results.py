@@ -17,7 +17,7 @@ results out.
 
 Nothing is wired by side effect: :class:`DuplicateResults` is built alone, and :func:`connect` is the one
 place it is put on the controller and the publisher (``live.build_table`` calls it, before the publisher
-starts). The seating is read through the wire's typed message (``wire.messages.Seating``).
+starts). The seating is read through the wire's typed message (``wire.messages.DuplicateSeating``).
 
 Everything here runs in the controller's thread (observer callbacks, session listeners, and the timer's
 check, which a small thread only queues as a ``CommandAck``: a callable the controller runs in its turn),
@@ -34,7 +34,7 @@ from typing import Any
 
 from firmware_host.table.inputs import CommandAck, SessionInput
 from firmware_host.wire.duplicate import players_body, result_body
-from firmware_host.wire.messages import MessageError, Seating
+from firmware_host.wire.messages import DuplicateSeating, MessageError
 
 log = logging.getLogger(__name__)
 RESEND_AFTER = 3.0
@@ -78,7 +78,7 @@ class DuplicateResults:
             if row.kind == "ruling" and row.body.get("clause") == "DB-77" and row.body.get("confirmed"):
                 body = body_of(row.body)
                 self.unanswered[(body["round"], body["board"])] = (body, float("-inf"))
-        self.seating: Seating | None = None
+        self.seating: DuplicateSeating | None = None
         self.members: dict[tuple[int, str], str] = {}   # (round, seat) -> the member card read there
         self.named: set[tuple[int, str]] = set()         # (round, side) told the session
         self.timer = timer
@@ -157,12 +157,12 @@ class DuplicateResults:
 
     def on_session(self, msg: dict[str, Any]) -> None:
         """Controller thread: forget the results the seating answers; send again those it leaves
-        unanswered for ``RESEND_AFTER`` seconds. The seating is read through ``wire.messages.Seating``;
+        unanswered for ``RESEND_AFTER`` seconds. The seating is read through ``wire.messages.DuplicateSeating``;
         one that does not read (already journaled, and refused by the procedure too) changes nothing."""
         if msg.get("kind") != "seating":
             return
         try:
-            seating = Seating.from_dict(msg)
+            seating = DuplicateSeating.from_dict(msg)
         except MessageError as exc:
             log.warning("a seating that does not read is not used for the results: %s", exc)
             return

@@ -26,11 +26,11 @@ from firmware_host.wire.messages import (
     FINGERPRINT,
     SEATS,
     BoardResult,
+    DuplicateSeating,
     Envelope,
     Foul,
     MessageError,
     RoundCall,
-    Seating,
     SessionAnswer,
     text,
     whole,
@@ -165,7 +165,7 @@ def seating_message(table: str, section: str, seating: Mapping[str, Any], *, cal
     """``<prefix>/session/table/<table>``: the table's round, pairs and boards (each with its record's
     fingerprint), whether it must move, its page's address and the latest answers to its results;
     ``extra``: the parts above (``hand_records``, ``players``, ``next``)."""
-    return {**(extra or {}), **Seating(
+    return {**(extra or {}), **DuplicateSeating(
         table=table, section=section, table_number=seating["table"], round=seating["round"], called=called,
         rounds=rounds, ns=seating["ns"], ew=seating["ew"], boards=tuple((b, records[b]) for b in seating["boards"]),
         left=tuple(seating["left"]), sit_out=seating["sit_out"],

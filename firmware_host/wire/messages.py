@@ -7,7 +7,7 @@ where it enters.
 * :class:`BoardResult`: the body of a ``board`` message, a board's confirmed result.
 * :class:`SessionAnswer`: the session's answer to one ``board`` message (``taken``, ``repeat``,
   ``refused``, with the reason), carried in the table's seating.
-* :class:`RoundCall` and :class:`Seating`: what the session tells the tables.
+* :class:`RoundCall` and :class:`DuplicateSeating`: what the session tells the tables.
 
 ``from_dict`` raises :class:`MessageError` naming the field; nothing here touches the network.
 """
@@ -269,7 +269,7 @@ class RoundCall:
 
 
 @dataclass(frozen=True)
-class Seating:
+class DuplicateSeating:
     """``<prefix>/session/table/<table>``: a table's round, pairs and boards (each with its record's
     fingerprint), whether it must move, its page, and the session's latest answers to its results."""
 
@@ -298,7 +298,7 @@ class Seating:
                 "answers": [a.to_dict() for a in self.answers[-ANSWERS_KEPT:]], "seq": self.seq, "t": self.t}
 
     @classmethod
-    def from_dict(cls, d: Any) -> Seating:
+    def from_dict(cls, d: Any) -> DuplicateSeating:
         if not isinstance(d, dict) or d.get("kind") != "seating":
             raise MessageError("payload is not a seating message")
         boards = d.get("boards")

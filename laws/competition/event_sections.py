@@ -9,17 +9,12 @@ checks). Every result taken counts (a round in play too).
 
 from __future__ import annotations
 
-from laws.cards import Seat, Side
+from laws.cards import Seat
 from laws.competition.event import SEATS, EventState
 from laws.competition.event_spec import EventError, EventKind
 from laws.competition.sections import Across, EventResult, SectionLine, score_event
-from laws.duplicate.movement import Pair as SeatPair
 from laws.scoring.bridge import parse_contract
-from laws.scoring.session_values import Assigned, Line, Method, Pair, Played, Result
-
-
-def _pair(p: SeatPair) -> Pair:
-    return Pair(p.number, None if p.direction is None else Side(p.direction))
+from laws.scoring.session_values import Assigned, Line, Method, Played, Result
 
 
 def score_sections(state: EventState) -> EventResult:
@@ -49,7 +44,7 @@ def score_sections(state: EventState) -> EventResult:
         else:
             declarer: Seat = SEATS[res.declarer]
             value = Played(parse_contract(res.contract), declarer, res.tricks)
-        lines.append(SectionLine(name, Line(board, _pair(seat.ns), _pair(seat.ew), value)))
-    sections = {name: (m.boards(), m.due(m.boards()[0]), {_pair(p): f for p, f in m.fields().items()})
+        lines.append(SectionLine(name, Line(board, seat.ns, seat.ew, value)))
+    sections = {name: (m.boards(), m.due(m.boards()[0]), dict(m.fields()))
                 for name, m in movements.items()}
     return score_event(sections, lines, Method.MATCHPOINTS, Across.YES if spec.across else Across.NO)

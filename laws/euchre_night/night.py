@@ -98,6 +98,9 @@ def rules_from_dict(d: Mapping[str, Any]) -> Rules:
         raise HandError(f"scoring: {exc}") from None
 
 
+CORRECTABLE = ("makers", "alone", "tricks", "penalties", "void")   # a hand's facts the director may correct
+
+
 @dataclass(frozen=True)
 class HandRecord:
     """A hand as the session keeps it: where it was played, its facts, and the table's record."""
@@ -342,8 +345,11 @@ class Night:
             if self.complete(self.current):
                 return f"round {rnd} is over already"
             return ""
+        if typ == "correct":
+            got = self._corrected(rec)
+            return got if isinstance(got, str) else ""
         if typ not in ("hand", "stop"):
-            return f"a record of type {str(typ)[:20]!r} is not one of hand, stop, call"
+            return f"a record of type {str(typ)[:20]!r} is not one of hand, stop, call, correct"
         table, rnd = rec.get("table"), rec.get("round")
         if table not in self.setup.tables:
             return f"a {typ} from table {str(table)[:64]!r}, which is not one of this night's tables"
@@ -374,7 +380,11 @@ class Night:
         key = (rnd, k, number)
         if key in self.hands:
             old = self.hands[key].body
-            same = all(old.get(f) == rec.get(f) for f in ("makers", "alone", "tricks", "penalties", "plays"))
+            sent = dict(old)      # as the table sent it: a director's corrections undone
+            for c in reversed(old.get("corrections", [])):
+                sent.update(c["was"])
+            same = any(all(b.get(f) == rec.get(f) for f in ("makers", "alone", "tricks", "penalties", "plays"))
+                       for b in (old, sent))
             return REPEAT if same else f"{table}, round {rnd}: hand {number} was taken already " \
                                          f"(from {self.hands[key].source}) with another result"
         if (rnd, k) in self.stopped:
@@ -395,9 +405,53 @@ class Night:
             return f"{table}, round {rnd}, hand {number}: {exc}"
         return ""
 
+    def _corrected(self, rec: Mapping[str, Any]) -> tuple[tuple[int, int, int], dict[str, Any]] | str:
+        """The hand a correction names and its body corrected, or why it cannot be taken."""
+        table, rnd, number = rec.get("table"), rec.get("round"), rec.get("hand")
+        if table not in self.setup.tables:
+            return f"a correction of table {str(table)[:64]!r}, which is not one of this night's tables"
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (rnd, number)):
+            return f"{table}: a correction's round and hand are whole numbers, got {rnd!r} and {number!r}"
+        k = self.setup.tables.index(str(table)) + 1
+        key = (rnd, k, number)
+        if key not in self.hands:
+            return f"{table}: the night has no hand {number!r} of round {rnd!r} from it"
+        why = rec.get("why")
+        if not isinstance(why, str) or not why.strip():
+            return f"{table}, round {rnd}, hand {number}: a correction says why"
+        facts = rec.get("facts")
+        if not isinstance(facts, dict) or not facts or any(f not in CORRECTABLE for f in facts):
+            return (f"{table}, round {rnd}, hand {number}: facts must be an object of some of "
+                    f"{', '.join(CORRECTABLE)}, got {str(facts)[:100]!r}")
+        old = self.hands[key].body
+        if all(old.get(f) == v for f, v in facts.items()):
+            return f"{table}, round {rnd}, hand {number}: the correction changes nothing"
+        body = {**old, **facts}
+        try:
+            hand_from_body(body)
+        except HandError as exc:
+            return f"{table}, round {rnd}, hand {number}: {exc}"
+        body["corrections"] = [*old.get("corrections", []),
+                               {"by": str(rec.get("by", "")), "why": why, "was": {f: old.get(f) for f in facts}}]
+        return key, body
+
     def apply(self, rec: Mapping[str, Any]) -> None:
-        """Take a record :meth:`check` passed; a round over seats the next at once."""
+        """Take a record :meth:`check` passed; a round over seats the next at once (a correction changes
+        a hand's points and the standings; rounds seated already stand)."""
         typ = rec["type"]
+        if typ == "correct":
+            got = self._corrected(rec)
+            assert not isinstance(got, str), got
+            key, body = got
+            old = self.hands[key]
+            new = HandRecord(old.round, old.table, old.number, hand_from_body(body), old.source, body)
+            self.hands[key] = new
+            at = self.at[(old.round, old.table)]
+            at[at.index(old)] = new
+            self._points.pop((old.round, old.table), None)
+            self._seat_pts.pop(key, None)
+            self._standings = None
+            return
         if typ == "call":
             self.called.add(int(rec["round"]))
         elif typ == "stop":

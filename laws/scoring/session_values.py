@@ -1,7 +1,7 @@
 """The values a session is scored from and the values it is scored into (see :mod:`laws.scoring.session`).
 
-In: :class:`Pair`, :class:`Line` with a :class:`Played`, :class:`Assigned` or :class:`Artificial` result,
-and a :class:`Method`. Out: :class:`SessionResult` holding :class:`ScoredBoard` travellers of
+In: :class:`~laws.competitors.Pair` (the one competitor type), :class:`Line` with a :class:`Played`,
+:class:`Assigned` or :class:`Artificial` result, and a :class:`Method`. Out: :class:`SessionResult` holding :class:`ScoredBoard` travellers of
 :class:`ScoredLine` and per-field :class:`Ranking` of :class:`Standing`. All frozen; points are exact
 fractions.
 """
@@ -12,14 +12,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
-from laws.cards import Card, Seat, Side
+from laws.cards import Card, Seat
+from laws.competitors import Pair as Pair  # re-exported: the one competitor type
 from laws.duplicate.boards import Vulnerability
+from laws.errors import SessionError as SessionError  # re-exported: its home for callers
 from laws.scoring.bridge import Contract
 from laws.scoring.imps import Datum
-
-
-class SessionError(ValueError):
-    """A session that cannot be scored as given; the message names the board, line and pair."""
 
 
 class Method(StrEnum):
@@ -33,31 +31,6 @@ class Method(StrEnum):
     @property
     def at_imps(self) -> bool:
         return self in (Method.BUTLER, Method.CROSS_IMPS)
-
-
-@dataclass(frozen=True)
-class Pair:
-    """A pair: its number and, in a Mitchell, its home direction (None in a Howell)."""
-
-    number: int
-    direction: Side | None = None
-
-    def __post_init__(self) -> None:
-        if isinstance(self.number, bool) or not isinstance(self.number, int) or self.number < 1:
-            raise SessionError(f"a pair number is a whole number from 1, got {self.number!r}")
-        if isinstance(self.direction, str) and self.direction in ("NS", "EW"):
-            object.__setattr__(self, "direction", Side(self.direction))
-        if self.direction is not None and not isinstance(self.direction, Side):
-            raise SessionError(f"pair {self.number}: direction must be NS, EW or None, got {self.direction!r}")
-
-    @property
-    def label(self) -> str:
-        """``"3 NS"``, or ``"5"`` for a pair without a direction."""
-        return f"{self.number}" if self.direction is None else f"{self.number} {self.direction.value}"
-
-    @property
-    def key(self) -> tuple[int, str]:
-        return (self.number, "" if self.direction is None else self.direction.value)
 
 
 @dataclass(frozen=True)

@@ -12,34 +12,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-NS = "NS"
-EW = "EW"
+from laws.cards import Side
+from laws.competitors import Pair as Pair  # re-exported: the one competitor type
+from laws.errors import MovementError as MovementError  # re-exported: its home for callers
+
+NS = Side.NS   # a str enum: equal to "NS"
+EW = Side.EW
 ONE_FIELD = "one field"
-
-
-class MovementError(ValueError):
-    """A movement (or a movement file) that cannot be used; the message names the line or the seat."""
-
-
-@dataclass(frozen=True, order=True)
-class Pair:
-    """A pair: its number and, in a two-field movement (Mitchell), its direction ``"NS"`` or ``"EW"``.
-
-    Mitchell pairs are numbered within their direction (pair 3 NS and pair 3 EW are different pairs);
-    Howell pairs have no direction (``None``) and are numbered 1 to the number of pairs.
-    """
-
-    number: int
-    direction: str | None = None
-
-    def __post_init__(self) -> None:
-        if isinstance(self.number, bool) or not isinstance(self.number, int) or self.number < 1:
-            raise MovementError(f"a pair number is a whole number from 1, got {self.number!r}")
-        if self.direction not in (None, NS, EW):
-            raise MovementError(f"a pair's direction is NS, EW or none, got {self.direction!r}")
-
-    def __str__(self) -> str:
-        return str(self.number) if self.direction is None else f"{self.number} {self.direction}"
 
 
 @dataclass(frozen=True)
@@ -140,7 +119,7 @@ class Movement:
         two = all(p.direction is not None for p in pairs) and all(
             (s.ns is None or s.ns.direction == NS) and (s.ew is None or s.ew.direction == EW)
             for s in self.seatings)
-        return {p: (p.direction or ONE_FIELD) if two else ONE_FIELD for p in pairs}
+        return {p: p.direction.value if two and p.direction else ONE_FIELD for p in pairs}
 
     # -- printing ---------------------------------------------------------------------------------
 
@@ -148,7 +127,7 @@ class Movement:
         """The movement as a guide card: a row per round, a column per table, each cell
         ``NS-EW boards``; then the boards not at any table and the tables that share."""
         width = max([9] + [len(_cell(self, s)) for s in self.seatings]) + 2
-        fields = sorted(set(self.fields().values()), key=lambda f: {NS: 0, EW: 1}.get(f, 2))
+        fields = sorted(set(self.fields().values()), key=lambda f: {"NS": 0, "EW": 1}.get(f, 2))
         lines = [f"{self.name}: {self.contestants} pairs, {self.tables} tables, {self.rounds} rounds, "
                  f"boards {board_span(self.boards())}; fields: {', '.join(fields)}",
                  "Round " + "".join(f"Table {t}".ljust(width) for t in range(1, self.tables + 1)).rstrip()]

@@ -28,7 +28,6 @@ from laws.duplicate.movement import (
     mitchell,
 )
 from laws.scoring import Method
-from laws.scoring import Pair as ScoringPair
 
 KINDS = ("mitchell", "howell", "barometer", "asc")
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -178,14 +177,10 @@ def check_setup(setup: SessionSetup) -> Movement:
     return movement
 
 
-def scoring_pair(p: Pair) -> ScoringPair:
-    """The movement's pair as the scoring knows it (the same number and home direction)."""
-    return ScoringPair(p.number, None if p.direction is None else Side(p.direction))
-
-
-def fields_of(movement: Movement) -> dict[ScoringPair, str]:
-    """Each pair's field for scoring: ``NS`` and ``EW`` in a Mitchell, one field otherwise."""
-    return {scoring_pair(p): f for p, f in movement.fields().items()}
+def fields_of(movement: Movement) -> dict[Pair, str]:
+    """Each pair's field for scoring: ``NS`` and ``EW`` in a Mitchell, one field otherwise (the movement's
+    pair is the scoring's: one :class:`laws.competitors.Competitor`)."""
+    return dict(movement.fields())
 
 
 def label(p: Pair | None) -> str:
@@ -198,7 +193,7 @@ def pair_of_label(text: str) -> Pair:
     m = re.fullmatch(r"\s*(\d+)\s*(NS|EW)?\s*", str(text))
     if not m:
         raise ValueError(f"{text!r} is not a pair (want a number, and NS or EW in a Mitchell: '3 NS')")
-    return Pair(int(m.group(1)), m.group(2))
+    return Pair(int(m.group(1)), Side(m.group(2)) if m.group(2) else None)
 
 
 def boards_by_number(boards: Sequence[Board]) -> dict[int, Board]:

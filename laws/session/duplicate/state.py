@@ -59,7 +59,6 @@ from laws.session.duplicate.spec import (
     fields_of,
     label,
     pair_of_label,
-    scoring_pair,
 )
 
 GROUP_A = "A"
@@ -261,7 +260,7 @@ class SessionState:
             contract = None if e.contract == "Pass" else parse_contract(e.contract)
             result = Played(contract, Seat(e.declarer) if e.declarer else None, e.tricks,
                             Card.parse(e.lead) if e.lead else None)
-        return Line(e.board, scoring_pair(e.ns), scoring_pair(e.ew), result, group)
+        return Line(e.board, e.ns, e.ew, result, group)
 
     def due(self) -> dict[int, int]:
         """Results due per board (the movement's count: the Neuberg N)."""

@@ -1,0 +1,142 @@
+"""Live pages of one kind of session on the director's server: what every such page does the same way.
+
+A kind of session (an event of teams or Swiss, a euchre night) mounts its pages on the dashboard: the
+director's page behind the dashboard's login, and a page per table opened by a live login or by that
+table's own key. :class:`LiveScreens` holds what they share: the streams' clients and their backlog, reads
+under the session's lock off the event loop, the static files, the director's state and stream, and a
+table's page, state and stream. A subclass gives the views (:meth:`director_message`,
+:meth:`table_message`), its tables and their keys (:meth:`tables`, :meth:`key_ok`), and its own routes,
+page and requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable, Collection, Mapping
+from contextlib import AbstractContextManager
+from typing import Any
+
+from firmware_host.web import stream
+from firmware_host.web.guard import token_of
+
+log = logging.getLogger(__name__)
+
+BACKLOG = 50          # messages a page may fall behind before its stream ends (the browser reconnects afresh)
+
+
+class PageClient:
+    """One open stream: the director's (``table`` None) or a table's."""
+
+    def __init__(self, table: str | None) -> None:
+        self.table = table
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
+
+
+def compact(view: Any) -> str:
+    return json.dumps(view, separators=(",", ":"))
+
+
+class LiveScreens:
+    """The shared part of a kind of session's pages (see the module's docstring).
+
+    Args:
+        dashboard: the dashboard whose logins, headers and JSON answers the pages share.
+        lock: the session's lock (reads of its state are made holding it, on a worker thread).
+        static: the static files a page may load (name -> media type).
+        read_static: reads one of them.
+        what: the kind's name in the log ("event", "euchre").
+    """
+
+    def __init__(self, dashboard: Any, lock: AbstractContextManager[Any], static: Mapping[str, str],
+                 read_static: Callable[[str], str], what: str) -> None:
+        self.dash = dashboard
+        self.lock = lock
+        self.static_files = dict(static)
+        self.read_static = read_static
+        self.what = what
+        self.clients: set[PageClient] = set()
+
+    # -- what a kind gives ---------------------------------------------------------------------------
+
+    def director_message(self) -> Any:
+        raise NotImplementedError
+
+    def table_message(self, table: str) -> Any:
+        raise NotImplementedError
+
+    def tables(self) -> Collection[str]:
+        raise NotImplementedError
+
+    def key_ok(self, table: str, key: str | None) -> bool:
+        raise NotImplementedError
+
+    # -- shared --------------------------------------------------------------------------------------
+
+    def _put(self, client: PageClient, text: str) -> None:
+        if client.queue.qsize() >= BACKLOG:   # fell behind: the stream ends, the browser reconnects afresh
+            self.clients.discard(client)
+            client.queue.put_nowait("")
+        else:
+            client.queue.put_nowait(text)
+
+    async def _locked(self, read: Callable[[], Any]) -> Any:
+        def run() -> Any:
+            with self.lock:
+                return read()
+        return await asyncio.to_thread(run)
+
+    def _stream(self, client: PageClient, first: str, alive: Callable[[], bool]) -> Any:
+        client.queue.put_nowait(first)
+        self.clients.add(client)
+        return stream.response(client.queue, alive, lambda: self.clients.discard(client), self.dash._headers())
+
+    async def static(self, request: Any) -> Any:
+        from starlette.responses import Response
+
+        name = request.path_params["name"]
+        if name not in self.static_files:
+            return Response("not found", 404)
+        return Response(self.read_static(name), media_type=self.static_files[name], headers=self.dash._headers())
+
+    async def state(self, request: Any) -> Any:
+        if self.dash._session(request) is None:
+            return self.dash._json({"error": "login required"}, 401)
+        return self.dash._json(await self._locked(self.director_message))
+
+    async def events(self, request: Any) -> Any:
+        if self.dash._session(request) is None:
+            return self.dash._json({"error": "login required"}, 401)
+        token = token_of(request)
+        first = compact(await self._locked(self.director_message))
+        return self._stream(PageClient(None), first, lambda: self.dash.sessions.get(token) is not None)
+
+    def _table(self, request: Any) -> tuple[str, Callable[[], bool]] | None:
+        """The table of a table's page and how long its stream lives: a live login (as long as it
+        lives) or that table's key; None (and a warning) for anything else."""
+        table = str(request.path_params["table"])
+        if table not in self.tables():
+            log.warning("%s table page for %r refused: no such table", self.what, table[:64])
+            return None
+        if self.dash._session(request) is not None:
+            token = token_of(request)
+            return table, lambda: self.dash.sessions.get(token) is not None
+        if self.key_ok(table, request.query_params.get("key")):
+            return table, lambda: True
+        log.warning("%s table page for %r refused: no login and no key or a wrong key", self.what, table[:64])
+        return None
+
+    async def table_state(self, request: Any) -> Any:
+        found = self._table(request)
+        if found is None:
+            return self.dash._json({"error": "no such table page"}, 404)
+        return self.dash._json(await self._locked(lambda: self.table_message(found[0])))
+
+    async def table_events(self, request: Any) -> Any:
+        found = self._table(request)
+        if found is None:
+            return self.dash._json({"error": "no such table page"}, 404)
+        table, alive = found
+        first = compact(await self._locked(lambda: self.table_message(table)))
+        return self._stream(PageClient(table), first, alive)

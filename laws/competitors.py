@@ -1,0 +1,90 @@
+"""Who competes: one type for a pair, a team and a player, whoever seats, scores or ranks them.
+
+A :class:`Competitor` is its kind (pair, team or player), its number and, where it has one, its home
+direction (``Side.NS`` or ``Side.EW`` in a two-field movement such as a Mitchell; ``None`` in a Howell,
+a teams match or an individual). Two competitors are the same when kind, number and direction are:
+pair 3 NS and pair 3 EW are two pairs. ``members`` (the players' names, when known) is carried along
+but is not part of who the competitor is.
+
+The movement (:mod:`laws.duplicate.movement`) and the scoring (:mod:`laws.scoring`) both call it
+``Pair``; it is this one type, so a movement's pair is the scoring's pair with no conversion between.
+A direction may be given as ``"NS"``/``"EW"`` and is kept as a :class:`~laws.cards.Side` (a ``str``
+enum, so it still equals ``"NS"``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from laws.cards import Side
+from laws.errors import MovementError, SessionError
+
+
+class CompetitorError(MovementError, SessionError):
+    """A competitor that cannot be: a number that is not a whole number from 1, a direction that is not one.
+
+    It is a :class:`~laws.errors.MovementError` and a :class:`~laws.errors.SessionError` (both
+    ``ValueError``), so whoever seats or scores pairs catches it as before there was one type.
+    """
+
+
+class Kind(StrEnum):
+    """What kind of competitor."""
+
+    PAIR = "pair"
+    TEAM = "team"
+    PLAYER = "player"
+
+
+@dataclass(frozen=True, order=True)
+class Competitor:
+    """A pair, team or player: its number and, in a two-field movement, its home direction.
+
+    Ordered by number, then direction, then kind (pairs of one field sort by number).
+    """
+
+    number: int
+    direction: Side | None = None
+    kind: Kind = Kind.PAIR
+    members: tuple[str, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.number, bool) or not isinstance(self.number, int) or self.number < 1:
+            raise CompetitorError(f"a {self.kind} number is a whole number from 1, got {self.number!r}")
+        if isinstance(self.direction, str) and self.direction in ("NS", "EW"):
+            object.__setattr__(self, "direction", Side(self.direction))
+        if self.direction is not None and not isinstance(self.direction, Side):
+            raise CompetitorError(f"{self.kind} {self.number}: direction must be NS, EW or None, "
+                                  f"got {self.direction!r}")
+        if self.kind not in tuple(Kind):
+            raise CompetitorError(f"a competitor is a pair, team or player, got {self.kind!r}")
+        object.__setattr__(self, "kind", Kind(self.kind))
+        object.__setattr__(self, "members", tuple(str(m) for m in self.members))
+
+    @property
+    def label(self) -> str:
+        """``"3 NS"``, or ``"5"`` for a competitor without a direction."""
+        return f"{self.number}" if self.direction is None else f"{self.number} {self.direction.value}"
+
+    @property
+    def key(self) -> tuple[int, str]:
+        """``(number, "NS"|"EW"|"")``: a sort key that never compares a direction with ``None``."""
+        return (self.number, "" if self.direction is None else self.direction.value)
+
+    def __str__(self) -> str:
+        return self.label
+
+
+#: A pair is a :class:`Competitor` of kind ``pair`` (the default): ``Pair(3, "NS")``, ``Pair(5)``.
+Pair = Competitor
+
+
+def team(number: int, members: tuple[str, ...] = ()) -> Competitor:
+    """Team ``number`` (a team has no direction)."""
+    return Competitor(number, None, Kind.TEAM, members)
+
+
+def player(number: int, name: str = "") -> Competitor:
+    """Player ``number`` (an individual event's player has no direction)."""
+    return Competitor(number, None, Kind.PLAYER, (name,) if name else ())

@@ -1,0 +1,256 @@
+"""A euchre night on the club's director's server (``cardtable club dashboard --euchre``), real Mosquitto
+and real headless Chromium: the standings on the director's page (behind the dashboard's login) and on a
+table's page (opened with the key its retained seating gives it) change when a table's hand is
+committed; the next round's seats are there the moment a round ends; the call goes through the one
+guard; a request without a login (or with a wrong key) gets nothing of the night."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
+from firmware_host.euchre_night.desk import NightDesk
+from firmware_host.euchre_night.session import NightSession
+from firmware_host.web.auth import hash_password
+from tests.club.conftest import _need
+from tests.euchre_night.test_pages import USERS, Table
+from tests.euchre_night.test_session import hand, setup
+
+PASSWORD = "table-talk-1"
+
+
+class Club:
+    """Broker, the director's server carrying the night, and the tables' clients."""
+
+    def __init__(self, tmp: Path) -> None:
+        from firmware_host.club.dashboard import Dashboard, serve
+        from firmware_host.euchre_night.screens import mount
+
+        self.broker = LocalBroker(tmp / "broker", USERS)
+        self.broker.start()
+        self.session = NightSession.create(tmp / "night", setup())
+        self.desk = NightDesk(self.session)
+        self.dash = Dashboard("127.0.0.1", self.broker.port, DASHBOARD_USER, USERS[DASHBOARD_USER],
+                              {"director": hash_password(PASSWORD)})
+        self.screens = mount(self.dash, self.desk)
+        self.port = free_port()
+        self.server = serve(self.dash, "127.0.0.1", self.port)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the director's server did not start"
+            time.sleep(0.05)
+        self.t1 = Table(self.broker.port, "table-01")
+        self.t2 = Table(self.broker.port, "table-02")
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.t1.close()
+        self.t2.close()
+        self.server.should_exit = True
+        self.thread.join(5)
+        self.broker.stop()
+        self.session.close()
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Any:
+    _need("mosquitto", "mosquitto")
+    c = Club(tmp_path)
+    yield c
+    c.stop()
+
+
+def test_without_a_login_nothing_of_the_night(club: Club) -> None:
+    import httpx
+
+    page = club.t1.wait(lambda s: s["round"] == 1 and s["page"])["page"]
+    assert page.startswith("/euchre/table/table-01?key=")
+    key = page.split("key=")[1]
+    with httpx.Client(base_url=club.url, timeout=10) as c:
+        r = c.get("/euchre", follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/login"
+        for path in ("/euchre/events", "/api/euchre/state", "/euchre/standings.json", "/euchre/hands.json",
+                     "/euchre/sheet.html"):
+            r = c.get(path)
+            assert r.status_code == 401 and "P1" not in r.text, path
+        for path in ("/euchre/table/table-01", "/euchre/table/table-01?key=wrong",
+                     f"/euchre/table/table-02?key={key}",          # table 1's key opens table 1 only
+                     "/api/euchre/table/table-01", f"/euchre/table/table-09?key={key}",
+                     "/euchre/table/table-01/events?key=" + key[:-1] + "x"):
+            r = c.get(path)
+            assert r.status_code == 404 and "P1" not in r.text, path
+        r = c.post("/api/euchre/call", content=b"{}", headers={"Content-Type": "application/json"})
+        assert r.status_code == 401
+        assert club.session.night.called == set()
+        # the table's own key opens its page and its view: its row only
+        assert c.get(page).status_code == 200
+        view = c.get(f"/api/euchre/table/table-01?key={key}").json()
+        assert [t["table"] for t in view["tables"]] == ["table-01"] and view["standings"]
+        # a login: the call through the guard (CSRF token from the page)
+        r = c.post("/login", data={"username": "director", "password": PASSWORD}, follow_redirects=False)
+        assert r.status_code == 303
+        token = c.get("/euchre").text.split('name="csrf-token" content="')[1].split('"')[0]
+        assert c.post("/api/euchre/call", content=b"{}").status_code == 403          # no CSRF token
+        r = c.post("/api/euchre/call", content=b"{}", headers={"X-CSRF-Token": token})
+        assert r.status_code == 200, r.text
+        r = c.post("/api/euchre/call", content=b"{}", headers={"X-CSRF-Token": token})
+        assert r.status_code == 409 and r.json()["error"] == "round 1 has been called already"
+        assert json.loads(c.get("/euchre/standings.json").text)["format"] == "cardtable-euchre-standings/1"
+    club.t1.wait(lambda s: s["called"] is True)
+
+
+def _text(driver: Any, element_id: str) -> str:
+    return str(driver.execute_script(
+        f"const e = document.getElementById({element_id!r}); return e ? e.textContent : '';"))
+
+
+def test_the_standings_change_on_the_director_s_and_a_table_s_page(club: Club) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tests.browser import chromium, missing
+
+    if missing():
+        pytest.skip(missing())
+    n = club.session.night
+    page = club.t2.wait(lambda s: s["round"] == 1 and s["page"])["page"]
+    with tempfile.TemporaryDirectory() as pa, tempfile.TemporaryDirectory() as pb:
+        director, table = chromium(pa), chromium(pb)
+        try:
+            director.get(club.url + "/euchre")
+            assert director.current_url.endswith("/login")          # the login first
+            director.find_element(By.ID, "username").send_keys("director")
+            director.find_element(By.ID, "password").send_keys(PASSWORD)
+            director.find_element(By.ID, "login").click()
+            WebDriverWait(director, 20).until(lambda d: "/login" not in d.current_url)
+            director.get(club.url + "/euchre")
+            table.get(club.url + page)                               # the table's key, no login
+            WebDriverWait(director, 30).until(lambda d: _text(d, "round").startswith("Round 1 of"))
+            WebDriverWait(table, 30).until(lambda d: "N: P5" in _text(d, "tables"))
+            assert "N: P1" not in _text(table, "tables")
+            assert "2.00" not in _text(director, "standings")
+            club.t1.send(hand(n, 1, 1, tricks=5), 1)                 # North-South march: 2 points each
+            WebDriverWait(director, 30).until(lambda d: "2.00" in _text(d, "standings"))
+            WebDriverWait(table, 30).until(lambda d: "2.00" in _text(d, "standings"))
+            assert "1/2" in _text(director, "tables")
+            club.t1.wait(lambda s: any(a["source"] == "table-01:1" and a["status"] == "taken" for a in s["answers"]))
+            club.t1.send(hand(n, 1, 2), 2)                           # round 1's last hands
+            club.t2.send(hand(n, 2, 1, makers="EW", tricks=5), 1)
+            club.t2.send(hand(n, 2, 2, makers="EW", tricks=4), 2)
+            WebDriverWait(director, 30).until(lambda d: _text(d, "round").startswith("Round 2 of"))
+            WebDriverWait(table, 30).until(lambda d: _text(d, "round").startswith("Round 2 of"))
+            assert "N: P5" in _text(table, "tables")                # the foot's next seats, on the table's phone
+            club.t2.wait(lambda s: s["round"] == 2 and s["seats"]["N"]["player"] == 5)
+            for field, value in (("c-table", "table-01"), ("c-round", "1"), ("c-hand", "1"), ("c-tricks", "2"),
+                                 ("c-why", "")):
+                director.find_element(By.ID, field).send_keys(value)
+            director.find_element(By.ID, "c-send").click()           # no reason: refused, said on the page
+            WebDriverWait(director, 30).until(lambda d: "a correction says why" in _text(d, "c-said"))
+            director.find_element(By.ID, "c-why").send_keys("the makers took two tricks")
+            director.find_element(By.ID, "c-send").click()           # a correction, from the page
+            WebDriverWait(director, 30).until(lambda d: _text(d, "c-said") == "corrected")
+            assert club.session.night.hands[(1, 1, 1)].body["tricks"] == 2
+            director.find_element(By.ID, "call").click()             # the call, from the page, through the guard
+            WebDriverWait(director, 30).until(lambda d: "(called" in _text(d, "round"))
+            assert club.session.night.called == {2}
+        finally:
+            director.quit()
+            table.quit()
+
+
+def test_cardtable_club_dashboard_euchre(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The command: a folder with no night is refused (exit 2, one line); with a night, the server
+    carries it: the tables get their pages' keys on their seatings and /euchre asks for the login."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    import httpx
+
+    from firmware_host.cli import main
+    from firmware_host.web.auth import add_user
+
+    _need("mosquitto", "mosquitto")
+    users = tmp_path / "directors"
+    add_user(users, "director", PASSWORD)
+    pw = tmp_path / "dash.pw"
+    pw.write_text(USERS[DASHBOARD_USER] + "\n")
+    base = ["club", "dashboard", "--users", str(users), "--mqtt-password-file", str(pw)]
+    assert main([*base, "--euchre", str(tmp_path / "none")]) == 2
+    err = capsys.readouterr().err
+    assert "no euchre night there" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    NightSession.create(tmp_path / "night", setup()).close()
+    broker = LocalBroker(tmp_path / "broker", USERS)
+    broker.start()
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", *base, "--broker-host", "127.0.0.1",
+                             "--broker-port", str(broker.port), "--port", str(port), "--euchre",
+                             str(tmp_path / "night")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    t1 = Table(broker.port, "table-01")
+    try:
+        page = t1.wait(lambda s: s["page"].startswith("/euchre/table/table-01?key="), timeout=30)["page"]
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                r = httpx.get(f"http://127.0.0.1:{port}/euchre", follow_redirects=False, timeout=5)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "the director's server did not start"
+                time.sleep(0.1)
+        assert r.status_code == 303
+        assert httpx.get(f"http://127.0.0.1:{port}/api/euchre/state", timeout=5).status_code == 401
+        assert httpx.get(f"http://127.0.0.1:{port}{page}", timeout=5).status_code == 200
+    finally:
+        t1.close()
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=20)
+        broker.stop()
+    assert "/euchre" in out.decode()
+
+
+def test_the_director_s_correction_through_the_guard(club: Club) -> None:
+    import httpx
+
+    n = club.session.night
+    club.t1.send(hand(n, 1, 1, tricks=5), 1)
+    club.t1.wait(lambda s: any(a["source"] == "table-01:1" and a["status"] == "taken" for a in s["answers"]))
+    fix = {"table": "table-01", "round": 1, "hand": 1, "facts": {"tricks": 2}, "why": "miscounted"}
+    with httpx.Client(base_url=club.url, timeout=10) as c:
+        assert c.post("/api/euchre/correct", json=fix).status_code == 401         # no login
+        assert c.post("/login", data={"username": "director", "password": PASSWORD},
+                      follow_redirects=False).status_code == 303
+        token = c.get("/euchre").text.split('name="csrf-token" content="')[1].split('"')[0]
+        assert c.post("/api/euchre/correct", json=fix).status_code == 403         # no CSRF token
+        assert n.hands[(1, 1, 1)].body["tricks"] == 5
+        r = c.post("/api/euchre/correct", json=dict(fix, why=""), headers={"X-CSRF-Token": token})
+        assert r.status_code == 409 and "a correction says why" in r.json()["error"]
+        r = c.post("/api/euchre/correct", json=fix, headers={"X-CSRF-Token": token})
+        assert r.status_code == 200, r.text
+        rows = {s["player"]: s["points"] for s in c.get("/euchre/standings.json").json()["standings"]}
+        assert rows[1] == "0" and rows[3] == "2"
+        got = c.get("/euchre/hands.json").json()["hands"][0]
+        assert got["corrections"][0] == {"by": "director", "why": "miscounted", "was": {"tricks": 5}}
+
+
+def test_bench_euchre_quick_on_the_director_s_server(capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.cli import main
+
+    _need("mosquitto", "mosquitto")
+    assert main(["bench", "euchre", "--quick", "--director-server", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert figures["pages"].startswith("the director's server") and figures["night finished"] is True
+    assert figures["hands taken"] == 80 and figures["hand -> page"]["n"] == 80
