@@ -340,9 +340,11 @@ class ZxingDecoder(_Base):
         return self._convert(ours, 0.0, 0.0, 1.0), len(ours) < len(found)
 
     def _read_crop_global(self, img: np.ndarray) -> tuple[list[RawRead], bool]:
-        """``_read_crop`` with one threshold for the whole crop (zxing-cpp's global histogram binariser)."""
-        found = self._zx.read_barcodes(img, formats=self._crop_formats, try_rotate=False, try_downscale=False,
-                                       try_invert=False, binarizer=self._zx.Binarizer.GlobalHistogram)
+        """``_read_crop`` with one threshold for the whole crop: Otsu's, which splits a crop of one code (ink
+        and paper, two heaps of grey levels) where they part; zxing-cpp takes the result as it is."""
+        binary = cv2.threshold(img, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1]
+        found = self._zx.read_barcodes(binary, formats=self._crop_formats, try_rotate=False, try_downscale=False,
+                                       try_invert=False, binarizer=self._zx.Binarizer.BoolCast)
         ours = [b for b in found if b.format in self._formats]
         return self._convert(ours, 0.0, 0.0, 1.0), len(ours) < len(found)
 
