@@ -8,7 +8,8 @@ look alike: it is a local threshold, adapted to the light at each place, as an a
 ``read_candidate`` then reads each region cut out and scaled up to some 6 px per module, first as it
 is, then with its local contrast normalised (a min/max stretch over three modules, for glare and
 shadow, where CLAHE would equalise a whole tile), then sharpened (defocus), then at 8 px per module,
-stopping at the first read. A candidate that reads as a QR code where Micro QR is wanted is foreign:
+then (a code out of focus at under 3.6 px a module) at 10 px per module strongly sharpened, read with
+zxing's local threshold and then at one threshold for the whole crop, stopping at the first read. A candidate that reads as a QR code where Micro QR is wanted is foreign:
 no remedy.
 
 Motion: a card moving while the shutter is open is smeared along its path. When a region is smeared
