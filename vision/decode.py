@@ -262,7 +262,7 @@ class ZxingDecoder(_Base):
     def __init__(self, heavy_ec_below: float = 0.5, find_unreadable: bool = True,
                  card_area_px: float = 0.0, variants: tuple[str, ...] = ("micro",),
                  second_look: bool = True, max_candidates: int = lookagain.MAX_CANDIDATES,
-                 size_bands: bool = True, split_joined: bool = True) -> None:
+                 size_bands: bool = True, split_joined: bool = True, defocus: bool = True) -> None:
         super().__init__(heavy_ec_below, find_unreadable, card_area_px)
         import zxingcpp
 
@@ -274,6 +274,9 @@ class ZxingDecoder(_Base):
         # ``split_joined=False``: the second look of before the outsider's table (``vision.measure_outsider``):
         # a code's blob joined to its card's edge not split, a code inside a hole of a dark felt's blob unseen
         self.split_joined = split_joined
+        # ``defocus=False``: the second look of before its candidates were also read strongly sharpened at
+        # 10 px a module (``lookagain.DEFOCUS_SHARPEN``), for codes out of focus at under 3.6 px a module
+        self.defocus = defocus
         self._card_looks = 0
 
         self._zx = zxingcpp
@@ -323,7 +326,8 @@ class ZxingDecoder(_Base):
             if any(math.dist((x, y), (cand.x, cand.y)) < 0.5 * s for x, y, s in done):
                 continue
             tried += 1
-            found = lookagain.read_candidate(gray, cand, self._read_crop)
+            found = lookagain.read_candidate(gray, cand, self._read_crop, self.defocus,
+                                              self._read_crop_global if self.defocus else None)
             out.extend(found)
             done.extend((*_centre(c), math.sqrt(_area(c))) for _, c, _ in found)
         return out
@@ -332,6 +336,15 @@ class ZxingDecoder(_Base):
         """Read a candidate: our symbols, and whether a symbol of the other QR kind is there instead."""
         found = self._zx.read_barcodes(img, formats=self._crop_formats, try_rotate=False, try_downscale=False,
                                        try_invert=False)
+        ours = [b for b in found if b.format in self._formats]
+        return self._convert(ours, 0.0, 0.0, 1.0), len(ours) < len(found)
+
+    def _read_crop_global(self, img: np.ndarray) -> tuple[list[RawRead], bool]:
+        """``_read_crop`` with one threshold for the whole crop: Otsu's, which splits a crop of one code (ink
+        and paper, two heaps of grey levels) where they part; zxing-cpp takes the result as it is."""
+        binary = cv2.threshold(img, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1]
+        found = self._zx.read_barcodes(binary, formats=self._crop_formats, try_rotate=False, try_downscale=False,
+                                       try_invert=False, binarizer=self._zx.Binarizer.BoolCast)
         ours = [b for b in found if b.format in self._formats]
         return self._convert(ours, 0.0, 0.0, 1.0), len(ours) < len(found)
 

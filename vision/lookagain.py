@@ -8,7 +8,8 @@ look alike: it is a local threshold, adapted to the light at each place, as an a
 ``read_candidate`` then reads each region cut out and scaled up to some 6 px per module, first as it
 is, then with its local contrast normalised (a min/max stretch over three modules, for glare and
 shadow, where CLAHE would equalise a whole tile), then sharpened (defocus), then at 8 px per module,
-stopping at the first read. A candidate that reads as a QR code where Micro QR is wanted is foreign:
+then (a code out of focus at under 3.6 px a module) at 10 px per module strongly sharpened, read with
+zxing's local threshold and then at one threshold for the whole crop, stopping at the first read. A candidate that reads as a QR code where Micro QR is wanted is foreign:
 no remedy.
 
 Motion: a card moving while the shutter is open is smeared along its path. When a region is smeared
@@ -34,6 +35,12 @@ TARGET_PPM = 6.0  # pixels per module a candidate is scaled to
 SMEARED_PPM = 8.0  # the same for a deconvolved candidate, whose edges are less sure
 MAX_CANDIDATES = 16  # per frame: the second look's time stays bounded on a cluttered table (a row of
 # eight bidding cards a seat is sixteen codes in two zones; 8 left half of such a row unread)
+DEFOCUS_PPM = 10.0  # px a module a candidate the other remedies left unread is scaled to (linearly, at
+# most 4 times), then unsharp-masked by DEFOCUS_SHARPEN: (sigma in frame px, amount). A code out of focus by
+# 0.6-1.1 px (sigma) at 2.3-3.4 px a module: 12 of the 17 playing cards main missed on the outsider's table
+# (720p, 40 frames, seed 2026) were candidates, and a mask this strong at this scale read 10 of those 12,
+# where the mild one (0.6 px, 1.2) at 6 px a module read none.
+DEFOCUS_SHARPEN = (1.5, 2.0)
 MAX_CARD_LOOKS = 6  # smeared unread card shapes per frame deconvolved (``look_at_card``), for the same reason
 DIRECTIONAL = 0.4  # share of edge energy lost across one direction: a code smeared by motion
 GAMMA = 2.2  # a camera's output is about linear light to the power 1/2.2 (sRGB, Rec. 709 and the Pi's ISP)
@@ -222,8 +229,9 @@ def _quiet(img: np.ndarray, size: float) -> np.ndarray:
     return cv2.medianBlur(img, _odd(size)) if size >= 2 else img
 
 
-def _sharpen(img: np.ndarray, sigma: float) -> np.ndarray:
-    return cv2.addWeighted(img, 2.2, cv2.GaussianBlur(img, (0, 0), sigma), -1.2, 0)
+def _sharpen(img: np.ndarray, sigma: float, amount: float = 1.2) -> np.ndarray:
+    """An unsharp mask: ``img`` plus ``amount`` times its difference from a Gaussian blur of ``sigma`` px."""
+    return cv2.addWeighted(img, 1 + amount, cv2.GaussianBlur(img, (0, 0), sigma), -amount, 0)
 
 
 def blur_direction(img: np.ndarray) -> tuple[float, float]:
@@ -338,10 +346,14 @@ Reader = Callable[[np.ndarray], tuple[RawReads, bool]]
 (a QR code on a score card, a phone) was read there instead, in which case no remedy is tried."""
 
 
-def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader) -> RawReads:
+def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader, defocus: bool = True,
+                   read_global: Reader | None = None) -> RawReads:
     """Read one candidate region: cut out, scaled to ``TARGET_PPM``, then the remedies in turn.
 
-    First as it is, contrast-stretched and sharpened (not for a whole ``card``); then, when it is
+    First as it is, contrast-stretched and sharpened (not for a whole ``card``), and (``defocus``) at
+    ``DEFOCUS_PPM`` strongly sharpened for a code out of focus (``DEFOCUS_SHARPEN``): scaled linearly and
+    read by ``read``, then scaled bicubically and read by ``read_global`` when given (a reader that
+    binarises the whole crop at one threshold, which a small crop of one code suits); then, when it is
     smeared one way (``smear``), deconvolved in linear light at about the length measured, with the
     speckle deconvolution leaves quietened (``DEBLUR_TRIES``). ``read`` (see ``Reader``) answers in the
     image's pixels; the answer is in frame pixels.
@@ -365,6 +377,12 @@ def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader) -> RawReads:
         yield _sharpen(crop, 0.6 * k), k
         if scale(SMEARED_PPM) > k:  # some codes read at one scale only
             yield up(base, scale(SMEARED_PPM)), scale(SMEARED_PPM)
+        if defocus:
+            kd = scale(DEFOCUS_PPM)
+            crisp = cv2.resize(base, None, fx=kd, fy=kd, interpolation=cv2.INTER_LINEAR) if kd > 1 else base
+            yield _sharpen(crisp, DEFOCUS_SHARPEN[0] * kd, DEFOCUS_SHARPEN[1]), kd
+            if read_global is not None:
+                yield _sharpen(up(base, kd), DEFOCUS_SHARPEN[0] * kd, DEFOCUS_SHARPEN[1]), -kd
 
     def smeared() -> Iterator[tuple[np.ndarray, float]]:
         angle, length, _ = smear(base, ppm)
@@ -375,7 +393,12 @@ def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader) -> RawReads:
                 yield _quiet(up(undo(f * length, angle, nsr), k), quiet * ppm * k), k
 
     for img, k in chain(() if cand.card else as_it_is(), smeared()):
-        found, other = read(img)
+        if k < 0:  # read with one threshold for the whole crop (``read_global``)
+            assert read_global is not None
+            k = -k
+            found, other = read_global(img)
+        else:
+            found, other = read(img)
         if found:
             return [(t, [(x / k + x0, y / k + y0) for x, y in c], u) for t, c, u in found]
         if other:

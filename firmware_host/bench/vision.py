@@ -130,7 +130,7 @@ def run_bidding_report(args: argparse.Namespace) -> int:
     """``--bidding``: ``vision.measure_bidding`` (``--frames N``, default 600; 12 with ``--quick``), the
     layouts players make on the same generator (a tenth of the frames, at least 4 a case), and the
     outsider's table (``vision.measure_outsider_run``: a twentieth, at least 1 a kind), each side by side
-    with today's decoder (the one before the outsider's table: ``split_joined=False``)."""
+    with today's decoder (main before the defocus remedy of issue 37's third round: ``defocus=False``)."""
     import cv2
 
     from vision.measure_bidding import run_bidding
@@ -155,8 +155,10 @@ def run_bidding_report(args: argparse.Namespace) -> int:
 
 
 def today() -> ZxingDecoder:
-    """The decoder as it was before the outsider's table (a code joined to its card's edge not split)."""
-    return ZxingDecoder(find_unreadable=True, split_joined=False)
+    """The decoder as it was before candidates were also read strongly sharpened (``defocus=False``); the
+    one before the outsider's table (a code joined to its card's edge not split) is ``split_joined=False``
+    as well."""
+    return ZxingDecoder(find_unreadable=True, defocus=False)
 
 
 def layout_report(args: argparse.Namespace, frames: int) -> list[dict[str, object]]:
