@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping
 from contextlib import AbstractContextManager
 from typing import Any
@@ -38,7 +39,7 @@ def compact(view: Any) -> str:
     return json.dumps(view, separators=(",", ":"))
 
 
-class LiveScreens:
+class LiveScreens(ABC):
     """The shared part of a kind of session's pages (see the module's docstring).
 
     Args:
@@ -60,17 +61,21 @@ class LiveScreens:
 
     # -- what a kind gives ---------------------------------------------------------------------------
 
+    @abstractmethod
     def director_message(self) -> Any:
-        raise NotImplementedError
+        """The director's whole view, as the page draws it (read holding the session's lock)."""
 
+    @abstractmethod
     def table_message(self, table: str) -> Any:
-        raise NotImplementedError
+        """The view a table's page draws (read holding the session's lock)."""
 
+    @abstractmethod
     def tables(self) -> Collection[str]:
-        raise NotImplementedError
+        """The tables a page may be opened for."""
 
+    @abstractmethod
     def key_ok(self, table: str, key: str | None) -> bool:
-        raise NotImplementedError
+        """Whether ``key`` opens ``table``'s page (no login needed then)."""
 
     # -- shared --------------------------------------------------------------------------------------
 
