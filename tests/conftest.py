@@ -21,3 +21,11 @@ settings.load_profile("cardtable")
 
 if "LG_WD" not in os.environ:
     os.environ["LG_WD"] = tempfile.mkdtemp(prefix="cardtable-lg-")
+
+
+# The watchdog that turns a hung test into a named failure (tests/watchdog.py).
+from tests.watchdog import (  # noqa: E402,F401
+    pytest_configure,
+    pytest_runtest_protocol,
+    pytest_terminal_summary,
+)

@@ -1,0 +1,51 @@
+"""The watchdog (tests/watchdog.py) must turn a hang into a named failure: shown here on a test made to hang.
+
+The test made to hang fails under pytest-timeout first and then waits forever in its own clean-up, the
+shape that once held a CI run until its time ran out with nothing printed.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+HANGING = '''
+import threading
+import time
+
+
+def test_before():
+    pass
+
+
+def test_hangs_in_its_clean_up():
+    never = threading.Event()
+    try:
+        time.sleep(60)
+    finally:
+        never.wait()
+
+
+def test_after():
+    pass
+'''
+
+
+def test_a_test_that_hangs_is_named_with_its_stack_and_the_run_goes_on(tmp_path: Path) -> None:
+    (tmp_path / "test_hanging.py").write_text(HANGING)
+    (tmp_path / "pytest.ini").write_text("[pytest]\ntimeout = 1\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CARDTABLE_TEST_WATCHDOG")}
+    env.update(CARDTABLE_TEST_WATCHDOG_S="3", PYTHONPATH=str(ROOT))
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "tests.watchdog", "-p", "no:cacheprovider", "-n", "2",
+         "--dist", "loadfile", str(tmp_path)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240,
+    )
+    out = run.stdout
+    assert run.returncode == 1, out + run.stderr
+    assert "2 passed" in out and "1 failed" in out and "1 skipped" in out, out
+    assert out.count("crashed while running") == 1, out
+    assert "test_hanging.py::test_hangs_in_its_clean_up ran more than 3 s" in out, out
+    assert "never.wait()" in out or "in test_hangs_in_its_clean_up" in out, out
