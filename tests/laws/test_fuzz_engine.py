@@ -41,7 +41,9 @@ def test_no_event_crashes_a_euchre_table(events: list[Event]) -> None:
     feed_all("euchre", events)
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+# 40 tables, two events of each type at each (it was 60 and three: the draws, not the engine, took the
+# time, and the random mix above already feeds 150 whole tables a game)
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["contract-bridge", "euchre"]), st.data())
 def test_every_type_is_fuzzed_in_every_phase(game: str, data: st.DataObject) -> None:
     """Each type in turn, at a table drawn anywhere in its life: so a new type is reached even if the
@@ -50,7 +52,7 @@ def test_every_type_is_fuzzed_in_every_phase(game: str, data: st.DataObject) -> 
     for kind in EVENT_TYPES:
         if kind == "game":
             continue
-        extra = [e for e in (data.draw(any_event((kind,))) for _ in range(3)) if e is not None]
+        extra = [e for e in (data.draw(any_event((kind,))) for _ in range(2)) if e is not None]
         feed_all(game, prefix + extra)
 
 
