@@ -13,14 +13,13 @@ journals them all in one transaction, and applies them; a refused record changes
 :meth:`Session.scored` is the whole session scored by ``laws.scoring.score_session`` (recomputed after
 each change, at most once per change).
 
-## Its desk on the link (:class:`SessionDesk`)
-
-The session's desk on the club link: takes the tables' ``board`` messages, hands them to the session
+**Its desk on the link** (:class:`SessionDesk`): takes the tables' ``board`` messages, hands them to the session
 in batches, tells each table its seating, and tells the screens what changed.
 
 It owns no MQTT client: whoever does (the dashboard, or ``broker_client.SessionService`` without one) gives
 it each message with :meth:`SessionDesk.offer` (from any thread) and a ``publish(topic, payload, retain)``
-callable, and calls :meth:`SessionDesk.tick` every few tens of milliseconds. One tick takes every
+callable; the desk's own thread (:meth:`SessionDesk.run`) calls :meth:`SessionDesk.tick` every few
+tens of milliseconds. One tick takes every
 message that has arrived, journals the lot in one transaction (``Session.submit``), rescores once,
 republishes the seatings that changed (retained), and calls the listeners with the boards that changed.
 The director's records (:meth:`SessionDesk.director`) go the same way at once.

@@ -15,8 +15,9 @@ A kind of session subclasses :class:`JournalledService` with its ``KIND`` and, i
 ``_caveat`` (taken, with a word for the source), ``_applied`` (what changed) and ``_note_refusal`` (a
 note of its own read back as a refusal). ``duplicate_session.Session`` is the first.
 
-## The intake: What the club's session promises the tables, in one place (``docs/ordering.md``, "The session"): the
-table's promises (``firmware_host/table/ordering.py``) kept one level up.
+**The intake** (:class:`SessionOrdering`): what the club's session promises the tables, in one place
+(``docs/ordering.md``, "The session"): the table's promises (``firmware_host/table/ordering.py``) kept one
+level up.
 
 1. **Every message from outside is read by the one checked reader** (``wire.reader`` through
    ``wire.duplicate.parse_result``): a payload too large, not UTF-8, nested too deeply, not JSON or malformed
@@ -40,10 +41,10 @@ table's promises (``firmware_host/table/ordering.py``) kept one level up.
    note per ``REFILL`` seconds per login). A table's own results are never counted against it unless
    the session refuses them.
 
-It serves any kind of session (``journalled.JournalledService``; the kind's reader is ``read``, the
-duplicate's ``wire.duplicate.parse_result`` by default). It owns no client and no thread: the desk gives it messages (:meth:`offer`, any thread) and calls
-:meth:`take` (one thread at a time, the session's lock held) off the asyncio loop, since a commit waits for
-the disk.
+The intake serves any kind of session (a :class:`JournalledService`; the kind's reader is ``read``, the
+duplicate's ``wire.duplicate.parse_result`` by default). It owns no client and no thread: the kind's desk
+gives it messages (:meth:`SessionOrdering.offer`, any thread) and calls :meth:`SessionOrdering.take` (one
+thread at a time, the session's lock held) off the asyncio loop, since a commit waits for the disk.
 """
 
 from __future__ import annotations
