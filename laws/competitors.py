@@ -4,7 +4,13 @@ A :class:`Competitor` is its kind (pair, team or player), its number and, where 
 direction (``Side.NS`` or ``Side.EW`` in a two-field movement such as a Mitchell; ``None`` in a Howell,
 a teams match or an individual). Two competitors are the same when kind, number and direction are:
 pair 3 NS and pair 3 EW are two pairs. ``members`` (the players' names, when known) is carried along
-but is not part of who the competitor is.
+but is not part of who the competitor is; nor are a player's ``member`` (the club's member number, ``""``
+for a visitor) and ``federation`` (the national federation's number).
+
+A player is a competitor of kind ``player``: an individual movement's player 7, a euchre night's
+player 3 (``player(3, "Ann", "M12")``), or one of a pair's two players as the results files name him
+(``player(name="Ann", member="M12", federation="1001")``). Only a player may be given number 0, which
+means "not numbered": a pair's player in the results is known by his names, not by a number of his own.
 
 The movement (:mod:`laws.duplicate.movement`) and the scoring (:mod:`laws.scoring`) both call it
 ``Pair``; it is this one type, so a movement's pair is the scoring's pair with no conversion between.
@@ -48,10 +54,13 @@ class Competitor:
     direction: Side | None = None
     kind: Kind = Kind.PAIR
     members: tuple[str, ...] = field(default=(), compare=False)
+    member: str = field(default="", compare=False)
+    federation: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.number, bool) or not isinstance(self.number, int) or self.number < 1:
-            raise CompetitorError(f"a {self.kind} number is a whole number from 1, got {self.number!r}")
+        least = 0 if self.kind == Kind.PLAYER else 1
+        if isinstance(self.number, bool) or not isinstance(self.number, int) or self.number < least:
+            raise CompetitorError(f"a {self.kind} number is a whole number from {least}, got {self.number!r}")
         if isinstance(self.direction, str) and self.direction in ("NS", "EW"):
             object.__setattr__(self, "direction", Side(self.direction))
         if self.direction is not None and not isinstance(self.direction, Side):
@@ -61,6 +70,13 @@ class Competitor:
             raise CompetitorError(f"a competitor is a pair, team or player, got {self.kind!r}")
         object.__setattr__(self, "kind", Kind(self.kind))
         object.__setattr__(self, "members", tuple(str(m) for m in self.members))
+        object.__setattr__(self, "member", str(self.member))
+        object.__setattr__(self, "federation", str(self.federation))
+
+    @property
+    def name(self) -> str:
+        """The members' names, ``" & "`` between them: a player's own name (``""`` when not known)."""
+        return " & ".join(m for m in self.members if m)
 
     @property
     def label(self) -> str:
@@ -85,6 +101,6 @@ def team(number: int, members: tuple[str, ...] = ()) -> Competitor:
     return Competitor(number, None, Kind.TEAM, members)
 
 
-def player(number: int, name: str = "") -> Competitor:
-    """Player ``number`` (an individual event's player has no direction)."""
-    return Competitor(number, None, Kind.PLAYER, (name,) if name else ())
+def player(number: int = 0, name: str = "", member: str = "", federation: str = "") -> Competitor:
+    """Player ``number`` (0: not numbered), with his name and numbers where known; a player has no direction."""
+    return Competitor(number, None, Kind.PLAYER, (name,) if name else (), member, federation)

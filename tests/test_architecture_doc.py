@@ -39,3 +39,51 @@ def test_the_check_sees_a_missing_name(tmp_path: Path) -> None:
     f.write_text("class A:\n    def b(self):\n        pass\n\ndef c():\n    pass\n")
     assert _defined(f) == {"A", "A.b", "c"}
     assert "A.z" not in _defined(f)
+
+
+RESULT_WALK = "## One duplicate result, from the table to the director's page and back"
+COUNTED = re.compile(r"\*\*(\d+)\s+Python\s+files?\s+and\s+(\d+)\s+JS\s+files?\s+in\s+(\d+)\s+rooms\*\*")
+NOW_ROW = re.compile(r"^\| now \| (\d+) \| (\d+) \| (\d+) \|$", re.M)
+
+
+def _section(text: str, heading: str) -> str:
+    start = text.index(heading)
+    following = text.find("\n## ", start + len(heading))
+    return text[start:] if following < 0 else text[start:following]
+
+
+def _room(path: str) -> str:
+    """The room a file is in: ``laws`` for the law engine (one room, pure), else the folder under
+    ``firmware_host/`` (``firmware_host/club/static/duplicate.js`` is ``club``'s)."""
+    parts = path.split("/")
+    return "laws" if parts[0] == "laws" else parts[1].removesuffix(".py")
+
+
+def walk_counts(section: str) -> tuple[tuple[int, int, int], tuple[int, int, int] | None, tuple[int, int, int] | None]:
+    """What the stops of a walk cross (Python files, JS files, rooms), what its sentence says, and what its
+    table's ``now`` row says (None for one missing)."""
+    files = {f for f, _ in REF.findall(section)}
+    stops = (sum(f.endswith(".py") for f in files), sum(f.endswith(".js") for f in files),
+             len({_room(f) for f in files}))
+    said, row = COUNTED.search(section), NOW_ROW.search(section)
+    return (stops, tuple(map(int, said.groups())) if said else None,  # type: ignore[return-value]
+            tuple(map(int, row.groups())) if row else None)
+
+
+def test_the_result_walks_counts_are_the_stops_it_names() -> None:
+    stops, said, row = walk_counts(_section(DOC.read_text(), RESULT_WALK))
+    assert said == stops, f"the walk's sentence says {said} (Python, JS, rooms); its stops cross {stops}"
+    assert row == stops, f"the walk's table says {row} now; its stops cross {stops}"
+    assert stops[0] <= 19, "the result's walk grew back"
+
+
+def test_the_count_check_sees_a_wrong_count() -> None:
+    walk = (f"{RESULT_WALK}\n\n1. `laws/a.py:f` then `firmware_host/club/b.py:g`, "
+            "`firmware_host/club/static/c.js:h` and `laws/a.py:k`.\n\n"
+            "It crosses **2 Python files and 1 JS file in 2 rooms**.\n\n| now | 2 | 1 | 2 |\n\n## Next\n"
+            "`firmware_host/web/x.py:y`\n")
+    assert walk_counts(_section(walk, RESULT_WALK)) == ((2, 1, 2), (2, 1, 2), (2, 1, 2))
+    wrong = walk.replace("**2 Python files", "**3 Python files").replace("| now | 2 | 1 | 2 |", "| now | 2 | 1 | 3 |")
+    stops, said, row = walk_counts(_section(wrong, RESULT_WALK))
+    assert said != stops and row != stops
+    assert walk_counts(_section(walk.replace("| now | 2 | 1 | 2 |", ""), RESULT_WALK))[2] is None

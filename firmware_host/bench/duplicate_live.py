@@ -120,8 +120,7 @@ def measure(tables: int = 30, rounds: int = 27, spread: float = 0.2, gap: float 
     from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
     from firmware_host.club.dashboard import Dashboard, serve
     from firmware_host.duplicate.handrecords.newdeals import new_boards
-    from firmware_host.session.desk import SessionDesk
-    from firmware_host.session.duplicate_session import Session
+    from firmware_host.session.duplicate_session import Session, SessionDesk
     from firmware_host.web.auth import hash_password
     from laws.scoring import Method
     from laws.session.duplicate.spec import SessionSetup, build_movement, default_tables

@@ -92,8 +92,7 @@ def measure(tables: int = 30, rounds: int = 10) -> dict[str, Any]:
     from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
     from firmware_host.duplicate.handrecords.newdeals import new_boards
     from firmware_host.session.broker_client import SessionService
-    from firmware_host.session.desk import SessionDesk
-    from firmware_host.session.duplicate_session import Session
+    from firmware_host.session.duplicate_session import Session, SessionDesk
     from laws.scoring import Method
     from laws.session.duplicate.spec import SessionSetup, build_movement, default_tables
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import SessionDesk
 from firmware_host.session.roster import Roster, RosterError, roster_of
 from laws.session.duplicate.spec import label, pair_of_label
 

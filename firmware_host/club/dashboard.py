@@ -20,9 +20,10 @@ whose turn it was), and the director's bridge answers, ``POST /api/accept``, ``/
 ``table``; ``club.bridge_answers``). A command sent to a table
 is pending (on the page) until the table's status lists its id as done; a table that is away gets it when
 it returns (its persistent session at the broker).
-With a duplicate session (``duplicate=``, a ``session.desk.SessionDesk``) the session's own screens are
+With a duplicate session (``duplicate=``, a ``session.duplicate_session.SessionDesk``) the session's own screens are
 added (``club.duplicate_screens``: ``/duplicate`` for the director, ``/duplicate/table/<id>`` for a
-table's players) and the desk takes the tables' ``board`` messages. With an event (``event=``, an
+table's players) and the desk takes the tables' ``board`` messages, straight from the client into its own
+inbox, committed on its own thread (``SessionDesk.run``). With an event (``event=``, an
 ``events.desk.EventDesk``) the event's pages are added likewise (``club.event_screens``: ``/event`` for the
 director, ``/event/table/<id>`` for a table) and its desk takes the tables' ``board`` messages.
 Every route but the login page (and a table's page, opened with its key) needs a live session; the session cookie is HttpOnly and SameSite=Strict
@@ -38,6 +39,7 @@ import html
 import json
 import logging
 import secrets
+import threading
 import time
 import urllib.parse
 from collections.abc import AsyncIterator, Callable
@@ -112,15 +114,15 @@ class Dashboard:
             self.client.tls_set(ca_certs=ca_file)
         self.client.reconnect_delay_set(1, 5)
         self.client.on_connect = self._on_connect
-        self.client.on_message = lambda c, u, m: self.hub.put(m.topic, bytes(m.payload))
+        self.client.on_message = lambda c, u, m: self._arrived(m.topic, bytes(m.payload))
         self.duplicate = None
         if duplicate is not None:  # a duplicate session's desk: its screens and its side of the link
             from firmware_host.club.duplicate_screens import DuplicateScreens
 
             duplicate.connect(self.publish)
             self.duplicate = DuplicateScreens(duplicate, self, time.time)
-            self.hub.taps.append(duplicate.offer)
-            self.hub.workers.append(duplicate.tick)        # the journal's commit waits for the disk: off the loop
+            # the desk has its own inbox (``_arrived``) and its own thread (``SessionDesk.run``, started with
+            # the server): the journal's commit waits for the disk, off the loop
             self.hub.tickers.append(self.duplicate.tick)
         self.event = None
         if event is not None:  # an event's desk (events/desk.py): its pages here, its messages on our client
@@ -133,6 +135,14 @@ class Dashboard:
             self.hub.workers.append(event.step)            # the journal's commit waits for the disk: off the loop
             self.hub.tickers.append(self.event.tick)
         self.app = self._build_app()
+
+    def _arrived(self, topic: str, payload: bytes) -> None:
+        """paho's thread: a message from the broker. A table's message for the duplicate session goes
+        straight to its desk's inbox (``SessionDesk.offer``: thread-safe; it ignores what is not the
+        session's); every message goes to the hub for the club's state."""
+        if self.duplicate is not None:
+            self.duplicate.desk.offer(topic, payload)
+        self.hub.put(topic, payload)
 
     def publish(self, topic: str, payload: str, retain: bool) -> None:
         """Send a message of the session's to the broker (QoS 1) on the dashboard's client."""
@@ -166,10 +176,20 @@ class Dashboard:
         self.client.connect_async(*self.broker, keepalive=30, clean_start=False, properties=props)
         self.client.loop_start()
         task = asyncio.create_task(self.hub.supervise())
+        desk_stop, desk_thread = threading.Event(), None
+        if self.duplicate is not None:
+            loop = asyncio.get_running_loop()
+            desk_thread = threading.Thread(target=self.duplicate.desk.run, name="duplicate-session", daemon=True,
+                                           args=(desk_stop, self.hub.tick,
+                                                 lambda what: loop.call_soon_threadsafe(self.hub.fault, what)))
+            desk_thread.start()
         try:
             yield
         finally:
             task.cancel()
+            desk_stop.set()
+            if desk_thread is not None:
+                desk_thread.join(10)
             self.client.disconnect()
             self.client.loop_stop()
             self.hashing.close()

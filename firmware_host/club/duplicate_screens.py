@@ -35,8 +35,7 @@ from typing import Any
 from firmware_host.club.club_players import name_players
 from firmware_host.duplicate import forms
 from firmware_host.duplicate.views import director_view, table_view, traveller
-from firmware_host.session.desk import SessionDesk
-from firmware_host.session.duplicate_session import Outcome
+from firmware_host.session.duplicate_session import Outcome, SessionDesk
 from firmware_host.web import stream
 from firmware_host.web.guard import MAX_BODY, Refused, guard, read_body, same_origin, token_of
 
@@ -96,7 +95,7 @@ class DuplicateScreens:
 
     def tick(self) -> None:
         """Send each page what changed for it (on the event loop; the desk's own tick, which commits to
-        the journal, runs on the dashboard's worker thread, and while it holds the session this waits for
+        the journal, runs on the desk's own thread (``SessionDesk.run``), and while it holds the session this waits for
         the next tick rather than the disk); and each table's page the game at its table, as its screen
         shows it."""
         for client in list(self.clients):   # the game at the table, as its screen shows it

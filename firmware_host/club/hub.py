@@ -50,8 +50,9 @@ class Hub:
         self.inbox: deque[tuple[str, bytes]] = deque()
         self.clients: set[asyncio.Queue[str]] = set()
         self.ingested = 0
-        # Others that take messages too (a duplicate session takes the tables' board results), each
-        # called with every message, and what runs after each batch (their own screens' updates).
+        # Others that take messages too (an event's desk takes the tables' board results; a duplicate
+        # session's desk gets them from the client itself), each called with every message, and what runs
+        # after each batch (their own screens' updates).
         self.taps: list[Callable[[str, bytes], bool]] = []
         self.tickers: list[Callable[[], None]] = []
         # Work that may wait on a disk (the session's journal commit): run on a worker thread each

@@ -254,8 +254,7 @@ def _dashboard(args: argparse.Namespace) -> int:
         import time
 
         from firmware_host.club.heads import SESSION_HEADS
-        from firmware_host.session.desk import SessionDesk
-        from firmware_host.session.duplicate_session import Session, SessionFileError
+        from firmware_host.session.duplicate_session import Session, SessionDesk, SessionFileError
 
         try:  # the session's own head is kept beside the tables' (docs/session.md, "The journal")
             desk = SessionDesk(Session.open(args.session), keep_head=heads.keeper(SESSION_HEADS, time.time))

@@ -118,8 +118,7 @@ def _open(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from firmware_host.duplicate.handrecords.handfiles import read_hand_records
-    from firmware_host.session.desk import SessionDesk
-    from firmware_host.session.duplicate_session import Session
+    from firmware_host.session.duplicate_session import Session, SessionDesk
     from firmware_host.session.roster import ROSTER_FILE, read_players, read_roster
     from laws.scoring import Method
     from laws.session.duplicate.spec import (

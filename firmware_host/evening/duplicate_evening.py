@@ -47,8 +47,7 @@ from firmware_host.evening.people import People
 from firmware_host.evening.table import ClubLink, DemoTable, TablePlace
 from firmware_host.records.journal import Journal
 from firmware_host.session.broker_client import SessionService
-from firmware_host.session.desk import SessionDesk
-from firmware_host.session.duplicate_session import Session
+from firmware_host.session.duplicate_session import Session, SessionDesk
 from laws.duplicate.deal import Board
 from laws.scoring import Method
 from laws.session.duplicate.spec import SessionSetup, SetupError, build_movement, default_tables

@@ -3,7 +3,7 @@ owns the broker connection (``cardtable event run``'s own client, or the directo
 runs on the club's machine: ``club/event_screens.py``).
 
 * :meth:`EventDesk.offer` takes a message from the broker (any thread) to the session's ordering
-  (``firmware_host/session/ordering.py``: read by the event's reader, answered only once committed, held
+  (``firmware_host/session/journalled.py``: read by the event's reader, answered only once committed, held
   in order while the journal cannot be written, a bounded note per refusal per login);
 * :meth:`EventDesk.director_record` takes the director's ``names`` and ``correct`` records
   (``laws/session/event/event_kind.py``) the same way, and republishes every seating;
@@ -28,8 +28,7 @@ from typing import Any
 
 from firmware_host.events.session import EventSession
 from firmware_host.events.views import director_view, table_view
-from firmware_host.session.journalled import Outcome
-from firmware_host.session.ordering import SessionOrdering
+from firmware_host.session.journalled import Outcome, SessionOrdering
 from firmware_host.wire.messages import ANSWERS_KEPT
 from firmware_host.wire.topics import TOPICS
 

@@ -3,7 +3,7 @@ the director's server carries the same desk instead: ``club/event_screens.py``):
 seating out (retained), and the director's and tables' pages over HTTP.
 
 * **MQTT.** The service reads ``<prefix>/+/board`` (QoS 1) with a login of the dashboard's rights. Each
-  message goes to the session's ordering (``firmware_host/session/ordering.py``: read by the event's
+  message goes to the session's ordering (``firmware_host/session/journalled.py``: read by the event's
   reader, answered only once committed, held in order while the journal cannot be written, a bounded
   note per refusal per login), taken every ``tick`` seconds on a worker thread (never on paho's network
   thread); once committed, each answer goes out on its table's seating topic

@@ -140,7 +140,7 @@ class EventSession(JournalledService):
         return self.state.sources
 
     def reader(self) -> Callable[[str, bytes], dict[str, Any]]:
-        """The kind's reader for ``firmware_host/session/ordering.py:SessionOrdering``: a table's ``board``
+        """The kind's reader for ``firmware_host/session/journalled.py:SessionOrdering``: a table's ``board``
         message as a ``result`` record (with ``table`` and ``board`` beside it, as the ordering's budgets
         and the answers use), or ``LinkError`` naming what is wrong."""
         def read(topic: str, payload: bytes) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """A duplicate session on the broker without the dashboard: an MQTT client of its own feeding a
 ``SessionDesk`` and a thread that ticks it. ``cardtable duplicate demo`` runs the session this way; a
 club runs it inside the dashboard (``cardtable club dashboard --session DIR``), where the dashboard's
-client and loop do the same.
+client feeds it and the desk's own thread (``SessionDesk.run``) ticks it likewise.
 
 The desk's ticks (each a commit to the session's journal) run on a thread of their own, so a journal
 that waits for the disk holds nothing else up. The client logs in with the dashboard's rights (it must
@@ -15,7 +15,7 @@ import logging
 import threading
 from typing import Any
 
-from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import SessionDesk
 from firmware_host.wire.topics import TOPICS
 
 log = logging.getLogger(__name__)
@@ -74,15 +74,9 @@ class SessionService:
         props.SessionExpiryInterval = SESSION_EXPIRY
         self.client.connect_async(*self.broker, keepalive=30, clean_start=False, properties=props)
         self.client.loop_start()
-        self._thread = threading.Thread(target=self._run, name="duplicate-session", daemon=True)
+        self._thread = threading.Thread(target=self.desk.run, args=(self._stop, self.tick), name="duplicate-session",
+                                        daemon=True)
         self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.wait(self.tick):
-            try:
-                self.desk.tick()
-            except Exception:
-                log.exception("the session's desk failed a tick")
 
     def stop(self) -> None:
         self._stop.set()

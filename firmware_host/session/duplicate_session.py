@@ -12,12 +12,33 @@ the tables or the director), checks each against the state as it stands after th
 journals them all in one transaction, and applies them; a refused record changes nothing.
 :meth:`Session.scored` is the whole session scored by ``laws.scoring.score_session`` (recomputed after
 each change, at most once per change).
+
+**Its desk on the link** (:class:`SessionDesk`): takes the tables' ``board`` messages, hands them to the session
+in batches, tells each table its seating, and tells the screens what changed.
+
+It owns no MQTT client: whoever does (the dashboard, or ``broker_client.SessionService`` without one) gives
+it each message with :meth:`SessionDesk.offer` (from any thread) and a ``publish(topic, payload, retain)``
+callable; the desk's own thread (:meth:`SessionDesk.run`) calls :meth:`SessionDesk.tick` every few
+tens of milliseconds. One tick takes every
+message that has arrived, journals the lot in one transaction (``Session.submit``), rescores once,
+republishes the seatings that changed (retained), and calls the listeners with the boards that changed.
+The director's records (:meth:`SessionDesk.director`) go the same way at once.
+
+What it promises the tables (answered only once committed, held while the journal cannot be written, no
+message stopping another, a bounded note per refusal) is ``journalled.SessionOrdering``'s; a tick waits for the
+disk, so it runs on the desk's own thread (:meth:`SessionDesk.run`, started by the dashboard or by
+``broker_client``), never on the asyncio loop.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 import logging
+import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -31,15 +52,31 @@ from firmware_host.session.journalled import (
     JournalledService,
     Outcome,
     SessionFileError,
+    SessionOrdering,
     session_path,
 )
+from firmware_host.session.roster import RosterError, camera_players, roster_of
+from firmware_host.wire.duplicate import (
+    ANSWERS_KEPT,
+    LinkError,
+    hand_records_part,
+    next_part,
+    parse_players,
+    parse_result,
+    players_part,
+    round_message,
+    seating_message,
+)
+from firmware_host.wire.topics import TOPICS
+from laws.duplicate.movement import next_moves
 from laws.scoring import Pair, ScoredBoard, SessionResult, Tally, rank_tallies, score_boards, score_session
 from laws.scoring.session import NO_TALLY
 from laws.session.duplicate.duplicate_kind import DUPLICATE
 from laws.session.duplicate.spec import SessionSetup
-from laws.session.duplicate.state import SessionState
+from laws.session.duplicate.state import SessionState, progress
 
-__all__ = ["PART", "REFUSALS_KEPT", "SESSION_FILE", "Outcome", "Session", "SessionFileError", "session_path"]
+__all__ = ["PART", "REFUSALS_KEPT", "SESSION_FILE", "Outcome", "Session", "SessionDesk", "SessionFileError",
+           "session_path", "table_parts"]
 
 log = logging.getLogger(__name__)
 
@@ -174,3 +211,228 @@ class Session(JournalledService):
     def all_analysis(self, timeout: float | None = None) -> dict[int, Analysis]:
         """Every board's analysis, waiting for it (exports)."""
         return {} if self.analyser is None else self.analyser.all(timeout)
+
+
+# -- the session's desk on the link ---------------------------------------------------------------------
+
+Publish = Callable[[str, str, bool], None]
+Listener = Callable[[set[int], list[Outcome]], None]
+PAGE = "/duplicate/table/{table}?key={key}"
+
+
+def table_parts(st: SessionState, row: dict[str, Any], cache: dict[tuple[Any, ...], Any]) -> dict[str, Any]:
+    """What a table's seating carries beside its round (issue 29): the records of the boards of its round
+    with the commitment's index, the names of the players seated there (no one else's), and where pairs
+    and boards go after the round. ``cache`` keeps the parts that only the round and boards decide (the
+    session's hand records and movement never change)."""
+    records_key, next_key = ("records", st.commitment, tuple(row["boards"])), ("next", row["round"], row["table"])
+    if records_key not in cache:
+        cache[records_key] = hand_records_part([st.records[b] for b in row["boards"]], st.index, st.commitment)
+    if next_key not in cache:
+        cache[next_key] = next_part(next_moves(st.movement, row["round"], row["table"]))
+    return {"hand_records": cache[records_key],
+            "players": players_part({side: st.players_of(row[side]) for side in ("ns", "ew") if row[side]}),
+            "next": cache[next_key]}
+
+
+class SessionDesk:
+    """The session on the link (see the module docstring).
+
+    Args:
+        session: the open session.
+        publish: sends a message to the broker (QoS 1); None while there is no broker.
+        clock: wall-clock seconds, for the messages' ``t``.
+        keep_head: given the session journal's head (``ROW:HASH``) after each commit, to keep it where
+            the club keeps the tables' heads (``club.heads.HeadBook.keeper``), or None.
+    """
+
+    def __init__(self, session: Session, publish: Publish | None = None,
+                 clock: Callable[[], float] | None = None, *,
+                 keep_head: Callable[[str], None] | None = None) -> None:
+        self.session = session
+        self.publish = publish
+        self.clock = clock or session.clock
+        self.ordering = SessionOrdering(session, read=self._read)
+        self.keep_head = keep_head
+        self._progress = progress(session.state)   # where the tables were at the last commit
+        self.listeners: list[Listener] = []
+        self.lock = threading.RLock()
+        self.answers: dict[str, deque[dict[str, Any]]] = {}
+        self._told: dict[str, str] = {}
+        self._parts: dict[tuple[Any, ...], Any] = {}   # table_parts' cache
+        self.taken = 0
+        self.refused = 0
+
+    # -- in -----------------------------------------------------------------------------------------
+
+    def offer(self, topic: str, payload: bytes) -> bool:
+        """A message from the broker (any thread). True when it is the session's (a table's ``board``
+        message, kept for the next tick, or one of the session's own messages, ignored)."""
+        name = TOPICS.parse(topic)
+        if name is not None and name.family == "table" and name.kind in ("board", "players"):
+            self.ordering.offer(topic, payload)
+            return True
+        return name is not None and name.family in ("round", "seating")
+
+    @property
+    def inbox(self) -> Any:
+        """The messages that arrived and are not yet committed (``SessionOrdering.inbox``)."""
+        return self.ordering.inbox
+
+    @property
+    def fault(self) -> str | None:
+        """Why the session's journal cannot be written now (the messages wait, held), or None."""
+        return self.ordering.fault
+
+    def tick(self) -> bool:
+        """Take what has arrived (see the module docstring); True when anything changed."""
+        with self.lock:
+            fault = self.ordering.fault
+            outcomes = self.ordering.take()
+            if outcomes is None:
+                if self.ordering.fault != fault:   # the journal's fault began or changed: the director is told
+                    self._tell(set(), [])
+                return False
+            return self._answered(outcomes)
+
+    def run(self, stop: threading.Event, every: float, on_fault: Callable[[str], None] | None = None) -> None:
+        """The desk's own thread, whoever owns the broker connection (the dashboard, or
+        ``broker_client.SessionService``): a tick every ``every`` seconds until ``stop`` is set, off the
+        asyncio loop since a tick waits for the disk. A tick that fails is logged and told to ``on_fault``
+        (the dashboard shows it to the director), and the next tick is taken."""
+        while not stop.wait(every):
+            try:
+                self.tick()
+            except Exception as exc:
+                log.exception("the session's desk failed a tick")
+                if on_fault is not None:
+                    on_fault(f"the duplicate session's intake failed a tick ({type(exc).__name__}: {exc})")
+
+    def _tell(self, changed: set[int], outcomes: list[Outcome]) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(changed, outcomes)
+            except Exception:
+                log.exception("a session listener failed")
+
+    def _read(self, topic: str, payload: bytes) -> dict[str, Any]:
+        """A table's message as the session's record: a ``board`` message's result, or its member cards
+        (``players``). Raises LinkError saying why not."""
+        name = TOPICS.parse(topic)
+        return self._players(topic, payload) if name is not None and name.kind == "players" else \
+            parse_result(topic, payload)
+
+    def _players(self, topic: str, payload: bytes) -> dict[str, Any]:
+        """A table's member cards as a ``players`` record (``roster.camera_players``); LinkError: why not."""
+        rec = parse_players(topic, payload)
+        try:
+            roster = roster_of(self.session.journal.path)
+        except RosterError as exc:
+            raise LinkError(str(exc)) from None
+        with self.lock:
+            found, why = camera_players(self.session.state, roster, rec)
+        if found is None:
+            raise LinkError(why)
+        return {**found, "t": self.clock()}
+
+    def director(self, rec: dict[str, Any]) -> Outcome:
+        """A director's record (``round``, ``adjust``, ``correct``, ``cancel``, ``regroup``, ``result``).
+        When the journal cannot be written it is refused with the reason: nothing was taken."""
+        with self.lock:
+            rec = {**rec, "t": rec.get("t", self.clock())}
+            try:
+                outcomes = self.session.submit([rec])
+            except SessionFileError as exc:
+                return Outcome("refused", f"the session's journal cannot be written now ({exc}); enter it again")
+            self._answered(outcomes)
+            return outcomes[0]
+
+    def _answered(self, outcomes: list[Outcome]) -> bool:
+        """After a commit: answer each table's message, republish what changed, tell the listeners."""
+        before = self._progress
+        answered = False
+        for o in outcomes:
+            rec = o.record or {}
+            if o.status == "taken":
+                self.taken += 1
+            elif o.status == "refused":
+                self.refused += 1
+            if rec.get("type") in ("result", "message", "quiet") and rec.get("table") and (
+                    rec.get("type") != "result" or rec.get("source")):
+                self.answers.setdefault(str(rec["table"]), deque(maxlen=ANSWERS_KEPT)).append(
+                    {"source": rec.get("source", ""), "board": rec.get("board"), "status": o.status, "why": o.why})
+                answered = True
+        if self.keep_head is not None:
+            try:
+                self.keep_head(self.session.journal.read_head())
+            except Exception:  # the head is kept again after the next commit
+                log.exception("session: the journal's head could not be kept")
+        changed = set(self.session.changed_boards)
+        self.session.changed_boards.clear()
+        after = progress(self.session.state)
+        self._progress = after
+        moved = before.tables != after.tables or before.called != after.called
+        named = any(o.taken and (o.record or {}).get("type") == "players" for o in outcomes)
+        if changed or moved or answered or named:
+            self.publish_all(only_changed=True)
+            self._tell(changed, outcomes)
+            return True
+        return False
+
+    # -- out ----------------------------------------------------------------------------------------
+
+    def table_key(self, table: str) -> str:
+        """The key a table's page is opened with (from the session's secret; given only to that table)."""
+        secret = self.session.setup.secret.encode()
+        return hmac.new(secret, table.encode(), hashlib.sha256).hexdigest()[:20]
+
+    def check_key(self, table: str, key: str | None) -> bool:
+        # as bytes: compare_digest refuses str with non-ASCII characters (a TypeError, a 500 for ?key=é)
+        return bool(key) and hmac.compare_digest(self.table_key(table).encode(),
+                                                 str(key).encode("utf-8", "surrogatepass"))
+
+    def messages(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every message the session tells the tables now: the round, then each club table's seating."""
+        st = self.session.state
+        seq, t = self.session.journal.head()[0], self.clock()
+        out = [(TOPICS.round, round_message(st.setup.section, st.called, st.movement.rounds, seq, t, st.commitment))]
+        records = st.fingerprints
+        rows = {row["table"]: row for row in progress(st).tables}
+        for tid, number in sorted(st.number_of.items()):
+            page = PAGE.format(table=tid, key=self.table_key(tid))
+            out.append((TOPICS.seating(tid), seating_message(
+                tid, st.setup.section, rows[number], called=st.called, rounds=st.movement.rounds, records=records,
+                page=page, answers=list(self.answers.get(tid, ())), seq=seq, t=t, extra=table_parts(st, rows[number], self._parts))))
+        return out
+
+    def connect(self, publish: Publish) -> None:
+        """Give the desk its way to the broker: called once, by what owns the broker connection (the
+        dashboard, or ``SessionService``), before that connection is started. A desk already connected
+        refuses a second (two clients publishing one session's seatings)."""
+        if self.publish is not None:
+            raise RuntimeError("the session's desk is already connected to a broker client")
+        self.publish = publish
+
+    def publish_all(self, only_changed: bool = False) -> int:
+        """Publish the round and the seatings (retained); ``only_changed``: those that changed since
+        last told. Returns how many were sent."""
+        if self.publish is None:
+            return 0
+        sent = 0
+        with self.lock:
+            messages = self.messages()
+        for topic, msg in messages:
+            # the hand records and the next moves follow from the round and boards the key already holds
+            key = json.dumps({k: v for k, v in msg.items() if k not in ("t", "seq", "hand_records", "next")},
+                             sort_keys=True)
+            if only_changed and self._told.get(topic) == key:
+                continue
+            try:
+                self.publish(topic, json.dumps(msg, separators=(",", ":")), True)
+            except Exception as exc:  # the broker may be away: the next change (or reconnection) sends again
+                log.warning("session: cannot publish %s (%s)", topic, exc)
+                self._told.pop(topic, None)
+                continue
+            self._told[topic] = key
+            sent += 1
+        return sent

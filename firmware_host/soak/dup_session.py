@@ -21,8 +21,7 @@ from typing import Any
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 from firmware_host.duplicate.handrecords.handfiles import write_hand_records
 from firmware_host.session.broker_client import SessionService
-from firmware_host.session.desk import SessionDesk
-from firmware_host.session.duplicate_session import Session
+from firmware_host.session.duplicate_session import Session, SessionDesk
 from firmware_host.soak.dup_club import ClubProcess, hostile_messages, secrets_shown, send_hostile, stall
 from firmware_host.soak.dup_schedule import DupSchedule
 from firmware_host.soak.dup_tables import TableRun, close_all

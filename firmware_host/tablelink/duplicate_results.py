@@ -21,25 +21,24 @@ starts). The seating is read through the wire's typed message (``wire.messages.D
 
 Everything here runs in the controller's thread (observer callbacks, session listeners, and the timer's
 check, which a small thread only queues as a ``CommandAck``: a callable the controller runs in its turn),
-so its journal rows are written where every other row is.
+so its journal rows are written where every other row is. The timer, the waits and the wiring are the
+ones a euchre night's table uses too (``tablelink/resend.py``).
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host.table.inputs import CommandAck, SessionInput
+from firmware_host.tablelink import resend
+from firmware_host.tablelink.resend import RESEND_AFTER, RESEND_MOST, TIMER_EVERY, Resending
 from firmware_host.wire.duplicate import players_body, result_body
 from firmware_host.wire.messages import DuplicateSeating, MessageError
 
 log = logging.getLogger(__name__)
-RESEND_AFTER = 3.0
-RESEND_MOST = 30.0
-TIMER_EVERY = 1.0
+__all__ = ["RESEND_AFTER", "RESEND_MOST", "TIMER_EVERY", "DuplicateResults", "body_of", "connect"]
 
 
 def body_of(ruling: dict[str, Any]) -> dict[str, Any]:
@@ -56,8 +55,9 @@ def body_of(ruling: dict[str, Any]) -> dict[str, Any]:
         confirmed=dict(ruling.get("confirmed") or {}))
 
 
-class DuplicateResults:
-    """The table's results to the session, and the session's seating to the table.
+class DuplicateResults(Resending[tuple[int, int]]):
+    """The table's results to the session, and the session's seating to the table (unanswered: by
+    (round, board), each sent again on its own wait; ``resend.Resending``).
 
     Args:
         ctl: the controller (``submit``, ``journal_note``, ``journal``, ``on_session``).
@@ -67,13 +67,7 @@ class DuplicateResults:
 
     def __init__(self, ctl: Any, publisher: Any, clock: Callable[[], float] = time.monotonic, *,
                  timer: float | None = TIMER_EVERY) -> None:
-        self.ctl = ctl
-        self.publisher = publisher
-        self.clock = clock
-        self.unanswered: dict[tuple[int, int], tuple[dict[str, Any], float]] = {}
-        self._wait: dict[tuple[int, int], float] = {}   # seconds until the next resend of each
-        self.sent = 0
-        self.resent = 0
+        super().__init__(ctl, publisher, clock, timer)
         for row in ctl.journal.rows():           # results confirmed before a restart: answered or not?
             if row.kind == "ruling" and row.body.get("clause") == "DB-77" and row.body.get("confirmed"):
                 body = body_of(row.body)
@@ -81,39 +75,22 @@ class DuplicateResults:
         self.seating: DuplicateSeating | None = None
         self.members: dict[tuple[int, str], str] = {}   # (round, seat) -> the member card read there
         self.named: set[tuple[int, str]] = set()         # (round, side) told the session
-        self.timer = timer
-        self._stop = threading.Event()
-        self._queued = threading.Event()   # a check is in the controller's queue already
 
-    def start_timer(self) -> None:
-        """Start the resend timer's thread (``connect`` does; a test may drive :meth:`resend_due` alone)."""
-        if self.timer:
-            threading.Thread(target=self._timer, args=(self.timer,), name="duplicate-resend", daemon=True).start()
-
-    def close(self) -> None:
-        """Stop the timer (the table is stopping)."""
-        self._stop.set()
-
-    def _timer(self, every: float) -> None:
-        while not self._stop.wait(every):
-            if self.unanswered and not self._queued.is_set():
-                self._queued.set()
-                self.ctl.submit(CommandAck(self.resend_due))
+    thread_name = "duplicate-resend"
 
     def resend_due(self) -> int:
         """Controller thread: send again each unanswered result whose wait is over; how many were sent."""
-        self._queued.clear()
-        now, sent = self.clock(), 0
-        for key, (body, at) in list(self.unanswered.items()):
+        now = self.clock()
+        due = self._due(now)
+        for key in due:
+            body, _ = self.unanswered[key]
             wait = self._wait.get(key, RESEND_AFTER)
-            if now - at > wait:
-                seq = self.ctl.journal_note({"board_result_again": body})
-                self.publisher.board_result(body, seq)
-                self.unanswered[key] = (body, now)
-                self._wait[key] = min(wait * 2, RESEND_MOST)
-                self.resent += 1
-                sent += 1
-        return sent
+            seq = self.ctl.journal_note({"board_result_again": body})
+            self.publisher.board_result(body, seq)
+            self.unanswered[key] = (body, now)
+            self._wait[key] = min(wait * 2, RESEND_MOST)
+            self.resent += 1
+        return len(due)
 
     # -- the observer ------------------------------------------------------------------------------
 
@@ -126,16 +103,7 @@ class DuplicateResults:
         self._wait.pop((body["round"], body["board"]), None)
         self.sent += 1
 
-    def status(self, snapshot: dict[str, Any]) -> None:
-        pass
-
     def event(self, event: dict[str, Any], deal: int, seq: int) -> None:
-        pass
-
-    def deal_over(self, deal: int) -> None:
-        pass
-
-    def pack_health(self, pack: str, unreadable: int, damaged: int, deals: int) -> None:
         pass
 
     # -- the seating -------------------------------------------------------------------------------
@@ -172,8 +140,7 @@ class DuplicateResults:
         for key in list(self.unanswered):
             r, board = key
             if board in answered or r < rnd or (r == rnd and board not in left):
-                del self.unanswered[key]
-                self._wait.pop(key, None)
+                self._forget(key)
         self.resend_due()
 
 
@@ -181,10 +148,5 @@ def connect(results: DuplicateResults, ctl: Any, publisher: Any) -> DuplicateRes
     """Put the table's duplicate results on the link, in one visible place (before ``publisher.start()``,
     which subscribes to the session's topics only when someone listens): the session's messages from the
     publisher go into the controller's queue; the controller's journaled session messages, member cards
-    and observer calls come here; the resend timer starts."""
-    publisher.on_session(lambda msg: ctl.submit(SessionInput(msg)))
-    ctl.on_session(results.on_session)
-    ctl.on_member(results.on_member)
-    ctl.observers.append(results)
-    results.start_timer()
-    return results
+    and observer calls come here; the resend timer starts (``resend.connect``)."""
+    return resend.connect(results, ctl, publisher, on_member=results.on_member)

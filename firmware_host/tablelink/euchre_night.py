@@ -21,31 +21,32 @@
   play (if any), sends it, then sends a ``stop`` with the number of hands it played in the round.
 
 Everything runs in the controller's thread (observer callbacks, session listeners, and the resend
-check, which a small timer thread only queues), as ``duplicate_results`` does; :func:`connect` wires it.
+check, which a small timer thread only queues), with the timer, waits and wiring ``duplicate_results``
+uses (``tablelink/resend.py``); :func:`connect` wires it.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host.table.inputs import CommandAck, LawInput, SessionInput
+from firmware_host.table.inputs import CommandAck, LawInput
+from firmware_host.tablelink import resend
+from firmware_host.tablelink.resend import RESEND_AFTER, RESEND_MOST, TIMER_EVERY, Resending
 from firmware_host.wire.euchre import EuchreSeating
 from firmware_host.wire.messages import MessageError
 from laws.euchre_night.notation import hand_body, tricks_won
 from laws.events.types import ResultRecorded
 
 log = logging.getLogger(__name__)
-RESEND_AFTER = 3.0
-RESEND_MOST = 30.0
-TIMER_EVERY = 1.0
+__all__ = ["RESEND_AFTER", "RESEND_MOST", "TIMER_EVERY", "NightTable", "connect"]
 
 
-class NightTable:
-    """The table's side of a euchre night (see the module docstring).
+class NightTable(Resending[str]):
+    """The table's side of a euchre night (see the module docstring; unanswered: by ``"round/hand"`` or
+    ``"round/stop"``, all sent again in order once one is due; ``resend.Resending``).
 
     Args:
         ctl: the controller (``submit``, ``journal_note``, ``journal``, ``on_session``, ``engine``).
@@ -55,29 +56,17 @@ class NightTable:
 
     def __init__(self, ctl: Any, publisher: Any, clock: Callable[[], float] = time.monotonic, *,
                  timer: float | None = TIMER_EVERY) -> None:
-        self.ctl = ctl
-        self.publisher = publisher
-        self.clock = clock
+        super().__init__(ctl, publisher, clock, timer)
         self.seating: EuchreSeating | None = None
         self.rulings: dict[int, list[dict[str, Any]]] = {}
         self.resulted: set[int] = set()       # deals whose result the table recorded from the cards
         self.scored: set[int] = set()         # deals scored (sent, or scored outside a night's round)
         self.sent_in: dict[int, int] = {}     # round -> hands sent
         self.stopped: set[int] = set()        # rounds the table sent its stop for
-        self.unanswered: dict[str, tuple[dict[str, Any], float]] = {}   # "round/hand" or "round/stop"
-        self._wait: dict[str, float] = {}
         self._sources: dict[str, set[str]] = {}
-        self.sent = 0
-        self.resent = 0
         self._restore()
-        self.timer = timer
-        self._stop = threading.Event()
-        self._queued = threading.Event()
 
-    def start_timer(self) -> None:
-        """Start the resend timer's thread (``connect`` does)."""
-        if self.timer:
-            threading.Thread(target=self._timer, args=(self.timer,), name="euchre-resend", daemon=True).start()
+    thread_name = "euchre-resend"
 
     def _restore(self) -> None:
         """After a restart: the hands sent before it, answered or not, from the journal."""
@@ -95,15 +84,6 @@ class NightTable:
                     self.stopped.add(rnd)
                 self.unanswered[key] = (body, float("-inf"))
                 self._sources.setdefault(key, set()).add(f"{self.ctl.table_id}:{row.seq}")
-
-    def close(self) -> None:
-        self._stop.set()
-
-    def _timer(self, every: float) -> None:
-        while not self._stop.wait(every):
-            if self.unanswered and not self._queued.is_set():
-                self._queued.set()
-                self.ctl.submit(CommandAck(self._resend))
 
     # -- what the people at the table may ask ------------------------------------------------------------
 
@@ -133,16 +113,11 @@ class NightTable:
             self._wait.pop(key, None)
             self.sent += 1
 
-    def _resend(self) -> None:
-        self.resend_due()
-
     def resend_due(self) -> int:
         """Controller thread: once the wait of any unanswered hand is over, send every unanswered one again,
         in order (round, hand, the stop last): the night takes a table's hands only in order, and leaves
         one unanswered that arrives before a hand still missing. How many were sent."""
-        self._queued.clear()
-        now = self.clock()
-        due = [key for key, (_, at) in self.unanswered.items() if now - at > self._wait.get(key, RESEND_AFTER)]
+        due = self._due(self.clock())
         if not due:
             return 0
         wait = min(max(self._wait.get(key, RESEND_AFTER) for key in due) * 2, RESEND_MOST)
@@ -219,15 +194,6 @@ class NightTable:
             self.ctl.journal_note({"euchre_hand_not_sent": {"deal": deal, "why": "the table did not score the "
                                                             "result counted from the cards"}})
 
-    def status(self, snapshot: dict[str, Any]) -> None:
-        pass
-
-    def deal_over(self, deal: int) -> None:
-        pass
-
-    def pack_health(self, pack: str, unreadable: int, damaged: int, deals: int) -> None:
-        pass
-
     # -- the seating -------------------------------------------------------------------------------------
 
     def on_session(self, msg: dict[str, Any]) -> None:
@@ -244,8 +210,7 @@ class NightTable:
         for key in list(self.unanswered):
             body, _ = self.unanswered[key]
             if self._sources.get(key, set()) & answered or int(body.get("round") or 0) < s.round or s.finished:
-                del self.unanswered[key]
-                self._wait.pop(key, None)
+                self._forget(key)
         self._maybe_stop()
         self.resend_due()
 
@@ -254,12 +219,8 @@ def connect(night: NightTable, ctl: Any, publisher: Any) -> NightTable:
     """Put the table's side of a euchre night on the link, in one visible place (before
     ``publisher.start()``, which subscribes to the session's topics only when someone listens): the
     night's messages from the publisher go into the controller's queue; the controller's journaled
-    session messages and observer calls come here; the resend timer starts."""
-    publisher.on_session(lambda msg: ctl.submit(SessionInput(msg)))
-    ctl.on_session(night.on_session)
-    ctl.observers.append(night)
-    night.start_timer()
-    return night
+    session messages and observer calls come here; the resend timer starts (``resend.connect``)."""
+    return resend.connect(night, ctl, publisher)
 
 
 def _order(key: str) -> tuple[int, int]:

@@ -14,11 +14,11 @@ a trick when a lone hand's partner sits out), ``ruling`` and ``result`` (``trick
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from laws.broadcast.feed import Item
+from laws.broadcast.feed import Fold, Item
 from laws.cards import Card, Seat
 from laws.games.euchre_hands import power
 from laws.games.euchre_play import effective_suit
@@ -62,7 +62,7 @@ class EuchreHand:
         return out
 
 
-class EuchreFeed:
+class EuchreFeed(Fold[EuchreHand]):
     """Folds one euchre table's journal rows into :class:`EuchreHand` values and :class:`Item` values."""
 
     def __init__(self, table: int) -> None:
@@ -117,18 +117,6 @@ class EuchreFeed:
             out.append(self._item("result", seq, t, tricks=h.tricks, makers=h.makers, alone=bool(body.get("alone"))))
         return out
 
-    def add_all(self, rows: Iterable[tuple[int, str, Mapping[str, Any], float]]) -> list[Item]:
-        out: list[Item] = []
-        for seq, kind, body, t in rows:
-            out.extend(self.add(seq, kind, body, t))
-        return out
-
-    def _item(self, kind: str, seq: int, t: float, **data: Any) -> Item:
-        h = self.current
-        assert h is not None
-        item = Item(kind, h.table, h.board, len(h.items), seq, t, data)
-        h.items.append(item)
-        return item
 
 
 def _card(value: Any) -> str:

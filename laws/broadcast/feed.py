@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from laws.cards import Seat, clockwise_from
 from laws.duplicate.boards import dealer as board_dealer
@@ -101,7 +101,45 @@ def _hands(deal: str) -> dict[Seat, str]:
     return dict(zip(seats, rest.split()))
 
 
-class TableFeed:
+class _Unit(Protocol):
+    """What a fold keeps one board (or euchre hand) in: where it is played and its items so far."""
+
+    table: int
+    board: int
+    items: list[Item]
+
+
+U = TypeVar("U", bound=_Unit)
+
+
+class Fold(Generic[U]):
+    """What every table's fold shares, bridge's (:class:`TableFeed`) and euchre's
+    (:class:`laws.broadcast.euchre.EuchreFeed`): rows folded one by one, each item numbered in the board
+    (or hand) it belongs to, the one in play (``current``)."""
+
+    current: U | None
+
+    def add(self, seq: int, kind: str, body: Mapping[str, Any], t: float) -> list[Item]:
+        """Fold one journal row; the items it makes (none for rows a spectator never sees)."""
+        raise NotImplementedError
+
+    def add_all(self, rows: Iterable[tuple[int, str, Mapping[str, Any], float]]) -> list[Item]:
+        """Fold rows in order; the items they make."""
+        out: list[Item] = []
+        for seq, kind, body, t in rows:
+            out.extend(self.add(seq, kind, body, t))
+        return out
+
+    def _item(self, kind: str, seq: int, t: float, **data: Any) -> Item:
+        """The next item of the board (or hand) in play, kept in it."""
+        unit = self.current
+        assert unit is not None
+        item = Item(kind, unit.table, unit.board, len(unit.items), seq, t, data)
+        unit.items.append(item)
+        return item
+
+
+class TableFeed(Fold[BoardPlay]):
     """Folds one table's journal rows into :class:`BoardPlay` values and :class:`Item` values.
 
     Args:
@@ -121,18 +159,6 @@ class TableFeed:
             return self._ruling(seq, body, t)
         return []
 
-    def add_all(self, rows: Iterable[tuple[int, str, Mapping[str, Any], float]]) -> list[Item]:
-        out: list[Item] = []
-        for seq, kind, body, t in rows:
-            out.extend(self.add(seq, kind, body, t))
-        return out
-
-    def _item(self, kind: str, seq: int, t: float, **data: Any) -> Item:
-        b = self.current
-        assert b is not None
-        item = Item(kind, b.table, b.board, len(b.items), seq, t, data)
-        b.items.append(item)
-        return item
 
     def _event(self, seq: int, body: Mapping[str, Any], t: float) -> list[Item]:
         kind = body.get("type")

@@ -26,6 +26,7 @@ from typing import Any
 from laws.cards import Seat, Side
 from laws.competition import swiss
 from laws.competition.teams import round_robin
+from laws.competitors import Competitor, player
 from laws.euchre_night import formats
 from laws.euchre_night.formats import FormatError, Round
 from laws.euchre_night.scoring import Hand, HandError, Penalty, Rules, Scoring, seat_points
@@ -45,13 +46,9 @@ class Format(StrEnum):
 FIXED = (Format.ROUND_ROBIN, Format.SWISS)
 
 
-@dataclass(frozen=True)
-class Player:
-    """A player of the night: his number (from 1), name, and member number (``""`` for a visitor)."""
-
-    number: int
-    name: str
-    member: str = ""
+#: A player of the night is the one competitor type (``laws.competitors``) of kind ``player``: his number
+#: (from 1), name and member number (``""`` for a visitor): ``Player(3, "Ann", "M12")``.
+Player = player
 
 
 @dataclass(frozen=True)
@@ -59,7 +56,7 @@ class NightSetup:
     """What a night is opened with."""
 
     name: str
-    players: tuple[Player, ...]
+    players: tuple[Competitor, ...]
     format: Format
     rounds: int
     hands: int

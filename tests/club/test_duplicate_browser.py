@@ -20,8 +20,7 @@ import pytest
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
-from firmware_host.session.desk import SessionDesk
-from firmware_host.session.duplicate_session import Session
+from firmware_host.session.duplicate_session import Session, SessionDesk
 from firmware_host.tablelink.publisher import MqttPublisher
 from firmware_host.web.auth import hash_password
 from tests.browser import chromium, missing

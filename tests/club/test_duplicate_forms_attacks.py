@@ -11,8 +11,7 @@ from typing import Any
 
 import pytest
 
-from firmware_host.session.desk import SessionDesk
-from firmware_host.session.duplicate_session import Session
+from firmware_host.session.duplicate_session import Session, SessionDesk
 from tests.duplicate.sessionkit import make_setup, result
 
 from .conftest import csrf, login

@@ -18,8 +18,7 @@ from typing import Any
 import pytest
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
-from firmware_host.session.desk import SessionDesk
-from firmware_host.session.duplicate_session import Session
+from firmware_host.session.duplicate_session import Session, SessionDesk
 from firmware_host.web.auth import hash_password
 from tests.browser import chromium, missing
 from tests.duplicate.sessionkit import all_results, make_setup

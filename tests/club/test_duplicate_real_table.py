@@ -17,8 +17,7 @@ from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
 from firmware_host.session.broker_client import SessionService
-from firmware_host.session.desk import SessionDesk
-from firmware_host.session.duplicate_session import Session
+from firmware_host.session.duplicate_session import Session, SessionDesk
 from firmware_host.table.controller import TableController
 from firmware_host.table.duplicate import DuplicateProcedure
 from firmware_host.tablelink.duplicate_results import DuplicateResults, connect

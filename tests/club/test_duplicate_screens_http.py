@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from firmware_host.session.desk import SessionDesk
-from firmware_host.session.duplicate_session import Session
+from firmware_host.session.duplicate_session import Session, SessionDesk
 from firmware_host.web.auth import hash_password
 from tests.duplicate.sessionkit import all_results, make_setup
 

@@ -16,8 +16,7 @@ import pytest
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 from firmware_host.session.broker_client import SessionService
-from firmware_host.session.desk import SessionDesk
-from firmware_host.session.duplicate_session import Session
+from firmware_host.session.duplicate_session import Session, SessionDesk
 from laws.cards import Seat
 from laws.games.duplicate_board import board_of
 from tests.duplicate.sessionkit import make_setup
@@ -53,7 +52,7 @@ def _confirm_board_3(t: RealTable, records: dict) -> None:
 SESSION_PROCESS = """
 import sys, time
 from firmware_host.session.broker_client import SessionService
-from firmware_host.session.desk import SessionDesk
+from firmware_host.session.duplicate_session import SessionDesk
 from firmware_host.session.duplicate_session import Session
 desk = SessionDesk(Session.open(sys.argv[1], analyse=False, synchronous="NORMAL"))
 service = SessionService(desk, "127.0.0.1", int(sys.argv[2]), sys.argv[3], sys.argv[4], tick=float(sys.argv[5]))

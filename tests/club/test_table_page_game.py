@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 from firmware_host.club.state import ClubState
-from firmware_host.session.desk import SessionDesk
-from firmware_host.session.duplicate_session import Session
+from firmware_host.session.duplicate_session import Session, SessionDesk
 from firmware_host.table.controller import LawInput
 from firmware_host.table.duplicate import TableRound
 from firmware_host.tablelink.secrecy import SecrecyFilter

@@ -13,8 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware_host.session.desk import SessionDesk
-from firmware_host.session.duplicate_session import Session
+from firmware_host.session.duplicate_session import Session, SessionDesk
 from firmware_host.wire.duplicate import board_topic
 
 from .sessionkit import make_setup, result

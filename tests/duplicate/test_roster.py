@@ -10,8 +10,7 @@ import pytest
 
 from firmware_host.cli import main
 from firmware_host.duplicate.views import director_view, table_view, who
-from firmware_host.session.desk import SessionDesk
-from firmware_host.session.duplicate_session import Session
+from firmware_host.session.duplicate_session import Session, SessionDesk
 from firmware_host.session.roster import RosterError, parse_roster, read_players, read_roster
 from laws.session.duplicate.spec import label, pair_of_label
 from tests.duplicate.sessionkit import make_setup

@@ -12,8 +12,7 @@ import time
 from pathlib import Path
 
 from firmware_host.club.heads import SESSION_HEADS, HeadBook
-from firmware_host.session.desk import SessionDesk
-from firmware_host.session.duplicate_session import Session
+from firmware_host.session.duplicate_session import Session, SessionDesk
 from firmware_host.wire.topics import TOPICS
 from tests.records.test_journal_tamper import _rehash_from
 

@@ -1,4 +1,4 @@
-"""The session's promises (``session/ordering.py``, docs/ordering.md "The session"), each on a
+"""The session's promises (``session/journalled.py:SessionOrdering``, docs/ordering.md "The session"), each on a
 real journal: a batch whose commit fails is held, answered only once committed, and taken when the
 journal is writable again; a result the director took off does not come back with a resend (issue 28,
 item 4); a reused message number is taken and said, never dropped as a repeat (item 5); one login's
@@ -14,10 +14,9 @@ from typing import Any
 
 import pytest
 
-import firmware_host.session.ordering as ordering_module
+import firmware_host.session.journalled as ordering_module
 from firmware_host.duplicate.views import director_view
-from firmware_host.session.desk import SessionDesk
-from firmware_host.session.duplicate_session import Session
+from firmware_host.session.duplicate_session import Session, SessionDesk
 from firmware_host.wire.topics import TOPICS
 
 from .sessionkit import make_setup, result

@@ -18,7 +18,9 @@ from laws.errors import MovementError, SessionError
 ROOT = Path(__file__).resolve().parents[2]
 
 # type names that must each be defined once in the product: what a newcomer reads must mean one thing
-ONE_MEANING = ("Pair", "Competitor", "Seating", "DuplicateSeating", "EuchreSeating")
+ONE_MEANING = ("Pair", "Competitor", "Seating", "DuplicateSeating", "EuchreSeating", "Player", "Team")
+# names of who competes: each is the one competitor type (``Competitor``, or a name for it), never a class
+COMPETITOR_NAMES = ("Pair", "Team", "Player", "Individual", "Competitor")
 
 
 def test_the_movement_and_the_scoring_share_one_pair() -> None:
@@ -79,10 +81,42 @@ def test_the_checker_finds_a_second_pair() -> None:
     assert defined_twice({"a.py": "class Pair:\n    pass\n"}) == {}
 
 
+def competitor_classes(sources: dict[str, str]) -> list[str]:
+    """``path:Name`` of each class of who competes other than the one ``Competitor``, at any depth."""
+    return [f"{p}:{node.name}" for p, text in sources.items() for node in ast.walk(ast.parse(text))
+            if isinstance(node, ast.ClassDef) and node.name in COMPETITOR_NAMES
+            and not (node.name == "Competitor" and p == "laws/competitors.py")]
+
+
+def test_the_checker_finds_a_second_competitor_class() -> None:
+    broken = {"laws/competitors.py": "class Competitor:\n    pass\n",
+              "laws/x.py": "class Player:\n    name: str\n",
+              "firmware_host/y.py": "class Team:\n    pass\n",
+              "firmware_host/z.py": "def f():\n    class Competitor:\n        pass\n"}
+    assert competitor_classes(broken) == ["laws/x.py:Player", "firmware_host/y.py:Team", "firmware_host/z.py:Competitor"]
+    assert defined_twice({"a.py": "class Player:\n    pass\n", "b.py": "class Player:\n    n: int\n"}) == {
+        "Player": ["a.py", "b.py"]}
+    assert competitor_classes({"laws/competitors.py": "class Competitor:\n    pass\n"}) == []
+
+
 def test_no_type_name_means_two_things_in_the_product() -> None:
     sources = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8")
                for d in ("laws", "firmware_host", "vision") for p in sorted((ROOT / d).rglob("*.py"))}
     assert defined_twice(sources) == {}
-    # ``Pair`` is the one competitor type's name for a pair, never a class of its own
-    assert not [p for p, text in sources.items() for node in ast.parse(text).body
-                if isinstance(node, ast.ClassDef) and node.name == "Pair"]
+    # ``Pair``, ``Player`` and ``Team`` are the one competitor type's names, never classes of their own
+    assert competitor_classes(sources) == []
+
+
+def test_a_player_is_a_competitor_whoever_names_him() -> None:
+    from firmware_host.duplicate.results.export import Player as ResultsPlayer
+    from laws.euchre_night.night import Format, NightSetup
+    from laws.euchre_night.night import Player as NightPlayer
+    ann = NightPlayer(3, "Ann", "M12")
+    assert type(ann) is Competitor and ann.kind is Kind.PLAYER and (ann.number, ann.name, ann.member) == (3, "Ann", "M12")
+    bob = ResultsPlayer("Bob", "M7", "1001")
+    assert type(bob) is Competitor and bob.kind is Kind.PLAYER and bob.number == 0
+    assert (bob.name, bob.member, bob.federation) == ("Bob", "M7", "1001") and ResultsPlayer().name == ""
+    setup = NightSetup("n", (ann,), Format.SWISS, 1, 1, ("t1",))
+    assert NightSetup.from_dict(setup.to_dict()).players == (ann,)
+    with pytest.raises(CompetitorError, match="^a pair number is a whole number from 1, got 0$"):
+        Competitor(0)

@@ -8,7 +8,7 @@ Each format's layout, with what we decided where a specification leaves room, is
 ``results_site`` (the folder).
 
 The players' names and numbers come from the session's names unless the caller passes a mapping pair
-label -> players (``results_data.Player``); ``club_id`` is the club's number with its federation.
+label -> players (``results_data.pair_player``, the one competitor type); ``club_id`` is the club's number with its federation.
 
 The double-dummy analysis is waited for (at most ``analysis_timeout`` seconds): an export carries
 ``[OptimumScore]`` and ``[DoubleDummyTricks]`` for every board the solver answered.
@@ -23,6 +23,7 @@ from firmware_host.duplicate.results import results_html, results_pbn, results_u
 from firmware_host.duplicate.results.results_data import ExportData, Player, gather
 from firmware_host.duplicate.results.results_site import SiteError, check_folder, write_site
 from firmware_host.session.duplicate_session import Session
+from laws.competitors import Competitor
 
 FORMATS = ("pbn", "usebio", "html")
 SUFFIX = {"pbn": ".pbn", "usebio": ".xml", "html": ".html"}
@@ -40,7 +41,7 @@ WRITERS = {"pbn": results_pbn.write, "usebio": results_usebio.write, "html": res
 
 
 def export(session: Session, fmt: str, analysis_timeout: float | None = 120.0, *,
-           players: Mapping[str, tuple[Player, ...]] | None = None, club_id: str = "") -> bytes:
+           players: Mapping[str, tuple[Competitor, ...]] | None = None, club_id: str = "") -> bytes:
     """The bytes of the session's results in ``fmt`` (``pbn``, ``usebio`` or ``html``)."""
     if fmt not in WRITERS:
         raise ExportError(f"the format is one of {', '.join(FORMATS)}, not {fmt!r}")
@@ -49,7 +50,7 @@ def export(session: Session, fmt: str, analysis_timeout: float | None = 120.0, *
 
 
 def write_export(session: Session, fmt: str, out: str | Path, *, overwrite: bool = True,
-                 analysis_timeout: float | None = 120.0, players: Mapping[str, tuple[Player, ...]] | None = None,
+                 analysis_timeout: float | None = 120.0, players: Mapping[str, tuple[Competitor, ...]] | None = None,
                  club_id: str = "") -> int:
     """Write the export to ``out``; returns the number of bytes written. An existing file is replaced
     only when ``overwrite``."""
@@ -67,7 +68,7 @@ def write_export(session: Session, fmt: str, out: str | Path, *, overwrite: bool
 
 
 def export_site(session: Session, folder: str | Path, *, force: bool = False,
-                analysis_timeout: float | None = 120.0, players: Mapping[str, tuple[Player, ...]] | None = None,
+                analysis_timeout: float | None = 120.0, players: Mapping[str, tuple[Competitor, ...]] | None = None,
                 club_id: str = "") -> dict[str, int]:
     """Write the published folder (``results_site``); returns each file's size."""
     try:

@@ -1,7 +1,7 @@
 """What every results export writes, gathered once from a session (``results.export`` uses it).
 
 The players come in through one small mapping, pair label (``"3 NS"``, ``"5"``) -> its players, each a
-:class:`Player` (name, the club's member number, the federation's number); any of them may be empty and
+player (:func:`pair_player`, the one competitor type: name, the club's member number, the federation's number); any of them may be empty and
 a pair may be missing altogether: the writers then write the field empty, never a made-up value.
 :func:`players_of` builds the mapping from the session's own names; a caller that knows more (a
 roster) passes its own to :func:`gather`.
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from firmware_host.session.analysis import Analysis
 from firmware_host.session.duplicate_session import Session
+from laws.competitors import Competitor, player
 from laws.duplicate.deal import Board
 from laws.duplicate.movement import Movement
 from laws.scoring import SessionResult
@@ -21,27 +22,26 @@ from laws.session.duplicate.spec import SessionSetup, label
 from laws.session.duplicate.state import Entry
 
 
-@dataclass(frozen=True)
-class Player:
-    """One player of a pair as the exports name him.
+def pair_player(name: str = "", member: str = "", federation: str = "") -> Competitor:
+    """One player of a pair as the exports name him: the one competitor type, a player not numbered.
 
-    Attributes:
+    Args:
         name: the name to publish ("" when not known).
         member: the club's member number ("" for a visitor or when not known); never published.
         federation: the national federation's number (USEBIO's ``NATIONAL_ID_NUMBER``; "" when not known).
     """
-
-    name: str = ""
-    member: str = ""
-    federation: str = ""
+    return player(0, name, member, federation)
 
 
-NOBODY: tuple[Player, Player] = (Player(), Player())
+#: the exports' name for :func:`pair_player`, kept for callers: ``Player("Ann", "M12", "1001")``.
+Player = pair_player
+
+NOBODY: tuple[Competitor, Competitor] = (pair_player(), pair_player())
 
 
-def players_of(setup: SessionSetup) -> dict[str, tuple[Player, ...]]:
+def players_of(setup: SessionSetup) -> dict[str, tuple[Competitor, ...]]:
     """Each pair's players from the session's own names (``SessionSetup.names``: names, no numbers)."""
-    return {str(k): tuple(Player(str(n or "")) for n in v) for k, v in setup.names.items()}
+    return {str(k): tuple(pair_player(str(n or "")) for n in v) for k, v in setup.names.items()}
 
 
 def entered_by_hand(e: Entry) -> bool:
@@ -65,13 +65,13 @@ class ExportData:
     records: Mapping[int, Board]
     entries: Mapping[tuple[int, str, str], Entry]   # (board, NS label, EW label) -> the session's line
     analysis: Mapping[int, Analysis]
-    players: Mapping[str, tuple[Player, ...]] = field(default_factory=dict)
+    players: Mapping[str, tuple[Competitor, ...]] = field(default_factory=dict)
     club_id: str = ""                               # the club's number with its federation (CLUB_ID_NUMBER)
 
     def entry(self, board: int, ns: str, ew: str) -> Entry | None:
         return self.entries.get((board, ns, ew))
 
-    def pair_players(self, pair: str) -> tuple[Player, Player]:
+    def pair_players(self, pair: str) -> tuple[Competitor, Competitor]:
         """The two players of a pair (empty players for one not known)."""
         got = tuple(self.players.get(pair, ())) + NOBODY
         return got[0], got[1]
@@ -82,7 +82,7 @@ class ExportData:
 
 
 def gather(session: Session, analysis_timeout: float | None = 120.0, *,
-           players: Mapping[str, tuple[Player, ...]] | None = None, club_id: str = "") -> ExportData:
+           players: Mapping[str, tuple[Competitor, ...]] | None = None, club_id: str = "") -> ExportData:
     """The session's export data; ``players`` defaults to the session's own names (:func:`players_of`)."""
     st = session.state
     entries = {(e.board, label(e.ns), label(e.ew)): e for e in st.entries.values()}
