@@ -32,7 +32,7 @@ from importlib import resources
 from typing import Any
 
 from firmware_host.euchre_night.desk import NightDesk
-from firmware_host.euchre_night.views import hands_export, page_view, sheet_html, standings_export
+from firmware_host.euchre_night.views import hands_export, sheet_html, standings_export
 from firmware_host.session.journalled import SessionFileError
 from firmware_host.web.guard import Refused, guard
 from firmware_host.web.screens import LiveScreens
@@ -87,9 +87,7 @@ class EuchreScreens(LiveScreens):
     # -- views ------------------------------------------------------------------------------------------
 
     def view(self) -> dict[str, Any]:
-        s = self.desk.session
-        with s.lock:
-            return page_view(s.night, s.head(), s.version, s.refused)
+        return self.desk.view_now()[1]
 
     def table_view(self, table: str, whole: dict[str, Any] | None = None) -> dict[str, Any]:
         """The view a table's phone draws: the night's, with that table's row only."""
@@ -100,24 +98,19 @@ class EuchreScreens(LiveScreens):
         return v
 
     def tick(self) -> None:
-        """On the event loop after each batch: when the night changed, every page its view again. The
-        desk's commit (on the hub's worker thread) holds the session's lock while the disk writes; this
-        then waits for the next tick rather than the disk."""
-        s = self.desk.session
-        if s.version == self._told or not self.clients:
-            self._told = s.version
+        """On the event loop after each batch: when the night changed, every page its view again. The view
+        is the one the desk's step made after its commit (``NightDesk.view``), so this never waits for the
+        session's lock, which the next commit holds while the disk writes."""
+        version, whole, director = self.desk.view
+        if version == self._told:
             return
-        if not s.lock.acquire(blocking=False):
+        self._told = version
+        if not self.clients:
             return
-        try:
-            self._told = s.version
-            whole = self.view()
-            director = json.dumps(whole, separators=(",", ":"))
-            for client in list(self.clients):
-                self._put(client, director if client.table is None else
-                          json.dumps(self.table_view(client.table, whole), separators=(",", ":")))
-        finally:
-            s.lock.release()
+        text = director.decode()
+        for client in list(self.clients):
+            self._put(client, text if client.table is None else
+                      json.dumps(self.table_view(client.table, whole), separators=(",", ":")))
 
     def routes(self) -> list[Any]:
         from starlette.routing import Route

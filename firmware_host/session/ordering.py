@@ -23,6 +23,10 @@ table's promises (``firmware_host/table/ordering.py``) kept one level up.
    note per ``REFILL`` seconds per login). A table's own results are never counted against it unless
    the session refuses them.
 
+6. **A record held is not a refusal**: when the kind's check says ``HOLD`` (``laws/session/kind.py``: a
+   euchre hand that came ahead of one still missing at its table) its outcome is ``held``: neither
+   journaled nor answered, and never spent from its login's budget, so its table sends it again.
+
 It serves any kind of session (``journalled.JournalledService``; the kind's reader is ``read``, the
 duplicate's ``wire.duplicate.parse_result`` by default). It owns no client and no thread: the desk gives it messages (:meth:`offer`, any thread) and calls
 :meth:`take` (one thread at a time, the session's lock held) off the asyncio loop, since a commit waits for
@@ -41,6 +45,7 @@ from typing import Any
 from firmware_host.session.journalled import JournalledService, Outcome, SessionFileError
 from firmware_host.wire.duplicate import LinkError, parse_result
 from firmware_host.wire.topics import TOPICS
+from laws.session.kind import HOLD, REPEAT
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +162,7 @@ class SessionOrdering:
             name = TOPICS.parse(topic)
             table = str(rec.get("table") or (name.table if name is not None else "?"))
             why = self.session.state.check(rec)
-            if why in ("", "repeat"):
+            if why in ("", REPEAT, HOLD):   # taken, a repeat, or held for later: never a refusal's note
                 return rec
         if self._spend(table, now):
             return rec

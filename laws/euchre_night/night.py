@@ -29,7 +29,7 @@ from laws.competition.teams import round_robin
 from laws.euchre_night import formats
 from laws.euchre_night.formats import FormatError, Round
 from laws.euchre_night.scoring import Hand, HandError, Penalty, Rules, Scoring, seat_points
-from laws.euchre_night.standings import HandPlayed, PlayerStanding, standings
+from laws.euchre_night.standings import HandPlayed, PlayerStanding, Tally, ranked, seats_of, table_tally
 from laws.session.kind import HOLD, REPEAT
 
 SEATS = (Seat.N, Seat.S, Seat.E, Seat.W)   # the order of a table's tuple (north, south, east, west)
@@ -215,6 +215,7 @@ class Night:
         self._points: dict[tuple[int, int], tuple[int, int, int, int]] = {}
         self._seat_pts: dict[tuple[int, int, int], dict[Seat, int]] = {}
         self._standings: tuple[PlayerStanding, ...] | None = None
+        self._tallies: dict[tuple[int, int], Tally] = {}
         self.rounds.append(self.seat_round(1))
 
     # -- seats ------------------------------------------------------------------------------------------
@@ -323,12 +324,25 @@ class Night:
         return (k, tables[k - 1]) if k <= len(tables) else None
 
     def standings(self) -> tuple[PlayerStanding, ...]:
-        """Every player's standing now (a sit-out is credited a round's mean once the round is over)."""
+        """Every player's standing now (a sit-out is credited a round's mean once the round is over).
+
+        Each table's part of each round is tallied once (``standings.table_tally``) and again only when a
+        hand there is taken or corrected, so a hand costs the night its own table's tally and the ranking,
+        not a pass over every hand of the night."""
         if self._standings is None:
-            plays = [HandPlayed(h.round, h.table, h.hand, self.points(h)) for h in self.hands.values()]
             rounds = [r if self.complete(r.number) else Round(r.number, r.tables) for r in self.rounds]
-            self._standings = standings(self.players, rounds, plays, self.setup.rules)
+            self._standings = ranked(self.players, rounds, {(r.number, k): self.tally(r.number, k)
+                                                            for r in rounds for k in range(1, len(r.tables) + 1)})
         return self._standings
+
+    def tally(self, rnd: int, k: int) -> Tally:
+        """Table ``k``'s tally in round ``rnd``, player by player (worked out once a change there)."""
+        got = self._tallies.get((rnd, k))
+        if got is None:
+            got = self._tallies[(rnd, k)] = table_tally(
+                seats_of(self.round(rnd), k),
+                [HandPlayed(h.round, h.table, h.hand, self.points(h)) for h in self.at.get((rnd, k), ())])
+        return got
 
     # -- records ----------------------------------------------------------------------------------------
 
@@ -449,6 +463,7 @@ class Night:
             at = self.at[(old.round, old.table)]
             at[at.index(old)] = new
             self._points.pop((old.round, old.table), None)
+            self._tallies.pop((old.round, old.table), None)
             self._seat_pts.pop(key, None)
             self._standings = None
             return
@@ -465,6 +480,7 @@ class Night:
                                          dict(rec))
             self.at.setdefault((rec["round"], k), []).append(self.hands[key])
             self._points.pop((rec["round"], k), None)
+            self._tallies.pop((rec["round"], k), None)
             if rec.get("source"):
                 self.sources[str(rec["source"])] = key
         self._standings = None
