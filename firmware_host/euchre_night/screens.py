@@ -198,6 +198,14 @@ class EuchreScreens(LiveScreens):
         return self._page_html(f"{self.desk.session.night.setup.name}: {table}", path, table=table)
 
 
+_SEAT_OPTIONS = '<option value="">as taken</option><option value="none">nobody</option>' + "".join(
+    f'<option value="{x}">{x}</option>' for x in "NESW")
+_PENALTY_ROW = ('<span class="pen">Penalty {i}: <select id="c-pen-clause-{i}" name="pen-clause-{i}"><option value="">none'
+                '</option><option value="EU-63">EU-63 renege (law 63)</option><option value="EU-90">EU-90 wrong '
+                'number of cards (law 90)</option><option value="EU-50">EU-50 lone hand abandoned (law 50)</option>'
+                '</select> against <select id="c-pen-side-{i}" name="pen-side-{i}"><option value="NS">NS</option>'
+                '<option value="EW">EW</option></select> <label>points <input id="c-pen-points-{i}" name="pen-points-{i}" type="number" '
+                'min="2" max="5" size="2"></label></span> ')
 _CALL = ('<p><button type="button" id="call">Call the round</button> '
          '<span id="said" role="status"></span></p>'
          '<form id="correct"><fieldset><legend>Correct a hand</legend>'
@@ -207,6 +215,13 @@ _CALL = ('<p><button type="button" id="call">Call the round</button> '
          '<label>Makers <select id="c-makers" name="makers"><option value="">as taken</option>'
          '<option>NS</option><option>EW</option></select></label> '
          '<label>Tricks <input id="c-tricks" name="tricks" type="number" min="0" max="5" size="2"></label> '
+         f'<label>Alone <select id="c-alone" name="alone">{_SEAT_OPTIONS}</select></label> '
+         '<label>Scores nothing on the hand (law 90, law 50) <select id="c-void" name="void">'
+         '<option value="">as taken</option><option value="none">neither side</option>'
+         '<option value="NS">NS</option><option value="EW">EW</option><option value="NS EW">both sides</option></select></label><br>'
+         '<label>Penalties <select id="c-pen" name="penalties"><option value="">as taken</option>'
+         '<option value="none">none</option><option value="below">these:</option></select></label> '
+         + _PENALTY_ROW.format(i=1) + _PENALTY_ROW.format(i=2) + '<br>'
          '<label>Why <input id="c-why" name="why" size="30"></label> '
          '<button type="submit" id="c-send">Correct</button> '
          '<span id="c-said" role="status"></span></fieldset></form>')

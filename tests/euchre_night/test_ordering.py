@@ -22,7 +22,7 @@ def test_a_hand_held_is_not_spent_from_a_login_past_its_refusal_budget(tmp_path:
     s = NightSession.create(tmp_path / "n", setup(hands=4))
     n = s.night
     s.ordering.clock = lambda: 0.0          # no budget comes back while the test runs
-    for i in range(ordering.BURST):         # the login spends its whole budget of refusal notes
+    for _ in range(ordering.BURST):         # the login spends its whole budget of refusal notes
         s.ordering.offer(TOPICS.table("table-01", "hand"), b"{not json")
     s.ordering.take()
     got = s.take([message(hand(n, 1, 2), 500)])       # hand 2 before hand 1: held, not a refusal

@@ -44,6 +44,20 @@
       const facts = {};
       if ($("c-makers").value) facts.makers = $("c-makers").value;
       if ($("c-tricks").value !== "") facts.tricks = Number($("c-tricks").value);
+      const alone = $("c-alone").value;
+      if (alone) facts.alone = alone === "none" ? null : alone;
+      const voided = $("c-void").value;
+      if (voided) facts.void = voided === "none" ? [] : voided.split(" ");
+      const pen = $("c-pen").value;
+      if (pen === "none") facts.penalties = [];
+      if (pen === "below") {
+        facts.penalties = [];
+        for (const i of [1, 2]) {
+          const clause = $("c-pen-clause-" + i).value;
+          if (clause) facts.penalties.push({clause: clause, offending: $("c-pen-side-" + i).value,
+                                            points: Number($("c-pen-points-" + i).value)});
+        }
+      }
       const r = await fetch("/api/euchre/correct", {method: "POST",
         headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
         body: JSON.stringify({table: $("c-table").value, round: Number($("c-round").value),
