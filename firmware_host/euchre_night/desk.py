@@ -171,6 +171,16 @@ class NightDesk:
             self.changed_now()
         return why_not
 
+    def substitute(self, player: object, name: object, member: object, from_round: object, why: object,
+                   by: str) -> str:
+        """The director's substitution; '' or why not. Every seating again (the names on them)."""
+        why_not = self.session.substitute(player, name, member, from_round, why, by)
+        if not why_not:
+            self.view_now()
+            self.changed_now()
+            self.publish_all()
+        return why_not
+
     def changed_now(self) -> None:
         v = self.session.version
         with self.changed:

@@ -52,7 +52,7 @@ function draw(v){
   if (v.out.length) h += "<p>Sitting out: " + v.out.map(p=>e(p.name)).join(", ") + "</p>";
   document.getElementById("tables").innerHTML = h;
   let s = "<tr><th>Place</th><th>Player</th><th>Points</th><th>Hands won</th><th>Loners</th></tr>";
-  for (const r of v.standings) s += "<tr><td>"+e(r.place)+"</td><td>"+e(r.name)+"</td><td class=n>"+
+  for (const r of v.standings) s += "<tr><td>"+e(r.place)+"</td><td>"+e(r.shown)+"</td><td class=n>"+
      e(r.points_shown)+"</td><td class=n>"+r.hands_won+"</td><td class=n>"+r.loners+"</td></tr>";
   document.getElementById("standings").innerHTML = s;
   document.getElementById("head").textContent = "journal head " + v.head;

@@ -124,6 +124,7 @@ class EuchreScreens(LiveScreens):
                 Route("/api/euchre/table/{table}", self.table_state),
                 Route("/api/euchre/call", self.call, methods=["POST"]),
                 Route("/api/euchre/correct", self.correct, methods=["POST"]),
+                Route("/api/euchre/substitute", self.substitute, methods=["POST"]),
                 Route("/euchre/static/{name}", self.static)]
 
     # -- the director's -----------------------------------------------------------------------------------
@@ -186,6 +187,24 @@ class EuchreScreens(LiveScreens):
             return self.dash._json({"error": why_not}, 409)
         return self.dash._json({"ok": True})
 
+    async def substitute(self, request: Any) -> Any:
+        checked = await guard(request, self.dash.sessions, "euchre substitution")
+        if isinstance(checked, Refused):
+            return self.dash._json({"error": checked.error}, checked.status)
+        data = checked.data
+        if not isinstance(data, dict):
+            why = "the request is too big" if checked.too_big else "the request is not a JSON object"
+            return self.dash._json({"error": why}, 400)
+        try:
+            why_not = await asyncio.to_thread(self.desk.substitute, data.get("player"), data.get("name"),
+                                              data.get("member", ""), data.get("from_round"), data.get("why"),
+                                              str(checked.login.user))
+        except SessionFileError as exc:
+            return self.dash._json({"error": str(exc)}, 503)
+        if why_not:
+            return self.dash._json({"error": why_not}, 409)
+        return self.dash._json({"ok": True})
+
     # -- a table's ------------------------------------------------------------------------------------
 
     async def table_page(self, request: Any) -> Any:
@@ -224,4 +243,12 @@ _CALL = ('<p><button type="button" id="call">Call the round</button> '
          + _PENALTY_ROW.format(i=1) + _PENALTY_ROW.format(i=2) + '<br>'
          '<label>Why <input id="c-why" name="why" size="30"></label> '
          '<button type="submit" id="c-send">Correct</button> '
-         '<span id="c-said" role="status"></span></fieldset></form>')
+         '<span id="c-said" role="status"></span></fieldset></form>'
+         '<form id="substitute"><fieldset><legend>A substitute</legend>'
+         '<label>For player number <input id="s-player" name="player" type="number" min="1" size="3"></label> '
+         '<label>Name <input id="s-name" name="name" size="20" maxlength="60"></label> '
+         '<label>Member number <input id="s-member" name="member" size="8" maxlength="20"></label> '
+         '<label>From round <input id="s-round" name="from_round" type="number" min="1" size="3"></label> '
+         '<label>Why <input id="s-why" name="why" size="30"></label> '
+         '<button type="submit" id="s-send">Put the substitute in</button> '
+         '<span id="s-said" role="status"></span></fieldset></form>')

@@ -222,6 +222,20 @@ class NightSession(JournalledService):
             self.submit([rec])
             return ""
 
+    def substitute(self, player: Any, name: Any, member: Any, from_round: Any, why: Any, by: str) -> str:
+        """The director puts a substitute in for ``player`` from round ``from_round`` on (``docs/euchre.md``,
+        "Substitutes"): journaled as a ``substitute`` record, then on the seatings, pages and exports;
+        '' or why not (nothing journaled then)."""
+        with self.lock:
+            rec = {"type": "substitute", "player": player, "name": name.strip() if isinstance(name, str) else name,
+                   "member": "" if member is None else member, "from_round": from_round, "why": why,
+                   "by": by[:60], "t": self.clock()}
+            why_not = self.night.check(rec)
+            if why_not:
+                return why_not
+            self.submit([rec])
+            return ""
+
     def head(self) -> str:
         row, h = self.journal.head()
         return f"{row}:{h}"

@@ -91,6 +91,13 @@ def standings(players: int, rounds: Iterable[Round], hands: Iterable[HandPlayed]
     return ranked(players, rounds, tallies)
 
 
+def round_mean(tallies: Iterable[Tally]) -> Fraction:
+    """The mean points of the players who played a round (what a sit-out is credited)."""
+    tallies = list(tallies)
+    present = sum(len(t.points) for t in tallies)
+    return Fraction(sum(t.total for t in tallies), present) if present else Fraction(0)
+
+
 def ranked(players: int, rounds: Iterable[Round], tallies: Mapping[tuple[int, int], Tally]) -> tuple[PlayerStanding, ...]:
     """The standings from each table's tally of each round (``(round, table)`` -> :class:`Tally`)."""
     whole = dict.fromkeys(range(1, players + 1), 0)        # summed as whole numbers; a Fraction at the end
@@ -100,18 +107,15 @@ def ranked(players: int, rounds: Iterable[Round], tallies: Mapping[tuple[int, in
     points: dict[int, Fraction] = {}
     means: list[tuple[tuple[int, ...], Fraction]] = []
     for rnd in rounds:
-        total = present = 0
-        for k in range(1, len(rnd.tables) + 1):
-            t = tallies[(rnd.number, k)]
+        at = [tallies[(rnd.number, k)] for k in range(1, len(rnd.tables) + 1)]
+        for t in at:
             for p, v in t.points.items():
                 whole[p] += v
                 won[p] += t.won[p]
                 loners[p] += t.loners[p]
                 played[p] += 1
-            total += t.total
-            present += len(t.points)
-        if rnd.out and present:
-            means.append((rnd.out, Fraction(total, present)))
+        if rnd.out and at:
+            means.append((rnd.out, round_mean(at)))
     points = {p: Fraction(v) for p, v in whole.items()}
     for sitting, mean in means:
         for p in sitting:

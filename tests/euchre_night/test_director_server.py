@@ -274,6 +274,31 @@ def test_the_director_s_correction_through_the_guard(club: Club) -> None:
         assert got["corrections"][0] == {"by": "director", "why": "miscounted", "was": {"tricks": 5}}
 
 
+def test_the_director_s_substitution_through_the_guard(club: Club) -> None:
+    import httpx
+
+    sub = {"player": 5, "name": "Zoe Lane", "member": "M-77", "from_round": 1, "why": "P5 was taken ill"}
+    with httpx.Client(base_url=club.url, timeout=10) as c:
+        assert c.post("/api/euchre/substitute", json=sub).status_code == 401      # no login
+        assert c.post("/login", data={"username": "director", "password": PASSWORD},
+                      follow_redirects=False).status_code == 303
+        token = c.get("/euchre").text.split('name="csrf-token" content="')[1].split('"')[0]
+        assert 'id="substitute"' in c.get("/euchre").text                           # the form on the page
+        assert c.post("/api/euchre/substitute", json=sub).status_code == 403      # no CSRF token
+        r = c.post("/api/euchre/substitute", json=dict(sub, player=99), headers={"X-CSRF-Token": token})
+        assert r.status_code == 409 and "replaces a player of the night" in r.json()["error"]
+        r = c.post("/api/euchre/substitute", json=sub, headers={"X-CSRF-Token": token})
+        assert r.status_code == 200, r.text
+        club.t2.wait(lambda s: s["seats"]["N"] == {"player": 5, "name": "Zoe Lane"})   # on table-02's seating
+        st = c.get("/euchre/standings.json").json()
+        assert st["substitutions"] == [dict(sub, by="director")]
+        row = next(r for r in st["standings"] if r["player"] == 5)
+        assert [b["name"] for b in row["played_by"]] == ["Zoe Lane"]
+        assert c.get("/euchre/hands.json").json()["substitutions"] == st["substitutions"]
+    last = [r.body for r in club.session.journal.rows() if r.kind == "event"][-1]
+    assert last["type"] == "substitute" and last["by"] == "director"           # journaled
+
+
 def test_bench_euchre_quick_on_the_director_s_server(capsys: pytest.CaptureFixture[str]) -> None:
     from firmware_host.cli import main
 

@@ -25,7 +25,7 @@
     $("tables").innerHTML = h;
     let s = "<tr><th>Place</th><th>Player</th><th>Points</th><th>Hands won</th><th>Loners</th></tr>";
     for (const r of v.standings) {
-      s += "<tr><td>" + e(r.place) + "</td><td>" + e(r.name) + "</td><td class=n>" + e(r.points_shown) +
+      s += "<tr><td>" + e(r.place) + "</td><td>" + e(r.shown) + "</td><td class=n>" + e(r.points_shown) +
         "</td><td class=n>" + r.hands_won + "</td><td class=n>" + r.loners + "</td></tr>";
     }
     $("standings").innerHTML = s;
@@ -64,6 +64,19 @@
                               hand: Number($("c-hand").value), facts: facts, why: $("c-why").value})});
       const a = await r.json();
       $("c-said").textContent = r.ok ? "corrected" : (a.error || "refused");
+    };
+  }
+  const sub = $("substitute");
+  if (sub) {
+    sub.onsubmit = async ev => {
+      ev.preventDefault();
+      const r = await fetch("/api/euchre/substitute", {method: "POST",
+        headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
+        body: JSON.stringify({player: Number($("s-player").value), name: $("s-name").value,
+                              member: $("s-member").value, from_round: Number($("s-round").value),
+                              why: $("s-why").value})});
+      const a = await r.json();
+      $("s-said").textContent = r.ok ? "substituted" : (a.error || "refused");
     };
   }
   const call = $("call");
