@@ -13,6 +13,11 @@ the three slowest bursts, and the session's own work a burst, replayed alone aft
 ``--quick``: 10 tables, 2 rounds of 4 hands. ``--director-server``: the night on the club's director's
 server instead (``cardtable club dashboard --euchre``: the dashboard's client and hub carry it), its
 director's page's stream ``/euchre/events`` read behind a director's login.
+
+The night's server runs in a process of its own (``euchre_server``), as on the club's machine, where the
+tables are other machines and the page is read in a browser elsewhere: the bench's 30 table clients and
+its page reader do not share the server's interpreter. The server reports its CPU time (user and system,
+every thread) from serving to the end, given here a hand.
 """
 
 from __future__ import annotations

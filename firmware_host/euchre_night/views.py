@@ -63,7 +63,9 @@ def standing_rows(night: Night) -> list[dict[str, Any]]:
     names = {p.number: p for p in night.setup.players}
     rows = []
     for s in night.standings():
-        by = [dict(b, points=fraction_text(b["points"])) for b in night.played_by(s.player)]
+        by = ([{"name": names[s.player].name, "member": names[s.player].member, "from_round": 1,
+                "to_round": night.setup.rounds, "points": fraction_text(s.points)}] if not night.subs.get(s.player)
+              else [dict(b, points=fraction_text(b["points"])) for b in night.played_by(s.player)])
         shown = names[s.player].name if len(by) < 2 else "; ".join(
             f"{b['name']} (rounds {b['from_round']}-{b['to_round']})" for b in by)
         rows.append({"place": s.place, "player": s.player, "name": names[s.player].name,

@@ -376,6 +376,10 @@ class Night:
         """Who held number ``player`` (the house rule on substitutes): each person's name, member number,
         first and last round, and the points scored at the number in those rounds."""
         p = self.setup.players[player - 1]
+        if not self.subs.get(player):      # nobody replaced: the line's points, without a pass over the rounds
+            total = next(st.points for st in self.standings() if st.player == player)
+            return [{"name": p.name, "member": p.member, "from_round": 1, "to_round": self.setup.rounds,
+                     "points": total}]
         pts = self.round_points(player)
         return [{"name": n, "member": m, "from_round": a, "to_round": b,
                  "points": sum((v for r, v in pts.items() if a <= r <= b), Fraction(0))}
