@@ -49,6 +49,7 @@ class NightService:
         self.connected = threading.Event()
         self.host, self.port = host, port
         self._thread: threading.Thread | None = None
+        self.faults = 0      # steps that raised (logged each; the loop goes on)
 
     def _publish(self, topic: str, body: str, retain: bool) -> None:
         self.client.publish(topic, body, qos=1, retain=retain)
@@ -103,7 +104,11 @@ class NightService:
             self._wake.clear()
             if self._stop.is_set():
                 break
-            self.desk.step()
+            try:
+                self.desk.step()
+            except Exception:   # one step's fault (a bug, not a message: those are refusals) never ends the loop
+                self.faults += 1
+                log.exception("euchre night: a step failed; the next one runs")
 
     def call(self, by: str) -> str:
         """The director ends the round in play; '' or why not."""

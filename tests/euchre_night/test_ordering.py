@@ -7,6 +7,7 @@ hand afresh (docs/euchre.md, "On the club's link")."""
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 from firmware_host.euchre_night.desk import NightDesk
@@ -102,3 +103,37 @@ def test_the_standings_tallied_table_by_table_equal_those_worked_out_afresh(tmp_
             assert n.standings() == fresh
     s.close()
 
+
+
+def test_a_step_that_raises_never_ends_the_night_s_loop(tmp_path: Path) -> None:
+    import threading
+
+    from firmware_host.club.broker import free_port
+    from firmware_host.euchre_night.service import NightService
+
+    s = NightSession.create(tmp_path / "n", setup())
+    service = NightService(s, "127.0.0.1", free_port(), "dashboard", "pw")   # no broker there: none needed
+    real, calls, again = service.desk.step, [0], threading.Event()
+
+    def step() -> bool:
+        calls[0] += 1
+        if calls[0] == 1:
+            raise RuntimeError("a bug in a step")
+        again.set()
+        return real()
+
+    service.desk.step = step  # type: ignore[method-assign]
+    service.start()
+    try:
+        service.desk.offer(TOPICS.table("table-01", "hand"), message(hand(s.night, 1, 1), 1).payload)
+        service._wake.set()
+        assert again.wait(10) and service.faults == 1
+        deadline = time.monotonic() + 10
+        while not s.night.hands and time.monotonic() < deadline:
+            again.clear()
+            service._wake.set()
+            again.wait(1)
+        assert len(s.night.hands) == 1            # the hand offered before the fault is taken after it
+    finally:
+        service.stop()
+        s.close()
