@@ -13,6 +13,11 @@ the three slowest bursts, and the session's own work a burst, replayed alone aft
 ``--quick``: 10 tables, 2 rounds of 4 hands. ``--director-server``: the night on the club's director's
 server instead (``cardtable club dashboard --euchre``: the dashboard's client and hub carry it), its
 director's page's stream ``/euchre/events`` read behind a director's login.
+
+The night's server runs in a process of its own (``euchre_server``), as on the club's machine, where the
+tables are other machines and the page is read in a browser elsewhere: the bench's 30 table clients and
+its page reader do not share the server's interpreter. The server reports its CPU time (user and system,
+every thread) from serving to the end, given here a hand.
 """
 
 from __future__ import annotations
@@ -30,9 +35,7 @@ from typing import Any
 
 from firmware_host.bench.report import figures, report
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
-from firmware_host.euchre_night.pages import NightPages
 from firmware_host.euchre_night.players import deal_hand
-from firmware_host.euchre_night.service import NightService
 from firmware_host.euchre_night.session import NightSession, Offered
 from firmware_host.euchre_night.views import page_view
 from firmware_host.wire.reader import read_json
@@ -62,24 +65,25 @@ def played_hand(rng: random.Random, dealer: Seat) -> tuple[Any, list[dict[str, A
     return d, rulings
 
 
-def replay(setup: NightSetup, bursts: list[list[Offered]], folder: Path) -> list[float]:
+def replay(setup: NightSetup, bursts: list[list[Offered]], folder: Path) -> tuple[list[float], list[float]]:
     """The session's own work for each burst, alone in this process: take it (read, check, commit with
-    the journal's sync, apply) and make the page's view (standings included), in seconds."""
+    the journal's sync, apply) and make the page's view (standings included): wall and CPU seconds."""
     session = NightSession.create(folder, setup)
-    out = []
+    out, cpu = [], []
     try:
         for batch in bursts:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             session.take(batch)
             with session.lock:
                 json.dumps(page_view(session.night, session.head(), session.version, session.refused))
             out.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
     finally:
         session.close()
-    return out
+    return out, cpu
 
 
-def _director_server(session: NightSession, port: int, password: str) -> tuple[Any, str, str]:
+def director_server(session: NightSession, port: int, password: str) -> tuple[Any, str, str]:
     """The director's server carrying the night (as ``cardtable club dashboard --euchre``), started, and
     its director's stream's address and a logged-in director's cookie."""
     import http.cookiejar
@@ -116,6 +120,7 @@ class Page:
 
     def __init__(self, url: str, cookie: str = "") -> None:
         self.seen: dict[tuple[int, int, int], float] = {}
+        self.last: dict[str, Any] = {}
         self.cond = threading.Condition()
         req = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
         self.resp = urllib.request.urlopen(req, timeout=60)
@@ -133,6 +138,7 @@ class Page:
                     continue
                 v = got.value
                 with self.cond:
+                    self.last = v
                     for t in v["tables"]:
                         for j in range(1, t["hands"] + 1):
                             self.seen.setdefault((v["round"], t["table_number"], j), now)
@@ -142,6 +148,39 @@ class Page:
                     self.cond.notify_all()
         except (OSError, ValueError, AttributeError):   # AttributeError: the stream closed under the reader
             return
+
+
+class Server:
+    """The night's server in a process of its own (``euchre_server``): started, its stream's address and
+    cookie read, and at the end its CPU time and the night's state."""
+
+    def __init__(self, director: bool, folder: Path, port: int, password: str) -> None:
+        import subprocess
+        import sys
+
+        self.proc = subprocess.Popen([sys.executable, "-m", "firmware_host.bench.euchre_server",
+                                      "director" if director else "serve", str(folder), str(port), password],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        got = read_json(self.proc.stdout.readline() or '{"error": "the server ended at its start"}', max_bytes=None)
+        first = got.value if got.ok and isinstance(got.value, dict) else {"error": "the server's first line is not JSON"}
+        if "error" in first:
+            self.stop()
+            raise RuntimeError(f"bench euchre: {first['error']}")
+        self.stream, self.cookie = str(first["stream"]), str(first["cookie"])
+        self.end: dict[str, Any] = {}
+
+    def stop(self) -> None:
+        import subprocess
+
+        try:
+            out, _ = self.proc.communicate("", timeout=30)
+            lines = [ln for ln in out.splitlines() if ln.startswith("{")]
+            got = read_json(lines[-1], max_bytes=None) if lines else None
+            self.end = got.value if got is not None and got.ok and isinstance(got.value, dict) else {}
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -156,39 +195,32 @@ def run(args: argparse.Namespace) -> int:
     made = [[played_hand(rng, Seat.N) for _ in range(hands)] for _ in range(tables)]
     broker = LocalBroker(work / "broker", users)
     broker.start()
-    session = NightSession.create(work / "night", setup)
+    NightSession.create(work / "night", setup).close()
     director = bool(getattr(args, "director_server", False))
-    server: Any = None
-    if director:
-        server, stream_url, cookie = _director_server(session, broker.port, users[DASHBOARD_USER])
-    else:
-        service = NightService(session, "127.0.0.1", broker.port, DASHBOARD_USER, users[DASHBOARD_USER])
-        pages = NightPages(service)
-        pages.start()
-        service.start()
-        stream_url, cookie = pages.address + "/events", ""
+    server = Server(director, work / "night", broker.port, users[DASHBOARD_USER])
     clients = []
     samples: list[float] = []
     page: Page | None = None
     try:
         import paho.mqtt.client as mqtt
 
-        if not director:
-            assert service.connected.wait(15), "the night could not log in"
         for tid in ids:
             c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=tid)
             c.username_pw_set(tid, users[tid])
             c.connect("127.0.0.1", broker.port)
             c.loop_start()
             clients.append(c)
-        page = Page(stream_url, cookie)
+        page = Page(server.stream, server.cookie)
         bursts: list[list[Offered]] = []
         worst: list[tuple[float, str]] = []
         seq = 0
         t_start = time.perf_counter()
         for rnd in range(1, rounds + 1):
-            with session.lock:
-                seats = session.night.round(rnd).tables
+            with page.cond:
+                if not page.cond.wait_for(lambda rnd=rnd: page.last.get("round") == rnd, timeout=60):  # type: ignore[misc]
+                    print(f"bench euchre: round {rnd}'s seats never reached the page")
+                    return 1
+                seats = [tuple(t["seats"][s]["player"] for s in "NSEW") for t in page.last["tables"]]
             for j in range(1, hands + 1):
                 sent: dict[tuple[int, int, int], float] = {}
                 for k, c in enumerate(clients, 1):
@@ -214,30 +246,26 @@ def run(args: argparse.Namespace) -> int:
                 samples += lat
                 worst.append((max(lat), f"round {rnd} hand {j}"))
         wall = time.perf_counter() - t_start
-        with session.lock:
-            finished = session.night.finished
-            taken = len(session.night.hands)
     finally:
         for c in clients:
             c.loop_stop()
             c.disconnect()
         if page is not None:
             page.resp.close()        # the page goes away before the server does
-        if director:
-            server.should_exit = True
-            server.thread.join(10)
-        else:
-            pages.stop()
-            service.stop()
-        session.close()
+        server.stop()
         broker.stop()
-    work_s = replay(setup, bursts, work / "replay")
+    work_s, cpu_s = replay(setup, bursts, work / "replay")
+    taken, finished = int(server.end.get("hands", -1)), bool(server.end.get("finished"))
+    cpu = float(server.end.get("cpu_s", float("nan")))
     report("euchre night: a table's hand to the director's page (standings included)",
            {"pages": "the director's server (/euchre, logged in)" if director else "cardtable euchre serve's",
             "tables": tables, "rounds x hands": f"{rounds} x {hands}", "hands taken": taken,
             "night finished": finished, "hand -> page": figures(samples),
             "the same, first burst left out": figures(samples[tables:]),
-            "session work a burst": figures(work_s), "wall_s": round(wall, 2),
+            "server CPU a hand (ms)": round(cpu / max(taken, 1) * 1000, 2),
+            "server CPU in all (s)": round(cpu, 2),
+            "session work a burst": figures(work_s), "session CPU a burst": figures(cpu_s),
+            "wall_s": round(wall, 2),
             "slowest bursts": ", ".join(f"{w} {t * 1000:.0f} ms" for t, w in sorted(worst, reverse=True)[:3]),
             "target": "p99 < 250 ms at 30 tables"}, args)
     return 0 if finished and taken == tables * rounds * hands else 1

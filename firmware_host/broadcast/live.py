@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,6 +58,7 @@ class _Play:
     folded: TableFeed | EuchreFeed | None = None        # the released rows folded so far
     folded_rows: int = 0
     lin: str = ""                                       # the LIN record of a finished board, once written
+    names: dict[Seat, str] = field(default_factory=dict)   # a euchre hand's players, as the night seated them
 
 
 class Releaser:
@@ -75,6 +76,8 @@ class Releaser:
         games: table id -> ``bridge`` (the default) or ``euchre``: a euchre table's rows are folded hand by
             hand (``laws.broadcast.euchre``), its hands written as JSON records in ``records_dir``.
         records_dir: the folder of euchre's JSON records (None: none written).
+        euchre_names: table number -> who sits where there now (``euchre_names.NightNames.seats``): read
+            once when a euchre hand starts there, and shown with that hand (None: no names).
         topics: the topic tree.
         title: the event's name on the page.
     """
@@ -83,7 +86,8 @@ class Releaser:
                  rooms: Mapping[int, str] | None = None, other_room: Mapping[int, int] | None = None,
                  names: Mapping[str, tuple[str, str]] | None = None, lin_dir: Path | None = None,
                  topics: Topics = TOPICS, title: str = "", games: Mapping[str, str] | None = None,
-                 records_dir: Path | None = None) -> None:
+                 records_dir: Path | None = None,
+                 euchre_names: Callable[[int], Mapping[Seat, str]] | None = None) -> None:
         self.release = release
         self.tables = dict(tables)
         self.plays = {int(b): frozenset(t) for b, t in plays.items()}
@@ -93,6 +97,7 @@ class Releaser:
         self.lin_dir = lin_dir
         self.games = dict(games or {})
         self.records_dir = records_dir
+        self.euchre_names = euchre_names
         self.topics = topics
         self.title = title
         self._feeds: dict[str, TableFeed | EuchreFeed] = {}
@@ -164,6 +169,11 @@ class Releaser:
         if play is None or (play.table, play.board) != (cur.table, cur.board) or \
                 (items and items[0].kind in ("board", "deal")):
             play = _Play(cur.table, cur.board, game)
+            if game == "euchre" and self.euchre_names is not None:
+                try:
+                    play.names = dict(self.euchre_names(cur.table))
+                except Exception:   # the names are a courtesy: a hand is never held up for them
+                    log.exception("broadcast: the players' names at table %d could not be read", cur.table)
             self._boards[(cur.table, cur.board)] = play
             self._open[tid] = play
         play.rows.append(row)
@@ -236,6 +246,8 @@ class Releaser:
         return [snapshot]
 
     def _seat_names(self, play: _Play) -> dict[Seat, str]:
+        if play.game == "euchre":
+            return play.names
         first = play.items[0].data if play.items else {}
         out: dict[Seat, str] = {}
         for label, seats in ((first.get("ns"), (Seat.N, Seat.S)), (first.get("ew"), (Seat.E, Seat.W))):
@@ -249,7 +261,7 @@ class Releaser:
         names = {s.value: n for s, n in self._seat_names(play).items()}
         for item in play.items[:play.released]:
             view = item.view()
-            if item.kind == "board" and names:
+            if item.kind in ("board", "deal") and names:
                 view["names"] = names
             views.append(view)
         finished = any(v["kind"] == "result" for v in views)

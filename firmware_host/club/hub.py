@@ -126,16 +126,17 @@ class Hub:
                 q.put_nowait(text)
 
     async def run(self) -> None:
-        """Every ``tick``: the workers (on a thread), the messages, then the tickers; forever."""
+        """Every ``tick``: the messages (given to the taps, the pages told), the workers (on a thread: they
+        commit what the taps were given in this same tick, not a tick later), then the tickers; forever."""
         while True:
             await asyncio.sleep(self.tick)
+            self.broadcast(self.drain())
             for worker in self.workers:
                 try:
                     await asyncio.to_thread(worker)
                 except Exception as exc:
                     log.exception("a dashboard worker failed")
                     self.fault(f"the duplicate session's intake failed a tick ({type(exc).__name__}: {exc})")
-            self.broadcast(self.drain())
             for ticker in self.tickers:
                 try:
                     ticker()

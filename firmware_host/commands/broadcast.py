@@ -4,7 +4,7 @@ table's boards as LIN records and the replay pages a club publishes beside its t
 refused (exit 1). Exit 2 for a journal that cannot be read, a folder of no duplicate board, or an
 ``--out`` that is a file or a folder that is not empty (``--force`` writes over it).
 
-``cardtable broadcast live --session DIR | --euchre-tables ID,... --out DIR --password-file F
+``cardtable broadcast live --session DIR | --euchre-night DIR | --euchre-tables ID,... --out DIR --password-file F
 --spectator-password-file F [...]``: during a session, on the club's machine, the live broadcast (``firmware_host.broadcast.service``) and the
 spectators' page (``firmware_host.broadcast.page``) until Ctrl-C or SIGTERM (``docs/broadcast.md``).
 Exit 2 for a session folder, password file, rule or ``--teams`` that cannot be used (named).
@@ -33,8 +33,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    "names)")
     v.add_argument("--euchre-tables", default="", metavar="ID,...",
                    help="instead of --session: a euchre evening's tables (their ids, numbered 1, 2, ... in order)")
+    v.add_argument("--euchre-night", default="", metavar="DIR",
+                   help="instead of --session: a euchre night's folder (read only): its tables, as the night numbers "
+                        "them, its name, and the players' names at each table round by round")
     v.add_argument("--out", default="", metavar="DIR",
-                   help="with --euchre-tables: the folder for the hands' JSON records (euchre/ in it)")
+                   help="with --euchre-night or --euchre-tables: the folder for the hands' JSON records (euchre/ in it)")
     v.add_argument("--host", default="127.0.0.1", help="the club's broker (default 127.0.0.1)")
     v.add_argument("--port", type=int, default=1883, help="the broker's port (default 1883)")
     v.add_argument("--password-file", required=True, metavar="F", help="the broker login 'broadcast's password")
@@ -102,6 +105,7 @@ def _live(args: argparse.Namespace) -> int:
     from laws.session.duplicate.spec import build_movement
 
     name = "cardtable broadcast live"
+    night = None
     try:
         broadcast_pw = _secret(args.password_file, "--password-file")
         spectator_pw = _secret(args.spectator_password_file, "--spectator-password-file")
@@ -111,30 +115,39 @@ def _live(args: argparse.Namespace) -> int:
         host, sep, port_text = args.listen.rpartition(":")
         if not sep or not port_text.isdigit() or not 0 < int(port_text) < 65536:
             raise ValueError(f"--listen {args.listen!r}: HOST:PORT, e.g. 0.0.0.0:8090")
-        if bool(args.session) == bool(args.euchre_tables):
-            raise ValueError("name the duplicate session (--session DIR) or the euchre tables (--euchre-tables "
-                             "ID,...), one of them")
-        if args.euchre_tables:
+        if sum(map(bool, (args.session, args.euchre_tables, args.euchre_night))) != 1:
+            raise ValueError("name the duplicate session (--session DIR), the euchre night (--euchre-night DIR) or "
+                             "the euchre tables (--euchre-tables ID,...), one of them")
+        if args.euchre_night:
+            from firmware_host.broadcast.euchre_names import NightNames
+
+            night = NightNames(args.euchre_night)
+            ids = list(night.tables)
+        elif args.euchre_tables:
             ids = [t.strip() for t in args.euchre_tables.split(",") if t.strip()]
             bad = [t for t in ids if not TABLE_ID.match(t) or t in RESERVED_IDS]
             if bad or len(set(ids)) != len(ids) or not ids:
                 raise ValueError(f"--euchre-tables {args.euchre_tables!r}: table ids, each once (letters, digits, "
                                  "- or _; not a reserved id)")
+        if args.euchre_tables or args.euchre_night:
             if not args.out:
-                raise ValueError("--euchre-tables needs --out DIR for the hands' JSON records")
+                raise ValueError("--euchre-night and --euchre-tables need --out DIR for the hands' JSON records")
             if args.rule == "teams":
                 raise ValueError("--rule teams is for bridge matches; a euchre evening takes after-field or delay")
             session = None
         else:
             session = Session.open(args.session, readonly=True, analyse=False)
     except (ValueError, ReleaseError, SessionFileError) as exc:
+        if night is not None:
+            night.close()
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
     if session is None:
         tables = {tid: k for k, tid in enumerate(ids, 1)}
-        title = args.title or "Euchre"
+        title = args.title or (night.night.setup.name if night is not None else "Euchre")
         releaser = Releaser(release, tables, {}, games=dict.fromkeys(tables, "euchre"),
-                            records_dir=Path(args.out) / "euchre", title=title)
+                            records_dir=Path(args.out) / "euchre", title=title,
+                            euchre_names=night.seats if night is not None else None)
     else:
         setup = session.state.setup
         session.close()
@@ -166,5 +179,7 @@ def _live(args: argparse.Namespace) -> int:
         thread.join(5)
     finally:
         service.stop()
+        if night is not None:
+            night.close()
     print(f"stopped: {releaser.taken} rows taken, {releaser.refused} refused, {service.published} published")
     return 0

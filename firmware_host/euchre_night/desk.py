@@ -2,12 +2,16 @@
 connection (``cardtable euchre serve``'s own client in ``service.py``, or the director's server when the
 night runs on the club's machine: ``screens.py``), as the events' desk is for an event.
 
-* :meth:`NightDesk.offer` keeps a table's ``hand`` message (any thread) for the next step;
-* :meth:`NightDesk.step` (a worker thread, never paho's network thread or an event loop) takes what has
-  arrived as one batch (:meth:`NightSession.take`: read, checked, committed, applied), then tells the
-  pages (``listeners``, ``changed``) and publishes every table's seating, whose ``answers`` answer the
-  batch, so an answer always follows its commit. A journal that cannot be written keeps the batch,
-  offered again at the next step;
+* :meth:`NightDesk.offer` gives a table's ``hand`` message (any thread) to the session's ordering
+  (``firmware_host/session/ordering.py``, the seam every session's intake uses: read by the night's
+  reader, answered only once committed, one bad message never stopping the others, held in order with a
+  back-off while the journal cannot be written, a bounded note per refusal per login, a hand that came
+  ahead of a missing one ``held``: neither journaled nor answered);
+* :meth:`NightDesk.step` (a worker thread, never paho's network thread or an event loop) commits what has
+  arrived in one transaction, makes the pages' view once (:attr:`NightDesk.view`: the pages read it
+  without waiting for the session's lock, so a page is never held behind the next commit's disk sync),
+  tells the pages (``listeners``, ``changed``), then publishes the seatings whose answers changed (every
+  seating when a round ended or was called), so an answer always follows its commit;
 * :meth:`NightDesk.call` is the director's call of the round in play.
 
 A table's page address goes out on its seating (``page``): ``<page>/table/<table>`` for the stdlib pages,
@@ -21,20 +25,20 @@ import hashlib
 import hmac
 import json
 import logging
-import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from firmware_host.euchre_night.session import NightSession, Offered, SessionFileError
-from firmware_host.euchre_night.views import seat_names
+from firmware_host.euchre_night.session import NightSession
+from firmware_host.euchre_night.views import page_view, seat_names
 from firmware_host.wire.euchre import EuchreSeating
 
 log = logging.getLogger(__name__)
 
 Publish = Callable[[str, str, bool], None]   # topic, JSON text, retained
 PAGE = "/euchre/table/{table}?key={key}"
-RETRY = 0.5     # seconds before a batch the journal could not take is offered again
+WAKE = 0.25     # seconds a worker waits for a message before stepping anyway (the ordering's back-off)
 
 
 class NightDesk:
@@ -51,12 +55,13 @@ class NightDesk:
         self.session = session
         self.page = page
         self.page_secret = page_secret
-        self.inbox: queue.Queue[Offered] = queue.Queue()
         self.changed = threading.Condition()
         self.listeners: list[Callable[[int], None]] = []
         self.publish: Publish | None = None
-        self._held: list[Offered] = []
-        self._retry_at = 0.0
+        self.view: tuple[int, dict[str, Any], bytes] = (-1, {}, b"")
+        self._was = self._where()
+        with session.lock:
+            self._made()
 
     def connect(self, publish: Publish) -> None:
         """Give the desk its way to the broker (called once, by what owns the connection)."""
@@ -80,58 +85,100 @@ class NightDesk:
     # -- messages in ------------------------------------------------------------------------------------
 
     def offer(self, topic: str, payload: bytes) -> bool:
-        """A message from the broker (any thread): a table's ``hand`` message is kept for the next step;
-        anything else is not ours (False)."""
+        """A message from the broker (any thread): a table's ``hand`` message goes to the ordering for the
+        next step; anything else is not ours (False)."""
         name = self.session.topics.parse(topic)
         if name is None or name.family != "table" or name.kind != "hand":
             return False
-        self.inbox.put(Offered(topic, payload))
+        self.session.ordering.offer(topic, bytes(payload))
         return True
 
     def step(self) -> bool:
-        """Take what has arrived (and what a failed commit held) as one batch; True when it was taken.
-        While the journal cannot be written, a held batch is offered again ``RETRY`` seconds later."""
-        if self._held and time.monotonic() < self._retry_at:
-            return False
-        batch = list(self._held)
-        while True:
-            try:
-                m = self.inbox.get_nowait()
-            except queue.Empty:
-                break
-            if m.topic:
-                batch.append(m)
-        if not batch:
-            return False
-        try:
-            self.session.take(batch)
-        except SessionFileError as exc:
-            log.warning("euchre night: the journal cannot be written (%s); %d message(s) held", exc, len(batch))
-            self._held = batch
-            self._retry_at = time.monotonic() + RETRY
-            return False
-        self._held = []
+        """Commit what has arrived (held messages first) and answer it; True when something was committed.
+        While the journal cannot be written the ordering holds everything and tries again after its
+        back-off (0.25 s, 0.5 s, ... 8 s), and the pages are told the fault once."""
+        s = self.session
+        with s.lock:
+            fault = s.ordering.fault
+            outcomes = s.ordering.take()
+            if outcomes is None:
+                if s.ordering.fault != fault:
+                    if s.ordering.fault is not None:
+                        log.warning("euchre night: %s; %d message(s) held", s.ordering.fault, s.ordering.waiting)
+                    s.version += 1
+                    self._made()
+                else:
+                    return False
+                told: set[str] = set()
+                moved = False
+            else:
+                told = s.answered(outcomes)
+                moved = self._where() != self._was
+                self._made()
         self.changed_now()      # the pages first (both show only what is committed), then the tables
-        self.publish_all()
-        return True
+        if moved:
+            self.publish_all()
+        else:
+            self.publish_tables(sorted(told))
+        return outcomes is not None
 
     @property
     def holding(self) -> bool:
-        return bool(self._held)
+        """Messages wait for the journal (``ordering``'s held ones)."""
+        return bool(self.session.ordering.held)
+
+    @property
+    def fault(self) -> str | None:
+        return self.session.ordering.fault
+
+    def _where(self) -> tuple[int, int, bool]:
+        n = self.session.night
+        return n.current, len(n.called), n.finished
+
+    def _made(self) -> None:
+        """The pages' view of the night as it is now, made once (the session's lock held)."""
+        s = self.session
+        view = page_view(s.night, s.head(), s.version, s.refused)
+        view["fault"] = s.ordering.fault
+        self.view = (s.version, view, json.dumps(view, separators=(",", ":")).encode())
+        self._was = self._where()
+
+    def view_now(self) -> tuple[int, dict[str, Any], bytes]:
+        """The latest view (version, view, its JSON): made by the step that changed the night; made here
+        only when something else changed it (a correction), under the session's lock."""
+        got = self.view
+        if got[0] != self.session.version:
+            with self.session.lock:
+                if self.view[0] != self.session.version:
+                    self._made()
+                got = self.view
+        return got
 
     def call(self, by: str) -> str:
         """The director ends the round in play; '' or why not."""
         why = self.session.call(by)
         if not why:
-            self.publish_all()
+            self.view_now()
             self.changed_now()
+            self.publish_all()
         return why
 
     def correct(self, table: object, rnd: object, hand: object, facts: object, why: object, by: str) -> str:
         """The director corrects a hand taken; '' or why not."""
         why_not = self.session.correct(table, rnd, hand, facts, why, by)
         if not why_not:
+            self.view_now()
             self.changed_now()
+        return why_not
+
+    def substitute(self, player: object, name: object, member: object, from_round: object, why: object,
+                   by: str) -> str:
+        """The director's substitution; '' or why not. Every seating again (the names on them)."""
+        why_not = self.session.substitute(player, name, member, from_round, why, by)
+        if not why_not:
+            self.view_now()
+            self.changed_now()
+            self.publish_all()
         return why_not
 
     def changed_now(self) -> None:
@@ -158,8 +205,13 @@ class NightDesk:
                                  tuple(s.answers.get(table, ())), self.page_of(table), s.version, time.time())
 
     def publish_all(self) -> None:
+        """Every table's seating (retained): after a round ends or is called, and on every connection."""
+        self.publish_tables(self.session.night.setup.tables)
+
+    def publish_tables(self, tables: Iterable[str]) -> None:
+        """These tables' seatings (retained): after a commit that answered them."""
         if self.publish is None:
             return
-        for table in self.session.night.setup.tables:
+        for table in tables:
             body = json.dumps(self.seating(table).to_dict(), separators=(",", ":"))
             self.publish(self.session.topics.seating(table), body, True)

@@ -21,7 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from firmware_host.euchre_night.service import NightService
-from firmware_host.euchre_night.views import hands_export, page_view, sheet_html, standings_export
+from firmware_host.euchre_night.views import hands_export, sheet_html, standings_export
 
 log = logging.getLogger(__name__)
 PING = 15.0
@@ -52,7 +52,7 @@ function draw(v){
   if (v.out.length) h += "<p>Sitting out: " + v.out.map(p=>e(p.name)).join(", ") + "</p>";
   document.getElementById("tables").innerHTML = h;
   let s = "<tr><th>Place</th><th>Player</th><th>Points</th><th>Hands won</th><th>Loners</th></tr>";
-  for (const r of v.standings) s += "<tr><td>"+e(r.place)+"</td><td>"+e(r.name)+"</td><td class=n>"+
+  for (const r of v.standings) s += "<tr><td>"+e(r.place)+"</td><td>"+e(r.shown)+"</td><td class=n>"+
      e(r.points_shown)+"</td><td class=n>"+r.hands_won+"</td><td class=n>"+r.loners+"</td></tr>";
   document.getElementById("standings").innerHTML = s;
   document.getElementById("head").textContent = "journal head " + v.head;
@@ -98,7 +98,6 @@ class NightPages:
         self.server.daemon_threads = True
         self._thread: threading.Thread | None = None
         self._closing = threading.Event()
-        self._view: tuple[int, bytes] = (-1, b"")   # the view of one version, made once for every stream
 
     @property
     def address(self) -> str:
@@ -117,18 +116,13 @@ class NightPages:
         self.server.server_close()
 
     def view(self) -> dict[str, Any]:
-        s = self.service.session
-        with s.lock:
-            return page_view(s.night, s.head(), s.version, s.refused)
+        return self.service.desk.view_now()[1]
 
     def view_bytes(self) -> tuple[int, bytes]:
-        """The current view as the stream sends it, made once a version whatever the number of pages."""
-        s = self.service.session
-        with s.lock:
-            if self._view[0] != s.version:
-                self._view = (s.version, json.dumps(page_view(s.night, s.head(), s.version, s.refused),
-                                                    separators=(",", ":")).encode())
-            return self._view
+        """The current view as the stream sends it: made once a version by the desk's step (never here
+        behind the session's lock while the next commit waits for the disk)."""
+        version, _, data = self.service.desk.view_now()
+        return version, data
 
     def _send(self, h: BaseHTTPRequestHandler, code: int, body: str | bytes, ctype: str) -> None:
         data = body.encode("utf-8") if isinstance(body, str) else body
@@ -152,7 +146,7 @@ class NightPages:
         with s.lock:
             head = s.head()
             if path == "/state.json":
-                body = json.dumps(page_view(s.night, head, s.version, s.refused))
+                body = self.view_bytes()[1].decode()
             elif path == "/standings.json":
                 body = json.dumps(standings_export(s.night, head), indent=1)
             elif path == "/hands.json":

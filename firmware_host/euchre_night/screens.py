@@ -32,7 +32,7 @@ from importlib import resources
 from typing import Any
 
 from firmware_host.euchre_night.desk import NightDesk
-from firmware_host.euchre_night.views import hands_export, page_view, sheet_html, standings_export
+from firmware_host.euchre_night.views import hands_export, sheet_html, standings_export
 from firmware_host.session.journalled import SessionFileError
 from firmware_host.web.guard import Refused, guard
 from firmware_host.web.screens import LiveScreens
@@ -87,9 +87,7 @@ class EuchreScreens(LiveScreens):
     # -- views ------------------------------------------------------------------------------------------
 
     def view(self) -> dict[str, Any]:
-        s = self.desk.session
-        with s.lock:
-            return page_view(s.night, s.head(), s.version, s.refused)
+        return self.desk.view_now()[1]
 
     def table_view(self, table: str, whole: dict[str, Any] | None = None) -> dict[str, Any]:
         """The view a table's phone draws: the night's, with that table's row only."""
@@ -100,24 +98,19 @@ class EuchreScreens(LiveScreens):
         return v
 
     def tick(self) -> None:
-        """On the event loop after each batch: when the night changed, every page its view again. The
-        desk's commit (on the hub's worker thread) holds the session's lock while the disk writes; this
-        then waits for the next tick rather than the disk."""
-        s = self.desk.session
-        if s.version == self._told or not self.clients:
-            self._told = s.version
+        """On the event loop after each batch: when the night changed, every page its view again. The view
+        is the one the desk's step made after its commit (``NightDesk.view``), so this never waits for the
+        session's lock, which the next commit holds while the disk writes."""
+        version, whole, director = self.desk.view
+        if version == self._told:
             return
-        if not s.lock.acquire(blocking=False):
+        self._told = version
+        if not self.clients:
             return
-        try:
-            self._told = s.version
-            whole = self.view()
-            director = json.dumps(whole, separators=(",", ":"))
-            for client in list(self.clients):
-                self._put(client, director if client.table is None else
-                          json.dumps(self.table_view(client.table, whole), separators=(",", ":")))
-        finally:
-            s.lock.release()
+        text = director.decode()
+        for client in list(self.clients):
+            self._put(client, text if client.table is None else
+                      json.dumps(self.table_view(client.table, whole), separators=(",", ":")))
 
     def routes(self) -> list[Any]:
         from starlette.routing import Route
@@ -131,6 +124,7 @@ class EuchreScreens(LiveScreens):
                 Route("/api/euchre/table/{table}", self.table_state),
                 Route("/api/euchre/call", self.call, methods=["POST"]),
                 Route("/api/euchre/correct", self.correct, methods=["POST"]),
+                Route("/api/euchre/substitute", self.substitute, methods=["POST"]),
                 Route("/euchre/static/{name}", self.static)]
 
     # -- the director's -----------------------------------------------------------------------------------
@@ -193,6 +187,24 @@ class EuchreScreens(LiveScreens):
             return self.dash._json({"error": why_not}, 409)
         return self.dash._json({"ok": True})
 
+    async def substitute(self, request: Any) -> Any:
+        checked = await guard(request, self.dash.sessions, "euchre substitution")
+        if isinstance(checked, Refused):
+            return self.dash._json({"error": checked.error}, checked.status)
+        data = checked.data
+        if not isinstance(data, dict):
+            why = "the request is too big" if checked.too_big else "the request is not a JSON object"
+            return self.dash._json({"error": why}, 400)
+        try:
+            why_not = await asyncio.to_thread(self.desk.substitute, data.get("player"), data.get("name"),
+                                              data.get("member", ""), data.get("from_round"), data.get("why"),
+                                              str(checked.login.user))
+        except SessionFileError as exc:
+            return self.dash._json({"error": str(exc)}, 503)
+        if why_not:
+            return self.dash._json({"error": why_not}, 409)
+        return self.dash._json({"ok": True})
+
     # -- a table's ------------------------------------------------------------------------------------
 
     async def table_page(self, request: Any) -> Any:
@@ -205,6 +217,14 @@ class EuchreScreens(LiveScreens):
         return self._page_html(f"{self.desk.session.night.setup.name}: {table}", path, table=table)
 
 
+_SEAT_OPTIONS = '<option value="">as taken</option><option value="none">nobody</option>' + "".join(
+    f'<option value="{x}">{x}</option>' for x in "NESW")
+_PENALTY_ROW = ('<span class="pen">Penalty {i}: <select id="c-pen-clause-{i}" name="pen-clause-{i}"><option value="">none'
+                '</option><option value="EU-63">EU-63 renege (law 63)</option><option value="EU-90">EU-90 wrong '
+                'number of cards (law 90)</option><option value="EU-50">EU-50 lone hand abandoned (law 50)</option>'
+                '</select> against <select id="c-pen-side-{i}" name="pen-side-{i}"><option value="NS">NS</option>'
+                '<option value="EW">EW</option></select> <label>points <input id="c-pen-points-{i}" name="pen-points-{i}" type="number" '
+                'min="2" max="5" size="2"></label></span> ')
 _CALL = ('<p><button type="button" id="call">Call the round</button> '
          '<span id="said" role="status"></span></p>'
          '<form id="correct"><fieldset><legend>Correct a hand</legend>'
@@ -214,6 +234,21 @@ _CALL = ('<p><button type="button" id="call">Call the round</button> '
          '<label>Makers <select id="c-makers" name="makers"><option value="">as taken</option>'
          '<option>NS</option><option>EW</option></select></label> '
          '<label>Tricks <input id="c-tricks" name="tricks" type="number" min="0" max="5" size="2"></label> '
+         f'<label>Alone <select id="c-alone" name="alone">{_SEAT_OPTIONS}</select></label> '
+         '<label>Scores nothing on the hand (law 90, law 50) <select id="c-void" name="void">'
+         '<option value="">as taken</option><option value="none">neither side</option>'
+         '<option value="NS">NS</option><option value="EW">EW</option><option value="NS EW">both sides</option></select></label><br>'
+         '<label>Penalties <select id="c-pen" name="penalties"><option value="">as taken</option>'
+         '<option value="none">none</option><option value="below">these:</option></select></label> '
+         + _PENALTY_ROW.format(i=1) + _PENALTY_ROW.format(i=2) + '<br>'
          '<label>Why <input id="c-why" name="why" size="30"></label> '
          '<button type="submit" id="c-send">Correct</button> '
-         '<span id="c-said" role="status"></span></fieldset></form>')
+         '<span id="c-said" role="status"></span></fieldset></form>'
+         '<form id="substitute"><fieldset><legend>A substitute</legend>'
+         '<label>For player number <input id="s-player" name="player" type="number" min="1" size="3"></label> '
+         '<label>Name <input id="s-name" name="name" size="20" maxlength="60"></label> '
+         '<label>Member number <input id="s-member" name="member" size="8" maxlength="20"></label> '
+         '<label>From round <input id="s-round" name="from_round" type="number" min="1" size="3"></label> '
+         '<label>Why <input id="s-why" name="why" size="30"></label> '
+         '<button type="submit" id="s-send">Put the substitute in</button> '
+         '<span id="s-said" role="status"></span></fieldset></form>')

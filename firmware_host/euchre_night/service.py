@@ -3,9 +3,9 @@
 retained, and the pages told of every change) on one MQTT client of its own.
 
 The client (the dashboard's login: it reads every table's topics and writes the session's) hands each
-``<prefix>/<table>/hand`` message to the desk from paho's thread; one worker thread steps the desk
-whenever something arrived (and again a moment later while a journal that cannot be written holds a
-batch). On the director's server the dashboard's client and hub carry the same desk instead
+``<prefix>/<table>/hand`` message to the desk (the session's ordering) from paho's thread; one thread
+steps the desk whenever something arrived, and every ``WAKE`` seconds besides, so messages the ordering
+holds while the journal cannot be written are tried again after its back-off. On the director's server the dashboard's client and hub carry the same desk instead
 (``screens.py``).
 """
 
@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host.euchre_night.desk import RETRY, NightDesk
+from firmware_host.euchre_night.desk import WAKE, NightDesk
 from firmware_host.euchre_night.session import NightSession
 from firmware_host.wire.euchre import EuchreSeating
 
@@ -49,6 +49,7 @@ class NightService:
         self.connected = threading.Event()
         self.host, self.port = host, port
         self._thread: threading.Thread | None = None
+        self.faults = 0      # steps that raised (logged each; the loop goes on)
 
     def _publish(self, topic: str, body: str, retain: bool) -> None:
         self.client.publish(topic, body, qos=1, retain=retain)
@@ -99,11 +100,15 @@ class NightService:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self._wake.wait(RETRY)
+            self._wake.wait(WAKE)
             self._wake.clear()
             if self._stop.is_set():
                 break
-            self.desk.step()
+            try:
+                self.desk.step()
+            except Exception:   # one step's fault (a bug, not a message: those are refusals) never ends the loop
+                self.faults += 1
+                log.exception("euchre night: a step failed; the next one runs")
 
     def call(self, by: str) -> str:
         """The director ends the round in play; '' or why not."""

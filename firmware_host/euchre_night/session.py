@@ -24,20 +24,47 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from firmware_host.records.journal import Journal
-from firmware_host.session.journalled import JournalledService, SessionFileError, session_path
-from firmware_host.wire.messages import Envelope, MessageError, SessionAnswer
+from firmware_host.session.journalled import JournalledService, Outcome, SessionFileError, session_path
+from firmware_host.session.ordering import SessionOrdering
+from firmware_host.wire.messages import ANSWERS_KEPT, Envelope, MessageError, SessionAnswer
 from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS, Topics
 from laws.euchre_night.night import EUCHRE, Night, NightSetup
 
 __all__ = ["NightError", "NightSession", "Offered", "SessionFileError"]
-ANSWERS_KEPT = 16
+
+
+def answer_of(rec: Mapping[str, Any], status: str, why: str) -> SessionAnswer:
+    """The answer to the message a record came from: its ``source``, its hand's number (``board``), the
+    status, and the reason of a refusal."""
+    number = rec.get("hand", rec.get("board"))
+    return SessionAnswer(str(rec.get("source", "")), number if isinstance(number, int) and not isinstance(number, bool)
+                         else None, status, why if status == "refused" else "")
+
+
+def answers_of(tables: Iterable[str], rows: Iterable[Any]) -> dict[str, list[SessionAnswer]]:
+    """The answers a night had given each table, read back from its journal's rows after the opening one:
+    a hand or stop taken (``taken``), a message refused (its note, ``refused`` with the reason), the
+    latest ``ANSWERS_KEPT`` a table. A restarted night's seatings carry them again, so a table whose
+    answer was lost with the process has it at once, as it would have had it."""
+    out: dict[str, list[SessionAnswer]] = {t: [] for t in tables}
+    for r in rows:
+        if r.kind == "event" and r.body.get("type") in ("hand", "stop") and r.body.get("source"):
+            rec, status, why = r.body, "taken", ""
+        elif r.kind == "note" and isinstance(r.body.get("refused"), dict) and isinstance(r.body["refused"].get("record"), dict):
+            rec, status, why = r.body["refused"]["record"], "refused", str(r.body["refused"].get("why", ""))
+        else:
+            continue
+        table = str(rec.get("table", ""))
+        if table in out and rec.get("type") in ("hand", "stop", "message"):
+            out[table] = (out[table] + [answer_of(rec, status, why)])[-ANSWERS_KEPT:]
+    return out
 
 
 class NightError(ValueError):
@@ -65,6 +92,7 @@ class NightSession(JournalledService):
         self.answers: dict[str, list[SessionAnswer]] = {t: [] for t in state.setup.tables}
         self.refused = len(refusals)
         self.lock = threading.RLock()
+        self.ordering = SessionOrdering(self, read=self.reader)
 
     @property
     def night(self) -> Night:
@@ -100,59 +128,76 @@ class NightSession(JournalledService):
             raise NightError(f"{path}: no euchre night there (open one with `cardtable euchre open`)")
         journal, setup, rows = cls._read(folder, readonly=False, synchronous="FULL")
         state, refusals = cls._replayed(path, setup, rows)
-        return cls(journal, state, clock, refusals)
+        session = cls(journal, state, clock, refusals)
+        session.answers = answers_of(setup.tables, rows)
+        return session
 
     # -- messages in ----------------------------------------------------------------------------------
 
-    def read(self, m: Offered) -> tuple[str, dict[str, Any]]:
-        """A table's message read: (table, the record). A message that cannot be read is the record
-        ``{"type": "message", "why_link": ...}`` the journalled service refuses with that reason."""
-        name = self.topics.parse(m.topic)
-        payload = m.payload[:4000].decode("utf-8", "replace")
-        if name is None or name.family != "table" or name.kind != "hand":
-            return "", {"type": "message", "payload": payload, "why_link": f"{m.topic[:200]!r} is not a table's hand topic"}
-        got = read_json(m.payload)
-        if not got.ok:
-            assert got.refusal is not None
-            return name.table, {"type": "message", "table": name.table, "payload": payload, "why_link": got.refusal.why}
-        try:
-            env = Envelope.from_dict(got.value, table=name.table, kind="hand")
-        except MessageError as exc:
-            return name.table, {"type": "message", "table": name.table, "payload": payload, "why_link": str(exc)}
-        body = dict(env.body)
-        if body.get("table") != name.table:
-            why = f"the hand names table {str(body.get('table'))[:64]!r} on {name.table}'s topic"
-            return name.table, {"type": "message", "table": name.table, "payload": payload, "why_link": why}
-        body["source"] = f"{name.table}:{env.seq}"
-        body["t"] = env.t
-        return name.table, body
-
-    def take(self, batch: Iterable[Offered]) -> list[tuple[str, SessionAnswer]]:
-        """Read a batch and submit it to the journalled service (one transaction); the answers to give (a
-        held hand gets none).
+    def reader(self, topic: str, payload: bytes) -> dict[str, Any]:
+        """A table's ``hand`` message read into its record (the hand, or a stop, with ``source``
+        ``<table>:<seq>`` and ``t``): the reader the session's ordering is given.
 
         Raises:
-            SessionFileError: the journal cannot be written (nothing is taken; the caller keeps the batch
-                and offers it again).
+            MessageError: not a table's hand topic, not JSON, not an envelope, or a body naming another
+                table (the text says which).
+        """
+        name = self.topics.parse(topic)
+        if name is None or name.family != "table" or name.kind != "hand":
+            raise MessageError(f"{topic[:200]!r} is not a table's hand topic")
+        got = read_json(payload)
+        if not got.ok:
+            assert got.refusal is not None
+            raise MessageError(got.refusal.why)
+        env = Envelope.from_dict(got.value, table=name.table, kind="hand")
+        body = dict(env.body)
+        if body.get("table") != name.table:
+            raise MessageError(f"the hand names table {str(body.get('table'))[:64]!r} on {name.table}'s topic")
+        body["source"] = f"{name.table}:{env.seq}"
+        body["t"] = env.t
+        return body
+
+    def answered(self, outcomes: Iterable[Outcome]) -> set[str]:
+        """The answers to the messages of a commit (``ordering.SessionOrdering.take``'s outcomes), kept
+        for each table's seating; a held hand gets none. The tables answered."""
+        told: set[str] = set()
+        for o in outcomes:
+            if o.status == "held":
+                continue
+            rec = o.record or {}
+            table = str(rec.get("table", ""))
+            if rec.get("type") not in ("hand", "stop", "message", "quiet") or table not in self.answers:
+                continue
+            self._keep(table, answer_of(rec, o.status, o.why))
+            told.add(table)
+            if o.status == "refused":
+                self.refused += 1
+        if told:
+            self.version += 1
+        return told
+
+    def _keep(self, table: str, a: SessionAnswer) -> None:
+        self.answers[table] = (self.answers[table] + [a])[-ANSWERS_KEPT:]
+
+    def take(self, batch: Iterable[Offered]) -> list[tuple[str, SessionAnswer]]:
+        """A batch through the session's ordering at once (one transaction): the answers to give (a held
+        hand gets none). The desk does the same a step at a time (``desk.NightDesk.step``).
+
+        Raises:
+            SessionFileError: the journal cannot be written (nothing is taken; the ordering holds the batch
+                and offers it again at the next take, after its back-off).
         """
         with self.lock:
-            read = [self.read(m) for m in batch]
-            outcomes = self.submit([rec for _, rec in read])
-            answers: list[tuple[str, SessionAnswer]] = []
-            for (table, rec), o in zip(read, outcomes):
-                if o.status == "held":
-                    continue
-                source = str(rec.get("source", ""))
-                number = rec.get("hand") if isinstance(rec.get("hand"), int) else None
-                answers.append((table, SessionAnswer(source, number, o.status, o.why if o.status == "refused" else "")))
-                if o.status == "refused":
-                    self.refused += 1
-            for table, a in answers:
-                if table in self.answers:
-                    self.answers[table] = (self.answers[table] + [a])[-ANSWERS_KEPT:]
-            if answers:
-                self.version += 1
-            return answers
+            for m in batch:
+                self.ordering.offer(m.topic, m.payload)
+            outcomes = self.ordering.take()
+            if outcomes is None:
+                if self.ordering.fault is not None:
+                    raise SessionFileError(self.ordering.fault)
+                return []
+            self.answered(outcomes)
+            return [(str((o.record or {}).get("table", "")), answer_of(o.record or {}, o.status, o.why))
+                    for o in outcomes if o.status != "held"]
 
     def call(self, by: str) -> str:
         """The director ends the round in play (each table finishes its hand in play); '' or why not."""
@@ -170,6 +215,20 @@ class NightSession(JournalledService):
         journaled then)."""
         with self.lock:
             rec = {"type": "correct", "table": table, "round": rnd, "hand": hand, "facts": facts, "why": why,
+                   "by": by[:60], "t": self.clock()}
+            why_not = self.night.check(rec)
+            if why_not:
+                return why_not
+            self.submit([rec])
+            return ""
+
+    def substitute(self, player: Any, name: Any, member: Any, from_round: Any, why: Any, by: str) -> str:
+        """The director puts a substitute in for ``player`` from round ``from_round`` on (``docs/euchre.md``,
+        "Substitutes"): journaled as a ``substitute`` record, then on the seatings, pages and exports;
+        '' or why not (nothing journaled then)."""
+        with self.lock:
+            rec = {"type": "substitute", "player": player, "name": name.strip() if isinstance(name, str) else name,
+                   "member": "" if member is None else member, "from_round": from_round, "why": why,
                    "by": by[:60], "t": self.clock()}
             why_not = self.night.check(rec)
             if why_not:

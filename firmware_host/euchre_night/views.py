@@ -41,26 +41,45 @@ def decimal_text(x: Fraction) -> str:
 
 
 def _round(night: Night, r: Round) -> dict[str, Any]:
-    names = {p.number: p.name for p in night.setup.players}
+    """A round's seats, each number named by who holds it in that round (a substitute from his round)."""
+    def named(p: int) -> str:
+        return night.name_in(p, r.number)
+
     return {"round": r.number, "complete": night.complete(r.number), "called": r.number in night.called,
             "tables": [{"table": night.setup.tables[k - 1], "table_number": k,
-                        "seats": {s: {"player": p, "name": names[p]} for s, p in zip(SEATS, t)}}
+                        "seats": {s: {"player": p, "name": named(p)} for s, p in zip(SEATS, t)}}
                        for k, t in enumerate(r.tables, 1)],
-            "out": [{"player": p, "name": names[p]} for p in r.out]}
+            "out": [{"player": p, "name": named(p)} for p in r.out]}
+
+
+def substitutions(night: Night) -> list[dict[str, Any]]:
+    """The substitutions taken, by player then round (``docs/euchre.md``, "Substitutes")."""
+    return [sub.to_dict() for p in sorted(night.subs) for sub in night.subs[p]]
 
 
 def standing_rows(night: Night) -> list[dict[str, Any]]:
+    """Each number's line: place, figures, and (the house rule on substitutes) who played it, when, and
+    the points each scored there (``played_by``; one entry when nobody was replaced)."""
     names = {p.number: p for p in night.setup.players}
-    return [{"place": s.place, "player": s.player, "name": names[s.player].name, "member": names[s.player].member,
-             "points": fraction_text(s.points), "points_shown": decimal_text(s.points), "hands_won": s.hands_won,
-             "loners": s.loners, "rounds": s.rounds} for s in night.standings()]
+    rows = []
+    for s in night.standings():
+        by = ([{"name": names[s.player].name, "member": names[s.player].member, "from_round": 1,
+                "to_round": night.setup.rounds, "points": fraction_text(s.points)}] if not night.subs.get(s.player)
+              else [dict(b, points=fraction_text(b["points"])) for b in night.played_by(s.player)])
+        shown = names[s.player].name if len(by) < 2 else "; ".join(
+            f"{b['name']} (rounds {b['from_round']}-{b['to_round']})" for b in by)
+        rows.append({"place": s.place, "player": s.player, "name": names[s.player].name,
+                     "member": names[s.player].member, "points": fraction_text(s.points),
+                     "points_shown": decimal_text(s.points), "hands_won": s.hands_won, "loners": s.loners,
+                     "rounds": s.rounds, "played_by": by, "shown": shown})
+    return rows
 
 
 def standings_export(night: Night, head: str = "") -> dict[str, Any]:
     """The standings export (see the module docstring)."""
     return {"format": STANDINGS, "night": night.setup.to_dict(), "finished": night.finished,
-            "rounds": [_round(night, r) for r in night.rounds], "standings": standing_rows(night),
-            "journal_head": head}
+            "rounds": [_round(night, r) for r in night.rounds], "substitutions": substitutions(night),
+            "standings": standing_rows(night), "journal_head": head}
 
 
 def hands_export(night: Night, head: str = "") -> dict[str, Any]:
@@ -74,7 +93,7 @@ def hands_export(night: Night, head: str = "") -> dict[str, Any]:
     return {"format": HANDS, "night": night.setup.to_dict(), "scoring": rules_to_dict(night.setup.rules),
             "hands": out, "stops": [{"round": r, "table_number": k, "hands": n} for (r, k), n in
                                     sorted(night.stopped.items())],
-            "calls": sorted(night.called), "journal_head": head}
+            "calls": sorted(night.called), "substitutions": substitutions(night), "journal_head": head}
 
 
 def table_rows(night: Night, rnd: int) -> list[dict[str, Any]]:
@@ -108,7 +127,7 @@ def sheet_html(night: Night, head: str = "") -> str:
     """The printable standings sheet (one page of HTML, no script)."""
     s = night.setup
     e = html.escape
-    rows = "".join(f"<tr><td>{e(r['place'])}</td><td>{r['player']}</td><td>{e(r['name'])}</td>"
+    rows = "".join(f"<tr><td>{e(r['place'])}</td><td>{r['player']}</td><td>{e(r['shown'])}</td>"
                    f"<td class=n>{e(r['points_shown'])}</td><td class=n>{r['hands_won']}</td>"
                    f"<td class=n>{r['loners']}</td><td class=n>{r['rounds']}</td></tr>" for r in standing_rows(night))
     rules = s.rules
@@ -126,8 +145,8 @@ def sheet_html(night: Night, head: str = "") -> str:
 
 
 def seat_names(night: Night, rnd: int, k: int) -> dict[str, tuple[int, str]]:
+    """Table ``k``'s seats in round ``rnd``: number and the name of who holds it then."""
     where = night.round(rnd).tables
     if k > len(where):
         return {}
-    names = {p.number: p.name for p in night.setup.players}
-    return {s.value: (p, names[p]) for s, p in zip((Seat.N, Seat.S, Seat.E, Seat.W), where[k - 1])}
+    return {s.value: (p, night.name_in(p, rnd)) for s, p in zip((Seat.N, Seat.S, Seat.E, Seat.W), where[k - 1])}

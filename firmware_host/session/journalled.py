@@ -453,7 +453,7 @@ class SessionOrdering:
             name = TOPICS.parse(topic)
             table = str(rec.get("table") or (name.table if name is not None else "?"))
             why = self.session.state.check(rec)
-            if why in ("", "repeat"):
+            if why in ("", REPEAT, HOLD):   # taken, a repeat, or held for later: never a refusal's note
                 return rec
         if self._spend(table, now):
             return rec

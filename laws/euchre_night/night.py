@@ -30,7 +30,16 @@ from laws.competitors import Competitor, player
 from laws.euchre_night import formats
 from laws.euchre_night.formats import FormatError, Round
 from laws.euchre_night.scoring import Hand, HandError, Penalty, Rules, Scoring, seat_points
-from laws.euchre_night.standings import HandPlayed, PlayerStanding, standings
+from laws.euchre_night.standings import (
+    HandPlayed,
+    PlayerStanding,
+    Tally,
+    ranked,
+    round_mean,
+    seats_of,
+    table_tally,
+)
+from laws.euchre_night.substitutes import Substitution, check_substitution, holders, substitution_of
 from laws.session.kind import HOLD, REPEAT
 
 SEATS = (Seat.N, Seat.S, Seat.E, Seat.W)   # the order of a table's tuple (north, south, east, west)
@@ -212,6 +221,8 @@ class Night:
         self._points: dict[tuple[int, int], tuple[int, int, int, int]] = {}
         self._seat_pts: dict[tuple[int, int, int], dict[Seat, int]] = {}
         self._standings: tuple[PlayerStanding, ...] | None = None
+        self._tallies: dict[tuple[int, int], Tally] = {}
+        self.subs: dict[int, list[Substitution]] = {}             # player -> his substitutes, in order
         self.rounds.append(self.seat_round(1))
 
     # -- seats ------------------------------------------------------------------------------------------
@@ -320,12 +331,65 @@ class Night:
         return (k, tables[k - 1]) if k <= len(tables) else None
 
     def standings(self) -> tuple[PlayerStanding, ...]:
-        """Every player's standing now (a sit-out is credited a round's mean once the round is over)."""
+        """Every player's standing now (a sit-out is credited a round's mean once the round is over).
+
+        Each table's part of each round is tallied once (``standings.table_tally``) and again only when a
+        hand there is taken or corrected, so a hand costs the night its own table's tally and the ranking,
+        not a pass over every hand of the night."""
         if self._standings is None:
-            plays = [HandPlayed(h.round, h.table, h.hand, self.points(h)) for h in self.hands.values()]
             rounds = [r if self.complete(r.number) else Round(r.number, r.tables) for r in self.rounds]
-            self._standings = standings(self.players, rounds, plays, self.setup.rules)
+            self._standings = ranked(self.players, rounds, {(r.number, k): self.tally(r.number, k)
+                                                            for r in rounds for k in range(1, len(r.tables) + 1)})
         return self._standings
+
+    def _playing(self, player: Any) -> int | None:
+        """Hands played in the round in play at ``player``'s table (None: he sits out, or no such player)."""
+        for k, t in enumerate(self.round(self.current).tables, 1):
+            if player in t:
+                return self.played(self.current, k)
+        return None
+
+    def name_in(self, player: int, rnd: int) -> str:
+        """Who holds number ``player`` in round ``rnd``: the player, or his substitute from that round."""
+        name = self.setup.players[player - 1].name
+        for sub in self.subs.get(player, ()):
+            if sub.from_round <= rnd:
+                name = sub.name
+        return name
+
+    def round_points(self, player: int) -> dict[int, Fraction]:
+        """Number ``player``'s points round by round (a sit-out's mean once the round is over)."""
+        out: dict[int, Fraction] = {}
+        for r in self.rounds:
+            tallies = [self.tally(r.number, k) for k in range(1, len(r.tables) + 1)]
+            for t in tallies:
+                if player in t.points:
+                    out[r.number] = Fraction(t.points[player])
+            if player in r.out and self.complete(r.number):
+                out[r.number] = round_mean(tallies)
+        return out
+
+    def played_by(self, player: int) -> list[dict[str, Any]]:
+        """Who held number ``player`` (the house rule on substitutes): each person's name, member number,
+        first and last round, and the points scored at the number in those rounds."""
+        p = self.setup.players[player - 1]
+        if not self.subs.get(player):      # nobody replaced: the line's points, without a pass over the rounds
+            total = next(st.points for st in self.standings() if st.player == player)
+            return [{"name": p.name, "member": p.member, "from_round": 1, "to_round": self.setup.rounds,
+                     "points": total}]
+        pts = self.round_points(player)
+        return [{"name": n, "member": m, "from_round": a, "to_round": b,
+                 "points": sum((v for r, v in pts.items() if a <= r <= b), Fraction(0))}
+                for n, m, a, b in holders(p.name, p.member, self.subs.get(player, []), self.setup.rounds)]
+
+    def tally(self, rnd: int, k: int) -> Tally:
+        """Table ``k``'s tally in round ``rnd``, player by player (worked out once a change there)."""
+        got = self._tallies.get((rnd, k))
+        if got is None:
+            got = self._tallies[(rnd, k)] = table_tally(
+                seats_of(self.round(rnd), k),
+                [HandPlayed(h.round, h.table, h.hand, self.points(h)) for h in self.at.get((rnd, k), ())])
+        return got
 
     # -- records ----------------------------------------------------------------------------------------
 
@@ -345,8 +409,12 @@ class Night:
         if typ == "correct":
             got = self._corrected(rec)
             return got if isinstance(got, str) else ""
+        if typ == "substitute":
+            p = rec.get("player")
+            return check_substitution(rec, self.players, self.setup.rounds, self.current, self._playing(p),
+                                      self.subs.get(p, []) if isinstance(p, int) else [])
         if typ not in ("hand", "stop"):
-            return f"a record of type {str(typ)[:20]!r} is not one of hand, stop, call, correct"
+            return f"a record of type {str(typ)[:20]!r} is not one of hand, stop, call, correct, substitute"
         table, rnd = rec.get("table"), rec.get("round")
         if table not in self.setup.tables:
             return f"a {typ} from table {str(table)[:64]!r}, which is not one of this night's tables"
@@ -436,6 +504,10 @@ class Night:
         """Take a record :meth:`check` passed; a round over seats the next at once (a correction changes
         a hand's points and the standings; rounds seated already stand)."""
         typ = rec["type"]
+        if typ == "substitute":
+            sub = substitution_of(rec)
+            self.subs.setdefault(sub.player, []).append(sub)
+            return
         if typ == "correct":
             got = self._corrected(rec)
             assert not isinstance(got, str), got
@@ -446,6 +518,7 @@ class Night:
             at = self.at[(old.round, old.table)]
             at[at.index(old)] = new
             self._points.pop((old.round, old.table), None)
+            self._tallies.pop((old.round, old.table), None)
             self._seat_pts.pop(key, None)
             self._standings = None
             return
@@ -462,6 +535,7 @@ class Night:
                                          dict(rec))
             self.at.setdefault((rec["round"], k), []).append(self.hands[key])
             self._points.pop((rec["round"], k), None)
+            self._tallies.pop((rec["round"], k), None)
             if rec.get("source"):
                 self.sources[str(rec["source"])] = key
         self._standings = None

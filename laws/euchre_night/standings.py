@@ -42,41 +42,84 @@ class PlayerStanding:
     place: str
 
 
-def standings(players: int, rounds: Iterable[Round], hands: Iterable[HandPlayed],
-              rules: Rules = SOMERSET) -> tuple[PlayerStanding, ...]:
-    """The standings after the rounds given (their hands; a round's sit-outs get its mean)."""
-    seat_of: dict[tuple[int, int], Mapping[Seat, int]] = {}
-    played_in: dict[int, set[int]] = {}
-    out_in: dict[int, tuple[int, ...]] = {}
-    for rnd in rounds:
-        out_in[rnd.number] = rnd.out
-        for k, (north, south, east, west) in enumerate(rnd.tables, 1):
-            seat_of[(rnd.number, k)] = {Seat.N: north, Seat.S: south, Seat.E: east, Seat.W: west}
-            played_in.setdefault(rnd.number, set()).update((north, south, east, west))
-    whole = dict.fromkeys(range(1, players + 1), 0)        # summed as whole numbers; a Fraction at the end
-    won = dict.fromkeys(range(1, players + 1), 0)
-    loners = dict.fromkeys(range(1, players + 1), 0)
-    round_points: dict[int, int] = {}
+@dataclass(frozen=True)
+class Tally:
+    """One table's part of one round, player by player: points, hands won and loners made, and the
+    points scored at the table in all (what a sit-out's mean is made of)."""
+
+    points: Mapping[int, int]
+    won: Mapping[int, int]
+    loners: Mapping[int, int]
+    total: int
+
+
+def table_tally(seats: Mapping[Seat, int], hands: Iterable[HandPlayed], rules: Rules = SOMERSET) -> Tally:
+    """The tally of the hands played at one table in one round, its seats' players given."""
+    points = dict.fromkeys(seats.values(), 0)
+    won = dict.fromkeys(seats.values(), 0)
+    loners = dict.fromkeys(seats.values(), 0)
+    total = 0
     for h in hands:
-        seats = seat_of.get((h.round, h.table))
-        if seats is None:
-            raise ValueError(f"a hand at table {h.table} of round {h.round}, which the night does not have")
         for seat, pts in (h.points if h.points is not None else seat_points(h.hand, rules)).items():
             player = seats[seat]
-            whole[player] += pts
-            round_points[h.round] = round_points.get(h.round, 0) + pts
+            points[player] += pts
+            total += pts
             if pts > 0:
                 won[player] += 1
         if h.hand.alone is not None and h.hand.tricks == 5 and h.hand.makers not in h.hand.void:
             loners[seats[h.hand.alone]] += 1
+    return Tally(points, won, loners, total)
+
+
+def seats_of(rnd: Round, k: int) -> dict[Seat, int]:
+    north, south, east, west = rnd.tables[k - 1]
+    return {Seat.N: north, Seat.S: south, Seat.E: east, Seat.W: west}
+
+
+def standings(players: int, rounds: Iterable[Round], hands: Iterable[HandPlayed],
+              rules: Rules = SOMERSET) -> tuple[PlayerStanding, ...]:
+    """The standings after the rounds given (their hands; a round's sit-outs get its mean)."""
+    rounds = list(rounds)
+    by_table: dict[tuple[int, int], list[HandPlayed]] = {}
+    known = {(r.number, k) for r in rounds for k in range(1, len(r.tables) + 1)}
+    for h in hands:
+        if (h.round, h.table) not in known:
+            raise ValueError(f"a hand at table {h.table} of round {h.round}, which the night does not have")
+        by_table.setdefault((h.round, h.table), []).append(h)
+    tallies = {(r.number, k): table_tally(seats_of(r, k), by_table.get((r.number, k), ()), rules)
+               for r in rounds for k in range(1, len(r.tables) + 1)}
+    return ranked(players, rounds, tallies)
+
+
+def round_mean(tallies: Iterable[Tally]) -> Fraction:
+    """The mean points of the players who played a round (what a sit-out is credited)."""
+    tallies = list(tallies)
+    present = sum(len(t.points) for t in tallies)
+    return Fraction(sum(t.total for t in tallies), present) if present else Fraction(0)
+
+
+def ranked(players: int, rounds: Iterable[Round], tallies: Mapping[tuple[int, int], Tally]) -> tuple[PlayerStanding, ...]:
+    """The standings from each table's tally of each round (``(round, table)`` -> :class:`Tally`)."""
+    whole = dict.fromkeys(range(1, players + 1), 0)        # summed as whole numbers; a Fraction at the end
+    won = dict.fromkeys(range(1, players + 1), 0)
+    loners = dict.fromkeys(range(1, players + 1), 0)
+    played = dict.fromkeys(range(1, players + 1), 0)
+    points: dict[int, Fraction] = {}
+    means: list[tuple[tuple[int, ...], Fraction]] = []
+    for rnd in rounds:
+        at = [tallies[(rnd.number, k)] for k in range(1, len(rnd.tables) + 1)]
+        for t in at:
+            for p, v in t.points.items():
+                whole[p] += v
+                won[p] += t.won[p]
+                loners[p] += t.loners[p]
+                played[p] += 1
+        if rnd.out and at:
+            means.append((rnd.out, round_mean(at)))
     points = {p: Fraction(v) for p, v in whole.items()}
-    for number, sitting in out_in.items():
-        present = played_in.get(number, set())
-        if sitting and present:
-            mean = Fraction(round_points.get(number, 0), len(present))
-            for p in sitting:
-                points[p] += mean
-    rounds_played = {p: sum(1 for s in played_in.values() if p in s) for p in points}
+    for sitting, mean in means:
+        for p in sitting:
+            points[p] += mean
     den = math.lcm(*(x.denominator for x in points.values()))
     scaled = {p: x.numerator * (den // x.denominator) for p, x in points.items()}   # exact, as whole numbers
     order = sorted(points, key=lambda p: (-scaled[p], -won[p], -loners[p], p))
@@ -89,6 +132,6 @@ def standings(players: int, rounds: Iterable[Round], hands: Iterable[HandPlayed]
     for i, p in enumerate(order):
         first = first_at[keys[i]]
         shared = many[keys[i]] > 1
-        out.append(PlayerStanding(p, points[p], won[p], loners[p], rounds_played[p],
+        out.append(PlayerStanding(p, points[p], won[p], loners[p], played[p],
                                   f"{first + 1}=" if shared else str(i + 1)))
     return tuple(out)

@@ -95,10 +95,12 @@ def test_a_real_run(session: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("extra, said", [
-    ([], "name the duplicate session (--session DIR) or the euchre tables"),
+    ([], "name the duplicate session (--session DIR), the euchre night (--euchre-night DIR) or the euchre tables"),
     (["--euchre-tables", "t1,t1", "--out", "x"], "table ids, each once"),
     (["--euchre-tables", "t1,spectator", "--out", "x"], "not a reserved id"),
-    (["--euchre-tables", "t1"], "--euchre-tables needs --out DIR"),
+    (["--euchre-tables", "t1"], "--euchre-night and --euchre-tables need --out DIR"),
+    (["--euchre-night", "no-such-night", "--out", "x"], "no euchre night there"),
+    (["--euchre-night", "n", "--euchre-tables", "t1", "--out", "x"], "one of them"),
     (["--euchre-tables", "t1", "--out", "x", "--rule", "teams", "--teams", "1:2"], "a euchre evening takes"),
 ])
 def test_a_euchre_evening_refused_as_named(tmp_path: Path, extra: list[str], said: str) -> None:

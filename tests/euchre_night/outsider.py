@@ -71,6 +71,7 @@ def rescore(standings: dict[str, Any], hands: dict[str, Any]) -> list[str]:
             seats[(r["round"], t["table_number"])] = {s: t["seats"][s]["player"] for s in SEATS}
             seated.setdefault(r["round"], set()).update(seats[(r["round"], t["table_number"])].values())
     points = {p: Fraction(0) for p in players}
+    by_round: dict[tuple[int, int], Fraction] = {}       # (player, round) -> his points that round
     won = dict.fromkeys(players, 0)
     loners = dict.fromkeys(players, 0)
     round_total: dict[int, Fraction] = {}
@@ -89,6 +90,7 @@ def rescore(standings: dict[str, Any], hands: dict[str, Any]) -> list[str]:
         for s in SEATS:
             player = seats[where][s]
             points[player] += pts[s]
+            by_round[(player, h["round"])] = by_round.get((player, h["round"]), Fraction(0)) + pts[s]
             round_total[h["round"]] = round_total.get(h["round"], Fraction(0)) + pts[s]
             if pts[s] > 0:
                 won[player] += 1
@@ -99,6 +101,7 @@ def rescore(standings: dict[str, Any], hands: dict[str, Any]) -> list[str]:
             mean = round_total.get(rnd, Fraction(0)) / len(seated[rnd])
             for p in sitting:
                 points[p] += mean
+                by_round[(p, rnd)] = mean
     played = {p: sum(1 for s in seated.values() if p in s) for p in players}
     order = sorted(players, key=lambda p: (-points[p], -won[p], -loners[p], p))
     keys = [(points[p], won[p], loners[p]) for p in order]
@@ -118,4 +121,43 @@ def rescore(standings: dict[str, Any], hands: dict[str, Any]) -> list[str]:
         theirs = (_frac(row["points"]), row["hands_won"], row["loners"], row["rounds"], row["place"])
         if mine != theirs:
             problems.append(f"player {p}: the export says {theirs}, the rescore {mine}")
+    problems += _substitutes(standings, hands, by_round)
+    return problems
+
+
+def _substitutes(standings: dict[str, Any], hands: dict[str, Any], by_round: dict[tuple[int, int], Fraction]) -> list[str]:
+    """docs/scoring.md 14, "A substitute": who held each number, round by round, is named on the rounds'
+    seats and in each line's ``played_by`` with the points scored at the number in his rounds."""
+    problems: list[str] = []
+    subs = hands.get("substitutions", [])
+    if standings.get("substitutions", []) != subs:
+        problems.append("the substitutions in standings.json and hands.json differ")
+    night = standings["night"]
+    rounds = night["rounds"]
+    people = {p["number"]: (p["name"], p["member"]) for p in night["players"]}
+    holders: dict[int, list[tuple[str, str, int, int]]] = {}
+    for p, (name, member) in people.items():
+        starts = [(name, member, 1)] + [(s["name"], s["member"], s["from_round"])
+                                        for s in sorted((s for s in subs if s["player"] == p),
+                                                        key=lambda s: s["from_round"])]
+        holders[p] = [(n, m, a, (starts[i + 1][2] - 1) if i + 1 < len(starts) else rounds)
+                      for i, (n, m, a) in enumerate(starts)
+                      if ((starts[i + 1][2] - 1) if i + 1 < len(starts) else rounds) >= a]
+
+    def holder(p: int, rnd: int) -> str:
+        return next(n for n, _, a, b in holders[p] if a <= rnd <= b)
+
+    for r in standings["rounds"]:
+        seated = [(t["seats"][s]["player"], t["seats"][s]["name"]) for t in r["tables"] for s in SEATS]
+        for p, name in seated + [(x["player"], x["name"]) for x in r["out"]]:
+            if name != holder(p, r["round"]):
+                problems.append(f"round {r['round']}: number {p} is named {name!r}, held by {holder(p, r['round'])!r}")
+    for row in standings["standings"]:
+        p = row["player"]
+        mine = [{"name": n, "member": m, "from_round": a, "to_round": b,
+                 "points": sum((v for (q, rnd), v in by_round.items() if q == p and a <= rnd <= b), Fraction(0))}
+                for n, m, a, b in holders[p]]
+        theirs = [dict(x, points=_frac(x["points"])) for x in row.get("played_by", [])]
+        if theirs != mine:
+            problems.append(f"player {p}: played_by {theirs}, the rescore {mine}")
     return problems

@@ -18,8 +18,10 @@ import pytest
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
 from firmware_host.euchre_night.desk import NightDesk
 from firmware_host.euchre_night.session import NightSession
+from firmware_host.euchre_night.views import hands_export, standings_export
 from firmware_host.web.auth import hash_password
 from tests.club.conftest import _need
+from tests.euchre_night.outsider import rescore
 from tests.euchre_night.test_pages import USERS, Table
 from tests.euchre_night.test_session import hand, setup
 
@@ -118,7 +120,7 @@ def _text(driver: Any, element_id: str) -> str:
 
 def test_the_standings_change_on_the_director_s_and_a_table_s_page(club: Club) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 
     from tests.browser import chromium, missing
 
@@ -162,6 +164,32 @@ def test_the_standings_change_on_the_director_s_and_a_table_s_page(club: Club) -
             director.find_element(By.ID, "c-send").click()           # a correction, from the page
             WebDriverWait(director, 30).until(lambda d: _text(d, "c-said") == "corrected")
             assert club.session.night.hands[(1, 1, 1)].body["tricks"] == 2
+            # the rest of what a correction can change, from the form: hand 2 was North's lone march, on
+            # which East-West reneged (law 63: 5 points in a lone hand); nobody is void
+            for field in ("c-hand", "c-tricks", "c-why"):
+                director.find_element(By.ID, field).clear()
+            for field, value in (("c-hand", "2"), ("c-tricks", "5"), ("c-pen-points-1", "5"),
+                                 ("c-why", "North played alone; East reneged")):
+                director.find_element(By.ID, field).send_keys(value)
+            Select(director.find_element(By.ID, "c-alone")).select_by_value("N")
+            Select(director.find_element(By.ID, "c-void")).select_by_value("none")
+            Select(director.find_element(By.ID, "c-pen")).select_by_value("below")
+            Select(director.find_element(By.ID, "c-pen-clause-1")).select_by_value("EU-63")
+            Select(director.find_element(By.ID, "c-pen-side-1")).select_by_value("EW")
+            director.find_element(By.ID, "c-send").click()
+            WebDriverWait(director, 30).until(lambda d: _text(d, "c-said") == "corrected"
+                                              and club.session.night.hands[(1, 1, 2)].body.get("alone") == "N")
+            fixed = club.session.night.hands[(1, 1, 2)]
+            assert fixed.body["penalties"] == [{"clause": "EU-63", "offending": "EW", "points": 5}]
+            assert fixed.body["tricks"] == 5 and fixed.body["void"] == []
+            assert fixed.body["corrections"][-1]["was"] == {"tricks": 3, "alone": None, "void": [], "penalties": []}
+            assert {s.value: p for s, p in club.session.night.points(fixed).items()} == {"N": 9, "S": 9, "E": 0, "W": 0}
+            last = [r.body for r in club.session.journal.rows() if r.kind == "event"][-1]
+            assert last["type"] == "correct" and last["facts"]["alone"] == "N"   # journaled
+            ns = [r for r in standings_export(club.session.night)["standings"] if r["player"] in (1, 2)]
+            assert [r["points"] for r in ns] == ["9", "9"]   # the loner's 4 and the renege's 5 (hand 1: 0 now)
+            WebDriverWait(director, 30).until(lambda d: "9.00" in _text(d, "standings"))
+            assert rescore(standings_export(club.session.night), hands_export(club.session.night)) == []
             director.find_element(By.ID, "call").click()             # the call, from the page, through the guard
             WebDriverWait(director, 30).until(lambda d: "(called" in _text(d, "round"))
             assert club.session.night.called == {2}
@@ -244,6 +272,31 @@ def test_the_director_s_correction_through_the_guard(club: Club) -> None:
         assert rows[1] == "0" and rows[3] == "2"
         got = c.get("/euchre/hands.json").json()["hands"][0]
         assert got["corrections"][0] == {"by": "director", "why": "miscounted", "was": {"tricks": 5}}
+
+
+def test_the_director_s_substitution_through_the_guard(club: Club) -> None:
+    import httpx
+
+    sub = {"player": 5, "name": "Zoe Lane", "member": "M-77", "from_round": 1, "why": "P5 was taken ill"}
+    with httpx.Client(base_url=club.url, timeout=10) as c:
+        assert c.post("/api/euchre/substitute", json=sub).status_code == 401      # no login
+        assert c.post("/login", data={"username": "director", "password": PASSWORD},
+                      follow_redirects=False).status_code == 303
+        token = c.get("/euchre").text.split('name="csrf-token" content="')[1].split('"')[0]
+        assert 'id="substitute"' in c.get("/euchre").text                           # the form on the page
+        assert c.post("/api/euchre/substitute", json=sub).status_code == 403      # no CSRF token
+        r = c.post("/api/euchre/substitute", json=dict(sub, player=99), headers={"X-CSRF-Token": token})
+        assert r.status_code == 409 and "replaces a player of the night" in r.json()["error"]
+        r = c.post("/api/euchre/substitute", json=sub, headers={"X-CSRF-Token": token})
+        assert r.status_code == 200, r.text
+        club.t2.wait(lambda s: s["seats"]["N"] == {"player": 5, "name": "Zoe Lane"})   # on table-02's seating
+        st = c.get("/euchre/standings.json").json()
+        assert st["substitutions"] == [dict(sub, by="director")]
+        row = next(r for r in st["standings"] if r["player"] == 5)
+        assert [b["name"] for b in row["played_by"]] == ["Zoe Lane"]
+        assert c.get("/euchre/hands.json").json()["substitutions"] == st["substitutions"]
+    last = [r.body for r in club.session.journal.rows() if r.kind == "event"][-1]
+    assert last["type"] == "substitute" and last["by"] == "director"           # journaled
 
 
 def test_bench_euchre_quick_on_the_director_s_server(capsys: pytest.CaptureFixture[str]) -> None:

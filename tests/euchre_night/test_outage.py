@@ -56,10 +56,15 @@ def test_hands_sent_while_the_night_is_down_are_taken_once_after_its_restart(tmp
             tables.append(t)
         _wait(lambda: len(session.night.hands) >= 1)
         service.stop()                       # the night's process goes away mid-round
+        with session.lock:
+            given = {t: list(a) for t, a in session.answers.items()}
         session.close()
         _wait(lambda: all(t.table.results.sent_in.get(1, 0) == 4 for t in tables))   # the tables play on
         assert all(t.table.results.unanswered for t in tables)
         session = NightSession.open(tmp_path / "night")   # restarted: its journal replayed
+        taken_before = {t: [a for a in given[t] if a.status in ("taken", "refused")] for t in given}
+        assert any(taken_before.values())
+        assert {t: list(session.answers[t]) for t in given} == taken_before   # the answers, read back
         service = NightService(session, "127.0.0.1", broker.port, DASHBOARD_USER, users[DASHBOARD_USER])
         service.start()
         _wait(lambda: session.night.finished, timeout=120, say=lambda: _state(session, tables))

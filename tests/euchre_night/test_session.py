@@ -83,7 +83,8 @@ def test_refusals_are_answered_and_kept_whole_and_repeats_are_not_journaled(tmp_
     assert all(a.status == "refused" for _, a in answers)
     rows = [r.body for r in s.journal.rows() if r.kind == "note"]
     assert len(rows) == 6 and rows[0]["refused"]["record"]["players"] == wrong_players["players"]
-    assert rows[3]["refused"]["record"] == {"type": "message", "table": "table-01", "payload": "{not json"}
+    assert rows[3]["refused"]["record"] == {"type": "message", "table": "table-01", "topic": "cardtable/table-01/hand",
+                                            "payload": "{not json"}
     assert rows[3]["refused"]["why"].startswith("bad JSON")
     before = s.journal.head()[0]
     assert [a.status for _, a in s.take([message(good, 5)])] == ["taken"]

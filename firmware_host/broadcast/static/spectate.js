@@ -69,7 +69,8 @@ function one() {
   const calls = b ? b.items.filter(i => i.kind === 'call') : [];
   const played = new Set(cards.map(c => c.card));
   for (const s of 'NESW') {
-    const name = first && first.names ? first.names[s] : (first ? ('NS'.includes(s) ? first.ns : first.ew) : '');
+    const opening = b && b.items.length ? b.items[0] : null;   // a board's, or a euchre hand's deal
+    const name = opening && opening.names ? opening.names[s] : (first ? ('NS'.includes(s) ? first.ns : first.ew) : '');
     let text = `<b>${SEATS[s]}${name ? ' \u00b7 ' + esc(name) : ''}</b>`;
     if (dealt && dealt.hands[s]) {
       const left = dealt.hands[s].filter(c => !played.has(c));

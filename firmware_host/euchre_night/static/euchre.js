@@ -25,7 +25,7 @@
     $("tables").innerHTML = h;
     let s = "<tr><th>Place</th><th>Player</th><th>Points</th><th>Hands won</th><th>Loners</th></tr>";
     for (const r of v.standings) {
-      s += "<tr><td>" + e(r.place) + "</td><td>" + e(r.name) + "</td><td class=n>" + e(r.points_shown) +
+      s += "<tr><td>" + e(r.place) + "</td><td>" + e(r.shown) + "</td><td class=n>" + e(r.points_shown) +
         "</td><td class=n>" + r.hands_won + "</td><td class=n>" + r.loners + "</td></tr>";
     }
     $("standings").innerHTML = s;
@@ -44,12 +44,39 @@
       const facts = {};
       if ($("c-makers").value) facts.makers = $("c-makers").value;
       if ($("c-tricks").value !== "") facts.tricks = Number($("c-tricks").value);
+      const alone = $("c-alone").value;
+      if (alone) facts.alone = alone === "none" ? null : alone;
+      const voided = $("c-void").value;
+      if (voided) facts.void = voided === "none" ? [] : voided.split(" ");
+      const pen = $("c-pen").value;
+      if (pen === "none") facts.penalties = [];
+      if (pen === "below") {
+        facts.penalties = [];
+        for (const i of [1, 2]) {
+          const clause = $("c-pen-clause-" + i).value;
+          if (clause) facts.penalties.push({clause: clause, offending: $("c-pen-side-" + i).value,
+                                            points: Number($("c-pen-points-" + i).value)});
+        }
+      }
       const r = await fetch("/api/euchre/correct", {method: "POST",
         headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
         body: JSON.stringify({table: $("c-table").value, round: Number($("c-round").value),
                               hand: Number($("c-hand").value), facts: facts, why: $("c-why").value})});
       const a = await r.json();
       $("c-said").textContent = r.ok ? "corrected" : (a.error || "refused");
+    };
+  }
+  const sub = $("substitute");
+  if (sub) {
+    sub.onsubmit = async ev => {
+      ev.preventDefault();
+      const r = await fetch("/api/euchre/substitute", {method: "POST",
+        headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
+        body: JSON.stringify({player: Number($("s-player").value), name: $("s-name").value,
+                              member: $("s-member").value, from_round: Number($("s-round").value),
+                              why: $("s-why").value})});
+      const a = await r.json();
+      $("s-said").textContent = r.ok ? "substituted" : (a.error || "refused");
     };
   }
   const call = $("call");

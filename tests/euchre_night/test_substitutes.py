@@ -1,0 +1,87 @@
+"""Substitutes (docs/euchre.md, "Substitutes"; docs/scoring.md 14, "A substitute", our house rule): the
+director replaces a player from a round on; the number keeps its line and everything scored at it, the
+line says who played which rounds and scored what, the seats name who holds each number; journaled,
+replayed after a restart, in both exports, and checked by the outsider, which fails on a tampered one."""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+from pathlib import Path
+
+from firmware_host.euchre_night.desk import NightDesk
+from firmware_host.euchre_night.session import NightSession
+from firmware_host.euchre_night.views import hands_export, standings_export
+from laws.euchre_night.night import Format
+from tests.euchre_night.outsider import rescore
+from tests.euchre_night.test_session import hand, message, setup
+
+
+def _play_round(s: NightSession, seq: int) -> int:
+    n = s.night
+    rnd = n.current
+    for k in (1, 2):
+        for j in (1, 2):
+            seq += 1
+            s.take([message(hand(n, k, j, makers="NS" if (k + j + rnd) % 2 else "EW", tricks=5 if j == 1 else 3), seq)])
+    return seq
+
+
+def test_a_substitute_plays_under_the_number_and_the_line_says_who_scored_what(tmp_path: Path) -> None:
+    s = NightSession.create(tmp_path / "n", setup(Format.ROTATING, players=9, rounds=3, hands=2))
+    n = s.night
+    seq = _play_round(s, 0)
+    assert n.current == 2
+    p = n.round(2).tables[0][0]                       # north at table 1 in round 2
+    why = s.substitute(p, "Zoe Lane", "", 1, "ill", "director")
+    assert "a substitute comes in from round 2 on, not 1" in why            # round 1 is over
+    assert "says why" in s.substitute(p, "Zoe Lane", "", 2, " ", "director")
+    assert "1 to 60 characters" in s.substitute(p, "", "", 2, "ill", "director")
+    assert "replaces a player of the night (1 to 9)" in s.substitute(10, "Zoe", "", 2, "ill", "director")
+    events = len([r for r in s.journal.rows() if r.kind == "event"])
+    s.take([message(hand(n, 1, 1), seq + 1)])        # his table has begun round 2: the substitute waits
+    assert "from round 3 on, not 2" in s.substitute(p, "Zoe Lane", "", 2, "ill", "director")
+    assert s.substitute(p, "Zoe Lane", "Z-1", 3, "ill", "director") == ""
+    assert len([r for r in s.journal.rows() if r.kind == "event"]) == events + 2   # the hand, the substitution
+    assert "a new one comes later" in s.substitute(p, "Max", "", 3, "again", "director")
+    assert NightDesk(s).seating(n.setup.tables[0]).seats["N"] == (p, n.name_in(p, 2)) != (p, "Zoe Lane")
+    while not n.finished:
+        for k in range(1, len(n.round(n.current).tables) + 1):
+            for j in range(n.played(n.current, k) + 1, 3):
+                seq += 1
+                s.take([message(hand(n, k, j, tricks=4), seq)])
+    st, hd = standings_export(n), hands_export(n)
+    assert rescore(st, hd) == []
+    row = next(r for r in st["standings"] if r["player"] == p)
+    first, second = row["played_by"]
+    assert (first["from_round"], first["to_round"], second["name"], second["member"], second["from_round"],
+            second["to_round"]) == (1, 2, "Zoe Lane", "Z-1", 3, 3)
+    assert Fraction(first["points"]) + Fraction(second["points"]) == Fraction(row["points"])   # one line, all of it
+    assert Fraction(second["points"]) == n.round_points(p)[3]
+    assert row["shown"] == f"{n.setup.players[p - 1].name} (rounds 1-2); Zoe Lane (rounds 3-3)"
+    names3 = {x["player"]: x["name"] for r in st["rounds"] if r["round"] == 3
+              for t in r["tables"] for x in t["seats"].values()} | {
+        x["player"]: x["name"] for r in st["rounds"] if r["round"] == 3 for x in r["out"]}
+    assert names3[p] == "Zoe Lane"
+    s.close()
+    again = NightSession.open(tmp_path / "n")         # a restart replays the substitution
+    assert standings_export(again.night) == st
+    again.close()
+
+    tampered = copy.deepcopy(st)                      # the outsider fails on a tampered export
+    row = next(r for r in tampered["standings"] if r["player"] == p)
+    row["played_by"][1]["points"] = str(Fraction(row["played_by"][1]["points"]) + 1)
+    assert any("played_by" in x for x in rescore(tampered, hd))
+    tampered = copy.deepcopy(st)
+    for r in tampered["rounds"]:
+        for t in r["tables"]:
+            for seat in t["seats"].values():
+                if seat["player"] == p and r["round"] == 3:
+                    seat["name"] = "Someone Else"
+        for x in r["out"]:
+            if x["player"] == p and r["round"] == 3:
+                x["name"] = "Someone Else"
+    assert any("held by 'Zoe Lane'" in x for x in rescore(tampered, hd))
+    tampered_hands = copy.deepcopy(hd)
+    tampered_hands["substitutions"][0]["from_round"] = 2
+    assert rescore(st, tampered_hands)
