@@ -3,7 +3,7 @@ connection (``cardtable euchre serve``'s own client in ``service.py``, or the di
 night runs on the club's machine: ``screens.py``), as the events' desk is for an event.
 
 * :meth:`NightDesk.offer` gives a table's ``hand`` message (any thread) to the session's ordering
-  (``firmware_host/session/ordering.py``, the seam every session's intake uses: read by the night's
+  (``firmware_host/session/journalled.py``, the seam every session's intake uses: read by the night's
   reader, answered only once committed, one bad message never stopping the others, held in order with a
   back-off while the journal cannot be written, a bounded note per refusal per login, a hand that came
   ahead of a missing one ``held``: neither journaled nor answered);

@@ -1,4 +1,4 @@
-"""The night on the shared session's ordering (``firmware_host/session/ordering.py``): a hand held is
+"""The night on the shared session's ordering (``firmware_host/session/journalled.py``): a hand held is
 neither journaled, answered nor spent from its login's budget; a journal that cannot be written holds the
 batch and takes it once it can; the answers a night gave are read back from its journal after a real
 restart; and the night's standings, tallied table by table, equal the standings worked out from every
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from firmware_host.euchre_night.desk import NightDesk
 from firmware_host.euchre_night.session import NightSession
-from firmware_host.session import ordering
+from firmware_host.session import journalled as ordering
 from firmware_host.wire.topics import TOPICS
 from laws.euchre_night.night import Format
 from laws.euchre_night.standings import HandPlayed, standings
