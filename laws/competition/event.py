@@ -15,7 +15,7 @@ same result. The draws, by kind:
 * **Swiss teams, Swiss pairs** — ``laws.competition.swiss.draw`` from the standings after the round;
   when every draw would repeat a match, the round is drawn in order of the standings (1 v 2, 3 v 4, ...,
   the bye as the Swiss rule gives it) and the round is marked in ``repeats``;
-* **individual** — the whist movement's next round (fixed in advance).
+* **individual** — the individual movement's next round (fixed in advance: published for 8 and 12 players, ours for 16).
 
 **A match's score.** Teams: each board's IMPs from the open and closed rooms' North-South scores, the
 match's margin to VPs on the event's scale (``laws.competition.teams.score_match``). Swiss pairs: each
@@ -37,9 +37,9 @@ from laws.competition.event_spec import EventError, EventKind, EventSpec, Seat4,
 from laws.competition.individual import (
     IndividualResult,
     PlayerStanding,
+    individual_movement,
     individual_scored,
     score_individual,
-    whist,
 )
 from laws.competition.swiss import Played, Standing, SwissError, draw, standings
 from laws.competition.teams import MatchResult, RoomResults, knockout_draw, round_robin, score_match
@@ -387,12 +387,12 @@ class EventState:
 
     def player_standings(self) -> tuple[PlayerStanding, ...]:
         """An individual's players, best first, on every result taken."""
-        return score_individual(whist(self.spec.entrants, self.spec.boards_per_round), self._individual_results())
+        return score_individual(individual_movement(self.spec.entrants, self.spec.boards_per_round), self._individual_results())
 
     def individual_boards(self) -> dict[tuple[int, int, int], tuple[Fraction, Fraction, Fraction | None]]:
         """An individual's (round, table, board) -> North-South's and East-West's matchpoints and the
         board's top, as :func:`player_standings` scores them."""
-        movement = whist(self.spec.entrants, self.spec.boards_per_round)
+        movement = individual_movement(self.spec.entrants, self.spec.boards_per_round)
         out = {}
         for board in individual_scored(movement, self._individual_results()):
             for ln in board.lines:

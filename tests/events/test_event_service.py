@@ -214,7 +214,7 @@ def test_cardtable_event_run_serves_the_pages_and_stops_on_sigterm(tmp_path: Pat
             assert f"http://127.0.0.1:{port}/event" in line, line
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/event/table/x2.json", timeout=30) as r:
                 view = json.loads(r.read())
-            assert view["seat"] == {"table": 2, "north": 1, "south": 6, "east": 4, "west": 7, "match": 0, "room": ""}
+            assert view["seat"] == {"table": 2, "north": 2, "south": 6, "east": 4, "west": 3, "match": 0, "room": ""}
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/event/view.json", timeout=30) as r:
                 assert json.loads(r.read())["kind"] == "individual"
         finally:

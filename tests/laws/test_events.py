@@ -121,13 +121,14 @@ def test_individual_seats_players_per_round_and_scores_each() -> None:
     spec = EventSpec(EventKind.INDIVIDUAL, 8, 7, 1)
     state = EventState.opened(spec)
     first = state.draws[1].tables
-    assert [(t.north, t.south, t.east, t.west) for t in first] == [(8, 5, 3, 2), (1, 6, 4, 7)]
+    # the published 8-player table (docs/movements.md): round 1 is 8-1 v 5-7 and 2-6 v 4-3
+    assert [(t.north, t.south, t.east, t.west) for t in first] == [(8, 1, 5, 7), (2, 6, 4, 3)]
     _play(state, {(1, 1): 10})
-    assert [(t.north, t.south, t.east, t.west) for t in state.draws[2].tables] == [(8, 6, 4, 3), (2, 7, 5, 1)]
-    # board 1: table 1 North-South (8, 5) +430 beat table 2's +400, so table 2's East-West (4, 7) beat
+    assert [(t.north, t.south, t.east, t.west) for t in state.draws[2].tables] == [(8, 2, 6, 1), (3, 7, 5, 4)]
+    # board 1: table 1 North-South (8, 1) +430 beat table 2's +400, so table 2's East-West (4, 3) beat
     # table 1's: those four have the top, the others nothing.
     tops = {p.player for p in state.player_standings() if p.percent == Fraction(100)}
-    assert tops == {8, 5, 4, 7}
+    assert tops == {8, 1, 4, 3}
 
 
 @pytest.mark.parametrize("result, words", [
