@@ -134,17 +134,28 @@ def _check_seating(lines: list[Line], boards: set[int], fields: Mapping[Pair, st
             seen[(b, pair)] = (i, seat)
 
 
-def _entry(line: Line, i: int, method: Method) -> Entry:
+def _entry(line: Line, i: int, method: Method, scores: dict[tuple[object, ...], int] | None = None) -> Entry:
+    """The line's entry; ``scores`` (a session's own) keeps each distinct played result's score once."""
     r, b = line.result, line.board
-    where = f"board {b}, line {i}"
     if isinstance(r, Played):
         if r.lead is not None and not isinstance(r.lead, Card):
-            raise SessionError(f"{where}: the lead must be a Card, got {r.lead!r}")
-        try:
-            score = board_score(r.contract, r.declarer, r.tricks, vulnerability(b))
-        except ScoreInputError as exc:
-            raise SessionError(f"{where}: {exc}") from None
+            raise SessionError(f"board {b}, line {i}: the lead must be a Card, got {r.lead!r}")
+        key: tuple[object, ...] | None = (r.contract, r.declarer, r.tricks, b)
+        score = None
+        if scores is not None and key is not None:
+            try:
+                score = scores.get(key)
+            except TypeError:       # a value that cannot be a key: board_score names what is wrong
+                key = None
+        if score is None:
+            try:
+                score = board_score(r.contract, r.declarer, r.tricks, vulnerability(b))
+            except ScoreInputError as exc:
+                raise SessionError(f"board {b}, line {i}: {exc}") from None
+            if scores is not None and key is not None:
+                scores[key] = score
         return Entry.real(score, line.group)
+    where = f"board {b}, line {i}"
     if isinstance(r, Assigned):
         ew = r.ns if r.ew is None else r.ew
         for s in (r.ns, ew):
@@ -291,8 +302,9 @@ def score_boards(boards: Iterable[int], lines: Iterable[Line], due: int | Mappin
         counts[line.board] = counts.get(line.board, 0) + 1
     dues = _check_due(due, numbers, counts)
     per_board: dict[int, list[tuple[Line, Entry]]] = {b: [] for b in numbers}
+    scores: dict[tuple[object, ...], int] = {}
     for i, line in enumerate(line_list, 1):
-        per_board[line.board].append((line, _entry(line, i, method)))
+        per_board[line.board].append((line, _entry(line, i, method, scores)))
     scale = Scale.ONE if method is Method.MATCHPOINTS_HALF else Scale.TWO
     scored_boards = []
     for b in numbers:
@@ -317,12 +329,27 @@ def score_boards(boards: Iterable[int], lines: Iterable[Line], due: int | Mappin
 
 def tally_boards(boards: Iterable[ScoredBoard]) -> dict[Pair, Tally]:
     """Each pair's running figures over boards already scored."""
-    tallies: dict[Pair, Tally] = {}
+    # Sums kept as whole numerators per denominator and turned into fractions once a pair: the same exact
+    # figures as adding the fractions board by board, without a gcd for every line of a whole rescore.
+    sums: dict[Pair, tuple[dict[int, int], dict[int, int], list[int]]] = {}
     for board in sorted(boards, key=lambda bd: bd.number):
+        top_ = board.top or 0
         for ln in board.lines:
-            tallies[ln.ns] = tallies.get(ln.ns, NO_TALLY).add(ln.ns_points, board.top)
-            tallies[ln.ew] = tallies.get(ln.ew, NO_TALLY).add(ln.ew_points, board.top)
-    return tallies
+            for pair, points in ((ln.ns, ln.ns_points), (ln.ew, ln.ew_points)):
+                acc = sums.get(pair)
+                if acc is None:
+                    acc = sums[pair] = ({}, {}, [0])
+                for into, value in ((acc[0], points), (acc[1], top_)):
+                    into[value.denominator] = into.get(value.denominator, 0) + value.numerator
+                acc[2][0] += 1
+    return {pair: Tally(_exact(total), _exact(tops), n[0]) for pair, (total, tops, n) in sums.items()}
+
+
+def _exact(by_denominator: dict[int, int]) -> Fraction:
+    out = Fraction(0)
+    for den, num in by_denominator.items():
+        out += Fraction(num, den)
+    return out
 
 
 def rank_boards(boards: Iterable[ScoredBoard], method: Method, fields: Mapping[Pair, str]) -> tuple[Ranking, ...]:
