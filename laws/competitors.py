@@ -66,6 +66,7 @@ class Competitor:
         # The hash of who it is, made once: scoring looks pairs up in dicts thousands of times a rescore
         # (the same value the dataclass's own hash of the compared fields would give).
         object.__setattr__(self, "_hash", hash((self.number, self.direction, kind)))
+        object.__setattr__(self, "_key", (self.number, "" if self.direction is None else self.direction.value))
 
     def __hash__(self) -> int:
         return self._hash  # type: ignore[attr-defined,no-any-return]
@@ -78,7 +79,7 @@ class Competitor:
     @property
     def key(self) -> tuple[int, str]:
         """``(number, "NS"|"EW"|"")``: a sort key that never compares a direction with ``None``."""
-        return (self.number, "" if self.direction is None else self.direction.value)
+        return self._key  # type: ignore[attr-defined,no-any-return]
 
     def __str__(self) -> str:
         return self.label

@@ -187,7 +187,9 @@ def _note(line: Line, points: Points) -> str:
     return ""
 
 
-def _scored_line(line: Line, entry: Entry, points: Points, board_top: Fraction | None) -> ScoredLine:
+def _scored_line(line: Line, entry: Entry, points: Points, board_top: Fraction | None,
+                 percents: dict[Fraction, Fraction] | None = None) -> ScoredLine:
+    """The line scored; ``percents`` (the board's own) keeps each points value's percentage once."""
     r = line.result
     contract, declarer, tricks, lead = "", "", None, None
     if isinstance(r, Played):
@@ -197,7 +199,14 @@ def _scored_line(line: Line, entry: Entry, points: Points, board_top: Fraction |
         lead = None if r.lead is None else r.lead.code
     pct_ns = pct_ew = None
     if board_top is not None:
-        pct_ns, pct_ew = percentage(points.ns, board_top), percentage(points.ew, board_top)
+        if percents is None:
+            percents = {}
+        pct_ns = percents.get(points.ns)
+        if pct_ns is None:
+            pct_ns = percents[points.ns] = percentage(points.ns, board_top)
+        pct_ew = percents.get(points.ew)
+        if pct_ew is None:
+            pct_ew = percents[points.ew] = percentage(points.ew, board_top)
     return ScoredLine(line.board, line.ns, line.ew, line.group, contract, declarer, tricks, lead,
                       entry.ns, entry.ew, points.ns, points.ew, pct_ns, pct_ew, _note(line, points))
 
@@ -322,7 +331,8 @@ def score_boards(boards: Iterable[int], lines: Iterable[Line], due: int | Mappin
         else:
             board_top = top(dues[b], scale)
             points = matchpoint_board(entries, dues[b], scale)
-        out = [_scored_line(line, entry, pts, board_top) for (line, entry), pts in zip(rows, points)]
+        percents: dict[Fraction, Fraction] = {}
+        out = [_scored_line(line, entry, pts, board_top, percents) for (line, entry), pts in zip(rows, points)]
         scored_boards.append(ScoredBoard(b, vulnerability(b), dues[b], board_top, tuple(out), datums))
     return tuple(scored_boards)
 
