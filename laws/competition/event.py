@@ -247,9 +247,9 @@ class EventState:
         if taken is not None and taken != result:
             return (f"round {r}, table {result.table}: board {result.board} already has a result "
                     f"({taken.contract or taken.adjusted or taken.assigned})")
-        return self._other_room(result)
+        return self.award_problem(result)
 
-    def _other_room(self, result: TableResult) -> str | None:
+    def award_problem(self, result: TableResult) -> str | None:
         """Teams: why an adjusted result cannot stand beside the other room's (a board of a match has one
         adjusted result: the same awards for each team whichever room's table the director gives it at)."""
         if not self.spec.kind.teams or not result.adjusted:
@@ -299,6 +299,9 @@ class EventState:
         if taken == result:
             raise EventError(f"round {result.round}, table {result.table}: board {result.board} has that "
                              "result already")
+        why = self.award_problem(result)
+        if why is not None:
+            raise EventError(why)
         self.corrected[key] = (*self.corrected.get(key, ()), taken)
         self.results[key] = result
         return None

@@ -293,6 +293,13 @@ def test_a_teams_award_is_the_board_s_imps_for_each_team_whichever_room() -> Non
     assert "already adjusted at table 2 (home A+, away A-)" in (
         other.check(TableResult(1, 1, 1, "", adjusted="A=/A=")) or "")
     assert other.check(TableResult(1, 1, 1, "", adjusted="A+/A-")) is None   # the same awards: allowed
+    # a correction may not give the other room other awards either (the open room played; the director
+    # then corrects it to awards that disagree with the closed room's)
+    other.apply(TableResult(1, 1, 1, "3NT", "N", 9))
+    with pytest.raises(EventError, match="already adjusted at table 2"):
+        other.correct(TableResult(1, 1, 1, "", adjusted="A-/A-"))
+    other.correct(TableResult(1, 1, 1, "", adjusted="A+/A-"))
+    assert other.team_match(1, 1).home_imps == 3
 
 
 def test_a_swiss_pairs_award_is_out_of_the_datum() -> None:
