@@ -66,12 +66,21 @@ class Competitor:
         if self.direction is not None and not isinstance(self.direction, Side):
             raise CompetitorError(f"{self.kind} {self.number}: direction must be NS, EW or None, "
                                   f"got {self.direction!r}")
-        if self.kind not in tuple(Kind):
-            raise CompetitorError(f"a competitor is a pair, team or player, got {self.kind!r}")
-        object.__setattr__(self, "kind", Kind(self.kind))
+        try:
+            kind = Kind(self.kind)
+        except ValueError:
+            raise CompetitorError(f"a competitor is a pair, team or player, got {self.kind!r}") from None
+        object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "members", tuple(str(m) for m in self.members))
         object.__setattr__(self, "member", str(self.member))
         object.__setattr__(self, "federation", str(self.federation))
+        # The hash of who it is, made once: scoring looks pairs up in dicts thousands of times a rescore
+        # (the same value the dataclass's own hash of the compared fields would give).
+        object.__setattr__(self, "_hash", hash((self.number, self.direction, kind)))
+        object.__setattr__(self, "_key", (self.number, "" if self.direction is None else self.direction.value))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined,no-any-return]
 
     @property
     def name(self) -> str:
@@ -86,7 +95,7 @@ class Competitor:
     @property
     def key(self) -> tuple[int, str]:
         """``(number, "NS"|"EW"|"")``: a sort key that never compares a direction with ``None``."""
-        return (self.number, "" if self.direction is None else self.direction.value)
+        return self._key  # type: ignore[attr-defined,no-any-return]
 
     def __str__(self) -> str:
         return self.label

@@ -17,9 +17,10 @@ Routes:
 * ``POST /api/event/names`` (``{"competitor": N, "name": "team name or empty", "players": ["1021",
   "Jane Visitor"]}``: member numbers looked up in the event's roster, else visitors' names) and
   ``POST /api/event/correct`` (``{"round", "table", "board", "contract", "declarer", "tricks", "why"}``,
-  or ``"assigned"`` (North-South's score) in place of the contract): the director's records, through
-  the one guard (``web/guard.py``: a live login, our own origin, the login's CSRF token); 409 with the
-  event's reason when it refuses one (nothing changes; the refusal is journaled), 200 once journaled.
+  or ``"assigned"`` (North-South's score), or ``"adjusted"`` (``"A+/A-"``) in place of the contract): the
+  director's records, through the one guard (``web/guard.py``: a live login, our own origin, the login's
+  CSRF token); 409 with the event's reason when it refuses one (nothing changes; the refusal is
+  journaled), 200 once journaled.
 
 The next round's draw is made in the same commit as the round's last result, so the update that tells
 the pages of that result carries the draw.
@@ -173,6 +174,7 @@ class EventScreens(LiveScreens):
         if not isinstance(checked, tuple):
             return checked
         user, data = checked
-        result = {k: data[k] for k in ("round", "table", "board", "contract", "declarer", "tricks", "assigned")
+        result = {k: data[k] for k in ("round", "table", "board", "contract", "declarer", "tricks", "assigned",
+                                             "adjusted")
                   if k in data}
         return await self._take({"type": "correct", "by": user, "why": data.get("why"), "result": result})

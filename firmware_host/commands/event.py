@@ -47,6 +47,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     r.add_argument("--user", default="dashboard")
     r.add_argument("--password-file", required=True, metavar="FILE")
     r.add_argument("--http", default="127.0.0.1:8090", metavar="HOST:PORT")
+    r.add_argument("--users", required=True, metavar="FILE",
+                   help="the director's logins (cardtable club adduser): the pages are behind this login, as "
+                        "on the director's server")
     r.set_defaults(func=_run)
     e = verbs.add_parser("export", help="the published folder of the complete rounds")
     e.add_argument("folder")
@@ -130,11 +133,16 @@ def _hostport(text: str, what: str) -> tuple[str, int]:
 
 
 def _run(args: argparse.Namespace) -> int:
+    """The event on the broker, its pages served by the director's server (``club/dashboard.py``) with
+    the event's desk and nothing else of a club night: the same login (``web/auth.py``), the same guard on
+    every request that changes something (``web/guard.py``), a table's page opened by its key."""
     import signal
-    import threading
+    import socket
 
-    from firmware_host.events.service import EventService
+    from firmware_host.club.dashboard import Dashboard, serve
+    from firmware_host.events.desk import EventDesk
     from firmware_host.events.session import EventFileError, EventSession
+    from firmware_host.web.auth import UsersError, load_users
 
     try:
         host, port = _hostport(args.broker, "--broker")
@@ -145,23 +153,34 @@ def _run(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _fail(f"{args.password_file}: cannot read ({exc.strerror or exc})")
     try:
+        users = load_users(args.users)
+    except UsersError as exc:
+        return _fail(f"--users: {exc}")
+    if not users:
+        return _fail(f"--users: {args.users} has no login (add one with `cardtable club adduser`)")
+    try:
         session = EventSession.open(args.folder)
     except EventFileError as exc:
         return _fail(str(exc))
-    try:
-        service = EventService(session, host, port, args.user, password, http_host=http_host, http_port=http_port)
+    try:  # uvicorn would only log a port it cannot take and exit 1: say so here, exit 2
+        with socket.create_server((http_host, http_port)):
+            pass
     except OSError as exc:
+        session.close()
         return _fail(f"--http {args.http}: cannot listen ({exc.strerror or exc})")
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *a: stop.set())
-    service.start()
-    print(f"event {session.event.spec.name}: director's page {service.url}/event", flush=True)
+    dash = Dashboard(host, port, args.user, password, users, event=EventDesk(session))
+    server = serve(dash, http_host, http_port)
+    print(f"event {session.event.spec.name}: director's page http://{http_host}:{http_port}/event "
+          "(the director's login)", flush=True)
+    # uvicorn stops on SIGTERM as on SIGINT (its own handlers), then raises the signal again under the
+    # handler it found: one that does nothing lets the event's journal close and the command exit 0
+    signal.signal(signal.SIGTERM, lambda *a: None)
     try:
-        stop.wait()
+        server.run()
     except KeyboardInterrupt:
         pass
-    service.stop()
-    session.close()
+    finally:
+        session.close()
     return 0
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from firmware_host.events.files_usebio import players_of, team_name, vp_scale
-from laws.competition.event import EventState
+from laws.competition.event import EventState, TableResult
 from laws.competition.event_spec import EventKind
 from laws.duplicate.boards import dealer, vulnerability
 from laws.scoring.render import present
@@ -48,6 +48,14 @@ def _date(iso: str) -> str:
     return iso.replace("-", ".")
 
 
+def _result_cells(res: TableResult) -> tuple[object, object]:
+    """``Score_NS`` and ``Score_EW`` of a result: its score's cells, or an adjusted result's awards
+    (``A+``, ``A=``, ``A-``: North-South's in ``Score_NS``, East-West's in ``Score_EW``)."""
+    if res.adjusted:
+        return res.awards
+    return _score_cells(res.ns_score)
+
+
 def _score_cells(ns_score: int) -> tuple[object, object]:
     """``Score_NS`` and ``Score_EW``: the side that scored fills its own (``-`` the other), 0 fills both."""
     if ns_score == 0:
@@ -57,7 +65,7 @@ def _score_cells(ns_score: int) -> tuple[object, object]:
 
 def _contract(state: EventState, key: tuple[int, int, int]) -> tuple[object, object, object]:
     res = state.results[key]
-    if res.assigned is not None:
+    if res.assigned is not None or res.adjusted:
         return None, None, None
     if res.contract == "Pass":
         return "Pass", None, None
@@ -90,15 +98,17 @@ def _board_rows(state: EventState, board: int) -> list[list[object]]:
                 ns_imps = imps.home if room == "Open" else imps.away
                 ew_imps = imps.away if room == "Open" else imps.home
                 rows.append([r, table, room, ns, ew, *_contract(state, key),
-                             *_score_cells(state.results[key].ns_score), ns_imps, ew_imps])
+                             *_result_cells(state.results[key]), ns_imps, ew_imps])
     elif kind is EventKind.SWISS_PAIRS:
         butler = state.butler_imps(r)
+        adjusted = state.adjusted_imps(r)
         for t in d.tables:
             key = (r, t.table, board)
             if key in state.results:
-                won = butler[(t.table, board)]
+                won = butler.get((t.table, board))
+                imps = (won, -won) if won is not None else adjusted[(t.table, board)]
                 rows.append([r, t.table, t.north, t.east, *_contract(state, key),
-                             *_score_cells(state.results[key].ns_score), won, -won])
+                             *_result_cells(state.results[key]), *imps])
     else:
         points = state.individual_boards()
         for t in d.tables:
@@ -106,7 +116,7 @@ def _board_rows(state: EventState, board: int) -> list[list[object]]:
             if key in state.results:
                 ns, ew, _top = points[key]
                 rows.append([r, t.table, t.north, t.south, t.east, t.west, *_contract(state, key),
-                             *_score_cells(state.results[key].ns_score), present(ns), present(ew)])
+                             *_result_cells(state.results[key]), present(ns), present(ew)])
     return rows
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
-from firmware_host.events.files_pbn import _contract, _date, _quoted, _score_cells, _table
+from firmware_host.events.files_pbn import _contract, _date, _quoted, _result_cells, _table
 from firmware_host.events.files_usebio import DOCTYPE, VERSION, _played, _sub
 from firmware_host.events.files_usebio import _date as _usebio_date
 from laws.competition.event import EventState
@@ -85,7 +85,7 @@ def write_pbn(state: EventState, *, date: str, site: str = "") -> bytes:
         for r, table, b, section, local, ns, ew, mp_ns, mp_ew in rows:
             if b == board:
                 board_rows.append([section, r, local, _pair_id(ns), _pair_id(ew), *_contract(state, (r, table, b)),
-                                   *_score_cells(state.results[(r, table, b)].ns_score), present(mp_ns),
+                                   *_result_cells(state.results[(r, table, b)]), present(mp_ns),
                                    present(mp_ew)])
         game += _table("ScoreTable", COLUMNS, board_rows)
         lines += game + [""]

@@ -64,11 +64,13 @@ def _line(parent: ET.Element, state: EventState, r: int, table: int, board: int)
 
 def _played(line: ET.Element, state: EventState, r: int, table: int, board: int) -> None:
     res = state.results[(r, table, board)]
-    contract = "" if res.assigned is not None else ("PASS" if res.contract == "Pass" else res.contract)
+    contract = "" if res.assigned is not None or res.adjusted else ("PASS" if res.contract == "Pass" else res.contract)
     _sub(line, "CONTRACT", contract)
     _sub(line, "PLAYED_BY", res.declarer)
-    _sub(line, "TRICKS", "" if res.assigned is not None or res.contract == "Pass" else res.tricks)
-    _sub(line, "SCORE", res.ns_score)
+    _sub(line, "TRICKS", "" if res.assigned is not None or res.adjusted or res.contract == "Pass" else res.tricks)
+    _sub(line, "SCORE", "" if res.adjusted else res.ns_score)
+    if res.adjusted:
+        _sub(line, "ADJUSTED_SCORE", res.adjusted)     # ours: North-South's and East-West's awards
 
 
 def _teams(event: ET.Element, state: EventState) -> None:
@@ -114,8 +116,10 @@ def _swiss_pairs(event: ET.Element, state: EventState) -> None:
                 _sub(line, "NS_PAIR_NUMBER", t.north)
                 _sub(line, "EW_PAIR_NUMBER", t.east)
                 _played(line, state, r, t.table, b)
-                _sub(line, "NS_IMPS", butler[(t.table, b)])
-                _sub(line, "EW_IMPS", -butler[(t.table, b)])
+                won = butler.get((t.table, b))
+                ns_imps, ew_imps = (won, -won) if won is not None else state.adjusted_imps(r)[(t.table, b)]
+                _sub(line, "NS_IMPS", ns_imps)
+                _sub(line, "EW_IMPS", ew_imps)
 
 
 def _individual(event: ET.Element, state: EventState) -> None:

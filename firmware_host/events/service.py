@@ -1,6 +1,8 @@
-"""An event on its own broker client and its own pages (``cardtable event run``; on the club's machine
-the director's server carries the same desk instead: ``club/event_screens.py``): the tables' ``board`` messages in, the answers and each table's
-seating out (retained), and the director's and tables' pages over HTTP.
+"""An event on its own broker client and its own plain pages, with **no login**: what ``cardtable event
+run`` served before it ran the event on the director's server (``club/event_screens.py``, behind the
+director's login). No command uses it now; the tests still drive the desk through it (the tables'
+``board`` messages in, the answers and each table's seating out, retained). Never serve its HTTP on a
+network.
 
 * **MQTT.** The service reads ``<prefix>/+/board`` (QoS 1) with a login of the dashboard's rights. Each
   message goes to the session's ordering (``firmware_host/session/journalled.py``: read by the event's

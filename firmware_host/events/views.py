@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from laws.competition.event import EventState
+from laws.competition.event import EventState, team_awards
 from laws.competition.event_sections import score_sections
 from laws.competition.event_spec import EventKind
 from laws.competition.teams import released_to
@@ -37,6 +37,9 @@ def named(state: EventState, competitor: int) -> str:
     return name or players
 
 
+AWARD_WORDS = {"A+": "average-plus", "A=": "average", "A-": "average-minus"}
+
+
 def adjustments(state: EventState) -> list[dict[str, Any]]:
     """The director's corrections, each with what it replaced and the result now, as the page lists them."""
     out = []
@@ -49,6 +52,9 @@ def adjustments(state: EventState) -> list[dict[str, Any]]:
 
 
 def _result_text(res: Any) -> str:
+    if res.adjusted:
+        ns, ew = res.awards
+        return f"adjusted: {AWARD_WORDS[ns]} to North-South, {AWARD_WORDS[ew]} to East-West"
     if res.assigned is not None:
         return f"assigned {res.assigned:+d} to North-South"
     if res.contract == "Pass":
@@ -128,5 +134,11 @@ def _rooms(state: EventState, r: int, m: int) -> list[Any]:
     out = []
     for b in state.draws[r].boards:
         o, c = state.results.get((r, 2 * m - 1, b)), state.results.get((r, 2 * m, b))
-        out.append(RoomResults(b, None if o is None else o.ns_score, None if c is None else c.ns_score))
+        if o is not None and c is not None and (o.adjusted or c.adjusted):
+            home, away = team_awards(o if o.adjusted else c)
+            out.append(RoomResults(b, home_adjusted=home, away_adjusted=away))
+            continue
+        # an award at one room only is not released to the other before it has finished the board
+        out.append(RoomResults(b, None if o is None or o.adjusted else o.ns_score,
+                               None if c is None or c.adjusted else c.ns_score))
     return out

@@ -15,7 +15,7 @@ same result. The draws, by kind:
 * **Swiss teams, Swiss pairs** — ``laws.competition.swiss.draw`` from the standings after the round;
   when every draw would repeat a match, the round is drawn in order of the standings (1 v 2, 3 v 4, ...,
   the bye as the Swiss rule gives it) and the round is marked in ``repeats``;
-* **individual** — the whist movement's next round (fixed in advance).
+* **individual** — the individual movement's next round (fixed in advance: published for 8 and 12 players, ours for 16).
 
 **A match's score.** Teams: each board's IMPs from the open and closed rooms' North-South scores, the
 match's margin to VPs on the event's scale (``laws.competition.teams.score_match``). Swiss pairs: each
@@ -37,9 +37,9 @@ from laws.competition.event_spec import EventError, EventKind, EventSpec, Seat4,
 from laws.competition.individual import (
     IndividualResult,
     PlayerStanding,
+    individual_movement,
     individual_scored,
     score_individual,
-    whist,
 )
 from laws.competition.swiss import Played, Standing, SwissError, draw, standings
 from laws.competition.teams import MatchResult, RoomResults, knockout_draw, round_robin, score_match
@@ -48,17 +48,22 @@ from laws.duplicate.boards import vulnerability
 from laws.scoring.bridge import parse_contract
 from laws.scoring.duplicate import ScoreInputError, board_score
 from laws.scoring.imps import butler
-from laws.scoring.session_values import Assigned
+from laws.scoring.session_values import Artificial, Assigned
 from laws.scoring.session_values import Played as PlayedResult
 
 SEATS = {"N": Seat.N, "E": Seat.E, "S": Seat.S, "W": Seat.W}
+# An artificial adjusted score's award (DB-12): its IMPs (teams, Swiss pairs) and its percentage
+# (matchpoints: an individual, pairs in sections).
+AWARDS: Mapping[str, tuple[int, int]] = {"A+": (3, 60), "A=": (0, 50), "A-": (-3, 40)}
 
 
 @dataclass(frozen=True)
 class TableResult:
     """One board's result at one table of one round: the contract (``"4S"``, ``"3NTX"``, ``"Pass"``),
     declarer (``N``/``E``/``S``/``W``, empty when passed out) and tricks won by declarer's side; or, with
-    ``contract`` empty, the director's assigned North-South score in ``assigned``."""
+    ``contract`` empty, the director's assigned North-South score in ``assigned``; or, with ``contract``
+    empty, the director's artificial adjusted score in ``adjusted``: North-South's award and East-West's,
+    ``"A+/A-"`` (each of ``A+``, ``A=``, ``A-``: average-plus, average, average-minus; ``DB-12``)."""
 
     round: int
     table: int
@@ -67,10 +72,22 @@ class TableResult:
     declarer: str = ""
     tricks: int = 0
     assigned: int | None = None
+    adjusted: str = ""
+
+    @property
+    def awards(self) -> tuple[str, str]:
+        """An adjusted result's awards, North-South's and East-West's (``("", "")`` for any other)."""
+        if not self.adjusted:
+            return ("", "")
+        ns, ew = self.adjusted.split("/")
+        return (ns, ew)
 
     @property
     def ns_score(self) -> int:
-        """North-South's score (``DB-77``)."""
+        """North-South's score (``DB-77``); an adjusted result has none (:class:`EventError`)."""
+        if self.adjusted:
+            raise EventError(f"round {self.round}, table {self.table}, board {self.board}: an adjusted "
+                             f"result ({self.adjusted}) has no score")
         if self.assigned is not None:
             return self.assigned
         if self.contract == "Pass":
@@ -83,6 +100,8 @@ class TableResult:
                                "contract": self.contract, "declarer": self.declarer, "tricks": self.tricks}
         if self.assigned is not None:
             out["assigned"] = self.assigned
+        if self.adjusted:
+            out["adjusted"] = self.adjusted
         return out
 
     @classmethod
@@ -90,7 +109,7 @@ class TableResult:
         """A result from its JSON form; :class:`EventError` names what is wrong."""
         if not isinstance(data, Mapping):
             raise EventError(f"a result is an object, got {type(data).__name__}")
-        unknown = set(data) - {"round", "table", "board", "contract", "declarer", "tricks", "assigned"}
+        unknown = set(data) - {"round", "table", "board", "contract", "declarer", "tricks", "assigned", "adjusted"}
         if unknown:
             raise EventError(f"a result has no field {sorted(unknown)[0]!r}")
         for name in ("round", "table", "board"):
@@ -104,8 +123,16 @@ class TableResult:
             raise EventError(f"{where}: contract and declarer are text")
         if isinstance(tricks, bool) or not isinstance(tricks, int):
             raise EventError(f"{where}: tricks is a whole number, got {tricks!r}")
+        adjusted = data.get("adjusted", "")
         result = cls(data["round"], data["table"], data["board"], contract, declarer, tricks,
-                     assigned if assigned is not None else None)
+                     assigned if assigned is not None else None, adjusted if isinstance(adjusted, str) else "")
+        if adjusted != "":
+            parts = adjusted.split("/") if isinstance(adjusted, str) else []
+            if contract or declarer or tricks or assigned is not None or len(parts) != 2 \
+                    or any(p not in AWARDS for p in parts):
+                raise EventError(f"{where}: an adjusted result is North-South's and East-West's awards, each "
+                                 f"A+, A= or A- (\"A+/A-\"), with no contract or assigned score, got {adjusted!r}")
+            return result
         if assigned is not None:
             if contract or declarer or tricks or isinstance(assigned, bool) or not isinstance(assigned, int) \
                     or assigned % 10 or abs(assigned) > 7600:
@@ -219,7 +246,23 @@ class EventState:
         taken = self.results.get((r, result.table, result.board))
         if taken is not None and taken != result:
             return (f"round {r}, table {result.table}: board {result.board} already has a result "
-                    f"({taken.contract or taken.assigned})")
+                    f"({taken.contract or taken.adjusted or taken.assigned})")
+        return self.award_problem(result)
+
+    def award_problem(self, result: TableResult) -> str | None:
+        """Teams: why an adjusted result cannot stand beside the other room's (a board of a match has one
+        adjusted result: the same awards for each team whichever room's table the director gives it at)."""
+        if not self.spec.kind.teams or not result.adjusted:
+            return None
+        m = (result.table + 1) // 2
+        other = result.table + 1 if result.table % 2 else result.table - 1
+        theirs = self.results.get((result.round, other, result.board))
+        if theirs is None or not theirs.adjusted:
+            return None
+        if team_awards(result) != team_awards(theirs):
+            home, away = team_awards(theirs)
+            return (f"round {result.round}, match {m}: board {result.board} is already adjusted at table "
+                    f"{other} (home {home}, away {away}); give the same awards to each team")
         return None
 
     def apply(self, result: TableResult) -> RoundDraw | None:
@@ -256,6 +299,9 @@ class EventState:
         if taken == result:
             raise EventError(f"round {result.round}, table {result.table}: board {result.board} has that "
                              "result already")
+        why = self.award_problem(result)
+        if why is not None:
+            raise EventError(why)
         self.corrected[key] = (*self.corrected.get(key, ()), taken)
         self.results[key] = result
         return None
@@ -328,6 +374,11 @@ class EventState:
         for b in d.boards:
             open_ = self.results.get((r, 2 * m - 1, b))
             closed = self.results.get((r, 2 * m, b))
+            adjusted = next((res for res in (open_, closed) if res is not None and res.adjusted), None)
+            if adjusted is not None:
+                home_award, away_award = team_awards(adjusted)
+                rooms.append(RoomResults(b, home_adjusted=home_award, away_adjusted=away_award))
+                continue
             rooms.append(RoomResults(b, None if open_ is None else open_.ns_score,
                                      None if closed is None else closed.ns_score))
         return score_match(home, away, rooms, len(d.boards), self.spec.scale)
@@ -349,6 +400,10 @@ class EventState:
             margin = dict.fromkeys(range(1, len(d.tables) + 1), 0)
             for (table, _b), won in self.butler_imps(r).items():
                 margin[table] += won
+            for (table, _b), (ns_imps, ew_imps) in self.adjusted_imps(r).items():
+                # mirrored awards (A+/A-, A=/A=) are one result of that many IMPs; others each side's own,
+                # a side's negative award counting to the other (laws.competition.teams, DB-12)
+                margin[table] += ns_imps if ns_imps == -ew_imps else ns_imps - ew_imps
             for t in d.tables:
                 ns = margin[t.table]
                 first, second = max(ns, 0), max(-ns, 0)
@@ -361,11 +416,17 @@ class EventState:
         out: dict[tuple[int, int], int] = {}
         for b in d.boards:
             at = [(t.table, self.results[(r, t.table, b)].ns_score) for t in d.tables
-                  if (r, t.table, b) in self.results]
+                  if (r, t.table, b) in self.results and not self.results[(r, t.table, b)].adjusted]
             if at:
                 for (table, _s), won in zip(at, butler([s for _t, s in at])):
                     out[(table, b)] = won
         return out
+
+    def adjusted_imps(self, r: int) -> dict[tuple[int, int], tuple[int, int]]:
+        """Swiss pairs: each adjusted (table, board) of round ``r``: North-South's and East-West's award
+        in IMPs (+3, 0, -3); an adjusted table is not one of the board's scores in the Butler datum."""
+        return {(t, b): (AWARDS[res.awards[0]][0], AWARDS[res.awards[1]][0])
+                for (rr, t, b), res in self.results.items() if rr == r and res.adjusted}
 
     def played(self) -> list[Played]:
         """Every complete round's matches and byes as each competitor's :class:`Played`."""
@@ -387,12 +448,12 @@ class EventState:
 
     def player_standings(self) -> tuple[PlayerStanding, ...]:
         """An individual's players, best first, on every result taken."""
-        return score_individual(whist(self.spec.entrants, self.spec.boards_per_round), self._individual_results())
+        return score_individual(individual_movement(self.spec.entrants, self.spec.boards_per_round), self._individual_results())
 
     def individual_boards(self) -> dict[tuple[int, int, int], tuple[Fraction, Fraction, Fraction | None]]:
         """An individual's (round, table, board) -> North-South's and East-West's matchpoints and the
         board's top, as :func:`player_standings` scores them."""
-        movement = whist(self.spec.entrants, self.spec.boards_per_round)
+        movement = individual_movement(self.spec.entrants, self.spec.boards_per_round)
         out = {}
         for board in individual_scored(movement, self._individual_results()):
             for ln in board.lines:
@@ -403,8 +464,10 @@ class EventState:
     def _individual_results(self) -> list[IndividualResult]:
         out = []
         for (r, t, b), res in sorted(self.results.items()):
-            if res.assigned is not None:
-                value: Any = Assigned(res.assigned)
+            if res.adjusted:
+                value: Any = Artificial(AWARDS[res.awards[0]][1], AWARDS[res.awards[1]][1])
+            elif res.assigned is not None:
+                value = Assigned(res.assigned)
             elif res.contract == "Pass":
                 value = PlayedResult(None, None, 0)
             else:
@@ -419,3 +482,10 @@ class EventState:
             return None
         (a, b), = self.draws[last].matches
         return self._winner(last, a, b)
+
+
+def team_awards(result: TableResult) -> tuple[str, str]:
+    """An adjusted teams result's awards as (home team's, away team's): the open room's (odd table)
+    North-South is the home team, the closed room's the away team."""
+    ns, ew = result.awards
+    return (ns, ew) if result.table % 2 else (ew, ns)

@@ -10,11 +10,11 @@ checks). Every result taken counts (a round in play too).
 from __future__ import annotations
 
 from laws.cards import Seat
-from laws.competition.event import SEATS, EventState
+from laws.competition.event import AWARDS, SEATS, EventState
 from laws.competition.event_spec import EventError, EventKind
 from laws.competition.sections import Across, EventResult, SectionLine, score_event
 from laws.scoring.bridge import parse_contract
-from laws.scoring.session_values import Assigned, Line, Method, Played, Result
+from laws.scoring.session_values import Artificial, Assigned, Line, Method, Played, Result
 
 
 def score_sections(state: EventState) -> EventResult:
@@ -37,7 +37,9 @@ def score_sections(state: EventState) -> EventResult:
         seat = movements[name].at(r, table - offsets[name])
         assert seat is not None and seat.ns is not None and seat.ew is not None
         value: Result
-        if res.assigned is not None:
+        if res.adjusted:
+            value = Artificial(AWARDS[res.awards[0]][1], AWARDS[res.awards[1]][1])
+        elif res.assigned is not None:
             value = Assigned(res.assigned)
         elif res.contract == "Pass":
             value = Played(None, None, 0)

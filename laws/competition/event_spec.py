@@ -13,7 +13,7 @@ table of the round, one copy a table (duplicated, as a barometer or a teams matc
   (the open room: the first-named team North-South, the other East-West) and ``2m`` (the closed room:
   the other way round);
 * Swiss pairs: match ``m`` is table ``m``, the first-named pair North-South;
-* individual: the whist movement's tables (``laws.competition.individual``), four players a table;
+* individual: the individual movement's tables (``laws.competition.individual``), four players a table;
 * pairs in sections: each section's movement (a Mitchell or a Howell of ``laws.duplicate.movement``)
   on its own tables, section after section (section A's tables first); each table plays its own board
   group (``Seat4.boards``), pair numbers are the section's own.
@@ -27,7 +27,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from laws.competition.individual import STARTING_ROUNDS, IndividualError, whist
+from laws.competition.individual import STARTING_ROUNDS, IndividualError, individual_movement
 from laws.competition.swiss import BYE_VP
 from laws.competition.vp import DiscreteScale, ScaleError
 from laws.duplicate.movement import Movement, MovementError, howell, mitchell
@@ -271,7 +271,7 @@ def tables_of(spec: EventSpec, round_number: int, matches: tuple[tuple[int, int]
         return tuple(out4)
     if spec.kind is EventKind.INDIVIDUAL:
         try:
-            schedule = whist(spec.entrants, spec.boards_per_round)
+            schedule = individual_movement(spec.entrants, spec.boards_per_round)
         except IndividualError as exc:
             raise EventError(str(exc)) from None
         return tuple(Seat4(t.table, t.north, t.south, t.east, t.west)

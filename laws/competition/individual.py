@@ -1,17 +1,19 @@
 """Individual movements: every player partners every other exactly once, and scores on his own.
 
 **The movements.** For 8, 12 and 16 players we use *whist* schedules: ``n - 1`` rounds at ``n / 4``
-tables, in which every two players are partners exactly once and opponents exactly twice. Each is
-written as one starting round over the players ``1 .. n - 1`` and a fixed player ``n``; round ``r`` is the
-starting round with every player ``p < n`` replaced by ``((p - 1 + r - 1) mod (n - 1)) + 1`` (player
-``n`` keeps his seat). The starting rounds were found by a search for this project and are proved by
-:func:`check` (and the tests) rather than taken on trust: the differences between partners cover every
-non-zero difference modulo ``n - 1`` once, and between opponents twice, which is what makes the whole
-schedule balanced.
+tables, in which every two players are partners exactly once and opponents exactly twice. The default
+(:func:`individual_movement`) seats the players as a published table does for 8 and 12 players
+(:mod:`laws.competition.individual_tables`, :func:`published`) and as our own schedule does for 16
+(:func:`whist`; we found no published 16-player table). Ours is written as one starting round over the
+players ``1 .. n - 1`` and a fixed player ``n``; round ``r`` is the starting round with every player
+``p < n`` replaced by ``((p - 1 + r - 1) mod (n - 1)) + 1`` (player ``n`` keeps his seat). Its starting
+rounds were found by a search for this project. Every schedule, published or ours, is proved by
+:func:`check` (and the tests) rather than taken on trust.
 
 **The boards.** Every table plays the same board group in a round (group ``r`` in round ``r``, one copy
 a table, as a barometer does), so every result of a board is compared with every other and no player
-meets a board twice.
+meets a board twice. ``published(players, boards="published")`` keeps the published table's own groups
+instead (the 12-player table passes its boards from table to table).
 
 **Scoring** (:func:`score_individual`). Each board is scored as a pairs board (matchpoints, Neuberg,
 adjusted scores: :mod:`laws.scoring.session`, ``DB-78``/``DB-12``), each partnership being the pair for
@@ -26,6 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from laws.competition.individual_tables import PUBLISHED, UNEVEN_OPPONENTS
 from laws.scoring.session import places, score_boards
 from laws.scoring.session_values import Line, Method, Pair, Result, ScoredBoard
 
@@ -78,9 +81,12 @@ class IndividualMovement:
         """The movement as a guide card: a line a round, each table as N-S v E-W."""
         lines = [f"Individual for {self.players} players, {self.rounds} rounds"]
         for r in range(1, self.rounds + 1):
+            at = [t for t in self.tables if t.round == r]
+            one = len({t.group for t in at}) == 1
             row = [f"T{t.table}: {t.north}-{t.south} v {t.east}-{t.west}"
-                   for t in self.tables if t.round == r]
-            lines.append(f"round {r} (boards {self.groups[r][0]}-{self.groups[r][-1]}): " + "; ".join(row))
+                   + ("" if one else f" (boards {self.groups[t.group][0]}-{self.groups[t.group][-1]})") for t in at]
+            g = self.groups[at[0].group]
+            lines.append(f"round {r}" + (f" (boards {g[0]}-{g[-1]})" if one else "") + ": " + "; ".join(row))
         return "\n".join(lines)
 
 
@@ -89,8 +95,7 @@ def whist(players: int, boards_per_round: int = 2) -> IndividualMovement:
     if players not in STARTING_ROUNDS:
         raise IndividualError(f"we have individual movements for {', '.join(map(str, STARTING_ROUNDS))} "
                               f"players, not {players!r}")
-    if isinstance(boards_per_round, bool) or not isinstance(boards_per_round, int) or not 1 <= boards_per_round <= 8:
-        raise IndividualError(f"boards a round is a whole number from 1 to 8, got {boards_per_round!r}")
+    _boards_per_round(boards_per_round)
     m = players - 1
     rounds = m
     tables = []
@@ -107,9 +112,71 @@ def whist(players: int, boards_per_round: int = 2) -> IndividualMovement:
     return movement
 
 
-def check(movement: IndividualMovement) -> list[str]:
+def _boards_per_round(boards_per_round: int) -> None:
+    if isinstance(boards_per_round, bool) or not isinstance(boards_per_round, int) or not 1 <= boards_per_round <= 8:
+        raise IndividualError(f"boards a round is a whole number from 1 to 8, got {boards_per_round!r}")
+
+
+def published(players: int, boards_per_round: int = 2, boards: str = "barometer") -> IndividualMovement:
+    """The published individual for 8 or 12 players (:mod:`laws.competition.individual_tables`).
+
+    Args:
+        players: 8 or 12.
+        boards_per_round: boards in each group, 1 to 8.
+        boards: ``"barometer"`` (every table plays group ``r`` in round ``r``, as the events deal them) or
+            ``"published"`` (each table plays the group the published table gives it).
+
+    Raises:
+        IndividualError: no published table for that number, or a table that fails :func:`check`.
+    """
+    if players not in PUBLISHED:
+        raise IndividualError(f"we have published individual movements for {', '.join(map(str, PUBLISHED))} "
+                              f"players, not {players!r}")
+    if boards not in ("barometer", "published"):
+        raise IndividualError(f"boards is 'barometer' or 'published', not {boards!r}")
+    _boards_per_round(boards_per_round)
+    rows = PUBLISHED[players]
+    tables = tuple(Table(r, t, n, s, e, w, r if boards == "barometer" else g)
+                   for r, row in enumerate(rows, 1) for t, (n, s, e, w, g) in enumerate(row, 1))
+    rounds = len(rows)
+    groups = {g: tuple(range((g - 1) * boards_per_round + 1, g * boards_per_round + 1)) for g in range(1, rounds + 1)}
+    movement = IndividualMovement(players, rounds, tables, groups)
+    problems = check(movement, even_opponents=players not in UNEVEN_OPPONENTS)
+    if problems:
+        raise IndividualError("; ".join(problems))
+    return movement
+
+
+def opponent_counts(movement: IndividualMovement) -> dict[int, int]:
+    """How many pairs of players meet as opponents how many times: ``{times: pairs}``."""
+    count: dict[frozenset[int], int] = {}
+    for t in movement.tables:
+        for a in (t.north, t.south):
+            for b in (t.east, t.west):
+                count[frozenset((a, b))] = count.get(frozenset((a, b)), 0) + 1
+    n = movement.players
+    out: dict[int, int] = {}
+    for a in range(1, n + 1):
+        for b in range(a + 1, n + 1):
+            k = count.get(frozenset((a, b)), 0)
+            out[k] = out.get(k, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def individual_movement(players: int, boards_per_round: int = 2) -> IndividualMovement:
+    """The movement an individual event plays: the published table for 8 players, our own :func:`whist`
+    for 12 (the published 12-player table leaves some players never opposing each other and others four
+    times; ours has every two opponents exactly twice) and 16 (no published table found); every table
+    plays the round's group (barometer boards)."""
+    if players in PUBLISHED and players not in UNEVEN_OPPONENTS:
+        return published(players, boards_per_round)
+    return whist(players, boards_per_round)
+
+
+def check(movement: IndividualMovement, even_opponents: bool = True) -> list[str]:
     """What is wrong with an individual movement (empty when it is sound): every player seated once a
-    round, every two players partners exactly once, and every two opponents the same number of times."""
+    round, every two players partners exactly once, every two opponents the same number of times (unless
+    ``even_opponents`` is false), and no player meets a board group twice."""
     problems: list[str] = []
     n = movement.players
     partners: dict[frozenset[int], int] = {}
@@ -130,8 +197,16 @@ def check(movement: IndividualMovement) -> list[str]:
             k = partners.get(frozenset((a, b)), 0)
             if k != 1:
                 problems.append(f"players {a} and {b} are partners {k} times")
-    if len(times) != 1:
+    if even_opponents and len(times) != 1:
         problems.append(f"players meet as opponents unevenly ({sorted(times)} times)")
+    met: dict[tuple[int, int], int] = {}
+    for t in movement.tables:
+        if t.group not in movement.groups:
+            problems.append(f"round {t.round}, table {t.table}: board group {t.group} is not in the movement")
+        for p in t.players:
+            if (p, t.group) in met:
+                problems.append(f"player {p} plays group {t.group} twice (rounds {met[(p, t.group)]} and {t.round})")
+            met[(p, t.group)] = t.round
     return problems
 
 

@@ -110,7 +110,15 @@ def score_event(sections: Mapping[str, tuple[Iterable[int], int, Mapping[Pair, s
                                f"{list(first)}: sections scored across the field play the same boards")
     due_total = sum(sections[s][1] for s in names)
     index = {s: k for k, s in enumerate(names)}
-    field_lines = [Line(ln.board, _global(ln.ns, index[s]), _global(ln.ew, index[s]), ln.result, ln.group)
+    made: dict[tuple[int, Pair], Pair] = {}     # each field-wide pair made once, not once a line
+
+    def field_pair(pair: Pair, k: int) -> Pair:
+        got = made.get((k, pair))
+        if got is None:
+            got = made[(k, pair)] = _global(pair, k)
+        return got
+
+    field_lines = [Line(ln.board, field_pair(ln.ns, index[s]), field_pair(ln.ew, index[s]), ln.result, ln.group)
                    for s in names for ln in by_section[s]]
     event_fields = {}
     section_fields = {}
@@ -123,7 +131,11 @@ def score_event(sections: Mapping[str, tuple[Iterable[int], int, Mapping[Pair, s
     tallies = tally_boards(scored)        # once: both rankings rank the same figures
     result = SessionResult(method, scored, rank_tallies(tallies, method, event_fields))
     section_rankings = rank_tallies(tallies, method, section_fields)
+    back = {g: SectionPair(names[k], pair) for (k, pair), g in made.items()}
+
     def local(p: Pair) -> SectionPair:
+        if p in back:
+            return back[p]
         k, number = divmod(p.number, SPAN)
         return SectionPair(names[k], Pair(number, p.direction))
 

@@ -134,17 +134,28 @@ def _check_seating(lines: list[Line], boards: set[int], fields: Mapping[Pair, st
             seen[(b, pair)] = (i, seat)
 
 
-def _entry(line: Line, i: int, method: Method) -> Entry:
+def _entry(line: Line, i: int, method: Method, scores: dict[tuple[object, ...], int] | None = None) -> Entry:
+    """The line's entry; ``scores`` (a session's own) keeps each distinct played result's score once."""
     r, b = line.result, line.board
-    where = f"board {b}, line {i}"
     if isinstance(r, Played):
         if r.lead is not None and not isinstance(r.lead, Card):
-            raise SessionError(f"{where}: the lead must be a Card, got {r.lead!r}")
-        try:
-            score = board_score(r.contract, r.declarer, r.tricks, vulnerability(b))
-        except ScoreInputError as exc:
-            raise SessionError(f"{where}: {exc}") from None
+            raise SessionError(f"board {b}, line {i}: the lead must be a Card, got {r.lead!r}")
+        key: tuple[object, ...] | None = (r.contract, r.declarer, r.tricks, b)
+        score = None
+        if scores is not None and key is not None:
+            try:
+                score = scores.get(key)
+            except TypeError:       # a value that cannot be a key: board_score names what is wrong
+                key = None
+        if score is None:
+            try:
+                score = board_score(r.contract, r.declarer, r.tricks, vulnerability(b))
+            except ScoreInputError as exc:
+                raise SessionError(f"board {b}, line {i}: {exc}") from None
+            if scores is not None and key is not None:
+                scores[key] = score
         return Entry.real(score, line.group)
+    where = f"board {b}, line {i}"
     if isinstance(r, Assigned):
         ew = r.ns if r.ew is None else r.ew
         for s in (r.ns, ew):
@@ -176,7 +187,9 @@ def _note(line: Line, points: Points) -> str:
     return ""
 
 
-def _scored_line(line: Line, entry: Entry, points: Points, board_top: Fraction | None) -> ScoredLine:
+def _scored_line(line: Line, entry: Entry, points: Points, board_top: Fraction | None,
+                 percents: dict[Fraction, Fraction] | None = None) -> ScoredLine:
+    """The line scored; ``percents`` (the board's own) keeps each points value's percentage once."""
     r = line.result
     contract, declarer, tricks, lead = "", "", None, None
     if isinstance(r, Played):
@@ -186,7 +199,14 @@ def _scored_line(line: Line, entry: Entry, points: Points, board_top: Fraction |
         lead = None if r.lead is None else r.lead.code
     pct_ns = pct_ew = None
     if board_top is not None:
-        pct_ns, pct_ew = percentage(points.ns, board_top), percentage(points.ew, board_top)
+        if percents is None:
+            percents = {}
+        pct_ns = percents.get(points.ns)
+        if pct_ns is None:
+            pct_ns = percents[points.ns] = percentage(points.ns, board_top)
+        pct_ew = percents.get(points.ew)
+        if pct_ew is None:
+            pct_ew = percents[points.ew] = percentage(points.ew, board_top)
     return ScoredLine(line.board, line.ns, line.ew, line.group, contract, declarer, tricks, lead,
                       entry.ns, entry.ew, points.ns, points.ew, pct_ns, pct_ew, _note(line, points))
 
@@ -291,8 +311,9 @@ def score_boards(boards: Iterable[int], lines: Iterable[Line], due: int | Mappin
         counts[line.board] = counts.get(line.board, 0) + 1
     dues = _check_due(due, numbers, counts)
     per_board: dict[int, list[tuple[Line, Entry]]] = {b: [] for b in numbers}
+    scores: dict[tuple[object, ...], int] = {}
     for i, line in enumerate(line_list, 1):
-        per_board[line.board].append((line, _entry(line, i, method)))
+        per_board[line.board].append((line, _entry(line, i, method, scores)))
     scale = Scale.ONE if method is Method.MATCHPOINTS_HALF else Scale.TWO
     scored_boards = []
     for b in numbers:
@@ -310,19 +331,35 @@ def score_boards(boards: Iterable[int], lines: Iterable[Line], due: int | Mappin
         else:
             board_top = top(dues[b], scale)
             points = matchpoint_board(entries, dues[b], scale)
-        out = [_scored_line(line, entry, pts, board_top) for (line, entry), pts in zip(rows, points)]
+        percents: dict[Fraction, Fraction] = {}
+        out = [_scored_line(line, entry, pts, board_top, percents) for (line, entry), pts in zip(rows, points)]
         scored_boards.append(ScoredBoard(b, vulnerability(b), dues[b], board_top, tuple(out), datums))
     return tuple(scored_boards)
 
 
 def tally_boards(boards: Iterable[ScoredBoard]) -> dict[Pair, Tally]:
     """Each pair's running figures over boards already scored."""
-    tallies: dict[Pair, Tally] = {}
+    # Sums kept as whole numerators per denominator and turned into fractions once a pair: the same exact
+    # figures as adding the fractions board by board, without a gcd for every line of a whole rescore.
+    sums: dict[Pair, tuple[dict[int, int], dict[int, int], list[int]]] = {}
     for board in sorted(boards, key=lambda bd: bd.number):
+        top_ = board.top or 0
         for ln in board.lines:
-            tallies[ln.ns] = tallies.get(ln.ns, NO_TALLY).add(ln.ns_points, board.top)
-            tallies[ln.ew] = tallies.get(ln.ew, NO_TALLY).add(ln.ew_points, board.top)
-    return tallies
+            for pair, points in ((ln.ns, ln.ns_points), (ln.ew, ln.ew_points)):
+                acc = sums.get(pair)
+                if acc is None:
+                    acc = sums[pair] = ({}, {}, [0])
+                for into, value in ((acc[0], points), (acc[1], top_)):
+                    into[value.denominator] = into.get(value.denominator, 0) + value.numerator
+                acc[2][0] += 1
+    return {pair: Tally(_exact(total), _exact(tops), n[0]) for pair, (total, tops, n) in sums.items()}
+
+
+def _exact(by_denominator: dict[int, int]) -> Fraction:
+    out = Fraction(0)
+    for den, num in by_denominator.items():
+        out += Fraction(num, den)
+    return out
 
 
 def rank_boards(boards: Iterable[ScoredBoard], method: Method, fields: Mapping[Pair, str]) -> tuple[Ranking, ...]:

@@ -1,7 +1,10 @@
 """An outsider's reader and scorer of an event's results files, written from docs/competitions.md and
 docs/scoring.md alone (not from the code that writes them): it recomputes every score, IMP, VP,
 matchpoint, total and place in results.pbn and results.xml and returns what does not agree; a line
-with the director's assigned score (no contract) is taken as it stands, as the document says. It
+with the director's assigned score (no contract) is taken as it stands, as the document says; an
+artificial adjusted score (average-plus, average, average-minus: each side's award) is scored as
+docs/scoring.md §5 and §10 say (+3/0/−3 IMPs, 60/50/40 % of the top, the real results compared among
+themselves and factored by Neuberg). It
 also reads who each competitor is from both files (``names_pbn``, ``names_usebio``; PBN's quoted
 string cells) and checks they agree with each other and with the published page (``check_names``)."""
 
@@ -16,6 +19,45 @@ from fractions import Fraction
 VUL16 = ["None", "NS", "EW", "All", "NS", "EW", "All", "None", "EW", "All", "None", "NS", "All", "None", "NS", "EW"]
 IMP_STEPS = [20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750, 2000,
              2250, 2500, 3000, 3500, 4000]
+
+
+AWARD_IMPS = {"A+": 3, "A=": 0, "A-": -3}
+AWARD_PCT = {"A+": 60, "A=": 50, "A-": 40}
+
+
+def award_margin(ns: int, ew: int) -> int:
+    """A board adjusted with IMP awards, as the first side's margin: mirrored awards are one result,
+    others each side's own (a negative award counting to the other side)."""
+    return ns if ns == -ew else ns - ew
+
+
+def award_totals(first: int, second: int) -> tuple[int, int]:
+    """The IMPs each side is credited with for an adjusted board (docs/scoring.md §10)."""
+    if first == -second:
+        return max(first, 0), max(second, 0)
+    return max(first, 0) + max(-second, 0), max(second, 0) + max(-first, 0)
+
+
+def mps(items: list[object]) -> list[tuple[Fraction, Fraction]]:
+    """A board's matchpoints (2-scale) for each item: a North-South score (int) or an adjusted line's
+    awards ``(ns, ew)``. The awards get their share of the top for all the lines; the real scores are
+    compared among themselves and factored to all the lines by Neuberg."""
+    due = len(items)
+    top = 2 * (due - 1)
+    real = [x for x in items if isinstance(x, int)]
+    n = len(real)
+    out = []
+    for x in items:
+        if not isinstance(x, int):
+            a, b = x  # type: ignore[misc]
+            out.append((Fraction(AWARD_PCT[a], 100) * top, Fraction(AWARD_PCT[b], 100) * top))
+            continue
+        ns = Fraction(sum(2 if x > o else 1 if x == o else 0 for o in real) - 1)
+        ew = 2 * (n - 1) - ns
+        if n != due:
+            ns, ew = (ns + 1) * Fraction(due, n) - 1, (ew + 1) * Fraction(due, n) - 1
+        out.append((ns, ew))
+    return out
 
 
 def imps(diff: int) -> int:
@@ -221,6 +263,12 @@ def check_pbn(text: str) -> list[str]:
         rows_of[board] = rows
         for row in rows:
             per_round[int(row["Round"])].add(board)
+            if row["Score_NS"] in AWARD_PCT:     # an adjusted line: each side's award, no contract
+                if row["Contract"] != "-" or row["Score_EW"] not in AWARD_PCT:
+                    problems.append(f"board {board} round {row['Round']} table {row['Table']}: an award "
+                                    f"{row['Score_NS']}/{row['Score_EW']} with contract {row['Contract']}")
+                row["_adj"] = f"{row['Score_NS']}/{row['Score_EW']}"
+                continue
             got_ns, got_ew = _int(row["Score_NS"]), _int(row["Score_EW"])
             if row["Contract"] == "-":   # the director's assigned score: the score cells as they stand
                 ns = got_ns if got_ns is not None else -(got_ew or 0)
@@ -244,19 +292,37 @@ def check_pbn(text: str) -> list[str]:
                 if closed is None or int(closed["Team_EW"]) != home:
                     problems.append(f"board {board}: no closed room for {home} v {away}")
                     continue
+                m = matches.setdefault((rnd, home, away), [0, 0])
+                if "_adj" in r or "_adj" in closed:     # the board's awards, home's and away's
+                    if "_adj" in r:
+                        h, a = (AWARD_IMPS[x] for x in r["_adj"].split("/"))
+                    else:
+                        a, h = (AWARD_IMPS[x] for x in closed["_adj"].split("/"))
+                    got = (int(r["IMP_NS"]), int(r["IMP_EW"]), int(closed["IMP_NS"]), int(closed["IMP_EW"]))
+                    if got != (h, a, a, h):
+                        problems.append(f"board {board}: {home} v {away} adjusted IMPs {got}, recomputed {h}/{a}")
+                    credit = award_totals(h, a)
+                    m[0] += credit[0]
+                    m[1] += credit[1]
+                    continue
                 won = imps(int(r["_ns"]) - int(closed["_ns"]))
                 if (int(r["IMP_NS"]), int(r["IMP_EW"]), int(closed["IMP_NS"]), int(closed["IMP_EW"])) != (
                         won, -won, -won, won):
                     problems.append(f"board {board}: {home} v {away} IMPs, recomputed {won} to {home}")
-                m = matches.setdefault((rnd, home, away), [0, 0])
                 m[0 if won > 0 else 1] += abs(won)
     elif scoring == "Butler":
         for board, rows in rows_of.items():
-            datum = butler_datum([int(r["_ns"]) for r in rows])
+            real = [r for r in rows if "_adj" not in r]
+            datum = butler_datum([int(r["_ns"]) for r in real]) if real else 0
             for r in rows:
-                won = imps(int(r["_ns"]) - datum)
-                if (int(r["IMP_NS"]), int(r["IMP_EW"])) != (won, -won):
-                    problems.append(f"board {board} table {r['Table']}: Butler {r['IMP_NS']}, recomputed {won}")
+                if "_adj" in r:     # an adjusted table is not in the datum: its awards in IMPs
+                    ns_i, ew_i = (AWARD_IMPS[x] for x in r["_adj"].split("/"))
+                    want, won = (ns_i, ew_i), award_margin(ns_i, ew_i)
+                else:
+                    won = imps(int(r["_ns"]) - datum)
+                    want = (won, -won)
+                if (int(r["IMP_NS"]), int(r["IMP_EW"])) != want:
+                    problems.append(f"board {board} table {r['Table']}: Butler {r['IMP_NS']}, recomputed {want}")
                 key = (int(r["Round"]), int(r["PairId_NS"]), int(r["PairId_EW"]))
                 matches.setdefault(key, [0, 0])
                 matches[key][0] += won
@@ -306,12 +372,7 @@ def check_pbn(text: str) -> list[str]:
 
 
 def _matchpoints(rows: list[dict[str, str]]) -> list[tuple[Fraction, Fraction]]:
-    scores = [int(r["_ns"]) for r in rows]
-    out = []
-    for s in scores:
-        ns = sum(2 if s > o else 1 if s == o else 0 for o in scores) - 1
-        out.append((Fraction(ns), Fraction(2 * (len(scores) - 1) - ns)))
-    return out
+    return mps([tuple(r["_adj"].split("/")) if "_adj" in r else int(r["_ns"]) for r in rows])
 
 
 def _check_sections_pbn(games: list[dict[str, object]], rows_of: dict[int, list[dict[str, str]]]) -> list[str]:
@@ -403,7 +464,10 @@ def check_usebio(data: bytes) -> list[str]:
     per_round = int(_t(event, "BOARDS_PER_ROUND"))
     scale = _t(event, "VP_SCALE")
 
-    def line_score(line: ET.Element, board: int) -> int:
+    def line_score(line: ET.Element, board: int) -> object:
+        adjusted = line.find("ADJUSTED_SCORE")
+        if adjusted is not None:         # the director's awards, North-South's and East-West's
+            return tuple((adjusted.text or "").split("/"))
         if not _t(line, "CONTRACT"):     # the director's assigned score: SCORE as it stands
             return int(_t(line, "SCORE"))
         tricks = _t(line, "TRICKS")
@@ -419,9 +483,7 @@ def check_usebio(data: bytes) -> list[str]:
             number = int(_t(board, "BOARD_NUMBER"))
             lines = board.findall("TRAVELLER_LINE")
             scores = [line_score(ln, number) for ln in lines]
-            for ln, s in zip(lines, scores):
-                ns = Fraction(sum(2 if s > o else 1 if s == o else 0 for o in scores) - 1)
-                ew = 2 * (len(scores) - 1) - ns
+            for ln, (ns, ew) in zip(lines, mps(scores)):
                 if (_t(ln, "NS_MATCH_POINTS"), _t(ln, "EW_MATCH_POINTS")) != (two(ns), two(ew)):
                     problems.append(f"board {number}: matchpoints recomputed {two(ns)}/{two(ew)}")
                 for tag, pts in (("NORTH", ns), ("SOUTH", ns), ("EAST", ew), ("WEST", ew)):
@@ -442,7 +504,13 @@ def check_usebio(data: bytes) -> list[str]:
             for board in match.findall("BOARD"):
                 number = int(_t(board, "BOARD_NUMBER"))
                 (ln,) = board.findall("TRAVELLER_LINE")
-                line_score(ln, number)
+                got_score = line_score(ln, number)
+                if isinstance(got_score, tuple):
+                    ns_i, ew_i = (AWARD_IMPS[x] for x in got_score)
+                    if (int(_t(ln, "NS_IMPS")), int(_t(ln, "EW_IMPS"))) != (ns_i, ew_i):
+                        problems.append(f"round {rnd} board {number}: adjusted IMPs recomputed {ns_i}/{ew_i}")
+                    margin += award_margin(ns_i, ew_i)
+                    continue
                 margin += int(_t(ln, "NS_IMPS"))   # the datum needs every table: checked in the PBN
             got = (_t(match, "NS_SCORE"), _t(match, "EW_SCORE"))
         else:
@@ -451,7 +519,17 @@ def check_usebio(data: bytes) -> list[str]:
             for board in match.findall("BOARD"):
                 number = int(_t(board, "BOARD_NUMBER"))
                 lines = {_t(ln, "DIRECTION"): ln for ln in board.findall("TRAVELLER_LINE")}
-                diff = imps(line_score(lines["NS"], number) - line_score(lines["EW"], number))
+                open_, closed = line_score(lines["NS"], number), line_score(lines["EW"], number)
+                if isinstance(open_, tuple) or isinstance(closed, tuple):   # the board's awards
+                    ha = [AWARD_IMPS[x] for x in open_] if isinstance(open_, tuple) \
+                        else [AWARD_IMPS[x] for x in reversed(closed)]  # type: ignore[call-overload]
+                    if [int(_t(board, "TEAM_IMPS")), int(_t(board, "OPPOSING_TEAM_IMPS"))] != ha:
+                        problems.append(f"round {rnd} board {number}: adjusted IMPs recomputed {ha}")
+                    credit = award_totals(ha[0], ha[1])
+                    won_a += credit[0]
+                    won_b += credit[1]
+                    continue
+                diff = imps(int(open_) - int(closed))  # type: ignore[call-overload]
                 if (int(_t(board, "TEAM_IMPS")), int(_t(board, "OPPOSING_TEAM_IMPS"))) != (diff, -diff):
                     problems.append(f"round {rnd} board {number}: IMPs recomputed {diff} to team {a}")
                 won_a += max(diff, 0)
@@ -488,17 +566,21 @@ def _check_sections_usebio(event: ET.Element) -> list[str]:
         for board in section.findall("BOARD"):
             number = int(_t(board, "BOARD_NUMBER"))
             for ln in board.findall("TRAVELLER_LINE"):
+                adjusted = ln.find("ADJUSTED_SCORE")
+                if adjusted is not None:
+                    groups[("" if across else name, number)].append((name, ln, tuple((adjusted.text or "").split("/"))))
+                    continue
                 tricks = _t(ln, "TRICKS")
-                want = score(_t(ln, "CONTRACT"), _t(ln, "PLAYED_BY"), int(tricks) if tricks else 0, number)
+                if not _t(ln, "CONTRACT") and _t(ln, "SCORE"):     # an assigned score, as it stands
+                    want = int(_t(ln, "SCORE"))
+                else:
+                    want = score(_t(ln, "CONTRACT"), _t(ln, "PLAYED_BY"), int(tricks) if tricks else 0, number)
                 if int(_t(ln, "SCORE")) != want:
                     problems.append(f"section {name} board {number}: SCORE {_t(ln, 'SCORE')}, recomputed {want}")
                 groups[("" if across else name, number)].append((name, ln, want))
     total: dict[tuple[str, str, str], Fraction] = defaultdict(Fraction)
     for (_g, number), lines in groups.items():
-        scores = [w for _n, _ln, w in lines]
-        for (name, ln, sc) in lines:
-            ns = Fraction(sum(2 if sc > o else 1 if sc == o else 0 for o in scores) - 1)
-            ew = 2 * (len(scores) - 1) - ns
+        for (name, ln, _sc), (ns, ew) in zip(lines, mps([w for _n, _ln, w in lines])):
             if (_t(ln, "NS_MATCH_POINTS"), _t(ln, "EW_MATCH_POINTS")) != (two(ns), two(ew)):
                 problems.append(f"section {name} board {number}: MPs recomputed {two(ns)}/{two(ew)}")
             total[(name, _t(ln, "NS_PAIR_NUMBER"), "NS")] += ns

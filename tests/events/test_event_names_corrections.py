@@ -112,12 +112,22 @@ def test_a_correction_and_an_assigned_score_reach_the_standings_and_files_and_su
     assigned = {"round": 1, "table": 2, "board": 2, "assigned": 2000}
     assert desk.director_record({"type": "correct", "by": "director", "why": "fouled board (DB-87)",
                                  "result": assigned}).status == "taken"
+    # the director's average-plus / average-minus for match 2's board 1 (tables 3 and 4: its rooms),
+    # given at the open room; the closed room may not then be given other awards for the teams
+    awards = {"round": 1, "table": 3, "board": 1, "adjusted": "A+/A-"}
+    assert desk.director_record({"type": "correct", "by": "director", "why": "board not played in time",
+                                 "result": awards}).status == "taken"
+    clash = desk.director_record({"type": "correct", "by": "director", "why": "x",
+                                  "result": {"round": 1, "table": 4, "board": 1, "adjusted": "A=/A="}})
+    assert clash.status == "refused" and "already adjusted at table 3" in clash.why
+    assert session.event.team_match(1, 2).boards[0].adjusted
     after = [(s.competitor, s.vp, s.net_imps) for s in session.event.standings()]
     assert after != before
     view = desk.director()
-    assert [a["board"] for a in view["adjustments"]] == [1, 2]
+    assert [(a["table"], a["board"]) for a in view["adjustments"]] == [(1, 1), (2, 2), (3, 1)]
     assert "corrected to 7NTXX by N, 3 tricks" in view["adjustments"][0]["text"]
     assert "assigned +2000 to North-South" in view["adjustments"][1]["text"]
+    assert "adjusted: average-plus to North-South, average-minus to East-West" in view["adjustments"][2]["text"]
     # refused: no reason; a round not drawn; the same result again
     for rec, why in (({"type": "correct", "by": "director", "why": "", "result": fixed}, "says why"),
                      ({"type": "correct", "by": "director", "why": "x",
@@ -129,6 +139,7 @@ def test_a_correction_and_an_assigned_score_reach_the_standings_and_files_and_su
     pbn, xml = files["results.pbn"].decode(), files["results.xml"]
     assert outsider.check_pbn(pbn) == [] and outsider.check_usebio(xml) == []
     assert "<CONTRACT>7NTXX</CONTRACT>" in xml.decode() and "<SCORE>2000</SCORE>" in xml.decode()
+    assert "<ADJUSTED_SCORE>A+/A-</ADJUSTED_SCORE>" in xml.decode()
     results = dict(session.event.results)
     session.close()
     again = EventSession.open(folder)                      # rebuilt from the journal alone

@@ -186,13 +186,26 @@ def test_repeat_refusal_and_restart(club: Any) -> None:
     service.session.journal = EventSession.open(tmp / "event").journal
 
 
-def test_cardtable_event_run_serves_the_pages_and_stops_on_sigterm(tmp_path: Path) -> None:
+def test_cardtable_event_run_serves_the_pages_behind_the_director_s_login_and_stops_on_sigterm(
+        tmp_path: Path) -> None:
     import signal
     import subprocess
     import sys
+    import time
+    import urllib.error
     import urllib.request
 
+    import httpx
+
     from firmware_host.club.broker import free_port
+    from firmware_host.web.auth import hash_password
+
+    def get(url: str) -> tuple[int, str, str]:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as r:
+                return r.status, r.geturl(), r.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, url, exc.read().decode()
 
     _need("mosquitto", "mosquitto")
     passwords = {DASHBOARD_USER: "dash-pw-1"}
@@ -203,26 +216,60 @@ def test_cardtable_event_run_serves_the_pages_and_stops_on_sigterm(tmp_path: Pat
                                       ("x1", "x2"))
         session.close()
         (tmp_path / "pw").write_text("dash-pw-1\n")
+        (tmp_path / "users").write_text(f"director:{hash_password('table-talk-1')}\n")
         port = free_port()
+        base = f"http://127.0.0.1:{port}"
         proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "event", "run", str(tmp_path / "event"),
                                  "--broker", f"127.0.0.1:{broker.port}", "--password-file", str(tmp_path / "pw"),
-                                 "--http", f"127.0.0.1:{port}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
+                                 "--users", str(tmp_path / "users"), "--http", f"127.0.0.1:{port}"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             assert proc.stdout is not None
             line = proc.stdout.readline()
-            assert f"http://127.0.0.1:{port}/event" in line, line
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/event/table/x2.json", timeout=30) as r:
-                view = json.loads(r.read())
-            assert view["seat"] == {"table": 2, "north": 1, "south": 6, "east": 4, "west": 7, "match": 0, "room": ""}
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/event/view.json", timeout=30) as r:
-                assert json.loads(r.read())["kind"] == "individual"
+            assert f"{base}/event" in line, line
+            deadline = time.monotonic() + 30     # the server binds after it says where it will be
+            while True:
+                try:
+                    status, where, body = get(base + "/event")
+                    break
+                except (ConnectionError, urllib.error.URLError):
+                    assert time.monotonic() < deadline and proc.poll() is None, "the pages never came up"
+                    time.sleep(0.1)
+            assert where.endswith("/login") and "Ind" not in body            # the login first
+            for path in ("/api/event/state", "/api/event/table/x2", "/event/table/x2"):
+                status, _, body = get(base + path)
+                assert status in (401, 404) and "seat" not in body and "Ind" not in body, (path, status)
+            with httpx.Client(base_url=base, timeout=30) as client:
+                refused = client.post("/login", data={"username": "director", "password": "wrong-horse-1"})
+                assert "/login" in str(refused.url) or refused.status_code in (401, 403)
+                assert client.get("/api/event/state").status_code == 401
+                client.post("/login", data={"username": "director", "password": "table-talk-1"})
+                state = client.get("/api/event/state")
+                assert state.status_code == 200 and state.json()["kind"] == "individual"
+                seat = next(t for t in state.json()["draws"][0]["tables"] if t["table"] == 2)
+                assert (seat["north"], seat["south"], seat["east"], seat["west"]) == (2, 6, 4, 3)
         finally:
             proc.send_signal(signal.SIGTERM)
             out, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, err
     finally:
         broker.stop()
+
+
+def test_cardtable_event_run_refuses_a_users_file_it_cannot_use(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    session = EventSession.create(tmp_path / "event", EventSpec(EventKind.INDIVIDUAL, 8, 7, 2), ("x1", "x2"))
+    session.close()
+    (tmp_path / "pw").write_text("x\n")
+    (tmp_path / "users").write_text("director:not-a-hash\n")
+    (tmp_path / "empty").write_text("# nobody yet\n")
+    for users, words in (("users", "line 1"), ("empty", "has no login"), ("missing", "cannot read")):
+        done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "event", "run", str(tmp_path / "event"),
+                               "--password-file", str(tmp_path / "pw"), "--users", str(tmp_path / users)],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
 def test_a_message_the_journal_cannot_take_is_held_and_taken_in_order_once_it_can(tmp_path: Path) -> None:

@@ -128,3 +128,50 @@ def test_outsider_fails_on_tampered_sections() -> None:
     assert total is not None
     tampered = xml.replace(total.group(0), "<TOTAL_SCORE>99.00</TOTAL_SCORE>", 1)
     assert any("recomputed" in p for p in outsider.check_usebio(tampered.encode()))
+
+
+AWARDS = ("A+/A-", "A+/A+", "A-/A-", "A=/A=", "A+/A=", "A-/A+")
+
+
+def played_with_awards(spec: EventSpec, seed: int = 3) -> EventState:
+    """As :func:`played`, with one result in six the director's average-plus/average-minus awards (at an
+    open room's table in a teams event: a board of a match has one adjusted result)."""
+    state = EventState.opened(spec)
+    k = seed
+    while state.current <= spec.rounds:
+        d = state.draws[state.current]
+        for t in d.tables:
+            for b in t.boards or d.boards:
+                k += 1
+                if k % 6 == 0 and (not spec.kind.teams or t.table % 2):
+                    state.apply(TableResult(d.round, t.table, b, "", adjusted=AWARDS[(k // 6) % len(AWARDS)]))
+                    continue
+                contract, declarer, tricks = CONTRACTS[(k * 7 + t.table * 3 + b) % len(CONTRACTS)]
+                if contract != "Pass":
+                    tricks = max(0, min(13, tricks + (k * 5 + b) % 3 - 1))
+                state.apply(TableResult(d.round, t.table, b, contract, declarer, tricks))
+    return state
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_outsider_recomputes_the_director_s_awards(name: str) -> None:
+    state = played_with_awards(SPECS[name])
+    assert any(res.adjusted for res in state.results.values())
+    files = render(state, "2026-12-02", club="Test club")
+    pbn, xml = files["results.pbn"].decode(), files["results.xml"]
+    assert outsider.check_pbn(pbn) == []
+    assert outsider.check_usebio(xml) == []
+    assert b"<ADJUSTED_SCORE>" in xml
+    # an award changed in the PBN (North-South's average-plus made average-minus, or the other way)
+    row = next(ln for ln in pbn.split("\r\n") if re.search(r" A[+=-] +A[+=-] ", ln))
+    award = re.search(r" (A[+=-]) +(A[+=-]) ", row)
+    assert award is not None
+    swapped = {"A+": "A-", "A-": "A+", "A=": "A+"}[award.group(1)]
+    bad = row.replace(award.group(0), award.group(0).replace(award.group(1), swapped, 1), 1)
+    assert outsider.check_pbn(_tamper(pbn, row, bad)) != []
+    # and in the USEBIO
+    text = xml.decode()
+    got = re.search(r"<ADJUSTED_SCORE>(A[+=-])/", text)
+    assert got is not None
+    bad_xml = text.replace(got.group(0), f"<ADJUSTED_SCORE>{'A-' if got.group(1) != 'A-' else 'A+'}/", 1)
+    assert outsider.check_usebio(bad_xml.encode()) != []

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from laws.cards import Seat
-from laws.competition import individual, sections, swiss, teams, vp
+from laws.competition import individual, individual_tables, sections, swiss, teams, vp
 from laws.scoring.bridge import parse_contract
 from laws.scoring.session_values import Assigned, Line, Method, Pair, Played
 
@@ -234,6 +234,48 @@ def test_whist_individuals_are_balanced(players: int) -> None:
     movement = individual.whist(players)
     assert individual.check(movement) == []
     assert movement.rounds == players - 1 and len(movement.tables) == (players - 1) * players // 4
+
+
+@pytest.mark.parametrize("boards", ["barometer", "published"])
+def test_published_individuals_partner_everyone_once(boards: str) -> None:
+    eight = individual.published(8, 3, boards)
+    assert individual.check(eight) == [] and individual.opponent_counts(eight) == {2: 28}
+    # the published card's first and last rounds, seat by seat (docs/movements.md)
+    assert [(t.north, t.south, t.east, t.west, t.group) for t in eight.tables if t.round in (1, 7)] == [
+        (8, 1, 5, 7, 1), (2, 6, 4, 3, 1), (8, 7, 4, 6, 7), (1, 5, 3, 2, 7)]
+    twelve = individual.published(12, 2, boards)
+    assert individual.check(twelve, even_opponents=False) == []
+    assert individual.opponent_counts(twelve) == {0: 11, 1: 11, 2: 22, 3: 11, 4: 11}
+    assert any("unevenly" in p for p in individual.check(twelve))
+    first = [(t.north, t.south, t.east, t.west) for t in twelve.tables if t.round == 1]
+    assert first == [(12, 1, 5, 10), (7, 11, 8, 9), (2, 4, 3, 6)]
+    assert [t.group for t in twelve.tables if t.round == 1] == ([1, 1, 1] if boards == "barometer" else [1, 6, 7])
+
+
+def test_the_published_twelve_is_the_cyclic_table_it_was_printed_as() -> None:
+    # The source prints the 12-player table as one round turned: players 1-11 move on one a round (12 stays)
+    # and every table's group moves on one; a slip in copying the 33 rows breaks this.
+    rows = individual_tables.PUBLISHED[12]
+    for r in range(1, 11):
+        for now, nxt in zip(rows[r - 1], rows[r], strict=True):
+            assert nxt == tuple(p if p == 12 else p % 11 + 1 for p in now[:4]) + (now[4] % 11 + 1,)
+
+
+def test_the_event_plays_the_published_eight_and_our_twelve_and_sixteen() -> None:
+    assert individual.individual_movement(8).tables == individual.published(8).tables
+    assert individual.individual_movement(12).tables == individual.whist(12).tables
+    assert individual.individual_movement(16).tables == individual.whist(16).tables
+    with pytest.raises(individual.IndividualError, match="published individual movements for 8, 12"):
+        individual.published(16)
+
+
+def test_the_check_finds_a_board_group_met_twice() -> None:
+    movement = individual.published(8, 2, "published")
+    tables = list(movement.tables)
+    t = tables[2]  # round 2, table 1: give it round 1's group, which player 8 played at table 1
+    tables[2] = individual.Table(t.round, t.table, t.north, t.south, t.east, t.west, 1)
+    problems = individual.check(individual.IndividualMovement(8, 7, tuple(tables), movement.groups))
+    assert "player 8 plays group 1 twice (rounds 1 and 2)" in problems
 
 
 def test_the_check_can_fail() -> None:

@@ -7,6 +7,7 @@ table is checked here, margin by margin.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -121,13 +122,14 @@ def test_individual_seats_players_per_round_and_scores_each() -> None:
     spec = EventSpec(EventKind.INDIVIDUAL, 8, 7, 1)
     state = EventState.opened(spec)
     first = state.draws[1].tables
-    assert [(t.north, t.south, t.east, t.west) for t in first] == [(8, 5, 3, 2), (1, 6, 4, 7)]
+    # the published 8-player table (docs/movements.md): round 1 is 8-1 v 5-7 and 2-6 v 4-3
+    assert [(t.north, t.south, t.east, t.west) for t in first] == [(8, 1, 5, 7), (2, 6, 4, 3)]
     _play(state, {(1, 1): 10})
-    assert [(t.north, t.south, t.east, t.west) for t in state.draws[2].tables] == [(8, 6, 4, 3), (2, 7, 5, 1)]
-    # board 1: table 1 North-South (8, 5) +430 beat table 2's +400, so table 2's East-West (4, 7) beat
+    assert [(t.north, t.south, t.east, t.west) for t in state.draws[2].tables] == [(8, 2, 6, 1), (3, 7, 5, 4)]
+    # board 1: table 1 North-South (8, 1) +430 beat table 2's +400, so table 2's East-West (4, 3) beat
     # table 1's: those four have the top, the others nothing.
     tops = {p.player for p in state.player_standings() if p.percent == Fraction(100)}
-    assert tops == {8, 5, 4, 7}
+    assert tops == {8, 1, 4, 3}
 
 
 @pytest.mark.parametrize("result, words", [
@@ -269,3 +271,71 @@ def test_a_swiss_round_that_must_repeat_is_drawn_in_order_and_marked() -> None:
     assert made is not None and made.round == 4 and state.repeats == {4: True}
     order = [s.competitor for s in state.standings()]
     assert made.matches == ((order[0], order[1]), (order[2], order[3]), (order[4], order[5]))
+
+
+# -- the director's average-plus / average-minus awards (docs/scoring.md §5, §10) ------------------
+
+def test_a_teams_award_is_the_board_s_imps_for_each_team_whichever_room() -> None:
+    # Round robin of 4 teams, 1 board: match 1 is 1 v 4 (team 1 home: North-South in the open room,
+    # table 1). The director gives the closed room (table 2, team 4 North-South) A-/A+: team 4 average-
+    # minus, team 1 average-plus: one result of 3 IMPs to team 1, whatever the open room did.
+    state = EventState.opened(EventSpec(EventKind.ROUND_ROBIN, 4, 3, 1))
+    assert state.draws[1].matches[0] == (1, 4)
+    state.apply(TableResult(1, 1, 1, "3NT", "N", 12))
+    state.apply(TableResult(1, 2, 1, "", adjusted="A-/A+"))
+    match = state.team_match(1, 1)
+    assert (match.home_imps, match.away_imps) == (3, 0) and match.boards[0].adjusted
+    # the open room may not give the board other awards for the teams
+    why = state.check(TableResult(1, 1, 1, "", adjusted="A+/A+"))
+    assert why is not None and "already has a result" in why
+    other = EventState.opened(EventSpec(EventKind.ROUND_ROBIN, 4, 3, 1))
+    other.apply(TableResult(1, 2, 1, "", adjusted="A-/A+"))
+    assert "already adjusted at table 2 (home A+, away A-)" in (
+        other.check(TableResult(1, 1, 1, "", adjusted="A=/A=")) or "")
+    assert other.check(TableResult(1, 1, 1, "", adjusted="A+/A-")) is None   # the same awards: allowed
+    # a correction may not give the other room other awards either (the open room played; the director
+    # then corrects it to awards that disagree with the closed room's)
+    other.apply(TableResult(1, 1, 1, "3NT", "N", 9))
+    with pytest.raises(EventError, match="already adjusted at table 2"):
+        other.correct(TableResult(1, 1, 1, "", adjusted="A-/A-"))
+    other.correct(TableResult(1, 1, 1, "", adjusted="A+/A-"))
+    assert other.team_match(1, 1).home_imps == 3
+
+
+def test_a_swiss_pairs_award_is_out_of_the_datum() -> None:
+    # Swiss pairs, 6 pairs, 1 board: tables 1 and 2 score +430 and -50; table 3 is given A+/A+. The
+    # datum is over tables 1 and 2 only (190): table 1's North-South +6 IMPs, table 2's -6; table 3's
+    # awards are +3 each, a margin of 0 (each side's own).
+    state = EventState.opened(EventSpec(EventKind.SWISS_PAIRS, 6, 3, 1))
+    state.apply(TableResult(1, 1, 1, "3NT", "N", 10))
+    state.apply(TableResult(1, 2, 1, "3NT", "N", 8))
+    state.apply(TableResult(1, 3, 1, "", adjusted="A+/A+"))
+    assert state.butler_imps(1) == {(1, 1): 6, (2, 1): -6}
+    assert state.adjusted_imps(1) == {(3, 1): (3, 3)}
+    margins = [(m.first_imps, m.second_imps) for m in state.matches(1)]
+    assert margins == [(6, 0), (0, 6), (0, 0)]
+
+
+def test_an_individual_award_is_its_share_of_the_top() -> None:
+    # 8 players, 1 board a round: table 1 plays 3NT making (+400), table 2 is given A+/A- (60 % and 40 %
+    # of the top of 2 for the 2 results due): table 2's North-South 1.2, East-West 0.8; table 1's result,
+    # compared with nothing, is factored to 2 results by Neuberg: (0 + 1) x 2/1 - 1 = 1 each way.
+    state = EventState.opened(EventSpec(EventKind.INDIVIDUAL, 8, 7, 1))
+    state.apply(TableResult(1, 1, 1, "3NT", "N", 9))
+    state.apply(TableResult(1, 2, 1, "", adjusted="A+/A-"))
+    points = state.individual_boards()
+    assert points[(1, 2, 1)][:2] == (Fraction(6, 5), Fraction(4, 5))
+    assert points[(1, 1, 1)][:2] == (Fraction(1), Fraction(1))
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"adjusted": "A+"}, "each A+, A= or A-"),
+    ({"adjusted": "A+/B"}, "each A+, A= or A-"),
+    ({"adjusted": "A+/A-", "contract": "3NT"}, "with no contract"),
+    ({"adjusted": "A+/A-", "assigned": 420}, "with no contract or assigned score"),
+])
+def test_an_award_that_is_not_one_is_refused(data: dict[str, object], words: str) -> None:
+    with pytest.raises(EventError, match=re.escape(words)):
+        TableResult.from_dict({"round": 1, "table": 1, "board": 1, **data})
+    good = TableResult.from_dict({"round": 1, "table": 1, "board": 1, "adjusted": "A=/A-"})
+    assert good.awards == ("A=", "A-") and TableResult.from_dict(good.to_dict()) == good

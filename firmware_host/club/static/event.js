@@ -80,7 +80,10 @@
       const f = new FormData(correct);
       const body = {round: num(f.get("round")), table: num(f.get("table")), board: num(f.get("board")),
                     why: f.get("why")};
-      if (f.get("assigned").trim() !== "") {
+      const ns = f.get("award_ns"), ew = f.get("award_ew");
+      if (ns && ew) {
+        body.adjusted = ns + "/" + ew;
+      } else if (f.get("assigned").trim() !== "") {
         body.assigned = num(f.get("assigned").trim().replace(/^\+/, ""));
       } else {
         body.contract = f.get("contract").trim();

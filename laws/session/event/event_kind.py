@@ -8,8 +8,8 @@
   contract, declarer, tricks}}`` (``TableResult.to_dict``); the director's records are
   ``{"type": "names", "competitor": N, "name": "", "players": [{name, member, federation}, ...]}`` (who a
   team, pair or player is: :func:`names_problem`; the latest for a competitor stands) and
-  ``{"type": "correct", "by": "<login>", "why": "...", "result": {...}}`` (a corrected result or an
-  assigned score, ``EventState.correct``).
+  ``{"type": "correct", "by": "<login>", "why": "...", "result": {...}}`` (a corrected result, an
+  assigned score or an adjusted one, ``EventState.correct``).
 * **Its check** (:meth:`EventSessionState.check`): ``repeat`` for a source taken already, or for the same
   result of the same table and board under a new number; otherwise the event's own reason
   (``EventState.check``), or "" to take it. Taking a round's last result makes the next round's draw
@@ -153,8 +153,9 @@ class EventSessionState:
         ev = self.event
         key = (result.round, result.table, result.board)
         if key in ev.results:
-            return (f"round {result.round}, table {result.table}: board {result.board} has that result already"
-                    if ev.results[key] == result else "")
+            if ev.results[key] == result:
+                return f"round {result.round}, table {result.table}: board {result.board} has that result already"
+            return ev.award_problem(result) or ""
         return ev.check(result) or ""
 
     def apply(self, rec: Mapping[str, Any]) -> None:
