@@ -30,8 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.records.journal import Journal
-from firmware_host.session.journalled import JournalledService, Outcome, SessionFileError, session_path
-from firmware_host.session.journalled import SessionOrdering
+from firmware_host.session.journalled import (
+    JournalledService,
+    Outcome,
+    SessionFileError,
+    SessionOrdering,
+    session_path,
+)
 from firmware_host.wire.messages import ANSWERS_KEPT, Envelope, MessageError, SessionAnswer
 from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS, Topics
