@@ -5,6 +5,7 @@ shape that once held a CI run until its time ran out with nothing printed.
 """
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,8 +37,8 @@ def test_after():
 def test_a_test_that_hangs_is_named_with_its_stack_and_the_run_goes_on(tmp_path: Path) -> None:
     (tmp_path / "test_hanging.py").write_text(HANGING)
     (tmp_path / "pytest.ini").write_text("[pytest]\ntimeout = 1\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CARDTABLE_TEST_WATCHDOG")}
-    env.update(CARDTABLE_TEST_WATCHDOG_S="3", PYTHONPATH=str(ROOT))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TESTS_WATCHDOG", "PYTEST_"))}
+    env.update(TESTS_WATCHDOG_S="3", PYTHONPATH=str(ROOT))
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "tests.watchdog", "-p", "no:cacheprovider", "-n", "2",
          "--dist", "loadfile", str(tmp_path)],
@@ -46,6 +47,8 @@ def test_a_test_that_hangs_is_named_with_its_stack_and_the_run_goes_on(tmp_path:
     out = run.stdout
     assert run.returncode == 1, out + run.stderr
     assert "2 passed" in out and "1 failed" in out and "1 skipped" in out, out
-    assert out.count("crashed while running") == 1, out
+    # One crash only: the hung test, re-scheduled on the new worker, is skipped rather than run again.
+    # (The short summary may repeat the message on its FAILED line, so count the report's own lines.)
+    assert len(re.findall(r"^worker '\w+' crashed while running", out, re.MULTILINE)) == 1, out
     assert "test_hanging.py::test_hangs_in_its_clean_up ran more than 3 s" in out, out
     assert "never.wait()" in out or "in test_hangs_in_its_clean_up" in out, out

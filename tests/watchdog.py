@@ -7,7 +7,7 @@ the whole run with it, with nothing printed. The watchdog is faulthandler's own 
 and ends the worker; xdist then reports the test as crashed and goes on with a new worker, and the
 summary at the end prints the file, so a hang in CI names its test and its stack instead of a timeout.
 
-CARDTABLE_TEST_WATCHDOG_S sets the limit (tests/test_watchdog.py uses a short one on a test made to hang).
+TESTS_WATCHDOG_S sets the limit (tests/test_watchdog.py uses a short one on a test made to hang).
 """
 
 import faulthandler
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-WATCHDOG_S = float(os.environ.get("CARDTABLE_TEST_WATCHDOG_S", "420"))
-_WATCHDOG_DIR = "CARDTABLE_TEST_WATCHDOG_DIR"
+WATCHDOG_S = float(os.environ.get("TESTS_WATCHDOG_S", "420"))
+_WATCHDOG_DIR = "TESTS_WATCHDOG_DIR"
 
 
 def pytest_configure(config: pytest.Config) -> None:
