@@ -30,7 +30,7 @@ from typing import Any
 from laws.competition.individual import STARTING_ROUNDS, IndividualError, individual_movement
 from laws.competition.swiss import BYE_VP
 from laws.competition.vp import DiscreteScale, ScaleError
-from laws.duplicate.movement import Movement, MovementError, howell, mitchell
+from laws.duplicate.movement import Movement, MovementError, Pair, howell, mitchell
 
 TEAMS_AT_MOST = 200
 
@@ -254,6 +254,24 @@ class EventSpec:
             raise EventError(f"an event's across is true or false, got {across!r}")
         return cls(kind, data.get("entrants"), data.get("rounds"), data.get("boards_per_round"),  # type: ignore[arg-type]
                    scale, bye_vp, data.get("name", "Event"), sections, across)
+
+
+def pair_id(pair: Pair) -> str:
+    """A section's pair as the names file, PBN and the outsider write it: ``3NS``, ``3EW``, or ``5`` for a
+    Howell pair."""
+    return f"{pair.number}{pair.direction.value if pair.direction is not None else ''}"
+
+
+def section_pairs(spec: EventSpec) -> tuple[tuple[str, Pair], ...]:
+    """Every pair of an event of sections as ``(section, pair)``, section after section, each section's
+    pairs in its movement's order (North-South before East-West, then by number). A pair's place in this
+    list, from 1, is its competitor number in the event's ``names`` (empty for other events)."""
+    return tuple((name, p) for name, m in spec.movements().items() for p in m.pairs())
+
+
+def section_numbers(spec: EventSpec) -> dict[tuple[str, Pair], int]:
+    """Each section's pair's competitor number (:func:`section_pairs`), by ``(section, pair)``."""
+    return {key: k for k, key in enumerate(section_pairs(spec), 1)}
 
 
 def tables_of(spec: EventSpec, round_number: int, matches: tuple[tuple[int, int], ...]) -> tuple[Seat4, ...]:
