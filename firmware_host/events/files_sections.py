@@ -106,7 +106,7 @@ def write_usebio(state: EventState, *, date: str, club: str = "", club_id: str =
     _sub(c, "CLUB_NAME", club)
     _sub(c, "CLUB_ID_NUMBER", club_id)
     event = _sub(root, "EVENT", EVENT_TYPE="PAIRS")
-    two = all(sec.movement == "mitchell" for sec in spec.sections)
+    two = all(set(m.fields().values()) == {"NS", "EW"} for m in spec.movements().values())
     for tag, text in (("PROGRAM_NAME", "cardtable"), ("PROGRAM_VERSION", VERSION), ("EVENT_DESCRIPTION", spec.name),
                       ("DATE", _usebio_date(date)), ("WINNER_TYPE", 2 if two else 1),
                       ("BOARD_SCORING_METHOD", "MATCH_POINTS"), ("ACROSS_FIELD", "YES" if spec.across else "NO"),
@@ -146,7 +146,9 @@ def write_usebio(state: EventState, *, date: str, club: str = "", club_id: str =
                     continue
                 line = _sub(b, "TRAVELLER_LINE")
                 for tag, text in (("ROUND_NUMBER", r), ("TABLE_NUMBER", local), ("NS_PAIR_NUMBER", ns.split()[0]),
-                                  ("EW_PAIR_NUMBER", ew.split()[0])):
+                                  ("NS_PAIR_DIRECTION", ns.split()[1] if " " in ns else ""),
+                                  ("EW_PAIR_NUMBER", ew.split()[0]),
+                                  ("EW_PAIR_DIRECTION", ew.split()[1] if " " in ew else "")):
                     _sub(line, tag, text)
                 _played(line, state, r, table, bd)
                 _sub(line, "NS_MATCH_POINTS", present(mp_ns))

@@ -68,6 +68,7 @@ class Seat4:
     room: str = ""
     section: str = ""
     boards: tuple[int, ...] = ()
+    pairs: tuple[str, str] = ("", "")     # sections: the pairs North-South and East-West (``3 NS``, ``1 EW``)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"table": self.table, "north": self.north, "south": self.south, "east": self.east,
@@ -75,6 +76,7 @@ class Seat4:
         if self.section:
             out["section"] = self.section
             out["boards"] = list(self.boards)
+            out["ns_pair"], out["ew_pair"] = self.pairs
         return out
 
 
@@ -83,14 +85,20 @@ MOVEMENTS = ("mitchell", "howell")
 
 @dataclass(frozen=True)
 class SectionSpec:
-    """One section of a pairs event: its name (1 to 8 letters or digits), tables and movement."""
+    """One section of a pairs event: its name (1 to 8 letters or digits), tables and movement, and the
+    rounds in which a Mitchell's pairs switch arrows (play the boards in the other direction: the
+    section is then one field, ``docs/movements.md``)."""
 
     name: str
     tables: int
     movement: str = "mitchell"
+    arrow_switch: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "tables": self.tables, "movement": self.movement}
+        out: dict[str, Any] = {"name": self.name, "tables": self.tables, "movement": self.movement}
+        if self.arrow_switch:
+            out["arrow_switch"] = list(self.arrow_switch)
+        return out
 
 
 def section_movement(section: SectionSpec, boards_per_round: int) -> Movement:
@@ -100,9 +108,15 @@ def section_movement(section: SectionSpec, boards_per_round: int) -> Movement:
         raise EventError(f"a section's name is 1 to 8 letters or digits, got {name!r}")
     if section.movement not in MOVEMENTS:
         raise EventError(f"section {name}: the movement is one of {', '.join(MOVEMENTS)}, got {section.movement!r}")
+    switched = section.arrow_switch
+    if not isinstance(switched, tuple) or not all(isinstance(r, int) and not isinstance(r, bool) for r in switched):
+        raise EventError(f"section {name}: the arrow switch rounds are whole numbers, got {switched!r}")
+    if switched and section.movement != "mitchell":
+        raise EventError(f"section {name}: only a Mitchell's pairs switch arrows (a Howell's pairs sit "
+                         "both ways already)")
     try:
         if section.movement == "mitchell":
-            return mitchell(section.tables, boards_per_round)
+            return mitchell(section.tables, boards_per_round, arrow_switch_rounds=switched)
         return howell(section.tables, boards_per_round)
     except MovementError as exc:
         raise EventError(f"section {name}: {exc}") from None
@@ -182,6 +196,9 @@ class EventSpec:
             raise EventError(f"the sections seat {pairs} pairs, the event has {self.entrants} entrants")
         if self.across and len({m.boards() for m in movements.values()}) != 1:
             raise EventError("sections scored across the field play the same boards")
+        if self.across and any(sec.arrow_switch for sec in self.sections):
+            raise EventError("sections scored across the field switch no arrows (each direction is one field "
+                             "across the sections)")
 
     def movements(self) -> dict[str, Movement]:
         """Each section's movement, by name (an event of sections only)."""
@@ -246,9 +263,12 @@ class EventSpec:
             raise EventError(f"a bye's VPs are a number written as text, got {bye!r}")
         raw_sections = data.get("sections", [])
         if not isinstance(raw_sections, list) or not all(
-                isinstance(x, Mapping) and set(x) == {"name", "tables", "movement"} for x in raw_sections):
-            raise EventError("an event's sections are a list of {name, tables, movement}")
-        sections = tuple(SectionSpec(x["name"], x["tables"], x["movement"]) for x in raw_sections)
+                isinstance(x, Mapping) and {"name", "tables", "movement"} <= set(x)
+                <= {"name", "tables", "movement", "arrow_switch"} and isinstance(x.get("arrow_switch", []), list)
+                for x in raw_sections):
+            raise EventError("an event's sections are a list of {name, tables, movement[, arrow_switch]}")
+        sections = tuple(SectionSpec(x["name"], x["tables"], x["movement"], tuple(x.get("arrow_switch", [])))
+                         for x in raw_sections)
         across = data.get("across", False)
         if not isinstance(across, bool):
             raise EventError(f"an event's across is true or false, got {across!r}")
@@ -284,7 +304,8 @@ def tables_of(spec: EventSpec, round_number: int, matches: tuple[tuple[int, int]
                 seat = movement.at(round_number, t)
                 if seat is not None and seat.ns is not None and seat.ew is not None:
                     out4.append(Seat4(offset + t, seat.ns.number, seat.ns.number, seat.ew.number, seat.ew.number,
-                                      section=sec.name, boards=movement.boards_of(seat.group)))
+                                      section=sec.name, boards=movement.boards_of(seat.group),
+                                      pairs=(seat.ns.label, seat.ew.label)))
             offset += sec.tables
         return tuple(out4)
     if spec.kind is EventKind.INDIVIDUAL:

@@ -595,8 +595,10 @@ def _check_sections_usebio(event: ET.Element) -> list[str]:
         for (name, ln, _sc), (ns, ew) in zip(lines, mps([w for _n, _ln, w in lines])):
             if (_t(ln, "NS_MATCH_POINTS"), _t(ln, "EW_MATCH_POINTS")) != (two(ns), two(ew)):
                 problems.append(f"section {name} board {number}: MPs recomputed {two(ns)}/{two(ew)}")
-            total[(name, _t(ln, "NS_PAIR_NUMBER"), "NS")] += ns
-            total[(name, _t(ln, "EW_PAIR_NUMBER"), "EW")] += ew
+            # the pair that sat there: its number and home direction (an arrow-switched line's North-South
+            # pair is an East-West pair; a Howell pair has no direction and is credited either way)
+            total[(name, _t(ln, "NS_PAIR_NUMBER"), _t(ln, "NS_PAIR_DIRECTION") or "NS")] += ns
+            total[(name, _t(ln, "EW_PAIR_NUMBER"), _t(ln, "EW_PAIR_DIRECTION") or "EW")] += ew
     for section in event.iter("SECTION"):
         name = section.get("SECTION_ID") or ""
         for p in section.iter("PAIR"):
