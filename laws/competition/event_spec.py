@@ -201,8 +201,18 @@ class EventSpec:
                              "across the sections)")
 
     def movements(self) -> dict[str, Movement]:
-        """Each section's movement, by name (an event of sections only)."""
-        return {sec.name: section_movement(sec, self.boards_per_round) for sec in self.sections}
+        """Each section's movement, by name (an event of sections only). Built once a spec (building and
+        checking a 25-table Mitchell is tens of milliseconds, and every view and file asks for them); the
+        movements are frozen values, the dict a fresh copy each call."""
+        made = self.__dict__.get("_movements")
+        if made is None:
+            made = {sec.name: section_movement(sec, self.boards_per_round) for sec in self.sections}
+            object.__setattr__(self, "_movements", made)
+        return dict(made)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the movements made once (a movement's board groups do not pickle)."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("_movements", "_numbers")}
 
     @property
     def total(self) -> int:
@@ -290,8 +300,13 @@ def section_pairs(spec: EventSpec) -> tuple[tuple[str, Pair], ...]:
 
 
 def section_numbers(spec: EventSpec) -> dict[tuple[str, Pair], int]:
-    """Each section's pair's competitor number (:func:`section_pairs`), by ``(section, pair)``."""
-    return {key: k for k, key in enumerate(section_pairs(spec), 1)}
+    """Each section's pair's competitor number (:func:`section_pairs`), by ``(section, pair)`` (made once a
+    spec, a fresh copy each call)."""
+    made = spec.__dict__.get("_numbers")
+    if made is None:
+        made = {key: k for k, key in enumerate(section_pairs(spec), 1)}
+        object.__setattr__(spec, "_numbers", made)
+    return dict(made)
 
 
 def tables_of(spec: EventSpec, round_number: int, matches: tuple[tuple[int, int], ...]) -> tuple[Seat4, ...]:

@@ -80,3 +80,40 @@ def test_a_section_names_file_that_cannot_be_used_is_refused_naming_the_line(tmp
     err = capsys.readouterr().err
     assert rc == 2 and said in err and "Traceback" not in err and err.count("\n") == 1, err
     assert not (folder / "session.sqlite3").exists()          # nothing was made
+
+
+def test_the_director_names_a_section_s_pair_by_section_and_pair(tmp_path: Path) -> None:
+    import secrets
+
+    from starlette.testclient import TestClient
+
+    from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
+    from firmware_host.club.dashboard import Dashboard
+    from firmware_host.events.desk import EventDesk
+    from firmware_host.web.auth import hash_password
+    from tests.club.conftest import _need, csrf, login
+
+    _need("mosquitto", "mosquitto")
+    passwords = {DASHBOARD_USER: secrets.token_urlsafe(9)}
+    broker = LocalBroker(tmp_path / "broker", passwords)
+    broker.start()
+    rc, folder = _open(tmp_path)
+    assert rc == 0
+    desk = EventDesk(EventSession.open(folder))
+    dash = Dashboard("127.0.0.1", broker.port, DASHBOARD_USER, passwords[DASHBOARD_USER],
+                     {"director": hash_password("right-horse-1")}, event=desk)
+    try:
+        with TestClient(dash.app, base_url="http://club.test") as client:
+            login(client)
+            ok = {"X-CSRF-Token": csrf(client), "Origin": "http://club.test"}
+            r = client.post("/api/event/names", json={"section": "B", "pair": "4", "players": ["1021"]}, headers=ok)
+            assert r.status_code == 409 and "member 1021 (Ann Lee) already plays for A 1NS" in r.json()["error"]
+            r = client.post("/api/event/names", json={"section": "B", "pair": "9", "players": ["Fay"]}, headers=ok)
+            assert r.status_code == 409 and "section B has no pair '9' (its pairs are 1-6)" in r.json()["error"]
+            r = client.post("/api/event/names", json={"section": "B", "pair": "4", "players": ["Fay Visitor"]},
+                            headers=ok)
+            assert r.status_code == 200
+            assert desk.session.event.names[14]["players"][0]["name"] == "Fay Visitor"     # B 4 is pair 14
+    finally:
+        desk.session.close()
+        broker.stop()
