@@ -59,7 +59,7 @@ ROOMS: dict[str, set[str]] = {
     "firmware_host.federation": {"firmware_host.club", "firmware_host.duplicate", "firmware_host.records"},
     "firmware_host.bench": {"vision", "firmware_host.club", "firmware_host.config", "firmware_host.devices",
                             "firmware_host.duplicate", "firmware_host.euchre_night", "firmware_host.evening",
-                            "firmware_host.federation", "firmware_host.live", "firmware_host.records",
+                            "firmware_host.events", "firmware_host.federation", "firmware_host.live", "firmware_host.records",
                             "firmware_host.resources", "firmware_host.session", "firmware_host.shoe",
                             "firmware_host.soak", "firmware_host.table", "firmware_host.web", "firmware_host.broadcast"},
 }

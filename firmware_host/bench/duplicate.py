@@ -5,6 +5,9 @@
 - **A Swiss round's draw** for 60 teams after eight rounds, and **a two-section event's whole rescore**
   (two 25-table Mitchells of 27 boards across the field): ``laws.competition.bench`` (targets under
   100 ms each).
+- **Every page of a two-section event** (two 25-table Mitchells, one board a round, section A's arrows
+  switched in the last round, every pair named, 1,250 results): the director's view and all 50 tables'
+  views (``firmware_host.events.views``), as the event service makes them after a change.
 - **Double dummy and par for 36 boards**: ``firmware_host.session.analysis.analyse`` against endplay
   called directly on the same deals (``calc_all_tables`` then ``par`` per board), the two alternating
   run by run so that neither always meets a warm cache; the overhead is the ratio of the medians
@@ -94,6 +97,42 @@ def scratch_figures(boards: int = 12, repeats: int = 6, seed: int = 7) -> dict[s
     return out
 
 
+def section_pages_figures(repeats: int = 5, tables: int = 25) -> dict[str, Any]:
+    """Median time of the director's view and every table's view of a played two-section event."""
+    from firmware_host.events.views import director_view, table_view
+    from laws.competition.event import EventState, TableResult
+    from laws.competition.event_spec import EventKind, EventSpec, SectionSpec, pair_id, section_pairs
+
+    spec = EventSpec(EventKind.SECTIONS, 4 * tables, tables, 1, name="bench", sections=(
+        SectionSpec("A", tables, "mitchell", (tables,)), SectionSpec("B", tables, "mitchell")))
+    state = EventState.opened(spec)
+    for k, (section, pair) in enumerate(section_pairs(spec), 1):
+        state.names[k] = {"name": "", "players": [{"name": f"Player {section}{pair_id(pair)}a", "member": "",
+                                                   "federation": ""}]}
+    contracts = (("4S", "N", 10), ("3NT", "E", 9), ("2H", "S", 8), ("4H", "W", 9))
+    k = 0
+    while state.current <= spec.rounds:
+        d = state.draws[state.current]
+        for t in d.tables:
+            for b in t.boards:
+                k += 1
+                contract, declarer, tricks = contracts[(k * 7 + t.table) % len(contracts)]
+                state.apply(TableResult(d.round, t.table, b, contract, declarer, tricks + (k * 3 + b) % 3 - 1))
+    club = tuple(f"t{n}" for n in range(1, 2 * tables + 1))
+    wall: list[float] = []
+    cpu: list[float] = []
+    for _ in range(repeats):
+        t0, c0 = time.perf_counter(), time.process_time()
+        director_view(state, club)
+        for t in club:
+            table_view(state, club, t)
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    return {"tables": 2 * tables, "results": len(state.results), "repeats": repeats,
+            "median_ms": round(statistics.median(wall) * 1000, 1), "max_ms": round(max(wall) * 1000, 1),
+            "cpu_median_ms": round(statistics.median(cpu) * 1000, 1)}
+
+
 def run(args: argparse.Namespace) -> int:
     from laws.scoring import Method
     from laws.scoring.session_bench import bench_session
@@ -111,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
         time.perf_counter, repeats=3 if quick else 15, cpu=cpu)
     figures["two sections across the field, 50 tables"] = bench_sections(time.perf_counter,
                                                                           repeats=2 if quick else 5, cpu=cpu)
+    figures["every page of a two-section event, 50 tables"] = section_pages_figures(repeats=2 if quick else 5)
     figures["double dummy and par"] = analysis_figures(boards=4 if quick else 36, repeats=1 if quick else 5)
     figures["DDS in a scratch folder"] = scratch_figures(boards=1 if quick else 12, repeats=1 if quick else 6)
     report("duplicate: scoring a session and analysing its boards", figures, args)

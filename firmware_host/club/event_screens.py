@@ -37,7 +37,7 @@ from importlib import resources
 from typing import Any
 
 from firmware_host.events.desk import EventDesk
-from firmware_host.events.names import player_of
+from firmware_host.events.names import player_of, section_record
 from firmware_host.session.journalled import SessionFileError
 from firmware_host.session.roster import RosterError, roster_of
 from firmware_host.web.guard import MAX_BODY, Refused, guard
@@ -166,8 +166,11 @@ class EventScreens(LiveScreens):
             players = [player_of(roster, e) for e in entries if e.strip()]
         except RosterError as exc:
             return self.dash._json({"error": str(exc)}, 409)
-        return await self._take({"type": "names", "competitor": data.get("competitor"),
-                                 "name": data.get("name", ""), "players": players, "by": user})
+        who: dict[str, Any] = {"competitor": data.get("competitor")}
+        if "section" in data:       # a pair of an event of sections is named by section and pair
+            who = section_record(self.desk.session.event.spec, data.get("section"), data.get("pair"))
+        return await self._take({"type": "names", **who, "name": data.get("name", ""), "players": players,
+                                 "by": user})
 
     async def correct(self, request: Any) -> Any:
         checked = await self._checked(request, "event correction")

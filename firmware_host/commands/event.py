@@ -34,8 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.add_argument("--scale", metavar="FILE", help="a discrete VP scale file (default: the WBF continuous scale)")
     o.add_argument("--bye-vp", default="12", help="a bye's VPs (default 12)")
     o.add_argument("--name", default="Event")
-    o.add_argument("--sections", metavar="NAME:TABLES:MOVEMENT,...",
-                   help="pairs-sections: each section, e.g. A:5:mitchell,B:4:howell")
+    o.add_argument("--sections", metavar="NAME:TABLES:MOVEMENT[:ROUNDS],...",
+                   help="pairs-sections: each section, e.g. A:5:mitchell,B:4:howell; a Mitchell's "
+                        "arrow-switched rounds after a fourth ':', joined by '+' (A:5:mitchell:5)")
     o.add_argument("--across", action="store_true", help="pairs-sections: matchpoint across the field")
     o.add_argument("--roster", metavar="FILE", help="the club's roster: a CSV 'member number,name[,federation number]'")
     o.add_argument("--names", metavar="FILE", help="who plays: a CSV 'number,[team name,]player,...' (players: "
@@ -89,9 +90,11 @@ def _open(args: argparse.Namespace) -> int:
         if not part.strip():
             continue
         words = part.strip().split(":")
-        if len(words) != 3 or not words[1].isdigit():
-            return _fail(f"--sections: each section is NAME:TABLES:MOVEMENT, got {part.strip()!r}")
-        sections.append(SectionSpec(words[0], int(words[1]), words[2]))
+        switched = words[3].split("+") if len(words) == 4 else []
+        if len(words) not in (3, 4) or not words[1].isdigit() or not all(r.isdigit() for r in switched):
+            return _fail(f"--sections: each section is NAME:TABLES:MOVEMENT[:SWITCHED ROUNDS] (rounds joined by "
+                         f"'+'), got {part.strip()!r}")
+        sections.append(SectionSpec(words[0], int(words[1]), words[2], tuple(int(r) for r in switched)))
     from firmware_host.events.names import read_names
     from firmware_host.session.roster import ROSTER_FILE, RosterError, read_roster
 
@@ -112,10 +115,13 @@ def _open(args: argparse.Namespace) -> int:
             return _fail(f"{args.names}: competitor {rec['competitor']}: {outcome.why}")
     d = session.event.draws[1]
     print(f"{spec.name}: round 1, boards {d.boards[0]}-{d.boards[-1]}")
+    for name, movement in spec.movements().items() if spec.sections else ():
+        print(f"  section {name}: {movement.name}")
     for t in d.tables:
         print(f"  {session.table_id(t.table)}: N {t.north} S {t.south} E {t.east} W {t.west}"
               + (f" ({t.room} room)" if t.room else "")
-              + (f" (section {t.section}, boards {t.boards[0]}-{t.boards[-1]})" if t.section else ""))
+              + (f" (section {t.section}, N-S {t.pairs[0]}, E-W {t.pairs[1]}, boards {t.boards[0]}-{t.boards[-1]})"
+                 if t.section else ""))
     for b in d.byes:
         print(f"  {b}: bye")
     if named:

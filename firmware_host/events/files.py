@@ -18,7 +18,7 @@ from firmware_host.events.session import EventSession
 from firmware_host.events.views import named
 from laws.competition.event import EventState
 from laws.competition.event_sections import score_sections
-from laws.competition.event_spec import EventKind
+from laws.competition.event_spec import EventKind, section_numbers
 from laws.scoring.render import present
 
 FILES = ("index.html", "results.pbn", "results.xml")
@@ -40,12 +40,14 @@ def index_html(state: EventState, date: str) -> str:
            f"<p>{escape(spec.kind.value)}, {date}: {len(state.draws)} of {spec.rounds} rounds complete, "
            f"{spec.boards_per_round} boards a round</p>"]
     if spec.kind is EventKind.SECTIONS:
+        numbers = section_numbers(spec)
         for field, table in (score_sections(state).rankings if state.results else ()):
-            rows = "".join(f"<tr><td>{place}</td><td>{escape(sp.label)}</td><td>{present(st.total)}</td>"
+            rows = "".join(f"<tr><td>{place}</td><td>{escape(sp.label)}</td>"
+                           f"<td>{escape(named(state, numbers[(sp.section, sp.pair)]))}</td><td>{present(st.total)}</td>"
                            f"<td>{'' if st.percent is None else present(st.percent)}</td></tr>"
                            for place, sp, st in table)
-            out.append(f"<h2>{escape(field)}</h2><table><tr><th>Place</th><th>Pair</th><th>Matchpoints</th>"
-                       f"<th>%</th></tr>{rows}</table>")
+            out.append(f"<h2>{escape(field)}</h2><table><tr><th>Place</th><th>Pair</th><th>Name</th>"
+                       f"<th>Matchpoints</th><th>%</th></tr>{rows}</table>")
     elif spec.kind is EventKind.INDIVIDUAL:
         rows = "".join(f"<tr><td>{p.place}</td><td>{p.player}</td><td>{escape(named(state, p.player))}</td>"
                        f"<td>{present(p.total)}</td><td>{'' if p.percent is None else present(p.percent)}</td></tr>"

@@ -8,10 +8,11 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 from firmware_host.events.files_pbn import _contract, _date, _quoted, _result_cells, _table
-from firmware_host.events.files_usebio import DOCTYPE, VERSION, _played, _sub
+from firmware_host.events.files_usebio import DOCTYPE, VERSION, _played, _sub, players_of
 from firmware_host.events.files_usebio import _date as _usebio_date
 from laws.competition.event import EventState
 from laws.competition.event_sections import score_sections
+from laws.competition.event_spec import section_numbers
 from laws.competition.sections import SPAN
 from laws.duplicate.boards import dealer, vulnerability
 from laws.scoring.render import present
@@ -74,13 +75,15 @@ def write_pbn(state: EventState, *, date: str, site: str = "") -> bytes:
                 '[Scoring "MP"]', '[Declarer ""]', '[Contract ""]', '[Result ""]', '[Competition "Pairs"]']
         if i == 0:
             game.append(f'[Across "{"Yes" if state.spec.across else "No"}"]')
+            numbers = section_numbers(state.spec)
             ranking_rows = [[field.replace(" ", "_"), place, sp.section, _pair_id(sp.pair.label), present(st.total),
-                             None if st.percent is None else present(st.percent), st.boards]
+                             None if st.percent is None else present(st.percent), st.boards,
+                             players_of(state, numbers[(sp.section, sp.pair)])]
                             for field, table in rankings for place, sp, st in table]
             game += _table("TotalScoreTable", (("Field", 14, "L"), ("Rank", 3, "R"), ("Section", 2, "L"),
                                                ("PairId", 5, "R"),
                                                ("TotalScoreMP", 7, "R"), ("TotalPercentage", 6, "R"),
-                                               ("NrBoards", 2, "R")), ranking_rows)
+                                               ("NrBoards", 2, "R"), ("Names", 40, "S")), ranking_rows)
         board_rows = []
         for r, table, b, section, local, ns, ew, mp_ns, mp_ew in rows:
             if b == board:
@@ -103,7 +106,7 @@ def write_usebio(state: EventState, *, date: str, club: str = "", club_id: str =
     _sub(c, "CLUB_NAME", club)
     _sub(c, "CLUB_ID_NUMBER", club_id)
     event = _sub(root, "EVENT", EVENT_TYPE="PAIRS")
-    two = all(sec.movement == "mitchell" for sec in spec.sections)
+    two = all(set(m.fields().values()) == {"NS", "EW"} for m in spec.movements().values())
     for tag, text in (("PROGRAM_NAME", "cardtable"), ("PROGRAM_VERSION", VERSION), ("EVENT_DESCRIPTION", spec.name),
                       ("DATE", _usebio_date(date)), ("WINNER_TYPE", 2 if two else 1),
                       ("BOARD_SCORING_METHOD", "MATCH_POINTS"), ("ACROSS_FIELD", "YES" if spec.across else "NO"),
@@ -113,6 +116,7 @@ def write_usebio(state: EventState, *, date: str, club: str = "", club_id: str =
     session = _sub(event, "SESSION", SESSION_ID="1")
     field_place = {(sp.section, sp.pair.label): place for field, table in rankings if field.startswith("field ")
                    for place, sp, _st in table}
+    numbers = section_numbers(spec)
     for sec in spec.sections:
         section = _sub(session, "SECTION", SECTION_ID=sec.name)
         parts = _sub(section, "PARTICIPANTS")
@@ -123,6 +127,12 @@ def write_usebio(state: EventState, *, date: str, club: str = "", club_id: str =
                 pair = _sub(parts, "PAIR")
                 _sub(pair, "PAIR_NUMBER", sp.pair.number)
                 _sub(pair, "DIRECTION", "" if sp.pair.direction is None else sp.pair.direction.value)
+                named = list((state.names.get(numbers[(sec.name, sp.pair)]) or {}).get("players", ()))
+                for k in range(2):
+                    p = named[k] if k < len(named) else {}
+                    player = _sub(pair, "PLAYER")
+                    _sub(player, "PLAYER_NAME", p.get("name"))
+                    _sub(player, "NATIONAL_ID_NUMBER", p.get("federation"))
                 _sub(pair, "BOARDS_PLAYED", st.boards)
                 _sub(pair, "PLACE", place)
                 _sub(pair, "TOTAL_SCORE", present(st.total))
@@ -136,7 +146,9 @@ def write_usebio(state: EventState, *, date: str, club: str = "", club_id: str =
                     continue
                 line = _sub(b, "TRAVELLER_LINE")
                 for tag, text in (("ROUND_NUMBER", r), ("TABLE_NUMBER", local), ("NS_PAIR_NUMBER", ns.split()[0]),
-                                  ("EW_PAIR_NUMBER", ew.split()[0])):
+                                  ("NS_PAIR_DIRECTION", ns.split()[1] if " " in ns else ""),
+                                  ("EW_PAIR_NUMBER", ew.split()[0]),
+                                  ("EW_PAIR_DIRECTION", ew.split()[1] if " " in ew else "")):
                     _sub(line, tag, text)
                 _played(line, state, r, table, bd)
                 _sub(line, "NS_MATCH_POINTS", present(mp_ns))

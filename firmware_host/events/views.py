@@ -21,7 +21,7 @@ from typing import Any
 
 from laws.competition.event import EventState, team_awards
 from laws.competition.event_sections import score_sections
-from laws.competition.event_spec import EventKind
+from laws.competition.event_spec import EventKind, section_numbers
 from laws.competition.teams import released_to
 from laws.scoring.render import present
 
@@ -64,7 +64,9 @@ def _result_text(res: Any) -> str:
 
 def _standings(state: EventState) -> list[dict[str, Any]]:
     if state.spec.kind is EventKind.SECTIONS:
-        return [{"field": field, "place": place, "pair": pair.label, "total": present(st.total),
+        numbers = section_numbers(state.spec)
+        return [{"field": field, "place": place, "pair": pair.label, "name": named(state, numbers[(pair.section, pair.pair)]),
+                 "total": present(st.total),
                  "percent": None if st.percent is None else present(st.percent), "boards": st.boards}
                 for field, rows in score_sections(state).rankings for place, pair, st in rows]
     if state.spec.kind is EventKind.INDIVIDUAL:
@@ -117,8 +119,11 @@ def table_view(state: EventState, tables: tuple[str, ...], club_table: str, vers
         out["bye"] = True
         return out
     out["seat"] = seat.to_dict()
-    out["names"] = {str(c): named(state, c) for c in sorted({seat.north, seat.south, seat.east, seat.west})
-                    if named(state, c)}
+    if seat.section:
+        out["names"] = _section_names(state, r, number)
+    else:
+        out["names"] = {str(c): named(state, c) for c in sorted({seat.north, seat.south, seat.east, seat.west})
+                        if named(state, c)}
     out["entered"] = [b for b in state.boards_at(r, number) if (r, number, b) in state.results]
     if state.spec.kind.teams:
         match = state.team_match(r, seat.match)
@@ -126,6 +131,20 @@ def table_view(state: EventState, tables: tuple[str, ...], club_table: str, vers
                            for b, room in zip(match.boards, _rooms(state, r, seat.match))
                            if released_to(room)]
     return out
+
+
+def _section_names(state: EventState, r: int, table: int) -> dict[str, str]:
+    """The names of the pairs at an event table of a section in round ``r``, by ``A 3 NS`` label."""
+    spec, first = state.spec, 0
+    numbers = section_numbers(spec)
+    for sec in spec.sections:
+        if table <= first + sec.tables:
+            seating = spec.movements()[sec.name].at(r, table - first)
+            pairs = seating.pairs if seating is not None else ()
+            return {f"{sec.name} {p.label}": named(state, numbers[(sec.name, p)]) for p in pairs
+                    if named(state, numbers[(sec.name, p)])}
+        first += sec.tables
+    return {}
 
 
 def _rooms(state: EventState, r: int, m: int) -> list[Any]:

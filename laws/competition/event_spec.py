@@ -30,7 +30,7 @@ from typing import Any
 from laws.competition.individual import STARTING_ROUNDS, IndividualError, individual_movement
 from laws.competition.swiss import BYE_VP
 from laws.competition.vp import DiscreteScale, ScaleError
-from laws.duplicate.movement import Movement, MovementError, howell, mitchell
+from laws.duplicate.movement import Movement, MovementError, Pair, howell, mitchell
 
 TEAMS_AT_MOST = 200
 
@@ -68,6 +68,7 @@ class Seat4:
     room: str = ""
     section: str = ""
     boards: tuple[int, ...] = ()
+    pairs: tuple[str, str] = ("", "")     # sections: the pairs North-South and East-West (``3 NS``, ``1 EW``)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"table": self.table, "north": self.north, "south": self.south, "east": self.east,
@@ -75,6 +76,7 @@ class Seat4:
         if self.section:
             out["section"] = self.section
             out["boards"] = list(self.boards)
+            out["ns_pair"], out["ew_pair"] = self.pairs
         return out
 
 
@@ -83,14 +85,20 @@ MOVEMENTS = ("mitchell", "howell")
 
 @dataclass(frozen=True)
 class SectionSpec:
-    """One section of a pairs event: its name (1 to 8 letters or digits), tables and movement."""
+    """One section of a pairs event: its name (1 to 8 letters or digits), tables and movement, and the
+    rounds in which a Mitchell's pairs switch arrows (play the boards in the other direction: the
+    section is then one field, ``docs/movements.md``)."""
 
     name: str
     tables: int
     movement: str = "mitchell"
+    arrow_switch: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "tables": self.tables, "movement": self.movement}
+        out: dict[str, Any] = {"name": self.name, "tables": self.tables, "movement": self.movement}
+        if self.arrow_switch:
+            out["arrow_switch"] = list(self.arrow_switch)
+        return out
 
 
 def section_movement(section: SectionSpec, boards_per_round: int) -> Movement:
@@ -100,9 +108,15 @@ def section_movement(section: SectionSpec, boards_per_round: int) -> Movement:
         raise EventError(f"a section's name is 1 to 8 letters or digits, got {name!r}")
     if section.movement not in MOVEMENTS:
         raise EventError(f"section {name}: the movement is one of {', '.join(MOVEMENTS)}, got {section.movement!r}")
+    switched = section.arrow_switch
+    if not isinstance(switched, tuple) or not all(isinstance(r, int) and not isinstance(r, bool) for r in switched):
+        raise EventError(f"section {name}: the arrow switch rounds are whole numbers, got {switched!r}")
+    if switched and section.movement != "mitchell":
+        raise EventError(f"section {name}: only a Mitchell's pairs switch arrows (a Howell's pairs sit "
+                         "both ways already)")
     try:
         if section.movement == "mitchell":
-            return mitchell(section.tables, boards_per_round)
+            return mitchell(section.tables, boards_per_round, arrow_switch_rounds=switched)
         return howell(section.tables, boards_per_round)
     except MovementError as exc:
         raise EventError(f"section {name}: {exc}") from None
@@ -182,10 +196,23 @@ class EventSpec:
             raise EventError(f"the sections seat {pairs} pairs, the event has {self.entrants} entrants")
         if self.across and len({m.boards() for m in movements.values()}) != 1:
             raise EventError("sections scored across the field play the same boards")
+        if self.across and any(sec.arrow_switch for sec in self.sections):
+            raise EventError("sections scored across the field switch no arrows (each direction is one field "
+                             "across the sections)")
 
     def movements(self) -> dict[str, Movement]:
-        """Each section's movement, by name (an event of sections only)."""
-        return {sec.name: section_movement(sec, self.boards_per_round) for sec in self.sections}
+        """Each section's movement, by name (an event of sections only). Built once a spec (building and
+        checking a 25-table Mitchell is tens of milliseconds, and every view and file asks for them); the
+        movements are frozen values, the dict a fresh copy each call."""
+        made = self.__dict__.get("_movements")
+        if made is None:
+            made = {sec.name: section_movement(sec, self.boards_per_round) for sec in self.sections}
+            object.__setattr__(self, "_movements", made)
+        return dict(made)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the movements made once (a movement's board groups do not pickle)."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("_movements", "_numbers")}
 
     @property
     def total(self) -> int:
@@ -246,14 +273,40 @@ class EventSpec:
             raise EventError(f"a bye's VPs are a number written as text, got {bye!r}")
         raw_sections = data.get("sections", [])
         if not isinstance(raw_sections, list) or not all(
-                isinstance(x, Mapping) and set(x) == {"name", "tables", "movement"} for x in raw_sections):
-            raise EventError("an event's sections are a list of {name, tables, movement}")
-        sections = tuple(SectionSpec(x["name"], x["tables"], x["movement"]) for x in raw_sections)
+                isinstance(x, Mapping) and {"name", "tables", "movement"} <= set(x)
+                <= {"name", "tables", "movement", "arrow_switch"} and isinstance(x.get("arrow_switch", []), list)
+                for x in raw_sections):
+            raise EventError("an event's sections are a list of {name, tables, movement[, arrow_switch]}")
+        sections = tuple(SectionSpec(x["name"], x["tables"], x["movement"], tuple(x.get("arrow_switch", [])))
+                         for x in raw_sections)
         across = data.get("across", False)
         if not isinstance(across, bool):
             raise EventError(f"an event's across is true or false, got {across!r}")
         return cls(kind, data.get("entrants"), data.get("rounds"), data.get("boards_per_round"),  # type: ignore[arg-type]
                    scale, bye_vp, data.get("name", "Event"), sections, across)
+
+
+def pair_id(pair: Pair) -> str:
+    """A section's pair as the names file, PBN and the outsider write it: ``3NS``, ``3EW``, or ``5`` for a
+    Howell pair."""
+    return f"{pair.number}{pair.direction.value if pair.direction is not None else ''}"
+
+
+def section_pairs(spec: EventSpec) -> tuple[tuple[str, Pair], ...]:
+    """Every pair of an event of sections as ``(section, pair)``, section after section, each section's
+    pairs in its movement's order (North-South before East-West, then by number). A pair's place in this
+    list, from 1, is its competitor number in the event's ``names`` (empty for other events)."""
+    return tuple((name, p) for name, m in spec.movements().items() for p in m.pairs())
+
+
+def section_numbers(spec: EventSpec) -> dict[tuple[str, Pair], int]:
+    """Each section's pair's competitor number (:func:`section_pairs`), by ``(section, pair)`` (made once a
+    spec, a fresh copy each call)."""
+    made = spec.__dict__.get("_numbers")
+    if made is None:
+        made = {key: k for k, key in enumerate(section_pairs(spec), 1)}
+        object.__setattr__(spec, "_numbers", made)
+    return dict(made)
 
 
 def tables_of(spec: EventSpec, round_number: int, matches: tuple[tuple[int, int], ...]) -> tuple[Seat4, ...]:
@@ -266,7 +319,8 @@ def tables_of(spec: EventSpec, round_number: int, matches: tuple[tuple[int, int]
                 seat = movement.at(round_number, t)
                 if seat is not None and seat.ns is not None and seat.ew is not None:
                     out4.append(Seat4(offset + t, seat.ns.number, seat.ns.number, seat.ew.number, seat.ew.number,
-                                      section=sec.name, boards=movement.boards_of(seat.group)))
+                                      section=sec.name, boards=movement.boards_of(seat.group),
+                                      pairs=(seat.ns.label, seat.ew.label)))
             offset += sec.tables
         return tuple(out4)
     if spec.kind is EventKind.INDIVIDUAL:

@@ -15,3 +15,5 @@ def test_bench_duplicate_quick(capsys: pytest.CaptureFixture[str]) -> None:
     assert fig["full rescore, matchpoints"]["lines"] == 810
     dd = fig["double dummy and par"]
     assert dd["ours_median_s"] > 0 and dd["endplay_median_s"] > 0 and dd["overhead_ratio"] > 0
+    pages = fig["every page of a two-section event, 50 tables"]
+    assert pages["tables"] == 50 and pages["results"] == 1250 and pages["median_ms"] > 0

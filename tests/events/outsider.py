@@ -198,23 +198,35 @@ def _cells(line: str) -> list[str]:
     return out
 
 
-def names_pbn(text: str) -> dict[int, tuple[str, list[str]]]:
-    """Who each competitor is by results.pbn's TotalScoreTable: (team name or "", players' names)."""
+def names_pbn(text: str) -> dict[object, tuple[str, list[str]]]:
+    """Who each competitor is by results.pbn's TotalScoreTable: (team name or "", players' names); in
+    an event of sections a pair is ``"A 3NS"`` (its Section and PairId), once however many fields rank it."""
     table = read_pbn(text)[0]["TotalScoreTable"]
     assert isinstance(table, dict)
-    out = {}
+    out: dict[object, tuple[str, list[str]]] = {}
     for row in table["rows"]:
-        number = int(row.get("TeamId") or row.get("PairId") or row["PlayerId"])
+        number: object
+        if "Section" in row:
+            number = f"{row['Section']} {row['PairId']}"
+        else:
+            number = int(row.get("TeamId") or row.get("PairId") or row["PlayerId"])
         names = row.get("Names", "")
         out[number] = (row.get("TeamName", ""), names.split(" - ") if names else [])
     return out
 
 
-def names_usebio(data: bytes) -> dict[int, tuple[str, list[str]]]:
-    """Who each competitor is by results.xml's PARTICIPANTS: (team name or "", players' names)."""
-    parts = ET.fromstring(data).find("EVENT/PARTICIPANTS")
-    assert parts is not None
-    out = {}
+def names_usebio(data: bytes) -> dict[object, tuple[str, list[str]]]:
+    """Who each competitor is by results.xml's PARTICIPANTS: (team name or "", players' names); in an
+    event of sections each SECTION's PARTICIPANTS, a pair as ``"A 3NS"`` (section, number, direction)."""
+    root = ET.fromstring(data)
+    out: dict[object, tuple[str, list[str]]] = {}
+    for section in root.iter("SECTION"):
+        for el in section.findall("PARTICIPANTS/PAIR"):
+            key = f"{section.get('SECTION_ID')} {_t(el, 'PAIR_NUMBER')}{_t(el, 'DIRECTION')}"
+            out[key] = ("", [n for p in el.findall("PLAYER") if (n := _t(p, "PLAYER_NAME"))])
+    parts = root.find("EVENT/PARTICIPANTS")
+    if parts is None:
+        return out
     for el in parts:
         if el.tag == "TEAM":
             out[int(_t(el, "TEAM_NUMBER"))] = (_t(el, "TEAM_NAME"), [_t(p, "PLAYER_NAME") for p in el.findall("PLAYER")])
@@ -583,8 +595,10 @@ def _check_sections_usebio(event: ET.Element) -> list[str]:
         for (name, ln, _sc), (ns, ew) in zip(lines, mps([w for _n, _ln, w in lines])):
             if (_t(ln, "NS_MATCH_POINTS"), _t(ln, "EW_MATCH_POINTS")) != (two(ns), two(ew)):
                 problems.append(f"section {name} board {number}: MPs recomputed {two(ns)}/{two(ew)}")
-            total[(name, _t(ln, "NS_PAIR_NUMBER"), "NS")] += ns
-            total[(name, _t(ln, "EW_PAIR_NUMBER"), "EW")] += ew
+            # the pair that sat there: its number and home direction (an arrow-switched line's North-South
+            # pair is an East-West pair; a Howell pair has no direction and is credited either way)
+            total[(name, _t(ln, "NS_PAIR_NUMBER"), _t(ln, "NS_PAIR_DIRECTION") or "NS")] += ns
+            total[(name, _t(ln, "EW_PAIR_NUMBER"), _t(ln, "EW_PAIR_DIRECTION") or "EW")] += ew
     for section in event.iter("SECTION"):
         name = section.get("SECTION_ID") or ""
         for p in section.iter("PAIR"):

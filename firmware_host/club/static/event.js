@@ -21,7 +21,8 @@
       out.push(`<p id="round">Round ${view.round} of ${view.rounds}: boards ${view.boards.join(", ")}</p>`);
       out.push(`<p id="seats">N ${cell(s.north)} S ${cell(s.south)} E ${cell(s.east)} W ${cell(s.west)}`
                + (s.room ? ` (${cell(s.room)} room, match ${cell(s.match)})` : "")
-               + (s.section ? ` (section ${cell(s.section)})` : "") + "</p>");
+               + (s.section ? ` (section ${cell(s.section)}: N-S ${cell(s.ns_pair)}, E-W ${cell(s.ew_pair)})` : "")
+               + "</p>");
       if (view.names) {
         out.push(`<p id="names">` + Object.keys(view.names).sort().map(
           k => `${cell(k)}: ${cell(view.names[k])}`).join("; ") + "</p>");
@@ -69,7 +70,11 @@
     names.addEventListener("submit", (e) => {
       e.preventDefault();
       const f = new FormData(names);
-      post("/api/event/names", {competitor: num(f.get("competitor")), name: f.get("name").trim(),
+      // a section's pair is typed as "A 3NS" (section, then pair); anything else is a competitor's number
+      const typed = f.get("competitor").trim();
+      const pair = typed.match(/^(\S+)\s+(\S+)$/);
+      const who = pair ? {section: pair[1], pair: pair[2]} : {competitor: num(typed)};
+      post("/api/event/names", {...who, name: f.get("name").trim(),
         players: f.get("players").split(",").map(x => x.trim()).filter(x => x)});
     });
   }

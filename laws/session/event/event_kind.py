@@ -7,7 +7,8 @@
 * **A record** is ``{"type": "result", "source": "<table>:<seq>", "result": {round, table, board,
   contract, declarer, tricks}}`` (``TableResult.to_dict``); the director's records are
   ``{"type": "names", "competitor": N, "name": "", "players": [{name, member, federation}, ...]}`` (who a
-  team, pair or player is: :func:`names_problem`; the latest for a competitor stands) and
+  team, pair or player is: :func:`names_problem`; the latest for a competitor stands; an event of
+  sections adds ``"section": "A", "pair": "3NS"``, the pair the number stands for) and
   ``{"type": "correct", "by": "<login>", "why": "...", "result": {...}}`` (a corrected result, an
   assigned score or an adjusted one, ``EventState.correct``).
 * **Its check** (:meth:`EventSessionState.check`): ``repeat`` for a source taken already, or for the same
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from laws.competition.event import EventState, TableResult
-from laws.competition.event_spec import EventError, EventKind, EventSpec
+from laws.competition.event_spec import EventError, EventKind, EventSpec, pair_id, section_pairs
 from laws.session.kind import REPEAT
 from laws.session.players import name_problem, player_problem
 
@@ -82,33 +83,74 @@ def players_at_most(kind: EventKind) -> int:
     return 6 if kind.teams else 1 if kind is EventKind.INDIVIDUAL else 2
 
 
+def _ranges(ids: list[str]) -> str:
+    """A section's pair ids as runs: ``1NS-5NS, 1EW-5EW`` or ``1-6``."""
+    runs: list[list[str]] = []
+    for x in ids:
+        if runs and x.lstrip("0123456789") == runs[-1][0].lstrip("0123456789"):
+            runs[-1].append(x)
+        else:
+            runs.append([x])
+    return ", ".join(r[0] if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def section_problem(spec: EventSpec, rec: Mapping[str, Any]) -> str:
+    """What is wrong with the ``section`` and ``pair`` of a ``names`` record of an event of sections
+    ("" when nothing): the section is one of the event's, the pair (``3NS``, ``3EW``, or ``5`` for a
+    Howell pair) one of its pairs, and ``competitor`` that pair's number
+    (``laws.competition.event_spec.section_pairs``)."""
+    section, pair, who = rec.get("section"), rec.get("pair"), rec.get("competitor")
+    names = [sec.name for sec in spec.sections]
+    if section not in names:
+        return f"there is no section {str(section)[:20]!r} (the sections are {', '.join(names)})"
+    ids = [pair_id(p) for s, p in section_pairs(spec) if s == section]
+    if pair not in ids:
+        return f"section {section} has no pair {str(pair)[:20]!r} (its pairs are {_ranges(ids)})"
+    want = 1 + [f"{s} {pair_id(p)}" for s, p in section_pairs(spec)].index(f"{section} {pair}")
+    if who != want:
+        return f"pair {section} {pair} is competitor {want}, got {str(who)[:20]}"
+    return ""
+
+
+def competitor_label(spec: EventSpec, competitor: int) -> str:
+    """A competitor as a message names it: ``competitor 3``, or ``pair A 3NS`` in an event of sections."""
+    if spec.kind is EventKind.SECTIONS and 1 <= competitor <= spec.entrants:
+        section, pair = section_pairs(spec)[competitor - 1]
+        return f"pair {section} {pair_id(pair)}"
+    return f"competitor {competitor}"
+
+
 def names_problem(spec: EventSpec, names: Mapping[int, Mapping[str, Any]], rec: Mapping[str, Any]) -> str:
     """What is wrong with a ``names`` record ("" when nothing): ``competitor`` a team, pair or player of
-    the event (not in an event of sections), ``name`` a team's name ("" or a name; only teams have
-    one), ``players`` at most :func:`players_at_most` players, no member twice nor named already for
-    another competitor."""
+    the event (in an event of sections also ``section`` and ``pair``, :func:`section_problem`), ``name``
+    a team's name ("" or a name; only teams have one), ``players`` at most :func:`players_at_most`
+    players, no member twice nor named already for another competitor."""
     who, name, players = rec.get("competitor"), rec.get("name", ""), rec.get("players")
     if spec.kind is EventKind.SECTIONS:
-        return "an event of sections is not named (its pairs keep their numbers)"
+        problem = section_problem(spec, rec)
+        if problem:
+            return problem
     if isinstance(who, bool) or not isinstance(who, int) or not 1 <= who <= spec.entrants:
         return f"competitor is a number from 1 to {spec.entrants}, got {str(who)[:20]}"
+    label = competitor_label(spec, who)
     if name != "" and (not spec.kind.teams or name_problem(name)):
-        return (f"competitor {who}: only a team has a name" if not spec.kind.teams
+        return (f"{label}: only a team has a name" if not spec.kind.teams
                 else f"team {who}: {name_problem(name).replace('player', 'team')}")
     most = players_at_most(spec.kind)
     if not isinstance(players, list) or len(players) > most:
-        return f"competitor {who}: players is a list of at most {most}, got {str(players)[:60]}"
+        return f"{label}: players is a list of at most {most}, got {str(players)[:60]}"
     for p in players:
         problem = player_problem(p)
         if problem:
-            return f"competitor {who}: {problem}"
+            return f"{label}: {problem}"
     numbers = [p["member"] for p in players if p.get("member")]
     if len(set(numbers)) != len(numbers):
-        return f"competitor {who}: a member is named twice"
+        return f"{label}: a member is named twice"
     for other, named in names.items():
         for p in named.get("players", ()) if other != who else ():
             if p.get("member") and p["member"] in numbers:
-                return f"competitor {who}: member {p['member']} ({p['name']}) already plays for {other}"
+                plays = competitor_label(spec, other).removeprefix("competitor ").removeprefix("pair ")
+                return f"{label}: member {p['member']} ({p['name']}) already plays for {plays}"
     return ""
 
 
