@@ -18,7 +18,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +33,22 @@ from firmware_host.federation.event import (
 )
 from firmware_host.federation.files import close_requested, kept_records, write_final
 from firmware_host.federation.topics import SERVICE_USER, EventTopics
-from firmware_host.federation.views import fit, public_summary, rankings_dict, records_message, view_from
+from firmware_host.federation.views import (
+    fit,
+    own_dict,
+    public_summary,
+    rankings_dict,
+    records_message,
+    view_from,
+)
 from firmware_host.wire.reader import read_json
 from laws.federation.field import FieldError, Scored
 from laws.federation.ledger import Answer, Verdict
 from laws.federation.messages import digest
+from laws.federation.own import own_rankings
 from laws.federation.ranking import LiveRanking
 from laws.federation.release import board_releases, club_may_see, public_boards
+from laws.scoring.session_values import Pair
 
 __all__ = ["JOURNAL", "EventSetup", "EventState", "FederationError", "FederationService", "create_event",
            "field_view", "hold_event", "open_event", "prepare_view", "read_outside"]
@@ -105,6 +114,9 @@ class FederationService:
         self._resend_boards = threading.Event()
         self._released: dict[int, tuple[Any, frozenset[str]]] = {}   # board -> (its lines' version, clubs)
         self._release_lock = threading.Lock()       # one release pass at a time (the releaser's, or the close's)
+        self._board_scores: dict[int, tuple[Any, int]] = {}   # board -> (its score last released, how often)
+        self._own_made: dict[str, Any] = {}          # club -> what its own ranking was last made from
+        self.club_views: dict[str, dict[str, Any]] = {}   # club -> its in/field as last published
         self._dirty = threading.Event()
         self._boards_dirty = threading.Event()
         self._stopping = threading.Event()
@@ -274,19 +286,16 @@ class FederationService:
         sent[topic] = text
 
     def publish_views(self) -> None:
-        """Publish the public ranking and each club's own (retained). The public boards are scored under
-        the lock; the ranking, the costly part, is made outside it (and only when the pairs' figures
-        changed), so messages keep being taken. The boards released to the clubs are not published
+        """Publish the public view (retained). The public boards are scored under the lock; the ranking,
+        the costly part, is made outside it (and only when the pairs' figures changed), so messages keep
+        being taken. What each club may see (its ``in/field`` and ``in/board/<n>``) is not published
         here (:meth:`release_boards`)."""
         if self._resend_views.is_set():
             self._resend_views.clear()
             self._sent.clear()
         with self._lock:
             shown, scored, taken = prepare_view(self.state, public=True)
-            finished = self.state.finished()
             closed = self.state.closed
-            released = {club: [b for b in self.state.setup.boards if club_may_see(club, b, finished, closed)]
-                        for club in self.state.entries}
         stamp, rankings = self._ranked
         if scored is not None and scored.stamp != stamp:
             if self._live is None or self._live[0].fields != scored.event_fields:
@@ -296,15 +305,15 @@ class FederationService:
         view = view_from(shown, scored, taken, closed, rankings)
         self.last_view = view
         self.client.publish(self.topics.standings, fit(public_summary(view)), qos=1, retain=True)
-        for club, mine in released.items():
-            own = {name: rows for name, rows in view["rankings"].items() if name.startswith(club + " ")}
-            self._publish(self.topics.field(club), fit({"boards": mine, "rankings": own}))
 
     def release_boards(self) -> int:
-        """Publish each board some club may now see (retained, on the club's ``in/board/<n>``) whose lines,
-        or whose set of clubs that may see it, changed since it was last published; how many boards. The
-        lines are read under the service's lock; each board is scored and its messages made outside it,
-        so results keep being taken meanwhile. One pass at a time (the releaser's, or the close's)."""
+        """Publish what each club may now see (retained): each board some club may see (on the club's
+        ``in/board/<n>``) whose lines, or whose set of clubs that may see it, changed since it was last
+        published, and each club's ``in/field`` (the boards it may see and its own ranking on them,
+        :func:`laws.federation.own.own_rankings`) when one of those boards or their field changed; how
+        many boards. The lines are read under the service's lock; each board is scored, the rankings
+        made and the messages written outside it, so results keep being taken meanwhile. One pass at a
+        time (the releaser's, or the close's)."""
         with self._release_lock:
             if self._resend_boards.is_set():
                 self._resend_boards.clear()
@@ -316,18 +325,41 @@ class FederationService:
                 released = {club: [b for b in self.state.setup.boards if club_may_see(club, b, finished, closed)]
                             for club in self.state.entries}
                 boards, local = self._boards_to_release(released)
+                field = self.state.scores
+                club_fields = field.club_fields() if field is not None else {}
             todo = list(boards)
             try:
                 while todo:
                     job, clubs = boards[todo[0]]
-                    texts = board_releases(job(), clubs, local, self.records.get(todo[0]))
+                    scored = job()
+                    texts = board_releases(scored, clubs, local, self.records.get(todo[0]))
                     for club, value in texts.items():
                         self._publish(self.topics.board(club, todo[0]), fit(value), self._sent_boards)
+                    self._board_scores[todo[0]] = (scored, self._board_scores.get(todo[0], (None, 0))[1] + 1)
                     todo.pop(0)
             finally:
                 for b in todo:                  # not published: due again at the next pass
                     self._released.pop(b, None)
+            for club, mine in released.items():
+                self._publish_own(club, mine, field, local, club_fields)
             return len(boards)
+
+    def _publish_own(self, club: str, boards: list[int], field: Any, local: Any,
+                     club_fields: Mapping[Pair, str]) -> None:
+        """A club's ``in/field``: the boards it may see and its own ranking on them, each board at the
+        score last released; made again only when one of them was released again since."""
+        if any(b not in self._board_scores for b in boards):
+            return                              # a board not yet scored (its release failed): next pass
+        key = (field, tuple((b, self._board_scores[b][1]) for b in boards))
+        if self._own_made.get(club) == key:
+            return
+        method = field.method if field is not None else None
+        rankings = () if not boards or method is None else own_rankings(
+            club, [self._board_scores[b][0] for b in boards], lambda p: local(p).section, method, club_fields)
+        value = {"boards": boards, "rankings": own_dict(rankings, local)}
+        self._publish(self.topics.field(club), fit(value), self._sent_boards)
+        self.club_views[club] = value
+        self._own_made[club] = key
 
     def _boards_to_release(self, released: dict[str, list[int]]) -> tuple[
             dict[int, tuple[Any, frozenset[str]]], Any]:

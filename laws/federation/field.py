@@ -26,9 +26,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from laws.competition.sections import SPAN, Across, EventResult, SectionLine, SectionPair, labelled
+from laws.federation.own import own_rankings
 from laws.federation.ranking import LiveRanking
 from laws.scoring.session import NO_TALLY, Tally, rank_tallies, score_boards, tally_boards
-from laws.scoring.session_values import Line, Method, Pair, ScoredBoard, SessionResult
+from laws.scoring.session_values import Line, Method, Pair, Ranking, ScoredBoard, SessionResult
 
 
 class FieldError(ValueError):
@@ -153,6 +154,14 @@ class Field:
         """How many times board ``number``'s lines changed (a result, a correction, a line taken off)."""
         return self._changes.get(number, 0)
 
+    def own(self, club: str, boards: Iterable[int]) -> tuple[Ranking, ...]:
+        """``club``'s own rankings on ``boards`` (the boards it has finished), each board scored across the
+        field (:func:`laws.federation.own.own_rankings`)."""
+        wanted = sorted(set(boards))
+        self._score_dirty(wanted)
+        return own_rankings(club, [self._scored[b] for b in wanted], lambda p: self.local(p).section,
+                            self.method, self.club_fields())
+
     def local(self, pair: Pair) -> SectionPair:
         """A field-wide pair as its club and its own number."""
         return self.namer()(pair)
@@ -194,7 +203,7 @@ class Field:
             self._fields["event"] = out
         return dict(self._fields["event"])
 
-    def _club_fields(self) -> dict[Pair, str]:
+    def club_fields(self) -> dict[Pair, str]:
         """Every pair's club field (``"<club> <field>"``), made once as :meth:`_event_fields`."""
         if "club" not in self._fields:
             out: dict[Pair, str] = {}
@@ -225,7 +234,7 @@ class Field:
                 self._retally(old, new)
                 self._tallied[b] = new
         scored = tuple(self._scored[b] for b in shown)
-        return Scored(self.method, tuple(self._names()), scored, self._event_fields(), self._club_fields(),
+        return Scored(self.method, tuple(self._names()), scored, self._event_fields(), self.club_fields(),
                       dict(self._tallies), (shown, self._version))
 
     def _retally(self, old: ScoredBoard, new: ScoredBoard) -> None:
