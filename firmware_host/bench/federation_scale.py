@@ -139,8 +139,14 @@ def real_tables(boards: int) -> int:
 
 def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45.0, outages: int = 20,
           settle: float = 4.0, seed: int = 1, drain: float = 600.0, real: int = 3,
-          long_cut: float = 600.0) -> dict[str, Any]:
-    """Run the simultaneous (see the module docstring); its figures and the checks' findings."""
+          long_cut: float = 600.0, resend: float = 2.0, max_wait: float = 30.0,
+          bridge_restart: tuple[int, int] = (1, 30)) -> dict[str, Any]:
+    """Run the simultaneous (see the module docstring); its figures and the checks' findings.
+
+    ``resend`` and ``max_wait`` are each uplink's (:class:`ClubUplink`), ``bridge_restart`` each bridge's
+    ``restart_timeout`` (:meth:`EventTopics.bridge`): the defaults are a club's; a short run (the test)
+    makes them short, so that a link back after a cut of a few seconds carries the messages again
+    within a second or two rather than after a back-off grown to 30 s while it was down."""
     import paho.mqtt.client as mqtt
 
     from firmware_host.duplicate.handrecords.handfiles import write_hand_records
@@ -176,7 +182,7 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
     views: list[tuple[float, dict[str, Any]]] = []
     windows: list[tuple[float, float, str]] = []     # (from, to, club: "" for every club)
     log: list[dict[str, Any]] = []
-    counts = {"result_bytes": 0, "results_published": 0, "views": 0, "view_bytes": 0}
+    counts: dict[str, float] = {"result_bytes": 0, "results_published": 0, "views": 0, "view_bytes": 0}
     contracts = [parse_contract(c) for c in ("3NT", "4S", "4H", "2S", "3C", "6N", "1NT")]
 
     def message(club: str, line: Any) -> None:
@@ -195,7 +201,8 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
         fed.start()
         links = {c: Link(fed.port) for c in names}
         brokers = {c: EventBroker(root / c, {"uplink": "u"}, topics.club_acl(c, "uplink"),
-                                  extra=topics.bridge(c, "127.0.0.1", links[c].port, pw[c]), persistence=True)
+                                  extra=topics.bridge(c, "127.0.0.1", links[c].port, pw[c], restart=bridge_restart),
+                                  persistence=True)
                    for c in names}
         for b in brokers.values():
             b.start()
@@ -228,6 +235,10 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
         viewer.reconnect_delay_set(0.2, 2)
         viewer.connect_async("127.0.0.1", fed.port)
         viewer.loop_start()
+        began = time.monotonic()     # the service subscribed (its first view published) before any club
+        while not views and time.monotonic() < began + 120:      # sends: a message published on the
+            time.sleep(0.1)          # federation's broker with no subscriber yet is dropped, and its club
+        counts["service_up_s"] = round(time.monotonic() - began, 1)   # would wait for its resend's back-off
 
         def source(club: str) -> Any:
             if club in reals:
@@ -238,7 +249,8 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
 
         uplinks = {}
         for c in names:
-            up = ClubUplink(c, topics, source(c), "127.0.0.1", brokers[c].port, "uplink", "u", resend=2.0, poll=0.2)
+            up = ClubUplink(c, topics, source(c), "127.0.0.1", brokers[c].port, "uplink", "u", resend=resend,
+                            poll=0.2, max_wait=max_wait)
             orig = up.client.publish
 
             def publish(topic: str, payload: str, qos: int = 0, retain: bool = False, _c: str = c,
@@ -364,7 +376,7 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
                 fetchers[-1].start()
                 log.append({"outage": k + 1, "kind": kind, "club": club, "at_s": round(start - t0, 1),
                             "for_s": round(end - start, 1)})
-            player.join()
+            player.join(play_end - time.monotonic() + 60)
             for th in reals_play:
                 th.join(long_cut + 900)
             deadline = time.monotonic() + drain + (long_cut if reals else 0.0)
@@ -395,6 +407,7 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
                 service[0].wait(15)
             except subprocess.TimeoutExpired:
                 service[0].kill()
+                service[0].wait(5)
             for b in brokers.values():
                 b.stop()
             fed.stop()
@@ -419,5 +432,5 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
         "messages_per_result_club_out": round(counts["results_published"] / max(total, 1), 2),
         "bytes_per_result_club_out": round(counts["result_bytes"] / max(total, 1)),
         "bytes_per_result_wide_area": round(wide_bytes / max(total, 1)),
-        "public_views_seen": counts["views"],
+        "public_views_seen": counts["views"], "service_up_s": counts["service_up_s"],
     }

@@ -84,6 +84,7 @@ class Field:
     _changes: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
     _fields: dict[str, dict[Pair, str]] = field(default_factory=dict, repr=False, compare=False)
     _locals: dict[Pair, SectionPair] = field(default_factory=dict, repr=False, compare=False)
+    _token: object = field(default_factory=object, repr=False, compare=False)   # this field's, in its stamps
 
     def __post_init__(self) -> None:
         for club, mine in self.lines.items():
@@ -216,7 +217,8 @@ class Field:
     def prepare(self, only: Iterable[int] | None = None) -> Scored:
         """The boards' scores (boards whose lines changed scored again) and the pairs' figures on them,
         ready to rank. Ranking (:meth:`Scored.rank`) reads nothing of the field, so a service may rank
-        outside its lock; two results with the same ``stamp`` rank the same."""
+        outside its lock; two results with the same ``stamp`` rank the same (a stamp names its field
+        too: a club's entry makes a new field, whose counts start again)."""
         keep = set(self.boards if only is None else only)
         shown = tuple(b for b in self.boards if b in keep)
         self._score_dirty(shown)
@@ -235,7 +237,7 @@ class Field:
                 self._tallied[b] = new
         scored = tuple(self._scored[b] for b in shown)
         return Scored(self.method, tuple(self._names()), scored, self._event_fields(), self.club_fields(),
-                      dict(self._tallies), (shown, self._version))
+                      dict(self._tallies), (self._token, shown, self._version))
 
     def _retally(self, old: ScoredBoard, new: ScoredBoard) -> None:
         """A board scored again: its old points off the pairs that played it, its new points on."""
@@ -263,7 +265,7 @@ class Scored:
     event_fields: Mapping[Pair, str]
     club_fields: Mapping[Pair, str]
     tallies: Mapping[Pair, Tally]
-    stamp: tuple[tuple[int, ...], int] = ((), 0)
+    stamp: tuple[object, tuple[int, ...], int] = (None, (), 0)
 
     def rank(self, live: tuple[LiveRanking, LiveRanking] | None = None) -> EventResult:
         """The field's ranking and every club's own, from the pairs' figures; with ``live`` (the field's

@@ -18,10 +18,11 @@ from firmware_host.bench.federation_scale import OUTAGE_KINDS, scale
 def test_two_clubs_through_one_outage_of_each_kind() -> None:
     if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
         pytest.skip("mosquitto is not installed (`make test` installs it)")
-    found = scale(tables=12, clubs=2, boards=2, pace=4.0, outages=4, settle=1.0, drain=90.0, long_cut=12.0)
+    found = scale(tables=12, clubs=2, boards=2, pace=3.0, outages=4, settle=1.0, drain=30.0, long_cut=4.0,
+                  resend=0.5, max_wait=2.0, bridge_restart=(1, 1))
     assert [o["kind"] for o in found["outages"]] == list(OUTAGE_KINDS)
     cut = found["outages"][1]
-    assert cut["club"] == "c00" and cut["for_s"] == 12.0            # the real club's link, the long cut
+    assert cut["club"] == "c00" and cut["for_s"] == 4.0             # the real club's link, the long cut
     assert list(found["real_clubs"]) == ["c00"] and found["real_clubs"]["c00"].get("problems") == []
     assert found["real_clubs"]["c00"]["results"] > 0
     assert found["real_messages"]["c00"] > 1                        # its entry and its session's results

@@ -254,3 +254,18 @@ def test_a_view_of_a_field_makes_its_pairs_names_once() -> None:
     local = f.namer()
     pair = f.board(1).lines[0].ns
     assert local(pair) is f.namer()(pair) and local(pair).section in ("c1", "c2")
+
+
+def test_a_new_field_never_gives_the_stamp_of_the_field_before_it() -> None:
+    """A club's entry makes a new field, its stamps counted from the start again: a service that kept the
+    old field's ranking by its stamp showed the old ranking (without the new club's pairs) for the new
+    field's figures (the small scale run: "c00 EW: published 0 rows, a whole rescore gives 2")."""
+    one = Field((1,), {"c1": _entry("c1", 3)})
+    for t in (1, 2, 3):
+        one.apply("c1", _line(1, t, t % 3 + 1, "4S", 8 + t))
+    before = one.prepare((1,))
+    two = Field((1,), {"c1": _entry("c1", 3), "c2": _entry("c2", 3)}, lines=dict(one.lines))
+    two.apply("c2", _line(1, 1, 2, "4S", 10))
+    after = two.prepare((1,))
+    assert after.tallies != before.tallies
+    assert after.stamp != before.stamp
