@@ -45,7 +45,7 @@ from firmware_host.wire.reader import read_json
 from laws.federation.field import FieldError, Scored
 from laws.federation.ledger import Answer, Verdict
 from laws.federation.messages import digest
-from laws.federation.own import own_rankings
+from laws.federation.own import by_club, own_rankings
 from laws.federation.ranking import LiveRanking
 from laws.federation.release import board_releases, club_may_see, public_boards
 from laws.scoring.session_values import Pair
@@ -114,7 +114,7 @@ class FederationService:
         self._resend_boards = threading.Event()
         self._released: dict[int, tuple[Any, frozenset[str]]] = {}   # board -> (its lines' version, clubs)
         self._release_lock = threading.Lock()       # one release pass at a time (the releaser's, or the close's)
-        self._board_scores: dict[int, tuple[Any, int]] = {}   # board -> (its score last released, how often)
+        self._board_scores: dict[int, tuple[Any, int]] = {}   # board -> (its score last released, by club; how often)
         self._own_made: dict[str, Any] = {}          # club -> what its own ranking was last made from
         self.club_views: dict[str, dict[str, Any]] = {}   # club -> its in/field as last published
         self._dirty = threading.Event()
@@ -335,7 +335,8 @@ class FederationService:
                     texts = board_releases(scored, clubs, local, self.records.get(todo[0]))
                     for club, value in texts.items():
                         self._publish(self.topics.board(club, todo[0]), fit(value), self._sent_boards)
-                    self._board_scores[todo[0]] = (scored, self._board_scores.get(todo[0], (None, 0))[1] + 1)
+                    parts = by_club(scored, lambda p: local(p).section)
+                    self._board_scores[todo[0]] = (parts, self._board_scores.get(todo[0], (None, 0))[1] + 1)
                     todo.pop(0)
             finally:
                 for b in todo:                  # not published: due again at the next pass
@@ -354,8 +355,9 @@ class FederationService:
         if self._own_made.get(club) == key:
             return
         method = field.method if field is not None else None
-        rankings = () if not boards or method is None else own_rankings(
-            club, [self._board_scores[b][0] for b in boards], lambda p: local(p).section, method, club_fields)
+        mine = [self._board_scores[b][0][club] for b in boards if club in self._board_scores[b][0]]
+        rankings = () if method is None else own_rankings(club, mine, lambda p: local(p).section, method,
+                                                          club_fields)
         value = {"boards": boards, "rankings": own_dict(rankings, local)}
         self._publish(self.topics.field(club), fit(value), self._sent_boards)
         self.club_views[club] = value

@@ -19,9 +19,10 @@ taken out).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 
 from laws.scoring.session import NO_TALLY, Tally, rank_tallies
-from laws.scoring.session_values import Method, Pair, Ranking, ScoredBoard
+from laws.scoring.session_values import Method, Pair, Ranking, ScoredBoard, ScoredLine
 
 
 def own_tallies(club: str, boards: Iterable[ScoredBoard], club_of: Callable[[Pair], str]) -> dict[Pair, Tally]:
@@ -35,6 +36,17 @@ def own_tallies(club: str, boards: Iterable[ScoredBoard], club_of: Callable[[Pai
             tallies[ln.ns] = tallies.get(ln.ns, NO_TALLY).add(ln.ns_points, board.top)
             tallies[ln.ew] = tallies.get(ln.ew, NO_TALLY).add(ln.ew_points, board.top)
     return tallies
+
+
+def by_club(board: ScoredBoard, club_of: Callable[[Pair], str]) -> dict[str, ScoredBoard]:
+    """A board scored across the field, as each club's part of it: the club's lines alone, each with
+    the field's points (the same top and due), so that :func:`own_tallies` of a club reads its own lines
+    only (a service keeps these for each board it released, rather than reading the whole field's
+    lines again for every club)."""
+    lines: dict[str, list[ScoredLine]] = {}
+    for ln in board.lines:
+        lines.setdefault(club_of(ln.ns), []).append(ln)
+    return {club: replace(board, lines=tuple(mine)) for club, mine in lines.items()}
 
 
 def own_rankings(club: str, boards: Iterable[ScoredBoard], club_of: Callable[[Pair], str], method: Method,

@@ -26,7 +26,7 @@ from fractions import Fraction
 from laws.cards import Seat
 from laws.competition.sections import SPAN, Across, score_event
 from laws.federation.field import ClubEntry, Field
-from laws.federation.own import own_rankings
+from laws.federation.own import by_club, own_rankings
 from laws.scoring.bridge import parse_contract
 from laws.scoring.session_values import Line, Method, Pair, Played, Ranking
 
@@ -93,3 +93,13 @@ def test_the_pure_function_takes_only_the_clubs_lines() -> None:
     mine = own_rankings("c2", boards, lambda p: f.local(p).section, f.method, f.club_fields())
     assert {st.pair.number // SPAN for r in mine for st in r.standings} == {1}    # the second club's pairs
     assert {r.field for r in mine} == {"c2 NS", "c2 EW"}
+
+
+def test_a_board_split_by_club_ranks_each_club_the_same() -> None:
+    f = _field()
+    parts = [by_club(f.board(b), lambda p: f.local(p).section) for b in (1, 2)]
+    assert {c: len(parts[1][c].lines) for c in parts[1]} == {"c1": 3, "c2": 1}
+    assert all(p[c].top == f.board(1).top for p in parts[:1] for c in p)
+    for club, boards in (("c1", (1, 2)), ("c2", (1,))):
+        mine = [p[club] for p in parts if p[club].number in boards]
+        assert own_rankings(club, mine, lambda p: f.local(p).section, f.method, f.club_fields()) == f.own(club, boards)
