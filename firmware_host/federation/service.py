@@ -57,6 +57,8 @@ log = logging.getLogger(__name__)
 MAX_BYTES = 65536
 MAX_DEPTH = 12
 BOARD_EVERY = 2.0       # seconds: a board's field is published again at most this often while it is played
+OWN_EVERY = 10.0        # seconds: a club's own ranking made again at most this often while only the field of
+                        # its boards moves (at once when it finishes a board, a club enters, the event closes)
 
 
 def read_outside(payload: bytes) -> dict[str, Any] | str:
@@ -115,8 +117,9 @@ class FederationService:
         self._released: dict[int, tuple[Any, frozenset[str]]] = {}   # board -> (its lines' version, clubs)
         self._release_lock = threading.Lock()       # one release pass at a time (the releaser's, or the close's)
         self._board_scores: dict[int, tuple[Any, int]] = {}   # board -> (its score last released, by club; how often)
-        self._own_made: dict[str, Any] = {}          # club -> what its own ranking was last made from
+        self._own_made: dict[str, Any] = {}          # club -> (what its own ranking was made from, when)
         self.club_views: dict[str, dict[str, Any]] = {}   # club -> its in/field as last published
+        self.own_every = OWN_EVERY
         self._dirty = threading.Event()
         self._boards_dirty = threading.Event()
         self._stopping = threading.Event()
@@ -348,11 +351,19 @@ class FederationService:
     def _publish_own(self, club: str, boards: list[int], field: Any, local: Any,
                      club_fields: Mapping[Pair, str]) -> None:
         """A club's ``in/field``: the boards it may see and its own ranking on them, each board at the
-        score last released; made again only when one of them was released again since."""
+        score last released; made again when its boards change (it finished one, the event closed, a
+        club entered), or when one of them was released again since, at most every ``own_every``
+        seconds (a club's ranking is 12 clubs' worth of exact fractions to rank every 2 s otherwise)."""
         if any(b not in self._board_scores for b in boards):
             return                              # a board not yet scored (its release failed): next pass
         key = (field, tuple((b, self._board_scores[b][1]) for b in boards))
-        if self._own_made.get(club) == key:
+        made = self._own_made.get(club)
+        if made is not None and made[0] == key:
+            return
+        now = time.monotonic()
+        if made is not None and made[0][0] is field and [b for b, _n in made[0][1]] == boards \
+                and now - made[1] < self.own_every:
+            self._boards_dirty.set()            # only the field of its boards moved: made again soon
             return
         method = field.method if field is not None else None
         mine = [self._board_scores[b][0][club] for b in boards if club in self._board_scores[b][0]]
@@ -361,7 +372,7 @@ class FederationService:
         value = {"boards": boards, "rankings": own_dict(rankings, local)}
         self._publish(self.topics.field(club), fit(value), self._sent_boards)
         self.club_views[club] = value
-        self._own_made[club] = key
+        self._own_made[club] = (key, now)
 
     def _boards_to_release(self, released: dict[str, list[int]]) -> tuple[
             dict[int, tuple[Any, frozenset[str]]], Any]:

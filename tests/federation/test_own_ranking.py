@@ -78,6 +78,9 @@ def test_a_club_ranking_moves_as_the_field_plays_its_boards(service: FederationS
     before = service.club_views["c1"]["rankings"]["c1 NS"]
     line = Line(2, Pair(2, "NS"), Pair(3, "EW"), Played(parse_contract("4S"), Seat.N, 11))   # c2 beats them all
     _send(service, "c2", {"op": "line", "line": line_to_dict(line)})
+    service.release_boards()                          # within own_every of the last: not made again yet
+    assert service.club_views["c1"]["rankings"]["c1 NS"] == before
+    service.own_every = 0.0                           # (the time has passed)
     service.release_boards()
     after = service.club_views["c1"]["rankings"]["c1 NS"]
     assert after != before and service.club_views["c1"]["boards"] == [1, 2]
