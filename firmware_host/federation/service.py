@@ -289,14 +289,23 @@ class FederationService:
         sent[topic] = text
 
     def publish_views(self) -> None:
-        """Publish the public view (retained). The public boards are scored under the lock; the ranking,
-        the costly part, is made outside it (and only when the pairs' figures changed), so messages keep
-        being taken. What each club may see (its ``in/field`` and ``in/board/<n>``) is not published
+        """Publish the public view (retained). The public boards whose lines changed are scored outside
+        the lock (their lines read under it, the scores given back if still current), and so is the
+        ranking (made only when the pairs' figures changed), so messages keep being taken. What each club may see (its ``in/field`` and ``in/board/<n>``) is not published
         here (:meth:`release_boards`)."""
         if self._resend_views.is_set():
             self._resend_views.clear()
             self._sent.clear()
+        with self._lock:                        # the public boards whose lines changed: scored outside
+            field = self.state.scores
+            shown = public_boards(self.state.setup.boards, self.state.finished(), frozenset(self.state.entries),
+                                  self.state.closed) if field is not None else ()
+            jobs = field.dirty(shown) if field is not None else {}
+        made = {b: (version, job()) for b, (version, job) in jobs.items()}
         with self._lock:
+            if field is not None and field is self.state.scores:
+                for b, (version, board) in made.items():
+                    field.keep(b, version, board)
             shown, scored, taken = prepare_view(self.state, public=True)
             closed = self.state.closed
         stamp, rankings = self._ranked

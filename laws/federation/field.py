@@ -151,6 +151,20 @@ class Field:
                 for (c, _ns, _ew), ln in self._by_board.get(number, {}).items()]
         return lambda: score_boards((number,), rows, due, method, fields)[0]
 
+    def dirty(self, wanted: Iterable[int]) -> dict[int, tuple[int, Callable[[], ScoredBoard]]]:
+        """The boards of ``wanted`` whose lines changed since they were last scored, each with its lines'
+        :meth:`version` and a job that scores it (:meth:`board_job`), so that a service can score them
+        outside its lock and give the scores back with :meth:`keep`."""
+        return {b: (self.version(b), self.board_job(b)) for b in wanted if b not in self._scored}
+
+    def keep(self, number: int, version: int, scored: ScoredBoard) -> bool:
+        """Take a score made outside (:meth:`dirty`) if the board's lines are still those it was made
+        from (same :meth:`version`); whether it was taken (if not, :meth:`prepare` scores it again)."""
+        if number in self._scored or self.version(number) != version:
+            return False
+        self._scored[number] = scored
+        return True
+
     def version(self, number: int) -> int:
         """How many times board ``number``'s lines changed (a result, a correction, a line taken off)."""
         return self._changes.get(number, 0)

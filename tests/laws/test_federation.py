@@ -269,3 +269,23 @@ def test_a_new_field_never_gives_the_stamp_of_the_field_before_it() -> None:
     after = two.prepare((1,))
     assert after.tallies != before.tallies
     assert after.stamp != before.stamp
+
+
+def test_a_board_scored_outside_is_kept_only_if_its_lines_did_not_change_meanwhile() -> None:
+    """The service scores a public board outside its lock (``dirty``) and gives the score back (``keep``):
+    a score made from lines that changed meanwhile is refused, so the field is always a whole rescore's."""
+    clubs = {c: _entry(c, 3) for c in ("c1", "c2")}
+    f = Field((1,), clubs)
+    for c in clubs:
+        for t in (1, 2, 3):
+            f.apply(c, _line(1, t, t % 3 + 1, "4S", 7 + t))
+    (version, job), = f.dirty((1,)).values()
+    stale = job()
+    f.apply("c2", _line(1, 1, 2, "4S", 12))               # a correction while the board was being scored
+    assert not f.keep(1, version, stale)
+    (version, job), = f.dirty((1,)).values()
+    assert f.keep(1, version, job()) and f.dirty((1,)) == {}
+    whole = score_event({c: ((1,), e.due, e.fields) for c, e in clubs.items()}, f.all_lines(),
+                        Method.MATCHPOINTS, Across.YES)
+    assert f.score().rankings == whole.rankings
+    assert Field((1,), clubs, lines=dict(f.lines)).score().rankings == whole.rankings
