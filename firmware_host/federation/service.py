@@ -80,10 +80,12 @@ def read_outside(payload: bytes) -> dict[str, Any] | str:
 class FederationService:
     """The service on the federation's broker (see the module docstring).
 
-    Besides the answers, it publishes (retained, QoS 1): the public view and each club's ``in/field``
-    (views coalesced, the ranking made again only when the pairs' figures changed), each club's
-    ``in/board/<n>`` once the release rule lets the club see board n (made again when the board's field
-    changed), and each club's ``in/records`` (the hand records with their commitment) on connecting. It
+    Besides the answers, it publishes (retained, QoS 1): the public view (the view loop: views
+    coalesced, the ranking made again only when the pairs' figures changed); on the releaser's own
+    thread, so that no result waits for it, each club's ``in/board/<n>`` once the release rule lets the
+    club see board n (made again when the board's field changed) and each club's ``in/field`` (the boards
+    it may see and its own ranking on them); and each club's ``in/records`` (the hand records with their
+    commitment) on connecting. It
     closes the event when ``cardtable federation close`` asks it to (``close.request`` in the folder),
     then publishes every board and writes the field's files (``field.pbn``, ``field.usebio.xml``).
     """
@@ -291,8 +293,9 @@ class FederationService:
     def publish_views(self) -> None:
         """Publish the public view (retained). The public boards whose lines changed are scored outside
         the lock (their lines read under it, the scores given back if still current), and so is the
-        ranking (made only when the pairs' figures changed), so messages keep being taken. What each club may see (its ``in/field`` and ``in/board/<n>``) is not published
-        here (:meth:`release_boards`)."""
+        ranking (made only when the pairs' figures changed), so messages keep being taken. What each
+        club may see (its ``in/field`` and ``in/board/<n>``) is not published here
+        (:meth:`release_boards`)."""
         if self._resend_views.is_set():
             self._resend_views.clear()
             self._sent.clear()

@@ -5,8 +5,8 @@ Every topic of an event is under ``fed/<event>/``; a club's are under ``fed/<eve
 * ``.../out/result`` — the club's numbered messages (QoS 1), bridged from the club's broker **out**;
 * ``.../in/answer`` — the federation's answer to each (verdict, number, the number it expects next),
   bridged **in** to the club's broker;
-* ``.../in/field`` — what the club may see of the field (retained): the boards it has finished, with
-  the field's results of them;
+* ``.../in/field`` — what the club may see of the field (retained): the boards it has finished, and
+  its own ranking on them at the field's matchpoints (``laws.federation.own``);
 * ``.../in/board/<n>`` — board n's field (its deal, the field's results as a frequency table, the
   club's own lines with the field's matchpoints), retained, only once the release rule lets the club
   see it;
