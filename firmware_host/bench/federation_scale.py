@@ -29,6 +29,7 @@ published after the federation took it, for messages sent outside outages (from 
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import random
 import socket
@@ -139,8 +140,14 @@ def real_tables(boards: int) -> int:
 
 def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45.0, outages: int = 20,
           settle: float = 4.0, seed: int = 1, drain: float = 600.0, real: int = 3,
-          long_cut: float = 600.0) -> dict[str, Any]:
-    """Run the simultaneous (see the module docstring); its figures and the checks' findings."""
+          long_cut: float = 600.0, resend: float = 2.0, max_wait: float = 30.0,
+          bridge_restart: tuple[int, int] = (1, 30), session_timeout: float = 600.0) -> dict[str, Any]:
+    """Run the simultaneous (see the module docstring); its figures and the checks' findings.
+
+    ``resend`` and ``max_wait`` are each uplink's (:class:`ClubUplink`), ``bridge_restart`` each bridge's
+    ``restart_timeout`` (:meth:`EventTopics.bridge`): the defaults are a club's; a short run (the test)
+    makes them short, so that a link back after a cut of a few seconds carries the messages again
+    within a second or two rather than after a back-off grown to 30 s while it was down."""
     import paho.mqtt.client as mqtt
 
     from firmware_host.duplicate.handrecords.handfiles import write_hand_records
@@ -176,7 +183,7 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
     views: list[tuple[float, dict[str, Any]]] = []
     windows: list[tuple[float, float, str]] = []     # (from, to, club: "" for every club)
     log: list[dict[str, Any]] = []
-    counts = {"result_bytes": 0, "results_published": 0, "views": 0, "view_bytes": 0}
+    counts: dict[str, float] = {"result_bytes": 0, "results_published": 0, "views": 0, "view_bytes": 0}
     contracts = [parse_contract(c) for c in ("3NT", "4S", "4H", "2S", "3C", "6N", "1NT")]
 
     def message(club: str, line: Any) -> None:
@@ -191,138 +198,166 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
         pw = {c: f"pw-{c}" for c in names} | {SERVICE_USER: "pw-fed", "viewer": "pw-view"}
         web = free_port()
         acl = topics.acl(names) + f"\nuser viewer\ntopic read {topics.root}/public/#\n"
-        fed = EventBroker(root / "fed", pw, acl, persistence=True)
-        fed.start()
-        links = {c: Link(fed.port) for c in names}
-        brokers = {c: EventBroker(root / c, {"uplink": "u"}, topics.club_acl(c, "uplink"),
-                                  extra=topics.bridge(c, "127.0.0.1", links[c].port, pw[c]), persistence=True)
-                   for c in names}
-        for b in brokers.values():
-            b.start()
-        event = root / "event"
-        create_event(event, EventSetup("scale", tuple(range(1, boards + 1)), tuple(names),
-                                       commitment=commitment(records)))
-        write_hand_records(event / "hand-records.pbn", records, event="scale")
-        pwfile = root / "passwords"
-        pwfile.write_text("".join(f"{u}:{p}\n" for u, p in pw.items()), encoding="utf-8")
-        service = [_service(event, fed.port, pwfile, root / "service.log", web)]
+        stack = contextlib.ExitStack()   # what is started is stopped (bounded waits), however the run ends
+        try:
+            fed = EventBroker(root / "fed", pw, acl, persistence=True)
+            fed.start()
+            stack.callback(fed.stop)
+            links = {c: Link(fed.port) for c in names}
+            for link in links.values():
+                stack.callback(link.close)
+            brokers = {c: EventBroker(root / c, {"uplink": "u"}, topics.club_acl(c, "uplink"),
+                                      extra=topics.bridge(c, "127.0.0.1", links[c].port, pw[c], restart=bridge_restart),
+                                      persistence=True)
+                       for c in names}
+            for b in brokers.values():
+                stack.callback(b.stop)
+                b.start()
+            event = root / "event"
+            create_event(event, EventSetup("scale", tuple(range(1, boards + 1)), tuple(names),
+                                           commitment=commitment(records)))
+            write_hand_records(event / "hand-records.pbn", records, event="scale")
+            pwfile = root / "passwords"
+            pwfile.write_text("".join(f"{u}:{p}\n" for u, p in pw.items()), encoding="utf-8")
+            service = [_service(event, fed.port, pwfile, root / "service.log", web)]
 
-        def on_view(client: Any, userdata: Any, msg: Any) -> None:
-            now = time.monotonic()
-            view = read_json(msg.payload).value
-            if not isinstance(view, dict):
-                return
-            counts["views"] += 1
-            counts["view_bytes"] += len(msg.payload)
-            views.append((now, view))
-            for club, n in view.get("taken", {}).items():
-                for k in range(n, 0, -1):
-                    if (club, k) in seen_at:
-                        break
-                    seen_at[(club, k)] = now
+            def stop_service() -> None:
+                service[0].terminate()
+                try:
+                    service[0].wait(15)
+                except subprocess.TimeoutExpired:
+                    service[0].kill()
+                    service[0].wait(5)
 
-        viewer = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="viewer")
-        viewer.username_pw_set("viewer", pw["viewer"])
-        viewer.on_connect = lambda c, u, f, r, p=None: c.subscribe(topics.standings, qos=1)
-        viewer.on_message = on_view
-        viewer.reconnect_delay_set(0.2, 2)
-        viewer.connect_async("127.0.0.1", fed.port)
-        viewer.loop_start()
+            stack.callback(stop_service)
 
-        def source(club: str) -> Any:
-            if club in reals:
-                path = root / f"session-{club}" / "session" / "session.sqlite3"
-                sessions[club] = path
-                return lambda: club_messages(club, read_session(path)) if path.exists() else []
-            return lambda: list(queues[club])
+            def on_view(client: Any, userdata: Any, msg: Any) -> None:
+                now = time.monotonic()
+                view = read_json(msg.payload).value
+                if not isinstance(view, dict):
+                    return
+                counts["views"] += 1
+                counts["view_bytes"] += len(msg.payload)
+                views.append((now, view))
+                for club, n in view.get("taken", {}).items():
+                    for k in range(n, 0, -1):
+                        if (club, k) in seen_at:
+                            break
+                        seen_at[(club, k)] = now
 
-        uplinks = {}
-        for c in names:
-            up = ClubUplink(c, topics, source(c), "127.0.0.1", brokers[c].port, "uplink", "u", resend=2.0, poll=0.2)
-            orig = up.client.publish
+            viewer = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="viewer")
+            viewer.username_pw_set("viewer", pw["viewer"])
+            viewer.on_connect = lambda c, u, f, r, p=None: c.subscribe(topics.standings, qos=1)
+            viewer.on_message = on_view
+            viewer.reconnect_delay_set(0.2, 2)
+            viewer.connect_async("127.0.0.1", fed.port)
+            viewer.loop_start()
+            stack.callback(viewer.disconnect)
+            stack.callback(viewer.loop_stop)
+            began = time.monotonic()     # the service subscribed (its first view published) before any club
+            while not views and time.monotonic() < began + 120:      # sends: a message published on the
+                time.sleep(0.1)          # federation's broker with no subscriber yet is dropped, and its club
+            counts["service_up_s"] = round(time.monotonic() - began, 1)   # would wait for its resend's back-off
 
-            def publish(topic: str, payload: str, qos: int = 0, retain: bool = False, _c: str = c,
-                        _orig: Any = orig) -> Any:
-                sent.setdefault((_c, read_json(payload).value["number"]), time.monotonic())
-                counts["result_bytes"] += len(payload)
-                counts["results_published"] += 1
-                return _orig(topic, payload, qos=qos, retain=retain)
+            def source(club: str) -> Any:
+                if club in reals:
+                    path = root / f"session-{club}" / "session" / "session.sqlite3"
+                    sessions[club] = path
+                    return lambda: club_messages(club, read_session(path)) if path.exists() else []
+                return lambda: list(queues[club])
 
-            up.client.publish = publish  # type: ignore[method-assign]
-            uplinks[c] = up
-        for c in reals:
-            uplinks[c].start()
-        for c in sims:
-            pairs = [[i, d] for i in range(1, size[c] + 1) for d in ("NS", "EW")]
-            queues[c].append({"op": "entry", "pairs": pairs, "due": size[c], "number": 1, "club": c})
-            uplinks[c].start()
+            uplinks = {}
+            for c in names:
+                up = ClubUplink(c, topics, source(c), "127.0.0.1", brokers[c].port, "uplink", "u", resend=resend,
+                                poll=0.2, max_wait=max_wait)
+                orig = up.client.publish
 
-        ready = time.monotonic() + 120          # the clubs' entries taken: the evening starts
-        while time.monotonic() < ready and not (views and all(views[-1][1].get("taken", {}).get(c) for c in sims)):
-            time.sleep(0.2)
-        fetched = {}      # each real club takes the hand records over its bridge before the evening, as
-        for c in reals:   # `cardtable club records` does, checked against the event's commitment
-            fetched[c] = fetch_records(topics, c, "127.0.0.1", brokers[c].port, "uplink", "u",
-                                       commitment=commitment(records), timeout=120).boards
-        t0 = time.monotonic()
-        plan: list[tuple[float, str, int, int, int]] = []   # (when, club, table, board, correction?)
-        for c in sims:
-            for t in range(1, size[c] + 1):
-                phase = rng.uniform(0, pace)
-                for b in range(1, boards + 1):
-                    plan.append((t0 + phase + (b - 1) * pace, c, t, b, 0))
-                    if rng.random() < 0.02:
-                        plan.append((t0 + phase + (b - 1) * pace + rng.uniform(5, 20), c, t, b, 1))
-        heapq.heapify(plan)
-        play_end = max(p[0] for p in plan)
+                def publish(topic: str, payload: str, qos: int = 0, retain: bool = False, _c: str = c,
+                            _orig: Any = orig) -> Any:
+                    sent.setdefault((_c, read_json(payload).value["number"]), time.monotonic())
+                    counts["result_bytes"] += len(payload)
+                    counts["results_published"] += 1
+                    return _orig(topic, payload, qos=qos, retain=retain)
 
-        def tables_play() -> None:
-            while plan:
-                when, c, t, b, fix = heapq.heappop(plan)
-                time.sleep(max(0.0, when - time.monotonic()))
-                n = size[c]
-                line = Line(b, Pair(t, "NS"), Pair((t + b) % n + 1, "EW"),
-                            Played(contracts[(t * 7 + b + fix) % len(contracts)], Seat.N,
-                                   (t * 5 + b * 3 + int(c[1:]) % 7 + fix) % 14))
-                message(c, line)
+                up.client.publish = publish  # type: ignore[method-assign]
+                uplinks[c] = up
+                stack.callback(up.stop)
+            for c in reals:
+                uplinks[c].start()
+            for c in sims:
+                pairs = [[i, d] for i in range(1, size[c] + 1) for d in ("NS", "EW")]
+                queues[c].append({"op": "entry", "pairs": pairs, "due": size[c], "number": 1, "club": c})
+                uplinks[c].start()
 
-        player = threading.Thread(target=tables_play, daemon=True)
-        player.start()
+            ready = time.monotonic() + 120          # the clubs' entries taken: the evening starts
+            while time.monotonic() < ready and not (views and all(views[-1][1].get("taken", {}).get(c) for c in sims)):
+                time.sleep(0.2)
+            fetched = {}      # each real club takes the hand records over its bridge before the evening, as
+            for c in reals:   # `cardtable club records` does, checked against the event's commitment
+                fetched[c] = fetch_records(topics, c, "127.0.0.1", brokers[c].port, "uplink", "u",
+                                           commitment=commitment(records), timeout=120).boards
+            t0 = time.monotonic()
+            plan: list[tuple[float, str, int, int, int]] = []   # (when, club, table, board, correction?)
+            for c in sims:
+                for t in range(1, size[c] + 1):
+                    phase = rng.uniform(0, pace)
+                    for b in range(1, boards + 1):
+                        plan.append((t0 + phase + (b - 1) * pace, c, t, b, 0))
+                        if rng.random() < 0.02:
+                            plan.append((t0 + phase + (b - 1) * pace + rng.uniform(5, 20), c, t, b, 1))
+            heapq.heapify(plan)
+            play_end = max(p[0] for p in plan)
 
-        def real_club(k: int, club: str) -> None:
-            """The club's session on the federation's records, fetched over its bridge (as `club records`)."""
-            time.sleep(max(0.0, t0 + (play_end - t0) * (k + 1) / (real + 1) - time.monotonic()))
-            started = time.monotonic()
-            try:
-                demo = DuplicateDemo(root / f"session-{club}", per_real, boards, "mitchell", seed=seed + k,
-                                     analyse=False, records=fetched[club])
-                result = demo.run(timeout=600)
-                real_runs[club] = {"tables": per_real, "results": result.results, "problems": result.problems,
-                                   "started_at_s": round(started - t0, 1), "session_s": round(result.seconds, 1)}
-            except Exception as exc:  # noqa: BLE001 - the run reports it (and fails) rather than hanging
-                real_runs[club] = {"error": f"{type(exc).__name__}: {exc}"}
+            def tables_play() -> None:
+                while plan:
+                    when, c, t, b, fix = heapq.heappop(plan)
+                    time.sleep(max(0.0, when - time.monotonic()))
+                    n = size[c]
+                    line = Line(b, Pair(t, "NS"), Pair((t + b) % n + 1, "EW"),
+                                Played(contracts[(t * 7 + b + fix) % len(contracts)], Seat.N,
+                                       (t * 5 + b * 3 + int(c[1:]) % 7 + fix) % 14))
+                    message(c, line)
 
-        reals_play = [threading.Thread(target=real_club, args=(k, c), daemon=True) for k, c in enumerate(reals)]
-        for th in reals_play:
-            th.start()
-        long_club = reals[0] if reals else ""
+            player = threading.Thread(target=tables_play, daemon=True)
+            player.start()
 
-        after: dict[int, dict[str, Any]] = {}
+            def real_club(k: int, club: str) -> None:
+                """The club's session on the federation's records, fetched over its bridge (as `club records`)."""
+                time.sleep(max(0.0, t0 + (play_end - t0) * (k + 1) / (real + 1) - time.monotonic()))
+                started = time.monotonic()
+                try:
+                    demo = DuplicateDemo(root / f"session-{club}", per_real, boards, "mitchell", seed=seed + k,
+                                         analyse=False, records=fetched[club])
+                    result = demo.run(timeout=session_timeout)
+                    real_runs[club] = {"tables": per_real, "results": result.results, "problems": result.problems,
+                                       "started_at_s": round(started - t0, 1), "session_s": round(result.seconds, 1)}
+                except Exception as exc:  # noqa: BLE001 - the run reports it (and fails) rather than hanging
+                    real_runs[club] = {"error": f"{type(exc).__name__}: {exc}"}
 
-        def fetch_after(k: int, end: float) -> None:
-            time.sleep(max(0.0, end + settle - time.monotonic()))
-            try:
-                after[k] = _page_view(web)
-            except OSError as exc:
-                after[k] = {"error": str(exc)}
+            reals_play = [threading.Thread(target=real_club, args=(k, c), daemon=True) for k, c in enumerate(reals)]
+            for th in reals_play:
+                th.start()
+            long_club = reals[0] if reals else ""
 
-        def check(view: dict[str, Any] | None) -> str:
-            if not view or "error" in view:
-                return f"no view from the page ({(view or {}).get('error', 'none')})"
-            return view_problem(event, view) or "equal"
+            after: dict[int, dict[str, Any]] = {}
 
-        gap = (play_end - t0) / (outages + 1)
-        fetchers: list[threading.Thread] = []     # each outage's view after it (the long cut's may come last)
+            def fetch_after(k: int, end: float) -> None:
+                time.sleep(max(0.0, end + settle - time.monotonic()))
+                try:
+                    after[k] = _page_view(web)
+                except OSError as exc:
+                    after[k] = {"error": str(exc)}
+
+            def check(view: dict[str, Any] | None) -> str:
+                if not view or "error" in view:
+                    return f"no view from the page ({(view or {}).get('error', 'none')})"
+                return view_problem(event, view) or "equal"
+
+            gap = (play_end - t0) / (outages + 1)
+            fetchers: list[threading.Thread] = []     # each outage's view after it (the long cut's may come last)
+        except BaseException:
+            stack.close()
+            raise
         try:
             for k in range(outages):
                 time.sleep(max(0.0, t0 + (k + 1) * gap - time.monotonic()))
@@ -364,9 +399,9 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
                 fetchers[-1].start()
                 log.append({"outage": k + 1, "kind": kind, "club": club, "at_s": round(start - t0, 1),
                             "for_s": round(end - start, 1)})
-            player.join()
+            player.join(play_end - time.monotonic() + 60)
             for th in reals_play:
-                th.join(long_cut + 900)
+                th.join(long_cut + session_timeout + 60)
             deadline = time.monotonic() + drain + (long_cut if reals else 0.0)
             while time.monotonic() < deadline and not all(u.done for u in uplinks.values()):
                 time.sleep(0.5)
@@ -386,20 +421,7 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
                 entry["view_boards"] = len(after.get(k, {}).get("boards", []))
             final = check(last)
         finally:
-            for u in uplinks.values():
-                u.stop()
-            viewer.loop_stop()
-            viewer.disconnect()
-            service[0].terminate()
-            try:
-                service[0].wait(15)
-            except subprocess.TimeoutExpired:
-                service[0].kill()
-            for b in brokers.values():
-                b.stop()
-            fed.stop()
-            for link in links.values():
-                link.close()
+            stack.close()   # in reverse: the uplinks, the viewer, the service, the clubs' brokers, the links, fed
         audit = audit_journal(event, queues)
         wide_bytes = sum(link.bytes for link in links.values())
     outside = [seen_at[k] - sent[k] for k in seen_at if k in sent
@@ -419,5 +441,5 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
         "messages_per_result_club_out": round(counts["results_published"] / max(total, 1), 2),
         "bytes_per_result_club_out": round(counts["result_bytes"] / max(total, 1)),
         "bytes_per_result_wide_area": round(wide_bytes / max(total, 1)),
-        "public_views_seen": counts["views"],
+        "public_views_seen": counts["views"], "service_up_s": counts["service_up_s"],
     }

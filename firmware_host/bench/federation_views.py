@@ -3,8 +3,11 @@
 ``python -m firmware_host.bench.federation_views [PASSES]`` prints JSON: the service
 (:class:`firmware_host.federation.service.FederationService`, never connected, so its publishes only
 queue) takes 12 clubs' entries (84 tables each) and boards 1-3 from every table; then, PASSES times,
-one board-4 result from each club and one :meth:`publish_views`, either with every released board due
-again (as every ``BOARD_EVERY`` seconds while boards are played) or with none due (the usual pass).
+one board-4 result from each club, one view (:meth:`publish_views`, the ranking and its publishes: what
+a result waits for) and one release pass with every released board and every club's own ranking due
+again (:meth:`release_boards`, on the releaser's thread in the service: no result waits for it; in the
+service a club's ranking is made again at most every ``OWN_EVERY`` seconds while only its boards' field
+moves).
 Used to compare two versions of the code side by side (``docs/benchmarks.md``): run it from each tree
 in turn.
 """
@@ -21,7 +24,7 @@ from typing import Any
 
 
 def view_passes(passes: int = 40, clubs: int = 12, tables: int = 84, boards: int = 4) -> dict[str, Any]:
-    """The pass's times (seconds), with board releases due and with none due."""
+    """The view's and the release pass's times (seconds)."""
     from firmware_host.duplicate.handrecords.handfiles import write_hand_records
     from firmware_host.duplicate.handrecords.newdeals import new_boards
     from firmware_host.federation.service import EventSetup, FederationService, create_event
@@ -62,18 +65,19 @@ def view_passes(passes: int = 40, clubs: int = 12, tables: int = 84, boards: int
                 for t in range(1, tables + 1):
                     result(c, b, t)
         service.publish_views()
-        times: dict[str, list[float]] = {"releases due": [], "none due": []}
-        for k in range(2 * passes):
-            due = k % 2 == 0
+        service.release_boards()
+        service.own_every = 0.0                 # every club's own ranking due at every pass: the worst case
+        times: dict[str, list[float]] = {"view": [], "release pass, every board and ranking due": []}
+        for k in range(passes):
             for c in names:
                 result(c, boards, 1 + k % tables)
-            if due:
-                service._released.clear()       # every board due again
-            else:
-                service._released = {b: (v[0], v[1], time.monotonic()) for b, v in service._released.items()}
             t0 = time.perf_counter()
             service.publish_views()
-            times["releases due" if due else "none due"].append(time.perf_counter() - t0)
+            times["view"].append(time.perf_counter() - t0)
+            service._released.clear()           # every released board due again
+            t0 = time.perf_counter()
+            service.release_boards()
+            times["release pass, every board and ranking due"].append(time.perf_counter() - t0)
         service.journal.close()
         service._held.close()
     return {name: {"median_s": round(statistics.median(ts), 4), "p90_s": round(sorted(ts)[int(0.9 * len(ts))], 4),

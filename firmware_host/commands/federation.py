@@ -158,7 +158,9 @@ def _serve(args: argparse.Namespace) -> int:
         from firmware_host.federation.page import FieldPage
 
         try:
-            page = FieldPage(lambda: service.last_view, state.setup.event, args.web_bind, args.web).start()
+            page = FieldPage(lambda: service.last_view, state.setup.event, args.web_bind, args.web,
+                             club_view=service.club_views.get,
+                             logins={c: users[c] for c in state.setup.clubs if c in users}).start()
         except OSError as exc:
             service.stop()
             if broker is not None:

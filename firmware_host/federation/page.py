@@ -8,15 +8,23 @@
   ``fed/<event>/public/standings`` (``docs/federation.md``): only boards every club has finished
   count until the event is closed, so the page can never show more than the public topic.
 
+* ``/club/<club>`` and ``/club/<club>.json`` — the club's own page: what the club receives on its
+  ``in/field`` (the boards it has finished and its own ranking on them at the field's matchpoints,
+  ``docs/federation.md``, "A club's own ranking"), behind the club's own login (HTTP Basic, the login
+  and password of its bridge, from ``serve --passwords``), since it counts boards another club may not
+  have finished yet. Without the right login: 401; a club not in the event: 404.
+
 Any other path is 404; only GET and HEAD are answered. The page escapes every name it draws.
 """
 
 from __future__ import annotations
 
+import base64
+import hmac
 import json
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -77,12 +85,40 @@ tick();setInterval(tick,__POLL__);
 """
 
 
+CLUB_PAGE = PAGE.replace("<title>Simultaneous __EVENT__</title>", "<title>__CLUB__: simultaneous __EVENT__</title>") \
+    .replace("<body><h1>Simultaneous __EVENT__</h1>", "<body><h1>__CLUB__ in the simultaneous __EVENT__</h1>") \
+    .replace("<h1>Each club's own ranking</h1>\n", "") \
+    .replace('fetch("standings.json"', 'fetch("__CLUB__.json"') \
+    .replace('"boards "+v.boards.join(", ")+(v.closed?" (the event is closed)":" (finished by every club)"):\n'
+             '      "no board finished by every club yet")+"; "+taken+" messages taken"',
+             '"your ranking on boards "+v.boards.join(", ")+" at the field\'s matchpoints":'
+             '"no board finished yet")') \
+    .replace('(name.startsWith("field ")?f:c)', "f")
+
+
 class FieldPage:
-    """The page's HTTP server on ``bind:port`` (0: a free port), reading the view from ``view``."""
+    """The page's HTTP server on ``bind:port`` (0: a free port), reading the view from ``view`` and a
+    club's from ``club_view`` (None: the club has no view yet) behind its login in ``logins``."""
 
     def __init__(self, view: Callable[[], dict[str, Any]], event: str, bind: str = "127.0.0.1",
-                 port: int = 0) -> None:
+                 port: int = 0, *, club_view: Callable[[str], dict[str, Any] | None] | None = None,
+                 logins: Mapping[str, str] | None = None) -> None:
         page = PAGE.replace("__EVENT__", event).replace("__POLL__", str(POLL_MS)).encode("utf-8")
+        clubs = dict(logins or {}) if club_view is not None else {}
+
+        def club_page(club: str) -> bytes:
+            return CLUB_PAGE.replace("__EVENT__", event).replace("__POLL__", str(POLL_MS)) \
+                .replace("__CLUB__", club).encode("utf-8")
+
+        def allowed(club: str, header: str | None) -> bool:
+            if not header or not header.startswith("Basic "):
+                return False
+            try:
+                user, _, password = base64.b64decode(header[6:], validate=True).decode("utf-8").partition(":")
+            except (ValueError, UnicodeDecodeError):
+                return False
+            return hmac.compare_digest(user.encode(), club.encode()) and \
+                hmac.compare_digest(password.encode(), clubs[club].encode())
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
@@ -93,13 +129,23 @@ class FieldPage:
 
             def _answer(self, body: bool) -> None:
                 path = self.path.split("?", 1)[0]
+                club = path[len("/club/"):].removesuffix(".json") if path.startswith("/club/") else ""
                 if path == "/":
                     data, kind, status = page, "text/html; charset=utf-8", 200
                 elif path == "/standings.json":
                     data, kind, status = json.dumps(view(), sort_keys=True).encode(), "application/json", 200
+                elif club in clubs and club_view is not None and not allowed(club, self.headers.get("Authorization")):
+                    data, kind, status = b"the club's login is needed\n", "text/plain; charset=utf-8", 401
+                elif club in clubs and club_view is not None and path.endswith(".json"):
+                    mine = club_view(club) or {"boards": [], "rankings": {}}
+                    data, kind, status = json.dumps(mine, sort_keys=True).encode(), "application/json", 200
+                elif club in clubs:
+                    data, kind, status = club_page(club), "text/html; charset=utf-8", 200
                 else:
                     data, kind, status = b"not found\n", "text/plain; charset=utf-8", 404
                 self.send_response(status)
+                if status == 401:
+                    self.send_header("WWW-Authenticate", f'Basic realm="club {club}", charset="UTF-8"')
                 self.send_header("Content-Type", kind)
                 self.send_header("Content-Length", str(len(data)))
                 self.send_header("Cache-Control", "no-store")

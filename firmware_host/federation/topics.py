@@ -5,8 +5,8 @@ Every topic of an event is under ``fed/<event>/``; a club's are under ``fed/<eve
 * ``.../out/result`` — the club's numbered messages (QoS 1), bridged from the club's broker **out**;
 * ``.../in/answer`` — the federation's answer to each (verdict, number, the number it expects next),
   bridged **in** to the club's broker;
-* ``.../in/field`` — what the club may see of the field (retained): the boards it has finished, with
-  the field's results of them;
+* ``.../in/field`` — what the club may see of the field (retained): the boards it has finished, and
+  its own ranking on them at the field's matchpoints (``laws.federation.own``);
 * ``.../in/board/<n>`` — board n's field (its deal, the field's results as a frequency table, the
   club's own lines with the field's matchpoints), retained, only once the release rule lets the club
   see it;
@@ -99,10 +99,18 @@ class EventTopics:
         return (f"user {uplink_user}\ntopic write {self.club(club)}/out/#\ntopic read {self.club(club)}/in/#\n"
                 f"topic read {self.root}/public/#\n")
 
-    def bridge(self, club: str, host: str, port: int, password: str, *, cafile: Path | None = None) -> str:
+    def bridge(self, club: str, host: str, port: int, password: str, *, cafile: Path | None = None,
+               restart: tuple[int, int] = (1, 30)) -> str:
         """The ``connection`` section a club's Mosquitto needs to bridge the event's topics to the
         federation's broker (``cardtable club federate`` writes it). With ``cafile`` the bridge speaks TLS
-        1.2 or later and checks the federation's certificate against it."""
+        1.2 or later and checks the federation's certificate against it. ``restart``: Mosquitto's
+        ``restart_timeout`` (seconds: the first wait before connecting again after the link failed, and
+        the most it grows to, with jitter, while the link stays down). The bridge says it is one
+        (``try_private true``), so the federation's broker passes on the retain flag of what it sends
+        it: without it, a retained message published while the bridge is up (the records, a board's
+        field) reaches the club's broker as a live one and is not kept there for a later reader."""
+        if not 1 <= restart[0] <= restart[1]:
+            raise TopicError(f"restart_timeout {restart[0]} {restart[1]}: 1 <= base <= cap")
         if not host or any(c in host for c in " \n\t"):
             raise TopicError(f"the federation's broker address {host!r} is not a host name")
         if "\n" in password:
@@ -110,7 +118,7 @@ class EventTopics:
         lines = [f"connection fed-{self.event}-{_level('a club id', club)}", f"address {host}:{int(port)}",
                  f"remote_username {club}", f"remote_password {password}", f"remote_clientid {club}",
                  "cleansession false", "bridge_protocol_version mqttv311", "notifications false",
-                 "restart_timeout 1 30", "try_private false",
+                 f"restart_timeout {int(restart[0])} {int(restart[1])}", "try_private true",
                  f"topic {self.club(club)}/out/# out 1", f"topic {self.club(club)}/in/# in 1",
                  f"topic {self.root}/public/# in 1"]
         if cafile is not None:

@@ -97,17 +97,18 @@ class ClubUplink:
         host, port, user, password: the club's broker and the uplink's login there.
         resend: seconds without progress before sending again.
         poll: seconds between two reads of the session journal.
+        max_wait: the longest wait between two resends with no answer (``MAX_WAIT``).
     """
 
     def __init__(self, club: str, topics: EventTopics, session: str | Path | Callable[[], list[dict[str, Any]]],
                  host: str, port: int, user: str,
-                 password: str, *, resend: float = 2.0, poll: float = 0.5,
+                 password: str, *, resend: float = 2.0, poll: float = 0.5, max_wait: float = MAX_WAIT,
                  clock: Callable[[], float] = time.monotonic) -> None:
         import paho.mqtt.client as mqtt
 
         self.club, self.topics = club, topics
         self.source = session if callable(session) else (lambda: club_messages(club, read_session(Path(session))))
-        self.resend, self.poll, self.clock = resend, poll, clock
+        self.resend, self.poll, self.clock, self.max_wait = resend, poll, clock, max_wait
         self.expect = 1
         self.stopped_for = ""
         self.messages: list[dict[str, Any]] = []
@@ -186,7 +187,7 @@ class ClubUplink:
             if self._sent_upto >= self.expect and now - self._progress_at >= self._wait:
                 self._sent_upto = self.expect - 1   # no progress: send the window again
                 self._progress_at = now
-                self._wait = min(self._wait * 2, MAX_WAIT)   # and wait twice as long before the next time
+                self._wait = min(self._wait * 2, self.max_wait)   # and twice as long before the next time
             start = max(self._sent_upto + 1, self.expect)
             end = min(len(self.messages), self.expect + WINDOW - 1)
             batch = self.messages[start - 1:end]

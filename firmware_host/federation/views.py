@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from firmware_host.duplicate.handrecords.handfiles import render_hand_records
-from laws.competition.sections import EventResult
+from laws.competition.sections import EventResult, SectionPair, labelled
 from laws.duplicate.deal import Board, board_index, commitment
 from laws.federation.field import Scored
+from laws.scoring.session_values import Pair, Ranking
 
 MAX_PUBLISH = 60000     # a published view's bytes: under the brokers' max_packet_size (65,536) with room
 LEADERS = 10            # rows of each of the field's rankings on the public topic
@@ -72,9 +73,17 @@ def view_from(shown: tuple[int, ...], scored: Scored | None, taken: Mapping[str,
 
 def rankings_dict(result: EventResult) -> dict[str, list[dict[str, Any]]]:
     """An event's rankings as plain values (the same for the live field and a whole rescore)."""
-    return {name: [{"place": place, "club": sp.section, "pair": sp.pair.label,
-                    "percent": None if st.percent is None else float(st.percent),  # type: ignore[attr-defined]
-                    "total": str(st.total)} for place, sp, st in rows]  # type: ignore[attr-defined]
-            for name, rows in result.rankings}
+    return {name: [_row(place, sp, st) for place, sp, st in rows] for name, rows in result.rankings}
+
+
+def own_dict(rankings: Sequence[Ranking], local: Callable[[Pair], SectionPair]) -> dict[str, list[dict[str, Any]]]:
+    """A club's own rankings (:func:`laws.federation.own.own_rankings`, its pairs numbered in the field)
+    as plain values, the rows as :func:`rankings_dict` writes them."""
+    return {r.field: [_row(place, sp, st) for place, sp, st in labelled(r, local)] for r in rankings}
+
+
+def _row(place: str, sp: SectionPair, st: Any) -> dict[str, Any]:
+    return {"place": place, "club": sp.section, "pair": sp.pair.label,
+            "percent": None if st.percent is None else float(st.percent), "total": str(st.total)}
 
 

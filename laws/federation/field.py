@@ -26,9 +26,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from laws.competition.sections import SPAN, Across, EventResult, SectionLine, SectionPair, labelled
+from laws.federation.own import own_rankings
 from laws.federation.ranking import LiveRanking
 from laws.scoring.session import NO_TALLY, Tally, rank_tallies, score_boards, tally_boards
-from laws.scoring.session_values import Line, Method, Pair, ScoredBoard, SessionResult
+from laws.scoring.session_values import Line, Method, Pair, Ranking, ScoredBoard, SessionResult
 
 
 class FieldError(ValueError):
@@ -83,6 +84,7 @@ class Field:
     _changes: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
     _fields: dict[str, dict[Pair, str]] = field(default_factory=dict, repr=False, compare=False)
     _locals: dict[Pair, SectionPair] = field(default_factory=dict, repr=False, compare=False)
+    _token: object = field(default_factory=object, repr=False, compare=False)   # this field's, in its stamps
 
     def __post_init__(self) -> None:
         for club, mine in self.lines.items():
@@ -149,9 +151,31 @@ class Field:
                 for (c, _ns, _ew), ln in self._by_board.get(number, {}).items()]
         return lambda: score_boards((number,), rows, due, method, fields)[0]
 
+    def dirty(self, wanted: Iterable[int]) -> dict[int, tuple[int, Callable[[], ScoredBoard]]]:
+        """The boards of ``wanted`` whose lines changed since they were last scored, each with its lines'
+        :meth:`version` and a job that scores it (:meth:`board_job`), so that a service can score them
+        outside its lock and give the scores back with :meth:`keep`."""
+        return {b: (self.version(b), self.board_job(b)) for b in wanted if b not in self._scored}
+
+    def keep(self, number: int, version: int, scored: ScoredBoard) -> bool:
+        """Take a score made outside (:meth:`dirty`) if the board's lines are still those it was made
+        from (same :meth:`version`); whether it was taken (if not, :meth:`prepare` scores it again)."""
+        if number in self._scored or self.version(number) != version:
+            return False
+        self._scored[number] = scored
+        return True
+
     def version(self, number: int) -> int:
         """How many times board ``number``'s lines changed (a result, a correction, a line taken off)."""
         return self._changes.get(number, 0)
+
+    def own(self, club: str, boards: Iterable[int]) -> tuple[Ranking, ...]:
+        """``club``'s own rankings on ``boards`` (the boards it has finished), each board scored across the
+        field (:func:`laws.federation.own.own_rankings`)."""
+        wanted = sorted(set(boards))
+        self._score_dirty(wanted)
+        return own_rankings(club, [self._scored[b] for b in wanted], lambda p: self.local(p).section,
+                            self.method, self.club_fields())
 
     def local(self, pair: Pair) -> SectionPair:
         """A field-wide pair as its club and its own number."""
@@ -194,7 +218,7 @@ class Field:
             self._fields["event"] = out
         return dict(self._fields["event"])
 
-    def _club_fields(self) -> dict[Pair, str]:
+    def club_fields(self) -> dict[Pair, str]:
         """Every pair's club field (``"<club> <field>"``), made once as :meth:`_event_fields`."""
         if "club" not in self._fields:
             out: dict[Pair, str] = {}
@@ -207,7 +231,8 @@ class Field:
     def prepare(self, only: Iterable[int] | None = None) -> Scored:
         """The boards' scores (boards whose lines changed scored again) and the pairs' figures on them,
         ready to rank. Ranking (:meth:`Scored.rank`) reads nothing of the field, so a service may rank
-        outside its lock; two results with the same ``stamp`` rank the same."""
+        outside its lock; two results with the same ``stamp`` rank the same (a stamp names its field
+        too: a club's entry makes a new field, whose counts start again)."""
         keep = set(self.boards if only is None else only)
         shown = tuple(b for b in self.boards if b in keep)
         self._score_dirty(shown)
@@ -225,8 +250,8 @@ class Field:
                 self._retally(old, new)
                 self._tallied[b] = new
         scored = tuple(self._scored[b] for b in shown)
-        return Scored(self.method, tuple(self._names()), scored, self._event_fields(), self._club_fields(),
-                      dict(self._tallies), (shown, self._version))
+        return Scored(self.method, tuple(self._names()), scored, self._event_fields(), self.club_fields(),
+                      dict(self._tallies), (self._token, shown, self._version))
 
     def _retally(self, old: ScoredBoard, new: ScoredBoard) -> None:
         """A board scored again: its old points off the pairs that played it, its new points on."""
@@ -254,7 +279,7 @@ class Scored:
     event_fields: Mapping[Pair, str]
     club_fields: Mapping[Pair, str]
     tallies: Mapping[Pair, Tally]
-    stamp: tuple[tuple[int, ...], int] = ((), 0)
+    stamp: tuple[object, tuple[int, ...], int] = (None, (), 0)
 
     def rank(self, live: tuple[LiveRanking, LiveRanking] | None = None) -> EventResult:
         """The field's ranking and every club's own, from the pairs' figures; with ``live`` (the field's

@@ -3,7 +3,14 @@ brokers bridged to the federation's through cuttable links, the service as its o
 of each kind (a club's broker killed, a club's link cut, the federation's broker restarted, the service
 killed), judged by the same checks: nothing lost, nothing twice, every ranking equal to a rescore. One of
 the two clubs is real (a duplicate session with real tables on the event's records, fetched over its
-bridge), and its link is the one cut, for longer than the outages after it (the full run: ten minutes)."""
+bridge), and its link is the one cut, for longer than the outages after it (the full run: ten minutes).
+
+Short, about 20 s: the cut lasts 4 s, and the intervals that decide how soon a link back carries the
+messages again are made short too, as a club with a short outage to ride out would set them: each
+bridge's ``restart_timeout`` 1 s (a club's is 1 s growing to 30 s with jitter while the link is down,
+so a cut of 12 s could wait half a minute more) and each uplink's resend 0.5 s growing to 2 s (a club's:
+2 s to 30 s). The long versions are the benchmark's. Every broker and process the run starts is stopped
+with a bounded wait however it ends (``scale``'s exit stack; a real session has ``session_timeout``)."""
 
 from __future__ import annotations
 
@@ -18,10 +25,11 @@ from firmware_host.bench.federation_scale import OUTAGE_KINDS, scale
 def test_two_clubs_through_one_outage_of_each_kind() -> None:
     if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
         pytest.skip("mosquitto is not installed (`make test` installs it)")
-    found = scale(tables=12, clubs=2, boards=2, pace=4.0, outages=4, settle=1.0, drain=90.0, long_cut=12.0)
+    found = scale(tables=12, clubs=2, boards=2, pace=3.0, outages=4, settle=1.0, drain=30.0, long_cut=4.0,
+                  resend=0.5, max_wait=2.0, bridge_restart=(1, 1), session_timeout=60.0)
     assert [o["kind"] for o in found["outages"]] == list(OUTAGE_KINDS)
     cut = found["outages"][1]
-    assert cut["club"] == "c00" and cut["for_s"] == 12.0            # the real club's link, the long cut
+    assert cut["club"] == "c00" and cut["for_s"] == 4.0             # the real club's link, the long cut
     assert list(found["real_clubs"]) == ["c00"] and found["real_clubs"]["c00"].get("problems") == []
     assert found["real_clubs"]["c00"]["results"] > 0
     assert found["real_messages"]["c00"] > 1                        # its entry and its session's results

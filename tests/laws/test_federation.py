@@ -254,3 +254,38 @@ def test_a_view_of_a_field_makes_its_pairs_names_once() -> None:
     local = f.namer()
     pair = f.board(1).lines[0].ns
     assert local(pair) is f.namer()(pair) and local(pair).section in ("c1", "c2")
+
+
+def test_a_new_field_never_gives_the_stamp_of_the_field_before_it() -> None:
+    """A club's entry makes a new field, its stamps counted from the start again: a service that kept the
+    old field's ranking by its stamp showed the old ranking (without the new club's pairs) for the new
+    field's figures (the small scale run: "c00 EW: published 0 rows, a whole rescore gives 2")."""
+    one = Field((1,), {"c1": _entry("c1", 3)})
+    for t in (1, 2, 3):
+        one.apply("c1", _line(1, t, t % 3 + 1, "4S", 8 + t))
+    before = one.prepare((1,))
+    two = Field((1,), {"c1": _entry("c1", 3), "c2": _entry("c2", 3)}, lines=dict(one.lines))
+    two.apply("c2", _line(1, 1, 2, "4S", 10))
+    after = two.prepare((1,))
+    assert after.tallies != before.tallies
+    assert after.stamp != before.stamp
+
+
+def test_a_board_scored_outside_is_kept_only_if_its_lines_did_not_change_meanwhile() -> None:
+    """The service scores a public board outside its lock (``dirty``) and gives the score back (``keep``):
+    a score made from lines that changed meanwhile is refused, so the field is always a whole rescore's."""
+    clubs = {c: _entry(c, 3) for c in ("c1", "c2")}
+    f = Field((1,), clubs)
+    for c in clubs:
+        for t in (1, 2, 3):
+            f.apply(c, _line(1, t, t % 3 + 1, "4S", 7 + t))
+    (version, job), = f.dirty((1,)).values()
+    stale = job()
+    f.apply("c2", _line(1, 1, 2, "4S", 12))               # a correction while the board was being scored
+    assert not f.keep(1, version, stale)
+    (version, job), = f.dirty((1,)).values()
+    assert f.keep(1, version, job()) and f.dirty((1,)) == {}
+    whole = score_event({c: ((1,), e.due, e.fields) for c, e in clubs.items()}, f.all_lines(),
+                        Method.MATCHPOINTS, Across.YES)
+    assert f.score().rankings == whole.rankings
+    assert Field((1,), clubs, lines=dict(f.lines)).score().rankings == whole.rankings
