@@ -85,16 +85,23 @@ def relative_darkness(gray: np.ndarray, kernel: int) -> tuple[np.ndarray, np.nda
     return cv2.divide(bh, cv2.max(closed, 16), scale=255), bh
 
 
+MIN_DARK_SHARE, MAX_DARK_SHARE = 0.25, 0.95  # a code blob's share of ink: a sharp code's is about half, but
+# found at 1.1-1.5 px a module (a code of 2.2-3 px a module, halved) its light modules take in their dark
+# neighbours and it is 0.85-0.95 ink. The bound was 0.85: on the outsider's table (seeds 7 and 11, 720p) that
+# refused more fully visible codes than any other cause (``tests/vision/test_code_blob_ink.py``). Solid ink
+# wider than the blackhat's kernel (``relative_darkness``) is not ink to the second look at all.
 DARK = 60  # of 255: a pixel this much darker than the paper around it is ink (a local, adaptive threshold)
 MIN_INK = 12  # grey levels: darker than its surroundings by less than this is felt grain or noise, not ink
 
 
-def code_candidates(gray: np.ndarray, side_range: tuple[float, float], split_joined: bool = False) -> list[Candidate]:
+def code_candidates(gray: np.ndarray, side_range: tuple[float, float], split_joined: bool = False,
+                    max_ink: float = MAX_DARK_SHARE) -> list[Candidate]:
     """Code-shaped regions of ``gray`` whose side (px) is in ``side_range``, most code-like first.
 
     With ``split_joined``, a code whose blob the closing joined to its card's edge or to the codes
     peeking out beside it (the top card of a fan or a stack of bidding cards) is found too, and so is a
     code lying inside a hole of another blob (a card on a dark felt that reads as ink; ``_blobs``).
+    ``max_ink``: the largest share of ink a code's blob may have (``MAX_DARK_SHARE``).
     """
     lo, hi = side_range
     module = max(math.sqrt(lo * hi) / MODULES, 1.0)
@@ -107,7 +114,7 @@ def code_candidates(gray: np.ndarray, side_range: tuple[float, float], split_joi
     rel, bh = relative_darkness(small, _odd(4 * m))
     ink = cv2.threshold(bh, MIN_INK, 255, cv2.THRESH_BINARY)[1]
     found = _blobs(cv2.threshold(rel, DARK, 255, cv2.THRESH_BINARY)[1] & ink, m, f, (lo * 0.6 * f, hi * 1.3 * f),
-                   math.sqrt(lo * hi) if split_joined else 0.0, bh)
+                   math.sqrt(lo * hi) if split_joined else 0.0, bh, max_ink)
     return sorted(found, key=lambda c: -c.score)
 
 
@@ -134,7 +141,7 @@ def look_at_card(gray: np.ndarray, box: tuple[int, int, int, int], side: float,
 
 
 def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float],
-           split_joined: float = 0.0, bh: np.ndarray | None = None) -> list[Candidate]:
+           split_joined: float = 0.0, bh: np.ndarray | None = None, max_ink: float = MAX_DARK_SHARE) -> list[Candidate]:
     """Code-shaped blobs of ``mask`` (modules closed into one blob) with sides (px, working scale) in
     ``sides``, as candidates in frame pixels. A felt or a card face gives hundreds of specks: they are
     left out by their boxes, all at once, before any is measured.
@@ -151,11 +158,11 @@ def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float],
     code."""
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE,
                               cv2.getStructuringElement(cv2.MORPH_RECT, (_odd(2.2 * m),) * 2))
-    found = _code_blobs(mask, closed, f, sides, nested=bool(split_joined))
+    found = _code_blobs(mask, closed, f, sides, nested=bool(split_joined), max_ink=max_ink)
     if split_joined:
         opened = cv2.morphologyEx(closed, cv2.MORPH_OPEN,
                                   cv2.getStructuringElement(cv2.MORPH_RECT, (_odd(JOINED_OPEN * m),) * 2))
-        found += [replace(c, side=max(c.side, split_joined)) for c in _code_blobs(mask, opened, f, sides, bh, True)
+        found += [replace(c, side=max(c.side, split_joined)) for c in _code_blobs(mask, opened, f, sides, bh, True, max_ink)
                   if all(math.dist((c.x, c.y), (d.x, d.y)) >= 0.5 * min(c.side, d.side) for d in found)]
     return found
 
@@ -165,7 +172,7 @@ JOINED_INK = 36  # grey levels: the least mean darkness of a split blob's ink be
 
 
 def _code_blobs(mask: np.ndarray, closed: np.ndarray, f: float, sides: tuple[float, float],
-                bh: np.ndarray | None = None, nested: bool = False) -> list[Candidate]:
+                bh: np.ndarray | None = None, nested: bool = False, max_ink: float = MAX_DARK_SHARE) -> list[Candidate]:
     """The blobs of ``closed`` of a code's size and shape, ``mask`` giving their share of ink (and, with
     ``bh``, only those whose ink is on average ``JOINED_INK`` darker than the paper around it).
 
@@ -205,11 +212,11 @@ def _code_blobs(mask: np.ndarray, closed: np.ndarray, f: float, sides: tuple[flo
             continue
         xa, ya, xb, yb = int(x0[i]), int(y0[i]), int(x0[i] + w[i]), int(y0[i] + h[i])
         dark = cv2.countNonZero(mask[ya:yb, xa:xb]) / (w[i] * h[i]) / max(fill, 0.5)  # codes: about half
-        if bh is not None and 0.25 <= dark <= 0.85:
+        if bh is not None and MIN_DARK_SHARE <= dark <= max_ink:
             sel = mask[ya:yb, xa:xb] > 0
             if float(bh[ya:yb, xa:xb][sel].mean()) < JOINED_INK:
                 continue
-        if 0.25 <= dark <= 0.85:
+        if MIN_DARK_SHARE <= dark <= max_ink:
             out.append(Candidate((x0[i] + w[i] / 2) / f, (y0[i] + h[i] / 2) / f, side / f, 1 - abs(dark - 0.5)))
     return out
 
