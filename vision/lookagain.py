@@ -95,13 +95,14 @@ MIN_INK = 12  # grey levels: darker than its surroundings by less than this is f
 
 
 def code_candidates(gray: np.ndarray, side_range: tuple[float, float], split_joined: bool = False,
-                    max_ink: float = MAX_DARK_SHARE) -> list[Candidate]:
+                    max_ink: float = MAX_DARK_SHARE, narrow: bool = True) -> list[Candidate]:
     """Code-shaped regions of ``gray`` whose side (px) is in ``side_range``, most code-like first.
 
     With ``split_joined``, a code whose blob the closing joined to its card's edge or to the codes
     peeking out beside it (the top card of a fan or a stack of bidding cards) is found too, and so is a
     code lying inside a hole of another blob (a card on a dark felt that reads as ink; ``_blobs``).
-    ``max_ink``: the largest share of ink a code's blob may have (``MAX_DARK_SHARE``).
+    ``max_ink``: the largest share of ink a code's blob may have (``MAX_DARK_SHARE``); ``narrow`` (with
+    ``split_joined``): also close the ink by two pixels less (``_blobs``).
     """
     lo, hi = side_range
     module = max(math.sqrt(lo * hi) / MODULES, 1.0)
@@ -114,7 +115,7 @@ def code_candidates(gray: np.ndarray, side_range: tuple[float, float], split_joi
     rel, bh = relative_darkness(small, _odd(4 * m))
     ink = cv2.threshold(bh, MIN_INK, 255, cv2.THRESH_BINARY)[1]
     found = _blobs(cv2.threshold(rel, DARK, 255, cv2.THRESH_BINARY)[1] & ink, m, f, (lo * 0.6 * f, hi * 1.3 * f),
-                   math.sqrt(lo * hi) if split_joined else 0.0, bh, max_ink)
+                   math.sqrt(lo * hi) if split_joined else 0.0, bh, max_ink, narrow)
     return sorted(found, key=lambda c: -c.score)
 
 
@@ -141,7 +142,8 @@ def look_at_card(gray: np.ndarray, box: tuple[int, int, int, int], side: float,
 
 
 def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float],
-           split_joined: float = 0.0, bh: np.ndarray | None = None, max_ink: float = MAX_DARK_SHARE) -> list[Candidate]:
+           split_joined: float = 0.0, bh: np.ndarray | None = None, max_ink: float = MAX_DARK_SHARE,
+           narrow: bool = False) -> list[Candidate]:
     """Code-shaped blobs of ``mask`` (modules closed into one blob) with sides (px, working scale) in
     ``sides``, as candidates in frame pixels. A felt or a card face gives hundreds of specks: they are
     left out by their boxes, all at once, before any is measured.
@@ -155,15 +157,27 @@ def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float],
     found) when their ink is printed ink (``bh``: darker than the paper around by ``JOINED_INK`` grey
     levels on average, where a felt's grain, closed into a network and opened into lumps, is a few).
     Such a blob may be only the code's solid part, so it is cut out at least as large as the expected
-    code."""
-    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE,
-                              cv2.getStructuringElement(cv2.MORPH_RECT, (_odd(2.2 * m),) * 2))
+    code.
+
+    A closing kernel is a whole odd number of pixels: where a module is 1.6 to 2 px it is 5, nearly three
+    modules, and it bridges the white around a code (its two-module quiet zone and the card's 3 mm margin,
+    about three modules) to the card's edge and shadow, and through them to a dark felt's grain or a
+    neighbouring card: the code is then part of a blob the size of the frame, which no opening splits.
+    With ``narrow`` (and ``split_joined``) the ink is also closed by a kernel two pixels narrower, and the
+    code-shaped blobs of printed ink (as above) that this leaves are candidates too (those not already
+    found)."""
+    k = _odd(2.2 * m)
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     found = _code_blobs(mask, closed, f, sides, nested=bool(split_joined), max_ink=max_ink)
     if split_joined:
         opened = cv2.morphologyEx(closed, cv2.MORPH_OPEN,
                                   cv2.getStructuringElement(cv2.MORPH_RECT, (_odd(JOINED_OPEN * m),) * 2))
         found += [replace(c, side=max(c.side, split_joined)) for c in _code_blobs(mask, opened, f, sides, bh, True, max_ink)
                   if all(math.dist((c.x, c.y), (d.x, d.y)) >= 0.5 * min(c.side, d.side) for d in found)]
+        if narrow and k > 3:
+            tight = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k - 2, k - 2)))
+            found += [c for c in _code_blobs(mask, tight, f, sides, bh, True, max_ink)
+                      if all(math.dist((c.x, c.y), (d.x, d.y)) >= 0.5 * min(c.side, d.side) for d in found)]
     return found
 
 

@@ -157,11 +157,11 @@ def run_bidding_report(args: argparse.Namespace) -> int:
 
 
 def today() -> ZxingDecoder:
-    """The decoder as it was before code blobs of 0.85 to 0.95 ink were taken (``mostly_ink=False``: main of
-    2026-12-02, after the defocus remedy). Earlier ones: ``defocus=False`` as well is the decoder before
+    """The decoder as it was before code blobs of 0.85 to 0.95 ink were taken and the ink was also closed two
+    pixels narrower (``mostly_ink=False, narrow=False``: main of 2026-12-02, after the defocus remedy). Earlier ones: ``defocus=False`` as well is the decoder before
     candidates were also read strongly sharpened; ``split_joined=False`` as well, the one before the
     outsider's table (a code joined to its card's edge not split)."""
-    return ZxingDecoder(find_unreadable=True, mostly_ink=False)
+    return ZxingDecoder(find_unreadable=True, mostly_ink=False, narrow=False)
 
 
 def layout_report(args: argparse.Namespace, frames: int) -> list[dict[str, object]]:
@@ -191,10 +191,12 @@ def outsider_report(args: argparse.Namespace, frames: int) -> dict[str, object]:
     """The outsider's table (``vision.measure_outsider``): ``frames`` frames of playing cards in play and of
     each layout of bidding cards, each at 1280x720 and 1920x1080, the decoder as it is and today's on the
     same frames."""
+    import sys
+
     from vision.measure_outsider_run import run_outsider
 
     r = run_outsider({"now": ZxingDecoder(find_unreadable=True), "today": today()}, frames,
-                     seed=int(getattr(args, "seed", 2026)))
+                     seed=int(getattr(args, "seed", 2026)), progress=lambda s: print(s, file=sys.stderr, flush=True))
     if not args.json:
         print(f"outsider's table (vision/measure_outsider.py), seed {getattr(args, 'seed', 2026)}, {frames} frames a kind, 2.4-4.3 px a module at 720p "
               f"(x1.5 at 1080p), tilt, hands, glare, defocus, noise, Bayer, JPEG; now (today):")
