@@ -26,8 +26,8 @@ each call (a bidding card read) is
 with --stats a last line {"stats": {"images", "cards", "calls", "unreadable", "rejected": {REASON: N}}}
 counts the images read, the cards (playing cards and backs' pack marks) and calls (bidding cards) read,
 the unreadable card shapes, and the decoded texts that are neither card nor bidding codes by the rule
-they broke, every rule named (0 when none broke it), in this order: length, charset, version, check,
-card (a card code's card), seat and call (a bidding code's seat or call): vision/CARD_CODES.md.
+they broke, every rule named (0 when none broke it), in this order: length, charset, version,
+check, card (a card code's card), seat and call (a bidding code's seat or call): vision/CARD_CODES.md.
 zones: the default zones, the [zones] syntax and what a point between zones gives are in
 vision/CARD_CODES.md, "Table zones".
 exit status: 0 every image read; 1 with --decoder pyzbar, an image in which it read no code (pyzbar reads
