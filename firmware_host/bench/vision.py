@@ -196,7 +196,8 @@ def outsider_report(args: argparse.Namespace, frames: int) -> dict[str, object]:
     from vision.measure_outsider_run import run_outsider
 
     r = run_outsider({"now": ZxingDecoder(find_unreadable=True), "today": today()}, frames,
-                     seed=int(getattr(args, "seed", 2026)), progress=lambda s: print(s, file=sys.stderr, flush=True))
+                     seed=int(getattr(args, "seed", 2026)), progress=lambda s: print(s, file=sys.stderr, flush=True),
+                     repeats=int(getattr(args, "repeats", 1)))
     if not args.json:
         print(f"outsider's table (vision/measure_outsider.py), seed {getattr(args, 'seed', 2026)}, {frames} frames a kind, 2.4-4.3 px a module at 720p "
               f"(x1.5 at 1080p), tilt, hands, glare, defocus, noise, Bayer, JPEG; now (today):")
@@ -233,6 +234,7 @@ def run_outsider_report(args: argparse.Namespace) -> int:
             ratios[f"{kind}|{size}"] = round(v["median_ms"] / t["median_ms"], 2)
     if args.json:
         print(json.dumps({"bench": "vision-outsider", "seed": getattr(args, "seed", 2026), "frames": frames,
+                          "repeats": getattr(args, "repeats", 1),
                           "figures": r, "time_ratio": ratios}))
     else:
         print("time a frame, now over today (medians): " + ", ".join(f"{k} x{x:.2f}" for k, x in ratios.items()))

@@ -30,6 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--seed", type=int, default=2026,
                    help="vision --bidding/--outsider: the outsider's table's seed (default 2026, the one the "
                         "decoder's constants were chosen on until issue 37's fourth round)")
+    p.add_argument("--repeats", type=int, default=1,
+                   help="vision --outsider: read each frame this many times by each decoder in turn and keep the "
+                        "fastest time (default 1; 3 on a shared machine)")
     p.add_argument("--scale", type=int, nargs="?", const=1000, default=None, metavar="TABLES",
                    help="federation: the simultaneous at scale (12 club brokers, 3 of them real sessions, TABLES tables, "
                         "20 outages, the first link cut 10 minutes, 1 with --quick)")
