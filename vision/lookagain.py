@@ -9,7 +9,9 @@ look alike: it is a local threshold, adapted to the light at each place, as an a
 is, then with its local contrast normalised (a min/max stretch over three modules, for glare and
 shadow, where CLAHE would equalise a whole tile), then sharpened (defocus), then at 8 px per module,
 then (a code out of focus at under 3.6 px a module) at 10 px per module strongly sharpened, read with
-zxing's local threshold and then at one threshold for the whole crop, stopping at the first read. A candidate that reads as a QR code where Micro QR is wanted is foreign:
+zxing's local threshold and then at one threshold for the whole crop, stopping at the first read. A
+region whose blob is over 0.85 ink (a small code found at half scale, or often no code) gets only the first
+two of these (``INKY_TRIES``). A candidate that reads as a QR code where Micro QR is wanted is foreign:
 no remedy.
 
 Motion: a card moving while the shutter is open is smeared along its path. When a region is smeared
