@@ -262,7 +262,8 @@ class ZxingDecoder(_Base):
     def __init__(self, heavy_ec_below: float = 0.5, find_unreadable: bool = True,
                  card_area_px: float = 0.0, variants: tuple[str, ...] = ("micro",),
                  second_look: bool = True, max_candidates: int = lookagain.MAX_CANDIDATES,
-                 size_bands: bool = True, split_joined: bool = True, defocus: bool = True) -> None:
+                 size_bands: bool = True, split_joined: bool = True, defocus: bool = True,
+                 mostly_ink: bool = True, narrow: bool = True) -> None:
         super().__init__(heavy_ec_below, find_unreadable, card_area_px)
         import zxingcpp
 
@@ -277,6 +278,12 @@ class ZxingDecoder(_Base):
         # ``defocus=False``: the second look of before its candidates were also read strongly sharpened at
         # 10 px a module (``lookagain.DEFOCUS_SHARPEN``), for codes out of focus at under 3.6 px a module
         self.defocus = defocus
+        # ``mostly_ink=False``: the second look of before code blobs of 0.85-0.95 ink were taken (a code of
+        # 2.2-3 px a module at the second look's halved scale, ``lookagain.MAX_DARK_SHARE``): main's of 2026-12-02
+        self.max_ink = lookagain.MAX_DARK_SHARE if mostly_ink else 0.85
+        # ``narrow=False``: the second look of before the ink was also closed two pixels narrower (a code
+        # whose blob the closing joined through its white margin to a dark felt's grain; ``lookagain._blobs``)
+        self.narrow = narrow
         self._card_looks = 0
 
         self._zx = zxingcpp
@@ -311,7 +318,7 @@ class ZxingDecoder(_Base):
                 if self.size_bands else [(lookagain.MODULES * 1.8, top)]
         candidates: list[lookagain.Candidate] = []
         for band in bands:
-            for cand in lookagain.code_candidates(gray, band, self.split_joined):
+            for cand in lookagain.code_candidates(gray, band, self.split_joined, self.max_ink, self.narrow):
                 if all(math.dist((c.x, c.y), (cand.x, cand.y)) >= 0.5 * min(c.side, cand.side) for c in candidates):
                     candidates.append(cand)
         done = [(*_centre(c), math.sqrt(_area(c))) for _, c, _ in raw]  # codes read: centre, side

@@ -9,7 +9,9 @@ look alike: it is a local threshold, adapted to the light at each place, as an a
 is, then with its local contrast normalised (a min/max stretch over three modules, for glare and
 shadow, where CLAHE would equalise a whole tile), then sharpened (defocus), then at 8 px per module,
 then (a code out of focus at under 3.6 px a module) at 10 px per module strongly sharpened, read with
-zxing's local threshold and then at one threshold for the whole crop, stopping at the first read. A candidate that reads as a QR code where Micro QR is wanted is foreign:
+zxing's local threshold and then at one threshold for the whole crop, stopping at the first read. A
+region whose blob is over 0.85 ink (a small code found at half scale, or often no code) gets only the first
+two of these (``INKY_TRIES``). A candidate that reads as a QR code where Micro QR is wanted is foreign:
 no remedy.
 
 Motion: a card moving while the shutter is open is smeared along its path. When a region is smeared
@@ -62,6 +64,7 @@ class Candidate:
     score: float
     card: bool = False  # a whole card in which nothing was read (``look_at_card``): read only if smeared
     reach: float = 0.0  # half the side of the region cut out (px); 0: 1.15 sides
+    inky: bool = False  # its blob is over 0.85 ink (``MAX_DARK_SHARE``): read with ``INKY_TRIES`` tries only
 
 
 def _cut(gray: np.ndarray, x: float, y: float, half: float) -> tuple[np.ndarray, int, int]:
@@ -85,16 +88,28 @@ def relative_darkness(gray: np.ndarray, kernel: int) -> tuple[np.ndarray, np.nda
     return cv2.divide(bh, cv2.max(closed, 16), scale=255), bh
 
 
+MIN_DARK_SHARE, MAX_DARK_SHARE = 0.25, 0.95  # a code blob's share of ink: a sharp code's is about half, but
+# found at 1.1-1.5 px a module (a code of 2.2-3 px a module, halved) its light modules take in their dark
+# neighbours and it is 0.85-0.95 ink. The bound was 0.85: on the outsider's table (seeds 7 and 11, 720p) that
+# refused more fully visible codes than any other cause (``tests/vision/test_code_blob_ink.py``). Solid ink
+# wider than the blackhat's kernel (``relative_darkness``) is not ink to the second look at all.
+INKY, INKY_TRIES = 0.85, 2  # a blob over INKY ink is more often not a code than one under it: on the
+# outsider's frames where such codes were missed, 21 of the 25 such candidates that read did at one of the
+# first two tries (as it is, contrast-stretched), and the rest cost a full set of remedies each (x1.27 the
+# zxing-cpp calls a frame on seed 3's playing cards), so such a candidate gets only those two.
 DARK = 60  # of 255: a pixel this much darker than the paper around it is ink (a local, adaptive threshold)
 MIN_INK = 12  # grey levels: darker than its surroundings by less than this is felt grain or noise, not ink
 
 
-def code_candidates(gray: np.ndarray, side_range: tuple[float, float], split_joined: bool = False) -> list[Candidate]:
+def code_candidates(gray: np.ndarray, side_range: tuple[float, float], split_joined: bool = False,
+                    max_ink: float = MAX_DARK_SHARE, narrow: bool = True) -> list[Candidate]:
     """Code-shaped regions of ``gray`` whose side (px) is in ``side_range``, most code-like first.
 
     With ``split_joined``, a code whose blob the closing joined to its card's edge or to the codes
     peeking out beside it (the top card of a fan or a stack of bidding cards) is found too, and so is a
     code lying inside a hole of another blob (a card on a dark felt that reads as ink; ``_blobs``).
+    ``max_ink``: the largest share of ink a code's blob may have (``MAX_DARK_SHARE``); ``narrow`` (with
+    ``split_joined``): also close the ink by two pixels less (``_blobs``).
     """
     lo, hi = side_range
     module = max(math.sqrt(lo * hi) / MODULES, 1.0)
@@ -107,7 +122,7 @@ def code_candidates(gray: np.ndarray, side_range: tuple[float, float], split_joi
     rel, bh = relative_darkness(small, _odd(4 * m))
     ink = cv2.threshold(bh, MIN_INK, 255, cv2.THRESH_BINARY)[1]
     found = _blobs(cv2.threshold(rel, DARK, 255, cv2.THRESH_BINARY)[1] & ink, m, f, (lo * 0.6 * f, hi * 1.3 * f),
-                   math.sqrt(lo * hi) if split_joined else 0.0, bh)
+                   math.sqrt(lo * hi) if split_joined else 0.0, bh, max_ink, narrow)
     return sorted(found, key=lambda c: -c.score)
 
 
@@ -134,7 +149,8 @@ def look_at_card(gray: np.ndarray, box: tuple[int, int, int, int], side: float,
 
 
 def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float],
-           split_joined: float = 0.0, bh: np.ndarray | None = None) -> list[Candidate]:
+           split_joined: float = 0.0, bh: np.ndarray | None = None, max_ink: float = MAX_DARK_SHARE,
+           narrow: bool = False) -> list[Candidate]:
     """Code-shaped blobs of ``mask`` (modules closed into one blob) with sides (px, working scale) in
     ``sides``, as candidates in frame pixels. A felt or a card face gives hundreds of specks: they are
     left out by their boxes, all at once, before any is measured.
@@ -148,15 +164,27 @@ def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float],
     found) when their ink is printed ink (``bh``: darker than the paper around by ``JOINED_INK`` grey
     levels on average, where a felt's grain, closed into a network and opened into lumps, is a few).
     Such a blob may be only the code's solid part, so it is cut out at least as large as the expected
-    code."""
-    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE,
-                              cv2.getStructuringElement(cv2.MORPH_RECT, (_odd(2.2 * m),) * 2))
-    found = _code_blobs(mask, closed, f, sides, nested=bool(split_joined))
+    code.
+
+    A closing kernel is a whole odd number of pixels: where a module is 1.6 to 2 px it is 5, nearly three
+    modules, and it bridges the white around a code (its two-module quiet zone and the card's 3 mm margin,
+    about three modules) to the card's edge and shadow, and through them to a dark felt's grain or a
+    neighbouring card: the code is then part of a blob the size of the frame, which no opening splits.
+    With ``narrow`` (and ``split_joined``) the ink is also closed by a kernel two pixels narrower, and the
+    code-shaped blobs of printed ink (as above) that this leaves are candidates too (those not already
+    found)."""
+    k = _odd(2.2 * m)
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    found = _code_blobs(mask, closed, f, sides, nested=bool(split_joined), max_ink=max_ink)
     if split_joined:
         opened = cv2.morphologyEx(closed, cv2.MORPH_OPEN,
                                   cv2.getStructuringElement(cv2.MORPH_RECT, (_odd(JOINED_OPEN * m),) * 2))
-        found += [replace(c, side=max(c.side, split_joined)) for c in _code_blobs(mask, opened, f, sides, bh, True)
+        found += [replace(c, side=max(c.side, split_joined)) for c in _code_blobs(mask, opened, f, sides, bh, True, max_ink)
                   if all(math.dist((c.x, c.y), (d.x, d.y)) >= 0.5 * min(c.side, d.side) for d in found)]
+        if narrow and k > 3:
+            tight = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k - 2, k - 2)))
+            found += [c for c in _code_blobs(mask, tight, f, sides, bh, True, max_ink, prefilter=True)
+                      if all(math.dist((c.x, c.y), (d.x, d.y)) >= 0.5 * min(c.side, d.side) for d in found)]
     return found
 
 
@@ -165,7 +193,8 @@ JOINED_INK = 36  # grey levels: the least mean darkness of a split blob's ink be
 
 
 def _code_blobs(mask: np.ndarray, closed: np.ndarray, f: float, sides: tuple[float, float],
-                bh: np.ndarray | None = None, nested: bool = False) -> list[Candidate]:
+                bh: np.ndarray | None = None, nested: bool = False, max_ink: float = MAX_DARK_SHARE,
+                prefilter: bool = False) -> list[Candidate]:
     """The blobs of ``closed`` of a code's size and shape, ``mask`` giving their share of ink (and, with
     ``bh``, only those whose ink is on average ``JOINED_INK`` darker than the paper around it).
 
@@ -187,7 +216,16 @@ def _code_blobs(mask: np.ndarray, closed: np.ndarray, f: float, sides: tuple[flo
         return []
     lo_s, hi_s = sides
     big, small = np.maximum(w, h), np.minimum(w, h)
-    keep = np.flatnonzero((big >= lo_s) & (small <= hi_s * 1.42) & (small >= 0.6 * big))
+    shaped = (big >= lo_s) & (small <= hi_s * 1.42) & (small >= 0.6 * big)
+    if prefilter and nested and bh is not None:
+        # ``prefilter``: leave out at once, before any outline is traced, the blobs whose own ink is on average
+        # fainter than ``JOINED_INK`` (a felt's grain closed into lumps by the narrow closing: many a frame)
+        lab = labels.ravel()
+        on = mask.ravel() > 0
+        ink_sum = np.bincount(lab[on], weights=bh.ravel()[on].astype(np.float64), minlength=len(x0) + 1)[1:]
+        ink_n = np.bincount(lab[on], minlength=len(x0) + 1)[1:]
+        shaped &= ink_sum >= JOINED_INK * np.maximum(ink_n, 1)
+    keep = np.flatnonzero(shaped)
     if not len(keep):
         return []
     out = []
@@ -205,12 +243,13 @@ def _code_blobs(mask: np.ndarray, closed: np.ndarray, f: float, sides: tuple[flo
             continue
         xa, ya, xb, yb = int(x0[i]), int(y0[i]), int(x0[i] + w[i]), int(y0[i] + h[i])
         dark = cv2.countNonZero(mask[ya:yb, xa:xb]) / (w[i] * h[i]) / max(fill, 0.5)  # codes: about half
-        if bh is not None and 0.25 <= dark <= 0.85:
+        if bh is not None and MIN_DARK_SHARE <= dark <= max_ink:
             sel = mask[ya:yb, xa:xb] > 0
             if float(bh[ya:yb, xa:xb][sel].mean()) < JOINED_INK:
                 continue
-        if 0.25 <= dark <= 0.85:
-            out.append(Candidate((x0[i] + w[i] / 2) / f, (y0[i] + h[i] / 2) / f, side / f, 1 - abs(dark - 0.5)))
+        if MIN_DARK_SHARE <= dark <= max_ink:
+            out.append(Candidate((x0[i] + w[i] / 2) / f, (y0[i] + h[i] / 2) / f, side / f, 1 - abs(dark - 0.5),
+                                 inky=dark > INKY))
     return out
 
 
@@ -392,7 +431,9 @@ def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader, defocus: boo
             for f, nsr, quiet in CARD_DEBLUR_TRIES if cand.card else DEBLUR_TRIES:
                 yield _quiet(up(undo(f * length, angle, nsr), k), quiet * ppm * k), k
 
-    for img, k in chain(() if cand.card else as_it_is(), smeared()):
+    for n, (img, k) in enumerate(chain(() if cand.card else as_it_is(), smeared())):
+        if cand.inky and n >= INKY_TRIES:
+            break
         if k < 0:  # read with one threshold for the whole crop (``read_global``)
             assert read_global is not None
             k = -k

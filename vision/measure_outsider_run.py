@@ -217,8 +217,9 @@ def score(scene: Scene, view: list[tuple[bool, float, tuple[float, float]]], rea
 
 def run_outsider(decoders: dict[str, Any], frames: int, kinds: Sequence[str] = ("deal", *LAYOUTS),
                  seed: int = 2026, sizes: Sequence[tuple[int, int]] = SIZES,
-                 progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """``frames`` frames of each kind, each at every size, read by every decoder on the same frames."""
+                 progress: Callable[[str], None] | None = None, repeats: int = 1) -> dict[str, Any]:
+    """``frames`` frames of each kind, each at every size, read by every decoder on the same frames; each
+    frame read ``repeats`` times by each decoder in turn (``_fastest``), its fastest read's time kept."""
     rng = np.random.default_rng(seed)
     tally: dict[tuple[str, str, str], dict[str, list[Any]]] = {}
     for kind in kinds:
@@ -231,10 +232,8 @@ def run_outsider(decoders: dict[str, Any], frames: int, kinds: Sequence[str] = (
             for size in sizes:
                 frame = expose(sharp, cam, size, np.random.default_rng(case + size[0]))
                 view = in_view(scene, cam, size)
-                for name, dec in decoders.items():
-                    t = time.perf_counter()
-                    reading = dec.read(frame)
-                    ms = (time.perf_counter() - t) * 1e3
+                best = _fastest(decoders, frame, repeats)
+                for name, (reading, ms) in best.items():
                     s = score(scene, view, reading)
                     key = (kind, f"{size[0]}x{size[1]}", name)
                     acc = tally.setdefault(key, {"cards": [], "calls": [], "tops": [], "false": [], "ms": [],
@@ -249,6 +248,23 @@ def run_outsider(decoders: dict[str, Any], frames: int, kinds: Sequence[str] = (
             if progress:
                 progress(f"{kind} {f + 1}/{frames}")
     return {f"{k}|{s}|{n}": summary(acc) for (k, s, n), acc in tally.items()}
+
+
+def _fastest(decoders: dict[str, Any], frame: np.ndarray, repeats: int,
+             clock: Callable[[], float] = time.perf_counter) -> dict[str, tuple[Any, float]]:
+    """Each decoder's reading of ``frame`` and its fastest time (ms, by ``clock`` in seconds) of ``repeats``
+    reads, the decoders taking turns (the first to go alternates), so that a shared machine's load falls on
+    both alike."""
+    names = list(decoders)
+    best: dict[str, tuple[Any, float]] = {}
+    for r in range(max(1, repeats)):
+        for name in names if r % 2 == 0 else names[::-1]:
+            t = clock()
+            reading = decoders[name].read(frame)
+            ms = (clock() - t) * 1e3
+            if name not in best or ms < best[name][1]:
+                best[name] = (reading, ms)
+    return best
 
 
 PPM_BINS = ((0.0, 3.0), (3.0, 3.6), (3.6, 4.4), (4.4, 99.0))

@@ -29,6 +29,8 @@ def run(args: argparse.Namespace) -> int:
         return run_degradations_report(args)
     if getattr(args, "bidding", False):
         return run_bidding_report(args)
+    if getattr(args, "outsider", False):
+        return run_outsider_report(args)
     cv2.setNumThreads(1)  # single-threaded figures, for both decoders
     quick = bool(getattr(args, "quick", False))
     main_frames = getattr(args, "frames", None) or (9 if quick else 10_000)
@@ -130,7 +132,7 @@ def run_bidding_report(args: argparse.Namespace) -> int:
     """``--bidding``: ``vision.measure_bidding`` (``--frames N``, default 600; 12 with ``--quick``), the
     layouts players make on the same generator (a tenth of the frames, at least 4 a case), and the
     outsider's table (``vision.measure_outsider_run``: a twentieth, at least 1 a kind), each side by side
-    with today's decoder (main before the defocus remedy of issue 37's third round: ``defocus=False``)."""
+    with today's decoder (``today``)."""
     import cv2
 
     from vision.measure_bidding import run_bidding
@@ -155,10 +157,11 @@ def run_bidding_report(args: argparse.Namespace) -> int:
 
 
 def today() -> ZxingDecoder:
-    """The decoder as it was before candidates were also read strongly sharpened (``defocus=False``); the
-    one before the outsider's table (a code joined to its card's edge not split) is ``split_joined=False``
-    as well."""
-    return ZxingDecoder(find_unreadable=True, defocus=False)
+    """The decoder as it was before code blobs of 0.85 to 0.95 ink were taken and the ink was also closed two
+    pixels narrower (``mostly_ink=False, narrow=False``: main of 2026-12-02, after the defocus remedy). Earlier ones: ``defocus=False`` as well is the decoder before
+    candidates were also read strongly sharpened; ``split_joined=False`` as well, the one before the
+    outsider's table (a code joined to its card's edge not split)."""
+    return ZxingDecoder(find_unreadable=True, mostly_ink=False, narrow=False)
 
 
 def layout_report(args: argparse.Namespace, frames: int) -> list[dict[str, object]]:
@@ -188,11 +191,15 @@ def outsider_report(args: argparse.Namespace, frames: int) -> dict[str, object]:
     """The outsider's table (``vision.measure_outsider``): ``frames`` frames of playing cards in play and of
     each layout of bidding cards, each at 1280x720 and 1920x1080, the decoder as it is and today's on the
     same frames."""
+    import sys
+
     from vision.measure_outsider_run import run_outsider
 
-    r = run_outsider({"now": ZxingDecoder(find_unreadable=True), "today": today()}, frames)
+    r = run_outsider({"now": ZxingDecoder(find_unreadable=True), "today": today()}, frames,
+                     seed=int(getattr(args, "seed", 2026)), progress=lambda s: print(s, file=sys.stderr, flush=True),
+                     repeats=int(getattr(args, "repeats", 1)))
     if not args.json:
-        print(f"outsider's table (vision/measure_outsider.py), {frames} frames a kind, 2.4-4.3 px a module at 720p "
+        print(f"outsider's table (vision/measure_outsider.py), seed {getattr(args, 'seed', 2026)}, {frames} frames a kind, 2.4-4.3 px a module at 720p "
               f"(x1.5 at 1080p), tilt, hands, glare, defocus, noise, Bayer, JPEG; now (today):")
         for key, v in r.items():
             kind, size, name = key.split("|")
@@ -209,3 +216,26 @@ def outsider_report(args: argparse.Namespace, frames: int) -> dict[str, object]:
             line += f"false {v['false']} ({t['false']}); median {v['median_ms']:.1f} ms ({t['median_ms']:.1f})"
             print(line, flush=True)
     return r
+
+
+def run_outsider_report(args: argparse.Namespace) -> int:
+    """``--outsider``: only the outsider's table (``--frames N`` a kind, default 20, 1 with ``--quick``;
+    ``--seed``), then each kind's time ratio: the median ms a frame of the decoder as it is over today's."""
+    import cv2
+
+    cv2.setNumThreads(1)
+    frames = getattr(args, "frames", None) or (1 if getattr(args, "quick", False) else 20)
+    r = outsider_report(args, frames)
+    ratios = {}
+    for key, v in r.items():
+        kind, size, name = key.split("|")
+        t = r.get(f"{kind}|{size}|today")
+        if name == "now" and isinstance(v, dict) and isinstance(t, dict) and t["median_ms"]:
+            ratios[f"{kind}|{size}"] = round(v["median_ms"] / t["median_ms"], 2)
+    if args.json:
+        print(json.dumps({"bench": "vision-outsider", "seed": getattr(args, "seed", 2026), "frames": frames,
+                          "repeats": getattr(args, "repeats", 1),
+                          "figures": r, "time_ratio": ratios}))
+    else:
+        print("time a frame, now over today (medians): " + ", ".join(f"{k} x{x:.2f}" for k, x in ratios.items()))
+    return 0

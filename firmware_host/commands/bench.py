@@ -23,6 +23,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "and without them), as players lay them (stacks, fans, rows, hands), and the outsider's "
                         "table (vision/measure_outsider.py: playing and bidding cards at 720p and 1080p), each "
                         "beside today's decoder on the same frames")
+    p.add_argument("--outsider", action="store_true",
+                   help="vision: only the outsider's table (vision/measure_outsider.py), --frames frames of playing "
+                        "cards and of each layout of bidding cards (default 20; 1 with --quick), at 720p and 1080p, "
+                        "beside today's decoder on the same frames, with the time ratio")
+    p.add_argument("--seed", type=int, default=2026,
+                   help="vision --bidding/--outsider: the outsider's table's seed (default 2026, the one the "
+                        "decoder's constants were chosen on until issue 37's fourth round)")
+    p.add_argument("--repeats", type=int, default=1,
+                   help="vision --outsider: read each frame this many times by each decoder in turn and keep the "
+                        "fastest time (default 1; 3 on a shared machine)")
     p.add_argument("--scale", type=int, nargs="?", const=1000, default=None, metavar="TABLES",
                    help="federation: the simultaneous at scale (12 club brokers, 3 of them real sessions, TABLES tables, "
                         "20 outages, the first link cut 10 minutes, 1 with --quick)")

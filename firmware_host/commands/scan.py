@@ -23,8 +23,10 @@ each call (a bidding card read) is
   call           the call in the event format ("1H", "3NT", "pass", "double", "redouble")
   copy           the copy character of its code (several pass cards of one seat differ by it)
   x, y           centre of the code, frame pixels; zone: the table zone holding it, or null
-with --stats a last line {"stats": {"images", "cards", "unreadable", "rejected": {REASON: N}}} counts the
-decoded texts that are neither card nor bidding codes by the rule they broke: length, charset, version,
+with --stats a last line {"stats": {"images", "cards", "calls", "unreadable", "rejected": {REASON: N}}}
+counts the images read, the cards (playing cards and backs' pack marks) and calls (bidding cards) read,
+the unreadable card shapes, and the decoded texts that are neither card nor bidding codes by the rule
+they broke, every rule named (0 when none broke it), in this order: length, charset, version,
 check, card (a card code's card), seat and call (a bidding code's seat or call): vision/CARD_CODES.md.
 zones: the default zones, the [zones] syntax and what a point between zones gives are in
 vision/CARD_CODES.md, "Table zones".
@@ -45,12 +47,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--variants", default="micro,qr",
                    help="symbols zxing-cpp looks for: micro, qr or both (default micro,qr)")
     p.add_argument("--config", help="TOML file with [vision] and [zones] (zones and homography)")
-    p.add_argument("--stats", action="store_true", help="end with a line counting rejected codes by reason")
+    p.add_argument("--stats", action="store_true", help="end with a line counting the images, cards, calls and unreadable shapes, "
+                        "and the rejected codes by reason")
     p.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
     from vision.calibrate import CalibrationError, load_homography
+    from vision.codes import RejectReason
     from vision.decode import make_decoder
     from vision.scan import ImageError, load_image, scan_image
     from vision.zones import ConfigError, VisionConfig, load_vision_config
@@ -66,7 +70,7 @@ def _run(args: argparse.Namespace) -> int:
     rc = 0
     if args.decoder == "pyzbar":
         print(f"cardtable scan: note: {PYZBAR_NOTE}", file=sys.stderr)
-    totals = {"images": 0, "cards": 0, "unreadable": 0}
+    totals = {"images": 0, "cards": 0, "calls": 0, "unreadable": 0}
     for path in args.images:
         try:
             image = load_image(path)
@@ -81,7 +85,9 @@ def _run(args: argparse.Namespace) -> int:
             rc = max(rc, 1)
         totals["images"] += 1
         totals["cards"] += len(record["cards"])
+        totals["calls"] += len(record["calls"])
         totals["unreadable"] += len(record["unreadable"])
     if args.stats:
-        print(json.dumps({"stats": {**totals, "rejected": dict(sorted(decoder.rejected.items()))}}), flush=True)
+        rejected = {r.value: decoder.rejected[r.value] for r in RejectReason}
+        print(json.dumps({"stats": {**totals, "rejected": rejected}}), flush=True)
     return rc

@@ -105,3 +105,28 @@ def test_a_small_run_reports_every_kind_and_size() -> None:
     r = run_outsider({"now": ZxingDecoder()}, 1, ("deal", "row"), sizes=((1280, 720),))
     assert set(r) == {"deal|1280x720|now", "row|1280x720|now"}
     assert r["row|1280x720|now"]["calls_shown"] > 0 and r["deal|1280x720|now"]["cards_shown"] > 0
+
+
+
+def test_each_decoder_keeps_its_fastest_read_and_they_take_turns() -> None:
+    """``_fastest``: the decoders read in turn, the first to go alternating, and each keeps its fastest
+    read's time (a fake clock: each read takes the seconds its decoder is given); a slow read (a machine
+    busy for a moment) does not count against it."""
+    from vision.measure_outsider_run import _fastest
+
+    now = [0.0]
+    order: list[str] = []
+
+    class Timed:
+        def __init__(self, name: str, takes: list[float]) -> None:
+            self.name, self.takes = name, takes
+
+        def read(self, frame: np.ndarray) -> str:
+            order.append(self.name)
+            now[0] += self.takes.pop(0)
+            return self.name
+
+    best = _fastest({"now": Timed("now", [0.5, 0.02, 0.03]), "today": Timed("today", [0.01, 0.4, 0.02])},
+                    np.zeros((2, 2), np.uint8), 3, clock=lambda: now[0])
+    assert order == ["now", "today", "today", "now", "now", "today"]
+    assert best["now"] == ("now", pytest.approx(20.0)) and best["today"] == ("today", pytest.approx(10.0))

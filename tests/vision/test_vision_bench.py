@@ -45,3 +45,15 @@ def test_bench_bidding_reads_the_calls_beside_the_cards(capsys: pytest.CaptureFi
     kinds = {k.split("|")[0] for k in doc["outsider"]}
     assert kinds == {"deal", "stack", "fan", "row", "column"}
     assert all(v["false"] == 0 and v["median_ms"] > 0 for v in doc["outsider"].values())
+
+
+def test_bench_outsider_alone_on_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    """``bench vision --outsider --quick --seed N``: one frame a kind of the outsider's table on that seed, both
+    decoders on the same frames, each kind's time ratio."""
+    assert main(["bench", "vision", "--outsider", "--quick", "--json", "--seed", "3"]) == 0
+    doc = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert doc["bench"] == "vision-outsider" and doc["seed"] == 3 and doc["frames"] == 1
+    assert {k.split("|")[0] for k in doc["figures"]} == {"deal", "stack", "fan", "row", "column"}
+    assert all(v["false"] == 0 for v in doc["figures"].values())
+    assert set(doc["time_ratio"]) == {f"{k}|{s}" for k in ("deal", "stack", "fan", "row", "column")
+                                      for s in ("1280x720", "1920x1080")}

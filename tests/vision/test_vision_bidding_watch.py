@@ -193,3 +193,24 @@ def test_scan_reports_bidding_cards_apart_from_cards(tmp_path, capsys) -> None: 
     assert sorted((c["seat"], c["call"], c["copy"], c["zone"]) for c in record["calls"]) == \
         [("N", "1H", "1", "N"), ("S", "pass", "3", "centre")]
     assert all(isinstance(c["x"], int) for c in record["calls"])
+
+
+def test_scan_stats_count_the_calls_read_and_every_reason(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``--stats`` counts the bidding cards read beside the cards, and names every rejection reason (0 when
+    none was met), so that a reader of the line need not know which reasons exist."""
+    import json
+
+    import cv2
+
+    from firmware_host.cli import main
+
+    scene = Scene()
+    scene.place_call("N", parse_call("1H"))
+    scene.place_call("S", PASS, "3", zone="centre")
+    scene.place(card("TD"), "B7", zone="E")
+    path = tmp_path / "t.png"
+    cv2.imwrite(str(path), frame_of(scene))
+    assert main(["scan", str(path), str(path), "--stats"]) == 0
+    stats = json.loads(capsys.readouterr().out.splitlines()[-1])["stats"]
+    assert stats["images"] == 2 and stats["cards"] == 2 and stats["calls"] == 4
+    assert stats["rejected"] == {r: 0 for r in ("length", "charset", "version", "check", "card", "seat", "call")}
