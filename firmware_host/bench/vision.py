@@ -130,7 +130,7 @@ def run_degradations_report(args: argparse.Namespace) -> int:
 
 def run_bidding_report(args: argparse.Namespace) -> int:
     """``--bidding``: ``vision.measure_bidding`` (``--frames N``, default 600; 12 with ``--quick``), the
-    layouts players make on the same generator (a tenth of the frames, at least 4 a case), and the
+    layouts players make on the same generator (a tenth of the frames, at least 4 a case, 2 with ``--quick``), and the
     outsider's table (``vision.measure_outsider_run``: a twentieth, at least 1 a kind), each side by side
     with today's decoder (``today``)."""
     import cv2
@@ -138,7 +138,8 @@ def run_bidding_report(args: argparse.Namespace) -> int:
     from vision.measure_bidding import run_bidding
 
     cv2.setNumThreads(1)
-    frames = getattr(args, "frames", None) or (12 if getattr(args, "quick", False) else 600)
+    quick = bool(getattr(args, "quick", False))
+    frames = getattr(args, "frames", None) or (12 if quick else 600)
     r = run_bidding(ZxingDecoder(find_unreadable=True), frames)
     if not args.json:
         a, b = r["cards_only"], r["with_bidding_cards"]
@@ -149,7 +150,7 @@ def run_bidding_report(args: argparse.Namespace) -> int:
         print(f"  bidding cards read per frame {r['calls_read']:.4f}; playing cards read {r['cards_read']:.4f} without, "
               f"{r['cards_read_with_bidding_cards']:.4f} with; false calls {r['false_calls']}, false cards "
               f"{r['false_cards']}", flush=True)
-    layouts = layout_report(args, max(4, frames // 10))
+    layouts = layout_report(args, max(2 if quick else 4, frames // 10))
     outsider = outsider_report(args, max(1, frames // 20))
     if args.json:
         print(json.dumps({"bench": "vision-bidding", **r, "layouts": layouts, "outsider": outsider}))

@@ -65,6 +65,7 @@ class PortWorker:
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._reopen = threading.Event()
+        self._reopen_reason = "port closed for a reconnect"   # or why a write found the device gone
         self._outbox: deque[Any] = deque()
         self._thread: threading.Thread | None = None
         self.last_error: str | None = None
@@ -91,6 +92,7 @@ class PortWorker:
 
     def reconnect(self) -> None:
         """Close the port and open it again (as after an unplug), from any thread."""
+        self._reopen_reason = "port closed for a reconnect"
         self._reopen.set()
         self._interrupt()
 
@@ -153,6 +155,7 @@ class PortWorker:
             self._ser.write(data)
         except Exception as exc:  # noqa: BLE001 - any failure here means the device went away
             log.debug("%s: write failed: %s", self.name, exc)
+            self._reopen_reason = f"device lost: write failed: {exc}"
             self._reopen.set()
 
     def _open(self) -> bool:
@@ -213,7 +216,8 @@ class PortWorker:
                 continue
             if self._reopen.is_set():
                 self._reopen.clear()
-                self._drop("port closed for a reconnect")
+                reason, self._reopen_reason = self._reopen_reason, "port closed for a reconnect"
+                self._drop(reason)
                 continue
             try:
                 data = self._ser.read(1)

@@ -18,10 +18,11 @@ from firmware_host.soak.schedule import FAULT_KINDS, Fault, Schedule, kinds_for
 
 
 def test_a_short_evening_keeps_every_promise(tmp_path: Path) -> None:
-    results = evening(deals=24, faults=12, seed=3, games=("contract-bridge", "euchre"), workdir=tmp_path)
+    # twelve deals, six of each game, each with a fault of another kind (the long evening: `cardtable bench soak`)
+    results = evening(deals=12, faults=12, seed=3, games=("contract-bridge", "euchre"), workdir=tmp_path)
     text = table(results)
     assert all(f.ok for f in results), text
-    assert sum(f.deals for f in results) >= 24 and sum(sum(f.faults.values()) for f in results) >= 12, text
+    assert sum(f.deals for f in results) >= 12 and sum(sum(f.faults.values()) for f in results) >= 12, text
     assert all(f.rulings_expected > 0 and f.results > 0 for f in results), text
 
 
