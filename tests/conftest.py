@@ -11,7 +11,9 @@ lgpio makes its notification pipes when it is imported, in ``$LG_WD`` or else th
 before anything imports lgpio (one set already, the unit's or the user's, is kept).
 """
 
+import atexit
 import os
+import shutil
 import tempfile
 
 from hypothesis import settings
@@ -19,8 +21,9 @@ from hypothesis import settings
 settings.register_profile("cardtable", deadline=None)
 settings.load_profile("cardtable")
 
-if "LG_WD" not in os.environ:
+if "LG_WD" not in os.environ:   # lgpio's working folder, removed when the process that made it ends
     os.environ["LG_WD"] = tempfile.mkdtemp(prefix="cardtable-lg-")
+    atexit.register(shutil.rmtree, os.environ["LG_WD"], True)
 
 
 # The watchdog that turns a hung test into a named failure (tests/watchdog.py).
@@ -28,4 +31,5 @@ from tests.watchdog import (  # noqa: E402,F401
     pytest_configure,
     pytest_runtest_protocol,
     pytest_terminal_summary,
+    pytest_unconfigure,
 )

@@ -12,6 +12,7 @@ TESTS_WATCHDOG_S sets the limit (tests/test_watchdog.py uses a short one on a te
 
 import faulthandler
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -25,6 +26,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # The controller (or a run without xdist) makes the folder; workers inherit it through the environment.
     if not hasattr(config, "workerinput") and _WATCHDOG_DIR not in os.environ:
         os.environ[_WATCHDOG_DIR] = tempfile.mkdtemp(prefix="cardtable-watchdog-")
+        config._cardtable_watchdog_made = True  # type: ignore[attr-defined]
 
 
 def _watchdog_file(config: pytest.Config):  # type: ignore[no-untyped-def]
@@ -82,3 +84,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):  # type: igno
         if text:
             terminalreporter.section(f"watchdog ({path.stem})", sep="-")
             terminalreporter.write_line(text)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The folder goes when the run that made it ends (its stacks were printed in the summary)."""
+    if getattr(config, "_cardtable_watchdog_made", False):
+        shutil.rmtree(os.environ.pop(_WATCHDOG_DIR, ""), ignore_errors=True)

@@ -26,6 +26,7 @@ import argparse
 import json
 import random
 import secrets
+import shutil
 import tempfile
 import threading
 import time
@@ -184,10 +185,18 @@ class Server:
 
 
 def run(args: argparse.Namespace) -> int:
+    """The bench in a folder of its own, removed when it ends however it ends (its broker's, its night's)."""
+    work = Path(tempfile.mkdtemp(prefix="bench-euchre-"))
+    try:
+        return _run(args, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _run(args: argparse.Namespace, work: Path) -> int:
     quick = bool(getattr(args, "quick", False))
     tables, rounds, hands = (10, 2, 4) if quick else (30, 3, 8)
     rng = random.Random(1)
-    work = Path(tempfile.mkdtemp(prefix="bench-euchre-"))
     ids = tuple(f"table-{k:02d}" for k in range(1, tables + 1))
     users = {DASHBOARD_USER: secrets.token_hex(8)} | {t: secrets.token_hex(8) for t in ids}
     setup = NightSetup("Bench night", tuple(Player(i, f"P{i}") for i in range(1, 4 * tables + 1)),

@@ -300,11 +300,14 @@ def test_the_director_s_substitution_through_the_guard(club: Club) -> None:
     assert last["type"] == "substitute" and last["by"] == "director"           # journaled
 
 
-def test_bench_euchre_quick_on_the_director_s_server(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_euchre_quick_on_the_director_s_server(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     from firmware_host.cli import main
 
     _need("mosquitto", "mosquitto")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     assert main(["bench", "euchre", "--quick", "--director-server", "--json"]) == 0
+    assert not list(tmp_path.glob("bench-euchre-*")), "the bench leaves its folder behind"
     figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert figures["pages"].startswith("the director's server") and figures["night finished"] is True
     assert figures["hands taken"] == 80 and figures["hand -> page"]["n"] == 80
