@@ -71,3 +71,25 @@ def test_the_replay_steps_through_the_cards_in_a_browser(journals: list[Path], t
         assert driver.find_element("id", "auction").text.startswith("West North East South")
     finally:
         driver.quit()
+
+
+def test_the_published_results_link_each_traveller_to_its_replay(session_dir: Path, journals: list[Path],
+                                                                tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 32 item 5: the replay sits beside the travellers in the folder a club publishes, and they link
+    to it: the replay written first (`broadcast export --out SITE`), then the results (`duplicate export
+    --site SITE`); a results folder written with no replay in it has no such link."""
+    site = tmp_path / "site"
+    assert main(["broadcast", "export", "--journals", *map(str, journals), "--out", str(site)]) == 0
+    assert main(["duplicate", "export", "--session", str(session_dir / "session"), "--site", str(site)]) == 0
+    capsys.readouterr()
+    travellers = (site / "travellers.html").read_text(encoding="utf-8")
+    for board in (1, 2, 3):
+        link = f'href="replay/board-{board:02d}.html"'
+        assert travellers.count(link) == 1, board
+        assert (site / "replay" / f"board-{board:02d}.html").is_file()
+    assert 'href="replay/index.html"' in (site / "index.html").read_text(encoding="utf-8")
+    bare = tmp_path / "bare"
+    assert main(["duplicate", "export", "--session", str(session_dir / "session"), "--site", str(bare)]) == 0
+    assert "replay/" not in (bare / "travellers.html").read_text(encoding="utf-8")
+    assert "replay/" not in (bare / "index.html").read_text(encoding="utf-8")

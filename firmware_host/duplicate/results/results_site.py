@@ -6,6 +6,10 @@
 hand-record sheet, eight boards to a printed page), and the files for scorers: ``results.pbn`` and
 ``results.xml`` (USEBIO). Links are relative, pages need nothing from outside the folder.
 
+Where the folder already holds the replay pages of the tables' journals (``replay/board-<b>.html``, written
+by ``cardtable broadcast export --out`` the same folder, ``docs/broadcast.md``), each board's traveller
+links to its replay (every table's play of it, card by card) and the index links to ``replay/index.html``.
+
 The folder is made if it is not there. A folder that already holds any of these files is refused unless
 ``force`` (then those files are replaced; nothing else in the folder is touched); a path that is a
 file is refused. Everything is rendered before the first file is written.
@@ -36,7 +40,12 @@ def _nav() -> str:
     return f"<nav>{links} <a href=\"results.pbn\">PBN</a> <a href=\"results.xml\">USEBIO</a></nav>"
 
 
-def _index(data: ExportData) -> list[str]:
+def replay_page(number: int) -> str:
+    """A board's replay page, relative to the folder (``firmware_host/broadcast/archive.py`` names it so)."""
+    return f"replay/board-{number:02d}.html"
+
+
+def _index(data: ExportData, replay: bool = False) -> list[str]:
     winners = []
     for r in ordered_rankings(data.result):
         first = [s for s in r.standings if s.place.rstrip("=") == "1"]
@@ -46,19 +55,28 @@ def _index(data: ExportData) -> list[str]:
     pages = "".join(f'<li><a href="{name}">{escape(words)}</a></li>' for name, words in PAGES[1:])
     return [f"<h1>{escape(title(data))}</h1>", facts(data), "<h2>Winners</h2>", f"<ul>{''.join(winners)}</ul>",
             "<h2>Pages</h2>", f"<ul>{pages}<li><a href=\"results.pbn\">results.pbn</a> (PBN 2.1, for scorers)</li>"
-            "<li><a href=\"results.xml\">results.xml</a> (USEBIO 1.2, for the federation)</li></ul>"]
+            "<li><a href=\"results.xml\">results.xml</a> (USEBIO 1.2, for the federation)</li>"
+            + ('<li><a href="replay/index.html">Replay</a> (every board at every table, card by card)</li>'
+               if replay else "") + "</ul>"]
 
 
-def render(data: ExportData) -> dict[str, bytes]:
-    """Every file of the folder, by name."""
+def _with_replay(block: str, number: int) -> str:
+    link = (f'<p class="replay"><a href="{replay_page(number)}">Board {number} at every table, card by card'
+            "</a></p></section>")
+    return block[: -len("</section>")] + link if block.endswith("</section>") else block
+
+
+def render(data: ExportData, replay: frozenset[int] = frozenset()) -> dict[str, bytes]:
+    """Every file of the folder, by name; ``replay``: the boards whose replay page is in the folder."""
     head = f"<h1>{escape(title(data))}</h1>"
     nav = _nav()
     out = {
-        "index.html": parts.page(title(data), _index(data), nav),
+        "index.html": parts.page(title(data), _index(data, bool(replay)), nav),
         "ranking.html": parts.page(f"Ranking · {title(data)}", [head, "<h2>Ranking</h2>",
                                                                  *parts.ranking(data, "scorecards.html")], nav),
         "travellers.html": parts.page(f"Travellers · {title(data)}", [head, "<h2>Travellers</h2>", *(
-            parts.board_block(data, b) for b in data.result.boards)], nav),
+            _with_replay(parts.board_block(data, b), b.number) if b.number in replay else parts.board_block(data, b)
+            for b in data.result.boards)], nav),
         "scorecards.html": parts.page(f"Scorecards · {title(data)}", [head, "<h2>Personal scorecards</h2>",
                                                                        *parts.scorecards(data)], nav),
         "hands.html": parts.page(f"Hand records · {title(data)}", [head, "<h2>Hand records</h2>",
@@ -91,7 +109,8 @@ def write_site(data: ExportData, folder: str | Path, *, force: bool = False) -> 
     """
     out = Path(folder)
     check_folder(out, force=force)
-    files = render(data)
+    replay = frozenset(b.number for b in data.result.boards if (out / replay_page(b.number)).is_file())
+    files = render(data, replay)
     try:
         out.mkdir(parents=True, exist_ok=True)
         for name, body in files.items():
