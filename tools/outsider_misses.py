@@ -28,8 +28,8 @@ import numpy as np
 from vision import lookagain
 from vision.codes import encode_call_payload, encode_payload
 from vision.decode import ZxingDecoder, as_gray
-from vision.measure_outsider import MODULE_MM, draw, expose, random_camera
-from vision.measure_outsider_run import auction_scene, deal_scene, in_view
+from vision.measure_outsider import MODULE_MM
+from vision.measure_outsider_run import outsider_frames
 
 SIZES = ((1280, 720), (1920, 1080))
 
@@ -72,8 +72,19 @@ def blob_at(gray: np.ndarray, cx: float, cy: float, side: float) -> str:
 
 
 def main(argv: list[str]) -> int:
-    seed, frames, kinds = int(argv[0]), int(argv[1]), argv[2].split(",")
-    dec = ZxingDecoder(mostly_ink=False, narrow=False) if "--main" in argv else ZxingDecoder()
+    import argparse
+
+    kinds_known = ("deal", "stack", "fan", "row", "column")
+    ap = argparse.ArgumentParser(prog="tools/outsider_misses.py", description=__doc__.split("\n", 1)[0])
+    ap.add_argument("seed", type=int)
+    ap.add_argument("frames", type=int)
+    ap.add_argument("kinds", help="comma-separated, of " + ", ".join(kinds_known))
+    ap.add_argument("--main", action="store_true", help="the decoder of before issue 37's fourth round")
+    args = ap.parse_args(argv)
+    seed, frames, kinds = args.seed, args.frames, args.kinds.split(",")
+    if unknown := [k for k in kinds if k not in kinds_known]:
+        ap.error(f"unknown kind {unknown[0]!r}: one of {', '.join(kinds_known)}")
+    dec = ZxingDecoder(mostly_ink=False, narrow=False) if args.main else ZxingDecoder()
     seen: dict[str, list[lookagain.Candidate]] = {"found": [], "tried": []}
     find, read = lookagain.code_candidates, lookagain.read_candidate
 
@@ -87,40 +98,30 @@ def main(argv: list[str]) -> int:
         return read(gray, cand, *a, **k)  # type: ignore[arg-type]
 
     lookagain.code_candidates, lookagain.read_candidate = found, tried  # type: ignore[assignment]
-    rng = np.random.default_rng(seed)
-    for kind in kinds:
-        for f in range(frames):
-            case = int(rng.integers(1 << 30))
-            r = np.random.default_rng(case)
-            cam = random_camera(r)
-            scene = deal_scene(r, cam) if kind == "deal" else auction_scene(r, cam, kind)
-            sharp = draw(scene, cam, r)
-            for size in SIZES:
-                frame = expose(sharp, cam, size, np.random.default_rng(case + size[0]))
-                view = in_view(scene, cam, size)
-                seen["found"].clear()
-                seen["tried"].clear()
-                reading = dec.read(frame)
-                reads = [(encode_payload(s.code.pack, s.code.card), s.x, s.y) for s in reading.sightings]
-                reads += [(encode_call_payload(c.code.seat, c.code.call, c.code.copy), c.x, c.y) for c in reading.calls]
-                gray = as_gray(frame)
-                half = float(np.median([v[1] for v in view])) * 17 / 2
-                for i, (it, (clear, ppm, (cx, cy))) in enumerate(zip(scene.items, view)):
-                    if not clear or it.kind == "back" or any(
-                            t == it.text and math.dist((x, y), (cx, cy)) < half for t, x, y in reads):
-                        continue
-                    side = ppm * lookagain.MODULES
-                    px_mm = cam.ppm / MODULE_MM * size[1] / 720
-                    glare = cam.glare * math.exp(-((cx - cam.glare_at[0] * size[0]) ** 2 + (cy - cam.glare_at[1] * size[1]) ** 2)
-                                                 / (2 * (cam.glare_mm * px_mm) ** 2)) if cam.glare else 0.0
-                    at = [c for c in seen["found"] if math.dist((c.x, c.y), (cx, cy)) < 0.5 * side]
-                    stage = "tried_unread" if any(c in seen["tried"] for c in at) else "found_not_tried" if at else "not_found"
-                    oracle = read(gray, lookagain.Candidate(cx, cy, side, 1.0), dec._read_crop, True, dec._read_crop_global)
-                    print(json.dumps({"kind": kind, "frame": f, "size": size[0], "item": i, "what": it.kind,
-                                      "ppm": round(ppm, 2), "blur": round(cam.blur, 2), "glare": round(glare, 2),
-                                      "pitch": round(cam.pitch, 1), "roll": round(cam.roll, 1), "stage": stage,
-                                      "oracle": any(t == it.text for t, _, _ in oracle),
-                                      "blob": blob_at(gray, cx, cy, side) if stage == "not_found" else None}), flush=True)
+    for kind, f, cam, scene, size, frame, view in outsider_frames(kinds, frames, seed, SIZES):
+        seen["found"].clear()
+        seen["tried"].clear()
+        reading = dec.read(frame)
+        reads = [(encode_payload(s.code.pack, s.code.card), s.x, s.y) for s in reading.sightings]
+        reads += [(encode_call_payload(c.code.seat, c.code.call, c.code.copy), c.x, c.y) for c in reading.calls]
+        gray = as_gray(frame)
+        half = float(np.median([v[1] for v in view])) * 17 / 2
+        for i, (it, (clear, ppm, (cx, cy))) in enumerate(zip(scene.items, view)):
+            if not clear or it.kind == "back" or any(
+                    t == it.text and math.dist((x, y), (cx, cy)) < half for t, x, y in reads):
+                continue
+            side = ppm * lookagain.MODULES
+            px_mm = cam.ppm / MODULE_MM * size[1] / 720
+            glare = cam.glare * math.exp(-((cx - cam.glare_at[0] * size[0]) ** 2 + (cy - cam.glare_at[1] * size[1]) ** 2)
+                                         / (2 * (cam.glare_mm * px_mm) ** 2)) if cam.glare else 0.0
+            at = [c for c in seen["found"] if math.dist((c.x, c.y), (cx, cy)) < 0.5 * side]
+            stage = "tried_unread" if any(c in seen["tried"] for c in at) else "found_not_tried" if at else "not_found"
+            oracle = read(gray, lookagain.Candidate(cx, cy, side, 1.0), dec._read_crop, True, dec._read_crop_global)
+            print(json.dumps({"kind": kind, "frame": f, "size": size[0], "item": i, "what": it.kind,
+                              "ppm": round(ppm, 2), "blur": round(cam.blur, 2), "glare": round(glare, 2),
+                              "pitch": round(cam.pitch, 1), "roll": round(cam.roll, 1), "stage": stage,
+                              "oracle": any(t == it.text for t, _, _ in oracle),
+                              "blob": blob_at(gray, cx, cy, side) if stage == "not_found" else None}), flush=True)
     return 0
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import cv2
@@ -220,8 +220,30 @@ def run_outsider(decoders: dict[str, Any], frames: int, kinds: Sequence[str] = (
                  progress: Callable[[str], None] | None = None, repeats: int = 1) -> dict[str, Any]:
     """``frames`` frames of each kind, each at every size, read by every decoder on the same frames; each
     frame read ``repeats`` times by each decoder in turn (``_fastest``), its fastest read's time kept."""
-    rng = np.random.default_rng(seed)
     tally: dict[tuple[str, str, str], dict[str, list[Any]]] = {}
+    for kind, _f, cam, scene, size, frame, view in outsider_frames(kinds, frames, seed, sizes, progress):
+        best = _fastest(decoders, frame, repeats)
+        for name, (reading, ms) in best.items():
+            s = score(scene, view, reading)
+            key = (kind, f"{size[0]}x{size[1]}", name)
+            acc = tally.setdefault(key, {"cards": [], "calls": [], "tops": [], "false": [], "ms": [],
+                                         "blur": [], "glare": []})
+            for k in ("cards", "calls", "tops"):
+                acc[k].extend(s[k])
+            shown = [g for g, _ in s["cards"] + s["calls"]]
+            acc["blur"].extend((g, cam.blur) for g in shown)
+            acc["glare"].extend((g, cam.glare > 0) for g in shown)
+            acc["false"].append(s["false"])
+            acc["ms"].append(ms)
+    return {f"{k}|{s}|{n}": summary(acc) for (k, s, n), acc in tally.items()}
+
+
+def outsider_frames(kinds: Sequence[str], frames: int, seed: int, sizes: Sequence[tuple[int, int]],
+                    progress: Callable[[str], None] | None = None) -> Iterator[tuple[Any, ...]]:
+    """The outsider's table on ``seed``: ``(kind, frame number, camera, scene, size, frame, view)`` for
+    ``frames`` frames of each kind, each at every size (the same frames whoever reads them: the bench and
+    ``tools/outsider_misses.py``); ``progress`` is told after each frame's sizes."""
+    rng = np.random.default_rng(seed)
     for kind in kinds:
         for f in range(frames):
             case = int(rng.integers(1 << 30))
@@ -230,24 +252,10 @@ def run_outsider(decoders: dict[str, Any], frames: int, kinds: Sequence[str] = (
             scene = deal_scene(r, cam) if kind == "deal" else auction_scene(r, cam, kind)
             sharp = draw(scene, cam, r)
             for size in sizes:
-                frame = expose(sharp, cam, size, np.random.default_rng(case + size[0]))
-                view = in_view(scene, cam, size)
-                best = _fastest(decoders, frame, repeats)
-                for name, (reading, ms) in best.items():
-                    s = score(scene, view, reading)
-                    key = (kind, f"{size[0]}x{size[1]}", name)
-                    acc = tally.setdefault(key, {"cards": [], "calls": [], "tops": [], "false": [], "ms": [],
-                                                 "blur": [], "glare": []})
-                    for k in ("cards", "calls", "tops"):
-                        acc[k].extend(s[k])
-                    shown = [g for g, _ in s["cards"] + s["calls"]]
-                    acc["blur"].extend((g, cam.blur) for g in shown)
-                    acc["glare"].extend((g, cam.glare > 0) for g in shown)
-                    acc["false"].append(s["false"])
-                    acc["ms"].append(ms)
+                yield (kind, f, cam, scene, size, expose(sharp, cam, size, np.random.default_rng(case + size[0])),
+                       in_view(scene, cam, size))
             if progress:
                 progress(f"{kind} {f + 1}/{frames}")
-    return {f"{k}|{s}|{n}": summary(acc) for (k, s, n), acc in tally.items()}
 
 
 def _fastest(decoders: dict[str, Any], frame: np.ndarray, repeats: int,
