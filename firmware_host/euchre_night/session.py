@@ -218,23 +218,22 @@ class NightSession(JournalledService):
         """The director corrects a hand taken (``docs/euchre.md``, "The director's correction"): journaled
         as a ``correct`` record, then in the hand, its points and the standings; '' or why not (nothing
         journaled then)."""
-        with self.lock:
-            rec = {"type": "correct", "table": table, "round": rnd, "hand": hand, "facts": facts, "why": why,
-                   "by": by[:60], "t": self.clock()}
-            why_not = self.night.check(rec)
-            if why_not:
-                return why_not
-            self.submit([rec])
-            return ""
+        return self._director({"type": "correct", "table": table, "round": rnd, "hand": hand, "facts": facts,
+                               "why": why}, by)
 
     def substitute(self, player: Any, name: Any, member: Any, from_round: Any, why: Any, by: str) -> str:
         """The director puts a substitute in for ``player`` from round ``from_round`` on (``docs/euchre.md``,
         "Substitutes"): journaled as a ``substitute`` record, then on the seatings, pages and exports;
         '' or why not (nothing journaled then)."""
+        return self._director({"type": "substitute", "player": player,
+                               "name": name.strip() if isinstance(name, str) else name,
+                               "member": "" if member is None else member, "from_round": from_round, "why": why}, by)
+
+    def _director(self, rec: dict[str, Any], by: str) -> str:
+        """A director's record, signed and timed, checked by the night and journaled; '' or why not (nothing
+        journaled then)."""
         with self.lock:
-            rec = {"type": "substitute", "player": player, "name": name.strip() if isinstance(name, str) else name,
-                   "member": "" if member is None else member, "from_round": from_round, "why": why,
-                   "by": by[:60], "t": self.clock()}
+            rec = {**rec, "by": by[:60], "t": self.clock()}
             why_not = self.night.check(rec)
             if why_not:
                 return why_not
