@@ -107,9 +107,42 @@ def _own_working_folder() -> bool:
         return False
 
 
+SCRATCH_PREFIX = "cardtable-dds-"
+
+
+def sweep_stale_scratch(folder: str | os.PathLike[str] | None = None) -> list[str]:
+    """Remove the scratch folders (``cardtable-dds-<pid>-*``) of processes that are gone, in ``folder`` (the
+    temporary folder by default); returns the names removed.
+
+    A process ends its own folder at exit, but one killed outright (``kill -9``, the power cut) cannot; the
+    next one to start cleans up after it, so a club machine's ``/tmp`` does not fill evening by evening. A
+    folder whose process still runs, or whose number now belongs to another process, is left."""
+    root = Path(folder if folder is not None else tempfile.gettempdir())
+    removed = []
+    try:
+        entries = list(root.glob(SCRATCH_PREFIX + "*-*"))
+    except OSError:
+        return removed
+    for entry in entries:
+        pid_text = entry.name[len(SCRATCH_PREFIX):].split("-", 1)[0]
+        if not pid_text.isdigit() or int(pid_text) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid_text), 0)
+            continue                      # still running
+        except ProcessLookupError:
+            pass
+        except (PermissionError, OverflowError, OSError):
+            continue                      # running as another user, or not a number a process can have
+        shutil.rmtree(entry, ignore_errors=True)
+        removed.append(entry.name)
+    return removed
+
+
 class _ScratchThread:
     """The one thread every call into DDS runs on, for the process's life, its working folder a
-    temporary one of its own (made on first use, removed when the process ends).
+    temporary one of its own (made on first use, named with the process's number, removed when the process
+    ends; those of processes killed outright are removed by the next one, :func:`sweep_stale_scratch`).
 
     One long-lived thread, not one a call: DDS keeps state by the calling thread and starts worker
     threads of its own from it, which share its working folder; a thread a call (with a folder deleted
@@ -128,7 +161,8 @@ class _ScratchThread:
     def run(self, fn: Callable[[], _T]) -> _T:
         with self._lock:
             if self._pool is None:
-                self.folder = tempfile.mkdtemp(prefix="cardtable-dds-")
+                sweep_stale_scratch()
+                self.folder = tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")
                 atexit.register(shutil.rmtree, self.folder, True)
                 self._pool = ThreadPoolExecutor(1, thread_name_prefix="dds-scratch", initializer=self._enter)
             pool = self._pool
