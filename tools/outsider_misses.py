@@ -29,7 +29,7 @@ from vision import lookagain
 from vision.codes import encode_call_payload, encode_payload
 from vision.decode import ZxingDecoder, as_gray
 from vision.measure_outsider import MODULE_MM
-from vision.measure_outsider_run import outsider_frames
+from vision.measure_outsider_run import LAYOUTS, outsider_frames
 
 SIZES = ((1280, 720), (1920, 1080))
 
@@ -74,7 +74,7 @@ def blob_at(gray: np.ndarray, cx: float, cy: float, side: float) -> str:
 def main(argv: list[str]) -> int:
     import argparse
 
-    kinds_known = ("deal", "stack", "fan", "row", "column")
+    kinds_known = ("deal", *LAYOUTS)
     ap = argparse.ArgumentParser(prog="tools/outsider_misses.py", description=__doc__.split("\n", 1)[0])
     ap.add_argument("seed", type=int)
     ap.add_argument("frames", type=int)

@@ -174,12 +174,9 @@ def test_many_calls_in_one_zone_all_read() -> None:
     assert np.ptp([c.y for c in got]) > 0  # two rows
 
 
-def test_scan_reports_bidding_cards_apart_from_cards(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
-    import json
-
+def _calls_and_a_card(tmp_path):  # type: ignore[no-untyped-def]
+    """A picture of North's 1H, South's pass (copy 3, in the centre) and the ten of diamonds in East's zone."""
     import cv2
-
-    from firmware_host.cli import main
 
     scene = Scene()
     scene.place_call("N", parse_call("1H"))
@@ -187,6 +184,15 @@ def test_scan_reports_bidding_cards_apart_from_cards(tmp_path, capsys) -> None: 
     scene.place(card("TD"), "B7", zone="E")
     path = tmp_path / "t.png"
     cv2.imwrite(str(path), frame_of(scene))
+    return path
+
+
+def test_scan_reports_bidding_cards_apart_from_cards(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from firmware_host.cli import main
+
+    path = _calls_and_a_card(tmp_path)
     assert main(["scan", str(path), "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert [c["card"] for c in record["cards"]] == ["TD"]
@@ -200,16 +206,9 @@ def test_scan_stats_count_the_calls_read_and_every_reason(tmp_path, capsys) -> N
     none was met), so that a reader of the line need not know which reasons exist."""
     import json
 
-    import cv2
-
     from firmware_host.cli import main
 
-    scene = Scene()
-    scene.place_call("N", parse_call("1H"))
-    scene.place_call("S", PASS, "3", zone="centre")
-    scene.place(card("TD"), "B7", zone="E")
-    path = tmp_path / "t.png"
-    cv2.imwrite(str(path), frame_of(scene))
+    path = _calls_and_a_card(tmp_path)
     assert main(["scan", str(path), str(path), "--stats"]) == 0
     stats = json.loads(capsys.readouterr().out.splitlines()[-1])["stats"]
     assert stats["images"] == 2 and stats["cards"] == 2 and stats["calls"] == 4

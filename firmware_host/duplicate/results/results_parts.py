@@ -164,11 +164,14 @@ def traveller(data: ExportData, board: ScoredBoard) -> str:
     return "".join(out)
 
 
-def board_block(data: ExportData, board: ScoredBoard) -> str:
-    """A board as the travellers show it: the diagram, its double-dummy grid, then its traveller."""
+def board_block(data: ExportData, board: ScoredBoard, replay: str = "") -> str:
+    """A board as the travellers show it: the diagram, its double-dummy grid, then its traveller; ``replay``,
+    where given, the relative address of the board's replay page, linked under the traveller."""
     rec = data.records[board.number]
+    link = (f'<p class="replay"><a href="{escape(replay)}">Board {board.number} at every table, card by card</a></p>'
+            if replay else "")
     return (f'<section class="board" id="board-{board.number}"><h3>Board {board.number}</h3>'
-            f"{diagram(rec, dd_grid(data.analysis.get(board.number)))}{traveller(data, board)}"
+            f"{diagram(rec, dd_grid(data.analysis.get(board.number)))}{traveller(data, board)}{link}"
             "</section>")
 
 

@@ -60,12 +60,6 @@ def _index(data: ExportData, replay: bool = False) -> list[str]:
                if replay else "") + "</ul>"]
 
 
-def _with_replay(block: str, number: int) -> str:
-    link = (f'<p class="replay"><a href="{replay_page(number)}">Board {number} at every table, card by card'
-            "</a></p></section>")
-    return block[: -len("</section>")] + link if block.endswith("</section>") else block
-
-
 def render(data: ExportData, replay: frozenset[int] = frozenset()) -> dict[str, bytes]:
     """Every file of the folder, by name; ``replay``: the boards whose replay page is in the folder."""
     head = f"<h1>{escape(title(data))}</h1>"
@@ -75,7 +69,7 @@ def render(data: ExportData, replay: frozenset[int] = frozenset()) -> dict[str, 
         "ranking.html": parts.page(f"Ranking · {title(data)}", [head, "<h2>Ranking</h2>",
                                                                  *parts.ranking(data, "scorecards.html")], nav),
         "travellers.html": parts.page(f"Travellers · {title(data)}", [head, "<h2>Travellers</h2>", *(
-            _with_replay(parts.board_block(data, b), b.number) if b.number in replay else parts.board_block(data, b)
+            parts.board_block(data, b, replay_page(b.number) if b.number in replay else "")
             for b in data.result.boards)], nav),
         "scorecards.html": parts.page(f"Scorecards · {title(data)}", [head, "<h2>Personal scorecards</h2>",
                                                                        *parts.scorecards(data)], nav),
