@@ -136,39 +136,35 @@ def _serve(args: argparse.Namespace) -> int:
         hold_event(args.dir).close()            # said before the broker starts; the service holds it from now
     except FederationError as exc:
         return _fail(str(exc))
-    broker = None
+    broker = service = page = None
     exit_on_sigterm()   # SIGTERM (systemd, a supervisor) as Ctrl-C: ``finally`` stops the broker it started
-    if remote is None:
-        topics = EventTopics(state.setup.event)
-        broker = EventBroker(Path(args.dir) / "broker", users, topics.acl(state.setup.clubs), port=args.port,
-                             persistence=True)
+    try:  # from here on a SIGTERM (SystemExit) or Ctrl-C at any line stops what was started, in ``finally``
+        if remote is None:
+            topics = EventTopics(state.setup.event)
+            broker = EventBroker(Path(args.dir) / "broker", users, topics.acl(state.setup.clubs),
+                                 port=args.port, persistence=True)
+            try:
+                broker.start()
+            except BrokerError as exc:
+                return _fail(str(exc))
+            remote = ("127.0.0.1", broker.port)
         try:
-            broker.start()
-        except BrokerError as exc:
+            service = FederationService(args.dir, remote[0], remote[1], users[SERVICE_USER]).start()
+        except FederationError as exc:
             return _fail(str(exc))
-        remote = ("127.0.0.1", broker.port)
-    try:
-        service = FederationService(args.dir, remote[0], remote[1], users[SERVICE_USER]).start()
-    except FederationError as exc:
-        if broker is not None:
-            broker.stop()
-        return _fail(str(exc))
-    page = None
-    if args.web is not None:
-        from firmware_host.federation.page import FieldPage
+        if args.web is not None:
+            from firmware_host.federation.page import FieldPage
 
-        try:
-            page = FieldPage(lambda: service.last_view, state.setup.event, args.web_bind, args.web,
-                             club_view=service.club_views.get,
-                             logins={c: users[c] for c in state.setup.clubs if c in users}).start()
-        except OSError as exc:
-            service.stop()
-            if broker is not None:
-                broker.stop()
-            return _fail(f"--web {args.web}: {exc}")
-    print(f"federation {state.setup.event}: broker {remote[0]}:{remote[1]}"
-          + (f"; the live page on http://{args.web_bind}:{page.port}/" if page else "") + "; Ctrl-C stops", flush=True)
-    try:
+            running = service
+            try:
+                page = FieldPage(lambda: running.last_view, state.setup.event, args.web_bind, args.web,
+                                 club_view=running.club_views.get,
+                                 logins={c: users[c] for c in state.setup.clubs if c in users}).start()
+            except OSError as exc:
+                return _fail(f"--web {args.web}: {exc}")
+        print(f"federation {state.setup.event}: broker {remote[0]}:{remote[1]}"
+              + (f"; the live page on http://{args.web_bind}:{page.port}/" if page else "") + "; Ctrl-C stops",
+              flush=True)
         while True:
             time.sleep(1)
     except KeyboardInterrupt:
@@ -176,7 +172,8 @@ def _serve(args: argparse.Namespace) -> int:
     finally:
         if page is not None:
             page.stop()
-        service.stop()
+        if service is not None:
+            service.stop()
         if broker is not None:
             broker.stop()
     return 0

@@ -185,3 +185,43 @@ def test_serve_on_a_broker_it_did_not_start_stops_cleanly_on_sigterm(tmp_path: P
             proc.kill()
             proc.wait(10)
         broker.stop()
+
+
+def test_a_sigterm_just_as_serve_says_ready_still_stops_its_broker(tmp_path: Path, records: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """CI caught the race: the signal's ``SystemExit`` raised between the "Ctrl-C stops" line and the
+    ``try`` that stops the broker left Mosquitto running. Here the signal arrives while that line is written."""
+    import shutil
+
+    import firmware_host.commands.federation as command
+    from firmware_host.federation.brokers import EventBroker
+
+    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
+        pytest.skip("mosquitto is not installed (make test installs it)")
+    assert main(["federation", "open", "--dir", str(tmp_path / "e"), "--event", "sim1", "--hand-records",
+                 str(records), "--clubs", "c1,c2"]) == 0
+    pw = tmp_path / "passwords"
+    pw.write_text("federation:fed-pw-1\nc1:c1-pw-1\nc2:c2-pw-1\n", encoding="utf-8")
+    real_start = EventBroker.start
+    procs: list = []
+
+    def start(self: EventBroker, timeout: float = 10.0) -> None:
+        real_start(self, timeout)
+        assert self.proc is not None
+        procs.append(self.proc)
+
+    def signalled_print(*a: object, **kw: object) -> None:
+        if any("Ctrl-C stops" in str(x) for x in a):
+            raise SystemExit(0)        # what exit_on_sigterm's handler raises
+
+    monkeypatch.setattr(EventBroker, "start", start)
+    monkeypatch.setattr(command, "print", signalled_print, raising=False)
+    with pytest.raises(SystemExit):
+        main(["federation", "serve", "--dir", str(tmp_path / "e"), "--passwords", str(pw), "--port", "0"])
+    assert procs, "no broker was started"
+    try:
+        assert procs[0].poll() is not None, "the broker is still running after SIGTERM"
+    finally:
+        if procs[0].poll() is None:
+            procs[0].kill()
+            procs[0].wait(5)
