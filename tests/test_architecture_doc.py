@@ -87,3 +87,34 @@ def test_the_count_check_sees_a_wrong_count() -> None:
     stops, said, row = walk_counts(_section(wrong, RESULT_WALK))
     assert said != stops and row != stops
     assert walk_counts(_section(walk.replace("| now | 2 | 1 | 2 |", ""), RESULT_WALK))[2] is None
+
+
+ROOM_ROW = re.compile(r"^\| `((?:laws|firmware_host|vision|config|hardware)[\w/]*/)` \|([^|]*)\|", re.M)
+FILE = re.compile(r"`([\w/]+\.(?:py|js))`")
+FOLDER = re.compile(r"`((?:laws|firmware_host)?[\w/]*/)`")
+
+
+def unknown_files(text: str, root: Path) -> list[str]:
+    """Each ``file.py`` a room's row of the map names that is not there: looked for in the row's room, in any
+    folder the row names (from the top, or inside the room: ``laws/``'s ``events/``), and under
+    ``firmware_host/`` (``club/event_screens.py``)."""
+    out = []
+    for room, cell in ROOM_ROW.findall(text):
+        folders = FOLDER.findall(cell)
+        bases = [room, *folders, *(room + f for f in folders), "firmware_host/", ""]
+        for name in FILE.findall(cell):
+            if not any((root / base / name).is_file() for base in bases):
+                out.append(f"{room} {name}")
+    return out
+
+
+def test_every_file_a_room_names_is_there() -> None:
+    """The room map said ``club/`` held ``duplicate_service.py`` and ``demo.py`` long after both had moved."""
+    assert not unknown_files(DOC.read_text(), ROOT), "docs/architecture.md's rooms name files that are not there"
+
+
+def test_the_room_check_sees_a_missing_file(tmp_path: Path) -> None:
+    (tmp_path / "firmware_host" / "club").mkdir(parents=True)
+    (tmp_path / "firmware_host" / "club" / "hub.py").write_text("")
+    row = "| `firmware_host/club/` | the hub (`hub.py`) and the demo (`demo.py`) | `records` |\n"
+    assert unknown_files(row, tmp_path) == ["firmware_host/club/ demo.py"]

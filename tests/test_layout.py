@@ -45,7 +45,7 @@ ROOMS: dict[str, set[str]] = {
     "firmware_host.doctor": {"vision", "firmware_host.config", "firmware_host.devices",
                              "firmware_host.tablelink"},
     "firmware_host.doctor_club": {"firmware_host.doctor", "firmware_host.records"},
-    "firmware_host.demo": {"vision", "firmware_host.config", "firmware_host.devices",
+    "firmware_host.table_demo": {"vision", "firmware_host.config", "firmware_host.devices",
                            "firmware_host.duplicate", "firmware_host.players", "firmware_host.records",
                            "firmware_host.shoe", "firmware_host.table"},
     "firmware_host.evening": {"firmware_host.club", "firmware_host.config", "firmware_host.duplicate",

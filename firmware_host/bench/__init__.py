@@ -18,7 +18,7 @@ BENCHES: dict[str, str] = {
     "e2e": "firmware_host.bench.e2e:run",
     "journal": "firmware_host.bench.host:journal",
     "panel": "firmware_host.bench.host:panel",
-    "link": "firmware_host.bench.link:run",
+    "link": "firmware_host.bench.shoe_link:run",
     "board": "firmware_host.bench.board:run",
     "handfiles": "firmware_host.bench.handfiles:run",
     "vision": "firmware_host.bench.vision:run",

@@ -55,7 +55,7 @@ class _Stamp:
 def run(args: argparse.Namespace) -> int:
     from gpiozero.pins.mock import MockFactory
 
-    from firmware_host.bench.link import _drain
+    from firmware_host.bench.shoe_link import _drain
     from firmware_host.config import load_config
     from firmware_host.devices.panel import Panel
     from firmware_host.records.journal import Journal

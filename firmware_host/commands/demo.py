@@ -1,4 +1,4 @@
-"""``cardtable demo``: a whole simulated table (see ``firmware_host/demo.py``)."""
+"""``cardtable demo``: a whole simulated table (see ``firmware_host/table_demo.py``)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def run(args: argparse.Namespace) -> int:
     import time
     from pathlib import Path
 
-    from firmware_host.demo import run_demo
+    from firmware_host.table_demo import run_demo
 
     out = Path(args.out) if args.out else Path("out") / time.strftime("demo-%Y%m%d-%H%M%S")
     return run_demo(out, seed=args.seed, camera=not args.no_camera, quick=args.quick)

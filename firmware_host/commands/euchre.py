@@ -234,7 +234,7 @@ def _serve(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     import tempfile
 
-    from firmware_host.euchre_night.demo import EuchreDemo
+    from firmware_host.euchre_night.night_demo import EuchreDemo
     from laws.euchre_night.formats import FormatError
 
     if args.tables < 1 or args.rounds < 1 or not 1 <= args.hands <= 99:

@@ -21,7 +21,7 @@ Modules: ``codec`` (bytes <-> messages, sans-I/O), ``session`` (handshake, exact
 resends, silence; sans-I/O), ``boards`` (dealing a board from a hand record and checking every card of
 it; sans-I/O), ``port`` (the reader thread and reconnects), ``link``, ``scanner``, ``virtual`` + ``simhw``
 (simulated hardware, pockets and reject exit included), ``firmware`` (loads the reference firmware); its
-benchmarks are ``firmware_host.bench.link``, ``firmware_host.bench.backlog`` and
+benchmarks are ``firmware_host.bench.shoe_link``, ``firmware_host.bench.backlog`` and
 ``firmware_host.bench.board``. Imports ``laws``, ``vision.codes``
 (the plain scanner reads card codes) and ``resources``; never the table, the club or the commands.
 """

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from firmware_host.euchre_night.demo import EuchreDemo
+from firmware_host.euchre_night.night_demo import EuchreDemo
 from firmware_host.euchre_night.session import NightSession
 from firmware_host.euchre_night.views import standings_export
 from laws.euchre_night import formats

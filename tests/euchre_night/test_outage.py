@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
-from firmware_host.euchre_night.demo import DemoTable, EuchreDemo
+from firmware_host.euchre_night.night_demo import DemoTable, EuchreDemo
 from firmware_host.euchre_night.service import NightService
 from firmware_host.euchre_night.session import NightSession
 from firmware_host.euchre_night.views import hands_export, standings_export

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.club.broker import LocalBroker
-from firmware_host.euchre_night.demo import write_config
+from firmware_host.euchre_night.night_demo import write_config
 from firmware_host.euchre_night.players import deal_hand
 from firmware_host.table.inputs import LawInput, SessionInput
 from laws.cards import Seat

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.demo import run_demo
 from firmware_host.records.journal import Journal
+from firmware_host.table_demo import run_demo
 
 BRIDGE = [("formation", "CB-draw"), ("new_shuffle_and_cut", "CB-cut-faced"), ("redeal", "CB-redeal-faced"),
           ("new_shuffle_and_cut", "CB-shuffle-demand"), ("attention", "CB-redeal-miscount"),
