@@ -7,6 +7,7 @@ PY     := $(VENV)/bin/python
 # processes together); TEST_WORKERS=0 runs it in this process. Three on two cores: many tests wait on the
 # processes they start (brokers, browsers, tables), and a third worker fills those waits (a whole run here:
 # 949 s of tests on two workers, 585 s on three, side by side on a quiet machine).
+# --durations: the slowest tests are named at the end of every run (CI's log included), where the time goes.
 TEST_WORKERS ?= 3
 STAMP  := $(VENV)/.installed-stamp
 # Debian packages the demo needs / the test suite needs in addition.
@@ -39,7 +40,7 @@ test: setup
 	tools/ensure-micropython.sh
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
-	TEST_REQUIRE_MICROPYTHON=1 $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
+	TEST_REQUIRE_MICROPYTHON=1 $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=15
 
 bench: setup
 	$(VENV)/bin/cardtable bench all
