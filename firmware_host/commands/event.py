@@ -118,12 +118,13 @@ def _open(args: argparse.Namespace) -> int:
     for name, movement in spec.movements().items() if spec.sections else ():
         print(f"  section {name}: {movement.name}")
     for t in d.tables:
-        print(f"  {session.table_id(t.table)}: N {t.north} S {t.south} E {t.east} W {t.west}"
+        print(f"  {session.table_id(t.table)}: N {t.north.number} S {t.south.number} E {t.east.number} "
+              f"W {t.west.number}"
               + (f" ({t.room} room)" if t.room else "")
               + (f" (section {t.section}, N-S {t.pairs[0]}, E-W {t.pairs[1]}, boards {t.boards[0]}-{t.boards[-1]})"
                  if t.section else ""))
     for b in d.byes:
-        print(f"  {b}: bye")
+        print(f"  {b.number}: bye")
     if named:
         print(f"  {len(named)} named from {args.names}"
               + (f" (roster of {len(roster)} members kept in {ROSTER_FILE})" if roster is not None else ""))

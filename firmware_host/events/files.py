@@ -49,7 +49,8 @@ def index_html(state: EventState, date: str) -> str:
             out.append(f"<h2>{escape(field)}</h2><table><tr><th>Place</th><th>Pair</th><th>Name</th>"
                        f"<th>Matchpoints</th><th>%</th></tr>{rows}</table>")
     elif spec.kind is EventKind.INDIVIDUAL:
-        rows = "".join(f"<tr><td>{p.place}</td><td>{p.player}</td><td>{escape(named(state, p.player))}</td>"
+        rows = "".join(f"<tr><td>{p.place}</td><td>{p.player.number}</td>"
+                       f"<td>{escape(named(state, p.player.number))}</td>"
                        f"<td>{present(p.total)}</td><td>{'' if p.percent is None else present(p.percent)}</td></tr>"
                        for p in state.player_standings())
         out.append("<h2>Players</h2><table><tr><th>Place</th><th>Player</th><th>Name</th><th>Matchpoints</th>"
@@ -57,18 +58,20 @@ def index_html(state: EventState, date: str) -> str:
                    f"{rows}</table>")
     else:
         who = "Team" if spec.kind.teams else "Pair"
-        rows = "".join(f"<tr><td>{s.place}</td><td>{s.competitor}</td><td>{escape(named(state, s.competitor))}</td>"
+        rows = "".join(f"<tr><td>{s.place}</td><td>{s.competitor.number}</td>"
+                       f"<td>{escape(named(state, s.competitor.number))}</td>"
                        f"<td>{present(s.vp)}</td><td>{s.net_imps}</td></tr>" for s in state.standings())
         out.append(f"<h2>Standings</h2><table><tr><th>Place</th><th>{who}</th><th>Name</th><th>VPs</th>"
                    "<th>Net IMPs</th></tr>"
                    f"{rows}</table>")
         winner = state.knockout_winner()
         if winner is not None:
-            out.append(f"<p>Winner: team {winner}</p>")
+            out.append(f"<p>Winner: team {winner.number}</p>")
         for r in sorted(state.draws):
-            matches = "".join(f"<tr><td>{m.first}</td><td>{m.second}</td><td>{m.first_imps}-{m.second_imps}</td>"
+            matches = "".join(f"<tr><td>{m.first.number}</td><td>{m.second.number}</td>"
+                              f"<td>{m.first_imps}-{m.second_imps}</td>"
                               f"<td>{present(m.first_vp)}-{present(m.second_vp)}</td></tr>" for m in state.matches(r))
-            byes = "".join(f"<tr><td>{b}</td><td>bye</td><td></td><td></td></tr>" for b in state.draws[r].byes)
+            byes = "".join(f"<tr><td>{b.number}</td><td>bye</td><td></td><td></td></tr>" for b in state.draws[r].byes)
             out.append(f"<h2>Round {r}</h2><table><tr><th>{who}</th><th>v</th><th>IMPs</th><th>VPs</th></tr>"
                        f"{matches}{byes}</table>")
     out.append('<p><a href="results.pbn">results.pbn</a> (PBN 2.1) · <a href="results.xml">results.xml</a> '

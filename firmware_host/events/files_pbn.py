@@ -97,7 +97,7 @@ def _board_rows(state: EventState, board: int) -> list[list[object]]:
                     continue
                 ns_imps = imps.home if room == "Open" else imps.away
                 ew_imps = imps.away if room == "Open" else imps.home
-                rows.append([r, table, room, ns, ew, *_contract(state, key),
+                rows.append([r, table, room, ns.number, ew.number, *_contract(state, key),
                              *_result_cells(state.results[key]), ns_imps, ew_imps])
     elif kind is EventKind.SWISS_PAIRS:
         butler = state.butler_imps(r)
@@ -107,24 +107,25 @@ def _board_rows(state: EventState, board: int) -> list[list[object]]:
             if key in state.results:
                 won = butler.get((t.table, board))
                 imps = (won, -won) if won is not None else adjusted[(t.table, board)]
-                rows.append([r, t.table, t.north, t.east, *_contract(state, key),
+                rows.append([r, t.table, t.north.number, t.east.number, *_contract(state, key),
                              *_result_cells(state.results[key]), *imps])
     else:
         points = state.individual_boards()
         for t in d.tables:
             key = (r, t.table, board)
             if key in state.results:
-                ns, ew, _top = points[key]
-                rows.append([r, t.table, t.north, t.south, t.east, t.west, *_contract(state, key),
-                             *_result_cells(state.results[key]), present(ns), present(ew)])
+                ns_mp, ew_mp, _top = points[key]
+                rows.append([r, t.table, t.north.number, t.south.number, t.east.number, t.west.number,
+                             *_contract(state, key),
+                             *_result_cells(state.results[key]), present(ns_mp), present(ew_mp)])
     return rows
 
 
 def _first_tables(state: EventState) -> list[str]:
     kind = state.spec.kind
     if kind is EventKind.INDIVIDUAL:
-        rows = [[p.place, p.player, present(p.total), None if p.percent is None else present(p.percent), p.boards,
-                 players_of(state, p.player)] for p in state.player_standings()]
+        rows = [[p.place, p.player.number, present(p.total), None if p.percent is None else present(p.percent),
+                 p.boards, players_of(state, p.player.number)] for p in state.player_standings()]
         return _table("TotalScoreTable", (("Rank", 3, "R"), ("PlayerId", 3, "R"), ("TotalScoreMP", 7, "R"),
                                           ("TotalPercentage", 6, "R"), ("NrBoards", 2, "R"), ("Names", 20, "S")), rows)
     who = "TeamId" if kind.teams else "PairId"
@@ -132,14 +133,16 @@ def _first_tables(state: EventState) -> list[str]:
                                                  ("TotalIMP", 5, "R"), ("Byes", 1, "R"))
     columns += (("TeamName", 20, "S"), ("Names", 40, "S")) if kind.teams else (("Names", 40, "S"),)
     out = _table("TotalScoreTable", columns,
-                 [[s.place, s.competitor, present(s.vp), s.net_imps, s.byes,
-                   *((team_name(state, s.competitor),) if kind.teams else ()), players_of(state, s.competitor)]
+                 [[s.place, s.competitor.number, present(s.vp), s.net_imps, s.byes,
+                   *((team_name(state, s.competitor.number),) if kind.teams else ()),
+                   players_of(state, s.competitor.number)]
                   for s in state.standings()])
     rows = []
     for r in sorted(state.draws):
         for m in state.matches(r):
-            rows.append([r, m.first, m.second, m.first_imps, m.second_imps, present(m.first_vp), present(m.second_vp)])
-        rows += [[r, b, None, None, None, present(state.spec.bye_vp), None] for b in state.draws[r].byes
+            rows.append([r, m.first.number, m.second.number, m.first_imps, m.second_imps, present(m.first_vp),
+                         present(m.second_vp)])
+        rows += [[r, b.number, None, None, None, present(state.spec.bye_vp), None] for b in state.draws[r].byes
                  if state.complete(r)]
     return out + _table("MatchTable", (("Round", 2, "R"), ("Home", 3, "R"), ("Away", 3, "R"), ("IMP_Home", 4, "R"),
                                        ("IMP_Away", 4, "R"), ("VP_Home", 6, "R"), ("VP_Away", 6, "R")), rows)

@@ -79,7 +79,7 @@ def _teams(event: ET.Element, state: EventState) -> None:
         for m, (home, away) in enumerate(d.matches, 1):
             match = state.team_match(r, m)
             el = _sub(event, "MATCH")
-            for tag, text in (("ROUND_NUMBER", r), ("TEAM", home), ("OPPOSING_TEAM", away),
+            for tag, text in (("ROUND_NUMBER", r), ("TEAM", home.number), ("OPPOSING_TEAM", away.number),
                               ("TEAM_SCORE", present(match.home_vp)), ("OPPOSING_TEAM_SCORE", present(match.away_vp)),
                               ("TEAM_IMPS", match.home_imps), ("OPPOSING_TEAM_IMPS", match.away_imps)):
                 _sub(el, tag, text)
@@ -93,8 +93,8 @@ def _teams(event: ET.Element, state: EventState) -> None:
                         continue
                     line = _line(board, state, r, table, b.board)
                     _sub(line, "DIRECTION", direction)
-                    _sub(line, "NS_PAIR_NUMBER", ns)
-                    _sub(line, "EW_PAIR_NUMBER", ew)
+                    _sub(line, "NS_PAIR_NUMBER", ns.number)
+                    _sub(line, "EW_PAIR_NUMBER", ew.number)
                     _played(line, state, r, table, b.board)
 
 
@@ -104,7 +104,8 @@ def _swiss_pairs(event: ET.Element, state: EventState) -> None:
         butler = state.butler_imps(r)
         for m, t in zip(state.matches(r), d.tables):
             el = _sub(event, "MATCH")
-            for tag, text in (("ROUND_NUMBER", r), ("NS_PAIR_NUMBER", m.first), ("EW_PAIR_NUMBER", m.second),
+            for tag, text in (("ROUND_NUMBER", r), ("NS_PAIR_NUMBER", m.first.number),
+                              ("EW_PAIR_NUMBER", m.second.number),
                               ("NS_SCORE", present(m.first_vp)), ("EW_SCORE", present(m.second_vp))):
                 _sub(el, tag, text)
             for b in d.boards:
@@ -113,8 +114,8 @@ def _swiss_pairs(event: ET.Element, state: EventState) -> None:
                 board = _sub(el, "BOARD")
                 _sub(board, "BOARD_NUMBER", b)
                 line = _line(board, state, r, t.table, b)
-                _sub(line, "NS_PAIR_NUMBER", t.north)
-                _sub(line, "EW_PAIR_NUMBER", t.east)
+                _sub(line, "NS_PAIR_NUMBER", t.north.number)
+                _sub(line, "EW_PAIR_NUMBER", t.east.number)
                 _played(line, state, r, t.table, b)
                 won = butler.get((t.table, b))
                 ns_imps, ew_imps = (won, -won) if won is not None else state.adjusted_imps(r)[(t.table, b)]
@@ -135,7 +136,7 @@ def _individual(event: ET.Element, state: EventState) -> None:
             line = _line(board, state, r, table, number)
             for tag, player in (("NORTH_PLAYER_NUMBER", seat.north), ("SOUTH_PLAYER_NUMBER", seat.south),
                                 ("EAST_PLAYER_NUMBER", seat.east), ("WEST_PLAYER_NUMBER", seat.west)):
-                _sub(line, tag, player)
+                _sub(line, tag, player.number)
             _played(line, state, r, table, number)
             ns, ew, _top = points[(r, table, number)]
             _sub(line, "NS_MATCH_POINTS", present(ns))
@@ -147,26 +148,27 @@ def _participants(event: ET.Element, state: EventState) -> None:
     if state.spec.kind is EventKind.INDIVIDUAL:
         for p in state.player_standings():
             el = _sub(parts, "PLAYER")
-            named = ((state.names.get(p.player) or {}).get("players") or [{}])[0]
-            for tag, text in (("PLAYER_NUMBER", p.player), ("PLAYER_NAME", named.get("name")),
+            named = ((state.names.get(p.player.number) or {}).get("players") or [{}])[0]
+            for tag, text in (("PLAYER_NUMBER", p.player.number), ("PLAYER_NAME", named.get("name")),
                               ("NATIONAL_ID_NUMBER", named.get("federation")),
                               ("BOARDS_PLAYED", p.boards), ("PLACE", p.place), ("TOTAL_SCORE", present(p.total)),
                               ("PERCENTAGE", "" if p.percent is None else present(p.percent))):
                 _sub(el, tag, text)
         return
     for s in state.standings():
+        number = s.competitor.number
         if state.spec.kind.teams:
-            el = _sub(parts, "TEAM", TEAM_ID=str(s.competitor))
-            _sub(el, "TEAM_NUMBER", s.competitor)
-            _sub(el, "TEAM_NAME", team_name(state, s.competitor))
-            for p in (state.names.get(s.competitor) or {}).get("players", ()):
+            el = _sub(parts, "TEAM", TEAM_ID=str(number))
+            _sub(el, "TEAM_NUMBER", number)
+            _sub(el, "TEAM_NAME", team_name(state, number))
+            for p in (state.names.get(number) or {}).get("players", ()):
                 player = _sub(el, "PLAYER")
                 _sub(player, "PLAYER_NAME", p.get("name"))
                 _sub(player, "NATIONAL_ID_NUMBER", p.get("federation"))
         else:
             el = _sub(parts, "PAIR")
-            _sub(el, "PAIR_NUMBER", s.competitor)
-            named = list((state.names.get(s.competitor) or {}).get("players", ()))
+            _sub(el, "PAIR_NUMBER", number)
+            named = list((state.names.get(number) or {}).get("players", ()))
             for k in range(2):
                 p = named[k] if k < len(named) else {}
                 player = _sub(el, "PLAYER")

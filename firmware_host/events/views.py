@@ -27,7 +27,9 @@ from laws.scoring.render import present
 
 
 def named(state: EventState, competitor: int) -> str:
-    """Who ``competitor`` is, as a person reads it: a team's name, then its players' names in brackets
+    """Who competitor number ``competitor`` is (the number the journal's ``names`` records key the names
+    by: a team's, a Swiss pair's or a player's own number, a section's pair's place in
+    ``section_pairs``), as a person reads it: a team's name, then its players' names in brackets
     (``Hearts (Ann Lee, Bo Kim)``); a pair's or player's names; "" when the director named nobody."""
     entry = state.names.get(competitor) or {}
     players = ", ".join(str(p.get("name", "")) for p in entry.get("players", ()))
@@ -70,11 +72,12 @@ def _standings(state: EventState) -> list[dict[str, Any]]:
                  "percent": None if st.percent is None else present(st.percent), "boards": st.boards}
                 for field, rows in score_sections(state).rankings for place, pair, st in rows]
     if state.spec.kind is EventKind.INDIVIDUAL:
-        return [{"player": p.player, "name": named(state, p.player), "place": p.place, "total": present(p.total),
+        return [{"player": p.player.number, "name": named(state, p.player.number), "place": p.place,
+                 "total": present(p.total),
                  "percent": None if p.percent is None else present(p.percent), "boards": p.boards}
                 for p in state.player_standings()]
-    return [{"competitor": s.competitor, "name": named(state, s.competitor), "place": s.place, "vp": present(s.vp), "net_imps": s.net_imps,
-             "byes": s.byes} for s in state.standings()]
+    return [{"competitor": s.competitor.number, "name": named(state, s.competitor.number), "place": s.place,
+             "vp": present(s.vp), "net_imps": s.net_imps, "byes": s.byes} for s in state.standings()]
 
 
 def director_view(state: EventState, tables: tuple[str, ...], version: int = 0,
@@ -92,15 +95,16 @@ def director_view(state: EventState, tables: tuple[str, ...], version: int = 0,
             "results": {str(k): v for k, v in counts.items()},
             "due": {str(t.table): len(state.boards_at(r, t.table)) for t in d.tables},
             "complete": state.complete(r), "repeats": state.repeats.get(r, False),
-            "scored": [{"first": m.first, "second": m.second, "first_imps": m.first_imps,
+            "scored": [{"first": m.first.number, "second": m.second.number, "first_imps": m.first_imps,
                         "second_imps": m.second_imps, "first_vp": present(m.first_vp),
                         "second_vp": present(m.second_vp)} for m in state.matches(r)],
         })
+    winner = state.knockout_winner()
     return {"event": state.spec.name, "kind": state.spec.kind.value, "version": version,
             "round": current, "rounds": state.spec.rounds, "finished": current > state.spec.rounds,
             "draws": rounds, "standings": _standings(state), "refusals": list(refusals or [])[-20:],
             "adjustments": adjustments(state),
-            "winner": state.knockout_winner()}
+            "winner": None if winner is None else winner.number}
 
 
 def table_view(state: EventState, tables: tuple[str, ...], club_table: str, version: int = 0) -> dict[str, Any]:
@@ -122,8 +126,8 @@ def table_view(state: EventState, tables: tuple[str, ...], club_table: str, vers
     if seat.section:
         out["names"] = _section_names(state, r, number)
     else:
-        out["names"] = {str(c): named(state, c) for c in sorted({seat.north, seat.south, seat.east, seat.west})
-                        if named(state, c)}
+        seated = sorted({c.number for c in (seat.north, seat.south, seat.east, seat.west)})
+        out["names"] = {str(c): named(state, c) for c in seated if named(state, c)}
     out["entered"] = [b for b in state.boards_at(r, number) if (r, number, b) in state.results]
     if state.spec.kind.teams:
         match = state.team_match(r, seat.match)

@@ -22,20 +22,27 @@ from laws.competition.event_spec import EventKind, EventSpec
 from laws.competition.sections import Across, SectionLine, score_event
 from laws.competition.swiss import Played, draw, standings
 from laws.competition.vp import wbf_vp
+from laws.competitors import Competitor, team
 from laws.scoring.session_bench import sample_mitchell
 from laws.scoring.session_values import Method
 
 TARGET_MS = 100.0
 
 
-def swiss_history(teams: int = 60, rounds: int = 8) -> list[Played]:
-    """``rounds`` rounds of a Swiss of ``teams`` teams, drawn by :func:`draw`, with made-up margins."""
-    entrants = list(range(1, teams + 1))
+def entrants_of(teams: int) -> list[Competitor]:
+    """Teams 1 to ``teams``."""
+    return [team(n) for n in range(1, teams + 1)]
+
+
+def swiss_history(teams: int = 60, rounds: int = 8, entrants: list[Competitor] | None = None) -> list[Played]:
+    """``rounds`` rounds of a Swiss of ``teams`` teams (``entrants``, or teams 1 to ``teams``), drawn by
+    :func:`draw`, with made-up margins."""
+    entrants = entrants_of(teams) if entrants is None else entrants
     played: list[Played] = []
     for r in range(1, rounds + 1):
         d = draw(r, standings(entrants, played))
         for k, (a, b) in enumerate(d.matches):
-            m = (a * 7 + b * 13 + r * 5 + k) % 61 - 30
+            m = (a.number * 7 + b.number * 13 + r * 5 + k) % 61 - 30
             played += [Played(r, a, b, wbf_vp(m, 8), max(m, 0), max(-m, 0)),
                        Played(r, b, a, wbf_vp(-m, 8), max(-m, 0), max(m, 0))]
         if d.bye is not None:
@@ -63,8 +70,8 @@ def _timed(clock: Callable[[], float], cpu: Callable[[], float] | None, work: Ca
 def bench_swiss(clock: Callable[[], float], repeats: int = 15, teams: int = 60,
                 cpu: Callable[[], float] | None = None) -> dict[str, Any]:
     """The median time of the ninth round's standings and draw of a ``teams``-team Swiss."""
-    entrants = list(range(1, teams + 1))
-    played = swiss_history(teams)
+    entrants = entrants_of(teams)    # the same values the history holds, as an event's spec gives them
+    played = swiss_history(teams, entrants=entrants)
     return {"teams": teams, "round": 9} | _timed(clock, cpu, lambda: draw(9, standings(entrants, played)), repeats)
 
 

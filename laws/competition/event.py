@@ -23,6 +23,12 @@ board of the round is scored Butler (``laws.scoring.imps.butler``: a datum over 
 North-South score, one dropped at each end from three scores up); a pair's margin in the round is its
 Butler IMPs summed over the round's boards (East-West's the negative), turned to VPs on the scale.
 Individual: matchpoints per player (``laws.competition.individual.score_individual``).
+
+**Who.** Every team, Swiss entrant and player the state draws, scores or ranks is a
+:class:`~laws.competitors.Competitor` (``EventSpec.entrant``: ``team(n)``, ``Pair(n)``, ``player(n)``);
+the schedules it draws from (the round robin's circle, the knock-out's bracket of seeds, the individual
+movement's table) are numbers, turned into competitors here. ``names`` stays keyed by the number, as the
+journal's ``names`` records give it.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from laws.competition.individual import (
 from laws.competition.swiss import Played, Standing, SwissError, draw, standings
 from laws.competition.teams import MatchResult, RoomResults, knockout_draw, round_robin, score_match
 from laws.competition.vp import wbf_vp
+from laws.competitors import Competitor
 from laws.duplicate.boards import vulnerability
 from laws.scoring.bridge import parse_contract
 from laws.scoring.duplicate import ScoreInputError, board_score
@@ -157,13 +164,15 @@ class RoundDraw:
     """A round's draw: matches (first-named higher-placed or home), byes, and its tables."""
 
     round: int
-    matches: tuple[tuple[int, int], ...]
-    byes: tuple[int, ...]
+    matches: tuple[tuple[Competitor, Competitor], ...]
+    byes: tuple[Competitor, ...]
     tables: tuple[Seat4, ...]
     boards: tuple[int, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"round": self.round, "matches": [list(m) for m in self.matches], "byes": list(self.byes),
+        """The draw as JSON: each competitor by its number."""
+        return {"round": self.round, "matches": [[a.number, b.number] for a, b in self.matches],
+                "byes": [c.number for c in self.byes],
                 "boards": list(self.boards), "tables": [t.to_dict() for t in self.tables]}
 
 
@@ -172,8 +181,8 @@ class MatchScore:
     """A match of a round scored: its two sides, IMPs each way and VPs each way."""
 
     round: int
-    first: int
-    second: int
+    first: Competitor
+    second: Competitor
     first_imps: int
     second_imps: int
     first_vp: Fraction
@@ -187,7 +196,7 @@ class EventState:
         self.spec = spec
         self.draws: dict[int, RoundDraw] = {}
         self.results: dict[tuple[int, int, int], TableResult] = {}
-        self._ko: dict[int, tuple[tuple[int, int | None], ...]] = {}
+        self._ko: dict[int, tuple[tuple[Competitor, Competitor | None], ...]] = {}
         self._taken: dict[int, int] = {}        # results taken per round
         self.repeats: dict[int, bool] = {}      # rounds whose every draw repeated a match (drawn in order)
         # competitor (team, pair or player number) -> {"name": team name or "", "players": [player dicts]}
@@ -323,15 +332,16 @@ class EventState:
 
     def _make_draw(self, r: int) -> RoundDraw:
         spec, kind = self.spec, self.spec.kind
-        byes: tuple[int, ...] = ()
+        byes: tuple[Competitor, ...] = ()
         if kind in (EventKind.INDIVIDUAL, EventKind.SECTIONS):
-            matches: tuple[tuple[int, int], ...] = ()
+            matches: tuple[tuple[Competitor, Competitor], ...] = ()
         elif kind is EventKind.ROUND_ROBIN:
-            matches = round_robin(spec.entrants)[r - 1]
+            teams = spec.competitors()      # the schedule's positions 1..n are teams 1..n
+            matches = tuple((teams[a - 1], teams[b - 1]) for a, b in round_robin(spec.entrants)[r - 1])
             seated = {c for m in matches for c in m}
-            byes = tuple(c for c in range(1, spec.entrants + 1) if c not in seated)
+            byes = tuple(c for c in teams if c not in seated)
         elif kind is EventKind.KNOCKOUT:
-            bracket = knockout_draw(spec.entrants) if r == 1 else self._ko_next(r - 1)
+            bracket = self._seeded(knockout_draw(spec.entrants)) if r == 1 else self._ko_next(r - 1)
             self._ko[r] = bracket
             matches = tuple((a, b) for a, b in bracket if b is not None)
             byes = tuple(a for a, b in bracket if b is None)
@@ -352,11 +362,16 @@ class EventState:
         self.draws[r] = made
         return made
 
-    def _ko_next(self, r: int) -> tuple[tuple[int, int | None], ...]:
+    def _seeded(self, bracket: tuple[tuple[int, int | None], ...]) -> tuple[tuple[Competitor, Competitor | None], ...]:
+        """The knock-out's bracket of seeds as teams (seed ``s`` is team ``s``)."""
+        teams = self.spec.competitors()
+        return tuple((teams[a - 1], None if b is None else teams[b - 1]) for a, b in bracket)
+
+    def _ko_next(self, r: int) -> tuple[tuple[Competitor, Competitor | None], ...]:
         winners = [a if b is None else self._winner(r, a, b) for a, b in self._ko[r]]
         return tuple((min(a, b), max(a, b)) for a, b in zip(winners[::2], winners[1::2]))
 
-    def _winner(self, r: int, a: int, b: int) -> int:
+    def _winner(self, r: int, a: Competitor, b: Competitor) -> Competitor:
         for m in self.matches(r):
             if {m.first, m.second} == {a, b}:
                 if m.first_imps == m.second_imps:
@@ -444,7 +459,7 @@ class EventState:
         """Teams or pairs, best first, over the complete rounds (``laws.competition.swiss.standings``)."""
         if self.spec.kind in (EventKind.INDIVIDUAL, EventKind.SECTIONS):
             raise EventError(f"an event of kind {self.spec.kind.value} has no VP standings")
-        return standings(list(range(1, self.spec.entrants + 1)), self.played())
+        return standings(self.spec.competitors(), self.played())
 
     def player_standings(self) -> tuple[PlayerStanding, ...]:
         """An individual's players, best first, on every result taken."""
@@ -475,7 +490,7 @@ class EventState:
             out.append(IndividualResult(r, t, b, value))
         return out
 
-    def knockout_winner(self) -> int | None:
+    def knockout_winner(self) -> Competitor | None:
         """The knock-out's winner once the final is complete."""
         last = self.spec.rounds
         if self.spec.kind is not EventKind.KNOCKOUT or not self.complete(last):

@@ -2,7 +2,10 @@
 
 An :class:`EventSpec` is a plain value that goes to and from JSON (:meth:`EventSpec.to_dict`,
 :meth:`EventSpec.from_dict`): the kind of event, the number of entrants (teams, pairs or players,
-numbered from 1), the rounds, the boards a round, the VP scale and the bye's VPs.
+numbered from 1), the rounds, the boards a round, the VP scale and the bye's VPs. Entrant ``n`` is a
+:class:`~laws.competitors.Competitor` (:meth:`EventSpec.entrant`): ``team(n)`` in a teams event,
+``Pair(n)`` in Swiss pairs, ``player(n)`` in an individual; a section's pair is its movement's own
+``Pair`` (number and direction within its section).
 
 **Boards.** Round ``r`` plays boards ``(r - 1) * b + 1 .. r * b`` (``b`` boards a round), at every
 table of the round, one copy a table (duplicated, as a barometer or a teams match needs).
@@ -30,6 +33,7 @@ from typing import Any
 from laws.competition.individual import STARTING_ROUNDS, IndividualError, individual_movement
 from laws.competition.swiss import BYE_VP
 from laws.competition.vp import DiscreteScale, ScaleError
+from laws.competitors import Competitor, player, team
 from laws.duplicate.movement import Movement, MovementError, Pair, howell, mitchell
 
 TEAMS_AT_MOST = 200
@@ -56,14 +60,16 @@ class EventKind(StrEnum):
 
 @dataclass(frozen=True)
 class Seat4:
-    """One table of one round: who sits North, South, East and West (team, pair or player numbers) and
-    the match it belongs to (teams and Swiss pairs; 0 for an individual)."""
+    """One table of one round: who sits North, South, East and West (the teams, pairs or players, as
+    :class:`~laws.competitors.Competitor` values: a team or a pair fills both seats of its side) and
+    the match it belongs to (teams and Swiss pairs; 0 for an individual). ``to_dict`` writes their
+    numbers."""
 
     table: int
-    north: int
-    south: int
-    east: int
-    west: int
+    north: Competitor
+    south: Competitor
+    east: Competitor
+    west: Competitor
     match: int = 0
     room: str = ""
     section: str = ""
@@ -71,8 +77,9 @@ class Seat4:
     pairs: tuple[str, str] = ("", "")     # sections: the pairs North-South and East-West (``3 NS``, ``1 EW``)
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"table": self.table, "north": self.north, "south": self.south, "east": self.east,
-                               "west": self.west, "match": self.match, "room": self.room}
+        out: dict[str, Any] = {"table": self.table, "north": self.north.number, "south": self.south.number,
+                               "east": self.east.number, "west": self.west.number, "match": self.match,
+                               "room": self.room}
         if self.section:
             out["section"] = self.section
             out["boards"] = list(self.boards)
@@ -212,7 +219,26 @@ class EventSpec:
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the movements made once (a movement's board groups do not pickle)."""
-        return {k: v for k, v in self.__dict__.items() if k not in ("_movements", "_numbers")}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_movements", "_numbers", "_entrants")}
+
+    def entrant(self, number: int) -> Competitor:
+        """Entrant ``number`` (from 1) as who competes: ``team(n)`` in a teams event, ``player(n)`` in an
+        individual, ``Pair(n)`` in Swiss pairs. An event of sections has no such numbering of its pairs
+        (a pair is its section's ``Pair``, :func:`section_pairs`): :class:`EventError`."""
+        if self.kind is EventKind.SECTIONS:
+            raise EventError("an event of sections names its pairs by section and pair, not by entrant number")
+        if self.kind.teams:
+            return team(number)
+        return player(number) if self.kind is EventKind.INDIVIDUAL else Pair(number)
+
+    def competitors(self) -> tuple[Competitor, ...]:
+        """Every entrant, 1 to ``entrants`` (:meth:`entrant`), made once a spec (the standings ask for
+        them at every draw)."""
+        made = self.__dict__.get("_entrants")
+        if made is None:
+            made = tuple(self.entrant(n) for n in range(1, self.entrants + 1))
+            object.__setattr__(self, "_entrants", made)
+        return made
 
     @property
     def total(self) -> int:
@@ -309,7 +335,8 @@ def section_numbers(spec: EventSpec) -> dict[tuple[str, Pair], int]:
     return dict(made)
 
 
-def tables_of(spec: EventSpec, round_number: int, matches: tuple[tuple[int, int], ...]) -> tuple[Seat4, ...]:
+def tables_of(spec: EventSpec, round_number: int,
+              matches: tuple[tuple[Competitor, Competitor], ...]) -> tuple[Seat4, ...]:
     """The tables of a round from its draw (see the module's docstring)."""
     if spec.kind is EventKind.SECTIONS:
         out4, offset = [], 0
@@ -318,7 +345,7 @@ def tables_of(spec: EventSpec, round_number: int, matches: tuple[tuple[int, int]
             for t in range(1, sec.tables + 1):
                 seat = movement.at(round_number, t)
                 if seat is not None and seat.ns is not None and seat.ew is not None:
-                    out4.append(Seat4(offset + t, seat.ns.number, seat.ns.number, seat.ew.number, seat.ew.number,
+                    out4.append(Seat4(offset + t, seat.ns, seat.ns, seat.ew, seat.ew,
                                       section=sec.name, boards=movement.boards_of(seat.group),
                                       pairs=(seat.ns.label, seat.ew.label)))
             offset += sec.tables
@@ -328,7 +355,9 @@ def tables_of(spec: EventSpec, round_number: int, matches: tuple[tuple[int, int]
             schedule = individual_movement(spec.entrants, spec.boards_per_round)
         except IndividualError as exc:
             raise EventError(str(exc)) from None
-        return tuple(Seat4(t.table, t.north, t.south, t.east, t.west)
+        players = spec.competitors()
+        return tuple(Seat4(t.table, players[t.north - 1], players[t.south - 1], players[t.east - 1],
+                           players[t.west - 1])
                      for t in schedule.tables if t.round == round_number)
     out = []
     for m, (a, b) in enumerate(matches, 1):

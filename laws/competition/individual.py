@@ -20,6 +20,10 @@ adjusted scores: :mod:`laws.scoring.session`, ``DB-78``/``DB-12``), each partner
 that board; each player then takes his side's points. A player's percentage is his points over the tops
 of the boards he played; at IMPs he is ranked on IMPs per board. Players equal to the last fraction share
 the place.
+
+**Who.** A movement's seats are the schedule's player numbers (``Table.north`` is 1 to ``n``, as the
+printed tables give them); a player ranked is a :class:`~laws.competitors.Competitor` of kind player
+(``player(n)``): :class:`PlayerStanding` names him so.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from laws.competition.individual_tables import PUBLISHED, UNEVEN_OPPONENTS
+from laws.competitors import Competitor, player
 from laws.scoring.session import places, score_boards
 from laws.scoring.session_values import Line, Method, Pair, Result, ScoredBoard
 
@@ -222,9 +227,10 @@ class IndividualResult:
 
 @dataclass(frozen=True)
 class PlayerStanding:
-    """A player's place: his total, the tops of his boards (matchpoints), his percentage and boards."""
+    """A player's place (the player, of kind player): his total, the tops of his boards (matchpoints),
+    his percentage and boards."""
 
-    player: int
+    player: Competitor
     total: Fraction
     tops: Fraction | None
     percent: Fraction | None
@@ -279,10 +285,10 @@ def score_individual(movement: IndividualMovement, results: Iterable[IndividualR
     for board in scored:
         for ln in board.lines:
             for pair, pts in ((ln.ns, ln.ns_points), (ln.ew, ln.ew_points)):
-                for player in seat_of[pair]:
-                    total[player] = total.get(player, Fraction(0)) + pts
-                    tops[player] = tops.get(player, Fraction(0)) + (board.top or 0)
-                    played[player] = played.get(player, 0) + 1
+                for seat in seat_of[pair]:
+                    total[seat] = total.get(seat, Fraction(0)) + pts
+                    tops[seat] = tops.get(seat, Fraction(0)) + (board.top or 0)
+                    played[seat] = played.get(seat, 0) + 1
     at_imps = method.at_imps
 
     def figure(p: int) -> Fraction:
@@ -292,6 +298,6 @@ def score_individual(movement: IndividualMovement, results: Iterable[IndividualR
 
     order = sorted(total, key=lambda p: (-figure(p), p))
     shown = places([figure(p) for p in order])
-    return tuple(PlayerStanding(p, total[p], None if at_imps else tops[p],
+    return tuple(PlayerStanding(player(p), total[p], None if at_imps else tops[p],
                                 None if at_imps else figure(p) * 100, played[p], shown[i])
                  for i, p in enumerate(order))

@@ -1,4 +1,5 @@
-"""A Swiss event's standings and each round's draw (pairs or teams alike: a *competitor* is a number).
+"""A Swiss event's standings and each round's draw (pairs or teams alike: a *competitor* is a
+:class:`~laws.competitors.Competitor`, a team or a pair, told apart and ordered by its number).
 
 **Standings** (:func:`standings`), best first, by these tie-breaks in turn:
 
@@ -26,6 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from laws.competitors import Competitor
+
 BYE_VP = Fraction(12)
 
 
@@ -38,8 +41,8 @@ class Played:
     """One competitor's match in a round: its opponent (None for a bye), its VPs and its IMPs won and lost."""
 
     round: int
-    competitor: int
-    opponent: int | None
+    competitor: Competitor
+    opponent: Competitor | None
     vp: Fraction
     imps_for: int = 0
     imps_against: int = 0
@@ -49,10 +52,10 @@ class Played:
 class Standing:
     """A competitor's place: its totals and the matches they come from."""
 
-    competitor: int
+    competitor: Competitor
     vp: Fraction
     net_imps: int
-    opponents: frozenset[int]
+    opponents: frozenset[Competitor]
     byes: int
     place: str = ""
 
@@ -62,16 +65,16 @@ class Draw:
     """A round's draw: its matches (higher-placed first) and the competitor with the bye, if any."""
 
     round: int
-    matches: tuple[tuple[int, int], ...]
-    bye: int | None = None
-    order: tuple[int, ...] = field(default=(), compare=False)
+    matches: tuple[tuple[Competitor, Competitor], ...]
+    bye: Competitor | None = None
+    order: tuple[Competitor, ...] = field(default=(), compare=False)
 
 
-def _check(competitors: Sequence[int]) -> tuple[int, ...]:
-    seen: set[int] = set()
+def _check(competitors: Sequence[Competitor]) -> tuple[Competitor, ...]:
+    seen: set[Competitor] = set()
     for c in competitors:
-        if isinstance(c, bool) or not isinstance(c, int) or c < 1:
-            raise SwissError(f"a competitor is a number from 1, got {c!r}")
+        if not isinstance(c, Competitor):
+            raise SwissError(f"a competitor is a team, pair or player (laws.competitors), got {c!r}")
         if c in seen:
             raise SwissError(f"competitor {c} is entered twice")
         seen.add(c)
@@ -80,19 +83,19 @@ def _check(competitors: Sequence[int]) -> tuple[int, ...]:
     return tuple(competitors)
 
 
-def standings(competitors: Sequence[int], played: Iterable[Played]) -> tuple[Standing, ...]:
+def standings(competitors: Sequence[Competitor], played: Iterable[Played]) -> tuple[Standing, ...]:
     """The standings, best first, by the tie-breaks in this module's docstring.
 
     ``competitors`` is the starting order (seeding). Each match is given once per competitor (both sides).
     """
     entrants = _check(competitors)
     seed = {c: i for i, c in enumerate(entrants)}
-    vp: dict[int, Fraction] = {c: Fraction(0) for c in entrants}
-    net: dict[int, int] = dict.fromkeys(entrants, 0)
-    met: dict[int, set[int]] = {c: set() for c in entrants}
-    byes: dict[int, int] = dict.fromkeys(entrants, 0)
-    between: dict[tuple[int, int], Fraction] = {}
-    seen: set[tuple[int, int]] = set()
+    vp: dict[Competitor, Fraction] = {c: Fraction(0) for c in entrants}
+    net: dict[Competitor, int] = dict.fromkeys(entrants, 0)
+    met: dict[Competitor, set[Competitor]] = {c: set() for c in entrants}
+    byes: dict[Competitor, int] = dict.fromkeys(entrants, 0)
+    between: dict[tuple[Competitor, Competitor], Fraction] = {}
+    seen: set[tuple[int, Competitor]] = set()
     for p in played:
         if p.competitor not in seed or (p.opponent is not None and p.opponent not in seed):
             raise SwissError(f"round {p.round}: a match of a competitor not entered ({p.competitor} v {p.opponent})")
@@ -108,11 +111,11 @@ def standings(competitors: Sequence[int], played: Iterable[Played]) -> tuple[Sta
             match = (p.competitor, p.opponent)
             between[match] = between.get(match, Fraction(0)) + Fraction(p.vp)
 
-    def key(c: int) -> tuple[Fraction, int]:
+    def key(c: Competitor) -> tuple[Fraction, int]:
         return (-vp[c], -net[c])
 
     ordered = sorted(entrants, key=lambda c: (key(c), seed[c]))
-    out: list[int] = []
+    out: list[Competitor] = []
     i = 0
     while i < len(ordered):
         j = i
@@ -139,7 +142,7 @@ def _places(keys: list[tuple[Fraction, int]]) -> list[str]:
     return out
 
 
-def draw(round_number: int, table: Sequence[Standing], seeding: Sequence[int] | None = None) -> Draw:
+def draw(round_number: int, table: Sequence[Standing], seeding: Sequence[Competitor] | None = None) -> Draw:
     """The draw of ``round_number`` from the standings ``table`` (best first).
 
     Round 1 uses ``seeding`` (or the table's order): top half against bottom half. Later rounds pair
@@ -153,7 +156,7 @@ def draw(round_number: int, table: Sequence[Standing], seeding: Sequence[int] | 
     order = [s.competitor for s in table] if seeding is None or round_number > 1 else list(seeding)
     _check(order)
     by = {s.competitor: s for s in table}
-    bye: int | None = None
+    bye: Competitor | None = None
     if len(order) % 2:
         fewest = min((s.byes for s in table), default=0)
         bye = next(c for c in reversed(order) if c not in by or by[c].byes == fewest)
@@ -161,19 +164,19 @@ def draw(round_number: int, table: Sequence[Standing], seeding: Sequence[int] | 
     if round_number == 1:
         half = len(order) // 2
         return Draw(1, tuple(zip(order[:half], order[half:])), bye, tuple(order))
-    met: Mapping[int, frozenset[int]] = {c: by[c].opponents if c in by else frozenset() for c in order}
+    met: Mapping[Competitor, frozenset[Competitor]] = {c: by[c].opponents if c in by else frozenset() for c in order}
     matches = _pair(order, met)
     if matches is None:
         raise SwissError(f"round {round_number}: every way of drawing the round repeats a match")
     return Draw(round_number, tuple(matches), bye, tuple(order))
 
 
-def _pair(order: list[int], met: Mapping[int, frozenset[int]]) -> list[tuple[int, int]] | None:
+def _pair(order: list[Competitor], met: Mapping[Competitor, frozenset[Competitor]]) -> list[tuple[Competitor, Competitor]] | None:
     """Top-down pairing with backtracking; None when no draw avoids every repeat."""
     position = {c: i for i, c in enumerate(order)}
     free = list(order)
-    out: list[tuple[int, int]] = []
-    failed: set[frozenset[int]] = set()
+    out: list[tuple[Competitor, Competitor]] = []
+    failed: set[frozenset[Competitor]] = set()
 
     def go() -> bool:
         if not free:

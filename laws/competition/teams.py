@@ -12,6 +12,10 @@ average-plus is +3 IMPs and average-minus -3, so A+/A- is +3/-3 and A+/A+ is +3/
 (:mod:`laws.competition.vp`): the WBF continuous scale for the boards played, or a discrete scale. A
 match's VPs always add up to the scale's total.
 
+**Who plays.** A match's teams are :class:`~laws.competitors.Competitor` values of kind team
+(``team(3)``); a round robin's schedule and a knock-out's bracket are seat numbers of a schedule (1 to
+``n``), which the event (:mod:`laws.competition.event`) turns into teams as it draws from them.
+
 **A round robin** of ``n`` teams (:func:`round_robin`): every team meets every other once in ``n - 1``
 rounds (``n`` rounds when ``n`` is odd, one team sitting out each round). The schedule is the circle
 method: team 1 stays, the others move one place round the circle each round. The home team of each
@@ -29,6 +33,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from laws.competition.vp import DiscreteScale, ScaleError, wbf_vp
+from laws.competitors import Competitor
 from laws.scoring.imps import imps
 
 LAW = "Duplicate Bridge, law 78"
@@ -81,10 +86,10 @@ class BoardImps:
 
 @dataclass(frozen=True)
 class MatchResult:
-    """A match scored: its boards, each team's IMPs and VPs."""
+    """A match scored: its teams, its boards, each team's IMPs and VPs."""
 
-    home: int
-    away: int
+    home: Competitor
+    away: Competitor
     boards: tuple[BoardImps, ...]
     home_imps: int
     away_imps: int
@@ -114,12 +119,12 @@ def board_imps(result: RoomResults) -> BoardImps:
     return BoardImps(result.board, home, -home)
 
 
-def score_match(home: int, away: int, results: Sequence[RoomResults], boards: int,
+def score_match(home: Competitor, away: Competitor, results: Sequence[RoomResults], boards: int,
                 scale: DiscreteScale | None = None) -> MatchResult:
     """Score a match of ``boards`` boards from its rooms' results.
 
     Args:
-        home, away: the teams' numbers.
+        home, away: the teams (``team(n)``).
         results: one :class:`RoomResults` per board with any result (a board listed twice is refused).
         boards: the number of boards the match is over (the WBF scale's ``N``).
         scale: a discrete scale; None for the WBF continuous scale.
@@ -221,9 +226,9 @@ def knockout_draw(teams: int) -> tuple[tuple[int, int | None], ...]:
     return tuple(draw)
 
 
-def standings_from(matches: Sequence[MatchResult]) -> Mapping[int, tuple[Fraction, int, int]]:
+def standings_from(matches: Sequence[MatchResult]) -> Mapping[Competitor, tuple[Fraction, int, int]]:
     """Each team's (VPs, IMPs for, IMPs against) over the matches given."""
-    table: dict[int, tuple[Fraction, int, int]] = {}
+    table: dict[Competitor, tuple[Fraction, int, int]] = {}
     for m in matches:
         for team, vp, won, lost in ((m.home, m.home_vp, m.home_imps, m.away_imps),
                                     (m.away, m.away_vp, m.away_imps, m.home_imps)):

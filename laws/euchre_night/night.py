@@ -26,7 +26,7 @@ from typing import Any
 from laws.cards import Seat, Side
 from laws.competition import swiss
 from laws.competition.teams import round_robin
-from laws.competitors import Competitor, player
+from laws.competitors import Competitor, Pair, player
 from laws.euchre_night import formats
 from laws.euchre_night.formats import FormatError, Round
 from laws.euchre_night.scoring import Hand, HandError, Penalty, Rules, Scoring, seat_points
@@ -240,7 +240,7 @@ class Night:
             return _fixed_round(number, round_robin(n // 2)[number - 1], n // 2)
         if s.format is Format.SWISS:
             d = swiss.draw(number, self.pair_table())
-            return _fixed_round(number, d.matches, n // 2)
+            return _fixed_round(number, tuple((a.number, b.number) for a, b in d.matches), n // 2)
         if number == 1:
             return formats.progressive_first(n)
         prev = self.rounds[number - 2]
@@ -279,7 +279,7 @@ class Night:
 
     def pair_table(self) -> list[swiss.Standing]:
         """The partnerships' standings for a Swiss draw: points so far (the side's, hand by hand), then
-        the partnership's number."""
+        the partnership's number; partnership ``k`` (players ``2k - 1`` and ``2k``) is ``Pair(k)``."""
         pairs = self.players // 2
         pts = {p: Fraction(0) for p in range(1, pairs + 1)}
         met: dict[int, set[int]] = {p: set() for p in pts}
@@ -295,7 +295,7 @@ class Night:
             for p in {(x + 1) // 2 for x in rnd.out}:
                 byes[p] += 1
         order = sorted(pts, key=lambda p: (-pts[p], p))
-        return [swiss.Standing(p, pts[p], 0, frozenset(met[p]), byes[p]) for p in order]
+        return [swiss.Standing(Pair(p), pts[p], 0, frozenset(Pair(o) for o in met[p]), byes[p]) for p in order]
 
     # -- where things stand -----------------------------------------------------------------------------
 

@@ -125,7 +125,8 @@ def test_the_next_draw_is_on_the_director_s_and_a_table_s_page_on_the_director_s
             for a, b in drawn.matches:
                 assert f"{a} v {b}" in shown
             seat = next(t for t in drawn.tables if t.table == 2)
-            assert f"N {seat.north} S {seat.south} E {seat.east} W {seat.west}" in _text(table, "seats")
+            assert (f"N {seat.north.number} S {seat.south.number} E {seat.east.number} W {seat.west.number}"
+                    in _text(table, "seats"))
             _never_complete_undrawn(director)
             # the director's forms: a correction and a name, each on the page from the next update
             form = director.find_element(By.ID, "correct-form")

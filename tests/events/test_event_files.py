@@ -14,6 +14,7 @@ from firmware_host.events.session import EventSession
 from firmware_host.events.views import director_view, table_view
 from laws.competition.event import EventState, TableResult
 from laws.competition.event_spec import EventKind, EventSpec
+from laws.competitors import team
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "competitions.md").read_text()
 ROUND1 = [(1, 1, "4S", "N", 10), (2, 1, "4S", "N", 9), (1, 2, "3NT", "E", 9), (2, 2, "3NT", "E", 9),
@@ -97,7 +98,7 @@ def test_command_opens_refuses_and_exports(tmp_path: Path) -> None:
     assert again.returncode == 2 and "already holds index.html" in again.stderr
     assert _cli("export", str(folder), "--site", str(site), "--force").returncode == 0
     session = EventSession.open(folder)
-    assert session.event.draws[1].matches == ((1, 4), (2, 3))
+    assert session.event.draws[1].matches == ((team(1), team(4)), (team(2), team(3)))
     session.close()
 
 

@@ -21,6 +21,7 @@ from firmware_host.events.service import EventService
 from firmware_host.events.session import EventSession
 from firmware_host.wire.topics import TOPICS
 from laws.competition.event_spec import EventKind, EventSpec
+from laws.competitors import team
 from tests.club.conftest import _need
 
 TABLES = ("t-a", "t-b", "t-c", "t-d")
@@ -131,7 +132,7 @@ def test_the_next_draw_is_on_every_topic_and_page_when_the_last_result_is_in(clu
     why = missing()
     if why:
         pytest.skip(why)
-    assert service.session.event.draws[1].matches == ((1, 3), (2, 4))
+    assert service.session.event.draws[1].matches == ((team(1), team(3)), (team(2), team(4)))
     _round1_but_one(tables)
     assert seatings.wait(lambda last: len(last.get("t-c", {}).get("answers", [])) == 2)
     assert seatings.last["t-a"]["round"] == 1
@@ -145,7 +146,7 @@ def test_the_next_draw_is_on_every_topic_and_page_when_the_last_result_is_in(clu
             assert "1 v 3" in _text(director, "draw")
             tables.send("t-d", 1, 2, "1NT", "N", 8)   # the last result of round 1
             assert seatings.wait(lambda last: all(last.get(t, {}).get("round") == 2 for t in TABLES)), seatings.last
-            second = service.session.event.draws[2].matches
+            second = tuple((x.number, y.number) for x, y in service.session.event.draws[2].matches)
             assert {frozenset(m) for m in second}.isdisjoint({frozenset((1, 3)), frozenset((2, 4))})
             (a, b), (c, d) = second
             WebDriverWait(director, 60).until(lambda d_: "Round 2 of 3" in _text(d_, "round"))

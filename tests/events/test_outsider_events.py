@@ -92,7 +92,7 @@ def test_outsider_fails_on_tampered_files() -> None:
     # a VP of the ranking changed
     first = state.settled().standings()[0]
     from laws.scoring.render import present
-    line = next(ln for ln in pbn.split("\r\n") if ln.split()[:3] == [first.place, str(first.competitor), present(first.vp)])
+    line = next(ln for ln in pbn.split("\r\n") if ln.split()[:3] == [first.place, str(first.competitor.number), present(first.vp)])
     assert any("recomputed" in p for p in outsider.check_pbn(_tamper(pbn, line, line.replace(present(first.vp),
                                                                                           present(first.vp + 1)))))
     # USEBIO: a match's VPs changed, and a traveller's score changed

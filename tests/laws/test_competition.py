@@ -13,8 +13,22 @@ from hypothesis import strategies as st
 
 from laws.cards import Seat
 from laws.competition import individual, individual_tables, sections, swiss, teams, vp
+from laws.competitors import Competitor, player, team
 from laws.scoring.bridge import parse_contract
 from laws.scoring.session_values import Assigned, Line, Method, Pair, Played
+
+
+def _teams(*numbers: int) -> list[Competitor]:
+    return [team(n) for n in numbers]
+
+
+def _played_teams(r: int, a: int, b: int, points: Fraction, won: int = 0, lost: int = 0) -> swiss.Played:
+    return swiss.Played(r, team(a), team(b), points, won, lost)
+
+
+def _numbers(matches: tuple[tuple[Competitor, Competitor], ...]) -> tuple[tuple[int, int], ...]:
+    return tuple((a.number, b.number) for a, b in matches)
+
 
 # -- victory points ------------------------------------------------------------------------------
 
@@ -98,30 +112,31 @@ def test_match_worked_example() -> None:
     # docs/scoring.md, "Teams": board 1 open +620, closed -100 -> home +720 -> 12 IMPs; board 2 open
     # -50, closed +110 -> home -160 -> away 4 IMPs;
     # board 3 played in the open room only; board 4 adjusted A+/A-: 3 IMPs to home.
-    match = teams.score_match(1, 2, [
+    match = teams.score_match(team(1), team(2), [
         teams.RoomResults(1, 620, -100), teams.RoomResults(2, -50, 110), teams.RoomResults(3, 420, None),
         teams.RoomResults(4, home_adjusted="A+", away_adjusted="A-")], boards=8)
     assert [(b.home, b.away) for b in match.boards] == [(12, -12), (-4, 4), (None, None), (3, -3)]
     assert (match.home_imps, match.away_imps, match.margin, match.played) == (15, 4, 11, 3)
     assert match.home_vp == vp.wbf_vp(11, 8) == Fraction("14.09") and match.home_vp + match.away_vp == 20
+    assert (match.home, match.away) == (team(1), team(2))
 
 
 def test_adjusted_boards_that_do_not_mirror_count_for_each_side() -> None:
-    both_plus = teams.score_match(1, 2, [teams.RoomResults(1, home_adjusted="A+", away_adjusted="A+")], 8)
+    both_plus = teams.score_match(team(1), team(2), [teams.RoomResults(1, home_adjusted="A+", away_adjusted="A+")], 8)
     assert (both_plus.home_imps, both_plus.away_imps) == (3, 3)
-    both_minus = teams.score_match(1, 2, [teams.RoomResults(1, home_adjusted="A-", away_adjusted="A-")], 8)
+    both_minus = teams.score_match(team(1), team(2), [teams.RoomResults(1, home_adjusted="A-", away_adjusted="A-")], 8)
     assert (both_minus.home_imps, both_minus.away_imps) == (3, 3)
 
 
 def test_match_refuses_broken_input() -> None:
     with pytest.raises(teams.MatchError, match="board 2 is given twice"):
-        teams.score_match(1, 2, [teams.RoomResults(2, 10, 10), teams.RoomResults(2, 0, 0)], 8)
+        teams.score_match(team(1), team(2), [teams.RoomResults(2, 10, 10), teams.RoomResults(2, 0, 0)], 8)
     with pytest.raises(teams.MatchError, match="multiple of 10"):
         teams.RoomResults(1, 625, 0)
     with pytest.raises(teams.MatchError, match="A\\+, A=, A-"):
         teams.RoomResults(1, home_adjusted="A++", away_adjusted="A-")
-    with pytest.raises(teams.MatchError, match="cannot play itself"):
-        teams.score_match(3, 3, [], 8)
+    with pytest.raises(teams.MatchError, match="team 3 cannot play itself"):
+        teams.score_match(team(3), team(3), [], 8)
 
 
 def test_a_board_is_released_to_a_room_only_when_the_other_room_finished_it() -> None:
@@ -165,11 +180,11 @@ def _play_round(draw: swiss.Draw, rng: random.Random) -> list[swiss.Played]:
 @pytest.mark.parametrize("n, seed", [(8, 1), (11, 2), (16, 3), (21, 4), (60, 5)])
 def test_swiss_never_repeats_a_match_and_gives_byes_in_turn(n: int, seed: int) -> None:
     rng = random.Random(seed)
-    entrants = list(range(1, n + 1))
+    entrants = _teams(*range(1, n + 1))
     played: list[swiss.Played] = []
     rounds = min(n - 1, 9) if n % 2 == 0 else min(n - 2, 9)
-    meetings: set[frozenset[int]] = set()
-    byes: list[int] = []
+    meetings: set[frozenset[Competitor]] = set()
+    byes: list[Competitor] = []
     for r in range(1, rounds + 1):
         table = swiss.standings(entrants, played)
         draw = swiss.draw(r, table)
@@ -185,29 +200,29 @@ def test_swiss_never_repeats_a_match_and_gives_byes_in_turn(n: int, seed: int) -
 
 
 def test_swiss_round_one_is_top_half_against_bottom_half() -> None:
-    table = swiss.standings(list(range(1, 9)), [])
-    assert swiss.draw(1, table).matches == ((1, 5), (2, 6), (3, 7), (4, 8))
+    table = swiss.standings(_teams(*range(1, 9)), [])
+    assert _numbers(swiss.draw(1, table).matches) == ((1, 5), (2, 6), (3, 7), (4, 8))
 
 
 def test_swiss_later_rounds_pair_neighbours_and_step_back_to_avoid_a_repeat() -> None:
     # After round 1, 1 and 2 have met; the standings are 1, 2, 3, 4: 1 v 3 and 2 v 4.
-    played = [swiss.Played(1, 1, 2, Fraction(15)), swiss.Played(1, 2, 1, Fraction(5)),
-              swiss.Played(1, 3, 4, Fraction(12)), swiss.Played(1, 4, 3, Fraction(8))]
-    table = swiss.standings([1, 2, 3, 4], played)
-    assert [s.competitor for s in table] == [1, 3, 4, 2]
-    assert swiss.draw(2, table).matches == ((1, 3), (4, 2))
+    played = [_played_teams(1, 1, 2, Fraction(15)), _played_teams(1, 2, 1, Fraction(5)),
+              _played_teams(1, 3, 4, Fraction(12)), _played_teams(1, 4, 3, Fraction(8))]
+    table = swiss.standings(_teams(1, 2, 3, 4), played)
+    assert [s.competitor for s in table] == _teams(1, 3, 4, 2)
+    assert _numbers(swiss.draw(2, table).matches) == ((1, 3), (4, 2))
 
 
 def test_swiss_tie_breaks_in_order() -> None:
     played = [
-        swiss.Played(1, 1, 2, Fraction(10), 20, 20), swiss.Played(1, 2, 1, Fraction(10), 20, 20),
-        swiss.Played(1, 3, 4, Fraction(10), 5, 5), swiss.Played(1, 4, 3, Fraction(10), 5, 5),
-        swiss.Played(2, 1, 3, Fraction(12), 10, 6), swiss.Played(2, 3, 1, Fraction(8), 6, 10),
-        swiss.Played(2, 2, 4, Fraction(12), 9, 5), swiss.Played(2, 4, 2, Fraction(8), 5, 9),
+        _played_teams(1, 1, 2, Fraction(10), 20, 20), _played_teams(1, 2, 1, Fraction(10), 20, 20),
+        _played_teams(1, 3, 4, Fraction(10), 5, 5), _played_teams(1, 4, 3, Fraction(10), 5, 5),
+        _played_teams(2, 1, 3, Fraction(12), 10, 6), _played_teams(2, 3, 1, Fraction(8), 6, 10),
+        _played_teams(2, 2, 4, Fraction(12), 9, 5), _played_teams(2, 4, 2, Fraction(8), 5, 9),
     ]
-    table = swiss.standings([1, 2, 3, 4], played)
+    table = swiss.standings(_teams(1, 2, 3, 4), played)
     # 1 and 2 equal on 22 VPs and +4 net IMPs, and they met (10-10): the seeding decides, the place is shared
-    assert [(s.competitor, s.vp, s.net_imps, s.place) for s in table] == [
+    assert [(s.competitor.number, s.vp, s.net_imps, s.place) for s in table] == [
         (1, 22, 4, "1="), (2, 22, 4, "1="), (3, 18, -4, "3="), (4, 18, -4, "3=")]
 
 
@@ -215,16 +230,18 @@ def test_swiss_says_when_no_draw_avoids_a_repeat() -> None:
     played = []
     for r, ms in enumerate(teams.round_robin(4), 1):
         for a, b in ms:
-            played += [swiss.Played(r, a, b, Fraction(10)), swiss.Played(r, b, a, Fraction(10))]
+            played += [_played_teams(r, a, b, Fraction(10)), _played_teams(r, b, a, Fraction(10))]
     with pytest.raises(swiss.SwissError, match="round 4: every way of drawing the round repeats a match"):
-        swiss.draw(4, swiss.standings([1, 2, 3, 4], played))
+        swiss.draw(4, swiss.standings(_teams(1, 2, 3, 4), played))
 
 
 def test_swiss_refuses_broken_standings() -> None:
     with pytest.raises(swiss.SwissError, match="entered twice"):
-        swiss.standings([1, 2, 2], [])
+        swiss.standings(_teams(1, 2, 2), [])
     with pytest.raises(swiss.SwissError, match="two results"):
-        swiss.standings([1, 2], [swiss.Played(1, 1, 2, Fraction(10)), swiss.Played(1, 1, 2, Fraction(10))])
+        swiss.standings(_teams(1, 2), [_played_teams(1, 1, 2, Fraction(10)), _played_teams(1, 1, 2, Fraction(10))])
+    with pytest.raises(swiss.SwissError, match="a competitor is a team, pair or player"):
+        swiss.standings([1, 2], [])  # type: ignore[list-item]
 
 
 # -- individual ---------------------------------------------------------------------------------
@@ -306,7 +323,8 @@ def test_individual_scoring_worked_example() -> None:
         individual.IndividualResult(1, 2, 2, Assigned(100)),
     ]
     table = individual.score_individual(movement, results)
-    by = {s.player: s for s in table}
+    by = {s.player.number: s for s in table}
+    assert all(s.player == player(s.player.number) for s in table)
     # board 1: tie, 1 point each of 2; board 2: table 2's NS (+100) beats table 1's NS (+90)
     assert (by[1].total, by[6].total, by[4].total, by[7].total) == (3, 3, 1, 1)
     assert (by[8].total, by[5].total, by[3].total, by[2].total) == (1, 1, 3, 3)
