@@ -16,6 +16,17 @@ import pytest
 from laws.competition import vp
 from laws.competition.event import EventState, TableResult
 from laws.competition.event_spec import EventError, EventKind, EventSpec
+from laws.competitors import Competitor
+
+
+def _n(value: object) -> object:
+    """A draw, table or match with each team, pair or player written as its number (as the worked examples
+    give them)."""
+    if isinstance(value, Competitor):
+        return value.number
+    if isinstance(value, tuple):
+        return tuple(_n(v) for v in value)
+    return value
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "vp"
 
@@ -66,8 +77,8 @@ def test_teams_match_from_two_rooms_worked_example() -> None:
     # over 2 boards: blitz 21.21, so team 4 wins on the WBF scale.
     spec = EventSpec(EventKind.ROUND_ROBIN, 4, 3, 2)
     state = EventState.opened(spec)
-    assert state.draws[1].matches == ((1, 4), (2, 3))
-    assert [(t.table, t.north, t.east, t.room) for t in state.draws[1].tables] == [
+    assert _n(state.draws[1].matches) == ((1, 4), (2, 3))
+    assert [_n((t.table, t.north, t.east, t.room)) for t in state.draws[1].tables] == [
         (1, 1, 4, "open"), (2, 4, 1, "closed"), (3, 2, 3, "open"), (4, 3, 2, "closed")]
     _play(state, {(1, 1): 10, (2, 1): 9, (1, 2): 8, (2, 2): 11})
     m = state.team_match(1, 1)
@@ -75,13 +86,13 @@ def test_teams_match_from_two_rooms_worked_example() -> None:
     assert (m.home_imps, m.away_imps) == (1, 13)
     assert m.home_vp == vp.wbf_vp(-12, 2) and m.home_vp + m.away_vp == 20
     top = state.standings()
-    assert top[0].competitor == 4 and top[0].vp == vp.wbf_vp(12, 2)
+    assert top[0].competitor.number == 4 and top[0].vp == vp.wbf_vp(12, 2)
 
 
 def test_next_draw_is_made_by_the_last_result_of_a_round_and_not_before() -> None:
     spec = EventSpec(EventKind.SWISS_TEAMS, 6, 3, 2)
     state = EventState.opened(spec)
-    assert state.draws[1].matches == ((1, 4), (2, 5), (3, 6))
+    assert _n(state.draws[1].matches) == ((1, 4), (2, 5), (3, 6))
     made = _play(state, {(1, 1): 10, (3, 2): 10, (6, 1): 7})
     assert made[:-1] == [None] * (len(made) - 1)
     second = made[-1]
@@ -96,12 +107,12 @@ def test_next_draw_is_made_by_the_last_result_of_a_round_and_not_before() -> Non
 def test_knockout_advances_the_winners_and_a_tie_goes_to_the_better_seed() -> None:
     spec = EventSpec(EventKind.KNOCKOUT, 4, 2, 1)
     state = EventState.opened(spec)
-    assert state.draws[1].matches == ((1, 4), (2, 3))
+    assert _n(state.draws[1].matches) == ((1, 4), (2, 3))
     # match 1 (tables 1, 2): team 4 gains (closed room +430 v open +400); match 2 (tables 3, 4): equal.
     _play(state, {(2, 1): 10})
-    assert state.draws[2].matches == ((2, 4),)
+    assert _n(state.draws[2].matches) == ((2, 4),)
     _play(state)
-    assert state.knockout_winner() == 2 and state.current == 3
+    assert _n(state.knockout_winner()) == 2 and state.current == 3
 
 
 def test_swiss_pairs_margin_is_butler_over_the_round() -> None:
@@ -109,13 +120,13 @@ def test_swiss_pairs_margin_is_butler_over_the_round() -> None:
     # Two scores: datum (430 - 50) / 2 = 190; table 1 +240 -> 6 IMPs, table 2 -240 -> -6 IMPs.
     spec = EventSpec(EventKind.SWISS_PAIRS, 4, 3, 1)
     state = EventState.opened(spec)
-    assert state.draws[1].matches == ((1, 3), (2, 4))
+    assert _n(state.draws[1].matches) == ((1, 3), (2, 4))
     _play(state, {(1, 1): 10, (2, 1): 8})
     m1, m2 = state.matches(1)
-    assert (m1.first, m1.second, m1.first_imps, m1.first_vp) == (1, 3, 6, vp.wbf_vp(6, 1))
-    assert (m2.first, m2.second, m2.second_imps, m2.second_vp) == (2, 4, 6, vp.wbf_vp(6, 1))
-    assert state.draws[2].matches == ((1, 4), (2, 3)) or state.draws[2].matches == ((4, 1), (3, 2)) \
-        or {frozenset(m) for m in state.draws[2].matches} == {frozenset((1, 4)), frozenset((3, 2))}
+    assert _n((m1.first, m1.second, m1.first_imps, m1.first_vp)) == (1, 3, 6, vp.wbf_vp(6, 1))
+    assert _n((m2.first, m2.second, m2.second_imps, m2.second_vp)) == (2, 4, 6, vp.wbf_vp(6, 1))
+    assert _n(state.draws[2].matches) == ((1, 4), (2, 3)) or _n(state.draws[2].matches) == ((4, 1), (3, 2)) \
+        or {frozenset(m) for m in _n(state.draws[2].matches)} == {frozenset((1, 4)), frozenset((3, 2))}
 
 
 def test_individual_seats_players_per_round_and_scores_each() -> None:
@@ -123,12 +134,12 @@ def test_individual_seats_players_per_round_and_scores_each() -> None:
     state = EventState.opened(spec)
     first = state.draws[1].tables
     # the published 8-player table (docs/movements.md): round 1 is 8-1 v 5-7 and 2-6 v 4-3
-    assert [(t.north, t.south, t.east, t.west) for t in first] == [(8, 1, 5, 7), (2, 6, 4, 3)]
+    assert [_n((t.north, t.south, t.east, t.west)) for t in first] == [(8, 1, 5, 7), (2, 6, 4, 3)]
     _play(state, {(1, 1): 10})
-    assert [(t.north, t.south, t.east, t.west) for t in state.draws[2].tables] == [(8, 2, 6, 1), (3, 7, 5, 4)]
+    assert [_n((t.north, t.south, t.east, t.west)) for t in state.draws[2].tables] == [(8, 2, 6, 1), (3, 7, 5, 4)]
     # board 1: table 1 North-South (8, 1) +430 beat table 2's +400, so table 2's East-West (4, 3) beat
     # table 1's: those four have the top, the others nothing.
-    tops = {p.player for p in state.player_standings() if p.percent == Fraction(100)}
+    tops = {p.player.number for p in state.player_standings() if p.percent == Fraction(100)}
     assert tops == {8, 1, 4, 3}
 
 
@@ -171,6 +182,16 @@ def test_result_from_outside_refused(data: dict[str, object], words: str) -> Non
     ({"kind": "teams-round-robin", "entrants": 4, "rounds": 2, "boards_per_round": 2}, "has 3 rounds"),
     ({"kind": "teams-knockout", "entrants": 5, "rounds": 2, "boards_per_round": 2}, "has 3 rounds"),
     ({"kind": "individual", "entrants": 10, "rounds": 9, "boards_per_round": 2}, "individual is for"),
+    ({"kind": "individual", "entrants": 16, "rounds": 15, "boards_per_round": 2, "individual": "published"},
+     "the published individual for 16 players has 12 rounds, got 15"),
+    ({"kind": "individual", "entrants": 16, "rounds": 12, "boards_per_round": 2},
+     "the balanced individual for 16 players has 15 rounds, got 12"),
+    ({"kind": "individual", "entrants": 8, "rounds": 7, "boards_per_round": 2, "individual": "printed"},
+     "an individual's table is one of balanced, published"),
+    ({"kind": "individual", "entrants": 8, "rounds": 7, "boards_per_round": 2, "individual": ["published"]},
+     "an individual's table is one of balanced, published"),
+    ({"kind": "swiss-teams", "entrants": 4, "rounds": 3, "boards_per_round": 2, "individual": "published"},
+     "only an individual chooses its table"),
     ({"kind": "swiss-teams", "entrants": 4, "rounds": 4, "boards_per_round": 2}, "at most 3 rounds"),
     ({"kind": "swiss-teams", "entrants": 4, "rounds": 3, "boards_per_round": 2, "bye_vp": "x"}, "bye's VPs"),
 ])
@@ -187,11 +208,11 @@ def test_spec_round_trips_with_a_discrete_scale() -> None:
 
 def test_odd_swiss_gives_the_bye_its_vps() -> None:
     state = EventState.opened(EventSpec(EventKind.SWISS_TEAMS, 5, 3, 1))
-    assert state.draws[1].byes == (5,)
+    assert _n(state.draws[1].byes) == (5,)
     _play(state)
-    five = next(s for s in state.standings() if s.competitor == 5)
+    five = next(s for s in state.standings() if s.competitor.number == 5)
     assert five.vp == 12 and five.byes == 1
-    assert 5 not in state.draws[2].byes
+    assert 5 not in _n(state.draws[2].byes)
 
 
 # -- pairs in sections -----------------------------------------------------------------------------
@@ -206,7 +227,7 @@ def test_sections_across_the_field_worked_example() -> None:
 
     spec = EventSpec(EventKind.SECTIONS, 12, 3, 1, sections=(SectionSpec("A", 3), SectionSpec("B", 3)), across=True)
     state = EventState.opened(spec)
-    assert [(t.table, t.section, t.north, t.east, t.boards) for t in state.draws[1].tables] == [
+    assert [_n((t.table, t.section, t.north, t.east, t.boards)) for t in state.draws[1].tables] == [
         (1, "A", 1, 1, (1,)), (2, "A", 2, 2, (2,)), (3, "A", 3, 3, (3,)),
         (4, "B", 1, 1, (1,)), (5, "B", 2, 2, (2,)), (6, "B", 3, 3, (3,))]
     board1 = {("A", 1): ("4S", 10), ("A", 3): ("2S", 10), ("A", 2): ("4S", 9),
@@ -216,7 +237,7 @@ def test_sections_across_the_field_worked_example() -> None:
         d = state.draws[state.current]
         for t in d.tables:
             for b in t.boards:
-                contract, tricks = board1[(t.section, t.north)] if b == 1 else ("3NT", 9)
+                contract, tricks = board1[(t.section, t.north.number)] if b == 1 else ("3NT", 9)
                 made.append(state.apply(TableResult(d.round, t.table, b, contract, "N", tricks)))
     assert [m.round for m in made if m is not None] == [2, 3]
     rankings = dict(score_sections(state).rankings)
@@ -261,7 +282,8 @@ def test_a_swiss_round_that_must_repeat_is_drawn_in_order_and_marked() -> None:
 
     spec = EventSpec(EventKind.SWISS_TEAMS, 6, 5, 1)
     state = EventState(spec)
-    for r, matches in ((1, ((1, 4), (2, 5), (3, 6))), (2, ((1, 5), (2, 6), (3, 4))), (3, ((1, 6), (2, 4), (3, 5)))):
+    for r, numbers in ((1, ((1, 4), (2, 5), (3, 6))), (2, ((1, 5), (2, 6), (3, 4))), (3, ((1, 6), (2, 4), (3, 5)))):
+        matches = tuple((spec.entrant(a), spec.entrant(b)) for a, b in numbers)
         state.draws[r] = RoundDraw(r, matches, (), tables_of(spec, r, matches), spec.boards(r))
         for t in state.draws[r].tables:
             if (r, t.table) != (3, 6):
@@ -280,7 +302,7 @@ def test_a_teams_award_is_the_board_s_imps_for_each_team_whichever_room() -> Non
     # table 1). The director gives the closed room (table 2, team 4 North-South) A-/A+: team 4 average-
     # minus, team 1 average-plus: one result of 3 IMPs to team 1, whatever the open room did.
     state = EventState.opened(EventSpec(EventKind.ROUND_ROBIN, 4, 3, 1))
-    assert state.draws[1].matches[0] == (1, 4)
+    assert _n(state.draws[1].matches[0]) == (1, 4)
     state.apply(TableResult(1, 1, 1, "3NT", "N", 12))
     state.apply(TableResult(1, 2, 1, "", adjusted="A-/A+"))
     match = state.team_match(1, 1)
@@ -339,3 +361,14 @@ def test_an_award_that_is_not_one_is_refused(data: dict[str, object], words: str
         TableResult.from_dict({"round": 1, "table": 1, "board": 1, **data})
     good = TableResult.from_dict({"round": 1, "table": 1, "board": 1, "adjusted": "A=/A-"})
     assert good.awards == ("A=", "A-") and TableResult.from_dict(good.to_dict()) == good
+
+
+def test_an_individual_playing_the_published_sixteen_round_trips_and_seats_it() -> None:
+    """The club chose the published 16-player card (12 rounds): the setup keeps the choice, and each round's
+    tables are the card's (round 1, table 1: 16-1 v 2-7)."""
+    spec = EventSpec(EventKind.INDIVIDUAL, 16, 12, 2, individual="published")
+    assert spec.to_dict()["individual"] == "published" and EventSpec.from_dict(spec.to_dict()) == spec
+    assert "individual" not in EventSpec(EventKind.INDIVIDUAL, 16, 15, 2).to_dict()   # as before: the default
+    state = EventState.opened(spec)
+    first = state.draws[1].tables[0]
+    assert (first.north.number, first.south.number, first.east.number, first.west.number) == (16, 1, 2, 7)
