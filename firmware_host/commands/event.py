@@ -1,7 +1,7 @@
 """``cardtable event open|run|export``: an event beyond one pairs field (teams of four, Swiss, individual).
 
 * ``open FOLDER --kind K --entrants N --rounds R --boards B --tables T1,T2,... [--scale FILE] [--bye-vp V]
-  [--name TEXT] [--roster ROSTER.csv] [--names FILE]``: a new event (its journal, round 1 drawn, each
+  [--name TEXT] [--individual balanced|published] [--roster ROSTER.csv] [--names FILE]``: a new event (its journal, round 1 drawn, each
   competitor of ``--names`` journaled as a ``names`` record; the roster kept as ``roster.csv`` in the
   folder); prints round 1's draw.
 * ``run FOLDER --broker HOST:PORT --user U --password-file F [--http HOST:PORT]``: the event on the broker
@@ -38,6 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="pairs-sections: each section, e.g. A:5:mitchell,B:4:howell; a Mitchell's "
                         "arrow-switched rounds after a fourth ':', joined by '+' (A:5:mitchell:5)")
     o.add_argument("--across", action="store_true", help="pairs-sections: matchpoint across the field")
+    o.add_argument("--individual", choices=("balanced", "published"), default="balanced",
+                   help="individual: the balanced movement (every two players partners once, opponents equally "
+                        "often: the default) or the published table for the number (docs/movements.md)")
     o.add_argument("--roster", metavar="FILE", help="the club's roster: a CSV 'member number,name[,federation number]'")
     o.add_argument("--names", metavar="FILE", help="who plays: a CSV 'number,[team name,]player,...' (players: "
                    "member numbers from --roster, or visitors' names)")
@@ -100,7 +103,7 @@ def _open(args: argparse.Namespace) -> int:
 
     try:
         spec = EventSpec(EventKind(args.kind), args.entrants, args.rounds, args.boards, scale, bye, args.name,
-                         tuple(sections), args.across)
+                         tuple(sections), args.across, args.individual)
         roster = read_roster(args.roster) if args.roster else None      # refused before anything is made
         named = read_names(args.names, spec, roster) if args.names else []
         session = EventSession.create(args.folder, spec, [t.strip() for t in args.tables.split(",") if t.strip()])

@@ -15,7 +15,9 @@ same result. The draws, by kind:
 * **Swiss teams, Swiss pairs** — ``laws.competition.swiss.draw`` from the standings after the round;
   when every draw would repeat a match, the round is drawn in order of the standings (1 v 2, 3 v 4, ...,
   the bye as the Swiss rule gives it) and the round is marked in ``repeats``;
-* **individual** — the individual movement's next round (fixed in advance: published for 8 and 12 players, ours for 16).
+* **individual** — the individual movement's next round (fixed in advance: by default the balanced one,
+  published for 8 players and ours for 12 and 16; or the published table for the number, as the event's
+  setup chooses: ``EventSpec.individual``).
 
 **A match's score.** Teams: each board's IMPs from the open and closed rooms' North-South scores, the
 match's margin to VPs on the event's scale (``laws.competition.teams.score_match``). Swiss pairs: each
@@ -43,7 +45,6 @@ from laws.competition.event_spec import EventError, EventKind, EventSpec, Seat4,
 from laws.competition.individual import (
     IndividualResult,
     PlayerStanding,
-    individual_movement,
     individual_scored,
     score_individual,
 )
@@ -463,12 +464,12 @@ class EventState:
 
     def player_standings(self) -> tuple[PlayerStanding, ...]:
         """An individual's players, best first, on every result taken."""
-        return score_individual(individual_movement(self.spec.entrants, self.spec.boards_per_round), self._individual_results())
+        return score_individual(self.spec.individual_schedule(), self._individual_results())
 
     def individual_boards(self) -> dict[tuple[int, int, int], tuple[Fraction, Fraction, Fraction | None]]:
         """An individual's (round, table, board) -> North-South's and East-West's matchpoints and the
         board's top, as :func:`player_standings` scores them."""
-        movement = individual_movement(self.spec.entrants, self.spec.boards_per_round)
+        movement = self.spec.individual_schedule()
         out = {}
         for board in individual_scored(movement, self._individual_results()):
             for ln in board.lines:

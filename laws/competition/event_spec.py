@@ -30,7 +30,13 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from laws.competition.individual import STARTING_ROUNDS, IndividualError, individual_movement
+from laws.competition.individual import (
+    STARTING_ROUNDS,
+    TABLES,
+    IndividualError,
+    IndividualMovement,
+    individual_movement,
+)
 from laws.competition.swiss import BYE_VP
 from laws.competition.vp import DiscreteScale, ScaleError
 from laws.competitors import Competitor, player, team
@@ -156,6 +162,7 @@ class EventSpec:
     name: str = "Event"
     sections: tuple[SectionSpec, ...] = ()
     across: bool = False
+    individual: str = "balanced"    # an individual's table: "balanced" or "published" (laws.competition.individual)
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, EventKind):
@@ -173,9 +180,15 @@ class EventSpec:
         elif self.kind is EventKind.INDIVIDUAL:
             if self.boards_per_round > 8:
                 raise EventError(f"an individual plays 1 to 8 boards a round, got {self.boards_per_round}")
-            if n not in STARTING_ROUNDS or r != n - 1:
-                raise EventError(f"an individual is for {', '.join(map(str, STARTING_ROUNDS))} players over "
-                                 f"players - 1 rounds, got {n} players over {r} rounds")
+            if self.individual not in TABLES:
+                raise EventError(f"an individual's table is one of {', '.join(TABLES)}, got {self.individual!r}")
+            if n not in STARTING_ROUNDS:
+                raise EventError(f"an individual is for {', '.join(map(str, STARTING_ROUNDS))} players, got {n}")
+            if r != self.individual_schedule().rounds:
+                raise EventError(f"the {self.individual} individual for {n} players has "
+                                 f"{self.individual_schedule().rounds} rounds, got {r}")
+        elif self.individual != "balanced":
+            raise EventError("only an individual chooses its table (balanced or published)")
         elif self.kind is EventKind.ROUND_ROBIN:
             if r != n - 1 + n % 2:
                 raise EventError(f"a round robin of {n} teams has {n - 1 + n % 2} rounds, got {r}")
@@ -219,7 +232,19 @@ class EventSpec:
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the movements made once (a movement's board groups do not pickle)."""
-        return {k: v for k, v in self.__dict__.items() if k not in ("_movements", "_numbers", "_entrants")}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_movements", "_numbers", "_entrants", "_schedule")}
+
+    def individual_schedule(self) -> IndividualMovement:
+        """An individual's movement (:func:`~laws.competition.individual.individual_movement` with this
+        event's players, boards a round and table), made once a spec."""
+        made = self.__dict__.get("_schedule")
+        if made is None:
+            try:
+                made = individual_movement(self.entrants, self.boards_per_round, self.individual)
+            except IndividualError as exc:
+                raise EventError(str(exc)) from None
+            object.__setattr__(self, "_schedule", made)
+        return made
 
     def entrant(self, number: int) -> Competitor:
         """Entrant ``number`` (from 1) as who competes: ``team(n)`` in a teams event, ``player(n)`` in an
@@ -264,6 +289,8 @@ class EventSpec:
         if self.sections:
             out["sections"] = [sec.to_dict() for sec in self.sections]
             out["across"] = self.across
+        if self.individual != "balanced":
+            out["individual"] = self.individual
         return out
 
     @classmethod
@@ -272,7 +299,7 @@ class EventSpec:
         if not isinstance(data, Mapping):
             raise EventError(f"an event's setup is an object, got {type(data).__name__}")
         unknown = set(data) - {"kind", "entrants", "rounds", "boards_per_round", "bye_vp", "name", "scale",
-                               "sections", "across"}
+                               "sections", "across", "individual"}
         if unknown:
             raise EventError(f"an event's setup has no field {sorted(unknown)[0]!r}")
         try:
@@ -309,7 +336,8 @@ class EventSpec:
         if not isinstance(across, bool):
             raise EventError(f"an event's across is true or false, got {across!r}")
         return cls(kind, data.get("entrants"), data.get("rounds"), data.get("boards_per_round"),  # type: ignore[arg-type]
-                   scale, bye_vp, data.get("name", "Event"), sections, across)
+                   scale, bye_vp, data.get("name", "Event"), sections, across,
+                   data.get("individual", "balanced"))
 
 
 def pair_id(pair: Pair) -> str:
@@ -351,10 +379,7 @@ def tables_of(spec: EventSpec, round_number: int,
             offset += sec.tables
         return tuple(out4)
     if spec.kind is EventKind.INDIVIDUAL:
-        try:
-            schedule = individual_movement(spec.entrants, spec.boards_per_round)
-        except IndividualError as exc:
-            raise EventError(str(exc)) from None
+        schedule = spec.individual_schedule()
         players = spec.competitors()
         return tuple(Seat4(t.table, players[t.north - 1], players[t.south - 1], players[t.east - 1],
                            players[t.west - 1])

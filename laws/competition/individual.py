@@ -1,14 +1,16 @@
-"""Individual movements: every player partners every other exactly once, and scores on his own.
+"""Individual movements: partners and opponents change every round, and each player scores on his own.
 
-**The movements.** For 8, 12 and 16 players we use *whist* schedules: ``n - 1`` rounds at ``n / 4``
-tables, in which every two players are partners exactly once and opponents exactly twice. The default
-(:func:`individual_movement`) seats the players as a published table does for 8 and 12 players
-(:mod:`laws.competition.individual_tables`, :func:`published`) and as our own schedule does for 16
-(:func:`whist`; we found no published 16-player table). Ours is written as one starting round over the
-players ``1 .. n - 1`` and a fixed player ``n``; round ``r`` is the starting round with every player
-``p < n`` replaced by ``((p - 1 + r - 1) mod (n - 1)) + 1`` (player ``n`` keeps his seat). Its starting
-rounds were found by a search for this project. Every schedule, published or ours, is proved by
-:func:`check` (and the tests) rather than taken on trust.
+**The movements.** For 8, 12 and 16 players we have *whist* schedules of our own (:func:`whist`):
+``n - 1`` rounds at ``n / 4`` tables, in which every two players are partners exactly once and opponents
+exactly twice; and a published table for each (:mod:`laws.competition.individual_tables`,
+:func:`published`): for 8 players a whist schedule too, for 12 one in which every two partner once but
+meet as opponents from 0 to 4 times, for 16 one of 12 rounds in which every two partner at most once.
+An event plays (:func:`individual_movement`) the balanced movement by default (the published table for
+8, ours for 12 and 16) or, when the club asks, the published table for its number. Ours is written as
+one starting round over the players ``1 .. n - 1`` and a fixed player ``n``; round ``r`` is the starting
+round with every player ``p < n`` replaced by ``((p - 1 + r - 1) mod (n - 1)) + 1`` (player ``n`` keeps
+his seat). Its starting rounds were found by a search for this project. Every schedule, published or
+ours, is proved by :func:`check` (and the tests) rather than taken on trust.
 
 **The boards.** Every table plays the same board group in a round (group ``r`` in round ``r``, one copy
 a table, as a barometer does), so every result of a board is compared with every other and no player
@@ -32,7 +34,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from laws.competition.individual_tables import PUBLISHED, UNEVEN_OPPONENTS
+from laws.competition.individual_tables import PARTIAL, PUBLISHED, UNEVEN_OPPONENTS
 from laws.competitors import Competitor, player
 from laws.scoring.session import places, score_boards
 from laws.scoring.session_values import Line, Method, Pair, Result, ScoredBoard
@@ -123,10 +125,10 @@ def _boards_per_round(boards_per_round: int) -> None:
 
 
 def published(players: int, boards_per_round: int = 2, boards: str = "barometer") -> IndividualMovement:
-    """The published individual for 8 or 12 players (:mod:`laws.competition.individual_tables`).
+    """The published individual for 8, 12 or 16 players (:mod:`laws.competition.individual_tables`).
 
     Args:
-        players: 8 or 12.
+        players: 8, 12 or 16.
         boards_per_round: boards in each group, 1 to 8.
         boards: ``"barometer"`` (every table plays group ``r`` in round ``r``, as the events deal them) or
             ``"published"`` (each table plays the group the published table gives it).
@@ -146,7 +148,7 @@ def published(players: int, boards_per_round: int = 2, boards: str = "barometer"
     rounds = len(rows)
     groups = {g: tuple(range((g - 1) * boards_per_round + 1, g * boards_per_round + 1)) for g in range(1, rounds + 1)}
     movement = IndividualMovement(players, rounds, tables, groups)
-    problems = check(movement, even_opponents=players not in UNEVEN_OPPONENTS)
+    problems = check(movement, even_opponents=players not in UNEVEN_OPPONENTS, every_partner=players not in PARTIAL)
     if problems:
         raise IndividualError("; ".join(problems))
     return movement
@@ -168,19 +170,30 @@ def opponent_counts(movement: IndividualMovement) -> dict[int, int]:
     return dict(sorted(out.items()))
 
 
-def individual_movement(players: int, boards_per_round: int = 2) -> IndividualMovement:
-    """The movement an individual event plays: the published table for 8 players, our own :func:`whist`
-    for 12 (the published 12-player table leaves some players never opposing each other and others four
-    times; ours has every two opponents exactly twice) and 16 (no published table found); every table
-    plays the round's group (barometer boards)."""
-    if players in PUBLISHED and players not in UNEVEN_OPPONENTS:
+#: What an individual event may play (``individual_movement``'s ``table``).
+TABLES = ("balanced", "published")
+
+
+def individual_movement(players: int, boards_per_round: int = 2, table: str = "balanced") -> IndividualMovement:
+    """The movement an individual event plays; every table plays the round's group (barometer boards).
+
+    ``table="balanced"`` (the default): every two players partners once and opponents equally often —
+    the published table for 8 players, our own :func:`whist` for 12 (the published 12-player table
+    leaves some players never opposing each other and others four times; ours has every two opponents
+    exactly twice) and for 16 (the published 16-player table plays 12 rounds, so not every two players
+    partner). ``table="published"``: the published table for that number (:func:`published`), as a
+    club with its printed guide cards plays it, balanced or not."""
+    if table not in TABLES:
+        raise IndividualError(f"an individual's table is one of {', '.join(TABLES)}, not {table!r}")
+    if table == "published" or (players in PUBLISHED and players not in UNEVEN_OPPONENTS | PARTIAL):
         return published(players, boards_per_round)
     return whist(players, boards_per_round)
 
 
-def check(movement: IndividualMovement, even_opponents: bool = True) -> list[str]:
+def check(movement: IndividualMovement, even_opponents: bool = True, every_partner: bool = True) -> list[str]:
     """What is wrong with an individual movement (empty when it is sound): every player seated once a
-    round, every two players partners exactly once, every two opponents the same number of times (unless
+    round, every two players partners exactly once (at most once when ``every_partner`` is false: a
+    movement of fewer rounds than players - 1), every two opponents the same number of times (unless
     ``even_opponents`` is false), and no player meets a board group twice."""
     problems: list[str] = []
     n = movement.players
@@ -200,7 +213,7 @@ def check(movement: IndividualMovement, even_opponents: bool = True) -> list[str
     for a in range(1, n + 1):
         for b in range(a + 1, n + 1):
             k = partners.get(frozenset((a, b)), 0)
-            if k != 1:
+            if k > 1 or (k == 0 and every_partner):
                 problems.append(f"players {a} and {b} are partners {k} times")
     if even_opponents and len(times) != 1:
         problems.append(f"players meet as opponents unevenly ({sorted(times)} times)")

@@ -44,6 +44,8 @@ SPECS = {
     "knockout": EventSpec(EventKind.KNOCKOUT, 6, 3, 4, name="Cup"),
     "swiss-pairs-discrete": EventSpec(EventKind.SWISS_PAIRS, 10, 4, 3, SCALE, name="Swiss pairs"),
     "individual": EventSpec(EventKind.INDIVIDUAL, 12, 11, 2, name="Individual"),
+    "individual-published-16": EventSpec(EventKind.INDIVIDUAL, 16, 12, 2, name="Individual",
+                                         individual="published"),
     "sections-across": EventSpec(EventKind.SECTIONS, 20, 5, 2, name="Two sections", across=True,
                                  sections=(SectionSpec("A", 5), SectionSpec("B", 5, "mitchell"))),
     "sections-within": EventSpec(EventKind.SECTIONS, 16, 5, 3, name="Two sections",

@@ -282,8 +282,42 @@ def test_the_event_plays_the_published_eight_and_our_twelve_and_sixteen() -> Non
     assert individual.individual_movement(8).tables == individual.published(8).tables
     assert individual.individual_movement(12).tables == individual.whist(12).tables
     assert individual.individual_movement(16).tables == individual.whist(16).tables
-    with pytest.raises(individual.IndividualError, match="published individual movements for 8, 12"):
-        individual.published(16)
+    with pytest.raises(individual.IndividualError, match="published individual movements for 8, 12, 16"):
+        individual.published(20)
+
+
+@pytest.mark.parametrize("players", [8, 12, 16])
+def test_an_event_may_play_the_published_table_for_each_number(players: int) -> None:
+    chosen = individual.individual_movement(players, 2, "published")
+    assert chosen.tables == individual.published(players).tables
+    with pytest.raises(individual.IndividualError, match="one of balanced, published"):
+        individual.individual_movement(players, 2, "printed")
+
+
+def test_the_published_sixteen_partners_each_two_at_most_once() -> None:
+    sixteen = individual.published(16)
+    assert sixteen.rounds == 12 and len(sixteen.tables) == 48
+    assert individual.check(sixteen, even_opponents=False, every_partner=False) == []
+    assert individual.opponent_counts(sixteen) == {0: 6, 1: 36, 2: 78}
+    problems = individual.check(sixteen)
+    assert "players 13 and 14 are partners 0 times" in problems and any("unevenly" in p for p in problems)
+    # a partnership that comes twice is still refused when not every two must partner
+    tables = list(sixteen.tables)
+    assert tables[0].players == (16, 1, 2, 7) and tables[4].players == (16, 2, 3, 8)
+    u = tables[4]                                   # round 2, table 1: 16-2 v 3-8 made 16-1 v 3-8
+    tables[4] = individual.Table(u.round, u.table, 16, 1, u.east, u.west, u.group)
+    broken = individual.IndividualMovement(16, 12, tuple(tables), sixteen.groups)
+    assert "players 1 and 16 are partners 2 times" in individual.check(broken, False, False)
+
+
+def test_the_published_sixteen_is_the_cyclic_table_it_was_printed_as() -> None:
+    # Ted's Bridge World's 4-table card: players 13-16 stay North; players 1-12 and every table's group
+    # move on one a round (12 -> 1). A slip in copying any of the 48 rows breaks this.
+    rows = individual_tables.PUBLISHED[16]
+    assert rows[0] == ((16, 1, 2, 7, 1), (15, 6, 9, 11, 2), (14, 8, 4, 5, 6), (13, 10, 12, 3, 7))
+    for r in range(1, 12):
+        for now, nxt in zip(rows[r - 1], rows[r], strict=True):
+            assert nxt == tuple(p if p > 12 else p % 12 + 1 for p in now[:4]) + (now[4] % 12 + 1,)
 
 
 def test_the_check_finds_a_board_group_met_twice() -> None:
