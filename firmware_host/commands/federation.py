@@ -46,6 +46,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     s.add_argument("--dir", required=True)
     s.add_argument("--passwords", required=True, metavar="FILE", help="login:password lines")
     s.add_argument("--port", type=int, default=0)
+    s.add_argument("--bind", default="127.0.0.1", metavar="ADDRESS",
+                   help="the broker's address for the clubs' bridges (default 127.0.0.1; 0.0.0.0: every interface)")
+    s.add_argument("--certfile", metavar="PEM", help="the broker's TLS certificate: the clubs' bridges speak TLS only")
+    s.add_argument("--keyfile", metavar="PEM", help="its key (with --certfile)")
     s.add_argument("--broker", metavar="HOST:PORT",
                    help="use this broker (already running, e.g. a cluster) instead of starting Mosquitto")
     s.add_argument("--web", type=int, metavar="PORT", help="serve the live page on PORT (0: any free port)")
@@ -119,7 +123,7 @@ def _passwords(path: str) -> dict[str, str]:
 def _serve(args: argparse.Namespace) -> int:
     from firmware_host.club.broker import BrokerError
     from firmware_host.commands.stopping import exit_on_sigterm
-    from firmware_host.federation.brokers import EventBroker
+    from firmware_host.federation.brokers import federation_broker
     from firmware_host.federation.service import FederationError, FederationService, hold_event, open_event
     from firmware_host.federation.topics import SERVICE_USER, EventTopics
 
@@ -132,6 +136,14 @@ def _serve(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     if SERVICE_USER not in users:
         return _fail(f"{args.passwords}: no line for the service's login {SERVICE_USER!r}")
+    tls = None
+    if args.certfile or args.keyfile:
+        if remote is not None:
+            return _fail("--certfile and --keyfile are for the broker serve starts; with --broker, that broker has its own")
+        for opt, f in (("--certfile", args.certfile), ("--keyfile", args.keyfile)):
+            if not f or not Path(f).is_file():
+                return _fail(f"TLS needs {opt} naming an existing PEM file (got {f!r})")
+        tls = (Path(args.certfile).resolve(), Path(args.keyfile).resolve())
     try:
         hold_event(args.dir).close()            # said before the broker starts; the service holds it from now
     except FederationError as exc:
@@ -141,13 +153,13 @@ def _serve(args: argparse.Namespace) -> int:
     try:  # from here on a SIGTERM (SystemExit) or Ctrl-C at any line stops what was started, in ``finally``
         if remote is None:
             topics = EventTopics(state.setup.event)
-            broker = EventBroker(Path(args.dir) / "broker", users, topics.acl(state.setup.clubs),
-                                 port=args.port, persistence=True)
+            broker = federation_broker(Path(args.dir) / "broker", users, topics.acl(state.setup.clubs),
+                                       port=args.port, bind=args.bind, tls=tls)
             try:
                 broker.start()
             except BrokerError as exc:
                 return _fail(str(exc))
-            remote = ("127.0.0.1", broker.port)
+            remote = ("127.0.0.1", broker.local_port)       # the service beside it: loopback, no TLS
         try:
             service = FederationService(args.dir, remote[0], remote[1], users[SERVICE_USER]).start()
         except FederationError as exc:
@@ -162,7 +174,8 @@ def _serve(args: argparse.Namespace) -> int:
                                  logins={c: users[c] for c in state.setup.clubs if c in users}).start()
             except OSError as exc:
                 return _fail(f"--web {args.web}: {exc}")
-        print(f"federation {state.setup.event}: broker {remote[0]}:{remote[1]}"
+        shown = f"{args.bind}:{broker.port}{' with TLS' if tls else ''}" if broker is not None else f"{remote[0]}:{remote[1]}"
+        print(f"federation {state.setup.event}: broker {shown}"
               + (f"; the live page on http://{args.web_bind}:{page.port}/" if page else "") + "; Ctrl-C stops",
               flush=True)
         while True:

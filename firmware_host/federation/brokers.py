@@ -1,6 +1,7 @@
 """Mosquitto for an event: the federation's broker (its ACL from the event's topics) and a club's broker
 with the bridge to it (``topics.EventTopics.bridge``). Both are the club's ``LocalBroker`` with their
-own ACL and extra configuration; the tests and ``cardtable federation serve`` run them on loopback."""
+own ACL and extra configuration. ``cardtable federation serve`` starts the federation's
+(:func:`federation_broker`): on loopback by default, or on the address the clubs reach with TLS."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from firmware_host.club.broker import LocalBroker, broker_config, make_password_file
+from firmware_host.club.broker import LocalBroker, broker_config, free_port, make_password_file
 
 
 class EventBroker(LocalBroker):
@@ -19,6 +20,7 @@ class EventBroker(LocalBroker):
         super().__init__(workdir, users, **kw)
         self.acl = acl
         self.extra = extra
+        self.local_port = self.port      # where a client on this machine connects (federation_broker)
 
     def write_files(self) -> None:
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -36,3 +38,17 @@ class EventBroker(LocalBroker):
             self.proc.kill()
             self.proc.wait(5)
         self.proc = None
+
+
+def federation_broker(workdir: str | Path, users: Mapping[str, str], acl: str, *, port: int = 0,
+                      bind: str = "127.0.0.1", tls: tuple[Path, Path] | None = None,
+                      persistence: bool = True) -> EventBroker:
+    """The federation's broker: one listener on ``bind:port`` for the clubs' bridges, TLS only when
+    ``tls`` (certificate, key) is given; then a second listener on loopback without TLS, for the
+    federation's service on the same machine (``local_port``; the same logins and ACL), so that the
+    certificate need not name 127.0.0.1. Without TLS the service uses the clubs' listener."""
+    local = free_port() if tls else 0
+    extra = f"listener {local} 127.0.0.1\nuse_username_as_clientid true\n" if tls else ""
+    broker = EventBroker(workdir, users, acl, extra=extra, port=port, bind=bind, tls=tls, persistence=persistence)
+    broker.local_port = local or broker.port
+    return broker

@@ -175,3 +175,73 @@ def test_the_service_on_connecting_tells_every_club_where_to_send_from(tmp_path:
         spy.loop_stop()
         spy.disconnect()
         fed.stop()
+
+
+def test_clubs_bridge_to_the_federation_over_tls_and_a_wrong_ca_gets_nothing_through(
+        sessions: dict[str, Path], tmp_path: Path) -> None:
+    """The federation's broker speaks only TLS to the clubs (``federation serve --certfile --keyfile``): a
+    club whose bridge checks the federation's certificate against its CA (``club federate --cafile``) sends
+    every result and hears every answer; a club given another CA never connects, and a client that does
+    not speak TLS is not let in. The service uses the broker's loopback listener beside it."""
+    _need_mosquitto()
+    import paho.mqtt.client as mqtt
+
+    from firmware_host.club.certs import make_broker_cert, make_club_ca
+    from firmware_host.federation.brokers import federation_broker
+
+    ca = make_club_ca(tmp_path / "fed-ca")
+    cert, key = make_broker_cert(tmp_path / "fed-ca", ["127.0.0.1"])
+    wrong_ca = make_club_ca(tmp_path / "other-ca")
+    topics = EventTopics(EVENT)
+    clubs = sorted(sessions)
+    passwords = {c: f"pw-{c}" for c in clubs} | {SERVICE_USER: "pw-fed"}
+    fed = federation_broker(tmp_path / "fed", passwords, topics.acl(clubs), tls=(cert, key))
+    assert fed.local_port != fed.port
+    fed.start()
+    trusted = {"c1": ca, "c2": wrong_ca}
+    club_brokers = {c: EventBroker(tmp_path / c, {"uplink": "up"}, topics.club_acl(c, "uplink"),
+                                   extra=topics.bridge(c, "127.0.0.1", fed.port, passwords[c], cafile=trusted[c],
+                                                       restart=(1, 2)))
+                    for c in clubs}
+    create_event(tmp_path / "event", EventSetup(EVENT, tuple(range(1, 4)), tuple(clubs)))
+    service = uplinks = None
+    try:
+        for b in club_brokers.values():
+            b.start()
+        service = FederationService(tmp_path / "event", "127.0.0.1", fed.local_port, "pw-fed").start()
+        uplinks = {c: ClubUplink(c, topics, sessions[c], "127.0.0.1", club_brokers[c].port, "uplink", "up",
+                                 resend=0.5, poll=0.2).start() for c in clubs}
+        _wait(lambda: uplinks["c1"].done, 60)
+        time.sleep(3)                               # c2's bridge has tried (restart 1-2 s) and failed
+        assert not uplinks["c2"].done and uplinks["c2"].expect == 1
+        def plain_login(port: int) -> bool:         # MQTT without TLS, with a good login: let in?
+            plain = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"c1-plain-{port}")
+            plain.username_pw_set("c1", passwords["c1"])
+            try:
+                plain.connect("127.0.0.1", port, keepalive=5)
+                end = time.monotonic() + 5
+                while not plain.is_connected() and time.monotonic() < end:
+                    if plain.loop(timeout=0.2) != mqtt.MQTT_ERR_SUCCESS:
+                        return False
+                return plain.is_connected()
+            except OSError:
+                return False
+            finally:
+                plain.disconnect()
+
+        assert plain_login(fed.local_port)          # the check can say yes: the loopback listener
+        assert not plain_login(fed.port)            # the clubs' listener speaks TLS only
+    finally:
+        for u in (uplinks or {}).values():
+            u.stop()
+        if service is not None:
+            service.stop()
+        for b in club_brokers.values():
+            b.stop()
+        fed.stop()
+    journal, state = open_event(tmp_path / "event")
+    journal.close()
+    assert state.ledger.state()["c1"] == len(club_messages("c1", read_session(sessions["c1"])))
+    assert state.ledger.state().get("c2", 0) == 0
+    assert any("certificate verify failed" in line or "tls" in line.lower()
+               for line in club_brokers["c2"].log_lines), club_brokers["c2"].log_lines[-5:]

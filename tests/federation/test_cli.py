@@ -225,3 +225,25 @@ def test_a_sigterm_just_as_serve_says_ready_still_stops_its_broker(tmp_path: Pat
         if procs[0].poll() is None:
             procs[0].kill()
             procs[0].wait(5)
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--certfile", "CERT"], "TLS needs --keyfile naming an existing PEM file (got None)"),
+    (["--certfile", "CERT", "--keyfile", "nowhere.pem"], "TLS needs --keyfile naming an existing PEM file"),
+    (["--keyfile", "CERT"], "TLS needs --certfile naming an existing PEM file"),
+    (["--certfile", "CERT", "--keyfile", "CERT", "--broker", "127.0.0.1:1"], "with --broker, that broker has its own"),
+])
+def test_serve_refuses_tls_it_cannot_use(tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str],
+                                         extra: list[str], words: str) -> None:
+    assert main(["federation", "open", "--dir", str(tmp_path / "e"), "--event", "sim1", "--hand-records",
+                 str(records), "--clubs", "c1"]) == 0
+    capsys.readouterr()
+    pw = tmp_path / "passwords"
+    pw.write_text("federation:f\nc1:c\n", encoding="utf-8")
+    cert = tmp_path / "cert.pem"
+    cert.write_text("not checked here\n", encoding="utf-8")
+    argv = [str(cert) if a == "CERT" else a for a in extra]
+    assert main(["federation", "serve", "--dir", str(tmp_path / "e"), "--passwords", str(pw), *argv]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "e" / "broker").exists()
