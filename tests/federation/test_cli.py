@@ -97,16 +97,9 @@ def _children(pid: int) -> set[int]:
     return out
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
-def test_serve_stopped_by_sigterm_stops_its_broker(tmp_path: Path, records: Path) -> None:
-    """systemd and supervisors stop a service with SIGTERM: ``federation serve`` must stop the Mosquitto it
-    started as it does on Ctrl-C (it left it running, holding the port, before)."""
-    import os
+def _event_to_serve(tmp_path: Path, records: Path) -> Path:
+    """An event of two clubs opened in ``tmp_path / "e"``; the passwords file ``serve`` reads."""
     import shutil
-    import signal
-    import subprocess
-    import sys
-    import time
 
     if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
         pytest.skip("mosquitto is not installed (make test installs it)")
@@ -114,6 +107,20 @@ def test_serve_stopped_by_sigterm_stops_its_broker(tmp_path: Path, records: Path
                  str(records), "--clubs", "c1,c2"]) == 0
     pw = tmp_path / "passwords"
     pw.write_text("federation:fed-pw-1\nc1:c1-pw-1\nc2:c2-pw-1\n", encoding="utf-8")
+    return pw
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+def test_serve_stopped_by_sigterm_stops_its_broker(tmp_path: Path, records: Path) -> None:
+    """systemd and supervisors stop a service with SIGTERM: ``federation serve`` must stop the Mosquitto it
+    started as it does on Ctrl-C (it left it running, holding the port, before)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    pw = _event_to_serve(tmp_path, records)
     proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "federation", "serve", "--dir",
                              str(tmp_path / "e"), "--passwords", str(pw)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -191,17 +198,11 @@ def test_a_sigterm_just_as_serve_says_ready_still_stops_its_broker(tmp_path: Pat
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """CI caught the race: the signal's ``SystemExit`` raised between the "Ctrl-C stops" line and the
     ``try`` that stops the broker left Mosquitto running. Here the signal arrives while that line is written."""
-    import shutil
 
     import firmware_host.commands.federation as command
     from firmware_host.federation.brokers import EventBroker
 
-    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
-        pytest.skip("mosquitto is not installed (make test installs it)")
-    assert main(["federation", "open", "--dir", str(tmp_path / "e"), "--event", "sim1", "--hand-records",
-                 str(records), "--clubs", "c1,c2"]) == 0
-    pw = tmp_path / "passwords"
-    pw.write_text("federation:fed-pw-1\nc1:c1-pw-1\nc2:c2-pw-1\n", encoding="utf-8")
+    pw = _event_to_serve(tmp_path, records)
     real_start = EventBroker.start
     procs: list = []
 
