@@ -40,7 +40,7 @@ from laws.competition.individual import (
 from laws.competition.swiss import BYE_VP
 from laws.competition.vp import DiscreteScale, ScaleError
 from laws.competitors import Competitor, player, team
-from laws.duplicate.movement import Movement, MovementError, Pair, howell, mitchell
+from laws.duplicate.movement import Movement, MovementError, Pair, barometer, howell, mitchell
 
 TEAMS_AT_MOST = 200
 
@@ -93,14 +93,15 @@ class Seat4:
         return out
 
 
-MOVEMENTS = ("mitchell", "howell")
+MOVEMENTS = ("mitchell", "howell", "barometer", "barometer-howell")
 
 
 @dataclass(frozen=True)
 class SectionSpec:
-    """One section of a pairs event: its name (1 to 8 letters or digits), tables and movement, and the
-    rounds in which a Mitchell's pairs switch arrows (play the boards in the other direction: the
-    section is then one field, ``docs/movements.md``)."""
+    """One section of a pairs event: its name (1 to 8 letters or digits), tables and movement (a
+    Mitchell, a Howell, or a barometer with the Mitchell's or the Howell's pairing: every table plays the
+    round's board group), and the rounds in which a Mitchell's pairs switch arrows (play the boards in
+    the other direction: the section is then one field, ``docs/movements.md``)."""
 
     name: str
     tables: int
@@ -125,11 +126,15 @@ def section_movement(section: SectionSpec, boards_per_round: int) -> Movement:
     if not isinstance(switched, tuple) or not all(isinstance(r, int) and not isinstance(r, bool) for r in switched):
         raise EventError(f"section {name}: the arrow switch rounds are whole numbers, got {switched!r}")
     if switched and section.movement != "mitchell":
-        raise EventError(f"section {name}: only a Mitchell's pairs switch arrows (a Howell's pairs sit "
-                         "both ways already)")
+        raise EventError(f"section {name}: only a Mitchell's pairs switch arrows " + (
+            "(a Howell's pairs sit both ways already)" if section.movement == "howell" else
+            "(a barometer's are not offered: every table plays the round's boards already)"))
     try:
         if section.movement == "mitchell":
             return mitchell(section.tables, boards_per_round, arrow_switch_rounds=switched)
+        if section.movement.startswith("barometer"):     # every table the round's group: "-howell" its pairing
+            return barometer(section.tables, boards_per_round,
+                             "howell" if section.movement == "barometer-howell" else "mitchell")
         return howell(section.tables, boards_per_round)
     except MovementError as exc:
         raise EventError(f"section {name}: {exc}") from None

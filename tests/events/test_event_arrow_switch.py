@@ -80,11 +80,13 @@ def test_the_switch_goes_to_and_from_the_setup() -> None:
      "section B: only a Mitchell's pairs switch arrows"),
     ((SectionSpec("A", 5, "mitchell", (5,)), SectionSpec("B", 5)), True,
      "sections scored across the field switch no arrows"),
+    ((SectionSpec("A", 5), SectionSpec("B", 5, "barometer", (2,))), False,
+     "section B: only a Mitchell's pairs switch arrows (a barometer's are not offered"),
 ])
 def test_a_switch_that_cannot_be_played_is_refused(sections: tuple[SectionSpec, ...], across: bool,
                                                     said: str) -> None:
     with pytest.raises(EventError, match=re.escape(said)):
-        EventSpec(EventKind.SECTIONS, 20 if sections[1].movement == "mitchell" else 16, 5, 2,
+        EventSpec(EventKind.SECTIONS, 16 if sections[1].movement == "howell" else 20, 5, 2,
                   sections=sections, across=across)
 
 

@@ -48,6 +48,11 @@ SPECS = {
                                          individual="published"),
     "sections-across": EventSpec(EventKind.SECTIONS, 20, 5, 2, name="Two sections", across=True,
                                  sections=(SectionSpec("A", 5), SectionSpec("B", 5, "mitchell"))),
+    "sections-barometer-across": EventSpec(EventKind.SECTIONS, 20, 5, 2, name="Barometer and Mitchell", across=True,
+                                           sections=(SectionSpec("A", 5, "barometer"), SectionSpec("B", 5))),
+    "sections-barometer-howell": EventSpec(EventKind.SECTIONS, 16, 7, 1, name="Barometer Howell",
+                                           sections=(SectionSpec("A", 4, "barometer-howell"),
+                                                     SectionSpec("B", 4, "howell"))),
     "sections-within": EventSpec(EventKind.SECTIONS, 16, 5, 3, name="Two sections",
                                  sections=(SectionSpec("A", 5), SectionSpec("B", 3, "howell"))),
 }

@@ -372,3 +372,18 @@ def test_an_individual_playing_the_published_sixteen_round_trips_and_seats_it() 
     state = EventState.opened(spec)
     first = state.draws[1].tables[0]
     assert (first.north.number, first.south.number, first.east.number, first.west.number) == (16, 1, 2, 7)
+
+
+def test_a_barometer_section_plays_the_round_s_boards_at_every_table() -> None:
+    """Sections may play a barometer (every table the round's board group: ``docs/competitions.md``), beside a
+    Mitchell and across the field: section A's five tables all play boards 1-2 in round 1, B's Mitchell
+    passes its groups from table to table."""
+    from laws.competition.event_spec import SectionSpec
+
+    spec = EventSpec(EventKind.SECTIONS, 20, 5, 2, across=True,
+                     sections=(SectionSpec("A", 5, "barometer"), SectionSpec("B", 5)))
+    state = EventState.opened(spec)
+    boards = {(t.section, t.table): t.boards for t in state.draws[1].tables}
+    assert {boards[("A", t)] for t in range(1, 6)} == {(1, 2)}
+    assert len({boards[("B", t)] for t in range(6, 11)}) == 5
+    assert EventSpec.from_dict(spec.to_dict()) == spec
