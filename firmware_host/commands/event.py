@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 KINDS = ("teams-round-robin", "teams-knockout", "swiss-teams", "swiss-pairs", "individual", "pairs-sections")
@@ -38,6 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="pairs-sections: each section, e.g. A:5:mitchell,B:4:howell; a Mitchell's "
                         "arrow-switched rounds after a fourth ':', joined by '+' (A:5:mitchell:5)")
     o.add_argument("--across", action="store_true", help="pairs-sections: matchpoint across the field")
+    o.add_argument("--asc", action="append", default=[], metavar="SECTION=FILE",
+                   help="pairs-sections: the .ASC movement file of a section whose movement is asc (A:8:asc)")
     o.add_argument("--individual", choices=("balanced", "published"), default="balanced",
                    help="individual: the balanced movement (every two players partners once, opponents equally "
                         "often: the default) or the published table for the number (docs/movements.md)")
@@ -98,6 +101,19 @@ def _open(args: argparse.Namespace) -> int:
             return _fail(f"--sections: each section is NAME:TABLES:MOVEMENT[:SWITCHED ROUNDS] (rounds joined by "
                          f"'+'), got {part.strip()!r}")
         sections.append(SectionSpec(words[0], int(words[1]), words[2], tuple(int(r) for r in switched)))
+    files = {}
+    for given in args.asc:
+        name, eq, path = given.partition("=")
+        if not eq or not name or not path:
+            return _fail(f"--asc: give SECTION=FILE, got {given!r}")
+        try:
+            files[name] = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            return _fail(f"--asc {given}: cannot read ({getattr(exc, 'strerror', None) or exc})")
+    unused = set(files) - {sec.name for sec in sections if sec.movement == "asc"}
+    if unused:
+        return _fail(f"--asc: no section {sorted(unused)[0]!r} with the movement asc in --sections")
+    sections = [replace(sec, asc=files.get(sec.name, "")) if sec.movement == "asc" else sec for sec in sections]
     from firmware_host.events.names import read_names
     from firmware_host.session.roster import ROSTER_FILE, RosterError, read_roster
 

@@ -40,7 +40,7 @@ from laws.competition.individual import (
 from laws.competition.swiss import BYE_VP
 from laws.competition.vp import DiscreteScale, ScaleError
 from laws.competitors import Competitor, player, team
-from laws.duplicate.movement import Movement, MovementError, Pair, barometer, howell, mitchell
+from laws.duplicate.movement import Movement, MovementError, Pair, barometer, from_asc, howell, mitchell
 
 TEAMS_AT_MOST = 200
 
@@ -93,25 +93,29 @@ class Seat4:
         return out
 
 
-MOVEMENTS = ("mitchell", "howell", "barometer", "barometer-howell")
+MOVEMENTS = ("mitchell", "howell", "barometer", "barometer-howell", "asc")
 
 
 @dataclass(frozen=True)
 class SectionSpec:
     """One section of a pairs event: its name (1 to 8 letters or digits), tables and movement (a
-    Mitchell, a Howell, or a barometer with the Mitchell's or the Howell's pairing: every table plays the
-    round's board group), and the rounds in which a Mitchell's pairs switch arrows (play the boards in
-    the other direction: the section is then one field, ``docs/movements.md``)."""
+    Mitchell, a Howell, a barometer with the Mitchell's or the Howell's pairing: every table plays the
+    round's board group, or ``asc``: the ``.ASC`` movement file whose text is ``asc``, kept in the setup so
+    the journal needs no other file), and the rounds in which a Mitchell's pairs switch arrows (play the
+    boards in the other direction: the section is then one field, ``docs/movements.md``)."""
 
     name: str
     tables: int
     movement: str = "mitchell"
     arrow_switch: tuple[int, ...] = ()
+    asc: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "tables": self.tables, "movement": self.movement}
         if self.arrow_switch:
             out["arrow_switch"] = list(self.arrow_switch)
+        if self.movement == "asc":
+            out["asc"] = self.asc
         return out
 
 
@@ -128,10 +132,21 @@ def section_movement(section: SectionSpec, boards_per_round: int) -> Movement:
     if switched and section.movement != "mitchell":
         raise EventError(f"section {name}: only a Mitchell's pairs switch arrows " + (
             "(a Howell's pairs sit both ways already)" if section.movement == "howell" else
+            "(not offered for an .ASC movement)" if section.movement == "asc" else
             "(a barometer's are not offered: every table plays the round's boards already)"))
     try:
         if section.movement == "mitchell":
             return mitchell(section.tables, boards_per_round, arrow_switch_rounds=switched)
+        if section.movement == "asc":
+            if not isinstance(section.asc, str) or not section.asc.strip():
+                raise EventError(f"section {name}: an asc section needs its .ASC movement's text")
+            made = from_asc(section.asc, boards_per_round=boards_per_round)
+            if made.tables != section.tables:
+                raise EventError(f"section {name}: its .ASC movement has {made.tables} tables, the section "
+                                 f"{section.tables}")
+            return made
+        if section.asc:
+            raise EventError(f"section {name}: only an asc section carries an .ASC movement's text")
         if section.movement.startswith("barometer"):     # every table the round's group: "-howell" its pairing
             return barometer(section.tables, boards_per_round,
                              "howell" if section.movement == "barometer-howell" else "mitchell")
@@ -332,11 +347,12 @@ class EventSpec:
         raw_sections = data.get("sections", [])
         if not isinstance(raw_sections, list) or not all(
                 isinstance(x, Mapping) and {"name", "tables", "movement"} <= set(x)
-                <= {"name", "tables", "movement", "arrow_switch"} and isinstance(x.get("arrow_switch", []), list)
+                <= {"name", "tables", "movement", "arrow_switch", "asc"}
+                and isinstance(x.get("arrow_switch", []), list) and isinstance(x.get("asc", ""), str)
                 for x in raw_sections):
-            raise EventError("an event's sections are a list of {name, tables, movement[, arrow_switch]}")
-        sections = tuple(SectionSpec(x["name"], x["tables"], x["movement"], tuple(x.get("arrow_switch", [])))
-                         for x in raw_sections)
+            raise EventError("an event's sections are a list of {name, tables, movement[, arrow_switch][, asc]}")
+        sections = tuple(SectionSpec(x["name"], x["tables"], x["movement"], tuple(x.get("arrow_switch", [])),
+                                     x.get("asc", "")) for x in raw_sections)
         across = data.get("across", False)
         if not isinstance(across, bool):
             raise EventError(f"an event's across is true or false, got {across!r}")

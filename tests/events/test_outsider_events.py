@@ -14,6 +14,7 @@ from firmware_host.events.files import render, write_site
 from laws.competition import vp
 from laws.competition.event import EventState, TableResult
 from laws.competition.event_spec import EventKind, EventSpec, SectionSpec
+from laws.duplicate.movement import howell, to_asc
 from tests.events import outsider
 
 CONTRACTS = (("4S", "N", 10), ("3NT", "E", 8), ("2HX", "S", 7), ("Pass", "", 0), ("6NT", "W", 12),
@@ -53,6 +54,9 @@ SPECS = {
     "sections-barometer-howell": EventSpec(EventKind.SECTIONS, 16, 7, 1, name="Barometer Howell",
                                            sections=(SectionSpec("A", 4, "barometer-howell"),
                                                      SectionSpec("B", 4, "howell"))),
+    "sections-asc": EventSpec(EventKind.SECTIONS, 16, 7, 1, name="ASC and Howell", across=True,
+                              sections=(SectionSpec("A", 4, "asc", asc=to_asc(howell(4, 1))),
+                                        SectionSpec("B", 4, "howell"))),
     "sections-within": EventSpec(EventKind.SECTIONS, 16, 5, 3, name="Two sections",
                                  sections=(SectionSpec("A", 5), SectionSpec("B", 3, "howell"))),
 }
