@@ -215,8 +215,10 @@ def test_clubs_bridge_to_the_federation_over_tls_and_a_wrong_ca_gets_nothing_thr
         time.sleep(3)                               # c2's bridge has tried (restart 1-2 s) and failed
         assert not uplinks["c2"].done and uplinks["c2"].expect == 1
         def plain_login(port: int) -> bool:         # MQTT without TLS, with a good login: let in?
-            plain = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"c1-plain-{port}")
-            plain.username_pw_set("c1", passwords["c1"])
+            # c2's login: its bridge is not connected, so this one takes over no one's session (the
+            # broker makes a login its client id)
+            plain = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"c2-plain-{port}")
+            plain.username_pw_set("c2", passwords["c2"])
             try:
                 plain.connect("127.0.0.1", port, keepalive=5)
                 end = time.monotonic() + 5
