@@ -38,7 +38,7 @@ from typing import Any
 
 from firmware_host.table.inputs import DeviceNote, DeviceStatus, LawInput
 from firmware_host.table.session_records import check_records, commitment_of
-from firmware_host.wire.messages import DuplicateSeating, MessageError
+from firmware_host.wire.messages import DuplicateSeating, MessageError, is_seating
 from laws.duplicate.deal import Board
 from laws.events import BoardPlaced
 from laws.games.duplicate_board import BoardAtTable, board_of, played_here
@@ -61,19 +61,22 @@ class TableRound:
 
 
 def seating_from_session(msg: Mapping[str, Any]) -> TableRound:
-    """A session's seating message (``wire.duplicate.seating_message``), read through the wire's typed
-    message (``wire.messages.DuplicateSeating``), as the table's :class:`TableRound`: the boards of its round still
-    without a result (``left``), in the round's order; none while its pair sits out.
+    """A session's seating message (``wire.duplicate.seating_message``), or an event's table view
+    (docs/competitions.md), read through the wire's typed message (``wire.messages.DuplicateSeating``), as the
+    table's :class:`TableRound`: the boards of its round still without a result (``left``), in the round's
+    order; none while its pair sits out (or, in an event, a bye or the event finished).
 
     Raises:
         ValueError: a field missing or of the wrong kind (named).
     """
     try:
-        m = DuplicateSeating.from_dict(dict(msg))
+        m = DuplicateSeating.from_any(dict(msg))
     except MessageError as exc:
         raise ValueError(f"a seating message without a usable {exc}") from None
     play = () if m.sit_out else tuple(n for n, _ in m.boards if n in m.left)
-    return TableRound(m.section, m.table_number, m.round, m.ns, m.ew, play, m.boards)
+    # an event names no records (it sends none): the table plays its own hand records' boards
+    named = () if msg.get("kind") != "seating" else m.boards
+    return TableRound(m.section, m.table_number, m.round, m.ns, m.ew, play, named)
 
 
 class DuplicateProcedure:
@@ -120,7 +123,7 @@ class DuplicateProcedure:
         if message.get("kind") == "round":
             self.session_commitment = commitment_of(message) or self.session_commitment
             return
-        if message.get("kind") != "seating":
+        if not is_seating(message):             # a duplicate session's seating, or an event's table view
             return
         try:
             seating = seating_from_session(message)
@@ -185,7 +188,7 @@ class DuplicateProcedure:
             msg = row.body.get("session") if row.kind == "note" else None
             if isinstance(msg, dict) and msg.get("kind") == "round":
                 self.session_commitment = commitment_of(msg) or self.session_commitment
-            if isinstance(msg, dict) and msg.get("kind") == "seating":
+            if is_seating(msg):
                 try:
                     found = seating_from_session(msg)
                 except ValueError:

@@ -35,7 +35,7 @@ from typing import Any
 from firmware_host.tablelink import resend
 from firmware_host.tablelink.resend import RESEND_AFTER, RESEND_MOST, TIMER_EVERY, Resending
 from firmware_host.wire.duplicate import players_body, result_body
-from firmware_host.wire.messages import DuplicateSeating, MessageError
+from firmware_host.wire.messages import DuplicateSeating, MessageError, is_seating
 
 log = logging.getLogger(__name__)
 __all__ = ["RESEND_AFTER", "RESEND_MOST", "TIMER_EVERY", "DuplicateResults", "body_of", "connect"]
@@ -127,10 +127,10 @@ class DuplicateResults(Resending[tuple[int, int]]):
         """Controller thread: forget the results the seating answers; send again those it leaves
         unanswered for ``RESEND_AFTER`` seconds. The seating is read through ``wire.messages.DuplicateSeating``;
         one that does not read (already journaled, and refused by the procedure too) changes nothing."""
-        if msg.get("kind") != "seating":
+        if not is_seating(msg):                 # a duplicate session's seating, or an event's table view
             return
         try:
-            seating = DuplicateSeating.from_dict(msg)
+            seating = DuplicateSeating.from_any(msg)
         except MessageError as exc:
             log.warning("a seating that does not read is not used for the results: %s", exc)
             return

@@ -32,6 +32,7 @@ from firmware_host.wire.messages import (
     MessageError,
     RoundCall,
     SessionAnswer,
+    is_seating,
     text,
     whole,
 )
@@ -175,7 +176,8 @@ def seating_message(table: str, section: str, seating: Mapping[str, Any], *, cal
 
 
 def parse_session_message(table: str, topic: str, payload: bytes) -> dict[str, Any]:
-    """A message on ``<prefix>/session/...`` as a table reads it (the round, or its own seating).
+    """A message on ``<prefix>/session/...`` as a table reads it (the round, or its own seating: a pairs
+    session's, a euchre night's, or an event's table view).
 
     Raises:
         LinkError: another table's seating, an unknown topic, a payload too large or not a JSON object.
@@ -185,8 +187,9 @@ def parse_session_message(table: str, topic: str, payload: bytes) -> dict[str, A
     if topic not in (ROUND_TOPIC, seating_topic(table)):
         raise LinkError(f"{topic[:200]!r} is not this table's session topic")
     msg = _read(payload)
-    if not isinstance(msg, dict) or msg.get("kind") not in ("round", "seating", "euchre_seating"):
+    if not isinstance(msg, dict) or (msg.get("kind") not in ("round", "seating", "euchre_seating")
+                                     and not is_seating(msg)):
         raise LinkError("payload is not a round or seating message")
-    if msg["kind"] in ("seating", "euchre_seating") and msg.get("table") != table:
+    if (msg["kind"] in ("seating", "euchre_seating") or is_seating(msg)) and msg.get("table") != table:
         raise LinkError(f"a seating for table {str(msg.get('table'))[:64]!r} on table {table}'s topic")
     return msg

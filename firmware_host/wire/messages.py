@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from laws.cards import Card
+from laws.competition.event_spec import EventKind
 
 SEATS = ("N", "E", "S", "W")
 FINGERPRINT = re.compile(r"^[0-9a-f]{64}$")
@@ -316,3 +317,56 @@ class DuplicateSeating:
                    tuple(whole(b, "left[]", 1, 9999) for b in left), d.get("sit_out") is True, d.get("move") is True,
                    str(d.get("page") or ""), tuple(SessionAnswer.from_dict(a) for a in answers),
                    whole(d.get("seq"), "seq", 0, 2**62), float(d.get("t") or 0))
+
+    @classmethod
+    def from_event_view(cls, d: Any) -> DuplicateSeating:
+        """An event's seating message (its table's view with ``answers``: docs/competitions.md, "The
+        table's view") as a table's seating, so the same duplicate table plays a teams match, a Swiss, an
+        individual or a section: its event table ``number``, round and boards, the boards still to play
+        (the round's without an ``entered`` result), its side's labels (a section's ``ns_pair``/``ew_pair``,
+        an individual's ``north-south``/``east-west`` players, a team's or Swiss pair's number), and the
+        answers. A bye, a table the event does not use or a finished event sits out. No record is named:
+        the event sends no hand records; the table checks its cards against its own (``[duplicate]
+        records``)."""
+        if not isinstance(d, dict) or d.get("kind") not in [k.value for k in EventKind] \
+                or not isinstance(d.get("event"), str):
+            raise MessageError("payload is not an event's seating message")
+        boards, entered, answers = d.get("boards", []), d.get("entered", []), d.get("answers", [])
+        if not isinstance(boards, list) or not isinstance(entered, list) or not isinstance(answers, list):
+            raise MessageError("boards, entered and answers must be lists")
+        playing = d.get("plays") is True and d.get("bye") is not True and d.get("finished") is not True
+        seat = d.get("seat") if playing else {}
+        if not isinstance(seat, dict):
+            raise MessageError("seat must be an object")
+        if "ns_pair" in seat:
+            ns, ew = seat.get("ns_pair"), seat.get("ew_pair")
+        elif d.get("kind") == EventKind.INDIVIDUAL.value and seat:
+            ns = f"{whole(seat.get('north'), 'seat.north', 1, 999)}-{whole(seat.get('south'), 'seat.south', 1, 999)}"
+            ew = f"{whole(seat.get('east'), 'seat.east', 1, 999)}-{whole(seat.get('west'), 'seat.west', 1, 999)}"
+        else:
+            ns, ew = seat.get("north"), seat.get("east")
+        numbers = tuple(whole(b, "boards[]", 1, 9999) for b in boards)
+        done = {whole(b, "entered[]", 1, 9999) for b in entered}
+        return cls(text(d.get("table"), "table"), text(seat.get("section") or "A", "section", 8),
+                   whole(d.get("number"), "number", 1, 999), whole(d.get("round"), "round", 1, 999),
+                   whole(d.get("round"), "round", 1, 999), whole(d.get("rounds"), "rounds", 1, 999),
+                   _pair_text(None if ns is None else str(ns), "ns"), _pair_text(None if ew is None else str(ew), "ew"),
+                   tuple((n, "") for n in numbers), tuple(n for n in numbers if n not in done), not playing, False,
+                   str(d.get("page") or ""), tuple(SessionAnswer.from_dict(a) for a in answers), 0, 0.0)
+
+    @classmethod
+    def from_any(cls, d: Any) -> DuplicateSeating:
+        """A duplicate session's seating or an event's (:func:`is_seating`) as a table's seating;
+        :class:`MessageError` for anything else, or for one of those that does not read (its field named)."""
+        if isinstance(d, dict) and d.get("kind") == "seating":
+            return cls.from_dict(d)
+        if is_seating(d):
+            return cls.from_event_view(d)
+        raise MessageError("payload is not a seating message")
+
+
+def is_seating(d: Any) -> bool:
+    """Whether a session's message seats a duplicate table: a duplicate session's ``seating``, or an event's
+    table view (``kind`` one of the event kinds, with its ``event`` name)."""
+    return isinstance(d, dict) and (d.get("kind") == "seating" or (
+        isinstance(d.get("event"), str) and d.get("kind") in [k.value for k in EventKind]))

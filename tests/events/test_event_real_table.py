@@ -1,0 +1,90 @@
+"""A real duplicate table plays an event (docs/competitions.md, "Results from the tables"): through a real
+Mosquitto, the event's service publishes each table's view as its seating message; the table (the same
+`DuplicateProcedure` and results link a pairs session seats) reads it as its round and boards, deals and
+checks each board from its own hand records, and its confirmed result is taken by the event once and
+answered. Before, a table read only a pairs session's ``seating`` and sat waiting in an event."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
+from firmware_host.events.service import EventService
+from firmware_host.events.session import EventSession
+from firmware_host.table.duplicate import seating_from_session
+from laws.cards import Seat
+from laws.competition.event import EventState
+from laws.competition.event_spec import EventKind, EventSpec, SectionSpec
+from laws.games.duplicate_board import board_of
+from tests.club.conftest import _need
+from tests.club.test_duplicate_real_table import PASSWORDS, RealTable, _until
+from tests.table.duptable import bid, confirm, play, records
+
+TABLES = ("table-01", "table-02", "table-03", "table-04")
+
+
+def test_a_real_table_is_seated_by_a_teams_event_and_its_results_are_taken(tmp_path: Path) -> None:
+    _need("mosquitto", "mosquitto")
+    broker = LocalBroker(tmp_path / "broker", PASSWORDS | {"table-04": "t4-pw"})
+    broker.start()
+    session = EventSession.create(tmp_path / "event", EventSpec(EventKind.ROUND_ROBIN, 4, 3, 2), TABLES)
+    service = EventService(session, "127.0.0.1", broker.port, DASHBOARD_USER, PASSWORDS[DASHBOARD_USER], tick=0.02)
+    service.start()
+    recs = records(6, seed=4)
+    table = None
+    try:
+        assert service.connected.wait(10)
+        # table-02 is event table 2: match 1's closed room (team 4 North-South, team 1 East-West)
+        table = RealTable(tmp_path / "table-02", broker.port, recs)
+        assert _until(lambda: board_of(table.ctl.engine.state) is not None, table.ctl)
+        b = board_of(table.ctl.engine.state)
+        assert (b.number, b.table, b.round, b.ns, b.ew) == (1, 2, 1, "4", "1")
+        rng = random.Random(5)
+        for n in (1, 2):
+            assert board_of(table.ctl.engine.state).number == n
+            bid(table.ctl, recs[n], "1NT pass pass pass")
+            play(table.ctl, recs[n].deal, rng)
+            confirm(table.ctl, Seat.N, Seat.E)
+            assert _until(lambda n=n: (1, 2, n) in session.state.event.results, table.ctl), f"board {n} not taken"
+        assert _until(lambda: not table.results.unanswered, table.ctl)        # each answered, none sent again
+        assert table.results.sent == 2
+    finally:
+        if table is not None:
+            table.stop()
+        service.stop()
+        broker.stop()
+
+
+def _view(state: EventState, club_table: str, tables: tuple[str, ...]) -> dict[str, Any]:
+    from firmware_host.events.views import table_view
+
+    return table_view(state, tables, club_table) | {"answers": []}
+
+
+@pytest.mark.parametrize("spec, tables, club_table, seated", [
+    (EventSpec(EventKind.INDIVIDUAL, 8, 7, 2), TABLES[:2], "table-01", ("A", 1, 1, "8-1", "5-7", (1, 2))),
+    (EventSpec(EventKind.SWISS_PAIRS, 4, 3, 2), TABLES[:2], "table-02", ("A", 2, 1, "2", "4", (1, 2))),
+    (EventSpec(EventKind.SECTIONS, 12, 3, 1, sections=(SectionSpec("A", 3), SectionSpec("B", 3))),
+     tuple(f"t{k}" for k in range(1, 7)), "t5", ("B", 5, 1, "2 NS", "2 EW", (2,))),
+])
+def test_every_kind_of_event_seats_a_table(spec: EventSpec, tables: tuple[str, ...], club_table: str,
+                                           seated: tuple[Any, ...]) -> None:
+    s = seating_from_session(_view(EventState.opened(spec), club_table, tables))
+    assert (s.section, s.table, s.round, s.ns, s.ew, s.boards) == seated and s.records == ()
+
+
+def test_a_bye_a_table_not_used_and_a_finished_event_play_nothing() -> None:
+    state = EventState.opened(EventSpec(EventKind.SWISS_TEAMS, 5, 3, 1))
+    tables = ("t1", "t2", "t3", "t4", "t5", "t6")
+    assert seating_from_session(_view(state, "t5", tables)).boards == ()          # the bye's table
+    state = EventState.opened(EventSpec(EventKind.ROUND_ROBIN, 4, 3, 1))
+    with pytest.raises(ValueError, match="usable"):
+        seating_from_session(_view(state, "elsewhere", ("t1", "t2", "t3", "t4")))    # no number: not seated
+    view = _view(state, "t1", ("t1", "t2", "t3", "t4")) | {"finished": True}
+    assert seating_from_session(view).boards == ()
+    view = _view(state, "t1", ("t1", "t2", "t3", "t4")) | {"entered": [1]}
+    assert seating_from_session(view).boards == ()                                # its board has a result
