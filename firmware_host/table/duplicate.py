@@ -79,6 +79,29 @@ def seating_from_session(msg: Mapping[str, Any]) -> TableRound:
     return TableRound(m.section, m.table_number, m.round, m.ns, m.ew, play, named)
 
 
+def event_players(message: Mapping[str, Any]) -> list[str]:
+    """Who sits here, from an event's seating message (its ``seat`` and ``names``: docs/competitions.md):
+    ``North-South 4: Hearts (Ann Lee, Bo Kim)``; an individual's players one by one (``North 8: Ann
+    Lee``); a section's pairs by their labels (``North-South A 2 NS: ...``). Those not named are left out."""
+    seat, names = message.get("seat"), message.get("names")
+    if not isinstance(seat, dict) or not isinstance(names, dict) or not names:
+        return []
+
+    def name(key: Any) -> str:
+        value = names.get(str(key))
+        return str(value)[:120] if isinstance(value, str) and value else ""
+
+    if "ns_pair" in seat:
+        places = [("North-South", f"{seat.get('section')} {seat.get('ns_pair')}"),
+                  ("East-West", f"{seat.get('section')} {seat.get('ew_pair')}")]
+    elif message.get("kind") == "individual":
+        places = [(words, seat.get(key)) for words, key in (("North", "north"), ("South", "south"),
+                                                             ("East", "east"), ("West", "west"))]
+    else:
+        places = [("North-South", seat.get("north")), ("East-West", seat.get("east"))]
+    return [f"{words} {key}: {name(key)}" for words, key in places if name(key)]
+
+
 class DuplicateProcedure:
     """Places each board of the round in turn and, with ``how`` ``shoe``, has the shoe deal it.
 
@@ -147,16 +170,19 @@ class DuplicateProcedure:
         self.step()
 
     def _say_players(self, message: Mapping[str, Any]) -> None:
-        """The names (and member numbers) of the players seated here, said at the table when they change."""
+        """The names (and member numbers) of the players seated here, said at the table when they change:
+        a pairs session's ``players``, or an event's ``names`` (:func:`event_players`)."""
         named = message.get("players")
-        if not isinstance(named, dict):
-            return
         sides = []
-        for side, words in (("ns", "North-South"), ("ew", "East-West")):
-            people = [p for p in named.get(side) or [] if isinstance(p, dict) and isinstance(p.get("name"), str)]
-            if people:
-                sides.append(f"{words} {message.get(side)}: " + " & ".join(
-                    str(p["name"])[:60] + (f" ({str(p['member'])[:16]})" if p.get("member") else "") for p in people))
+        if isinstance(named, dict):
+            for side, words in (("ns", "North-South"), ("ew", "East-West")):
+                people = [p for p in named.get(side) or [] if isinstance(p, dict) and isinstance(p.get("name"), str)]
+                if people:
+                    sides.append(f"{words} {message.get(side)}: " + " & ".join(
+                        str(p["name"])[:60] + (f" ({str(p['member'])[:16]})" if p.get("member") else "")
+                        for p in people))
+        else:
+            sides = event_players(message)
         said = "; ".join(sides)
         if said and said != self.told_players:
             self.told_players = said

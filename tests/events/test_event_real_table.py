@@ -88,3 +88,19 @@ def test_a_bye_a_table_not_used_and_a_finished_event_play_nothing() -> None:
     assert seating_from_session(view).boards == ()
     view = _view(state, "t1", ("t1", "t2", "t3", "t4")) | {"entered": [1]}
     assert seating_from_session(view).boards == ()                                # its board has a result
+
+
+def test_the_table_says_who_sits_there_from_the_event_s_names() -> None:
+    """The event's seating carries the names of those seated (``names``); the table says them as it says a
+    pairs session's players: a team by its name and players, an individual's players seat by seat."""
+    from firmware_host.table.duplicate import event_players
+
+    teams = EventState.opened(EventSpec(EventKind.ROUND_ROBIN, 4, 3, 2))
+    teams.names[4] = {"name": "Hearts", "players": [{"name": "Ann Lee"}, {"name": "Bo Kim"}]}
+    view = _view(teams, "table-02", TABLES)
+    assert event_players(view) == ["North-South 4: Hearts (Ann Lee, Bo Kim)"]      # team 1 not named
+    one = EventState.opened(EventSpec(EventKind.INDIVIDUAL, 8, 7, 2))
+    one.names[8] = {"players": [{"name": "Cy Young"}]}
+    one.names[7] = {"players": [{"name": "Di Ross"}]}
+    assert event_players(_view(one, "table-01", TABLES[:2])) == ["North 8: Cy Young", "West 7: Di Ross"]
+    assert event_players(_view(one, "table-02", TABLES[:2])) == []
