@@ -76,10 +76,10 @@ class EventDesk:
                 and hmac.compare_digest(self.table_key(table).encode(), str(key).encode("utf-8", "surrogatepass")))
 
     def offer(self, topic: str, payload: bytes) -> bool:
-        """A message from the broker (any thread): a table's ``board`` message is kept for the next tick
-        (True); anything else is not the event's (False)."""
+        """A message from the broker (any thread): a table's ``board`` message, or its ``players`` (member
+        cards), is kept for the next tick (True); anything else is not the event's (False)."""
         name = TOPICS.parse(topic)
-        if name is not None and name.family == "table" and name.kind == "board":
+        if name is not None and name.family == "table" and name.kind in ("board", "players"):
             self.ordering.offer(topic, payload)
             return True
         return False

@@ -72,7 +72,7 @@ class EventService:
         if reason_code.is_failure:
             log.error("the broker refused the event's login: %s", reason_code)
             return
-        client.subscribe([(TOPICS.boards, 1)])
+        client.subscribe([(TOPICS.boards, 1), (TOPICS.players, 1)])
         self.desk.publish_all()
         self.connected.set()
 

@@ -145,6 +145,8 @@ class EventSession(JournalledService):
         and the answers use), or ``LinkError`` naming what is wrong."""
         def read(topic: str, payload: bytes) -> dict[str, Any]:
             name = TOPICS.parse(topic)
+            if name is not None and name.family == "table" and name.kind == "players":
+                return self._member_cards(topic, payload)
             if name is None or name.family != "table" or name.kind != "board":
                 raise LinkError(f"{topic[:200]}: not a table's board topic")
             try:
@@ -154,6 +156,52 @@ class EventSession(JournalledService):
             return {"type": "result", "source": source, "table": name.table, "board": result.board,
                     "result": result.to_dict()}
         return read
+
+    def _member_cards(self, topic: str, payload: bytes) -> dict[str, Any]:
+        """A table's ``players`` message (both seats of a side read from their member cards) as a ``names``
+        record of the competitor the round's draw seats there: a Swiss pair, a section's pair (named anew,
+        as the director's form names it), or a team (the two added to the players it was named with, the
+        team's name kept); ``LinkError`` saying why not. An individual's players are named by the director
+        or ``--names``: one side's two cards name two competitors, one record names one."""
+        from firmware_host.events.names import player_of, section_record
+        from firmware_host.session.roster import RosterError, roster_of
+        from firmware_host.wire.duplicate import parse_players
+        from laws.competition.event_spec import EventKind, pair_id
+
+        got = parse_players(topic, payload)
+        table, number, rnd = got["table"], got["table_number"], got["round"]
+        if table not in self.tables:
+            raise LinkError(f"{table}: not a table of this event")
+        if self.tables.index(table) + 1 != number:
+            raise LinkError(f"{got['source']}: the players name table {number}, but {table} is table "
+                            f"{self.tables.index(table) + 1}")
+        draw = self.event.draws.get(rnd)
+        seat = next((t for t in draw.tables if t.table == number), None) if draw is not None else None
+        if seat is None:
+            raise LinkError(f"{got['source']}: round {rnd} seats nobody at table {number}")
+        spec = self.event.spec
+        if spec.kind is EventKind.INDIVIDUAL:
+            raise LinkError(f"{got['source']}: an individual's players are named one by one (the director's "
+                            "names form or --names), not by a side's member cards")
+        try:
+            players = [player_of(roster_of(self.journal.path), m) for m in got["members"]]
+        except RosterError as exc:
+            raise LinkError(f"{got['source']}: {exc}") from None
+        who = seat.north if got["side"] == "ns" else seat.east
+        name = ""
+        if spec.kind is EventKind.SECTIONS:
+            place: dict[str, Any] = section_record(spec, seat.section, pair_id(who))
+        else:
+            place = {"competitor": who.number}
+            if spec.kind.teams:
+                before = self.event.names.get(who.number) or {}
+                name = str(before.get("name", ""))
+                known = list(before.get("players", ()))
+                players = known + [p for p in players if not any(
+                    (p.get("member") and k.get("member") == p.get("member")) or
+                    (not p.get("member") and not k.get("member") and k.get("name") == p.get("name")) for k in known)]
+        return {"type": "names", **place, "name": name, "players": players,
+                "by": f"{table} (member cards)", "source": got["source"], "table": table}
 
     def taken(self, outcome: Outcome, drawn_before: int) -> Taken:
         """An outcome of the ordering as the answer to its table, with the draw it made (if any)."""

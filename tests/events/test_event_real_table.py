@@ -15,6 +15,7 @@ import pytest
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 from firmware_host.events.service import EventService
 from firmware_host.events.session import EventSession
+from firmware_host.session.roster import ROSTER_FILE
 from firmware_host.table.duplicate import seating_from_session
 from laws.cards import Seat
 from laws.competition.event import EventState
@@ -32,6 +33,9 @@ def test_a_real_table_is_seated_by_a_teams_event_and_its_results_are_taken(tmp_p
     broker = LocalBroker(tmp_path / "broker", PASSWORDS | {"table-04": "t4-pw"})
     broker.start()
     session = EventSession.create(tmp_path / "event", EventSpec(EventKind.ROUND_ROBIN, 4, 3, 2), TABLES)
+    (tmp_path / "event" / ROSTER_FILE).write_text("1021,Ann Smith\n1045,Bob Jones\n1102,Cy Young\n", encoding="utf-8")
+    session.take({"type": "names", "competitor": 4, "name": "Hearts", "by": "director",
+                  "players": [{"name": "Cy Young", "member": "1102", "federation": ""}]})
     service = EventService(session, "127.0.0.1", broker.port, DASHBOARD_USER, PASSWORDS[DASHBOARD_USER], tick=0.02)
     service.start()
     recs = records(6, seed=4)
@@ -52,6 +56,17 @@ def test_a_real_table_is_seated_by_a_teams_event_and_its_results_are_taken(tmp_p
             assert _until(lambda n=n: (1, 2, n) in session.state.event.results, table.ctl), f"board {n} not taken"
         assert _until(lambda: not table.results.unanswered, table.ctl)        # each answered, none sent again
         assert table.results.sent == 2
+        # the players lay their member cards: North-South's name team 4 (added to the player it was named
+        # with); East-West's name a member the roster does not have, refused with its reason
+        for seat, member in (("N", "1021"), ("S", "1045"), ("E", "1102"), ("W", "7777")):
+            table.results.on_member(seat, member)
+        team4 = lambda: session.state.event.names.get(4, {}).get("players", [])  # noqa: E731
+        assert _until(lambda: len(team4()) == 3, table.ctl)
+        assert [p["name"] for p in team4()] == ["Cy Young", "Ann Smith", "Bob Jones"]
+        assert session.state.event.names[4]["name"] == "Hearts"
+        assert _until(lambda: any("7777" in str(r.body) and "refused" in r.body
+                                  for r in session.journal.rows() if r.kind == "note"), table.ctl)
+        assert 1 not in session.state.event.names
     finally:
         if table is not None:
             table.stop()
@@ -104,3 +119,31 @@ def test_the_table_says_who_sits_there_from_the_event_s_names() -> None:
     one.names[7] = {"players": [{"name": "Di Ross"}]}
     assert event_players(_view(one, "table-01", TABLES[:2])) == ["North 8: Cy Young", "West 7: Di Ross"]
     assert event_players(_view(one, "table-02", TABLES[:2])) == []
+
+
+def _cards(table: str, number: int, side: str, members: list[str], seq: int = 5) -> tuple[str, bytes]:
+    import json
+
+    from firmware_host.wire.topics import TOPICS
+
+    body = {"table_number": number, "round": 1, "side": side, "pair": "-", "members": members}
+    return TOPICS.table(table, "players"), json.dumps({"table": table, "kind": "players", "seq": seq,
+                                                       "body": body}).encode()
+
+
+def test_member_cards_name_a_section_s_pair_and_not_an_individual_s_players(tmp_path: Path) -> None:
+    from firmware_host.wire.duplicate import LinkError
+
+    spec = EventSpec(EventKind.SECTIONS, 12, 3, 1, sections=(SectionSpec("A", 3), SectionSpec("B", 3)))
+    tables = tuple(f"t{k}" for k in range(1, 7))
+    session = EventSession.create(tmp_path / "sections", spec, tables)
+    (tmp_path / "sections" / ROSTER_FILE).write_text("1021,Ann Smith\n1045,Bob Jones\n", encoding="utf-8")
+    rec = session.reader()(*_cards("t5", 5, "ew", ["1021", "1045"]))       # section B's table 2, East-West
+    assert (rec["section"], rec["pair"], rec["by"]) == ("B", "2EW", "t5 (member cards)")
+    assert session.take(rec).status == "taken"
+    assert session.take(rec).status == "repeat"                           # the same message again
+    with pytest.raises(LinkError, match="the players name table 4, but t5 is table 5"):
+        session.reader()(*_cards("t5", 4, "ns", ["1021", "1045"], seq=6))
+    one = EventSession.create(tmp_path / "individual", EventSpec(EventKind.INDIVIDUAL, 8, 7, 2), tables[:2])
+    with pytest.raises(LinkError, match="an individual's players are named one by one"):
+        one.reader()(*_cards("t1", 1, "ns", ["1021", "1045"]))

@@ -170,6 +170,8 @@ class EventSessionState:
 
     def check(self, rec: Mapping[str, Any]) -> str:
         if rec.get("type") == "names":
+            if rec.get("source") is not None and rec["source"] in self.sources:
+                return REPEAT                    # a table's member cards sent again
             return names_problem(self.setup.spec, self.event.names, rec)
         if rec.get("type") == "correct":
             return self._correct_problem(rec)
@@ -204,6 +206,8 @@ class EventSessionState:
         if rec.get("type") == "names":
             self.event.names[int(rec["competitor"])] = {"name": str(rec.get("name", "")),
                                                         "players": [dict(p) for p in rec["players"]]}
+            if rec.get("source") is not None:     # a table's: its message taken once
+                self.sources.add(str(rec["source"]))
             return
         if rec.get("type") == "correct":
             made = self.event.correct(TableResult.from_dict(rec["result"]))
