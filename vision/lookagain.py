@@ -203,7 +203,8 @@ def glare_candidates(gray: np.ndarray, side_range: tuple[float, float], near: Se
         flat = np.clip((box.astype(np.float32) - low) / np.maximum(span, GLARE_SPAN) * 255, 0, 255).astype(np.uint8)
         rel, _ = relative_darkness(flat, k)
         _, bh = relative_darkness(box, k)  # the ink's own darkness under its paper, in the picture's grey levels
-        mask = cv2.threshold(rel, DARK, 255, cv2.THRESH_BINARY)[1] & cv2.threshold(bh, GLARE_INK, 255, cv2.THRESH_BINARY)[1]
+        mask = cv2.bitwise_and(cv2.threshold(rel, DARK, 255, cv2.THRESH_BINARY)[1],
+                               cv2.threshold(bh, GLARE_INK, 255, cv2.THRESH_BINARY)[1])
         for c in _blobs(mask, m, f, (lo * 0.6 * f, hi * 1.3 * f), math.sqrt(lo * hi), None, max_ink, True):
             c = replace(c, x=c.x + x0 / f, y=c.y + y0 / f, side=max(c.side, math.sqrt(lo * hi)), glare=True)
             if all(math.dist((c.x, c.y), (d.x, d.y)) >= 0.5 * min(c.side, d.side) for d in chain(near, out)):
