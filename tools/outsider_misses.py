@@ -4,7 +4,8 @@
 
 KINDS: comma-separated, of deal, stack, fan, row, column (drawn in that order from SEED, as ``run_outsider``
 does when given the same kinds). ``--main``: the decoder of before issue 37's fourth round
-(``mostly_ink=False, narrow=False``). For every fully visible code not read, at 1280x720 and 1920x1080:
+(``mostly_ink=False, narrow=False``, and without the fifth round's glare candidates, ``glare=False``);
+``--today``: the decoder of before the fifth round (``glare=False``). For every fully visible code not read, at 1280x720 and 1920x1080:
 its px a module, the defocus, the glare patch's strength at the code (share of white), the camera's tilt;
 ``stage``: ``not_found`` (no second-look candidate within half a side of it), ``found_not_tried`` (a
 candidate the cap or a read neighbour skipped) or ``tried_unread``; ``oracle``: whether it reads when cut
@@ -80,16 +81,23 @@ def main(argv: list[str]) -> int:
     ap.add_argument("frames", type=int)
     ap.add_argument("kinds", help="comma-separated, of " + ", ".join(kinds_known))
     ap.add_argument("--main", action="store_true", help="the decoder of before issue 37's fourth round")
+    ap.add_argument("--today", action="store_true", help="the decoder of before issue 37's fifth round (glare)")
     args = ap.parse_args(argv)
     seed, frames, kinds = args.seed, args.frames, args.kinds.split(",")
     if unknown := [k for k in kinds if k not in kinds_known]:
         ap.error(f"unknown kind {unknown[0]!r}: one of {', '.join(kinds_known)}")
-    dec = ZxingDecoder(mostly_ink=False, narrow=False) if args.main else ZxingDecoder()
+    dec = ZxingDecoder(mostly_ink=False, narrow=False, glare=False) if args.main else \
+        ZxingDecoder(glare=False) if args.today else ZxingDecoder()
     seen: dict[str, list[lookagain.Candidate]] = {"found": [], "tried": []}
-    find, read = lookagain.code_candidates, lookagain.read_candidate
+    find, find_glare, read = lookagain.code_candidates, lookagain.glare_candidates, lookagain.read_candidate
 
     def found(*a: object, **k: object) -> list[lookagain.Candidate]:
         out = find(*a, **k)  # type: ignore[arg-type]
+        seen["found"].extend(out)
+        return out
+
+    def found_glare(*a: object, **k: object) -> list[lookagain.Candidate]:
+        out = find_glare(*a, **k)  # type: ignore[arg-type]
         seen["found"].extend(out)
         return out
 
@@ -97,7 +105,8 @@ def main(argv: list[str]) -> int:
         seen["tried"].append(cand)
         return read(gray, cand, *a, **k)  # type: ignore[arg-type]
 
-    lookagain.code_candidates, lookagain.read_candidate = found, tried  # type: ignore[assignment]
+    lookagain.code_candidates, lookagain.glare_candidates = found, found_glare  # type: ignore[assignment]
+    lookagain.read_candidate = tried  # type: ignore[assignment]
     for kind, f, cam, scene, size, frame, view in outsider_frames(kinds, frames, seed, SIZES):
         seen["found"].clear()
         seen["tried"].clear()

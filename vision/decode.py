@@ -263,7 +263,7 @@ class ZxingDecoder(_Base):
                  card_area_px: float = 0.0, variants: tuple[str, ...] = ("micro",),
                  second_look: bool = True, max_candidates: int = lookagain.MAX_CANDIDATES,
                  size_bands: bool = True, split_joined: bool = True, defocus: bool = True,
-                 mostly_ink: bool = True, narrow: bool = True) -> None:
+                 mostly_ink: bool = True, narrow: bool = True, glare: bool = True) -> None:
         super().__init__(heavy_ec_below, find_unreadable, card_area_px)
         import zxingcpp
 
@@ -284,6 +284,9 @@ class ZxingDecoder(_Base):
         # ``narrow=False``: the second look of before the ink was also closed two pixels narrower (a code
         # whose blob the closing joined through its white margin to a dark felt's grain; ``lookagain._blobs``)
         self.narrow = narrow
+        # ``glare=False``: the second look of before codes under a glare patch were looked for on a locally
+        # stretched copy (``lookagain.glare_candidates``): main of 2026-12-03
+        self.glare = glare
         self._card_looks = 0
 
         self._zx = zxingcpp
@@ -321,6 +324,9 @@ class ZxingDecoder(_Base):
             for cand in lookagain.code_candidates(gray, band, self.split_joined, self.max_ink, self.narrow):
                 if all(math.dist((c.x, c.y), (cand.x, cand.y)) >= 0.5 * min(c.side, cand.side) for c in candidates):
                     candidates.append(cand)
+        if self.glare:  # after all others: a glare candidate never takes another's place under the cap
+            for band in bands:
+                candidates += lookagain.glare_candidates(gray, band, candidates, self.max_ink)
         done = [(*_centre(c), math.sqrt(_area(c))) for _, c, _ in raw]  # codes read: centre, side
         out: list[RawRead] = []
         tried = 0
@@ -333,8 +339,8 @@ class ZxingDecoder(_Base):
             if any(math.dist((x, y), (cand.x, cand.y)) < 0.5 * s for x, y, s in done):
                 continue
             tried += 1
-            found = lookagain.read_candidate(gray, cand, self._read_crop, self.defocus,
-                                              self._read_crop_global if self.defocus else None)
+            found = lookagain.read_glare_candidate(gray, cand, self._read_crop, self.defocus,
+                                                    self._read_crop_global if self.defocus else None)
             out.extend(found)
             done.extend((*_centre(c), math.sqrt(_area(c))) for _, c, _ in found)
         return out

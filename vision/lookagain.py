@@ -14,6 +14,11 @@ region whose blob is over 0.85 ink (a small code found at half scale, or often n
 two of these (``INKY_TRIES``). A candidate that reads as a QR code where Micro QR is wanted is foreign:
 no remedy.
 
+Glare: a glare patch squeezes a code's ink up towards paper that clips, under the darkness the second
+look takes for ink. Round paper that bright, ``glare_candidates`` stretches the picture locally and finds
+code-shaped blobs there too; such a candidate left unread is read once more stretched
+(``read_glare_candidate``).
+
 Motion: a card moving while the shutter is open is smeared along its path. When a region is smeared
 one way, ``smear`` measures the smear's direction and length, ``Deblur`` undoes it (Wiener
 deconvolution in linear light) and a median filter quietens the speckle that leaves
@@ -65,6 +70,7 @@ class Candidate:
     card: bool = False  # a whole card in which nothing was read (``look_at_card``): read only if smeared
     reach: float = 0.0  # half the side of the region cut out (px); 0: 1.15 sides
     inky: bool = False  # its blob is over 0.85 ink (``MAX_DARK_SHARE``): read with ``INKY_TRIES`` tries only
+    glare: bool = False  # found under a glare patch (``glare_candidates``)
 
 
 def _cut(gray: np.ndarray, x: float, y: float, half: float) -> tuple[np.ndarray, int, int]:
@@ -146,6 +152,80 @@ def look_at_card(gray: np.ndarray, box: tuple[int, int, int, int], side: float,
     if blur_direction(_cut(gray, cx, cy, reach)[0])[1] <= DIRECTIONAL:
         return [], False
     return read_candidate(gray, Candidate(cx, cy, side, 1.0, True, reach), read), True
+
+
+GLARE_PAPER = 240  # grey level: paper this bright at the second look's scale is under a glare patch (or beside one)
+GLARE_SPAN = 30  # grey levels: the least local span (paper less ink) ``glare_candidates`` stretches to full contrast
+GLARE_INK = 20  # grey levels: the least darkness under its paper a pixel needs there to be ink (noise is less)
+GLARE_REACH = 6.0  # modules: the window of that stretch, and how far round the bright paper it looks
+
+
+def glare_candidates(gray: np.ndarray, side_range: tuple[float, float], near: Sequence[Candidate] = (),
+                     max_ink: float = MAX_DARK_SHARE) -> list[Candidate]:
+    """Code-shaped regions under a glare patch, which ``code_candidates`` does not see.
+
+    A glare patch adds light to paper and ink alike; the camera's gamma then squeezes the ink up towards
+    the paper, and where the paper clips a code 40 to 60 grey levels under it is under ``DARK`` (a quarter
+    of the paper) relative darkness: no ink at all to the second look. Only round paper at least
+    ``GLARE_PAPER`` bright, the picture is stretched locally (each pixel between the darkest and brightest
+    within ``GLARE_REACH`` modules, a span under ``GLARE_SPAN`` stretched only as much as one of
+    ``GLARE_SPAN``, so that the paper's noise is not), a pixel is ink where it is ``DARK`` in the stretched
+    picture and ``GLARE_INK`` grey levels under its paper in the picture itself, and the code-shaped blobs of
+    that ink not already ``near`` (another candidate) are candidates. Elsewhere nothing is done. Bright paper
+    with no glare (a strongly lit table) is looked at too, and its codes are found the same way.
+    """
+    lo, hi = side_range
+    module = max(math.sqrt(lo * hi) / MODULES, 1.0)
+    small, n = gray, 1
+    while module / n >= 2.2 and n < 4:
+        small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        n *= 2
+    f = 1.0 / n
+    m = module * f
+    k = _odd(4 * m)
+    paper = cv2.morphologyEx(small, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    bright = cv2.threshold(paper, GLARE_PAPER - 1, 255, cv2.THRESH_BINARY)[1]
+    if cv2.countNonZero(bright) < (lo * f) ** 2:  # less bright paper than one code: no glare patch
+        return []
+    reach = _odd(GLARE_REACH * m)
+    zone = cv2.dilate(bright, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
+    out: list[Candidate] = []
+    count, _, stats, _ = cv2.connectedComponentsWithStats(zone, connectivity=8)
+    for i in range(1, count):
+        x0, y0, w, h = (int(v) for v in stats[i, :4])
+        if min(w, h) < lo * f * 0.6:
+            continue
+        box = small[y0:y0 + h, x0:x0 + w]
+        se = cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))
+        top = cv2.blur(cv2.dilate(box, se), (reach, reach)).astype(np.float32)
+        low = cv2.blur(cv2.erode(box, se), (reach, reach)).astype(np.float32)
+        span = top - low
+        flat = np.clip((box.astype(np.float32) - low) / np.maximum(span, GLARE_SPAN) * 255, 0, 255).astype(np.uint8)
+        rel, _ = relative_darkness(flat, k)
+        _, bh = relative_darkness(box, k)  # the ink's own darkness under its paper, in the picture's grey levels
+        mask = cv2.bitwise_and(cv2.threshold(rel, DARK, 255, cv2.THRESH_BINARY)[1],
+                               cv2.threshold(bh, GLARE_INK, 255, cv2.THRESH_BINARY)[1])
+        for c in _blobs(mask, m, f, (lo * 0.6 * f, hi * 1.3 * f), math.sqrt(lo * hi), None, max_ink, True):
+            c = replace(c, x=c.x + x0 / f, y=c.y + y0 / f, side=max(c.side, math.sqrt(lo * hi)), glare=True)
+            if all(math.dist((c.x, c.y), (d.x, d.y)) >= 0.5 * min(c.side, d.side) for d in chain(near, out)):
+                out.append(c)
+    return sorted(out, key=lambda c: -c.score)
+
+
+def read_glare_candidate(gray: np.ndarray, cand: Candidate, read: Reader, defocus: bool = True,
+                         read_global: Reader | None = None) -> RawReads:
+    """``read_candidate``, then, for a candidate under a glare patch left unread, the same on its
+    surroundings (two sides either way) stretched from their 2nd to their 98th percentile of grey."""
+    found = read_candidate(gray, cand, read, defocus, read_global)
+    if found or not cand.glare:
+        return found
+    win, x0, y0 = _cut(gray, cand.x, cand.y, 2 * cand.side)
+    if min(win.shape) < 8:
+        return []
+    lo, hi = np.percentile(win, (2, 98))
+    flat = np.clip((win.astype(np.float32) - lo) * (255 / max(hi - lo, 1.0)), 0, 255).astype(np.uint8)
+    found = read_candidate(flat, replace(cand, x=cand.x - x0, y=cand.y - y0), read, defocus, read_global)
+    return [(t, [(x + x0, y + y0) for x, y in c], u) for t, c, u in found]
 
 
 def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float],
