@@ -188,7 +188,8 @@ def glare_candidates(gray: np.ndarray, side_range: tuple[float, float], near: Se
     if cv2.countNonZero(bright) < (lo * f) ** 2:  # less bright paper than one code: no glare patch
         return []
     reach = _odd(GLARE_REACH * m)
-    zone = cv2.dilate(bright, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
+    se = cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))
+    zone = cv2.dilate(bright, se)
     out: list[Candidate] = []
     count, _, stats, _ = cv2.connectedComponentsWithStats(zone, connectivity=8)
     for i in range(1, count):
@@ -196,7 +197,6 @@ def glare_candidates(gray: np.ndarray, side_range: tuple[float, float], near: Se
         if min(w, h) < lo * f * 0.6:
             continue
         box = small[y0:y0 + h, x0:x0 + w]
-        se = cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))
         top = cv2.blur(cv2.dilate(box, se), (reach, reach)).astype(np.float32)
         low = cv2.blur(cv2.erode(box, se), (reach, reach)).astype(np.float32)
         span = top - low

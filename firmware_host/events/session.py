@@ -172,9 +172,9 @@ class EventSession(JournalledService):
         table, number, rnd = got["table"], got["table_number"], got["round"]
         if table not in self.tables:
             raise LinkError(f"{table}: not a table of this event")
-        if self.tables.index(table) + 1 != number:
-            raise LinkError(f"{got['source']}: the players name table {number}, but {table} is table "
-                            f"{self.tables.index(table) + 1}")
+        own = self.tables.index(table) + 1
+        if own != number:
+            raise LinkError(f"{got['source']}: the players name table {number}, but {table} is table {own}")
         draw = self.event.draws.get(rnd)
         seat = next((t for t in draw.tables if t.table == number), None) if draw is not None else None
         if seat is None:
@@ -197,9 +197,9 @@ class EventSession(JournalledService):
                 before = self.event.names.get(who.number) or {}
                 name = str(before.get("name", ""))
                 known = list(before.get("players", ()))
-                players = known + [p for p in players if not any(
-                    (p.get("member") and k.get("member") == p.get("member")) or
-                    (not p.get("member") and not k.get("member") and k.get("name") == p.get("name")) for k in known)]
+                # a member by his number, a visitor by his name
+                seen = {k.get("member") or ("", k.get("name")) for k in known}
+                players = known + [p for p in players if (p.get("member") or ("", p.get("name"))) not in seen]
         return {"type": "names", **place, "name": name, "players": players,
                 "by": f"{table} (member cards)", "source": got["source"], "table": table}
 

@@ -187,9 +187,9 @@ def parse_session_message(table: str, topic: str, payload: bytes) -> dict[str, A
     if topic not in (ROUND_TOPIC, seating_topic(table)):
         raise LinkError(f"{topic[:200]!r} is not this table's session topic")
     msg = _read(payload)
-    if not isinstance(msg, dict) or (msg.get("kind") not in ("round", "seating", "euchre_seating")
-                                     and not is_seating(msg)):
+    seats = is_seating(msg) or (isinstance(msg, dict) and msg.get("kind") == "euchre_seating")
+    if not isinstance(msg, dict) or (msg.get("kind") != "round" and not seats):
         raise LinkError("payload is not a round or seating message")
-    if (msg["kind"] in ("seating", "euchre_seating") or is_seating(msg)) and msg.get("table") != table:
+    if seats and msg.get("table") != table:
         raise LinkError(f"a seating for table {str(msg.get('table'))[:64]!r} on table {table}'s topic")
     return msg

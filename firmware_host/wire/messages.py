@@ -23,6 +23,7 @@ from typing import Any
 from laws.cards import Card
 from laws.competition.event_spec import EventKind
 
+EVENT_KINDS = frozenset(k.value for k in EventKind)   # an event's table view carries its kind as ``kind``
 SEATS = ("N", "E", "S", "W")
 FINGERPRINT = re.compile(r"^[0-9a-f]{64}$")
 ANSWER_STATUSES = ("taken", "repeat", "refused")
@@ -328,8 +329,7 @@ class DuplicateSeating:
         answers. A bye, a table the event does not use or a finished event sits out. No record is named:
         the event sends no hand records; the table checks its cards against its own (``[duplicate]
         records``)."""
-        if not isinstance(d, dict) or d.get("kind") not in [k.value for k in EventKind] \
-                or not isinstance(d.get("event"), str):
+        if not is_seating(d) or d.get("kind") == "seating":
             raise MessageError("payload is not an event's seating message")
         boards, entered, answers = d.get("boards", []), d.get("entered", []), d.get("answers", [])
         if not isinstance(boards, list) or not isinstance(entered, list) or not isinstance(answers, list):
@@ -369,4 +369,4 @@ def is_seating(d: Any) -> bool:
     """Whether a session's message seats a duplicate table: a duplicate session's ``seating``, or an event's
     table view (``kind`` one of the event kinds, with its ``event`` name)."""
     return isinstance(d, dict) and (d.get("kind") == "seating" or (
-        isinstance(d.get("event"), str) and d.get("kind") in [k.value for k in EventKind]))
+        isinstance(d.get("event"), str) and d.get("kind") in EVENT_KINDS))

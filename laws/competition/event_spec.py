@@ -32,7 +32,6 @@ from typing import Any
 
 from laws.competition.individual import (
     STARTING_ROUNDS,
-    TABLES,
     IndividualError,
     IndividualMovement,
     individual_movement,
@@ -200,13 +199,11 @@ class EventSpec:
         elif self.kind is EventKind.INDIVIDUAL:
             if self.boards_per_round > 8:
                 raise EventError(f"an individual plays 1 to 8 boards a round, got {self.boards_per_round}")
-            if self.individual not in TABLES:
-                raise EventError(f"an individual's table is one of {', '.join(TABLES)}, got {self.individual!r}")
             if n not in STARTING_ROUNDS:
                 raise EventError(f"an individual is for {', '.join(map(str, STARTING_ROUNDS))} players, got {n}")
-            if r != self.individual_schedule().rounds:
-                raise EventError(f"the {self.individual} individual for {n} players has "
-                                 f"{self.individual_schedule().rounds} rounds, got {r}")
+            rounds = self.individual_schedule().rounds   # refuses a table not balanced or published
+            if r != rounds:
+                raise EventError(f"the {self.individual} individual for {n} players has {rounds} rounds, got {r}")
         elif self.individual != "balanced":
             raise EventError("only an individual chooses its table (balanced or published)")
         elif self.kind is EventKind.ROUND_ROBIN:
