@@ -1,9 +1,10 @@
 """``cardtable event open|run|export``: an event beyond one pairs field (teams of four, Swiss, individual).
 
 * ``open FOLDER --kind K --entrants N --rounds R --boards B --tables T1,T2,... [--scale FILE] [--bye-vp V]
-  [--name TEXT] [--individual balanced|published] [--roster ROSTER.csv] [--names FILE]``: a new event (its journal, round 1 drawn, each
-  competitor of ``--names`` journaled as a ``names`` record; the roster kept as ``roster.csv`` in the
-  folder); prints round 1's draw.
+  [--name TEXT] [--individual balanced|published] [--records FILE] [--roster ROSTER.csv] [--names FILE]``: a
+  new event (its journal, round 1 drawn, each competitor of ``--names`` journaled as a ``names`` record; the
+  roster kept as ``roster.csv`` in the folder; the hand records, when given, in the journal's opening row
+  with their commitment: each seated table is sent its round's records); prints round 1's draw.
 * ``run FOLDER --broker HOST:PORT --user U --password-file F [--http HOST:PORT]``: the event on the broker
   and its pages until Ctrl-C (``firmware_host.events.service``).
 * ``export FOLDER --site OUT [--force] [--club NAME] [--club-id N]``: the published folder (index.html,
@@ -44,6 +45,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.add_argument("--individual", choices=("balanced", "published"), default="balanced",
                    help="individual: the balanced movement (every two players partners once, opponents equally "
                         "often: the default) or the published table for the number (docs/movements.md)")
+    o.add_argument("--records", metavar="FILE", help="the club's hand records (.pbn, .bri or .dup): sent to each "
+                   "table with its round, so the tables need no records file; every board the event plays")
     o.add_argument("--roster", metavar="FILE", help="the club's roster: a CSV 'member number,name[,federation number]'")
     o.add_argument("--names", metavar="FILE", help="who plays: a CSV 'number,[team name,]player,...' (players: "
                    "member numbers from --roster, or visitors' names)")
@@ -114,15 +117,22 @@ def _open(args: argparse.Namespace) -> int:
     if unused:
         return _fail(f"--asc: no section {sorted(unused)[0]!r} with the movement asc in --sections")
     sections = [replace(sec, asc=files.get(sec.name, "")) if sec.movement == "asc" else sec for sec in sections]
+    from firmware_host.duplicate.handrecords.handfiles import HandRecordError, read_hand_records
     from firmware_host.events.names import read_names
     from firmware_host.session.roster import ROSTER_FILE, RosterError, read_roster
+
+    try:
+        boards = tuple(read_hand_records(args.records)) if args.records else ()
+    except HandRecordError as exc:
+        return _fail(str(exc))
 
     try:
         spec = EventSpec(EventKind(args.kind), args.entrants, args.rounds, args.boards, scale, bye, args.name,
                          tuple(sections), args.across, args.individual)
         roster = read_roster(args.roster) if args.roster else None      # refused before anything is made
         named = read_names(args.names, spec, roster) if args.names else []
-        session = EventSession.create(args.folder, spec, [t.strip() for t in args.tables.split(",") if t.strip()])
+        session = EventSession.create(args.folder, spec, [t.strip() for t in args.tables.split(",") if t.strip()],
+                                      boards=boards)
     except (EventError, EventFileError, RosterError) as exc:
         return _fail(str(exc))
     if roster is not None:
@@ -144,6 +154,8 @@ def _open(args: argparse.Namespace) -> int:
                  if t.section else ""))
     for b in d.byes:
         print(f"  {b.number}: bye")
+    if boards:
+        print(f"  hand records: {len(boards)} boards from {args.records}, commitment {session.state.setup.commitment}")
     if named:
         print(f"  {len(named)} named from {args.names}"
               + (f" (roster of {len(roster)} members kept in {ROSTER_FILE})" if roster is not None else ""))
@@ -222,7 +234,8 @@ def _export(args: argparse.Namespace) -> int:
     except EventFileError as exc:
         return _fail(str(exc))
     try:
-        files = render(session.event, event_date(session), club=args.club, club_id=args.club_id)
+        deals = {b.number: b.deal.pbn() for b in session.state.setup.boards}
+        files = render(session.event, event_date(session), club=args.club, club_id=args.club_id, deals=deals)
         written = write_site(args.site, files, force=args.force)
     except SiteError as exc:
         return _fail(str(exc))

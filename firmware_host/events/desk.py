@@ -11,8 +11,12 @@ runs on the club's machine: ``club/event_screens.py``).
   commits what came in one transaction and then answers: each answer goes out on its table's seating
   topic ``<prefix>/session/table/<table>`` (retained) inside the table's view
   (:func:`views.table_view` plus ``answers``, the latest answers to its messages, and ``page``, the
-  path of the table's page on the director's server when the desk has a page secret). When a result
-  completes a round, every table's seating is republished at once with the next round's draw.
+  path of the table's page on the director's server when the desk has a page secret). When the event
+  was opened with the club's hand records, a seated table's message also carries ``hand_records``: the
+  records of the boards of its round, with the commitment and its index, as a pairs session sends them
+  (``wire.duplicate.hand_records_part``), so the table needs no records file of its own; only the
+  table's own topic carries them, never its page. When a result completes a round, every table's
+  seating is republished at once with the next round's draw.
 """
 
 from __future__ import annotations
@@ -29,8 +33,10 @@ from typing import Any
 from firmware_host.events.session import EventSession
 from firmware_host.events.views import director_view, table_view
 from firmware_host.session.journalled import Outcome, SessionOrdering
+from firmware_host.wire.duplicate import hand_records_part
 from firmware_host.wire.messages import ANSWERS_KEPT
 from firmware_host.wire.topics import TOPICS
+from laws.duplicate.deal import board_index
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +67,10 @@ class EventDesk:
         self.publish: Publish | None = None
         self.page_secret = page_secret
         self._answers: dict[str, deque[dict[str, Any]]] = {t: deque(maxlen=ANSWERS_KEPT) for t in session.tables}
+        setup = session.state.setup
+        self._records = {b.number: b for b in setup.boards}
+        self._index = board_index(setup.boards) if setup.boards else ()
+        self._records_parts: dict[tuple[int, ...], dict[str, Any]] = {}   # by the round's boards
 
     def connect(self, publish: Publish) -> None:
         """Give the desk its way to the broker (called once, by what owns the connection)."""
@@ -137,9 +147,25 @@ class EventDesk:
             view["page"] = PAGE.format(table=table, key=self.table_key(table))
         return view
 
+    def records_part(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        """The ``hand_records`` a table's view is sent with: the records of the boards it plays this round
+        (None: the event has no hand records, or the table plays nothing now)."""
+        if not self._records or view.get("plays") is not True or view.get("bye") or view.get("finished"):
+            return None
+        boards = tuple(view.get("boards") or ())
+        if boards not in self._records_parts:
+            commitment = self.session.state.setup.commitment
+            self._records_parts[boards] = hand_records_part([self._records[b] for b in boards], self._index,
+                                                            commitment)
+        return self._records_parts[boards]
+
     def publish_table(self, table: str) -> None:
         if self.publish is not None:
-            self.publish(TOPICS.seating(table), json.dumps(self.table_message(table)), True)
+            message = self.table_message(table)
+            part = self.records_part(message)
+            if part is not None:
+                message["hand_records"] = part
+            self.publish(TOPICS.seating(table), json.dumps(message), True)
 
     def publish_all(self) -> None:
         for table in self.session.tables:

@@ -10,6 +10,7 @@ are replaced); everything is rendered before the first file is written.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from html import escape
 from pathlib import Path
 
@@ -82,15 +83,17 @@ def index_html(state: EventState, date: str) -> str:
             "</body></html>\n")
 
 
-def render(state: EventState, date: str, *, club: str = "", club_id: str = "") -> dict[str, bytes]:
-    """Every file of the folder, by name: the complete rounds only (``EventState.settled``)."""
+def render(state: EventState, date: str, *, club: str = "", club_id: str = "",
+           deals: Mapping[int, str] | None = None) -> dict[str, bytes]:
+    """Every file of the folder, by name: the complete rounds only (``EventState.settled``); ``deals``: each
+    board's deal (PBN's ``[Deal]``) when the event was opened with hand records."""
     state = state.settled()
     if state.spec.kind is EventKind.SECTIONS:
         return {"index.html": index_html(state, date).encode("utf-8"),
-                "results.pbn": files_sections.write_pbn(state, date=date, site=club),
+                "results.pbn": files_sections.write_pbn(state, date=date, site=club, deals=deals),
                 "results.xml": files_sections.write_usebio(state, date=date, club=club, club_id=club_id)}
     return {"index.html": index_html(state, date).encode("utf-8"),
-            "results.pbn": files_pbn.write(state, date=date, site=club),
+            "results.pbn": files_pbn.write(state, date=date, site=club, deals=deals),
             "results.xml": files_usebio.write(state, date=date, club=club, club_id=club_id)}
 
 

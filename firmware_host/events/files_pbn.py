@@ -3,7 +3,7 @@
 
 One game per board played, in board order: the tags ``[Event]``, ``[Site]``, ``[Date]`` (``YYYY.MM.DD``),
 ``[Board]``, ``[West]``, ``[North]``, ``[East]``, ``[South]`` (empty), ``[Dealer]``, ``[Vulnerable]``,
-``[Deal "?"]`` (the event keeps no hand records), ``[Scoring]``, ``[Declarer]``, ``[Contract]``,
+``[Deal]`` (the board's deal when the event was opened with hand records, else ``"?"``), ``[Scoring]``, ``[Declarer]``, ``[Contract]``,
 ``[Result]`` (empty: the lines are in the table), ``[Competition]``, then the board's ``[ScoreTable]``.
 The first game also has the ranking (``[TotalScoreTable]``) and, for teams and Swiss pairs, every match
 (``[MatchTable]``). A table's header lists ``Name\\<width><L|R>`` columns separated by ``;``; each row
@@ -12,7 +12,7 @@ is one line of values separated by spaces; an absent value is ``-``. CR LF line 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from firmware_host.events.files_usebio import players_of, team_name, vp_scale
 from laws.competition.event import EventState, TableResult
@@ -148,8 +148,9 @@ def _first_tables(state: EventState) -> list[str]:
                                        ("IMP_Away", 4, "R"), ("VP_Home", 6, "R"), ("VP_Away", 6, "R")), rows)
 
 
-def write(state: EventState, *, date: str, site: str = "") -> bytes:
-    """The event's complete rounds as PBN 2.1 (the same state gives the same bytes)."""
+def write(state: EventState, *, date: str, site: str = "", deals: Mapping[int, str] | None = None) -> bytes:
+    """The event's complete rounds as PBN 2.1 (the same state gives the same bytes); ``deals``: each board's
+    deal as PBN's ``[Deal]`` spells it, when the event has hand records."""
     state = state.settled()
     kind = state.spec.kind
     columns = TEAM_COLUMNS if kind.teams else PAIR_COLUMNS if kind is EventKind.SWISS_PAIRS else PLAYER_COLUMNS
@@ -158,7 +159,7 @@ def write(state: EventState, *, date: str, site: str = "") -> bytes:
     for i, board in enumerate(boards):
         game = [f'[Event "{_quoted(state.spec.name)}"]', f'[Site "{_quoted(site)}"]', f'[Date "{_date(date)}"]', f'[Board "{board}"]',
                 '[West ""]', '[North ""]', '[East ""]', '[South ""]', f'[Dealer "{dealer(board).value}"]',
-                f'[Vulnerable "{vulnerability(board).value}"]', '[Deal "?"]',
+                f'[Vulnerable "{vulnerability(board).value}"]', f'[Deal "{(deals or {}).get(board, "?")}"]',
                 f'[Scoring "{SCORING.get(kind, "IMP")}"]', '[Declarer ""]', '[Contract ""]', '[Result ""]',
                 f'[Competition "{COMPETITION.get(kind, "Teams")}"]']
         if i == 0:

@@ -5,6 +5,7 @@ when the event is scored so."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 from fractions import Fraction
 
 from firmware_host.events.files_pbn import _contract, _date, _quoted, _result_cells, _table
@@ -62,8 +63,8 @@ COLUMNS = (("Section", 2, "L"), ("Round", 2, "R"), ("Table", 2, "R"), ("PairId_N
            ("Score_EW", 6, "R"), ("MP_NS", 6, "R"), ("MP_EW", 6, "R"))
 
 
-def write_pbn(state: EventState, *, date: str, site: str = "") -> bytes:
-    """The event's complete rounds as PBN 2.1."""
+def write_pbn(state: EventState, *, date: str, site: str = "", deals: Mapping[int, str] | None = None) -> bytes:
+    """The event's complete rounds as PBN 2.1 (``deals``: as :func:`files_pbn.write` takes them)."""
     state = state.settled()
     rows = _rows(state)
     rankings = score_sections(state).rankings if rows else ()
@@ -71,7 +72,8 @@ def write_pbn(state: EventState, *, date: str, site: str = "") -> bytes:
     for i, board in enumerate(sorted({r[2] for r in rows})):
         game = [f'[Event "{_quoted(state.spec.name)}"]', f'[Site "{_quoted(site)}"]', f'[Date "{_date(date)}"]',
                 f'[Board "{board}"]', '[West ""]', '[North ""]', '[East ""]', '[South ""]',
-                f'[Dealer "{dealer(board).value}"]', f'[Vulnerable "{vulnerability(board).value}"]', '[Deal "?"]',
+                f'[Dealer "{dealer(board).value}"]', f'[Vulnerable "{vulnerability(board).value}"]',
+                f'[Deal "{(deals or {}).get(board, "?")}"]',
                 '[Scoring "MP"]', '[Declarer ""]', '[Contract ""]', '[Result ""]', '[Competition "Pairs"]']
         if i == 0:
             game.append(f'[Across "{"Yes" if state.spec.across else "No"}"]')

@@ -32,6 +32,7 @@ from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS
 from laws.competition.event import EventState, RoundDraw, TableResult
 from laws.competition.event_spec import EventError, EventSpec
+from laws.duplicate.deal import Board
 from laws.session.event.event_kind import EVENT, EventSessionState, EventSetup, check_tables, tables_needed
 
 __all__ = ["EventFileError", "EventSession", "Taken", "Unread", "check_tables", "result_of", "tables_needed"]
@@ -106,14 +107,16 @@ class EventSession(JournalledService):
 
     @classmethod
     def create(cls, folder: str | Path, spec: EventSpec, tables: Sequence[str], *,
-               clock: Callable[[], float] = time.time, synchronous: str = "FULL") -> EventSession:
-        """A new event in ``folder`` (refused when the folder already holds one).
+               clock: Callable[[], float] = time.time, synchronous: str = "FULL",
+               boards: Sequence[Board] = ()) -> EventSession:
+        """A new event in ``folder`` (refused when the folder already holds one), with the club's hand
+        records when given (``boards``: sent to the tables with their rounds, written in the event's files).
 
         Raises:
-            EventError: the tables do not fit the event.
+            EventError: the tables do not fit the event, or the hand records lack a board it plays.
             SessionFileError: the journal cannot be made, or a session is already there.
         """
-        journal, state = cls._journal_of(folder, EventSetup(spec, tuple(tables)), clock, synchronous)
+        journal, state = cls._journal_of(folder, EventSetup(spec, tuple(tables), tuple(boards)), clock, synchronous)
         return cls(journal, state, clock, [])
 
     @classmethod

@@ -74,7 +74,7 @@ def seating_from_session(msg: Mapping[str, Any]) -> TableRound:
     except MessageError as exc:
         raise ValueError(f"a seating message without a usable {exc}") from None
     play = () if m.sit_out else tuple(n for n, _ in m.boards if n in m.left)
-    # an event names no records (it sends none): the table plays its own hand records' boards
+    # an event names no fingerprints: the table plays from the records the event sends, or its own
     named = () if msg.get("kind") != "seating" else m.boards
     return TableRound(m.section, m.table_number, m.round, m.ns, m.ew, play, named)
 

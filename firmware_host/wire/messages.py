@@ -326,9 +326,10 @@ class DuplicateSeating:
         individual or a section: its event table ``number``, round and boards, the boards still to play
         (the round's without an ``entered`` result), its side's labels (a section's ``ns_pair``/``ew_pair``,
         an individual's ``north-south``/``east-west`` players, a team's or Swiss pair's number), and the
-        answers. A bye, a table the event does not use or a finished event sits out. No record is named:
-        the event sends no hand records; the table checks its cards against its own (``[duplicate]
-        records``)."""
+        answers. A bye, a table the event does not use or a finished event sits out. No record's
+        fingerprint is named: an event opened with hand records sends the round's records beside this
+        (``hand_records``, taken by the table after its own check), and one opened without them leaves the
+        table to its own (``[duplicate] records``)."""
         if not is_seating(d) or d.get("kind") == "seating":
             raise MessageError("payload is not an event's seating message")
         boards, entered, answers = d.get("boards", []), d.get("entered", []), d.get("answers", [])

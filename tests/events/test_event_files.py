@@ -147,3 +147,60 @@ def test_a_result_the_journal_cannot_take_is_not_applied_and_is_taken_when_sent_
     again = EventSession.open(tmp_path / "ev")
     assert list(again.event.results) == [(1, 1, 1)]
     again.close()
+
+
+def test_an_event_opened_with_hand_records_keeps_them_and_its_files_give_each_deal(tmp_path: Path) -> None:
+    """``open --records FILE``: the boards are kept in the journal with their commitment (said on opening),
+    the results' PBN gives each board's ``[Deal]``; a file that cannot be read, or lacks a board the event
+    plays, is one line and exit 2 with nothing made."""
+    from firmware_host.duplicate.handrecords.handfiles import write_hand_records
+    from laws.duplicate.deal import commitment
+    from tests.table.duptable import records
+
+    recs = records(8, seed=2)
+    write_hand_records(tmp_path / "night.pbn", recs.values())
+    write_hand_records(tmp_path / "short.pbn", [recs[n] for n in range(1, 6)])
+    (tmp_path / "bad.pbn").write_text('[Board "1"]\n[Deal "N:AKQ"]\n', encoding="utf-8")
+    base = ("--kind", "swiss-teams", "--entrants", "4", "--rounds", "3", "--boards", "2", "--tables", "a,b,c,d")
+    for name, words in (("short.pbn", "the event plays boards 1-6 but the hand records have no board 6"),
+                        ("bad.pbn", "bad.pbn"), ("none.pbn", "none.pbn")):
+        r = _cli("open", str(tmp_path / name), *base, "--records", str(tmp_path / name))
+        assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr, (name, r.stderr)
+        assert len(r.stderr.strip().splitlines()) == 1
+        assert not (tmp_path / name).is_dir()
+    ok = _cli("open", str(tmp_path / "ev"), *base, "--records", str(tmp_path / "night.pbn"))
+    assert ok.returncode == 0, ok.stderr
+    assert f"hand records: 8 boards from {tmp_path / 'night.pbn'}, commitment {commitment(recs.values())}" in ok.stdout
+    session = EventSession.open(tmp_path / "ev")
+    assert session.state.setup.boards == tuple(recs.values())
+    for table, board, contract, declarer, tricks in ROUND1:
+        session.take({"type": "result", "source": f"{'abcd'[table - 1]}:{board}", "table": "abcd"[table - 1],
+                      "board": board, "result": TableResult(1, table, board, contract, declarer, tricks).to_dict()})
+    session.close()
+    assert _cli("export", str(tmp_path / "ev"), "--site", str(tmp_path / "site")).returncode == 0
+    pbn = (tmp_path / "site" / "results.pbn").read_text(encoding="utf-8")
+    assert f'[Deal "{recs[1].deal.pbn()}"]' in pbn and f'[Deal "{recs[2].deal.pbn()}"]' in pbn
+    assert '[Deal "?"]' not in pbn
+
+
+def test_the_setup_s_hand_records_are_checked_and_their_commitment_with_them() -> None:
+    """The journal's opening row keeps the boards with their commitment: a row whose boards were changed
+    after the commitment was made is refused when read, as is a board given twice; an event opened without
+    hand records reads as before (no ``boards``, no ``commitment``)."""
+    import pytest
+
+    from laws.competition.event_spec import EventError
+    from laws.session.event.event_kind import EventSetup
+    from tests.table.duptable import records
+
+    recs = records(7, seed=3)
+    spec = EventSpec(EventKind.ROUND_ROBIN, 4, 3, 2)
+    row = EventSetup(spec, ("a", "b", "c", "d"), tuple(recs.values())).to_dict()
+    assert [b["number"] for b in row["boards"]] == list(range(1, 8)) and len(row["commitment"]) == 64
+    tampered = row | {"boards": [row["boards"][1] | {"number": 1}, row["boards"][0] | {"number": 2}] + row["boards"][2:]}
+    with pytest.raises(EventError, match="not those its commitment was made to"):
+        EventSetup.from_dict(tampered)
+    with pytest.raises(EventError, match="the hand records give board 3 twice"):
+        EventSetup(spec, ("a", "b", "c", "d"), (*recs.values(), recs[3]))
+    plain = EventSetup(spec, ("a", "b", "c", "d")).to_dict()
+    assert "boards" not in plain and "commitment" not in plain and EventSetup.from_dict(plain).boards == ()

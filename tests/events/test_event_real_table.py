@@ -74,6 +74,47 @@ def test_a_real_table_is_seated_by_a_teams_event_and_its_results_are_taken(tmp_p
         broker.stop()
 
 
+def test_an_event_with_the_club_s_hand_records_sends_them_so_a_table_needs_no_file(tmp_path: Path) -> None:
+    """Opened with the club's hand records, the event sends each seated table the records of its round's
+    boards (``hand_records``, checked by the table against the commitment as a pairs session's): a table
+    with no records file of its own plays its round. Only the table's topic carries them: the table's page
+    does not, and no table is sent another round's boards. Before, an event sent no records and such a
+    table refused every board ("board 1 is not in this table's hand records")."""
+    _need("mosquitto", "mosquitto")
+    broker = LocalBroker(tmp_path / "broker", PASSWORDS | {"table-04": "t4-pw"})
+    broker.start()
+    recs = records(6, seed=4)
+    session = EventSession.create(tmp_path / "event", EventSpec(EventKind.ROUND_ROBIN, 4, 3, 2), TABLES,
+                                  boards=tuple(recs.values()))
+    service = EventService(session, "127.0.0.1", broker.port, DASHBOARD_USER, PASSWORDS[DASHBOARD_USER], tick=0.02)
+    service.start()
+    table = None
+    try:
+        assert service.connected.wait(10)
+        table = RealTable(tmp_path / "table-02", broker.port, {})      # no hand records of its own
+        assert _until(lambda: board_of(table.ctl.engine.state) is not None, table.ctl)
+        b = board_of(table.ctl.engine.state)
+        assert (b.number, b.record.fingerprint) == (1, recs[1].fingerprint)
+        assert sorted(table.proc.records) == [1, 2]                      # round 1's boards, no other round's
+        notes = [r.body["hand_records"] for r in table.journal.rows() if r.kind == "note" and "hand_records" in r.body]
+        assert notes[-1]["taken"] == [1, 2] and notes[-1]["refused"] == []
+        assert notes[-1]["commitment"] == session.state.setup.commitment
+        rng = random.Random(5)
+        bid(table.ctl, recs[1], "1NT pass pass pass")
+        play(table.ctl, recs[1].deal, rng)
+        confirm(table.ctl, Seat.N, Seat.E)
+        assert _until(lambda: (1, 2, 1) in session.state.event.results, table.ctl)
+        assert "hand_records" not in service.table_message("table-02")   # what the table's page is made from
+    finally:
+        if table is not None:
+            table.stop()
+        service.stop()
+        broker.stop()
+    reopened = EventSession.open(tmp_path / "event")                  # the records are in the journal's setup
+    assert reopened.state.setup.boards == tuple(recs.values())
+    reopened.close()
+
+
 def _view(state: EventState, club_table: str, tables: tuple[str, ...]) -> dict[str, Any]:
     from firmware_host.events.views import table_view
 

@@ -3,7 +3,8 @@
 
 * **Setup** (:class:`EventSetup`, the journal's opening row): the event's spec
   (``laws.competition.event_spec.EventSpec``) and the club's tables, club table ``k`` of the list being
-  event table ``k``; ``to_dict`` is the spec's dict with ``tables`` added.
+  event table ``k``; ``to_dict`` is the spec's dict with ``tables`` added, and, when the club gave its
+  hand records, ``boards`` (``[{number, deal}]``, every board the event plays) and their ``commitment``.
 * **A record** is ``{"type": "result", "source": "<table>:<seq>", "result": {round, table, board,
   contract, declarer, tricks}}`` (``TableResult.to_dict``); the director's records are
   ``{"type": "names", "competitor": N, "name": "", "players": [{name, member, federation}, ...]}`` (who a
@@ -25,6 +26,8 @@ from typing import Any
 
 from laws.competition.event import EventState, TableResult
 from laws.competition.event_spec import EventError, EventKind, EventSpec, pair_id, section_pairs
+from laws.duplicate.deal import Board, Deal, commitment
+from laws.duplicate.movement import board_span
 from laws.session.kind import REPEAT
 from laws.session.players import name_problem, player_problem
 
@@ -56,25 +59,69 @@ def check_tables(spec: EventSpec, tables: Sequence[object]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def check_boards(spec: EventSpec, boards: Sequence[Board]) -> tuple[Board, ...]:
+    """The event's hand records, checked: none given twice, and every board the event plays (1 to rounds x
+    boards a round: every kind plays those, a section its groups of them) among them. Boards beyond those
+    may be there (the club's file of the night); the commitment covers every board given."""
+    out = tuple(boards)
+    if not out:
+        return out
+    if not all(isinstance(b, Board) for b in out):
+        raise EventError("the event's hand records are boards")
+    numbers = [b.number for b in out]
+    twice = sorted({n for n in numbers if numbers.count(n) > 1})
+    if twice:
+        raise EventError(f"the hand records give board {twice[0]} twice")
+    plays = range(1, spec.rounds * spec.boards_per_round + 1)
+    missing = sorted(set(plays) - set(numbers))
+    if missing:
+        raise EventError(f"the event plays boards {board_span(list(plays))} but the hand records have no "
+                         f"board{'s' if len(missing) > 1 else ''} {board_span(missing)}")
+    return tuple(sorted(out, key=lambda b: b.number))
+
+
+SETUP_FIELDS = ("tables", "boards", "commitment")   # the setup's own fields beside the spec's
+
+
 @dataclass(frozen=True)
 class EventSetup:
-    """The event and the club's tables (see the module's docstring)."""
+    """The event, the club's tables and, when the club gave them, its hand records (see the module's
+    docstring): the boards are sent to each table with its round (``hand_records``), and the event's
+    files give each board's deal."""
 
     spec: EventSpec
     tables: tuple[str, ...]
+    boards: tuple[Board, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tables", check_tables(self.spec, self.tables))
+        object.__setattr__(self, "boards", check_boards(self.spec, self.boards))
+
+    @property
+    def commitment(self) -> str:
+        """The commitment to the hand records (``laws.duplicate.deal.commitment``), "" without them."""
+        return commitment(self.boards) if self.boards else ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {**self.spec.to_dict(), "tables": list(self.tables)}
+        out = {**self.spec.to_dict(), "tables": list(self.tables)}
+        if self.boards:
+            out["boards"] = [{"number": b.number, "deal": b.deal.pbn()} for b in self.boards]
+            out["commitment"] = self.commitment
+        return out
 
     @classmethod
     def from_dict(cls, d: Any) -> EventSetup:
         if not isinstance(d, Mapping):
             raise EventError(f"an event's setup is an object, got {type(d).__name__}")
-        return cls(EventSpec.from_dict({k: v for k, v in d.items() if k != "tables"}),
-                   tuple(d.get("tables") or ()))
+        try:
+            boards = tuple(Board.numbered(int(b["number"]), Deal.from_pbn(b["deal"])) for b in d.get("boards") or ())
+        except (KeyError, TypeError, ValueError) as exc:
+            raise EventError(f"the event's hand records cannot be read ({exc})") from None
+        setup = cls(EventSpec.from_dict({k: v for k, v in d.items() if k not in SETUP_FIELDS}),
+                    tuple(d.get("tables") or ()), boards)
+        if "commitment" in d and d["commitment"] != setup.commitment:
+            raise EventError("the event's hand records are not those its commitment was made to")
+        return setup
 
 
 def players_at_most(kind: EventKind) -> int:
