@@ -4,10 +4,12 @@ table's boards as LIN records and the replay pages a club publishes beside its t
 refused (exit 1). Exit 2 for a journal that cannot be read, a folder of no duplicate board, or an
 ``--out`` that is a file or a folder that is not empty (``--force`` writes over it).
 
-``cardtable broadcast live --session DIR | --euchre-night DIR | --euchre-tables ID,... --out DIR --password-file F
+``cardtable broadcast live --session DIR | --event DIR | --euchre-night DIR | --euchre-tables ID,... --out DIR --password-file F
 --spectator-password-file F [...]``: during a session, on the club's machine, the live broadcast (``firmware_host.broadcast.service``) and the
 spectators' page (``firmware_host.broadcast.page``) until Ctrl-C or SIGTERM (``docs/broadcast.md``).
-Exit 2 for a session folder, password file, rule or ``--teams`` that cannot be used (named).
+Exit 2 for a session or event folder, password file, rule or ``--teams`` that cannot be used (named). An event
+(``--event``) is broadcast with no operator: its tables, the tables that play each board, a teams match's
+rooms and the names at each side come from the event (``laws/broadcast/event_field.py``).
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     v = verbs.add_parser("live", help="broadcast the session live: release rule, LIN, the spectators' page")
     v.add_argument("--session", default="", metavar="DIR", help="the duplicate session's folder (its tables, movement, "
                    "names)")
+    v.add_argument("--event", default="", metavar="DIR",
+                   help="a teams, Swiss, individual or sections event's folder (cardtable event open): its tables, "
+                        "the tables that play each board, a teams match's rooms and the names, from the event")
     v.add_argument("--euchre-tables", default="", metavar="ID,...",
                    help="instead of --session: a euchre evening's tables (their ids, numbered 1, 2, ... in order)")
     v.add_argument("--euchre-night", default="", metavar="DIR",
@@ -98,26 +103,32 @@ def _live(args: argparse.Namespace) -> int:
     from firmware_host.broadcast.live import Releaser, plays_of, teams_rooms
     from firmware_host.broadcast.page import SpectatorPage, serve
     from firmware_host.broadcast.service import BroadcastService
+    from firmware_host.events.session import EventSession
     from firmware_host.session.duplicate_session import Session
     from firmware_host.session.journalled import SessionFileError
     from firmware_host.wire.topics import RESERVED_IDS, TABLE_ID
+    from laws.broadcast.event_field import board_tables, event_rooms, side_names
     from laws.broadcast.release import Release, ReleaseError, Rule
     from laws.session.duplicate.spec import build_movement
 
     name = "cardtable broadcast live"
     night = None
+    event = None
     try:
         broadcast_pw = _secret(args.password_file, "--password-file")
         spectator_pw = _secret(args.spectator_password_file, "--spectator-password-file")
         private = _secret(args.private_password_file, "--private-password-file") if args.private_password_file else None
         release = Release(Rule(args.rule), args.delay)
-        rooms, other = teams_rooms(args.teams) if args.rule == "teams" or args.teams else ({}, {})
+        given = args.teams or (args.rule == "teams" and not args.event)
+        rooms, other = teams_rooms(args.teams) if given else ({}, {})
         host, sep, port_text = args.listen.rpartition(":")
         if not sep or not port_text.isdigit() or not 0 < int(port_text) < 65536:
             raise ValueError(f"--listen {args.listen!r}: HOST:PORT, e.g. 0.0.0.0:8090")
-        if sum(map(bool, (args.session, args.euchre_tables, args.euchre_night))) != 1:
-            raise ValueError("name the duplicate session (--session DIR), the euchre night (--euchre-night DIR) or "
-                             "the euchre tables (--euchre-tables ID,...), one of them")
+        if sum(map(bool, (args.session, args.event, args.euchre_tables, args.euchre_night))) != 1:
+            raise ValueError("name the duplicate session (--session DIR), the event (--event DIR), the euchre night "
+                             "(--euchre-night DIR) or the euchre tables (--euchre-tables ID,...), one of them")
+        if args.event and args.teams:
+            raise ValueError("--teams is not given with --event: the event's matches say which tables are rooms")
         if args.euchre_night:
             from firmware_host.broadcast.euchre_names import NightNames
 
@@ -135,6 +146,9 @@ def _live(args: argparse.Namespace) -> int:
             if args.rule == "teams":
                 raise ValueError("--rule teams is for bridge matches; a euchre evening takes after-field or delay")
             session = None
+        elif args.event:
+            session = None
+            event = EventSession.open(args.event, readonly=True)
         else:
             session = Session.open(args.session, readonly=True, analyse=False)
     except (ValueError, ReleaseError, SessionFileError) as exc:
@@ -142,7 +156,18 @@ def _live(args: argparse.Namespace) -> int:
             night.close()
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
-    if session is None:
+    if event is not None:
+        spec, names, ids = event.event.spec, dict(event.event.names), list(event.tables)
+        event.close()
+        room, other = event_rooms(spec)
+        if args.rule == "teams" and not room:
+            print(f"{name}: --rule teams is for a teams event; {spec.name} is {spec.kind.value}", file=sys.stderr)
+            return 2
+        lin = Path(args.lin) if args.lin else Path(args.event) / "lin"
+        title = args.title or spec.name
+        releaser = Releaser(release, {tid: k for k, tid in enumerate(ids, 1)}, board_tables(spec), rooms=room,
+                            other_room=other, names=side_names(spec, names), lin_dir=lin, title=title)
+    elif session is None:
         tables = {tid: k for k, tid in enumerate(ids, 1)}
         title = args.title or (night.night.setup.name if night is not None else "Euchre")
         releaser = Releaser(release, tables, {}, games=dict.fromkeys(tables, "euchre"),

@@ -95,7 +95,8 @@ def test_a_real_run(session: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("extra, said", [
-    ([], "name the duplicate session (--session DIR), the euchre night (--euchre-night DIR) or the euchre tables"),
+    ([], "name the duplicate session (--session DIR), the event (--event DIR), the euchre night (--euchre-night DIR) "
+         "or the euchre tables"),
     (["--euchre-tables", "t1,t1", "--out", "x"], "table ids, each once"),
     (["--euchre-tables", "t1,spectator", "--out", "x"], "not a reserved id"),
     (["--euchre-tables", "t1"], "--euchre-night and --euchre-tables need --out DIR"),
@@ -108,3 +109,100 @@ def test_a_euchre_evening_refused_as_named(tmp_path: Path, extra: list[str], sai
     pw.write_text("x\n")
     done = _run("--password-file", str(pw), "--spectator-password-file", str(pw), *extra)
     assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr
+
+
+def _event(folder: Path, kind: str = "teams-round-robin", tables: str = "table-01,table-02,table-03,table-04") -> Path:
+    from firmware_host.cli import main
+
+    assert main(["event", "open", str(folder), "--kind", kind, "--entrants", "4", "--rounds", "3", "--boards", "2",
+                 "--tables", tables]) == 0
+    return folder
+
+
+@pytest.mark.parametrize("extra, said", [
+    (["--teams", "1:2"], "--teams is not given with --event"),
+    (["--rule", "teams"], "--rule teams is for a teams event; Event is swiss-pairs"),
+])
+def test_an_event_refused_as_named(tmp_path: Path, extra: list[str], said: str) -> None:
+    pw = tmp_path / "pw"
+    pw.write_text("x\n")
+    folder = _event(tmp_path / "ev", "swiss-pairs", "table-01,table-02")
+    done = _run("--event", str(folder), "--password-file", str(pw), "--spectator-password-file", str(pw), *extra)
+    assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    done = _run("--event", str(tmp_path), "--password-file", str(pw), "--spectator-password-file", str(pw))
+    assert done.returncode == 2 and "no event here" in done.stderr
+
+
+def test_a_teams_event_is_broadcast_with_no_operator(tmp_path: Path) -> None:
+    """``--event DIR --rule teams``: nothing typed but the folder. The open room's board is held until the
+    closed room has played it (the rooms come from the event's matches), and the LIN names the team that
+    was named (team 4, East-West at the open room in round 1)."""
+    import httpx
+
+    from firmware_host.events.session import EventSession
+
+    folder = _event(tmp_path / "ev")
+    ev = EventSession.open(folder)
+    assert ev.take({"type": "names", "competitor": 4, "name": "Hearts", "by": "director", "players": []}).status == "taken"
+    ev.close()
+    users = {"broadcast": "b-pw", "spectator": "s-pw", "table-01": "t1-pw", "table-02": "t2-pw"}
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    with LocalBroker(tmp_path / "broker", users) as broker:
+        (tmp_path / "b").write_text("b-pw\n")
+        (tmp_path / "s").write_text("s-pw\n")
+        port = free_port()
+        proc = subprocess.Popen([*CLI, "--event", str(folder), "--port", str(broker.port), "--password-file",
+                                 str(tmp_path / "b"), "--spectator-password-file", str(tmp_path / "s"),
+                                 "--rule", "teams", "--listen", f"127.0.0.1:{port}"],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        import paho.mqtt.client as mqtt
+
+        clients = []
+        try:
+            for tid in ("table-01", "table-02"):
+                c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=tid)
+                c.username_pw_set(tid, users[tid])
+                c.connect("127.0.0.1", broker.port)
+                c.loop_start()
+                clients.append(c)
+
+            def board(c: mqtt.Client, tid: str, number: int, ns: str, ew: str) -> None:
+                rows = [("event", {"type": "board", "board": 1, "table": number, "deal": deal, "ns": ns, "ew": ew}),
+                        ("ruling", {"clause": "DB-77", "remedy": "score", "contract": "3NT", "declarer": "S",
+                                    "tricks": 9, "score": 400})]
+                for seq, (kind, row) in enumerate(rows, 1):
+                    body = {"table": tid, "kind": "play", "seq": seq, "t": time.time(), "body": {"row": kind, "body": row}}
+                    c.publish(f"cardtable/{tid}/play", json.dumps(body), qos=1).wait_for_publish(5)
+
+            def shown() -> str:
+                try:
+                    with httpx.Client(timeout=3) as h, h.stream("GET", f"http://127.0.0.1:{port}/events") as r:
+                        for line in r.iter_lines():
+                            if line.startswith("data:"):
+                                return line
+                except httpx.HTTPError:
+                    return ""
+                return ""
+
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and "broadcasting 4 tables by the rule teams" not in (proc.stdout.readline() if proc.stdout else ""):
+                pass
+            board(clients[0], "table-01", 1, "1", "4")            # the open room plays board 1
+            time.sleep(1.0)
+            assert '"board":1' not in shown()                       # held: the closed room has not played it
+            board(clients[1], "table-02", 2, "4", "1")            # the closed room plays it
+            deadline = time.monotonic() + 30
+            seen = ""
+            while time.monotonic() < deadline and '"board":1' not in seen:
+                seen = shown()
+                time.sleep(0.3)
+            assert '"board":1' in seen
+            lin = (folder / "lin" / "board-01-table-01.lin").read_text()
+            assert lin.startswith("pn|1,Hearts,1,Hearts|qx|o1|")
+        finally:
+            for c in clients:
+                c.loop_stop()
+            proc.send_signal(signal.SIGTERM)
+            out, _ = proc.communicate(timeout=20)
+        assert proc.returncode == 0 and "stopped: 4 rows taken, 0 refused" in out, out
