@@ -12,7 +12,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from firmware_host.records.journal import Journal, JournalError
+from firmware_host.broadcast.session_journal import open_session_journal
+from firmware_host.records.journal import JournalError
 from laws.cards import Seat
 from laws.euchre_night.night import EUCHRE, SEATS, Night
 
@@ -33,18 +34,12 @@ class NightNames:
 
     def __init__(self, folder: str | Path) -> None:
         path = Path(folder) if Path(folder).suffix == ".sqlite3" else Path(folder) / SESSION_FILE
-        if not path.exists():
-            raise NightNamesError(f"{path}: no euchre night there (open one with `cardtable euchre open`)")
-        try:
-            self.journal = Journal.open_readonly(path)
-            first = next(iter(self.journal.rows()), None)
-        except JournalError as exc:
-            raise NightNamesError(str(exc)) from None
-        if first is None or first.kind != "event" or first.body.get("type") != "opened":
-            raise NightNamesError(f"{path}: the first row is not a session's opening row")
+        self.journal, first = open_session_journal(
+            path, "no euchre night there (open one with `cardtable euchre open`)", NightNamesError)
         try:
             self.night = Night(EUCHRE.setup_from_dict(first.body.get("setup")))
         except ValueError as exc:
+            self.journal.close()
             raise NightNamesError(f"{path}: not a euchre night ({exc})") from None
         self.seq = first.seq
         self.refresh()

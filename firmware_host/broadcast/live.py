@@ -78,6 +78,8 @@ class Releaser:
         records_dir: the folder of euchre's JSON records (None: none written).
         euchre_names: table number -> who sits where there now (``euchre_names.NightNames.seats``): read
             once when a euchre hand starts there, and shown with that hand (None: no names).
+        names_now: the ``names`` as they stand now (``event_names.EventNames.sides``): read again when a
+            bridge board starts at a table (None: ``names`` as given, for the whole session).
         topics: the topic tree.
         title: the event's name on the page.
     """
@@ -87,7 +89,8 @@ class Releaser:
                  names: Mapping[str, tuple[str, str]] | None = None, lin_dir: Path | None = None,
                  topics: Topics = TOPICS, title: str = "", games: Mapping[str, str] | None = None,
                  records_dir: Path | None = None,
-                 euchre_names: Callable[[int], Mapping[Seat, str]] | None = None) -> None:
+                 euchre_names: Callable[[int], Mapping[Seat, str]] | None = None,
+                 names_now: Callable[[], Mapping[str, tuple[str, str]]] | None = None) -> None:
         self.release = release
         self.tables = dict(tables)
         self.plays = {int(b): frozenset(t) for b, t in plays.items()}
@@ -98,6 +101,7 @@ class Releaser:
         self.games = dict(games or {})
         self.records_dir = records_dir
         self.euchre_names = euchre_names
+        self.names_now = names_now
         self.topics = topics
         self.title = title
         self._feeds: dict[str, TableFeed | EuchreFeed] = {}
@@ -169,11 +173,13 @@ class Releaser:
         if play is None or (play.table, play.board) != (cur.table, cur.board) or \
                 (items and items[0].kind in ("board", "deal")):
             play = _Play(cur.table, cur.board, game)
-            if game == "euchre" and self.euchre_names is not None:
-                try:
+            try:
+                if game == "euchre" and self.euchre_names is not None:
                     play.names = dict(self.euchre_names(cur.table))
-                except Exception:   # the names are a courtesy: a hand is never held up for them
-                    log.exception("broadcast: the players' names at table %d could not be read", cur.table)
+                elif game != "euchre" and self.names_now is not None:
+                    self.names = dict(self.names_now())
+            except Exception:   # the names are a courtesy: a hand is never held up for them
+                log.exception("broadcast: the players' names at table %d could not be read", cur.table)
             self._boards[(cur.table, cur.board)] = play
             self._open[tid] = play
         play.rows.append(row)

@@ -100,14 +100,14 @@ def _live(args: argparse.Namespace) -> int:
     import logging
     import threading
 
+    from firmware_host.broadcast.event_names import EventNames, EventNamesError
     from firmware_host.broadcast.live import Releaser, plays_of, teams_rooms
     from firmware_host.broadcast.page import SpectatorPage, serve
     from firmware_host.broadcast.service import BroadcastService
-    from firmware_host.events.session import EventSession
     from firmware_host.session.duplicate_session import Session
     from firmware_host.session.journalled import SessionFileError
     from firmware_host.wire.topics import RESERVED_IDS, TABLE_ID
-    from laws.broadcast.event_field import board_tables, event_rooms, side_names
+    from laws.broadcast.event_field import board_tables, event_rooms
     from laws.broadcast.release import Release, ReleaseError, Rule
     from laws.session.duplicate.spec import build_movement
 
@@ -148,25 +148,27 @@ def _live(args: argparse.Namespace) -> int:
             session = None
         elif args.event:
             session = None
-            event = EventSession.open(args.event, readonly=True)
+            event = EventNames(args.event)
         else:
             session = Session.open(args.session, readonly=True, analyse=False)
-    except (ValueError, ReleaseError, SessionFileError) as exc:
-        if night is not None:
-            night.close()
+    except (ValueError, ReleaseError, SessionFileError, EventNamesError) as exc:
+        for reader in (night, event):
+            if reader is not None:
+                reader.close()
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
     if event is not None:
-        spec, names, ids = event.event.spec, dict(event.event.names), list(event.tables)
-        event.close()
+        spec = event.spec
         room, other = event_rooms(spec)
         if args.rule == "teams" and not room:
+            event.close()
             print(f"{name}: --rule teams is for a teams event; {spec.name} is {spec.kind.value}", file=sys.stderr)
             return 2
         lin = Path(args.lin) if args.lin else Path(args.event) / "lin"
         title = args.title or spec.name
-        releaser = Releaser(release, {tid: k for k, tid in enumerate(ids, 1)}, board_tables(spec), rooms=room,
-                            other_room=other, names=side_names(spec, names), lin_dir=lin, title=title)
+        releaser = Releaser(release, {tid: k for k, tid in enumerate(event.tables, 1)}, board_tables(spec),
+                            rooms=room, other_room=other, names=event.sides(), lin_dir=lin, title=title,
+                            names_now=event.sides)
     elif session is None:
         tables = {tid: k for k, tid in enumerate(ids, 1)}
         title = args.title or (night.night.setup.name if night is not None else "Euchre")
@@ -204,7 +206,8 @@ def _live(args: argparse.Namespace) -> int:
         thread.join(5)
     finally:
         service.stop()
-        if night is not None:
-            night.close()
+        for reader in (night, event):
+            if reader is not None:
+                reader.close()
     print(f"stopped: {releaser.taken} rows taken, {releaser.refused} refused, {service.published} published")
     return 0

@@ -131,7 +131,7 @@ def test_an_event_refused_as_named(tmp_path: Path, extra: list[str], said: str) 
     assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     done = _run("--event", str(tmp_path), "--password-file", str(pw), "--spectator-password-file", str(pw))
-    assert done.returncode == 2 and "no event here" in done.stderr
+    assert done.returncode == 2 and "no event there" in done.stderr
 
 
 def test_a_teams_event_is_broadcast_with_no_operator(tmp_path: Path) -> None:
