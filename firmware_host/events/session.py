@@ -166,7 +166,8 @@ class EventSession(JournalledService):
         record of the competitor the round's draw seats there: a Swiss pair, a section's pair (named anew,
         as the director's form names it), or a team (the two added to the players it was named with, the
         team's name kept); ``LinkError`` saying why not. An individual's players are named by the director
-        or ``--names``: one side's two cards name two competitors, one record names one."""
+        or ``--names`` one by one, or by a side's two member cards at once: one record naming both
+        (``each``), North's (East's) card the player the draw seats North (East)."""
         from firmware_host.events.names import player_of, section_record
         from firmware_host.session.roster import RosterError, roster_of
         from firmware_host.wire.duplicate import parse_players
@@ -184,13 +185,15 @@ class EventSession(JournalledService):
         if seat is None:
             raise LinkError(f"{got['source']}: round {rnd} seats nobody at table {number}")
         spec = self.event.spec
-        if spec.kind is EventKind.INDIVIDUAL:
-            raise LinkError(f"{got['source']}: an individual's players are named one by one (the director's "
-                            "names form or --names), not by a side's member cards")
         try:
             players = [player_of(roster_of(self.journal.path), m) for m in got["members"]]
         except RosterError as exc:
             raise LinkError(f"{got['source']}: {exc}") from None
+        by = {"by": f"{table} (member cards)", "source": got["source"], "table": table}
+        if spec.kind is EventKind.INDIVIDUAL:       # each card names the player the draw seats there
+            seats = (seat.north, seat.south) if got["side"] == "ns" else (seat.east, seat.west)
+            return {"type": "names", "each": [{"competitor": who.number, "name": "", "players": [p]}
+                                              for who, p in zip(seats, players)], **by}
         who = seat.north if got["side"] == "ns" else seat.east
         name = ""
         if spec.kind is EventKind.SECTIONS:
@@ -204,8 +207,7 @@ class EventSession(JournalledService):
                 # a member by his number, a visitor by his name
                 seen = {k.get("member") or ("", k.get("name")) for k in known}
                 players = known + [p for p in players if (p.get("member") or ("", p.get("name"))) not in seen]
-        return {"type": "names", **place, "name": name, "players": players,
-                "by": f"{table} (member cards)", "source": got["source"], "table": table}
+        return {"type": "names", **place, "name": name, "players": players, **by}
 
     def taken(self, outcome: Outcome, drawn_before: int) -> Taken:
         """An outcome of the ordering as the answer to its table, with the draw it made (if any)."""

@@ -172,7 +172,7 @@ def _cards(table: str, number: int, side: str, members: list[str], seq: int = 5)
                                                        "body": body}).encode()
 
 
-def test_member_cards_name_a_section_s_pair_and_not_an_individual_s_players(tmp_path: Path) -> None:
+def test_member_cards_name_a_section_s_pair_and_an_individual_s_two_players(tmp_path: Path) -> None:
     from firmware_host.wire.duplicate import LinkError
 
     spec = EventSpec(EventKind.SECTIONS, 12, 3, 1, sections=(SectionSpec("A", 3), SectionSpec("B", 3)))
@@ -185,6 +185,36 @@ def test_member_cards_name_a_section_s_pair_and_not_an_individual_s_players(tmp_
     assert session.take(rec).status == "repeat"                           # the same message again
     with pytest.raises(LinkError, match="the players name table 4, but t5 is table 5"):
         session.reader()(*_cards("t5", 4, "ns", ["1021", "1045"], seq=6))
+    # an individual: a side's two cards name the two players the draw seats there (table 1, round 1:
+    # North 8, South 1, East 5, West 7), North's card North's player, in one record
     one = EventSession.create(tmp_path / "individual", EventSpec(EventKind.INDIVIDUAL, 8, 7, 2), tables[:2])
-    with pytest.raises(LinkError, match="an individual's players are named one by one"):
-        one.reader()(*_cards("t1", 1, "ns", ["1021", "1045"]))
+    (tmp_path / "individual" / ROSTER_FILE).write_text("1021,Ann Smith\n1045,Bob Jones\n1102,Cy Young\n",
+                                                       encoding="utf-8")
+    rec = one.reader()(*_cards("t1", 1, "ns", ["1021", "1045"]))
+    assert [(x["competitor"], x["players"][0]["name"]) for x in rec["each"]] == [(8, "Ann Smith"), (1, "Bob Jones")]
+    assert one.take(rec).status == "taken" and one.take(rec).status == "repeat"
+    assert (one.event.names[8]["players"][0]["member"], one.event.names[1]["players"][0]["member"]) == ("1021", "1045")
+    # East-West's cards naming a member who already plays (as North) are refused, nothing of them taken
+    again = one.take(one.reader()(*_cards("t1", 1, "ew", ["1102", "1021"], seq=6)))
+    assert again.status == "refused" and "member 1021 (Ann Smith) already plays for 8" in again.why
+    assert 5 not in one.event.names and 7 not in one.event.names
+    reopened_names = dict(one.event.names)
+    one.close()
+    one = EventSession.open(tmp_path / "individual")                    # the journal replays it the same
+    assert one.event.names == reopened_names
+    one.close()
+
+
+def test_a_names_record_of_two_players_at_once_is_an_individual_s_only() -> None:
+    from laws.session.event.event_kind import each_problem
+
+    one = EventSpec(EventKind.INDIVIDUAL, 8, 7, 2)
+    ann = [{"name": "Ann Smith", "member": "1021", "federation": ""}]
+    assert each_problem(one, {}, {"each": [{"competitor": 8, "players": ann},
+                                           {"competitor": 1, "players": [{"name": "Bo", "member": "", "federation": ""}]}]}) == ""
+    assert "names player 8 twice" in each_problem(one, {}, {"each": [{"competitor": 8, "players": ann}] * 2})
+    assert "already plays for 8" in each_problem(one, {}, {"each": [{"competitor": 8, "players": ann},
+                                                                   {"competitor": 1, "players": ann}]})
+    assert "a list of two" in each_problem(one, {}, {"each": [{"competitor": 8, "players": ann}]})
+    teams = EventSpec(EventKind.ROUND_ROBIN, 4, 3, 2)
+    assert "only an individual's" in each_problem(teams, {}, {"each": []})

@@ -9,7 +9,9 @@
   contract, declarer, tricks}}`` (``TableResult.to_dict``); the director's records are
   ``{"type": "names", "competitor": N, "name": "", "players": [{name, member, federation}, ...]}`` (who a
   team, pair or player is: :func:`names_problem`; the latest for a competitor stands; an event of
-  sections adds ``"section": "A", "pair": "3NS"``, the pair the number stands for) and
+  sections adds ``"section": "A", "pair": "3NS"``, the pair the number stands for; an individual's side
+  named by its two member cards is one record ``{"type": "names", "each": [two such], ...}``,
+  :func:`each_problem`) and
   ``{"type": "correct", "by": "<login>", "why": "...", "result": {...}}`` (a corrected result, an
   assigned score or an adjusted one, ``EventState.correct``).
 * **Its check** (:meth:`EventSessionState.check`): ``repeat`` for a source taken already, or for the same
@@ -201,6 +203,26 @@ def names_problem(spec: EventSpec, names: Mapping[int, Mapping[str, Any]], rec: 
     return ""
 
 
+def each_problem(spec: EventSpec, names: Mapping[int, Mapping[str, Any]], rec: Mapping[str, Any]) -> str:
+    """What is wrong with a ``names`` record that names an individual's two players at once (``each``: a
+    side's two member cards, North's or East's first): only an individual's, two different players, each
+    as :func:`names_problem` would check it alone, the second with the first already named."""
+    each = rec.get("each")
+    if spec.kind is not EventKind.INDIVIDUAL:
+        return "only an individual's players are named two at once (each)"
+    if not isinstance(each, list) or len(each) != 2 or not all(isinstance(x, Mapping) for x in each):
+        return f"each is a list of two players' names, got {str(each)[:60]}"
+    if each[0].get("competitor") == each[1].get("competitor"):
+        return f"each names player {str(each[0].get('competitor'))[:20]} twice"
+    so_far = dict(names)
+    for one in each:
+        problem = names_problem(spec, so_far, one)
+        if problem:
+            return problem
+        so_far[one["competitor"]] = one
+    return ""
+
+
 class EventSessionState:
     """The event's state as a kind of session's: the event and the sources taken."""
 
@@ -219,6 +241,8 @@ class EventSessionState:
         if rec.get("type") == "names":
             if rec.get("source") is not None and rec["source"] in self.sources:
                 return REPEAT                    # a table's member cards sent again
+            if "each" in rec:
+                return each_problem(self.setup.spec, self.event.names, rec)
             return names_problem(self.setup.spec, self.event.names, rec)
         if rec.get("type") == "correct":
             return self._correct_problem(rec)
@@ -251,8 +275,9 @@ class EventSessionState:
 
     def apply(self, rec: Mapping[str, Any]) -> None:
         if rec.get("type") == "names":
-            self.event.names[int(rec["competitor"])] = {"name": str(rec.get("name", "")),
-                                                        "players": [dict(p) for p in rec["players"]]}
+            for one in rec["each"] if "each" in rec else [rec]:
+                self.event.names[int(one["competitor"])] = {"name": str(one.get("name", "")),
+                                                            "players": [dict(p) for p in one["players"]]}
             if rec.get("source") is not None:     # a table's: its message taken once
                 self.sources.add(str(rec["source"]))
             return
