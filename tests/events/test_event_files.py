@@ -202,5 +202,8 @@ def test_the_setup_s_hand_records_are_checked_and_their_commitment_with_them() -
         EventSetup.from_dict(tampered)
     with pytest.raises(EventError, match="the hand records give board 3 twice"):
         EventSetup(spec, ("a", "b", "c", "d"), (*recs.values(), recs[3]))
+    many = records(501, seed=3)
+    with pytest.raises(EventError, match="the hand records give 501 boards; an event sends at most 500"):
+        EventSetup(spec, ("a", "b", "c", "d"), tuple(many.values()))
     plain = EventSetup(spec, ("a", "b", "c", "d")).to_dict()
     assert "boards" not in plain and "commitment" not in plain and EventSetup.from_dict(plain).boards == ()

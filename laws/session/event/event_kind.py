@@ -61,6 +61,9 @@ def check_tables(spec: EventSpec, tables: Sequence[object]) -> tuple[str, ...]:
     return tuple(out)
 
 
+RECORDS_AT_MOST = 500   # boards: a seating's index of them all (about 72 bytes each) stays well under 64 KiB
+
+
 def check_boards(spec: EventSpec, boards: Sequence[Board]) -> tuple[Board, ...]:
     """The event's hand records, checked: none given twice, and every board the event plays (1 to rounds x
     boards a round: every kind plays those, a section its groups of them) among them. Boards beyond those
@@ -70,6 +73,9 @@ def check_boards(spec: EventSpec, boards: Sequence[Board]) -> tuple[Board, ...]:
         return out
     if not all(isinstance(b, Board) for b in out):
         raise EventError("the event's hand records are boards")
+    if len(out) > RECORDS_AT_MOST:
+        raise EventError(f"the hand records give {len(out)} boards; an event sends at most {RECORDS_AT_MOST} (each "
+                         "table's seating carries every board's hash, and a message is at most 64 KiB)")
     numbers = [b.number for b in out]
     twice = sorted({n for n in numbers if numbers.count(n) > 1})
     if twice:
