@@ -100,7 +100,7 @@ def _live(args: argparse.Namespace) -> int:
     import logging
     import threading
 
-    from firmware_host.broadcast.event_names import EventNames, EventNamesError
+    from firmware_host.broadcast.bridge_names import EventNames, EventNamesError, SessionNames
     from firmware_host.broadcast.live import Releaser, plays_of, teams_rooms
     from firmware_host.broadcast.page import SpectatorPage, serve
     from firmware_host.broadcast.service import BroadcastService
@@ -113,7 +113,7 @@ def _live(args: argparse.Namespace) -> int:
 
     name = "cardtable broadcast live"
     night = None
-    event = None
+    event: EventNames | SessionNames | None = None
     try:
         broadcast_pw = _secret(args.password_file, "--password-file")
         spectator_pw = _secret(args.spectator_password_file, "--spectator-password-file")
@@ -151,13 +151,14 @@ def _live(args: argparse.Namespace) -> int:
             event = EventNames(args.event)
         else:
             session = Session.open(args.session, readonly=True, analyse=False)
+            event = SessionNames(args.session)      # the pairs' names, read again as each board starts
     except (ValueError, ReleaseError, SessionFileError, EventNamesError) as exc:
         for reader in (night, event):
             if reader is not None:
                 reader.close()
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
-    if event is not None:
+    if isinstance(event, EventNames):
         spec = event.spec
         room, other = event_rooms(spec)
         if args.rule == "teams" and not room:
@@ -182,11 +183,14 @@ def _live(args: argparse.Namespace) -> int:
         unknown = sorted(set(rooms) - set(setup.tables.values()))
         if unknown:
             print(f"{name}: --teams names table {unknown[0]}, which is not in the session", file=sys.stderr)
+            if event is not None:
+                event.close()
             return 2
         lin = Path(args.lin) if args.lin else Path(args.session) / "lin"
         title = args.title or setup.name
+        assert event is not None
         releaser = Releaser(release, dict(setup.tables), plays_of(movement), rooms=rooms, other_room=other,
-                            names=dict(setup.names), lin_dir=lin, title=title)
+                            names=event.sides(), lin_dir=lin, title=title, names_now=event.sides)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     service = BroadcastService(releaser, args.host, args.port, broadcast_pw)
     service.start()

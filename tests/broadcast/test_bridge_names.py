@@ -1,5 +1,5 @@
 """The broadcast names an event's sides from the event's journal as it stands when a board starts
-(``firmware_host/broadcast/event_names.py``): a team named after the broadcast began is named from its next
+(``firmware_host/broadcast/bridge_names.py``): a team named after the broadcast began is named from its next
 board on; a folder with no event, or a journal that is not an event's, is refused naming the file."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.broadcast.event_names import EventNames, EventNamesError
+from firmware_host.broadcast.bridge_names import EventNames, EventNamesError
 from firmware_host.broadcast.live import Releaser
 from firmware_host.events.session import EventSession
 from laws.broadcast.event_field import board_tables, event_rooms
@@ -58,3 +58,28 @@ def test_a_folder_without_an_event_is_named(tmp_path: Path) -> None:
     j.close()
     with pytest.raises(EventNamesError, match="not an event"):
         EventNames(tmp_path)
+
+
+def test_a_pairs_session_s_pair_named_later_is_named_from_its_next_board(tmp_path: Path) -> None:
+    """The same for a duplicate pairs session (``SessionNames``): before, a pairs session's names were those
+    of its setup, read once when the broadcast started."""
+    from firmware_host.broadcast.bridge_names import SessionNames
+    from firmware_host.session.duplicate_session import Session
+    from tests.duplicate.sessionkit import make_setup
+
+    session = Session.create(tmp_path / "s", make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 1},
+                                                        names=False), analyse=False)
+    names = SessionNames(tmp_path / "s")
+    assert names.sides() == {}
+    players = [{"name": "Ann Lee", "member": "", "federation": ""}, {"name": "Bo Kim", "member": "", "federation": ""}]
+    assert session.take({"type": "players", "pair": "1 NS", "players": players, "by": "director"}).status == "taken"
+    assert names.sides() == {"1 NS": ("Ann Lee", "Bo Kim")}
+    names.close()
+    session.close()
+    with pytest.raises(EventNamesError, match="not a duplicate session"):
+        SessionNames(_event_folder(tmp_path))
+
+
+def _event_folder(tmp_path: Path) -> Path:
+    EventSession.create(tmp_path / "ev", EventSpec(EventKind.ROUND_ROBIN, 4, 3, 2), TABLES).close()
+    return tmp_path / "ev"
