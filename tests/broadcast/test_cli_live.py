@@ -50,18 +50,25 @@ def test_no_session_and_no_password_file(tmp_path: Path) -> None:
     assert done.returncode == 2 and "--password-file" in done.stderr and "Traceback" not in done.stderr
 
 
+def _start(tmp_path: Path, broker_port: int, *args: str) -> tuple[subprocess.Popen[str], int]:
+    """The command running on the test's broker (logins ``broadcast``/``b-pw`` and ``spectator``/``s-pw``),
+    its page on a free port."""
+    (tmp_path / "b").write_text("b-pw\n")
+    (tmp_path / "s").write_text("s-pw\n")
+    port = free_port()
+    proc = subprocess.Popen([*CLI, *args, "--port", str(broker_port), "--password-file", str(tmp_path / "b"),
+                             "--spectator-password-file", str(tmp_path / "s"), "--listen", f"127.0.0.1:{port}"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return proc, port
+
+
 def test_a_real_run(session: Path, tmp_path: Path) -> None:
     import httpx  # a test dependency: the Pi's hardware venv (SETUP step 6) must still collect this file
 
     users = {"broadcast": "b-pw", "spectator": "s-pw", "table-01": "t-pw"}
     with LocalBroker(tmp_path / "broker", users) as broker:
-        (tmp_path / "b").write_text("b-pw\n")
-        (tmp_path / "s").write_text("s-pw\n")
-        port = free_port()
-        proc = subprocess.Popen([*CLI, "--session", str(session), "--port", str(broker.port), "--password-file",
-                                 str(tmp_path / "b"), "--spectator-password-file", str(tmp_path / "s"),
-                                 "--rule", "delay", "--listen", f"127.0.0.1:{port}", "--lin", str(tmp_path / "lin")],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        proc, port = _start(tmp_path, broker.port, "--session", str(session), "--rule", "delay", "--lin",
+                            str(tmp_path / "lin"))
         try:
             import paho.mqtt.client as mqtt
             table = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="table-01")
@@ -149,13 +156,7 @@ def test_a_teams_event_is_broadcast_with_no_operator(tmp_path: Path) -> None:
     users = {"broadcast": "b-pw", "spectator": "s-pw", "table-01": "t1-pw", "table-02": "t2-pw"}
     deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
     with LocalBroker(tmp_path / "broker", users) as broker:
-        (tmp_path / "b").write_text("b-pw\n")
-        (tmp_path / "s").write_text("s-pw\n")
-        port = free_port()
-        proc = subprocess.Popen([*CLI, "--event", str(folder), "--port", str(broker.port), "--password-file",
-                                 str(tmp_path / "b"), "--spectator-password-file", str(tmp_path / "s"),
-                                 "--rule", "teams", "--listen", f"127.0.0.1:{port}"],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        proc, port = _start(tmp_path, broker.port, "--event", str(folder), "--rule", "teams")
         import paho.mqtt.client as mqtt
 
         clients = []
