@@ -184,9 +184,12 @@ def test_the_standings_change_on_the_director_s_and_a_table_s_page(club: Club) -
             assert fixed.body["tricks"] == 5 and fixed.body["void"] == []
             assert fixed.body["corrections"][-1]["was"] == {"tricks": 3, "alone": None, "void": [], "penalties": []}
             assert {s.value: p for s, p in club.session.night.points(fixed).items()} == {"N": 9, "S": 9, "E": 0, "W": 0}
-            # journaled (the tables' own rows, a hand sent again among them, may come after it)
-            last = [r.body for r in club.session.journal.rows() if r.kind == "event" and r.body.get("type") == "correct"][-1]
-            assert last["facts"]["alone"] == "N"
+            # journaled (the tables' own rows, a hand sent again among them, may come after it). The service
+            # applies a batch to its state before it commits the batch's rows (it answers only after the
+            # commit), so the state above can be seen a moment before the row: wait for the row
+            def corrections() -> list[dict[str, Any]]:
+                return [r.body for r in club.session.journal.rows() if r.kind == "event" and r.body.get("type") == "correct"]
+            WebDriverWait(director, 30).until(lambda d: corrections()[-1]["facts"].get("alone") == "N")
             ns = [r for r in standings_export(club.session.night)["standings"] if r["player"] in (1, 2)]
             assert [r["points"] for r in ns] == ["9", "9"]   # the loner's 4 and the renege's 5 (hand 1: 0 now)
             WebDriverWait(director, 30).until(lambda d: "9.00" in _text(d, "standings"))
