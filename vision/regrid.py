@@ -15,7 +15,12 @@ neighbour). So (``read_by_grid``):
   known modules and then to all, each unknown module flipped while that lowers the model's error
   (``decide``);
 * the modules are drawn again clean, ten px a module with a quiet zone (``redraw``), and read by zxing,
-  whose Reed-Solomon check and the code's own check character (``vision.codes``) guard the result.
+  whose Reed-Solomon check and the code's own check character (``vision.codes``) guard the result;
+* if that does not read, the samples are evened out first (``even_out``: paper and ink each a plane over
+  the code, for a glare patch's edge across it) and the modules decided and read once more.
+
+Only a candidate that no other remedy read and that fits a symbol's fixed parts (``MIN_FIT``) gets this;
+one read comes from it at most (one redrawn symbol, two decisions), so it adds few chances of a misread.
 
 Pure functions of arrays: no I/O.
 """
@@ -194,6 +199,25 @@ def _fit_blur(dark: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return coef, (a @ coef).reshape(m.shape) - dark
 
 
+_ROWS, _COLS = np.mgrid[0:SIDE, 0:SIDE].astype(np.float64)
+
+
+def _plane(values: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """The plane over the grid (a + b col + c row) that best fits ``values`` where ``where`` marks."""
+    a = np.column_stack([np.ones(int(where.sum())), _COLS[where], _ROWS[where]])
+    coef = np.linalg.lstsq(a, values[where].astype(np.float64), rcond=None)[0]
+    return coef[0] + coef[1] * _COLS + coef[2] * _ROWS
+
+
+def even_out(dark: np.ndarray) -> np.ndarray:
+    """Samples (``SIDE`` x ``SIDE``, larger darker) as shares of the way from the paper to the ink, each
+    a plane fitted to the modules known light (the quiet ring, the fixed parts' light) and known dark: a
+    glare patch's edge lifts one side of a code, paper and ink alike, and squeezes its contrast there."""
+    light = KNOWN & (EXPECT == 0)
+    paper, ink = _plane(dark, light), _plane(dark, KNOWN & (EXPECT == 1))
+    return ((dark - paper) / np.maximum(ink - paper, 1.0)).astype(np.float32)
+
+
 def decide(dark: np.ndarray, sweeps: int = 6) -> np.ndarray:
     """The modules (``SIDE`` x ``SIDE``, 1 dark, the quiet ring light) of a symbol lying as it should (finder
     at the top left) from its samples with the quiet ring (larger darker), by the blur model (see the
@@ -327,12 +351,19 @@ def read_by_grid(gray: np.ndarray, x: float, y: float, side: float,
         return []
     picture = layers(f)
     g = refine(picture, g, np.where(KNOWN, EXPECT, 0.5), KNOWN)
-    modules = decide(np.ascontiguousarray(np.rot90(-sample(f, g.points()), -g.turn)))
+
+    def modules_at(h: Grid) -> np.ndarray:
+        return decide(np.ascontiguousarray(np.rot90(-sample(f, h.points()), -h.turn)))
+
+    modules = modules_at(g)
     for _ in range(ROUNDS):
         g = refine(picture, g, modules)
-        modules = decide(np.ascontiguousarray(np.rot90(-sample(f, g.points()), -g.turn)))
+        modules = modules_at(g)
     if g.score < MIN_MODEL:
         return []
     found, _ = read(redraw(modules[RING:RING + N, RING:RING + N]))
+    if not found:  # once more with the paper and the ink evened out (a glare patch's edge across the code)
+        modules = decide(even_out(np.rot90(-sample(f, g.points()), -g.turn)))
+        found, _ = read(redraw(modules[RING:RING + N, RING:RING + N]))
     corners = [(cx + x0, cy + y0) for cx, cy in g.corners()]
     return [(t, corners, u) for t, _, u in found]

@@ -146,3 +146,14 @@ def test_no_grid_no_read() -> None:
     for img in (noise, square, stripes):
         assert regrid.read_by_grid(img, 45, 45, 32, counting) == []
     assert not calls
+
+
+def test_even_out_takes_a_glare_gradient_off_paper_and_ink() -> None:
+    """A symbol's samples lifted and squeezed towards one side (a glare patch's edge) come out as shares of
+    the way from paper (0) to ink (1) everywhere."""
+    m = np.pad(_symbol("1ME4H7"), regrid.RING).astype(np.float64)
+    cols = np.arange(regrid.SIDE, dtype=np.float64)[None, :]
+    paper, ink = -(200 + 3 * cols), -(40 + 9 * cols)  # darkness: the paper and the ink both lighter to the right
+    dark = paper + m * (ink - paper)
+    even = regrid.even_out(dark.astype(np.float32))
+    assert np.allclose(even, m, atol=1e-3)
