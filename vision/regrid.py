@@ -324,7 +324,7 @@ def redraw(modules: np.ndarray, px: int = 10, quiet: int = 4) -> np.ndarray:
     return cv2.copyMakeBorder(img, quiet * px, quiet * px, quiet * px, quiet * px, cv2.BORDER_CONSTANT, value=(255,))
 
 
-ROUNDS = 2  # the grid refined and the modules decided again, in turn
+ROUNDS = 1  # the grid refined on all the modules and they decided again, in turn (a second round read none more)
 MAX_PPM = 3.6  # px a module (the candidate's): larger codes are not read module by module
 MIN_FIT = 0.7  # the least correlation of a grid with the fixed parts and the quiet ring for its modules to be read
 MIN_MODEL = 0.8  # the least share of the samples' variance the blur model must explain once decided
