@@ -4,12 +4,13 @@ At 2.3-2.7 px a module and a defocus of about one pixel (sigma), a code's light 
 ones are grey and its dark modules between light ones pale: no threshold, local or global, on the
 picture parts them, and zxing's grid finder, which wants the finder pattern's edges, is lost. The
 information is still there: sampled at each module's centre, the grey level is the module's own ink plus
-a share of its neighbours' (the defocus spreads about a fifth of a module's ink onto each side
+a share of its neighbours' (at a defocus of one pixel, about a quarter of a module's ink onto each side
 neighbour). So (``read_by_grid``):
 
 * the grid is fitted to the parts every M2 symbol has (``FIXED``: the finder pattern, its separator and
   the two timing patterns) and to the quiet zone of two light modules round it, over the grid's angle
-  (``grid_angle``), its pitch, its place and which corner holds the finder (``fit_grid``);
+  (``grid_angle``), its pitch, its place and which corner holds the finder (``fit_grid``), then moved
+  closer, its centre and both steps, by Gauss-Newton steps on the picture's gradient (``refine``);
 * the module values are sampled there (bilinear) and decided by a small model of the blur at the
   module scale, ``value = a + b * module + c * side neighbours + d * corner neighbours``, fitted to the
   known modules and then to all, each unknown module flipped while that lowers the model's error
@@ -20,7 +21,7 @@ neighbour). So (``read_by_grid``):
   the code, for a glare patch's edge across it) and the modules decided and read once more.
 
 Only a candidate that no other remedy read and that fits a symbol's fixed parts (``MIN_FIT``) gets this;
-one read comes from it at most (one redrawn symbol, two decisions), so it adds few chances of a misread.
+it gives zxing one or two redrawn symbols and no sweep of thresholds, so it adds few chances of a misread.
 
 Pure functions of arrays: no I/O.
 """
