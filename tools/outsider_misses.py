@@ -5,7 +5,7 @@
 KINDS: comma-separated, of deal, stack, fan, row, column (drawn in that order from SEED, as ``run_outsider``
 does when given the same kinds). ``--main``: the decoder of before issue 37's fourth round
 (``mostly_ink=False, narrow=False``, and without the fifth round's glare candidates, ``glare=False``);
-``--today``: the decoder of before the fifth round (``glare=False``). For every fully visible code not read, at 1280x720 and 1920x1080:
+``--today``: the decoder of before the sixth round (``regrid=False``, main of 2026-12-03). For every fully visible code not read, at 1280x720 and 1920x1080:
 its px a module, the defocus, the glare patch's strength at the code (share of white), the camera's tilt;
 ``stage``: ``not_found`` (no second-look candidate within half a side of it), ``found_not_tried`` (a
 candidate the cap or a read neighbour skipped) or ``tried_unread``; ``oracle``: whether it reads when cut
@@ -81,13 +81,13 @@ def main(argv: list[str]) -> int:
     ap.add_argument("frames", type=int)
     ap.add_argument("kinds", help="comma-separated, of " + ", ".join(kinds_known))
     ap.add_argument("--main", action="store_true", help="the decoder of before issue 37's fourth round")
-    ap.add_argument("--today", action="store_true", help="the decoder of before issue 37's fifth round (glare)")
+    ap.add_argument("--today", action="store_true", help="the decoder of before issue 37's sixth round (regrid)")
     args = ap.parse_args(argv)
     seed, frames, kinds = args.seed, args.frames, args.kinds.split(",")
     if unknown := [k for k in kinds if k not in kinds_known]:
         ap.error(f"unknown kind {unknown[0]!r}: one of {', '.join(kinds_known)}")
-    dec = ZxingDecoder(mostly_ink=False, narrow=False, glare=False) if args.main else \
-        ZxingDecoder(glare=False) if args.today else ZxingDecoder()
+    dec = ZxingDecoder(mostly_ink=False, narrow=False, glare=False, regrid=False) if args.main else \
+        ZxingDecoder(regrid=False) if args.today else ZxingDecoder()
     seen: dict[str, list[lookagain.Candidate]] = {"found": [], "tried": []}
     find, find_glare, read = lookagain.code_candidates, lookagain.glare_candidates, lookagain.read_candidate
 

@@ -19,7 +19,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision import lookagain
+from vision import lookagain, regrid
 from vision.codes import CallCode, CardCode, CodeRejected, parse_code
 
 log = logging.getLogger(__name__)
@@ -263,7 +263,7 @@ class ZxingDecoder(_Base):
                  card_area_px: float = 0.0, variants: tuple[str, ...] = ("micro",),
                  second_look: bool = True, max_candidates: int = lookagain.MAX_CANDIDATES,
                  size_bands: bool = True, split_joined: bool = True, defocus: bool = True,
-                 mostly_ink: bool = True, narrow: bool = True, glare: bool = True) -> None:
+                 mostly_ink: bool = True, narrow: bool = True, glare: bool = True, regrid: bool = True) -> None:
         super().__init__(heavy_ec_below, find_unreadable, card_area_px)
         import zxingcpp
 
@@ -287,6 +287,9 @@ class ZxingDecoder(_Base):
         # ``glare=False``: the second look of before codes under a glare patch were looked for on a locally
         # stretched copy (``lookagain.glare_candidates``): main of 2026-12-03
         self.glare = glare
+        # ``regrid=False``: the second look of before a small candidate left unread was read module by module,
+        # its grid fitted and its modules decided by a model of the blur (``vision.regrid``): main of 2026-12-03
+        self.regrid = regrid
         self._card_looks = 0
 
         self._zx = zxingcpp
@@ -341,6 +344,8 @@ class ZxingDecoder(_Base):
             tried += 1
             found = lookagain.read_glare_candidate(gray, cand, self._read_crop, self.defocus,
                                                     self._read_crop_global if self.defocus else None)
+            if not found and self.regrid and cand.side < regrid.MAX_PPM * lookagain.MODULES:
+                found = regrid.read_by_grid(gray, cand.x, cand.y, cand.side, self._read_crop_global)
             out.extend(found)
             done.extend((*_centre(c), math.sqrt(_area(c))) for _, c, _ in found)
         return out

@@ -19,6 +19,13 @@ look takes for ink. Round paper that bright, ``glare_candidates`` stretches the 
 code-shaped blobs there too; such a candidate left unread is read once more stretched
 (``read_glare_candidate``).
 
+Small and out of focus: a candidate of under 3.6 px a module that none of these reads is read once more
+module by module (``vision.regrid``, called by the decoder's second look): its grid fitted to the parts
+every symbol has and to its quiet zone, each module sampled at its centre and decided by a small model of
+how the blur mixes a module with its neighbours, and the modules redrawn clean for zxing. At 2.3-2.7 px
+a module and a defocus of about one pixel no threshold on the picture parts a code's modules, though their
+centres still do.
+
 Motion: a card moving while the shutter is open is smeared along its path. When a region is smeared
 one way, ``smear`` measures the smear's direction and length, ``Deblur`` undoes it (Wiener
 deconvolution in linear light) and a median filter quietens the speckle that leaves

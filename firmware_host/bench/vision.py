@@ -158,13 +158,15 @@ def run_bidding_report(args: argparse.Namespace) -> int:
 
 
 def today() -> ZxingDecoder:
-    """The decoder as it was before codes under a glare patch were looked for on a locally stretched copy
-    (``glare=False``: main of 2026-12-03, ``lookagain.glare_candidates``). Earlier ones: ``mostly_ink=False,
+    """The decoder as it was before a small candidate left unread was read module by module (``regrid=False``:
+    main of 2026-12-03 after the fifth round, ``vision.regrid``). Earlier ones: ``glare=False`` as well, before
+    codes under a glare patch were looked for on a locally stretched copy (``lookagain.glare_candidates``);
+    ``mostly_ink=False,
     narrow=False`` as well is main of 2026-12-02 (before code blobs of 0.85 to 0.95 ink were taken and the ink
     was also closed two pixels narrower); ``defocus=False`` as well, the decoder before candidates were also
     read strongly sharpened; ``split_joined=False`` as well, the one before the outsider's table (a code
     joined to its card's edge not split)."""
-    return ZxingDecoder(find_unreadable=True, glare=False)
+    return ZxingDecoder(find_unreadable=True, regrid=False)
 
 
 def layout_report(args: argparse.Namespace, frames: int) -> list[dict[str, object]]:
