@@ -158,15 +158,17 @@ def run_bidding_report(args: argparse.Namespace) -> int:
 
 
 def today() -> ZxingDecoder:
-    """The decoder as it was before a small candidate left unread was read module by module (``regrid=False``:
-    main of 2026-12-03 after the fifth round, ``vision.regrid``). Earlier ones: ``glare=False`` as well, before
+    """The decoder as it was before a small candidate whose grid did not read where its blob lies was looked
+    for again up to four modules off (``regrid_wide=False``: main of 2026-12-03 after the sixth round,
+    ``regrid.read_by_grid``). Earlier ones: ``regrid=False`` as well, before a small candidate left unread was
+    read module by module (main after the fifth round, ``vision.regrid``); ``glare=False`` as well, before
     codes under a glare patch were looked for on a locally stretched copy (``lookagain.glare_candidates``);
     ``mostly_ink=False,
     narrow=False`` as well is main of 2026-12-02 (before code blobs of 0.85 to 0.95 ink were taken and the ink
     was also closed two pixels narrower); ``defocus=False`` as well, the decoder before candidates were also
     read strongly sharpened; ``split_joined=False`` as well, the one before the outsider's table (a code
     joined to its card's edge not split)."""
-    return ZxingDecoder(find_unreadable=True, regrid=False)
+    return ZxingDecoder(find_unreadable=True, regrid_wide=False)
 
 
 def layout_report(args: argparse.Namespace, frames: int) -> list[dict[str, object]]:
