@@ -263,8 +263,7 @@ class ZxingDecoder(_Base):
                  card_area_px: float = 0.0, variants: tuple[str, ...] = ("micro",),
                  second_look: bool = True, max_candidates: int = lookagain.MAX_CANDIDATES,
                  size_bands: bool = True, split_joined: bool = True, defocus: bool = True,
-                 mostly_ink: bool = True, narrow: bool = True, glare: bool = True, regrid: bool = True,
-                 regrid_wide: bool = True) -> None:
+                 mostly_ink: bool = True, narrow: bool = True, glare: bool = True, regrid: bool = True) -> None:
         super().__init__(heavy_ec_below, find_unreadable, card_area_px)
         import zxingcpp
 
@@ -291,10 +290,6 @@ class ZxingDecoder(_Base):
         # ``regrid=False``: the second look of before a small candidate left unread was read module by module,
         # its grid fitted and its modules decided by a model of the blur (``vision.regrid``): main of 2026-12-03
         self.regrid = regrid
-        # ``regrid_wide=False``: the second look of before a small candidate whose grid read nothing where its
-        # blob lies was looked for again up to four modules off (``regrid.read_by_grid``'s ``wide``: a call's
-        # text joined to its code's blob): main of 2026-12-03 after the sixth round
-        self.regrid_wide = regrid_wide
         self._card_looks = 0
 
         self._zx = zxingcpp
@@ -350,8 +345,7 @@ class ZxingDecoder(_Base):
             found = lookagain.read_glare_candidate(gray, cand, self._read_crop, self.defocus,
                                                     self._read_crop_global if self.defocus else None)
             if not found and self.regrid and cand.side < regrid.MAX_PPM * lookagain.MODULES:
-                found = regrid.read_by_grid(gray, cand.x, cand.y, cand.side, self._read_crop_global,
-                                            self.regrid_wide)
+                found = regrid.read_by_grid(gray, cand.x, cand.y, cand.side, self._read_crop_global)
             out.extend(found)
             done.extend((*_centre(c), math.sqrt(_area(c))) for _, c, _ in found)
         return out

@@ -24,8 +24,7 @@ module by module (``vision.regrid``, called by the decoder's second look): its g
 every symbol has and to its quiet zone, each module sampled at its centre and decided by a small model of
 how the blur mixes a module with its neighbours, and the modules redrawn clean for zxing. At 2.3-2.7 px
 a module and a defocus of about one pixel no threshold on the picture parts a code's modules, though their
-centres still do. If the grid reads nothing where the blob lies, it is looked for up to four modules off
-(a small bidding card's code whose blob took the call's text beside it; ``ZxingDecoder(regrid_wide=...)``).
+centres still do.
 
 Motion: a card moving while the shutter is open is smeared along its path. When a region is smeared
 one way, ``smear`` measures the smear's direction and length, ``Deblur`` undoes it (Wiener

@@ -18,10 +18,7 @@ neighbour). So (``read_by_grid``):
 * the modules are drawn again clean, ten px a module with a quiet zone (``redraw``), and read by zxing,
   whose Reed-Solomon check and the code's own check character (``vision.codes``) guard the result;
 * if that does not read, the samples are evened out first (``even_out``: paper and ink each a plane over
-  the code, for a glare patch's edge across it) and the modules decided and read once more;
-* if still nothing (``wide``), the grid is looked for once more up to ``WIDE_REACH`` modules from the
-  candidate's centre: at 2.3 px a module a bidding card's code and the call's text beside it close into one
-  blob centred three to four modules off the code.
+  the code, for a glare patch's edge across it) and the modules decided and read once more.
 
 Only a candidate that no other remedy read and that fits a symbol's fixed parts (``MIN_FIT``) gets this;
 it gives zxing one or two redrawn symbols and no sweep of thresholds, so it adds few chances of a misread.
@@ -178,8 +175,7 @@ SCALES = (0.95, 1.27, 5)  # the candidate's px a module times these (from, to, h
 SHIFTS = 5  # places tried each way, from ``reach`` modules one side of the candidate's centre to the other
 
 
-def fit_grid(img: np.ndarray, x: float, y: float, ppm: float, reach: float = 1.0,
-             scales: tuple[float, float, int] = SCALES, shifts: int = SHIFTS) -> Grid:
+def fit_grid(img: np.ndarray, x: float, y: float, ppm: float, reach: float = 1.0) -> Grid:
     """The square module grid that best fits a code near (``x``, ``y``) in ``img`` (float32, px), about
     ``ppm`` px a module, its centre within ``reach`` modules: at the grid's angle (``grid_angle``), every
     scale of ``SCALES``, place of ``SHIFTS`` and quarter turn, the one whose fixed parts and quiet ring
@@ -187,8 +183,8 @@ def fit_grid(img: np.ndarray, x: float, y: float, ppm: float, reach: float = 1.0
     h = max(int(N * ppm * 0.55), 4)
     y0, x0 = int(max(y - h, 0)), int(max(x - h, 0))
     angle = grid_angle(img[y0:int(y + h), x0:int(x + h)])
-    return _best(img, _shifted(similar(x, y, ppm * np.linspace(*scales), angle),
-                               np.linspace(-reach, reach, shifts)))
+    return _best(img, _shifted(similar(x, y, ppm * np.linspace(*SCALES), angle),
+                               np.linspace(-reach, reach, SHIFTS)))
 
 
 _SIDES = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], np.float32)
@@ -332,8 +328,6 @@ def redraw(modules: np.ndarray, px: int = 10, quiet: int = 4) -> np.ndarray:
 ROUNDS = 1  # the grid refined on all the modules and they decided again, in turn (a second round read none more)
 MAX_PPM = 3.6  # px a module (the candidate's): larger codes are not read module by module
 MIN_FIT = 0.7  # the least correlation of a grid with the fixed parts and the quiet ring for its modules to be read
-WIDE_REACH = 4.0  # modules: how far the second fit (``read_by_grid``'s ``wide``) looks from the candidate's centre
-WIDE_SHIFTS = 9  # places tried each way within it, a module apart (``refine`` then moves the grid closer)
 MIN_MODEL = 0.8  # the least share of the samples' variance the blur model must explain once decided
 
 
@@ -341,33 +335,19 @@ Reads = list[tuple[str, list[tuple[float, float]], "float | None"]]
 
 
 def read_by_grid(gray: np.ndarray, x: float, y: float, side: float,
-                 read: Callable[[np.ndarray], tuple[Reads, bool]], wide: bool = False) -> Reads:
+                 read: Callable[[np.ndarray], tuple[Reads, bool]]) -> Reads:
     """Read a code near (``x``, ``y``) in ``gray`` (frame px), about ``side`` px across, module by module
     (the module docstring): nothing unless its grid fits the fixed parts (``MIN_FIT``) and the blur model
     its samples (``MIN_MODEL``); ``read`` is given the modules redrawn, and its reads are placed at the
-    grid's corners in the frame. ``wide``: if that reads nothing, the grid is fitted once more with its
-    centre up to ``WIDE_REACH`` modules from the candidate's, a module apart (a small bidding card's code
-    whose blob took the call's text beside it lies three to four modules off), and read from there if it
-    lies elsewhere than the first."""
-    half = (1.1 + (WIDE_REACH / N if wide else 0.0)) * side
+    grid's corners in the frame."""
+    half = 1.1 * side
     h, w = gray.shape
     x0, y0 = int(max(x - half, 0)), int(max(y - half, 0))
     crop = gray[y0:int(min(y + half, h)), x0:int(min(x + half, w))]
     if min(crop.shape) < 8:
         return []
     f = crop.astype(np.float32)
-    first = fit_grid(f, x - x0, y - y0, side / N)
-    found = _read_grid(f, first, read)
-    if not found and wide:  # a blob off the code's centre (it took the call's text beside it): looked for wider
-        g = fit_grid(f, x - x0, y - y0, side / N, WIDE_REACH, shifts=WIDE_SHIFTS)
-        if math.dist((g.x, g.y), (first.x, first.y)) > 0.5 * g.ppm or abs(g.ppm / first.ppm - 1) > 0.05:
-            found = _read_grid(f, g, read)
-    return [(t, [(cx + x0, cy + y0) for cx, cy in c], u) for t, c, u in found]
-
-
-def _read_grid(f: np.ndarray, g: Grid, read: Callable[[np.ndarray], tuple[Reads, bool]]) -> Reads:
-    """``read_by_grid``'s work from a fitted grid ``g`` on the crop ``f``: the reads placed at the refined
-    grid's corners in the crop."""
+    g = fit_grid(f, x - x0, y - y0, side / N)
     if g.score < MIN_FIT:
         return []
     picture = layers(f)
@@ -386,5 +366,5 @@ def _read_grid(f: np.ndarray, g: Grid, read: Callable[[np.ndarray], tuple[Reads,
     if not found:  # once more with the paper and the ink evened out (a glare patch's edge across the code)
         modules = decide(even_out(np.rot90(-sample(f, g.points()), -g.turn)))
         found, _ = read(redraw(modules[RING:RING + N, RING:RING + N]))
-    corners = g.corners()
+    corners = [(cx + x0, cy + y0) for cx, cy in g.corners()]
     return [(t, corners, u) for t, _, u in found]

@@ -158,17 +158,25 @@ def run_bidding_report(args: argparse.Namespace) -> int:
 
 
 def today() -> ZxingDecoder:
-    """The decoder as it was before a small candidate whose grid did not read where its blob lies was looked
-    for again up to four modules off (``regrid_wide=False``: main of 2026-12-03 after the sixth round,
-    ``regrid.read_by_grid``). Earlier ones: ``regrid=False`` as well, before a small candidate left unread was
-    read module by module (main after the fifth round, ``vision.regrid``); ``glare=False`` as well, before
+    """The decoder as it was before a small candidate left unread was read module by module (``regrid=False``:
+    main of 2026-12-03 after the fifth round, ``vision.regrid``). Earlier ones: ``glare=False`` as well, before
     codes under a glare patch were looked for on a locally stretched copy (``lookagain.glare_candidates``);
     ``mostly_ink=False,
     narrow=False`` as well is main of 2026-12-02 (before code blobs of 0.85 to 0.95 ink were taken and the ink
     was also closed two pixels narrower); ``defocus=False`` as well, the decoder before candidates were also
     read strongly sharpened; ``split_joined=False`` as well, the one before the outsider's table (a code
     joined to its card's edge not split)."""
-    return ZxingDecoder(find_unreadable=True, regrid_wide=False)
+    return ZxingDecoder(find_unreadable=True, regrid=False)
+
+
+def filed() -> ZxingDecoder:
+    """The decoder as it was when issue 37 was filed (2026-12-02), as near as its flags give it: every
+    remedy the issue's rounds added turned off (``today``'s docstring names them), and the second look's
+    cap of 8 candidates a frame in one band of sizes (``max_candidates=8, size_bands=False``, which the
+    issue's second item named). What no flag turns off (a shape beside a bidding card read never taken
+    for a damaged card) is today's."""
+    return ZxingDecoder(find_unreadable=True, max_candidates=8, size_bands=False, split_joined=False,
+                        defocus=False, mostly_ink=False, narrow=False, glare=False, regrid=False)
 
 
 def layout_report(args: argparse.Namespace, frames: int) -> list[dict[str, object]]:
@@ -202,12 +210,14 @@ def outsider_report(args: argparse.Namespace, frames: int) -> dict[str, object]:
 
     from vision.measure_outsider_run import run_outsider
 
-    r = run_outsider({"now": ZxingDecoder(find_unreadable=True), "today": today()}, frames,
+    before = filed() if getattr(args, "against", "today") == "filed" else today()
+    r = run_outsider({"now": ZxingDecoder(find_unreadable=True), "today": before}, frames,
                      seed=int(getattr(args, "seed", 2026)), progress=lambda s: print(s, file=sys.stderr, flush=True),
                      repeats=int(getattr(args, "repeats", 1)))
     if not args.json:
         print(f"outsider's table (vision/measure_outsider.py), seed {getattr(args, 'seed', 2026)}, {frames} frames a kind, 2.4-4.3 px a module at 720p "
-              f"(x1.5 at 1080p), tilt, hands, glare, defocus, noise, Bayer, JPEG; now (today):")
+              f"(x1.5 at 1080p), tilt, hands, glare, defocus, noise, Bayer, JPEG; now "
+              f"({getattr(args, 'against', 'today')}):")
         for key, v in r.items():
             kind, size, name = key.split("|")
             if name != "now":
@@ -241,6 +251,7 @@ def run_outsider_report(args: argparse.Namespace) -> int:
             ratios[f"{kind}|{size}"] = round(v["median_ms"] / t["median_ms"], 2)
     if args.json:
         print(json.dumps({"bench": "vision-outsider", "seed": getattr(args, "seed", 2026), "frames": frames,
+                          "against": getattr(args, "against", "today"),
                           "repeats": getattr(args, "repeats", 1),
                           "figures": r, "time_ratio": ratios}))
     else:

@@ -30,6 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--seed", type=int, default=2026,
                    help="vision --bidding/--outsider: the outsider's table's seed (default 2026, the one the "
                         "decoder's constants were chosen on until issue 37's fourth round)")
+    p.add_argument("--against", choices=("today", "filed"), default="today",
+                   help="vision --outsider: the decoder the one as it is is set beside: 'today' (before the last "
+                        "round of issue 37, the default) or 'filed' (every remedy issue 37 added turned off: the "
+                        "decoder as it was when the issue was filed)")
     p.add_argument("--repeats", type=int, default=1,
                    help="vision --outsider: read each frame this many times by each decoder in turn and keep the "
                         "fastest time (default 1; 3 on a shared machine)")

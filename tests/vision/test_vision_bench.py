@@ -50,10 +50,22 @@ def test_bench_bidding_reads_the_calls_beside_the_cards(capsys: pytest.CaptureFi
 def test_bench_outsider_alone_on_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
     """``bench vision --outsider --quick --seed N``: one frame a kind of the outsider's table on that seed, both
     decoders on the same frames, each kind's time ratio."""
-    assert main(["bench", "vision", "--outsider", "--quick", "--json", "--seed", "3"]) == 0
+    assert main(["bench", "vision", "--outsider", "--quick", "--json", "--seed", "3", "--against", "filed"]) == 0
     doc = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert doc["bench"] == "vision-outsider" and doc["seed"] == 3 and doc["frames"] == 1
+    assert doc["against"] == "filed"
     assert {k.split("|")[0] for k in doc["figures"]} == {"deal", "stack", "fan", "row", "column"}
     assert all(v["false"] == 0 for v in doc["figures"].values())
     assert set(doc["time_ratio"]) == {f"{k}|{s}" for k in ("deal", "stack", "fan", "row", "column")
                                       for s in ("1280x720", "1920x1080")}
+
+
+def test_the_decoder_as_filed_has_every_remedy_of_issue_37_turned_off() -> None:
+    """``--against filed`` sets the decoder beside the one of when issue 37 was filed: every flag an issue-37
+    round added is off, and the second look's cap and single band of sizes are the issue's."""
+    from firmware_host.bench.vision import filed, today
+
+    d = filed()
+    assert (d.max_candidates, d.size_bands, d.split_joined, d.defocus, d.max_ink, d.narrow, d.glare,
+            d.regrid) == (8, False, False, False, 0.85, False, False, False)
+    assert not today().regrid
