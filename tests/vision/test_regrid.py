@@ -12,22 +12,9 @@ import math
 import cv2
 import numpy as np
 
+from tests.vision.test_glare import _outsider_frame
 from vision import regrid
 from vision.decode import ZxingDecoder
-
-
-def _outsider_frame(seed: int, index: int, size: tuple[int, int]) -> tuple[np.ndarray, object]:
-    """Frame ``index`` (0-based) of the outsider's playing cards (``run_outsider``'s first kind) and its camera."""
-    from vision.measure_outsider import draw, expose, random_camera
-    from vision.measure_outsider_run import deal_scene
-
-    rng = np.random.default_rng(seed)
-    for _ in range(index + 1):
-        case = int(rng.integers(1 << 30))
-    r = np.random.default_rng(case)
-    cam = random_camera(r)
-    frame = expose(draw(deal_scene(r, cam), cam, r), cam, size, np.random.default_rng(case + size[0]))
-    return frame, cam
 
 
 def _cards(frame: np.ndarray, by_grid: bool) -> set[str]:
