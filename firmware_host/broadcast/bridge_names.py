@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from firmware_host.broadcast.session_journal import SessionFold
-from laws.broadcast.event_field import side_names
+from laws.broadcast.event_field import side_names, two
 from laws.competition.event_spec import EventSpec
 from laws.session.duplicate.duplicate_kind import DUPLICATE
 from laws.session.event.event_kind import EVENT
@@ -67,5 +67,5 @@ class SessionNames(SessionFold):
         for label in sorted(set(st.setup.names) | set(st.players)):
             people = [p["name"] for p in st.players_of(label) if p.get("name")]
             if people:
-                out[label] = (people[0], people[1] if len(people) > 1 else "")
+                out[label] = two(people)
         return out

@@ -78,8 +78,9 @@ class Releaser:
         records_dir: the folder of euchre's JSON records (None: none written).
         euchre_names: table number -> who sits where there now (``euchre_names.NightNames.seats``): read
             once when a euchre hand starts there, and shown with that hand (None: no names).
-        names_now: the ``names`` as they stand now (``bridge_names.EventNames.sides``, ``SessionNames.sides``): read again when a
-            bridge board starts at a table (None: ``names`` as given, for the whole session).
+        names_now: the ``names`` as they stand now (``bridge_names.EventNames.sides``, ``SessionNames.sides``):
+            read each time a bridge board starts at a table, in place of ``names`` (None: ``names`` as given,
+            for the whole session).
         topics: the topic tree.
         title: the event's name on the page.
     """

@@ -113,7 +113,7 @@ def _live(args: argparse.Namespace) -> int:
 
     name = "cardtable broadcast live"
     night = None
-    event: EventNames | SessionNames | None = None
+    bridge: EventNames | SessionNames | None = None   # the bridge names' reader (an event's or a pairs session's)
     try:
         broadcast_pw = _secret(args.password_file, "--password-file")
         spectator_pw = _secret(args.spectator_password_file, "--spectator-password-file")
@@ -148,28 +148,27 @@ def _live(args: argparse.Namespace) -> int:
             session = None
         elif args.event:
             session = None
-            event = EventNames(args.event)
+            bridge = EventNames(args.event)
         else:
             session = Session.open(args.session, readonly=True, analyse=False)
-            event = SessionNames(args.session)      # the pairs' names, read again as each board starts
+            bridge = SessionNames(args.session)     # the pairs' names, read again as each board starts
     except (ValueError, ReleaseError, SessionFileError, EventNamesError) as exc:
-        for reader in (night, event):
+        for reader in (night, bridge):
             if reader is not None:
                 reader.close()
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
-    if isinstance(event, EventNames):
-        spec = event.spec
+    if isinstance(bridge, EventNames):
+        spec = bridge.spec
         room, other = event_rooms(spec)
         if args.rule == "teams" and not room:
-            event.close()
+            bridge.close()
             print(f"{name}: --rule teams is for a teams event; {spec.name} is {spec.kind.value}", file=sys.stderr)
             return 2
         lin = Path(args.lin) if args.lin else Path(args.event) / "lin"
         title = args.title or spec.name
-        releaser = Releaser(release, {tid: k for k, tid in enumerate(event.tables, 1)}, board_tables(spec),
-                            rooms=room, other_room=other, names=event.sides(), lin_dir=lin, title=title,
-                            names_now=event.sides)
+        releaser = Releaser(release, {tid: k for k, tid in enumerate(bridge.tables, 1)}, board_tables(spec),
+                            rooms=room, other_room=other, lin_dir=lin, title=title, names_now=bridge.sides)
     elif session is None:
         tables = {tid: k for k, tid in enumerate(ids, 1)}
         title = args.title or (night.night.setup.name if night is not None else "Euchre")
@@ -183,14 +182,14 @@ def _live(args: argparse.Namespace) -> int:
         unknown = sorted(set(rooms) - set(setup.tables.values()))
         if unknown:
             print(f"{name}: --teams names table {unknown[0]}, which is not in the session", file=sys.stderr)
-            if event is not None:
-                event.close()
+            if bridge is not None:
+                bridge.close()
             return 2
         lin = Path(args.lin) if args.lin else Path(args.session) / "lin"
         title = args.title or setup.name
-        assert event is not None
+        assert bridge is not None
         releaser = Releaser(release, dict(setup.tables), plays_of(movement), rooms=rooms, other_room=other,
-                            names=event.sides(), lin_dir=lin, title=title, names_now=event.sides)
+                            lin_dir=lin, title=title, names_now=bridge.sides)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     service = BroadcastService(releaser, args.host, args.port, broadcast_pw)
     service.start()
@@ -210,7 +209,7 @@ def _live(args: argparse.Namespace) -> int:
         thread.join(5)
     finally:
         service.stop()
-        for reader in (night, event):
+        for reader in (night, bridge):
             if reader is not None:
                 reader.close()
     print(f"stopped: {releaser.taken} rows taken, {releaser.refused} refused, {service.published} published")

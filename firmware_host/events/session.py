@@ -121,12 +121,11 @@ class EventSession(JournalledService):
 
     @classmethod
     def open(cls, folder: str | Path, *, clock: Callable[[], float] = time.time,
-             synchronous: str = "FULL", readonly: bool = False) -> EventSession:
-        """The event in ``folder``, its state rebuilt from its journal (``readonly``: for a reader beside
-        the running event, such as the live broadcast, which never writes it)."""
+             synchronous: str = "FULL") -> EventSession:
+        """The event in ``folder``, its state rebuilt from its journal."""
         if not session_path(folder).exists():
             raise SessionFileError(f"{session_path(folder)}: no event here (make one with 'cardtable event open')")
-        journal, setup, rows = cls._read(folder, readonly=readonly, synchronous=synchronous)
+        journal, setup, rows = cls._read(folder, readonly=False, synchronous=synchronous)
         state, refusals = cls._replayed(session_path(folder), setup, rows)
         return cls(journal, state, clock, refusals)
 

@@ -21,13 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from laws.competition.event_spec import EventKind, EventSpec, section_numbers, tables_of
-
-
-def _size(entrants: int) -> int:
-    size = 1
-    while size < entrants:
-        size *= 2
-    return size
+from laws.competition.teams import knockout_draw
 
 
 def matches_in(spec: EventSpec, round_number: int) -> int:
@@ -35,7 +29,7 @@ def matches_in(spec: EventSpec, round_number: int) -> int:
     down: an odd one out has a bye), or, in a knock-out, the bracket's: round 1 seats every team but the
     byes, each later round half the one before."""
     if spec.kind is EventKind.KNOCKOUT:
-        size = _size(spec.entrants)
+        size = 2 * len(knockout_draw(spec.entrants))     # the bracket's places
         return spec.entrants - size // 2 if round_number == 1 else size >> round_number
     return spec.entrants // 2
 
@@ -73,6 +67,11 @@ def _players(entry: Mapping[str, Any] | None) -> list[str]:
     return [str(p.get("name", "")) for p in (entry or {}).get("players", ()) if p.get("name")]
 
 
+def two(people: list[str]) -> tuple[str, str]:
+    """A side's two seats' names from its players' names (at least one): the first two, "" for a missing one."""
+    return people[0], people[1] if len(people) > 1 else ""
+
+
 def side_names(spec: EventSpec, names: Mapping[int, Mapping[str, Any]]) -> dict[str, tuple[str, str]]:
     """Side label -> the names at its two seats (North or East first), for every side somebody named.
     ``names`` is the event's (``EventState.names``: competitor number -> ``{name, players}``). In an event
@@ -84,7 +83,7 @@ def side_names(spec: EventSpec, names: Mapping[int, Mapping[str, Any]]) -> dict[
         for (_section, pair), number in section_numbers(spec).items():
             people = _players(names.get(number))
             if people:
-                out[pair.label] = (people[0], people[1] if len(people) > 1 else "")
+                out[pair.label] = two(people)
         return out
     if spec.kind is EventKind.INDIVIDUAL:
         one = {n: (_players(names.get(n)) or [""])[0] for n in range(1, spec.entrants + 1)}
@@ -101,5 +100,5 @@ def side_names(spec: EventSpec, names: Mapping[int, Mapping[str, Any]]) -> dict[
         else:
             people = _players(entry)
             if people:
-                out[str(number)] = (people[0], people[1] if len(people) > 1 else "")
+                out[str(number)] = two(people)
     return out

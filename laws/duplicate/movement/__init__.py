@@ -18,11 +18,12 @@ from laws.duplicate.movement.model import (
     Seating,
     board_span,
     groups_of,
+    records_problem,
 )
 from laws.duplicate.movement.moves import Move, move_dicts, move_words, next_moves
 
 __all__ = [
     "EW", "HOWELL_TABLES", "MITCHELL_TABLES", "NS", "ONE_FIELD", "RULES", "Move", "Movement", "MovementError",
     "Pair", "Seating", "asc_numbers", "barometer", "board_span", "check", "from_asc", "groups_of", "howell",
-    "mitchell", "move_dicts", "move_words", "next_moves", "to_asc",
+    "mitchell", "move_dicts", "move_words", "next_moves", "records_problem", "to_asc",
 ]

@@ -157,6 +157,22 @@ def board_span(boards: Iterable[int]) -> str:
     return ",".join(map(str, b))
 
 
+def records_problem(given: Iterable[int], plays: Iterable[int], player: str) -> str:
+    """What is wrong with hand records giving the boards numbered ``given`` for ``player`` (a movement's or
+    an event's name) that plays the boards ``plays`` ("" when nothing): a board given twice, or one it
+    plays missing."""
+    numbers = list(given)
+    twice = sorted({n for n in numbers if numbers.count(n) > 1})
+    if twice:
+        return f"the hand records give board {twice[0]} twice"
+    wanted = sorted(set(plays))
+    missing = sorted(set(wanted) - set(numbers))
+    if missing:
+        return (f"{player} plays boards {board_span(wanted)} but the hand records have no "
+                f"board{'s' if len(missing) > 1 else ''} {board_span(missing)}")
+    return ""
+
+
 def _cell(m: Movement, s: Seating) -> str:
     boards = board_span(m.boards_of(s.group))
     if s.ns is None or s.ew is None:

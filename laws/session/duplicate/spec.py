@@ -22,10 +22,10 @@ from laws.duplicate.movement import (
     MovementError,
     Pair,
     barometer,
-    board_span,
     from_asc,
     howell,
     mitchell,
+    records_problem,
 )
 from laws.scoring import Method
 
@@ -152,14 +152,9 @@ def check_setup(setup: SessionSetup) -> Movement:
         seats = movement.tables * 2
         raise SetupError(f"{movement.name} seats {movement.contestants} pairs ({seats} seats at "
                          f"{movement.tables} tables), not {setup.pairs}")
-    numbers = [b.number for b in setup.boards]
-    twice = sorted({n for n in numbers if numbers.count(n) > 1})
-    if twice:
-        raise SetupError(f"the hand records give board {twice[0]} twice")
-    missing = sorted(set(movement.boards()) - set(numbers))
-    if missing:
-        raise SetupError(f"{movement.name} plays boards {board_span(movement.boards())} but the hand records "
-                         f"have no board{'s' if len(missing) > 1 else ''} {board_span(missing)}")
+    problem = records_problem((b.number for b in setup.boards), movement.boards(), movement.name)
+    if problem:
+        raise SetupError(problem)
     seen: dict[int, str] = {}
     for tid, number in setup.tables.items():
         if not TABLE_ID.match(tid) or tid in RESERVED_IDS:

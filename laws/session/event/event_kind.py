@@ -29,7 +29,7 @@ from typing import Any
 from laws.competition.event import EventState, TableResult
 from laws.competition.event_spec import EventError, EventKind, EventSpec, pair_id, section_pairs
 from laws.duplicate.deal import Board, Deal, commitment
-from laws.duplicate.movement import board_span
+from laws.duplicate.movement import records_problem
 from laws.session.kind import REPEAT
 from laws.session.players import name_problem, player_problem
 
@@ -76,15 +76,10 @@ def check_boards(spec: EventSpec, boards: Sequence[Board]) -> tuple[Board, ...]:
     if len(out) > RECORDS_AT_MOST:
         raise EventError(f"the hand records give {len(out)} boards; an event sends at most {RECORDS_AT_MOST} (each "
                          "table's seating carries every board's hash, and a message is at most 64 KiB)")
-    numbers = [b.number for b in out]
-    twice = sorted({n for n in numbers if numbers.count(n) > 1})
-    if twice:
-        raise EventError(f"the hand records give board {twice[0]} twice")
-    plays = range(1, spec.rounds * spec.boards_per_round + 1)
-    missing = sorted(set(plays) - set(numbers))
-    if missing:
-        raise EventError(f"the event plays boards {board_span(list(plays))} but the hand records have no "
-                         f"board{'s' if len(missing) > 1 else ''} {board_span(missing)}")
+    problem = records_problem((b.number for b in out), range(1, spec.rounds * spec.boards_per_round + 1),
+                              "the event")
+    if problem:
+        raise EventError(problem)
     return tuple(sorted(out, key=lambda b: b.number))
 
 
