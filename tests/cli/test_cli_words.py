@@ -63,3 +63,47 @@ def test_version_from_a_real_process() -> None:
     p = subprocess.run([sys.executable, "-m", "firmware_host.cli", "--version"], cwd=ROOT,
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and p.stdout.startswith("cardtable ")
+
+
+def test_each_command_s_owner_registers_it_and_nothing_else_does() -> None:
+    """``OWNERS`` (what a line naming a command registers) is what the whole registration says."""
+    from firmware_host.cli import COMMANDS, OWNERS
+
+    whole = build_parser()
+    sub = next(a for a in whole._actions if a.dest == "command")
+    assert set(sub.choices) == set(OWNERS)  # type: ignore[arg-type]
+    assert set(OWNERS.values()) == set(COMMANDS)
+    for name, owner in OWNERS.items():
+        alone = build_parser(name)
+        one = next(a for a in alone._actions if a.dest == "command")
+        assert name in one.choices, (name, owner)  # type: ignore[operator]
+        assert one.choices[name].format_help() == sub.choices[name].format_help()  # type: ignore[index]
+
+
+def test_a_command_starts_without_what_other_commands_need() -> None:
+    """``cardtable replay`` (what an outside checker runs for every log) imports neither the doctor's
+    checks, the configuration's loader, another command nor the package's metadata."""
+    code = ("import sys, runpy\n"
+            "sys.argv = ['cardtable', 'replay', '-']\n"
+            "sys.stdin = open('/dev/null')\n"
+            "try:\n    runpy.run_module('firmware_host.cli', run_name='__main__')\n"
+            "except SystemExit:\n    pass\n"
+            "heavy = [m for m in ('firmware_host.doctor', 'firmware_host.doctor_club', 'firmware_host.config',"
+            " 'firmware_host.commands.club', 'importlib.metadata') if m in sys.modules]\n"
+            "print(heavy)\n")
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert p.stdout.strip().splitlines()[-1] == "[]", (p.stdout, p.stderr)
+
+
+def test_an_unknown_command_or_the_whole_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.cli import OWNERS
+
+    with pytest.raises(SystemExit) as exc:
+        main(["-v", "replayy"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert all(f"'{name}'" in err for name in OWNERS), err
+    with pytest.raises(SystemExit):
+        main(["--help", "replay"])
+    out = capsys.readouterr().out
+    assert all(name in out for name in OWNERS)
