@@ -256,9 +256,13 @@ class Releaser:
         if play.game == "euchre":
             return play.names
         first = play.items[0].data if play.items else {}
+        section = first.get("section")
         out: dict[Seat, str] = {}
         for label, seats in ((first.get("ns"), (Seat.N, Seat.S)), (first.get("ew"), (Seat.E, Seat.W))):
-            pair = self.names.get(str(label)) if label is not None else None
+            if label is None:
+                continue
+            # an event of several sections keys its sides with the section first (``side_names``)
+            pair = (self.names.get(f"{section} {label}") if section else None) or self.names.get(str(label))
             if pair:
                 out.update(zip(seats, pair))
         return out

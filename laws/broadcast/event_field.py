@@ -75,15 +75,15 @@ def two(people: list[str]) -> tuple[str, str]:
 def side_names(spec: EventSpec, names: Mapping[int, Mapping[str, Any]]) -> dict[str, tuple[str, str]]:
     """Side label -> the names at its two seats (North or East first), for every side somebody named.
     ``names`` is the event's (``EventState.names``: competitor number -> ``{name, players}``). In an event
-    of more than one section the labels of different sections are alike (``3 NS``), so none is named."""
+    of more than one section the labels of different sections are alike (``3 NS``), so there a side is
+    keyed with its section first (``B 3 NS``), as a board item's ``section`` and ``ns``/``ew`` name it."""
     out: dict[str, tuple[str, str]] = {}
     if spec.kind is EventKind.SECTIONS:
-        if len(spec.sections) != 1:
-            return out
-        for (_section, pair), number in section_numbers(spec).items():
+        several = len(spec.sections) != 1
+        for (section, pair), number in section_numbers(spec).items():
             people = _players(names.get(number))
             if people:
-                out[pair.label] = two(people)
+                out[f"{section} {pair.label}" if several else pair.label] = two(people)
         return out
     if spec.kind is EventKind.INDIVIDUAL:
         one = {n: (_players(names.get(n)) or [""])[0] for n in range(1, spec.entrants + 1)}

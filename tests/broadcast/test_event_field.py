@@ -11,7 +11,7 @@ import pytest
 
 from laws.broadcast.event_field import board_tables, event_rooms, matches_in, side_names
 from laws.competition.event import EventState, TableResult
-from laws.competition.event_spec import EventKind, EventSpec, SectionSpec
+from laws.competition.event_spec import EventKind, EventSpec, SectionSpec, section_numbers
 
 SPECS = [
     EventSpec(EventKind.ROUND_ROBIN, 5, 5, 2),
@@ -74,4 +74,10 @@ def test_the_names_at_each_side_are_keyed_as_the_tables_journal_their_sides() ->
     section = EventSpec(EventKind.SECTIONS, 10, 5, 1, sections=(SectionSpec("A", 5),))
     assert side_names(section, {1: {"players": [{"name": "Hal"}, {"name": "Ivy"}]}}) == {"1 NS": ("Hal", "Ivy")}
     two = EventSpec(EventKind.SECTIONS, 16, 5, 3, sections=(SectionSpec("A", 5), SectionSpec("B", 3, "howell")))
-    assert side_names(two, {1: {"players": [{"name": "Hal"}]}}) == {}
+    numbers = section_numbers(two)
+    b3 = next(n for (sec, pair), n in numbers.items() if sec == "B" and pair.label.startswith("3"))
+    a1 = next(n for (sec, pair), n in numbers.items() if sec == "A" and pair.label == "1 NS")
+    got = side_names(two, {a1: {"players": [{"name": "Hal"}, {"name": "Ivy"}]},
+                           b3: {"players": [{"name": "Jo"}, {"name": "Kay"}]}})
+    label_b3 = next(pair.label for (sec, pair), n in numbers.items() if n == b3)
+    assert got == {"A 1 NS": ("Hal", "Ivy"), f"B {label_b3}": ("Jo", "Kay")}

@@ -83,3 +83,16 @@ def test_what_is_not_a_known_tables_play_is_refused_and_repeats_dropped() -> Non
     # a table cannot send another table's board
     assert r2.offer("cardtable/table-01/play", _msg("table-01", 2, 10.0, "event", _board(2)), 20.0) == []
     assert r2.refused == 1
+
+
+def test_two_sections_alike_labels_are_named_each_from_its_own_section() -> None:
+    """An event of two sections: both have a ``1 NS``; each board's names come from its own section's
+    pair (``side_names`` keys them ``A 1 NS`` and ``B 1 NS``)."""
+    r = Releaser(Release(Rule.DELAY, 0), {"table-01": 1, "table-02": 2}, {1: frozenset({1, 2})},
+                 names={"A 1 NS": ("Ann", "Bob"), "B 1 NS": ("Cy", "Di")})
+    shown = {}
+    for tid, table, section in (("table-01", 1, "A"), ("table-02", 2, "B")):
+        board = {**_board(table), "section": section, "ns": "1 NS", "ew": "1 EW"}
+        out = r.offer(f"cardtable/{tid}/play", _msg(tid, 1, 10.0, "event", board), 11.0)
+        shown[section] = json.loads(out[0][1])["items"][0]["names"]
+    assert shown == {"A": {"N": "Ann", "S": "Bob"}, "B": {"N": "Cy", "S": "Di"}}
