@@ -79,7 +79,9 @@ class CardCode:
 def check_char(data: str) -> str:
     """The ISO 7064 MOD 37,36 check character for ``data`` (characters of ``ALPHABET``).
 
-    It catches every single wrong character and every swap of two neighbours.
+    It catches every single wrong character and nearly every swap of two neighbours (which swaps it
+    misses, and why none matters at a table: CARD_CODES.md, under the worked example and "Why a call is
+    never a card").
     """
     m = len(ALPHABET)
     p = m
