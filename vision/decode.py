@@ -328,7 +328,8 @@ class ZxingDecoder(_Base):
                 if self.size_bands else [(lookagain.MODULES * 1.8, top)]
         candidates: list[lookagain.Candidate] = []
         for band in bands:
-            for cand in lookagain.code_candidates(gray, band, self.split_joined, self.max_ink, self.narrow):
+            for cand in lookagain.code_candidates(gray, band, self.split_joined, self.max_ink, self.narrow,
+                                                      self.lean):
                 if all(math.dist((c.x, c.y), (cand.x, cand.y)) >= 0.5 * min(c.side, cand.side) for c in candidates):
                     candidates.append(cand)
         if self.glare:  # after all others: a glare candidate never takes another's place under the cap
