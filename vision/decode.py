@@ -334,7 +334,7 @@ class ZxingDecoder(_Base):
                     candidates.append(cand)
         if self.glare:  # after all others: a glare candidate never takes another's place under the cap
             for band in bands:
-                candidates += lookagain.glare_candidates(gray, band, candidates, self.max_ink)
+                candidates += lookagain.glare_candidates(gray, band, candidates, self.max_ink, self.lean)
         done = [(*_centre(c), math.sqrt(_area(c))) for _, c, _ in raw]  # codes read: centre, side
         out: list[RawRead] = []
         tried = 0

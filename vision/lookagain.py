@@ -170,7 +170,7 @@ GLARE_REACH = 6.0  # modules: the window of that stretch, and how far round the 
 
 
 def glare_candidates(gray: np.ndarray, side_range: tuple[float, float], near: Sequence[Candidate] = (),
-                     max_ink: float = MAX_DARK_SHARE) -> list[Candidate]:
+                     max_ink: float = MAX_DARK_SHARE, lean: bool = False) -> list[Candidate]:
     """Code-shaped regions under a glare patch, which ``code_candidates`` does not see.
 
     A glare patch adds light to paper and ink alike; the camera's gamma then squeezes the ink up towards
@@ -200,7 +200,7 @@ def glare_candidates(gray: np.ndarray, side_range: tuple[float, float], near: Se
     se = cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))
     zone = cv2.dilate(bright, se)
     out: list[Candidate] = []
-    count, _, stats, _ = cv2.connectedComponentsWithStats(zone, connectivity=8)
+    count, _, stats, _ = _label(zone) if lean else cv2.connectedComponentsWithStats(zone, connectivity=8)
     for i in range(1, count):
         x0, y0, w, h = (int(v) for v in stats[i, :4])
         if min(w, h) < lo * f * 0.6:
@@ -214,7 +214,7 @@ def glare_candidates(gray: np.ndarray, side_range: tuple[float, float], near: Se
         _, bh = relative_darkness(box, k)  # the ink's own darkness under its paper, in the picture's grey levels
         mask = cv2.bitwise_and(cv2.threshold(rel, DARK, 255, cv2.THRESH_BINARY)[1],
                                cv2.threshold(bh, GLARE_INK, 255, cv2.THRESH_BINARY)[1])
-        for c in _blobs(mask, m, f, (lo * 0.6 * f, hi * 1.3 * f), math.sqrt(lo * hi), None, max_ink, True):
+        for c in _blobs(mask, m, f, (lo * 0.6 * f, hi * 1.3 * f), math.sqrt(lo * hi), None, max_ink, True, lean):
             c = replace(c, x=c.x + x0 / f, y=c.y + y0 / f, side=max(c.side, math.sqrt(lo * hi)), glare=True)
             if all(math.dist((c.x, c.y), (d.x, d.y)) >= 0.5 * min(c.side, d.side) for d in chain(near, out)):
                 out.append(c)
@@ -279,6 +279,16 @@ def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float],
     return found
 
 
+def _label(img: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """``cv2.connectedComponentsWithStats(img, connectivity=8)``'s labels in about half its time: 16-bit where
+    the image cannot hold more blobs than they count (8-connected blobs lie a pixel apart, so at most a quarter
+    of its pixels are blobs), else by Grana's algorithm (the same labels)."""
+    few = ((img.shape[0] + 1) // 2) * ((img.shape[1] + 1) // 2) < 65535
+    count, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
+        img, 8, cv2.CV_16U if few else cv2.CV_32S, cv2.CCL_DEFAULT if few else cv2.CCL_GRANA)
+    return int(count), labels, stats, centroids
+
+
 InkSums = tuple[np.ndarray, np.ndarray | None]
 
 
@@ -330,14 +340,8 @@ def _code_blobs(mask: np.ndarray, closed: np.ndarray, f: float, sides: tuple[flo
     if nested:
         # Every blob, nested or not, and its box in one pass (the felt's many specks never reach Python);
         # the outline (and so the area, holes included) only of those whose box may be a code's.
-        if sums is None:
-            _, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
-        else:
-            # lean: the same labels in about half the time, 16-bit where the image cannot hold more blobs than
-            # they count (8-connected blobs lie a pixel apart: at most a quarter of its pixels), else Grana's
-            few = ((closed.shape[0] + 1) // 2) * ((closed.shape[1] + 1) // 2) < 65535
-            _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
-                closed, 8, cv2.CV_16U if few else cv2.CV_32S, cv2.CCL_DEFAULT if few else cv2.CCL_GRANA)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8) if sums is None \
+            else _label(closed)
         x0, y0, w, h = stats[1:, :4].T.astype(np.float64)
         contours: Sequence[np.ndarray] = ()
     else:
@@ -415,16 +419,17 @@ def _sharpen(img: np.ndarray, sigma: float, amount: float = 1.2) -> np.ndarray:
     return cv2.addWeighted(img, 1 + amount, cv2.GaussianBlur(img, (0, 0), sigma), -amount, 0)
 
 
-def sharpen_up(img: np.ndarray, k: float, sigma: float, amount: float = 1.2,
-               interpolation: int = cv2.INTER_CUBIC) -> np.ndarray:
+def sharpen_up(img: np.ndarray, k: float, sigma: float, amount: float = 1.2, interpolation: int = cv2.INTER_CUBIC,
+               big: np.ndarray | None = None, soft: np.ndarray | None = None) -> np.ndarray:
     """``img`` scaled ``k`` times and unsharp-masked as ``_sharpen`` would with a blur of ``sigma * k`` px,
     the blur taken at ``img``'s own scale and scaled with it: a blur and a scaling, both linear, nearly
     commute, and a Gaussian at the small scale costs a sixteenth of one at 4 times it (an 8-bit Gaussian
-    of 6 px on a crop scaled to 10 px a module was a fifth of a frame's time)."""
-    soft = cv2.GaussianBlur(img, (0, 0), sigma)
+    of 6 px on a crop scaled to 10 px a module was a fifth of a frame's time). ``big`` (``img`` scaled so) and
+    ``soft`` (its blur) when the caller has them already."""
+    soft = cv2.GaussianBlur(img, (0, 0), sigma) if soft is None else soft
     if k <= 1:
         return cv2.addWeighted(img, 1 + amount, soft, -amount, 0)
-    big = cv2.resize(img, None, fx=k, fy=k, interpolation=interpolation)
+    big = cv2.resize(img, None, fx=k, fy=k, interpolation=interpolation) if big is None else big
     return cv2.addWeighted(big, 1 + amount, cv2.resize(soft, None, fx=k, fy=k, interpolation=interpolation), -amount, 0)
 
 
@@ -568,16 +573,17 @@ def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader, defocus: boo
         crop = up(base, k)
         yield crop, k
         yield up(_normalise(base, _odd(3 * ppm)), k), k
-        yield sharpen_up(base, k, 0.6) if lean else _sharpen(crop, 0.6 * k), k
+        yield sharpen_up(base, k, 0.6, big=crop) if lean else _sharpen(crop, 0.6 * k), k
         if scale(SMEARED_PPM) > k:  # some codes read at one scale only
             yield up(base, scale(SMEARED_PPM)), scale(SMEARED_PPM)
         if defocus:
             kd = scale(DEFOCUS_PPM)
             sigma, amount = DEFOCUS_SHARPEN
             if lean:
-                yield sharpen_up(base, kd, sigma, amount, cv2.INTER_LINEAR), kd
+                soft = cv2.GaussianBlur(base, (0, 0), sigma)
+                yield sharpen_up(base, kd, sigma, amount, cv2.INTER_LINEAR, soft=soft), kd
                 if read_global is not None:
-                    yield sharpen_up(base, kd, sigma, amount), -kd
+                    yield sharpen_up(base, kd, sigma, amount, soft=soft), -kd
                 return
             crisp = cv2.resize(base, None, fx=kd, fy=kd, interpolation=cv2.INTER_LINEAR) if kd > 1 else base
             yield _sharpen(crisp, sigma * kd, amount), kd
