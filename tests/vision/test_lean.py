@@ -33,3 +33,21 @@ def test_the_lean_defocus_remedy_reads_what_the_costlier_one_reads() -> None:
         img = _blurred_code(text, 2.8, 1.4, seed)
         cand = lookagain.Candidate(img.shape[1] / 2, img.shape[0] / 2, 13 * 2.8, 1.0)
         assert [t for t, _, _ in lookagain.read_candidate(img, cand, _zxing, lean=True)] == [text]
+
+
+def test_the_lean_decoder_reads_what_mains_read_on_the_module_by_module_frame() -> None:
+    """Seed 11 (tuning), frame 9 at 1280x720 (``test_regrid``): main's decoder at the start of the eighth round
+    read six small defocused cards, five of them module by module; the lean one reads the same six, and the
+    sixth (4D) now without the module-by-module read too, its mask taken at the crop's scale."""
+    from tests.vision.test_glare import _outsider_frame
+    from vision.decode import ZxingDecoder
+
+    frame, _ = _outsider_frame(11, 9, (1280, 720))
+
+    def cards(dec: ZxingDecoder) -> set[str]:
+        return {s.code.card.code for s in dec.read(frame).sightings if s.code.card}
+
+    main = cards(ZxingDecoder(lean=False))
+    assert main == {"2C", "4D", "8H", "JC", "KH", "QC"}
+    assert cards(ZxingDecoder()) == main
+    assert cards(ZxingDecoder(regrid=False)) == {"4D"}
