@@ -327,14 +327,15 @@ class ZxingDecoder(_Base):
             bands = [(lookagain.MODULES * 1.8, lookagain.MODULES * 4.0), (lookagain.MODULES * 3.6, top)] \
                 if self.size_bands else [(lookagain.MODULES * 1.8, top)]
         candidates: list[lookagain.Candidate] = []
+        shared: lookagain.Shared | None = {} if self.lean else None  # this frame's, for every pass
         for band in bands:
             for cand in lookagain.code_candidates(gray, band, self.split_joined, self.max_ink, self.narrow,
-                                                      self.lean):
+                                                      self.lean, shared):
                 if all(math.dist((c.x, c.y), (cand.x, cand.y)) >= 0.5 * min(c.side, cand.side) for c in candidates):
                     candidates.append(cand)
         if self.glare:  # after all others: a glare candidate never takes another's place under the cap
             for band in bands:
-                candidates += lookagain.glare_candidates(gray, band, candidates, self.max_ink, self.lean)
+                candidates += lookagain.glare_candidates(gray, band, candidates, self.max_ink, self.lean, shared)
         done = [(*_centre(c), math.sqrt(_area(c))) for _, c, _ in raw]  # codes read: centre, side
         out: list[RawRead] = []
         tried = 0

@@ -92,11 +92,11 @@ def _odd(n: float) -> int:
     return max(3, int(round(n)) | 1)
 
 
-def relative_darkness(gray: np.ndarray, kernel: int) -> tuple[np.ndarray, np.ndarray]:
+def relative_darkness(gray: np.ndarray, kernel: int, closed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """How much darker each pixel is than the brightest paper within ``kernel`` px: as a share of that
-    paper (0-255), and in grey levels."""
-    k = cv2.getStructuringElement(cv2.MORPH_RECT, (kernel, kernel))
-    closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
+    paper (0-255), and in grey levels. ``closed``: that paper (``gray`` closed by ``kernel``), if known."""
+    if closed is None:
+        closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (kernel, kernel)))
     bh = cv2.subtract(closed, gray)
     return cv2.divide(bh, cv2.max(closed, 16), scale=255), bh
 
@@ -114,8 +114,39 @@ DARK = 60  # of 255: a pixel this much darker than the paper around it is ink (a
 MIN_INK = 12  # grey levels: darker than its surroundings by less than this is felt grain or noise, not ink
 
 
+Shared = dict[tuple[str, int, int], np.ndarray]
+"""Work the second look's passes over one frame share (``code_candidates``, ``glare_candidates``): the frame
+halved and closed at a scale, computed by the first pass that needs it; give a new one for each frame."""
+
+
+def _shrunk(gray: np.ndarray, module: float, shared: Shared | None = None) -> tuple[np.ndarray, int]:
+    """``gray`` halved until a module of ``module`` px is 1.1-2.2 px (at most 4 times less; halving is a fast
+    resize), and how many times less."""
+    small, n = gray, 1
+    while module / n >= 2.2 and n < 4:
+        n *= 2
+        if shared is not None and ("half", n, 0) in shared:
+            small = shared[("half", n, 0)]
+            continue
+        small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        if shared is not None:
+            shared[("half", n, 0)] = small
+    return small, n
+
+
+def _paper(small: np.ndarray, n: int, k: int, shared: Shared | None = None) -> np.ndarray:
+    """``small`` (the frame ``n`` times less) closed by a ``k`` px square: the paper round each pixel."""
+    if shared is not None and ("paper", n, k) in shared:
+        return shared[("paper", n, k)]
+    paper = cv2.morphologyEx(small, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    if shared is not None:
+        shared[("paper", n, k)] = paper
+    return paper
+
+
 def code_candidates(gray: np.ndarray, side_range: tuple[float, float], split_joined: bool = False,
-                    max_ink: float = MAX_DARK_SHARE, narrow: bool = True, lean: bool = False) -> list[Candidate]:
+                    max_ink: float = MAX_DARK_SHARE, narrow: bool = True, lean: bool = False,
+                    shared: Shared | None = None) -> list[Candidate]:
     """Code-shaped regions of ``gray`` whose side (px) is in ``side_range``, most code-like first.
 
     With ``split_joined``, a code whose blob the closing joined to its card's edge or to the codes
@@ -124,17 +155,14 @@ def code_candidates(gray: np.ndarray, side_range: tuple[float, float], split_joi
     ``max_ink``: the largest share of ink a code's blob may have (``MAX_DARK_SHARE``); ``narrow`` (with
     ``split_joined``): also close the ink by two pixels less (``_blobs``). ``lean``: blobs that cannot be a
     code's by their boxes' ink are left out before any outline is traced (``may_be_code``; the same
-    candidates, found sooner).
+    candidates, found sooner). ``shared``: see ``Shared``.
     """
     lo, hi = side_range
     module = max(math.sqrt(lo * hi) / MODULES, 1.0)
-    small, n = gray, 1
-    while module / n >= 2.2 and n < 4:  # work where a module is 1.1-2.2 px; halving is a fast resize
-        small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
-        n *= 2
+    small, n = _shrunk(gray, module, shared)
     f = 1.0 / n
     m = module * f
-    rel, bh = relative_darkness(small, _odd(4 * m))
+    rel, bh = relative_darkness(small, _odd(4 * m), _paper(small, n, _odd(4 * m), shared))
     ink = cv2.threshold(bh, MIN_INK, 255, cv2.THRESH_BINARY)[1]
     found = _blobs(cv2.threshold(rel, DARK, 255, cv2.THRESH_BINARY)[1] & ink, m, f, (lo * 0.6 * f, hi * 1.3 * f),
                    math.sqrt(lo * hi) if split_joined else 0.0, bh, max_ink, narrow, lean)
@@ -170,7 +198,8 @@ GLARE_REACH = 6.0  # modules: the window of that stretch, and how far round the 
 
 
 def glare_candidates(gray: np.ndarray, side_range: tuple[float, float], near: Sequence[Candidate] = (),
-                     max_ink: float = MAX_DARK_SHARE, lean: bool = False) -> list[Candidate]:
+                     max_ink: float = MAX_DARK_SHARE, lean: bool = False,
+                     shared: Shared | None = None) -> list[Candidate]:
     """Code-shaped regions under a glare patch, which ``code_candidates`` does not see.
 
     A glare patch adds light to paper and ink alike; the camera's gamma then squeezes the ink up towards
@@ -185,14 +214,11 @@ def glare_candidates(gray: np.ndarray, side_range: tuple[float, float], near: Se
     """
     lo, hi = side_range
     module = max(math.sqrt(lo * hi) / MODULES, 1.0)
-    small, n = gray, 1
-    while module / n >= 2.2 and n < 4:
-        small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
-        n *= 2
+    small, n = _shrunk(gray, module, shared)
     f = 1.0 / n
     m = module * f
     k = _odd(4 * m)
-    paper = cv2.morphologyEx(small, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    paper = _paper(small, n, k, shared)
     bright = cv2.threshold(paper, GLARE_PAPER - 1, 255, cv2.THRESH_BINARY)[1]
     if cv2.countNonZero(bright) < (lo * f) ** 2:  # less bright paper than one code: no glare patch
         return []
