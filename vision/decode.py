@@ -263,7 +263,8 @@ class ZxingDecoder(_Base):
                  card_area_px: float = 0.0, variants: tuple[str, ...] = ("micro",),
                  second_look: bool = True, max_candidates: int = lookagain.MAX_CANDIDATES,
                  size_bands: bool = True, split_joined: bool = True, defocus: bool = True,
-                 mostly_ink: bool = True, narrow: bool = True, glare: bool = True, regrid: bool = True) -> None:
+                 mostly_ink: bool = True, narrow: bool = True, glare: bool = True, regrid: bool = True,
+                 lean: bool = True) -> None:
         super().__init__(heavy_ec_below, find_unreadable, card_area_px)
         import zxingcpp
 
@@ -290,6 +291,9 @@ class ZxingDecoder(_Base):
         # ``regrid=False``: the second look of before a small candidate left unread was read module by module,
         # its grid fitted and its modules decided by a model of the blur (``vision.regrid``): main of 2026-12-03
         self.regrid = regrid
+        # ``lean=False``: the second look of before the eighth round made it cheaper (the strong unsharp mask
+        # taken at the crop's own scale, ``lookagain.sharpen_up``): main of 2026-12-03 after the sixth round
+        self.lean = lean
         self._card_looks = 0
 
         self._zx = zxingcpp
@@ -323,13 +327,15 @@ class ZxingDecoder(_Base):
             bands = [(lookagain.MODULES * 1.8, lookagain.MODULES * 4.0), (lookagain.MODULES * 3.6, top)] \
                 if self.size_bands else [(lookagain.MODULES * 1.8, top)]
         candidates: list[lookagain.Candidate] = []
+        shared: lookagain.Shared | None = {} if self.lean else None  # this frame's, for every pass
         for band in bands:
-            for cand in lookagain.code_candidates(gray, band, self.split_joined, self.max_ink, self.narrow):
+            for cand in lookagain.code_candidates(gray, band, self.split_joined, self.max_ink, self.narrow,
+                                                      self.lean, shared):
                 if all(math.dist((c.x, c.y), (cand.x, cand.y)) >= 0.5 * min(c.side, cand.side) for c in candidates):
                     candidates.append(cand)
         if self.glare:  # after all others: a glare candidate never takes another's place under the cap
             for band in bands:
-                candidates += lookagain.glare_candidates(gray, band, candidates, self.max_ink)
+                candidates += lookagain.glare_candidates(gray, band, candidates, self.max_ink, self.lean, shared)
         done = [(*_centre(c), math.sqrt(_area(c))) for _, c, _ in raw]  # codes read: centre, side
         out: list[RawRead] = []
         tried = 0
@@ -343,7 +349,7 @@ class ZxingDecoder(_Base):
                 continue
             tried += 1
             found = lookagain.read_glare_candidate(gray, cand, self._read_crop, self.defocus,
-                                                    self._read_crop_global if self.defocus else None)
+                                                    self._read_crop_global if self.defocus else None, self.lean)
             if not found and self.regrid and cand.side < regrid.MAX_PPM * lookagain.MODULES:
                 found = regrid.read_by_grid(gray, cand.x, cand.y, cand.side, self._read_crop_global)
             out.extend(found)

@@ -219,6 +219,11 @@ def even_out(dark: np.ndarray) -> np.ndarray:
     return ((dark - paper) / np.maximum(ink - paper, 1.0)).astype(np.float32)
 
 
+_FIXED_DARK, _FIXED_LIGHT = FIXED & (PATTERN == 1), FIXED & (PATTERN == 0)
+# ``decide``'s nine classes of unknown modules three apart (whose flips share no neighbour's prediction)
+_CLASSES = [~KNOWN & ((_ROWS % 3) * 3 + _COLS % 3 == k) for k in range(9)]
+
+
 def decide(dark: np.ndarray, sweeps: int = 6) -> np.ndarray:
     """The modules (``SIDE`` x ``SIDE``, 1 dark, the quiet ring light) of a symbol lying as it should (finder
     at the top left) from its samples with the quiet ring (larger darker), by the blur model (see the
@@ -229,13 +234,10 @@ def decide(dark: np.ndarray, sweeps: int = 6) -> np.ndarray:
     apart (whose flips do not interact), every unknown module whose flip lowers the model's squared error
     is flipped, the model refitted after each sweep."""
     inner = dark[RING:RING + N, RING:RING + N]
-    fd = inner[FIXED & (PATTERN == 1)].mean()
-    fl = inner[FIXED & (PATTERN == 0)].mean()
+    fd = inner[_FIXED_DARK].mean()
+    fl = inner[_FIXED_LIGHT].mean()
     m = EXPECT.copy()
     m[RING:RING + N, RING:RING + N] = np.where(FIXED, PATTERN, inner > (fd + fl) / 2)
-    unknown = ~KNOWN
-    r, c = np.mgrid[0:SIDE, 0:SIDE]
-    cls = (r % 3) * 3 + c % 3  # modules three apart share no neighbour's prediction
     for _ in range(sweeps):
         coef, res = _fit_blur(dark, m)
         kernel = np.array([[coef[3], coef[2], coef[3]], [coef[2], coef[1], coef[2]], [coef[3], coef[2], coef[3]]],
@@ -245,7 +247,7 @@ def decide(dark: np.ndarray, sweeps: int = 6) -> np.ndarray:
         for k in range(9):
             sign = 1 - 2 * m  # +1 where a flip darkens
             delta = 2 * sign * cv2.filter2D(res, -1, kernel, borderType=cv2.BORDER_CONSTANT) + energy
-            flip = unknown & (cls == k) & (delta < 0)
+            flip = _CLASSES[k] & (delta < 0)
             if flip.any():
                 flipped += int(flip.sum())
                 m[flip] = 1 - m[flip]

@@ -158,15 +158,17 @@ def run_bidding_report(args: argparse.Namespace) -> int:
 
 
 def today() -> ZxingDecoder:
-    """The decoder as it was before a small candidate left unread was read module by module (``regrid=False``:
-    main of 2026-12-03 after the fifth round, ``vision.regrid``). Earlier ones: ``glare=False`` as well, before
+    """The decoder as it was before the eighth round of issue 37 made the second look cheaper (``lean=False``:
+    main of 2026-12-03 after the sixth round, ``ZxingDecoder``'s ``lean``). Earlier ones: ``regrid=False`` as
+    well, before a small candidate left unread was read module by module (``vision.regrid``, main after the
+    fifth round); ``glare=False`` as well, before
     codes under a glare patch were looked for on a locally stretched copy (``lookagain.glare_candidates``);
     ``mostly_ink=False,
     narrow=False`` as well is main of 2026-12-02 (before code blobs of 0.85 to 0.95 ink were taken and the ink
     was also closed two pixels narrower); ``defocus=False`` as well, the decoder before candidates were also
     read strongly sharpened; ``split_joined=False`` as well, the one before the outsider's table (a code
     joined to its card's edge not split)."""
-    return ZxingDecoder(find_unreadable=True, regrid=False)
+    return ZxingDecoder(find_unreadable=True, lean=False)
 
 
 def filed() -> ZxingDecoder:
@@ -176,7 +178,7 @@ def filed() -> ZxingDecoder:
     issue's second item named). What no flag turns off (a shape beside a bidding card read never taken
     for a damaged card) is today's."""
     return ZxingDecoder(find_unreadable=True, max_candidates=8, size_bands=False, split_joined=False,
-                        defocus=False, mostly_ink=False, narrow=False, glare=False, regrid=False)
+                        defocus=False, mostly_ink=False, narrow=False, glare=False, regrid=False, lean=False)
 
 
 def layout_report(args: argparse.Namespace, frames: int) -> list[dict[str, object]]:
