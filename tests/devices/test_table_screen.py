@@ -21,8 +21,11 @@ needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is no
 def screen(stage: str, folder: Path) -> tuple[str, str]:
     """What a person sees on an 80-column terminal with the table at ``stage``, and the log file."""
     name = f"cardtable-screen-{stage}-{id(folder)}"
+    # a tmux server of its own (its own socket): a new session on the shared default server can fail with
+    # "server exited unexpectedly" while the server the previous test's last session ended is going away
+    tmux = ["tmux", "-L", name]
     cmd = f"{sys.executable} -m tests.devices.screen_driver {stage} {folder} 2>{folder / 'stderr'}"
-    subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "80", "-y", "40", "-c", str(ROOT), cmd],
+    subprocess.run([*tmux, "new-session", "-d", "-s", name, "-x", "80", "-y", "40", "-c", str(ROOT), cmd],
                    check=True, timeout=30)
     try:
         for _ in range(300):                      # the driver says when its panel is up
@@ -31,10 +34,10 @@ def screen(stage: str, folder: Path) -> tuple[str, str]:
             time.sleep(0.1)
         else:
             raise AssertionError("the panel never came up: " + (folder / "stderr").read_text(errors="replace"))
-        shown = subprocess.run(["tmux", "capture-pane", "-p", "-t", name], capture_output=True, text=True,
+        shown = subprocess.run([*tmux, "capture-pane", "-p", "-t", name], capture_output=True, text=True,
                                check=True, timeout=30).stdout
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, timeout=30)
+        subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=30)
     log = folder / "cardtable.log"
     return shown, log.read_text() if log.exists() else ""
 

@@ -12,7 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -61,6 +61,23 @@ def _wait(what: str, ready: object, proc: subprocess.Popen[str], timeout: float 
     raise AssertionError(f"{what} did not start")
 
 
+def _serve(what: str, argv: Callable[[int], list[str]], procs: list[subprocess.Popen[str]], tries: int = 3) -> int:
+    """Start ``cardtable ARGV(port)`` on a free port and wait until it answers there; its port. A port
+    chosen free can be taken (another test's connection) before the server binds it: then another."""
+    for attempt in range(tries):
+        port = _free_port()
+        proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", *argv(port)], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        procs.append(proc)
+        try:
+            _wait(what, lambda p=port: _answers(p), proc)
+            return port
+        except AssertionError as exc:
+            if "address already in use" not in str(exc).lower() or attempt == tries - 1:
+                raise
+    raise AssertionError(f"{what} never started")
+
+
 def _answers(port: int) -> bool:
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=0.5):
@@ -91,27 +108,25 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
     assert made.returncode == 0, made.stderr
     Session.create(sessions / SESSION, make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2}),
                    analyse=False, synchronous="NORMAL").close()
-    mqtt, http = _free_port(), _free_port()
-    broker_args = (f"--dir {state}/broker --bind 127.0.0.1 --port {mqtt} --tables 3 --certfile {certs}/broker.pem "
-                   f"--keyfile {certs}/broker.key")
     users = state / "users"
     added = _cli("club", "adduser", "--users", str(users), "director", "--password-stdin", stdin="a long secret\n")
     assert added.returncode == 0, added.stderr
-    dash_args = (f"--broker-host localhost --broker-port {mqtt} --tls --ca-file {certs}/club-ca.pem "
-                 f"--mqtt-password-file {state}/broker/passwords/dashboard.password --users {users} "
-                 f"--host 127.0.0.1 --port {http}")
-    env = _env(base / "club.env", broker_args, dash_args, sessions, backups)
-    procs = []
+
+    def broker_args(mqtt: int) -> str:
+        return (f"--dir {state}/broker --bind 127.0.0.1 --port {mqtt} --tables 3 --certfile {certs}/broker.pem "
+                f"--keyfile {certs}/broker.key")
+
+    def dash_args(http: int) -> str:
+        return (f"--broker-host localhost --broker-port {mqtt} --tls --ca-file {certs}/club-ca.pem "
+                f"--mqtt-password-file {state}/broker/passwords/dashboard.password --users {users} "
+                f"--host 127.0.0.1 --port {http}")
+
+    procs: list[subprocess.Popen[str]] = []
     try:
-        broker = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "club", "broker", *broker_args.split()],
-                                  cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        procs.append(broker)
-        _wait("the broker", lambda: _answers(mqtt), broker)
-        dash = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "club", "dashboard", *dash_args.split(),
-                                 "--session", str(sessions / SESSION)], cwd=ROOT, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
-        procs.append(dash)
-        _wait("the dashboard", lambda: _answers(http), dash)
+        mqtt = _serve("the broker", lambda port: ["club", "broker", *broker_args(port).split()], procs)
+        http = _serve("the dashboard", lambda port: ["club", "dashboard", *dash_args(port).split(), "--session",
+                                                     str(sessions / SESSION)], procs)
+        env = _env(base / "club.env", broker_args(mqtt), dash_args(http), sessions, backups)
         yield {"env": env, "certs": certs, "state": state, "sessions": sessions, "backups": backups, "base": base}
     finally:
         for proc in reversed(procs):
