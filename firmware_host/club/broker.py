@@ -128,6 +128,7 @@ class LocalBroker:
         self.workdir = Path(workdir)
         self.users = dict(users)
         self.port = port or free_port()
+        self._picked = not port   # chosen here: it may be chosen again if taken before the first start
         self.bind = bind
         self.proc: subprocess.Popen[str] | None = None
         self.log_lines: list[str] = []
@@ -149,11 +150,26 @@ class LocalBroker:
                                   encoding="utf-8")
 
     def start(self, timeout: float = 10.0) -> None:
-        """Start mosquitto and return once it says it is running (from its own log)."""
+        """Start mosquitto and return once it says it is running (from its own log). A port this object
+        chose (``port=0``) can be taken by another program between choosing and binding it; the first
+        start then chooses another, up to three times. A port given, or a restart, keeps its port."""
+        for attempt in range(3):
+            try:
+                self._start(timeout)
+                break
+            except BrokerError as exc:
+                if not (self._picked and attempt < 2 and "address already in use" in str(exc).lower()):
+                    raise
+                self.port = free_port()
+                self.write_files()
+        self._picked = False
+
+    def _start(self, timeout: float) -> None:
         if not self.conf_path.exists():
             self.write_files()
         self.log_lines = []
-        ready = threading.Event()
+        ready = threading.Event()   # set when mosquitto says it runs, or when its output ends
+        running: list[bool] = []    # it said it runs (its output ending is no such thing)
         self.proc = subprocess.Popen([mosquitto_binary(), "-c", str(self.conf_path)], stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True, bufsize=1)
         proc = self.proc
@@ -167,12 +183,14 @@ class LocalBroker:
                 else:
                     log.debug("mosquitto: %s", line.rstrip())
                 if READY_MARK in line and "version" in line:
+                    running.append(True)
                     ready.set()
             ready.set()
 
         self._reader = threading.Thread(target=read, name="mosquitto-log", daemon=True)
         self._reader.start()
-        if not ready.wait(timeout) or proc.poll() is not None:
+        # (a mosquitto that failed may have closed its output and not yet exited: poll() alone is not enough)
+        if not ready.wait(timeout) or not running or proc.poll() is not None:
             out = "\n".join(self.log_lines[-10:])
             self.stop()
             raise BrokerError(f"mosquitto did not start on port {self.port}:\n{out}")
