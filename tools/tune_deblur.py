@@ -20,7 +20,7 @@ from collections.abc import Iterator
 import cv2
 import numpy as np
 
-from vision import lookagain
+from vision import deblur, lookagain
 from vision.decode import ZxingDecoder
 from vision.measure import PACK, layout
 from vision.render import Degrade, render
@@ -66,10 +66,10 @@ def main() -> None:
     def every_try(gray: np.ndarray, cand: lookagain.Candidate, read: lookagain.Reader) -> lookagain.RawReads:
         base = lookagain._cut(gray, cand.x, cand.y, cand.reach or cand.side * 1.15)[0]
         ppm = cand.side / lookagain.MODULES
-        angle, length, _ = lookagain.smear(base, ppm)
+        angle, length, _ = deblur.smear(base, ppm)
         if length:
             k = float(np.clip(lookagain.SMEARED_PPM / ppm, 1.0, 4.0))
-            undo = lookagain.Deblur(base, lookagain.GAMMA)
+            undo = deblur.Deblur(base, deblur.GAMMA)
             row = []
             for f, nsr, quiet in TRIES:
                 img = cv2.resize(undo(f * length, angle, nsr), None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)

@@ -11,7 +11,7 @@ import pytest
 
 from firmware_host.cli import main
 from laws.cards import Card
-from vision import lookagain
+from vision import deblur, lookagain
 from vision.decode import ZxingDecoder, _one_per_code, make_decoder
 from vision.measure_degrade import random_shot
 from vision.photo import Item, Shot, camera_homography, foreign_texts, payload, photo_frame
@@ -87,10 +87,10 @@ def test_blur_direction_finds_the_smear_and_deblur_sharpens_along_it() -> None:
     kernel = np.zeros((9, 9), np.float32)
     kernel[4, :] = 1 / 9  # a horizontal smear of 9 px
     smeared = cv2.filter2D(img, -1, kernel)
-    angle, strength = lookagain.blur_direction(smeared)
+    angle, strength = deblur.blur_direction(smeared)
     assert strength > 0.5
     assert min(abs(angle % 180), abs(angle % 180 - 180)) < 10
-    fixed = lookagain.Deblur(smeared)(9, angle, 0.02)
+    fixed = deblur.Deblur(smeared)(9, angle, 0.02)
     err = lambda a: float(np.abs(a.astype(int) - img)[10:-10, 10:-10].mean())  # noqa: E731
     assert err(fixed) < 0.7 * err(smeared)
 
@@ -115,8 +115,8 @@ def test_a_smear_is_measured_in_length_and_direction(length: float, angle: float
     modules = (rng.random((13, 13)) > 0.5).astype(np.uint8) * 200 + 30
     img = cv2.copyMakeBorder(cv2.resize(modules, (91, 91), interpolation=cv2.INTER_NEAREST), 40, 40, 40, 40,
                              cv2.BORDER_CONSTANT, value=230)
-    got_angle, got_length, strength = lookagain.smear(_smear_linear(img, length, angle), 7.0)
-    assert strength > lookagain.DIRECTIONAL
+    got_angle, got_length, strength = deblur.smear(_smear_linear(img, length, angle), 7.0)
+    assert strength > deblur.DIRECTIONAL
     assert got_length == pytest.approx(length, rel=0.1)
     assert abs((got_angle - angle + 90) % 180 - 90) < 5
 
