@@ -23,3 +23,18 @@ def test_sampling_by_maps_is_sampling_by_points() -> None:
     assert np.array_equal(regrid.sample_grids(img, g.params()[None])[0], regrid.sample(img, g.points()))
     assert np.array_equal(regrid.sample_grids(img, hyps, False), regrid.sample_grids(img, hyps))
     assert np.array_equal(regrid.sample_grids(layered, g.params()[None])[0], regrid.sample(layered, g.points()))
+
+
+def test_the_module_by_module_read_is_the_same_either_way() -> None:
+    """``read_by_grid`` with the direct sampling and without: the same grid fitted to a drawn defocused code
+    (2.4 px a module), the same text read at the very same corners, for four noise draws."""
+    from tests.vision.test_defocus import _blurred_code, _zxing
+
+    for seed in range(4):
+        img = _blurred_code("1ME4H7", 2.4, 1.1, seed)
+        x, y = img.shape[1] / 2, img.shape[0] / 2
+        f = img.astype(np.float32)
+        assert regrid.fit_grid(f, x, y, 2.4) == regrid.fit_grid(f, x, y, 2.4, direct=False)
+        fast = regrid.read_by_grid(img, x, y, 13 * 2.4, _zxing)
+        assert fast == regrid.read_by_grid(img, x, y, 13 * 2.4, _zxing, direct=False)
+        assert [t for t, _, _ in fast] == ["1ME4H7"]
