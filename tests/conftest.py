@@ -33,3 +33,39 @@ from tests.watchdog import (  # noqa: E402,F401
     pytest_terminal_summary,
     pytest_unconfigure,
 )
+
+# The files whose tests take longest in a whole run (`--durations`, and each file's sum from a run's junit
+# XML: 40-140 s of test time each). xdist gives a worker a file at a time; by default it orders the files
+# by how many tests they hold, which sends these (few tests, long ones) last, and the run then ends waiting
+# on one or two of them. The Makefile passes `--no-loadscope-reorder` (the collection's order is kept) and
+# this hook puts these first, the longest first; every other file keeps its place. tests/test_suite_order.py
+# checks each still exists.
+SLOW_FIRST = (
+    "tests/vision/test_vision_bench.py",
+    "tests/soak/test_soak_run.py",
+    "tests/bench/test_duplicate_bench.py",
+    "tests/laws/test_fuzz_engine.py",
+    "tests/club/test_duplicate_phones.py",
+    "tests/soak/test_dup_session_faults.py",
+    "tests/club/test_bridge_answers_browser.py",
+    "tests/euchre_night/test_director_server.py",
+    "tests/install/test_aarch64.py",
+    "tests/duplicate/test_results_print.py",
+    "tests/table/test_fuzz_restore.py",
+    "tests/vision/test_vision_labels.py",
+    "tests/soak/test_dup_judge.py",
+    "tests/table/test_demo_e2e.py",
+    "tests/laws/test_movement.py",
+    "tests/duplicate/test_demo.py",
+    "tests/duplicate/test_analysis.py",
+    "tests/vision/test_labels_vector.py",
+    "tests/install/test_wheel.py",
+    "tests/install/test_hardware_step.py",
+    "tests/club/test_director_screen.py",
+    "tests/club/test_duplicate_browser.py",
+)
+
+
+def pytest_collection_modifyitems(config: object, items: list) -> None:  # type: ignore[type-arg]
+    rank = {path: k for k, path in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))  # stable: others keep order
