@@ -264,7 +264,7 @@ class ZxingDecoder(_Base):
                  second_look: bool = True, max_candidates: int = lookagain.MAX_CANDIDATES,
                  size_bands: bool = True, split_joined: bool = True, defocus: bool = True,
                  mostly_ink: bool = True, narrow: bool = True, glare: bool = True, regrid: bool = True,
-                 lean: bool = True, brisk: bool = True) -> None:
+                 lean: bool = True) -> None:
         super().__init__(heavy_ec_below, find_unreadable, card_area_px)
         import zxingcpp
 
@@ -294,9 +294,6 @@ class ZxingDecoder(_Base):
         # ``lean=False``: the second look of before the eighth round made it cheaper (the strong unsharp mask
         # taken at the crop's own scale, ``lookagain.sharpen_up``): main of 2026-12-03 after the sixth round
         self.lean = lean
-        # ``brisk=False``: the second look of before the ninth round made it cheaper again (the module grids'
-        # samples taken by ``regrid.sample_grids``' direct way): main of 2026-12-03 after the eighth round
-        self.brisk = brisk
         self._card_looks = 0
 
         self._zx = zxingcpp
@@ -354,7 +351,7 @@ class ZxingDecoder(_Base):
             found = lookagain.read_glare_candidate(gray, cand, self._read_crop, self.defocus,
                                                     self._read_crop_global if self.defocus else None, self.lean)
             if not found and self.regrid and cand.side < regrid.MAX_PPM * lookagain.MODULES:
-                found = regrid.read_by_grid(gray, cand.x, cand.y, cand.side, self._read_crop_global, self.brisk)
+                found = regrid.read_by_grid(gray, cand.x, cand.y, cand.side, self._read_crop_global)
             out.extend(found)
             done.extend((*_centre(c), math.sqrt(_area(c))) for _, c, _ in found)
         return out

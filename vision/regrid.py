@@ -137,11 +137,11 @@ def sample_maps(img: np.ndarray, maps: tuple[np.ndarray, np.ndarray]) -> np.ndar
     return out.reshape(maps[0].shape + img.shape[2:])
 
 
-def sample_grids(img: np.ndarray, hyps: np.ndarray, direct: bool = True) -> np.ndarray:
+def sample_grids(img: np.ndarray, hyps: np.ndarray) -> np.ndarray:
     """``img`` at the module centres of the grids ``hyps`` (``grid_points``), ``[n, row, col]`` (then the
-    channels): by ``sample_maps`` on ``grid_maps`` (``direct``, the ninth round of issue 37: the same
-    values in about half the time a fit) or by ``sample`` on ``grid_points`` (before)."""
-    return sample_maps(img, grid_maps(hyps)) if direct else sample(img, grid_points(hyps))
+    channels): ``sample_maps`` on ``grid_maps``, the same values as ``sample`` on ``grid_points`` in about
+    half the time a fit (issue 37's ninth round)."""
+    return sample_maps(img, grid_maps(hyps))
 
 
 def grid_angle(img: np.ndarray) -> float:
@@ -171,10 +171,10 @@ _MASKS, _ZS = _expected()
 _KNOWN_N = float(KNOWN.sum())
 
 
-def _best(img: np.ndarray, hyps: np.ndarray, direct: bool = True) -> Grid:
+def _best(img: np.ndarray, hyps: np.ndarray) -> Grid:
     """The best of the grids ``hyps`` in every quarter turn, all sampled at once: the correlation of each
     grid's samples, over its known modules, with what they should be."""
-    dark = -sample_grids(img, hyps, direct).reshape(len(hyps), -1)
+    dark = -sample_grids(img, hyps).reshape(len(hyps), -1)
     total, power, dot = dark @ _MASKS, (dark * dark) @ _MASKS, dark @ _ZS  # n x 4 each: one column a turn
     score = dot / (np.sqrt(np.maximum(power - total * total / _KNOWN_N, 1e-6)) * math.sqrt(_KNOWN_N))
     i, k = np.unravel_index(int(np.argmax(score)), score.shape)
@@ -196,7 +196,7 @@ SCALES = (0.95, 1.27, 5)  # the candidate's px a module times these (from, to, h
 SHIFTS = 5  # places tried each way, from ``reach`` modules one side of the candidate's centre to the other
 
 
-def fit_grid(img: np.ndarray, x: float, y: float, ppm: float, reach: float = 1.0, direct: bool = True) -> Grid:
+def fit_grid(img: np.ndarray, x: float, y: float, ppm: float, reach: float = 1.0) -> Grid:
     """The square module grid that best fits a code near (``x``, ``y``) in ``img`` (float32, px), about
     ``ppm`` px a module, its centre within ``reach`` modules: at the grid's angle (``grid_angle``), every
     scale of ``SCALES``, place of ``SHIFTS`` and quarter turn, the one whose fixed parts and quiet ring
@@ -205,7 +205,7 @@ def fit_grid(img: np.ndarray, x: float, y: float, ppm: float, reach: float = 1.0
     y0, x0 = int(max(y - h, 0)), int(max(x - h, 0))
     angle = grid_angle(img[y0:int(y + h), x0:int(x + h)])
     return _best(img, _shifted(similar(x, y, ppm * np.linspace(*SCALES), angle),
-                               np.linspace(-reach, reach, SHIFTS)), direct)
+                               np.linspace(-reach, reach, SHIFTS)))
 
 
 _SIDES = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], np.float32)
@@ -306,8 +306,7 @@ def layers(img: np.ndarray) -> np.ndarray:
                       cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3, scale=1 / 8)])
 
 
-def refine(picture: np.ndarray, g: Grid, modules: np.ndarray, use: np.ndarray | None = None,
-           direct: bool = True) -> Grid:
+def refine(picture: np.ndarray, g: Grid, modules: np.ndarray, use: np.ndarray | None = None) -> Grid:
     """``g`` moved (its centre and both steps, so that a tilted camera's slanted grid fits too) to where
     its samples best fit the blur model of ``modules`` (``SIDE`` x ``SIDE``, as the symbol lies; 0.5 where
     not known), over the modules ``use`` marks (as the symbol lies; all when None): the least share of
@@ -319,7 +318,7 @@ def refine(picture: np.ndarray, g: Grid, modules: np.ndarray, use: np.ndarray | 
     col, row = _COL.ravel()[seen].astype(np.float64), _ROW.ravel()[seen].astype(np.float64)
 
     def at(h: Grid) -> np.ndarray:
-        return sample_grids(picture, h.params()[None], direct).reshape(-1, 3)[seen].astype(np.float64)
+        return sample_grids(picture, h.params()[None]).reshape(-1, 3)[seen].astype(np.float64)
 
     def project(a: np.ndarray) -> np.ndarray:  # what the model cannot explain
         return a - basis @ (basis.T @ a)
@@ -359,11 +358,11 @@ Reads = list[tuple[str, list[tuple[float, float]], "float | None"]]
 
 
 def read_by_grid(gray: np.ndarray, x: float, y: float, side: float,
-                 read: Callable[[np.ndarray], tuple[Reads, bool]], direct: bool = True) -> Reads:
+                 read: Callable[[np.ndarray], tuple[Reads, bool]]) -> Reads:
     """Read a code near (``x``, ``y``) in ``gray`` (frame px), about ``side`` px across, module by module
     (the module docstring): nothing unless its grid fits the fixed parts (``MIN_FIT``) and the blur model
     its samples (``MIN_MODEL``); ``read`` is given the modules redrawn, and its reads are placed at the
-    grid's corners in the frame. ``direct``: sampled by ``sample_grids``' direct way (the same values)."""
+    grid's corners in the frame."""
     half = 1.1 * side
     h, w = gray.shape
     x0, y0 = int(max(x - half, 0)), int(max(y - half, 0))
@@ -371,24 +370,24 @@ def read_by_grid(gray: np.ndarray, x: float, y: float, side: float,
     if min(crop.shape) < 8:
         return []
     f = crop.astype(np.float32)
-    g = fit_grid(f, x - x0, y - y0, side / N, direct=direct)
+    g = fit_grid(f, x - x0, y - y0, side / N)
     if g.score < MIN_FIT:
         return []
     picture = layers(f)
-    g = refine(picture, g, np.where(KNOWN, EXPECT, 0.5), KNOWN, direct)
+    g = refine(picture, g, np.where(KNOWN, EXPECT, 0.5), KNOWN)
 
     def modules_at(h: Grid) -> np.ndarray:
-        return decide(np.ascontiguousarray(np.rot90(-sample_grids(f, h.params()[None], direct)[0], -h.turn)))
+        return decide(np.ascontiguousarray(np.rot90(-sample_grids(f, h.params()[None])[0], -h.turn)))
 
     modules = modules_at(g)
     for _ in range(ROUNDS):
-        g = refine(picture, g, modules, direct=direct)
+        g = refine(picture, g, modules)
         modules = modules_at(g)
     if g.score < MIN_MODEL:
         return []
     found, _ = read(redraw(modules[RING:RING + N, RING:RING + N]))
     if not found:  # once more with the paper and the ink evened out (a glare patch's edge across the code)
-        modules = decide(even_out(np.rot90(-sample_grids(f, g.params()[None], direct)[0], -g.turn)))
+        modules = decide(even_out(np.rot90(-sample_grids(f, g.params()[None])[0], -g.turn)))
         found, _ = read(redraw(modules[RING:RING + N, RING:RING + N]))
     corners = [(cx + x0, cy + y0) for cx, cy in g.corners()]
     return [(t, corners, u) for t, _, u in found]

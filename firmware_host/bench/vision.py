@@ -158,9 +158,9 @@ def run_bidding_report(args: argparse.Namespace) -> int:
 
 
 def today() -> ZxingDecoder:
-    """The decoder as it was before the ninth round of issue 37 made the second look cheaper again
-    (``brisk=False``: main of 2026-12-03 after the eighth round, ``ZxingDecoder``'s ``brisk``). Earlier ones:
-    ``lean=False`` as well, before the eighth round made it cheaper (main after the sixth round); ``regrid=False`` as
+    """The decoder as it was before the eighth round of issue 37 made the second look cheaper (``lean=False``:
+    main of 2026-12-03 after the sixth round; the ninth round's change reads the very same samples, so no flag
+    keeps it apart). Earlier ones: ``regrid=False`` as
     well, before a small candidate left unread was read module by module (``vision.regrid``, main after the
     fifth round); ``glare=False`` as well, before
     codes under a glare patch were looked for on a locally stretched copy (``lookagain.glare_candidates``);
@@ -169,7 +169,7 @@ def today() -> ZxingDecoder:
     was also closed two pixels narrower); ``defocus=False`` as well, the decoder before candidates were also
     read strongly sharpened; ``split_joined=False`` as well, the one before the outsider's table (a code
     joined to its card's edge not split)."""
-    return ZxingDecoder(find_unreadable=True, brisk=False)
+    return ZxingDecoder(find_unreadable=True, lean=False)
 
 
 def filed() -> ZxingDecoder:
@@ -179,8 +179,7 @@ def filed() -> ZxingDecoder:
     issue's second item named). What no flag turns off (a shape beside a bidding card read never taken
     for a damaged card) is today's."""
     return ZxingDecoder(find_unreadable=True, max_candidates=8, size_bands=False, split_joined=False,
-                        defocus=False, mostly_ink=False, narrow=False, glare=False, regrid=False, lean=False,
-                        brisk=False)
+                        defocus=False, mostly_ink=False, narrow=False, glare=False, regrid=False, lean=False)
 
 
 def layout_report(args: argparse.Namespace, frames: int) -> list[dict[str, object]]:
