@@ -32,6 +32,7 @@ from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS, Topics
 from laws.bridge.tricks import trick_winner
 from laws.broadcast.euchre import EuchreFeed, EuchreHand
+from laws.broadcast.event_field import named_side
 from laws.broadcast.feed import BoardPlay, Item, TableFeed
 from laws.broadcast.lin import LinError, lin_record
 from laws.broadcast.release import Audience, Facts, Release, may_show, released_at
@@ -259,10 +260,7 @@ class Releaser:
         section = first.get("section")
         out: dict[Seat, str] = {}
         for label, seats in ((first.get("ns"), (Seat.N, Seat.S)), (first.get("ew"), (Seat.E, Seat.W))):
-            if label is None:
-                continue
-            # an event of several sections keys its sides with the section first (``side_names``)
-            pair = (self.names.get(f"{section} {label}") if section else None) or self.names.get(str(label))
+            pair = named_side(self.names, section, str(label)) if label is not None else None
             if pair:
                 out.update(zip(seats, pair))
         return out

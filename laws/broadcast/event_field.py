@@ -72,6 +72,18 @@ def two(people: list[str]) -> tuple[str, str]:
     return people[0], people[1] if len(people) > 1 else ""
 
 
+def side_key(section: str | None, label: str, several: bool = True) -> str:
+    """How ``side_names`` keys a side: its label, with its section first (``B 3 NS``) in an event of
+    several sections (whose sections' labels are alike)."""
+    return f"{section} {label}" if several and section else label
+
+
+def named_side(names: Mapping[str, tuple[str, str]], section: str | None, label: str) -> tuple[str, str] | None:
+    """The names ``side_names`` gave the side a board item calls ``label`` in ``section`` (None: nobody named):
+    keyed with its section when the event has several, by its label alone when not (or no section)."""
+    return names.get(side_key(section, label)) or names.get(label)
+
+
 def side_names(spec: EventSpec, names: Mapping[int, Mapping[str, Any]]) -> dict[str, tuple[str, str]]:
     """Side label -> the names at its two seats (North or East first), for every side somebody named.
     ``names`` is the event's (``EventState.names``: competitor number -> ``{name, players}``). In an event
@@ -83,7 +95,7 @@ def side_names(spec: EventSpec, names: Mapping[int, Mapping[str, Any]]) -> dict[
         for (section, pair), number in section_numbers(spec).items():
             people = _players(names.get(number))
             if people:
-                out[f"{section} {pair.label}" if several else pair.label] = two(people)
+                out[side_key(section, pair.label, several)] = two(people)
         return out
     if spec.kind is EventKind.INDIVIDUAL:
         one = {n: (_players(names.get(n)) or [""])[0] for n in range(1, spec.entrants + 1)}
