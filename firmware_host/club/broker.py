@@ -169,7 +169,7 @@ class LocalBroker:
             self.write_files()
         self.log_lines = []
         ready = threading.Event()   # set when mosquitto says it runs, or when its output ends
-        running: list[bool] = []    # it said it runs (its output ending is no such thing)
+        running = threading.Event()  # it said it runs (its output ending is no such thing)
         self.proc = subprocess.Popen([mosquitto_binary(), "-c", str(self.conf_path)], stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True, bufsize=1)
         proc = self.proc
@@ -183,14 +183,14 @@ class LocalBroker:
                 else:
                     log.debug("mosquitto: %s", line.rstrip())
                 if READY_MARK in line and "version" in line:
-                    running.append(True)
+                    running.set()
                     ready.set()
             ready.set()
 
         self._reader = threading.Thread(target=read, name="mosquitto-log", daemon=True)
         self._reader.start()
         # (a mosquitto that failed may have closed its output and not yet exited: poll() alone is not enough)
-        if not ready.wait(timeout) or not running or proc.poll() is not None:
+        if not ready.wait(timeout) or not running.is_set() or proc.poll() is not None:
             out = "\n".join(self.log_lines[-10:])
             self.stop()
             raise BrokerError(f"mosquitto did not start on port {self.port}:\n{out}")

@@ -8,6 +8,7 @@ same values, :func:`laws.duplicate.movement.check` finds what is wrong with any 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -161,12 +162,12 @@ def records_problem(given: Iterable[int], plays: Iterable[int], player: str) -> 
     """What is wrong with hand records giving the boards numbered ``given`` for ``player`` (a movement's or
     an event's name) that plays the boards ``plays`` ("" when nothing): a board given twice, or one it
     plays missing."""
-    numbers = list(given)
-    twice = sorted({n for n in numbers if numbers.count(n) > 1})
+    counts = Counter(given)
+    twice = sorted(n for n, k in counts.items() if k > 1)
     if twice:
         return f"the hand records give board {twice[0]} twice"
     wanted = sorted(set(plays))
-    missing = sorted(set(wanted) - set(numbers))
+    missing = sorted(set(wanted) - set(counts))
     if missing:
         return (f"{player} plays boards {board_span(wanted)} but the hand records have no "
                 f"board{'s' if len(missing) > 1 else ''} {board_span(missing)}")
