@@ -398,13 +398,12 @@ def _code_blobs(mask: np.ndarray, closed: np.ndarray, f: float, sides: tuple[flo
                 xa, ya, xb, yb = int(x0[i]), int(y0[i]), int(x0[i] + w[i]), int(y0[i] + h[i])
                 sel = (labels[ya:yb, xa:xb] == i + 1) & (mask[ya:yb, xa:xb] > 0)
                 shaped[i] = float(bh[ya:yb, xa:xb][sel].sum()) >= JOINED_INK * max(int(sel.sum()), 1)
-            prefilter = False
-    if prefilter and nested and bh is not None:
-        lab = labels.ravel()
-        on = mask.ravel() > 0
-        ink_sum = np.bincount(lab[on], weights=bh.ravel()[on].astype(np.float64), minlength=len(x0) + 1)[1:]
-        ink_n = np.bincount(lab[on], minlength=len(x0) + 1)[1:]
-        shaped &= ink_sum >= JOINED_INK * np.maximum(ink_n, 1)
+        else:  # every blob at once, by two counts over the whole image
+            lab = labels.ravel()
+            on = mask.ravel() > 0
+            ink_sum = np.bincount(lab[on], weights=bh.ravel()[on].astype(np.float64), minlength=len(x0) + 1)[1:]
+            ink_n = np.bincount(lab[on], minlength=len(x0) + 1)[1:]
+            shaped &= ink_sum >= JOINED_INK * np.maximum(ink_n, 1)
     keep = np.flatnonzero(shaped)
     if not len(keep):
         return []
