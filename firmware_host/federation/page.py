@@ -3,7 +3,8 @@
 ``cardtable federation serve --web PORT`` serves, with the standard library's HTTP server:
 
 * ``/`` — one HTML page (no outside scripts, fonts or styles) that fetches ``/standings.json`` every
-  ``POLL_MS`` milliseconds and draws the field's rankings and every club's own ranking;
+  ``POLL_MS`` milliseconds and draws the field's rankings and every club's own ranking, again only
+  when the view has changed (a reader's scroll and selection on a phone stay as they were);
 * ``/standings.json`` — the public view exactly as the service last published it on
   ``fed/<event>/public/standings`` (``docs/federation.md``): only boards every club has finished
   count until the event is closed, so the page can never show more than the public topic.
@@ -66,9 +67,12 @@ function ranking(name, rows){
     tr.appendChild(cell("td",r.percent===null?"":r.percent.toFixed(2),"n"));t.appendChild(tr);}
   s.appendChild(t);return s;
 }
+let drawn=null;
 async function tick(){
   try{
-    const r=await fetch("standings.json",{cache:"no-store"});const v=await r.json();
+    const r=await fetch("standings.json",{cache:"no-store"});const text=await r.text();
+    if(text===drawn)return;
+    const v=JSON.parse(text);
     const taken=Object.values(v.taken||{}).reduce((a,b)=>a+b,0);
     document.getElementById("state").textContent=(v.boards.length?
       "boards "+v.boards.join(", ")+(v.closed?" (the event is closed)":" (finished by every club)"):
@@ -77,8 +81,8 @@ async function tick(){
     f.replaceChildren();c.replaceChildren();
     for(const [name,rows] of Object.entries(v.rankings||{}))
       (name.startsWith("field ")?f:c).appendChild(ranking(name,rows));
-    document.body.dataset.taken=String(taken);
-  }catch(e){document.getElementById("state").textContent="the federation cannot be reached; trying again";}
+    document.body.dataset.taken=String(taken);drawn=text;
+  }catch(e){drawn=null;document.getElementById("state").textContent="the federation cannot be reached; trying again";}
 }
 tick();setInterval(tick,__POLL__);
 </script></body></html>

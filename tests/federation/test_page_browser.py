@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from firmware_host.federation.brokers import EventBroker
-from firmware_host.federation.page import FieldPage
+from firmware_host.federation.page import POLL_MS, FieldPage
 from firmware_host.federation.service import EventSetup, FederationService, create_event
 from firmware_host.federation.topics import SERVICE_USER, EventTopics
 from tests.browser import chromium, missing
@@ -80,8 +80,13 @@ def test_the_page_shows_the_released_field_live_and_fits_a_phone(served: tuple[F
         assert state.startswith("boards 1 (finished by every club)"), state
         data = json.loads(urllib.request.urlopen(url + "standings.json", timeout=5).read())
         assert data["boards"] == [1] and data == service.last_view    # board 2 is not public yet
-        names = [s.get_attribute("data-ranking") for s in driver.find_elements(By.CSS_SELECTOR, "section")]
+        names = driver.execute_script("return [...document.querySelectorAll('section')].map(s => s.dataset.ranking);")
         assert names == ["field EW", "field NS", "c1 EW", "c1 NS", "c2 EW", "c2 NS"]
+        # nothing changed: later polls leave the page as it is drawn (a phone's scroll and selection stay)
+        driver.execute_script("window.firstSection = document.querySelector('section');")
+        time.sleep(2.5 * POLL_MS / 1000)
+        assert driver.execute_script("return document.querySelector('section') === window.firstSection;"), \
+            "the page was drawn again though the view had not changed"
         first = driver.find_element(By.CSS_SELECTOR, "section[data-ranking='field NS'] tr:nth-child(2)").text
         top = service.last_view["rankings"]["field NS"][0]
         assert first.split()[:3] == [str(top["place"]), top["club"], top["pair"].split()[0]]
@@ -89,6 +94,7 @@ def test_the_page_shows_the_released_field_live_and_fits_a_phone(served: tuple[F
         _send(service, "c2", c2[4:])               # c2 finishes: the page follows without a reload
         _wait(driver, "return document.body.dataset.taken === '16';")
         assert driver.find_element(By.ID, "state").text.startswith("boards 1, 2 (finished by every club)")
+        assert driver.execute_script("return document.querySelector('section') !== window.firstSection;")
 
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
