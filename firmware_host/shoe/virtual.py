@@ -201,16 +201,27 @@ class VirtualShoe:
         """The dealer gathers every card, shuffles and loads a fresh pack (``pack`` names its id; by
         default the next of ``packs``). The shoe does this by itself after every deal.
 
+        A card still in the exit (one feeding when a deal was aborted) leaves first, as a card outside a
+        deal, before the dealer gathers: a real dealer cannot gather a card the exit holds, and one left
+        there would leave as the next deal's first card.
+
         Raises:
-            RuntimeError: during a deal (finish or abort it first).
+            RuntimeError: during a deal (finish or abort it first), or the exit not clear within 5 s.
         """
-        with self._lock:
-            if self.firmware.dealing:
-                raise RuntimeError("the virtual shoe is dealing; abort the deal before reloading")
-            self._gather_due = False
-            self.hw.gather()
-            self.firmware.poll()
-            self._load_next_pack(pack)
+        end = time.monotonic() + 5.0
+        while True:
+            with self._lock:
+                if self.firmware.dealing:
+                    raise RuntimeError("the virtual shoe is dealing; abort the deal before reloading")
+                if self.hw.slot is None and not self.firmware.in_slot:
+                    self._gather_due = False
+                    self.hw.gather()
+                    self.firmware.poll()
+                    self._load_next_pack(pack)
+                    return
+            if time.monotonic() > end:
+                raise RuntimeError("a card stays in the virtual shoe's exit; it cannot be reloaded")
+            time.sleep(0.002)
 
     def put(self, cards: list[PhysCard]) -> None:
         """The dealer puts ``cards`` (top first) on whatever is in the well (e.g. a board's missing cards
