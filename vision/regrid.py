@@ -30,6 +30,7 @@ Pure functions of arrays: no I/O.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -184,11 +185,22 @@ def _best(img: np.ndarray, hyps: np.ndarray) -> Grid:
     return Grid(x, y, (ux, uy), (vx, vy), int(k), float(score[i, k]))
 
 
+@functools.lru_cache(maxsize=32)
+def _moves(shifts: tuple[float, ...], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``_shifted``'s moves along the rows and the columns (modules) for ``n`` grids, made once for each set of
+    shifts (a fit's are always the same few; read only)."""
+    s = np.array(shifts, np.float64)
+    dy, dx = (v.ravel() for v in np.meshgrid(s, s, indexing="ij"))
+    moves = np.tile(dx, n), np.tile(dy, n)
+    for m in moves:
+        m.setflags(write=False)
+    return moves
+
+
 def _shifted(hyps: np.ndarray, shifts: np.ndarray) -> np.ndarray:
     """Each grid of ``hyps`` moved by each of ``shifts`` modules along its rows and along its columns."""
-    dy, dx = (v.ravel() for v in np.meshgrid(shifts, shifts, indexing="ij"))
-    out = np.repeat(hyps, len(dx), axis=0)
-    k = np.tile(dx, len(hyps)), np.tile(dy, len(hyps))
+    out = np.repeat(hyps, len(shifts) ** 2, axis=0)
+    k = _moves(tuple(float(v) for v in shifts), len(hyps))
     out[:, 0] += k[0] * out[:, 2] + k[1] * out[:, 4]
     out[:, 1] += k[0] * out[:, 3] + k[1] * out[:, 5]
     return out
@@ -212,6 +224,16 @@ def _coarse() -> np.ndarray:
 
 
 _COARSE = _coarse()
+_SCALE_STEPS = np.linspace(*SCALES)  # made once: the very values ``np.linspace`` gives each fit
+_SCALE_STEPS.setflags(write=False)
+
+
+@functools.lru_cache(maxsize=8)
+def _shift_steps(reach: float) -> np.ndarray:
+    """``np.linspace(-reach, reach, SHIFTS)``, made once for each ``reach`` (read only)."""
+    steps = np.linspace(-reach, reach, SHIFTS)
+    steps.setflags(write=False)
+    return steps
 
 
 def fit_grid(img: np.ndarray, x: float, y: float, ppm: float, reach: float = 1.0,
@@ -228,7 +250,7 @@ def fit_grid(img: np.ndarray, x: float, y: float, ppm: float, reach: float = 1.0
     h = max(int(N * ppm * 0.55), 4)
     y0, x0 = int(max(y - h, 0)), int(max(x - h, 0))
     angle = grid_angle(img[y0:int(y + h), x0:int(x + h)])
-    scales, shifts = ppm * np.linspace(*SCALES), np.linspace(-reach, reach, SHIFTS)
+    scales, shifts = ppm * _SCALE_STEPS, _shift_steps(reach)
     if coarse_min is not None:  # the coarse grids built alone: the very values of ``hyps[_COARSE]``, tested
         rough = _best(img, _shifted(similar(x, y, scales[::2], angle), shifts[::2]))
         if rough.score < coarse_min:

@@ -53,3 +53,26 @@ def test_print_that_is_no_code_fits_no_grid_either_way() -> None:
     for img in (noise, square, stripes):
         assert regrid.fit_grid(img, 45, 45, 32 / 13).score < regrid.MIN_FIT
         assert regrid.fit_grid(img, 45, 45, 32 / 13, coarse_min=None).score < regrid.MIN_FIT
+
+
+def test_the_moves_and_steps_made_once_are_the_ones_made_each_fit() -> None:
+    """``_shifted`` with its moves made once (``_moves``) and ``fit_grid``'s steps made once (``_SCALE_STEPS``,
+    ``_shift_steps``): the very values of the meshgrid and the linspaces made each fit, before this round."""
+    def by_meshgrid(hyps: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+        dy, dx = (v.ravel() for v in np.meshgrid(shifts, shifts, indexing="ij"))
+        out = np.repeat(hyps, len(dx), axis=0)
+        k = np.tile(dx, len(hyps)), np.tile(dy, len(hyps))
+        out[:, 0] += k[0] * out[:, 2] + k[1] * out[:, 4]
+        out[:, 1] += k[0] * out[:, 3] + k[1] * out[:, 5]
+        return out
+
+    assert np.array_equal(regrid._SCALE_STEPS, np.linspace(*regrid.SCALES))
+    rng = np.random.default_rng(3)
+    for reach in (1.0, 0.5, 1.7):
+        shifts = np.linspace(-reach, reach, regrid.SHIFTS)
+        assert np.array_equal(regrid._shift_steps(reach), shifts)
+        for _ in range(5):
+            hyps = regrid.similar(float(rng.uniform(20, 60)), float(rng.uniform(20, 60)),
+                                  float(rng.uniform(2, 4)) * regrid._SCALE_STEPS, float(rng.uniform(-45, 45)))
+            assert np.array_equal(regrid._shifted(hyps, shifts), by_meshgrid(hyps, shifts))
+            assert np.array_equal(regrid._shifted(hyps, shifts[::2]), by_meshgrid(hyps, shifts[::2]))
