@@ -30,7 +30,8 @@ Lean (``lean=True``, the decoder's default since issue 37's eighth round): the s
 strong unsharp mask's blur is taken at the crop's own scale and scaled with it (``sharpen_up``; a Gaussian of
 6 px on a crop at 10 px a module was a fifth of a playing-card frame's time); candidates are found with
 blobs ruled out by their boxes before any outline is traced (``may_be_code``), labelled in half the time
-(``_label``), and the frame halved and closed once for every pass (``Shared``): the same candidates. Only
+(``_label``), their ink counted from summed-area tables (``ink_sums``, also for the blobs whose outlines are
+traced), and the frame halved and closed once for every pass (``Shared``): the same candidates. Only
 the mask is not bit for bit the same image; on the tuning seeds it reads what the costlier one read, and one
 code more.
 
@@ -408,10 +409,17 @@ def _code_blobs(mask: np.ndarray, closed: np.ndarray, f: float, sides: tuple[flo
     if not len(keep):
         return []
     out = []
-    for i in keep:
+    # lean: each box's ink count and darkness from the summed-area tables (the same integers as counting them)
+    inks = _box_sums(sums[0], x0[keep], y0[keep], w[keep], h[keep]) if sums is not None else None
+    darkness = _box_sums(sums[1], x0[keep], y0[keep], w[keep], h[keep]) \
+        if sums is not None and sums[1] is not None and bh is not None else None
+    for j, i in enumerate(keep):
+        xa, ya, xb, yb = int(x0[i]), int(y0[i]), int(x0[i] + w[i]), int(y0[i] + h[i])
         if nested:
-            xa, ya, xb, yb = int(x0[i]), int(y0[i]), int(x0[i] + w[i]), int(y0[i] + h[i])
-            own = (labels[ya:yb, xa:xb] == i + 1).astype(np.uint8)
+            # the blob's own pixels (255: the same outline as 1); ``cv2.compare`` is one call where ``==`` and a
+            # cast are two
+            own = cv2.compare(labels[ya:yb, xa:xb], float(i + 1), cv2.CMP_EQ) if sums is not None \
+                else (labels[ya:yb, xa:xb] == i + 1).astype(np.uint8)
             outline, _ = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             area = max(cv2.contourArea(c) for c in outline)
         else:
@@ -420,12 +428,16 @@ def _code_blobs(mask: np.ndarray, closed: np.ndarray, f: float, sides: tuple[flo
         fill = area / (w[i] * h[i])  # 1 upright, 0.5 at 45 degrees
         if not lo_s <= side <= hi_s or fill < 0.45:
             continue
-        xa, ya, xb, yb = int(x0[i]), int(y0[i]), int(x0[i] + w[i]), int(y0[i] + h[i])
-        dark = cv2.countNonZero(mask[ya:yb, xa:xb]) / (w[i] * h[i]) / max(fill, 0.5)  # codes: about half
+        ink = int(inks[j]) if inks is not None else cv2.countNonZero(mask[ya:yb, xa:xb])
+        dark = ink / (w[i] * h[i]) / max(fill, 0.5)  # codes: about half
         if bh is not None and MIN_DARK_SHARE <= dark <= max_ink:
-            sel = mask[ya:yb, xa:xb] > 0
-            if float(bh[ya:yb, xa:xb][sel].mean()) < JOINED_INK:
-                continue
+            if darkness is not None:  # the mean below JOINED_INK exactly when the sum is below JOINED_INK times the count
+                if darkness[j] < JOINED_INK * ink:
+                    continue
+            else:
+                sel = mask[ya:yb, xa:xb] > 0
+                if float(bh[ya:yb, xa:xb][sel].mean()) < JOINED_INK:
+                    continue
         if MIN_DARK_SHARE <= dark <= max_ink:
             out.append(Candidate((x0[i] + w[i] / 2) / f, (y0[i] + h[i] / 2) / f, side / f, 1 - abs(dark - 0.5),
                                  inky=dark > INKY))
