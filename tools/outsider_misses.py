@@ -1,15 +1,18 @@
 """Why the decoder left codes of the outsider's table unread: one line of JSON a fully visible code missed.
 
-    python tools/outsider_misses.py SEED FRAMES KINDS [--main]
+    python tools/outsider_misses.py SEED FRAMES KINDS [--main | --today] [--size 720]
 
 KINDS: comma-separated, of deal, stack, fan, row, column (drawn in that order from SEED, as ``run_outsider``
 does when given the same kinds). ``--main``: the decoder of before issue 37's fourth round
 (``mostly_ink=False, narrow=False``, and without the fifth round's glare candidates, ``glare=False``);
-``--today``: the decoder of before the sixth round (``regrid=False``, main of 2026-12-03). For every fully visible code not read, at 1280x720 and 1920x1080:
-its px a module, the defocus, the glare patch's strength at the code (share of white), the camera's tilt;
+``--today``: the decoder of before the sixth round (``regrid=False``, main of 2026-12-03). For every fully visible code not read
+(backs too: ``run_outsider``'s score counts them among the playing cards; before issue 37's tenth round they were
+left out here), at 1280x720 and 1920x1080 (``--size 720`` or ``1080``: one of them): its text and kind, px a module, the defocus, the glare patch's strength at the code (share of white), the camera's tilt;
 ``stage``: ``not_found`` (no second-look candidate within half a side of it), ``found_not_tried`` (a
 candidate the cap or a read neighbour skipped) or ``tried_unread``; ``oracle``: whether it reads when cut
-out at its true place and side with every remedy; and for a code not found, ``blob``: what
+out at its true place and side with every remedy; ``oracle_grid``: whether ``regrid.read_by_grid`` reads it there;
+``right``: how many of its 169 modules, sampled at their true centres (the generator's homography), fall on the
+right side of the best single threshold (169: legible as it is; under about 150: glare or blur took too much); and for a code not found, ``blob``: what
 ``code_candidates`` saw at its centre at the true scale (``no_blob``: nothing darker than the paper by
 ``DARK`` there; ``merged``: part of a blob larger than a code; ``too_dark`` / ``too_light``: its share of
 ink outside ``MIN_DARK_SHARE``-0.85; ``fill``, ``side``, ``shape_box``: not a code's shape; ``ok``: a code's
@@ -26,10 +29,10 @@ import sys
 import cv2
 import numpy as np
 
-from vision import lookagain
+from vision import lookagain, regrid
 from vision.codes import encode_call_payload, encode_payload
 from vision.decode import ZxingDecoder, as_gray
-from vision.measure_outsider import MODULE_MM
+from vision.measure_outsider import MODULE_MM, Camera, Item, Scene, homography, project, symbol
 from vision.measure_outsider_run import LAYOUTS, outsider_frames
 
 SIZES = ((1280, 720), (1920, 1080))
@@ -72,6 +75,19 @@ def blob_at(gray: np.ndarray, cx: float, cy: float, side: float) -> str:
     return "too_dark" if dark > 0.85 else "too_light" if dark < lookagain.MIN_DARK_SHARE else "ok"
 
 
+def modules_right(gray: np.ndarray, scene: Scene, cam: Camera, it: Item, size: tuple[int, int]) -> int:
+    """How many of ``it``'s 169 modules, sampled at their true centres, the best single threshold puts right."""
+    bx, by, _ = it.block()
+    centres = [(bx + (c + 2.5) * MODULE_MM, by + (r + 2.5) * MODULE_MM) for r in range(13) for c in range(13)]
+    px = project(homography(cam, scene.centre, size) @ it.to_table(), np.array(centres)).astype(np.float32)
+    v = cv2.remap(gray.astype(np.float32), px[:, 0].reshape(1, -1), px[:, 1].reshape(1, -1), cv2.INTER_LINEAR)[0]
+    dark = symbol(it.text).ravel().astype(bool)
+    order = np.argsort(v, kind="stable")  # a threshold after the n darkest: those dark, the rest light
+    right_if_dark = np.concatenate([[0], np.cumsum(dark[order])])
+    light_right = np.concatenate([[0], np.cumsum(~dark[order])])
+    return int((right_if_dark + (int((~dark).sum()) - light_right)).max())
+
+
 def main(argv: list[str]) -> int:
     import argparse
 
@@ -82,6 +98,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("kinds", help="comma-separated, of " + ", ".join(kinds_known))
     ap.add_argument("--main", action="store_true", help="the decoder of before issue 37's fourth round")
     ap.add_argument("--today", action="store_true", help="the decoder of before issue 37's sixth round (regrid)")
+    ap.add_argument("--size", choices=("720", "1080"), help="only this size (default: both)")
     args = ap.parse_args(argv)
     seed, frames, kinds = args.seed, args.frames, args.kinds.split(",")
     if unknown := [k for k in kinds if k not in kinds_known]:
@@ -107,7 +124,8 @@ def main(argv: list[str]) -> int:
 
     lookagain.code_candidates, lookagain.glare_candidates = found, found_glare  # type: ignore[assignment]
     lookagain.read_candidate = tried  # type: ignore[assignment]
-    for kind, f, cam, scene, size, frame, view in outsider_frames(kinds, frames, seed, SIZES):
+    for kind, f, cam, scene, size, frame, view in outsider_frames(
+            kinds, frames, seed, [s for s in SIZES if args.size in (None, str(s[1]))]):
         seen["found"].clear()
         seen["tried"].clear()
         reading = dec.read(frame)
@@ -116,7 +134,7 @@ def main(argv: list[str]) -> int:
         gray = as_gray(frame)
         half = float(np.median([v[1] for v in view])) * 17 / 2
         for i, (it, (clear, ppm, (cx, cy))) in enumerate(zip(scene.items, view)):
-            if not clear or it.kind == "back" or any(
+            if not clear or any(
                     t == it.text and math.dist((x, y), (cx, cy)) < half for t, x, y in reads):
                 continue
             side = ppm * lookagain.MODULES
@@ -126,10 +144,13 @@ def main(argv: list[str]) -> int:
             at = [c for c in seen["found"] if math.dist((c.x, c.y), (cx, cy)) < 0.5 * side]
             stage = "tried_unread" if any(c in seen["tried"] for c in at) else "found_not_tried" if at else "not_found"
             oracle = read(gray, lookagain.Candidate(cx, cy, side, 1.0), dec._read_crop, True, dec._read_crop_global)
-            print(json.dumps({"kind": kind, "frame": f, "size": size[0], "item": i, "what": it.kind,
+            grid = regrid.read_by_grid(gray, cx, cy, side, dec._read_crop_global)
+            print(json.dumps({"kind": kind, "frame": f, "size": size[0], "item": i, "what": it.kind, "text": it.text,
                               "ppm": round(ppm, 2), "blur": round(cam.blur, 2), "glare": round(glare, 2),
                               "pitch": round(cam.pitch, 1), "roll": round(cam.roll, 1), "stage": stage,
                               "oracle": any(t == it.text for t, _, _ in oracle),
+                              "oracle_grid": any(t == it.text for t, _, _ in grid),
+                              "right": modules_right(gray, scene, cam, it, size),
                               "blob": blob_at(gray, cx, cy, side) if stage == "not_found" else None}), flush=True)
     return 0
 
