@@ -21,7 +21,10 @@ from laws.state import TableState
 
 
 class LiveTable:
-    def __init__(self, data_dir: Path, port: str, game: str = "contract-bridge") -> None:
+    def __init__(self, data_dir: Path, port: str, game: str = "contract-bridge", *,
+                 before: Callable[[Table], None] | None = None) -> None:
+        """``before(table)`` runs before the table's thread starts (a change made after could come too
+        late: the table takes the shoe's first messages at once)."""
         self.cfg = load_config(None, env={}, check_devices=False, overrides={
             "table.data_dir": str(data_dir), "table.game": game, "shoe.port": port,
             "camera.source": "none", "pins.factory": "mock"})
@@ -31,6 +34,8 @@ class LiveTable:
         self._crash: Callable[[TableState], bool] | None = None
         self.table: Table = build_table(self.cfg)
         self.table.ctl.on_phase(self._changed)
+        if before is not None:
+            before(self.table)
         self._thread = threading.Thread(target=self.table.run, name="live-table", daemon=True)
         self._thread.start()
 

@@ -143,8 +143,8 @@ def test_messages_committed_but_never_acknowledged_are_not_journaled_twice(tmp_p
     restarted host, which resumes after the last message its journal holds and drops the rest."""
     data = tmp_path / "data"
     with VirtualShoe("contract-bridge", seed=16, packs=("A1", "B1"), gap_ms=20) as shoe:
-        with LiveTable(data, shoe.path) as table:
-            table.table.ctl.acknowledge = None  # no ACK ever leaves: the shoe keeps every message
+        # no ACK ever leaves, from the first message on: the shoe keeps every message
+        with LiveTable(data, shoe.path, before=lambda t: setattr(t.ctl, "acknowledge", None)) as table:
             table.wait(lambda s: s.phase is Phase.DEALING and s.deal is not None and s.deal.cards_dealt >= 20)
         assert shoe.firmware.ring.oldest_seq() == 1  # all of it still in the shoe
         with LiveTable(data, shoe.path) as table:
