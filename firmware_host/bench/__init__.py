@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sys
 
 # name -> "module:function"; every benchmark prints medians and ratios measured in the same run.
 BENCHES: dict[str, str] = {
@@ -37,6 +38,13 @@ BENCHES: dict[str, str] = {
 
 
 def run(name: str, args: argparse.Namespace) -> int:
-    """Run the benchmark ``name`` with the command's arguments; its exit status."""
+    """Run the benchmark ``name`` with the command's arguments; its exit status (1, with one line on
+    stderr, when it could not measure: ``report.BenchFailed``)."""
+    from firmware_host.bench.report import BenchFailed
+
     mod, fn = BENCHES[name].split(":")
-    return int(getattr(importlib.import_module(mod), fn)(args) or 0)
+    try:
+        return int(getattr(importlib.import_module(mod), fn)(args) or 0)
+    except BenchFailed as exc:
+        print(f"cardtable bench {name}: could not measure: {exc}", file=sys.stderr)
+        return 1

@@ -8,6 +8,11 @@ LEDs on MockFactory pins. Two latencies, each from just before the single ``os.w
 * card -> journaled: a dealt card's event committed to the journal (every card);
 * frame -> lamp pin: a face-up card lighting the redeal lamp, and the next deal's start putting it
   out; the time is the pin's own change time recorded by gpiozero's mock pin.
+
+The shoe's side sends a HEARTBEAT every 0.5 s with its last number, as PROTOCOL.md asks of a shoe: without
+it, a machine busy enough to hold this process back for 1.6 s made the host take the shoe for offline and
+the measurement stopped. A step that does not come within its time is a ``BenchFailed`` (one line, no
+traceback).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import tty
 from pathlib import Path
 from typing import Any
 
-from firmware_host.bench.report import percentile
+from firmware_host.bench.report import BenchFailed, percentile
 from laws.cards import RANKS, Seat, clockwise_from, full_pack
 
 
@@ -43,7 +48,7 @@ class _Stamp:
     def wait_for(self, n: int, timeout: float = 5.0) -> float:
         with self.cond:
             if not self.cond.wait_for(lambda: self.count >= n, timeout):
-                raise RuntimeError(f"event {n} never reached the journal")
+                raise BenchFailed(f"event {n} did not reach the journal within {timeout:g} s")
             return self.stamps[n]
 
     def status(self, snapshot: dict[str, Any]) -> None: ...
@@ -96,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
         connect_shoe(ctl, link, adapter)
         link.start()
         redeal_pin = factory.pin(cfg.pins.lamps["redeal"])
+        beat_stop = threading.Event()
+        beat: threading.Thread | None = None
         try:
             hello = m.Hello(0, 1, 0, 1, 0, 0x3F, 128, "bench", "1.0.0")
             while not online.wait(0.2):
@@ -104,17 +111,31 @@ def run(args: argparse.Namespace) -> int:
             seq = 0
             journaled = stamp.count
             order = clockwise_from(Seat.N.left)
+            wire = threading.Lock()     # one frame at a time on the pty; a heartbeat names the last written
+            written = [0]
 
             def write(msg: Any) -> float:
-                t0 = time.monotonic()
-                os.write(master, codec.encode(msg))
+                with wire:
+                    t0 = time.monotonic()
+                    os.write(master, codec.encode(msg))
+                    written[0] = msg.seq
                 return t0
+
+            def heartbeats() -> None:
+                while not beat_stop.wait(0.5):
+                    with wire:
+                        if beat_stop.is_set():
+                            return
+                        os.write(master, codec.encode(m.Heartbeat(written[0], m.ShoeState.DEALING, False, True, 0)))
+
+            beat = threading.Thread(target=heartbeats, name="bench-heartbeat", daemon=True)
+            beat.start()
 
             def lamp_change(was: bool, t0: float) -> float:
                 deadline = time.monotonic() + 5
                 while bool(redeal_pin.state) == was:
                     if time.monotonic() > deadline:
-                        raise RuntimeError("the redeal lamp did not change")
+                        raise BenchFailed("the redeal lamp did not change within 5 s")
                     time.sleep(0.0001)
                 return (redeal_pin._last_change - t0) * 1000
 
@@ -151,12 +172,15 @@ def run(args: argparse.Namespace) -> int:
                 deadline = time.monotonic() + 5
                 while ctl.seq == before:
                     if time.monotonic() > deadline:
-                        raise RuntimeError("the deal's end never reached the journal")
+                        raise BenchFailed("the deal's end did not reach the journal within 5 s")
                     time.sleep(0.001)
                 ctl.queue.join()
                 journaled = stamp.count
                 _drain(master)  # the host's ACKs, so the pty never fills
         finally:
+            beat_stop.set()
+            if beat is not None:
+                beat.join(timeout=2)
             link.stop()
             stop.set()
             worker.join(timeout=5)
