@@ -306,7 +306,7 @@ class LiveRun:
         cpu0 = _thread_cpu(threads)
 
         def stop() -> None:
-            time.sleep(max(1.0, self.release.delay + 0.5))   # what is still held by time goes out
+            self._settle(max(1.0, self.release.delay + 0.5))   # what is still held by time goes out
             self.result_extra["cpu"] = _thread_cpu(threads) - cpu0
             for s in stops:
                 s()
@@ -323,6 +323,25 @@ class LiveRun:
             self.result_extra["shown"] = shown
             self.result_extra["sse"] = counts
         return stop
+
+    def _settle(self, quiet: float, limit: float = 120.0) -> None:
+        """Until nothing more is released nor reaches a listener for ``quiet`` seconds (at most ``limit``):
+        a fixed wait let a loaded machine stop the run with releases still on their way."""
+        def moved() -> tuple[int, ...]:
+            try:
+                held = sum(len(v) for v in self.releaser.released_items().values())
+            except RuntimeError:            # a board added while counted: it moved
+                held = -1
+            return (held, *(len(lst.arrivals) for lst in self.listeners.values()))
+
+        last, since, end = moved(), time.monotonic(), time.monotonic() + limit
+        while time.monotonic() < end:
+            time.sleep(0.1)
+            now = moved()
+            if now != last:
+                last, since = now, time.monotonic()
+            elif time.monotonic() - since >= quiet:
+                return
 
     def _service_process(self, port: int, password: str) -> subprocess.Popen[str]:
         r = self.releaser
