@@ -216,14 +216,6 @@ COARSE_MIN = 0.4  # the least best score of ``fit_grid``'s coarse grids (every o
 # 0.25; 57 of the 140 that do not fit are given up at 0.4 (82 at 0.45, which would leave a margin under that gap).
 
 
-def _coarse() -> np.ndarray:
-    """Which of ``fit_grid``'s grids are its coarse ones: every other scale and every other place each way (the
-    ends and the middle: 3 scales x 3 x 3 places of 5 x 5 x 5)."""
-    scale, row, col = np.meshgrid(np.arange(SCALES[2]), np.arange(SHIFTS), np.arange(SHIFTS), indexing="ij")
-    return np.flatnonzero(((scale % 2) == 0) & ((row % 2) == 0) & ((col % 2) == 0))
-
-
-_COARSE = _coarse()
 _SCALE_STEPS = np.linspace(*SCALES)  # made once: the very values ``np.linspace`` gives each fit
 _SCALE_STEPS.setflags(write=False)
 
@@ -243,7 +235,8 @@ def fit_grid(img: np.ndarray, x: float, y: float, ppm: float, reach: float = 1.0
     scale of ``SCALES``, place of ``SHIFTS`` and quarter turn, the one whose fixed parts and quiet ring
     best correlate with what they should be (``Grid.score``). ``refine`` then fits it closer.
 
-    Coarse to fine: the coarse grids (``_COARSE``, a fifth of them) are scored first, and when the best of them
+    Coarse to fine: the coarse grids (every other scale and every other place each way: the ends and the
+    middle, 27 of the 125) are scored first, and when the best of them
     scores under ``coarse_min`` that one is given (no grid of a code that scores so little there fits): most
     candidates read module by module fit no grid (25 of 38 on the tuning seeds' playing cards at 720p). Else,
     or with ``coarse_min=None``, the best of all, as before."""
@@ -251,7 +244,7 @@ def fit_grid(img: np.ndarray, x: float, y: float, ppm: float, reach: float = 1.0
     y0, x0 = int(max(y - h, 0)), int(max(x - h, 0))
     angle = grid_angle(img[y0:int(y + h), x0:int(x + h)])
     scales, shifts = ppm * _SCALE_STEPS, _shift_steps(reach)
-    if coarse_min is not None:  # the coarse grids built alone: the very values of ``hyps[_COARSE]``, tested
+    if coarse_min is not None:  # the coarse grids built alone: the very values of the full set's (tested)
         rough = _best(img, _shifted(similar(x, y, scales[::2], angle), shifts[::2]))
         if rough.score < coarse_min:
             return rough
