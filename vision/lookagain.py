@@ -416,10 +416,7 @@ def _code_blobs(mask: np.ndarray, closed: np.ndarray, f: float, sides: tuple[flo
     for j, i in enumerate(keep):
         xa, ya, xb, yb = int(x0[i]), int(y0[i]), int(x0[i] + w[i]), int(y0[i] + h[i])
         if nested:
-            # the blob's own pixels (255: the same outline as 1); ``cv2.compare`` is one call where ``==`` and a
-            # cast are two
-            own = cv2.compare(labels[ya:yb, xa:xb], float(i + 1), cv2.CMP_EQ) if sums is not None \
-                else (labels[ya:yb, xa:xb] == i + 1).astype(np.uint8)
+            own = cv2.compare(labels[ya:yb, xa:xb], float(i + 1), cv2.CMP_EQ)  # the blob's own pixels, 255
             outline, _ = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             area = max(cv2.contourArea(c) for c in outline)
         else:
