@@ -213,11 +213,8 @@ class VirtualShoe:
             with self._lock:
                 if self.firmware.dealing:
                     raise RuntimeError("the virtual shoe is dealing; abort the deal before reloading")
-                if self.hw.slot is None and not self.firmware.in_slot:
-                    self._gather_due = False
-                    self.hw.gather()
-                    self.firmware.poll()
-                    self._load_next_pack(pack)
+                if self._exit_clear():
+                    self._reload(pack)
                     return
             if time.monotonic() > end:
                 raise RuntimeError("a card stays in the virtual shoe's exit; it cannot be reloaded")
@@ -296,6 +293,19 @@ class VirtualShoe:
 
     # --- the dealer's side ------------------------------------------------------------------------
 
+    def _exit_clear(self) -> bool:
+        """No card in the exit, as the hardware and the firmware see it."""
+        return self.hw.slot is None and not self.firmware.in_slot
+
+    def _reload(self, pack: str | None = None) -> None:
+        """The dealer gathers and loads the next pack (``pack``, or the next of ``packs``), once the exit is
+        clear: a card still in it (a deal stopped mid-card) leaves first, else the firmware would keep its
+        pack flag and never announce the next pack, and the card would leave as the next deal's first."""
+        self._gather_due = False
+        self.hw.gather()
+        self.firmware.poll()                 # the firmware sees the empty well before the next pack
+        self._load_next_pack(pack)
+
     def _load_next_pack(self, pack: str | None = None) -> None:
         pack = pack or self.packs[self.deals % len(self.packs)]
         self.hw.load(shuffled_pack(self.plan.pack, pack, self.rng))
@@ -347,10 +357,5 @@ class VirtualShoe:
             apply_faults(self.hw.well, faults, self.rng, self.plan.cards_dealt)
         elif was_dealing and not fw.dealing:
             self._gather_due = self.reload
-        if self._gather_due and self.hw.slot is None and not fw.in_slot:
-            # the dealer gathers once the exit is clear: a card still in it (a deal stopped mid-card)
-            # leaves first, else the firmware would keep its pack flag and never announce the next pack
-            self._gather_due = False
-            self.hw.gather()
-            fw.poll()                     # the firmware sees the empty well before the next pack
-            self._load_next_pack()
+        if self._gather_due and self._exit_clear():
+            self._reload()
