@@ -112,13 +112,14 @@ def run(args: argparse.Namespace) -> int:
             journaled = stamp.count
             order = clockwise_from(Seat.N.left)
             wire = threading.Lock()     # one frame at a time on the pty; a heartbeat names the last written
-            written = [0]
+            written = 0
 
             def write(msg: Any) -> float:
+                nonlocal written
                 with wire:
                     t0 = time.monotonic()
                     os.write(master, codec.encode(msg))
-                    written[0] = msg.seq
+                    written = msg.seq
                 return t0
 
             def heartbeats() -> None:
@@ -126,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
                     with wire:
                         if beat_stop.is_set():
                             return
-                        os.write(master, codec.encode(m.Heartbeat(written[0], m.ShoeState.DEALING, False, True, 0)))
+                        os.write(master, codec.encode(m.Heartbeat(written, m.ShoeState.DEALING, False, True, 0)))
 
             beat = threading.Thread(target=heartbeats, name="bench-heartbeat", daemon=True)
             beat.start()
