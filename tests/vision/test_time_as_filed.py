@@ -1,0 +1,50 @@
+"""``tools/time_as_filed.py``: a commit's ``vision`` package imported under another name reads as that code."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CODES = ["AS", "KH", "QD", "JC", "TS", "9H"]
+
+
+def _tool() -> object:
+    spec = importlib.util.spec_from_file_location("time_as_filed", ROOT / "tools" / "time_as_filed.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_a_commits_vision_is_its_own_package_and_reads_as_todays(tmp_path: Path) -> None:
+    """HEAD's package, imported as ``vision_filed``, is loaded from the folder it was written to (none of its
+    modules from today's ``vision``) and reads a rendered frame as today's decoder does."""
+    from tests.vision.conftest import spread_scene
+    from vision.decode import ZxingDecoder
+    from vision.render import render
+
+    tool = _tool()
+    old = tool.import_as_filed("HEAD", tmp_path)  # type: ignore[attr-defined]
+    try:
+        loaded = {name: m for name, m in sys.modules.items() if name.startswith("vision_filed")}
+        assert {"vision_filed.decode", "vision_filed.lookagain", "vision_filed.codes"} <= set(loaded)
+        assert all(Path(m.__file__).is_relative_to(tmp_path) for m in loaded.values())  # type: ignore[arg-type]
+        assert old.lookagain.__name__ == "vision_filed.lookagain"  # type: ignore[attr-defined]
+        assert old.CardCode.__module__ == "vision_filed.codes"  # type: ignore[attr-defined]
+        frame = render(spread_scene(CODES), (1280, 720))
+        then = {str(s.code) for s in old.ZxingDecoder().read(frame).sightings}  # type: ignore[attr-defined]
+        assert then and then == {str(s.code) for s in ZxingDecoder().read(frame).sightings}
+    finally:
+        for name in [n for n in sys.modules if n.startswith("vision_filed")]:
+            del sys.modules[name]
+        sys.path.remove(str(tmp_path))
+
+
+def test_a_commit_that_cannot_be_read_is_one_line_and_exit_2() -> None:
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "time_as_filed.py"), "--commit", "0" * 40,
+                        "--frames", "1", "--seeds", "3"], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.count("\n") == 1 and "cannot read commit" in r.stderr
