@@ -38,10 +38,13 @@ def test_a_test_that_hangs_is_named_with_its_stack_and_the_run_goes_on(tmp_path:
     (tmp_path / "test_hanging.py").write_text(HANGING)
     (tmp_path / "pytest.ini").write_text("[pytest]\ntimeout = 1\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TESTS_WATCHDOG", "PYTEST_"))}
-    env.update(TESTS_WATCHDOG_S="3", PYTHONPATH=str(ROOT))
+    # Only the plugins the watchdog works with (xdist, pytest-timeout): each of the run's four processes
+    # (the controller, two workers, the one that replaces the ended worker) would otherwise load every
+    # installed plugin, most of this test's time on a busy machine.
+    env.update(TESTS_WATCHDOG_S="3", PYTHONPATH=str(ROOT), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "tests.watchdog", "-p", "no:cacheprovider", "-n", "2",
-         "--dist", "loadfile", str(tmp_path)],
+        [sys.executable, "-m", "pytest", "-p", "xdist", "-p", "timeout", "-p", "tests.watchdog",
+         "-p", "no:cacheprovider", "-n", "2", "--dist", "loadfile", str(tmp_path)],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240,
     )
     out = run.stdout

@@ -12,6 +12,10 @@ endplay directly stays small (``cardtable bench duplicate`` measures both side b
   that file must never land in a user's folder (one was committed to the repository by mistake).
 - ``Analyser`` runs it in a thread of its own, so nothing at the tables waits: a session's boards are
   handed in once, and each analysis is read (or waited for) when a traveller or an export needs it.
+- A deal is solved once a process: the sections of an event and the clubs of a simultaneous play the same
+  deals, and a session opened again (a restart, an export from the command line) analyses its boards
+  again. ``analyse`` keeps each answer (bounded, oldest out first) keyed by what it depends on, the deal,
+  the dealer and the vulnerability, never by the board's number; ``SOLVED.clear()`` forgets them.
 
 An analysis is a plain value. ``tricks[seat][strain]`` is what declarer ``seat`` takes double dummy in
 ``strain`` (``NT``, ``S``, ``H``, ``D``, ``C``); ``par_score`` is from North-South's point of view (the
@@ -29,15 +33,17 @@ import os
 import shutil
 import tempfile
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from laws.cards import Seat
 from laws.duplicate.boards import Vulnerability
-from laws.duplicate.deal import Board
+from laws.duplicate.deal import Board, Deal
 
 log = logging.getLogger(__name__)
 
@@ -190,15 +196,79 @@ def in_scratch_folder(fn: Callable[[], _T]) -> _T:
     return _SCRATCH.run(fn)
 
 
+_Key = tuple[Deal, Seat, Vulnerability]
+
+
+def _key(board: Board) -> _Key:
+    """What a board's analysis depends on: its deal, its dealer and its vulnerability (par), not its number."""
+    return board.deal, board.dealer, board.vulnerability
+
+
+class SolvedDeals:
+    """The analyses this process has made, keyed by :func:`_key`; at most ``size``, the oldest out first.
+
+    An entry is an :class:`Analysis` (frozen, its tables read-only once made), handed out with the asking
+    board's number."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._known: OrderedDict[_Key, Analysis] = OrderedDict()
+
+    def get(self, board: Board) -> Analysis | None:
+        with self._lock:
+            known = self._known.get(_key(board))
+            if known is None:
+                return None
+            self._known.move_to_end(_key(board))
+        return known if known.number == board.number else replace(known, number=board.number)
+
+    def put(self, board: Board, analysis: Analysis) -> None:
+        with self._lock:
+            self._known[_key(board)] = analysis
+            self._known.move_to_end(_key(board))
+            while len(self._known) > self.size:
+                self._known.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._known)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._known.clear()
+
+
+SOLVED = SolvedDeals()
+
+
 def analyse(boards: Sequence[Board]) -> list[Analysis]:
     """Double-dummy tricks and par for each board, in the order given. (A ``Board`` holds a whole deal
     by construction: DDS, which may crash the process on a deal short of cards, never meets one.)
 
+    A deal this process has solved before (with the same dealer and vulnerability) is not solved again
+    (``SOLVED``); the others go to the solver in one batch.
+
     Raises:
         AnalysisError: the solver failed, naming the board.
     """
-    if not boards:
-        return []
+    todo: dict[_Key, Board] = {}
+    for b in boards:
+        if SOLVED.get(b) is None:
+            todo.setdefault(_key(b), b)
+    if todo:
+        for b, analysis in zip(todo.values(), _solve(list(todo.values()))):
+            SOLVED.put(b, analysis)
+    out = []
+    for b in boards:
+        analysis = SOLVED.get(b)
+        if analysis is None:     # pushed out by a batch larger than the cache: solve it alone
+            (analysis,) = _solve([b])
+        out.append(analysis)
+    return out
+
+
+def _solve(boards: Sequence[Board]) -> list[Analysis]:
+    """``analyse`` without the cache: one batch for the solver, on its own thread, one batch at a time."""
     dds, types = _endplay()
 
     def solve() -> tuple[list[Any], list[Any]]:
@@ -213,9 +283,10 @@ def analyse(boards: Sequence[Board]) -> list[Analysis]:
         tables, pars = in_scratch_folder(solve)     # a dump DDS writes never reaches the user's folder
     out = []
     for b, table, par in zip(boards, tables, pars):
-        tricks = {seat: {strain: int(table[getattr(types.Player, _PLAYER[seat]), getattr(types.Denom, _DENOM[strain])])
-                         for strain in STRAINS} for seat in Seat}
-        out.append(Analysis(b.number, tricks, int(par.score), tuple(_contract(c) for c in par)))
+        tricks = {seat: MappingProxyType({strain: int(table[getattr(types.Player, _PLAYER[seat]),
+                                                            getattr(types.Denom, _DENOM[strain])])
+                                          for strain in STRAINS}) for seat in Seat}
+        out.append(Analysis(b.number, MappingProxyType(tricks), int(par.score), tuple(_contract(c) for c in par)))
     return out
 
 

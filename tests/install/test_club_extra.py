@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.session.analysis import AnalysisError, analyse
+from firmware_host.session import analysis
+from firmware_host.session.analysis import AnalysisError, SolvedDeals, analyse
 from laws.duplicate.deal import Board, Deal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,6 +28,7 @@ def test_without_endplay_the_analysis_names_the_club_extra(monkeypatch: pytest.M
     for name in [m for m in sys.modules if m == "endplay" or m.startswith("endplay.")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "endplay", None)  # `import endplay` now raises ImportError
+    monkeypatch.setattr(analysis, "SOLVED", SolvedDeals())  # nothing solved before in this process
     with pytest.raises(AnalysisError) as caught:
         analyse([BOARD])
     assert "cardtable[club]" in str(caught.value) and "duplicate extras" not in str(caught.value)

@@ -166,15 +166,24 @@ def test_howell_sharing_needs_enough_boards() -> None:
 
 def test_no_three_table_howell_keeps_its_groups_apart() -> None:
     """Why the 3-table Howell puts one group at all three tables: with its meetings, no way of giving
-    each pair each of the 5 groups once avoids a round with one group at all three tables."""
+    each pair each of the 5 groups once avoids a round with one group at all three tables.
+
+    The groups' names are interchangeable (renaming them keeps every condition), so the first round is
+    tried only with its groups named in order of first use, (0, 0, 1), (0, 1, 0), (0, 1, 1), (0, 1, 2):
+    every way is a renaming of one that starts so. The same search, a 30th of the work."""
     m = howell(3, 3)
     rounds = [[(s.ns, s.ew) for s in m.seatings if s.round == r] for r in range(1, 6)]
     seen: dict[Pair | None, set[int]] = {p: set() for p in m.pairs()}
+
+    def in_order_of_first_use(groups: tuple[int, ...]) -> bool:
+        return all(g <= max(groups[:k], default=-1) + 1 for k, g in enumerate(groups))
 
     def apart(r: int) -> bool:
         if r == 5:
             return True
         for groups in itertools.product(range(5), repeat=3):
+            if r == 0 and not in_order_of_first_use(groups):
+                continue
             if len(set(groups)) == 1 or any(g in seen[a] or g in seen[b] for (a, b), g in zip(rounds[r], groups)):
                 continue
             for (a, b), g in zip(rounds[r], groups):
