@@ -30,7 +30,10 @@ def import_as_filed(commit: str, into: Path) -> object:
     """``vision.decode`` of ``commit``, imported as ``vision_filed.decode`` from ``into``."""
     tar = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "vision"], capture_output=True, check=True).stdout
     with tarfile.open(fileobj=io.BytesIO(tar)) as t:
-        t.extractall(into, filter="data")
+        if hasattr(tarfile, "data_filter"):  # Python 3.11.4 and later; Raspberry Pi OS 12 has 3.11.2
+            t.extractall(into, filter="data")
+        else:  # this clone's own archive: its paths are all under vision/
+            t.extractall(into)
     (into / "vision").rename(into / "vision_filed")
     for py in (into / "vision_filed").glob("*.py"):
         text = re.sub(r"^(\s*)(from|import) vision([. ])", r"\1\2 vision_filed\3", py.read_text(), flags=re.M)
