@@ -48,3 +48,18 @@ def test_a_commit_that_cannot_be_read_is_one_line_and_exit_2() -> None:
                         "--frames", "1", "--seeds", "3"], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.count("\n") == 1 and "cannot read commit" in r.stderr
+
+
+def test_without_tarfiles_filter_the_package_is_written_all_the_same(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Python before 3.11.4 (Raspberry Pi OS 12 has 3.11.2) has no ``tarfile.data_filter``: the package is
+    still written, every module of it."""
+    import tarfile
+
+    monkeypatch.delattr(tarfile, "data_filter")
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setattr(sys, "modules", dict(sys.modules))
+    _tool().import_as_filed("HEAD", tmp_path)  # type: ignore[attr-defined]
+    written = {p.name for p in (tmp_path / "vision_filed").glob("*.py")}
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "--name-only", "HEAD", "vision/"],
+                            capture_output=True, text=True, check=True).stdout.split()
+    assert written == {Path(n).name for n in listed if n.endswith(".py")} and "decode.py" in written
