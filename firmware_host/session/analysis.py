@@ -207,8 +207,8 @@ def _key(board: Board) -> _Key:
 class SolvedDeals:
     """The analyses this process has made, keyed by :func:`_key`; at most ``size``, the oldest out first.
 
-    An entry is an :class:`Analysis` (frozen, its tables read-only once made), handed out with the asking
-    board's number."""
+    An entry is an :class:`Analysis` (frozen, its tables read-only once made), as it was made: with the number
+    of the board that was solved (``analyse`` gives each asking board its own)."""
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
@@ -218,10 +218,9 @@ class SolvedDeals:
     def get(self, board: Board) -> Analysis | None:
         with self._lock:
             known = self._known.get(_key(board))
-            if known is None:
-                return None
-            self._known.move_to_end(_key(board))
-        return known if known.number == board.number else replace(known, number=board.number)
+            if known is not None:
+                self._known.move_to_end(_key(board))
+            return known
 
     def put(self, board: Board, analysis: Analysis) -> None:
         with self._lock:
@@ -251,20 +250,22 @@ def analyse(boards: Sequence[Board]) -> list[Analysis]:
     Raises:
         AnalysisError: the solver failed, naming the board.
     """
+    found: dict[_Key, Analysis] = {}
     todo: dict[_Key, Board] = {}
     for b in boards:
-        if SOLVED.get(b) is None:
-            todo.setdefault(_key(b), b)
+        k = _key(b)
+        if k not in found and k not in todo:
+            known = SOLVED.get(b)
+            if known is None:
+                todo[k] = b
+            else:
+                found[k] = known
     if todo:
-        for b, analysis in zip(todo.values(), _solve(list(todo.values()))):
-            SOLVED.put(b, analysis)
-    out = []
-    for b in boards:
-        analysis = SOLVED.get(b)
-        if analysis is None:     # pushed out by a batch larger than the cache: solve it alone
-            (analysis,) = _solve([b])
-        out.append(analysis)
-    return out
+        for (k, b), solved in zip(todo.items(), _solve(list(todo.values()))):
+            SOLVED.put(b, solved)
+            found[k] = solved
+    out = [found[_key(b)] for b in boards]
+    return [a if a.number == b.number else replace(a, number=b.number) for a, b in zip(out, boards)]
 
 
 def _solve(boards: Sequence[Board]) -> list[Analysis]:
