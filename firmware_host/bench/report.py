@@ -13,6 +13,7 @@ class BenchFailed(RuntimeError):
     """A benchmark could not measure (a step did not come in time): ``cardtable bench`` prints its message
     on one line and exits 1, with no traceback."""
 
+
 def percentile(values: list[float], q: float) -> float:
     """The ``q`` quantile (0 to 1) of ``values`` by rank (the value below which that share lies); NaN
     for no values."""
