@@ -100,9 +100,9 @@ def recover(n: int, seed: int = 1, live_gap_ms: int = TABLE_GAP_MS) -> Recovery:
                 shoe.hw.load([c for p in range(PACKS) for c in shuffled_pack(shoe.plan.pack, f"P{p}", shoe.rng)])
             link.send(m.StartDeal(Seat.N, (1,) * (13 * PACKS), 0, ""))
             sink.wait(lambda: len(sink.seqs) >= 8)
-            _poll(lambda: fw.ring.count == 0 and fw.dealing)
-            shoe.unplug()
-            first = fw.seq + 1
+            # pulled when the host has every message so far, and counted from that very moment (the shoe
+            # goes on numbering while this thread may be held back): the backlog must fit in the ring
+            first = shoe.unplug(when=lambda: fw.ring.count == 0 and fw.dealing) + 1
             _poll(lambda: fw.seq >= first + n - 1)
             with shoe._lock:
                 shoe.hw.gap_ms = live_gap_ms         # from now on, dealing at this pace

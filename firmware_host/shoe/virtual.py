@@ -22,6 +22,7 @@ import threading
 import time
 import tty
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 from firmware_host.shoe.firmware import load_firmware
@@ -172,11 +173,23 @@ class VirtualShoe:
         with self._lock:
             self._drop()
 
-    def unplug(self) -> None:
-        """Pull the cable until ``replug``; the shoe goes on working (and numbering) meanwhile."""
-        with self._lock:
-            self._drop()
-            self._down_until = float("inf")
+    def unplug(self, when: Callable[[], bool] | None = None, timeout: float = 30.0) -> int:
+        """Pull the cable until ``replug``; the shoe goes on working (and numbering) meanwhile.
+
+        ``when`` (checked between the shoe's own steps, at most every millisecond) pulls it at the first
+        moment the condition holds, so nothing the shoe does can come between the check and the pull.
+        Returns the number of the last message the shoe numbered before the cable went: every later
+        one waits in its ring. Raises RuntimeError when ``when`` does not hold within ``timeout`` s."""
+        end = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                if when is None or when():
+                    self._drop()
+                    self._down_until = float("inf")
+                    return int(self.firmware.seq)
+            if time.monotonic() > end:
+                raise RuntimeError("the virtual shoe: the moment to pull the cable never came")
+            time.sleep(0.001)
 
     def replug(self) -> None:
         """Put the cable back (a new pty behind the same path)."""

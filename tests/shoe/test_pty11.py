@@ -3,6 +3,8 @@ reference firmware against a host this test drives byte by byte."""
 
 from __future__ import annotations
 
+import time
+
 import serial
 
 from firmware_host.bench.backlog import recover
@@ -72,3 +74,19 @@ def test_a_repeated_command_id_is_answered_alike_and_not_done_twice(tmp_path) ->
     assert replies[3].cmd == 2 and replies[3].status == m.Status.OK
     assert sum(isinstance(x, m.DealBegan) for x in got) == 1
     assert shoe.firmware.repeated_commands == 2 and shoe.deals == 1
+
+
+def test_the_backlog_is_counted_from_the_cable_pull_even_when_the_benchmark_is_slow_after_it(monkeypatch) -> None:
+    """A loaded machine may hold the benchmark's thread back just after the cable is pulled, while the
+    shoe goes on numbering. The backlog must still be counted from the pull, else more than the shoe's
+    ring holds is dealt and the oldest messages are overwritten (CI saw messages 9-10 lost so)."""
+    unplug = VirtualShoe.unplug
+
+    def held_back(self, *args, **kwargs):
+        out = unplug(self, *args, **kwargs)
+        time.sleep(0.05)                     # the scheduler ran something else: a dozen cards at 4 ms
+        return out
+
+    monkeypatch.setattr(VirtualShoe, "unplug", held_back)
+    r = recover(128)
+    assert r.backlog == 128 and r.lost == 0
