@@ -103,13 +103,17 @@ def recover(n: int, seed: int = 1, live_gap_ms: int = TABLE_GAP_MS) -> Recovery:
             # pulled when the host has every message so far, and counted from that very moment (the shoe
             # goes on numbering while this thread may be held back): the backlog must fit in the ring
             first = shoe.unplug(when=lambda: fw.ring.count == 0 and fw.dealing) + 1
-            _poll(lambda: fw.seq >= first + n - 1)
-            with shoe._lock:
+
+            def slow_down() -> tuple[int, int, int, int]:
                 shoe.hw.gap_ms = live_gap_ms         # from now on, dealing at this pace
                 shoe.hw.next_pull = shoe._ms() + live_gap_ms
                 last = fw.seq
-                backlog_bytes = sum(len(fw.ring.get(s)) for s in range(first, last + 1))
-                resent0, requests0 = fw.resent_bytes, link.counters().get("resend_requests", 0)
+                return (last, sum(len(fw.ring.get(s)) for s in range(first, last + 1)), fw.resent_bytes,
+                        link.counters().get("resend_requests", 0))
+
+            # at the n-th message, on the shoe's own thread: however late this thread wakes, the shoe has
+            # numbered no more than the ring holds
+            last, backlog_bytes, resent0, requests0 = shoe.when(lambda: fw.seq >= first + n - 1, slow_down)
             t0 = time.monotonic()
             shoe.replug()
             sink.wait(lambda: last in sink.seqs or (sink.seqs and sink.seqs[-1] > last))

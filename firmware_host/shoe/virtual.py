@@ -24,11 +24,14 @@ import tty
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 from firmware_host.shoe.firmware import load_firmware
 from firmware_host.shoe.games import deal_plan
 from firmware_host.shoe.simhw import Injection, PhysCard, SimHardware, apply_faults, shuffled_pack
 from laws.cards import Seat
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 _SEAT_CODES = {Seat.N: 0, Seat.E: 1, Seat.S: 2, Seat.W: 3}
@@ -128,6 +131,7 @@ class VirtualShoe:
         self.drops = 0
         self.garbage_bytes = 0
         self._garble: int | None = None
+        self._hooks: list[Callable[[], bool]] = []     # ``when``'s, tried after each of the shoe's steps
 
     # --- public -----------------------------------------------------------------------------------
 
@@ -176,20 +180,49 @@ class VirtualShoe:
     def unplug(self, when: Callable[[], bool] | None = None, timeout: float = 30.0) -> int:
         """Pull the cable until ``replug``; the shoe goes on working (and numbering) meanwhile.
 
-        ``when`` (checked between the shoe's own steps, at most every millisecond) pulls it at the first
-        moment the condition holds, so nothing the shoe does can come between the check and the pull.
-        Returns the number of the last message the shoe numbered before the cable went: every later
-        one waits in its ring. Raises RuntimeError when ``when`` does not hold within ``timeout`` s."""
-        end = time.monotonic() + timeout
-        while True:
+        ``when``: pulled at the first moment this holds (``when``), so nothing the shoe does can come between
+        the check and the pull. Returns the number of the last message the shoe numbered before the cable
+        went: every later one waits in its ring."""
+        def pull() -> int:
+            self._drop()
+            self._down_until = float("inf")
+            return int(self.firmware.seq)
+
+        return self.when(when or (lambda: True), pull, timeout)
+
+    def when(self, condition: Callable[[], bool], action: Callable[[], T], timeout: float = 30.0) -> T:
+        """Do ``action`` at the first moment ``condition`` holds, on the shoe's own thread between two of its
+        steps (or at once, if it holds now), and give its result: a test's or a benchmark's thread, however
+        late the machine's scheduler wakes it, cannot let the shoe take a step in between. Both are called
+        with the shoe's state locked.
+
+        Raises RuntimeError when ``condition`` does not hold within ``timeout`` s; what ``action`` raises."""
+        done = threading.Event()
+        out: list[Any] = []
+
+        def hook() -> bool:
+            if not condition():
+                return False
+            try:
+                out.append((True, action()))
+            except Exception as exc:       # raised in the caller's thread, not the shoe's
+                out.append((False, exc))
+            done.set()
+            return True
+
+        with self._lock:
+            if not hook():
+                self._hooks.append(hook)
+        if not done.wait(timeout):
             with self._lock:
-                if when is None or when():
-                    self._drop()
-                    self._down_until = float("inf")
-                    return int(self.firmware.seq)
-            if time.monotonic() > end:
-                raise RuntimeError("the virtual shoe: the moment to pull the cable never came")
-            time.sleep(0.001)
+                if hook in self._hooks:
+                    self._hooks.remove(hook)
+            if not done.is_set():
+                raise RuntimeError(f"the virtual shoe: the moment waited for never came within {timeout:g} s")
+        ok, value = out[0]
+        if not ok:
+            raise value
+        return cast(T, value)
 
     def replug(self) -> None:
         """Put the cable back (a new pty behind the same path)."""
@@ -372,3 +405,5 @@ class VirtualShoe:
             self._gather_due = self.reload
         if self._gather_due and self._exit_clear():
             self._reload()
+        if self._hooks:
+            self._hooks = [hook for hook in self._hooks if not hook()]

@@ -7,7 +7,7 @@ import time
 
 import serial
 
-from firmware_host.bench.backlog import recover
+from firmware_host.bench import backlog
 from firmware_host.shoe import codec
 from firmware_host.shoe import messages as m
 from firmware_host.shoe.games import start_deal
@@ -38,7 +38,7 @@ def test_a_start_deal_lost_on_a_healthy_line_is_sent_again_and_done_once(tmp_pat
 
 
 def test_a_backlog_of_128_after_a_disconnect_costs_at_most_its_bytes_again() -> None:
-    r = recover(128)
+    r = backlog.recover(128)
     assert r.backlog == 128
     assert r.resent_bytes <= 1.2 * r.backlog_bytes and r.lost == 0
 
@@ -76,17 +76,61 @@ def test_a_repeated_command_id_is_answered_alike_and_not_done_twice(tmp_path) ->
     assert shoe.firmware.repeated_commands == 2 and shoe.deals == 1
 
 
-def test_the_backlog_is_counted_from_the_cable_pull_even_when_the_benchmark_is_slow_after_it(monkeypatch) -> None:
-    """A loaded machine may hold the benchmark's thread back just after the cable is pulled, while the
-    shoe goes on numbering. The backlog must still be counted from the pull, else more than the shoe's
-    ring holds is dealt and the oldest messages are overwritten (CI saw messages 9-10 lost so)."""
-    unplug = VirtualShoe.unplug
+def test_the_backlog_is_counted_from_the_pull_to_its_last_message_however_late_the_benchmark_wakes(monkeypatch) -> None:
+    """A loaded machine may wake the benchmark's thread late after any wait, while the shoe goes on numbering
+    a card every 4 ms. The backlog must still be counted from the pull to exactly its last message, else
+    more than the shoe's ring holds is dealt and the oldest messages are overwritten (CI saw messages 9-10
+    lost so)."""
+    unplug, poll = VirtualShoe.unplug, backlog._poll
 
     def held_back(self, *args, **kwargs):
         out = unplug(self, *args, **kwargs)
         time.sleep(0.05)                     # the scheduler ran something else: a dozen cards at 4 ms
         return out
 
+    def late(*args, **kwargs):
+        poll(*args, **kwargs)
+        time.sleep(0.05)
+
     monkeypatch.setattr(VirtualShoe, "unplug", held_back)
-    r = recover(128)
+    monkeypatch.setattr(backlog, "_poll", late)
+    r = backlog.recover(128)
     assert r.backlog == 128 and r.lost == 0
+
+
+def test_the_shoe_does_a_thing_between_two_of_its_steps_at_the_moment_asked(tmp_path) -> None:
+    shoe = VirtualShoe("euchre", 3, directory=str(tmp_path), gap_ms=4)
+    sink = Collector()
+    link = ShoeLink(shoe.open(), sink, backoff=(0.01, 0.1))
+    link.start()
+    try:
+        sink.wait(lambda evs: any(isinstance(e, m.PackLoaded) for e in evs))
+        fw = shoe.firmware
+        assert shoe.when(lambda: True, lambda: "now") == "now"           # holds already: done at once
+        link.send(start_deal("euchre", Seat.S))
+        start, seen = fw.seq, []
+
+        def fifth() -> bool:
+            seen.append(fw.seq)
+            return fw.seq >= start + 5
+
+        # the action sees the shoe exactly as the condition last saw it: nothing came between
+        assert shoe.when(fifth, lambda: fw.seq) == seen[-1] >= start + 5
+        assert len(seen) > 1                                             # waited, step by step
+        try:
+            shoe.when(lambda: True, lambda: 1 / 0)
+        except ZeroDivisionError:
+            pass
+        else:
+            raise AssertionError("the action's error was not given back")
+        try:
+            shoe.when(lambda: False, lambda: None, timeout=0.05)
+        except RuntimeError as exc:
+            assert "never came" in str(exc)
+        else:
+            raise AssertionError("a moment that never comes was waited for forever")
+        assert not shoe._hooks
+        sink.wait(sink.finished(), timeout=10)                          # the shoe dealt on, unharmed
+    finally:
+        link.stop()
+        shoe.close()
