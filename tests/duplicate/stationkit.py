@@ -84,6 +84,16 @@ class Rig:
         self.journal.close()
 
 
+def hold_at(shoe: VirtualShoe, cards: int) -> None:
+    """The dealer's hand stops the shoe once ``cards`` cards of the board are out (it deals on only after
+    ten minutes), on the shoe's own thread: a test woken late still finds the board mid-way."""
+    def stop() -> None:
+        shoe.hw.gap_ms = 600_000
+        shoe.hw.next_pull = shoe._ms() + 600_000
+
+    shoe.when(lambda: shoe.firmware.board is not None and shoe.firmware.board.count >= cards, stop)
+
+
 def pockets_follow(pockets: dict[int, list[Any]], board: Board) -> bool:
     """Every card in a seat's pocket is the record's for that seat."""
     return all(board.deal.holder(p.card) is SEATS[dest] for dest, cards in pockets.items() if dest != REJECT

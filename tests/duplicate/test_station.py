@@ -12,7 +12,7 @@ from firmware_host.records.journal import Journal
 from firmware_host.shoe import messages as m
 from firmware_host.shoe.simhw import PhysCard
 from firmware_host.shoe.virtual import VirtualShoe
-from tests.duplicate.stationkit import ALL, REJECT, Rig, boards, in_pockets, pockets_follow
+from tests.duplicate.stationkit import ALL, REJECT, Rig, boards, hold_at, in_pockets, pockets_follow
 
 
 def _deal_one(rig: Rig, n: int) -> None:
@@ -119,8 +119,9 @@ def test_a_shoe_restarted_mid_board_leaves_it_not_whole_with_the_cards_seen(tmp_
     try:
         rig.pump(rig.state_is(StationState.INSERT))
         rig.say("")
+        hold_at(rig.shoe, 12)                        # mid-board, however late this thread runs
         rig.pump(lambda: sum(isinstance(e, m.CardOut) for e in rig.events) >= 12)
-        rig.shoe.reflash((1, 2))                       # a new boot: the board it was dealing is gone
+        rig.shoe.reflash((1, 2))
         rig.pump(rig.state_is(StationState.INCOMPLETE))
         a = rig.station.log.board(1).last
         assert a is not None and a.why.startswith("the shoe restarted mid-board")

@@ -16,7 +16,7 @@ from firmware_host.shoe import messages as m
 from firmware_host.shoe.codec import PACK
 from firmware_host.shoe.simhw import PhysCard
 from firmware_host.shoe.virtual import VirtualShoe
-from tests.duplicate.stationkit import REJECT, Rig, boards, in_pockets
+from tests.duplicate.stationkit import REJECT, Rig, boards, hold_at, in_pockets
 
 
 class _Link:
@@ -153,8 +153,9 @@ def test_the_shoe_restarting_on_an_open_port_asks_finish_or_again_at_once(tmp_pa
     try:
         rig.pump(rig.state_is(StationState.INSERT))
         rig.say("")
+        hold_at(rig.shoe, 8)                        # mid-board, however late this thread runs
         rig.pump(lambda: sum(isinstance(e, m.CardOut) for e in rig.events) >= 8)
-        rig.shoe.reflash((1, 2))                      # a new boot on the same port
+        rig.shoe.reflash((1, 2))
         rig.pump(rig.state_is(StationState.INCOMPLETE))
         said = list(rig.said)                         # nothing typed since the board was put in
     finally:
