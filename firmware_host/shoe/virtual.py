@@ -229,16 +229,14 @@ class VirtualShoe:
         with self._lock:
             self._down_until = time.monotonic()
 
-    def reflash(self, protocol: tuple[int, int], when: Callable[[], bool] | None = None) -> None:
+    def reflash(self, protocol: tuple[int, int]) -> None:
         """New firmware speaking ``protocol``: the shoe restarts (new boot id, empty ring) on the same
-        port, with the pack that is in the well; ``when``: at the first moment this holds (``when``)."""
-        def restart() -> None:
+        port, with the pack that is in the well."""
+        with self._lock:
             old = self.firmware
             self.firmware = type(old)(self.hw, self.port, self.rng.getrandbits(32), shoe_id=old.shoe_id,
                                       heartbeat_ms=old.heartbeat_ms, jam_ms=old.jam_ms, major=protocol[0],
                                       minor=protocol[1])
-
-        self.when(when or (lambda: True), restart)
 
     def garble_next(self, mtype: int) -> None:
         """Line noise destroys the next frame of type ``mtype`` the host sends (its CRC fails)."""
