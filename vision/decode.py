@@ -292,7 +292,9 @@ class ZxingDecoder(_Base):
         # its grid fitted and its modules decided by a model of the blur (``vision.regrid``): main of 2026-12-03
         self.regrid = regrid
         # ``lean=False``: the second look of before the eighth round made it cheaper (the strong unsharp mask
-        # taken at the crop's own scale, ``lookagain.sharpen_up``): main of 2026-12-03 after the sixth round
+        # taken at the crop's own scale, ``lookagain.sharpen_up``), and of before the eleventh (one scaling of a
+        # crop fewer) and the twelfth (a deconvolved crop's median 5 px, not 7, ``lookagain._quiet``): main of
+        # 2026-12-03 after the sixth round
         self.lean = lean
         self._card_looks = 0
 
@@ -383,7 +385,7 @@ class ZxingDecoder(_Base):
         if found or not self.second_look or self._card_looks >= lookagain.MAX_CARD_LOOKS:
             return found
         side = math.sqrt(cv2.contourArea(box.astype(np.float32)) / CARD_PER_CODE_AREA)  # a code's on this card
-        found, smeared = lookagain.look_at_card(gray, (x0, y0, x1, y1), side, self._read_crop)
+        found, smeared = lookagain.look_at_card(gray, (x0, y0, x1, y1), side, self._read_crop, self.lean)
         self._card_looks += smeared
         return found
 

@@ -183,7 +183,7 @@ def code_candidates(gray: np.ndarray, side_range: tuple[float, float], split_joi
 
 
 def look_at_card(gray: np.ndarray, box: tuple[int, int, int, int], side: float,
-                 read: Reader) -> tuple[RawReads, bool]:
+                 read: Reader, lean: bool = False) -> tuple[RawReads, bool]:
     """Look again at one card in which nothing was read, for a code smeared by motion: ``box`` its
     bounds (x0, y0, x1, y1, frame px), ``side`` the side of a code there (px). Returns the reads and
     whether the card is smeared one way (and so was deconvolved).
@@ -201,7 +201,7 @@ def look_at_card(gray: np.ndarray, box: tuple[int, int, int, int], side: float,
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     if blur_direction(_cut(gray, cx, cy, reach)[0])[1] <= DIRECTIONAL:
         return [], False
-    return read_candidate(gray, Candidate(cx, cy, side, 1.0, True, reach), read), True
+    return read_candidate(gray, Candidate(cx, cy, side, 1.0, True, reach), read, lean=lean), True
 
 
 GLARE_PAPER = 240  # grey level: paper this bright at the second look's scale is under a glare patch (or beside one)
@@ -454,10 +454,17 @@ def _normalise(img: np.ndarray, k: int) -> np.ndarray:
     return np.clip((img.astype(np.float32) - lo) / span * 255, 0, 255).astype(np.uint8)
 
 
-def _quiet(img: np.ndarray, size: float) -> np.ndarray:
+def _quiet(img: np.ndarray, size: float, nearest: bool = False) -> np.ndarray:
     """A median filter ``size`` px across (odd, at least 3), or the image as it is for a size under 2:
-    a deconvolved image carries speckle that zxing's binariser takes for modules."""
-    return cv2.medianBlur(img, _odd(size)) if size >= 2 else img
+    a deconvolved image carries speckle that zxing's binariser takes for modules.
+
+    ``nearest``: the odd size nearest ``size`` (5 for 5.6 px); else ``_odd``'s, which rounds an even size up
+    (7 for 5.6 px). OpenCV's median of 8-bit pixels is a quick sorting network up to 5 px and a histogram
+    over 7 px or more, about four times slower on a crop (2.7 against 0.6 ms at 240 px square): the
+    decoder's own time a frame with codes smeared by motion went mostly there (issue 37's twelfth round)."""
+    if size < 2:
+        return img
+    return cv2.medianBlur(img, max(3, 2 * int(round((size - 1) / 2)) + 1) if nearest else _odd(size))
 
 
 def _sharpen(img: np.ndarray, sigma: float, amount: float = 1.2) -> np.ndarray:
@@ -495,7 +502,8 @@ def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader, defocus: boo
     threshold, which a small crop of one code suits): with ``lean``, that same image; else scaled again
     bicubically (as before issue 37's eleventh round); then, when it is
     smeared one way (``smear``), deconvolved in linear light at about the length measured, with the
-    speckle deconvolution leaves quietened (``DEBLUR_TRIES``). ``read`` (see ``Reader``) answers in the
+    speckle deconvolution leaves quietened (``DEBLUR_TRIES``; with ``lean``, by a median of the odd size
+    nearest the one asked for, ``_quiet``). ``read`` (see ``Reader``) answers in the
     image's pixels; the answer is in frame pixels.
     """
     base, x0, y0 = _cut(gray, cand.x, cand.y, cand.reach or cand.side * 1.15)
@@ -538,7 +546,7 @@ def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader, defocus: boo
             k = scale(SMEARED_PPM)
             undo = Deblur(base, GAMMA)
             for f, nsr, quiet in CARD_DEBLUR_TRIES if cand.card else DEBLUR_TRIES:
-                yield _quiet(up(undo(f * length, angle, nsr), k), quiet * ppm * k), k
+                yield _quiet(up(undo(f * length, angle, nsr), k), quiet * ppm * k, lean), k
 
     for n, (img, k) in enumerate(chain(() if cand.card else as_it_is(), smeared())):
         if cand.inky and n >= INKY_TRIES:
