@@ -114,8 +114,7 @@ def recover(n: int, seed: int = 1, live_gap_ms: int = TABLE_GAP_MS) -> Recovery:
             first = shoe.unplug(when=lambda: fw.ring.count == 0 and fw.dealing) + 1
 
             def hold() -> tuple[int, int, int, int]:
-                shoe.hw.gap_ms = live_gap_ms         # the dealing goes on at this pace once the cable is back
-                shoe.hw.next_pull = shoe._ms() + 3_600_000
+                shoe.hw.pace(shoe._ms(), live_gap_ms, first_ms=3_600_000)   # held until the cable is back
                 last = fw.seq
                 return (last, sum(len(fw.ring.get(s)) for s in range(first, last + 1)), fw.resent_bytes,
                         link.counters().get("resend_requests", 0))
@@ -126,7 +125,7 @@ def recover(n: int, seed: int = 1, live_gap_ms: int = TABLE_GAP_MS) -> Recovery:
             t0 = time.monotonic()
             shoe.replug()
             with shoe._lock:
-                shoe.hw.next_pull = shoe._ms() + live_gap_ms
+                shoe.hw.pace(shoe._ms(), live_gap_ms)
             sink.wait(lambda: last in sink.seqs or (sink.seqs and sink.seqs[-1] > last))
             recovery = time.monotonic() - t0
             _poll(lambda: fw.resend_next == 0)        # let the pass finish before reading its bytes

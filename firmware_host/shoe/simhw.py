@@ -156,6 +156,12 @@ class SimHardware:
             self.slot_until = now + (self.jam_ms if self.slot.jams else self.pass_ms)
         return None
 
+    def pace(self, now: int, gap_ms: int, first_ms: int | None = None) -> None:
+        """The dealer's hands deal a card every ``gap_ms`` from now on, the next one ``first_ms`` from ``now``
+        (``gap_ms`` when None; a long ``first_ms`` holds the dealing until paced again)."""
+        self.gap_ms = gap_ms
+        self.next_pull = now + (gap_ms if first_ms is None else first_ms)
+
     def next_change(self, now: int, dealing: bool) -> int | None:
         """Milliseconds until ``step`` may change something (None: nothing pending)."""
         if self.slot is not None:

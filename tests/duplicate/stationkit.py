@@ -87,11 +87,8 @@ class Rig:
 def hold_at(shoe: VirtualShoe, cards: int) -> None:
     """The dealer's hand stops the shoe once ``cards`` cards of the board are out (it deals on only after
     ten minutes), on the shoe's own thread: a test woken late still finds the board mid-way."""
-    def stop() -> None:
-        shoe.hw.gap_ms = 600_000
-        shoe.hw.next_pull = shoe._ms() + 600_000
-
-    shoe.when(lambda: shoe.firmware.board is not None and shoe.firmware.board.count >= cards, stop)
+    shoe.when(lambda: shoe.firmware.board is not None and shoe.firmware.board.count >= cards,
+              lambda: shoe.hw.pace(shoe._ms(), 600_000))
 
 
 def pockets_follow(pockets: dict[int, list[Any]], board: Board) -> bool:
