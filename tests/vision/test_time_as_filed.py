@@ -63,3 +63,84 @@ def test_without_tarfiles_filter_the_package_is_written_all_the_same(tmp_path: P
     listed = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "--name-only", "HEAD", "vision/"],
                             capture_output=True, text=True, check=True).stdout.split()
     assert written == {Path(n).name for n in listed if n.endswith(".py")} and "decode.py" in written
+
+
+def test_a_wrong_size_seeds_or_frames_is_one_line_and_exit_2() -> None:
+    for args, named in ((["--size", "720p"], "--size"), (["--seeds", "3,x"], "--seeds"), (["--frames", "0"], "--frames")):
+        r = subprocess.run([sys.executable, str(ROOT / "tools" / "time_as_filed.py"), *args], capture_output=True,
+                           text=True, cwd=ROOT)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, args
+        assert r.stderr.count("\n") == 1 and named in r.stderr, r.stderr
+
+
+def test_the_parts_are_timed_where_the_decoder_calls_them_and_put_back() -> None:
+    """``--parts``: while timed, a frame's second look adds its finding and its remedies (read or not) to the
+    tally, no more than the frame's own time; afterwards the decoder's functions are its own again."""
+    import time
+
+    from tests.vision.conftest import spread_scene
+    from vision import lookagain, regrid
+    from vision.decode import ZxingDecoder
+    from vision.render import render
+
+    tool = _tool()
+    before = (lookagain.code_candidates, lookagain.glare_candidates, lookagain.read_glare_candidate,
+              regrid.read_by_grid)
+    frame = render(spread_scene(CODES), (1280, 720))
+    spent: dict[str, float] = {}
+    with tool.parts_timed(spent):  # type: ignore[attr-defined]
+        assert lookagain.code_candidates is not before[0]
+        t = time.perf_counter()
+        ZxingDecoder().read(frame)
+        took = time.perf_counter() - t
+    assert (lookagain.code_candidates, lookagain.glare_candidates, lookagain.read_glare_candidate,
+            regrid.read_by_grid) == before
+    assert spent[tool.FIND] > 0  # type: ignore[attr-defined]
+    assert set(spent) <= {tool.FIND, tool.READ, tool.UNREAD}  # type: ignore[attr-defined]
+    assert sum(spent.values()) <= took
+
+
+def test_sizes_are_read_as_width_by_height() -> None:
+    tool = _tool()
+    assert tool.parse_size("1920x1080") == (1920, 1080)  # type: ignore[attr-defined]
+    assert tool.parse_size(" 1280x720 ") == (1280, 720)  # type: ignore[attr-defined]
+    assert tool.parse_size("1080p") is None and tool.parse_size("1920*1080") is None  # type: ignore[attr-defined]
+
+
+def _menu() -> object:
+    spec = importlib.util.spec_from_file_location("decoder_menu", ROOT / "tools" / "decoder_menu.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_menus_wrong_arguments_are_one_line_and_exit_2() -> None:
+    for args, named in ((["--size", "big"], "--size"), (["--seeds", ""], "--seeds"), (["--frames", "-1"], "--frames"),
+                        (["--commit", "0" * 40, "--frames", "1", "--seeds", "3"], "cannot read commit")):
+        r = subprocess.run([sys.executable, str(ROOT / "tools" / "decoder_menu.py"), *args], capture_output=True,
+                           text=True, cwd=ROOT)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, args
+        assert r.stderr.count("\n") == 1 and named in r.stderr, r.stderr
+
+
+def test_the_menus_variants_are_todays_decoder_with_remedies_off_and_each_is_tallied() -> None:
+    """Every variant names flags today's decoder has, and one frame of each kind is tallied for each decoder:
+    a playing-card frame's time, and what was shown of each kind (a decoder reading nothing reads none)."""
+    import inspect
+
+    from vision.decode import FrameReading, ZxingDecoder
+
+    menu = _menu()
+    params = inspect.signature(ZxingDecoder).parameters
+    assert all(set(flags) <= set(params) for flags in menu.VARIANTS.values())  # type: ignore[attr-defined]
+
+    class Blind:
+        def read(self, frame: object) -> FrameReading:
+            return FrameReading((), (), (), ())
+
+    t = menu.tally({"today": ZxingDecoder(find_unreadable=True), "blind": Blind()}, 7, 1, (1280, 720))  # type: ignore[attr-defined]
+    assert len(t["today"]["ms"]) == len(t["blind"]["ms"]) == 1
+    assert t["today"]["cards"] and t["today"]["calls"] and len(t["blind"]["cards"]) == len(t["today"]["cards"])
+    assert not any(t["blind"]["cards"] + t["blind"]["calls"] + t["blind"]["tops"]) and any(t["today"]["cards"])
+    assert t["today"]["false"] == t["blind"]["false"] == 0
