@@ -17,9 +17,7 @@ when an argument is wrong or the filed commit cannot be read.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
-from time_as_filed import import_as_filed, parse_size  # noqa: E402
+from time_as_filed import run_tool  # noqa: E402
 
 VARIANTS: dict[str, dict[str, bool]] = {
     "today": {},
@@ -61,52 +59,30 @@ def tally(decoders: dict[str, Any], seed: int, frames: int, size: tuple[int, int
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="tools/decoder_menu.py", description=__doc__.split("\n", 1)[0])
-    ap.add_argument("--seeds", default="3,19,23,29")
-    ap.add_argument("--frames", type=int, default=20, help="frames of each kind a seed")
-    ap.add_argument("--size", default="1280x720", help="frame size, WIDTHxHEIGHT")
-    ap.add_argument("--commit", default="119efc7", help="the commit of when issue 37 was filed")
-    args = ap.parse_args(argv)
-    size = parse_size(args.size)
-    try:
-        seeds = [int(s) for s in args.seeds.split(",")]
-    except ValueError:
-        seeds = []
-    if size is None or not seeds or args.frames < 1:
-        what = (f"--size {args.size!r} is not WIDTHxHEIGHT (1280x720)" if size is None else
-                f"--seeds {args.seeds!r} is not a list of whole numbers" if not seeds else
-                f"--frames {args.frames} is under 1")
-        print(f"tools/decoder_menu.py: {what}", file=sys.stderr)
-        return 2
-    import cv2
+    return run_tool("tools/decoder_menu.py", __doc__, "frames of each kind a seed", argv, menu)
+
+
+def menu(args: argparse.Namespace, size: tuple[int, int], seeds: list[int], old: Any) -> int:
+    """Read each seed's frames with the filed decoder and every variant; print their times and reads."""
     import numpy as np
 
     from vision.decode import ZxingDecoder
 
-    cv2.setNumThreads(1)
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            old = import_as_filed(args.commit, Path(tmp))
-        except subprocess.CalledProcessError as exc:
-            print(f"tools/decoder_menu.py: cannot read commit {args.commit}'s vision package: "
-                  f"{exc.stderr.decode(errors='replace').strip()}", file=sys.stderr)
-            return 2
+    def share(xs: list[bool]) -> str:
+        return f"{sum(xs) / len(xs):.3f}" if xs else "-"
 
-        def share(xs: list[bool]) -> str:
-            return f"{sum(xs) / len(xs):.3f}" if xs else "-"
-
-        for seed in seeds:
-            decoders: dict[str, Any] = {"as filed": old.ZxingDecoder(find_unreadable=True)}  # type: ignore[attr-defined]
-            decoders.update({n: ZxingDecoder(find_unreadable=True, **flags) for n, flags in VARIANTS.items()})
-            t = tally(decoders, seed, args.frames, size)
-            base = float(np.median(t["as filed"]["ms"]))
-            print(f"seed {seed} ({size[0]}x{size[1]}, {args.frames} frames a kind): time a playing-card frame over "
-                  f"the filed decoder's; playing cards, bidding cards, last calls read; false reads", flush=True)
-            for name, v in t.items():
-                ms = float(np.median(v["ms"]))
-                print(f"  {name:28} x{ms / base:.2f} ({ms:.1f} ms)  cards {share(v['cards'])} of {len(v['cards'])}  "
-                      f"calls {share(v['calls'])} of {len(v['calls'])}  last calls {share(v['tops'])} of "
-                      f"{len(v['tops'])}  false {v['false']}", flush=True)
+    for seed in seeds:
+        decoders: dict[str, Any] = {"as filed": old.ZxingDecoder(find_unreadable=True)}  # type: ignore[attr-defined]
+        decoders.update({n: ZxingDecoder(find_unreadable=True, **flags) for n, flags in VARIANTS.items()})
+        t = tally(decoders, seed, args.frames, size)
+        base = float(np.median(t["as filed"]["ms"]))
+        print(f"seed {seed} ({size[0]}x{size[1]}, {args.frames} frames a kind): time a playing-card frame over "
+              f"the filed decoder's; playing cards, bidding cards, last calls read; false reads", flush=True)
+        for name, v in t.items():
+            ms = float(np.median(v["ms"]))
+            print(f"  {name:28} x{ms / base:.2f} ({ms:.1f} ms)  cards {share(v['cards'])} of {len(v['cards'])}  "
+                  f"calls {share(v['calls'])} of {len(v['calls'])}  last calls {share(v['tops'])} of "
+                  f"{len(v['tops'])}  false {v['false']}", flush=True)
     return 0
 
 

@@ -91,81 +91,109 @@ def parse_size(text: str) -> tuple[int, int] | None:
     return (int(m[1]), int(m[2])) if m else None
 
 
-def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="tools/time_as_filed.py", description=__doc__.split("\n", 1)[0])
+def parsed(prog: str, doc: str, frames_help: str, argv: list[str], parts: bool = False
+           ) -> tuple[argparse.Namespace, tuple[int, int], list[int]] | None:
+    """The arguments this tool and ``tools/decoder_menu.py`` share (with ``parts``, this tool's ``--parts``)
+    and the size and seeds they give, or None after one line on standard error naming what is wrong."""
+    ap = argparse.ArgumentParser(prog=prog, description=doc.split("\n", 1)[0])
     ap.add_argument("--seeds", default="3,19,23,29")
-    ap.add_argument("--frames", type=int, default=20, help="frames a seed (the time goal is judged on 20)")
+    ap.add_argument("--frames", type=int, default=20, help=frames_help)
     ap.add_argument("--size", default="1280x720", help="frame size, WIDTHxHEIGHT (1280x720 or 1920x1080)")
-    ap.add_argument("--parts", action="store_true", help="also where today's decoder spends a frame")
     ap.add_argument("--commit", default="119efc7", help="the commit of when issue 37 was filed")
+    if parts:
+        ap.add_argument("--parts", action="store_true", help="also where today's decoder spends a frame")
     args = ap.parse_args(argv)
     size = parse_size(args.size)
     try:
         seeds = [int(s) for s in args.seeds.split(",")]
     except ValueError:
         seeds = []
-    if size is None or not seeds or args.frames < 1:
-        what = (f"--size {args.size!r} is not WIDTHxHEIGHT (1280x720)" if size is None else
-                f"--seeds {args.seeds!r} is not a list of whole numbers" if not seeds else
-                f"--frames {args.frames} is under 1")
-        print(f"tools/time_as_filed.py: {what}", file=sys.stderr)
-        return 2
-    import cv2
-    import numpy as np
+    if size is not None and seeds and args.frames >= 1:
+        return args, size, seeds
+    what = (f"--size {args.size!r} is not WIDTHxHEIGHT (1280x720)" if size is None else
+            f"--seeds {args.seeds!r} is not a list of whole numbers" if not seeds else
+            f"--frames {args.frames} is under 1")
+    print(f"{prog}: {what}", file=sys.stderr)
+    return None
 
-    from firmware_host.bench.vision import filed
-    from vision.decode import ZxingDecoder
-    from vision.measure_outsider_run import outsider_frames
+
+def run_tool(prog: str, doc: str | None, frames_help: str, argv: list[str],
+             body: Callable[[argparse.Namespace, tuple[int, int], list[int], Any], int], parts: bool = False) -> int:
+    """Parse ``argv`` (``parsed``), import the filed decoder's package into a temporary folder
+    (``import_as_filed``), set OpenCV to one thread, and run ``body`` with the arguments, the size, the seeds
+    and that package; 2 after one line on standard error when the arguments are wrong or the commit cannot be
+    read."""
+    given = parsed(prog, doc or "", frames_help, argv, parts)
+    if given is None:
+        return 2
+    args, size, seeds = given
+    import cv2
 
     cv2.setNumThreads(1)
     with tempfile.TemporaryDirectory() as tmp:
         try:
             old = import_as_filed(args.commit, Path(tmp))
         except subprocess.CalledProcessError as exc:
-            print(f"tools/time_as_filed.py: cannot read commit {args.commit}'s vision package: "
+            print(f"{prog}: cannot read commit {args.commit}'s vision package: "
                   f"{exc.stderr.decode(errors='replace').strip()}", file=sys.stderr)
             return 2
-        decoders = {"as filed (git)": old.ZxingDecoder(find_unreadable=True),  # type: ignore[attr-defined]
-                    "filed (flags)": filed(), "now": ZxingDecoder(find_unreadable=True)}
-        names = list(decoders)
-        for seed in seeds:
-            best: dict[str, list[float]] = {k: [] for k in names}
-            parts: list[dict[str, float]] = []  # today's, each frame's fastest read
-            for i, item in enumerate(outsider_frames(("deal",), args.frames, seed, (size,))):
-                frame, fastest = item[5], dict.fromkeys(names, float("inf"))
-                fastest_parts: dict[str, float] = {}
-                for r in range(3):
-                    for k in names if (i + r) % 2 == 0 else names[::-1]:
-                        spent: dict[str, float] = {}
-                        with parts_timed(spent) if k == "now" and args.parts else _nothing():
-                            t = time.perf_counter()
-                            decoders[k].read(frame)
-                            took = time.perf_counter() - t
-                        if took < fastest[k]:
-                            fastest[k] = took
-                            if k == "now":
-                                fastest_parts = spent
-                for k in names:
-                    best[k].append(fastest[k] * 1000)
-                parts.append({p: fastest_parts.get(p, 0.0) * 1000 for p in (FIND, READ, UNREAD)})
-            med = {k: float(np.median(v)) for k, v in best.items()}
-            git, flags, now = (med[k] for k in names)
-            print(f"seed {seed} ({size[0]}x{size[1]}, {args.frames} frames): "
-                  + ", ".join(f"{k} {v:.1f} ms" for k, v in med.items())
-                  + f"; now / as filed x{now / git:.2f}, now / flags x{now / flags:.2f}, as filed / flags x{git / flags:.2f}",
+        return body(args, size, seeds, old)
+
+
+def main(argv: list[str]) -> int:
+    return run_tool("tools/time_as_filed.py", __doc__, "frames a seed (the time goal is judged on 20)", argv, timed,
+                    parts=True)
+
+
+def timed(args: argparse.Namespace, size: tuple[int, int], seeds: list[int], old: Any) -> int:
+    """Time the three decoders (and with ``--parts`` today's parts) on each seed's frames; print the medians."""
+    import numpy as np
+
+    from firmware_host.bench.vision import filed
+    from vision.decode import ZxingDecoder
+    from vision.measure_outsider_run import outsider_frames
+
+    decoders = {"as filed (git)": old.ZxingDecoder(find_unreadable=True),  # type: ignore[attr-defined]
+                "filed (flags)": filed(), "now": ZxingDecoder(find_unreadable=True)}
+    names = list(decoders)
+    for seed in seeds:
+        best: dict[str, list[float]] = {k: [] for k in names}
+        parts: list[dict[str, float]] = []  # today's, each frame's fastest read
+        for i, item in enumerate(outsider_frames(("deal",), args.frames, seed, (size,))):
+            frame, fastest = item[5], dict.fromkeys(names, float("inf"))
+            fastest_parts: dict[str, float] = {}
+            for r in range(3):
+                for k in names if (i + r) % 2 == 0 else names[::-1]:
+                    spent: dict[str, float] = {}
+                    with parts_timed(spent) if k == "now" and args.parts else _nothing():
+                        t = time.perf_counter()
+                        decoders[k].read(frame)
+                        took = time.perf_counter() - t
+                    if took < fastest[k]:
+                        fastest[k] = took
+                        if k == "now":
+                            fastest_parts = spent
+            for k in names:
+                best[k].append(fastest[k] * 1000)
+            parts.append({p: fastest_parts.get(p, 0.0) * 1000 for p in (FIND, READ, UNREAD)})
+        med = {k: float(np.median(v)) for k, v in best.items()}
+        git, flags, now = (med[k] for k in names)
+        print(f"seed {seed} ({size[0]}x{size[1]}, {args.frames} frames): "
+              + ", ".join(f"{k} {v:.1f} ms" for k, v in med.items())
+              + f"; now / as filed x{now / git:.2f}, now / flags x{now / flags:.2f}, as filed / flags x{git / flags:.2f}",
+              flush=True)
+        if args.parts:
+            total = np.array(best["now"])
+            each = {p: np.array([f[p] for f in parts]) for p in (FIND, READ, UNREAD)}
+            rest = total - sum(each.values())
+            print("  now's parts (medians, ms a frame): "
+                  + ", ".join(f"{p} {float(np.median(v)):.1f}" for p, v in each.items())
+                  + f", the rest {float(np.median(rest)):.1f}", flush=True)
+            without = {f"without {FIND}": each[FIND], f"without {UNREAD}": each[UNREAD],
+                       "without both": each[FIND] + each[UNREAD]}
+            print("  now / as filed with a part taken away: "
+                  + ", ".join(f"{k} x{float(np.median(total - v)) / git:.2f}" for k, v in without.items()),
                   flush=True)
-            if args.parts:
-                total = np.array(best["now"])
-                each = {p: np.array([f[p] for f in parts]) for p in (FIND, READ, UNREAD)}
-                rest = total - sum(each.values())
-                print("  now's parts (medians, ms a frame): "
-                      + ", ".join(f"{p} {float(np.median(v)):.1f}" for p, v in each.items())
-                      + f", the rest {float(np.median(rest)):.1f}", flush=True)
-                without = {f"without {FIND}": each[FIND], f"without {UNREAD}": each[UNREAD],
-                           "without both": each[FIND] + each[UNREAD]}
-                print("  now / as filed with a part taken away: "
-                      + ", ".join(f"{k} x{float(np.median(total - v)) / git:.2f}" for k, v in without.items()),
-                      flush=True)
     return 0
 
 

@@ -11,8 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CODES = ["AS", "KH", "QD", "JC", "TS", "9H"]
 
 
-def _tool() -> object:
-    spec = importlib.util.spec_from_file_location("time_as_filed", ROOT / "tools" / "time_as_filed.py")
+def _tool(name: str = "time_as_filed") -> object:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -107,14 +107,6 @@ def test_sizes_are_read_as_width_by_height() -> None:
     assert tool.parse_size("1080p") is None and tool.parse_size("1920*1080") is None  # type: ignore[attr-defined]
 
 
-def _menu() -> object:
-    spec = importlib.util.spec_from_file_location("decoder_menu", ROOT / "tools" / "decoder_menu.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_the_menus_wrong_arguments_are_one_line_and_exit_2() -> None:
     for args, named in ((["--size", "big"], "--size"), (["--seeds", ""], "--seeds"), (["--frames", "-1"], "--frames"),
                         (["--commit", "0" * 40, "--frames", "1", "--seeds", "3"], "cannot read commit")):
@@ -131,7 +123,7 @@ def test_the_menus_variants_are_todays_decoder_with_remedies_off_and_each_is_tal
 
     from vision.decode import FrameReading, ZxingDecoder
 
-    menu = _menu()
+    menu = _tool("decoder_menu")
     params = inspect.signature(ZxingDecoder).parameters
     assert all(set(flags) <= set(params) for flags in menu.VARIANTS.values())  # type: ignore[attr-defined]
 
