@@ -119,6 +119,41 @@ class GameRun(World):
             if why:
                 self.record.notes.append(why)
         self.data.mkdir(parents=True, exist_ok=True)
+        hook = threading.excepthook
+
+        def own(args: threading.ExceptHookArgs) -> None:  # the soak's own threads: a traceback counts
+            import traceback
+
+            self.own_errors.append("".join(traceback.format_exception(args.exc_type, args.exc_value,
+                                                                      args.exc_traceback)))
+            hook(args)
+
+        # Everything from the shoe on is set up inside ``try``: a SIGTERM (the ``soak`` command's SystemExit)
+        # at any line of it still closes the shoe (its link to the pseudo-terminal goes) and stops the table
+        # process, where the setting up before did neither when the signal came before the loop began.
+        self.shoe: SoakShoe | None = None
+        self.fifo: int | None = None
+        self.proc: RunProcess | None = None
+        self.watch: JournalWatch | None = None
+        try:
+            self._set_up()
+            threading.excepthook = own
+            assert self.proc is not None
+            self.proc.start()
+            # the players draw for the table first; then the dealer puts the first pack in the shoe
+            self.steps += [("send", [{"type": "draw", "cuts": DRAW[self.s.game]}]), ("first_pack", None)]
+            self._loop()
+        finally:
+            threading.excepthook = hook
+            if self.proc is not None and self.proc.proc is not None:
+                self._finish()
+            else:
+                self._abandon()
+        return self.record
+
+    def _set_up(self) -> None:
+        """The shoe, the director's fifo, the camera and the club when asked for, and the table process (not yet
+        started), each kept in ``self`` as soon as it exists."""
         self.shoe = SoakShoe(self.s.game, self.s.seed, self.s.deals, pass_ms=self.opts.pass_ms,
                              gap_ms=self.opts.gap_ms, directory=str(self.dir))
         self._inject()
@@ -146,25 +181,18 @@ class GameRun(World):
             config.write_text(config.read_text() + self.club.config())
         self.proc = RunProcess(config, fifo, self.dir)
         self.watch = JournalWatch(self.data / "journal.sqlite3")
-        hook = threading.excepthook
 
-        def own(args: threading.ExceptHookArgs) -> None:  # the soak's own threads: a traceback counts
-            import traceback
-
-            self.own_errors.append("".join(traceback.format_exception(args.exc_type, args.exc_value,
-                                                                      args.exc_traceback)))
-            hook(args)
-
-        threading.excepthook = own
-        self.proc.start()
-        # the players draw for the table first; then the dealer puts the first pack in the shoe
-        self.steps += [("send", [{"type": "draw", "cuts": DRAW[self.s.game]}]), ("first_pack", None)]
-        try:
-            self._loop()
-        finally:
-            threading.excepthook = hook
-            self._finish()
-        return self.record
+    def _abandon(self) -> None:
+        """Undo a setting up cut short (a SIGTERM before the table process started): close what was made."""
+        self.stop.set()
+        made = ((self.proc, "stop"), (self.watch, "close"), (self.shoe, "close"), (self.cam, "stop"), (self.club, "close"))
+        for thing, undo in made:
+            if thing is not None:
+                getattr(thing, undo)()
+        if self.fifo is not None:
+            os.close(self.fifo)
+        if self.disk.mounted:
+            self.disk.unmount()
 
     def _broker_off(self) -> None:
         self.broker_down = True

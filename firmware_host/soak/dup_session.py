@@ -104,8 +104,8 @@ def run_session(schedule: DupSchedule, workdir: Path, seed: int, boards_per_roun
             pw.write_text(passwords[tid], encoding="utf-8")
             t = TableRun(plan, workdir / tid, schedule, random.Random(f"{seed}:{number}"),
                          mqtt=("127.0.0.1", broker.port, tid, pw), hooks={"broker": lambda: _outage(broker)})
+            tables.append(t)  # before it starts: a SIGTERM while it starts still has it closed (``close_all``)
             t.start(records_file)
-            tables.append(t)
         if club is not None:
             out["finished"] = _play_club(club, tables, workdir, broker.port, passwords, session_faults,
                                          time.monotonic() + timeout, out)

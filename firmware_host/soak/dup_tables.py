@@ -300,14 +300,19 @@ class TableRun:
             self._write(missing)
 
     def close(self) -> list[tuple[int, str, dict[str, Any]]]:
-        """Stop the table's process (whatever else fails on the way) and read its journal."""
+        """Stop the table's process (whatever else fails on the way) and read its journal; a table whose
+        ``start`` was cut short (a SIGTERM) has what it made closed."""
+        proc, watch, fifo = getattr(self, "proc", None), getattr(self, "watch", None), getattr(self, "fifo", None)
         try:
-            self.proc.stop()
+            if proc is not None:
+                proc.stop()
         finally:
-            self.watch.close()
-            with contextlib.suppress(OSError):
-                os.close(self.fifo)
-            if self.shoe is not None:
+            if watch is not None:
+                watch.close()
+            if fifo is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fifo)
+            if getattr(self, "shoe", None) is not None:
                 self.shoe.close()
                 for p in self.played:          # the physical truth: which boards the shoe dealt short
                     p.short_pack = p.record.number in self.shoe.short_boards
@@ -334,10 +339,10 @@ def run_tables(schedule: DupSchedule, workdir: Path, seed: int, timeout: float =
     write_hand_records(records_file, list(schedule.records.values()), overwrite=True)
     tables = [TableRun(plan, workdir / f"table-{plan.table}", schedule, random.Random(f"{seed}:{plan.table}"))
               for plan in schedule.tables]
-    for t in tables:
-        t.start(records_file)
-    end = time.monotonic() + timeout
-    try:
+    try:  # started inside: a SIGTERM while the tables start still stops those started (``close_all``)
+        for t in tables:
+            t.start(records_file)
+        end = time.monotonic() + timeout
         while time.monotonic() < end and not all(t.done() for t in tables):
             for t in tables:
                 if not t.done():

@@ -14,10 +14,12 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from firmware_host.shoe.virtual import VirtualShoe
 
@@ -81,6 +83,33 @@ class SoakShoe(VirtualShoe):
         return SEAT_NAMES.get(seat, "table" if seat == self.wire.SEAT_TABLE else None)
 
 
+T = TypeVar("T")
+
+
+def sigterm_after(step: Callable[[], T]) -> T:
+    """``step()``, with a SIGTERM that arrives meanwhile taken only once it has returned (by the handler the
+    process had, so the ``soak`` command's ``SystemExit`` is raised then). A child process started in
+    ``step`` is then in the caller's hands before the signal unwinds the caller, whose ``finally`` stops it:
+    a ``SystemExit`` raised inside ``subprocess.Popen``, after the child exists but before ``Popen`` returns
+    it, would leave the child running with no one holding it (``cardtable soak`` stopped at once after its
+    table started did so, and that table went on talking to whatever shoe took its pseudo-terminal's number).
+    Outside the main thread (no signal handler can be set there) ``step`` simply runs."""
+    if threading.current_thread() is not threading.main_thread():
+        return step()
+    came: list[tuple[int, Any]] = []
+    before = signal.getsignal(signal.SIGTERM)
+    signal.signal(signal.SIGTERM, lambda signum, frame: came.append((signum, frame)))
+    try:
+        return step()
+    finally:
+        signal.signal(signal.SIGTERM, before)
+        if came:
+            if callable(before):
+                before(*came[0])
+            elif before == signal.SIG_DFL:
+                os.kill(os.getpid(), signal.SIGTERM)    # die of it, as the process would have
+
+
 class RunProcess:
     """``cardtable run`` in a process of its own; its stderr goes to a log file per start."""
 
@@ -92,10 +121,16 @@ class RunProcess:
     def start(self) -> None:
         self.starts += 1
         log_file = open(self.logs / f"run-{self.starts}.log", "wb")  # noqa: SIM115 - the child keeps it
-        self.proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "-v", "run", "--config",
-                                      str(self.config), "--no-display", "--events", str(self.events)],
-                                     stdout=subprocess.DEVNULL, stderr=log_file, cwd=ROOT)
-        log_file.close()
+
+        def spawn() -> None:
+            self.proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "-v", "run", "--config",
+                                          str(self.config), "--no-display", "--events", str(self.events)],
+                                         stdout=subprocess.DEVNULL, stderr=log_file, cwd=ROOT)
+
+        try:
+            sigterm_after(spawn)  # a SIGTERM now finds the child in ``self.proc``, for ``stop``
+        finally:
+            log_file.close()
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None

@@ -6,6 +6,7 @@ link behind, and ``soak`` left its ``cardtable run`` and the virtual shoe runnin
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -123,8 +124,18 @@ def test_run_closes_its_journal_on_sigterm(tmp_path: Path) -> None:
 def test_soak_stops_its_table_and_shoe_on_sigterm(tmp_path: Path) -> None:
     work = tmp_path / "soak-sigterm"
     proc = _background("soak", "--deals", "4", "--faults", "0", "--games", "euchre", "--workdir", str(work))
-    _until(lambda: any(p != proc.pid for p in _children(str(work))), 60, "the soak never started its table")
-    rc, err = _stop(proc, timeout=60)
-    assert rc == 143 and "Traceback" not in err, err
-    _until(lambda: not _children(str(work)), 20, "the soak left its table running")
-    assert not any(p.is_symlink() for p in work.rglob("*"))  # the shoe's link is gone
+    try:
+        _until(lambda: any(p != proc.pid for p in _children(str(work))), 60, "the soak never started its table")
+        rc, err = _stop(proc, timeout=60)
+        assert rc == 143 and "Traceback" not in err, err
+        _until(lambda: not _children(str(work)), 20, "the soak left its table running")
+        assert not any(p.is_symlink() for p in work.rglob("*"))  # the shoe's link is gone
+    finally:
+        # A table left running would go on reconnecting through the shoe's link to whatever virtual shoe
+        # of another test takes the same pseudo-terminal number, and corrupt that test's link (it did once:
+        # tests/soak/test_soak_sigterm.py): whatever this test finds, nothing of it outlives it.
+        for pid in _children(str(work)):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        for link in (p for p in work.rglob("*") if p.is_symlink()):
+            link.unlink()
