@@ -12,10 +12,15 @@ before anything imports lgpio (one set already, the unit's or the user's, is kep
 """
 
 import atexit
+import contextlib
 import os
 import shutil
+import signal
 import tempfile
+import time
+import warnings
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("cardtable", deadline=None)
@@ -69,3 +74,40 @@ SLOW_FIRST = (
 def pytest_collection_modifyitems(config: object, items: list) -> None:  # type: ignore[type-arg]
     rank = {path: k for k, path in enumerate(SLOW_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))  # stable: others keep order
+
+
+def _running_in(folder: str) -> list[int]:
+    """Processes (not this one) whose command line names ``folder``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if folder in cmd:
+            found.append(int(entry))
+    return found
+
+
+@pytest.fixture(autouse=True)
+def _nothing_outlives_its_test(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """A process a test started in its own folder (``tmp_path``) and left running is killed when the test
+    ends, and named in a warning. A ``cardtable run`` left so once kept reconnecting through a dead virtual
+    shoe's link to whichever later test's shoe took the same pseudo-terminal number, and 14 tests of other
+    files failed on the bytes it stole (tests/soak/test_soak_sigterm.py)."""
+    if "tmp_path" not in request.fixturenames or not os.path.isdir("/proc"):
+        yield
+        return
+    folder = str(request.getfixturevalue("tmp_path"))
+    yield
+    left = _running_in(folder)
+    if not left:
+        return
+    time.sleep(1.0)  # one still on its way out (stopped by the test's last line) is given a moment
+    for pid in _running_in(folder):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        warnings.warn(f"{request.node.nodeid} left process {pid} running in its folder: killed", stacklevel=1)
