@@ -31,6 +31,8 @@ if "LG_WD" not in os.environ:   # lgpio's working folder, removed when the proce
     atexit.register(shutil.rmtree, os.environ["LG_WD"], True)
 
 
+from tests.procs import running_with  # noqa: E402
+
 # The watchdog that turns a hung test into a named failure (tests/watchdog.py).
 from tests.watchdog import (  # noqa: E402,F401
     pytest_configure,
@@ -76,22 +78,6 @@ def pytest_collection_modifyitems(config: object, items: list) -> None:  # type:
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))  # stable: others keep order
 
 
-def _running_in(folder: str) -> list[int]:
-    """Processes (not this one) whose command line names ``folder``."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if folder in cmd:
-            found.append(int(entry))
-    return found
-
-
 @pytest.fixture(autouse=True)
 def _nothing_outlives_its_test(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
     """A process a test started in its own folder (``tmp_path``) and left running is killed when the test
@@ -103,11 +89,11 @@ def _nothing_outlives_its_test(request: pytest.FixtureRequest):  # type: ignore[
         return
     folder = str(request.getfixturevalue("tmp_path"))
     yield
-    left = _running_in(folder)
+    left = running_with(folder)
     if not left:
         return
     time.sleep(1.0)  # one still on its way out (stopped by the test's last line) is given a moment
-    for pid in _running_in(folder):
+    for pid in running_with(folder):
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
         warnings.warn(f"{request.node.nodeid} left process {pid} running in its folder: killed", stacklevel=1)

@@ -31,7 +31,7 @@ import tarfile
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -165,7 +165,7 @@ def timed(args: argparse.Namespace, size: tuple[int, int], seeds: list[int], old
             for r in range(3):
                 for k in names if (i + r) % 2 == 0 else names[::-1]:
                     spent: dict[str, float] = {}
-                    with parts_timed(spent) if k == "now" and args.parts else _nothing():
+                    with parts_timed(spent) if k == "now" and args.parts else nullcontext():
                         t = time.perf_counter()
                         decoders[k].read(frame)
                         took = time.perf_counter() - t
@@ -195,11 +195,6 @@ def timed(args: argparse.Namespace, size: tuple[int, int], seeds: list[int], old
                   + ", ".join(f"{k} x{float(np.median(total - v)) / git:.2f}" for k, v in without.items()),
                   flush=True)
     return 0
-
-
-@contextmanager
-def _nothing() -> Iterator[None]:
-    yield
 
 
 if __name__ == "__main__":

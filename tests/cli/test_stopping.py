@@ -6,7 +6,6 @@ link behind, and ``soak`` left its ``cardtable run`` and the virtual shoe runnin
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import signal
@@ -17,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from tests.procs import running_with
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,21 +34,6 @@ def _until(what: Callable[[], bool], timeout: float = 30.0, why: str = "") -> No
     while not what():
         assert time.monotonic() < deadline, f"timed out: {why}"
         time.sleep(0.05)
-
-
-def _children(marker: str) -> list[int]:
-    """Processes whose command line names ``marker`` (a folder of this test's own)."""
-    out = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if marker in cmd:
-            out.append(int(pid))
-    return out
 
 
 def _stop(proc: subprocess.Popen[str], timeout: float = 30.0) -> tuple[int, str]:
@@ -86,10 +72,10 @@ def test_club_broker_stops_its_mosquitto_on_sigterm(tmp_path: Path) -> None:
     proc = _background("club", "broker", "--dir", str(folder), "--port", str(free_port()), "--table", "t1")
     assert proc.stdout is not None
     assert "listening" in proc.stdout.readline()
-    assert _children(str(folder / "mosquitto.conf"))  # its mosquitto runs
+    assert running_with(str(folder / "mosquitto.conf"))  # its mosquitto runs
     rc, err = _stop(proc)
     assert rc == 0 and "Traceback" not in err, err
-    _until(lambda: not _children(str(folder / "mosquitto.conf")), 20, "mosquitto left running")
+    _until(lambda: not running_with(str(folder / "mosquitto.conf")), 20, "mosquitto left running")
 
 
 def test_club_demo_stops_everything_on_sigterm(tmp_path: Path) -> None:
@@ -102,7 +88,7 @@ def test_club_demo_stops_everything_on_sigterm(tmp_path: Path) -> None:
     assert "simulated tables" in proc.stdout.readline()
     rc, err = _stop(proc)
     assert rc == 0 and "Traceback" not in err, err
-    _until(lambda: not _children(str(folder)), 20, "the demo's broker left running")
+    _until(lambda: not running_with(str(folder)), 20, "the demo's broker left running")
 
 
 def test_run_closes_its_journal_on_sigterm(tmp_path: Path) -> None:
@@ -124,18 +110,8 @@ def test_run_closes_its_journal_on_sigterm(tmp_path: Path) -> None:
 def test_soak_stops_its_table_and_shoe_on_sigterm(tmp_path: Path) -> None:
     work = tmp_path / "soak-sigterm"
     proc = _background("soak", "--deals", "4", "--faults", "0", "--games", "euchre", "--workdir", str(work))
-    try:
-        _until(lambda: any(p != proc.pid for p in _children(str(work))), 60, "the soak never started its table")
-        rc, err = _stop(proc, timeout=60)
-        assert rc == 143 and "Traceback" not in err, err
-        _until(lambda: not _children(str(work)), 20, "the soak left its table running")
-        assert not any(p.is_symlink() for p in work.rglob("*"))  # the shoe's link is gone
-    finally:
-        # A table left running would go on reconnecting through the shoe's link to whatever virtual shoe
-        # of another test takes the same pseudo-terminal number, and corrupt that test's link (it did once:
-        # tests/soak/test_soak_sigterm.py): whatever this test finds, nothing of it outlives it.
-        for pid in _children(str(work)):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        for link in (p for p in work.rglob("*") if p.is_symlink()):
-            link.unlink()
+    _until(lambda: any(p != proc.pid for p in running_with(str(work))), 60, "the soak never started its table")
+    rc, err = _stop(proc, timeout=60)
+    assert rc == 143 and "Traceback" not in err, err
+    _until(lambda: not running_with(str(work)), 20, "the soak left its table running")
+    assert not any(p.is_symlink() for p in work.rglob("*"))  # the shoe's link is gone
