@@ -31,6 +31,7 @@ from importlib import resources
 from typing import Any
 
 from firmware_host.wire.reader import read_json
+from firmware_host.wire.subscribed import when_subscribed
 from firmware_host.wire.topics import SPECTATOR_USER, TOPICS, Topics
 
 log = logging.getLogger(__name__)
@@ -80,6 +81,8 @@ class SpectatorPage:
         self.client.reconnect_delay_set(min_delay=1, max_delay=5)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
+        self.client.on_subscribe = when_subscribed(self.connected, "spectator page", log)
+        self.client.on_disconnect = lambda *a: self.connected.clear()
         self.host, self.port = host, port
         self.app = Starlette(routes=[Route("/", self.page), Route("/login", self.login, methods=["POST"]),
                                      Route("/events", self.events), Route("/spectate.js", self.script),
@@ -104,7 +107,6 @@ class SpectatorPage:
             log.warning("spectator page: the broker refused the login: %s", reason_code)
             return
         client.subscribe(self.topics.spectate_all, qos=1)
-        self.connected.set()
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
         name = self.topics.parse(msg.topic)

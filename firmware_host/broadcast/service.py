@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware_host.broadcast.live import Publication, Releaser
+from firmware_host.wire.subscribed import when_subscribed
 from firmware_host.wire.topics import BROADCAST_USER
 
 log = logging.getLogger(__name__)
@@ -52,6 +53,7 @@ class BroadcastService:
         self.client.reconnect_delay_set(min_delay=1, max_delay=5)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_subscribe = when_subscribed(self.connected, "broadcast", log)
         self.client.on_message = self._on_message
         self.host, self.port = host, port
 
@@ -75,7 +77,6 @@ class BroadcastService:
         client.subscribe(self.releaser.topics.play("+"), qos=1)
         topic, payload = self.releaser.event_message()
         client.publish(topic, payload, qos=1, retain=True)
-        self.connected.set()
 
     def _on_disconnect(self, *args: Any) -> None:
         self.connected.clear()

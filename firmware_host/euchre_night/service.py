@@ -19,6 +19,7 @@ from typing import Any
 from firmware_host.euchre_night.desk import WAKE, NightDesk
 from firmware_host.euchre_night.session import NightSession
 from firmware_host.wire.euchre import EuchreSeating
+from firmware_host.wire.subscribed import when_subscribed
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,8 @@ class NightService:
         self.client.on_message = self._on_message
         self.desk.connect(self._publish)
         self.connected = threading.Event()
+        self.client.on_subscribe = when_subscribed(self.connected, "euchre night", log)
+        self.client.on_disconnect = lambda *a: self.connected.clear()
         self.host, self.port = host, port
         self._thread: threading.Thread | None = None
         self.faults = 0      # steps that raised (logged each; the loop goes on)
@@ -90,7 +93,6 @@ class NightService:
             return
         client.subscribe(self.session.topics.hands, qos=1)
         self.desk.publish_all()
-        self.connected.set()
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
         if self.desk.offer(msg.topic, bytes(msg.payload)):

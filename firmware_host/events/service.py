@@ -31,6 +31,7 @@ from typing import Any
 
 from firmware_host.events.desk import EventDesk
 from firmware_host.events.session import EventSession
+from firmware_host.wire.subscribed import when_subscribed
 from firmware_host.wire.topics import TOPICS
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,7 @@ class EventService:
         self.client.username_pw_set(user, password)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = lambda *a: self.connected.clear()
+        self.client.on_subscribe = when_subscribed(self.connected, "the event", log)
         self.client.on_message = lambda c, u, m: self.offer(m.topic, bytes(m.payload))
         self.http = ThreadingHTTPServer((http_host, http_port), _handler(self))
         self.http.daemon_threads = True
@@ -74,7 +76,6 @@ class EventService:
             return
         client.subscribe([(TOPICS.boards, 1), (TOPICS.players, 1)])
         self.desk.publish_all()
-        self.connected.set()
 
     def start(self) -> None:
         self.client.connect_async(*self.broker, keepalive=30)

@@ -16,6 +16,7 @@ import threading
 from typing import Any
 
 from firmware_host.session.duplicate_session import SessionDesk
+from firmware_host.wire.subscribed import when_subscribed
 from firmware_host.wire.topics import TOPICS
 
 log = logging.getLogger(__name__)
@@ -51,6 +52,7 @@ class SessionService:
         self.client.reconnect_delay_set(1, 5)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = lambda *a: self.connected.clear()
+        self.client.on_subscribe = when_subscribed(self.connected, "the session", log)
         self.client.on_message = lambda c, u, m: desk.offer(m.topic, bytes(m.payload))
         desk.connect(self.publish)
 
@@ -64,7 +66,6 @@ class SessionService:
             return
         client.subscribe([(TOPICS.boards, 1), (TOPICS.players, 1)])
         self.desk.publish_all()
-        self.connected.set()
 
     def start(self) -> None:
         from paho.mqtt.packettypes import PacketTypes

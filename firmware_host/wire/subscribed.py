@@ -1,0 +1,29 @@
+"""When a club service on the broker may say it is ready: once the broker has taken its subscriptions.
+
+The broker accepts a login (its CONNACK) before it has taken that login's subscriptions (their SUBACK).
+A message another login publishes in between reaches nobody, so a service that called itself connected
+at the CONNACK could miss the first message a table or a test sent it once it said so. Each service
+subscribes when its login is accepted and sets its ``connected`` event here, when the subscriptions are
+in place; a subscription the broker refuses (its access list) is logged and leaves the event unset.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+
+def when_subscribed(event: threading.Event, who: str, log: logging.Logger) -> Callable[..., None]:
+    """A paho ``on_subscribe`` callback (callback API version 2) that sets ``event`` once every
+    subscription of the request was granted; ``who`` names the service in the message a refusal logs."""
+
+    def on_subscribe(client: Any, userdata: Any, mid: int, reason_codes: list[Any], properties: Any) -> None:
+        refused = [code for code in reason_codes if code.is_failure]
+        if refused:
+            log.error("%s: the broker refused a subscription (%s); it will not say it is connected", who, refused[0])
+            return
+        event.set()
+
+    return on_subscribe
