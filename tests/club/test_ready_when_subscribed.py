@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from firmware_host.broadcast.live import Releaser
@@ -136,6 +135,8 @@ def test_a_table_message_sent_the_moment_the_session_is_connected_reaches_it(
 
 
 def test_the_pages_health_says_when_its_broker_is_gone(broker: LocalBroker) -> None:
+    import httpx  # not on a Pi that runs only the hardware tests (tests/install/test_hardware_step.py)
+
     page = _Page(broker.port)
     page.start()
     try:
