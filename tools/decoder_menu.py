@@ -6,8 +6,8 @@ Issue 37 asks for both: today's reads (and more) and a time a frame within x1.5 
 720p they do not go together (docs/benchmarks.md, issue 37's thirteenth round). This reads the outsider's
 frames (``vision.measure_outsider_run``: playing cards in play and the four layouts of bidding cards,
 ``--frames`` of each kind, at ``--size``) with the decoder as filed (its own commit, as
-``tools/time_as_filed.py`` reads it), today's, and today's with remedies turned off by the flags it already
-has (``VARIANTS``), all on the same frames, taking turns. For each seed and decoder it prints the time a
+``tools/time_as_filed.py`` reads it), today's, and today's with a remedy turned on or off by the flags it
+already has (``VARIANTS``), all on the same frames, taking turns. For each seed and decoder it prints the time a
 playing-card frame (median of each frame's fastest of 3 reads) over the filed decoder's, and the share read of
 fully visible playing cards, of fully visible bidding cards, and of each seat's last call where its card is
 fully visible, and false reads (as ``cardtable bench vision --outsider`` scores them). Exit 2 with one line
@@ -29,12 +29,14 @@ from time_as_filed import run_tool  # noqa: E402
 
 VARIANTS: dict[str, dict[str, bool]] = {
     "today": {},
+    "with the fainter glare look": {"faint_glare": True},
     "no glare look": {"glare": False},
     "no module-by-module read": {"regrid": False},
     "neither": {"glare": False, "regrid": False},
     "neither, nor narrow closing": {"glare": False, "regrid": False, "narrow": False},
 }
-"""Today's decoder with some of issue 37's remedies off: ``glare`` (candidates under a glare patch,
+"""Today's decoder with the glare look's fainter ink on (``faint_glare``, ``lookagain.FAINT_GLARE_INK``: off by
+default), or with some of issue 37's remedies off: ``glare`` (candidates under a glare patch,
 ``lookagain.glare_candidates``), ``regrid`` (a small candidate left unread read module by module,
 ``vision.regrid``), ``narrow`` (the ink also closed two pixels narrower, ``lookagain._blobs``)."""
 

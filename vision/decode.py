@@ -264,7 +264,7 @@ class ZxingDecoder(_Base):
                  second_look: bool = True, max_candidates: int = lookagain.MAX_CANDIDATES,
                  size_bands: bool = True, split_joined: bool = True, defocus: bool = True,
                  mostly_ink: bool = True, narrow: bool = True, glare: bool = True, regrid: bool = True,
-                 lean: bool = True) -> None:
+                 lean: bool = True, faint_glare: bool = False) -> None:
         super().__init__(heavy_ec_below, find_unreadable, card_area_px)
         import zxingcpp
 
@@ -288,6 +288,11 @@ class ZxingDecoder(_Base):
         # ``glare=False``: the second look of before codes under a glare patch were looked for on a locally
         # stretched copy (``lookagain.glare_candidates``): main of 2026-12-03
         self.glare = glare
+        # ``faint_glare=True``: the glare look also takes ink only ``lookagain.FAINT_GLARE_INK`` grey levels
+        # under its paper (candidates after all others). Off by default: on the measure seeds it read one call
+        # more of about 2,100 at each size, for x1.09-1.24 of a playing-card frame's time at 720p, where the
+        # time goal is missed, and x1.04-1.14 at 1080p (docs/benchmarks.md, issue 37's fourteenth round)
+        self.faint_glare = faint_glare
         # ``regrid=False``: the second look of before a small candidate left unread was read module by module,
         # its grid fitted and its modules decided by a model of the blur (``vision.regrid``): main of 2026-12-03
         self.regrid = regrid
@@ -337,7 +342,8 @@ class ZxingDecoder(_Base):
                     candidates.append(cand)
         if self.glare:  # after all others: a glare candidate never takes another's place under the cap
             for band in bands:
-                candidates += lookagain.glare_candidates(gray, band, candidates, self.max_ink, self.lean, shared)
+                candidates += lookagain.glare_candidates(gray, band, candidates, self.max_ink, self.lean, shared,
+                                                         self.faint_glare)
         done = [(*_centre(c), math.sqrt(_area(c))) for _, c, _ in raw]  # codes read: centre, side
         out: list[RawRead] = []
         tried = 0

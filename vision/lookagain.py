@@ -18,6 +18,10 @@ Glare: a glare patch squeezes a code's ink up towards paper that clips, under th
 look takes for ink. Round paper that bright, ``glare_candidates`` stretches the picture locally and finds
 code-shaped blobs there too; such a candidate left unread is read once more stretched
 (``read_glare_candidate``).
+Under a stronger patch a code's lone modules are only 10-20 grey levels under the clipped paper, and
+only its finder counts as ink: the same stretched picture is then looked at with fainter ink
+(``FAINT_GLARE_INK``), and those blobs are candidates after all the others (the decoder's ``faint_glare``,
+issue 37's fourteenth round; off by default, for its time at 720p).
 
 Small and out of focus: a candidate of under 3.6 px a module that none of these reads is read once more
 module by module (``vision.regrid``, called by the decoder's second look): its grid fitted to the parts
@@ -208,11 +212,14 @@ GLARE_PAPER = 240  # grey level: paper this bright at the second look's scale is
 GLARE_SPAN = 30  # grey levels: the least local span (paper less ink) ``glare_candidates`` stretches to full contrast
 GLARE_INK = 20  # grey levels: the least darkness under its paper a pixel needs there to be ink (noise is less)
 GLARE_REACH = 6.0  # modules: the window of that stretch, and how far round the bright paper it looks
+FAINT_GLARE_INK = 10  # grey levels: the same for the fainter look, whose candidates come after all the others
+# (``glare_candidates(faint=True)``): under a stronger patch a code's lone modules, blurred, are only 10-20
+# grey levels under the paper, so at ``GLARE_INK`` only its finder is ink and its blob is no code's shape
 
 
 def glare_candidates(gray: np.ndarray, side_range: tuple[float, float], near: Sequence[Candidate] = (),
                      max_ink: float = MAX_DARK_SHARE, lean: bool = False,
-                     shared: Shared | None = None) -> list[Candidate]:
+                     shared: Shared | None = None, faint: bool = False) -> list[Candidate]:
     """Code-shaped regions under a glare patch, which ``code_candidates`` does not see.
 
     A glare patch adds light to paper and ink alike; the camera's gamma then squeezes the ink up towards
@@ -224,6 +231,10 @@ def glare_candidates(gray: np.ndarray, side_range: tuple[float, float], near: Se
     picture and ``GLARE_INK`` grey levels under its paper in the picture itself, and the code-shaped blobs of
     that ink not already ``near`` (another candidate) are candidates. Elsewhere nothing is done. Bright paper
     with no glare (a strongly lit table) is looked at too, and its codes are found the same way.
+
+    ``faint``: the same stretched picture is also looked at with ink only ``FAINT_GLARE_INK`` grey levels under
+    its paper, and the code-shaped blobs of that ink not near any candidate are candidates too, after all
+    the others (so under the cap they never take another's place).
     """
     lo, hi = side_range
     module = max(math.sqrt(lo * hi) / MODULES, 1.0)
@@ -239,6 +250,8 @@ def glare_candidates(gray: np.ndarray, side_range: tuple[float, float], near: Se
     se = cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))
     zone = cv2.dilate(bright, se)
     out: list[Candidate] = []
+    fainter: list[Candidate] = []
+    inks = ((GLARE_INK, out), (FAINT_GLARE_INK, fainter)) if faint else ((GLARE_INK, out),)
     count, _, stats, _ = _label(zone) if lean else cv2.connectedComponentsWithStats(zone, connectivity=8)
     for i in range(1, count):
         x0, y0, w, h = (int(v) for v in stats[i, :4])
@@ -251,13 +264,16 @@ def glare_candidates(gray: np.ndarray, side_range: tuple[float, float], near: Se
         flat = np.clip((box.astype(np.float32) - low) / np.maximum(span, GLARE_SPAN) * 255, 0, 255).astype(np.uint8)
         rel, _ = relative_darkness(flat, k)
         _, bh = relative_darkness(box, k)  # the ink's own darkness under its paper, in the picture's grey levels
-        mask = cv2.bitwise_and(cv2.threshold(rel, DARK, 255, cv2.THRESH_BINARY)[1],
-                               cv2.threshold(bh, GLARE_INK, 255, cv2.THRESH_BINARY)[1])
-        for c in _blobs(mask, m, f, (lo * 0.6 * f, hi * 1.3 * f), math.sqrt(lo * hi), None, max_ink, True, lean):
-            c = replace(c, x=c.x + x0 / f, y=c.y + y0 / f, side=max(c.side, math.sqrt(lo * hi)), glare=True)
-            if all(math.dist((c.x, c.y), (d.x, d.y)) >= 0.5 * min(c.side, d.side) for d in chain(near, out)):
-                out.append(c)
-    return sorted(out, key=lambda c: -c.score)
+        dark = cv2.threshold(rel, DARK, 255, cv2.THRESH_BINARY)[1]
+        for ink, into in inks:
+            mask = cv2.bitwise_and(dark, cv2.threshold(bh, ink, 255, cv2.THRESH_BINARY)[1])
+            for c in _blobs(mask, m, f, (lo * 0.6 * f, hi * 1.3 * f), math.sqrt(lo * hi), None, max_ink, True,
+                            lean):
+                c = replace(c, x=c.x + x0 / f, y=c.y + y0 / f, side=max(c.side, math.sqrt(lo * hi)), glare=True)
+                if all(math.dist((c.x, c.y), (d.x, d.y)) >= 0.5 * min(c.side, d.side)
+                       for d in chain(near, out, fainter)):
+                    into.append(c)
+    return sorted(out, key=lambda c: -c.score) + sorted(fainter, key=lambda c: -c.score)
 
 
 def read_glare_candidate(gray: np.ndarray, cand: Candidate, read: Reader, defocus: bool = True,
