@@ -34,6 +34,7 @@ from firmware_host.evening.duplicate_evening import DuplicateDemo, TableFactory
 from firmware_host.evening.people import People
 from firmware_host.evening.table import ClubLink, DemoTable, TablePlace
 from firmware_host.wire.reader import read_json
+from firmware_host.wire.subscribed import when_subscribed
 from firmware_host.wire.topics import BROADCAST_USER, SPECTATOR_USER
 from laws.broadcast.release import Release
 from laws.session.duplicate.spec import build_movement
@@ -47,7 +48,8 @@ WATCHER = "spectator-watch"
 
 
 class Listener:
-    """A broker login subscribed to ``#`` (QoS 1), keeping every message with its arrival time."""
+    """A broker login subscribed to ``#`` (QoS 1), keeping every message with its arrival time. ``connected``
+    is set once the broker has taken the subscription, or at once when it refused the login (``refused``)."""
 
     def __init__(self, port: int, user: str | None, password: str | None, client_id: str) -> None:
         import paho.mqtt.client as mqtt
@@ -59,6 +61,8 @@ class Listener:
         if user is not None:
             self.client.username_pw_set(user, password)
         self.client.on_connect = self._on_connect
+        # ready once its subscription is in place, so that it misses nothing sent after it says so
+        self.client.on_subscribe = when_subscribed(self.connected, f"listener {client_id}", log)
         self.client.on_message = lambda c, u, m: self.arrivals.append(Arrival(time.time(), m.topic, bytes(m.payload)))
         self.client.connect_async("127.0.0.1", port)
         self.client.loop_start()
@@ -69,7 +73,6 @@ class Listener:
             self.connected.set()
             return
         client.subscribe("#", qos=1)
-        self.connected.set()
 
     def close(self) -> None:
         self.client.disconnect()

@@ -150,3 +150,31 @@ def test_the_pages_health_says_when_its_broker_is_gone(broker: LocalBroker) -> N
         assert httpx.get(url, timeout=5).json()["broker"] is False
     finally:
         page.stop()
+
+
+def test_the_broadcast_bench_s_listener_is_ready_only_once_subscribed(broker: LocalBroker,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The broadcast bench's listeners (the spectator's and the attackers' logins its audit reads) said they
+    were connected at the CONNACK too: what was published before their subscription was taken was never
+    seen, so a leak in that moment would have gone unnoticed. A refused login still says so at once."""
+    import paho.mqtt.client as mqtt
+
+    from firmware_host.bench.broadcast_run import Listener
+
+    with monkeypatch.context() as m:
+        sent: list[Any] = []
+        m.setattr(mqtt.Client, "subscribe", lambda self, *a, **k: sent.append(a))   # nothing reaches the broker
+        quiet = Listener(broker.port, "spectator", USERS["spectator"], "listener-quiet")
+        try:
+            assert _until(lambda: bool(sent), timeout=15)
+            assert not quiet.connected.wait(1.0)
+        finally:
+            quiet.close()
+    ready = Listener(broker.port, "spectator", USERS["spectator"], "listener-ready")
+    wrong = Listener(broker.port, "spectator", "not-the-password", "listener-wrong")
+    try:
+        assert ready.connected.wait(15) and not ready.refused
+        assert wrong.connected.wait(15) and wrong.refused
+    finally:
+        ready.close()
+        wrong.close()
