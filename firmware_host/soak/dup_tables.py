@@ -101,6 +101,11 @@ class TableRun:
     restarts: int = 0
     mqtt: tuple[str, int, str, Path] | None = None     # in a club session: host, port, its id, password file
     hooks: dict[str, Any] = field(default_factory=dict)  # faults of the world the table does not own ("broker")
+    # made by ``start``, each as it goes; None until then (a start cut short by a SIGTERM is closed all the same)
+    shoe: Any = field(default=None, init=False, repr=False)
+    fifo: int | None = field(default=None, init=False, repr=False)
+    proc: RunProcess | None = field(default=None, init=False, repr=False)
+    watch: JournalWatch | None = field(default=None, init=False, repr=False)
 
     def start(self, records_file: Path) -> None:
         from firmware_host.shoe.virtual import VirtualShoe
@@ -302,17 +307,16 @@ class TableRun:
     def close(self) -> list[tuple[int, str, dict[str, Any]]]:
         """Stop the table's process (whatever else fails on the way) and read its journal; a table whose
         ``start`` was cut short (a SIGTERM) has what it made closed."""
-        proc, watch, fifo = getattr(self, "proc", None), getattr(self, "watch", None), getattr(self, "fifo", None)
         try:
-            if proc is not None:
-                proc.stop()
+            if self.proc is not None:
+                self.proc.stop()
         finally:
-            if watch is not None:
-                watch.close()
-            if fifo is not None:
+            if self.watch is not None:
+                self.watch.close()
+            if self.fifo is not None:
                 with contextlib.suppress(OSError):
-                    os.close(fifo)
-            if getattr(self, "shoe", None) is not None:
+                    os.close(self.fifo)
+            if self.shoe is not None:
                 self.shoe.close()
                 for p in self.played:          # the physical truth: which boards the shoe dealt short
                     p.short_pack = p.record.number in self.shoe.short_boards
