@@ -31,7 +31,7 @@ from importlib import resources
 from typing import Any
 
 from firmware_host.wire.reader import read_json
-from firmware_host.wire.subscribed import when_subscribed
+from firmware_host.wire.subscribed import track_connected
 from firmware_host.wire.topics import SPECTATOR_USER, TOPICS, Topics
 
 log = logging.getLogger(__name__)
@@ -81,8 +81,7 @@ class SpectatorPage:
         self.client.reconnect_delay_set(min_delay=1, max_delay=5)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
-        self.client.on_subscribe = when_subscribed(self.connected, "spectator page", log)
-        self.client.on_disconnect = lambda *a: self.connected.clear()
+        track_connected(self.client, self.connected, "spectator page", log)
         self.host, self.port = host, port
         self.app = Starlette(routes=[Route("/", self.page), Route("/login", self.login, methods=["POST"]),
                                      Route("/events", self.events), Route("/spectate.js", self.script),

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware_host.broadcast.live import Publication, Releaser
-from firmware_host.wire.subscribed import when_subscribed
+from firmware_host.wire.subscribed import track_connected
 from firmware_host.wire.topics import BROADCAST_USER
 
 log = logging.getLogger(__name__)
@@ -52,8 +52,7 @@ class BroadcastService:
         self.client.username_pw_set(user, password)
         self.client.reconnect_delay_set(min_delay=1, max_delay=5)
         self.client.on_connect = self._on_connect
-        self.client.on_disconnect = self._on_disconnect
-        self.client.on_subscribe = when_subscribed(self.connected, "broadcast", log)
+        track_connected(self.client, self.connected, "broadcast", log)
         self.client.on_message = self._on_message
         self.host, self.port = host, port
 
@@ -77,9 +76,6 @@ class BroadcastService:
         client.subscribe(self.releaser.topics.play("+"), qos=1)
         topic, payload = self.releaser.event_message()
         client.publish(topic, payload, qos=1, retain=True)
-
-    def _on_disconnect(self, *args: Any) -> None:
-        self.connected.clear()
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
         self.inbox.append((msg.topic, msg.payload))

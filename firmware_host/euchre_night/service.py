@@ -19,7 +19,7 @@ from typing import Any
 from firmware_host.euchre_night.desk import WAKE, NightDesk
 from firmware_host.euchre_night.session import NightSession
 from firmware_host.wire.euchre import EuchreSeating
-from firmware_host.wire.subscribed import when_subscribed
+from firmware_host.wire.subscribed import track_connected
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +48,7 @@ class NightService:
         self.client.on_message = self._on_message
         self.desk.connect(self._publish)
         self.connected = threading.Event()
-        self.client.on_subscribe = when_subscribed(self.connected, "euchre night", log)
-        self.client.on_disconnect = lambda *a: self.connected.clear()
+        track_connected(self.client, self.connected, "euchre night", log)
         self.host, self.port = host, port
         self._thread: threading.Thread | None = None
         self.faults = 0      # steps that raised (logged each; the loop goes on)

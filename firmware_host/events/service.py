@@ -31,7 +31,7 @@ from typing import Any
 
 from firmware_host.events.desk import EventDesk
 from firmware_host.events.session import EventSession
-from firmware_host.wire.subscribed import when_subscribed
+from firmware_host.wire.subscribed import track_connected
 from firmware_host.wire.topics import TOPICS
 
 log = logging.getLogger(__name__)
@@ -58,8 +58,7 @@ class EventService:
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"{user}-event", protocol=mqtt.MQTTv5)
         self.client.username_pw_set(user, password)
         self.client.on_connect = self._on_connect
-        self.client.on_disconnect = lambda *a: self.connected.clear()
-        self.client.on_subscribe = when_subscribed(self.connected, "the event", log)
+        track_connected(self.client, self.connected, "the event", log)
         self.client.on_message = lambda c, u, m: self.offer(m.topic, bytes(m.payload))
         self.http = ThreadingHTTPServer((http_host, http_port), _handler(self))
         self.http.daemon_threads = True

@@ -16,7 +16,7 @@ import threading
 from typing import Any
 
 from firmware_host.session.duplicate_session import SessionDesk
-from firmware_host.wire.subscribed import when_subscribed
+from firmware_host.wire.subscribed import track_connected
 from firmware_host.wire.topics import TOPICS
 
 log = logging.getLogger(__name__)
@@ -51,8 +51,7 @@ class SessionService:
             self.client.tls_set(ca_certs=ca_file)
         self.client.reconnect_delay_set(1, 5)
         self.client.on_connect = self._on_connect
-        self.client.on_disconnect = lambda *a: self.connected.clear()
-        self.client.on_subscribe = when_subscribed(self.connected, "the session", log)
+        track_connected(self.client, self.connected, "the session", log)
         self.client.on_message = lambda c, u, m: desk.offer(m.topic, bytes(m.payload))
         desk.connect(self.publish)
 

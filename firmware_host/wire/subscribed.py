@@ -4,7 +4,8 @@ The broker accepts a login (its CONNACK) before it has taken that login's subscr
 A message another login publishes in between reaches nobody, so a service that called itself connected
 at the CONNACK could miss the first message a table or a test sent it once it said so. Each service
 subscribes when its login is accepted and sets its ``connected`` event here, when the subscriptions are
-in place; a subscription the broker refuses (its access list) is logged and leaves the event unset.
+in place, and clears it when the login is lost (``track_connected``); a subscription the broker refuses
+(its access list) is logged and leaves the event unset.
 """
 
 from __future__ import annotations
@@ -27,3 +28,10 @@ def when_subscribed(event: threading.Event, who: str, log: logging.Logger) -> Ca
         event.set()
 
     return on_subscribe
+
+
+def track_connected(client: Any, event: threading.Event, who: str, log: logging.Logger) -> None:
+    """Make ``event`` say whether ``client`` (a paho client) is connected and subscribed: set by
+    :func:`when_subscribed`, cleared when the login is lost."""
+    client.on_subscribe = when_subscribed(event, who, log)
+    client.on_disconnect = lambda *args: event.clear()
