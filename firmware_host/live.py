@@ -320,10 +320,9 @@ def duplicate_procedure(cfg: Config, ctl: TableController, link: Any | None) -> 
 
 def _camera(cfg: Config, ctl: TableController) -> tuple[CameraFeeder, Any]:
     from vision.camera import CaptureThread, Exposure, SyntheticCamera, open_camera
-    from vision.watcher import build_watcher
-    from vision.zones import parse_vision_config
+    from vision.watcher import build_watcher, from_sections
 
-    vcfg = parse_vision_config(dict(cfg.vision))
+    vcfg = from_sections(cfg.vision, cfg.zones, cfg.source, cfg.camera.decoder)   # a ValueError naming the key
     size = (cfg.camera.width, cfg.camera.height)
     if cfg.camera.source == "synthetic":
         source: Any = SyntheticCamera(size=size)

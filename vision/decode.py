@@ -21,6 +21,7 @@ import numpy as np
 
 from vision import lookagain, regrid
 from vision.codes import CallCode, CardCode, CodeRejected, parse_code
+from vision.zones import DEFAULT_REMEDIES, parse_remedies
 
 log = logging.getLogger(__name__)
 
@@ -458,13 +459,21 @@ class PyzbarDecoder(_Base):
 
 
 def make_decoder(name: str = "zxing", heavy_ec_below: float = 0.5,
-                 variants: tuple[str, ...] = ("micro",)) -> Decoder:
+                 variants: tuple[str, ...] = ("micro",), remedies: tuple[str, ...] | None = None) -> Decoder:
     """The decoder backend called ``name``: ``zxing`` (default) or ``pyzbar``.
 
     ``variants`` says which symbols zxing-cpp looks for (``micro``, ``qr``); pyzbar reads only ``qr``.
+    ``remedies`` names the zxing decoder's costly second-look remedies to use (``vision.zones.REMEDIES``;
+    None: ``DEFAULT_REMEDIES``); pyzbar has no second look, so it takes none.
     """
+    if remedies is not None:
+        parse_remedies(list(remedies), "remedies")  # a ConfigError, which is a ValueError, naming what is wrong
     if name == "zxing":
-        return ZxingDecoder(heavy_ec_below, variants=variants)
+        chosen = DEFAULT_REMEDIES if remedies is None else remedies
+        return ZxingDecoder(heavy_ec_below, variants=variants, glare="glare" in chosen, regrid="regrid" in chosen,
+                            narrow="narrow" in chosen, faint_glare="faint_glare" in chosen)
     if name == "pyzbar":
+        if remedies:
+            raise ValueError("remedies: the pyzbar decoder has no second look, so it takes none")
         return PyzbarDecoder(heavy_ec_below)
     raise ValueError(f"unknown decoder {name!r} (want zxing or pyzbar)")

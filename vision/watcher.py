@@ -49,6 +49,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 import numpy as np
 
@@ -58,7 +59,16 @@ from vision.calls_seen import CallWatch
 from vision.codes import CardCode
 from vision.decode import CallSighting, Decoder, FrameError, Sighting, _area
 from vision.members_seen import MemberWatch
-from vision.zones import CENTRE, SEAT_ZONES, VisionConfig, Zones, default_homography, to_table
+from vision.zones import (
+    CENTRE,
+    SEAT_ZONES,
+    ConfigError,
+    VisionConfig,
+    Zones,
+    default_homography,
+    parse_vision_config,
+    to_table,
+)
 
 log = logging.getLogger(__name__)
 
@@ -383,5 +393,39 @@ def build_watcher(cfg: VisionConfig, clock: Callable[[], float] = time.monotonic
     from vision.decode import make_decoder
 
     hom = load_homography(cfg.homography_file) if cfg.homography_file else None
-    return TableWatcher(make_decoder(cfg.decoder, cfg.heavy_ec_below, cfg.variants), cfg.zones, cfg.confirm_k, cfg.confirm_n,
+    return TableWatcher(make_decoder(cfg.decoder, cfg.heavy_ec_below, cfg.variants,
+                                     cfg.remedies if cfg.decoder == "zxing" else None), cfg.zones, cfg.confirm_k, cfg.confirm_n,
                         cfg.gone_m, clock, homography=hom, table_mm=cfg.table_mm, packs=packs)
+
+
+def from_sections(vision: Mapping[str, Any], zones: Mapping[str, Any], origin: str,
+                  camera_decoder: str | None = None, check_files: bool = True) -> VisionConfig:
+    """The ``VisionConfig`` of a table's configuration whose ``[vision]`` and ``[zones]`` tables are given
+    apart (an empty ``zones``: the default zones); with ``check_files`` the homography file is read too.
+
+    ``camera_decoder`` is the table's ``camera.decoder``: the decoder unless ``vision.decoder`` is given,
+    which must then say the same.
+
+    Raises:
+        ConfigError: naming ``origin`` and the key (or the homography file) that is wrong.
+    """
+    from vision.calibrate import CalibrationError, load_homography
+
+    doc: dict[str, Any] = {"vision": dict(vision)}
+    if camera_decoder is not None:
+        given = doc["vision"].setdefault("decoder", camera_decoder)
+        if given != camera_decoder:
+            raise ConfigError(f"{origin}: vision.decoder: {given!r} but camera.decoder is {camera_decoder!r} "
+                              "(give the decoder once, in [camera])")
+    if zones:
+        doc["zones"] = dict(zones)
+    try:
+        cfg = parse_vision_config(doc)
+        if check_files and cfg.homography_file:
+            try:
+                load_homography(cfg.homography_file)
+            except CalibrationError as exc:
+                raise ConfigError(f"vision.homography_file: {exc}") from None
+    except ConfigError as exc:
+        raise ConfigError(f"{origin}: {exc}") from None
+    return cfg

@@ -15,6 +15,7 @@ confirm_n = 3              # ... of the last n frames
 gone_m = 5                 # and as gone after m frames without it
 heavy_ec_below = 0.5       # a read using more error correction than this is a damaged code
 homography_file = ""       # written by `cardtable calibrate`; empty: default homography
+remedies = ["glare", "regrid", "narrow"]   # the zxing decoder's costly second-look remedies (below)
 
 [zones.N]                  # one table per zone: x0, y0, x1, y1 in table millimetres
 rect = [250, 0, 550, 110]
@@ -22,6 +23,10 @@ rect = [250, 0, 550, 110]
 
 Zone names ``N``, ``E``, ``S``, ``W`` are the seats' areas; ``centre`` is where tricks are played,
 ``cut`` the cut area and ``shoe`` the shoe exit. Other names are allowed (for example draw areas).
+
+``remedies`` chooses which of the zxing decoder's costly remedies its second look uses (``REMEDIES``;
+vision/CARD_CODES.md, "The [vision] section", gives what each reads and costs): the default is every
+remedy but ``faint_glare``; ``[]`` is the cheapest. pyzbar has no second look, so it takes no remedies.
 """
 
 from __future__ import annotations
@@ -41,6 +46,10 @@ CUT = "cut"
 SHOE = "shoe"
 DECODERS = ("zxing", "pyzbar")
 VARIANTS = ("micro", "qr")
+# The zxing decoder's costly second-look remedies, each a flag of ``vision.decode.ZxingDecoder``: the glare
+# look, the module-by-module read, the narrow closing, and the glare look's fainter ink (needs ``glare``)
+REMEDIES = ("glare", "regrid", "narrow", "faint_glare")
+DEFAULT_REMEDIES = ("glare", "regrid", "narrow")
 
 
 class ConfigError(ValueError):
@@ -115,6 +124,7 @@ class VisionConfig:
     gone_m: int = 5
     heavy_ec_below: float = 0.5
     homography_file: str = ""
+    remedies: tuple[str, ...] = DEFAULT_REMEDIES
     zones: Zones = field(default_factory=Zones)
 
 
@@ -155,7 +165,8 @@ def parse_vision_config(doc: Mapping[str, Any]) -> VisionConfig:
     vis = doc.get("vision", {})
     if not isinstance(vis, Mapping):
         raise ConfigError("vision: want a table")
-    known = {"decoder", "variants", "table_mm", "confirm_k", "confirm_n", "gone_m", "heavy_ec_below", "homography_file"}
+    known = {"decoder", "variants", "table_mm", "confirm_k", "confirm_n", "gone_m", "heavy_ec_below", "homography_file",
+             "remedies"}
     for key in vis:
         if key not in known:
             raise ConfigError(f"vision.{key}: unknown key (known: {', '.join(sorted(known))})")
@@ -191,10 +202,34 @@ def parse_vision_config(doc: Mapping[str, Any]) -> VisionConfig:
         if not isinstance(vis["homography_file"], str):
             raise ConfigError("vision.homography_file: want a path string")
         kw["homography_file"] = vis["homography_file"]
+    if "remedies" in vis:
+        kw["remedies"] = parse_remedies(vis["remedies"], "vision.remedies")
+        if kw.get("decoder") == "pyzbar" and kw["remedies"]:
+            raise ConfigError("vision.remedies: the pyzbar decoder has no second look, so no remedies (give [] or "
+                              "decoder = \"zxing\")")
     zones_doc = doc.get("zones")
     if zones_doc is not None:
         kw["zones"] = _parse_zones(zones_doc)
     return VisionConfig(**kw)
+
+
+def parse_remedies(v: Any, key: str) -> tuple[str, ...]:
+    """A list of remedy names (``REMEDIES``), each at most once, ``faint_glare`` only with ``glare``.
+
+    Raises:
+        ConfigError: naming ``key``.
+    """
+    if not isinstance(v, list) or any(not isinstance(x, str) for x in v):
+        raise ConfigError(f"{key}: want a list of remedy names ({', '.join(REMEDIES)}), got {v!r}")
+    unknown = [x for x in v if x not in REMEDIES]
+    if unknown:
+        raise ConfigError(f"{key}: {', '.join(map(repr, unknown))} is not a remedy (known: {', '.join(REMEDIES)})")
+    twice = sorted({x for x in v if v.count(x) > 1})
+    if twice:
+        raise ConfigError(f"{key}: {', '.join(map(repr, twice))} given more than once")
+    if "faint_glare" in v and "glare" not in v:
+        raise ConfigError(f"{key}: 'faint_glare' is a fainter ink for the glare look, so it needs 'glare' too")
+    return tuple(v)
 
 
 def _parse_zones(doc: Any) -> Zones:

@@ -18,10 +18,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def _run(args: argparse.Namespace) -> int:
     from firmware_host.config import ConfigError, format_config, load_config, overrides_from_args
+    from vision.watcher import from_sections
+    from vision.zones import ConfigError as VisionConfigError
 
     try:
         cfg = load_config(args.config, overrides=overrides_from_args(args), check_devices=not args.no_devices)
-    except ConfigError as exc:
+        from_sections(cfg.vision, cfg.zones, cfg.source, cfg.camera.decoder)   # [vision], [zones], the homography
+    except (ConfigError, VisionConfigError) as exc:
         print(f"cardtable: configuration error: {exc}", file=sys.stderr)
         return 2
     sys.stdout.write(format_config(cfg))

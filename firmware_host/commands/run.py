@@ -32,6 +32,14 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"cardtable: {exc}", file=sys.stderr)
         return 2
+    from vision.watcher import from_sections
+    from vision.zones import ConfigError as VisionConfigError
+
+    try:  # [vision] and [zones] checked at start, camera or not: a wrong key is a wrong configuration
+        from_sections(cfg.vision, cfg.zones, cfg.source, cfg.camera.decoder)
+    except VisionConfigError as exc:
+        print(f"cardtable: {exc}", file=sys.stderr)
+        return 2
     from firmware_host.devices.display import TerminalDisplay
     from firmware_host.devices.panel import PanelError
     from firmware_host.live import build_table

@@ -28,6 +28,9 @@ counts the images read, the cards (playing cards and backs' pack marks) and call
 the unreadable card shapes, and the decoded texts that are neither card nor bidding codes by the rule
 they broke, every rule named (0 when none broke it), in this order: length, charset, version,
 check, card (a card code's card), seat and call (a bidding code's seat or call): vision/CARD_CODES.md.
+remedies: the zxing decoder's costly second-look remedies, glare, regrid, narrow and faint_glare (the last
+only with glare); the default is the config's [vision] remedies, or glare,regrid,narrow; "none" uses none.
+What each reads and costs: vision/CARD_CODES.md, "The [vision] section".
 zones: the default zones, the [zones] syntax and what a point between zones gives are in
 vision/CARD_CODES.md, "Table zones".
 exit status: 0 every image read; 1 with --decoder pyzbar, an image in which it read no code (pyzbar reads
@@ -46,6 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="decoder backend: zxing (default; Micro QR and QR) or pyzbar (full QR only)")
     p.add_argument("--variants", default="micro,qr",
                    help="symbols zxing-cpp looks for: micro, qr or both (default micro,qr)")
+    p.add_argument("--remedies", help="the zxing decoder's second-look remedies, comma-separated, or none "
+                   "(default: the config's [vision] remedies, else glare,regrid,narrow)")
     p.add_argument("--config", help="TOML file with [vision] and [zones] (zones and homography)")
     p.add_argument("--stats", action="store_true", help="end with a line counting the images, cards, calls and unreadable shapes, "
                         "and the rejected codes by reason")
@@ -57,13 +62,19 @@ def _run(args: argparse.Namespace) -> int:
     from vision.codes import RejectReason
     from vision.decode import make_decoder
     from vision.scan import ImageError, load_image, scan_image
-    from vision.zones import ConfigError, VisionConfig, load_vision_config
+    from vision.zones import ConfigError, VisionConfig, load_vision_config, parse_remedies
 
     try:
         cfg = load_vision_config(args.config) if args.config else VisionConfig()
         hom = load_homography(cfg.homography_file) if cfg.homography_file else None
         variants = tuple(v.strip() for v in args.variants.split(",") if v.strip())
-        decoder = make_decoder(args.decoder, cfg.heavy_ec_below, variants)
+        remedies = cfg.remedies if args.decoder == "zxing" else None
+        if args.remedies is not None:
+            names = [r.strip() for r in args.remedies.split(",") if r.strip()]
+            remedies = () if names == ["none"] else parse_remedies(names, "--remedies")
+            if remedies and args.decoder == "pyzbar":
+                raise ConfigError("--remedies: the pyzbar decoder has no second look, so it takes none")
+        decoder = make_decoder(args.decoder, cfg.heavy_ec_below, variants, remedies)
     except (ConfigError, CalibrationError, ValueError, OSError) as exc:
         print(f"cardtable scan: {exc}", file=sys.stderr)
         return 2

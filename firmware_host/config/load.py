@@ -60,7 +60,7 @@ _SCALARS: dict[str, dict[str, str]] = {
 }
 _SCALARS["duplicate"] = dict(DUPLICATE_SCALARS)
 _SUBTABLES = {"pins": {"lamps": LAMPS, "buttons": BUTTONS}}
-_SECTIONS = (*_SCALARS, "vision")
+_SECTIONS = (*_SCALARS, "vision", "zones")  # the last two passed to the vision module, which checks them
 _KIND_NAMES = {"str": "a string", "path": "a path (string)", "int": "a whole number",
                "float": "a number", "bool": "true or false",
                "source": "a camera index, a path, a URL, 'picamera2', 'synthetic' or 'none'",
@@ -144,7 +144,7 @@ def _check_structure(data: dict[str, Any], origin: str) -> None:
             raise ConfigError(f"{origin}: unknown section [{section}]{_suggest(section, _SECTIONS)}")
         if not isinstance(table, dict):
             raise ConfigError(f"{origin}: {section} must be a table [{section}], got {table!r}")
-        if section == "vision":
+        if section in ("vision", "zones"):
             continue
         subtables = _SUBTABLES.get(section, {})
         for key, value in table.items():
@@ -301,9 +301,13 @@ def _build(data: dict[str, Any], origin: str, where: dict[str, str], base_dir: P
         if mqtt.ca_file is not None and not mqtt.tls:
             raise ConfigError(f"{loc('mqtt', 'ca_file')}: a CA file is for TLS; set tls = true as well")
         mqtt = replace(mqtt, **files)
-    vision = MappingProxyType(dict(data.get("vision", {})))
+    vision = dict(data.get("vision", {}))
+    hfile = vision.get("homography_file")
+    if isinstance(hfile, str) and hfile and not Path(hfile).is_absolute():
+        vision["homography_file"] = str(base_dir / hfile)   # beside the configuration, as the other files
+    zones = MappingProxyType(dict(data.get("zones", {})))
     duplicate = build_duplicate(data, values("duplicate"), loc, base_dir, t.game, shoe.driver, mqtt is not None)
-    return Config(t, shoe, cam, pins, mqtt, vision, origin, duplicate)
+    return Config(t, shoe, cam, pins, mqtt, MappingProxyType(vision), origin, duplicate, zones)
 
 
 def _build_pins(raw: dict[str, Any], scalars: dict[str, Any], loc: Any) -> PinsConfig:
@@ -367,8 +371,10 @@ def format_config(cfg: Config) -> str:
     if cfg.duplicate is not None:
         d = vars(cfg.duplicate) | {"boards": ", ".join(map(str, cfg.duplicate.boards))}
         out += table("duplicate", d)
-    if cfg.vision:
-        out += ["# [vision] passed to the vision module:"] + [f"#   {k} = {v!r}" for k, v in cfg.vision.items()]
+    if cfg.vision or cfg.zones:
+        out += ["# [vision] and [zones] passed to the vision module:"]
+        out += [f"#   {k} = {v!r}" for k, v in cfg.vision.items()]
+        out += [f"#   zones.{k} = {v!r}" for k, v in cfg.zones.items()]
     return "\n".join(out).rstrip() + "\n"
 
 

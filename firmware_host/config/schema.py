@@ -115,8 +115,9 @@ class DuplicateConfig:
 
 @dataclass(frozen=True)
 class Config:
-    """The whole validated configuration. ``mqtt`` is None when there is no broker; ``vision`` is the
-    raw ``[vision]`` table, validated by the vision module."""
+    """The whole validated configuration. ``mqtt`` is None when there is no broker; ``vision`` and
+    ``zones`` are the raw ``[vision]`` and ``[zones]`` tables (``vision.homography_file`` made absolute
+    beside the configuration file), validated by the vision module (``vision.watcher.from_sections``)."""
 
     table: TableConfig = field(default_factory=TableConfig)
     shoe: ShoeConfig = field(default_factory=ShoeConfig)
@@ -126,3 +127,4 @@ class Config:
     vision: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     source: str = "<defaults>"
     duplicate: DuplicateConfig | None = None
+    zones: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))   # empty: the default zones
