@@ -70,9 +70,13 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.club:
         return _run_club(args)
+    from vision.watcher import from_sections
+    from vision.zones import ConfigError as VisionConfigError
+
     try:
         cfg = load_config(args.config, env=os.environ, check_devices=False)
-    except ConfigError as exc:
+        from_sections(cfg.vision, cfg.zones, cfg.source, cfg.camera.decoder)   # [vision], [zones], the homography
+    except (ConfigError, VisionConfigError) as exc:
         print(f"FAIL  config  {exc} -- fix: cardtable config init, or edit it and run cardtable check-config",
               flush=True)
         return 2

@@ -45,8 +45,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        epilog=FIELDS, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("images", nargs="+", metavar="IMAGE", help="image files")
     p.add_argument("--json", action="store_true", help="JSON lines (the default and only format)")
-    p.add_argument("--decoder", choices=["zxing", "pyzbar"], default="zxing",
-                   help="decoder backend: zxing (default; Micro QR and QR) or pyzbar (full QR only)")
+    p.add_argument("--decoder", choices=["zxing", "pyzbar"],
+                   help="decoder backend: zxing (Micro QR and QR) or pyzbar (full QR only); default: the config's "
+                        "[vision] decoder, else zxing")
     p.add_argument("--variants", default="micro,qr",
                    help="symbols zxing-cpp looks for: micro, qr or both (default micro,qr)")
     p.add_argument("--remedies", help="the zxing decoder's second-look remedies, comma-separated, or none "
@@ -67,6 +68,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         cfg = load_vision_config(args.config) if args.config else VisionConfig()
         hom = load_homography(cfg.homography_file) if cfg.homography_file else None
+        args.decoder = args.decoder or cfg.decoder
         variants = tuple(v.strip() for v in args.variants.split(",") if v.strip())
         remedies = cfg.remedies if args.decoder == "zxing" else None
         if args.remedies is not None:

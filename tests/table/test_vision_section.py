@@ -144,3 +144,24 @@ def test_the_shipped_configurations_commented_vision_block_is_valid(tmp_path: Pa
                            "--no-devices"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "#   remedies = ['glare', 'regrid', 'narrow']" in done.stdout and "#   zones.N = " in done.stdout
+
+
+def test_doctor_fails_its_config_check_on_a_wrong_vision_value(tmp_path: Path) -> None:
+    cfg = _table_toml(tmp_path, '[vision]\nremedies = ["sharpen"]\n', camera="none")
+    done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "doctor", "--config", str(cfg)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stdout.startswith("FAIL  config  ") and "vision.remedies: 'sharpen' is not a remedy" in done.stdout
+
+
+def test_scan_takes_its_decoder_from_the_configuration(tmp_path: Path) -> None:
+    """``scan --config`` reads the same sections: a ``[vision] decoder`` of pyzbar is used (its note says so)."""
+    import cv2
+
+    image = tmp_path / "felt.png"
+    cv2.imwrite(str(image), np.full((90, 160, 3), 40, np.uint8))
+    cfg = tmp_path / "vision.toml"
+    cfg.write_text('[vision]\ndecoder = "pyzbar"\n')
+    done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "scan", "--config", str(cfg), str(image)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "pyzbar read no code here" in done.stderr
