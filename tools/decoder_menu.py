@@ -6,8 +6,8 @@ Issue 37 asks for both: today's reads (and more) and a time a frame within x1.5 
 720p they do not go together (docs/benchmarks.md, issue 37's thirteenth round). This reads the outsider's
 frames (``vision.measure_outsider_run``: playing cards in play and the four layouts of bidding cards,
 ``--frames`` of each kind, at ``--size``) with the decoder as filed (its own commit, as
-``tools/time_as_filed.py`` reads it), today's, and today's with a remedy turned on or off by the flags it
-already has (``VARIANTS``), all on the same frames, taking turns. For each seed and decoder it prints the time a
+``tools/time_as_filed.py`` reads it), today's, and today's with a remedy turned on or off as ``[vision] remedies``
+chooses (``VARIANTS``), all on the same frames, taking turns. For each seed and decoder it prints the time a
 playing-card frame (median of each frame's fastest of 3 reads) over the filed decoder's, and the share read of
 fully visible playing cards, of fully visible bidding cards, and of each seat's last call where its card is
 fully visible, and false reads (as ``cardtable bench vision --outsider`` scores them). Exit 2 with one line
@@ -27,16 +27,17 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from time_as_filed import run_tool  # noqa: E402
 
-VARIANTS: dict[str, dict[str, bool]] = {
-    "today": {},
-    "with the fainter glare look": {"faint_glare": True},
-    "no glare look": {"glare": False},
-    "no module-by-module read": {"regrid": False},
-    "neither": {"glare": False, "regrid": False},
-    "neither, nor narrow closing": {"glare": False, "regrid": False, "narrow": False},
+VARIANTS: dict[str, tuple[str, ...]] = {
+    "today": ("glare", "regrid", "narrow"),
+    "with the fainter glare look": ("glare", "regrid", "narrow", "faint_glare"),
+    "no glare look": ("regrid", "narrow"),
+    "no module-by-module read": ("glare", "narrow"),
+    "neither": ("narrow",),
+    "neither, nor narrow closing": (),
 }
-"""Today's decoder with the glare look's fainter ink on (``faint_glare``, ``lookagain.FAINT_GLARE_INK``: off by
-default), or with some of issue 37's remedies off: ``glare`` (candidates under a glare patch,
+"""Today's decoder with each choice of ``[vision] remedies`` (vision/CARD_CODES.md, "The [vision] section"),
+printed beside each row: the glare look's fainter ink on (``faint_glare``, ``lookagain.FAINT_GLARE_INK``: off by
+default), or some of issue 37's remedies off: ``glare`` (candidates under a glare patch,
 ``lookagain.glare_candidates``), ``regrid`` (a small candidate left unread read module by module,
 ``vision.regrid``), ``narrow`` (the ink also closed two pixels narrower, ``lookagain._blobs``)."""
 
@@ -68,14 +69,14 @@ def menu(args: argparse.Namespace, size: tuple[int, int], seeds: list[int], old:
     """Read each seed's frames with the filed decoder and every variant; print their times and reads."""
     import numpy as np
 
-    from vision.decode import ZxingDecoder
+    from vision.decode import make_decoder
 
     def share(xs: list[bool]) -> str:
         return f"{sum(xs) / len(xs):.3f}" if xs else "-"
 
     for seed in seeds:
         decoders: dict[str, Any] = {"as filed": old.ZxingDecoder(find_unreadable=True)}  # type: ignore[attr-defined]
-        decoders.update({n: ZxingDecoder(find_unreadable=True, **flags) for n, flags in VARIANTS.items()})
+        decoders.update({n: make_decoder("zxing", remedies=r) for n, r in VARIANTS.items()})
         t = tally(decoders, seed, args.frames, size)
         base = float(np.median(t["as filed"]["ms"]))
         print(f"seed {seed} ({size[0]}x{size[1]}, {args.frames} frames a kind): time a playing-card frame over "
@@ -84,7 +85,8 @@ def menu(args: argparse.Namespace, size: tuple[int, int], seeds: list[int], old:
             ms = float(np.median(v["ms"]))
             print(f"  {name:28} x{ms / base:.2f} ({ms:.1f} ms)  cards {share(v['cards'])} of {len(v['cards'])}  "
                   f"calls {share(v['calls'])} of {len(v['calls'])}  last calls {share(v['tops'])} of "
-                  f"{len(v['tops'])}  false {v['false']}", flush=True)
+                  f"{len(v['tops'])}  false {v['false']}"
+                  + (f"  remedies = {list(VARIANTS[name])}" if name in VARIANTS else ""), flush=True)
     return 0
 
 

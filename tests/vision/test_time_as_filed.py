@@ -121,15 +121,16 @@ def test_the_menus_wrong_arguments_are_one_line_and_exit_2() -> None:
 
 
 def test_the_menus_variants_are_todays_decoder_with_remedies_off_and_each_is_tallied() -> None:
-    """Every variant names flags today's decoder has, and one frame of each kind is tallied for each decoder:
-    a playing-card frame's time, and what was shown of each kind (a decoder reading nothing reads none)."""
-    import inspect
-
+    """Every variant is a ``[vision] remedies`` value the table takes, today's the default, and one frame of each
+    kind is tallied for each decoder: a playing-card frame's time, and what was shown of each kind (a decoder
+    reading nothing reads none)."""
     from vision.decode import FrameReading, ZxingDecoder
+    from vision.zones import DEFAULT_REMEDIES, parse_vision_config
 
     menu = _tool("decoder_menu")
-    params = inspect.signature(ZxingDecoder).parameters
-    assert all(set(flags) <= set(params) for flags in menu.VARIANTS.values())  # type: ignore[attr-defined]
+    for remedies in menu.VARIANTS.values():  # type: ignore[attr-defined]
+        assert parse_vision_config({"vision": {"remedies": list(remedies)}}).remedies == remedies
+    assert menu.VARIANTS["today"] == DEFAULT_REMEDIES  # type: ignore[attr-defined]
 
     class Blind:
         def read(self, frame: object) -> FrameReading:
