@@ -166,7 +166,8 @@ def open_camera(source: str | int, size: tuple[int, int] = (1280, 720), exposure
     if not cap.isOpened():
         cap.release()
         raise CameraError(f"camera {source!r}: cannot open (no such device, file or stream?)")
-    if isinstance(target, int) or str(target).startswith("/dev/video"):
+    if isinstance(target, int) or str(target).startswith("/dev/"):   # a V4L2 device: /dev/videoN or a udev name for
+        # it such as /dev/v4l/by-id/... (a file or a stream URL has no size, shutter or gain to set)
         cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
         cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
         cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)

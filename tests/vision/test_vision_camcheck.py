@@ -139,6 +139,19 @@ def test_a_v4l2_camera_gets_manual_exposure_and_a_refused_setting_is_only_logged
     assert isinstance(file_cap, _FakeCapture) and file_cap.props == []  # a file has no shutter
 
 
+@pytest.mark.parametrize("path", ["/dev/v4l/by-id/usb-Logitech_C920-video-index0", "/dev/cardtable-camera"])
+def test_a_v4l2_camera_named_by_a_stable_path_gets_its_size_and_exposure_too(
+        monkeypatch: pytest.MonkeyPatch, path: str) -> None:
+    """config/table.toml and hardware/SETUP.md let a USB camera be named by its path; before, only /dev/videoN
+    got the capture size, the 2 ms shutter and the gain, and a by-id or udev name silently kept the driver's."""
+    import vision.camera as camera
+
+    monkeypatch.setattr(camera.cv2, "VideoCapture", _FakeCapture)
+    cap = camera.open_camera(path, (1280, 720), Exposure(2000, 4.0, 20))
+    assert isinstance(cap, _FakeCapture)
+    assert (cv2.CAP_PROP_FRAME_WIDTH, 1280) in cap.props and (cv2.CAP_PROP_EXPOSURE, 20) in cap.props
+
+
 def test_the_pi_camera_is_configured_with_the_exposure_controls(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
     import types
