@@ -20,12 +20,16 @@ from typing import Any
 from firmware_host.config.schema import DUPLICATE_DEALS, ConfigError, DuplicateConfig
 
 SCALARS = {"records": "path", "first": "int", "deal": "str", "session": "bool", "section": "str", "table": "int",
-           "round": "int", "ns": "str", "ew": "str", "boards": "boards", "commitment": "str"}
+           "round": "int", "ns": "str", "ew": "str", "boards": "boards",
+           "commitment": "text"}   # "text": may be empty (the default: the session's commitment)
 _RANGE = re.compile(r"^\s*(\d{1,4})\s*(?:-\s*(\d{1,4})\s*)?$")
 
 
 def parse_boards(value: Any, where: str) -> tuple[int, ...]:
-    """``[1, 2, 3]`` or ``"1-3, 7"`` as board numbers (each 1 to 9999, none twice)."""
+    """``[1, 2, 3]`` or ``"1-3, 7"`` as board numbers (each 1 to 9999, none twice); ``""`` or ``[]``: none
+    named, so every board of the records (what ``check-config`` prints for a key left out)."""
+    if isinstance(value, str) and not value.strip():
+        return ()
     if isinstance(value, str):
         out: list[int] = []
         for part in value.split(","):

@@ -61,7 +61,7 @@ _SCALARS: dict[str, dict[str, str]] = {
 _SCALARS["duplicate"] = dict(DUPLICATE_SCALARS)
 _SUBTABLES = {"pins": {"lamps": LAMPS, "buttons": BUTTONS}}
 _SECTIONS = (*_SCALARS, "vision", "zones")  # the last two passed to the vision module, which checks them
-_KIND_NAMES = {"str": "a string", "path": "a path (string)", "int": "a whole number",
+_KIND_NAMES = {"str": "a string", "text": "a string (may be empty)", "path": "a path (string)", "int": "a whole number",
                "float": "a number", "bool": "true or false",
                "source": "a camera index, a path, a URL, 'picamera2', 'synthetic' or 'none'",
                "boards": "a list of board numbers or a text such as \"1-3, 7\""}
@@ -102,6 +102,7 @@ def _from_text(kind: str, text: str, where: str) -> Any:
 def _check_kind(kind: str, value: Any, where: str) -> Any:
     ok = {
         "str": isinstance(value, str),
+        "text": isinstance(value, str),
         "path": isinstance(value, (str, Path)),
         "int": isinstance(value, int) and not isinstance(value, bool),
         "float": isinstance(value, (int, float)) and not isinstance(value, bool),

@@ -70,3 +70,31 @@ def test_a_duplicate_section_at_a_table_of_another_game_is_refused(tmp_path: Pat
     p.write_text(p.read_text().replace("duplicate-bridge", "contract-bridge"), encoding="utf-8")
     with pytest.raises(ConfigError, match='is for table.game = "duplicate-bridge"; this table plays contract-bridge'):
         load_config(p)
+
+
+def test_the_templates_empty_commitment_is_its_default_and_check_configs_output_reads_back(tmp_path: Path) -> None:
+    """config/table.toml shows ``commitment = ""`` as the default (the session's), and ``check-config`` prints it
+    so; that value was refused as empty, so a key shown in the template, or the validated output, could not be
+    read back in."""
+    from firmware_host.config import format_config
+
+    body = '[mqtt]\nhost = "127.0.0.1"\nusername = "table-01"\n[duplicate]\nsession = true\ncommitment = ""\n'
+    cfg = load_config(_cfg(tmp_path, body), check_devices=False)
+    assert cfg.duplicate is not None and cfg.duplicate.commitment == ""
+    again = tmp_path / "again.toml"
+    again.write_text(format_config(cfg), encoding="utf-8")
+    assert load_config(again, check_devices=False).duplicate == cfg.duplicate
+
+
+def test_the_templates_duplicate_block_uncommented_is_accepted(tmp_path: Path) -> None:
+    """Every line of the template's ``[duplicate]`` comments, uncommented as written (a table alone)."""
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "config" / "table.toml").read_text(encoding="utf-8")
+    block = text.split("\n# [duplicate]", 1)[1].split("\n# See docs/events.md", 1)[0]
+    keys = [ln[2:].split("#")[0].rstrip() for ln in block.splitlines() if ln.startswith("# ") and "=" in ln]
+    assert any(k.startswith("commitment") for k in keys) and any(k.startswith("section") for k in keys)
+    (tmp_path / "boards.pbn").write_text("")
+    keys = [f'records = "{tmp_path / "boards.pbn"}"' if k.startswith("records") else k for k in keys]
+    p = _cfg(tmp_path, "[duplicate]\n" + "\n".join(keys) + "\n")
+    d = load_config(p, check_devices=False).duplicate
+    assert d is not None and d.commitment == "" and d.section == "A" and d.table == 1
