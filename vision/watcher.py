@@ -66,7 +66,7 @@ from vision.zones import (
     VisionConfig,
     Zones,
     default_homography,
-    parse_vision_config,
+    parse_vision_sections,
     to_table,
 )
 
@@ -399,33 +399,19 @@ def build_watcher(cfg: VisionConfig, clock: Callable[[], float] = time.monotonic
 
 
 def from_sections(vision: Mapping[str, Any], zones: Mapping[str, Any], origin: str,
-                  camera_decoder: str | None = None, check_files: bool = True) -> VisionConfig:
-    """The ``VisionConfig`` of a table's configuration whose ``[vision]`` and ``[zones]`` tables are given
-    apart (an empty ``zones``: the default zones); with ``check_files`` the homography file is read too.
-
-    ``camera_decoder`` is the table's ``camera.decoder``: the decoder unless ``vision.decoder`` is given,
-    which must then say the same.
+                  camera_decoder: str | None = None) -> VisionConfig:
+    """``vision.zones.parse_vision_sections``, and the homography file it names read: what a table checks of
+    its ``[vision]`` and ``[zones]`` at start.
 
     Raises:
         ConfigError: naming ``origin`` and the key (or the homography file) that is wrong.
     """
     from vision.calibrate import CalibrationError, load_homography
 
-    doc: dict[str, Any] = {"vision": dict(vision)}
-    if camera_decoder is not None:
-        given = doc["vision"].setdefault("decoder", camera_decoder)
-        if given != camera_decoder:
-            raise ConfigError(f"{origin}: vision.decoder: {given!r} but camera.decoder is {camera_decoder!r} "
-                              "(give the decoder once, in [camera])")
-    if zones:
-        doc["zones"] = dict(zones)
-    try:
-        cfg = parse_vision_config(doc)
-        if check_files and cfg.homography_file:
-            try:
-                load_homography(cfg.homography_file)
-            except CalibrationError as exc:
-                raise ConfigError(f"vision.homography_file: {exc}") from None
-    except ConfigError as exc:
-        raise ConfigError(f"{origin}: {exc}") from None
+    cfg = parse_vision_sections(vision, zones, origin, camera_decoder)
+    if cfg.homography_file:
+        try:
+            load_homography(cfg.homography_file)
+        except CalibrationError as exc:
+            raise ConfigError(f"{origin}: vision.homography_file: {exc}") from None
     return cfg

@@ -250,8 +250,35 @@ def _parse_zones(doc: Any) -> Zones:
     return Zones(tuple(out))
 
 
+def parse_vision_sections(vision: Mapping[str, Any], zones: Mapping[str, Any], origin: str,
+                          camera_decoder: str | None = None) -> VisionConfig:
+    """The ``VisionConfig`` of a table's configuration whose ``[vision]`` and ``[zones]`` tables are given
+    apart (an empty ``zones``: the default zones). ``camera_decoder`` is the table's ``camera.decoder``: the
+    decoder unless ``vision.decoder`` is given, which must then say the same.
+
+    Raises:
+        ConfigError: naming ``origin`` and the key that is wrong.
+    """
+    if not isinstance(vision, Mapping):
+        raise ConfigError(f"{origin}: vision: want a table")
+    doc: dict[str, Any] = {"vision": dict(vision)}
+    if camera_decoder is not None:
+        given = doc["vision"].setdefault("decoder", camera_decoder)
+        if given != camera_decoder:
+            raise ConfigError(f"{origin}: vision.decoder: {given!r} but camera.decoder is {camera_decoder!r} "
+                              "(give the decoder once, in [camera])")
+    if zones:
+        doc["zones"] = zones
+    try:
+        return parse_vision_config(doc)
+    except ConfigError as exc:
+        raise ConfigError(f"{origin}: {exc}") from None
+
+
 def load_vision_config(path: str | Path) -> VisionConfig:
-    """Read and validate the vision part of a TOML file; errors name the file and the key."""
+    """Read and validate the vision part of a TOML file (a table's whole configuration, or only its
+    ``[vision]`` and ``[zones]``) as the table reads it: its ``camera.decoder`` too, and a relative
+    ``homography_file`` taken beside the file; errors name the file and the key."""
     p = Path(path)
     try:
         doc = tomllib.loads(p.read_text())
@@ -259,7 +286,12 @@ def load_vision_config(path: str | Path) -> VisionConfig:
         raise ConfigError(f"{p}: cannot read ({exc.strerror})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: not valid TOML ({exc})") from None
-    try:
-        return parse_vision_config(doc)
-    except ConfigError as exc:
-        raise ConfigError(f"{p}: {exc}") from None
+    vision = doc.get("vision", {})
+    if isinstance(vision, Mapping):
+        vision = dict(vision)
+        hfile = vision.get("homography_file")
+        if isinstance(hfile, str) and hfile and not Path(hfile).is_absolute():
+            vision["homography_file"] = str(p.resolve().parent / hfile)
+    camera = doc.get("camera", {})
+    decoder = camera.get("decoder") if isinstance(camera, Mapping) else None
+    return parse_vision_sections(vision, doc.get("zones", {}), str(p), decoder if isinstance(decoder, str) else None)

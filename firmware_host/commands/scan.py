@@ -48,11 +48,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--decoder", choices=["zxing", "pyzbar"],
                    help="decoder backend: zxing (Micro QR and QR) or pyzbar (full QR only); default: the config's "
                         "[vision] decoder, else zxing")
-    p.add_argument("--variants", default="micro,qr",
-                   help="symbols zxing-cpp looks for: micro, qr or both (default micro,qr)")
+    p.add_argument("--variants",
+                   help="symbols zxing-cpp looks for: micro, qr or both (default: the config's [vision] variants, "
+                        "else micro,qr)")
     p.add_argument("--remedies", help="the zxing decoder's second-look remedies, comma-separated, or none "
                    "(default: the config's [vision] remedies, else glare,regrid,narrow)")
-    p.add_argument("--config", help="TOML file with [vision] and [zones] (zones and homography)")
+    p.add_argument("--config", help="the table's TOML file, or one with [vision] and [zones]: read as the table "
+                   "reads them (camera.decoder, a homography file beside it, variants, remedies, zones)")
     p.add_argument("--stats", action="store_true", help="end with a line counting the images, cards, calls and unreadable shapes, "
                         "and the rejected codes by reason")
     p.set_defaults(func=_run)
@@ -69,7 +71,8 @@ def _run(args: argparse.Namespace) -> int:
         cfg = load_vision_config(args.config) if args.config else VisionConfig()
         hom = load_homography(cfg.homography_file) if cfg.homography_file else None
         args.decoder = args.decoder or cfg.decoder
-        variants = tuple(v.strip() for v in args.variants.split(",") if v.strip())
+        variants = (tuple(v.strip() for v in args.variants.split(",") if v.strip()) if args.variants
+                    else cfg.variants if args.config else ("micro", "qr"))
         remedies = cfg.remedies if args.decoder == "zxing" else None
         if args.remedies is not None:
             names = [r.strip() for r in args.remedies.split(",") if r.strip()]

@@ -165,3 +165,29 @@ def test_scan_takes_its_decoder_from_the_configuration(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "scan", "--config", str(cfg), str(image)],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "pyzbar read no code here" in done.stderr
+
+
+def test_scan_reads_a_tables_configuration_as_the_table_does(tmp_path: Path) -> None:
+    """``scan --config`` with a table's file: its ``camera.decoder``, a homography file named beside it (read
+    from another folder), and its ``[vision] variants``."""
+    import cv2
+
+    from vision.zones import load_vision_config
+
+    image = tmp_path / "felt.png"
+    cv2.imwrite(str(image), np.full((90, 160, 3), 40, np.uint8))
+    folder = tmp_path / "etc"
+    folder.mkdir()
+    h = np.array([[0.5, 0, 10], [0, 0.5, 20], [0, 0, 1]], dtype=np.float64)
+    save_homography(folder / "homography.json", h, (1280, 720), (800.0, 450.0))
+    cfg = folder / "table.toml"
+    cfg.write_text('[camera]\ndecoder = "pyzbar"\n[vision]\nhomography_file = "homography.json"\nvariants = ["qr"]\n')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "scan", "--config", str(cfg), str(image)],
+                          cwd=elsewhere, capture_output=True, text=True, timeout=60,
+                          env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 1 and "pyzbar read no code here" in done.stderr, done.stderr
+    vc = load_vision_config(cfg)
+    assert vc.decoder == "pyzbar" and vc.variants == ("qr",)
+    assert vc.homography_file == str(folder.resolve() / "homography.json")
