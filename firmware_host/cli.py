@@ -146,7 +146,7 @@ def _not_utf8(argv: list[str]) -> str | None:
                 name = argv[i - 1]
             else:
                 name = f"argument {i + 1}"
-            return (f"cardtable: {name} {shown!r} is not UTF-8 text: every argument must be UTF-8 (a file "
+            return (f"cardtable: {name} '{shown}' is not UTF-8 text: every argument must be UTF-8 (a file "
                     "name too: rename the file)")
     return None
 

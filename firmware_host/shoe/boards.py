@@ -304,12 +304,14 @@ class BoardTracker:
             self.reported.add(card)
         index_ok = ev.index == self.count
         pack_ok = not self.pack or ev.pack == self.pack
-        if card is None or seat is None or seat != want or card in self.seen or not pack_ok or not index_ok:
+        again = card is not None and (card in self.seen or card in self.placed)   # in the pockets already
+        if card is None or seat is None or seat != want or again or not pack_ok or not index_ok:
             self.mismatches += 1
             if card is None:
                 why = "a card it could not read"
-            elif card in self.seen:
-                why = f"the {card.name} a second time"
+            elif again:
+                why = f"the {card.name} a second time" if card in self.seen else \
+                    f"the {card.name}, which the DEAL_BOARD said was in its pocket already"
             elif seat != want:
                 why = f"the {card.name} to {_SEAT_WORDS[seat] if seat else 'no seat'}; the record gives it to {_SEAT_WORDS[want]}" \
                     if want is not None else f"the {card.name}"

@@ -73,6 +73,15 @@ def test_command_line_text_that_is_not_utf8_is_named_and_nothing_is_made(tmp_pat
     assert not (tmp_path / "s").exists() and not (tmp_path / "n.pbn").exists()
 
 
+def test_the_not_utf8_message_is_the_documents_to_the_letter(tmp_path: Path) -> None:
+    """docs/handrecords.md gives the message with the byte as one backslash escape; it came out doubled
+    (``'Monday \\\\xff'``), the text's repr taken of a text already escaped."""
+    run = _cli("boards", "new", "--count", "2", "--out", "n.pbn", "--event", b"Monday \xff", cwd=tmp_path)
+    assert run.returncode == 2
+    assert run.stderr.strip() == ("cardtable: --event 'Monday \\xff' is not UTF-8 text: every argument must be "
+                                  "UTF-8 (a file name too: rename the file)")
+
+
 def test_a_refused_open_leaves_no_half_made_session(tmp_path: Path) -> None:
     """Whatever stops ``open`` after the folder is made, the folder can be opened again."""
     assert _cli("boards", "new", "--count", "8", "--out", "b.pbn", cwd=tmp_path).returncode == 0

@@ -321,6 +321,27 @@ def test_a_shoe_that_puts_a_card_where_the_record_does_not_is_caught() -> None:
     assert "NOT verified" in dealt.words
 
 
+def test_a_card_the_deal_board_named_placed_is_caught_when_the_shoe_places_it_again() -> None:
+    """PROTOCOL.md 7.2, check 2: a card in the pockets already is one the DEAL_BOARD's ``placed`` names, or
+    one placed earlier in the board. Before, only the cards the host had itself seen placed (``seen``) were
+    checked, so a tracker given ``placed`` alone took the ace of spades as the 52nd card of a board whose
+    pockets held it already, and the board as checked (its ``missing`` agreed)."""
+    seats = record(4)
+    ace, king = Card("A", "S"), Card("K", "S")
+    placed = frozenset(c for c in PACK if c != king)
+    cmd = replace(deal_board(9, seats, 0x1234, pack="B7", placed=placed), cmd=1)
+    t = BoardTracker(cmd)
+    t.feed(m.BoardBegan(2, 9, 0x1234, seats, placed, "B7", answers=1))
+    said = t.feed(m.CardOut(3, 52, seats[PACK.index(ace)], False, ace, m.Orientation.DOWN, 90, "B7", board=9))
+    assert [type(x) for x in said] == [BoardMismatch]
+    assert "the ace of spades, which the DEAL_BOARD said was in its pocket already" in said[0].words
+    end = t.feed(m.BoardFinished(4, 9, 0x1234, m.FinishReason.EMPTY, 0, False, frozenset({king}), "B7", answers=1))
+    assert t.mismatches == 1 and [type(x) for x in end] == [BoardIncomplete]
+    assert not end[0].known          # the pockets are not known: no DEAL_BOARD is built from `missing`
+    with pytest.raises(ValueError, match="not known"):
+        t.again()
+
+
 def test_a_host_restarted_after_the_boards_start_was_acknowledged_follows_it_from_its_cards() -> None:
     """The journal held the BOARD_STARTED (acknowledged) and some cards; the restarted host is replayed
     only the rest. Its follower, told the board is under way, takes the unmarked placed cards as the

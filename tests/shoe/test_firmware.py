@@ -230,3 +230,17 @@ def test_firmware_deframer_resynchronises_after_noise(vecs: list, noises: list, 
         got += d.feed(stream[last:cut])
         last = cut
     assert [wire.header(r)[1:] for r in got] == [(getattr(wire, v["type"]), v["seq"]) for v in vecs]
+
+
+def test_a_shoe_id_that_would_overfill_hello_is_refused_and_the_longest_that_fits_is_heard() -> None:
+    """PROTOCOL.md section 2: a shoe keeps ``shoe_id`` and ``firmware`` within 229 bytes together. The
+    reference shoe took any ``shoe_id``, so a long one made a HELLO of more than 255 bytes that every host
+    drops: a shoe never heard."""
+    from shoefw import FIRMWARE_VERSION
+
+    room = 229 - len(FIRMWARE_VERSION.encode())
+    with pytest.raises(ValueError, match="229 bytes"):
+        Bench(shoe_id="é" * (room // 2) + "xy")          # one byte over, counted in bytes, not letters
+    b = Bench(shoe_id="é" * (room // 2) + "x" * (room % 2))
+    hello = [x for x in b.run(5) if isinstance(x, m.Hello)]
+    assert hello and hello[0].shoe_id == "é" * (room // 2) + "x" * (room % 2)

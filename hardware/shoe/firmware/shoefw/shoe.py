@@ -46,6 +46,10 @@ class Shoe:
         self.hal = hal
         self.port = port
         self.boot_id = boot_id & 0xFFFFFFFF
+        # PROTOCOL.md section 2: shoe_id and firmware share 229 bytes of HELLO; a longer HELLO would be
+        # dropped by every host, so such a shoe could never be heard: refused when it is built
+        if len(shoe_id.encode()) + len(FIRMWARE_VERSION.encode()) > 229:
+            raise ValueError("shoe_id and the firmware version must fit 229 bytes together")
         self.shoe_id = shoe_id
         self.major = major
         self.minor = minor
