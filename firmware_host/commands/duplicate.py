@@ -186,7 +186,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from firmware_host.duplicate.results.export import export_site, write_export
+    from firmware_host.duplicate.results.export import check_out, check_site, export_site, write_export
     from firmware_host.session.duplicate_session import Session
 
     if not args.club_id.isprintable() or len(args.club_id) > 32:
@@ -195,6 +195,10 @@ def _export(args: argparse.Namespace) -> int:
         raise _Refused("give either --format and --out, or --site")
     if not args.site and not (args.out and args.format):
         raise _Refused("--out needs --format (pbn, usebio or html)" if args.out else "--format needs --out FILE")
+    if args.site:   # the file or folder checked before the session is read (and its boards analysed)
+        check_site(args.site, force=args.force)
+    else:
+        check_out(args.out, overwrite=args.force)
     session = Session.open(args.session, readonly=True)
     try:
         head = session.journal.read_head()

@@ -82,6 +82,26 @@ def test_export_without_a_session_and_a_demo_that_cannot_share_its_boards_are_re
     assert rc == 2 and "Howell movements here have 3 to 8 tables, not 2" in err
 
 
+@pytest.mark.parametrize("where", ["--out", "--site"])
+def test_export_checks_its_file_or_folder_before_the_session_is_read(tmp_path: Path, where: str,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/session.md: an existing --out (or a --site holding the site's files) is refused before the session
+    is read. It was read first, so a wrong --session (or a journal that does not verify) was reported instead,
+    and a good one was analysed before the refusal."""
+    target = tmp_path / ("results.pbn" if where == "--out" else "web")
+    if where == "--out":
+        target.write_bytes(b"last week's")
+        argv = ["--format", "pbn", "--out", str(target)]
+        says = f"{target}: already exists; not replaced (--force replaces it)"
+    else:
+        target.mkdir()
+        (target / "ranking.html").write_text("last week's")
+        argv = ["--site", str(target)]
+        says = f"{target}: already holds ranking.html; not replaced (--force replaces them)"
+    rc, _out, err = _run(["duplicate", "export", "--session", str(tmp_path / "no-session-here"), *argv], capsys)
+    assert rc == 2 and err.strip() == f"cardtable duplicate export: {says}", err
+
+
 def test_export_refuses_to_replace_a_file_without_force(tmp_path: Path, records: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     """On main the second export replaced results.pbn silently (issue 29, item 4)."""

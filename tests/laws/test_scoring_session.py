@@ -114,6 +114,23 @@ def test_DB_78_butler_session_by_hand() -> None:
         (3, 6, 3, None, "1"), (1, 3, F(3, 2), None, "2="), (2, 3, F(3, 2), None, "2="), (4, -5, F(-5, 2), None, "4")]
 
 
+def test_the_documents_worked_butler_session_is_the_codes() -> None:
+    """docs/scoring.md's worked session gave Butler datums 250 and -260 (means with nothing dropped), against
+    its own section 7; its figures are now the ones computed above, and this keeps them so."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "scoring.md").read_text(encoding="utf-8")
+    text = " ".join(doc.split("At Butler (section 7) the same session gives", 1)[1].split("## 10.", 1)[0].split())
+    result = score_session([1, 2], LINES, 4, Method.BUTLER, MITCHELL)
+    assert text.startswith(f"datums {result.boards[0].datums[0].ns} (")
+    assert f"and {result.boards[1].datums[0].ns} (".replace("-", "\u2212") in text
+    ns = {r.field: r for r in result.rankings}["NS"].standings
+    for b, board in enumerate(result.boards, 1):
+        figures = ", ".join(f"{'+' if v > 0 else ''}{v}".replace("-", "\u2212") for v in (ln.ns_points for ln in board.lines))
+        assert f"{figures} (the artificial 60 %) on board 2" in text if b == 2 else f"{figures} on board 1" in text
+    assert f"3 NS {ns[0].total} IMPs ({float(ns[0].per_board):.2f} a board)" in text and "4 NS \u22125." in text
+
+
 def test_DB_78_cross_imps_session_by_hand() -> None:
     result = score_session([1], LINES[:4], 4, Method.CROSS_IMPS, MITCHELL)
     # 420 against 450, 170, -50: -1 + 6 + 10 = 15, over 3 comparisons = 5.

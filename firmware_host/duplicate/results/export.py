@@ -49,16 +49,35 @@ def export(session: Session, fmt: str, analysis_timeout: float | None = 120.0, *
     return WRITERS[fmt](data)
 
 
-def write_export(session: Session, fmt: str, out: str | Path, *, overwrite: bool = True,
-                 analysis_timeout: float | None = 120.0, players: Mapping[str, tuple[Competitor, ...]] | None = None,
-                 club_id: str = "") -> int:
-    """Write the export to ``out``; returns the number of bytes written. An existing file is replaced
-    only when ``overwrite``."""
+def check_out(out: str | Path, *, overwrite: bool = True) -> Path:
+    """Refuse an export's file before anything is read or analysed: a folder, or a file that exists
+    (without ``overwrite``).
+
+    Raises:
+        ExportError: naming the path.
+    """
     path = Path(out)
     if path.is_dir():
         raise ExportError(f"{path}: is a directory; name a file")
     if path.exists() and not overwrite:
         raise ExportError(f"{path}: already exists; not replaced (--force replaces it)")
+    return path
+
+
+def check_site(folder: str | Path, *, force: bool = False) -> None:
+    """``results_site.check_folder`` with its refusal as an ``ExportError``, before anything is read."""
+    try:
+        check_folder(folder, force=force)
+    except SiteError as exc:
+        raise ExportError(str(exc)) from None
+
+
+def write_export(session: Session, fmt: str, out: str | Path, *, overwrite: bool = True,
+                 analysis_timeout: float | None = 120.0, players: Mapping[str, tuple[Competitor, ...]] | None = None,
+                 club_id: str = "") -> int:
+    """Write the export to ``out``; returns the number of bytes written. An existing file is replaced
+    only when ``overwrite``."""
+    path = check_out(out, overwrite=overwrite)
     data = export(session, fmt, analysis_timeout, players=players, club_id=club_id)
     try:
         path.write_bytes(data)
