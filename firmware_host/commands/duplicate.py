@@ -101,6 +101,11 @@ def _movement_spec(args: argparse.Namespace) -> dict[str, Any]:
 
     if bool(args.asc) == bool(args.movement):
         raise _Refused("give either --movement or --asc")
+    if args.tables and args.asc:
+        raise _Refused(f"--tables {args.tables}: the movement file gives the tables; leave --tables out")
+    if args.tables and args.movement == "mitchell" and args.tables != (args.pairs + 1) // 2:
+        raise _Refused(f"--tables {args.tables}: a Mitchell's tables follow from --pairs ({args.pairs} pairs: "
+                       f"{(args.pairs + 1) // 2} tables); leave --tables out")
     if args.asc:
         try:
             text = Path(args.asc).read_text(encoding="utf-8", errors="replace")

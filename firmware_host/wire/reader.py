@@ -91,7 +91,8 @@ def too_deep(text: str, max_depth: int) -> bool:
 
 def lone_surrogate(obj: Any, where: str = "") -> str | None:
     """Where the first lone surrogate in a decoded JSON value is (``"field 'name'"``, ``"the text"``),
-    or None when there is none."""
+    or None when there is none. A field is named by its own key, however deep (``{"body": {"ns": ...}}``:
+    ``field 'ns'``); a list's element by the field holding the list."""
     if isinstance(obj, str):
         return (where or "the text") if _has_surrogate(obj) else None
     if isinstance(obj, dict):
@@ -99,7 +100,7 @@ def lone_surrogate(obj: Any, where: str = "") -> str | None:
             name = f"field '{str(key).encode('unicode_escape').decode('ascii')[:40]}'"
             if isinstance(key, str) and _has_surrogate(key):
                 return f"the name of {name}"
-            found = lone_surrogate(value, where or name)
+            found = lone_surrogate(value, name)
             if found:
                 return found
     if isinstance(obj, list):

@@ -52,6 +52,10 @@ def test_open_show_and_export_a_session(tmp_path: Path, records: Path, capsys: p
     (["--movement", "howell", "--tables", "4", "--pairs", "9"], "Howell, 4 tables seats 8 pairs (8 seats at 4 tables), not 9"),
     (["--movement", "mitchell", "--pairs", "20"], "plays boards 1-20 but the hand records have no boards 9-20"),
     (["--pairs", "8"], "give either --movement or --asc"),
+    # --tables was silently ignored by a Mitchell (its tables follow from --pairs) and by an .ASC file
+    (["--movement", "mitchell", "--pairs", "9", "--tables", "4"],
+     "--tables 4: a Mitchell's tables follow from --pairs (9 pairs: 5 tables); leave --tables out"),
+    (["--asc", "m.asc", "--pairs", "6", "--tables", "3"], "--tables 3: the movement file gives the tables"),
 ])
 def test_open_refuses_what_cannot_be_played(tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str],
                                             extra: list[str], words: str) -> None:

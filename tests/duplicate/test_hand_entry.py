@@ -152,6 +152,23 @@ def test_a_replayed_result_is_taken_when_marked_to_replay_and_refused_when_the_d
     assert "'replay'" in st.check({"type": "cancel", "key": other.key, "then": "later"})
 
 
+def test_a_cancel_without_then_is_to_be_replayed_as_the_default_says() -> None:
+    """docs/session.md: ``then`` is ``replay`` by default. Left out, the line was marked to be replayed, but the
+    cancelled result was still remembered, so the table's replay with the same contract, declarer, tricks
+    and lead under a new number was refused as a resend of the result taken off."""
+    setup = make_setup(MITCHELL_7)
+    st = SessionState.start(setup)
+    _through_round(setup, st, 3)
+    line = next(e for e in st.entries.values() if e.board == 3 and e.round == 3)
+    first = next(r for r in all_results(setup) if r["round"] == 3 and r["board"] == 3 and r["table_number"] == line.table)
+    _take(st, {"type": "cancel", "key": line.key, "by": "td", "why": "wrong board"})
+    assert progress(st).tables[line.table - 1]["taken_off"]["replay"] == [3]
+    again = {**first, "source": f"{first['table']}:9003"}          # the same result, played again
+    assert not st.check(again)                                       # no reason to refuse it
+    _take(st, again)
+    assert st.entries[line.key].source == again["source"] and not st.taken_off
+
+
 # -- the round called --------------------------------------------------------------------------------------
 
 def test_a_round_call_can_be_undone_until_a_result_of_it_arrives() -> None:

@@ -24,6 +24,10 @@ def test_nesting_is_counted_outside_strings(text: str, deep: bool) -> None:
     (b'{"a": "\xff"}', "utf8", "not UTF-8 text (invalid start byte at byte 8)"),
     (b'{"a": ', "json", "bad JSON (Expecting value at column 7)"),
     (b'{"a": "\\ud800"}', "surrogate", "field 'a' holds a lone surrogate escape"),
+    # a board message's field inside its body is named by its own key, as docs/mqtt.md's example has it
+    # ('body' was named: the outermost key)
+    (b'{"kind": "board", "body": {"ns": "\\ud800"}}', "surrogate", "field 'ns' holds a lone surrogate escape"),
+    (b'{"body": {"play": ["AS", "\\udfff"]}}', "surrogate", "field 'play' holds a lone surrogate escape"),
 ])
 def test_each_refusal_is_data_with_its_kind_and_words(payload: bytes, kind: str, words: str) -> None:
     read = read_json(payload)

@@ -314,7 +314,8 @@ class SessionState:
             e = self.entries.pop(rec["key"])
             if e.kind == "played" and e.source and e.club_table:
                 words = f"by {rec.get('by') or 'the director'}" + (f": {rec['why']}" if rec.get("why") else "")
-                replay = rec.get("then") == "replay"   # said so: a later row of the table is the board replayed
+                replay = rec.get("then", "replay") == "replay"   # the default: a later row of the table is the
+                # board replayed (as the mark below and docs/session.md have it)
                 self.cancelled[(e.club_table, e.board)] = (words, source_seq(e.source),
                                                           None if replay else self.sources.get(e.source))
             self.by_board[e.board].pop(e.key, None)
