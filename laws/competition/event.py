@@ -157,7 +157,9 @@ class TableResult:
             result.ns_score  # noqa: B018 - the score is the check of contract and tricks
         except (ValueError, ScoreInputError) as exc:
             raise EventError(f"{where}: {exc}") from None
-        return result
+        # kept in its one spelling ("3n", " 4sx" as typed at the director's page are 3NT and 4SX), which the
+        # results files print (docs/competitions.md)
+        return replace(result, contract=parse_contract(contract).code)
 
 
 @dataclass(frozen=True)

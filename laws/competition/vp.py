@@ -159,6 +159,9 @@ def read_discrete(text: str, name: str) -> DiscreteScale:
             if len(words) != 2 or words[0] != "total" or not words[1].isascii() or not words[1].isdigit():
                 raise ScaleError(f"{name} line {number}: the first line is 'total N', got {raw.strip()!r}")
             total = int(words[1])
+            if total % 2 or total < 2:
+                raise ScaleError(f"{name} line {number}: a scale's total is an even whole number (its draw is half "
+                                 f"of it), got {total}")
             continue
         if len(words) != 2 or not all(w.isascii() and w.isdigit() and len(w) <= 4 for w in words):
             raise ScaleError(f"{name} line {number}: a step is 'VP MARGIN' (two whole numbers), got {raw.strip()!r}")
@@ -170,6 +173,10 @@ def read_discrete(text: str, name: str) -> DiscreteScale:
     for k, (number, vp, margin) in enumerate(steps):
         if k == 0 and vp != draw:
             raise ScaleError(f"{name} line {number}: the first step is the draw, {draw} VPs, got {vp}")
+        if k == 0 and margin != 0:
+            raise ScaleError(f"{name} line {number}: the draw is at 0 IMPs, got {margin}")
+        if vp > total:
+            raise ScaleError(f"{name} line {number}: {vp} VPs pass the total of {total}")
         if k and vp <= steps[k - 1][1]:
             raise ScaleError(f"{name} line {number}: expected more than {steps[k - 1][1]} VPs, got {vp}")
         if k and margin <= steps[k - 1][2]:
