@@ -119,9 +119,11 @@ def rotating(players: int) -> tuple[Round, ...]:
         pairs = [(ring[i], ring[m - 1 - i]) for i in range(m // 2)]
         out = [p for pair in pairs for p in pair if p != 0 and 0 in pair]
         pairs = [p for p in pairs if 0 not in p]
-        if len(pairs) % 2:   # one partnership sits out: the one whose players have sat out least so far
+        if len(pairs) % 2:   # one partnership sits out: the one whose players have sat out least so far,
+            # the latest in the circle among equals (the earliest let 7, 19, 23, 27, ... players' sit-outs
+            # differ by three; this keeps them within two for every number of players from 5 to 80)
             k = min(range(len(pairs)), key=lambda i: (max(sat[pairs[i][0]], sat[pairs[i][1]]),
-                                                      sat[pairs[i][0]] + sat[pairs[i][1]], i))
+                                                      sat[pairs[i][0]] + sat[pairs[i][1]], -i))
             out += list(pairs.pop(k))
         for p in out:
             sat[p] += 1

@@ -21,11 +21,14 @@ def test_rotating_partners_everyone_partners_everyone_once(players: int) -> None
     assert all(formats.check_round(r, players) == [] for r in rounds)
 
 
-@pytest.mark.parametrize("players", [6, 10, 11, 14, 18, 22])
+@pytest.mark.parametrize("players", [6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 27, 31, 43, 79])
 def test_rotating_partners_when_the_numbers_do_not_allow_it_exactly(players: int) -> None:
     rounds = formats.rotating(players)
     counts = formats.partner_counts(rounds)
     assert set(counts.values()) == {1}                       # nobody partners anyone twice
+    # as docs/euchre.md says: a partnership sits out each round, with the odd player when n is odd
+    assert {len(r.out) for r in rounds} == {2 if players % 2 == 0 else 3}
+    assert len(counts) == players * (players - 1) // 2 - len(rounds)
     outs = Counter(p for r in rounds for p in r.out)
     assert max(outs.values()) - min(outs.get(p, 0) for p in range(1, players + 1)) <= 2
     assert all(formats.check_round(r, players) == [] for r in rounds)
