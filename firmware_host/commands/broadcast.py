@@ -119,7 +119,8 @@ def _live(args: argparse.Namespace) -> int:
         spectator_pw = _secret(args.spectator_password_file, "--spectator-password-file")
         private = _secret(args.private_password_file, "--private-password-file") if args.private_password_file else None
         release = Release(Rule(args.rule), args.delay)
-        given = args.teams or (args.rule == "teams" and not args.event)
+        euchre = bool(args.euchre_tables or args.euchre_night)   # teams refused for euchre below, for that reason
+        given = args.teams or (args.rule == "teams" and not args.event and not euchre)
         rooms, other = teams_rooms(args.teams) if given else ({}, {})
         host, sep, port_text = args.listen.rpartition(":")
         if not sep or not port_text.isdigit() or not 0 < int(port_text) < 65536:

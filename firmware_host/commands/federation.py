@@ -224,7 +224,7 @@ def _close(args: argparse.Namespace) -> int:
     except (FederationError, OSError) as exc:
         return _fail(str(exc))
     if how == "closed by serve":
-        print(f"event in {args.dir} closed by the running `serve`: it publishes every board to every club and "
+        print(f"event in {args.dir} closed by the running serve: it publishes every board to every club and "
               f"writes {' and '.join(FINAL.values())} in {args.dir}")
     else:
         print(f"event in {args.dir} closed: every club may now see every board; `federation export` writes the field")

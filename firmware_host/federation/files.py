@@ -187,7 +187,9 @@ def _scored(state: EventState) -> tuple[tuple[ScoredBoard, ...], list[tuple[str,
     assert state.scores is not None
     result = state.scores.score()
     rows = []
-    for name, ranking in result.rankings:
+    # North-South's field first, as docs/federation.md and a club's own session files have it (the scorer
+    # gives its rankings by the field's name, EW before NS)
+    for name, ranking in sorted(result.rankings, key=lambda r: (r[0] != "field NS", r[0])):
         if name.startswith("field "):
             for place, sp, st in ranking:
                 rows.append((name[6:], place, sp.section, str(sp.pair.number), st))

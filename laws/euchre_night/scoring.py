@@ -61,7 +61,8 @@ class Rules:
     def __post_init__(self) -> None:
         if not isinstance(self.scoring, Scoring):
             raise HandError(f"scoring is one of {', '.join(s.value for s in Scoring)}, got {self.scoring!r}")
-        if self.scoring is Scoring.HOUSE and self.loner not in (4, 5):
+        if isinstance(self.loner, bool) or self.loner not in (4, 5):   # under Somerset scoring too (unused there),
+            # as docs/euchre.md gives it: --loner 4|5 (a 6 was taken and kept)
             raise HandError(f"a loner's march scores 4 or 5 by house rules, got {self.loner!r}")
         if self.loner_partner is not None and self.loner_partner not in range(0, 6):
             raise HandError(f"a loner's partner scores 0 to 5, got {self.loner_partner!r}")

@@ -110,6 +110,8 @@ def test_a_real_run(session: Path, tmp_path: Path) -> None:
     (["--euchre-night", "no-such-night", "--out", "x"], "no euchre night there"),
     (["--euchre-night", "n", "--euchre-tables", "t1", "--out", "x"], "one of them"),
     (["--euchre-tables", "t1", "--out", "x", "--rule", "teams", "--teams", "1:2"], "a euchre evening takes"),
+    # without --teams it was refused for the matches missing, not for being euchre (docs/broadcast.md)
+    (["--euchre-tables", "t1", "--out", "x", "--rule", "teams"], "a euchre evening takes"),
 ])
 def test_a_euchre_evening_refused_as_named(tmp_path: Path, extra: list[str], said: str) -> None:
     pw = tmp_path / "pw"

@@ -117,6 +117,9 @@ def test_close_then_export_both_formats_read_back(event: Path, tmp_path: Path,
                 totals[key] += mp
                 tops[key] += 2 * len(others)
     assert len(ranking) == 12
+    # docs/federation.md: the field's NS ranking, then its EW one (EW came first)
+    directions = [r["Direction"] for r in ranking]
+    assert directions == sorted(directions, key=lambda d: d != "NS") and directions[0] == "NS"
     for row in ranking:
         key = (row["Section"], row["PairId"], row["Direction"])
         assert Fraction(row["TotalScoreMP"]) == totals[key]

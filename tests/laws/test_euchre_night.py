@@ -90,6 +90,8 @@ def test_house_rules_for_a_loner() -> None:
     assert scoring.seat_points(Hand(Side.EW, Seat.W, 5), same)[Seat.E] == 5
     with pytest.raises(scoring.HandError, match="4 or 5"):
         Rules(Scoring.HOUSE, loner=6)
+    with pytest.raises(scoring.HandError, match="4 or 5"):     # docs/euchre.md's --loner 4|5 (taken before)
+        Rules(Scoring.SOMERSET, loner=6)
 
 
 def test_a_renege_scores_the_law_penalty_to_the_other_side_and_the_hand_as_it_fell() -> None:
