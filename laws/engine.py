@@ -208,6 +208,10 @@ class LawEngine:
     def _update(self, event: Event) -> None:
         """Game-independent state changes for one event."""
         s = self.state
+        if isinstance(event, PackShuffled) and s.phase in (Phase.AUCTION, Phase.PLAY):
+            # a shuffle while a hand is being bid or played (euchre law 23 notes it; at bridge the still pack)
+            # is no new deal: the hand goes on, and it is not the next deal's shuffle either
+            return
         move = TRANSITIONS.get(event.TYPE)
         if move is not None and move[1] is not None:
             s.phase = move[1]

@@ -70,6 +70,22 @@ def test_EU_23_no_shuffle_while_a_hand_is_played() -> None:
     assert said(eng.feed(E("shuffle", seat="S"))) == [("attention", "EU-23")]
 
 
+def test_EU_23_the_hand_goes_on_after_a_shuffle_in_play() -> None:
+    """The shuffle is only noted: the cards stay as they are. It moved the table to its shuffle, so every later
+    card was ignored, a revoke went unruled and the hand's result was dropped ("no hand awaits a result")."""
+    from laws.state import Phase
+
+    eng = table(N)
+    events, hands, _ = euchre_deal(N, cards())
+    eng.feed_all(prelude(N) + events)
+    eng.feed(E("card_played", seat="E", card=hands[E_][0].code))
+    eng.feed(E("shuffle", seat="W"))
+    assert eng.state.phase is Phase.PLAY and eng.state.deal is not None
+    before = eng.ignored
+    eng.feed_all([E("card_played", seat="S", card=hands[S][0].code), E("card_played", seat="W", card=hands[W][0].code)])
+    assert eng.ignored == before and eng.state.phase is Phase.PLAY      # the cards count
+
+
 def test_EU_24_each_player_shuffles_once() -> None:
     eng = table(N)
     eng.feed(E("shuffle", seat="S"))
