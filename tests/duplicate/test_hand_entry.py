@@ -152,10 +152,9 @@ def test_a_replayed_result_is_taken_when_marked_to_replay_and_refused_when_the_d
     assert "'replay'" in st.check({"type": "cancel", "key": other.key, "then": "later"})
 
 
-def test_a_cancel_without_then_is_to_be_replayed_as_the_default_says() -> None:
-    """docs/session.md: ``then`` is ``replay`` by default. Left out, the line was marked to be replayed, but the
-    cancelled result was still remembered, so the table's replay with the same contract, declarer, tricks
-    and lead under a new number was refused as a resend of the result taken off."""
+def test_a_cancel_without_then_marks_the_line_to_replay_but_refuses_the_result_taken_off() -> None:
+    """docs/session.md: ``then`` left out marks the line to be replayed, and the same result sent again is
+    refused (a restart's resend); with ``then: "replay"`` said, any result the table sends for it is taken."""
     setup = make_setup(MITCHELL_7)
     st = SessionState.start(setup)
     _through_round(setup, st, 3)
@@ -163,10 +162,12 @@ def test_a_cancel_without_then_is_to_be_replayed_as_the_default_says() -> None:
     first = next(r for r in all_results(setup) if r["round"] == 3 and r["board"] == 3 and r["table_number"] == line.table)
     _take(st, {"type": "cancel", "key": line.key, "by": "td", "why": "wrong board"})
     assert progress(st).tables[line.table - 1]["taken_off"]["replay"] == [3]
-    again = {**first, "source": f"{first['table']}:9003"}          # the same result, played again
-    assert not st.check(again)                                       # no reason to refuse it
-    _take(st, again)
-    assert st.entries[line.key].source == again["source"] and not st.taken_off
+    again = {**first, "source": f"{first['table']}:9003"}
+    assert "a table's resend does not bring it back" in st.check(again)
+    other = next(e for e in st.entries.values() if e.board == 2 and e.round == 2)
+    said = next(r for r in all_results(setup) if r["round"] == 2 and r["board"] == 2 and r["table_number"] == other.table)
+    _take(st, {"type": "cancel", "key": other.key, "by": "td", "then": "replay"})
+    assert not st.check({**said, "source": f"{said['table']}:9004"})
 
 
 # -- the round called --------------------------------------------------------------------------------------

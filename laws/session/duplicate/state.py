@@ -314,8 +314,10 @@ class SessionState:
             e = self.entries.pop(rec["key"])
             if e.kind == "played" and e.source and e.club_table:
                 words = f"by {rec.get('by') or 'the director'}" + (f": {rec['why']}" if rec.get("why") else "")
-                replay = rec.get("then", "replay") == "replay"   # the default: a later row of the table is the
-                # board replayed (as the mark below and docs/session.md have it)
+                # ``then: "replay"`` said: a later row of the table is the board replayed, whatever it holds.
+                # Left out: marked to be replayed too (below), but the result taken off, sent again (a restart's
+                # resend), is not taken again (docs/session.md)
+                replay = rec.get("then") == "replay"
                 self.cancelled[(e.club_table, e.board)] = (words, source_seq(e.source),
                                                           None if replay else self.sources.get(e.source))
             self.by_board[e.board].pop(e.key, None)
