@@ -201,9 +201,12 @@ class LawEngine:
         if not closing:
             return []
         s.claims = [c for c in s.claims if c not in closing]
+        # ``dealer``: who deals next (docs/events.md) -- where the deal is void, the claim's ``otherwise``; where
+        # it stands, the one after its dealer (the claim's own ``dealer`` is who would have dealt had it been made)
+        standing = s.deal.on_behalf_of or s.deal.dealer if s.deal is not None and not s.deal.void else None
         return [Ruling(Remedy.DEAL_STANDS, c.law, c.clause,
                        c.lapse or f"No redeal was demanded in time, so the deal stands ({c.why.rstrip('.')}).",
-                       dealer=c.otherwise or c.dealer) for c in closing]
+                       dealer=c.otherwise or (standing.left if standing is not None else c.dealer)) for c in closing]
 
     def _update(self, event: Event) -> None:
         """Game-independent state changes for one event."""

@@ -152,13 +152,15 @@ def register_discard(reg: Registry) -> None:
     """Laws 86-89."""
 
     @reg.clause("EU-86", "laws 86-89 (the discard)", "discard")
-    def discard(c: Clause, s: TableState, e: CardDiscarded) -> Ruling | None:
+    def discard(c: Clause, s: TableState, e: CardDiscarded) -> Ruling | list[Ruling] | None:
         """The dealer's discard: final once made (86), open to exchange after an early lead (87), never
         the trump card (88); an early lead against a lone third hand gives the lone player a demand (89)."""
         d = s.deal
         if d is None or d.void or d.trump_card is None or e.seat != d.dealer:
             return None
         d.discards += 1
+        if d.discards == 1 and d.played[d.dealer] and _took_up(d):
+            return _played_before_discarding(s, d)
         early = bool(d.plays)
         if e.card is not None and e.card == d.trump_card:
             return Ruling(Remedy.ATTENTION, "Euchre, law 88", "EU-88", f"{seat_name(s, e.seat)} may not "
@@ -193,6 +195,25 @@ def register_discard(reg: Registry) -> None:
             return None
         s.claims = [cl for cl in s.claims if cl.clause != "EU-89"]
         return c.rule(Remedy.DEAL_STANDS, open_[0].lapse, seat=e.seat, side=open_[0].side)
+
+
+def _took_up(d: DealState) -> bool:
+    """The dealer took the turned card into his hand: trump was made in its suit."""
+    return d.trump_card is not None and d.trump_suit == d.trump_card.suit
+
+
+def _played_before_discarding(s: TableState, d: DealState) -> list[Ruling]:
+    """Law 90's second case, seen when the dealer's first discard comes after he played a card: the deal
+    stands, his side forfeits 2 (4 in a lone hand) and scores nothing on the hand."""
+    from laws.games.euchre_play import settle
+    from laws.scoring.euchre import EuchreRubber
+
+    score: EuchreRubber = s.game_state["score"]
+    side = d.dealer.side
+    head = Ruling(Remedy.DEAL_STANDS, "Euchre, law 90", "EU-90", f"{seat_name(s, d.dealer)} played before he had "
+                  f"discarded: the deal holds and {side_text(side)} score nothing on this hand.",
+                  seat=d.dealer, side=side)
+    return [head, *settle(s, score.wrong_count(side, lone=d.alone_seat is not None))]
 
 
 def _out_of_turn(s: TableState, e: BidMade, due: Seat, rnd: int,

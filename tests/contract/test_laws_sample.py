@@ -207,7 +207,9 @@ EUCHRE: dict[str, Case] = {
         _pack(ED, "blue")[:-2] + [E("demand", seat="E", what="new_deal")],
         [("claim_option", "EU-38", "N"), ("redeal", "EU-38", "N")]),
     "38: the adversaries' pack, the trump card turned": (
-        _pack(ED, "blue"), [("claim_option", "EU-38", "N"), ("deal_stands", "EU-38", "N")]),
+        # the deal stands: its ruling's dealer is who deals next (docs/events.md), East; it named North, who
+        # would have dealt again had the new deal been claimed
+        _pack(ED, "blue"), [("claim_option", "EU-38", "N"), ("deal_stands", "EU-38", "E")]),
     "39: a second card exposed turning trump": (ED[:-1] + [E("card_faced", card="9S", where="trump")],
                                                [("redeal", "EU-39", "N")]),
     "41-42: a round of twos then twos": (TWO_TWO, [("misdeal", "EU-41", "E")]),

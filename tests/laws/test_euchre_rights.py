@@ -230,6 +230,46 @@ def test_EU_63_a_revoke_by_the_lone_players_side_costs_five() -> None:
     assert [(p.side, p.extra["points"]) for p in pen] == [(S.side, 5)]
 
 
+def taken_up() -> LawEngine:
+    """North deals, turns the 8H and East orders it up: North takes the turned card into his hand."""
+    eng = table(N)
+    events = prelude(N) + [E("deal_start", dealer="N", pack="red")]
+    order = [E_, S, W, N]
+    for lo, hi in ((0, 2), (2, 5)):
+        events += [E("card_dealt", seat=s.value, card=c) for s in order for c in HANDS[s][lo:hi]]
+    events += [E("deal_end"), E("trump_turned", card="8H"), E("bid", seat="E", call="order"),
+               E("trump_made", seat="E", suit="H", alone=False)]
+    eng.feed_all(events)
+    return eng
+
+
+def test_EU_90_six_cards_before_the_discard_are_lawful() -> None:
+    """Laws 86-87: the dealer holds six cards from taking up the turned card until he discards. A count of six
+    then was penalised as a wrong number of cards; five (a discard the table did not record) is taken too."""
+    eng = taken_up()
+    assert eng.feed(E("hand_count", seat="N", count=6)) == []
+    assert eng.feed(E("hand_count", seat="N", count=5)) == []
+    assert said(eng.feed(E("hand_count", seat="N", count=7)))[0] == ("deal_stands", "EU-90")
+
+
+def test_EU_90_the_dealer_who_plays_before_discarding() -> None:
+    """Law 90's second case: a discard recorded after the dealer's own card. It was only noted under law 87
+    (the option to exchange after the eldest's lead), with no forfeit."""
+    eng = taken_up()
+    for seat, card in (("E", "AC"), ("S", "7C"), ("W", "AD"), ("N", "AH")):
+        eng.feed(E("card_played", seat=seat, card=card))
+    rulings = eng.feed(E("discard", seat="N", card="TH"))
+    assert said(rulings)[:2] == [("deal_stands", "EU-90"), ("penalty", "EU-90")]
+    pen = [r for r in rulings if r.remedy is Remedy.PENALTY]
+    assert [(p.side, p.extra["points"]) for p in pen] == [(N.side, 2)]
+
+
+def test_EU_87_a_discard_after_the_eldests_lead_but_before_the_dealers_card_is_only_noted() -> None:
+    eng = taken_up()
+    eng.feed(E("card_played", seat="E", card="AC"))
+    assert said(eng.feed(E("discard", seat="N", card="TH"))) == [("attention", "EU-87")]
+
+
 def test_EU_90_lone_hand_figure_whichever_side_is_at_fault() -> None:
     eng = known_deal("N", alone=True)
     rulings = eng.feed(E("hand_count", seat="E", count=4))
@@ -253,3 +293,15 @@ def test_EU_1_rubber_without_a_draw_on_record_ends_cleanly() -> None:
             break
     won = [r for r in rulings if r.remedy is Remedy.RUBBER_WON]
     assert len(won) == 1 and won[0].side == N.side
+
+
+def test_a_lapsed_claims_dealer_is_who_deals_next() -> None:
+    """docs/events.md: a ruling's ``dealer`` is who deals next. A claim that lapsed (the deal stands) named who
+    would have dealt had it been made: at bridge, North, whose deal East took, while South deals next."""
+    from tests.laws.streams import bridge_deal
+
+    eng = law_table("contract-bridge", N)
+    deck = shuffled([Card(r, s) for s in "CDHS" for r in "23456789TJQKA"], random.Random(3))
+    rulings = eng.feed_all(prelude(N) + bridge_deal(E_, deck))
+    lapse = [r for r in rulings if r.remedy is Remedy.DEAL_STANDS]
+    assert [(r.clause, r.dealer) for r in lapse] == [("CB-redeal-out-of-turn", S)]
