@@ -66,6 +66,8 @@ def _line(ln: ScoredLine, e: Entry | None, at_imps: bool) -> dict[str, Any]:
             note += f" ({e.why})"
     elif e is not None and e.hand:
         note = f"entered by hand by {e.by}" + (f" ({e.why})" if e.why else "")
+        if e.corrected[0]:
+            note += f"; corrected by {e.corrected[0]}" + (f" ({e.corrected[1]})" if e.corrected[1] else "")
     elif e is not None and e.by:
         note = f"corrected by {e.by}" + (f" ({e.why})" if e.why else "")
     return {"key": e.key if e else "", "round": e.round if e else 0, "table": e.table if e else 0,
@@ -169,8 +171,10 @@ def refusal_rows(session: Session) -> tuple[list[dict[str, Any]], list[dict[str,
         rec = r.get("record", {})
         what = str(rec.get("type", ""))
         row = {"t": r.get("t", 0.0), "why": r["why"], "what": str(rec.get("form", what)), "by": str(rec.get("by", ""))}
-        page = rec.get("page") or str(rec.get("by", "")).endswith("'s page")
-        director = (what in DIRECTOR_RECORDS or (what == "result" and rec.get("hand"))) and not page
+        by = str(rec.get("by", ""))
+        page = rec.get("page") or by.endswith("'s page") or by.endswith("(the table's page)")
+        director = (what in DIRECTOR_RECORDS or what == "players" or (what == "result" and rec.get("hand"))) \
+            and not page
         (mine if director else tables).append(row)
     return tables[:20], mine[:20]
 

@@ -266,7 +266,13 @@ class JournalledService:
                 continue
             unwritable = unjournalable(rec)
             if unwritable:  # refused with the record as ASCII text: the refusal itself can be journaled
-                safe = {"type": ascii(rec.get("type"))[:40], "text": ascii(dict(rec))[:4000]}
+                kind, by = rec.get("type"), rec.get("by")
+                plain = [isinstance(v, str) and v.isascii() and v.isprintable() and len(v) <= 80 for v in (kind, by)]
+                safe = {"type": kind if plain[0] else ascii(kind)[:40], "text": ascii(dict(rec))[:4000]}
+                if plain[1]:
+                    safe["by"] = by          # whose record it was: the director's list, or the tables'
+                if isinstance(rec.get("hand"), bool):
+                    safe["hand"] = rec["hand"]
                 rows.append(("note", {"refused": {"record": safe, "why": unwritable}}, now))
                 outcomes.append(Outcome("refused", unwritable, safe))
                 continue

@@ -35,6 +35,14 @@ class Substitution:
                 "why": self.why, "by": self.by}
 
 
+
+def _shown(v: object) -> str:
+    """A value as the refusal shows it: a number as it is (``99``, as docs/euchre.md has it), anything
+    else quoted (``'99'``, ``None``), at most 20 characters."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return str(v)[:20]
+    return repr(str(v)[:20]) if isinstance(v, str) else str(v)[:20]
+
 def check_substitution(rec: Mapping[str, Any], players: int, rounds: int, current: int,
                        hands_in_play: int | None, earlier: Sequence[Substitution]) -> str:
     """What is wrong with a ``substitute`` record ("" when it can be taken).
@@ -47,13 +55,13 @@ def check_substitution(rec: Mapping[str, Any], players: int, rounds: int, curren
     """
     p, name, rnd = rec.get("player"), rec.get("name"), rec.get("from_round")
     if not isinstance(p, int) or isinstance(p, bool) or not 1 <= p <= players:
-        return f"a substitute replaces a player of the night (1 to {players}), got {str(p)[:20]!r}"
+        return f"a substitute replaces a player of the night (1 to {players}), got {_shown(p)}"
     if not isinstance(name, str) or not name.strip() or len(name) > NAME_MOST:
         return f"player {p}: a substitute's name is 1 to {NAME_MOST} characters, got {str(name)[:80]!r}"
     if not isinstance(rec.get("member", ""), str) or len(rec.get("member", "")) > 20:
         return f"player {p}: a member number is text of at most 20 characters"
     if not isinstance(rnd, int) or isinstance(rnd, bool) or not 1 <= rnd <= rounds:
-        return f"player {p}: from_round is a round of the night (1 to {rounds}), got {str(rnd)[:20]!r}"
+        return f"player {p}: from_round is a round of the night (1 to {rounds}), got {_shown(rnd)}"
     first = current + 1 if hands_in_play else current      # the first round a substitute can still play
     if rnd < first:
         return (f"player {p}: the round in play is {current} ({hands_in_play or 0} hands played at his table); "

@@ -161,6 +161,9 @@ def test_the_director_and_a_table_see_the_session_at_every_width(club: Club, tmp
             pw.until(lambda d, r=r: f"round {r} of" in d.find_element(By.ID, "title").text)
             time.sleep(0.3)  # the page's last update
             assert _table_page_leaks(club, players, tid) == []
+        # docs/session.md: the director's page shows the session journal's head beside the commitment (it
+        # was sent with the page's state but never shown)
+        wait.until(lambda d: d.find_element(By.ID, "journal-head").text == club.desk.session.journal.read_head())
         shown = players.execute_script("return window.cardtableShownBoards;")
         assert shown, "after three rounds the table's pairs have played boards they may see"
         assert players.find_elements(By.CSS_SELECTOR, "#standing tr")

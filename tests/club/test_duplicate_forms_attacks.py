@@ -62,6 +62,24 @@ def test_a_record_the_journal_could_not_hold_is_refused_with_a_note(tmp_path: Pa
     assert len(Session.open(tmp_path / "s", analyse=False).state.entries) == 1
 
 
+def test_the_directors_refused_entries_are_listed_as_the_directors(tmp_path: Path) -> None:
+    """docs/session.md: two lists of refusals, the tables' and the director's own. A refused players form of
+    the director's, and a record of his the journal could not hold (kept with its type quoted, "'adjust'",
+    and without its ``by``), were listed as the tables'."""
+    from firmware_host.duplicate.views import refusal_rows
+
+    setup = make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2})
+    s = Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL")
+    s.submit([{"type": "adjust", "board": 1, "ns": "1 NS", "ew": "1 EW", "kind": "artificial", "ns_value": 60,
+               "ew_value": 40, "by": "alice", "why": float("nan")},
+              {"type": "players", "pair": "9 NS", "players": [], "by": "alice"},
+              {"type": "players", "pair": "9 NS", "players": [], "by": "table-03 (the table's page)"}])
+    tables, mine = refusal_rows(s)
+    assert [(r["what"], r["by"]) for r in mine] == [("players", "alice"), ("adjust", "alice")]
+    assert [(r["what"], r["by"]) for r in tables] == [("players", "table-03 (the table's page)")]
+    s.close()
+
+
 def test_the_desk_answers_a_record_of_the_wrong_shape(tmp_path: Path) -> None:
     setup = make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2})
     desk = SessionDesk(Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL"), lambda *a: None)

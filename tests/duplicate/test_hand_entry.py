@@ -268,3 +268,23 @@ def test_the_exports_mark_a_result_entered_by_hand(tmp_path: Any) -> None:
     assert xml.count("<!-- entered by hand -->") == 1
     ET.fromstring(xml.split("?>", 1)[1] if xml.startswith("<?xml") else xml)
     s.close()
+
+
+def test_a_hand_entered_line_corrected_still_says_who_entered_it() -> None:
+    """docs/session.md: a line entered by hand is marked with who entered it. A correction overwrote that,
+    so the note of a line table-01's page entered read "entered by hand by alice (miscounted)"."""
+    from firmware_host.duplicate.views import _line
+    from laws.scoring.session import score_boards
+
+    setup = make_setup(MITCHELL_3)
+    st = SessionState.start(setup)
+    seat = next(s for s in st.movement.seatings if s.played and s.round == 1)
+    board = st.movement.boards_of(seat.group)[0]
+    k = f"{board}/{seat.ns}/{seat.ew}"
+    _take(st, _hand(st, k, by="table-01's page"))
+    _take(st, {"type": "correct", "key": k, "tricks": 9, "by": "alice", "why": "miscounted"})
+    e = st.entries[k]
+    assert (e.by, e.hand, e.corrected, e.tricks) == ("table-01's page", True, ("alice", "miscounted"), 9)
+    (scored,) = score_boards([board], st.board_lines(board), {board: st.due()[board]}, setup.method, st.fields)
+    ln = next(x for x in scored.lines if x.ns.label == str(seat.ns))
+    assert _line(ln, e, False)["note"] == "entered by hand by table-01's page; corrected by alice (miscounted)"

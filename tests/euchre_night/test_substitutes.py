@@ -9,6 +9,8 @@ import copy
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 from firmware_host.euchre_night.desk import NightDesk
 from firmware_host.euchre_night.session import NightSession
 from firmware_host.euchre_night.views import hands_export, standings_export
@@ -85,3 +87,15 @@ def test_a_substitute_plays_under_the_number_and_the_line_says_who_scored_what(t
     tampered_hands = copy.deepcopy(hd)
     tampered_hands["substitutions"][0]["from_round"] = 2
     assert rescore(st, tampered_hands)
+
+
+@pytest.mark.parametrize(("rec", "says"), [
+    ({"player": 99, "name": "Sue", "from_round": 2}, "a substitute replaces a player of the night (1 to 8), got 99"),
+    ({"player": "99", "name": "Sue", "from_round": 2}, "a substitute replaces a player of the night (1 to 8), got '99'"),
+    ({"player": 5, "name": "Sue", "from_round": 9}, "player 5: from_round is a round of the night (1 to 7), got 9"),
+])
+def test_a_wrong_substitution_is_refused_in_the_documents_words(rec: dict, says: str) -> None:
+    """docs/euchre.md gives ``... (1 to 12), got 99``: a number as it is. The number came quoted (``'99'``)."""
+    from laws.euchre_night.substitutes import check_substitution
+
+    assert check_substitution(rec, 8, 7, 1, 0, ()) == says

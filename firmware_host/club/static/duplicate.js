@@ -16,6 +16,7 @@
     $("title").textContent = s.name + " · " + s.date;
     $("session-words").textContent = s.club + " · " + s.movement + " · " + s.pairs + " pairs · " + s.method;
     $("commitment").textContent = s.commitment;
+    $("journal-head").textContent = s.head || "";
   }
   function drawRound(v) {
     if (v.called !== called) $("move-confirm").hidden = true;

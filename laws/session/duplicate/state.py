@@ -94,6 +94,8 @@ class Entry:
     why: str = ""
     original: Entry | None = None          # the played result an adjustment replaced
     hand: bool = False                     # entered by hand (the director, or the table's page), not sent
+    corrected: tuple[str, str] = ("", "")  # a line entered by hand then corrected: who corrected it and why
+    # (``by`` and ``why`` stay who entered it)
 
     @property
     def pairs(self) -> tuple[Pair, Pair]:
@@ -306,10 +308,12 @@ class SessionState:
                 self._put(replace(e, order=self.entries[e.key].order))
         elif kind == "correct":
             e = self.entries[rec["key"]]
+            who = (str(rec.get("by", "")), str(rec.get("why", "")))
             self._put(replace(
                 e, contract=str(rec.get("contract", e.contract)), declarer=str(rec.get("declarer", e.declarer) or ""),
                 tricks=int(rec.get("tricks", e.tricks)), lead=str(rec.get("lead", e.lead) or ""),
-                by=str(rec.get("by", "")), why=str(rec.get("why", ""))))
+                by=e.by if e.hand else who[0], why=e.why if e.hand else who[1],
+                corrected=who if e.hand else e.corrected))
         elif kind == "cancel":
             e = self.entries.pop(rec["key"])
             if e.kind == "played" and e.source and e.club_table:
