@@ -44,7 +44,8 @@ def make_club_ca(folder: str | Path, days: int = 3650) -> Path:
 
 
 def make_broker_cert(folder: str | Path, hosts: Sequence[str], days: int = 825) -> tuple[Path, Path]:
-    """A broker certificate for ``hosts`` (names or IP addresses), signed by the club CA in ``folder``.
+    """A broker certificate for ``hosts`` (names or IP addresses) and for ``localhost``/``127.0.0.1``,
+    signed by the club CA in ``folder``.
 
     Returns:
         (certificate, key) paths.
@@ -58,12 +59,16 @@ def make_broker_cert(folder: str | Path, hosts: Sequence[str], days: int = 825) 
         raise CertError(f"no club CA in {d}: make it first (club-ca.pem and club-ca.key)")
     if not hosts:
         raise CertError("name at least one host name or address the tables use to reach the broker")
-    alt = []
-    for h in hosts:
+    alt: list[str] = []
+    # the club's own services (the dashboard, a session, doctor) reach the broker on this machine as
+    # localhost (config/club.env): always named, whatever hosts the tables use
+    for h in (*hosts, "localhost", "127.0.0.1"):
         try:
-            alt.append(f"IP:{ipaddress.ip_address(h)}")
+            name = f"IP:{ipaddress.ip_address(h)}"
         except ValueError:
-            alt.append(f"DNS:{h}")
+            name = f"DNS:{h}"
+        if name not in alt:
+            alt.append(name)
     pem, key, csr, ext = d / "broker.pem", d / "broker.key", d / "broker.csr", d / "broker.ext"
     ext.write_text("basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\n"
                    "extendedKeyUsage=serverAuth\nsubjectKeyIdentifier=hash\n"

@@ -112,6 +112,14 @@ def _mute(record: logging.LogRecord) -> bool:
     return False
 
 
+def _on_a_terminal(handler: logging.StreamHandler) -> bool:  # type: ignore[type-arg]
+    """Whether the handler's stream is a terminal (where a raw log line would tear through the screen)."""
+    try:
+        return bool(handler.stream.isatty())
+    except (AttributeError, ValueError, OSError):   # no isatty, or a closed stream
+        return False
+
+
 class TerminalDisplay:
     """What the players see.
 
@@ -140,14 +148,15 @@ class TerminalDisplay:
             self._capture_logs()
 
     def _capture_logs(self) -> None:
-        """While live, log records go to the log file (``log_path``) instead of the root's stream
-        handlers, whose raw lines would tear through the players' screen; without a file they are kept
-        (the last few) out of sight."""
+        """While live, log records also go to the log file (``log_path``), and the root's stream handlers
+        that write to a terminal, whose raw lines would tear through the players' screen, are muted;
+        without a file those lines are kept (the last few) out of sight. A stream that is no terminal
+        (under systemd, stderr is the journal: ``journalctl -u cardtable``) keeps its lines."""
         root = logging.getLogger()
         self._tail = _LogTail(lambda: None)
         self._tail.setLevel(root.getEffectiveLevel())
         self._muted = [h for h in root.handlers if isinstance(h, logging.StreamHandler)
-                       and not isinstance(h, logging.FileHandler)]
+                       and not isinstance(h, logging.FileHandler) and _on_a_terminal(h)]
         for h in self._muted:
             h.addFilter(_mute)
         root.addHandler(self._tail)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -119,3 +120,16 @@ def test_certs_command_and_its_errors(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "at least one host" in capsys.readouterr().err
     with pytest.raises(CertError, match="no club CA"):
         make_broker_cert(tmp_path / "empty", ["x"])
+
+
+def test_the_broker_certificate_names_localhost_for_the_clubs_own_services(tmp_path: Path) -> None:
+    """hardware/SETUP.md makes the certificate for the tables' names (club.local, 192.168.1.10), while the
+    shipped config/club.env has the dashboard reach the broker as localhost with TLS: its login failed on a
+    host-name mismatch. localhost and 127.0.0.1 are now always named."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    assert main(["club", "certs", "--dir", str(tmp_path / "c"), "--host", "club.local", "--host", "192.168.1.10"]) == 0
+    out = subprocess.run(["openssl", "x509", "-noout", "-ext", "subjectAltName", "-in", str(tmp_path / "c" / "broker.pem")],
+                         capture_output=True, text=True, check=True).stdout
+    names = {n.strip() for n in out.splitlines()[-1].split(",")}
+    assert names == {"DNS:club.local", "IP Address:192.168.1.10", "DNS:localhost", "IP Address:127.0.0.1"}

@@ -56,6 +56,9 @@ def test_the_panel_shows_the_auction(tmp_path: Path) -> None:
     assert "waiting for" not in shown and "deal 1" not in shown
     assert "THIS WARNING" not in shown and "WARNING" not in shown        # warnings go to the log
     assert "THIS WARNING BELONGS IN THE LOG" in log
+    # and to stderr where it is no terminal: under systemd it is the journal, which hardware/SETUP.md sends
+    # the installer to (journalctl -u cardtable); the display muted it there too
+    assert "THIS WARNING BELONGS IN THE LOG" in (tmp_path / "stderr").read_text()
     assert all(len(line) <= 80 for line in shown.splitlines())
 
 
@@ -100,3 +103,20 @@ def test_the_grid_starts_on_the_dealers_column() -> None:
     rows = auction_grid({"dealer": "W", "calls": [["W", "pass"], ["N", "1C"]], "turn": "E"})
     assert rows[1] == "  Pass     1C       ?"
     assert auction_grid({"dealer": "S", "calls": [], "turn": "S"})[1] == "                             ?"
+
+
+def test_only_a_log_stream_on_a_terminal_is_muted_under_the_panel() -> None:
+    import io
+    import logging
+
+    from firmware_host.devices.display import _on_a_terminal
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert _on_a_terminal(logging.StreamHandler(Tty()))             # it would tear through the screen
+    assert not _on_a_terminal(logging.StreamHandler(io.StringIO()))  # the journal, a file, a pipe: kept
+    closed = io.StringIO()
+    closed.close()
+    assert not _on_a_terminal(logging.StreamHandler(closed))

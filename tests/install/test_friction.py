@@ -121,8 +121,12 @@ def test_status_lines_fit_80_columns() -> None:
 def test_logs_go_to_the_log_file_not_through_or_under_the_live_panel(tmp_path: Path) -> None:
     """Warnings never reach the players' screen (issue 30): while the panel is live they go to the log
     file; the device's fault itself is on the panel as its OFFLINE line, from the status."""
+    class Tty(io.StringIO):          # stderr on the same terminal as the panel (a journal's is not: it keeps
+        def isatty(self) -> bool:    # its lines, tests/devices/test_table_screen.py)
+            return True
+
     buf = io.StringIO()
-    stderr = io.StringIO()
+    stderr = Tty()
     root = logging.getLogger()
     raw = logging.StreamHandler(stderr)
     root.addHandler(raw)
