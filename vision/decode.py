@@ -454,8 +454,31 @@ class PyzbarDecoder(_Base):
                 pts = [(float(p.x + x0), float(p.y + y0)) for p in d.polygon]
                 if len(pts) < 3:
                     continue
-                out.append((text, pts, None))
+                out.append((text, _symbol_order(pts, getattr(d, "orientation", None)), None))
         return out
+
+
+_UP = {"UP": (0.0, -1.0), "RIGHT": (1.0, 0.0), "DOWN": (0.0, 1.0), "LEFT": (-1.0, 0.0)}
+
+
+def _symbol_order(pts: list[Point], orientation: object) -> list[Point]:
+    """ZBar's polygon in the symbol's own corner order (top-left, top-right, bottom-right, bottom-left), as
+    zxing-cpp gives it and ``vision.scan.card_centre`` needs: ZBar gives the corners in the picture's order
+    and the symbol's turn apart (``orientation``, to a quarter turn). Wound clockwise on the screen, then
+    started at the corner that makes the symbol's up nearest that quarter."""
+    name = orientation if isinstance(orientation, str) else getattr(orientation, "name", None)
+    if len(pts) != 4 or name not in _UP:
+        return pts
+    area = sum(pts[i][0] * pts[(i + 1) % 4][1] - pts[(i + 1) % 4][0] * pts[i][1] for i in range(4))
+    ring = pts if area > 0 else [pts[0], pts[3], pts[2], pts[1]]   # clockwise with y down
+    ux, uy = _UP[name]
+
+    def up_along(k: int) -> float:
+        a, b, c, d = (ring[(k + i) % 4] for i in range(4))
+        return (a[0] + b[0] - c[0] - d[0]) * ux + (a[1] + b[1] - c[1] - d[1]) * uy
+
+    k = max(range(4), key=up_along)
+    return [ring[(k + i) % 4] for i in range(4)]
 
 
 def make_decoder(name: str = "zxing", heavy_ec_below: float = 0.5,

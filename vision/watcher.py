@@ -398,7 +398,7 @@ def build_watcher(cfg: VisionConfig, clock: Callable[[], float] = time.monotonic
                         cfg.gone_m, clock, homography=hom, table_mm=cfg.table_mm, packs=packs)
 
 
-def from_sections(vision: Mapping[str, Any], zones: Mapping[str, Any], origin: str,
+def from_sections(vision: Mapping[str, Any], zones: Mapping[str, Any] | None, origin: str,
                   camera_decoder: str | None = None) -> VisionConfig:
     """``vision.zones.parse_vision_sections``, and the homography file it names read: what a table checks of
     its ``[vision]`` and ``[zones]`` at start.

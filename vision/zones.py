@@ -250,10 +250,10 @@ def _parse_zones(doc: Any) -> Zones:
     return Zones(tuple(out))
 
 
-def parse_vision_sections(vision: Mapping[str, Any], zones: Mapping[str, Any], origin: str,
+def parse_vision_sections(vision: Mapping[str, Any], zones: Any, origin: str,
                           camera_decoder: str | None = None) -> VisionConfig:
     """The ``VisionConfig`` of a table's configuration whose ``[vision]`` and ``[zones]`` tables are given
-    apart (an empty ``zones``: the default zones). ``camera_decoder`` is the table's ``camera.decoder``: the
+    apart (``zones`` None: no section, the default zones; an empty section is refused, as CARD_CODES.md says). ``camera_decoder`` is the table's ``camera.decoder``: the
     decoder unless ``vision.decoder`` is given, which must then say the same.
 
     Raises:
@@ -267,7 +267,7 @@ def parse_vision_sections(vision: Mapping[str, Any], zones: Mapping[str, Any], o
         if given != camera_decoder:
             raise ConfigError(f"{origin}: vision.decoder: {given!r} but camera.decoder is {camera_decoder!r} "
                               "(give the decoder once, in [camera])")
-    if zones:
+    if zones is not None:
         doc["zones"] = zones
     try:
         return parse_vision_config(doc)
@@ -294,4 +294,4 @@ def load_vision_config(path: str | Path) -> VisionConfig:
             vision["homography_file"] = str(p.resolve().parent / hfile)
     camera = doc.get("camera", {})
     decoder = camera.get("decoder") if isinstance(camera, Mapping) else None
-    return parse_vision_sections(vision, doc.get("zones", {}), str(p), decoder if isinstance(decoder, str) else None)
+    return parse_vision_sections(vision, doc.get("zones"), str(p), decoder if isinstance(decoder, str) else None)

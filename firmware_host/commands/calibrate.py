@@ -13,7 +13,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     src.add_argument("--image", help="a still image of the table instead of a camera")
     p.add_argument("--out", required=True, help="where to write the calibration (JSON)")
     p.add_argument("--table-mm", type=float, nargs=2, default=(800.0, 450.0), metavar=("W", "H"),
-                   help="size of the table area between the markers' outer edges (default 800 450)")
+                   help="size of the table area, in mm; the markers' centres lie 40 mm in from its corners (default 800 450)")
     p.set_defaults(func=_run)
 
 

@@ -306,7 +306,7 @@ def _build(data: dict[str, Any], origin: str, where: dict[str, str], base_dir: P
     hfile = vision.get("homography_file")
     if isinstance(hfile, str) and hfile and not Path(hfile).is_absolute():
         vision["homography_file"] = str(base_dir / hfile)   # beside the configuration, as the other files
-    zones = MappingProxyType(dict(data.get("zones", {})))
+    zones = MappingProxyType(dict(data["zones"])) if isinstance(data.get("zones"), dict) else None   # None: absent
     duplicate = build_duplicate(data, values("duplicate"), loc, base_dir, t.game, shoe.driver, mqtt is not None)
     return Config(t, shoe, cam, pins, mqtt, MappingProxyType(vision), origin, duplicate, zones)
 
@@ -372,10 +372,10 @@ def format_config(cfg: Config) -> str:
     if cfg.duplicate is not None:
         d = vars(cfg.duplicate) | {"boards": ", ".join(map(str, cfg.duplicate.boards))}
         out += table("duplicate", d)
-    if cfg.vision or cfg.zones:
+    if cfg.vision or cfg.zones is not None:
         out += ["# [vision] and [zones] passed to the vision module:"]
         out += [f"#   {k} = {v!r}" for k, v in cfg.vision.items()]
-        out += [f"#   zones.{k} = {v!r}" for k, v in cfg.zones.items()]
+        out += [f"#   zones.{k} = {v!r}" for k, v in (cfg.zones or {}).items()]
     return "\n".join(out).rstrip() + "\n"
 
 

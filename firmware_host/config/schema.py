@@ -127,4 +127,4 @@ class Config:
     vision: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     source: str = "<defaults>"
     duplicate: DuplicateConfig | None = None
-    zones: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))   # empty: the default zones
+    zones: Mapping[str, Any] | None = None   # None: no [zones] section, the default zones

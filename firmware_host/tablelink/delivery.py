@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.records.journal import Journal
+from firmware_host.records.journal_file import JournalError
 from firmware_host.tablelink.secrecy import SecrecyFilter
 from firmware_host.wire.topics import TOPICS
 
@@ -75,15 +76,21 @@ class Outbox:
         synchronous: SQLite ``synchronous`` for this connection (the journal's own setting).
     """
 
-    def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
+    def __init__(self, path: str | Path, synchronous: str = "FULL", timeout: float = 10.0) -> None:
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError(f"synchronous must be FULL or NORMAL, got {synchronous!r}")
         self.path = Path(path)
         self._lock = threading.Lock()
-        self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute(f"PRAGMA synchronous={synchronous}")
-        self._conn.executescript(_SCHEMA)
+        self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=timeout)
+        try:
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute(f"PRAGMA synchronous={synchronous}")
+            self._conn.executescript(_SCHEMA)   # the first time, it writes: it needs the journal's write lock
+        except sqlite3.Error as exc:
+            self._conn.close()
+            # one line, and SQLite's own words, which say whether it may work again by itself (a lock, a
+            # full disk: `cardtable run` exits 1 and systemd starts it again) -- not a traceback
+            raise JournalError(f"{self.path}: the club's outbox cannot be made in the journal ({exc})") from None
 
     def put(self, seq: int, topic: str, payload: str) -> int:
         """Queue one message; returns its outbox id (delivery order)."""

@@ -69,6 +69,7 @@ def test_a_homography_file_is_found_beside_the_configuration(tmp_path: Path) -> 
     ('[vision]\nspeed = 3\n', "vision.speed: unknown key"),
     ('[vision]\nremedies = ["sharpen"]\n', "vision.remedies: 'sharpen' is not a remedy"),
     ("[zones.N]\nrect = [0, 0, 10]\n", "zones.N.rect"),
+    ("[zones]\n", "zones: want one table per zone"),           # an empty section: no zones, not the defaults
     ('[vision]\nhomography_file = "none-such.json"\n', "none-such.json"),
 ])
 @pytest.mark.parametrize("command", ["run", "check-config"])

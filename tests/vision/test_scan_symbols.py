@@ -1,0 +1,57 @@
+"""``scan`` sizes each code as the symbol it is, and places the card from it whichever decoder read it
+(vision/CARD_CODES.md, "Reading a frame": ``px_per_module`` over 13 or 21 modules, the card's centre 2.3 or
+5.5 modules up the sticker). Before: a zxing reading both symbols (``scan``'s default) sized every code as
+a Micro QR, so a QR label's ``px_per_module`` and card centre were wrong; and pyzbar's corners came in the
+picture's order, not the symbol's, so its card centre ignored which way the card lay."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from laws.cards import Card
+from vision.decode import make_decoder
+from vision.render import Degrade, Scene, render
+from vision.scan import scan_image
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _cards(decoder: object, img: np.ndarray) -> dict[str, tuple[int, int, float]]:
+    return {c["card"]: (c["card_x"], c["card_y"], c["px_per_module"]) for c in scan_image(decoder, img, "x")["cards"]}
+
+
+@pytest.mark.parametrize("angle", [0, 90, 30])
+def test_a_qr_and_a_micro_qr_in_one_frame_are_each_sized_as_themselves(angle: int) -> None:
+    scene = Scene()
+    scene.place(Card.parse("TD"), "B7", at=(400, 225), angle=angle, variant="qr")
+    scene.place(Card.parse("AS"), "B7", at=(200, 225), angle=angle)
+    img = render(scene, (1280, 720), Degrade(), np.random.default_rng(0))
+    both = _cards(make_decoder("zxing", variants=("micro", "qr")), img)
+    assert both["TD"] == _cards(make_decoder("zxing", variants=("qr",)), img)["TD"]
+    assert both["AS"] == _cards(make_decoder("zxing", variants=("micro",)), img)["AS"]
+    assert both["TD"][2] < both["AS"][2]       # the QR's 21 modules are smaller on the same sticker
+
+
+@pytest.mark.parametrize("angle", [0, 90, 180, -90, 30, 135])
+def test_pyzbar_places_the_card_up_the_sticker_whichever_way_it_lies(angle: int) -> None:
+    scene = Scene()
+    scene.place(Card.parse("TD"), "B7", at=(400, 225), angle=angle, variant="qr")
+    img = render(scene, (1920, 1080), Degrade(), np.random.default_rng(0))
+    zbar = _cards(make_decoder("pyzbar"), img)["TD"]
+    zx = _cards(make_decoder("zxing", variants=("qr",)), img)["TD"]
+    assert abs(zbar[0] - zx[0]) <= 2 and abs(zbar[1] - zx[1]) <= 2
+
+
+def test_an_empty_zones_section_is_refused_not_the_default_zones(tmp_path: Path) -> None:
+    """CARD_CODES.md: ``[zones]`` replaces the defaults as a whole, and an empty one is refused at start. It
+    was taken as no section at all: the default zones."""
+    cfg = tmp_path / "table.toml"
+    cfg.write_text("[zones]\n")
+    done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "scan", "--config", str(cfg), str(cfg)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "zones: want one table per zone" in done.stderr
