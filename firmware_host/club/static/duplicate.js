@@ -16,7 +16,9 @@
     $("title").textContent = s.name + " · " + s.date;
     $("session-words").textContent = s.club + " · " + s.movement + " · " + s.pairs + " pairs · " + s.method;
     $("commitment").textContent = s.commitment;
-    $("journal-head").textContent = s.head || "";
+  }
+  function drawHead(v) {   // the session journal's head moves with every commit: on every update, not once
+    if (v.session && v.session.head) $("journal-head").textContent = v.session.head;
   }
   function drawRound(v) {
     if (v.called !== called) $("move-confirm").hidden = true;
@@ -139,6 +141,7 @@
   }
   function apply(msg) {
     if (msg.type === "snapshot") drawSession(msg);
+    drawHead(msg);
     drawRound(msg); drawProgress(msg); drawFouls(msg); drawConflicts(msg); drawRankings(msg); drawRefused(msg);
     drawBoards(msg.boards, msg.type === "snapshot", msg.now);
     window.cardtableDupVersion = msg.version;
