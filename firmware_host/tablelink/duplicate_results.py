@@ -68,11 +68,17 @@ class DuplicateResults(Resending[tuple[int, int]]):
     def __init__(self, ctl: Any, publisher: Any, clock: Callable[[], float] = time.monotonic, *,
                  timer: float | None = TIMER_EVERY) -> None:
         super().__init__(ctl, publisher, clock, timer)
+        self.seating: DuplicateSeating | None = None
         for row in ctl.journal.rows():           # results confirmed before a restart: answered or not?
             if row.kind == "ruling" and row.body.get("clause") == "DB-77" and row.body.get("confirmed"):
                 body = body_of(row.body)
                 self.unanswered[(body["round"], body["board"])] = (body, float("-inf"))
-        self.seating: DuplicateSeating | None = None
+            elif row.kind == "note" and is_seating(row.body.get("session")):
+                # the seatings journaled after them answered them (docs/ordering.md): those are not sent again
+                try:
+                    self._settle(DuplicateSeating.from_any(row.body["session"]))
+                except MessageError:
+                    continue
         self.members: dict[tuple[int, str], str] = {}   # (round, seat) -> the member card read there
         self.named: set[tuple[int, str]] = set()         # (round, side) told the session
 
@@ -134,6 +140,11 @@ class DuplicateResults(Resending[tuple[int, int]]):
         except MessageError as exc:
             log.warning("a seating that does not read is not used for the results: %s", exc)
             return
+        self._settle(seating)
+        self.resend_due()
+
+    def _settle(self, seating: DuplicateSeating) -> None:
+        """Forget the results a seating answers (or whose round or board it has left behind)."""
         self.seating = seating
         answered = {a.board for a in seating.answers if a.status in ("taken", "repeat", "refused")}
         rnd, left = seating.round, seating.left
@@ -141,7 +152,6 @@ class DuplicateResults(Resending[tuple[int, int]]):
             r, board = key
             if board in answered or r < rnd or (r == rnd and board not in left):
                 self._forget(key)
-        self.resend_due()
 
 
 def connect(results: DuplicateResults, ctl: Any, publisher: Any) -> DuplicateResults:

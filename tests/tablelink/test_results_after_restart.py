@@ -1,0 +1,52 @@
+"""A duplicate table restarted without its broker (docs/ordering.md: a result is sent again until the
+seating answers it, read back from the journal after a restart). Every confirmed result in the journal was
+taken as unanswered, whatever seating had answered it before the stop, so a restarted table sent every
+result of its evening again, every 3 to 30 s, each time journaling a ``board_result_again`` row."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from firmware_host.records.journal import Journal
+from firmware_host.tablelink.duplicate_results import DuplicateResults
+
+
+def _result(board: int) -> dict[str, Any]:
+    return {"clause": "DB-77", "confirmed": {"ns": "N", "ew": "E"}, "board": board, "round": 1, "table_number": 2,
+            "section": "A", "contract": "4S", "declarer": "N", "tricks": 10, "lead": "HA", "ns": "2 NS", "ew": "2 EW"}
+
+
+def _seating(answered: list[int], left: list[int]) -> dict[str, Any]:
+    return {"kind": "seating", "table": "table-02", "section": "A", "table_number": 2, "round": 1, "ns": "2 NS",
+            "ew": "2 EW", "boards": [{"board": b, "record": "ab" * 32} for b in (3, 4)], "left": left,
+            "sit_out": False, "called": 1, "rounds": 3, "seq": 2, "t": 0.0,
+            "answers": [{"source": f"table-02:{b}", "board": b, "status": "taken", "why": ""} for b in answered]}
+
+
+class _Ctl:
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+
+    def journal_note(self, body: dict[str, Any]) -> int:
+        return self.journal.append("note", body, 3.0)
+
+
+class _Pub:
+    def __init__(self) -> None:
+        self.sent: list[int] = []
+
+    def board_result(self, body: dict[str, Any], seq: int, deal: int = 0) -> None:
+        self.sent.append(body["board"])
+
+
+def test_a_result_the_journaled_seating_answered_is_not_sent_again(tmp_path: Path) -> None:
+    j = Journal.open(tmp_path / "j")
+    j.append("ruling", _result(3), 1.0)
+    j.append("note", {"session": _seating([3], [4])}, 2.0)     # board 3 answered before the stop
+    j.append("ruling", _result(4), 3.0)                         # board 4 confirmed after it: not answered
+    pub = _Pub()
+    results = DuplicateResults(_Ctl(j), pub, clock=lambda: 100.0, timer=None)   # restarted, no broker
+    assert list(results.unanswered) == [(1, 4)]
+    assert results.resend_due() == 1 and pub.sent == [4]
+    j.close()
