@@ -384,6 +384,7 @@ class SessionOrdering:
         self.let_go = 0      # messages not held (past HELD_MOST): unanswered, so sent again
         self._next_try = 0.0
         self._budgets: dict[str, _Budget] = {}
+        self._spent: list[tuple[str, int]] = []   # this batch's refusals: (login, -1 a note, or bytes counted)
 
     def offer(self, topic: str, payload: bytes) -> None:
         """A table's ``board`` (or ``players``) message (any thread)."""
@@ -416,6 +417,7 @@ class SessionOrdering:
         self.held = []
         if not batch:
             return None
+        self._spent = []
         records = [self._record(topic, payload, now) for topic, payload in batch]
         counts = self._unwritten_notes(now)
         try:
@@ -425,6 +427,15 @@ class SessionOrdering:
                 b = self._budgets[note["table"]]
                 b.unwritten += note["count"]
                 b.unwritten_bytes += note["bytes"]
+            # nothing of the batch was written: what its refusals took of their logins' budgets is given back,
+            # so the same messages, tried again, are noted as the first try would have noted them
+            for table, size in self._spent:
+                b = self._budgets[table]
+                if size < 0:
+                    b.tokens = min(float(BURST), b.tokens + 1.0)
+                else:
+                    b.unwritten -= 1
+                    b.unwritten_bytes -= size
             self.held = batch
             delay = BACKOFF[min(self.failed_commits, len(BACKOFF) - 1)]
             self.failed_commits += 1
@@ -462,10 +473,12 @@ class SessionOrdering:
             if why in ("", REPEAT, HOLD):   # taken, a repeat, or held for later: never a refusal's note
                 return rec
         if self._spend(table, now):
+            self._spent.append((table, -1))          # a refusal's note, written with the batch
             return rec
         b = self._budgets[table]
         b.unwritten += 1
         b.unwritten_bytes += len(payload)
+        self._spent.append((table, len(payload)))    # counted, to be written in a later note
         b.why = why
         return {"type": "quiet", "table": table, "source": rec.get("source", ""), "board": rec.get("board"),
                 "why": f"refused and not journaled (this login is past its {BURST} refusal notes): {why}"}

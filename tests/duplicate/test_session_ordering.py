@@ -151,3 +151,58 @@ def test_while_the_journal_cannot_be_written_what_is_held_is_bounded_and_the_res
     assert desk.tick() and "3/2 NS/2 EW" in desk.session.state.entries
     assert [a["status"] for a in _answers(wire, "table-02")] == ["taken", "repeat", "repeat"]
     desk.session.close()
+
+
+def test_a_long_lock_spends_no_refusal_budget_on_the_messages_it_holds(tmp_path: Path) -> None:
+    """docs/session.md: one refused note a record, so what a table sent is never lost. Held through a long
+    lock, each retry of the same messages spent their login's refusal budget again (only the counts were
+    given back): after 30 failed commits 10 refusals left 1 note and 9 'not journaled'."""
+    import json as _json
+
+    from firmware_host.records.journal import Journal, JournalError
+    from firmware_host.session.journalled import JournalledService, SessionOrdering
+
+    class State:
+        setup = None
+
+        def check(self, rec: dict) -> str:
+            return f"a result for board {rec['board']}, but the movement gives that table boards 1-2"
+
+        def apply(self, rec: dict) -> None:
+            pass
+
+    class Kind:
+        @staticmethod
+        def replay(setup: object, bodies: object) -> tuple[State, list]:
+            return State(), []
+
+    class Svc(JournalledService):
+        KIND = Kind
+
+    j = Journal.open(tmp_path / "session.sqlite3")
+    j.append("event", {"type": "opened", "setup": {}}, 0.0)
+    locked, real = [True], j.append_many
+
+    def append_many(rows: list) -> list:
+        if locked[0]:
+            raise JournalError("database is locked")
+        return real(rows)
+
+    j.append_many = append_many  # type: ignore[method-assign]
+    now = [0.0]
+    order = SessionOrdering(Svc(j, State(), lambda: 0.0, []), clock=lambda: now[0], read=lambda topic, payload: {
+        "type": "result", "table": "table-02", "source": f"table-02:{_json.loads(payload)['n']}",
+        "board": _json.loads(payload)["n"]})
+    for n in range(10):
+        order.offer("cardtable/table-02/board", _json.dumps({"n": n}).encode())
+    while now[0] < 200:            # 200 s of a locked journal: about 30 failed commits
+        order.take()
+        now[0] += 0.025
+    assert order.failed_commits >= 20 and len(order.held) == 10
+    locked[0] = False
+    now[0] += 8
+    out = order.take()
+    assert out is not None and [o.status for o in out] == ["refused"] * 10
+    notes = [r.body["refused"] for r in j.rows() if r.kind == "note" and "refused" in r.body]
+    assert [n["record"]["board"] for n in notes] == list(range(10))
+    j.close()
