@@ -76,6 +76,17 @@ def parse_head(text: str) -> tuple[int, str]:
     return int(row), h
 
 
+def _one_key_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once. The journal never writes a key twice; a body that has
+    one hashes as its last value while SQLite's own JSON functions read its first, so it is an edit."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key[:40]!r} is given twice (the journal never writes that: an edit)")
+        out[key] = value
+    return out
+
+
 def row_problem(seq: int, t: Any, kind: str, text: str, prev_hash: str, h: str, prev: str,
                  expected: int) -> str:
     """Why a stored row breaks the chain, or "" when it is sound."""
@@ -86,7 +97,7 @@ def row_problem(seq: int, t: Any, kind: str, text: str, prev_hash: str, h: str, 
     if prev_hash != prev:
         return "prev_hash does not match the previous row's hash (a row was removed or replaced)"
     try:
-        body = json.loads(text)
+        body = json.loads(text, object_pairs_hook=_one_key_each)
         if not isinstance(body, dict):
             raise ValueError("the body is not a JSON object")
         if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):

@@ -338,3 +338,25 @@ def test_the_table_never_writes_into_another_programs_database(tmp_path: Path) -
     with pytest.raises(JournalError, match="something else.*photos"):
         Journal.open(tmp_path)
     assert db.read_bytes() == before
+
+
+def test_a_body_with_a_key_twice_is_an_edit_though_it_hashes_the_same(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A stored body rewritten as {"card": "QS", ..., "card": <its own card>} hashed as the row did (the hash
+    covers the parsed JSON, whose last value wins), so `journal verify` passed it, while SQLite's own
+    json_extract, which a club's other tools may use, reads the first: QS. The journal never writes a key
+    twice, so such a body is an edit."""
+    make_journal(tmp_path, with_game=True)
+    db = tmp_path / "journal.sqlite3"
+    conn = sqlite3.connect(db)
+    seq, text = conn.execute("SELECT seq, body FROM journal WHERE body LIKE '%card_dealt%' ORDER BY seq LIMIT 1").fetchone()
+    body = json.loads(text)
+    forged = '{"card": "QS", ' + text[1:]          # the same row's own "card" comes later, and wins in Python
+    assert json.loads(forged) == body
+    conn.execute("DROP TRIGGER journal_no_update")
+    conn.execute("UPDATE journal SET body = ? WHERE seq = ?", (forged, seq))
+    conn.commit()
+    assert conn.execute("SELECT json_extract(body, '$.card') FROM journal WHERE seq = ?", (seq,)).fetchone()[0] == "QS"
+    conn.close()
+    rc, out, err = _run(capsys, "journal", "verify", "--data-dir", str(tmp_path))
+    assert rc == 1 and "given twice" in (out + err)
