@@ -168,6 +168,7 @@ class JournalledService:
         self.refusals = refusals[-REFUSALS_KEPT:]
         self.version = 0              # goes up with every change (the screens compare it)
         self.fault: str | None = None  # why the journal cannot be written now (``SessionOrdering``), or None
+        self._needs_rebuild = False    # a failed commit whose rebuild from the journal failed too
 
     @property
     def setup(self) -> Any:
@@ -241,6 +242,22 @@ class JournalledService:
     def _rebuilt(self) -> None:
         """After a failed commit rebuilt the state from the journal."""
 
+    def _rebuild_state(self, why: str) -> None:
+        """The state again from the journal, after a failed commit applied a batch it did not write. A read
+        that fails too leaves ``_needs_rebuild`` set, and the caller is told nothing was taken (its messages
+        stay held, so no table's resend is answered as a repeat of a result in no journal).
+
+        Raises:
+            SessionFileError: the journal cannot be read either.
+        """
+        try:
+            self.state, _ = self.KIND.replay(self.setup, [r.body for r in self.journal.rows() if r.kind == "event"][1:])
+        except JournalError as exc:
+            raise SessionFileError(f"{self.journal.path}: {why}; nor read ({exc}); nothing was taken") from None
+        self._needs_rebuild = False
+        self._rebuilt()
+        self.version += 1
+
     # -- changing -----------------------------------------------------------------------------------
 
     def submit(self, records: Iterable[Mapping[str, Any]]) -> list[Outcome]:
@@ -250,6 +267,8 @@ class JournalledService:
             SessionFileError: the journal cannot be written; nothing is applied (the state is rebuilt from
                 the journal).
         """
+        if self._needs_rebuild:     # the state still holds a batch no journal has: put right before anything
+            self._rebuild_state("the journal could not be read after a failed commit")
         outcomes: list[Outcome] = []
         rows: list[tuple[str, dict[str, Any], float]] = []
         now = self.clock()
@@ -300,9 +319,8 @@ class JournalledService:
             self.journal.append_many(rows)
         except (JournalError, ValueError) as exc:
             log.error("session journal %s cannot be written (%s); nothing of this batch is taken", self.journal.path, exc)
-            self.state, _ = self.KIND.replay(self.setup, [r.body for r in self.journal.rows() if r.kind == "event"][1:])
-            self._rebuilt()
-            self.version += 1
+            self._needs_rebuild = True
+            self._rebuild_state(f"cannot be written ({exc})")
             raise SessionFileError(f"{self.journal.path}: cannot be written ({exc}); nothing was taken") from None
         for o in outcomes:
             if o.status == "taken" and o.why:

@@ -206,3 +206,65 @@ def test_a_long_lock_spends_no_refusal_budget_on_the_messages_it_holds(tmp_path:
     notes = [r.body["refused"] for r in j.rows() if r.kind == "note" and "refused" in r.body]
     assert [n["record"]["board"] for n in notes] == list(range(10))
     j.close()
+
+
+def test_a_batch_whose_rebuild_fails_too_stays_held_and_is_taken_later(tmp_path: Path) -> None:
+    """docs/ordering.md: a failed batch is held and nothing of it is answered. When the rebuild after a failed
+    commit could not read the journal either, its error escaped with the batch no longer held, the state still
+    holding its result: the table's resend was then answered 'repeat' of a result in no journal."""
+    from firmware_host.records.journal import Journal, JournalError
+    from firmware_host.session.journalled import JournalledService, SessionOrdering
+    from laws.session.kind import REPEAT
+
+    class State:
+        setup = None
+
+        def __init__(self) -> None:
+            self.seen: set[int] = set()
+
+        def check(self, rec: dict) -> str:
+            return REPEAT if rec["board"] in self.seen else ""
+
+        def apply(self, rec: dict) -> None:
+            self.seen.add(rec["board"])
+
+    class Kind:
+        @staticmethod
+        def replay(setup: object, bodies: list) -> tuple[State, list]:
+            s = State()
+            for b in bodies:
+                s.apply(b)
+            return s, []
+
+    class Svc(JournalledService):
+        KIND = Kind
+
+    j = Journal.open(tmp_path / "session.sqlite3")
+    j.append("event", {"type": "opened", "setup": {}}, 0.0)
+    broken, append_many, rows = [True], j.append_many, j.rows
+
+    def failing_append(r: list) -> list:
+        if broken[0]:
+            raise JournalError("disk I/O error")
+        return append_many(r)
+
+    def failing_rows(since: int = 0) -> list:
+        if broken[0]:
+            raise JournalError("cannot read the journal (disk I/O error)")
+        return rows(since)
+
+    j.append_many, j.rows = failing_append, failing_rows  # type: ignore[method-assign]
+    now = [0.0]
+    order = SessionOrdering(Svc(j, State(), lambda: 0.0, []), clock=lambda: now[0],
+                            read=lambda t, p: {"type": "result", "table": "table-02", "source": "table-02:95", "board": 3})
+    order.offer("cardtable/table-02/board", b"{}")
+    assert order.take() is None and len(order.held) == 1          # held, nothing answered, nothing raised
+    broken[0] = False
+    order.offer("cardtable/table-02/board", b"{}")                 # the table's resend
+    out = None
+    while out is None and now[0] < 30:
+        now[0] += 0.5
+        out = order.take()
+    assert out is not None and [o.status for o in out] == ["taken", "repeat"]
+    assert [r.body.get("board") for r in j.rows() if r.kind == "event"] == [None, 3]
+    j.close()
