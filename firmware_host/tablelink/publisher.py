@@ -126,19 +126,48 @@ class MqttPublisher:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
-        if play_feed:
-            self._catch_up_play(journal)
+        self._catch_up(journal)
 
-    def _catch_up_play(self, journal: Journal) -> None:
+    def _catch_up(self, journal: Journal) -> None:
         """The rows the table committed after the last message it ever queued (it stopped between a commit
-        and its outbox): their ``play`` messages are queued now, first, so the broadcast misses no card.
-        Only when this outbox has queued before (a journal new to the club is not sent whole)."""
+        and its outbox): their ``event`` and ``ruling`` messages (and ``play``, for the broadcast) are queued
+        now, first and in order, so the club misses none (docs/mqtt.md: nothing is lost). Their cards go
+        through a fresh secrecy filter, which holds back every deal's: a deal whose play ended in the gap
+        stays hidden from the club's view (its ``deal`` message was never made), and its cards are in the
+        table's journal. Only when this outbox has queued before (a journal new to the club is not sent
+        whole)."""
         since = self.delivery.last_seq
         if since <= 0:
             return
-        for row in journal.rows(since):
-            if row.kind == "ruling" or (row.kind == "event" and row.body.get("type") in PLAY_EVENTS):
-                self._queue("play", 0, row.seq, {"row": row.kind, "body": dict(row.body)})
+        after = list(journal.rows(since))
+        # as live: an event the engine ignored or set aside (its note follows it) was never published
+        unpublished = {r.body["set_aside"] for r in after if r.kind == "note" and isinstance(r.body.get("set_aside"), int)}
+        ignored = [r.body["ignored"] for r in after if r.kind == "note" and isinstance(r.body.get("ignored"), dict)]
+        rows = [r for r in after if r.kind == "ruling" or (
+            r.kind == "event" and r.seq not in unpublished and dict(r.body) not in ignored)]
+        deal = 0
+        for row in journal.rows(max(since - 200, 0)):   # the deal in play when the table stopped
+            if row.seq > since:
+                break
+            if row.kind == "ruling" and isinstance(row.body.get("deal"), int):
+                deal = row.body["deal"]
+        for i, row in enumerate(rows):
+            body = dict(row.body)
+            if row.kind == "ruling":
+                deal = body["deal"] if isinstance(body.get("deal"), int) else deal
+                self._queue("ruling", deal, row.seq, self.secrecy.body(body, deal))
+                if self.play_feed:
+                    self._queue("play", deal, row.seq, {"row": "ruling", "body": body})
+                continue
+            # an event's deal: its rulings' (they follow it), else the deal it starts, else the one in play
+            ruled = next((r for r in rows[i + 1:] if r.kind == "ruling" or r.kind == "event"), None)
+            if ruled is not None and ruled.kind == "ruling" and isinstance(ruled.body.get("deal"), int):
+                deal = ruled.body["deal"]
+            elif body.get("type") == "deal_start":
+                deal += 1
+            self._queue("event", deal, row.seq, self.secrecy.event(body, deal, row.seq))
+            if self.play_feed and body.get("type") in PLAY_EVENTS:
+                self._queue("play", deal, row.seq, {"row": "event", "body": body})
 
     # -- life ------------------------------------------------------------------------------------
 
