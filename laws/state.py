@@ -120,6 +120,11 @@ class DealState:
     bridge: Any = None            # bridge: the auction and the play (laws.games.bridge_hand.BridgeHand)
 
     @property
+    def taken_up(self) -> bool:
+        """Euchre: the dealer took the turned card into his hand (trump was made in its suit)."""
+        return self.trump_card is not None and self.trump_suit == self.trump_card.suit
+
+    @property
     def rightful_dealer(self) -> Seat:
         """Who should deal again after a redeal: the same dealer, unless this deal was out of turn."""
         if not self.in_turn and self.expected is not None:

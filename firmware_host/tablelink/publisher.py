@@ -139,18 +139,15 @@ class MqttPublisher:
         since = self.delivery.last_seq
         if since <= 0:
             return
-        after = list(journal.rows(since))
+        recent = list(journal.rows(max(since - 200, 0)))     # one read: the deal in play, and the rows after
+        after = [r for r in recent if r.seq > since]
+        deal = next((r.body["deal"] for r in reversed(recent) if r.seq <= since and r.kind == "ruling"
+                     and isinstance(r.body.get("deal"), int)), 0)
         # as live: an event the engine ignored or set aside (its note follows it) was never published
         unpublished = {r.body["set_aside"] for r in after if r.kind == "note" and isinstance(r.body.get("set_aside"), int)}
         ignored = [r.body["ignored"] for r in after if r.kind == "note" and isinstance(r.body.get("ignored"), dict)]
         rows = [r for r in after if r.kind == "ruling" or (
             r.kind == "event" and r.seq not in unpublished and dict(r.body) not in ignored)]
-        deal = 0
-        for row in journal.rows(max(since - 200, 0)):   # the deal in play when the table stopped
-            if row.seq > since:
-                break
-            if row.kind == "ruling" and isinstance(row.body.get("deal"), int):
-                deal = row.body["deal"]
         for i, row in enumerate(rows):
             body = dict(row.body)
             if row.kind == "ruling":
@@ -160,7 +157,7 @@ class MqttPublisher:
                     self._queue("play", deal, row.seq, {"row": "ruling", "body": body})
                 continue
             # an event's deal: its rulings' (they follow it), else the deal it starts, else the one in play
-            ruled = next((r for r in rows[i + 1:] if r.kind == "ruling" or r.kind == "event"), None)
+            ruled = rows[i + 1] if i + 1 < len(rows) else None
             if ruled is not None and ruled.kind == "ruling" and isinstance(ruled.body.get("deal"), int):
                 deal = ruled.body["deal"]
             elif body.get("type") == "deal_start":

@@ -135,7 +135,7 @@ def early_lead(s: TableState, *, discarding: bool = False) -> Claim | None:
     d = s.deal
     if d is None or d.void or d.trump_card is None or d.alone_seat != d.dealer.right or not d.plays:
         return None
-    if d.trump_suit != d.trump_card.suit:  # trump named in the second round: the dealer takes nothing up
+    if not d.taken_up:  # trump named in the second round: the dealer takes nothing up
         return None
     if d.plays[0][0] != d.dealer.partner or any(st == d.dealer for st, _ in d.plays):
         return None
@@ -159,7 +159,7 @@ def register_discard(reg: Registry) -> None:
         if d is None or d.void or d.trump_card is None or e.seat != d.dealer:
             return None
         d.discards += 1
-        if d.discards == 1 and d.played[d.dealer] and _took_up(d):
+        if d.discards == 1 and d.played[d.dealer] and d.taken_up:
             return _played_before_discarding(s, d)
         early = bool(d.plays)
         if e.card is not None and e.card == d.trump_card:
@@ -195,11 +195,6 @@ def register_discard(reg: Registry) -> None:
             return None
         s.claims = [cl for cl in s.claims if cl.clause != "EU-89"]
         return c.rule(Remedy.DEAL_STANDS, open_[0].lapse, seat=e.seat, side=open_[0].side)
-
-
-def _took_up(d: DealState) -> bool:
-    """The dealer took the turned card into his hand: trump was made in its suit."""
-    return d.trump_card is not None and d.trump_suit == d.trump_card.suit
 
 
 def _played_before_discarding(s: TableState, d: DealState) -> list[Ruling]:

@@ -70,7 +70,7 @@ def held(d: DealState, seat: Seat) -> tuple[list[Card], bool]:
     discarded one card we did not see)."""
     played = [c for s, c in d.plays if s == seat]
     cards = [c for c in d.hands[seat] if c not in played]
-    took_up = seat == d.dealer and d.trump_card is not None and d.trump_suit == d.trump_card.suit
+    took_up = seat == d.dealer and d.taken_up
     if took_up and d.trump_card is not None and d.trump_card not in played:
         cards.append(d.trump_card)
     if took_up and d.discarded is not None:  # the discard was seen (law 86)

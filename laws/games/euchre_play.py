@@ -267,8 +267,7 @@ def register_play(reg: Registry) -> None:
             return []
         if e.count == expected:
             return []
-        if e.seat == d.dealer and d.trump_card is not None and d.trump_suit == d.trump_card.suit \
-                and not d.discards and not d.played[e.seat] and e.count == expected + 1:
+        if e.seat == d.dealer and d.taken_up and not d.discards and not d.played[e.seat] and e.count == expected + 1:
             return []   # the turned card taken up, the discard not yet made: six is lawful until it is (86, 87)
         if d.trump_card is None and s.phase in (Phase.DEALING, Phase.AUCTION):
             fault = f"{seat_name(s, e.seat)} holds {e.count} cards, not {HAND}"
