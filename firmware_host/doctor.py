@@ -8,6 +8,7 @@ client with the table's credentials and TLS settings.
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import glob
 import os
@@ -157,7 +158,10 @@ def check_gpio(cfg: Config, dev: str = "/dev", probe: Prober | None = None) -> C
     # lgpio makes its notification pipes where LG_WD says when it is imported: the data folder, as the
     # unit does (else the working folder, which `sudo -u cardtable` in the source checkout cannot write).
     folder = cfg.table.data_dir
-    use_lgpio_folder(folder if os.access(folder, os.W_OK) else Path(tempfile.mkdtemp(prefix="cardtable-lg-")))
+    if not os.access(folder, os.W_OK) and "LG_WD" not in os.environ:
+        folder = Path(tempfile.mkdtemp(prefix="cardtable-lg-"))   # gone when doctor ends, not left in /tmp
+        atexit.register(shutil.rmtree, folder, True)
+    use_lgpio_folder(folder)
     order = AUTO_ORDER if factory == "auto" else (factory,)
     results = (probe or probe_backends)(cfg.pins, order)
     said = "; ".join(f"{r.backend}: {r.text}" for r in results)

@@ -269,3 +269,36 @@ def test_skip_takes_comma_lists_and_names_a_mistyped_check(tmp_path: Path, pty_p
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "'clok'" in err and "did you mean 'clock'" in err, err
+
+
+def test_gpio_probe_folder_for_lgpio_is_removed_when_doctor_ends(tmp_path: Path) -> None:
+    """A data folder this user cannot write sends lgpio's pipes to a temporary folder; doctor removed
+    none, so each run left a ``cardtable-lg-*`` folder in /tmp."""
+    import subprocess
+    import sys
+
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    (dev / "gpiochip0").write_text("")
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    cfg_file = _config(tmp_path, "loop://", factory="auto")   # its data folder does not exist
+    code = ("import os, sys\n"
+            "from firmware_host.config import load_config\n"
+            "from firmware_host.doctor import check_gpio\n"
+            "from firmware_host.devices.panel_retry import Probe\n"
+            f"cfg = load_config({str(cfg_file)!r}, env={{}}, check_devices=False)\n"
+            "seen = []\n"
+            "def probe(pins, backends):\n"
+            "    seen.append(os.environ['LG_WD'])\n"
+            "    return [Probe(b, True, 'ok') for b in backends]\n"
+            f"check_gpio(cfg, {str(dev)!r}, probe=probe)\n"
+            "assert os.path.isdir(seen[0]), seen\n"
+            "print(seen[0])\n")
+    env = {k: v for k, v in os.environ.items() if k != "LG_WD"}
+    env["TMPDIR"] = str(scratch)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().startswith(str(scratch))
+    assert list(scratch.iterdir()) == []
