@@ -244,7 +244,7 @@ def build_table(cfg: Config, *, display: Any | None = None, synchronous: str = "
     if cfg.mqtt is not None:
         from firmware_host.tablelink.publisher import MqttPublisher
 
-        publisher = MqttPublisher(cfg.mqtt, cfg.table.id, journal, time.time)
+        publisher = MqttPublisher(cfg.mqtt, cfg.table.id, journal, time.time, deals=ctl.deals())
         publisher.on_command(ClubCommands(cfg.table.game, ctl.submit), acknowledges=True)
         ctl.observers.append(publisher)
         if cfg.duplicate is not None and cfg.duplicate.session:

@@ -472,6 +472,14 @@ class TableController:
         log.warning("%s", text)
         self.out.note(text)
 
+    def deals(self) -> tuple[int, int]:
+        """How many deals the engine has started, and the number of the one whose play has not ended (0:
+        none): a restarted table's publisher still holds that deal's cards back (``tablelink.restart``)."""
+        s = self.engine.state
+        d = s.deal
+        in_play = d is not None and not d.void and s.phase in (Phase.DEALING, Phase.AUCTION, Phase.PLAY)
+        return s.deals_started, d.number if in_play and d is not None else 0
+
     def snapshot(self) -> dict[str, Any]:
         """The table's state for displays and observers (no card identities)."""
         s = self.engine.state

@@ -24,7 +24,8 @@ and ``cardtable journal verify`` are unaffected):
   (``seq``) it comes from. A row is deleted once the broker has acknowledged it (PUBACK).
 - ``club_latest``: the latest value of each retained pack-health topic; only the newest
   matters, so a new value replaces the old.
-- ``club_meta``: ``published_upto``, the highest journal seq the broker has acknowledged.
+- ``club_meta``: ``published_upto``, the highest journal seq the broker has acknowledged; ``released``, the
+  newest deal whose ``deal`` message was queued (``tablelink.restart`` reads it at a restart).
 
 So a table that loses its broker, or is restarted while the broker is away, delivers everything
 afterwards from here.
@@ -147,6 +148,18 @@ class Outbox:
             row = self._conn.execute("SELECT MAX(seq) FROM club_outbox").fetchone()
         top = int(row[0]) if row and row[0] is not None else 0
         return max(top, self.published_upto())
+
+    def released(self) -> int | None:
+        """The newest deal whose ``deal`` message was queued (None: none was, since this key was kept)."""
+        with self._lock:
+            row = self._conn.execute("SELECT value FROM club_meta WHERE key = 'released'").fetchone()
+        return int(row[0]) if row else None
+
+    def set_released(self, deal: int) -> None:
+        """A ``deal`` message for ``deal`` was queued."""
+        with self._lock:
+            self._conn.execute("INSERT INTO club_meta VALUES ('released', ?) ON CONFLICT(key) DO UPDATE "
+                               "SET value = MAX(CAST(value AS INTEGER), excluded.value)", (str(deal),))
 
     def set_latest(self, topic: str, payload: str) -> None:
         """Remember the newest value of a retained topic, to be sent (again) when connected."""

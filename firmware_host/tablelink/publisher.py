@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sqlite3
 import ssl
 import threading
 import time
@@ -41,6 +42,7 @@ from typing import Any
 
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
+from firmware_host.tablelink import restart
 from firmware_host.tablelink.checks import (
     check_command,
     connect_problem,
@@ -89,7 +91,7 @@ class MqttPublisher:
     def __init__(self, config: MqttConfig, table_id: str, journal: Journal,
                  clock: Callable[[], float] = time.time, *, password: str | None = None,
                  reveal_cards: bool | None = None, heartbeat: float = 5.0, window: int = 200,
-                 play_feed: bool = True) -> None:
+                 play_feed: bool = True, deals: tuple[int, int] | None = None) -> None:
         import paho.mqtt.client as mqtt
 
         if not TABLE_ID.match(table_id):
@@ -126,45 +128,43 @@ class MqttPublisher:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
-        self._catch_up(journal)
+        self._catch_up(journal, deals)
 
-    def _catch_up(self, journal: Journal) -> None:
-        """The rows the table committed after the last message it ever queued (it stopped between a commit
-        and its outbox): their ``event`` and ``ruling`` messages (and ``play``, for the broadcast) are queued
-        now, first and in order, so the club misses none (docs/mqtt.md: nothing is lost). Their cards go
-        through a fresh secrecy filter, which holds back every deal's: a deal whose play ended in the gap
-        stays hidden from the club's view (its ``deal`` message was never made), and its cards are in the
-        table's journal. Only when this outbox has queued before (a journal new to the club is not sent
-        whole)."""
+    def _catch_up(self, journal: Journal, deals: tuple[int, int] | None) -> None:
+        """What a restarted table owes the club (``tablelink.restart``), queued first and in order.
+
+        ``deals``: how many deals the table's engine has started, and the one whose play has not ended (0:
+        none), as the controller restored them (``TableController.deals``); not given, they are read from the
+        journal and its newest deal is taken to be in play (its cards stay held back until it ends).
+
+        - The rows committed after the last message ever queued (the table stopped between a commit and its
+          outbox): their ``event`` and ``ruling`` messages (and ``play``, for the broadcast), each under the
+          deal the controller gave it live, the deal in play's cards held back (docs/mqtt.md: nothing is
+          lost, hands stay secret).
+        - A deal whose play ended with no ``deal`` message (it ended in that gap) gets it now, with the
+          events sent before the stop whose cards were held back, before its rows.
+        - The deal still in play will release, at its end, its events sent before the stop too.
+
+        Only when this outbox has queued before (a journal new to the club is not sent whole)."""
         since = self.delivery.last_seq
         if since <= 0:
             return
-        recent = list(journal.rows(max(since - 200, 0)))     # one read: the deal in play, and the rows after
-        after = [r for r in recent if r.seq > since]
-        deal = next((r.body["deal"] for r in reversed(recent) if r.seq <= since and r.kind == "ruling"
-                     and isinstance(r.body.get("deal"), int)), 0)
-        # as live: an event the engine ignored or set aside (its note follows it) was never published
-        unpublished = {r.body["set_aside"] for r in after if r.kind == "note" and isinstance(r.body.get("set_aside"), int)}
-        ignored = [r.body["ignored"] for r in after if r.kind == "note" and isinstance(r.body.get("ignored"), dict)]
-        rows = [r for r in after if r.kind == "ruling" or (
-            r.kind == "event" and r.seq not in unpublished and dict(r.body) not in ignored)]
-        for i, row in enumerate(rows):
+        if deals is None:
+            started = restart.deals_started(journal)
+            deals = (started, started)
+        started, in_play = deals
+        plan = restart.owed(journal, since, started, in_play, self.outbox.released())
+        self.secrecy.resume(started, in_play, plan.held)
+        for deal, held in plan.ended:
+            self._released(deal, held)
+        for row, deal in plan.rows:
             body = dict(row.body)
             if row.kind == "ruling":
-                deal = body["deal"] if isinstance(body.get("deal"), int) else deal
                 self._queue("ruling", deal, row.seq, self.secrecy.body(body, deal))
-                if self.play_feed:
-                    self._queue("play", deal, row.seq, {"row": "ruling", "body": body})
-                continue
-            # an event's deal: its rulings' (they follow it), else the deal it starts, else the one in play
-            ruled = rows[i + 1] if i + 1 < len(rows) else None
-            if ruled is not None and ruled.kind == "ruling" and isinstance(ruled.body.get("deal"), int):
-                deal = ruled.body["deal"]
-            elif body.get("type") == "deal_start":
-                deal += 1
-            self._queue("event", deal, row.seq, self.secrecy.event(body, deal, row.seq))
-            if self.play_feed and body.get("type") in PLAY_EVENTS:
-                self._queue("play", deal, row.seq, {"row": "event", "body": body})
+            else:
+                self._queue("event", deal, row.seq, self.secrecy.event(body, deal, row.seq))
+            if self.play_feed and (row.kind == "ruling" or body.get("type") in PLAY_EVENTS):
+                self._queue("play", deal, row.seq, {"row": row.kind, "body": body})
 
     # -- life ------------------------------------------------------------------------------------
 
@@ -264,8 +264,14 @@ class MqttPublisher:
             self._queue("play", deal, seq, {"row": "ruling", "body": dict(ruling)})
 
     def deal_over(self, deal: int) -> None:
-        released = self.secrecy.deal_over(deal)
-        self._queue("deal", deal, self.delivery.last_seq, {"deal": deal, "over": True, "revealed": released})
+        self._released(deal, self.secrecy.deal_over(deal))
+
+    def _released(self, deal: int, revealed: list[dict[str, Any]]) -> None:
+        self._queue("deal", deal, self.delivery.last_seq, {"deal": deal, "over": True, "revealed": revealed})
+        try:   # a restart reads it (``tablelink.restart``): a deal released is not released again
+            self.outbox.set_released(deal)
+        except sqlite3.Error as exc:
+            log.warning("the outbox could not note deal %d's release (%s)", deal, exc)
 
     def pack_health(self, pack: str, unreadable: int, damaged: int, deals: int) -> None:
         if pack in ("", "unknown"):  # not a pack: a shoe that has not named it yet (no phantom row)
