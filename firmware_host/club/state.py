@@ -44,6 +44,7 @@ from firmware_host.club.claims import claim_words, entries, search_words
 from firmware_host.club.results import FIELDS, result_words
 from firmware_host.table.bridge_choices import ANSWERS
 from firmware_host.table.lamps import RULING_LAMPS, lamps_for
+from firmware_host.wire.messages import Envelope, MessageError
 from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import ORDERED_KINDS, TOPICS
 
@@ -252,13 +253,11 @@ class ClubState:
             return self._on_head(view, msg.get("head"), now)
         if msg.get("kind") != kind:
             raise Refused(f"payload kind {str(msg.get('kind'))[:40]!r} on a {kind} topic")
-        seq = _int(msg.get("seq"), "seq")
-        t = msg.get("t")
-        if not isinstance(t, (int, float)) or isinstance(t, bool):
-            raise Refused(f"t must be a number, got {t!r}")
-        body = msg.get("body")
-        if not isinstance(body, dict):
-            raise Refused("body must be a JSON object")
+        try:   # the wire's one checked reader of an envelope: the bounds the session holds too
+            envelope = Envelope.from_dict(msg, table=table, kind=kind)
+        except MessageError as exc:
+            raise Refused(str(exc)) from None
+        seq, t, body = envelope.seq, envelope.t, msg["body"]
         if kind in ORDERED and self._repeat(table, kind, seq):
             return []
         view = view or self.tables.setdefault(table, TableView(table))

@@ -157,7 +157,11 @@ def test_the_dashboard_state_refuses_bad_messages(caplog: pytest.LogCaptureFixtu
            ("cardtable/t1/event", b"{" * 10), ("cardtable/t1/event", b"[1]"),
            ("cardtable/t1/event", b" " * 70000), ("cardtable/t1/ruling", ok),
            ("cardtable/t1/event", json.dumps({"table": "t1", "kind": "event", "seq": -1, "t": 1,
-                                              "body": {}}).encode())]
+                                              "body": {}}).encode()),
+           # the bounds of the wire's one reader (wire.messages.Envelope), as the session holds them
+           ("cardtable/t1/event", json.dumps({"table": "t1", "kind": "event", "seq": 2**70, "t": 1,
+                                              "body": {}}).encode()),
+           ("cardtable/t1/event", b'{"table": "t1", "kind": "event", "seq": 5, "t": 1e400, "body": {}}')]
     with caplog.at_level(logging.WARNING):
         for topic, payload in bad:
             assert s.ingest(topic, payload, 0.0) == []
