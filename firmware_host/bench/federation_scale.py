@@ -7,7 +7,8 @@ its own process (``cardtable federation serve --broker``), so it can be killed. 
 (``ClubUplink``, fed by a function as the simulated club's session) sends its tables' results as they
 come: ``tables`` tables in all, spread over the clubs, each table a result every ``pace`` seconds at its
 own phase (a compressed evening: a real table takes about seven minutes a board), ``boards`` boards,
-and one result in 50 corrected by the club's director a little later. The first ``real`` clubs (3 by
+and one result in 50 corrected by the club's director a little later (unless the club has sent every
+result of the board by then: its results of a finished board are final). The first ``real`` clubs (3 by
 default) are real instead: each plays a real duplicate session (``DuplicateDemo``: its own broker, the
 director's session service, a few real tables dealing from their shoes and checking every card) on the
 event's hand records, fetched over its bridge and checked against the event's commitment; its uplink reads
@@ -347,11 +348,16 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
             heapq.heapify(plan)
             play_end = max(p[0] for p in plan)
 
+            played: dict[tuple[str, int], int] = {}     # (club, board) -> its tables' results sent
+
             def tables_play() -> None:
                 while plan:
                     when, c, t, b, fix = heapq.heappop(plan)
-                    time.sleep(max(0.0, when - time.monotonic()))
                     n = size[c]
+                    if fix and played.get((c, b), 0) >= n:
+                        continue    # the club has finished the board: its results are final, not corrected
+                    time.sleep(max(0.0, when - time.monotonic()))
+                    played[(c, b)] = played.get((c, b), 0) + (0 if fix else 1)
                     line = Line(b, Pair(t, "NS"), Pair((t + b) % n + 1, "EW"),
                                 Played(contracts[(t * 7 + b + fix) % len(contracts)], Seat.N,
                                        (t * 5 + b * 3 + int(c[1:]) % 7 + fix) % 14))

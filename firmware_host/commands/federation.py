@@ -1,8 +1,9 @@
 """``cardtable federation open|serve|show|close|export``: a simultaneous across clubs (``docs/federation.md``).
 
-* ``open --dir DIR --event NAME --hand-records FILE --clubs ID[,ID...] [--method M]``: make the event
-  (its journal ``DIR/federation.sqlite3``): its boards and their commitment, the clubs taking part;
-  prints the commitment and the broker's ACL (``DIR/mosquitto.acl``).
+* ``open --dir DIR --event NAME --hand-records FILE --clubs ID[,ID...] [--method M] [--due ID=N[,ID=N...]]``:
+  make the event (its journal ``DIR/federation.sqlite3``): its boards and their commitment, the clubs
+  taking part, and with ``--due`` each club's results due per board (a club's entry must then say the
+  same); prints the commitment and the broker's ACL (``DIR/mosquitto.acl``).
 * ``serve --dir DIR --passwords FILE [--port P] [--broker HOST:PORT] [--web PORT]``: run the
   federation's broker (the passwords file holds ``login:password`` lines, one per club and one for
   ``federation``; ``--broker``: use a broker already running instead) and the service until Ctrl-C or SIGTERM (either stops the broker it started);
@@ -41,6 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.add_argument("--hand-records", required=True, metavar="FILE")
     o.add_argument("--clubs", required=True, help="the clubs' ids, separated by commas")
     o.add_argument("--method", default="matchpoints", choices=("matchpoints", "matchpoints-half", "butler", "cross-imps"))
+    o.add_argument("--due", metavar="ID=N[,ID=N...]",
+                   help="each club's results due per board (its entry must say the same); every club once")
     o.set_defaults(func=_open)
     s = verbs.add_parser("serve", help="run the federation's broker and service")
     s.add_argument("--dir", required=True)
@@ -93,8 +96,12 @@ def _open(args: argparse.Namespace) -> int:
             topics.club(c)
         if len(set(clubs)) != len(clubs) or not clubs:
             return _fail("--clubs: give each club once")
+        due = _due(args.due, clubs) if args.due is not None else {}
+        if isinstance(due, str):
+            return _fail(due)
         boards = read_hand_records(args.hand_records)
-        setup = EventSetup(args.event, tuple(b.number for b in boards), clubs, Method(args.method), commitment(boards))
+        setup = EventSetup(args.event, tuple(b.number for b in boards), clubs, Method(args.method), commitment(boards),
+                           due)
         path = create_event(args.dir, setup)
     except (TopicError, FederationError) as exc:
         return _fail(str(exc))
@@ -104,8 +111,29 @@ def _open(args: argparse.Namespace) -> int:
     kept = Path(args.dir) / ("hand-records" + Path(args.hand_records).suffix.lower())
     kept.write_bytes(Path(args.hand_records).read_bytes())
     print(f"event {args.event}: {len(boards)} boards, commitment {setup.commitment}; clubs {', '.join(clubs)}")
+    if due:
+        print("results due per board: " + ", ".join(f"{c} {due[c]}" for c in clubs))
     print(f"journal {path}; the broker's ACL {Path(args.dir) / 'mosquitto.acl'}")
     return 0
+
+
+def _due(text: str, clubs: tuple[str, ...]) -> dict[str, int] | str:
+    """``--due c1=3,c2=4``: each club's results due per board, or what is wrong with it."""
+    due: dict[str, int] = {}
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        club, _eq, n = part.partition("=")
+        club = club.strip()
+        if club not in clubs:
+            return f"--due: {club!r} is not one of --clubs"
+        if club in due:
+            return f"--due: {club} is given twice"
+        if not (n.strip().isascii() and n.strip().isdigit()) or int(n) < 1:
+            return f"--due: {club}'s results due per board is a whole number from 1, got {n.strip()!r}"
+        due[club] = int(n)
+    missing = [c for c in clubs if c not in due]
+    if missing:
+        return f"--due: give every club's (none for {', '.join(missing)})"
+    return due
 
 
 def _passwords(path: str) -> dict[str, str]:

@@ -2,7 +2,7 @@
 
 The event lives in a folder: ``federation.sqlite3``, a hash-chained journal (``records/journal.py``)
 whose first row is the event's setup (``opened``: its name, boards, the clubs taking part, the scoring
-method, the hand records' commitment), whose every later ``event`` row is one message taken (``{"type":
+method, the hand records' commitment, each club's results due per board when the organiser gave them), whose every later ``event`` row is one message taken (``{"type":
 "message", "club", "number", "message"}``), and whose ``closed`` row ends the event. :func:`open_event`
 rebuilds the ledger and the field from the journal alone; :func:`hold_event` marks the event as served
 (one service an event).
@@ -22,6 +22,7 @@ from firmware_host.records.journal import Journal
 from laws.federation.field import ClubEntry, Field
 from laws.federation.ledger import Ledger, Verdict
 from laws.federation.messages import MessageError, digest, line_from_dict
+from laws.federation.release import club_may_see
 from laws.scoring.session_values import Method, Pair
 
 log = logging.getLogger(__name__)
@@ -34,22 +35,28 @@ class FederationError(RuntimeError):
 
 @dataclass
 class EventSetup:
-    """The event: its name, boards, clubs (id -> None until the club's entry message arrives) and method."""
+    """The event: its name, boards, clubs, method, the hand records' commitment, and each club's results
+    due per board as the organiser set them (``federation open --due``; empty: each club's entry says)."""
 
     event: str
     boards: tuple[int, ...]
     clubs: tuple[str, ...]
     method: Method = Method.MATCHPOINTS
     commitment: str = ""
+    due: Mapping[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"event": self.event, "boards": list(self.boards), "clubs": list(self.clubs),
-                "method": self.method.value, "commitment": self.commitment}
+        out = {"event": self.event, "boards": list(self.boards), "clubs": list(self.clubs),
+               "method": self.method.value, "commitment": self.commitment}
+        if self.due:
+            out["due"] = {c: self.due[c] for c in sorted(self.due)}
+        return out
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> EventSetup:
         return cls(str(d["event"]), tuple(int(b) for b in d["boards"]), tuple(str(c) for c in d["clubs"]),
-                   Method(d.get("method", "matchpoints")), str(d.get("commitment", "")))
+                   Method(d.get("method", "matchpoints")), str(d.get("commitment", "")),
+                   {str(c): int(n) for c, n in d.get("due", {}).items()})
 
 
 def create_event(folder: str | Path, setup: EventSetup, clock: Callable[[], float] = time.time) -> Path:
@@ -87,7 +94,9 @@ class EventState:
         return cls(setup, Ledger(frozenset(setup.clubs)))
 
     def problem(self, club: str, message: Mapping[str, Any]) -> str:
-        """What is wrong with a message that is next in line ("" when it can be taken)."""
+        """What is wrong with a message that is next in line ("" when it can be taken): besides its form, an
+        entry whose ``due`` is not the organiser's, and a line or removal that would change the club's
+        results of a board it may already see (they are final: ``docs/federation.md``)."""
         op = message.get("op")
         if op == "entry":
             if club in self.entries:
@@ -96,6 +105,9 @@ class EventState:
             due = message.get("due")
             if not isinstance(pairs, list) or not pairs or isinstance(due, bool) or not isinstance(due, int) or due < 1:
                 return "an entry has its pairs and the results due per board"
+            fixed = self.setup.due.get(club)
+            if fixed is not None and due != fixed:
+                return f"the entry says {due} results due per board; the event was opened with {fixed} for the club"
             return ""
         if club not in self.entries:
             return "the club's entry (message 1) must come first"
@@ -110,7 +122,24 @@ class EventState:
         for pair in (line.ns, line.ew):
             if pair not in self.entries[club].fields:
                 return f"board {line.board}: pair {pair.label} is not one of the club's pairs"
+        if self.may_see(club, line.board):
+            # the club may have seen the field's results of the board: its own are final (a line as it
+            # stands already changes nothing, and is taken)
+            stands = self.scores.lines.get(club, {}).get((line.board, line.ns, line.ew)) if self.scores else None
+            if op == "remove" or stands != line:
+                if self.closed:
+                    return f"board {line.board}: the event is closed and every club may see every board: " \
+                           "the club's results are final"
+                return f"board {line.board}: the club has finished it and may see the field's results of it: " \
+                       "its results of the board are final"
         return ""
+
+    def may_see(self, club: str, board: int) -> bool:
+        """Whether the release rule lets ``club`` see ``board``'s field now (it has finished it, or the
+        event is closed): what is published on its ``in/board/<n>`` (``laws.federation.release``)."""
+        entry = self.entries.get(club)
+        done = entry is not None and self.results.get(club, {}).get(board, 0) >= entry.due
+        return club_may_see(club, board, {club: frozenset((board,) if done else ())}, self.closed)
 
     def apply(self, club: str, message: Mapping[str, Any]) -> None:
         if message.get("op") == "entry":

@@ -15,14 +15,16 @@ import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from fractions import Fraction
 from pathlib import Path
 
+from firmware_host.duplicate.results.results_usebio import artificial_score
 from firmware_host.federation.event import JOURNAL, EventState, FederationError, hold_event, open_event
 from firmware_host.records.journal import Journal
 from laws.competition.sections import SPAN
 from laws.duplicate.deal import Board, commitment
 from laws.scoring import present
-from laws.scoring.session_values import Method, ScoredBoard, ScoredLine
+from laws.scoring.session_values import Artificial, Method, Pair, Result, ScoredBoard, ScoredLine
 
 log = logging.getLogger(__name__)
 FORMATS = ("pbn", "usebio")
@@ -172,13 +174,50 @@ def _local(state: EventState, number: int) -> tuple[str, str]:
     return names[k], str(n)
 
 
+def _result(state: EventState, ln: ScoredLine) -> Result | None:
+    """The result the club sent for a scored line (its pairs named by the club's own numbers)."""
+    assert state.scores is not None
+    club, ns = _local(state, ln.ns.number)
+    _club, ew = _local(state, ln.ew.number)
+    key = (ln.board, Pair(int(ns), ln.ns.direction), Pair(int(ew), ln.ew.direction))
+    line = state.scores.lines.get(club, {}).get(key)
+    return None if line is None else line.result
+
+
+def _percent(value: Fraction | int) -> str:
+    """An artificial score's percentage as the pairs session's files write it: ``60``, ``60.5``."""
+    f = Fraction(value)
+    if f.denominator == 1:
+        return str(f.numerator)
+    text = f"{float(f):.6f}".rstrip("0")
+    return text if Fraction(text) == f else present(f)
+
+
+def _artificial(state: EventState, ln: ScoredLine) -> tuple[str, str] | None:
+    """An artificial score's two percentages (North-South's, East-West's); None for any other line."""
+    r = _result(state, ln) if ln.ns_score is None else None
+    return (_percent(r.ns), _percent(r.ew)) if isinstance(r, Artificial) else None
+
+
+def _score_cells(ln: ScoredLine) -> tuple[str, str]:
+    """``Score_NS`` North-South's own score, ``Score_EW`` East-West's own, as a club's session PBN has them
+    (docs/session.md): the side that scored for a table result (both ``0`` for a pass-out), both for a
+    split assigned score (each side's own), neither for an artificial score ("" is written ``-``)."""
+    score = ln.ns_score
+    if score is None:
+        return "", ""
+    if ln.ew_score is not None and ln.ew_score != score:
+        return str(score), str(-ln.ew_score)
+    return (str(score), "") if score > 0 else ("", str(-score)) if score < 0 else ("0", "0")
+
+
 def _cells(state: EventState, ln: ScoredLine) -> list[str]:
     club_ns, ns = _local(state, ln.ns.number)
     _club_ew, ew = _local(state, ln.ew.number)
-    score = ln.ns_score
-    ns_cell, ew_cell = ("", "") if score is None else (str(score), "") if score > 0 else ("", str(-score)) \
-        if score < 0 else ("0", "0")
-    return [club_ns, ns, ew, ln.contract.upper() if ln.contract else "", ln.declarer,
+    ns_cell, ew_cell = _score_cells(ln)
+    percents = _artificial(state, ln)
+    contract = ln.contract.upper() if ln.contract else "A" + "/".join(percents) if percents else ""
+    return [club_ns, ns, ew, contract, ln.declarer,
             "" if ln.tricks is None or not ln.declarer else str(ln.tricks), (ln.lead[1] + ln.lead[0]) if ln.lead else "",
             ns_cell, ew_cell, present(ln.ns_points), present(ln.ew_points), ln.group]
 
@@ -264,11 +303,15 @@ def write_usebio(state: EventState, records: dict[int, Board], date: str) -> byt
                 line = _sub(b, "TRAVELLER_LINE")
                 _sub(line, "NS_PAIR_NUMBER", cells[1])
                 _sub(line, "EW_PAIR_NUMBER", cells[2])
+                percents = _artificial(state, ln)
                 _sub(line, "CONTRACT", "PASS" if ln.contract == "Pass" else ln.contract)
                 _sub(line, "PLAYED_BY", ln.declarer)
                 _sub(line, "LEAD", cells[6])
                 _sub(line, "TRICKS", cells[5])
-                _sub(line, "SCORE", "" if ln.ns_score is None else ln.ns_score)
+                # never empty, as the pairs session writes it: North-South's score (a split score's
+                # East-West value is in the PBN only), or an artificial score's ``A6040``
+                _sub(line, "SCORE", artificial_score(*percents) if percents
+                     else "" if ln.ns_score is None else ln.ns_score)
                 _sub(line, "NS_MATCH_POINTS", present(ln.ns_points))
                 _sub(line, "EW_MATCH_POINTS", present(ln.ew_points))
     handset = _sub(event, "HANDSET")

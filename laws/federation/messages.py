@@ -5,7 +5,8 @@ a table's confirmed result, or the director's correction or adjusted score of it
 director took the line off). A line is ``{"board", "ns", "ew", "group", "result"}`` with the pairs as
 ``[number, "NS"|"EW"|null]`` and the result one of ``{"played": {"contract": "4SX"|null, "declarer":
 "N"|null, "tricks": 10, "lead": "KC"|null}}``, ``{"assigned": {"ns": 420, "ew": null}}`` or
-``{"artificial": {"ns": "3/5", "ew": "2/5"}}`` (percentages of the top, as exact fractions in text).
+``{"artificial": {"ns": "60", "ew": "40"}}`` (each side's percentage as text, read as an exact number:
+``"60"``; 60.5 is written ``"121/2"``, and ``"60.5"`` reads the same).
 The digest of a message (what tells a repeat from a conflict) is the SHA-256 of its canonical JSON.
 """
 

@@ -24,8 +24,9 @@ def _messages(club: str, tables: int = 3, boards: int = 2, bias: int = 0) -> lis
             line = Line(b, Pair(t, "NS"), Pair((t + b) % tables + 1, "EW"),
                         Played(parse_contract("4S"), Seat.N, 7 + (t * 3 + b + bias) % 6))
             out.append({"op": "line", "line": line_to_dict(line)})
-    out.append({"op": "line", "line": line_to_dict(Line(1, Pair(1, "NS"), Pair(3, "EW"),
-                                                        Played(parse_contract("3NT"), Seat.S, 9)))})  # a correction
+            if (b, t) == (1, 1):    # a correction, before the club finishes the board (then its results are final)
+                out.append({"op": "line", "line": line_to_dict(Line(1, Pair(1, "NS"), Pair(3, "EW"),
+                                                                    Played(parse_contract("3NT"), Seat.S, 9)))})
     for n, m in enumerate(out, 1):
         m["number"], m["club"] = n, club
     return out

@@ -160,3 +160,64 @@ def test_export_refuses_hand_records_that_are_not_the_events(event: Path, tmp_pa
                     str(tmp_path / "x.xml"), "--hand-records", str(other)], capsys)
     assert rc == 2 and "not the event's" in err and err.count("\n") == 1
     assert not (tmp_path / "x.xml").exists()
+
+
+def _neuberg(points: Fraction, results: int, due: int) -> Fraction:
+    """A board's matchpoints (a top of 2(n - 1)) factored from ``results`` compared to ``due`` (docs/scoring.md §4)."""
+    return (points + 1) * due / results - 1
+
+
+def test_adjusted_scores_are_in_the_files_as_the_pairs_sessions_files_write_them(
+        event: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A split assigned score keeps East-West's own score (``Score_EW``) and an artificial score its
+    percentages (``Contract`` ``A60/40``; USEBIO ``SCORE`` ``A6040``), as a club's session files write them
+    (docs/session.md), so that every matchpoint is recomputed from the PBN alone (the split line's
+    East-West score was lost, and the artificial line was ``-`` everywhere)."""
+    adjusted = [("c1", {"board": 1, "ns": [1, "NS"], "ew": [3, "EW"], "group": "A",
+                        "result": {"artificial": {"ns": "60", "ew": "40"}}}),
+                ("c2", {"board": 2, "ns": [1, "NS"], "ew": [1, "EW"], "group": "A",
+                        "result": {"assigned": {"ns": 420, "ew": -1500}}})]
+    with Journal.open(event / JOURNAL) as journal:
+        for club, line in adjusted:
+            number = 1 + sum(1 for r in journal.rows() if r.kind == "event" and r.body.get("club") == club)
+            journal.append("event", {"type": "message", "club": club, "number": number,
+                                     "message": {"op": "line", "line": line, "club": club, "number": number}}, 2.0)
+    assert _cli(["federation", "close", "--dir", str(event)], capsys)[0] == 0
+    pbn, xml = tmp_path / "field.pbn", tmp_path / "field.xml"
+    assert _cli(["federation", "export", "--dir", str(event), "--format", "pbn", "--out", str(pbn)], capsys)[0] == 0
+    assert _cli(["federation", "export", "--dir", str(event), "--format", "usebio", "--out", str(xml)], capsys)[0] == 0
+
+    games, _ranking = read_pbn(pbn.read_bytes().decode("utf-8"))
+    due = 6
+    top = 2 * (due - 1)
+    for g in games:
+        rows = g["tables"]["ScoreTable"]
+        compared = []
+        for r in rows:
+            percents = re.fullmatch(r"A(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)", r["Contract"])
+            if percents:          # an artificial score: a percentage of the top to each side, no score
+                assert (r["Score_NS"], r["Score_EW"], r["Declarer"], r["Result"]) == ("-", "-", "-", "-")
+                assert Fraction(r["MP_NS"]) == Fraction(percents.group(1)) * top / 100
+                assert Fraction(r["MP_EW"]) == Fraction(percents.group(2)) * top / 100
+                continue
+            # each side on its own score: North-South's, and East-West's own (North-South's view negated)
+            ns = int(r["Score_NS"]) if r["Score_NS"] != "-" else -int(r["Score_EW"])
+            ew = int(r["Score_EW"]) if r["Score_EW"] != "-" else -int(r["Score_NS"])
+            compared.append((r, ns, ew))
+        for r, ns, ew in compared:
+            others = [(n, e) for x, n, e in compared if x is not r]
+            assert Fraction(r["MP_NS"]) == _neuberg(_mp(ns, [n for n, _e in others]), len(compared), due)
+            assert Fraction(r["MP_EW"]) == _neuberg(_mp(ew, [e for _n, e in others]), len(compared), due)
+    split = [r for r in games[1]["tables"]["ScoreTable"] if r["Section"] == "c2" and r["PairId_NS"] == "1"]
+    assert [(r["Contract"], r["Score_NS"], r["Score_EW"]) for r in split] == [("-", "420", "1500")]
+    artificial = [r for r in games[0]["tables"]["ScoreTable"] if r["Section"] == "c1" and r["PairId_NS"] == "1"]
+    assert [(r["Contract"], r["MP_NS"], r["MP_EW"]) for r in artificial] == [("A60/40", "6.00", "4.00")]
+
+    root = ET.fromstring(xml.read_bytes())
+    lines = {(s.get("SECTION_ID"), b.findtext("BOARD_NUMBER"), ln.findtext("NS_PAIR_NUMBER")): ln
+             for s in root.findall("./EVENT/SESSION/SECTION") for b in s.findall("BOARD")
+             for ln in b.findall("TRAVELLER_LINE")}
+    art = lines[("c1", "1", "1")]
+    assert [art.findtext(t) for t in ("CONTRACT", "PLAYED_BY", "LEAD", "TRICKS", "SCORE")] == ["", "", "", "", "A6040"]
+    assert lines[("c2", "2", "1")].findtext("SCORE") == "420"   # USEBIO has one SCORE: East-West's is in the PBN
+    assert all(ln.findtext("SCORE") for ln in lines.values())   # never empty

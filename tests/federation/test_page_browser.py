@@ -50,7 +50,8 @@ def served(tmp_path: Path) -> Iterator[tuple[FederationService, FieldPage]]:
 
 def _send(service: FederationService, club: str, messages: list[dict[str, Any]]) -> None:
     for m in messages:
-        assert service.receive(EventTopics(EVENT).result(club), json.dumps(m).encode()) is not None
+        answer = service.receive(EventTopics(EVENT).result(club), json.dumps(m).encode())
+        assert answer is not None and answer.verdict.value == "taken", answer
 
 
 def _wait(driver: Any, script: str, timeout: float = 20.0) -> Any:
@@ -71,11 +72,11 @@ def test_the_page_shows_the_released_field_live_and_fits_a_phone(served: tuple[F
     url = f"http://127.0.0.1:{page.port}/"
     c1, c2 = _messages("c1"), _messages("c2", bias=2)
     _send(service, "c1", c1)                       # c1 has played both boards
-    _send(service, "c2", c2[:4])                   # c2 only board 1 (its entry and three tables)
+    _send(service, "c2", c2[:5])                   # c2 only board 1 (its entry, three tables, a correction)
     driver = chromium(tempfile.mkdtemp(dir=tmp_path))
     try:
         driver.get(url)
-        _wait(driver, "return document.body.dataset.taken === '12';")
+        _wait(driver, "return document.body.dataset.taken === '13';")
         state = driver.find_element(By.ID, "state").text
         assert state.startswith("boards 1 (finished by every club)"), state
         data = json.loads(urllib.request.urlopen(url + "standings.json", timeout=5).read())
@@ -91,7 +92,7 @@ def test_the_page_shows_the_released_field_live_and_fits_a_phone(served: tuple[F
         top = service.last_view["rankings"]["field NS"][0]
         assert first.split()[:3] == [str(top["place"]), top["club"], top["pair"].split()[0]]
 
-        _send(service, "c2", c2[4:])               # c2 finishes: the page follows without a reload
+        _send(service, "c2", c2[5:])               # c2 finishes: the page follows without a reload
         _wait(driver, "return document.body.dataset.taken === '16';")
         assert driver.find_element(By.ID, "state").text.startswith("boards 1, 2 (finished by every club)")
         assert driver.execute_script("return document.querySelector('section') !== window.firstSection;")

@@ -289,3 +289,24 @@ def test_a_board_scored_outside_is_kept_only_if_its_lines_did_not_change_meanwhi
                         Method.MATCHPOINTS, Across.YES)
     assert f.score().rankings == whole.rankings
     assert Field((1,), clubs, lines=dict(f.lines)).score().rankings == whole.rankings
+
+
+def test_the_adjusted_score_forms_the_docstring_gives_are_what_the_code_writes_and_reads() -> None:
+    """The adjusted score forms the messages module's docstring gives are what ``line_to_dict`` writes, and
+    read back as those results (an artificial score was once given there as fractions of the top,
+    "3/5", while the code, and docs/federation.md, send percentages, "60")."""
+    import json
+    import re
+
+    import laws.federation.messages as messages
+    from laws.federation.messages import line_from_dict, line_to_dict
+    from laws.scoring.session_values import Artificial, Assigned
+
+    doc = " ".join((messages.__doc__ or "").split())
+    given = {next(iter(f)): f for f in (json.loads(m) for m in re.findall(r'``(\{"(?:assigned|artificial)".*?\}\})``', doc))}
+    results = {"assigned": Assigned(420), "artificial": Artificial(60, 40)}
+    assert sorted(given) == sorted(results)
+    for kind, form in given.items():
+        line = Line(1, Pair(1, "NS"), Pair(2, "EW"), results[kind])
+        assert line_to_dict(line)["result"] == form
+        assert line_from_dict(line_to_dict(line) | {"result": form}).result == results[kind]
