@@ -12,13 +12,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from laws import snapshot
-from laws.cards import Card, Seat, Side
+from laws.cards import Card, Seat, Side, full_pack
+from laws.duplicate.deal import Board, Deal
 from laws.engine import LawEngine
 from laws.events import (
+    BoardPlaced,
+    CardDealt,
     CardPlayed,
     CardWithdrawn,
     ClaimAnswered,
     ClaimRuled,
+    DealEnded,
+    DealStarted,
     DummyFaced,
     IrregularityAccepted,
     ResultRecorded,
@@ -147,6 +152,44 @@ def test_BP_57_declarer_s_side_playing_early_stands() -> None:
     [r] = feed(eng, P(S, "3D"))                 # East's turn, declarer plays
     assert (r.remedy, r.clause) == (Remedy.DEAL_STANDS, "BP-57")
     assert list(play(eng).current.cards) == [N, S]
+
+
+def dup_four_hearts() -> LawEngine:
+    """The same deal and auction at a duplicate table (board 1, North deals, the shoe deals it)."""
+    board = Board.numbered(1, Deal.from_hands(MIXED))
+    eng = LawEngine("duplicate-bridge")
+    feed(eng, BoardPlaced(1, board.fingerprint, board.deal.pbn(), how="shoe"))
+    assert feed(eng, DealStarted(N, "A1"), *(CardDealt(board.deal.holder(c), c, False, "A1")
+                                             for c in full_pack()), DealEnded()) == []
+    [r] = feed(eng, *calls(N, AUCTION))
+    assert (r.extra["contract"], r.extra["declarer"], r.law) == ("4H", "S", "Duplicate Bridge, law 22")
+    return eng
+
+
+@pytest.mark.parametrize("make", [four_hearts, dup_four_hearts], ids=["rubber", "duplicate"])
+def test_BP_57_the_defender_in_turn_after_declarer_s_early_card_plays_normally(make) -> None:  # type: ignore[no-untyped-def]
+    """Law 57C: declarer's side's early card stands and the turn stays with the player it skipped. North
+    leads, South plays before East; East then plays in his own turn, and West after him: no ruling."""
+    eng = make()
+    _north_wins_trick_one(eng)
+    feed(eng, P(N, "AD"))
+    assert said(feed(eng, P(S, "3D"))) == [("deal_stands", "BP-57")]
+    assert play(eng).turn is E
+    assert feed(eng, P(E, "TD")) == []          # East's own turn: not a premature play
+    assert feed(eng, P(W, "2D")) == []
+    assert play(eng).penalty_cards == [] and play(eng).tricks[1].winner is N and play(eng).turn is N
+
+
+@pytest.mark.parametrize("make", [four_hearts, dup_four_hearts], ids=["rubber", "duplicate"])
+def test_BP_57_the_defender_in_turn_after_dummy_s_early_card_plays_normally(make) -> None:  # type: ignore[no-untyped-def]
+    """South leads and dummy plays before West: West still plays in his turn, then East; no ruling."""
+    eng = make()
+    feed(eng, P(W, "2S"), P(N, "2C"), P(E, "4S"), P(S, "JS"), P(S, "3D"))
+    assert said(feed(eng, P(N, "AD"))) == [("deal_stands", "BP-57")]
+    assert play(eng).turn is W
+    assert feed(eng, P(W, "2D")) == []          # West's own turn
+    assert feed(eng, P(E, "TD")) == []
+    assert play(eng).penalty_cards == [] and play(eng).tricks[1].winner is N
 
 
 def test_BP_57_a_defender_s_card_at_his_rho_s_turn_is_played_at_his_turn() -> None:
