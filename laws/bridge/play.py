@@ -31,9 +31,9 @@ Decisions of ours:
   accepted lead out of turn makes its player the trick's leader. Whose turn it is after any card: the
   first player clockwise from the trick's leader who has not played to it. So after an accepted lead the
   rotation goes on from it, and after a card declarer's side played early the player it skipped still
-  plays in his turn (North leads, South plays before East: East plays next, then West). :meth:`withdraw` records a card taken
-  back (a defender's becomes a penalty card); penalty cards are recorded, their obligations are left to
-  the director and the clauses.
+  plays in his turn (North leads, South plays before East: East plays next, then West).
+  :meth:`withdraw` records a card taken back (a defender's becomes a penalty card); penalty cards are
+  recorded, their obligations are left to the director and the clauses.
 * Revoke check: the model keeps, for each seat whose hand is known, its cards still held and how many of
   each suit, updated as each card is played; a card is a revoke when its seat still holds the suit led.
   That is constant time per card. With hands unknown, only dummy's hand (:meth:`dummy_faced`) is known.
@@ -280,8 +280,8 @@ class Play:
     def accept(self, seat: Seat, card: Card) -> PlayVerdict:
         """Apply a lead out of turn that the other side accepted (a defender's: declarer; declarer's side's:
         a defender), or a card declarer's side played early, which stands (``stands``). It is played; the
-        turn is then the first player clockwise from the trick's leader still to play (module docstring). A card that also fails to follow suit while able is
-        recorded as a revoke.
+        turn is then the first player clockwise from the trick's leader still to play (module docstring).
+        A card that also fails to follow suit while able is recorded as a revoke.
 
         Raises:
             PlayError: the card is in turn (use :meth:`play`), or nobody may accept it.
