@@ -231,6 +231,36 @@ def test_BP_63_64_declarer_s_revoke_established_and_rectified() -> None:
     assert eng.state.deal.bridge.scored["tricks"] == 12 - 2  # type: ignore[union-attr]   1 + 11 - 2
 
 
+# East and South both revoke in trick 1 (South ruffs a spade, East discards a club, each holding spades);
+# North-South take eight tricks at the table (audit 14, 65r/65d).
+BOTH_REVOKE = ("W:2S N:2C E:6C S:2H S:3S W:TS N:3H E:4S N:3C E:TC S:4C W:5C E:5S S:7S W:QS N:6H N:7D E:TD "
+               "S:3D W:2D E:5H S:4H W:TH N:7C W:4D N:8D E:6S S:7H S:8H W:AH N:9D E:QH W:5D N:QD E:8S S:9S "
+               "N:9C E:JC S:KC W:8C S:9H W:6D N:KD E:KH E:QC S:JS W:JD N:AC N:AD E:AS S:JH W:KS")
+
+
+def _both_revoke(eng: LawEngine) -> list[tuple[str, int, str]]:
+    """Play BOTH_REVOKE; the BP-64 rulings as (remedy, tricks, offender)."""
+    out = feed(eng, *(P(Seat(i[0]), i[2:]) for i in BOTH_REVOKE.split()))
+    assert play(eng).won[Side.NS] == 8 and len(play(eng).revokes) == 2
+    return [(r.remedy.value, r.extra["tricks"], r.extra["offender"]) for r in out if r.clause == "BP-64"]
+
+
+def test_BP_64_both_sides_revoked_at_a_duplicate_table_no_trick_moves() -> None:
+    """2017 law 64B7: when both sides revoked on the board, neither revoke moves a trick (the director may
+    restore equity, 64C): the cards' eight tricks score."""
+    eng = dup_four_hearts()
+    assert _both_revoke(eng) == [("attention", 0, "E"), ("attention", 0, "S")]
+    assert play(eng).result().declarer_tricks == 8
+
+
+def test_BP_64_both_sides_revoked_at_a_rubber_table_each_revoke_moves_tricks() -> None:
+    """The rubber code as docs/laws.md's BP-64 row gives it: each side's established revoke is rectified
+    (East's moves one trick to North-South, South's two to East-West): 8 + 1 - 2 = 7."""
+    eng = four_hearts()
+    assert _both_revoke(eng) == [("penalty", 1, "E"), ("penalty", 2, "S")]
+    assert play(eng).result().declarer_tricks == 7 and eng.state.deal.bridge.scored["tricks"] == 7  # type: ignore[union-attr]
+
+
 def test_BP_66_67_a_second_card_in_a_trick_is_a_defective_trick() -> None:
     eng = four_hearts()
     feed(eng, P(W, "KS"), P(N, "3H"), P(E, "4S"))
