@@ -4,7 +4,9 @@ For each established revoke, in the order they happened:
 
 * a revoke by dummy (a card of dummy's spread hand not played) transfers nothing;
 * a revoke by failing to play a card faced on the table (law 64B3: every card of the suit led that the
-  offender held was a penalty card) transfers nothing;
+  offender held was a penalty card) transfers nothing; an offender who also held concealed cards of
+  that suit failed to play those too, so his revoke is rectified as usual (the obligations penalty
+  cards bring are the director's, who may adjust: ``Play.enter_result``);
 * a second revoke by the same player in the same suit transfers nothing (the first one counts, whatever
   it transferred);
 * a revoke on the twelfth trick transfers nothing: it is corrected even when established (``BP-62``);
