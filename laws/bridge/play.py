@@ -27,11 +27,13 @@ Decisions of ours:
   premature play): declarer's side's card is played and stands (57C: apply it with :meth:`accept`); a
   defender's card at his right-hand opponent's turn must be played at his proper turn, and becomes a
   penalty card only if it could not be played legally then (57D).
-* :meth:`accept` applies a card out of turn that the other side accepted; rotation then goes on from it:
-  the next player is the first one clockwise from the card's player who has not played to the trick, and
-  an accepted lead out of turn makes its player the trick's leader. :meth:`withdraw` records a card taken
-  back (a defender's becomes a penalty card); penalty cards are recorded, their obligations are left to
-  the director and the clauses.
+* :meth:`accept` applies a card out of turn that the other side accepted, or that stands (57C); an
+  accepted lead out of turn makes its player the trick's leader. Whose turn it is after any card: the
+  first player clockwise from the trick's leader who has not played to it. So after an accepted lead the
+  rotation goes on from it, and after a card declarer's side played early the player it skipped still
+  plays in his turn (North leads, South plays before East: East plays next, then West).
+  :meth:`withdraw` records a card taken back (a defender's becomes a penalty card); penalty cards are
+  recorded, their obligations are left to the director and the clauses.
 * Revoke check: the model keeps, for each seat whose hand is known, its cards still held and how many of
   each suit, updated as each card is played; a card is a revoke when its seat still holds the suit led.
   That is constant time per card. With hands unknown, only dummy's hand (:meth:`dummy_faced`) is known.
@@ -277,9 +279,9 @@ class Play:
 
     def accept(self, seat: Seat, card: Card) -> PlayVerdict:
         """Apply a lead out of turn that the other side accepted (a defender's: declarer; declarer's side's:
-        a defender), or a card declarer's side played early, which stands (``stands``). It is played;
-        rotation goes on from it (module docstring). A card that also fails to follow suit while able is
-        recorded as a revoke.
+        a defender), or a card declarer's side played early, which stands (``stands``). It is played; the
+        turn is then the first player clockwise from the trick's leader still to play (module docstring).
+        A card that also fails to follow suit while able is recorded as a revoke.
 
         Raises:
             PlayError: the card is in turn (use :meth:`play`), or nobody may accept it.
@@ -407,7 +409,9 @@ class Play:
             else:
                 self.current = Trick(t.number + 1, t.winner)
             return
-        s = last.left
+        # the first player clockwise from the trick's leader still to play: after a card declarer's side
+        # played early (57C) the player it skipped is still the one to play, not the early card's left
+        s = t.leader
         while s in t.cards:
             s = s.left
         self.to_play = s
@@ -564,7 +568,7 @@ class Play:
         if not self.ended:
             raise PlayError("revokes are rectified when play has ended")
         record = self.tricks + ([self.current] if self.current.cards else [])
-        return revokes.transfers(record, self.revokes, self.claimed_tricks())
+        return revokes.transfers(record, self.revokes, self.claimed_tricks(), rubber=self.rubber)
 
     def enter_result(self, tricks: int, note: str = "") -> None:
         """The director's figure for declarer's tricks (restoring equity, or any adjustment): it overrides

@@ -4,7 +4,9 @@ For each established revoke, in the order they happened:
 
 * a revoke by dummy (a card of dummy's spread hand not played) transfers nothing;
 * a revoke by failing to play a card faced on the table (law 64B3: every card of the suit led that the
-  offender held was a penalty card) transfers nothing;
+  offender held was a penalty card) transfers nothing; an offender who also held concealed cards of
+  that suit failed to play those too, so his revoke is rectified as usual (the obligations penalty
+  cards bring are the director's, who may adjust: ``Play.enter_result``);
 * a second revoke by the same player in the same suit transfers nothing (the first one counts, whatever
   it transferred);
 * a revoke on the twelfth trick transfers nothing: it is corrected even when established (``BP-62``);
@@ -16,9 +18,13 @@ Two revokes that both count (different suits, or different players) are each wor
 from the tricks the offending side won that have not already moved for an earlier revoke: a trick is never
 moved twice, so two revokes by one side move at most the tricks that side won from the first revoke on.
 Tricks won by a claim count as tricks won after every revoke (numbered 14 and up in
-:attr:`~laws.bridge.tricks.Transfer.counted`). When both sides revoked, each side's transfers are made;
-whether equity needs more is the director's (``Play.enter_result``), which is also the hook for any
-other adjustment: the model never computes equity.
+:attr:`~laws.bridge.tricks.Transfer.counted`).
+
+When both sides have an established revoke on the board the two codes differ. At a duplicate table (the
+2017 laws, 64B7) no revoke of either side moves a trick: each transfer worked out above is made 0. At a
+rubber table (``rubber``) each side's transfers are made, as docs/laws.md's ``BP-64`` row says. Either
+way, whether equity needs more is the director's (``Play.enter_result``, law 64C), which is also the hook
+for any other adjustment: the model never computes equity.
 """
 
 from __future__ import annotations
@@ -30,13 +36,16 @@ from laws.bridge.verdicts import SIDE_WORDS, name
 from laws.cards import SUIT_NAMES, Side
 
 
-def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[Side, int]) -> list[Transfer]:
+def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[Side, int], *,
+              rubber: bool = False) -> list[Transfer]:
     """The transfer for each established revoke.
 
     Args:
         tricks: the trick record in order (an unfinished last trick, at a claim, has no winner).
         revokes: every revoke recorded; only established ones are rectified.
         claimed: tricks each side took by a claim (not in ``tricks``).
+        rubber: the rubber code governs; otherwise the 2017 duplicate laws, under which no trick moves
+            when both sides have an established revoke (64B7).
 
     Returns:
         One :class:`Transfer` per established revoke, in the order the revokes happened.
@@ -54,7 +63,9 @@ def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[
     moved: set[int] = set()
     charged: set[tuple[str, str]] = set()
     out: list[Transfer] = []
-    for r in sorted((r for r in revokes if r.status is RevokeStatus.ESTABLISHED), key=lambda r: r.trick):
+    established = sorted((r for r in revokes if r.status is RevokeStatus.ESTABLISHED), key=lambda r: r.trick)
+    both = not rubber and len({r.seat.side for r in established}) == 2
+    for r in established:
         side = r.seat.side
         to = side.other
         key = (r.seat.value, r.suit)
@@ -87,6 +98,10 @@ def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[
             why = (f"{name(r.seat)} did not win the revoke trick; {SIDE_WORDS[side.value]} " +
                    ("won a trick at or after it, so one trick moves." if counted else
                     "won no trick at or after it, so none moves."))
+        if both and counted:
+            out.append(Transfer(r, 0, to, (), "Both sides revoked on this board, so neither revoke moves a "
+                                "trick (law 64B7)."))
+            continue
         moved.update(counted)
         out.append(Transfer(r, len(counted), to, counted, why))
     return out

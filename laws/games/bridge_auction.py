@@ -7,7 +7,8 @@ laws; docs/laws.md's paraphrase is older where they differ, and docs/events.md s
 
 * An insufficient bid (``BP-27``) or a call out of rotation (``BP-28-32``) waits for the offender's
   left-hand opponent: an ``accept``, or any call of his (calling over it accepts it), makes it stand; any
-  other call cancels it. A ruling names the options and lights the chooser's lamp. After the cancel, the
+  other call cancels it, and so does a director's ``bar`` entered while it waits (his ruling that it is
+  not accepted: the only way to decline a call made at the left-hand opponent's own turn). A ruling names the options and lights the chooser's lamp. After the cancel, the
   offender's replacement is checked: the lowest sufficient bid (``BP-27``) or the same call again
   (``BP-28-32``) brings nothing more; any other is for the director to judge, who enters the ``bar`` it
   brings. A pass out of turn at the right-hand opponent's turn bars the offender at his next turn as soon
@@ -101,8 +102,9 @@ def _irregular(c: Clause, h: bh.BridgeHand, v: CallVerdict, tail: str, *, remedy
     return bh.rule(c.id, v.law, remedy, f"{v.reason} {said}{tail}".strip(), seat=seat, extra=extra)
 
 
-def _cancel(h: bh.BridgeHand, p: bh.Pending, by: Seat) -> list[Ruling]:
-    """A waiting call that was not accepted: cancelled; what the law makes follow, at once or at the
+def _cancel(h: bh.BridgeHand, p: bh.Pending, by: Seat | None) -> list[Ruling]:
+    """A waiting call that was not accepted (``by``: the player whose call cancelled it; None: the director
+    ruled it not accepted, by entering a bar): cancelled; what the law makes follow, at once or at the
     offender's next call."""
     assert p.call is not None
     v = h.auction.cancel(p.seat, p.call)
@@ -116,7 +118,8 @@ def _cancel(h: bh.BridgeHand, p: bh.Pending, by: Seat) -> list[Ruling]:
                 p.call if "repeat" in p.options else None)
         h.watch = bh.Watch(p.seat, p.clause, p.law, free, other.bars, p.call.words)
     acceptor = " or ".join(name(x) for x in p.accept_by) or name(p.seat.left)
-    who = (f"{name(by)} called again before {acceptor} accepted his {p.call.words}" if by == p.seat
+    who = (f"The director rules that {acceptor} does not accept {name(p.seat)}'s {p.call.words}" if by is None
+           else f"{name(by)} called again before {acceptor} accepted his {p.call.words}" if by == p.seat
            else f"{name(by)} called before {acceptor} accepted {name(p.seat)}'s {p.call.words}")
     text = f"{who}, so it is cancelled" + (f": {bars_text(forced)}." if forced else "; the auction goes on.")
     return [bh.rule(p.clause, p.law, Remedy.PENALTY if forced else Remedy.DEAL_STANDS, text, seat=p.seat,
@@ -326,15 +329,27 @@ def register(reg: Registry) -> None:
         return [] if h is None else _closed(h, s)
 
     @reg.clause("BP-bar", "a bar the director enters (Duplicate Bridge laws 23, 27-32, 36-37)", "bar")
-    def barred(c: Clause, s: TableState, e: PlayerBarred) -> Ruling:
-        """The director's bar after an irregular call: the player must pass that many turns, or to the end."""
+    def barred(c: Clause, s: TableState, e: PlayerBarred) -> list[Ruling]:
+        """The director's bar after an irregular call: the player must pass that many turns, or to the end.
+        Entered while the call still waits for acceptance, it is also his ruling that it is not accepted."""
         h = _auction_hand(s, "bar")
         if h.auction.closed:
             raise ValueError("bar: the auction has closed")
         if h.irregular is None:
             raise ValueError("bar: no irregularity in this auction calls for a bar")
-        clause, law = h.irregular
         n = e.rounds if isinstance(e.rounds, int) else REST
+        out: list[Ruling] = []
+        p = h.pending
+        if p is not None and p.what == "call" and p.call is not None:
+            # a bar while an irregular call waits for acceptance is the director's ruling that it is not
+            # accepted (the only way to decline a call made at its acceptor's own turn, whose call would
+            # accept it): it is cancelled first, with the bars the law makes at once
+            h.pending = None
+            out = _cancel(h, p, None)
+            if bars_data(((e.seat, n),))[0] in out[0].extra.get("bars", []):
+                h.watch = h.bar_asked = None
+                return out      # the bar entered is the one the law makes: the cancel says it
+        clause, law = h.irregular
         gone = _take_back(h, e.seat, clause) if n == REST else None
         h.auction.bar(e.seat, "rest" if n == REST else n)
         h.watch = h.bar_asked = None
@@ -344,8 +359,8 @@ def register(reg: Registry) -> None:
             extra["cancelled"] = gone.code
             first = (f"{name(e.seat.partner)}'s {gone.words} is not comparable, so it is cancelled and he calls "
                      "again (law 27B3); ")
-        return bh.rule(clause, law, Remedy.PENALTY, f"The director rules: {first}{bars_text([(e.seat, n)])}.",
-                       seat=e.seat, extra=extra)
+        return out + [bh.rule(clause, law, Remedy.PENALTY, f"The director rules: {first}{bars_text([(e.seat, n)])}.",
+                              seat=e.seat, extra=extra)]
 
 
 def _waiting(c: Clause, s: TableState, e: CallMade | IrregularityAccepted, kind: CallIrregularity) -> Ruling | None:

@@ -14,7 +14,7 @@ What each does here (the model's reading of the 2017 laws; docs/events.md says t
   ``withdraw`` or the next card makes it a penalty card, and declarer's options on the partner's play are
   the director's. A defender's other card out of turn (law 57D) waits for his proper turn and is played
   then, or becomes a penalty card if it could not be played legally then; a card declarer's side plays
-  early (57C) stands at once.
+  early (57C) stands at once, and the player it skipped still plays in his turn.
 * A second card from one player in a trick (``BP-66-67``, a defective trick) is not played: the director
   puts the trick right (a ``withdraw`` takes it back).
 * Bad input is refused with a message (``ValueError``): a card the seat cannot hold by the deal, a card

@@ -225,3 +225,48 @@ def test_BP_28_32_bid_at_partners_turn_not_accepted_bars_partner_for_the_rest_of
     [bad] = feed(eng, CallMade(N, "2S"))         # barred for the rest: must pass
     assert (bad.clause, bad.extra["detail"]) == ("BP-35-36", "must_pass")
     assert eng.state.deal.bridge.auction.bars[N] == REST  # type: ignore[union-attr]  # still, after a turn
+
+
+def test_BP_28_32_at_the_lho_s_turn_the_director_s_bar_declines_the_call() -> None:
+    """West bids at North's turn (North deals): North himself may accept, and his own call does (law 29A),
+    so only the director can enter that it is not accepted. His bar (at a rubber table the one the law
+    makes: East for the rest of the auction) cancels West's bid: it is not also recorded as accepted, and
+    North then calls in his own turn, over nothing."""
+    eng = table()
+    [wait] = feed(eng, call(W, "1S"))
+    assert (wait.clause, wait.seat, wait.extra["options"]) == ("BP-28-32", N, ["accept", "partner_rest"])
+    rulings = feed(eng, PlayerBarred(E, "rest"))
+    assert said(rulings) == [("penalty", "BP-28-32")]
+    assert rulings[0].extra["cancelled"] is True and rulings[0].extra["bars"] == [["E", "rest"]]
+    assert "accepted" not in rulings[0].extra
+    assert feed(eng, call(N, "1D")) == []       # in turn; one spade does not stand, so one diamond is sufficient
+    a = eng.state.deal.bridge.auction  # type: ignore[union-attr]
+    assert [(c.seat, c.call.code) for c in a.calls] == [(N, "1D")] and a.bars == {E: REST}
+
+
+def test_BP_28_32_a_pass_at_the_lho_s_turn_declined_by_the_director_s_bar() -> None:
+    """West passes at North's turn before anyone bid: not accepted, West must pass at his next turn (the
+    rubber code); the director's bar of West for one turn declines it."""
+    eng = table()
+    feed(eng, call(W, "pass"))
+    [cancel] = feed(eng, PlayerBarred(W, 1))
+    assert (cancel.remedy, cancel.extra["cancelled"], cancel.extra["bars"]) == (Remedy.PENALTY, True, [["W", 1]])
+    assert feed(eng, *calls(N, "1D pass 1H")) == []
+    a = eng.state.deal.bridge.auction  # type: ignore[union-attr]
+    assert [c.seat for c in a.calls] == [N, E, S] and a.turn is W and a.bars == {W: 1}
+
+
+def test_BP_28_32_at_a_duplicate_table_the_director_s_bar_declines_it_too() -> None:
+    """The same bid at a duplicate table: a bar the director enters while it waits is his ruling that it is
+    not accepted, so the one spade is cancelled and never recorded as accepted."""
+    from tests.laws.test_code_governs import duplicate_table
+
+    eng = duplicate_table()
+    feed(eng, call(W, "1S"))
+    rulings = feed(eng, PlayerBarred(E, 1))
+    assert [r.extra.get("accepted") for r in rulings] == [None, None]
+    assert said(rulings) == [("deal_stands", "BP-28-32"), ("penalty", "BP-28-32")]
+    assert rulings[0].extra["cancelled"] is True
+    assert feed(eng, call(N, "1D")) == []
+    a = eng.state.deal.bridge.auction  # type: ignore[union-attr]
+    assert [c.seat for c in a.calls] == [N]

@@ -12,13 +12,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from laws import snapshot
-from laws.cards import Card, Seat, Side
+from laws.cards import Card, Seat, Side, full_pack
+from laws.duplicate.deal import Board, Deal
 from laws.engine import LawEngine
 from laws.events import (
+    BoardPlaced,
+    CardDealt,
     CardPlayed,
     CardWithdrawn,
     ClaimAnswered,
     ClaimRuled,
+    DealEnded,
+    DealStarted,
     DummyFaced,
     IrregularityAccepted,
     ResultRecorded,
@@ -149,6 +154,44 @@ def test_BP_57_declarer_s_side_playing_early_stands() -> None:
     assert list(play(eng).current.cards) == [N, S]
 
 
+def dup_four_hearts() -> LawEngine:
+    """The same deal and auction at a duplicate table (board 1, North deals, the shoe deals it)."""
+    board = Board.numbered(1, Deal.from_hands(MIXED))
+    eng = LawEngine("duplicate-bridge")
+    feed(eng, BoardPlaced(1, board.fingerprint, board.deal.pbn(), how="shoe"))
+    assert feed(eng, DealStarted(N, "A1"), *(CardDealt(board.deal.holder(c), c, False, "A1")
+                                             for c in full_pack()), DealEnded()) == []
+    [r] = feed(eng, *calls(N, AUCTION))
+    assert (r.extra["contract"], r.extra["declarer"], r.law) == ("4H", "S", "Duplicate Bridge, law 22")
+    return eng
+
+
+@pytest.mark.parametrize("make", [four_hearts, dup_four_hearts], ids=["rubber", "duplicate"])
+def test_BP_57_the_defender_in_turn_after_declarer_s_early_card_plays_normally(make) -> None:  # type: ignore[no-untyped-def]
+    """Law 57C: declarer's side's early card stands and the turn stays with the player it skipped. North
+    leads, South plays before East; East then plays in his own turn, and West after him: no ruling."""
+    eng = make()
+    _north_wins_trick_one(eng)
+    feed(eng, P(N, "AD"))
+    assert said(feed(eng, P(S, "3D"))) == [("deal_stands", "BP-57")]
+    assert play(eng).turn is E
+    assert feed(eng, P(E, "TD")) == []          # East's own turn: not a premature play
+    assert feed(eng, P(W, "2D")) == []
+    assert play(eng).penalty_cards == [] and play(eng).tricks[1].winner is N and play(eng).turn is N
+
+
+@pytest.mark.parametrize("make", [four_hearts, dup_four_hearts], ids=["rubber", "duplicate"])
+def test_BP_57_the_defender_in_turn_after_dummy_s_early_card_plays_normally(make) -> None:  # type: ignore[no-untyped-def]
+    """South leads and dummy plays before West: West still plays in his turn, then East; no ruling."""
+    eng = make()
+    feed(eng, P(W, "2S"), P(N, "2C"), P(E, "4S"), P(S, "JS"), P(S, "3D"))
+    assert said(feed(eng, P(N, "AD"))) == [("deal_stands", "BP-57")]
+    assert play(eng).turn is W
+    assert feed(eng, P(W, "2D")) == []          # West's own turn
+    assert feed(eng, P(E, "TD")) == []
+    assert play(eng).penalty_cards == [] and play(eng).tricks[1].winner is N
+
+
 def test_BP_57_a_defender_s_card_at_his_rho_s_turn_is_played_at_his_turn() -> None:
     eng = four_hearts()
     _north_wins_trick_one(eng)
@@ -186,6 +229,36 @@ def test_BP_63_64_declarer_s_revoke_established_and_rectified() -> None:
     # South won the revoke trick: it moves, and one more North-South won later (law 64A1)
     assert (move["tricks"], move["to_side"], move["counted"]) == (2, "EW", [1, 14])
     assert eng.state.deal.bridge.scored["tricks"] == 12 - 2  # type: ignore[union-attr]   1 + 11 - 2
+
+
+# East and South both revoke in trick 1 (South ruffs a spade, East discards a club, each holding spades);
+# North-South take eight tricks at the table (audit 14, 65r/65d).
+BOTH_REVOKE = ("W:2S N:2C E:6C S:2H S:3S W:TS N:3H E:4S N:3C E:TC S:4C W:5C E:5S S:7S W:QS N:6H N:7D E:TD "
+               "S:3D W:2D E:5H S:4H W:TH N:7C W:4D N:8D E:6S S:7H S:8H W:AH N:9D E:QH W:5D N:QD E:8S S:9S "
+               "N:9C E:JC S:KC W:8C S:9H W:6D N:KD E:KH E:QC S:JS W:JD N:AC N:AD E:AS S:JH W:KS")
+
+
+def _both_revoke(eng: LawEngine) -> list[tuple[str, int, str]]:
+    """Play BOTH_REVOKE; the BP-64 rulings as (remedy, tricks, offender)."""
+    out = feed(eng, *(P(Seat(i[0]), i[2:]) for i in BOTH_REVOKE.split()))
+    assert play(eng).won[Side.NS] == 8 and len(play(eng).revokes) == 2
+    return [(r.remedy.value, r.extra["tricks"], r.extra["offender"]) for r in out if r.clause == "BP-64"]
+
+
+def test_BP_64_both_sides_revoked_at_a_duplicate_table_no_trick_moves() -> None:
+    """2017 law 64B7: when both sides revoked on the board, neither revoke moves a trick (the director may
+    restore equity, 64C): the cards' eight tricks score."""
+    eng = dup_four_hearts()
+    assert _both_revoke(eng) == [("attention", 0, "E"), ("attention", 0, "S")]
+    assert play(eng).result().declarer_tricks == 8
+
+
+def test_BP_64_both_sides_revoked_at_a_rubber_table_each_revoke_moves_tricks() -> None:
+    """The rubber code as docs/laws.md's BP-64 row gives it: each side's established revoke is rectified
+    (East's moves one trick to North-South, South's two to East-West): 8 + 1 - 2 = 7."""
+    eng = four_hearts()
+    assert _both_revoke(eng) == [("penalty", 1, "E"), ("penalty", 2, "S")]
+    assert play(eng).result().declarer_tricks == 7 and eng.state.deal.bridge.scored["tricks"] == 7  # type: ignore[union-attr]
 
 
 def test_BP_66_67_a_second_card_in_a_trick_is_a_defective_trick() -> None:

@@ -179,6 +179,25 @@ def test_BP_57_other_cards_out_of_turn_declarers_side_and_a_defender_at_rho() ->
         q.accept(W, C("2D"))
 
 
+def test_BP_57_after_declarer_s_side_plays_early_the_skipped_player_still_plays() -> None:
+    """Law 57C: a card declarer's side plays early stands, but it does not move the turn past the player
+    whose turn it was. North leads, South plays before East: East is still to play, then West."""
+    p = tricks(schiphol(), TRICK_1, "N:AD")
+    p.accept(S, C("3D"))                                    # East's turn: South's card stands
+    assert p.turn == E
+    assert p.judge(E, C("TD")).legal
+    tricks(p, "E:TD")
+    assert p.turn == W and p.judge(W, C("2D")).legal
+    tricks(p, "W:2D")
+    assert p.tricks[1].winner == N and p.penalty_cards == []
+    # South leads, dummy plays before West: West is still to play, then East
+    q = tricks(schiphol(), "W:2S N:2C E:4S S:JS", "S:3D")
+    q.accept(N, C("AD"))                                    # West's turn: dummy's card stands
+    assert q.turn == W and q.judge(W, C("2D")).legal
+    tricks(q, "W:2D")
+    assert q.turn == E and q.judge(E, C("TD")).legal
+
+
 # -- BP-66-67 -----------------------------------------------------------------------------------------
 
 def test_BP_66_67_second_card_into_a_trick_is_never_played() -> None:
