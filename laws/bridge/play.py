@@ -228,6 +228,16 @@ class Play:
                         accept_by=(self.declarer,) if defender else defenders,
                         penalty_card=defender, law=f"{self.code}, {law}",
                         reason=f"{name(seat)} led {card.name} when the lead was {name(turn)}'s.")
+        cards = self.current.cards
+        if defender and turn == seat.partner and self.dummy in cards and (
+                self.declarer in cards or self.current.leader != self.dummy):
+            # law 57C: once declarer has played from both hands, or dummy has played a card other than the
+            # lead (early: it stood), a defender who plays before his partner is not rectified: his card is
+            # played, and his partner still plays in his turn. Dummy's lead alone is not such a card (the
+            # reading taken here: else no premature play could be ruled on a trick dummy led)
+            return base(kind=_P.PLAY_OUT_OF_TURN, detail="by_defender_after_dummy", stands=True,
+                        law=f"{self.code}, law 57C", reason=f"{name(seat)} played {card.name} before "
+                        f"{name(turn)}, after dummy had played to the trick: it is played, and stands.")
         if defender and turn == seat.partner:
             return base(kind=_P.PREMATURE_PLAY, detail="play", penalty_card=True, law=f"{self.code}, law 57A",
                         reason=f"{name(seat)} played {card.name} before {name(turn)}, whose turn it "

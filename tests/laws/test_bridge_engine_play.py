@@ -192,6 +192,40 @@ def test_BP_57_the_defender_in_turn_after_dummy_s_early_card_plays_normally(make
     assert play(eng).penalty_cards == [] and play(eng).tricks[1].winner is N
 
 
+@pytest.mark.parametrize("make", [four_hearts, dup_four_hearts], ids=["rubber", "duplicate"])
+def test_BP_57_a_defender_before_his_partner_after_dummy_played_is_not_rectified(make) -> None:  # type: ignore[no-untyped-def]
+    """Law 57C: dummy (North) has led and declarer has played early, so both his hands have played: West
+    playing before East, whose turn it is, is not a premature play. His card stands and East plays in turn."""
+    eng = make()
+    _north_wins_trick_one(eng)
+    feed(eng, P(N, "AD"))
+    assert said(feed(eng, P(S, "3D"))) == [("deal_stands", "BP-57")]
+    [stands] = feed(eng, P(W, "2D"))             # East's turn
+    assert (stands.remedy, stands.clause) == (Remedy.DEAL_STANDS, "BP-57")
+    assert "57C" in stands.law and play(eng).turn is E
+    assert feed(eng, P(E, "TD")) == []
+    assert play(eng).penalty_cards == [] and play(eng).tricks[1].winner is N and play(eng).turn is N
+
+
+def test_BP_57_a_defender_before_his_partner_after_dummy_played_early_is_not_rectified() -> None:
+    """South leads, dummy plays before West (it stands), then East plays before West: not rectified."""
+    eng = four_hearts()
+    feed(eng, P(W, "2S"), P(N, "2C"), P(E, "4S"), P(S, "JS"), P(S, "3D"))
+    assert said(feed(eng, P(N, "AD"))) == [("deal_stands", "BP-57")]
+    assert said(feed(eng, P(E, "TD"))) == [("deal_stands", "BP-57")]
+    assert play(eng).turn is W and feed(eng, P(W, "2D")) == []
+    assert play(eng).penalty_cards == [] and play(eng).tricks[1].winner is N
+
+
+def test_BP_57_a_defender_before_his_partner_before_dummy_played_is_a_premature_play() -> None:
+    """Before dummy has played to the trick the exemption does not apply: South leads, East plays before
+    West, whose turn it is (law 57A)."""
+    eng = four_hearts()
+    feed(eng, P(W, "2S"), P(N, "2C"), P(E, "4S"), P(S, "JS"), P(S, "3D"))
+    [r] = feed(eng, P(E, "TD"))
+    assert (r.remedy, r.clause, r.extra["options"]) == (Remedy.ATTENTION, "BP-57", ["withdraw", "restrict"])
+
+
 def test_BP_57_a_defender_s_card_at_his_rho_s_turn_is_played_at_his_turn() -> None:
     eng = four_hearts()
     _north_wins_trick_one(eng)
