@@ -64,7 +64,8 @@
       .then(r => r.json().then(j => { answer.textContent = r.ok ? "Done." : (j.error || "Refused."); }))
       .catch(() => { answer.textContent = "The server did not answer."; });
   }
-  function num(v) { return v === "" ? undefined : Number(v); }
+  // a whole number typed is sent as one; anything else is sent as typed, so the refusal quotes it
+  function num(v) { const t = String(v).trim(); return t === "" ? undefined : /^[+-]?\d+$/.test(t) ? Number(t) : t; }
   const names = document.getElementById("names-form");
   if (names) {
     names.addEventListener("submit", (e) => {
@@ -89,11 +90,24 @@
       if (ns && ew) {
         body.adjusted = ns + "/" + ew;
       } else if (f.get("assigned").trim() !== "") {
-        body.assigned = num(f.get("assigned").trim().replace(/^\+/, ""));
+        body.assigned = num(f.get("assigned"));
       } else {
         body.contract = f.get("contract").trim();
-        body.declarer = f.get("declarer").trim();
-        body.tricks = num(f.get("tricks")) || 0;
+        if (/^pass$/i.test(body.contract)) {     // a passed-out board: no declarer, no tricks
+          body.contract = "Pass";
+          body.declarer = "";
+        } else {
+          body.declarer = f.get("declarer").trim();
+          body.tricks = num(f.get("tricks"));
+        }
+        // a blank box is never a score: refused here, naming it, as the server refuses it
+        const blank = body.contract === "" ? "Contract (or Pass), an assigned score or each side's award"
+          : body.contract === "Pass" ? ""
+          : body.declarer === "" ? "Declarer" : body.tricks === undefined ? "Tricks" : "";
+        if (blank) {
+          document.getElementById("answer").textContent = `Not sent: fill in ${blank}.`;
+          return;
+        }
       }
       post("/api/event/correct", body);
     });
