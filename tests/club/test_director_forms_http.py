@@ -197,3 +197,19 @@ def test_a_correction_to_a_pass_out_drops_the_declarer_tricks_and_lead(dup: Any)
     assert (line["contract"], line["declarer"], line["lead"], line["tricks"]) == ("Passed out", "", "", 0), line
     r = _post(client, "/api/duplicate/enter", {"key": "2/1NS/1EW", "contract": "4s", "tricks": "10"}, token)
     assert r.status_code == 409 and "None" not in r.json()["error"] and "<" not in r.json()["error"], r.json()
+
+
+def test_enter_and_correct_on_a_line_holding_an_adjusted_score_say_the_same(dup: Any) -> None:
+    """Audit 15 F7: "Enter" on a line holding the director's adjusted score said "has a result already
+    (from table 1 in round 1): correct it instead", though no table sent one, and "Correct" then said
+    "holds an adjusted score: adjust it again or cancel it"."""
+    _desk, client, token = dup
+    r = _post(client, "/api/duplicate/adjust", {"board": 1, "ns": "1NS", "ew": "1EW", "kind": "artificial",
+                                                "ns_value": "A+", "ew_value": "A-", "why": "slow play"}, token)
+    assert r.status_code == 200, r.text
+    said = "line 1/1 NS/1 EW holds an adjusted score: adjust it again or cancel it"
+    r = _post(client, "/api/duplicate/enter", {"key": "1 1ns 1ew", "contract": "4s", "declarer": "S",
+                                               "tricks": "10", "why": "late"}, token)
+    assert r.status_code == 409 and r.json()["error"] == said
+    r = _post(client, "/api/duplicate/correct", {"key": "1 1ns 1ew", "contract": "4s", "why": "late"}, token)
+    assert r.status_code == 409 and r.json()["error"] == said

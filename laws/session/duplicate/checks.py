@@ -102,6 +102,8 @@ def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
         earlier = st.by_pair.get((rec["board"], p))
         if earlier is not None:
             e = st.entries[earlier]
+            if hand and e.kind != "played":     # the director's adjusted score: no table's result to correct
+                return f"line {e.key} holds an adjusted score: adjust it again or cancel it"
             if hand:
                 return (f"line {e.key} has a result already (from table {e.table} in round {e.round}"
                         f"{', entered by hand' if e.hand else ''}): correct it instead")
