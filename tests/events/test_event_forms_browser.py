@@ -72,3 +72,38 @@ def test_a_blank_or_mistyped_box_is_refused_naming_it_and_quoting_what_was_typed
             assert said == "Done." and club.session.event.results[(1, 1, 1)].contract == "Pass"
         finally:
             director.quit()
+
+
+def test_each_match_shows_its_tables_club_tables_rooms_and_results_owed(club: Club) -> None:  # noqa: F811
+    """Audit 15 F3: the director's page showed "1 v 3 / 2 v 4" only, yet its "Correct a result" form asks
+    for the event table's number; each match now lists its event tables, the club table at each, its
+    room and the results in of those owed, at a phone's width and a laptop's."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tests.browser import missing
+    from tests.events.test_event_screens import _at_width
+
+    if missing():
+        pytest.skip(missing())
+    club.tables.send("t-a", 1, 1, "4S", "N", 10)
+    draw = club.session.event.draws[1]
+    want = {}
+    for (a, b), m in zip(draw.matches, (1, 2), strict=True):
+        want[f"{a} v {b}"] = [f"Table {t.table} ({club.session.table_id(t.table)}), {t.room} room: "
+                              f"{1 if t.table == 1 else 0} of 2 results in" for t in draw.tables if t.match == m]
+    assert want["1 v 3"][0] == "Table 1 (t-a), open room: 1 of 2 results in"
+    with tempfile.TemporaryDirectory() as folder:
+        director = _director(club, folder)
+        try:
+            for width in (390, 1366):
+                _at_width(director, width)
+                WebDriverWait(director, 30).until(lambda d: "1 of 2 results in" in _text(d, "draw"))
+                matches = director.find_elements(By.CSS_SELECTOR, "#draw > li")
+                shown = {li.text.splitlines()[0]: [x.text for x in li.find_elements(By.CSS_SELECTOR, "li.at")]
+                         for li in matches}
+                assert shown == want, (width, shown)
+                over = director.execute_script("return document.documentElement.scrollWidth - window.innerWidth;")
+                assert over <= 0, f"the page scrolls sideways by {over} px at {width} px"
+        finally:
+            director.quit()
