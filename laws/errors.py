@@ -3,9 +3,13 @@
 :class:`MovementError` is the movement's (:mod:`laws.duplicate.movement`), :class:`SessionError` the
 scoring's (:mod:`laws.scoring`); both are re-exported there, where callers import them from. The one
 competitor type (:mod:`laws.competitors`) is read by both, so what it refuses is both.
+:func:`as_typed` is how every such message quotes a value a person gave.
 """
 
 from __future__ import annotations
+
+import json
+from enum import Enum
 
 
 class MovementError(ValueError):
@@ -14,3 +18,25 @@ class MovementError(ValueError):
 
 class SessionError(ValueError):
     """A session that cannot be scored as given; the message names the board, line and pair."""
+
+
+def as_typed(value: object, most: int = 20) -> str:
+    """A value as a message to a person quotes it, never as Python writes it: text as it was typed,
+    ``nothing`` for no value (absent, null or blank), a seat or other enumeration by its value, true and
+    false, numbers as written, anything else as JSON writes it; cut to ``most`` characters (then ``…``)."""
+    if value is None or value == "":
+        text = "nothing"
+    elif isinstance(value, str):
+        text = value
+    elif isinstance(value, Enum):
+        text = str(value.value)
+    elif isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, (int, float)):
+        text = str(value)
+    else:
+        try:
+            text = json.dumps(value, default=lambda o: type(o).__name__, ensure_ascii=False)
+        except (TypeError, ValueError):
+            text = type(value).__name__
+    return text if len(text) <= most else text[:most] + "…"

@@ -38,6 +38,7 @@ import contextlib
 import html
 import json
 import logging
+import math
 import secrets
 import threading
 import time
@@ -271,8 +272,9 @@ class Dashboard:
         wait = self.throttle.wait(keys)
         if wait > 0:
             log.warning("login for user %r from %s refused: too many attempts; %.0f s to wait", name, address, wait)
-            resp = await self.login_page(request, f"Too many attempts: try again in {wait:.0f} s.", 429)
-            resp.headers["Retry-After"] = str(int(wait) + 1)
+            seconds = max(1, math.ceil(wait))     # rounded up: never "try again in 0 s"
+            resp = await self.login_page(request, f"Too many attempts: try again in {seconds} s.", 429)
+            resp.headers["Retry-After"] = str(seconds)
             return resp
         self.throttle.attempt(keys)
         try:

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from laws.duplicate.movement import Pair
+from laws.errors import as_typed
 from laws.session.duplicate.spec import label, pair_of_label
 
 KEY = re.compile(r"\s*(\d+)\s*[/,;\s]\s*(\d+)\s*(ns|ew)?\s*[/,;\s]\s*(\d+)\s*(ns|ew)?\s*", re.IGNORECASE)
@@ -39,7 +40,7 @@ class FormError(ValueError):
 def read_key(text: Any, mitchell: bool) -> str:
     """The canonical line key of what was typed (see the module docstring)."""
     if not isinstance(text, str):
-        raise FormError(f"the line {text!r} is not text (type it as board/NS pair/EW pair, e.g. 5/3 NS/4 EW)")
+        raise FormError(f"the line {as_typed(text)} is not text (type it as board/NS pair/EW pair, e.g. 5/3 NS/4 EW)")
     m = KEY.fullmatch(text)
     if not m:
         if text.count("/") == 2:   # a key as the session writes it, whatever it names: the checks answer
@@ -64,7 +65,7 @@ def artificial(text: Any) -> str:
 def _points(text: Any, who: str) -> int:
     t = str("" if text is None else text).strip().replace("−", "-").lstrip("+")
     if not re.fullmatch(r"-?\d{1,5}", t) or int(t) % 10:
-        raise FormError(f"{who}'s own score must be a whole number of points, a multiple of 10, got {str(text)[:20]!r}")
+        raise FormError(f"{who}'s own score must be a whole number of points, a multiple of 10, got {as_typed(text)}")
     return int(t)
 
 
@@ -169,7 +170,7 @@ def enter(data: Mapping[str, Any], user: str, state: Any, *, table: str | None =
     if c == "Pass":
         declarer, tricks = "", 0
     elif declarer not in ("N", "E", "S", "W"):
-        raise FormError(f"the declarer is N, E, S or W, got {str(data.get('declarer'))[:10]!r}")
+        raise FormError(f"the declarer is N, E, S or W, got {as_typed(data.get('declarer'), 10)}")
     rec: dict[str, Any] = {"type": "result", "hand": True, "by": user, "table": club, "section": state.setup.section,
                            "table_number": seating.table, "round": seating.round, "board": board,
                            "ns": label(ns), "ew": label(ew), "contract": c, "declarer": declarer or None,

@@ -9,7 +9,8 @@ confirmed it) so a page can measure how long it took to appear.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from firmware_host.session.duplicate_session import Session
@@ -162,6 +163,31 @@ def conflicts(session: Session) -> list[dict[str, Any]]:
     return out
 
 
+def _sent_from(session: Session, rec: Mapping[str, Any]) -> dict[str, Any]:
+    """Where a refused record came from, as far as it says: ``table`` (the movement's number, 0 when the
+    record does not give one), ``club_table`` (the club table's id, "" when none) and ``board`` (0 when
+    none). A message the link could not read keeps only its club table and the text it came as: its
+    board is read from that text when it is a board message's JSON (``{"body": {"board": 5}}``)."""
+    club = rec.get("table")
+    club = club if isinstance(club, str) and club.isprintable() and len(club) <= 64 else ""
+    number, board = rec.get("table_number"), rec.get("board")
+    payload = rec.get("payload")
+    if board is None and isinstance(payload, str) and len(payload) <= 65536:
+        try:
+            body = json.loads(payload).get("body")
+        except (ValueError, AttributeError):
+            body = None
+        if isinstance(body, Mapping):
+            board = body.get("board")
+            number = number if number is not None else body.get("table_number")
+
+    def whole(v: Any) -> int:
+        return v if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 9999 else 0
+
+    number = session.state.number_of.get(club, whole(number)) if club else whole(number)
+    return {"table": number, "club_table": club, "board": whole(board)}
+
+
 def refusal_rows(session: Session) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The latest refusals, newest first: the tables' (their results, what their pages entered) and the
     director's own (a form of the director's page the session did not take)."""
@@ -170,7 +196,8 @@ def refusal_rows(session: Session) -> tuple[list[dict[str, Any]], list[dict[str,
     for r in reversed(session.refusals):
         rec = r.get("record", {})
         what = str(rec.get("type", ""))
-        row = {"t": r.get("t", 0.0), "why": r["why"], "what": str(rec.get("form", what)), "by": str(rec.get("by", ""))}
+        row = {"t": r.get("t", 0.0), "why": r["why"], "what": str(rec.get("form", what)), "by": str(rec.get("by", "")),
+               **_sent_from(session, rec)}
         by = str(rec.get("by", ""))
         page = rec.get("page") or by.endswith("'s page") or by.endswith("(the table's page)")
         director = (what in DIRECTOR_RECORDS or what == "players" or (what == "result" and rec.get("hand"))) \

@@ -53,6 +53,7 @@ from laws.competition.teams import MatchResult, RoomResults, knockout_draw, roun
 from laws.competition.vp import wbf_vp
 from laws.competitors import Competitor
 from laws.duplicate.boards import vulnerability
+from laws.errors import as_typed
 from laws.scoring.bridge import parse_contract
 from laws.scoring.duplicate import ScoreInputError, board_score
 from laws.scoring.imps import butler
@@ -119,18 +120,18 @@ class TableResult:
             raise EventError(f"a result is an object, got {type(data).__name__}")
         unknown = set(data) - {"round", "table", "board", "contract", "declarer", "tricks", "assigned", "adjusted"}
         if unknown:
-            raise EventError(f"a result has no field {sorted(unknown)[0]!r}")
+            raise EventError(f"a result has no field {as_typed(sorted(unknown)[0])}")
         for name in ("round", "table", "board"):
             v = data.get(name)
             if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 9999:
-                raise EventError(f"a result's {name} is a whole number from 1, got {v!r}")
+                raise EventError(f"a result's {name} is a whole number from 1, got {as_typed(v)}")
         where = f"round {data['round']}, table {data['table']}, board {data['board']}"
         contract, declarer, tricks = data.get("contract", ""), data.get("declarer", ""), data.get("tricks", 0)
         assigned = data.get("assigned")
         if not isinstance(contract, str) or not isinstance(declarer, str):
             raise EventError(f"{where}: contract and declarer are text")
         if isinstance(tricks, bool) or not isinstance(tricks, int):
-            raise EventError(f"{where}: tricks is a whole number, got {tricks!r}")
+            raise EventError(f"{where}: tricks is a whole number, got {as_typed(tricks)}")
         adjusted = data.get("adjusted", "")
         result = cls(data["round"], data["table"], data["board"], contract, declarer, tricks,
                      assigned if assigned is not None else None, adjusted if isinstance(adjusted, str) else "")
@@ -139,20 +140,23 @@ class TableResult:
             if contract or declarer or tricks or assigned is not None or len(parts) != 2 \
                     or any(p not in AWARDS for p in parts):
                 raise EventError(f"{where}: an adjusted result is North-South's and East-West's awards, each "
-                                 f"A+, A= or A- (\"A+/A-\"), with no contract or assigned score, got {adjusted!r}")
+                                 f"A+, A= or A- (\"A+/A-\"), with no contract or assigned score, got {as_typed(adjusted)}")
             return result
         if assigned is not None:
             if contract or declarer or tricks or isinstance(assigned, bool) or not isinstance(assigned, int) \
                     or assigned % 10 or abs(assigned) > 7600:
                 raise EventError(f"{where}: an assigned score is North-South's, a multiple of 10, with no "
-                                 f"contract, got {assigned!r}")
+                                 f"contract, got {as_typed(assigned)}")
             return result
         if contract == "Pass":
             if declarer or tricks:
                 raise EventError(f"{where}: a passed-out board has no declarer or tricks")
             return result
+        if contract == "":
+            raise EventError(f"{where}: a result gives a contract (Pass for a passed-out board), an assigned "
+                             f"score or an adjusted one")
         if declarer not in SEATS:
-            raise EventError(f"{where}: declarer is N, E, S or W, got {declarer!r}")
+            raise EventError(f"{where}: declarer is N, E, S or W, got {as_typed(declarer)}")
         try:
             result.ns_score  # noqa: B018 - the score is the check of contract and tricks
         except (ValueError, ScoreInputError) as exc:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from laws.cards import Seat, Side
 from laws.duplicate.boards import Vulnerability
+from laws.errors import as_typed
 from laws.scoring.bridge import (
     Contract,
     overtrick_points,
@@ -49,7 +50,7 @@ class ScoreInputError(ValueError):
 
 def _check_tricks(tricks: object) -> int:
     if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= 13:
-        raise ScoreInputError(f"tricks must be a whole number 0 to 13, got {tricks!r}")
+        raise ScoreInputError(f"tricks must be a whole number 0 to 13, got {as_typed(tricks)}")
     return tricks
 
 
@@ -104,14 +105,14 @@ def board_score(contract: Contract | None, declarer: Seat | None, tricks: int,
         raise ScoreInputError(f"vulnerability must be a Vulnerability (DB-2), got {vulnerability!r}")
     if contract is None:
         if declarer is not None:
-            raise ScoreInputError(f"a passed-out board has no declarer, got {declarer!r}")
+            raise ScoreInputError(f"a passed-out board has no declarer, got {as_typed(declarer)}")
         if tricks:
             raise ScoreInputError(f"a passed-out board has no tricks, got {tricks}")
         return 0
     if not isinstance(contract, Contract):
         raise ScoreInputError(f"contract must be a Contract or None, got {contract!r}")
     if not isinstance(declarer, Seat):
-        raise ScoreInputError(f"contract {contract.code} needs a declarer seat (N, E, S or W), got {declarer!r}")
+        raise ScoreInputError(f"contract {contract.code} needs a declarer seat (N, E, S or W), got {as_typed(declarer)}")
     side = declarer.side
     score = declarer_score(contract, tricks, vulnerability.of(side))
     return score if side is Side.NS else -score

@@ -174,3 +174,42 @@ def test_a_correction_with_its_lead_and_a_regroup_as_typed(dup: Any) -> None:
     assert st.regroups == {"1/1 NS/1 EW": "B"}
     r = _post(client, "/api/duplicate/correct", {"key": "1/1 NS/1 EW", "contract": "9Z"}, token)
     assert r.status_code == 409 and "the contract '9Z' is a level 1-7" in r.json()["error"]
+
+
+def test_a_correction_to_a_pass_out_drops_the_declarer_tricks_and_lead(dup: Any) -> None:
+    """Audit 15 F4: the page's Correct form, its declarer left "as entered", sends only the contract
+    ``pass``; on main it was refused "a passed-out board has no declarer, got <Seat.N: 'N'>" (the line's
+    declarer carried over), so no result could be corrected to a pass-out."""
+    desk, client, token = dup
+    st = desk.session.state
+    desk.session.take(result(st.setup, 1, 1, 1, random.Random(1)))
+    key = "1/1 NS/1 EW"
+    r = _post(client, "/api/duplicate/correct", {"key": key, "contract": "4s", "declarer": "N", "lead": "SA",
+                                                 "tricks": "10", "why": "misheard"}, token)
+    assert r.status_code == 200, r.text
+    r = _post(client, "/api/duplicate/correct", {"key": key, "contract": "pass", "declarer": "E", "why": "x"}, token)
+    assert r.status_code == 409 and r.json()["error"] == f"line {key}: a passed-out board has no declarer, got E"
+    r = _post(client, "/api/duplicate/correct", {"key": key, "contract": "pass", "why": "it was passed out"}, token)
+    assert r.status_code == 200, r.text
+    e = st.entries[key]
+    assert (e.contract, e.declarer, e.tricks, e.lead) == ("Pass", "", 0, "")
+    line = _line(_view(client), key)
+    assert (line["contract"], line["declarer"], line["lead"], line["tricks"]) == ("Passed out", "", "", 0), line
+    r = _post(client, "/api/duplicate/enter", {"key": "2/1NS/1EW", "contract": "4s", "tricks": "10"}, token)
+    assert r.status_code == 409 and "None" not in r.json()["error"] and "<" not in r.json()["error"], r.json()
+
+
+def test_enter_and_correct_on_a_line_holding_an_adjusted_score_say_the_same(dup: Any) -> None:
+    """Audit 15 F7: "Enter" on a line holding the director's adjusted score said "has a result already
+    (from table 1 in round 1): correct it instead", though no table sent one, and "Correct" then said
+    "holds an adjusted score: adjust it again or cancel it"."""
+    _desk, client, token = dup
+    r = _post(client, "/api/duplicate/adjust", {"board": 1, "ns": "1NS", "ew": "1EW", "kind": "artificial",
+                                                "ns_value": "A+", "ew_value": "A-", "why": "slow play"}, token)
+    assert r.status_code == 200, r.text
+    said = "line 1/1 NS/1 EW holds an adjusted score: adjust it again or cancel it"
+    r = _post(client, "/api/duplicate/enter", {"key": "1 1ns 1ew", "contract": "4s", "declarer": "S",
+                                               "tricks": "10", "why": "late"}, token)
+    assert r.status_code == 409 and r.json()["error"] == said
+    r = _post(client, "/api/duplicate/correct", {"key": "1 1ns 1ew", "contract": "4s", "why": "late"}, token)
+    assert r.status_code == 409 and r.json()["error"] == said

@@ -303,3 +303,32 @@ def test_the_directors_forms_as_a_director_uses_them(room: Room, tmp_path: Path)
             players.quit()
     finally:
         director.quit()
+
+
+def test_refused_from_the_tables_says_which_table_and_board(room: Room, tmp_path: Path) -> None:
+    """Audit 15 F5: "Refused from the tables" said only why ("lead: 'SA' is not a card ..."), never which
+    table sent it nor which board; the journal's refusal keeps the club table and the message as it came."""
+    import json
+
+    from selenium.webdriver.common.by import By
+
+    rec = next(r for r in all_results(room.setup) if r["table"] == "table-02" and r["round"] == 1)
+    body = {k: rec[k] for k in ("section", "table_number", "round", "board", "ns", "ew", "contract", "declarer",
+                                "tricks", "record", "verified", "foul", "auction", "play")}
+    body.update({"lead": "SA", "confirmed": {"ns": "N", "ew": "E"}})
+    message = {"table": "table-02", "kind": "board", "seq": 1, "deal": 1, "secret": True, "t": 1000.0,
+               "body": body, "prev": 0}
+    room.desk.offer("cardtable/table-02/board", json.dumps(message).encode())
+    room.desk.tick()
+    wrong = dict(rec, source="table-02:2", ew="9 EW")                 # pairs the movement does not seat there
+    assert not room.desk.session.take(wrong).taken
+    room.desk.tick()
+    director = _director(room, tmp_path, 390)
+    try:
+        _wait(director).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#refused li")) == 2)
+        rows = [li.text for li in director.find_elements(By.CSS_SELECTOR, "#refused li")]
+        board = rec["board"]
+        assert rows[0].startswith(f"table 2, round 1, board {board}: the movement seats"), rows   # named already
+        assert rows[1].startswith(f"Table 2 (table-02), board {board}: lead:"), rows
+    finally:
+        director.quit()

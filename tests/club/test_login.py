@@ -236,3 +236,21 @@ def test_a_known_device_stays_known_across_a_restart_of_the_dashboard(tmp_path: 
     (Path(tmp_path) / "directors.device-key").write_text("not hex\n")
     with pytest.raises(OSError, match="not a key written by the dashboard"):
         _device_key(users)
+
+
+def test_the_wait_is_rounded_up_never_0_s(dash: Any) -> None:
+    """Audit 15 F6: with under half a second left the page said "Too many attempts: try again in 0 s."
+    (rounded to the nearest); the wait is rounded up, and Retry-After says the same."""
+    _d, client, clock = dash
+    r = login(client, "wrong-pw")
+    for _ in range(20):                        # until the guesser is slowed
+        if r.status_code == 429:
+            break
+        r = login(client, "wrong-pw")
+    said = []
+    while r.status_code == 429:                # a quarter of a second at a time, until it may try again
+        said.append((r.text.split("Too many attempts: ")[1].split("<")[0], r.headers["Retry-After"]))
+        clock.now += 0.25
+        r = login(client, "wrong-pw")
+    assert said and said[-1] == ("try again in 1 s.", "1"), said
+    assert all(not text.startswith("try again in 0 ") and wait != "0" for text, wait in said), said

@@ -314,3 +314,38 @@ def test_bench_euchre_quick_on_the_director_s_server(capsys: pytest.CaptureFixtu
     figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert figures["pages"].startswith("the director's server") and figures["night finished"] is True
     assert figures["hands taken"] == 80 and figures["hand -> page"]["n"] == 80
+
+
+def test_a_finished_night_offers_no_call(club: Club) -> None:
+    """Audit 15 F8: the finished night's page still offered "Call the round", which answered "round 3 has
+    been called already"; once the night is finished the button is gone."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tests.browser import chromium, missing
+
+    if missing():
+        pytest.skip(missing())
+    n = club.session.night
+    with tempfile.TemporaryDirectory() as pa:
+        director = chromium(pa)
+        try:
+            director.get(club.url + "/euchre")
+            director.find_element(By.ID, "username").send_keys("director")
+            director.find_element(By.ID, "password").send_keys(PASSWORD)
+            director.find_element(By.ID, "login").click()
+            WebDriverWait(director, 20).until(lambda d: "/login" not in d.current_url)
+            director.get(club.url + "/euchre")
+            WebDriverWait(director, 30).until(lambda d: _text(d, "round").startswith("Round 1 of"))
+            assert director.find_element(By.ID, "call").is_displayed()
+            seq = 0
+            for rnd in range(1, n.setup.rounds + 1):
+                WebDriverWait(director, 30).until(lambda d, rnd=rnd: n.current == rnd)
+                for h in (1, 2):
+                    seq += 1
+                    club.t1.send(hand(n, 1, h), seq)
+                    club.t2.send(hand(n, 2, h), seq)
+            WebDriverWait(director, 30).until(lambda d: _text(d, "round").startswith("Final standings"))
+            assert n.finished and not director.find_element(By.ID, "call").is_displayed()
+        finally:
+            director.quit()

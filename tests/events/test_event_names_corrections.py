@@ -208,3 +208,49 @@ def test_the_dashboard_command_refuses_an_event_it_cannot_run(tmp_path: Path, ca
 def _write(path: Path, text: str) -> Path:
     path.write_text(text)
     return path
+
+
+def test_a_correction_with_a_blank_or_mistyped_box_is_refused_quoting_what_was_typed(tmp_path: Path) -> None:
+    """A corrected contract with no tricks is refused (never scored as 0 tricks), naming the tricks; a
+    number typed as words or with letters is refused quoting it as typed, never as Python writes it
+    (``None``, quotes, a seat's repr)."""
+    rc, folder = _open(tmp_path)
+    assert rc == 0
+    session = EventSession.open(folder)
+    desk = EventDesk(session)
+    try:
+        _play(session, 1)
+        was = dict(session.event.results)
+
+        def refused(result: dict[str, Any]) -> str:
+            out = desk.director_record({"type": "correct", "by": "director", "why": "keyed wrong",
+                                        "result": result})
+            assert out.status == "refused", result
+            return str(out.why)
+
+        where = {"round": 1, "table": 1, "board": 1}
+        why = refused({**where, "contract": "4S", "declarer": "N"})
+        assert why == "round 1, table 1, board 1: a corrected contract needs its tricks (how many declarer took, 0 to 13)"
+        assert refused({**where, "contract": "4S", "tricks": 10}).endswith("declarer is N, E, S or W, got nothing")
+        assert "gives a contract (Pass for a passed-out board)" in refused({**where, "declarer": "N", "tricks": 10})
+        for got in (refused({**where, "table": "table-02", "contract": "4S", "declarer": "N", "tricks": 10}),
+                    refused({**where, "table": None, "contract": "4S", "declarer": "N", "tricks": 10}),
+                    refused({**where, "contract": "4S", "declarer": "N", "tricks": "ten"}),
+                    refused({**where, "contract": "4S", "declarer": "X", "tricks": 10}),
+                    refused({**where, "assigned": "+42O"})):
+            assert "None" not in got and "got '" not in got and '"' not in got and "<" not in got, got
+        assert refused({**where, "table": "table-02", "contract": "4S", "declarer": "N", "tricks": 10}) \
+            == "a result's table is a whole number from 1, got table-02"
+        assert refused({**where, "table": None}) == "a result's table is a whole number from 1, got nothing"
+        assert refused({**where, "contract": "4S", "declarer": "N", "tricks": "ten"}).endswith(
+            "tricks is a whole number, got ten")
+        for who, said in (("two", "got two"), (None, "got nothing")):
+            out = desk.director_record({"type": "names", "competitor": who, "name": "", "players": [], "by": "director"})
+            assert out.status == "refused" and out.why == f"competitor is a number from 1 to 4, {said}"
+        assert session.event.results == was                   # nothing refused changed anything
+        # a pass-out corrected needs no declarer or tricks
+        assert desk.director_record({"type": "correct", "by": "director", "why": "passed out",
+                                     "result": {**where, "contract": "Pass", "declarer": ""}}).status == "taken"
+        assert session.event.results[(1, 1, 1)].ns_score == 0
+    finally:
+        session.close()

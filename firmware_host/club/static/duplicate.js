@@ -107,7 +107,14 @@
     for (const [list, empty, rows] of [["refused", "no-refused", v.refusals], ["mine", "no-mine", v.mine]]) {
       const ol = $(list);
       ol.replaceChildren();
-      for (const r of rows) ol.append(el("li", "", (r.by ? r.by + ": " : "") + r.why));
+      for (const r of rows) {
+        // who sent it, and from where: "Table 2 (table-02), board 5: ..." (a table's page also says whose)
+        const table = r.table ? "Table " + r.table + (r.club_table ? " (" + r.club_table + ")" : "")
+          : r.club_table ? "Table " + r.club_table : "";
+        const said = r.table && r.why.startsWith("table " + r.table + ",");   // the reason names them already
+        const where = [r.by, said ? "" : table, said || !r.board ? "" : "board " + r.board].filter((x) => x).join(", ");
+        ol.append(el("li", "", (where ? where + ": " : "") + r.why));
+      }
       $(empty).hidden = rows.length > 0;
     }
   }

@@ -30,7 +30,20 @@
     } else if (view.draws) {
       const d = view.draws[view.draws.length - 1];
       out.push(`<p id="round">Round ${d.round} of ${view.rounds}${view.finished ? " (finished)" : ""}</p>`);
-      out.push(`<ul id="draw">` + d.matches.map(m => `<li>${cell(m[0])} v ${cell(m[1])}</li>`).join("")
+      // each match with its event tables (the number the "Correct a result" form asks for), the club
+      // table playing there, the room, and the results in of those the table owes this round
+      const at = (t) => {
+        const n = String(t.table), club = (d.club_tables || {})[n], due = (d.due || {})[n];
+        return `<li class="at">Table ${cell(t.table)}${club ? ` (${cell(club)})` : ""}`
+          + (t.room ? `, ${cell(t.room)} room` : "")
+          + (t.section ? `, section ${cell(t.section)}: ${cell(t.ns_pair)} v ${cell(t.ew_pair)}`
+             : d.matches.length ? "" : `: N ${cell(t.north)} S ${cell(t.south)} E ${cell(t.east)} W ${cell(t.west)}`)
+          + (due === undefined ? "" : `: ${cell((d.results || {})[n] || 0)} of ${cell(due)} results in`) + "</li>";
+      };
+      const tables = d.tables || [];
+      out.push(`<ul id="draw">` + d.matches.map((m, i) => `<li>${cell(m[0])} v ${cell(m[1])}`
+               + `<ul>${tables.filter(t => t.match === i + 1).map(at).join("")}</ul></li>`).join("")
+               + (d.matches.length ? "" : tables.map(at).join(""))
                + d.byes.map(b => `<li>${cell(b)}: bye</li>`).join("") + "</ul>");
       const w = who(view);
       out.push(`<ul id="standings">` + view.standings.map(s => `<li>${s.field ? cell(s.field) + ": " : ""}`
@@ -64,7 +77,8 @@
       .then(r => r.json().then(j => { answer.textContent = r.ok ? "Done." : (j.error || "Refused."); }))
       .catch(() => { answer.textContent = "The server did not answer."; });
   }
-  function num(v) { return v === "" ? undefined : Number(v); }
+  // a whole number typed is sent as one; anything else is sent as typed, so the refusal quotes it
+  function num(v) { const t = String(v).trim(); return t === "" ? undefined : /^[+-]?\d+$/.test(t) ? Number(t) : t; }
   const names = document.getElementById("names-form");
   if (names) {
     names.addEventListener("submit", (e) => {
@@ -89,11 +103,24 @@
       if (ns && ew) {
         body.adjusted = ns + "/" + ew;
       } else if (f.get("assigned").trim() !== "") {
-        body.assigned = num(f.get("assigned").trim().replace(/^\+/, ""));
+        body.assigned = num(f.get("assigned"));
       } else {
         body.contract = f.get("contract").trim();
-        body.declarer = f.get("declarer").trim();
-        body.tricks = num(f.get("tricks")) || 0;
+        if (/^pass$/i.test(body.contract)) {     // a passed-out board: no declarer, no tricks
+          body.contract = "Pass";
+          body.declarer = "";
+        } else {
+          body.declarer = f.get("declarer").trim();
+          body.tricks = num(f.get("tricks"));
+        }
+        // a blank box is never a score: refused here, naming it, as the server refuses it
+        const blank = body.contract === "" ? "Contract (or Pass), an assigned score or each side's award"
+          : body.contract === "Pass" ? ""
+          : body.declarer === "" ? "Declarer" : body.tricks === undefined ? "Tricks" : "";
+        if (blank) {
+          document.getElementById("answer").textContent = `Not sent: fill in ${blank}.`;
+          return;
+        }
       }
       post("/api/event/correct", body);
     });

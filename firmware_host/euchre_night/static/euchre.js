@@ -9,6 +9,7 @@
   const seats = t => ["N", "S", "E", "W"].map(s => s + ": " + e(t.seats[s].name)).join(", ");
   if (TABLE) $("exports").hidden = true;
   function draw(v) {
+    if ($("call")) $("call").parentElement.hidden = !!v.finished;   // a finished night has no round to call
     $("round").textContent = (v.finished ? "Final standings" :
       "Round " + v.round + " of " + v.rounds + (v.called ? " (called: finish the hand in play)" : "")) +
       " · hands taken: " + v.hands_taken;

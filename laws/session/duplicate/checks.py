@@ -102,6 +102,8 @@ def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
         earlier = st.by_pair.get((rec["board"], p))
         if earlier is not None:
             e = st.entries[earlier]
+            if hand and e.kind != "played":     # the director's adjusted score: no table's result to correct
+                return f"line {e.key} holds an adjusted score: adjust it again or cancel it"
             if hand:
                 return (f"line {e.key} has a result already (from table {e.table} in round {e.round}"
                         f"{', entered by hand' if e.hand else ''}): correct it instead")
@@ -221,10 +223,19 @@ def _check_correct(st: SessionState, rec: Mapping[str, Any]) -> str:
     e = st.entries[str(rec["key"])]
     if e.kind != "played":
         return f"line {e.key} holds an adjusted score: adjust it again or cancel it"
-    merged = {"board": e.board, "contract": rec.get("contract", e.contract),
-              "declarer": rec.get("declarer", e.declarer) or None, "tricks": rec.get("tricks", e.tricks),
-              "lead": rec.get("lead", e.lead)}
-    return _check_score(st, f"line {e.key}", merged)
+    return _check_score(st, f"line {e.key}", {"board": e.board, **corrected(e, rec)})
+
+
+def corrected(e: Any, rec: Mapping[str, Any]) -> dict[str, Any]:
+    """A line's contract, declarer, tricks and lead once a ``correct`` record is applied: each the
+    record's, else the line's, except that a correction to a pass-out (``"contract": "Pass"``) keeps
+    none of the line's declarer, tricks and lead (a passed-out board has none: the form's "as entered"
+    declarer would otherwise carry the played contract's over and be refused)."""
+    passed = rec.get("contract") == "Pass"
+    return {"contract": rec.get("contract", e.contract),
+            "declarer": rec.get("declarer", "" if passed else e.declarer) or None,
+            "tricks": rec.get("tricks", 0 if passed else e.tricks),
+            "lead": rec.get("lead", None if passed else e.lead) or None}
 
 
 def _check_adjust(st: SessionState, rec: Mapping[str, Any]) -> str:

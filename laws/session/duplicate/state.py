@@ -51,7 +51,7 @@ from laws.duplicate.movement import Movement, Pair, Seating
 from laws.duplicate.release import page_audience, released
 from laws.scoring import Artificial, Assigned, Line, Played, parse_contract
 from laws.scoring.session import Result
-from laws.session.duplicate.checks import adjusted_value, check, result_content, source_seq
+from laws.session.duplicate.checks import adjusted_value, check, corrected, result_content, source_seq
 from laws.session.duplicate.spec import (
     SessionSetup,
     boards_by_number,
@@ -309,9 +309,10 @@ class SessionState:
         elif kind == "correct":
             e = self.entries[rec["key"]]
             who = (str(rec.get("by", "")), str(rec.get("why", "")))
+            now = corrected(e, rec)
             self._put(replace(
-                e, contract=str(rec.get("contract", e.contract)), declarer=str(rec.get("declarer", e.declarer) or ""),
-                tricks=int(rec.get("tricks", e.tricks)), lead=str(rec.get("lead", e.lead) or ""),
+                e, contract=str(now["contract"]), declarer=str(now["declarer"] or ""),
+                tricks=int(now["tricks"]), lead=str(now["lead"] or ""),
                 by=e.by if e.hand else who[0], why=e.why if e.hand else who[1],
                 corrected=who if e.hand else e.corrected))
         elif kind == "cancel":

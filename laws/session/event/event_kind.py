@@ -30,6 +30,7 @@ from laws.competition.event import EventState, TableResult
 from laws.competition.event_spec import EventError, EventKind, EventSpec, pair_id, section_pairs
 from laws.duplicate.deal import Board, Deal, commitment
 from laws.duplicate.movement import records_problem
+from laws.errors import as_typed
 from laws.session.kind import REPEAT
 from laws.session.players import name_problem, player_problem
 
@@ -144,6 +145,12 @@ def _ranges(ids: list[str]) -> str:
     return ", ".join(r[0] if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
+def _quoted(value: object) -> str:
+    """A section or pair as typed, in quotes (``'C'``), or ``nothing``."""
+    shown = as_typed(value)
+    return shown if value is None or value == "" else f"'{shown}'"
+
+
 def section_problem(spec: EventSpec, rec: Mapping[str, Any]) -> str:
     """What is wrong with the ``section`` and ``pair`` of a ``names`` record of an event of sections
     ("" when nothing): the section is one of the event's, the pair (``3NS``, ``3EW``, or ``5`` for a
@@ -152,13 +159,13 @@ def section_problem(spec: EventSpec, rec: Mapping[str, Any]) -> str:
     section, pair, who = rec.get("section"), rec.get("pair"), rec.get("competitor")
     names = [sec.name for sec in spec.sections]
     if section not in names:
-        return f"there is no section {str(section)[:20]!r} (the sections are {', '.join(names)})"
+        return f"there is no section {_quoted(section)} (the sections are {', '.join(names)})"
     ids = [pair_id(p) for s, p in section_pairs(spec) if s == section]
     if pair not in ids:
-        return f"section {section} has no pair {str(pair)[:20]!r} (its pairs are {_ranges(ids)})"
+        return f"section {section} has no pair {_quoted(pair)} (its pairs are {_ranges(ids)})"
     want = 1 + [f"{s} {pair_id(p)}" for s, p in section_pairs(spec)].index(f"{section} {pair}")
     if who != want:
-        return f"pair {section} {pair} is competitor {want}, got {str(who)[:20]}"
+        return f"pair {section} {pair} is competitor {want}, got {as_typed(who)}"
     return ""
 
 
@@ -181,14 +188,14 @@ def names_problem(spec: EventSpec, names: Mapping[int, Mapping[str, Any]], rec: 
         if problem:
             return problem
     if isinstance(who, bool) or not isinstance(who, int) or not 1 <= who <= spec.entrants:
-        return f"competitor is a number from 1 to {spec.entrants}, got {str(who)[:20]}"
+        return f"competitor is a number from 1 to {spec.entrants}, got {as_typed(who)}"
     label = competitor_label(spec, who)
     if name != "" and (not spec.kind.teams or name_problem(name)):
         return (f"{label}: only a team has a name" if not spec.kind.teams
                 else f"team {who}: {name_problem(name).replace('player', 'team')}")
     most = players_at_most(spec.kind)
     if not isinstance(players, list) or len(players) > most:
-        return f"{label}: players is a list of at most {most}, got {str(players)[:60]}"
+        return f"{label}: players is a list of at most {most}, got {as_typed(players, 60)}"
     for p in players:
         problem = player_problem(p)
         if problem:
@@ -212,15 +219,27 @@ def each_problem(spec: EventSpec, names: Mapping[int, Mapping[str, Any]], rec: M
     if spec.kind is not EventKind.INDIVIDUAL:
         return "only an individual's players are named two at once (each)"
     if not isinstance(each, list) or len(each) != 2 or not all(isinstance(x, Mapping) for x in each):
-        return f"each is a list of two players' names, got {str(each)[:60]}"
+        return f"each is a list of two players' names, got {as_typed(each, 60)}"
     if each[0].get("competitor") == each[1].get("competitor"):
-        return f"each names player {str(each[0].get('competitor'))[:20]} twice"
+        return f"each names player {as_typed(each[0].get('competitor'))} twice"
     so_far = dict(names)
     for one in each:
         problem = names_problem(spec, so_far, one)
         if problem:
             return problem
         so_far[one["competitor"]] = one
+    return ""
+
+
+def _missing(result: Mapping[str, Any]) -> str:
+    """What a director's correction lacks ("" when nothing) once ``TableResult.from_dict`` has read it
+    (which refuses a result without a contract, an assigned or an adjusted score, and a played contract
+    without its declarer): a contract played (not ``Pass``) gives its tricks. A table's result always
+    has them; read without them, a correction would score a blank as 0 tricks."""
+    if "assigned" in result or "adjusted" in result or result.get("contract") == "Pass":
+        return ""
+    if "tricks" not in result:
+        return "a corrected contract needs its tricks (how many declarer took, 0 to 13)"
     return ""
 
 
@@ -266,6 +285,9 @@ class EventSessionState:
             result = TableResult.from_dict(rec.get("result"))  # type: ignore[arg-type]
         except EventError as exc:
             return str(exc)
+        missing = _missing(rec["result"])
+        if missing:
+            return f"round {result.round}, table {result.table}, board {result.board}: {missing}"
         ev = self.event
         key = (result.round, result.table, result.board)
         if key in ev.results:
