@@ -332,3 +332,43 @@ def test_refused_from_the_tables_says_which_table_and_board(room: Room, tmp_path
         assert rows[1].startswith(f"Table 2 (table-02), board {board}: lead:"), rows
     finally:
         director.quit()
+
+
+TOUCH = """
+const out = [];
+const seen = (e) => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+  return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
+for (const e of document.querySelectorAll('button, input, select, textarea, summary, a[href]')) {
+  if (!seen(e) || e.closest('.dup-table')) continue;   // a traveller's row is the tap target, not its cells
+  const r = e.getBoundingClientRect();
+  const box = (e.type === 'checkbox' || e.type === 'radio') ? (e.closest('label') || e).getBoundingClientRect() : r;
+  if (box.height < 40) out.push(`${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} "${(e.textContent || e.value || e.name || '').trim().slice(0, 30)}" is ${Math.round(box.height)} px tall`);
+}
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+const small = new Set();
+while (walker.nextNode()) {
+  const n = walker.currentNode, e = n.parentElement;
+  if (!n.textContent.trim() || !e || !seen(e)) continue;
+  const px = parseFloat(getComputedStyle(e).fontSize);
+  if (px < 12) small.add(`${e.tagName.toLowerCase()}.${e.className} "${n.textContent.trim().slice(0, 30)}" at ${px.toFixed(1)} px`);
+}
+return out.concat([...small]);
+"""
+
+
+def test_a_phone_gets_touch_targets_and_text_it_can_use(room: Room, tmp_path: Path) -> None:
+    """At 390 px every control, link and tick box (with its label) is at least 40 px tall, and no text is
+    under 12 px, on the director's duplicate page and the club's page (a director's evening on a phone)."""
+    from selenium.webdriver.common.by import By
+
+    room.play_all()
+    director = _director(room, tmp_path, 390)
+    try:
+        _wait(director).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#travellers details.board")) == 10)
+        problems = director.execute_script(TOUCH)
+        director.get(room.url)
+        _wait(director).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#conn.live"))
+        problems += director.execute_script(TOUCH)
+        assert problems == [], "\n".join(problems)
+    finally:
+        director.quit()
