@@ -65,7 +65,9 @@ def run(args: argparse.Namespace) -> int:
                                 headers={"X-Forwarded-For": "192.168.1.20"})
                 took.append(time.perf_counter() - t0)
                 codes.append(r.status_code)
-                client.post("/logout", headers={"Origin": url})
+                page = client.get("/").text   # the logout form carries the login's CSRF token
+                token = page.split('name="csrf" value="', 1)[-1].split('"', 1)[0]
+                client.post("/logout", data={"csrf": token}, headers={"Origin": url})
                 time.sleep(0.05)
             return took, codes
 

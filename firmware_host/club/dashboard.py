@@ -55,7 +55,16 @@ from firmware_host.club.state import RESULT_PHASES, ClubState
 from firmware_host.table.bridge_choices import ANSWERS
 from firmware_host.web import stream
 from firmware_host.web.auth import Sessions
-from firmware_host.web.guard import COOKIE, DEVICE_COOKIE, MAX_BODY, Refused, guard, login_of, token_of
+from firmware_host.web.guard import (
+    COOKIE,
+    DEVICE_COOKIE,
+    MAX_BODY,
+    Refused,
+    guard,
+    login_of,
+    same_origin,
+    token_of,
+)
 from firmware_host.web.throttle import DEVICE_DAYS, Busy, Devices, HashPool, Throttle
 from firmware_host.wire.topics import TOPICS
 from laws.events import event_to_dict
@@ -298,8 +307,23 @@ class Dashboard:
         return resp
 
     async def logout(self, request: Any) -> Any:
+        """The pages' "Log out" form: from our own origin with the login's CSRF token (the form's hidden
+        ``csrf`` field, or ``X-CSRF-Token``), as every other request that changes something; a page of
+        another site could log the director out. Without a live login there is nothing to end."""
         from starlette.responses import RedirectResponse
-        self.sessions.logout(request.cookies.get(COOKIE))
+        s = login_of(request, self.sessions)
+        if s is not None:
+            body = await request.body()
+            form = urllib.parse.parse_qs(body[:MAX_BODY].decode("utf-8", "replace"))
+            token = request.headers.get("x-csrf-token") or (form.get("csrf") or [None])[0]
+            if not same_origin(request):
+                log.warning("logout of %s refused: cross-origin request from %r", s.user,
+                            str(request.headers.get("origin"))[:200])
+                return self._json({"error": "cross-origin request"}, 403)
+            if not self.sessions.check_csrf(s, token):
+                log.warning("logout of %s refused: missing or wrong CSRF token", s.user)
+                return self._json({"error": "bad CSRF token"}, 403)
+            self.sessions.logout(request.cookies.get(COOKIE))
         resp = RedirectResponse("/login", 303, headers=self._headers())
         resp.delete_cookie(COOKIE, path="/", secure=self._secure(request), httponly=True, samesite="strict")
         return resp

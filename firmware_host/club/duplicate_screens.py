@@ -37,7 +37,7 @@ from firmware_host.duplicate import forms
 from firmware_host.duplicate.views import director_view, table_view, traveller
 from firmware_host.session.duplicate_session import Outcome, SessionDesk
 from firmware_host.web import stream
-from firmware_host.web.guard import MAX_BODY, Refused, guard, read_body, same_origin, token_of
+from firmware_host.web.guard import MAX_BODY, Refused, guard, own_origin, read_body, token_of
 
 log = logging.getLogger(__name__)
 
@@ -354,7 +354,9 @@ class DuplicateScreens:
         if number is None or not self.desk.check_key(tid, request.headers.get("x-table-key")):
             log.warning("result entry for table %r refused: unknown table or wrong key", str(tid)[:64])
             return self.dash._json({"error": "no such table page"}, 404)
-        if not same_origin(request):
+        if not own_origin(request):
+            log.warning("result entry for table %s refused: not from our own origin (Origin %r, Referer %r)", tid,
+                        str(request.headers.get("origin"))[:200], str(request.headers.get("referer"))[:200])
             return self.dash._json({"error": "cross-origin request"}, 403)
         body, data, _ = await read_body(request, MAX_BODY)
         user = f"{tid}'s page"
@@ -410,7 +412,9 @@ class DuplicateScreens:
         found = self._table_id(request)
         if found is None:
             return self.dash._json({"error": "no such table page"}, 404)
-        if not same_origin(request):
+        if not own_origin(request):
+            log.warning("players for table %s refused: not from our own origin (Origin %r, Referer %r)", found,
+                        str(request.headers.get("origin"))[:200], str(request.headers.get("referer"))[:200])
             return self.dash._json({"error": "cross-origin request"}, 403)
         _, data, _ = await read_body(request, MAX_BODY)
         if not isinstance(data, dict):

@@ -82,9 +82,23 @@ async def guard(request: Any, sessions: Any, what: str, max_body: int = MAX_BODY
 
 
 def same_origin(request: Any) -> bool:
-    """True unless the request names an ``Origin`` other than the host it was sent to."""
+    """True unless the request names an ``Origin`` other than the host it was sent to (a director's
+    request also needs the login's CSRF token, which another site cannot read)."""
     origin = request.headers.get("origin")
     return origin is None or urllib.parse.urlsplit(origin).netloc == request.headers.get("host", "")
+
+
+def own_origin(request: Any) -> bool:
+    """True only when the request says it comes from the host it was sent to: its ``Origin`` is that
+    host, or, with no ``Origin`` (browsers send one with every POST), its ``Referer`` is a page of it. A
+    table's page has no CSRF token to add (its key is in the address), so a request that names neither
+    is refused."""
+    host = request.headers.get("host", "")
+    origin = request.headers.get("origin")
+    if origin is not None:
+        return bool(host) and urllib.parse.urlsplit(origin).netloc == host
+    referer = request.headers.get("referer")
+    return bool(host) and referer is not None and urllib.parse.urlsplit(referer).netloc == host
 
 
 async def read_body(request: Any, max_body: int = MAX_BODY) -> tuple[bytes, Any, LineRefused | None]:

@@ -26,6 +26,10 @@ from laws.competition.event_spec import EventKind
 EVENT_KINDS = frozenset(k.value for k in EventKind)   # an event's table view carries its kind as ``kind``
 SEATS = ("N", "E", "S", "W")
 FINGERPRINT = re.compile(r"^[0-9a-f]{64}$")
+# docs/mqtt.md, "The body of a board message": a contract in its one spelling, nothing else ("4s", "3ntx",
+# "1N", "1H " are refused, naming the field: the session stores and exports what the table sent, and compares
+# a resend with it, so one result has one spelling)
+CONTRACT = re.compile(r"Pass|[1-7](C|D|H|S|NT)(X|XX)?")
 ANSWER_STATUSES = ("taken", "repeat", "refused")
 ANSWERS_KEPT = 16
 
@@ -204,7 +208,10 @@ class BoardResult:
         confirmed = b.get("confirmed") or {}
         if not isinstance(confirmed, dict):
             raise MessageError("confirmed must be an object {ns: seat, ew: seat}")
-        contract = text(b.get("contract"), "contract", 8)
+        contract = b.get("contract")
+        if not isinstance(contract, str) or not CONTRACT.fullmatch(contract):
+            raise MessageError("contract must be \"Pass\" or a level 1 to 7, a strain C, D, H, S or NT, then X or XX "
+                               f"when doubled or redoubled, in capitals (\"4S\", \"3NTX\"), got {_short(contract)}")
         out = cls(
             section=text(b.get("section"), "section", 8),
             table_number=whole(b.get("table_number"), "table_number", 1, 999),

@@ -419,17 +419,23 @@ class EventState:
                 out.append(MatchScore(r, res.home, res.away, res.home_imps, res.away_imps, res.home_vp,
                                       res.away_vp))
         elif self.spec.kind is EventKind.SWISS_PAIRS:
-            margin = dict.fromkeys(range(1, len(d.tables) + 1), 0)
+            # each side's IMPs are the sum of what it gained board by board, as a teams match's
+            # (docs/scoring.md sections 10-11: A+/A+ is +3 to each side); the margin is their difference
+            gained = {t.table: [0, 0] for t in d.tables}
             for (table, _b), won in self.butler_imps(r).items():
-                margin[table] += won
+                gained[table][0 if won > 0 else 1] += abs(won)
             for (table, _b), (ns_imps, ew_imps) in self.adjusted_imps(r).items():
                 # mirrored awards (A+/A-, A=/A=) are one result of that many IMPs; others each side's own,
                 # a side's negative award counting to the other (laws.competition.teams, DB-12)
-                margin[table] += ns_imps if ns_imps == -ew_imps else ns_imps - ew_imps
+                if ns_imps == -ew_imps:
+                    gained[table][0 if ns_imps > 0 else 1] += abs(ns_imps)
+                else:
+                    gained[table][0] += max(ns_imps, 0) + max(-ew_imps, 0)
+                    gained[table][1] += max(ew_imps, 0) + max(-ns_imps, 0)
             for t in d.tables:
-                ns = margin[t.table]
-                first, second = max(ns, 0), max(-ns, 0)
-                out.append(MatchScore(r, t.north, t.east, first, second, self._vp(ns), self._vp(-ns)))
+                first, second = gained[t.table]
+                out.append(MatchScore(r, t.north, t.east, first, second, self._vp(first - second),
+                                      self._vp(second - first)))
         return tuple(out)
 
     def butler_imps(self, r: int) -> dict[tuple[int, int], int]:

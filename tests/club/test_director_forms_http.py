@@ -84,10 +84,18 @@ def test_a_tables_own_page_enters_its_own_lines_with_its_key_only(dup: Any) -> N
                        headers={"X-Table-Key": "wrong"}).status_code == 404
     assert client.post("/api/duplicate/table/table-02/enter", json=body,
                        headers={"X-Table-Key": key, "Origin": "http://evil.test"}).status_code == 403
-    r = client.post("/api/duplicate/table/table-02/enter", json={**body, "key": "1/1 NS/1 EW"},
-                    headers={"X-Table-Key": key})
+    # from our own origin: its Origin (a browser sends one with every POST), else a Referer of ours; a POST
+    # that names neither was taken (docs/session.md), as was one whose Referer is another site's
+    for other in ({}, {"Referer": "http://evil.test/page"}, {"Origin": "null"},
+                  {"Origin": "http://evil.test", "Referer": "http://club.test/duplicate/table/table-02"}):
+        r = client.post("/api/duplicate/table/table-02/enter", json=body, headers={"X-Table-Key": key, **other})
+        assert (r.status_code, r.json()) == (403, {"error": "cross-origin request"}), other
+    assert "3/2 NS/2 EW" not in desk.session.state.entries
+    own = {"X-Table-Key": key, "Origin": "http://club.test"}
+    r = client.post("/api/duplicate/table/table-02/enter", json={**body, "key": "1/1 NS/1 EW"}, headers=own)
     assert r.status_code == 409 and "this page is table table-02's" in r.json()["error"]
-    r = client.post("/api/duplicate/table/table-02/enter", json=body, headers={"X-Table-Key": key})
+    r = client.post("/api/duplicate/table/table-02/enter", json=body,
+                    headers={"X-Table-Key": key, "Referer": f"http://club.test/duplicate/table/table-02?key={key}"})
     assert r.status_code == 200, r.text
     e = desk.session.state.entries["3/2 NS/2 EW"]
     assert e.hand and e.by == "table-02's page" and e.lead == "4S"

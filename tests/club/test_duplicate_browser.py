@@ -198,6 +198,11 @@ def test_the_director_and_a_table_see_the_session_at_every_width(club: Club, tmp
                 bad = [v for v in _axe(d) if v["impact"] in ("serious", "critical")]
                 assert not bad, (name, width, bad)
         assert _table_page_leaks(club, players, tid) == []
+        # "Log out" sends the login's CSRF token in the form (docs/session.md): the director is logged out
+        director.find_element(By.CSS_SELECTOR, "form[action='/logout'] button[type=submit]").click()
+        wait.until(lambda d: d.current_url == club.url + "login")
+        director.get(club.url + "duplicate")
+        wait.until(lambda d: d.current_url.startswith(club.url + "login"))
     finally:
         director.quit()
         players.quit()

@@ -15,7 +15,7 @@ from firmware_host.web import throttle as th
 from firmware_host.web.auth import hash_password
 from firmware_host.web.throttle import Busy, HashPool, Throttle
 
-from .conftest import PASSWORDS, FakeClock, login
+from .conftest import PASSWORDS, FakeClock, csrf, login
 
 
 def test_delays_grow_with_failures_and_are_capped() -> None:
@@ -56,7 +56,7 @@ def test_a_flood_of_bad_logins_does_not_lock_the_director_out(dash: Any) -> None
 
     d, client, clock = dash
     assert login(client).status_code == 303  # the director's browser: now a known device for "director"
-    client.post("/logout", follow_redirects=False)
+    assert client.post("/logout", data={"csrf": csrf(client)}, follow_redirects=False).status_code == 303
     # guessers from the same address (a club's LAN, a proxy), at the director's name and at others
     attacker = TestClient(d.app, base_url="http://club.test")
     answers = [login(attacker, f"guess-{i}", "director" if i % 2 else f"user{i}").status_code
@@ -72,6 +72,25 @@ def test_a_flood_of_bad_logins_does_not_lock_the_director_out(dash: Any) -> None
     assert 0 < wait <= th.CAP + 1
     clock.now += wait
     assert login(fresh).status_code == 303
+
+
+def test_logout_is_from_our_own_origin_with_the_logins_token(dash: Any) -> None:
+    # a page of another site (no token, its own Origin) logged the director out: now refused as every other
+    # request that changes something is (docs/session.md); the page's form sends the token in a hidden field
+    _d, client, _clock = dash
+    assert login(client).status_code == 303
+    token = csrf(client)
+    assert f'<input type="hidden" name="csrf" value="{token}">' in client.get("/").text
+    for data, headers in (({}, {"Origin": "http://evil.test"}), ({"csrf": token}, {"Origin": "http://evil.test"}),
+                          ({}, {}), ({"csrf": "wrong"}, {"Origin": "http://club.test"})):
+        r = client.post("/logout", data=data, headers=headers, follow_redirects=False)
+        assert r.status_code == 403, (data, headers)
+        assert client.get("/api/state").status_code == 200        # still logged in
+    r = client.post("/logout", data={"csrf": token}, headers={"Origin": "http://club.test"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/login"
+    assert client.get("/api/state").status_code == 401
+    # without a live login there is nothing to end: back to the login page
+    assert client.post("/logout", follow_redirects=False).status_code == 303
 
 
 def test_login_cookies_are_secure_over_https(broker: LocalBroker) -> None:

@@ -60,6 +60,12 @@ def test_players_name_themselves_at_their_table(dup: Any) -> None:
     key = desk.table_key("table-02")
     url = f"/api/duplicate/table/table-02/players?key={key}"
     assert client.post("/api/duplicate/table/table-02/players?key=bad", json={}).status_code == 404
+    # from our own origin only: a POST with neither an Origin nor a Referer of ours was taken
+    for other in ({}, {"Referer": "http://evil.test/"}, {"Origin": "null"}):
+        r = client.post(url, json={"side": "ew", "players": ["1045", "1102"], "confirm": True}, headers=other)
+        assert r.status_code == 403, other
+    assert desk.session.state.players_of("2 EW") == []
+    client.headers["Origin"] = "http://club.test"     # as a browser sends it with every POST
     r = client.post(url, json={"side": "ew", "players": ["1045", "1102"]})
     assert r.status_code == 200 and r.json()["pair"] == "2 EW" and "confirm" in r.json()
     assert [p["name"] for p in r.json()["players"]] == ["Bob Jones", "Cy Young"]

@@ -61,7 +61,7 @@ def test_a_board_message_becomes_the_sessions_result_record(rec: dict[str, Any])
      "foul: the seat that played the card is the seat the record gives it to"),
     (lambda b: b.update(foul={"card": "AS", "played_by": "N", "record_seat": "E", "trick": 1, "seats": []}),
      "foul.seats must list the seats whose hands differ"),
-    (lambda b: b.pop("contract"), "contract must be text of 1 to 8 characters, got None"),
+    (lambda b: b.pop("contract"), "contract must be \"Pass\" or a level 1 to 7, a strain C, D, H, S or NT"),
 ])
 def test_each_malformed_field_is_named(rec: dict[str, Any], change: Any, words: str) -> None:
     env = json.loads(_message(rec))
@@ -71,6 +71,25 @@ def test_each_malformed_field_is_named(rec: dict[str, Any], change: Any, words: 
     with pytest.raises(LinkError) as exc:
         parse_result(board_topic("table-02"), json.dumps(env).encode())
     assert words in str(exc.value)
+
+
+@pytest.mark.parametrize("spelling", ["3ntx", "1H ", " 1H", "1hxx", "1N", "4s", "1h", "pass", "PASS", "1 H",
+                                      "4SXXX", "8S", "0NT", "4\u2660", "4Sx", "3NTx"])
+def test_a_contract_not_in_its_one_spelling_is_refused_naming_the_field(rec: dict[str, Any], spelling: str) -> None:
+    # docs/mqtt.md: "4SX" (level, strain C D H S NT, X/XX) or "Pass"; "3ntx" was taken and stored as sent,
+    # and the results PBN printed [Contract "3ntx"] beside a ScoreTable that said 3NTX
+    env = json.loads(_message(rec))
+    env["body"]["contract"] = spelling
+    with pytest.raises(LinkError, match="contract must be \"Pass\" or a level 1 to 7") as exc:
+        parse_result(board_topic("table-02"), json.dumps(env).encode())
+    assert repr(spelling) in str(exc.value)
+
+
+@pytest.mark.parametrize("spelling", ["Pass", "1C", "3NT", "4SX", "7NTXX", "2DXX"])
+def test_a_contract_in_its_one_spelling_is_read_as_sent(rec: dict[str, Any], spelling: str) -> None:
+    env = json.loads(_message(rec))
+    env["body"]["contract"] = spelling
+    assert parse_result(board_topic("table-02"), json.dumps(env).encode())["contract"] == spelling
 
 
 def test_a_message_for_another_table_or_not_a_board_message_is_refused(rec: dict[str, Any]) -> None:
@@ -134,6 +153,25 @@ def test_the_desk_takes_a_batch_drops_a_repeat_and_answers_a_refusal(tmp_path: P
     assert [t for t, _m, _r in wire.sent] == [seating_topic("table-02")]   # only what changed
     notes = [r.body for r in desk.session.journal.rows() if r.kind == "note"]
     assert notes[-1]["refused"]["record"]["payload"] == "garbage"
+    desk.session.close()
+
+
+def test_a_result_resent_in_another_spelling_is_refused_for_its_contract_not_as_a_second_result(
+        tmp_path: Path, rec: dict[str, Any]) -> None:
+    rec = {**rec, "contract": "4S", "declarer": "S", "tricks": 10, "lead": None, "play": [], "verified": False,
+           "foul": None}
+    wire = Wire()
+    desk = SessionDesk(Session.create(tmp_path / "s", make_setup(MITCHELL_3), analyse=False, synchronous="NORMAL"), wire)
+    lower = json.loads(_message(rec, seq=8))
+    lower["body"]["contract"] = "4s"
+    for payload in (_message(rec, seq=7), json.dumps(lower).encode(), _message(rec, seq=9)):
+        assert desk.offer(board_topic("table-02"), payload)
+    assert desk.tick()
+    answers = wire.last(seating_topic("table-02"))["answers"]
+    assert [a["status"] for a in answers] == ["taken", "refused", "repeat"]
+    assert "contract must be" in answers[1]["why"] and "'4s'" in answers[1]["why"]
+    assert "second result" not in answers[1]["why"]
+    assert [e.contract for e in desk.session.state.entries.values()] == ["4S"]
     desk.session.close()
 
 

@@ -55,6 +55,20 @@ def test_a_second_result_for_the_same_board_and_pair_is_refused_naming_the_first
     _refused(st, again, "a second result for board 1 and pair 1 NS (the first came from table 1 in round 1)")
 
 
+def test_a_result_journaled_in_another_spelling_is_kept_in_the_one_spelling_and_its_resend_is_a_repeat() -> None:
+    # a journal written before board messages were held to "4S"/"3NTX"/"Pass" (docs/mqtt.md) may hold "3ntx";
+    # the session keeps (and the results files print) "3NTX", and the same result spelled "3NTX" is a repeat
+    setup, st = _state()
+    rec = {**result(setup, 1, 1, 1, random.Random(1)), "contract": "3ntx", "declarer": "N", "tricks": 8,
+           "lead": None, "play": [], "verified": False, "foul": None}
+    st.apply(rec)
+    assert [e.contract for e in st.entries.values()] == ["3NTX"]
+    assert st.check({**rec, "contract": "3NTX", "source": "table-01:5000"}) == "repeat"
+    assert st.check({**rec, "contract": "3nx", "source": rec["source"]}) == "repeat"
+    st.apply({"type": "correct", "key": next(iter(st.entries)), "contract": "4s", "by": "director", "why": "typo"})
+    assert [e.contract for e in st.entries.values()] == ["4S"]
+
+
 def test_the_same_message_again_is_a_repeat_not_a_second_result() -> None:
     setup, st = _state()
     rec = result(setup, 1, 1, 1, random.Random(1))

@@ -327,19 +327,20 @@ def check_pbn(text: str) -> list[str]:
             real = [r for r in rows if "_adj" not in r]
             datum = butler_datum([int(r["_ns"]) for r in real]) if real else 0
             for r in rows:
+                key = (int(r["Round"]), int(r["PairId_NS"]), int(r["PairId_EW"]))
+                m = matches.setdefault(key, [0, 0])   # each side's gains, as a teams match's (§10-11)
                 if "_adj" in r:     # an adjusted table is not in the datum: its awards in IMPs
                     ns_i, ew_i = (AWARD_IMPS[x] for x in r["_adj"].split("/"))
-                    want, won = (ns_i, ew_i), award_margin(ns_i, ew_i)
+                    want = (ns_i, ew_i)
+                    credit = award_totals(ns_i, ew_i)
+                    m[0] += credit[0]
+                    m[1] += credit[1]
                 else:
                     won = imps(int(r["_ns"]) - datum)
                     want = (won, -won)
+                    m[0 if won > 0 else 1] += abs(won)
                 if (int(r["IMP_NS"]), int(r["IMP_EW"])) != want:
                     problems.append(f"board {board} table {r['Table']}: Butler {r['IMP_NS']}, recomputed {want}")
-                key = (int(r["Round"]), int(r["PairId_NS"]), int(r["PairId_EW"]))
-                matches.setdefault(key, [0, 0])
-                matches[key][0] += won
-        for key, (ns, _z) in list(matches.items()):
-            matches[key] = [max(ns, 0), max(-ns, 0)]
     elif first.get("Competition") == "Pairs":
         return problems + _check_sections_pbn(games, rows_of)
     else:

@@ -335,7 +335,26 @@ def test_a_swiss_pairs_award_is_out_of_the_datum() -> None:
     assert state.butler_imps(1) == {(1, 1): 6, (2, 1): -6}
     assert state.adjusted_imps(1) == {(3, 1): (3, 3)}
     margins = [(m.first_imps, m.second_imps) for m in state.matches(1)]
-    assert margins == [(6, 0), (0, 6), (0, 0)]
+    assert margins == [(6, 0), (0, 6), (3, 3)]
+    assert [m.first_vp for m in state.matches(1)][2] == vp.wbf_vp(0, 1)
+
+
+def test_a_swiss_pairs_match_gives_each_side_what_it_gained_board_by_board() -> None:
+    # docs/scoring.md sections 10-11: a match's IMPs are each side's gains summed over its boards, as a
+    # teams match's (the results PBN's MatchTable had only the net margin, 0-2 here, where it is 10-12).
+    # 4 pairs, 3 boards: table 1 (1 v 3) gains +7 on board 1, loses 9 on board 2, A+/A+ on board 3.
+    state = EventState.opened(EventSpec(EventKind.SWISS_PAIRS, 4, 3, 3))
+    for table, board, contract, tricks in ((1, 1, "6NT", 12), (2, 1, "3NT", 9), (1, 2, "3NT", 9),
+                                           (2, 2, "6NT", 12), (2, 3, "3NT", 9)):
+        state.apply(TableResult(1, table, board, contract, "N", tricks))
+    state.apply(TableResult(1, 1, 3, "", adjusted="A+/A+"))
+    assert state.butler_imps(1) == {(1, 1): 7, (2, 1): -7, (1, 2): -9, (2, 2): 9, (2, 3): 0}
+    m1, m2 = state.matches(1)
+    assert _n((m1.first, m1.second, m1.first_imps, m1.second_imps)) == (1, 3, 7 + 3, 9 + 3)
+    assert _n((m2.first, m2.second, m2.first_imps, m2.second_imps)) == (2, 4, 9, 7)
+    assert (m1.first_vp, m1.second_vp) == (vp.wbf_vp(-2, 3), vp.wbf_vp(2, 3))   # the margin is unchanged
+    net = {p.competitor.number: p.net_imps for p in state.standings()}
+    assert net == {1: -2, 2: 2, 3: 2, 4: -2}
 
 
 def test_an_individual_award_is_its_share_of_the_top() -> None:

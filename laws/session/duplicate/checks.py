@@ -55,10 +55,23 @@ def _seating(st: SessionState, rec: Mapping[str, Any]) -> tuple[Seating | None, 
     return s, ""
 
 
+def contract_code(contract: Any) -> Any:
+    """A contract in its one spelling (``"4S"``, ``"3NTX"``, ``"Pass"``), as the session keeps, compares
+    and exports it. A board message is refused unless it spells it so (``docs/mqtt.md``); a record
+    journaled before that (``"4s"``, ``"3ntx"``) is kept in the one spelling too. What cannot be read
+    as a contract is given back as it is, for ``_check_score`` to refuse."""
+    if contract == "Pass":
+        return contract
+    try:
+        return parse_contract(contract).code
+    except (TypeError, ValueError, AttributeError):
+        return contract
+
+
 def result_content(rec: Mapping[str, Any]) -> tuple[Any, ...]:
-    """What makes two result messages the same result: board, round, pairs, contract, declarer, tricks,
-    lead."""
-    return (rec.get("board"), rec.get("round"), rec.get("ns"), rec.get("ew"), rec.get("contract"),
+    """What makes two result messages the same result: board, round, pairs, contract (in its one
+    spelling), declarer, tricks, lead."""
+    return (rec.get("board"), rec.get("round"), rec.get("ns"), rec.get("ew"), contract_code(rec.get("contract")),
             rec.get("declarer") or None, rec.get("tricks"), rec.get("lead") or None)
 
 
@@ -131,7 +144,7 @@ def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
 def _same(e: Any, rec: Mapping[str, Any]) -> bool:
     """The same result from the same table (a resend under a new seq)."""
     return bool(e.club_table == rec.get("table") and (e.contract, e.declarer or None, e.tricks, e.lead or None) == (
-        rec.get("contract"), rec.get("declarer") or None, rec.get("tricks"), rec.get("lead") or None))
+        contract_code(rec.get("contract")), rec.get("declarer") or None, rec.get("tricks"), rec.get("lead") or None))
 
 
 def _check_score(st: SessionState, where: str, rec: Mapping[str, Any]) -> str:

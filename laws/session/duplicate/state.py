@@ -51,7 +51,14 @@ from laws.duplicate.movement import Movement, Pair, Seating
 from laws.duplicate.release import page_audience, released
 from laws.scoring import Artificial, Assigned, Line, Played, parse_contract
 from laws.scoring.session import Result
-from laws.session.duplicate.checks import adjusted_value, check, corrected, result_content, source_seq
+from laws.session.duplicate.checks import (
+    adjusted_value,
+    check,
+    contract_code,
+    corrected,
+    result_content,
+    source_seq,
+)
 from laws.session.duplicate.spec import (
     SessionSetup,
     boards_by_number,
@@ -311,7 +318,7 @@ class SessionState:
             who = (str(rec.get("by", "")), str(rec.get("why", "")))
             now = corrected(e, rec)
             self._put(replace(
-                e, contract=str(now["contract"]), declarer=str(now["declarer"] or ""),
+                e, contract=str(contract_code(now["contract"])), declarer=str(now["declarer"] or ""),
                 tricks=int(now["tricks"]), lead=str(now["lead"] or ""),
                 by=e.by if e.hand else who[0], why=e.why if e.hand else who[1],
                 corrected=who if e.hand else e.corrected))
@@ -371,7 +378,7 @@ class SessionState:
         if rec.get("source"):
             self.sources[str(rec["source"])] = result_content(rec)
         return Entry(line_key(rec["board"], ns, ew), int(rec["board"]), int(rec["round"]), int(rec["table_number"]),
-                     ns, ew, "played", str(rec["contract"]), str(rec.get("declarer") or ""), int(rec["tricks"]),
+                     ns, ew, "played", str(contract_code(rec["contract"])), str(rec.get("declarer") or ""), int(rec["tricks"]),
                      str(rec.get("lead") or ""), tuple(rec.get("auction") or ()), tuple(rec.get("play") or ()),
                      str(rec.get("record") or ""), bool(rec.get("verified")), rec.get("foul") or None,
                      str(rec.get("source", "")), str(rec.get("table") or self.club_table_of.get(rec["table_number"], "")),
