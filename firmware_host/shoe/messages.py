@@ -389,4 +389,15 @@ class LinkStatus:
     refused: bool = False
 
 
-ShoeEvent = ShoeMessage | LinkStatus
+@dataclass(frozen=True, slots=True)
+class ShoeRestarted:
+    """The shoe restarted (a HELLO with a new ``boot_id`` after boot ``old_boot``): it is dealing nothing
+    (PROTOCOL.md 6.3), so a deal or board it was dealing will never get its end message. Passed on
+    before any message of the new boot; not on the wire."""
+
+    old_boot: int
+    boot_id: int
+    shoe: Hello
+
+
+ShoeEvent = ShoeMessage | LinkStatus | ShoeRestarted

@@ -1,7 +1,8 @@
 """Adapters between the devices and the controller's queue: they run in the devices' threads and only
 translate and submit (the controller does the rest in its own thread).
 
-* ``ShoeAdapter``: shoe-link messages -> law events, device status, buttons, notes, packs loaded; each
+* ``ShoeAdapter``: shoe-link messages -> law events, device status, buttons, notes, packs loaded, the
+  shoe's restarts; each
   numbered message is followed by an ``AckPoint`` (the shoe is acknowledged once it is committed).
 * ``CameraFeeder``: frames -> the vision watcher -> law events (and the watcher's notes, as device
   notes of the camera), in a capture thread of its own.
@@ -26,6 +27,7 @@ from firmware_host.table.controller import (
     LawInput,
     MemberSeen,
     PackLoaded,
+    ShoeRestart,
 )
 from laws.engine import LawEngine
 from laws.state import Phase
@@ -65,6 +67,9 @@ class ShoeAdapter:
 
         if isinstance(msg, m.LinkStatus):
             self.submit(DeviceStatus("shoe", msg.online, msg.reason))
+            return
+        if isinstance(msg, m.ShoeRestarted):
+            self.submit(ShoeRestart(msg.old_boot, msg.boot_id))
             return
         numbered = isinstance(msg, m.ShoeMessage) and not isinstance(msg, (m.Heartbeat, m.Pong)) and msg.seq > 0
         mark = (self.boot(), msg.seq) if numbered else None

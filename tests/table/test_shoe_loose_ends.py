@@ -97,3 +97,71 @@ def test_a_board_not_whole_that_names_its_missing_cards_is_still_finished_from_t
     assert [r["clause"] for r in rulings] == ["DB-14"]
     assert rulings[0]["missing"] == [c.code for c in PACK[50:]]
     assert isinstance(Card.parse(rulings[0]["missing"][0]), Card)
+
+
+def _hello(boot: int) -> m.Hello:
+    return m.Hello(0, 1, 2, boot, 0, 0x7F, 128, "audit", "1.2.0")
+
+
+def _bridge_table(tmp_path: Path) -> tuple[Any, Any, Feed]:
+    from firmware_host.records.journal import Journal
+    from firmware_host.table.controller import TableController
+    from tests.table.test_controller import Clock
+
+    j = Journal.open(tmp_path / "j")
+    ctl = TableController(game="contract-bridge", journal=j, panel=None, clock=Clock())
+    return ctl, j, Feed(ctl)
+
+
+def _deal_cards(feed: Feed, n: int, *, dealer: Any = None) -> None:
+    from laws.cards import Seat
+
+    feed(m.DealBegan, dealer or Seat.N, 0, (1,) * 13, "A1", answers=1)
+    seats = [Seat.E, Seat.S, Seat.W, Seat.N]
+    for i, card in enumerate(PACK[:n], 1):
+        feed(m.CardOut, i, seats[(i - 1) % 4], False, card, m.Orientation.DOWN, 90, "A1")
+
+
+def test_a_shoe_restarted_mid_deal_ends_the_deal_with_a_note_and_the_laws_ruling(tmp_path: Path) -> None:
+    """PROTOCOL.md 6.3: after the shoe restarts no deal is going on. The table journals the restart and
+    ends the deal there, as a deal the shoe stopped: the laws rule on the 20 cards (a redeal)."""
+    ctl, j, feed = _bridge_table(tmp_path)
+    _deal_cards(feed, 20)
+    assert ctl.engine.state.phase is Phase.DEALING
+    feed.adapter(m.ShoeRestarted(BOOT, 0xB007, _hello(0xB007)))
+    ctl.drain()
+    rows = _rows(j)
+    (note,) = [b for k, b in rows if k == "note" and "shoe_restarted" in b]
+    assert note["shoe_restarted"] == [BOOT, 0xB007] and "restarted" in note["text"]
+    after = rows[rows.index(("note", note)):]
+    assert [b["type"] for k, b in after if k == "event"] == ["deal_end"]
+    rulings = [b for k, b in after if k == "ruling"]
+    assert (rulings[-1]["remedy"], rulings[-1]["clause"]) == ("redeal", "CB-redeal-incorrect")
+    assert ctl.engine.state.phase is not Phase.DEALING
+
+
+def test_a_shoe_restarted_between_deals_is_only_noted(tmp_path: Path) -> None:
+    ctl, j, feed = _bridge_table(tmp_path)
+    feed.adapter(m.ShoeRestarted(BOOT, 0xB007, _hello(0xB007)))
+    ctl.drain()
+    kinds = [(k, sorted(b)) for k, b in _rows(j)[1:]]
+    assert kinds == [("note", ["device", "shoe_restarted", "text"])]
+
+
+def test_a_shoe_restarted_mid_board_leaves_it_short_of_the_cards_not_seen_placed(tmp_path: Path) -> None:
+    """PROTOCOL.md 7.1: that board never got its BOARD_FINISHED: not whole; the host finishes it with
+    the cards it saw placed (DB-14, then DEAL_BOARD with them placed once a pack is in the well)."""
+    ctl, proc, j, link, feed = _dup_board_begun(tmp_path)
+    board = RECS[1]
+    for i, card in enumerate(PACK[:30], 1):
+        feed(m.CardOut, i, board.deal.holder(card), False, card, m.Orientation.DOWN, 90, "B7", board=1)
+    feed.adapter(m.ShoeRestarted(BOOT, 0xB007, _hello(0xB007)))
+    ctl.drain()
+    rows = _rows(j)
+    (short,) = [b for k, b in rows if k == "event" and b["type"] == "board_short"]
+    assert short["missing"] == [c.code for c in PACK[30:]]
+    assert [b["clause"] for k, b in rows if k == "ruling"] == ["DB-14"]
+    feed.seq = 0
+    feed(m.PackLoaded, "B7")
+    again = [c for c in link.sent if isinstance(c, m.DealBoard)]
+    assert len(again) == 2 and again[1].placed == frozenset(PACK[:30])
