@@ -101,9 +101,22 @@ class ShoeAdapter:
         elif isinstance(msg, m.CardRejected):
             what = msg.card.name if msg.card is not None else "an unreadable card"
             self.submit(DeviceNote("shoe", f"rejected {what} (reason {int(msg.reason)}): not in any pocket", mark))
+        elif isinstance(msg, m.CardOut) and msg.seat is None and not msg.turn_up:
+            # a card outside a deal (index 0, seat 255): no seat's, but journaled before the shoe is
+            # acknowledged, so the director can rule on it (PROTOCOL.md 7)
+            self.submit(DeviceNote("shoe", f"a card left the shoe outside a deal: {_card_words(msg)}", mark))
         elif isinstance(msg, m.BoardBegan) and self.boards:
             self.submit(DeviceNote("shoe", f"board {msg.board}: the shoe goes on with {len(msg.placed)} cards "
                                    "already in their pockets", mark))
+
+
+def _card_words(msg: Any) -> str:
+    """"the ace of spades (AS, pack A1, face down)" for a ``CardOut``."""
+    from firmware_host.shoe import messages as m
+
+    what = f"the {msg.card.name} ({msg.card.code}" if msg.card is not None else "an unreadable card (no code"
+    faced = {m.Orientation.DOWN: "face down", m.Orientation.UP: "face up"}.get(msg.orientation, "face not known")
+    return f"{what}, pack {msg.pack or 'not read'}, {faced})"
 
 
 def connect_shoe(ctl: Any, link: Any, adapter: ShoeAdapter) -> None:

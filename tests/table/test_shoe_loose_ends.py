@@ -165,3 +165,18 @@ def test_a_shoe_restarted_mid_board_leaves_it_short_of_the_cards_not_seen_placed
     feed(m.PackLoaded, "B7")
     again = [c for c in link.sent if isinstance(c, m.DealBoard)]
     assert len(again) == 2 and again[1].placed == frozenset(PACK[:30])
+
+
+def test_a_card_outside_a_deal_is_journaled_before_the_shoe_is_acknowledged(tmp_path: Path) -> None:
+    """PROTOCOL.md 7: a card with index 0 and seat 255 goes to no seat; the reference host passes it on
+    so the controller can log it (or a director can rule on it); docs/ordering.md: rows before the ACK."""
+    ctl, j, feed = _bridge_table(tmp_path)
+    before = len(_rows(j))
+    out = feed(m.CardOut, 0, None, False, Card.parse("AS"), m.Orientation.DOWN, 90, "A1")
+    rows = _rows(j)[before:]
+    assert feed.acked == [out.seq]
+    (note,) = [b for k, b in rows if k == "note"]
+    assert note["shoe"] == [BOOT, out.seq] and "outside a deal" in note["text"] and "ace of spades" in note["text"]
+    assert not [b for k, b in rows if k == "event"]         # no seat's: nothing for the laws
+    feed(m.CardOut, 0, None, False, None, m.Orientation.UP, 0, "")
+    assert "an unreadable card" in _rows(j)[-1][1]["text"]
