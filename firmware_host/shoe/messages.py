@@ -123,7 +123,8 @@ class ShoeMessage:
 class Skipped(ShoeMessage):
     """A numbered frame (type 0x10-0x7F) with a good CRC that this host cannot read: an unknown type
     from a newer minor version, or a malformed body. Its number is used up (so the stream does not
-    stall) but nothing is passed on to the controller."""
+    stall); it is passed on as this, so that the host can journal that the message could not be read
+    (and a table can count a card whose CARD_OUT it could not read as an unreadable card)."""
 
     mtype: int
     reason: str

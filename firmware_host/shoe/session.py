@@ -263,8 +263,7 @@ class ShoeSession:
                 self.stats["skipped"] += 1
                 log.error("shoe link: message %d (type 0x%02x) could not be read (%s); skipped",
                           msg.seq, msg.mtype, msg.reason)
-            else:
-                events.append(msg)
+            events.append(msg)          # a Skipped too: the host journals that its number was used up
             msg = self._early.pop(self.expected, None)
 
     def _deal_answers(self, msg: Any) -> Any:

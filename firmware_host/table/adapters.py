@@ -29,6 +29,7 @@ from firmware_host.table.controller import (
     PackLoaded,
     ShoeRestart,
 )
+from laws.cards import Seat, clockwise_from
 from laws.engine import LawEngine
 from laws.state import Phase
 
@@ -61,6 +62,8 @@ class ShoeAdapter:
         self.boot = boot
         self.boards = boards
         self.deal_finished = threading.Event()
+        self._deal: Any = None      # the DealBegan of the deal being dealt (not a board's), None between deals
+        self._index = 0             # the index of its last card reported
 
     def __call__(self, msg: Any) -> None:
         from firmware_host.shoe import messages as m
@@ -69,6 +72,7 @@ class ShoeAdapter:
             self.submit(DeviceStatus("shoe", msg.online, msg.reason))
             return
         if isinstance(msg, m.ShoeRestarted):
+            self._deal = None
             self.submit(ShoeRestart(msg.old_boot, msg.boot_id))
             return
         numbered = isinstance(msg, m.ShoeMessage) and not isinstance(msg, (m.Heartbeat, m.Pong)) and msg.seq > 0
@@ -81,6 +85,10 @@ class ShoeAdapter:
         from firmware_host.shoe import messages as m
         from firmware_host.shoe.laws_map import to_law_event
 
+        self._follow(msg)
+        if isinstance(msg, m.Skipped):
+            self._skipped(msg, mark)
+            return
         event = to_law_event(msg, pack=self.pack(), boards=self.boards)
         if event is not None:
             self.submit(LawInput(event, "shoe", mark))
@@ -108,6 +116,52 @@ class ShoeAdapter:
         elif isinstance(msg, m.BoardBegan) and self.boards:
             self.submit(DeviceNote("shoe", f"board {msg.board}: the shoe goes on with {len(msg.placed)} cards "
                                    "already in their pockets", mark))
+
+
+    def _follow(self, msg: Any) -> None:
+        """Which deal is being dealt and its last card's index (a board's cards are counted by the laws)."""
+        from firmware_host.shoe import messages as m
+
+        if isinstance(msg, m.DealBegan):
+            self._deal, self._index = msg, 0
+        elif isinstance(msg, (m.DealFinished, m.BoardBegan, m.BoardFinished)):
+            self._deal = None
+        elif isinstance(msg, m.CardOut) and self._deal is not None and msg.index and not msg.board:
+            self._index = msg.index
+
+    def _skipped(self, msg: Any, mark: tuple[int | None, int] | None) -> None:
+        """A numbered message the host could not read: its number is used up (PROTOCOL.md 5: skipped,
+        counted, logged) and the journal says so before the shoe is acknowledged. A CARD_OUT of the deal
+        being dealt is a card that left all the same: it is the deal's next card, unreadable, at the seat
+        the deal's pattern gives that index (PROTOCOL.md 7), so the cards after it keep their places."""
+        from firmware_host.shoe import messages as m
+        from laws.events import CardDealt, DamagedCardFound
+
+        what = f"message {msg.seq} (type 0x{msg.mtype:02x}) could not be read ({msg.reason}): skipped"
+        deal = self._deal
+        if msg.mtype != m.MsgType.CARD_OUT or deal is None:
+            self.submit(DeviceNote("shoe", what, mark))
+            return
+        self._index += 1
+        seat, turn_up = seat_of(self._index - 1, deal.dealer, deal.pattern, deal.turn_up)
+        where = "the table (the turn-up)" if turn_up or seat is None else seat.value
+        self.submit(DeviceNote("shoe", f"{what}; taken as card {self._index} of the deal, unreadable, to {where}",
+                               mark))
+        if turn_up or seat is None:
+            event: Any = DamagedCardFound(None, self.pack() or deal.pack or "unknown")
+        else:
+            event = CardDealt(seat, None, False, None)
+        self.submit(LawInput(event, "shoe", mark))
+
+
+def seat_of(i: int, dealer: Seat, pattern: tuple[int, ...], turn_up: int) -> tuple[Seat | None, bool]:
+    """Where the deal's card of 0-based position ``i`` goes by PROTOCOL.md section 7's formula: a seat,
+    or (None, True) for a turned-up card, (None, False) beyond the deal."""
+    for size in pattern:
+        if i < 4 * size:
+            return clockwise_from(dealer)[(1 + i // size) % 4], False
+        i -= 4 * size
+    return None, i < turn_up
 
 
 def _card_words(msg: Any) -> str:

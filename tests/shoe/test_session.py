@@ -132,12 +132,15 @@ def test_commands_wait_for_the_handshake_and_are_repeated_after_a_reconnect() ->
     assert cmd not in sent(out)
 
 
-def test_an_unreadable_numbered_frame_uses_up_its_number_without_an_event() -> None:
+def test_an_unreadable_numbered_frame_uses_up_its_number_and_is_passed_on_as_skipped() -> None:
+    """PROTOCOL.md 5: skipped, counted, logged; passed on as ``Skipped`` so the host can journal it."""
     s = online()
     unknown = codec.frame_raw(bytes([1, 0x7E, 0, 0, 0, 1]) + b"new in 1.1")
     bad_card = codec.frame_raw(bytes([1, 0x10, 0, 0, 0, 2, 1, 0]) + b"ZZ\x00\x00\x00")
     events, out = s.receive(unknown + bad_card + codec.encode(card(3)), 0.1)
-    assert events == [card(3)] and out == b""
+    assert [(type(e), e.seq, getattr(e, "mtype", None)) for e in events] == \
+        [(m.Skipped, 1, 0x7E), (m.Skipped, 2, 0x10), (m.CardOut, 3, None)] and out == b""
+    assert events[2] == card(3)
     assert s.stats["skipped"] == 2 and sent(s.acknowledge(3)) == [m.Ack(3)]
 
 

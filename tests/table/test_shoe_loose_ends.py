@@ -180,3 +180,36 @@ def test_a_card_outside_a_deal_is_journaled_before_the_shoe_is_acknowledged(tmp_
     assert not [b for k, b in rows if k == "event"]         # no seat's: nothing for the laws
     feed(m.CardOut, 0, None, False, None, m.Orientation.UP, 0, "")
     assert "an unreadable card" in _rows(j)[-1][1]["text"]
+
+
+def test_a_card_out_that_cannot_be_read_is_journaled_and_counted_as_an_unreadable_card(tmp_path: Path) -> None:
+    """PROTOCOL.md 5: a numbered message that cannot be read uses up its number (skipped, counted,
+    logged). The journal says so before the ACK, and a CARD_OUT of the deal being dealt is the deal's
+    next card, unreadable, at the seat the pattern gives it: card 11 is not ruled out of rotation."""
+    from laws.cards import Seat
+
+    ctl, j, feed = _bridge_table(tmp_path)
+    _deal_cards(feed, 9)
+    skipped = feed(m.Skipped, int(m.MsgType.CARD_OUT), "seat code 7 is not a seat")
+    assert feed.acked[-1] == skipped.seq
+    tail = _rows(j)[-4:]
+    note = next(b for k, b in tail if k == "note")
+    assert note["shoe"] == [BOOT, skipped.seq] and f"message {skipped.seq}" in note["text"]
+    assert "could not be read" in note["text"] and "card 10" in note["text"]
+    dealt = [b for k, b in tail if k == "event"]
+    assert [(b["type"], b["seat"], b.get("card")) for b in dealt] == [("card_dealt", "S", None)]
+    (ruling,) = [b for k, b in tail if k == "ruling"]     # the laws' unreadable card, not card 11's rotation
+    assert ruling["clause"] == "CB-pack-damaged" and "South could not be read" in ruling["reason"]
+    seats = [Seat.E, Seat.S, Seat.W, Seat.N]
+    before = len(_rows(j))
+    for i in range(11, 14):
+        feed(m.CardOut, i, seats[(i - 1) % 4], False, PACK[i], m.Orientation.DOWN, 90, "A1")
+    assert not [b for k, b in _rows(j)[before:] if k == "ruling"]
+
+
+def test_a_message_that_cannot_be_read_outside_a_deal_is_a_note(tmp_path: Path) -> None:
+    ctl, j, feed = _bridge_table(tmp_path)
+    skipped = feed(m.Skipped, 0x7E, "unknown message type 0x7e")
+    assert feed.acked == [skipped.seq]
+    (row,) = _rows(j)[1:]
+    assert row[0] == "note" and "0x7e" in row[1]["text"] and row[1]["shoe"] == [BOOT, skipped.seq]
