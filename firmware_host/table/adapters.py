@@ -98,8 +98,13 @@ class ShoeAdapter:
         if isinstance(msg, m.PackLoaded):
             self.submit(PackLoaded(msg.pack, mark))
         elif isinstance(msg, m.ButtonPressed):
-            kind = SHOE_BUTTONS.get(int(msg.kind), "attention")
-            self.submit(ButtonInput(msg.seat.value if msg.seat is not None else "director", kind, mark))
+            kind = SHOE_BUTTONS.get(int(msg.kind))
+            who = msg.seat.value if msg.seat is not None else "director"
+            if kind is None:        # a kind of a newer minor version: passed on as its number (PROTOCOL.md 4.2)
+                self.submit(DeviceNote("shoe", f"a button of unknown kind {int(msg.kind)} was pressed at {who}",
+                                       mark))
+            else:
+                self.submit(ButtonInput(who, kind, mark))
         elif isinstance(msg, m.Jam):
             self.submit(DeviceNote("shoe", "card jammed at the exit" if not msg.cleared else "jam cleared", mark))
         elif isinstance(msg, m.Empty):

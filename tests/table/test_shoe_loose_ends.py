@@ -213,3 +213,17 @@ def test_a_message_that_cannot_be_read_outside_a_deal_is_a_note(tmp_path: Path) 
     assert feed.acked == [skipped.seq]
     (row,) = _rows(j)[1:]
     assert row[0] == "note" and "0x7e" in row[1]["text"] and row[1]["shoe"] == [BOOT, skipped.seq]
+
+
+def test_a_button_of_an_unknown_kind_is_a_note_not_a_demand(tmp_path: Path) -> None:
+    """PROTOCOL.md 4.2: unknown BUTTON kinds are passed on as numbers; the table notes the seat and the
+    number instead of taking the press for a call for attention."""
+    from laws.cards import Seat
+
+    ctl, j, feed = _bridge_table(tmp_path)
+    press = feed(m.ButtonPressed, Seat.E, 9)
+    rows = _rows(j)[1:]
+    assert feed.acked == [press.seq]
+    assert [k for k, _ in rows] == ["note"] and "unknown kind 9" in rows[0][1]["text"] and " E" in rows[0][1]["text"]
+    feed(m.ButtonPressed, Seat.E, 1)        # a known kind is still a demand
+    assert any(k == "event" and b["type"] == "demand" for k, b in _rows(j))
