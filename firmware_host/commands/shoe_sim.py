@@ -126,7 +126,10 @@ def _listen(args: argparse.Namespace) -> int:
                 if done >= args.deals > 0:
                     print(f"counters: {link.counters()}", file=sys.stderr)
                     return 0
-                if args.scanner:
+                if asked == done:
+                    # the next deal at once: a host must not wait for PACK_LOADED between deals (PROTOCOL.md
+                    # section 7: euchre's kitty stays in the well); with no pack the shoe says bad state and
+                    # the next PACK_LOADED asks again
                     ask()
     finally:
         link.stop()
