@@ -87,7 +87,9 @@ class Status(IntEnum):
 
 
 class ErrorCode(IntEnum):
-    RESEND_GAP = 1
+    """ERROR codes (PROTOCOL.md 4.2). Code 1 is reserved (never sent): like any unknown code it is passed
+    on as a plain number, never as a named code."""
+
     UNKNOWN_COMMAND = 2
     VERSION = 3
     RING_OVERFLOW = 4
