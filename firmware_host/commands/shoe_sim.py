@@ -126,7 +126,10 @@ def _listen(args: argparse.Namespace) -> int:
                 if done >= args.deals > 0:
                     print(f"counters: {link.counters()}", file=sys.stderr)
                     return 0
-                if args.scanner:
+                if asked == done:
+                    # the next deal at once: a host must not wait for PACK_LOADED between deals (PROTOCOL.md
+                    # section 7: euchre's kitty stays in the well); with no pack the shoe says bad state and
+                    # the next PACK_LOADED asks again
                     ask()
     finally:
         link.stop()
@@ -143,6 +146,8 @@ def _show(ev: object) -> str:
         return f"#{ev.seq:<4} card {ev.index:>2} {card:<10} -> {where}  {str(getattr(ev.orientation, 'name', ev.orientation)).lower()}  pack {ev.pack or '?'}"
     if isinstance(ev, m.LinkStatus):
         return f"link {'online' if ev.online else 'OFFLINE'}: {ev.reason}"
+    if isinstance(ev, m.ShoeRestarted):
+        return f"shoe restarted (boot {ev.old_boot:08x} -> {ev.boot_id:08x}): no deal is going on"
     if isinstance(ev, m.BoardBegan):
         return f"#{ev.seq:<4} board {ev.board} started ({len(ev.placed)} placed, pack {ev.pack or 'any'})"
     if isinstance(ev, m.CardRejected):

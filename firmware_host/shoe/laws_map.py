@@ -39,7 +39,9 @@ def to_law_event(msg: m.ShoeEvent, *, pack: str | None = None, t: float | None =
     yet) becomes ``DealStarted`` with the board number's dealer (``DB-2``); one sent again to finish a
     board (cards ``placed`` already) gives nothing, the deal going on; a board's placed ``CardOut`` becomes
     ``CardDealt`` at its pocket's seat; ``BoardFinished`` whole becomes ``DealEnded``, otherwise
-    ``BoardShort`` with the cards not placed. A rejected card gives none: it never reached a pocket.
+    ``BoardShort`` with the cards not placed, or with none (``missing`` None) when the board is not whole
+    and names no card missing (a reason other than 0: the pockets are not known, PROTOCOL.md 4.2 and
+    7.2). A rejected card gives none: it never reached a pocket.
     """
     if boards:
         if isinstance(msg, m.BoardBegan):
@@ -49,7 +51,9 @@ def to_law_event(msg: m.ShoeEvent, *, pack: str | None = None, t: float | None =
         if isinstance(msg, m.BoardFinished):
             if msg.reason == m.FinishReason.COMPLETE and not msg.missing:
                 return DealEnded(t=t)
-            return BoardShort(tuple(c for c in _PACK if c in msg.missing), t=t) if msg.missing else None
+            if not msg.missing:     # not whole, no card named: the pockets are not known (PROTOCOL.md 7.2)
+                return BoardShort(None, t=t)
+            return BoardShort(tuple(c for c in _PACK if c in msg.missing), t=t)
     if isinstance(msg, m.CardOut):
         if msg.turn_up:
             if msg.card is None:

@@ -11,7 +11,8 @@ Usage::
 ``on_event`` is called from the reader thread with every shoe message exactly once and in order
 (``CardOut``, ``DealBegan``, ``DealFinished``, ``PackLoaded``, ``Jam``, ``Empty``, ``ButtonPressed``,
 ``ShoeError``, ``Reply``; protocol 1.2: ``BoardBegan``, ``CardRejected``, ``BoardFinished``), with
-``Pong`` when a ``Ping`` is answered, and with ``LinkStatus`` when the link goes online or offline.
+``Pong`` when a ``Ping`` is answered, with ``LinkStatus`` when the link goes online or offline, and with
+``ShoeRestarted`` when the shoe comes back with a new boot id (before any message of the new boot).
 Hello and heartbeats are link business and are not passed on. A board is dealt with
 ``link.send(boards.deal_board(...))`` and followed with ``boards.BoardTracker``.
 """

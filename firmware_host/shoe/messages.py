@@ -87,7 +87,9 @@ class Status(IntEnum):
 
 
 class ErrorCode(IntEnum):
-    RESEND_GAP = 1
+    """ERROR codes (PROTOCOL.md 4.2). Code 1 is reserved (never sent): like any unknown code it is passed
+    on as a plain number, never as a named code."""
+
     UNKNOWN_COMMAND = 2
     VERSION = 3
     RING_OVERFLOW = 4
@@ -123,7 +125,8 @@ class ShoeMessage:
 class Skipped(ShoeMessage):
     """A numbered frame (type 0x10-0x7F) with a good CRC that this host cannot read: an unknown type
     from a newer minor version, or a malformed body. Its number is used up (so the stream does not
-    stall) but nothing is passed on to the controller."""
+    stall); it is passed on as this, so that the host can journal that the message could not be read
+    (and a table can count a card whose CARD_OUT it could not read as an unreadable card)."""
 
     mtype: int
     reason: str
@@ -389,4 +392,15 @@ class LinkStatus:
     refused: bool = False
 
 
-ShoeEvent = ShoeMessage | LinkStatus
+@dataclass(frozen=True, slots=True)
+class ShoeRestarted:
+    """The shoe restarted (a HELLO with a new ``boot_id`` after boot ``old_boot``): it is dealing nothing
+    (PROTOCOL.md 6.3), so a deal or board it was dealing will never get its end message. Passed on
+    before any message of the new boot; not on the wire."""
+
+    old_boot: int
+    boot_id: int
+    shoe: Hello
+
+
+ShoeEvent = ShoeMessage | LinkStatus | ShoeRestarted

@@ -12,7 +12,8 @@ It applies the REPLY rule of PROTOCOL.md section 6.3 and marks what it delivers 
 on the wire): a ``Reply`` numbered before its command was first sent is ``stale``; a ``DealBegan`` or
 ``BoardBegan`` ``answers`` the id of this run's START_DEAL / DEAL_BOARD it answers (0: an earlier run's
 deal), and its ``DealFinished`` / ``BoardFinished`` the same; a ``CardOut`` placed for a board carries
-the board's number in ``board``.
+the board's number in ``board``. A HELLO with a new ``boot_id`` after another is passed on as
+``ShoeRestarted`` (the shoe is dealing nothing any more), before any message of the new boot.
 """
 
 from __future__ import annotations
@@ -262,8 +263,7 @@ class ShoeSession:
                 self.stats["skipped"] += 1
                 log.error("shoe link: message %d (type 0x%02x) could not be read (%s); skipped",
                           msg.seq, msg.mtype, msg.reason)
-            else:
-                events.append(msg)
+            events.append(msg)          # a Skipped too: the host journals that its number was used up
             msg = self._early.pop(self.expected, None)
 
     def _deal_answers(self, msg: Any) -> Any:
@@ -321,9 +321,11 @@ class ShoeSession:
         self.stats["hellos"] += 1
         last = hello.seq
         self._catch_to = last
+        restarted: m.ShoeRestarted | None = None
         if hello.boot_id != self.boot_id:
             if self.boot_id is not None:
                 log.warning("shoe %s restarted (boot %08x -> %08x)", hello.shoe_id, self.boot_id, hello.boot_id)
+                restarted = m.ShoeRestarted(self.boot_id, hello.boot_id, hello)
             self.boot_id = hello.boot_id
             self.expected = hello.oldest_held or last + 1
             self.acked = self.expected - 1      # a new boot: nothing before its oldest message is ours
@@ -347,6 +349,8 @@ class ShoeSession:
             self.online = True
             events.append(m.LinkStatus(True, f"shoe {hello.shoe_id} firmware {hello.firmware} "
                                              f"protocol {hello.major}.{hello.minor}", hello))
+        if restarted is not None:
+            events.append(restarted)        # before any message of the new boot
         self._accept(self._early.pop(self.expected, None), events)
         if last >= self.expected:
             self._ask_resend(now, out, "handshake")

@@ -1,7 +1,8 @@
 """Adapters between the devices and the controller's queue: they run in the devices' threads and only
 translate and submit (the controller does the rest in its own thread).
 
-* ``ShoeAdapter``: shoe-link messages -> law events, device status, buttons, notes, packs loaded; each
+* ``ShoeAdapter``: shoe-link messages -> law events, device status, buttons, notes, packs loaded, the
+  shoe's restarts; each
   numbered message is followed by an ``AckPoint`` (the shoe is acknowledged once it is committed).
 * ``CameraFeeder``: frames -> the vision watcher -> law events (and the watcher's notes, as device
   notes of the camera), in a capture thread of its own.
@@ -26,7 +27,9 @@ from firmware_host.table.controller import (
     LawInput,
     MemberSeen,
     PackLoaded,
+    ShoeRestart,
 )
+from laws.cards import Seat, clockwise_from
 from laws.engine import LawEngine
 from laws.state import Phase
 
@@ -59,12 +62,18 @@ class ShoeAdapter:
         self.boot = boot
         self.boards = boards
         self.deal_finished = threading.Event()
+        self._deal: Any = None      # the DealBegan of the deal being dealt (not a board's), None between deals
+        self._index = 0             # the index of its last card reported
 
     def __call__(self, msg: Any) -> None:
         from firmware_host.shoe import messages as m
 
         if isinstance(msg, m.LinkStatus):
             self.submit(DeviceStatus("shoe", msg.online, msg.reason))
+            return
+        if isinstance(msg, m.ShoeRestarted):
+            self._deal = None
+            self.submit(ShoeRestart(msg.old_boot, msg.boot_id))
             return
         numbered = isinstance(msg, m.ShoeMessage) and not isinstance(msg, (m.Heartbeat, m.Pong)) and msg.seq > 0
         mark = (self.boot(), msg.seq) if numbered else None
@@ -76,6 +85,10 @@ class ShoeAdapter:
         from firmware_host.shoe import messages as m
         from firmware_host.shoe.laws_map import to_law_event
 
+        self._follow(msg)
+        if isinstance(msg, m.Skipped):
+            self._skipped(msg, mark)
+            return
         event = to_law_event(msg, pack=self.pack(), boards=self.boards)
         if event is not None:
             self.submit(LawInput(event, "shoe", mark))
@@ -85,8 +98,13 @@ class ShoeAdapter:
         if isinstance(msg, m.PackLoaded):
             self.submit(PackLoaded(msg.pack, mark))
         elif isinstance(msg, m.ButtonPressed):
-            kind = SHOE_BUTTONS.get(int(msg.kind), "attention")
-            self.submit(ButtonInput(msg.seat.value if msg.seat is not None else "director", kind, mark))
+            kind = SHOE_BUTTONS.get(int(msg.kind))
+            who = msg.seat.value if msg.seat is not None else "director"
+            if kind is None:        # a kind of a newer minor version: passed on as its number (PROTOCOL.md 4.2)
+                self.submit(DeviceNote("shoe", f"a button of unknown kind {int(msg.kind)} was pressed at {who}",
+                                       mark))
+            else:
+                self.submit(ButtonInput(who, kind, mark))
         elif isinstance(msg, m.Jam):
             self.submit(DeviceNote("shoe", "card jammed at the exit" if not msg.cleared else "jam cleared", mark))
         elif isinstance(msg, m.Empty):
@@ -96,9 +114,68 @@ class ShoeAdapter:
         elif isinstance(msg, m.CardRejected):
             what = msg.card.name if msg.card is not None else "an unreadable card"
             self.submit(DeviceNote("shoe", f"rejected {what} (reason {int(msg.reason)}): not in any pocket", mark))
+        elif isinstance(msg, m.CardOut) and msg.seat is None and not msg.turn_up:
+            # a card outside a deal (index 0, seat 255): no seat's, but journaled before the shoe is
+            # acknowledged, so the director can rule on it (PROTOCOL.md 7)
+            self.submit(DeviceNote("shoe", f"a card left the shoe outside a deal: {_card_words(msg)}", mark))
         elif isinstance(msg, m.BoardBegan) and self.boards:
             self.submit(DeviceNote("shoe", f"board {msg.board}: the shoe goes on with {len(msg.placed)} cards "
                                    "already in their pockets", mark))
+
+
+    def _follow(self, msg: Any) -> None:
+        """Which deal is being dealt and its last card's index (a board's cards are counted by the laws)."""
+        from firmware_host.shoe import messages as m
+
+        if isinstance(msg, m.DealBegan):
+            self._deal, self._index = msg, 0
+        elif isinstance(msg, (m.DealFinished, m.BoardBegan, m.BoardFinished)):
+            self._deal = None
+        elif isinstance(msg, m.CardOut) and self._deal is not None and msg.index and not msg.board:
+            self._index = msg.index
+
+    def _skipped(self, msg: Any, mark: tuple[int | None, int] | None) -> None:
+        """A numbered message the host could not read: its number is used up (PROTOCOL.md 5: skipped,
+        counted, logged) and the journal says so before the shoe is acknowledged. A CARD_OUT of the deal
+        being dealt is a card that left all the same: it is the deal's next card, unreadable, at the seat
+        the deal's pattern gives that index (PROTOCOL.md 7), so the cards after it keep their places."""
+        from firmware_host.shoe import messages as m
+        from laws.events import CardDealt, DamagedCardFound
+
+        what = f"message {msg.seq} (type 0x{msg.mtype:02x}) could not be read ({msg.reason}): skipped"
+        deal = self._deal
+        if msg.mtype != m.MsgType.CARD_OUT or deal is None:
+            self.submit(DeviceNote("shoe", what, mark))
+            return
+        self._index += 1
+        seat, turn_up = seat_of(self._index - 1, deal.dealer, deal.pattern, deal.turn_up)
+        where = "the table (the turn-up)" if turn_up or seat is None else seat.value
+        self.submit(DeviceNote("shoe", f"{what}; taken as card {self._index} of the deal, unreadable, to {where}",
+                               mark))
+        if turn_up or seat is None:
+            event: Any = DamagedCardFound(None, self.pack() or deal.pack or "unknown")
+        else:
+            event = CardDealt(seat, None, False, None)
+        self.submit(LawInput(event, "shoe", mark))
+
+
+def seat_of(i: int, dealer: Seat, pattern: tuple[int, ...], turn_up: int) -> tuple[Seat | None, bool]:
+    """Where the deal's card of 0-based position ``i`` goes by PROTOCOL.md section 7's formula: a seat,
+    or (None, True) for a turned-up card, (None, False) beyond the deal."""
+    for size in pattern:
+        if i < 4 * size:
+            return clockwise_from(dealer)[(1 + i // size) % 4], False
+        i -= 4 * size
+    return None, i < turn_up
+
+
+def _card_words(msg: Any) -> str:
+    """"the ace of spades (AS, pack A1, face down)" for a ``CardOut``."""
+    from firmware_host.shoe import messages as m
+
+    what = f"the {msg.card.name} ({msg.card.code}" if msg.card is not None else "an unreadable card (no code"
+    faced = {m.Orientation.DOWN: "face down", m.Orientation.UP: "face up"}.get(msg.orientation, "face not known")
+    return f"{what}, pack {msg.pack or 'not read'}, {faced})"
 
 
 def connect_shoe(ctl: Any, link: Any, adapter: ShoeAdapter) -> None:

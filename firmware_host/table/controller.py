@@ -46,6 +46,7 @@ from firmware_host.table.inputs import (
     MemberSeen,
     PackLoaded,
     SessionInput,
+    ShoeRestart,
 )
 from firmware_host.table.observer import TableObserver
 from firmware_host.table.ordering import (
@@ -56,16 +57,17 @@ from firmware_host.table.ordering import (
     laws_version,
 )
 from firmware_host.table.outputs import TableOutputs, safe
-from laws.cards import Seat
+from laws.cards import Seat, full_pack
 from laws.engine import LawEngine
-from laws.events import DemandMade, Event, ResultConfirmed, event_to_dict
+from laws.events import BoardShort, DealEnded, DemandMade, Event, ResultConfirmed, event_to_dict
+from laws.games.duplicate_board import board_of
 from laws.rulings import Ruling
 from laws.state import Phase
 
 log = logging.getLogger(__name__)
 ANSWERS_KEPT = 16  # outcomes of the director's checked commands, told in every status
 __all__ = ["CHECKPOINT_ROWS", "AckPoint", "ButtonInput", "CommandAck", "ControllerError", "DeviceNote", "DeviceStatus",
-           "DirectorCommand", "Input", "LawInput", "MemberSeen", "PackLoaded", "SessionInput", "TableController",
+           "DirectorCommand", "Input", "LawInput", "MemberSeen", "PackLoaded", "SessionInput", "ShoeRestart", "TableController",
            "laws_version"]
 
 
@@ -244,10 +246,32 @@ class TableController:
                                            self.clock())])[-1]
             for listener in self._member_listeners:
                 safe(listener, item.seat, item.member)
+        elif isinstance(item, ShoeRestart):
+            rulings = self._shoe_restarted(item)
         else:
             rulings = self._law(item)
         if id(item) in self._results:
             self._results[id(item)] = rulings
+
+    def _shoe_restarted(self, item: ShoeRestart) -> list[Ruling]:
+        """The shoe restarted: a note, and a deal it was dealing ends here, since no end message will
+        ever come for it (hardware/shoe/PROTOCOL.md 6.3: after a restart no deal is going on). A deal
+        ends as one the shoe stopped (``deal_end``: the laws rule on the cards dealt so far, as after an
+        ABORT); a board the shoe dealt from its record as a ``board_short`` naming the cards not seen
+        placed (PROTOCOL.md 7.1: the board is finished with the cards seen placed)."""
+        text = f"the shoe restarted (boot {item.old_boot:08x} -> {item.boot_id:08x}): it is dealing nothing now"
+        self._note(f"shoe: {text}", {"device": "shoe", "text": text,
+                                     "shoe_restarted": [item.old_boot, item.boot_id]})
+        state = self.engine.state
+        d = state.deal
+        if state.phase is not Phase.DEALING or d is None or d.void or d.ended:
+            return []
+        b = board_of(state)
+        event: Event = DealEnded()
+        if b is not None and b.how == "shoe" and b.deal == d.number:
+            placed = {card for _, card in d.dealt if card is not None}
+            event = BoardShort(tuple(c for c in full_pack() if c not in placed) or None)
+        return self._law(LawInput(event, "shoe"))
 
     def _shoe_progress(self) -> None:
         for listener in self._shoe_listeners:

@@ -60,6 +60,15 @@ class PackLoaded:
 
 
 @dataclass(frozen=True)
+class ShoeRestart:
+    """The shoe restarted (boot ``old_boot`` -> ``boot_id``): it is dealing nothing now
+    (hardware/shoe/PROTOCOL.md 6.3). Journaled as a note; a deal it was dealing is ended there."""
+
+    old_boot: int
+    boot_id: int
+
+
+@dataclass(frozen=True)
 class DirectorCommand:
     """A command from the director's dashboard (``command/<kind>`` on the broker), done at most once per
     ``cid`` however often it is delivered (the ids are in the journal, so across restarts too):
@@ -106,5 +115,5 @@ class CommandAck:
 
 
 Input = (LawInput | ButtonInput | DeviceStatus | DeviceNote | PackLoaded | DirectorCommand | CommandAck | AckPoint
-         | SessionInput | MemberSeen)
+         | SessionInput | MemberSeen | ShoeRestart)
 BUTTON_DEMANDS = {"attention": "attention", "new_shuffle": "new_shuffle", "restore_pack": "restore_pack"}

@@ -388,10 +388,12 @@ class BoardPlaced(Event):
 @dataclass(frozen=True)
 class BoardShort(Event):
     """Duplicate, a board the table's shoe deals: it stopped before every card was in its pocket
-    (the pack ran out, a card rejected, the deal stopped); ``missing`` are the cards not placed."""
+    (the pack ran out, a card rejected, the deal stopped); ``missing`` are the cards not placed. None:
+    the shoe said the board is not whole but named no card missing, so which cards are in the pockets is
+    not known (hardware/shoe/PROTOCOL.md 7.2): the board is dealt again from empty pockets."""
 
     TYPE: ClassVar[str] = "board_short"
-    missing: tuple[Card, ...]
+    missing: tuple[Card, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,9 @@
 * ``DB-6`` (``card_dealt``): each card the shoe puts in a pocket against the record; one the record
   gives to another seat means the board must be remade from its record.
 * ``DB-14`` (``board_short``, ``deal_end``): the shoe stopped with cards not placed, no hand too long:
-  they are found and put in the well before the auction (the shoe finishes the board).
+  they are found and put in the well before the auction (the shoe finishes the board). A ``board_short``
+  that names no card (the shoe did not say which are missing: the pockets are not known) is ``DB-6``
+  instead: the board is remade from its record, dealt again from empty pockets.
 * ``DB-13`` (``hand_count``): a player counts other than thirteen cards in his pocket.
 * ``DB-87`` (``card_played``, before the play's clauses): every card played against the record
   (``laws.duplicate.check``, through ``Deal.holder``); the first one the record gives to another seat
@@ -238,6 +240,12 @@ def _register_board(reg: Registry) -> None:
                 return None
             placed = {card for _, card in d.dealt if card is not None}
             missing = tuple(x for x in full_pack() if x not in placed)
+        elif e.missing is None:
+            b.short = ()
+            return bh.rule("DB-6", f"{_LAW}, law 6", Remedy.REDEAL, f"Board {b.number} is not whole and which "
+                           "cards are in its pockets is not known (the shoe named no card missing): the four "
+                           "pockets are emptied and the board is dealt again from a whole pack.",
+                           dealer=b.record.dealer, extra=_facts(b))
         else:
             missing = b.short = e.missing
         return c.rule(Remedy.ATTENTION, f"Board {b.number} is not whole: {_cards(list(missing))} "

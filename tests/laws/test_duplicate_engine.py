@@ -274,3 +274,18 @@ def test_DB_7_a_claim_leaves_cards_unseen_and_the_board_is_not_verified() -> Non
     (checked,) = _one(out, "DB-7")
     assert checked.extra == checked.extra | {"verified": False, "seen": 12, "wrong": 0}
     assert "12 cards were seen, all from their record's seats, 40 not played" in checked.reason
+
+
+def test_DB_6_a_board_short_naming_no_card_is_remade_from_its_record() -> None:
+    """The shoe said the board is not whole but named no card missing: the pockets are not known
+    (hardware/shoe/PROTOCOL.md 7.2), so it is dealt again from empty pockets, never finished from them."""
+    board = Board.numbered(3, _deal(7))
+    eng = LawEngine("duplicate-bridge")
+    eng.feed(placed(board, how="shoe"))
+    feed(eng, DealStarted(board.dealer, "A1"))
+    for card in PACK[:30]:
+        eng.feed(CardDealt(board.deal.holder(card), card, False, "A1"))
+    (redeal,) = eng.feed(BoardShort(None))
+    assert (redeal.clause, redeal.remedy.value, redeal.dealer) == ("DB-6", "redeal", board.dealer)
+    assert eng.state.deal is not None and eng.state.deal.void and eng.state.phase.value == "shuffle"
+    assert event_from_dict({"type": "board_short"}) == BoardShort(None) == event_from_dict(event_to_dict(BoardShort(None)))

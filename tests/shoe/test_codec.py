@@ -150,3 +150,12 @@ def test_a_megabyte_of_seeded_noise_makes_no_message_and_everything_is_counted()
 def test_encode_rejects_what_is_not_a_message() -> None:
     with pytest.raises(TypeError, match="not a shoe protocol message"):
         codec.encode("hello")  # type: ignore[arg-type]
+
+
+def test_the_reserved_error_code_1_is_passed_on_as_a_number() -> None:
+    """PROTOCOL.md 4.2: code 1 is reserved, never sent; a receiver passes it on as a number like any
+    unknown code (it once decoded as a named code, RESEND_GAP, that the protocol does not have)."""
+    (msg,) = codec.Decoder().feed(codec.frame_raw(bytes([1, 0x17, 0, 0, 0, 5, 1, 4]) + b"odd!"))
+    assert isinstance(msg, m.ShoeError) and msg.code == 1 and type(msg.code) is int and msg.detail == "odd!"
+    (known,) = codec.Decoder().feed(codec.frame_raw(bytes([1, 0x17, 0, 0, 0, 6, 4, 0])))
+    assert known.code is m.ErrorCode.RING_OVERFLOW

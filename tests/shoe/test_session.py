@@ -101,7 +101,8 @@ def test_a_restarted_shoe_starts_a_new_numbering() -> None:
     s = online()
     s.receive(codec.encode(card(1)) + codec.encode(card(2)), 0.1)
     events, out = s.receive(codec.encode(m.Hello(1, 1, 0, 78, 1, 0x3F, 128, "t", "1.0.0")), 0.2)
-    assert events == [] and sent(out) == [m.Resend(1, 1)]
+    assert [(e.old_boot, e.boot_id) for e in events if isinstance(e, m.ShoeRestarted)] == [(77, 78)]
+    assert len(events) == 1 and sent(out) == [m.Resend(1, 1)]
     assert s.receive(codec.encode(card(1)), 0.3)[0] == [card(1)]
 
 
@@ -131,12 +132,15 @@ def test_commands_wait_for_the_handshake_and_are_repeated_after_a_reconnect() ->
     assert cmd not in sent(out)
 
 
-def test_an_unreadable_numbered_frame_uses_up_its_number_without_an_event() -> None:
+def test_an_unreadable_numbered_frame_uses_up_its_number_and_is_passed_on_as_skipped() -> None:
+    """PROTOCOL.md 5: skipped, counted, logged; passed on as ``Skipped`` so the host can journal it."""
     s = online()
     unknown = codec.frame_raw(bytes([1, 0x7E, 0, 0, 0, 1]) + b"new in 1.1")
     bad_card = codec.frame_raw(bytes([1, 0x10, 0, 0, 0, 2, 1, 0]) + b"ZZ\x00\x00\x00")
     events, out = s.receive(unknown + bad_card + codec.encode(card(3)), 0.1)
-    assert events == [card(3)] and out == b""
+    assert [(type(e), e.seq, getattr(e, "mtype", None)) for e in events] == \
+        [(m.Skipped, 1, 0x7E), (m.Skipped, 2, 0x10), (m.CardOut, 3, None)] and out == b""
+    assert events[2] == card(3)
     assert s.stats["skipped"] == 2 and sent(s.acknowledge(3)) == [m.Ack(3)]
 
 
@@ -218,3 +222,22 @@ def test_a_host_with_nothing_to_catch_up_is_caught_up_at_the_handshake() -> None
     s.connection_made(0.0)
     s.receive(codec.encode(m.Hello(5, 1, 0, 77, 6, 0x3F, 128, "t", "1.0.0")), 0.1)
     assert s.caught_up
+
+
+def test_a_shoe_restart_is_passed_on_before_the_new_boots_messages() -> None:
+    """PROTOCOL.md 6.3: after the shoe restarts no deal is going on; the host must be told, before the
+    new boot's first message, so that a deal it was following is ended there."""
+    s = ShoeSession(session_id=1)
+    s.connection_made(0.0)
+    hello = m.Hello(0, 1, 2, 0xAAAA, 0, 0x7F, 128, "s", "1")
+    s.receive(codec.encode(hello), 0.1)
+    events, _ = s.receive(codec.encode(m.DealBegan(1, Seat.N, 0, (1,) * 13, "A1")), 0.2)
+    assert not any(isinstance(e, m.ShoeRestarted) for e in events)
+    again = m.Hello(0, 1, 2, 0xBBBB, 1, 0x7F, 128, "s", "1")
+    events, _ = s.receive(codec.encode(again) + codec.encode(m.PackLoaded(1, "B1")), 0.3)
+    kinds = [type(e) for e in events]
+    assert m.ShoeRestarted in kinds and kinds.index(m.ShoeRestarted) < kinds.index(m.PackLoaded)
+    (r,) = [e for e in events if isinstance(e, m.ShoeRestarted)]
+    assert (r.old_boot, r.boot_id) == (0xAAAA, 0xBBBB)
+    events, _ = s.receive(codec.encode(again), 0.4)        # the same boot again: no restart
+    assert not any(isinstance(e, m.ShoeRestarted) for e in events)

@@ -186,3 +186,47 @@ def test_shoe_listen_waits_for_a_reflashed_shoe_after_a_refusal(tmp_path, monkey
     err = "".join(tee.lines)
     assert err.count("refusing the shoe") == 1
     assert err.count("waiting for a shoe speaking protocol 1.x") == 1
+
+
+def test_shoe_listen_asks_for_the_next_deal_without_waiting_for_a_pack_loaded(monkeypatch, capsys) -> None:
+    """PROTOCOL.md 7: a host must not wait for PACK_LOADED between deals (euchre's kitty stays in the well
+    and the next pack goes on top of it: no PACK_LOADED comes)."""
+    from dataclasses import replace
+
+    from firmware_host.shoe import link as link_module
+
+    class KittyShoe:
+        """One PACK_LOADED at power-up; every deal ends with cards left in the well, and no more."""
+
+        def __init__(self, url, on_event, **kw) -> None:  # type: ignore[no-untyped-def]
+            self.on_event, self.seq, self.cmd = on_event, 0, 0
+
+        def _next(self) -> int:
+            self.seq += 1
+            return self.seq
+
+        def start(self) -> None:
+            self.on_event(m.LinkStatus(True, "kitty shoe"))
+            self.on_event(m.PackLoaded(self._next(), "E1"))
+
+        def send(self, cmd):  # type: ignore[no-untyped-def]
+            self.cmd += 1
+            cmd = replace(cmd, cmd=self.cmd)
+            self.on_event(m.DealBegan(self._next(), cmd.dealer, cmd.turn_up, cmd.pattern, cmd.pack, answers=cmd.cmd))
+            self.on_event(m.Reply(self._next(), cmd.cmd, m.Status.OK, ""))
+            self.on_event(m.DealFinished(self._next(), m.FinishReason.COMPLETE, 21, True, answers=cmd.cmd))
+            return cmd
+
+        def counters(self) -> dict:
+            return {}
+
+        def stop(self) -> None:
+            pass
+
+    monkeypatch.setattr(link_module, "ShoeLink", KittyShoe)
+    result: list[int] = []
+    t = threading.Thread(target=lambda: result.append(cli.main(["shoe-listen", "kitty://", "--game", "euchre",
+                                                                "--deals", "3"])), daemon=True)
+    t.start()
+    t.join(10)
+    assert result == [0]

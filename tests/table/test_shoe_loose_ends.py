@@ -1,0 +1,229 @@
+"""Shoe messages the table once let pass without a row or a ruling, each driven through the real
+``ShoeAdapter`` into a controller (no pty): what a third-party shoe built from hardware/shoe/PROTOCOL.md
+alone may send, and what the journal must then hold before the shoe is acknowledged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from firmware_host.shoe import messages as m
+from firmware_host.table.adapters import ShoeAdapter
+from firmware_host.table.duplicate import TableRound
+from laws.cards import Card, full_pack
+from laws.state import Phase
+from tests.table.duptable import records, table
+
+PACK = full_pack()
+RECS = records(2, seed=5)
+SEATING = TableRound("A", 1, 1, "1", "2", (1, 2))
+BOOT = 0x5EED
+
+
+class FakeLink:
+    """The shoe link's face to the procedure: what it was asked to send."""
+
+    caught_up = True
+
+    def __init__(self) -> None:
+        self.sent: list[m.Command] = []
+
+    def send(self, cmd: m.Command) -> m.Command:
+        self.sent.append(cmd)
+        return cmd
+
+
+class Feed:
+    """Numbered shoe messages through the adapter, the controller draining after each one."""
+
+    def __init__(self, ctl: Any, *, boards: bool = False) -> None:
+        self.ctl = ctl
+        self.seq = 0
+        self.acked: list[int] = []
+        ctl.acknowledge = lambda boot, seq: self.acked.append(seq)
+        self.adapter = ShoeAdapter(ctl.submit, lambda: 1.0, boot=lambda: BOOT, boards=boards)
+
+    def __call__(self, make: Any, *args: Any, **kw: Any) -> Any:
+        self.seq += 1
+        msg = make(self.seq, *args, **kw)
+        self.adapter(msg)
+        self.ctl.drain()
+        return msg
+
+
+def _rows(j: Any) -> list[tuple[str, dict[str, Any]]]:
+    return [(r.kind, r.body) for r in j.rows()]
+
+
+def _dup_board_begun(tmp_path: Path) -> tuple[Any, Any, Any, FakeLink, Feed]:
+    link = FakeLink()
+    ctl, proc, j = table(tmp_path / "j", RECS, SEATING, "shoe", link)
+    feed = Feed(ctl, boards=True)
+    feed(m.PackLoaded, "")
+    (cmd,) = link.sent
+    assert isinstance(cmd, m.DealBoard) and not cmd.placed
+    feed(lambda seq: m.BoardBegan(seq, cmd.board, cmd.board_id, cmd.seats, frozenset(), "", answers=1))
+    return ctl, proc, j, link, feed
+
+
+def test_a_board_not_whole_naming_no_card_missing_is_dealt_again_from_empty_pockets(tmp_path: Path) -> None:
+    """PROTOCOL.md 4.2: a reason other than 0 is not whole even with `missing` empty; 7.2: the pockets are
+    then not known, the operator is told and the board is dealt again from empty pockets."""
+    ctl, proc, j, link, feed = _dup_board_begun(tmp_path)
+    board = RECS[1]
+    for i, card in enumerate(PACK[:30], 1):
+        feed(m.CardOut, i, board.deal.holder(card), False, card, m.Orientation.DOWN, 90, "B7", board=1)
+    fin = feed(m.BoardFinished, 1, 0, 9, 0, False, frozenset(), "B7")
+    assert feed.acked[-1] == fin.seq
+    rows = _rows(j)
+    (short,) = [b for k, b in rows if k == "event" and b["type"] == "board_short"]
+    assert short["shoe"] == [BOOT, fin.seq] and "missing" not in short
+    (ruling,) = [b for k, b in rows if k == "ruling"]
+    assert ruling["clause"] == "DB-6" and ruling["remedy"] == "redeal" and "not known" in ruling["reason"]
+    assert ctl.engine.state.deal is not None and ctl.engine.state.deal.void
+    assert ctl.engine.state.phase is Phase.SHUFFLE
+    feed(m.PackLoaded, "B7")                      # a whole pack in the well: the board again, nothing placed
+    again = [c for c in link.sent if isinstance(c, m.DealBoard)]
+    assert len(again) == 2 and again[1].board == 1 and again[1].placed == frozenset()
+
+
+def test_a_board_not_whole_that_names_its_missing_cards_is_still_finished_from_the_pockets(tmp_path: Path) -> None:
+    ctl, proc, j, link, feed = _dup_board_begun(tmp_path)
+    board = RECS[1]
+    for i, card in enumerate(PACK[:50], 1):
+        feed(m.CardOut, i, board.deal.holder(card), False, card, m.Orientation.DOWN, 90, "B7", board=1)
+    feed(m.BoardFinished, 1, 0, 2, 0, False, frozenset(PACK[50:]), "B7")
+    rulings = [b for k, b in _rows(j) if k == "ruling"]
+    assert [r["clause"] for r in rulings] == ["DB-14"]
+    assert rulings[0]["missing"] == [c.code for c in PACK[50:]]
+    assert isinstance(Card.parse(rulings[0]["missing"][0]), Card)
+
+
+def _hello(boot: int) -> m.Hello:
+    return m.Hello(0, 1, 2, boot, 0, 0x7F, 128, "audit", "1.2.0")
+
+
+def _bridge_table(tmp_path: Path) -> tuple[Any, Any, Feed]:
+    from firmware_host.records.journal import Journal
+    from firmware_host.table.controller import TableController
+    from tests.table.test_controller import Clock
+
+    j = Journal.open(tmp_path / "j")
+    ctl = TableController(game="contract-bridge", journal=j, panel=None, clock=Clock())
+    return ctl, j, Feed(ctl)
+
+
+def _deal_cards(feed: Feed, n: int, *, dealer: Any = None) -> None:
+    from laws.cards import Seat
+
+    feed(m.DealBegan, dealer or Seat.N, 0, (1,) * 13, "A1", answers=1)
+    seats = [Seat.E, Seat.S, Seat.W, Seat.N]
+    for i, card in enumerate(PACK[:n], 1):
+        feed(m.CardOut, i, seats[(i - 1) % 4], False, card, m.Orientation.DOWN, 90, "A1")
+
+
+def test_a_shoe_restarted_mid_deal_ends_the_deal_with_a_note_and_the_laws_ruling(tmp_path: Path) -> None:
+    """PROTOCOL.md 6.3: after the shoe restarts no deal is going on. The table journals the restart and
+    ends the deal there, as a deal the shoe stopped: the laws rule on the 20 cards (a redeal)."""
+    ctl, j, feed = _bridge_table(tmp_path)
+    _deal_cards(feed, 20)
+    assert ctl.engine.state.phase is Phase.DEALING
+    feed.adapter(m.ShoeRestarted(BOOT, 0xB007, _hello(0xB007)))
+    ctl.drain()
+    rows = _rows(j)
+    (note,) = [b for k, b in rows if k == "note" and "shoe_restarted" in b]
+    assert note["shoe_restarted"] == [BOOT, 0xB007] and "restarted" in note["text"]
+    after = rows[rows.index(("note", note)):]
+    assert [b["type"] for k, b in after if k == "event"] == ["deal_end"]
+    rulings = [b for k, b in after if k == "ruling"]
+    assert (rulings[-1]["remedy"], rulings[-1]["clause"]) == ("redeal", "CB-redeal-incorrect")
+    assert ctl.engine.state.phase is not Phase.DEALING
+
+
+def test_a_shoe_restarted_between_deals_is_only_noted(tmp_path: Path) -> None:
+    ctl, j, feed = _bridge_table(tmp_path)
+    feed.adapter(m.ShoeRestarted(BOOT, 0xB007, _hello(0xB007)))
+    ctl.drain()
+    kinds = [(k, sorted(b)) for k, b in _rows(j)[1:]]
+    assert kinds == [("note", ["device", "shoe_restarted", "text"])]
+
+
+def test_a_shoe_restarted_mid_board_leaves_it_short_of_the_cards_not_seen_placed(tmp_path: Path) -> None:
+    """PROTOCOL.md 7.1: that board never got its BOARD_FINISHED: not whole; the host finishes it with
+    the cards it saw placed (DB-14, then DEAL_BOARD with them placed once a pack is in the well)."""
+    ctl, proc, j, link, feed = _dup_board_begun(tmp_path)
+    board = RECS[1]
+    for i, card in enumerate(PACK[:30], 1):
+        feed(m.CardOut, i, board.deal.holder(card), False, card, m.Orientation.DOWN, 90, "B7", board=1)
+    feed.adapter(m.ShoeRestarted(BOOT, 0xB007, _hello(0xB007)))
+    ctl.drain()
+    rows = _rows(j)
+    (short,) = [b for k, b in rows if k == "event" and b["type"] == "board_short"]
+    assert short["missing"] == [c.code for c in PACK[30:]]
+    assert [b["clause"] for k, b in rows if k == "ruling"] == ["DB-14"]
+    feed.seq = 0
+    feed(m.PackLoaded, "B7")
+    again = [c for c in link.sent if isinstance(c, m.DealBoard)]
+    assert len(again) == 2 and again[1].placed == frozenset(PACK[:30])
+
+
+def test_a_card_outside_a_deal_is_journaled_before_the_shoe_is_acknowledged(tmp_path: Path) -> None:
+    """PROTOCOL.md 7: a card with index 0 and seat 255 goes to no seat; the reference host passes it on
+    so the controller can log it (or a director can rule on it); docs/ordering.md: rows before the ACK."""
+    ctl, j, feed = _bridge_table(tmp_path)
+    before = len(_rows(j))
+    out = feed(m.CardOut, 0, None, False, Card.parse("AS"), m.Orientation.DOWN, 90, "A1")
+    rows = _rows(j)[before:]
+    assert feed.acked == [out.seq]
+    (note,) = [b for k, b in rows if k == "note"]
+    assert note["shoe"] == [BOOT, out.seq] and "outside a deal" in note["text"] and "ace of spades" in note["text"]
+    assert not [b for k, b in rows if k == "event"]         # no seat's: nothing for the laws
+    feed(m.CardOut, 0, None, False, None, m.Orientation.UP, 0, "")
+    assert "an unreadable card" in _rows(j)[-1][1]["text"]
+
+
+def test_a_card_out_that_cannot_be_read_is_journaled_and_counted_as_an_unreadable_card(tmp_path: Path) -> None:
+    """PROTOCOL.md 5: a numbered message that cannot be read uses up its number (skipped, counted,
+    logged). The journal says so before the ACK, and a CARD_OUT of the deal being dealt is the deal's
+    next card, unreadable, at the seat the pattern gives it: card 11 is not ruled out of rotation."""
+    from laws.cards import Seat
+
+    ctl, j, feed = _bridge_table(tmp_path)
+    _deal_cards(feed, 9)
+    skipped = feed(m.Skipped, int(m.MsgType.CARD_OUT), "seat code 7 is not a seat")
+    assert feed.acked[-1] == skipped.seq
+    tail = _rows(j)[-4:]
+    note = next(b for k, b in tail if k == "note")
+    assert note["shoe"] == [BOOT, skipped.seq] and f"message {skipped.seq}" in note["text"]
+    assert "could not be read" in note["text"] and "card 10" in note["text"]
+    dealt = [b for k, b in tail if k == "event"]
+    assert [(b["type"], b["seat"], b.get("card")) for b in dealt] == [("card_dealt", "S", None)]
+    (ruling,) = [b for k, b in tail if k == "ruling"]     # the laws' unreadable card, not card 11's rotation
+    assert ruling["clause"] == "CB-pack-damaged" and "South could not be read" in ruling["reason"]
+    seats = [Seat.E, Seat.S, Seat.W, Seat.N]
+    before = len(_rows(j))
+    for i in range(11, 14):
+        feed(m.CardOut, i, seats[(i - 1) % 4], False, PACK[i], m.Orientation.DOWN, 90, "A1")
+    assert not [b for k, b in _rows(j)[before:] if k == "ruling"]
+
+
+def test_a_message_that_cannot_be_read_outside_a_deal_is_a_note(tmp_path: Path) -> None:
+    ctl, j, feed = _bridge_table(tmp_path)
+    skipped = feed(m.Skipped, 0x7E, "unknown message type 0x7e")
+    assert feed.acked == [skipped.seq]
+    (row,) = _rows(j)[1:]
+    assert row[0] == "note" and "0x7e" in row[1]["text"] and row[1]["shoe"] == [BOOT, skipped.seq]
+
+
+def test_a_button_of_an_unknown_kind_is_a_note_not_a_demand(tmp_path: Path) -> None:
+    """PROTOCOL.md 4.2: unknown BUTTON kinds are passed on as numbers; the table notes the seat and the
+    number instead of taking the press for a call for attention."""
+    from laws.cards import Seat
+
+    ctl, j, feed = _bridge_table(tmp_path)
+    press = feed(m.ButtonPressed, Seat.E, 9)
+    rows = _rows(j)[1:]
+    assert feed.acked == [press.seq]
+    assert [k for k, _ in rows] == ["note"] and "unknown kind 9" in rows[0][1]["text"] and " E" in rows[0][1]["text"]
+    feed(m.ButtonPressed, Seat.E, 1)        # a known kind is still a demand
+    assert any(k == "event" and b["type"] == "demand" for k, b in _rows(j))
