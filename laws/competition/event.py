@@ -120,7 +120,7 @@ class TableResult:
             raise EventError(f"a result is an object, got {type(data).__name__}")
         unknown = set(data) - {"round", "table", "board", "contract", "declarer", "tricks", "assigned", "adjusted"}
         if unknown:
-            raise EventError(f"a result has no field {as_typed(sorted(unknown)[0])}")
+            raise EventError(f"a result has no field '{as_typed(sorted(unknown)[0], 40)}'")   # a field's name, quoted
         for name in ("round", "table", "board"):
             v = data.get(name)
             if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 9999:
