@@ -65,7 +65,9 @@ TRANSITIONS: dict[str, tuple[frozenset[Phase], Phase | None]] = {
     "accept": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "bar": (frozenset({Phase.AUCTION}), None),
     "withdraw": (frozenset({Phase.PLAY}), None),
-    "spread": (frozenset({Phase.PLAY}), None),
+    # the clause refuses a spread unless a defender's opening lead out of turn waits: before the opening
+    # lead (still the auction phase) as after it
+    "spread": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "correct": (frozenset({Phase.PLAY, Phase.SCORING}), None),  # after play: a twelfth-trick revoke
     "claim": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "claim_reply": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
