@@ -35,7 +35,7 @@ from laws.events import (
 from laws.games import get_game
 from laws.games.base import Clause, GameRules
 from laws.rulings import Remedy, Ruling
-from laws.state import Claim, DealState, Phase, TableState
+from laws.state import UNKNOWN_PACKS, Claim, DealState, Phase, TableState
 
 log = logging.getLogger(__name__)
 
@@ -82,9 +82,6 @@ TRANSITIONS: dict[str, tuple[frozenset[Phase], Phase | None]] = {
 _OF_THE_DEAL = frozenset({"card_dealt", "deal_end", "deal_interrupted", "trump_turned"})
 # Reports about a deal's cards: ignored before the first deal (there is no hand to be short or long).
 _NEEDS_A_DEAL = frozenset({"missing_card", "surplus_card"})
-
-# Pack ids that mean "not known yet" (a shoe reports the pack only once it reads a card).
-UNKNOWN_PACKS = frozenset({"", "unknown"})
 
 # Remedies after which the current deal is void and the pack must be shuffled and cut again.
 _VOIDING = frozenset({Remedy.REDEAL, Remedy.MISDEAL, Remedy.LOSE_DEAL})
