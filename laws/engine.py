@@ -35,7 +35,7 @@ from laws.events import (
 from laws.games import get_game
 from laws.games.base import Clause, GameRules
 from laws.rulings import Remedy, Ruling
-from laws.state import Claim, DealState, Phase, TableState
+from laws.state import UNKNOWN_PACKS, Claim, DealState, Phase, TableState
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,9 @@ TRANSITIONS: dict[str, tuple[frozenset[Phase], Phase | None]] = {
     "accept": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "bar": (frozenset({Phase.AUCTION}), None),
     "withdraw": (frozenset({Phase.PLAY}), None),
-    "spread": (frozenset({Phase.PLAY}), None),
+    # the clause refuses a spread unless a defender's opening lead out of turn waits: before the opening
+    # lead (still the auction phase) as after it
+    "spread": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "correct": (frozenset({Phase.PLAY, Phase.SCORING}), None),  # after play: a twelfth-trick revoke
     "claim": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "claim_reply": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
@@ -80,9 +82,6 @@ TRANSITIONS: dict[str, tuple[frozenset[Phase], Phase | None]] = {
 _OF_THE_DEAL = frozenset({"card_dealt", "deal_end", "deal_interrupted", "trump_turned"})
 # Reports about a deal's cards: ignored before the first deal (there is no hand to be short or long).
 _NEEDS_A_DEAL = frozenset({"missing_card", "surplus_card"})
-
-# Pack ids that mean "not known yet" (a shoe reports the pack only once it reads a card).
-UNKNOWN_PACKS = frozenset({"", "unknown"})
 
 # Remedies after which the current deal is void and the pack must be shuffled and cut again.
 _VOIDING = frozenset({Remedy.REDEAL, Remedy.MISDEAL, Remedy.LOSE_DEAL})

@@ -77,6 +77,10 @@ class Call:
     trick: int | None = None
 
 
+# Pack ids that mean "not known yet" (a shoe reports the pack only once it reads a card).
+UNKNOWN_PACKS = frozenset({"", "unknown"})
+
+
 @dataclass
 class DealState:
     """The deal in progress (or the last one)."""
@@ -123,6 +127,11 @@ class DealState:
     def taken_up(self) -> bool:
         """Euchre: the dealer took the turned card into his hand (trump was made in its suit)."""
         return self.trump_card is not None and self.trump_suit == self.trump_card.suit
+
+    @property
+    def known_pack(self) -> str | None:
+        """The pack this deal is dealt from, or None while the table does not know it (UNKNOWN_PACKS)."""
+        return None if self.pack in UNKNOWN_PACKS else self.pack
 
     @property
     def rightful_dealer(self) -> Seat:

@@ -164,11 +164,13 @@ def register(reg: Registry) -> None:
     def spread(c: Clause, s: TableState, e: HandSpread) -> Ruling:
         """After a defender's opening lead out of turn declarer may spread his hand (law 54A): he becomes
         dummy, his partner declarer, and the lead stands, now in turn."""
-        h, play = bh.need_play(s, "spread")
-        p = h.pending
-        if p is None or p.what != "card" or "spread" not in p.options or p.card is None:
+        h = bh.hand(s)
+        p = h.pending if h is not None else None
+        if h is None or h.play is None or p is None or p.what != "card" or "spread" not in p.options or \
+                p.card is None:   # in the auction, before the opening lead, or in play with none waiting
             raise ValueError("spread: declarer spreads his hand only after a defender's opening lead out of "
                              "turn that waits for a ruling (law 54)")
+        play = h.play
         if e.seat != play.declarer:
             raise ValueError(f"spread: {name(e.seat)} is not declarer; {name(play.declarer)} may spread his hand")
         d = s.deal

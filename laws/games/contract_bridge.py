@@ -5,6 +5,8 @@ Each clause carries its id from docs/laws.md. Interpretations of ours:
 
 * A dealing irregularity the shoe sees (a card to the wrong seat, a second card to one seat) is ruled
   when it happens: the deal is void and the same dealer redeals (CB-redeal-incorrect, CB-redeal-how).
+* Every redeal ruling names the pack dealt, which is dealt again (``pack``, CB-redeal-how), where the table
+  knows it; a redeal then made with the other pack is not flagged.
 * A deal out of turn or from an uncut pack opens a claim: any player may demand a redeal until the last
   card is dealt; after that the deal stands and the rotation passes on from the player who dealt.
 * A card faced in the pack before the deal begins only calls for a new shuffle and cut.
@@ -17,6 +19,9 @@ Each clause carries its id from docs/laws.md. Interpretations of ours:
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
 
 from laws.cards import RANKS, clockwise_from, full_pack
 from laws.events import (
@@ -46,7 +51,7 @@ from laws.games.base import (
     the_card,
 )
 from laws.rulings import Remedy, Ruling
-from laws.state import Phase, TableState
+from laws.state import UNKNOWN_PACKS, Phase, TableState
 
 NAME = "contract-bridge"
 PACK = full_pack(RANKS)
@@ -157,7 +162,7 @@ def surplus_deal(c: Clause, s: TableState, e: CardDealt | SurplusCardFound) -> R
         return None
     if e.card is not None and e.card in d.seen:
         why = f"A second {e.card.name} was dealt to {seat_name(s, e.seat)}: the pack is not correct."
-    elif e.pack is not None and e.pack != d.pack and d.pack not in ("", "unknown"):
+    elif e.pack is not None and e.pack != d.pack and d.known_pack is not None:
         why = (f"{the_card(e.card)} dealt to {seat_name(s, e.seat)} belongs to pack {e.pack}, "
                f"not to pack {d.pack} in use.")
     elif d.cards_dealt >= len(PACK):
@@ -345,6 +350,21 @@ def _setup(state: TableState) -> None:
     state.game_state["score"] = RubberScore()
 
 
+def _redeal_names_its_pack(clause: Clause) -> Clause:
+    """CB-redeal-how: a redeal is made with the same pack, so every redeal ruling names it (``pack``), as
+    it names who deals (``dealer``); left out while the table does not know the pack. One rule for every
+    clause that redeals (the claims a demand grants among them), so none can leave it out."""
+    def fn(c: Clause, s: TableState, e: Any) -> list[Ruling]:
+        d = s.deal
+        pack = d.known_pack if d is not None else None
+        if pack is None and d is not None and isinstance(e, CardDealt) and e.pack not in (None, *UNKNOWN_PACKS):
+            pack = e.pack   # a shoe that could not name the pack names it with its first card
+        return [replace(r, pack=pack) if r.remedy is Remedy.REDEAL and r.pack is None and pack is not None
+                else r for r in clause(s, e)]
+    return replace(clause, fn=fn)
+
+
 RULES = GameRules(name=NAME, title="Contract Bridge", pack=PACK, hand_size=HAND, cards_dealt=len(PACK),
-                  claims_close="deal_end", clauses=tuple(reg.clauses), setup=_setup,
+                  claims_close="deal_end", clauses=tuple(_redeal_names_its_pack(c) for c in reg.clauses),
+                  setup=_setup,
                   ends_play=bridge_hand.play_over)

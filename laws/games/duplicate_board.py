@@ -22,8 +22,9 @@
   longer takes the record for the hands held, so no card is refused for its hand.
 * ``DB-15`` / ``DB-87`` (``foul_ruled``): the director's decision, which the journal keeps as the fouled
   group's boundary (``fouled``: played on, scored in its own group) or cancels this play (``wrong_board``).
-* ``DB-7`` (``play_end``): the four hands as played against the record: the board is verified at this
-  table and round only when all 52 cards were seen, each from the seat its record gives it.
+* ``DB-7`` (``play_end``, and a typed ``result`` before any card is played): the four hands as played
+  against the record: the board is verified at this table and round only when all 52 cards were seen,
+  each from the seat its record gives it.
 * ``DB-77`` (``play_end``, ``correct``, ``result``, ``call``): the duplicate score of the result the cards
   give (a passed-out board scores nothing), and ``confirm``: one player of each side confirms it; once both
   have, the result is the table's to publish.
@@ -335,13 +336,17 @@ def _register_end(reg: Registry) -> None:
             h.known = None
         return _foul_ruling(c, b, foul)
 
-    @reg.clause("DB-7", "each hand back to its own pocket (law 7)", "play_end")
-    def verify(c: Clause, s: TableState, e: PlayEnded) -> Ruling | None:
-        """When play ends, the four hands as played are checked against the record."""
+    @reg.clause("DB-7", "each hand back to its own pocket (law 7)", "play_end", "result")
+    def verify(c: Clause, s: TableState, e: PlayEnded | ResultRecorded) -> Ruling | None:
+        """When play ends, the four hands as played are checked against the record. A typed result ends
+        play too: during play the engine ends it first (``play_end``); before the opening lead no play
+        began, and the result is what ends the board, so it is checked here (no card seen: not verified)."""
         b = board_of(s)
         if b is None or b.played is None or b.verified is not None or b.cancelled or b.deal != (
                 s.deal.number if s.deal else -1):
             return None
+        if isinstance(e, ResultRecorded) and not bh.in_play(s) and (e.declarer is None or e.contract is None):
+            return None   # the score refuses it (no auction recorded to name the contract): nothing is checked
         check = b.played
         b.verified = check.verified()
         seen = len(check.seen)

@@ -110,3 +110,18 @@ def test_fuzzed_logs_exit_0_or_2_never_a_traceback(capsys: pytest.CaptureFixture
     if rc == 2:
         assert len(err.strip().splitlines()) == 1 and err.startswith("<stdin>")
     assert not any(isinstance(e.get("t"), float) and not math.isfinite(e["t"]) for e in events) or rc == 2
+
+
+
+def test_a_spread_before_the_opening_lead_is_refused_naming_the_line(capsys: pytest.CaptureFixture[str],
+                                                                     tmp_path: Path) -> None:
+    """docs/events.md: a ``spread`` is refused unless a defender's opening lead out of turn waits for a
+    ruling; after the auction closed, before the opening lead, it was dropped silently (exit 0)."""
+    from laws.events import event_to_dict
+    from tests.laws.bridge_table import DRAW, MIXED, calls, dealt
+    from tests.laws.test_law_54_spread import AUCTION, N
+
+    lines = [GAME, *(json.dumps(event_to_dict(e)) for e in [DRAW, *dealt(MIXED), *calls(N, AUCTION)])]
+    rc, _, err = _replay(capsys, tmp_path, *lines, '{"type":"spread","seat":"S"}')
+    assert rc == 2 and f"log.jsonl:{len(lines) + 1}: " in err and "opening lead out of turn" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -289,3 +289,33 @@ def test_DB_6_a_board_short_naming_no_card_is_remade_from_its_record() -> None:
     assert (redeal.clause, redeal.remedy.value, redeal.dealer) == ("DB-6", "redeal", board.dealer)
     assert eng.state.deal is not None and eng.state.deal.void and eng.state.phase.value == "shuffle"
     assert event_from_dict({"type": "board_short"}) == BoardShort(None) == event_from_dict(event_to_dict(BoardShort(None)))
+
+
+@pytest.mark.parametrize("cards", [0, 1])
+def test_DB_7_a_typed_result_is_checked_before_it_is_scored_with_or_without_a_card_played(cards: int) -> None:
+    """docs/events.md (duplicate, "When play ends"): a typed ``result`` gives ``checked`` ``DB-7`` and then
+    ``score`` ``DB-77``. With a card played the result ended play and the check came; with none (the table
+    still in its auction phase after the close) only the score came, and the confirmed board's
+    ``verified`` was never said."""
+    board = Board.numbered(1, _deal(3))
+    eng = LawEngine("duplicate-bridge")
+    feed(eng, placed(board))
+    bid_3nt(eng, board)
+    leader = board.dealer.left
+    if cards:
+        feed(eng, CardPlayed(leader, board.deal.hand(leader)[0]))
+    out = eng.feed(event_from_dict({"type": "result", "tricks": 9}))
+    assert [(r.remedy, r.clause) for r in out] == [(Remedy.CHECKED, "DB-7"), (Remedy.SCORE, "DB-77")]
+    checked = out[0]
+    assert checked.extra["verified"] is False and checked.extra["seen"] == cards and checked.extra["wrong"] == 0
+
+
+def test_DB_7_a_refused_typed_result_checks_nothing() -> None:
+    """A typed result the engine refuses (no auction recorded, no contract named) leaves the board unchecked."""
+    board = Board.numbered(1, _deal(3))
+    eng = LawEngine("duplicate-bridge")
+    feed(eng, placed(board))
+    with pytest.raises(ValueError, match="needs declarer and contract"):
+        eng.feed(event_from_dict({"type": "result", "tricks": 9}))
+    out = eng.feed(event_from_dict({"type": "result", "tricks": 9, "declarer": "N", "contract": "3NT"}))
+    assert [(r.remedy, r.clause) for r in out] == [(Remedy.CHECKED, "DB-7"), (Remedy.SCORE, "DB-77")]

@@ -70,6 +70,34 @@ def test_only_declarer_spreads_and_only_after_an_opening_lead_out_of_turn() -> N
         t2.feed(HandSpread(S))
 
 
+def _table_up_to(upto: str) -> Recorded:
+    deal = dealt(MIXED)
+    before = {"before any deal": [], "while the cards are dealt": deal[:10], "in the auction": [*deal, *calls(N, "pass")],
+              "before the opening lead": [*deal, *calls(N, AUCTION)],
+              "after the hand": [*deal, *calls(N, "pass pass pass pass")]}[upto]
+    t = Recorded()
+    for e in [DRAW, *before]:
+        t.feed(e)
+    return t
+
+
+@pytest.mark.parametrize("upto", ["in the auction", "before the opening lead"])
+def test_a_spread_in_the_auction_or_before_the_opening_lead_is_refused(upto: str) -> None:
+    """docs/events.md: a ``spread`` in the auction or the play is refused unless a defender's opening lead
+    out of turn waits; before the opening lead (the table's auction phase) it was dropped silently as out
+    of its phase, which the table noted ``ignored``."""
+    t = _table_up_to(upto)
+    with pytest.raises(ValueError, match="only after a defender's opening lead out of turn"):
+        t.feed(HandSpread(S))
+    assert t.engine.ignored == 0
+
+
+@pytest.mark.parametrize("upto", ["before any deal", "while the cards are dealt", "after the hand"])
+def test_a_spread_outside_the_auction_and_play_is_ignored_like_any_event_out_of_its_phase(upto: str) -> None:
+    t = _table_up_to(upto)
+    assert t.feed(HandSpread(S)) == [] and t.engine.ignored == 1
+
+
 def test_the_pbn_declarer_and_play_follow_the_spread() -> None:
     t = east_leads_out_of_turn()
     t.feed(HandSpread(S))

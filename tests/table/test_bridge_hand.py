@@ -20,7 +20,7 @@ from firmware_host.records.journal import Journal
 from firmware_host.table.controller import LawInput, TableController
 from laws.cards import Card, Seat
 from laws.engine import LawEngine
-from laws.events import CardPlayed, Event, TricksClaimed, event_from_dict
+from laws.events import CardPlayed, Event, HandSpread, TricksClaimed, event_from_dict
 from tests.table.test_controller import Clock
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -89,6 +89,24 @@ def test_bad_input_is_noted_and_nothing_is_lost(tmp_path: Path) -> None:
     again, j2 = _controller(tmp_path)   # the refused rows replay as refused: the same state
     assert _scored(again) == _uninterrupted()[0]
     j2.close()
+
+
+def test_a_spread_before_the_opening_lead_is_noted_refused_not_ignored(tmp_path: Path) -> None:
+    """docs/events.md: a ``spread`` with no defender's opening lead out of turn waiting is refused, as the
+    other bad bridge entries are ("not applied"), in every phase; before the opening lead the table used to
+    journal it ``ignored`` as out of its phase."""
+    ctl, j = _controller(tmp_path)
+    events = _events()
+    first_card = next(i for i, e in enumerate(events) if e.TYPE == "card_played")
+    for e in events[:first_card]:
+        ctl.process(LawInput(e, "director"))
+    notes: list[str] = []
+    ctl.out.note = notes.append  # type: ignore[method-assign]
+    assert ctl.process(LawInput(HandSpread(Seat.S), "director")) == []
+    assert len(notes) == 1 and "spread from director not applied" in notes[0], notes
+    assert "opening lead out of turn" in notes[0] and ctl.engine.ignored == 0
+    assert [b["type"] for b in j.events()][-1] == "spread"          # journaled
+    j.close()
 
 
 def test_restart_mid_auction_and_mid_play(tmp_path: Path) -> None:
