@@ -63,6 +63,7 @@ TRANSITIONS: dict[str, tuple[frozenset[Phase], Phase | None]] = {
     # bridge as it is played (docs/laws.md BP-): the auction and the play
     "call": (frozenset({Phase.AUCTION, Phase.PLAY}), None),   # in play: a call after the close (BP-39)
     "accept": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
+    "decline": (frozenset({Phase.AUCTION}), None),
     "bar": (frozenset({Phase.AUCTION}), None),
     "withdraw": (frozenset({Phase.PLAY}), None),
     # the clause refuses a spread unless a defender's opening lead out of turn waits: before the opening

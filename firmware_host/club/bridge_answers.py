@@ -110,8 +110,12 @@ def _waiting(w: Any, phase: str, offers: list[dict[str, Any]], said: list[str]) 
     if "accept" in w["options"] and by and phase in phases("accept"):
         offers.append(_offer("accept", title=f"{' or '.join(SEAT_NAMES[s] for s in by)} may accept {line}",
                              seats=_seats(by), law=_text(w.get("law"), 200), clause=_text(w.get("clause"), 40)))
-    if call is not None:
-        said.append("Not accepted: enter the call made instead with the call form; it cancels this one.")
+    if call is not None and by and phase in phases("decline"):
+        offers.append(_offer("decline", title=f"{' or '.join(SEAT_NAMES[s] for s in by)} does not accept {line}: "
+                             "it is cancelled, with what the law makes of that", seats=_seats(by),
+                             law=_text(w.get("law"), 200), clause=_text(w.get("clause"), 40)))
+        said.append("Not accepted: say so below, or enter the call made instead with the call form (a call by "
+                    "another than who may accept cancels it; his own accepts it).")
     elif "withdraw" in w["options"] and phase in phases("withdraw"):
         offers.append(_offer("withdraw", title=f"Take back {line}", seats=_seats(seat),
                              law=_text(w.get("law"), 200), clause=_text(w.get("clause"), 40)))

@@ -175,12 +175,12 @@ WAITING_WORDS = {
     "play_out_of_turn": "a card played out of turn",
 }
 ANSWER_WORDS = {  # the dashboard's command -> what its button says
-    "accept": "Accept it", "withdraw": "Take the card back", "spread": "Spread declarer's hand", "bar": "Enter the bar",
+    "accept": "Accept it", "decline": "Not accepted", "withdraw": "Take the card back", "spread": "Spread declarer's hand", "bar": "Enter the bar",
     "correct_revoke": "Correct the revoke", "claim": "Enter the claim", "claim_reply": "Enter the answer",
     "claim_ruled": "Rule on the claim",
 }
 ANSWER_NAMES = {  # the same answers in a sentence ("an acceptance is entered at a bridge table")
-    "accept": "an acceptance", "withdraw": "a card taken back", "spread": "declarer's hand spread", "bar": "a bar", "correct_revoke": "a revoke's correction",
+    "accept": "an acceptance", "decline": "a call not accepted", "withdraw": "a card taken back", "spread": "declarer's hand spread", "bar": "a bar", "correct_revoke": "a revoke's correction",
     "claim": "a claim", "claim_reply": "an answer to a claim", "claim_ruled": "a ruling on a claim",
 }
 CLAIM_STATUS_WORDS = {"pending": "waiting for the other side's answer", "disputed": "disputed: the director rules",

@@ -35,6 +35,7 @@ from laws.state import TableState
 # dashboard offers them. The phases are the engine's own (``TRANSITIONS``).
 ANSWERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "accept": ("accept", ("seat",)),
+    "decline": ("decline", ("seat",)),
     "withdraw": ("withdraw", ("seat", "card")),
     "spread": ("spread", ("seat",)),
     "bar": ("bar", ("seat", "rounds")),

@@ -17,7 +17,7 @@ __all__ = ["COMMANDS", "MAX_COMMAND_BYTES", "PREFIX", "TABLE_ID", "check_command
 
 PREFIX = TOPICS.prefix
 MAX_COMMAND_BYTES = 4096
-COMMANDS = ("ack", "result", "choose", "search", "bid", "discard", "call", "correct", "accept", "withdraw", "spread", "bar",
+COMMANDS = ("ack", "result", "choose", "search", "bid", "discard", "call", "correct", "accept", "decline", "withdraw", "spread", "bar",
             "correct_revoke", "claim", "claim_reply", "claim_ruled")
 
 

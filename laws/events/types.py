@@ -276,6 +276,17 @@ class IrregularityAccepted(Event):
 
 
 @dataclass(frozen=True)
+class IrregularityDeclined(Event):
+    """Bridge: the irregular call waiting for acceptance (an insufficient bid, a call out of rotation) is not
+    accepted by ``seat``, who may accept it (or the director for him): it is cancelled, with what the law
+    makes of that, and the player whose turn it was calls. The only way to decline a call made at its
+    acceptor's own turn, whose call would accept it."""
+
+    TYPE: ClassVar[str] = "decline"
+    seat: Seat
+
+
+@dataclass(frozen=True)
 class CardWithdrawn(Event):
     """Bridge: a card played irregularly is taken back (a lead out of turn not accepted, a premature
     play, a card too many in a trick); a defender's becomes a penalty card as the laws say."""
@@ -356,7 +367,7 @@ class DummyFaced(Event):
 
 
 # The events of the bridge auction and play: a table of another game refuses them.
-BRIDGE_EVENTS = frozenset({"call", "accept", "withdraw", "correct", "bar", "claim", "claim_reply",
+BRIDGE_EVENTS = frozenset({"call", "accept", "decline", "withdraw", "correct", "bar", "claim", "claim_reply",
                            "claim_ruled", "dummy", "spread"})
 
 
@@ -426,7 +437,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         DealStarted, CardDealt, DealInterrupted, DealEnded, TrumpTurned, TrumpMade, BidMade, CardDiscarded, CardFaced, DemandMade,
         DamagedCardFound,
         WrongHandPicked, HandCounted, MissingCardReported, SurplusCardFound, CardPlayed, PlayEnded,
-        ResultRecorded, CallMade, IrregularityAccepted, CardWithdrawn, RevokeCorrected, HandSpread, PlayerBarred,
+        ResultRecorded, CallMade, IrregularityAccepted, IrregularityDeclined, CardWithdrawn, RevokeCorrected, HandSpread, PlayerBarred,
         TricksClaimed, ClaimAnswered, ClaimRuled, DummyFaced, BoardPlaced, BoardShort, FoulRuled,
         ResultConfirmed,
     )

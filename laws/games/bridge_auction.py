@@ -33,7 +33,7 @@ from laws.bridge.play import Play
 from laws.bridge.tricks import PlayError
 from laws.bridge.verdicts import REST, CallIrregularity, CallVerdict, Option, name
 from laws.cards import Seat, Side
-from laws.events import CallMade, DealEnded, IrregularityAccepted, PlayerBarred
+from laws.events import CallMade, DealEnded, IrregularityAccepted, IrregularityDeclined, PlayerBarred
 from laws.games import bridge_hand as bh
 from laws.games.base import Clause, Registry, side_text
 from laws.rulings import Remedy, Ruling
@@ -102,10 +102,10 @@ def _irregular(c: Clause, h: bh.BridgeHand, v: CallVerdict, tail: str, *, remedy
     return bh.rule(c.id, v.law, remedy, f"{v.reason} {said}{tail}".strip(), seat=seat, extra=extra)
 
 
-def _cancel(h: bh.BridgeHand, p: bh.Pending, by: Seat | None) -> list[Ruling]:
-    """A waiting call that was not accepted (``by``: the player whose call cancelled it; None: the director
-    ruled it not accepted, by entering a bar): cancelled; what the law makes follow, at once or at the
-    offender's next call."""
+def _cancel(h: bh.BridgeHand, p: bh.Pending, by: Seat | None, declined: bool = False) -> list[Ruling]:
+    """A waiting call that was not accepted (``by``: the player whose call cancelled it, or with ``declined``
+    who declined it; None: the director ruled it not accepted, by entering a bar): cancelled; what the law
+    makes follow, at once or at the offender's next call."""
     assert p.call is not None
     v = h.auction.cancel(p.seat, p.call)
     forced = tuple(b for o in v.options if o.by is None and o.code != "accept" for b in o.bars)  # by the law itself
@@ -118,7 +118,8 @@ def _cancel(h: bh.BridgeHand, p: bh.Pending, by: Seat | None) -> list[Ruling]:
                 p.call if "repeat" in p.options else None)
         h.watch = bh.Watch(p.seat, p.clause, p.law, free, other.bars, p.call.words)
     acceptor = " or ".join(name(x) for x in p.accept_by) or name(p.seat.left)
-    who = (f"The director rules that {acceptor} does not accept {name(p.seat)}'s {p.call.words}" if by is None
+    who = (f"{name(by)} does not accept {name(p.seat)}'s {p.call.words}" if declined and by is not None
+           else f"The director rules that {acceptor} does not accept {name(p.seat)}'s {p.call.words}" if by is None
            else f"{name(by)} called again before {acceptor} accepted his {p.call.words}" if by == p.seat
            else f"{name(by)} called before {acceptor} accepted {name(p.seat)}'s {p.call.words}")
     text = f"{who}, so it is cancelled" + (f": {bars_text(forced)}." if forced else "; the auction goes on.")
@@ -209,6 +210,39 @@ def accepting(s: TableState, e: IrregularityAccepted, clause: str) -> bh.Pending
     return p if p.clause == clause else None
 
 
+def declining(s: TableState, e: IrregularityDeclined, clause: str) -> bh.Pending | None:
+    """The waiting call a ``decline`` takes, when it is ``clause``'s.
+
+    Raises:
+        ValueError: no call waits, or ``e.seat`` may not accept it (and so not decline it either).
+    """
+    h = bh.hand(s)
+    p = h.pending if h is not None else None
+    if p is None:
+        if h is not None and h.verdict is e:   # an earlier clause took it, for this same entry
+            return None
+        raise ValueError("decline: no irregular call is waiting to be accepted")
+    if p.what != "call" or p.call is None:
+        raise ValueError(f"decline: {name(p.seat)}'s {p.card.name if p.card else 'card'} waits, not a call: a card "
+                         "not accepted is taken back (withdraw)")
+    if e.seat not in p.accept_by:
+        who = " or ".join(name(x) for x in p.accept_by) or "nobody"
+        raise ValueError(f"decline: {name(e.seat)} may not accept {name(p.seat)}'s {p.call.words}, so he "
+                         f"cannot decline it; {who} may")
+    return p if p.clause == clause else None
+
+
+def _declined(c: Clause, s: TableState, e: IrregularityDeclined) -> list[Ruling]:
+    """A ``decline``: the waiting call of this clause is cancelled, as when another player called over it."""
+    h = bh.hand(s)
+    p = declining(s, e, c.id)
+    if h is None or p is None:
+        return []
+    h.pending = None
+    h.verdict = e
+    return _cancel(h, p, e.seat, declined=True)
+
+
 def _closed(h: bh.BridgeHand, s: TableState) -> list[Ruling]:
     """The auction has just closed: the contract, or the deal passed out (``BP-22``)."""
     a = h.auction
@@ -275,15 +309,21 @@ def register(reg: Registry) -> None:
             h.auction.add(e.seat, v.call)
         return out
 
-    @reg.clause("BP-27", "insufficient bid (Duplicate Bridge law 27)", "call", "accept")
-    def insufficient(c: Clause, s: TableState, e: CallMade | IrregularityAccepted) -> Ruling | None:
+    @reg.clause("BP-27", "insufficient bid (Duplicate Bridge law 27)", "call", "accept", "decline")
+    def insufficient(c: Clause, s: TableState,
+                     e: CallMade | IrregularityAccepted | IrregularityDeclined) -> Ruling | list[Ruling] | None:
         """An insufficient bid: the next player may accept it; otherwise the law's replacements."""
+        if isinstance(e, IrregularityDeclined):
+            return _declined(c, s, e)
         return _waiting(c, s, e, _CI.INSUFFICIENT)
 
-    @reg.clause("BP-28-32", "call out of rotation (Duplicate Bridge laws 28-32)", "call", "accept")
-    def out_of_rotation(c: Clause, s: TableState, e: CallMade | IrregularityAccepted) -> Ruling | None:
+    @reg.clause("BP-28-32", "call out of rotation (Duplicate Bridge laws 28-32)", "call", "accept", "decline")
+    def out_of_rotation(c: Clause, s: TableState,
+                        e: CallMade | IrregularityAccepted | IrregularityDeclined) -> Ruling | list[Ruling] | None:
         """A call out of rotation: the offender's left-hand opponent may accept it; otherwise it is
         cancelled, with what the kind of call brings."""
+        if isinstance(e, IrregularityDeclined):
+            return _declined(c, s, e)
         h = bh.hand(s)
         if isinstance(e, CallMade) and h is not None and isinstance(h.verdict, CallVerdict) and \
                 h.verdict.kind is _CI.OUT_OF_ROTATION and h.verdict.accept_by is None:

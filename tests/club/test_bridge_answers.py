@@ -62,8 +62,9 @@ def test_an_insufficient_bid_offers_its_acceptance_to_the_next_player_only() -> 
     raw = open_bridge(eng.state)
     assert raw is not None and raw["waiting"]["law"] == "Rubber Bridge, law 27"
     v = view(eng)
-    assert list(offers(v)) == ["accept"]
+    assert list(offers(v)) == ["accept", "decline"]
     assert seats(offers(v)["accept"]) == ["S"] and offers(v)["accept"]["label"] == "Accept it"
+    assert seats(offers(v)["decline"]) == ["S"] and offers(v)["decline"]["label"] == "Not accepted"
     assert "East's one heart: an insufficient bid" in v["said"][0]
     assert any("enter the call made instead" in line for line in v["said"])  # not accepted: a new call
     for o in v["offers"]:  # words only: no code name on the page

@@ -85,7 +85,7 @@ def test_the_director_settles_the_bridge_irregularities_on_the_page(club: ClubDe
         assert forms() == []  # an ordinary auction: nothing to answer
         for call in (CallMade(Seat.N, "1S"), CallMade(Seat.E, "1H")):  # insufficient: South may accept
             table.ctl.process(LawInput(call, "camera"))
-        wait.until(lambda d: forms() == ["accept"])
+        wait.until(lambda d: forms() == ["accept", "decline"])
         assert "Waiting for a ruling: East's one heart: an insufficient bid." in shown()
         assert "South may accept East's one heart" in shown() and "Rubber Bridge, law 27" in shown()
         check_screen("accept")
@@ -95,6 +95,13 @@ def test_the_director_settles_the_bridge_irregularities_on_the_page(club: ClubDe
         wait.until(lambda d: forms() == [])
         h = table.ctl.engine.state.deal.bridge  # type: ignore[union-attr]
         assert [c.call.code for c in h.auction.calls] == ["1S", "1H"]
+        # South's one diamond is insufficient too: West does not accept it, so it is cancelled and South calls again
+        table.ctl.process(LawInput(CallMade(Seat.S, "1D"), "camera"))
+        wait.until(lambda d: forms() == ["accept", "decline"])
+        answer("decline", {"seat": "West"})
+        wait.until(lambda d: forms() == [])
+        assert [c.call.code for c in h.auction.calls] == ["1S", "1H"] and h.auction.turn is Seat.S
+        assert [r.body.get("cancelled") for r in table.journal.rows() if r.kind == "ruling"][-1] is True
 
         for seat, call in (("S", "pass"), ("W", "pass"), ("N", "pass")):  # one heart by East; South leads
             table.ctl.process(LawInput(CallMade(Seat(seat), call), "camera"))

@@ -270,3 +270,54 @@ def test_BP_28_32_at_a_duplicate_table_the_director_s_bar_declines_it_too() -> N
     assert feed(eng, call(N, "1D")) == []
     a = eng.state.deal.bridge.auction  # type: ignore[union-attr]
     assert [c.seat for c in a.calls] == [N]
+
+
+def test_BP_28_32_a_decline_by_the_acceptor_at_his_own_turn_cancels_the_call() -> None:
+    """West bids at North's turn: North declines (a ``decline``), so the one spade is cancelled with what the
+    rubber code makes of it at once (East must pass for the rest of the auction), and North calls in his turn."""
+    eng = table()
+    feed(eng, call(W, "1S"))
+    [cancel] = feed(eng, event_from_dict({"type": "decline", "seat": "N"}))
+    assert (cancel.remedy, cancel.clause, cancel.extra["cancelled"]) == (Remedy.PENALTY, "BP-28-32", True)
+    assert cancel.extra["bars"] == [["E", "rest"]] and "accepted" not in cancel.extra
+    assert cancel.reason.startswith("North does not accept West's")
+    assert feed(eng, call(N, "1D")) == []
+    a = eng.state.deal.bridge.auction  # type: ignore[union-attr]
+    assert [(c.seat, c.call.code) for c in a.calls] == [(N, "1D")] and a.bars == {E: REST}
+
+
+def test_BP_28_32_at_a_duplicate_table_a_decline_needs_no_bar() -> None:
+    """At a duplicate table declining bars nobody at once (2017 laws 30-32): the call is cancelled and the
+    offender's next call is then what the director judges, as when another player calls over it."""
+    from tests.laws.test_code_governs import duplicate_table
+
+    eng = duplicate_table()
+    feed(eng, call(W, "1S"))
+    [cancel] = feed(eng, event_from_dict({"type": "decline", "seat": "N"}))
+    assert (cancel.remedy, cancel.clause, cancel.extra["cancelled"]) == (Remedy.DEAL_STANDS, "BP-28-32", True)
+    assert "bars" not in cancel.extra and "accepted" not in cancel.extra
+    assert feed(eng, call(N, "1D"), call(E, "pass")) == []
+    a = eng.state.deal.bridge.auction  # type: ignore[union-attr]
+    assert [c.seat for c in a.calls] == [N, E] and a.turn is S
+
+
+def test_BP_27_an_insufficient_bid_declined() -> None:
+    eng = table()
+    feed(eng, *calls(N, "1S"))
+    feed(eng, call(E, "1H"))                    # insufficient: South may accept
+    [cancel] = feed(eng, event_from_dict({"type": "decline", "seat": "S"}))
+    assert (cancel.clause, cancel.extra["cancelled"]) == ("BP-27", True)
+    assert eng.state.deal.bridge.auction.turn is E  # type: ignore[union-attr]  # East calls again
+
+
+@pytest.mark.parametrize("events, says", [
+    ([], "no irregular call is waiting"),
+    (["W 1S"], "East may not accept West's"),
+])
+def test_a_decline_with_nothing_waiting_or_by_another_is_refused(events: list[str], says: str) -> None:
+    eng = table()
+    for text in events:
+        seat, bid = text.split()
+        feed(eng, call(Seat(seat), bid))
+    with pytest.raises(ValueError, match=says):
+        eng.feed(event_from_dict({"type": "decline", "seat": "E"}))

@@ -367,7 +367,7 @@
 
   const KINDS = { ack: "acknowledgement", result: "result", correct: "correction", choose: "choice",
     search: "search outcome", bid: "bid", discard: "discard", call: "bridge call", accept: "acceptance",
-    withdraw: "card taken back", bar: "bar", correct_revoke: "revoke correction", claim: "claim",
+    decline: "call not accepted", withdraw: "card taken back", bar: "bar", correct_revoke: "revoke correction", claim: "claim",
     claim_reply: "answer to the claim", claim_ruled: "ruling on the claim" };
   const SUIT_WORDS = [["S", "spades"], ["H", "hearts"], ["D", "diamonds"], ["C", "clubs"]];
   const RANKS = { "contract-bridge": "AKQJT98765432", euchre: "AKQJT987" };
