@@ -191,18 +191,28 @@ def _take_back(h: bh.BridgeHand, barred: Seat, clause: str) -> Call | None:
     return last.call
 
 
+def _answered(s: TableState, e: IrregularityAccepted | IrregularityDeclined, nothing: str) -> bh.Pending | None:
+    """The irregularity waiting for the entry ``e`` (None: an earlier clause took it, for this same entry).
+
+    Raises:
+        ValueError: ``nothing``, when nothing waits.
+    """
+    h = bh.hand(s)
+    p = h.pending if h is not None else None
+    if p is None and not (h is not None and h.verdict is e):
+        raise ValueError(nothing)
+    return p
+
+
 def accepting(s: TableState, e: IrregularityAccepted, clause: str) -> bh.Pending | None:
     """The waiting irregularity an ``accept`` takes, when it is ``clause``'s.
 
     Raises:
         ValueError: nothing waits, or ``e.seat`` may not accept it.
     """
-    h = bh.hand(s)
-    p = h.pending if h is not None else None
+    p = _answered(s, e, "accept: no irregular call or card is waiting to be accepted")
     if p is None:
-        if h is not None and h.verdict is e:   # an earlier clause took it, for this same entry
-            return None
-        raise ValueError("accept: no irregular call or card is waiting to be accepted")
+        return None
     if e.seat not in p.accept_by:
         who = " or ".join(name(x) for x in p.accept_by) or "nobody"
         raise ValueError(f"accept: {name(e.seat)} may not accept {name(p.seat)}'s "
@@ -216,12 +226,9 @@ def declining(s: TableState, e: IrregularityDeclined, clause: str) -> bh.Pending
     Raises:
         ValueError: no call waits, or ``e.seat`` may not accept it (and so not decline it either).
     """
-    h = bh.hand(s)
-    p = h.pending if h is not None else None
+    p = _answered(s, e, "decline: no irregular call is waiting to be accepted")
     if p is None:
-        if h is not None and h.verdict is e:   # an earlier clause took it, for this same entry
-            return None
-        raise ValueError("decline: no irregular call is waiting to be accepted")
+        return None
     if p.what != "call" or p.call is None:
         raise ValueError(f"decline: {name(p.seat)}'s {p.card.name if p.card else 'card'} waits, not a call: a card "
                          "not accepted is taken back (withdraw)")

@@ -14,16 +14,13 @@ from tests.events.test_event_director_server import Club, _text, club  # noqa: F
 
 
 def _director(club: Club, folder: str) -> Any:  # noqa: F811 - the fixture's type
-    from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     from tests.browser import chromium
+    from tests.club.conftest import browser_login
 
     driver = chromium(folder)
-    driver.get(club.url + "/event")
-    driver.find_element(By.ID, "username").send_keys("director")
-    driver.find_element(By.ID, "password").send_keys("table-talk-1")
-    driver.find_element(By.ID, "login").click()
+    browser_login(driver, club.url + "/")
     WebDriverWait(driver, 20).until(lambda d: "/login" not in d.current_url)
     driver.get(club.url + "/event")
     WebDriverWait(driver, 30).until(lambda d: _text(d, "round").startswith("Round 1 of 3"))

@@ -67,7 +67,9 @@ def test_a_whole_hand_from_the_first_call_to_the_score(tmp_path: Path) -> None:
     j.close()
 
 
-def test_bad_input_is_noted_and_nothing_is_lost(tmp_path: Path) -> None:
+def _at_the_opening_lead(tmp_path: Path) -> tuple[TableController, Journal, list[Event], int, list[str]]:
+    """A table whose auction is over, the opening lead to come; its events, the first card's index, and
+    the notes it shows from now on."""
     ctl, j = _controller(tmp_path)
     events = _events()
     first_card = next(i for i, e in enumerate(events) if e.TYPE == "card_played")
@@ -75,6 +77,11 @@ def test_bad_input_is_noted_and_nothing_is_lost(tmp_path: Path) -> None:
         ctl.process(LawInput(e, "director"))
     notes: list[str] = []
     ctl.out.note = notes.append  # type: ignore[method-assign]
+    return ctl, j, events, first_card, notes
+
+
+def test_bad_input_is_noted_and_nothing_is_lost(tmp_path: Path) -> None:
+    ctl, j, events, first_card, notes = _at_the_opening_lead(tmp_path)
     before = ctl.seq
     assert ctl.process(LawInput(CardPlayed(Seat.W, Card.parse("JS")), "camera")) == []   # South's card
     assert ctl.process(LawInput(TricksClaimed(Seat.S, 14), "director")) == []
@@ -95,13 +102,7 @@ def test_a_spread_before_the_opening_lead_is_noted_refused_not_ignored(tmp_path:
     """docs/events.md: a ``spread`` with no defender's opening lead out of turn waiting is refused, as the
     other bad bridge entries are ("not applied"), in every phase; before the opening lead the table used to
     journal it ``ignored`` as out of its phase."""
-    ctl, j = _controller(tmp_path)
-    events = _events()
-    first_card = next(i for i, e in enumerate(events) if e.TYPE == "card_played")
-    for e in events[:first_card]:
-        ctl.process(LawInput(e, "director"))
-    notes: list[str] = []
-    ctl.out.note = notes.append  # type: ignore[method-assign]
+    ctl, j, _events_, _first, notes = _at_the_opening_lead(tmp_path)
     assert ctl.process(LawInput(HandSpread(Seat.S), "director")) == []
     assert len(notes) == 1 and "spread from director not applied" in notes[0], notes
     assert "opening lead out of turn" in notes[0] and ctl.engine.ignored == 0
