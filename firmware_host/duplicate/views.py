@@ -9,11 +9,11 @@ confirmed it) so a page can measure how long it took to appear.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from firmware_host.session.duplicate_session import Session
+from firmware_host.wire.reader import read_json
 from laws.cards import Card, Seat
 from laws.duplicate.boards import dealer
 from laws.duplicate.deal import SEAT_NAMES
@@ -172,11 +172,9 @@ def _sent_from(session: Session, rec: Mapping[str, Any]) -> dict[str, Any]:
     club = club if isinstance(club, str) and club.isprintable() and len(club) <= 64 else ""
     number, board = rec.get("table_number"), rec.get("board")
     payload = rec.get("payload")
-    if board is None and isinstance(payload, str) and len(payload) <= 65536:
-        try:
-            body = json.loads(payload).get("body")
-        except (ValueError, AttributeError):
-            body = None
+    if board is None and isinstance(payload, str):
+        msg = read_json(payload, max_bytes=65536).value   # the wire's one reader: None when not JSON
+        body = msg.get("body") if isinstance(msg, Mapping) else None
         if isinstance(body, Mapping):
             board = body.get("board")
             number = number if number is not None else body.get("table_number")

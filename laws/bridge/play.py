@@ -48,6 +48,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from laws.bridge import revokes
+from laws.bridge.out_of_turn import out_of_turn
 from laws.bridge.tricks import (
     ClaimStatus,
     PlayError,
@@ -217,43 +218,7 @@ class Play:
         return base(law=f"{self.code}, law 44")
 
     def _out_of_turn(self, seat: Seat, card: Card, base: Callable[..., PlayVerdict]) -> PlayVerdict:
-        turn = self.to_play
-        defender = self._defender(seat)
-        defenders = (self.declarer.left, self.declarer.right)
-        if not self.current.cards:
-            who = "by_defender" if defender else "from_dummy" if seat == self.dummy else "by_declarer"
-            opening = self.current.number == 1
-            law = ("law 54" if opening and defender else "law 56" if defender else "law 55")
-            return base(kind=_P.LEAD_OUT_OF_TURN, detail=who + ("_opening" if opening else ""),
-                        accept_by=(self.declarer,) if defender else defenders,
-                        penalty_card=defender, law=f"{self.code}, {law}",
-                        reason=f"{name(seat)} led {card.name} when the lead was {name(turn)}'s.")
-        cards = self.current.cards
-        if defender and turn == seat.partner and self.dummy in cards and (
-                self.declarer in cards or self.current.leader != self.dummy):
-            # law 57C: once declarer has played from both hands, or dummy has played a card other than the
-            # lead (early: it stood), a defender who plays before his partner is not rectified: his card is
-            # played, and his partner still plays in his turn. Dummy's lead alone is not such a card (the
-            # reading taken here: else no premature play could be ruled on a trick dummy led)
-            return base(kind=_P.PLAY_OUT_OF_TURN, detail="by_defender_after_dummy", stands=True,
-                        law=f"{self.code}, law 57C", reason=f"{name(seat)} played {card.name} before "
-                        f"{name(turn)}, after dummy had played to the trick: it is played, and stands.")
-        if defender and turn == seat.partner:
-            return base(kind=_P.PREMATURE_PLAY, detail="play", penalty_card=True, law=f"{self.code}, law 57A",
-                        reason=f"{name(seat)} played {card.name} before {name(turn)}, whose turn it "
-                               "was: a premature play by a defender.")
-        if not defender:
-            return base(kind=_P.PLAY_OUT_OF_TURN, detail="by_declarer_side", stands=True,
-                        law=f"{self.code}, law 57C", reason=f"{name(seat)} played {card.name} before "
-                        f"{name(turn)}: a card played early by declarer's side is played, and stands.")
-        led = self.current.suit_led
-        unfollowing = led is not None and card.suit != led and self.counts.get(seat, {}).get(led, 0) > 0
-        at = "at_rho" if turn == seat.right else "out_of_turn"
-        return base(kind=_P.PLAY_OUT_OF_TURN, detail=f"by_defender_{at}", penalty_card=unfollowing,
-                    law=f"{self.code}, law 57D", reason=f"{name(seat)} played {card.name} before "
-                    f"{name(turn)}: it must be played at {name(seat)}'s proper turn" + (
-                        "; it could not be played legally then, so it is a penalty card." if unfollowing
-                        else "."))
+        return out_of_turn(self, seat, card, base)
 
     def _check_can_hold(self, seat: Seat, card: Card) -> None:
         if self.ended:
