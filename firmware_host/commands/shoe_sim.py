@@ -111,7 +111,9 @@ def _listen(args: argparse.Namespace) -> int:
             print(_show(ev), flush=True)
             if isinstance(ev, m.LinkStatus):
                 seen_online = seen_online or ev.online
-                if ev.online and args.scanner and asked == 0 < args.deals:
+                if ev.online and asked == 0 < args.deals:
+                    # at once: a pack already in the well (its PACK_LOADED acknowledged by an earlier run of a
+                    # host) sends none; with no pack the shoe says bad state, and the next PACK_LOADED asks again
                     ask()
             elif isinstance(ev, m.Reply) and ev.cmd in ours and ev.status != m.Status.OK:
                 ours.discard(ev.cmd)        # refused (busy: a deal of an earlier run): ask at the next pack

@@ -230,3 +230,39 @@ def test_shoe_listen_asks_for_the_next_deal_without_waiting_for_a_pack_loaded(mo
     t.start()
     t.join(10)
     assert result == [0]
+
+
+def test_shoe_listen_asks_for_its_first_deal_when_a_pack_is_already_in_the_well(monkeypatch) -> None:
+    """A pack loaded while an earlier run of a host listened: its PACK_LOADED was acknowledged then and is not
+    sent again, so a run that waited for one never asked for a deal."""
+    from dataclasses import replace
+
+    from firmware_host.shoe import link as link_module
+
+    class LoadedShoe:
+        def __init__(self, url, on_event, **kw) -> None:  # type: ignore[no-untyped-def]
+            self.on_event, self.seq = on_event, 40
+
+        def start(self) -> None:
+            self.on_event(m.LinkStatus(True, "a shoe with a pack in its well"))
+
+        def send(self, cmd):  # type: ignore[no-untyped-def]
+            cmd = replace(cmd, cmd=7)
+            for msg in (m.DealBegan(41, cmd.dealer, cmd.turn_up, cmd.pattern, cmd.pack, answers=7),
+                        m.Reply(42, 7, m.Status.OK, ""), m.DealFinished(43, m.FinishReason.COMPLETE, 52, False, answers=7)):
+                self.on_event(msg)
+            return cmd
+
+        def counters(self) -> dict:
+            return {}
+
+        def stop(self) -> None:
+            pass
+
+    monkeypatch.setattr(link_module, "ShoeLink", LoadedShoe)
+    result: list[int] = []
+    t = threading.Thread(target=lambda: result.append(cli.main(["shoe-listen", "loaded://", "--deals", "1"])),
+                         daemon=True)
+    t.start()
+    t.join(10)
+    assert result == [0]
