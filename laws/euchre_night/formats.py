@@ -71,7 +71,8 @@ def progressive_next(current: Round, ns_won: Mapping[int, bool], sat: Mapping[in
     Sit-outs (a number of players not a multiple of 4): those who sat out this round come in at the foot
     table, in the seats of as many of the foot's next players, who sit out instead: of the foot's four,
     those who have sat out least so far (``sat``: player -> rounds sat out, this one included), the
-    higher-numbered first when equal; the sit-outs, in number order, take their seats in seat order.
+    higher-numbered first when equal; the sit-outs, in number order, take their seats in the order North,
+    South, East, West (a table's tuple order).
 
     Args:
         current: this round.

@@ -33,6 +33,7 @@ from laws.cards import Seat, Side, full_pack
 from laws.events import (
     CardDealt,
     CardFaced,
+    CardPlayed,
     DamagedCardFound,
     DealEnded,
     DealStarted,
@@ -158,11 +159,17 @@ def exposed_in_cut(c: C, s: TableState, e: PackCut | CardFaced) -> Ruling | None
                   dealer=s.next_dealer)
 
 
-@reg.clause("EU-30", "law 30", "cut")
-def no_recut(c: C, s: TableState, e: PackCut) -> Ruling | None:
-    """Once the pack is cut and the packets separated, it is not cut again."""
+@reg.clause("EU-30", "law 30", "cut", "shuffle")
+def no_recut(c: C, s: TableState, e: PackCut | PackShuffled) -> Ruling | None:
+    """Once the pack is cut and the packets separated, it is neither cut again nor shuffled by the cutter (a
+    dealer who shuffles after the cut is ``EU-31``'s)."""
     if s.phase != Phase.CUT:
         return None
+    if isinstance(e, PackShuffled):
+        if e.seat == s.next_dealer:
+            return None
+        return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} shuffled a pack that was already cut; once "
+                      "cut it is not shuffled again. It has been, so it is cut again before the deal.", seat=e.seat)
     return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} cut a pack that was already cut; the first "
                   "cut stands.", seat=e.seat)
 
@@ -262,18 +269,25 @@ def misdeal(c: C, s: TableState, e: CardDealt | DealEnded | TrumpTurned) -> Ruli
     if d is None or d.ended and not isinstance(e, TrumpTurned):
         return None
     seats = [seat for seat, _ in d.dealt] + ([e.seat] if isinstance(e, CardDealt) else [])
-    fault = pattern_fault(d.dealer, seats, complete=not isinstance(e, CardDealt))
+    fault = pattern_fault(d.dealer, seats, complete=not isinstance(e, CardDealt), named=lambda x: seat_name(s, x))
     if fault is None:
         return None
     return euchre_play.misdeal_ruling(c, s, fault)
 
 
-@reg.clause("EU-33", "law 33", "card_dealt", "damaged_card", "missing_card", "surplus_card")
-def imperfect_pack(c: C, s: TableState,
-                   e: CardDealt | DamagedCardFound | MissingCardReported | SurplusCardFound) -> Ruling | None:
+@reg.clause("EU-33", "law 33", "card_dealt", "damaged_card", "missing_card", "surplus_card", "trump_turned",
+            "card_played")
+def imperfect_pack(c: C, s: TableState, e: CardDealt | DamagedCardFound | MissingCardReported | SurplusCardFound
+                   | TrumpTurned | CardPlayed) -> Ruling | None:
     """A pack found incorrect or imperfect during the deal or play: a new deal by the same dealer."""
     d = s.deal
     in_hand = d is not None and not d.void and s.phase in (Phase.DEALING, Phase.AUCTION, Phase.PLAY)
+    if isinstance(e, (TrumpTurned, CardPlayed)):   # a card no euchre pack holds, turned up or played
+        if not in_hand or e.card is None or e.card in PACK:
+            return None
+        how = "turned up" if isinstance(e, TrumpTurned) else f"played by {seat_name(s, e.seat)}"
+        return _new_deal(c, s, f"The {e.card.name} {how} is not a euchre card: the pack is incorrect.",
+                         seat=e.seat if isinstance(e, CardPlayed) else None, pack=d.pack if d else None)
     if isinstance(e, CardDealt):
         if d is None:
             return None

@@ -7,6 +7,8 @@ misdeal, and so is a player who does not receive five cards.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from laws.cards import Seat, clockwise_from
 
 PACKETS = (2, 3)
@@ -24,13 +26,15 @@ def runs(seats: list[Seat]) -> list[tuple[Seat, int]]:
     return out
 
 
-def pattern_fault(dealer: Seat, seats: list[Seat], complete: bool) -> str | None:
+def pattern_fault(dealer: Seat, seats: list[Seat], complete: bool,
+                  named: Callable[[Seat], str] = lambda seat: seat.value) -> str | None:
     """What is wrong with the packets dealt so far, or None if they can still be a correct deal.
 
     Args:
         dealer: who deals (cards start at his left).
         seats: the seat each card went to, in order.
         complete: True when the deal is over (every packet must then be finished and correct).
+        named: a seat as the text names it (the table's rulings: "West (Di)").
     """
     order = clockwise_from(dealer.left)
     packets = runs(seats)
@@ -40,17 +44,17 @@ def pattern_fault(dealer: Seat, seats: list[Seat], complete: bool) -> str | None
         finished = complete or i < len(packets) - 1
         want = order[i % 4]
         if seat != want:
-            return f"packet {i + 1} went to {seat.value} where {want.value} was next in rotation"
+            return f"packet {i + 1} went to {named(seat)} where {named(want)} was next in rotation"
         size = None if i == 0 else packets[0][1] if i < 4 else HAND - packets[0][1]
         if size is None:
             if n > max(PACKETS):
-                return f"{seat.value} received {n} cards in one packet"
+                return f"{named(seat)} received {n} cards in one packet"
             if finished and n not in PACKETS:
-                return f"{seat.value} received a packet of {n} card{'s' if n != 1 else ''}"
+                return f"{named(seat)} received a packet of {n} card{'s' if n != 1 else ''}"
             continue
         rnd = "first" if i < 4 else "second"
         if n > size or finished and n != size:
-            return (f"{seat.value} received {n} card{'s' if n != 1 else ''} in the {rnd} round, which is a "
+            return (f"{named(seat)} received {n} card{'s' if n != 1 else ''} in the {rnd} round, which is a "
                     f"round of {size}s")
     if complete and len(packets) != 8:
         return f"the deal stopped after {len(seats)} cards"

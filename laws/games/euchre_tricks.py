@@ -263,7 +263,7 @@ def register(reg: Registry) -> None:
                 led = effective_suit(t.cards[0][1], trump)
                 suit = [x for x in held(d, e.seat)[0] if effective_suit(x, trump) == led]
                 ranked = sorted(suit, key=lambda x: power(x, trump, led))
-                due = ranked[-1] if call.kind == "highest" else ranked[0] if ranked else None
+                due = (ranked[-1] if call.kind == "highest" else ranked[0]) if ranked else None   # none of the suit: any card
                 if due is not None and e.card != due and held(d, e.seat)[1]:
                     out.append(_failed(s, e.seat, f"was required to play his {call.kind} "
                                        f"{_SUITS[led]}, the {due.name}, and played the {e.card.name}"))
