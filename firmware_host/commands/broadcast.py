@@ -118,6 +118,13 @@ def _live(args: argparse.Namespace) -> int:
         broadcast_pw = _secret(args.password_file, "--password-file")
         spectator_pw = _secret(args.spectator_password_file, "--spectator-password-file")
         private = _secret(args.private_password_file, "--private-password-file") if args.private_password_file else None
+        if args.rule == "delay" and args.delay == 0:
+            raise ValueError("--rule delay needs --delay S, the seconds behind the tables (above 0, at most 86400): "
+                             "without it every card would be shown as it is played")
+        if args.delay and args.rule != "delay":
+            raise ValueError(f"--delay goes with --rule delay; the rule is {args.rule}")
+        if args.teams and args.rule != "teams" and not args.event:   # with --event: refused below, for that
+            raise ValueError(f"--teams goes with --rule teams; the rule is {args.rule}")
         release = Release(Rule(args.rule), args.delay)
         euchre = bool(args.euchre_tables or args.euchre_night)   # teams refused for euchre below, for that reason
         given = args.teams or (args.rule == "teams" and not args.event and not euchre)

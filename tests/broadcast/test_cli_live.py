@@ -31,6 +31,10 @@ def session(session_dir: Path) -> Path:
     (["--rule", "teams", "--teams", "1:x"], "'1:x': a match is OPEN:CLOSED"),
     (["--rule", "teams", "--teams", "1:9"], "--teams names table 9, which is not in the session"),
     (["--listen", "nowhere"], "--listen 'nowhere': HOST:PORT"),
+    # every card would be shown as it is played (a delay of 0); options of another rule were silently ignored
+    (["--rule", "delay"], "--rule delay needs --delay S"),
+    (["--delay", "30"], "--delay goes with --rule delay; the rule is after-field"),
+    (["--teams", "1:2"], "--teams goes with --rule teams; the rule is after-field"),
 ])
 def test_what_cannot_be_used_is_named(session: Path, tmp_path: Path, extra: list[str], said: str) -> None:
     pw = tmp_path / "pw"
@@ -67,7 +71,7 @@ def test_a_real_run(session: Path, tmp_path: Path) -> None:
 
     users = {"broadcast": "b-pw", "spectator": "s-pw", "table-01": "t-pw"}
     with LocalBroker(tmp_path / "broker", users) as broker:
-        proc, port = _start(tmp_path, broker.port, "--session", str(session), "--rule", "delay", "--lin",
+        proc, port = _start(tmp_path, broker.port, "--session", str(session), "--rule", "delay", "--delay", "0.2", "--lin",
                             str(tmp_path / "lin"))
         try:
             import paho.mqtt.client as mqtt
