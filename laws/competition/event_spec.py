@@ -39,7 +39,16 @@ from laws.competition.individual import (
 from laws.competition.swiss import BYE_VP
 from laws.competition.vp import DiscreteScale, ScaleError
 from laws.competitors import Competitor, player, team
-from laws.duplicate.movement import Movement, MovementError, Pair, barometer, from_asc, howell, mitchell
+from laws.duplicate.movement import (
+    Movement,
+    MovementError,
+    Pair,
+    barometer,
+    check,
+    from_asc,
+    howell,
+    mitchell,
+)
 
 TEAMS_AT_MOST = 200
 
@@ -140,6 +149,10 @@ def section_movement(section: SectionSpec, boards_per_round: int) -> Movement:
             if not isinstance(section.asc, str) or not section.asc.strip():
                 raise EventError(f"section {name}: an asc section needs its .ASC movement's text")
             made = from_asc(section.asc, boards_per_round=boards_per_round)
+            unsound = check(made)   # whoever made it: no movement that cannot be played is handed out
+            if unsound:
+                raise EventError(f"section {name}: its .ASC movement cannot be played as it stands: "
+                                 + "; ".join(unsound[:3]))
             if made.tables != section.tables:
                 raise EventError(f"section {name}: its .ASC movement has {made.tables} tables, the section "
                                  f"{section.tables}")

@@ -141,6 +141,17 @@ def test_an_asc_with_a_pair_twice_in_a_round_or_a_group_out_of_range_is_refused_
         check_setup(SessionSetup(**{**setup.__dict__, "movement": {"kind": "asc", "text": out_of_range}}))
 
 
+def test_an_asc_that_reads_but_cannot_be_played_is_refused_with_the_checkers_words() -> None:
+    """docs/movements.md, "The checker": no broken movement is handed out, whoever made it. An .ASC that
+    reads (no pair twice in a round) but plays a board twice or meets twice was opened as it stood."""
+    setup = make_setup({"kind": "asc", "text": ASC_3, "boards_per_round": 2})
+    again = ASC_3.replace("1-6 B  2-4 C  3-5 A", "1-4 A  2-5 B  3-6 C")      # round 2 is round 1 again
+    with pytest.raises(SetupError, match=r"m\.asc: the movement cannot be played as it stands: pair 1 plays board 1 "
+                                         r"2 times"):
+        check_setup(SessionSetup(**{**setup.__dict__, "movement": {"kind": "asc", "text": again, "file": "m.asc",
+                                                                   "boards_per_round": 2}}))
+
+
 def test_club_tables_given_twice_or_missing_are_refused() -> None:
     setup = make_setup(MITCHELL_4)
     with pytest.raises(SetupError, match="club tables table-01 and table-02 are both given table 1"):

@@ -31,6 +31,9 @@ def test_an_asc_section_is_seated_as_its_file_says_and_round_trips() -> None:
     (SectionSpec("A", 4, "howell", asc=to_asc(howell(4, 1))), "only an asc section carries an .ASC movement's text"),
     (SectionSpec("A", 4, "asc", (2,), asc=to_asc(howell(4, 1))), "(not offered for an .ASC movement)"),
     (SectionSpec("A", 4, "asc", asc="8 4 7 7 1\n"), "individual"),
+    # it reads, but a round is played twice over: the checker's words (docs/movements.md, "The checker")
+    (SectionSpec("A", 4, "asc", asc="8 4 2 2 0\n1-2 A 3-4 B 5-6 A 7-8 B\n1-2 A 3-4 B 5-6 A 7-8 B\n"),
+     "section A: its .ASC movement cannot be played as it stands: pair 1 plays board 1 2 times"),
 ])
 def test_an_asc_section_that_cannot_be_played_is_refused(section: SectionSpec, said: str) -> None:
     with pytest.raises(EventError, match=said.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):

@@ -22,6 +22,7 @@ from laws.duplicate.movement import (
     MovementError,
     Pair,
     barometer,
+    check,
     from_asc,
     howell,
     mitchell,
@@ -60,7 +61,12 @@ def build_movement(spec: Mapping[str, Any]) -> Movement:
         if kind == "barometer":
             return barometer(spec["tables"], spec["boards_per_round"], spec.get("pairing", "mitchell"))
         if kind == "asc":
-            return from_asc(spec["text"], boards_per_round=spec.get("boards_per_round", 1))
+            made = from_asc(spec["text"], boards_per_round=spec.get("boards_per_round", 1))
+            unsound = check(made)   # whoever made it: no movement that cannot be played is handed out
+            if unsound:
+                raise MovementError("the movement cannot be played as it stands: " + "; ".join(unsound[:3]) +
+                                    (f" (and {len(unsound) - 3} more)" if len(unsound) > 3 else ""))
+            return made
     except KeyError as exc:
         raise SetupError(f"a {kind} movement needs {exc.args[0]!r}") from None
     except MovementError as exc:
