@@ -115,11 +115,14 @@ def _new(args: argparse.Namespace) -> int:
         FingerprintStore,
         kind_of,
         new_boards,
+        numbering_problem,
         write_hand_records,
     )
     from laws.duplicate.deal import commitment
 
-    kind_of(args.out)
+    problem = numbering_problem(kind_of(args.out), args.first + args.count - 1) if args.first >= 1 else ""
+    if problem:   # before any deal is made or recorded
+        raise _Refused(f"--first {args.first} --count {args.count}: {problem}")
     if any(ord(c) < 32 or ord(c) == 127 for c in args.event):
         raise _Refused(f"--event {args.event[:40]!r}: a PBN tag value is one line of text (no line end or "
                        "control character)")

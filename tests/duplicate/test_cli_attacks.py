@@ -142,3 +142,18 @@ def test_the_demos_table_configurations_find_their_hand_records_when_out_is_rela
             assert demo.out.is_absolute() and demo.out == Path(tmp).resolve() / "d"
         finally:
             os.chdir(here)
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["new", "--count", "20", "--first", "990", "--out", "hi.dup"], "board 1009 cannot be written: a DUP file"),
+    (["new", "--count", "3", "--first", "999999999", "--out", "hi.pbn"], "board 1000000001 cannot be written"),
+    (["convert", "in.bri", "hi.dup", "--first", "1000"], "hi.dup: board 1019 cannot be written: a DUP file"),
+])
+def test_a_file_is_never_written_with_a_board_number_its_format_cannot_hold(tmp_path: Path, argv: list[str],
+                                                                             said: str) -> None:
+    """docs/handrecords.md: a DUP's duplication control has three digits, a PBN [Board] at most nine. ``boards
+    new --first 990 --count 20`` wrote a DUP whose control overflowed (exit 0), which ``boards check`` then
+    refused; the same for ``convert --first 1000`` and a PBN board of ten digits."""
+    assert _cli("boards", "new", "--count", "20", "--out", "in.bri", cwd=tmp_path).returncode == 0
+    _refused(_cli("boards", *argv, cwd=tmp_path), said)
+    assert not (tmp_path / "hi.dup").exists() and not (tmp_path / "hi.pbn").exists()

@@ -62,7 +62,9 @@ def test_a_board_copied_without_its_number_changed_is_named_as_a_repeat_first() 
 def test_a_file_with_one_board_more_than_the_limit_is_refused_at_that_board(tmp_path: Path, kind: str) -> None:
     boards = _boards(MAX_BOARDS + 1)
     if kind == "dup":                   # DUP's own control cannot say 1000 boards: a blank control
-        data = b"".join(render_hand_records([b], "dup")[:146] + b" " * 10 for b in boards)
+        from firmware_host.duplicate.handrecords.duplimate import write_dup  # (render refuses board 1000)
+
+        data = b"".join(write_dup([b])[:146] + b" " * 10 for b in boards)
     else:
         data = render_hand_records(boards, kind)
     path = tmp_path / f"thousand.{kind}"

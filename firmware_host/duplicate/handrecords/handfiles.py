@@ -109,8 +109,26 @@ def _bounded_bytes(path: str | Path, name: str) -> bytes:
         return b"".join(chunks)
 
 
+HIGHEST = {"dup": (MAX_BOARDS, "a DUP file numbers its boards 1 to 999 (its duplication control has three "
+                               "digits)"),
+           "pbn": (999_999_999, "a PBN [Board] is at most 9 digits")}
+
+
+def numbering_problem(kind: str, highest: int) -> str:
+    """Why a file of ``kind`` cannot hold a board numbered ``highest`` ("" when it can): a file this program
+    wrote is always one it reads back."""
+    most, why = HIGHEST.get(kind, (0, ""))
+    if most and highest > most:
+        return f"board {highest} cannot be written: {why}"
+    return ""
+
+
 def render_hand_records(boards: Iterable[Board], kind: str, file: str = "", **pbn_tags: str) -> bytes:
     """The bytes of a hand-record file of ``boards`` in the given format."""
+    boards = list(boards)
+    problem = numbering_problem(kind, max((b.number for b in boards), default=0))
+    if problem:
+        raise HandRecordError(file, problem)
     try:
         if kind == "pbn":
             return write_pbn(boards, **pbn_tags).encode("utf-8")
