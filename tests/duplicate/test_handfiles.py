@@ -388,3 +388,31 @@ def test_the_documented_messages_are_the_ones_given() -> None:
         if not message.startswith(("bought.pbn", "hi.dup")):  # the CLI's (tests/host/test_boards_cli.py,
             # tests/duplicate/test_cli_attacks.py)
             assert message in given, message
+
+
+_D1 = "N:AJ9.K9542.Q.AK93 K.QJ76.K98763.75 QT6543.AT.JT.T62 872.83.A542.QJ84"
+
+
+@pytest.mark.parametrize("text", [
+    b'[Event "Caf\x85 night"]\n[Board "1"]\n[Deal "' + _D1.encode() + b'"]\n',         # ISO 8859-1's "..." byte
+    ('[Event "a\u2028b"]\n[Board "1"]\n[West "Ann\u0085"]\n[Deal "' + _D1 + '"]\n').encode(),   # in UTF-8
+    b'[Board "1"]\f[Deal "' + _D1.encode() + b'"]\n',                                     # a form feed between tags
+])
+def test_a_pbn_line_ends_only_at_cr_lf_lf_or_cr(text: bytes) -> None:
+    """docs/handrecords.md: lines end in CR LF, LF or CR. The reader split at every line end Python knows (a
+    form feed, U+0085 (ISO 8859-1's byte 85), U+2028), so such a character in an ignored tag's value cut the
+    tag in two and the file was refused."""
+    [board] = read_pbn(text, "x.pbn")
+    assert board.number == 1 and board.deal == Deal.from_pbn(_D1)
+
+
+def test_a_line_number_after_a_comment_holding_byte_85_is_the_files() -> None:
+    text = b'{ a comment \x85 of one line }\n[Board "1"]\n[Deal "' + _D1.encode() + b'"]\n\n[Board "2"\n'
+    with pytest.raises(HandRecordError, match=r"x\.pbn line 5: the \[Board\] tag"):
+        read_pbn(text, "x.pbn")
+
+
+def test_a_hash_value_repeats_the_previous_games_value_along_a_chain() -> None:
+    """'#' repeats the previous game's value; the third game's '#' took the second's raw '#'."""
+    text = f'[Board "1"]\n[Deal "{_D1}"]\n\n[Board "1"]\n[Deal "#"]\n\n[Board "1"]\n[Deal "#"]\n'
+    assert [b.deal for b in read_pbn(text, "x.pbn")] == [Deal.from_pbn(_D1)]

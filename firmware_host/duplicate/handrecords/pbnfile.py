@@ -59,12 +59,16 @@ def decode(data: str | bytes) -> str:
         return data.decode("latin-1")
 
 
+_LINE_END = re.compile(r"\r\n|\r|\n")   # the line ends a PBN file has; not str.splitlines's others (a form
+# feed, U+0085, U+2028 ...), which are text in a tag value or a comment of an ISO 8859-1 or UTF-8 file
+
+
 def _games(text: str, file: str) -> Iterator[_Game]:
     """The games of a PBN text, each with its tags, one at a time (a reader that stops at an error reads
     no further); commentary, comments, directives and section data stepped over."""
     game: _Game | None = None
     in_comment = False
-    for lineno, line in enumerate(text.splitlines(), 1):
+    for lineno, line in enumerate(_LINE_END.split(text), 1):
         if not in_comment and not line.strip():
             if game is not None and game.tags:
                 yield game
@@ -149,6 +153,9 @@ def read_pbn(data: str | bytes, file: str = "<pbn>") -> list[Board]:
     order: dict[int, int] = {}           # board number -> its place in ``boards``
     previous: _Game | None = None
     for game in _games(decode(data), file):
+        if previous is not None:   # "#" repeats the previous game's value, itself perhaps a "#": a chain
+            game.tags.update({k: (previous.tags[k][0], n) for k, (v, n) in game.tags.items()
+                              if v == "#" and k in previous.tags})
         board_text, deal_text = _value(game, previous, "board"), _value(game, previous, "deal")
         if board_text is None and deal_text is None:
             previous = game
