@@ -131,3 +131,18 @@ def test_a_fifo_is_refused_at_once_by_every_command_that_reads_hand_records(tmp_
                 "--boards-per-round", "2", "--movement", "mitchell")
     assert (done.returncode, done.stderr) == (2, f"cardtable duplicate open: {want}\n")
     assert not (tmp_path / "session").exists()
+
+
+def test_a_dup_is_read_board_by_board_a_broken_board_2_named_whatever_follows(tmp_path: Path) -> None:
+    """docs/handrecords.md, "How big a file may be": the reading stops at the first error. A DUP with a bad card
+    number in board 2 and its last board cut short was refused for board 6, the whole file sliced first."""
+    data = bytearray(render_hand_records(_boards(6), "dup"))
+    data[156:158] = b"5x"                       # board 2's first card number
+    path = tmp_path / "broken.dup"
+    path.write_bytes(bytes(data[:-10]))         # and board 6 cut short
+    with pytest.raises(HandRecordError) as caught:
+        read_hand_records(path)
+    assert caught.value.board == 2 and "'5x' is not a card number" in str(caught.value), str(caught.value)
+    path.write_bytes(render_hand_records(_boards(6), "dup")[:-10])   # only cut short: that is named
+    with pytest.raises(HandRecordError, match="board 6 .*146 bytes where a board needs 156"):
+        read_hand_records(path)

@@ -90,20 +90,22 @@ def bri_part(deal: Deal) -> bytes:
                    for c in deal.hand(seat)).encode("ascii")
 
 
-def _records(data: bytes, size: int, file: str) -> list[tuple[int, bytes]]:
-    """Records of ``size`` bytes, each starting with a digit; what lies between them is skipped."""
+def _records(data: bytes, size: int, file: str) -> tuple[list[tuple[int, bytes]], HandRecordError | None]:
+    """Records of ``size`` bytes, each starting with a digit (what lies between them is skipped), and the
+    error that ends them, if any (a record cut short, one board too many): given back, not raised, so that
+    the boards before it are checked first, and a broken board 2 is named whatever follows it."""
     out, i = [], 0
     while True:
         while i < len(data) and data[i] in _BETWEEN:
             i += 1
         if i >= len(data):
-            return out
+            return out, None
         if len(out) == MAX_BOARDS:
-            raise too_many(file, len(out) + 1, f"(byte {i + 1})")
+            return out, too_many(file, len(out) + 1, f"(byte {i + 1})")
         record = data[i:i + size]
         if len(record) < size:
-            raise HandRecordError(file, f"{len(record)} bytes where a board needs {size}", board=len(out) + 1,
-                                  where=_bytes(i, len(data)))
+            return out, HandRecordError(file, f"{len(record)} bytes where a board needs {size}", board=len(out) + 1,
+                                        where=_bytes(i, len(data)))
         out.append((i, record))
         i += size
 
@@ -186,14 +188,14 @@ def _control(raw: bytes, file: str, board: int, offset: int) -> DupControl | Non
 
 def read_dup(data: bytes, file: str = "<dup>", first: int = 1) -> list[Board]:
     """The boards of a DUP file; the sorted hands and the duplication control are checked."""
-    records = _records(data, DUP_RECORD, file)
+    records, ends = _records(data, DUP_RECORD, file)
     if not records:
-        raise HandRecordError(file, "no boards in the file")
+        raise ends or HandRecordError(file, "no boards in the file")
     control = None
     for k, (i, rec) in enumerate(records):
         control = control or _control(rec[146:156], file, first + k, i + 146)
     start = control.lowest if control is not None and control.lowest >= 1 else first
-    if control is not None and control.highest and control.highest != start + len(records) - 1:
+    if ends is None and control is not None and control.highest and control.highest != start + len(records) - 1:
         raise HandRecordError(file, f"the duplication control says boards {control.lowest}-{control.highest} "
                               f"but the file holds {len(records)}", board=start, where=_bytes(records[0][0] + 146, records[0][0] + 156))
     boards = []
@@ -205,6 +207,8 @@ def read_dup(data: bytes, file: str = "<dup>", first: int = 1) -> list[Board]:
             raise HandRecordError(file, "the sorted hands do not match the card numbers: " +
                                   _dge_difference(sorted_part, deal), board=number, where=_bytes(i + 78, i + 146))
         boards.append(Board.numbered(number, deal))
+    if ends is not None:
+        raise ends
     return check_boards(file, boards, [_bytes(i, i + DUP_RECORD) for i, _ in records])
 
 
