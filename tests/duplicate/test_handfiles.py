@@ -184,6 +184,10 @@ PBN_REFUSALS = [
     (_pbn('[Board "4"]\n[Dealer "W"]'), "boards.pbn: board 4 [Deal]: is missing"),
     (_pbn(f'[Deal "{GOOD_1}"]'), "boards.pbn game at line 1: [Board] is missing"),
     (_pbn(_game("seven")), "boards.pbn game at line 1: [Board] 'seven' is not a board number"),
+    (_pbn(_game(0)), "boards.pbn game at line 1: [Board] '0' is not a board number (a board number is 1 to "
+                     "999999999, in ASCII digits)"),     # audit 18: it said '(at most 9 digits)' of a 0
+    (_pbn(_game(1000000001)), "boards.pbn game at line 1: [Board] '1000000001' is not a board number (a board "
+                              "number is 1 to 999999999, in ASCII digits)"),
     (_pbn(_game(1), _game(2)), "boards.pbn: board 2 [Deal]: the same deal as board 1 (a repeated deal; Duplicate Bridge, law 6)"),
     (_pbn(_game(1) + f'\n[Deal "{GOOD_2}"]'), "boards.pbn line 3 [Deal]: given twice with different values (lines 2 and 3)"),
     ('[Board "1"\n', "boards.pbn line 1: the [Board] tag does not end with"),

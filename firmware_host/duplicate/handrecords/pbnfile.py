@@ -40,6 +40,7 @@ VULNERABLE_SPELLINGS = {"none": Vulnerability.NONE, "love": Vulnerability.NONE, 
                         "ns": Vulnerability.NS, "ew": Vulnerability.EW,
                         "all": Vulnerability.ALL, "both": Vulnerability.ALL}
 _ABSENT = ("", "?")
+MAX_NUMBER = 999_999_999     # the most a [Board] may say (9 digits)
 OUR_TAGS = ("board", "dealer", "vulnerable", "deal")
 
 
@@ -155,8 +156,8 @@ def read_pbn(data: str | bytes, file: str = "<pbn>") -> list[Board]:
             continue
         digits = "" if board_text is None else board_text.strip()
         if board_text is None or not (digits.isascii() and digits.isdigit()) or len(digits) > 9 or int(digits) < 1:
-            what = "is missing" if board_text is None else f"{board_text[:20]!r} is not a board number" + (
-                " (at most 9 digits)" if digits.isascii() and digits.isdigit() else "")
+            what = "is missing" if board_text is None else (f"{board_text[:20]!r} is not a board number "
+                                                            f"(a board number is 1 to {MAX_NUMBER}, in ASCII digits)")
             raise HandRecordError(file, f"[Board] {what}", where=f"game at line {game.line}")
         number = int(digits)
         line = game.tags["board"][1]
