@@ -209,7 +209,12 @@ BRI_REFUSALS = [
     (BIG_NUMBERS[0] + BIG_NUMBERS[1][:26] + b"01" + BIG_NUMBERS[1][28:],
      "b.bri: board 2 (byte 105): card 01 (the ace of spades) is in North's and East's hands"),
     (BIG_NUMBERS[0][:2] * 2 + BIG_NUMBERS[0][4:], "b.bri: board 1 (byte 3): card 01 (the ace of spades) is in North's hand twice"),
-    (BIG_NUMBERS[0] + b" " + BIG_NUMBERS[1][:70], "b.bri: board 2 (bytes 80-149): 35 card numbers, a board has 39"),
+    (BIG_NUMBERS[0] + b" " + BIG_NUMBERS[1][:70],
+     "b.bri: board 2 (bytes 80-149): the board is cut short: 70 bytes where a board needs 78 (39 card numbers, "
+     "13 each for North, East and South)"),
+    (BIG_NUMBERS[0] + BIG_NUMBERS[1] + b"3",         # audit 18: a lone digit was '(bytes 157-157): 0 card numbers'
+     "b.bri: board 3 (byte 157): the board is cut short: 1 byte where a board needs 78 (39 card numbers, 13 each "
+     "for North, East and South)"),
     (b"  \r\n", "b.bri: no boards in the file"),
     (BIG_NUMBERS[0] * 2, "b.bri: board 2: the same deal as board 1 (a repeated deal; Duplicate Bridge, law 6)"),
 ]
