@@ -193,11 +193,16 @@ PBN_REFUSALS = [
     ('[Board "1"\n', "boards.pbn line 1: the [Board] tag does not end with"),
     ('[Board 1]\n', "boards.pbn line 1: a tag is not [Name \"value\"]"),
     (_pbn(_game(1)) + "{ never closed\n", "boards.pbn: a '{' commentary is never closed"),
+    # audit 18: a UTF-16 file was read as ISO 8859-1 ('a tag is not [Name "value"]: '[\x00B\x00o...')
+    (_pbn(_game(1)).encode("utf-16"), "boards.pbn: the file is UTF-16, not UTF-8 or ISO 8859-1 (save it as UTF-8)"),
+    (_pbn(_game(1)).encode("utf-16-be"), "boards.pbn: the file is UTF-16, not UTF-8 or ISO 8859-1 (save it as UTF-8)"),
+    (_pbn(_game(1)).encode("utf-32"), "boards.pbn: the file is UTF-32, not UTF-8 or ISO 8859-1 (save it as UTF-8)"),
+    (_pbn(_game(1)).encode("utf-32-be"), "boards.pbn: the file is UTF-32, not UTF-8 or ISO 8859-1 (save it as UTF-8)"),
 ]
 
 
 @pytest.mark.parametrize("text, message", PBN_REFUSALS)
-def test_pbn_refusals_name_file_board_and_tag(text: str, message: str) -> None:
+def test_pbn_refusals_name_file_board_and_tag(text: str | bytes, message: str) -> None:
     with pytest.raises(HandRecordError) as caught:
         read_pbn(text, "boards.pbn")
     assert str(caught.value).startswith(message), str(caught.value)
