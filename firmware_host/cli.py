@@ -11,6 +11,7 @@ import argparse
 import difflib
 import importlib
 import logging
+import os
 import sys
 from typing import Any
 
@@ -164,11 +165,28 @@ def main(argv: list[str] | None = None) -> int:
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=level, handlers=[handler])
     try:
-        return int(args.func(args) or 0)
+        status = int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:      # the output's reader has gone (``| head``): end quietly
+        _stdout_to_devnull()
         return 0
+    try:
+        sys.stdout.flush()       # here, not at the interpreter's exit (where it would print a traceback)
+    except BrokenPipeError:
+        _stdout_to_devnull()
+    return status
+
+
+def _stdout_to_devnull() -> None:
+    """Point standard output's descriptor at the null device, so what is left in its buffer goes nowhere
+    at exit instead of failing again (Python's own advice for SIGPIPE). What was written stands."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, ValueError, OSError):    # no descriptor (a test's capture)
+        pass
 
 
 if __name__ == "__main__":

@@ -1,12 +1,25 @@
 """How a command's expected failures reach the user: one line on standard error and exit status 2, never
 a traceback (the house rule for bad input: a file that cannot be used, a refused option, a folder that
-cannot be written)."""
+cannot be written). Standard output closed by its reader (``| head``) is not a failure: the command
+ends quietly (``cli.main``)."""
 
 from __future__ import annotations
 
 import argparse
+import select
 import sys
 from collections.abc import Callable
+
+
+def stdout_gone() -> bool:
+    """Whether standard output is a pipe nobody reads any more (``cardtable ... | head`` once head has
+    ended): polling it reports an error or a hang-up. False where it cannot be polled (a test's capture)."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except (AttributeError, ValueError, OSError):     # no poll (Windows), or no descriptor (io.UnsupportedOperation)
+        return False
 
 
 class Refused(Exception):
@@ -24,6 +37,8 @@ def guarded(prefix: Callable[[argparse.Namespace], str],
             try:
                 return int(run(args))
             except expected as exc:
+                if isinstance(exc, BrokenPipeError) and stdout_gone():
+                    raise      # nobody reads the output any more (``| head``): cli.main ends quietly
                 print(f"{prefix(args)}: {exc}", file=sys.stderr)
                 return 2
         return wrapper

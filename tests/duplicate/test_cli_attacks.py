@@ -157,3 +157,42 @@ def test_a_file_is_never_written_with_a_board_number_its_format_cannot_hold(tmp_
     assert _cli("boards", "new", "--count", "20", "--out", "in.bri", cwd=tmp_path).returncode == 0
     _refused(_cli("boards", *argv, cwd=tmp_path), said)
     assert not (tmp_path / "hi.dup").exists() and not (tmp_path / "hi.pbn").exists()
+
+
+def _closed_stdout(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The real program writing to a pipe whose reader has gone (``cardtable ... | head`` once head ended)."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        return subprocess.run([sys.executable, "-m", "firmware_host.cli", *argv], cwd=cwd, stdout=w,
+                              stderr=subprocess.PIPE, text=True, timeout=60,
+                              env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+    finally:
+        os.close(w)
+
+
+def test_a_closed_output_ends_the_command_quietly(tmp_path: Path) -> None:
+    """Audit 18: ``duplicate open ... | head`` said '[Errno 32] Broken pipe' and exit 2 though the session
+    was made; ``boards check ... | head`` printed the same line."""
+    made = _cli("boards", "new", "--count", "120", "--out", "b.pbn", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    run = _closed_stdout("boards", "check", "b.pbn", cwd=tmp_path)
+    assert (run.returncode, run.stderr) == (0, "")
+    run = _closed_stdout("duplicate", "open", "--dir", "s", "--hand-records", "b.pbn", "--boards-per-round", "3",
+                         "--pairs", "9", "--movement", "mitchell", "--name", "T", cwd=tmp_path)
+    assert (run.returncode, run.stderr) == (0, "")
+    shown = _cli("duplicate", "show", "--session", "s", cwd=tmp_path)     # the session stands
+    assert shown.returncode == 0 and "round 1 of 5 called" in shown.stdout, shown.stderr
+    # a bad file still says so, with the output closed
+    (tmp_path / "z.pbn").write_text(f'[Board "0"]\n[Deal "{DEAL}"]\n')
+    _refused(_closed_stdout("boards", "check", "z.pbn", cwd=tmp_path), "z.pbn", "not a board number")
+
+
+def test_a_broken_pipe_that_is_not_the_output_is_still_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.commands.guard import guarded
+
+    def run(args: object) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    assert guarded(lambda args: "cardtable x")(run)(None) == 2
+    assert capsys.readouterr().err == "cardtable x: [Errno 32] Broken pipe\n"

@@ -184,16 +184,25 @@ PBN_REFUSALS = [
     (_pbn('[Board "4"]\n[Dealer "W"]'), "boards.pbn: board 4 [Deal]: is missing"),
     (_pbn(f'[Deal "{GOOD_1}"]'), "boards.pbn game at line 1: [Board] is missing"),
     (_pbn(_game("seven")), "boards.pbn game at line 1: [Board] 'seven' is not a board number"),
+    (_pbn(_game(0)), "boards.pbn game at line 1: [Board] '0' is not a board number (a board number is 1 to "
+                     "999999999, in ASCII digits)"),     # audit 18: it said '(at most 9 digits)' of a 0
+    (_pbn(_game(1000000001)), "boards.pbn game at line 1: [Board] '1000000001' is not a board number (a board "
+                              "number is 1 to 999999999, in ASCII digits)"),
     (_pbn(_game(1), _game(2)), "boards.pbn: board 2 [Deal]: the same deal as board 1 (a repeated deal; Duplicate Bridge, law 6)"),
     (_pbn(_game(1) + f'\n[Deal "{GOOD_2}"]'), "boards.pbn line 3 [Deal]: given twice with different values (lines 2 and 3)"),
     ('[Board "1"\n', "boards.pbn line 1: the [Board] tag does not end with"),
     ('[Board 1]\n', "boards.pbn line 1: a tag is not [Name \"value\"]"),
     (_pbn(_game(1)) + "{ never closed\n", "boards.pbn: a '{' commentary is never closed"),
+    # audit 18: a UTF-16 file was read as ISO 8859-1 ('a tag is not [Name "value"]: '[\x00B\x00o...')
+    (_pbn(_game(1)).encode("utf-16"), "boards.pbn: the file is UTF-16, not UTF-8 or ISO 8859-1 (save it as UTF-8)"),
+    (_pbn(_game(1)).encode("utf-16-be"), "boards.pbn: the file is UTF-16, not UTF-8 or ISO 8859-1 (save it as UTF-8)"),
+    (_pbn(_game(1)).encode("utf-32"), "boards.pbn: the file is UTF-32, not UTF-8 or ISO 8859-1 (save it as UTF-8)"),
+    (_pbn(_game(1)).encode("utf-32-be"), "boards.pbn: the file is UTF-32, not UTF-8 or ISO 8859-1 (save it as UTF-8)"),
 ]
 
 
 @pytest.mark.parametrize("text, message", PBN_REFUSALS)
-def test_pbn_refusals_name_file_board_and_tag(text: str, message: str) -> None:
+def test_pbn_refusals_name_file_board_and_tag(text: str | bytes, message: str) -> None:
     with pytest.raises(HandRecordError) as caught:
         read_pbn(text, "boards.pbn")
     assert str(caught.value).startswith(message), str(caught.value)
@@ -205,7 +214,12 @@ BRI_REFUSALS = [
     (BIG_NUMBERS[0] + BIG_NUMBERS[1][:26] + b"01" + BIG_NUMBERS[1][28:],
      "b.bri: board 2 (byte 105): card 01 (the ace of spades) is in North's and East's hands"),
     (BIG_NUMBERS[0][:2] * 2 + BIG_NUMBERS[0][4:], "b.bri: board 1 (byte 3): card 01 (the ace of spades) is in North's hand twice"),
-    (BIG_NUMBERS[0] + b" " + BIG_NUMBERS[1][:70], "b.bri: board 2 (bytes 80-149): 35 card numbers, a board has 39"),
+    (BIG_NUMBERS[0] + b" " + BIG_NUMBERS[1][:70],
+     "b.bri: board 2 (bytes 80-149): the board is cut short: 70 bytes where a board needs 78 (39 card numbers, "
+     "13 each for North, East and South)"),
+    (BIG_NUMBERS[0] + BIG_NUMBERS[1] + b"3",         # audit 18: a lone digit was '(bytes 157-157): 0 card numbers'
+     "b.bri: board 3 (byte 157): the board is cut short: 1 byte where a board needs 78 (39 card numbers, 13 each "
+     "for North, East and South)"),
     (b"  \r\n", "b.bri: no boards in the file"),
     (BIG_NUMBERS[0] * 2, "b.bri: board 2: the same deal as board 1 (a repeated deal; Duplicate Bridge, law 6)"),
 ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from laws.duplicate.movement import barometer, howell, mitchell, move_dicts, move_words, next_moves
+from laws.duplicate.movement import Movement, barometer, howell, mitchell, move_dicts, move_words, next_moves
 
 
 def test_a_mitchell_against_its_guide_card() -> None:
@@ -31,3 +31,45 @@ def test_a_relay_and_a_sit_out_are_said() -> None:
     half = mitchell(3, 2, half_table=True)
     said = [w for r in range(1, half.rounds) for t in (1, 2, 3) for w in move_words(next_moves(half, r, t))]
     assert any("sits out round" in w for w in said), said
+
+
+def test_a_half_tables_first_sit_out_sends_its_boards_on() -> None:
+    """Audit 18: the boards set out at round 1's sit-out table were never told to move (the guide card:
+    round 1 ``5 out (13-15)``, round 2 ``4-3 13-15``)."""
+    m = mitchell(5, 3, half_table=True)
+    assert move_words(next_moves(m, 1, 5)) == ["Pair 5 NS: stays at table 5, North-South", "Boards 13-15: to table 4"]
+    assert move_dicts(next_moves(m, 1, 5))[1] == {"pair": None, "boards": [13, 14, 15], "to_table": 4, "round": 2,
+                                                  "direction": None}
+    # a later sit-out holds nothing: the boards it shows went past it, to the relay
+    assert move_words(next_moves(m, 2, 1)) == ["Pair 1 NS: stays at table 1, North-South"]
+    assert move_words(next_moves(m, 1, 2))[-1] == "Boards 4-6: to the relay (table 5 plays them in round 3)"
+    # sharing with a table that plays them: that table sends them, the sit-out says nothing of them
+    r = mitchell(4, 2, half_table=True, even="relay")   # round 1: table 1 plays 1-2, table 4 sits out with 1-2
+    assert not any(mv.boards for mv in next_moves(r, 1, 4))
+
+
+def _lost_boards(m: Movement) -> list[str]:
+    """Every group a table plays (the first of those sharing it) that no move brings there, once a table
+    has held it (a group first met on the relay's bye stand is set out by the director)."""
+    told = {(mv.to_table, mv.in_round, b) for r in range(1, m.rounds) for t in range(1, m.tables + 1)
+            for mv in next_moves(m, r, t) if mv.boards for b in mv.boards}
+    lost = []
+    for s in m.seatings:
+        first = min(x.table for x in m.seatings if x.round == s.round and x.played and x.group == s.group) \
+            if s.played else None
+        held = any(x.group == s.group and x.round < s.round for x in m.seatings)
+        if s.played and s.table == first and held:
+            missing = [b for b in m.boards_of(s.group) if (s.table, s.round, b) not in told]
+            if missing:
+                lost.append(f"round {s.round} table {s.table}: boards {missing}")
+    return lost
+
+
+def test_every_mitchells_boards_are_told_where_to_go() -> None:
+    for tables in range(3, 31):
+        for half in (False, True):
+            for even in ("skip", "relay"):
+                m = mitchell(tables, 2, even=even, half_table=half)
+                assert _lost_boards(m) == [], m.name
+    for tables in range(3, 9):
+        assert _lost_boards(howell(tables, 3)) == [], tables

@@ -127,9 +127,10 @@ def read_bri(data: bytes, file: str = "<bri>", first: int = 1) -> list[Board]:
         while end < len(data) and end - i < BRI_BOARD and data[end] not in _BETWEEN:
             end += 1
         part = data[i:end]
-        if len(part) < BRI_BOARD:
-            raise HandRecordError(file, f"{len(part) // 2} card numbers, a board has 39 "
-                                  "(13 each for North, East and South)", board=number, where=_bytes(i, end))
+        if len(part) < BRI_BOARD:       # a lone byte's place is one byte, not a range
+            raise HandRecordError(file, f"the board is cut short: {len(part)} byte{'s' if len(part) > 1 else ''} "
+                                  f"where a board needs {BRI_BOARD} (39 card numbers, 13 each for North, East "
+                                  "and South)", board=number, where=_bytes(i, end) if end - i > 1 else f"(byte {end})")
         boards.append(Board.numbered(number, deal_from_bri(part, file, number, i)))
         starts.append(_bytes(i, end))
         i = end

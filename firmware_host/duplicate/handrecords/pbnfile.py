@@ -4,7 +4,7 @@ The reader takes files as BridgeComposer, Dealer4, Big Deal and scorers write th
 ``[Board]``, ``[Dealer]``, ``[Vulnerable]`` and ``[Deal]`` and steps over everything else (other tags,
 ``{...}`` commentary over any number of lines, ``;`` comments to the end of a line, ``%`` directive
 lines, section data such as the calls after ``[Auction]`` or the tricks after ``[Play]``), in UTF-8 or
-ISO 8859-1, with CR LF, LF or CR line ends. ``"#"`` as a tag value repeats the previous game's value.
+ISO 8859-1 (a file in UTF-16 or UTF-32 is refused as such), with CR LF, LF or CR line ends. ``"#"`` as a tag value repeats the previous game's value.
 A game with neither ``[Board]`` nor ``[Deal]`` (a file header game) is skipped. A missing
 ``[Dealer]`` or ``[Vulnerable]`` is taken from the board number; a present one must agree with it
 (``DB-2``). Those four tags, repeated in one game, must repeat the same value (PBN ignores the
@@ -40,6 +40,7 @@ VULNERABLE_SPELLINGS = {"none": Vulnerability.NONE, "love": Vulnerability.NONE, 
                         "ns": Vulnerability.NS, "ew": Vulnerability.EW,
                         "all": Vulnerability.ALL, "both": Vulnerability.ALL}
 _ABSENT = ("", "?")
+MAX_NUMBER = 999_999_999     # the most a [Board] may say (9 digits)
 OUR_TAGS = ("board", "dealer", "vulnerable", "deal")
 
 
@@ -143,6 +144,24 @@ def _value(game: _Game, previous: _Game | None, key: str) -> str | None:
     return value
 
 
+_WIDE_MARKS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),   # UTF-32's before UTF-16's:
+               (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))                  # FF FE begins both
+
+
+def _wide(data: bytes) -> str:
+    """``UTF-16`` or ``UTF-32`` when the bytes are text in one of them (a byte order mark, or without
+    one NUL bytes in half the file's first 200 bytes, where a text in UTF-8 or ISO 8859-1 has none);
+    else ``""``. A stray NUL is not enough."""
+    for mark, name in _WIDE_MARKS:
+        if data.startswith(mark):
+            return name
+    head = data[:200]
+    nuls = head.count(0)
+    if len(head) >= 4 and 2 * nuls >= len(head) - 1:
+        return "UTF-32" if 4 * nuls >= 3 * len(head) - 3 else "UTF-16"
+    return ""
+
+
 def read_pbn(data: str | bytes, file: str = "<pbn>") -> list[Board]:
     """The boards of a PBN hand record; raises :class:`HandRecordError` naming the file, the board and
     the tag. Games are read one at a time: the first error, or a board beyond :data:`MAX_BOARDS`, ends
@@ -152,6 +171,8 @@ def read_pbn(data: str | bytes, file: str = "<pbn>") -> list[Board]:
     first_line: dict[int, int] = {}      # board number -> the line of its first [Board] tag
     order: dict[int, int] = {}           # board number -> its place in ``boards``
     previous: _Game | None = None
+    if isinstance(data, bytes) and (wide := _wide(data)):
+        raise HandRecordError(file, f"the file is {wide}, not UTF-8 or ISO 8859-1 (save it as UTF-8)")
     for game in _games(decode(data), file):
         if previous is not None:   # "#" repeats the previous game's value, itself perhaps a "#": a chain
             game.tags.update({k: (previous.tags[k][0], n) for k, (v, n) in game.tags.items()
@@ -162,8 +183,8 @@ def read_pbn(data: str | bytes, file: str = "<pbn>") -> list[Board]:
             continue
         digits = "" if board_text is None else board_text.strip()
         if board_text is None or not (digits.isascii() and digits.isdigit()) or len(digits) > 9 or int(digits) < 1:
-            what = "is missing" if board_text is None else f"{board_text[:20]!r} is not a board number" + (
-                " (at most 9 digits)" if digits.isascii() and digits.isdigit() else "")
+            what = "is missing" if board_text is None else (f"{board_text[:20]!r} is not a board number "
+                                                            f"(a board number is 1 to {MAX_NUMBER}, in ASCII digits)")
             raise HandRecordError(file, f"[Board] {what}", where=f"game at line {game.line}")
         number = int(digits)
         line = game.tags["board"][1]

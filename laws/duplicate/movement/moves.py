@@ -10,6 +10,9 @@ data read forward one round; pure).
   tables share them then, to the first of them (the others share from it); when no table plays them in the
   next round, to the relay until the first later round that does (that table named); when every table has
   its own copy (a barometer), or no later round plays them, to the director;
+* the boards set out at a sit-out table (a half table's first round) go the same way: they are still
+  there when no table played or held their group before and none plays it this round (later sit-outs
+  hold nothing: the boards played before went past them, to the relay);
 * after the last round nobody moves: the boards go to the director.
 """
 
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from laws.duplicate.movement.model import Movement, Pair, board_span
+from laws.duplicate.movement.model import Movement, Pair, Seating, board_span
 
 DIRECTION_WORDS = {"NS": "North-South", "EW": "East-West"}
 
@@ -45,7 +48,7 @@ def next_moves(m: Movement, round: int, table: int) -> tuple[Move, ...]:
     s = m.at(round, table)
     if s is None:
         return ()
-    boards = m.boards_of(s.group) if s.played else ()
+    boards = m.boards_of(s.group) if s.played or _set_out_here(m, s) else ()
     if round >= m.rounds:
         return (Move(round, table, boards=boards),) if boards else ()
     out = []
@@ -59,6 +62,16 @@ def next_moves(m: Movement, round: int, table: int) -> tuple[Move, ...]:
     if boards:
         out.append(_boards_move(m, round, table, s.group, boards))
     return tuple(out)
+
+
+def _set_out_here(m: Movement, s: Seating) -> bool:
+    """Whether the boards of sit-out ``s``'s group lie at its table: no earlier round seats the group (its
+    boards would have been sent on past the sit-out), no table plays it this round (that table holds and
+    sends them) and no lower-numbered sit-out holds it this round."""
+    if not m.boards_of(s.group):
+        return False
+    return not any(x.group == s.group and (x.round < s.round or (x.round == s.round and (x.played or x.table < s.table)))
+                   for x in m.seatings)
 
 
 def _boards_move(m: Movement, round: int, table: int, group: int, boards: tuple[int, ...]) -> Move:
