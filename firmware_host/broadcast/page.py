@@ -207,6 +207,20 @@ class SpectatorPage:
         return JSONResponse({"browsers": len(self.clients), "dropped": self.dropped,
                              "broker": self.connected.is_set()}, headers=self._headers())
 
+    def end_streams(self) -> None:
+        """Every browser's stream ends now (the page is stopping; from any thread), so the server stops at
+        once instead of cancelling them (uvicorn printed a CancelledError traceback for each)."""
+        loop = self._loop
+
+        def close() -> None:
+            for q in list(self.clients):
+                q.put_nowait(b"")
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(close)
+            except RuntimeError:       # the loop closed in between
+                pass
+
     async def events(self, request: Any) -> Any:
         from starlette.responses import JSONResponse, StreamingResponse
         if not self._allowed(request):

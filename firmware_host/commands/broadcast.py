@@ -213,6 +213,7 @@ def _live(args: argparse.Namespace) -> int:
         stop = stop_event()
         while thread.is_alive() and not stop.wait(0.5):
             pass
+        page.end_streams()          # the browsers' streams end first: no task left to cancel, no traceback
         server.should_exit = True
         thread.join(5)
     finally:

@@ -7,6 +7,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -99,10 +100,23 @@ def test_a_real_run(session: Path, tmp_path: Path) -> None:
             assert '"board":1' in first and '"kind":"board"' in first
             assert (tmp_path / "lin" / "board-01-table-01.lin").read_text().startswith("pn|")
             table.loop_stop()
+            # a browser still watching when the command is stopped (SIGTERM): its stream ends, no traceback
+            watching = threading.Event()
+
+            def watch() -> None:
+                try:
+                    with httpx.Client(timeout=30) as c, c.stream("GET", f"http://127.0.0.1:{port}/events") as r:
+                        for _ in r.iter_lines():
+                            watching.set()
+                except httpx.HTTPError:
+                    pass
+            threading.Thread(target=watch, daemon=True).start()
+            assert watching.wait(10)
         finally:
             proc.send_signal(signal.SIGTERM)
             out, _ = proc.communicate(timeout=20)
         assert proc.returncode == 0 and "stopped: 1 rows taken, 0 refused" in out, out
+        assert "Traceback" not in out and "CancelledError" not in out, out
 
 
 @pytest.mark.parametrize("extra, said", [
