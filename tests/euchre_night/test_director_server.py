@@ -246,12 +246,27 @@ def test_cardtable_club_dashboard_euchre(tmp_path: Path, capsys: pytest.CaptureF
         assert r.status_code == 303
         assert httpx.get(f"http://127.0.0.1:{port}/api/euchre/state", timeout=5).status_code == 401
         assert httpx.get(f"http://127.0.0.1:{port}{page}", timeout=5).status_code == 200
+        # the table's page still open when the server is stopped: its stream ends, no traceback is printed
+        watching = threading.Event()
+        stream_url = f"http://127.0.0.1:{port}" + page.replace("?key=", "/events?key=")
+
+        def watch() -> None:
+            try:
+                with httpx.Client(timeout=30) as c, c.stream("GET", stream_url) as r:
+                    for _ in r.iter_lines():
+                        if r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream"):
+                            watching.set()
+            except httpx.HTTPError:
+                pass
+        threading.Thread(target=watch, daemon=True).start()
+        assert watching.wait(10)
     finally:
         t1.close()
         proc.send_signal(signal.SIGTERM)
-        out, _ = proc.communicate(timeout=20)
+        out, err = proc.communicate(timeout=20)
         broker.stop()
     assert "/euchre" in out.decode()
+    assert b"Traceback" not in err and b"CancelledError" not in err, err.decode()
 
 
 def test_the_director_s_correction_through_the_guard(club: Club) -> None:
