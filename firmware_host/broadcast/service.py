@@ -54,7 +54,9 @@ class BroadcastService:
         self.client.on_connect = self._on_connect
         track_connected(self.client, self.connected, "broadcast", log)
         self.client.on_message = self._on_message
+        self.client.on_connect_fail = self._on_connect_fail
         self.host, self.port = host, port
+        self._fail_said = False
 
     def start(self) -> None:
         self.client.connect_async(self.host, self.port, keepalive=30)
@@ -69,7 +71,15 @@ class BroadcastService:
         self.client.disconnect()
         self.client.loop_stop()
 
+    def _on_connect_fail(self, client: Any, userdata: Any) -> None:
+        """paho retries quietly: say once that the broker cannot be reached (nothing is released meanwhile)."""
+        if not self._fail_said:
+            self._fail_said = True
+            log.warning("broadcast: cannot reach the broker at %s:%s (retrying; nothing reaches the spectators "
+                        "until it answers)", self.host, self.port)
+
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
+        self._fail_said = False
         if reason_code.is_failure:
             log.warning("broadcast: the broker refused the login: %s", reason_code)
             return

@@ -227,3 +227,23 @@ def test_a_teams_event_is_broadcast_with_no_operator(tmp_path: Path) -> None:
             proc.send_signal(signal.SIGTERM)
             out, _ = proc.communicate(timeout=20)
         assert proc.returncode == 0 and "stopped: 4 rows taken, 0 refused" in out, out
+
+
+def test_a_broker_that_cannot_be_reached_is_said(session: Path, tmp_path: Path) -> None:
+    """It printed "broadcasting ..." and waited, saying nothing, with no broker on its port."""
+    proc, _ = _start(tmp_path, free_port(), "--session", str(session), "--lin", str(tmp_path / "lin"))
+    try:
+        deadline = time.monotonic() + 20
+        seen = ""
+        import selectors
+
+        sel = selectors.DefaultSelector()
+        assert proc.stdout is not None
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        while time.monotonic() < deadline and "cannot reach the broker" not in seen:
+            if sel.select(0.5):
+                seen += proc.stdout.readline()
+        assert "cannot reach the broker at 127.0.0.1:" in seen, seen
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=20)
