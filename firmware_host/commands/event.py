@@ -88,7 +88,9 @@ def _open(args: argparse.Namespace) -> int:
             scale = read_discrete(Path(args.scale).read_text(encoding="utf-8"), args.scale)
         except OSError as exc:
             return _fail(f"{args.scale}: cannot read ({exc.strerror or exc})")
-        except (ScaleError, UnicodeDecodeError) as exc:
+        except UnicodeDecodeError:
+            return _fail(f"{args.scale}: the scale is not UTF-8 text")
+        except ScaleError as exc:
             return _fail(str(exc))
     try:
         bye = Fraction(args.bye_vp)
@@ -135,6 +137,8 @@ def _open(args: argparse.Namespace) -> int:
                                       boards=boards)
     except (EventError, EventFileError, RosterError) as exc:
         return _fail(str(exc))
+    except OSError as exc:    # the folder is a file, or lies under one; it cannot be made
+        return _fail(f"{args.folder}: cannot be the event's folder ({exc.strerror or exc})")
     if roster is not None:
         (session.journal.path.parent / ROSTER_FILE).write_bytes(Path(args.roster).read_bytes())
     for rec in named:

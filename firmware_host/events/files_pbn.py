@@ -142,7 +142,7 @@ def _first_tables(state: EventState) -> list[str]:
         for m in state.matches(r):
             rows.append([r, m.first.number, m.second.number, m.first_imps, m.second_imps, present(m.first_vp),
                          present(m.second_vp)])
-        rows += [[r, b.number, None, None, None, present(state.spec.bye_vp), None] for b in state.draws[r].byes
+        rows += [[r, b.number, None, None, None, present(state.spec.bye_score), None] for b in state.draws[r].byes
                  if state.complete(r)]
     return out + _table("MatchTable", (("Round", 2, "R"), ("Home", 3, "R"), ("Away", 3, "R"), ("IMP_Home", 4, "R"),
                                        ("IMP_Away", 4, "R"), ("VP_Home", 6, "R"), ("VP_Away", 6, "R")), rows)
@@ -164,7 +164,7 @@ def write(state: EventState, *, date: str, site: str = "", deals: Mapping[int, s
                 f'[Competition "{COMPETITION.get(kind, "Teams")}"]']
         if i == 0:
             if kind is not EventKind.INDIVIDUAL:
-                game += [f'[VPScale "{vp_scale(state)}"]', f'[ByeScore "{present(state.spec.bye_vp)}"]']
+                game += [f'[VPScale "{vp_scale(state)}"]', f'[ByeScore "{present(state.spec.bye_score)}"]']
             game += _first_tables(state)
         game += _table("ScoreTable", columns, _board_rows(state, board))
         lines += game + [""]

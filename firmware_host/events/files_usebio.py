@@ -193,7 +193,7 @@ def write(state: EventState, *, date: str, club: str = "", club_id: str = "") ->
     for tag, text in (("PROGRAM_NAME", "cardtable"), ("PROGRAM_VERSION", VERSION),
                       ("EVENT_DESCRIPTION", spec.name), ("DATE", _date(date)), ("WINNER_TYPE", 1),
                       ("BOARD_SCORING_METHOD", BOARD_SCORING.get(spec.kind, "IMPS")),
-                      ("MATCH_SCORING_METHOD", scale), ("VP_SCALE", vp_scale(state)), ("BYE_SCORE", present(spec.bye_vp) if scale else ""),
+                      ("MATCH_SCORING_METHOD", scale), ("VP_SCALE", vp_scale(state)), ("BYE_SCORE", present(spec.bye_score) if scale else ""),
                       ("BOARDS_PER_ROUND", spec.boards_per_round), ("BOARDS_PLAYED", boards),
                       ("ROUNDS", spec.rounds), ("SESSION_COUNT", 1), ("SECTION_COUNT", 1)):
         _sub(event, tag, text)

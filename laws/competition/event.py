@@ -465,7 +465,7 @@ class EventState:
             for m in self.matches(r):
                 out += [Played(r, m.first, m.second, m.first_vp, m.first_imps, m.second_imps),
                         Played(r, m.second, m.first, m.second_vp, m.second_imps, m.first_imps)]
-            out += [Played(r, c, None, self.spec.bye_vp) for c in self.draws[r].byes]
+            out += [Played(r, c, None, self.spec.bye_score) for c in self.draws[r].byes]
         return out
 
     def standings(self) -> tuple[Standing, ...]:

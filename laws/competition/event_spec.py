@@ -49,6 +49,7 @@ from laws.duplicate.movement import (
     howell,
     mitchell,
 )
+from laws.errors import as_typed
 
 TEAMS_AT_MOST = 200
 
@@ -226,9 +227,11 @@ class EventSpec:
             if r != knockout_rounds(n):
                 raise EventError(f"a knock-out of {n} teams has {knockout_rounds(n)} rounds, got {r}")
         elif r > n - 1 + n % 2:
-            raise EventError(f"a Swiss of {n} entrants has at most {n - 1 + n % 2} rounds without a repeat, got {r}")
+            raise EventError(f"a Swiss of {n} entrants has at most {n - 1 + n % 2} rounds, got {r}")
         if not isinstance(self.bye_vp, Fraction) or not 0 <= self.bye_vp <= self.total:
-            raise EventError(f"a bye's VPs are from 0 to {self.total}, got {self.bye_vp!r}")
+            got = self.bye_vp if not isinstance(self.bye_vp, Fraction) else (
+                self.bye_vp.numerator if self.bye_vp.denominator == 1 else float(self.bye_vp))
+            raise EventError(f"a bye's VPs are from 0 to {self.total}, got {as_typed(got)}")
 
     def _check_sections(self) -> None:
         names = [sec.name for sec in self.sections]
@@ -294,6 +297,11 @@ class EventSpec:
             made = tuple(self.entrant(n) for n in range(1, self.entrants + 1))
             object.__setattr__(self, "_entrants", made)
         return made
+
+    @property
+    def bye_score(self) -> Fraction:
+        """What a bye scores: the event's bye VPs; nothing in a knock-out, where a bye just goes through."""
+        return Fraction(0) if self.kind is EventKind.KNOCKOUT else self.bye_vp
 
     @property
     def total(self) -> int:

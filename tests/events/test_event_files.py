@@ -226,3 +226,19 @@ def test_a_tables_contract_not_in_its_one_spelling_is_refused_naming_the_field()
     with pytest.raises(Unread) as exc:
         result_of("t-a", message("3nt"), ("t-a", "t-b"))
     assert str(exc.value).startswith("t-a:3: contract must be \"Pass\" or a level 1 to 7") and "got '3nt'" in str(exc.value)
+
+
+def test_open_on_a_file_or_a_bad_scale_file_is_one_line(tmp_path: Path) -> None:
+    """The folder is a file (or under one): a FileExistsError traceback, exit 1. A scale file that is not
+    UTF-8: Python's codec words, the file not named."""
+    a_file = tmp_path / "f"
+    a_file.write_text("x")
+    (tmp_path / "scale.txt").write_bytes(b"\xff\xfe0 10\n")
+    base = ["--kind", "swiss-teams", "--entrants", "4", "--rounds", "3", "--boards", "2", "--tables", "a,b,c,d"]
+    for folder, extra, said in ((a_file, [], "cannot be the event's folder"),
+                                (a_file / "sub", [], "cannot be the event's folder"),
+                                (tmp_path / "new", ["--scale", str(tmp_path / "scale.txt")],
+                                 "scale.txt: the scale is not UTF-8 text")):
+        done = _cli("open", str(folder), *base, *extra)
+        assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1

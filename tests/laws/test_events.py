@@ -115,6 +115,25 @@ def test_knockout_advances_the_winners_and_a_tie_goes_to_the_better_seed() -> No
     assert _n(state.knockout_winner()) == 2 and state.current == 3
 
 
+def test_a_knockout_bye_just_goes_through_scoring_no_vps() -> None:
+    """docs/competitions.md, "A bye": it scores the event's bye VPs, "in a knock-out a bye just goes through".
+    Five teams, three byes in round 1: each was credited the bye VPs (13) in the standings and the files."""
+    spec = EventSpec(EventKind.KNOCKOUT, 5, 3, 1, bye_vp=Fraction(13))
+    state = EventState.opened(spec)
+    assert len(state.draws[1].byes) == 3 and spec.bye_score == 0
+    _play(state)
+    assert all(p.vp == 0 for p in state.played() if p.opponent is None)
+    swiss = EventSpec(EventKind.SWISS_TEAMS, 5, 3, 1, bye_vp=Fraction(13))
+    assert swiss.bye_score == 13
+
+
+@pytest.mark.parametrize("bye, said", [(Fraction(-3), "got -3"), (Fraction(25), "got 25"),
+                                       (Fraction(41, 2), "got 20.5")])
+def test_a_bye_vp_out_of_range_is_quoted_as_typed(bye: Fraction, said: str) -> None:
+    with pytest.raises(EventError, match=f"a bye's VPs are from 0 to 20, {said}$"):
+        EventSpec(EventKind.SWISS_TEAMS, 4, 3, 1, bye_vp=bye)
+
+
 def test_swiss_pairs_margin_is_butler_over_the_round() -> None:
     # 4 pairs, one board a round: board 1 at table 1 (1 v 3) 3NT+1 = +430, table 2 (2 v 4) 3NT-1 = -50.
     # Two scores: datum (430 - 50) / 2 = 190; table 1 +240 -> 6 IMPs, table 2 -240 -> -6 IMPs.
