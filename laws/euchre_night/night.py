@@ -27,6 +27,7 @@ from laws.cards import Seat, Side
 from laws.competition import swiss
 from laws.competition.teams import round_robin
 from laws.competitors import Competitor, Pair, player
+from laws.errors import as_typed
 from laws.euchre_night import formats
 from laws.euchre_night.formats import FormatError, Round
 from laws.euchre_night.scoring import Hand, HandError, Penalty, Rules, Scoring, seat_points
@@ -128,12 +129,12 @@ def hand_from_body(b: Mapping[str, Any]) -> Hand:
     try:
         makers = Side(str(b.get("makers")))
     except ValueError:
-        raise HandError(f"makers must be NS or EW, got {b.get('makers')!r}") from None
+        raise HandError(f"makers must be NS or EW, got {as_typed(b.get('makers'))}") from None
     alone_v = b.get("alone")
     try:
         alone = None if alone_v is None else Seat(alone_v)
     except ValueError:
-        raise HandError(f"alone must be a seat (N, E, S, W) or null, got {alone_v!r}") from None
+        raise HandError(f"alone must be a seat (N, E, S, W) or null, got {as_typed(alone_v)}") from None
     pens = b.get("penalties", [])
     if not isinstance(pens, list):
         raise HandError("penalties must be a list")
@@ -144,14 +145,14 @@ def hand_from_body(b: Mapping[str, Any]) -> Hand:
         try:
             side = Side(str(p.get("offending")))
         except ValueError:
-            raise HandError(f"penalties[{i}].offending must be NS or EW, got {p.get('offending')!r}") from None
+            raise HandError(f"penalties[{i}].offending must be NS or EW, got {as_typed(p.get('offending'))}") from None
         try:
             out.append(Penalty(str(p.get("clause")), side, p.get("points")))  # type: ignore[arg-type]
         except HandError as exc:
             raise HandError(f"penalties[{i}]: {exc}") from None
     void = b.get("void", [])
     if not isinstance(void, list) or any(v not in ("NS", "EW") for v in void):
-        raise HandError(f"void must be a list of NS and EW, got {void!r}")
+        raise HandError(f"void must be a list of NS and EW, got {as_typed(void, 60)}")
     return Hand(makers, alone, b.get("tricks"), tuple(out), frozenset(Side(v) for v in void))  # type: ignore[arg-type]
 
 
@@ -400,7 +401,7 @@ class Night:
         if typ == "call":
             rnd = rec.get("round")
             if rnd != self.current:
-                return f"the round in play is {self.current}, not {rnd!r}"
+                return f"the round in play is {self.current}, not {as_typed(rnd)}"
             if rnd in self.called:
                 return f"round {rnd} has been called already"
             if self.complete(self.current):
@@ -411,6 +412,8 @@ class Night:
             return got if isinstance(got, str) else ""
         if typ == "substitute":
             p = rec.get("player")
+            if self.finished:   # every round is over: nobody comes in any more, nor is a line rewritten
+                return "the night is over: a substitute comes in for a round still to be played"
             return check_substitution(rec, self.players, self.setup.rounds, self.current, self._playing(p),
                                       self.subs.get(p, []) if isinstance(p, int) else [])
         if typ not in ("hand", "stop"):
@@ -419,24 +422,26 @@ class Night:
         if table not in self.setup.tables:
             return f"a {typ} from table {str(table)[:64]!r}, which is not one of this night's tables"
         if not isinstance(rnd, int) or isinstance(rnd, bool):
-            return f"{table}: round must be a whole number, got {rnd!r}"
+            return f"{table}: round must be a whole number, got {as_typed(rnd)}"
         where = self.where(str(table), rnd)
         if where is None:
             return f"{table}: round {rnd} is not in play (the round in play is {self.current})" \
                 if rnd != self.current else f"{table} has no seats in round {rnd}"
         k, seats = where
         if rec.get("table_number") != k:
-            return f"{table}: it is table {k} of the night, the {typ} says {rec.get('table_number')!r}"
+            return f"{table}: it is table {k} of the night, the {typ} says {as_typed(rec.get('table_number'))}"
         if typ == "stop":
-            if (rnd, k) in self.stopped:
-                return REPEAT
-            if rnd not in self.called and self.played(rnd, k) < self.setup.hands:
-                return f"{table}: a stop in round {rnd} before the director called it"
             said = rec.get("hands")
+            if (rnd, k) in self.stopped:
+                if said == self.stopped[(rnd, k)]:
+                    return REPEAT
+                return f"{table}: round {rnd} was stopped already, after {self.stopped[(rnd, k)]} hands"
+            if rnd not in self.called:
+                return f"{table}: a stop in round {rnd} before the director called it"
             if isinstance(said, int) and not isinstance(said, bool) and self.played(rnd, k) < said <= self.setup.hands:
                 return HOLD   # hands it played have not all arrived: the stop waits for them
             if said != self.played(rnd, k):
-                return f"{table}: the stop says {said!r} hands in round {rnd}, the night has {self.played(rnd, k)} from it"
+                return f"{table}: the stop says {as_typed(said)} hands in round {rnd}, the night has {self.played(rnd, k)} from it"
             return ""
         src = str(rec.get("source", ""))
         number = rec.get("hand")
@@ -459,11 +464,11 @@ class Night:
         if isinstance(number, int) and not isinstance(number, bool) and self.played(rnd, k) + 1 < number <= self.setup.hands:
             return HOLD   # ahead of a hand still missing: not answered, so the table sends it again after it
         if number != self.played(rnd, k) + 1:
-            return f"{table}, round {rnd}: hand {number!r} arrives, the next hand there is {self.played(rnd, k) + 1}"
+            return f"{table}, round {rnd}: hand {as_typed(number)} arrives, the next hand there is {self.played(rnd, k) + 1}"
         players = rec.get("players")
         want = {s.value: p for s, p in zip(SEATS, seats)}
         if players != want:
-            return f"{table}, round {rnd}: the hand names players {players!r} at the seats, the round seats {want}"
+            return f"{table}, round {rnd}: the hand names players {as_typed(players, 200)} at the seats, the round seats {as_typed(want, 200)}"
         try:
             hand_from_body(rec)
         except HandError as exc:
@@ -476,18 +481,18 @@ class Night:
         if table not in self.setup.tables:
             return f"a correction of table {str(table)[:64]!r}, which is not one of this night's tables"
         if not all(isinstance(x, int) and not isinstance(x, bool) for x in (rnd, number)):
-            return f"{table}: a correction's round and hand are whole numbers, got {rnd!r} and {number!r}"
+            return f"{table}: a correction's round and hand are whole numbers, got {as_typed(rnd)} and {as_typed(number)}"
         k = self.setup.tables.index(str(table)) + 1
         key = (rnd, k, number)
         if key not in self.hands:
-            return f"{table}: the night has no hand {number!r} of round {rnd!r} from it"
+            return f"{table}: the night has no hand {as_typed(number)} of round {as_typed(rnd)} from it"
         why = rec.get("why")
         if not isinstance(why, str) or not why.strip():
             return f"{table}, round {rnd}, hand {number}: a correction says why"
         facts = rec.get("facts")
         if not isinstance(facts, dict) or not facts or any(f not in CORRECTABLE for f in facts):
             return (f"{table}, round {rnd}, hand {number}: facts must be an object of some of "
-                    f"{', '.join(CORRECTABLE)}, got {str(facts)[:100]!r}")
+                    f"{', '.join(CORRECTABLE)}, got {as_typed(facts, 100)}")
         old = self.hands[key].body
         if all(old.get(f) == v for f, v in facts.items()):
             return f"{table}, round {rnd}, hand {number}: the correction changes nothing"

@@ -123,8 +123,23 @@ def test_the_call_ends_the_round_when_every_table_has_stopped(tmp_path: Path) ->
     assert n.current == 1
     (_, a), = s.take([message(hand(n, 1, 2), 5)])
     assert a.status == "refused" and "the table stopped after the director's call" in a.why
+    (_, a), = s.take([message(dict(stop, hands=0), 32)])         # another stop of the same table
+    assert a.status == "refused" and "round 1 was stopped already, after 1 hands" in a.why
     s.take([message(dict(stop, table="table-02", table_number=2), 6)])
     assert n.current == 2 and n.round(1).number == 1
+    s.close()
+
+
+def test_a_stop_before_the_call_is_refused_even_after_every_hand_of_the_round(tmp_path: Path) -> None:
+    """docs/euchre.md's checks: a stop before a call is refused. From a table that had played all its hands
+    it was taken, journaled and listed among the night's stops with no call."""
+    s = NightSession.create(tmp_path / "n", setup(hands=2))
+    n = s.night
+    s.take([message(hand(n, 1, 1), 1), message(hand(n, 1, 2), 2)])
+    stop = {"type": "stop", "table": "table-01", "table_number": 1, "round": 1, "hands": 2}
+    (_, a), = s.take([message(stop, 3)])
+    assert a.status == "refused" and "a stop in round 1 before the director called it" in a.why
+    assert n.stopped == {}
     s.close()
 
 

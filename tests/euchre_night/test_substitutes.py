@@ -54,6 +54,11 @@ def test_a_substitute_plays_under_the_number_and_the_line_says_who_scored_what(t
                 s.take([message(hand(n, k, j, tricks=4), seq)])
     st, hd = standings_export(n), hands_export(n)
     assert rescore(st, hd) == []
+    # the night is over: nobody comes in, and no finished line is rewritten (a sit-out of the last round was
+    # taken, and credited the round's mean to the newcomer)
+    out = n.round(3).out[0] if n.round(3).out else p
+    assert s.substitute(out, "After Fact", "", 3, "late", "director") == (
+        "the night is over: a substitute comes in for a round still to be played")
     row = next(r for r in st["standings"] if r["player"] == p)
     first, second = row["played_by"]
     assert (first["from_round"], first["to_round"], second["name"], second["member"], second["from_round"],
