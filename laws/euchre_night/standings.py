@@ -51,6 +51,7 @@ class Tally:
     won: Mapping[int, int]
     loners: Mapping[int, int]
     total: int
+    hands: int = 0      # how many hands were played there (a round counts in a player's rounds from its first)
 
 
 def table_tally(seats: Mapping[Seat, int], hands: Iterable[HandPlayed], rules: Rules = SOMERSET) -> Tally:
@@ -58,8 +59,9 @@ def table_tally(seats: Mapping[Seat, int], hands: Iterable[HandPlayed], rules: R
     points = dict.fromkeys(seats.values(), 0)
     won = dict.fromkeys(seats.values(), 0)
     loners = dict.fromkeys(seats.values(), 0)
-    total = 0
+    total = played = 0
     for h in hands:
+        played += 1
         for seat, pts in (h.points if h.points is not None else seat_points(h.hand, rules)).items():
             player = seats[seat]
             points[player] += pts
@@ -68,7 +70,7 @@ def table_tally(seats: Mapping[Seat, int], hands: Iterable[HandPlayed], rules: R
                 won[player] += 1
         if h.hand.alone is not None and h.hand.tricks == 5 and h.hand.makers not in h.hand.void:
             loners[seats[h.hand.alone]] += 1
-    return Tally(points, won, loners, total)
+    return Tally(points, won, loners, total, played)
 
 
 def seats_of(rnd: Round, k: int) -> dict[Seat, int]:
@@ -113,7 +115,7 @@ def ranked(players: int, rounds: Iterable[Round], tallies: Mapping[tuple[int, in
                 whole[p] += v
                 won[p] += t.won[p]
                 loners[p] += t.loners[p]
-                played[p] += 1
+                played[p] += 1 if t.hands else 0     # the round in play counts from its first hand
         if rnd.out and at:
             means.append((rnd.out, round_mean(at)))
     points = {p: Fraction(v) for p, v in whole.items()}

@@ -102,7 +102,9 @@ def rescore(standings: dict[str, Any], hands: dict[str, Any]) -> list[str]:
             for p in sitting:
                 points[p] += mean
                 by_round[(p, rnd)] = mean
-    played = {p: sum(1 for s in seated.values() if p in s) for p in players}
+    # a round counts in a player's rounds played once his table has played a hand of it (docs/scoring.md 14)
+    at_table = {(h["round"], p) for h in hands["hands"] for p in h["players"].values()}
+    played = {p: sum(1 for r in seated if (r, p) in at_table) for p in players}
     order = sorted(players, key=lambda p: (-points[p], -won[p], -loners[p], p))
     keys = [(points[p], won[p], loners[p]) for p in order]
     place = {}
