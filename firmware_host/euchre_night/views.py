@@ -132,7 +132,8 @@ def sheet_html(night: Night, head: str = "") -> str:
                    f"<td class=n>{r['loners']}</td><td class=n>{r['rounds']}</td></tr>" for r in standing_rows(night))
     rules = s.rules
     scoring = ("Somerset Club code, laws 2-3" if rules.scoring.value == "somerset" else
-               f"house rules: a loner's march {rules.loner}, euchred {rules.euchred}")
+               f"house rules: a loner's march {rules.loner} (his partner "
+               f"{rules.loner if rules.loner_partner is None else rules.loner_partner}), euchred {rules.euchred}")
     status = "final" if night.finished else f"after round {night.current} (in play)"
     return (f"<!doctype html><html lang=en><meta charset=utf-8><title>{e(s.name)} - standings</title>"
             "<style>body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #444;"

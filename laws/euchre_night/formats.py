@@ -44,6 +44,13 @@ class Round:
     out: tuple[int, ...] = ()
 
 
+def _players(value: object) -> int:
+    """The number of players of a night: a whole number, at least 4 (said as docs/euchre.md says it)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value < 4:
+        raise FormatError(f"a euchre night needs at least 4 players, got {value}")
+    return _whole("the number of players", value, 4)
+
+
 def _whole(name: str, value: object, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise FormatError(f"{name} is a whole number from {low}, got {value!r}")
@@ -53,7 +60,7 @@ def _whole(name: str, value: object, low: int) -> int:
 def progressive_first(players: int) -> Round:
     """Round 1 of a progressive night: players 1..4t at tables in order; when the number is not a multiple
     of 4, the last ``players % 4`` players sit out (see :func:`progressive_next` for who sits out next)."""
-    _whole("the number of players", players, 4)
+    _players(players)
     seated = players - players % 4
     return Round(1, tuple((p, p + 1, p + 2, p + 3) for p in range(1, seated + 1, 4)),
                  tuple(range(seated + 1, players + 1)))
@@ -111,7 +118,7 @@ def progressive_next(current: Round, ns_won: Mapping[int, bool], sat: Mapping[in
 
 def rotating(players: int) -> tuple[Round, ...]:
     """A rotating-partners night: every player partners every other once (see the module docstring)."""
-    _whole("the number of players", players, 4)
+    _players(players)
     ring = list(range(1, players + 1)) + ([0] if players % 2 else [])
     m = len(ring)
     rounds = []

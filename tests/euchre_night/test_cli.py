@@ -49,6 +49,10 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
                "rotating with 10 players has at most 9 rounds, not 30"),
               (["--players", str(ten), "--format", "rotating", "--rounds", "3", "--scoring", "house", "--loner", "7"],
                "a loner's march scores 4 or 5 by house rules, got 7")]
+    three = tmp_path / "three.txt"            # docs/euchre.md's words (it said "a whole number from 4")
+    three.write_text("Ann\nBob\nCy\n", "utf-8")
+    cases += [(["--players", str(three), "--format", fmt, "--rounds", "1"],
+               "a euchre night needs at least 4 players, got 3") for fmt in ("progressive", "rotating")]
     for i, (args, want) in enumerate(cases):
         p = euchre("open", "--dir", str(tmp_path / f"n{i}"), *args)
         assert p.returncode == 2, (args, p.stderr)

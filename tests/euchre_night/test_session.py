@@ -229,3 +229,18 @@ def test_every_format_runs_a_night_to_its_end(fmt: Format, players: int) -> None
     assert len(n.rounds) == rounds
     total = sum((st.points for st in n.standings()), Fraction(0))
     assert total > 0
+
+
+def test_the_sheet_says_the_loners_partners_share_under_house_rules() -> None:
+    """docs/scoring.md 14: house rules are said on the night's sheet; with --loner 4 --loner-partner 0 it said
+    only "a loner's march 4", and a reader took the partner to score 4 too."""
+    import html
+    from dataclasses import replace
+
+    from firmware_host.euchre_night.views import sheet_html
+    from laws.euchre_night.night import Night
+    from laws.euchre_night.scoring import Rules, Scoring
+
+    for partner, said in ((0, "a loner's march 4 (his partner 0)"), (None, "a loner's march 4 (his partner 4)")):
+        night = Night(replace(setup(), rules=Rules(Scoring.HOUSE, loner=4, loner_partner=partner)))
+        assert said in html.unescape(sheet_html(night))
