@@ -68,7 +68,7 @@ def test_progressive_sit_outs_come_in_at_the_foot() -> None:
 
 
 def test_progressive_refuses_what_it_cannot_seat() -> None:
-    with pytest.raises(formats.FormatError, match="from 4"):
+    with pytest.raises(formats.FormatError, match="a euchre night needs at least 4 players, got 3"):
         formats.progressive_first(3)
     with pytest.raises(formats.FormatError, match="no winner given for table 2"):
         formats.progressive_next(formats.progressive_first(8), {1: True})
