@@ -74,9 +74,10 @@ def _night_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rounds", type=int, required=True)
     p.add_argument("--hands", type=int, default=8, help="hands a round (default 8)")
     p.add_argument("--scoring", default="somerset", choices=("somerset", "house"))
-    p.add_argument("--loner", type=int, default=4, help="house rules: a loner's march scores 4 or 5")
+    p.add_argument("--loner", type=int, default=None, help="house rules: a loner's march scores 4 or 5 (default 4)")
     p.add_argument("--loner-partner", type=int, default=None, help="house rules: his partner's share (default: the same)")
-    p.add_argument("--euchred", type=int, default=2, help="house rules: a euchre scores 2 (to 4) to the defenders")
+    p.add_argument("--euchred", type=int, default=None,
+                   help="house rules: a euchre scores 2 (to 4) to the defenders (default 2)")
 
 
 def _fail(text: str) -> int:
@@ -115,8 +116,14 @@ def _open(args: argparse.Namespace) -> int:
     from laws.euchre_night.scoring import HandError, Rules, Scoring
 
     try:
+        house = [f for f, v in (("--loner", args.loner), ("--loner-partner", args.loner_partner),
+                                ("--euchred", args.euchred)) if v is not None]
+        if house and args.scoring != "house":   # stored and ignored before: the Somerset code's points applied
+            raise HandError(f"{', '.join(house)}: house rules, given with --scoring house (the Somerset code scores "
+                            "a loner's march 4 and a euchre 2 by its laws 2-3)")
         players = _read_players(args.players, args.roster)
-        rules = Rules(Scoring(args.scoring), args.loner, args.loner_partner, args.euchred)
+        rules = Rules(Scoring(args.scoring), 4 if args.loner is None else args.loner, args.loner_partner,
+                      2 if args.euchred is None else args.euchred)
         fmt = Format(args.format)
         tables = args.tables or max(1, tables_needed(fmt, len(players)))
         setup = NightSetup(args.name, tuple(Player(i + 1, p["name"], p["member"]) for i, p in enumerate(players)),

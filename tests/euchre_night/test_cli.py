@@ -48,7 +48,10 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
               (["--players", str(ten), "--format", "rotating", "--rounds", "30"],
                "rotating with 10 players has at most 9 rounds, not 30"),
               (["--players", str(ten), "--format", "rotating", "--rounds", "3", "--scoring", "house", "--loner", "7"],
-               "a loner's march scores 4 or 5 by house rules, got 7")]
+               "a loner's march scores 4 or 5 by house rules, got 7"),
+              # stored and ignored before, the night scored by the Somerset code all the same
+              (["--players", str(ten), "--format", "rotating", "--rounds", "3", "--loner", "5", "--euchred", "3"],
+               "--loner, --euchred: house rules, given with --scoring house")]
     three = tmp_path / "three.txt"            # docs/euchre.md's words (it said "a whole number from 4")
     three.write_text("Ann\nBob\nCy\n", "utf-8")
     cases += [(["--players", str(three), "--format", fmt, "--rounds", "1"],
