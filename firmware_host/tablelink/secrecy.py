@@ -109,15 +109,15 @@ class SecrecyFilter:
     def __init__(self, *, reveal: bool = False) -> None:
         self.reveal = reveal
         self._closed: set[int] = set()
-        self._closed_upto = 0   # every deal up to this one is closed but those in ``_reopened`` (``resume``)
-        self._reopened: set[int] = set()
+        self._closed_upto = 0   # every deal up to this one is closed but ``_in_play`` (``resume``)
+        self._in_play = 0
         self._held: dict[int, list[dict[str, Any]]] = {}
 
     def is_open(self, deal: int) -> bool:
         """True while the cards of ``deal`` must stay at the table (deal 0 = no deal yet)."""
         if self.reveal or deal <= 0 or deal in self._closed:
             return False
-        return deal > self._closed_upto or deal in self._reopened
+        return deal > self._closed_upto or deal == self._in_play
 
     @staticmethod
     def holds(event: dict[str, Any]) -> bool:
@@ -129,8 +129,7 @@ class SecrecyFilter:
     def resume(self, closed_upto: int, in_play: int, held: list[dict[str, Any]]) -> None:
         """After a restart (``tablelink.restart``): every deal up to ``closed_upto`` has ended but ``in_play``
         (0: none), whose events sent with their cards held back are ``held`` (``{"seq": seq, **event}``)."""
-        self._closed_upto = closed_upto
-        self._reopened = {in_play} if in_play > 0 else set()
+        self._closed_upto, self._in_play = closed_upto, in_play
         self._held = {in_play: list(held)} if in_play > 0 and held else {}
 
     def event(self, event: dict[str, Any], deal: int, seq: int) -> dict[str, Any]:
