@@ -90,6 +90,8 @@ def _one_key_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def row_problem(seq: int, t: Any, kind: str, text: str, prev_hash: str, h: str, prev: str,
                  expected: int) -> str:
     """Why a stored row breaks the chain, or "" when it is sound."""
+    if isinstance(seq, bool) or not isinstance(seq, int):   # a damaged file: a seq that is no number (NULL)
+        return f"expected row {expected} here: the row's number is not a whole number ({str(seq)[:20]})"
     if seq != expected:
         return f"expected row {expected} here: rows {expected}..{seq - 1} are missing"
     if kind not in KINDS:

@@ -360,3 +360,12 @@ def test_a_body_with_a_key_twice_is_an_edit_though_it_hashes_the_same(tmp_path: 
     conn.close()
     rc, out, err = _run(capsys, "journal", "verify", "--data-dir", str(tmp_path))
     assert rc == 1 and "given twice" in (out + err)
+
+
+def test_a_row_whose_number_is_not_a_number_is_named_not_a_traceback() -> None:
+    """Found by the flipped-byte property above (a byte flip that made a row's seq NULL): verify raised
+    a TypeError ('NoneType' - 'int') instead of naming the row."""
+    from firmware_host.records.chain import row_problem
+
+    said = row_problem(None, 1.0, "event", "{}", "x", "y", "x", 7)  # type: ignore[arg-type]
+    assert said == "expected row 7 here: the row's number is not a whole number (None)"
