@@ -13,7 +13,7 @@ import importlib
 import logging
 import os
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 # Subcommand modules, in the order `--help` lists them.
 COMMANDS = (
@@ -85,6 +85,11 @@ class Parser(argparse.ArgumentParser):
             if near:
                 self.error(f"unrecognized arguments: {' '.join(extras)}; did you mean {near[0]}?")
         return parsed, extras
+
+    def error(self, message: str) -> NoReturn:
+        """A usage error in one line, naming the command and what is wrong, and exit 2 (argparse printed
+        the whole usage first: a second line a user had to read past to find the fault)."""
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _version() -> str:

@@ -107,3 +107,22 @@ def test_an_unknown_command_or_the_whole_help_lists_every_command(capsys: pytest
         main(["--help", "replay"])
     out = capsys.readouterr().out
     assert all(name in out for name in OWNERS)
+
+
+@pytest.mark.parametrize("argv", [
+    ["duplicate", "export"],                       # a required option missing
+    ["frob"],                                      # no such command
+    ["boards", "new", "--count", "many"],          # a value of the wrong kind
+    ["doctor", "--zzzzzz"],                        # an unknown flag
+])
+def test_a_usage_error_is_one_line_naming_the_command(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad input gets one clear line and exit 2: argparse printed the whole usage block first, so the fault
+    was the last of several lines."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("cardtable"), err
+    assert "error:" in lines[0] and "--help" in lines[0], err
