@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.add_argument("--boards", required=True, type=int, help="boards a round")
     o.add_argument("--tables", required=True, help="the club's table ids, comma-separated, event table 1 first")
     o.add_argument("--scale", metavar="FILE", help="a discrete VP scale file (default: the WBF continuous scale)")
-    o.add_argument("--bye-vp", default="12", help="a bye's VPs (default 12)")
+    o.add_argument("--bye-vp", help="a bye's VPs (default 12; teams round robins and Swiss only)")
     o.add_argument("--name", default="Event")
     o.add_argument("--sections", metavar="NAME:TABLES:MOVEMENT[:ROUNDS],...",
                    help="pairs-sections: each section, e.g. A:5:mitchell,B:4:howell; a Mitchell's "
@@ -82,6 +82,12 @@ def _open(args: argparse.Namespace) -> int:
     from laws.competition.event_spec import EventError, EventKind, EventSpec, SectionSpec
     from laws.competition.vp import ScaleError, read_discrete
 
+    if args.kind in ("individual", "pairs-sections") and (args.scale or args.bye_vp is not None):
+        return _fail(f"--scale and --bye-vp are for events scored in VPs (teams and Swiss), not {args.kind}")
+    if args.kind == "teams-knockout" and args.bye_vp is not None:
+        return _fail("--bye-vp: a knock-out's bye scores no VPs, it just goes through")
+    if args.across and args.kind != "pairs-sections":
+        return _fail(f"--across is for pairs-sections (matchpoints across the sections), not {args.kind}")
     scale = None
     if args.scale:
         try:
@@ -93,7 +99,7 @@ def _open(args: argparse.Namespace) -> int:
         except ScaleError as exc:
             return _fail(str(exc))
     try:
-        bye = Fraction(args.bye_vp)
+        bye = Fraction(args.bye_vp if args.bye_vp is not None else 12)
     except (ValueError, ZeroDivisionError):
         return _fail(f"--bye-vp is a number, got {args.bye_vp!r}")
     sections = []

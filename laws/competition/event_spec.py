@@ -208,6 +208,9 @@ class EventSpec:
         n, r = self.entrants, self.rounds
         if (self.kind is EventKind.SECTIONS) != bool(self.sections):
             raise EventError("an event of sections (and only one) lists its sections")
+        if self.across and self.kind is not EventKind.SECTIONS:
+            raise EventError("only an event of sections is scored across the field (across), "
+                             f"not {self.kind.value}")
         if self.kind is EventKind.SECTIONS:
             self._check_sections()
         elif self.kind is EventKind.INDIVIDUAL:
