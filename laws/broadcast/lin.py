@@ -9,7 +9,7 @@ board, ``md|<dealer><S>,<W>,<N>,<E>|`` the deal with the dealer as a digit (1 So
 4 East) and each hand as ``S<ranks>H<ranks>D<ranks>C<ranks>``, ``rh||`` and ``ah|Board <n>|`` the
 heading, ``sv|o|`` the vulnerability (``o`` none, ``n`` North-South, ``e`` East-West, ``b`` both),
 ``mb|<call>|`` each call that stands (``1C``..``7N``, ``p``, ``d``, ``r``; a call followed by ``!`` and an
-``an|<text>|`` when it was alerted), ``pg||`` after the auction and after each complete trick,
+``an|<text>|`` when it was alerted: the writer takes them, but the event format records no alerts, so the broadcast passes none), ``pg||`` after the auction and after each complete trick,
 ``pc|<suit><rank>|`` each card played (``ST`` for the ten), and ``mc|<tricks>|`` when a claim (agreed or
 ruled) ended the play, giving declarer's total tricks.
 
