@@ -11,6 +11,11 @@ after a power cut) is passed over with a warning.
 
 ``verify(journal, heads)`` checks a table's journal against the heads the club holds: the hash chain
 itself, then, row by row, that each held head's row has that hash (``cardtable club verify TABLE``).
+
+A duplicate session's journal is kept the same way, under ``session:`` and the first 16 hex digits of its
+opening row's hash (``session_name``), so that next week's session on the same dashboard is not taken for
+this week's journal rewritten; ``session_heads`` picks one session's heads, including those an older
+dashboard kept under the bare name ``session`` (``docs/session.md``, "The session's head, kept by the club").
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 SESSION_HEADS = "session"   # the duplicate session's own journal, kept like a table's (the id is reserved)
+SESSION_ID_HEX = 16         # hex digits of the opening row's hash that tell one session from another
 HEAD = re.compile(r"^(\d{1,18}):([0-9a-f]{64})$")
 
 
@@ -129,8 +135,9 @@ class HeadBook:
 
     def keeper(self, name: str, clock: Callable[[], float]) -> Callable[[str], None]:
         """A callable that keeps ``name``'s head given as ``ROW:HASH`` (what ``Journal.read_head`` says):
-        the duplicate session keeps its own journal's head here after each commit (``SESSION_HEADS``), so
-        a session journal rewritten and re-hashed end to end is found by ``cardtable club verify session``."""
+        the duplicate session keeps its own journal's head here after each commit (under
+        ``session_name``), so a session journal rewritten and re-hashed end to end is found by
+        ``cardtable club verify session``."""
         def keep(text: str) -> None:
             head = parse(text)
             if head is not None:
@@ -140,6 +147,54 @@ class HeadBook:
     def close(self) -> None:
         with self._lock:
             os.close(self._fd)
+
+
+def session_name(opening_hash: str) -> str:
+    """The name a session's heads are kept under: ``session:`` and the start of its journal's opening
+    row's hash. The opening row holds the session's setup and the moment it was opened, so two sessions
+    never share it, even with the same hand records (whose commitment would be the same)."""
+    return f"{SESSION_HEADS}:{opening_hash[:SESSION_ID_HEX]}"
+
+
+def opening_name(journal: Any) -> str | None:
+    """``session_name`` of an open journal's first row, or None when it has no rows.
+
+    Raises:
+        firmware_host.records.journal.JournalError: the journal cannot be read.
+    """
+    rows = journal.rows()
+    try:
+        first = next(rows, None)
+    finally:
+        rows.close()
+    return session_name(first.hash) if first is not None else None
+
+
+def session_heads(heads: Iterable[Head], journal: Any, name: str | None = None) -> list[Head]:
+    """The heads of one session: those kept under ``name`` (its ``session_name``; by default the one its
+    journal's opening row gives), and those an older dashboard kept under the bare name ``session`` for
+    this journal. The bare name held every session's heads, one after the other; they are cut into runs
+    where a head did not follow from the one before (a new session's first head goes back, or repeats a
+    row with another hash), and a run is this session's when it is the only run, or when the journal
+    holds the run's first head.
+
+    Raises:
+        firmware_host.records.journal.JournalError: the journal cannot be read.
+    """
+    name = name or opening_name(journal)
+    mine: list[Head] = []
+    runs: list[list[Head]] = []
+    for head in heads:
+        if head.table == name:
+            mine.append(head)
+        elif head.table == SESSION_HEADS:
+            if head.problem or not runs:
+                runs.append([])
+            runs[-1].append(head)
+    if len(runs) > 1:
+        held = {(row.seq, row.hash) for row in journal.rows()}
+        runs = [run for run in runs if (run[0].row, run[0].hash) in held]
+    return mine + [head for run in runs for head in run]
 
 
 @dataclass(frozen=True)

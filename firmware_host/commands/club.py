@@ -253,12 +253,15 @@ def _dashboard(args: argparse.Namespace) -> int:
     if args.session:
         import time
 
-        from firmware_host.club.heads import SESSION_HEADS
+        from firmware_host.club.heads import SESSION_HEADS, opening_name
+        from firmware_host.records.journal import JournalError
         from firmware_host.session.duplicate_session import Session, SessionDesk, SessionFileError
 
-        try:  # the session's own head is kept beside the tables' (docs/session.md, "The journal")
-            desk = SessionDesk(Session.open(args.session), keep_head=heads.keeper(SESSION_HEADS, time.time))
-        except SessionFileError as exc:
+        try:  # the session's own head is kept beside the tables', under its own name (docs/session.md)
+            session = Session.open(args.session)
+            name = opening_name(session.journal) or SESSION_HEADS
+            desk = SessionDesk(session, keep_head=heads.keeper(name, time.time))
+        except (SessionFileError, JournalError) as exc:
             heads.close()
             print(f"club dashboard: {exc}", file=sys.stderr)
             return 2
@@ -288,36 +291,49 @@ def _dashboard(args: argparse.Namespace) -> int:
         heads.close()
         if event is not None:
             event.session.close()
+        if desk is not None:
+            desk.session.close()
     return 0
 
 
 def _verify(args: argparse.Namespace) -> int:
     """Exit 0: the journal holds every head the club kept for the table; 1: it does not (or its chain is
-    broken); 2: the journal or the heads cannot be read, or the club holds no head of that table."""
-    from firmware_host.club.heads import HeadBook, verify
+    broken); 2: the journal or the heads cannot be read, or the club holds no head of that table.
+
+    ``session`` checks a duplicate session's journal against the heads kept for that session (the name
+    its opening row gives, ``club.heads.session_name``); ``session:ID`` names the session's heads
+    outright, as the heads file spells them."""
+    from firmware_host.club.heads import SESSION_HEADS, HeadBook, session_heads, verify
     from firmware_host.records.journal import Journal, JournalError
 
+    table = args.table
+    is_session = table == SESSION_HEADS or table.startswith(SESSION_HEADS + ":")
     try:
-        heads = HeadBook.read(args.heads, args.table)
+        heads = HeadBook.read(args.heads, None if is_session else table)
     except OSError as exc:
         print(f"club verify: {args.heads}: cannot read the heads ({exc.strerror or exc})", file=sys.stderr)
         return 2
-    if not heads:
-        print(f"club verify: {args.heads} holds no journal head of table {args.table!r}", file=sys.stderr)
-        return 2
     try:
         with Journal.open_readonly(args.journal) as journal:
+            if is_session:
+                heads = session_heads(heads, journal, None if table == SESSION_HEADS else table)
+            if not heads:
+                what = f"table {table!r}" if not is_session else (
+                    "this session (the session named by its journal's opening row; either it never ran under "
+                    "this dashboard, or its opening row was rewritten)" if table == SESSION_HEADS else table)
+                print(f"club verify: {args.heads} holds no journal head of {what}", file=sys.stderr)
+                return 2
             checked = verify(journal, heads)
     except JournalError as exc:
         print(f"club verify: {exc}", file=sys.stderr)
         return 2
     last = max(heads, key=lambda h: h.row)
     if checked.ok:
-        print(f"table {args.table}: journal intact, {checked.rows} rows; it holds all {checked.heads} heads the "
+        print(f"table {table}: journal intact, {checked.rows} rows; it holds all {checked.heads} heads the "
               f"club kept (the newest: row {last.row})")
         return 0
     for problem in checked.problems:
-        print(f"club verify: TAMPERED: table {args.table}: {problem}", file=sys.stderr)
+        print(f"club verify: TAMPERED: table {table}: {problem}", file=sys.stderr)
     return 1
 
 

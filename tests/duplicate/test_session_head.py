@@ -10,9 +10,15 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
+import pytest
+
+from firmware_host.cli import main
 from firmware_host.club.heads import SESSION_HEADS, HeadBook
+from firmware_host.records.journal import Journal
 from firmware_host.session.duplicate_session import Session, SessionDesk
+from firmware_host.web.auth import add_user
 from firmware_host.wire.topics import TOPICS
 from tests.records.test_journal_tamper import _rehash_from
 
@@ -48,3 +54,76 @@ def test_a_session_rewritten_end_to_end_is_found_against_the_head_the_club_kept(
     assert _cli("duplicate", "show", "--session", str(tmp_path / "s")).returncode == 0
     found = _cli("club", "verify", SESSION_HEADS, "--heads", str(tmp_path / "users.heads.jsonl"), "--journal", journal)
     assert found.returncode == 1 and "TAMPERED" in found.stderr and f"row {row.seq}" in found.stderr, found.stderr
+
+
+def _dashboard_once(tmp_path: Path, session: Path, monkeypatch: pytest.MonkeyPatch) -> int:
+    """``cardtable club dashboard --session`` up to where it would serve (it keeps the session's head at
+    start, before any broker or browser), as one evening's run on the club's one dashboard."""
+    import firmware_host.club.dashboard as dashboard
+
+    monkeypatch.setattr(dashboard, "serve", lambda *a, **k: SimpleNamespace(run=lambda: None))
+    (tmp_path / "dash.password").write_text("x\n", encoding="utf-8")
+    if not (tmp_path / "users").exists():
+        add_user(tmp_path / "users", "director", "right-horse-1")
+    return main(["club", "dashboard", "--users", str(tmp_path / "users"), "--broker-port", "1",
+                 "--mqtt-password-file", str(tmp_path / "dash.password"), "--session", str(session)])
+
+
+def _session_with_a_result(folder: Path) -> None:
+    desk = SessionDesk(Session.create(folder, make_setup(MITCHELL_3), analyse=False, synchronous="NORMAL"))
+    desk.offer(TOPICS.board("table-02"), _message(result(make_setup(MITCHELL_3), 1, 2, 3, random.Random(5)), seq=88))
+    assert desk.tick()
+    desk.session.close()
+
+
+def test_next_weeks_session_on_the_same_dashboard_is_not_taken_for_this_weeks_rewritten(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # Two evenings, the same hand records (so the same commitment), one dashboard and one heads file: each
+    # session's heads are its own, and neither is reported TAMPERED, though a rewrite is still found.
+    heads = tmp_path / "users.heads.jsonl"
+    for week in ("week1", "week2"):
+        _session_with_a_result(tmp_path / week)
+        assert _dashboard_once(tmp_path, tmp_path / week, monkeypatch) == 0
+    kept = HeadBook.read(heads)
+    assert len({h.table for h in kept}) == 2 and all(h.table.startswith("session:") for h in kept), kept
+    assert not any(h.problem for h in kept), kept
+    capsys.readouterr()
+    for week in ("week1", "week2"):
+        rc = main(["club", "verify", "session", "--heads", str(heads), "--journal", str(tmp_path / week / "session.sqlite3")])
+        out = capsys.readouterr()
+        assert rc == 0 and "journal intact" in out.out, out.err
+    journal = tmp_path / "week1" / "session.sqlite3"
+    with Journal.open_readonly(journal) as j:
+        row = next(r for r in j.rows() if r.kind == "event" and r.body.get("type") == "result")
+    _rehash_from(journal, row.seq, {**row.body, "tricks": 13 - int(row.body["tricks"])})
+    rc = main(["club", "verify", "session", "--heads", str(heads), "--journal", str(journal)])
+    err = capsys.readouterr().err
+    assert rc == 1 and "TAMPERED" in err and f"row {row.seq}" in err, err
+
+
+def test_heads_an_older_dashboard_kept_under_the_bare_name_are_still_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # An older dashboard kept every session's heads under "session", one session after the other: each
+    # session is checked against its own run of them, and a rewrite is still found.
+    book = HeadBook(tmp_path / "old.heads.jsonl")
+    for week in ("week1", "week2"):
+        _session_with_a_result(tmp_path / week)
+        with Journal.open_readonly(tmp_path / week / "session.sqlite3") as j:
+            first = next(iter(j.rows()))
+            book.keeper(SESSION_HEADS, time.time)(f"{first.seq}:{first.hash}")
+            book.keeper(SESSION_HEADS, time.time)(j.read_head())
+    book.close()
+    assert any(h.problem for h in HeadBook.read(tmp_path / "old.heads.jsonl"))   # the bare name mixed them
+    capsys.readouterr()
+    for week in ("week1", "week2"):
+        rc = main(["club", "verify", "session", "--heads", str(tmp_path / "old.heads.jsonl"),
+                   "--journal", str(tmp_path / week / "session.sqlite3")])
+        out = capsys.readouterr()
+        assert rc == 0 and "it holds all 2 heads" in out.out, out.err
+    journal = tmp_path / "week2" / "session.sqlite3"
+    with Journal.open_readonly(journal) as j:
+        row = next(r for r in j.rows() if r.kind == "event" and r.body.get("type") == "result")
+    _rehash_from(journal, row.seq, {**row.body, "tricks": 13 - int(row.body["tricks"])})
+    rc = main(["club", "verify", "session", "--heads", str(tmp_path / "old.heads.jsonl"), "--journal", str(journal)])
+    err = capsys.readouterr().err
+    assert rc == 1 and "TAMPERED" in err and f"row {row.seq}" in err, err
