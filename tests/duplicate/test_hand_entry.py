@@ -76,6 +76,36 @@ def test_the_tables_own_result_arriving_later_is_a_conflict_never_scored_twice()
     assert not st.entries[key].hand and st.entries[key].contract == theirs["contract"] and not st.conflicts
 
 
+def test_a_correction_while_a_line_is_in_conflict_is_refused_until_one_result_is_kept() -> None:
+    # A correction taken while both results were held was silently dropped by "Keep the table's": the
+    # director chooses first, as for taking the line off, then corrects the result kept.
+    setup = make_setup(MITCHELL_3)
+    st = SessionState.start(setup)
+    theirs = _table_result(setup, st, 1)
+    key = f"1/{theirs['ns']}/{theirs['ew']}"
+    _take(st, _hand(st, key, contract="4S", declarer="N", tricks=10))
+    _take(st, {**theirs, "contract": "4S", "declarer": "N", "tricks": 9})
+    fix = {"type": "correct", "key": key, "tricks": 11, "by": "td", "why": "TD ruling"}
+    assert st.check(fix) == (f"line {key} has a result entered by hand and the table's own: choose one first "
+                             "(keep the table's or the hand-entered one), then correct it")
+    _take(st, {"type": "resolve", "key": key, "keep": "table", "by": "td"})
+    _take(st, fix)
+    assert st.entries[key].tricks == 11 and not st.entries[key].hand
+
+
+def test_a_correction_journaled_during_a_conflict_before_it_was_refused_replays_as_it_did() -> None:
+    setup = make_setup(MITCHELL_3)
+    st = SessionState.start(setup)
+    theirs = _table_result(setup, st, 1)
+    key = f"1/{theirs['ns']}/{theirs['ew']}"
+    hand = _hand(st, key, contract="4S", declarer="N", tricks=10)
+    table = {**theirs, "contract": "4S", "declarer": "N", "tricks": 9}
+    old = [hand, table, {"type": "correct", "key": key, "tricks": 11, "by": "td", "why": "TD ruling"},
+           {"type": "resolve", "key": key, "keep": "hand", "by": "td"}]
+    state, skipped = replay(setup, old)
+    assert not skipped and state.entries[key].tricks == 11 and state.entries[key].hand
+
+
 def test_a_hand_entry_on_a_line_that_has_a_result_is_refused_naming_it() -> None:
     setup = make_setup(MITCHELL_3)
     st = SessionState.start(setup)

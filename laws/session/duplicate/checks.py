@@ -230,6 +230,16 @@ def _check_resolve(st: SessionState, rec: Mapping[str, Any]) -> str:
 
 
 def _check_correct(st: SessionState, rec: Mapping[str, Any]) -> str:
+    problem = correction_problem(st, rec)
+    if not problem and rec["key"] in st.conflicts:   # a correction of one would be lost if the other were kept
+        problem = (f"line {rec['key']} has a result entered by hand and the table's own: choose one first "
+                   f"(keep the table's or the hand-entered one), then correct it")
+    return problem
+
+
+def correction_problem(st: SessionState, rec: Mapping[str, Any]) -> str:
+    """What is wrong with a correction of the line as it stands, conflict or not ("" when nothing): a
+    journal written before a correction during a conflict was refused replays its corrections by this."""
     problem = _check_key(st, rec)
     if problem:
         return problem

@@ -56,6 +56,7 @@ from laws.session.duplicate.checks import (
     check,
     contract_code,
     corrected,
+    correction_problem,
     result_content,
     source_seq,
 )
@@ -409,6 +410,9 @@ def replay(setup: SessionSetup, records: Iterable[Mapping[str, Any]]) -> tuple[S
     skipped = []
     for rec in records:
         problem = state.check(rec)
+        if problem and rec.get("type") == "correct" and rec.get("key") in state.conflicts and not correction_problem(
+                state, rec):
+            problem = ""   # taken before a correction during a conflict was refused: it applies as it did then
         if problem and problem != "repeat":
             skipped.append(f"{rec.get('type')}: {problem}")
             continue
