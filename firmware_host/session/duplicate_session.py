@@ -132,12 +132,14 @@ class Session(JournalledService):
         return session
 
     @classmethod
-    def _note_refusal(cls, body: Mapping[str, Any], t: float) -> dict[str, Any] | None:
+    def _note_refusal(cls, body: Mapping[str, Any], t: float,
+                      taken: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
         reused = body.get("reused_number")
         if isinstance(body.get("refused"), dict) or not isinstance(reused, dict):
-            return super()._note_refusal(body, t)
-        return {"record": {"type": "result", "source": reused.get("source")},
-                "why": "taken, but " + str(reused.get("why")), "t": t}
+            return super()._note_refusal(body, t, taken)
+        record = dict(taken) if taken is not None and taken.get("source") == reused.get("source") else {
+            "type": "result", "source": reused.get("source"), "board": reused.get("board")}
+        return {"record": record, "why": "taken, but " + str(reused.get("why")), "t": t}
 
     # -- the kind's hooks ---------------------------------------------------------------------------
 

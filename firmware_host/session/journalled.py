@@ -216,13 +216,23 @@ class JournalledService:
         state, skipped = cls.KIND.replay(setup, [r.body for r in rows if r.kind == "event"])
         for problem in skipped:
             log.warning("%s: a journaled record no longer applies and is skipped: %s", path, problem)
-        refusals = [found for r in rows if r.kind == "note" for found in [cls._note_refusal(r.body, r.t)]
-                    if found is not None]
+        refusals = []
+        taken: Mapping[str, Any] | None = None   # the record just before a note: the one a caveat is about
+        for r in rows:
+            if r.kind == "event":
+                taken = r.body
+            elif r.kind == "note":
+                found = cls._note_refusal(r.body, r.t, taken)
+                if found is not None:
+                    refusals.append(found)
         return state, refusals
 
     @classmethod
-    def _note_refusal(cls, body: Mapping[str, Any], t: float) -> dict[str, Any] | None:
-        """A note read back as a refusal the director sees (a kind may add notes of its own)."""
+    def _note_refusal(cls, body: Mapping[str, Any], t: float,
+                      taken: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+        """A note read back as a refusal the director sees (a kind may add notes of its own); ``taken`` is
+        the record journaled just before it (a ``_caveat``'s note follows the record it is about), so the
+        entry read back is the one the director saw before the restart."""
         if isinstance(body.get("refused"), dict):
             return dict(body["refused"], t=t)
         return None

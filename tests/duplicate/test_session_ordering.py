@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import firmware_host.session.journalled as ordering_module
-from firmware_host.duplicate.views import director_view
+from firmware_host.duplicate.views import director_view, refusal_rows
 from firmware_host.session.duplicate_session import Session, SessionDesk
 from firmware_host.wire.topics import TOPICS
 
@@ -105,7 +105,14 @@ def test_a_reused_message_number_is_taken_and_said_not_dropped_as_a_repeat(tmp_p
     notes = [r.body for r in desk.session.journal.rows() if r.kind == "note"]
     assert any("reused_number" in n for n in notes)
     assert any("used before" in r["why"] for r in desk.session.refusals)   # the director sees it too
+    before = [r for r in refusal_rows(desk.session)[0] if "used before" in r["why"]]
+    assert [(r["table"], r["club_table"], r["board"]) for r in before] == [(2, "table-02", 4)]
+    folder = desk.session.journal.path
     desk.session.close()
+    again = Session.open(folder, analyse=False, synchronous="NORMAL")   # a restart reads the same entry back
+    after = [r for r in refusal_rows(again)[0] if "used before" in r["why"]]
+    assert after == before, (after, before)
+    again.close()
 
 
 def test_one_logins_malformed_messages_write_a_bounded_journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
