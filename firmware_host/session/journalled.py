@@ -38,7 +38,8 @@ level up.
    table's login has a budget of ``BURST`` notes, given back at one every ``REFILL`` seconds; past it a
    refused message is counted, not written, and the count is journaled as one note
    ``{"refusals_not_written": {table, count, bytes, why}}`` when the budget allows again (at most one such
-   note per ``REFILL`` seconds per login). A table's own results are never counted against it unless
+   note per ``REFILL`` seconds per login), at the first take after that, whether or not a message came
+   (the desk takes every tick, so a login that went quiet still has its count written). A table's own results are never counted against it unless
    the session refuses them.
 
 The intake serves any kind of session (a :class:`JournalledService`; the kind's reader is ``read``, the
@@ -443,11 +444,13 @@ class SessionOrdering:
         while self.inbox:
             batch.append(self.inbox.popleft())
         self.held = []
-        if not batch:
+        if not batch and not any(b.unwritten for b in self._budgets.values()):
             return None
         self._spent = []
         records = [self._record(topic, payload, now) for topic, payload in batch]
-        counts = self._unwritten_notes(now)
+        counts = self._unwritten_notes(now)   # on a quiet tick too: written when the budget allows again
+        if not batch and not counts:
+            return None
         try:
             outcomes = self.session.submit([r for r in records + counts if r.get("type") != "quiet"])
         except SessionFileError as exc:

@@ -138,6 +138,32 @@ def test_one_logins_malformed_messages_write_a_bounded_journal(tmp_path: Path, m
     desk.session.close()
 
 
+def test_the_count_of_refusals_not_written_is_journaled_when_the_budget_allows_though_no_message_comes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # docs/ordering.md rule 6: the count is written when the login's budget allows again; it waited for
+    # the next refused message, so a login that went quiet never had its count written.
+    monkeypatch.setattr(ordering_module, "BURST", 5)
+    desk, _wire, clock = _desk(tmp_path)
+    for i in range(40):
+        desk.offer(TOPICS.board("table-02"), b"{bad json %d" % i)
+    desk.tick()
+
+    def counted() -> list[dict[str, Any]]:
+        return [r.body["refusals_not_written"] for r in desk.session.journal.rows()
+                if r.kind == "note" and "refusals_not_written" in r.body]
+
+    assert counted() == []
+    desk.tick()                                  # the budget is spent: nothing yet
+    assert counted() == []
+    clock.now += ordering_module.REFILL
+    desk.tick()                                  # no message came, and the budget allows one note again
+    assert [(c["table"], c["count"]) for c in counted()] == [("table-02", 35)]
+    clock.now += 10 * ordering_module.REFILL
+    desk.tick()
+    assert len(counted()) == 1                   # written once
+    desk.session.close()
+
+
 def test_while_the_journal_cannot_be_written_what_is_held_is_bounded_and_the_rest_left_unanswered(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ordering_module, "HELD_MOST", 3)
