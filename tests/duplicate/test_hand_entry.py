@@ -318,3 +318,15 @@ def test_a_hand_entered_line_corrected_still_says_who_entered_it() -> None:
     (scored,) = score_boards([board], st.board_lines(board), {board: st.due()[board]}, setup.method, st.fields)
     ln = next(x for x in scored.lines if x.ns.label == str(seat.ns))
     assert _line(ln, e, False)["note"] == "entered by hand by table-01's page; corrected by alice (miscounted)"
+
+
+def test_the_usebio_section_of_the_document_says_the_hand_mark_is_written() -> None:
+    """The file carries ``<!-- entered by hand -->`` (above); the USEBIO section's "Not written:" list said
+    the mark was not written, against the same document's hand-entry section."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "session.md").read_text(encoding="utf-8")
+    not_written = doc[doc.index("* Not written: master points"):]
+    not_written = not_written[:not_written.index(".")]
+    assert "hand" not in not_written, not_written
+    assert doc.count("`<!-- entered by hand -->`") >= 1
