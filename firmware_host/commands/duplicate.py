@@ -164,9 +164,11 @@ def _open(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from firmware_host.duplicate.results.results_data import entered_by_hand
     from firmware_host.duplicate.views import who
     from firmware_host.session.duplicate_session import Session
     from laws.scoring import render_session
+    from laws.session.duplicate.spec import label
     from laws.session.duplicate.state import progress
 
     session = Session.open(args.session, analyse=False, readonly=True)
@@ -183,7 +185,9 @@ def _show(args: argparse.Namespace) -> int:
         print(f"  two results for line {key}: entered by hand, and the table's own (keep one on /duplicate)")
     for r in session.refusals[-10:]:
         print(f"  refused: {r['why']}")
-    print(render_session(session.scored()), end="")
+    hand = {(e.board, label(e.ns), label(e.ew)): "entered by hand" for e in session.state.entries.values()
+            if entered_by_hand(e)}
+    print(render_session(session.scored(), hand), end="")
     print(f"session journal head {session.journal.read_head()} (the club keeps it; publish it beside the "
           "hand records' commitment)")
     session.close()

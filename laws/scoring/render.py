@@ -9,6 +9,7 @@ same characters (and, encoded as UTF-8, the same bytes).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 
 from laws.duplicate.boards import dealer
@@ -36,7 +37,7 @@ def _opt(value: Fraction | None) -> str:
     return "" if value is None else present(value)
 
 
-def _board(board: ScoredBoard, at_imps: bool) -> list[str]:
+def _board(board: ScoredBoard, at_imps: bool, marks: Mapping[tuple[int, str, str], str]) -> list[str]:
     head = (f"Board {board.number}: dealer {dealer(board.number).value}, {board.vulnerability.words}, "
             f"{board.due} due")
     if board.top is not None:
@@ -54,6 +55,8 @@ def _board(board: ScoredBoard, at_imps: bool) -> list[str]:
         if ln.ew_score is not None and ln.ew_score != ln.ns_score:
             score += f"/{ln.ew_score}"
         note = ln.note + (f" [group {ln.group}]" if ln.group != "A" else "")
+        mark = marks.get((board.number, ln.ns.label, ln.ew.label), "")
+        note = f"{note}; {mark}" if note and mark else note or mark
         tricks = "" if ln.tricks is None else str(ln.tricks)
         pct = "" if at_imps else f" {_opt(ln.ns_percent):>7} {_opt(ln.ew_percent):>7}"
         out.append(f"  {ln.ns.label:>6} {ln.ew.label:>6} {ln.contract:<8} {ln.declarer:<2} {tricks:>6} "
@@ -62,12 +65,15 @@ def _board(board: ScoredBoard, at_imps: bool) -> list[str]:
     return out
 
 
-def render_session(result: SessionResult) -> str:
-    """The session as plain text: each board's traveller, then each field's ranking."""
+def render_session(result: SessionResult, marks: Mapping[tuple[int, str, str], str] | None = None) -> str:
+    """The session as plain text: each board's traveller, then each field's ranking.
+
+    ``marks``: words for a line's note that the scores do not carry, by (board, NS label, EW label): the
+    session marks a line entered by hand, as its pages and exports do."""
     at_imps = result.method.at_imps
     out = [f"Scored by {_METHOD_WORDS[result.method]}", ""]
     for board in result.boards:
-        out.extend(_board(board, at_imps))
+        out.extend(_board(board, at_imps, marks or {}))
         out.append("")
     for ranking in result.rankings:
         out.append(f"Field {ranking.field}")

@@ -330,3 +330,20 @@ def test_the_usebio_section_of_the_document_says_the_hand_mark_is_written() -> N
     not_written = not_written[:not_written.index(".")]
     assert "hand" not in not_written, not_written
     assert doc.count("`<!-- entered by hand -->`") >= 1
+
+
+def test_duplicate_show_marks_a_line_entered_by_hand(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/session.md: a hand-entered line is marked wherever it is read; ``duplicate show`` left its
+    Note column empty, where the page, PBN, USEBIO and HTML mark it."""
+    from firmware_host.cli import main
+
+    setup = make_setup(MITCHELL_3)
+    s = Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL")
+    assert s.take(_hand(s.state, "1/1 NS/1 EW", contract="4S", declarer="S", tricks=10)).taken
+    assert s.take(result(setup, 1, 1, 2, random.Random(2))).taken
+    s.close()
+    assert main(["duplicate", "show", "--session", str(tmp_path / "s")]) == 0
+    out = capsys.readouterr().out
+    lines = [ln for ln in out.splitlines() if ln.startswith("    1 NS   1 EW ")]
+    assert len(lines) == 2, out                                   # board 1 (by hand) and board 2 (the table's)
+    assert lines[0].endswith("  entered by hand") and "by hand" not in lines[1], lines
