@@ -206,8 +206,12 @@ def test_a_round_call_can_be_undone_until_a_result_of_it_arrives() -> None:
     setup = make_setup(MITCHELL_3)
     st = SessionState.start(setup)
     _through_round(setup, st, 1)
-    assert "only the round called last" in st.check({"type": "uncall", "round": 1})
+    # round 1 IS the round called last here: the message said it was not, and named no true reason
+    assert st.check({"type": "uncall", "round": 1}) == (
+        "round 1 cannot be undone: it is in play from the start (no call of it to undo)")
     _take(st, {"type": "round", "round": 2, "by": "td"})
+    assert st.check({"type": "uncall", "round": 1}) == (
+        "only the round called last can be undone (round 2 is called), not 1")
     assert "only the round called last" in st.check({"type": "uncall", "round": 3})
     _take(st, {"type": "uncall", "round": 2, "by": "td"})
     assert st.called == 1

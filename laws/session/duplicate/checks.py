@@ -209,6 +209,8 @@ def _check_cancel(st: SessionState, rec: Mapping[str, Any]) -> str:
 
 def _check_uncall(st: SessionState, rec: Mapping[str, Any]) -> str:
     n = rec.get("round")
+    if _whole(n) and n == st.called == 1:   # the true reason: round 1 is never called, so there is no call
+        return "round 1 cannot be undone: it is in play from the start (no call of it to undo)"
     if not (_whole(n) and n == st.called and n > 1):
         return f"only the round called last can be undone (round {st.called} is called), not {n!r}"
     late = sorted((e for e in [*st.entries.values(), *st.conflicts.values()] if e.round >= n),
