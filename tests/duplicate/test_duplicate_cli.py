@@ -65,6 +65,17 @@ def test_open_refuses_what_cannot_be_played(tmp_path: Path, records: Path, capsy
     assert not (tmp_path / "s").exists()
 
 
+def test_the_documents_show_the_movement_is_required() -> None:
+    """``open`` without ``--movement`` or ``--asc`` exits 2 (above); the README showed both as optional
+    (``[--movement ... | --asc FILE]``) and docs/session.md read as if a Mitchell were the default."""
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    row = next(ln for ln in readme.splitlines() if "`cardtable duplicate open --dir" in ln)
+    assert "(--movement mitchell\\|howell\\|barometer \\| --asc FILE)" in row and "[--movement" not in row, row
+    doc = (root / "docs" / "session.md").read_text(encoding="utf-8")
+    assert "there is no default" in doc and "| `give either --movement or --asc` |" in doc
+
+
 def test_open_refuses_an_asc_with_a_pair_twice_in_a_round_naming_the_line(
         tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str]) -> None:
     asc = tmp_path / "m.asc"
