@@ -64,6 +64,7 @@ from firmware_host.wire.duplicate import (
     parse_players,
     parse_result,
     players_part,
+    refused_says,
     round_message,
     seating_message,
 )
@@ -254,7 +255,7 @@ class SessionDesk:
         self.session = session
         self.publish = publish
         self.clock = clock or session.clock
-        self.ordering = SessionOrdering(session, read=self._read)
+        self.ordering = SessionOrdering(session, read=self._read, says=refused_says)
         self.keep_head = keep_head
         self._progress = progress(session.state)   # where the tables were at the last commit
         self.listeners: list[Listener] = []

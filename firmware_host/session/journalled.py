@@ -399,13 +399,17 @@ class SessionOrdering:
         clock: monotonic seconds (the retry delays and the budgets).
         read: a message to its record (``wire.duplicate.parse_result``; the desk's reads a table's member cards too),
             raising ``LinkError`` naming what is wrong.
+        says: what a message ``read`` refused still says plainly (``wire.duplicate.refused_says``: its
+            ``source`` and ``board``), so its ``refused`` answer names it; None: nothing.
     """
 
     def __init__(self, session: JournalledService, clock: Callable[[], float] = time.monotonic, *,
-                 read: Callable[[str, bytes], dict[str, Any]] = parse_result) -> None:
+                 read: Callable[[str, bytes], dict[str, Any]] = parse_result,
+                 says: Callable[[str, bytes], dict[str, Any]] | None = None) -> None:
         self.session = session
         self.clock = clock
         self.read = read
+        self.says = says
         self.inbox: deque[tuple[str, bytes]] = deque()
         self.held: list[tuple[str, bytes]] = []
         self.fault: str | None = None
@@ -496,6 +500,8 @@ class SessionOrdering:
             table = name.table if name is not None and name.table else "?"
             rec = {"type": "message", "table": table, "topic": topic[:200],
                    "payload": payload[:PAYLOAD_KEPT].decode("utf-8", "replace"), "why_link": str(exc)}
+            if self.says is not None:   # what it still says plainly (its number, its board) names its answer
+                rec.update({k: v for k, v in self.says(topic, payload).items() if k in ("source", "board")})
             why = str(exc)
         else:
             name = TOPICS.parse(topic)

@@ -97,6 +97,31 @@ def parse_result(topic: str, payload: bytes) -> dict[str, Any]:
     return {"type": "result", "table": table, "source": f"{table}:{env.seq}", "t": env.t, **body}
 
 
+def refused_says(topic: str, payload: bytes) -> dict[str, Any]:
+    """What a ``board`` message that ``parse_result`` refused still says plainly, for its answer: ``source``
+    (``"<table>:<seq>"``, the table from the topic) when its envelope's ``seq`` is a whole number, and
+    ``board`` when its body's is one (1-9999). A table matches an answer to its result by these (it stops
+    sending a result answered ``refused``); a message whose ``seq`` or ``board`` cannot be read has none."""
+    name = TOPICS.parse(topic)
+    if name is None or name.family != "table" or name.kind != "board":
+        return {}
+    msg = read_json(payload, max_bytes=MAX_BYTES).value
+    if not isinstance(msg, Mapping):
+        return {}
+
+    def whole(v: Any, top: int) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= top
+
+    out: dict[str, Any] = {}
+    if whole(msg.get("seq"), 2**62):
+        out["source"] = f"{name.table}:{msg['seq']}"
+    body = msg.get("body")
+    board = body.get("board") if isinstance(body, Mapping) else None
+    if whole(board, 9999) and board >= 1:
+        out["board"] = board
+    return out
+
+
 def round_message(section: str, called: int, rounds: int, seq: int, t: float, commitment: str = "") -> dict[str, Any]:
     """``<prefix>/session/round``: the round the director called, and the session's commitment to its hand
     records (a table refuses records committed to by another)."""

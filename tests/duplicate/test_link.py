@@ -192,3 +192,27 @@ def test_move_for_the_next_round_reaches_every_table(tmp_path: Path) -> None:
         assert m["round"] == 2 and m["move"] is True and m["called"] == 2
     assert desk.director({"type": "round", "round": 2, "by": "td"}).why == "round 2 has been called already (the round called is 2)"
     desk.session.close()
+
+
+@pytest.mark.parametrize(("field", "value", "words"), [
+    ("contract", "4s", "contract must be"),
+    ("tricks", 14, "tricks"),
+    ("record", "beb005d7...cbc06", "record"),
+])
+def test_a_refused_message_whose_number_and_board_read_is_answered_naming_them(
+        tmp_path: Path, rec: dict[str, Any], field: str, value: Any, words: str) -> None:
+    """docs/mqtt.md: a table matches an answer to its result by its source and board, and stops sending a
+    result answered ``refused``. A message refused for one field was answered ``source: ""``, ``board:
+    None`` though its seq and board read, so a table could not tell which result it answered."""
+    wire = Wire()
+    desk = SessionDesk(Session.create(tmp_path / "s", make_setup(MITCHELL_3), analyse=False, synchronous="NORMAL"), wire)
+    bad = json.loads(_message(rec, seq=604))
+    bad["body"][field] = value
+    assert desk.offer(board_topic("table-02"), json.dumps(bad).encode())
+    assert desk.offer(board_topic("table-02"), b"{not json")
+    assert desk.tick()
+    named, unread = wire.last(seating_topic("table-02"))["answers"]
+    assert (named["source"], named["board"], named["status"]) == ("table-02:604", 3, "refused"), named
+    assert words in named["why"]
+    assert (unread["source"], unread["board"], unread["status"]) == ("", None, "refused")   # nothing to read
+    desk.session.close()

@@ -50,3 +50,23 @@ def test_a_result_the_journaled_seating_answered_is_not_sent_again(tmp_path: Pat
     assert list(results.unanswered) == [(1, 4)]
     assert results.resend_due() == 1 and pub.sent == [4]
     j.close()
+
+
+def test_a_result_answered_refused_is_not_sent_again(tmp_path: Path) -> None:
+    """docs/mqtt.md: a table stops sending a result its seating answers ``refused`` (the session names the
+    message's source and board in the answer even when it refused a field), as it does one ``taken``."""
+    j = Journal.open(tmp_path / "j")
+    j.append("ruling", _result(3), 1.0)
+    j.append("ruling", _result(4), 2.0)
+    clock = [100.0]
+    pub = _Pub()
+    results = DuplicateResults(_Ctl(j), pub, clock=lambda: clock[0], timer=None)
+    assert sorted(results.unanswered) == [(1, 3), (1, 4)]
+    refused = {"source": "table-02:604", "board": 3, "status": "refused",
+               "why": "payload refused: field 'contract': contract must be ..., got '4s'"}
+    results.on_session(_seating([], [3, 4]) | {"answers": [refused]})
+    assert list(results.unanswered) == [(1, 4)]
+    clock[0] += 3600.0
+    pub.sent.clear()
+    assert results.resend_due() == 1 and pub.sent == [4]          # board 3 is never sent again
+    j.close()
