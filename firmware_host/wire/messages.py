@@ -232,8 +232,8 @@ class BoardResult:
 @dataclass(frozen=True)
 class SessionAnswer:
     """The session's answer to one ``board`` message, given only once what it answers is committed in the
-    session's journal (``docs/ordering.md``): ``source`` (``<table>:<seq>``, ``""`` for a message that
-    could not be read), ``board`` (None when unknown), ``status`` (``taken``, ``repeat``, ``refused``),
+    session's journal (``docs/ordering.md``): ``source`` (``<table>:<seq>``, a refused message's too when
+    its ``seq`` reads; ``""`` when it does not), ``board`` (None when it cannot be read), ``status`` (``taken``, ``repeat``, ``refused``),
     ``why`` (the reason of a refusal, or a word for the table and the director)."""
 
     source: str
