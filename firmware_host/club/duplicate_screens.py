@@ -50,6 +50,11 @@ def _static(name: str) -> str:
     return resources.files("firmware_host.club").joinpath("static", name).read_text(encoding="utf-8")
 
 
+def _line(rec: dict[str, Any]) -> str:
+    """The traveller line a record names ("5/3 NS/4 EW"), or ""."""
+    return str(rec.get("key") or (f"{rec['board']}/{rec['ns']}/{rec['ew']}" if rec.get("type") == "result" else ""))
+
+
 class _Client:
     def __init__(self, table: int | None) -> None:
         self.table = table
@@ -265,18 +270,24 @@ class DuplicateScreens:
         if isinstance(checked, Refused):
             return self.dash._json({"error": checked.error}, checked.status)
         s, data = checked.login, checked.data
-        why = "the request is not a JSON object"
-        if checked.refused is not None:
-            why = f"the request is refused: {checked.refused}"
-        if checked.too_big:
-            why = f"the request is over {MAX_BODY} bytes"
         if not isinstance(data, dict):  # journaled: the refusal is the record (issue 25)
-            log.warning("%s by %s refused: %s", what, s.user, why)
-            record = {"type": "form", "form": what, "by": s.user,
-                      "payload": checked.body[:2000].decode("utf-8", "replace")}
-            await self._locked(lambda: self.desk.session.refuse([(record, why)]))   # a commit: off the loop
-            return self.dash._json({"error": why}, 400)
+            return await self._unreadable(what, s.user, checked.body, checked.refused)
         return s.user, data
+
+    async def _unreadable(self, what: str, user: str, body: bytes, refused: Any) -> Any:
+        """A body that is no JSON object of at most ``MAX_BODY`` bytes (not UTF-8, a lone surrogate, a
+        list...): answered 400 with the reader's true reason, and journaled as a refusal (nothing is
+        lost), the same for the director's forms and a table's page."""
+        why = "the request is not a JSON object"
+        if refused is not None:
+            why = f"the request is refused: {refused}"
+        if len(body) > MAX_BODY:
+            why = f"the request is over {MAX_BODY} bytes"
+        log.warning("%s by %s refused: %s", what, user, why)
+        record = {"type": "form", "form": what, "by": user, "payload": body[:2000].decode("utf-8", "replace")}
+        await self._locked(lambda: self.desk.session.refuse([(record, why)]))   # a commit: off the loop
+        self._dirty = True   # the director's page lists it at once
+        return self.dash._json({"error": why}, 400)
 
     async def _refuse_form(self, kind: str, user: str, data: dict[str, Any], why: str) -> Any:
         """A form that cannot be read: journaled as a refusal (nothing is lost; the commit on a worker
@@ -315,12 +326,15 @@ class DuplicateScreens:
     async def _submit(self, rec: dict[str, Any], kind: str, user: str) -> Any:
         outcome = await asyncio.to_thread(self.desk.director, rec)   # the journal's commit: off the loop
         self.tick()
+        if outcome.status == "repeat" and kind == "enter":   # the same line entered again as it stands
+            log.info("%s by %s: line %s is in already, as entered", kind, user, _line(rec))
+            return self.dash._json({"ok": True, "already": True, "version": self.desk.session.version,
+                                    "key": _line(rec)})
         if outcome.status != "taken":
             log.warning("%s by %s refused: %s", kind, user, outcome.why)
             return self.dash._json({"error": outcome.why or "already done"}, 409)
         log.info("director %s: %s %s", user, kind, {k: v for k, v in rec.items() if k not in ("type", "by")})
-        key = rec.get("key") or (f"{rec['board']}/{rec['ns']}/{rec['ew']}" if rec.get("type") == "result" else "")
-        return self.dash._json({"ok": True, "version": self.desk.session.version, "key": key})
+        return self.dash._json({"ok": True, "version": self.desk.session.version, "key": _line(rec)})
 
     async def round(self, request: Any) -> Any:
         return await self._record(request, "round", ("round",))
@@ -358,11 +372,10 @@ class DuplicateScreens:
             log.warning("result entry for table %s refused: not from our own origin (Origin %r, Referer %r)", tid,
                         str(request.headers.get("origin"))[:200], str(request.headers.get("referer"))[:200])
             return self.dash._json({"error": "cross-origin request"}, 403)
-        body, data, _ = await read_body(request, MAX_BODY)
+        body, data, refused = await read_body(request, MAX_BODY)
         user = f"{tid}'s page"
-        if not isinstance(data, dict):
-            return await self._refuse_form("enter", user, {"payload": body[:2000].decode("utf-8", "replace")},
-                                     "the request is not a JSON object of at most 4096 bytes")
+        if not isinstance(data, dict):   # as the director's forms answer it: 400, the reader's reason
+            return await self._unreadable("enter", user, body, refused)
         try:
             rec = await self._locked(lambda: forms.enter(data, user, self.desk.session.state, table=tid))
         except forms.FormError as exc:

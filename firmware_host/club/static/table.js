@@ -71,15 +71,26 @@
   $("players-confirm").addEventListener("click", () => name(true));
   $("enter").addEventListener("submit", async (ev) => {
     ev.preventDefault();
+    const button = ev.target.querySelector("button[type=submit]");
+    if (button.disabled) return;   // a second press while the first is on its way: one result, one answer
+    button.disabled = true;
     const f = new FormData(ev.target);
     const body = {};
     for (const n of ["key", "contract", "declarer", "lead", "tricks"]) if (f.get(n)) body[n] = f.get(n);
-    const resp = await fetch("/api" + base + "/enter", { method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-Table-Key": key }, body: JSON.stringify(body) });
-    const said = await resp.json();
-    $("enter-answer").textContent = resp.ok ? "Entered: the director sees it as entered by hand." : said.error;
-    $("enter-answer").className = resp.ok ? "answer" : "answer refused";
-    if (resp.ok) ev.target.reset();
+    try {
+      const resp = await fetch("/api" + base + "/enter", { method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-Table-Key": key }, body: JSON.stringify(body) });
+      const said = await resp.json();
+      $("enter-answer").textContent = resp.ok ? (said.already ? "Entered already: " : "Entered: ") +
+        "the director sees it as entered by hand." : said.error;
+      $("enter-answer").className = resp.ok ? "answer" : "answer refused";
+      if (resp.ok) ev.target.reset();
+    } catch (e) {
+      $("enter-answer").textContent = "Not sent (" + e.message + "): try again.";
+      $("enter-answer").className = "answer refused";
+    } finally {
+      button.disabled = false;
+    }
   });
   connect(base + "/events?key=" + encodeURIComponent(key), apply, $("conn"));
 })();
