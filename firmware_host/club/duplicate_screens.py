@@ -20,7 +20,10 @@ Routes (``docs/session.md``, "Screens"):
 * ``GET /duplicate/table/<table>?key=K``: the players' page of club table ``<table>`` (``K`` is the key
   the session gives that table only, ``SessionDesk.table_key``); ``GET /duplicate/table/<table>/events?key=K``
   its stream: the table's seating, its seated pairs' standing, and the travellers of the boards those
-  pairs may see (``views.table_view``); when the pairs seated there change, a new snapshot.
+  pairs may see (``views.table_view``); when the pairs seated there change, a new snapshot. Beside them,
+  ``game``: "At the table", the game as the table's own screen shows it, the ruling waiting or last
+  given with its law, the lamps lit, and whether the table's device is online (``_game``), sent again
+  (``{"type": "game"}``) whenever it changes.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from importlib import resources
 from typing import Any
 
 from firmware_host.club.club_players import name_players
+from firmware_host.club.words import lamp_words
 from firmware_host.duplicate import forms
 from firmware_host.duplicate.views import director_view, table_view, traveller
 from firmware_host.session.duplicate_session import Outcome, SessionDesk
@@ -62,7 +66,7 @@ class _Client:
         self.seen_version = -1
         self.seated: tuple[str, str, int] | None = None
         self.visible: set[int] = set()
-        self.game: list[str] = []
+        self.game: dict[str, Any] = {}
 
 
 class DuplicateScreens:
@@ -89,14 +93,18 @@ class DuplicateScreens:
         self._changed |= changed
         self._dirty = True
 
-    def _game(self, table: int) -> list[str]:
+    def _game(self, table: int) -> dict[str, Any]:
         """The game at table ``table`` as its own screen shows it (the club's latest status of the
-        duplicate table seated there: ``ClubState``), or no lines."""
+        duplicate table seated there: ``ClubState``), in parts (``table_view.game_parts``), with the
+        ruling waiting or last given and its lamps lit (``TableView.players_ruling``, the terminal's
+        words), and whether the table's device is online; {} when no table there has sent a status.
+        Nothing in it is a card of an open deal: the table hid them before they left it."""
         state = getattr(self.dash, "state", None)
         for view in list(state.tables.values()) if state is not None else ():
             if view.board_at is not None and view.board_at[1] == table:
-                return list(view.game_lines)
-        return []
+                return {**view.game_parts, "ruling": view.players_ruling(), "lamps": lamp_words(view.lamps),
+                        "online": view.online}
+        return {}
 
     def tick(self) -> None:
         """Send each page what changed for it (on the event loop; the desk's own tick, which commits to

@@ -13,6 +13,7 @@ from firmware_host.duplicate.views import director_view
 from firmware_host.session.duplicate_session import SessionDesk
 from tests.duplicate.sessionkit import all_results
 
+from .test_director_screen import _axe
 from .test_duplicate_phones import Room, _browser, _wait, room  # noqa: F401  (the fixture)
 
 
@@ -51,5 +52,62 @@ def test_enter_pressed_twice_gives_one_result_and_keeps_the_success(room: Room, 
         with room.desk.lock:
             refusals = director_view(room.session)["refusals"]
         assert not any("has a result already" in x["why"] for x in refusals), refusals
+    finally:
+        d.quit()
+
+
+SMALL = """
+const out = [];
+const walker = document.createTreeWalker(document.getElementById('game-section'), NodeFilter.SHOW_TEXT);
+while (walker.nextNode()) {
+  const n = walker.currentNode, e = n.parentElement;
+  if (!n.textContent.trim() || !e.getClientRects().length) continue;
+  const px = parseFloat(getComputedStyle(e).fontSize);
+  if (px < 12) out.push(e.tagName.toLowerCase() + ' "' + n.textContent.trim().slice(0, 30) + '" at ' + px.toFixed(2) + ' px');
+}
+return out;
+"""
+
+
+def test_at_the_table_shows_the_ruling_wraps_on_a_phone_and_says_offline(room: Room, tmp_path: Path) -> None:  # noqa: F811
+    """F1: the ruling waiting, its law and clause, the lamp lit. F2: at 360 and 390 px the block was a
+    <pre> of 73-76 characters and the page scrolled sideways. F3: its text was 11.05 px. F7: the table's
+    device stopped and the page still showed its last game as live."""
+    import json
+
+    from selenium.webdriver.common.by import By
+
+    from .test_table_page_game import _status_with_an_insufficient_bid
+
+    ruling, status = _status_with_an_insufficient_bid(tmp_path / "t")
+    room.dash.state.ingest("cardtable/t9/ruling", json.dumps(ruling).encode(), 0.0)
+    room.dash.state.ingest("cardtable/t9/status", json.dumps(status).encode(), 0.0)
+    for width in (360, 390):
+        d = _page(room, tmp_path, width)
+        try:
+            _wait(d).until(lambda d: d.find_element(By.ID, "ruling").is_displayed())
+            assert d.find_element(By.ID, "ruling-headline").text == "Ruling: INSUFFICIENT BID"
+            assert d.find_element(By.ID, "ruling-reason").text.startswith("East bid one club")
+            assert d.find_element(By.ID, "ruling-law").text == "Duplicate Bridge, law 27 [BP-27]"
+            assert d.find_element(By.ID, "lamps").text == "Lamps lit: ATTENTION South"
+            game = d.find_element(By.ID, "game").text
+            assert "An irregularity waits for a ruling (above); the director is called." in game
+            assert [c.text for c in d.find_elements(By.CSS_SELECTOR, "#game table.auction th")] == \
+                ["West", "North", "East", "South"]
+            assert not d.find_elements(By.CSS_SELECTOR, "#game-section pre")
+            over = d.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+            assert over <= 0, f"at {width} px the page scrolls sideways by {over} px"
+            assert d.execute_script(SMALL) == []
+            assert not d.find_element(By.ID, "offline").is_displayed()
+            bad = [v for v in _axe(d) if v["impact"] in ("serious", "critical")]
+            assert not bad, bad
+        finally:
+            d.quit()
+    d = _page(room, tmp_path, 390)
+    try:
+        room.dash.state.ingest("cardtable/t9/online", json.dumps({"table": "t9", "online": False}).encode(), 1.0)
+        _wait(d).until(lambda d: d.find_element(By.ID, "offline").is_displayed())
+        assert d.find_element(By.ID, "offline").text.startswith("This table's device is offline: what is shown "
+                                                               "here is the last it sent")
     finally:
         d.quit()
