@@ -20,7 +20,10 @@ Routes (``docs/session.md``, "Screens"):
 * ``GET /duplicate/table/<table>?key=K``: the players' page of club table ``<table>`` (``K`` is the key
   the session gives that table only, ``SessionDesk.table_key``); ``GET /duplicate/table/<table>/events?key=K``
   its stream: the table's seating, its seated pairs' standing, and the travellers of the boards those
-  pairs may see (``views.table_view``); when the pairs seated there change, a new snapshot.
+  pairs may see (``views.table_view``); when the pairs seated there change, a new snapshot. Beside them,
+  ``game``: "At the table", the game as the table's own screen shows it, the ruling waiting or last
+  given with its law, the lamps lit, and whether the table's device is online (``_game``), sent again
+  (``{"type": "game"}``) whenever it changes.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from importlib import resources
 from typing import Any
 
 from firmware_host.club.club_players import name_players
+from firmware_host.club.words import lamp_words
 from firmware_host.duplicate import forms
 from firmware_host.duplicate.views import director_view, table_view, traveller
 from firmware_host.session.duplicate_session import Outcome, SessionDesk
@@ -50,6 +54,11 @@ def _static(name: str) -> str:
     return resources.files("firmware_host.club").joinpath("static", name).read_text(encoding="utf-8")
 
 
+def _line(rec: dict[str, Any]) -> str:
+    """The traveller line a record names ("5/3 NS/4 EW"), or ""."""
+    return str(rec.get("key") or (f"{rec['board']}/{rec['ns']}/{rec['ew']}" if rec.get("type") == "result" else ""))
+
+
 class _Client:
     def __init__(self, table: int | None) -> None:
         self.table = table
@@ -57,7 +66,7 @@ class _Client:
         self.seen_version = -1
         self.seated: tuple[str, str, int] | None = None
         self.visible: set[int] = set()
-        self.game: list[str] = []
+        self.game: dict[str, Any] = {}
 
 
 class DuplicateScreens:
@@ -84,14 +93,18 @@ class DuplicateScreens:
         self._changed |= changed
         self._dirty = True
 
-    def _game(self, table: int) -> list[str]:
+    def _game(self, table: int) -> dict[str, Any]:
         """The game at table ``table`` as its own screen shows it (the club's latest status of the
-        duplicate table seated there: ``ClubState``), or no lines."""
+        duplicate table seated there: ``ClubState``), in parts (``table_view.game_parts``), with the
+        ruling waiting or last given and its lamps lit (``TableView.players_ruling``, the terminal's
+        words), and whether the table's device is online; {} when no table there has sent a status.
+        Nothing in it is a card of an open deal: the table hid them before they left it."""
         state = getattr(self.dash, "state", None)
         for view in list(state.tables.values()) if state is not None else ():
             if view.board_at is not None and view.board_at[1] == table:
-                return list(view.game_lines)
-        return []
+                return {**view.game_parts, "ruling": view.players_ruling(), "lamps": lamp_words(view.lamps),
+                        "online": view.online}
+        return {}
 
     def tick(self) -> None:
         """Send each page what changed for it (on the event loop; the desk's own tick, which commits to
@@ -265,18 +278,24 @@ class DuplicateScreens:
         if isinstance(checked, Refused):
             return self.dash._json({"error": checked.error}, checked.status)
         s, data = checked.login, checked.data
-        why = "the request is not a JSON object"
-        if checked.refused is not None:
-            why = f"the request is refused: {checked.refused}"
-        if checked.too_big:
-            why = f"the request is over {MAX_BODY} bytes"
         if not isinstance(data, dict):  # journaled: the refusal is the record (issue 25)
-            log.warning("%s by %s refused: %s", what, s.user, why)
-            record = {"type": "form", "form": what, "by": s.user,
-                      "payload": checked.body[:2000].decode("utf-8", "replace")}
-            await self._locked(lambda: self.desk.session.refuse([(record, why)]))   # a commit: off the loop
-            return self.dash._json({"error": why}, 400)
+            return await self._unreadable(what, s.user, checked.body, checked.refused)
         return s.user, data
+
+    async def _unreadable(self, what: str, user: str, body: bytes, refused: Any) -> Any:
+        """A body that is no JSON object of at most ``MAX_BODY`` bytes (not UTF-8, a lone surrogate, a
+        list...): answered 400 with the reader's true reason, and journaled as a refusal (nothing is
+        lost), the same for the director's forms and a table's page."""
+        why = "the request is not a JSON object"
+        if refused is not None:
+            why = f"the request is refused: {refused}"
+        if len(body) > MAX_BODY:
+            why = f"the request is over {MAX_BODY} bytes"
+        log.warning("%s by %s refused: %s", what, user, why)
+        record = {"type": "form", "form": what, "by": user, "payload": body[:2000].decode("utf-8", "replace")}
+        await self._locked(lambda: self.desk.session.refuse([(record, why)]))   # a commit: off the loop
+        self._dirty = True   # the director's page lists it at once
+        return self.dash._json({"error": why}, 400)
 
     async def _refuse_form(self, kind: str, user: str, data: dict[str, Any], why: str) -> Any:
         """A form that cannot be read: journaled as a refusal (nothing is lost; the commit on a worker
@@ -315,12 +334,15 @@ class DuplicateScreens:
     async def _submit(self, rec: dict[str, Any], kind: str, user: str) -> Any:
         outcome = await asyncio.to_thread(self.desk.director, rec)   # the journal's commit: off the loop
         self.tick()
+        if outcome.status == "repeat" and kind == "enter":   # the same line entered again as it stands
+            log.info("%s by %s: line %s is in already, as entered", kind, user, _line(rec))
+            return self.dash._json({"ok": True, "already": True, "version": self.desk.session.version,
+                                    "key": _line(rec)})
         if outcome.status != "taken":
             log.warning("%s by %s refused: %s", kind, user, outcome.why)
             return self.dash._json({"error": outcome.why or "already done"}, 409)
         log.info("director %s: %s %s", user, kind, {k: v for k, v in rec.items() if k not in ("type", "by")})
-        key = rec.get("key") or (f"{rec['board']}/{rec['ns']}/{rec['ew']}" if rec.get("type") == "result" else "")
-        return self.dash._json({"ok": True, "version": self.desk.session.version, "key": key})
+        return self.dash._json({"ok": True, "version": self.desk.session.version, "key": _line(rec)})
 
     async def round(self, request: Any) -> Any:
         return await self._record(request, "round", ("round",))
@@ -358,11 +380,10 @@ class DuplicateScreens:
             log.warning("result entry for table %s refused: not from our own origin (Origin %r, Referer %r)", tid,
                         str(request.headers.get("origin"))[:200], str(request.headers.get("referer"))[:200])
             return self.dash._json({"error": "cross-origin request"}, 403)
-        body, data, _ = await read_body(request, MAX_BODY)
+        body, data, refused = await read_body(request, MAX_BODY)
         user = f"{tid}'s page"
-        if not isinstance(data, dict):
-            return await self._refuse_form("enter", user, {"payload": body[:2000].decode("utf-8", "replace")},
-                                     "the request is not a JSON object of at most 4096 bytes")
+        if not isinstance(data, dict):   # as the director's forms answer it: 400, the reader's reason
+            return await self._unreadable("enter", user, body, refused)
         try:
             rec = await self._locked(lambda: forms.enter(data, user, self.desk.session.state, table=tid))
         except forms.FormError as exc:

@@ -68,10 +68,11 @@ class Refused(ValueError):
     """A message the dashboard will not show; the text says why."""
 
 
-def _game_lines(body: dict[str, Any]) -> tuple[list[str], tuple[str, int] | None]:
+def _game_lines(body: dict[str, Any]) -> tuple[list[str], dict[str, Any], tuple[str, int] | None]:
     """The game as the table's own screen shows it (``devices.table_view``), from a status that came from
-    outside: anything malformed gives no lines, never an exception; each line at most 80 characters."""
-    from firmware_host.devices.table_view import game_lines, status_line
+    outside, as lines and in parts (``table_view.game_parts``, for the table's page): anything malformed
+    gives no lines, never an exception; each line at most 80 characters."""
+    from firmware_host.devices.table_view import game_lines, game_parts, status_line
 
     dup = body.get("duplicate")
     at = None
@@ -79,9 +80,17 @@ def _game_lines(body: dict[str, Any]) -> tuple[list[str], tuple[str, int] | None
         at = (_text(dup.get("section"), 40), int(dup["table"]))
     try:
         lines = [*game_lines(body), status_line(body)]
+        parts = game_parts(body)
     except (TypeError, ValueError, KeyError, AttributeError, IndexError):
-        return [], at
-    return [str(x)[:80] for x in lines[:40] if x], at
+        return [], {}, at
+    parts = {"head": _cut(parts["head"]), "auction": [[str(c)[:12] for c in row[:4]] for row in parts["auction"][:30]],
+             "lines": _cut(parts["lines"]), "status": str(parts["status"])[:80]}
+    return _cut(lines), parts, at
+
+
+def _cut(lines: list[Any]) -> list[str]:
+    """At most 40 lines of at most 80 characters, empty ones left out."""
+    return [str(x)[:80] for x in lines[:40] if x]
 
 
 @dataclass
@@ -121,6 +130,9 @@ class TableView:
     resyncs: int = 0
     journal: dict[str, Any] | None = None  # the newest head the club holds: {row, t, problem}
     game_lines: list[str] = field(default_factory=list)  # the game as the table's own screen shows it
+    game_parts: dict[str, Any] = field(default_factory=dict)  # the same in parts (``table_view.game_parts``)
+    status_ruling: dict[str, Any] | None = None  # the words of the status's own latest ruling
+    call_waiting: bool = False  # an irregular call or card waits for a ruling (the status's bridge.waiting)
     board_at: tuple[str, int] | None = None  # a duplicate table's (section, table number), from its status
     set_aside: list[str] = field(default_factory=list)  # events the table could not rule on, in words
 
@@ -146,6 +158,15 @@ class TableView:
                 "entries": entries(self.game, self.phase), "events": self.events, "last_event": self.last_event, "result_due": self.result_due,
                 "resyncs": self.resyncs, "journal": self.journal, "set_aside": self.set_aside,
                 "results": [{k: r[k] for k in ("deal", "by", "words", "taken", "kind", "why")} for r in self.results]}
+
+    def players_ruling(self) -> dict[str, Any] | None:
+        """The ruling the table's players read on their page: the one waiting (a ruling lamp lit, or an
+        irregular call or card waiting in the status) or the last given in this deal, in the terminal's
+        words (headline, reason, law, clause); for a dashboard that was away when it came, the status's
+        own latest ruling while something waits. None when there is none."""
+        waits = self.needs_ack or self.call_waiting
+        said = self.ruling if self.ruling is not None else self.status_ruling if waits else None
+        return None if said is None else {k: said.get(k, "") for k in ("headline", "reason", "law", "clause")}
 
     def entered(self, deal: int) -> dict[str, Any] | None:
         """The latest result (or correction) entered here for ``deal``, with whether the table took it."""
@@ -345,7 +366,7 @@ class ClubState:
         v.status_seq = seq
         v.phase, v.game, v.dealer = _text(body.get("phase"), 40), _text(body.get("game"), 40), \
             _text(body.get("dealer"), 4)
-        v.game_lines, v.board_at = _game_lines(body)
+        v.game_lines, v.game_parts, v.board_at = _game_lines(body)
         v.name = _text(body.get("name"), 80) or v.name
         offline = body.get("offline")
         if isinstance(offline, dict):
@@ -364,12 +385,15 @@ class ClubState:
         v.score = words.score_line(body.get("score"))
         v.claims, v.search = claim_words(body.get("claims")), search_words(body.get("search"))
         v.bridge = bridge_view(v.game, v.phase, body.get("bridge"))
+        raw = body.get("bridge")
+        v.call_waiting = isinstance(raw, dict) and isinstance(raw.get("waiting"), dict)
         v.set_aside = words.set_aside_words(body.get("set_aside"))
         for key in ("shoe_online", "camera_online"):
             if isinstance(body.get(key), bool):
                 setattr(v, key, body[key])
         v.online = True
         latest = body.get("ruling")
+        v.status_ruling = _ruling_words(latest) if isinstance(latest, dict) else None
         if v.needs_ack and v.call is None:
             said = v.calling or (_ruling_words(latest) if isinstance(latest, dict) and calls_director(latest)
                                  else None)

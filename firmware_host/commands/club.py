@@ -190,6 +190,7 @@ def _dashboard(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from firmware_host.club.dashboard import Dashboard, serve
+    from firmware_host.commands.guard import cannot_listen
     from firmware_host.web.auth import UsersError, load_users
 
     try:
@@ -233,6 +234,13 @@ def _dashboard(args: argparse.Namespace) -> int:
         heads = HeadBook(heads_path)
     except OSError as exc:
         print(f"club dashboard: cannot keep the journal heads in {heads_path}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    busy = cannot_listen(args.host, args.port)   # before any address is printed: one line, exit 2
+    if busy:
+        heads.close()
+        if night is not None:
+            night.close()
+        print(f"club dashboard: --port {args.port}: {busy}", file=sys.stderr)
         return 2
     desk = None
     if args.session and args.event:

@@ -185,9 +185,9 @@ def _run(args: argparse.Namespace) -> int:
     the event's desk and nothing else of a club night: the same login (``web/auth.py``), the same guard on
     every request that changes something (``web/guard.py``), a table's page opened by its key."""
     import signal
-    import socket
 
     from firmware_host.club.dashboard import Dashboard, serve
+    from firmware_host.commands.guard import cannot_listen
     from firmware_host.events.desk import EventDesk
     from firmware_host.events.session import EventFileError, EventSession
     from firmware_host.web.auth import UsersError, load_users
@@ -210,12 +210,10 @@ def _run(args: argparse.Namespace) -> int:
         session = EventSession.open(args.folder)
     except EventFileError as exc:
         return _fail(str(exc))
-    try:  # uvicorn would only log a port it cannot take and exit 1: say so here, exit 2
-        with socket.create_server((http_host, http_port)):
-            pass
-    except OSError as exc:
+    busy = cannot_listen(http_host, http_port)   # uvicorn would only log it and exit 1: say so here, exit 2
+    if busy:
         session.close()
-        return _fail(f"--http {args.http}: cannot listen ({exc.strerror or exc})")
+        return _fail(f"--http {args.http}: {busy}")
     dash = Dashboard(host, port, args.user, password, users, event=EventDesk(session))
     server = serve(dash, http_host, http_port)
     print(f"event {session.event.spec.name}: director's page http://{http_host}:{http_port}/event "

@@ -22,6 +22,20 @@ def stdout_gone() -> bool:
         return False
 
 
+def cannot_listen(host: str, port: int) -> str:
+    """Why a server cannot listen on ``host:port`` ("" when it can): checked before a command announces
+    its address, since uvicorn would only log the port it cannot take ("ERROR: [Errno 98] ...") after
+    the address was printed, and exit 1. The socket is closed at once; the server binds it again."""
+    import os
+    import socket
+
+    try:
+        with socket.create_server((host, port)):
+            return ""
+    except OSError as exc:   # create_server adds the address to strerror: the errno's own words suffice
+        return f"cannot listen on {host}:{port} ({os.strerror(exc.errno) if exc.errno else exc})"
+
+
 class Refused(Exception):
     """A command's own refusal; its message is the one line the user reads."""
 

@@ -28,6 +28,9 @@ COLUMNS = ("W", "N", "E", "S")          # the usual order of an auction's column
 VULNERABLE_WORDS = {"None": "none", "NS": "North-South", "EW": "East-West", "All": "both sides"}
 STRAIN = {"C": "C", "D": "D", "H": "H", "S": "S", "NT": "NT"}
 CALL_SHORT = {"pass": "Pass", "double": "X", "redouble": "XX"}
+# the games whose tables record the auction and the play (``table.bridge_choices.GAMES``): before the first
+# call of a deal their status has no ``bridge`` yet, and the dealer is the one to call
+RECORDS_AUCTION = ("contract-bridge", "duplicate-bridge")
 WAITING = {"auction": "the deal is out; waiting for the hand's result (the director's dashboard)",
            "play": "the hand is being played; waiting for its result",
            "scoring": "play has ended; waiting for the result"}
@@ -75,9 +78,10 @@ def call_short(code: str) -> str:
     return CALL_SHORT.get(code, code)
 
 
-def auction_grid(bridge: dict[str, Any]) -> list[str]:
-    """The auction as four columns (West North East South), from the dealer's row; ``?`` marks the next
-    call while the auction is open."""
+def auction_rows(bridge: dict[str, Any]) -> list[list[str]]:
+    """The auction as rows of four cells (West North East South), the seats' names first, then from the
+    dealer's row; ``?`` marks the next call while the auction is open. A page lays them out as a table,
+    the panel as columns (:func:`auction_grid`)."""
     dealer = bridge.get("dealer")
     if dealer not in COLUMNS:
         return []
@@ -85,10 +89,15 @@ def auction_grid(bridge: dict[str, Any]) -> list[str]:
     cells += [call_short(str(code)) for _, code in bridge.get("calls") or []]
     if bridge.get("turn") and not bridge.get("contract"):
         cells.append("?")
-    rows = ["  " + "".join(f"{SEAT_NAMES[s]:<9}" for s in COLUMNS).rstrip()]
+    rows = [[SEAT_NAMES[s] for s in COLUMNS]]
     for i in range(0, len(cells), 4):
-        rows.append("  " + "".join(f"{c:<9}" for c in cells[i:i + 4]).rstrip())
+        rows.append(cells[i:i + 4])
     return rows
+
+
+def auction_grid(bridge: dict[str, Any]) -> list[str]:
+    """The auction as four columns of text (West North East South), from the dealer's row."""
+    return ["  " + "".join(f"{c:<9}" for c in row).rstrip() for row in auction_rows(bridge)]
 
 
 def play_lines(bridge: dict[str, Any]) -> list[str]:
@@ -134,7 +143,7 @@ def result_lines(snap: dict[str, Any]) -> list[str]:
     out = [line + "."]
     stage = dup.get("stage")
     if stage == "scored":
-        done = [_seat(s) for s in dup.get("confirmed") or []]
+        done = [SIDE_NAMES.get(str(s).upper(), "-") for s in dup.get("confirmed") or []]   # sides: ["ns"]
         out.append("To confirm it, one player of each side presses his seat button"
                    + (f" (confirmed: {', '.join(done)})." if done else "."))
     elif stage == "confirmed":
@@ -151,16 +160,18 @@ def status_line(snap: dict[str, Any]) -> str:
     if dup.get("stage") == "cancelled":
         return "The director cancelled this board's play."
     if not bridge:
+        if phase == "auction" and snap.get("game") in RECORDS_AUCTION and snap.get("dealer") in SEAT_NAMES:
+            return f"The auction: {_seat(snap['dealer'])} to call."   # no call yet: the dealer's turn
         return WAITING.get(phase, "")
     if bridge.get("waiting"):
         return "An irregularity waits for a ruling (above); the director is called."
     if phase == "auction" and bridge.get("turn"):
         return f"The auction: {_seat(bridge['turn'])} to call."
+    claim = bridge.get("claim") if not bridge.get("result") else None
+    if claim and claim.get("status") in ("pending", "disputed"):   # a claim stops play: no one to play
+        return "A claim waits for the other side's answer." if claim.get("status") == "pending" \
+            else "A claim is disputed: the director rules."
     if bridge.get("to_play") and not bridge.get("result"):
-        claim = bridge.get("claim")
-        if claim:
-            return "A claim waits for the other side's answer." if claim.get("status") == "pending" \
-                else "A claim is disputed: the director rules."
         return f"The play: {_seat(bridge['to_play'])} to play."
     if bridge.get("result"):
         return "Play is over: the result is the cards'." + (" Confirm it with the seat buttons." if dup.get("stage") == "scored"
@@ -168,15 +179,28 @@ def status_line(snap: dict[str, Any]) -> str:
     return WAITING.get(phase, "")
 
 
+def after_auction_lines(snap: dict[str, Any]) -> list[str]:
+    """The lines below the auction: any bar in force, the play, the result."""
+    bridge = snap.get("bridge")
+    if not bridge:
+        return []
+    out = []
+    bars = bar_words(bridge.get("bars") or [])
+    if bars and not bridge.get("contract"):
+        out.append(f"Bar: {bars}.")
+    return out + play_lines(bridge) + result_lines(snap)
+
+
 def game_lines(snap: dict[str, Any]) -> list[str]:
     """Every line of the game for the panel, in reading order."""
     bridge = snap.get("bridge")
-    out = board_lines(snap)
-    if bridge:
-        out += auction_grid(bridge)
-        bars = bar_words(bridge.get("bars") or [])
-        if bars and not bridge.get("contract"):
-            out.append(f"Bar: {bars}.")
-        out += play_lines(bridge)
-        out += result_lines(snap)
-    return out
+    return board_lines(snap) + (auction_grid(bridge) if bridge else []) + after_auction_lines(snap)
+
+
+def game_parts(snap: dict[str, Any]) -> dict[str, Any]:
+    """The same game in parts, for a page that lays them out itself (a narrow screen wraps the sentences
+    and shows the auction as a table): ``head`` (the board's lines), ``auction`` (:func:`auction_rows`),
+    ``lines`` (bar, play, result) and ``status`` (:func:`status_line`)."""
+    bridge = snap.get("bridge")
+    return {"head": board_lines(snap), "auction": auction_rows(bridge) if bridge else [],
+            "lines": after_auction_lines(snap), "status": status_line(snap)}

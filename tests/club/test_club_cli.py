@@ -36,6 +36,29 @@ def test_bad_arguments_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "cannot read the users file" in capsys.readouterr().err
 
 
+def test_dashboard_on_a_busy_port_says_so_in_one_line_before_any_address(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Audit 65 F10: on a port already taken it printed "dashboard on http://...", then uvicorn's raw
+    "ERROR: [Errno 98] ..." and exited 3 (or 1). Now one line naming the port, nothing announced, exit 2."""
+    import socket
+
+    users = tmp_path / "directors"
+    monkeypatch.setattr("sys.stdin", io.StringIO("long-password-9\n"))
+    assert main(["club", "adduser", "--users", str(users), "alice", "--password-stdin"]) == 0
+    capsys.readouterr()
+    pw = tmp_path / "pw"
+    pw.write_text("x\n")
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        code = main(["club", "dashboard", "--users", str(users), "--mqtt-password-file", str(pw),
+                     "--host", "127.0.0.1", "--port", str(port), "--broker-port", "1"])
+    out = capsys.readouterr()
+    assert code == 2
+    assert out.out == ""                                      # no address announced
+    assert out.err.strip().splitlines() == [
+        f"club dashboard: --port {port}: cannot listen on 127.0.0.1:{port} (Address already in use)"]
+
+
 def test_bench_club_quick_prints_figures(capsys: pytest.CaptureFixture[str]) -> None:
     from firmware_host.club.broker import mosquitto_binary
     from tests.browser import missing

@@ -221,3 +221,42 @@ def test_enter_and_correct_on_a_line_holding_an_adjusted_score_say_the_same(dup:
     assert r.status_code == 409 and r.json()["error"] == said
     r = _post(client, "/api/duplicate/correct", {"key": "1 1ns 1ew", "contract": "4s", "why": "late"}, token)
     assert r.status_code == 409 and r.json()["error"] == said
+
+
+def test_the_same_result_entered_twice_on_a_tables_page_is_taken_already_not_refused(dup: Any) -> None:
+    """Audit 65 F8: a second press of "Enter the result" (the first on its way) was answered 409 "line
+    3/2 NS/2 EW has a result already ... correct it instead", which replaced the page's success. The same
+    entry again, as it stands, is 200 with ``already``; nothing more is journaled. Another result for
+    the line is still refused."""
+    desk, client, _token = dup
+    key = desk.table_key("table-02")
+    own = {"X-Table-Key": key, "Origin": "http://club.test"}
+    body = {"key": "3/2 NS/2 EW", "contract": "3NT", "declarer": "N", "lead": "S4", "tricks": 9}
+    first = client.post("/api/duplicate/table/table-02/enter", json=body, headers=own)
+    assert first.status_code == 200 and "already" not in first.json(), first.text
+    version = desk.session.version
+    again = client.post("/api/duplicate/table/table-02/enter", json=body, headers=own)
+    assert (again.status_code, again.json()["already"], again.json()["key"]) == (200, True, "3/2 NS/2 EW"), again.text
+    assert desk.session.version == version
+    other = client.post("/api/duplicate/table/table-02/enter", json={**body, "tricks": 8}, headers=own)
+    assert other.status_code == 409 and "has a result already" in other.json()["error"]
+
+
+@pytest.mark.parametrize("raw, why", [
+    (b"\xff\xfe{}", "the request is refused: "),
+    (b'{"key": "\\ud800"}', "the request is refused: field 'key' holds a lone surrogate escape"),
+    (b"[1, 2]", "the request is not a JSON object"),
+])
+def test_a_malformed_body_on_a_tables_page_is_answered_as_the_directors_forms_answer_it(
+        dup: Any, raw: bytes, why: str) -> None:
+    """Audit 65 F9: the table's enter route answered such bodies 409 "the request is not a JSON object of
+    at most 4096 bytes" whatever was wrong; the director's /api/duplicate/enter answers 400 with the
+    reader's reason. The same reader now answers both, and the refusal is journaled."""
+    desk, client, token = dup
+    key = desk.table_key("table-02")
+    headers = {"Content-Type": "application/json", "Origin": "http://club.test"}
+    director = client.post("/api/duplicate/enter", content=raw, headers={**headers, "X-CSRF-Token": token})
+    table = client.post("/api/duplicate/table/table-02/enter", content=raw, headers={**headers, "X-Table-Key": key})
+    assert director.status_code == table.status_code == 400
+    assert table.json() == director.json() and table.json()["error"].startswith(why), table.text
+    assert any(x["why"] == table.json()["error"] for x in _view(client)["refusals"])

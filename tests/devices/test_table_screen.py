@@ -120,3 +120,38 @@ def test_only_a_log_stream_on_a_terminal_is_muted_under_the_panel() -> None:
     closed = io.StringIO()
     closed.close()
     assert not _on_a_terminal(logging.StreamHandler(closed))
+
+
+def test_before_the_first_call_the_dealer_is_to_call() -> None:
+    """Audit 65 F4: a duplicate table before its board's first call (phase auction, no ``bridge`` yet)
+    said "the deal is out; waiting for the hand's result (the director's dashboard)", though it records
+    the auction. A euchre table's auction is not ours to name."""
+    snap = {"game": "duplicate-bridge", "phase": "auction", "deal": 1, "dealer": "N", "bridge": None,
+            "duplicate": {"board": 1, "dealer": "N", "vulnerable": "None", "table": 1, "round": 1}}
+    assert status_line(snap) == "The auction: North to call."
+    assert status_line({**snap, "game": "contract-bridge", "dealer": "W"}) == "The auction: West to call."
+    assert "waiting" in status_line({**snap, "game": "euchre", "duplicate": None})
+
+
+@pytest.mark.parametrize("status, said", [("pending", "A claim waits for the other side's answer."),
+                                          ("disputed", "A claim is disputed: the director rules.")])
+def test_a_claim_that_stopped_play_is_said(status: str, said: str) -> None:
+    """Audit 65 F5: a claim stops play (``to_play`` null), and the claim's sentences sat behind
+    ``to_play``: the page said "the hand is being played; waiting for its result"."""
+    snap = {"game": "duplicate-bridge", "phase": "play", "deal": 1, "dealer": "N",
+            "bridge": {"dealer": "N", "calls": [["N", "1NT"], ["E", "pass"], ["S", "pass"], ["W", "pass"]],
+                       "turn": None, "contract": "1NT", "declarer": "N", "trick": 3, "to_play": None,
+                       "tricks": {"NS": 1, "EW": 1}, "tricks_left": 11, "waiting": None, "result": None,
+                       "claim": {"seat": "N", "tricks": 11, "remaining": 11, "status": status}}}
+    assert status_line(snap) == said
+
+
+def test_the_sides_that_confirmed_are_named() -> None:
+    """Audit 65 F6: ``duplicate.confirmed`` holds sides (``["ns"]``, docs/mqtt.md) and was read as seats:
+    "(confirmed: -)"."""
+    snap = {"game": "duplicate-bridge", "phase": "scoring", "deal": 1, "dealer": "N",
+            "bridge": {"dealer": "N", "calls": [], "contract": "3NT", "declarer": "N", "tricks": {"NS": 9, "EW": 4},
+                       "result": {"contract": "3NT", "declarer": "N", "tricks": 9}},
+            "duplicate": {"board": 1, "stage": "scored", "confirmed": ["ns"], "score": 400}}
+    assert "To confirm it, one player of each side presses his seat button (confirmed: North-South)." \
+        in game_lines(snap)

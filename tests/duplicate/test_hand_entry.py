@@ -115,6 +115,19 @@ def test_a_hand_entry_on_a_line_that_has_a_result_is_refused_naming_it() -> None
     assert why == "line 1/1 NS/1 EW has a result already (from table 1 in round 1): correct it instead"
 
 
+def test_the_same_hand_entry_again_by_the_same_hand_is_a_repeat() -> None:
+    """Audit 65 F8: a second press of a page's "Enter the result" was refused as a second result ("has a
+    result already ... correct it instead"). The same entry by the same page, as the line stands, is a
+    repeat; another result, or the same from someone else, is still refused."""
+    setup = make_setup(MITCHELL_3)
+    st = SessionState.start(setup)
+    rec = _hand(st, "1/1 NS/1 EW", table="table-01", by="table-01's page")
+    _take(st, rec)
+    assert st.check(_hand(st, "1/1 NS/1 EW", table="table-01", by="table-01's page")) == "repeat"
+    assert "has a result already" in st.check(_hand(st, "1/1 NS/1 EW", tricks=9, table="table-01", by="table-01's page"))
+    assert "has a result already" in st.check(_hand(st, "1/1 NS/1 EW", by="td"))
+
+
 def test_a_table_page_may_enter_only_its_own_lines_up_to_the_round_called() -> None:
     setup = make_setup(MITCHELL_3)
     st = SessionState.start(setup)

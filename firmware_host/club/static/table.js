@@ -11,9 +11,44 @@
     window.cardtableShownBoards = [...document.querySelectorAll("#travellers details.board")].map((d) => Number(d.dataset.board));
     $("no-travellers").hidden = window.cardtableShownBoards.length > 0;
   }
-  function game(lines) {  // the game at the table, as its own screen shows it
-    $("game").textContent = (lines || []).join("\n");
-    $("game-section").hidden = !(lines || []).length;
+  function game(g) {  // the game at the table, as its own screen shows it: sentences that wrap, the auction a table
+    g = g || {};
+    const box = $("game");
+    box.replaceChildren(...(g.head || []).map((line) => el("p", "", line)));
+    if ((g.auction || []).length) {
+      const t = el("table", "auction");
+      const head = el("tr");
+      for (const name of g.auction[0]) { const th = el("th", "", name); th.scope = "col"; head.append(th); }
+      t.append(el("thead"));
+      t.tHead.append(head);
+      const body = el("tbody");
+      for (const row of g.auction.slice(1)) {
+        const tr = el("tr");
+        for (let i = 0; i < 4; i++) tr.append(el("td", "", row[i] || ""));
+        body.append(tr);
+      }
+      t.append(body);
+      box.append(t);
+    }
+    for (const line of g.lines || []) box.append(el("p", "", line));
+    if (g.status) box.append(el("p", "status", g.status));
+    const r = g.ruling;
+    $("ruling").hidden = !r;
+    if (r) {
+      $("ruling-headline").textContent = "Ruling: " + r.headline;
+      $("ruling-reason").textContent = r.reason;
+      $("ruling-reason").hidden = !r.reason;
+      $("ruling-law").textContent = r.law + (r.clause ? " [" + r.clause + "]" : "");
+      $("ruling-law").hidden = !(r.law || r.clause);
+    }
+    const lamps = g.lamps || [];
+    $("lamps").textContent = "Lamps lit: " + lamps.join(", ");
+    $("lamps").hidden = !lamps.length;
+    const off = "online" in g && !g.online;
+    $("offline").textContent = off ? "This table's device is offline: what is shown here is the last it sent before it " +
+      "stopped, and its results cannot reach the director until it is back. Call the director; a result can be entered by hand below." : "";
+    $("offline").hidden = !off;
+    $("game-section").hidden = !(box.childElementCount || r || lamps.length || off);
   }
   function apply(msg) {
     if (msg.type === "game") { game(msg.game); return; }
@@ -71,15 +106,26 @@
   $("players-confirm").addEventListener("click", () => name(true));
   $("enter").addEventListener("submit", async (ev) => {
     ev.preventDefault();
+    const button = ev.target.querySelector("button[type=submit]");
+    if (button.disabled) return;   // a second press while the first is on its way: one result, one answer
+    button.disabled = true;
     const f = new FormData(ev.target);
     const body = {};
     for (const n of ["key", "contract", "declarer", "lead", "tricks"]) if (f.get(n)) body[n] = f.get(n);
-    const resp = await fetch("/api" + base + "/enter", { method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-Table-Key": key }, body: JSON.stringify(body) });
-    const said = await resp.json();
-    $("enter-answer").textContent = resp.ok ? "Entered: the director sees it as entered by hand." : said.error;
-    $("enter-answer").className = resp.ok ? "answer" : "answer refused";
-    if (resp.ok) ev.target.reset();
+    try {
+      const resp = await fetch("/api" + base + "/enter", { method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-Table-Key": key }, body: JSON.stringify(body) });
+      const said = await resp.json();
+      $("enter-answer").textContent = resp.ok ? (said.already ? "Entered already: " : "Entered: ") +
+        "the director sees it as entered by hand." : said.error;
+      $("enter-answer").className = resp.ok ? "answer" : "answer refused";
+      if (resp.ok) ev.target.reset();
+    } catch (e) {
+      $("enter-answer").textContent = "Not sent (" + e.message + "): try again.";
+      $("enter-answer").className = "answer refused";
+    } finally {
+      button.disabled = false;
+    }
   });
   connect(base + "/events?key=" + encodeURIComponent(key), apply, $("conn"));
 })();

@@ -117,6 +117,8 @@ def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
             e = st.entries[earlier]
             if hand and e.kind != "played":     # the director's adjusted score: no table's result to correct
                 return f"line {e.key} holds an adjusted score: adjust it again or cancel it"
+            if hand and e.hand and e.key == key and e.by == rec.get("by") and not e.corrected[0] and _same(e, rec):
+                return "repeat"     # the same hand entry again, as it stands (a second press of the button)
             if hand:
                 return (f"line {e.key} has a result already (from table {e.table} in round {e.round}"
                         f"{', entered by hand' if e.hand else ''}): correct it instead")
