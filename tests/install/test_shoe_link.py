@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from firmware_host.config.schema import ShoeConfig
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,3 +75,42 @@ def test_table_side_and_shoe_documents_name_the_rules_usb_id() -> None:
     for where, text in table_side.items():
         assert "2e8a" not in text and "ttyACM" not in text, f"{where} still sends the host to the Pico's USB port"
         assert "ttyUSB" in text or "cardtable-shoe" in text, where
+
+
+def _install(root: Path, *more: str) -> int:
+    from firmware_host.cli import main
+
+    return main(["install-files", "--root", str(root), "--program", "/opt/cardtable/venv/bin/cardtable", *more])
+
+
+def test_install_files_keeps_a_rule_edited_here_and_force_replaces_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """SETUP step 3 tells the installer to edit the rule (another id, one cable's serial number): a second
+    install-files replaced it without a word (audit 64, F3); it keeps it now, as --club keeps club.env."""
+    rule = tmp_path / "etc/udev/rules.d/99-cardtable-shoe.rules"
+    assert _install(tmp_path) == 0 and rule.read_text() == RULE
+    capsys.readouterr()
+    pinned = RULE.replace('ATTRS{idProduct}=="6001", SYMLINK', 'ATTRS{idProduct}=="6001", ATTRS{serial}=="FT9Z9Z9Z", '
+                          'SYMLINK', 1)
+    assert pinned != RULE
+    rule.write_text(pinned)
+    assert _install(tmp_path) == 0
+    out = capsys.readouterr().out
+    assert rule.read_text() == pinned
+    assert f"{rule}: kept as it was" in out and "--force" in out, out
+    assert _install(tmp_path, "--force") == 0
+    assert rule.read_text() == RULE and "kept" not in capsys.readouterr().out
+    assert _install(tmp_path, "--club", "--force") == 2
+    assert "--force" in capsys.readouterr().err
+
+
+def test_install_files_replaces_a_rule_an_earlier_release_shipped(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An untouched rule of an earlier release (the Pico's USB port, 2e8a:0005) is not an edit: an upgrade
+    replaces it with the FTDI cable's."""
+    earlier = (ROOT / "tests/data/udev/99-cardtable-shoe.rules.2e8a").read_bytes()
+    rule = tmp_path / "etc/udev/rules.d/99-cardtable-shoe.rules"
+    rule.parent.mkdir(parents=True)
+    rule.write_bytes(earlier)
+    assert _install(tmp_path) == 0
+    assert rule.read_text() == RULE and "kept" not in capsys.readouterr().out
