@@ -113,8 +113,9 @@ def check_serial(cfg: Config) -> Check:
 
     if "://" not in port:
         if not os.path.exists(port):
-            return Check("serial", False, f"{port} does not exist -- fix: plug the shoe in; install the udev rule "
-                         "(sudo cardtable install-files) or set shoe.port to its /dev/ttyACM* device")
+            return Check("serial", False, f"{port} does not exist -- fix: plug the shoe's FTDI cable in (lsusb: "
+                         "0403:6001); install the udev rule (sudo cardtable install-files) or set shoe.port "
+                         "to its /dev/ttyUSB* device")
         if not os.access(port, os.R_OK | os.W_OK):
             return Check("serial", False, f"{port}: this user may not read and write it -- fix: sudo usermod -aG "
                          f"dialout {_user()} and log in again (the service gets it from SupplementaryGroups)")

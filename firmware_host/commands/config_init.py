@@ -41,22 +41,26 @@ def _init(args: argparse.Namespace) -> int:
 
     from firmware_host.config import ConfigError, load_config
     from firmware_host.tablelink.checks import TABLE_ID
+    from firmware_host.wire.topics import RESERVED_IDS
 
-    if args.id is not None and not TABLE_ID.match(args.id):
-        print(f"cardtable config init: table id {args.id!r}: use letters, digits, - or _", file=sys.stderr)
+    if args.id is not None and (not TABLE_ID.match(args.id) or args.id in RESERVED_IDS):
+        # a reserved id is a login and topic level of its own (`spectate` is what spectators read)
+        print(f"cardtable config init: table id {args.id!r}: use letters, digits, - or _, and not "
+              f"{', '.join(RESERVED_IDS)}", file=sys.stderr)
         return 2
     path = Path(args.path)
     if path.exists() and not args.force:
         print(f"cardtable config init: {path} exists; edit it, or add --force to start again", file=sys.stderr)
         return 2
+    tmp = path.with_name(path.name + ".new")
     try:
         text = starting_config(args.id, args.name)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".new")
         tmp.write_text(text, encoding="utf-8")
         load_config(tmp, env={}, check_devices=False)  # the file written must be one the table accepts
         tmp.replace(path)
     except (OSError, ConfigError) as exc:
+        tmp.unlink(missing_ok=True)  # a refused template leaves nothing behind beside the path
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         hint = " (run it with sudo, or give a path you can write)" if isinstance(exc, PermissionError) else ""
         print(f"cardtable config init: cannot write {path}: {why}{hint}", file=sys.stderr)

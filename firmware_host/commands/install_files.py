@@ -6,11 +6,16 @@ when installed as hardware/SETUP.md says), so a venv elsewhere gets a unit that 
 ``--club`` installs the club machine's units instead (``CLUB_UNITS``: the broker, the dashboard, the
 evening's session) and, when it is not there yet, the options file they read (``/etc/cardtable/club.env``,
 from ``config/club.env``); an existing options file is never replaced.
+
+The udev rule is the installer's to edit (hardware/SETUP.md step 3: another adapter's id, one cable's
+serial number), so an installed rule that is neither today's shipped rule nor one an earlier release
+shipped (``EARLIER_RULES``) is kept, and said so, as ``club.env`` is; ``--force`` replaces it.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 from pathlib import Path
 
@@ -20,6 +25,9 @@ SHIPPED_EXEC = "/opt/cardtable/venv/bin/cardtable"
 CONFIG_DEST = "etc/cardtable/table.toml"  # what the unit's ExecStart reads
 CLUB_UNITS = ("cardtable-broker.service", "cardtable-dashboard.service", "cardtable-session@.service")
 CLUB_ENV_DEST = "etc/cardtable/club.env"  # what the club's units read (EnvironmentFile=)
+# SHA-256 of each udev rule an earlier release shipped: an installed rule that is one of these was not
+# edited here and is replaced by today's (the Pico USB-port rule, 2e8a:0005, before the FTDI cable's).
+EARLIER_RULES = frozenset({"7f7913e467d88831f9d158e449adcf87e6961050bce0a0654d6210cc95eb6ef3"})
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -30,6 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--club", action="store_true",
                    help="the club's machine instead: units for its broker, dashboard and evening's session, "
                         "and /etc/cardtable/club.env if missing")
+    p.add_argument("--force", action="store_true",
+                   help="replace the udev rule even if it was edited here (by default an edited rule is kept)")
     p.set_defaults(func=_run)
 
 
@@ -54,6 +64,16 @@ def _write(dest: Path, text: str) -> None:
     tmp.replace(dest)
 
 
+def edited_rule(dest: Path, shipped: str) -> bool:
+    """Whether the rule at ``dest`` was edited here: it is there, and is neither ``shipped`` nor a rule
+    an earlier release shipped (so an upgrade still replaces an untouched old rule)."""
+    try:
+        data = dest.read_bytes()
+    except FileNotFoundError:
+        return False
+    return data != shipped.encode("utf-8") and hashlib.sha256(data).hexdigest() not in EARLIER_RULES
+
+
 def _run(args: argparse.Namespace) -> int:
     from firmware_host.resources import resource
 
@@ -64,14 +84,25 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     root = Path(args.root)
     if args.club:
+        if args.force:
+            print("cardtable install-files: --force is for the table's udev rule; --club keeps club.env as it "
+                  "is (move it away to get the shipped one)", file=sys.stderr)
+            return 2
         return _club(root, program)
     unit, rule = root / UNIT_DEST, root / RULE_DEST
+    shipped = resource("udev", "99-cardtable-shoe.rules").read_text(encoding="utf-8")
     try:
+        kept = not args.force and edited_rule(rule, shipped)
         _write(unit, unit_text(str(program)))
-        _write(rule, resource("udev", "99-cardtable-shoe.rules").read_text(encoding="utf-8"))
+        if not kept:
+            _write(rule, shipped)
     except OSError as exc:
         return _refused(exc, root)
-    print(f"installed {unit} (starts {program}) and {rule}")
+    if kept:
+        print(f"installed {unit} (starts {program}); {rule}: kept as it was (edited here; --force replaces it "
+              "with the shipped rule)")
+    else:
+        print(f"installed {unit} (starts {program}) and {rule}")
     if not program.exists():
         print(f"note: {program} does not exist (yet)", file=sys.stderr)
     print("then: sudo systemctl daemon-reload && sudo udevadm control --reload-rules && "

@@ -270,7 +270,7 @@ def _build(data: dict[str, Any], origin: str, where: dict[str, str], base_dir: P
         if not stat.S_ISCHR(port.stat().st_mode):
             what = "a directory" if port.is_dir() else "a regular file" if port.is_file() else "not a device"
             raise ConfigError(f"{loc('shoe', 'port')}: {shoe.port} is {what}, not a serial device "
-                              "(want a tty such as /dev/ttyACM0, or a pyserial URL)")
+                              "(want a tty such as /dev/ttyUSB0, or a pyserial URL)")
 
     cam = CameraConfig(**values("camera"))
     choice("camera", "decoder", cam.decoder, CAMERA_DECODERS)

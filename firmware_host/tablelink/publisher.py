@@ -58,7 +58,7 @@ from firmware_host.wire.duplicate import (
     parse_session_message,
     seating_topic,
 )
-from firmware_host.wire.topics import TABLE_ID
+from firmware_host.wire.topics import RESERVED_IDS, TABLE_ID
 
 log = logging.getLogger(__name__)
 
@@ -94,8 +94,9 @@ class MqttPublisher:
                  play_feed: bool = True, deals: tuple[int, int] | None = None) -> None:
         import paho.mqtt.client as mqtt
 
-        if not TABLE_ID.match(table_id):
-            raise ValueError(f"table id {table_id!r} cannot be an MQTT topic level: use letters, digits, - or _")
+        if not TABLE_ID.match(table_id) or table_id in RESERVED_IDS:
+            raise ValueError(f"table id {table_id!r} cannot be an MQTT topic level: use letters, digits, - or _, "
+                             f"and not {', '.join(RESERVED_IDS)}")
         self.config = config
         self.table = table_id
         self.clock = clock

@@ -52,6 +52,9 @@ def load_users(path: str | Path) -> dict[str, str]:
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:  # the first start, before any director: say how to make one
+        raise UsersError(f"{p}: cannot read the users file (there is none); add a director with "
+                         f"`cardtable club adduser --users {p} NAME`") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UsersError(f"{p}: cannot read the users file ({exc})") from None
     users: dict[str, str] = {}

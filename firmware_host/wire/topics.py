@@ -165,15 +165,18 @@ class Topics:
     def acl(self, dashboards: tuple[str, ...] = ("dashboard",), broadcasters: tuple[str, ...] = (BROADCAST_USER,),
             spectators: tuple[str, ...] = (SPECTATOR_USER,)) -> str:
         """The broker's ACL (mosquitto's ``acl_file``) for this tree: each dashboard login reads everything
-        but the tables' play (denied: card identities of open deals) and writes commands and the session's
-        topics; the broadcast login reads the tables' play and writes the released topics; a spectator
+        but the tables' play (denied: card identities of open deals) and the released topics (denied: the
+        broadcast's alone to write), and writes commands and the session's topics; the broadcast login reads the tables' play and writes the released topics; a spectator
         login reads the released topics only; a table (its login is its id, ``%u``) writes its own topics
         and reads its own commands, the round and its own seating. Anonymous clients (when the broker
         allows them) get nothing."""
         lines: list[str] = []
         for user in dashboards:
-            lines += [f"user {user}", f"topic deny {self.play('+')}", f"topic read {self.everything}",
-                      f"topic write {self.command('+', '+')}", f"topic write {self.session_root}#", ""]
+            # ``command('+', '+')`` matches ``<prefix>/spectate/command/<x>`` too: denied, so that only the
+            # broadcast login writes what spectators read (a deny goes before every grant, read and write)
+            lines += [f"user {user}", f"topic deny {self.play('+')}", f"topic deny {self.spectate_all}",
+                      f"topic read {self.everything}", f"topic write {self.command('+', '+')}",
+                      f"topic write {self.session_root}#", ""]
         # A login that is not a table must not write as a table named after it (the patterns below
         # give every login its own ``<prefix>/%u/...``): denied, and the readers ignore reserved ids.
         for user in broadcasters:

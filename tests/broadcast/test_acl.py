@@ -142,3 +142,52 @@ def test_rows_committed_but_never_queued_are_sent_on_play_at_the_next_start(brok
         again.stop()
         journal.close()
         watcher.close()
+
+
+def _puback(port: int, user: str, topic: str) -> int:
+    """Publish at QoS 1 as ``user`` over MQTT 5 and return the broker's PUBACK reason code (0 delivered,
+    135 not authorized): the broker's own answer, so nothing waits on a guess."""
+    import paho.mqtt.client as mqtt
+
+    done: dict[str, int] = {}
+    acked = threading.Event()
+    connected = threading.Event()
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"p-{user}", protocol=mqtt.MQTTv5)
+    client.username_pw_set(user, PASSWORDS[user])
+    client.on_connect = lambda c, u, f, rc, p: connected.set()
+
+    def on_publish(c: Any, u: Any, mid: int, rc: Any, props: Any) -> None:
+        done["rc"] = rc.value
+        acked.set()
+
+    client.on_publish = on_publish
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    try:
+        assert connected.wait(10)
+        client.publish(topic, "{}", qos=1)
+        assert acked.wait(10), f"no PUBACK for {topic}"
+        return done["rc"]
+    finally:
+        client.disconnect()
+        client.loop_stop()
+
+
+def test_the_dashboards_command_rule_does_not_reach_the_spectators_feed(broker: LocalBroker) -> None:
+    """`topic write cardtable/+/command/+` matched cardtable/spectate/command/ack as well, so the
+    dashboard could publish into what spectators read (audit 64, F6); only the broadcast login may."""
+    spy = Watcher(broker.port, "spectator")
+    table = Watcher(broker.port, "t1")
+    try:
+        for topic in ("cardtable/spectate/command/ack", "cardtable/spectate/command/result",
+                      "cardtable/spectate/event", "cardtable/spectate/table/1/board/1"):
+            assert _puback(broker.port, "dashboard", topic) == 135, topic
+        # the dashboard's commands to a table still go through, and the broadcast still writes spectate/
+        assert _puback(broker.port, "dashboard", "cardtable/t1/command/ack") == 0
+        assert _puback(broker.port, "broadcast", "cardtable/spectate/marker") == 0
+        assert _wait(lambda: "cardtable/spectate/marker" in spy.topics())
+        assert _wait(lambda: "cardtable/t1/command/ack" in table.topics())
+        assert spy.topics() == {"cardtable/spectate/marker"}, spy.topics()
+    finally:
+        spy.close()
+        table.close()

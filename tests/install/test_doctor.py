@@ -74,6 +74,8 @@ def test_missing_serial_port_says_plug_in_and_udev(tmp_path: Path) -> None:
     cfg = load_config(_config(tmp_path, str(tmp_path / "cardtable-shoe")), env={}, check_devices=False)
     check = check_serial(cfg)
     assert not check.ok and "does not exist" in check.text and "install-files" in check.text
+    # the shoe's link is its FTDI cable (/dev/ttyUSB*), not the Pico's own USB port (MicroPython's REPL)
+    assert "0403:6001" in check.text and "/dev/ttyUSB*" in check.text and "ttyACM" not in check.text
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may open any file")

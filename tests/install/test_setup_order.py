@@ -4,6 +4,8 @@ done, and no step tells the volunteer to do something that fails because a later
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -102,3 +104,32 @@ def test_a_session_table_names_no_hand_records_file() -> None:
     toml = step.split("```toml", 1)[1].split("```", 1)[0]
     assert "session = true" in toml and 'game = "duplicate-bridge"' in toml
     assert not re.search(r"^records\s*=", toml, flags=re.M)
+
+
+def _block(heading: str) -> str:
+    """The first ```sh block of the section whose heading starts with ``heading``."""
+    step = SETUP.split(f"\n## {heading}", 1)[1].split("\n## ", 1)[0]
+    return step.split("```sh\n", 1)[1].split("```", 1)[0]
+
+
+def _venv_lines(block: str, venv: Path) -> list[str]:
+    """The block's lines that make /opt/cardtable/venv, run here: ``venv`` for its path, this Python for
+    ``python3``, no sudo, and ``--without-pip`` so that nothing is downloaded or installed."""
+    lines = [ln.split("   #", 1)[0] for ln in block.splitlines() if "-m venv" in ln]
+    assert lines, block
+    return [ln.replace("sudo ", "").replace("/opt/cardtable/venv", str(venv))
+            .replace("python3 -m venv", f"{sys.executable} -m venv --without-pip") for ln in lines]
+
+
+def test_a_club_machine_that_is_also_a_table_keeps_the_tables_venv(tmp_path: Path) -> None:
+    """C1 after step 1 on the same machine (audit 64): `python3 -m venv` again on step 1's venv turned
+    include-system-site-packages off, and the table lost apt's picamera2 and lgpio."""
+    venv = tmp_path / "venv"
+    for line in _venv_lines(_block("1. "), venv) + _venv_lines(_block("C1. "), venv):
+        subprocess.run(["sh", "-c", line], check=True, capture_output=True)
+    assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
+    # a machine that is only the club's gets a venv of its own from C1
+    alone = tmp_path / "club"
+    for line in _venv_lines(_block("C1. "), alone):
+        subprocess.run(["sh", "-c", line], check=True, capture_output=True)
+    assert "include-system-site-packages = false" in (alone / "pyvenv.cfg").read_text()
