@@ -131,3 +131,29 @@ def test_duplicate_open_with_a_roster_and_players(tmp_path: Path, capsys: pytest
     (tmp_path / "r2.csv").write_bytes(b"1021,Ann\n1021,Bob\n")
     assert main([*base[:-1], str(tmp_path / "r2.csv"), "--dir", str(tmp_path / "s3")]) == 2
     assert "r2.csv: line 2: member number 1021 is on line 1 too" in capsys.readouterr().err
+
+
+def test_the_exports_carry_the_rosters_federation_numbers(tmp_path: Path) -> None:
+    """A pair named from the roster has its federation numbers in USEBIO (the file and the site's
+    results.xml, as ``duplicate export`` writes them); they were written empty, the export reading
+    the setup's names only."""
+    import xml.etree.ElementTree as ET
+
+    from firmware_host.duplicate.results.export import export, export_site
+    from tests.duplicate.sessionkit import all_results, rounds_called
+
+    setup = make_setup(SPEC, names=False)
+    s = Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL")
+    roster = parse_roster(ROSTER, "roster.csv")
+    for pair, members in (("1 NS", ("1021", "1045")), ("1 EW", ("1102", "Jane Visitor"))):
+        assert s.take({"type": "players", "pair": pair, "players": [roster.player(m) for m in members],
+                       "by": "director"}).taken
+    assert all(o.taken for o in s.submit(rounds_called(setup) + all_results(setup)))
+    export_site(s, tmp_path / "web")
+    for xml in (export(s, "usebio"), (tmp_path / "web" / "results.xml").read_bytes()):
+        pairs = {(p.findtext("PAIR_NUMBER"), p.findtext("DIRECTION")): p for p in ET.fromstring(xml).iter("PAIR")}
+        assert [(q.findtext("PLAYER_NAME"), q.findtext("NATIONAL_ID_NUMBER")) for q in pairs[("1", "NS")].iter("PLAYER")] \
+            == [("Ann Smith", "EBU-77"), ("Bob Jones", "")]
+        assert [(q.findtext("PLAYER_NAME"), q.findtext("NATIONAL_ID_NUMBER")) for q in pairs[("1", "EW")].iter("PLAYER")] \
+            == [("Cy Young", ""), ("Jane Visitor", "")]
+    s.close()
