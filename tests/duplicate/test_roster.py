@@ -38,6 +38,11 @@ def test_a_roster_reads_with_or_without_a_header() -> None:
     (b"1021,Ann\n1022,B\xffb\n", "roster.csv: line 2: not UTF-8 text (byte ff)"),
     (b"1021,Ann,EBU 77\n", "roster.csv: line 1: 'EBU 77' is not a federation number"),
     (b"Member,Name\n", "roster.csv: no member in it"),
+    # the results join a pair's names with " & " (an event's with " - "): a name holding one could not be
+    # told from two players (PBN's "Smith & Wesson & Ann O'Neil")
+    (b"1021,Ann\n1022,Smith & Wesson\n", "roster.csv: line 2: the name 'Smith & Wesson' holds ' & ', which the "
+                                        "results write between the players of a pair or team; write it another way"),
+    (b"1021,Ann - Marie Lee\n", "roster.csv: line 1: the name 'Ann - Marie Lee' holds ' - '"),
 ])
 def test_a_bad_roster_row_is_refused_naming_its_line(data: bytes, message: str) -> None:
     with pytest.raises(RosterError) as info:
@@ -68,6 +73,8 @@ def test_a_players_file_names_members_and_visitors(tmp_path: Path) -> None:
     ("1 NS,1021,1045\nx,1,2\n", "line 2: 'x' is not a pair (want '3 NS', or '5' in a Howell)"),
     ("1 NS,1021,Jane\tVisitor\n", "line 1: the name 'Jane\\tVisitor' holds a control character (U+0009); type the name again"),
     ("1 NS,1021\n", "line 1: 2 fields; a line is 'pair,player,player'"),
+    ("1 NS,1021,Jane & Joe\n", "line 1: the name 'Jane & Joe' holds ' & ', which the results write between the "
+                               "players of a pair or team; write it another way ('and', or without the spaces)"),
 ])
 def test_a_bad_players_file_is_refused_with_one_message(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(RosterError) as info:
