@@ -176,3 +176,17 @@ def test_an_unknown_format_or_a_folder_is_refused(scored: Any, tmp_path: Path) -
         export(session, "csv")
     with pytest.raises(ExportError, match="is a directory; name a file"):
         write_export(session, "pbn", tmp_path)
+
+
+def test_the_fouled_boards_group_column_is_where_docs_session_md_says(scored: Any) -> None:
+    """docs/session.md ("Fouled boards") shows the ScoreTable's columns around ``Group``; they must be the
+    file's. It said "one more column at the end", but with names known ``Group`` comes before them."""
+    import re
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "session.md").read_text(encoding="utf-8")
+    bullet = doc.split("* **Fouled boards.**")[1].split("\n* ")[0]
+    documented = re.search(r"`\.\.\.;([^`]*Group[^`]*)`", bullet)
+    assert documented is not None, bullet
+    headers = re.findall(r'\[ScoreTable "([^"]*)"\]', scored[3].decode("utf-8"))
+    with_group = [h for h in headers if "Group" in h and "Entry" not in h]
+    assert with_group and all(h.endswith(";" + documented.group(1)) for h in with_group), (documented.group(1), with_group)
