@@ -4,7 +4,8 @@
 * ``serve --session DIR --broker-port P --password-file F [--port P] [--token-file F]``: the night on the
   club's broker, with its pages.
 * ``show --session DIR``: the standings as text.
-* ``export --session DIR --out DIR``: ``standings.json``, ``hands.json``, ``sheet.html``.
+* ``export --session DIR --out DIR [--force]``: ``standings.json``, ``hands.json``, ``sheet.html``; files
+  already in ``DIR`` are replaced only with ``--force``.
 * ``demo --tables N --rounds R``: a whole night through real euchre tables on a local Mosquitto.
 
 Bad input: one line naming what and where, exit 2, nothing made.
@@ -55,6 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     e = verbs.add_parser("export", help="write standings.json, hands.json and sheet.html")
     e.add_argument("--session", required=True, metavar="DIR")
     e.add_argument("--out", required=True, metavar="DIR")
+    e.add_argument("--force", action="store_true", help="replace the files an earlier export left in --out")
     e.set_defaults(func=_export)
 
     d = verbs.add_parser("demo", help="a whole night through real euchre tables on a local Mosquitto")
@@ -176,26 +178,40 @@ def _show(args: argparse.Namespace) -> int:
     return 0
 
 
+EXPORTS = ("standings.json", "hands.json", "sheet.html")
+
+
 def _export(args: argparse.Namespace) -> int:
+    """Write the three exports into ``--out``: a folder that already holds any of them (an earlier
+    export, the demo's or the night's own folder) is refused without ``--force``, and a folder that
+    cannot be made or written is one line, exit 2, as ``duplicate export`` does."""
     from firmware_host.euchre_night.session import NightError, NightSession, SessionFileError
     from firmware_host.euchre_night.views import hands_export, sheet_html, standings_export
 
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         return _fail(f"--out {out}: a file is there, not a folder")
+    there = [name for name in EXPORTS if (out / name).exists()]
+    if there and not args.force:
+        return _fail(f"--out {out}: already holds {', '.join(there)}; not replaced (--force replaces them)")
     try:
         session = NightSession.open(args.session)
     except (NightError, SessionFileError) as exc:
         return _fail(str(exc))
     try:
         head = session.head()
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "standings.json").write_text(json.dumps(standings_export(session.night, head), indent=1) + "\n", "utf-8")
-        (out / "hands.json").write_text(json.dumps(hands_export(session.night, head), indent=1) + "\n", "utf-8")
-        (out / "sheet.html").write_text(sheet_html(session.night, head), "utf-8")
+        files = dict(zip(EXPORTS, (json.dumps(standings_export(session.night, head), indent=1) + "\n",
+                                   json.dumps(hands_export(session.night, head), indent=1) + "\n",
+                                   sheet_html(session.night, head))))
     finally:
         session.close()
-    print(f"standings.json, hands.json, sheet.html in {out}")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, text in files.items():
+            (out / name).write_text(text, "utf-8")
+    except OSError as exc:
+        return _fail(f"--out {out}: cannot be written ({exc.strerror or exc})")
+    print(f"{', '.join(EXPORTS)} in {out}")
     return 0
 
 

@@ -77,6 +77,31 @@ class SessionFileError(RuntimeError):
     """The session's journal cannot be created, read or written; the message names the file."""
 
 
+#: each kind of session (``Kind.name``) in a user's words, and the command that reads its folder
+KIND_WORDS = {"duplicate": ("a duplicate pairs session", "cardtable duplicate"),
+              "event": ("a teams, Swiss, individual or sections event", "cardtable event"),
+              "euchre": ("a euchre night", "cardtable euchre")}
+
+
+def other_kind(kind: Kind, setup: Any) -> str:
+    """The name of the kind of session whose setup ``setup`` is, when it is not ``kind``'s ("" when no
+    kind reads it): so that a folder given to the wrong command is named for what it holds rather than
+    for the first field the wrong kind's reader missed (``an event's setup has no field 'club'``)."""
+    from laws.euchre_night.night import EUCHRE
+    from laws.session.duplicate.duplicate_kind import DUPLICATE
+    from laws.session.event.event_kind import EVENT
+
+    for other in (DUPLICATE, EVENT, EUCHRE):
+        if other.name == kind.name:
+            continue
+        try:
+            other.setup_from_dict(setup)
+        except (ValueError, TypeError, KeyError, AttributeError):
+            continue
+        return other.name
+    return ""
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What became of one submitted record: ``taken``, ``repeat`` (dropped, seen before), ``refused``, or
@@ -208,6 +233,11 @@ class JournalledService:
         try:
             setup = cls.KIND.setup_from_dict(rows[0].body["setup"])
         except ValueError as exc:
+            journal.close()
+            other = other_kind(cls.KIND, rows[0].body.get("setup"))
+            if other:
+                (held, command), (wanted, _) = KIND_WORDS[other], KIND_WORDS[cls.KIND.name]
+                raise SessionFileError(f"{path}: the folder holds {held}, not {wanted}; {command} reads it") from None
             raise SessionFileError(f"{path}: {exc}") from None
         return journal, setup, rows[1:]
 

@@ -5,12 +5,14 @@ The rules (``docs/session.md``, "Players"):
 * **The roster** is a UTF-8 CSV (a byte order mark is skipped), one member a line: ``member number,name``
   and optionally ``,federation number``. A first line whose first field holds no digit is a header and is
   skipped; empty lines are skipped. A member number is 1 to 16 letters, digits or ``-`` with at least one
-  digit; a name 1 to 60 characters with no control character (:func:`name_problem`); a federation number
+  digit; a name 1 to 60 characters with no control character (:func:`name_problem`) and without `` & ``
+  or `` - `` (:func:`joined_name_problem`: the results join a pair's names with them); a federation number
   0 to 20 letters, digits or ``-``. A member number given twice is refused. Every refusal names the file
   and the line: ``roster.csv: line 4: ...`` (:class:`RosterError`).
 * **A player** is ``{"name", "member", "federation"}``; a visitor has ``member`` and ``federation`` ``""``.
   Typed or read, an entry is a member number when it has the member number's form (no space, a digit),
-  else a visitor's name (:meth:`Roster.player`). A member number the roster lacks is refused.
+  else a visitor's name (:meth:`Roster.player`, the same rules as a roster's name). A member number the
+  roster lacks is refused.
 * **A players file** (``cardtable duplicate open --players FILE``) is a CSV ``pair,player,player`` a line
   (``3 NS,1021,1045``; ``5 EW,1102,Jane Visitor``); a first line whose first field is not a pair is a
   header. A pair twice, a player at two pairs: refused, naming the line.
@@ -31,6 +33,7 @@ from typing import Any
 from laws.session.players import (  # the checks are pure: a player is data
     FEDERATION,
     MEMBER,
+    joined_name_problem,
     name_problem,
     players_problem,
 )
@@ -77,7 +80,7 @@ class Roster:
             if found is None:
                 raise RosterError(f"member number {text} is not in the roster ({self.source})")
             return found.player()
-        problem = name_problem(text)
+        problem = name_problem(text) or joined_name_problem(text)
         if problem:
             raise RosterError(problem)
         return {"name": text, "member": "", "federation": ""}
@@ -114,7 +117,7 @@ def parse_roster(data: bytes, source: str = ROSTER_FILE) -> Roster:
         if not MEMBER.match(number):
             raise RosterError(f"{where}: {number[:20]!r} is not a member number (1 to 16 letters, digits or -, "
                               "with a digit)")
-        problem = name_problem(name)
+        problem = name_problem(name) or joined_name_problem(name)
         if problem:
             raise RosterError(f"{where}: {problem}")
         if not FEDERATION.match(fed):

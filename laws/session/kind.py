@@ -37,6 +37,8 @@ class State(Protocol):
 class Kind(Protocol):
     """A kind of session: how its setup is read back and its state started and replayed."""
 
+    name: str   # ``duplicate``, ``event``, ``euchre``: what a message calls the kind
+
     def setup_from_dict(self, d: Any) -> Setup:
         """The setup from the opening row (raises ``ValueError`` naming the field)."""
         ...

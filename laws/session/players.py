@@ -29,6 +29,25 @@ def name_problem(name: Any) -> str:
     return ""
 
 
+#: what the results write between the players of one competitor: `` & `` in a duplicate session's pair
+#: (PBN's ``Names_NS``, the ranking's ``Names``, the pages), `` - `` in an event's (PBN's ``Names``).
+JOINS = (" & ", " - ")
+
+
+def joined_name_problem(name: str) -> str:
+    """Why ``name`` cannot be a new player's name although :func:`name_problem` takes it ("" when it
+    can): it holds a separator of :data:`JOINS`, so the results' ``"Ann Lee & Bob Jones"`` could not be
+    split back into its two players (``"Smith & Wesson & Ann Lee"``).
+
+    Checked where a name comes in (the roster, a visitor's typed or filed name), not on a journaled
+    record, so that a session journaled before the rule still replays."""
+    sep = next((j for j in JOINS if j in name), None)
+    if sep is None:
+        return ""
+    return (f"the name {name!r} holds {sep!r}, which the results write between the players of a pair or "
+            "team; write it another way ('and', or without the spaces)")
+
+
 def player_problem(p: Any) -> str:
     """Why ``p`` is not a player (``{"name", "member", "federation"}``) ("" when it is)."""
     if not isinstance(p, Mapping):

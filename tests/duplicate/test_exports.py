@@ -17,7 +17,7 @@ from firmware_host.duplicate.results.export import ExportError, export, write_ex
 from firmware_host.session.duplicate_session import Session
 
 from . import recompute
-from .sessionkit import all_results, make_setup
+from .sessionkit import all_results, make_setup, rounds_called
 
 MITCHELL_5 = {"kind": "mitchell", "tables": 5, "boards_per_round": 2}
 FOULED = {3: 3, 7: 2}   # board -> the round from which its copy is misboarded
@@ -176,3 +176,40 @@ def test_an_unknown_format_or_a_folder_is_refused(scored: Any, tmp_path: Path) -
         export(session, "csv")
     with pytest.raises(ExportError, match="is a directory; name a file"):
         write_export(session, "pbn", tmp_path)
+
+
+def test_the_fouled_boards_group_column_is_where_docs_session_md_says(scored: Any) -> None:
+    """docs/session.md ("Fouled boards") shows the ScoreTable's columns around ``Group``; they must be the
+    file's. It said "one more column at the end", but with names known ``Group`` comes before them."""
+    import re
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "session.md").read_text(encoding="utf-8")
+    bullet = doc.split("* **Fouled boards.**")[1].split("\n* ")[0]
+    documented = re.search(r"`\.\.\.;([^`]*Group[^`]*)`", bullet)
+    assert documented is not None, bullet
+    headers = re.findall(r'\[ScoreTable "([^"]*)"\]', scored[3].decode("utf-8"))
+    with_group = [h for h in headers if "Group" in h and "Entry" not in h]
+    assert with_group and all(h.endswith(";" + documented.group(1)) for h in with_group), (documented.group(1), with_group)
+
+
+def test_pbn_results_are_utf8_without_a_byte_order_mark_as_the_documents_say(tmp_path: Path) -> None:
+    """A name beyond Latin-1 is written as UTF-8 with no byte order mark, and docs/session.md and
+    docs/competitions.md say so where PBN results are described (they did not say which encoding,
+    and PBN's standard names ISO 8859-1)."""
+    import re
+
+    setup = make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2}, names=False)
+    session = Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL")
+    try:
+        assert session.take({"type": "players", "pair": "1 NS", "by": "td", "players": [
+            {"name": "Łukasz Żółć", "member": "", "federation": ""},
+            {"name": "Antonín Dvořák", "member": "", "federation": ""}]}).taken
+        assert all(o.taken for o in session.submit(rounds_called(setup) + all_results(setup)))
+        pbn = export(session, "pbn")
+    finally:
+        session.close()
+    assert not pbn.startswith(b"\xef\xbb\xbf") and "Łukasz Żółć & Antonín Dvořák".encode() in pbn
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    session_md = (docs / "session.md").read_text(encoding="utf-8")
+    assert re.search(r"\*\*PBN 2\.1\*\* \([^)]*UTF-8 without a byte order mark\)", session_md)
+    assert "### PBN 2.1 (`results.pbn`, export format, CR LF, UTF-8)" in (docs / "competitions.md").read_text("utf-8")

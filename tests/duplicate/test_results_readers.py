@@ -172,6 +172,20 @@ def test_no_table_game_says_two_things_after_a_correction(files: dict[str, Any])
     assert checked >= 40
 
 
+def test_auction_and_play_sections_separate_their_tokens_by_one_space(files: dict[str, Any]) -> None:
+    """PBN's export format separates the tokens of a section by a single space: the calls were padded
+    to four characters (``Pass 2S   Pass Pass``) and the cards to two (``-  SA``)."""
+    section, seen = "", {"Auction": 0, "Play": 0}
+    for line in files["pbn"].split("\r\n"):
+        if line.startswith("[") or not line:
+            section = line[1:].split(" ")[0] if line.startswith(("[Auction ", "[Play ")) else ""
+            continue
+        if section:
+            seen[section] += 1
+            assert line == " ".join(line.split()), (section, line)
+    assert seen["Auction"] >= 40 and seen["Play"] >= 40, seen
+
+
 def test_the_outsider_auction_check_can_fail(files: dict[str, Any]) -> None:
     g = next(g for g in _table_games(files["pbn"]) if "Auction" in g.tags and g.tags["Contract"] != "Pass")
     assert o.auction_result(g) != ("7NT" if g.tags["Contract"] != "7NT" else "1C", g.tags["Declarer"])

@@ -38,6 +38,11 @@ def test_a_roster_reads_with_or_without_a_header() -> None:
     (b"1021,Ann\n1022,B\xffb\n", "roster.csv: line 2: not UTF-8 text (byte ff)"),
     (b"1021,Ann,EBU 77\n", "roster.csv: line 1: 'EBU 77' is not a federation number"),
     (b"Member,Name\n", "roster.csv: no member in it"),
+    # the results join a pair's names with " & " (an event's with " - "): a name holding one could not be
+    # told from two players (PBN's "Smith & Wesson & Ann O'Neil")
+    (b"1021,Ann\n1022,Smith & Wesson\n", "roster.csv: line 2: the name 'Smith & Wesson' holds ' & ', which the "
+                                        "results write between the players of a pair or team; write it another way"),
+    (b"1021,Ann - Marie Lee\n", "roster.csv: line 1: the name 'Ann - Marie Lee' holds ' - '"),
 ])
 def test_a_bad_roster_row_is_refused_naming_its_line(data: bytes, message: str) -> None:
     with pytest.raises(RosterError) as info:
@@ -68,6 +73,8 @@ def test_a_players_file_names_members_and_visitors(tmp_path: Path) -> None:
     ("1 NS,1021,1045\nx,1,2\n", "line 2: 'x' is not a pair (want '3 NS', or '5' in a Howell)"),
     ("1 NS,1021,Jane\tVisitor\n", "line 1: the name 'Jane\\tVisitor' holds a control character (U+0009); type the name again"),
     ("1 NS,1021\n", "line 1: 2 fields; a line is 'pair,player,player'"),
+    ("1 NS,1021,Jane & Joe\n", "line 1: the name 'Jane & Joe' holds ' & ', which the results write between the "
+                               "players of a pair or team; write it another way ('and', or without the spaces)"),
 ])
 def test_a_bad_players_file_is_refused_with_one_message(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(RosterError) as info:
@@ -131,3 +138,29 @@ def test_duplicate_open_with_a_roster_and_players(tmp_path: Path, capsys: pytest
     (tmp_path / "r2.csv").write_bytes(b"1021,Ann\n1021,Bob\n")
     assert main([*base[:-1], str(tmp_path / "r2.csv"), "--dir", str(tmp_path / "s3")]) == 2
     assert "r2.csv: line 2: member number 1021 is on line 1 too" in capsys.readouterr().err
+
+
+def test_the_exports_carry_the_rosters_federation_numbers(tmp_path: Path) -> None:
+    """A pair named from the roster has its federation numbers in USEBIO (the file and the site's
+    results.xml, as ``duplicate export`` writes them); they were written empty, the export reading
+    the setup's names only."""
+    import xml.etree.ElementTree as ET
+
+    from firmware_host.duplicate.results.export import export, export_site
+    from tests.duplicate.sessionkit import all_results, rounds_called
+
+    setup = make_setup(SPEC, names=False)
+    s = Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL")
+    roster = parse_roster(ROSTER, "roster.csv")
+    for pair, members in (("1 NS", ("1021", "1045")), ("1 EW", ("1102", "Jane Visitor"))):
+        assert s.take({"type": "players", "pair": pair, "players": [roster.player(m) for m in members],
+                       "by": "director"}).taken
+    assert all(o.taken for o in s.submit(rounds_called(setup) + all_results(setup)))
+    export_site(s, tmp_path / "web")
+    for xml in (export(s, "usebio"), (tmp_path / "web" / "results.xml").read_bytes()):
+        pairs = {(p.findtext("PAIR_NUMBER"), p.findtext("DIRECTION")): p for p in ET.fromstring(xml).iter("PAIR")}
+        assert [(q.findtext("PLAYER_NAME"), q.findtext("NATIONAL_ID_NUMBER")) for q in pairs[("1", "NS")].iter("PLAYER")] \
+            == [("Ann Smith", "EBU-77"), ("Bob Jones", "")]
+        assert [(q.findtext("PLAYER_NAME"), q.findtext("NATIONAL_ID_NUMBER")) for q in pairs[("1", "EW")].iter("PLAYER")] \
+            == [("Cy Young", ""), ("Jane Visitor", "")]
+    s.close()

@@ -33,6 +33,35 @@ def test_open_show_export_with_the_roster(tmp_path: Path) -> None:
     assert st["night"]["players"][2]["member"] == ""
 
 
+def _night(tmp_path: Path) -> None:
+    (tmp_path / "p.txt").write_text("Ann\nBob\nCy\nDi\n", "utf-8")
+    assert euchre("open", "--dir", str(tmp_path / "n"), "--players", str(tmp_path / "p.txt"), "--format", "rotating",
+                  "--rounds", "3").returncode == 0
+
+
+def test_export_refuses_the_files_of_an_earlier_export(tmp_path: Path) -> None:
+    """An earlier export is not overwritten without --force (it was, silently)."""
+    _night(tmp_path)
+    out = tmp_path / "out"
+    assert euchre("export", "--session", str(tmp_path / "n"), "--out", str(out)).returncode == 0
+    (out / "hands.json").write_text("kept", "utf-8")
+    p = euchre("export", "--session", str(tmp_path / "n"), "--out", str(out))
+    assert p.returncode == 2 and p.stderr == (f"cardtable euchre: --out {out}: already holds standings.json, hands.json, "
+                                              "sheet.html; not replaced (--force replaces them)\n"), p.stderr
+    assert (out / "hands.json").read_text("utf-8") == "kept"
+    p = euchre("export", "--session", str(tmp_path / "n"), "--out", str(out), "--force")
+    assert p.returncode == 0 and json.loads((out / "hands.json").read_text("utf-8"))["hands"] == []
+
+
+def test_export_to_a_folder_it_cannot_make_is_one_line(tmp_path: Path) -> None:
+    """A folder that cannot be made is one line and exit 2 (it was a traceback and exit 1)."""
+    _night(tmp_path)
+    (tmp_path / "a-file").write_text("x", "utf-8")
+    p = euchre("export", "--session", str(tmp_path / "n"), "--out", str(tmp_path / "a-file" / "out"))
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "Traceback" not in p.stderr, p.stderr
+    assert p.stderr.startswith(f"cardtable euchre: --out {tmp_path / 'a-file' / 'out'}: cannot be written ("), p.stderr
+
+
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     (tmp_path / "members.csv").write_text("1021,Ann Smith\n", "utf-8")
     (tmp_path / "p.txt").write_text("1021\n1999\n", "utf-8")

@@ -242,3 +242,36 @@ def test_open_on_a_file_or_a_bad_scale_file_is_one_line(tmp_path: Path) -> None:
         done = _cli("open", str(folder), *base, *extra)
         assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr, done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_folder_of_another_kind_of_session_is_named_for_what_it_holds(tmp_path: Path) -> None:
+    """``event export`` given a duplicate pairs session's folder (and each command given another kind's)
+    says what the folder holds in one line, exit 2; it said ``an event's setup has no field 'club'``."""
+    from firmware_host.cli import main
+
+    assert main(["event", "open", str(tmp_path / "ev"), "--kind", "teams-round-robin", "--entrants", "4",
+                 "--rounds", "3", "--boards", "2", "--tables", "a,b,c,d"]) == 0
+    assert main(["boards", "new", "--count", "6", "--out", str(tmp_path / "b.pbn")]) == 0
+    assert main(["duplicate", "open", "--dir", str(tmp_path / "dup"), "--hand-records", str(tmp_path / "b.pbn"),
+                 "--pairs", "6", "--movement", "mitchell", "--boards-per-round", "2"]) == 0
+    (tmp_path / "p.txt").write_text("Ann\nBob\nCy\nDi\n", "utf-8")
+    assert main(["euchre", "open", "--dir", str(tmp_path / "eu"), "--players", str(tmp_path / "p.txt"),
+                 "--format", "rotating", "--rounds", "3"]) == 0
+    held = {"dup": "a duplicate pairs session", "ev": "a teams, Swiss, individual or sections event",
+            "eu": "a euchre night"}
+    reader = {"dup": "cardtable duplicate", "ev": "cardtable event", "eu": "cardtable euchre"}
+    commands = {"ev": ("export", "{dir}", "--site", str(tmp_path / "site")),
+                "dup": ("duplicate", "export", "--session", "{dir}", "--format", "pbn", "--out", str(tmp_path / "r.pbn")),
+                "eu": ("euchre", "export", "--session", "{dir}", "--out", str(tmp_path / "out"))}
+    for wanted, args in commands.items():
+        for folder in held:
+            if folder == wanted:
+                continue
+            argv = [a.replace("{dir}", str(tmp_path / folder)) for a in args]
+            r = _cli(*argv) if wanted == "ev" else subprocess.run(
+                [sys.executable, "-m", "firmware_host.cli", *argv], capture_output=True, text=True, timeout=60)
+            path = tmp_path / folder / "session.sqlite3"
+            assert r.returncode == 2 and r.stderr.count("\n") == 1, (argv, r.stderr)
+            assert r.stderr.endswith(f": {path}: the folder holds {held[folder]}, not {held[wanted]}; "
+                                     f"{reader[folder]} reads it\n"), (argv, r.stderr)
+    assert not (tmp_path / "site").exists() and not (tmp_path / "r.pbn").exists() and not (tmp_path / "out").exists()

@@ -87,6 +87,10 @@ def test_names_from_the_roster_reach_the_views_and_every_file(tmp_path: Path) ->
     ("7,Hearts,Ann\n", ROSTER, "names.csv: line 1: competitor is a number from 1 to 4, got 7"),
     ("1,Hearts,a,b,c,d,e,f,g\n", ROSTER, "names.csv: line 1: competitor 1: players is a list of at most 6"),
     ("1,Hearts,1021\n", "1021,Ann\n1021,Bo\n", "roster.csv: line 2: member number 1021 is on line 1 too"),
+    # the files join a competitor's players with " - " (PBN's Names): a name holding it could not be split back
+    ("1,Hearts,1021,Jo - Ann Visitor\n", ROSTER, "names.csv: line 1: the name 'Jo - Ann Visitor' holds ' - ', which "
+                                                "the results write between the players of a pair or team"),
+    ("1,Hearts,1021\n", "1021,Ann & Bo\n", "roster.csv: line 1: the name 'Ann & Bo' holds ' & '"),
 ])
 def test_a_names_file_that_cannot_be_used_is_refused_naming_the_line(tmp_path: Path, names: str, roster: str,
                                                                      said: str, capsys: Any) -> None:

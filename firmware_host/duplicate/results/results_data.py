@@ -3,8 +3,9 @@
 The players come in through one small mapping, pair label (``"3 NS"``, ``"5"``) -> its players, each a
 player (:func:`pair_player`, the one competitor type: name, the club's member number, the federation's number); any of them may be empty and
 a pair may be missing altogether: the writers then write the field empty, never a made-up value.
-:func:`players_of` builds the mapping from the session's own names; a caller that knows more (a
-roster) passes its own to :func:`gather`.
+:func:`players_of` builds the mapping from the session itself: the journal's ``players`` records (each
+player's name, member number and federation number, as the roster gave them when the pair was named),
+else the setup's names; a caller that knows more passes its own mapping to :func:`gather`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from laws.duplicate.deal import Board
 from laws.duplicate.movement import Movement
 from laws.scoring import SessionResult
 from laws.session.duplicate.spec import SessionSetup, label
-from laws.session.duplicate.state import Entry
+from laws.session.duplicate.state import Entry, SessionState
 
 
 def pair_player(name: str = "", member: str = "", federation: str = "") -> Competitor:
@@ -39,9 +40,19 @@ Player = pair_player
 NOBODY: tuple[Competitor, Competitor] = (pair_player(), pair_player())
 
 
-def players_of(setup: SessionSetup) -> dict[str, tuple[Competitor, ...]]:
-    """Each pair's players from the session's own names (``SessionSetup.names``: names, no numbers)."""
-    return {str(k): tuple(pair_player(str(n or "")) for n in v) for k, v in setup.names.items()}
+def players_of(state: SessionState) -> dict[str, tuple[Competitor, ...]]:
+    """Each pair's players as the session holds them.
+
+    A pair named by a ``players`` record (``--players``, the pages, member cards) has its players with
+    their member and federation numbers, so USEBIO's ``NATIONAL_ID_NUMBER`` is the roster's; a pair
+    named only in the setup (``SessionSetup.names``) has names and no numbers. The setup's names are
+    kept by position (an empty name stays in its seat), unlike ``SessionState.players_of``.
+    """
+    out = {str(k): tuple(pair_player(str(n or "")) for n in v) for k, v in state.setup.names.items()}
+    for pair, players in state.players.items():
+        out[str(pair)] = tuple(pair_player(p.get("name", ""), p.get("member", ""), p.get("federation", ""))
+                               for p in players)
+    return out
 
 
 def entered_by_hand(e: Entry) -> bool:
@@ -83,9 +94,9 @@ class ExportData:
 
 def gather(session: Session, analysis_timeout: float | None = 120.0, *,
            players: Mapping[str, tuple[Competitor, ...]] | None = None, club_id: str = "") -> ExportData:
-    """The session's export data; ``players`` defaults to the session's own names (:func:`players_of`)."""
+    """The session's export data; ``players`` defaults to the session's own players (:func:`players_of`)."""
     st = session.state
     entries = {(e.board, label(e.ns), label(e.ew)): e for e in st.entries.values()}
     return ExportData(st.setup, st.movement, session.scored(), dict(st.records), entries,
                       session.all_analysis(analysis_timeout),
-                      dict(players_of(st.setup) if players is None else players), club_id)
+                      dict(players_of(st) if players is None else players), club_id)

@@ -9,7 +9,8 @@ For each board, in number order:
 2. then one game per traveller line played at a table: the table and round, the players' names, the
    result (``[Declarer]``, ``[Contract]``, ``[Result]`` = declarer's tricks, ``[Score "NS 420"]``), the
    ``[Auction]`` and the ``[Play]`` section (a line a trick, the cards in seat columns clockwise from the
-   opening leader, ``-`` for a card not played, ``*`` when play stopped before 52 cards). A section that
+   opening leader, ``-`` for a card not played, ``*`` when play stopped before 52 cards), the tokens
+   separated by one space as PBN's export format asks (not padded into columns). A section that
    contradicts the result (the director corrected the contract, the declarer, the tricks or the lead)
    is left out (:func:`auction_agrees`, :func:`play_agrees`): the file never says two things.
 
@@ -143,7 +144,7 @@ def play_section(e: Entry) -> list[str]:
     first = declarer.left
     lines = [_tag("Play", first.value)]
     for trick in tricks_of(e.play, strain, declarer):
-        lines.append(" ".join(trick.get(s, "-").ljust(2) for s in clockwise_from(first)).rstrip())
+        lines.append(" ".join(trick.get(s, "-") for s in clockwise_from(first)))
     if len(e.play) < 52:
         lines.append("*")
     return lines
@@ -155,7 +156,7 @@ def auction_section(e: Entry, dealer: Seat) -> list[str]:
     calls = list(e.auction)
     lines = [_tag("Auction", dealer.value)]
     for i in range(0, len(calls), 4):
-        lines.append(" ".join(c.ljust(4) for c in calls[i:i + 4]).rstrip())
+        lines.append(" ".join(calls[i:i + 4]))
     return lines
 
 
