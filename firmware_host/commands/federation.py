@@ -17,8 +17,10 @@
 * ``show --dir DIR [--all]``: the field's ranking (``--all``: every board, not only those every club has
   finished).
 
-Bad input (a folder with no event, an event there already, a club id that cannot be a topic level, an
-unreadable hand-record file, a passwords line without a colon) is one line on standard error, exit 2.
+Bad input (a folder with no event or a file there that is not an event's journal, an event there
+already, a club id that cannot be a topic level, an unreadable hand-record file, a passwords line without
+a colon, a port outside 0-65535, a broker that does not start) is one line on standard error, exit 2.
+Each ``serve`` writes its broker's files from its own options (``club.broker.LocalBroker``).
 
 A club's side (``cardtable club ...``, registered by :func:`register_club_verbs`): ``federate`` (the bridge),
 ``records`` (the event's hand records as the federation sent them over the bridge, checked against their
@@ -155,6 +157,9 @@ def _serve(args: argparse.Namespace) -> int:
     from firmware_host.federation.service import FederationError, FederationService, hold_event, open_event
     from firmware_host.federation.topics import SERVICE_USER, EventTopics
 
+    for opt, port in (("--port", args.port), ("--web", args.web)):
+        if port is not None and not 0 <= port <= 65535:
+            return _fail(f"{opt} {port}: a port is 0 to 65535 (0: any free port)")
     try:
         users = _passwords(args.passwords)
         journal, state = open_event(args.dir)
@@ -186,7 +191,7 @@ def _serve(args: argparse.Namespace) -> int:
             try:
                 broker.start()
             except BrokerError as exc:
-                return _fail(str(exc))
+                return _fail(_one_line(exc))
             remote = ("127.0.0.1", broker.local_port)       # the service beside it: loopback, no TLS
         try:
             service = FederationService(args.dir, remote[0], remote[1], users[SERVICE_USER]).start()
@@ -201,7 +206,7 @@ def _serve(args: argparse.Namespace) -> int:
                                  club_view=running.club_views.get,
                                  logins={c: users[c] for c in state.setup.clubs if c in users}).start()
             except OSError as exc:
-                return _fail(f"--web {args.web}: {exc}")
+                return _fail(_web_refused(args.web_bind, args.web, exc))
         shown = f"{args.bind}:{broker.port}{' with TLS' if tls else ''}" if broker is not None else f"{remote[0]}:{remote[1]}"
         print(f"federation {state.setup.event}: broker {shown}"
               + (f"; the live page on http://{args.web_bind}:{page.port}/" if page else "") + "; Ctrl-C stops",
@@ -218,6 +223,29 @@ def _serve(args: argparse.Namespace) -> int:
         if broker is not None:
             broker.stop()
     return 0
+
+
+def _one_line(exc: Exception) -> str:
+    """A broker that did not start, in one line: what was tried, and Mosquitto's own error (its log's
+    ``Error:`` line, the last line else)."""
+    import re
+
+    lines = [re.sub(r"^\d+: ", "", ln.strip()) for ln in str(exc).splitlines() if ln.strip()]   # its time stamps
+    if len(lines) <= 1:
+        return lines[0] if lines else type(exc).__name__
+    errors = [ln for ln in lines[1:] if "error" in ln.lower()]
+    return f"{lines[0].rstrip(':')}: {(errors or lines[1:])[-1]}"
+
+
+def _web_refused(bind: str, port: int, exc: OSError) -> str:
+    """The live page's server could not start: an address this machine cannot use is ``--web-bind``'s
+    fault, a port taken or not allowed is ``--web``'s."""
+    import errno
+    import socket
+
+    if isinstance(exc, socket.gaierror) or exc.errno in (errno.EADDRNOTAVAIL,):
+        return f"--web-bind {bind}: not an address of this machine ({exc.strerror or exc})"
+    return f"--web {port} on {bind}: {exc.strerror or exc}"
 
 
 def _show(args: argparse.Namespace) -> int:

@@ -248,3 +248,56 @@ def test_serve_refuses_tls_it_cannot_use(tmp_path: Path, records: Path, capsys: 
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1 and "Traceback" not in err
     assert not (tmp_path / "e" / "broker").exists()
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--port", "-1"], "--port -1: a port is 0 to 65535 (0: any free port)"),
+    (["--port", "99999"], "--port 99999: a port is 0 to 65535 (0: any free port)"),
+    (["--web", "70000"], "--web 70000: a port is 0 to 65535 (0: any free port)"),
+])
+def test_serve_refuses_a_port_out_of_range_in_one_line(tmp_path: Path, records: Path,
+                                                      capsys: pytest.CaptureFixture[str], extra: list[str],
+                                                      words: str) -> None:
+    """An audit: on an event served once these ended in a traceback, exit 1."""
+    assert main(["federation", "open", "--dir", str(tmp_path / "e"), "--event", "sim1", "--hand-records",
+                 str(records), "--clubs", "c1"]) == 0
+    (tmp_path / "e" / "broker").mkdir()
+    (tmp_path / "e" / "broker" / "mosquitto.conf").write_text("listener 1 127.0.0.1\n", encoding="utf-8")
+    capsys.readouterr()
+    pw = tmp_path / "passwords"
+    pw.write_text("federation:f\nc1:c\n", encoding="utf-8")
+    assert main(["federation", "serve", "--dir", str(tmp_path / "e"), "--passwords", str(pw), *extra]) == 2
+    assert capsys.readouterr().err == f"cardtable federation: {words}\n"
+
+
+def test_a_broker_that_does_not_start_is_one_line(tmp_path: Path, records: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    pw = _event_to_serve(tmp_path, records)
+    capsys.readouterr()
+    assert main(["federation", "serve", "--dir", str(tmp_path / "e"), "--passwords", str(pw),
+                 "--bind", "999.1.1.1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardtable federation: mosquitto did not start on port ") and err.count("\n") == 1, err
+    assert "Error creating listener" in err
+
+
+@pytest.mark.parametrize("verb", ["show", "close"])
+@pytest.mark.parametrize("content", [b"junk\n", b""])
+def test_show_and_close_refuse_a_file_that_is_not_an_event_s_journal(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], verb: str, content: bytes) -> None:
+    """An audit: ``DIR/federation.sqlite3`` holding something else gave a traceback, exit 1."""
+    (tmp_path / "federation.sqlite3").write_bytes(content)
+    assert main(["federation", verb, "--dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cardtable federation: {tmp_path / 'federation.sqlite3'}: not an event's journal (")
+    assert err.count("\n") == 1, err
+
+
+def test_show_refuses_another_kind_of_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.records.journal import Journal
+
+    with Journal.open(tmp_path / "federation.sqlite3") as journal:
+        journal.append("event", {"type": "opened", "setup": {"tables": 3}}, 0.0)
+    assert main(["federation", "show", "--dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (f"cardtable federation: {tmp_path / 'federation.sqlite3'}: not an event's "
+                                       "journal (its first row is not the event's setup: no 'event' in it)\n")
