@@ -149,7 +149,8 @@ class EventState:
                 fields[pair] = direction or "one field"
             self.entries[club] = ClubEntry(club, fields, int(message["due"]))
             self.scores = Field(self.setup.boards, dict(self.entries), self.setup.method,
-                                self.scores.lines if self.scores else {})
+                                self.scores.lines if self.scores else {},
+                                due_total=sum(self.setup.due.values()) if self.setup.due else None)
             return
         assert self.scores is not None
         line = line_from_dict(message["line"])

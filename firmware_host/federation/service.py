@@ -301,7 +301,7 @@ class FederationService:
             self._sent.clear()
         with self._lock:                        # the public boards whose lines changed: scored outside
             field = self.state.scores
-            shown = public_boards(self.state.setup.boards, self.state.finished(), frozenset(self.state.entries),
+            shown = public_boards(self.state.setup.boards, self.state.finished(), frozenset(self.state.setup.clubs),
                                   self.state.closed) if field is not None else ()
             jobs = field.dirty(shown) if field is not None else {}
         made = {b: (version, job()) for b, (version, job) in jobs.items()}
@@ -416,7 +416,7 @@ def prepare_view(state: EventState, *, public: bool = True) -> tuple[tuple[int, 
     f = state.scores
     if f is None:
         return (), None, taken
-    shown = public_boards(state.setup.boards, state.finished(), frozenset(state.entries), state.closed) \
+    shown = public_boards(state.setup.boards, state.finished(), frozenset(state.setup.clubs), state.closed) \
         if public else state.setup.boards
     return shown, (f.prepare(shown) if shown else None), taken
 
