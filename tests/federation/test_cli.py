@@ -41,6 +41,9 @@ def test_open_then_show(tmp_path: Path, records: Path, capsys: pytest.CaptureFix
     (["--event", "a b", "--clubs", "c1"], "cannot be a topic level"),
     (["--event", "e", "--clubs", "c1,c1"], "give each club once"),
     (["--event", "e", "--clubs", "c/1"], "cannot be a topic level"),
+    (["--event", "e", "--clubs", "a:b"], "cannot be a topic level"),
+    (["--event", "e", "--clubs", "a,federation"],
+     "a club id 'federation' is the federation service's own login on the broker: give the club another id"),
 ])
 def test_open_refuses(tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
                       words: str) -> None:
