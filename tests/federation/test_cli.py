@@ -85,7 +85,11 @@ def test_club_records_refuses_what_it_cannot_use(tmp_path: Path, capsys: pytest.
                          (["--broker=127.0.0.1:1", "--out", str(tmp_path / "r.txt")], "written as PBN"),
                          (["--broker=nowhere", "--out", str(tmp_path / "r.pbn")], "is not HOST:PORT"),
                          (["--broker=127.0.0.1:1", "--out", str(tmp_path / "r.pbn"), "--timeout", "0.3"],
-                          "no hand records from the federation")):
+                          "the club's broker 127.0.0.1:1: connection refused (is Mosquitto running there?)"),
+                         (["--broker=127.0.0.1:1", "--out", str(tmp_path / "r.pbn"), "--timeout", "-1"],
+                          "--timeout -1: seconds to wait, more than 0"),
+                         (["--broker=127.0.0.1:1", "--out", str(tmp_path / "r.pbn"), "--commitment", "00"],
+                          "--commitment '00': the event's commitment is 64 hex digits")):
         assert main(base + extra) == 2
         err = capsys.readouterr().err
         assert words in err and err.count("\n") == 1 and "Traceback" not in err
@@ -304,3 +308,77 @@ def test_show_refuses_another_kind_of_journal(tmp_path: Path, capsys: pytest.Cap
     assert main(["federation", "show", "--dir", str(tmp_path)]) == 2
     assert capsys.readouterr().err == (f"cardtable federation: {tmp_path / 'federation.sqlite3'}: not an event's "
                                        "journal (its first row is not the event's setup: no 'event' in it)\n")
+
+
+def test_open_names_the_folder_it_cannot_make(tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An audit: ``open --dir /proc/nope`` named the hand-records file, with a raw errno."""
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    where = tmp_path / "file" / "e"
+    assert main(["federation", "open", "--dir", str(where), "--event", "e", "--hand-records", str(records),
+                 "--clubs", "c1"]) == 2
+    assert capsys.readouterr().err == f"cardtable federation: --dir {where}: not a directory\n"
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"federation:f\nc1:\xff\n", "--passwords {pw}: not UTF-8 text (byte 17)"),
+    (None, "--passwords {pw}: no such file or directory"),
+    (b"federation:f\nc1\n", "--passwords {pw} line 2: a line is login:password"),
+])
+def test_serve_names_a_passwords_file_it_cannot_read(tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str],
+                                                     content: bytes | None, words: str) -> None:
+    assert main(["federation", "open", "--dir", str(tmp_path / "e"), "--event", "sim1", "--hand-records",
+                 str(records), "--clubs", "c1"]) == 0
+    capsys.readouterr()
+    pw = tmp_path / "passwords"
+    if content is not None:
+        pw.write_bytes(content)
+    assert main(["federation", "serve", "--dir", str(tmp_path / "e"), "--passwords", str(pw)]) == 2
+    assert capsys.readouterr().err == f"cardtable federation: {words.format(pw=pw)}\n"
+
+
+def test_serve_names_a_web_bind_it_cannot_use(tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An audit: a bad ``--web-bind`` was reported as ``--web 0: ...``."""
+    pw = _event_to_serve(tmp_path, records)
+    capsys.readouterr()
+    assert main(["federation", "serve", "--dir", str(tmp_path / "e"), "--passwords", str(pw), "--web", "0",
+                 "--web-bind", "999.1.1.1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardtable federation: --web-bind 999.1.1.1: not an address of this machine (")
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("password, extra, words", [
+    ("", [], "--password-file {pw}: the file is empty (it holds the login's password)"),
+    ("s3cret", ["--uplink-user", "bad user"],
+     "--uplink-user: the uplink's login 'bad user' cannot be a topic level: 1 to 32 letters, digits, - or _"),
+])
+def test_federate_refuses_what_would_write_a_broken_bridge(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          password: str, extra: list[str], words: str) -> None:
+    """An audit: an empty password file exited 0 with an empty ``remote_password``, and ``--uplink-user
+    'bad user'`` wrote the ACL line ``user bad user``."""
+    pw = tmp_path / "pw"
+    pw.write_text(password + "\n", encoding="utf-8")
+    out = tmp_path / "bridge.conf"
+    assert main(["club", "federate", "--event", "sim1", "--club", "c1", "--remote", "fed.example.org:8883",
+                 "--password-file", str(pw), "--out", str(out), *extra]) == 2
+    assert capsys.readouterr().err == f"cardtable federation: {words.format(pw=pw)}\n"
+    assert not out.exists()
+
+
+def test_club_records_says_the_login_was_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An audit: a wrong password said "no hand records ... (is the bridge up ...)" after the timeout."""
+    import shutil
+
+    from firmware_host.club.broker import LocalBroker
+
+    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
+        pytest.skip("mosquitto is not installed (make test installs it)")
+    pw = tmp_path / "pw"
+    pw.write_text("wrong\n", encoding="utf-8")
+    with LocalBroker(tmp_path / "broker", {"dashboard": "d", "uplink": "right"}) as broker:
+        assert main(["club", "records", "--event", "sim1", "--club", "c1", "--password-file", str(pw),
+                     "--broker", f"127.0.0.1:{broker.port}", "--out", str(tmp_path / "r.pbn"), "--timeout", "30"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cardtable federation: the club's broker 127.0.0.1:{broker.port} refused the login "
+                          "'uplink': "), err
+    assert err.count("\n") == 1 and not (tmp_path / "r.pbn").exists()
