@@ -416,11 +416,11 @@ def _federate(args: argparse.Namespace) -> int:
 
 
 def _records(args: argparse.Namespace) -> int:
-    from firmware_host.federation.topics import EventTopics, TopicError
-    from firmware_host.federation.uplink import RecordsError, fetch_records
-
     import math
     import re
+
+    from firmware_host.federation.topics import EventTopics, TopicError
+    from firmware_host.federation.uplink import RecordsError, fetch_records
 
     if not (math.isfinite(args.timeout) and args.timeout > 0):
         return _fail(f"--timeout {args.timeout:g}: seconds to wait, more than 0")
