@@ -133,6 +133,7 @@ class LocalBroker:
         self.proc: subprocess.Popen[str] | None = None
         self.log_lines: list[str] = []
         self._reader: threading.Thread | None = None
+        self._written = False     # this object's files are on disk (a restart reuses them)
 
     @property
     def conf_path(self) -> Path:
@@ -148,6 +149,7 @@ class LocalBroker:
         self.conf_path.write_text(broker_config(self.port, pw, acl, bind=self.bind, tls=self.tls,
                                                 persistence_dir=self.workdir if self.persistence else None),
                                   encoding="utf-8")
+        self._written = True
 
     def start(self, timeout: float = 10.0) -> None:
         """Start mosquitto and return once it says it is running (from its own log). A port this object
@@ -165,7 +167,11 @@ class LocalBroker:
         self._picked = False
 
     def _start(self, timeout: float) -> None:
-        if not self.conf_path.exists():
+        # This object's settings, written at its first start: files left in the folder by an earlier
+        # process (another port, bind, passwords or TLS) are never taken as they are, or the broker would
+        # listen where the caller was not told and let in logins it no longer has. A restart of the same
+        # object reuses what it wrote.
+        if not self._written:
             self.write_files()
         self.log_lines = []
         ready = threading.Event()   # set when mosquitto says it runs, or when its output ends

@@ -17,8 +17,10 @@
 * ``show --dir DIR [--all]``: the field's ranking (``--all``: every board, not only those every club has
   finished).
 
-Bad input (a folder with no event, an event there already, a club id that cannot be a topic level, an
-unreadable hand-record file, a passwords line without a colon) is one line on standard error, exit 2.
+Bad input (a folder with no event or a file there that is not an event's journal, an event there
+already, a club id that cannot be a topic level, an unreadable hand-record file, a passwords line without
+a colon, a port outside 0-65535, a broker that does not start) is one line on standard error, exit 2.
+Each ``serve`` writes its broker's files from its own options (``club.broker.LocalBroker``).
 
 A club's side (``cardtable club ...``, registered by :func:`register_club_verbs`): ``federate`` (the bridge),
 ``records`` (the event's hand records as the federation sent them over the bridge, checked against their
@@ -99,17 +101,21 @@ def _open(args: argparse.Namespace) -> int:
         due = _due(args.due, clubs) if args.due is not None else {}
         if isinstance(due, str):
             return _fail(due)
-        boards = read_hand_records(args.hand_records)
+        try:
+            boards = read_hand_records(args.hand_records)
+        except (OSError, ValueError) as exc:
+            return _fail(f"--hand-records {_os_words(exc)}" if isinstance(exc, OSError)
+                         else f"{args.hand_records}: {exc}")
         setup = EventSetup(args.event, tuple(b.number for b in boards), clubs, Method(args.method), commitment(boards),
                            due)
         path = create_event(args.dir, setup)
+        (Path(args.dir) / "mosquitto.acl").write_text(topics.acl(clubs), encoding="utf-8")
+        kept = Path(args.dir) / ("hand-records" + Path(args.hand_records).suffix.lower())
+        kept.write_bytes(Path(args.hand_records).read_bytes())
     except (TopicError, FederationError) as exc:
         return _fail(str(exc))
-    except (OSError, ValueError) as exc:
-        return _fail(f"{args.hand_records}: {exc}")
-    (Path(args.dir) / "mosquitto.acl").write_text(topics.acl(clubs), encoding="utf-8")
-    kept = Path(args.dir) / ("hand-records" + Path(args.hand_records).suffix.lower())
-    kept.write_bytes(Path(args.hand_records).read_bytes())
+    except OSError as exc:      # the event's folder: the hand records were read above
+        return _fail(f"--dir {_os_words(exc)}")
     print(f"event {args.event}: {len(boards)} boards, commitment {setup.commitment}; clubs {', '.join(clubs)}")
     if due:
         print("results due per board: " + ", ".join(f"{c} {due[c]}" for c in clubs))
@@ -136,13 +142,40 @@ def _due(text: str, clubs: tuple[str, ...]) -> dict[str, int] | str:
     return due
 
 
+def _os_words(exc: OSError) -> str:
+    """An error of the file system in words: the file, then what is wrong (no errno, no repr)."""
+    where = exc.filename if exc.filename is not None else ""
+    words = exc.strerror or str(exc)
+    return f"{where}: {words[:1].lower()}{words[1:]}" if where else words
+
+
+def _text(path: str, what: str) -> str:
+    """A small text file the user named (``what``: its option), or :class:`ValueError` in words naming it."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{what} {path}: not UTF-8 text (byte {exc.start + 1})") from None
+    except OSError as exc:
+        raise ValueError(f"{what} {_os_words(exc)}") from None
+
+
+def _password(path: str) -> str:
+    """A password file's one password (its text without the line end); an empty one is refused."""
+    password = _text(path, "--password-file").strip()
+    if not password:
+        raise ValueError(f"--password-file {path}: the file is empty (it holds the login's password)")
+    if "\n" in password:
+        raise ValueError(f"--password-file {path}: more than one line (it holds the login's password alone)")
+    return password
+
+
 def _passwords(path: str) -> dict[str, str]:
     out = {}
-    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(_text(path, "--passwords").splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
         if ":" not in line:
-            raise ValueError(f"{path} line {n}: a line is login:password")
+            raise ValueError(f"--passwords {path} line {n}: a line is login:password")
         user, pw = line.split(":", 1)
         out[user.strip()] = pw.strip()
     return out
@@ -155,6 +188,9 @@ def _serve(args: argparse.Namespace) -> int:
     from firmware_host.federation.service import FederationError, FederationService, hold_event, open_event
     from firmware_host.federation.topics import SERVICE_USER, EventTopics
 
+    for opt, port in (("--port", args.port), ("--web", args.web)):
+        if port is not None and not 0 <= port <= 65535:
+            return _fail(f"{opt} {port}: a port is 0 to 65535 (0: any free port)")
     try:
         users = _passwords(args.passwords)
         journal, state = open_event(args.dir)
@@ -186,7 +222,7 @@ def _serve(args: argparse.Namespace) -> int:
             try:
                 broker.start()
             except BrokerError as exc:
-                return _fail(str(exc))
+                return _fail(_one_line(exc))
             remote = ("127.0.0.1", broker.local_port)       # the service beside it: loopback, no TLS
         try:
             service = FederationService(args.dir, remote[0], remote[1], users[SERVICE_USER]).start()
@@ -201,7 +237,7 @@ def _serve(args: argparse.Namespace) -> int:
                                  club_view=running.club_views.get,
                                  logins={c: users[c] for c in state.setup.clubs if c in users}).start()
             except OSError as exc:
-                return _fail(f"--web {args.web}: {exc}")
+                return _fail(_web_refused(args.web_bind, args.web, exc))
         shown = f"{args.bind}:{broker.port}{' with TLS' if tls else ''}" if broker is not None else f"{remote[0]}:{remote[1]}"
         print(f"federation {state.setup.event}: broker {shown}"
               + (f"; the live page on http://{args.web_bind}:{page.port}/" if page else "") + "; Ctrl-C stops",
@@ -218,6 +254,29 @@ def _serve(args: argparse.Namespace) -> int:
         if broker is not None:
             broker.stop()
     return 0
+
+
+def _one_line(exc: Exception) -> str:
+    """A broker that did not start, in one line: what was tried, and Mosquitto's own error (its log's
+    ``Error:`` line, the last line else)."""
+    import re
+
+    lines = [re.sub(r"^\d+: ", "", ln.strip()) for ln in str(exc).splitlines() if ln.strip()]   # its time stamps
+    if len(lines) <= 1:
+        return lines[0] if lines else type(exc).__name__
+    errors = [ln for ln in lines[1:] if "error" in ln.lower()]
+    return f"{lines[0].rstrip(':')}: {(errors or lines[1:])[-1]}"
+
+
+def _web_refused(bind: str, port: int, exc: OSError) -> str:
+    """The live page's server could not start: an address this machine cannot use is ``--web-bind``'s
+    fault, a port taken or not allowed is ``--web``'s."""
+    import errno
+    import socket
+
+    if isinstance(exc, socket.gaierror) or exc.errno in (errno.EADDRNOTAVAIL,):
+        return f"--web-bind {bind}: not an address of this machine ({exc.strerror or exc})"
+    return f"--web {port} on {bind}: {exc.strerror or exc}"
 
 
 def _show(args: argparse.Namespace) -> int:
@@ -331,32 +390,46 @@ def _federate(args: argparse.Namespace) -> int:
 
     try:
         host, port = _host_port(args.remote)
-        password = Path(args.password_file).read_text(encoding="utf-8").strip()
+        password = _password(args.password_file)
         topics = EventTopics(args.event)
         cafile = Path(args.cafile).resolve() if args.cafile else None
         if cafile is not None and not cafile.is_file():
             return _fail(f"--cafile {cafile}: no such file")
         text = topics.bridge(args.club, host, port, password, cafile=cafile)
+        try:
+            acl = topics.club_acl(args.club, args.uplink_user)
+        except TopicError as exc:
+            return _fail(f"--uplink-user: {exc}")
         out = Path(args.out)
         if out.exists():
             return _fail(f"--out {out}: there is a file there already")
         out.write_text("# cardtable club federate: the bridge to the federation's event "
                        f"{args.event}\n" + text, encoding="utf-8")
         out.chmod(0o600)
-    except (TopicError, ValueError, OSError) as exc:
+    except (TopicError, ValueError) as exc:
         return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"--out {_os_words(exc)}")
     print(f"bridge written to {out}; add `include_dir` or its lines to the club's mosquitto.conf, and to its "
-          f"ACL:\n{topics.club_acl(args.club, args.uplink_user)}", end="")
+          f"ACL:\n{acl}", end="")
     return 0
 
 
 def _records(args: argparse.Namespace) -> int:
+    import math
+    import re
+
     from firmware_host.federation.topics import EventTopics, TopicError
     from firmware_host.federation.uplink import RecordsError, fetch_records
 
+    if not (math.isfinite(args.timeout) and args.timeout > 0):
+        return _fail(f"--timeout {args.timeout:g}: seconds to wait, more than 0")
+    if args.commitment is not None and not re.fullmatch(r"[0-9a-fA-F]{64}", args.commitment.strip()):
+        return _fail(f"--commitment {args.commitment[:80]!r}: the event's commitment is 64 hex digits "
+                     "(as `federation open` printed it)")
     try:
         host, port = _host_port(args.broker)
-        password = Path(args.password_file).read_text(encoding="utf-8").strip()
+        password = _password(args.password_file)
         topics = EventTopics(args.event)
         topics.club(args.club)
         out = Path(args.out)
@@ -369,8 +442,10 @@ def _records(args: argparse.Namespace) -> int:
         tmp = out.with_name(out.name + ".new")
         tmp.write_text(got.text, encoding="utf-8")
         tmp.replace(out)
-    except (TopicError, RecordsError, ValueError, OSError) as exc:
+    except (TopicError, RecordsError, ValueError) as exc:
         return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"--out {_os_words(exc)}")
     print(f"{out}: {len(got.boards)} boards, commitment {got.commitment} (checked); open the club's session "
           f"with `cardtable duplicate open --hand-records {out}`")
     return 0
@@ -382,10 +457,10 @@ def _uplink(args: argparse.Namespace) -> int:
 
     try:
         host, port = _host_port(args.broker)
-        password = Path(args.password_file).read_text(encoding="utf-8").strip()
+        password = _password(args.password_file)
         topics = EventTopics(args.event)
         topics.club(args.club)
-    except (TopicError, ValueError, OSError) as exc:
+    except (TopicError, ValueError) as exc:
         return _fail(str(exc))
     session = Path(args.session) / "session.sqlite3"
     if not session.is_file():

@@ -31,6 +31,7 @@ class EventBroker(LocalBroker):
         conf = broker_config(self.port, pw, acl, bind=self.bind, tls=self.tls,
                              persistence_dir=self.workdir if self.persistence else None)
         self.conf_path.write_text(conf + self.extra, encoding="utf-8")
+        self._written = True
 
     def kill(self) -> None:
         """Kill the broker at once (an outage), without a clean stop."""

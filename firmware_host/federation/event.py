@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.federation.topics import EventTopics
-from firmware_host.records.journal import Journal
+from firmware_host.records.journal import Journal, JournalError
 from laws.federation.field import ClubEntry, Field
 from laws.federation.ledger import Ledger, Verdict
 from laws.federation.messages import MessageError, digest, line_from_dict
@@ -149,7 +149,8 @@ class EventState:
                 fields[pair] = direction or "one field"
             self.entries[club] = ClubEntry(club, fields, int(message["due"]))
             self.scores = Field(self.setup.boards, dict(self.entries), self.setup.method,
-                                self.scores.lines if self.scores else {})
+                                self.scores.lines if self.scores else {},
+                                due_total=sum(self.setup.due.values()) if self.setup.due else None)
             return
         assert self.scores is not None
         line = line_from_dict(message["line"])
@@ -186,17 +187,36 @@ def hold_event(folder: str | Path) -> Any:
     return handle
 
 
+def _cause(exc: Exception, path: Path) -> str:
+    """An error's words without the file's name, which the caller's message gives first."""
+    words = str(exc) if not isinstance(exc, KeyError) else f"no {exc} in it"
+    return words.removeprefix(f"{path}: ") or type(exc).__name__
+
+
 def open_event(folder: str | Path) -> tuple[Journal, EventState]:
     """The event's journal (open for appending) and its state rebuilt from it."""
     path = Path(folder) / JOURNAL
     if not path.is_file():
         raise FederationError(f"{path}: no event there (`cardtable federation open` makes one)")
-    journal = Journal.open(path, create=False)
-    rows = [r for r in journal.rows() if r.kind == "event"]
-    if not rows or rows[0].body.get("type") != "opened":
+    try:
+        journal = Journal.open(path, create=False)
+    except JournalError as exc:     # another file under the journal's name: not an event's
+        raise FederationError(f"{path}: not an event's journal ({_cause(exc, path)})") from None
+    try:
+        rows = [r for r in journal.rows() if r.kind == "event"]
+        if not rows or rows[0].body.get("type") != "opened":
+            raise FederationError(f"{path}: not an event's journal (its first row is not the event's setup)")
+        state = EventState.start(EventSetup.from_dict(rows[0].body["setup"]))
+    except FederationError:
         journal.close()
-        raise FederationError(f"{path}: the first row is not the event's setup")
-    state = EventState.start(EventSetup.from_dict(rows[0].body["setup"]))
+        raise
+    except JournalError as exc:
+        journal.close()
+        raise FederationError(f"{path}: not an event's journal ({_cause(exc, path)})") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        journal.close()
+        raise FederationError(f"{path}: not an event's journal (its first row is not the event's setup: "
+                              f"{_cause(exc, path)})") from None
     for r in rows[1:]:
         if r.body.get("type") == "message":
             club, number, message = r.body["club"], r.body["number"], r.body["message"]

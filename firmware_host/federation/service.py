@@ -6,7 +6,8 @@ from the journal alone, so a federation killed at any point answers as if it nev
 whose row was not committed is simply taken again when the club sends it again.
 
 For each message from a club's ``out/result`` topic: the checked reader (size and depth limits) reads it;
-the ledger judges its number (:mod:`laws.federation.ledger`); a message that is next is checked against
+its form is checked (``laws.federation.messages.message_problem``: its keys, the types of its values, its
+``club`` the topic's), before its digest is made or anything of it kept; the ledger judges its number (:mod:`laws.federation.ledger`); a message that is next is checked against
 the field (its pairs and board, its line's format) and, if sound, committed, taken and applied; the club
 is answered on its ``in/answer`` topic with the verdict and the number expected next; then the field's
 public ranking and each club's released view are published (retained).
@@ -44,7 +45,7 @@ from firmware_host.federation.views import (
 from firmware_host.wire.reader import read_json
 from laws.federation.field import FieldError, Scored
 from laws.federation.ledger import Answer, Verdict
-from laws.federation.messages import digest
+from laws.federation.messages import digest, message_problem
 from laws.federation.own import by_club, own_rankings
 from laws.federation.ranking import LiveRanking
 from laws.federation.release import board_releases, club_may_see, public_boards
@@ -199,9 +200,22 @@ class FederationService:
         return answer
 
     def _judge(self, club: str, message: dict[str, Any]) -> Answer:
+        ledger = self.state.ledger
+        if club not in ledger.clubs:
+            return ledger.judge(club, 0, "")
         number = message.get("number")
+        form = message_problem(club, message)    # before its digest: nothing outside the format is kept
+        if form:
+            self.refusals += 1
+            ok = not isinstance(number, bool) and isinstance(number, int) and number >= 1
+            return Answer(Verdict.CONFLICT, club, number if ok else 0, ledger.expect(club), form)
         body = message
-        answer = self.state.ledger.judge(club, number if isinstance(number, int) else -1, digest(body))
+        try:
+            mark = digest(body)
+        except (TypeError, ValueError):         # a guard: the form check leaves nothing JSON cannot write
+            self.refusals += 1
+            return Answer(Verdict.CONFLICT, club, number, ledger.expect(club), "a value JSON cannot write")
+        answer = ledger.judge(club, number, mark)
         if answer.verdict is not Verdict.TAKEN:
             return answer
         problem = self.state.problem(club, body)
@@ -301,7 +315,7 @@ class FederationService:
             self._sent.clear()
         with self._lock:                        # the public boards whose lines changed: scored outside
             field = self.state.scores
-            shown = public_boards(self.state.setup.boards, self.state.finished(), frozenset(self.state.entries),
+            shown = public_boards(self.state.setup.boards, self.state.finished(), frozenset(self.state.setup.clubs),
                                   self.state.closed) if field is not None else ()
             jobs = field.dirty(shown) if field is not None else {}
         made = {b: (version, job()) for b, (version, job) in jobs.items()}
@@ -416,7 +430,7 @@ def prepare_view(state: EventState, *, public: bool = True) -> tuple[tuple[int, 
     f = state.scores
     if f is None:
         return (), None, taken
-    shown = public_boards(state.setup.boards, state.finished(), frozenset(state.entries), state.closed) \
+    shown = public_boards(state.setup.boards, state.finished(), frozenset(state.setup.clubs), state.closed) \
         if public else state.setup.boards
     return shown, (f.prepare(shown) if shown else None), taken
 

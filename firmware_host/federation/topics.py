@@ -26,6 +26,9 @@ from pathlib import Path
 
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 SERVICE_USER = "federation"
+# A club's id is its login on the federation's broker (its ``user`` in the ACL, its ``remote_username``):
+# the logins the broker's ACL gives other rights are no club's.
+RESERVED_LOGINS = (SERVICE_USER,)
 
 
 class TopicError(ValueError):
@@ -36,6 +39,17 @@ def _level(kind: str, name: str) -> str:
     if not isinstance(name, str) or not _NAME.match(name):
         raise TopicError(f"{kind} {name!r} cannot be a topic level: 1 to 32 letters, digits, - or _")
     return name
+
+
+def _club(club: str) -> str:
+    """A club's id, checked: a topic level (so a login Mosquitto's password file and ACL can hold), and
+    not a login the federation's broker keeps for itself (the service's: a club named so would log in
+    with the service's rights)."""
+    _level("a club id", club)
+    if club in RESERVED_LOGINS:
+        raise TopicError(f"a club id {club!r} is the federation service's own login on the broker: "
+                         "give the club another id")
+    return club
 
 
 @dataclass(frozen=True)
@@ -52,7 +66,7 @@ class EventTopics:
         return f"fed/{self.event}"
 
     def club(self, club: str) -> str:
-        return f"{self.root}/club/{_level('a club id', club)}"
+        return f"{self.root}/club/{_club(club)}"
 
     def result(self, club: str) -> str:
         return f"{self.club(club)}/out/result"
@@ -80,7 +94,8 @@ class EventTopics:
     def club_of(self, topic: str) -> str | None:
         """The club a result topic is from (None for any other topic)."""
         parts = topic.split("/")
-        if len(parts) == 6 and parts[:3] == ["fed", self.event, "club"] and parts[4:] == ["out", "result"]:
+        if len(parts) == 6 and parts[:3] == ["fed", self.event, "club"] and parts[4:] == ["out", "result"] \
+                and parts[3] not in RESERVED_LOGINS:
             return parts[3]
         return None
 
@@ -90,12 +105,13 @@ class EventTopics:
         lines = [f"user {SERVICE_USER}", f"topic read {self.root}/club/+/out/#",
                  f"topic write {self.root}/club/+/in/#", f"topic write {self.root}/public/#", ""]
         for club in sorted(clubs):
-            lines += [f"user {_level('a club id', club)}", f"topic write {self.club(club)}/out/#",
+            lines += [f"user {_club(club)}", f"topic write {self.club(club)}/out/#",
                       f"topic read {self.club(club)}/in/#", f"topic read {self.root}/public/#", ""]
         return "\n".join(lines)
 
     def club_acl(self, club: str, uplink_user: str) -> str:
         """The lines a club's own broker needs for its uplink's login (its own topics only)."""
+        _level("the uplink's login", uplink_user)
         return (f"user {uplink_user}\ntopic write {self.club(club)}/out/#\ntopic read {self.club(club)}/in/#\n"
                 f"topic read {self.root}/public/#\n")
 
@@ -115,7 +131,7 @@ class EventTopics:
             raise TopicError(f"the federation's broker address {host!r} is not a host name")
         if "\n" in password:
             raise TopicError("a password cannot hold a line end")
-        lines = [f"connection fed-{self.event}-{_level('a club id', club)}", f"address {host}:{int(port)}",
+        lines = [f"connection fed-{self.event}-{_club(club)}", f"address {host}:{int(port)}",
                  f"remote_username {club}", f"remote_password {password}", f"remote_clientid {club}",
                  "cleansession false", "bridge_protocol_version mqttv311", "notifications false",
                  f"restart_timeout {int(restart[0])} {int(restart[1])}", "try_private true",

@@ -254,9 +254,14 @@ def fetch_records(topics: EventTopics, club: str, host: str, port: int, user: st
     import paho.mqtt.client as mqtt
 
     got: list[bytes] = []
-    arrived = threading.Event()
+    refused: list[str] = []
+    arrived = threading.Event()     # the records came, or the broker refused the login
 
     def on_connect(client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
+        if getattr(reason, "is_failure", False):
+            refused.append(str(reason))
+            arrived.set()
+            return
         client.subscribe(topics.records(club), qos=1)
 
     def on_message(client: Any, userdata: Any, msg: Any) -> None:
@@ -267,12 +272,21 @@ def fetch_records(topics: EventTopics, club: str, host: str, port: int, user: st
     client.username_pw_set(user, password)
     client.on_connect = on_connect
     client.on_message = on_message
-    client.connect_async(host, port, keepalive=10)
+    try:
+        # at once, so that no broker there is said as such (not as "no records" after the timeout)
+        client.connect(host, port, keepalive=10)
+    except (OSError, ValueError) as exc:
+        words = getattr(exc, "strerror", None) or str(exc)
+        raise RecordsError(f"the club's broker {host}:{port}: {words[:1].lower()}{words[1:]} "
+                           "(is Mosquitto running there?)") from None
     client.loop_start()
     try:
         if not arrived.wait(timeout):
             raise RecordsError(f"no hand records from the federation on {topics.records(club)} within {timeout:g} s "
                                "(is the bridge up, and the event's service running?)")
+        if refused:
+            raise RecordsError(f"the club's broker {host}:{port} refused the login {user!r}: {refused[0]} "
+                               "(--user and --password-file are the uplink's login there)")
     finally:
         client.loop_stop()
         client.disconnect()

@@ -74,6 +74,8 @@ class Field:
     clubs: Mapping[str, ClubEntry]
     method: Method = Method.MATCHPOINTS
     lines: dict[str, dict[tuple[int, Pair, Pair], Line]] = field(default_factory=dict)
+    due_total: int | None = None    # a board's results due across the field, when the organiser fixed
+                                    # every club's (else the sum of the entered clubs' ``due``)
     _scored: dict[int, ScoredBoard] = field(default_factory=dict, repr=False, compare=False)
     _by_board: dict[int, dict[tuple[str, Pair, Pair], Line]] = field(default_factory=dict, repr=False,
                                                                     compare=False)
@@ -114,6 +116,12 @@ class Field:
         self._scored.pop(line.board, None)
         self._changes[line.board] = self._changes.get(line.board, 0) + 1
 
+    def due(self) -> int:
+        """A board's results due across the field (its Neuberg factor): the organiser's sum over every
+        club of the event when given (``due_total``: a club not yet entered is due its results all the
+        same), else the sum of the entered clubs' ``due``."""
+        return max(1, self.due_total if self.due_total is not None else sum(e.due for e in self.clubs.values()))
+
     def all_lines(self) -> Iterable[SectionLine]:
         for club in sorted(self.lines):
             for key in sorted(self.lines[club], key=lambda k: (k[0], k[1].key, k[2].key)):
@@ -144,7 +152,7 @@ class Field:
         if done is not None:
             return lambda: done
         index = {c: k for k, c in enumerate(self._names())}
-        due = max(1, sum(e.due for e in self.clubs.values()))
+        due = self.due()
         fields, method = self._event_fields(), self.method
         rows = [Line(number, self._global(ln.ns, index[c]), self._global(ln.ew, index[c]), ln.result,
                      field_group(c, ln.group))
@@ -199,7 +207,7 @@ class Field:
         if not dirty:
             return
         index = {c: k for k, c in enumerate(self._names())}
-        due = max(1, sum(e.due for e in self.clubs.values()))
+        due = self.due()
         event_fields = self._event_fields()
         for b in dirty:
             rows = [Line(b, self._global(ln.ns, index[c]), self._global(ln.ew, index[c]), ln.result,

@@ -93,6 +93,124 @@ def line_from_dict(value: Any) -> Line:
     return Line(board, _read_pair(value.get("ns"), where), _read_pair(value.get("ew"), where), res, group)
 
 
+KEYS = {"entry": ("op", "club", "number", "pairs", "fields", "due", "boards"),
+        "line": ("op", "club", "number", "line"), "remove": ("op", "club", "number", "line")}
+LINE_KEYS = ("board", "ns", "ew", "group", "result")
+RESULT_KEYS = {"played": ("contract", "declarer", "tricks", "lead"), "assigned": ("ns", "ew"),
+               "artificial": ("ns", "ew")}
+MAX_PAIR = 9999         # a club's pair numbers: the field numbers a club's pairs 10,000 apart
+MAX_NAME = 64           # a field's name, a pair's key in ``fields``
+
+
+def shown(value: Any) -> str:
+    """A value as the message had it, for a refusal's words: JSON for plain values (``"14"``, ``14.0``,
+    ``null``), cut to 60 characters; anything else (a whole number too long to read is kept as its
+    length by the checked reader, and says so) as its own words."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _unknown(value: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> str:
+    extra = [k for k in value if k not in allowed]
+    if not extra:
+        return ""
+    return f"{where}: unknown key {shown(extra[0])} (the format has {', '.join(allowed)})"
+
+
+def _whole(value: Any, least: int, most: int) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int) and least <= value <= most
+
+
+def _line_problem(value: Any) -> str:
+    """What in a message's ``line`` is outside the format (keys and types; ``line_from_dict`` reads the
+    values)."""
+    if not isinstance(value, Mapping):
+        return f"a line is an object, got {shown(value)}"
+    problem = _unknown(value, LINE_KEYS, "line")
+    result = value.get("result")
+    if problem or not isinstance(result, Mapping) or len(result) != 1:
+        return problem
+    kind, body = next(iter(result.items()))
+    if kind not in RESULT_KEYS or not isinstance(body, Mapping):
+        return ""                               # line_from_dict names it
+    problem = _unknown(body, RESULT_KEYS[kind], f"line: {kind}")
+    if problem:
+        return problem
+    if kind == "played":
+        for key in ("contract", "declarer", "lead"):
+            if body.get(key) is not None and not isinstance(body[key], str):
+                return f"line: played: {key} is text or null, got {shown(body[key])}"
+    elif kind == "assigned":
+        for key in ("ns", "ew"):
+            if (key == "ns" or body.get(key) is not None) and not _whole(body.get(key), -99999, 99999):
+                return f"line: assigned: {key} is a score (a whole number){' or null' if key == 'ew' else ''}, " \
+                       f"got {shown(body.get(key))}"
+    else:
+        for key in ("ns", "ew"):
+            if not isinstance(body.get(key), str) and not _whole(body.get(key), 0, 100):
+                return f"line: artificial: {key} is a percentage as text (\"60\", \"121/2\"), got {shown(body.get(key))}"
+    return ""
+
+
+def _entry_problem(message: Mapping[str, Any]) -> str:
+    pairs = message.get("pairs")
+    if not isinstance(pairs, list) or not pairs or len(pairs) > 2 * MAX_PAIR:
+        return f"an entry's pairs are a list of [number, \"NS\"|\"EW\"|null], got {shown(pairs)}"
+    for p in pairs:
+        if not isinstance(p, list) or len(p) != 2 or not _whole(p[0], 1, MAX_PAIR) or p[1] not in (None, "NS", "EW"):
+            return f"an entry's pair is [number 1-{MAX_PAIR}, \"NS\"|\"EW\"|null], got {shown(p)}"
+    due = message.get("due")
+    if not _whole(due, 1, 999):
+        return f"an entry's due (results due per board) is a whole number from 1, got {shown(due)}"
+    fields = message.get("fields", {})
+    if not isinstance(fields, Mapping) or len(fields) > len(pairs):
+        return f"an entry's fields are an object, a pair's key to its field's name, got {shown(fields)}"
+    for k, v in fields.items():
+        if len(k) > MAX_NAME or not isinstance(v, str) or not 1 <= len(v) <= MAX_NAME:
+            return f"an entry's fields: {shown(k)} is to a field's name (1 to {MAX_NAME} characters), got {shown(v)}"
+    boards = message.get("boards", [])
+    if not isinstance(boards, list) or len(boards) > 9999 or not all(_whole(b, 1, 9999) for b in boards):
+        return f"an entry's boards are a list of board numbers 1-9999, got {shown(boards)}"
+    return ""
+
+
+def message_problem(club: str, message: Mapping[str, Any]) -> str:
+    """What makes a club's message one the format does not have (``""`` when none), before anything of
+    it is judged or kept: its ``number`` a whole number from 1, its ``club`` the club of the topic it
+    came on, its ``op`` one of entry, line, remove, no key the format does not have (at the top, in
+    ``line``, in its result), and each value of its type. A whole number too long for the checked reader
+    (``firmware_host.wire.reader``, which keeps it as its length) is of no type here, so it is named by
+    its field too. The values themselves (a contract, a card, a board of the event) are checked after."""
+    number = message.get("number")
+    if "number" not in message:
+        return "a message number is a whole number from 1, and the message has none"
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        return f"a message number is a whole number from 1, got {shown(number)}"
+    if message.get("club") != club:
+        return f"\"club\" is the club of the message's topic, {club}, got {shown(message.get('club'))}"
+    op = message.get("op")
+    if not isinstance(op, str) or op not in KEYS:
+        return f"op is entry, line or remove, got {shown(op)}"
+    problem = _unknown(message, KEYS[op], f"an {op}" if op == "entry" else f"a {op}")
+    if problem:
+        return problem
+    if op == "entry":
+        return _entry_problem(message)
+    if "line" not in message:
+        return f"a {op} has its line"
+    problem = _line_problem(message["line"])
+    if problem:
+        return problem
+    try:
+        line_from_dict(message["line"])
+    except MessageError as exc:
+        return str(exc)
+    return ""
+
+
 def digest(message: Mapping[str, Any]) -> str:
     """The SHA-256 of the message's canonical JSON (sorted keys, no spaces)."""
     return hashlib.sha256(json.dumps(message, sort_keys=True, separators=(",", ":")).encode()).hexdigest()

@@ -28,7 +28,9 @@ def club_may_see(club: str, board: int, finished: Mapping[str, frozenset[int]], 
 
 def public_boards(boards: tuple[int, ...], finished: Mapping[str, frozenset[int]], clubs: frozenset[str],
                   closed: bool) -> tuple[int, ...]:
-    """The boards the public page may show: every club has finished them (all of them once closed)."""
+    """The boards the public page may show: every club has finished them (all of them once closed).
+    ``clubs`` is every club of the event, as the organiser named them: a club whose entry has not come
+    has finished nothing, so no board is public before it enters and finishes it."""
     if closed:
         return boards
     return tuple(b for b in boards if all(b in finished.get(c, frozenset()) for c in clubs))

@@ -41,6 +41,9 @@ def test_open_then_show(tmp_path: Path, records: Path, capsys: pytest.CaptureFix
     (["--event", "a b", "--clubs", "c1"], "cannot be a topic level"),
     (["--event", "e", "--clubs", "c1,c1"], "give each club once"),
     (["--event", "e", "--clubs", "c/1"], "cannot be a topic level"),
+    (["--event", "e", "--clubs", "a:b"], "cannot be a topic level"),
+    (["--event", "e", "--clubs", "a,federation"],
+     "a club id 'federation' is the federation service's own login on the broker: give the club another id"),
 ])
 def test_open_refuses(tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
                       words: str) -> None:
@@ -82,7 +85,11 @@ def test_club_records_refuses_what_it_cannot_use(tmp_path: Path, capsys: pytest.
                          (["--broker=127.0.0.1:1", "--out", str(tmp_path / "r.txt")], "written as PBN"),
                          (["--broker=nowhere", "--out", str(tmp_path / "r.pbn")], "is not HOST:PORT"),
                          (["--broker=127.0.0.1:1", "--out", str(tmp_path / "r.pbn"), "--timeout", "0.3"],
-                          "no hand records from the federation")):
+                          "the club's broker 127.0.0.1:1: connection refused (is Mosquitto running there?)"),
+                         (["--broker=127.0.0.1:1", "--out", str(tmp_path / "r.pbn"), "--timeout", "-1"],
+                          "--timeout -1: seconds to wait, more than 0"),
+                         (["--broker=127.0.0.1:1", "--out", str(tmp_path / "r.pbn"), "--commitment", "00"],
+                          "--commitment '00': the event's commitment is 64 hex digits")):
         assert main(base + extra) == 2
         err = capsys.readouterr().err
         assert words in err and err.count("\n") == 1 and "Traceback" not in err
@@ -248,3 +255,130 @@ def test_serve_refuses_tls_it_cannot_use(tmp_path: Path, records: Path, capsys: 
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1 and "Traceback" not in err
     assert not (tmp_path / "e" / "broker").exists()
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--port", "-1"], "--port -1: a port is 0 to 65535 (0: any free port)"),
+    (["--port", "99999"], "--port 99999: a port is 0 to 65535 (0: any free port)"),
+    (["--web", "70000"], "--web 70000: a port is 0 to 65535 (0: any free port)"),
+])
+def test_serve_refuses_a_port_out_of_range_in_one_line(tmp_path: Path, records: Path,
+                                                      capsys: pytest.CaptureFixture[str], extra: list[str],
+                                                      words: str) -> None:
+    """An audit: on an event served once these ended in a traceback, exit 1."""
+    assert main(["federation", "open", "--dir", str(tmp_path / "e"), "--event", "sim1", "--hand-records",
+                 str(records), "--clubs", "c1"]) == 0
+    (tmp_path / "e" / "broker").mkdir()
+    (tmp_path / "e" / "broker" / "mosquitto.conf").write_text("listener 1 127.0.0.1\n", encoding="utf-8")
+    capsys.readouterr()
+    pw = tmp_path / "passwords"
+    pw.write_text("federation:f\nc1:c\n", encoding="utf-8")
+    assert main(["federation", "serve", "--dir", str(tmp_path / "e"), "--passwords", str(pw), *extra]) == 2
+    assert capsys.readouterr().err == f"cardtable federation: {words}\n"
+
+
+def test_a_broker_that_does_not_start_is_one_line(tmp_path: Path, records: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    pw = _event_to_serve(tmp_path, records)
+    capsys.readouterr()
+    assert main(["federation", "serve", "--dir", str(tmp_path / "e"), "--passwords", str(pw),
+                 "--bind", "999.1.1.1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardtable federation: mosquitto did not start on port ") and err.count("\n") == 1, err
+    assert "Error creating listener" in err
+
+
+@pytest.mark.parametrize("verb", ["show", "close"])
+@pytest.mark.parametrize("content", [b"junk\n", b""])
+def test_show_and_close_refuse_a_file_that_is_not_an_event_s_journal(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], verb: str, content: bytes) -> None:
+    """An audit: ``DIR/federation.sqlite3`` holding something else gave a traceback, exit 1."""
+    (tmp_path / "federation.sqlite3").write_bytes(content)
+    assert main(["federation", verb, "--dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cardtable federation: {tmp_path / 'federation.sqlite3'}: not an event's journal (")
+    assert err.count("\n") == 1, err
+
+
+def test_show_refuses_another_kind_of_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.records.journal import Journal
+
+    with Journal.open(tmp_path / "federation.sqlite3") as journal:
+        journal.append("event", {"type": "opened", "setup": {"tables": 3}}, 0.0)
+    assert main(["federation", "show", "--dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (f"cardtable federation: {tmp_path / 'federation.sqlite3'}: not an event's "
+                                       "journal (its first row is not the event's setup: no 'event' in it)\n")
+
+
+def test_open_names_the_folder_it_cannot_make(tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An audit: ``open --dir /proc/nope`` named the hand-records file, with a raw errno."""
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    where = tmp_path / "file" / "e"
+    assert main(["federation", "open", "--dir", str(where), "--event", "e", "--hand-records", str(records),
+                 "--clubs", "c1"]) == 2
+    assert capsys.readouterr().err == f"cardtable federation: --dir {where}: not a directory\n"
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"federation:f\nc1:\xff\n", "--passwords {pw}: not UTF-8 text (byte 17)"),
+    (None, "--passwords {pw}: no such file or directory"),
+    (b"federation:f\nc1\n", "--passwords {pw} line 2: a line is login:password"),
+])
+def test_serve_names_a_passwords_file_it_cannot_read(tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str],
+                                                     content: bytes | None, words: str) -> None:
+    assert main(["federation", "open", "--dir", str(tmp_path / "e"), "--event", "sim1", "--hand-records",
+                 str(records), "--clubs", "c1"]) == 0
+    capsys.readouterr()
+    pw = tmp_path / "passwords"
+    if content is not None:
+        pw.write_bytes(content)
+    assert main(["federation", "serve", "--dir", str(tmp_path / "e"), "--passwords", str(pw)]) == 2
+    assert capsys.readouterr().err == f"cardtable federation: {words.format(pw=pw)}\n"
+
+
+def test_serve_names_a_web_bind_it_cannot_use(tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An audit: a bad ``--web-bind`` was reported as ``--web 0: ...``."""
+    pw = _event_to_serve(tmp_path, records)
+    capsys.readouterr()
+    assert main(["federation", "serve", "--dir", str(tmp_path / "e"), "--passwords", str(pw), "--web", "0",
+                 "--web-bind", "999.1.1.1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardtable federation: --web-bind 999.1.1.1: not an address of this machine (")
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("password, extra, words", [
+    ("", [], "--password-file {pw}: the file is empty (it holds the login's password)"),
+    ("s3cret", ["--uplink-user", "bad user"],
+     "--uplink-user: the uplink's login 'bad user' cannot be a topic level: 1 to 32 letters, digits, - or _"),
+])
+def test_federate_refuses_what_would_write_a_broken_bridge(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          password: str, extra: list[str], words: str) -> None:
+    """An audit: an empty password file exited 0 with an empty ``remote_password``, and ``--uplink-user
+    'bad user'`` wrote the ACL line ``user bad user``."""
+    pw = tmp_path / "pw"
+    pw.write_text(password + "\n", encoding="utf-8")
+    out = tmp_path / "bridge.conf"
+    assert main(["club", "federate", "--event", "sim1", "--club", "c1", "--remote", "fed.example.org:8883",
+                 "--password-file", str(pw), "--out", str(out), *extra]) == 2
+    assert capsys.readouterr().err == f"cardtable federation: {words.format(pw=pw)}\n"
+    assert not out.exists()
+
+
+def test_club_records_says_the_login_was_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An audit: a wrong password said "no hand records ... (is the bridge up ...)" after the timeout."""
+    import shutil
+
+    from firmware_host.club.broker import LocalBroker
+
+    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
+        pytest.skip("mosquitto is not installed (make test installs it)")
+    pw = tmp_path / "pw"
+    pw.write_text("wrong\n", encoding="utf-8")
+    with LocalBroker(tmp_path / "broker", {"dashboard": "d", "uplink": "right"}) as broker:
+        assert main(["club", "records", "--event", "sim1", "--club", "c1", "--password-file", str(pw),
+                     "--broker", f"127.0.0.1:{broker.port}", "--out", str(tmp_path / "r.pbn"), "--timeout", "30"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cardtable federation: the club's broker 127.0.0.1:{broker.port} refused the login "
+                          "'uplink': "), err
+    assert err.count("\n") == 1 and not (tmp_path / "r.pbn").exists()

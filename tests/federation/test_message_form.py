@@ -1,0 +1,124 @@
+"""A club's message outside the documented format is answered ``conflict`` with the reason and never
+journaled (docs/federation.md, "Nothing lost, nothing twice"). Found by an audit's live run: a whole number
+of more than 30 digits got no answer and a traceback in serve's log (its digest could not be written);
+keys outside the format (at the top, in ``line``, 50 KB of junk in ``played``) were taken and journaled;
+a message's ``"club"`` was never checked against its topic (c4's entry saying c3 was taken as c4's); and
+``"number": "14"`` was answered "got -1". Sent as the clubs' messages to a service whose client is never
+connected (no broker: its publishes only queue)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.federation.service import EventSetup, FederationService, create_event, open_event
+
+ENTRY = {"op": "entry", "club": "c1", "number": 1, "pairs": [[1, "NS"], [1, "EW"]],
+         "fields": {"1NS": "NS", "1EW": "EW"}, "due": 1, "boards": [1, 2]}
+LINE = {"op": "line", "club": "c1", "number": 2,
+        "line": {"board": 1, "ns": [1, "NS"], "ew": [1, "EW"], "group": "A",
+                 "result": {"played": {"contract": "3NT", "declarer": "N", "tricks": 9, "lead": None}}}}
+BIG = "1" + "0" * 33
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[FederationService]:
+    create_event(tmp_path / "e", EventSetup("form", (1, 2), ("c1", "c2")))
+    s = FederationService(tmp_path / "e", "127.0.0.1", 1, "unused")
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def _answer(service: FederationService, payload: str, club: str = "c1") -> dict[str, Any]:
+    answer = service.receive(service.topics.result(club), payload.encode())
+    assert answer is not None
+    return {"verdict": answer.verdict.value, "number": answer.number, "expect": answer.expect, "why": answer.why}
+
+
+def _json(value: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(value)
+
+
+def _journaled(service: FederationService) -> int:
+    return sum(1 for r in service.journal.rows() if r.kind == "event" and r.body.get("type") == "message")
+
+
+@pytest.mark.parametrize("payload, number, why", [
+    ('{"op": "entry", "club": "c1", "number": ' + BIG + '}', 0,
+     "a message number is a whole number from 1, got a number of 34 digits"),
+    (_json(ENTRY).replace('"due": 1', '"due": ' + BIG), 1,
+     "an entry's due (results due per board) is a whole number from 1, got a number of 34 digits"),
+    (_json(ENTRY).replace('"boards": [1, 2]', '"boards": [1, ' + BIG + ']'), 1,
+     "an entry's boards are a list of board numbers 1-9999, got [1, a number of 34 digits]"),
+    (_json(ENTRY).replace('[[1, "NS"]', '[[' + BIG + ', "NS"]'), 1,
+     "an entry's pair is [number 1-9999, \"NS\"|\"EW\"|null], got [a number of 34 digits, 'NS']"),
+])
+def test_a_whole_number_too_long_to_read_is_answered_and_named(service: FederationService, payload: str,
+                                                               number: int, why: str) -> None:
+    assert _answer(service, payload) == {"verdict": "conflict", "number": number, "expect": 1, "why": why}
+    assert _journaled(service) == 0
+
+
+def test_a_too_long_number_in_a_line_is_answered(service: FederationService) -> None:
+    assert _answer(service, _json(ENTRY))["verdict"] == "taken"
+    for old, new, why in (('"tricks": 9', '"tricks": ' + BIG, "board 1: tricks is 0-13, got a number of 34 digits"),
+                          ('"board": 1', '"board": ' + BIG,
+                           "line: board is a whole number 1-9999, got a number of 34 digits")):
+        got = _answer(service, _json(LINE).replace(old, new))
+        assert got == {"verdict": "conflict", "number": 2, "expect": 2, "why": why}
+    assert _journaled(service) == 1
+
+
+@pytest.mark.parametrize("number, shown", [('"14"', '"14"'), ("14.0", "14.0"), ("true", "true"),
+                                           ("null", "null"), ("-1", "-1")])
+def test_a_message_number_that_is_not_one_is_quoted(service: FederationService, number: str, shown: str) -> None:
+    got = _answer(service, '{"op": "entry", "club": "c1", "number": ' + number + "}")
+    assert got == {"verdict": "conflict", "number": 0, "expect": 1,
+                   "why": f"a message number is a whole number from 1, got {shown}"}
+
+
+def test_a_message_without_a_number_says_so(service: FederationService) -> None:
+    assert _answer(service, '{"op": "entry", "club": "c1"}')["why"] == \
+        "a message number is a whole number from 1, and the message has none"
+
+
+def test_keys_outside_the_format_and_another_club_s_name_are_refused(service: FederationService) -> None:
+    junk = "<script>alert(1)</script>" + "y" * 50000
+    for message, why in (
+            (ENTRY | {"junk": junk},
+             'an entry: unknown key "junk" (the format has op, club, number, pairs, fields, due, boards)'),
+            (ENTRY | {"club": "c2"}, "\"club\" is the club of the message's topic, c1, got \"c2\""),
+            ({k: v for k, v in ENTRY.items() if k != "club"}, "\"club\" is the club of the message's topic, c1, got null"),
+            (ENTRY | {"fields": {"1NS": 3}}, 'an entry\'s fields: "1NS" is to a field\'s name (1 to 64 characters), got 3')):
+        assert _answer(service, _json(message)) == {"verdict": "conflict", "number": 1, "expect": 1, "why": why}
+    assert _answer(service, _json(ENTRY))["verdict"] == "taken"
+    played = LINE["line"]["result"]["played"]
+    for message, why in (
+            (LINE | {"note": 1}, 'a line: unknown key "note" (the format has op, club, number, line)'),
+            (LINE | {"line": LINE["line"] | {"note": "x"}},
+             'line: unknown key "note" (the format has board, ns, ew, group, result)'),
+            (LINE | {"line": LINE["line"] | {"result": {"played": played | {"extra": junk}}}},
+             'line: played: unknown key "extra" (the format has contract, declarer, tricks, lead)'),
+            (LINE | {"line": LINE["line"] | {"result": {"played": played | {"contract": 3}}}},
+             "line: played: contract is text or null, got 3"),
+            (LINE | {"line": LINE["line"] | {"result": {"assigned": {"ns": "420"}}}},
+             'line: assigned: ns is a score (a whole number), got "420"'),
+            (LINE | {"op": "remove", "line": LINE["line"] | {"result": {}}},
+             "board 1: result is one of played, assigned, artificial")):
+        assert _answer(service, _json(message)) == {"verdict": "conflict", "number": 2, "expect": 2, "why": why}
+    assert _answer(service, _json(LINE))["verdict"] == "taken"
+    service.journal.close()
+    journal, state = open_event(service.folder)
+    try:
+        bodies = [r.body for r in journal.rows() if r.body.get("type") == "message"]
+    finally:
+        journal.close()
+    assert [b["message"] for b in bodies] == [ENTRY, LINE]        # nothing refused was kept
+    assert state.ledger.expect("c1") == 3
