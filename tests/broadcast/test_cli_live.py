@@ -81,7 +81,7 @@ def test_a_real_run(session: Path, tmp_path: Path) -> None:
             table.connect("127.0.0.1", broker.port)
             table.loop_start()
             deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 90  # a full run at load 8 once had no page up in 30 s
             first = ""
             while time.monotonic() < deadline and '"board":1' not in first:
                 body = {"table": "table-01", "kind": "play", "seq": 1, "t": time.time(),
