@@ -25,8 +25,9 @@ from vision.zones import DEFAULT_REMEDIES, parse_remedies
 
 log = logging.getLogger(__name__)
 
-# Card area relative to the code's area (a 57 x 89 mm card around a 39 mm code).
-CARD_PER_CODE_AREA = 57 * 89 / 39.0**2
+# A bridge card, in millimetres, and its area relative to the code's (a 57 x 89 mm card around a 39 mm code).
+CARD_MM = (57.0, 89.0)
+CARD_PER_CODE_AREA = CARD_MM[0] * CARD_MM[1] / 39.0**2
 # Frames less tall than this are scaled up twice before zxing reads them (see ``ZxingDecoder._raw``).
 UPSCALE_BELOW = 600
 
@@ -159,9 +160,12 @@ class _Base:
     upscale_small = False  # scale frames less tall than UPSCALE_BELOW up twice before reading
 
     def __init__(self, heavy_ec_below: float = 0.5, find_unreadable: bool = True,
-                 card_area_px: float = 0.0) -> None:
+                 card_area_px: float = 0.0, table_mm: tuple[float, float] | None = None) -> None:
         self.heavy_ec_below = heavy_ec_below
         self.card_area_px = card_area_px
+        # The table area the frame shows (``[vision] table_mm``), which sizes a card in a frame where no code
+        # read; None: the default play area's share of any frame (``_card_area``)
+        self.table_mm = table_mm
         self.find_unreadable = find_unreadable
         self.rejected: Counter[str] = Counter()
         self._seen_rejects: set[str] = set()
@@ -177,11 +181,20 @@ class _Base:
         """Reads of code-shaped regions the whole-frame pass did not read (none by default)."""
         return []
 
-    def _card_area(self, frame: np.ndarray, codes: list[RawRead]) -> float:
+    def _card_area(self, frame: np.ndarray, codes: list[RawRead], framed: bool = True) -> float:
+        """A card's area (px) in ``frame``: from the codes read, else ``card_area_px``, else (``framed``) a
+        57 x 89 mm card at the frame's px/mm when it shows ``table_mm`` (centred, aspect kept, as
+        ``vision.zones.default_homography`` takes it), else a 75th of the frame (about a card of the default
+        800 x 450 mm play area in a 16:9 frame). Before ``table_mm`` was used, a frame of a wider framing
+        with no code read looked for cards far too big, and ``unreadable`` stayed empty (audit 61)."""
         if codes:
             return float(np.median([_area(c) for _, c, _ in codes])) * CARD_PER_CODE_AREA
         if self.card_area_px:
             return self.card_area_px
+        if framed and self.table_mm is not None:
+            h, w = frame.shape[:2]
+            px_per_mm = min(w / self.table_mm[0], h / self.table_mm[1])
+            return CARD_MM[0] * CARD_MM[1] * px_per_mm**2
         return frame.shape[0] * frame.shape[1] / 75.0  # the default table area seen at any size
 
     def read(self, frame: np.ndarray) -> FrameReading:
@@ -265,8 +278,8 @@ class ZxingDecoder(_Base):
                  second_look: bool = True, max_candidates: int = lookagain.MAX_CANDIDATES,
                  size_bands: bool = True, split_joined: bool = True, defocus: bool = True,
                  mostly_ink: bool = True, narrow: bool = True, glare: bool = True, regrid: bool = True,
-                 lean: bool = True, faint_glare: bool = False) -> None:
-        super().__init__(heavy_ec_below, find_unreadable, card_area_px)
+                 lean: bool = True, faint_glare: bool = False, table_mm: tuple[float, float] | None = None) -> None:
+        super().__init__(heavy_ec_below, find_unreadable, card_area_px, table_mm)
         import zxingcpp
 
         self.second_look = second_look
@@ -421,8 +434,9 @@ class PyzbarDecoder(_Base):
     name = "pyzbar"
 
     def __init__(self, heavy_ec_below: float = 0.5, find_unreadable: bool = True,
-                 whole_frame: bool = False, card_area_px: float = 0.0) -> None:
-        super().__init__(heavy_ec_below, find_unreadable, card_area_px)
+                 whole_frame: bool = False, card_area_px: float = 0.0,
+                 table_mm: tuple[float, float] | None = None) -> None:
+        super().__init__(heavy_ec_below, find_unreadable, card_area_px, table_mm)
         from pyzbar import pyzbar
 
         self._zbar = pyzbar
@@ -432,7 +446,9 @@ class PyzbarDecoder(_Base):
         h, w = gray.shape
         if self.whole_frame:
             return [(0, 0, w, h)]
-        boxes = card_shapes(frame, self._card_area(frame, [])) if frame.ndim == 3 else []
+        # the regions to read keep the frame's 75th (``framed=False``): ``table_mm`` changes which card shapes
+        # are listed as unreadable, never what is read
+        boxes = card_shapes(frame, self._card_area(frame, [], framed=False)) if frame.ndim == 3 else []
         if not boxes:
             return [(0, 0, w, h)]
         out = []
@@ -482,21 +498,24 @@ def _symbol_order(pts: list[Point], orientation: object) -> list[Point]:
 
 
 def make_decoder(name: str = "zxing", heavy_ec_below: float = 0.5,
-                 variants: tuple[str, ...] = ("micro",), remedies: tuple[str, ...] | None = None) -> Decoder:
+                 variants: tuple[str, ...] = ("micro",), remedies: tuple[str, ...] | None = None,
+                 table_mm: tuple[float, float] | None = None) -> Decoder:
     """The decoder backend called ``name``: ``zxing`` (default) or ``pyzbar``.
 
     ``variants`` says which symbols zxing-cpp looks for (``micro``, ``qr``); pyzbar reads only ``qr``.
     ``remedies`` names the zxing decoder's costly second-look remedies to use (``vision.zones.REMEDIES``;
-    None: ``DEFAULT_REMEDIES``); pyzbar has no second look, so it takes none.
+    None: ``DEFAULT_REMEDIES``); pyzbar has no second look, so it takes none. ``table_mm``, the table area
+    the frames show (``[vision] table_mm``), sizes the card shapes listed as unreadable in a frame where
+    no code read (None: a 75th of the frame).
     """
     if remedies is not None:
         parse_remedies(list(remedies), "remedies")  # a ConfigError, which is a ValueError, naming what is wrong
     if name == "zxing":
         chosen = DEFAULT_REMEDIES if remedies is None else remedies
         return ZxingDecoder(heavy_ec_below, variants=variants, glare="glare" in chosen, regrid="regrid" in chosen,
-                            narrow="narrow" in chosen, faint_glare="faint_glare" in chosen)
+                            narrow="narrow" in chosen, faint_glare="faint_glare" in chosen, table_mm=table_mm)
     if name == "pyzbar":
         if remedies:
             raise ValueError("remedies: the pyzbar decoder has no second look, so it takes none")
-        return PyzbarDecoder(heavy_ec_below)
+        return PyzbarDecoder(heavy_ec_below, table_mm=table_mm)
     raise ValueError(f"unknown decoder {name!r} (want zxing or pyzbar)")

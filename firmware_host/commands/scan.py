@@ -79,7 +79,7 @@ def _run(args: argparse.Namespace) -> int:
             remedies = () if names == ["none"] else parse_remedies(names, "--remedies")
             if remedies and args.decoder == "pyzbar":
                 raise ConfigError("--remedies: the pyzbar decoder has no second look, so it takes none")
-        decoder = make_decoder(args.decoder, cfg.heavy_ec_below, variants, remedies)
+        decoder = make_decoder(args.decoder, cfg.heavy_ec_below, variants, remedies, cfg.table_mm)
     except (ConfigError, CalibrationError, ValueError, OSError) as exc:
         print(f"cardtable scan: {exc}", file=sys.stderr)
         return 2

@@ -36,6 +36,27 @@ def test_scan_reports_cards_zones_and_unreadable(tmp_path: Path, capsys: pytest.
     assert all(isinstance(c["x"], int) and isinstance(c["y"], int) for c in record["cards"])
 
 
+@pytest.mark.parametrize(("size", "table_mm"), [((1280, 720), (1200, 675)), ((1920, 1080), (2133, 1200))])
+def test_scan_sizes_an_unreadable_card_by_the_configured_framing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                 size: tuple[int, int],
+                                                                 table_mm: tuple[int, int]) -> None:
+    """Audit 61: in a frame where no code read, the decoder sized a card as a 75th of the frame (the default
+    800 x 450 mm play area's), so at a band or whole-table framing the one card whose code was blotted was
+    never listed as unreadable, whatever ``table_mm`` the ``--config`` gave. A 57 x 89 mm card at the
+    configured framing's px/mm is looked for now."""
+    scene = Scene(table_mm=(float(table_mm[0]), float(table_mm[1])))
+    scene.place(card("3C"), "B7", at=(table_mm[0] / 2, table_mm[1] / 2), angle=10, damage="blotted")
+    path = tmp_path / "band.png"
+    cv2.imwrite(str(path), frame_of(scene, size=size))
+    config = tmp_path / "table.toml"
+    config.write_text(f"[vision]\ntable_mm = [{table_mm[0]}, {table_mm[1]}]\n")
+    assert main(["scan", "--config", str(config), str(path)]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["cards"] == []
+    ((x, y),) = [(u["x"], u["y"]) for u in record["unreadable"]]
+    assert abs(x - size[0] / 2) < 10 and abs(y - size[1] / 2) < 10
+
+
 def test_scan_names_bad_images_exits_2_and_reports_the_rest(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     good = tmp_path / "good.jpg"

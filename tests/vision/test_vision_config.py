@@ -47,6 +47,15 @@ def test_a_full_file(tmp_path: Path) -> None:
     assert cfg.zones.zone_at(450, 60) == "N" and cfg.zones.zone_at(10, 10) is None
 
 
+def test_the_tables_decoder_sizes_unreadable_cards_by_its_table_mm(tmp_path: Path) -> None:
+    """Audit 61: the table's decoder took a card in a frame where no code read to be a 75th of the frame,
+    whatever ``table_mm``; it is given the configured framing now, as ``scan --config`` is."""
+    path = tmp_path / "table.toml"
+    path.write_text(GOOD.replace('decoder = "pyzbar"\nvariants = ["qr"]\n', ""))
+    decoder = build_watcher(load_vision_config(path)).decoder
+    assert decoder.table_mm == (900.0, 500.0)  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize(("text", "key"), [
     ('[vision]\ndecoder = "opencv"', "vision.decoder"),
     ("[vision]\nconfirm_k = 0", "vision.confirm_k"),
