@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 # A bridge card, in millimetres, and its area relative to the code's (a 57 x 89 mm card around a 39 mm code).
 CARD_MM = (57.0, 89.0)
 CARD_PER_CODE_AREA = CARD_MM[0] * CARD_MM[1] / 39.0**2
+# The fewest pixels a frame may have each way: less is no picture of a table (``as_gray`` refuses it).
+MIN_FRAME_SIDE = 16
 # Frames less tall than this are scaled up twice before zxing reads them (see ``ZxingDecoder._raw``).
 UPSCALE_BELOW = 600
 
@@ -110,7 +112,7 @@ def as_gray(frame: object) -> np.ndarray:
         raise FrameError("no frame (the camera returned nothing)")
     if not isinstance(frame, np.ndarray):
         raise FrameError(f"a frame must be a numpy array, got {type(frame).__name__}")
-    if frame.size == 0 or frame.ndim not in (2, 3) or min(frame.shape[:2]) < 16:
+    if frame.size == 0 or frame.ndim not in (2, 3) or min(frame.shape[:2]) < MIN_FRAME_SIDE:
         raise FrameError(f"frame of shape {frame.shape} is not an image")
     if frame.dtype != np.uint8:
         raise FrameError(f"frame of dtype {frame.dtype}: want uint8")

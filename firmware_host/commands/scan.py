@@ -63,7 +63,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def _run(args: argparse.Namespace) -> int:
     from vision.calibrate import CalibrationError, load_homography
     from vision.codes import RejectReason
-    from vision.decode import make_decoder
+    from vision.decode import FrameError, make_decoder
     from vision.scan import ImageError, load_image, scan_image
     from vision.zones import ConfigError, VisionConfig, load_vision_config, parse_remedies
 
@@ -94,7 +94,12 @@ def _run(args: argparse.Namespace) -> int:
             print(f"cardtable scan: {exc}", file=sys.stderr)
             rc = 2
             continue
-        record = scan_image(decoder, image, path, cfg.zones, hom, cfg.table_mm)
+        try:
+            record = scan_image(decoder, image, path, cfg.zones, hom, cfg.table_mm)
+        except FrameError as exc:  # an image the decoder refuses: named, and the batch goes on
+            print(f"cardtable scan: {path}: {exc}", file=sys.stderr)
+            rc = 2
+            continue
         print(json.dumps(record), flush=True)
         if args.decoder == "pyzbar" and not record["cards"]:
             print(f"cardtable scan: {path}: pyzbar read no code here (it reads full QR only)", file=sys.stderr)

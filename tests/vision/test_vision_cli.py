@@ -75,6 +75,33 @@ def test_scan_names_bad_images_exits_2_and_reports_the_rest(tmp_path: Path,
         assert name in err
 
 
+@pytest.mark.parametrize("small", [(1, 1), (8, 8), (500, 1), (1, 500), (15, 40)])
+def test_scan_names_a_tiny_image_and_goes_on_with_the_batch(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch,
+                                                            small: tuple[int, int]) -> None:
+    """Audit 61: a 1x1 (up to 15 px high or wide) image gave the decoder's FrameError as a traceback, exit 1,
+    and the later images and the --stats line were lost. It is named on stderr as a missing file is, the
+    rest are read, exit 2; so is any image the decoder itself refuses (here with ``load_image``'s size check
+    taken away, so that the decoder sees the 1x1 picture)."""
+    good = tmp_path / "good.jpg"
+    cv2.imwrite(str(good), frame_of(spread_scene(["9C"])))
+    tiny = tmp_path / "tiny.png"
+    cv2.imwrite(str(tiny), np.zeros((small[1], small[0], 3), np.uint8))
+    for decoder_sees_it in (False, True):
+        if decoder_sees_it:
+            monkeypatch.setattr("vision.scan.MIN_FRAME_SIDE", 0)
+        rc = main(["scan", "--stats", str(good), str(tiny), str(good)])
+        out, err = capsys.readouterr()
+        assert rc == 2
+        lines = [json.loads(x) for x in out.splitlines()]
+        assert [x.get("image") for x in lines[:-1]] == [str(good), str(good)]
+        assert lines[-1]["stats"]["images"] == 2 and lines[-1]["stats"]["cards"] == 2
+        (message,) = err.strip().splitlines()
+        assert message.startswith(f"cardtable scan: {tiny}: ") and "Traceback" not in err
+        if not decoder_sees_it:
+            assert f"{small[0]}x{small[1]} pixels is too small" in message
+
+
 @pytest.mark.parametrize(("game", "variant"), [("euchre", "micro"), ("contract-bridge", "qr")])
 def test_every_printed_label_decodes_to_its_card(tmp_path: Path, game: str, variant: str) -> None:
     sheet = write_labels("C4", game, tmp_path / "labels.pdf", variant, backs=(game == "euchre"))
