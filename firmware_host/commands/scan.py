@@ -69,7 +69,10 @@ def _run(args: argparse.Namespace) -> int:
 
     try:
         cfg = load_vision_config(args.config) if args.config else VisionConfig()
-        hom = load_homography(cfg.homography_file) if cfg.homography_file else None
+        try:
+            hom = load_homography(cfg.homography_file) if cfg.homography_file else None
+        except CalibrationError as exc:  # named as the table names it at start: the file and the key
+            raise ConfigError(f"{args.config}: vision.homography_file: {exc}") from None
         args.decoder = args.decoder or cfg.decoder
         variants = (tuple(v.strip() for v in args.variants.split(",") if v.strip()) if args.variants
                     else cfg.variants if args.config else ("micro", "qr"))

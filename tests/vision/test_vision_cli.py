@@ -102,6 +102,24 @@ def test_scan_names_a_tiny_image_and_goes_on_with_the_batch(tmp_path: Path, caps
             assert f"{small[0]}x{small[1]} pixels is too small" in message
 
 
+@pytest.mark.parametrize("matrix", [[[0, 0, 0]] * 3, [[1, 2, 3], [2, 4, 6], [0, 0, 1]], [[1, 0, 0], [0, 1, 0], [0, 0, 0]]])
+def test_scan_refuses_a_singular_homography_naming_file_and_key(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                matrix: list[list[int]]) -> None:
+    """Audit 61: a homography file of zeros (or of rank under 3) was taken: numpy warned on stderr and every
+    code's zone came out null. It is refused as the table refuses it, one line naming the file and key."""
+    good = tmp_path / "good.jpg"
+    cv2.imwrite(str(good), frame_of(spread_scene(["9C"])))
+    (tmp_path / "h.json").write_text(json.dumps({"homography": matrix}))
+    config = tmp_path / "table.toml"
+    config.write_text('[vision]\nhomography_file = "h.json"\n')
+    assert main(["scan", "--config", str(config), str(good)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    (message,) = err.strip().splitlines()
+    assert message.startswith(f"cardtable scan: {config}: vision.homography_file: ")
+    assert "h.json" in message and "singular" in message
+
+
 @pytest.mark.parametrize(("game", "variant"), [("euchre", "micro"), ("contract-bridge", "qr")])
 def test_every_printed_label_decodes_to_its_card(tmp_path: Path, game: str, variant: str) -> None:
     sheet = write_labels("C4", game, tmp_path / "labels.pdf", variant, backs=(game == "euchre"))

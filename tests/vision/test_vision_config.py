@@ -68,6 +68,11 @@ def test_the_tables_decoder_sizes_unreadable_cards_by_its_table_mm(tmp_path: Pat
     ("[zones.N]\nrect = [5, 5, 1, 1]", "zones.N.rect"),
     ("[zones.N]\nwhere = 1", "zones.N.rect"),
     ('[zones.cut]\nrect = [0, 0, "a", 9]', "zones.cut.rect"),
+    # audit 61: accepted before, a zone that held nothing (nan) or everything beyond (inf), a key ignored
+    ("[zones.N]\nrect = [nan, 0, 250, 110]", "zones.N.rect: want a finite number, got nan"),
+    ("[zones.N]\nrect = [0, 0, inf, 110]", "zones.N.rect: want a finite number, got inf"),
+    ('[zones.N]\nrect = [250, 0, 550, 110]\ncolour = "red"', "zones.N.colour: unknown key"),
+    ("[vision]\ntable_mm = [inf, 450]", "vision.table_mm: want a finite number"),
 ])
 def test_bad_values_name_their_key(text: str, key: str) -> None:
     with pytest.raises(ConfigError, match=key.replace(".", r"\.")):
