@@ -328,10 +328,16 @@ class ZxingDecoder(_Base):
         self._crop_formats = list(fmts.values())  # a QR where only Micro QR is wanted: a foreign code
         self.variants = tuple(variants)
 
+    def _ours(self, found: list) -> list:
+        """The symbols of ``variants`` among zxing-cpp's reads: asked for QR alone, zxing-cpp returns the
+        Micro QR codes it finds too (the format asked for is not a filter for the QR family), so ``variants =
+        ["qr"]`` read Micro QR cards (audit 61). Asked for Micro QR alone it returns no QR: a no-op there."""
+        return [b for b in found if b.format in self._formats]
+
     def _raw(self, gray: np.ndarray, frame: np.ndarray) -> list[RawRead]:
         found = self._zx.read_barcodes(gray, formats=self._formats, try_rotate=False, try_invert=False,
                                        try_downscale=gray.shape[0] > 1100)
-        return self._convert(found, 0.0, 0.0, 1.0)
+        return self._convert(self._ours(found), 0.0, 0.0, 1.0)
 
     def _look_again(self, gray: np.ndarray, raw: list[RawRead]) -> list[RawRead]:
         """The second look (``vision.lookagain``): code-shaped regions found whatever the light, read
@@ -403,7 +409,8 @@ class ZxingDecoder(_Base):
         if x1 - x0 < 8 or y1 - y0 < 8:
             return []
         crop = cv2.resize(gray[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
-        found = self._convert(self._zx.read_barcodes(crop, formats=self._formats, try_downscale=False), x0, y0, 0.5)
+        found = self._convert(self._ours(self._zx.read_barcodes(crop, formats=self._formats, try_downscale=False)),
+                              x0, y0, 0.5)
         if found or not self.second_look or self._card_looks >= lookagain.MAX_CARD_LOOKS:
             return found
         side = math.sqrt(cv2.contourArea(box.astype(np.float32)) / CARD_PER_CODE_AREA)  # a code's on this card

@@ -96,11 +96,14 @@ def card_centre(s: Sighting, variant: str = "micro") -> tuple[float, float, floa
 
 def symbol_of(decoder: Decoder, image: np.ndarray, s: Sighting) -> str:
     """Which symbol a sighting's code is, ``micro`` or ``qr`` (its size in modules and place on the sticker
-    differ): pyzbar reads QR alone; zxing-cpp, whose closer looks read either whatever its ``variants``, is
-    asked again on the code's own neighbourhood (the same code read there as a QR is a QR). Before, every
-    code of a zxing reading both was sized as a Micro QR."""
+    differ): pyzbar reads QR alone, and the zxing decoder only the symbols of its ``variants``; a zxing
+    reading both is asked again on the code's own neighbourhood (the same code read there as a QR is a QR).
+    Before, every code of a zxing reading both was sized as a Micro QR."""
     if decoder.name == "pyzbar":
         return "qr"
+    variants = getattr(decoder, "variants", ("micro", "qr"))
+    if len(variants) == 1:
+        return str(variants[0])
     import zxingcpp
 
     xs, ys = [c[0] for c in s.corners], [c[1] for c in s.corners]

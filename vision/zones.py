@@ -8,7 +8,7 @@ area, which is what the synthetic camera renders.
 ```toml
 [vision]
 decoder = "zxing"          # or "pyzbar"
-variants = ["micro"]       # symbols zxing-cpp looks for: "micro" and/or "qr" (pyzbar reads only qr)
+variants = ["micro"]       # symbols the zxing decoder reads, no other: "micro" and/or "qr" (pyzbar reads only qr)
 table_mm = [800, 450]      # the area the camera sees, width and height
 confirm_k = 2              # a card counts as seen when decoded in k ...
 confirm_n = 3              # ... of the last n frames

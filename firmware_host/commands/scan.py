@@ -37,7 +37,8 @@ exit status: 0 every image read; 1 with --decoder pyzbar, an image in which it r
 full QR only, not the Micro QR the labels carry by default); 2 an image or the configuration could not be
 used (named on stderr)."""
 PYZBAR_NOTE = ("pyzbar (zbar) reads full QR codes only, not Micro QR, which the labels carry by default: "
-               "use --decoder zxing (it reads both), or print QR labels (cardtable labels --variant qr)")
+               "use --decoder zxing (Micro QR by default, QR too with --variants micro,qr), or print QR labels "
+               "(cardtable labels --variant qr)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -49,8 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="decoder backend: zxing (Micro QR and QR) or pyzbar (full QR only); default: the config's "
                         "[vision] decoder, else zxing")
     p.add_argument("--variants",
-                   help="symbols zxing-cpp looks for: micro, qr or both (default: the config's [vision] variants, "
-                        "else micro,qr)")
+                   help="symbols the zxing decoder reads: micro, qr or both (default: the config's [vision] "
+                        "variants, else micro, as the table's)")
     p.add_argument("--remedies", help="the zxing decoder's second-look remedies, comma-separated, or none "
                    "(default: the config's [vision] remedies, else glare,regrid,narrow)")
     p.add_argument("--config", help="the table's TOML file, or one with [vision] and [zones]: read as the table "
@@ -74,8 +75,10 @@ def _run(args: argparse.Namespace) -> int:
         except CalibrationError as exc:  # named as the table names it at start: the file and the key
             raise ConfigError(f"{args.config}: vision.homography_file: {exc}") from None
         args.decoder = args.decoder or cfg.decoder
+        # one default, the table's (VisionConfig's): scan without --config used micro,qr, so a picture read
+        # differently with a --config that did not name its variants (audit 61)
         variants = (tuple(v.strip() for v in args.variants.split(",") if v.strip()) if args.variants
-                    else cfg.variants if args.config else ("micro", "qr"))
+                    else cfg.variants)
         remedies = cfg.remedies if args.decoder == "zxing" else None
         if args.remedies is not None:
             names = [r.strip() for r in args.remedies.split(",") if r.strip()]
