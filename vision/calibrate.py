@@ -74,4 +74,19 @@ def load_homography(path: str | Path) -> np.ndarray:
         raise CalibrationError(f"{p}: not a calibration file (want JSON with a 3x3 'homography')") from None
     if h.shape != (3, 3) or not np.isfinite(h).all():
         raise CalibrationError(f"{p}: 'homography' must be a 3x3 matrix of numbers")
+    if _singular(h):
+        raise CalibrationError(f"{p}: 'homography' is singular (all zeros, or it maps the frame onto a line or a "
+                               "point, not the table): run cardtable calibrate again")
     return h
+
+
+SINGULAR_BELOW = 1e-10  # a homography's least singular value over its greatest, below which it is refused
+
+
+def _singular(h: np.ndarray) -> bool:
+    """Whether ``h`` cannot map frame pixels to table millimetres: a matrix of zeros, or one of rank under 3,
+    sends every pixel to one point or line (or divides by zero), so every code's zone came out null and numpy
+    warned on stderr (audit 61). A calibration's spread of singular values is about 1e-3 (a translation of
+    hundreds of millimetres beside a scale under one), far from ``SINGULAR_BELOW``."""
+    s = np.linalg.svd(h, compute_uv=False)
+    return bool(s[0] == 0 or s[-1] / s[0] < SINGULAR_BELOW)

@@ -264,9 +264,11 @@ def parse_member_payload(text: str) -> MemberCode:
 
 
 def member_symbol(payload: str) -> np.ndarray:
-    """A member code's symbol: Micro QR, level L, the smallest version that holds the payload (M2 up to 6
-    characters, 11 x 11... 13 x 13 modules; M3 up to 14, 15 x 15; M4 up to 19, 17 x 17), so the decoder a
-    table already runs reads it; 0 dark, 255 light, without quiet zone."""
+    """A member code's symbol: Micro QR, the smallest version that holds the payload at level L (M2, 13 x 13
+    modules, up to 6 characters; M3, 15 x 15, up to 14; M4, 17 x 17, up to 19; more of digits), which
+    zxing-cpp's writer then makes at level M when the payload fits that version at M too (``M11021E`` is
+    M3-M; CARD_CODES.md, "Member cards"), so the decoder a table already runs reads it; 0 dark, 255 light,
+    without quiet zone."""
     import zxingcpp
 
     barcode = zxingcpp.create_barcode(payload, zxingcpp.BarcodeFormat.MicroQRCode, options="ecLevel=L")

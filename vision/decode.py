@@ -25,8 +25,11 @@ from vision.zones import DEFAULT_REMEDIES, parse_remedies
 
 log = logging.getLogger(__name__)
 
-# Card area relative to the code's area (a 57 x 89 mm card around a 39 mm code).
-CARD_PER_CODE_AREA = 57 * 89 / 39.0**2
+# A bridge card, in millimetres, and its area relative to the code's (a 57 x 89 mm card around a 39 mm code).
+CARD_MM = (57.0, 89.0)
+CARD_PER_CODE_AREA = CARD_MM[0] * CARD_MM[1] / 39.0**2
+# The fewest pixels a frame may have each way: less is no picture of a table (``as_gray`` refuses it).
+MIN_FRAME_SIDE = 16
 # Frames less tall than this are scaled up twice before zxing reads them (see ``ZxingDecoder._raw``).
 UPSCALE_BELOW = 600
 
@@ -109,7 +112,7 @@ def as_gray(frame: object) -> np.ndarray:
         raise FrameError("no frame (the camera returned nothing)")
     if not isinstance(frame, np.ndarray):
         raise FrameError(f"a frame must be a numpy array, got {type(frame).__name__}")
-    if frame.size == 0 or frame.ndim not in (2, 3) or min(frame.shape[:2]) < 16:
+    if frame.size == 0 or frame.ndim not in (2, 3) or min(frame.shape[:2]) < MIN_FRAME_SIDE:
         raise FrameError(f"frame of shape {frame.shape} is not an image")
     if frame.dtype != np.uint8:
         raise FrameError(f"frame of dtype {frame.dtype}: want uint8")
@@ -159,9 +162,12 @@ class _Base:
     upscale_small = False  # scale frames less tall than UPSCALE_BELOW up twice before reading
 
     def __init__(self, heavy_ec_below: float = 0.5, find_unreadable: bool = True,
-                 card_area_px: float = 0.0) -> None:
+                 card_area_px: float = 0.0, table_mm: tuple[float, float] | None = None) -> None:
         self.heavy_ec_below = heavy_ec_below
         self.card_area_px = card_area_px
+        # The table area the frame shows (``[vision] table_mm``), which sizes a card in a frame where no code
+        # read; None: the default play area's share of any frame (``_card_area``)
+        self.table_mm = table_mm
         self.find_unreadable = find_unreadable
         self.rejected: Counter[str] = Counter()
         self._seen_rejects: set[str] = set()
@@ -177,11 +183,20 @@ class _Base:
         """Reads of code-shaped regions the whole-frame pass did not read (none by default)."""
         return []
 
-    def _card_area(self, frame: np.ndarray, codes: list[RawRead]) -> float:
+    def _card_area(self, frame: np.ndarray, codes: list[RawRead], framed: bool = True) -> float:
+        """A card's area (px) in ``frame``: from the codes read, else ``card_area_px``, else (``framed``) a
+        57 x 89 mm card at the frame's px/mm when it shows ``table_mm`` (centred, aspect kept, as
+        ``vision.zones.default_homography`` takes it), else a 75th of the frame (about a card of the default
+        800 x 450 mm play area in a 16:9 frame). Before ``table_mm`` was used, a frame of a wider framing
+        with no code read looked for cards far too big, and ``unreadable`` stayed empty (audit 61)."""
         if codes:
             return float(np.median([_area(c) for _, c, _ in codes])) * CARD_PER_CODE_AREA
         if self.card_area_px:
             return self.card_area_px
+        if framed and self.table_mm is not None:
+            h, w = frame.shape[:2]
+            px_per_mm = min(w / self.table_mm[0], h / self.table_mm[1])
+            return CARD_MM[0] * CARD_MM[1] * px_per_mm**2
         return frame.shape[0] * frame.shape[1] / 75.0  # the default table area seen at any size
 
     def read(self, frame: np.ndarray) -> FrameReading:
@@ -265,8 +280,8 @@ class ZxingDecoder(_Base):
                  second_look: bool = True, max_candidates: int = lookagain.MAX_CANDIDATES,
                  size_bands: bool = True, split_joined: bool = True, defocus: bool = True,
                  mostly_ink: bool = True, narrow: bool = True, glare: bool = True, regrid: bool = True,
-                 lean: bool = True, faint_glare: bool = False) -> None:
-        super().__init__(heavy_ec_below, find_unreadable, card_area_px)
+                 lean: bool = True, faint_glare: bool = False, table_mm: tuple[float, float] | None = None) -> None:
+        super().__init__(heavy_ec_below, find_unreadable, card_area_px, table_mm)
         import zxingcpp
 
         self.second_look = second_look
@@ -313,10 +328,16 @@ class ZxingDecoder(_Base):
         self._crop_formats = list(fmts.values())  # a QR where only Micro QR is wanted: a foreign code
         self.variants = tuple(variants)
 
+    def _ours(self, found: list) -> list:
+        """The symbols of ``variants`` among zxing-cpp's reads: asked for QR alone, zxing-cpp returns the
+        Micro QR codes it finds too (the format asked for is not a filter for the QR family), so ``variants =
+        ["qr"]`` read Micro QR cards (audit 61). Asked for Micro QR alone it returns no QR: a no-op there."""
+        return [b for b in found if b.format in self._formats]
+
     def _raw(self, gray: np.ndarray, frame: np.ndarray) -> list[RawRead]:
         found = self._zx.read_barcodes(gray, formats=self._formats, try_rotate=False, try_invert=False,
                                        try_downscale=gray.shape[0] > 1100)
-        return self._convert(found, 0.0, 0.0, 1.0)
+        return self._convert(self._ours(found), 0.0, 0.0, 1.0)
 
     def _look_again(self, gray: np.ndarray, raw: list[RawRead]) -> list[RawRead]:
         """The second look (``vision.lookagain``): code-shaped regions found whatever the light, read
@@ -388,7 +409,8 @@ class ZxingDecoder(_Base):
         if x1 - x0 < 8 or y1 - y0 < 8:
             return []
         crop = cv2.resize(gray[y0:y1, x0:x1], None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
-        found = self._convert(self._zx.read_barcodes(crop, formats=self._formats, try_downscale=False), x0, y0, 0.5)
+        found = self._convert(self._ours(self._zx.read_barcodes(crop, formats=self._formats, try_downscale=False)),
+                              x0, y0, 0.5)
         if found or not self.second_look or self._card_looks >= lookagain.MAX_CARD_LOOKS:
             return found
         side = math.sqrt(cv2.contourArea(box.astype(np.float32)) / CARD_PER_CODE_AREA)  # a code's on this card
@@ -421,8 +443,9 @@ class PyzbarDecoder(_Base):
     name = "pyzbar"
 
     def __init__(self, heavy_ec_below: float = 0.5, find_unreadable: bool = True,
-                 whole_frame: bool = False, card_area_px: float = 0.0) -> None:
-        super().__init__(heavy_ec_below, find_unreadable, card_area_px)
+                 whole_frame: bool = False, card_area_px: float = 0.0,
+                 table_mm: tuple[float, float] | None = None) -> None:
+        super().__init__(heavy_ec_below, find_unreadable, card_area_px, table_mm)
         from pyzbar import pyzbar
 
         self._zbar = pyzbar
@@ -432,7 +455,9 @@ class PyzbarDecoder(_Base):
         h, w = gray.shape
         if self.whole_frame:
             return [(0, 0, w, h)]
-        boxes = card_shapes(frame, self._card_area(frame, [])) if frame.ndim == 3 else []
+        # the regions to read keep the frame's 75th (``framed=False``): ``table_mm`` changes which card shapes
+        # are listed as unreadable, never what is read
+        boxes = card_shapes(frame, self._card_area(frame, [], framed=False)) if frame.ndim == 3 else []
         if not boxes:
             return [(0, 0, w, h)]
         out = []
@@ -482,21 +507,24 @@ def _symbol_order(pts: list[Point], orientation: object) -> list[Point]:
 
 
 def make_decoder(name: str = "zxing", heavy_ec_below: float = 0.5,
-                 variants: tuple[str, ...] = ("micro",), remedies: tuple[str, ...] | None = None) -> Decoder:
+                 variants: tuple[str, ...] = ("micro",), remedies: tuple[str, ...] | None = None,
+                 table_mm: tuple[float, float] | None = None) -> Decoder:
     """The decoder backend called ``name``: ``zxing`` (default) or ``pyzbar``.
 
     ``variants`` says which symbols zxing-cpp looks for (``micro``, ``qr``); pyzbar reads only ``qr``.
     ``remedies`` names the zxing decoder's costly second-look remedies to use (``vision.zones.REMEDIES``;
-    None: ``DEFAULT_REMEDIES``); pyzbar has no second look, so it takes none.
+    None: ``DEFAULT_REMEDIES``); pyzbar has no second look, so it takes none. ``table_mm``, the table area
+    the frames show (``[vision] table_mm``), sizes the card shapes listed as unreadable in a frame where
+    no code read (None: a 75th of the frame).
     """
     if remedies is not None:
         parse_remedies(list(remedies), "remedies")  # a ConfigError, which is a ValueError, naming what is wrong
     if name == "zxing":
         chosen = DEFAULT_REMEDIES if remedies is None else remedies
         return ZxingDecoder(heavy_ec_below, variants=variants, glare="glare" in chosen, regrid="regrid" in chosen,
-                            narrow="narrow" in chosen, faint_glare="faint_glare" in chosen)
+                            narrow="narrow" in chosen, faint_glare="faint_glare" in chosen, table_mm=table_mm)
     if name == "pyzbar":
         if remedies:
             raise ValueError("remedies: the pyzbar decoder has no second look, so it takes none")
-        return PyzbarDecoder(heavy_ec_below)
+        return PyzbarDecoder(heavy_ec_below, table_mm=table_mm)
     raise ValueError(f"unknown decoder {name!r} (want zxing or pyzbar)")

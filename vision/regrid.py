@@ -93,10 +93,18 @@ class Grid:
         return grid_points(self.params()[None])[0]
 
     def corners(self) -> list[tuple[float, float]]:
-        """The symbol's four corners (px), as seen."""
+        """The symbol's four corners (px) in its own order, as zxing-cpp gives them and
+        ``vision.scan.card_centre`` needs: the finder's corner first, then clockwise (top-right, bottom-right,
+        bottom-left of the symbol). The grid's own corners (-u-v, +u-v, +u+v, -u+v) are clockwise too, but
+        start at the finder's only when ``turn`` is 0: the symbol is the grid's samples turned back by ``turn``
+        quarter turns (``np.rot90(samples, -turn)``), which puts its top-left at the grid's corner ``-turn``
+        (mod 4). Before, the grid's order was given whatever the turn, and a card's centre was worked out up
+        to 90 degrees the wrong way."""
         h = N / 2
-        return [(self.x + i * h * self.u[0] + j * h * self.v[0], self.y + i * h * self.u[1] + j * h * self.v[1])
+        seen = [(self.x + i * h * self.u[0] + j * h * self.v[0], self.y + i * h * self.u[1] + j * h * self.v[1])
                 for i, j in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        first = -self.turn % 4
+        return seen[first:] + seen[:first]
 
 
 _ROW, _COL = np.mgrid[0:SIDE, 0:SIDE].astype(np.float32) - (SIDE - 1) / 2

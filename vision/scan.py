@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from vision.codes import CodeRejected, parse_code
-from vision.decode import Decoder, Sighting
+from vision.decode import MIN_FRAME_SIDE, Decoder, Sighting
 from vision.imagesize import FORMATS, MAX_IMAGE_PIXELS, image_size
 from vision.zones import Zones, default_homography, to_table
 
@@ -41,7 +41,9 @@ def load_image(path: str | Path) -> np.ndarray:
     """Read an image file as BGR.
 
     The size is read from the file's header first: an image over ``MAX_IMAGE_PIXELS`` (or a file over
-    ``MAX_FILE_BYTES``) is refused before anything is decoded.
+    ``MAX_FILE_BYTES``) is refused before anything is decoded; one under ``MIN_FRAME_SIDE`` pixels either way,
+    which the decoder refuses, is refused here naming the file (before, the decoder's ``FrameError`` reached
+    ``scan`` as a traceback and ended the batch).
 
     Raises:
         ImageError: naming the file and what is wrong with it.
@@ -63,6 +65,9 @@ def load_image(path: str | Path) -> np.ndarray:
     img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if img is None:
         raise ImageError(f"{p}: not an image OpenCV can read")
+    if min(img.shape[:2]) < MIN_FRAME_SIDE:
+        raise ImageError(f"{p}: {img.shape[1]}x{img.shape[0]} pixels is too small to be a picture of the table "
+                         f"(want at least {MIN_FRAME_SIDE} x {MIN_FRAME_SIDE})")
     return img
 
 
@@ -91,11 +96,14 @@ def card_centre(s: Sighting, variant: str = "micro") -> tuple[float, float, floa
 
 def symbol_of(decoder: Decoder, image: np.ndarray, s: Sighting) -> str:
     """Which symbol a sighting's code is, ``micro`` or ``qr`` (its size in modules and place on the sticker
-    differ): pyzbar reads QR alone; zxing-cpp, whose closer looks read either whatever its ``variants``, is
-    asked again on the code's own neighbourhood (the same code read there as a QR is a QR). Before, every
-    code of a zxing reading both was sized as a Micro QR."""
+    differ): pyzbar reads QR alone, and the zxing decoder only the symbols of its ``variants``; a zxing
+    reading both is asked again on the code's own neighbourhood (the same code read there as a QR is a QR).
+    Before, every code of a zxing reading both was sized as a Micro QR."""
     if decoder.name == "pyzbar":
         return "qr"
+    variants = getattr(decoder, "variants", ("micro", "qr"))
+    if len(variants) == 1:
+        return str(variants[0])
     import zxingcpp
 
     xs, ys = [c[0] for c in s.corners], [c[1] for c in s.corners]

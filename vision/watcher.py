@@ -394,7 +394,7 @@ def build_watcher(cfg: VisionConfig, clock: Callable[[], float] = time.monotonic
 
     hom = load_homography(cfg.homography_file) if cfg.homography_file else None
     return TableWatcher(make_decoder(cfg.decoder, cfg.heavy_ec_below, cfg.variants,
-                                     cfg.remedies if cfg.decoder == "zxing" else None), cfg.zones, cfg.confirm_k, cfg.confirm_n,
+                                     cfg.remedies if cfg.decoder == "zxing" else None, cfg.table_mm), cfg.zones, cfg.confirm_k, cfg.confirm_n,
                         cfg.gone_m, clock, homography=hom, table_mm=cfg.table_mm, packs=packs)
 
 

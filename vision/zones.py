@@ -8,7 +8,7 @@ area, which is what the synthetic camera renders.
 ```toml
 [vision]
 decoder = "zxing"          # or "pyzbar"
-variants = ["micro"]       # symbols zxing-cpp looks for: "micro" and/or "qr" (pyzbar reads only qr)
+variants = ["micro"]       # symbols the zxing decoder reads, no other: "micro" and/or "qr" (pyzbar reads only qr)
 table_mm = [800, 450]      # the area the camera sees, width and height
 confirm_k = 2              # a card counts as seen when decoded in k ...
 confirm_n = 3              # ... of the last n frames
@@ -145,8 +145,12 @@ def to_table(h: np.ndarray, x: float, y: float) -> tuple[float, float]:
 
 
 def _number(v: Any, key: str) -> float:
+    """A finite number: TOML's ``nan`` and ``inf`` are refused too (a zone of ``nan`` held no point, and one to
+    ``inf`` every point beyond, with nothing said; audit 61)."""
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise ConfigError(f"{key}: want a number, got {v!r}")
+    if not math.isfinite(v):
+        raise ConfigError(f"{key}: want a finite number, got {v!r}")
     return float(v)
 
 
@@ -240,6 +244,9 @@ def _parse_zones(doc: Any) -> Zones:
         key = f"zones.{name}.rect"
         if not isinstance(z, Mapping) or "rect" not in z:
             raise ConfigError(f"{key}: missing")
+        for extra in z:
+            if extra != "rect":  # a zone is its rectangle alone: a colour or a name misspelt is said, not ignored
+                raise ConfigError(f"zones.{name}.{extra}: unknown key (a zone's table holds rect only)")
         r = z["rect"]
         if not isinstance(r, list) or len(r) != 4:
             raise ConfigError(f"{key}: want [x0, y0, x1, y1], got {r!r}")

@@ -70,7 +70,9 @@ def _run(args: argparse.Namespace) -> int:
             if not frames:
                 raise CameraError(f"camera {args.camera!r}: gave no frame")
         reports = [check_frame(decoder, f, exposure_us, args.variant) for f in frames]
-    except (CameraError, ImageError, FrameError, OSError) as exc:
+    except FrameError as exc:  # a picture the decoder refuses: named when it came from a file
+        return bad(f"{args.image}: {exc}" if args.image else exc)
+    except (CameraError, ImageError, OSError) as exc:
         return bad(exc)
     report = max(reports, key=lambda r: len(r.codes))
     if args.json:

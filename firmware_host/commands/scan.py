@@ -37,7 +37,8 @@ exit status: 0 every image read; 1 with --decoder pyzbar, an image in which it r
 full QR only, not the Micro QR the labels carry by default); 2 an image or the configuration could not be
 used (named on stderr)."""
 PYZBAR_NOTE = ("pyzbar (zbar) reads full QR codes only, not Micro QR, which the labels carry by default: "
-               "use --decoder zxing (it reads both), or print QR labels (cardtable labels --variant qr)")
+               "use --decoder zxing (Micro QR by default, QR too with --variants micro,qr), or print QR labels "
+               "(cardtable labels --variant qr)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -49,8 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="decoder backend: zxing (Micro QR and QR) or pyzbar (full QR only); default: the config's "
                         "[vision] decoder, else zxing")
     p.add_argument("--variants",
-                   help="symbols zxing-cpp looks for: micro, qr or both (default: the config's [vision] variants, "
-                        "else micro,qr)")
+                   help="symbols the zxing decoder reads: micro, qr or both (default: the config's [vision] "
+                        "variants, else micro, as the table's)")
     p.add_argument("--remedies", help="the zxing decoder's second-look remedies, comma-separated, or none "
                    "(default: the config's [vision] remedies, else glare,regrid,narrow)")
     p.add_argument("--config", help="the table's TOML file, or one with [vision] and [zones]: read as the table "
@@ -63,23 +64,28 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def _run(args: argparse.Namespace) -> int:
     from vision.calibrate import CalibrationError, load_homography
     from vision.codes import RejectReason
-    from vision.decode import make_decoder
+    from vision.decode import FrameError, make_decoder
     from vision.scan import ImageError, load_image, scan_image
     from vision.zones import ConfigError, VisionConfig, load_vision_config, parse_remedies
 
     try:
         cfg = load_vision_config(args.config) if args.config else VisionConfig()
-        hom = load_homography(cfg.homography_file) if cfg.homography_file else None
+        try:
+            hom = load_homography(cfg.homography_file) if cfg.homography_file else None
+        except CalibrationError as exc:  # named as the table names it at start: the file and the key
+            raise ConfigError(f"{args.config}: vision.homography_file: {exc}") from None
         args.decoder = args.decoder or cfg.decoder
+        # one default, the table's (VisionConfig's): scan without --config used micro,qr, so a picture read
+        # differently with a --config that did not name its variants (audit 61)
         variants = (tuple(v.strip() for v in args.variants.split(",") if v.strip()) if args.variants
-                    else cfg.variants if args.config else ("micro", "qr"))
+                    else cfg.variants)
         remedies = cfg.remedies if args.decoder == "zxing" else None
         if args.remedies is not None:
             names = [r.strip() for r in args.remedies.split(",") if r.strip()]
             remedies = () if names == ["none"] else parse_remedies(names, "--remedies")
             if remedies and args.decoder == "pyzbar":
                 raise ConfigError("--remedies: the pyzbar decoder has no second look, so it takes none")
-        decoder = make_decoder(args.decoder, cfg.heavy_ec_below, variants, remedies)
+        decoder = make_decoder(args.decoder, cfg.heavy_ec_below, variants, remedies, cfg.table_mm)
     except (ConfigError, CalibrationError, ValueError, OSError) as exc:
         print(f"cardtable scan: {exc}", file=sys.stderr)
         return 2
@@ -94,7 +100,12 @@ def _run(args: argparse.Namespace) -> int:
             print(f"cardtable scan: {exc}", file=sys.stderr)
             rc = 2
             continue
-        record = scan_image(decoder, image, path, cfg.zones, hom, cfg.table_mm)
+        try:
+            record = scan_image(decoder, image, path, cfg.zones, hom, cfg.table_mm)
+        except FrameError as exc:  # an image the decoder refuses: named, and the batch goes on
+            print(f"cardtable scan: {path}: {exc}", file=sys.stderr)
+            rc = 2
+            continue
         print(json.dumps(record), flush=True)
         if args.decoder == "pyzbar" and not record["cards"]:
             print(f"cardtable scan: {path}: pyzbar read no code here (it reads full QR only)", file=sys.stderr)

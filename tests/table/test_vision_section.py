@@ -85,6 +85,17 @@ def test_a_wrong_vision_or_zones_value_is_named_with_exit_2(tmp_path: Path, extr
     assert len(lines) == 1 and says in lines[0] and str(cfg) in lines[0], done.stderr
 
 
+def test_a_singular_homography_file_is_refused_at_start(tmp_path: Path) -> None:
+    """Audit 61: a homography of zeros passed the check at start, and the table placed every code nowhere."""
+    (tmp_path / "zero.json").write_text('{"homography": [[0, 0, 0], [0, 0, 0], [0, 0, 0]]}')
+    cfg = _table_toml(tmp_path, '[vision]\nhomography_file = "zero.json"\n', camera="none")
+    done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "check-config", "--config", str(cfg),
+                           "--no-devices"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert str(cfg) in line and "vision.homography_file" in line and "zero.json" in line and "singular" in line
+
+
 def test_the_cameras_decoder_reaches_the_watcher(tmp_path: Path) -> None:
     """``camera.decoder``, in the configuration as shipped, was checked and then never used."""
     from vision.decode import PyzbarDecoder

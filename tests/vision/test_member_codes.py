@@ -33,6 +33,33 @@ def test_the_worked_example_and_the_symbol_of_the_document() -> None:
     assert rows in part and "`M11021E`" in part
 
 
+def _version_and_level(symbol: np.ndarray) -> str:
+    """``M3-M``: a Micro QR symbol's version (from its side) and the level zxing-cpp reads in it."""
+    import zxingcpp
+
+    page = np.kron(np.pad(symbol, 4, constant_values=255), np.ones((8, 8), np.uint8))
+    (read,) = zxingcpp.read_barcodes(page, formats=zxingcpp.BarcodeFormat.MicroQRCode)
+    return f"M{(symbol.shape[0] - 9) // 2}-{read.ec_level}"
+
+
+def test_the_document_names_the_level_the_member_symbol_is_printed_at() -> None:
+    """Audit 61: the document called the member symbol "Micro QR, level L", but ``member_symbol`` (zxing-cpp's
+    writer asked for L) raises the level to M where the payload fits the version at M: the worked example's
+    symbol, and the document's matrix of it, read as M3-M."""
+    part = DOC[DOC.index("## Member cards"):DOC.index("### Why a member card is never")]
+    assert _version_and_level(member_symbol("M11021E")) == "M3-M"
+    assert "`M11021E` (7 characters) is an M3-M symbol" in part
+    rows = part[part.index("```\n") + 4:part.index("\n```", part.index("```\n"))].split("\n")
+    doc_symbol = np.array([[0 if c == "#" else 255 for c in row] for row in rows], np.uint8)
+    assert _version_and_level(doc_symbol) == "M3-M" and (doc_symbol == member_symbol("M11021E")).all()
+    # the rule the document gives, at the edges of each version's capacity (letters only: one mode throughout)
+    for letters, want in ((2, "M2-M"), (3, "M2-L"), (4, "M3-M"), (8, "M3-M"), (9, "M3-L"), (12, "M4-M"),
+                          (15, "M4-M"), (16, "M4-L")):
+        payload = encode_member_payload("ABCDEFGHIJKLMNOP"[:letters])
+        assert _version_and_level(member_symbol(payload)) == want, payload
+    assert all(f"{want}" in part for want in ("M2-M", "M2-L", "M3-M", "M3-L", "M4-M", "M4-L"))
+
+
 @pytest.mark.parametrize("text, reason", [
     ("M11021F", RejectReason.CHECK), ("M21021E", RejectReason.VERSION), ("1B7TDY", RejectReason.VERSION),
     ("BN1H1Z", RejectReason.VERSION), ("M1E", RejectReason.LENGTH), ("M1102a1", RejectReason.CHARSET),

@@ -147,3 +147,42 @@ def test_even_out_takes_a_glare_gradient_off_paper_and_ink() -> None:
     dark = paper + m * (ink - paper)
     even = regrid.even_out(dark.astype(np.float32))
     assert np.allclose(even, m, atol=1e-3)
+
+
+def _quarter_turns(frame: np.ndarray, point: tuple[float, float], k: int) -> tuple[np.ndarray, tuple[float, float]]:
+    """``frame`` turned ``k`` quarter turns anticlockwise on the screen (``np.rot90``), and where ``point``
+    (px) goes: every pixel kept, so what the decoder reads stays what it reads."""
+    x, y = point
+    for _ in range(k):
+        w = frame.shape[1]
+        frame, (x, y) = np.rot90(frame), (y, w - 1 - x)
+    return np.ascontiguousarray(frame), (x, y)
+
+
+def test_a_code_read_by_grid_gives_its_corners_finder_first_so_the_card_centre_points_up_the_card() -> None:
+    """Audit 61: a code read module by module had its corners in the fitted grid's order whatever the grid's
+    turn, so ``card_x``/``card_y`` (2.3 modules towards the symbol's top edge) pointed up to 90 degrees the
+    wrong way. One blurred card at 2.7 px a module, which only the module-by-module read reads, in a frame
+    turned 0, 90, 180 and 270 degrees: its corners come finder first and clockwise, as zxing-cpp gives them,
+    and the card centre lies up the card (the test renderer's card turned 100 degrees clockwise)."""
+    from laws.cards import Card
+    from vision.render import Degrade, Scene, render, table_to_frame
+    from vision.scan import card_centre
+    from vision.zones import to_table
+
+    size, table = (1280, 720), (1400.0, 787.5)
+    scene = Scene(table_mm=table)
+    placed = scene.place(Card.parse("TD"), "B7", at=(700.0, 393.75), angle=100.0)
+    frame = render(scene, size, Degrade(blur=1.6, noise=3, jpeg=85), np.random.default_rng(1))
+    a = math.radians(placed.angle)  # the art turned clockwise on the screen: its top edge faces (sin a, -cos a)
+    up_the_card = to_table(table_to_frame(size, table), placed.x + 30 * math.sin(a), placed.y - 30 * math.cos(a))
+    for k in range(4):
+        turned, (up_x, up_y) = _quarter_turns(frame, up_the_card, k)
+        assert not ZxingDecoder(regrid=False).read(turned).sightings, k  # only the grid reads it
+        (s,) = ZxingDecoder().read(turned).sightings
+        card_x, card_y, _ = card_centre(s)
+        want = math.degrees(math.atan2(up_y - s.y, up_x - s.x))
+        got = math.degrees(math.atan2(card_y - s.y, card_x - s.x))
+        assert abs((got - want + 180) % 360 - 180) < 10, (k, got, want)
+        (ax, ay), (bx, by), _, (dx, dy) = s.corners
+        assert (bx - ax) * (dy - ay) - (by - ay) * (dx - ax) > 0, k  # top-left, top-right, ..., bottom-left: clockwise

@@ -1,15 +1,17 @@
 """``scan`` sizes each code as the symbol it is, and places the card from it whichever decoder read it
 (vision/CARD_CODES.md, "Reading a frame": ``px_per_module`` over 13 or 21 modules, the card's centre 2.3 or
-5.5 modules up the sticker). Before: a zxing reading both symbols (``scan``'s default) sized every code as
+5.5 modules up the sticker). Before: a zxing reading both symbols (``scan``'s default then) sized every code as
 a Micro QR, so a QR label's ``px_per_module`` and card centre were wrong; and pyzbar's corners came in the
 picture's order, not the symbol's, so its card centre ignored which way the card lay."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -55,3 +57,39 @@ def test_an_empty_zones_section_is_refused_not_the_default_zones(tmp_path: Path)
     done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "scan", "--config", str(cfg), str(cfg)],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "zones: want one table per zone" in done.stderr
+
+
+def test_variants_qr_reads_no_micro_qr() -> None:
+    """Audit 61: asked for QR alone, zxing-cpp returns the Micro QR codes it finds too, and ``--variants qr``
+    read Micro QR cards in the whole-frame pass; the decoder reads the symbols of its ``variants`` only."""
+    scene = Scene()
+    scene.place(Card.parse("TD"), "B7", at=(400, 225), angle=20, variant="qr")
+    scene.place(Card.parse("AS"), "B7", at=(200, 225), angle=20)
+    img = render(scene, (1280, 720), Degrade(blur=0.5, noise=2), np.random.default_rng(0))
+    for remedies in ((), None):
+        read = {v: set(_cards(make_decoder("zxing", variants=v, remedies=remedies), img))
+                for v in (("qr",), ("micro",), ("micro", "qr"))}
+        assert read == {("qr",): {"TD"}, ("micro",): {"AS"}, ("micro", "qr"): {"TD", "AS"}}, remedies
+
+
+def test_scan_has_one_default_variants_with_or_without_a_config(tmp_path: Path) -> None:
+    """Audit 61: without ``--config`` scan read ``micro,qr``, with a ``--config`` whose ``[vision]`` did not
+    name ``variants`` it read the table's default, ``micro``: the same picture read 119 QR codes or none.
+    Both are the table's default now, and ``--variants`` or the config's key choose QR."""
+    scene = Scene()
+    scene.place(Card.parse("TD"), "B7", at=(400, 225), angle=20, variant="qr")
+    scene.place(Card.parse("AS"), "B7", at=(200, 225), angle=20)
+    img = tmp_path / "t.png"
+    cv2.imwrite(str(img), render(scene, (1280, 720), Degrade(blur=0.5, noise=2), np.random.default_rng(0)))
+    bare, qr = tmp_path / "bare.toml", tmp_path / "qr.toml"
+    bare.write_text("[vision]\ntable_mm = [800, 450]\n")
+    qr.write_text('[vision]\nvariants = ["micro", "qr"]\n')
+
+    def read(*argv: str) -> set[str]:
+        done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "scan", *argv, str(img)], cwd=ROOT,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return {c["card"] for c in json.loads(done.stdout)["cards"]}
+
+    assert read() == read("--config", str(bare)) == {"AS"}
+    assert read("--variants", "micro,qr") == read("--config", str(qr)) == {"AS", "TD"}

@@ -101,6 +101,21 @@ def test_camera_check_bad_input_is_one_message_and_exit_2(tmp_path: Path, capsys
         assert len(err) == 1 and err[0].startswith("cardtable camera-check: ") and "Traceback" not in err[0]
 
 
+def test_camera_check_names_an_image_too_small_for_the_decoder(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Audit 61: ``--image one.png`` (1x1) exited 2 with ``frame of shape (1, 1, 3) is not an image``, which
+    did not say which file; the message names it, whether the image is refused on loading or by the
+    decoder (``load_image``'s size check taken away)."""
+    tiny = tmp_path / "one.png"
+    cv2.imwrite(str(tiny), np.zeros((1, 1, 3), np.uint8))
+    for decoder_sees_it in (False, True):
+        if decoder_sees_it:
+            monkeypatch.setattr("vision.scan.MIN_FRAME_SIDE", 0)
+        assert main(["camera-check", "--image", str(tiny)]) == 2
+        (message,) = capsys.readouterr().err.strip().splitlines()
+        assert message.startswith(f"cardtable camera-check: {tiny}: ")
+
+
 def test_camera_check_without_codes_exits_3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     img = tmp_path / "felt.png"
     cv2.imwrite(str(img), np.full((720, 1280, 3), (40, 100, 30), np.uint8))

@@ -36,6 +36,27 @@ def test_scan_reports_cards_zones_and_unreadable(tmp_path: Path, capsys: pytest.
     assert all(isinstance(c["x"], int) and isinstance(c["y"], int) for c in record["cards"])
 
 
+@pytest.mark.parametrize(("size", "table_mm"), [((1280, 720), (1200, 675)), ((1920, 1080), (2133, 1200))])
+def test_scan_sizes_an_unreadable_card_by_the_configured_framing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                 size: tuple[int, int],
+                                                                 table_mm: tuple[int, int]) -> None:
+    """Audit 61: in a frame where no code read, the decoder sized a card as a 75th of the frame (the default
+    800 x 450 mm play area's), so at a band or whole-table framing the one card whose code was blotted was
+    never listed as unreadable, whatever ``table_mm`` the ``--config`` gave. A 57 x 89 mm card at the
+    configured framing's px/mm is looked for now."""
+    scene = Scene(table_mm=(float(table_mm[0]), float(table_mm[1])))
+    scene.place(card("3C"), "B7", at=(table_mm[0] / 2, table_mm[1] / 2), angle=10, damage="blotted")
+    path = tmp_path / "band.png"
+    cv2.imwrite(str(path), frame_of(scene, size=size))
+    config = tmp_path / "table.toml"
+    config.write_text(f"[vision]\ntable_mm = [{table_mm[0]}, {table_mm[1]}]\n")
+    assert main(["scan", "--config", str(config), str(path)]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["cards"] == []
+    ((x, y),) = [(u["x"], u["y"]) for u in record["unreadable"]]
+    assert abs(x - size[0] / 2) < 10 and abs(y - size[1] / 2) < 10
+
+
 def test_scan_names_bad_images_exits_2_and_reports_the_rest(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     good = tmp_path / "good.jpg"
@@ -52,6 +73,51 @@ def test_scan_names_bad_images_exits_2_and_reports_the_rest(tmp_path: Path,
     assert [c["card"] for c in lines[0]["cards"]] == ["9C"]
     for name in ("notes.png", "empty.png", "gone.png"):
         assert name in err
+
+
+@pytest.mark.parametrize("small", [(1, 1), (8, 8), (500, 1), (1, 500), (15, 40)])
+def test_scan_names_a_tiny_image_and_goes_on_with_the_batch(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch,
+                                                            small: tuple[int, int]) -> None:
+    """Audit 61: a 1x1 (up to 15 px high or wide) image gave the decoder's FrameError as a traceback, exit 1,
+    and the later images and the --stats line were lost. It is named on stderr as a missing file is, the
+    rest are read, exit 2; so is any image the decoder itself refuses (here with ``load_image``'s size check
+    taken away, so that the decoder sees the 1x1 picture)."""
+    good = tmp_path / "good.jpg"
+    cv2.imwrite(str(good), frame_of(spread_scene(["9C"])))
+    tiny = tmp_path / "tiny.png"
+    cv2.imwrite(str(tiny), np.zeros((small[1], small[0], 3), np.uint8))
+    for decoder_sees_it in (False, True):
+        if decoder_sees_it:
+            monkeypatch.setattr("vision.scan.MIN_FRAME_SIDE", 0)
+        rc = main(["scan", "--stats", str(good), str(tiny), str(good)])
+        out, err = capsys.readouterr()
+        assert rc == 2
+        lines = [json.loads(x) for x in out.splitlines()]
+        assert [x.get("image") for x in lines[:-1]] == [str(good), str(good)]
+        assert lines[-1]["stats"]["images"] == 2 and lines[-1]["stats"]["cards"] == 2
+        (message,) = err.strip().splitlines()
+        assert message.startswith(f"cardtable scan: {tiny}: ") and "Traceback" not in err
+        if not decoder_sees_it:
+            assert f"{small[0]}x{small[1]} pixels is too small" in message
+
+
+@pytest.mark.parametrize("matrix", [[[0, 0, 0]] * 3, [[1, 2, 3], [2, 4, 6], [0, 0, 1]], [[1, 0, 0], [0, 1, 0], [0, 0, 0]]])
+def test_scan_refuses_a_singular_homography_naming_file_and_key(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                matrix: list[list[int]]) -> None:
+    """Audit 61: a homography file of zeros (or of rank under 3) was taken: numpy warned on stderr and every
+    code's zone came out null. It is refused as the table refuses it, one line naming the file and key."""
+    good = tmp_path / "good.jpg"
+    cv2.imwrite(str(good), frame_of(spread_scene(["9C"])))
+    (tmp_path / "h.json").write_text(json.dumps({"homography": matrix}))
+    config = tmp_path / "table.toml"
+    config.write_text('[vision]\nhomography_file = "h.json"\n')
+    assert main(["scan", "--config", str(config), str(good)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    (message,) = err.strip().splitlines()
+    assert message.startswith(f"cardtable scan: {config}: vision.homography_file: ")
+    assert "h.json" in message and "singular" in message
 
 
 @pytest.mark.parametrize(("game", "variant"), [("euchre", "micro"), ("contract-bridge", "qr")])

@@ -47,6 +47,15 @@ def test_a_full_file(tmp_path: Path) -> None:
     assert cfg.zones.zone_at(450, 60) == "N" and cfg.zones.zone_at(10, 10) is None
 
 
+def test_the_tables_decoder_sizes_unreadable_cards_by_its_table_mm(tmp_path: Path) -> None:
+    """Audit 61: the table's decoder took a card in a frame where no code read to be a 75th of the frame,
+    whatever ``table_mm``; it is given the configured framing now, as ``scan --config`` is."""
+    path = tmp_path / "table.toml"
+    path.write_text(GOOD.replace('decoder = "pyzbar"\nvariants = ["qr"]\n', ""))
+    decoder = build_watcher(load_vision_config(path)).decoder
+    assert decoder.table_mm == (900.0, 500.0)  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize(("text", "key"), [
     ('[vision]\ndecoder = "opencv"', "vision.decoder"),
     ("[vision]\nconfirm_k = 0", "vision.confirm_k"),
@@ -59,6 +68,11 @@ def test_a_full_file(tmp_path: Path) -> None:
     ("[zones.N]\nrect = [5, 5, 1, 1]", "zones.N.rect"),
     ("[zones.N]\nwhere = 1", "zones.N.rect"),
     ('[zones.cut]\nrect = [0, 0, "a", 9]', "zones.cut.rect"),
+    # audit 61: accepted before, a zone that held nothing (nan) or everything beyond (inf), a key ignored
+    ("[zones.N]\nrect = [nan, 0, 250, 110]", "zones.N.rect: want a finite number, got nan"),
+    ("[zones.N]\nrect = [0, 0, inf, 110]", "zones.N.rect: want a finite number, got inf"),
+    ('[zones.N]\nrect = [250, 0, 550, 110]\ncolour = "red"', "zones.N.colour: unknown key"),
+    ("[vision]\ntable_mm = [inf, 450]", "vision.table_mm: want a finite number"),
 ])
 def test_bad_values_name_their_key(text: str, key: str) -> None:
     with pytest.raises(ConfigError, match=key.replace(".", r"\.")):

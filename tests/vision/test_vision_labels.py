@@ -117,3 +117,63 @@ def test_labels_command_prints_bidding_cards_and_refuses_mixed_flags(tmp_path: P
     # a pack's flags have defaults (issue 21: a bare `cardtable labels` works): --game alone is pack A1
     assert main(["labels", "--game", "euchre", "--out", str(tmp_path / "a1")]) == 0
     assert (tmp_path / "a1.pdf").is_file()
+
+
+def _documented_grid(sheet: str) -> tuple[list[int], list[int], int]:
+    """The columns' left edges, the rows' top edges and the dots left below, as CARD_CODES.md's table of
+    the sticker sheets gives them for ``sheet`` (``A4``, ``Letter``)."""
+    import re
+
+    doc = (Path(__file__).resolve().parents[2] / "vision" / "CARD_CODES.md").read_text(encoding="utf-8")
+    row = re.search(rf"^\| {sheet} \| [^|]+ \| [^|]+ \| ([\d, ]+) dots \| ([\d, ]+) dots \| (\d+) dots", doc, re.M)
+    assert row, sheet
+    cols, rows = ([int(v) for v in g.split(",")] for g in row.groups()[:2])
+    return cols, rows, int(row.group(3))
+
+
+def _cut_line_corners(png: Path) -> tuple[list[int], list[int]]:
+    """Where the stickers' grey cut lines start on a printed page: their left edges and top edges (dots)."""
+    page = np.array(Image.open(png).convert("L"))
+    grey = page == 200
+    def starts(lines: np.ndarray) -> list[int]:  # where each run of grey lines starts (a line may be 2 dots)
+        at = np.flatnonzero(lines > 1000)
+        return [int(v) for i, v in enumerate(at) if i == 0 or at[i - 1] != v - 1]
+
+    # each sticker has two lines each way: its top and bottom, its left and right
+    return starts(grey.sum(axis=0))[0::2], starts(grey.sum(axis=1))[0::2]
+
+
+@pytest.mark.parametrize(("sheet", "name"), [("a4", "A4"), ("letter", "Letter")])
+def test_the_sticker_grid_is_where_the_document_says_down_the_page_too(tmp_path: Path, sheet: str, name: str) -> None:
+    """Audit 61: "Label geometry" said the stickers lie 6 mm apart, centred across the page, but not where
+    they sit from top to bottom. The table it gives now is read here and checked against a printed page's
+    cut lines: the first row 71 dots (6 mm) below the page's top, rows 851 dots apart, the rest left below."""
+    cols, rows, below = _documented_grid(name)
+    png = write_labels("E5", "contract-bridge", tmp_path / sheet, sheet=sheet).pngs[0]
+    lefts, tops = _cut_line_corners(png)
+    assert (lefts, tops) == (cols, rows)
+    sticker_h = round(SHEETS[sheet].sticker_mm[1] * PX_PER_MM)
+    assert Image.open(png).size[1] - (rows[-1] + sticker_h) == below
+    assert rows[0] == round(SHEETS[sheet].gap_mm * PX_PER_MM) == 71
+
+
+@pytest.mark.parametrize(("sheet", "name", "below_mm"), [("a4", "A4", 32.9), ("letter", "Letter", 15.2)])
+def test_the_bidding_labels_lie_down_the_page_where_the_document_says(tmp_path: Path, sheet: str, name: str,
+                                                                      below_mm: float) -> None:
+    """The bidding labels (51 x 60 mm) are laid as the stickers are: the same columns, rows from 71 dots down,
+    as "The printed bidding card" now says."""
+    import re
+
+    from vision.bidding_labels import write_bidding_labels
+
+    doc = (Path(__file__).resolve().parents[2] / "vision" / "CARD_CODES.md").read_text(encoding="utf-8")
+    said = re.search(r"rows' top edges at ([\d, ]+) dots, leaving (\d+) dots \(([\d.]+) mm\) below the last row\s+on "
+                     r"A4 and (\d+) dots \(([\d.]+) mm\) on Letter", doc)
+    assert said
+    rows = [int(v) for v in said.group(1).split(",")]
+    below = int(said.group(2 if sheet == "a4" else 4))
+    assert float(said.group(3 if sheet == "a4" else 5)) == below_mm == round(below / PX_PER_MM, 1)
+    png = write_bidding_labels(tmp_path / "bid", seats="N", sheet=sheet).pngs[0]
+    lefts, tops = _cut_line_corners(png)
+    assert (lefts, tops) == (_documented_grid(name)[0], rows)
+    assert Image.open(png).size[1] - (rows[-1] + round(60 * PX_PER_MM)) == below
