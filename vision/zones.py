@@ -8,7 +8,7 @@ area, which is what the synthetic camera renders.
 ```toml
 [vision]
 decoder = "zxing"          # or "pyzbar"
-variants = ["micro"]       # symbols the zxing decoder reads, no other: "micro" and/or "qr" (pyzbar reads only qr)
+variants = ["micro", "qr"]  # symbols the zxing decoder reads, no other: "micro" and/or "qr" (pyzbar reads only qr)
 table_mm = [800, 450]      # the area the camera sees, width and height
 confirm_k = 2              # a card counts as seen when decoded in k ...
 confirm_n = 3              # ... of the last n frames
@@ -117,7 +117,7 @@ class VisionConfig:
     """Validated vision settings (see the module docstring for the TOML shape)."""
 
     decoder: str = "zxing"
-    variants: tuple[str, ...] = ("micro",)
+    variants: tuple[str, ...] = ("micro", "qr")
     table_mm: tuple[float, float] = (800.0, 450.0)
     confirm_k: int = 2
     confirm_n: int = 3

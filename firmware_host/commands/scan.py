@@ -37,7 +37,7 @@ exit status: 0 every image read; 1 with --decoder pyzbar, an image in which it r
 full QR only, not the Micro QR the labels carry by default); 2 an image or the configuration could not be
 used (named on stderr)."""
 PYZBAR_NOTE = ("pyzbar (zbar) reads full QR codes only, not Micro QR, which the labels carry by default: "
-               "use --decoder zxing (Micro QR by default, QR too with --variants micro,qr), or print QR labels "
+               "use --decoder zxing (Micro QR and QR by default), or print QR labels "
                "(cardtable labels --variant qr)")
 
 
@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "[vision] decoder, else zxing")
     p.add_argument("--variants",
                    help="symbols the zxing decoder reads: micro, qr or both (default: the config's [vision] "
-                        "variants, else micro, as the table's)")
+                        "variants, else micro,qr, as the table's)")
     p.add_argument("--remedies", help="the zxing decoder's second-look remedies, comma-separated, or none "
                    "(default: the config's [vision] remedies, else glare,regrid,narrow)")
     p.add_argument("--config", help="the table's TOML file, or one with [vision] and [zones]: read as the table "
