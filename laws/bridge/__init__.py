@@ -15,11 +15,13 @@ The modules:
   values: the irregularity, its docs/laws.md id, and the options the laws give, as data.
 * ``play``: :class:`~laws.bridge.play.Play`: ``judge`` a card; ``play``, ``accept``, ``withdraw``,
   ``dummy_faced``, ``correct`` (a revoke); ``claim`` and ``agree_claim`` / ``dispute_claim`` /
-  ``rule_claim`` / ``withdraw_claim``; ``rectification()``, ``enter_result``, ``result()``.
+  ``rule_claim`` / ``withdraw_claim`` / ``cancel_concession``; ``rectification()``, ``enter_result``, ``result()``.
 * ``tricks``: the play's values: :class:`~laws.bridge.tricks.Trick`, :class:`~laws.bridge.tricks.Revoke`,
   :class:`~laws.bridge.tricks.TrickClaim`, :class:`~laws.bridge.tricks.PlayVerdict`,
   :class:`~laws.bridge.tricks.PlayResult`, :class:`~laws.bridge.tricks.PlayError`.
 * ``revokes``: the trick transfer for established revokes (``BP-64``), from the trick record.
+* ``concessions``: the tricks a side's top trumps cannot lose, and an agreed claim that concedes them
+  (``BP-68-71``, law 71): ``judge(play)``; ``Play.cancel_concession`` applies it.
 * ``pbn``: reading a PBN 2.1 auction section (``AP``, ``^I``, ``^S``, import columns), writing the play
   section (``play_lines(play)``), and PBN's card spelling (suit then rank).
 

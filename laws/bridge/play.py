@@ -516,6 +516,17 @@ class Play:
         self._pending()
         self.claim_state = None
 
+    def cancel_concession(self, side: Side, tricks: int) -> None:
+        """An agreed claim conceded ``side`` tricks its cards cannot lose (law 71, ``laws.bridge.concessions``):
+        ``tricks`` of the remaining go back to it, and the result counts them."""
+        c = self.claim_state
+        if c is None or c.status is not ClaimStatus.AGREED:
+            raise PlayError("only an agreed claim's concession is cancelled")
+        mine = c.for_claimer + (tricks if side is c.seat.side else -tricks)
+        if not 0 <= mine <= c.remaining:
+            raise PlayError(f"{tricks} tricks cannot go back to {side} of the {c.remaining} remaining")
+        c.corrected = mine
+
     def _pending(self) -> TrickClaim:
         if self.claim_state is None or self.claim_state.status not in (ClaimStatus.PENDING, ClaimStatus.DISPUTED):
             raise PlayError("no claim is waiting for an answer")

@@ -99,18 +99,23 @@ class ClaimStatus(StrEnum):
 @dataclass
 class TrickClaim:
     """A claim or concession (``BP-68-71``): ``seat``'s side will take ``tricks`` of the ``remaining``
-    tricks (the rest go to the other side); ``ruled`` is the director's figure when he decided it."""
+    tricks (the rest go to the other side); ``ruled`` is the director's figure when he decided it;
+    ``corrected`` the claimer's side's figure once an agreed concession of tricks the cards show cannot be
+    lost was cancelled (law 71, ``laws.bridge.concessions``)."""
 
     seat: Seat
     tricks: int
     remaining: int
     status: ClaimStatus = ClaimStatus.PENDING
     ruled: int | None = None
+    corrected: int | None = None
 
     @property
     def for_claimer(self) -> int:
-        """Tricks of the remaining ones that go to the claimer's side, as agreed or ruled."""
-        return self.ruled if self.ruled is not None else self.tricks
+        """Tricks of the remaining ones that go to the claimer's side, as agreed (and corrected) or ruled."""
+        if self.ruled is not None:
+            return self.ruled
+        return self.corrected if self.corrected is not None else self.tricks
 
 
 class PlayIrregularity(StrEnum):

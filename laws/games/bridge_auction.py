@@ -259,6 +259,12 @@ def _closed(h: bh.BridgeHand, s: TableState) -> list[Ruling]:
     if a.passed_out:
         h.scored = {"passed_out": True}
         h.pending = h.watch = h.bar_asked = None
+        if not a.rubber:
+            # A duplicate table: the next board's number names its dealer (DB-2), and the next board this
+            # table plays need not be the next number, so the ruling names no dealer.
+            return [bh.rule("BP-22", f"{h.code}, law 22", Remedy.CONTRACT, "All four players passed: the board "
+                            "is passed out and scores nothing; the next board's dealer is the one its own "
+                            "number gives.", extra={"passed_out": True, "contract": "Pass", "calls": calls})]
         nxt = s.next_dealer
         return [bh.rule("BP-22", f"{h.code}, law 22", Remedy.CONTRACT, "All four players passed: the deal is "
                         "passed out and scores nothing" + (f"; {name(nxt)} deals next." if nxt else "."),

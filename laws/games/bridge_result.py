@@ -3,6 +3,9 @@
 * Claims (``BP-68-71``): a ``claim`` stops play; one ``claim_reply`` from the other side settles it
   (agreed: play ends with it; disputed: the director is called and enters ``claim_ruled``). A claim for
   more tricks than remain, by dummy, or while play is over is refused.
+* An agreed claim that concedes tricks the conceding side's top trumps win whatever is played (law 71,
+  ``laws.bridge.concessions``): the concession of those tricks is cancelled, they count for that side,
+  and the director is called (``attention`` ``BP-68-71``).
 * When play ends (the thirteenth trick, or a claim agreed or ruled) the engine runs the ``play_end``
   clauses itself: the tricks established revokes move (``BP-64``, from ``Play.rectification()``), then
   the rubber score of the result the cards give (``CB-rubber``). A revoke on the twelfth trick still
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from laws.bridge import concessions
 from laws.bridge.play import Play
 from laws.bridge.tricks import RevokeStatus
 from laws.bridge.verdicts import name
@@ -68,7 +72,34 @@ def register(reg: Registry) -> None:
             how = f"{name(e.seat)} claimed" if e.tricks else f"{name(e.seat)} conceded"
         elif isinstance(e, ClaimAnswered) and e.agree:
             how = f"{name(e.seat)} agreed to the claim"
-        return [ruling, *(tell_established(h, play, how) if how is not None else [])]
+        out = [ruling, *(tell_established(h, play, how) if how is not None else [])]
+        cancelled = concessions.judge(play) if isinstance(e, ClaimAnswered) and e.agree else None
+        if cancelled is not None:
+            out.append(_cancelled(c, play, cancelled))
+        return out
+
+    def _cancelled(c: Clause, play: Play, k: concessions.Cancelled) -> Ruling:
+        """Law 71: the agreed claim conceded tricks the side's top trumps win whatever is played; they go
+        back to it, the result counts them, and the director is called (he may still adjust)."""
+        play.cancel_concession(k.side, k.restored)
+        cl = play.claim_state
+        assert cl is not None
+        held: dict[Seat, list[str]] = {}
+        for seat, card in k.sure:
+            held.setdefault(seat, []).append(card.name)
+        cards = " and ".join(f"{name(seat)}'s {' and '.join(names)}" for seat, names in held.items())
+        top = "the highest trump" if len(k.sure) == 1 else f"the {len(k.sure)} highest trumps"
+        keep = k.given + k.restored
+        return bh.rule(c.id, f"{play.code}, law 71", Remedy.ATTENTION, f"The agreed claim gives "
+                       f"{side_text(k.side)} {k.given} of the remaining {_count(k.remaining)}, but they hold "
+                       f"{top} ({cards}), which win{'s a trick' if len(k.sure) == 1 else ' a trick each'} whatever is "
+                       f"played: conceding {'that trick' if k.restored == 1 else 'those tricks'} is cancelled, so "
+                       f"{_count(k.restored)} go{'es' if k.restored == 1 else ''} back to {side_text(k.side)}, "
+                       f"who take {keep} and {side_text(k.side.other)} {k.remaining - keep}. The director is "
+                       "called and may still adjust the result.", side=k.side,
+                       extra={"claimer": cl.seat.value, "claimed": cl.tricks, "tricks": cl.for_claimer,
+                              "remaining": k.remaining, "restored": k.restored, "to_side": k.side.value,
+                              "sure": [card.code for _, card in k.sure]})
 
     def _claim(c: Clause, h: bh.BridgeHand, play: Play, e: TricksClaimed | ClaimAnswered | ClaimRuled) -> Ruling:
         if isinstance(e, TricksClaimed):

@@ -258,11 +258,13 @@ def test_BP_63_64_declarer_s_revoke_established_and_rectified() -> None:
     feed(eng, P(W, "AH"), P(N, "3H"), P(E, "5H"))     # West wins trick 2
     feed(eng, TricksClaimed(W, 0))              # West concedes the other eleven
     rulings = feed(eng, ClaimAnswered(S, True))
-    assert said(rulings)[:2] == [("deal_stands", "BP-68-71"), ("penalty", "BP-64")]
-    move = rulings[1].extra
+    # East's king and queen of hearts are the top trumps: their two tricks go back first (law 71)
+    assert said(rulings)[:3] == [("deal_stands", "BP-68-71"), ("attention", "BP-68-71"), ("penalty", "BP-64")]
+    assert (rulings[1].law, rulings[1].extra["restored"]) == ("Rubber Bridge, law 71", 2)
+    move = rulings[2].extra
     # South won the revoke trick: it moves, and one more North-South won later (law 64A1)
     assert (move["tricks"], move["to_side"], move["counted"]) == (2, "EW", [1, 14])
-    assert eng.state.deal.bridge.scored["tricks"] == 12 - 2  # type: ignore[union-attr]   1 + 11 - 2
+    assert eng.state.deal.bridge.scored["tricks"] == 10 - 2  # type: ignore[union-attr]   1 + 9 - 2
 
 
 # East and South both revoke in trick 1 (South ruffs a spade, East discards a club, each holding spades);

@@ -445,10 +445,11 @@ def test_a_card_faced_after_the_deal_is_journaled_not_ruled(
     # and claims the rest: South won the revoke trick, his side no later one: that trick only (BP-64).
     ("revoker won it, side won none later", "W:KS N:2C E:4S S:2H S:4H W:AH N:3H E:5H",
      {"type": "claim", "seat": "W", "tricks": 11}, "penalty", 1, 0),
-    # West discards a club on North's diamond in trick 3 holding diamonds; North wins it and South claims
-    # the rest, West agreeing (which establishes it): West's side won no trick at or after it: none moves.
-    ("offenders won nothing from it on", "W:KS N:3H E:4S S:3S N:AD E:TD S:3D W:2D N:KD E:6C S:4C W:5C",
-     {"type": "claim", "seat": "S", "tricks": 10}, "attention", 0, 13),
+    # South discards a diamond on the spade lead holding spades; West wins it and South concedes the rest
+    # (which establishes it): South's side won no trick at or after it: none moves. (Not West revoking
+    # and conceding: West's ace of hearts is the top trump, and law 71 gives its trick back, BP-68-71.)
+    ("offenders won nothing from it on", "W:KS N:2C E:4S S:3D",
+     {"type": "claim", "seat": "S", "tricks": 0}, "attention", 0, 0),
 ])
 def test_bp64_branches_ended_by_a_claim(tmp_path: Path, capsys: pytest.CaptureFixture[str], title: str,
                                         cards: str, claim: Ev, remedy: str, moved: int, ns: int) -> None:
