@@ -229,7 +229,8 @@ class TableController:
             if item.device == "shoe" and item.online:  # also when the journal already had it online
                 self._shoe_progress()
         elif isinstance(item, DeviceNote):
-            self._note(f"{item.device}: {item.text}", {"device": item.device, "text": item.text}, item.mark)
+            self._note(f"{item.device}: {item.text}", {"device": item.device, "text": item.text}, item.mark,
+                       item.level)
         elif isinstance(item, PackLoaded):
             self._pack_loaded(item)
         elif isinstance(item, ButtonInput):
@@ -486,14 +487,14 @@ class TableController:
                       else "journal writable again: going on")
         self._status()
 
-    def _note(self, text: str, body: dict[str, Any], mark: Mark | None = None) -> None:
+    def _note(self, text: str, body: dict[str, Any], mark: Mark | None = None, level: int = logging.WARNING) -> None:
         body, text = printable(body), printable(text)  # a refusal is journaled whatever it quotes
         if mark is not None:
             body = body | {"shoe": list(mark)}
         self.seq = self.order.commit([("note", body, self.clock())])[-1]
         if mark is not None:
             self.shoe_mark = mark
-        log.warning("%s", text)
+        log.log(level, "%s", text)
         self.out.note(text)
 
     def deals(self) -> tuple[int, int]:
