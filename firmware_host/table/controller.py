@@ -317,9 +317,13 @@ class TableController:
         deal = state.deal.number if state.deal else before
         if self.engine.ignored > ignored:  # journaled, not ruled: the event does not fit this phase
             text = f"{e.TYPE} from {item.source} ignored: the table is in phase {state.phase.value}"
+            # the shoe's cards in flight and its deal_end after a ruling voided the deal are how a shoe
+            # stops (hardware/shoe/PROTOCOL.md, ABORT): expected, so not a warning
+            stopping = item.source == "shoe" and state.deal is not None and state.deal.void
+            level = logging.INFO if stopping else logging.WARNING
             self.order.commit_then([("note", {"ignored": body}, t)],
                                    lambda seqs: self._after_note(seqs, text if item.source == "director" else None,
-                                                                 text))
+                                                                 text, level))
             return []
         pack = count_pack(self.packs, state, e)
         ruling_rows = [r.to_dict() | {"deal": deal} for r in rulings]
@@ -368,9 +372,9 @@ class TableController:
             listener(state.phase, self.engine)
         self._status()
 
-    def _after_note(self, seqs: list[int], shown: str | None, logged: str) -> None:
+    def _after_note(self, seqs: list[int], shown: str | None, logged: str, level: int = logging.WARNING) -> None:
         self.seq = seqs[-1]
-        log.warning("%s", logged)
+        log.log(level, "%s", logged)
         if shown is not None:
             self.out.note(shown)
         for listener in self._phase_listeners:
