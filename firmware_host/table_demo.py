@@ -34,6 +34,7 @@ from firmware_host.table.controller import DirectorCommand, LawInput, TableContr
 from laws.bridge.calls import Call, bid
 from laws.cards import Seat
 from laws.events import Event, event_from_dict
+from laws.state import Phase
 
 log = logging.getLogger(__name__)
 PLAYERS = {"contract-bridge": [["Ann", "AS"], ["Bob", "KH"], ["Cy", "7D"], ["Di", "2C"]],
@@ -358,7 +359,8 @@ def play_hand(rig: Rig, dealer: Seat, bidding_cards: bool) -> HandPlan | None:
     need = 6 + plan.contract.level
     how = "makes it" if plan.tricks >= need else f"goes down {need - plan.tricks}"
     rig.say(f"{SEAT_WORDS[plan.declarer.value]} plays {_contract_words(plan)} and takes {plan.tricks} tricks: {how}.")
-    rig.script("play_end")
+    if rig.ctl.engine.state.phase is Phase.PLAY:  # the 52nd card ends the play itself: play_end then is refused
+        rig.script("play_end")
     rig.script("result", declarer=plan.declarer.value, contract=plan.contract_text, tricks=plan.tricks)
     return plan
 

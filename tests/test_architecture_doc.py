@@ -118,3 +118,26 @@ def test_the_room_check_sees_a_missing_file(tmp_path: Path) -> None:
     (tmp_path / "firmware_host" / "club" / "hub.py").write_text("")
     row = "| `firmware_host/club/` | the hub (`hub.py`) and the demo (`demo.py`) | `records` |\n"
     assert unknown_files(row, tmp_path) == ["firmware_host/club/ demo.py"]
+
+
+def rooms_left_out(row: str, root: Path) -> list[str]:
+    """The rooms (packages) under ``root`` that README's Layout row does not name as ``room/``."""
+    rooms = sorted(p.name for p in root.iterdir() if (p / "__init__.py").is_file())
+    return [r for r in rooms if f"`{r}/`" not in row]
+
+
+def test_readmes_layout_names_every_room_of_firmware_host() -> None:
+    """README's Layout row for ``firmware_host/`` left out 7 of its 19 rooms and read as complete."""
+    readme = (ROOT / "README.md").read_text()
+    (row,) = [line for line in readme.splitlines() if line.startswith("| `firmware_host/` |")]
+    assert rooms_left_out(row, ROOT / "firmware_host") == []
+    count = len([p for p in (ROOT / "firmware_host").iterdir() if (p / "__init__.py").is_file()])
+    assert f"in {count} rooms" in row, "the row says how many rooms there are"
+
+
+def test_the_room_check_sees_one_left_out(tmp_path: Path) -> None:
+    for room in ("table", "wire"):
+        (tmp_path / room).mkdir()
+        (tmp_path / room / "__init__.py").write_text("")
+    (tmp_path / "static").mkdir()                        # not a package: not a room
+    assert rooms_left_out("| `firmware_host/` | `table/` (the controller) |", tmp_path) == ["wire"]

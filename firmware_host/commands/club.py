@@ -6,6 +6,7 @@ See docs/mqtt.md.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -316,6 +317,9 @@ def _verify(args: argparse.Namespace) -> int:
 
     table = args.table
     is_session = table == SESSION_HEADS or table.startswith(SESSION_HEADS + ":")
+    if not os.path.exists(args.heads):  # HeadBook.read takes a missing file as empty: here it is a typo
+        print(f"club verify: {args.heads}: cannot read the heads (no such file)", file=sys.stderr)
+        return 2
     try:
         heads = HeadBook.read(args.heads, None if is_session else table)
     except OSError as exc:

@@ -64,6 +64,7 @@ class ShoeAdapter:
         self.deal_finished = threading.Event()
         self._deal: Any = None      # the DealBegan of the deal being dealt (not a board's), None between deals
         self._index = 0             # the index of its last card reported
+        self._stopped = False       # the last deal or board was aborted and no card has left since
 
     def __call__(self, msg: Any) -> None:
         from firmware_host.shoe import messages as m
@@ -117,7 +118,14 @@ class ShoeAdapter:
         elif isinstance(msg, m.CardOut) and msg.seat is None and not msg.turn_up:
             # a card outside a deal (index 0, seat 255): no seat's, but journaled before the shoe is
             # acknowledged, so the director can rule on it (PROTOCOL.md 7)
-            self.submit(DeviceNote("shoe", f"a card left the shoe outside a deal: {_card_words(msg)}", mark))
+            # the card in the exit when the ABORT came leaves after DEAL_FINISHED (PROTOCOL.md 4.3): how a
+            # stopped shoe ends, so not a warning; any other stray card is one
+            stopped, self._stopped = self._stopped, False
+            if stopped:
+                self.submit(DeviceNote("shoe", f"a card left the shoe outside a deal, after the deal was stopped: "
+                                       f"{_card_words(msg)}", mark, logging.INFO))
+            else:
+                self.submit(DeviceNote("shoe", f"a card left the shoe outside a deal: {_card_words(msg)}", mark))
         elif isinstance(msg, m.BoardBegan) and self.boards:
             self.submit(DeviceNote("shoe", f"board {msg.board}: the shoe goes on with {len(msg.placed)} cards "
                                    "already in their pockets", mark))
@@ -127,6 +135,10 @@ class ShoeAdapter:
         """Which deal is being dealt and its last card's index (a board's cards are counted by the laws)."""
         from firmware_host.shoe import messages as m
 
+        if isinstance(msg, (m.DealBegan, m.BoardBegan)):
+            self._stopped = False
+        if isinstance(msg, (m.DealFinished, m.BoardFinished)):
+            self._stopped = msg.reason == m.FinishReason.ABORTED
         if isinstance(msg, m.DealBegan):
             self._deal, self._index = msg, 0
         elif isinstance(msg, (m.DealFinished, m.BoardBegan, m.BoardFinished)):

@@ -229,7 +229,8 @@ class TableController:
             if item.device == "shoe" and item.online:  # also when the journal already had it online
                 self._shoe_progress()
         elif isinstance(item, DeviceNote):
-            self._note(f"{item.device}: {item.text}", {"device": item.device, "text": item.text}, item.mark)
+            self._note(f"{item.device}: {item.text}", {"device": item.device, "text": item.text}, item.mark,
+                       item.level)
         elif isinstance(item, PackLoaded):
             self._pack_loaded(item)
         elif isinstance(item, ButtonInput):
@@ -316,9 +317,13 @@ class TableController:
         deal = state.deal.number if state.deal else before
         if self.engine.ignored > ignored:  # journaled, not ruled: the event does not fit this phase
             text = f"{e.TYPE} from {item.source} ignored: the table is in phase {state.phase.value}"
+            # the shoe's cards in flight and its deal_end after a ruling voided the deal are how a shoe
+            # stops (hardware/shoe/PROTOCOL.md, ABORT): expected, so not a warning
+            stopping = item.source == "shoe" and state.deal is not None and state.deal.void
+            level = logging.INFO if stopping else logging.WARNING
             self.order.commit_then([("note", {"ignored": body}, t)],
                                    lambda seqs: self._after_note(seqs, text if item.source == "director" else None,
-                                                                 text))
+                                                                 text, level))
             return []
         pack = count_pack(self.packs, state, e)
         ruling_rows = [r.to_dict() | {"deal": deal} for r in rulings]
@@ -367,9 +372,9 @@ class TableController:
             listener(state.phase, self.engine)
         self._status()
 
-    def _after_note(self, seqs: list[int], shown: str | None, logged: str) -> None:
+    def _after_note(self, seqs: list[int], shown: str | None, logged: str, level: int = logging.WARNING) -> None:
         self.seq = seqs[-1]
-        log.warning("%s", logged)
+        log.log(level, "%s", logged)
         if shown is not None:
             self.out.note(shown)
         for listener in self._phase_listeners:
@@ -486,14 +491,14 @@ class TableController:
                       else "journal writable again: going on")
         self._status()
 
-    def _note(self, text: str, body: dict[str, Any], mark: Mark | None = None) -> None:
+    def _note(self, text: str, body: dict[str, Any], mark: Mark | None = None, level: int = logging.WARNING) -> None:
         body, text = printable(body), printable(text)  # a refusal is journaled whatever it quotes
         if mark is not None:
             body = body | {"shoe": list(mark)}
         self.seq = self.order.commit([("note", body, self.clock())])[-1]
         if mark is not None:
             self.shoe_mark = mark
-        log.warning("%s", text)
+        log.log(level, "%s", text)
         self.out.note(text)
 
     def deals(self) -> tuple[int, int]:

@@ -186,7 +186,7 @@ class DuplicateProcedure:
         said = "; ".join(sides)
         if said and said != self.told_players:
             self.told_players = said
-            self.ctl.submit(DeviceNote("session", f"Playing here: {said}"))
+            self.ctl.submit(DeviceNote("session", f"Playing here: {said}", level=logging.INFO))
 
     def _take_records(self, message: Mapping[str, Any]) -> Any:
         """Check the seating's records against the session's commitment and take those that match."""
@@ -205,7 +205,8 @@ class DuplicateProcedure:
             return
         self.told_next = key
         words = "; ".join(str(x)[:80] for x in said[:4])
-        self.ctl.submit(DeviceNote("session", f"Round {message.get('round')} is over. {words}"))
+        self.ctl.submit(DeviceNote("session", f"Round {message.get('round')} is over. {words}",
+                                   level=logging.INFO))
 
     def last_seating(self) -> TableRound | None:
         """The newest seating the journal holds (a restarted table without its broker goes on with it)."""

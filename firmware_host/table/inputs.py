@@ -3,6 +3,7 @@ statuses and notes, packs loaded, and the points where the shoe may be acknowled
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,11 +45,14 @@ class DeviceStatus:
 
 @dataclass(frozen=True)
 class DeviceNote:
-    """Something a device reported that is not a law event (a jam, an empty shoe, an error)."""
+    """Something a device reported that is not a law event (a jam, an empty shoe, an error). ``level`` is
+    what the table logs it at: a fault or a refusal is a warning; an ordinary note the session sends (who
+    plays here, the round is over) is ``logging.INFO``, so an evening that goes right prints no warnings."""
 
     device: str
     text: str
     mark: Mark | None = None
+    level: int = logging.WARNING
 
 
 @dataclass(frozen=True)

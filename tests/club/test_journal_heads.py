@@ -138,3 +138,16 @@ def test_the_dashboard_keeps_the_heads_it_hears_and_shows_them(tmp_path: Path, b
 def journal_head(path: Path) -> str:
     with Journal.open_readonly(path) as j:
         return j.head()[1]
+
+
+def test_club_verify_with_a_heads_file_that_is_not_there_says_it_cannot_be_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A mistyped ``--heads`` path was answered "nosuch.jsonl holds no journal head of table 't1'", as if
+    the club had kept nothing: docs/mqtt.md, "Journal heads": the heads cannot be read, exit 2."""
+    data = tmp_path / "data"
+    _journal(data, 5).close()
+    rc, out, err = _club_verify(capsys, tmp_path / "nosuch.jsonl", data)
+    assert rc == 2 and not out
+    assert err.strip() == f"club verify: {tmp_path / 'nosuch.jsonl'}: cannot read the heads (no such file)", err
+    rc, out, err = _club_verify(capsys, tmp_path, data)                   # a folder
+    assert rc == 2 and "cannot read the heads" in err and "Traceback" not in err

@@ -72,6 +72,18 @@ def test_euchre_rulings_and_lamps(demo: Path) -> None:
     assert lit["EU-35"]["redeal"] is True
 
 
+def test_the_demo_sends_nothing_its_table_refuses(demo: Path) -> None:
+    """Every entry the demo's people make is one the table takes: ``make demo`` once printed ``WARNING
+    ... play_end from script ignored: the table is in phase scoring`` after each bridge hand (the table
+    had ended the play at the 52nd card). What a table ignores in the demo is only the tail of a deal a
+    ruling voided: the shoe's cards in flight and its ``deal_end`` as it stops."""
+    for game in ("contract-bridge", "euchre"):
+        with Journal.open(demo / game) as j:
+            ignored = [r.body["ignored"] for r in j.rows() if r.kind == "note" and "ignored" in r.body]
+        assert [(b["type"], b["src"]) for b in ignored if b["src"] != "shoe"] == [], game
+        assert {b["type"] for b in ignored} <= {"card_dealt", "deal_end"}, (game, ignored)
+
+
 def test_pbn_reads_back_with_endplay(demo: Path) -> None:
     from endplay.parsers import pbn
     from endplay.types import Player

@@ -5,8 +5,11 @@ journaled and used; a record that is not the table's refused; the hand record ne
 
 from __future__ import annotations
 
+import logging
 import random
 from pathlib import Path
+
+import pytest
 
 from firmware_host.table.controller import LawInput, SessionInput
 from firmware_host.table.duplicate import TableRound
@@ -113,3 +116,25 @@ def test_a_boards_record_never_leaves_the_table() -> None:
         out = f.event(dict(body), deal, 9)
         assert out["deal"] == "hidden" and out["record"] == board.fingerprint
     assert SecrecyFilter(reveal=True).event(dict(body), 1, 9)["deal"] == board.deal.pbn()
+
+
+def test_the_sessions_ordinary_notes_are_not_warnings_but_a_refusal_is(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Who plays here and where to go after a round are what a table tells as it should: ``cardtable
+    duplicate demo`` printed 112 ``WARNING ... session: Playing here: ...`` lines for an evening that went
+    right. They are logged at INFO; a board the table will not play stays a warning."""
+    ctl, _proc, j = table(tmp_path, RECS, None, source="session")
+    seating = {"kind": "seating", "table": "t3", "section": "A", "table_number": 3, "round": 2, "called": 2,
+               "rounds": 3, "seq": 1, "t": 0.0, "ns": "7", "ew": "17",
+               "players": {"ns": [{"name": "Ann"}, {"name": "Bob"}], "ew": [{"name": "Cy"}, {"name": "Di"}]},
+               "boards": [{"board": 4, "record": "0" * 64}, {"board": 2, "record": RECS[2].fingerprint}]}
+    with caplog.at_level(logging.INFO, logger="firmware_host.table.controller"):
+        run(ctl, SessionInput(seating))
+    said = [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "firmware_host.table.controller"]
+    assert ("INFO", "session: Playing here: North-South 7: Ann & Bob; East-West 17: Cy & Di") in said, said
+    refused = [level for level, text in said if "board 4: the session's record" in text]
+    assert refused == ["WARNING"], said
+    assert not [text for level, text in said if level == "WARNING" and "Playing here" in text]
+    notes = [r.body.get("text") for r in j.rows() if r.kind == "note"]
+    assert any(str(n).startswith("Playing here") for n in notes)          # journaled as before
+    j.close()

@@ -4,6 +4,7 @@ before any deal (refused: on main it got a ``deal_stands`` ruling about a play t
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -38,5 +39,42 @@ def test_an_entry_with_no_deal_under_way_is_noted_ignored(tmp_path: Path, game: 
         assert [r.kind for r in new] == ["event", "note"]
         assert new[1].body["ignored"]["type"] == line["type"]
         assert shown.notes[-1] == f"{line['type']} from director ignored: the table is in phase shuffle"
+    finally:
+        j.close()
+
+
+def test_the_shoes_stop_after_a_voided_deal_is_not_a_warning_but_a_stray_deal_end_is(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A ruling voids the deal and the table stops the shoe: the shoe's in-flight cards and its
+    ``deal_end`` (PROTOCOL.md: DEAL_FINISHED, reason aborted) are what the protocol says it sends, so
+    they are noted ``ignored`` as before but logged at INFO (``make demo`` printed ``WARNING ...
+    deal_end from shoe ignored`` after every redeal). A ``deal_end`` when no deal was ever dealt is
+    still a warning."""
+    j = Journal.open(tmp_path, synchronous="NORMAL")
+    try:
+        ctl = TableController(game="contract-bridge", journal=j, panel=None, clock=Clock(), display=Display())
+        ctl.process(LawInput(event_from_dict({"type": "draw", "cuts": DRAWS["contract-bridge"]}), "director"))
+        with caplog.at_level(logging.INFO, logger="firmware_host.table.controller"):
+            ctl.process(LawInput(event_from_dict({"type": "deal_end"}), "shoe"))
+        assert [r.levelname for r in caplog.records if "deal_end from shoe ignored" in r.getMessage()] == \
+            ["WARNING"]
+        caplog.clear()
+        dealer = ctl.engine.state.next_dealer
+        assert dealer is not None
+        for line in ({"type": "shuffle", "seat": dealer.partner.value}, {"type": "shuffle", "seat": dealer.value},
+                     {"type": "cut", "seat": dealer.right.value, "top": 20, "bottom": 32}):
+            ctl.process(LawInput(event_from_dict(line), "script"))
+        ctl.process(LawInput(event_from_dict({"type": "deal_start", "dealer": dealer.value, "pack": "R1"}), "shoe"))
+        faced = ctl.process(LawInput(event_from_dict({"type": "card_dealt", "seat": dealer.left.value,
+                                                      "card": "AS", "face_up": True}), "shoe"))
+        assert [r.remedy.value for r in faced] == ["redeal"]
+        with caplog.at_level(logging.INFO, logger="firmware_host.table.controller"):
+            ctl.process(LawInput(event_from_dict({"type": "card_dealt", "seat": dealer.left.left.value,
+                                                  "card": "KS"}), "shoe"))
+            ctl.process(LawInput(event_from_dict({"type": "deal_end"}), "shoe"))
+        said = [(r.levelname, r.getMessage()) for r in caplog.records if "ignored" in r.getMessage()]
+        assert [level for level, _ in said] == ["INFO", "INFO"], said
+        notes = [r.body["ignored"]["type"] for r in j.rows() if r.kind == "note" and "ignored" in r.body]
+        assert notes[-2:] == ["card_dealt", "deal_end"]                  # journaled as ignored, as before
     finally:
         j.close()

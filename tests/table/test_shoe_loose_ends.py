@@ -227,3 +227,22 @@ def test_a_button_of_an_unknown_kind_is_a_note_not_a_demand(tmp_path: Path) -> N
     assert [k for k, _ in rows] == ["note"] and "unknown kind 9" in rows[0][1]["text"] and " E" in rows[0][1]["text"]
     feed(m.ButtonPressed, Seat.E, 1)        # a known kind is still a demand
     assert any(k == "event" and b["type"] == "demand" for k, b in _rows(j))
+
+
+def test_the_card_in_the_exit_when_a_deal_is_stopped_is_not_a_warning(tmp_path: Path, caplog: Any) -> None:
+    """PROTOCOL.md 4.3: a card already in the exit when the ABORT arrives leaves after DEAL_FINISHED
+    (reason 1) as a card outside a deal. That is how a stopped shoe ends (``make demo`` printed it as a
+    warning after a redeal): journaled as before, logged at INFO; a second stray card is a warning."""
+    import logging
+
+    ctl, j, feed = _bridge_table(tmp_path)
+    _deal_cards(feed, 8)
+    feed(m.DealFinished, m.FinishReason.ABORTED, 8, True, answers=1)
+    with caplog.at_level(logging.INFO, logger="firmware_host.table.controller"):
+        feed(m.CardOut, 0, None, False, Card.parse("AS"), m.Orientation.DOWN, 90, "A1")
+        feed(m.CardOut, 0, None, False, Card.parse("KS"), m.Orientation.DOWN, 90, "A1")
+    said = [(r.levelname, r.getMessage()) for r in caplog.records if "outside a deal" in r.getMessage()]
+    assert [level for level, _ in said] == ["INFO", "WARNING"], said
+    assert "after the deal was stopped" in said[0][1] and "ace of spades" in said[0][1]
+    notes = [b["text"] for k, b in _rows(j) if k == "note" and "outside a deal" in str(b.get("text"))]
+    assert len(notes) == 2                                    # both journaled, for the director
