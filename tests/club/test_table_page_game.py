@@ -5,7 +5,9 @@ table. A malformed status gives no lines, never an error."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,25 @@ from tests.duplicate.sessionkit import make_setup
 from tests.table.duptable import records, table
 
 from .conftest import PASSWORDS
+
+
+@contextlib.contextmanager
+def _page(broker: Any, tmp_path: Path) -> Iterator[tuple[Any, SessionDesk, Any]]:
+    """A 5-table Mitchell's dashboard on the test broker, and a client of its pages."""
+    from starlette.testclient import TestClient
+
+    from firmware_host.club.dashboard import Dashboard
+
+    desk = SessionDesk(Session.create(tmp_path / "s", make_setup({"kind": "mitchell", "tables": 5,
+                                                                  "boards_per_round": 2}),
+                                      analyse=False, synchronous="NORMAL"))
+    d = Dashboard("127.0.0.1", broker.port, "dashboard", PASSWORDS["dashboard"],
+                  {"director": hash_password("right-horse-1")}, duplicate=desk)
+    try:
+        with TestClient(d.app, base_url="http://club.test") as client:
+            yield d, desk, client
+    finally:
+        desk.session.close()
 
 
 def _status_of_a_table_in_play(folder: Path, number: int) -> dict[str, Any]:
@@ -61,30 +82,18 @@ def test_a_malformed_status_gives_no_lines_and_no_error(bridge: Any) -> None:
 
 
 def test_the_table_page_carries_the_game(broker: Any, tmp_path: Path) -> None:
-    from starlette.testclient import TestClient
-
-    from firmware_host.club.dashboard import Dashboard
-
-    desk = SessionDesk(Session.create(tmp_path / "s", make_setup({"kind": "mitchell", "tables": 5,
-                                                                  "boards_per_round": 2}),
-                                      analyse=False, synchronous="NORMAL"))
-    d = Dashboard("127.0.0.1", broker.port, "dashboard", PASSWORDS["dashboard"],
-                  {"director": hash_password("right-horse-1")}, duplicate=desk)
-    try:
-        with TestClient(d.app, base_url="http://club.test") as client:
-            tid = next(t for t, n in desk.session.state.number_of.items() if n == 2)
-            view = client.get(f"/api/duplicate/table/{tid}?key={desk.table_key(tid)}").json()
-            assert view["game"] == {}                         # no status from that table yet
-            d.state.ingest("cardtable/t9/status",
-                           json.dumps(_status_of_a_table_in_play(tmp_path / "t", 2)).encode(), 0.0)
-            game = client.get(f"/api/duplicate/table/{tid}?key={desk.table_key(tid)}").json()["game"]
-            assert game["head"][0].startswith("Board 1   Dealer North")
-            assert game["auction"][:2] == [["West", "North", "East", "South"], ["", "1NT", "Pass", "3NT"]]
-            assert game["status"] == "The play: South to play." and game["online"] is True
-            page = client.get(f"/duplicate/table/{tid}?key={desk.table_key(tid)}").text
-            assert 'id="game"' in page
-    finally:
-        desk.session.close()
+    with _page(broker, tmp_path) as (d, desk, client):
+        tid = next(t for t, n in desk.session.state.number_of.items() if n == 2)
+        view = client.get(f"/api/duplicate/table/{tid}?key={desk.table_key(tid)}").json()
+        assert view["game"] == {}                         # no status from that table yet
+        d.state.ingest("cardtable/t9/status",
+                       json.dumps(_status_of_a_table_in_play(tmp_path / "t", 2)).encode(), 0.0)
+        game = client.get(f"/api/duplicate/table/{tid}?key={desk.table_key(tid)}").json()["game"]
+        assert game["head"][0].startswith("Board 1   Dealer North")
+        assert game["auction"][:2] == [["West", "North", "East", "South"], ["", "1NT", "Pass", "3NT"]]
+        assert game["status"] == "The play: South to play." and game["online"] is True
+        page = client.get(f"/duplicate/table/{tid}?key={desk.table_key(tid)}").text
+        assert 'id="game"' in page
 
 
 def _status_with_an_insufficient_bid(folder: Path) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -109,52 +118,28 @@ def test_the_table_page_shows_the_ruling_waiting_with_its_law_and_lamp(broker: A
     called." with nothing above: no ruling, no law, no lamp, where the terminal shows each ruling with its
     words, law and clause and lights the ATTENTION lamp. ``away``: the dashboard never saw the ruling
     message; the status's own latest ruling says it. Never a hand."""
-    from starlette.testclient import TestClient
-
-    from firmware_host.club.dashboard import Dashboard
-
-    desk = SessionDesk(Session.create(tmp_path / "s", make_setup({"kind": "mitchell", "tables": 5,
-                                                                  "boards_per_round": 2}),
-                                      analyse=False, synchronous="NORMAL"))
-    d = Dashboard("127.0.0.1", broker.port, "dashboard", PASSWORDS["dashboard"],
-                  {"director": hash_password("right-horse-1")}, duplicate=desk)
-    try:
-        with TestClient(d.app, base_url="http://club.test") as client:
-            tid = next(t for t, n in desk.session.state.number_of.items() if n == 2)
-            ruling, status = _status_with_an_insufficient_bid(tmp_path / "t")
-            if not away:
-                d.state.ingest("cardtable/t9/ruling", json.dumps(ruling).encode(), 0.0)
-            d.state.ingest("cardtable/t9/status", json.dumps(status).encode(), 0.0)
-            game = client.get(f"/api/duplicate/table/{tid}?key={desk.table_key(tid)}").json()["game"]
-            said = game["ruling"]
-            assert said["headline"] == "INSUFFICIENT BID" and said["law"] == "Duplicate Bridge, law 27"
-            assert said["clause"] == "BP-27" and said["reason"].startswith("East bid one club, which does not beat")
-            assert game["lamps"] == ["ATTENTION South"]
-            assert game["status"] == "An irregularity waits for a ruling (above); the director is called."
-            assert "hidden" not in json.dumps(game) and "hand" not in game
-    finally:
-        desk.session.close()
+    with _page(broker, tmp_path) as (d, desk, client):
+        tid = next(t for t, n in desk.session.state.number_of.items() if n == 2)
+        ruling, status = _status_with_an_insufficient_bid(tmp_path / "t")
+        if not away:
+            d.state.ingest("cardtable/t9/ruling", json.dumps(ruling).encode(), 0.0)
+        d.state.ingest("cardtable/t9/status", json.dumps(status).encode(), 0.0)
+        game = client.get(f"/api/duplicate/table/{tid}?key={desk.table_key(tid)}").json()["game"]
+        said = game["ruling"]
+        assert said["headline"] == "INSUFFICIENT BID" and said["law"] == "Duplicate Bridge, law 27"
+        assert said["clause"] == "BP-27" and said["reason"].startswith("East bid one club, which does not beat")
+        assert game["lamps"] == ["ATTENTION South"]
+        assert game["status"] == "An irregularity waits for a ruling (above); the director is called."
+        assert "hidden" not in json.dumps(game) and "hand" not in game
 
 
 def test_the_table_page_says_when_the_tables_device_is_offline(broker: Any, tmp_path: Path) -> None:
     """Audit 65 F7: the table's ``cardtable run`` stopped (its broker will says ``online`` false) and its
     page still showed the last game as if live. The page is told the device is offline."""
-    from starlette.testclient import TestClient
-
-    from firmware_host.club.dashboard import Dashboard
-
-    desk = SessionDesk(Session.create(tmp_path / "s", make_setup({"kind": "mitchell", "tables": 5,
-                                                                  "boards_per_round": 2}),
-                                      analyse=False, synchronous="NORMAL"))
-    d = Dashboard("127.0.0.1", broker.port, "dashboard", PASSWORDS["dashboard"],
-                  {"director": hash_password("right-horse-1")}, duplicate=desk)
-    try:
-        with TestClient(d.app, base_url="http://club.test") as client:
-            tid = next(t for t, n in desk.session.state.number_of.items() if n == 2)
-            url = f"/api/duplicate/table/{tid}?key={desk.table_key(tid)}"
-            d.state.ingest("cardtable/t9/status", json.dumps(_status_of_a_table_in_play(tmp_path / "t", 2)).encode(), 0.0)
-            assert client.get(url).json()["game"]["online"] is True
-            d.state.ingest("cardtable/t9/online", json.dumps({"table": "t9", "online": False}).encode(), 1.0)
-            assert client.get(url).json()["game"]["online"] is False
-    finally:
-        desk.session.close()
+    with _page(broker, tmp_path) as (d, desk, client):
+        tid = next(t for t, n in desk.session.state.number_of.items() if n == 2)
+        url = f"/api/duplicate/table/{tid}?key={desk.table_key(tid)}"
+        d.state.ingest("cardtable/t9/status", json.dumps(_status_of_a_table_in_play(tmp_path / "t", 2)).encode(), 0.0)
+        assert client.get(url).json()["game"]["online"] is True
+        d.state.ingest("cardtable/t9/online", json.dumps({"table": "t9", "online": False}).encode(), 1.0)
+        assert client.get(url).json()["game"]["online"] is False
