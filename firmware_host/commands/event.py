@@ -187,6 +187,7 @@ def _run(args: argparse.Namespace) -> int:
     import signal
 
     from firmware_host.club.dashboard import Dashboard, serve
+    from firmware_host.commands.club import _device_key
     from firmware_host.commands.guard import cannot_listen
     from firmware_host.events.desk import EventDesk
     from firmware_host.events.session import EventFileError, EventSession
@@ -206,6 +207,10 @@ def _run(args: argparse.Namespace) -> int:
         return _fail(f"--users: {exc}")
     if not users:
         return _fail(f"--users: {args.users} has no login (add one with `cardtable club adduser`)")
+    try:  # the same key as `club dashboard`'s: a table's page keeps its key (and its link) across restarts
+        device_key = _device_key(Path(args.users))
+    except OSError as exc:
+        return _fail(f"--users: cannot keep the known-device key beside {args.users}: {exc}")
     try:
         session = EventSession.open(args.folder)
     except EventFileError as exc:
@@ -214,7 +219,7 @@ def _run(args: argparse.Namespace) -> int:
     if busy:
         session.close()
         return _fail(f"--http {args.http}: {busy}")
-    dash = Dashboard(host, port, args.user, password, users, event=EventDesk(session))
+    dash = Dashboard(host, port, args.user, password, users, device_key=device_key, event=EventDesk(session))
     server = serve(dash, http_host, http_port)
     print(f"event {session.event.spec.name}: director's page http://{http_host}:{http_port}/event "
           "(the director's login)", flush=True)

@@ -310,3 +310,37 @@ def test_a_message_the_journal_cannot_take_is_held_and_taken_in_order_once_it_ca
     assert answers[TOPICS.seating("t-b")][0]["status"] == "taken"
     service.http.server_close()
     session.close()
+
+
+def test_cardtable_event_run_gives_a_table_s_page_the_same_key_after_a_restart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key is made from the known-device key kept beside the users file (as `club dashboard` keeps
+    it): a table's link, and the page its retained seating names, survive a restart."""
+    import argparse
+    import signal
+
+    import firmware_host.club.dashboard as dashboard
+    from firmware_host.commands.event import _run
+    from firmware_host.web.auth import hash_password
+
+    session = EventSession.create(tmp_path / "event", EventSpec(EventKind.INDIVIDUAL, 8, 7, 2), ("x1", "x2"))
+    session.close()
+    (tmp_path / "pw").write_text("x\n")
+    (tmp_path / "users").write_text(f"director:{hash_password('table-talk-1')}\n")
+    keys: list[str] = []
+
+    class Server:
+        def __init__(self, dash: Any) -> None:
+            self.dash = dash
+
+        def run(self) -> None:
+            keys.append(self.dash.event.desk.table_key("x1"))
+
+    monkeypatch.setattr(dashboard, "serve", lambda dash, host, port: Server(dash))
+    monkeypatch.setattr(signal, "signal", lambda *a: None)        # leave pytest's own SIGTERM alone
+    args = argparse.Namespace(folder=str(tmp_path / "event"), broker="127.0.0.1:1", user="dashboard",
+                              password_file=str(tmp_path / "pw"), http="127.0.0.1:0",
+                              users=str(tmp_path / "users"))
+    assert _run(args) == 0 and _run(args) == 0
+    assert len(keys) == 2 and keys[0] == keys[1]
+    assert (tmp_path / "users.device-key").exists()
