@@ -189,3 +189,59 @@ def test_a_page_without_login_or_key_gets_nothing_of_the_event(club: Club) -> No
             assert NAME not in browser.page_source and "No such table page" in browser.page_source
         finally:
             browser.quit()
+
+
+def _play_round(club: Club, rnd: int) -> None:
+    """Every table's every board of round ``rnd``: the same 4S by North making 10 in both rooms."""
+    draw = club.session.event.draws[rnd]
+    for t in draw.tables:
+        for board in draw.boards:
+            club.tables.send(TABLES[t.table - 1], rnd, board, "4S", "N", 10)
+
+
+def test_a_table_s_page_shows_its_results_in_its_boards_imps_its_refusals_and_the_end(club: Club) -> None:
+    """Audit 69 F2: a table's page showed its round, boards, seats and names only, never the results it
+    had sent, a board's IMPs once both rooms had played it, a refusal with its reason, nor that the event
+    had finished ("Round 3 of 3: boards 5, 6" ever after)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tests.browser import chromium, missing
+    from tests.events.test_event_screens import _at_width
+
+    if missing():
+        pytest.skip(missing())
+    club.tables.send("t-a", 1, 1, "4S", "N", 10)       # t-a is match 1's open room, t-b its closed room
+    club.tables.send("t-b", 1, 1, "4S", "N", 9)
+    club.tables.send("t-a", 1, 2, "3NT", "N", 9, number=3)     # refused: t-a is table 1
+    assert club.seatings.wait(lambda last: len(last.get("t-a", {}).get("answers", [])) == 2)
+    with tempfile.TemporaryDirectory() as folder:
+        table = chromium(folder)
+        try:
+            _at_width(table, 360)
+            table.get(club.url + club.seatings.last["t-a"]["page"])
+            WebDriverWait(table, 30).until(lambda d: _text(d, "entered") != "")
+            assert _text(table, "round") == "Round 1 of 3: boards 1, 2"
+            assert _text(table, "entered") == "Results in: boards 1"
+            assert _text(table, "released") == "Board 1: home 10 IMPs, away -10 IMPs"   # 420 v -50
+            answers = _text(table, "answers")
+            assert "t-a:1, board 1: taken" in answers
+            assert ": refused: t-a:2: the result names table 3, but t-a is table 1" in answers, answers
+            over = table.execute_script("return document.documentElement.scrollWidth - window.innerWidth;")
+            assert over <= 0, f"the table's page scrolls sideways by {over} px at 360 px"
+            club.tables.send("t-a", 1, 2, "3NT", "N", 9)
+            club.tables.send("t-b", 1, 2, "3NT", "N", 9)
+            club.tables.send("t-c", 1, 1, "4S", "N", 10)
+            club.tables.send("t-c", 1, 2, "4S", "N", 10)
+            club.tables.send("t-d", 1, 1, "4S", "N", 10)
+            club.tables.send("t-d", 1, 2, "4S", "N", 10)
+            assert club.seatings.wait(lambda last: last.get("t-a", {}).get("round") == 2)
+            _play_round(club, 2)
+            assert club.seatings.wait(lambda last: last.get("t-a", {}).get("round") == 3)
+            _play_round(club, 3)
+            WebDriverWait(table, 30).until(lambda d: _text(d, "round").startswith("Finished"))
+            assert _text(table, "round") == ("Finished: all 3 rounds are complete (the last, round 3: boards "
+                                             + ", ".join(map(str, club.session.event.draws[3].boards)) + ")")
+            assert _text(table, "entered") == "Results in: boards " + ", ".join(
+                map(str, club.session.event.draws[3].boards))
+        finally:
+            table.quit()

@@ -18,7 +18,11 @@
     const out = [];
     if (view.seat) {
       const s = view.seat;
-      out.push(`<p id="round">Round ${view.round} of ${view.rounds}: boards ${view.boards.join(", ")}</p>`);
+      // a finished event says so: its last round is kept on the page, never read as still being played
+      out.push(view.finished
+        ? `<p id="round">Finished: all ${view.rounds} rounds are complete (the last, round ${view.round}: boards `
+          + `${view.boards.join(", ")})</p>`
+        : `<p id="round">Round ${view.round} of ${view.rounds}: boards ${view.boards.join(", ")}</p>`);
       out.push(`<p id="seats">N ${cell(s.north)} S ${cell(s.south)} E ${cell(s.east)} W ${cell(s.west)}`
                + (s.room ? ` (${cell(s.room)} room, match ${cell(s.match)})` : "")
                + (s.section ? ` (section ${cell(s.section)}: N-S ${cell(s.ns_pair)}, E-W ${cell(s.ew_pair)})` : "")
@@ -26,6 +30,13 @@
       if (view.names) {
         out.push(`<p id="names">` + Object.keys(view.names).sort().map(
           k => `${cell(k)}: ${cell(view.names[k])}`).join("; ") + "</p>");
+      }
+      const entered = view.entered || [];
+      out.push(`<p id="entered">Results in: ${entered.length ? "boards " + entered.map(cell).join(", ") : "none yet"}`
+               + "</p>");
+      if (view.released && view.released.length) {     // teams: a board both rooms have played, its IMPs
+        out.push(`<ul id="released">` + view.released.map(b => `<li>Board ${cell(b.board)}: `
+                 + `home ${cell(b.home_imps)} IMPs, away ${cell(b.away_imps)} IMPs</li>`).join("") + "</ul>");
       }
     } else if (view.draws) {
       const d = view.draws[view.draws.length - 1];
@@ -52,8 +63,16 @@
       if (view.adjustments && view.adjustments.length) {
         out.push(`<ul id="adjustments">` + view.adjustments.map(a => `<li>${cell(a.text)}</li>`).join("") + "</ul>");
       }
+    } else if (view.bye) {
+      out.push(`<p id="round">Round ${view.round} of ${view.rounds}${view.finished ? " (finished)" : ""}: `
+               + "this table has a bye</p>");
     } else {
-      out.push(`<p id="round">Round ${view.round}: this table has a bye</p>`);
+      out.push(`<p id="round">This table has no part in the event</p>`);
+    }
+    if (view.answers && view.answers.length) {   // the answers to this table's results: a refusal with why
+      out.push(`<ul id="answers">` + view.answers.map(a => `<li>${cell(a.source || "a message")}`
+               + (a.board ? `, board ${cell(a.board)}` : "") + `: ${cell(a.status)}`
+               + (a.why ? `: ${cell(a.why)}` : "") + "</li>").join("") + "</ul>");
     }
     document.getElementById("view").innerHTML = out.join("");
   }
