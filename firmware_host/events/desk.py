@@ -16,7 +16,7 @@ runs on the club's machine: ``club/event_screens.py``).
   records of the boards of its round, with the commitment and its index, as a pairs session sends them
   (``wire.duplicate.hand_records_part``), so the table needs no records file of its own; only the
   table's own topic carries them, never its page. When a result completes a round, every table's
-  seating is republished at once with the next round's draw.
+  seating is republished at once with the next round's draw (after the last round: with ``finished``).
 """
 
 from __future__ import annotations
@@ -96,10 +96,10 @@ class EventDesk:
 
     def step(self) -> bool:
         """One tick: every message that arrived read, checked, committed in one transaction (the ordering),
-        then answered; every table's seating again when a round was drawn. False when nothing was taken
+        then answered; every table's seating again when a round was completed (drawn next, or the end). False when nothing was taken
         (nothing came, or the journal cannot be written: held)."""
         with self.lock:
-            drawn = self.session.state.drawn
+            drawn, current = self.session.state.drawn, self.session.event.current
             outcomes = self.ordering.take()
             if outcomes is None:
                 return False
@@ -110,8 +110,10 @@ class EventDesk:
                 if table in self._answers:
                     self._answers[table].append(taken.answer())
                     tables.add(table)
-            if self.session.state.drawn != drawn:
-                log.info("round %d drawn", self.session.state.drawn)
+            if self.session.state.drawn != drawn or self.session.event.current != current:
+                # a round complete: the next one drawn, or the event finished (no draw, but every table's
+                # view now says finished, not only the view of the table that sent the last result)
+                log.info("round %d complete", current)
                 self.publish_all()
             else:
                 for table in sorted(tables):

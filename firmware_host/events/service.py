@@ -11,7 +11,7 @@ network.
   thread); once committed, each answer goes out on its table's seating topic
   ``<prefix>/session/table/<table>`` (retained) inside the table's view (:func:`views.table_view` plus
   ``answers``: the latest answers to its messages). When a result completes a round, every table's
-  seating is republished at once with the next round's draw.
+  seating is republished at once with the next round's draw (after the last round: with ``finished``).
 * **HTTP** (``http.server`` on its own thread; it binds 127.0.0.1 unless told otherwise, and has no
   login: put it behind the club's dashboard or a trusted network). ``/event`` is the director's page and
   ``/event/table/<table>`` a table's; each page's script listens to ``/event/stream`` (server-sent

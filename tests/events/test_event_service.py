@@ -344,3 +344,32 @@ def test_cardtable_event_run_gives_a_table_s_page_the_same_key_after_a_restart(
     assert _run(args) == 0 and _run(args) == 0
     assert len(keys) == 2 and keys[0] == keys[1]
     assert (tmp_path / "users.device-key").exists()
+
+
+def test_the_last_result_sends_every_table_s_message_again_saying_finished(tmp_path: Path) -> None:
+    """Audit 69 F3: only the table that sent the event's last result was told it had finished; the others
+    kept their retained seating with finished false (and an older version) while the API said finished."""
+    session = EventSession.create(tmp_path / "event", EventSpec(EventKind.SWISS_TEAMS, 4, 1, 1), TABLES,
+                                  synchronous="NORMAL")
+    service = EventService(session, "127.0.0.1", 1, "nobody", "x")     # never started: no broker needed
+    published: dict[str, dict[str, Any]] = {}
+    service.client.publish = lambda topic, payload, qos=0, retain=False: published.__setitem__(  # type: ignore[method-assign]
+        topic, json.loads(payload))
+
+    def message(table: str, tricks: int) -> bytes:
+        body = {"section": "A", "table_number": TABLES.index(table) + 1, "round": 1, "board": 1, "ns": "1",
+                "ew": "3", "contract": "4S", "declarer": "N", "lead": None, "tricks": tricks, "record": "",
+                "verified": False}
+        return json.dumps({"table": table, "kind": "board", "seq": 1, "t": 1.0, "body": body}).encode()
+
+    try:
+        for table in TABLES:
+            service.offer(TOPICS.board(table), message(table, 10))
+            assert service.step() is True
+        assert session.event.current == 2                                   # the one round complete
+        for table in TABLES:
+            view = published[TOPICS.seating(table)]
+            assert view["finished"] is True and view["version"] == session.version, (table, view)
+    finally:
+        service.http.server_close()
+        session.close()
