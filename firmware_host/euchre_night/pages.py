@@ -28,11 +28,15 @@ PING = 15.0
 
 _PAGE = """<!doctype html><html lang=en><meta charset=utf-8>
 <meta name=viewport content="width=device-width,initial-scale=1"><title>Euchre night</title>
-<style>body{font-family:sans-serif;margin:8px}table{border-collapse:collapse;margin:6px 0}
-td,th{border:1px solid #999;padding:2px 6px}.n{text-align:right}.renege{color:#a00}</style>
-<h1 id=title>Euchre night</h1><p id=round></p>__CALL__<div id=tables></div><h2>Standings</h2>
-<table id=standings></table><p><a href=sheet.html>printable sheet</a> · <a href=standings.json>standings.json</a>
-· <a href=hands.json>hands.json</a></p><p id=head></p>
+<style>body{font-family:sans-serif;margin:8px;overflow-wrap:anywhere}table{border-collapse:collapse;margin:6px 0}
+td,th{border:1px solid #999;padding:2px 6px}.n{text-align:right}.renege{color:#a00}
+th{white-space:nowrap;overflow-wrap:normal}#conn{font-size:.9em;color:#555}
+@media (max-width:599px){table{font-size:.85em}td,th{padding:2px 3px}
+#exports a{display:inline-flex;align-items:center;min-height:44px}}</style>
+<h1 id=title>Euchre night</h1><p><span id=conn role=status>connecting</span></p><p id=round></p>__CALL__
+<div id=tables></div><h2>Standings</h2>
+<table id=standings></table><p id=exports><a href=/sheet.html>printable sheet</a> · <a href=/standings.json>standings.json</a>
+· <a href=/hands.json>hands.json</a></p><p id=head></p>
 <script>
 const TABLE = __TABLE__;
 const e = s => String(s).replace(/[&<>"]/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;"}[c]));
@@ -58,7 +62,10 @@ function draw(v){
   document.getElementById("head").textContent = "journal head " + v.head;
   document.body.dataset.version = v.version;
 }
-const es = new EventSource(TABLE ? "../events" : "events");
+const es = new EventSource("/events");
+const conn = document.getElementById("conn");
+es.onopen = () => { conn.textContent = "live"; };
+es.onerror = () => { conn.textContent = "reconnecting"; };   // the browser tries again on its own
 es.onmessage = m => draw(JSON.parse(m.data));
 __CALLJS__
 </script></html>"""

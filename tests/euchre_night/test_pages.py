@@ -167,3 +167,66 @@ def test_the_pages_draw_in_a_real_browser(live: dict[str, Any], tmp_path: Path) 
     finally:
         driver.quit()
         t1.close()
+
+
+LONG = "Bartholomew Alexander Fitzgerald-Worthingtonshire"       # a long name: 49 characters, one hyphen
+
+
+def test_a_table_s_page_fits_a_phone_links_its_exports_and_says_when_its_server_is_gone(tmp_path: Path) -> None:
+    """Audit 69 F4-F6: at 360 and 390 px the table's page scrolled sideways (the journal head's hash, the
+    table, a long name); its three links were relative (``/table/sheet.html``: 404) and under 40 px tall;
+    and nothing on it said when its server had gone away."""
+    from dataclasses import replace
+
+    from laws.euchre_night.night import Player
+    from tests.browser import chromium, missing
+    from tests.events.test_event_screens import _at_width
+
+    if missing():
+        pytest.skip(missing())
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _need("mosquitto", "mosquitto")
+    broker = LocalBroker(tmp_path / "broker", USERS)
+    broker.start()
+    night = setup()
+    night = replace(night, players=(Player(1, LONG),) + night.players[1:])
+    session = NightSession.create(tmp_path / "night", night)
+    service = NightService(session, "127.0.0.1", broker.port, DASHBOARD_USER, USERS[DASHBOARD_USER])
+    pages = NightPages(service, token="tok-123")
+    pages.start()
+    service.start()
+    url = pages.address
+    driver = chromium(str(tmp_path / "profile"))
+    try:
+        assert service.connected.wait(10)
+        for width in (360, 390):
+            _at_width(driver, width)
+            driver.get(url + "/table/table-01")
+            WebDriverWait(driver, 15).until(lambda d: LONG in d.execute_script(
+                "return document.getElementById('tables').textContent;"))
+            assert "journal head " in driver.execute_script("return document.getElementById('head').textContent;")
+            over = driver.execute_script("return document.documentElement.scrollWidth;") - width
+            assert over <= 0, f"the table's page scrolls sideways by {over} px at {width} px"
+            broken = driver.execute_script("""return [...document.querySelectorAll('th')].filter(th => {
+                const r = document.createRange(); r.selectNodeContents(th); return r.getClientRects().length > 1;
+            }).map(th => th.textContent);""")
+            assert broken == [], f"column names broken over lines at {width} px: {broken}"
+            links = driver.execute_script("""return [...document.querySelectorAll('#exports a')].map(a =>
+                [a.href, a.getBoundingClientRect().height]);""")
+            assert [h for h, _ in links] == [url + "/sheet.html", url + "/standings.json", url + "/hands.json"]
+            assert all(height >= 40 for _, height in links), links
+            WebDriverWait(driver, 15).until(lambda d: d.execute_script(
+                "return document.getElementById('conn')?.textContent;") == "live")
+        for href in (url + "/sheet.html", url + "/standings.json", url + "/hands.json"):
+            with urllib.request.urlopen(href, timeout=5) as r:
+                assert r.status == 200
+        pages.stop()                                           # the server goes away: the page says so
+        WebDriverWait(driver, 30).until(lambda d: d.execute_script(
+            "return document.getElementById('conn').textContent;") == "reconnecting")
+    finally:
+        driver.quit()
+        pages.stop()
+        service.stop()
+        session.close()
+        broker.stop()
