@@ -364,3 +364,32 @@ def test_a_finished_night_offers_no_call(club: Club) -> None:
             assert n.finished and not director.find_element(By.ID, "call").is_displayed()
         finally:
             director.quit()
+
+
+def test_a_table_s_page_breaks_no_column_name_and_fits_a_phone(club: Club) -> None:
+    """Audit 69 F7: at 360 and 390 px the table's page on the director's server broke words inside its
+    column names ("Ta ble", "Han ds", "Plac e"); docs/session.md: no word is broken inside a column's
+    name. It still never scrolls sideways."""
+    from tests.browser import chromium, missing
+    from tests.events.test_event_screens import _at_width
+
+    if missing():
+        pytest.skip(missing())
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    page = club.t2.wait(lambda s: s["round"] == 1 and s["page"])["page"]
+    with tempfile.TemporaryDirectory() as pa:
+        table = chromium(pa)
+        try:
+            for width in (360, 390):
+                _at_width(table, width)
+                table.get(club.url + page)
+                WebDriverWait(table, 30).until(lambda d: "N: P5" in _text(d, "tables") and "P8" in _text(d, "standings"))
+                broken = table.execute_script("""return [...document.querySelectorAll('th')].filter(th => {
+                    const r = document.createRange(); r.selectNodeContents(th); return r.getClientRects().length > 1;
+                }).map(th => th.textContent);""")
+                assert broken == [], f"column names broken over lines at {width} px: {broken}"
+                over = table.execute_script("return document.documentElement.scrollWidth;") - width
+                assert over <= 0, f"the table's page scrolls sideways by {over} px at {width} px"
+        finally:
+            table.quit()
