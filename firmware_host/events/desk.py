@@ -33,7 +33,7 @@ from typing import Any
 from firmware_host.events.session import EventSession
 from firmware_host.events.views import director_view, table_view
 from firmware_host.session.journalled import Outcome, SessionOrdering
-from firmware_host.wire.duplicate import hand_records_part
+from firmware_host.wire.duplicate import hand_records_part, refused_says
 from firmware_host.wire.messages import ANSWERS_KEPT
 from firmware_host.wire.topics import TOPICS
 from laws.duplicate.deal import board_index
@@ -63,7 +63,9 @@ class EventDesk:
         self.session = session
         self.lock = threading.RLock()        # the commits and the pages' reads of the state
         self.changed = threading.Condition()
-        self.ordering = SessionOrdering(session, read=session.reader())
+        # a refused board message still names its table's seq and its board in the answer (``source``
+        # ``t-a:10``, not ``t-a:?``), so the table matches the refusal to its result, as a pairs session does
+        self.ordering = SessionOrdering(session, read=session.reader(), says=refused_says)
         self.publish: Publish | None = None
         self.page_secret = page_secret
         self._answers: dict[str, deque[dict[str, Any]]] = {t: deque(maxlen=ANSWERS_KEPT) for t in session.tables}

@@ -225,7 +225,7 @@ def test_a_table_s_page_shows_its_results_in_its_boards_imps_its_refusals_and_th
             assert _text(table, "released") == "Board 1: home 10 IMPs, away -10 IMPs"   # 420 v -50
             answers = _text(table, "answers")
             assert "t-a:1, board 1: taken" in answers
-            assert ": refused: t-a:2: the result names table 3, but t-a is table 1" in answers, answers
+            assert "t-a:2, board 2: refused: t-a:2: the result names table 3, but t-a is table 1" in answers, answers
             over = table.execute_script("return document.documentElement.scrollWidth;") - 360
             assert over <= 0, f"the table's page scrolls sideways by {over} px at 360 px"
             club.tables.send("t-a", 1, 2, "3NT", "N", 9)

@@ -373,3 +373,27 @@ def test_the_last_result_sends_every_table_s_message_again_saying_finished(tmp_p
     finally:
         service.http.server_close()
         session.close()
+
+
+def test_a_refused_result_is_answered_with_its_seq_and_board(tmp_path: Path) -> None:
+    """Audit 69 F8: a result refused for one field (its table number) was answered with source ``t-a:?``
+    and no board, though its why named ``t-a:10``; the table could not match the refusal to its result."""
+    session = EventSession.create(tmp_path / "event", EventSpec(EventKind.SWISS_TEAMS, 4, 3, 1), TABLES,
+                                  synchronous="NORMAL")
+    service = EventService(session, "127.0.0.1", 1, "nobody", "x")     # never started: no broker needed
+    published: dict[str, dict[str, Any]] = {}
+    service.client.publish = lambda topic, payload, qos=0, retain=False: published.__setitem__(  # type: ignore[method-assign]
+        topic, json.loads(payload))
+    body = {"section": "A", "table_number": 3, "round": 1, "board": 1, "ns": "1", "ew": "3", "contract": "4S",
+            "declarer": "N", "lead": None, "tricks": 10, "record": "", "verified": False}
+    try:
+        service.offer(TOPICS.board("t-a"), json.dumps({"table": "t-a", "kind": "board", "seq": 10, "t": 1.0,
+                                                       "body": body}).encode())
+        assert service.step() is True
+        answer = published[TOPICS.seating("t-a")]["answers"][-1]
+        assert answer == {"source": "t-a:10", "board": 1, "status": "refused",
+                          "why": "t-a:10: the result names table 3, but t-a is table 1"}
+        assert service.desk.director()["refusals"][-1]["source"] == "t-a:10"
+    finally:
+        service.http.server_close()
+        session.close()
