@@ -104,6 +104,10 @@ def test_the_demo_command(tmp_path: Path) -> None:
     p = euchre("demo", "--tables", "2", "--rounds", "2", "--hands", "2", "--out", str(tmp_path / "d"))
     assert p.returncode == 0, p.stderr
     assert "hands in" in p.stdout and (tmp_path / "d" / "sheet.html").exists()
+    # Audit 69 F9: the demo prints no address to open, so docs/euchre.md must not send a reader to its pages
+    assert "http://" not in p.stdout
+    pages = (Path(__file__).parents[2] / "docs" / "euchre.md").read_text(encoding="utf-8").split("## Pages")[1]
+    assert "(and the demo) serve" not in pages and "prints no address" in pages
     p = euchre("demo", "--tables", "2", "--rounds", "2", "--out", str(tmp_path / "d"))
     assert p.returncode == 2 and "a night is there already" in p.stderr
     p = euchre("demo", "--tables", "0", "--rounds", "2")
