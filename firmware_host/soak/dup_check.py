@@ -21,7 +21,8 @@ contract they bid, their confirmations) and the table's journal:
 * ``DB-7`` is there whenever cards were played, and says verified exactly when all 52 were played from
   the record's seats;
 * the auction closes in the people's contract; one score ruling and one confirmed score, both the
-  duplicate score of that contract and the tricks the cards give (trick winners worked out here);
+  duplicate score of that contract and the tricks the cards give (trick winners worked out here); the
+  confirmation stands on a ``confirm`` journaled before it by the seat it names for each side;
 * a board the table's shoe dealt has its 52 cards journaled once each at the record's seat.
 
 Each check is a function of its inputs, so a journal broken on purpose makes it fail
@@ -253,6 +254,7 @@ def _check_board(f: TableFigures, p: PlayedBoard, rows: list[tuple[int, str, Map
                           f"{whole}")
     f.verified += bool(checked and checked[0].get("verified"))
     _scores(f, p, played, rulings, where)
+    _confirms(f, rows, where)
     if p.how == "shoe":
         dealt = [(str(b["seat"]), str(b["card"])) for _, k, b in rows if k == "event" and b.get("type") == "card_dealt"]
         good = len(dealt) == 52 and len({c for _, c in dealt}) == 52 and all(
@@ -288,6 +290,25 @@ def _fouls(f: TableFigures, p: PlayedBoard, played: Sequence[tuple[str, str]], r
     elif fouls or decided or entered:
         f.false_alarms += len(fouls) + len(decided) + len(entered)
         f.problems.append(f"{where}: a DB-87 ruling or decision, but every card played was the record's")
+
+
+SIDE = {"N": "ns", "S": "ns", "E": "ew", "W": "ew"}
+
+
+def _confirms(f: TableFigures, rows: list[tuple[int, str, Mapping[str, Any]]], where: str) -> None:
+    """A confirmation ruling stands on the people's presses: for each side, the seat it names journaled a
+    ``confirm`` earlier in the board (docs/events.md, Confirmed). A ruling with no press behind it is a
+    result nobody at the table agreed to, whatever its score says."""
+    pressed: dict[str, set[str]] = {"ns": set(), "ew": set()}
+    for _, k, b in rows:
+        if k == "event" and b.get("type") == "confirm" and str(b.get("seat")) in SIDE:
+            pressed[SIDE[str(b["seat"])]].add(str(b["seat"]))
+        elif k == "ruling" and b.get("clause") == "DB-77" and b.get("confirmed"):
+            named = b["confirmed"] if isinstance(b["confirmed"], Mapping) else {}
+            missing = [side for side in ("ns", "ew") if str(named.get(side)) not in pressed[side]]
+            if missing:
+                f.problems.append(f"{where}: the result is ruled confirmed by {dict(named)}, but no `confirm` of "
+                                  f"{' or '.join(missing)} is journaled before it (want one of each side)")
 
 
 def board_result(p: PlayedBoard, played: Sequence[tuple[str, str]]) -> tuple[int, int] | None:

@@ -12,7 +12,8 @@ the soak's plan, the virtual shoe's pockets and the people's record of their pla
 4. **The tables** (``dup_check.check_tables``): every board of each table's plan played and journaled,
    every card once and in order, misboardings decided from the cards against the record (one ``DB-87``
    at the first wrong card, the director's decision, and none elsewhere), ``DB-14`` exactly for a pack
-   short of a card, ``DB-7``, one score and one confirmation equal to what the cards give.
+   short of a card, ``DB-7``, one score and one confirmation equal to what the cards give, the
+   confirmation standing on a ``confirm`` of each side journaled before it.
 5. **The session.** For every board each table played, exactly one result (from that table's login, for
    its table number), and its contract, declarer, tricks, cards, record and foul those of the table's
    journal; no other result; as many results as the movement has due; nothing refused but the hostile

@@ -323,6 +323,19 @@ def _confirmed(r: Row) -> bool:
     return r[1] == "ruling" and r[2].get("clause") == "DB-77" and bool(r[2].get("confirmed"))
 
 
+def drop_confirms(sides: set[str], nth: int = 1) -> Callable[[list[Row]], list[Row]]:
+    """Every ``confirm`` press of ``sides`` ("N"/"S" one side, "E"/"W" the other) dropped from the board
+    of the nth confirmation ruling, the ruling itself left standing."""
+    def fn(rows: list[Row]) -> list[Row]:
+        at = _index(rows, _confirmed, nth)
+        start = max(i for i in range(at) if _is("event", type="board")(rows[i]))
+        gone = {i for i in range(start, at) if _is("event", type="confirm")(rows[i]) and rows[i][2].get("seat") in sides}
+        if not gone:
+            raise NotHere
+        return [r for i, r in enumerate(rows) if i not in gone]
+    return fn
+
+
 BREAKERS: dict[str, Callable[[Path], None]] = {
     # the session's journal (issue 38: never read before)
     "session: a result dropped": journal(SESSION, drop(_result())),
@@ -387,6 +400,8 @@ BREAKERS: dict[str, Callable[[Path], None]] = {
     "table: a confirmed result doubled": journal(TABLE_SHOE, double(_confirmed)),
     "table: a confirmed result's tricks and score changed": journal(
         TABLE_BOARDS, edit(_confirmed, lambda b: b | {"tricks": b["tricks"] + 1, "score": b["score"] + 30}, 4)),
+    "table: one side's confirm dropped": journal(TABLE_BOARDS, drop_confirms({"E", "W"})),
+    "table: both sides' confirms dropped": journal(TABLE_BOARDS, drop_confirms({"N", "S", "E", "W"})),
     "table: a whole board gone": journal(TABLE_BOARDS, drop_board),
     "table: a shoe's card at another seat": journal(TABLE_SHOE, edit(_is("event", type="card_dealt"), lambda b: b | {"seat": SWAP[b["seat"]]})),
     "table: a revoke ruled on legal play": journal(TABLE_BOARDS, insert_after(_is("event", type="card_played"), "ruling", {"clause": "BP-61", "remedy": "attention"})),
