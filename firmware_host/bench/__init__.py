@@ -39,12 +39,14 @@ BENCHES: dict[str, str] = {
 
 def run(name: str, args: argparse.Namespace) -> int:
     """Run the benchmark ``name`` with the command's arguments; its exit status (1, with one line on
-    stderr, when it could not measure: ``report.BenchFailed``)."""
-    from firmware_host.bench.report import BenchFailed
+    stderr, when it could not measure, ``report.BenchFailed``, or what it measured fails its checks,
+    ``report.ChecksFailed``)."""
+    from firmware_host.bench.report import BenchFailed, ChecksFailed
 
     mod, fn = BENCHES[name].split(":")
     try:
         return int(getattr(importlib.import_module(mod), fn)(args) or 0)
     except BenchFailed as exc:
-        print(f"cardtable bench {name}: could not measure: {exc}", file=sys.stderr)
+        how = "FAILED" if isinstance(exc, ChecksFailed) else "could not measure"
+        print(f"cardtable bench {name}: {how}: {exc}", file=sys.stderr)
         return 1

@@ -14,6 +14,12 @@ class BenchFailed(RuntimeError):
     on one line and exits 1, with no traceback."""
 
 
+class ChecksFailed(BenchFailed):
+    """A benchmark measured, and what it measured breaks a promise it checks (a leak, a view that differs):
+    the same one line and exit 1, saying FAILED rather than "could not measure". A check of what the
+    bench is shown is this, never a bare ``assert`` (gone under ``python -O``, a traceback otherwise)."""
+
+
 def percentile(values: list[float], q: float) -> float:
     """The ``q`` quantile (0 to 1) of ``values`` by rank (the value below which that share lies); NaN
     for no values."""
