@@ -30,7 +30,7 @@ import tempfile
 import time
 from typing import Any
 
-from firmware_host.bench.report import report
+from firmware_host.bench.report import ChecksFailed, report
 from firmware_host.shoe import codec
 from firmware_host.shoe import messages as m
 from firmware_host.shoe.boards import BoardDealt, BoardTracker, deal_board
@@ -179,7 +179,8 @@ def host_cpu(reps: int) -> dict[str, float]:
             for ev in events:
                 results += t.feed(ev)
         per_board.append(time.thread_time() - t0)
-        assert isinstance(results[-1], BoardDealt) and results[-1].verified
+        if not (results and isinstance(results[-1], BoardDealt) and results[-1].verified):
+            raise ChecksFailed(f"the tracker did not end the board verified: {results[-1:]}")
     med = statistics.median(per_board)
     return {"per_board_ms_median": med * 1000, "per_card_us_median": med / 52 * 1e6,
             "per_board_ms_max": max(per_board) * 1000, "repeats": reps}

@@ -3,7 +3,8 @@
 - **A whole field rescore** at 1,000 tables x 27 boards (100 clubs of 10-table Mitchells, every board
   played at every table: 27,000 results, 1,000 a board), ``laws.federation.field.Field.score`` on a
   field of its own each time (nothing scored yet), medians.
-- **The public view after each message**, whole and incremental side by side (:func:`view_cost`).
+- **The public view after each message**, whole and incremental side by side (:func:`view_cost`); a
+  pair of views that differ fails the bench in one line (``ChecksFailed``, exit 1).
 - **A club's result to the field's ranking**: real Mosquitto on loopback, a federation broker and
   four club brokers bridged to it (two with --quick), each club's uplink (``ClubUplink``) sending simulated tables'
   results at a club's pace (each club a result every 0.5 s, busier than 1,000 tables at seven minutes a
@@ -30,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from firmware_host.bench.report import figures, report
+from firmware_host.bench.report import ChecksFailed, figures, report
 from firmware_host.wire.reader import read_json
 
 
@@ -137,7 +138,7 @@ def view_cost(clubs: int = 12, tables: int = 84, boards: int = 4, messages: int 
             got[name] = fn()
             times[name].append(time.perf_counter() - t0)
         if got["whole"] != got["incremental"]:
-            raise AssertionError(f"message {n + 1}: the incremental view is not the whole ranking's")
+            raise ChecksFailed(f"message {n + 1}: the incremental view is not the whole ranking's")
     out: dict[str, Any] = {"tables": clubs * tables, "clubs": clubs, "public_boards": len(public),
                            "messages": messages, "public_changed_by": changed, "views_equal": True}
     for name, ts in times.items():

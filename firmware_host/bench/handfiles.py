@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from firmware_host.bench.report import report
+from firmware_host.bench.report import ChecksFailed, report
 
 
 def _boards(count: int, seed: int = 5) -> list[Any]:
@@ -62,7 +62,7 @@ def _refused(path: Path) -> Callable[[], object]:
             read_hand_records(path)
         except HandRecordError as exc:
             return str(exc)
-        raise AssertionError(f"{path.name} was read")    # a benchmark of a refusal that did not happen
+        raise ChecksFailed(f"{path.name} was read, not refused")  # a benchmark of a refusal that did not happen
     return go
 
 

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from firmware_host.bench.report import ChecksFailed
 from firmware_host.bench.report import figures as _figures
 from firmware_host.bench.report import report as _report
 from laws.cards import Seat, full_pack
@@ -55,7 +56,9 @@ def journal(args: argparse.Namespace) -> int:
         t0 = time.perf_counter()
         result = j.verify()
         elapsed = time.perf_counter() - t0
-        assert result.ok, result.message()
+        if not result.ok:
+            raise ChecksFailed(f"the journal of {n} rows appended (synchronous={mode}) does not verify: "
+                               f"{result.message()}")
         figures[f"verify {n} rows ({mode})"] = {"total_ms": elapsed * 1000, "per_row_us": elapsed / n * 1e6}
         j.close()
     full, normal = figures["append synchronous=FULL"], figures["append synchronous=NORMAL"]
@@ -96,7 +99,9 @@ def panel(args: argparse.Namespace) -> int:
         press_samples.append(time.perf_counter() - t0)
         pin.drive_high()
         now[0] += 1.0
-    assert heard.count("new_shuffle") == n // 5
+    if heard.count("new_shuffle") != n // 5:
+        raise ChecksFailed(f"the panel decided new_shuffle {heard.count('new_shuffle')} times for {n // 5} "
+                           "double presses")
     p.close()
     factory.close()
     _report("panel on gpiozero MockFactory", {"set_lamp": _figures(lamp_samples),

@@ -60,3 +60,59 @@ def test_each_leak_or_miss_fails_the_broadcast_bench_in_one_line(
     err = capsys.readouterr().err
     assert err.startswith("cardtable bench broadcast: FAILED: ") and said in err, err
     assert len(err.splitlines()) == 1, err
+
+
+def test_federation_views_that_differ_fail_in_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    import laws.scoring.session as scoring
+    from firmware_host.bench import federation
+
+    real = scoring.rank_boards
+
+    def one_row_short(*a: Any, **k: Any) -> Any:     # the whole way only: its ranking loses its last row
+        r = real(*a, **k)
+        return r[:-1] if len(r) > 1 else r
+
+    monkeypatch.setattr(scoring, "rank_boards", one_row_short)
+    monkeypatch.setattr(federation, "rescore", lambda n: {})
+    monkeypatch.setattr(federation, "live", lambda **k: {})
+    assert bench.run("federation", ARGS) == 1
+    err = capsys.readouterr().err
+    assert err == ("cardtable bench federation: FAILED: message 1: the incremental view is not the whole "
+                   "ranking's\n"), err
+
+
+class _Session:
+    """A session whose live ranking, once board 2 is scored again, is not the full rescore's."""
+
+    def __init__(self) -> None:
+        self._stale: set[int] = set()
+
+    def rescore_all(self) -> dict[str, Any]:
+        return {"ranking": [1, 2]}
+
+    def scored(self) -> dict[str, Any]:
+        return {"ranking": [2, 1] if 2 in self._stale else [1, 2]}
+
+
+def test_duplicate_live_rankings_that_differ_fail_in_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.bench import duplicate_live
+
+    monkeypatch.setattr(duplicate_live, "measure", lambda *a: dict(zip(("rescore", "one_board"),
+                                                                       duplicate_live.rescore_costs(_Session(), [1, 2]))))
+    assert bench.run("duplicate-live", ARGS) == 1
+    err = capsys.readouterr().err
+    assert err == ("cardtable bench duplicate-live: FAILED: repeat 2: the live ranking, board 2 scored again, is not "
+                   "the full rescore's\n"), err
+
+
+def test_duplicate_live_rankings_that_agree_are_measured() -> None:
+    from firmware_host.bench import duplicate_live
+
+    class Same(_Session):
+        def scored(self) -> dict[str, Any]:
+            return self.rescore_all()
+
+    rescore, one_board = duplicate_live.rescore_costs(Same(), [1, 2], repeats=3)
+    assert len(rescore) == len(one_board) == 3

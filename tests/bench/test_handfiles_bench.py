@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.bench.handfiles import _refused
+from firmware_host.bench.report import ChecksFailed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,5 +31,5 @@ def test_a_refusal_case_that_reads_the_file_fails(tmp_path: Path) -> None:
 
     good = tmp_path / "good.bri"
     good.write_bytes(render_hand_records(_boards(2), "bri"))
-    with pytest.raises(AssertionError, match="good.bri was read"):
+    with pytest.raises(ChecksFailed, match="good.bri was read, not refused"):
         _refused(good)()
