@@ -39,7 +39,8 @@ def add_arguments(p: argparse.ArgumentParser, *, deals: int, faults: int) -> Non
                    "misboarded as --mistake-rate says (--faults, --seed as above)")
     p.add_argument("--tables", type=int, default=3, help="--duplicate: tables (default 3: 2 with boards, 1 "
                    "with its shoe dealing)")
-    p.add_argument("--boards", type=int, default=6, help="--duplicate: boards every table plays (default 6)")
+    p.add_argument("--boards", type=int, default=6, help="--duplicate: boards a round of the session's Mitchell "
+                   "(default 6; 2 or more); without Mosquitto, the boards each table plays alone")
     p.add_argument("--session-faults", default="kill,stall,hostile", metavar="K1,K2",
                    help="--duplicate: the session's faults (default kill,stall,hostile: kill -9 of the session's "
                    "process, its journal locked past the busy timeout, hostile messages from a table's login; "

@@ -36,3 +36,12 @@ def test_a_failed_invariant_is_exit_1_and_names_it(monkeypatch: pytest.MonkeyPat
     assert main(["soak", "--deals", "6", "--workdir", str(tmp_path)]) == 1
     out = capsys.readouterr().out
     assert "false rulings" in out and "FAIL" in out and "euchre: deal 2: expected none" in out
+
+
+def test_duplicate_boards_is_named_boards_a_round(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--boards`` is the Mitchell's boards a round (``dup_evening.evening``), not every table's boards."""
+    with pytest.raises(SystemExit):
+        main(["soak", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "boards a round of the session's Mitchell (default 6; 2 or more)" in text, text
+    assert "boards every table plays" not in text
