@@ -201,6 +201,9 @@ class LawEngine:
         if not closing:
             return []
         s.claims = [c for c in s.claims if c not in closing]
+        d = s.deal
+        if d is not None and not d.void and not d.in_turn and any(c.dealer == d.expected for c in closing):
+            d.stood = True  # the claim that the deal was out of turn (its dealer the rightful one) lapsed
         # ``dealer``: who deals next (docs/events.md) -- where the deal is void, the claim's ``otherwise``; where
         # it stands, the one after its dealer (the claim's own ``dealer`` is who would have dealt had it been made)
         standing = s.deal.on_behalf_of or s.deal.dealer if s.deal is not None and not s.deal.void else None

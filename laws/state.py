@@ -92,6 +92,7 @@ class DealState:
     cut: bool
     on_behalf_of: Seat | None = None
     expected: Seat | None = None  # whose deal it was by rotation when it started (None: unknown)
+    stood: bool = False           # dealt out of turn, and the right to stop it lapsed: the deal is its dealer's
     dealt: list[tuple[Seat, Card | None]] = field(default_factory=list)
     hands: dict[Seat, list[Card]] = field(default_factory=lambda: {s: [] for s in Seat})
     counts: dict[Seat, int] = field(default_factory=lambda: dict.fromkeys(Seat, 0))
@@ -135,8 +136,10 @@ class DealState:
 
     @property
     def rightful_dealer(self) -> Seat:
-        """Who should deal again after a redeal: the same dealer, unless this deal was out of turn."""
-        if not self.in_turn and self.expected is not None:
+        """Who should deal again after a redeal: the same dealer, unless this deal was out of turn and
+        could still be stopped (once it stands, as euchre law 40 says after the trump card, it is the
+        deal of the one who dealt it, and a "same dealer" redeal is his)."""
+        if not self.in_turn and not self.stood and self.expected is not None:
             return self.expected
         return self.on_behalf_of or self.dealer
 

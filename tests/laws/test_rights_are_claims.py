@@ -19,7 +19,7 @@ from laws.engine import LawEngine
 from laws.events import event_from_dict
 from laws.games.euchre import RULES
 from laws.rulings import Remedy, Ruling
-from tests.laws.streams import E, euchre_deal, prelude
+from tests.laws.streams import E, euchre_deal, only, prelude
 from tests.laws.test_euchre_bidding import bid, taken_up, turned
 from tests.laws.test_euchre_play_laws import dealt, penalties, play
 from tests.laws.test_euchre_rights import cards, table
@@ -410,3 +410,27 @@ def test_EU_44_the_worked_example_in_docs_events_md() -> None:
     assert demand(eng, W, "new_deal")[0].remedy is Remedy.DEAL_STANDS
     lapse = eng.feed_all(prelude(E_) + [E("deal_start", dealer="E", pack="blue")])
     assert [(r.remedy, r.clause, r.dealer) for r in lapse] == [(Remedy.DEAL_STANDS, "EU-44", E_)]
+
+
+def test_EU_33_after_a_deal_out_of_turn_stood_the_same_dealer_is_the_one_who_dealt() -> None:
+    """East dealt North's deal; nobody stopped it before the trump card (law 40: it stands, South deals
+    next). A damaged card then stops the hand: "the same dealer" is East, who dealt it. The ruling
+    named North, the dealer the rotation had expected, as if the claim were still open (audit 70)."""
+    eng = table(N)
+    events, _, _ = euchre_deal(E_, cards(), pack="blue")
+    eng.feed_all(prelude(N))
+    offered(eng.feed(events[0]), "EU-40", None)
+    stands = eng.feed_all(events[1:])
+    assert [(r.remedy, r.clause, r.dealer) for r in stands if r.clause == "EU-40"] == \
+        [(Remedy.DEAL_STANDS, "EU-40", S)]
+    r = only(eng.feed(E("damaged_card", card=cards()[0].code, pack="blue")))
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.REPLACE_PACK, "EU-33", E_)
+
+
+def test_EU_33_while_a_deal_out_of_turn_can_still_be_stopped_the_rightful_dealer_deals() -> None:
+    """Before the trump card the deal out of turn is not East's yet: a new deal goes to North."""
+    eng = table(N)
+    events, _, _ = euchre_deal(E_, cards(), pack="blue")
+    eng.feed_all(prelude(N) + events[:3])
+    r = only(eng.feed(E("card_dealt", seat="S", card=cards()[0].code)))     # a card twice
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "EU-33", N)
