@@ -52,7 +52,14 @@ def _events(journal: Any, bad_seq: int | None, force: bool) -> list[dict[str, An
     from laws.events import event_from_dict
 
     out: list[dict[str, Any]] = []
+    # the table set these aside (docs/ordering.md, "An event the engine cannot take"): as if they had not
+    # come, so left out; exported, a replay of the export stopped at the first one (exit 2)
+    aside = {r.body["set_aside"] for r in journal.rows_with(("set_aside",))
+             if isinstance(r.body.get("set_aside"), int) and not isinstance(r.body.get("set_aside"), bool)}
     for seq, text in journal.event_texts():
+        if seq in aside:
+            print(f"cardtable: journal row {seq}: set aside by the table: left out", file=sys.stderr)
+            continue
         unverified = bad_seq is not None and seq >= bad_seq
         try:
             body = json.loads(text)

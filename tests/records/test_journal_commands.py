@@ -74,6 +74,27 @@ def test_export_jsonl_is_the_event_format(tmp_path: Path, with_game: bool) -> No
         event_from_dict(obj)
 
 
+def test_export_jsonl_leaves_out_what_the_table_set_aside(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A bridge ``call`` entered at a euchre table is set aside (docs/ordering.md: as if it had not come).
+    Exported, it stopped ``cardtable replay`` of the export at that line (exit 2), every later ruling
+    missing (audit 70). The export leaves it out, so a replay of the export gives the journal's rulings."""
+    data = tmp_path / "data"
+    j = Journal.open(data)
+    j.append("event", {"type": "game", "game": "euchre"}, t=0.0)
+    j.append("event", {"type": "shuffle", "seat": "S"}, t=1.0)
+    row = j.append("event", {"type": "call", "seat": "N", "call": "1C", "src": "director"}, t=2.0)
+    j.append("note", {"set_aside": row, "type": "call", "src": "director", "error": "ValueError: x",
+                      "ruling": "none"}, t=2.0)
+    j.append("event", {"type": "shuffle", "seat": "N"}, t=3.0)
+    j.close()
+    out = tmp_path / "history.jsonl"
+    assert main(["export", "jsonl", "--data-dir", str(data), "--out", str(out)]) == 0
+    assert [json.loads(line)["type"] for line in out.read_text().splitlines()] == ["game", "shuffle", "shuffle"]
+    assert f"journal row {row}: set aside by the table: left out" in capsys.readouterr().err
+    assert main(["replay", str(out)]) == 0
+
+
 def test_export_pbn_reads_back(tmp_path: Path) -> None:
     data = tmp_path / "data"
     dicts = make_journal(data, with_game=True)
