@@ -12,6 +12,7 @@ the phase changes, and log lines go to standard error as usual. Every line fits 
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 from collections import deque
 from typing import Any
@@ -114,8 +115,12 @@ def _mute(record: logging.LogRecord) -> bool:
 
 def _on_a_terminal(handler: logging.StreamHandler) -> bool:  # type: ignore[type-arg]
     """Whether the handler's stream is a terminal (where a raw log line would tear through the screen)."""
+    return _stream_is_a_terminal(handler.stream)
+
+
+def _stream_is_a_terminal(stream: Any) -> bool:
     try:
-        return bool(handler.stream.isatty())
+        return bool(stream.isatty())
     except (AttributeError, ValueError, OSError):   # no isatty, or a closed stream
         return False
 
@@ -143,7 +148,11 @@ class TerminalDisplay:
         self._file: logging.FileHandler | None = None
         self._muted: list[logging.Handler] = []
         if live and self.console.is_terminal:
-            self._live = Live(self._render(), console=self.console, auto_refresh=False, transient=False)
+            # stderr on the same terminal is taken over (a stray line prints above the panel); stderr that
+            # is no terminal (``2>FILE``, the journal) keeps its lines: taken over, each warning went
+            # through the panel's console onto the players' screen and never reached it
+            self._live = Live(self._render(), console=self.console, auto_refresh=False, transient=False,
+                              redirect_stderr=_stream_is_a_terminal(sys.stderr))
             self._live.start()
             self._capture_logs()
 

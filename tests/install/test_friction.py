@@ -170,3 +170,31 @@ def test_device_faults_reach_stderr_at_warning(caplog: pytest.LogCaptureFixture)
     msgs = [(r.levelno, r.getMessage()) for r in caplog.records]
     assert any(level == logging.WARNING and "dialout" in msg and "shoe" in msg for level, msg in msgs), msgs
     assert re.search("offline", " ".join(m for _, m in msgs), re.I)
+
+
+def test_with_the_display_on_a_warning_reaches_stderr_that_is_no_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``cardtable run 2>FILE`` with the panel on a terminal (audit 70): the live panel took stderr over,
+    so the CLI's handler (which writes to whatever ``sys.stderr`` is) printed each warning through the
+    panel's console onto the players' screen, and nothing reached the file (docs/ordering.md: "says
+    why at WARNING on stderr"). A stderr that is no terminal is left alone."""
+    from firmware_host.cli import _StderrHandler
+
+    stderr = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    buf = io.StringIO()
+    root = logging.getLogger()
+    handler = _StderrHandler()
+    root.addHandler(handler)
+    old = root.level
+    root.setLevel(logging.WARNING)
+    try:
+        display = TerminalDisplay(Console(file=buf, width=80, force_terminal=True), live=True)
+        try:
+            logging.getLogger("firmware_host.table.inputs").warning("director fifo line 1 is not json")
+        finally:
+            display.close()
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(old)
+    assert "is not json" in stderr.getvalue()
+    assert "is not json" not in buf.getvalue()
