@@ -59,34 +59,6 @@ def euchre_dealt(ctl: TableController, then: list) -> None:
          + then)
 
 
-def test_a_bridge_card_in_a_euchre_deal_lights_new_pack_until_the_next_deal(tmp_path: Path) -> None:
-    """A bridge pack in a euchre shoe: the first card outside the euchre pack stops the deal with
-    ``replace_pack`` (the same dealer, a replacement pack) and NEW PACK lit until the next deal_start
-    (docs/events.md, "Packs: replaced and restored"). It was a ``redeal`` from the same pack, which the
-    table dealt again at once and stopped at the next such card, deal after deal."""
-    cfg = load_config(None, env={}, check_devices=False)
-    factory, clock = MockFactory(), Clock()
-    panel = Panel(cfg.pins, factory, clock)
-    j = Journal.open(tmp_path)
-    try:
-        ctl = TableController(game="euchre", journal=j, panel=panel, clock=clock)
-        ctl.engine.state.next_dealer = Seat.N
-        feed(ctl, prelude(Seat.N), "script")
-        feed(ctl, [E("deal_start", dealer="N", pack="R1"), E("card_dealt", seat="E", card="AS")])
-        rulings = ctl.process(LawInput(E("card_dealt", seat="E", card="2C"), "shoe"))
-        assert [(r.remedy.value, r.clause, r.dealer, r.pack) for r in rulings] == \
-            [("replace_pack", "EU-33", Seat.N, "R1")]
-        assert ctl.engine.state.deal is not None and ctl.engine.state.deal.void
-        assert lamp_pin(factory, cfg, "replace_pack") and not lamp_pin(factory, cfg, "redeal")
-        feed(ctl, prelude(Seat.N), "script")
-        assert lamp_pin(factory, cfg, "replace_pack")
-        feed(ctl, [E("deal_start", dealer="N", pack="R2")])
-        assert not lamp_pin(factory, cfg, "replace_pack")
-    finally:
-        panel.close()
-        j.close()
-
-
 def test_faced_card_lights_redeal_and_new_deal_clears_it(rig) -> None:  # type: ignore[no-untyped-def]
     ctl, factory, cfg, _ = rig
     ctl.engine.state.next_dealer = Seat.N
