@@ -21,7 +21,7 @@ from firmware_host.federation.topics import EventTopics
 from firmware_host.records.journal import Journal, JournalError
 from laws.federation.field import ClubEntry, Field
 from laws.federation.ledger import Ledger, Verdict
-from laws.federation.messages import MessageError, digest, line_from_dict
+from laws.federation.messages import digest, line_from_dict
 from laws.federation.release import club_may_see
 from laws.scoring.session_values import Method, Pair
 
@@ -94,29 +94,23 @@ class EventState:
         return cls(setup, Ledger(frozenset(setup.clubs)))
 
     def problem(self, club: str, message: Mapping[str, Any]) -> str:
-        """What is wrong with a message that is next in line ("" when it can be taken): besides its form, an
-        entry whose ``due`` is not the organiser's, and a line or removal that would change the club's
-        results of a board it may already see (they are final: ``docs/federation.md``)."""
-        op = message.get("op")
+        """What is wrong with a message that is next in line ("" when it can be taken), its form already
+        checked (``message_problem``: its keys and the types of its values): an entry again, or whose ``due``
+        is not the organiser's; a line before the entry, of a board or pair not the event's or the club's,
+        or that would change the club's results of a board it may already see (they are final:
+        ``docs/federation.md``)."""
+        op = message["op"]
         if op == "entry":
             if club in self.entries:
                 return "the club's entry was taken already"
-            pairs = message.get("pairs")
-            due = message.get("due")
-            if not isinstance(pairs, list) or not pairs or isinstance(due, bool) or not isinstance(due, int) or due < 1:
-                return "an entry has its pairs and the results due per board"
+            due = message["due"]
             fixed = self.setup.due.get(club)
             if fixed is not None and due != fixed:
                 return f"the entry says {due} results due per board; the event was opened with {fixed} for the club"
             return ""
         if club not in self.entries:
             return "the club's entry (message 1) must come first"
-        if op not in ("line", "remove"):
-            return f"op is entry, line or remove, got {op!r}"
-        try:
-            line = line_from_dict(message.get("line"))
-        except MessageError as exc:
-            return str(exc)
+        line = line_from_dict(message["line"])      # read by the form check already: it reads
         if line.board not in self.setup.boards:
             return f"board {line.board} is not one of the event's boards"
         for pair in (line.ns, line.ew):
