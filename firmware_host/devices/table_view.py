@@ -28,8 +28,8 @@ COLUMNS = ("W", "N", "E", "S")          # the usual order of an auction's column
 VULNERABLE_WORDS = {"None": "none", "NS": "North-South", "EW": "East-West", "All": "both sides"}
 STRAIN = {"C": "C", "D": "D", "H": "H", "S": "S", "NT": "NT"}
 CALL_SHORT = {"pass": "Pass", "double": "X", "redouble": "XX"}
-# the games whose tables record the auction and the play (``table.bridge_choices.GAMES``): before the first
-# call of a deal their status has no ``bridge`` yet, and the dealer is the one to call
+# the games whose tables record the auction and the play (``table.bridge_choices.GAMES`` is this): before
+# the first call of a deal their status has no ``bridge`` yet, and the dealer is the one to call
 RECORDS_AUCTION = ("contract-bridge", "duplicate-bridge")
 WAITING = {"auction": "the deal is out; waiting for the hand's result (the director's dashboard)",
            "play": "the hand is being played; waiting for its result",

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from firmware_host.devices.display_text import ANSWER_NAMES, SEAT_NAMES
+from firmware_host.devices.table_view import RECORDS_AUCTION
 from laws.bridge.tricks import RevokeStatus
 from laws.engine import TRANSITIONS
 from laws.events import Event, EventFormatError, event_from_dict
@@ -44,7 +45,7 @@ ANSWERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "claim_reply": ("claim_reply", ("seat", "agree")),
     "claim_ruled": ("claim_ruled", ("tricks",)),
 }
-GAMES = ("contract-bridge", "duplicate-bridge")   # the tables that record the auction and the play
+GAMES = RECORDS_AUCTION   # the tables that record the auction and the play (the panel says whose call it is)
 
 
 class AnswerRefused(ValueError):

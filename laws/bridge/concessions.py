@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from laws.bridge.play import Play
-from laws.bridge.tricks import ClaimStatus
+from laws.bridge.tricks import RANK_VALUE, ClaimStatus
 from laws.cards import RANKS, Card, Seat, Side
 
 
@@ -46,7 +46,7 @@ class Cancelled:
 
 
 def _rank(card: Card) -> int:
-    return len(RANKS) - RANKS.index(card.rank)
+    return RANK_VALUE[card.rank]
 
 
 def sure_trumps(play: Play, seat: Seat) -> list[Card]:

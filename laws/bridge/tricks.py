@@ -9,7 +9,7 @@ from enum import StrEnum
 
 from laws.cards import RANKS, Card, Seat, Side
 
-_RANK_VALUE = {r: len(RANKS) - i for i, r in enumerate(RANKS)}   # A=13 … 2=1
+RANK_VALUE = {r: len(RANKS) - i for i, r in enumerate(RANKS)}   # A=13 … 2=1
 
 
 class PlayError(ValueError):
@@ -52,7 +52,7 @@ def trick_winner(cards: dict[Seat, Card], leader: Seat, trump: str | None) -> Se
 
     def key(seat: Seat) -> tuple[bool, bool, int]:
         c = cards[seat]
-        return (c.suit == trump, c.suit == led, _RANK_VALUE[c.rank])
+        return (c.suit == trump, c.suit == led, RANK_VALUE[c.rank])
 
     return max(cards, key=key)
 
