@@ -113,7 +113,7 @@ class ShoeSession:
         if not self.online:
             return []
         self.online = False
-        log.warning("shoe offline: %s", reason)
+        log.info("shoe offline: %s", reason)  # the LinkStatus is said by its owner (controller, CLI)
         return [m.LinkStatus(False, reason, self.shoe)]
 
     def _version(self, exc: codec.VersionMismatch) -> None:

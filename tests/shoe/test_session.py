@@ -241,3 +241,16 @@ def test_a_shoe_restart_is_passed_on_before_the_new_boots_messages() -> None:
     assert (r.old_boot, r.boot_id) == (0xAAAA, 0xBBBB)
     events, _ = s.receive(codec.encode(again), 0.4)        # the same boot again: no restart
     assert not any(isinstance(e, m.ShoeRestarted) for e in events)
+
+
+def test_going_offline_is_said_by_the_link_s_owner_not_a_second_time_here(caplog) -> None:
+    """`make demo` printed one cable drop three times: here, at the port, and by the controller. The
+    session hands the reason on as a LinkStatus (every owner says it), so it logs it below WARNING."""
+    import logging
+
+    s = online()
+    with caplog.at_level(logging.INFO, logger="firmware_host.shoe.session"):
+        events = s.connection_lost(0.2, "unplugged")
+    assert events == [m.LinkStatus(False, "unplugged", HELLO)]
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+    assert any("unplugged" in r.getMessage() for r in caplog.records)
