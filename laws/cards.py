@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from laws.errors import quoted
+
 RANKS = "AKQJT98765432"
 SUITS = "SHDC"
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -92,7 +94,7 @@ class Card:
     def parse(cls, text: str) -> Card:
         """Parse ``"TS"`` into a card; raises ``ValueError`` naming what is wrong."""
         if not isinstance(text, str) or len(text) != 2:
-            raise ValueError(f"unknown card {text!r} (want rank then suit, e.g. 'TS')")
+            raise ValueError(f"unknown card {quoted(text)} (want rank then suit, e.g. 'TS')")
         return cls(text[0].upper(), text[1].upper())
 
     @property

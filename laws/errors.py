@@ -40,3 +40,13 @@ def as_typed(value: object, most: int = 20) -> str:
         except (TypeError, ValueError):
             text = type(value).__name__
     return text if len(text) <= most else text[:most] + "…"
+
+
+def quoted(value: object, most: int = 40) -> str:
+    """A value from a line a person wrote, quoted in a message: text in quotes as typed (``'X'``), any
+    other value as :func:`as_typed` gives it (``nothing`` for null, ``true``, ``[1, 2]``), never Python's ``None``,
+    ``True`` or ``<Seat.N: 'N'>``; cut to ``most`` characters (then ``…``)."""
+    if isinstance(value, str):
+        text = repr(value)
+        return text if len(text) <= most else text[:most] + "…"
+    return as_typed(value, most)

@@ -11,6 +11,7 @@ from dataclasses import MISSING, fields
 from typing import Any
 
 from laws.cards import Card, Seat, Side
+from laws.errors import quoted
 from laws.events.types import (
     BAR_REST,
     BIDS,
@@ -46,14 +47,14 @@ def _seat(v: Any, name: str) -> Seat:
     try:
         return Seat(v)
     except (ValueError, TypeError):
-        raise EventFormatError(f"field {name!r}: unknown seat {v!r} (want N, E, S or W)") from None
+        raise EventFormatError(f"field {name!r}: unknown seat {quoted(v)} (want N, E, S or W)") from None
 
 
 def _side(v: Any, name: str) -> Side:
     try:
         return Side(v)
     except (ValueError, TypeError):
-        raise EventFormatError(f"field {name!r}: unknown side {v!r} (want NS or EW)") from None
+        raise EventFormatError(f"field {name!r}: unknown side {quoted(v)} (want NS or EW)") from None
 
 
 def _card(v: Any, name: str) -> Card:
@@ -69,13 +70,13 @@ def _card_or_none(v: Any, name: str) -> Card | None:
 
 def _bool(v: Any, name: str) -> bool:
     if not isinstance(v, bool):
-        raise EventFormatError(f"field {name!r}: want true or false, got {v!r}")
+        raise EventFormatError(f"field {name!r}: want true or false, got {quoted(v)}")
     return v
 
 
 def _int(v: Any, name: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise EventFormatError(f"field {name!r}: want a whole number, got {v!r}")
+        raise EventFormatError(f"field {name!r}: want a whole number, got {quoted(v)}")
     return v
 
 
@@ -93,13 +94,12 @@ _cards = _bounded(52)
 
 
 def _short(v: Any) -> str:
-    text = repr(v)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return quoted(v)
 
 
 def _str(v: Any, name: str) -> str:
     if not isinstance(v, str) or not v:
-        raise EventFormatError(f"field {name!r}: want a non-empty string, got {v!r}")
+        raise EventFormatError(f"field {name!r}: want a non-empty string, got {quoted(v)}")
     return v
 
 
@@ -119,7 +119,7 @@ def _contract(v: Any, name: str) -> str:
 def _choice(options: tuple[str, ...]) -> Any:
     def conv(v: Any, name: str) -> str:
         if v not in options:
-            raise EventFormatError(f"field {name!r}: {v!r} is not one of {', '.join(options)}")
+            raise EventFormatError(f"field {name!r}: {quoted(v)} is not one of {', '.join(options)}")
         return str(v)
     return conv
 
@@ -138,7 +138,7 @@ def _key(item: tuple[Any, Any]) -> str:
 
 def _suit(v: Any, name: str) -> str:
     if v not in ("S", "H", "D", "C"):
-        raise EventFormatError(f"field {name!r}: unknown suit {v!r} (want S, H, D or C)")
+        raise EventFormatError(f"field {name!r}: unknown suit {quoted(v)} (want S, H, D or C)")
     return str(v)
 
 
@@ -154,7 +154,7 @@ def _cuts(v: Any, name: str) -> tuple[tuple[str, Card], ...]:
     out = []
     for item in v:
         if not isinstance(item, list) or len(item) != 2:
-            raise EventFormatError(f"field {name!r}: want [name, card] pairs, got {item!r}")
+            raise EventFormatError(f"field {name!r}: want [name, card] pairs, got {quoted(item)}")
         out.append((_str(item[0], name), _card(item[1], name)))
     return tuple(out)
 
@@ -172,7 +172,7 @@ def _found(v: Any, name: str) -> str | Seat | None:
         return str(v)
     if v in ("N", "E", "S", "W"):
         return Seat(v)
-    raise EventFormatError(f"field {name!r}: want 'loose', 'trick', a seat or null, got {v!r}")
+    raise EventFormatError(f"field {name!r}: want 'loose', 'trick', a seat or null, got {quoted(v)}")
 
 
 def _honours(v: Any, name: str) -> tuple[Side, int]:
@@ -202,7 +202,7 @@ def _bridge_call(v: Any, name: str) -> str:
         text = v.upper()
         return text + "T" if text.endswith("N") else text
     if isinstance(v, str) and re.match(r"^\d+(NT|N|C|D|H|S)$", v.upper()):
-        raise EventFormatError(f"field {name!r}: {v!r} is no bid: a bid names one to 99 tricks over six "
+        raise EventFormatError(f"field {name!r}: {quoted(v)} is no bid: a bid names one to 99 tricks over six "
                                "(one to seven make a contract; a bid above seven is ruled by the laws)")
     raise EventFormatError(f"field {name!r}: {_short(v)} is not a call (want 1C … 7NT, a bid above seven "
                            "such as 8S, pass, double or redouble)")
@@ -320,7 +320,7 @@ def event_from_dict(obj: Any) -> Event:
     kind = obj.get("type")
     cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise EventFormatError(f"unknown event type {kind!r}")
+        raise EventFormatError(f"unknown event type {quoted(kind)}")
     kwargs: dict[str, Any] = {}
     for f in fields(cls):
         if f.name == "t":

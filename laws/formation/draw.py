@@ -97,10 +97,16 @@ def seating(order: Sequence[str], seats: Mapping[str, Seat] | None) -> dict[str,
             raise ValueError(f"seats: no seat given for {name!r}")
         chosen[name] = seats[name]
     if len(set(chosen.values())) != 4:
-        raise ValueError(f"seats: two players share a seat in {dict(seats)!r}")
+        raise ValueError(f"seats: two players share a seat in {_seat_list(seats)}")
     if chosen[order[0]].partner is not chosen[order[1]] or chosen[order[2]].partner is not chosen[order[3]]:
-        raise ValueError(f"seats: partners must sit opposite each other, got {dict(seats)!r}")
+        raise ValueError(f"seats: partners must sit opposite each other ({order[0]} with {order[1]}, "
+                         f"{order[2]} with {order[3]}), got {_seat_list(seats)}")
     return chosen
+
+
+def _seat_list(seats: Mapping[str, Seat]) -> str:
+    """The seats as a person typed them (``Ann N, Bob E``), never Python's spelling of a dict of seats."""
+    return ", ".join(f"{name} {Seat(seat).value}" for name, seat in seats.items())
 
 
 def formation_ruling(law: str, clause: str, reason: str, order: Sequence[str],

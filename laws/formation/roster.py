@@ -41,6 +41,11 @@ def _join(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _names(names: Sequence[str]) -> str:
+    """Names as a message shows them (``Ann, Bob, Ann``; ``none``), not as Python spells a list."""
+    return ", ".join(str(n) for n in names) or "none"
+
+
 @dataclass(frozen=True)
 class Candidate:
     """Someone waiting to enter: ``fresh`` has played at no other table; ``broken_table`` comes from
@@ -72,7 +77,7 @@ class EuchreRoster:
 
     def __init__(self, players: Sequence[str] = ()) -> None:
         if len(players) not in (0, 4) or len(set(players)) != len(players):
-            raise ValueError(f"a euchre table has four different players, got {list(players)!r}")
+            raise ValueError(f"a euchre table has four different players, got {_names(players)}")
         self.players: list[str | None] = list(players)
         self.consecutive: dict[str, int] = {p: 0 for p in players}
         self.queue: list[Candidate] = []
@@ -186,7 +191,7 @@ class EuchreRoster:
         if self.players:
             raise ValueError("this table already has players")
         if len(set(players)) != 4 or not set(players) <= waiting:
-            raise ValueError(f"seat needs four different waiting candidates, got {list(players)!r}")
+            raise ValueError(f"seat needs four different waiting candidates, got {_names(players)}")
         self.queue = [c for c in self.queue if c.name not in set(players)]
         self.players = list(players)
         self.consecutive = {p: 0 for p in players}

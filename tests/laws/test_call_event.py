@@ -41,3 +41,20 @@ def test_the_euchre_bid_keeps_its_own_calls() -> None:
     with pytest.raises(EventFormatError):
         event_from_dict({"type": "bid", "seat": "N", "call": "1H"})
     assert event_from_dict({"type": "bid", "seat": "N", "call": "pass"}).TYPE == "bid"
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"type": "call", "seat": None, "call": "1H"}, "field 'seat': unknown seat nothing (want N, E, S or W)"),
+    ({"type": "call", "seat": True, "call": "1H"}, "field 'seat': unknown seat true (want N, E, S or W)"),
+    ({"type": "call", "seat": "X", "call": "1H"}, "field 'seat': unknown seat 'X' (want N, E, S or W)"),
+    ({"type": "card_played", "seat": "N", "card": None}, "field 'card': unknown card nothing (want rank then "
+                                                         "suit, e.g. 'TS')"),
+    ({"type": "draw", "cuts": [["Ann", "AS"], {"Bob": "KH"}]},
+     "field 'cuts': want [name, card] pairs, got {\"Bob\": \"KH\"}"),
+])
+def test_a_refusal_quotes_the_value_as_written_not_as_python_spells_it(bad: dict[str, object], message: str) -> None:
+    """Audit a3 finding 9's kind: a message showed Python's ``None``, ``True`` and ``{'Bob': 'KH'}`` for what
+    the line held as ``null`` (nothing), ``true`` and ``{"Bob": "KH"}``."""
+    with pytest.raises(EventFormatError) as err:
+        event_from_dict(bad)
+    assert str(err.value) == message

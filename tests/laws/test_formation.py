@@ -71,6 +71,29 @@ def test_CB_draw_bad_seats_named(seats: dict[str, Seat], words: str) -> None:
         bridge_draw(cuts(Ann="9H", Bob="QC", Cy="3D", Di="QS"), seats)
 
 
+def test_CB_draw_bad_seats_message_names_seats_as_typed() -> None:
+    """Audit a3 finding 9: the message showed Python's spelling of the seats (``<Seat.N: 'N'>``)."""
+    from laws.engine import LawEngine
+    from laws.events import event_from_dict
+    draw = event_from_dict({"type": "draw", "cuts": [["Ann", "AS"], ["Bob", "KH"], ["Cy", "7D"], ["Di", "2C"]],
+                            "seats": {"Ann": "N", "Bob": "E", "Cy": "S", "Di": "W"}})
+    with pytest.raises(ValueError) as err:
+        LawEngine("contract-bridge").feed(draw)
+    assert str(err.value) == ("seats: partners must sit opposite each other (Ann with Bob, Cy with Di), "
+                              "got Ann N, Bob E, Cy S, Di W")
+    with pytest.raises(ValueError) as err:
+        bridge_draw(cuts(Ann="9H", Bob="QC", Cy="3D", Di="QS"), {"Ann": Seat.N, "Bob": Seat.N, "Cy": Seat.E,
+                                                                 "Di": Seat.W})
+    assert str(err.value) == "seats: two players share a seat in Ann N, Bob N, Cy E, Di W"
+
+
+def test_euchre_roster_messages_name_players_as_typed() -> None:
+    """The roster's refusals list the names, not a Python list (``['Ann', 'Ann']``)."""
+    with pytest.raises(ValueError) as err:
+        EuchreRoster(["Ann", "Ann", "Bob", "Cy"])
+    assert str(err.value) == "a euchre table has four different players, got Ann, Ann, Bob, Cy"
+
+
 def test_CB_draw_same_card_twice_draws_again() -> None:
     (r,) = bridge_draw(cuts(Ann="9H", Bob="9H", Cy="3D", Di="QS"))
     assert r.remedy is Remedy.CUT_AGAIN and r.extra["who"] == ["Ann", "Bob"]
