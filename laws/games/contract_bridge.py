@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from laws.cards import RANKS, clockwise_from, full_pack
+from laws.cards import RANKS, Seat, Side, clockwise_from, full_pack
 from laws.events import (
     CardDealt,
     CardFaced,
@@ -70,9 +70,25 @@ def _dealing(s: TableState) -> bool:
 
 @reg.clause("CB-draw", "draw for partners (modern practice)", "draw")
 def draw(c: Clause, s: TableState, e: CardsDrawn) -> list[Ruling]:
-    """The draw: highest card deals, the two highest play together, ties broken by suit."""
+    """The draw: highest card deals, the two highest play together, ties broken by suit.
+
+    A draw begins a rubber (CB-rubber: a new draw, then a new rubber), so a draw that forms the table
+    while a rubber is under way (a hand scored, no side two games) closes that rubber first, unfinished
+    and scored as such, naming who played for each side: the score stays with those players, and the
+    new partnerships start a rubber of their own from nothing, whatever seats they take."""
     from laws.formation import bridge_draw
-    return bridge_draw(e.cuts, seats=e.seats)
+    from laws.scoring.bridge import RubberScore
+    out = bridge_draw(e.cuts, seats=e.seats)   # a draw refused (bad seats) changes nothing
+    score: RubberScore = s.game_state["score"]
+    if score.hands == 0 or score.over or not any(r.remedy is Remedy.FORMATION for r in out):
+        return out
+    players: dict[Side, list[str]] = {}
+    for seat in Seat:
+        if seat in s.players:
+            players.setdefault(seat.side, []).append(s.players[seat])
+    closed = score.unfinished(players)
+    s.game_state["score"] = RubberScore()
+    return closed + out
 
 
 # -- shuffle and cut ----------------------------------------------------------------------------------

@@ -12,8 +12,8 @@ are closed: they still count in the totals but no longer towards the next game.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from laws.cards import Seat, Side
@@ -381,11 +381,15 @@ class RubberScore:
         reason = f"{head}; {score}, so {verdict} and a new draw for partners follows."
         return Ruling(Remedy.RUBBER_WON, LAW, CLAUSE, reason, side=side, extra=extra)
 
-    def unfinished(self) -> list[Ruling]:
-        """Close a rubber that is stopped before a side has won two games.
+    def unfinished(self, players: Mapping[Side, Sequence[str]] | None = None) -> list[Ruling]:
+        """Close a rubber that is stopped before a side has won two games (a new draw at the table).
 
         A side that has won a game scores 300; a side with a part score in the unfinished game scores
-        50. Then the totals decide, as in a finished rubber.
+        50 (each side that has one). Then the totals decide, as in a finished rubber.
+
+        Args:
+            players: who played for each side in this rubber, where the table knows it: the ruling names
+                them, since a new draw may seat them elsewhere (``extra["players"]``, side -> names).
 
         Returns:
             One ``rubber_won`` ruling with ``unfinished`` true (``side`` is the side ahead on points,
@@ -408,4 +412,31 @@ class RubberScore:
                 self.entries.append(Entry(0, self.game, side, "above", 50, "unfinished_part_score"))
             awards[side.value] = got
         self.over = True
-        return [self._final(self.winner, 0, unfinished=True, awards=awards)]
+        final = self._final(self.winner, 0, unfinished=True, awards=awards)
+        named = {side: list(players[side]) for side in Side if players and players.get(side)}
+        won = [f"{_side_words(side, named)} {_award_words(awards[side.value])}" for side in Side
+               if awards[side.value]]
+        totals = self.totals
+        winner = self.winner
+        verdict = ("the totals are level" if winner is None
+                   else f"{_side_words(winner, named)} win the rubber on points")
+        reason = (f"The rubber ended unfinished: {'; '.join(won) if won else 'neither side had a game or a part score'}"
+                  f"; totals North-South {totals[Side.NS]}, East-West {totals[Side.EW]}, so {verdict}.")
+        extra = dict(final.extra)
+        if named:
+            extra["players"] = {side.value: names for side, names in named.items()}
+        return [replace(final, reason=reason, extra=extra)]
+
+
+def _side_words(side: Side, players: Mapping[Side, Sequence[str]]) -> str:
+    names = players.get(side)
+    return f"{SIDE_NAMES[side]} ({' and '.join(names)})" if names else SIDE_NAMES[side]
+
+
+def _award_words(got: Mapping[str, int]) -> str:
+    parts = []
+    if "game" in got:
+        parts.append(f"{got['game']} for their game")
+    if "part_score" in got:
+        parts.append(f"{got['part_score']} for their part score")
+    return "score " + " and ".join(parts)

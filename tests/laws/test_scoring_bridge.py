@@ -326,3 +326,31 @@ def test_CB_rubber_properties(seq: list[tuple[Seat, Contract, int, tuple[Side, i
     assert {s.value: v for s, v in r.totals.items()} == written
     assert sum(e.points for e in r.entries) == sum(r.totals.values())
     assert r.over or not stop_early
+
+
+def _items(declarer: Seat, contract: str, tricks: int, honours: tuple[Side, int] | None = None,
+           vulnerable: bool = False) -> dict[str, int]:
+    """One hand's points per side (the rubber premium left out), the declaring side vulnerable or not."""
+    r = RubberScore()
+    if vulnerable:
+        r.record(declarer, parse_contract("4S"), 10)
+    before = len(r.entries)
+    r.record(declarer, parse_contract(contract), tricks, honours)
+    got = {"NS": 0, "EW": 0}
+    for e in r.entries[before:]:
+        if e.item != "rubber":
+            got[e.side.value] += e.points
+    return got
+
+
+def test_docs_scoring_rubber_worked_examples() -> None:
+    """docs/scoring.md section 15's table, row by row (the unfinished rubber: tests/laws/test_rubber_draw.py)."""
+    r = RubberScore()
+    r.record(Seat.N, parse_contract("4S"), 10)
+    *_, won = r.record(Seat.N, parse_contract("3NT"), 9)
+    assert won.extra["premium"] == 700 and won.extra["totals"] == {"NS": 920, "EW": 0}
+    assert _items(Seat.N, "4SX", 11, vulnerable=True) == {"NS": 490, "EW": 0}
+    assert _items(Seat.E, "3NTX", 5) == {"NS": 800, "EW": 0}
+    assert _items(Seat.S, "6H", 12, (Side.NS, 100)) == {"NS": 780, "EW": 0}
+    assert _items(Seat.W, "2SXX", 9, vulnerable=True) == {"NS": 0, "EW": 740}
+    assert _items(Seat.N, "1NT", 7, (Side.EW, 150)) == {"NS": 40, "EW": 150}
