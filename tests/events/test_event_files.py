@@ -61,6 +61,31 @@ def test_views_have_the_fields_the_document_lists() -> None:
     assert table_view(state, tables, "t-z") == {"table": "t-z", "plays": False, "version": 0}
 
 
+def test_a_knockouts_files_pages_and_view_place_the_winner_first() -> None:
+    """docs/competitions.md, "Results files": a knock-out's places follow the bracket in every file and
+    view. Before: team 1 (24 IMPs up in its semi-final, beaten by 1 IMP in the final) was USEBIO's PLACE 1
+    and PBN's Rank 1 on its summed VPs, while the director's view said the winner was team 3."""
+    state = EventState.opened(EventSpec(EventKind.KNOCKOUT, 4, 2, 1, name="Cup"))
+    for r, table, board, contract, tricks in ((1, 1, 1, "7NTXX", 13), (1, 2, 1, "7NTXX", 0), (1, 3, 1, "4S", 10),
+                                              (1, 4, 1, "4S", 11), (2, 1, 2, "3NT", 9), (2, 2, 2, "3NT", 10)):
+        state.apply(TableResult(r, table, board, contract, "N", tricks))
+    want = [("3", "1"), ("1", "2"), ("2", "3="), ("4", "3=")]
+    view = director_view(state, ("q1", "q2", "q3", "q4"))
+    assert view["winner"] == 3
+    assert [(str(s["competitor"]), s["place"]) for s in view["standings"]] == want
+    files = render(state, "2026-12-02")
+    xml = files["results.xml"].decode()
+    assert re.findall(r"<TEAM_NUMBER>(\d+)</TEAM_NUMBER>.*?<PLACE>([0-9=]+)</PLACE>", xml, re.S) == want
+    pbn = files["results.pbn"].decode().split("\r\n")
+    assert '[EventType "KO"]' in pbn
+    ranking = pbn[pbn.index(next(ln for ln in pbn if ln.startswith("[TotalScoreTable"))) + 1:][:4]
+    assert [tuple(row.split()[:2][::-1]) for row in ranking] == [(t, p) for t, p in want]
+    html = files["index.html"].decode()
+    standings = html.split("<h2>Standings</h2>", 1)[1].split("</table>", 1)[0]
+    assert re.findall(r"<tr><td>([0-9=]+)</td><td>(\d+)</td>", standings) == [(p, t) for t, p in want]
+    assert "<p>Winner: team 3</p>" in html
+
+
 def test_teams_board_released_only_when_both_rooms_have_it() -> None:
     state = EventState.opened(EventSpec(EventKind.ROUND_ROBIN, 4, 3, 2))
     tables = ("a", "b", "c", "d")
