@@ -16,7 +16,7 @@ from firmware_host.events.files import render
 from firmware_host.events.session import EventSession, Unread, result_of
 from firmware_host.events.views import director_view, table_view
 from laws.competition.event import EventState, TableResult
-from laws.competition.event_spec import EventKind, EventSpec
+from laws.competition.event_spec import EventKind, EventSpec, SectionSpec
 from laws.competitors import team
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "competitions.md").read_text()
@@ -47,8 +47,8 @@ def test_views_have_the_fields_the_document_lists() -> None:
     state = example()
     tables = ("t-a", "t-b", "t-c", "t-d")
     view = table_view(state, tables, "t-b")
-    for name in ("table", "number", "plays", "round", "rounds", "finished", "kind", "event", "version", "boards",
-                 "seat", "entered", "released"):
+    for name in ("table", "number", "section", "plays", "round", "rounds", "finished", "kind", "event", "version",
+                 "boards", "seat", "entered", "released"):
         assert f"`{name}`" in DOC and name in view, name
     assert view["seat"] == {"table": 2, "north": 4, "south": 4, "east": 1, "west": 1, "match": 1, "room": "closed"}
     director = director_view(state, tables)
@@ -251,6 +251,41 @@ def test_a_tables_contract_not_in_its_one_spelling_is_refused_naming_the_field()
     with pytest.raises(Unread) as exc:
         result_of("t-a", message("3nt"), ("t-a", "t-b"))
     assert str(exc.value).startswith("t-a:3: contract must be \"Pass\" or a level 1 to 7") and "got '3nt'" in str(exc.value)
+
+
+@pytest.mark.parametrize("spec, tables, club_table, section", [
+    (EventSpec(EventKind.SWISS_TEAMS, 4, 3, 2), ("n1", "n2", "n3", "n4"), "n2", "A"),
+    (EventSpec(EventKind.KNOCKOUT, 4, 2, 1), ("n1", "n2", "n3", "n4"), "n3", "A"),
+    (EventSpec(EventKind.SWISS_PAIRS, 4, 3, 2), ("n1", "n2"), "n2", "A"),
+    (EventSpec(EventKind.INDIVIDUAL, 8, 7, 2), ("n1", "n2"), "n1", "A"),
+    (EventSpec(EventKind.SECTIONS, 12, 3, 1, sections=(SectionSpec("A", 3), SectionSpec("B", 3))),
+     tuple(f"n{k}" for k in range(1, 7)), "n5", "B"),
+])
+def test_the_table_view_gives_the_section_a_board_message_must_name(spec: EventSpec, tables: tuple[str, ...],
+                                                                    club_table: str, section: str) -> None:
+    """docs/competitions.md, "Results from the tables": the wire's board body (docs/mqtt.md, shared with a
+    pairs session) requires `section`, `ns` and `ew`; the table's view gives the `section` to send, and
+    `ns`/`ew` are any text, not checked. Before: a teams, Swiss or individual table's view gave no
+    `section`, so a table built from the document had nothing to send and was refused (`section must be
+    text of 1 to 8 characters, got None`)."""
+    view = table_view(EventState.opened(spec), tables, club_table)
+    assert view["section"] == section
+
+    def message(**fields: object) -> bytes:
+        body = {"section": view["section"], "table_number": view["number"], "round": view["round"],
+                "board": view["boards"][0], "ns": "x", "ew": "y", "contract": "Pass", "declarer": None,
+                "lead": None, "tricks": 0, "auction": [], "play": [], "record": "", "verified": False,
+                "foul": None, "confirmed": {}, **fields}
+        return json.dumps({"table": club_table, "kind": "board", "seq": 1, "deal": 0, "t": 1.0,
+                           "body": {k: v for k, v in body.items() if v is not ...}}).encode()
+
+    assert result_of(club_table, message(), tables)[1].contract == "Pass"
+    assert result_of(club_table, message(ns="home team", ew="99"), tables)[1].board == view["boards"][0]
+    for missing, why in ((dict(section=...), "section must be text of 1 to 8 characters, got None"),
+                         (dict(ns=""), "ns must be text of 1 to 16 characters, got ''")):
+        with pytest.raises(Unread) as exc:
+            result_of(club_table, message(**missing), tables)
+        assert str(exc.value) == f"{club_table}:1: {why}"
 
 
 def test_open_on_a_file_or_a_bad_scale_file_is_one_line(tmp_path: Path) -> None:
