@@ -5,8 +5,9 @@ One game per board played, in board order: the tags ``[Event]``, ``[Site]``, ``[
 ``[Board]``, ``[West]``, ``[North]``, ``[East]``, ``[South]`` (empty), ``[Dealer]``, ``[Vulnerable]``,
 ``[Deal]`` (the board's deal when the event was opened with hand records, else ``"?"``), ``[Scoring]``, ``[Declarer]``, ``[Contract]``,
 ``[Result]`` (empty: the lines are in the table), ``[Competition]``, then the board's ``[ScoreTable]``.
-The first game also has the ranking (``[TotalScoreTable]``) and, for teams and Swiss pairs, every match
-(``[MatchTable]``). A table's header lists ``Name\\<width><L|R>`` columns separated by ``;``; each row
+The first game also has ``[EventType]`` (ours: USEBIO's ``EVENT_TYPE``), the ranking
+(``[TotalScoreTable]``: a knock-out's ``Rank`` follows the bracket) and, for teams and Swiss pairs, every
+match (``[MatchTable]``). A table's header lists ``Name\\<width><L|R>`` columns separated by ``;``; each row
 is one line of values separated by spaces; an absent value is ``-``. CR LF line ends.
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from firmware_host.events.files_usebio import players_of, team_name, vp_scale
+from firmware_host.events.files_usebio import EVENT_TYPES, players_of, team_name, vp_scale
 from laws.competition.event import EventState, TableResult
 from laws.competition.event_spec import EventKind
 from laws.duplicate.boards import dealer, vulnerability
@@ -163,6 +164,9 @@ def write(state: EventState, *, date: str, site: str = "", deals: Mapping[int, s
                 f'[Scoring "{SCORING.get(kind, "IMP")}"]', '[Declarer ""]', '[Contract ""]', '[Result ""]',
                 f'[Competition "{COMPETITION.get(kind, "Teams")}"]']
         if i == 0:
+            # ours: the kind of event, as USEBIO's EVENT_TYPE names it, so a reader knows how the ranking
+            # was given (a knock-out's Rank follows the bracket, not the VPs)
+            game.append(f'[EventType "{EVENT_TYPES[kind]}"]')
             if kind is not EventKind.INDIVIDUAL:
                 game += [f'[VPScale "{vp_scale(state)}"]', f'[ByeScore "{present(state.spec.bye_score)}"]']
             game += _first_tables(state)

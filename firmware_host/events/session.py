@@ -66,8 +66,9 @@ class Unread(EventError):
 def result_of(table: str, payload: bytes, tables: Sequence[str]) -> tuple[str, TableResult]:
     """A table's ``board`` message as (source, result), read with the wire's one checked reader.
 
-    The ``ns`` and ``ew`` of the body (the names the table gave its sides) are not checked: the club
-    table, the round and the event's draw say who sat there.
+    The body is the pairs session's (``docs/mqtt.md``), so ``section``, ``ns`` and ``ew`` must be there as
+    it says (the table's view gives the ``section`` to send), but they are not checked against the event:
+    the club table, the round and the event's draw say where it was played and who sat there.
 
     Raises:
         Unread: the message is not JSON, not an envelope, not a ``BoardResult``, or from a table the

@@ -6,7 +6,8 @@
 Each standing carries ``name`` (:func:`named`: the team's name and its players, or the pair's or
 player's names, "" when nobody was named); the director's view lists ``adjustments`` (the corrections).
 
-* :func:`table_view`: what one club table plays now: the round, the boards, who sits where (``names``:
+* :func:`table_view`: what one club table plays now: the section its ``board`` messages name, the
+  round, the boards, who sits where (``names``:
   each competitor seated there by number, as :func:`named` says, when named), the match
   and room; and, for a teams match, the boards of the round whose results both rooms have (only those:
   ``laws.competition.teams.released_to``), with the IMPs each way.
@@ -115,7 +116,8 @@ def table_view(state: EventState, tables: tuple[str, ...], club_table: str, vers
     r = min(state.current, state.spec.rounds)
     d = state.draws[r]
     seat = next((t for t in d.tables if t.table == number), None)
-    out: dict[str, Any] = {"table": club_table, "number": number, "plays": seat is not None, "round": r,
+    out: dict[str, Any] = {"table": club_table, "number": number, "section": section_of(state, number),
+                           "plays": seat is not None, "round": r,
                            "rounds": state.spec.rounds, "finished": state.current > state.spec.rounds,
                            "kind": state.spec.kind.value, "event": state.spec.name, "version": version,
                            "boards": list(state.boards_at(r, number))}
@@ -135,6 +137,18 @@ def table_view(state: EventState, tables: tuple[str, ...], club_table: str, vers
                            for b, room in zip(match.boards, _rooms(state, r, seat.match))
                            if released_to(room)]
     return out
+
+
+def section_of(state: EventState, table: int) -> str:
+    """The ``section`` event table ``table`` names in its ``board`` messages: the wire's board body
+    (``docs/mqtt.md``, shared with a pairs session) requires one, so the view gives it: its section's name
+    in an event of sections, else ``A`` (the event reads it nowhere: the event table number says where)."""
+    first = 0
+    for sec in state.spec.sections:
+        if table <= first + sec.tables:
+            return sec.name
+        first += sec.tables
+    return "A"
 
 
 def _section_names(state: EventState, r: int, table: int) -> dict[str, str]:

@@ -355,7 +355,8 @@ class DuplicateSeating:
             ns, ew = seat.get("north"), seat.get("east")
         numbers = tuple(whole(b, "boards[]", 1, 9999) for b in boards)
         done = {whole(b, "entered[]", 1, 9999) for b in entered}
-        return cls(text(d.get("table"), "table"), text(seat.get("section") or "A", "section", 8),
+        # the section the view says to name (every event's view gives it; "A" for a view without it)
+        return cls(text(d.get("table"), "table"), text(d.get("section") or seat.get("section") or "A", "section", 8),
                    whole(d.get("number"), "number", 1, 999), whole(d.get("round"), "round", 1, 999),
                    whole(d.get("round"), "round", 1, 999), whole(d.get("rounds"), "rounds", 1, 999),
                    _pair_text(None if ns is None else str(ns), "ns"), _pair_text(None if ew is None else str(ew), "ew"),

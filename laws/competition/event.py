@@ -11,7 +11,8 @@ same result. The draws, by kind:
 * **teams knock-out** — round 1 is the seeded bracket (``knockout_draw``); each later round pairs the
   winners of the bracket's neighbouring places. A match's winner has more IMPs; a match tied on IMPs is
   won by the better (lower-numbered) seed, a house rule the director can only change by a replay of
-  extra boards, which the event does not run;
+  extra boards, which the event does not run. Its standings follow the bracket (the winner 1, the beaten
+  finalist 2, then by the round a team went out: ``knockout_standings``), not the VPs;
 * **Swiss teams, Swiss pairs** — ``laws.competition.swiss.draw`` from the standings after the round;
   when every draw would repeat a match, the round is drawn in order of the standings (1 v 2, 3 v 4, ...,
   the bye as the Swiss rule gives it) and the round is marked in ``repeats``;
@@ -49,7 +50,14 @@ from laws.competition.individual import (
     score_individual,
 )
 from laws.competition.swiss import Played, Standing, SwissError, draw, standings
-from laws.competition.teams import MatchResult, RoomResults, knockout_draw, round_robin, score_match
+from laws.competition.teams import (
+    MatchResult,
+    RoomResults,
+    knockout_draw,
+    knockout_standings,
+    round_robin,
+    score_match,
+)
 from laws.competition.vp import wbf_vp
 from laws.competitors import Competitor
 from laws.duplicate.boards import vulnerability
@@ -469,10 +477,24 @@ class EventState:
         return out
 
     def standings(self) -> tuple[Standing, ...]:
-        """Teams or pairs, best first, over the complete rounds (``laws.competition.swiss.standings``)."""
+        """Teams or pairs, best first, over the complete rounds (``laws.competition.swiss.standings``); a
+        knock-out's in the bracket's order (``laws.competition.teams.knockout_standings``: the winner first,
+        then the beaten finalist, then by the round a team went out), whatever its VPs."""
         if self.spec.kind in (EventKind.INDIVIDUAL, EventKind.SECTIONS):
             raise EventError(f"an event of kind {self.spec.kind.value} has no VP standings")
-        return standings(self.spec.competitors(), self.played())
+        table = standings(self.spec.competitors(), self.played())
+        if self.spec.kind is EventKind.KNOCKOUT:
+            return knockout_standings(table, self.knockout_losers())
+        return table
+
+    def knockout_losers(self) -> dict[Competitor, int]:
+        """A knock-out's beaten teams, each with the round it lost in (complete rounds only)."""
+        out: dict[Competitor, int] = {}
+        for r in sorted(self.draws):
+            if self.complete(r):
+                for a, b in self.draws[r].matches:
+                    out[b if self._winner(r, a, b) == a else a] = r
+        return out
 
     def player_standings(self) -> tuple[PlayerStanding, ...]:
         """An individual's players, best first, on every result taken."""

@@ -23,15 +23,20 @@ match is the one that has been home fewer times so far (on equal counts, the low
 and the higher in even ones), so every team is home about half the time.
 
 **A knock-out** (:func:`knockout_draw`): seeds 1 and ``2**k`` meet first, and so on, so that seeds 1 and
-2 can meet only in the final; a field that is not a power of two gives the top seeds a bye.
+2 can meet only in the final; a field that is not a power of two gives the top seeds a bye. Its places
+(:func:`knockout_standings`) follow the bracket, not the VPs: a team's place is one more than the number
+of teams that went further (the winner 1, the beaten finalist 2, the semi-final's losers 3=, ...), since
+a team beaten in the final by 1 IMP after winning its semi-final by 24 has more VPs than the winner but
+did not win; teams out in the same round (or all still in) share the place.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from laws.competition.swiss import Standing
 from laws.competition.vp import DiscreteScale, ScaleError, wbf_vp
 from laws.competitors import Competitor
 from laws.scoring.imps import imps
@@ -235,3 +240,25 @@ def standings_from(matches: Sequence[MatchResult]) -> Mapping[Competitor, tuple[
             v, f, a = table.get(team, (Fraction(0), 0, 0))
             table[team] = (v + vp, f + won, a + lost)
     return table
+
+
+def knockout_standings(table: Sequence[Standing], went_out: Mapping[Competitor, int]) -> tuple[Standing, ...]:
+    """A knock-out's standings: ``table`` (every team, with its VPs and net IMPs) in the bracket's order.
+
+    ``went_out`` gives the round each beaten team lost in; a team not in it is still in (or won the
+    final). A team's place is one more than the number of teams that went further; teams that went out in
+    the same round, or are all still in, share it (``3=``) and are listed by number (the seeding). VPs and
+    net IMPs are shown but order nothing: a knock-out is won in the bracket (see the module's docstring).
+    """
+    still_in = max(went_out.values(), default=0) + 1
+
+    def reached(s: Standing) -> int:
+        return went_out.get(s.competitor, still_in)
+
+    ordered = sorted(table, key=lambda s: (-reached(s), s.competitor))
+    out = []
+    for s in ordered:
+        better = sum(1 for o in ordered if reached(o) > reached(s))
+        shared = sum(1 for o in ordered if reached(o) == reached(s)) > 1
+        out.append(replace(s, place=f"{better + 1}=" if shared else str(better + 1)))
+    return tuple(out)

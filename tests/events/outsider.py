@@ -158,6 +158,27 @@ def places(keys: list[tuple[object, ...]]) -> list[str]:
     return out
 
 
+def knockout_places(matches: dict[tuple[int, int, int], tuple[int, int]], teams: list[int]) -> dict[int, str]:
+    """A knock-out's places from its matches, ``(round, home, away) -> (home's IMPs, away's)``
+    (docs/competitions.md, "The event"): a match is won on IMPs, a tie by the lower number (the better
+    seed); a team's place is one more than the number of teams that went further (beaten in a later
+    round, or never beaten), shared ("3=") with the teams beaten in the same round. ``teams`` in the
+    order listed: that order must be the places', teams sharing a place by number."""
+    out: dict[int, int] = {}
+    for (rnd, a, b), (ia, ib) in matches.items():
+        out[b if ia > ib or (ia == ib and a < b) else a] = rnd
+    still = max(out.values(), default=0) + 1
+    reached = {t: out.get(t, still) for t in teams}
+    got = {}
+    for t in teams:
+        better = sum(1 for o in teams if reached[o] > reached[t])
+        shared = sum(1 for o in teams if reached[o] == reached[t]) > 1
+        got[t] = f"{better + 1}=" if shared else str(better + 1)
+    if teams != sorted(teams, key=lambda t: (-reached[t], t)):
+        got = {t: f"{p} (listed out of the bracket's order)" for t, p in got.items()}
+    return got
+
+
 # --- PBN ------------------------------------------------------------------------------------------
 
 def read_pbn(text: str) -> list[dict[str, object]]:
@@ -374,9 +395,14 @@ def check_pbn(text: str) -> list[str]:
     ranking = first["TotalScoreTable"]["rows"]  # type: ignore[index]
     who = "TeamId" if "TeamId" in ranking[0] else "PairId"
     keys = [(vp[int(r[who])], net[int(r[who])]) for r in ranking]
-    if keys != sorted(keys, reverse=True):
-        problems.append("the ranking is not in order of VPs then net IMPs")
-    for r, place in zip(ranking, places(keys)):
+    if first.get("EventType") == "KO":     # a knock-out's ranking follows the bracket, not the VPs
+        bracket = knockout_places({k: (a, b) for k, (a, b) in matches.items()}, [int(r[who]) for r in ranking])
+        ranks = [bracket[int(r[who])] for r in ranking]
+    else:
+        if keys != sorted(keys, reverse=True):
+            problems.append("the ranking is not in order of VPs then net IMPs")
+        ranks = places(keys)
+    for r, place in zip(ranking, ranks):
         c = int(r[who])
         if [r["TotalScoreVP"], r["TotalIMP"], r["Rank"]] != [two(vp[c]), str(net[c]), place]:
             problems.append(f"{who} {c}: {r['TotalScoreVP']} VPs, {r['TotalIMP']} IMPs, place {r['Rank']}; "
@@ -560,12 +586,25 @@ def check_usebio(data: bytes) -> list[str]:
         net[b] -= margin
     parts = event.find("PARTICIPANTS")
     assert parts is not None
+    listed, keys = [], []
     for p in parts:
         number = int(p.get("TEAM_ID") or _t(p, "PAIR_NUMBER"))
         byes = int(_t(p, "BYES"))
         want_vp = vp[number] + byes * Fraction(_t(event, "BYE_SCORE"))
         if (_t(p, "TOTAL_SCORE"), int(_t(p, "NET_IMPS"))) != (two(want_vp), net[number]):
             problems.append(f"{p.tag} {number}: {_t(p, 'TOTAL_SCORE')} VPs, recomputed {two(want_vp)}")
+        listed.append(number)
+        keys.append((want_vp, net[number]))
+    if kind == "KO":        # the bracket's places: each match's winner from its IMPs
+        bracket = knockout_places({(int(_t(m, "ROUND_NUMBER")), int(_t(m, "TEAM")), int(_t(m, "OPPOSING_TEAM"))):
+                                   (int(_t(m, "TEAM_IMPS")), int(_t(m, "OPPOSING_TEAM_IMPS")))
+                                   for m in event.findall("MATCH")}, listed)
+        want = [bracket[n] for n in listed]
+    else:
+        want = places(keys) if keys == sorted(keys, reverse=True) else ["(not in order of VPs)"] * len(keys)
+    for p, number, place in zip(parts, listed, want):
+        if _t(p, "PLACE") != place:
+            problems.append(f"{p.tag} {number}: PLACE {_t(p, 'PLACE')}, recomputed {place}")
     return problems
 
 

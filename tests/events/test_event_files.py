@@ -16,7 +16,7 @@ from firmware_host.events.files import render
 from firmware_host.events.session import EventSession, Unread, result_of
 from firmware_host.events.views import director_view, table_view
 from laws.competition.event import EventState, TableResult
-from laws.competition.event_spec import EventKind, EventSpec
+from laws.competition.event_spec import EventKind, EventSpec, SectionSpec
 from laws.competitors import team
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "competitions.md").read_text()
@@ -47,8 +47,8 @@ def test_views_have_the_fields_the_document_lists() -> None:
     state = example()
     tables = ("t-a", "t-b", "t-c", "t-d")
     view = table_view(state, tables, "t-b")
-    for name in ("table", "number", "plays", "round", "rounds", "finished", "kind", "event", "version", "boards",
-                 "seat", "entered", "released"):
+    for name in ("table", "number", "section", "plays", "round", "rounds", "finished", "kind", "event", "version",
+                 "boards", "seat", "entered", "released"):
         assert f"`{name}`" in DOC and name in view, name
     assert view["seat"] == {"table": 2, "north": 4, "south": 4, "east": 1, "west": 1, "match": 1, "room": "closed"}
     director = director_view(state, tables)
@@ -59,6 +59,31 @@ def test_views_have_the_fields_the_document_lists() -> None:
                  "scored"):
         assert f"`{name}`" in DOC and name in director["draws"][0], name
     assert table_view(state, tables, "t-z") == {"table": "t-z", "plays": False, "version": 0}
+
+
+def test_a_knockouts_files_pages_and_view_place_the_winner_first() -> None:
+    """docs/competitions.md, "Results files": a knock-out's places follow the bracket in every file and
+    view. Before: team 1 (24 IMPs up in its semi-final, beaten by 1 IMP in the final) was USEBIO's PLACE 1
+    and PBN's Rank 1 on its summed VPs, while the director's view said the winner was team 3."""
+    state = EventState.opened(EventSpec(EventKind.KNOCKOUT, 4, 2, 1, name="Cup"))
+    for r, table, board, contract, tricks in ((1, 1, 1, "7NTXX", 13), (1, 2, 1, "7NTXX", 0), (1, 3, 1, "4S", 10),
+                                              (1, 4, 1, "4S", 11), (2, 1, 2, "3NT", 9), (2, 2, 2, "3NT", 10)):
+        state.apply(TableResult(r, table, board, contract, "N", tricks))
+    want = [("3", "1"), ("1", "2"), ("2", "3="), ("4", "3=")]
+    view = director_view(state, ("q1", "q2", "q3", "q4"))
+    assert view["winner"] == 3
+    assert [(str(s["competitor"]), s["place"]) for s in view["standings"]] == want
+    files = render(state, "2026-12-02")
+    xml = files["results.xml"].decode()
+    assert re.findall(r"<TEAM_NUMBER>(\d+)</TEAM_NUMBER>.*?<PLACE>([0-9=]+)</PLACE>", xml, re.S) == want
+    pbn = files["results.pbn"].decode().split("\r\n")
+    assert '[EventType "KO"]' in pbn
+    ranking = pbn[pbn.index(next(ln for ln in pbn if ln.startswith("[TotalScoreTable"))) + 1:][:4]
+    assert [tuple(row.split()[:2][::-1]) for row in ranking] == [(t, p) for t, p in want]
+    html = files["index.html"].decode()
+    standings = html.split("<h2>Standings</h2>", 1)[1].split("</table>", 1)[0]
+    assert re.findall(r"<tr><td>([0-9=]+)</td><td>(\d+)</td>", standings) == [(p, t) for t, p in want]
+    assert "<p>Winner: team 3</p>" in html
 
 
 def test_teams_board_released_only_when_both_rooms_have_it() -> None:
@@ -226,6 +251,41 @@ def test_a_tables_contract_not_in_its_one_spelling_is_refused_naming_the_field()
     with pytest.raises(Unread) as exc:
         result_of("t-a", message("3nt"), ("t-a", "t-b"))
     assert str(exc.value).startswith("t-a:3: contract must be \"Pass\" or a level 1 to 7") and "got '3nt'" in str(exc.value)
+
+
+@pytest.mark.parametrize("spec, tables, club_table, section", [
+    (EventSpec(EventKind.SWISS_TEAMS, 4, 3, 2), ("n1", "n2", "n3", "n4"), "n2", "A"),
+    (EventSpec(EventKind.KNOCKOUT, 4, 2, 1), ("n1", "n2", "n3", "n4"), "n3", "A"),
+    (EventSpec(EventKind.SWISS_PAIRS, 4, 3, 2), ("n1", "n2"), "n2", "A"),
+    (EventSpec(EventKind.INDIVIDUAL, 8, 7, 2), ("n1", "n2"), "n1", "A"),
+    (EventSpec(EventKind.SECTIONS, 12, 3, 1, sections=(SectionSpec("A", 3), SectionSpec("B", 3))),
+     tuple(f"n{k}" for k in range(1, 7)), "n5", "B"),
+])
+def test_the_table_view_gives_the_section_a_board_message_must_name(spec: EventSpec, tables: tuple[str, ...],
+                                                                    club_table: str, section: str) -> None:
+    """docs/competitions.md, "Results from the tables": the wire's board body (docs/mqtt.md, shared with a
+    pairs session) requires `section`, `ns` and `ew`; the table's view gives the `section` to send, and
+    `ns`/`ew` are any text, not checked. Before: a teams, Swiss or individual table's view gave no
+    `section`, so a table built from the document had nothing to send and was refused (`section must be
+    text of 1 to 8 characters, got None`)."""
+    view = table_view(EventState.opened(spec), tables, club_table)
+    assert view["section"] == section
+
+    def message(**fields: object) -> bytes:
+        body = {"section": view["section"], "table_number": view["number"], "round": view["round"],
+                "board": view["boards"][0], "ns": "x", "ew": "y", "contract": "Pass", "declarer": None,
+                "lead": None, "tricks": 0, "auction": [], "play": [], "record": "", "verified": False,
+                "foul": None, "confirmed": {}, **fields}
+        return json.dumps({"table": club_table, "kind": "board", "seq": 1, "deal": 0, "t": 1.0,
+                           "body": {k: v for k, v in body.items() if v is not ...}}).encode()
+
+    assert result_of(club_table, message(), tables)[1].contract == "Pass"
+    assert result_of(club_table, message(ns="home team", ew="99"), tables)[1].board == view["boards"][0]
+    for missing, why in ((dict(section=...), "section must be text of 1 to 8 characters, got None"),
+                         (dict(ns=""), "ns must be text of 1 to 16 characters, got ''")):
+        with pytest.raises(Unread) as exc:
+            result_of(club_table, message(**missing), tables)
+        assert str(exc.value) == f"{club_table}:1: {why}"
 
 
 def test_open_on_a_file_or_a_bad_scale_file_is_one_line(tmp_path: Path) -> None:

@@ -129,8 +129,11 @@ def _view(state: EventState, club_table: str, tables: tuple[str, ...]) -> dict[s
 ])
 def test_every_kind_of_event_seats_a_table(spec: EventSpec, tables: tuple[str, ...], club_table: str,
                                            seated: tuple[Any, ...]) -> None:
-    s = seating_from_session(_view(EventState.opened(spec), club_table, tables))
+    view = _view(EventState.opened(spec), club_table, tables)
+    s = seating_from_session(view)
     assert (s.section, s.table, s.round, s.ns, s.ew, s.boards) == seated and s.records == ()
+    # the section it sends is the one its view gives (docs/competitions.md, "The same duplicate table")
+    assert view["section"] == seated[0] and seating_from_session(view | {"section": "Q"}).section == "Q"
 
 
 def test_a_bye_a_table_not_used_and_a_finished_event_play_nothing() -> None:

@@ -186,3 +186,18 @@ def test_outsider_recomputes_the_director_s_awards(name: str) -> None:
     assert got is not None
     bad_xml = text.replace(got.group(0), f"<ADJUSTED_SCORE>{'A-' if got.group(1) != 'A-' else 'A+'}/", 1)
     assert outsider.check_usebio(bad_xml.encode()) != []
+
+
+def test_outsider_fails_on_a_knockout_ranked_by_its_vps() -> None:
+    """A knock-out's places follow the bracket (docs/competitions.md, "The event"): the outsider recomputes
+    them from the matches and flags a ranking by VPs, the way the files placed a beaten finalist first."""
+    files = render(played(SPECS["knockout"]), "2026-12-02")
+    pbn, xml = files["results.pbn"].decode(), files["results.xml"].decode()
+    assert outsider.check_pbn(pbn) == [] and outsider.check_usebio(xml.encode()) == []
+    lines = pbn.split("\r\n")
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("[TotalScoreTable"))
+    first, second = lines[at + 1], lines[at + 2]      # the winner's and the beaten finalist's rows
+    swapped = pbn.replace(first, "\0").replace(second, first.replace(" 1 ", " 2 ", 1)).replace(
+        "\0", second.replace(" 2 ", " 1 ", 1))
+    assert any("place" in p for p in outsider.check_pbn(swapped))
+    assert any("PLACE" in p for p in outsider.check_usebio(_tamper(xml, "<PLACE>1</PLACE>", "<PLACE>2</PLACE>").encode()))

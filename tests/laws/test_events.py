@@ -115,6 +115,40 @@ def test_knockout_advances_the_winners_and_a_tie_goes_to_the_better_seed() -> No
     assert _n(state.knockout_winner()) == 2 and state.current == 3
 
 
+def test_a_knockouts_places_follow_the_bracket_not_the_vps() -> None:
+    """docs/competitions.md, "The event" and docs/scoring.md §10: the winner is first, the beaten finalist
+    second, the semi-final's losers 3=. Before: the standings summed VPs, so team 1 (won its semi-final by
+    24 IMPs, lost the final by 1) was placed 1 above the winner, team 3."""
+    state = EventState.opened(EventSpec(EventKind.KNOCKOUT, 4, 2, 1))
+    assert _n(state.draws[1].matches) == ((1, 4), (2, 3))
+    # board 1, none vulnerable. Match 1: open 7NTXX by N making (+2280), closed 7NTXX by N 0 tricks
+    # (-7000 with team 4 North-South): 24 IMPs to team 1. Match 2: 4S= v 4S+1 (+420, +450): 1 IMP to 3.
+    for table, result in ((1, ("7NTXX", "N", 13)), (2, ("7NTXX", "N", 0)), (3, ("4S", "N", 10)),
+                          (4, ("4S", "N", 11))):
+        state.apply(TableResult(1, table, 1, *result))
+    # after round 1 the two finalists share 1=, the two beaten teams 3=
+    assert [(s.competitor.number, s.place) for s in state.standings()] == [(1, "1="), (3, "1="), (2, "3="), (4, "3=")]
+    # the final (board 2, N-S vulnerable): 3NT= +600 in the open room, 3NT+1 +630 in the closed: 1 IMP to 3
+    state.apply(TableResult(2, 1, 2, "3NT", "N", 9))
+    state.apply(TableResult(2, 2, 2, "3NT", "N", 10))
+    table = state.standings()
+    assert _n(state.knockout_winner()) == 3
+    assert [(s.competitor.number, s.place) for s in table] == [(3, "1"), (1, "2"), (2, "3="), (4, "3=")]
+    # the beaten finalist has more VPs and is still second (docs/scoring.md §10's worked example)
+    assert (table[0].vp, table[1].vp) == (Fraction(2240, 100), Fraction(2880, 100))
+
+
+def test_a_tied_knockout_is_placed_by_the_better_seed_going_through() -> None:
+    """Six teams, every match tied: the better seed goes through each time, so team 1 wins, team 2 is
+    second, 3 and 4 (out in the semi-finals) 3=, 5 and 6 (out in round 1) 5=. Before: all 1= but 5 and 6."""
+    state = EventState.opened(EventSpec(EventKind.KNOCKOUT, 6, 3, 1))
+    while state.current <= 3:
+        _play(state)
+    assert _n(state.knockout_winner()) == 1
+    assert [(s.competitor.number, s.place) for s in state.standings()] == [
+        (1, "1"), (2, "2"), (3, "3="), (4, "3="), (5, "5="), (6, "5=")]
+
+
 def test_a_knockout_bye_just_goes_through_scoring_no_vps() -> None:
     """docs/competitions.md, "A bye": it scores the event's bye VPs, "in a knock-out a bye just goes through".
     Five teams, three byes in round 1: each was credited the bye VPs (13) in the standings and the files."""
