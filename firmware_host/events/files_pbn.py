@@ -1,5 +1,5 @@
 """An event's results as PBN 2.1 score tables: teams, Swiss pairs and individual
-(``docs/events_results.md`` lays out each table, with a worked example).
+(``docs/competitions.md``, "Results files", lays out each table, with a worked example).
 
 One game per board played, in board order: the tags ``[Event]``, ``[Site]``, ``[Date]`` (``YYYY.MM.DD``),
 ``[Board]``, ``[West]``, ``[North]``, ``[East]``, ``[South]`` (empty), ``[Dealer]``, ``[Vulnerable]``,

@@ -1,5 +1,5 @@
 """An event's results as USEBIO 1.2 XML: teams, Swiss pairs and individual event types
-(``docs/events_results.md`` lays it out element by element, with a worked example).
+(``docs/competitions.md``, "Results files", lays it out element by element, with a worked example).
 
 ``EVENT EVENT_TYPE`` is ``TEAMS_OF_FOUR`` (round robin), ``KO`` (knock-out), ``SWISS_TEAMS``,
 ``SWISS_PAIRS`` or ``INDIVIDUAL``. Figures are written as ``laws.scoring.present`` writes them (two
