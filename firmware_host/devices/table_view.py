@@ -159,6 +159,8 @@ def status_line(snap: dict[str, Any]) -> str:
     dup = snap.get("duplicate") or {}
     if dup.get("stage") == "cancelled":
         return "The director cancelled this board's play."
+    if dup.get("stage") == "abandoned":
+        return "The director scored this board: its play here is over."
     if not bridge:
         if phase == "auction" and snap.get("game") in RECORDS_AUCTION and snap.get("dealer") in SEAT_NAMES:
             return f"The auction: {_seat(snap['dealer'])} to call."   # no call yet: the dealer's turn

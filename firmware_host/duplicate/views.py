@@ -149,17 +149,28 @@ def _result_words(e: Entry) -> str:
             f"{e.tricks} tricks" + (f", lead {card_words(e.lead)}" if e.lead else ""))
 
 
+def _foul_call_words(f: Mapping[str, Any]) -> str:
+    """A table's fouled-board call in words: "North played the three of clubs, which the record gives to
+    South (trick 1)"."""
+    return (f"{SEAT_NAMES[Seat(f['played_by'])]} played the {Card.parse(f['card']).name}, which the record gives "
+            f"to {SEAT_NAMES[Seat(f['record_seat'])]} (trick {f['trick']})")
+
+
 def conflicts(session: Session) -> list[dict[str, Any]]:
     """Each line entered by hand for which the table's own result came too: both, for the director to
-    choose one (neither is scored twice: the hand-entered one stands until then)."""
+    choose one (neither is scored twice: the hand-entered one stands until then). A table's result that
+    called a fouled board says so (``foul``, and in ``table_result``): keeping it keeps the call, which
+    scores the board's copy in a fouled group (docs/session.md), so the director must see it."""
     st = session.state
     out = []
     for key, theirs in sorted(st.conflicts.items(), key=lambda kv: kv[1].order):
         mine = st.entries[key]
-        same = _result_words(mine) == _result_words(theirs)
+        foul = _foul_call_words(theirs.foul) if theirs.foul else ""
+        same = _result_words(mine) == _result_words(theirs) and not foul
         out.append({"key": key, "board": theirs.board, "table": theirs.table, "round": theirs.round,
-                    "hand": _result_words(mine), "hand_by": mine.by, "table_result": _result_words(theirs),
-                    "same": same})
+                    "hand": _result_words(mine), "hand_by": mine.by,
+                    "table_result": _result_words(theirs) + (f", with a fouled-board call: {foul}" if foul else ""),
+                    "foul": foul, "same": same})
     return out
 
 

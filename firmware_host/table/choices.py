@@ -99,7 +99,7 @@ def open_board(state: TableState) -> dict[str, Any] | None:
     if b is None:
         return None
     rec = b.record
-    stage = ("cancelled" if b.cancelled else "confirmed" if b.done else "scored" if b.result is not None
+    stage = ("abandoned" if b.abandoned else "cancelled" if b.cancelled else "confirmed" if b.done else "scored" if b.result is not None
              else "play")
     return {"board": rec.number, "dealer": rec.dealer.value, "vulnerable": rec.vulnerability.value,
             "section": b.section, "table": b.table, "round": b.round, "ns": b.ns, "ew": b.ew, "how": b.how,

@@ -15,6 +15,11 @@ the round, the pairs and the round's boards, from the club's session (``docs/mqt
   (``docs/events.md``) with its record. A board the session names with a record that is not this
   table's (another file, another session) is never placed: a note says so; a session table waits for a
   board whose record it has not taken (the session sends it again with every seating).
+* **A board the session has scored.** A board on the table, not confirmed here, whose result the session
+  already holds (the director entered it by hand or scored it while the table was down, or the session
+  moved the table's round on: its seating's round is later than the board's, or the board is of its round
+  but no longer in ``left``) is abandoned (a ``board_abandoned`` law event, after a note on the display
+  saying so), and the table goes on with the boards of its seating: it never refuses them because of it.
 * **After the round.** Once the round's boards all have results, the table says where each pair and the
   boards go (the seating's ``next``), once a round.
 * **The shoe deals it** (``deal = "shoe"``): once the board is on the table and a pack is in the shoe's
@@ -40,7 +45,7 @@ from firmware_host.table.inputs import DeviceNote, DeviceStatus, LawInput
 from firmware_host.table.session_records import check_records, commitment_of
 from firmware_host.wire.messages import DuplicateSeating, MessageError, is_seating
 from laws.duplicate.deal import Board
-from laws.events import BoardPlaced
+from laws.events import BoardAbandoned, BoardPlaced
 from laws.games.duplicate_board import BoardAtTable, board_of, played_here
 from laws.state import Phase
 
@@ -126,6 +131,9 @@ class DuplicateProcedure:
         self.link = link
         self.source = source
         self.placing: tuple[int, int] | None = None     # (round, board) submitted, not yet on the table
+        self.abandoning: tuple[int, int] | None = None  # (round, board) whose board_abandoned is submitted
+        self.asked_at = 0                                # the journal's row when the last of those was submitted
+        self.stuck: tuple[Any, ...] | None = None        # what the engine refused, and the table as it was then
         self.sent: tuple[int, int, int] | None = None   # (board, deals started, cards placed) DEAL_BOARD was for
         self.aborted = 0                                 # the deal number an ABORT was sent for
         self.refused: set[tuple[int, int]] = set()       # (round, board) the table will not place
@@ -252,11 +260,60 @@ class DuplicateProcedure:
         s = self.seating
         if b is not None and self.placing == (b.round, b.number):
             self.placing = None                 # it is on the table
+        if (self.placing or self.abandoning) and self._refused_since():
+            # the engine refused it (set aside): ask again once the table has changed, not at once
+            self.stuck = (self.placing or self.abandoning, self._situation())
+            self.placing = self.abandoning = None
+        if b is not None and s is not None and self._scored_by_session(b, s):
+            self._abandon(b, s)
+            return
         if s is not None and (b is None or b.done or (b.section, b.round) != (s.section, s.round) and not b.started):
             self._place(b)
             return
         if b is not None and self.how == "shoe" and b.how == "shoe" and not b.done:
             self._deal(b)
+
+    def _refused_since(self) -> bool:
+        """Whether a board or board_abandoned of ours was set aside since we submitted the last (the
+        engine refused it: ``table.setaside``), so it will never be on the table and we may ask again."""
+        return any(a.type in ("board", "board_abandoned") and a.source == self.source and a.row > self.asked_at
+                   for a in getattr(self.ctl, "set_aside", ()))
+
+    def _situation(self) -> tuple[Any, ...]:
+        """The board on the table and the phase: what a refused request is tried again after a change of."""
+        state = self.ctl.engine.state
+        b = board_of(state)
+        return (state.phase, None) if b is None else (state.phase, b.number, b.round, b.done)
+
+    def _asking(self, key: tuple[int, int]) -> bool:
+        """Whether to submit the request for ``key`` now: not while the same was refused and nothing changed."""
+        if self.stuck is not None and self.stuck == (key, self._situation()):
+            return False
+        self.stuck = None
+        self.asked_at = getattr(self.ctl, "seq", 0)
+        return True
+
+    def _scored_by_session(self, b: BoardAtTable, s: TableRound) -> bool:
+        """The board on the table is not confirmed here, but the session holds its result: the seating's
+        round is later than the board's (every board of the rounds before has a result, or was taken off),
+        or the board is of the seating's round and no longer left to play."""
+        if self.source != "session" or b.done or b.round is None or b.section != s.section:
+            return False
+        return b.round < s.round or b.round == s.round and b.number not in s.boards
+
+    def _abandon(self, b: BoardAtTable, s: TableRound) -> None:
+        """Abandon the board the session has scored, saying so on the display and in the journal; the
+        next step places the seating's next board."""
+        key = (b.round or 0, b.number)
+        if self.abandoning == key or not self._asking(key):
+            return                              # submitted, not yet taken; or refused, and nothing changed
+        self.abandoning = key
+        n = self.next_board()
+        then = f"next: board {n}" if n is not None else "no board is left to play here now"
+        self.ctl.submit(DeviceNote("session", f"{b.place()[0].upper()}{b.place()[1:]} was scored by the director "
+                                   "(the session holds its result): its play here is abandoned and nothing of it "
+                                   f"is sent; {then}.", level=logging.INFO))
+        self.ctl.submit(LawInput(BoardAbandoned(b.number, b.round), self.source))
 
     def _place(self, b: BoardAtTable | None) -> None:
         s = self.seating
@@ -283,6 +340,8 @@ class DuplicateProcedure:
             self.step()
             return
         assert rec is not None
+        if not self._asking((s.round, n)):
+            return
         self.placing = (s.round, n)
         self.ctl.submit(LawInput(BoardPlaced(n, rec.fingerprint, rec.deal.pbn(), how=self.how, section=s.section,
                                              table=s.table, round=s.round, ns=s.ns, ew=s.ew), self.source))

@@ -41,7 +41,8 @@ class SetAside:
         row: the event's journal row.
         type: its event type (``?`` when the row is not an event the format reads).
         source: where it came from (the row's ``src``).
-        error: the exception, ``Type: message`` (the journal note only: it may name a card).
+        error: for a refusal ``refused: REASON`` (the engine's sentence, as the director reads it); for a
+            failure the exception, ``Type: message`` (the journal note only: it may name a card).
         refused: the engine refused it (``ValueError``): no ruling is due. Otherwise the engine failed
             on it and its ruling is unknown.
     """
@@ -78,8 +79,9 @@ class SetAside:
     def of(cls, row: int, body: dict[str, Any], exc: BaseException) -> SetAside:
         kind = body.get("type")
         src = body.get("src")
+        refused = isinstance(exc, ValueError)   # a refusal is said in words: its class name reads as a traceback
         return cls(row, kind[:40] if isinstance(kind, str) else "?", src[:40] if isinstance(src, str) else "?",
-                   f"{type(exc).__name__}: {exc}"[:500], isinstance(exc, ValueError))
+                   (f"refused: {exc}" if refused else f"{type(exc).__name__}: {exc}")[:500], refused)
 
     @classmethod
     def from_note(cls, body: dict[str, Any]) -> SetAside | None:

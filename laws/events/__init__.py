@@ -20,6 +20,7 @@ from laws.events.types import (
     INTERRUPTIONS,
     SURPLUS_CAUSES,
     BidMade,
+    BoardAbandoned,
     BoardPlaced,
     BoardShort,
     CallMade,
@@ -63,4 +64,4 @@ from laws.events.types import (
     WrongHandPicked,
 )
 
-__all__ = ["BAR_REST", "BOARD_HOW", "BoardPlaced", "BoardShort", "DUPLICATE_EVENTS", "FOUL_DECISIONS", "FoulRuled", "HandSpread", "ResultConfirmed", "BIDS", "BRIDGE_EVENTS", "CallMade", "CardWithdrawn", "ClaimAnswered", "ClaimRuled", "DummyFaced", "IrregularityAccepted", "IrregularityDeclined", "PlayerBarred", "RevokeCorrected", "TricksClaimed", "BidMade", "CandidateArrived", "CardDealt", "CardDiscarded", "CardFaced", "CardPlayed", "CardsDrawn", "DEMANDS", "DamagedCardFound", "DealEnded", "DealInterrupted", "DealStarted", "DemandMade", "EVENT_TYPES", "Event", "EventFormatError", "FACED_WHERE", "GameChosen", "HandCounted", "INTERRUPTIONS", "MissingCardReported", "PackCut", "PackShuffled", "PacksAssigned", "PlayEnded", "PlayerLeft", "ResultRecorded", "SURPLUS_CAUSES", "SurplusCardFound", "TrumpMade", "TrumpTurned", "WrongHandPicked", "event_from_dict", "event_to_dict"]
+__all__ = ["BAR_REST", "BOARD_HOW", "BoardAbandoned", "BoardPlaced", "BoardShort", "DUPLICATE_EVENTS", "FOUL_DECISIONS", "FoulRuled", "HandSpread", "ResultConfirmed", "BIDS", "BRIDGE_EVENTS", "CallMade", "CardWithdrawn", "ClaimAnswered", "ClaimRuled", "DummyFaced", "IrregularityAccepted", "IrregularityDeclined", "PlayerBarred", "RevokeCorrected", "TricksClaimed", "BidMade", "CandidateArrived", "CardDealt", "CardDiscarded", "CardFaced", "CardPlayed", "CardsDrawn", "DEMANDS", "DamagedCardFound", "DealEnded", "DealInterrupted", "DealStarted", "DemandMade", "EVENT_TYPES", "Event", "EventFormatError", "FACED_WHERE", "GameChosen", "HandCounted", "INTERRUPTIONS", "MissingCardReported", "PackCut", "PackShuffled", "PacksAssigned", "PlayEnded", "PlayerLeft", "ResultRecorded", "SURPLUS_CAUSES", "SurplusCardFound", "TrumpMade", "TrumpTurned", "WrongHandPicked", "event_from_dict", "event_to_dict"]

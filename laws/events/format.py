@@ -23,6 +23,7 @@ from laws.events.types import (
     INTERRUPTIONS,
     SURPLUS_CAUSES,
     BidMade,
+    BoardAbandoned,
     BoardPlaced,
     BoardShort,
     CallMade,
@@ -285,6 +286,7 @@ _OWN_CONVERTERS: dict[tuple[type[Event], str], Any] = {
     (BoardPlaced, "section"): _short_text(8), (BoardPlaced, "table"): _whole(1, 999),
     (BoardPlaced, "round"): _whole(1, 999), (BoardPlaced, "ns"): _short_text(16),
     (BoardPlaced, "ew"): _short_text(16), (BoardShort, "missing"): _missing,
+    (BoardAbandoned, "board"): _whole(1, 9999), (BoardAbandoned, "round"): _whole(1, 999),
 }
 
 _CONVERTERS: dict[str, Any] = {

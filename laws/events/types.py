@@ -418,6 +418,20 @@ class FoulRuled(Event):
 
 
 @dataclass(frozen=True)
+class BoardAbandoned(Event):
+    """Duplicate: the board on the table is no longer this table's to finish, because the session holds its
+    result already (the director entered it by hand, gave a score, or took it off to score it himself) while
+    the table had it in play, unconfirmed: a table restarted after the director scored its board, or one
+    whose round the session has moved on. Its play here ends; nothing more of it is ruled, scored or sent,
+    and the table goes on with the boards of its seating (``docs/session.md``, "A result without a working
+    table"). ``board`` and ``round`` name the board on the table (``round`` None: any)."""
+
+    TYPE: ClassVar[str] = "board_abandoned"
+    board: int
+    round: int | None = None
+
+
+@dataclass(frozen=True)
 class ResultConfirmed(Event):
     """Duplicate: a player confirms his side's agreement with the board's result (a seat button, the
     table's page), as a scoring terminal asks one player of each side to."""
@@ -427,7 +441,7 @@ class ResultConfirmed(Event):
 
 
 # The events of a duplicate table: a table of another game refuses them.
-DUPLICATE_EVENTS = frozenset({"board", "board_short", "foul_ruled", "confirm"})
+DUPLICATE_EVENTS = frozenset({"board", "board_short", "foul_ruled", "confirm", "board_abandoned"})
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
@@ -439,6 +453,6 @@ EVENT_TYPES: dict[str, type[Event]] = {
         WrongHandPicked, HandCounted, MissingCardReported, SurplusCardFound, CardPlayed, PlayEnded,
         ResultRecorded, CallMade, IrregularityAccepted, IrregularityDeclined, CardWithdrawn, RevokeCorrected, HandSpread, PlayerBarred,
         TricksClaimed, ClaimAnswered, ClaimRuled, DummyFaced, BoardPlaced, BoardShort, FoulRuled,
-        ResultConfirmed,
+        BoardAbandoned, ResultConfirmed,
     )
 }

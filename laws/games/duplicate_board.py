@@ -22,6 +22,9 @@
   longer takes the record for the hands held, so no card is refused for its hand.
 * ``DB-15`` / ``DB-87`` (``foul_ruled``): the director's decision, which the journal keeps as the fouled
   group's boundary (``fouled``: played on, scored in its own group) or cancels this play (``wrong_board``).
+* ``DB-2`` (``board_abandoned``): the session holds the result of the board on the table, which this table
+  has not confirmed (the director scored it while the table was down, or its round moved on): its play
+  here ends, and nothing more of it is ruled, scored or sent.
 * ``DB-7`` (``play_end``, and a typed ``result`` before any card is played): the four hands as played
   against the record: the board is verified at this table and round only when all 52 cards were seen,
   each from the seat its record gives it.
@@ -32,7 +35,8 @@
 Readings of ours (docs/events.md says the same):
 
 * A ``board`` is refused while the board before it has calls or cards and its result is neither
-  confirmed nor cancelled; a board with neither may be replaced (the session sent the table another).
+  confirmed nor cancelled; a board with neither may be replaced (the session sent the table another). The
+  table's procedure abandons a board the session has scored (``board_abandoned``) before it places the next.
 * A card of a board the shoe deals that the shoe reports faced is not ruled: the pockets are closed, so
   nobody saw it (``DB-6`` speaks of a card seen).
 * A claim ends play with cards unseen: that board is not verified card by card.
@@ -47,6 +51,7 @@ from laws.cards import Card, Seat, Side, full_pack
 from laws.duplicate.check import Foul, RecordCheck
 from laws.duplicate.deal import SEAT_NAMES, Board, Deal
 from laws.events import (
+    BoardAbandoned,
     BoardPlaced,
     BoardShort,
     CallMade,
@@ -89,6 +94,7 @@ class BoardAtTable:
     played: RecordCheck | None = None
     decision: str | None = None     # the director's, on the first card against the record
     cancelled: bool = False
+    abandoned: bool = False         # the session holds its result: its play here ended (board_abandoned)
     result: dict[str, Any] | None = None
     verified: bool | None = None
     confirmed: dict[str, str] = field(default_factory=dict)   # "ns"/"ew" -> the seat that confirmed
@@ -201,6 +207,24 @@ def _register_board(reg: Registry) -> None:
             b.dealt = RecordCheck(record)
             if s.phase in (Phase.AUCTION, Phase.PLAY):
                 s.phase = Phase.SHUFFLE       # a board of the shoe's starts when the shoe deals it
+
+    @reg.clause("DB-2", "the board (law 2)", "board_abandoned")
+    def abandoned(c: Clause, s: TableState, e: BoardAbandoned) -> None:
+        """The session holds the result of the board on the table, which this table has not confirmed (the
+        director scored it): its play here ends, so a call or card made after this is not taken for it."""
+        b = _need(s, "board_abandoned")
+        if b.number != e.board or e.round is not None and b.round != e.round:
+            named = f"board {e.board}" + (f" of round {e.round}" if e.round is not None else "")
+            raise ValueError(f"board_abandoned: {named} is not the board on the table ({b.place()})")
+        if b.done:
+            raise ValueError(f"board_abandoned: {b.place()} is over already (its result confirmed by both "
+                             "sides, or its play cancelled)")
+        b.cancelled = b.abandoned = True
+        if s.deal is not None and b.deal == s.deal.number:
+            s.deal.void = True                # its calls and cards are no longer the table's to rule on
+        s.claims.clear()
+        if s.phase in (Phase.DEALING, Phase.AUCTION, Phase.PLAY, Phase.SCORING):
+            s.phase = Phase.SHUFFLE           # between boards: the next board is placed, or none (sit-out)
 
     @reg.clause("DB-6", "the deal from the record (law 6)", "deal_start", "card_dealt")
     def from_record(c: Clause, s: TableState, e: object) -> Ruling | None:

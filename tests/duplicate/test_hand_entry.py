@@ -364,3 +364,37 @@ def test_duplicate_show_marks_a_line_entered_by_hand(tmp_path: Any, capsys: pyte
     lines = [ln for ln in out.splitlines() if ln.startswith("    1 NS   1 EW ")]
     assert len(lines) == 2, out                                   # board 1 (by hand) and board 2 (the table's)
     assert lines[0].endswith("  entered by hand") and "by hand" not in lines[1], lines
+
+
+def test_a_conflict_says_the_tables_fouled_board_call_and_keeping_the_tables_result_keeps_it(tmp_path: Any) -> None:
+    """Audit 65: the dashboard's "Two results for one line" said only "the table sent: 3NT by North, 7
+    tricks" while that result called a fouled board (North played the three of clubs, South's by the
+    record). The director must read it: "Keep the table's" keeps the call, and the board's copy is then
+    scored in a fouled group from that table and round on (docs/session.md); the hand-entered one keeps
+    the copy's group."""
+    from firmware_host.duplicate.views import conflicts
+    from laws.cards import Seat
+    from tests.table.duptable import swapped
+
+    setup = make_setup(MITCHELL_3)
+    s = Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL")
+    record = next(b for b in setup.boards if b.number == 1)
+    theirs = result(setup, 1, 1, 1, random.Random(4), held=swapped(record.deal, Seat.N, Seat.S))
+    assert theirs["foul"] is not None and not theirs["verified"]
+    key = f"1/{theirs['ns']}/{theirs['ew']}"
+    assert s.take(_hand(s.state, key, contract=theirs["contract"], declarer=theirs["declarer"] or "N",
+                        lead=theirs["lead"] or "HA", tricks=theirs["tricks"])).taken
+    assert s.take(theirs).taken
+    (c,) = conflicts(s)
+    f = theirs["foul"]
+    seat = {"N": "North", "E": "East", "S": "South", "W": "West"}
+    from laws.cards import Card
+
+    said = f"{seat[f['played_by']]} played the {Card.parse(f['card']).name}, which the record gives to " \
+           f"{seat[f['record_seat']]} (trick {f['trick']})"
+    assert c["foul"] == said and c["table_result"].endswith(f", with a fouled-board call: {said}")
+    assert c["same"] is False                          # the same contract and tricks, but not the same result
+    assert s.state.board_groups(1)[key] == "A"         # the hand-entered result stands meanwhile
+    assert s.take({"type": "resolve", "key": key, "keep": "table", "by": "td"}).taken
+    assert s.state.entries[key].foul == theirs["foul"] and s.state.board_groups(1)[key] != "A"
+    s.close()

@@ -15,7 +15,7 @@ from firmware_host.table.controller import LawInput, SessionInput
 from firmware_host.table.duplicate import TableRound
 from firmware_host.tablelink.secrecy import SecrecyFilter
 from laws.cards import Seat
-from laws.events import FoulRuled
+from laws.events import CallMade, FoulRuled
 from laws.games.duplicate_board import board_of
 from tests.table.duptable import bid, confirm, play, records, run, swapped, table
 
@@ -137,4 +137,87 @@ def test_the_sessions_ordinary_notes_are_not_warnings_but_a_refusal_is(
     assert not [text for level, text in said if level == "WARNING" and "Playing here" in text]
     notes = [r.body.get("text") for r in j.rows() if r.kind == "note"]
     assert any(str(n).startswith("Playing here") for n in notes)          # journaled as before
+    j.close()
+
+
+def _seating(rnd: int, boards: tuple[int, ...], left: tuple[int, ...], seq: int) -> dict:
+    return {"kind": "seating", "table": "t3", "section": "A", "table_number": 3, "round": rnd, "called": rnd,
+            "rounds": 3, "seq": seq, "t": 0.0, "ns": "7", "ew": "17", "left": list(left),
+            "boards": [{"board": n, "record": RECS[n].fingerprint} for n in boards]}
+
+
+def test_a_table_back_after_its_board_was_scored_by_hand_abandons_it_and_plays_its_round(tmp_path: Path) -> None:
+    """A club night: table 3 bid board 2 and its Pi was killed; the director entered boards 1 and 2 by hand
+    and called round 2. Restarted, the table was given round 2's seating (boards 3-4) but refused board 3,
+    because board 2 was "still in play": it kept showing board 2, the players' calls for board 3 went into
+    board 2, and the table sat idle after that. The session holds board 2's result: the table abandons it,
+    says so, and plays board 3."""
+    ctl, _proc, j = table(tmp_path, RECS, None, source="session")
+    run(ctl, SessionInput(_seating(1, (1, 2), (1, 2), 1)))
+    rng = random.Random(5)
+    bid(ctl, RECS[1])
+    play(ctl, RECS[1].deal, rng)
+    confirm(ctl, Seat.N, Seat.E)
+    assert _on_table(ctl) == 2
+    bid(ctl, RECS[2], "pass 1NT")                                     # board 2 in play: then the Pi dies
+    j.close()
+    ctl, _proc, j = table(tmp_path, RECS, None, source="session")     # restarted, still on board 2
+    assert _on_table(ctl) == 2
+    run(ctl, SessionInput(_seating(2, (3, 4), (3, 4), 9)))           # board 2 was entered by hand
+    while ctl.drain():                                                # what the table did in reply, in turn
+        pass
+    assert _on_table(ctl) == 3, [r.body for r in j.rows()][-4:]
+    rows = [(r.kind, r.body) for r in j.rows()]
+    assert not [b for k, b in rows if k == "note" and "set_aside" in b]          # nothing refused
+    (gone,) = [b for k, b in rows if k == "event" and b["type"] == "board_abandoned"]
+    assert (gone["board"], gone["round"], gone["src"]) == (2, 1, "session")
+    said = [str(b.get("text")) for k, b in rows if k == "note"]
+    assert "Board 2 (table 3, round 1) was scored by the director (the session holds its result): its play " \
+           "here is abandoned and nothing of it is sent; next: board 3." in said
+    out = bid(ctl, RECS[3], "3NT pass pass pass")                     # the calls are board 3's
+    assert [r.extra["contract"] for r in out if r.clause == "BP-22"] == ["3NT"]
+    assert board_of(ctl.engine.state).number == 3
+    j.close()
+    ctl, _proc, j = table(tmp_path, RECS, None, source="session")     # a restart replays it the same way
+    assert _on_table(ctl) == 3 and [b for b in _events(j) if b["type"] == "board"][-1]["board"] == 3
+    j.close()
+
+
+def test_a_board_scored_by_the_director_while_the_table_has_nothing_next_is_abandoned_all_the_same(
+        tmp_path: Path) -> None:
+    """The session holds board 2's result and the table's pair sits out the round called: board 2 stops
+    being played here (its calls are no longer taken for it), the display says the director scored it."""
+    ctl, _proc, j = table(tmp_path, RECS, None, source="session")
+    run(ctl, SessionInput(_seating(1, (1, 2), (2,), 1)))             # board 1 already in: board 2 is placed
+    bid(ctl, RECS[2], "pass")
+    run(ctl, SessionInput(_seating(1, (1, 2), (), 2)))               # board 2 entered by hand meanwhile
+    while ctl.drain():
+        pass
+    shown = ctl.snapshot()["duplicate"]
+    assert (shown["board"], shown["stage"]) == (2, "abandoned")
+    assert any("board 2 (table 3, round 1) was scored by the director" in str(r.body.get("text")).lower() and
+               "no board is left to play here now" in str(r.body.get("text")) for r in j.rows() if r.kind == "note")
+    assert run(ctl, LawInput(CallMade(Seat.S, "1NT"), "camera")) == []   # not taken for board 2
+    assert board_of(ctl.engine.state).result is None
+    j.close()
+
+
+def test_a_board_the_engine_refused_is_placed_once_the_table_can_take_it(tmp_path: Path) -> None:
+    """The procedure asked for a board the engine refused (set aside). It used to wait for that board to
+    reach the table for ever: the table sat idle until it was restarted. It asks again once the table has
+    changed (here: the board before is confirmed), and never again at once (no loop of refusals)."""
+    ctl, proc, j = table(tmp_path, RECS, SEATING)
+    rng = random.Random(7)
+    bid(ctl, RECS[1])
+    proc.seating = TableRound("A", 3, 2, "5", "15", (2, 3))           # round 2 while board 1 is in play:
+    proc._place(None)                                                 # board 2 is asked for, and refused
+    while ctl.drain():
+        pass
+    asides = [r.body for r in j.rows() if r.kind == "note" and "set_aside" in r.body]
+    assert len(asides) == 1 and _on_table(ctl) == 1
+    play(ctl, RECS[1].deal, rng)
+    confirm(ctl, Seat.N, Seat.E)
+    while ctl.drain():
+        pass
+    assert _on_table(ctl) == 2
     j.close()

@@ -144,7 +144,9 @@ def test_a_refused_event_is_not_applied_and_says_why(tmp_path: Path) -> None:
         assert ctl.process(LawInput(bad, "director")) == []
         assert ctl.engine.snapshot() == before
         (note,) = [r.body for r in j.rows() if r.kind == "note" and "set_aside" in r.body]
-        assert note["ruling"] == "none" and "ValueError" in note["error"]
+        # in words, not the exception's class: "ValueError: board 10: ..." read like a traceback to a director
+        assert note["ruling"] == "none" and note["error"].startswith("refused: ") and "Error" not in note["error"]
+        assert ctl.snapshot()["set_aside"][-1]["error"] == "refused"
     finally:
         j.close()
 

@@ -71,7 +71,8 @@
       li.dataset.key = c.key;
       li.append(el("div", "", "Line " + c.key + " (table " + c.table + ", round " + c.round + "): entered by hand by " +
         c.hand_by + ": " + c.hand + "; the table sent: " + c.table_result + (c.same ? " (the same result)" : "") +
-        ". Only the one entered by hand is scored until you choose."));
+        ". Only the one entered by hand is scored until you choose." +
+        (c.foul ? " Keeping the table's keeps its fouled-board call: the board is scored in a fouled group from this table and round on." : "")));
       for (const [keep, words] of [["table", "Keep the table's"], ["hand", "Keep the one entered by hand"]]) {
         const b = el("button", "", words);
         b.type = "button";
