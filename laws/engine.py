@@ -70,7 +70,7 @@ TRANSITIONS: dict[str, tuple[frozenset[Phase], Phase | None]] = {
     # lead (still the auction phase) as after it
     "spread": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "correct": (frozenset({Phase.PLAY, Phase.SCORING}), None),  # after play: a twelfth-trick revoke
-    "claim": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
+    "claim": (frozenset({Phase.AUCTION, Phase.PLAY, Phase.SCORING}), None),   # after play: refused
     "claim_reply": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "claim_ruled": (frozenset({Phase.AUCTION, Phase.PLAY}), None),
     "dummy": (frozenset({Phase.AUCTION, Phase.PLAY}), None),

@@ -442,6 +442,20 @@ class Play:
         self._recount()
         return r
 
+    def find_revokes(self, side: Side) -> list[Revoke]:
+        """The revokes by ``side`` that the trick record proves (``laws.bridge.revokes.proven``: a player
+        who later played a card of the suit he did not follow) and that were not already recorded, or
+        corrected, in that trick: they are recorded as established (``BP-63``) and rectified with the rest
+        (``BP-64``). How a table that did not know the hands finds a revoke its cards prove (a player's
+        ``revoke`` demand at a duplicate table, docs/events.md). Returns the revokes added.
+        """
+        record = self.tricks + ([self.current] if self.current.cards else [])
+        seen = {(r.seat, r.trick) for r in self.revokes}
+        new = [replace(r, by_dummy=r.seat == self.dummy) for r in revokes.proven(record, side.seats)
+               if (r.seat, r.trick) not in seen]
+        self.revokes.extend(new)
+        return new
+
     def _swap_last_two(self, seat: Seat, r: Revoke) -> None:
         """The twelfth-trick correction when all 52 cards are out: the offender's cards of tricks 12 and 13
         change places and both tricks are worked out again (13 is led by 12's new winner)."""

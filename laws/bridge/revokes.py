@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 from laws.bridge.tricks import Revoke, RevokeStatus, Transfer, Trick
 from laws.bridge.verdicts import SIDE_WORDS, name
-from laws.cards import SUIT_NAMES, Side
+from laws.cards import SUIT_NAMES, Seat, Side
 
 
 def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[Side, int], *,
@@ -87,11 +87,16 @@ def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[
                                 "with tricks."))
             continue
         later = [n for n in won[side] if n > r.trick and n not in moved]
-        if winners.get(r.trick) == r.seat:
-            counted = tuple(([r.trick] if r.trick not in moved else []) + later[:1])
+        if winners.get(r.trick) == r.seat and r.trick not in moved:
+            counted = (r.trick, *later[:1])
             why = (f"{name(r.seat)} won the revoke trick, so it moves" +
                    (", with one more trick the side won later." if later else "; the side won no later "
                     "trick."))
+        elif winners.get(r.trick) == r.seat:   # a trick never moves twice
+            counted = tuple(later[:1])
+            why = (f"{name(r.seat)} won the revoke trick, but it has already moved for an earlier revoke; " +
+                   ("one more trick the side won later moves." if later else "the side won no later trick "
+                    "that has not moved, so none moves."))
         else:
             pool = [n for n in won[side] if n >= r.trick and n not in moved]
             counted = tuple(pool[:1])
@@ -104,4 +109,32 @@ def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[
             continue
         moved.update(counted)
         out.append(Transfer(r, len(counted), to, counted, why))
+    return out
+
+
+def proven(tricks: Sequence[Trick], seats: Sequence[Seat]) -> list[Revoke]:
+    """The revokes the trick record itself proves, whatever anyone knew of the hands (law 66D: the quitted
+    tricks inspected once play has ended): a player of ``seats`` who did not follow the suit led and played
+    a card of that suit to a later trick held it then, so he revoked. Each is established, since his later
+    card is itself a card of his side's to a later trick (``BP-63``). Why only these: at a table that did not
+    see the deal (a physical board) the hands held are not known, and a card never played proves nothing.
+
+    Args:
+        tricks: the trick record in order (an unfinished last trick included).
+        seats: the players whose revokes are looked for (the side a player alleges revoked).
+
+    Returns:
+        One established :class:`Revoke` per trick and player, in trick order, the suit led as ``suit`` and
+        the card played instead as ``card``.
+    """
+    out: list[Revoke] = []
+    for i, t in enumerate(tricks):
+        led = t.suit_led
+        if led is None:
+            continue
+        for seat, card in t.cards.items():
+            if seat not in seats or card.suit == led:
+                continue
+            if any(later.cards.get(seat) is not None and later.cards[seat].suit == led for later in tricks[i + 1:]):
+                out.append(Revoke(seat, t.number, card, led, RevokeStatus.ESTABLISHED))
     return out

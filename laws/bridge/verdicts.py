@@ -171,8 +171,8 @@ def out_of_rotation_options(seat: Seat, call: Call, turn: Seat, position: str,
     if position == "lho" and had_called:
         return (Option("change_of_call", f"{name(seat)} called again before {name(turn)}: a change of "
                        "call, which the director rules on (law 25)."),)
-    own = (" (it is his turn, so any call of his accepts it; only the director can rule it not accepted, "
-           "by entering a bar)" if position == "lho" else "")
+    own = (" (it is his turn, so any call of his accepts it; he may instead decline it, or the "
+           "director may rule it not accepted by entering a bar)" if position == "lho" else "")
     accept = Option("accept", f"{name(seat.left)} may accept it by calling over it{own}; the auction then "
                     f"goes on from {name(seat)}.", by=seat.left)
     if position != "rho" and not rubber:  # 2017 laws 30B, 31B, 32B: the partner calls freely

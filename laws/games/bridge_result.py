@@ -22,7 +22,7 @@ from typing import Any
 
 from laws.bridge import concessions
 from laws.bridge.play import Play
-from laws.bridge.tricks import RevokeStatus
+from laws.bridge.tricks import RevokeStatus, Transfer
 from laws.bridge.verdicts import name
 from laws.cards import Seat
 from laws.events import ClaimAnswered, ClaimRuled, PlayEnded, ResultRecorded, RevokeCorrected, TricksClaimed
@@ -103,6 +103,9 @@ def register(reg: Registry) -> None:
 
     def _claim(c: Clause, h: bh.BridgeHand, play: Play, e: TricksClaimed | ClaimAnswered | ClaimRuled) -> Ruling:
         if isinstance(e, TricksClaimed):
+            if play.ended:
+                raise ValueError(f"claim: play has ended on this hand, so {name(e.seat)} has no trick left to "
+                                 "claim or concede")
             if h.pending is not None:
                 raise ValueError("claim: a card or call waits for a ruling first")
             made = play.claim(e.seat, e.tricks)
@@ -145,23 +148,8 @@ def register(reg: Registry) -> None:
         if twelfth_open(h.play):
             if not isinstance(e, PlayEnded):
                 return []
-            r = next(r for r in h.play.revokes if r.trick == 12 and r.status is not RevokeStatus.CORRECTED)
-            return [bh.rule("BP-62", f"{h.code}, law 62", Remedy.ATTENTION, f"Play is over, but {name(r.seat)}'s "
-                            "revoke in trick 12 must still be corrected (a card of the suit led instead); the "
-                            "hand is scored once it is.", seat=r.seat,
-                            extra={"card": r.card.code, "trick": 12, "options": ["correct"]})]
-        out = []
-        for t in h.play.rectification():
-            extra = {"revoke_trick": t.revoke.trick, "offender": t.revoke.seat.value, "tricks": t.tricks,
-                     "to_side": t.to_side.value, "counted": list(t.counted)}
-            if t.tricks:
-                out.append(bh.rule(c.id, f"{h.code}, law 64", Remedy.PENALTY, f"{t.reason} "
-                                   f"{_count(t.tricks).capitalize()} go{'es' if t.tricks == 1 else ''} to "
-                                   f"{side_text(t.to_side)}.", side=t.to_side, extra=extra))
-            else:
-                out.append(bh.rule(c.id, f"{h.code}, law 64", Remedy.ATTENTION, f"{t.reason} The director may "
-                                   "restore equity if the non-offending side was damaged.",
-                                   seat=t.revoke.seat, extra=extra))
+            return [twelfth_ruling(h)]
+        out = transfer_rulings(h.code, h.play.rectification())
         for r in h.play.revokes:           # play ended by a ruled claim with a revoke still open
             if r.status is RevokeStatus.OPEN and not r.by_dummy:
                 out.append(bh.rule(c.id, f"{h.code}, law 64", Remedy.ATTENTION, f"{name(r.seat)}'s revoke in "
@@ -192,6 +180,34 @@ def register(reg: Registry) -> None:
         return c.rule(Remedy.ATTENTION, f"The result entered differs from the cards: {said}. The cards' result "
                       "is scored; the director checks the table.", extra={"entered": entered, "derived": got,
                                                                           "differs": diff})
+
+
+def twelfth_ruling(h: bh.BridgeHand) -> Ruling:
+    """``BP-62``: play is over with a revoke in trick 12 still to correct; the hand is scored once it is."""
+    assert h.play is not None
+    r = next(r for r in h.play.revokes if r.trick == 12 and r.status is not RevokeStatus.CORRECTED)
+    return bh.rule("BP-62", f"{h.code}, law 62", Remedy.ATTENTION, f"Play is over, but {name(r.seat)}'s "
+                   "revoke in trick 12 must still be corrected (a card of the suit led instead); the "
+                   "hand is scored once it is.", seat=r.seat,
+                   extra={"card": r.card.code, "trick": 12, "options": ["correct"]})
+
+
+def transfer_rulings(code: str, transfers: list[Transfer]) -> list[Ruling]:
+    """The ``BP-64`` ruling for each revoke's transfer: a ``penalty`` naming the tricks that move, or an
+    ``attention`` where none does (the director may restore equity)."""
+    out = []
+    for t in transfers:
+        extra = {"revoke_trick": t.revoke.trick, "offender": t.revoke.seat.value, "tricks": t.tricks,
+                 "to_side": t.to_side.value, "counted": list(t.counted)}
+        if t.tricks:
+            out.append(bh.rule("BP-64", f"{code}, law 64", Remedy.PENALTY, f"{t.reason} "
+                               f"{_count(t.tricks).capitalize()} go{'es' if t.tricks == 1 else ''} to "
+                               f"{side_text(t.to_side)}.", side=t.to_side, extra=extra))
+        else:
+            out.append(bh.rule("BP-64", f"{code}, law 64", Remedy.ATTENTION, f"{t.reason} The director may "
+                               "restore equity if the non-offending side was damaged.",
+                               seat=t.revoke.seat, extra=extra))
+    return out
 
 
 def score_args(s: TableState, e: ResultRecorded | None) -> tuple[Seat, Contract, int, Any] | None:

@@ -310,9 +310,18 @@ def miscount(c: Clause, s: TableState, e: HandCounted) -> Ruling | None:
                   "ruling.", seat=e.seat)
 
 
+TAKEN = ("new_shuffle", "new_cut", "redeal", "new_deal", "restore_pack", "new_cards", "attention")
+"""The demands a rubber table takes (docs/events.md); the rest are euchre's, refused here."""
+
+
 @reg.clause("CB-attention", "Drawing Attention to an Irregularity", "demand")
 def attention(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
-    """Any player may draw attention to an irregularity and ask what the law says."""
+    """Any player may draw attention to an irregularity and ask what the law says. A demand no clause of
+    a rubber table takes is refused here, so that nobody thinks it recorded (the clauses before this one
+    pass over it unchanged)."""
+    if e.what not in TAKEN:
+        raise ValueError(f"demand: '{e.what}' is not a demand a rubber bridge table takes (it takes "
+                         f"{', '.join(TAKEN)}); draw attention and the director rules")
     if e.what not in ("attention", "new_cards"):
         return None
     if e.what == "new_cards":

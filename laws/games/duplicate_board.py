@@ -59,6 +59,7 @@ from laws.events import (
     CardPlayed,
     DealEnded,
     DealStarted,
+    DemandMade,
     FoulRuled,
     HandCounted,
     PlayEnded,
@@ -385,12 +386,16 @@ def _register_end(reg: Registry) -> None:
                       extra=_facts(b, verified=b.verified, seen=seen, wrong=check.wrong,
                                    forms=list(check.forms()), record=b.record.fingerprint))
 
-    @reg.clause("DB-77", "the duplicate score (law 77)", "play_end", "correct", "result", "call", "confirm")
+    @reg.clause("DB-77", "the duplicate score (law 77)", "play_end", "correct", "result", "call", "confirm",
+                "demand")
     def score(c: Clause, s: TableState, e: object) -> Ruling | None:
-        """The board's duplicate score from the result the cards give; one player of each side confirms it."""
+        """The board's duplicate score from the result the cards give; one player of each side confirms it.
+        A revoke found once play ended (a ``revoke`` demand, ``duplicate_play``) scores the board again."""
         b = board_of(s)
         if isinstance(e, ResultConfirmed):
             return _confirm(c, s, _need(s, "confirm"), e)
+        if isinstance(e, DemandMade) and e.what != "revoke":
+            return None
         if b is None or b.result is not None or b.cancelled or b.deal != (s.deal.number if s.deal else -1):
             return None
         h = bh.hand(s)

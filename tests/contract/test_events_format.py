@@ -209,9 +209,21 @@ VALUES: list[dict[str, Any]] = [
 ]
 
 
+# the demands a rubber table takes (the ``demand`` row); the others are euchre's and refused there
+BRIDGE_DEMANDS = ("new_shuffle", "new_cut", "redeal", "new_deal", "restore_pack", "new_cards", "attention")
+
+
 @pytest.mark.parametrize("name", ["contract-bridge", "euchre"])
 def test_every_documented_value_is_accepted(name: str) -> None:
-    _ok(replay([game(name), *VALUES]))
+    values = [v for v in VALUES if name == "euchre" or v["type"] != "demand" or v["what"] in BRIDGE_DEMANDS]
+    _ok(replay([game(name), *values]))
+
+
+@pytest.mark.parametrize("what", ["win_trick", "revoke", "search_tricks", "place_cards", "call_lowest"])
+def test_a_demand_a_bridge_table_does_not_take_is_refused_naming_it(what: str) -> None:
+    """Audit a3, finding 10: it did nothing and exited 0, so a director would think it recorded."""
+    run = replay([*bridge_table(), {"type": "demand", "seat": "E", "what": what}])
+    _bad(run, len(bridge_table()) + 1, what, "not a demand a rubber bridge table takes")
 
 
 @pytest.mark.parametrize(("event", "field"), [

@@ -286,6 +286,18 @@ def test_BP_28_32_a_decline_by_the_acceptor_at_his_own_turn_cancels_the_call() -
     assert [(c.seat, c.call.code) for c in a.calls] == [(N, "1D")] and a.bars == {E: REST}
 
 
+@pytest.mark.parametrize("duplicate", [False, True], ids=["rubber", "duplicate"])
+def test_BP_28_32_the_ruling_at_the_acceptor_s_own_turn_names_the_decline(duplicate: bool) -> None:
+    """Audit a3, finding 8: West passes at North's turn; the ruling's words must not say that only the
+    director can rule the pass not accepted, since North's own ``decline`` does it (docs/events.md)."""
+    from tests.laws.test_code_governs import duplicate_table
+
+    eng = duplicate_table() if duplicate else table()
+    [r] = feed(eng, call(W, "pass"))
+    assert r.clause == "BP-28-32" and "only the director" not in r.reason
+    assert "he may instead decline it" in r.reason
+
+
 def test_BP_28_32_at_a_duplicate_table_a_decline_needs_no_bar() -> None:
     """At a duplicate table declining bars nobody at once (2017 laws 30-32): the call is cancelled and the
     offender's next call is then what the director judges, as when another player calls over it."""

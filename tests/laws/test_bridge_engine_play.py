@@ -341,6 +341,30 @@ def test_BP_68_71_bad_claims_are_refused() -> None:
         eng.feed(P(N, "AD"))
 
 
+@pytest.mark.parametrize("make", [four_hearts, dup_four_hearts], ids=["rubber", "duplicate"])
+def test_BP_68_71_a_claim_after_play_ended_is_refused(make) -> None:  # type: ignore[no-untyped-def]
+    """Audit a3, finding 6: docs/events.md refuses a claim once play has ended; it was dropped silently."""
+    eng = make()
+    _north_wins_trick_one(eng)
+    feed(eng, TricksClaimed(S, 9), ClaimAnswered(W, True))
+    assert eng.state.phase is Phase.SCORING
+    with pytest.raises(ValueError, match="claim: play has ended on this hand"):
+        eng.feed(TricksClaimed(S, 9))
+
+
+def test_BP_64_a_second_revoke_whose_trick_already_moved_says_none_moves() -> None:
+    """Audit a3, finding 7: South revokes in trick 1 (East wins it) and again in trick 2, which he wins by
+    ruffing; then he concedes the rest. The first revoke moves trick 2 (the first North-South won after
+    it); the second then has nothing left to move, and its words must say so, not that trick 2 moves."""
+    eng = four_hearts()
+    feed(eng, P(W, "KS"), P(N, "2C"), P(E, "AS"), P(S, "4C"), P(E, "QC"), P(S, "4H"), P(W, "5C"), P(N, "3C"))
+    rulings = feed(eng, TricksClaimed(S, 0), ClaimAnswered(W, True))
+    first, second = [r for r in rulings if r.clause == "BP-64"]
+    assert (first.extra["tricks"], first.extra["counted"]) == (1, [2])
+    assert (second.extra["tricks"], second.extra["counted"]) == (0, [])
+    assert "so it moves" not in second.reason and "already moved for an earlier revoke" in second.reason
+
+
 def test_bad_cards_are_refused_and_change_nothing() -> None:
     eng = four_hearts()
     with pytest.raises(ValueError, match="West does not hold jack of spades"):

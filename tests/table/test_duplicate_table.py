@@ -43,7 +43,7 @@ def test_boards_one_after_another_each_confirmed_by_a_button_of_each_side(tmp_pa
         assert ("checked", "DB-7") in said and ("score", "DB-77") in said and not any(c == "DB-87" for _, c in said)
         assert run(ctl, LawInput(FoulRuled("fouled"), "director")) == []          # refused: nothing to decide
         done = confirm(ctl, Seat.S, Seat.N, Seat.W)       # North's press after South's: his attention
-        assert [(r.clause, r.seat) for r in done if r.clause != "DB-77"] == [("CB-attention", Seat.N)]
+        assert [(r.clause, r.seat) for r in done if r.clause != "DB-77"] == [("DB-9", Seat.N)]   # law 9
         assert [r.extra["confirmed"] for r in done if r.clause == "DB-77"] == [{"ns": "S", "ew": "W"}]
     assert _on_table(ctl) == 3 and board_of(ctl.engine.state).done     # the round is over: nothing more
     shown = ctl.snapshot()["duplicate"]

@@ -1,0 +1,155 @@
+"""What is raised at a duplicate table during and after the play, ruled under the 2017 laws (docs/laws.md
+``DB-9``, ``DB-14``, ``BP-64``, ``BP-66-67``; docs/events.md, the ``demand`` row and "Duplicate bridge"),
+and the bridge demands a table does not take, refused (audit a3, findings 3, 4, 5 and 10).
+
+The deal is the PBN 2.1 standard's example game (``MIXED``) on board 1, North deals; South declares four
+hearts, so West leads and North is dummy. Expected figures are worked out here from the cards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from laws.cards import Card, Seat, Side
+from laws.duplicate.deal import Board, Deal
+from laws.engine import LawEngine
+from laws.events import (
+    BoardPlaced,
+    CardPlayed,
+    ClaimAnswered,
+    DemandMade,
+    MissingCardReported,
+    ResultConfirmed,
+    SurplusCardFound,
+    TricksClaimed,
+)
+from laws.rulings import Remedy
+from laws.scoring.duplicate import board_score
+from tests.laws.bridge_table import MIXED, calls, feed, play_out, said
+
+N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
+AUCTION = "1D pass 1H pass 2C pass 4H pass pass pass"
+BOARD = Board.numbered(1, Deal.from_hands(MIXED))
+
+
+def P(seat: Seat, code: str) -> CardPlayed:
+    return CardPlayed(seat, Card.parse(code))
+
+
+def physical_board() -> LawEngine:
+    """Board 1 from its pockets (``how: board``): the table does not know the hands held."""
+    eng = LawEngine("duplicate-bridge")
+    feed(eng, BoardPlaced(1, BOARD.fingerprint, BOARD.deal.pbn(), how="board"))
+    [r] = feed(eng, *calls(N, AUCTION))
+    assert (r.extra["contract"], r.extra["declarer"]) == ("4H", "S")
+    return eng
+
+
+def play(eng: LawEngine):  # type: ignore[no-untyped-def]
+    return eng.state.deal.bridge.play  # type: ignore[union-attr]
+
+
+def east_revokes_then_plays_out(eng: LawEngine) -> tuple[list, int]:  # type: ignore[type-arg]
+    """Trick 1: West's king of spades, North the two of clubs, East the six of clubs holding five spades (a
+    revoke the table cannot see), South the three of spades: West wins. Then twelve tricks of legal cards;
+    East plays his spades in them, which proves the revoke. Returns the rulings and North-South's tricks."""
+    out = feed(eng, P(W, "KS"), P(N, "2C"), P(E, "6C"), P(S, "3S"))
+    out += play_out(eng, MIXED, random.Random(7), tricks=12)
+    assert play(eng).ended and play(eng).revokes == []
+    return out, play(eng).won[Side.NS]
+
+
+def test_finding_4_a_revoke_found_after_play_at_a_physical_board_moves_a_trick_and_scores_again() -> None:
+    """Law 64A2 (East did not win the revoke trick; his side won it): one trick moves to North-South, by the
+    same transfer as a revoke seen at the card; the board is scored again, and a first side's confirmation
+    of the old score no longer counts."""
+    eng = physical_board()
+    out, ns = east_revokes_then_plays_out(eng)
+    [first] = [r for r in out if r.clause == "DB-77"]
+    assert first.extra["tricks"] == ns and not [r for r in out if r.clause.startswith("BP-6")]
+    assert feed(eng, ResultConfirmed(N)) == []
+    rulings = feed(eng, DemandMade(S, "revoke"))
+    assert said(rulings) == [("attention", "BP-63"), ("penalty", "BP-64"), ("score", "DB-77")]
+    found, moved, score = rulings
+    assert (found.seat, found.extra["card"], found.extra["trick"], found.extra["found"]) == (E, "6C", 1, True)
+    assert (moved.law, moved.extra["tricks"], moved.extra["counted"], moved.side) == (
+        "Duplicate Bridge, law 64", 1, [1], Side.NS)
+    assert score.extra["tricks"] == ns + 1
+    assert score.extra["score"] == board_score(play(eng).contract, S, ns + 1, BOARD.vulnerability)
+    assert feed(eng, ResultConfirmed(E)) == []            # North's confirmation was of the old score
+    [done] = feed(eng, ResultConfirmed(S))
+    assert done.extra["tricks"] == ns + 1
+    with pytest.raises(ValueError, match=r"revoke: board 1's result is confirmed by both sides"):
+        eng.feed(DemandMade(S, "revoke"))
+
+
+def test_finding_4_a_revoke_alleged_that_the_tricks_do_not_prove_changes_nothing() -> None:
+    eng = physical_board()
+    _, ns = east_revokes_then_plays_out(eng)
+    [r] = feed(eng, DemandMade(E, "revoke"))              # East alleges one by North-South: none
+    assert (r.remedy, r.clause, r.extra) == (Remedy.ATTENTION, "BP-64", {"alleged": "NS", "found": []})
+    assert eng.state.game_state["duplicate"].result["tricks"] == ns
+
+
+def test_finding_4_a_revoke_alleged_during_play_is_established_and_rectified_when_play_ends() -> None:
+    """East discards on a spade at trick 1 and follows to spades at trick 2: proven, established at once
+    (he has played to a later trick), rectified at the end like a revoke seen at the card."""
+    eng = physical_board()
+    feed(eng, P(W, "KS"), P(N, "2C"), P(E, "6C"), P(S, "3S"), P(W, "QS"), P(N, "3C"), P(E, "4S"), P(S, "7S"))
+    [r] = feed(eng, DemandMade(S, "revoke"))
+    assert (r.clause, r.seat, r.extra["trick"]) == ("BP-63", E, 1)
+    rulings = feed(eng, TricksClaimed(S, 9), ClaimAnswered(W, True))
+    [moved] = [x for x in rulings if x.clause == "BP-64"]
+    # East-West won tricks 1 and 2; East did not win trick 1, so one of them (the first) moves
+    assert (moved.extra["tricks"], moved.extra["counted"]) == (1, [1])
+    [score] = [x for x in rulings if x.clause == "DB-77"]
+    assert score.extra["tricks"] == 9 + 1
+
+
+def test_finding_3_drawing_attention_at_a_duplicate_table_cites_law_9_and_dummy_may_not_during_play() -> None:
+    eng = physical_board()
+    [r] = feed(eng, DemandMade(W, "attention"))            # in the auction's end, before the lead: anyone
+    assert (r.clause, r.law, r.extra) == ("DB-9", "Duplicate Bridge, drawing attention to an irregularity "
+                                          "(law 9)", {})
+    feed(eng, P(W, "KS"), P(N, "2C"), P(E, "4S"), P(S, "3S"))
+    [d] = feed(eng, DemandMade(N, "attention"))
+    assert (d.clause, d.seat, d.extra["dummy"]) == ("DB-9", N, True)
+    assert "dummy may not draw attention" in d.reason and "Contract Bridge" not in d.law
+    [s] = feed(eng, DemandMade(S, "attention"))
+    assert s.clause == "DB-9" and "dummy" not in s.extra
+
+
+@pytest.mark.parametrize("what", ["search_tricks", "place_cards", "call_card", "redeal", "new_shuffle",
+                                  "new_cards", "restore_pack"])
+def test_finding_10_a_demand_a_duplicate_table_does_not_take_is_refused(what: str) -> None:
+    eng = physical_board()
+    feed(eng, P(W, "KS"))
+    with pytest.raises(ValueError, match=f"demand: '{what}' is not a demand a duplicate table takes"):
+        eng.feed(DemandMade(E, what))
+
+
+@pytest.mark.parametrize("what", ["search_tricks", "place_cards", "revoke", "play_out", "call_highest"])
+def test_finding_10_a_demand_a_rubber_table_does_not_take_is_refused(what: str) -> None:
+    from tests.laws.bridge_table import table
+    eng = table(MIXED)
+    feed(eng, *calls(N, AUCTION), P(W, "KS"))
+    with pytest.raises(ValueError, match=f"demand: '{what}' is not a demand a rubber bridge table takes"):
+        eng.feed(DemandMade(E, what))
+
+
+def test_finding_5_a_missing_card_found_after_the_lead_at_a_duplicate_table() -> None:
+    """Law 14B: East's four of spades, missing, turns up loose after he discarded on a spade lead: it goes
+    back to his hand and that discard is an established revoke, rectified when play ends."""
+    eng = physical_board()
+    feed(eng, P(W, "KS"), P(N, "2C"), P(E, "6C"), P(S, "3S"), P(W, "AH"))
+    rulings = feed(eng, MissingCardReported(Card.parse("4S"), E, "loose"))
+    assert said(rulings) == [("deemed_to_belong", "DB-14"), ("attention", "BP-63")]
+    assert (rulings[1].seat, rulings[1].extra["trick"]) == (E, 1)
+    [t] = feed(eng, MissingCardReported(Card.parse("5S"), E, "trick"))
+    assert (t.remedy, t.clause) == (Remedy.DEFECTIVE_TRICK, "DB-14")
+    for cause in ("play", "trick"):
+        [x] = feed(eng, SurplusCardFound(E, cause))
+        assert (x.remedy, x.clause, x.law) == (Remedy.DEFECTIVE_TRICK, "BP-66-67", "Duplicate Bridge, law 67")
+    [y] = feed(eng, SurplusCardFound(E, "deal"))
+    assert (y.remedy, y.clause) == (Remedy.ATTENTION, "DB-13")
