@@ -32,6 +32,7 @@ from typing import Any
 
 from firmware_host.devices.display_text import option_words
 from firmware_host.table.bridge_choices import ANSWERS
+from firmware_host.table.bridge_choices import GAMES as BRIDGE_GAMES
 from laws.cards import SUITS, Card, Seat
 from laws.events import DemandMade, Event, EventFormatError, MissingCardReported, event_from_dict
 from laws.games import get_game
@@ -216,9 +217,9 @@ def director_entry(state: TableState, kind: str, body: dict[str, Any]) -> Event:
 
 
 def button_call(state: TableState, seat: Seat, kind: str) -> Event | None:
-    """The call a seat's button makes, if any: two presses (``new_shuffle``) during a bridge deal's auction
-    are that seat's pass; anything else is no call (None: the press is a demand as before)."""
-    if kind != "new_shuffle" or state.game != "contract-bridge" or state.phase is not Phase.AUCTION:
+    """The call a seat's button makes, if any: two presses (``new_shuffle``) during a bridge deal's auction,
+    rubber or duplicate, are that seat's pass; anything else is no call (None: the press is a demand as before)."""
+    if kind != "new_shuffle" or state.game not in BRIDGE_GAMES or state.phase is not Phase.AUCTION:
         return None
     if state.deal is None or state.deal.void:
         return None

@@ -221,3 +221,16 @@ def test_a_board_the_engine_refused_is_placed_once_the_table_can_take_it(tmp_pat
         pass
     assert _on_table(ctl) == 2
     j.close()
+
+
+def test_two_presses_in_a_duplicate_auction_are_the_seats_pass(tmp_path: Path) -> None:
+    """hardware/WIRING.md: at a bridge table, two presses in the auction are that seat's pass. A duplicate
+    table is one: its button made a shuffle demand there, which a duplicate table refuses."""
+    from firmware_host.table.controller import ButtonInput
+
+    ctl, _proc, j = table(tmp_path, RECS, SEATING)
+    dealer = RECS[1].dealer.value
+    ctl.process(ButtonInput(dealer, "new_shuffle"))
+    last = _events(j)[-1]
+    assert (last["type"], last["seat"], last["call"], last["src"]) == ("call", dealer, "pass", "button")
+    j.close()
