@@ -20,21 +20,25 @@ from laws.session.duplicate.spec import label, pair_of_label
 log = logging.getLogger(__name__)
 
 
-def _pair(desk: SessionDesk, data: dict[str, Any], table: tuple[str, int] | None) -> str:
+def _pair(desk: SessionDesk, data: dict[str, Any], table: tuple[str, int] | None) -> tuple[str, Any]:
+    """The pair named and the first round the naming is for: at a table, the pair seated on that side in
+    the table's round, from that round on (a substitute does not replace who played the rounds before);
+    the director's ``round`` when given (checked by the session), else none: the whole evening."""
     st = desk.session.state
     if table is None:
         try:
-            return label(pair_of_label(str(data.get("pair", ""))[:20]))
+            return label(pair_of_label(str(data.get("pair", ""))[:20])), data.get("round")
         except ValueError as exc:
             raise RosterError(str(exc)) from None
     side = data.get("side")
     if side not in ("ns", "ew"):
         raise RosterError(f"side is 'ns' or 'ew', not {str(side)[:10]!r}")
-    s = st.movement.at(st.table_round(table[1]), table[1])
+    rnd = st.table_round(table[1])
+    s = st.movement.at(rnd, table[1])
     pair = getattr(s, side) if s is not None else None
     if pair is None:
         raise RosterError(f"no pair sits {side.upper()} at table {table[1]} this round")
-    return label(pair)
+    return label(pair), rnd
 
 
 def name_players(desk: SessionDesk, data: dict[str, Any], *, by: str | None = None,
@@ -43,14 +47,15 @@ def name_players(desk: SessionDesk, data: dict[str, Any], *, by: str | None = No
 
     Args:
         desk: the session.
-        data: ``{"pair" (director) or "side" (table), "players": [two entries], "confirm" (table)}``.
+        data: ``{"pair" (director) or "side" (table), "players": [two entries], "confirm" (table), "round"
+            (director, optional: the first round they sit for the pair)}``.
         by: the director's login (the director's form).
         table: ``(club table id, table number)`` (the table's page).
     """
     typed = data.get("players")
     who = by or (f"{table[0]} (the table's page)" if table else "?")
     try:
-        pair = _pair(desk, data, table)
+        pair, first = _pair(desk, data, table)
         if not isinstance(typed, list) or len(typed) != 2 or not all(isinstance(t, str) for t in typed):
             raise RosterError("give two players: a member number or a visitor's name each")
         roster = roster_of(desk.session.journal.path) or Roster((), "the session has no roster")
@@ -65,7 +70,8 @@ def name_players(desk: SessionDesk, data: dict[str, Any], *, by: str | None = No
         return 409, {"error": why}
     if table is not None and not data.get("confirm"):
         return 200, {"pair": pair, "players": players, "confirm": "are these the players? send again with confirm"}
-    outcome = desk.director({"type": "players", "pair": pair, "players": players, "by": who})
+    rec = {"type": "players", "pair": pair, "players": players, "by": who}
+    outcome = desk.director(rec if first is None else {**rec, "round": first})
     if not outcome.taken:
         return 409, {"error": outcome.why or "already named"}
     return 200, {"ok": True, "pair": pair, "players": players}

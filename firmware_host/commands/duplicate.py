@@ -1,8 +1,8 @@
 """``cardtable duplicate open|show|export|demo``: a duplicate session on the club's machine.
 
 * ``open --dir DIR --hand-records FILE --pairs N (--movement mitchell|howell|barometer [--tables T]
-  --boards-per-round B | --asc FILE --boards-per-round B) [--method M] [--name --date --club --section]
-  [--roster ROSTER.csv] [--players FILE]``: make the session (its journal ``DIR/session.sqlite3``; the
+  --boards-per-round B [--arrow-switch ROUNDS] | --asc FILE --boards-per-round B) [--method M]
+  [--name --date --club --section] [--roster ROSTER.csv] [--players FILE]``: make the session (its journal ``DIR/session.sqlite3``; the
   roster copied to ``DIR/roster.csv``, each pair named in ``--players`` journaled); prints the movement,
   the hand records' commitment (to publish before play) and each club table's page address. Then run it live with
   ``cardtable club dashboard --session DIR``.
@@ -47,6 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.add_argument("--asc", metavar="FILE", help="a movement file (.ASC) instead of --movement")
     o.add_argument("--boards-per-round", type=int, required=True)
     o.add_argument("--even", choices=("skip", "relay"), default="skip", help="an even Mitchell's way round")
+    o.add_argument("--arrow-switch", metavar="ROUNDS", help="a Mitchell's rounds in which every pair plays the "
+                   "boards from the other direction, joined by '+' (5, or 6+7): the session is then one field")
     o.add_argument("--method", choices=METHODS, default="matchpoints")
     o.add_argument("--name", default="Pairs", help="the event's name")
     o.add_argument("--date", default="", help="YYYY-MM-DD (default today)")
@@ -101,6 +103,7 @@ def _movement_spec(args: argparse.Namespace) -> dict[str, Any]:
 
     if bool(args.asc) == bool(args.movement):
         raise _Refused("give either --movement or --asc")
+    switched = _switched(args)
     if args.tables and args.asc:
         raise _Refused(f"--tables {args.tables}: the movement file gives the tables; leave --tables out")
     if args.tables and args.movement == "mitchell" and args.tables != (args.pairs + 1) // 2:
@@ -113,9 +116,29 @@ def _movement_spec(args: argparse.Namespace) -> dict[str, Any]:
             raise _Refused(f"{args.asc}: cannot be read ({exc.strerror or exc})") from None
         return {"kind": "asc", "text": text, "boards_per_round": args.boards_per_round, "file": Path(args.asc).name}
     if args.movement == "mitchell":
-        return mitchell_for(args.pairs, args.boards_per_round, even=args.even)
+        return mitchell_for(args.pairs, args.boards_per_round, even=args.even,
+                            **({"arrow_switch_rounds": switched} if switched else {}))
     tables = args.tables or (args.pairs + 1) // 2
     return {"kind": args.movement, "tables": tables, "boards_per_round": args.boards_per_round}
+
+
+def _switched(args: argparse.Namespace) -> list[int]:
+    """The rounds of ``--arrow-switch`` (``5``, ``6+7``), as ``cardtable event open --sections A:7:mitchell:6+7``
+    takes them; whether they are among the movement's rounds the Mitchell's builder says. Only a
+    Mitchell's pairs switch: a Howell's sit both ways already, a barometer's and an .ASC file's are not
+    offered (as in an event's sections, ``laws.competition.event_spec.section_movement``)."""
+    if args.arrow_switch is None:
+        return []
+    words = args.arrow_switch.split("+")
+    if not all(w.isascii() and w.isdigit() for w in words):
+        raise _Refused(f"--arrow-switch {args.arrow_switch!r}: the rounds to switch are whole numbers joined by "
+                       "'+' (5, or 6+7)")
+    if args.movement != "mitchell":
+        why = ("a Howell's pairs sit both ways already" if args.movement == "howell" else
+               "not offered for an .ASC movement" if args.asc else
+               "not offered for a barometer: every table plays the round's boards already")
+        raise _Refused(f"--arrow-switch {args.arrow_switch}: only a Mitchell's pairs switch arrows ({why})")
+    return sorted({int(w) for w in words})
 
 
 def _open(args: argparse.Namespace) -> int:
@@ -128,6 +151,7 @@ def _open(args: argparse.Namespace) -> int:
     from laws.scoring import Method
     from laws.session.duplicate.spec import (
         SessionSetup,
+        SetupError,
         build_movement,
         default_tables,
         label,
@@ -135,7 +159,12 @@ def _open(args: argparse.Namespace) -> int:
     )
 
     spec = _movement_spec(args)
-    movement = build_movement(spec)
+    try:
+        movement = build_movement(spec)
+    except SetupError as exc:   # a round the Mitchell does not have: say which option asked for it
+        if args.arrow_switch and str(exc).startswith("arrow switch"):
+            raise _Refused(f"--arrow-switch {args.arrow_switch}: {exc}") from None
+        raise
     boards = read_hand_records(args.hand_records, args.first)
     roster = read_roster(args.roster) if args.roster else None       # refused before anything is made
     named = read_players(args.players, roster, [label(p) for p in movement.pairs()],

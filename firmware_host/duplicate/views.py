@@ -81,10 +81,12 @@ def _line(ln: ScoredLine, e: Entry | None, at_imps: bool) -> dict[str, Any]:
             "fouled": bool(e and e.foul), "t": e.t if e else 0.0}
 
 
-def who(session: Session, pair: str) -> str:
-    """A pair's players in words with their member numbers: ``Ann Smith (1021) & Jane Visitor``."""
+def who(session: Session, pair: str, rnd: int | None = None) -> str:
+    """A pair's players in words with their member numbers: ``Ann Smith (1021) & Jane Visitor``; those
+    who sat in round ``rnd`` (a traveller line's), else those named last."""
+    st = session.state
     return " & ".join(p["name"] + (f" ({p['member']})" if p["member"] else "")
-                      for p in session.state.players_of(pair))
+                      for p in (st.players_in(pair, rnd) if rnd else st.players_of(pair)))
 
 
 def traveller(session: Session, board: ScoredBoard) -> dict[str, Any]:
@@ -94,7 +96,7 @@ def traveller(session: Session, board: ScoredBoard) -> dict[str, Any]:
     a = session.analysis(board.number)
     lines = [_line(ln, mine.get(f"{board.number}/{ln.ns.label}/{ln.ew.label}"), at_imps) for ln in board.lines]
     for ln in lines:
-        ln["ns_names"], ln["ew_names"] = who(session, ln["ns"]), who(session, ln["ew"])
+        ln["ns_names"], ln["ew_names"] = who(session, ln["ns"], ln["round"]), who(session, ln["ew"], ln["round"])
     return {"board": board.number, "dealer": SEAT_NAMES[dealer(board.number)],
             "vulnerability": board.vulnerability.words, "due": board.due, "played": len(lines),
             "top": _opt(board.top), "par": a.optimum_score if a else "",

@@ -234,7 +234,8 @@ def table_parts(st: SessionState, row: dict[str, Any], cache: dict[tuple[Any, ..
     if next_key not in cache:
         cache[next_key] = next_part(next_moves(st.movement, row["round"], row["table"]))
     return {"hand_records": cache[records_key],
-            "players": players_part({side: st.players_of(row[side]) for side in ("ns", "ew") if row[side]}),
+            "players": players_part({side: st.players_in(row[side], row["round"]) for side in ("ns", "ew")
+                                     if row[side]}),
             "next": cache[next_key]}
 
 

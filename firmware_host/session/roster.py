@@ -209,7 +209,8 @@ def camera_players(state: Any, roster: Roster | None, rec: Mapping[str, Any]) ->
         return None, f"{table}'s member cards: {exc}"
     if any(not p["member"] for p in players):
         return None, f"{table}'s member cards: {rec['members']} are not member numbers"
-    return {"type": "players", "pair": label, "players": players, "by": f"{table} (member cards)"}, ""
+    # the cards name who sits there from this round on (a substitute's card does not rename rounds before)
+    return {"type": "players", "pair": label, "players": players, "by": f"{table} (member cards)", "round": rnd}, ""
 
 
 def roster_of(folder: str | Path) -> Roster | None:

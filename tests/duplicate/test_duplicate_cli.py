@@ -3,6 +3,7 @@ and exported; bad input gets one line naming what and where, exit status 2, no t
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,69 @@ def test_show_lists_lines_taken_off_and_conflicts(tmp_path: Path, capsys: pytest
     assert "  table 1: round 1, 1 NS (A1 NS & B1 NS) v 1 EW (A1 EW & B1 EW), finished\n" \
            "    taken off, for the director to score: board 2\n" in out
     assert "two results for line 1/1 NS/1 EW: entered by hand, and the table's own" in out
+
+
+@pytest.fixture
+def five_tables(tmp_path: Path) -> Path:
+    setup = make_setup({"kind": "mitchell", "tables": 5, "boards_per_round": 3})
+    path = tmp_path / "mitchell.pbn"
+    write_hand_records(path, setup.boards)
+    return path
+
+
+def test_open_a_mitchell_with_an_arrow_switch_and_score_it_as_one_field(
+        tmp_path: Path, five_tables: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The audit's command (club night 65) was refused, ``unrecognized arguments: --arrow-switch 5``: a
+    pairs session had no way to switch arrows, though the results files and docs/movements.md describe
+    one. Opened with it, round 5 seats each East-West pair North-South, and the session ranks one field."""
+    from firmware_host.duplicate.results.export import export
+    from tests.duplicate.sessionkit import rounds_called
+
+    rc, out, err = _run(["duplicate", "open", "--dir", str(tmp_path / "asw"), "--hand-records", str(five_tables),
+                         "--pairs", "10", "--movement", "mitchell", "--boards-per-round", "3",
+                         "--arrow-switch", "5"], capsys)
+    assert rc == 0, err
+    assert "Mitchell, 5 tables, arrow switch in round 5: 10 pairs" in out and "fields: one field" in out
+    assert "    5 2-1 13-15  3-2 1-3" in out and "(arrow switch)" in out
+    session = Session.open(tmp_path / "asw", analyse=False)
+    try:
+        assert session.setup.movement["arrow_switch_rounds"] == [5]
+        s = session.state.movement.at(5, 1)
+        assert s is not None and (str(s.ns), str(s.ew)) == ("2 EW", "1 NS")
+        results = all_results(session.setup)
+        assert all(o.taken for o in session.submit(rounds_called(session.setup) + results)), \
+            [o.why for o in session.submit([])]
+        scored = session.scored()
+        assert {r.field for r in scored.rankings} == {"one field"}
+        assert len(scored.rankings) == 1 and len(scored.rankings[0].standings) == 10
+        pbn = export(session, "pbn", analysis_timeout=0).decode("utf-8")
+    finally:
+        session.close()
+    assert re.search(r"^ 1  5  2EW  1NS ", pbn, re.M), "table 1, round 5: 2 EW sat North-South against 1 NS"
+    rc, out, err = _run(["duplicate", "show", "--session", str(tmp_path / "asw")], capsys)
+    assert rc == 0 and "Field NS" not in out and "one field" in out, out
+
+
+@pytest.mark.parametrize(("extra", "words"), [
+    (["--movement", "mitchell", "--pairs", "10", "--arrow-switch", "6"],
+     "--arrow-switch 6: arrow switch rounds [6] are not all among rounds 1-5"),
+    (["--movement", "mitchell", "--pairs", "10", "--arrow-switch", "0"],
+     "--arrow-switch 0: arrow switch rounds [0] are not all among rounds 1-5"),
+    (["--movement", "mitchell", "--pairs", "10", "--arrow-switch", "5x"],
+     "--arrow-switch '5x': the rounds to switch are whole numbers joined by '+' (5, or 6+7)"),
+    (["--movement", "mitchell", "--pairs", "10", "--arrow-switch", "4,5"],
+     "--arrow-switch '4,5': the rounds to switch are whole numbers joined by '+' (5, or 6+7)"),
+    (["--movement", "howell", "--tables", "5", "--pairs", "10", "--arrow-switch", "5"],
+     "--arrow-switch 5: only a Mitchell's pairs switch arrows (a Howell's pairs sit both ways already)"),
+    (["--movement", "barometer", "--tables", "5", "--pairs", "10", "--arrow-switch", "5"],
+     "--arrow-switch 5: only a Mitchell's pairs switch arrows (not offered for a barometer"),
+    (["--asc", "m.asc", "--pairs", "10", "--arrow-switch", "5"],
+     "--arrow-switch 5: only a Mitchell's pairs switch arrows (not offered for an .ASC movement)"),
+])
+def test_open_refuses_an_arrow_switch_it_cannot_make(tmp_path: Path, five_tables: Path,
+                                                     capsys: pytest.CaptureFixture[str], extra: list[str],
+                                                     words: str) -> None:
+    rc, out, err = _run(["duplicate", "open", "--dir", str(tmp_path / "s"), "--hand-records", str(five_tables),
+                         "--boards-per-round", "3", *extra], capsys)
+    assert rc == 2 and words in err and len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert not (tmp_path / "s").exists()

@@ -164,3 +164,84 @@ def test_the_exports_carry_the_rosters_federation_numbers(tmp_path: Path) -> Non
         assert [(q.findtext("PLAYER_NAME"), q.findtext("NATIONAL_ID_NUMBER")) for q in pairs[("1", "EW")].iter("PLAYER")] \
             == [("Cy Young", ""), ("Jane Visitor", "")]
     s.close()
+
+
+def test_a_substitute_named_at_the_table_names_the_rounds_he_played_only(tmp_path: Path) -> None:
+    """Audit 65: after round 3, pair 2 EW was named again on its table's page (Kay Lamb & Tom Uhl, where
+    Lou Moss had played rounds 1-3). Every file then named Tom Uhl for the whole evening: the PBN games
+    of rounds 1-3 had [West "Tom Uhl"], and Lou Moss appeared nowhere. A naming at a table in round N
+    names who sits there from round N on; each line names who sat in its round; the ranking and USEBIO
+    list everyone who played for the pair."""
+    import xml.etree.ElementTree as ET
+
+    from firmware_host.club.club_players import name_players
+    from firmware_host.duplicate.results.export import export
+    from firmware_host.duplicate.views import traveller
+    from tests.duplicate import outsider as o
+    from tests.duplicate.sessionkit import all_results
+
+    spec = {"kind": "mitchell", "tables": 5, "boards_per_round": 1}
+    setup = make_setup(spec, names=False)
+    desk = SessionDesk(Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL"))
+    s = desk.session
+    visitor = lambda name: {"name": name, "member": "", "federation": ""}  # noqa: E731
+    assert desk.director({"type": "players", "pair": "2 EW", "players": [visitor("Kay Lamb"), visitor("Lou Moss")],
+                          "by": "director"}).taken
+    results = all_results(setup)
+    early = [r for r in results if r["round"] <= 3]
+    late = [r for r in results if r["round"] > 3]
+    assert all(o.taken for o in s.submit(early + [{"type": "round", "round": r, "by": "td"} for r in (2, 3, 4)]))
+    # round 4: pair 2 EW sits at table 5; its players name themselves on the table's page
+    assert s.state.table_round(5) == 4 and str(s.state.movement.at(4, 5).ew) == "2 EW"
+    status, answer = name_players(desk, {"side": "ew", "players": ["Kay Lamb", "Tom Uhl"], "confirm": True},
+                                  table=("table-05", 5))
+    assert status == 200, answer
+    seating = dict(desk.messages())["cardtable/session/table/table-05"]
+    assert [p["name"] for p in seating["players"]["ew"]] == ["Kay Lamb", "Tom Uhl"]   # who sits there now
+    assert all(o.taken for o in s.submit(late + [{"type": "round", "round": 5, "by": "td"}]))
+    desk.session.close()
+
+    s = Session.open(tmp_path / "s", analyse=False)      # replayed from the journal: the same
+    try:
+        board_of = {r["round"]: r["board"] for r in results if r["ew"] == "2 EW"}
+        pbn = export(s, "pbn", analysis_timeout=0).decode("utf-8")
+        xml = export(s, "usebio", analysis_timeout=0)
+        html = export(s, "html", analysis_timeout=0).decode("utf-8")
+        live = traveller(s, next(b for b in s.scored().boards if b.number == board_of[2]))   # the director's page
+        live_names = next(ln["ew_names"] for ln in live["lines"] if ln["ew"] == "2 EW")
+    finally:
+        s.close()
+    games = o.read_pbn(pbn)
+    for rnd, board in board_of.items():   # each game of pair 2 EW names who sat for it in that round
+        game = next(g for g in games if g.tags.get("Board") == str(board) and g.tags.get("Round") == str(rnd))
+        assert (game.tags["East"], game.tags["West"]) == ("Kay Lamb", "Lou Moss" if rnd <= 3 else "Tom Uhl"), rnd
+        row = next(r for r in o.table_rows(next(g for g in games if g.tags.get("Board") == str(board)
+                                                and "ScoreTable" in g.tags), "ScoreTable") if r["PairId_EW"] == "2")
+        assert row["Names_EW"] == ("Kay Lamb & Lou Moss" if rnd <= 3 else "Kay Lamb & Tom Uhl"), rnd
+    first = next(g for g in games if "TotalScoreTable" in g.tags)
+    ranking = {(r["Direction"], r["PairId"]): r for r in o.table_rows(first, "TotalScoreTable")}
+    assert ranking[("E-W", "2")]["Names"] == "Kay Lamb & Lou Moss & Tom Uhl"
+    pairs = {(p.findtext("PAIR_NUMBER"), p.findtext("DIRECTION")): p for p in ET.fromstring(xml).iter("PAIR")}
+    assert [q.findtext("PLAYER_NAME") for q in pairs[("2", "EW")].iter("PLAYER")] == ["Kay Lamb", "Lou Moss", "Tom Uhl"]
+    assert "Kay Lamb &amp; Lou Moss &amp; Tom Uhl" in html
+    assert live_names == "Kay Lamb & Lou Moss"
+
+
+def test_a_naming_from_a_round_the_movement_does_not_have_is_refused(tmp_path: Path) -> None:
+    desk = SessionDesk(Session.create(tmp_path / "s", make_setup(SPEC, names=False), analyse=False,
+                                      synchronous="NORMAL"))
+    jo = [{"name": "Jo", "member": "", "federation": ""}, {"name": "Al", "member": "", "federation": ""}]
+    for first in (0, 4, "2", True):
+        outcome = desk.director({"type": "players", "pair": "1 NS", "players": jo, "round": first, "by": "td"})
+        assert outcome.status == "refused" and outcome.why == (
+            f"pair 1 NS: the round the players sit from is one of the movement's rounds (1-3), not {first!r}")
+    assert desk.director({"type": "players", "pair": "1 NS", "players": jo, "round": 3, "by": "td"}).taken
+    from firmware_host.club.club_players import name_players
+
+    # the director's form may say from which round (a substitute the director names); without it, round 1
+    assert name_players(desk, {"pair": "1 EW", "players": ["Di Lane", "Ed Moor"], "round": 2}, by="td")[0] == 200
+    assert name_players(desk, {"pair": "2 EW", "players": ["Fay Nunn", "Gus Orr"]}, by="td")[0] == 200
+    assert desk.session.state.namings["1 EW"] == [(2, tuple(desk.session.state.players["1 EW"]))]
+    assert desk.session.state.namings["2 EW"][0][0] == 1
+    assert desk.session.state.players_in("1 EW", 1) == []
+    desk.session.close()

@@ -6,6 +6,11 @@ a pair may be missing altogether: the writers then write the field empty, never 
 :func:`players_of` builds the mapping from the session itself: the journal's ``players`` records (each
 player's name, member number and federation number, as the roster gave them when the pair was named),
 else the setup's names; a caller that knows more passes its own mapping to :func:`gather`.
+
+Who sat for a pair can change during the evening (a substitute named at the table in round 4): the
+mapping then holds everyone who sat for the pair, for its ranking, and :func:`players_by_round` who sat
+in each round, for each line's names (``ExportData.players_at``), so a substitute's name never lands on
+a line the player he replaced played.
 """
 
 from __future__ import annotations
@@ -49,10 +54,24 @@ def players_of(state: SessionState) -> dict[str, tuple[Competitor, ...]]:
     kept by position (an empty name stays in its seat), unlike ``SessionState.players_of``.
     """
     out = {str(k): tuple(pair_player(str(n or "")) for n in v) for k, v in state.setup.names.items()}
-    for pair, players in state.players.items():
-        out[str(pair)] = tuple(pair_player(p.get("name", ""), p.get("member", ""), p.get("federation", ""))
-                               for p in players)
+    for pair in state.players:
+        out[str(pair)] = tuple(_player(p) for p in state.everyone_of(pair))
     return out
+
+
+def players_by_round(state: SessionState) -> dict[tuple[str, int], tuple[Competitor, ...]]:
+    """(pair label, round) -> the players who sat for the pair in that round, for every pair the journal
+    named and every round it is seated in (``SessionState.players_in``)."""
+    out: dict[tuple[str, int], tuple[Competitor, ...]] = {}
+    for s in state.movement.seatings:
+        for pair in s.pairs:
+            if str(pair) in state.players:
+                out[(str(pair), s.round)] = tuple(_player(p) for p in state.players_in(str(pair), s.round))
+    return out
+
+
+def _player(p: Mapping[str, str]) -> Competitor:
+    return pair_player(p.get("name", ""), p.get("member", ""), p.get("federation", ""))
 
 
 def entered_by_hand(e: Entry) -> bool:
@@ -76,8 +95,9 @@ class ExportData:
     records: Mapping[int, Board]
     entries: Mapping[tuple[int, str, str], Entry]   # (board, NS label, EW label) -> the session's line
     analysis: Mapping[int, Analysis]
-    players: Mapping[str, tuple[Competitor, ...]] = field(default_factory=dict)
+    players: Mapping[str, tuple[Competitor, ...]] = field(default_factory=dict)   # everyone who sat for it
     club_id: str = ""                               # the club's number with its federation (CLUB_ID_NUMBER)
+    by_round: Mapping[tuple[str, int], tuple[Competitor, ...]] = field(default_factory=dict)
 
     def entry(self, board: int, ns: str, ew: str) -> Entry | None:
         return self.entries.get((board, ns, ew))
@@ -87,9 +107,29 @@ class ExportData:
         got = tuple(self.players.get(pair, ())) + NOBODY
         return got[0], got[1]
 
+    def everyone(self, pair: str) -> tuple[Competitor, ...]:
+        """Every player who sat for the pair, at least two (empty players for those not known): a
+        substitute is a third."""
+        got = tuple(self.players.get(pair, ()))
+        return got + NOBODY[len(got):]
+
     def names(self, pair: str) -> str:
-        """``"Ann Smith & Bob Jones"``; only the names known; "" for none."""
-        return " & ".join(p.name for p in self.pair_players(pair) if p.name)
+        """``"Ann Smith & Bob Jones"`` (``"Kay Lamb & Lou Moss & Tom Uhl"`` when a substitute came in):
+        everyone who sat for the pair, only the names known; "" for none."""
+        return " & ".join(p.name for p in self.everyone(pair) if p.name)
+
+    def players_at(self, pair: str, rnd: int | None) -> tuple[Competitor, Competitor]:
+        """The two players who sat for the pair in round ``rnd`` (its first two players when the round's
+        are not known: a caller's own mapping, or no round)."""
+        got = tuple(self.by_round.get((pair, rnd), ())) if rnd is not None else ()
+        if not got:
+            return self.pair_players(pair)
+        got += NOBODY
+        return got[0], got[1]
+
+    def names_at(self, pair: str, rnd: int | None) -> str:
+        """The names of the two who sat for the pair in round ``rnd`` (a line's names)."""
+        return " & ".join(p.name for p in self.players_at(pair, rnd) if p.name)
 
 
 def gather(session: Session, analysis_timeout: float | None = 120.0, *,
@@ -99,4 +139,5 @@ def gather(session: Session, analysis_timeout: float | None = 120.0, *,
     entries = {(e.board, label(e.ns), label(e.ew)): e for e in st.entries.values()}
     return ExportData(st.setup, st.movement, session.scored(), dict(st.records), entries,
                       session.all_analysis(analysis_timeout),
-                      dict(players_of(st) if players is None else players), club_id)
+                      dict(players_of(st) if players is None else players), club_id,
+                      players_by_round(st) if players is None else {})

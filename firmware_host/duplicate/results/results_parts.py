@@ -218,7 +218,8 @@ def scorecard(data: ExportData, label: str) -> str:
             e = data.entry(board.number, ln.ns.label, ln.ew.label)
             contract, note = line_note(data, board.number, ln)
             score, points, pct = _pair_view(ln, sat_ns)
-            against = other + (f" ({data.names(other)})" if data.names(other) else "")
+            them = data.names_at(other, e.round if e else None)    # who sat against it then
+            against = other + (f" ({them})" if them else "")
             row = (cell(board.number) + cell(e.round if e else "") + cell("NS" if sat_ns else "EW") +
                    cell(against, True) + cell(contract, True) + cell(ln.declarer) +
                    cell("" if ln.tricks is None or not ln.declarer else ln.tricks) +

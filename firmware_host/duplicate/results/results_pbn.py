@@ -217,7 +217,8 @@ def _traveller(data: ExportData, board: ScoredBoard) -> list[str]:
         if by_hand:
             cells.append("hand" if e is not None and entered_by_hand(e) else "-")
         if named:
-            cells += [data.names(ln.ns.label), data.names(ln.ew.label)]
+            rnd = e.round if e else None     # the names of who sat in the line's round
+            cells += [data.names_at(ln.ns.label, rnd), data.names_at(ln.ew.label, rnd)]
         lines.append(_row(cells, cols))
     return lines
 
@@ -248,8 +249,8 @@ def _result_games(data: ExportData, board: ScoredBoard) -> list[list[str]]:
         e = data.entry(board.number, ln.ns.label, ln.ew.label)
         if e is None or e.kind != "played":
             continue
-        north, south = data.pair_players(str(e.ns))
-        east, west = data.pair_players(str(e.ew))
+        north, south = data.players_at(str(e.ns), e.round)   # who sat in that round, not who sits now
+        east, west = data.players_at(str(e.ew), e.round)
         seat_names = (north.name, east.name, south.name, west.name)
         tricks = str(e.tricks) if e.contract != "Pass" else ""
         game = _mandatory(data, board.number, declarer=e.declarer, contract=e.contract, result=tricks,

@@ -62,7 +62,7 @@ def _participants(event: ET.Element, data: ExportData) -> None:
             if st.pair.direction is not None:
                 _sub(pair, "DIRECTION", st.pair.direction.value)
             _sub(pair, "BOARDS_PLAYED", st.boards)
-            for player in data.pair_players(st.pair.label):
+            for player in data.everyone(st.pair.label):   # a substitute is a third PLAYER
                 p = _sub(pair, "PLAYER")
                 _sub(p, "PLAYER_NAME", player.name)
                 _sub(p, "NATIONAL_ID_NUMBER", player.federation)

@@ -312,7 +312,13 @@ def _check_regroup(st: SessionState, rec: Mapping[str, Any]) -> str:
 
 def _check_players(st: SessionState, rec: Mapping[str, Any]) -> str:
     """A pair's players named (``roster.players_problem``: a pair of the session, two players, no member
-    at two tables, names without control characters)."""
+    at two tables, names without control characters), and the first round it names, when it has one
+    (a table names who sits there from its round on), one of the movement's."""
+    first = rec.get("round")
+    if first is not None and (isinstance(first, bool) or not isinstance(first, int)
+                              or not 1 <= first <= st.movement.rounds):
+        return (f"pair {str(rec.get('pair'))[:20]}: the round the players sit from is one of the movement's rounds "
+                f"(1-{st.movement.rounds}), not {repr(first)[:20]}")
     return players_problem([label(p) for p in st.movement.pairs()], st.players, rec)
 
 

@@ -6,7 +6,9 @@ Records are the JSON bodies of the journal's ``event`` rows (``docs/session.md``
 "move for round N"), ``correct`` (the director changed a result), ``cancel`` (the director took a line
 off), ``adjust`` (an artificial or assigned score, ``DB-12``), ``regroup`` (the director put a line in
 another fouled-board group), ``players`` (a pair's two players named: by the director, the table's page
-or its camera; the newest naming of a pair stands, and the setup's ``names`` follow it). :meth:`SessionState.check` says what is wrong with a record ("" when
+or its camera; a naming with a ``round`` names who sits for the pair from that round on, one without
+from round 1, and a later naming stands over an earlier one for the rounds both name; the setup's
+``names`` follow the newest). :meth:`SessionState.check` says what is wrong with a record ("" when
 nothing is) without changing anything; :meth:`SessionState.apply` applies a record that passed.
 
 Rules we state:
@@ -140,7 +142,11 @@ class SessionState:
         self.cancelled: dict[tuple[str, int], tuple[str, int, Any]] = {}
         self.called = 1
         self.regroups: dict[str, str] = {}
-        self.players: dict[str, tuple[dict[str, str], ...]] = {}   # pair label -> its two players
+        self.players: dict[str, tuple[dict[str, str], ...]] = {}   # pair label -> its two players, newest naming
+        # pair label -> every naming in journal order, each with the first round it names (a substitute who
+        # comes in at round 4 plays rounds 4 on; the players of rounds 1-3 keep their lines)
+        self.namings: dict[str, list[tuple[int, tuple[dict[str, str], ...]]]] = {}
+        self._first_names = dict(setup.names)      # the setup's own names: every round nobody named
         self.conflicts: dict[str, Entry] = {}          # a table's own result held against a hand-entered line
         self.taken_off: dict[str, str] = {}            # line key -> "replay" or "director"
         self._off_pairs: dict[tuple[int, Pair], str] = {}
@@ -351,6 +357,7 @@ class SessionState:
             pair = str(rec["pair"])
             self.players[pair] = tuple({k: str(p.get(k, "")) for k in ("name", "member", "federation")}
                                        for p in rec["players"])
+            self.namings.setdefault(pair, []).append((int(rec.get("round") or 1), self.players[pair]))
             names = (self.players[pair][0]["name"], self.players[pair][1]["name"])
             self.setup = replace(self.setup, names={**self.setup.names, pair: names})
 
@@ -359,6 +366,30 @@ class SessionState:
         if pair in self.players:
             return [dict(p) for p in self.players[pair]]
         return [{"name": n, "member": "", "federation": ""} for n in self.setup.names.get(pair, ()) if n]
+
+    def players_in(self, pair: str, rnd: int) -> list[dict[str, str]]:
+        """Who sat for ``pair`` in round ``rnd``: the newest naming whose first round is ``rnd`` or earlier
+        (a naming at a table in round 4 names who sits there from round 4 on, not who played rounds 1-3);
+        the setup's names when no naming reaches back that far; [] when unnamed."""
+        for first, players in reversed(self.namings.get(pair, ())):
+            if first <= rnd:
+                return [dict(p) for p in players]
+        return [{"name": n, "member": "", "federation": ""} for n in self._first_names.get(pair, ()) if n]
+
+    def everyone_of(self, pair: str) -> list[dict[str, str]]:
+        """Every player who sat for ``pair`` in a round it plays, in the order they first sat (a
+        substitute after the two who began); a member once, a visitor once by name. The ranking lists
+        them all. A pair the movement never seats has its newest naming."""
+        rounds = sorted({s.round for s in self.movement.seatings if s.played and any(str(p) == pair for p in s.pairs)})
+        out: list[dict[str, str]] = []
+        seen: set[tuple[str, str]] = set()
+        for r in rounds or [self.movement.rounds]:
+            for p in self.players_in(pair, r):
+                who = ("member", p["member"]) if p.get("member") else ("name", p["name"])
+                if who not in seen:
+                    seen.add(who)
+                    out.append(p)
+        return out
 
     def _back_on(self, key: str) -> None:
         """A line taken off has a result again (replayed, entered by hand or adjusted)."""
