@@ -20,6 +20,10 @@ class SessionError(ValueError):
     """A session that cannot be scored as given; the message names the board, line and pair."""
 
 
+def _in_words(value: object) -> str:
+    return str(value.value) if isinstance(value, Enum) else str(value)
+
+
 def as_typed(value: object, most: int = 20) -> str:
     """A value as a message to a person quotes it, never as Python writes it: text as it was typed,
     ``nothing`` for no value (absent, null or blank), a seat or other enumeration by its value, true and
@@ -34,9 +38,11 @@ def as_typed(value: object, most: int = 20) -> str:
         text = "true" if value else "false"
     elif isinstance(value, (int, float)):
         text = str(value)
+    elif not isinstance(value, (list, tuple, dict)):
+        text = str(value)  # a reader's own kind of value, e.g. the wire's over-long number: its own words
     else:
         try:
-            text = json.dumps(value, default=lambda o: type(o).__name__, ensure_ascii=False)
+            text = json.dumps(value, default=_in_words, ensure_ascii=False)
         except (TypeError, ValueError):
             text = type(value).__name__
     return text if len(text) <= most else text[:most] + "…"
