@@ -372,3 +372,41 @@ def test_a_phone_gets_touch_targets_and_text_it_can_use(room: Room, tmp_path: Pa
         assert problems == [], "\n".join(problems)
     finally:
         director.quit()
+
+
+def test_a_substitute_named_on_the_directors_form_from_round_2_on(room: Room, tmp_path: Path) -> None:
+    """The "Players" form had no round: a director recording a substitute mid-evening renamed the pair for
+    the whole evening (round 1 too). "From round" 2 names who sits from round 2 on, round 1 keeps the
+    setup's players; left empty, the naming is for the whole evening. On a phone: every control 40 px,
+    no text under 12 px, axe-core clean."""
+    from selenium.webdriver.common.by import By
+
+    st = room.session.state
+    director = _director(room, tmp_path, 390)
+    wait = _wait(director)
+    try:
+        bad = [v for v in _axe(director) if v["impact"] in ("serious", "critical")]
+        assert not bad, bad
+        assert director.execute_script(TOUCH) == []
+        form = director.find_element(By.ID, "players")
+        assert form.find_element(By.NAME, "round").get_attribute("value") == ""     # nothing prefilled
+
+        def name(pair: str, p1: str, p2: str, first: str) -> str:
+            for field, value in (("pair", pair), ("p1", p1), ("p2", p2), ("round", first)):
+                form.find_element(By.NAME, field).clear()
+                form.find_element(By.NAME, field).send_keys(value)
+            director.execute_script("document.getElementById('entry-answer').textContent = '';")
+            form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+            wait.until(lambda d: d.find_element(By.ID, "entry-answer").text != "")
+            return str(director.find_element(By.ID, "entry-answer").text)
+
+        assert name("2 EW", "A2 EW", "Tom Uhl", "2") == "Done."                      # a substitute from round 2
+        names = {r: [p["name"] for p in st.players_in("2 EW", r)] for r in range(1, 6)}
+        assert names == {1: ["A2 EW", "B2 EW"]} | {r: ["A2 EW", "Tom Uhl"] for r in range(2, 6)}, names
+        assert name("3 NS", "Kay Lamb", "Lou Moss", "") == "Done."                   # the whole evening
+        names = {r: [p["name"] for p in st.players_in("3 NS", r)] for r in range(1, 6)}
+        assert names == {r: ["Kay Lamb", "Lou Moss"] for r in range(1, 6)}, names
+        assert name("4 NS", "Di Lane", "Ed Moor", "9") == (                          # not one of the rounds
+            "pair 4 NS: the round the players sit from is one of the movement's rounds (1-5), not 9")
+    finally:
+        director.quit()

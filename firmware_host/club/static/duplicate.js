@@ -212,7 +212,10 @@
   $("players").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const f = new FormData(ev.target);
-    post("/api/duplicate/players", { pair: f.get("pair"), players: [f.get("p1"), f.get("p2")] }, $("entry-answer"));
+    const body = { pair: f.get("pair"), players: [f.get("p1"), f.get("p2")] };
+    // a substitute from round N on; left empty, the naming is for the whole evening (docs/session.md)
+    if (f.get("round") !== "") body.round = Number(f.get("round"));
+    post("/api/duplicate/players", body, $("entry-answer"));
   });
   $("cancel-line").addEventListener("click", () => {
     post("/api/duplicate/cancel", fields($("correct"), ["key", "why", "then"]), $("entry-answer"));
