@@ -16,7 +16,8 @@ from laws.cards import Seat
 from laws.rulings import IRREGULARITY_REMEDIES, Remedy, Ruling
 
 SCORES = frozenset({Remedy.SCORE, Remedy.GAME_WON, Remedy.RUBBER_WON})
-HEADLINE_FIELDS = ("grants", "options", "search", "agreed", "ruled", "passed_out", "verified", "confirmed")  # ruling fields the headline depends on
+HEADLINE_FIELDS = ("grants", "options", "search", "agreed", "ruled", "passed_out", "verified", "confirmed",
+                   "tricks", "found")  # ruling fields the headline depends on
 RETIRE_AT = 3  # unreadable + damaged cards across deals at which a pack should be retired
 
 

@@ -53,6 +53,10 @@ _BRIDGE_STANDS = {
     "BP-39": {"": "CALL CANCELLED"},
     "BP-62": {"": "REVOKE CORRECTED"},
 }
+# A BP-64 ruling that moves no trick is not headed "TRICKS TRANSFERRED": a revoke alleged that the tricks do
+# not prove, and an established revoke law 64B exempts (both sides revoked, dummy's card, a faced card, the
+# offenders won no trick) or one still open when play ended. Players read the headline first.
+_NOTHING_MOVED = {"none found": "NO REVOKE FOUND IN THE TRICKS", "none moved": "REVOKE: NO TRICKS TRANSFERRED"}
 
 
 def _stands_key(r: Ruling) -> str:
@@ -104,6 +108,8 @@ def headline(r: Ruling) -> str:
         return "RESULT CONFIRMED"
     if r.clause in DUPLICATE_HEADLINES:
         return DUPLICATE_HEADLINES[r.clause]
+    if r.clause == "BP-64" and not r.extra.get("tricks"):
+        return _NOTHING_MOVED["none found" if r.extra.get("found") == [] else "none moved"]
     if r.clause in BRIDGE_HEADLINES or r.clause in _AUCTION_CLAUSES:
         if r.remedy is Remedy.DEAL_STANDS:
             return _BRIDGE_STANDS.get(r.clause, {}).get(_stands_key(r)) or (
