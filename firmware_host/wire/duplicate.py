@@ -105,7 +105,8 @@ def refused_says(topic: str, payload: bytes) -> dict[str, Any]:
     name = TOPICS.parse(topic)
     if name is None or name.family != "table" or name.kind != "board":
         return {}
-    msg = read_json(payload, max_bytes=MAX_BYTES).value
+    # a lone surrogate in one field (the refusal's reason) leaves the seq and the board readable
+    msg = read_json(payload, max_bytes=MAX_BYTES, surrogates_ok=True).value
     if not isinstance(msg, Mapping):
         return {}
 

@@ -198,6 +198,9 @@ def test_move_for_the_next_round_reaches_every_table(tmp_path: Path) -> None:
     ("contract", "4s", "contract must be"),
     ("tricks", 14, "tricks"),
     ("record", "beb005d7...cbc06", "record"),
+    ("ns", "\ud800", "field 'ns' holds a lone surrogate escape"),
+    ("lead", "\ud800", "field 'lead' holds a lone surrogate escape"),
+    ("comment", "\udc00", "field 'comment' holds a lone surrogate escape"),   # an unknown field: still refused
 ])
 def test_a_refused_message_whose_number_and_board_read_is_answered_naming_them(
         tmp_path: Path, rec: dict[str, Any], field: str, value: Any, words: str) -> None:
