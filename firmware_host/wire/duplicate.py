@@ -27,11 +27,11 @@ from firmware_host.wire.messages import (
     SEATS,
     BoardResult,
     DuplicateSeating,
-    Envelope,
     Foul,
     MessageError,
     RoundCall,
     SessionAnswer,
+    board_envelope,
     is_seating,
     text,
     whole,
@@ -92,7 +92,7 @@ def parse_result(topic: str, payload: bytes) -> dict[str, Any]:
     if name is None or name.family != "table" or name.kind != "board":
         raise LinkError(f"{topic[:200]!r} is not a board topic ({TOPICS.board('<table>')})")
     table = name.table
-    env = Envelope.from_dict(_read(payload), table=table, kind="board")
+    env = board_envelope(_read(payload), table=table)
     body = BoardResult.from_dict(env.body).to_dict()
     return {"type": "result", "table": table, "source": f"{table}:{env.seq}", "t": env.t, **body}
 

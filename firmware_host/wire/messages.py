@@ -127,6 +127,30 @@ class Envelope:
                    done=tuple(str(x) for x in d.get("done", ()) if isinstance(x, str)) if kind == "status" else ())
 
 
+def board_envelope(d: Any, *, table: str) -> Envelope:
+    """The envelope of a ``board`` message received on ``table``'s board topic, with the rules a result's
+    envelope has beyond any message's (``docs/mqtt.md``, "The envelope of a board message"): ``seq`` is a
+    journal row (1 or more), ``t`` is not before the epoch, ``prev`` when given is a whole number not above ``seq``, ``deal`` when
+    given a whole number. A table that breaks one of them is told which, rather than having its result
+    scored on a word it did not mean. ``secret`` is not read: a board's result is sent once its play is
+    over, and only the dashboard's login may read the topic.
+
+    Raises:
+        MessageError: as :meth:`Envelope.from_dict`, or one of the rules above (the field named).
+    """
+    env = Envelope.from_dict(d, table=table, kind="board")
+    whole(env.seq, "seq (the table's journal row, which counts from 1)", 1, 2**62)
+    if env.t < 0:
+        raise MessageError(f"t must be the seconds since the epoch when the table confirmed the result (0 or "
+                           f"more), got {_short(d.get('t'))}")
+    if "prev" in d:
+        # the board message shares its row with the DB-77 ruling sent just before it: prev may equal seq
+        whole(d["prev"], "prev (the seq of the table's previous ordered message, at most its own)", 0, env.seq)
+    if "deal" in d:
+        whole(d["deal"], "deal", 0, 2**62)
+    return env
+
+
 @dataclass(frozen=True)
 class Foul:
     """A fouled-board call: the first card played by a seat the record does not give it to."""
@@ -205,9 +229,13 @@ class BoardResult:
             raise MessageError("play must be a list of at most 52 cards in the order played")
         if not isinstance(auction, list) or len(auction) > 400:
             raise MessageError("auction must be a list of calls from the dealer")
-        confirmed = b.get("confirmed") or {}
-        if not isinstance(confirmed, dict):
-            raise MessageError("confirmed must be an object {ns: seat, ew: seat}")
+        # docs/mqtt.md: a board message is sent once one player of each side has confirmed; one that says
+        # no such thing is not a confirmed result, and is refused rather than scored unconfirmed
+        confirmed = b.get("confirmed")
+        if not isinstance(confirmed, dict) or confirmed.get("ns") not in ("N", "S") \
+                or confirmed.get("ew") not in ("E", "W"):
+            raise MessageError("confirmed must name who confirmed the result on each side, {\"ns\": \"N\" or "
+                               f"\"S\", \"ew\": \"E\" or \"W\"}}, got {_short(confirmed)}")
         contract = b.get("contract")
         if not isinstance(contract, str) or not CONTRACT.fullmatch(contract):
             raise MessageError("contract must be \"Pass\" or a level 1 to 7, a strain C, D, H, S or NT, then X or XX "
@@ -223,7 +251,7 @@ class BoardResult:
             foul=None if b.get("foul") is None else Foul.from_dict(b.get("foul")),
             play=tuple(card(c, f"play[{i}]") for i, c in enumerate(play)),
             auction=tuple(text(c, f"auction[{i}]", 8) for i, c in enumerate(auction)),
-            confirmed={k: seat(v, f"confirmed.{k}") for k, v in confirmed.items() if k in ("ns", "ew")})
+            confirmed={"ns": confirmed["ns"], "ew": confirmed["ew"]})
         if out.play and out.lead and out.play[0] != out.lead:
             raise MessageError(f"the lead {out.lead} is not the first card of the play ({out.play[0]})")
         return out

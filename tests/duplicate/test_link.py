@@ -62,6 +62,11 @@ def test_a_board_message_becomes_the_sessions_result_record(rec: dict[str, Any])
     (lambda b: b.update(foul={"card": "AS", "played_by": "N", "record_seat": "E", "trick": 1, "seats": []}),
      "foul.seats must list the seats whose hands differ"),
     (lambda b: b.pop("contract"), "contract must be \"Pass\" or a level 1 to 7, a strain C, D, H, S or NT"),
+    (lambda b: b.pop("confirmed"), "confirmed must name who confirmed the result on each side"),
+    (lambda b: b.update(confirmed={}), "confirmed must name who confirmed the result on each side"),
+    (lambda b: b.update(confirmed={"ns": "N"}), "confirmed must name who confirmed the result on each side"),
+    (lambda b: b.update(confirmed={"ns": "E", "ew": "W"}), "got {'ns': 'E', 'ew': 'W'}"),
+    (lambda b: b.pop("verified"), "verified must be true or false, got None"),
 ])
 def test_each_malformed_field_is_named(rec: dict[str, Any], change: Any, words: str) -> None:
     env = json.loads(_message(rec))
@@ -90,6 +95,32 @@ def test_a_contract_in_its_one_spelling_is_read_as_sent(rec: dict[str, Any], spe
     env = json.loads(_message(rec))
     env["body"]["contract"] = spelling
     assert parse_result(board_topic("table-02"), json.dumps(env).encode())["contract"] == spelling
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda e: e.pop("t"), "t must be a finite number, got None"),
+    (lambda e: e.update(t=-5), "t must be the seconds since the epoch when the table confirmed the result (0 or more), got -5"),
+    (lambda e: e.update(seq=0, prev=0), "seq (the table's journal row, which counts from 1) must be a whole number 1"),
+    (lambda e: e.update(prev=8), "prev (the seq of the table's previous ordered message, at most its own) must be a whole number 0 to 7, got 8"),
+    (lambda e: e.update(prev="6"), "prev (the seq of the table's previous ordered message, at most its own)"),
+    (lambda e: e.update(deal=-1), "deal must be a whole number 0 to"),
+])
+def test_each_malformed_envelope_field_of_a_board_message_is_named(rec: dict[str, Any], change: Any, words: str) -> None:
+    """docs/mqtt.md, "The envelope of a board message": ``t`` -5 and a ``prev`` above ``seq`` were taken and
+    scored; what the table says there is checked as its body is."""
+    env = json.loads(_message(rec))
+    change(env)
+    with pytest.raises(LinkError) as exc:
+        parse_result(board_topic("table-02"), json.dumps(env).encode())
+    assert words in str(exc.value)
+
+
+@pytest.mark.parametrize("change", [lambda e: e.pop("prev"), lambda e: e.pop("deal"), lambda e: e.pop("secret"),
+                                    lambda e: e.update(secret=True), lambda e: e.update(prev=7)])
+def test_the_optional_envelope_fields_of_a_board_message_may_be_left_out(rec: dict[str, Any], change: Any) -> None:
+    env = json.loads(_message(rec))
+    change(env)
+    assert parse_result(board_topic("table-02"), json.dumps(env).encode())["source"] == "table-02:7"
 
 
 def test_a_message_for_another_table_or_not_a_board_message_is_refused(rec: dict[str, Any]) -> None:
