@@ -20,8 +20,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from laws.cards import Card
+from laws.bridge.auction import Auction
+from laws.bridge.calls import parse_call
+from laws.bridge.verdicts import CallIrregularity
+from laws.cards import Card, Seat
 from laws.competition.event_spec import EventKind
+from laws.duplicate.boards import dealer
 
 EVENT_KINDS = frozenset(k.value for k in EventKind)   # an event's table view carries its kind as ``kind``
 SEATS = ("N", "E", "S", "W")
@@ -30,6 +34,7 @@ FINGERPRINT = re.compile(r"^[0-9a-f]{64}$")
 # "1N", "1H " are refused, naming the field: the session stores and exports what the table sent, and compares
 # a resend with it, so one result has one spelling)
 CONTRACT = re.compile(r"Pass|[1-7](C|D|H|S|NT)(X|XX)?")
+CALL = re.compile(r"Pass|X|XX|[1-7](C|D|H|S|NT)")   # a call of ``auction`` in PBN's spelling, nothing else
 ANSWER_STATUSES = ("taken", "repeat", "refused")
 ANSWERS_KEPT = 16
 
@@ -180,6 +185,41 @@ class Foul:
         return out
 
 
+def auction_problem(calls: tuple[str, ...], board: int, contract: str, declarer: str | None) -> str:
+    """Why a board message's ``auction`` is not the auction of its result ("" when it is, or is empty):
+    each call in PBN's spelling, made in turn from the board's dealer (``DB-2``), a legal auction (an
+    insufficient bid stands as accepted, law 27A1: the table records the calls that stand), closed, and
+    ending in the body's ``contract`` and ``declarer``. The PBN export writes the auction beside the
+    result; one that does not end in it was left out there without a word."""
+    if not calls:
+        return ""
+    auction = Auction(dealer(board))
+    for i, text in enumerate(calls):
+        if not CALL.fullmatch(text):
+            return (f"auction[{i}] must be a call in PBN's spelling (\"Pass\", \"1C\" to \"7NT\", \"X\", \"XX\"), "
+                    f"got {_short(text)}")
+        turn = auction.turn
+        if turn is None:
+            return f"auction[{i}]: {text!r} comes after the auction had closed (three passes after the last bid)"
+        verdict = auction.judge(turn, parse_call(text))
+        if verdict.legal:
+            auction.add(turn, parse_call(text))
+        elif verdict.kind is CallIrregularity.INSUFFICIENT:
+            auction.accept(turn, parse_call(text))
+        else:
+            return f"auction[{i}]: {verdict.reason}"
+    if not auction.closed:
+        return "the auction has not closed: it needs three passes after the last bid, or four passes"
+    found = auction.contract()
+    said = "passed out" if contract == "Pass" else f"{contract} by {declarer}"
+    if found is None:
+        return "" if contract == "Pass" else f"the auction is passed out, but the result says {said}"
+    by = auction.declarer or Seat.N
+    if found.code != contract or by.value != declarer:
+        return f"the auction ends in {found.code} by {by.value}, but the result says {said}"
+    return ""
+
+
 @dataclass(frozen=True)
 class BoardResult:
     """The body of a ``board`` message: a board's result, confirmed at the table (``docs/mqtt.md``,
@@ -254,6 +294,9 @@ class BoardResult:
             confirmed={"ns": confirmed["ns"], "ew": confirmed["ew"]})
         if out.play and out.lead and out.play[0] != out.lead:
             raise MessageError(f"the lead {out.lead} is not the first card of the play ({out.play[0]})")
+        problem = auction_problem(out.auction, out.board, out.contract, out.declarer)
+        if problem:
+            raise MessageError(problem)
         return out
 
 

@@ -67,6 +67,13 @@ def test_a_board_message_becomes_the_sessions_result_record(rec: dict[str, Any])
     (lambda b: b.update(confirmed={"ns": "N"}), "confirmed must name who confirmed the result on each side"),
     (lambda b: b.update(confirmed={"ns": "E", "ew": "W"}), "got {'ns': 'E', 'ew': 'W'}"),
     (lambda b: b.pop("verified"), "verified must be true or false, got None"),
+    # the audit's ["pass"] with 3NT by N was taken, and the PBN export then left the line's [Auction] out unsaid
+    (lambda b: b.update(auction=["pass"]), "auction[0] must be a call in PBN's spelling (\"Pass\", \"1C\" to \"7NT\", \"X\", \"XX\"), got 'pass'"),
+    (lambda b: b.update(auction=["Pass"]), "the auction has not closed: it needs three passes after the last bid, or four passes"),
+    (lambda b: b.update(auction=["Pass", "1N", "Pass", "Pass", "Pass"]), "auction[1] must be a call in PBN's spelling"),
+    (lambda b: b.update(auction=["Pass", "1S", "Pass", "X", "Pass", "Pass", "Pass"]), "auction[3]: East doubled, but one spade is East-West's own bid."),
+    (lambda b: b.update(auction=["Pass", "1S", "Pass", "Pass", "Pass", "Pass"]), "auction[5]: 'Pass' comes after the auction had closed"),
+    (lambda b: b.update(auction=["Pass"] * 4), "the auction is passed out, but the result says"),
 ])
 def test_each_malformed_field_is_named(rec: dict[str, Any], change: Any, words: str) -> None:
     env = json.loads(_message(rec))
@@ -76,6 +83,17 @@ def test_each_malformed_field_is_named(rec: dict[str, Any], change: Any, words: 
     with pytest.raises(LinkError) as exc:
         parse_result(board_topic("table-02"), json.dumps(env).encode())
     assert words in str(exc.value)
+
+
+def test_an_auction_is_taken_when_it_ends_in_the_result_an_insufficient_bid_standing_as_accepted(
+        rec: dict[str, Any]) -> None:
+    """Board 3 is dealt by South: the doc's worked example, and the same with an insufficient bid that
+    stands (law 27A1: the table sends the calls that stand)."""
+    env = json.loads(_message(rec))
+    env["body"].update(contract="1S", declarer="W", tricks=8, lead=None, play=[], verified=False, foul=None)
+    for calls in (["Pass", "1S", "Pass", "Pass", "Pass"], ["1NT", "1S", "Pass", "Pass", "Pass"]):
+        env["body"]["auction"] = calls
+        assert parse_result(board_topic("table-02"), json.dumps(env).encode())["auction"] == calls
 
 
 @pytest.mark.parametrize("spelling", ["3ntx", "1H ", " 1H", "1hxx", "1N", "4s", "1h", "pass", "PASS", "1 H",
@@ -93,7 +111,7 @@ def test_a_contract_not_in_its_one_spelling_is_refused_naming_the_field(rec: dic
 @pytest.mark.parametrize("spelling", ["Pass", "1C", "3NT", "4SX", "7NTXX", "2DXX"])
 def test_a_contract_in_its_one_spelling_is_read_as_sent(rec: dict[str, Any], spelling: str) -> None:
     env = json.loads(_message(rec))
-    env["body"]["contract"] = spelling
+    env["body"].update(contract=spelling, auction=[])   # no auction to end in another contract
     assert parse_result(board_topic("table-02"), json.dumps(env).encode())["contract"] == spelling
 
 
@@ -189,7 +207,7 @@ def test_the_desk_takes_a_batch_drops_a_repeat_and_answers_a_refusal(tmp_path: P
 
 def test_a_result_resent_in_another_spelling_is_refused_for_its_contract_not_as_a_second_result(
         tmp_path: Path, rec: dict[str, Any]) -> None:
-    rec = {**rec, "contract": "4S", "declarer": "S", "tricks": 10, "lead": None, "play": [], "verified": False,
+    rec = {**rec, "contract": "4S", "declarer": "S", "tricks": 10, "lead": None, "play": [], "auction": [], "verified": False,
            "foul": None}
     wire = Wire()
     desk = SessionDesk(Session.create(tmp_path / "s", make_setup(MITCHELL_3), analyse=False, synchronous="NORMAL"), wire)
