@@ -268,3 +268,17 @@ def test_a_refused_message_whose_number_and_board_read_is_answered_naming_them(
     assert words in named["why"]
     assert (unread["source"], unread["board"], unread["status"]) == ("", None, "refused")   # nothing to read
     desk.session.close()
+
+
+def test_after_the_last_round_next_holds_the_boards_move_alone_to_the_director() -> None:
+    """docs/mqtt.md, "After the round": the example there, and a round before the last for contrast."""
+    from firmware_host.wire.duplicate import next_part
+    from laws.duplicate.movement import next_moves
+    from laws.session.duplicate.spec import build_movement
+
+    m = build_movement(make_setup(MITCHELL_3).movement)
+    assert next_part(next_moves(m, 3, 1)) == {
+        "moves": [{"pair": None, "boards": [5, 6], "to_table": None, "round": 0, "direction": None}],
+        "said": ["Boards 5-6: to the director"]}
+    before = next_part(next_moves(m, 2, 1))["moves"]
+    assert [mv["round"] for mv in before] == [3, 3, 3] and before[-1]["pair"] is None and before[-1]["to_table"]
