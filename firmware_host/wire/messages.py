@@ -311,9 +311,11 @@ class SessionAnswer:
     board: int | None
     status: str
     why: str = ""
+    kind: str = "board"   # what it answers: a ``board`` message, or a ``players`` message (its member cards)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "board": self.board, "status": self.status, "why": self.why}
+        return {"source": self.source, "board": self.board, "status": self.status, "why": self.why,
+                "kind": self.kind}
 
     @classmethod
     def from_dict(cls, d: Any) -> SessionAnswer:
@@ -321,7 +323,8 @@ class SessionAnswer:
             raise MessageError(f"an answer must be an object with a status of {', '.join(ANSWER_STATUSES)}")
         board = d.get("board")
         return cls(str(d.get("source") or ""), board if isinstance(board, int) and not isinstance(board, bool)
-                   else None, str(d["status"]), str(d.get("why") or ""))
+                   else None, str(d["status"]), str(d.get("why") or ""),
+                   "players" if d.get("kind") == "players" else "board")
 
 
 @dataclass(frozen=True)

@@ -282,3 +282,42 @@ def test_after_the_last_round_next_holds_the_boards_move_alone_to_the_director()
         "said": ["Boards 5-6: to the director"]}
     before = next_part(next_moves(m, 2, 1))["moves"]
     assert [mv["round"] for mv in before] == [3, 3, 3] and before[-1]["pair"] is None and before[-1]["to_table"]
+
+
+def test_a_refused_players_message_is_answered_as_one_naming_its_number(tmp_path: Path) -> None:
+    """A refused ``players`` message stood in the seating's answers as ``{"source": "", "board": null}``,
+    as if a board message nobody could read; each answer now says which kind of message it answers."""
+    wire = Wire()
+    desk = SessionDesk(Session.create(tmp_path / "s", make_setup(MITCHELL_3), analyse=False, synchronous="NORMAL"), wire)
+    players = {"table": "table-01", "kind": "players", "seq": 2101, "prev": 0, "deal": 0, "secret": False, "t": 1.0,
+               "body": {"section": "A", "table_number": 1, "round": 1, "side": "ns", "pair": "1 NS",
+                        "members": ["1021", "1045"]}}
+    assert desk.offer("cardtable/table-01/players", json.dumps(players).encode())
+    assert desk.offer(board_topic("table-01"), b"{not json")
+    assert desk.tick()
+    said, unread = wire.last(seating_topic("table-01"))["answers"]
+    assert (said["kind"], said["source"], said["board"], said["status"]) == ("players", "table-01:2101", None, "refused")
+    assert "no roster" in said["why"]
+    assert (unread["kind"], unread["source"], unread["board"]) == ("board", "", None)
+    desk.session.close()
+
+
+def test_a_restarted_session_answers_each_table_as_before(tmp_path: Path, rec: dict[str, Any]) -> None:
+    """A restart emptied every seating's answers: a table whose result was refused just before it was
+    never answered again. They are rebuilt from the journal (results taken, refusals, a reused number's word)."""
+    wire = Wire()
+    desk = SessionDesk(Session.create(tmp_path / "s", make_setup(MITCHELL_3), analyse=False, synchronous="NORMAL"), wire)
+    bad = json.loads(_message(rec, seq=8))
+    bad["body"]["tricks"] = 14
+    for payload in (_message(rec, seq=7), json.dumps(bad).encode(), b"{not json"):
+        desk.offer(board_topic("table-02"), payload)
+    desk.tick()
+    before = wire.last(seating_topic("table-02"))["answers"]
+    assert [a["status"] for a in before] == ["taken", "refused", "refused"]
+    desk.session.close()
+    again = Wire()
+    desk = SessionDesk(Session.open(tmp_path / "s", analyse=False, synchronous="NORMAL"), again)
+    desk.publish_all()
+    assert again.last(seating_topic("table-02"))["answers"] == before
+    assert again.last(seating_topic("table-01"))["answers"] == []
+    desk.session.close()
