@@ -67,7 +67,7 @@ def _bodies(setup_dict: dict[str, Any], seed: int) -> list[list[tuple[str, dict[
                     contract=pb.contract.code if pb.contract else "Pass",
                     declarer=pb.declarer.value if pb.declarer else None, tricks=pb.tricks,
                     lead=pb.lead.code if pb.lead else None, record=records[b].fingerprint, verified=verified,
-                    foul=foul, play=[c.code for _s, c in pb.play], auction=list(pb.auction))))
+                    foul=foul, play=[c.code for _s, c in pb.play], auction=list(pb.auction), confirmed={"ns": "N", "ew": "E"})))
         rounds.append(out)
     return rounds
 

@@ -192,10 +192,13 @@ def _open(args: argparse.Namespace) -> int:
     return 0
 
 
+SHOW_REFUSALS = 10   # refusals ``duplicate show`` prints, the latest
+
+
 def _show(args: argparse.Namespace) -> int:
     from firmware_host.duplicate.results.results_data import entered_by_hand
     from firmware_host.duplicate.views import who
-    from firmware_host.session.duplicate_session import Session
+    from firmware_host.session.duplicate_session import REFUSALS_KEPT, Session
     from laws.scoring import render_session
     from laws.session.duplicate.spec import label
     from laws.session.duplicate.state import progress
@@ -212,7 +215,11 @@ def _show(args: argparse.Namespace) -> int:
                 print(f"    taken off, {words}: board {', '.join(map(str, t['taken_off'][mark]))}")
     for key in session.state.conflicts:
         print(f"  two results for line {key}: entered by hand, and the table's own (keep one on /duplicate)")
-    for r in session.refusals[-10:]:
+    shown = session.refusals[-SHOW_REFUSALS:]
+    if session.refusals_seen > len(shown):   # the latest only: say so, and where the others are
+        print(f"  refusals: the latest {len(shown)} of {session.refusals_seen} ({session.refusals_seen - len(shown)} "
+              f"earlier not shown: the director's page lists the latest {REFUSALS_KEPT}, the session's journal every one)")
+    for r in shown:
         print(f"  refused: {r['why']}")
     hand = {(e.board, label(e.ns), label(e.ew)): "entered by hand" for e in session.state.entries.values()
             if entered_by_hand(e)}

@@ -27,7 +27,7 @@ from typing import Any
 
 from firmware_host.session.journalled import JournalledService, Outcome, SessionFileError, session_path
 from firmware_host.wire.duplicate import LinkError
-from firmware_host.wire.messages import BoardResult, Envelope, MessageError
+from firmware_host.wire.messages import BoardResult, MessageError, board_envelope
 from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS
 from laws.competition.event import EventState, RoundDraw, TableResult
@@ -78,7 +78,7 @@ def result_of(table: str, payload: bytes, tables: Sequence[str]) -> tuple[str, T
     if read.refusal is not None:
         raise Unread(f"{table}:?", f"{table}: the message is not read ({read.refusal.why})")
     try:
-        env = Envelope.from_dict(read.value, table=table, kind="board")
+        env = board_envelope(read.value, table=table)
     except MessageError as exc:
         raise Unread(f"{table}:?", f"{table}: {exc}") from None
     source = f"{table}:{env.seq}"

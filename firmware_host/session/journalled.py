@@ -192,6 +192,7 @@ class JournalledService:
         self.state = state
         self.clock = clock
         self.refusals = refusals[-REFUSALS_KEPT:]
+        self.refusals_seen = len(refusals)   # every refusal of the journal, kept or not (``duplicate show``)
         self.version = 0              # goes up with every change (the screens compare it)
         self.fault: str | None = None  # why the journal cannot be written now (``SessionOrdering``), or None
         self._needs_rebuild = False    # a failed commit whose rebuild from the journal failed too
@@ -365,10 +366,12 @@ class JournalledService:
             raise SessionFileError(f"{self.journal.path}: cannot be written ({exc}); nothing was taken") from None
         for o in outcomes:
             if o.status == "taken" and o.why:
+                self.refusals_seen += 1
                 self.refusals = [*self.refusals, {"record": dict(o.record or {}), "why": "taken, but " + o.why,
                                                   "t": now}][-REFUSALS_KEPT:]
                 log.warning("session: %s", o.why)
             if o.status == "refused":
+                self.refusals_seen += 1
                 self.refusals = [*self.refusals, {"record": dict(o.record or {}), "why": o.why, "t": now}][-REFUSALS_KEPT:]
                 log.warning("session: refused %s: %s", (o.record or {}).get("type"), o.why)
         if applied:
@@ -387,6 +390,7 @@ class JournalledService:
         except (JournalError, ValueError) as exc:
             raise SessionFileError(f"{self.journal.path}: cannot be written ({exc})") from None
         for _kind, body, _t in rows:
+            self.refusals_seen += 1
             self.refusals = [*self.refusals, {**body["refused"], "t": now}][-REFUSALS_KEPT:]
             log.warning("session: refused a message: %s", body["refused"]["why"])
 

@@ -238,9 +238,10 @@ class Delivery:
     # -- what the table tells ----------------------------------------------------------------------
 
     def envelope(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> dict[str, Any]:
-        # "secret": the deal's cards were being held back when this was written
+        # "secret": the deal's cards were being held back when this was written; a duplicate board's result
+        # is sent whole once its play is over (docs/mqtt.md: ``secret`` false), whatever the deal's state
         return {"table": self.table, "kind": kind, "seq": seq, "deal": deal,
-                "secret": self.secrecy.is_open(deal), "t": self.clock(), "body": body}
+                "secret": kind != "board" and self.secrecy.is_open(deal), "t": self.clock(), "body": body}
 
     @staticmethod
     def dump(envelope: dict[str, Any]) -> str:

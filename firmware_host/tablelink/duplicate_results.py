@@ -146,7 +146,7 @@ class DuplicateResults(Resending[tuple[int, int]]):
     def _settle(self, seating: DuplicateSeating) -> None:
         """Forget the results a seating answers (or whose round or board it has left behind)."""
         self.seating = seating
-        answered = {a.board for a in seating.answers if a.status in ("taken", "repeat", "refused")}
+        answered = {a.board for a in seating.answers if a.kind == "board" and a.status in ("taken", "repeat", "refused")}
         rnd, left = seating.round, seating.left
         for key in list(self.unanswered):
             r, board = key

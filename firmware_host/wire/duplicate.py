@@ -27,11 +27,11 @@ from firmware_host.wire.messages import (
     SEATS,
     BoardResult,
     DuplicateSeating,
-    Envelope,
     Foul,
     MessageError,
     RoundCall,
     SessionAnswer,
+    board_envelope,
     is_seating,
     text,
     whole,
@@ -92,20 +92,21 @@ def parse_result(topic: str, payload: bytes) -> dict[str, Any]:
     if name is None or name.family != "table" or name.kind != "board":
         raise LinkError(f"{topic[:200]!r} is not a board topic ({TOPICS.board('<table>')})")
     table = name.table
-    env = Envelope.from_dict(_read(payload), table=table, kind="board")
+    env = board_envelope(_read(payload), table=table)
     body = BoardResult.from_dict(env.body).to_dict()
     return {"type": "result", "table": table, "source": f"{table}:{env.seq}", "t": env.t, **body}
 
 
 def refused_says(topic: str, payload: bytes) -> dict[str, Any]:
-    """What a ``board`` message that ``parse_result`` refused still says plainly, for its answer: ``source``
+    """What a ``board`` (or ``players``) message that the session refused still says plainly, for its answer: ``source``
     (``"<table>:<seq>"``, the table from the topic) when its envelope's ``seq`` is a whole number, and
-    ``board`` when its body's is one (1-9999). A table matches an answer to its result by these (it stops
+    ``board`` when a board message's body's is one (1-9999). A table matches an answer to its result by these (it stops
     sending a result answered ``refused``); a message whose ``seq`` or ``board`` cannot be read has none."""
     name = TOPICS.parse(topic)
-    if name is None or name.family != "table" or name.kind != "board":
+    if name is None or name.family != "table" or name.kind not in ("board", "players"):
         return {}
-    msg = read_json(payload, max_bytes=MAX_BYTES).value
+    # a lone surrogate in one field (the refusal's reason) leaves the seq and the board readable
+    msg = read_json(payload, max_bytes=MAX_BYTES, surrogates_ok=True).value
     if not isinstance(msg, Mapping):
         return {}
 
@@ -116,7 +117,7 @@ def refused_says(topic: str, payload: bytes) -> dict[str, Any]:
     if whole(msg.get("seq"), 2**62):
         out["source"] = f"{name.table}:{msg['seq']}"
     body = msg.get("body")
-    board = body.get("board") if isinstance(body, Mapping) else None
+    board = body.get("board") if isinstance(body, Mapping) and name.kind == "board" else None
     if whole(board, 9999) and board >= 1:
         out["board"] = board
     return out
@@ -196,7 +197,8 @@ def seating_message(table: str, section: str, seating: Mapping[str, Any], *, cal
         rounds=rounds, ns=seating["ns"], ew=seating["ew"], boards=tuple((b, records[b]) for b in seating["boards"]),
         left=tuple(seating["left"]), sit_out=seating["sit_out"],
         move=seating["round"] > 1 and seating["left"] == seating["boards"], page=page,
-        answers=tuple(SessionAnswer(str(a.get("source") or ""), a.get("board"), str(a["status"]), str(a.get("why") or ""))
+        answers=tuple(SessionAnswer(str(a.get("source") or ""), a.get("board"), str(a["status"]), str(a.get("why") or ""),
+                                    str(a.get("kind") or "board"))
                       for a in list(answers)[-ANSWERS_KEPT:]), seq=seq, t=t).to_dict()}
 
 

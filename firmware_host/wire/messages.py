@@ -20,8 +20,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from laws.cards import Card
+from laws.bridge.auction import Auction
+from laws.bridge.calls import parse_call
+from laws.bridge.verdicts import CallIrregularity
+from laws.cards import Card, Seat
 from laws.competition.event_spec import EventKind
+from laws.duplicate.boards import dealer
 
 EVENT_KINDS = frozenset(k.value for k in EventKind)   # an event's table view carries its kind as ``kind``
 SEATS = ("N", "E", "S", "W")
@@ -30,6 +34,7 @@ FINGERPRINT = re.compile(r"^[0-9a-f]{64}$")
 # "1N", "1H " are refused, naming the field: the session stores and exports what the table sent, and compares
 # a resend with it, so one result has one spelling)
 CONTRACT = re.compile(r"Pass|[1-7](C|D|H|S|NT)(X|XX)?")
+CALL = re.compile(r"Pass|X|XX|[1-7](C|D|H|S|NT)")   # a call of ``auction`` in PBN's spelling, nothing else
 ANSWER_STATUSES = ("taken", "repeat", "refused")
 ANSWERS_KEPT = 16
 
@@ -127,6 +132,30 @@ class Envelope:
                    done=tuple(str(x) for x in d.get("done", ()) if isinstance(x, str)) if kind == "status" else ())
 
 
+def board_envelope(d: Any, *, table: str) -> Envelope:
+    """The envelope of a ``board`` message received on ``table``'s board topic, with the rules a result's
+    envelope has beyond any message's (``docs/mqtt.md``, "The envelope of a board message"): ``seq`` is a
+    journal row (1 or more), ``t`` is not before the epoch, ``prev`` when given is a whole number not above ``seq``, ``deal`` when
+    given a whole number. A table that breaks one of them is told which, rather than having its result
+    scored on a word it did not mean. ``secret`` is not read: a board's result is sent once its play is
+    over, and only the dashboard's login may read the topic.
+
+    Raises:
+        MessageError: as :meth:`Envelope.from_dict`, or one of the rules above (the field named).
+    """
+    env = Envelope.from_dict(d, table=table, kind="board")
+    whole(env.seq, "seq (the table's journal row, which counts from 1)", 1, 2**62)
+    if env.t < 0:
+        raise MessageError(f"t must be the seconds since the epoch when the table confirmed the result (0 or "
+                           f"more), got {_short(d.get('t'))}")
+    if "prev" in d:
+        # the board message shares its row with the DB-77 ruling sent just before it: prev may equal seq
+        whole(d["prev"], "prev (the seq of the table's previous ordered message, at most its own)", 0, env.seq)
+    if "deal" in d:
+        whole(d["deal"], "deal", 0, 2**62)
+    return env
+
+
 @dataclass(frozen=True)
 class Foul:
     """A fouled-board call: the first card played by a seat the record does not give it to."""
@@ -154,6 +183,41 @@ class Foul:
         if out.played_by == out.record_seat:
             raise MessageError("foul: the seat that played the card is the seat the record gives it to")
         return out
+
+
+def auction_problem(calls: tuple[str, ...], board: int, contract: str, declarer: str | None) -> str:
+    """Why a board message's ``auction`` is not the auction of its result ("" when it is, or is empty):
+    each call in PBN's spelling, made in turn from the board's dealer (``DB-2``), a legal auction (an
+    insufficient bid stands as accepted, law 27A1: the table records the calls that stand), closed, and
+    ending in the body's ``contract`` and ``declarer``. The PBN export writes the auction beside the
+    result; one that does not end in it was left out there without a word."""
+    if not calls:
+        return ""
+    auction = Auction(dealer(board))
+    for i, text in enumerate(calls):
+        if not CALL.fullmatch(text):
+            return (f"auction[{i}] must be a call in PBN's spelling (\"Pass\", \"1C\" to \"7NT\", \"X\", \"XX\"), "
+                    f"got {_short(text)}")
+        turn = auction.turn
+        if turn is None:
+            return f"auction[{i}]: {text!r} comes after the auction had closed (three passes after the last bid)"
+        verdict = auction.judge(turn, parse_call(text))
+        if verdict.legal:
+            auction.add(turn, parse_call(text))
+        elif verdict.kind is CallIrregularity.INSUFFICIENT:
+            auction.accept(turn, parse_call(text))
+        else:
+            return f"auction[{i}]: {verdict.reason}"
+    if not auction.closed:
+        return "the auction has not closed: it needs three passes after the last bid, or four passes"
+    found = auction.contract()
+    said = "passed out" if contract == "Pass" else f"{contract} by {declarer}"
+    if found is None:
+        return "" if contract == "Pass" else f"the auction is passed out, but the result says {said}"
+    by = auction.declarer or Seat.N
+    if found.code != contract or by.value != declarer:
+        return f"the auction ends in {found.code} by {by.value}, but the result says {said}"
+    return ""
 
 
 @dataclass(frozen=True)
@@ -205,9 +269,13 @@ class BoardResult:
             raise MessageError("play must be a list of at most 52 cards in the order played")
         if not isinstance(auction, list) or len(auction) > 400:
             raise MessageError("auction must be a list of calls from the dealer")
-        confirmed = b.get("confirmed") or {}
-        if not isinstance(confirmed, dict):
-            raise MessageError("confirmed must be an object {ns: seat, ew: seat}")
+        # docs/mqtt.md: a board message is sent once one player of each side has confirmed; one that says
+        # no such thing is not a confirmed result, and is refused rather than scored unconfirmed
+        confirmed = b.get("confirmed")
+        if not isinstance(confirmed, dict) or confirmed.get("ns") not in ("N", "S") \
+                or confirmed.get("ew") not in ("E", "W"):
+            raise MessageError("confirmed must name who confirmed the result on each side, {\"ns\": \"N\" or "
+                               f"\"S\", \"ew\": \"E\" or \"W\"}}, got {_short(confirmed)}")
         contract = b.get("contract")
         if not isinstance(contract, str) or not CONTRACT.fullmatch(contract):
             raise MessageError("contract must be \"Pass\" or a level 1 to 7, a strain C, D, H, S or NT, then X or XX "
@@ -223,9 +291,12 @@ class BoardResult:
             foul=None if b.get("foul") is None else Foul.from_dict(b.get("foul")),
             play=tuple(card(c, f"play[{i}]") for i, c in enumerate(play)),
             auction=tuple(text(c, f"auction[{i}]", 8) for i, c in enumerate(auction)),
-            confirmed={k: seat(v, f"confirmed.{k}") for k, v in confirmed.items() if k in ("ns", "ew")})
+            confirmed={"ns": confirmed["ns"], "ew": confirmed["ew"]})
         if out.play and out.lead and out.play[0] != out.lead:
             raise MessageError(f"the lead {out.lead} is not the first card of the play ({out.play[0]})")
+        problem = auction_problem(out.auction, out.board, out.contract, out.declarer)
+        if problem:
+            raise MessageError(problem)
         return out
 
 
@@ -240,9 +311,11 @@ class SessionAnswer:
     board: int | None
     status: str
     why: str = ""
+    kind: str = "board"   # what it answers: a ``board`` message, or a ``players`` message (its member cards)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "board": self.board, "status": self.status, "why": self.why}
+        return {"source": self.source, "board": self.board, "status": self.status, "why": self.why,
+                "kind": self.kind}
 
     @classmethod
     def from_dict(cls, d: Any) -> SessionAnswer:
@@ -250,7 +323,8 @@ class SessionAnswer:
             raise MessageError(f"an answer must be an object with a status of {', '.join(ANSWER_STATUSES)}")
         board = d.get("board")
         return cls(str(d.get("source") or ""), board if isinstance(board, int) and not isinstance(board, bool)
-                   else None, str(d["status"]), str(d.get("why") or ""))
+                   else None, str(d["status"]), str(d.get("why") or ""),
+                   "players" if d.get("kind") == "players" else "board")
 
 
 @dataclass(frozen=True)

@@ -120,7 +120,7 @@ def _has_surrogate(text: str) -> bool:
 
 
 def read_json(payload: str | bytes, *, max_bytes: int | None = MAX_BYTES, max_depth: int = MAX_DEPTH,
-              parse_int: Callable[[str], Any] | None = parse_int) -> Read:
+              parse_int: Callable[[str], Any] | None = parse_int, surrogates_ok: bool = False) -> Read:
     """One JSON value from outside, checked (see the module docstring); never raises.
 
     Args:
@@ -128,6 +128,10 @@ def read_json(payload: str | bytes, *, max_bytes: int | None = MAX_BYTES, max_de
         max_bytes: the largest payload taken (None: no limit, for a line a file already bounded).
         max_depth: the deepest nesting of lists and objects taken.
         parse_int: ``json.loads``'s ``parse_int`` (default: an over-long integer is a ``LongNumber``).
+        surrogates_ok: a lone surrogate escape is not a refusal. Only for a caller that has refused the
+            payload already and reads back what it still says plainly (a refused ``board`` message's
+            ``seq`` and ``board``, so its answer names them: ``wire.duplicate.refused_says``); such a value
+            is never journaled nor shown.
     """
     if max_bytes is not None and len(payload) > max_bytes:
         return Read(refusal=Refusal("size", f"payload of {len(payload)} bytes is over the {max_bytes}-byte limit"))
@@ -149,7 +153,7 @@ def read_json(payload: str | bytes, *, max_bytes: int | None = MAX_BYTES, max_de
         return Read(refusal=Refusal("json", f"bad JSON ({type(exc).__name__}: {str(exc)[:120]})"))
     # decoded from UTF-8 bytes, the text holds no surrogate itself: only an escape can make one
     maybe = _SURROGATE_ESCAPE.search(text) is not None or (text is payload and _has_surrogate(text))
-    where = lone_surrogate(value) if maybe else None
+    where = lone_surrogate(value) if maybe and not surrogates_ok else None
     if where is not None:
         return Read(refusal=Refusal("surrogate", f"{where} holds a lone surrogate escape (such as \\ud800), "
                                     "which is not text"))

@@ -220,3 +220,17 @@ def test_open_refuses_an_arrow_switch_it_cannot_make(tmp_path: Path, five_tables
                          "--boards-per-round", "3", *extra], capsys)
     assert rc == 2 and words in err and len(err.splitlines()) == 1 and "Traceback" not in err, err
     assert not (tmp_path / "s").exists()
+
+
+def test_show_says_how_many_refusals_it_leaves_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``duplicate show`` printed the latest 10 refusals and did not say that 2 more were in the journal."""
+    s = Session.create(tmp_path / "s", make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2}),
+                       analyse=False, synchronous="NORMAL")
+    for n in range(12):
+        assert s.take({"type": "round", "round": 40 + n, "by": "td"}).status == "refused"
+    s.close()
+    rc, out, err = _run(["duplicate", "show", "--session", str(tmp_path / "s")], capsys)
+    assert rc == 0, err
+    assert "  refusals: the latest 10 of 12 (2 earlier not shown: the director's page lists the latest 200, " \
+           "the session's journal every one)\n" in out
+    assert out.count("  refused: ") == 10 and "round 42 " in out and "round 41 " not in out

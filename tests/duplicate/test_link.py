@@ -62,6 +62,18 @@ def test_a_board_message_becomes_the_sessions_result_record(rec: dict[str, Any])
     (lambda b: b.update(foul={"card": "AS", "played_by": "N", "record_seat": "E", "trick": 1, "seats": []}),
      "foul.seats must list the seats whose hands differ"),
     (lambda b: b.pop("contract"), "contract must be \"Pass\" or a level 1 to 7, a strain C, D, H, S or NT"),
+    (lambda b: b.pop("confirmed"), "confirmed must name who confirmed the result on each side"),
+    (lambda b: b.update(confirmed={}), "confirmed must name who confirmed the result on each side"),
+    (lambda b: b.update(confirmed={"ns": "N"}), "confirmed must name who confirmed the result on each side"),
+    (lambda b: b.update(confirmed={"ns": "E", "ew": "W"}), "got {'ns': 'E', 'ew': 'W'}"),
+    (lambda b: b.pop("verified"), "verified must be true or false, got None"),
+    # the audit's ["pass"] with 3NT by N was taken, and the PBN export then left the line's [Auction] out unsaid
+    (lambda b: b.update(auction=["pass"]), "auction[0] must be a call in PBN's spelling (\"Pass\", \"1C\" to \"7NT\", \"X\", \"XX\"), got 'pass'"),
+    (lambda b: b.update(auction=["Pass"]), "the auction has not closed: it needs three passes after the last bid, or four passes"),
+    (lambda b: b.update(auction=["Pass", "1N", "Pass", "Pass", "Pass"]), "auction[1] must be a call in PBN's spelling"),
+    (lambda b: b.update(auction=["Pass", "1S", "Pass", "X", "Pass", "Pass", "Pass"]), "auction[3]: East doubled, but one spade is East-West's own bid."),
+    (lambda b: b.update(auction=["Pass", "1S", "Pass", "Pass", "Pass", "Pass"]), "auction[5]: 'Pass' comes after the auction had closed"),
+    (lambda b: b.update(auction=["Pass"] * 4), "the auction is passed out, but the result says"),
 ])
 def test_each_malformed_field_is_named(rec: dict[str, Any], change: Any, words: str) -> None:
     env = json.loads(_message(rec))
@@ -71,6 +83,17 @@ def test_each_malformed_field_is_named(rec: dict[str, Any], change: Any, words: 
     with pytest.raises(LinkError) as exc:
         parse_result(board_topic("table-02"), json.dumps(env).encode())
     assert words in str(exc.value)
+
+
+def test_an_auction_is_taken_when_it_ends_in_the_result_an_insufficient_bid_standing_as_accepted(
+        rec: dict[str, Any]) -> None:
+    """Board 3 is dealt by South: the doc's worked example, and the same with an insufficient bid that
+    stands (law 27A1: the table sends the calls that stand)."""
+    env = json.loads(_message(rec))
+    env["body"].update(contract="1S", declarer="W", tricks=8, lead=None, play=[], verified=False, foul=None)
+    for calls in (["Pass", "1S", "Pass", "Pass", "Pass"], ["1NT", "1S", "Pass", "Pass", "Pass"]):
+        env["body"]["auction"] = calls
+        assert parse_result(board_topic("table-02"), json.dumps(env).encode())["auction"] == calls
 
 
 @pytest.mark.parametrize("spelling", ["3ntx", "1H ", " 1H", "1hxx", "1N", "4s", "1h", "pass", "PASS", "1 H",
@@ -88,8 +111,34 @@ def test_a_contract_not_in_its_one_spelling_is_refused_naming_the_field(rec: dic
 @pytest.mark.parametrize("spelling", ["Pass", "1C", "3NT", "4SX", "7NTXX", "2DXX"])
 def test_a_contract_in_its_one_spelling_is_read_as_sent(rec: dict[str, Any], spelling: str) -> None:
     env = json.loads(_message(rec))
-    env["body"]["contract"] = spelling
+    env["body"].update(contract=spelling, auction=[])   # no auction to end in another contract
     assert parse_result(board_topic("table-02"), json.dumps(env).encode())["contract"] == spelling
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda e: e.pop("t"), "t must be a finite number, got None"),
+    (lambda e: e.update(t=-5), "t must be the seconds since the epoch when the table confirmed the result (0 or more), got -5"),
+    (lambda e: e.update(seq=0, prev=0), "seq (the table's journal row, which counts from 1) must be a whole number 1"),
+    (lambda e: e.update(prev=8), "prev (the seq of the table's previous ordered message, at most its own) must be a whole number 0 to 7, got 8"),
+    (lambda e: e.update(prev="6"), "prev (the seq of the table's previous ordered message, at most its own)"),
+    (lambda e: e.update(deal=-1), "deal must be a whole number 0 to"),
+])
+def test_each_malformed_envelope_field_of_a_board_message_is_named(rec: dict[str, Any], change: Any, words: str) -> None:
+    """docs/mqtt.md, "The envelope of a board message": ``t`` -5 and a ``prev`` above ``seq`` were taken and
+    scored; what the table says there is checked as its body is."""
+    env = json.loads(_message(rec))
+    change(env)
+    with pytest.raises(LinkError) as exc:
+        parse_result(board_topic("table-02"), json.dumps(env).encode())
+    assert words in str(exc.value)
+
+
+@pytest.mark.parametrize("change", [lambda e: e.pop("prev"), lambda e: e.pop("deal"), lambda e: e.pop("secret"),
+                                    lambda e: e.update(secret=True), lambda e: e.update(prev=7)])
+def test_the_optional_envelope_fields_of_a_board_message_may_be_left_out(rec: dict[str, Any], change: Any) -> None:
+    env = json.loads(_message(rec))
+    change(env)
+    assert parse_result(board_topic("table-02"), json.dumps(env).encode())["source"] == "table-02:7"
 
 
 def test_a_message_for_another_table_or_not_a_board_message_is_refused(rec: dict[str, Any]) -> None:
@@ -158,7 +207,7 @@ def test_the_desk_takes_a_batch_drops_a_repeat_and_answers_a_refusal(tmp_path: P
 
 def test_a_result_resent_in_another_spelling_is_refused_for_its_contract_not_as_a_second_result(
         tmp_path: Path, rec: dict[str, Any]) -> None:
-    rec = {**rec, "contract": "4S", "declarer": "S", "tricks": 10, "lead": None, "play": [], "verified": False,
+    rec = {**rec, "contract": "4S", "declarer": "S", "tricks": 10, "lead": None, "play": [], "auction": [], "verified": False,
            "foul": None}
     wire = Wire()
     desk = SessionDesk(Session.create(tmp_path / "s", make_setup(MITCHELL_3), analyse=False, synchronous="NORMAL"), wire)
@@ -198,6 +247,9 @@ def test_move_for_the_next_round_reaches_every_table(tmp_path: Path) -> None:
     ("contract", "4s", "contract must be"),
     ("tricks", 14, "tricks"),
     ("record", "beb005d7...cbc06", "record"),
+    ("ns", "\ud800", "field 'ns' holds a lone surrogate escape"),
+    ("lead", "\ud800", "field 'lead' holds a lone surrogate escape"),
+    ("comment", "\udc00", "field 'comment' holds a lone surrogate escape"),   # an unknown field: still refused
 ])
 def test_a_refused_message_whose_number_and_board_read_is_answered_naming_them(
         tmp_path: Path, rec: dict[str, Any], field: str, value: Any, words: str) -> None:
@@ -215,4 +267,57 @@ def test_a_refused_message_whose_number_and_board_read_is_answered_naming_them(
     assert (named["source"], named["board"], named["status"]) == ("table-02:604", 3, "refused"), named
     assert words in named["why"]
     assert (unread["source"], unread["board"], unread["status"]) == ("", None, "refused")   # nothing to read
+    desk.session.close()
+
+
+def test_after_the_last_round_next_holds_the_boards_move_alone_to_the_director() -> None:
+    """docs/mqtt.md, "After the round": the example there, and a round before the last for contrast."""
+    from firmware_host.wire.duplicate import next_part
+    from laws.duplicate.movement import next_moves
+    from laws.session.duplicate.spec import build_movement
+
+    m = build_movement(make_setup(MITCHELL_3).movement)
+    assert next_part(next_moves(m, 3, 1)) == {
+        "moves": [{"pair": None, "boards": [5, 6], "to_table": None, "round": 0, "direction": None}],
+        "said": ["Boards 5-6: to the director"]}
+    before = next_part(next_moves(m, 2, 1))["moves"]
+    assert [mv["round"] for mv in before] == [3, 3, 3] and before[-1]["pair"] is None and before[-1]["to_table"]
+
+
+def test_a_refused_players_message_is_answered_as_one_naming_its_number(tmp_path: Path) -> None:
+    """A refused ``players`` message stood in the seating's answers as ``{"source": "", "board": null}``,
+    as if a board message nobody could read; each answer now says which kind of message it answers."""
+    wire = Wire()
+    desk = SessionDesk(Session.create(tmp_path / "s", make_setup(MITCHELL_3), analyse=False, synchronous="NORMAL"), wire)
+    players = {"table": "table-01", "kind": "players", "seq": 2101, "prev": 0, "deal": 0, "secret": False, "t": 1.0,
+               "body": {"section": "A", "table_number": 1, "round": 1, "side": "ns", "pair": "1 NS",
+                        "members": ["1021", "1045"]}}
+    assert desk.offer("cardtable/table-01/players", json.dumps(players).encode())
+    assert desk.offer(board_topic("table-01"), b"{not json")
+    assert desk.tick()
+    said, unread = wire.last(seating_topic("table-01"))["answers"]
+    assert (said["kind"], said["source"], said["board"], said["status"]) == ("players", "table-01:2101", None, "refused")
+    assert "no roster" in said["why"]
+    assert (unread["kind"], unread["source"], unread["board"]) == ("board", "", None)
+    desk.session.close()
+
+
+def test_a_restarted_session_answers_each_table_as_before(tmp_path: Path, rec: dict[str, Any]) -> None:
+    """A restart emptied every seating's answers: a table whose result was refused just before it was
+    never answered again. They are rebuilt from the journal (results taken, refusals, a reused number's word)."""
+    wire = Wire()
+    desk = SessionDesk(Session.create(tmp_path / "s", make_setup(MITCHELL_3), analyse=False, synchronous="NORMAL"), wire)
+    bad = json.loads(_message(rec, seq=8))
+    bad["body"]["tricks"] = 14
+    for payload in (_message(rec, seq=7), json.dumps(bad).encode(), b"{not json"):
+        desk.offer(board_topic("table-02"), payload)
+    desk.tick()
+    before = wire.last(seating_topic("table-02"))["answers"]
+    assert [a["status"] for a in before] == ["taken", "refused", "refused"]
+    desk.session.close()
+    again = Wire()
+    desk = SessionDesk(Session.open(tmp_path / "s", analyse=False, synchronous="NORMAL"), again)
+    desk.publish_all()
+    assert again.last(seating_topic("table-02"))["answers"] == before
+    assert again.last(seating_topic("table-01"))["answers"] == []
     desk.session.close()

@@ -158,7 +158,7 @@ def test_a_result_the_journal_cannot_take_is_not_applied_and_is_taken_when_sent_
 
     session = EventSession.create(tmp_path / "ev", EventSpec(EventKind.SWISS_TEAMS, 4, 3, 1), ("a", "b", "c", "d"))
     body = {"section": "A", "table_number": 1, "round": 1, "board": 1, "ns": "1", "ew": "3", "contract": "4S",
-            "declarer": "N", "lead": None, "tricks": 10, "record": "", "verified": False}
+            "declarer": "N", "lead": None, "tricks": 10, "record": "", "verified": False, "confirmed": {"ns": "N", "ew": "E"}}
     payload = json.dumps({"table": "a", "kind": "board", "seq": 7, "t": 1.0, "body": body}).encode()
     session.journal._conn.execute("PRAGMA busy_timeout = 50")
     other = sqlite3.connect(session.journal.path, isolation_level=None)
@@ -243,7 +243,7 @@ def test_a_tables_contract_not_in_its_one_spelling_is_refused_naming_the_field()
     def message(contract: str) -> bytes:
         body = {"section": "A", "table_number": 1, "round": 1, "board": 1, "ns": "home", "ew": "away",
                 "contract": contract, "declarer": "N", "lead": None, "tricks": 9, "auction": [], "play": [],
-                "record": "", "verified": False, "foul": None, "confirmed": {}}
+                "record": "", "verified": False, "foul": None, "confirmed": {"ns": "N", "ew": "E"}}
         return json.dumps({"table": "t-a", "kind": "board", "seq": 3, "deal": 0, "secret": False, "t": 1.0,
                            "body": body}).encode()
 

@@ -49,7 +49,7 @@ class Tables:
             seq = self.seq[table]
         body = {"section": "A", "table_number": number or TABLES.index(table) + 1, "round": rnd, "board": board,
                 "ns": "home", "ew": "away", "contract": contract, "declarer": declarer, "lead": None, "tricks": tricks,
-                "auction": [], "play": [], "record": "", "verified": False, "foul": None, "confirmed": {}}
+                "auction": [], "play": [], "record": "", "verified": False, "foul": None, "confirmed": {"ns": "N", "ew": "E"}}
         env = {"table": table, "kind": "board", "seq": seq, "deal": 0, "secret": False, "t": time.time(), "body": body}
         self.clients[table].publish(TOPICS.board(table), json.dumps(env), qos=1).wait_for_publish(10)
 
@@ -288,7 +288,7 @@ def test_a_message_the_journal_cannot_take_is_held_and_taken_in_order_once_it_ca
     def message(table: str, seq: int, board: int, tricks: int) -> bytes:
         body = {"section": "A", "table_number": TABLES.index(table) + 1, "round": 1, "board": board, "ns": "1",
                 "ew": "3", "contract": "4S", "declarer": "N", "lead": None, "tricks": tricks, "record": "",
-                "verified": False}
+                "verified": False, "confirmed": {"ns": "N", "ew": "E"}}
         return json.dumps({"table": table, "kind": "board", "seq": seq, "t": 1.0, "body": body}).encode()
 
     session.journal._conn.execute("PRAGMA busy_timeout = 50")
@@ -359,7 +359,7 @@ def test_the_last_result_sends_every_table_s_message_again_saying_finished(tmp_p
     def message(table: str, tricks: int) -> bytes:
         body = {"section": "A", "table_number": TABLES.index(table) + 1, "round": 1, "board": 1, "ns": "1",
                 "ew": "3", "contract": "4S", "declarer": "N", "lead": None, "tricks": tricks, "record": "",
-                "verified": False}
+                "verified": False, "confirmed": {"ns": "N", "ew": "E"}}
         return json.dumps({"table": table, "kind": "board", "seq": 1, "t": 1.0, "body": body}).encode()
 
     try:
@@ -385,7 +385,7 @@ def test_a_refused_result_is_answered_with_its_seq_and_board(tmp_path: Path) -> 
     service.client.publish = lambda topic, payload, qos=0, retain=False: published.__setitem__(  # type: ignore[method-assign]
         topic, json.loads(payload))
     body = {"section": "A", "table_number": 3, "round": 1, "board": 1, "ns": "1", "ew": "3", "contract": "4S",
-            "declarer": "N", "lead": None, "tricks": 10, "record": "", "verified": False}
+            "declarer": "N", "lead": None, "tricks": 10, "record": "", "verified": False, "confirmed": {"ns": "N", "ew": "E"}}
     try:
         service.offer(TOPICS.board("t-a"), json.dumps({"table": "t-a", "kind": "board", "seq": 10, "t": 1.0,
                                                        "body": body}).encode())

@@ -83,3 +83,14 @@ def test_what_the_broker_did_not_acknowledge_is_sent_again_after_a_restart(tmp_p
     assert [m["seq"] for m in again.ordered()] == [6]
     d2.close()
     j.close()
+
+
+def test_a_board_result_is_sent_secret_false_while_an_events_deal_is_held_back(tmp_path: Path) -> None:
+    """docs/mqtt.md: a ``board`` message's envelope has ``secret`` false (the board's play is over, its body
+    goes whole). The table wrote the deal's secrecy there, true when the confirmation came before the
+    deal's play was marked over, so the message said one thing and its body another."""
+    j = Journal.open(tmp_path / "j", synchronous="NORMAL")
+    d = Delivery("table-01", j, SecrecyFilter(), Wire(want=1).send, lambda: 1.0, heartbeat=3600)
+    assert d.envelope("event", 3, 10, {})["secret"] is True     # deal 3's cards are still held back
+    assert d.envelope("board", 3, 11, {})["secret"] is False
+    j.close()
