@@ -275,7 +275,7 @@ def test_the_table_view_gives_the_section_a_board_message_must_name(spec: EventS
         body = {"section": view["section"], "table_number": view["number"], "round": view["round"],
                 "board": view["boards"][0], "ns": "x", "ew": "y", "contract": "Pass", "declarer": None,
                 "lead": None, "tricks": 0, "auction": [], "play": [], "record": "", "verified": False,
-                "foul": None, "confirmed": {}, **fields}
+                "foul": None, "confirmed": {"ns": "N", "ew": "E"}, **fields}
         return json.dumps({"table": club_table, "kind": "board", "seq": 1, "deal": 0, "t": 1.0,
                            "body": {k: v for k, v in body.items() if v is not ...}}).encode()
 
