@@ -180,9 +180,8 @@ class EuchreScreens(LiveScreens):
         if isinstance(checked, Refused):
             return self.dash._json({"error": checked.error}, checked.status)
         data = checked.data
-        if needs_object and not isinstance(data, dict):
-            why = "the request is too big" if checked.too_big else "the request is not a JSON object"
-            return self.dash._json({"error": why}, 400)
+        if needs_object and checked.not_an_object:
+            return self.dash._json({"error": checked.not_an_object}, 400)
         try:
             why_not = await asyncio.to_thread(act, data if isinstance(data, dict) else {}, str(checked.login.user))
         except SessionFileError as exc:
