@@ -81,6 +81,33 @@ def _first_event(client: httpx.Client, url: str) -> str:
     return ""
 
 
+def test_guessing_the_spectator_password_is_throttled_like_the_director_s_login(broker: LocalBroker) -> None:
+    """300 guesses took 0.2 s, every one answered. Now, as the director's login (docs/mqtt.md): three free
+    failures from an address, then it waits 1, 2, 4 ... s (429, Retry-After) before a guess is even
+    checked, the right password included; the right one clears the count."""
+    from starlette.testclient import TestClient
+
+    clock = [1000.0]
+    p = SpectatorPage("127.0.0.1", broker.port, "s-pw", password="quiet-club-7", clock=lambda: clock[0])
+    with TestClient(p.app, follow_redirects=False) as c:
+        for i in range(3):
+            r = c.post("/login", data={"password": f"guess{i}"})
+            assert r.status_code == 303 and r.headers["location"] == "/?wrong"
+        r = c.post("/login", data={"password": "guess3"})
+        assert r.status_code == 303                      # the fourth is checked, and sets the first wait
+        r = c.post("/login", data={"password": "quiet-club-7"})
+        assert r.status_code == 429 and r.headers["retry-after"] == "1" and "set-cookie" not in r.headers
+        assert "Too many attempts: try again in 1 s." in r.text and 'type="password"' in r.text
+        clock[0] += 1.0
+        r = c.post("/login", data={"password": "guess4"})
+        assert r.status_code == 303 and r.headers["location"] == "/?wrong"
+        assert c.post("/login", data={"password": "quiet-club-7"}).headers["retry-after"] == "2"
+        clock[0] += 2.0
+        r = c.post("/login", data={"password": "quiet-club-7"})
+        assert r.status_code == 303 and "set-cookie" in r.headers
+        assert c.post("/login", data={"password": "guess5"}).status_code == 303    # cleared: free again
+
+
 def test_a_private_event_needs_the_spectator_password(page: tuple[SpectatorPage, Any], broker: LocalBroker) -> None:
     p, url = page
     import httpx
