@@ -116,6 +116,10 @@ class SpectatorPage:
         name = self.topics.parse(msg.topic)
         if name is None or name.family != "spectate":
             return
+        if not msg.payload:      # the broadcast cleared what an earlier run left (docs/broadcast.md)
+            if self._loop is not None:
+                self._loop.call_soon_threadsafe(self._clear, msg.topic)
+            return
         read = read_json(msg.payload)
         if read.refusal is not None or not isinstance(read.value, dict):
             log.warning("spectator page: a message on %s was not read", msg.topic[:200])
@@ -133,6 +137,17 @@ class SpectatorPage:
             self.latest[topic] = body
         self._pending.append({"type": "event", "body": body} if topic == self.topics.spectate_event
                              else _delta(before, body))
+        if not self._flush_due and self._loop is not None:
+            self._flush_due = True
+            self._loop.call_later(BATCH, self._flush)
+
+    def _clear(self, topic: str) -> None:
+        """On the event loop: a topic cleared is gone from the snapshot, and every browser starts again
+        from a fresh one (``cleared``), so none keeps showing it."""
+        with self._lock:
+            if self.latest.pop(topic, None) is None:
+                return
+        self._pending.append({"type": "cleared"})
         if not self._flush_due and self._loop is not None:
             self._flush_due = True
             self._loop.call_later(BATCH, self._flush)
