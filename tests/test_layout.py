@@ -51,7 +51,7 @@ ROOMS: dict[str, set[str]] = {
     "firmware_host.evening": {"firmware_host.club", "firmware_host.config", "firmware_host.duplicate",
                               "firmware_host.live", "firmware_host.players", "firmware_host.records",
                               "firmware_host.session", "firmware_host.shoe", "firmware_host.table"},
-    "firmware_host.broadcast": {"firmware_host.records"},
+    "firmware_host.broadcast": {"firmware_host.records", "firmware_host.web"},
     "firmware_host.euchre_night": {"firmware_host.club", "firmware_host.config", "firmware_host.live",
                                    "firmware_host.records", "firmware_host.session", "firmware_host.table",
                                    "firmware_host.web"},

@@ -20,6 +20,7 @@ committed it).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -84,6 +85,8 @@ class Releaser:
             for the whole session).
         topics: the topic tree.
         title: the event's name on the page.
+        session: what names this session among every session the broker has carried (``session_id``;
+            ``""``: none, so nothing an earlier run left is kept, :meth:`stale`).
     """
 
     def __init__(self, release: Release, tables: Mapping[str, int], plays: Mapping[int, frozenset[int]], *,
@@ -92,8 +95,9 @@ class Releaser:
                  topics: Topics = TOPICS, title: str = "", games: Mapping[str, str] | None = None,
                  records_dir: Path | None = None,
                  euchre_names: Callable[[int], Mapping[Seat, str]] | None = None,
-                 names_now: Callable[[], Mapping[str, tuple[str, str]]] | None = None) -> None:
+                 names_now: Callable[[], Mapping[str, tuple[str, str]]] | None = None, session: str = "") -> None:
         self.release = release
+        self.session = session
         self.tables = dict(tables)
         self.plays = {int(b): frozenset(t) for b, t in plays.items()}
         self.rooms = dict(rooms or {})
@@ -276,9 +280,29 @@ class Releaser:
         finished = any(v["kind"] == "result" for v in views)
         folded = self.released_board(play)
         body = {"game": play.game, "table": play.table, "board": play.board, "room": self.rooms.get(play.table, "o"),
-                "items": views, "finished": finished,
+                "release": self._stamp(), "items": views, "finished": finished,
                 "summary": euchre_summary(folded) if isinstance(folded, EuchreHand) else summary(folded)}
         return self.topics.spectate_board(play.table, play.board), json.dumps(body, separators=(",", ":"))
+
+    def _stamp(self) -> dict[str, Any]:
+        """Under what a board message was released: this session, by this rule."""
+        return {"session": self.session, "rule": self.release.rule.value, "delay": self.release.delay}
+
+    def stale(self, topic: str, payload: bytes | str) -> bool:
+        """Whether a retained ``spectate`` message found on the broker at the start is to be cleared: every
+        one but the event's (which this run replaces) and a board released in this very session by this
+        very rule (this service, restarted). A board of last week's session, of a run under another rule
+        (``delay`` then ``after-field``), with no stamp, or that cannot be read, is not released by the
+        rule now in force, whose facts start empty: it goes, and comes back once this run releases it."""
+        if topic == self.topics.spectate_event:
+            return False
+        if any(self.topics.spectate_board(t, b) == topic for (t, b), p in self._boards.items() if p.released):
+            return False    # this run's own (found again after a reconnection)
+        read = read_json(payload)
+        body = read.value if read.refusal is None else None
+        stamp = body.get("release") if isinstance(body, dict) else None
+        return not (self.session and stamp == self._stamp()
+                    and topic == self.topics.spectate_board(body.get("table"), body.get("board")))
 
     def released_board(self, play: _Play) -> BoardPlay | EuchreHand | None:
         """The board as far as it is released, folded from its released rows alone (for LIN and the
@@ -326,6 +350,12 @@ class Releaser:
     def released_items(self) -> dict[tuple[int, int], list[Item]]:
         """Every (table, board)'s released items (for tests and the benchmark's judge)."""
         return {k: p.items[:p.released] for k, p in self._boards.items()}
+
+
+def session_id(folder: Path) -> str:
+    """A session's name on the spectators' topics: a digest of its folder's full path (the folder itself is
+    not told to spectators). Next week's session has its own folder, so its own name."""
+    return hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:16]
 
 
 def plays_of(movement: Movement) -> dict[int, frozenset[int]]:

@@ -11,7 +11,8 @@ uvicorn's event loop, one queue a browser, as the director's dashboard does. A b
 
 A public event needs no login. A private one (``password`` given) shows a password form first; the
 right password gives a cookie (HttpOnly, SameSite=Strict) for the evening, and ``/events`` refuses any
-browser without it. Routes: ``GET /`` (the page, or the form), ``POST /login``, ``GET /events``,
+browser without it; guesses are throttled per client address with the director's login's throttle
+(``web.throttle``: three free, then waits of 1, 2, 4 ... 60 s, answered 429). Routes: ``GET /`` (the page, or the form), ``POST /login``, ``GET /events``,
 ``GET /spectate.js``, ``GET /health`` (how many browsers are connected).
 """
 
@@ -23,13 +24,16 @@ import hmac
 import html
 import json
 import logging
+import math
 import secrets
 import threading
+import time
 import urllib.parse
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from typing import Any
 
+from firmware_host.web.throttle import Throttle
 from firmware_host.wire.reader import read_json
 from firmware_host.wire.subscribed import track_connected
 from firmware_host.wire.topics import SPECTATOR_USER, TOPICS, Topics
@@ -59,13 +63,14 @@ class SpectatorPage:
 
     def __init__(self, host: str, port: int, broker_password: str, *, title: str = "",
                  password: str | None = None, topics: Topics = TOPICS, user: str = SPECTATOR_USER,
-                 client_id: str = "spectator-page") -> None:
+                 client_id: str = "spectator-page", clock: Callable[[], float] = time.monotonic) -> None:
         import paho.mqtt.client as mqtt
         from starlette.applications import Starlette
         from starlette.routing import Route
 
         self.title = title
         self.password = password
+        self.throttle = Throttle(clock)   # the director's login's throttle (docs/mqtt.md), per client address
         self.topics = topics
         self.latest: dict[str, Any] = {}
         self.clients: set[asyncio.Queue[bytes]] = set()
@@ -111,6 +116,10 @@ class SpectatorPage:
         name = self.topics.parse(msg.topic)
         if name is None or name.family != "spectate":
             return
+        if not msg.payload:      # the broadcast cleared what an earlier run left (docs/broadcast.md)
+            if self._loop is not None:
+                self._loop.call_soon_threadsafe(self._clear, msg.topic)
+            return
         read = read_json(msg.payload)
         if read.refusal is not None or not isinstance(read.value, dict):
             log.warning("spectator page: a message on %s was not read", msg.topic[:200])
@@ -128,6 +137,17 @@ class SpectatorPage:
             self.latest[topic] = body
         self._pending.append({"type": "event", "body": body} if topic == self.topics.spectate_event
                              else _delta(before, body))
+        if not self._flush_due and self._loop is not None:
+            self._flush_due = True
+            self._loop.call_later(BATCH, self._flush)
+
+    def _clear(self, topic: str) -> None:
+        """On the event loop: a topic cleared is gone from the snapshot, and every browser starts again
+        from a fresh one (``cleared``), so none keeps showing it."""
+        with self._lock:
+            if self.latest.pop(topic, None) is None:
+                return
+        self._pending.append({"type": "cleared"})
         if not self._flush_due and self._loop is not None:
             self._flush_due = True
             self._loop.call_later(BATCH, self._flush)
@@ -171,17 +191,23 @@ class SpectatorPage:
         from starlette.responses import HTMLResponse
         title = html.escape(self.title or "Live tables")
         if not self._allowed(request):
-            wrong = request.query_params.get("wrong") is not None
-            body = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
+            return self._form("That password is not right." if request.query_params.get("wrong") is not None else "")
+        return HTMLResponse(_static("spectate.html").replace("{{title}}", title), headers=self._headers())
+
+    def _form(self, message: str, status: int = 200) -> Any:
+        """A private event's password form, with ``message`` above it when there is one."""
+        from starlette.responses import HTMLResponse
+        title = html.escape(self.title or "Live tables")
+        said = f"<p role=alert>{html.escape(message)}</p>" if message else ""
+        body = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
                     f'content="width=device-width, initial-scale=1"><title>{title}</title></head><body '
                     f'style="font-family:system-ui,sans-serif;padding:16px"><h1>{title}</h1>'
                     f'<p>This event is private: the spectator password is on the club\'s notice.</p>'
-                    f'{"<p role=alert>That password is not right.</p>" if wrong else ""}'
-                    f'<form method="post" action="/login"><label>Spectator password '
-                    f'<input type="password" name="password" autocomplete="current-password" required></label> '
-                    f'<button type="submit">Watch</button></form></body></html>')
-            return HTMLResponse(body, headers=self._headers())
-        return HTMLResponse(_static("spectate.html").replace("{{title}}", title), headers=self._headers())
+                f'{said}'
+                f'<form method="post" action="/login"><label>Spectator password '
+                f'<input type="password" name="password" autocomplete="current-password" required></label> '
+                f'<button type="submit">Watch</button></form></body></html>')
+        return HTMLResponse(body, status, headers=self._headers())
 
     async def script(self, request: Any) -> Any:
         from starlette.responses import Response
@@ -194,8 +220,19 @@ class SpectatorPage:
         given = (fields.get("password") or [""])[0]
         if self.password is None:
             return RedirectResponse("/", 303)
+        address = request.client.host if request.client else "?"
+        keys = [f"address:{address}"]    # one password for every spectator: no name to count against
+        wait = self.throttle.wait(keys)
+        if wait > 0:
+            seconds = max(1, math.ceil(wait))     # rounded up: never "try again in 0 s"
+            log.warning("spectator password from %s refused: too many attempts; %d s to wait", address, seconds)
+            resp = self._form(f"Too many attempts: try again in {seconds} s.", 429)
+            resp.headers["Retry-After"] = str(seconds)
+            return resp
+        self.throttle.attempt(keys)
         if not hmac.compare_digest(given.encode(), self.password.encode()):
             return RedirectResponse("/?wrong", 303)
+        self.throttle.succeeded(keys)
         token = secrets.token_urlsafe(24)
         self._tokens.add(token)
         response = RedirectResponse("/", 303)

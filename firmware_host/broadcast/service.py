@@ -5,6 +5,11 @@ topics), subscribes to ``<prefix>/+/play``, and on one thread of its own, every 
 what arrived to the releaser and publishes what it releases on ``<prefix>/spectate/...`` (retained,
 QoS 1). Nothing else is published; the spectators' page (``page.py``) reads only those topics, with the
 ``spectator`` login.
+
+It also subscribes to ``<prefix>/spectate/#``: the retained messages an earlier run left there (last
+week's session, or this one under another rule) would stay on every spectator's page, hands and all,
+though this run released none of them. Each one found that this run's rule does not release for this
+session (``Releaser.stale``) is cleared (an empty retained message) on the next step.
 """
 
 from __future__ import annotations
@@ -45,6 +50,8 @@ class BroadcastService:
         self.inbox: deque[tuple[str, bytes]] = deque()
         self.connected = threading.Event()
         self.published = 0
+        self.cleared = 0
+        self.found: deque[tuple[str, bytes]] = deque()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -84,16 +91,27 @@ class BroadcastService:
             log.warning("broadcast: the broker refused the login: %s", reason_code)
             return
         client.subscribe(self.releaser.topics.play("+"), qos=1)
+        client.subscribe(self.releaser.topics.spectate_all, qos=1)   # to learn what earlier runs left
         topic, payload = self.releaser.event_message()
         client.publish(topic, payload, qos=1, retain=True)
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        if msg.topic.startswith(self.releaser.topics.spectate_root):
+            if msg.retain and msg.payload:      # left on the broker (ours as we publish come unretained)
+                self.found.append((msg.topic, msg.payload))
+            return
         self.inbox.append((msg.topic, msg.payload))
 
     def step(self) -> list[Publication]:
         """Hand what arrived to the releaser, and what time released; publish it all."""
         out: list[Publication] = []
         with self._lock:
+            while self.found:
+                topic, raw = self.found.popleft()
+                if self.releaser.stale(topic, raw):
+                    self.client.publish(topic, b"", qos=1, retain=True)   # an empty retained message clears it
+                    self.cleared += 1
+                    log.info("broadcast: cleared %s, left by an earlier run and not released by this one", topic[:200])
             while self.inbox:
                 topic, raw = self.inbox.popleft()
                 try:

@@ -362,8 +362,9 @@ class Dashboard:
                                lambda: self.hub.clients.discard(q), self._headers())
 
     async def _director_post(self, request: Any, what: str) -> tuple[Any, str, dict[str, Any]] | Any:
-        """The checks every command from the page passes (``web.guard``), and a JSON object naming a
-        known table. Returns (session, table, data) or the refusal."""
+        """The checks every command from the page passes (``web.guard``), and a JSON object (else 400 with
+        the reason, ``Passed.not_an_object``) naming a known table (else 404). Returns (session, table,
+        data) or the refusal."""
         checked = await guard(request, self.sessions, what, MAX_BODY)
         if isinstance(checked, Refused):
             return self._json({"error": checked.error}, checked.status)
@@ -371,7 +372,10 @@ class Dashboard:
         if checked.refused is not None and checked.refused.kind in ("utf8", "surrogate"):
             log.warning("%s by %s refused: %s", what, s.user, checked.refused)
             return self._json({"error": str(checked.refused)}, 400)
-        table = data.get("table") if isinstance(data, dict) else None
+        if checked.not_an_object:     # not JSON, a list, too big: the reason, never "unknown table"
+            log.warning("%s by %s refused: %s", what, s.user, checked.not_an_object)
+            return self._json({"error": checked.not_an_object}, 400)
+        table = data.get("table")
         if not isinstance(table, str) or table not in self.state.tables:
             log.warning("%s by %s refused: unknown table %r", what, s.user, str(table)[:80])
             return self._json({"error": "unknown table"}, 404)

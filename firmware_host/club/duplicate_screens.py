@@ -41,7 +41,7 @@ from firmware_host.duplicate import forms
 from firmware_host.duplicate.views import director_view, table_view, traveller
 from firmware_host.session.duplicate_session import Outcome, SessionDesk
 from firmware_host.web import stream
-from firmware_host.web.guard import MAX_BODY, Refused, guard, own_origin, read_body, token_of
+from firmware_host.web.guard import MAX_BODY, Refused, guard, not_an_object, own_origin, read_body, token_of
 
 log = logging.getLogger(__name__)
 
@@ -278,19 +278,14 @@ class DuplicateScreens:
         if isinstance(checked, Refused):
             return self.dash._json({"error": checked.error}, checked.status)
         s, data = checked.login, checked.data
-        if not isinstance(data, dict):  # journaled: the refusal is the record (issue 25)
-            return await self._unreadable(what, s.user, checked.body, checked.refused)
+        if checked.not_an_object:  # journaled: the refusal is the record (issue 25)
+            return await self._unreadable(what, s.user, checked.body, checked.not_an_object)
         return s.user, data
 
-    async def _unreadable(self, what: str, user: str, body: bytes, refused: Any) -> Any:
+    async def _unreadable(self, what: str, user: str, body: bytes, why: str) -> Any:
         """A body that is no JSON object of at most ``MAX_BODY`` bytes (not UTF-8, a lone surrogate, a
-        list...): answered 400 with the reader's true reason, and journaled as a refusal (nothing is
-        lost), the same for the director's forms and a table's page."""
-        why = "the request is not a JSON object"
-        if refused is not None:
-            why = f"the request is refused: {refused}"
-        if len(body) > MAX_BODY:
-            why = f"the request is over {MAX_BODY} bytes"
+        list...): answered 400 with the reader's true reason (``Passed.not_an_object``), and journaled as
+        a refusal (nothing is lost), the same for the director's forms and a table's page."""
         log.warning("%s by %s refused: %s", what, user, why)
         record = {"type": "form", "form": what, "by": user, "payload": body[:2000].decode("utf-8", "replace")}
         await self._locked(lambda: self.desk.session.refuse([(record, why)]))   # a commit: off the loop
@@ -383,7 +378,7 @@ class DuplicateScreens:
         body, data, refused = await read_body(request, MAX_BODY)
         user = f"{tid}'s page"
         if not isinstance(data, dict):   # as the director's forms answer it: 400, the reader's reason
-            return await self._unreadable("enter", user, body, refused)
+            return await self._unreadable("enter", user, body, not_an_object(body, data, refused, MAX_BODY))
         try:
             rec = await self._locked(lambda: forms.enter(data, user, self.desk.session.state, table=tid))
         except forms.FormError as exc:

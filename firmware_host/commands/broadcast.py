@@ -101,7 +101,7 @@ def _live(args: argparse.Namespace) -> int:
     import threading
 
     from firmware_host.broadcast.bridge_names import EventNames, EventNamesError, SessionNames
-    from firmware_host.broadcast.live import Releaser, plays_of, teams_rooms
+    from firmware_host.broadcast.live import Releaser, plays_of, session_id, teams_rooms
     from firmware_host.broadcast.page import SpectatorPage, serve
     from firmware_host.broadcast.service import BroadcastService
     from firmware_host.session.duplicate_session import Session
@@ -176,13 +176,15 @@ def _live(args: argparse.Namespace) -> int:
         lin = Path(args.lin) if args.lin else Path(args.event) / "lin"
         title = args.title or spec.name
         releaser = Releaser(release, {tid: k for k, tid in enumerate(bridge.tables, 1)}, board_tables(spec),
-                            rooms=room, other_room=other, lin_dir=lin, title=title, names_now=bridge.sides)
+                            rooms=room, other_room=other, lin_dir=lin, title=title, names_now=bridge.sides,
+                            session=session_id(Path(args.event)))
     elif session is None:
         tables = {tid: k for k, tid in enumerate(ids, 1)}
         title = args.title or (night.night.setup.name if night is not None else "Euchre")
         releaser = Releaser(release, tables, {}, games=dict.fromkeys(tables, "euchre"),
                             records_dir=Path(args.out) / "euchre", title=title,
-                            euchre_names=night.seats if night is not None else None)
+                            euchre_names=night.seats if night is not None else None,
+                            session=session_id(Path(args.euchre_night)) if args.euchre_night else "")
     else:
         setup = session.state.setup
         session.close()
@@ -197,7 +199,7 @@ def _live(args: argparse.Namespace) -> int:
         title = args.title or setup.name
         assert bridge is not None
         releaser = Releaser(release, dict(setup.tables), plays_of(movement), rooms=rooms, other_room=other,
-                            lin_dir=lin, title=title, names_now=bridge.sides)
+                            lin_dir=lin, title=title, names_now=bridge.sides, session=session_id(Path(args.session)))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     service = BroadcastService(releaser, args.host, args.port, broadcast_pw)
     service.start()
@@ -221,5 +223,6 @@ def _live(args: argparse.Namespace) -> int:
         for reader in (night, bridge):
             if reader is not None:
                 reader.close()
-    print(f"stopped: {releaser.taken} rows taken, {releaser.refused} refused, {service.published} published")
+    print(f"stopped: {releaser.taken} rows taken, {releaser.refused} refused, {service.published} published, "
+          f"{service.cleared} left by an earlier run cleared")
     return 0

@@ -5,6 +5,7 @@
 |---|---|
 | ``/`` | the director's page: the round in play, every table (seats, hands played, points each side, reneges), the next round's seats the moment a round ends, the standings, and the button that calls the round |
 | ``/table/<id>`` | a table's page: who sits where at that table this round, its hands, and the standings |
+| ``/static/<name>`` | the pages' script and style (``static/``: ``serve.js``, ``night_view.js``, ``serve.css``, ``sheet.css``); every answer carries a Content-Security-Policy that runs and styles nothing else |
 | ``/events`` | the pages' event stream (``text/event-stream``): the view (``views.page_view``) now, and again at every change |
 | ``/state.json`` | the same view, once |
 | ``/standings.json``, ``/hands.json``, ``/sheet.html`` | the exports (``views``) |
@@ -14,10 +15,12 @@
 from __future__ import annotations
 
 import hmac
+import html
 import json
 import logging
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
 from typing import Any
 
 from firmware_host.euchre_night.service import NightService
@@ -28,59 +31,34 @@ PING = 15.0
 
 _PAGE = """<!doctype html><html lang=en><meta charset=utf-8>
 <meta name=viewport content="width=device-width,initial-scale=1"><title>Euchre night</title>
-<style>body{font-family:sans-serif;margin:8px;overflow-wrap:anywhere}table{border-collapse:collapse;margin:6px 0}
-td,th{border:1px solid #999;padding:2px 6px}.n{text-align:right}.renege{color:#a00}
-th{white-space:nowrap;overflow-wrap:normal}#conn{font-size:.9em;color:#555}
-@media (max-width:599px){table{font-size:.85em}td,th{padding:2px 3px}
-#exports a{display:inline-flex;align-items:center;min-height:44px}}</style>
+<link rel=stylesheet href=/static/serve.css>
+<body data-table="__TABLE__">
 <h1 id=title>Euchre night</h1><p><span id=conn role=status>connecting</span></p><p id=round></p>__CALL__
 <div id=tables></div><h2>Standings</h2>
 <table id=standings></table><p id=exports><a href=/sheet.html>printable sheet</a> · <a href=/standings.json>standings.json</a>
 · <a href=/hands.json>hands.json</a></p><p id=head></p>
-<script>
-const TABLE = __TABLE__;
-const e = s => String(s).replace(/[&<>"]/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;"}[c]));
-function seats(t){return ["N","S","E","W"].map(s=>s+": "+e(t.seats[s].name)).join(", ");}
-function draw(v){
-  document.getElementById("title").textContent = v.name;
-  document.getElementById("round").textContent = (v.finished ? "Final standings" :
-     "Round " + v.round + " of " + v.rounds + (v.called ? " (called: finish the hand in play)" : "")) +
-     " · hands taken: " + v.hands_taken;
-  let rows = v.tables.filter(t => !TABLE || t.table === TABLE);
-  let h = "<table><tr><th>Table</th><th>Seats</th><th>Hands</th><th>NS</th><th>EW</th><th>Reneges</th></tr>";
-  for (const t of rows) h += "<tr><td>"+e(t.table)+"</td><td>"+seats(t)+"</td><td class=n>"+t.hands+"/"+t.of+
-     "</td><td class=n>"+t.ns+"</td><td class=n>"+t.ew+"</td><td class=renege>"+
-     t.reneges.map(r=>"hand "+r.hand+": "+e(r.seat)+" trick "+r.trick+" ("+e(r.law)+")").join("; ")+"</td></tr>";
-  if (TABLE && !rows.length) h += "<tr><td colspan=6>This table sits out this round.</td></tr>";
-  h += "</table>";
-  if (v.out.length) h += "<p>Sitting out: " + v.out.map(p=>e(p.name)).join(", ") + "</p>";
-  document.getElementById("tables").innerHTML = h;
-  let s = "<tr><th>Place</th><th>Player</th><th>Points</th><th>Hands won</th><th>Loners</th></tr>";
-  for (const r of v.standings) s += "<tr><td>"+e(r.place)+"</td><td>"+e(r.shown)+"</td><td class=n>"+
-     e(r.points_shown)+"</td><td class=n>"+r.hands_won+"</td><td class=n>"+r.loners+"</td></tr>";
-  document.getElementById("standings").innerHTML = s;
-  document.getElementById("head").textContent = "journal head " + v.head;
-  document.body.dataset.version = v.version;
-}
-const es = new EventSource("/events");
-const conn = document.getElementById("conn");
-es.onopen = () => { conn.textContent = "live"; };
-es.onerror = () => { conn.textContent = "reconnecting"; };   // the browser tries again on its own
-es.onmessage = m => draw(JSON.parse(m.data));
-__CALLJS__
-</script></html>"""
+<script src=/static/night_view.js></script><script src=/static/serve.js></script>
+</body></html>"""
 
 _CALL = '<p><input id=token placeholder="director token"> <button id=call>Call the round</button> <span id=said></span></p>'
-_CALLJS = """document.getElementById("call").onclick = async () => {
-  const r = await fetch("call", {method: "POST", headers: {"X-Director-Token": document.getElementById("token").value}});
-  document.getElementById("said").textContent = await r.text();
-};"""
+
+# the script and the style are our own files (static/): nothing inline runs, so markup that got into a view
+# could not run either (docs/mqtt.md, "The dashboard": the same policy)
+HEADERS = {"Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; "
+                                      "frame-ancestors 'none'",
+           "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store",
+           "Referrer-Policy": "same-origin"}
+STATIC = {"night_view.js": "text/javascript", "serve.js": "text/javascript", "serve.css": "text/css",
+          "sheet.css": "text/css"}
+
+
+def _static(name: str) -> str:
+    return resources.files("firmware_host.euchre_night").joinpath("static", name).read_text(encoding="utf-8")
 
 
 def page_html(table: str | None) -> str:
-    """The director's page (``table`` None) or a table's page."""
-    return (_PAGE.replace("__TABLE__", json.dumps(table)).replace("__CALL__", "" if table else _CALL)
-            .replace("__CALLJS__", "" if table else _CALLJS))
+    """The director's page (``table`` None) or a table's."""
+    return _PAGE.replace("__TABLE__", html.escape(table or "", quote=True)).replace("__CALL__", "" if table else _CALL)
 
 
 class NightPages:
@@ -136,7 +114,8 @@ class NightPages:
         h.send_response(code)
         h.send_header("Content-Type", ctype)
         h.send_header("Content-Length", str(len(data)))
-        h.send_header("Cache-Control", "no-store")
+        for k, v in HEADERS.items():
+            h.send_header(k, v)
         h.end_headers()
         h.wfile.write(data)
 
@@ -150,6 +129,9 @@ class NightPages:
             return self._send(h, 200, page_html(path[len("/table/"):]), "text/html; charset=utf-8")
         if path == "/events":
             return self._events(h)
+        if path.startswith("/static/") and path[len("/static/"):] in STATIC:
+            name = path[len("/static/"):]
+            return self._send(h, 200, _static(name), STATIC[name] + "; charset=utf-8")
         with s.lock:
             head = s.head()
             if path == "/state.json":
@@ -159,7 +141,7 @@ class NightPages:
             elif path == "/hands.json":
                 body = json.dumps(hands_export(s.night, head), indent=1)
             elif path == "/sheet.html":
-                return self._send(h, 200, sheet_html(s.night, head), "text/html; charset=utf-8")
+                return self._send(h, 200, sheet_html(s.night, head, "/static/sheet.css"), "text/html; charset=utf-8")
             else:
                 return self._send(h, 404, f"no page {path[:100]!r}\n", "text/plain; charset=utf-8")
         self._send(h, 200, body, "application/json")
@@ -176,7 +158,8 @@ class NightPages:
     def _events(self, h: BaseHTTPRequestHandler) -> None:
         h.send_response(200)
         h.send_header("Content-Type", "text/event-stream")
-        h.send_header("Cache-Control", "no-store")
+        for k, v in HEADERS.items():
+            h.send_header(k, v)
         h.end_headers()
         sent = -1
         try:

@@ -39,7 +39,7 @@ from firmware_host.web.screens import LiveScreens
 
 log = logging.getLogger(__name__)
 
-STATIC = {"euchre.js": "text/javascript"}
+STATIC = {"euchre.js": "text/javascript", "night_view.js": "text/javascript", "sheet.css": "text/css"}
 
 
 def _static(name: str) -> str:
@@ -151,7 +151,8 @@ class EuchreScreens(LiveScreens):
         s = self.desk.session
         path = request.url.path
         if path.endswith("sheet.html"):
-            return self.dash._html(await self._locked(lambda: sheet_html(s.night, s.head())))
+            # the sheet's style as our own stylesheet, which the dashboard's policy allows (style-src 'self')
+            return self.dash._html(await self._locked(lambda: sheet_html(s.night, s.head(), "/euchre/static/sheet.css")))
         make = standings_export if path.endswith("standings.json") else hands_export
         body = await self._locked(lambda: make(s.night, s.head()))
         return JSONResponse(body, headers={**self.dash._headers(),
@@ -179,9 +180,8 @@ class EuchreScreens(LiveScreens):
         if isinstance(checked, Refused):
             return self.dash._json({"error": checked.error}, checked.status)
         data = checked.data
-        if needs_object and not isinstance(data, dict):
-            why = "the request is too big" if checked.too_big else "the request is not a JSON object"
-            return self.dash._json({"error": why}, 400)
+        if needs_object and checked.not_an_object:
+            return self.dash._json({"error": checked.not_an_object}, 400)
         try:
             why_not = await asyncio.to_thread(act, data if isinstance(data, dict) else {}, str(checked.login.user))
         except SessionFileError as exc:

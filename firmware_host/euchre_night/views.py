@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 from fractions import Fraction
+from importlib import resources
 from typing import Any
 
 from laws.cards import Seat
@@ -123,8 +124,16 @@ def page_view(night: Night, head: str = "", version: int = 0, refused: int = 0) 
             "hands_taken": len(night.hands)}
 
 
-def sheet_html(night: Night, head: str = "") -> str:
-    """The printable standings sheet (one page of HTML, no script)."""
+def _sheet_css() -> str:
+    return resources.files("firmware_host.euchre_night").joinpath("static", "sheet.css").read_text(encoding="utf-8").strip()
+
+
+def sheet_html(night: Night, head: str = "", stylesheet: str = "") -> str:
+    """The printable standings sheet (one page of HTML, no script).
+
+    Its style (``static/sheet.css``) is written into the page, so the file an export writes prints styled
+    on its own; a server whose Content-Security-Policy allows no inline style gives ``stylesheet``, the
+    address it serves that file at, and the page links it instead."""
     s = night.setup
     e = html.escape
     rows = "".join(f"<tr><td>{e(r['place'])}</td><td>{r['player']}</td><td>{e(r['shown'])}</td>"
@@ -136,8 +145,7 @@ def sheet_html(night: Night, head: str = "") -> str:
                f"{rules.loner if rules.loner_partner is None else rules.loner_partner}), euchred {rules.euchred}")
     status = "final" if night.finished else f"after round {night.current} (in play)"
     return (f"<!doctype html><html lang=en><meta charset=utf-8><title>{e(s.name)} - standings</title>"
-            "<style>body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #444;"
-            "padding:2px 8px}.n{text-align:right}@media print{button{display:none}}</style>"
+            + (f'<link rel=stylesheet href="{e(stylesheet)}">' if stylesheet else f"<style>{_sheet_css()}</style>") +
             f"<h1>{e(s.name)}</h1><p>{e(s.club)} {e(s.date)} &middot; {e(s.format.value)}, {s.rounds} rounds of "
             f"{s.hands} hands &middot; scoring: {e(scoring)} &middot; standings {e(status)}</p>"
             "<table><thead><tr><th>Place</th><th>No.</th><th>Player</th><th>Points</th><th>Hands won</th>"

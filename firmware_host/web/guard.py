@@ -47,6 +47,21 @@ class Passed:
     def too_big(self) -> bool:
         return len(self.body) > self.max_body
 
+    @property
+    def not_an_object(self) -> str:
+        return not_an_object(self.body, self.data, self.refused, self.max_body)
+
+
+def not_an_object(body: bytes, data: Any, refused: LineRefused | None, max_body: int = MAX_BODY) -> str:
+    """Why a body (as :func:`read_body` read it) is no JSON object (``""``: it is one): the reason every
+    command's and form's 400 gives. Over ``max_body`` bytes, refused by the reader (bad JSON, not UTF-8,
+    a lone surrogate), or JSON of another kind (a list, a number)."""
+    if len(body) > max_body:
+        return f"the request is over {max_body} bytes"
+    if refused is not None:
+        return f"the request is refused: {refused}"
+    return "" if isinstance(data, dict) else "the request is not a JSON object"
+
 
 def login_of(request: Any, sessions: Any) -> Any:
     """The live login of ``request`` (``auth.Sessions``), or None."""

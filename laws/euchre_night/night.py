@@ -29,6 +29,7 @@ from laws.competition.teams import round_robin
 from laws.competitors import Competitor, Pair, player
 from laws.errors import as_typed
 from laws.euchre_night import formats
+from laws.euchre_night.form import hand_form_problem
 from laws.euchre_night.formats import FormatError, Round
 from laws.euchre_night.scoring import Hand, HandError, Penalty, Rules, Scoring, seat_points
 from laws.euchre_night.standings import (
@@ -124,8 +125,10 @@ def hand_from_body(b: Mapping[str, Any]) -> Hand:
     """The scoring facts of a ``hand`` record (``docs/euchre.md``, "The hand notation").
 
     Raises:
-        HandError: a field that is missing or wrong, named.
+        HandError: a field that is missing or wrong, named (its form: ``form.hand_form_problem``).
     """
+    if why := hand_form_problem(b):
+        raise HandError(why)
     try:
         makers = Side(str(b.get("makers")))
     except ValueError:
@@ -469,6 +472,8 @@ class Night:
         want = {s.value: p for s, p in zip(SEATS, seats)}
         if players != want:
             return f"{table}, round {rnd}: the hand names players {as_typed(players, 200)} at the seats, the round seats {as_typed(want, 200)}"
+        if "corrections" in rec:     # only the director corrects a hand, on the night's own record
+            return f"{table}, round {rnd}, hand {number}: a table's hand carries no corrections"
         try:
             hand_from_body(rec)
         except HandError as exc:

@@ -12,11 +12,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from laws.cards import Seat, Side
+from laws.euchre_night.form import NOTATION
 from laws.games.euchre_hands import active, power
 from laws.games.euchre_play import effective_suit, tricks
 from laws.state import DealState
 
-NOTATION = "cardtable-euchre-hand/1"
 PENALTY_CLAUSES = ("EU-63", "EU-90", "EU-50")
 
 

@@ -4,6 +4,7 @@ equal to the journals; a private event's password; nothing but released topics e
 
 from __future__ import annotations
 
+import json
 import shutil
 import threading
 import time
@@ -72,6 +73,71 @@ def page(broker: LocalBroker) -> Iterator[tuple[SpectatorPage, str]]:
     th.join(5)
 
 
+def test_the_broadcast_clears_at_its_start_what_an_earlier_run_left_and_its_rule_does_not_release(
+        broker: LocalBroker) -> None:
+    """Restarted under after-field after a run under delay (or next week on the same broker), the earlier
+    run's retained board, hands and all, stayed on the spectators' page. The service now reads the spectate
+    tree at its start and clears (an empty retained message) what its rule does not release this session."""
+    import paho.mqtt.client as mqtt
+
+    from firmware_host.broadcast.live import Releaser
+    from firmware_host.broadcast.service import BroadcastService
+
+    def board(t: int, session: str, rule: str, delay: float) -> tuple[str, str]:
+        body = {"game": "bridge", "table": t, "board": 1, "room": "o", "items": [{"kind": "board", "hands": {}}],
+                "release": {"session": session, "rule": rule, "delay": delay}, "finished": False, "summary": {}}
+        return f"cardtable/spectate/table/{t}/board/1", json.dumps(body)
+
+    earlier = [board(1, "this", "delay", 2.0), board(2, "last-week", "after-field", 0.0),
+               board(3, "this", "after-field", 0.0)]
+    pub = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="earlier-run", protocol=mqtt.MQTTv5)
+    pub.username_pw_set("broadcast", "b-pw")
+    pub.connect("127.0.0.1", broker.port)
+    pub.loop_start()
+    for topic, payload in earlier:
+        pub.publish(topic, payload, qos=1, retain=True).wait_for_publish(10)
+    pub.disconnect()
+    pub.loop_stop()
+    from starlette.testclient import TestClient
+
+    page = SpectatorPage("127.0.0.1", broker.port, "s-pw", client_id="page-before")
+    with TestClient(page.app):
+        deadline = time.monotonic() + 20
+        while len(page.latest) < 3:                        # the page, up first, holds the three
+            assert time.monotonic() < deadline, sorted(page.latest)
+            time.sleep(0.05)
+        releaser = Releaser(Release(Rule.AFTER_FIELD), {"table-01": 1, "table-02": 2, "table-03": 3},
+                            {1: frozenset({1, 2, 3})}, session="this")
+        service = BroadcastService(releaser, "127.0.0.1", broker.port, "b-pw")
+        service.start()
+        try:
+            while service.cleared < 2 or len(page.latest) != 2:   # board 3 and the event's are left
+                assert time.monotonic() < deadline, (service.cleared, sorted(page.latest))
+                time.sleep(0.05)
+        finally:
+            service.stop()
+        assert sorted(page.latest) == ["cardtable/spectate/event", "cardtable/spectate/table/3/board/1"]
+    got: dict[str, bytes] = {}
+    acks: list[int] = []
+    spy = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="spy", protocol=mqtt.MQTTv5)
+    spy.username_pw_set("spectator", "s-pw")
+    spy.on_message = lambda c, u, m: got.__setitem__(m.topic, m.payload) if m.retain else None
+    spy.on_connect = lambda c, u, f, rc, p: c.subscribe("cardtable/spectate/#", qos=1)
+    # a second subscription's answer comes after every retained message of the first (the broker's order)
+    spy.on_subscribe = lambda c, u, mid, rc, p: (acks.append(mid), len(acks) == 1 and c.subscribe(
+        "cardtable/spectate/nothing", qos=1))
+    spy.connect("127.0.0.1", broker.port)
+    spy.loop_start()
+    deadline = time.monotonic() + 10
+    while len(acks) < 2:
+        assert time.monotonic() < deadline, "the spy's subscriptions were not answered"
+        time.sleep(0.05)
+    spy.disconnect()
+    spy.loop_stop()
+    assert sorted(t for t in got if "/board/" in t) == ["cardtable/spectate/table/3/board/1"], sorted(got)
+    assert service.cleared == 2
+
+
 def _first_event(client: httpx.Client, url: str) -> str:
     with client.stream("GET", url + "/events") as r:
         assert r.status_code == 200
@@ -79,6 +145,33 @@ def _first_event(client: httpx.Client, url: str) -> str:
             if line.startswith("data:"):
                 return line
     return ""
+
+
+def test_guessing_the_spectator_password_is_throttled_like_the_director_s_login(broker: LocalBroker) -> None:
+    """300 guesses took 0.2 s, every one answered. Now, as the director's login (docs/mqtt.md): three free
+    failures from an address, then it waits 1, 2, 4 ... s (429, Retry-After) before a guess is even
+    checked, the right password included; the right one clears the count."""
+    from starlette.testclient import TestClient
+
+    clock = [1000.0]
+    p = SpectatorPage("127.0.0.1", broker.port, "s-pw", password="quiet-club-7", clock=lambda: clock[0])
+    with TestClient(p.app, follow_redirects=False) as c:
+        for i in range(3):
+            r = c.post("/login", data={"password": f"guess{i}"})
+            assert r.status_code == 303 and r.headers["location"] == "/?wrong"
+        r = c.post("/login", data={"password": "guess3"})
+        assert r.status_code == 303                      # the fourth is checked, and sets the first wait
+        r = c.post("/login", data={"password": "quiet-club-7"})
+        assert r.status_code == 429 and r.headers["retry-after"] == "1" and "set-cookie" not in r.headers
+        assert "Too many attempts: try again in 1 s." in r.text and 'type="password"' in r.text
+        clock[0] += 1.0
+        r = c.post("/login", data={"password": "guess4"})
+        assert r.status_code == 303 and r.headers["location"] == "/?wrong"
+        assert c.post("/login", data={"password": "quiet-club-7"}).headers["retry-after"] == "2"
+        clock[0] += 2.0
+        r = c.post("/login", data={"password": "quiet-club-7"})
+        assert r.status_code == 303 and "set-cookie" in r.headers
+        assert c.post("/login", data={"password": "guess5"}).status_code == 303    # cleared: free again
 
 
 def test_a_private_event_needs_the_spectator_password(page: tuple[SpectatorPage, Any], broker: LocalBroker) -> None:

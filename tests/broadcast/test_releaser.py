@@ -96,3 +96,31 @@ def test_two_sections_alike_labels_are_named_each_from_its_own_section() -> None
         out = r.offer(f"cardtable/{tid}/play", _msg(tid, 1, 10.0, "event", board), 11.0)
         shown[section] = json.loads(out[0][1])["items"][0]["names"]
     assert shown == {"A": {"N": "Ann", "S": "Bob"}, "B": {"N": "Cy", "S": "Di"}}
+
+
+def test_what_an_earlier_run_left_is_stale_unless_this_session_released_it_by_this_rule() -> None:
+    """A run under delay 2 released board 1; restarted under after-field (or next week's session) the
+    retained board stayed on every spectator's page, hands and all. A board message now says under what it
+    was released (``release``), and a run keeps only its own session's boards released by its own rule."""
+    def left(session: str, rule: Release) -> tuple[str, bytes]:
+        r = Releaser(rule, {"table-01": 1}, {1: frozenset({1})}, session=session)
+        out = r.offer("cardtable/table-01/play", _msg("table-01", 1, 10.0, "event", _board(1)), 10.0)
+        out += r.offer("cardtable/table-01/play", _msg("table-01", 2, 11.0, "ruling", _result()), 11.0)
+        out += r.tick(20.0)
+        topic, payload = out[-1]
+        assert json.loads(payload)["release"] == {"session": session, "rule": rule.rule.value,
+                                                  "delay": rule.delay}
+        return topic, payload.encode()
+
+    delay = Release(Rule.DELAY, 2.0)
+    now = Releaser(Release(Rule.AFTER_FIELD), {"table-01": 1}, {1: frozenset({1})}, session="week-2")
+    assert now.stale(*left("week-2", delay))                       # this session, another rule
+    assert now.stale(*left("week-1", Release(Rule.AFTER_FIELD)))   # last week's session, the same rule
+    assert not now.stale(*left("week-2", Release(Rule.AFTER_FIELD)))   # this service, restarted
+    topic, payload = left("week-2", Release(Rule.AFTER_FIELD))
+    assert now.stale("cardtable/spectate/table/9/board/9", payload)    # a message on another board's topic
+    assert now.stale(topic, b"{not json") and now.stale(topic, json.dumps({"items": []}).encode())
+    assert now.stale("cardtable/spectate/whatever", b"{}")
+    assert not now.stale("cardtable/spectate/event", b"{}")            # replaced by this run's own
+    nameless = Releaser(Release(Rule.AFTER_FIELD), {"table-01": 1}, {1: frozenset({1})})
+    assert nameless.stale(*left("", Release(Rule.AFTER_FIELD)))        # no session named: nothing kept

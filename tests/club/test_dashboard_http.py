@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from firmware_host.club.broker import LocalBroker
+from firmware_host.club.dashboard import MAX_BODY
 from firmware_host.web.auth import add_user, check_password, load_users
 
 from .conftest import Watcher, csrf, login
@@ -58,6 +59,25 @@ def test_acks_need_the_csrf_token_and_our_origin(dash: Any, broker: LocalBroker,
     assert watcher.wait_for(lambda ms: any(t == "cardtable/t1/command/ack" for t, _ in ms))
     cmd = json.loads(next(p for t, p in watcher.messages if t == "cardtable/t1/command/ack"))
     assert cmd["table"] == "t1" and cmd["by"] == "director"
+
+
+@pytest.mark.parametrize("path", ["/api/ack", "/api/result", "/api/take", "/api/claim"])
+@pytest.mark.parametrize("body, why", [
+    (b"not json", "the request is refused: bad JSON"),
+    (b'[{"table": "t1"}]', "the request is not a JSON object"),
+    (b"7", "the request is not a JSON object"),
+    (b"[" + b" " * MAX_BODY + b"]", "the request is over "),
+])
+def test_a_command_whose_body_is_no_json_object_is_400_with_the_reason(dash: Any, watcher: Watcher, path: str,
+                                                                       body: bytes, why: str) -> None:
+    """The director's commands answered such bodies (not JSON, a list, 20 MB) 404 "unknown table": the
+    reason was lost. They now answer 400 with the shared body reader's reason, as the duplicate forms do."""
+    d, client, clock = dash
+    d.state.ingest("cardtable/t1/online", json.dumps({"table": "t1", "online": True}).encode(), 0.0)
+    login(client)
+    r = client.post(path, content=body, headers={"X-CSRF-Token": csrf(client), "Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"].startswith(why), (r.status_code, r.text[:200])
+    assert not any("/command/" in t for t, _ in watcher.messages)
 
 
 def test_a_result_is_checked_for_the_tables_game_then_sent(dash: Any, broker: LocalBroker, watcher: Watcher,

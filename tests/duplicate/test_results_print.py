@@ -216,3 +216,39 @@ def test_the_published_pages_read_on_a_phone_a_tablet_and_a_desk(published: dict
                     assert over <= 0, f"{name} scrolls sideways by {over} px at {width} px"
     finally:
         driver.quit()
+
+
+def test_a_site_written_mid_session_shows_a_board_s_hands_only_once_every_table_has_played_it(
+        tmp_path: Path) -> None:
+    """Mid-session, ``export --site`` (and the dashboard's HTML export) put on the website the diagram, the
+    double-dummy grid and the par of boards some tables had still to play. Until the session is finished a
+    board's hands are shown once every table that plays it has its line (docs/session.md, "Results out")."""
+    setup = make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2}, seed=5)
+    session = Session.create(tmp_path / "s", setup)
+    results = all_results(setup, seed=6)
+    board = results[-1]["board"]
+    missing = [r for r in results if r["board"] == board][-1]          # one table has still to play it
+    assert all(x.taken for x in session.submit(rounds_called(setup) + [r for r in results if r is not missing]))
+    site = tmp_path / "site"
+    export_site(session, site)
+    travellers, sheet = ((site / n).read_text(encoding="utf-8") for n in ("travellers.html", "hands.html"))
+    boards = sorted({r["board"] for r in results})
+    mine = travellers[travellers.index(f'id="board-{board}"'):]
+    mine = mine[:mine.index("</section>")]
+    assert f"Board {board}: The hands are shown once every table has played this board." in mine
+    assert 'class="deal"' not in mine and 'class="dd"' not in mine
+    assert travellers.count('<div class="deal">') == sheet.count('<div class="deal">') == len(boards) - 1
+    pbn = (site / "results.pbn").read_text(encoding="utf-8")
+    game = pbn[pbn.index(f'[Board "{board}"]'):]
+    game = game[:game.index("\n\n")]
+    assert '[Deal "' in game and ':- - - -"]' in game and "OptimumScore" not in game
+    assert pbn.count(f'[Board "{board}"]') == 1        # no result game: its play would show the hands
+    xml = (site / "results.xml").read_text(encoding="utf-8")
+    assert f"<BOARD_NUMBER>{board}</BOARD_NUMBER>" not in xml.split("<HANDSET>")[1]
+    assert "The hands are shown once" in export(session, "html").decode()
+    assert ':- - - -"]' not in export(session, "pbn").decode()          # the scorers' own file: every hand
+    assert all(x.taken for x in session.submit([missing]))               # the last line: the session ends
+    assert session.state.finished()
+    export_site(session, site, force=True)
+    assert (site / "travellers.html").read_text(encoding="utf-8").count('<div class="deal">') == len(boards)
+    session.close()

@@ -293,6 +293,25 @@ def test_the_director_s_correction_through_the_guard(club: Club) -> None:
         assert got["corrections"][0] == {"by": "director", "why": "miscounted", "was": {"tricks": 5}}
 
 
+def test_the_printed_sheet_keeps_its_style_under_the_director_s_server_s_policy(club: Club) -> None:
+    """/euchre/sheet.html carried its style inline, which the server's policy (style-src 'self') refuses:
+    the sheet printed bare. It now links our own stylesheet, the same rules the exported file carries."""
+    import httpx
+
+    from firmware_host.euchre_night.views import sheet_html
+
+    with httpx.Client(base_url=club.url, timeout=10) as c:
+        assert c.post("/login", data={"username": "director", "password": PASSWORD},
+                      follow_redirects=False).status_code == 303
+        r = c.get("/euchre/sheet.html")
+        assert r.status_code == 200 and "style-src 'self'" in r.headers["content-security-policy"]
+        assert "<style" not in r.text and '<link rel=stylesheet href="/euchre/static/sheet.css">' in r.text
+        css = c.get("/euchre/static/sheet.css")
+        assert css.status_code == 200 and css.headers["content-type"].startswith("text/css")
+    written = sheet_html(club.session.night)                    # the export's file: styled on its own
+    assert f"<style>{css.text.strip()}</style>" in written and ".n{text-align:right}" in css.text
+
+
 def test_the_director_s_substitution_through_the_guard(club: Club) -> None:
     import httpx
 

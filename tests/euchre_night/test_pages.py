@@ -169,6 +169,57 @@ def test_the_pages_draw_in_a_real_browser(live: dict[str, Any], tmp_path: Path) 
         t1.close()
 
 
+MARKUP = "<img src=x onerror=alert(77)>"
+
+
+def test_every_value_is_drawn_as_text_under_a_policy_that_runs_only_our_own_script(live: dict[str, Any],
+                                                                                 tmp_path: Path) -> None:
+    """A renege's trick holding markup reached the pages, which built their tables with innerHTML and sent
+    no Content-Security-Policy: Chromium ran the table's script on ``/`` and ``/table/table-01``. The pages
+    now put every value with textContent, from our own script and style only (the night's check refuses
+    such a hand; this draws a view carrying markup in every text field, as if one had got past it)."""
+    from tests.browser import chromium, missing
+
+    url = live["pages"].address
+    for path in ("/", "/table/table-01", "/sheet.html", "/events"):
+        req = urllib.request.urlopen(url + path, timeout=5)
+        assert "script-src 'self'; style-src 'self'" in req.headers["Content-Security-Policy"], path
+        if path != "/events":
+            text = req.read().decode()
+            assert "<style" not in text and all(' src=' in t for t in text.split("<script")[1:]), path
+        req.close()
+    with urllib.request.urlopen(url + "/static/sheet.css", timeout=5) as r:
+        assert r.headers["Content-Type"].startswith("text/css") and b".n{text-align:right}" in r.read()
+    if missing():
+        pytest.skip(missing())
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver = chromium(str(tmp_path / "profile"))
+    try:
+        for path in ("/", "/table/table-01"):
+            driver.get(url + path)
+            WebDriverWait(driver, 15).until(lambda d: "P8" in d.find_element(By.ID, "standings").text)
+            driver.execute_script("""
+                const v = JSON.parse(arguments[0]), m = arguments[1];
+                v.tables[0].reneges = [{hand: 1, seat: m, trick: m, law: m}];
+                v.tables[0].seats.N.name = m; v.standings[0].shown = m; v.standings[0].place = m;
+                v.out = [{name: m}];
+                window.euchreNight.draw(v, document.body.dataset.table);""",
+                json.dumps(json.loads(urllib.request.urlopen(url + "/state.json", timeout=5).read())), MARKUP)
+            assert driver.find_elements(By.CSS_SELECTOR, "img") == []
+            tables = driver.find_element(By.ID, "tables").text
+            assert f"trick {MARKUP} ({MARKUP})" in tables and f"N: {MARKUP}" in tables and MARKUP in tables
+            assert driver.find_element(By.ID, "standings").text.count(MARKUP) == 2
+            renege = driver.find_element(By.CSS_SELECTOR, "#tables td.renege")
+            assert renege.value_of_css_property("color") == "rgba(170, 0, 0, 1)"   # our stylesheet applies
+        driver.get(url + "/sheet.html")
+        cell = driver.find_element(By.CSS_SELECTOR, "td.n")
+        assert cell.value_of_css_property("text-align") == "right"      # the sheet keeps its style
+    finally:
+        driver.quit()
+
+
 LONG = "Bartholomew Alexander Fitzgerald-Worthingtonshire"       # a long name: 49 characters, one hyphen
 
 

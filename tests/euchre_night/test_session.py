@@ -30,13 +30,21 @@ def setup(fmt: Format = Format.PROGRESSIVE, players: int = 8, rounds: int = 3, h
                       TABLES)
 
 
+# the notation's fields the night does not score on (docs/euchre.md, "The hand notation")
+FORM: dict[str, Any] = {
+    "type": "hand", "notation": "cardtable-euchre-hand/1", "deal": 1, "dealer": "W", "turn_up": "9C", "trump": "C",
+    "hands": {"N": ["JC", "JS", "AC", "KC", "QC"], "E": ["9H", "TH", "JH", "QH", "KH"],
+              "S": ["9D", "TD", "JD", "QD", "KD"], "W": ["9S", "TS", "QS", "KS", "AS"]},
+    "discard": None, "plays": [], "reneges": [], "rulings": []}
+
+
 def hand(night: Night, table: int, number: int, *, makers: str = "NS", tricks: int = 3, alone: str | None = None,
          penalties: list[dict[str, Any]] | None = None, void: list[str] | None = None) -> dict[str, Any]:
     rnd = night.current
     t = night.round(rnd).tables[table - 1]
-    return {"type": "hand", "table": TABLES[table - 1], "table_number": table, "round": rnd, "hand": number,
+    return {**FORM, "table": TABLES[table - 1], "table_number": table, "round": rnd, "hand": number,
             "players": dict(zip("NSEW", t)), "makers": makers, "alone": alone, "tricks": tricks,
-            "penalties": penalties or [], "void": void or [], "reneges": [], "plays": [], "rulings": []}
+            "penalties": penalties or [], "void": void or []}
 
 
 def message(body: dict[str, Any], seq: int, on: str | None = None) -> Offered:
@@ -94,6 +102,51 @@ def test_refusals_are_answered_and_kept_whole_and_repeats_are_not_journaled(tmp_
     other = dict(good, tricks=5)
     (_, a), = s.take([message(other, 7)])
     assert a.status == "refused" and "hand 1 was taken already (from table-01:5) with another result" in a.why
+    s.close()
+
+
+MARKUP = "<img src=x onerror=alert(77)>"
+RENEGE = {"seat": "N", "trick": 3, "clause": "EU-64", "law": "Euchre, law 64"}
+RULING = {"clause": "EU-64", "law": "Euchre, law 64", "remedy": "attention", "text": "North revoked"}
+
+
+@pytest.mark.parametrize("field, value, why", [
+    ("reneges", [dict(RENEGE, trick=MARKUP)], "reneges[0].trick must be a trick number 1 to 5, got <img src"),
+    ("reneges", [dict(RENEGE, trick=6)], "reneges[0].trick must be a trick number 1 to 5, got 6"),
+    ("reneges", [dict(RENEGE, trick=True)], "reneges[0].trick must be a trick number 1 to 5, got true"),
+    ("reneges", [dict(RENEGE, seat=MARKUP)], "reneges[0].seat must be a seat (N, E, S, W)"),
+    ("reneges", [dict(RENEGE, clause="EU-63")], "reneges[0].clause must be EU-64, got EU-63"),
+    ("reneges", [dict(RENEGE, law=["x"])], "reneges[0].law must be text"),
+    ("reneges", "N", "reneges must be a list"),
+    ("rulings", [dict(RULING, remedy=MARKUP)], "rulings[0].remedy must be a remedy of the rulings' format"),
+    ("rulings", [dict(RULING, text=None)], "rulings[0].text must be text, got nothing"),
+    ("rulings", [dict(RULING, deal=0)], "rulings[0].deal must be a deal number from 1, got 0"),
+    ("rulings", [7], "rulings[0] must be an object {clause, law, remedy, text}, got 7"),
+    ("penalties", [{"clause": "EU-63", "offending": "EW", "points": 3, "law": 5}], "penalties[0].law must be text"),
+    ("notation", "egn/1", "notation must be cardtable-euchre-hand/1, got egn/1"),
+    ("deal", "1", "deal must be a deal number from 1, got 1"),
+    ("dealer", MARKUP, "dealer must be a seat (N, E, S, W)"),
+    ("turn_up", "1C", "turn_up must be a card code (such as JH), got 1C"),
+    ("trump", "NT", "trump must be a suit (S, H, D, C), got NT"),
+    ("hands", {"N": []}, "hands must be an object of the seats N, E, S, W"),
+    ("hands", {**FORM["hands"], "E": ["9H", MARKUP]}, "hands.E must be a list of card codes"),
+    ("discard", "9X", "discard must be a card code or null, got 9X"),
+    ("plays", [["N", "JC"], ["X", "9H"]], 'plays[1] must be [seat, card] (such as ["N", "JH"])'),
+    ("corrections", [{"by": "x", "why": "y", "was": {}}], "a table's hand carries no corrections"),
+])
+def test_every_field_of_a_hand_is_checked_where_it_enters_and_refused_with_the_field_named(
+        tmp_path: Path, field: str, value: Any, why: str) -> None:
+    """A table's login sent reneges[0].trick holding markup: the night took it, journaled it and its pages
+    ran it. Every field the notation names is now held to its form where the hand enters (docs/euchre.md,
+    "Checks"), and the refusal names the field."""
+    s = NightSession.create(tmp_path / "n", setup())
+    good = hand(s.night, 1, 1)
+    (_, a), = s.take([message(dict(good, **{field: value}), 1)])
+    assert a.status == "refused" and why in a.why, a.why
+    assert a.why.startswith("table-01, round 1, hand 1: ")
+    assert s.night.played(1, 1) == 0
+    (_, a), = s.take([message(dict(good, reneges=[RENEGE], rulings=[RULING, dict(RULING, deal=1)]), 2)])
+    assert a.status == "taken", a.why
     s.close()
 
 
@@ -221,7 +274,7 @@ def test_every_format_runs_a_night_to_its_end(fmt: Format, players: int) -> None
                 assert (t[0] + 1) // 2 == (t[1] + 1) // 2 and (t[2] + 1) // 2 == (t[3] + 1) // 2
         for k in range(1, len(r.tables) + 1):
             for h in (1, 2):
-                rec = {"type": "hand", "table": ("t1", "t2", "t3")[k - 1], "table_number": k, "round": r.number,
+                rec = {**FORM, "table": ("t1", "t2", "t3")[k - 1], "table_number": k, "round": r.number,
                        "hand": h, "players": dict(zip("NSEW", r.tables[k - 1])), "makers": rng.choice(["NS", "EW"]),
                        "alone": None, "tricks": rng.randint(0, 5), "penalties": [], "void": []}
                 assert n.check(rec) == "", n.check(rec)

@@ -175,7 +175,7 @@ function connect() {
       st.event = m.body || {};
     } else if (m.type === 'board') {
       take(m.body, true);
-    } else if (m.type === 'items' && !extend(m.body)) {
+    } else if (m.type === 'cleared' || (m.type === 'items' && !extend(m.body))) {   // a board gone: start afresh
       src.close(); st.boards = {}; st.current = {}; connect(); return false;
     }
     return true;

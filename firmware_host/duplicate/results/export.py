@@ -45,7 +45,7 @@ def export(session: Session, fmt: str, analysis_timeout: float | None = 120.0, *
     """The bytes of the session's results in ``fmt`` (``pbn``, ``usebio`` or ``html``)."""
     if fmt not in WRITERS:
         raise ExportError(f"the format is one of {', '.join(FORMATS)}, not {fmt!r}")
-    data = gather(session, analysis_timeout, players=players, club_id=club_id)
+    data = gather(session, analysis_timeout, players=players, club_id=club_id, withhold=fmt == "html")
     return WRITERS[fmt](data)
 
 
@@ -92,7 +92,7 @@ def export_site(session: Session, folder: str | Path, *, force: bool = False,
     """Write the published folder (``results_site``); returns each file's size."""
     try:
         check_folder(folder, force=force)
-        data = gather(session, analysis_timeout, players=players, club_id=club_id)
+        data = gather(session, analysis_timeout, players=players, club_id=club_id, withhold=True)
         return write_site(data, folder, force=force)
     except SiteError as exc:
         raise ExportError(str(exc)) from None

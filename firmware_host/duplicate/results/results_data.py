@@ -98,6 +98,9 @@ class ExportData:
     players: Mapping[str, tuple[Competitor, ...]] = field(default_factory=dict)   # everyone who sat for it
     club_id: str = ""                               # the club's number with its federation (CLUB_ID_NUMBER)
     by_round: Mapping[tuple[str, int], tuple[Competitor, ...]] = field(default_factory=dict)
+    # boards whose hands, double-dummy table and par are left out: not yet finished at every table that
+    # plays them, while the session is not finished (docs/session.md, "Results out")
+    withheld: frozenset[int] = frozenset()
 
     def entry(self, board: int, ns: str, ew: str) -> Entry | None:
         return self.entries.get((board, ns, ew))
@@ -133,11 +136,16 @@ class ExportData:
 
 
 def gather(session: Session, analysis_timeout: float | None = 120.0, *,
-           players: Mapping[str, tuple[Competitor, ...]] | None = None, club_id: str = "") -> ExportData:
-    """The session's export data; ``players`` defaults to the session's own players (:func:`players_of`)."""
+           players: Mapping[str, tuple[Competitor, ...]] | None = None, club_id: str = "",
+           withhold: bool = False) -> ExportData:
+    """The session's export data; ``players`` defaults to the session's own players (:func:`players_of`).
+    With ``withhold`` (what is published: the site, the HTML page), until the session is finished a board
+    some table has still to play is ``withheld``: a page written mid-session never shows its hands to a
+    pair that has still to play it. The scorers' files alone (PBN, USEBIO) carry every hand at any time."""
     st = session.state
     entries = {(e.board, label(e.ns), label(e.ew)): e for e in st.entries.values()}
+    withheld = frozenset() if not withhold or st.finished() else frozenset(b for b in st.movement.boards() if not st.board_finished(b))
     return ExportData(st.setup, st.movement, session.scored(), dict(st.records), entries,
                       session.all_analysis(analysis_timeout),
                       dict(players_of(st) if players is None else players), club_id,
-                      players_by_round(st) if players is None else {})
+                      players_by_round(st) if players is None else {}, withheld)

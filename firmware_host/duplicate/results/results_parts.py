@@ -167,18 +167,27 @@ def traveller(data: ExportData, board: ScoredBoard) -> str:
 def board_block(data: ExportData, board: ScoredBoard, replay: str = "") -> str:
     """A board as the travellers show it: the diagram, its double-dummy grid, then its traveller; ``replay``,
     where given, the relative address of the board's replay page, linked under the traveller."""
-    rec = data.records[board.number]
     link = (f'<p class="replay"><a href="{escape(replay)}">Board {board.number} at every table, card by card</a></p>'
             if replay else "")
     return (f'<section class="board" id="board-{board.number}"><h3>Board {board.number}</h3>'
-            f"{diagram(rec, dd_grid(data.analysis.get(board.number)))}{traveller(data, board)}{link}"
+            f"{hands(data, board.number)}{traveller(data, board)}{link}"
             "</section>")
+
+
+WITHHELD = "The hands are shown once every table has played this board."
+
+
+def hands(data: ExportData, number: int) -> str:
+    """A board's diagram and double-dummy grid, or, while a table has still to play it, the words why not."""
+    if number in data.withheld:
+        return f'<p class="withheld">Board {number}: {WITHHELD}</p>'
+    return diagram(data.records[number], dd_grid(data.analysis.get(number)))
 
 
 def hand_sheet(data: ExportData) -> str:
     """The hand-record sheet: each board's diagram and double-dummy grid, eight to a printed page."""
     played = [b.number for b in data.result.boards]
-    items = [f'<div class="hand">{diagram(data.records[n], dd_grid(data.analysis.get(n)))}</div>' for n in played]
+    items = [f'<div class="hand">{hands(data, n)}</div>' for n in played]
     return '<div class="sheet">' + "".join(items) + "</div>"
 
 

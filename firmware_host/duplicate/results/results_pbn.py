@@ -167,7 +167,9 @@ def _mandatory(data: ExportData, number: int, *, declarer: str = "", contract: s
     return [_tag("Event", s.name), _tag("Site", s.club), _tag("Date", pbn_date(s.date)),
             _tag("Board", str(number)), _tag("West", names[3]), _tag("North", names[0]),
             _tag("East", names[1]), _tag("South", names[2]), _tag("Dealer", rec.dealer.value),
-            _tag("Vulnerable", rec.vulnerability.value), _tag("Deal", rec.deal.pbn(rec.dealer)),
+            _tag("Vulnerable", rec.vulnerability.value),
+            # a board some table has still to play: its hands unknown, as PBN writes an unknown hand ("-")
+            _tag("Deal", f"{rec.dealer.value}:- - - -" if number in data.withheld else rec.deal.pbn(rec.dealer)),
             _tag("Scoring", SCORING[s.method]), _tag("Declarer", declarer), _tag("Contract", contract),
             _tag("Result", result)]
 
@@ -273,14 +275,15 @@ def write(data: ExportData) -> bytes:
     games: list[list[str]] = []
     for i, board in enumerate(data.result.boards):
         game = _mandatory(data, board.number) + [_tag("Competition", "Pairs")]
-        a = data.analysis.get(board.number)
+        a = None if board.number in data.withheld else data.analysis.get(board.number)
         if a is not None:
             game += [_tag("OptimumScore", a.optimum_score), _tag("DoubleDummyTricks", a.dd_hex)]
         if i == 0:
             game += _ranking(data)
         game += _traveller(data, board)
         games.append(game)
-        games += _result_games(data, board)
+        if board.number not in data.withheld:   # each result game's play shows the hands
+            games += _result_games(data, board)
     text = "% PBN 2.1\r\n% EXPORT\r\n%Creator: cardtable\r\n\r\n" + "\r\n".join(
         "\r\n".join(g) + "\r\n" for g in games)
     return text.encode("utf-8")

@@ -98,7 +98,7 @@ def _line(b: ET.Element, data: ExportData, number: int, ln: ScoredLine) -> None:
 def _handset(root: ET.Element, data: ExportData) -> None:
     handset = _sub(root, "HANDSET")
     played = {bd.number for bd in data.result.boards}
-    for number in sorted(n for n in data.records if n in played):
+    for number in sorted(n for n in data.records if n in played and n not in data.withheld):
         rec = data.records[number]
         hb = _sub(handset, "BOARD")
         _sub(hb, "BOARD_NUMBER", number)

@@ -5,33 +5,10 @@
   const TABLE = body.dataset.table || "";
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const $ = id => document.getElementById(id);
-  const e = s => String(s).replace(/[&<>"]/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
-  const seats = t => ["N", "S", "E", "W"].map(s => s + ": " + e(t.seats[s].name)).join(", ");
   if (TABLE) $("exports").hidden = true;
   function draw(v) {
     if ($("call")) $("call").parentElement.hidden = !!v.finished;   // a finished night has no round to call
-    $("round").textContent = (v.finished ? "Final standings" :
-      "Round " + v.round + " of " + v.rounds + (v.called ? " (called: finish the hand in play)" : "")) +
-      " · hands taken: " + v.hands_taken;
-    let h = "<table><tr><th>Table</th><th>Seats</th><th>Hands</th><th>NS</th><th>EW</th><th>Reneges</th></tr>";
-    for (const t of v.tables) {
-      h += "<tr><td>" + e(t.table) + "</td><td>" + seats(t) + "</td><td class=n>" + t.hands + "/" + t.of +
-        "</td><td class=n>" + t.ns + "</td><td class=n>" + t.ew + "</td><td class=renege>" +
-        t.reneges.map(r => "hand " + r.hand + ": " + e(r.seat) + " trick " + r.trick + " (" + e(r.law) + ")").join("; ") +
-        "</td></tr>";
-    }
-    if (TABLE && !v.tables.length) h += "<tr><td colspan=6>This table sits out this round.</td></tr>";
-    h += "</table>";
-    if (v.out.length) h += "<p>Sitting out: " + v.out.map(p => e(p.name)).join(", ") + "</p>";
-    $("tables").innerHTML = h;
-    let s = "<tr><th>Place</th><th>Player</th><th>Points</th><th>Hands won</th><th>Loners</th></tr>";
-    for (const r of v.standings) {
-      s += "<tr><td>" + e(r.place) + "</td><td>" + e(r.shown) + "</td><td class=n>" + e(r.points_shown) +
-        "</td><td class=n>" + r.hands_won + "</td><td class=n>" + r.loners + "</td></tr>";
-    }
-    $("standings").innerHTML = s;
-    $("head").textContent = "journal head " + v.head;
-    body.dataset.version = v.version;
+    window.euchreNight.draw(v, TABLE);
   }
   const es = new EventSource(body.dataset.stream);
   es.onopen = () => { $("conn").textContent = "live"; };

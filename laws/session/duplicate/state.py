@@ -180,6 +180,13 @@ class SessionState:
         return {b for b in self.plays(pair)
                 if (b, pair) not in self.by_pair and self._off_pairs.get((b, pair)) != "director"}
 
+    def board_finished(self, board: int) -> bool:
+        """Every pair that plays ``board`` in the movement has its line on it (or the director took the line
+        off to score it himself): nobody is still to play it, so its hands may be shown to anyone."""
+        return all((board, s.ns) in self.by_pair or self._off_pairs.get((board, s.ns)) == "director"
+                   for s in self.movement.seatings
+                   if s.played and s.ns is not None and board in self.movement.boards_of(s.group))
+
     def table_round(self, table: int) -> int:
         """The table's round: the first round up to the one called with a board still without a line."""
         for r in range(1, self.called + 1):
