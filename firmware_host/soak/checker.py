@@ -20,7 +20,8 @@ the shoe's n-th deal; a row belongs to the deal most recently started before it.
    side, offender or pack is not the fact's has ``wrong fields``.
    A bridge auction's close (``contract``, BP-22) is the ordinary course: once per deal the soak ran an
    auction for, with the soak's own contract and declarer, its seat declarer's and its side declarer's
-   side (or passed out), and in no other deal (``contracts_wrong``).
+   side (or passed out, naming the shoe's dealer's left as the next dealer), and in no other deal
+   (``contracts_wrong``).
 5. **The score sheet** is the soak's own (``sheet.score_sheet``, from the results the driver entered):
    every score, game, rubber and penalty ruling, and no other (``score_wrong``); every result is scored.
 6. **Lamps** follow the soak's lamp rules (``sheet.lamp_problems``).
@@ -423,12 +424,15 @@ def _contracts(record: Record, deals: list[_Deal], f: Findings, problem: Any) ->
         rec = record.deals[n - 1] if n <= len(record.deals) else None
         want = rec.facts.get("contract") if rec is not None else None
         got = deals[n].contracts if n < len(deals) else []
-        said = [("Pass", "", "") if r.get("passed_out") else
+        said = [("Pass", "", f"{r.get('dealer')} deals next") if r.get("passed_out") else
                 (r.get("contract"), r.get("declarer"), f"{r.get('seat')} {r.get('side')}") for r in got]
         declarer = str(rec.facts.get("declarer", "")) if rec is not None else ""
-        # the close names declarer as its seat and declarer's side as its side (a contract is theirs)
+        # the close names declarer as its seat and declarer's side as its side (a contract is theirs); a
+        # deal passed out names who deals next, the shoe's dealer's left (a wrong one deals out of turn)
         names = f"{declarer} {Seat(declarer).side.value}" if declarer in ("N", "E", "S", "W") else ""
-        expect = [] if want is None else [("Pass", "", "") if want == "Pass" else (want, declarer, names)]
+        dealer = rec.dealer if rec is not None else None
+        following = f"{Seat(dealer).left.value if dealer in ('N', 'E', 'S', 'W') else None} deals next"
+        expect = [] if want is None else [("Pass", "", following) if want == "Pass" else (want, declarer, names)]
         if said != expect:
             f.contracts_wrong += max(1, abs(len(said) - len(expect)))
             problem(f"deal {n}: the auction closed in {said or 'nothing'}, the soak's own is {expect or 'none'}")
