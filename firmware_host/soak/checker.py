@@ -494,9 +494,18 @@ def _evening(record: Record, rows: list[tuple[int, str, dict[str, Any]]], f: Fin
         before = max((seq for t, seq in times if t < a), default=0)  # the journal up to the lock
         return any(seq > before and since <= z + 1.0 for seq, since in recovered)
 
-    # a kill inside a lock episode ends its failures with no recovery to note: such an episode proves
-    # nothing either way
-    episodes = [e for e in episodes if not any(e[0] <= k <= e[1] + 1.0 for k in record.kill_times)]
+    def cut_short(a: float, k: float) -> bool:
+        """The process killed at ``k`` committed nothing it took once the lock was held (from ``a``): it
+        died before the commit after the lock that would have noted its recovery. Its rows taken in
+        between were committed after the lock (the journal was locked), by it (a new process takes only
+        after ``k``), and the first commit after failures notes the recovery at once."""
+        return not any(a <= t < k for t, _ in times)
+
+    # a kill inside a lock episode (or just after it, before the table's next try) ends its failures with
+    # no recovery to note: such an episode proves nothing either way, unless the killed process had
+    # committed again after the lock (then its recovery note must be there)
+    episodes = [e for e in episodes if not any(e[0] <= k <= e[1] + 1.0 and cut_short(e[0], k)
+                                               for k in record.kill_times)]
     f.locks_failing = sum(1 for a, z in episodes if covered(a, z))
     f.locks_idle = len(episodes) - f.locks_failing + max(0, record.locks - len(record.lock_windows))
     if f.locks_unproven:
