@@ -7,7 +7,9 @@ The club procedure with a shoe (``ShoeProcedure``): the pack is shuffled by the 
 the dealer and cut by the dealer's right-hand opponent before it goes into the shoe, so the shoe's
 "pack loaded" (journaled) stands for that shuffle and cut; the host then starts the deal for the player
 whose turn it is: once the last hand's result is in, or, for a bridge hand the table scored from its
-cards, once it is scored (nothing is typed). When a ruling voids a deal, the host stops the shoe.
+cards, once it is scored (nothing is typed). When a ruling voids a deal, the host stops the shoe; when
+that ruling is ``replace_pack``, the next deal waits for the director's acknowledgement as well (the
+replacement pack is in).
 
 A missing device is a state, not an error: the shoe link reopens its port with backoff, the camera is
 opened (and reopened) with backoff (``table.adapters.ReopeningSource``), and their OFFLINE lamps say so.
@@ -58,6 +60,7 @@ class ShoeProcedure:
         self.dealing_number = 0
         self.paused = False
         self.start_waiting = False  # a START_DEAL held back until the link has caught up with the shoe
+        self.held_for = 0           # the deal said to wait for a replacement pack (said once)
         ctl.on_pack_loaded(lambda pack: self._prepare(ctl.engine.state.phase))
         ctl.on_fault(self.journal_fault)
         ctl.on_shoe_progress(self._shoe_progress)
@@ -68,6 +71,17 @@ class ShoeProcedure:
         if self.start_waiting and self._settled():
             self.start_waiting = False
             self.on_phase(self.ctl.engine.state.phase, self.ctl.engine)
+
+    def new_pack_owed(self) -> bool:
+        """The last deal stopped for a ``replace_pack`` (a damaged, unreadable or foreign card stays in the
+        pack) and the director has not acknowledged since: no deal starts, whatever pack the shoe reports
+        loaded. A shoe cannot tell a replacement pack from the same one put back (PACK_LOADED names no
+        pack, hardware/shoe/PROTOCOL.md 7), and a dealer who puts the same pack in again would have it
+        stop at the same card, deal after deal. The director's acknowledgement (his button, or the
+        dashboard's) puts the NEW PACK lamp out: it says the pack has been replaced. Both are journaled, so a
+        restarted host holds as the stopped one did."""
+        d = self.ctl.engine.state.deal
+        return d is not None and d.void and d.new_pack and bool(self.ctl.lamps.get("replace_pack"))
 
     def _settled(self) -> bool:
         """The journal holds all the shoe has said: the link has caught up with the shoe's past, and every
@@ -128,6 +142,12 @@ class ShoeProcedure:
             self.link.send(m.Abort())
         if phase == Phase.CUT:
             pack, number = self.ctl.loaded_pack, state.deals_started + 1
+            if pack is not None and self.started_for != number and self.new_pack_owed():
+                if self.held_for != number:
+                    self.held_for = number
+                    log.info("deal %d waits for the director: the last deal stopped for a replacement pack",
+                             number)
+                return
             if pack is not None and self.started_for != number:
                 if not self._settled():
                     # A restarted host (or a link back after a cut) may not have seen yet a deal the

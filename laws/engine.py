@@ -285,6 +285,9 @@ class LawEngine:
         if self._ends_deal(r):
             if s.deal is not None:
                 s.deal.void = True
+                # the fault stays in the pack (docs/events.md, "Packs: replaced and restored"): a table with
+                # a shoe deals nothing more until the director says a replacement pack is in
+                s.deal.new_pack = s.deal.new_pack or r.remedy is Remedy.REPLACE_PACK
             s.claims.clear()
             s.phase = Phase.SHUFFLE
             s.cut_done = False

@@ -20,7 +20,8 @@ the shoe's n-th deal; a row belongs to the deal most recently started before it.
    side, offender or pack is not the fact's has ``wrong fields``.
    A bridge auction's close (``contract``, BP-22) is the ordinary course: once per deal the soak ran an
    auction for, with the soak's own contract and declarer, its seat declarer's and its side declarer's
-   side (or passed out), and in no other deal (``contracts_wrong``).
+   side (or passed out, naming the shoe's dealer's left as the next dealer), and in no other deal
+   (``contracts_wrong``).
 5. **The score sheet** is the soak's own (``sheet.score_sheet``, from the results the driver entered):
    every score, game, rubber and penalty ruling, and no other (``score_wrong``); every result is scored.
 6. **Lamps** follow the soak's lamp rules (``sheet.lamp_problems``).
@@ -423,12 +424,15 @@ def _contracts(record: Record, deals: list[_Deal], f: Findings, problem: Any) ->
         rec = record.deals[n - 1] if n <= len(record.deals) else None
         want = rec.facts.get("contract") if rec is not None else None
         got = deals[n].contracts if n < len(deals) else []
-        said = [("Pass", "", "") if r.get("passed_out") else
+        said = [("Pass", "", f"{r.get('dealer')} deals next") if r.get("passed_out") else
                 (r.get("contract"), r.get("declarer"), f"{r.get('seat')} {r.get('side')}") for r in got]
         declarer = str(rec.facts.get("declarer", "")) if rec is not None else ""
-        # the close names declarer as its seat and declarer's side as its side (a contract is theirs)
+        # the close names declarer as its seat and declarer's side as its side (a contract is theirs); a
+        # deal passed out names who deals next, the shoe's dealer's left (a wrong one deals out of turn)
         names = f"{declarer} {Seat(declarer).side.value}" if declarer in ("N", "E", "S", "W") else ""
-        expect = [] if want is None else [("Pass", "", "") if want == "Pass" else (want, declarer, names)]
+        dealer = rec.dealer if rec is not None else None
+        following = f"{Seat(dealer).left.value if dealer in ('N', 'E', 'S', 'W') else None} deals next"
+        expect = [] if want is None else [("Pass", "", following) if want == "Pass" else (want, declarer, names)]
         if said != expect:
             f.contracts_wrong += max(1, abs(len(said) - len(expect)))
             problem(f"deal {n}: the auction closed in {said or 'nothing'}, the soak's own is {expect or 'none'}")
@@ -490,9 +494,18 @@ def _evening(record: Record, rows: list[tuple[int, str, dict[str, Any]]], f: Fin
         before = max((seq for t, seq in times if t < a), default=0)  # the journal up to the lock
         return any(seq > before and since <= z + 1.0 for seq, since in recovered)
 
-    # a kill inside a lock episode ends its failures with no recovery to note: such an episode proves
-    # nothing either way
-    episodes = [e for e in episodes if not any(e[0] <= k <= e[1] + 1.0 for k in record.kill_times)]
+    def cut_short(a: float, k: float) -> bool:
+        """The process killed at ``k`` committed nothing it took once the lock was held (from ``a``): it
+        died before the commit after the lock that would have noted its recovery. Its rows taken in
+        between were committed after the lock (the journal was locked), by it (a new process takes only
+        after ``k``), and the first commit after failures notes the recovery at once."""
+        return not any(a <= t < k for t, _ in times)
+
+    # a kill inside a lock episode (or just after it, before the table's next try) ends its failures with
+    # no recovery to note: such an episode proves nothing either way, unless the killed process had
+    # committed again after the lock (then its recovery note must be there)
+    episodes = [e for e in episodes if not any(e[0] <= k <= e[1] + 1.0 and cut_short(e[0], k)
+                                               for k in record.kill_times)]
     f.locks_failing = sum(1 for a, z in episodes if covered(a, z))
     f.locks_idle = len(episodes) - f.locks_failing + max(0, record.locks - len(record.lock_windows))
     if f.locks_unproven:

@@ -104,6 +104,7 @@ class GameRun(World):
         self.club: Any = None
         self.cam: Any = None
         self.ruling_seqs: set[int] = set()
+        self.new_packs: set[int] = set()   # replace_pack rulings the director has answered (their seqs)
         self.online: dict[str, bool] = {}  # devices as the journal last said
         self.rubbers = 0
         self.own_errors: list[str] = []    # tracebacks of the soak's own threads
@@ -232,6 +233,12 @@ class GameRun(World):
     def _row(self, seq: int, kind: str, body: dict[str, Any]) -> None:
         if kind == "ruling":
             self.ruling_seqs.add(seq)
+            if body.get("remedy") == "replace_pack" and body.get("dealer") and seq not in self.new_packs:
+                # the deal stopped for a replacement pack: the table deals nothing until the director has
+                # brought one and acknowledged (``live.ShoeProcedure.new_pack_owed``); the shoe's dealer
+                # has put a fresh pack in already
+                self.new_packs.add(seq)
+                self.steps.append(("new_pack", seq))
             if body.get("remedy") == "rubber_won":
                 self.rubbers += 1
                 if self.opts.rubbers and self.rubbers >= self.opts.rubbers:
@@ -311,6 +318,9 @@ class GameRun(World):
             self._send(arg)
         elif what == "command":
             self._by_dashboard(*arg)
+        elif what == "new_pack":
+            cid = self.club.command("ack", {"seq": arg})   # a broker: ``World._inject`` ran no such mistake
+            self.record.commands.append({"kind": "ack", "id": cid, "expect": "ack"})
         elif what == "first_pack":
             self.shoe.load_pack(self.shoe.packs[0])
         elif what == "play":
@@ -465,7 +475,7 @@ class GameRun(World):
             mistake = self.s.mistakes.get(i)
             self.record.deals.append(DealRecord(
                 i, dealt[:self.complete], dealt[self.complete] if len(dealt) > self.complete else None,
-                self.applied.get(i, []), mistake if mistake in SHOE_KINDS else None,
+                self.applied.get(i, []), mistake if mistake in SHOE_KINDS and i not in self.not_injected else None,
                 self.shoe.sizes[i - 1] if i <= len(self.shoe.sizes) else None, self.shoe.dealer(i),
                 self.facts.get(i, {}), self.results.get(i)))
 

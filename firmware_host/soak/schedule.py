@@ -139,7 +139,7 @@ EXPECTED: dict[tuple[str, str], tuple[Want, ...]] = {
     ("euchre", "face_up"): (Want("EU-34", "redeal", "dealer", "at"),),        # law 34: a card faced in the pack, new deal
     ("euchre", "duplicate"): (Want("EU-33", "redeal", "dealer", "at", pack="pack"),),  # law 33: incorrect pack, same dealer
     ("euchre", "foreign"): (Want("EU-33", "redeal", "dealer", "at", pack="pack"),),
-    ("euchre", "unreadable"): (Want("EU-33", "redeal", "dealer", "at", pack="pack"),),      # imperfect pack
+    ("euchre", "unreadable"): (Want("EU-33", "replace_pack", "dealer", "at", pack="pack"),),  # imperfect pack
     ("euchre", "attention"): (Want("EU-attention", "attention", seat="at"),),
     ("euchre", "late_demand"): (Want("EU-30", "deal_stands", seat="at"),),  # law 30: once cut, no new shuffle or cut
     # law 90: a wrong count found in play: the deal holds, the other side adds two points

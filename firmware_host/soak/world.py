@@ -34,6 +34,7 @@ class World:
     ``_row``, its handler of each new journal row)."""
 
     s: Any
+    opts: Any
     record: Any
     shoe: Any
     proc: Any
@@ -61,10 +62,17 @@ class World:
         self.broker_down = False
         self._bad_next = 0
         self.lock_lines: list[str] = []  # a line to enter once a lock is taken (so a commit meets it)
+        self.not_injected: set[int] = set()  # deals whose shoe mistake the soak could not run
 
     def _inject(self) -> None:
         top = self.complete
         for n, kind in self.s.mistakes.items():
+            if kind == "unreadable" and not self.opts.broker:
+                # replace_pack: the table deals nothing more until the director acknowledges, and only the
+                # dashboard (the broker) lets the soak's director do that
+                self.record.faults["unreadable (not run: no broker to acknowledge the new pack)"] += 1
+                self.not_injected.add(n)
+                continue
             if kind in SHOE_KINDS:
                 self.shoe.inject(Injection(kind, self.rng.randint(1, top)), deal=n)
         for f in self.s.faults:

@@ -143,7 +143,8 @@ class TableController:
         self.queue.put(item)
 
     def on_phase(self, listener: Callable[[Phase, LawEngine], None]) -> None:
-        """Call ``listener(phase, engine)`` after every event (from the consumer thread)."""
+        """Call ``listener(phase, engine)`` after every event, note and director's acknowledgement (from
+        the consumer thread)."""
         self._phase_listeners.append(listener)
 
     def on_pack_loaded(self, listener: Callable[[str], None]) -> None:
@@ -427,6 +428,8 @@ class TableController:
         self.seq = self.order.commit(rows)[-1]
         self.set_aside = []  # the director has seen them (docs/ordering.md)
         self._lamps_committed(lamps)
+        for listener in self._phase_listeners:  # a deal held for a replacement pack may start now
+            listener(self.engine.state.phase, self.engine)
         self._status()
 
     def _director(self, item: DirectorCommand) -> list[Ruling]:

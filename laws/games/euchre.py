@@ -82,6 +82,15 @@ def _new_deal(c: C, s: TableState, why: str, **kw: object) -> Ruling:
                   dealer=dealer, **kw)
 
 
+def _new_pack(c: C, s: TableState, why: str, **kw: object) -> Ruling:
+    """A new deal by the same dealer with a replacement pack (docs/events.md, "Packs: replaced and
+    restored"): a damaged or unreadable card, or a card no euchre pack holds, is still in the pack, so
+    dealing the same pack again would stop at the same card, deal after deal."""
+    dealer = s.deal.rightful_dealer if s.deal else s.next_dealer
+    return c.rule(Remedy.REPLACE_PACK, f"{why} The deal stops; the same dealer deals again with a "
+                  "replacement pack; earlier points stand.", dealer=dealer, **kw)
+
+
 # -- forming the table (laws 8-21) ---------------------------------------------------------------------
 euchre_play.register_forming(reg)
 
@@ -286,19 +295,21 @@ def imperfect_pack(c: C, s: TableState, e: CardDealt | DamagedCardFound | Missin
         if not in_hand or e.card is None or e.card in PACK:
             return None
         how = "turned up" if isinstance(e, TrumpTurned) else f"played by {seat_name(s, e.seat)}"
-        return _new_deal(c, s, f"The {e.card.name} {how} is not a euchre card: the pack is incorrect.",
+        return _new_pack(c, s, f"The {e.card.name} {how} is not a euchre card: the pack is incorrect.",
                          seat=e.seat if isinstance(e, CardPlayed) else None, pack=d.pack if d else None)
     if isinstance(e, CardDealt):
         if d is None:
             return None
         if e.card is None:
-            why = f"A card dealt to {seat_name(s, e.seat)} could not be read: the pack is imperfect."
-        elif e.card in d.seen:
+            return _new_pack(c, s, f"A card dealt to {seat_name(s, e.seat)} could not be read: the pack is "
+                             "imperfect.", seat=e.seat, pack=d.pack)
+        if e.card not in PACK:
+            return _new_pack(c, s, f"The {e.card.name} is not a euchre card: the pack is incorrect.",
+                             seat=e.seat, pack=d.pack)
+        if e.card in d.seen:
             why = f"A second {e.card.name} was dealt: the pack is incorrect."
         elif e.pack is not None and e.pack != d.pack and d.pack not in ("", "unknown"):
             why = f"The {e.card.name} dealt belongs to pack {e.pack}, not to pack {d.pack} in use."
-        elif e.card not in PACK:
-            why = f"The {e.card.name} is not a euchre card: the pack is incorrect."
         else:
             return None
         return _new_deal(c, s, why, seat=e.seat, pack=d.pack)
@@ -311,7 +322,7 @@ def imperfect_pack(c: C, s: TableState, e: CardDealt | DamagedCardFound | Missin
                           f"{e.pack} is torn or marked; it is replaced (or fresh cards ordered) before the "
                           "next deal" + (f" with it; this hand, of pack {d.pack}, goes on." if in_hand and d
                                          else "."), pack=e.pack)
-        return _new_deal(c, s, f"{the_card(e.card)} of pack {e.pack} is damaged: the pack is "
+        return _new_pack(c, s, f"{the_card(e.card)} of pack {e.pack} is damaged: the pack is "
                          "imperfect.", pack=e.pack)
     if isinstance(e, SurplusCardFound):
         if e.cause != "pack":

@@ -187,7 +187,7 @@ EUCHRE: dict[str, Case] = {
     "31: the dealer reshuffles after the cut": (ESC + [E("shuffle", seat="N")], [("lose_deal", "EU-31", "E")]),
     "33: a card twice in the pack": (ED[:3] + [E("card_dealt", seat="E", card="AC"), E("card_dealt", seat="E", card="AC")],
                                      [("redeal", "EU-33", "N")]),
-    "33: an unreadable card": (ED[:3] + [E("card_dealt", seat="E", card=None)], [("redeal", "EU-33", "N")]),
+    "33: an unreadable card": (ED[:3] + [E("card_dealt", seat="E", card=None)], [("replace_pack", "EU-33", "N")]),
     "34: a card face up in the pack": (ED[:3] + [E("card_dealt", seat="E", card="AC", face_up=True)],
                                        [("redeal", "EU-34", "N")]),
     "35: the dealer exposes a card, claimed": (ED[:5] + [E("card_faced", card="AC", where="deal", by="N"),

@@ -5,7 +5,8 @@ dashboard commands too), with a mistake in most deals; the driver's record of ea
 it ended with, is written to ``soak-evening.json.gz`` (``Record.to_json``). The evening must pass the
 checker as recorded, and hold what the mutations break (dashboard commands taken, refused and
 acknowledged, a law-90 penalty, bridge auctions and play with their irregularities and a revoke's tricks
-transferred): ``tests/soak/test_mutations.py`` then breaks it one way at a time and
+transferred) and a euchre deal stopped for a replacement pack (``EU-33`` ``replace_pack``), the table
+dealing on only once the soak's director had acknowledged: ``tests/soak/test_mutations.py`` then breaks it one way at a time and
 sees each breakage fail. Run again after a change to the record or the journal's shape (a seed whose
 evening does not pass, or lacks one of those, is skipped).
 """
@@ -36,11 +37,21 @@ def main(first_seed: int = 11, tries: int = 16) -> None:
         findings = [check(r, r.rows) for r in records]
         print(f"seed {seed}:\n{table(findings)}")
         kinds = {c["expect"] for r in records for c in r.commands}
-        penalties = any(row[2].get("remedy") == "penalty" for r in records for row in r.rows)
+        # a law-90 penalty (points to the other side, ``scored_by``): a bridge penalty card is no such one
+        penalties = any(row[2].get("remedy") == "penalty" and "scored_by" in row[2] for r in records for row in r.rows)
         bridge = {(b.get("clause"), b.get("remedy")) for _, k, b in records[0].rows if k == "ruling"}
         played = {("BP-22", "contract"), ("BP-64", "penalty")} <= bridge and len({c for c, _ in bridge
                                                                                  if c.startswith("BP-")}) >= 5
-        if all(f.ok for f in findings) and {"event", "ack", "refused"} <= kinds and penalties and played:
+        # at euchre a deal stopped for a replacement pack (EU-33), the next one dealt once the director acknowledged
+        new_pack = any(b.get("remedy") == "replace_pack" and b.get("dealer") for _, k, b in records[1].rows
+                       if k == "ruling")
+        lacking = [what for what, there in (("a verdict ok", all(f.ok for f in findings)),
+                                            ("commands taken, acknowledged and refused",
+                                             {"event", "ack", "refused"} <= kinds),
+                                            ("a law-90 penalty", penalties), ("bridge play's rulings", played),
+                                            ("a euchre replace_pack", new_pack)) if not there]
+        print(f"seed {seed}: not kept, it lacks {', '.join(lacking)}" if lacking else f"seed {seed}: kept")
+        if not lacking:
             with gzip.open(OUT, "wt", encoding="utf-8") as out:
                 json.dump({"seed": seed, "games": [r.to_json() for r in records]}, out, separators=(",", ":"))
             print(f"wrote {OUT}")

@@ -91,19 +91,26 @@ def test_EU_33_duplicate_card_new_deal_same_dealer() -> None:
 
 
 def test_EU_33_unreadable_and_foreign_and_non_euchre_cards() -> None:
-    for card, pack in ((None, None), ("AS", "blue"), ("2C", None)):
+    """A card of the other pack is dealt again from the pack put right; an unreadable card or a card no
+    euchre pack holds (a bridge pack in the shoe) stays in the pack, so the same dealer deals again with
+    a replacement pack (docs/events.md, "Packs: replaced and restored"): dealing the same pack again
+    stopped at the same card, deal after deal (113 redeals in a run), and NEW PACK never lit."""
+    for card, pack, remedy in ((None, None, Remedy.REPLACE_PACK), ("AS", "blue", Remedy.REDEAL),
+                               ("2C", None, Remedy.REPLACE_PACK), ("2C", "blue", Remedy.REPLACE_PACK)):
         eng = table(N)
         events, _, _ = euchre_deal(N, cards(5))
         eng.feed_all(prelude(N) + events[:3])
         fields = {"seat": "S", "card": card} | ({"pack": pack} if pack else {})
         r = only(eng.feed(E("card_dealt", **fields)))
-        assert (r.remedy, r.clause) == (Remedy.REDEAL, "EU-33"), card
+        assert (r.remedy, r.clause, r.dealer) == (remedy, "EU-33", N), card
+        assert eng.state.deal is not None and eng.state.deal.void, card
 
 
 def test_EU_33_damaged_card_in_play_and_between_deals() -> None:
     eng = dealt()
     r = only(eng.feed(E("damaged_card", card="9S", pack="red")))
-    assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "EU-33", N)
+    assert (r.remedy, r.clause, r.dealer, r.pack) == (Remedy.REPLACE_PACK, "EU-33", N, "red")
+    assert "replacement pack" in r.reason and eng.state.deal is not None and eng.state.deal.void
     eng2 = table()
     assert only(eng2.feed(E("damaged_card", card="9S", pack="red"))).remedy is Remedy.REPLACE_PACK
     # the camera saw a card shape whose code never reads: the sentence still reads as English

@@ -394,4 +394,4 @@ def test_EU_73_a_torn_card_of_the_pack_not_in_use_leaves_the_hand_alone() -> Non
     assert said(r) == [("replace_pack", "EU-73")] and r[0].dealer is None
     assert eng.state.deal is not None and not eng.state.deal.void
     r = eng.feed(E("damaged_card", card="9S", pack="red"))
-    assert said(r) == [("redeal", "EU-33")] and eng.state.deal.void
+    assert said(r) == [("replace_pack", "EU-33")] and eng.state.deal.void

@@ -38,4 +38,4 @@ def test_EU_33_a_card_no_euchre_pack_holds_turned_up_or_played_is_an_incorrect_p
     for name, how in (("bad_turn_2C", "turned up"), ("bad_play_2C", "played by East (Cy)")):
         run = _run(name)
         [new] = [r for r in run.rulings if r.get("clause") == "EU-33"]
-        assert new["remedy"] == "redeal" and f"two of clubs {how}" in new["reason"], json.dumps(new)
+        assert new["remedy"] == "replace_pack" and f"two of clubs {how}" in new["reason"], json.dumps(new)

@@ -172,7 +172,7 @@ def _inject_euchre(kind: str, events: list[Event], rnd: random.Random) -> tuple[
     if kind == "faced":
         return events[:i] + [event_from_dict(d | {"face_up": True})] + events[i + 1:], "EU-34", Remedy.REDEAL
     if kind == "unreadable":
-        return events[:i] + [event_from_dict(d | {"card": None})] + events[i + 1:], "EU-33", Remedy.REDEAL
+        return events[:i] + [event_from_dict(d | {"card": None})] + events[i + 1:], "EU-33", Remedy.REPLACE_PACK
     if kind == "duplicate":
         first = event_to_dict(events[cards_at[0]])["card"]
         return events[:i] + [event_from_dict(d | {"card": first})] + events[i + 1:], "EU-33", Remedy.REDEAL

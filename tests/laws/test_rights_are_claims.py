@@ -424,7 +424,7 @@ def test_EU_33_after_a_deal_out_of_turn_stood_the_same_dealer_is_the_one_who_dea
     assert [(r.remedy, r.clause, r.dealer) for r in stands if r.clause == "EU-40"] == \
         [(Remedy.DEAL_STANDS, "EU-40", S)]
     r = only(eng.feed(E("damaged_card", card=cards()[0].code, pack="blue")))
-    assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "EU-33", E_)
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.REPLACE_PACK, "EU-33", E_)
 
 
 def test_EU_33_while_a_deal_out_of_turn_can_still_be_stopped_the_rightful_dealer_deals() -> None:

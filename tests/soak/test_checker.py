@@ -248,3 +248,39 @@ def test_a_result_after_penalty_points_won_the_rubber_is_rightly_unscored() -> N
              (7, "event", {"type": "result", "makers": "NS", "tricks": 2, "src": "director"}),
              (8, "note", {"ignored": {"type": "result"}})]
     assert check(record, rows).unscored == 1
+
+
+def _locked_then_killed(recovery: bool) -> Record:
+    """A lock held 100-112 s, the table killed at 112.5 s; the killed table had taken a card at 112.2 s
+    (so it committed once the lock was gone) and, with ``recovery``, noted its recovery."""
+    r = Record("euchre", 20, locks=1, lock_windows=[(100.0, 112.0)], kill_times=[112.5])
+    r.rows = [(1, "event", {"type": "game", "game": "euchre"}),
+              (2, "event", {"type": "shuffle", "seat": "N", "src": "shoe", "t": 99.0}),
+              *([(3, "note", {"journal": "recovered", "since": 100.0, "failed_commits": 2})] if recovery else []),
+              (4, "event", {"type": "shuffle", "seat": "S", "src": "shoe", "t": 112.2})]
+    return r
+
+
+def test_a_kill_just_after_a_lock_excuses_no_missing_recovery_once_the_table_committed_again() -> None:
+    """The kill came after the lock and after the killed table had committed again: its recovery note
+    must be there. A kill that close to a lock's end excused the episode whatever the journal held, so a
+    journal with its recovery notes gone passed (found on a recorded evening with kills 0.2 s and 0.9 s
+    after its two euchre locks)."""
+    assert check(_locked_then_killed(True), _locked_then_killed(True).rows).locks_failing == 1
+    f = check(_locked_then_killed(False), _locked_then_killed(False).rows)
+    assert f.locks_unproven and not f.ok
+    cut = _locked_then_killed(False)
+    cut.rows = cut.rows[:-1]   # nothing taken after the lock began: the kill cut the table off, no proof
+    assert not check(cut, cut.rows).locks_unproven
+
+
+def test_a_passed_out_close_naming_the_wrong_next_dealer_is_caught() -> None:
+    """A bridge deal passed out: its BP-22 close names the shoe's dealer's left as the next dealer."""
+    rec = Record("contract-bridge", 52)
+    rec.deals = [DealRecord(1, [], None, [], None, 52, "S", {"contract": "Pass"}, None)]
+    for dealer, wrong in (("W", 0), ("N", 1)):
+        rows: list[Row] = [(1, "event", {"type": "game", "game": "contract-bridge"}),
+                           (2, "event", {"type": "deal_start", "dealer": "S", "pack": "A1", "src": "shoe"}),
+                           (3, "ruling", {"remedy": "contract", "clause": "BP-22", "passed_out": True,
+                                          "contract": "Pass", "dealer": dealer, "deal": 1})]
+        assert check(rec, rows).contracts_wrong == wrong, dealer

@@ -59,6 +59,111 @@ def euchre_dealt(ctl: TableController, then: list) -> None:
          + then)
 
 
+def test_a_bridge_card_in_a_euchre_deal_lights_new_pack_until_the_next_deal(tmp_path: Path) -> None:
+    """A bridge pack in a euchre shoe: the first card outside the euchre pack stops the deal with
+    ``replace_pack`` (the same dealer, a replacement pack) and NEW PACK lit until the next deal_start
+    (docs/events.md, "Packs: replaced and restored"). It was a ``redeal`` from the same pack, which the
+    table dealt again at once and stopped at the next such card, deal after deal."""
+    cfg = load_config(None, env={}, check_devices=False)
+    factory, clock = MockFactory(), Clock()
+    panel = Panel(cfg.pins, factory, clock)
+    j = Journal.open(tmp_path)
+    try:
+        ctl = TableController(game="euchre", journal=j, panel=panel, clock=clock)
+        ctl.engine.state.next_dealer = Seat.N
+        feed(ctl, prelude(Seat.N), "script")
+        feed(ctl, [E("deal_start", dealer="N", pack="R1"), E("card_dealt", seat="E", card="AS")])
+        rulings = ctl.process(LawInput(E("card_dealt", seat="E", card="2C"), "shoe"))
+        assert [(r.remedy.value, r.clause, r.dealer, r.pack) for r in rulings] == \
+            [("replace_pack", "EU-33", Seat.N, "R1")]
+        assert ctl.engine.state.deal is not None and ctl.engine.state.deal.void
+        assert lamp_pin(factory, cfg, "replace_pack") and not lamp_pin(factory, cfg, "redeal")
+        feed(ctl, prelude(Seat.N), "script")
+        assert lamp_pin(factory, cfg, "replace_pack")
+        feed(ctl, [E("deal_start", dealer="N", pack="R2")])
+        assert not lamp_pin(factory, cfg, "replace_pack")
+    finally:
+        panel.close()
+        j.close()
+
+
+class _Link:
+    """What ``ShoeProcedure`` uses of a shoe link: ``send``, caught up with the shoe (nothing in flight)."""
+
+    caught_up = True
+    delivered = 0
+
+    def __init__(self) -> None:
+        self.sent: list = []
+
+    def send(self, cmd):  # type: ignore[no-untyped-def]
+        self.sent.append(cmd)
+        return cmd
+
+
+def _starts(link: _Link) -> list:
+    from firmware_host.shoe import messages as m
+
+    return [c for c in link.sent if isinstance(c, m.StartDeal)]
+
+
+@pytest.mark.parametrize("stop", ["bridge card", "unreadable card", "damaged card"])
+def test_after_replace_pack_the_shoe_deals_nothing_until_the_director_acknowledges(tmp_path: Path, stop: str) -> None:
+    """The audit's loop: a bridge pack in a euchre shoe stopped every deal at its first non-euchre card,
+    and the host started the next deal from the pack the shoe reported loaded at once (the virtual shoe's
+    dealer puts the pack back), 122 EU-33 rulings in 12 s. After ``replace_pack`` the shoe is stopped and
+    no START_DEAL goes out, whatever pack is loaded, shuffled and cut, until the director acknowledges
+    (NEW PACK out: the replacement pack is in); a restarted host holds the same way (docs/events.md,
+    "Packs: replaced and restored")."""
+    from firmware_host.live import ShoeProcedure
+    from firmware_host.shoe import messages as m
+    from firmware_host.table.controller import PackLoaded
+
+    cfg = load_config(None, env={}, check_devices=False)
+    factory, clock = MockFactory(), Clock()
+    panel = Panel(cfg.pins, factory, clock)
+    j = Journal.open(tmp_path)
+    try:
+        ctl = TableController(game="euchre", journal=j, panel=panel, clock=clock)
+        link = _Link()
+        proc = ShoeProcedure(ctl, link, "euchre")
+        ctl.on_phase(proc.on_phase)
+        ctl.engine.state.next_dealer = Seat.N
+        feed(ctl, prelude(Seat.N)[:-3], "script")       # the table formed; the pack not yet in the shoe
+        ctl.process(PackLoaded("R1"))
+        ctl.drain()                                      # the shuffles and the cut loading stands for
+        assert len(_starts(link)) == 1
+        bad = {"bridge card": E("card_dealt", seat="E", card="2C"),
+               "unreadable card": E("card_dealt", seat="E", card=None),
+               "damaged card": E("damaged_card", card="AS", pack="R1")}[stop]
+        rulings = feed(ctl, [E("deal_start", dealer="N", pack="R1"), E("card_dealt", seat="E", card="AS"), bad])
+        assert [(r.remedy.value, r.clause, r.dealer) for r in rulings] == [("replace_pack", "EU-33", Seat.N)]
+        assert isinstance(link.sent[-1], m.Abort) and lamp_pin(factory, cfg, "replace_pack")
+        ctl.process(PackLoaded(""))                      # the dealer puts a pack in: the same one, for all we know
+        ctl.drain()
+        assert ctl.engine.state.phase.value == "cut" and len(_starts(link)) == 1, "the same pack was dealt again"
+        ctl.process(ButtonInput("W", "attention"))       # a player's press is no acknowledgement
+        assert len(_starts(link)) == 1
+        panel.close()
+        j.close()
+        # a restart: the journal holds the ruling and the lamp, so the new host holds too
+        panel = Panel(cfg.pins, factory, clock)
+        j = Journal.open(tmp_path)
+        ctl = TableController(game="euchre", journal=j, panel=panel, clock=clock)
+        link = _Link()
+        proc = ShoeProcedure(ctl, link, "euchre")
+        ctl.on_phase(proc.on_phase)
+        proc.resume()
+        assert _starts(link) == [] and lamp_pin(factory, cfg, "replace_pack")
+        ctl.process(ButtonInput("director", "ack"))      # the director: the replacement pack is in
+        assert not lamp_pin(factory, cfg, "replace_pack")
+        [start] = _starts(link)
+        assert start.dealer is Seat.N                    # the same dealer deals again
+    finally:
+        panel.close()
+        j.close()
+
+
 def test_faced_card_lights_redeal_and_new_deal_clears_it(rig) -> None:  # type: ignore[no-untyped-def]
     ctl, factory, cfg, _ = rig
     ctl.engine.state.next_dealer = Seat.N
