@@ -287,6 +287,8 @@ def _show(args: argparse.Namespace) -> int:
         journal.close()
     except FederationError as exc:
         return _fail(str(exc))
+    for words in state.left_out:        # an old journal's line the field cannot score: the rest is shown
+        print(f"cardtable federation: {words}", file=sys.stderr)
     view = field_view(state, public=not args.all)
     print(f"event {state.setup.event}: clubs {', '.join(state.setup.clubs)}; messages taken "
           + ", ".join(f"{c} {n}" for c, n in state.ledger.state().items()))
@@ -337,7 +339,10 @@ def _export(args: argparse.Namespace) -> int:
         records = kept[0]
     try:
         boards = read_hand_records(records)
-        data = export(args.dir, args.format, boards, str(records))
+        notes: list[str] = []
+        data = export(args.dir, args.format, boards, str(records), notes)
+        for words in notes:             # an old journal's line the field cannot score: the rest is written
+            print(f"cardtable federation: {words}", file=sys.stderr)
         tmp = out.with_name(out.name + ".part")
         tmp.write_bytes(data)
         os.replace(tmp, out)

@@ -102,6 +102,8 @@ class FederationService:
         except BaseException:
             self._held.close()
             raise
+        for words in self.state.left_out:        # an old journal's line the field cannot score
+            log.error("%s", words)
         self.topics = EventTopics(self.state.setup.event)
         self.records = kept_records(self.folder, self.state)
         self.clock = clock
@@ -120,6 +122,7 @@ class FederationService:
         self._released: dict[int, tuple[Any, frozenset[str]]] = {}   # board -> (its lines' version, clubs)
         self._release_lock = threading.Lock()       # one release pass at a time (the releaser's, or the close's)
         self._board_scores: dict[int, tuple[Any, int]] = {}   # board -> (its score last released, by club; how often)
+        self._unscorable: set[int] = set()          # boards whose scoring failed (a guard: see release_boards)
         self._own_made: dict[str, Any] = {}          # club -> (what its own ranking was made from, when)
         self.club_views: dict[str, dict[str, Any]] = {}   # club -> its in/field as last published
         self.own_every = OWN_EVERY
@@ -360,7 +363,15 @@ class FederationService:
             try:
                 while todo:
                     job, clubs = boards[todo[0]]
-                    scored = job()
+                    try:
+                        scored = job()
+                    except Exception as exc:  # a guard (the field takes no line its board's scoring
+                        # refuses): one board that cannot be scored never stops the others' release
+                        log.error("board %s could not be scored, its field is not published until its lines "
+                                  "change (the other boards are): %s", todo[0], exc)
+                        self._unscorable.add(todo.pop(0))
+                        continue
+                    self._unscorable.discard(todo[0])
                     texts = board_releases(scored, clubs, local, self.records.get(todo[0]))
                     for club, value in texts.items():
                         self._publish(self.topics.board(club, todo[0]), fit(value), self._sent_boards)
@@ -380,6 +391,7 @@ class FederationService:
         score last released; made again when its boards change (it finished one, the event closed, a
         club entered), or when one of them was released again since, at most every ``own_every``
         seconds (a club's ranking is 12 clubs' worth of exact fractions to rank every 2 s otherwise)."""
+        boards = [b for b in boards if b not in self._unscorable]
         if any(b not in self._board_scores for b in boards):
             return                              # a board not yet scored (its release failed): next pass
         key = (field, tuple((b, self._board_scores[b][1]) for b in boards))

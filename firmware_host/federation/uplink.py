@@ -66,13 +66,14 @@ def club_messages(club: str, rows: Iterable[Mapping[str, Any]]) -> list[dict[str
             continue
         state.apply(rec)
         now = {_key(ln.board, ln.ns, ln.ew): ln for ln in state.lines()}
+        # the lines taken off first: a line moved to other pairs must never stand twice in the field,
+        # which refuses a pair on two lines of a board (docs/federation.md)
+        for k in sorted(before):
+            if k not in now:
+                out.append({"op": "remove", "line": line_to_dict(before[k])})
         for k in sorted(now):
             if before.get(k) != now[k]:
                 out.append({"op": "line", "line": line_to_dict(now[k])})
-        for k in sorted(before):
-            if k not in now:
-                gone = before[k]
-                out.append({"op": "remove", "line": line_to_dict(gone)})
         before = now
     for n, msg in enumerate(out, 1):
         msg["number"] = n
