@@ -479,4 +479,6 @@ def _uplink(args: argparse.Namespace) -> int:
         return 0
     finally:
         uplink.stop()
+    if uplink.stopped_here:
+        return _fail(f"the uplink stopped: {uplink.stopped_for}")
     return _fail(f"the federation refused a message: {uplink.stopped_for}")

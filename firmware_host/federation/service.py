@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from firmware_host.federation.brokers import FEDERATION_MAX_PACKET
 from firmware_host.federation.event import (
     JOURNAL,
     EventSetup,
@@ -76,6 +77,16 @@ def read_outside(payload: bytes) -> dict[str, Any] | str:
     if not isinstance(read.value, dict):
         return "not a JSON object"
     return read.value
+
+
+def number_of(payload: bytes) -> int:
+    """The number of a message refused for its size or its nesting, when it can still be read (a message of
+    up to :data:`~firmware_host.federation.brokers.FEDERATION_MAX_PACKET` bytes nested up to the checked
+    reader's own limit, 32): the club is answered about that message, as for every other refusal; 0 when
+    it cannot be read or has no whole number from 1."""
+    read = read_json(payload, max_bytes=FEDERATION_MAX_PACKET)
+    number = read.value.get("number") if read.ok and isinstance(read.value, dict) else None
+    return number if isinstance(number, int) and not isinstance(number, bool) and number >= 1 else 0
 
 
 class FederationService:
@@ -191,7 +202,7 @@ class FederationService:
             if isinstance(value, str):
                 self.refusals += 1
                 expect = self.state.ledger.expect(club) if club in self.state.ledger.clubs else 0
-                answer = Answer(Verdict.CONFLICT, club, 0, expect, value)
+                answer = Answer(Verdict.CONFLICT, club, number_of(payload), expect, value)
             else:
                 answer = self._judge(club, value)
         self.client.publish(self.topics.answer(club), json.dumps(
