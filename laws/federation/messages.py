@@ -100,6 +100,7 @@ RESULT_KEYS = {"played": ("contract", "declarer", "tricks", "lead"), "assigned":
                "artificial": ("ns", "ew")}
 MAX_PAIR = 9999         # a club's pair numbers: the field numbers a club's pairs 10,000 apart
 MAX_NAME = 64           # a field's name, a pair's key in ``fields``
+MAX_DUE = 999           # an entry's results due per board (and the organiser's, ``federation open --due``)
 
 
 def shown(value: Any) -> str:
@@ -163,8 +164,8 @@ def _entry_problem(message: Mapping[str, Any]) -> str:
         if not isinstance(p, list) or len(p) != 2 or not _whole(p[0], 1, MAX_PAIR) or p[1] not in (None, "NS", "EW"):
             return f"an entry's pair is [number 1-{MAX_PAIR}, \"NS\"|\"EW\"|null], got {shown(p)}"
     due = message.get("due")
-    if not _whole(due, 1, 999):
-        return f"an entry's due (results due per board) is a whole number from 1, got {shown(due)}"
+    if not _whole(due, 1, MAX_DUE):
+        return f"an entry's due (results due per board) is a whole number from 1 to {MAX_DUE}, got {shown(due)}"
     fields = message.get("fields", {})
     if not isinstance(fields, Mapping) or len(fields) > len(pairs):
         return f"an entry's fields are an object, a pair's key to its field's name, got {shown(fields)}"

@@ -54,7 +54,7 @@ def _journaled(service: FederationService) -> int:
     ('{"op": "entry", "club": "c1", "number": ' + BIG + '}', 0,
      "a message number is a whole number from 1, got a number of 34 digits"),
     (_json(ENTRY).replace('"due": 1', '"due": ' + BIG), 1,
-     "an entry's due (results due per board) is a whole number from 1, got a number of 34 digits"),
+     "an entry's due (results due per board) is a whole number from 1 to 999, got a number of 34 digits"),
     (_json(ENTRY).replace('"boards": [1, 2]', '"boards": [1, ' + BIG + ']'), 1,
      "an entry's boards are a list of board numbers 1-9999, got [1, a number of 34 digits]"),
     (_json(ENTRY).replace('[[1, "NS"]', '[[' + BIG + ', "NS"]'), 1,

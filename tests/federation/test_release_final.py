@@ -141,7 +141,11 @@ def test_open_with_each_club_s_results_due(tmp_path: Path, capsys: pytest.Captur
     base = ["federation", "open", "--event", "d1", "--hand-records", str(records), "--clubs", "c1,c2"]
     for bad, words in (("c1=3", "--due: give every club's (none for c2)"), ("c1=3,c3=2", "--due: 'c3' is not one of --clubs"),
                        ("c1=3,c1=2,c2=1", "--due: c1 is given twice"),
-                       ("c1=3,c2=0", "--due: c2's results due per board is a whole number from 1, got '0'")):
+                       ("c1=3,c2=0", "--due: c2's results due per board is a whole number from 1 to 999, got '0'"),
+                       ("c1=3,c2=1000", "--due: c2's results due per board is a whole number from 1 to 999, got '1000'"),
+                       # the audit's: exit 0 before, and club b could never enter (its entry's due is read up to 999)
+                       ("c1=2,c2=1111111111111111111111111111111111",
+                        "--due: c2's results due per board is a whole number from 1 to 999, got '11111111111111111...'")):
         assert main(base + ["--dir", str(tmp_path / "bad"), "--due", bad]) == 2
         assert capsys.readouterr().err == f"cardtable federation: {words}\n"
         assert not (tmp_path / "bad").exists()
