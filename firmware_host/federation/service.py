@@ -365,8 +365,10 @@ class FederationService:
             with self._lock:
                 finished = self.state.finished()
                 closed = self.state.closed
+                # every club named at open once the event is closed, entered or not (the final view is
+                # everyone's); before, a club not entered has finished nothing and sees nothing
                 released = {club: [b for b in self.state.setup.boards if club_may_see(club, b, finished, closed)]
-                            for club in self.state.entries}
+                            for club in self.state.setup.clubs if closed or club in self.state.entries}
                 boards, local = self._boards_to_release(released)
                 field = self.state.scores
                 club_fields = field.club_fields() if field is not None else {}

@@ -154,3 +154,15 @@ def test_open_with_each_club_s_results_due(tmp_path: Path, capsys: pytest.Captur
     journal, state = open_event(tmp_path / "e")
     journal.close()
     assert dict(state.setup.due) == {"c1": 3, "c2": 4}
+
+
+def test_after_the_close_a_club_that_never_entered_gets_the_final_view_too(service: FederationService) -> None:
+    """The audit's: club c2, named at open, never entered; after the close it had only its in/records
+    (its page gave {"boards": [], "rankings": {}}), though the close puts every board on every club's
+    in/field and in/board/<n>."""
+    assert _released(service, "c2") == []          # before the close it sees nothing
+    service.close()
+    assert _released(service, "c2") == [1, 2, 3]
+    assert service.club_views["c2"] == {"boards": [1, 2, 3], "rankings": {}}
+    # what was published (retained) on c2's topics
+    assert service._sent_boards.keys() >= {service.topics.board("c2", b) for b in BOARDS} | {service.topics.field("c2")}
