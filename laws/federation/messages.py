@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -72,7 +73,10 @@ def line_from_dict(value: Any) -> Line:
     kind, body = next(iter(result.items()))
     try:
         if kind == "played" and isinstance(body, Mapping):
-            contract = None if body.get("contract") in (None, "Pass") else parse_contract(str(body["contract"]))
+            said = body.get("contract")
+            if isinstance(said, str) and said != "Pass" and PASS_WORDS.fullmatch(said.strip()):
+                raise MessageError(f"{where}: played: contract {said!r}: {PASS_OUT}")
+            contract = None if said in (None, "Pass") else parse_contract(str(said))
             declarer = None if body.get("declarer") is None else Seat(str(body["declarer"]))
             tricks = body.get("tricks")
             if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= 13:
@@ -91,6 +95,10 @@ def line_from_dict(value: Any) -> Line:
     except (KeyError, ValueError, TypeError, IndexError) as exc:
         raise MessageError(f"{where}: {kind}: {exc}") from None
     return Line(board, _read_pair(value.get("ns"), where), _read_pair(value.get("ew"), where), res, group)
+
+
+PASS_OUT = 'a passed-out board is "contract": null (or "Pass"), "declarer": null, "tricks": 0'
+PASS_WORDS = re.compile(r"p|pass|passed|passed[ -]?out|pass[ -]?out|all[ -]?pass|ap", re.IGNORECASE)
 
 
 KEYS = {"entry": ("op", "club", "number", "pairs", "fields", "due", "boards"),
