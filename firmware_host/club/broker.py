@@ -70,10 +70,12 @@ def make_password_file(path: Path, users: Mapping[str, str]) -> None:
 
 def broker_config(port: int, password_file: Path, acl_file: Path, *, bind: str = "127.0.0.1",
                   log_file: Path | None = None, persistence_dir: Path | None = None,
-                  tls: tuple[Path, Path] | None = None) -> str:
+                  tls: tuple[Path, Path] | None = None, max_packet: int = 65536) -> str:
     """The text of a mosquitto.conf for a local club broker (``persistence_dir``: keep sessions and
     queued messages of persistent clients across a restart, in that folder; ``tls``: the listener
-    speaks only TLS 1.2 or later with this certificate and key)."""
+    speaks only TLS 1.2 or later with this certificate and key; ``max_packet``: the largest packet a
+    client may send, 64 KiB as every message's limit, more where a reader beyond judges the size itself
+    and must be reached to answer: the federation's broker)."""
     lines = [
         "per_listener_settings false",
         "allow_anonymous false",
@@ -81,7 +83,7 @@ def broker_config(port: int, password_file: Path, acl_file: Path, *, bind: str =
         f"acl_file {acl_file}",
         "persistence true" if persistence_dir else "persistence false",
         *([f"persistence_location {persistence_dir}/"] if persistence_dir else []),
-        "max_packet_size 65536",
+        f"max_packet_size {int(max_packet)}",
         "max_inflight_messages 100",
         "max_queued_messages 100000",
         f"listener {port} {bind}",

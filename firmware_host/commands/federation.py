@@ -125,6 +125,8 @@ def _open(args: argparse.Namespace) -> int:
 
 def _due(text: str, clubs: tuple[str, ...]) -> dict[str, int] | str:
     """``--due c1=3,c2=4``: each club's results due per board, or what is wrong with it."""
+    from laws.federation.messages import MAX_DUE
+
     due: dict[str, int] = {}
     for part in (p.strip() for p in text.split(",") if p.strip()):
         club, _eq, n = part.partition("=")
@@ -133,8 +135,11 @@ def _due(text: str, clubs: tuple[str, ...]) -> dict[str, int] | str:
             return f"--due: {club!r} is not one of --clubs"
         if club in due:
             return f"--due: {club} is given twice"
-        if not (n.strip().isascii() and n.strip().isdigit()) or int(n) < 1:
-            return f"--due: {club}'s results due per board is a whole number from 1, got {n.strip()!r}"
+        n = n.strip()
+        if not (n.isascii() and n.isdigit()) or len(n) > 4 or not 1 <= int(n) <= MAX_DUE:
+            # the bound an entry's due is read with: a club given more could never enter
+            shown = n if len(n) <= 20 else f"{n[:17]}..."
+            return f"--due: {club}'s results due per board is a whole number from 1 to {MAX_DUE}, got {shown!r}"
         due[club] = int(n)
     missing = [c for c in clubs if c not in due]
     if missing:
@@ -287,6 +292,8 @@ def _show(args: argparse.Namespace) -> int:
         journal.close()
     except FederationError as exc:
         return _fail(str(exc))
+    for words in state.left_out:        # an old journal's line the field cannot score: the rest is shown
+        print(f"cardtable federation: {words}", file=sys.stderr)
     view = field_view(state, public=not args.all)
     print(f"event {state.setup.event}: clubs {', '.join(state.setup.clubs)}; messages taken "
           + ", ".join(f"{c} {n}" for c, n in state.ledger.state().items()))
@@ -337,7 +344,10 @@ def _export(args: argparse.Namespace) -> int:
         records = kept[0]
     try:
         boards = read_hand_records(records)
-        data = export(args.dir, args.format, boards, str(records))
+        notes: list[str] = []
+        data = export(args.dir, args.format, boards, str(records), notes)
+        for words in notes:             # an old journal's line the field cannot score: the rest is written
+            print(f"cardtable federation: {words}", file=sys.stderr)
         tmp = out.with_name(out.name + ".part")
         tmp.write_bytes(data)
         os.replace(tmp, out)
@@ -474,4 +484,6 @@ def _uplink(args: argparse.Namespace) -> int:
         return 0
     finally:
         uplink.stop()
+    if uplink.stopped_here:
+        return _fail(f"the uplink stopped: {uplink.stopped_for}")
     return _fail(f"the federation refused a message: {uplink.stopped_for}")

@@ -19,7 +19,7 @@ from typing import Any
 
 from firmware_host.federation.topics import EventTopics
 from firmware_host.records.journal import Journal, JournalError
-from laws.federation.field import ClubEntry, Field
+from laws.federation.field import ClubEntry, Field, FieldError
 from laws.federation.ledger import Ledger, Verdict
 from laws.federation.messages import digest, line_from_dict
 from laws.federation.release import club_may_see
@@ -88,6 +88,7 @@ class EventState:
     scores: Field | None = None
     results: dict[str, dict[int, int]] = field(default_factory=dict)   # club -> board -> lines in
     closed: bool = False
+    left_out: list[str] = field(default_factory=list)   # journaled lines the field cannot take, in words
 
     @classmethod
     def start(cls, setup: EventSetup) -> EventState:
@@ -107,15 +108,15 @@ class EventState:
             fixed = self.setup.due.get(club)
             if fixed is not None and due != fixed:
                 return f"the entry says {due} results due per board; the event was opened with {fixed} for the club"
-            return ""
+            return _entry_problem(message, self.setup.boards)
         if club not in self.entries:
             return "the club's entry (message 1) must come first"
         line = line_from_dict(message["line"])      # read by the form check already: it reads
-        if line.board not in self.setup.boards:
-            return f"board {line.board} is not one of the event's boards"
-        for pair in (line.ns, line.ew):
-            if pair not in self.entries[club].fields:
-                return f"board {line.board}: pair {pair.label} is not one of the club's pairs"
+        assert self.scores is not None             # made by the club's entry
+        # the board and pairs the club's, and for a line the scoring's refusals too: a line taken scores
+        problem = self.scores.problem(club, line, seating=op == "line")
+        if problem:
+            return problem
         if self.may_see(club, line.board):
             # the club may have seen the field's results of the board: its own are final (a line as it
             # stands already changes nothing, and is taken)
@@ -141,7 +142,8 @@ class EventState:
             for number, direction in message["pairs"]:
                 pair = Pair(int(number), direction)
                 fields[pair] = direction or "one field"
-            self.entries[club] = ClubEntry(club, fields, int(message["due"]))
+            self.entries[club] = ClubEntry(club, fields, int(message["due"]),
+                                           frozenset(int(b) for b in message.get("boards", [])))
             self.scores = Field(self.setup.boards, dict(self.entries), self.setup.method,
                                 self.scores.lines if self.scores else {},
                                 due_total=sum(self.setup.due.values()) if self.setup.due else None)
@@ -164,6 +166,24 @@ class EventState:
         """Each club's boards with as many results as it is due."""
         return {c: frozenset(b for b, n in self.results.get(c, {}).items() if n >= e.due)
                 for c, e in self.entries.items()}
+
+
+def _entry_problem(message: Mapping[str, Any], boards: tuple[int, ...]) -> str:
+    """What in an entry, its form already checked, the field could not use: a pair listed twice (its
+    results would be two pairs' in one), a board the event does not have or listed twice."""
+    seen: set[tuple[int, Any]] = set()
+    for number, direction in message["pairs"]:
+        if (number, direction) in seen:
+            return f"an entry's pairs: pair {Pair(number, direction).label} is listed twice"
+        seen.add((number, direction))
+    listed: set[int] = set()
+    for b in message.get("boards", []):
+        if b not in boards:
+            return f"an entry's boards: board {b} is not one of the event's boards"
+        if b in listed:
+            return f"an entry's boards: board {b} is listed twice"
+        listed.add(b)
+    return ""
 
 
 def hold_event(folder: str | Path) -> Any:
@@ -215,7 +235,15 @@ def open_event(folder: str | Path) -> tuple[Journal, EventState]:
         if r.body.get("type") == "message":
             club, number, message = r.body["club"], r.body["number"], r.body["message"]
             if state.ledger.offer(club, number, digest(message)).verdict is Verdict.TAKEN:
-                state.apply(club, message)
+                try:
+                    state.apply(club, message)
+                except FieldError as exc:
+                    # taken before the field checked what scoring refuses (a pair on both sides of a
+                    # line, on two lines of a board): kept in the ledger, so the club's numbers go on,
+                    # but left out of the field, which could not score its board with it
+                    words = str(exc).removeprefix(f"club {club}: ")
+                    state.left_out.append(f"{path} row {r.seq}: club {club}'s message {number} is left out of "
+                                          f"the field: {words}")
             else:
                 log.error("%s row %s: message %s of club %s is not the next one; left out", path, r.seq, number, club)
         elif r.body.get("type") == "closed":

@@ -330,10 +330,14 @@ def write_usebio(state: EventState, records: dict[int, Board], date: str) -> byt
             + ET.tostring(root, encoding="unicode", short_empty_elements=True).encode("utf-8") + b"\n")
 
 
-def export(folder: str | Path, fmt: str, boards: Sequence[Board], where: str) -> bytes:
-    """The closed event's field in ``fmt`` (``pbn`` or ``usebio``)."""
+def export(folder: str | Path, fmt: str, boards: Sequence[Board], where: str,
+           notes: list[str] | None = None) -> bytes:
+    """The closed event's field in ``fmt`` (``pbn`` or ``usebio``); ``notes`` gets the journal's lines the
+    field left out (``EventState.left_out``), for the caller to say."""
     if fmt not in FORMATS:
         raise FederationError(f"the format is one of {', '.join(FORMATS)}, not {fmt!r}")
     state, date = closed_state(folder)
+    if notes is not None:
+        notes.extend(state.left_out)
     records = check_records(state, boards, where)
     return (write_pbn if fmt == "pbn" else write_usebio)(state, records, date)

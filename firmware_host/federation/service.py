@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from firmware_host.federation.brokers import FEDERATION_MAX_PACKET
 from firmware_host.federation.event import (
     JOURNAL,
     EventSetup,
@@ -78,6 +79,16 @@ def read_outside(payload: bytes) -> dict[str, Any] | str:
     return read.value
 
 
+def number_of(payload: bytes) -> int:
+    """The number of a message refused for its size or its nesting, when it can still be read (a message of
+    up to :data:`~firmware_host.federation.brokers.FEDERATION_MAX_PACKET` bytes nested up to the checked
+    reader's own limit, 32): the club is answered about that message, as for every other refusal; 0 when
+    it cannot be read or has no whole number from 1."""
+    read = read_json(payload, max_bytes=FEDERATION_MAX_PACKET)
+    number = read.value.get("number") if read.ok and isinstance(read.value, dict) else None
+    return number if isinstance(number, int) and not isinstance(number, bool) and number >= 1 else 0
+
+
 class FederationService:
     """The service on the federation's broker (see the module docstring).
 
@@ -102,6 +113,8 @@ class FederationService:
         except BaseException:
             self._held.close()
             raise
+        for words in self.state.left_out:        # an old journal's line the field cannot score
+            log.error("%s", words)
         self.topics = EventTopics(self.state.setup.event)
         self.records = kept_records(self.folder, self.state)
         self.clock = clock
@@ -120,6 +133,7 @@ class FederationService:
         self._released: dict[int, tuple[Any, frozenset[str]]] = {}   # board -> (its lines' version, clubs)
         self._release_lock = threading.Lock()       # one release pass at a time (the releaser's, or the close's)
         self._board_scores: dict[int, tuple[Any, int]] = {}   # board -> (its score last released, by club; how often)
+        self._unscorable: set[int] = set()          # boards whose scoring failed (a guard: see release_boards)
         self._own_made: dict[str, Any] = {}          # club -> (what its own ranking was made from, when)
         self.club_views: dict[str, dict[str, Any]] = {}   # club -> its in/field as last published
         self.own_every = OWN_EVERY
@@ -188,7 +202,7 @@ class FederationService:
             if isinstance(value, str):
                 self.refusals += 1
                 expect = self.state.ledger.expect(club) if club in self.state.ledger.clubs else 0
-                answer = Answer(Verdict.CONFLICT, club, 0, expect, value)
+                answer = Answer(Verdict.CONFLICT, club, number_of(payload), expect, value)
             else:
                 answer = self._judge(club, value)
         self.client.publish(self.topics.answer(club), json.dumps(
@@ -351,8 +365,10 @@ class FederationService:
             with self._lock:
                 finished = self.state.finished()
                 closed = self.state.closed
+                # every club named at open once the event is closed, entered or not (the final view is
+                # everyone's); before, a club not entered has finished nothing and sees nothing
                 released = {club: [b for b in self.state.setup.boards if club_may_see(club, b, finished, closed)]
-                            for club in self.state.entries}
+                            for club in self.state.setup.clubs if closed or club in self.state.entries}
                 boards, local = self._boards_to_release(released)
                 field = self.state.scores
                 club_fields = field.club_fields() if field is not None else {}
@@ -360,7 +376,15 @@ class FederationService:
             try:
                 while todo:
                     job, clubs = boards[todo[0]]
-                    scored = job()
+                    try:
+                        scored = job()
+                    except Exception as exc:  # a guard (the field takes no line its board's scoring
+                        # refuses): one board that cannot be scored never stops the others' release
+                        log.error("board %s could not be scored, its field is not published until its lines "
+                                  "change (the other boards are): %s", todo[0], exc)
+                        self._unscorable.add(todo.pop(0))
+                        continue
+                    self._unscorable.discard(todo[0])
                     texts = board_releases(scored, clubs, local, self.records.get(todo[0]))
                     for club, value in texts.items():
                         self._publish(self.topics.board(club, todo[0]), fit(value), self._sent_boards)
@@ -380,6 +404,7 @@ class FederationService:
         score last released; made again when its boards change (it finished one, the event closed, a
         club entered), or when one of them was released again since, at most every ``own_every``
         seconds (a club's ranking is 12 clubs' worth of exact fractions to rank every 2 s otherwise)."""
+        boards = [b for b in boards if b not in self._unscorable]
         if any(b not in self._board_scores for b in boards):
             return                              # a board not yet scored (its release failed): next pass
         key = (field, tuple((b, self._board_scores[b][1]) for b in boards))

@@ -39,6 +39,7 @@ from laws.session.duplicate.state import SessionState
 log = logging.getLogger(__name__)
 WINDOW = 64
 MAX_WAIT = 30.0
+MAX_MESSAGE = 65536     # a message's bytes at most: the club's broker drops a client's larger packet
 
 
 def _key(board: int, ns: Any, ew: Any) -> tuple[int, tuple[int, str], tuple[int, str]]:
@@ -66,13 +67,14 @@ def club_messages(club: str, rows: Iterable[Mapping[str, Any]]) -> list[dict[str
             continue
         state.apply(rec)
         now = {_key(ln.board, ln.ns, ln.ew): ln for ln in state.lines()}
+        # the lines taken off first: a line moved to other pairs must never stand twice in the field,
+        # which refuses a pair on two lines of a board (docs/federation.md)
+        for k in sorted(before):
+            if k not in now:
+                out.append({"op": "remove", "line": line_to_dict(before[k])})
         for k in sorted(now):
             if before.get(k) != now[k]:
                 out.append({"op": "line", "line": line_to_dict(now[k])})
-        for k in sorted(before):
-            if k not in now:
-                gone = before[k]
-                out.append({"op": "remove", "line": line_to_dict(gone)})
         before = now
     for n, msg in enumerate(out, 1):
         msg["number"] = n
@@ -111,6 +113,7 @@ class ClubUplink:
         self.resend, self.poll, self.clock, self.max_wait = resend, poll, clock, max_wait
         self.expect = 1
         self.stopped_for = ""
+        self.stopped_here = False               # stopped by the uplink itself (a message too big), not an answer
         self.messages: list[dict[str, Any]] = []
         self._progress_at = 0.0
         self._wait = resend
@@ -190,13 +193,22 @@ class ClubUplink:
                 self._wait = min(self._wait * 2, self.max_wait)   # and twice as long before the next time
             start = max(self._sent_upto + 1, self.expect)
             end = min(len(self.messages), self.expect + WINDOW - 1)
-            batch = self.messages[start - 1:end]
+            batch = [json.dumps(m, sort_keys=True) for m in self.messages[start - 1:end]]
+            for k, text in enumerate(batch):
+                size = len(text.encode("utf-8"))
+                if size > MAX_MESSAGE:          # never sent: the brokers would drop the connection, for ever
+                    self.stopped_for = (f"message {start + k} is {size} bytes, over the {MAX_MESSAGE} a "
+                                        "message may have: not sent")
+                    self.stopped_here = True
+                    log.error("club %s: %s", self.club, self.stopped_for)
+                    batch, end = batch[:k], start + k - 1
+                    break
             if batch:
                 if start == self.expect:         # nothing was waiting for an answer: the wait starts now
                     self._progress_at = now
                 self._sent_upto = end
-        for m in batch:
-            self.client.publish(self.topics.result(self.club), json.dumps(m, sort_keys=True), qos=1)
+        for text in batch:
+            self.client.publish(self.topics.result(self.club), text, qos=1)
         return len(batch)
 
     @property

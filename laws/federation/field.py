@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from laws.competition.sections import SPAN, Across, EventResult, SectionLine, SectionPair, labelled
 from laws.federation.own import own_rankings
 from laws.federation.ranking import LiveRanking
-from laws.scoring.session import NO_TALLY, Tally, rank_tallies, score_boards, tally_boards
-from laws.scoring.session_values import Line, Method, Pair, Ranking, ScoredBoard, SessionResult
+from laws.scoring.session import NO_TALLY, Tally, check_lines, rank_tallies, score_boards, tally_boards
+from laws.scoring.session_values import Line, Method, Pair, Ranking, ScoredBoard, SessionError, SessionResult
 
 
 class FieldError(ValueError):
@@ -53,6 +53,7 @@ class ClubEntry:
     club: str
     fields: Mapping[Pair, str]
     due: int
+    boards: frozenset[int] = frozenset()    # the boards the club's session plays (empty: the entry named none)
 
 
 @dataclass
@@ -106,15 +107,44 @@ class Field:
             return
         if line is None:
             raise FieldError(f"club {club}: a message with no line")
-        if line.board not in self.boards:
-            raise FieldError(f"club {club}: board {line.board} is not one of the event's boards")
-        for pair in (line.ns, line.ew):
-            if pair not in self.clubs[club].fields:
-                raise FieldError(f"club {club}: board {line.board}: pair {pair.label} is not one of the club's pairs")
+        problem = self.problem(club, line)
+        if problem:
+            raise FieldError(f"club {club}: {problem}")
         mine[(line.board, line.ns, line.ew)] = line
         self._by_board.setdefault(line.board, {})[(club, line.ns, line.ew)] = line
         self._scored.pop(line.board, None)
         self._changes[line.board] = self._changes.get(line.board, 0) + 1
+
+    def problem(self, club: str, line: Line, *, seating: bool = True) -> str:
+        """Why the field cannot take ``line`` from ``club`` (``""`` when it can), so that a line the board's
+        scoring would refuse is refused when it comes and never stops the board being scored later: a
+        board not the event's or not one the club's entry plays, a pair not the club's, and the scoring's
+        own refusals of the club's lines of the board with this one in (a pair on both sides, a second
+        result for a pair, a pair on two lines, a result that cannot be scored:
+        :func:`laws.scoring.session.check_lines`, ``docs/scoring.md`` section 9; not with ``seating``
+        false: a line to take off)."""
+        entry = self.clubs[club]
+        if line.board not in self.boards:
+            return f"board {line.board} is not one of the event's boards"
+        if entry.boards and line.board not in entry.boards:
+            return (f"board {line.board} is not one of the club's boards (its entry gives "
+                    f"{', '.join(map(str, sorted(entry.boards)))})")
+        for pair in (line.ns, line.ew):
+            if pair not in entry.fields:
+                return f"board {line.board}: pair {pair.label} is not one of the club's pairs"
+        if not seating:
+            return ""
+        others = sorted((ln for (c, ns, ew), ln in self._by_board.get(line.board, {}).items()
+                         if c == club and (ns, ew) != (line.ns, line.ew)), key=lambda ln: (ln.ns.key, ln.ew.key))
+        try:
+            check_lines((line.board,), [*others, line], self.method, entry.fields)
+        except SessionError as exc:
+            if not others:
+                return str(exc)
+            taken = "line 1" if len(others) == 1 else f"lines 1-{len(others)}"
+            return (f"{exc} (line {len(others) + 1} is this one; {taken} the club's lines of board {line.board} "
+                    "taken so far, in pair order)")
+        return ""
 
     def due(self) -> int:
         """A board's results due across the field (its Neuberg factor): the organiser's sum over every

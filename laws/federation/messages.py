@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -72,7 +73,10 @@ def line_from_dict(value: Any) -> Line:
     kind, body = next(iter(result.items()))
     try:
         if kind == "played" and isinstance(body, Mapping):
-            contract = None if body.get("contract") in (None, "Pass") else parse_contract(str(body["contract"]))
+            said = body.get("contract")
+            if isinstance(said, str) and said != "Pass" and PASS_WORDS.fullmatch(said.strip()):
+                raise MessageError(f"{where}: played: contract {said!r}: {PASS_OUT}")
+            contract = None if said in (None, "Pass") else parse_contract(str(said))
             declarer = None if body.get("declarer") is None else Seat(str(body["declarer"]))
             tricks = body.get("tricks")
             if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= 13:
@@ -93,6 +97,10 @@ def line_from_dict(value: Any) -> Line:
     return Line(board, _read_pair(value.get("ns"), where), _read_pair(value.get("ew"), where), res, group)
 
 
+PASS_OUT = 'a passed-out board is "contract": null (or "Pass"), "declarer": null, "tricks": 0'
+PASS_WORDS = re.compile(r"p|pass|passed|passed[ -]?out|pass[ -]?out|all[ -]?pass|ap", re.IGNORECASE)
+
+
 KEYS = {"entry": ("op", "club", "number", "pairs", "fields", "due", "boards"),
         "line": ("op", "club", "number", "line"), "remove": ("op", "club", "number", "line")}
 LINE_KEYS = ("board", "ns", "ew", "group", "result")
@@ -100,6 +108,7 @@ RESULT_KEYS = {"played": ("contract", "declarer", "tricks", "lead"), "assigned":
                "artificial": ("ns", "ew")}
 MAX_PAIR = 9999         # a club's pair numbers: the field numbers a club's pairs 10,000 apart
 MAX_NAME = 64           # a field's name, a pair's key in ``fields``
+MAX_DUE = 999           # an entry's results due per board (and the organiser's, ``federation open --due``)
 
 
 def shown(value: Any) -> str:
@@ -163,8 +172,8 @@ def _entry_problem(message: Mapping[str, Any]) -> str:
         if not isinstance(p, list) or len(p) != 2 or not _whole(p[0], 1, MAX_PAIR) or p[1] not in (None, "NS", "EW"):
             return f"an entry's pair is [number 1-{MAX_PAIR}, \"NS\"|\"EW\"|null], got {shown(p)}"
     due = message.get("due")
-    if not _whole(due, 1, 999):
-        return f"an entry's due (results due per board) is a whole number from 1, got {shown(due)}"
+    if not _whole(due, 1, MAX_DUE):
+        return f"an entry's due (results due per board) is a whole number from 1 to {MAX_DUE}, got {shown(due)}"
     fields = message.get("fields", {})
     if not isinstance(fields, Mapping) or len(fields) > len(pairs):
         return f"an entry's fields are an object, a pair's key to its field's name, got {shown(fields)}"

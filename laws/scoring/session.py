@@ -55,7 +55,7 @@ from laws.scoring.session_values import (
 
 SIDE_WORDS = {Side.NS: "North-South", Side.EW: "East-West"}
 __all__ = ["Artificial", "Assigned", "Line", "Method", "Pair", "Played", "Ranking", "Result", "ScoredBoard",
-           "ScoredLine", "SessionError", "SessionResult", "Standing", "Tally", "places", "rank_boards", "rank_tallies",
+           "ScoredLine", "SessionError", "SessionResult", "Standing", "Tally", "check_lines", "places", "rank_boards", "rank_tallies",
            "score_boards", "score_session", "tally_boards"]
 
 
@@ -305,15 +305,14 @@ def score_boards(boards: Iterable[int], lines: Iterable[Line], due: int | Mappin
     numbers = _check_boards(boards)
     line_list = list(lines)
     _check_fields(fields)
-    _check_seating(line_list, set(numbers), fields)
+    entries = _entries(line_list, set(numbers), method, fields)
     counts: dict[int, int] = {}
     for line in line_list:
         counts[line.board] = counts.get(line.board, 0) + 1
     dues = _check_due(due, numbers, counts)
     per_board: dict[int, list[tuple[Line, Entry]]] = {b: [] for b in numbers}
-    scores: dict[tuple[object, ...], int] = {}
-    for i, line in enumerate(line_list, 1):
-        per_board[line.board].append((line, _entry(line, i, method, scores)))
+    for line, entry in zip(line_list, entries):
+        per_board[line.board].append((line, entry))
     scale = Scale.ONE if method is Method.MATCHPOINTS_HALF else Scale.TWO
     scored_boards = []
     for b in numbers:
@@ -335,6 +334,32 @@ def score_boards(boards: Iterable[int], lines: Iterable[Line], due: int | Mappin
         out = [_scored_line(line, entry, pts, board_top, percents) for (line, entry), pts in zip(rows, points)]
         scored_boards.append(ScoredBoard(b, vulnerability(b), dues[b], board_top, tuple(out), datums))
     return tuple(scored_boards)
+
+
+def _entries(lines: list[Line], boards: set[int], method: Method, fields: Mapping[Pair, str]) -> list[Entry]:
+    """Each line's entry, once its seating is checked: every refusal of the lines themselves."""
+    _check_seating(lines, boards, fields)
+    scores: dict[tuple[object, ...], int] = {}
+    return [_entry(line, i, method, scores) for i, line in enumerate(lines, 1)]
+
+
+def check_lines(boards: Iterable[int], lines: Iterable[Line], method: Method, fields: Mapping[Pair, str]) -> None:
+    """Refuse, as :func:`score_boards` would, lines that could never be scored, without scoring them.
+
+    One implementation with the scoring's own (the same checks, the same words), for a caller that takes
+    lines one at a time and must refuse the one that would stop its boards being scored later (a
+    federation's field: ``docs/federation.md``) rather than find out when the board is scored. It checks
+    the seating (a pair on both sides, a second result for a pair, a pair the traveller lists twice, a
+    pair in no field, a board not in ``boards``) and each result (its contract, tricks, lead, an assigned
+    or artificial score), not the results due (a board's count is the caller's to keep).
+
+    Raises:
+        SessionError: naming what is wrong and where (the line as its place in ``lines``, from 1).
+    """
+    if not isinstance(method, Method):
+        raise SessionError(f"method must be one of {', '.join(m.value for m in Method)}, got {method!r}")
+    _check_fields(fields)
+    _entries(list(lines), set(boards), method, fields)
 
 
 def tally_boards(boards: Iterable[ScoredBoard]) -> dict[Pair, Tally]:

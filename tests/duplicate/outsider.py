@@ -373,13 +373,14 @@ def usebio_lines(root: ET.Element) -> dict[int, list[dict[str, str]]]:
 
 
 def usebio_oline(line: dict[str, str], board: int) -> OLine:
-    """A USEBIO traveller line as the outsider scores it: ``A6040`` is artificial (60 % / 40 %); any
-    other SCORE is North-South's score, checked against the contract when there is one."""
+    """A USEBIO traveller line as the outsider scores it: ``A6040`` is artificial (60 % / 40 %), and so
+    is ``A60.5/39.5`` (halves: a slash between); any other SCORE is North-South's score, checked against
+    the contract when there is one."""
     score = line["SCORE"]
     ns, ew = int(line["NS_PAIR_NUMBER"]), int(line["EW_PAIR_NUMBER"])
-    m = re.fullmatch(r"A(\d\d)(\d\d)", score)
+    m = re.fullmatch(r"A(\d\d)(\d\d)", score) or re.fullmatch(r"A([\d.]+)/([\d.]+)", score)
     if m:
-        return OLine(ns, ew, "artificial", int(m.group(1)), int(m.group(2)))
+        return OLine(ns, ew, "artificial", Fraction(m.group(1)), Fraction(m.group(2)))  # type: ignore[arg-type]
     value = int(score)
     if line["CONTRACT"]:
         contract = "Pass" if line["CONTRACT"] == "PASS" else line["CONTRACT"]

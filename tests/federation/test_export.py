@@ -221,3 +221,18 @@ def test_adjusted_scores_are_in_the_files_as_the_pairs_sessions_files_write_them
     assert [art.findtext(t) for t in ("CONTRACT", "PLAYED_BY", "LEAD", "TRICKS", "SCORE")] == ["", "", "", "", "A6040"]
     assert lines[("c2", "2", "1")].findtext("SCORE") == "420"   # USEBIO has one SCORE: East-West's is in the PBN
     assert all(ln.findtext("SCORE") for ln in lines.values())   # never empty
+
+
+def test_an_artificial_score_s_usebio_score_can_always_be_split() -> None:
+    """An audit's: 60.5/39.5 was written ``A60.539.5`` (and 100/0 ``A1000``), which no reader can split.
+    Two whole two-digit percentages keep the converter's ``A6040``; anything else has a slash between,
+    as the PBN's ``Contract``. One writer for the session's USEBIO and the federation's."""
+    from firmware_host.duplicate.results.results_usebio import artificial_score
+    from firmware_host.federation.files import _percent
+
+    assert artificial_score("60", "40") == "A6040"
+    assert artificial_score(_percent(Fraction(121, 2)), _percent(Fraction(79, 2))) == "A60.5/39.5"
+    assert artificial_score("100", "0") == "A100/0" and artificial_score("5", "95") == "A5/95"
+    for ns, ew in (("60", "40"), ("60.5", "39.5"), ("100", "0"), ("5", "95")):
+        split = re.fullmatch(r"A(\d\d)(\d\d)|A([\d.]+)/([\d.]+)", artificial_score(ns, ew))
+        assert split is not None and [g for g in split.groups() if g] == [ns, ew]

@@ -54,7 +54,7 @@ def _journaled(service: FederationService) -> int:
     ('{"op": "entry", "club": "c1", "number": ' + BIG + '}', 0,
      "a message number is a whole number from 1, got a number of 34 digits"),
     (_json(ENTRY).replace('"due": 1', '"due": ' + BIG), 1,
-     "an entry's due (results due per board) is a whole number from 1, got a number of 34 digits"),
+     "an entry's due (results due per board) is a whole number from 1 to 999, got a number of 34 digits"),
     (_json(ENTRY).replace('"boards": [1, 2]', '"boards": [1, ' + BIG + ']'), 1,
      "an entry's boards are a list of board numbers 1-9999, got [1, a number of 34 digits]"),
     (_json(ENTRY).replace('[[1, "NS"]', '[[' + BIG + ', "NS"]'), 1,
@@ -122,3 +122,22 @@ def test_keys_outside_the_format_and_another_club_s_name_are_refused(service: Fe
         journal.close()
     assert [b["message"] for b in bodies] == [ENTRY, LINE]        # nothing refused was kept
     assert state.ledger.expect("c1") == 3
+
+
+def test_a_pass_out_written_another_way_is_told_how_to_send_it(service: FederationService) -> None:
+    """The audit's: a passed-out board is taken as contract null (or "Pass"), declarer null, tricks 0,
+    but "PASS" (USEBIO's word) was refused as a contract whose level is not a digit, with no hint."""
+    assert _answer(service, _json(ENTRY))["verdict"] == "taken"
+
+    def passed(contract: Any, declarer: Any = None, tricks: int = 0) -> str:
+        return _json(LINE | {"line": LINE["line"] | {"result": {"played": {
+            "contract": contract, "declarer": declarer, "tricks": tricks, "lead": None}}}})
+
+    for word in ("PASS", "pass", "P", "passed out", "All Pass"):
+        assert _answer(service, passed(word))["why"] == (
+            f"board 1: played: contract {word!r}: a passed-out board is \"contract\": null (or \"Pass\"), "
+            "\"declarer\": null, \"tricks\": 0")
+    assert _answer(service, passed("Pass", "N"))["why"] == "board 1, line 1: a passed-out board has no declarer, got N"
+    assert _answer(service, passed("Pass"))["verdict"] == "taken"
+    assert _answer(service, passed(None).replace('"number": 2', '"number": 3').replace('"board": 1', '"board": 2')
+                   )["verdict"] == "taken"

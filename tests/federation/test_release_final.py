@@ -141,7 +141,11 @@ def test_open_with_each_club_s_results_due(tmp_path: Path, capsys: pytest.Captur
     base = ["federation", "open", "--event", "d1", "--hand-records", str(records), "--clubs", "c1,c2"]
     for bad, words in (("c1=3", "--due: give every club's (none for c2)"), ("c1=3,c3=2", "--due: 'c3' is not one of --clubs"),
                        ("c1=3,c1=2,c2=1", "--due: c1 is given twice"),
-                       ("c1=3,c2=0", "--due: c2's results due per board is a whole number from 1, got '0'")):
+                       ("c1=3,c2=0", "--due: c2's results due per board is a whole number from 1 to 999, got '0'"),
+                       ("c1=3,c2=1000", "--due: c2's results due per board is a whole number from 1 to 999, got '1000'"),
+                       # the audit's: exit 0 before, and club b could never enter (its entry's due is read up to 999)
+                       ("c1=2,c2=1111111111111111111111111111111111",
+                        "--due: c2's results due per board is a whole number from 1 to 999, got '11111111111111111...'")):
         assert main(base + ["--dir", str(tmp_path / "bad"), "--due", bad]) == 2
         assert capsys.readouterr().err == f"cardtable federation: {words}\n"
         assert not (tmp_path / "bad").exists()
@@ -150,3 +154,15 @@ def test_open_with_each_club_s_results_due(tmp_path: Path, capsys: pytest.Captur
     journal, state = open_event(tmp_path / "e")
     journal.close()
     assert dict(state.setup.due) == {"c1": 3, "c2": 4}
+
+
+def test_after_the_close_a_club_that_never_entered_gets_the_final_view_too(service: FederationService) -> None:
+    """The audit's: club c2, named at open, never entered; after the close it had only its in/records
+    (its page gave {"boards": [], "rankings": {}}), though the close puts every board on every club's
+    in/field and in/board/<n>."""
+    assert _released(service, "c2") == []          # before the close it sees nothing
+    service.close()
+    assert _released(service, "c2") == [1, 2, 3]
+    assert service.club_views["c2"] == {"boards": [1, 2, 3], "rankings": {}}
+    # what was published (retained) on c2's topics
+    assert service._sent_boards.keys() >= {service.topics.board("c2", b) for b in BOARDS} | {service.topics.field("c2")}

@@ -310,3 +310,52 @@ def test_the_adjusted_score_forms_the_docstring_gives_are_what_the_code_writes_a
         line = Line(1, Pair(1, "NS"), Pair(2, "EW"), results[kind])
         assert line_to_dict(line)["result"] == form
         assert line_from_dict(line_to_dict(line) | {"result": form}).result == results[kind]
+
+
+def test_the_field_refuses_what_its_board_s_scoring_would_refuse_with_the_scoring_s_words() -> None:
+    """An audit's run: a pair on both sides of a line, or one pair on two lines of a board, was taken and
+    then stopped the board (and every release) being scored, for good. The field now refuses them when
+    they come, in the scoring's own words (``check_lines``, one implementation with ``score_boards``)."""
+    from laws.scoring.session import SessionError, check_lines, score_boards
+
+    howell = ClubEntry("c1", {Pair(i, None): "one field" for i in range(1, 5)}, 2)
+    f = Field((1, 2), {"c1": _entry("c1", 2), "c2": howell})
+    both = Line(1, Pair(1, "NS"), Pair(1, "NS"), Played(parse_contract("3NT"), Seat.N, 9))
+    assert f.problem("c1", both) == "board 1, line 1: pair 1 NS is on both sides"
+    f.apply("c1", _line(1, 1, 1, "4S", 10))
+    again = _line(1, 1, 2, "4S", 9)                 # 1 NS v 1 EW, then 1 NS v 2 EW
+    assert f.problem("c1", again) == ("board 1: a second result for pair 1 NS (lines 1 and 2) (line 2 is this "
+                                      "one; line 1 the club's lines of board 1 taken so far, in pair order)")
+    played = Played(parse_contract("3NT"), Seat.N, 9)
+    f.apply("c2", Line(1, Pair(2, None), Pair(3, None), played))
+    moved = Line(1, Pair(3, None), Pair(4, None), played)   # a Howell's pair 3 on two lines of a board
+    assert "board 1: result for pair 3 which the board's traveller lists twice" in f.problem("c2", moved)
+    assert f.problem("c1", _line(1, 1, 1, "4S", 11)) == ""  # a correction of the same line is taken
+    for club, line in (("c1", both), ("c1", again), ("c2", moved)):
+        try:
+            f.apply(club, line)
+        except FieldError as exc:
+            assert str(exc) == f"club {club}: {f.problem(club, line)}"
+        else:
+            raise AssertionError(f"{line} was taken")
+    f.score()                                       # every board still scores
+    # one implementation: the check refuses exactly as the scoring does, in its words
+    fields = {Pair(1, "NS"): "NS", Pair(1, "EW"): "EW"}
+    for lines in ([both], [_line(1, 1, 1, "4S", 10), _line(1, 1, 1, "4S", 9)]):
+        words = []
+        for scores in (False, True):
+            try:
+                if scores:
+                    score_boards((1,), lines, None, Method.MATCHPOINTS, fields)
+                else:
+                    check_lines((1,), lines, Method.MATCHPOINTS, fields)
+            except SessionError as exc:
+                words.append(str(exc))
+        assert len(words) == 2 and words[0] == words[1]
+
+
+def test_the_field_refuses_a_line_of_a_board_the_club_s_entry_does_not_play() -> None:
+    f = Field((1, 2, 3), {"c1": ClubEntry("c1", {Pair(1, "NS"): "NS", Pair(1, "EW"): "EW"}, 1, frozenset({1, 2}))})
+    assert f.problem("c1", _line(3, 1, 1, "4S", 10)) == \
+        "board 3 is not one of the club's boards (its entry gives 1, 2)"
+    assert f.problem("c1", _line(2, 1, 1, "4S", 10)) == ""

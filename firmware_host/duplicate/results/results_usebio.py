@@ -49,8 +49,14 @@ def _date(iso: str) -> str:
 
 
 def artificial_score(ns: str, ew: str) -> str:
-    """An artificial score's ``SCORE``: ``A`` and North-South's then East-West's percentage (``A6040``)."""
-    return f"A{ns}{ew}"
+    """An artificial score's ``SCORE``: ``A`` and North-South's then East-West's percentage, run together
+    when both are whole numbers of two digits (``A6040``, the NZ converter's form, split after two
+    digits), else with a slash between them, as the PBN's ``Contract`` has them (``A60.5/39.5``,
+    ``A100/0``, ``A5/95``): run together they could not be split (``A60.539.5``, ``A1000``). One
+    writer for the session's file and the federation's."""
+    if all(len(p) == 2 and p.isascii() and p.isdigit() for p in (ns, ew)):
+        return f"A{ns}{ew}"
+    return f"A{ns}/{ew}"
 
 
 def _participants(event: ET.Element, data: ExportData) -> None:
