@@ -1,0 +1,79 @@
+"""Euchre laws an outside audit (a8) found misapplied, each played on the table of docs/events.md's worked
+examples: North deals, the ``JH`` turned, North ``9H TH 8H 7H AS``, East ``AC KC QC JC TC``, South
+``7C 8C 9C AD KD``, West ``AH KH QH JD TD``. Each test fails on the engine before its fix."""
+
+from __future__ import annotations
+
+from laws.cards import Seat
+from laws.engine import LawEngine
+from laws.rulings import Remedy, Ruling
+from tests.laws.streams import E, euchre_known_deal, only
+
+N, E_, S, W = Seat.N, Seat.E, Seat.S, Seat.W
+HANDS = {N: ["9H", "TH", "8H", "7H", "AS"], E_: ["AC", "KC", "QC", "JC", "TC"],
+         S: ["7C", "8C", "9C", "AD", "KD"], W: ["AH", "KH", "QH", "JD", "TD"]}
+
+
+def dealt(*after: object) -> LawEngine:
+    """The worked examples' deal, the trump card turned, then ``after`` (events)."""
+    eng = LawEngine("euchre")
+    eng.state.next_dealer = N
+    eng.feed_all(euchre_known_deal(N, HANDS, "JH"))
+    eng.feed_all(list(after))  # type: ignore[arg-type]
+    return eng
+
+
+def play(eng: LawEngine, *plays: str) -> list[Ruling]:
+    """Plays written "E:AC"."""
+    out: list[Ruling] = []
+    for p in plays:
+        seat, card = p.split(":")
+        out += eng.feed(E("card_played", seat=seat, card=card))
+    return out
+
+
+def said(rulings: list[Ruling]) -> list[tuple[str, str]]:
+    return [(r.remedy.value, r.clause) for r in rulings]
+
+
+# -- 1: in a lone hand the partner sits out ------------------------------------------------------------
+
+def lone_south() -> LawEngine:
+    return dealt(E("trump_made", seat="S", suit="H", alone=True))
+
+
+def test_the_sitting_out_partners_card_is_in_no_trick_and_charges_nobody() -> None:
+    """South alone; North puts the AS down in trick 1. It was counted in the trick (E AC, N AS, S 7C), so
+    West's TD was ruled a lead out of turn (EU-52) against West, who had done nothing wrong."""
+    eng = lone_south()
+    assert play(eng, "E:AC") == []
+    r = only(play(eng, "N:AS"))
+    assert (r.remedy, r.clause, r.seat) == (Remedy.ATTENTION, "EU-lone-partner", N)
+    assert play(eng, "S:7C", "W:TD") == []
+    d = eng.state.deal
+    assert d is not None and [(st.value, c.code) for st, c in d.plays] == [("E", "AC"), ("S", "7C"), ("W", "TD")]
+    search = only(eng.feed_all([E("play_end"), E("demand", seat="E", what="search_tricks")]))
+    assert search.extra["tricks"] == [[["E", "AC"], ["S", "7C"], ["W", "TD"]]]
+
+
+def test_the_sitting_out_partner_leading_is_no_lead_out_of_turn() -> None:
+    """North led: the engine opened EU-52 against him, and a call_suit bound 'North or his partner', the
+    lone player."""
+    eng = lone_south()
+    play(eng, "E:AC", "S:7C", "W:TD")
+    assert said(play(eng, "N:AS")) == [("attention", "EU-lone-partner")]
+    assert eng.state.claims == []
+    assert said(eng.feed(E("demand", seat="E", what="call_suit", suit="D"))) == [("deal_stands", "EU-56")]
+
+
+def test_what_the_sitting_out_partner_shows_is_no_exposed_card() -> None:
+    """A card he shows, or his hand laid face up, opened EU-46 / EU-48 calls on a player who plays no card."""
+    shown = only(lone_south().feed(E("card_faced", card="AS", where="table", by="N")))
+    assert (shown.remedy, shown.clause, shown.seat) == (Remedy.ATTENTION, "EU-lone-partner", N)
+    unnamed = only(lone_south().feed(E("card_faced", card="AS", where="table")))   # the deal says whose
+    assert unnamed.clause == "EU-lone-partner"
+    eng = lone_south()
+    play(eng, "E:AC", "S:7C", "W:TD")
+    laid = only(eng.feed(E("card_faced", card=None, where="hand", by="N")))
+    assert (laid.remedy, laid.clause) == (Remedy.ATTENTION, "EU-lone-partner")
+    assert eng.state.claims == [] and eng.state.deal is not None and eng.state.deal.exposed[N] == []
