@@ -39,10 +39,22 @@ def setup(state: TableState) -> None:
 # -- misdeal (laws 41-45) ------------------------------------------------------------------------------
 
 def misdeal_ruling(c: Clause, s: TableState, fault: str) -> Ruling:
-    """The ruling for a misdeal, with the exceptions of laws 43-45."""
+    """The ruling for a misdeal, with the exceptions of laws 40 and 43-45.
+
+    Whose deal it was decides whose loss it is: a deal out of turn by an adversary of the rightful dealer
+    is not yet its dealer's (law 40: only once the trump card is turned), so a misdeal costs him nothing
+    and the rightful dealer deals; a deal in the partner's turn, said so (``on_behalf_of``) or not, is law
+    45's, and the deal goes to the adversary after the partner."""
     d = s.deal
     assert d is not None
-    rightful = d.on_behalf_of or d.dealer
+    owner = d.rightful_dealer   # whose deal it is: the dealer's, his partner's, or (out of turn) another's
+    if owner not in (d.dealer, d.dealer.partner):
+        return Ruling(Remedy.MISDEAL, "Euchre, law 40", "EU-40", f"Misdeal ({fault}) by "
+                      f"{seat_name(s, d.dealer)}, dealing in {seat_name(s, owner)}'s turn: a deal out of turn "
+                      "becomes its dealer's only once the trump card is turned, so he had no deal to lose and "
+                      f"{seat_name(s, owner)} deals (no claim to stop the deal is needed now).", dealer=owner,
+                      seat=d.dealer)
+    rightful = owner
     touches = [seat for seat, how in d.interruptions if how == "touched" and seat != d.dealer]
     if touches and touches[0].side is not rightful.side:
         return Ruling(Remedy.REDEAL, "Euchre, law 43", "EU-43", f"Misdeal ({fault}), but "
@@ -70,9 +82,9 @@ def misdeal_ruling(c: Clause, s: TableState, fault: str) -> Ruling:
                           extra={"until": "deal_start", "otherwise": after.value,
                                  "lapse": f"No new deal by {seat_name(s, rightful)} was claimed after the "
                                           f"misdeal ({fault}), so the deal passed to {seat_name(s, after)}."})
-    if d.on_behalf_of is not None:
+    if owner != d.dealer:
         return Ruling(Remedy.MISDEAL, "Euchre, law 45", "EU-45", f"Misdeal ({fault}) by "
-                      f"{seat_name(s, d.dealer)} dealing for his partner; the deal passes to the next "
+                      f"{seat_name(s, d.dealer)} dealing in his partner's turn; the deal passes to the next "
                       f"opponent in rotation, {seat_name(s, rightful.left)}.", dealer=rightful.left,
                       seat=d.dealer)
     return Ruling(Remedy.MISDEAL, "Euchre, law 41", "EU-41", f"Misdeal: {fault}; under law 41 "

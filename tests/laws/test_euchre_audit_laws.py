@@ -77,3 +77,33 @@ def test_what_the_sitting_out_partner_shows_is_no_exposed_card() -> None:
     laid = only(eng.feed(E("card_faced", card=None, where="hand", by="N")))
     assert (laid.remedy, laid.clause) == (Remedy.ATTENTION, "EU-lone-partner")
     assert eng.state.claims == [] and eng.state.deal is not None and eng.state.deal.exposed[N] == []
+
+
+# -- 2, 3: a misdeal costs the deal of the one whose deal it was (laws 40, 41, 45) ---------------------
+
+def in_norths_turn(dealer: str, **kw: str) -> LawEngine:
+    from tests.laws.streams import law_table, prelude
+    eng = law_table("euchre", N)
+    eng.feed_all(prelude(N) + [E("deal_start", dealer=dealer, pack="red", **kw)])
+    return eng
+
+
+def test_EU_45_south_dealing_in_norths_turn_misdeals_without_saying_for_whom() -> None:
+    """Law 45 was applied only when the deal_start said ``on_behalf_of``: a plain deal by South in North's
+    turn that misdealt passed the deal to West (law 41) instead of East."""
+    eng = in_norths_turn("S")
+    r = only(eng.feed(E("card_dealt", seat="N", card="AC")))   # South's left is West: a packet to North
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.MISDEAL, "EU-45", E_)
+    assert eng.state.next_dealer == E_
+    said_so = in_norths_turn("S", on_behalf_of="N")
+    assert (only(said_so.feed(E("card_dealt", seat="N", card="AC"))).dealer) == E_
+
+
+def test_EU_40_a_misdeal_in_a_deal_out_of_turn_costs_the_rightful_dealer_nothing() -> None:
+    """East dealt in North's turn and misdealt before the turn-up: 'East loses the deal to South', so North
+    never dealt, and the open EU-40 claim vanished unsaid. The deal was never East's (law 40): North deals."""
+    eng = in_norths_turn("E")
+    r = only(eng.feed(E("card_dealt", seat="N", card="AC")))   # East's left is South
+    assert (r.remedy, r.clause, r.dealer, r.seat) == (Remedy.MISDEAL, "EU-40", N, E_)
+    assert "North" in r.reason and "no claim" in r.reason
+    assert eng.state.next_dealer == N and eng.state.claims == []
