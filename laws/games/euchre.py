@@ -337,19 +337,20 @@ def faced_in_pack(c: C, s: TableState, e: CardDealt | CardFaced) -> Ruling | Non
 
 def touch_bar(s: TableState, claimant: Side) -> Seat | None:
     """The player whose touching his cards takes away ``claimant``'s claim for an exposure in dealing, or
-    None. Law 35: the adversaries lose it if either touched his cards, the dealer if his partner did (his
-    own handling of the pack does not count). Law 36: a touch made in reply, after one of the other side
-    touched theirs, takes nothing away."""
+    None. Law 35: the adversaries lose it if either touched his cards, the dealer if his partner did (the
+    dealer's own touch never takes his side's claim). Law 36: a touch made in reply, after one of the other
+    side touched theirs, takes nothing away; the dealer touching his cards is such a touch, for his
+    adversaries' reply."""
     d = s.deal
     if d is None:
         return None
     other_first = False
     for seat, how in d.interruptions:
-        if how != "touched" or seat == d.dealer:
+        if how != "touched":
             continue
         if seat.side is not claimant:
             other_first = True
-        elif not other_first:
+        elif seat != d.dealer and not other_first:
             return seat
     return None
 

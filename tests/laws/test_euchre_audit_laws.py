@@ -107,3 +107,24 @@ def test_EU_40_a_misdeal_in_a_deal_out_of_turn_costs_the_rightful_dealer_nothing
     assert (r.remedy, r.clause, r.dealer, r.seat) == (Remedy.MISDEAL, "EU-40", N, E_)
     assert "North" in r.reason and "no claim" in r.reason
     assert eng.state.next_dealer == N and eng.state.claims == []
+
+
+# -- 4: touching in reply to the dealer's touch (laws 35-36) -------------------------------------------
+
+def test_EU_36_touching_in_reply_to_the_dealers_touch_keeps_the_claim() -> None:
+    """North (dealing) touched his cards, East touched his in reply, then North exposed a card: the claim
+    was refused ("East had touched his cards") because the dealer's touch was not counted at all."""
+    eng = in_norths_turn("N")
+    eng.feed_all([E("card_dealt", seat="E", card="AC"), E("deal_interrupted", seat="N", how="touched"),
+                  E("deal_interrupted", seat="E", how="touched")])
+    r = only(eng.feed(E("card_faced", card="KC", where="deal", by="N")))
+    assert (r.remedy, r.clause, r.side) == (Remedy.CLAIM_OPTION, "EU-35", E_.side)
+    r = only(eng.feed(E("demand", seat="E", what="new_deal")))
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "EU-35", N)
+
+
+def test_EU_35_the_dealers_own_touch_still_bars_nobody_of_his_side() -> None:
+    eng = in_norths_turn("N")
+    eng.feed_all([E("card_dealt", seat="E", card="AC"), E("deal_interrupted", seat="N", how="touched")])
+    r = only(eng.feed(E("card_faced", card="KC", where="deal", by="E")))
+    assert (r.remedy, r.clause, r.side) == (Remedy.CLAIM_OPTION, "EU-35", N.side)
