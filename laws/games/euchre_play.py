@@ -298,16 +298,74 @@ def register_play(reg: Registry) -> None:
         """A score may be corrected until the next trump card is turned; turning one closes the window."""
         s.game_state["score"].trump_turned()
 
+    @reg.clause("EU-result-check", "laws 2-3 (the result checked against the hand recorded)", "result")
+    def result_check(c: Clause, s: TableState, e: ResultRecorded) -> Ruling | None:
+        """A typed result that differs from the hand the table recorded (the trump made, alone or not, and
+        five tricks played) calls the director; the recorded figures are the ones scored, as the revokes
+        of the hand were judged on them."""
+        entered, got = compared(s, e)
+        diff = [k for k in ("makers", "alone", "tricks") if k in entered and k in got and entered[k] != got[k]]
+        if not diff:
+            return None
+        said = "; ".join(f"{_shown(k, entered[k])}, where the table recorded {_shown(k, got[k])}" for k in diff)
+        return c.rule(Remedy.ATTENTION, f"The result entered differs from the hand the table recorded: {said}. "
+                      "The recorded figures are scored; the director checks the table.",
+                      extra={"entered": entered, "derived": got, "differs": diff})
+
     @reg.clause("EU-2", "laws 1-7 (scoring)", "result")
     def result(c: Clause, s: TableState, e: ResultRecorded) -> list[Ruling]:
-        """Points for the hand, games (a double game when the losers have nothing), and the rubber."""
+        """Points for the hand, games (a double game when the losers have nothing), and the rubber, from
+        the recorded figures where the table has them (``EU-result-check``), else the typed ones."""
         from laws.scoring.euchre import EuchreRubber
-        d = s.deal
-        makers = e.makers or (d.makers if d else None)
-        if makers is None:
+        entered, got = compared(s, e)
+        figures = {**entered, **got}
+        if "makers" not in figures:
             raise ValueError("a euchre result needs the makers' side")
         score: EuchreRubber = s.game_state["score"]
-        return settle(s, score.record(makers, e.alone, e.tricks))
+        return settle(s, score.record(Side(figures["makers"]), bool(figures["alone"]), int(figures["tricks"])))
+
+
+def _shown(field: str, value: Any) -> str:
+    """One figure of a result in words: ``makers NS``, ``a lone hand``, ``3 tricks to the makers``."""
+    if field == "alone":
+        return "a lone hand" if value else "a partners' hand"
+    if field == "tricks":
+        return f"{value} trick{'s' if value != 1 else ''} to the makers"
+    return f"makers {side_text(Side(value))}"
+
+
+def compared(s: TableState, e: ResultRecorded) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The result as typed (``makers`` only when given) and as the table recorded it: ``makers`` and
+    ``alone`` once trump was made, ``tricks`` (the makers') once five tricks were played."""
+    entered: dict[str, Any] = {"tricks": e.tricks, "alone": e.alone}
+    if e.makers is not None:
+        entered["makers"] = e.makers.value
+    d = s.deal
+    got: dict[str, Any] = {}
+    if d is None or d.void or d.makers is None or d.trump_suit is None:
+        return entered, got
+    got = {"makers": d.makers.value, "alone": d.alone_seat is not None}
+    won = tricks_taken(d)
+    if won is not None:
+        got["tricks"] = won[d.makers]
+    return entered, got
+
+
+def tricks_taken(d: DealState) -> dict[Side, int] | None:
+    """Tricks each side took, from the cards played (None: five tricks were not played out)."""
+    from laws.games.euchre_hands import active, power
+    trump = d.trump_suit
+    if trump is None:
+        return None
+    size = len(active(d))
+    groups = [g for g in tricks(d, d.plays) if len(g) == size]
+    if len(groups) != HAND:
+        return None
+    won = dict.fromkeys(Side, 0)
+    for g in groups:
+        led = effective_suit(g[0][1], trump)
+        won[max(g, key=lambda p: power(p[1], trump, led))[0].side] += 1
+    return won
 
 
 def settle(s: TableState, rulings: list[Ruling]) -> list[Ruling]:

@@ -128,3 +128,40 @@ def test_EU_35_the_dealers_own_touch_still_bars_nobody_of_his_side() -> None:
     eng.feed_all([E("card_dealt", seat="E", card="AC"), E("deal_interrupted", seat="N", how="touched")])
     r = only(eng.feed(E("card_faced", card="KC", where="deal", by="E")))
     assert (r.remedy, r.clause, r.side) == (Remedy.CLAIM_OPTION, "EU-35", N.side)
+
+
+# -- 7: a typed result is checked against the hand the table recorded (EU-result-check) -----------------
+
+PLAYED_OUT = ("E:AC", "S:7C", "W:TD", "N:AS", "E:KC", "S:8C", "W:JD", "N:7H", "W:AH", "N:8H", "E:QC", "S:9C",
+              "W:KH", "N:TH", "E:JC", "S:AD", "W:QH", "N:JH", "E:TC", "S:KD")   # North-South take one trick
+
+
+def played_out(alone: bool = False) -> LawEngine:
+    eng = dealt(E("trump_made", seat="S", suit="H", alone=alone), E("discard", seat="N", card="9H"))
+    plays = PLAYED_OUT if not alone else tuple(p for p in PLAYED_OUT if not p.startswith("N:"))
+    assert play(eng, *plays) == []
+    return eng
+
+
+def test_a_typed_result_equal_to_the_cards_is_scored_without_a_word() -> None:
+    [score] = played_out().feed(E("result", makers="NS", tricks=1))
+    assert (score.remedy, score.extra["scored_by"], score.extra["points"]) == (Remedy.SCORE, "EW", 2)
+
+
+def test_a_typed_result_that_differs_is_named_and_the_cards_are_scored() -> None:
+    """'5 tricks' typed for a hand the cards give North-South one trick of: scored as a march, no word."""
+    check, score = played_out().feed(E("result", makers="NS", tricks=5))
+    assert (check.remedy, check.clause, check.extra["differs"]) == (Remedy.ATTENTION, "EU-result-check", ["tricks"])
+    assert check.extra["entered"]["tricks"] == 5 and check.extra["derived"]["tricks"] == 1
+    assert (score.extra["scored_by"], score.extra["points"], score.extra["tricks"]) == ("EW", 2, 1)
+
+
+def test_the_makers_and_the_lone_hand_are_the_recorded_ones() -> None:
+    """Makers East-West typed though South made trump were scored for East-West; a lone hand typed without
+    ``alone`` was scored as a partners' hand (while its renege was charged as a lone hand's)."""
+    check, score = dealt(E("trump_made", seat="S", suit="H")).feed(E("result", makers="EW", tricks=3))
+    assert check.clause == "EU-result-check" and check.extra["differs"] == ["makers"]
+    assert (score.extra["makers"], score.extra["scored_by"], score.extra["points"]) == ("NS", "NS", 1)
+    check, score = played_out(alone=True).feed(E("result", makers="NS", tricks=0))   # alone, South takes none
+    assert check.extra["differs"] == ["alone"] and "a lone hand" in check.reason
+    assert (score.extra["alone"], score.extra["scored_by"], score.extra["points"]) == (True, "EW", 4)
