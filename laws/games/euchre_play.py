@@ -229,6 +229,13 @@ def register_play(reg: Registry) -> None:
         d = s.deal
         who = seat_name(s, e.seat)
         if e.what == "play_out":
+            revoked = d is not None and not d.void and (
+                any(st.side is e.seat.side for st, _, _ in revokes(d, d.plays)) or
+                any(st.side is e.seat.side for st in d.call_failures))
+            if not revoked:   # "the side that revoked may insist": nobody else
+                return Ruling(Remedy.DEAL_STANDS, "Euchre, law 70", "EU-70", f"{who} asks to play the hand out, "
+                              f"but {side_text(e.seat.side)} have not revoked; that choice is the revoking "
+                              "side's.", seat=e.seat)
             return Ruling(Remedy.ATTENTION, "Euchre, law 70", "EU-70", f"{who}'s side plays the hand to the "
                           "end; revokes are scored when play ends.", seat=e.seat)
         if d is None or d.void or (s.phase in (Phase.CUT, Phase.DEALING) and d.ended) or \

@@ -165,3 +165,39 @@ def test_the_makers_and_the_lone_hand_are_the_recorded_ones() -> None:
     check, score = played_out(alone=True).feed(E("result", makers="NS", tricks=0))   # alone, South takes none
     assert check.extra["differs"] == ["alone"] and "a lone hand" in check.reason
     assert (score.extra["alone"], score.extra["scored_by"], score.extra["points"]) == (True, "EW", 4)
+
+
+# -- 5: rights granted only to whom the law gives them (laws 35, 70, 89) ---------------------------------
+
+def test_EU_89_the_demand_is_the_lone_players_not_his_partners() -> None:
+    """West alone (the third hand), South leads before the dealer discards: East, who sits out, demanded
+    North's lowest card and was granted it."""
+    eng = LawEngine("euchre")
+    eng.state.next_dealer = N
+    eng.feed_all(euchre_known_deal(N, HANDS | {S: ["7C", "8C", "9C", "AD", "KS"]}, "JH"))
+    eng.feed_all([E("trump_made", seat="W", suit="H", alone=True), E("card_played", seat="S", card="KS")])
+    r = only(eng.feed(E("demand", seat="E", what="call_lowest")))
+    assert (r.remedy, r.seat) == (Remedy.DEAL_STANDS, E_) and "lone player" in r.reason
+    r = only(eng.feed(E("demand", seat="W", what="call_lowest")))
+    assert (r.remedy, r.clause, r.extra["call"]) == (Remedy.ATTENTION, "EU-89", "lowest")
+
+
+def test_EU_70_playing_out_is_the_revoking_sides_choice() -> None:
+    """East-West had not revoked; East's play_out was granted all the same."""
+    eng = dealt(E("trump_made", seat="S", suit="H"))
+    play(eng, "E:AC", "S:AD", "W:TD", "N:AS", "E:KC")        # South kept his clubs: a revoke, established
+    r = only(eng.feed(E("demand", seat="E", what="play_out")))
+    assert (r.remedy, r.clause) == (Remedy.DEAL_STANDS, "EU-70") and "East-West have not revoked" in r.reason
+    assert said(eng.feed(E("demand", seat="S", what="play_out"))) == [("attention", "EU-70")]
+
+
+def test_EU_35_after_an_adversarys_exposure_the_claim_is_the_dealers() -> None:
+    """East exposed a card in dealing: the claim was offered to North-South and South's was granted."""
+    eng = in_norths_turn("N")
+    eng.feed(E("card_dealt", seat="E", card="AC"))
+    offer = only(eng.feed(E("card_faced", card="KC", where="deal", by="E")))
+    assert "the dealer, North" in offer.reason
+    r = only(eng.feed(E("demand", seat="S", what="new_deal")))
+    assert (r.remedy, r.clause) == (Remedy.DEAL_STANDS, "EU-35") and "dealer's" in r.reason
+    r = only(eng.feed(E("demand", seat="N", what="new_deal")))
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "EU-35", N)
