@@ -427,7 +427,10 @@ def new_deal_demand(c: C, s: TableState, e: DemandMade) -> Ruling | None:
         return Ruling(Remedy.ATTENTION, choices[0].law, choices[0].clause, f"{seat_name(s, e.seat)} claims: "
                       f"the law gives {side_text(e.seat.side)} a choice here ({choices[0].why}); the director "
                       "enters which.", seat=e.seat, extra={"options": options})
-    why = ("the trump card has been turned" if s.deal is not None and s.deal.trump_card is not None
+    theirs = next((cl for cl in s.claims if cl.grants == Remedy.REDEAL.value and cl.side is e.seat.side.other), None)
+    why = (f"the new deal open now is {side_text(e.seat.side.other)}'s to claim ({theirs.why.rstrip('.')})"
+           if theirs is not None else "the trump card has been turned"
+           if s.deal is not None and s.deal.trump_card is not None
            else "no irregularity open to that side gives one")
     return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} claimed a new deal, but {why}.",
                   seat=e.seat)

@@ -201,3 +201,23 @@ def test_EU_35_after_an_adversarys_exposure_the_claim_is_the_dealers() -> None:
     assert (r.remedy, r.clause) == (Remedy.DEAL_STANDS, "EU-35") and "dealer's" in r.reason
     r = only(eng.feed(E("demand", seat="N", what="new_deal")))
     assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "EU-35", N)
+
+
+# -- 6: a refusal gives its true reason (laws 60, 80) --------------------------------------------------
+
+def test_EU_60_the_wrong_sides_claim_is_refused_for_being_the_other_sides() -> None:
+    """West missed a trick; East's claim was refused 'but the trump card has been turned' while North's, at
+    the same moment, was granted."""
+    eng = dealt(E("trump_made", seat="S", suit="H"))
+    play(eng, "E:AC", "S:7C", "N:AS")
+    eng.feed(E("surplus_card", seat="W", cause="play"))
+    r = only(eng.feed(E("demand", seat="E", what="new_deal")))
+    assert r.remedy is Remedy.DEAL_STANDS and "North-South's to claim" in r.reason
+    assert only(eng.feed(E("demand", seat="N", what="new_deal"))).remedy is Remedy.REDEAL
+
+
+def test_EU_80_the_offending_side_cannot_hold_its_own_late_order() -> None:
+    """East passed then ordered up; West asked to hold it and was told 'there is none to hold'."""
+    eng = dealt(E("bid", seat="E", call="pass"), E("bid", seat="S", call="pass"), E("bid", seat="E", call="order"))
+    r = only(eng.feed(E("demand", seat="W", what="hold_order")))
+    assert r.remedy is Remedy.DEAL_STANDS and "his own side's" in r.reason and "none to hold" not in r.reason
