@@ -348,19 +348,20 @@ def faced_in_pack(c: C, s: TableState, e: CardDealt | CardFaced) -> Ruling | Non
 
 def touch_bar(s: TableState, claimant: Side) -> Seat | None:
     """The player whose touching his cards takes away ``claimant``'s claim for an exposure in dealing, or
-    None. Law 35: the adversaries lose it if either touched his cards, the dealer if his partner did (his
-    own handling of the pack does not count). Law 36: a touch made in reply, after one of the other side
-    touched theirs, takes nothing away."""
+    None. Law 35: the adversaries lose it if either touched his cards, the dealer if his partner did (the
+    dealer's own touch never takes his side's claim). Law 36: a touch made in reply, after one of the other
+    side touched theirs, takes nothing away; the dealer touching his cards is such a touch, for his
+    adversaries' reply."""
     d = s.deal
     if d is None:
         return None
     other_first = False
     for seat, how in d.interruptions:
-        if how != "touched" or seat == d.dealer:
+        if how != "touched":
             continue
         if seat.side is not claimant:
             other_first = True
-        elif not other_first:
+        elif seat != d.dealer and not other_first:
             return seat
     return None
 
@@ -384,13 +385,16 @@ def exposed_in_deal(c: C, s: TableState, e: CardFaced) -> Ruling | None:
         return c.rule(Remedy.DEAL_STANDS, f"{what}; {seat_name(s, barred)} had touched his cards, so "
                       f"{side_text(claimant)} cannot claim a new deal, and the card is not a called card.",
                       side=claimant, seat=by)
+    # the dealer's side exposed: either adversary may claim; an adversary exposed: the dealer alone
+    claimer, proviso = (side_text(claimant), "neither has touched his cards") if by.side is d.dealer.side \
+        else (f"the dealer, {seat_name(s, d.dealer)},", "his partner has not touched his cards")
     if d.cards_dealt >= DEALT - LATE:
         return Ruling(Remedy.CLAIM_OPTION, "Euchre, law 37", "EU-37", f"{what}, among the last cards; "
-                      f"{side_text(claimant)} may claim a new deal, even once the trump card is turned, "
-                      "until the first card is led; if they do not, the card is not a called card.",
+                      f"{claimer} may claim a new deal, even once the trump card is turned, "
+                      "until the first card is led; if not, the card is not a called card.",
                       dealer=d.rightful_dealer, side=claimant, seat=by, extra={"until": "card_played"})
-    return c.rule(Remedy.CLAIM_OPTION, f"{what}; {side_text(claimant)} may claim a new deal before the "
-                  "trump card is turned, provided neither has touched his cards; if they do not, the card "
+    return c.rule(Remedy.CLAIM_OPTION, f"{what}; {claimer} may claim a new deal before the "
+                  f"trump card is turned, provided {proviso}; if not, the card "
                   "is not a called card.",
                   dealer=d.rightful_dealer, side=claimant, seat=by, extra={"until": "trump_turned"})
 
@@ -415,17 +419,29 @@ def new_deal_demand(c: C, s: TableState, e: DemandMade) -> Ruling | None:
         return Ruling(Remedy.DEAL_STANDS, exposure[0].law, exposure[0].clause, f"{seat_name(s, e.seat)} "
                       f"claimed a new deal, but {seat_name(s, barred)} had touched his cards, which takes "
                       "the claim away (law 35).", seat=e.seat, side=e.seat.side)
+    # law 35: after an adversary's exposure the claim is the dealer's alone, not his partner's
+    dealers = [cl for cl in exposure if s.deal is not None and cl.side is s.deal.dealer.side and
+               e.seat != s.deal.dealer]
+    s.claims = [cl for cl in s.claims if cl not in dealers]
     granted = grant_claim(s, e.seat, "claimed a new deal") or \
         grant_claim(s, e.seat, "demanded a reshuffle", grants=Remedy.RESHUFFLE.value)
+    s.claims.extend(dealers)
     if granted is not None:
         return granted
+    if dealers and s.deal is not None:
+        return Ruling(Remedy.DEAL_STANDS, dealers[0].law, dealers[0].clause, f"{seat_name(s, e.seat)} claimed a "
+                      f"new deal, but after a card exposed by an adversary the claim is the dealer's, "
+                      f"{seat_name(s, s.deal.dealer)}'s (law 35); it stays open to him.", seat=e.seat)
     choices = [cl for cl in open_claims_for(s, e.seat) if cl.grants == "call"]
     if choices:  # a claim button cannot say which option: the director enters the choice
         options = sorted({o for cl in choices for o in cl.options})
         return Ruling(Remedy.ATTENTION, choices[0].law, choices[0].clause, f"{seat_name(s, e.seat)} claims: "
                       f"the law gives {side_text(e.seat.side)} a choice here ({choices[0].why}); the director "
                       "enters which.", seat=e.seat, extra={"options": options})
-    why = ("the trump card has been turned" if s.deal is not None and s.deal.trump_card is not None
+    theirs = next((cl for cl in s.claims if cl.grants == Remedy.REDEAL.value and cl.side is e.seat.side.other), None)
+    why = (f"the new deal open now is {side_text(e.seat.side.other)}'s to claim ({theirs.why.rstrip('.')})"
+           if theirs is not None else "the trump card has been turned"
+           if s.deal is not None and s.deal.trump_card is not None
            else "no irregularity open to that side gives one")
     return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} claimed a new deal, but {why}.",
                   seat=e.seat)

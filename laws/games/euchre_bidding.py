@@ -112,6 +112,11 @@ def register(reg: Registry) -> None:
             return None
         d = s.deal
         claim = next((cl for cl in s.claims if cl.clause == "EU-80" and cl.side is e.seat.side), None)
+        own = next((cl for cl in s.claims if cl.clause == "EU-80" and cl.side is e.seat.side.other), None)
+        if claim is None and own is not None:   # the late order is his own side's: only the adversaries hold it
+            return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} asked to hold a late order, but the late "
+                          f"order is his own side's; only {side_text(e.seat.side.other)} may hold it.",
+                          seat=e.seat)
         if d is None or claim is None or claim.offender is None or d.trump_card is None:
             return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} asked to hold a late order, but "
                           "there is none to hold.", seat=e.seat)

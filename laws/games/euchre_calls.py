@@ -11,7 +11,7 @@ from laws.cards import SUIT_NAMES, Seat
 from laws.events import DemandMade
 from laws.games.base import Clause, Registry, seat_name, side_text, the_card
 from laws.games.euchre_bidding import LAW_89, early_lead
-from laws.games.euchre_hands import active, current, held
+from laws.games.euchre_hands import active, current, held, sits_out
 from laws.games.euchre_play import tricks
 from laws.games.euchre_tricks import adversaries_claim, judged
 from laws.rulings import Remedy, Ruling
@@ -62,13 +62,17 @@ def register(reg: Registry) -> None:
         d = s.deal
         if e.what not in CALLS or d is None:
             return None
+        if e.seat == sits_out(d) and d.alone_seat is not None:   # no part in the hand (EU-lone-partner)
+            return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} sits out for {seat_name(s, d.alone_seat)}'s "
+                          "lone hand and takes no part in it; a call his side may make is the lone player's.",
+                          seat=e.seat)
         open_ = [cl for cl in s.claims if cl.grants == "call" and e.what in cl.options and
                  (cl.side is None or cl.side is e.seat.side) and
                  (e.what != "call_card" or e.card is None or cl.card is None or cl.card == e.card or
                   cl.offender is not None and e.card in d.exposed[cl.offender])]
         if not open_ and e.what in LAW_89:  # law 89: in time from the early lead, before any discard
             right = early_lead(s)
-            if right is not None and right.side is e.seat.side:
+            if right is not None and e.seat == d.alone_seat:   # "the lone player may require"
                 open_ = [right]
         if not open_:
             return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} made a call no irregularity open to "

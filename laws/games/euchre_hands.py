@@ -31,9 +31,14 @@ def power(card: Card, trump: str, led: str) -> int:
     return 0
 
 
+def sits_out(d: DealState) -> Seat | None:
+    """The lone player's partner, who has no part in the hand (None when no lone hand is played)."""
+    return d.alone_seat.partner if d.alone_seat is not None else None
+
+
 def active(d: DealState) -> list[Seat]:
     """The players who play to each trick, clockwise from the dealer's left."""
-    off = d.alone_seat.partner if d.alone_seat is not None else None
+    off = sits_out(d)
     return [s for s in clockwise_from(d.dealer.left) if s != off]
 
 

@@ -39,10 +39,22 @@ def setup(state: TableState) -> None:
 # -- misdeal (laws 41-45) ------------------------------------------------------------------------------
 
 def misdeal_ruling(c: Clause, s: TableState, fault: str) -> Ruling:
-    """The ruling for a misdeal, with the exceptions of laws 43-45."""
+    """The ruling for a misdeal, with the exceptions of laws 40 and 43-45.
+
+    Whose deal it was decides whose loss it is: a deal out of turn by an adversary of the rightful dealer
+    is not yet its dealer's (law 40: only once the trump card is turned), so a misdeal costs him nothing
+    and the rightful dealer deals; a deal in the partner's turn, said so (``on_behalf_of``) or not, is law
+    45's, and the deal goes to the adversary after the partner."""
     d = s.deal
     assert d is not None
-    rightful = d.on_behalf_of or d.dealer
+    owner = d.rightful_dealer   # whose deal it is: the dealer's, his partner's, or (out of turn) another's
+    if owner not in (d.dealer, d.dealer.partner):
+        return Ruling(Remedy.MISDEAL, "Euchre, law 40", "EU-40", f"Misdeal ({fault}) by "
+                      f"{seat_name(s, d.dealer)}, dealing in {seat_name(s, owner)}'s turn: a deal out of turn "
+                      "becomes its dealer's only once the trump card is turned, so he had no deal to lose and "
+                      f"{seat_name(s, owner)} deals (no claim to stop the deal is needed now).", dealer=owner,
+                      seat=d.dealer)
+    rightful = owner
     touches = [seat for seat, how in d.interruptions if how == "touched" and seat != d.dealer]
     if touches and touches[0].side is not rightful.side:
         return Ruling(Remedy.REDEAL, "Euchre, law 43", "EU-43", f"Misdeal ({fault}), but "
@@ -70,9 +82,9 @@ def misdeal_ruling(c: Clause, s: TableState, fault: str) -> Ruling:
                           extra={"until": "deal_start", "otherwise": after.value,
                                  "lapse": f"No new deal by {seat_name(s, rightful)} was claimed after the "
                                           f"misdeal ({fault}), so the deal passed to {seat_name(s, after)}."})
-    if d.on_behalf_of is not None:
+    if owner != d.dealer:
         return Ruling(Remedy.MISDEAL, "Euchre, law 45", "EU-45", f"Misdeal ({fault}) by "
-                      f"{seat_name(s, d.dealer)} dealing for his partner; the deal passes to the next "
+                      f"{seat_name(s, d.dealer)} dealing in his partner's turn; the deal passes to the next "
                       f"opponent in rotation, {seat_name(s, rightful.left)}.", dealer=rightful.left,
                       seat=d.dealer)
     return Ruling(Remedy.MISDEAL, "Euchre, law 41", "EU-41", f"Misdeal: {fault}; under law 41 "
@@ -217,6 +229,13 @@ def register_play(reg: Registry) -> None:
         d = s.deal
         who = seat_name(s, e.seat)
         if e.what == "play_out":
+            revoked = d is not None and not d.void and (
+                any(st.side is e.seat.side for st, _, _ in revokes(d, d.plays)) or
+                any(st.side is e.seat.side for st in d.call_failures))
+            if not revoked:   # "the side that revoked may insist": nobody else
+                return Ruling(Remedy.DEAL_STANDS, "Euchre, law 70", "EU-70", f"{who} asks to play the hand out, "
+                              f"but {side_text(e.seat.side)} have not revoked; that choice is the revoking "
+                              "side's.", seat=e.seat)
             return Ruling(Remedy.ATTENTION, "Euchre, law 70", "EU-70", f"{who}'s side plays the hand to the "
                           "end; revokes are scored when play ends.", seat=e.seat)
         if d is None or d.void or (s.phase in (Phase.CUT, Phase.DEALING) and d.ended) or \
@@ -286,16 +305,74 @@ def register_play(reg: Registry) -> None:
         """A score may be corrected until the next trump card is turned; turning one closes the window."""
         s.game_state["score"].trump_turned()
 
+    @reg.clause("EU-result-check", "laws 2-3 (the result checked against the hand recorded)", "result")
+    def result_check(c: Clause, s: TableState, e: ResultRecorded) -> Ruling | None:
+        """A typed result that differs from the hand the table recorded (the trump made, alone or not, and
+        five tricks played) calls the director; the recorded figures are the ones scored, as the revokes
+        of the hand were judged on them."""
+        entered, got = compared(s, e)
+        diff = [k for k in ("makers", "alone", "tricks") if k in entered and k in got and entered[k] != got[k]]
+        if not diff:
+            return None
+        said = "; ".join(f"{_shown(k, entered[k])}, where the table recorded {_shown(k, got[k])}" for k in diff)
+        return c.rule(Remedy.ATTENTION, f"The result entered differs from the hand the table recorded: {said}. "
+                      "The recorded figures are scored; the director checks the table.",
+                      extra={"entered": entered, "derived": got, "differs": diff})
+
     @reg.clause("EU-2", "laws 1-7 (scoring)", "result")
     def result(c: Clause, s: TableState, e: ResultRecorded) -> list[Ruling]:
-        """Points for the hand, games (a double game when the losers have nothing), and the rubber."""
+        """Points for the hand, games (a double game when the losers have nothing), and the rubber, from
+        the recorded figures where the table has them (``EU-result-check``), else the typed ones."""
         from laws.scoring.euchre import EuchreRubber
-        d = s.deal
-        makers = e.makers or (d.makers if d else None)
-        if makers is None:
+        entered, got = compared(s, e)
+        figures = {**entered, **got}
+        if "makers" not in figures:
             raise ValueError("a euchre result needs the makers' side")
         score: EuchreRubber = s.game_state["score"]
-        return settle(s, score.record(makers, e.alone, e.tricks))
+        return settle(s, score.record(Side(figures["makers"]), bool(figures["alone"]), int(figures["tricks"])))
+
+
+def _shown(field: str, value: Any) -> str:
+    """One figure of a result in words: ``makers NS``, ``a lone hand``, ``3 tricks to the makers``."""
+    if field == "alone":
+        return "a lone hand" if value else "a partners' hand"
+    if field == "tricks":
+        return f"{value} trick{'s' if value != 1 else ''} to the makers"
+    return f"makers {side_text(Side(value))}"
+
+
+def compared(s: TableState, e: ResultRecorded) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The result as typed (``makers`` only when given) and as the table recorded it: ``makers`` and
+    ``alone`` once trump was made, ``tricks`` (the makers') once five tricks were played."""
+    entered: dict[str, Any] = {"tricks": e.tricks, "alone": e.alone}
+    if e.makers is not None:
+        entered["makers"] = e.makers.value
+    d = s.deal
+    got: dict[str, Any] = {}
+    if d is None or d.void or d.makers is None or d.trump_suit is None:
+        return entered, got
+    got = {"makers": d.makers.value, "alone": d.alone_seat is not None}
+    won = tricks_taken(d)
+    if won is not None:
+        got["tricks"] = won[d.makers]
+    return entered, got
+
+
+def tricks_taken(d: DealState) -> dict[Side, int] | None:
+    """Tricks each side took, from the cards played (None: five tricks were not played out)."""
+    from laws.games.euchre_hands import active, power
+    trump = d.trump_suit
+    if trump is None:
+        return None
+    size = len(active(d))
+    groups = [g for g in tricks(d, d.plays) if len(g) == size]
+    if len(groups) != HAND:
+        return None
+    won = dict.fromkeys(Side, 0)
+    for g in groups:
+        led = effective_suit(g[0][1], trump)
+        won[max(g, key=lambda p: power(p[1], trump, led))[0].side] += 1
+    return won
 
 
 def settle(s: TableState, rulings: list[Ruling]) -> list[Ruling]:

@@ -42,6 +42,9 @@ Our reading, where the laws leave room:
   is not exposed.
 * Law 48: a hand laid face up (``card_faced`` with ``where`` ``hand``) exposes its cards; an adversary of
   a lone player doing so is law 50 (the lone side scores 5); all hands laid down is law 49.
+* A lone hand (``EU-lone-partner``): the lone player's partner sits out. A card he plays is set aside
+  before any law of play sees it (so the trick stays three cards and nobody after him is out of turn),
+  and a card or hand he shows is not exposed: laws 1-90 give no penalty for either, the table notes it.
 * Who touched what, and speech, no sensor sees: the engine acts on the demands the players enter.
 """
 
@@ -62,6 +65,7 @@ from laws.games.euchre_hands import (
     lawful,
     power,
     rotation,
+    sits_out,
     sure_winner,
 )
 from laws.games.euchre_play import effective_suit, settle
@@ -120,6 +124,38 @@ def _failed(s: TableState, seat: Seat, what: str) -> Ruling:
 def register(reg: Registry) -> None:
     """Laws 46-61 (and 69), in the order they must be tried for one card played; the players' demands
     of these laws (51, 56, 84) are ``euchre_calls``."""
+
+    @reg.clause("EU-lone-partner", "laws 3 and 74-76 (a lone hand)", "card_played", "card_faced")
+    def partner_sits_out(c: Clause, s: TableState, e: CardPlayed | CardFaced) -> Ruling | None:
+        """The lone player's partner has no part in the hand: a card he plays is in no trick (it is set
+        aside, so the trick stays three cards and nobody after him is out of turn), and a card or hand
+        he shows is no exposed card. Tried before the laws of play, which would otherwise charge him a
+        lead out of turn, or an innocent adversary for the card he displaced."""
+        d = _live_deal(s)
+        out = sits_out(d) if d is not None else None
+        if d is None or out is None or d.alone_seat is None:
+            return None
+        lone = f"{seat_name(s, out)} sits out for {seat_name(s, d.alone_seat)}'s lone hand"
+        if isinstance(e, CardPlayed):
+            if e.seat != out:
+                return None
+            d.set_aside = True
+            return c.rule(Remedy.ATTENTION, f"{lone}: {the_card(e.card, capital=False)} he put down is played "
+                          "to no trick, is no lead and no exposed card, and costs nobody a penalty; the "
+                          "director decides whether it told the lone player anything.", seat=out,
+                          extra={"card": e.card})
+        if e.where == "hand":
+            owner = e.by
+        elif e.where == "table" and e.card is not None:
+            owner = e.by or next((st for st in Seat if e.card in held(d, st)[0]), None)
+        else:
+            return None
+        if owner != out:
+            return None
+        what = "laid his hand face up" if e.where == "hand" else f"showed {the_card(e.card, capital=False)}"
+        return c.rule(Remedy.ATTENTION, f"{lone} and {what}: he plays no card, so nothing he shows is an "
+                      "exposed card or may be called; the director decides whether it told the lone player "
+                      "anything.", seat=out)
 
     @reg.clause("EU-69", "law 69", "card_played")
     def revoke_corrected(c: Clause, s: TableState, e: CardPlayed) -> Ruling | None:
@@ -198,7 +234,7 @@ def register(reg: Registry) -> None:
             if any(card == e.card for _, card in d.plays):
                 return None
             owner = e.by or next((st for st in Seat if e.card in held(d, st)[0]), None)
-            if owner is None:
+            if owner is None or owner == sits_out(d):   # he plays no card (EU-lone-partner)
                 return None
             seat, card, how = owner, e.card, "showed a card on the table"
         if card in d.exposed[seat]:
@@ -348,8 +384,8 @@ def register(reg: Registry) -> None:
         """A hand laid face up: its cards are exposed (48); against a lone hand, the lone side scores 5
         (50); all hands down, they are abandoned (49)."""
         d = _live_deal(s)
-        if d is None or e.where != "hand" or e.by is None or e.by in d.hands_down:
-            return []
+        if d is None or e.where != "hand" or e.by is None or e.by in d.hands_down or e.by == sits_out(d):
+            return []   # the lone player's partner plays no card (EU-lone-partner)
         seat = e.by
         d.hands_down.append(seat)
         if set(active(d)) <= set(d.hands_down):

@@ -556,3 +556,19 @@ def test_worked_example_a_damaged_card_of_the_pack_not_in_use() -> None:
     run = replay(bridge_table() + [{"type": "demand", "seat": "E", "what": "restore_pack"}])
     (r,) = run.rulings[1:]
     assert (r["remedy"], r["side"], r["pack"], r["seat"]) == ("restore_pack", "EW", "blue", "E")
+
+
+def test_worked_example_the_hand_played_out_to_the_end_cleanly() -> None:
+    """The worked examples' table could not be played to the end: hearts were made with the JH turned and
+    North dealing, North's listed hand lacks the JH, and a hand played out ended with attention EU-88 ("he
+    discarded the trump card"). The document now enters North's discard and plays the hand out."""
+    run = replay(_euchre_hand() + _worked("The hand played out with nothing irregular"))
+    _ok(run)
+    (score,) = run.rulings[1:]
+    assert (score["remedy"], score["clause"], score["makers"], score["tricks"], score["outcome"],
+            score["scored_by"], score["points"]) == ("score", "EU-2", "NS", 1, "euchred", "EW", 2)
+    # a result typed otherwise is named, and the cards' figure scores (EU-result-check)
+    lines = _worked("The hand played out with nothing irregular")[:-1] + ['{"type": "result", "makers": "NS", "tricks": 5}']
+    run = replay(_euchre_hand() + lines)
+    assert _said_all(run) == [("attention", "EU-result-check"), ("score", "EU-2")]
+    assert run.rulings[1]["differs"] == ["tricks"] and run.rulings[2]["points"] == 2

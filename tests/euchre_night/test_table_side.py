@@ -16,6 +16,8 @@ from firmware_host.euchre_night.night_demo import write_config
 from firmware_host.euchre_night.players import deal_hand
 from firmware_host.table.inputs import LawInput, SessionInput
 from laws.cards import Seat
+from laws.engine import LawEngine
+from laws.euchre_night.notation import tricks_won
 from laws.events import event_from_dict
 
 
@@ -37,7 +39,15 @@ def test_outside_a_night_the_table_is_used_as_always(tmp_path: Path) -> None:
         plan = deal_hand(Seat.E, random.Random(4))
         for e in plan.events:
             ctl.submit(LawInput(event_from_dict(e), "camera"))
-        ctl.submit(LawInput(event_from_dict({"type": "result", "makers": "NS", "tricks": 3}), "director"))
+        probe = LawEngine("euchre")   # the result typed is the cards' (a different one is EU-result-check's)
+        probe.feed_all([event_from_dict(e) for e in plan.events])
+        d = probe.state.deal
+        assert d is not None and d.makers is not None
+        won = tricks_won(d)
+        assert won is not None
+        typed = {"type": "result", "makers": d.makers.value, "alone": d.alone_seat is not None,
+                 "tricks": won[d.makers]}
+        ctl.submit(LawInput(event_from_dict(typed), "director"))
         ctl.submit(SessionInput({"kind": "euchre_seating", "table": "table-01", "seats": "nobody"}))
         while ctl.drain():
             pass
@@ -45,7 +55,7 @@ def test_outside_a_night_the_table_is_used_as_always(tmp_path: Path) -> None:
         results = [r.body for r in rows if r.kind == "event" and r.body.get("type") == "result"]
         assert len(results) == 1 and results[0]["src"] == "director"
         scores = [r.body for r in rows if r.kind == "ruling" and r.body.get("remedy") == "score"]
-        assert len(scores) == 1 and scores[0]["tricks"] == 3
+        assert len(scores) == 1 and scores[0]["tricks"] == typed["tricks"]
         notes = [r.body for r in rows if r.kind == "note"]
         assert not any("euchre_hand" in n for n in notes)
         assert any("euchre_seating_refused" in n for n in notes)

@@ -321,6 +321,7 @@ def test_EU_69_revoke_corrected_in_time() -> None:
 
 def test_EU_70_the_side_that_revoked_plays_the_hand_out() -> None:
     eng = dealt()
+    play(eng, "E:AC", "S:8S", "W:AD", "N:AH", "N:KH")       # South kept his 7C: North-South revoked
     assert said(eng.feed(E("demand", seat="S", what="play_out"))) == [("attention", "EU-70")]
 
 

@@ -156,7 +156,8 @@ def test_EU_44_an_interruption_that_was_right_gives_no_claim() -> None:
     offered(eng.feed(events[0]), "EU-40", None)
     eng.feed_all(events[1:3] + [E("deal_interrupted", seat="N", how="interrupted")])
     r = eng.feed(E("card_dealt", seat="N", card=cards()[2].code))       # West passed by: a misdeal
-    assert [(x.remedy, x.clause) for x in r] == [(Remedy.MISDEAL, "EU-41")]
+    # no claim; the misdeal is ruled as usual for a deal out of turn: it was never East's (law 40), North deals
+    assert [(x.remedy, x.clause, x.dealer) for x in r] == [(Remedy.MISDEAL, "EU-40", N)]
 
 
 def test_EU_47_playing_ahead_of_partner_gives_the_adversaries_a_choice() -> None:
