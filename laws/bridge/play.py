@@ -443,12 +443,8 @@ class Play:
         return r
 
     def find_revokes(self, side: Side) -> list[Revoke]:
-        """The revokes by ``side`` that the trick record proves (``laws.bridge.revokes.proven``: a player
-        who later played a card of the suit he did not follow) and that were not already recorded, or
-        corrected, in that trick: they are recorded as established (``BP-63``) and rectified with the rest
-        (``BP-64``). How a table that did not know the hands finds a revoke its cards prove (a player's
-        ``revoke`` demand at a duplicate table, docs/events.md). Returns the revokes added.
-        """
+        """The revokes by ``side`` the trick record proves (``revokes.proven``) not yet recorded: recorded as
+        established (BP-63), rectified with the rest (BP-64); a duplicate table's ``revoke`` demand. Returns them."""
         record = self.tricks + ([self.current] if self.current.cards else [])
         seen = {(r.seat, r.trick) for r in self.revokes}
         new = [replace(r, by_dummy=r.seat == self.dummy) for r in revokes.proven(record, side.seats)
