@@ -365,6 +365,18 @@ def test_naming_trump_needs_its_suit() -> None:
     assert "EU-78" not in {r["clause"] for r in named.rulings}
 
 
+@pytest.mark.parametrize("named", ["E", "W", "N"])
+def test_on_behalf_of_names_only_the_dealers_partner(named: str) -> None:
+    """Audit a8, finding 6(d): North dealing 'on behalf of' East was taken, ruled "North is dealing, but the
+    deal belongs to North" and gave the next deal to South; only a partner's turn can be dealt for him."""
+    base = euchre_table() + euchre_deal("N", EUCHRE_HANDS, "JH")
+    at = next(i for i, e in enumerate(base) if e["type"] == "deal_start")
+    log = [*base[:at], dict(base[at], on_behalf_of=named), *base[at + 1:]]
+    err = _bad(replay(log), at + 1, "'on_behalf_of' is " + named, "N can deal only for his partner, S")
+    assert err.endswith("deal_start: 'on_behalf_of' is " + named + ", but N can deal only for his partner, S")
+    _ok(replay([*base[:at], dict(base[at], on_behalf_of="S"), *base[at + 1:]]))
+
+
 def test_calls_without_their_card_or_suit() -> None:
     """Decided: ``call_card`` without ``card`` calls the card the open claim concerns; ``call_suit``
     without ``suit`` is an ``attention`` asking for the suit, the claim staying open."""
