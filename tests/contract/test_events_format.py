@@ -390,6 +390,19 @@ def test_calls_without_their_card_or_suit() -> None:
     assert (suit[-1]["call"], suit[-1]["suit"]) == ("suit", "D")
 
 
+def test_a_naming_without_its_card_is_answered_like_a_call_without_its_suit() -> None:
+    """Audit a8, finding 6(e): a ``name_card`` without ``card`` got no ruling at all, where a ``call_suit``
+    without ``suit`` gets an ``attention`` asking for it. Now both ask; outside a hand in play the naming
+    is refused, as a call no claim allows is."""
+    base = euchre_table() + euchre_deal("N", EUCHRE_HANDS, "JH")
+    made = base + [{"type": "trump_made", "seat": "S", "suit": "H"}]
+    asked = replay(made + [{"type": "demand", "seat": "N", "what": "name_card"}]).rulings[-1]
+    assert (asked["remedy"], asked["clause"], asked["seat"]) == ("attention", "EU-51", "N") and "call" not in asked
+    assert "must name the card" in asked["reason"]
+    early = replay(base + [{"type": "demand", "seat": "N", "what": "name_card", "card": "KC"}]).rulings[-1]
+    assert (early["remedy"], early["clause"]) == ("deal_stands", "EU-51") and "no hand is in play" in early["reason"]
+
+
 def test_a_result_during_play_ends_play_first() -> None:
     """``result``: during play it ends play first, as ``play_end`` would: with the missing-card search
     still open that is a redeal (CB-missing-not-found); the result of the voided hand is then not scored.
