@@ -35,6 +35,10 @@ def register(reg: Registry) -> None:
         if d is None:
             return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} named a card held apart, but no hand is "
                           "in play (from the making of trump until play ends): nothing is called.", seat=e.seat)
+        if d.alone_seat is not None and e.seat == sits_out(d):   # no part in the hand (EU-lone-partner)
+            return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} sits out for {seat_name(s, d.alone_seat)}'s "
+                          "lone hand and takes no part in it; naming a card held apart is the lone player's.",
+                          seat=e.seat)
         if e.card is None:
             return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} must name the card he says is held apart; "
                           "nothing is called until he does.", seat=e.seat)

@@ -223,6 +223,17 @@ def test_EU_80_the_offending_side_cannot_hold_its_own_late_order() -> None:
     assert r.remedy is Remedy.DEAL_STANDS and "his own side's" in r.reason and "none to hold" not in r.reason
 
 
+
+def test_the_sitting_out_partner_names_no_card_held_apart() -> None:
+    """North, sitting out for South, named the KC as held apart by East, and East's KC was called: a naming
+    is a call (law 51), and his side's calls are the lone player's."""
+    eng = lone_south()
+    r = only(eng.feed(E("demand", seat="N", what="name_card", card="KC")))
+    assert (r.remedy, r.clause, r.seat) == (Remedy.DEAL_STANDS, "EU-51", N) and "lone player's" in r.reason
+    assert eng.state.deal is not None and eng.state.deal.calls == [] and eng.state.deal.exposed[E_] == []
+    r = only(eng.feed(E("demand", seat="S", what="name_card", card="KC")))
+    assert (r.remedy, r.seat, r.extra["call"]) == (Remedy.ATTENTION, E_, "card")
+
 # -- 6 (c): law 68 is said only of what it is about --------------------------------------------------------
 
 def test_EU_68_a_search_after_the_next_cut_is_refused_as_a_search() -> None:
