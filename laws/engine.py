@@ -285,6 +285,7 @@ class LawEngine:
         if self._ends_deal(r):
             if s.deal is not None:
                 s.deal.void = True
+                s.deal.void_by = s.deal.void_by or r.law
                 # the fault stays in the pack (docs/events.md, "Packs: replaced and restored"): a table with
                 # a shoe deals nothing more until the director says a replacement pack is in
                 s.deal.new_pack = s.deal.new_pack or r.remedy is Remedy.REPLACE_PACK

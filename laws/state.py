@@ -98,6 +98,7 @@ class DealState:
     counts: dict[Seat, int] = field(default_factory=lambda: dict.fromkeys(Seat, 0))
     seen: set[Card] = field(default_factory=set)
     void: bool = False            # a ruling ended this deal; its remaining cards are ignored
+    void_by: str = ""             # the law of that ruling ("Euchre, law 41"), to say why later ("": unknown)
     new_pack: bool = False        # the ruling that ended it was ``replace_pack``: the pack must not be dealt again
     ended: bool = False           # deal_end received
     trump_card: Card | None = None

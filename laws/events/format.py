@@ -32,6 +32,7 @@ from laws.events.types import (
     CardFaced,
     CardsDrawn,
     DamagedCardFound,
+    DealStarted,
     DummyFaced,
     Event,
     EventFormatError,
@@ -345,6 +346,12 @@ def event_from_dict(obj: Any) -> Event:
             kwargs[f.name] = conv(value, f.name)
     if cls is BidMade and kwargs["call"] == "name" and kwargs.get("suit") is None:
         raise EventFormatError("bid: a 'name' call needs the 'suit' it names")
+    if cls is DealStarted and kwargs.get("on_behalf_of") not in (None, kwargs["dealer"].partner):
+        # only a partner's turn can be dealt for him (euchre law 45); naming anyone else would hand the
+        # deal, and the next one, to a seat whose turn it never was
+        dealer = kwargs["dealer"]
+        raise EventFormatError(f"deal_start: 'on_behalf_of' is {kwargs['on_behalf_of'].value}, but {dealer.value} "
+                               f"can deal only for his partner, {dealer.partner.value}")
     if cls is BoardPlaced:
         from laws.duplicate.deal import Deal
 

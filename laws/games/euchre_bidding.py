@@ -263,7 +263,7 @@ def _in_turn(s: TableState, e: BidMade, rnd: int) -> list[Ruling]:
         _make(d, e.seat, suit, e.alone)
         return []
     if rounds(d)[0] == 3:
-        d.void = True
+        d.void, d.void_by = True, "Euchre, law 77"
         s.phase = Phase.SHUFFLE
         return [Ruling(Remedy.ATTENTION, "Euchre, law 77", "EU-77", "All four passed in both rounds: the "
                        f"hand is dead, and the deal passes to {seat_name(s, d.dealer.left)}.",

@@ -27,10 +27,21 @@ def register(reg: Registry) -> None:
     @reg.clause("EU-51", "law 51", "demand")
     def detached_card(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
         """An adversary names a card held apart: called if an adversary of his holds it (the shoe knows
-        who); a wrong naming makes his side liable to a suit call."""
-        d = judged(s)
-        if d is None or e.what != "name_card" or e.card is None:
+        who); a wrong naming makes his side liable to a suit call. Like a ``call_suit`` without its suit, a
+        naming without its card is answered (the player is asked for it), never passed over in silence."""
+        if e.what != "name_card":
             return None
+        d = judged(s)
+        if d is None:
+            return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} named a card held apart, but no hand is "
+                          "in play (from the making of trump until play ends): nothing is called.", seat=e.seat)
+        if d.alone_seat is not None and e.seat == sits_out(d):   # no part in the hand (EU-lone-partner)
+            return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} sits out for {seat_name(s, d.alone_seat)}'s "
+                          "lone hand and takes no part in it; naming a card held apart is the lone player's.",
+                          seat=e.seat)
+        if e.card is None:
+            return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} must name the card he says is held apart; "
+                          "nothing is called until he does.", seat=e.seat)
         holder = next((st for st in active(d) if st.side is not e.seat.side and e.card in held(d, st)[0]), None)
         if holder is None:
             return adversaries_claim(c, f"{seat_name(s, e.seat)} named the {e.card.name} as a card held apart, but no "

@@ -238,10 +238,18 @@ def register_play(reg: Registry) -> None:
                               "side's.", seat=e.seat)
             return Ruling(Remedy.ATTENTION, "Euchre, law 70", "EU-70", f"{who}'s side plays the hand to the "
                           "end; revokes are scored when play ends.", seat=e.seat)
-        if d is None or d.void or (s.phase in (Phase.CUT, Phase.DEALING) and d.ended) or \
-                s.phase is Phase.CUT:
-            return Ruling(Remedy.DEAL_STANDS, "Euchre, law 68", "EU-68", f"{who} alleged a revoke after the "
-                          "pack was cut for the next deal; that is too late.", seat=e.seat)
+        asks = f"{who} alleged a revoke" if e.what == "revoke" else f"{who} asks to examine the tricks"
+        if d is None:
+            return c.rule(Remedy.ATTENTION, f"{asks}, but no deal has been dealt yet: there is no hand to "
+                          "claim a revoke in.", seat=e.seat)
+        if d.void:   # say what happened to the deal: no cut need have followed it (a misdeal, a dead hand)
+            by = f" by the ruling under {d.void_by}" if d.void_by else " by a ruling"
+            return c.rule(Remedy.ATTENTION, f"{asks}, but the last deal was set aside{by} and is neither "
+                          "played out nor scored: there is no hand to claim a revoke in.", seat=e.seat)
+        if (s.phase in (Phase.CUT, Phase.DEALING) and d.ended) or s.phase is Phase.CUT:
+            return Ruling(Remedy.DEAL_STANDS, "Euchre, law 68", "EU-68", f"{asks} after the pack was cut for "
+                          "the next deal; that is too late, as the cut ends the time for revoke claims.",
+                          seat=e.seat)
         groups = tricks(d, d.plays)
         if e.what == "search_tricks" and s.phase in (Phase.AUCTION, Phase.PLAY):
             return c.rule(Remedy.ATTENTION, f"{who} asks to examine the tricks; they may be examined once the "

@@ -365,6 +365,18 @@ def test_naming_trump_needs_its_suit() -> None:
     assert "EU-78" not in {r["clause"] for r in named.rulings}
 
 
+@pytest.mark.parametrize("named", ["E", "W", "N"])
+def test_on_behalf_of_names_only_the_dealers_partner(named: str) -> None:
+    """Audit a8, finding 6(d): North dealing 'on behalf of' East was taken, ruled "North is dealing, but the
+    deal belongs to North" and gave the next deal to South; only a partner's turn can be dealt for him."""
+    base = euchre_table() + euchre_deal("N", EUCHRE_HANDS, "JH")
+    at = next(i for i, e in enumerate(base) if e["type"] == "deal_start")
+    log = [*base[:at], dict(base[at], on_behalf_of=named), *base[at + 1:]]
+    err = _bad(replay(log), at + 1, "'on_behalf_of' is " + named, "N can deal only for his partner, S")
+    assert err.endswith("deal_start: 'on_behalf_of' is " + named + ", but N can deal only for his partner, S")
+    _ok(replay([*base[:at], dict(base[at], on_behalf_of="S"), *base[at + 1:]]))
+
+
 def test_calls_without_their_card_or_suit() -> None:
     """Decided: ``call_card`` without ``card`` calls the card the open claim concerns; ``call_suit``
     without ``suit`` is an ``attention`` asking for the suit, the claim staying open."""
@@ -376,6 +388,19 @@ def test_calls_without_their_card_or_suit() -> None:
                           {"type": "demand", "seat": "E", "what": "call_suit", "suit": "D"}]).rulings
     assert (suit[-2]["remedy"], suit[-2]["clause"]) == ("attention", "EU-52") and "call" not in suit[-2]
     assert (suit[-1]["call"], suit[-1]["suit"]) == ("suit", "D")
+
+
+def test_a_naming_without_its_card_is_answered_like_a_call_without_its_suit() -> None:
+    """Audit a8, finding 6(e): a ``name_card`` without ``card`` got no ruling at all, where a ``call_suit``
+    without ``suit`` gets an ``attention`` asking for it. Now both ask; outside a hand in play the naming
+    is refused, as a call no claim allows is."""
+    base = euchre_table() + euchre_deal("N", EUCHRE_HANDS, "JH")
+    made = base + [{"type": "trump_made", "seat": "S", "suit": "H"}]
+    asked = replay(made + [{"type": "demand", "seat": "N", "what": "name_card"}]).rulings[-1]
+    assert (asked["remedy"], asked["clause"], asked["seat"]) == ("attention", "EU-51", "N") and "call" not in asked
+    assert "must name the card" in asked["reason"]
+    early = replay(base + [{"type": "demand", "seat": "N", "what": "name_card", "card": "KC"}]).rulings[-1]
+    assert (early["remedy"], early["clause"]) == ("deal_stands", "EU-51") and "no hand is in play" in early["reason"]
 
 
 def test_a_result_during_play_ends_play_first() -> None:

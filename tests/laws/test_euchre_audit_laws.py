@@ -7,7 +7,7 @@ from __future__ import annotations
 from laws.cards import Seat
 from laws.engine import LawEngine
 from laws.rulings import Remedy, Ruling
-from tests.laws.streams import E, euchre_known_deal, only
+from tests.laws.streams import E, euchre_known_deal, only, prelude
 
 N, E_, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 HANDS = {N: ["9H", "TH", "8H", "7H", "AS"], E_: ["AC", "KC", "QC", "JC", "TC"],
@@ -221,3 +221,55 @@ def test_EU_80_the_offending_side_cannot_hold_its_own_late_order() -> None:
     eng = dealt(E("bid", seat="E", call="pass"), E("bid", seat="S", call="pass"), E("bid", seat="E", call="order"))
     r = only(eng.feed(E("demand", seat="W", what="hold_order")))
     assert r.remedy is Remedy.DEAL_STANDS and "his own side's" in r.reason and "none to hold" not in r.reason
+
+
+
+def test_the_sitting_out_partner_names_no_card_held_apart() -> None:
+    """North, sitting out for South, named the KC as held apart by East, and East's KC was called: a naming
+    is a call (law 51), and his side's calls are the lone player's."""
+    eng = lone_south()
+    r = only(eng.feed(E("demand", seat="N", what="name_card", card="KC")))
+    assert (r.remedy, r.clause, r.seat) == (Remedy.DEAL_STANDS, "EU-51", N) and "lone player's" in r.reason
+    assert eng.state.deal is not None and eng.state.deal.calls == [] and eng.state.deal.exposed[E_] == []
+    r = only(eng.feed(E("demand", seat="S", what="name_card", card="KC")))
+    assert (r.remedy, r.seat, r.extra["call"]) == (Remedy.ATTENTION, E_, "card")
+
+# -- 6 (c): law 68 is said only of what it is about --------------------------------------------------------
+
+def test_EU_68_a_search_after_the_next_cut_is_refused_as_a_search() -> None:
+    """A search_tricks after the next cut was answered 'East alleged a revoke ... too late': East had
+    alleged nothing, he asked to see the tricks."""
+    eng = dealt(E("trump_made", seat="S", suit="H"))
+    play(eng, "E:AC", "S:AD", "W:TD", "N:AS", "E:KC")
+    eng.feed_all([E("play_end"), E("result", makers="NS", tricks=0)] + prelude(E_))
+    r = only(eng.feed(E("demand", seat="E", what="search_tricks")))
+    assert (r.remedy, r.clause) == (Remedy.DEAL_STANDS, "EU-68")
+    assert "asks to examine the tricks after the pack was cut" in r.reason and "alleged" not in r.reason
+    r = only(eng.feed(E("demand", seat="E", what="revoke")))
+    assert (r.remedy, r.clause) == (Remedy.DEAL_STANDS, "EU-68") and "alleged a revoke after the pack" in r.reason
+
+
+def test_a_revoke_claim_after_a_misdeal_says_the_deal_was_set_aside_not_that_a_cut_came() -> None:
+    """North's deal stopped with no card dealt (a misdeal, law 41) and nobody cut again; a revoke demand
+    was answered 'after the pack was cut for the next deal', which had not happened."""
+    eng = LawEngine("euchre")
+    eng.state.next_dealer = N
+    assert said(eng.feed_all(prelude(N) + [E("deal_start", dealer="N", pack="red"), E("deal_end")])) == \
+        [("misdeal", "EU-41")]
+    r = only(eng.feed(E("demand", seat="E", what="revoke")))
+    assert (r.remedy, r.clause, r.seat) == (Remedy.ATTENTION, "EU-66", E_)
+    assert "set aside by the ruling under Euchre, law 41" in r.reason and "cut" not in r.reason
+
+
+def test_a_search_after_a_dead_hand_says_the_hand_was_dead_law_77() -> None:
+    """All four passed twice (law 77): the search names that ruling, not a cut that never came."""
+    passes = [E("bid", seat=st.value, call="pass") for _ in range(2) for st in (E_, S, W, N)]
+    eng = dealt()
+    assert said(eng.feed_all(passes)) == [("attention", "EU-77")]
+    r = only(eng.feed(E("demand", seat="S", what="search_tricks")))
+    assert r.remedy is Remedy.ATTENTION and "Euchre, law 77" in r.reason and "cut" not in r.reason
+
+
+def test_a_revoke_claim_before_any_deal_says_there_is_none() -> None:
+    r = only(LawEngine("euchre").feed(E("demand", seat="W", what="revoke")))
+    assert r.remedy is Remedy.ATTENTION and "no deal has been dealt yet" in r.reason
