@@ -279,8 +279,10 @@ def test_laws_of_play_sample(tmp_path: Path) -> None:
 
 def test_who_leads_when_the_eldest_sits_out(tmp_path: Path) -> None:
     """events.md: the eldest hand leads the first trick, the next player when he sits out for a lone hand.
-    West plays alone, so East (the eldest) sits out and South leads."""
+    West plays alone, so East (the eldest) sits out and South leads. A card East plays is in no trick and
+    charges nobody (docs/laws.md, EU-lone-partner): it is no lead out of turn, whose penalty could fall on
+    the lone player; South still leads."""
     alone = ED + [E("trump_made", seat="W", suit="H", alone=True)]
     assert replay_here(ET + alone + played(("S", "7C")), tmp_path)[1:] == []
-    wrong = replay_here(ET + alone + played(("E", "AC")), tmp_path)[1:]
-    assert [(r["remedy"], r["clause"]) for r in wrong] == [("claim_option", "EU-52")]
+    wrong = replay_here(ET + alone + played(("E", "AC"), ("S", "7C")), tmp_path)[1:]
+    assert [(r["remedy"], r["clause"]) for r in wrong] == [("attention", "EU-lone-partner")]
