@@ -114,7 +114,10 @@ class ShoeAdapter:
             self.submit(DeviceNote("shoe", f"error {msg.code}: {msg.detail}", mark))
         elif isinstance(msg, m.CardRejected):
             what = msg.card.name if msg.card is not None else "an unreadable card"
-            self.submit(DeviceNote("shoe", f"rejected {what} (reason {int(msg.reason)}): not in any pocket", mark))
+            # a card already placed names one in the open board's pockets: the log says "a card"
+            self.submit(DeviceNote("shoe", f"rejected {what} (reason {int(msg.reason)}): not in any pocket", mark,
+                                   logged=f"rejected a card (reason {int(msg.reason)}): not in any pocket "
+                                          f"(named in the journal, not here)"))
         elif isinstance(msg, m.CardOut) and msg.seat is None and not msg.turn_up:
             # a card outside a deal (index 0, seat 255): no seat's, but journaled before the shoe is
             # acknowledged, so the director can rule on it (PROTOCOL.md 7)

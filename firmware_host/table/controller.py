@@ -230,7 +230,7 @@ class TableController:
                 self._shoe_progress()
         elif isinstance(item, DeviceNote):
             self._note(f"{item.device}: {item.text}", {"device": item.device, "text": item.text}, item.mark,
-                       item.level)
+                       item.level, f"{item.device}: {item.logged}" if item.logged is not None else None)
         elif isinstance(item, PackLoaded):
             self._pack_loaded(item)
         elif isinstance(item, ButtonInput):
@@ -491,14 +491,15 @@ class TableController:
                       else "journal writable again: going on")
         self._status()
 
-    def _note(self, text: str, body: dict[str, Any], mark: Mark | None = None, level: int = logging.WARNING) -> None:
+    def _note(self, text: str, body: dict[str, Any], mark: Mark | None = None, level: int = logging.WARNING,
+              logged: str | None = None) -> None:
         body, text = printable(body), printable(text)  # a refusal is journaled whatever it quotes
         if mark is not None:
             body = body | {"shoe": list(mark)}
         self.seq = self.order.commit([("note", body, self.clock())])[-1]
         if mark is not None:
             self.shoe_mark = mark
-        log.log(level, "%s", text)
+        log.log(level, "%s", printable(logged) if logged is not None else text)
         self.out.note(text)
 
     def deals(self) -> tuple[int, int]:

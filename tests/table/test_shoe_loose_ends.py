@@ -246,3 +246,24 @@ def test_the_card_in_the_exit_when_a_deal_is_stopped_is_not_a_warning(tmp_path: 
     assert "after the deal was stopped" in said[0][1] and "ace of spades" in said[0][1]
     notes = [b["text"] for k, b in _rows(j) if k == "note" and "outside a deal" in str(b.get("text"))]
     assert len(notes) == 2                                    # both journaled, for the director
+
+
+def test_a_card_rejected_during_a_board_is_journaled_by_name_and_logged_without_it(tmp_path: Path,
+                                                                                   caplog: Any) -> None:
+    """Audit a4, finding 1: a card rejected as already placed is a card of the open board (its twin is in
+    a pocket); the WARNING named it. docs/ordering.md: no log line names a card of an open deal. The
+    journal, where the director reads it, still does."""
+    import logging
+    import re
+
+    ctl, proc, j, link, feed = _dup_board_begun(tmp_path)
+    card = PACK[0]
+    feed(m.CardOut, 1, RECS[1].deal.holder(card), False, card, m.Orientation.DOWN, 90, "B7", board=1)
+    with caplog.at_level(logging.DEBUG):
+        rej = feed(m.CardRejected, 1, m.RejectReason(3), card, m.Orientation.DOWN, 90, "B7")
+    assert feed.acked[-1] == rej.seq
+    note = _rows(j)[-1][1]
+    assert note["shoe"] == [BOOT, rej.seq] and card.name in note["text"]
+    text = "\n".join(r.getMessage() for r in caplog.records)
+    assert "rejected a card (reason 3)" in text
+    assert not re.search(rf"\b{card.code}\b|{card.name}", text, re.I), text
