@@ -316,11 +316,8 @@ class TableController:
             return []
         deal = state.deal.number if state.deal else before
         if self.engine.ignored > ignored:  # journaled, not ruled: the event does not fit this phase
-            text = f"{e.TYPE} from {item.source} ignored: the table is in phase {state.phase.value}"
-            # the shoe's cards in flight and its deal_end after a ruling voided the deal are how a shoe
-            # stops (hardware/shoe/PROTOCOL.md, ABORT): expected, so not a warning
-            stopping = item.source == "shoe" and state.deal is not None and state.deal.void
-            level = logging.INFO if stopping else logging.WARNING
+            # (killed before the note is committed, the restart writes it: ordering.restore)
+            level, text = ordering.ignored_words(state, e.TYPE, item.source)
             self.order.commit_then([("note", {"ignored": body}, t)],
                                    lambda seqs: self._after_note(seqs, text if item.source == "director" else None,
                                                                  text, level))
