@@ -261,24 +261,38 @@ class TableController:
         ABORT); a board the shoe dealt from its record as a ``board_short`` naming the cards not seen
         placed (PROTOCOL.md 7.1: the board is finished with the cards seen placed)."""
         text = f"the shoe restarted (boot {item.old_boot:08x} -> {item.boot_id:08x}): it is dealing nothing now"
-        self._note(f"shoe: {text}", {"device": "shoe", "text": text,
-                                     "shoe_restarted": [item.old_boot, item.boot_id]})
+        note = {"device": "shoe", "text": text, "shoe_restarted": [item.old_boot, item.boot_id]}
+
+        def noted() -> None:
+            # nothing of the new boot is committed yet: a restart resumes the link there (ordering.restore),
+            # so the shoe's HELLO is no news to it and the restart is not noted twice
+            self.shoe_mark = (item.boot_id, 0)
+            log.warning("shoe: %s", text)
+            self.out.note(f"shoe: {text}")
+
         state = self.engine.state
         d = state.deal
         if state.phase is not Phase.DEALING or d is None or d.void or d.ended:
+            self.seq = self.order.commit([("note", note, self.clock())])[-1]
+            noted()
             return []
         b = board_of(state)
         event: Event = DealEnded()
         if b is not None and b.how == "shoe" and b.deal == d.number:
             placed = {card for _, card in d.dealt if card is not None}
             event = BoardShort(tuple(c for c in full_pack() if c not in placed) or None)
-        return self._law(LawInput(event, "shoe"))
+        # the note and the row ending the deal in one commit: killed between two, a restart noted the
+        # shoe's restart again (audit a4, finding 3)
+        return self._law(LawInput(event, "shoe"), lead=(note, noted))
 
     def _shoe_progress(self) -> None:
         for listener in self._shoe_listeners:
             safe(listener)
 
-    def _law(self, item: LawInput) -> list[Ruling]:
+    def _law(self, item: LawInput, lead: tuple[dict[str, Any], Callable[[], None]] | None = None) -> list[Ruling]:
+        """Commit ``item``'s event, feed the engine, commit its rulings and lamps, then act on them.
+        ``lead``: a note committed in the same transaction just before the event, and what to do once it
+        is (alone, if the event is not journaled)."""
         e = item.event
         state = self.engine.state
         if not self.online["shoe"] and state.phase == Phase.DEALING and item.source != "shoe":
@@ -287,6 +301,9 @@ class TableController:
         keep, facts = reconcile(self._facts, state, e, item.source)
         if not keep:
             log.debug("%s from %s is already known this deal; not ruled twice", e.TYPE, item.source)
+            if lead is not None:
+                self.seq = self.order.commit([("note", lead[0], self.clock())])[-1]
+                lead[1]()
             return []
         t = self.clock()
         body = event_to_dict(e)
@@ -297,8 +314,13 @@ class TableController:
             body["shoe"] = list(item.mark)
         if item.command is not None:
             body["command"] = {"id": item.command[0], "by": item.command[1]}
-        event_seq = self.order.commit([("event", body, t)])[0]  # before the engine sees it
+        first: ordering.Rows = [("event", body, t)]
+        if lead is not None:
+            first.insert(0, ("note", lead[0], t))
+        event_seq = self.order.commit(first)[-1]  # before the engine sees it
         self.seq = event_seq
+        if lead is not None:
+            lead[1]()
         if item.command is not None and item.command[0]:
             self.commands_seen.add(item.command[0])  # done: a repeat of it is answered, not done again
         self._facts |= facts

@@ -342,6 +342,9 @@ def _replay(ctl: Any, since: int,
             ctl.shoe_mark = mark
         if row.kind == "note" and "ignored" in row.body:
             unnoted = None
+        restarted = row.body.get("shoe_restarted") if row.kind == "note" else None
+        if isinstance(restarted, list) and len(restarted) == 2 and isinstance(restarted[1], int):
+            ctl.shoe_mark = (restarted[1], 0)  # the shoe's new boot, none of its messages committed yet
         if row.kind == "lamp":
             lamp_after_event = True
             continue

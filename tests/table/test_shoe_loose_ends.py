@@ -4,6 +4,7 @@ alone may send, and what the journal must then hold before the shoe is acknowled
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -267,3 +268,60 @@ def test_a_card_rejected_during_a_board_is_journaled_by_name_and_logged_without_
     text = "\n".join(r.getMessage() for r in caplog.records)
     assert "rejected a card (reason 3)" in text
     assert not re.search(rf"\b{card.code}\b|{card.name}", text, re.I), text
+
+
+def _restarted_host(j: Any, hello: m.Hello) -> tuple[Any, list[Any]]:
+    """A host started again on journal ``j``: a controller, and its shoe link resumed where the journal
+    says (as ``connect_shoe`` does) hearing the shoe's HELLO. Returns the controller and what the link
+    delivered."""
+    from firmware_host.shoe import codec
+    from firmware_host.shoe.session import ShoeSession
+    from firmware_host.table.controller import TableController
+    from tests.table.test_controller import Clock
+
+    ctl = TableController(game="contract-bridge", journal=j, panel=None, clock=Clock())
+    link = ShoeSession(session_id=9)
+    assert ctl.shoe_mark is not None and ctl.shoe_mark[0] is not None
+    link.resume(ctl.shoe_mark[0], ctl.shoe_mark[1])
+    link.connection_made(0.0)
+    events, _ = link.receive(codec.encode(hello), 0.1)
+    adapter = ShoeAdapter(ctl.submit, lambda: 1.0, boot=lambda: link.boot_id)
+    for ev in events:
+        adapter(ev)
+    ctl.drain()
+    return ctl, events
+
+
+def test_a_shoe_restart_is_noted_once_whenever_the_table_is_killed(tmp_path: Path) -> None:
+    """Audit a4, finding 3: the note of the shoe's restart and the deal_end ending its deal were two
+    commits. Killed between them (here: the second commit fails, then the process is gone), the next
+    start heard the shoe's new boot again and noted the restart twice. They are one commit now, and a
+    restart resumes the link on the new boot the journal names, so even killed after both (before any
+    message of the new boot) the shoe's HELLO is no news: one note, one deal_end."""
+    from firmware_host.records.journal import JournalError
+
+    new = 0xB007
+    ctl, j, feed = _bridge_table(tmp_path)
+    _deal_cards(feed, 20)
+    real, calls = j.append_many, []
+
+    def fails_second(rows: Any) -> Any:     # the disk fills between the two commits the table once made
+        calls.append(rows)
+        if len(calls) == 2:
+            raise JournalError("disk I/O error")
+        return real(rows)
+
+    j.append_many = fails_second
+    feed.adapter(m.ShoeRestarted(BOOT, new, _hello(new)))
+    ctl.drain()
+    j.append_many = real                    # the process dies here; the journal is what it holds
+    hello = replace(_hello(new), seq=0)
+    ctl, events = _restarted_host(j, hello)
+    notes = [b for k, b in _rows(j) if k == "note" and "shoe_restarted" in b]
+    ends = [b for k, b in _rows(j) if k == "event" and b["type"] == "deal_end"]
+    assert len(notes) == 1 and len(ends) == 1, (notes, ends)
+    assert ctl.engine.state.phase is not Phase.DEALING
+    ctl, events = _restarted_host(j, hello)    # killed again, before any message of the new boot
+    assert not [e for e in events if isinstance(e, m.ShoeRestarted)]
+    assert len([b for k, b in _rows(j) if k == "note" and "shoe_restarted" in b]) == 1
+    assert ctl.shoe_mark == (new, 0)
