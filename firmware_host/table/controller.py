@@ -295,6 +295,14 @@ class TableController:
         is (alone, if the event is not journaled)."""
         e = item.event
         state = self.engine.state
+        if lead is None and item.note is not None:
+            text = printable(f"{item.source}: {item.note}")
+
+            def said() -> None:
+                log.warning("%s", text)
+                self.out.note(text)
+
+            lead = (printable({"device": item.source, "text": item.note}), said)
         if not self.online["shoe"] and state.phase == Phase.DEALING and item.source != "shoe":
             self._held.append(item)
             return []

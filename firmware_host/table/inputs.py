@@ -23,6 +23,7 @@ class LawInput:
     source: str
     mark: Mark | None = None
     command: tuple[str, str] | None = None  # (id, director) of the dashboard command it came from
+    note: str | None = None  # a device note journaled in the event's own commit, just before it
 
 
 @dataclass(frozen=True)

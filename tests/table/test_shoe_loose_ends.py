@@ -11,7 +11,7 @@ from typing import Any
 from firmware_host.shoe import messages as m
 from firmware_host.table.adapters import ShoeAdapter
 from firmware_host.table.duplicate import TableRound
-from laws.cards import Card, full_pack
+from laws.cards import Card, Seat, full_pack
 from laws.state import Phase
 from tests.table.duptable import records, table
 
@@ -325,3 +325,38 @@ def test_a_shoe_restart_is_noted_once_whenever_the_table_is_killed(tmp_path: Pat
     assert not [e for e in events if isinstance(e, m.ShoeRestarted)]
     assert len([b for k, b in _rows(j) if k == "note" and "shoe_restarted" in b]) == 1
     assert ctl.shoe_mark == (new, 0)
+
+
+def test_messages_lost_on_the_link_mid_deal_are_journaled_and_end_the_deal_as_lost(tmp_path: Path) -> None:
+    """Audit a4, finding 4: the shoe's ring overwrote cards 20-29 (ERROR 4) before the host got them. The
+    journal held only the shoe's `error 4: ring full` (the lost numbers were only in the log) and the laws
+    ruled "Card 20 went to South, a card out of rotation" on card 30. The journal now names the lost
+    messages and, in the same commit, ends the deal as lost: a redeal that says why."""
+    ctl, j, feed = _bridge_table(tmp_path)
+    _deal_cards(feed, 19)
+    before = len(_rows(j))
+    feed.adapter(m.MessagesLost(BOOT, 22, 31))
+    ctl.drain()
+    assert feed.acked[-1] == 31
+    rows = _rows(j)[before:]
+    note, end = rows[0][1], rows[1][1]
+    assert rows[0][0] == "note" and note["text"].startswith("messages 22-31 lost on the link")
+    assert "after the 19 cards the table saw" in note["text"] and "shoe" not in note
+    assert rows[1][0] == "event" and end["type"] == "deal_end" and end["lost"] is True
+    assert end["shoe"] == [BOOT, 31]             # used up: a restart resumes after them
+    (ruling,) = [b for k, b in rows if k == "ruling" and b["remedy"] == "redeal"]
+    assert ruling["clause"] == "CB-redeal-incorrect"
+    assert "lost on the link" in ruling["reason"] and "out of rotation" not in ruling["reason"]
+    # the shoe's next card of that deal (card 30, to South) is noted ignored, not ruled
+    feed.seq = 33
+    feed(m.CardOut, 30, Seat.S, False, PACK[29], m.Orientation.DOWN, 90, "A1")
+    assert [k for k, _ in _rows(j)[-2:]] == ["event", "note"] and "ignored" in _rows(j)[-1][1]
+
+
+def test_messages_lost_between_deals_are_only_noted(tmp_path: Path) -> None:
+    ctl, j, feed = _bridge_table(tmp_path)
+    feed.adapter(m.MessagesLost(BOOT, 3, 3))
+    ctl.drain()
+    (row,) = _rows(j)[1:]
+    assert row == ("note", {"device": "shoe", "text": "message 3 lost on the link: gone from the shoe before "
+                                                      "the host got them", "shoe": [BOOT, 3]})
