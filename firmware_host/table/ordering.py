@@ -314,6 +314,37 @@ def ignored_words(state: Any, kind: str, source: str) -> tuple[int, str]:
             f"{kind} from {source} ignored: the table is in phase {state.phase.value}")
 
 
+def check_chain(ctl: Any) -> None:
+    """At a table's start: check the journal's hash chain, and when it is broken (a row edited or
+    removed since it was written: ``cardtable journal verify`` exits 1, TAMPERED) say so in one WARNING
+    line naming the row, on the display, and in a note ``{"journal": "tampered", "row": ROW, "why": ...}``.
+
+    The table starts all the same and appends after the last row: refusing would leave a table dead in
+    the middle of a session over rows the director can still read, and the note puts the fact in the
+    record the director keeps. The chain's new rows follow on from the last row as it is."""
+    try:
+        result = ctl.journal.verify()
+    except JournalError as exc:  # SQLite's own check failed: not proof of tampering, but said the same way
+        why, row = f"cannot be verified: {exc}", None
+    else:
+        if result.ok:
+            return
+        why, row = result.message(), result.bad_seq
+    text = (f"journal TAMPERED: {why}; the table starts all the same and appends after the last row "
+            "(a note says so)")
+    log.warning("%s", text)
+    t = ctl.clock()
+
+    def noted(seqs: list[int]) -> None:
+        ctl.seq = seqs[-1]
+
+    try:
+        ctl.order.commit_then([("note", {"journal": "tampered", "row": row, "why": why}, t)], noted)
+    except JournalHeld:
+        pass
+    ctl.out.note(text)
+
+
 def _replay(ctl: Any, since: int,
             skip: set[int]) -> tuple[int, list[Ruling], Event | None, list[Ruling], bool, dict[str, Any] | None]:
     """Feed the journal's rows after row ``since`` (the checkpoint's) to the controller's engine, skipping
