@@ -30,6 +30,7 @@ from firmware_host.config import Config
 from firmware_host.records.journal import Journal
 from firmware_host.table.adapters import CameraFeeder, ReopeningSource, ShoeAdapter, connect_shoe
 from firmware_host.table.controller import DeviceStatus, DirectorCommand, Input, LawInput, TableController
+from firmware_host.table.ordering import check_chain
 from laws.cards import Seat
 from laws.engine import LawEngine
 from laws.events import PackCut, PackShuffled, event_to_dict
@@ -259,6 +260,7 @@ def build_table(cfg: Config, *, display: Any | None = None, synchronous: str = "
         panel.close()
         journal.close()
         raise
+    check_chain(ctl)    # a journal edited since it was written is said at every start, not refused
     panel.on_state(lambda online, why: ctl.submit(DeviceStatus("panel", online, why)))
     table = Table(cfg, ctl, journal, panel, display=display)
     if cfg.mqtt is not None:

@@ -15,7 +15,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="fault in the first deal: face_up, duplicate, missing, unreadable, foreign, stray, "
                         "garbage, drop, jam; optionally @N for card N (repeatable)")
     p.add_argument("--pace", type=int, default=250, metavar="MS", help="milliseconds between cards")
-    p.add_argument("--link", metavar="PATH", help="also put the stable symlink here (default: a temp folder)")
+    p.add_argument("--link", metavar="DIR",
+                   help="an existing folder for the stable symlink, DIR/shoe (replaced if there; removed on "
+                        "stop); default: a temporary folder. The link's path is printed on stdout")
     p.set_defaults(func=_sim)
 
     q = sub.add_parser("shoe-listen", help="talk to a shoe (or a plain scanner) and print its events")

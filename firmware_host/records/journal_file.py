@@ -8,6 +8,7 @@ WAL mode with the chosen ``synchronous``; a reader opens it read-only, immutable
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from pathlib import Path
 
@@ -35,6 +36,8 @@ CREATE TRIGGER IF NOT EXISTS journal_no_update BEFORE UPDATE ON journal
 CREATE TRIGGER IF NOT EXISTS journal_no_delete BEFORE DELETE ON journal
     BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 """
+
+log = logging.getLogger(__name__)
 
 
 def _text(raw: bytes) -> str:
@@ -112,6 +115,10 @@ def connect_writer(p: Path, synchronous: str, create: bool) -> sqlite3.Connectio
             p.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise JournalError(f"{p}: cannot create the data directory ({exc})") from None
+    elif create and p.is_file() and p.stat().st_size == 0:
+        # what a crash while the journal was being created leaves: nothing was ever committed in it, so a
+        # writer starts a new journal there, and says so (a reader refuses it: "not a journal")
+        log.warning("%s: the file is empty (0 bytes), not a journal: a new journal is started in it", p)
     try:
         conn = sqlite3.connect(p, isolation_level=None, check_same_thread=False, timeout=10.0)
         conn.text_factory = _text

@@ -33,6 +33,8 @@ _CRC = struct.Struct(">I")
 _SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
 _CARDS: dict[bytes, Card] = {c.code.encode(): c for c in
                              (Card(r, s) for r in "AKQJT98765432" for s in "SHDC")}
+# the code's bytes are never quoted: this text is logged, and a code one letter off names a card
+_NOT_A_CARD = "the card code (2 bytes) is none of the 52 cards' codes"
 PACK: tuple[Card, ...] = full_pack()        # canonical card order (1.2): card k of a record or a set
 _NUMBER: dict[Card, int] = {c: k for k, c in enumerate(PACK)}
 
@@ -222,7 +224,7 @@ def _d_card(seq: int, b: bytes) -> m.CardOut:
     else:
         card = _CARDS.get(code)
         if card is None:
-            raise ValueError(f"card code {code!r} is not a card")
+            raise ValueError(_NOT_A_CARD)
     if seat < 4:
         s: Seat | None = _SEATS[seat]
     elif seat in (m.SEAT_TABLE, m.SEAT_NONE):
@@ -258,7 +260,7 @@ def _card_at(b: bytes, pos: int) -> Card | None:
         return None
     card = _CARDS.get(code)
     if card is None:
-        raise ValueError(f"card code {code!r} is not a card")
+        raise ValueError(_NOT_A_CARD)
     return card
 
 
@@ -392,7 +394,8 @@ class Decoder:
             self._bad("oversize", f"{n} bytes")
             return None
         if crc32(raw[:-4]) != _CRC.unpack_from(raw, n - 4)[0]:
-            self._bad("bad_crc", raw.hex(" ") if n <= 40 else f"{n} bytes")
+            # never the frame's bytes: a CARD_OUT's would name a card of the open deal (docs/ordering.md)
+            self._bad("bad_crc", f"a {n}-byte frame of type 0x{raw[1]:02x} whose CRC-32 does not match; its bytes are not logged")
             return None
         ver, mtype, seq = _HDR.unpack_from(raw)
         if ver != m.PROTO_MAJOR:

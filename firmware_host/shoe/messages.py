@@ -403,4 +403,15 @@ class ShoeRestarted:
     shoe: Hello
 
 
-ShoeEvent = ShoeMessage | LinkStatus | ShoeRestarted
+@dataclass(frozen=True, slots=True)
+class MessagesLost:
+    """Numbered messages ``first``-``last`` of shoe boot ``boot_id`` were gone from the shoe's ring
+    before the host got them (its HELLO's ``oldest_held`` is past them; PROTOCOL.md 5, ERROR 4): their
+    numbers are used up and what they said is not known. Passed on in their place; not on the wire."""
+
+    boot_id: int
+    first: int
+    last: int
+
+
+ShoeEvent = ShoeMessage | LinkStatus | ShoeRestarted | MessagesLost

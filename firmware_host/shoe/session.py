@@ -13,7 +13,9 @@ on the wire): a ``Reply`` numbered before its command was first sent is ``stale`
 ``BoardBegan`` ``answers`` the id of this run's START_DEAL / DEAL_BOARD it answers (0: an earlier run's
 deal), and its ``DealFinished`` / ``BoardFinished`` the same; a ``CardOut`` placed for a board carries
 the board's number in ``board``. A HELLO with a new ``boot_id`` after another is passed on as
-``ShoeRestarted`` (the shoe is dealing nothing any more), before any message of the new boot.
+``ShoeRestarted`` (the shoe is dealing nothing any more), before any message of the new boot. Numbers
+the shoe's ring no longer holds when the host asks for them are passed on, in their place, as one
+``MessagesLost``, so the host journals what it never got.
 """
 
 from __future__ import annotations
@@ -338,6 +340,7 @@ class ShoeSession:
                 self.stats["lost"] += resume - self.expected
                 log.error("shoe link: messages %d-%d were gone from the shoe before the host got them",
                           self.expected, resume - 1)
+                events.append(m.MessagesLost(hello.boot_id, self.expected, resume - 1))   # for the journal
                 self.expected = resume
                 self._early = {k: v for k, v in self._early.items() if k >= resume}
         self.shoe = hello

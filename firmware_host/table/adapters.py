@@ -76,6 +76,9 @@ class ShoeAdapter:
             self._deal = None
             self.submit(ShoeRestart(msg.old_boot, msg.boot_id))
             return
+        if isinstance(msg, m.MessagesLost):
+            self._lost(msg)
+            return
         numbered = isinstance(msg, m.ShoeMessage) and not isinstance(msg, (m.Heartbeat, m.Pong)) and msg.seq > 0
         mark = (self.boot(), msg.seq) if numbered else None
         self._translate(msg, mark)
@@ -114,7 +117,10 @@ class ShoeAdapter:
             self.submit(DeviceNote("shoe", f"error {msg.code}: {msg.detail}", mark))
         elif isinstance(msg, m.CardRejected):
             what = msg.card.name if msg.card is not None else "an unreadable card"
-            self.submit(DeviceNote("shoe", f"rejected {what} (reason {int(msg.reason)}): not in any pocket", mark))
+            # a card already placed names one in the open board's pockets: the log says "a card"
+            self.submit(DeviceNote("shoe", f"rejected {what} (reason {int(msg.reason)}): not in any pocket", mark,
+                                   logged=f"rejected a card (reason {int(msg.reason)}): not in any pocket "
+                                          f"(named in the journal, not here)"))
         elif isinstance(msg, m.CardOut) and msg.seat is None and not msg.turn_up:
             # a card outside a deal (index 0, seat 255): no seat's, but journaled before the shoe is
             # acknowledged, so the director can rule on it (PROTOCOL.md 7)
@@ -145,6 +151,24 @@ class ShoeAdapter:
             self._deal = None
         elif isinstance(msg, m.CardOut) and self._deal is not None and msg.index and not msg.board:
             self._index = msg.index
+
+    def _lost(self, msg: Any) -> None:
+        """Messages gone from the shoe's ring before the host got them (PROTOCOL.md 5, ERROR 4): the journal
+        names them, with the last one's mark (their numbers are used up: a restart resumes after them).
+        During a deal they were its cards, most likely: which cards went where is not known, so the deal
+        ends there (``deal_end`` ``lost``) and the laws rule on that, not on the next card's place."""
+        from laws.events import DealEnded
+
+        mark = (msg.boot_id, msg.last)
+        which = f"message {msg.first}" if msg.first == msg.last else f"messages {msg.first}-{msg.last}"
+        text = f"{which} lost on the link: gone from the shoe before the host got them"
+        deal, self._deal = self._deal, None
+        if deal is None:
+            self.submit(DeviceNote("shoe", text, mark))
+        else:   # the note and the deal's end in one commit: killed between them, the end would be lost
+            text += f"; the deal ends after the {self._index} cards the table saw"
+            self.submit(LawInput(DealEnded(lost=True), "shoe", mark, note=text))
+        self.submit(AckPoint(*mark))
 
     def _skipped(self, msg: Any, mark: tuple[int | None, int] | None) -> None:
         """A numbered message the host could not read: its number is used up (PROTOCOL.md 5: skipped,

@@ -231,7 +231,7 @@ class TableController:
                 self._shoe_progress()
         elif isinstance(item, DeviceNote):
             self._note(f"{item.device}: {item.text}", {"device": item.device, "text": item.text}, item.mark,
-                       item.level)
+                       item.level, f"{item.device}: {item.logged}" if item.logged is not None else None)
         elif isinstance(item, PackLoaded):
             self._pack_loaded(item)
         elif isinstance(item, ButtonInput):
@@ -262,32 +262,57 @@ class TableController:
         ABORT); a board the shoe dealt from its record as a ``board_short`` naming the cards not seen
         placed (PROTOCOL.md 7.1: the board is finished with the cards seen placed)."""
         text = f"the shoe restarted (boot {item.old_boot:08x} -> {item.boot_id:08x}): it is dealing nothing now"
-        self._note(f"shoe: {text}", {"device": "shoe", "text": text,
-                                     "shoe_restarted": [item.old_boot, item.boot_id]})
+        note = {"device": "shoe", "text": text, "shoe_restarted": [item.old_boot, item.boot_id]}
+
+        def noted() -> None:
+            # nothing of the new boot is committed yet: a restart resumes the link there (ordering.restore),
+            # so the shoe's HELLO is no news to it and the restart is not noted twice
+            self.shoe_mark = (item.boot_id, 0)
+            log.warning("shoe: %s", text)
+            self.out.note(f"shoe: {text}")
+
         state = self.engine.state
         d = state.deal
         if state.phase is not Phase.DEALING or d is None or d.void or d.ended:
+            self.seq = self.order.commit([("note", note, self.clock())])[-1]
+            noted()
             return []
         b = board_of(state)
         event: Event = DealEnded()
         if b is not None and b.how == "shoe" and b.deal == d.number:
             placed = {card for _, card in d.dealt if card is not None}
             event = BoardShort(tuple(c for c in full_pack() if c not in placed) or None)
-        return self._law(LawInput(event, "shoe"))
+        # the note and the row ending the deal in one commit: killed between two, a restart noted the
+        # shoe's restart again (audit a4, finding 3)
+        return self._law(LawInput(event, "shoe"), lead=(note, noted))
 
     def _shoe_progress(self) -> None:
         for listener in self._shoe_listeners:
             safe(listener)
 
-    def _law(self, item: LawInput) -> list[Ruling]:
+    def _law(self, item: LawInput, lead: tuple[dict[str, Any], Callable[[], None]] | None = None) -> list[Ruling]:
+        """Commit ``item``'s event, feed the engine, commit its rulings and lamps, then act on them.
+        ``lead``: a note committed in the same transaction just before the event, and what to do once it
+        is (alone, if the event is not journaled)."""
         e = item.event
         state = self.engine.state
+        if lead is None and item.note is not None:
+            text = printable(f"{item.source}: {item.note}")
+
+            def said() -> None:
+                log.warning("%s", text)
+                self.out.note(text)
+
+            lead = (printable({"device": item.source, "text": item.note}), said)
         if not self.online["shoe"] and state.phase == Phase.DEALING and item.source != "shoe":
             self._held.append(item)
             return []
         keep, facts = reconcile(self._facts, state, e, item.source)
         if not keep:
             log.debug("%s from %s is already known this deal; not ruled twice", e.TYPE, item.source)
+            if lead is not None:
+                self.seq = self.order.commit([("note", lead[0], self.clock())])[-1]
+                lead[1]()
             return []
         t = self.clock()
         body = event_to_dict(e)
@@ -298,8 +323,13 @@ class TableController:
             body["shoe"] = list(item.mark)
         if item.command is not None:
             body["command"] = {"id": item.command[0], "by": item.command[1]}
-        event_seq = self.order.commit([("event", body, t)])[0]  # before the engine sees it
+        first: ordering.Rows = [("event", body, t)]
+        if lead is not None:
+            first.insert(0, ("note", lead[0], t))
+        event_seq = self.order.commit(first)[-1]  # before the engine sees it
         self.seq = event_seq
+        if lead is not None:
+            lead[1]()
         if item.command is not None and item.command[0]:
             self.commands_seen.add(item.command[0])  # done: a repeat of it is answered, not done again
         self._facts |= facts
@@ -317,11 +347,8 @@ class TableController:
             return []
         deal = state.deal.number if state.deal else before
         if self.engine.ignored > ignored:  # journaled, not ruled: the event does not fit this phase
-            text = f"{e.TYPE} from {item.source} ignored: the table is in phase {state.phase.value}"
-            # the shoe's cards in flight and its deal_end after a ruling voided the deal are how a shoe
-            # stops (hardware/shoe/PROTOCOL.md, ABORT): expected, so not a warning
-            stopping = item.source == "shoe" and state.deal is not None and state.deal.void
-            level = logging.INFO if stopping else logging.WARNING
+            # (killed before the note is committed, the restart writes it: ordering.restore)
+            level, text = ordering.ignored_words(state, e.TYPE, item.source)
             self.order.commit_then([("note", {"ignored": body}, t)],
                                    lambda seqs: self._after_note(seqs, text if item.source == "director" else None,
                                                                  text, level))
@@ -494,14 +521,15 @@ class TableController:
                       else "journal writable again: going on")
         self._status()
 
-    def _note(self, text: str, body: dict[str, Any], mark: Mark | None = None, level: int = logging.WARNING) -> None:
+    def _note(self, text: str, body: dict[str, Any], mark: Mark | None = None, level: int = logging.WARNING,
+              logged: str | None = None) -> None:
         body, text = printable(body), printable(text)  # a refusal is journaled whatever it quotes
         if mark is not None:
             body = body | {"shoe": list(mark)}
         self.seq = self.order.commit([("note", body, self.clock())])[-1]
         if mark is not None:
             self.shoe_mark = mark
-        log.log(level, "%s", text)
+        log.log(level, "%s", printable(logged) if logged is not None else text)
         self.out.note(text)
 
     def deals(self) -> tuple[int, int]:

@@ -23,6 +23,7 @@ class LawInput:
     source: str
     mark: Mark | None = None
     command: tuple[str, str] | None = None  # (id, director) of the dashboard command it came from
+    note: str | None = None  # a device note journaled in the event's own commit, just before it
 
 
 @dataclass(frozen=True)
@@ -47,12 +48,15 @@ class DeviceStatus:
 class DeviceNote:
     """Something a device reported that is not a law event (a jam, an empty shoe, an error). ``level`` is
     what the table logs it at: a fault or a refusal is a warning; an ordinary note the session sends (who
-    plays here, the round is over) is ``logging.INFO``, so an evening that goes right prints no warnings."""
+    plays here, the round is over) is ``logging.INFO``, so an evening that goes right prints no warnings.
+    The journal and the display get ``text``; the log gets ``logged`` when given, since no log line may
+    name a card of an open deal (docs/ordering.md)."""
 
     device: str
     text: str
     mark: Mark | None = None
     level: int = logging.WARNING
+    logged: str | None = None   # what the log says instead, when ``text`` names a card of an open deal
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ Guarantees (the controller keeps them by calling only what is here):
    offline), the director's commands answered since (rows with ``"command"``, told again in the
    status), the pack the shoe reported loaded and not yet dealt (a ``pack_loaded`` note), and the last
    shoe message committed (``"shoe": [boot, seq]`` on the row it gave), from which the shoe link resumes. An event whose rulings were not journaled
-   before a stop gets them at the restart, once.
+   before a stop gets them at the restart, once; an event the engine ignored gets its ``ignored`` note.
 6. **No journaled input stops a start.** An event the engine refuses or fails on is set aside, live or at
    a restart: the engine goes on without it, a note says so, the display and the status report it
    (``setaside``). Only a journal of another game is refused.
@@ -246,7 +246,8 @@ def restore(ctl: Any) -> None:
         since, carried = _from_checkpoint(ctl)
         _records(ctl, since, carried, found)
         try:
-            replayed, owed, last_event, last_rulings, lamp_after_event = _replay(ctl, since, ctl.set_aside_rows)
+            replayed, owed, last_event, last_rulings, lamp_after_event, unnoted = _replay(ctl, since,
+                                                                                          ctl.set_aside_rows)
             break
         except setaside.Failed as failed:  # set aside; the replay starts again without it
             found.append(failed.aside)
@@ -273,6 +274,10 @@ def restore(ctl: Any) -> None:
         lamps = lamp_policy.after_event(ctl.lamps, last_event, last_rulings)
         if lamps != ctl.lamps:
             rows.append(("lamp", dict(lamps), t))
+    ignored_text: tuple[int, str] | None = None
+    if unnoted is not None:  # killed between an ignored event's row and its note: the note is owed too
+        rows.append(("note", {"ignored": unnoted}, t))
+        ignored_text = ignored_words(ctl.engine.state, str(unnoted.get("type")), str(unnoted.get("src")))
     rows += [("note", aside.note(), t) for aside in found]
     for aside in found:
         setaside.report(ctl, aside)
@@ -285,6 +290,8 @@ def restore(ctl: Any) -> None:
                 ctl.last_ruling = body
         ctl.lamps = lamps
         ctl._show_lamps()
+        if ignored_text is not None:
+            log.log(ignored_text[0], "%s (its note completed after the last stop)", ignored_text[1])
 
     try:  # a journal that cannot be written at boot is held like any other commit, not an exit
         ctl.order.commit_then(rows, completed)
@@ -298,13 +305,55 @@ def restore(ctl: Any) -> None:
                  f" after the checkpoint at row {since}" if since else "")
 
 
-def _replay(ctl: Any, since: int, skip: set[int]) -> tuple[int, list[Ruling], Event | None, list[Ruling], bool]:
+def ignored_words(state: Any, kind: str, source: str) -> tuple[int, str]:
+    """The log level and text of an event the engine ignored (it does not fit the phase). The shoe's
+    cards in flight and its deal_end after a ruling voided the deal are how a shoe stops
+    (hardware/shoe/PROTOCOL.md, ABORT): expected, so INFO, not a warning."""
+    stopping = source == "shoe" and state.deal is not None and state.deal.void
+    return (logging.INFO if stopping else logging.WARNING,
+            f"{kind} from {source} ignored: the table is in phase {state.phase.value}")
+
+
+def check_chain(ctl: Any) -> None:
+    """At a table's start: check the journal's hash chain, and when it is broken (a row edited or
+    removed since it was written: ``cardtable journal verify`` exits 1, TAMPERED) say so in one WARNING
+    line naming the row, on the display, and in a note ``{"journal": "tampered", "row": ROW, "why": ...}``.
+
+    The table starts all the same and appends after the last row: refusing would leave a table dead in
+    the middle of a session over rows the director can still read, and the note puts the fact in the
+    record the director keeps. The chain's new rows follow on from the last row as it is."""
+    try:
+        result = ctl.journal.verify()
+    except JournalError as exc:  # SQLite's own check failed: not proof of tampering, but said the same way
+        why, row = f"cannot be verified: {exc}", None
+    else:
+        if result.ok:
+            return
+        why, row = result.message(), result.bad_seq
+    text = (f"journal TAMPERED: {why}; the table starts all the same and appends after the last row "
+            "(a note says so)")
+    log.warning("%s", text)
+    t = ctl.clock()
+
+    def noted(seqs: list[int]) -> None:
+        ctl.seq = seqs[-1]
+
+    try:
+        ctl.order.commit_then([("note", {"journal": "tampered", "row": row, "why": why}, t)], noted)
+    except JournalHeld:
+        pass
+    ctl.out.note(text)
+
+
+def _replay(ctl: Any, since: int,
+            skip: set[int]) -> tuple[int, list[Ruling], Event | None, list[Ruling], bool, dict[str, Any] | None]:
     """Feed the journal's rows after row ``since`` (the checkpoint's) to the controller's engine, skipping
     ``skip``.
 
     Returns:
         (events replayed, the last event's rulings still owed, the last event, its rulings, whether a lamp
-        row follows it).
+        row follows it, the last event's row when the engine ignored it and its ``{"ignored": ...}`` note
+        is not in the journal: the process died between the two commits).
 
     Raises:
         setaside.Failed: a row the engine cannot take (not in ``skip``).
@@ -315,12 +364,18 @@ def _replay(ctl: Any, since: int, skip: set[int]) -> tuple[int, list[Ruling], Ev
     last_event: Event | None = None
     last_rulings: list[Ruling] = []
     lamp_after_event = False
+    unnoted: dict[str, Any] | None = None
     ctl._checkpoint_seq = ctl.seq = since
     for row in ctl.journal.rows(since):
         ctl.seq = row.seq
         mark = shoe_mark(row.body)
         if mark is not None:
             ctl.shoe_mark = mark
+        if row.kind == "note" and "ignored" in row.body:
+            unnoted = None
+        restarted = row.body.get("shoe_restarted") if row.kind == "note" else None
+        if isinstance(restarted, list) and len(restarted) == 2 and isinstance(restarted[1], int):
+            ctl.shoe_mark = (restarted[1], 0)  # the shoe's new boot, none of its messages committed yet
         if row.kind == "lamp":
             lamp_after_event = True
             continue
@@ -345,6 +400,7 @@ def _replay(ctl: Any, since: int, skip: set[int]) -> tuple[int, list[Ruling], Ev
         if isinstance(game, str) and game != ctl.game:
             raise ControllerError(f"{ctl.journal.path} is the journal of a {game} table, "
                                   f"but this table plays {ctl.game}")
+        ignored = ctl.engine.ignored
         event, rulings = setaside.feed_row(ctl.engine, row.seq, row.body)
         if isinstance(event, GameChosen):
             continue
@@ -352,9 +408,11 @@ def _replay(ctl: Any, since: int, skip: set[int]) -> tuple[int, list[Ruling], Ev
             ctl.loaded_pack = None
         owed = rulings
         count_pack(ctl.packs, ctl.engine.state, event)
-        last_event, last_rulings, lamp_after_event = event, list(owed), False
+        # an ignored event lights nothing (live, only its note follows it), so no lamp row is owed for it
+        unnoted = row.body if ctl.engine.ignored > ignored else None
+        last_event, last_rulings, lamp_after_event = event, list(owed), unnoted is not None
         replayed += 1
-    return replayed, owed, last_event, last_rulings, lamp_after_event
+    return replayed, owed, last_event, last_rulings, lamp_after_event, unnoted
 
 
 def _records(ctl: Any, since: int, carried: dict[str, Any] | None, found: list[setaside.SetAside]) -> None:

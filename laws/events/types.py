@@ -112,7 +112,11 @@ class DealInterrupted(Event):
 
 @dataclass(frozen=True)
 class DealEnded(Event):
+    """The deal ended. ``lost``: the table's link to its shoe lost messages of this deal, so which cards
+    went where is not known (the table ends the deal there; the laws rule on that, not on the cards)."""
+
     TYPE: ClassVar[str] = "deal_end"
+    lost: bool = False
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,11 @@ def register(reg: Registry, PACK: tuple[Card, ...], HAND: int) -> None:  # noqa:
     def missing_search(c: Clause, s: TableState, e: DealEnded) -> Ruling | None:
         """A deal that ends short of 52 cards: the table searches for the missing card before ruling."""
         d = s.deal
+        if d is not None and e.lost:
+            return Ruling(Remedy.REDEAL, "Contract Bridge, Redeal (cards not dealt correctly)", "CB-redeal-incorrect",
+                          f"Cards of the deal were lost on the link from the shoe after the {d.cards_dealt} the "
+                          "table saw: which cards went where is not known.", dealer=d.rightful_dealer,
+                          extra={"lost": True})
         if d is None or d.cards_dealt >= len(PACK):
             return None
         short = [seat for seat in Seat if d.counts[seat] < HAND]

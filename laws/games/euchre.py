@@ -277,6 +277,9 @@ def misdeal(c: C, s: TableState, e: CardDealt | DealEnded | TrumpTurned) -> Ruli
     d = s.deal
     if d is None or d.ended and not isinstance(e, TrumpTurned):
         return None
+    if isinstance(e, DealEnded) and e.lost:  # the table's fault, not the dealer's: no misdeal penalty
+        return _new_deal(c, s, f"Cards of the deal were lost on the link from the shoe after the "
+                         f"{d.cards_dealt} the table saw: which cards went where is not known.", extra={"lost": True})
     seats = [seat for seat, _ in d.dealt] + ([e.seat] if isinstance(e, CardDealt) else [])
     fault = pattern_fault(d.dealer, seats, complete=not isinstance(e, CardDealt), named=lambda x: seat_name(s, x))
     if fault is None:

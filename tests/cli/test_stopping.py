@@ -48,10 +48,11 @@ def _stop(proc: subprocess.Popen[str], timeout: float = 30.0) -> tuple[int, str]
 
 
 def test_shoe_sim_removes_its_link_and_pty_on_sigterm(tmp_path: Path) -> None:
+    (tmp_path / "shoe").write_text("left over")       # replaced, as README says
     proc = _background("shoe-sim", "--link", str(tmp_path))
     assert proc.stdout is not None
     link = Path(proc.stdout.readline().strip())
-    assert link.is_symlink()
+    assert link == tmp_path / "shoe" and link.is_symlink()    # README: `DIR/shoe`, DIR an existing folder
     tty = os.readlink(link)
     rc, err = _stop(proc)
     assert rc == 0 and "Traceback" not in err, err

@@ -198,3 +198,14 @@ def test_with_the_display_on_a_warning_reaches_stderr_that_is_no_terminal(monkey
         root.setLevel(old)
     assert "is not json" in stderr.getvalue()
     assert "is not json" not in buf.getvalue()
+
+
+def test_readme_and_help_say_where_shoe_sim_puts_its_link() -> None:
+    """Audit a4, finding 7: README said `--link PATH` puts "its stable symlink there", but PATH must be an
+    existing folder and the link is PATH/shoe (test_stopping checks the link is there)."""
+    from firmware_host.cli import build_parser
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "[--link DIR]" in readme and "its stable symlink is `DIR/shoe`, in a folder that must exist" in readme
+    sim = build_parser()._subparsers._group_actions[0].choices["shoe-sim"]  # type: ignore[union-attr]
+    assert "an existing folder for the stable symlink, DIR/shoe" in " ".join(sim.format_help().split())

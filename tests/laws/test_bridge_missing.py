@@ -107,3 +107,17 @@ def test_CB_missing_found_no_revoke_when_the_hand_never_failed_to_follow() -> No
     eng, _ = short_deal(seed)
     r = eng.feed(E("missing_card", card=m.code, seat="N", found="loose"))
     assert said(r) == [("deemed_to_belong", "CB-missing-found")]
+
+
+def test_a_deal_whose_cards_were_lost_on_the_shoes_link_is_redealt_saying_so() -> None:
+    """Audit a4, finding 4: ten cards lost on the link, the next one to arrive was ruled "Card 20 went to
+    South, a card out of rotation". A deal_end marked lost is ruled a redeal for what happened."""
+    eng = LawEngine("contract-bridge")
+    eng.state.next_dealer = N
+    deal = bridge_deal(N, shuffled(BRIDGE_PACK, random.Random(3)))
+    eng.feed_all(prelude(N) + deal[:20])       # deal_start and 19 cards
+    rulings = eng.feed(E("deal_end", lost=True))
+    assert said(rulings) == [("redeal", "CB-redeal-incorrect")] and rulings[0].dealer == N
+    assert rulings[0].reason == ("Cards of the deal were lost on the link from the shoe after the 19 the table "
+                                 "saw: which cards went where is not known.")
+    assert eng.state.deal.void  # type: ignore[union-attr]

@@ -331,3 +331,14 @@ def test_EU_41_misdeal_text_cites_the_law_its_footer_cites() -> None:
     r = only(eng.feed(E("card_dealt", seat="S", card=c[1].code)))
     assert r.law == "Euchre, law 41"
     assert re.findall(r"\blaws? (\d+)", r.reason) == ["41"], r.reason
+
+
+def test_EU_42_a_deal_lost_on_the_shoes_link_is_dealt_again_by_the_same_dealer() -> None:
+    """Audit a4, finding 4: cards lost between the shoe and the table are no dealer's fault: a new deal
+    by the same dealer that says why, not a misdeal that costs him the deal."""
+    eng = table(N)
+    events, _, _ = euchre_deal(N, cards())
+    eng.feed_all(prelude(N) + events[:11])
+    r = only(eng.feed(E("deal_end", lost=True)))
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "EU-42", N)
+    assert "lost on the link from the shoe after the 10 the table saw" in r.reason

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from zlib import crc32
 
 import pytest
@@ -159,3 +160,40 @@ def test_the_reserved_error_code_1_is_passed_on_as_a_number() -> None:
     assert isinstance(msg, m.ShoeError) and msg.code == 1 and type(msg.code) is int and msg.detail == "odd!"
     (known,) = codec.Decoder().feed(codec.frame_raw(bytes([1, 0x17, 0, 0, 0, 6, 4, 0])))
     assert known.code is m.ErrorCode.RING_OVERFLOW
+
+
+def _logged(caplog: pytest.LogCaptureFixture) -> str:
+    return "\n".join(r.getMessage() for r in caplog.records)
+
+
+def test_a_card_out_with_a_bad_crc_is_logged_without_its_bytes(caplog: pytest.LogCaptureFixture) -> None:
+    """Audit a4, finding 1: `dropped bad crc (01 10 00 00 00 08 05 01 54 43 ...)` put the ten of clubs,
+    card 5 to East of an open deal, in a WARNING line; docs/ordering.md: no log line names a card of an
+    open deal, at any level. The line says the frame's length, its type byte and why, never its bytes."""
+    import logging
+
+    ten = Card.parse("TC")
+    frame = codec.encode(m.CardOut(8, 5, Seat.E, False, ten, m.Orientation.DOWN, 90, "A1"))
+    bad = frame[:-2] + bytes([frame[-2] ^ 0xFF]) + frame[-1:]     # the last CRC byte flipped
+    dec = codec.Decoder()
+    with caplog.at_level(logging.DEBUG, logger="firmware_host.shoe"):
+        assert dec.feed(bad) == [] and dec.feed(bad) == []         # the first at WARNING, the next at DEBUG
+    assert dec.stats == {"bad_crc": 2}
+    text = _logged(caplog)
+    assert "bad crc" in text and "19-byte frame of type 0x10" in text
+    assert not re.search(r"\bTC\b|ten of clubs|54 ?43", text, re.I), text
+
+
+def test_a_card_out_whose_code_is_no_card_is_logged_without_the_code(caplog: pytest.LogCaptureFixture) -> None:
+    """A code one letter off a card's ("tc", "T\\x00") would name it: the reason, logged and journaled,
+    says the code is none of the 52 without quoting it."""
+    import logging
+
+    body = bytes([5, 1]) + b"tc" + bytes([0, 90, 2]) + b"A1"
+    raw = bytes([1, 0x10, 0, 0, 0, 8]) + body
+    dec = codec.Decoder()
+    with caplog.at_level(logging.DEBUG, logger="firmware_host.shoe"):
+        (skipped,) = dec.feed(codec.frame_raw(raw))
+    assert isinstance(skipped, m.Skipped) and skipped.seq == 8 and "none of the 52" in skipped.reason
+    for text in (_logged(caplog), skipped.reason):
+        assert not re.search(r"\btc\b|74 ?63", text, re.I), text

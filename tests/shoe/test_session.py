@@ -111,6 +111,9 @@ def test_messages_gone_from_the_shoe_are_counted_as_lost_and_skipped() -> None:
     s.receive(codec.encode(card(1)), 0.1)
     events, out = s.receive(codec.encode(m.Hello(9, 1, 0, 77, 6, 0x3F, 128, "t", "1.0.0")), 0.2)
     assert s.stats["lost"] == 4 and sent(out)[0] == m.Resend(6, 9)
+    # audit a4, finding 4: the numbers lost are passed on in their place, so the host journals them (they
+    # were only in the log)
+    assert events == [m.MessagesLost(77, 2, 5)]
     assert s.receive(codec.encode(card(6)), 0.3)[0] == [card(6)]
 
 

@@ -4,13 +4,14 @@ alone may send, and what the journal must then hold before the shoe is acknowled
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from firmware_host.shoe import messages as m
 from firmware_host.table.adapters import ShoeAdapter
 from firmware_host.table.duplicate import TableRound
-from laws.cards import Card, full_pack
+from laws.cards import Card, Seat, full_pack
 from laws.state import Phase
 from tests.table.duptable import records, table
 
@@ -246,3 +247,116 @@ def test_the_card_in_the_exit_when_a_deal_is_stopped_is_not_a_warning(tmp_path: 
     assert "after the deal was stopped" in said[0][1] and "ace of spades" in said[0][1]
     notes = [b["text"] for k, b in _rows(j) if k == "note" and "outside a deal" in str(b.get("text"))]
     assert len(notes) == 2                                    # both journaled, for the director
+
+
+def test_a_card_rejected_during_a_board_is_journaled_by_name_and_logged_without_it(tmp_path: Path,
+                                                                                   caplog: Any) -> None:
+    """Audit a4, finding 1: a card rejected as already placed is a card of the open board (its twin is in
+    a pocket); the WARNING named it. docs/ordering.md: no log line names a card of an open deal. The
+    journal, where the director reads it, still does."""
+    import logging
+    import re
+
+    ctl, proc, j, link, feed = _dup_board_begun(tmp_path)
+    card = PACK[0]
+    feed(m.CardOut, 1, RECS[1].deal.holder(card), False, card, m.Orientation.DOWN, 90, "B7", board=1)
+    with caplog.at_level(logging.DEBUG):
+        rej = feed(m.CardRejected, 1, m.RejectReason(3), card, m.Orientation.DOWN, 90, "B7")
+    assert feed.acked[-1] == rej.seq
+    note = _rows(j)[-1][1]
+    assert note["shoe"] == [BOOT, rej.seq] and card.name in note["text"]
+    text = "\n".join(r.getMessage() for r in caplog.records)
+    assert "rejected a card (reason 3)" in text
+    assert not re.search(rf"\b{card.code}\b|{card.name}", text, re.I), text
+
+
+def _restarted_host(j: Any, hello: m.Hello) -> tuple[Any, list[Any]]:
+    """A host started again on journal ``j``: a controller, and its shoe link resumed where the journal
+    says (as ``connect_shoe`` does) hearing the shoe's HELLO. Returns the controller and what the link
+    delivered."""
+    from firmware_host.shoe import codec
+    from firmware_host.shoe.session import ShoeSession
+    from firmware_host.table.controller import TableController
+    from tests.table.test_controller import Clock
+
+    ctl = TableController(game="contract-bridge", journal=j, panel=None, clock=Clock())
+    link = ShoeSession(session_id=9)
+    assert ctl.shoe_mark is not None and ctl.shoe_mark[0] is not None
+    link.resume(ctl.shoe_mark[0], ctl.shoe_mark[1])
+    link.connection_made(0.0)
+    events, _ = link.receive(codec.encode(hello), 0.1)
+    adapter = ShoeAdapter(ctl.submit, lambda: 1.0, boot=lambda: link.boot_id)
+    for ev in events:
+        adapter(ev)
+    ctl.drain()
+    return ctl, events
+
+
+def test_a_shoe_restart_is_noted_once_whenever_the_table_is_killed(tmp_path: Path) -> None:
+    """Audit a4, finding 3: the note of the shoe's restart and the deal_end ending its deal were two
+    commits. Killed between them (here: the second commit fails, then the process is gone), the next
+    start heard the shoe's new boot again and noted the restart twice. They are one commit now, and a
+    restart resumes the link on the new boot the journal names, so even killed after both (before any
+    message of the new boot) the shoe's HELLO is no news: one note, one deal_end."""
+    from firmware_host.records.journal import JournalError
+
+    new = 0xB007
+    ctl, j, feed = _bridge_table(tmp_path)
+    _deal_cards(feed, 20)
+    real, calls = j.append_many, []
+
+    def fails_second(rows: Any) -> Any:     # the disk fills between the two commits the table once made
+        calls.append(rows)
+        if len(calls) == 2:
+            raise JournalError("disk I/O error")
+        return real(rows)
+
+    j.append_many = fails_second
+    feed.adapter(m.ShoeRestarted(BOOT, new, _hello(new)))
+    ctl.drain()
+    j.append_many = real                    # the process dies here; the journal is what it holds
+    hello = replace(_hello(new), seq=0)
+    ctl, events = _restarted_host(j, hello)
+    notes = [b for k, b in _rows(j) if k == "note" and "shoe_restarted" in b]
+    ends = [b for k, b in _rows(j) if k == "event" and b["type"] == "deal_end"]
+    assert len(notes) == 1 and len(ends) == 1, (notes, ends)
+    assert ctl.engine.state.phase is not Phase.DEALING
+    ctl, events = _restarted_host(j, hello)    # killed again, before any message of the new boot
+    assert not [e for e in events if isinstance(e, m.ShoeRestarted)]
+    assert len([b for k, b in _rows(j) if k == "note" and "shoe_restarted" in b]) == 1
+    assert ctl.shoe_mark == (new, 0)
+
+
+def test_messages_lost_on_the_link_mid_deal_are_journaled_and_end_the_deal_as_lost(tmp_path: Path) -> None:
+    """Audit a4, finding 4: the shoe's ring overwrote cards 20-29 (ERROR 4) before the host got them. The
+    journal held only the shoe's `error 4: ring full` (the lost numbers were only in the log) and the laws
+    ruled "Card 20 went to South, a card out of rotation" on card 30. The journal now names the lost
+    messages and, in the same commit, ends the deal as lost: a redeal that says why."""
+    ctl, j, feed = _bridge_table(tmp_path)
+    _deal_cards(feed, 19)
+    before = len(_rows(j))
+    feed.adapter(m.MessagesLost(BOOT, 22, 31))
+    ctl.drain()
+    assert feed.acked[-1] == 31
+    rows = _rows(j)[before:]
+    note, end = rows[0][1], rows[1][1]
+    assert rows[0][0] == "note" and note["text"].startswith("messages 22-31 lost on the link")
+    assert "after the 19 cards the table saw" in note["text"] and "shoe" not in note
+    assert rows[1][0] == "event" and end["type"] == "deal_end" and end["lost"] is True
+    assert end["shoe"] == [BOOT, 31]             # used up: a restart resumes after them
+    (ruling,) = [b for k, b in rows if k == "ruling" and b["remedy"] == "redeal"]
+    assert ruling["clause"] == "CB-redeal-incorrect"
+    assert "lost on the link" in ruling["reason"] and "out of rotation" not in ruling["reason"]
+    # the shoe's next card of that deal (card 30, to South) is noted ignored, not ruled
+    feed.seq = 33
+    feed(m.CardOut, 30, Seat.S, False, PACK[29], m.Orientation.DOWN, 90, "A1")
+    assert [k for k, _ in _rows(j)[-2:]] == ["event", "note"] and "ignored" in _rows(j)[-1][1]
+
+
+def test_messages_lost_between_deals_are_only_noted(tmp_path: Path) -> None:
+    ctl, j, feed = _bridge_table(tmp_path)
+    feed.adapter(m.MessagesLost(BOOT, 3, 3))
+    ctl.drain()
+    (row,) = _rows(j)[1:]
+    assert row == ("note", {"device": "shoe", "text": "message 3 lost on the link: gone from the shoe before "
+                                                      "the host got them", "shoe": [BOOT, 3]})
