@@ -95,6 +95,20 @@ def _note_numbering(boards, out: str) -> None:  # type: ignore[no-untyped-def]
         print(f"note: BRI has no board numbers; read {out} back with --first {low}", file=sys.stderr)
 
 
+def _note_gap(boards, file: str) -> None:  # type: ignore[no-untyped-def]
+    """A line on standard error naming the numbers missing between a file's lowest and highest board: a
+    set is numbered without gaps, and in PBN a '{' left open makes the games up to the next '}' commentary,
+    which the reader rightly steps over (the file is read, the exit status stays 0)."""
+    from laws.duplicate.movement.model import board_span
+
+    numbers = {b.number for b in boards}
+    missing = sorted(set(range(min(numbers), max(numbers) + 1)) - numbers) if numbers else []
+    if missing:
+        print(f"note: {Path(file).name} has no board{'s' if len(missing) > 1 else ''} {board_span(missing)} "
+              f"(its boards run {min(numbers)}-{max(numbers)}); in PBN a '{{' commentary left open hides every "
+              "game up to the next '}'", file=sys.stderr)
+
+
 def _writable(out: str, force: bool) -> None:
     path = Path(out)
     if path.is_dir():
@@ -159,6 +173,7 @@ def _check(args: argparse.Namespace) -> int:
     for b in boards:
         print(f"board {b.number:>3}  dealer {b.dealer}  {b.vulnerability.value:<4}  {b.fingerprint}")
     print(f"{len(boards)} boards; commitment {commitment(boards)}")
+    _note_gap(boards, args.file)
     if args.record:
         FingerprintStore(args.store).record(boards, _session(args.file))
         print(f"recorded {len(boards)} deals in {FingerprintStore(args.store).path}")

@@ -137,3 +137,23 @@ def test_bri_numbering_note(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert code == 0 and "read" in err and "--first 17" in err
     code, text, _ = _run(capsys, "check", str(tmp_path / "s.bri"), "--first", "17")
     assert code == 0 and text.startswith("board  17  dealer N  None")
+
+
+def test_check_notes_a_gap_in_the_numbers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A stray '{' in board 2's game makes board 3 commentary up to the next '}' (faithful PBN): the
+    file is read, but ``check`` says which numbers are missing (audit 70, F5: it printed 1, 2, 4, exit 0,
+    and said nothing)."""
+    from firmware_host.duplicate.handrecords.handfiles import new_boards
+    from laws.cards import Seat
+
+    deals = [b.deal.pbn(Seat.N) for b in new_boards(4)]
+    games = [_game(n, deals[n - 1]) for n in range(1, 5)]
+    whole = _write(tmp_path / "whole.pbn", *games)
+    code, _, err = _run(capsys, "check", str(whole))
+    assert (code, err) == (0, "")
+    games[1] += "\n{ a stray note by the TD"
+    games[2] += "\n}"
+    code, out, err = _run(capsys, "check", str(_write(tmp_path / "stray.pbn", *games)))
+    assert code == 0 and out.startswith("board   1") and "\nboard   4" in out and "board   3" not in out
+    assert err == ("note: stray.pbn has no board 3 (its boards run 1-4); in PBN a '{' commentary left open "
+                   "hides every game up to the next '}'\n")
