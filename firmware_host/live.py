@@ -322,7 +322,8 @@ def duplicate_procedure(cfg: Config, ctl: TableController, link: Any | None) -> 
 
     d = cfg.duplicate
     assert d is not None
-    boards = {} if d.records is None else {b.number: b for b in read_hand_records(d.records, d.first)}
+    boards = {} if d.records is None else {b.number: b for b in read_hand_records(d.records, None if d.first == 1 else d.first,
+                                                                                  option="duplicate.first")}
     seating = None
     if not d.session:
         assert d.records is not None

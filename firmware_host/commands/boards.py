@@ -43,7 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     check = verbs.add_parser("check", help="read a hand record and print fingerprints and commitment")
     check.add_argument("file", metavar="FILE")
-    check.add_argument("--first", type=int, default=1, help="number of a BRI file's first board (default 1)")
+    check.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or "
+                       "DUP without duplication control; default 1)")
     check.add_argument("--store", metavar="DIR", help="also refuse deals in the club's record of past deals")
     check.add_argument("--record", action="store_true",
                        help="with --store: add the file's deals to the record once it has passed")
@@ -52,19 +53,22 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     convert = verbs.add_parser("convert", help="convert a hand record between PBN, BRI and DUP")
     convert.add_argument("input", metavar="IN")
     convert.add_argument("output", metavar="OUT")
-    convert.add_argument("--first", type=int, default=1, help="number of a BRI file's first board (default 1)")
+    convert.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or "
+                       "DUP without duplication control; default 1)")
     convert.add_argument("--force", action="store_true", help="replace OUT if it exists")
     convert.set_defaults(func=_convert)
 
     commit = verbs.add_parser("commit", help="print the commitment (SHA-256) to a hand record")
     commit.add_argument("file", metavar="FILE")
-    commit.add_argument("--first", type=int, default=1, help="number of a BRI file's first board (default 1)")
+    commit.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or "
+                       "DUP without duplication control; default 1)")
     commit.set_defaults(func=_commit)
 
     verify = verbs.add_parser("verify", help="check a hand record against a published commitment")
     verify.add_argument("file", metavar="FILE")
     verify.add_argument("--commitment", required=True, metavar="HEX", help="the published SHA-256, 64 hex digits")
-    verify.add_argument("--first", type=int, default=1, help="number of a BRI file's first board (default 1)")
+    verify.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or "
+                       "DUP without duplication control; default 1)")
     verify.set_defaults(func=_verify)
 
     from firmware_host.commands import boards_deal
@@ -81,10 +85,10 @@ def _errors() -> tuple[type[BaseException], ...]:
 _guarded = guarded(lambda args: "cardtable boards", _errors)
 
 
-def _read(path: str, first: int):  # type: ignore[no-untyped-def]
+def _read(path: str, first: int | None):  # type: ignore[no-untyped-def]
     from firmware_host.duplicate.handrecords.handfiles import read_hand_records
 
-    if first < 1:
+    if first is not None and first < 1:
         raise _Refused(f"--first {first}: a board number is a whole number from 1")
     return read_hand_records(path, first)
 

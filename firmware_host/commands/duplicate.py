@@ -40,7 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o = verbs.add_parser("open", help="make a session from a movement and hand records")
     o.add_argument("--dir", required=True, help="the session's folder")
     o.add_argument("--hand-records", required=True, metavar="FILE", help=".pbn, .bri or .dup")
-    o.add_argument("--first", type=int, default=1, help="number of a BRI/DUP file's first board")
+    o.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or DUP "
+                   "without duplication control; default 1)")
     o.add_argument("--pairs", type=int, required=True, help="how many pairs play")
     o.add_argument("--movement", choices=("mitchell", "howell", "barometer"), help="a built-in movement")
     o.add_argument("--tables", type=int, help="tables of a Howell or barometer (a Mitchell's follow from --pairs)")
@@ -165,6 +166,8 @@ def _open(args: argparse.Namespace) -> int:
         if args.arrow_switch and str(exc).startswith("arrow switch"):
             raise _Refused(f"--arrow-switch {args.arrow_switch}: {exc}") from None
         raise
+    if args.first is not None and args.first < 1:
+        raise _Refused(f"--first {args.first}: a board number is a whole number from 1")
     boards = read_hand_records(args.hand_records, args.first)
     roster = read_roster(args.roster) if args.roster else None       # refused before anything is made
     named = read_players(args.players, roster, [label(p) for p in movement.pairs()],

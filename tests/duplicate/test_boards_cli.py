@@ -157,3 +157,44 @@ def test_check_notes_a_gap_in_the_numbers(tmp_path: Path, capsys: pytest.Capture
     assert code == 0 and out.startswith("board   1") and "\nboard   4" in out and "board   3" not in out
     assert err == ("note: stray.pbn has no board 3 (its boards run 1-4); in PBN a '{' commentary left open "
                    "hides every game up to the next '}'\n")
+
+
+def test_first_where_the_file_numbers_its_own_boards(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--first`` numbers a file without numbers; a PBN or a DUP whose duplication control numbers its
+    boards keeps its own, and another ``--first`` is refused (audit 70, F2: it was silently ignored, so
+    ``check --first 1`` printed boards from 17, exit 0, and ``duplicate open --first 1`` then found no
+    board 1 without saying why)."""
+    from firmware_host.duplicate.handrecords.handfiles import new_boards, write_hand_records
+
+    boards = new_boards(2, 17)
+    for name in ("s.pbn", "s.dup", "s.bri"):
+        write_hand_records(tmp_path / name, boards)
+    blank = bytearray((tmp_path / "s.dup").read_bytes())   # a DUP without duplication control
+    blank[146:156] = blank[302:312] = b" " * 10
+    (tmp_path / "blank.dup").write_bytes(bytes(blank))
+    for name, how in (("s.pbn", "[Board]"), ("s.dup", "its duplication control")):
+        code, out, err = _run(capsys, "check", str(tmp_path / name), "--first", "1")
+        assert (code, out) == (2, "")
+        assert err == (f"cardtable boards: {name}: numbers its own boards, from 17 ({how}): --first 1 cannot "
+                       "apply; leave --first out\n")
+        code, out, _ = _run(capsys, "check", str(tmp_path / name), "--first", "17")   # what it says: no harm
+        assert code == 0 and out.startswith("board  17")
+        code, out, _ = _run(capsys, "check", str(tmp_path / name))
+        assert code == 0 and out.startswith("board  17")
+    for name in ("s.bri", "blank.dup"):
+        code, out, _ = _run(capsys, "check", str(tmp_path / name), "--first", "17")
+        assert code == 0 and out.startswith("board  17")
+        code, out, _ = _run(capsys, "check", str(tmp_path / name))
+        assert code == 0 and out.startswith("board   1")
+    code, _, err = main_err(capsys, "duplicate", "open", "--dir", str(tmp_path / "sess"), "--hand-records",
+                            str(tmp_path / "s.dup"), "--first", "1", "--pairs", "4", "--movement", "mitchell",
+                            "--boards-per-round", "1")
+    assert code == 2 and err == ("cardtable duplicate open: s.dup: numbers its own boards, from 17 (its "
+                                 "duplication control): --first 1 cannot apply; leave --first out\n")
+    assert not (tmp_path / "sess").exists()
+
+
+def main_err(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
