@@ -167,11 +167,13 @@ def _check(args: argparse.Namespace) -> int:
 
     boards = _read(args.file, args.first)
     if args.store:
-        used = FingerprintStore(args.store).entries()
+        used = FingerprintStore(args.store).recorded()
+        _same_file_again(boards, used, Path(args.file).name)
         for b in boards:
             if b.fingerprint in used:
-                raise _Refused(f"{Path(args.file).name}: board {b.number}: the deal of {used[b.fingerprint]} "
-                               "(a deal from another session; Duplicate Bridge, law 6)")
+                board, session = used[b.fingerprint]
+                raise _Refused(f"{Path(args.file).name}: board {b.number}: the deal of board {board} of session "
+                               f"{session!r} (a deal from another session; Duplicate Bridge, law 6)")
     elif args.record:
         raise _Refused("--record needs --store DIR")
     for b in boards:
@@ -182,6 +184,22 @@ def _check(args: argparse.Namespace) -> int:
         FingerprintStore(args.store).record(boards, _session(args.file))
         print(f"recorded {len(boards)} deals in {FingerprintStore(args.store).path}")
     return 0
+
+
+def _same_file_again(boards, used: dict[str, tuple[str, str]], name: str) -> None:  # type: ignore[no-untyped-def]
+    """Refuse, saying so, a file whose every deal the store holds board for board under one session
+    recorded from a file of this name: the file checked again after ``--record`` (or the same set about
+    to be played again; the store cannot tell the two apart, so it is refused like any repeat, but the
+    message no longer calls the file's own deals "another session" without saying whose)."""
+    if not boards or any(b.fingerprint not in used or used[b.fingerprint][0] != str(b.number) for b in boards):
+        return
+    sessions = {used[b.fingerprint][1] for b in boards}
+    session = sessions.pop()
+    if sessions or session.rsplit(" ", 1)[0] != " ".join(name.split()):
+        return
+    raise _Refused(f"{name}: all {len(boards)} deals are in the store already, board for board, as session "
+                   f"{session!r}, recorded from a file of this name: this file checked again after --record, "
+                   "or the same set played again (Duplicate Bridge, law 6); to read the file again, leave out --store")
 
 
 @_guarded

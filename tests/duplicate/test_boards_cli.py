@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -128,7 +129,15 @@ def test_the_store_across_sessions(tmp_path: Path, capsys: pytest.CaptureFixture
     fresh = _write(tmp_path / "fresh.pbn", _game(1, GOOD[0]), _game(2, GOOD[1]))
     code, text, _ = _run(capsys, "check", str(fresh), "--store", str(store), "--record")
     assert code == 0 and "recorded 2 deals" in text
-    assert _run(capsys, "check", str(fresh), "--store", str(store))[0] == 2
+    # Audit 70, F6: the same file checked again called its own deals "a deal from another session"; it
+    # is still refused (the store cannot tell a file checked twice from a set played twice), saying so.
+    code, out, err = _run(capsys, "check", str(fresh), "--store", str(store))
+    assert (code, out) == (2, "")
+    assert re.fullmatch(r"cardtable boards: fresh\.pbn: all 2 deals are in the store already, board for board, as "
+                        r"session 'fresh\.pbn \d{4}-\d\d-\d\dT\d\d:\d\dZ', recorded from a file of this name: this "
+                        r"file checked again after --record, or the same set played again \(Duplicate Bridge, law 6\); "
+                        r"to read the file again, leave out --store\n", err), err
+    assert _run(capsys, "check", str(fresh))[0] == 0
     assert _run(capsys, "check", str(fresh), "--record")[0] == 2
 
 
