@@ -9,8 +9,9 @@
   ``--record`` then adds the file's deals to the record (for hand records made by another program).
 * ``convert IN OUT [--first K] [--force]``: between PBN, BRI and DUP.
 * ``deal --records FILE ...`` and ``report --journal FILE``: the dealing station (``boards_deal``).
-* ``commit FILE``: print the commitment only. ``verify FILE --commitment HEX``: exit 0 if it matches,
-  1 if not.
+* ``commit FILE [--boards LIST]``: print the commitment only. ``verify FILE --commitment HEX [--boards
+  LIST]``: exit 0 if it matches, 1 if not. ``--boards`` takes only those boards of the file: a session's
+  commitment (``duplicate open``) is to the boards its movement plays, often fewer than the file's.
 
 A file that cannot be used gives one line on standard error naming the file, the board and the tag or
 bytes, and exit status 2; no traceback.
@@ -60,6 +61,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     commit = verbs.add_parser("commit", help="print the commitment (SHA-256) to a hand record")
     commit.add_argument("file", metavar="FILE")
+    commit.add_argument("--boards", metavar="LIST", help="only these boards of the file (1-24, or 1-6,9): a "
+                        "session's commitment, to the boards it plays")
     commit.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or "
                        "DUP without duplication control; default 1)")
     commit.set_defaults(func=_commit)
@@ -67,6 +70,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     verify = verbs.add_parser("verify", help="check a hand record against a published commitment")
     verify.add_argument("file", metavar="FILE")
     verify.add_argument("--commitment", required=True, metavar="HEX", help="the published SHA-256, 64 hex digits")
+    verify.add_argument("--boards", metavar="LIST", help="only these boards of the file (1-24, or 1-6,9): the "
+                        "session commitment 'duplicate open' prints is to the boards the session plays")
     verify.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or "
                        "DUP without duplication control; default 1)")
     verify.set_defaults(func=_verify)
@@ -217,11 +222,35 @@ def _convert(args: argparse.Namespace) -> int:
     return 0
 
 
+def _played(boards, text: str | None, file: str):  # type: ignore[no-untyped-def]
+    """The boards named by ``--boards`` (all when it is not given): a session commits to the boards its
+    movement plays, which a club's set of 32 or 36 often outnumbers, so its published commitment is
+    checked against those boards of the file."""
+    from firmware_host.config import ConfigError
+    from firmware_host.config.duplicate import parse_boards
+    from laws.duplicate.movement.model import board_span
+
+    if text is None:
+        return boards
+    try:
+        wanted = parse_boards(text, f"--boards {text!r}")
+    except ConfigError as exc:
+        raise _Refused(str(exc)) from None
+    if not wanted:
+        raise _Refused(f"--boards {text!r}: names no board (e.g. 1-24)")
+    have = {b.number: b for b in boards}
+    missing = [n for n in wanted if n not in have]
+    if missing:
+        raise _Refused(f"--boards {text}: {Path(file).name} has no board{'s' if len(missing) > 1 else ''} "
+                       f"{board_span(missing)}")
+    return [have[n] for n in sorted(wanted)]
+
+
 @_guarded
 def _commit(args: argparse.Namespace) -> int:
     from laws.duplicate.deal import commitment
 
-    print(commitment(_read(args.file, args.first)))
+    print(commitment(_played(_read(args.file, args.first), args.boards, args.file)))
     return 0
 
 
@@ -233,8 +262,13 @@ def _verify(args: argparse.Namespace) -> int:
     if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
         raise _Refused(f"--commitment {args.commitment!r}: a SHA-256 is 64 hexadecimal digits")
     boards = _read(args.file, args.first)
-    if verify_commitment(boards, digest):
-        print(f"{Path(args.file).name}: matches the commitment ({len(boards)} boards)")
+    played = _played(boards, args.boards, args.file)
+    which = "" if args.boards is None else f"boards {args.boards} of "
+    if verify_commitment(played, digest):
+        print(f"{which}{Path(args.file).name}: matches the commitment ({len(played)} boards)")
         return 0
-    print(f"{Path(args.file).name}: does NOT match the commitment; its own is {commitment(boards)}")
+    hint = ("" if args.boards is not None or len(boards) < 2 else
+            " (a session's commitment is to the boards it plays: name them with --boards, as 'cardtable "
+            "duplicate open' printed it)")
+    print(f"{which}{Path(args.file).name}: does NOT match the commitment; its own is {commitment(played)}{hint}")
     return 1
