@@ -316,24 +316,16 @@ def duplicate_procedure(cfg: Config, ctl: TableController, link: Any | None) -> 
     configuration (alone) or the club's session; resumed where the journal stopped.
 
     Raises:
-        ValueError: the hand records cannot be used, or name no board the configuration names (the
-            message names the file, the board and what is wrong).
+        ConfigError: the hand records cannot be used, or name no board the configuration names (the
+            message names the key, then the file, the board and what is wrong).
     """
-    from firmware_host.duplicate.handrecords.handfiles import read_hand_records
+    from firmware_host.duplicate.handrecords.table_records import table_records
     from firmware_host.table.duplicate import DuplicateProcedure, TableRound
 
     d = cfg.duplicate
     assert d is not None
-    boards = {} if d.records is None else {b.number: b for b in read_hand_records(d.records, d.first)}
-    seating = None
-    if not d.session:
-        assert d.records is not None
-        wanted = d.boards or tuple(sorted(boards))
-        missing = [n for n in wanted if n not in boards]
-        if missing:
-            raise ValueError(f"{cfg.source}: duplicate.boards: board {missing[0]} is not in the hand records "
-                             f"{d.records.name} (boards {min(boards)}-{max(boards)})")
-        seating = TableRound(d.section, d.table, d.round, d.ns, d.ew, tuple(wanted))
+    boards, wanted = table_records(d, cfg.source)   # as check-config checks them
+    seating = None if d.session else TableRound(d.section, d.table, d.round, d.ns, d.ew, wanted)
     proc = DuplicateProcedure(ctl, boards, seating, "shoe" if d.deal == "shoe" else "board", link,
                               source="session" if d.session else "config", commitment=d.commitment)
     proc.resume()

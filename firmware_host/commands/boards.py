@@ -9,8 +9,9 @@
   ``--record`` then adds the file's deals to the record (for hand records made by another program).
 * ``convert IN OUT [--first K] [--force]``: between PBN, BRI and DUP.
 * ``deal --records FILE ...`` and ``report --journal FILE``: the dealing station (``boards_deal``).
-* ``commit FILE``: print the commitment only. ``verify FILE --commitment HEX``: exit 0 if it matches,
-  1 if not.
+* ``commit FILE [--boards LIST]``: print the commitment only. ``verify FILE --commitment HEX [--boards
+  LIST]``: exit 0 if it matches, 1 if not. ``--boards`` takes only those boards of the file: a session's
+  commitment (``duplicate open``) is to the boards its movement plays, often fewer than the file's.
 
 A file that cannot be used gives one line on standard error naming the file, the board and the tag or
 bytes, and exit status 2; no traceback.
@@ -43,7 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     check = verbs.add_parser("check", help="read a hand record and print fingerprints and commitment")
     check.add_argument("file", metavar="FILE")
-    check.add_argument("--first", type=int, default=1, help="number of a BRI file's first board (default 1)")
+    check.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or "
+                       "DUP without duplication control; default 1)")
     check.add_argument("--store", metavar="DIR", help="also refuse deals in the club's record of past deals")
     check.add_argument("--record", action="store_true",
                        help="with --store: add the file's deals to the record once it has passed")
@@ -52,19 +54,26 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     convert = verbs.add_parser("convert", help="convert a hand record between PBN, BRI and DUP")
     convert.add_argument("input", metavar="IN")
     convert.add_argument("output", metavar="OUT")
-    convert.add_argument("--first", type=int, default=1, help="number of a BRI file's first board (default 1)")
+    convert.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or "
+                       "DUP without duplication control; default 1)")
     convert.add_argument("--force", action="store_true", help="replace OUT if it exists")
     convert.set_defaults(func=_convert)
 
     commit = verbs.add_parser("commit", help="print the commitment (SHA-256) to a hand record")
     commit.add_argument("file", metavar="FILE")
-    commit.add_argument("--first", type=int, default=1, help="number of a BRI file's first board (default 1)")
+    commit.add_argument("--boards", metavar="LIST", help="only these boards of the file (1-24, or 1-6,9): a "
+                        "session's commitment, to the boards it plays")
+    commit.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or "
+                       "DUP without duplication control; default 1)")
     commit.set_defaults(func=_commit)
 
     verify = verbs.add_parser("verify", help="check a hand record against a published commitment")
     verify.add_argument("file", metavar="FILE")
     verify.add_argument("--commitment", required=True, metavar="HEX", help="the published SHA-256, 64 hex digits")
-    verify.add_argument("--first", type=int, default=1, help="number of a BRI file's first board (default 1)")
+    verify.add_argument("--boards", metavar="LIST", help="only these boards of the file (1-24, or 1-6,9): the "
+                        "session commitment 'duplicate open' prints is to the boards the session plays")
+    verify.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or "
+                       "DUP without duplication control; default 1)")
     verify.set_defaults(func=_verify)
 
     from firmware_host.commands import boards_deal
@@ -81,10 +90,10 @@ def _errors() -> tuple[type[BaseException], ...]:
 _guarded = guarded(lambda args: "cardtable boards", _errors)
 
 
-def _read(path: str, first: int):  # type: ignore[no-untyped-def]
+def _read(path: str, first: int | None):  # type: ignore[no-untyped-def]
     from firmware_host.duplicate.handrecords.handfiles import read_hand_records
 
-    if first < 1:
+    if first is not None and first < 1:
         raise _Refused(f"--first {first}: a board number is a whole number from 1")
     return read_hand_records(path, first)
 
@@ -93,6 +102,20 @@ def _note_numbering(boards, out: str) -> None:  # type: ignore[no-untyped-def]
     if Path(out).suffix.lower() == ".bri" and boards and min(b.number for b in boards) != 1:
         low = min(b.number for b in boards)
         print(f"note: BRI has no board numbers; read {out} back with --first {low}", file=sys.stderr)
+
+
+def _note_gap(boards, file: str) -> None:  # type: ignore[no-untyped-def]
+    """A line on standard error naming the numbers missing between a file's lowest and highest board: a
+    set is numbered without gaps, and in PBN a '{' left open makes the games up to the next '}' commentary,
+    which the reader rightly steps over (the file is read, the exit status stays 0)."""
+    from laws.duplicate.movement.model import board_span
+
+    numbers = {b.number for b in boards}
+    missing = sorted(set(range(min(numbers), max(numbers) + 1)) - numbers) if numbers else []
+    if missing:
+        print(f"note: {Path(file).name} has no board{'s' if len(missing) > 1 else ''} {board_span(missing)} "
+              f"(its boards run {min(numbers)}-{max(numbers)}); in PBN a '{{' commentary left open hides every "
+              "game up to the next '}'", file=sys.stderr)
 
 
 def _writable(out: str, force: bool) -> None:
@@ -149,20 +172,39 @@ def _check(args: argparse.Namespace) -> int:
 
     boards = _read(args.file, args.first)
     if args.store:
-        used = FingerprintStore(args.store).entries()
+        used = FingerprintStore(args.store).recorded()
+        _same_file_again(boards, used, Path(args.file).name)
         for b in boards:
             if b.fingerprint in used:
-                raise _Refused(f"{Path(args.file).name}: board {b.number}: the deal of {used[b.fingerprint]} "
-                               "(a deal from another session; Duplicate Bridge, law 6)")
+                board, session = used[b.fingerprint]
+                raise _Refused(f"{Path(args.file).name}: board {b.number}: the deal of board {board} of session "
+                               f"{session!r} (a deal from another session; Duplicate Bridge, law 6)")
     elif args.record:
         raise _Refused("--record needs --store DIR")
     for b in boards:
         print(f"board {b.number:>3}  dealer {b.dealer}  {b.vulnerability.value:<4}  {b.fingerprint}")
     print(f"{len(boards)} boards; commitment {commitment(boards)}")
+    _note_gap(boards, args.file)
     if args.record:
         FingerprintStore(args.store).record(boards, _session(args.file))
         print(f"recorded {len(boards)} deals in {FingerprintStore(args.store).path}")
     return 0
+
+
+def _same_file_again(boards, used: dict[str, tuple[str, str]], name: str) -> None:  # type: ignore[no-untyped-def]
+    """Refuse, saying so, a file whose every deal the store holds board for board under one session
+    recorded from a file of this name: the file checked again after ``--record`` (or the same set about
+    to be played again; the store cannot tell the two apart, so it is refused like any repeat, but the
+    message no longer calls the file's own deals "another session" without saying whose)."""
+    if not boards or any(b.fingerprint not in used or used[b.fingerprint][0] != str(b.number) for b in boards):
+        return
+    sessions = {used[b.fingerprint][1] for b in boards}
+    session = sessions.pop()
+    if sessions or session.rsplit(" ", 1)[0] != " ".join(name.split()):
+        return
+    raise _Refused(f"{name}: all {len(boards)} deals are in the store already, board for board, as session "
+                   f"{session!r}, recorded from a file of this name: this file checked again after --record, "
+                   "or the same set played again (Duplicate Bridge, law 6); to read the file again, leave out --store")
 
 
 @_guarded
@@ -180,11 +222,35 @@ def _convert(args: argparse.Namespace) -> int:
     return 0
 
 
+def _played(boards, text: str | None, file: str):  # type: ignore[no-untyped-def]
+    """The boards named by ``--boards`` (all when it is not given): a session commits to the boards its
+    movement plays, which a club's set of 32 or 36 often outnumbers, so its published commitment is
+    checked against those boards of the file."""
+    from firmware_host.config import ConfigError
+    from firmware_host.config.duplicate import parse_boards
+    from laws.duplicate.movement.model import board_span
+
+    if text is None:
+        return boards
+    try:
+        wanted = parse_boards(text, f"--boards {text!r}")
+    except ConfigError as exc:
+        raise _Refused(str(exc)) from None
+    if not wanted:
+        raise _Refused(f"--boards {text!r}: names no board (e.g. 1-24)")
+    have = {b.number: b for b in boards}
+    missing = [n for n in wanted if n not in have]
+    if missing:
+        raise _Refused(f"--boards {text}: {Path(file).name} has no board{'s' if len(missing) > 1 else ''} "
+                       f"{board_span(missing)}")
+    return [have[n] for n in sorted(wanted)]
+
+
 @_guarded
 def _commit(args: argparse.Namespace) -> int:
     from laws.duplicate.deal import commitment
 
-    print(commitment(_read(args.file, args.first)))
+    print(commitment(_played(_read(args.file, args.first), args.boards, args.file)))
     return 0
 
 
@@ -196,8 +262,13 @@ def _verify(args: argparse.Namespace) -> int:
     if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
         raise _Refused(f"--commitment {args.commitment!r}: a SHA-256 is 64 hexadecimal digits")
     boards = _read(args.file, args.first)
-    if verify_commitment(boards, digest):
-        print(f"{Path(args.file).name}: matches the commitment ({len(boards)} boards)")
+    played = _played(boards, args.boards, args.file)
+    which = "" if args.boards is None else f"boards {args.boards} of "
+    if verify_commitment(played, digest):
+        print(f"{which}{Path(args.file).name}: matches the commitment ({len(played)} boards)")
         return 0
-    print(f"{Path(args.file).name}: does NOT match the commitment; its own is {commitment(boards)}")
+    hint = ("" if args.boards is not None or len(boards) < 2 else
+            " (a session's commitment is to the boards it plays: name them with --boards, as 'cardtable "
+            "duplicate open' printed it)")
+    print(f"{which}{Path(args.file).name}: does NOT match the commitment; its own is {commitment(played)}{hint}")
     return 1

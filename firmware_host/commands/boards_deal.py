@@ -26,7 +26,8 @@ def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     deal.add_argument("--shoe", default="/dev/cardtable-shoe", metavar="URL",
                       help="the shoe's serial port or pyserial URL; 'virtual' for the virtual shoe "
                            "(default /dev/cardtable-shoe)")
-    deal.add_argument("--first", type=int, default=1, help="number of a BRI file's first board (default 1)")
+    deal.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or DUP "
+                      "without duplication control; default 1)")
     deal.add_argument("--report", metavar="FILE", help="write the duplication report here at the end "
                                                        "(.csv for CSV, else text)")
     deal.add_argument("--journal", metavar="FILE", help="the station's journal (default FILE.dealing.sqlite3 "
@@ -64,7 +65,7 @@ def _deal(args: argparse.Namespace) -> int:
     from firmware_host.records.journal import Journal, JournalError
     from firmware_host.shoe.link import ShoeLink
 
-    if args.first < 1:
+    if args.first is not None and args.first < 1:
         return _fail(f"--first {args.first}: a board number is a whole number from 1")
     try:
         boards = read_hand_records(args.records, args.first)

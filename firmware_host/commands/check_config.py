@@ -1,4 +1,8 @@
-"""``cardtable check-config --config FILE``: validate the configuration and print it, or the one error."""
+"""``cardtable check-config --config FILE``: validate the configuration and print it, or the one error.
+
+It checks what ``cardtable run`` checks at start: the configuration, the ``[vision]`` and ``[zones]``
+sections, and a duplicate table's hand records (``table_records``, the same function), so a file that
+passes here is not refused by ``run`` with exit 2."""
 
 from __future__ import annotations
 
@@ -24,6 +28,10 @@ def _run(args: argparse.Namespace) -> int:
     try:
         cfg = load_config(args.config, overrides=overrides_from_args(args), check_devices=not args.no_devices)
         from_sections(cfg.vision, cfg.zones, cfg.source, cfg.camera.decoder)   # [vision], [zones], the homography
+        if cfg.duplicate is not None:   # the hand records read as `cardtable run` reads them at start
+            from firmware_host.duplicate.handrecords.table_records import table_records
+
+            table_records(cfg.duplicate, cfg.source)
     except (ConfigError, VisionConfigError) as exc:
         print(f"cardtable: configuration error: {exc}", file=sys.stderr)
         return 2

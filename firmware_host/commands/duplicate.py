@@ -4,7 +4,8 @@
   --boards-per-round B [--arrow-switch ROUNDS] | --asc FILE --boards-per-round B) [--method M]
   [--name --date --club --section] [--roster ROSTER.csv] [--players FILE]``: make the session (its journal ``DIR/session.sqlite3``; the
   roster copied to ``DIR/roster.csv``, each pair named in ``--players`` journaled); prints the movement,
-  the hand records' commitment (to publish before play) and each club table's page address. Then run it live with
+  the session's commitment to the boards it plays (to publish before play), the file's too when the file
+  holds more boards, and each club table's page address. Then run it live with
   ``cardtable club dashboard --session DIR``.
 * ``show --session DIR``: the session as it stands (progress, then every traveller and the ranking).
 * ``export --session DIR (--format pbn|usebio|html --out FILE | --site DIR) [--force] [--club-id N]``: the
@@ -40,7 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o = verbs.add_parser("open", help="make a session from a movement and hand records")
     o.add_argument("--dir", required=True, help="the session's folder")
     o.add_argument("--hand-records", required=True, metavar="FILE", help=".pbn, .bri or .dup")
-    o.add_argument("--first", type=int, default=1, help="number of a BRI/DUP file's first board")
+    o.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or DUP "
+                   "without duplication control; default 1)")
     o.add_argument("--pairs", type=int, required=True, help="how many pairs play")
     o.add_argument("--movement", choices=("mitchell", "howell", "barometer"), help="a built-in movement")
     o.add_argument("--tables", type=int, help="tables of a Howell or barometer (a Mitchell's follow from --pairs)")
@@ -165,6 +167,8 @@ def _open(args: argparse.Namespace) -> int:
         if args.arrow_switch and str(exc).startswith("arrow switch"):
             raise _Refused(f"--arrow-switch {args.arrow_switch}: {exc}") from None
         raise
+    if args.first is not None and args.first < 1:
+        raise _Refused(f"--first {args.first}: a board number is a whole number from 1")
     boards = read_hand_records(args.hand_records, args.first)
     roster = read_roster(args.roster) if args.roster else None       # refused before anything is made
     named = read_players(args.players, roster, [label(p) for p in movement.pairs()],
@@ -184,12 +188,35 @@ def _open(args: argparse.Namespace) -> int:
         print(f"players: {sum(o.taken for o in outcomes)} pairs named"
               + (f" (roster of {len(roster)} members kept in {ROSTER_FILE})" if roster is not None else "")
               + "".join(f"; refused: {why}" for why in refused))
-    print(f"hand records: {len(setup.boards)} boards, commitment {setup.to_dict()['commitment']}")
+    for line in _commitment_lines(args, boards, setup.boards, setup.to_dict()["commitment"]):
+        print(line)
     for tid in setup.tables:
         print(f"{tid}: table {setup.tables[tid]}, page /duplicate/table/{tid}?key={desk.table_key(tid)}")
     print(f"session in {session.journal.path}; run it with: cardtable club dashboard ... --session {args.dir}")
     session.close()
     return 0
+
+
+def _commitment_lines(args: argparse.Namespace, in_file: list[Any], played: tuple[Any, ...], session: str) -> list[str]:
+    """What ``open`` says of the commitments. The session commits to the boards its movement plays (the
+    tables check their records against that one), while a club's file often holds more (a set of 32 or 36,
+    24 or 27 played), whose own commitment ``boards new`` and ``boards commit`` print: when the two differ
+    both are printed, each saying which it is, with the command that checks the session's against the file
+    (an audit found the one printed did not verify against the file)."""
+    from laws.duplicate.deal import commitment
+    from laws.duplicate.movement.model import board_span
+
+    if len(played) == len(in_file):
+        return [f"hand records: {len(played)} boards, commitment {session} (publish it before play; the "
+                "session's and the file's: every board of the file is played)"]
+    span = board_span(b.number for b in played)
+    first = f" --first {args.first}" if args.first is not None else ""
+    return [f"hand records: {len(played)} of the {len(in_file)} boards of {args.hand_records} are played (boards {span})",
+            f"session commitment {session} (the boards played: publish this one before play; the tables check "
+            f"their records against it; check it with: cardtable boards verify {args.hand_records}{first} "
+            f"--boards {span} --commitment {session})",
+            f"file commitment {commitment(in_file)} (all {len(in_file)} boards of the file, as 'cardtable boards "
+            "commit' prints it; not the session's)"]
 
 
 SHOW_REFUSALS = 10   # refusals ``duplicate show`` prints, the latest

@@ -1,8 +1,10 @@
 """The ``[duplicate]`` section of a table's configuration, checked with the rest before any device opens.
 
 Only a table whose ``table.game`` is ``duplicate-bridge`` has it, and such a table must. A table that
-plays alone needs its hand records file (``records``), which must exist (its boards are read when the
-table starts: a file that cannot be used stops the start with a message naming the file and the board);
+plays alone needs its hand records file (``records``), which must exist here; its boards are read by
+``check-config`` and when the table starts, by one function
+(``firmware_host.duplicate.handrecords.table_records``, which this room may not import): a file that cannot be
+used, or ``boards`` it does not hold, is one message naming the key, the file and the board;
 a table in a club session (``session = true``) needs none: the session sends it the records of the boards
 it plays, checked against the session's commitment (``commitment``, when given, pins the one published); ``deal = "shoe"`` needs a shoe (``shoe.driver = "shoe"``),
 ``session = true`` a broker (``[mqtt]``). ``boards`` is a list of board numbers or a text of numbers and

@@ -101,7 +101,7 @@ class DuplicateConfig:
     session), the round, pairs and boards it plays."""
 
     records: Path | None = None   # the hand records file; None: a session table, sent them by the session
-    first: int = 1            # a BRI file's first board number
+    first: int = 1            # the first board of a file without numbers (BRI, DUP without control); 1: none named
     deal: str = "boards"      # "boards": physical boards; "shoe": the table's shoe deals each board
     session: bool = False     # round, pairs and boards from the club's session (needs [mqtt])
     section: str = "A"

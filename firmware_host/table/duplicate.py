@@ -199,7 +199,7 @@ class DuplicateProcedure:
     def _take_records(self, message: Mapping[str, Any]) -> Any:
         """Check the seating's records against the session's commitment and take those that match."""
         pinned = self.commitment or self.session_commitment
-        verdict = check_records(message.get("hand_records"), pinned)
+        verdict = check_records(message.get("hand_records"), pinned, configured=bool(self.commitment))
         self.records.update(verdict.taken)
         self.sent_records = True
         return verdict

@@ -46,18 +46,22 @@ def commitment_of(message: Mapping[str, Any]) -> str:
     return c if isinstance(c, str) and HEX64.match(c) else ""
 
 
-def check_records(part: Any, pinned: str) -> RecordsVerdict:
+def check_records(part: Any, pinned: str, *, configured: bool = False) -> RecordsVerdict:
     """The records of a seating's ``hand_records`` checked one by one against the commitment
-    (``pinned``: the commitment the table holds for the session, "" when it holds none)."""
+    (``pinned``: the commitment the table holds for the session, "" when it holds none; ``configured``:
+    it is the table's ``[duplicate] commitment``, which the refusal then names with the likeliest slip,
+    a pin of the whole file's commitment where the session commits to the boards it plays)."""
     if not isinstance(part, Mapping):
         return RecordsVerdict("", refused=((None, "the hand records are not an object"),))
     commitment, index, deals = part.get("commitment"), part.get("index"), part.get("deals")
     if not isinstance(commitment, str) or not HEX64.match(commitment):
         return RecordsVerdict("", refused=((None, "the hand records name no commitment (64 hex digits)"),))
     if pinned and commitment != pinned:
+        held = (f"the {pinned[:16]}... [duplicate] commitment pins (records of another session, or a pin of "
+                "the file's commitment: pin the session commitment 'cardtable duplicate open' prints, to the "
+                "boards played)" if configured else f"this session's {pinned[:16]}... (records of another session)")
         return RecordsVerdict(commitment, refused=((None, (
-            f"the records are committed to {commitment[:16]}..., not to this session's {pinned[:16]}... "
-            "(records of another session): none taken"),),))
+            f"the records are committed to {commitment[:16]}..., not to {held}: none taken"),),))
     try:
         pairs = tuple((int(n), str(h)) for n, h in index) if isinstance(index, list) else None
     except (TypeError, ValueError):

@@ -98,3 +98,31 @@ def test_the_templates_duplicate_block_uncommented_is_accepted(tmp_path: Path) -
     p = _cfg(tmp_path, "[duplicate]\n" + "\n".join(keys) + "\n")
     d = load_config(p, check_devices=False).duplicate
     assert d is not None and d.commitment == "" and d.section == "A" and d.table == 1
+
+
+GOOD_DEAL = "N:AJ9.K9542.Q.AK93 K.QJ76.K98763.75 QT6543.AT.JT.T62 872.83.A542.QJ84"
+
+
+@pytest.mark.parametrize("file, text, boards, message", [
+    ("twelve.pbn", f'[Board "1"]\n[Deal "{GOOD_DEAL.replace("AK93", "AK9")}"]\n', "1",
+     "duplicate.records: twelve.pbn: board 1 [Deal]: North holds 12 cards; the three of clubs is in no hand"),
+    ("x.lin", "qx|o1|md|3SAJ9HK9542DQCAK93|\n", "1", "duplicate.records: x.lin: unknown extension '.lin'"),
+    ("one.pbn", f'[Board "1"]\n[Deal "{GOOD_DEAL}"]\n', "1-40",
+     "duplicate.boards: board 2 is not in the hand records one.pbn (boards 1-1)"),
+])
+def test_check_config_refuses_the_records_run_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str], file: str,
+                                                     text: str, boards: str, message: str) -> None:
+    """Audit 70, F3: check-config passed records that ``cardtable run`` refused at start with exit 2 (a
+    12-card hand, a .lin file, more boards than the file has): both now read them with one function."""
+    from firmware_host.cli import main
+    from firmware_host.live import duplicate_procedure
+
+    (tmp_path / file).write_text(text, encoding="utf-8")
+    p = _cfg(tmp_path, f'[duplicate]\nrecords = "{file}"\nboards = "{boards}"\n')
+    assert main(["check-config", "--config", str(p), "--no-devices"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"cardtable: configuration error: {p}: {message}")
+    assert err.count("\n") == 1 and "Traceback" not in err
+    with pytest.raises(ConfigError) as at_start:   # what `run` meets at start, word for word
+        duplicate_procedure(load_config(p, check_devices=False), None, None)  # type: ignore[arg-type]
+    assert err == f"cardtable: configuration error: {at_start.value}\n"

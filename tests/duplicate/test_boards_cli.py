@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -128,7 +129,15 @@ def test_the_store_across_sessions(tmp_path: Path, capsys: pytest.CaptureFixture
     fresh = _write(tmp_path / "fresh.pbn", _game(1, GOOD[0]), _game(2, GOOD[1]))
     code, text, _ = _run(capsys, "check", str(fresh), "--store", str(store), "--record")
     assert code == 0 and "recorded 2 deals" in text
-    assert _run(capsys, "check", str(fresh), "--store", str(store))[0] == 2
+    # Audit 70, F6: the same file checked again called its own deals "a deal from another session"; it
+    # is still refused (the store cannot tell a file checked twice from a set played twice), saying so.
+    code, out, err = _run(capsys, "check", str(fresh), "--store", str(store))
+    assert (code, out) == (2, "")
+    assert re.fullmatch(r"cardtable boards: fresh\.pbn: all 2 deals are in the store already, board for board, as "
+                        r"session 'fresh\.pbn \d{4}-\d\d-\d\dT\d\d:\d\dZ', recorded from a file of this name: this "
+                        r"file checked again after --record, or the same set played again \(Duplicate Bridge, law 6\); "
+                        r"to read the file again, leave out --store\n", err), err
+    assert _run(capsys, "check", str(fresh))[0] == 0
     assert _run(capsys, "check", str(fresh), "--record")[0] == 2
 
 
@@ -137,3 +146,64 @@ def test_bri_numbering_note(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert code == 0 and "read" in err and "--first 17" in err
     code, text, _ = _run(capsys, "check", str(tmp_path / "s.bri"), "--first", "17")
     assert code == 0 and text.startswith("board  17  dealer N  None")
+
+
+def test_check_notes_a_gap_in_the_numbers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A stray '{' in board 2's game makes board 3 commentary up to the next '}' (faithful PBN): the
+    file is read, but ``check`` says which numbers are missing (audit 70, F5: it printed 1, 2, 4, exit 0,
+    and said nothing)."""
+    from firmware_host.duplicate.handrecords.handfiles import new_boards
+    from laws.cards import Seat
+
+    deals = [b.deal.pbn(Seat.N) for b in new_boards(4)]
+    games = [_game(n, deals[n - 1]) for n in range(1, 5)]
+    whole = _write(tmp_path / "whole.pbn", *games)
+    code, _, err = _run(capsys, "check", str(whole))
+    assert (code, err) == (0, "")
+    games[1] += "\n{ a stray note by the TD"
+    games[2] += "\n}"
+    code, out, err = _run(capsys, "check", str(_write(tmp_path / "stray.pbn", *games)))
+    assert code == 0 and out.startswith("board   1") and "\nboard   4" in out and "board   3" not in out
+    assert err == ("note: stray.pbn has no board 3 (its boards run 1-4); in PBN a '{' commentary left open "
+                   "hides every game up to the next '}'\n")
+
+
+def test_first_where_the_file_numbers_its_own_boards(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--first`` numbers a file without numbers; a PBN or a DUP whose duplication control numbers its
+    boards keeps its own, and another ``--first`` is refused (audit 70, F2: it was silently ignored, so
+    ``check --first 1`` printed boards from 17, exit 0, and ``duplicate open --first 1`` then found no
+    board 1 without saying why)."""
+    from firmware_host.duplicate.handrecords.handfiles import new_boards, write_hand_records
+
+    boards = new_boards(2, 17)
+    for name in ("s.pbn", "s.dup", "s.bri"):
+        write_hand_records(tmp_path / name, boards)
+    blank = bytearray((tmp_path / "s.dup").read_bytes())   # a DUP without duplication control
+    blank[146:156] = blank[302:312] = b" " * 10
+    (tmp_path / "blank.dup").write_bytes(bytes(blank))
+    for name, how in (("s.pbn", "[Board]"), ("s.dup", "its duplication control")):
+        code, out, err = _run(capsys, "check", str(tmp_path / name), "--first", "1")
+        assert (code, out) == (2, "")
+        assert err == (f"cardtable boards: {name}: numbers its own boards, from 17 ({how}): --first 1 cannot "
+                       "apply; leave --first out\n")
+        code, out, _ = _run(capsys, "check", str(tmp_path / name), "--first", "17")   # what it says: no harm
+        assert code == 0 and out.startswith("board  17")
+        code, out, _ = _run(capsys, "check", str(tmp_path / name))
+        assert code == 0 and out.startswith("board  17")
+    for name in ("s.bri", "blank.dup"):
+        code, out, _ = _run(capsys, "check", str(tmp_path / name), "--first", "17")
+        assert code == 0 and out.startswith("board  17")
+        code, out, _ = _run(capsys, "check", str(tmp_path / name))
+        assert code == 0 and out.startswith("board   1")
+    code, _, err = main_err(capsys, "duplicate", "open", "--dir", str(tmp_path / "sess"), "--hand-records",
+                            str(tmp_path / "s.dup"), "--first", "1", "--pairs", "4", "--movement", "mitchell",
+                            "--boards-per-round", "1")
+    assert code == 2 and err == ("cardtable duplicate open: s.dup: numbers its own boards, from 17 (its "
+                                 "duplication control): --first 1 cannot apply; leave --first out\n")
+    assert not (tmp_path / "sess").exists()
+
+
+def main_err(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -234,3 +234,53 @@ def test_show_says_how_many_refusals_it_leaves_out(tmp_path: Path, capsys: pytes
     assert "  refusals: the latest 10 of 12 (2 earlier not shown: the director's page lists the latest 200, " \
            "the session's journal every one)\n" in out
     assert out.count("  refused: ") == 10 and "round 42 " in out and "round 41 " not in out
+
+
+def test_open_prints_the_sessions_commitment_and_the_files_and_each_verifies(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Audit 70, F1: the session commits to the boards its movement plays, and a club's file often holds
+    more (32 or 36, 24 or 27 played). ``open`` printed one "hand records' commitment", the session's, which
+    ``boards verify FILE`` then refused (exit 1), and which a table pinning the file's refused record by
+    record. Now it prints both, each saying which it is, and ``verify --boards`` checks the session's."""
+    from firmware_host.duplicate.handrecords.handfiles import new_boards
+    from laws.duplicate.deal import commitment
+
+    played = make_setup({"kind": "mitchell", "tables": 4, "boards_per_round": 2}).boards   # boards 1-8
+    extra = [b for b in new_boards(4, 9) if b.fingerprint not in {p.fingerprint for p in played}]
+    path = tmp_path / "set.pbn"
+    write_hand_records(path, [*played, *extra])
+    rc, out, err = _run(["duplicate", "open", "--dir", str(tmp_path / "s"), "--hand-records", str(path), "--pairs", "8",
+                         "--movement", "mitchell", "--boards-per-round", "2"], capsys)
+    assert rc == 0, err
+    session, whole = commitment(played), commitment([*played, *extra])
+    assert f"hand records: 8 of the {8 + len(extra)} boards of {path} are played (boards 1-8)\n" in out
+    assert (f"\nsession commitment {session} (the boards played: publish this one before play; the tables check "
+            f"their records against it; check it with: cardtable boards verify {path} --boards 1-8 --commitment "
+            f"{session})\n") in out
+    assert f"\nfile commitment {whole} (all {8 + len(extra)} boards of the file, as 'cardtable boards commit' " in out
+    opened = Session.open(tmp_path / "s", analyse=False, readonly=True)
+    assert opened.state.commitment == session      # what the tables are sent and the journal keeps
+    opened.close()
+    assert _run(["boards", "commit", str(path)], capsys)[1] == f"{whole}\n"
+    assert _run(["boards", "commit", str(path), "--boards", "1-8"], capsys)[1] == f"{session}\n"
+    rc, out, _ = _run(["boards", "verify", str(path), "--boards", "1-8", "--commitment", session], capsys)
+    assert (rc, out) == (0, "boards 1-8 of set.pbn: matches the commitment (8 boards)\n")
+    assert _run(["boards", "verify", str(path), "--commitment", whole], capsys)[0] == 0
+    rc, out, _ = _run(["boards", "verify", str(path), "--commitment", session], capsys)
+    assert rc == 1 and "name them with --boards" in out
+    rc, _, err = _run(["boards", "verify", str(path), "--boards", "1-20", "--commitment", session], capsys)
+    assert (rc, err) == (2, f"cardtable boards: --boards 1-20: set.pbn has no boards {8 + len(extra) + 1}-20\n")
+    rc, _, err = _run(["boards", "verify", str(path), "--boards", "1-x", "--commitment", session], capsys)
+    assert rc == 2 and err.startswith("cardtable boards: --boards '1-x': '1-x' is not a board number")
+
+
+def test_open_prints_one_commitment_when_every_board_is_played(tmp_path: Path, records: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.duplicate.handrecords.handfiles import read_hand_records
+    from laws.duplicate.deal import commitment
+
+    rc, out, err = _run(["duplicate", "open", "--dir", str(tmp_path / "s"), "--hand-records", str(records),
+                         "--pairs", "8", "--movement", "mitchell", "--boards-per-round", "2"], capsys)
+    assert rc == 0, err
+    assert (f"\nhand records: 8 boards, commitment {commitment(read_hand_records(records))} (publish it before "
+            "play; the session's and the file's: every board of the file is played)\n") in out

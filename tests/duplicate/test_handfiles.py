@@ -192,7 +192,10 @@ PBN_REFUSALS = [
     (_pbn(_game(1) + f'\n[Deal "{GOOD_2}"]'), "boards.pbn line 3 [Deal]: given twice with different values (lines 2 and 3)"),
     ('[Board "1"\n', "boards.pbn line 1: the [Board] tag does not end with"),
     ('[Board 1]\n', "boards.pbn line 1: a tag is not [Name \"value\"]"),
-    (_pbn(_game(1)) + "{ never closed\n", "boards.pbn: a '{' commentary is never closed"),
+    # audit 70 (F4): it said only "boards.pbn: a '{' commentary is never closed with '}'": no board, no line
+    (_pbn(_game(1)) + "{ never closed\n", "boards.pbn: board 1 line 3: a '{' commentary opened here is never "
+                                          "closed with '}' (everything after it is commentary)"),
+    (_pbn(_game(1), _game(2, GOOD_2)) + "\n{ between games\n", "boards.pbn line 7: a '{' commentary opened here"),
     # audit 18: a UTF-16 file was read as ISO 8859-1 ('a tag is not [Name "value"]: '[\x00B\x00o...')
     (_pbn(_game(1)).encode("utf-16"), "boards.pbn: the file is UTF-16, not UTF-8 or ISO 8859-1 (save it as UTF-8)"),
     (_pbn(_game(1)).encode("utf-16-be"), "boards.pbn: the file is UTF-16, not UTF-8 or ISO 8859-1 (save it as UTF-8)"),

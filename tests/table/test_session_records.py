@@ -116,3 +116,18 @@ def test_after_the_round_the_table_says_where_pairs_and_boards_go_once(tmp_path:
     assert said() == ["Round 1 is over. Pair 2 NS: stays at table 2, North-South; Pair 2 EW: to table 3, "
                       "East-West; Boards 3-4: to table 1"]
     j.close()
+
+
+def test_a_table_pinned_to_the_files_commitment_is_told_which_to_pin() -> None:
+    """Audit 70, F1's knock-on: a table whose ``[duplicate] commitment`` pins the whole file's commitment
+    (``boards commit``), where the session commits to the boards it plays, refuses every record; the
+    refusal now says so and what to pin, not only "records of another session"."""
+    from laws.duplicate.deal import Board
+
+    whole = commitment([*RECS.values(), *(Board.numbered(6 + n, b.deal) for n, b in records(2, seed=9).items())])
+    v = check_records(_part(3, 4), whole, configured=True)
+    assert not v.taken and v.said() == (
+        f"the records are committed to {ROOT[:16]}..., not to the {whole[:16]}... [duplicate] commitment pins "
+        "(records of another session, or a pin of the file's commitment: pin the session commitment "
+        "'cardtable duplicate open' prints, to the boards played): none taken")
+    assert sorted(check_records(_part(3, 4), ROOT, configured=True).taken) == [3, 4]

@@ -46,20 +46,38 @@ def kind_of(path: str | Path) -> str:
     return suffix
 
 
-def parse_hand_records(data: bytes, kind: str, file: str, first: int = 1) -> list[Board]:
-    """The boards of a file's bytes in the given format (``first``: the first board of a BRI file, or
-    of a DUP file without duplication control)."""
+def parse_hand_records(data: bytes, kind: str, file: str, first: int | None = None, *,
+                       option: str = "--first") -> list[Board]:
+    """The boards of a file's bytes in the given format.
+
+    ``first`` numbers the boards of a file that has no numbers of its own (a BRI file, a DUP file whose
+    duplication control is blank); ``None`` is 1. A file that numbers its own boards (PBN's ``[Board]``, a
+    DUP's duplication control) keeps its numbers, and a ``first`` other than its first board is refused,
+    naming ``option``: ignored, it let ``--first 1`` on boards 17-32 pass and a session then find no board 1.
+    """
     if kind == "pbn":
-        return read_pbn(data, file)
+        return _own_numbers(read_pbn(data, file), file, first, "[Board]", option)
     if kind == "bri":
-        return read_bri(data, file, first)
+        return read_bri(data, file, 1 if first is None else first)
     if kind == "dup":
-        return read_dup(data, file, first)
+        boards = read_dup(data, file, 1 if first is None else first)
+        # numbered from ``first`` unless the control numbers them: a first board that is not ``first`` is the control's
+        return _own_numbers(boards, file, first, "its duplication control", option)
     raise HandRecordError(file, f"unknown format {kind!r} (want pbn, bri or dup)")
 
 
-def read_hand_records(path: str | Path, first: int = 1) -> list[Board]:
-    """Read a hand-record file, its format chosen by the extension.
+def _own_numbers(boards: list[Board], file: str, first: int | None, how: str, option: str) -> list[Board]:
+    """``boards`` when ``first`` is not given or is their first number; else the refusal."""
+    low = min((b.number for b in boards), default=first)
+    if first is not None and low != first:
+        raise HandRecordError(file, f"numbers its own boards, from {low} ({how}): {option} {first} cannot "
+                              f"apply; leave {option} out")
+    return boards
+
+
+def read_hand_records(path: str | Path, first: int | None = None, *, option: str = "--first") -> list[Board]:
+    """Read a hand-record file, its format chosen by the extension (``first`` and ``option``: as
+    :func:`parse_hand_records`).
 
     Only a regular file is read (a FIFO, a device or a folder is refused at once, never waited on), and
     at most :data:`MAX_BYTES` of it: a bigger one is refused by its size before anything is read. The
@@ -67,7 +85,7 @@ def read_hand_records(path: str | Path, first: int = 1) -> list[Board]:
     """
     name = Path(path).name
     kind = kind_of(path)
-    return parse_hand_records(_bounded_bytes(path, name), kind, name, first)
+    return parse_hand_records(_bounded_bytes(path, name), kind, name, first, option=option)
 
 
 _NOT_REGULAR = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (a named pipe)"),

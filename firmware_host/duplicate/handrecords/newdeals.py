@@ -92,13 +92,17 @@ class FingerprintStore:
 
     def entries(self) -> dict[str, str]:
         """Fingerprint -> where it was used (``"board 7 of session S"``); empty if there is no file yet."""
+        return {fp: f"board {board} of session {session!r}" for fp, (board, session) in self.recorded().items()}
+
+    def recorded(self) -> dict[str, tuple[str, str]]:
+        """Fingerprint -> the board number and the session it was first recorded under."""
         try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return {}
         except OSError as exc:
             raise HandRecordError(str(self.path), f"cannot be read ({exc.strerror or exc})") from None
-        out: dict[str, str] = {}
+        out: dict[str, tuple[str, str]] = {}
         for lineno, line in enumerate(text.splitlines(), 1):
             if not line.strip() or line.startswith("#"):
                 continue
@@ -106,7 +110,7 @@ class FingerprintStore:
             if len(parts) < 3 or len(parts[0]) != 64 or not all(c in "0123456789abcdef" for c in parts[0]):
                 raise HandRecordError(str(self.path), f"not '<fingerprint> <board> <session>': {line[:60]!r}",
                                       where=f"line {lineno}")
-            out.setdefault(parts[0], f"board {parts[1]} of session {parts[2]!r}")
+            out.setdefault(parts[0], (parts[1], parts[2]))
         return out
 
     def fingerprints(self) -> frozenset[str]:

@@ -69,6 +69,7 @@ def _games(text: str, file: str) -> Iterator[_Game]:
     no further); commentary, comments, directives and section data stepped over."""
     game: _Game | None = None
     in_comment = False
+    opened: tuple[int, _Game | None] = (0, None)   # the line and the game of the last '{' opened
     for lineno, line in enumerate(_LINE_END.split(text), 1):
         if not in_comment and not line.strip():
             if game is not None and game.tags:
@@ -91,7 +92,7 @@ def _games(text: str, file: str) -> Iterator[_Game]:
             elif c == ";":
                 break
             elif c == "{":
-                in_comment, i = True, i + 1
+                in_comment, i, opened = True, i + 1, (lineno, game)
             elif c == "[":
                 name, value, i = _tag(line, i, lineno, file)
                 if game is None:
@@ -104,8 +105,12 @@ def _games(text: str, file: str) -> Iterator[_Game]:
             else:  # section data (calls, cards, table rows): step over the token
                 while i < len(line) and not line[i].isspace() and line[i] not in "[{;":
                     i += 1
-    if in_comment:
-        raise HandRecordError(file, "a '{' commentary is never closed with '}'")
+    if in_comment:   # named where it opened: everything after it was taken as commentary
+        line, where = opened
+        said = where.tags.get("board", ("", 0))[0].strip() if where is not None else ""
+        board = int(said) if said.isascii() and said.isdigit() and len(said) <= 9 and int(said) else None
+        raise HandRecordError(file, "a '{' commentary opened here is never closed with '}' (everything after "
+                              "it is commentary)", board=board, where=f"line {line}")
     if game is not None and game.tags:
         yield game
 
