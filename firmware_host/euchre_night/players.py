@@ -24,8 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from laws.cards import Card, Seat, clockwise_from
-from laws.games.euchre_hands import power
-from laws.games.euchre_play import effective_suit
+from laws.games.euchre_hands import effective_suit, power
 
 PACK = [Card.parse(r + s) for s in "SHDC" for r in "AKQJT987"]
 

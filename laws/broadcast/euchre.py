@@ -20,8 +20,7 @@ from typing import Any
 
 from laws.broadcast.feed import Fold, Item
 from laws.cards import Card, Seat
-from laws.games.euchre_hands import power
-from laws.games.euchre_play import effective_suit
+from laws.games.euchre_hands import effective_suit, power
 
 SEATS = ("N", "E", "S", "W")
 

@@ -13,8 +13,7 @@ from typing import Any
 
 from laws.cards import Seat, Side
 from laws.euchre_night.form import NOTATION
-from laws.games.euchre_hands import active, power
-from laws.games.euchre_play import effective_suit, tricks
+from laws.games.euchre_hands import active, effective_suit, power, tricks
 from laws.state import DealState
 
 PENALTY_CLAUSES = ("EU-63", "EU-90", "EU-50")

@@ -11,8 +11,7 @@ from laws.cards import SUIT_NAMES, Seat
 from laws.events import DemandMade
 from laws.games.base import Clause, Registry, seat_name, side_text, the_card
 from laws.games.euchre_bidding import LAW_89, early_lead
-from laws.games.euchre_hands import active, current, held, sits_out
-from laws.games.euchre_play import tricks
+from laws.games.euchre_hands import active, current, held, sits_out, tricks
 from laws.games.euchre_tricks import adversaries_claim, judged
 from laws.rulings import Remedy, Ruling
 from laws.state import Call, Claim, TableState

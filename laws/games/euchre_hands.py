@@ -11,10 +11,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from laws.cards import Card, Seat, clockwise_from
-from laws.games.euchre_play import effective_suit, tricks
 from laws.state import DealState
 
 _SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
+
+
+def effective_suit(card: Card, trump: str | None) -> str:
+    """The suit a card belongs to in play: the left bower (knave of trump's colour) is a trump."""
+    if trump is not None and card.rank == "J" and card.suit == _SAME_COLOUR[trump]:
+        return trump
+    return card.suit
+
+
+Plays = list[tuple[Seat, Card]]
+
+
+def tricks(d: DealState, plays: Plays) -> list[Plays]:
+    """The plays grouped into tricks (three cards each when a lone hand's partner sits out)."""
+    size = 3 if d.alone_seat is not None else 4
+    return [plays[i:i + size] for i in range(0, len(plays), size)]
 
 
 def power(card: Card, trump: str, led: str) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from laws.cards import Card, Seat, Side
+from laws.cards import Seat, Side
 from laws.events import (
     CandidateArrived,
     CardPlayed,
@@ -23,11 +23,11 @@ from laws.events import (
     ResultRecorded,
 )
 from laws.games.base import Clause, Registry, seat_name, side_text
+from laws.games.euchre_hands import Plays, active, effective_suit, power, tricks
 from laws.rulings import Remedy, Ruling
 from laws.state import DealState, Phase, TableState
 
 HAND = 5
-_SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
 
 
 def setup(state: TableState) -> None:
@@ -93,22 +93,6 @@ def misdeal_ruling(c: Clause, s: TableState, fault: str) -> Ruling:
 
 
 # -- tricks and revokes --------------------------------------------------------------------------------
-
-def effective_suit(card: Card, trump: str | None) -> str:
-    """The suit a card belongs to in play: the left bower (knave of trump's colour) is a trump."""
-    if trump is not None and card.rank == "J" and card.suit == _SAME_COLOUR[trump]:
-        return trump
-    return card.suit
-
-
-Plays = list[tuple[Seat, Card]]
-
-
-def tricks(d: DealState, plays: Plays) -> list[Plays]:
-    """The plays grouped into tricks (three cards each when a lone hand's partner sits out)."""
-    size = 3 if d.alone_seat is not None else 4
-    return [plays[i:i + size] for i in range(0, len(plays), size)]
-
 
 def _certain_revoke(d: DealState, plays: Plays, seat: Seat, led: str, before: int) -> bool:
     """Did ``seat`` hold a card of suit ``led`` when it played the ``before``-th card of ``plays``?"""
@@ -368,7 +352,6 @@ def compared(s: TableState, e: ResultRecorded) -> tuple[dict[str, Any], dict[str
 
 def tricks_taken(d: DealState) -> dict[Side, int] | None:
     """Tricks each side took, from the cards played (None: five tricks were not played out)."""
-    from laws.games.euchre_hands import active, power
     trump = d.trump_suit
     if trump is None:
         return None

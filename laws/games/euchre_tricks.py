@@ -61,6 +61,7 @@ from laws.games.euchre_hands import (
     beats,
     could,
     current,
+    effective_suit,
     held,
     lawful,
     power,
@@ -68,7 +69,7 @@ from laws.games.euchre_hands import (
     sits_out,
     sure_winner,
 )
-from laws.games.euchre_play import effective_suit, settle
+from laws.games.euchre_play import settle
 from laws.rulings import Remedy, Ruling
 from laws.state import Call, Claim, DealState, Phase, TableState
 

@@ -8,8 +8,8 @@ from typing import Any
 from laws.cards import RANKS, Card, Seat, clockwise_from, full_pack
 from laws.engine import LawEngine
 from laws.events import Event, event_from_dict
+from laws.games.euchre_hands import effective_suit
 from laws.games.euchre_hands import power as euchre_power
-from laws.games.euchre_play import effective_suit
 from laws.rulings import Ruling
 
 BRIDGE_PACK = full_pack(RANKS)

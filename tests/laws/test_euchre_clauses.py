@@ -283,7 +283,7 @@ def test_EU_62_revoke_established_and_penalised() -> None:
     # find a lead suit that South holds, and make South discard something else
     lead_card = hands[E_][0]
     led = lead_card.suit if not (lead_card.rank == "J") else lead_card.suit
-    from laws.games.euchre_play import effective_suit
+    from laws.games.euchre_hands import effective_suit
     led = effective_suit(lead_card, trump)
     south_has = [c for c in hands[S] if effective_suit(c, trump) == led]
     south_other = [c for c in hands[S] if effective_suit(c, trump) != led]

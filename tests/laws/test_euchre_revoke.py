@@ -101,7 +101,7 @@ def test_EU_62_following_suit_or_void_is_no_revoke() -> None:
 
 
 def test_EU_62_left_bower_counts_as_trump() -> None:
-    from laws.games.euchre_play import effective_suit
+    from laws.games.euchre_hands import effective_suit
     assert effective_suit(Card.parse("JD"), "H") == "H"
     assert effective_suit(Card.parse("JD"), "S") == "D"
 
