@@ -45,6 +45,7 @@ def as_typed(value: object, most: int = 20) -> str:
             text = json.dumps(value, default=_in_words, ensure_ascii=False)
         except (TypeError, ValueError):
             text = type(value).__name__
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)   # one line: \x85, \u2028 escaped
     return text if len(text) <= most else text[:most] + "…"
 
 

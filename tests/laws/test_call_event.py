@@ -58,3 +58,13 @@ def test_a_refusal_quotes_the_value_as_written_not_as_python_spells_it(bad: dict
     with pytest.raises(EventFormatError) as err:
         event_from_dict(bad)
     assert str(err.value) == message
+
+
+def test_a_quoted_value_stays_on_one_line_whatever_it_holds() -> None:
+    """A key holding NEL (U+0085) or a line separator, quoted as JSON writes it, split the one-line message
+    into two (``str.splitlines`` breaks there): they are escaped like any character that does not print."""
+    from laws.errors import as_typed, quoted
+
+    for value in ({"\x85": None}, "a\u2028b", ["x\ny"], "tab\there"):
+        for text in (as_typed(value, 80), quoted(value, 80)):
+            assert len(text.splitlines()) == 1 and text.isprintable(), (value, text)
