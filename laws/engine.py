@@ -308,6 +308,9 @@ class LawEngine:
         elif r.remedy is Remedy.CLAIM_OPTION:
             self._open_claim(r)
         elif r.remedy is Remedy.FORMATION:
+            if s.deal is not None and r.extra.get("deal_set_aside") == s.deal.number:
+                s.deal.void = True   # dealt before the table was formed: set aside unscored (CB-draw)
+                s.claims.clear()
             seats = r.extra.get("seats") or {}
             s.players = {Seat(seat): name for name, seat in seats.items()}
             if r.dealer is not None:

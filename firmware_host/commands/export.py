@@ -8,7 +8,9 @@ The journal is opened read-only and verified first. A broken hash chain is refus
 ``{Not verified: ...}`` commentary (PBN), and rows there that are not events are left out, each said on
 standard error. An event row that is not in the event format is refused (exit 2) naming the row, or
 with ``--force`` left out and named. Exit 2 as well for a journal that cannot be read and an output
-file that cannot be written (a missing folder, a directory).
+file that cannot be written (a missing folder, a directory). PBN's boards are numbered 1, 2, ... over the
+hands written; each bridge deal of the table left out (voided, not read whole, not yet over) is named on
+standard error with its number at the table and why.
 """
 
 from __future__ import annotations
@@ -120,7 +122,7 @@ def _history(args: argparse.Namespace, out: Path | None) -> tuple[str, str]:
     """The journal's history as JSON Lines events or PBN boards, and what was written."""
     from firmware_host.config import load_config
     from firmware_host.records.journal import Journal
-    from firmware_host.records.pbn import deals_from_events, pbn_text, session_tags
+    from firmware_host.records.pbn import boards_from_events, pbn_text, session_tags
 
     cfg = load_config(args.config, check_devices=False)
     with Journal.open_readonly(data_dir_from_args(args)) as journal:
@@ -149,10 +151,14 @@ def _history(args: argparse.Namespace, out: Path | None) -> tuple[str, str]:
                        "PBN holds bridge deals only: nothing to export (cardtable export jsonl writes "
                        "any game's history)", 2)
     try:
-        deals = deals_from_events(events, **session_tags(cfg.table.name))
-        return pbn_text(deals), f"{len(deals)} boards"
+        deals, left_out = boards_from_events(events, **session_tags(cfg.table.name))
     except ValueError as exc:
         raise _Refused(f"{journal.path}: cannot write PBN: {exc}", 2) from None
+    # boards are numbered over the hands written: each deal of the table left out is named, so that a
+    # board number that is not the table's deal number never goes unexplained
+    for gap in left_out:
+        print(f"cardtable: {journal.path}: {gap.message()}", file=sys.stderr)
+    return pbn_text(deals), f"{len(deals)} boards"
 
 
 def _run(args: argparse.Namespace) -> int:

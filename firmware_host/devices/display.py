@@ -85,10 +85,20 @@ def progress_text(snap: dict[str, Any], deal_size: int) -> Text:
     filled = min(width, round(width * dealt / deal_size)) if deal_size else 0
     bar = "█" * filled + "·" * (width - filled)
     seats = " ".join(f"{s} {counts.get(s, 0):2d}" for s in "NESW") if what == "dealt" else ""
-    phase = snap.get("phase") or "starting"
     name = f"board {dup['board']}" if dup.get("board") else f"deal {snap.get('deal', 0)}"
     line = f"{name}  [{bar}] {dealt:2d}/{deal_size} {what}  {seats}".rstrip()
-    return Text(f"{line}  phase {phase}")
+    return Text(f"{line}  phase {phase_words(snap)}")
+
+
+def phase_words(snap: dict[str, Any]) -> str:
+    """The phase as a player reads it. The law engine's play phase begins with the first card played, so
+    from the close of the auction to the opening lead (a claim made then included) it is still in its
+    auction phase; the line said "phase auction" under THE CONTRACT. Once a contract stands it says
+    "opening lead" until the lead is made."""
+    phase = str(snap.get("phase") or "starting")
+    if phase == "auction" and (snap.get("bridge") or {}).get("contract"):
+        return "opening lead"
+    return phase
 
 
 class _LogTail(logging.Handler):
@@ -229,7 +239,7 @@ class TerminalDisplay:
             if self._live is not None:
                 self._live.update(self._render(), refresh=True)
                 return
-            key = (snap.get("phase"), snap.get("deal"), tuple(sorted(snap.get("lamps", {}).items())))
+            key = (phase_words(snap), snap.get("deal"), tuple(sorted(snap.get("lamps", {}).items())))
             if key != self._last_phase:
                 self._last_phase = key
                 self.console.print(progress_text(snap, self.deal_size))

@@ -135,7 +135,9 @@ _NAMES_DEALER = frozenset({Remedy.REDEAL, Remedy.MISDEAL, Remedy.LOSE_DEAL, Reme
 def title(r: Ruling) -> str:
     """What to do, with who deals next and which pack where that matters."""
     head = headline(r)
-    if r.dealer is not None and r.remedy in _NAMES_DEALER:
+    # a passed-out deal names who deals next as a redeal does (its ruling's ``dealer``; none at duplicate)
+    passed_out = r.remedy is Remedy.CONTRACT and bool(r.extra.get("passed_out"))
+    if r.dealer is not None and (r.remedy in _NAMES_DEALER or passed_out):
         head += f" — {SEAT_NAMES[r.dealer.value]} deals"
     if r.pack and r.remedy in (Remedy.REPLACE_PACK, Remedy.RESTORE_PACK):
         head += f" (pack {r.pack})"

@@ -14,8 +14,13 @@ cards in each hand and its hand is finished: a ``result`` event before the next 
 table's own end of the hand from the cards (the last trick, a claim agreed or ruled, four passes). The
 events are also fed to a law engine, which rules the auction and the play exactly as the table did; when
 the table recorded them, the contract, declarer and result are the cards' (as the table scored them), not
-a typed result's. A hand still in the auction or in play is left out (it becomes a board once it ends),
-and so is a deal dealt again (redeal).
+a typed result's. A deal dealt one card short whose card turned up and was ruled to belong to the short
+hand (``CB-missing-found``) is written as it stood once the card was restored, as the table played it.
+A hand still in the auction or in play is left out (it becomes a board once it ends), and so is a deal
+dealt again (redeal) or set aside, and one the journal cannot give whole (a card not read); boards are
+numbered 1, 2, ... over the hands written, so ``boards_from_events`` also says, for each deal of the
+table left out, its number (the table's, as its rulings give it) and why, and ``cardtable export pbn``
+says it on standard error.
 
 Vulnerability follows rubber scoring: a side that has won a game of the current rubber is vulnerable.
 Games are worked out from each ``result`` (contract, declarer, and ``tricks`` = tricks won by declarer):
@@ -32,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from laws.cards import RANKS, SUITS, Card, Seat, Side, clockwise_from
+from laws.rulings import Remedy, Ruling
 
 VULNERABILITIES = ("None", "NS", "EW", "All")
 _CONTRACT = re.compile(r"^([1-7])(C|D|H|S|NT|N)(XX|X)?$")
@@ -179,10 +185,25 @@ class RubberState:
                 self.games = {Side.NS: 0, Side.EW: 0}
 
 
+@dataclass(frozen=True)
+class LeftOut:
+    """A deal of the table that is no board of the PBN: ``deal`` is its number at the table (the ``deal``
+    of its rulings; None if the table did not take its start) and ``why`` says why, in words."""
+
+    deal: int | None
+    why: str
+
+    def message(self) -> str:
+        """``deal 8: left out of the PBN: ...`` (one line, for standard error)."""
+        which = f"deal {self.deal}" if self.deal is not None else "a deal the table did not start"
+        return f"{which}: left out of the PBN: {self.why}"
+
+
 @dataclass
 class _Open:
     dealer: Seat
     date: str
+    number: int | None = None
     hands: dict[Seat, list[Card]] = field(default_factory=lambda: {s: [] for s in Seat})
     unknown: bool = False
     ended: bool = False
@@ -198,13 +219,41 @@ class _Table:
     def __init__(self) -> None:
         from laws.engine import LawEngine
         self.engine = LawEngine("contract-bridge")
+        self.voided_by: Ruling | None = None   # the ruling that voided the current deal
 
     def feed(self, ev: dict[str, Any]) -> None:
         from laws.events import EventFormatError, event_from_dict
+        d = self.engine.state.deal
+        void = d is not None and d.void
         try:
-            self.engine.feed(event_from_dict(ev))
+            rulings = self.engine.feed(event_from_dict(ev))
         except (EventFormatError, ValueError):  # refused at the table too (journaled as not applied)
-            pass
+            return
+        d = self.engine.state.deal
+        if ev.get("type") == "deal_start":
+            self.voided_by = None
+        elif d is not None and d.void and not void and rulings:
+            self.voided_by = rulings[-1]
+
+    def started(self) -> int | None:
+        """The number of the deal the last ``deal_start`` began (None: the engine did not take it)."""
+        d = self.engine.state.deal
+        return d.number if d is not None and not d.ended and not d.dealt else None
+
+    def void(self) -> bool:
+        d = self.engine.state.deal
+        return d is not None and d.void
+
+    def whole_hands(self, hands: dict[Seat, list[Card]]) -> dict[Seat, list[Card]]:
+        """``hands`` as dealt, or the engine's when they hold a card the table restored to a short hand
+        (``CB-missing-found``: found loose or with that hand, it is deemed to belong there): 13 a seat."""
+        d = self.engine.state.deal
+        if d is None or d.void or all(len(h) == 13 for h in hands.values()):
+            return hands
+        mine = {s: list(d.hands[s]) for s in Seat}
+        if any(len(h) != 13 for h in mine.values()) or any(not set(hands[s]) <= set(mine[s]) for s in Seat):
+            return hands
+        return mine
 
     def hand(self) -> tuple[dict[str, Any] | None, tuple[str, ...], tuple[str, ...]]:
         """The deal's result from the cards (or None), and its auction and play sections."""
@@ -249,7 +298,15 @@ def _seats_from_draw(ev: dict[str, Any]) -> dict[Seat, str]:
 
 def deals_from_events(events: Iterable[dict[str, Any]], *, event: str = "", site: str = "",
                       date: str | None = None) -> list[PbnDeal]:
-    """The completed bridge deals in a history of event dicts, numbered 1, 2, ... in order.
+    """The completed bridge deals in a history of event dicts, numbered 1, 2, ... in order
+    (``boards_from_events`` without the deals left out)."""
+    return boards_from_events(events, event=event, site=site, date=date)[0]
+
+
+def boards_from_events(events: Iterable[dict[str, Any]], *, event: str = "", site: str = "",
+                       date: str | None = None) -> tuple[list[PbnDeal], list[LeftOut]]:
+    """The completed bridge deals in a history of event dicts, numbered 1, 2, ... in order, and the
+    bridge deals left out, each with why (a board number then belongs to the next hand written).
 
     Args:
         events: event dicts in ``laws.events`` format (``Journal.events()``).
@@ -262,28 +319,32 @@ def deals_from_events(events: Iterable[dict[str, Any]], *, event: str = "", site
             whose contract PBN cannot write.
 
     Returns:
-        The boards; deals of a euchre game (``{"type": "game", "game": "euchre"}``) are skipped.
+        The boards, and the deals left out; deals of a euchre game (``{"type": "game", "game":
+        "euchre"}``) are skipped without a word.
     """
     default_date = date or time.strftime("%Y.%m.%d")
     players: dict[Seat, str] = {}
     rubber = RubberState()
     bridge = True
     out: list[PbnDeal] = []
+    left_out: list[LeftOut] = []
     current: _Open | None = None
 
     table = _Table()
 
-    def close() -> None:
+    def close(last: bool = False) -> None:
         nonlocal current
         d, current = current, None
-        if d is not None and bridge:
-            got, d.auction, d.play = table.hand()
-            d.result = got or d.result
-        if d is None or not bridge or d.unknown or not d.ended or d.result is None:
+        if d is None or not bridge:
             return
-        if any(len(h) != 13 for h in d.hands.values()) or len({c for h in d.hands.values() for c in h}) != 52:
-            return
+        got, d.auction, d.play = table.hand()
+        d.result = got or d.result
+        d.hands = table.whole_hands(d.hands)
+        why = _why_left_out(d, table, last)
         r = d.result
+        if why or r is None:
+            left_out.append(LeftOut(d.number, why))
+            return
         declarer = Seat(r["declarer"]) if r.get("declarer") else None
         try:
             contract = normalise_contract(r["contract"]) if r.get("contract") else None
@@ -317,7 +378,8 @@ def deals_from_events(events: Iterable[dict[str, Any]], *, event: str = "", site
                     players[seat] = ev["substitute"]
         elif kind == "deal_start":
             close()
-            current = _Open(Seat(ev["dealer"]), _date_of(ev, default_date), unverified=bool(ev.get("unverified")))
+            current = _Open(Seat(ev["dealer"]), _date_of(ev, default_date), unverified=bool(ev.get("unverified")),
+                            number=table.started() if bridge else None)
         elif current is not None and kind == "card_dealt":
             if ev.get("card") is None:
                 current.unknown = True
@@ -328,5 +390,30 @@ def deals_from_events(events: Iterable[dict[str, Any]], *, event: str = "", site
         elif current is not None and kind == "result":
             current.result = ev
             close()
-    close()
-    return out
+    close(last=True)
+    return out, left_out
+
+
+def _why_left_out(d: _Open, table: _Table, last: bool) -> str:
+    """Why deal ``d`` is no board ("" when it is one), in words for standard error; ``last``: no event
+    follows it in the history (its hand may still be under way)."""
+    if table.void():
+        r = table.voided_by
+        if r is not None and r.remedy is Remedy.FORMATION:
+            return f"the draw that formed the table after it was dealt set it aside unscored ({r.clause})"
+        return f"a ruling{f' ({r.clause})' if r is not None else ''} voided it: it was not played"
+    if d.unknown:
+        return "a card of it was not read (the shoe named no card), so its hands are not known"
+    if not d.ended:
+        return "its dealing never ended"
+    counts = {s: len(h) for s, h in d.hands.items()}
+    if any(n != 13 for n in counts.values()):
+        return ("its hands were never whole (" + ", ".join(f"{s.value} {n}" for s, n in counts.items()) +
+                " cards) and no ruling restored them")
+    if len({c for h in d.hands.values() for c in h}) != 52:
+        return "a card of it was dealt twice"
+    if d.result is None and last:
+        return "its hand has not ended (it becomes a board once it ends)"
+    if d.result is None:
+        return "no result was recorded for it before the next deal began"
+    return ""

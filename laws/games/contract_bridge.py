@@ -78,7 +78,7 @@ def draw(c: Clause, s: TableState, e: CardsDrawn) -> list[Ruling]:
     new partnerships start a rubber of their own from nothing, whatever seats they take."""
     from laws.formation import bridge_draw
     from laws.scoring.bridge import RubberScore
-    out = bridge_draw(e.cuts, seats=e.seats)   # a draw refused (bad seats) changes nothing
+    out = _set_aside(s, bridge_draw(e.cuts, seats=e.seats))   # a draw refused (bad seats) changes nothing
     score: RubberScore = s.game_state["score"]
     if score.hands == 0 or score.over or not any(r.remedy is Remedy.FORMATION for r in out):
         return out
@@ -89,6 +89,22 @@ def draw(c: Clause, s: TableState, e: CardsDrawn) -> list[Ruling]:
     closed = score.unfinished(players)
     s.game_state["score"] = RubberScore()
     return closed + out
+
+
+def _set_aside(s: TableState, out: list[Ruling]) -> list[Ruling]:
+    """A draw that forms the table while a hand dealt before it is bid, played or awaits its result: the
+    new table does not play the old one's hand, so the formation says that deal is set aside unscored
+    and dealt again (``deal_set_aside``: its number; the engine voids it). The draw comes before the pack
+    goes into the shoe; without a word a dealt hand vanished and the next call was dropped unexplained."""
+    d = s.deal
+    live = d is not None and not d.void and d.ended and s.phase in (Phase.AUCTION, Phase.PLAY, Phase.SCORING)
+    if d is None or not live or bridge_hand.scored_from_cards(s):
+        return out
+    def note(r: Ruling) -> str:
+        return (f" Deal {d.number} was dealt before the table was formed, so it is set aside unscored; the "
+                f"cards are shuffled, cut and dealt again, by {r.extra.get('dealer_name')}.")
+    return [replace(r, reason=r.reason + note(r), extra={**r.extra, "deal_set_aside": d.number})
+            if r.remedy is Remedy.FORMATION else r for r in out]
 
 
 # -- shuffle and cut ----------------------------------------------------------------------------------

@@ -6,11 +6,22 @@ from __future__ import annotations
 
 import pytest
 
+from firmware_host.devices.display_text import ruling_text
 from laws.cards import Card, Seat, Side
 from laws.engine import LawEngine
-from laws.events import CardsDrawn, ResultRecorded
+from laws.events import (
+    CallMade,
+    CardPlayed,
+    CardsDrawn,
+    ClaimAnswered,
+    Event,
+    PlayEnded,
+    ResultRecorded,
+    TricksClaimed,
+)
 from laws.rulings import Remedy, Ruling
-from tests.laws.bridge_table import DRAW, MIXED, dealt
+from laws.state import Phase
+from tests.laws.bridge_table import DRAW, MIXED, calls, dealt
 
 # Ann and Cy now draw the two highest: Ann deals from North, Cy sits South, Bob West, Di East.
 REDRAW = CardsDrawn((("Ann", Card.parse("AS")), ("Bob", Card.parse("2C")), ("Cy", Card.parse("KH")),
@@ -98,3 +109,55 @@ def test_a_draw_right_after_a_finished_rubber_closes_nothing() -> None:
     _hand(eng, Seat.N, Seat.N, "4S", 10)
     assert _remedies(_hand(eng, Seat.E, Seat.N, "3NT", 9))[-1] == "rubber_won"
     assert _remedies(eng.feed(REDRAW)) == ["formation"]
+
+
+# A draw entered after the shoe has dealt (audit 69): the new table does not play the old one's hand. The
+# formation threw that deal away with nothing said (the next call was dropped unexplained); it says so.
+SET_ASIDE = ("Deal 1 was dealt before the table was formed, so it is set aside unscored; the cards are "
+             "shuffled, cut and dealt again, by Ann.")
+
+
+def _dealt_then(*events: Event) -> LawEngine:
+    """A table formed, deal 1 dealt whole by North, then ``events``."""
+    eng = LawEngine("contract-bridge")
+    eng.feed(DRAW)
+    for e in (*dealt(MIXED, Seat.N), *events):
+        eng.feed(e)
+    return eng
+
+
+@pytest.mark.parametrize("events", [(), calls(Seat.N, "1NT pass"), (*calls(Seat.N, "1NT pass pass pass"),
+                                                                    CardPlayed(Seat.E, Card.parse("AS")))],
+                         ids=["before the first call", "in the auction", "in the play"])
+def test_a_draw_after_the_deal_sets_the_dealt_hand_aside_and_says_so(events: tuple[Event, ...]) -> None:
+    eng = _dealt_then(*events)
+    [formed] = eng.feed(REDRAW)
+    assert formed.remedy is Remedy.FORMATION and formed.extra["deal_set_aside"] == 1
+    assert formed.reason.endswith(SET_ASIDE)
+    assert ruling_text(formed).endswith(SET_ASIDE)                     # what the display shows
+    assert eng.state.deal is not None and eng.state.deal.void and eng.state.phase is Phase.SHUFFLE
+    assert eng.feed(CallMade(Seat.E, "1NT")) == [] and eng.ignored    # the old hand's calls: none taken
+    # the new table's first deal, by Ann (North), is bid and scored as usual
+    rulings = _hand(eng, Seat.N, Seat.N, "2S", 8)
+    assert _remedies(rulings) == ["score"] and eng.state.deal.number == 2
+
+
+def test_a_draw_while_a_typed_result_is_awaited_sets_the_hand_aside() -> None:
+    eng = _dealt_then(PlayEnded())                                       # played; no result typed yet
+    [formed] = eng.feed(REDRAW)
+    assert formed.extra["deal_set_aside"] == 1 and formed.reason.endswith(SET_ASIDE)
+
+
+def test_a_draw_after_the_hand_is_over_sets_nothing_aside() -> None:
+    """A hand scored (typed or from its cards) or passed out is over: the draw says nothing of it."""
+    typed = LawEngine("contract-bridge")
+    typed.feed(DRAW)
+    _hand(typed, Seat.N, Seat.N, "1NT", 7)
+    passed = _dealt_then(*calls(Seat.N, "pass pass pass pass"))
+    claimed = _dealt_then(*calls(Seat.N, "1NT pass pass pass"), TricksClaimed(Seat.N, 13),
+                          ClaimAnswered(Seat.E, True))
+    assert claimed.state.deal is not None and claimed.state.deal.bridge.scored is not None
+    for eng in (typed, passed, claimed):
+        formed = eng.feed(REDRAW)[-1]
+        assert formed.remedy is Remedy.FORMATION and "deal_set_aside" not in formed.extra
+        assert "set aside" not in formed.reason and not eng.state.deal.void

@@ -179,7 +179,9 @@ def test_export_refuses_a_broken_chain_and_force_marks_it(tmp_path: Path, capsys
     make_journal(tmp_path, with_game=True)
     db = tmp_path / "journal.sqlite3"
     body = json.loads(sqlite3.connect(db).execute("SELECT body FROM journal WHERE seq = 30").fetchone()[0])
-    _edit_row(db, 30, dict(body, face_up=True))  # the same card, now said to have been dealt face up
+    # the same card, now said to have come from the director (a card said dealt face up would void the deal:
+    # a redeal, no board to mark)
+    _edit_row(db, 30, dict(body, src="director"))
     for fmt in ("jsonl", "pbn"):
         out = tmp_path / f"x.{fmt}"
         rc, _, err = _run(capsys, "export", fmt, "--data-dir", str(tmp_path), "--out", str(out))
@@ -246,13 +248,16 @@ def test_export_pbn_leaves_out_a_hand_still_in_the_auction(tmp_path: Path, capsy
     with Journal.open(tmp_path) as j:
         for e in evs:
             j.append("event", event_to_dict(e), t=100.0)
-    rc, out, _ = _run(capsys, "export", "pbn", "--data-dir", str(tmp_path))
+    rc, out, err = _run(capsys, "export", "pbn", "--data-dir", str(tmp_path))
     assert rc == 0 and out.count("[Board ") == 1 and '[Contract "3NT"]' in out and '[Dealer "W"]' in out
+    # not silently: the deal is named on stderr, with why (audit 69)
+    assert err == (f"cardtable: {tmp_path / 'journal.sqlite3'}: deal 2: left out of the PBN: its hand has not "
+                   "ended (it becomes a board once it ends)\n")
     with Journal.open(tmp_path) as j:
         for e in (PlayEnded(), ResultRecorded(8, declarer=Seat.E, contract="2S")):
             j.append("event", event_to_dict(e), t=101.0)
-    rc, out, _ = _run(capsys, "export", "pbn", "--data-dir", str(tmp_path))
-    assert rc == 0 and out.count("[Board ") == 2 and '[Contract "2S"]' in out
+    rc, out, err = _run(capsys, "export", "pbn", "--data-dir", str(tmp_path))
+    assert rc == 0 and out.count("[Board ") == 2 and '[Contract "2S"]' in out and err == ""
 
 
 def test_export_never_writes_over_the_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,6 +12,7 @@ from endplay.types import Denom, Penalty, Player, Vul
 
 from firmware_host.records.pbn import (
     PbnDeal,
+    boards_from_events,
     deals_from_events,
     normalise_contract,
     pbn_record,
@@ -26,6 +27,7 @@ from laws.events import (
     DealEnded,
     DealStarted,
     GameChosen,
+    MissingCardReported,
     PlayEnded,
     ResultRecorded,
     event_to_dict,
@@ -191,3 +193,52 @@ def test_a_passed_out_board_has_every_mandatory_tag(tmp_path: Path) -> None:
     with path.open() as fp:
         [board] = endplay_pbn.load(fp)
     assert board.contract.is_passout()
+
+
+def _formed() -> list[Any]:
+    return [GameChosen("contract-bridge"),
+            CardsDrawn((("Ann", Card("A", "S")), ("Bo", Card("Q", "S")), ("Cy", Card("K", "S")),
+                        ("Di", Card("J", "S"))), seats={"Ann": Seat.N, "Bo": Seat.E, "Cy": Seat.S, "Di": Seat.W})]
+
+
+def test_a_deal_whose_missing_card_was_restored_is_a_board() -> None:
+    """Audit 69: a deal dealt one card short, the card found loose and ruled to belong to the short hand
+    (CB-missing-found), played out and scored, was left out of the PBN without a word, and every later
+    board took the number of the one after it. It is written as it stood once the card was restored."""
+    hands = random_hands(random.Random(8))
+    lost = hands[Seat.N][12]                                            # the dealer's last card
+    evs: list[Any] = [*_formed(), DealStarted(Seat.N, "A")]
+    evs += [CardDealt(seat, hands[seat][k]) for k in range(13) for seat in clockwise_from(Seat.E)
+            if hands[seat][k] != lost]
+    evs += [DealEnded(), MissingCardReported(lost, Seat.N, "loose"), PlayEnded(),
+            ResultRecorded(11, declarer=Seat.S, contract="3NT")]
+    evs += deal_events(random.Random(9), Seat.E, played=False)[0]
+    evs += [PlayEnded(), ResultRecorded(8, declarer=Seat.W, contract="2H")]
+    boards, left_out = boards_from_events([event_to_dict(e) for e in evs])
+    assert left_out == []
+    assert [(b.board, b.contract) for b in boards] == [(1, "3NT"), (2, "2H")]
+    assert boards[0].hands == hands
+    assert boards[1].vulnerable == "NS"                                 # the restored deal's game counted
+    pbn_record(boards[0])
+
+
+def test_each_deal_left_out_is_named_with_why() -> None:
+    """Board numbers run over the hands written: each deal of the table that is not one says which (its
+    number at the table, as its rulings give it) and why, so that no board number shifts unexplained."""
+    rng = random.Random(10)
+    evs: list[Any] = _formed()
+    first, hands = deal_events(rng, Seat.N, played=False)
+    evs += [*first[:3], CardDealt(first[3].seat, hands[Seat.N][0], face_up=True)]    # faced: a redeal
+    evs += first                                                                   # dealt again: 2
+    evs += [PlayEnded(), ResultRecorded(9, declarer=Seat.N, contract="3NT")]
+    short, hands = deal_events(rng, Seat.E, played=False)                          # 3: a card short,
+    evs += [e for e in short if not (isinstance(e, CardDealt) and e.card == hands[Seat.E][12])]
+    evs += [MissingCardReported(hands[Seat.E][12], Seat.E, None)]                  # never found: redeal
+    evs += deal_events(rng, Seat.E, played=False)[0]                               # 4: still in the auction
+    boards, left_out = boards_from_events([event_to_dict(e) for e in evs])
+    assert [b.board for b in boards] == [1]
+    assert [(g.deal, g.why) for g in left_out] == [
+        (1, "a ruling (CB-redeal-faced) voided it: it was not played"),
+        (3, "a ruling (CB-missing-not-found) voided it: it was not played"),
+        (4, "its hand has not ended (it becomes a board once it ends)")]
+    assert left_out[0].message() == "deal 1: left out of the PBN: a ruling (CB-redeal-faced) voided it: it was not played"
