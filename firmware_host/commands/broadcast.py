@@ -104,6 +104,7 @@ def _live(args: argparse.Namespace) -> int:
     from firmware_host.broadcast.live import Releaser, plays_of, session_id, teams_rooms
     from firmware_host.broadcast.page import SpectatorPage, serve
     from firmware_host.broadcast.service import BroadcastService
+    from firmware_host.commands.guard import cannot_listen
     from firmware_host.session.duplicate_session import Session
     from firmware_host.session.journalled import SessionFileError
     from firmware_host.wire.topics import RESERVED_IDS, TABLE_ID
@@ -160,6 +161,11 @@ def _live(args: argparse.Namespace) -> int:
         else:
             session = Session.open(args.session, readonly=True, analyse=False)
             bridge = SessionNames(args.session)     # the pairs' names, read again as each board starts
+        # before anything reaches the broker: a run that cannot serve its page must not clear the boards
+        # another run (the one holding the port) has on the spectators' topics
+        busy = cannot_listen(host, int(port_text))
+        if busy:
+            raise ValueError(f"--listen {args.listen}: {busy}")
     except (ValueError, ReleaseError, SessionFileError, EventNamesError) as exc:
         for reader in (night, bridge):
             if reader is not None:
