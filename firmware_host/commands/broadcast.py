@@ -54,6 +54,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     v.add_argument("--teams", default="", metavar="O:C,...",
                    help="with --rule teams: each match's open-room and closed-room tables, e.g. 1:2,3:4")
     v.add_argument("--lin", default="", metavar="DIR", help="the LIN folder (default SESSION/lin)")
+    v.add_argument("--state", default="", metavar="FILE",
+                   help="what the service has taken, kept across its restarts (default "
+                        "~/.local/state/cardtable/broadcast-<the session's digest>.jsonl)")
     v.add_argument("--listen", default="127.0.0.1:8090", metavar="HOST:PORT", help="the page's address")
     v.add_argument("--private-password-file", default="", metavar="F",
                    help="a private event: the spectators' password (no file: a public event, no login)")
@@ -103,6 +106,7 @@ def _live(args: argparse.Namespace) -> int:
     from firmware_host.broadcast.bridge_names import EventNames, EventNamesError, SessionNames
     from firmware_host.broadcast.live import Releaser, plays_of, session_id, teams_rooms
     from firmware_host.broadcast.page import SpectatorPage, serve
+    from firmware_host.broadcast.received import Received, default_path
     from firmware_host.broadcast.service import BroadcastService
     from firmware_host.commands.guard import cannot_listen
     from firmware_host.session.duplicate_session import Session
@@ -207,7 +211,16 @@ def _live(args: argparse.Namespace) -> int:
         releaser = Releaser(release, dict(setup.tables), plays_of(movement), rooms=rooms, other_room=other,
                             lin_dir=lin, title=title, names_now=bridge.sides, session=session_id(Path(args.session)))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    service = BroadcastService(releaser, args.host, args.port, broadcast_pw)
+    digest = releaser.session or session_id(Path(args.out))
+    try:
+        received = Received(Path(args.state) if args.state else default_path(digest))
+    except OSError as exc:
+        print(f"{name}: --state: {exc.filename}: cannot be written ({exc.strerror})", file=sys.stderr)
+        for reader in (night, bridge):
+            if reader is not None:
+                reader.close()
+        return 2
+    service = BroadcastService(releaser, args.host, args.port, broadcast_pw, received=received)
     service.start()
     page = SpectatorPage(args.host, args.port, spectator_pw, title=title, password=private)
     server = serve(page, host, int(port_text))
@@ -230,5 +243,6 @@ def _live(args: argparse.Namespace) -> int:
             if reader is not None:
                 reader.close()
     print(f"stopped: {releaser.taken} rows taken, {releaser.refused} refused, {service.published} published, "
-          f"{service.cleared} left by an earlier run cleared")
+          f"{service.cleared} left by an earlier run cleared, {service.recovered} kept from an earlier run of this "
+          f"session, {releaser.missed} of boards whose start it never took not shown")
     return 0

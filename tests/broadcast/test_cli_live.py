@@ -109,7 +109,8 @@ def _start(tmp_path: Path, broker_port: int, *args: str) -> tuple[subprocess.Pop
     (tmp_path / "s").write_text("s-pw\n")
     port = free_port()
     proc = subprocess.Popen([*CLI, *args, "--port", str(broker_port), "--password-file", str(tmp_path / "b"),
-                             "--spectator-password-file", str(tmp_path / "s"), "--listen", f"127.0.0.1:{port}"],
+                             "--spectator-password-file", str(tmp_path / "s"), "--listen", f"127.0.0.1:{port}",
+                             "--state", str(tmp_path / "state.jsonl")],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return proc, port
 
