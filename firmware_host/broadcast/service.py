@@ -62,6 +62,8 @@ class BroadcastService:
         self.recovered = 0
         self._republish = False
         self._connections = 0
+        self.login_refused = ""              # the broker's refusal of the login at the first connection
+        self.answered = threading.Event()    # the broker answered the first connection (or cannot be reached)
         self.connected = threading.Event()
         self.published = 0
         self.cleared = 0
@@ -110,6 +112,7 @@ class BroadcastService:
 
     def _on_connect_fail(self, client: Any, userdata: Any) -> None:
         """paho retries quietly: say once that the broker cannot be reached (nothing is released meanwhile)."""
+        self.answered.set()
         if not self._fail_said:
             self._fail_said = True
             log.warning("broadcast: cannot reach the broker at %s:%s (retrying; nothing reaches the spectators "
@@ -118,8 +121,13 @@ class BroadcastService:
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         self._fail_said = False
         if reason_code.is_failure:
-            log.warning("broadcast: the broker refused the login: %s", reason_code)
+            if self._connections == 0 and reason_code.value in (134, 135):   # bad user name or password, not authorized
+                self.login_refused = str(reason_code)   # never accepted: a wrong password file, the command stops
+                self.answered.set()
+                return
+            log.warning("broadcast: the broker refused the login: %s (retrying)", reason_code)
             return
+        self.answered.set()
         self._connections += 1
         if self._connections > 1 and not flags.session_present:
             log.warning("broadcast: the broker kept no session for the broadcast (restarted without persistence, "

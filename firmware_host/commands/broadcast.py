@@ -222,6 +222,15 @@ def _live(args: argparse.Namespace) -> int:
         return 2
     service = BroadcastService(releaser, args.host, args.port, broadcast_pw, received=received)
     service.start()
+    service.answered.wait(10)
+    if service.login_refused:
+        service.stop()
+        for reader in (night, bridge):
+            if reader is not None:
+                reader.close()
+        print(f"{name}: --password-file {args.password_file}: the broker at {args.host}:{args.port} refused the "
+              f"login 'broadcast' ({service.login_refused})", file=sys.stderr)
+        return 2
     page = SpectatorPage(args.host, args.port, spectator_pw, title=title, password=private)
     server = serve(page, host, int(port_text))
     where = releaser.lin_dir or releaser.records_dir

@@ -295,3 +295,20 @@ def test_a_broker_that_cannot_be_reached_is_said(session: Path, tmp_path: Path) 
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=20)
+
+
+def test_a_wrong_broadcast_password_is_refused_in_one_line(session: Path, tmp_path: Path) -> None:
+    """It printed "broadcasting" and repeated "the broker refused the login: Not authorized" forever."""
+    with LocalBroker(tmp_path / "broker", {"broadcast": "b-pw", "spectator": "s-pw"}) as broker:
+        (tmp_path / "wrong").write_text("nope\n")
+        (tmp_path / "s").write_text("s-pw\n")
+        port = free_port()
+        done = subprocess.run([*CLI, "--session", str(session), "--port", str(broker.port), "--lin",
+                               str(tmp_path / "lin"), "--password-file", str(tmp_path / "wrong"),
+                               "--spectator-password-file", str(tmp_path / "s"), "--listen", f"127.0.0.1:{port}",
+                               "--state", str(tmp_path / "state.jsonl")],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2, done
+        assert "broadcasting" not in done.stdout
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert "refused the login 'broadcast'" in done.stderr and "--password-file" in done.stderr
