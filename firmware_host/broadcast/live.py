@@ -117,6 +117,8 @@ class Releaser:
         self.done: dict[tuple[int, int], float] = {}
         self.refused = 0
         self.taken = 0
+        self.missed = 0                             # rows of a board whose start this run never took
+        self._missed_said: set[str] = set()
         self.lin_failed = 0
 
     # -- facts ------------------------------------------------------------------------------------
@@ -172,6 +174,12 @@ class Releaser:
         self.taken += 1
         cur = feed.current
         if cur is None:
+            self.missed += 1
+            if tid not in self._missed_said:
+                self._missed_said.add(tid)
+                log.warning("broadcast: %s sent rows of a board whose start the broadcast never took (it began "
+                            "before the broadcast's first connection, or while a broker without its session "
+                            "was restarted): not shown, counted as missed", tid)
             return []
         if cur.table != self.tables[tid]:
             return self._refuse(topic, f"table {tid} sent a board of table {cur.table}")
@@ -283,6 +291,10 @@ class Releaser:
                 "release": self._stamp(), "items": views, "finished": finished,
                 "summary": euchre_summary(folded) if isinstance(folded, EuchreHand) else summary(folded)}
         return self.topics.spectate_board(play.table, play.board), json.dumps(body, separators=(",", ":"))
+
+    def snapshots(self) -> list[Publication]:
+        """Every board released so far, whole, as first published (sent again on each connection)."""
+        return [self._snapshot(p) for _k, p in sorted(self._boards.items()) if p.released]
 
     def _stamp(self) -> dict[str, Any]:
         """Under what a board message was released: this session, by this rule."""

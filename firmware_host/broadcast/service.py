@@ -10,6 +10,12 @@ It also subscribes to ``<prefix>/spectate/#``: the retained messages an earlier 
 week's session, or this one under another rule) would stay on every spectator's page, hands and all,
 though this run released none of them. Each one found that this run's rule does not release for this
 session (``Releaser.stale``) is cleared (an empty retained message) on the next step.
+
+A restart misses nothing (``docs/broadcast.md``, "A restart"): the service's MQTT session is persistent (a
+stable client id, its login; clean start off; ``SESSION_EXPIRY``), so the broker queues the tables' play
+while it is away; a message is acknowledged (manual acknowledgement) only once it is written to the
+:class:`received.Received` file, which the next run reads back first. On every connection it publishes
+again every board it has released (a broker restarted without its retained messages has lost them).
 """
 
 from __future__ import annotations
@@ -22,10 +28,12 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware_host.broadcast.live import Publication, Releaser
+from firmware_host.broadcast.received import Received
 from firmware_host.wire.subscribed import track_connected
 from firmware_host.wire.topics import BROADCAST_USER
 
 log = logging.getLogger(__name__)
+SESSION_EXPIRY = 24 * 3600   # seconds the broker keeps the broadcast's session, queueing the tables' play
 
 
 class BroadcastService:
@@ -38,16 +46,24 @@ class BroadcastService:
         user: the login (``broadcast``).
         tick: seconds between two looks at what arrived.
         clock: wall-clock seconds (compared with the tables' commit times).
+        received: where what is taken is kept across restarts (None: nowhere, a restart starts empty).
     """
 
     def __init__(self, releaser: Releaser, host: str, port: int, password: str, *, user: str = BROADCAST_USER,
-                 tick: float = 0.02, clock: Callable[[], float] = time.time) -> None:
+                 tick: float = 0.02, clock: Callable[[], float] = time.time,
+                 received: Received | None = None) -> None:
         import paho.mqtt.client as mqtt
 
         self.releaser = releaser
         self.tick = tick
         self.clock = clock
-        self.inbox: deque[tuple[str, bytes]] = deque()
+        self.inbox: deque[tuple[str, bytes, int, int]] = deque()   # topic, payload, mid, qos
+        self.received = received
+        self.recovered = 0
+        self._republish = False
+        self._connections = 0
+        self.login_refused = ""              # the broker's refusal of the login at the first connection
+        self.answered = threading.Event()    # the broker answered the first connection (or cannot be reached)
         self.connected = threading.Event()
         self.published = 0
         self.cleared = 0
@@ -55,7 +71,8 @@ class BroadcastService:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=user, protocol=mqtt.MQTTv5)
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=user, protocol=mqtt.MQTTv5,
+                                  manual_ack=True)   # a play message is acknowledged once written down
         self.client.username_pw_set(user, password)
         self.client.reconnect_delay_set(min_delay=1, max_delay=5)
         self.client.on_connect = self._on_connect
@@ -66,7 +83,20 @@ class BroadcastService:
         self._fail_said = False
 
     def start(self) -> None:
-        self.client.connect_async(self.host, self.port, keepalive=30)
+        """Read back what earlier runs of this session took, then connect (its boards go out on connecting)."""
+        from paho.mqtt.packettypes import PacketTypes
+        from paho.mqtt.properties import Properties
+
+        if self.received is not None:
+            for topic, raw in self.received.read():
+                try:
+                    self.releaser.offer(topic, raw, self.clock())
+                    self.recovered += 1
+                except Exception:   # one message never stops the broadcast
+                    log.exception("broadcast: a message kept in %s could not be taken again", self.received.path)
+        props = Properties(PacketTypes.CONNECT)
+        props.SessionExpiryInterval = SESSION_EXPIRY
+        self.client.connect_async(self.host, self.port, keepalive=30, clean_start=False, properties=props)
         self.client.loop_start()
         self._thread = threading.Thread(target=self._run, name="broadcast", daemon=True)
         self._thread.start()
@@ -77,9 +107,12 @@ class BroadcastService:
             self._thread.join(30)   # a step under way ends first (it may be writing LIN)
         self.client.disconnect()
         self.client.loop_stop()
+        if self.received is not None:
+            self.received.close()
 
     def _on_connect_fail(self, client: Any, userdata: Any) -> None:
         """paho retries quietly: say once that the broker cannot be reached (nothing is released meanwhile)."""
+        self.answered.set()
         if not self._fail_said:
             self._fail_said = True
             log.warning("broadcast: cannot reach the broker at %s:%s (retrying; nothing reaches the spectators "
@@ -88,8 +121,19 @@ class BroadcastService:
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         self._fail_said = False
         if reason_code.is_failure:
-            log.warning("broadcast: the broker refused the login: %s", reason_code)
+            if self._connections == 0 and reason_code.value in (134, 135):   # bad user name or password, not authorized
+                self.login_refused = str(reason_code)   # never accepted: a wrong password file, the command stops
+                self.answered.set()
+                return
+            log.warning("broadcast: the broker refused the login: %s (retrying)", reason_code)
             return
+        self.answered.set()
+        self._connections += 1
+        if self._connections > 1 and not flags.session_present:
+            log.warning("broadcast: the broker kept no session for the broadcast (restarted without persistence, "
+                        "or the session expired): play the tables sent meanwhile is lost to it; a board begun "
+                        "meanwhile is not shown and its rows are counted as missed")
+        self._republish = True   # every board released so far goes out again (the broker may have lost them)
         client.subscribe(self.releaser.topics.play("+"), qos=1)
         client.subscribe(self.releaser.topics.spectate_all, qos=1)   # to learn what earlier runs left
         topic, payload = self.releaser.event_message()
@@ -99,12 +143,14 @@ class BroadcastService:
         if msg.topic.startswith(self.releaser.topics.spectate_root):
             if msg.retain and msg.payload:      # left on the broker (ours as we publish come unretained)
                 self.found.append((msg.topic, msg.payload))
+            client.ack(msg.mid, msg.qos)
             return
-        self.inbox.append((msg.topic, msg.payload))
+        self.inbox.append((msg.topic, msg.payload, msg.mid, msg.qos))
 
     def step(self) -> list[Publication]:
         """Hand what arrived to the releaser, and what time released; publish it all."""
         out: list[Publication] = []
+        acks: list[tuple[int, int]] = []
         with self._lock:
             while self.found:
                 topic, raw = self.found.popleft()
@@ -112,13 +158,24 @@ class BroadcastService:
                     self.client.publish(topic, b"", qos=1, retain=True)   # an empty retained message clears it
                     self.cleared += 1
                     log.info("broadcast: cleared %s, left by an earlier run and not released by this one", topic[:200])
+            if self._republish:
+                self._republish = False
+                out += self.releaser.snapshots()
             while self.inbox:
-                topic, raw = self.inbox.popleft()
+                topic, raw, mid, qos = self.inbox.popleft()
+                taken = self.releaser.taken
                 try:
                     out += self.releaser.offer(topic, raw, self.clock())
                 except Exception:   # one message never stops the broadcast
                     log.exception("broadcast: a message on %s could not be taken", topic[:200])
+                if self.received is not None and self.releaser.taken > taken:
+                    self.received.append(topic, raw)
+                acks.append((mid, qos))
+            if acks and self.received is not None:
+                self.received.sync()   # on the disk before the broker forgets it (a failure: no ack, resent)
             out += self.releaser.tick(self.clock())
+        for mid, qos in acks:
+            self.client.ack(mid, qos)
         latest: dict[str, str] = {}
         for topic, payload in out:   # one board's snapshot is whole: only the newest of a batch goes
             latest.pop(topic, None)

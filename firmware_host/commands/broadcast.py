@@ -54,6 +54,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     v.add_argument("--teams", default="", metavar="O:C,...",
                    help="with --rule teams: each match's open-room and closed-room tables, e.g. 1:2,3:4")
     v.add_argument("--lin", default="", metavar="DIR", help="the LIN folder (default SESSION/lin)")
+    v.add_argument("--state", default="", metavar="FILE",
+                   help="what the service has taken, kept across its restarts (default "
+                        "~/.local/state/cardtable/broadcast-<the session's digest>.jsonl)")
     v.add_argument("--listen", default="127.0.0.1:8090", metavar="HOST:PORT", help="the page's address")
     v.add_argument("--private-password-file", default="", metavar="F",
                    help="a private event: the spectators' password (no file: a public event, no login)")
@@ -103,7 +106,9 @@ def _live(args: argparse.Namespace) -> int:
     from firmware_host.broadcast.bridge_names import EventNames, EventNamesError, SessionNames
     from firmware_host.broadcast.live import Releaser, plays_of, session_id, teams_rooms
     from firmware_host.broadcast.page import SpectatorPage, serve
+    from firmware_host.broadcast.received import Received, default_path
     from firmware_host.broadcast.service import BroadcastService
+    from firmware_host.commands.guard import cannot_listen
     from firmware_host.session.duplicate_session import Session
     from firmware_host.session.journalled import SessionFileError
     from firmware_host.wire.topics import RESERVED_IDS, TABLE_ID
@@ -160,6 +165,11 @@ def _live(args: argparse.Namespace) -> int:
         else:
             session = Session.open(args.session, readonly=True, analyse=False)
             bridge = SessionNames(args.session)     # the pairs' names, read again as each board starts
+        # before anything reaches the broker: a run that cannot serve its page must not clear the boards
+        # another run (the one holding the port) has on the spectators' topics
+        busy = cannot_listen(host, int(port_text))
+        if busy:
+            raise ValueError(f"--listen {args.listen}: {busy}")
     except (ValueError, ReleaseError, SessionFileError, EventNamesError) as exc:
         for reader in (night, bridge):
             if reader is not None:
@@ -201,8 +211,26 @@ def _live(args: argparse.Namespace) -> int:
         releaser = Releaser(release, dict(setup.tables), plays_of(movement), rooms=rooms, other_room=other,
                             lin_dir=lin, title=title, names_now=bridge.sides, session=session_id(Path(args.session)))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    service = BroadcastService(releaser, args.host, args.port, broadcast_pw)
+    digest = releaser.session or session_id(Path(args.out))
+    try:
+        received = Received(Path(args.state) if args.state else default_path(digest))
+    except OSError as exc:
+        print(f"{name}: --state: {exc.filename}: cannot be written ({exc.strerror})", file=sys.stderr)
+        for reader in (night, bridge):
+            if reader is not None:
+                reader.close()
+        return 2
+    service = BroadcastService(releaser, args.host, args.port, broadcast_pw, received=received)
     service.start()
+    service.answered.wait(10)
+    if service.login_refused:
+        service.stop()
+        for reader in (night, bridge):
+            if reader is not None:
+                reader.close()
+        print(f"{name}: --password-file {args.password_file}: the broker at {args.host}:{args.port} refused the "
+              f"login 'broadcast' ({service.login_refused})", file=sys.stderr)
+        return 2
     page = SpectatorPage(args.host, args.port, spectator_pw, title=title, password=private)
     server = serve(page, host, int(port_text))
     where = releaser.lin_dir or releaser.records_dir
@@ -224,5 +252,6 @@ def _live(args: argparse.Namespace) -> int:
             if reader is not None:
                 reader.close()
     print(f"stopped: {releaser.taken} rows taken, {releaser.refused} refused, {service.published} published, "
-          f"{service.cleared} left by an earlier run cleared")
+          f"{service.cleared} left by an earlier run cleared, {service.recovered} kept from an earlier run of this "
+          f"session, {releaser.missed} of boards whose start it never took not shown")
     return 0

@@ -55,6 +55,53 @@ def test_no_session_and_no_password_file(tmp_path: Path) -> None:
     assert done.returncode == 2 and "--password-file" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_a_listen_address_in_use_is_named_before_the_broker_is_touched(session: Path, tmp_path: Path) -> None:
+    """It printed the page's address, uvicorn's bind error and "stopped", exit 0, having first cleared the
+    boards of the run that held the port."""
+    import socket
+
+    import paho.mqtt.client as mqtt
+
+    def client(user: str, pw: str) -> mqtt.Client:
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=user, protocol=mqtt.MQTTv5)
+        c.username_pw_set(user, pw)
+        return c
+
+    topic = "cardtable/spectate/table/1/board/1"
+    with LocalBroker(tmp_path / "broker", {"broadcast": "b-pw", "spectator": "s-pw"}) as broker:
+        other = client("broadcast", "b-pw")     # the run holding the port left a board
+        other.connect("127.0.0.1", broker.port)
+        other.loop_start()
+        other.publish(topic, json.dumps({"table": 1, "board": 1, "release": {"session": "other"}}),
+                      qos=1, retain=True).wait_for_publish(10)
+        other.disconnect()
+        other.loop_stop()
+        (tmp_path / "b").write_text("b-pw\n")
+        with socket.create_server(("127.0.0.1", 0)) as held:
+            port = held.getsockname()[1]
+            done = _run("--session", str(session), "--port", str(broker.port), "--lin", str(tmp_path / "lin"),
+                        "--password-file", str(tmp_path / "b"), "--spectator-password-file",
+                        str(tmp_path / "b"), "--listen", f"127.0.0.1:{port}")
+        assert done.returncode == 2, done
+        assert done.stderr.strip() == (f"cardtable broadcast live: --listen 127.0.0.1:{port}: cannot listen on "
+                                       f"127.0.0.1:{port} (Address already in use)"), done.stderr
+        assert "broadcasting" not in done.stdout
+        got: list[bytes] = []
+        watch = client("spectator", "s-pw")
+        watch.on_message = lambda c, u, m: got.append(m.payload)
+        watch.connect("127.0.0.1", broker.port)
+        watch.subscribe(topic, qos=1)
+        watch.loop_start()
+        try:
+            deadline = time.monotonic() + 10
+            while not got and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert got and got[0], "the other run's board was cleared"
+        finally:
+            watch.loop_stop()
+            watch.disconnect()
+
+
 def _start(tmp_path: Path, broker_port: int, *args: str) -> tuple[subprocess.Popen[str], int]:
     """The command running on the test's broker (logins ``broadcast``/``b-pw`` and ``spectator``/``s-pw``),
     its page on a free port."""
@@ -62,7 +109,8 @@ def _start(tmp_path: Path, broker_port: int, *args: str) -> tuple[subprocess.Pop
     (tmp_path / "s").write_text("s-pw\n")
     port = free_port()
     proc = subprocess.Popen([*CLI, *args, "--port", str(broker_port), "--password-file", str(tmp_path / "b"),
-                             "--spectator-password-file", str(tmp_path / "s"), "--listen", f"127.0.0.1:{port}"],
+                             "--spectator-password-file", str(tmp_path / "s"), "--listen", f"127.0.0.1:{port}",
+                             "--state", str(tmp_path / "state.jsonl")],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return proc, port
 
@@ -247,3 +295,20 @@ def test_a_broker_that_cannot_be_reached_is_said(session: Path, tmp_path: Path) 
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=20)
+
+
+def test_a_wrong_broadcast_password_is_refused_in_one_line(session: Path, tmp_path: Path) -> None:
+    """It printed "broadcasting" and repeated "the broker refused the login: Not authorized" forever."""
+    with LocalBroker(tmp_path / "broker", {"broadcast": "b-pw", "spectator": "s-pw"}) as broker:
+        (tmp_path / "wrong").write_text("nope\n")
+        (tmp_path / "s").write_text("s-pw\n")
+        port = free_port()
+        done = subprocess.run([*CLI, "--session", str(session), "--port", str(broker.port), "--lin",
+                               str(tmp_path / "lin"), "--password-file", str(tmp_path / "wrong"),
+                               "--spectator-password-file", str(tmp_path / "s"), "--listen", f"127.0.0.1:{port}",
+                               "--state", str(tmp_path / "state.jsonl")],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2, done
+        assert "broadcasting" not in done.stdout
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert "refused the login 'broadcast'" in done.stderr and "--password-file" in done.stderr

@@ -124,3 +124,18 @@ def test_what_an_earlier_run_left_is_stale_unless_this_session_released_it_by_th
     assert not now.stale("cardtable/spectate/event", b"{}")            # replaced by this run's own
     nameless = Releaser(Release(Rule.AFTER_FIELD), {"table-01": 1}, {1: frozenset({1})})
     assert nameless.stale(*left("", Release(Rule.AFTER_FIELD)))        # no session named: nothing kept
+
+
+def test_the_documented_vulnerable_values_are_the_ones_sent() -> None:
+    # docs/broadcast.md's feed-items table names the board item's `vulnerable` values: every board of the
+    # sixteen-board cycle sends one of them, and each of them is sent
+    from laws.broadcast.feed import TableFeed
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "broadcast.md").read_text(encoding="utf-8")
+    row = next(line for line in doc.splitlines() if line.startswith("| `board` | the `board` event"))
+    sent = set()
+    for number in range(1, 17):
+        (item,) = TableFeed(1).add(1, "event", _board(1, number), 1.0)
+        sent.add(item.data["vulnerable"])
+    assert sent == {"None", "NS", "EW", "All"}
+    assert "`vulnerable` (PBN's spellings: `None`, `NS`, `EW`, `All`)" in row

@@ -1,0 +1,135 @@
+"""The broadcast service stopped mid-evening, and the club's broker restarted, on a real Mosquitto: no board
+already under way is lost (docs/broadcast.md, "A restart").
+
+The audit's evening: a restarted service had taken 245 rows and published none (every board it had seen
+begin was gone with the process, and the rows sent while it was down were never queued for it); a broker
+restarted without persistence lost every released board, and the service did not publish them again."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.broadcast.live import Releaser
+from firmware_host.broadcast.received import Received
+from firmware_host.broadcast.service import BroadcastService
+from firmware_host.club.broker import LocalBroker
+from laws.broadcast.release import Release, Rule
+
+pytestmark = pytest.mark.skipif(shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists(),
+                                reason="mosquitto is not installed (`make test` installs it)")
+USERS = {"broadcast": "b-pw", "spectator": "s-pw", "table-01": "t1", "table-02": "t2"}
+DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+TABLES = {"table-01": 1, "table-02": 2}
+
+
+def _client(port: int, user: str, pw: str) -> Any:
+    import paho.mqtt.client as mqtt
+
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=user, protocol=mqtt.MQTTv5)
+    c.username_pw_set(user, pw)
+    c.connect("127.0.0.1", port)
+    c.loop_start()
+    return c
+
+
+def _play(c: Any, tid: str, seq: int, row: str, body: dict[str, object]) -> None:
+    msg = {"table": tid, "kind": "play", "seq": seq, "deal": 1, "t": time.time() - 60, "body": {"row": row, "body": body}}
+    c.publish(f"cardtable/{tid}/play", json.dumps(msg), qos=1).wait_for_publish(10)
+
+
+def _board(table: int) -> dict[str, object]:
+    return {"type": "board", "board": 1, "deal": DEAL, "table": table, "ns": f"{table} NS", "ew": f"{table} EW"}
+
+
+RESULT = {"clause": "DB-77", "remedy": "score", "contract": "3NT", "declarer": "S", "tricks": 9, "score": 400}
+
+
+def _wait(what: Callable[[], bool], seconds: float = 15) -> bool:
+    deadline = time.monotonic() + seconds
+    while not what() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return what()
+
+
+def _service(port: int, state: Path) -> BroadcastService:
+    releaser = Releaser(Release(Rule.AFTER_FIELD), TABLES, {1: frozenset({1, 2})}, session="s1")
+    service = BroadcastService(releaser, "127.0.0.1", port, "b-pw", received=Received(state))
+    service.start()
+    assert service.connected.wait(10)
+    return service
+
+
+def _retained(port: int) -> dict[str, dict[str, Any]]:
+    """What a spectator who opens the page now gets."""
+    got: dict[str, dict[str, Any]] = {}
+    c = _client(port, "spectator", "s-pw")
+    c.on_message = lambda _c, _u, m: got.__setitem__(m.topic, json.loads(m.payload)) if m.payload else None
+    c.subscribe("cardtable/spectate/table/#", qos=1)
+    _wait(lambda: len(got) >= 2, 5)
+    c.loop_stop()
+    c.disconnect()
+    return got
+
+
+def test_a_restart_mid_board_misses_nothing(tmp_path: Path) -> None:
+    with LocalBroker(tmp_path / "broker", USERS) as broker:
+        t1, t2 = _client(broker.port, "table-01", "t1"), _client(broker.port, "table-02", "t2")
+        first = _service(broker.port, tmp_path / "state.jsonl")
+        _play(t1, "table-01", 1, "event", _board(1))
+        _play(t1, "table-01", 2, "event", {"type": "call", "seat": "N", "call": "1C"})
+        assert _wait(lambda: first.releaser.taken == 2)
+        first.stop()                       # the board is under way, nothing of it released (after-field)
+        _play(t1, "table-01", 3, "ruling", RESULT)     # sent while the service is down
+        _play(t2, "table-02", 1, "event", _board(2))
+        second = _service(broker.port, tmp_path / "state.jsonl")
+        try:
+            _play(t2, "table-02", 2, "ruling", RESULT)
+            assert _wait(lambda: second.releaser.taken == 5), second.releaser.taken
+            assert _wait(lambda: second.published >= 2)
+            shown = _retained(broker.port)
+            assert [i["kind"] for i in shown["cardtable/spectate/table/1/board/1"]["items"]] == ["board", "call", "result"]
+            assert [i["kind"] for i in shown["cardtable/spectate/table/2/board/1"]["items"]] == ["board", "result"]
+            assert second.recovered == 2 and second.releaser.missed == 0
+        finally:
+            second.stop()
+            for c in (t1, t2):
+                c.loop_stop()
+                c.disconnect()
+
+
+def test_rows_of_a_board_never_seen_begin_are_counted_as_missed(tmp_path: Path) -> None:
+    releaser = Releaser(Release(Rule.AFTER_FIELD), TABLES, {1: frozenset({1, 2})})
+    msg = {"table": "table-01", "kind": "play", "seq": 7, "deal": 1, "t": 1.0,
+           "body": {"row": "event", "body": {"type": "call", "seat": "N", "call": "1C"}}}
+    assert releaser.offer("cardtable/table-01/play", json.dumps(msg), 2.0) == []
+    assert releaser.missed == 1
+
+
+def test_a_broker_restarted_without_persistence_gets_every_released_board_again(tmp_path: Path) -> None:
+    with LocalBroker(tmp_path / "broker", USERS, persistence=False) as broker:
+        t1, t2 = _client(broker.port, "table-01", "t1"), _client(broker.port, "table-02", "t2")
+        service = _service(broker.port, tmp_path / "state.jsonl")
+        try:
+            for c, tid, n in ((t1, "table-01", 1), (t2, "table-02", 2)):
+                _play(c, tid, 1, "event", _board(n))
+                _play(c, tid, 2, "ruling", RESULT)
+            assert _wait(lambda: len(_retained(broker.port)) == 2)
+            service.connected.clear()
+            broker.stop()
+            broker.start()
+            assert service.connected.wait(20)
+            shown: dict[str, dict[str, Any]] = {}
+            assert _wait(lambda: len(shown.update(_retained(broker.port)) or shown) == 2, 20), shown
+            assert all(m["finished"] for m in shown.values())
+        finally:
+            service.stop()
+            for c in (t1, t2):
+                c.loop_stop()
+                c.disconnect()
