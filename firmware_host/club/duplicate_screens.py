@@ -313,7 +313,7 @@ class DuplicateScreens:
         user, data = checked
         try:
             if kind == "adjust":
-                rec = forms.adjust(data, user)
+                rec = forms.adjust(data, user, self._mitchell())
             elif kind == "correct":
                 rec = forms.correct(data, user, self._mitchell())
             elif kind == "enter":   # read under the session's lock, which a commit holds: off the loop

@@ -136,6 +136,16 @@ def test_artificial_scores_as_words_and_a_split_score_as_each_sides_own(dup: Any
     assert "East-West's own score" in _view(client)["mine"][0]["why"]
 
 
+def test_an_adjusted_score_takes_a_mitchells_plain_pair_numbers(dup: Any) -> None:
+    """Audit a11 #3: the form's "NS pair" 1 and "EW pair" 1 (who meet on board 1) were refused 409 "pairs
+    1 and 1 do not play board 1 against each other"."""
+    desk, client, token = dup
+    r = _post(client, "/api/duplicate/adjust", {"board": "1", "ns": "1", "ew": "1", "kind": "artificial",
+                                                "ns_value": "A+", "ew_value": "A-", "why": "slow play"}, token)
+    assert r.status_code == 200, r.text
+    assert desk.session.state.entries["1/1 NS/1 EW"].adjusted == ("60", "40")
+
+
 def test_a_line_taken_off_for_the_director_and_a_round_call_undone(dup: Any) -> None:
     desk, client, token = dup
     st = desk.session.state
