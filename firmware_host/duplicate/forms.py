@@ -16,6 +16,9 @@ sentence naming the field and what is wrong. Decisions (``docs/session.md``, "Th
   ``A`` (average, 50), ``A-`` (average minus, 40), as ``average plus`` … too.
 * **A split assigned score** is typed as each side's own score (North-South +420, East-West -140, as on
   their own scorecards); the record keeps East-West's as North-South's view (+140), as before.
+* **A fouled board's group** (``regroup``) is one letter, read as a capital: ``b`` is group ``B``, the
+  group the pages show (before, ``b`` was journaled as a group of its own beside ``B`` and the board was
+  scored in both).
 * **A result entered by hand** (``enter``): the line, contract (``4S``, ``3NTx``, ``4♠``, ``pass``),
   declarer (N, E, S, W), lead (``SA``, ``AS``, ``♠A``) and declarer's tricks; the round and table are the
   movement's for that line. A table's page may enter only lines of its own table up to the round called.
@@ -124,6 +127,18 @@ def correct(data: Mapping[str, Any], user: str, mitchell: bool) -> dict[str, Any
         rec["tricks"] = int(t) if isinstance(t, str) and t.strip().isdigit() else t
     if data.get("why") not in (None, ""):
         rec["why"] = data["why"]
+    return rec
+
+
+def regroup(data: Mapping[str, Any], user: str, mitchell: bool) -> dict[str, Any]:
+    """A ``regroup`` record: the line read as typed, the group a capital letter A-Z (see the module
+    docstring); what is not a letter is left for the session's checks to name."""
+    rec: dict[str, Any] = {"type": "regroup", "by": user, **{k: data[k] for k in ("key", "group") if k in data}}
+    if isinstance(rec.get("key"), str):
+        rec["key"] = read_key(rec["key"], mitchell)
+    group = rec.get("group")
+    if isinstance(group, str) and re.fullmatch(r"\s*[A-Za-z]\s*", group):
+        rec["group"] = group.strip().upper()
     return rec
 
 

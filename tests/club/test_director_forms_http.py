@@ -14,7 +14,7 @@ import pytest
 
 from firmware_host.session.duplicate_session import Session, SessionDesk
 from firmware_host.web.auth import hash_password
-from tests.duplicate.sessionkit import make_setup, result
+from tests.duplicate.sessionkit import all_results, make_setup, result
 
 from .conftest import PASSWORDS, csrf, login
 
@@ -192,6 +192,21 @@ def test_a_correction_with_its_lead_and_a_regroup_as_typed(dup: Any) -> None:
     assert st.regroups == {"1/1 NS/1 EW": "B"}
     r = _post(client, "/api/duplicate/correct", {"key": "1/1 NS/1 EW", "contract": "9Z"}, token)
     assert r.status_code == 409 and "the contract '9Z' is a level 1-7" in r.json()["error"]
+
+
+def test_a_group_typed_in_lower_case_is_the_capital_group(dup: Any) -> None:
+    """Audit a11 #2: "b" was journaled as a group of its own beside "B" and board 1 scored in both."""
+    desk, client, token = dup
+    st = desk.session.state
+    for rec in all_results(st.setup, fouled={1: 2}):
+        if rec["board"] == 1:
+            assert desk.session.take(rec).taken
+    first = next(k for k, g in st.board_groups(1).items() if g == "A")
+    r = _post(client, "/api/duplicate/regroup", {"key": first, "group": "b"}, token)
+    assert r.status_code == 200, r.text
+    assert st.regroups == {first: "B"} and set(st.board_groups(1).values()) == {"B"}
+    r = _post(client, "/api/duplicate/regroup", {"key": first, "group": "bb"}, token)
+    assert r.status_code == 409 and "a fouled-board group is one letter, not 'bb'" in r.json()["error"]
 
 
 def test_a_correction_to_a_pass_out_drops_the_declarer_tricks_and_lead(dup: Any) -> None:
