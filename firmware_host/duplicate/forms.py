@@ -21,7 +21,9 @@ sentence naming the field and what is wrong. Decisions (``docs/session.md``, "Th
   scored in both).
 * **A result entered by hand** (``enter``): the line, contract (``4S``, ``3NTx``, ``4♠``, ``pass``),
   declarer (N, E, S, W), lead (``SA``, ``AS``, ``♠A``) and declarer's tricks; the round and table are the
-  movement's for that line. A table's page may enter only lines of its own table up to the round called.
+  movement's for that line. A pass-out (``pass``) has no declarer and no tricks: one typed with it is
+  refused, in the words "Correct" refuses it with, not dropped. A table's page may enter only lines of
+  its own table up to the round called.
 """
 
 from __future__ import annotations
@@ -200,8 +202,12 @@ def enter(data: Mapping[str, Any], user: str, state: Any, *, table: str | None =
     tricks = data.get("tricks")
     if isinstance(tricks, str) and tricks.strip().isdigit():
         tricks = int(tricks)
-    if c == "Pass":
-        declarer, tricks = "", 0
+    if c == "Pass":   # refused as "Correct" refuses it, never dropped unsaid (audit a11 #6)
+        if declarer:
+            raise FormError(f"line {key}: a passed-out board has no declarer, got {declarer}")
+        if tricks not in (None, "", 0):
+            raise FormError(f"line {key}: a passed-out board has no tricks, got {as_typed(tricks, 10)}")
+        tricks = 0
     elif declarer not in ("N", "E", "S", "W"):
         raise FormError(f"the declarer is N, E, S or W, got {as_typed(data.get('declarer'), 10)}")
     rec: dict[str, Any] = {"type": "result", "hand": True, "by": user, "table": club, "section": state.setup.section,

@@ -232,6 +232,25 @@ def test_a_correction_to_a_pass_out_drops_the_declarer_tricks_and_lead(dup: Any)
     assert r.status_code == 409 and "None" not in r.json()["error"] and "<" not in r.json()["error"], r.json()
 
 
+def test_a_pass_out_entered_by_hand_with_a_declarer_or_tricks_is_refused_as_correct_refuses_it(dup: Any) -> None:
+    """Audit a11 #6: "Enter a result by hand" took a pass-out with declarer N (journaled null, the N dropped
+    unsaid) where "Correct" refused the same input 409."""
+    desk, client, token = dup
+    key = "1/1 NS/1 EW"
+    r = _post(client, "/api/duplicate/enter", {"key": "1 1 1", "contract": "pass", "declarer": "N", "lead": "",
+                                               "tricks": "0", "why": "t"}, token)
+    assert r.status_code == 409 and r.json()["error"] == f"line {key}: a passed-out board has no declarer, got N"
+    r = _post(client, "/api/duplicate/enter", {"key": "1 1 1", "contract": "pass", "declarer": "",
+                                               "tricks": "9", "why": "t"}, token)
+    assert r.status_code == 409 and r.json()["error"] == f"line {key}: a passed-out board has no tricks, got 9"
+    assert key not in desk.session.state.entries
+    r = _post(client, "/api/duplicate/enter", {"key": "1 1 1", "contract": "pass", "declarer": "", "lead": "",
+                                               "tricks": "", "why": "t"}, token)
+    assert r.status_code == 200, r.text
+    e = desk.session.state.entries[key]
+    assert (e.contract, e.declarer, e.tricks) == ("Pass", "", 0)
+
+
 def test_enter_and_correct_on_a_line_holding_an_adjusted_score_say_the_same(dup: Any) -> None:
     """Audit 15 F7: "Enter" on a line holding the director's adjusted score said "has a result already
     (from table 1 in round 1): correct it instead", though no table sent one, and "Correct" then said
