@@ -120,15 +120,29 @@ def rankings(session: Session, names: bool = True) -> list[dict[str, Any]]:
 
 
 def fouls(session: Session) -> list[dict[str, Any]]:
-    """Every fouled-board call with the group its result is in."""
+    """Every fouled-board call with the group its result is in, and every line the director put in a
+    group (``regroup``) that no table called fouled: a regroup splits the board's scoring as a call does,
+    so "Fouled boards" lists it too (before, board 1 regrouped to C was scored in two groups and the list
+    said nothing of it). The director may regroup a board no camera saw fouled (a table without one)."""
     st = session.state
     out = []
     for board in st.movement.boards():
-        called = [e for e in st.lines_of(board) if e.foul or (e.original is not None and e.original.foul)]
-        groups = st.board_groups(board) if called else {}
-        for e in called:
-            out.append(_foul_words(e, groups.get(e.key, "A")))
+        lines = st.lines_of(board)
+        called = [e for e in lines if e.foul or (e.original is not None and e.original.foul)]
+        moved = [e for e in lines if e.key in st.regroups and e not in called]
+        groups = st.board_groups(board) if called or moved else {}
+        for e in lines:
+            if e in called:
+                out.append(_foul_words(e, groups.get(e.key, "A")))
+            elif e in moved:
+                out.append(_regroup_words(e, groups.get(e.key, "A")))
     return out
+
+
+def _regroup_words(e: Entry, group: str) -> dict[str, Any]:
+    return {"board": e.board, "table": e.table, "round": e.round, "key": e.key, "group": group,
+            "said": f"No table called it fouled; the director put line {e.key} in group {group}.",
+            "seats": "not found (no card was played against the record)"}
 
 
 def _foul_words(e: Entry, group: str) -> dict[str, Any]:

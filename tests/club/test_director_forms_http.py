@@ -209,6 +209,23 @@ def test_a_group_typed_in_lower_case_is_the_capital_group(dup: Any) -> None:
     assert r.status_code == 409 and "a fouled-board group is one letter, not 'bb'" in r.json()["error"]
 
 
+def test_a_regroup_on_a_board_no_table_called_fouled_is_listed_under_fouled_boards(dup: Any) -> None:
+    """Audit a11 #11: 1/1 NS/1 EW put in group C split board 1 into groups A and C (matchpoints changed)
+    and "Fouled boards" said nothing of board 1. Taken (a table without a camera calls nothing), and
+    listed with its group."""
+    desk, client, token = dup
+    st = desk.session.state
+    for rec in all_results(st.setup):
+        if rec["board"] == 1:
+            assert desk.session.take(rec).taken and not rec["foul"]
+    assert _view(client)["fouls"] == []
+    r = _post(client, "/api/duplicate/regroup", {"key": "1/1 NS/1 EW", "group": "C"}, token)
+    assert r.status_code == 200, r.text
+    listed = _view(client)["fouls"]
+    assert [(f["board"], f["key"], f["group"]) for f in listed] == [(1, "1/1 NS/1 EW", "C")]
+    assert listed[0]["said"] == "No table called it fouled; the director put line 1/1 NS/1 EW in group C."
+
+
 def test_a_correction_to_a_pass_out_drops_the_declarer_tricks_and_lead(dup: Any) -> None:
     """Audit 15 F4: the page's Correct form, its declarer left "as entered", sends only the contract
     ``pass``; on main it was refused "a passed-out board has no declarer, got <Seat.N: 'N'>" (the line's
