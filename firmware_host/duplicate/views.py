@@ -9,6 +9,7 @@ confirmed it) so a page can measure how long it took to appear.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -194,7 +195,10 @@ def _sent_from(session: Session, rec: Mapping[str, Any]) -> dict[str, Any]:
     """Where a refused record came from, as far as it says: ``table`` (the movement's number, 0 when the
     record does not give one), ``club_table`` (the club table's id, "" when none) and ``board`` (0 when
     none). A message the link could not read keeps only its club table and the text it came as: its
-    board is read from that text when it is a board message's JSON (``{"body": {"board": 5}}``)."""
+    board is read from that text when it is a board message's JSON (``{"body": {"board": 5}}``). A
+    record with a line (``key``) and a form that could not be read (its ``payload`` the form's fields)
+    give the board their line or board field names (``3/3 NS/1 EW``, ``3 3 1``: board 3): before, a table
+    page's refused entry said no board although its line named one."""
     club = rec.get("table")
     club = club if isinstance(club, str) and club.isprintable() and len(club) <= 64 else ""
     number, board = rec.get("table_number"), rec.get("board")
@@ -205,12 +209,29 @@ def _sent_from(session: Session, rec: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(body, Mapping):
             board = body.get("board")
             number = number if number is not None else body.get("table_number")
+        elif isinstance(msg, Mapping) and rec.get("type") == "form":   # the form's fields, as typed
+            board = _board_typed(msg.get("key")) or _board_typed(msg.get("board"))
+    if board is None:
+        board = _board_typed(rec.get("key"))
 
     def whole(v: Any) -> int:
         return v if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 9999 else 0
 
     number = session.state.number_of.get(club, whole(number)) if club else whole(number)
     return {"table": number, "club_table": club, "board": whole(board)}
+
+
+def _board_typed(text: Any) -> int | None:
+    """The board a typed line (``3/3 NS/1 EW``, ``3 3 1``) or board field (``"5"``) begins with."""
+    m = re.match(r"\s*(\d{1,4})(?!\d)", text) if isinstance(text, str) else None
+    return int(m.group(1)) if m else None
+
+
+def _names_board(why: str, board: int) -> bool:
+    """Whether a reason begins by naming its board (``board 2: ...``, ``line 2/1 NS/1 EW: ...``, ``no
+    traveller line 2/...``), so the list does not name it again before it (``alice, board 2: board 2:
+    ...`` before)."""
+    return re.match(rf"(board {board}\b|(no traveller )?line '?{board}/)", why) is not None
 
 
 def refusal_rows(session: Session) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -223,6 +244,8 @@ def refusal_rows(session: Session) -> tuple[list[dict[str, Any]], list[dict[str,
         what = str(rec.get("type", ""))
         row = {"t": r.get("t", 0.0), "why": r["why"], "what": str(rec.get("form", what)), "by": str(rec.get("by", "")),
                **_sent_from(session, rec)}
+        if _names_board(str(r["why"]), row["board"]):
+            row["board"] = 0     # the board the list names before the reason: the reason names it already
         by = str(rec.get("by", ""))
         page = rec.get("page") or by.endswith("'s page") or by.endswith("(the table's page)")
         director = (what in DIRECTOR_RECORDS or what == "players" or (what == "result" and rec.get("hand"))) \

@@ -107,6 +107,28 @@ def test_a_tables_own_page_enters_its_own_lines_with_its_key_only(dup: Any) -> N
     assert client.get(f"/api/duplicate/table/table-02?key={key}").json()["enterable"] == ["3/2 NS/2 EW", "4/2 NS/2 EW"]
 
 
+def test_a_refusal_names_its_board_once(dup: Any) -> None:
+    """Audit a11 #8: "Your entries refused" read "alice, board 2: board 2: an assigned score is ...", and a
+    table page's refused entry "table-02's page: the lead 'XX' is a card ..." named no board although its
+    line did. The list puts ``by``, the table and ``board`` (when not 0) before the reason."""
+    desk, client, token = dup
+    r = _post(client, "/api/duplicate/adjust", {"board": 2, "ns": "1 NS", "ew": "1 EW", "kind": "assigned",
+                                                "ns_value": "425", "why": "x"}, token)
+    assert r.status_code == 409 and r.json()["error"].startswith("board 2: an assigned score")
+    r = _post(client, "/api/duplicate/correct", {"key": "1/1 NS/1 EW", "contract": "4S"}, token)
+    assert r.status_code == 409
+    mine = _view(client)["mine"]
+    assert mine[0]["why"].startswith("no traveller line 1/1 NS/1 EW")
+    assert [(m["what"], m["board"]) for m in mine] == [("correct", 0), ("adjust", 0)]   # 0: the reason names it
+    key = desk.table_key("table-02")
+    r = client.post("/api/duplicate/table/table-02/enter", json={"key": "3 2 2", "contract": "3NT", "declarer": "N",
+                                                                 "lead": "XX", "tricks": 9},
+                    headers={"X-Table-Key": key, "Origin": "http://club.test"})
+    assert r.status_code == 409 and r.json()["error"].startswith("the lead 'XX' is a card")
+    row = _view(client)["refusals"][0]
+    assert (row["by"], row["board"], row["why"]) == ("table-02's page", 3, r.json()["error"])
+
+
 def test_correct_on_a_missing_line_says_how_to_enter_it(dup: Any) -> None:
     """On main: 409 "no traveller line '1/1 NS/1 EW' (a line is board/NS pair/EW pair, e.g. '5/3 NS/4 EW')",
     and '1/1NS/1EW' was not read at all."""
