@@ -82,12 +82,13 @@ def _line(ln: ScoredLine, e: Entry | None, at_imps: bool) -> dict[str, Any]:
             "fouled": bool(e and e.foul), "t": e.t if e else 0.0}
 
 
-def who(session: Session, pair: str, rnd: int | None = None) -> str:
+def who(session: Session, pair: str, rnd: int | None = None, *, everyone: bool = False) -> str:
     """A pair's players in words with their member numbers: ``Ann Smith (1021) & Jane Visitor``; those
-    who sat in round ``rnd`` (a traveller line's), else those named last."""
+    who sat in round ``rnd`` (a traveller line's), everyone who sat for it with ``everyone`` (a
+    ranking's, as the files list them), else those named last (who sits now)."""
     st = session.state
-    return " & ".join(p["name"] + (f" ({p['member']})" if p["member"] else "")
-                      for p in (st.players_in(pair, rnd) if rnd else st.players_of(pair)))
+    players = st.players_in(pair, rnd) if rnd else st.everyone_of(pair) if everyone else st.players_of(pair)
+    return " & ".join(p["name"] + (f" ({p['member']})" if p["member"] else "") for p in players)
 
 
 def traveller(session: Session, board: ScoredBoard) -> dict[str, Any]:
@@ -112,7 +113,7 @@ def rankings(session: Session, names: bool = True) -> list[dict[str, Any]]:
     for r in ordered_rankings(result):
         rows = []
         for s in r.standings:
-            named = who(session, s.pair.label) if names else ""
+            named = who(session, s.pair.label, everyone=True) if names else ""   # as the files: docs/session.md
             rows.append({"place": s.place, "pair": s.pair.label, "names": named,
                          "total": present(s.total), "tops": _opt(s.tops), "percent": _opt(s.percent),
                          "per_board": present(s.per_board), "boards": s.boards})
