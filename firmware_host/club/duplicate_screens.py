@@ -313,9 +313,11 @@ class DuplicateScreens:
         user, data = checked
         try:
             if kind == "adjust":
-                rec = forms.adjust(data, user)
+                rec = forms.adjust(data, user, self._mitchell())
             elif kind == "correct":
                 rec = forms.correct(data, user, self._mitchell())
+            elif kind == "regroup":
+                rec = forms.regroup(data, user, self._mitchell())
             elif kind == "enter":   # read under the session's lock, which a commit holds: off the loop
                 rec = await self._locked(lambda: forms.enter(data, user, self.desk.session.state))
             else:

@@ -11,6 +11,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
 
 
@@ -187,6 +188,18 @@ def _certs(args: argparse.Namespace) -> int:
     return 0
 
 
+def shared_tables(night: Sequence[str], other: Sequence[str]) -> str:
+    """The club tables a euchre night shares with a session or event on one dashboard, in words ("" when
+    none). Both would publish each table's seating, retained, on the one topic a table reads
+    (``cardtable/session/table/<table>``), the later overwriting the earlier, and one table (one broker
+    login) plays one game at a time: ``docs/euchre.md``, "On the director's server", refuses it at the
+    start rather than give the tables a topic each."""
+    both = sorted(set(night) & set(other))
+    if len(both) > 4:
+        return f"{', '.join(both[:3])} and {len(both) - 3} more"
+    return ", ".join(both)
+
+
 def _dashboard(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -275,6 +288,18 @@ def _dashboard(args: argparse.Namespace) -> int:
             print(f"club dashboard: {exc}", file=sys.stderr)
             return 2
         desk.keep_head(desk.session.journal.read_head())  # type: ignore[misc]
+    if night is not None:
+        other = ("--session", tuple(desk.session.state.number_of)) if desk is not None else (
+            ("--event", tuple(event.session.tables)) if event is not None else ("", ()))
+        shared = shared_tables(night.night.setup.tables, other[1])
+        if shared:
+            for close in (night.close, heads.close, *((desk.session.close,) if desk is not None else ()),
+                          *((event.session.close,) if event is not None else ())):
+                close()
+            print(f"club dashboard: --euchre and {other[0]} both seat {shared}: a table plays one game at a time, "
+                  f"and each would publish its seating, retained, on cardtable/session/table/<table>: give one",
+                  file=sys.stderr)
+            return 2
     dash = Dashboard(args.broker_host, args.broker_port, args.mqtt_user, password, users,
                      session_ttl=args.session_minutes * 60, tls=args.tls, ca_file=args.ca_file,
                      secure_cookie=args.secure_cookie, device_key=device_key, heads=heads, duplicate=desk,

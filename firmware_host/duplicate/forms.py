@@ -8,13 +8,22 @@ sentence naming the field and what is wrong. Decisions (``docs/session.md``, "Th
 * **A line** is typed ``5/3 NS/4 EW``, ``5/3NS/4EW``, ``5 3NS 4EW``, ``5, 3 ns, 4 ew`` or, in a Mitchell,
   ``5 3 4`` (the first pair North-South, the second East-West). A Howell's pairs have no direction: one
   typed is ignored.
+* **A pair** of the adjusted score's "NS pair" and "EW pair" fields is read as a line's pairs are: in a
+  Mitchell a bare number is the field's direction (``3`` in "EW pair" is ``3 EW``), a direction typed
+  stands (a pair sitting the other way in a switched round); in a Howell a direction typed is ignored.
+  Before, a bare ``3`` was journaled as ``3`` and refused as a board the pairs do not play.
 * **An artificial score** is a percentage for each side or a word: ``A+`` (average plus, 60), ``A=`` or
   ``A`` (average, 50), ``A-`` (average minus, 40), as ``average plus`` … too.
 * **A split assigned score** is typed as each side's own score (North-South +420, East-West -140, as on
   their own scorecards); the record keeps East-West's as North-South's view (+140), as before.
+* **A fouled board's group** (``regroup``) is one letter, read as a capital: ``b`` is group ``B``, the
+  group the pages show (before, ``b`` was journaled as a group of its own beside ``B`` and the board was
+  scored in both).
 * **A result entered by hand** (``enter``): the line, contract (``4S``, ``3NTx``, ``4♠``, ``pass``),
   declarer (N, E, S, W), lead (``SA``, ``AS``, ``♠A``) and declarer's tricks; the round and table are the
-  movement's for that line. A table's page may enter only lines of its own table up to the round called.
+  movement's for that line. A pass-out (``pass``) has no declarer and no tricks: one typed with it is
+  refused, in the words "Correct" refuses it with, not dropped. A table's page may enter only lines of
+  its own table up to the round called.
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ from laws.duplicate.movement import Pair
 from laws.errors import as_typed
 from laws.session.duplicate.spec import label, pair_of_label
 
+PAIR = re.compile(r"\s*(\d+)\s*(ns|ew)?\s*", re.IGNORECASE)
 KEY = re.compile(r"\s*(\d+)\s*[/,;\s]\s*(\d+)\s*(ns|ew)?\s*[/,;\s]\s*(\d+)\s*(ns|ew)?\s*", re.IGNORECASE)
 AVERAGES = {"a+": "60", "average plus": "60", "average+": "60", "a=": "50", "a": "50", "average": "50",
             "a-": "40", "average minus": "40", "average-": "40"}
@@ -56,6 +66,16 @@ def read_key(text: Any, mitchell: bool) -> str:
     return f"{int(board)}/{label(a)}/{label(b)}"
 
 
+def read_pair(text: Any, mitchell: bool, side: str) -> Any:
+    """The pair's label of what was typed in a pair's field (``side`` ``"NS"`` or ``"EW"``, the field's
+    direction); what does not read as a pair is given back as it is, for the session's checks to name."""
+    m = PAIR.fullmatch(text) if isinstance(text, str) else None
+    if m is None:
+        return text
+    number, typed = int(m.group(1)), m.group(2)
+    return label(Pair(number, (typed or side).upper() if mitchell else None))
+
+
 def artificial(text: Any) -> str:
     """A side's artificial score as the record's percentage (``A+`` -> ``60``)."""
     t = str("" if text is None else text).strip()
@@ -69,11 +89,14 @@ def _points(text: Any, who: str) -> int:
     return int(t)
 
 
-def adjust(data: Mapping[str, Any], user: str) -> dict[str, Any]:
+def adjust(data: Mapping[str, Any], user: str, mitchell: bool) -> dict[str, Any]:
     """An ``adjust`` record from the form (``ns_value``/``ew_value``, or for a split assigned score
-    ``ns_own``/``ew_own``: each side's own score)."""
+    ``ns_own``/``ew_own``: each side's own score); the pairs read as a line's (``read_pair``)."""
     rec: dict[str, Any] = {"type": "adjust", "by": user,
                            **{k: data[k] for k in ("board", "ns", "ew", "kind", "why") if k in data}}
+    for side in ("ns", "ew"):
+        if side in rec:
+            rec[side] = read_pair(rec[side], mitchell, side.upper())
     if isinstance(rec.get("board"), str) and rec["board"].strip().isdigit():
         rec["board"] = int(rec["board"])
     if rec.get("kind") == "artificial":
@@ -106,6 +129,18 @@ def correct(data: Mapping[str, Any], user: str, mitchell: bool) -> dict[str, Any
         rec["tricks"] = int(t) if isinstance(t, str) and t.strip().isdigit() else t
     if data.get("why") not in (None, ""):
         rec["why"] = data["why"]
+    return rec
+
+
+def regroup(data: Mapping[str, Any], user: str, mitchell: bool) -> dict[str, Any]:
+    """A ``regroup`` record: the line read as typed, the group a capital letter A-Z (see the module
+    docstring); what is not a letter is left for the session's checks to name."""
+    rec: dict[str, Any] = {"type": "regroup", "by": user, **{k: data[k] for k in ("key", "group") if k in data}}
+    if isinstance(rec.get("key"), str):
+        rec["key"] = read_key(rec["key"], mitchell)
+    group = rec.get("group")
+    if isinstance(group, str) and re.fullmatch(r"\s*[A-Za-z]\s*", group):
+        rec["group"] = group.strip().upper()
     return rec
 
 
@@ -167,8 +202,12 @@ def enter(data: Mapping[str, Any], user: str, state: Any, *, table: str | None =
     tricks = data.get("tricks")
     if isinstance(tricks, str) and tricks.strip().isdigit():
         tricks = int(tricks)
-    if c == "Pass":
-        declarer, tricks = "", 0
+    if c == "Pass":   # refused as "Correct" refuses it, never dropped unsaid (audit a11 #6)
+        if declarer:
+            raise FormError(f"line {key}: a passed-out board has no declarer, got {declarer}")
+        if tricks not in (None, "", 0):
+            raise FormError(f"line {key}: a passed-out board has no tricks, got {as_typed(tricks, 10)}")
+        tricks = 0
     elif declarer not in ("N", "E", "S", "W"):
         raise FormError(f"the declarer is N, E, S or W, got {as_typed(data.get('declarer'), 10)}")
     rec: dict[str, Any] = {"type": "result", "hand": True, "by": user, "table": club, "section": state.setup.section,

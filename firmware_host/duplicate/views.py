@@ -9,6 +9,7 @@ confirmed it) so a page can measure how long it took to appear.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -81,12 +82,13 @@ def _line(ln: ScoredLine, e: Entry | None, at_imps: bool) -> dict[str, Any]:
             "fouled": bool(e and e.foul), "t": e.t if e else 0.0}
 
 
-def who(session: Session, pair: str, rnd: int | None = None) -> str:
+def who(session: Session, pair: str, rnd: int | None = None, *, everyone: bool = False) -> str:
     """A pair's players in words with their member numbers: ``Ann Smith (1021) & Jane Visitor``; those
-    who sat in round ``rnd`` (a traveller line's), else those named last."""
+    who sat in round ``rnd`` (a traveller line's), everyone who sat for it with ``everyone`` (a
+    ranking's, as the files list them), else those named last (who sits now)."""
     st = session.state
-    return " & ".join(p["name"] + (f" ({p['member']})" if p["member"] else "")
-                      for p in (st.players_in(pair, rnd) if rnd else st.players_of(pair)))
+    players = st.players_in(pair, rnd) if rnd else st.everyone_of(pair) if everyone else st.players_of(pair)
+    return " & ".join(p["name"] + (f" ({p['member']})" if p["member"] else "") for p in players)
 
 
 def traveller(session: Session, board: ScoredBoard) -> dict[str, Any]:
@@ -111,7 +113,7 @@ def rankings(session: Session, names: bool = True) -> list[dict[str, Any]]:
     for r in ordered_rankings(result):
         rows = []
         for s in r.standings:
-            named = who(session, s.pair.label) if names else ""
+            named = who(session, s.pair.label, everyone=True) if names else ""   # as the files: docs/session.md
             rows.append({"place": s.place, "pair": s.pair.label, "names": named,
                          "total": present(s.total), "tops": _opt(s.tops), "percent": _opt(s.percent),
                          "per_board": present(s.per_board), "boards": s.boards})
@@ -120,15 +122,29 @@ def rankings(session: Session, names: bool = True) -> list[dict[str, Any]]:
 
 
 def fouls(session: Session) -> list[dict[str, Any]]:
-    """Every fouled-board call with the group its result is in."""
+    """Every fouled-board call with the group its result is in, and every line the director put in a
+    group (``regroup``) that no table called fouled: a regroup splits the board's scoring as a call does,
+    so "Fouled boards" lists it too (before, board 1 regrouped to C was scored in two groups and the list
+    said nothing of it). The director may regroup a board no camera saw fouled (a table without one)."""
     st = session.state
     out = []
     for board in st.movement.boards():
-        called = [e for e in st.lines_of(board) if e.foul or (e.original is not None and e.original.foul)]
-        groups = st.board_groups(board) if called else {}
-        for e in called:
-            out.append(_foul_words(e, groups.get(e.key, "A")))
+        lines = st.lines_of(board)
+        called = [e for e in lines if e.foul or (e.original is not None and e.original.foul)]
+        moved = [e for e in lines if e.key in st.regroups and e not in called]
+        groups = st.board_groups(board) if called or moved else {}
+        for e in lines:
+            if e in called:
+                out.append(_foul_words(e, groups.get(e.key, "A")))
+            elif e in moved:
+                out.append(_regroup_words(e, groups.get(e.key, "A")))
     return out
+
+
+def _regroup_words(e: Entry, group: str) -> dict[str, Any]:
+    return {"board": e.board, "table": e.table, "round": e.round, "key": e.key, "group": group,
+            "said": f"No table called it fouled; the director put line {e.key} in group {group}.",
+            "seats": "not found (no card was played against the record)"}
 
 
 def _foul_words(e: Entry, group: str) -> dict[str, Any]:
@@ -180,7 +196,10 @@ def _sent_from(session: Session, rec: Mapping[str, Any]) -> dict[str, Any]:
     """Where a refused record came from, as far as it says: ``table`` (the movement's number, 0 when the
     record does not give one), ``club_table`` (the club table's id, "" when none) and ``board`` (0 when
     none). A message the link could not read keeps only its club table and the text it came as: its
-    board is read from that text when it is a board message's JSON (``{"body": {"board": 5}}``)."""
+    board is read from that text when it is a board message's JSON (``{"body": {"board": 5}}``). A
+    record with a line (``key``) and a form that could not be read (its ``payload`` the form's fields)
+    give the board their line or board field names (``3/3 NS/1 EW``, ``3 3 1``: board 3): before, a table
+    page's refused entry said no board although its line named one."""
     club = rec.get("table")
     club = club if isinstance(club, str) and club.isprintable() and len(club) <= 64 else ""
     number, board = rec.get("table_number"), rec.get("board")
@@ -191,12 +210,29 @@ def _sent_from(session: Session, rec: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(body, Mapping):
             board = body.get("board")
             number = number if number is not None else body.get("table_number")
+        elif isinstance(msg, Mapping) and rec.get("type") == "form":   # the form's fields, as typed
+            board = _board_typed(msg.get("key")) or _board_typed(msg.get("board"))
+    if board is None:
+        board = _board_typed(rec.get("key"))
 
     def whole(v: Any) -> int:
         return v if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 9999 else 0
 
     number = session.state.number_of.get(club, whole(number)) if club else whole(number)
     return {"table": number, "club_table": club, "board": whole(board)}
+
+
+def _board_typed(text: Any) -> int | None:
+    """The board a typed line (``3/3 NS/1 EW``, ``3 3 1``) or board field (``"5"``) begins with."""
+    m = re.match(r"\s*(\d{1,4})(?!\d)", text) if isinstance(text, str) else None
+    return int(m.group(1)) if m else None
+
+
+def _names_board(why: str, board: int) -> bool:
+    """Whether a reason begins by naming its board (``board 2: ...``, ``line 2/1 NS/1 EW: ...``, ``no
+    traveller line 2/...``), so the list does not name it again before it (``alice, board 2: board 2:
+    ...`` before)."""
+    return re.match(rf"(board {board}\b|(no traveller )?line '?{board}/)", why) is not None
 
 
 def refusal_rows(session: Session) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -209,6 +245,8 @@ def refusal_rows(session: Session) -> tuple[list[dict[str, Any]], list[dict[str,
         what = str(rec.get("type", ""))
         row = {"t": r.get("t", 0.0), "why": r["why"], "what": str(rec.get("form", what)), "by": str(rec.get("by", "")),
                **_sent_from(session, rec)}
+        if _names_board(str(r["why"]), row["board"]):
+            row["board"] = 0     # the board the list names before the reason: the reason names it already
         by = str(rec.get("by", ""))
         page = rec.get("page") or by.endswith("'s page") or by.endswith("(the table's page)")
         director = (what in DIRECTOR_RECORDS or what == "players" or (what == "result" and rec.get("hand"))) \

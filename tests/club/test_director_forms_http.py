@@ -14,7 +14,7 @@ import pytest
 
 from firmware_host.session.duplicate_session import Session, SessionDesk
 from firmware_host.web.auth import hash_password
-from tests.duplicate.sessionkit import make_setup, result
+from tests.duplicate.sessionkit import all_results, make_setup, result
 
 from .conftest import PASSWORDS, csrf, login
 
@@ -107,6 +107,28 @@ def test_a_tables_own_page_enters_its_own_lines_with_its_key_only(dup: Any) -> N
     assert client.get(f"/api/duplicate/table/table-02?key={key}").json()["enterable"] == ["3/2 NS/2 EW", "4/2 NS/2 EW"]
 
 
+def test_a_refusal_names_its_board_once(dup: Any) -> None:
+    """Audit a11 #8: "Your entries refused" read "alice, board 2: board 2: an assigned score is ...", and a
+    table page's refused entry "table-02's page: the lead 'XX' is a card ..." named no board although its
+    line did. The list puts ``by``, the table and ``board`` (when not 0) before the reason."""
+    desk, client, token = dup
+    r = _post(client, "/api/duplicate/adjust", {"board": 2, "ns": "1 NS", "ew": "1 EW", "kind": "assigned",
+                                                "ns_value": "425", "why": "x"}, token)
+    assert r.status_code == 409 and r.json()["error"].startswith("board 2: an assigned score")
+    r = _post(client, "/api/duplicate/correct", {"key": "1/1 NS/1 EW", "contract": "4S"}, token)
+    assert r.status_code == 409
+    mine = _view(client)["mine"]
+    assert mine[0]["why"].startswith("no traveller line 1/1 NS/1 EW")
+    assert [(m["what"], m["board"]) for m in mine] == [("correct", 0), ("adjust", 0)]   # 0: the reason names it
+    key = desk.table_key("table-02")
+    r = client.post("/api/duplicate/table/table-02/enter", json={"key": "3 2 2", "contract": "3NT", "declarer": "N",
+                                                                 "lead": "XX", "tricks": 9},
+                    headers={"X-Table-Key": key, "Origin": "http://club.test"})
+    assert r.status_code == 409 and r.json()["error"].startswith("the lead 'XX' is a card")
+    row = _view(client)["refusals"][0]
+    assert (row["by"], row["board"], row["why"]) == ("table-02's page", 3, r.json()["error"])
+
+
 def test_correct_on_a_missing_line_says_how_to_enter_it(dup: Any) -> None:
     """On main: 409 "no traveller line '1/1 NS/1 EW' (a line is board/NS pair/EW pair, e.g. '5/3 NS/4 EW')",
     and '1/1NS/1EW' was not read at all."""
@@ -134,6 +156,16 @@ def test_artificial_scores_as_words_and_a_split_score_as_each_sides_own(dup: Any
                                                 "ns_own": "420", "ew_own": "minus"}, token)
     assert r.status_code == 409 and "East-West's own score must be a whole number" in r.json()["error"]
     assert "East-West's own score" in _view(client)["mine"][0]["why"]
+
+
+def test_an_adjusted_score_takes_a_mitchells_plain_pair_numbers(dup: Any) -> None:
+    """Audit a11 #3: the form's "NS pair" 1 and "EW pair" 1 (who meet on board 1) were refused 409 "pairs
+    1 and 1 do not play board 1 against each other"."""
+    desk, client, token = dup
+    r = _post(client, "/api/duplicate/adjust", {"board": "1", "ns": "1", "ew": "1", "kind": "artificial",
+                                                "ns_value": "A+", "ew_value": "A-", "why": "slow play"}, token)
+    assert r.status_code == 200, r.text
+    assert desk.session.state.entries["1/1 NS/1 EW"].adjusted == ("60", "40")
 
 
 def test_a_line_taken_off_for_the_director_and_a_round_call_undone(dup: Any) -> None:
@@ -184,6 +216,38 @@ def test_a_correction_with_its_lead_and_a_regroup_as_typed(dup: Any) -> None:
     assert r.status_code == 409 and "the contract '9Z' is a level 1-7" in r.json()["error"]
 
 
+def test_a_group_typed_in_lower_case_is_the_capital_group(dup: Any) -> None:
+    """Audit a11 #2: "b" was journaled as a group of its own beside "B" and board 1 scored in both."""
+    desk, client, token = dup
+    st = desk.session.state
+    for rec in all_results(st.setup, fouled={1: 2}):
+        if rec["board"] == 1:
+            assert desk.session.take(rec).taken
+    first = next(k for k, g in st.board_groups(1).items() if g == "A")
+    r = _post(client, "/api/duplicate/regroup", {"key": first, "group": "b"}, token)
+    assert r.status_code == 200, r.text
+    assert st.regroups == {first: "B"} and set(st.board_groups(1).values()) == {"B"}
+    r = _post(client, "/api/duplicate/regroup", {"key": first, "group": "bb"}, token)
+    assert r.status_code == 409 and "a fouled-board group is one letter, not 'bb'" in r.json()["error"]
+
+
+def test_a_regroup_on_a_board_no_table_called_fouled_is_listed_under_fouled_boards(dup: Any) -> None:
+    """Audit a11 #11: 1/1 NS/1 EW put in group C split board 1 into groups A and C (matchpoints changed)
+    and "Fouled boards" said nothing of board 1. Taken (a table without a camera calls nothing), and
+    listed with its group."""
+    desk, client, token = dup
+    st = desk.session.state
+    for rec in all_results(st.setup):
+        if rec["board"] == 1:
+            assert desk.session.take(rec).taken and not rec["foul"]
+    assert _view(client)["fouls"] == []
+    r = _post(client, "/api/duplicate/regroup", {"key": "1/1 NS/1 EW", "group": "C"}, token)
+    assert r.status_code == 200, r.text
+    listed = _view(client)["fouls"]
+    assert [(f["board"], f["key"], f["group"]) for f in listed] == [(1, "1/1 NS/1 EW", "C")]
+    assert listed[0]["said"] == "No table called it fouled; the director put line 1/1 NS/1 EW in group C."
+
+
 def test_a_correction_to_a_pass_out_drops_the_declarer_tricks_and_lead(dup: Any) -> None:
     """Audit 15 F4: the page's Correct form, its declarer left "as entered", sends only the contract
     ``pass``; on main it was refused "a passed-out board has no declarer, got <Seat.N: 'N'>" (the line's
@@ -205,6 +269,25 @@ def test_a_correction_to_a_pass_out_drops_the_declarer_tricks_and_lead(dup: Any)
     assert (line["contract"], line["declarer"], line["lead"], line["tricks"]) == ("Passed out", "", "", 0), line
     r = _post(client, "/api/duplicate/enter", {"key": "2/1NS/1EW", "contract": "4s", "tricks": "10"}, token)
     assert r.status_code == 409 and "None" not in r.json()["error"] and "<" not in r.json()["error"], r.json()
+
+
+def test_a_pass_out_entered_by_hand_with_a_declarer_or_tricks_is_refused_as_correct_refuses_it(dup: Any) -> None:
+    """Audit a11 #6: "Enter a result by hand" took a pass-out with declarer N (journaled null, the N dropped
+    unsaid) where "Correct" refused the same input 409."""
+    desk, client, token = dup
+    key = "1/1 NS/1 EW"
+    r = _post(client, "/api/duplicate/enter", {"key": "1 1 1", "contract": "pass", "declarer": "N", "lead": "",
+                                               "tricks": "0", "why": "t"}, token)
+    assert r.status_code == 409 and r.json()["error"] == f"line {key}: a passed-out board has no declarer, got N"
+    r = _post(client, "/api/duplicate/enter", {"key": "1 1 1", "contract": "pass", "declarer": "",
+                                               "tricks": "9", "why": "t"}, token)
+    assert r.status_code == 409 and r.json()["error"] == f"line {key}: a passed-out board has no tricks, got 9"
+    assert key not in desk.session.state.entries
+    r = _post(client, "/api/duplicate/enter", {"key": "1 1 1", "contract": "pass", "declarer": "", "lead": "",
+                                               "tricks": "", "why": "t"}, token)
+    assert r.status_code == 200, r.text
+    e = desk.session.state.entries[key]
+    assert (e.contract, e.declarer, e.tricks) == ("Pass", "", 0)
 
 
 def test_enter_and_correct_on_a_line_holding_an_adjusted_score_say_the_same(dup: Any) -> None:

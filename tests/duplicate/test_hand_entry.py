@@ -258,21 +258,41 @@ def test_a_howells_line_key_has_no_direction_and_nonsense_is_named() -> None:
         forms.read_key("board four", mitchell=True)
 
 
+def test_an_adjusted_scores_pairs_are_read_as_a_lines_are() -> None:
+    """Audit a11 #3: in a Mitchell "NS pair" 3 and "EW pair" 3 are 3 NS and 3 EW (they were journaled as
+    bare 3 and 3 and refused as a board the pairs do not play); a direction typed stands; a Howell's
+    pairs have none."""
+    def pairs(ns: Any, ew: Any, mitchell: bool) -> tuple[Any, Any]:
+        rec = forms.adjust({"board": "5", "ns": ns, "ew": ew, "kind": "artificial", "ns_value": "A+",
+                            "ew_value": "A-"}, "td", mitchell)
+        return rec["ns"], rec["ew"]
+
+    assert pairs("3", " 3 ", True) == ("3 NS", "3 EW")
+    assert pairs("3ns", "4 EW", True) == ("3 NS", "4 EW")
+    assert pairs("2 EW", "5 NS", True) == ("2 EW", "5 NS")        # a pair sitting the other way
+    assert pairs("2NS", "5 EW", False) == ("2", "5")
+    assert pairs("north", [3], True) == ("north", [3])           # for the session's checks to name
+    st = SessionState.start(make_setup(MITCHELL_3))
+    rec = forms.adjust({"board": "1", "ns": "1", "ew": "1", "kind": "artificial", "ns_value": "A+",
+                        "ew_value": "A-"}, "td", True)
+    assert st.check(rec) == ""
+
+
 @pytest.mark.parametrize(("typed", "value"), [("A+", "60"), ("a=", "50"), ("A", "50"), ("A-", "40"),
                                               ("average plus", "60"), ("55%", "55"), ("60", "60")])
 def test_an_artificial_score_may_be_typed_as_a_word(typed: str, value: str) -> None:
     rec = forms.adjust({"board": "3", "ns": "1 NS", "ew": "3 EW", "kind": "artificial", "ns_value": typed,
-                        "ew_value": "A-"}, "td")
+                        "ew_value": "A-"}, "td", True)
     assert (rec["board"], rec["ns_value"], rec["ew_value"]) == (3, value, "40")
 
 
 def test_a_split_assigned_score_is_typed_as_each_sides_own_and_kept_from_north_souths_view() -> None:
     rec = forms.adjust({"board": 1, "ns": "1 NS", "ew": "1 EW", "kind": "assigned", "ns_own": "420",
-                        "ew_own": "-140"}, "td")
+                        "ew_own": "-140"}, "td", True)
     assert (rec["ns_value"], rec["ew_value"]) == ("420", "140")
     with pytest.raises(forms.FormError, match="East-West's own score must be a whole number"):
         forms.adjust({"board": 1, "ns": "1 NS", "ew": "1 EW", "kind": "assigned", "ns_own": "420",
-                      "ew_own": "-145"}, "td")
+                      "ew_own": "-145"}, "td", True)
 
 
 @pytest.mark.parametrize(("typed", "code"), [("4s", "4S"), ("3ntx", "3NTX"), ("3N", "3NT"), ("4♠xx", "4SXX"),

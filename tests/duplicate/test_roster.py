@@ -176,7 +176,7 @@ def test_a_substitute_named_at_the_table_names_the_rounds_he_played_only(tmp_pat
 
     from firmware_host.club.club_players import name_players
     from firmware_host.duplicate.results.export import export
-    from firmware_host.duplicate.views import traveller
+    from firmware_host.duplicate.views import rankings, traveller
     from tests.duplicate import outsider as o
     from tests.duplicate.sessionkit import all_results
 
@@ -209,6 +209,7 @@ def test_a_substitute_named_at_the_table_names_the_rounds_he_played_only(tmp_pat
         html = export(s, "html", analysis_timeout=0).decode("utf-8")
         live = traveller(s, next(b for b in s.scored().boards if b.number == board_of[2]))   # the director's page
         live_names = next(ln["ew_names"] for ln in live["lines"] if ln["ew"] == "2 EW")
+        live_ranking = {r["pair"]: r["names"] for f in rankings(s) for r in f["rows"]}   # the pages' ranking
     finally:
         s.close()
     games = o.read_pbn(pbn)
@@ -225,6 +226,9 @@ def test_a_substitute_named_at_the_table_names_the_rounds_he_played_only(tmp_pat
     assert [q.findtext("PLAYER_NAME") for q in pairs[("2", "EW")].iter("PLAYER")] == ["Kay Lamb", "Lou Moss", "Tom Uhl"]
     assert "Kay Lamb &amp; Lou Moss &amp; Tom Uhl" in html
     assert live_names == "Kay Lamb & Lou Moss"
+    # audit a11 #10: the pages' live ranking named the newest naming ("Kay Lamb & Tom Uhl") where the
+    # files list everyone who sat: one rule, as the files
+    assert live_ranking["2 EW"] == "Kay Lamb & Lou Moss & Tom Uhl"
 
 
 def test_a_naming_from_a_round_the_movement_does_not_have_is_refused(tmp_path: Path) -> None:
