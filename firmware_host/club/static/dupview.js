@@ -41,7 +41,12 @@ window.dupview = (() => {
     const groups = fouled ? ", fouled: groups " + t.groups.join(", ") : "";
     d.append(el("summary", "", "Board " + t.board + " · " + t.dealer + " deals, " + t.vulnerability + " · " +
       t.played + " of " + t.due + " played" + par + groups));
+    // the box scrolls when a traveller is wider than the screen (a big field's pairs and scores): a region
+    // the keyboard can reach and a screen reader names, so that nothing in it is out of reach
     const box = el("div", "scroll");
+    box.tabIndex = 0;
+    box.setAttribute("role", "region");
+    box.setAttribute("aria-label", "Board " + t.board + "'s traveller");
     const table = el("table", "dup-table");
     const pts = t.top === "" ? "IMPs" : "MP";
     const noted = t.lines.filter((ln) => ln.note);
