@@ -369,11 +369,13 @@ TOUCH = """
 const out = [];
 const seen = (e) => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
   return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
-for (const e of document.querySelectorAll('button, input, select, textarea, summary, a[href]')) {
-  if (!seen(e) || e.closest('.dup-table')) continue;   // a traveller's row is the tap target, not its cells
+for (const e of document.querySelectorAll('button, input, select, textarea, summary, a[href], tr[tabindex]')) {
+  if (!seen(e)) continue;   // a traveller's row the director taps (it fills the forms) is a control too
   const r = e.getBoundingClientRect();
   const box = (e.type === 'checkbox' || e.type === 'radio') ? (e.closest('label') || e).getBoundingClientRect() : r;
-  if (box.height < 40) out.push(`${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} "${(e.textContent || e.value || e.name || '').trim().slice(0, 30)}" is ${Math.round(box.height)} px tall`);
+  const name = `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} "${(e.textContent || e.value || e.name || '').trim().slice(0, 30)}"`;
+  if (box.height < 40) out.push(`${name} is ${Math.round(box.height)} px tall`);
+  if (box.width < 40) out.push(`${name} is ${Math.round(box.width)} px wide`);
 }
 const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
 const small = new Set();
@@ -387,22 +389,57 @@ return out.concat([...small]);
 """
 
 
+def _ruling_at(room: Room, tid: str) -> Any:
+    """``tid`` as a table: a damaged card ruled (the lamp "NEW PACK" lit, its law and clause id), its
+    status retained. The client, still connected (the caller disconnects it)."""
+    import json
+
+    from .conftest import mqtt_client
+
+    client, rc = mqtt_client(room.broker.port, tid, room.passwords[tid], client_id=tid)
+    assert rc == 0, rc
+    ruling = {"remedy": "replace_pack", "law": "Duplicate Bridge, law 13", "clause": "CB-damaged",
+              "reason": "A damaged card was dealt.", "dealer": "E"}
+    now = time.time()
+    client.publish(f"cardtable/{tid}/ruling", json.dumps(
+        {"table": tid, "kind": "ruling", "seq": 1, "prev": 0, "deal": 1, "secret": False, "t": now, "body": ruling}),
+        qos=1).wait_for_publish()
+    status = {"table": tid, "name": "Table 1", "game": "duplicate-bridge", "phase": "play", "deal": 1, "dealer": "E",
+              "lamps": {"replace_pack": True}, "offline": {}, "counts": {}, "players": {}, "ruling": ruling,
+              "claims": [], "answers": [], "bridge": None, "duplicate": None, "set_aside": []}
+    client.publish(f"cardtable/{tid}/status", json.dumps(
+        {"table": tid, "kind": "status", "seq": 2, "deal": 1, "secret": False, "t": now, "done": [], "body": status}),
+        qos=1, retain=True).wait_for_publish()
+    return client
+
+
 def test_a_phone_gets_touch_targets_and_text_it_can_use(room: Room, tmp_path: Path) -> None:
-    """At 390 px every control, link and tick box (with its label) is at least 40 px tall, and no text is
-    under 12 px, on the director's duplicate page and the club's page (a director's evening on a phone)."""
+    """At 390 px every control, link and tick box (with its label) is at least 40 px tall and 40 px wide,
+    and no text is under 12 px, on the director's duplicate page and the club's page (a director's evening
+    on a phone). Audit a11 F7: with a ruling at a table, the club's page had its "law id" details 25-30 px
+    tall in 9.8-11.5 px text, the lamp "NEW PACK" in 11.6 px, the sound tick box 22 px, the feed's "All"
+    39 px wide; the duplicate page's traveller rows, which a director taps to fill the forms, 20 px tall."""
     from selenium.webdriver.common.by import By
 
     room.play_all()
+    table = _ruling_at(room, "table-01")
     director = _director(room, tmp_path, 390)
     try:
         _wait(director).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#travellers details.board")) == 10)
+        director.execute_script("document.querySelectorAll('details.board').forEach((d) => { d.open = true; });")
+        assert director.find_elements(By.CSS_SELECTOR, "#travellers tr[tabindex]")
         problems = director.execute_script(TOUCH)
         director.get(room.url)
-        _wait(director).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#conn.live"))
+        _wait(director).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#conn.live") and
+                              "NEW PACK" in d.find_element(By.TAG_NAME, "main").text)
+        assert director.find_elements(By.CSS_SELECTOR, "details.clause summary")
         problems += director.execute_script(TOUCH)
+        _screenshot(director, 390, "club")
         assert problems == [], "\n".join(problems)
     finally:
         director.quit()
+        table.disconnect()
+        table.loop_stop()
 
 
 def test_a_substitute_named_on_the_directors_form_from_round_2_on(room: Room, tmp_path: Path) -> None:
