@@ -478,3 +478,41 @@ def test_a_substitute_named_on_the_directors_form_from_round_2_on(room: Room, tm
             "pair 4 NS: the round the players sit from is one of the movement's rounds (1-5), not 9")
     finally:
         director.quit()
+
+
+def test_a_form_the_browser_does_not_send_says_so_not_the_last_refusal(room: Room, tmp_path: Path) -> None:
+    """Audit a11 F12: a result entered by hand with the contract 8S was refused ("the contract '8S' is a
+    level 1-7 ..."); the director fixed the contract and typed tricks 14, or "nine": the browser kept the
+    form back (the number box is 0-13) and the old refusal stayed under the form, as if about this one.
+    Now the answer says the form was not sent, which box and the browser's own reason."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.common.by import By
+
+    director = _director(room, tmp_path, 800)
+    wait = _wait(director)
+    try:
+        enter = director.find_element(By.ID, "enter")
+        answer = director.find_element(By.ID, "entry-answer")
+
+        def send(expect: str, **values: str) -> str:
+            """Fill ``values`` in, press the button; the answer once it starts with ``expect``."""
+            for name, value in values.items():
+                enter.find_element(By.NAME, name).clear()
+                enter.find_element(By.NAME, name).send_keys(value)
+            enter.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+            try:
+                wait.until(lambda d: str(answer.get_attribute("textContent")).startswith(expect))
+            except TimeoutException:
+                raise AssertionError(f"the answer under the form: {answer.get_attribute('textContent')!r}") from None
+            assert "refused" in str(answer.get_attribute("class"))
+            return str(answer.get_attribute("textContent"))
+
+        enter.find_element(By.CSS_SELECTOR, "select[name=declarer] option[value=N]").click()
+        send("the contract '8S' is", key="1 1ns 1ew", contract="8S", lead="SA", tricks="9", why="device failed")
+        assert "8S" not in send("Not sent: Tricks: ", contract="3NT", tricks="14")
+        assert "Tricks" not in send("Not sent: Line: ", key="")          # another box the browser holds back
+        enter.find_element(By.NAME, "key").send_keys("1 1ns 1ew")
+        send("Not sent: Tricks: ", tricks="nine")                         # the number box takes no word
+        assert room.session.state.entries.get("1/1 NS/1 EW") is None
+    finally:
+        director.quit()
