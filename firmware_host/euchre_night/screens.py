@@ -204,11 +204,12 @@ class EuchreScreens(LiveScreens):
 
 _SEAT_OPTIONS = '<option value="">as taken</option><option value="none">nobody</option>' + "".join(
     f'<option value="{x}">{x}</option>' for x in "NESW")
-_PENALTY_ROW = ('<span class="pen">Penalty {i}: <select id="c-pen-clause-{i}" name="pen-clause-{i}"><option value="">none'
+# each select in its own label (a screen reader names it "Penalty 1", "against"; axe-core's select-name)
+_PENALTY_ROW = ('<span class="pen"><label>Penalty {i} <select id="c-pen-clause-{i}" name="pen-clause-{i}"><option value="">none'
                 '</option><option value="EU-63">EU-63 renege (law 63)</option><option value="EU-90">EU-90 wrong '
                 'number of cards (law 90)</option><option value="EU-50">EU-50 lone hand abandoned (law 50)</option>'
-                '</select> against <select id="c-pen-side-{i}" name="pen-side-{i}"><option value="NS">NS</option>'
-                '<option value="EW">EW</option></select> <label>points <input id="c-pen-points-{i}" name="pen-points-{i}" type="number" '
+                '</select></label> <label>against <select aria-label="Penalty {i} against" id="c-pen-side-{i}" name="pen-side-{i}"><option value="NS">NS</option>'
+                '<option value="EW">EW</option></select></label> <label>points <input id="c-pen-points-{i}" name="pen-points-{i}" type="number" '
                 'min="2" max="5" size="2"></label></span> ')
 _CALL = ('<p><button type="button" id="call">Call the round</button> '
          '<span id="said" role="status"></span></p>'

@@ -173,3 +173,47 @@ def test_the_director_sees_who_why_and_since_when_at_every_width(club: Any, tmp_
         no_sideways_scroll()
     finally:
         driver.quit()
+
+
+def test_an_open_history_takes_a_new_ruling_from_its_table_live(club: Any, tmp_path: Path) -> None:
+    """Audit a11 F9: with "History of Table 2" open, a new ruling from that table showed under Rulings but
+    not in the open history until the director closed and reopened it (docs/mqtt.md, "The dashboard": the
+    page needs no reload). The open history takes its table's new entries, newest first, its
+    acknowledgement too; another table's ruling stays out of it."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    demo, tables = club
+    driver = chromium(tempfile.mkdtemp(dir=tmp_path))
+    try:
+        browser_login(driver, demo.url)
+        wait = WebDriverWait(driver, 20, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".conn.live"))
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".table")) == 3)
+        ids = [t.tid for t in tables]
+        tables[1].call(CALLS[1])
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#queue li.call")) == 1)
+        driver.find_element(By.CSS_SELECTOR, f'.table[data-table="{ids[1]}"] button.name').click()
+        wait.until(lambda d: d.find_element(By.ID, "history").is_displayed() and
+                   "ATTENTION" in d.find_element(By.ID, "history-list").text)
+
+        def history() -> list[str]:
+            return [li.find_element(By.CSS_SELECTOR, ".headline").text
+                    for li in driver.find_elements(By.CSS_SELECTOR, "#history-list > li")]
+
+        assert history() == ["ATTENTION"]
+        tables[1].call(CALLS[2])                     # the open history's table: a new ruling
+        tables[0].call(CALLS[0])                     # another table's
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#feed > li")) == 3)
+        wait.until(lambda d: history() == [HEADLINES[2], "ATTENTION"])
+        # acknowledged (from behind the open history, as a second director's screen would): redrawn in it
+        driver.execute_script("arguments[0].click();", driver.find_element(
+            By.CSS_SELECTOR, f'#queue li[data-table="{ids[1]}"] button.ack'))
+        wait.until(lambda d: "acknowledged by director" in d.find_element(By.ID, "history-list").text)
+        assert history() == [HEADLINES[2], "ATTENTION"]
+        driver.find_element(By.CSS_SELECTOR, "#history button").click()    # Close
+        driver.find_element(By.CSS_SELECTOR, f'.table[data-table="{ids[0]}"] button.name').click()
+        wait.until(lambda d: history() == ["PENALTY"])      # closed, then another table's: its own only
+    finally:
+        driver.quit()

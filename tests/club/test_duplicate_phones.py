@@ -130,11 +130,14 @@ def room(tmp_path: Path) -> Any:
     r.stop()
 
 
-def _browser(tmp_path: Path, width: int) -> Any:
+def _browser(tmp_path: Path, width: int, mobile: bool | None = None) -> Any:
+    """A headless Chromium ``width`` px wide; ``mobile`` (under 600 px unless said) is a phone's overlay
+    scrollbar, otherwise the page's scrollbar takes its room from the page, as a narrowed desktop window's."""
     driver = chromium(tempfile.mkdtemp(dir=tmp_path))
     driver.set_script_timeout(30)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
+                           {"width": width, "height": 900, "deviceScaleFactor": 1,
+                            "mobile": width < 600 if mobile is None else mobile})
     return driver
 
 
@@ -155,10 +158,10 @@ def _wait(driver: Any) -> Any:
     return WebDriverWait(driver, 20, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
 
 
-def _director(room: Room, tmp_path: Path, width: int) -> Any:
+def _director(room: Room, tmp_path: Path, width: int, mobile: bool | None = None) -> Any:
     from selenium.webdriver.common.by import By
 
-    d = _browser(tmp_path, width)
+    d = _browser(tmp_path, width, mobile)
     browser_login(d, room.url)
     _wait(d).until(lambda d: d.current_url == room.url and d.find_elements(By.ID, "queue"))
     d.get(room.url + "duplicate")
@@ -201,6 +204,34 @@ def test_the_pages_read_at_every_width_with_every_traveller_open(room: Room, tmp
                 assert not bad, (name, width, bad)
             assert director.find_element(By.ID, "finished").is_displayed()
             assert players.find_element(By.ID, "finished").is_displayed()
+    finally:
+        director.quit()
+        players.quit()
+
+
+def test_a_fouled_boards_traveller_fits_a_phone_that_keeps_room_for_its_scrollbar(room: Room, tmp_path: Path) -> None:
+    """Audit a11 F1: at 390 px with the page's scrollbar taking its room (a box 349 px wide), a fouled
+    board's traveller (its Group column) ran 11 px off the right of its box on the director's page and the
+    table's, the column cut to "Grou", and axe-core found the table page's box scrollable but out of reach
+    of the keyboard (scrollable-region-focusable, serious). Every traveller fits; axe-core is clean."""
+    from selenium.webdriver.common.by import By
+
+    room.play_all()
+    director = _director(room, tmp_path, 390, mobile=False)
+    tid = "table-02"
+    players = _browser(tmp_path, 390, mobile=False)
+    players.get(room.url + f"duplicate/table/{tid}?key={room.desk.table_key(tid)}")
+    try:
+        _wait(director).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#travellers details.board")) == 10)
+        _wait(players).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#conn.live") and
+                             d.find_elements(By.CSS_SELECTOR, "#travellers details.board"))
+        for name, driver in (("director", director), ("table", players)):
+            assert driver.execute_script("return document.documentElement.clientWidth") < 390   # a scrollbar
+            problems, fouled, other = driver.execute_script(LAYOUT)
+            assert fouled > 0 and other > 0, (name, fouled, other)
+            assert problems == [], f"{name}'s page: {problems}"
+            bad = [v for v in _axe(driver) if v["impact"] in ("serious", "critical")]
+            assert not bad, (name, bad)
     finally:
         director.quit()
         players.quit()
@@ -338,11 +369,13 @@ TOUCH = """
 const out = [];
 const seen = (e) => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
   return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
-for (const e of document.querySelectorAll('button, input, select, textarea, summary, a[href]')) {
-  if (!seen(e) || e.closest('.dup-table')) continue;   // a traveller's row is the tap target, not its cells
+for (const e of document.querySelectorAll('button, input, select, textarea, summary, a[href], tr[tabindex]')) {
+  if (!seen(e)) continue;   // a traveller's row the director taps (it fills the forms) is a control too
   const r = e.getBoundingClientRect();
   const box = (e.type === 'checkbox' || e.type === 'radio') ? (e.closest('label') || e).getBoundingClientRect() : r;
-  if (box.height < 40) out.push(`${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} "${(e.textContent || e.value || e.name || '').trim().slice(0, 30)}" is ${Math.round(box.height)} px tall`);
+  const name = `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} "${(e.textContent || e.value || e.name || '').trim().slice(0, 30)}"`;
+  if (box.height < 40) out.push(`${name} is ${Math.round(box.height)} px tall`);
+  if (box.width < 40) out.push(`${name} is ${Math.round(box.width)} px wide`);
 }
 const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
 const small = new Set();
@@ -356,22 +389,57 @@ return out.concat([...small]);
 """
 
 
+def _ruling_at(room: Room, tid: str) -> Any:
+    """``tid`` as a table: a damaged card ruled (the lamp "NEW PACK" lit, its law and clause id), its
+    status retained. The client, still connected (the caller disconnects it)."""
+    import json
+
+    from .conftest import mqtt_client
+
+    client, rc = mqtt_client(room.broker.port, tid, room.passwords[tid], client_id=tid)
+    assert rc == 0, rc
+    ruling = {"remedy": "replace_pack", "law": "Duplicate Bridge, law 13", "clause": "CB-damaged",
+              "reason": "A damaged card was dealt.", "dealer": "E"}
+    now = time.time()
+    client.publish(f"cardtable/{tid}/ruling", json.dumps(
+        {"table": tid, "kind": "ruling", "seq": 1, "prev": 0, "deal": 1, "secret": False, "t": now, "body": ruling}),
+        qos=1).wait_for_publish()
+    status = {"table": tid, "name": "Table 1", "game": "duplicate-bridge", "phase": "play", "deal": 1, "dealer": "E",
+              "lamps": {"replace_pack": True}, "offline": {}, "counts": {}, "players": {}, "ruling": ruling,
+              "claims": [], "answers": [], "bridge": None, "duplicate": None, "set_aside": []}
+    client.publish(f"cardtable/{tid}/status", json.dumps(
+        {"table": tid, "kind": "status", "seq": 2, "deal": 1, "secret": False, "t": now, "done": [], "body": status}),
+        qos=1, retain=True).wait_for_publish()
+    return client
+
+
 def test_a_phone_gets_touch_targets_and_text_it_can_use(room: Room, tmp_path: Path) -> None:
-    """At 390 px every control, link and tick box (with its label) is at least 40 px tall, and no text is
-    under 12 px, on the director's duplicate page and the club's page (a director's evening on a phone)."""
+    """At 390 px every control, link and tick box (with its label) is at least 40 px tall and 40 px wide,
+    and no text is under 12 px, on the director's duplicate page and the club's page (a director's evening
+    on a phone). Audit a11 F7: with a ruling at a table, the club's page had its "law id" details 25-30 px
+    tall in 9.8-11.5 px text, the lamp "NEW PACK" in 11.6 px, the sound tick box 22 px, the feed's "All"
+    39 px wide; the duplicate page's traveller rows, which a director taps to fill the forms, 20 px tall."""
     from selenium.webdriver.common.by import By
 
     room.play_all()
+    table = _ruling_at(room, "table-01")
     director = _director(room, tmp_path, 390)
     try:
         _wait(director).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#travellers details.board")) == 10)
+        director.execute_script("document.querySelectorAll('details.board').forEach((d) => { d.open = true; });")
+        assert director.find_elements(By.CSS_SELECTOR, "#travellers tr[tabindex]")
         problems = director.execute_script(TOUCH)
         director.get(room.url)
-        _wait(director).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#conn.live"))
+        _wait(director).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#conn.live") and
+                              "NEW PACK" in d.find_element(By.TAG_NAME, "main").text)
+        assert director.find_elements(By.CSS_SELECTOR, "details.clause summary")
         problems += director.execute_script(TOUCH)
+        _screenshot(director, 390, "club")
         assert problems == [], "\n".join(problems)
     finally:
         director.quit()
+        table.disconnect()
+        table.loop_stop()
 
 
 def test_a_substitute_named_on_the_directors_form_from_round_2_on(room: Room, tmp_path: Path) -> None:
@@ -408,5 +476,43 @@ def test_a_substitute_named_on_the_directors_form_from_round_2_on(room: Room, tm
         assert names == {r: ["Kay Lamb", "Lou Moss"] for r in range(1, 6)}, names
         assert name("4 NS", "Di Lane", "Ed Moor", "9") == (                          # not one of the rounds
             "pair 4 NS: the round the players sit from is one of the movement's rounds (1-5), not 9")
+    finally:
+        director.quit()
+
+
+def test_a_form_the_browser_does_not_send_says_so_not_the_last_refusal(room: Room, tmp_path: Path) -> None:
+    """Audit a11 F12: a result entered by hand with the contract 8S was refused ("the contract '8S' is a
+    level 1-7 ..."); the director fixed the contract and typed tricks 14, or "nine": the browser kept the
+    form back (the number box is 0-13) and the old refusal stayed under the form, as if about this one.
+    Now the answer says the form was not sent, which box and the browser's own reason."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.common.by import By
+
+    director = _director(room, tmp_path, 800)
+    wait = _wait(director)
+    try:
+        enter = director.find_element(By.ID, "enter")
+        answer = director.find_element(By.ID, "entry-answer")
+
+        def send(expect: str, **values: str) -> str:
+            """Fill ``values`` in, press the button; the answer once it starts with ``expect``."""
+            for name, value in values.items():
+                enter.find_element(By.NAME, name).clear()
+                enter.find_element(By.NAME, name).send_keys(value)
+            enter.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+            try:
+                wait.until(lambda d: str(answer.get_attribute("textContent")).startswith(expect))
+            except TimeoutException:
+                raise AssertionError(f"the answer under the form: {answer.get_attribute('textContent')!r}") from None
+            assert "refused" in str(answer.get_attribute("class"))
+            return str(answer.get_attribute("textContent"))
+
+        enter.find_element(By.CSS_SELECTOR, "select[name=declarer] option[value=N]").click()
+        send("the contract '8S' is", key="1 1ns 1ew", contract="8S", lead="SA", tricks="9", why="device failed")
+        assert "8S" not in send("Not sent: Tricks: ", contract="3NT", tricks="14")
+        assert "Tricks" not in send("Not sent: Line: ", key="")          # another box the browser holds back
+        enter.find_element(By.NAME, "key").send_keys("1 1ns 1ew")
+        send("Not sent: Tricks: ", tricks="nine")                         # the number box takes no word
+        assert room.session.state.entries.get("1/1 NS/1 EW") is None
     finally:
         director.quit()

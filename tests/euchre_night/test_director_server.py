@@ -412,3 +412,40 @@ def test_a_table_s_page_breaks_no_column_name_and_fits_a_phone(club: Club) -> No
                 assert over <= 0, f"the table's page scrolls sideways by {over} px at {width} px"
         finally:
             table.quit()
+
+
+def test_the_director_s_page_and_a_table_s_page_pass_axe_on_a_laptop_and_a_phone(club: Club) -> None:
+    """Audit a11 F5: axe-core on /euchre found the export links in the browser's own blue on the page's
+    green (#0000ee on #0f3d24, contrast 1.3: serious) and the "Correct a hand" penalties' clause and side
+    selects without a label (critical). At 1366 and 390 px, the director's page and a table's page:
+    nothing serious or critical."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tests.browser import chromium, missing
+    from tests.club.test_director_screen import _axe
+    from tests.events.test_event_screens import _at_width
+
+    if missing():
+        pytest.skip(missing())
+    page = club.t2.wait(lambda s: s["round"] == 1 and s["page"])["page"]
+    with tempfile.TemporaryDirectory() as pa:
+        driver = chromium(pa)
+        try:
+            driver.get(club.url + "/login")
+            driver.find_element(By.ID, "username").send_keys("director")
+            driver.find_element(By.ID, "password").send_keys(PASSWORD)
+            driver.find_element(By.ID, "login").click()
+            WebDriverWait(driver, 20).until(lambda d: "/login" not in d.current_url)
+            found = {}
+            for width in (1366, 390):
+                _at_width(driver, width)
+                for name, path in (("director", "/euchre"), ("table", page)):
+                    driver.get(club.url + path)
+                    WebDriverWait(driver, 30).until(lambda d: "P8" in _text(d, "standings"))
+                    bad = [(v["id"], v["nodes"]) for v in _axe(driver) if v["impact"] in ("serious", "critical")]
+                    if bad:
+                        found[(name, width)] = bad
+            assert found == {}, found
+        finally:
+            driver.quit()

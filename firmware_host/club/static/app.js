@@ -285,6 +285,7 @@
     return li;
   }
   function showEntry(r) {
+    historyEntry(r);
     const li = entryItem(r);
     const old = feedItems.get(r.id);
     if (old) { old.replaceWith(li); } else { feedEl.prepend(li); }
@@ -301,13 +302,36 @@
       for (const o of document.querySelectorAll(".filter button")) o.setAttribute("aria-pressed", String(o === b));
     });
   }
+  // The open history follows its table live, as the feed does (nothing needs a reload): a new entry of
+  // that table goes on top, a changed one (acknowledged) is redrawn. Entries that come while the history
+  // is being fetched are kept and laid over what the fetch brought, so none falls between the two.
+  const history = { table: null, items: new Map(), waiting: null };
+  function historyEntry(r) {
+    if (r.table !== history.table) return;
+    if (history.waiting) { history.waiting.push(r); return; }
+    const li = entryItem(r);
+    const old = history.items.get(r.id);
+    if (old) old.replaceWith(li); else $("history-list").prepend(li);
+    history.items.set(r.id, li);
+  }
+  $("history").addEventListener("close", () => { history.table = null; history.items.clear(); });
   async function showHistory(id) {
-    const r = await fetch("/api/history?table=" + encodeURIComponent(id), { credentials: "same-origin" });
-    if (r.status === 401) { window.location = "/login"; return; }
-    const data = await r.json();
+    history.table = id;
+    history.waiting = [];
+    const r = await fetch("/api/history?table=" + encodeURIComponent(id), { credentials: "same-origin" }).catch(() => null);
+    if (r && r.status === 401) { window.location = "/login"; return; }
+    const data = r && r.ok ? await r.json().catch(() => null) : null;
+    if (history.table !== id) return;   // another table's history asked for meanwhile
+    if (!data) { history.table = null; history.waiting = null; return; }
+    const came = history.waiting;
+    history.waiting = null;
+    history.items.clear();
+    const items = (data.history || []).map((e) => { const li = entryItem(e); history.items.set(e.id, li); return li; });
     $("history-h").textContent = "History of " + nameOf(id);
-    $("history-list").replaceChildren(...(data.history || []).map(entryItem));
+    $("history-list").replaceChildren(...items);
+    came.forEach(historyEntry);
     const d = $("history");
+    if (d.open) return;
     if (typeof d.showModal === "function") d.showModal(); else d.setAttribute("open", "");
   }
   function showPack(p) {

@@ -2,7 +2,7 @@
 // adjusted scores; "Move for round N" asks first and can be undone until a result of that round arrives.
 "use strict";
 (() => {
-  const { el, cell, headRow, traveller, placeBoard, connect } = window.dupview;
+  const { el, cell, headRow, traveller, placeBoard, connect, notSent } = window.dupview;
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const $ = (id) => document.getElementById(id);
   const seenLines = new Set();
@@ -224,6 +224,7 @@
     ev.preventDefault();
     post("/api/duplicate/regroup", fields(ev.target, ["key", "group"]), $("entry-answer"));
   });
+  for (const id of ["enter", "correct", "adjust", "regroup", "players"]) notSent($(id), $("entry-answer"));
   kindWords();
   connect("/duplicate/events", apply, $("conn"));
 })();

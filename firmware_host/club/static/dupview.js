@@ -41,7 +41,12 @@ window.dupview = (() => {
     const groups = fouled ? ", fouled: groups " + t.groups.join(", ") : "";
     d.append(el("summary", "", "Board " + t.board + " · " + t.dealer + " deals, " + t.vulnerability + " · " +
       t.played + " of " + t.due + " played" + par + groups));
+    // the box scrolls when a traveller is wider than the screen (a big field's pairs and scores): a region
+    // the keyboard can reach and a screen reader names, so that nothing in it is out of reach
     const box = el("div", "scroll");
+    box.tabIndex = 0;
+    box.setAttribute("role", "region");
+    box.setAttribute("aria-label", "Board " + t.board + "'s traveller");
     const table = el("table", "dup-table");
     const pts = t.top === "" ? "IMPs" : "MP";
     const noted = t.lines.filter((ln) => ln.note);
@@ -121,5 +126,27 @@ window.dupview = (() => {
     }
     open();
   }
-  return { el, cell, headRow, traveller, placeBoard, connect };
+  // A form the browser keeps back (a number box holding 14 or a word, a required box empty) is never sent:
+  // the browser fires "invalid" on each wrong box instead of "submit". The answer under the form then says
+  // so (the first box, by its label, in the browser's own words), never the last answer's reason, which
+  // would read as if about this form.
+  function notSent(form, answer) {
+    let said = false;
+    form.addEventListener("invalid", (ev) => {
+      if (said) return;   // one submit, one answer: the first wrong box, the one the browser shows
+      said = true;
+      setTimeout(() => { said = false; }, 0);
+      const box = ev.target;
+      let name = box.name;
+      if (box.labels && box.labels.length) {
+        const label = box.labels[0].cloneNode(true);
+        label.querySelectorAll("input, select, textarea").forEach((x) => x.remove());
+        name = label.textContent.trim() || name;
+      }
+      answer.textContent = "Not sent: " + name + ": " + box.validationMessage;
+      answer.className = "answer refused";
+      answer.hidden = false;
+    }, true);
+  }
+  return { el, cell, headRow, traveller, placeBoard, connect, notSent };
 })();

@@ -1,7 +1,7 @@
 // A table's page for its players: this round, the pairs' standing, the travellers they may see.
 "use strict";
 (() => {
-  const { el, cell, traveller, placeBoard, connect } = window.dupview;
+  const { el, cell, traveller, placeBoard, connect, notSent } = window.dupview;
   const $ = (id) => document.getElementById(id);
   const key = new URLSearchParams(window.location.search).get("key") || "";
   const base = window.location.pathname;
@@ -127,5 +127,7 @@
       button.disabled = false;
     }
   });
+  notSent($("players"), $("players-answer"));
+  notSent($("enter"), $("enter-answer"));
   connect(base + "/events?key=" + encodeURIComponent(key), apply, $("conn"));
 })();
