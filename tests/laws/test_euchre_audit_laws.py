@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from laws.cards import Seat
 from laws.engine import LawEngine
-from laws.rulings import Remedy, Ruling
+from laws.rulings import Remedy
 from tests.laws.streams import E, euchre_known_deal, only, prelude
+from tests.laws.test_euchre_play_laws import play, said
 
 N, E_, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 HANDS = {N: ["9H", "TH", "8H", "7H", "AS"], E_: ["AC", "KC", "QC", "JC", "TC"],
@@ -23,17 +24,6 @@ def dealt(*after: object) -> LawEngine:
     return eng
 
 
-def play(eng: LawEngine, *plays: str) -> list[Ruling]:
-    """Plays written "E:AC"."""
-    out: list[Ruling] = []
-    for p in plays:
-        seat, card = p.split(":")
-        out += eng.feed(E("card_played", seat=seat, card=card))
-    return out
-
-
-def said(rulings: list[Ruling]) -> list[tuple[str, str]]:
-    return [(r.remedy.value, r.clause) for r in rulings]
 
 
 # -- 1: in a lone hand the partner sits out ------------------------------------------------------------
