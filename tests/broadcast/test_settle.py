@@ -26,7 +26,7 @@ def test_the_run_ends_only_when_releases_have_stopped_coming() -> None:
     feeder = threading.Thread(target=trickle)
     feeder.start()
     t0 = time.monotonic()
-    LiveRun._settle(fake, quiet=0.5)  # type: ignore[arg-type]
+    LiveRun._settle(fake, quiet=2.0)  # type: ignore[arg-type]  (well above the trickle's 0.2 s, however loaded)
     assert len(listener.arrivals) == 10 and time.monotonic() - t0 >= 2.0
     feeder.join()
 

@@ -19,6 +19,7 @@ TOPIC_TEXT = re.compile(r"^cardtable/")
 # program wrote itself (read back, hashed, replayed).
 OWN_TEXT = {
     "firmware_host/wire/reader.py": "the one checked reader",
+    "firmware_host/broadcast/received.py": "the broadcast's own file of the messages it took (each payload is read again by the wire's reader)",
     "firmware_host/records/chain.py": "journal rows: hashed as read back",
     "firmware_host/records/journal.py": "journal rows this program wrote",
     "firmware_host/table/ordering.py": "the table's own checkpoints",
