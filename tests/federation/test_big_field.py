@@ -62,17 +62,19 @@ def test_a_big_fields_views_reach_the_clubs(tmp_path: Path) -> None:
     club.username_pw_set("c1", "a")
     club.on_message = on_message
     service = None
+    looping = False
     try:
         club.connect("127.0.0.1", fed.port)
         club.subscribe([(topics.standings, 1), (topics.field("c1"), 1)])
-        club.loop_start()
+        looping = club.loop_start() == mqtt.MQTT_ERR_SUCCESS
         service = FederationService(tmp_path / "event", "127.0.0.1", fed.port, "f").start()
         time.sleep(0.5)
         service.receive(topics.result("c2"), json.dumps(c2[-1]).encode())   # the last result: board 1 public
         assert both.wait(30), f"the views never arrived: {sorted(got)}"
         page = json.dumps(service.last_view)
-    finally:
-        club.loop_stop()
+    finally:   # a connect that failed is the error to see, not paho's loop_stop of a loop never started
+        if looping:
+            club.loop_stop()
         club.disconnect()
         if service is not None:
             service.stop()
