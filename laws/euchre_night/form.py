@@ -66,15 +66,23 @@ def _cards(b: Mapping[str, Any]) -> str:
     return ""
 
 
+def _objects(b: Mapping[str, Any], key: str, shape: str) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
+    """``b[key]`` as a list of objects, each with where it is (``reneges[0]``); or the reason it is not."""
+    items = b.get(key)
+    if not isinstance(items, list):
+        return f"{key} must be a list, got {as_typed(items, 60)}", []
+    for i, r in enumerate(items):
+        if not isinstance(r, dict):
+            return f"{key}[{i}] must be an object {{{shape}}}, got {as_typed(r, 60)}", []
+    return "", [(f"{key}[{i}]", r) for i, r in enumerate(items)]
+
+
 def _named(b: Mapping[str, Any]) -> str:
     """``reneges``, ``rulings`` and the text of ``penalties``."""
-    reneges = b.get("reneges")
-    if not isinstance(reneges, list):
-        return f"reneges must be a list, got {as_typed(reneges, 60)}"
-    for i, r in enumerate(reneges):
-        where = f"reneges[{i}]"
-        if not isinstance(r, dict):
-            return f"{where} must be an object {{seat, trick, clause, law}}, got {as_typed(r, 60)}"
+    why, reneges = _objects(b, "reneges", "seat, trick, clause, law")
+    if why:
+        return why
+    for where, r in reneges:
         if r.get("seat") not in SEATS:
             return f"{where}.seat must be a seat (N, E, S, W), got {as_typed(r.get('seat'))}"
         if not (_whole(r.get("trick")) and r["trick"] in TRICKS):
@@ -83,13 +91,10 @@ def _named(b: Mapping[str, Any]) -> str:
             return f"{where}.clause must be EU-64, got {as_typed(r.get('clause'))}"
         if why := _strings(r, where, ("law",)):
             return why
-    rulings = b.get("rulings")
-    if not isinstance(rulings, list):
-        return f"rulings must be a list, got {as_typed(rulings, 60)}"
-    for i, r in enumerate(rulings):
-        where = f"rulings[{i}]"
-        if not isinstance(r, dict):
-            return f"{where} must be an object {{clause, law, remedy, text}}, got {as_typed(r, 60)}"
+    why, rulings = _objects(b, "rulings", "clause, law, remedy, text")
+    if why:
+        return why
+    for where, r in rulings:
         if why := _strings(r, where, ("clause", "law", "text")):
             return why
         if r.get("remedy") not in REMEDIES:
