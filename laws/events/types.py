@@ -405,10 +405,13 @@ class BoardShort(Event):
     """Duplicate, a board the table's shoe deals: it stopped before every card was in its pocket
     (the pack ran out, a card rejected, the deal stopped); ``missing`` are the cards not placed. None:
     the shoe said the board is not whole but named no card missing, so which cards are in the pockets is
-    not known (hardware/shoe/PROTOCOL.md 7.2): the board is dealt again from empty pockets."""
+    not known (hardware/shoe/PROTOCOL.md 7.2): the board is dealt again from empty pockets. ``lost``: the
+    table's link to its shoe lost messages of the board (its cards, most likely), so which cards are in
+    the pockets is not known either, whatever ``missing`` says: dealt again, saying why."""
 
     TYPE: ClassVar[str] = "board_short"
     missing: tuple[Card, ...] | None = None
+    lost: bool = False
 
 
 @dataclass(frozen=True)

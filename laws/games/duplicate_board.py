@@ -12,8 +12,9 @@
   gives to another seat means the board must be remade from its record.
 * ``DB-14`` (``board_short``, ``deal_end``): the shoe stopped with cards not placed, no hand too long:
   they are found and put in the well before the auction (the shoe finishes the board). A ``board_short``
-  that names no card (the shoe did not say which are missing: the pockets are not known) is ``DB-6``
-  instead: the board is remade from its record, dealt again from empty pockets.
+  that names no card (the shoe did not say which are missing: the pockets are not known), or one ``lost``
+  (the table's link lost messages of the board, its cards most likely), is ``DB-6`` instead: the board is
+  remade from its record, dealt again from empty pockets.
 * ``DB-13`` (``hand_count``): a player counts other than thirteen cards in his pocket.
 * ``DB-87`` (``card_played``, before the play's clauses): every card played against the record
   (``laws.duplicate.check``, through ``Deal.holder``); the first one the record gives to another seat
@@ -266,6 +267,13 @@ def _register_board(reg: Registry) -> None:
                 return None
             placed = {card for _, card in d.dealt if card is not None}
             missing = tuple(x for x in full_pack() if x not in placed)
+        elif e.lost:        # the table's link, not the shoe: the cards it never heard of are in pockets
+            b.short = ()
+            seen = s.deal.cards_dealt if s.deal is not None else 0
+            return bh.rule("DB-6", f"{_LAW}, law 6", Remedy.REDEAL, f"Board {b.number}: cards of the board were "
+                           f"lost on the link from the shoe after the {seen} the table saw placed: which cards are "
+                           "in its pockets is not known. The four pockets are emptied and the board is dealt again "
+                           "from a whole pack.", dealer=b.record.dealer, extra=_facts(b, lost=True))
         elif e.missing is None:
             b.short = ()
             return bh.rule("DB-6", f"{_LAW}, law 6", Remedy.REDEAL, f"Board {b.number} is not whole and which "

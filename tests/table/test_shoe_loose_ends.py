@@ -353,6 +353,42 @@ def test_messages_lost_on_the_link_mid_deal_are_journaled_and_end_the_deal_as_lo
     assert [k for k, _ in _rows(j)[-2:]] == ["event", "note"] and "ignored" in _rows(j)[-1][1]
 
 
+def test_messages_lost_mid_board_leave_it_dealt_again_from_empty_pockets(tmp_path: Path) -> None:
+    """A board the shoe deals from its record lost messages 33-42 on the link (its ring overwrote them):
+    the table journaled only the note, then took the board's BOARD_FINISHED for a board short of the ten
+    cards it never heard of and ruled DB-14, "found and put in the well", though the shoe had put them in
+    their pockets. Which cards are in the pockets is not known: the note and a `board_short` `lost` end
+    the board in one commit, DB-6 has it dealt again from empty pockets, and the shoe's later cards of
+    that board are not ruled."""
+    ctl, proc, j, link, feed = _dup_board_begun(tmp_path)
+    board = RECS[1]
+    for i, card in enumerate(PACK[:30], 1):
+        feed(m.CardOut, i, board.deal.holder(card), False, card, m.Orientation.DOWN, 90, "B7", board=1)
+    before = len(_rows(j))
+    feed.adapter(m.MessagesLost(BOOT, feed.seq + 1, feed.seq + 10))
+    ctl.drain()
+    last = feed.seq + 10
+    assert feed.acked[-1] == last
+    rows = _rows(j)[before:]
+    assert rows[0][0] == "note" and rows[0][1]["text"].startswith(f"messages {feed.seq + 1}-{last} lost on the link")
+    assert "board 1 ends after the 30 cards the table saw placed" in rows[0][1]["text"]
+    assert rows[1] == ("event", {"type": "board_short", "lost": True, "shoe": [BOOT, last], "src": "shoe",
+                                 "t": rows[1][1]["t"]})
+    (ruling,) = [b for k, b in rows if k == "ruling"]
+    assert (ruling["clause"], ruling["remedy"]) == ("DB-6", "redeal")
+    assert ruling["reason"] == ("Board 1: cards of the board were lost on the link from the shoe after the 30 "
+                                "the table saw placed: which cards are in its pockets is not known. The four "
+                                "pockets are emptied and the board is dealt again from a whole pack.")
+    feed.seq = last
+    for i, card in enumerate(PACK[40:], 41):      # the shoe went on: the rest of that board, then its end
+        feed(m.CardOut, i, board.deal.holder(card), False, card, m.Orientation.DOWN, 90, "B7", board=1)
+    feed(m.BoardFinished, 1, 0, 0, 0, False, frozenset(), "B7")
+    assert [b["clause"] for k, b in _rows(j) if k == "ruling"] == ["DB-6"]     # no DB-14 for cards in pockets
+    feed(m.PackLoaded, "B7")                      # a whole pack in the well: the board again, nothing placed
+    again = [c for c in link.sent if isinstance(c, m.DealBoard)]
+    assert len(again) == 2 and again[1].board == 1 and again[1].placed == frozenset()
+
+
 def test_messages_lost_between_deals_are_only_noted(tmp_path: Path) -> None:
     ctl, j, feed = _bridge_table(tmp_path)
     feed.adapter(m.MessagesLost(BOOT, 3, 3))
