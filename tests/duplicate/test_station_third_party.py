@@ -147,6 +147,40 @@ def test_a_board_whose_missing_cards_disagree_with_the_cards_seen_is_dealt_again
         j.close()
 
 
+def test_messages_lost_on_the_link_mid_board_leave_it_to_be_dealt_again(tmp_path) -> None:
+    """The shoe's ring overwrote messages 32-41 (ERROR 4) before the station got them: the station
+    journaled nothing of it and blamed the shoe for the next card's index, and had the BOARD_FINISHED
+    been among them it waited on a board the shoe had ended. The lost numbers are journaled (with the
+    last one's mark, so a restart resumes after them) and the board ends at once not whole, its pockets
+    unknown: never dealt and checked, dealt again from empty pockets."""
+    rec = boards(1, seed=26)[0]
+    st, link, j, seq, cmd = _third_party(tmp_path, rec, [(k, "A1") for k in range(30)])
+    try:
+        lines = st.feed(m.MessagesLost(7, 32, 41))
+        assert lines[0] == ("board 1 is not whole: messages 32-41 from the shoe were lost on the link after 30 "
+                            "cards were seen placed")
+        assert st.state is StationState.UNVERIFIED and lines[-1] == st.status()
+        assert "which cards are in its pockets is not known" in st.status() and "type 'again'" in st.status()
+        for k in range(40, 52):                       # the shoe went on: the rest of the board, then its end
+            st.feed(m.CardOut(k + 10, k + 1, rec.deal.holder(PACK[k]), False, PACK[k], m.Orientation.DOWN, 100,
+                              "A1", board=1))
+        st.feed(m.BoardFinished(62, 1, cmd.board_id, m.FinishReason.COMPLETE, 0, False, frozenset(), "A1",
+                                answers=cmd.cmd))
+        assert st.state is StationState.UNVERIFIED and not st.log.board(1).done
+        assert st.command("finish") == [f"not now: {st.status()}"]
+        assert "not whole, its pockets unknown: deal it again" in report_text(st.log)
+        with Journal.open_readonly(tmp_path / "s.sqlite3") as r:
+            bodies = [row.body for row in r.rows() if row.kind == "note"]
+            assert fold_journal(r).mark == (7, 62)
+        at = bodies.index({"station": "lost", "first": 32, "last": 41, "shoe": [7, 41]})
+        assert bodies[at + 1]["station"] == "incomplete" and bodies[at + 1]["known"] is False
+        assert fold((i, 0.0, b) for i, b in enumerate(bodies[:at + 1])).mark == (7, 41)
+        assert st.command("again") == ["board 1: sent to the shoe"]
+        assert link.sent[-1].placed == frozenset() and link.sent[-1].pack == ""
+    finally:
+        j.close()
+
+
 def test_the_shoe_restarting_on_an_open_port_asks_finish_or_again_at_once(tmp_path) -> None:
     recs = boards(1, seed=25)
     rig = Rig(tmp_path, recs, gap_ms=15, reload=False).start()

@@ -11,7 +11,7 @@ What the station promises (``docs/handrecords.md``, "The dealing station", says 
   (over every attempt since the pockets were empty). Anything else is a state the operator sees, with
   what to do: cards missing from the pack (``finish`` once they are in the well), the shoe unplugged
   (the board goes on when it is back), the shoe restarted mid-board (``finish`` or ``again``), a board
-  the shoe reported wrongly (``again``).
+  the shoe reported wrongly or whose messages were lost on the link (``again``).
 * **Boards in order.** The operator puts in the board the station asks for; another one is refused, with
   the reason, and journaled.
 
@@ -238,6 +238,8 @@ class DealingStation:
         """One link event (in the order the link delivered them); the lines to show."""
         if isinstance(ev, m.LinkStatus):
             return self._link_status(ev)
+        if isinstance(ev, m.MessagesLost):
+            return self._lost(ev)
         numbered = isinstance(ev, m.ShoeMessage) and not isinstance(ev, (m.Heartbeat, m.Pong)) and ev.seq > 0
         mark = (self.link.boot_id, ev.seq) if numbered else None
         lines = self._check_boot(mark[0]) if mark is not None else []
@@ -333,6 +335,31 @@ class DealingStation:
         self.tracker = None
         self.tracker_boot = None
         return [f"board {n} is not whole: {why}", self.status()]      # what to do, at once
+
+    def _lost(self, ev: m.MessagesLost) -> list[str]:
+        """Messages gone from the shoe's ring before the station got them (PROTOCOL.md 5, ERROR 4): journaled
+        by number with the last one's mark (used up: a restart resumes after them). A board under way may
+        have lost its cards, its start or its end: which cards are in its pockets is not known, so it ends
+        here not whole, to be dealt again from empty pockets, rather than blamed on the shoe's next card or
+        waited on for an end that may never come."""
+        mark = (ev.boot_id, ev.last)
+        lines = self._check_boot(ev.boot_id)
+        self._write([{"station": "lost", "first": ev.first, "last": ev.last}], mark)
+        self._acks.append((ev.last, ev.boot_id))
+        if self.tracker is not None:
+            n = self.tracker.board
+            pockets = self.tracker.command.placed | set(self.tracker.seen)
+            which = f"message {ev.first}" if ev.first == ev.last else f"messages {ev.first}-{ev.last}"
+            why = (f"{which} from the shoe {'was' if ev.first == ev.last else 'were'} lost on the link after "
+                   f"{len(pockets)} card{'s were' if len(pockets) != 1 else ' was'} seen placed")
+            self._write([{"station": "incomplete", "board": n, "missing": [c.code for c in _PACK if c not in pockets],
+                          "reason": 255, "why": why, "known": False}])
+            self.tracker = None
+            self.tracker_boot = None
+            lines += [f"board {n} is not whole: {why}", self.status()]
+        if self._pending is None:
+            self._flush()
+        return lines
 
     def tick(self) -> list[str]:
         """Time passes: a board the journal had sent but the shoe never started (the station stopped

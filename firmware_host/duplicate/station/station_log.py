@@ -23,6 +23,8 @@ station restarts from it, ``cardtable boards report`` prints it and the soak che
 ``pack``       a pack loaded in the well: ``pack``
 ``device``     the shoe came online or went offline: ``online``, ``reason``
 ``shoe``       another numbered shoe message (a jam, an empty well, an error): ``why``
+``lost``       shoe messages ``first``-``last`` were gone from the shoe's ring before the station got
+               them (a board under way then ends ``incomplete``, ``known`` false)
 =============  =====================================================================================
 
 Rows that carry a shoe message also carry ``shoe``: ``[boot id, message number]`` (the station
@@ -42,7 +44,7 @@ from typing import Any
 from laws.cards import Card, Seat, full_pack
 
 KINDS = ("open", "insert", "send", "started", "card", "rejected", "mismatch", "dealt", "incomplete",
-         "refused", "pack", "device", "shoe")
+         "refused", "pack", "device", "shoe", "lost")
 
 
 @dataclass
