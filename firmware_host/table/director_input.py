@@ -4,7 +4,9 @@ one per line, from a FIFO, a terminal or a file (``cardtable run --events PATH``
 Hand counts, the trump made, the cards played when no camera watches, the result: each line is one
 event, submitted to the controller as source ``director`` in the order it was written. Whatever a line
 holds, the reader survives it: a line that is not an event is journaled as a note naming the path and line
-number (``PATH line N: why``) and goes no further, and the lines after it are still read.
+number (``PATH line N: why``) and goes no further, and the lines after it are still read. The log says the
+same without any value the line held (``field 'seat' is not valid``): a card typed in the wrong field, or a
+list of cards, may be a card of the open deal, which no log line names (``docs/ordering.md``).
 
 Bytes are read in chunks, never a whole line at once: a line longer than ``MAX_LINE`` bytes is refused
 as soon as that many bytes have come without its end, and the rest of it is passed over as it arrives
@@ -34,6 +36,17 @@ from laws.events import EventFormatError, event_from_dict
 log = logging.getLogger(__name__)
 MAX_LINE = 64 * 1024  # bytes; a longer line is not an event anyone typed: it is refused, not read
 CHUNK = 16 * 1024     # bytes read at a time
+
+
+def unquoted(why: str) -> str:
+    """An event format refusal without the value it quotes from the line (``field 'seat': unknown seat
+    'QS' ...`` -> ``field 'seat' is not valid``), for the log: the value may be a card of the open deal.
+    The field's name is the format's own, never the line's text."""
+    if why.startswith("field "):
+        return why.split(":", 1)[0] + " is not valid"
+    if why.startswith("unknown event type"):
+        return "unknown event type"
+    return why      # the format's other refusals quote nothing of the line (a missing field, a JSON list)
 
 
 class Lines:
@@ -105,8 +118,8 @@ class EventReader:
         if self._thread is not None:
             self._thread.join(timeout)
 
-    def _note(self, text: str) -> None:
-        self.submit(DeviceNote("director", text))
+    def _note(self, text: str, logged: str | None = None) -> None:
+        self.submit(DeviceNote("director", text, logged=logged))
 
     def line(self, raw: bytes | str | None) -> None:
         """Take one line (the reader thread calls this; tests may too). None: a line that grew past
@@ -127,14 +140,14 @@ class EventReader:
             return
         try:
             obj = decode_line(data)
-        except LineRefused as exc:
+        except LineRefused as exc:   # the byte, column or depth it failed at: no text of the line
             self._note(f"{where}: {exc}; not read" if exc.kind == "utf8" else
                        f"{where}: not JSON ({exc.detail})" if exc.kind == "json" else f"{where}: not an event ({exc})")
             return
         try:
             event = event_from_dict(obj)
         except EventFormatError as exc:
-            self._note(f"{where}: not an event ({exc})")
+            self._note(f"{where}: not an event ({exc})", f"{where}: not an event ({unquoted(str(exc))})")
             return
         self.submit(LawInput(event, "director"))
 

@@ -4,11 +4,13 @@ a fragment a writer left without its newline is refused, never joined to the nex
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import threading
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 from firmware_host.table.controller import DeviceNote, Input, LawInput
 from firmware_host.table.director_input import MAX_LINE, EventReader
@@ -170,3 +172,32 @@ def test_the_worked_example_of_docs_events_md(tmp_path: Path) -> None:
     notes = [n.replace("/run/cardtable/director", str(fifo)) for n in re.findall(r"the note `([^`]*)`", said)]
     assert [g.text for g in got if isinstance(g, DeviceNote)] == notes
     assert [g.event.seat.value for g in got if isinstance(g, LawInput)] == ["S", "W"]  # type: ignore[attr-defined]
+
+
+def test_a_refused_line_is_logged_by_its_place_and_field_never_its_cards(tmp_path: Path, caplog: Any) -> None:
+    """docs/ordering.md: no log line names a card of an open deal. A refused line's note quoted the value
+    it refused in the table's WARNING ('field 'seat': unknown seat 'QS''): a director who typed a card in
+    the wrong field, or a list of cards, put them in the log. The log names the path, the line and the
+    field; the journal (and the display) keep the whole reason for the director."""
+    from firmware_host.records.journal import Journal
+    from firmware_host.table.controller import TableController
+    from tests.table.test_controller import Clock
+
+    j = Journal.open(tmp_path / "j")
+    ctl = TableController(game="contract-bridge", journal=j, panel=None, clock=Clock())
+    reader = EventReader(tmp_path / "events", ctl.submit)
+    caplog.set_level(logging.DEBUG)
+    for line in ('{"type": "card_played", "seat": "QS", "card": "QS"}', '{"type": "board_short", "missing": "7H 2C"}',
+                 '{"type": "QS"}', '{"type": "claim", "seat": "N", "tricks": ["KD", "JD"]}'):
+        reader.line(line)
+    ctl.drain()
+    logged = [r.getMessage() for r in caplog.records if "events line" in r.getMessage()]
+    assert logged == [f"director: {tmp_path / 'events'} line 1: not an event (field 'seat' is not valid)",
+                      f"director: {tmp_path / 'events'} line 2: not an event (field 'missing' is not valid)",
+                      f"director: {tmp_path / 'events'} line 3: not an event (unknown event type)",
+                      f"director: {tmp_path / 'events'} line 4: not an event (field 'tricks' is not valid)"]
+    for text in (r.getMessage() for r in caplog.records):
+        assert not any(code in text for code in ("QS", "7H", "2C", "KD", "JD")), text
+    notes = [r.body["text"] for r in j.rows() if r.kind == "note" and r.body.get("device") == "director"]
+    assert len(notes) == 4 and "'QS'" in notes[0] and "'7H 2C'" in notes[1]
+    j.close()
