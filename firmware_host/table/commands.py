@@ -23,6 +23,7 @@ from typing import Any
 
 from firmware_host.table import bridge_choices, choices
 from firmware_host.table.inputs import DirectorCommand, LawInput
+from firmware_host.table.redact import loggable
 from laws.events import Event
 from laws.rulings import Ruling
 
@@ -63,7 +64,8 @@ def take(ctl: Any, item: DirectorCommand) -> list[Ruling]:
     except (choices.ChoiceRefused, bridge_choices.AnswerRefused) as exc:
         why = str(exc)
         ctl._note(f"the director's {item.kind} from {item.by[:40]} refused: {why}",
-                  {"command": command, "refused": why})
+                  {"command": command, "refused": why},
+                  logged=f"the director's {item.kind} from {item.by[:40]} refused: {loggable(why)}")
         _seen(ctl, item)
         if item.kind in CHECKED:
             answer(ctl, {"id": item.cid, "kind": item.kind, "ok": False, "why": why})

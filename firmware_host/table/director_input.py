@@ -31,22 +31,12 @@ from pathlib import Path
 
 from firmware_host.records.lines import BOM, LineRefused, decode_line
 from firmware_host.table.controller import DeviceNote, Input, LawInput
+from firmware_host.table.redact import unquoted
 from laws.events import EventFormatError, event_from_dict
 
 log = logging.getLogger(__name__)
 MAX_LINE = 64 * 1024  # bytes; a longer line is not an event anyone typed: it is refused, not read
 CHUNK = 16 * 1024     # bytes read at a time
-
-
-def unquoted(why: str) -> str:
-    """An event format refusal without the value it quotes from the line (``field 'seat': unknown seat
-    'QS' ...`` -> ``field 'seat' is not valid``), for the log: the value may be a card of the open deal.
-    The field's name is the format's own, never the line's text."""
-    if why.startswith("field "):
-        return why.split(":", 1)[0] + " is not valid"
-    if why.startswith("unknown event type"):
-        return "unknown event type"
-    return why      # the format's other refusals quote nothing of the line (a missing field, a JSON list)
 
 
 class Lines:

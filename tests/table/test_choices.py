@@ -15,7 +15,7 @@ from firmware_host.devices.display_text import title
 from firmware_host.live import ClubCommands
 from firmware_host.records.journal import Journal
 from firmware_host.table.controller import ButtonInput, DirectorCommand, LawInput, TableController
-from laws.cards import Seat
+from laws.cards import Card, Seat
 from tests.laws.streams import BRIDGE_PACK, E, bridge_deal, euchre_known_deal, prelude, shuffled
 from tests.table.fakes import Clock
 
@@ -242,3 +242,27 @@ def test_what_a_press_takes_with_each_kind_of_claim_open() -> None:
     assert press(claim(("win_trick", "lose_trick"))) == "redeal"
     other_side = Claim("EU-x", "Euchre", Side.NS, Seat.N, "play_end", "why", "call", options=("hold_order",))
     assert press(other_side) is None                          # not his side's claim
+
+
+def test_a_refused_command_is_logged_without_the_cards_it_named(table: Any, caplog: Any) -> None:
+    """docs/ordering.md: no log line names a card of an open deal. A director's command the table refused
+    was logged with its whole reason ("the 2C is not in this game's pack", "field 'card': ... 'QH'"), so a
+    card the director typed, right or wrong, reached the table's log. The log says what was refused and
+    by whom; the journal note, the display and the answer keep the whole reason."""
+    import logging
+
+    ctl, journal, display = table
+    play(ctl, "S:7C")
+    caplog.set_level(logging.DEBUG)
+    bodies = [{"seat": "W", "what": "call_card", "card": "2C"}, {"seat": "QH", "what": "call_card"},
+              {"seat": "W", "what": "win_trick", "card": "KD"}]
+    for i, body in enumerate(bodies):
+        assert ctl.process(DirectorCommand("choose", f"k{i}", "ann", body)) == []
+    assert ctl.process(DirectorCommand("lead_out", "k9", "ann", {"seat": "JS", "card": "AS"})) == []
+    logged = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert len(logged) == 4, logged
+    named = [c for code in ("2C", "QH", "KD", "JS", "AS") for c in (code, Card.parse(code).name.lower())]
+    for text in (r.getMessage().lower() for r in caplog.records):
+        assert not any(c.lower() in text for c in named), text
+    notes = [r.body["refused"] for r in journal.rows() if r.kind == "note"][-4:]
+    assert "two of clubs" in notes[0] and "'QH'" in notes[1] and "'lead_out'" in notes[3], notes
