@@ -133,3 +133,21 @@ def test_a_broker_restarted_without_persistence_gets_every_released_board_again(
             for c in (t1, t2):
                 c.loop_stop()
                 c.disconnect()
+
+
+def test_a_line_cut_by_a_kill_does_not_swallow_the_next_message(tmp_path: Path) -> None:
+    """A ``kill -9`` mid-write leaves the file's last line cut. The next run skipped it, then appended the
+    broker's resend of that message on the same line: one line neither run could read, so a second restart
+    had lost a message the broker no longer held (acknowledged once written)."""
+    state = tmp_path / "state.jsonl"
+    whole = '{"topic":"cardtable/table-01/play","payload":"one"}\n'
+    state.write_text(whole + '{"topic":"cardtable/table-01/pl')          # the process died here
+    first = Received(state)
+    assert first.read() == [("cardtable/table-01/play", b"one")] and first.unreadable == 1
+    first.append("cardtable/table-01/play", b"two")                      # the broker's resend
+    first.sync()
+    first.close()
+    second = Received(state)
+    assert second.read() == [("cardtable/table-01/play", b"one"), ("cardtable/table-01/play", b"two")]
+    assert second.unreadable == 0
+    second.close()
