@@ -113,6 +113,15 @@ class BroadcastService:
         self._thread = threading.Thread(target=self._run, name="broadcast", daemon=True)
         self._thread.start()
 
+    def wait_ready(self, timeout: float) -> None:
+        """Wait until the broker answered the first connection and, if it took the login, granted the
+        subscriptions (``connected``): a table's ``play`` sent before that reaches no session of the
+        broadcast's at its first connection, so "broadcasting" is said only after it (or after ``timeout``)."""
+        deadline = time.monotonic() + timeout
+        self.answered.wait(timeout)
+        if self._connections and not self.login_refused:
+            self.connected.wait(max(0.0, deadline - time.monotonic()))
+
     def stop(self) -> None:
         self._stop.set()
         if self._thread is not None:

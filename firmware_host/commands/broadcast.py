@@ -223,7 +223,7 @@ def _live(args: argparse.Namespace) -> int:
     service = BroadcastService(releaser, args.host, args.port, broadcast_pw, received=received,
                                session_word=bridge.done if bridge is not None else None)
     service.start()
-    service.answered.wait(10)
+    service.wait_ready(10)
     if service.login_refused:
         service.stop()
         for reader in (night, bridge):

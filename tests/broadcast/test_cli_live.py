@@ -255,12 +255,18 @@ def test_a_teams_event_is_broadcast_with_no_operator(tmp_path: Path) -> None:
                     return ""
                 return ""
 
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline and "broadcasting 4 tables by the rule teams" not in (proc.stdout.readline() if proc.stdout else ""):
-                pass
+            assert proc.stdout is not None
+            line = ""    # said once its subscriptions are granted: a play sent before would reach no session
+            while "broadcasting 4 tables by the rule teams" not in line:
+                line = proc.stdout.readline()
+                assert line, "the command ended before it said it was broadcasting"
             board(clients[0], "table-01", 1, "1", "4")            # the open room plays board 1
-            time.sleep(1.0)
-            assert '"board":1' not in shown()                       # held: the closed room has not played it
+            state = tmp_path / "state.jsonl"                        # what the service took, written before its ack
+            deadline = time.monotonic() + 60                        # a bound on a hang, not a wait for time
+            while time.monotonic() < deadline and len(state.read_text().splitlines() if state.exists() else []) < 2:
+                time.sleep(0.05)
+            assert len(state.read_text().splitlines()) == 2         # both rows of the open room taken ...
+            assert '"board":1' not in shown()                       # ... and held: the closed room has not played it
             board(clients[1], "table-02", 2, "4", "1")            # the closed room plays it
             deadline = time.monotonic() + 30
             seen = ""
