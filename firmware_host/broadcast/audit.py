@@ -6,7 +6,8 @@ board (its first ``DB-77`` score row), then takes every message a listener recei
 at the time it arrived, and says
 
 * ``early``: an item shown before the rule allowed it (``after-field``: before the last table due to
-  play the board had finished it; ``delay``: before the table's commit plus the delay; ``teams``:
+  play the board had finished it, by its own score or by the session's word when the caller gives it,
+  :meth:`Committed.with_session`; ``delay``: before the table's commit plus the delay; ``teams``:
   before the other room had finished it);
 * ``differ``: an item shown that is not what the journal holds at that place (another card, a call on
   the wrong seat, a board the table never played);
@@ -46,6 +47,12 @@ class Committed:
 
     items: dict[tuple[int, int, int], Item] = field(default_factory=dict)
     done: dict[tuple[int, int], float] = field(default_factory=dict)
+
+    def with_session(self, lines: Mapping[tuple[int, int], float]) -> Committed:
+        """The same, with the session's word (docs/broadcast.md, "The session's word"): each (table, board)
+        whose line the session's journal holds, from when, counts as finished where the table's own journal
+        has no score of it (a result entered by hand at the club)."""
+        return Committed(dict(self.items), {**lines, **self.done})
 
 
 @dataclass

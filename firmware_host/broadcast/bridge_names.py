@@ -47,6 +47,10 @@ class EventNames(SessionFold):
         self.refresh()
         return side_names(self.spec, self.state.event.names)
 
+    def _lines(self) -> set[tuple[int, int]]:
+        """Every event table's board with a result (a table's, or the director's), by event table."""
+        return {(table, board) for (_r, table, board) in self.state.event.results}
+
 
 class SessionNames(SessionFold):
     """A duplicate pairs session's names at each side now.
@@ -68,4 +72,19 @@ class SessionNames(SessionFold):
             people = [p["name"] for p in st.players_of(label) if p.get("name")]
             if people:
                 out[label] = two(people)
+        return out
+
+    def _lines(self) -> set[tuple[int, int]]:
+        """Every table's board whose pairs the movement seats there have their line (a table's result, one
+        entered by hand, an adjusted score) or whose line the director took off to score it himself: the
+        table has nothing left to play of it (``SessionState.still_to_play``)."""
+        st = self.state
+        left: dict[object, set[int]] = {}
+        out: set[tuple[int, int]] = set()
+        for s in st.movement.seatings:
+            if not s.played or s.ns is None:
+                continue
+            if s.ns not in left:
+                left[s.ns] = st.still_to_play(s.ns)
+            out.update((s.table, b) for b in st.movement.boards_of(s.group) if b not in left[s.ns])
         return out

@@ -15,7 +15,9 @@ ever published or written.
 
 The session's facts the rule needs are the movement's (which tables play each board: ``plays``) and the
 results the tables commit (a ``DB-77`` score is a table's board finished, at the time the table
-committed it).
+committed it), and the session's word (:meth:`Releaser.learn`): the lines its journal holds, so a board
+whose result at one table never came as that table's ``play`` (entered by hand at the club, or a
+message the broadcast never got) is still released once the field is complete.
 """
 
 from __future__ import annotations
@@ -115,6 +117,7 @@ class Releaser:
         self._open: dict[str, _Play] = {}           # table id -> the board it is on
         self._boards: dict[tuple[int, int], _Play] = {}
         self.done: dict[tuple[int, int], float] = {}
+        self.session_done: dict[tuple[int, int], float] = {}   # the session's word (``learn``)
         self.refused = 0
         self.taken = 0
         self.missed = 0                             # rows of a board whose start this run never took
@@ -125,14 +128,26 @@ class Releaser:
 
     def facts(self) -> Facts:
         """What the rule is judged against now."""
+        done = {**self.session_done, **self.done}   # a table's own result, else the session's line for it
         pending: dict[int, frozenset[int]] = {}
         field_done: dict[int, float] = {}
         for board, tables in self.plays.items():
-            left = frozenset(t for t in tables if (t, board) not in self.done)
+            left = frozenset(t for t in tables if (t, board) not in done)
             pending[board] = left
             if not left and tables:
-                field_done[board] = max(self.done[(t, board)] for t in tables)
-        return Facts(pending, dict(self.done), self.other_room, field_done)
+                field_done[board] = max(done[(t, board)] for t in tables)
+        return Facts(pending, done, self.other_room, field_done)
+
+    def learn(self, lines: Mapping[tuple[int, int], float], now: float) -> list[Publication]:
+        """The session's word now (``SessionFold.done``: each (table number, board) its journal holds a line
+        for, and since when), and what it releases. A table whose own result never reached the broadcast
+        (entered by hand at the club; a message lost) no longer holds its board back from the spectators;
+        a line the director took off to be replayed holds it back again (what was shown stays shown)."""
+        lines = {(int(t), int(b)): float(w) for (t, b), w in lines.items()}
+        if lines == self.session_done:
+            return []
+        self.session_done = lines
+        return self.tick(now)
 
     def event_message(self) -> Publication:
         """The retained ``spectate/event`` message: the event's title, rule and tables."""

@@ -9,8 +9,11 @@ broker (the service's session is persistent), one it had written is read back fr
 
 One file a session (its name from the session's digest, ``live.session_id``), one JSON line a message:
 ``{"topic", "payload"}`` as they came. The file holds cards not yet released: it is never in a folder that
-is published (the LIN folder is not used for it). A line that cannot be read (the last one, cut by a power
-cut mid-write) is skipped and counted.
+is published (the LIN folder is not used for it). A last line cut by a stop mid-write (a ``kill -9``, a
+power cut) is cut off when the file is opened, and counted: its message was never acknowledged (that waits
+for the ``fsync``), so the broker sends it again, and it is appended on a line of its own (appended after
+the cut, it made one line no run could read, and a second restart lost it). Any other line that cannot be
+read is skipped and counted.
 """
 
 from __future__ import annotations
@@ -41,21 +44,52 @@ class Received:
         self.path = path
         self.unreadable = 0
         path.parent.mkdir(parents=True, exist_ok=True)
+        self._cut_tail()
         self._file = path.open("a", encoding="utf-8")
+
+    def _cut_tail(self) -> None:
+        """Cut off a last line without its line end (see the module docstring)."""
+        try:
+            with self.path.open("rb+") as f:
+                size = f.seek(0, os.SEEK_END)
+                if not size:
+                    return
+                f.seek(size - 1)
+                if f.read(1) == b"\n":
+                    return
+                keep = size - 1
+                while keep > 0:      # back to the line end before the cut line (the file is read whole anyway)
+                    step = min(keep, 65536)
+                    f.seek(keep - step)
+                    at = f.read(step).rfind(b"\n")
+                    if at >= 0:
+                        keep = keep - step + at + 1
+                        break
+                    keep -= step
+                f.truncate(keep)
+                f.flush()
+                os.fsync(f.fileno())
+                self.unreadable += 1
+        except FileNotFoundError:
+            return
 
     def read(self) -> list[tuple[str, bytes]]:
         """Every message written by earlier runs of this session, in the order taken."""
         out: list[tuple[str, bytes]] = []
+        if self.unreadable:
+            log.warning("broadcast: %s: its last line was cut by a stop mid-write; cut off (the broker sends its "
+                        "message again)", self.path)
+        bad = 0
         with self.path.open(encoding="utf-8") as f:
             for line in f:
                 try:
                     row = json.loads(line)
                     out.append((str(row["topic"]), str(row["payload"]).encode()))
                 except (ValueError, KeyError, TypeError):
-                    self.unreadable += 1
-        if self.unreadable:
-            log.warning("broadcast: %s: %d line(s) could not be read (cut by a stop mid-write?); skipped",
-                        self.path, self.unreadable)
+                    bad += 1
+        if bad:
+            self.unreadable += bad
+            log.warning("broadcast: %s: %d line(s) could not be read; skipped", self.path, bad)
         return out
 
     def append(self, topic: str, payload: bytes) -> None:

@@ -16,6 +16,10 @@ stable client id, its login; clean start off; ``SESSION_EXPIRY``), so the broker
 while it is away; a message is acknowledged (manual acknowledgement) only once it is written to the
 :class:`received.Received` file, which the next run reads back first. On every connection it publishes
 again every board it has released (a broker restarted without its retained messages has lost them).
+
+The session's word (``session_word``, the session's journal read only: ``SessionFold.done``) is read again
+every ``word_every`` seconds and handed to the releaser (``Releaser.learn``): a result entered by hand at
+the club reaches the broadcast by no message, and ``after-field`` waits for every table's.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from firmware_host.broadcast.live import Publication, Releaser
@@ -47,14 +51,22 @@ class BroadcastService:
         tick: seconds between two looks at what arrived.
         clock: wall-clock seconds (compared with the tables' commit times).
         received: where what is taken is kept across restarts (None: nowhere, a restart starts empty).
+        session_word: the lines the session's journal holds now, (table number, board) -> since when
+            (``SessionFold.done``; None: the tables' own results alone).
+        word_every: seconds between two reads of ``session_word``.
     """
 
     def __init__(self, releaser: Releaser, host: str, port: int, password: str, *, user: str = BROADCAST_USER,
                  tick: float = 0.02, clock: Callable[[], float] = time.time,
-                 received: Received | None = None) -> None:
+                 received: Received | None = None,
+                 session_word: Callable[[], Mapping[tuple[int, int], float]] | None = None,
+                 word_every: float = 1.0) -> None:
         import paho.mqtt.client as mqtt
 
         self.releaser = releaser
+        self.session_word = session_word
+        self.word_every = word_every
+        self._word_next = float("-inf")
         self.tick = tick
         self.clock = clock
         self.inbox: deque[tuple[str, bytes, int, int]] = deque()   # topic, payload, mid, qos
@@ -100,6 +112,15 @@ class BroadcastService:
         self.client.loop_start()
         self._thread = threading.Thread(target=self._run, name="broadcast", daemon=True)
         self._thread.start()
+
+    def wait_ready(self, timeout: float) -> None:
+        """Wait until the broker answered the first connection and, if it took the login, granted the
+        subscriptions (``connected``): a table's ``play`` sent before that reaches no session of the
+        broadcast's at its first connection, so "broadcasting" is said only after it (or after ``timeout``)."""
+        deadline = time.monotonic() + timeout
+        self.answered.wait(timeout)
+        if self._connections and not self.login_refused:
+            self.connected.wait(max(0.0, deadline - time.monotonic()))
 
     def stop(self) -> None:
         self._stop.set()
@@ -173,7 +194,14 @@ class BroadcastService:
                 acks.append((mid, qos))
             if acks and self.received is not None:
                 self.received.sync()   # on the disk before the broker forgets it (a failure: no ack, resent)
-            out += self.releaser.tick(self.clock())
+            now = self.clock()
+            if self.session_word is not None and now >= self._word_next:
+                self._word_next = now + self.word_every
+                try:
+                    out += self.releaser.learn(self.session_word(), now)
+                except Exception:   # the session's word only adds facts: the tables' own go on without it
+                    log.exception("broadcast: the session's journal could not be read for its results")
+            out += self.releaser.tick(now)
         for mid, qos in acks:
             self.client.ack(mid, qos)
         latest: dict[str, str] = {}

@@ -3,7 +3,13 @@ euchre night's: any kind of session, ``laws/session/kind.py``): read only, never
 opening row its kind's ``setup_from_dict`` reads, then its records folded into the kind's state as the
 service folds them (a record the state now refuses is skipped, as a reopening skips it). New rows are read
 only on :meth:`SessionFold.refresh`, which the broadcast calls when a board or hand starts, never on the
-hot path for cards. What the broadcast takes from the state is its readers' (``bridge_names.py``, ``euchre_names.py``)."""
+hot path for cards. What the broadcast takes from the state is its readers' (``bridge_names.py``, ``euchre_names.py``).
+
+The fold also keeps the session's word on which table has finished which board (:attr:`SessionFold.lines`,
+for the readers that say it: :meth:`SessionFold._lines`), with the time of the row that gave it: a result
+entered by hand at the club, or a table's result whose ``play`` message the broadcast never got, is in the
+session's journal, and ``after-field`` waits for every table's (``docs/broadcast.md``, "The session's
+word")."""
 
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ from firmware_host.records.journal import Journal, JournalError
 from laws.session.kind import Kind
 
 log = logging.getLogger(__name__)
+Lines = dict[tuple[int, int], float]   # (table number, board) -> when the session's journal gave it a line
 SESSION_FILE = "session.sqlite3"   # a club session's journal in its folder (docs/session.md, docs/euchre.md)
 
 
@@ -50,6 +57,7 @@ class SessionFold:
             self.journal.close()
             raise
         self.seq = first.seq
+        self.lines: Lines = {}
         self.refresh()
 
     def refresh(self) -> None:
@@ -59,8 +67,20 @@ class SessionFold:
                 self.seq = row.seq
                 if row.kind == "event" and not self.state.check(row.body):   # "" to take; a reason or a repeat skips
                     self.state.apply(row.body)
+                    if row.body.get("type") not in ("players", "names"):   # a naming gives no line
+                        now = self._lines()
+                        self.lines = {k: self.lines.get(k, row.t) for k in now}   # a line taken off goes
         except JournalError as exc:
             log.warning("broadcast: the session's journal cannot be read now (%s); names as they were", exc)
+
+    def done(self) -> Lines:
+        """The session's word now: each (table number, board) it holds a line for, and since when."""
+        self.refresh()
+        return dict(self.lines)
+
+    def _lines(self) -> set[tuple[int, int]]:
+        """The (table number, board) pairs whose line the state holds (none for a kind that does not say)."""
+        return set()
 
     def close(self) -> None:
         self.journal.close()

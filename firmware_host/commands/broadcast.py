@@ -220,9 +220,10 @@ def _live(args: argparse.Namespace) -> int:
             if reader is not None:
                 reader.close()
         return 2
-    service = BroadcastService(releaser, args.host, args.port, broadcast_pw, received=received)
+    service = BroadcastService(releaser, args.host, args.port, broadcast_pw, received=received,
+                               session_word=bridge.done if bridge is not None else None)
     service.start()
-    service.answered.wait(10)
+    service.wait_ready(10)
     if service.login_refused:
         service.stop()
         for reader in (night, bridge):

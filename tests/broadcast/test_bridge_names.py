@@ -83,3 +83,52 @@ def test_a_pairs_session_s_pair_named_later_is_named_from_its_next_board(tmp_pat
 def _event_folder(tmp_path: Path) -> Path:
     EventSession.create(tmp_path / "ev", EventSpec(EventKind.ROUND_ROBIN, 4, 3, 2), TABLES).close()
     return tmp_path / "ev"
+
+
+def test_after_field_takes_the_session_s_word_for_a_result_the_table_never_sent(tmp_path: Path) -> None:
+    """A table killed after its result was entered by hand at the club never sends its ``DB-77``: under
+    ``after-field`` the board was never released at any table, though the session's journal held every line
+    (docs/broadcast.md, "The session's word")."""
+    import random
+
+    from firmware_host.broadcast.bridge_names import SessionNames
+    from firmware_host.broadcast.live import plays_of
+    from firmware_host.broadcast.service import BroadcastService
+    from firmware_host.session.duplicate_session import Session
+    from laws.session.duplicate.spec import build_movement
+    from tests.duplicate.sessionkit import make_setup, result
+
+    setup = make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 1})
+    movement = build_movement(setup.movement)
+    plays = plays_of(movement)
+    session = Session.create(tmp_path / "s", setup, analyse=False)
+    names = SessionNames(tmp_path / "s")
+    r = Releaser(Release(Rule.AFTER_FIELD), dict(setup.tables), plays, names_now=names.sides)
+    tid = {n: t for t, n in setup.tables.items()}
+    killed = max(plays[1])
+    rng = random.Random(1)
+    for s in sorted((s for s in movement.seatings if s.played and 1 in movement.boards_of(s.group)),
+                    key=lambda s: s.round):
+        board = {"type": "board", "board": 1, "deal": DEAL, "table": s.table, "ns": str(s.ns), "ew": str(s.ew)}
+        assert r.offer(f"cardtable/{tid[s.table]}/play", _msg(tid[s.table], 1, "event", board), 20.0) == []
+        rec = result(setup, s.round, s.table, 1, rng)
+        if s.table == killed:   # its players entered it on their page: the table's own result never comes
+            assert r.offer(f"cardtable/{tid[s.table]}/play", _msg(tid[s.table], 2, "event", {
+                "type": "call", "seat": "N", "call": "1C"}), 20.0) == []
+            rec = {k: v for k, v in rec.items() if k not in ("source", "record", "auction", "play")}
+            rec.update(hand=True, by=f"{tid[s.table]}'s page", why="the table went dark")
+        else:
+            assert r.offer(f"cardtable/{tid[s.table]}/play", _msg(tid[s.table], 2, "ruling", {
+                "clause": "DB-77", "remedy": "score", "contract": "3NT", "declarer": "S", "tricks": 9,
+                "score": 400}), 20.0) == []
+        assert session.take(rec).status == "taken", rec
+    assert r.tick(1e12) == []                               # the tables' own results: one is missing
+    assert set(names.done()) >= {(t, 1) for t in plays[1]}  # the session holds every line of board 1
+    service = BroadcastService(r, "127.0.0.1", 1, "x", session_word=names.done)
+    out = dict(service.step())
+    assert sorted(out) == [f"cardtable/spectate/table/{t}/board/1" for t in sorted(plays[1])]
+    shown = json.loads(out[f"cardtable/spectate/table/{killed}/board/1"])
+    assert [i["kind"] for i in shown["items"]] == ["board", "call"] and not shown["finished"]
+    assert all(json.loads(out[f"cardtable/spectate/table/{t}/board/1"])["finished"] for t in plays[1] if t != killed)
+    names.close()
+    session.close()

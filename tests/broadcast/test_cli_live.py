@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -254,12 +255,18 @@ def test_a_teams_event_is_broadcast_with_no_operator(tmp_path: Path) -> None:
                     return ""
                 return ""
 
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline and "broadcasting 4 tables by the rule teams" not in (proc.stdout.readline() if proc.stdout else ""):
-                pass
+            assert proc.stdout is not None
+            line = ""    # said once its subscriptions are granted: a play sent before would reach no session
+            while "broadcasting 4 tables by the rule teams" not in line:
+                line = proc.stdout.readline()
+                assert line, "the command ended before it said it was broadcasting"
             board(clients[0], "table-01", 1, "1", "4")            # the open room plays board 1
-            time.sleep(1.0)
-            assert '"board":1' not in shown()                       # held: the closed room has not played it
+            state = tmp_path / "state.jsonl"                        # what the service took, written before its ack
+            deadline = time.monotonic() + 60                        # a bound on a hang, not a wait for time
+            while time.monotonic() < deadline and len(state.read_text().splitlines() if state.exists() else []) < 2:
+                time.sleep(0.05)
+            assert len(state.read_text().splitlines()) == 2         # both rows of the open room taken ...
+            assert '"board":1' not in shown()                       # ... and held: the closed room has not played it
             board(clients[1], "table-02", 2, "4", "1")            # the closed room plays it
             deadline = time.monotonic() + 30
             seen = ""
@@ -312,3 +319,112 @@ def test_a_wrong_broadcast_password_is_refused_in_one_line(session: Path, tmp_pa
         assert "broadcasting" not in done.stdout
         assert len(done.stderr.strip().splitlines()) == 1, done.stderr
         assert "refused the login 'broadcast'" in done.stderr and "--password-file" in done.stderr
+
+
+def test_a_run_killed_mid_evening_and_started_again_shows_every_board(tmp_path: Path) -> None:
+    """The audit's evening: ``kill -9`` of ``broadcast live`` mid-evening, started again with the same
+    ``--state``; a live viewer saw 37 boards of 60 finished when it stopped, the LIN folder held 60. Here a
+    spectator's client stays subscribed across the kill, a page opened after it takes its snapshot, and
+    both must get every board of every table finished (``after-field``), whatever was under way, sent while
+    the service was down, or sent after."""
+    import httpx
+    import paho.mqtt.client as mqtt
+
+    folder = _event(tmp_path / "ev")
+    tids = ("table-01", "table-02", "table-03", "table-04")
+    users = {"broadcast": "b-pw", "spectator": "s-pw", **{t: f"{t}-pw" for t in tids}}
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    seq = dict.fromkeys(tids, 0)
+    with LocalBroker(tmp_path / "broker", users, persistence=True) as broker:
+        seen: dict[str, dict[str, object]] = {}
+        lock = threading.Lock()
+        watching = threading.Event()
+
+        def got(_c: object, _u: object, m: mqtt.MQTTMessage) -> None:
+            if m.payload and "/board/" in m.topic:
+                with lock:
+                    seen[m.topic] = json.loads(m.payload)
+        clients: dict[str, mqtt.Client] = {}
+        for tid in (*tids, "spectator"):
+            c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"{tid}-test")
+            c.username_pw_set(tid, users[tid])
+            if tid == "spectator":   # the viewer: subscribed from before the first card to after the last
+                c.on_message = got
+                c.on_connect = lambda c, *_a: c.subscribe("cardtable/spectate/#", qos=1)
+                c.on_subscribe = lambda *_a: watching.set()
+            c.connect("127.0.0.1", broker.port)
+            c.loop_start()
+            clients[tid] = c
+        assert watching.wait(30)
+
+        def rows(tid: str, number: int, board: int, *which: str) -> None:
+            side = ("1", "4") if number in (1, 2) else ("2", "3")
+            ns, ew = side if number % 2 else side[::-1]
+            made = {"board": ("event", {"type": "board", "board": board, "table": number, "deal": deal,
+                                        "ns": ns, "ew": ew}),
+                    "call": ("event", {"type": "call", "seat": "N", "call": "1C"}),
+                    "result": ("ruling", {"clause": "DB-77", "remedy": "score", "contract": "3NT",
+                                          "declarer": "S", "tricks": 9, "score": 400})}
+            for what in which:
+                seq[tid] += 1
+                kind, row = made[what]
+                body = {"table": tid, "kind": "play", "seq": seq[tid], "t": time.time(), "body": {"row": kind, "body": row}}
+                clients[tid].publish(f"cardtable/{tid}/play", json.dumps(body), qos=1).wait_for_publish(10)
+
+        def start() -> tuple[subprocess.Popen[str], int]:
+            proc, port = _start(tmp_path, broker.port, "--event", str(folder), "--rule", "after-field")
+            assert proc.stdout is not None
+            line = ""
+            while "broadcasting" not in line:
+                line = proc.stdout.readline()
+                assert line, "the command ended before it said it was broadcasting"
+            return proc, port
+
+        def taken() -> int:
+            state = tmp_path / "state.jsonl"
+            return len(state.read_text().splitlines()) if state.exists() else 0
+
+        def wait(what: Callable[[], bool], seconds: float = 120) -> bool:
+            """A condition, not a time: the deadline only stops a run that would otherwise hang."""
+            deadline = time.monotonic() + seconds
+            while not what() and time.monotonic() < deadline:
+                time.sleep(0.1)
+            return what()
+
+        proc, port = start()
+        try:
+            for board in (1, 2, 3):
+                for k, tid in enumerate(tids, 1):
+                    rows(tid, k, board, "board", "call", "result")
+            for k, tid in enumerate(tids, 1):
+                rows(tid, k, 4, "board", "call")                 # board 4 under way at every table
+            assert wait(lambda: taken() == 4 * 3 * 3 + 4 * 2), taken()
+            proc.kill()                                          # kill -9: no goodbye, no flush
+            proc.communicate(timeout=20)
+            for k, tid in enumerate(tids, 1):                    # sent while the service is down
+                rows(tid, k, 4, "result")
+                rows(tid, k, 5, "board")
+            proc, port = start()
+            for k, tid in enumerate(tids, 1):
+                rows(tid, k, 5, "call", "result")
+                rows(tid, k, 6, "board", "call", "result")
+            every = {f"cardtable/spectate/table/{k}/board/{b}" for k in range(1, 5) for b in range(1, 7)}
+
+            def finished() -> set[str]:
+                with lock:
+                    return {t for t, m in seen.items() if m.get("finished")}
+            assert wait(lambda: finished() == every), (taken(), sorted(every - finished()))
+            with httpx.Client(timeout=10) as h, h.stream("GET", f"http://127.0.0.1:{port}/events") as r:
+                first = next(line for line in r.iter_lines() if line.startswith("data:"))
+            boards = json.loads(first[5:])["boards"]
+            assert sorted((b["table"], b["board"]) for b in boards if b["finished"]) == \
+                [(k, b) for k in range(1, 5) for b in range(1, 7)]
+            lin = (folder / "lin" / "session.lin").read_text().splitlines()
+            assert len(lin) == 24
+        finally:
+            for c in clients.values():
+                c.loop_stop()
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                out, _ = proc.communicate(timeout=20)
+                assert "Traceback" not in out, out

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from firmware_host.broadcast.live import Releaser
+from laws.broadcast.feed import TableFeed
 from laws.broadcast.release import Release, Rule
 
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
@@ -139,3 +140,27 @@ def test_the_documented_vulnerable_values_are_the_ones_sent() -> None:
         sent.add(item.data["vulnerable"])
     assert sent == {"None", "NS", "EW", "All"}
     assert "`vulnerable` (PBN's spellings: `None`, `NS`, `EW`, `All`)" in row
+
+
+def test_the_judge_takes_the_session_s_word_only_when_given_it() -> None:
+    """The judge is written from docs/broadcast.md: a board released at every table once the session held
+    the line of a table whose own score never came is not early by the session's word, and is without it."""
+    from firmware_host.broadcast.audit import Arrival, Committed, judge
+
+    feeds = {1: TableFeed(1), 2: TableFeed(2)}
+    facts = Committed()
+    for table, rows in ((1, [(1, "event", _board(1), 10.0)]),
+                        (2, [(1, "event", _board(2), 10.0), (2, "ruling", _result(), 12.0)])):
+        for row in rows:
+            for item in feeds[table].add(*row):
+                facts.items[(item.table, item.board, item.index)] = item
+                if item.kind == "result":
+                    facts.done[(item.table, item.board)] = item.t
+    plays = {1: frozenset({1, 2})}
+    board = facts.items[(1, 1, 0)]
+    shown = [Arrival(20.0, "cardtable/spectate/table/1/board/1",
+                     json.dumps({"table": 1, "board": 1, "items": [board.view()]}).encode())]
+    assert judge(shown, facts, Release(Rule.AFTER_FIELD), plays).early
+    word = facts.with_session({(1, 1): 15.0})
+    assert not judge(shown, word, Release(Rule.AFTER_FIELD), plays).early
+    assert judge([Arrival(14.0, shown[0].topic, shown[0].payload)], word, Release(Rule.AFTER_FIELD), plays).early

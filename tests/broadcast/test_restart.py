@@ -133,3 +133,46 @@ def test_a_broker_restarted_without_persistence_gets_every_released_board_again(
             for c in (t1, t2):
                 c.loop_stop()
                 c.disconnect()
+
+
+def test_a_line_cut_by_a_kill_does_not_swallow_the_next_message(tmp_path: Path) -> None:
+    """A ``kill -9`` mid-write leaves the file's last line cut. The next run skipped it, then appended the
+    broker's resend of that message on the same line: one line neither run could read, so a second restart
+    had lost a message the broker no longer held (acknowledged once written)."""
+    state = tmp_path / "state.jsonl"
+    whole = '{"topic":"cardtable/table-01/play","payload":"one"}\n'
+    state.write_text(whole + '{"topic":"cardtable/table-01/pl')          # the process died here
+    first = Received(state)
+    assert first.read() == [("cardtable/table-01/play", b"one")] and first.unreadable == 1
+    first.append("cardtable/table-01/play", b"two")                      # the broker's resend
+    first.sync()
+    first.close()
+    second = Received(state)
+    assert second.read() == [("cardtable/table-01/play", b"one"), ("cardtable/table-01/play", b"two")]
+    assert second.unreadable == 0
+    second.close()
+
+
+def test_what_a_late_service_loses_is_that_board_at_that_table_and_no_more() -> None:
+    """docs/broadcast.md, "A service started late": table 1 began board 1 before the service's first
+    connection (its rows 1-2 were never queued for it). The rest of that board there is counted, never
+    shown; table 1's next board is taken whole; board 1 at table 2 is released once the session's journal
+    holds table 1's line (before, it was held for ever under after-field)."""
+    r = Releaser(Release(Rule.AFTER_FIELD), TABLES, {1: frozenset({1, 2}), 2: frozenset({1})})
+
+    def msg(tid: str, seq: int, row: str, body: dict[str, object]) -> bytes:
+        return json.dumps({"table": tid, "kind": "play", "seq": seq, "deal": 1, "t": 5.0 + seq,
+                           "body": {"row": row, "body": body}}).encode()
+    out = r.offer("cardtable/table-01/play", msg("table-01", 3, "event", {"type": "call", "seat": "N", "call": "1C"}), 20.0)
+    out += r.offer("cardtable/table-01/play", msg("table-01", 4, "ruling", RESULT), 20.0)
+    assert out == [] and r.missed == 2
+    out = r.offer("cardtable/table-02/play", msg("table-02", 1, "event", _board(2)), 20.0)
+    out += r.offer("cardtable/table-02/play", msg("table-02", 2, "ruling", RESULT), 20.0)
+    assert out == []                                  # table 1's result of board 1 never came
+    out = r.offer("cardtable/table-01/play", msg("table-01", 5, "event", {**_board(1), "board": 2}), 20.0)
+    out += r.offer("cardtable/table-01/play", msg("table-01", 6, "ruling", RESULT), 20.0)
+    assert [t for t, _p in out][-1] == "cardtable/spectate/table/1/board/2"   # the next board, whole
+    assert json.loads(out[-1][1])["finished"]
+    out = r.learn({(1, 1): 8.0, (2, 1): 7.0}, 20.0)  # the session holds both lines of board 1
+    assert [t for t, _p in out] == ["cardtable/spectate/table/2/board/1"]
+    assert r.missed == 2 and (1, 1) not in r.released_items()
