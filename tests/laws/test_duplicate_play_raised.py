@@ -17,6 +17,7 @@ from laws.engine import LawEngine
 from laws.events import (
     BoardPlaced,
     CardPlayed,
+    CardWithdrawn,
     ClaimAnswered,
     DemandMade,
     MissingCardReported,
@@ -105,6 +106,52 @@ def test_finding_4_a_revoke_alleged_during_play_is_established_and_rectified_whe
     assert (moved.extra["tricks"], moved.extra["counted"]) == (1, [1])
     [score] = [x for x in rulings if x.clause == "DB-77"]
     assert score.extra["tricks"] == 9 + 1
+
+
+def east_fails_to_play_a_penalty_card(penalty_before: bool) -> LawEngine:
+    """East's ten of diamonds, his only diamond, becomes a penalty card (his lead out of turn taken back):
+    before trick 1 (``penalty_before``) or at trick 3. Trick 1: West's king of spades, East follows. Trick 2:
+    West's two of diamonds, North's ace, East the six of clubs (a revoke the table cannot see: it does not
+    know East's hand), South the three. Trick 3: North's king of diamonds, East the ten (which proves the
+    revoke), South ruffs. Then ten tricks of legal cards."""
+    eng = physical_board()
+    td = Card.parse("TD")
+    if penalty_before:
+        feed(eng, P(E, "TD"), CardWithdrawn(E, td))
+    feed(eng, P(W, "KS"), P(N, "2C"), P(E, "4S"), P(S, "3S"), P(W, "2D"), P(N, "AD"), P(E, "6C"), P(S, "3D"))
+    if not penalty_before:
+        feed(eng, P(E, "TD"), CardWithdrawn(E, td))          # North's lead: East's out of turn
+    feed(eng, P(N, "KD"), P(E, "TD"), P(S, "2H"), P(W, "4D"))
+    play_out(eng, MIXED, random.Random(1), tricks=10)
+    assert play(eng).ended and play(eng).revokes == [] and play(eng).penalty_cards == []
+    return eng
+
+
+def test_64B3_a_revoke_found_after_play_that_failed_to_play_a_penalty_card_moves_no_trick() -> None:
+    """Law 64B3 (docs/laws.md ``BP-64``): East's only diamond lay on the table as a penalty card when he
+    discarded on the diamond lead, so his revoke, found in the tricks after play, moves no trick and the
+    score stands. The trick record alone shows a revoke in trick 2 and the ten played in trick 3; only
+    when the ten became a penalty card tells the two cases apart."""
+    eng = east_fails_to_play_a_penalty_card(penalty_before=True)
+    ns = play(eng).won[Side.NS]
+    rulings = feed(eng, DemandMade(S, "revoke"))
+    assert said(rulings) == [("attention", "BP-63"), ("attention", "BP-64"), ("score", "DB-77")]
+    found, none, score = rulings
+    assert (found.seat, found.extra["card"], found.extra["trick"]) == (E, "6C", 2)
+    assert (none.extra["tricks"], none.extra["counted"]) == (0, [])
+    assert "law 64B3" in none.reason and "penalty card" in none.reason
+    assert score.extra["tricks"] == ns
+
+
+def test_64B3_a_card_that_became_a_penalty_card_only_after_the_revoke_does_not_stop_the_transfer() -> None:
+    """The same cards, but East's ten of diamonds was still in his hand at trick 2 (it became a penalty
+    card at trick 3): a revoke of a concealed card, so one trick East-West won at or after it moves."""
+    eng = east_fails_to_play_a_penalty_card(penalty_before=False)
+    ns = play(eng).won[Side.NS]
+    rulings = feed(eng, DemandMade(S, "revoke"))
+    assert said(rulings) == [("attention", "BP-63"), ("penalty", "BP-64"), ("score", "DB-77")]
+    assert (rulings[1].extra["tricks"], rulings[1].side) == (1, Side.NS)
+    assert rulings[2].extra["tricks"] == ns + 1
 
 
 def test_finding_3_drawing_attention_at_a_duplicate_table_cites_law_9_and_dummy_may_not_during_play() -> None:
