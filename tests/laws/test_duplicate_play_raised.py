@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from laws.cards import Card, Seat, Side
+from laws.cards import Card, Seat, Side, clockwise_from
 from laws.duplicate.deal import Board, Deal
 from laws.engine import LawEngine
 from laws.events import (
@@ -22,12 +22,13 @@ from laws.events import (
     DemandMade,
     MissingCardReported,
     ResultConfirmed,
+    RevokeCorrected,
     SurplusCardFound,
     TricksClaimed,
 )
 from laws.rulings import Remedy
 from laws.scoring.duplicate import board_score
-from tests.laws.bridge_table import MIXED, calls, feed, play_out, said
+from tests.laws.bridge_table import MIXED, Cards, calls, feed, play_out, said
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 AUCTION = "1D pass 1H pass 2C pass 4H pass pass pass"
@@ -152,6 +153,64 @@ def test_64B3_a_card_that_became_a_penalty_card_only_after_the_revoke_does_not_s
     assert said(rulings) == [("attention", "BP-63"), ("penalty", "BP-64"), ("score", "DB-77")]
     assert (rulings[1].extra["tricks"], rulings[1].side) == (1, Side.NS)
     assert rulings[2].extra["tricks"] == ns + 1
+
+
+def test_a_twelfth_trick_revoke_found_after_play_does_not_rule_the_earlier_transfers_again() -> None:
+    """East revokes in trick 1 (alleged during play, rectified when play ends: one ``BP-64``); then an
+    East-West revoke in trick 12 the table cannot see, found by a demand after play and corrected
+    (``BP-62``). The correction rescores the board, but the trick-1 transfer, ruled at the end of play
+    and unchanged, is not ruled a second time: one ``BP-64`` per revoke over the whole board."""
+    for seed in range(100):
+        rnd = random.Random(seed)
+        eng = physical_board()
+        p = play(eng)
+        cards = Cards(MIXED)
+        rulings = [r for s_, c in ((W, "KS"), (N, "2C"), (E, "6C"), (S, "3S"))
+                   for r in eng.feed(cards.take(s_, Card.parse(c)))]
+        while len(p.tricks) < 11:
+            seat = p.to_play
+            rulings += eng.feed(cards.take(seat, rnd.choice(sorted(cards.legal(seat, p.current.suit_led)))))
+        leader = p.to_play
+        lead = cards.left[leader][0]
+        offenders = [x for x in (E, W) if x != leader and {c.suit == lead.suit for c in cards.left[x]} == {True, False}]
+        if not offenders or not any(t.cards[E].suit == "S" for t in p.tricks[1:]):
+            continue                                         # no revoke possible in trick 12, or trick 1's unproven
+        rulings += feed(eng, DemandMade(S, "revoke"))       # during play: East's trick 1
+        for seat in clockwise_from(leader):
+            mine = cards.left[seat]
+            pick = (next(c for c in mine if c.suit != lead.suit) if seat == offenders[0] else
+                    lead if seat == leader else sorted(cards.legal(seat, lead.suit))[0])
+            rulings += eng.feed(cards.take(seat, pick))
+        while not p.ended:
+            rulings += eng.feed(cards.take(p.to_play, cards.left[p.to_play][0]))
+        found = feed(eng, DemandMade(S, "revoke"))
+        assert said(found) == [("attention", "BP-63"), ("attention", "BP-62")] and found[0].extra["trick"] == 12
+        right = p.tricks[12].cards[offenders[0]]
+        corrected = feed(eng, RevokeCorrected(offenders[0], right))
+        assert said(corrected) == [("deal_stands", "BP-62"), ("score", "DB-77")]
+        transfers = [r.extra["revoke_trick"] for r in rulings + found + corrected if r.clause == "BP-64"]
+        assert transfers == [1]
+        assert corrected[1].extra["tricks"] == play(eng).result().declarer_tricks
+        return
+    raise AssertionError("no seed gives a revoke in trick 1 proven before trick 12 and one in trick 12")
+
+
+def test_a_transfer_a_later_found_revoke_changes_is_ruled_again_with_its_new_figure() -> None:
+    """East's revoke in trick 1 moves a trick, ruled when South alleges it after play; East then alleges
+    South's revoke in trick 2: both sides revoked, so (law 64B7) neither moves a trick, and East's
+    transfer, which no longer moves one, is ruled again with what it moves now, beside South's."""
+    eng = physical_board()
+    feed(eng, P(W, "KS"), P(N, "2C"), P(E, "6C"), P(S, "3S"), P(W, "QS"), P(N, "3C"), P(E, "4S"), P(S, "4C"),
+         P(W, "TS"), P(N, "7C"), P(E, "5S"), P(S, "7S"))
+    play_out(eng, MIXED, random.Random(1), tricks=10)
+    ns = play(eng).won[Side.NS]
+    first = feed(eng, DemandMade(S, "revoke"))
+    assert [(r.extra["revoke_trick"], r.extra["tricks"]) for r in first if r.clause == "BP-64"] == [(1, 1)]
+    second = feed(eng, DemandMade(E, "revoke"))
+    assert said(second) == [("attention", "BP-63"), ("attention", "BP-64"), ("attention", "BP-64"), ("score", "DB-77")]
+    assert [(r.extra["revoke_trick"], r.extra["tricks"]) for r in second if r.clause == "BP-64"] == [(1, 0), (2, 0)]
+    assert all("law 64B7" in r.reason for r in second if r.clause == "BP-64")
+    assert second[-1].extra["tricks"] == ns
 
 
 def test_finding_3_drawing_attention_at_a_duplicate_table_cites_law_9_and_dummy_may_not_during_play() -> None:
