@@ -33,7 +33,9 @@ Decisions of ours:
   rotation goes on from it, and after a card declarer's side played early the player it skipped still
   plays in his turn (North leads, South plays before East: East plays next, then West).
   :meth:`withdraw` records a card taken back (a defender's becomes a penalty card); penalty cards are
-  recorded, their obligations are left to the director and the clauses.
+  recorded with the tricks they lay on the table for (:class:`~laws.bridge.tricks.PenaltyCard`: a revoke
+  found after play may have been a failure to play one, law 64B3), their obligations are left to the
+  director and the clauses.
 * Revoke check: the model keeps, for each seat whose hand is known, its cards still held and how many of
   each suit, updated as each card is played; a card is a revoke when its seat still holds the suit led.
   That is constant time per card. With hands unknown, only dummy's hand (:meth:`dummy_faced`) is known.
@@ -51,6 +53,7 @@ from laws.bridge import revokes
 from laws.bridge.out_of_turn import out_of_turn
 from laws.bridge.tricks import (
     ClaimStatus,
+    PenaltyCard,
     PlayError,
     PlayIrregularity,
     PlayResult,
@@ -60,6 +63,8 @@ from laws.bridge.tricks import (
     Transfer,
     Trick,
     TrickClaim,
+    check_deal,
+    swap_last_two,
     trick_winner,
 )
 from laws.bridge.verdicts import name
@@ -91,7 +96,8 @@ class Play:
         to_play: whose turn it is (read :attr:`turn`).
         won: completed tricks won by each side.
         revokes: every revoke seen, with its status.
-        penalty_cards: defenders' cards taken back that became penalty cards, ``(seat, card)``.
+        penalties: every card that became a penalty card, with the tricks it lay on the table for (read
+            :attr:`penalty_cards` for those lying there now).
         withdrawn: every card taken back, ``(seat, card, clause)``.
         claim_state: the claim made, if any (None after one is withdrawn).
         ended: play is over (13 tricks, or a claim agreed or ruled).
@@ -112,7 +118,7 @@ class Play:
     to_play: Seat = field(init=False)
     won: dict[Side, int] = field(init=False)
     revokes: list[Revoke] = field(init=False)
-    penalty_cards: list[tuple[Seat, Card]] = field(init=False)
+    penalties: list[PenaltyCard] = field(init=False)
     withdrawn: list[tuple[Seat, Card, str]] = field(init=False)
     claim_state: TrickClaim | None = field(init=False)
     ended: bool = field(init=False)
@@ -128,7 +134,7 @@ class Play:
         self.dummy = self.declarer.partner
         self.remaining, self.counts = {}, {}
         if self.hands is not None:
-            _check_deal(self.hands)
+            check_deal(self.hands)
             self.hands = {s: list(self.hands[s]) for s in clockwise_from(Seat.N)}
             for seat, cards in self.hands.items():
                 self._know(seat, cards)
@@ -137,13 +143,18 @@ class Play:
         self.current = Trick(1, self.declarer.left)
         self.to_play = self.declarer.left
         self.won = {Side.NS: 0, Side.EW: 0}
-        self.revokes, self.penalty_cards, self.withdrawn = [], [], []
+        self.revokes, self.penalties, self.withdrawn = [], [], []
         self.claim_state = None
         self.ended = False
         self.director_tricks = None
         self.director_note = ""
 
     # -- reading ----------------------------------------------------------------------------------
+
+    @property
+    def penalty_cards(self) -> list[tuple[Seat, Card]]:
+        """The penalty cards lying on the table now (not yet played), ``(seat, card)``."""
+        return [(p.seat, p.card) for p in self.penalties if p.played is None]
 
     @property
     def trump(self) -> str | None:
@@ -291,7 +302,9 @@ class Play:
             v = replace(v, kind=_P.PLAY_OUT_OF_TURN, penalty_card=True, law=f"{self.code}, law 57")
         self.withdrawn.append((seat, card, v.clause))
         if v.penalty_card and (seat, card) not in self.penalty_cards:
-            self.penalty_cards.append((seat, card))
+            # he plays to this trick with it on the table, unless his card to it is already there (57A)
+            since = self.current.number + (1 if seat in self.current.cards else 0)
+            self.penalties.append(PenaltyCard(seat, card, since))
         return v
 
     def spread(self) -> Seat:
@@ -349,8 +362,9 @@ class Play:
         t.cards[seat] = card
         self.played_by[card] = seat
         self._take(seat, card)
-        if (seat, card) in self.penalty_cards:
-            self.penalty_cards.remove((seat, card))
+        for p in self.penalties:
+            if p.played is None and (p.seat, p.card) == (seat, card):
+                p.played = t.number
         for r in self.revokes:
             if r.status is RevokeStatus.OPEN and r.trick < t.number and seat in (r.seat, r.seat.partner):
                 r.status = RevokeStatus.ESTABLISHED   # BP-63: the offending side played to a later trick
@@ -366,7 +380,12 @@ class Play:
             self.counts[seat][card.suit] -= 1
 
     def _give_back(self, seat: Seat, card: Card) -> None:
+        """``card`` goes back from a trick to ``seat``'s hand; a penalty card played there lies on the table
+        again (its span goes on)."""
         self.played_by.pop(card, None)
+        for p in self.penalties:
+            if p.played is not None and (p.seat, p.card) == (seat, card):
+                p.played = None
         if seat in self.remaining:
             self.remaining[seat].append(card)
             self.counts[seat][card.suit] += 1
@@ -419,7 +438,7 @@ class Play:
         if last_two:
             if self.tricks[12].cards[seat] != card:
                 raise PlayError(f"{name(seat)}'s only other card was {self.tricks[12].cards[seat].name}")
-            self._swap_last_two(seat, r)
+            swap_last_two(self.tricks[11], self.tricks[12], seat, self.trump)
         else:
             later = r.trick < self.current.number          # the revoke trick is complete
             if card not in self.remaining.get(seat, []) and not (later and self.current.cards.get(seat) == card):
@@ -433,8 +452,8 @@ class Play:
             self._give_back(seat, r.card)
             self._take(seat, card)
             self.played_by[card] = seat
-            if self._defender(seat) and r.trick != 12:
-                self.penalty_cards.append((seat, r.card))
+            if self._defender(seat) and r.trick != 12 and (seat, r.card) not in self.penalty_cards:
+                self.penalties.append(PenaltyCard(seat, r.card, r.trick + 1))   # he played to r.trick
             if t.complete:
                 t.winner = trick_winner(t.cards, t.leader, self.trump)
                 self.current.leader = self.to_play = t.winner
@@ -447,21 +466,10 @@ class Play:
         established (BP-63), rectified with the rest (BP-64); a duplicate table's ``revoke`` demand. Returns them."""
         record = self.tricks + ([self.current] if self.current.cards else [])
         seen = {(r.seat, r.trick) for r in self.revokes}
-        new = [replace(r, by_dummy=r.seat == self.dummy) for r in revokes.proven(record, side.seats)
+        new = [replace(r, by_dummy=r.seat == self.dummy) for r in revokes.proven(record, side.seats, self.penalties)
                if (r.seat, r.trick) not in seen]
         self.revokes.extend(new)
         return new
-
-    def _swap_last_two(self, seat: Seat, r: Revoke) -> None:
-        """The twelfth-trick correction when all 52 cards are out: the offender's cards of tricks 12 and 13
-        change places and both tricks are worked out again (13 is led by 12's new winner)."""
-        t12, t13 = self.tricks[11], self.tricks[12]
-        t12.cards = {s: (t13.cards[seat] if s == seat else c) for s, c in t12.cards.items()}
-        t13.cards[seat] = r.card
-        t12.winner = trick_winner(t12.cards, t12.leader, self.trump)
-        t13.leader = t12.winner
-        t13.cards = {s: t13.cards[s] for s in clockwise_from(t13.leader)}
-        t13.winner = trick_winner(t13.cards, t13.leader, self.trump)
 
     def _trick(self, number: int) -> Trick:
         return self.tricks[number - 1] if number <= len(self.tricks) else self.current
@@ -589,10 +597,3 @@ class Play:
         return PlayResult(self.director_tricks if self.director_tricks is not None else after, table,
                           tuple(moves), record, self.claim_state, entered)
 
-
-def _check_deal(hands: dict[Seat, list[Card]]) -> None:
-    if set(hands) != set(Seat) or any(len(hands[s]) != 13 for s in Seat):
-        raise PlayError("a known deal gives all four hands, thirteen cards each")
-    cards = [c for s in Seat for c in hands[s]]
-    if len(set(cards)) != 52:
-        raise PlayError("a known deal has 52 different cards")

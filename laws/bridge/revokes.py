@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from laws.bridge.tricks import Revoke, RevokeStatus, Transfer, Trick
+from laws.bridge.tricks import PenaltyCard, Revoke, RevokeStatus, Transfer, Trick
 from laws.bridge.verdicts import SIDE_WORDS, name
 from laws.cards import SUIT_NAMES, Seat, Side
 
@@ -112,16 +112,24 @@ def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[
     return out
 
 
-def proven(tricks: Sequence[Trick], seats: Sequence[Seat]) -> list[Revoke]:
+def proven(tricks: Sequence[Trick], seats: Sequence[Seat], penalties: Sequence[PenaltyCard] = ()) -> list[Revoke]:
     """The revokes the trick record itself proves, whatever anyone knew of the hands (law 66D: the quitted
     tricks inspected once play has ended): a player of ``seats`` who did not follow the suit led and played
     a card of that suit to a later trick held it then, so he revoked. Each is established, since his later
     card is itself a card of his side's to a later trick (``BP-63``). Why only these: at a table that did not
     see the deal (a physical board) the hands held are not known, and a card never played proves nothing.
 
+    Such a revoke was a failure to play a faced card (``faced``, law 64B3: no trick moves) when every card
+    of the suit led that the record shows he held then lay on the table as a penalty card: the cards of
+    that suit he played to later tricks, and the penalty cards of it lying there. The trick record cannot
+    say so by itself (a penalty card is not in a trick until it is played), hence ``penalties``. A card
+    of the suit never played proves nothing here either: whether he held one more, concealed, after a
+    claim is the director's (law 64C).
+
     Args:
         tricks: the trick record in order (an unfinished last trick included).
         seats: the players whose revokes are looked for (the side a player alleges revoked).
+        penalties: every penalty card of the play, with the tricks it lay on the table for.
 
     Returns:
         One established :class:`Revoke` per trick and player, in trick order, the suit led as ``suit`` and
@@ -135,6 +143,10 @@ def proven(tricks: Sequence[Trick], seats: Sequence[Seat]) -> list[Revoke]:
         for seat, card in t.cards.items():
             if seat not in seats or card.suit == led:
                 continue
-            if any(later.cards.get(seat) is not None and later.cards[seat].suit == led for later in tricks[i + 1:]):
-                out.append(Revoke(seat, t.number, card, led, RevokeStatus.ESTABLISHED))
+            held = {c for later in tricks[i + 1:] if (c := later.cards.get(seat)) is not None and c.suit == led}
+            if not held:
+                continue
+            lying = {p.card for p in penalties if p.seat == seat and p.card.suit == led and p.lay_at(t.number)}
+            out.append(Revoke(seat, t.number, card, led, RevokeStatus.ESTABLISHED,
+                              faced=held <= lying))
     return out

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from laws.cards import RANKS, Card, Seat, Side
+from laws.cards import RANKS, Card, Seat, Side, clockwise_from
 
 RANK_VALUE = {r: len(RANKS) - i for i, r in enumerate(RANKS)}   # A=13 … 2=1
 
@@ -57,6 +57,32 @@ def trick_winner(cards: dict[Seat, Card], leader: Seat, trump: str | None) -> Se
     return max(cards, key=key)
 
 
+def swap_last_two(t12: Trick, t13: Trick, seat: Seat, trump: str | None) -> None:
+    """The twelfth-trick correction when all 52 cards are out (``BP-62``): ``seat``'s cards of tricks 12 and
+    13 change places (his revoking card, in trick 12, is his last) and both tricks are worked out again
+    (13 is led by 12's new winner)."""
+    mine = t12.cards[seat]
+    t12.cards = {s: (t13.cards[seat] if s == seat else c) for s, c in t12.cards.items()}
+    t13.cards[seat] = mine
+    t12.winner = trick_winner(t12.cards, t12.leader, trump)
+    t13.leader = t12.winner
+    t13.cards = {s: t13.cards[s] for s in clockwise_from(t13.leader)}
+    t13.winner = trick_winner(t13.cards, t13.leader, trump)
+
+
+def check_deal(hands: dict[Seat, list[Card]]) -> None:
+    """A known deal is four hands of thirteen different cards.
+
+    Raises:
+        PlayError: it is not.
+    """
+    if set(hands) != set(Seat) or any(len(hands[s]) != 13 for s in Seat):
+        raise PlayError("a known deal gives all four hands, thirteen cards each")
+    cards = [c for s in Seat for c in hands[s]]
+    if len(set(cards)) != 52:
+        raise PlayError("a known deal has 52 different cards")
+
+
 class RevokeStatus(StrEnum):
     """Where a revoke is in its life (``BP-62``, ``BP-63``)."""
 
@@ -87,6 +113,32 @@ class Revoke:
     status: RevokeStatus = RevokeStatus.OPEN
     by_dummy: bool = False
     faced: bool = False
+
+
+@dataclass
+class PenaltyCard:
+    """A card that became a penalty card (a defender's card taken back, ``BP-53-56`` and ``BP-57``, or his
+    corrected revoking card, ``BP-62``), with when it lay on the table. The trick record alone cannot say
+    whether a revoke found after play (law 66D) was a failure to play a penalty card (law 64B3, no trick
+    moves): a penalty card is on the table, not in a trick, until it is played, so its span is kept here.
+
+    Attributes:
+        seat: the player whose penalty card it is.
+        card: the card.
+        since: the first trick its player plays to while it lies on the table: the trick it became a
+            penalty card in, or the next one when he had already played to that trick (a premature play,
+            a corrected revoke).
+        played: the trick it was played to; None while it lies on the table.
+    """
+
+    seat: Seat
+    card: Card
+    since: int
+    played: int | None = None
+
+    def lay_at(self, trick: int) -> bool:
+        """Whether it lay on the table, a penalty card, when its player played to ``trick``."""
+        return self.since <= trick and (self.played is None or self.played > trick)
 
 
 class ClaimStatus(StrEnum):

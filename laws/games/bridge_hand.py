@@ -105,6 +105,9 @@ class BridgeHand:
         irregular: the clause and citation of the auction's latest irregularity (a ``bar`` cites it).
         noted: how many of the play's revokes have been ruled on (``BP-61``).
         told: the play's revokes (by index) said to be established (``BP-63``).
+        transferred: for each revoke (by index) whose ``BP-64`` transfer was ruled, what that ruling said
+            (tricks, the tricks counted, why): a transfer is ruled again only when it has changed since,
+            so rectifying again (a twelfth-trick correction, a revoke found after play) does not repeat it.
         scored: the result the cards gave, once it was scored: ``{"declarer", "contract", "tricks"}``.
         honours: honours the deal gives (``(side, points)``), when the hands are known.
         bar_asked: the director has been asked to judge a call and may enter a ``bar`` (a replacement
@@ -122,6 +125,7 @@ class BridgeHand:
     irregular: tuple[str, str] | None = None
     noted: int = 0
     told: list[int] = field(default_factory=list)
+    transferred: dict[int, tuple[int, tuple[int, ...], str]] = field(default_factory=dict)
     scored: dict[str, Any] | None = None
     honours: tuple[Any, int] | None = None
     known: dict[Seat, list[Card]] | None = None

@@ -9,7 +9,9 @@
 * When play ends (the thirteenth trick, or a claim agreed or ruled) the engine runs the ``play_end``
   clauses itself: the tricks established revokes move (``BP-64``, from ``Play.rectification()``), then
   the rubber score of the result the cards give (``CB-rubber``). A revoke on the twelfth trick still
-  uncorrected holds the score until it is corrected (``BP-62``: it must be, even when established).
+  uncorrected holds the score until it is corrected (``BP-62``: it must be, even when established). Each
+  revoke's transfer is ruled once: rectified again (that correction, a revoke found after play), only
+  the transfers new or changed are ruled (``untold``).
 * A typed ``result`` for a hand whose auction or play the table recorded is checked against them
   (``CB-result-check``): a difference calls the director, and the cards' contract, declarer and tricks are
   the ones that score (the director enters another only by correcting the cards: a ``correct``, a
@@ -149,7 +151,7 @@ def register(reg: Registry) -> None:
             if not isinstance(e, PlayEnded):
                 return []
             return [twelfth_ruling(h)]
-        out = transfer_rulings(h.code, h.play.rectification())
+        out = transfer_rulings(h.code, untold(h, h.play.rectification()))
         for r in h.play.revokes:           # play ended by a ruled claim with a revoke still open
             if r.status is RevokeStatus.OPEN and not r.by_dummy:
                 out.append(bh.rule(c.id, f"{h.code}, law 64", Remedy.ATTENTION, f"{name(r.seat)}'s revoke in "
@@ -190,6 +192,23 @@ def twelfth_ruling(h: bh.BridgeHand) -> Ruling:
                    "revoke in trick 12 must still be corrected (a card of the suit led instead); the "
                    "hand is scored once it is.", seat=r.seat,
                    extra={"card": r.card.code, "trick": 12, "options": ["correct"]})
+
+
+def untold(h: bh.BridgeHand, transfers: list[Transfer]) -> list[Transfer]:
+    """The transfers of ``h``'s play not yet ruled as they stand now, noted as ruled. Play is rectified again
+    after it ended (a twelfth-trick revoke corrected, a revoke found in the tricks), and the transfers
+    already ruled come back from ``Play.rectification`` with the rest: each is ruled once, and again only
+    when what it moves or why has changed (a revoke found since moved a trick first, or made it both
+    sides' revokes, law 64B7; a correction changed who won tricks 12 and 13)."""
+    assert h.play is not None
+    out = []
+    for t in transfers:
+        i = next(n for n, r in enumerate(h.play.revokes) if r is t.revoke)
+        now = (t.tricks, tuple(t.counted), t.reason)
+        if h.transferred.get(i) != now:
+            h.transferred[i] = now
+            out.append(t)
+    return out
 
 
 def transfer_rulings(code: str, transfers: list[Transfer]) -> list[Ruling]:

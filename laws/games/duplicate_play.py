@@ -164,7 +164,8 @@ def _missed(play: Play, seat: Seat, card: Card) -> list[Revoke]:
 def record_found(s: TableState, h: bh.BridgeHand, play: Play, found: list[Revoke], how: str) -> list[Ruling]:
     """The rulings on revokes found after the card (already added to ``play.revokes``, established): a
     ``BP-63`` for each; once play has ended, their ``BP-64`` transfers (or the twelfth trick's ``BP-62``),
-    with the board to be scored again (``DB-77`` follows, for the same entry)."""
+    with the board to be scored again (``DB-77`` follows, for the same entry). A transfer ruled before
+    is not ruled again unless the revokes found changed it (``bridge_result.untold``)."""
     h.noted = len(play.revokes)                     # never noted at the card (BP-61): found after it
     out = []
     for r in found:
@@ -183,5 +184,5 @@ def record_found(s: TableState, h: bh.BridgeHand, play: Play, found: list[Revoke
     h.scored = None
     if bridge_result.twelfth_open(play):
         return [*out, bridge_result.twelfth_ruling(h)]
-    return out + bridge_result.transfer_rulings(play.code, [t for t in play.rectification() if t.revoke in found])
+    return out + bridge_result.transfer_rulings(play.code, bridge_result.untold(h, play.rectification()))
 

@@ -22,6 +22,7 @@ from laws.bridge.play import Play
 from laws.bridge.revokes import transfers
 from laws.bridge.tricks import (
     ClaimStatus,
+    PenaltyCard,
     PlayError,
     PlayIrregularity,
     Revoke,
@@ -566,3 +567,40 @@ def test_BP_64_a_revoke_holding_the_suit_in_hand_still_moves_a_trick() -> None:
     p.agree_claim()
     [t] = p.rectification()
     assert t.tricks == 1
+
+
+def test_BP_64_a_revoke_found_in_the_tricks_knows_which_cards_lay_there_as_penalty_cards() -> None:
+    """Law 64B3 for a revoke the table could not see at the card (hands unknown) and finds in the tricks:
+    East's ten of diamonds lay on the table as a penalty card from trick 1 to trick 3, when he played it,
+    so his discard on the diamond lead of trick 2 was a failure to play it (faced). With East's ace of
+    spades a penalty card and a concealed spade played later, his revoke in spades was not only that."""
+    p = schiphol(hands=False)
+    p.withdraw(E, C("TD"))                                  # his lead out of turn, taken back
+    tricks(p, TRICK_1, "N:AD E:6C S:3D W:2D", "N:KD E:TD S:2H W:4D")
+    assert p.penalties == [PenaltyCard(E, C("TD"), 1, played=3)] and p.penalty_cards == []
+    [r] = p.find_revokes(Side.EW)
+    assert (r.seat, r.trick, r.suit, r.faced) == (E, 2, "D", True)
+    q = schiphol(hands=False)
+    q.withdraw(E, C("AS"))
+    tricks(q, "W:KS N:3H E:6C S:3S", "N:6H E:5H S:7H W:TH", "W:QS N:2C E:4S S:7S")
+    [r] = q.find_revokes(Side.EW)
+    assert (r.seat, r.trick, r.suit, r.faced) == (E, 1, "S", False)   # the four of spades was in his hand
+
+
+def test_penalty_cards_keep_the_tricks_they_lay_on_the_table_for() -> None:
+    """A premature play's card and a corrected revoking card lie there from the next trick (their player
+    has played to this one); a penalty card played to a trick that a correction takes back lies there
+    again (it was South's revoke: East's lead to trick 2 goes back to him, still a penalty card)."""
+    p = tricks(schiphol(), "W:KS N:3H")
+    p.withdraw(W, C("QS"))                                  # led to trick 2 before East played to trick 1
+    assert p.penalties == [PenaltyCard(W, C("QS"), 2)]
+    q = tricks(schiphol(), TRICK_1, "N:AD E:TD S:3D W:8C")
+    q.correct(W, C("2D"))
+    assert q.penalties == [PenaltyCard(W, C("8C"), 3)]
+    r = schiphol()
+    r.withdraw(E, C("TD"))
+    tricks(r, "W:KS N:2C E:AS S:4C", "E:TD")              # South revokes; East wins and leads his ten
+    assert r.penalty_cards == [] and r.penalties == [PenaltyCard(E, C("TD"), 1, played=2)]
+    r.correct(S, C("3S"))
+    assert r.penalty_cards == [(E, C("TD"))] and r.penalties == [PenaltyCard(E, C("TD"), 1)]
+    assert r.turn == E and C("TD") in (r.holds(E) or [])

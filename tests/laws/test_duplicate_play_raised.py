@@ -11,22 +11,24 @@ import random
 
 import pytest
 
-from laws.cards import Card, Seat, Side
+from laws.cards import Card, Seat, Side, clockwise_from
 from laws.duplicate.deal import Board, Deal
 from laws.engine import LawEngine
 from laws.events import (
     BoardPlaced,
     CardPlayed,
+    CardWithdrawn,
     ClaimAnswered,
     DemandMade,
     MissingCardReported,
     ResultConfirmed,
+    RevokeCorrected,
     SurplusCardFound,
     TricksClaimed,
 )
 from laws.rulings import Remedy
 from laws.scoring.duplicate import board_score
-from tests.laws.bridge_table import MIXED, calls, feed, play_out, said
+from tests.laws.bridge_table import MIXED, Cards, calls, feed, play_out, said
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 AUCTION = "1D pass 1H pass 2C pass 4H pass pass pass"
@@ -105,6 +107,110 @@ def test_finding_4_a_revoke_alleged_during_play_is_established_and_rectified_whe
     assert (moved.extra["tricks"], moved.extra["counted"]) == (1, [1])
     [score] = [x for x in rulings if x.clause == "DB-77"]
     assert score.extra["tricks"] == 9 + 1
+
+
+def east_fails_to_play_a_penalty_card(penalty_before: bool) -> LawEngine:
+    """East's ten of diamonds, his only diamond, becomes a penalty card (his lead out of turn taken back):
+    before trick 1 (``penalty_before``) or at trick 3. Trick 1: West's king of spades, East follows. Trick 2:
+    West's two of diamonds, North's ace, East the six of clubs (a revoke the table cannot see: it does not
+    know East's hand), South the three. Trick 3: North's king of diamonds, East the ten (which proves the
+    revoke), South ruffs. Then ten tricks of legal cards."""
+    eng = physical_board()
+    td = Card.parse("TD")
+    if penalty_before:
+        feed(eng, P(E, "TD"), CardWithdrawn(E, td))
+    feed(eng, P(W, "KS"), P(N, "2C"), P(E, "4S"), P(S, "3S"), P(W, "2D"), P(N, "AD"), P(E, "6C"), P(S, "3D"))
+    if not penalty_before:
+        feed(eng, P(E, "TD"), CardWithdrawn(E, td))          # North's lead: East's out of turn
+    feed(eng, P(N, "KD"), P(E, "TD"), P(S, "2H"), P(W, "4D"))
+    play_out(eng, MIXED, random.Random(1), tricks=10)
+    assert play(eng).ended and play(eng).revokes == [] and play(eng).penalty_cards == []
+    return eng
+
+
+def test_64B3_a_revoke_found_after_play_that_failed_to_play_a_penalty_card_moves_no_trick() -> None:
+    """Law 64B3 (docs/laws.md ``BP-64``): East's only diamond lay on the table as a penalty card when he
+    discarded on the diamond lead, so his revoke, found in the tricks after play, moves no trick and the
+    score stands. The trick record alone shows a revoke in trick 2 and the ten played in trick 3; only
+    when the ten became a penalty card tells the two cases apart."""
+    eng = east_fails_to_play_a_penalty_card(penalty_before=True)
+    ns = play(eng).won[Side.NS]
+    rulings = feed(eng, DemandMade(S, "revoke"))
+    assert said(rulings) == [("attention", "BP-63"), ("attention", "BP-64"), ("score", "DB-77")]
+    found, none, score = rulings
+    assert (found.seat, found.extra["card"], found.extra["trick"]) == (E, "6C", 2)
+    assert (none.extra["tricks"], none.extra["counted"]) == (0, [])
+    assert "law 64B3" in none.reason and "penalty card" in none.reason
+    assert score.extra["tricks"] == ns
+
+
+def test_64B3_a_card_that_became_a_penalty_card_only_after_the_revoke_does_not_stop_the_transfer() -> None:
+    """The same cards, but East's ten of diamonds was still in his hand at trick 2 (it became a penalty
+    card at trick 3): a revoke of a concealed card, so one trick East-West won at or after it moves."""
+    eng = east_fails_to_play_a_penalty_card(penalty_before=False)
+    ns = play(eng).won[Side.NS]
+    rulings = feed(eng, DemandMade(S, "revoke"))
+    assert said(rulings) == [("attention", "BP-63"), ("penalty", "BP-64"), ("score", "DB-77")]
+    assert (rulings[1].extra["tricks"], rulings[1].side) == (1, Side.NS)
+    assert rulings[2].extra["tricks"] == ns + 1
+
+
+def test_a_twelfth_trick_revoke_found_after_play_does_not_rule_the_earlier_transfers_again() -> None:
+    """East revokes in trick 1 (alleged during play, rectified when play ends: one ``BP-64``); then an
+    East-West revoke in trick 12 the table cannot see, found by a demand after play and corrected
+    (``BP-62``). The correction rescores the board, but the trick-1 transfer, ruled at the end of play
+    and unchanged, is not ruled a second time: one ``BP-64`` per revoke over the whole board."""
+    for seed in range(100):
+        rnd = random.Random(seed)
+        eng = physical_board()
+        p = play(eng)
+        cards = Cards(MIXED)
+        rulings = [r for s_, c in ((W, "KS"), (N, "2C"), (E, "6C"), (S, "3S"))
+                   for r in eng.feed(cards.take(s_, Card.parse(c)))]
+        while len(p.tricks) < 11:
+            seat = p.to_play
+            rulings += eng.feed(cards.take(seat, rnd.choice(sorted(cards.legal(seat, p.current.suit_led)))))
+        leader = p.to_play
+        lead = cards.left[leader][0]
+        offenders = [x for x in (E, W) if x != leader and {c.suit == lead.suit for c in cards.left[x]} == {True, False}]
+        if not offenders or not any(t.cards[E].suit == "S" for t in p.tricks[1:]):
+            continue                                         # no revoke possible in trick 12, or trick 1's unproven
+        rulings += feed(eng, DemandMade(S, "revoke"))       # during play: East's trick 1
+        for seat in clockwise_from(leader):
+            mine = cards.left[seat]
+            pick = (next(c for c in mine if c.suit != lead.suit) if seat == offenders[0] else
+                    lead if seat == leader else sorted(cards.legal(seat, lead.suit))[0])
+            rulings += eng.feed(cards.take(seat, pick))
+        while not p.ended:
+            rulings += eng.feed(cards.take(p.to_play, cards.left[p.to_play][0]))
+        found = feed(eng, DemandMade(S, "revoke"))
+        assert said(found) == [("attention", "BP-63"), ("attention", "BP-62")] and found[0].extra["trick"] == 12
+        right = p.tricks[12].cards[offenders[0]]
+        corrected = feed(eng, RevokeCorrected(offenders[0], right))
+        assert said(corrected) == [("deal_stands", "BP-62"), ("score", "DB-77")]
+        transfers = [r.extra["revoke_trick"] for r in rulings + found + corrected if r.clause == "BP-64"]
+        assert transfers == [1]
+        assert corrected[1].extra["tricks"] == play(eng).result().declarer_tricks
+        return
+    raise AssertionError("no seed gives a revoke in trick 1 proven before trick 12 and one in trick 12")
+
+
+def test_a_transfer_a_later_found_revoke_changes_is_ruled_again_with_its_new_figure() -> None:
+    """East's revoke in trick 1 moves a trick, ruled when South alleges it after play; East then alleges
+    South's revoke in trick 2: both sides revoked, so (law 64B7) neither moves a trick, and East's
+    transfer, which no longer moves one, is ruled again with what it moves now, beside South's."""
+    eng = physical_board()
+    feed(eng, P(W, "KS"), P(N, "2C"), P(E, "6C"), P(S, "3S"), P(W, "QS"), P(N, "3C"), P(E, "4S"), P(S, "4C"),
+         P(W, "TS"), P(N, "7C"), P(E, "5S"), P(S, "7S"))
+    play_out(eng, MIXED, random.Random(1), tricks=10)
+    ns = play(eng).won[Side.NS]
+    first = feed(eng, DemandMade(S, "revoke"))
+    assert [(r.extra["revoke_trick"], r.extra["tricks"]) for r in first if r.clause == "BP-64"] == [(1, 1)]
+    second = feed(eng, DemandMade(E, "revoke"))
+    assert said(second) == [("attention", "BP-63"), ("attention", "BP-64"), ("attention", "BP-64"), ("score", "DB-77")]
+    assert [(r.extra["revoke_trick"], r.extra["tricks"]) for r in second if r.clause == "BP-64"] == [(1, 0), (2, 0)]
+    assert all("law 64B7" in r.reason for r in second if r.clause == "BP-64")
+    assert second[-1].extra["tricks"] == ns
 
 
 def test_finding_3_drawing_attention_at_a_duplicate_table_cites_law_9_and_dummy_may_not_during_play() -> None:
