@@ -47,6 +47,7 @@ from laws.games.base import (
     cut_fault,
     grant_claim,
     seat_name,
+    set_aside_dealt,
     side_text,
     the_card,
 )
@@ -92,19 +93,12 @@ def draw(c: Clause, s: TableState, e: CardsDrawn) -> list[Ruling]:
 
 
 def _set_aside(s: TableState, out: list[Ruling]) -> list[Ruling]:
-    """A draw that forms the table while a hand dealt before it is bid, played or awaits its result: the
-    new table does not play the old one's hand, so the formation says that deal is set aside unscored
-    and dealt again (``deal_set_aside``: its number; the engine voids it). The draw comes before the pack
-    goes into the shoe; without a word a dealt hand vanished and the next call was dropped unexplained."""
+    """A draw that forms the table while a hand dealt before it is bid, played or awaits its result sets
+    that deal aside (``set_aside_dealt``); a hand already scored from its cards is over and untouched."""
     d = s.deal
-    live = d is not None and not d.void and d.ended and s.phase in (Phase.AUCTION, Phase.PLAY, Phase.SCORING)
-    if d is None or not live or bridge_hand.scored_from_cards(s):
+    if d is None or not d.ended or bridge_hand.scored_from_cards(s):
         return out
-    def note(r: Ruling) -> str:
-        return (f" Deal {d.number} was dealt before the table was formed, so it is set aside unscored; the "
-                f"cards are shuffled, cut and dealt again, by {r.extra.get('dealer_name')}.")
-    return [replace(r, reason=r.reason + note(r), extra={**r.extra, "deal_set_aside": d.number})
-            if r.remedy is Remedy.FORMATION else r for r in out]
+    return set_aside_dealt(s, out)
 
 
 # -- shuffle and cut ----------------------------------------------------------------------------------
