@@ -105,6 +105,17 @@ def seat_name(state: TableState, seat: Seat) -> str:
     return f"{full} ({name})" if name else full
 
 
+def side_players(state: TableState) -> dict[Side, list[str]]:
+    """Who plays for each side as the last draw seated them (seat order: North before South, East before
+    West); a side with no known player is left out. A rubber's rulings name them: its score is theirs,
+    and the next draw may seat them elsewhere."""
+    players: dict[Side, list[str]] = {}
+    for seat in Seat:
+        if seat in state.players:
+            players.setdefault(seat.side, []).append(state.players[seat])
+    return players
+
+
 def the_card(card: Card | None, *, capital: bool = True) -> str:
     """"The ace of spades", or "An unreadable card" when the card is not known; for the start of a sentence
     unless ``capital`` is false."""

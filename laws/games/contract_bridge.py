@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from laws.cards import RANKS, Seat, Side, clockwise_from, full_pack
+from laws.cards import RANKS, clockwise_from, full_pack
 from laws.events import (
     CardDealt,
     CardFaced,
@@ -48,6 +48,7 @@ from laws.games.base import (
     grant_claim,
     seat_name,
     set_aside_dealt,
+    side_players,
     side_text,
     the_card,
 )
@@ -83,11 +84,7 @@ def draw(c: Clause, s: TableState, e: CardsDrawn) -> list[Ruling]:
     score: RubberScore = s.game_state["score"]
     if score.hands == 0 or score.over or not any(r.remedy is Remedy.FORMATION for r in out):
         return out
-    players: dict[Side, list[str]] = {}
-    for seat in Seat:
-        if seat in s.players:
-            players.setdefault(seat.side, []).append(s.players[seat])
-    closed = score.unfinished(players)
+    closed = score.unfinished(side_players(s))
     s.game_state["score"] = RubberScore()
     return closed + out
 
@@ -374,7 +371,7 @@ def rubber(c: Clause, s: TableState, e: ResultRecorded | PlayEnded | RevokeCorre
     if args is None:
         return []
     declarer, contract, tricks, honours = args
-    out = score.record(declarer, contract, tricks, honours)
+    out = score.record(declarer, contract, tricks, honours, players=side_players(s))   # rubber_won names them
     if any(r.remedy is Remedy.RUBBER_WON for r in out):
         s.game_state["score"] = RubberScore()
     return out
