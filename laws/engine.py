@@ -309,7 +309,8 @@ class LawEngine:
             self._open_claim(r)
         elif r.remedy is Remedy.FORMATION:
             if s.deal is not None and r.extra.get("deal_set_aside") == s.deal.number:
-                s.deal.void = True   # dealt before the table was formed: set aside unscored (CB-draw)
+                s.deal.void = True   # dealt before the table was formed: set aside unscored (CB-draw, EU-11)
+                s.deal.void_by = s.deal.void_by or r.law
                 s.claims.clear()
             seats = r.extra.get("seats") or {}
             s.players = {Seat(seat): name for name, seat in seats.items()}

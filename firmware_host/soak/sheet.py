@@ -13,7 +13,7 @@ table ruled: whose deal each deal is, which seats and pack each mistake concerns
   rubber after each one won. A bridge hand played through the auction and the play scores the soak's own
   result (``bridge``: the tricks from its own trick winners, after BP-64's transfer or a ruled claim) with
   the honours the soak counted in the hands. A voided deal scores nothing; a hand whose penalty points won the rubber
-  scores no more.
+  scores no more. A bridge rubber won names who played for each side (``schedule.SIDES``, from the draw).
 * **Lamps** (``lamp_problems``): a redeal lights ``redeal``, a pack replaced ``replace_pack``, an attention
   ruling for a seat that seat's ``attention_<seat>`` (at once: in the lamp row committed with it); every
   ruling lamp is out by the first card of the next deal and after the director's acknowledgement; a device
@@ -27,7 +27,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from firmware_host.soak.record import DealRecord, Dealt, Record
-from firmware_host.soak.schedule import EXPECTED, FIRST_DEALER, SHEET_REMEDIES, VOIDING, Want, first_fault
+from firmware_host.soak.schedule import (
+    EXPECTED,
+    FIRST_DEALER,
+    SHEET_REMEDIES,
+    SIDES,
+    VOIDING,
+    Want,
+    first_fault,
+)
 from laws.cards import Seat, Side
 
 RULING_LAMPS = ("redeal", "shuffle", "replace_pack", "attention_N", "attention_E", "attention_S", "attention_W")
@@ -124,7 +132,8 @@ def score_sheet(record: Record, facts: Sequence[Facts]) -> list[list[dict[str, A
                 held = d.facts.get("honours", "")
                 rulings += scorer.record(Seat(result["declarer"]), parse_contract(result["contract"]),
                                          int(result["tricks"]),
-                                         (Side(held.split(":")[0]), int(held.split(":")[1])) if held else None)
+                                         (Side(held.split(":")[0]), int(held.split(":")[1])) if held else None,
+                                         players={Side(k): v for k, v in SIDES[record.game].items()})
             else:
                 rulings += scorer.record(Side(result["makers"]), bool(result.get("alone", False)),
                                          int(result["tricks"]))

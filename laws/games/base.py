@@ -17,12 +17,12 @@ deal stops the rest, so one fact yields one ruling.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from laws.cards import Card, Seat, Side
 from laws.rulings import Remedy, Ruling
-from laws.state import Claim, TableState
+from laws.state import Claim, Phase, TableState
 
 ClauseFn = Callable[["Clause", TableState, Any], "Iterable[Ruling] | Ruling | None"]
 
@@ -105,6 +105,17 @@ def seat_name(state: TableState, seat: Seat) -> str:
     return f"{full} ({name})" if name else full
 
 
+def side_players(state: TableState) -> dict[Side, list[str]]:
+    """Who plays for each side as the last draw seated them (seat order: North before South, East before
+    West); a side with no known player is left out. A rubber's rulings name them: its score is theirs,
+    and the next draw may seat them elsewhere."""
+    players: dict[Side, list[str]] = {}
+    for seat in Seat:
+        if seat in state.players:
+            players.setdefault(seat.side, []).append(state.players[seat])
+    return players
+
+
 def the_card(card: Card | None, *, capital: bool = True) -> str:
     """"The ace of spades", or "An unreadable card" when the card is not known; for the start of a sentence
     unless ``capital`` is false."""
@@ -141,6 +152,25 @@ def grant_claim(state: TableState, seat: Seat, did: str, grants: str = "redeal")
     state.claims.remove(cl)
     return Ruling(Remedy(cl.grants), cl.law, cl.clause, f"{seat_name(state, seat)} {did} in time: {cl.why}",
                   dealer=cl.dealer, seat=seat)
+
+
+def set_aside_dealt(state: TableState, out: list[Ruling]) -> list[Ruling]:
+    """A draw's rulings, where the table it forms comes after a deal was dealt (its hand bid or trump being
+    made, played, or awaiting its result): the new table does not play the old one's hand, so each
+    ``formation`` says that deal is set aside unscored and dealt again by the new dealer, and carries
+    ``deal_set_aside`` (its number; the engine voids it). Without it the hand vanished with no word and
+    its next call or card was dropped unexplained. The game rules out a hand that is already over (a
+    bridge hand scored from its cards) before calling this; a refused draw (no ``formation``) sets nothing
+    aside."""
+    d = state.deal
+    if d is None or d.void or state.phase not in (Phase.AUCTION, Phase.PLAY, Phase.SCORING):
+        return out
+
+    def note(r: Ruling) -> str:
+        return (f" Deal {d.number} was dealt before the table was formed, so it is set aside unscored; the "
+                f"cards are shuffled, cut and dealt again, by {r.extra.get('dealer_name')}.")
+    return [replace(r, reason=r.reason + note(r), extra={**r.extra, "deal_set_aside": d.number})
+            if r.remedy is Remedy.FORMATION else r for r in out]
 
 
 def side_text(side: Side) -> str:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from laws.cards import RANKS, Seat, Side, clockwise_from, full_pack
+from laws.cards import RANKS, clockwise_from, full_pack
 from laws.events import (
     CardDealt,
     CardFaced,
@@ -47,6 +47,8 @@ from laws.games.base import (
     cut_fault,
     grant_claim,
     seat_name,
+    set_aside_dealt,
+    side_players,
     side_text,
     the_card,
 )
@@ -82,29 +84,18 @@ def draw(c: Clause, s: TableState, e: CardsDrawn) -> list[Ruling]:
     score: RubberScore = s.game_state["score"]
     if score.hands == 0 or score.over or not any(r.remedy is Remedy.FORMATION for r in out):
         return out
-    players: dict[Side, list[str]] = {}
-    for seat in Seat:
-        if seat in s.players:
-            players.setdefault(seat.side, []).append(s.players[seat])
-    closed = score.unfinished(players)
+    closed = score.unfinished(side_players(s))
     s.game_state["score"] = RubberScore()
     return closed + out
 
 
 def _set_aside(s: TableState, out: list[Ruling]) -> list[Ruling]:
-    """A draw that forms the table while a hand dealt before it is bid, played or awaits its result: the
-    new table does not play the old one's hand, so the formation says that deal is set aside unscored
-    and dealt again (``deal_set_aside``: its number; the engine voids it). The draw comes before the pack
-    goes into the shoe; without a word a dealt hand vanished and the next call was dropped unexplained."""
+    """A draw that forms the table while a hand dealt before it is bid, played or awaits its result sets
+    that deal aside (``set_aside_dealt``); a hand already scored from its cards is over and untouched."""
     d = s.deal
-    live = d is not None and not d.void and d.ended and s.phase in (Phase.AUCTION, Phase.PLAY, Phase.SCORING)
-    if d is None or not live or bridge_hand.scored_from_cards(s):
+    if d is None or not d.ended or bridge_hand.scored_from_cards(s):
         return out
-    def note(r: Ruling) -> str:
-        return (f" Deal {d.number} was dealt before the table was formed, so it is set aside unscored; the "
-                f"cards are shuffled, cut and dealt again, by {r.extra.get('dealer_name')}.")
-    return [replace(r, reason=r.reason + note(r), extra={**r.extra, "deal_set_aside": d.number})
-            if r.remedy is Remedy.FORMATION else r for r in out]
+    return set_aside_dealt(s, out)
 
 
 # -- shuffle and cut ----------------------------------------------------------------------------------
@@ -380,7 +371,7 @@ def rubber(c: Clause, s: TableState, e: ResultRecorded | PlayEnded | RevokeCorre
     if args is None:
         return []
     declarer, contract, tricks, honours = args
-    out = score.record(declarer, contract, tricks, honours)
+    out = score.record(declarer, contract, tricks, honours, players=side_players(s))   # rubber_won names them
     if any(r.remedy is Remedy.RUBBER_WON for r in out):
         s.game_state["score"] = RubberScore()
     return out

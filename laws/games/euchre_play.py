@@ -22,7 +22,7 @@ from laws.events import (
     PlayerLeft,
     ResultRecorded,
 )
-from laws.games.base import Clause, Registry, seat_name, side_text
+from laws.games.base import Clause, Registry, seat_name, set_aside_dealt, side_text
 from laws.games.euchre_hands import Plays, active, effective_suit, power, tricks
 from laws.rulings import Remedy, Ruling
 from laws.state import DealState, Phase, TableState
@@ -129,12 +129,17 @@ def register_forming(reg: Registry) -> None:
 
     @reg.clause("EU-11", "laws 8-14 (cutting for the table)", "draw")
     def draw(c: Clause, s: TableState, e: CardsDrawn) -> list[Ruling]:
-        """The draw: knave highest; the four highest play, cut again for partners; ties by laws 13-14."""
+        """The draw: knave highest; the four highest play, cut again for partners; ties by laws 13-14.
+
+        The draw comes before the pack goes into the shoe: a table formed after a deal was dealt (trump
+        being made, the hand played or awaiting its result) does not play the old table's hand, which is
+        set aside unscored and dealt again by the new dealer, as at a rubber bridge table
+        (``set_aside_dealt``)."""
         from laws.formation import EuchreDraw, EuchreRoster
         roster: EuchreRoster = s.game_state["roster"]
         if roster.cut_pending:  # cutting in or out of the table (laws 15, 17)
             pending: list[Ruling] = roster.cut(e.cuts)
-            return pending
+            return set_aside_dealt(s, pending)
         drawing: EuchreDraw = s.game_state["draw"]
         # law 17: at a new table, those who have played at another table come after the fresh ones
         elsewhere = [cand.name for cand in roster.queue if not cand.fresh] if not roster.players else []
@@ -152,7 +157,7 @@ def register_forming(reg: Registry) -> None:
                 fresh = EuchreRoster(players)
                 fresh.queue = [c for c in roster.queue if c.name not in players]
                 s.game_state["roster"] = fresh
-        return out
+        return set_aside_dealt(s, out)
 
     @reg.clause("EU-16", "laws 15-21 (entry and cutting out)", "candidate", "leave")
     def roster_change(c: Clause, s: TableState, e: CandidateArrived | PlayerLeft) -> list[Ruling]:

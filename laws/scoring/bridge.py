@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from laws.cards import Seat, Side
@@ -241,7 +241,8 @@ class RubberScore:
     # -- scoring -----------------------------------------------------------------------------------
 
     def record(self, declarer: Seat, contract: Contract, tricks: int,
-               honours: tuple[Side, int] | None = None) -> list[Ruling]:
+               honours: tuple[Side, int] | None = None,
+               players: Mapping[Side, Sequence[str]] | None = None) -> list[Ruling]:
         """Score one played hand.
 
         Args:
@@ -249,6 +250,9 @@ class RubberScore:
             contract: the final contract.
             tricks: tricks won by declarer's side, 0 to 13.
             honours: the side holding honours and their value (100 or 150), if claimed.
+            players: who plays for each side, where the table knows it: a ``rubber_won`` this hand brings
+                names them (``extra["players"]``, side -> names), as an unfinished rubber's does, since the
+                rubber's score is theirs and the next draw may seat them elsewhere.
 
         Returns:
             A ``score`` ruling, then ``game_won`` if a game was completed, then ``rubber_won`` if that
@@ -298,7 +302,7 @@ class RubberScore:
         rulings = [Ruling(Remedy.SCORE, LAW, CLAUSE, self._reason(declarer, contract, made, extra, new),
                           seat=declarer, side=side, extra=extra)]
         if self.below[side] >= GAME_POINTS:
-            rulings.extend(self._game_won(side))
+            rulings.extend(self._game_won(side, players))
         return rulings
 
     @staticmethod
@@ -337,7 +341,7 @@ class RubberScore:
                 parts.append(f"{e.points} {label} to {SIDE_NAMES[e.side]}")
         return f"{head}: {', '.join(parts)}." if parts else f"{head}."
 
-    def _game_won(self, side: Side) -> list[Ruling]:
+    def _game_won(self, side: Side, players: Mapping[Side, Sequence[str]] | None = None) -> list[Ruling]:
         game_no = self.game
         points = self.below[side]
         self.games[side] += 1
@@ -354,13 +358,16 @@ class RubberScore:
         self.entries.append(Entry(self.hands, game_no, side, "above", premium, "rubber"))
         self.over = True
         self.premium_side = side
-        out.append(self._final(side, premium, unfinished=False))
+        out.append(self._final(side, premium, unfinished=False, players=players))
         return out
 
     def _final(self, side: Side | None, premium: int, unfinished: bool,
-               awards: dict[str, dict[str, int]] | None = None) -> Ruling:
+               awards: dict[str, dict[str, int]] | None = None,
+               players: Mapping[Side, Sequence[str]] | None = None) -> Ruling:
+        """The ``rubber_won`` ruling, finished or unfinished, naming each side's players where known."""
         totals = self.totals
         winner = self.winner
+        named = {s: list(players[s]) for s in Side if players and players.get(s)}
         extra: dict[str, Any] = {"premium": premium, "games": _per_side(self.games),
                                  "totals": _per_side(totals),
                                  "winner": None if winner is None else winner.value,
@@ -368,17 +375,24 @@ class RubberScore:
                                  "unfinished": unfinished, "next": "draw"}
         if awards is not None:
             extra["awards"] = awards
+        if named:
+            extra["players"] = {s.value: names for s, names in named.items()}
         score = f"totals North-South {totals[Side.NS]}, East-West {totals[Side.EW]}"
-        if winner is None:
-            verdict = "the totals are level"
+        if unfinished or side is None:
+            won = [f"{_side_words(s, named)} {_award_words((awards or {}).get(s.value, {}))}" for s in Side
+                   if (awards or {}).get(s.value)]
+            verdict = ("the totals are level" if winner is None
+                       else f"{_side_words(winner, named)} win the rubber on points")
+            reason = (f"The rubber ended unfinished: "
+                      f"{'; '.join(won) if won else 'neither side had a game or a part score'}"
+                      f"; {score}, so {verdict}.")
         else:
-            verdict = f"{SIDE_NAMES[winner]} wins the rubber on points"
-        if side is not None and not unfinished:
-            head = (f"{SIDE_NAMES[side]} won two games to {_count(self.games[side.other])}"
+            verdict = ("the totals are level" if winner is None
+                       else f"{_side_words(winner, named)} wins the rubber on points")
+            lost = self.games[side.other]
+            head = (f"{_side_words(side, named)} won two games to {'none' if lost == 0 else _count(lost)}"
                     f" and scores the {premium} rubber premium")
-        else:
-            head = "The rubber ended unfinished"
-        reason = f"{head}; {score}, so {verdict} and a new draw for partners follows."
+            reason = f"{head}; {score}, so {verdict} and a new draw for partners follows."
         return Ruling(Remedy.RUBBER_WON, LAW, CLAUSE, reason, side=side, extra=extra)
 
     def unfinished(self, players: Mapping[Side, Sequence[str]] | None = None) -> list[Ruling]:
@@ -412,20 +426,7 @@ class RubberScore:
                 self.entries.append(Entry(0, self.game, side, "above", 50, "unfinished_part_score"))
             awards[side.value] = got
         self.over = True
-        final = self._final(self.winner, 0, unfinished=True, awards=awards)
-        named = {side: list(players[side]) for side in Side if players and players.get(side)}
-        won = [f"{_side_words(side, named)} {_award_words(awards[side.value])}" for side in Side
-               if awards[side.value]]
-        totals = self.totals
-        winner = self.winner
-        verdict = ("the totals are level" if winner is None
-                   else f"{_side_words(winner, named)} win the rubber on points")
-        reason = (f"The rubber ended unfinished: {'; '.join(won) if won else 'neither side had a game or a part score'}"
-                  f"; totals North-South {totals[Side.NS]}, East-West {totals[Side.EW]}, so {verdict}.")
-        extra = dict(final.extra)
-        if named:
-            extra["players"] = {side.value: names for side, names in named.items()}
-        return [replace(final, reason=reason, extra=extra)]
+        return [self._final(self.winner, 0, unfinished=True, awards=awards, players=players)]
 
 
 def _side_words(side: Side, players: Mapping[Side, Sequence[str]]) -> str:

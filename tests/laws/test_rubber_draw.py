@@ -103,6 +103,35 @@ def test_after_a_finished_rubber_the_same_four_play_on_without_a_draw() -> None:
     assert _remedies(eng.feed(REDRAW)) == ["rubber_won", "formation"]
 
 
+def test_a_finished_rubber_names_the_players_who_won_it() -> None:
+    """A finished rubber's ``rubber_won`` named sides only (``North-South won two games``), while an unfinished
+    one named the players; the rubber's score is theirs, and the next draw may seat them elsewhere."""
+    eng = LawEngine("contract-bridge")
+    eng.feed(DRAW)                                                   # Ann and Bob North-South
+    _hand(eng, Seat.N, Seat.N, "4S", 10)
+    won = _hand(eng, Seat.E, Seat.N, "3NT", 9)[-1]
+    assert won.remedy is Remedy.RUBBER_WON and not won.extra["unfinished"] and won.side is Side.NS
+    assert won.extra["players"] == {"NS": ["Ann", "Bob"], "EW": ["Cy", "Di"]}
+    assert won.reason == ("North-South (Ann and Bob) won two games to none and scores the 700 rubber premium; "
+                          "totals North-South 920, East-West 0, so North-South (Ann and Bob) wins the rubber "
+                          "on points and a new draw for partners follows.")
+    # after a new draw the next rubber's winners are the new partnerships: Ann and Cy North-South
+    eng.feed(REDRAW)
+    _hand(eng, Seat.N, Seat.N, "4S", 10)
+    won = _hand(eng, Seat.E, Seat.S, "3NT", 9)[-1]
+    assert won.extra["players"] == {"NS": ["Ann", "Cy"], "EW": ["Di", "Bob"]}
+    assert won.reason.startswith("North-South (Ann and Cy) won two games")
+
+
+def test_a_rubber_at_a_table_no_draw_named_names_nobody() -> None:
+    eng = LawEngine("contract-bridge")
+    eng.state.next_dealer = Seat.N
+    _hand(eng, Seat.N, Seat.N, "4S", 10)
+    won = _hand(eng, Seat.E, Seat.N, "3NT", 9)[-1]
+    assert won.remedy is Remedy.RUBBER_WON and "players" not in won.extra
+    assert won.reason.startswith("North-South won two games to none and scores")   # not "to no"
+
+
 def test_a_draw_right_after_a_finished_rubber_closes_nothing() -> None:
     eng = LawEngine("contract-bridge")
     eng.feed(DRAW)
