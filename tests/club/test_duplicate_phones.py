@@ -376,6 +376,10 @@ for (const e of document.querySelectorAll('button, input, select, textarea, summ
   const name = `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} "${(e.textContent || e.value || e.name || '').trim().slice(0, 30)}"`;
   if (box.height < 40) out.push(`${name} is ${Math.round(box.height)} px tall`);
   if (box.width < 40) out.push(`${name} is ${Math.round(box.width)} px wide`);
+  if (box !== r) {   // a tick box: the box itself is a target too (WCAG 2.5.8, 24 px), its label the 44 px one
+    if (Math.min(r.width, r.height) < 24) out.push(`${name}'s box is ${Math.round(r.width)} x ${Math.round(r.height)} px`);
+    if (Math.min(box.width, box.height) < 44) out.push(`${name}'s label is ${Math.round(box.width)} x ${Math.round(box.height)} px`);
+  }
 }
 const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
 const small = new Set();
@@ -418,7 +422,9 @@ def test_a_phone_gets_touch_targets_and_text_it_can_use(room: Room, tmp_path: Pa
     and no text is under 12 px, on the director's duplicate page and the club's page (a director's evening
     on a phone). Audit a11 F7: with a ruling at a table, the club's page had its "law id" details 25-30 px
     tall in 9.8-11.5 px text, the lamp "NEW PACK" in 11.6 px, the sound tick box 22 px, the feed's "All"
-    39 px wide; the duplicate page's traveller rows, which a director taps to fill the forms, 20 px tall."""
+    39 px wide; the duplicate page's traveller rows, which a director taps to fill the forms, 20 px tall.
+    The sound tick box itself was still 22 px in its 44 px label: a tick box is at least 24 px each way
+    (WCAG 2.5.8), its label at least 44 px each way."""
     from selenium.webdriver.common.by import By
 
     room.play_all()
