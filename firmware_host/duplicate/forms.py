@@ -21,8 +21,8 @@ sentence naming the field and what is wrong. Decisions (``docs/session.md``, "Th
   scored in both).
 * **A result entered by hand** (``enter``): the line, contract (``4S``, ``3NTx``, ``4♠``, ``pass``),
   declarer (N, E, S, W), lead (``SA``, ``AS``, ``♠A``) and declarer's tricks; the round and table are the
-  movement's for that line. A pass-out (``pass``) has no declarer and no tricks: one typed with it is
-  refused, in the words "Correct" refuses it with, not dropped. A table's page may enter only lines of
+  movement's for that line. A pass-out (``pass``) has no declarer, no tricks and no lead: one typed with it
+  is refused, in the words "Correct" refuses it with, not dropped. A table's page may enter only lines of
   its own table up to the round called.
 """
 
@@ -170,6 +170,15 @@ def lead(text: Any) -> str | None:
     return t
 
 
+def _lead_shown(text: Any) -> str:
+    """A lead as a refusal quotes it: the card code the session would keep (``SA`` is ``AS``, as the
+    session's own refusal of a correction says it), or as typed when it reads as no card."""
+    try:
+        return lead(text) or as_typed(text, 10)
+    except FormError:
+        return as_typed(text, 10)
+
+
 def enter(data: Mapping[str, Any], user: str, state: Any, *, table: str | None = None) -> dict[str, Any]:
     """A ``result`` record entered by hand (``hand``: true) for the line the form names.
 
@@ -207,6 +216,8 @@ def enter(data: Mapping[str, Any], user: str, state: Any, *, table: str | None =
             raise FormError(f"line {key}: a passed-out board has no declarer, got {declarer}")
         if tricks not in (None, "", 0):
             raise FormError(f"line {key}: a passed-out board has no tricks, got {as_typed(tricks, 10)}")
+        if str(data.get("lead") or "").strip():   # nor a lead: it was dropped unsaid before
+            raise FormError(f"line {key}: a passed-out board has no lead, got {_lead_shown(data['lead'])}")
         tricks = 0
     elif declarer not in ("N", "E", "S", "W"):
         raise FormError(f"the declarer is N, E, S or W, got {as_typed(data.get('declarer'), 10)}")

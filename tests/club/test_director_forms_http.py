@@ -290,6 +290,31 @@ def test_a_pass_out_entered_by_hand_with_a_declarer_or_tricks_is_refused_as_corr
     assert (e.contract, e.declarer, e.tricks) == ("Pass", "", 0)
 
 
+def test_a_pass_out_with_an_opening_lead_is_refused_entered_by_hand_or_corrected(dup: Any) -> None:
+    """A pass-out entered by hand with lead SA was taken with the lead dropped unsaid (journaled null),
+    and "Correct" to a pass-out with lead SA kept the lead on a board nobody played. A passed-out board
+    has no lead: both are refused in the words a declarer given with it is refused in."""
+    desk, client, token = dup
+    st = desk.session.state
+    key = "1/1 NS/1 EW"
+    r = _post(client, "/api/duplicate/enter", {"key": "1 1 1", "contract": "pass", "declarer": "", "lead": "SA",
+                                               "tricks": "", "why": "t"}, token)
+    assert r.status_code == 409 and r.json()["error"] == f"line {key}: a passed-out board has no lead, got AS"
+    r = _post(client, "/api/duplicate/enter", {"key": "1 1 1", "contract": "pass", "lead": "x9", "why": "t"}, token)
+    assert r.status_code == 409 and r.json()["error"] == f"line {key}: a passed-out board has no lead, got x9"
+    assert key not in st.entries
+    desk.session.take(result(st.setup, 1, 1, 1, random.Random(1)))
+    before = (st.entries[key].contract, st.entries[key].lead)
+    r = _post(client, "/api/duplicate/correct", {"key": key, "contract": "pass", "lead": "SA", "why": "x"}, token)
+    assert r.status_code == 409 and r.json()["error"] == f"line {key}: a passed-out board has no lead, got AS"
+    assert (st.entries[key].contract, st.entries[key].lead) == before
+    r = _post(client, "/api/duplicate/correct", {"key": key, "contract": "pass", "why": "it was passed out"}, token)
+    assert r.status_code == 200, r.text
+    r = _post(client, "/api/duplicate/correct", {"key": key, "lead": "HK", "why": "x"}, token)
+    assert r.status_code == 409 and r.json()["error"] == f"line {key}: a passed-out board has no lead, got KH"
+    assert st.entries[key].lead == ""
+
+
 def test_enter_and_correct_on_a_line_holding_an_adjusted_score_say_the_same(dup: Any) -> None:
     """Audit 15 F7: "Enter" on a line holding the director's adjusted score said "has a result already
     (from table 1 in round 1): correct it instead", though no table sent one, and "Correct" then said

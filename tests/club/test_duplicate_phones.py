@@ -8,6 +8,7 @@ its result."""
 
 from __future__ import annotations
 
+import re
 import secrets
 import tempfile
 import threading
@@ -66,10 +67,10 @@ class Room:
     """A broker, the dashboard with a session (a 5-table Mitchell), and a browser's login: no tables, the
     session's records taken straight (the pages read the session as any desk's)."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, spec: dict[str, Any] | None = None) -> None:
         from firmware_host.club.dashboard import Dashboard, serve
 
-        self.setup = make_setup({"kind": "mitchell", "tables": 5, "boards_per_round": 2}, seed=8)
+        self.setup = make_setup(spec or {"kind": "mitchell", "tables": 5, "boards_per_round": 2}, seed=8)
         self.passwords = {tid: secrets.token_urlsafe(9) for tid in self.setup.tables} | {DASHBOARD_USER: "dash-pw-1"}
         self.broker = LocalBroker(tmp / "broker", self.passwords)
         self.broker.start()
@@ -237,6 +238,67 @@ def test_a_fouled_boards_traveller_fits_a_phone_that_keeps_room_for_its_scrollba
         players.quit()
 
 
+# a big field's widest traveller lines: a grand slam redoubled by a long-named pair sitting the other way
+LONG_NAMES = [{"name": "Maximilian Featherstonehaugh-Worthington", "member": "10203045", "federation": ""},
+              {"name": "Bartholomew Kowalczyk-Vandenberghe", "member": "10203046", "federation": ""}]
+
+
+def test_a_fouled_boards_traveller_with_the_longest_lines_wraps_rather_than_overflows(tmp_path: Path) -> None:
+    """At 390 px with the page's scrollbar (a box 349 px wide) a fouled board's traveller had 11 px to
+    spare with a 5-table field's lines. A 13-table Mitchell's switched pairs (``12 EW`` under NS, ``11 NS``
+    under EW), 7NTXX by North down 13 vulnerable (-7600) and a split assigned score (-2220/1430) ran 62 px
+    off its box on the director's page and the table's: the switched pair's direction and a split score's
+    second half now go onto a second line there, no word broken, and nothing runs off."""
+    from selenium.webdriver.common.by import By
+
+    _need("mosquitto", "mosquitto")
+    if missing():
+        pytest.skip(missing())
+    room = Room(tmp_path, {"kind": "mitchell", "tables": 13, "boards_per_round": 1, "arrow_switch_rounds": [12, 13]})
+    director = players = None
+    try:
+        records: list[dict[str, Any]] = [{"type": "round", "round": r, "by": "td"} for r in range(2, 14)]
+        results = all_results(room.setup, fouled={10: 12})          # board 10 misboarded from round 12 on
+        grand = next(r for r in results if r["board"] == 10 and r["round"] == 13)
+        assert (grand["ns"], grand["ew"]) == ("12 EW", "11 NS")
+        assert room.setup.boards[9].vulnerability.value == "All"                    # down 13 redoubled: -7600
+        grand.update({"contract": "7NTXX", "declarer": "N", "tricks": 0, "lead": None, "auction": [], "play": []})
+        split = next(r for r in results if r["board"] == 10 and r["round"] == 12)
+        assert (split["ns"], split["ew"]) == ("1 EW", "12 NS")
+        records += results
+        records += [{"type": "players", "pair": pair, "players": [dict(p, member=p["member"] + pair[:2].strip())
+                                                                  for p in LONG_NAMES], "by": "td"}
+                    for pair in ("12 EW", "11 NS")]
+        records.append({"type": "adjust", "board": 10, "ns": "1 EW", "ew": "12 NS", "kind": "assigned",
+                        "ns_value": "-2220", "ew_value": "-1430", "by": "td", "why": "misinformation"})
+        outcomes = room.desk.session.submit(records)
+        assert all(o.taken for o in outcomes), [o.why for o in outcomes if not o.taken]
+        director = _director(room, tmp_path, 390, mobile=False)
+        players = _browser(tmp_path, 390, mobile=False)
+        players.get(room.url + f"duplicate/table/table-11?key={room.desk.table_key('table-11')}")
+        _wait(director).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#travellers details.board")) == 13)
+        _wait(players).until(lambda d: d.find_elements(By.CSS_SELECTOR, '#travellers details.board[data-board="10"]'))
+        for name, driver in (("director", director), ("table", players)):
+            assert driver.execute_script("return document.documentElement.clientWidth") < 390   # a scrollbar
+            problems, fouled, _other = driver.execute_script(LAYOUT)
+            tall = [re.fullmatch(r"a fouled board row is (\d+) px tall, the others (\d+) px", p) for p in problems]
+            assert all(int(m[1]) <= 2 * int(m[2]) for m in tall if m), problems   # wrapped: two lines at most
+            problems = [p for p, m in zip(problems, tall, strict=True) if not m]
+            assert fouled > 0 and problems == [], f"{name}'s page: {problems}"
+            rows = [tr.get_attribute("textContent") for tr in
+                    driver.find_elements(By.CSS_SELECTOR, 'details.board[data-board="10"] tbody tr')]
+            assert any("7NTxx" in r and "-7600" in r and "12 EW" in r and "11 NS" in r for r in rows), (name, rows)
+            assert any("-2220/1430" in r and "12 NS" in r for r in rows), (name, rows)
+            row = driver.find_element(By.XPATH, '//details[@data-board="10"]//tr[contains(., "-7600")]')
+            assert "Maximilian Featherstonehaugh-Worthington" in row.find_elements(By.TAG_NAME, "td")[1].get_attribute("title")
+            _screenshot(driver, 390, f"{name}-longest")
+    finally:
+        for d in (director, players):
+            if d is not None:
+                d.quit()
+        room.stop()
+
+
 def test_the_directors_forms_as_a_director_uses_them(room: Room, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
@@ -376,6 +438,10 @@ for (const e of document.querySelectorAll('button, input, select, textarea, summ
   const name = `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} "${(e.textContent || e.value || e.name || '').trim().slice(0, 30)}"`;
   if (box.height < 40) out.push(`${name} is ${Math.round(box.height)} px tall`);
   if (box.width < 40) out.push(`${name} is ${Math.round(box.width)} px wide`);
+  if (box !== r) {   // a tick box: the box itself is a target too (WCAG 2.5.8, 24 px), its label the 44 px one
+    if (Math.min(r.width, r.height) < 24) out.push(`${name}'s box is ${Math.round(r.width)} x ${Math.round(r.height)} px`);
+    if (Math.min(box.width, box.height) < 44) out.push(`${name}'s label is ${Math.round(box.width)} x ${Math.round(box.height)} px`);
+  }
 }
 const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
 const small = new Set();
@@ -418,7 +484,9 @@ def test_a_phone_gets_touch_targets_and_text_it_can_use(room: Room, tmp_path: Pa
     and no text is under 12 px, on the director's duplicate page and the club's page (a director's evening
     on a phone). Audit a11 F7: with a ruling at a table, the club's page had its "law id" details 25-30 px
     tall in 9.8-11.5 px text, the lamp "NEW PACK" in 11.6 px, the sound tick box 22 px, the feed's "All"
-    39 px wide; the duplicate page's traveller rows, which a director taps to fill the forms, 20 px tall."""
+    39 px wide; the duplicate page's traveller rows, which a director taps to fill the forms, 20 px tall.
+    The sound tick box itself was still 22 px in its 44 px label: a tick box is at least 24 px each way
+    (WCAG 2.5.8), its label at least 44 px each way."""
     from selenium.webdriver.common.by import By
 
     room.play_all()

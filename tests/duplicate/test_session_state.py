@@ -69,6 +69,16 @@ def test_a_result_journaled_in_another_spelling_is_kept_in_the_one_spelling_and_
     assert [e.contract for e in st.entries.values()] == ["4S"]
 
 
+def test_a_passed_out_result_with_a_lead_is_refused_as_one_with_a_declarer() -> None:
+    # a board nobody played has no opening lead; before, a pass-out with a lead was taken and kept it
+    setup, st = _state()
+    rec = {**result(setup, 1, 1, 1, random.Random(1)), "contract": "Pass", "declarer": None, "tricks": 0,
+           "lead": "AS", "play": [], "verified": False, "foul": None}
+    _refused(st, {**rec, "declarer": "N", "lead": None}, "table 1, round 1, board 1: a passed-out board has no declarer, got N")
+    _refused(st, rec, "table 1, round 1, board 1: a passed-out board has no lead, got AS")
+    assert st.check({**rec, "lead": None}) == ""
+
+
 def test_the_same_message_again_is_a_repeat_not_a_second_result() -> None:
     setup, st = _state()
     rec = result(setup, 1, 1, 1, random.Random(1))

@@ -20,10 +20,12 @@ window.dupview = (() => {
     return thead;
   }
   // A pair in its column: "3 NS" in the NS column, the direction left out on a phone (class "dir"); a pair
-  // sitting the other way (an arrow-switched round) keeps its direction everywhere.
+  // sitting the other way (an arrow-switched round) keeps its direction everywhere, and on a phone that has
+  // no room for it the direction goes under the number (class "brk") rather than the table off its box.
   function pairCell(row, label, column) {
     const m = /^(\d+) (NS|EW)$/.exec(label || "");
-    if (!m || m[2] !== column) return cell(row, label);
+    if (m && m[2] !== column) { const td = cell(row, label); td.classList.add("brk"); return td; }
+    if (!m) return cell(row, label);
     const td = cell(row, m[1]);
     td.append(el("span", "dir", " " + m[2]));
     return td;
@@ -80,7 +82,11 @@ window.dupview = (() => {
       } else cell(tr, ln.contract, true);
       [ln.declarer, ln.tricks].forEach((v) => cell(tr, v));
       cell(tr, ln.lead).className = "opt";
-      [ln.score, ln.ns_points].forEach((v) => cell(tr, v));
+      // a split score ("420/-140", each side's own) may go onto two lines after its slash on a phone
+      const [own, theirs] = String(ln.score).split("/");
+      const score = cell(tr, theirs === undefined ? own : own + "/");
+      if (theirs !== undefined) { score.append(el("wbr"), theirs); score.classList.add("brk"); }
+      cell(tr, ln.ns_points);
       cell(tr, ln.ew_points).className = "opt";
       cell(tr, ln.ns_pct);
       if (fouled) cell(tr, ln.group);
