@@ -321,3 +321,33 @@ def test_a_restarted_session_answers_each_table_as_before(tmp_path: Path, rec: d
     assert again.last(seating_topic("table-02"))["answers"] == before
     assert again.last(seating_topic("table-01"))["answers"] == []
     desk.session.close()
+
+
+def _players(table: str, number: int, pair: str, members: list[str], seq: int) -> bytes:
+    return json.dumps({"table": table, "kind": "players", "seq": seq, "prev": seq - 1, "deal": 0, "secret": False,
+                       "t": 1.0, "body": {"section": "A", "table_number": number, "round": 1, "side": "ns",
+                                          "pair": pair, "members": members}}).encode()
+
+
+def test_member_cards_refused_by_the_naming_rules_are_answered_to_their_table(tmp_path: Path) -> None:
+    """A ``players`` message refused by the naming rules (a member already in another pair) was journaled
+    and shown to the director, but its record named no table, so the table's seating never answered
+    it and the players at the table never learnt why their cards named nobody."""
+    wire = Wire()
+    desk = SessionDesk(Session.create(tmp_path / "s", make_setup(MITCHELL_3), analyse=False, synchronous="NORMAL"), wire)
+    (tmp_path / "s" / "roster.csv").write_text("member,name\n1021,Ann Smith\n1045,Bob Jones\n1102,Cy Young\n",
+                                               encoding="utf-8")
+    desk.offer("cardtable/table-01/players", _players("table-01", 1, "1 NS", ["1021", "1045"], 31))
+    desk.offer("cardtable/table-02/players", _players("table-02", 2, "2 NS", ["1102", "1021"], 57))
+    assert desk.tick()
+    assert wire.last(seating_topic("table-01"))["answers"] == []          # taken: answered by its players
+    [said] = wire.last(seating_topic("table-02"))["answers"]
+    assert said == {"source": "table-02:57", "board": None, "status": "refused", "kind": "players",
+                    "why": "pair 2 NS: member 1021 (Ann Smith) already plays in pair 1 NS; one player cannot be "
+                           "at two tables"}
+    desk.session.close()
+    again = Wire()
+    desk = SessionDesk(Session.open(tmp_path / "s", analyse=False, synchronous="NORMAL"), again)
+    desk.publish_all()
+    assert again.last(seating_topic("table-02"))["answers"] == [said]     # and after a restart
+    desk.session.close()
