@@ -444,3 +444,15 @@ def test_an_event_answers_its_tables_as_a_pairs_session_does(tmp_path: Path) -> 
         assert {t: published[TOPICS.seating(t)]["answers"] for t in ("t-a", "t-b", "t-c")} == answers
     finally:
         session.close()
+
+
+def test_an_event_refuses_a_seq_below_1_naming_seqs_rule(tmp_path: Path) -> None:
+    """An event read ``seq`` -1 with any message's range (``t-a: seq must be a whole number 0 to ...``);
+    a board message's seq is the table's journal row, from 1, and the reason says so."""
+    from firmware_host.events.session import Unread, result_of
+
+    body = {"section": "A", "table_number": 1, "round": 1, "board": 1, "ns": "1", "ew": "3", "contract": "4S",
+            "declarer": "N", "lead": None, "tricks": 10, "record": "", "verified": False, "confirmed": {"ns": "N", "ew": "E"}}
+    with pytest.raises(Unread, match=r"^t-a: seq \(the table's journal row, which counts from 1\) must be a whole "
+                                     r"number 1 to 4611686018427387904, got -1$"):
+        result_of("t-a", json.dumps({"table": "t-a", "kind": "board", "seq": -1, "t": 1.0, "body": body}).encode(), TABLES)
