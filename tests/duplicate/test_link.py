@@ -371,3 +371,18 @@ def test_a_seq_below_1_is_answered_with_seqs_own_rule(tmp_path: Path, rec: dict[
     assert (players["kind"], players["source"], players["why"]) == ("players", "", rule + "-1")
     assert (zero["kind"], zero["source"], zero["why"]) == ("players", "table-02:0", rule + "0")
     desk.session.close()
+
+
+def test_member_cards_past_the_logins_refusal_notes_are_answered_as_member_cards(tmp_path: Path) -> None:
+    """A ``players`` message refused past its login's 100 refusal notes (counted, not journaled) was
+    answered with ``kind`` ``board``: its record kept no topic to say which message it was."""
+    wire = Wire()
+    desk = SessionDesk(Session.create(tmp_path / "s", make_setup(MITCHELL_3), analyse=False, synchronous="NORMAL"), wire)
+    for seq in range(1, 102):
+        desk.offer("cardtable/table-02/players", _players("table-02", 2, "2 NS", ["1021"], seq))   # one member
+    assert desk.tick()
+    *_, noted, quiet = wire.last(seating_topic("table-02"))["answers"]
+    assert (noted["source"], noted["kind"]) == ("table-02:100", "players")
+    assert (quiet["source"], quiet["kind"], quiet["board"]) == ("table-02:101", "players", None)
+    assert quiet["why"].startswith("refused and not journaled (this login is past its 100 refusal notes): members")
+    desk.session.close()
