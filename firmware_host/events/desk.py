@@ -10,7 +10,8 @@ runs on the club's machine: ``club/event_screens.py``).
 * :meth:`EventDesk.step` (one tick, on a worker thread, never on paho's network thread or an event loop)
   commits what came in one transaction and then answers: each answer goes out on its table's seating
   topic ``<prefix>/session/table/<table>`` (retained) inside the table's view
-  (:func:`views.table_view` plus ``answers``, the latest answers to its messages, and ``page``, the
+  (:func:`views.table_view` plus ``answers``, the latest answers to its messages as a pairs session
+  gives them, ``session/answers.py``, read back from the journal on a restart, and ``page``, the
   path of the table's page on the director's server when the desk has a page secret). When the event
   was opened with the club's hand records, a seated table's message also carries ``hand_records``: the
   records of the boards of its round, with the commitment and its index, as a pairs session sends them
@@ -32,6 +33,7 @@ from typing import Any
 
 from firmware_host.events.session import EventSession
 from firmware_host.events.views import director_view, table_view
+from firmware_host.session.answers import answer_of, journaled_answers
 from firmware_host.session.journalled import Outcome, SessionOrdering
 from firmware_host.wire.duplicate import hand_records_part, refused_says
 from firmware_host.wire.messages import ANSWERS_KEPT
@@ -68,7 +70,11 @@ class EventDesk:
         self.ordering = SessionOrdering(session, read=session.reader(), says=refused_says)
         self.publish: Publish | None = None
         self.page_secret = page_secret
-        self._answers: dict[str, deque[dict[str, Any]]] = {t: deque(maxlen=ANSWERS_KEPT) for t in session.tables}
+        # the answers as a pairs session gives them (``session/answers.py``: each with its ``kind``), read
+        # back from the journal, so a table whose result was refused just before a restart still hears
+        kept = journaled_answers(session.journal.rows())
+        self._answers: dict[str, deque[dict[str, Any]]] = {t: kept.get(t, deque(maxlen=ANSWERS_KEPT))
+                                                           for t in session.tables}
         setup = session.state.setup
         self._records = {b.number: b for b in setup.boards}
         self._index = board_index(setup.boards) if setup.boards else ()
@@ -107,11 +113,10 @@ class EventDesk:
                 return False
             tables = set()
             for outcome in outcomes:
-                taken = self.session.taken(outcome, drawn)
-                table = str((outcome.record or {}).get("table", ""))
-                if table in self._answers:
-                    self._answers[table].append(taken.answer())
-                    tables.add(table)
+                said = answer_of(outcome.record or {}, outcome.status, outcome.why)
+                if said is not None and said[0] in self._answers:
+                    self._answers[said[0]].append(said[1])
+                    tables.add(said[0])
             if self.session.state.drawn != drawn or self.session.event.current != current:
                 # a round complete: the next one drawn, or the event finished (no draw, but every table's
                 # view now says finished, not only the view of the table that sent the last result)

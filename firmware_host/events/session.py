@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_host.session.journalled import JournalledService, Outcome, SessionFileError, session_path
+from firmware_host.session.journalled import JournalledService, SessionFileError, session_path
 from firmware_host.wire.duplicate import LinkError
 from firmware_host.wire.messages import BoardResult, MessageError, board_envelope
 from firmware_host.wire.reader import read_json
@@ -42,17 +42,15 @@ EventFileError = SessionFileError   # the event's journal cannot be made, read o
 
 @dataclass(frozen=True)
 class Taken:
-    """What became of one message: ``taken``, ``repeat`` or ``refused`` (with why), and the draw it made."""
+    """What became of one message offered straight to the session (:meth:`EventSession.offer`): ``taken``,
+    ``repeat`` or ``refused`` (with why), and the draw it made. The desk's answers on the tables' seatings
+    are ``session/answers.py``'s, as a pairs session's are."""
 
     source: str
     board: int | None
     status: str
     why: str = ""
     draw: RoundDraw | None = None
-
-    def answer(self) -> dict[str, Any]:
-        """The answer as the wire's ``SessionAnswer`` spells it."""
-        return {"source": self.source, "board": self.board, "status": self.status, "why": self.why}
 
 
 class Unread(EventError):
@@ -208,14 +206,6 @@ class EventSession(JournalledService):
                 seen = {k.get("member") or ("", k.get("name")) for k in known}
                 players = known + [p for p in players if (p.get("member") or ("", p.get("name"))) not in seen]
         return {"type": "names", **place, "name": name, "players": players, **by}
-
-    def taken(self, outcome: Outcome, drawn_before: int) -> Taken:
-        """An outcome of the ordering as the answer to its table, with the draw it made (if any)."""
-        rec = outcome.record or {}
-        source = str(rec.get("source") or f"{rec.get('table', '?')}:?")
-        board = rec.get("board")
-        made = self.event.draws[self.state.drawn] if self.state.drawn != drawn_before else None
-        return Taken(source, board if isinstance(board, int) else None, outcome.status, outcome.why, made)
 
     def offer(self, table: str, payload: bytes) -> Taken:
         """One table's ``board`` message: read, checked, journaled, applied (see the module's docstring).

@@ -45,6 +45,7 @@ from typing import Any
 
 from firmware_host.records.journal import Journal
 from firmware_host.session.analysis import Analyser, Analysis
+from firmware_host.session.answers import answer_of, journaled_answers
 from firmware_host.session.journalled import (
     PART,
     REFUSALS_KEPT,
@@ -239,45 +240,6 @@ def table_parts(st: SessionState, row: dict[str, Any], cache: dict[tuple[Any, ..
             "next": cache[next_key]}
 
 
-def answer_of(rec: Mapping[str, Any], status: str, why: str) -> tuple[str, dict[str, Any]] | None:
-    """``(table, answer)``: what a table's seating says of a record from its message (its ``board``
-    message's result, or what the link could not read of a ``board`` or ``players`` message), or None for
-    a record no table sent. ``kind`` says which message it answers, so a table does not take a refused
-    ``players`` message for a ``board`` message it could not match."""
-    kind = rec.get("type")
-    if kind not in ("result", "message", "quiet") or not rec.get("table") or (kind == "result" and not rec.get("source")):
-        return None
-    name = TOPICS.parse(str(rec.get("topic") or ""))
-    what = "players" if name is not None and name.kind == "players" else "board"
-    return str(rec["table"]), {"source": rec.get("source", ""), "board": rec.get("board"), "status": status,
-                               "why": why, "kind": what}
-
-
-def journaled_answers(rows: Any) -> dict[str, deque[dict[str, Any]]]:
-    """Each table's latest answers as they stood, from the session's journal rows (a restart would
-    otherwise forget them, and a table whose result was refused just before it would wait for an
-    answer that never comes): a result taken (with its reused number's word), a message refused. A
-    repeat is not journaled and is not among them; the table's next resend is answered ``repeat``."""
-    out: dict[str, deque[dict[str, Any]]] = {}
-    last: dict[str, Any] | None = None
-    for row in rows:
-        body = row.body
-        if row.kind == "event" and body.get("type") == "result":
-            said = answer_of(body, "taken", "")
-        elif row.kind == "note" and isinstance(body.get("refused"), dict) and isinstance(body["refused"].get("record"), dict):
-            said = answer_of(body["refused"]["record"], "refused", str(body["refused"].get("why") or ""))
-        elif row.kind == "note" and isinstance(body.get("reused_number"), dict) and last is not None \
-                and last["source"] == body["reused_number"].get("source"):
-            last["why"] = str(body["reused_number"].get("why") or "")
-            continue
-        else:
-            continue
-        if said is not None:
-            out.setdefault(said[0], deque(maxlen=ANSWERS_KEPT)).append(said[1])
-            last = said[1]
-    return out
-
-
 class SessionDesk:
     """The session on the link (see the module docstring).
 
@@ -376,7 +338,9 @@ class SessionDesk:
             found, why = camera_players(self.session.state, roster, rec)
         if found is None:
             raise LinkError(why)
-        return {**found, "t": self.clock()}
+        # the table and the message's number go with the record, so a refusal by the naming rules (a
+        # member already in another pair) is answered to the table that sent it, as any refusal is
+        return {**found, "table": rec["table"], "source": rec["source"], "t": self.clock()}
 
     def director(self, rec: dict[str, Any]) -> Outcome:
         """A director's record (``round``, ``adjust``, ``correct``, ``cancel``, ``regroup``, ``result``).

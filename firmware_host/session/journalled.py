@@ -551,7 +551,9 @@ class SessionOrdering:
         b.unwritten_bytes += len(payload)
         self._spent.append((table, len(payload)))    # counted, to be written in a later note
         b.why = why
-        return {"type": "quiet", "table": table, "source": rec.get("source", ""), "board": rec.get("board"),
+        # the topic says which message it answers (a board's or member cards'); a quiet record is never journaled
+        return {"type": "quiet", "table": table, "topic": topic[:200], "source": rec.get("source", ""),
+                "board": rec.get("board"),
                 "why": f"refused and not journaled (this login is past its {BURST} refusal notes): {why}"}
 
     def _spend(self, table: str, now: float) -> bool:

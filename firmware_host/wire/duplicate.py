@@ -24,6 +24,7 @@ from typing import Any
 from firmware_host.wire.messages import (
     ANSWERS_KEPT,
     FINGERPRINT,
+    ROW_SEQ,
     SEATS,
     BoardResult,
     DuplicateSeating,
@@ -174,7 +175,8 @@ def parse_players(topic: str, payload: bytes) -> dict[str, Any]:
         raise LinkError(f"members must be two member numbers, got {str(members)[:60]}")
     if b.get("side") not in ("ns", "ew"):
         raise LinkError(f"side must be ns or ew, got {str(b.get('side'))[:10]!r}")
-    return {"table": name.table, "source": f"{name.table}:{whole(msg.get('seq'), 'seq', 0, 2**62)}",
+    # ordered like a board message: its seq is the row of the table's journal note, 1 or more
+    return {"table": name.table, "source": f"{name.table}:{whole(msg.get('seq'), ROW_SEQ, 1, 2**62)}",
             "table_number": whole(b.get("table_number"), "table_number", 1, 999),
             "round": whole(b.get("round"), "round", 1, 999), "side": b["side"],
             "pair": text(b.get("pair"), "pair", 16), "members": list(members)}

@@ -39,6 +39,11 @@ ANSWER_STATUSES = ("taken", "repeat", "refused")
 ANSWERS_KEPT = 16
 
 
+#: what a table's ordered message's ``seq`` is (``docs/mqtt.md``): the journal row that recorded it, so 1 or
+#: more; a table that sends -1 or 0 is told that rule, not only the range of any message's ``seq``
+ROW_SEQ = "seq (the table's journal row, which counts from 1)"
+
+
 class MessageError(ValueError):
     """A message that does not follow docs/mqtt.md; the text names the field."""
 
@@ -107,19 +112,22 @@ class Envelope:
         return out
 
     @classmethod
-    def from_dict(cls, d: Any, *, table: str, kind: str) -> Envelope:
-        """The envelope of a message received on ``table``'s ``kind`` topic.
+    def from_dict(cls, d: Any, *, table: str, kind: str, row: bool = False) -> Envelope:
+        """The envelope of a message received on ``table``'s ``kind`` topic; ``row``: its ``seq`` is the
+        journal row that recorded it (a ``board`` or ``players`` message), 1 or more, and one that is not
+        is refused naming that rule (:data:`ROW_SEQ`).
 
         Raises:
             MessageError: not an object with a body object, another table or kind than the topic's, a
-                ``seq`` that is not a whole number, a ``t`` that is not a finite number.
+                ``seq`` that is not a whole number (or, with ``row``, below 1), a ``t`` that is not a
+                finite number.
         """
         if not isinstance(d, dict) or not isinstance(d.get("body"), dict):
             raise MessageError("payload is not an envelope with a body object")
         if d.get("table") != table or d.get("kind") != kind:
             raise MessageError(f"the envelope names table {str(d.get('table'))[:64]!r} and kind "
                                f"{str(d.get('kind'))[:20]!r} on table {table}'s {kind} topic")
-        seq = whole(d.get("seq"), "seq", 0, 2**62)
+        seq = whole(d.get("seq"), ROW_SEQ, 1, 2**62) if row else whole(d.get("seq"), "seq", 0, 2**62)
         t = d.get("t")
         if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
             raise MessageError(f"t must be a finite number, got {_short(t)}")
@@ -143,8 +151,7 @@ def board_envelope(d: Any, *, table: str) -> Envelope:
     Raises:
         MessageError: as :meth:`Envelope.from_dict`, or one of the rules above (the field named).
     """
-    env = Envelope.from_dict(d, table=table, kind="board")
-    whole(env.seq, "seq (the table's journal row, which counts from 1)", 1, 2**62)
+    env = Envelope.from_dict(d, table=table, kind="board", row=True)
     if env.t < 0:
         raise MessageError(f"t must be the seconds since the epoch when the table confirmed the result (0 or "
                            f"more), got {_short(d.get('t'))}")

@@ -119,6 +119,8 @@ def test_a_contract_in_its_one_spelling_is_read_as_sent(rec: dict[str, Any], spe
     (lambda e: e.pop("t"), "t must be a finite number, got None"),
     (lambda e: e.update(t=-5), "t must be the seconds since the epoch when the table confirmed the result (0 or more), got -5"),
     (lambda e: e.update(seq=0, prev=0), "seq (the table's journal row, which counts from 1) must be a whole number 1"),
+    (lambda e: e.update(seq=-1, prev=0), "seq (the table's journal row, which counts from 1) must be a whole number 1"
+                                         " to 4611686018427387904, got -1"),
     (lambda e: e.update(prev=8), "prev (the seq of the table's previous ordered message, at most its own) must be a whole number 0 to 7, got 8"),
     (lambda e: e.update(prev="6"), "prev (the seq of the table's previous ordered message, at most its own)"),
     (lambda e: e.update(deal=-1), "deal must be a whole number 0 to"),
@@ -320,4 +322,67 @@ def test_a_restarted_session_answers_each_table_as_before(tmp_path: Path, rec: d
     desk.publish_all()
     assert again.last(seating_topic("table-02"))["answers"] == before
     assert again.last(seating_topic("table-01"))["answers"] == []
+    desk.session.close()
+
+
+def _players(table: str, number: int, pair: str, members: list[str], seq: int) -> bytes:
+    return json.dumps({"table": table, "kind": "players", "seq": seq, "prev": seq - 1, "deal": 0, "secret": False,
+                       "t": 1.0, "body": {"section": "A", "table_number": number, "round": 1, "side": "ns",
+                                          "pair": pair, "members": members}}).encode()
+
+
+def test_member_cards_refused_by_the_naming_rules_are_answered_to_their_table(tmp_path: Path) -> None:
+    """A ``players`` message refused by the naming rules (a member already in another pair) was journaled
+    and shown to the director, but its record named no table, so the table's seating never answered
+    it and the players at the table never learnt why their cards named nobody."""
+    wire = Wire()
+    desk = SessionDesk(Session.create(tmp_path / "s", make_setup(MITCHELL_3), analyse=False, synchronous="NORMAL"), wire)
+    (tmp_path / "s" / "roster.csv").write_text("member,name\n1021,Ann Smith\n1045,Bob Jones\n1102,Cy Young\n",
+                                               encoding="utf-8")
+    desk.offer("cardtable/table-01/players", _players("table-01", 1, "1 NS", ["1021", "1045"], 31))
+    desk.offer("cardtable/table-02/players", _players("table-02", 2, "2 NS", ["1102", "1021"], 57))
+    assert desk.tick()
+    assert wire.last(seating_topic("table-01"))["answers"] == []          # taken: answered by its players
+    [said] = wire.last(seating_topic("table-02"))["answers"]
+    assert said == {"source": "table-02:57", "board": None, "status": "refused", "kind": "players",
+                    "why": "pair 2 NS: member 1021 (Ann Smith) already plays in pair 1 NS; one player cannot be "
+                           "at two tables"}
+    desk.session.close()
+    again = Wire()
+    desk = SessionDesk(Session.open(tmp_path / "s", analyse=False, synchronous="NORMAL"), again)
+    desk.publish_all()
+    assert again.last(seating_topic("table-02"))["answers"] == [said]     # and after a restart
+    desk.session.close()
+
+
+def test_a_seq_below_1_is_answered_with_seqs_own_rule(tmp_path: Path, rec: dict[str, Any]) -> None:
+    """``seq`` -1 was answered with any message's range (``seq must be a whole number 0 to ...``), which
+    does not say what seq is nor why 0 is refused too; a ``players`` message took 0. Both are journal rows
+    of the table's (docs/mqtt.md), counting from 1, and the answer says so."""
+    wire = Wire()
+    desk = SessionDesk(Session.create(tmp_path / "s", make_setup(MITCHELL_3), analyse=False, synchronous="NORMAL"), wire)
+    rule = "seq (the table's journal row, which counts from 1) must be a whole number 1 to 4611686018427387904, got "
+    desk.offer(board_topic("table-02"), _message(rec, seq=-1))
+    desk.offer("cardtable/table-02/players", _players("table-02", 2, "2 NS", ["1021", "1045"], -1))
+    desk.offer("cardtable/table-02/players", _players("table-02", 2, "2 NS", ["1021", "1045"], 0))
+    assert desk.tick()
+    board, players, zero = wire.last(seating_topic("table-02"))["answers"]
+    assert (board["kind"], board["source"], board["board"], board["why"]) == ("board", "", 3, rule + "-1")
+    assert (players["kind"], players["source"], players["why"]) == ("players", "", rule + "-1")
+    assert (zero["kind"], zero["source"], zero["why"]) == ("players", "table-02:0", rule + "0")
+    desk.session.close()
+
+
+def test_member_cards_past_the_logins_refusal_notes_are_answered_as_member_cards(tmp_path: Path) -> None:
+    """A ``players`` message refused past its login's 100 refusal notes (counted, not journaled) was
+    answered with ``kind`` ``board``: its record kept no topic to say which message it was."""
+    wire = Wire()
+    desk = SessionDesk(Session.create(tmp_path / "s", make_setup(MITCHELL_3), analyse=False, synchronous="NORMAL"), wire)
+    for seq in range(1, 102):
+        desk.offer("cardtable/table-02/players", _players("table-02", 2, "2 NS", ["1021"], seq))   # one member
+    assert desk.tick()
+    *_, noted, quiet = wire.last(seating_topic("table-02"))["answers"]
+    assert (noted["source"], noted["kind"]) == ("table-02:100", "players")
+    assert (quiet["source"], quiet["kind"], quiet["board"]) == ("table-02:101", "players", None)
+    assert quiet["why"].startswith("refused and not journaled (this login is past its 100 refusal notes): members")
     desk.session.close()

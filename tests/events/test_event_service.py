@@ -17,8 +17,10 @@ from typing import Any
 import pytest
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
+from firmware_host.events.desk import EventDesk
 from firmware_host.events.service import EventService
 from firmware_host.events.session import EventSession
+from firmware_host.session.roster import ROSTER_FILE
 from firmware_host.wire.topics import TOPICS
 from laws.competition.event_spec import EventKind, EventSpec
 from laws.competitors import team
@@ -392,8 +394,65 @@ def test_a_refused_result_is_answered_with_its_seq_and_board(tmp_path: Path) -> 
         assert service.step() is True
         answer = published[TOPICS.seating("t-a")]["answers"][-1]
         assert answer == {"source": "t-a:10", "board": 1, "status": "refused",
-                          "why": "t-a:10: the result names table 3, but t-a is table 1"}
+                          "why": "t-a:10: the result names table 3, but t-a is table 1", "kind": "board"}
         assert service.desk.director()["refusals"][-1]["source"] == "t-a:10"
     finally:
         service.http.server_close()
         session.close()
+
+
+def test_an_event_answers_its_tables_as_a_pairs_session_does(tmp_path: Path) -> None:
+    """An event's seatings' answers had no ``kind`` (a pairs session's have had one since abd0fbb): a table
+    read a refused ``players`` message (its member cards) as a ``board`` message nobody could match, and
+    member cards taken were answered too, which a pairs session answers with the names alone. A restart
+    emptied every answer, where a pairs session reads them back from its journal."""
+    session = EventSession.create(tmp_path / "event", EventSpec(EventKind.SWISS_TEAMS, 4, 3, 1), TABLES,
+                                  synchronous="NORMAL")
+    (tmp_path / "event" / ROSTER_FILE).write_text("1021,Ann Smith\n1045,Bob Jones\n1102,Cy Young\n", encoding="utf-8")
+    published: dict[str, dict[str, Any]] = {}
+    desk = EventDesk(session)
+    desk.connect(lambda topic, payload, retain: published.__setitem__(topic, json.loads(payload)))
+    body = {"section": "A", "table_number": 3, "round": 1, "board": 1, "ns": "1", "ew": "3", "contract": "4S",
+            "declarer": "N", "lead": None, "tricks": 10, "record": "", "verified": False, "confirmed": {"ns": "N", "ew": "E"}}
+
+    def cards(table: str, members: list[str], seq: int) -> bytes:
+        return json.dumps({"table": table, "kind": "players", "seq": seq, "t": 1.0, "body": {
+            "table_number": TABLES.index(table) + 1, "round": 1, "side": "ns", "pair": "-", "members": members}}).encode()
+
+    desk.offer(TOPICS.board("t-a"), json.dumps({"table": "t-a", "kind": "board", "seq": 10, "t": 1.0, "body": body}).encode())
+    desk.offer(TOPICS.table("t-a", "players"), cards("t-a", ["1021", "1045"], 11))   # taken: no answer
+    desk.offer(TOPICS.table("t-b", "players"), cards("t-b", ["1102", "1021"], 12))   # 1021 plays for t-a's team
+    desk.offer(TOPICS.table("t-c", "players"), cards("t-c", ["9999", "1045"], 13))   # not in the roster
+    try:
+        assert desk.step() is True
+        answers = {t: published[TOPICS.seating(t)]["answers"] for t in ("t-a", "t-b", "t-c")}
+        assert answers["t-a"] == [{"source": "t-a:10", "board": 1, "status": "refused", "kind": "board",
+                                   "why": "t-a:10: the result names table 3, but t-a is table 1"}]
+        [named], [unknown] = answers["t-b"], answers["t-c"]
+        assert (named["source"], named["board"], named["status"], named["kind"]) == ("t-b:12", None, "refused", "players")
+        assert "member 1021 (Ann Smith) already plays for" in named["why"]
+        assert (unknown["source"], unknown["board"], unknown["status"], unknown["kind"]) == ("t-c:13", None, "refused", "players")
+        assert "9999" in unknown["why"]
+    finally:
+        session.close()
+    session = EventSession.open(tmp_path / "event", synchronous="NORMAL")
+    published.clear()
+    desk = EventDesk(session)
+    desk.connect(lambda topic, payload, retain: published.__setitem__(topic, json.loads(payload)))
+    try:
+        desk.publish_all()
+        assert {t: published[TOPICS.seating(t)]["answers"] for t in ("t-a", "t-b", "t-c")} == answers
+    finally:
+        session.close()
+
+
+def test_an_event_refuses_a_seq_below_1_naming_seqs_rule(tmp_path: Path) -> None:
+    """An event read ``seq`` -1 with any message's range (``t-a: seq must be a whole number 0 to ...``);
+    a board message's seq is the table's journal row, from 1, and the reason says so."""
+    from firmware_host.events.session import Unread, result_of
+
+    body = {"section": "A", "table_number": 1, "round": 1, "board": 1, "ns": "1", "ew": "3", "contract": "4S",
+            "declarer": "N", "lead": None, "tricks": 10, "record": "", "verified": False, "confirmed": {"ns": "N", "ew": "E"}}
+    with pytest.raises(Unread, match=r"^t-a: seq \(the table's journal row, which counts from 1\) must be a whole "
+                                     r"number 1 to 4611686018427387904, got -1$"):
+        result_of("t-a", json.dumps({"table": "t-a", "kind": "board", "seq": -1, "t": 1.0, "body": body}).encode(), TABLES)

@@ -70,3 +70,22 @@ def test_a_result_answered_refused_is_not_sent_again(tmp_path: Path) -> None:
     pub.sent.clear()
     assert results.resend_due() == 1 and pub.sent == [4]          # board 3 is never sent again
     j.close()
+
+
+def test_an_events_answers_settle_results_by_kind(tmp_path: Path) -> None:
+    """An event's view answers as a pairs seating does (``kind``, session/answers.py): the table forgets
+    the result a ``board`` answer names and never takes a refused ``players`` answer (its member cards,
+    ``board`` null) for one, whatever board it might name."""
+    j = Journal.open(tmp_path / "j")
+    j.append("ruling", _result(3) | {"table_number": 1}, 1.0)
+    j.append("ruling", _result(4) | {"table_number": 1}, 2.0)
+    results = DuplicateResults(_Ctl(j), _Pub(), clock=lambda: 100.0, timer=None)
+    view = {"kind": "swiss-teams", "event": "Swiss", "table": "table-02", "number": 1, "section": "A", "plays": True,
+            "round": 1, "rounds": 3, "boards": [3, 4], "entered": [], "seat": {"table": 1, "north": 1, "east": 3},
+            "answers": [{"source": "table-02:7", "board": 3, "status": "taken", "why": "", "kind": "board"},
+                        {"source": "table-02:8", "board": 4, "status": "refused", "why": "member 1021 ...",
+                         "kind": "players"}]}
+    results.on_session(view)
+    assert results.seating is not None and [a.kind for a in results.seating.answers] == ["board", "players"]
+    assert list(results.unanswered) == [(1, 4)]
+    j.close()
