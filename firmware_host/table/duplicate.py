@@ -20,6 +20,8 @@ the round, the pairs and the round's boards, from the club's session (``docs/mqt
   moved the table's round on: its seating's round is later than the board's, or the board is of its round
   but no longer in ``left``) is abandoned (a ``board_abandoned`` law event, after a note on the display
   saying so), and the table goes on with the boards of its seating: it never refuses them because of it.
+  A board the seating lists in ``replay`` (its line taken off to be replayed) is not the session's: the
+  table plays it on.
 * **After the round.** Once the round's boards all have results, the table says where each pair and the
   boards go (the seating's ``next``), once a round.
 * **The shoe deals it** (``deal = "shoe"``): once the board is on the table and a pack is in the shoe's
@@ -64,6 +66,7 @@ class TableRound:
     ew: str
     boards: tuple[int, ...]
     records: tuple[tuple[int, str], ...] = ()      # (board, fingerprint) the session named, when it did
+    replay: tuple[tuple[int, int], ...] = ()       # (round, board) whose line the director took off to replay
 
 
 def seating_from_session(msg: Mapping[str, Any]) -> TableRound:
@@ -82,7 +85,7 @@ def seating_from_session(msg: Mapping[str, Any]) -> TableRound:
     play = () if m.sit_out else tuple(n for n, _ in m.boards if n in m.left)
     # an event names no fingerprints: the table plays from the records the event sends, or its own
     named = () if msg.get("kind") != "seating" else m.boards
-    return TableRound(m.section, m.table_number, m.round, m.ns, m.ew, play, named)
+    return TableRound(m.section, m.table_number, m.round, m.ns, m.ew, play, named, m.replay)
 
 
 def event_players(message: Mapping[str, Any]) -> list[str]:
@@ -299,8 +302,11 @@ class DuplicateProcedure:
     def _scored_by_session(self, b: BoardAtTable, s: TableRound) -> bool:
         """The board on the table is not confirmed here, but the session holds its result: the seating's
         round is later than the board's (every board of the rounds before has a result, or was taken off),
-        or the board is of the seating's round and no longer left to play."""
-        if self.source != "session" or b.done or b.round is None or b.section != s.section:
+        or the board is of the seating's round and no longer left to play. A board whose line the director
+        took off to be replayed (the seating's ``replay``) is not: the session waits for its result, so the
+        table plays it on (taken off while the table was down, it is still in play here)."""
+        if self.source != "session" or b.done or b.round is None or b.section != s.section \
+                or (b.round, b.number) in s.replay:
             return False
         return b.round < s.round or b.round == s.round and b.number not in s.boards
 
