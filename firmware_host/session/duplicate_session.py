@@ -408,7 +408,8 @@ class SessionDesk:
             page = PAGE.format(table=tid, key=self.table_key(tid))
             out.append((TOPICS.seating(tid), seating_message(
                 tid, st.setup.section, rows[number], called=st.called, rounds=st.movement.rounds, records=records,
-                page=page, answers=list(self.answers.get(tid, ())), seq=seq, t=t, extra=table_parts(st, rows[number], self._parts))))
+                page=page, answers=list(self.answers.get(tid, ())), seq=seq, t=t, extra=table_parts(st, rows[number], self._parts),
+                replay=st.replay_at(number))))
         return out
 
     def connect(self, publish: Publish) -> None:

@@ -20,6 +20,8 @@ the round, the pairs and the round's boards, from the club's session (``docs/mqt
   moved the table's round on: its seating's round is later than the board's, or the board is of its round
   but no longer in ``left``) is abandoned (a ``board_abandoned`` law event, after a note on the display
   saying so), and the table goes on with the boards of its seating: it never refuses them because of it.
+  A board the seating lists in ``replay`` (its line taken off to be replayed) is not the session's: the
+  table plays it on.
 * **After the round.** Once the round's boards all have results, the table says where each pair and the
   boards go (the seating's ``next``), once a round.
 * **The shoe deals it** (``deal = "shoe"``): once the board is on the table and a pack is in the shoe's
@@ -27,7 +29,8 @@ the round, the pairs and the round's boards, from the club's session (``docs/mqt
   (``shoe.laws_map``, ``boards=True``) and are checked there against the record. A board that ended short
   (the engine's ``DB-14``) is finished with the cards in their pockets marked placed once the shoe reports
   a pack in its well again (the missing cards found); a board voided (``DB-6``, the wrong board ``DB-15``)
-  while the shoe deals it is stopped, and dealt again from empty pockets with the next pack.
+  while the shoe deals it is stopped (ABORT), and dealt again from empty pockets with the next pack; a
+  board abandoned while the shoe deals it is stopped the same way before the next board is dealt.
 
 Its state lives in the journal (the engine's board, the results confirmed, the last seating), so a
 restarted table carries on at the same step: :meth:`DuplicateProcedure.resume` after the controller is
@@ -63,6 +66,7 @@ class TableRound:
     ew: str
     boards: tuple[int, ...]
     records: tuple[tuple[int, str], ...] = ()      # (board, fingerprint) the session named, when it did
+    replay: tuple[tuple[int, int], ...] = ()       # (round, board) whose line the director took off to replay
 
 
 def seating_from_session(msg: Mapping[str, Any]) -> TableRound:
@@ -81,7 +85,7 @@ def seating_from_session(msg: Mapping[str, Any]) -> TableRound:
     play = () if m.sit_out else tuple(n for n, _ in m.boards if n in m.left)
     # an event names no fingerprints: the table plays from the records the event sends, or its own
     named = () if msg.get("kind") != "seating" else m.boards
-    return TableRound(m.section, m.table_number, m.round, m.ns, m.ew, play, named)
+    return TableRound(m.section, m.table_number, m.round, m.ns, m.ew, play, named, m.replay)
 
 
 def event_players(message: Mapping[str, Any]) -> list[str]:
@@ -260,6 +264,8 @@ class DuplicateProcedure:
         s = self.seating
         if b is not None and self.placing == (b.round, b.number):
             self.placing = None                 # it is on the table
+        if self.how == "shoe":
+            self._stop_void_deal()
         if (self.placing or self.abandoning) and self._refused_since():
             # the engine refused it (set aside): ask again once the table has changed, not at once
             self.stuck = (self.placing or self.abandoning, self._situation())
@@ -296,8 +302,11 @@ class DuplicateProcedure:
     def _scored_by_session(self, b: BoardAtTable, s: TableRound) -> bool:
         """The board on the table is not confirmed here, but the session holds its result: the seating's
         round is later than the board's (every board of the rounds before has a result, or was taken off),
-        or the board is of the seating's round and no longer left to play."""
-        if self.source != "session" or b.done or b.round is None or b.section != s.section:
+        or the board is of the seating's round and no longer left to play. A board whose line the director
+        took off to be replayed (the seating's ``replay``) is not: the session waits for its result, so the
+        table plays it on (taken off while the table was down, it is still in play here)."""
+        if self.source != "session" or b.done or b.round is None or b.section != s.section \
+                or (b.round, b.number) in s.replay:
             return False
         return b.round < s.round or b.round == s.round and b.number not in s.boards
 
@@ -346,18 +355,31 @@ class DuplicateProcedure:
         self.ctl.submit(LawInput(BoardPlaced(n, rec.fingerprint, rec.deal.pbn(), how=self.how, section=s.section,
                                              table=s.table, round=s.round, ns=s.ns, ew=s.ew), self.source))
 
-    def _deal(self, b: BoardAtTable) -> None:
+    def _stop_void_deal(self) -> None:
+        """ABORT a deal the table has given up while the shoe may still be dealing it: voided (``DB-6``, the
+        wrong board ``DB-15``) or its board abandoned (the session holds its result), so the shoe stops
+        instead of filling four pockets nobody plays from. The deal is the one our last DEAL_BOARD began
+        (sent when one deal fewer had started) or went on with (a restart mid-deal, a short board's
+        finish). Once a deal, and before any DEAL_BOARD of the next board (the link keeps their order), so
+        it never stops the next board; a shoe that had finished meanwhile answers status 2 and does
+        nothing (hardware/shoe/PROTOCOL.md, ABORT)."""
         from firmware_host.shoe import messages as m
+
+        state = self.ctl.engine.state
+        d = state.deal
+        if self.link is None or d is None or not d.void or state.phase is Phase.DEALING or self.aborted >= d.number:
+            return
+        if self.sent is not None and self.sent[1] in (d.number - 1, d.number):
+            self.aborted = d.number
+            self.link.send(m.Abort())
+
+    def _deal(self, b: BoardAtTable) -> None:
         from firmware_host.shoe.boards import board_id_of, deal_board
 
         state = self.ctl.engine.state
         d = state.deal
         link = self.link
         assert link is not None
-        if d is not None and d.void and b.deal == d.number and state.phase is not Phase.DEALING:
-            if self.aborted != d.number and self.sent is not None and self.sent[1] == d.number:
-                self.aborted = d.number
-                link.send(m.Abort())            # the shoe may still be dealing the void deal
         if not getattr(link, "caught_up", True) or self.ctl.loaded_pack is None:
             return                              # the shoe has not told all it did, or has no pack
         fresh = b.deal == 0 or (d is not None and d.void and b.deal == d.number)
@@ -371,6 +393,8 @@ class DuplicateProcedure:
         if self.sent == key:
             return
         self.sent = key
+        if d is not None and d.void:
+            self.aborted = max(self.aborted, d.number)   # done with: an ABORT now would stop this board
         rec = b.record
         link.send(deal_board(rec.number, rec.deal.assignment(), board_id_of(rec.fingerprint), placed=placed))
         log.info("board %d sent to the shoe%s", rec.number, f" ({len(placed)} cards placed)" if placed else "")

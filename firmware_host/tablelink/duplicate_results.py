@@ -144,13 +144,14 @@ class DuplicateResults(Resending[tuple[int, int]]):
         self.resend_due()
 
     def _settle(self, seating: DuplicateSeating) -> None:
-        """Forget the results a seating answers (or whose round or board it has left behind)."""
+        """Forget the results a seating answers (or whose round or board it has left behind, unless it
+        waits for that board to be replayed: ``replay``)."""
         self.seating = seating
         answered = {a.board for a in seating.answers if a.kind == "board" and a.status in ("taken", "repeat", "refused")}
         rnd, left = seating.round, seating.left
         for key in list(self.unanswered):
             r, board = key
-            if board in answered or r < rnd or (r == rnd and board not in left):
+            if board in answered or (r < rnd or (r == rnd and board not in left)) and key not in seating.replay:
                 self._forget(key)
 
 

@@ -190,10 +190,12 @@ def next_part(moves: Sequence[Move]) -> dict[str, Any]:
 
 def seating_message(table: str, section: str, seating: Mapping[str, Any], *, called: int, rounds: int,
                     records: Mapping[int, str], page: str, answers: Sequence[Mapping[str, Any]], seq: int,
-                    t: float, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                    t: float, extra: Mapping[str, Any] | None = None,
+                    replay: Sequence[tuple[int, int]] = ()) -> dict[str, Any]:
     """``<prefix>/session/table/<table>``: the table's round, pairs and boards (each with its record's
-    fingerprint), whether it must move, its page's address and the latest answers to its results;
-    ``extra``: the parts above (``hand_records``, ``players``, ``next``)."""
+    fingerprint), whether it must move, its page's address, the latest answers to its results and the
+    ``(round, board)`` of its lines taken off to be replayed; ``extra``: the parts above
+    (``hand_records``, ``players``, ``next``)."""
     return {**(extra or {}), **DuplicateSeating(
         table=table, section=section, table_number=seating["table"], round=seating["round"], called=called,
         rounds=rounds, ns=seating["ns"], ew=seating["ew"], boards=tuple((b, records[b]) for b in seating["boards"]),
@@ -201,7 +203,8 @@ def seating_message(table: str, section: str, seating: Mapping[str, Any], *, cal
         move=seating["round"] > 1 and seating["left"] == seating["boards"], page=page,
         answers=tuple(SessionAnswer(str(a.get("source") or ""), a.get("board"), str(a["status"]), str(a.get("why") or ""),
                                     str(a.get("kind") or "board"))
-                      for a in list(answers)[-ANSWERS_KEPT:]), seq=seq, t=t).to_dict()}
+                      for a in list(answers)[-ANSWERS_KEPT:]), seq=seq, t=t,
+        replay=tuple((int(r), int(b)) for r, b in replay)).to_dict()}
 
 
 def parse_session_message(table: str, topic: str, payload: bytes) -> dict[str, Any]:

@@ -379,13 +379,15 @@ class DuplicateSeating:
     answers: tuple[SessionAnswer, ...]
     seq: int
     t: float
+    replay: tuple[tuple[int, int], ...] = ()   # (round, board) taken off to be replayed: not the session's
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "seating", "table": self.table, "section": self.section, "table_number": self.table_number,
                 "round": self.round, "called": self.called, "rounds": self.rounds, "ns": self.ns, "ew": self.ew,
                 "boards": [{"board": b, "record": r} for b, r in self.boards], "left": list(self.left),
                 "sit_out": self.sit_out, "move": self.move, "page": self.page,
-                "answers": [a.to_dict() for a in self.answers[-ANSWERS_KEPT:]], "seq": self.seq, "t": self.t}
+                "answers": [a.to_dict() for a in self.answers[-ANSWERS_KEPT:]],
+                "replay": [{"round": r, "board": b} for r, b in self.replay], "seq": self.seq, "t": self.t}
 
     @classmethod
     def from_dict(cls, d: Any) -> DuplicateSeating:
@@ -398,6 +400,9 @@ class DuplicateSeating:
         left, answers = d.get("left", [b.get("board") for b in boards]), d.get("answers", [])
         if not isinstance(left, list) or not isinstance(answers, list):
             raise MessageError("left and answers must be lists")
+        replay = d.get("replay", [])     # a session before it sends none: nothing taken off to replay
+        if not isinstance(replay, list) or not all(isinstance(x, dict) for x in replay):
+            raise MessageError("replay must be a list of {round, board}")
         return cls(text(d.get("table"), "table"), text(d.get("section"), "section", 8),
                    whole(d.get("table_number"), "table_number", 1, 999), whole(d.get("round"), "round", 1, 999),
                    whole(d.get("called"), "called", 0, 999), whole(d.get("rounds"), "rounds", 1, 999),
@@ -405,7 +410,9 @@ class DuplicateSeating:
                    tuple((whole(b.get("board"), "boards[].board", 1, 9999), str(b.get("record") or "")) for b in boards),
                    tuple(whole(b, "left[]", 1, 9999) for b in left), d.get("sit_out") is True, d.get("move") is True,
                    str(d.get("page") or ""), tuple(SessionAnswer.from_dict(a) for a in answers),
-                   whole(d.get("seq"), "seq", 0, 2**62), float(d.get("t") or 0))
+                   whole(d.get("seq"), "seq", 0, 2**62), float(d.get("t") or 0),
+                   tuple((whole(x.get("round"), "replay[].round", 1, 999), whole(x.get("board"), "replay[].board", 1, 9999))
+                         for x in replay))
 
     @classmethod
     def from_event_view(cls, d: Any) -> DuplicateSeating:

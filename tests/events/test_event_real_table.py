@@ -6,6 +6,7 @@ answered. Before, a table read only a pairs session's ``seating`` and sat waitin
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -13,17 +14,20 @@ from typing import Any
 import pytest
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
+from firmware_host.events.desk import EventDesk
 from firmware_host.events.service import EventService
 from firmware_host.events.session import EventSession
 from firmware_host.session.roster import ROSTER_FILE
+from firmware_host.table.controller import SessionInput
 from firmware_host.table.duplicate import seating_from_session
+from firmware_host.wire.topics import TOPICS
 from laws.cards import Seat
-from laws.competition.event import EventState
+from laws.competition.event import EventState, TableResult
 from laws.competition.event_spec import EventKind, EventSpec, SectionSpec
 from laws.games.duplicate_board import board_of
 from tests.club.conftest import _need
 from tests.club.test_duplicate_real_table import PASSWORDS, RealTable, _until
-from tests.table.duptable import bid, confirm, play, records
+from tests.table.duptable import bid, confirm, play, records, run, table
 
 TABLES = ("table-01", "table-02", "table-03", "table-04")
 
@@ -221,3 +225,73 @@ def test_a_names_record_of_two_players_at_once_is_an_individual_s_only() -> None
     assert "a list of two" in each_problem(one, {}, {"each": [{"competitor": 8, "players": ann}]})
     teams = EventSpec(EventKind.ROUND_ROBIN, 4, 3, 2)
     assert "only an individual's" in each_problem(teams, {}, {"each": []})
+
+
+class _Wire:
+    """The event desk's broker connection: every message it publishes, by topic."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    def __call__(self, topic: str, payload: str, retain: bool) -> None:
+        self.sent.append((topic, json.loads(payload)))
+
+    def last(self, topic: str) -> dict[str, Any]:
+        return [m for t, m in self.sent if t == topic][-1]
+
+
+def test_a_teams_table_back_after_the_director_scored_its_board_abandons_it_and_plays_on(tmp_path: Path) -> None:
+    """docs/session.md, "A result without a working table", at a teams match (the closed room, event table
+    2): its Pi died bidding board 1; the director gave the result of board 1 there (a ``correct``). Restarted,
+    the table abandons board 1 (its note, a ``board_abandoned``) and plays board 2; then, with board 2 bid
+    and the table down again, the director gives board 2 too and the other tables' results complete round 1:
+    the event draws round 2, and the table abandons board 2 and plays round 2's first board."""
+    session = EventSession.create(tmp_path / "event", EventSpec(EventKind.ROUND_ROBIN, 4, 3, 2), TABLES)
+    desk = EventDesk(session)
+    wire = _Wire()
+    desk.connect(wire)
+    desk.publish_all()
+    recs = records(6, seed=4)
+    topic = TOPICS.seating("table-02")
+    ctl, _proc, j = table(tmp_path / "t2", recs, None, source="session")
+    run(ctl, SessionInput(wire.last(topic)))
+    assert board_of(ctl.engine.state).number == 1
+    bid(ctl, recs[1], "pass 1NT")                                    # board 1 in play; the Pi dies
+    j.close()
+
+    def scored(table_number: int, board: int) -> None:
+        rec = {"type": "correct", "by": "director", "why": "the Pi failed",
+               "result": TableResult(1, table_number, board, "3NT", "N", 9).to_dict()}
+        assert desk.director_record(rec).status == "taken"
+
+    def restarted() -> tuple[Any, Any]:
+        ctl, _proc, j = table(tmp_path / "t2", recs, None, source="session")
+        run(ctl, SessionInput(wire.last(topic)))
+        while ctl.drain():
+            pass
+        return ctl, j
+
+    scored(2, 1)
+    ctl, j = restarted()
+    b = board_of(ctl.engine.state)
+    assert (b.number, b.round) == (2, 1), [r.body for r in j.rows()][-4:]
+    gone = [e for e in (r.body for r in j.rows() if r.kind == "event") if e["type"] == "board_abandoned"]
+    assert [(e["board"], e["round"], e["src"]) for e in gone] == [(1, 1, "session")]
+    assert any(str(r.body.get("text", "")).startswith("Board 1 (table 2, round 1) was scored by the director")
+               for r in j.rows() if r.kind == "note")
+    out = bid(ctl, recs[2], "1NT pass pass pass")                    # the calls are board 2's
+    assert [r.extra["contract"] for r in out if r.clause == "BP-22"] == ["1NT"]
+    j.close()
+    scored(2, 2)                                                      # the table down again: board 2 given
+    for t in (1, 3, 4):
+        for n in (1, 2):
+            scored(t, n)
+    assert session.event.current == 2
+    ctl, j = restarted()
+    b = board_of(ctl.engine.state)
+    assert (b.number, b.round) == (session.event.boards_at(2, 2)[0], 2)
+    gone = [e for e in (r.body for r in j.rows() if r.kind == "event") if e["type"] == "board_abandoned"]
+    assert [(e["board"], e["round"]) for e in gone] == [(1, 1), (2, 1)]
+    assert not [r for r in j.rows() if r.kind == "note" and "set_aside" in r.body]     # nothing refused
+    j.close()
+    session.close()

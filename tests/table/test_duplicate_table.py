@@ -5,18 +5,23 @@ journaled and used; a record that is not the table's refused; the hand record ne
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from pathlib import Path
 
 import pytest
 
+from firmware_host.duplicate import forms
+from firmware_host.session.duplicate_session import Session, SessionDesk
 from firmware_host.table.controller import LawInput, SessionInput
 from firmware_host.table.duplicate import TableRound
 from firmware_host.tablelink.secrecy import SecrecyFilter
-from laws.cards import Seat
+from firmware_host.wire.duplicate import seating_topic
+from laws.cards import Seat, clockwise_from
 from laws.events import CallMade, FoulRuled
 from laws.games.duplicate_board import board_of
+from tests.duplicate.sessionkit import make_setup
 from tests.table.duptable import bid, confirm, play, records, run, swapped, table
 
 RECS = records(4, seed=3)
@@ -234,3 +239,65 @@ def test_two_presses_in_a_duplicate_auction_are_the_seats_pass(tmp_path: Path) -
     last = _events(j)[-1]
     assert (last["type"], last["seat"], last["call"], last["src"]) == ("call", dealer, "pass", "button")
     j.close()
+
+
+class _Wire:
+    """The session desk's broker connection: every message it publishes, by topic."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict]] = []
+
+    def __call__(self, topic: str, payload: str, retain: bool) -> None:
+        self.sent.append((topic, json.loads(payload)))
+
+    def last(self, topic: str) -> dict:
+        return [m for t, m in self.sent if t == topic][-1]
+
+
+def test_a_board_taken_off_to_be_replayed_while_its_table_was_down_is_played_not_abandoned(tmp_path: Path) -> None:
+    """A club night, table 2 of a 3-table Mitchell: its Pi died bidding board 4. The director entered board
+    4 by hand, then took the line off "to be replayed" (the table would be back) and called round 2.
+    Restarted, the table abandoned board 4 as a board the session holds (its round moved on, the board not
+    in ``left``): the session waited for a replay the table had thrown away. The seating names the boards
+    taken off to be replayed (``replay``): the table plays board 4 on, then round 2's boards."""
+    setup = make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2})
+    recs = {b.number: b for b in setup.boards}
+    wire = _Wire()
+    desk = SessionDesk(Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL"), wire)
+    desk.publish_all()
+    st = desk.session.state
+
+    def by_hand(key: str) -> None:
+        assert desk.director(forms.enter({"key": key, "contract": "4S", "declarer": "S", "lead": "HA",
+                                          "tricks": 10}, "td", st)).taken
+
+    topic = seating_topic("table-02")
+    by_hand("3/2NS/2EW")                                              # board 3 in (the table's link was down)
+    ctl, _proc, j = table(tmp_path / "t2", recs, None, source="session")
+    run(ctl, SessionInput(wire.last(topic)))
+    assert _on_table(ctl) == 4
+    bid(ctl, recs[4], "pass 1NT")                                     # board 4 in play: then the Pi dies
+    j.close()
+    by_hand("4/2NS/2EW")
+    assert desk.director({"type": "cancel", "key": "4/2 NS/2 EW", "by": "td", "why": "the table is back",
+                          "then": "replay"}).taken
+    assert desk.director({"type": "round", "round": 2, "by": "td"}).taken
+    seating = wire.last(topic)
+    assert (seating["round"], seating["left"]) == (2, [5, 6])
+    ctl, _proc, j = table(tmp_path / "t2", recs, None, source="session")   # restarted, on board 4
+    run(ctl, SessionInput(seating))
+    while ctl.drain():
+        pass
+    assert not [b for b in _events(j) if b["type"] == "board_abandoned"]
+    assert seating["replay"] == [{"round": 1, "board": 4}]
+    b = board_of(ctl.engine.state)
+    assert (b.number, b.round, b.abandoned) == (4, 1, False)
+    seats = clockwise_from(recs[4].dealer)[2:] + clockwise_from(recs[4].dealer)[:1]
+    out = [r for seat in seats for r in run(ctl, LawInput(CallMade(seat, "pass"), "camera"))]   # the auction goes on
+    assert [r.extra["contract"] for r in out if r.clause == "BP-22"] == ["1NT"]
+    play(ctl, recs[4].deal, random.Random(3))
+    confirm(ctl, Seat.N, Seat.E)
+    assert [(e["board"], e["round"]) for e in _events(j) if e["type"] == "board"][-1] == \
+        (st.movement.boards_of(st.movement.at(2, 2).group)[0], 2)      # then round 2's first board
+    j.close()
+    desk.session.close()

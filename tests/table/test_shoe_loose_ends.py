@@ -10,10 +10,11 @@ from typing import Any
 
 from firmware_host.shoe import messages as m
 from firmware_host.table.adapters import ShoeAdapter
+from firmware_host.table.controller import SessionInput
 from firmware_host.table.duplicate import TableRound
 from laws.cards import Card, Seat, full_pack
 from laws.state import Phase
-from tests.table.duptable import records, table
+from tests.table.duptable import records, run, table
 
 PACK = full_pack()
 RECS = records(2, seed=5)
@@ -98,6 +99,65 @@ def test_a_board_not_whole_that_names_its_missing_cards_is_still_finished_from_t
     assert [r["clause"] for r in rulings] == ["DB-14"]
     assert rulings[0]["missing"] == [c.code for c in PACK[50:]]
     assert isinstance(Card.parse(rulings[0]["missing"][0]), Card)
+
+
+def _aborts(link: FakeLink) -> list[m.Command]:
+    return [c for c in link.sent if isinstance(c, m.Abort)]
+
+
+def test_a_board_voided_while_the_shoe_deals_it_is_stopped_once(tmp_path: Path) -> None:
+    """The module's promise (table/duplicate.py, "a board voided while the shoe deals it is stopped"): a
+    card in the wrong pocket voids the board (DB-6) with the shoe a fifth of the way through it. No ABORT
+    went out (the check compared the deal with the count of deals before it began), so the shoe dealt the
+    void board to its end before it could be dealt again."""
+    ctl, proc, j, link, feed = _dup_board_begun(tmp_path)
+    board = RECS[1]
+    for i, card in enumerate(PACK[:9], 1):
+        feed(m.CardOut, i, board.deal.holder(card), False, card, m.Orientation.DOWN, 90, "B7", board=1)
+    wrong = next(s for s in Seat if s is not board.deal.holder(PACK[9]))
+    feed(m.CardOut, 10, wrong, False, PACK[9], m.Orientation.DOWN, 90, "B7", board=1)
+    assert ctl.engine.state.deal is not None and ctl.engine.state.deal.void
+    assert len(_aborts(link)) == 1 and isinstance(link.sent[-1], m.Abort)
+    feed(m.BoardFinished, 1, 0, m.FinishReason.ABORTED, 0, False, frozenset(PACK[10:]), "B7")
+    feed(m.PackLoaded, "B7")                      # the board again, from empty pockets; no second ABORT
+    assert [type(c).__name__ for c in link.sent] == ["DealBoard", "Abort", "DealBoard"]
+    j.close()
+
+
+def _session_seating(left: tuple[int, ...], seq: int) -> dict[str, Any]:
+    return {"kind": "seating", "table": "t1", "section": "A", "table_number": 1, "round": 1, "called": 1,
+            "rounds": 3, "seq": seq, "t": 0.0, "ns": "1", "ew": "2", "left": list(left),
+            "boards": [{"board": n, "record": RECS[n].fingerprint} for n in (1, 2)]}
+
+
+def test_a_board_abandoned_while_the_shoe_deals_it_stops_the_shoe_before_the_next_board(tmp_path: Path) -> None:
+    """docs/session.md, "A result without a working table": the director entered board 1 by hand while
+    the table's shoe was dealing it. The table abandoned the board (its cards no longer taken) but sent
+    the shoe nothing: the shoe dealt a board the table had given up to its last card, and the next board
+    waited behind it. The table sends ABORT (PROTOCOL.md: the shoe stops and says which cards it did not
+    place), once, and only then deals board 2."""
+    link = FakeLink()
+    ctl, proc, j = table(tmp_path / "j", RECS, None, "shoe", link, source="session")
+    run(ctl, SessionInput(_session_seating((1, 2), 1)))
+    feed = Feed(ctl, boards=True)
+    feed(m.PackLoaded, "")
+    (cmd,) = link.sent
+    assert isinstance(cmd, m.DealBoard) and cmd.board == 1
+    feed(lambda seq: m.BoardBegan(seq, cmd.board, cmd.board_id, cmd.seats, frozenset(), "", answers=1))
+    board = RECS[1]
+    for i, card in enumerate(PACK[:12], 1):
+        feed(m.CardOut, i, board.deal.holder(card), False, card, m.Orientation.DOWN, 90, "B7", board=1)
+    assert ctl.engine.state.phase is Phase.DEALING and _aborts(link) == []
+    run(ctl, SessionInput(_session_seating((2,), 2)))   # board 1 entered by hand meanwhile
+    while ctl.drain():
+        pass
+    assert [b["type"] for k, b in _rows(j) if k == "event"][-2:] == ["board_abandoned", "board"]
+    assert [type(c).__name__ for c in link.sent] == ["DealBoard", "Abort"]
+    feed(m.BoardFinished, 1, 0, m.FinishReason.ABORTED, 0, False, frozenset(PACK[12:]), "B7")
+    feed(m.PackLoaded, "B7")                           # the pockets emptied, the pack back in the well
+    assert [type(c).__name__ for c in link.sent] == ["DealBoard", "Abort", "DealBoard"]
+    assert link.sent[-1].board == 2
+    j.close()
 
 
 def _hello(boot: int) -> m.Hello:

@@ -89,3 +89,20 @@ def test_an_events_answers_settle_results_by_kind(tmp_path: Path) -> None:
     assert results.seating is not None and [a.kind for a in results.seating.answers] == ["board", "players"]
     assert list(results.unanswered) == [(1, 4)]
     j.close()
+
+
+def test_a_replayed_boards_result_is_sent_until_answered_though_the_seating_no_longer_lists_it(
+        tmp_path: Path) -> None:
+    """docs/mqtt.md, the seating's ``replay``: board 4's line was taken off to be replayed, so it is not in
+    ``left`` (the table's round has no board left) until the replay's result is in. The table forgot its
+    replayed result at the first seating that did not answer it (a board no longer left is one the session
+    holds), so a result the broker lost was never sent again and the session waited for it."""
+    j = Journal.open(tmp_path / "j")
+    j.append("ruling", _result(4), 1.0)                         # board 4 replayed and confirmed
+    pub = _Pub()
+    results = DuplicateResults(_Ctl(j), pub, clock=lambda: 100.0, timer=None)
+    results.on_session(_seating([], []) | {"replay": [{"round": 1, "board": 4}]})
+    assert list(results.unanswered) == [(1, 4)] and pub.sent == [4]    # kept, and sent again
+    results.on_session(_seating([4], []))                            # answered: forgotten
+    assert list(results.unanswered) == []
+    j.close()

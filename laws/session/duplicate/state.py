@@ -217,6 +217,20 @@ class SessionState:
                         out[mark].append(b)
         return out
 
+    def replay_at(self, table: int) -> list[tuple[int, int]]:
+        """``(round, board)`` of the table's seatings up to the round called whose line the director took
+        off to be replayed. The session holds no result for them, though they are in no ``left``: a table
+        that still has one in play plays it on, never abandons it as a board the session holds
+        (``docs/mqtt.md``, the seating's ``replay``)."""
+        if not self._off_pairs:   # the usual case, at every tick: nothing taken off
+            return []
+        out = []
+        for r in range(1, self.called + 1):
+            s = self.movement.at(r, table)
+            if s is not None and s.played and s.ns is not None:
+                out += [(r, b) for b in self.movement.boards_of(s.group) if self._off_pairs.get((b, s.ns)) == "replay"]
+        return out
+
     def finished(self) -> bool:
         """Every round called, every line in, nothing taken off and no conflict waiting."""
         return (self.called == self.movement.rounds and not self.taken_off and not self.conflicts
