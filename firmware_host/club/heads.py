@@ -4,7 +4,7 @@ append-only, so that a journal edited and re-hashed on a table's own disk is cau
 
 ``HeadBook(path)`` is a JSON Lines file, one line per head received that differs from the table's last
 one: ``{"table": id, "row": N, "hash": 64 hex, "t": seconds since the epoch (the dashboard's clock when
-it came)}``, with ``"problem"`` when the head does not follow from the ones before it (the row went back,
+it came)}``, a session's with ``"journal"`` (its journal file), with ``"problem"`` when the head does not follow from the ones before it (the row went back,
 or the same row came with another hash: the table's journal was cut, replaced or rewritten). Lines are
 only ever appended (``O_APPEND``, flushed and fsynced); a line that cannot be read (a torn last line
 after a power cut) is passed over with a warning.
@@ -46,11 +46,14 @@ class Head:
     hash: str
     t: float
     problem: str = ""
+    journal: str = ""   # a session's: its journal file (absolute), which names it when its opening row does not
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"table": self.table, "row": self.row, "hash": self.hash, "t": round(self.t, 3)}
         if self.problem:
             out["problem"] = self.problem
+        if self.journal:
+            out["journal"] = self.journal
         return out
 
 
@@ -91,7 +94,7 @@ class HeadBook:
                 try:
                     d = json.loads(line)
                     head = Head(str(d["table"]), int(d["row"]), str(d["hash"]), float(d["t"]),
-                                str(d.get("problem", "")))
+                                str(d.get("problem", "")), str(d.get("journal", "")))
                 except (ValueError, KeyError, TypeError):
                     log.warning("%s line %d is not a head; passed over", p, n)
                     continue
@@ -107,9 +110,9 @@ class HeadBook:
         """The newest head of ``table`` that did not follow from the one before it."""
         return self._problem.get(table)
 
-    def record(self, table: str, row: int, h: str, now: float) -> Head:
+    def record(self, table: str, row: int, h: str, now: float, journal: str = "") -> Head:
         """Keep a head from ``table``'s heartbeat (written only when it differs from its last one);
-        returns the table's newest head."""
+        returns the table's newest head. ``journal``: a session's journal file, kept with its heads."""
         with self._lock:
             last = self._last.get(table)
             if last is not None and (last.row, last.hash) == (row, h):
@@ -120,7 +123,7 @@ class HeadBook:
                            "since the club last heard from it")
             elif last is not None and row == last.row:
                 problem = f"row {row} came again with another hash: the journal was rewritten"
-            head = Head(table, row, h, now, problem)
+            head = Head(table, row, h, now, problem, journal)
             line = json.dumps(head.to_dict(), separators=(",", ":")) + "\n"
             try:
                 os.write(self._fd, line.encode("utf-8"))
@@ -133,15 +136,16 @@ class HeadBook:
                 log.warning("table %s: %s", table, problem)
             return head
 
-    def keeper(self, name: str, clock: Callable[[], float]) -> Callable[[str], None]:
+    def keeper(self, name: str, clock: Callable[[], float], journal: str = "") -> Callable[[str], None]:
         """A callable that keeps ``name``'s head given as ``ROW:HASH`` (what ``Journal.read_head`` says):
         the duplicate session keeps its own journal's head here after each commit (under
-        ``session_name``), so a session journal rewritten and re-hashed end to end is found by
-        ``cardtable club verify session``."""
+        ``session_name``, with ``journal``, its file), so a session journal rewritten and re-hashed end to
+        end is found by ``cardtable club verify session``, from its opening row too (which names the
+        session: the file then finds the heads kept for it)."""
         def keep(text: str) -> None:
             head = parse(text)
             if head is not None:
-                self.record(name, head[0], head[1], clock())
+                self.record(name, head[0], head[1], clock(), journal)
         return keep
 
     def close(self) -> None:
@@ -168,6 +172,21 @@ def opening_name(journal: Any) -> str | None:
     finally:
         rows.close()
     return session_name(first.hash) if first is not None else None
+
+
+def opening_rewritten(heads: Iterable[Head], path: str | Path) -> str:
+    """Why the session journal at ``path`` fails, when no head is kept under the name its opening row
+    gives but some are kept for its file under another session's name ("" when none is): the file held
+    another opening row when the club kept them, so its journal was rewritten from the opening row (or
+    replaced), which ``club verify session`` must not take for a session that never ran here."""
+    where = str(Path(path).resolve())
+    kept = [h for h in heads if h.journal == where and h.table.startswith(SESSION_HEADS + ":")]
+    if not kept:
+        return ""
+    last = max(kept, key=lambda h: h.row)
+    return (f"the club kept {len(kept)} head{'s' if len(kept) > 1 else ''} of {last.table} for this journal file "
+            f"({where}; the newest: row {last.row}, heard at {_when(last.t)}), but its opening row now names "
+            "another session: the journal was rewritten from its opening row, or replaced")
 
 
 def session_heads(heads: Iterable[Head], journal: Any, name: str | None = None) -> list[Head]:

@@ -9,6 +9,8 @@
   ``--record`` then adds the file's deals to the record (for hand records made by another program).
 * ``convert IN OUT [--first K] [--force]``: between PBN, BRI and DUP.
 * ``deal --records FILE ...`` and ``report --journal FILE``: the dealing station (``boards_deal``).
+* ``commitment_lines``: what ``duplicate open`` and ``event open`` print of the session's and the file's
+  commitments (a table may pin either).
 * ``commit FILE [--boards LIST]``: print the commitment only. ``verify FILE --commitment HEX [--boards
   LIST]``: exit 0 if it matches, 1 if not. ``--boards`` takes only those boards of the file: a session's
   commitment (``duplicate open``) is to the boards its movement plays, often fewer than the file's.
@@ -21,11 +23,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from firmware_host.commands.guard import Refused as _Refused
 from firmware_host.commands.guard import guarded
+
+if TYPE_CHECKING:
+    from laws.duplicate.deal import Board
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -244,6 +251,29 @@ def _played(boards, text: str | None, file: str):  # type: ignore[no-untyped-def
         raise _Refused(f"--boards {text}: {Path(file).name} has no board{'s' if len(missing) > 1 else ''} "
                        f"{board_span(missing)}")
     return [have[n] for n in sorted(wanted)]
+
+
+def commitment_lines(file: str, in_file: Sequence[Board], played: Sequence[Board], first: int | None = None) -> list[str]:
+    """What ``duplicate open`` and ``event open`` say of the commitments, one rule for both: a session
+    commits to the boards it plays, its file may hold more (a club's set of 32 or 36, 24 or 27 played),
+    and a table's ``[duplicate] commitment`` may pin either, so when the two differ both are printed, each
+    labelled, with the command that checks it against the file; when every board is played they are one."""
+    from laws.duplicate.deal import commitment
+    from laws.duplicate.movement.model import board_span
+
+    session = commitment(played)
+    if len(played) == len(in_file):
+        return [f"hand records: {len(played)} boards, commitment {session} (publish it before play; the "
+                "session's and the file's: every board of the file is played)"]
+    span, whole = board_span(b.number for b in played), commitment(in_file)
+    numbered = f" --first {first}" if first is not None else ""
+    return [f"hand records: {len(played)} of the {len(in_file)} boards of {file} are played (boards {span})",
+            f"session commitment {session} (the boards played; check it with: cardtable boards verify "
+            f"{file}{numbered} --boards {span} --commitment {session})",
+            f"file commitment {whole} (all {len(in_file)} boards of the file, as 'cardtable boards commit' prints "
+            f"it; check it with: cardtable boards verify {file}{numbered} --commitment {whole})",
+            "publish either before play, saying which it is: a table's [duplicate] commitment may pin either, "
+            "and the table checks its records against the one it pins"]
 
 
 @_guarded

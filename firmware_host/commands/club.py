@@ -282,7 +282,8 @@ def _dashboard(args: argparse.Namespace) -> int:
         try:  # the session's own head is kept beside the tables', under its own name (docs/session.md)
             session = Session.open(args.session)
             name = opening_name(session.journal) or SESSION_HEADS
-            desk = SessionDesk(session, keep_head=heads.keeper(name, time.time))
+            desk = SessionDesk(session, keep_head=heads.keeper(name, time.time,
+                                                               str(session.journal.path.resolve())))
         except (SessionFileError, JournalError) as exc:
             heads.close()
             print(f"club dashboard: {exc}", file=sys.stderr)
@@ -332,12 +333,13 @@ def _dashboard(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     """Exit 0: the journal holds every head the club kept for the table; 1: it does not (or its chain is
-    broken); 2: the journal or the heads cannot be read, or the club holds no head of that table.
+    broken, or the heads kept for a session's journal file are another session's: its opening row was
+    rewritten); 2: the journal or the heads cannot be read, or the club holds no head of that table.
 
     ``session`` checks a duplicate session's journal against the heads kept for that session (the name
     its opening row gives, ``club.heads.session_name``); ``session:ID`` names the session's heads
     outright, as the heads file spells them."""
-    from firmware_host.club.heads import SESSION_HEADS, HeadBook, session_heads, verify
+    from firmware_host.club.heads import SESSION_HEADS, HeadBook, opening_rewritten, session_heads, verify
     from firmware_host.records.journal import Journal, JournalError
 
     table = args.table
@@ -353,11 +355,16 @@ def _verify(args: argparse.Namespace) -> int:
     try:
         with Journal.open_readonly(args.journal) as journal:
             if is_session:
-                heads = session_heads(heads, journal, None if table == SESSION_HEADS else table)
+                every, heads = heads, session_heads(heads, journal, None if table == SESSION_HEADS else table)
+                rewritten = opening_rewritten(every, journal.path) if not heads and table == SESSION_HEADS else ""
+                if rewritten:   # this file's session was kept under another opening row: tampered, not unknown
+                    print(f"club verify: TAMPERED: table {table}: {rewritten}", file=sys.stderr)
+                    return 1
             if not heads:
                 what = f"table {table!r}" if not is_session else (
                     "this session (the session named by its journal's opening row; either it never ran under "
-                    "this dashboard, or its opening row was rewritten)" if table == SESSION_HEADS else table)
+                    "this dashboard, or this journal is a copy: name the session as the heads file spells it, "
+                    "session:ID, to check it against those heads)" if table == SESSION_HEADS else table)
                 print(f"club verify: {args.heads} holds no journal head of {what}", file=sys.stderr)
                 return 2
             checked = verify(journal, heads)

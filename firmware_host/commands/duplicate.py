@@ -4,8 +4,8 @@
   --boards-per-round B [--arrow-switch ROUNDS] | --asc FILE --boards-per-round B) [--method M]
   [--name --date --club --section] [--roster ROSTER.csv] [--players FILE]``: make the session (its journal ``DIR/session.sqlite3``; the
   roster copied to ``DIR/roster.csv``, each pair named in ``--players`` journaled); prints the movement,
-  the session's commitment to the boards it plays (to publish before play), the file's too when the file
-  holds more boards, and each club table's page address. Then run it live with
+  the session's commitment to the boards it plays and, when the file holds more boards, the file's, each
+  labelled (either may be published; a table may pin either), and each club table's page address. Then run it live with
   ``cardtable club dashboard --session DIR``.
 * ``show --session DIR``: the session as it stands (progress, then every traveller and the ranking).
 * ``export --session DIR (--format pbn|usebio|html --out FILE | --site DIR) [--force] [--club-id N]``: the
@@ -147,9 +147,11 @@ def _open(args: argparse.Namespace) -> int:
     import secrets
     from pathlib import Path
 
+    from firmware_host.commands.boards import commitment_lines
     from firmware_host.duplicate.handrecords.handfiles import read_hand_records
     from firmware_host.session.duplicate_session import Session, SessionDesk
     from firmware_host.session.roster import ROSTER_FILE, read_players, read_roster
+    from laws.duplicate.deal import file_part
     from laws.scoring import Method
     from laws.session.duplicate.spec import (
         SessionSetup,
@@ -174,9 +176,10 @@ def _open(args: argparse.Namespace) -> int:
     named = read_players(args.players, roster, [label(p) for p in movement.pairs()],
                          lambda text: label(pair_of_label(text))) if args.players else []
     date = args.date or datetime.now(UTC).date().isoformat()
-    setup = SessionSetup(args.name, date, args.club, spec, args.pairs,
-                         tuple(b for b in boards if b.number in set(movement.boards())), Method(args.method),
-                         args.section, default_tables(movement.tables), {}, secrets.token_hex(16))
+    played = tuple(b for b in boards if b.number in set(movement.boards()))
+    setup = SessionSetup(args.name, date, args.club, spec, args.pairs, played, Method(args.method),
+                         args.section, default_tables(movement.tables), {}, secrets.token_hex(16),
+                         file_part(played, boards) if played else None)
     session = Session.create(args.dir, setup, analyse=False)
     desk = SessionDesk(session)
     if roster is not None:
@@ -188,35 +191,13 @@ def _open(args: argparse.Namespace) -> int:
         print(f"players: {sum(o.taken for o in outcomes)} pairs named"
               + (f" (roster of {len(roster)} members kept in {ROSTER_FILE})" if roster is not None else "")
               + "".join(f"; refused: {why}" for why in refused))
-    for line in _commitment_lines(args, boards, setup.boards, setup.to_dict()["commitment"]):
+    for line in commitment_lines(args.hand_records, boards, setup.boards, args.first):
         print(line)
     for tid in setup.tables:
         print(f"{tid}: table {setup.tables[tid]}, page /duplicate/table/{tid}?key={desk.table_key(tid)}")
     print(f"session in {session.journal.path}; run it with: cardtable club dashboard ... --session {args.dir}")
     session.close()
     return 0
-
-
-def _commitment_lines(args: argparse.Namespace, in_file: list[Any], played: tuple[Any, ...], session: str) -> list[str]:
-    """What ``open`` says of the commitments. The session commits to the boards its movement plays (the
-    tables check their records against that one), while a club's file often holds more (a set of 32 or 36,
-    24 or 27 played), whose own commitment ``boards new`` and ``boards commit`` print: when the two differ
-    both are printed, each saying which it is, with the command that checks the session's against the file
-    (an audit found the one printed did not verify against the file)."""
-    from laws.duplicate.deal import commitment
-    from laws.duplicate.movement.model import board_span
-
-    if len(played) == len(in_file):
-        return [f"hand records: {len(played)} boards, commitment {session} (publish it before play; the "
-                "session's and the file's: every board of the file is played)"]
-    span = board_span(b.number for b in played)
-    first = f" --first {args.first}" if args.first is not None else ""
-    return [f"hand records: {len(played)} of the {len(in_file)} boards of {args.hand_records} are played (boards {span})",
-            f"session commitment {session} (the boards played: publish this one before play; the tables check "
-            f"their records against it; check it with: cardtable boards verify {args.hand_records}{first} "
-            f"--boards {span} --commitment {session})",
-            f"file commitment {commitment(in_file)} (all {len(in_file)} boards of the file, as 'cardtable boards "
-            "commit' prints it; not the session's)"]
 
 
 SHOW_REFUSALS = 10   # refusals ``duplicate show`` prints, the latest

@@ -165,7 +165,11 @@ def _open(args: argparse.Namespace) -> int:
     for b in d.byes:
         print(f"  {b.number}: bye")
     if boards:
-        print(f"  hand records: {len(boards)} boards from {args.records}, commitment {session.state.setup.commitment}")
+        from firmware_host.commands.boards import commitment_lines
+
+        setup = session.state.setup
+        for line in commitment_lines(args.records, setup.boards, setup.played):
+            print(f"  {line}")
     if named:
         print(f"  {len(named)} named from {args.names}"
               + (f" (roster of {len(roster)} members kept in {ROSTER_FILE})" if roster is not None else ""))

@@ -77,7 +77,7 @@ class EventDesk:
                                                            for t in session.tables}
         setup = session.state.setup
         self._records = {b.number: b for b in setup.boards}
-        self._index = board_index(setup.boards) if setup.boards else ()
+        self._index = board_index(setup.played) if setup.boards else ()   # the boards the event plays
         self._records_parts: dict[tuple[int, ...], dict[str, Any]] = {}   # by the round's boards
 
     def connect(self, publish: Publish) -> None:
@@ -163,9 +163,9 @@ class EventDesk:
             return None
         boards = tuple(view.get("boards") or ())
         if boards not in self._records_parts:
-            commitment = self.session.state.setup.commitment
+            setup = self.session.state.setup
             self._records_parts[boards] = hand_records_part([self._records[b] for b in boards], self._index,
-                                                            commitment)
+                                                            setup.commitment, setup.file)
         return self._records_parts[boards]
 
     def publish_table(self, table: str) -> None:

@@ -28,7 +28,7 @@ from firmware_host.federation.views import rankings_dict
 from firmware_host.records.journal import Journal
 from laws.competition.sections import Across, SectionLine, score_event
 from laws.federation.field import field_group
-from laws.federation.messages import digest, line_from_dict
+from laws.federation.messages import digest, entry_fields, line_from_dict
 from laws.scoring.session_values import Line, Pair
 
 
@@ -96,7 +96,7 @@ def rescore(folder: str | Path, boards: Sequence[int], taken: Mapping[str, int])
         if number > taken.get(club, 0):
             continue
         if message["op"] == "entry":
-            fields[club] = ({Pair(int(n), d): d or "one field" for n, d in message["pairs"]}, int(message["due"]))
+            fields[club] = (entry_fields(message), int(message["due"]))
             continue
         line = line_from_dict(message["line"])
         key = (line.board, line.ns.key, line.ew.key)

@@ -21,7 +21,7 @@ from firmware_host.federation.topics import EventTopics
 from firmware_host.records.journal import Journal, JournalError
 from laws.federation.field import ClubEntry, Field, FieldError
 from laws.federation.ledger import Ledger, Verdict
-from laws.federation.messages import digest, line_from_dict
+from laws.federation.messages import digest, entry_fields, field_key, line_from_dict
 from laws.federation.release import club_may_see
 from laws.scoring.session_values import Method, Pair
 
@@ -138,11 +138,7 @@ class EventState:
 
     def apply(self, club: str, message: Mapping[str, Any]) -> None:
         if message.get("op") == "entry":
-            fields = {}
-            for number, direction in message["pairs"]:
-                pair = Pair(int(number), direction)
-                fields[pair] = direction or "one field"
-            self.entries[club] = ClubEntry(club, fields, int(message["due"]),
+            self.entries[club] = ClubEntry(club, entry_fields(message), int(message["due"]),
                                            frozenset(int(b) for b in message.get("boards", [])))
             self.scores = Field(self.setup.boards, dict(self.entries), self.setup.method,
                                 self.scores.lines if self.scores else {},
@@ -170,12 +166,18 @@ class EventState:
 
 def _entry_problem(message: Mapping[str, Any], boards: tuple[int, ...]) -> str:
     """What in an entry, its form already checked, the field could not use: a pair listed twice (its
-    results would be two pairs' in one), a board the event does not have or listed twice."""
+    results would be two pairs' in one), a field given for a pair the entry does not list (the pair's
+    field would be lost), a board the event does not have or listed twice."""
     seen: set[tuple[int, Any]] = set()
     for number, direction in message["pairs"]:
         if (number, direction) in seen:
             return f"an entry's pairs: pair {Pair(number, direction).label} is listed twice"
         seen.add((number, direction))
+    keys = {field_key(Pair(number, direction)) for number, direction in message["pairs"]}
+    for key in message.get("fields") or {}:
+        if key not in keys:
+            return (f"an entry's fields: {key!r} is not one of the entry's pairs (a pair's key is its number "
+                    "then its direction, as in '1NS', '3EW', '5')")
     listed: set[int] = set()
     for b in message.get("boards", []):
         if b not in boards:

@@ -231,7 +231,8 @@ def table_parts(st: SessionState, row: dict[str, Any], cache: dict[tuple[Any, ..
     session's hand records and movement never change)."""
     records_key, next_key = ("records", st.commitment, tuple(row["boards"])), ("next", row["round"], row["table"])
     if records_key not in cache:
-        cache[records_key] = hand_records_part([st.records[b] for b in row["boards"]], st.index, st.commitment)
+        cache[records_key] = hand_records_part([st.records[b] for b in row["boards"]], st.index, st.commitment,
+                                               st.file)
     if next_key not in cache:
         cache[next_key] = next_part(next_moves(st.movement, row["round"], row["table"]))
     return {"hand_records": cache[records_key],

@@ -132,12 +132,18 @@ def round_message(section: str, called: int, rounds: int, seq: int, t: float, co
 
 # -- what the session tells one table beside its seating (issue 29: players, hand records, the next move) --
 
-def hand_records_part(boards: Sequence[Board], index: Sequence[tuple[int, str]], commitment: str) -> dict[str, Any]:
+def hand_records_part(boards: Sequence[Board], index: Sequence[tuple[int, str]], commitment: str,
+                      file: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The seating's ``hand_records``: the records of the boards the table is to play, the session's
     commitment and its index (every board's hash), so the table checks each record alone
-    (``laws.duplicate.deal.check_board``; docs/handrecords.md)."""
-    return {"commitment": commitment, "index": [[n, h] for n, h in index],
-            "deals": [{"board": b.number, "deal": b.deal.pbn()} for b in boards]}
+    (``laws.duplicate.deal.check_board``; docs/handrecords.md); and ``file``, when the hand records file
+    holds boards the session does not play (``laws.duplicate.deal.file_part``), so a table pinned to the
+    whole file's commitment checks them against that one."""
+    out = {"commitment": commitment, "index": [[n, h] for n, h in index],
+           "deals": [{"board": b.number, "deal": b.deal.pbn()} for b in boards]}
+    if file:
+        out["file"] = {"commitment": file["commitment"], "others": [[n, h] for n, h in file["others"]]}
+    return out
 
 
 def players_part(players: Mapping[str, Sequence[Mapping[str, str]]]) -> dict[str, list[dict[str, str]]]:

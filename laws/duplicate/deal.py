@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from laws.cards import RANKS, SEATS, SUITS, Card, Seat, clockwise_from, full_pack
 from laws.duplicate.boards import LAW as DB2_LAW
@@ -283,6 +284,31 @@ def commitment_text(boards: Iterable[Board]) -> str:
 def commitment(boards: Iterable[Board]) -> str:
     """SHA-256 (hex) of :func:`commitment_text`: what a club publishes before play."""
     return hashlib.sha256(commitment_text(boards).encode("ascii")).hexdigest()
+
+
+def index_commitment(index: Iterable[tuple[int, str]]) -> str:
+    """SHA-256 (hex) of :func:`index_text`: the commitment an index hashes to."""
+    return hashlib.sha256(index_text(index).encode("ascii")).hexdigest()
+
+
+def file_part(played: Iterable[Board], in_file: Iterable[Board]) -> dict[str, Any] | None:
+    """What a session sends beside its own commitment when its hand records file holds boards it does not
+    play: ``{"commitment": <the file's>, "others": [[number, hash], ...]}``, the index entries of those
+    boards, so that a table holding the whole file's commitment can check a record against it
+    (:func:`file_index`); None when the session plays every board of the file (the two commitments are
+    one). A session commits to the boards it plays; a director may publish either commitment."""
+    numbers = {b.number for b in played}
+    every = board_index(in_file)
+    others = [[n, h] for n, h in every if n not in numbers]
+    if not others:
+        return None
+    return {"commitment": index_commitment(every), "others": others}
+
+
+def file_index(index: Iterable[tuple[int, str]], others: Iterable[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
+    """The whole file's index from a session's index and the ``others`` of its :func:`file_part`, in
+    board-number order (:func:`check_index` then refuses one whose numbers repeat)."""
+    return tuple(sorted([*index, *others], key=lambda e: e[0]))
 
 
 def verify_commitment(boards: Iterable[Board], digest: str) -> bool:

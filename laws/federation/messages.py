@@ -186,6 +186,25 @@ def _entry_problem(message: Mapping[str, Any]) -> str:
     return ""
 
 
+def field_key(pair: Pair) -> str:
+    """A pair's key in an entry's ``fields``: its number then its direction (``"1NS"``, ``"5"``)."""
+    return f"{pair.number}{pair.direction.value if pair.direction else ''}"
+
+
+def entry_fields(message: Mapping[str, Any]) -> dict[Pair, str]:
+    """Each pair of an entry (its form checked) with the field it is ranked in: the one the entry's
+    ``fields`` names, the field the club's session ranks it in (a Mitchell with an arrow switch ranks
+    every pair in ``"one field"``, and a federation that split them by direction ranked them apart from
+    the pairs they were compared with); for a pair ``fields`` leaves out, its direction, or ``"one field"``
+    without one. One function, so the service and the audit's rescore rank alike."""
+    named = message.get("fields") or {}
+    out: dict[Pair, str] = {}
+    for number, direction in message["pairs"]:
+        pair = Pair(int(number), direction)
+        out[pair] = str(named.get(field_key(pair)) or direction or "one field")
+    return out
+
+
 def message_problem(club: str, message: Mapping[str, Any]) -> str:
     """What makes a club's message one the format does not have (``""`` when none), before anything of
     it is judged or kept: its ``number`` a whole number from 1, its ``club`` the club of the topic it

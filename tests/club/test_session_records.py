@@ -124,7 +124,8 @@ def test_a_table_without_records_plays_the_boards_the_session_sends(broker: Loca
         b = board_of(t.ctl.engine.state)
         record = desk.session.state.records[3]
         assert (b.number, b.round, b.record) == (3, 1, record)          # the session's record, checked
-        assert t.verdicts()[-1] == {"commitment": desk.session.state.commitment, "taken": [3, 4], "refused": []}
+        assert t.verdicts()[-1] == {"commitment": desk.session.state.commitment, "matched": "session", "taken": [3, 4],
+                                    "refused": []}
         assert "records" not in t.ctl.offline
         seating = [r.body["session"] for r in t.journal.rows() if r.kind == "note"
                    and r.body.get("session", {}).get("kind") == "seating"][-1]

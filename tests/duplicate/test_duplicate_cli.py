@@ -236,13 +236,17 @@ def test_show_says_how_many_refusals_it_leaves_out(tmp_path: Path, capsys: pytes
     assert out.count("  refused: ") == 10 and "round 42 " in out and "round 41 " not in out
 
 
-def test_open_prints_the_sessions_commitment_and_the_files_and_each_verifies(
+def test_open_prints_the_sessions_commitment_and_the_files_and_a_table_takes_a_pin_of_either(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Audit 70, F1: the session commits to the boards its movement plays, and a club's file often holds
-    more (32 or 36, 24 or 27 played). ``open`` printed one "hand records' commitment", the session's, which
-    ``boards verify FILE`` then refused (exit 1), and which a table pinning the file's refused record by
-    record. Now it prints both, each saying which it is, and ``verify --boards`` checks the session's."""
+    """Audit 70, F1, then one rule for both commitments: the session commits to the boards its movement
+    plays, and a club's file often holds more (32 or 36, 24 or 27 played). ``open`` prints both, each
+    labelled with the command that checks it, and a table may pin either: the seating carries the file's
+    commitment and the index entries of the boards not played, so a table pinned to the file's (which
+    ``boards commit`` prints, and which refused every record before) takes the records, saying so."""
     from firmware_host.duplicate.handrecords.handfiles import new_boards
+    from firmware_host.session.duplicate_session import SessionDesk
+    from firmware_host.table.session_records import check_records
+    from firmware_host.wire.topics import TOPICS
     from laws.duplicate.deal import commitment
 
     played = make_setup({"kind": "mitchell", "tables": 4, "boards_per_round": 2}).boards   # boards 1-8
@@ -252,15 +256,22 @@ def test_open_prints_the_sessions_commitment_and_the_files_and_each_verifies(
     rc, out, err = _run(["duplicate", "open", "--dir", str(tmp_path / "s"), "--hand-records", str(path), "--pairs", "8",
                          "--movement", "mitchell", "--boards-per-round", "2"], capsys)
     assert rc == 0, err
-    session, whole = commitment(played), commitment([*played, *extra])
-    assert f"hand records: 8 of the {8 + len(extra)} boards of {path} are played (boards 1-8)\n" in out
-    assert (f"\nsession commitment {session} (the boards played: publish this one before play; the tables check "
-            f"their records against it; check it with: cardtable boards verify {path} --boards 1-8 --commitment "
-            f"{session})\n") in out
-    assert f"\nfile commitment {whole} (all {8 + len(extra)} boards of the file, as 'cardtable boards commit' " in out
+    session, whole, n = commitment(played), commitment([*played, *extra]), 8 + len(extra)
+    assert (f"hand records: 8 of the {n} boards of {path} are played (boards 1-8)\n"
+            f"session commitment {session} (the boards played; check it with: cardtable boards verify {path} "
+            f"--boards 1-8 --commitment {session})\n"
+            f"file commitment {whole} (all {n} boards of the file, as 'cardtable boards commit' prints it; check "
+            f"it with: cardtable boards verify {path} --commitment {whole})\n"
+            "publish either before play, saying which it is: a table's [duplicate] commitment may pin either, and "
+            "the table checks its records against the one it pins\n") in out
     opened = Session.open(tmp_path / "s", analyse=False, readonly=True)
-    assert opened.state.commitment == session      # what the tables are sent and the journal keeps
+    assert opened.state.commitment == session      # what the round message names and the journal keeps
+    assert opened.setup.to_dict()["file"]["commitment"] == whole
+    seating = dict(SessionDesk(opened).messages())[TOPICS.seating("table-02")]
     opened.close()
+    for pin, matched in ((session, "session"), (whole, "file")):
+        v = check_records(seating["hand_records"], pin, configured=True)
+        assert (sorted(v.taken), v.refused, v.matched) == ([3, 4], (), matched), v.said()
     assert _run(["boards", "commit", str(path)], capsys)[1] == f"{whole}\n"
     assert _run(["boards", "commit", str(path), "--boards", "1-8"], capsys)[1] == f"{session}\n"
     rc, out, _ = _run(["boards", "verify", str(path), "--boards", "1-8", "--commitment", session], capsys)
@@ -269,7 +280,7 @@ def test_open_prints_the_sessions_commitment_and_the_files_and_each_verifies(
     rc, out, _ = _run(["boards", "verify", str(path), "--commitment", session], capsys)
     assert rc == 1 and "name them with --boards" in out
     rc, _, err = _run(["boards", "verify", str(path), "--boards", "1-20", "--commitment", session], capsys)
-    assert (rc, err) == (2, f"cardtable boards: --boards 1-20: set.pbn has no boards {8 + len(extra) + 1}-20\n")
+    assert (rc, err) == (2, f"cardtable boards: --boards 1-20: set.pbn has no boards {n + 1}-20\n")
     rc, _, err = _run(["boards", "verify", str(path), "--boards", "1-x", "--commitment", session], capsys)
     assert rc == 2 and err.startswith("cardtable boards: --boards '1-x': '1-x' is not a board number")
 

@@ -127,3 +127,38 @@ def test_heads_an_older_dashboard_kept_under_the_bare_name_are_still_read(
     rc = main(["club", "verify", "session", "--heads", str(tmp_path / "old.heads.jsonl"), "--journal", str(journal)])
     err = capsys.readouterr().err
     assert rc == 1 and "TAMPERED" in err and f"row {row.seq}" in err, err
+
+
+def test_a_session_rewritten_from_its_opening_row_is_tampered_not_unknown(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # The session's heads are kept under the name its opening row gives: rewriting that row (and every
+    # hash after it) renamed the session, and `club verify session` said the club held no head of it,
+    # exit 2 (cannot be read), where a journal that fails its heads is exit 1 (README, docs/session.md).
+    # The dashboard keeps the journal's file with the session's heads, which finds it under its old name.
+    heads = tmp_path / "users.heads.jsonl"
+    _session_with_a_result(tmp_path / "s")
+    assert _dashboard_once(tmp_path, tmp_path / "s", monkeypatch) == 0
+    journal = tmp_path / "s" / "session.sqlite3"
+    kept = HeadBook.read(heads)
+    copy = tmp_path / "copy" / "session.sqlite3"
+    copy.parent.mkdir()
+    copy.write_bytes(journal.read_bytes())
+    with Journal.open_readonly(journal) as j:
+        first = next(iter(j.rows()))
+    _rehash_from(journal, first.seq, {**first.body, "setup": {**first.body["setup"], "club": "Another club"}})
+    assert main(["journal", "verify", "--data-dir", str(journal)]) == 0     # the chain alone still verifies
+    capsys.readouterr()
+    rc = main(["club", "verify", "session", "--heads", str(heads), "--journal", str(journal)])
+    err = capsys.readouterr().err
+    assert rc == 1 and err.startswith(f"club verify: TAMPERED: table session: the club kept {len(kept)} head"), err
+    assert (f"of {kept[-1].table} for this journal file ({journal.resolve()}; the newest: row {kept[-1].row}, "
+            "heard at ") in err and "the journal was rewritten from its opening row, or replaced" in err, err
+    rc = main(["club", "verify", kept[-1].table, "--heads", str(heads), "--journal", str(journal)])
+    assert rc == 1 and "TAMPERED" in capsys.readouterr().err          # named as the heads file spells it
+    rc = main(["club", "verify", "session", "--heads", str(heads), "--journal", str(copy)])
+    assert rc == 0 and "journal intact" in capsys.readouterr().out    # a copy of the journal as it was
+    _session_with_a_result(tmp_path / "elsewhere")                    # never ran under this dashboard
+    rc = main(["club", "verify", "session", "--heads", str(heads), "--journal",
+               str(tmp_path / "elsewhere" / "session.sqlite3")])
+    assert rc == 2 and "holds no journal head of this session" in capsys.readouterr().err
+    assert all(h.journal == str(journal.resolve()) for h in kept), kept     # the file, with every head

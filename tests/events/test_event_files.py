@@ -16,7 +16,7 @@ from firmware_host.events.files import render
 from firmware_host.events.session import EventSession, Unread, result_of
 from firmware_host.events.views import director_view, table_view
 from laws.competition.event import EventState, TableResult
-from laws.competition.event_spec import EventKind, EventSpec, SectionSpec
+from laws.competition.event_spec import EventError, EventKind, EventSpec, SectionSpec
 from laws.competitors import team
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "competitions.md").read_text()
@@ -198,7 +198,13 @@ def test_an_event_opened_with_hand_records_keeps_them_and_its_files_give_each_de
         assert not (tmp_path / name).is_dir()
     ok = _cli("open", str(tmp_path / "ev"), *base, "--records", str(tmp_path / "night.pbn"))
     assert ok.returncode == 0, ok.stderr
-    assert f"hand records: 8 boards from {tmp_path / 'night.pbn'}, commitment {commitment(recs.values())}" in ok.stdout
+    night, played = tmp_path / "night.pbn", [recs[n] for n in range(1, 7)]
+    assert (f"  hand records: 6 of the 8 boards of {night} are played (boards 1-6)\n"
+            f"  session commitment {commitment(played)} (the boards played; check it with: cardtable boards "
+            f"verify {night} --boards 1-6 --commitment {commitment(played)})\n"
+            f"  file commitment {commitment(recs.values())} (all 8 boards of the file, as 'cardtable boards commit' "
+            f"prints it; check it with: cardtable boards verify {night} --commitment {commitment(recs.values())})\n"
+            ) in ok.stdout
     session = EventSession.open(tmp_path / "ev")
     assert session.state.setup.boards == tuple(recs.values())
     for table, board, contract, declarer, tricks in ROUND1:
@@ -211,13 +217,46 @@ def test_an_event_opened_with_hand_records_keeps_them_and_its_files_give_each_de
     assert '[Deal "?"]' not in pbn
 
 
+def test_an_event_commits_to_the_boards_it_plays_as_a_pairs_session_and_a_table_takes_a_pin_of_either(
+        tmp_path: Path) -> None:
+    """One rule for a pairs session and an event: an event committed to every board of the club's file and
+    a pairs session to the boards it plays, so a table pinned to what one printed refused the other's. An
+    event now commits to the boards it plays (1 to rounds x boards a round) and says the file's too; its
+    tables' messages carry the file's, and a table takes a pin of either, saying which matched. An event
+    journaled before (its ``commitment`` the whole file's) still opens."""
+    from firmware_host.events.desk import EventDesk
+    from firmware_host.table.session_records import check_records
+    from laws.duplicate.deal import commitment
+    from laws.session.event.event_kind import EventSetup
+    from tests.table.duptable import records
+
+    recs = records(8, seed=2)
+    spec = EventSpec(EventKind.ROUND_ROBIN, 4, 3, 2)                    # plays boards 1-6
+    played, whole = commitment([recs[n] for n in range(1, 7)]), commitment(recs.values())
+    setup = EventSetup(spec, ("a", "b", "c", "d"), tuple(recs.values()))
+    row = setup.to_dict()
+    assert (row["commitment"], row["file_commitment"]) == (played, whole)
+    old = {k: v for k, v in row.items() if k != "file_commitment"} | {"commitment": whole}
+    assert EventSetup.from_dict(old).commitment == played                # an event journaled before
+    with pytest.raises(EventError, match="not those its file commitment was made to"):
+        EventSetup.from_dict(row | {"file_commitment": played})
+    session = EventSession.create(tmp_path / "ev", spec, ("a", "b", "c", "d"), boards=tuple(recs.values()))
+    try:
+        desk = EventDesk(session)
+        part = desk.records_part(desk.table_message("a"))
+        assert part is not None and part["commitment"] == played and part["file"]["commitment"] == whole
+        assert [n for n, _ in part["index"]] == list(range(1, 7)) and [n for n, _ in part["file"]["others"]] == [7, 8]
+        for pin, matched in ((played, "session"), (whole, "file")):
+            v = check_records(json.loads(json.dumps(part)), pin, configured=True)
+            assert (sorted(v.taken), v.refused, v.matched) == ([1, 2], (), matched), v.said()
+    finally:
+        session.close()
+
+
 def test_the_setup_s_hand_records_are_checked_and_their_commitment_with_them() -> None:
     """The journal's opening row keeps the boards with their commitment: a row whose boards were changed
     after the commitment was made is refused when read, as is a board given twice; an event opened without
     hand records reads as before (no ``boards``, no ``commitment``)."""
-    import pytest
-
-    from laws.competition.event_spec import EventError
     from laws.session.event.event_kind import EventSetup
     from tests.table.duptable import records
 

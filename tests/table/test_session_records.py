@@ -118,16 +118,41 @@ def test_after_the_round_the_table_says_where_pairs_and_boards_go_once(tmp_path:
     j.close()
 
 
-def test_a_table_pinned_to_the_files_commitment_is_told_which_to_pin() -> None:
-    """Audit 70, F1's knock-on: a table whose ``[duplicate] commitment`` pins the whole file's commitment
-    (``boards commit``), where the session commits to the boards it plays, refuses every record; the
-    refusal now says so and what to pin, not only "records of another session"."""
-    from laws.duplicate.deal import Board
+def test_a_table_takes_a_pin_of_the_session_s_commitment_or_the_file_s_and_says_which() -> None:
+    """One rule for the two commitments ``duplicate open`` and ``event open`` print when the file holds more
+    boards than the session plays: a table's ``[duplicate] commitment`` may pin either. A pin of the whole
+    file's (``boards commit``) refused every record ("pin the session commitment"); the message now carries
+    the file's commitment and the index entries of the boards not played, and the table checks each record
+    against the one it pins, its journal note saying which matched."""
+    from laws.duplicate.deal import Board, file_part
 
-    whole = commitment([*RECS.values(), *(Board.numbered(6 + n, b.deal) for n, b in records(2, seed=9).items())])
-    v = check_records(_part(3, 4), whole, configured=True)
+    extra = [Board.numbered(6 + n, b.deal) for n, b in records(2, seed=9).items()]
+    whole = commitment([*RECS.values(), *extra])
+    file = file_part(list(RECS.values()), [*RECS.values(), *extra])
+    assert file is not None and file["commitment"] == whole and [n for n, _ in file["others"]] == [7, 8]
+    part = json.loads(json.dumps(hand_records_part([RECS[3], RECS[4]], INDEX, ROOT, file)))
+    by_file = check_records(part, whole, configured=True)
+    assert sorted(by_file.taken) == [3, 4] and by_file.refused == () and by_file.matched == "file"
+    assert by_file.note()["hand_records"] == {"commitment": whole, "matched": "file", "taken": [3, 4], "refused": []}
+    by_session = check_records(part, ROOT, configured=True)
+    assert sorted(by_session.taken) == [3, 4] and by_session.note()["hand_records"]["matched"] == "session"
+    assert check_records(part, "", configured=False).matched == "session"
+    # the file's checked as the session's is: an altered record, a forged entry of a board not played
+    altered = json.loads(json.dumps(part))
+    altered["deals"][1]["deal"] = swapped(RECS[4].deal, Seat.S, Seat.W).pbn()
+    v = check_records(altered, whole, configured=True)
+    assert sorted(v.taken) == [3] and v.said() == ("board 4: the record does not match the commitment (its hash "
+                                                   "is not the index's)")
+    forged = json.loads(json.dumps(part))
+    forged["file"]["others"][0][1] = "0" * 64
+    v = check_records(forged, whole, configured=True)
+    assert not v.taken and v.said() == f"the index does not hash to the commitment {whole[:16]}...: none taken"
+    # a pin of neither: both named
+    other = "f" * 64
+    v = check_records(part, other, configured=True)
     assert not v.taken and v.said() == (
-        f"the records are committed to {ROOT[:16]}..., not to the {whole[:16]}... [duplicate] commitment pins "
-        "(records of another session, or a pin of the file's commitment: pin the session commitment "
-        "'cardtable duplicate open' prints, to the boards played): none taken")
-    assert sorted(check_records(_part(3, 4), ROOT, configured=True).taken) == [3, 4]
+        f"the records are committed to {ROOT[:16]}... (the session's) and {whole[:16]}... (the file's), not to "
+        f"the {other[:16]}... [duplicate] commitment pins, neither the session's nor the file's (records of "
+        "another session): none taken")
+    # only a configured pin may be the file's: the round message names the session's
+    assert check_records(part, whole, configured=False).said().endswith("(records of another session): none taken")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from laws.cards import Side
-from laws.duplicate.deal import Board, Deal, commitment
+from laws.duplicate.deal import Board, Deal, board_index, check_index, commitment, file_index
 from laws.duplicate.movement import (
     Movement,
     MovementError,
@@ -101,6 +101,9 @@ class SessionSetup:
         tables: club table id (its MQTT id) -> the movement's table number.
         names: pair label (``"3 NS"``, ``"5"``) -> the players' names.
         secret: a random key the players' table pages are opened with (``table_key``).
+        file: when the hand records file holds boards the session does not play, its commitment and those
+            boards' index entries (``laws.duplicate.deal.file_part``): the session commits to the boards it
+            plays, and a table may be pinned to either commitment (``docs/mqtt.md``); None otherwise.
     """
 
     name: str
@@ -114,13 +117,17 @@ class SessionSetup:
     tables: Mapping[str, int] = field(default_factory=dict)
     names: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     secret: str = ""
+    file: Mapping[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "date": self.date, "club": self.club, "movement": dict(self.movement),
-                "pairs": self.pairs, "boards": [{"number": b.number, "deal": b.deal.pbn()} for b in self.boards],
-                "method": self.method.value, "section": self.section, "tables": dict(self.tables),
-                "names": {k: list(v) for k, v in self.names.items()}, "secret": self.secret,
-                "commitment": commitment(self.boards)}
+        out = {"name": self.name, "date": self.date, "club": self.club, "movement": dict(self.movement),
+               "pairs": self.pairs, "boards": [{"number": b.number, "deal": b.deal.pbn()} for b in self.boards],
+               "method": self.method.value, "section": self.section, "tables": dict(self.tables),
+               "names": {k: list(v) for k, v in self.names.items()}, "secret": self.secret,
+               "commitment": commitment(self.boards)}
+        if self.file:
+            out["file"] = {"commitment": self.file["commitment"], "others": [list(e) for e in self.file["others"]]}
+        return out
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> SessionSetup:
@@ -130,9 +137,21 @@ class SessionSetup:
                        boards, Method(d["method"]), str(d.get("section", "A")),
                        {str(k): int(v) for k, v in d.get("tables", {}).items()},
                        {str(k): (str(v[0]), str(v[1])) for k, v in d.get("names", {}).items()},
-                       str(d.get("secret", "")))
+                       str(d.get("secret", "")), _file_of(d.get("file"), boards))
         except (KeyError, TypeError, ValueError) as exc:
             raise SetupError(f"the session's opening row cannot be read ({exc})") from None
+
+
+def _file_of(value: Any, boards: Sequence[Board]) -> dict[str, Any] | None:
+    """The opening row's ``file`` (None when absent), checked: its commitment must be the one the session's
+    boards' index and the others' entries hash to, since a table pinned to it takes records by it."""
+    if value is None:
+        return None
+    whole, others = value["commitment"], tuple((int(n), str(h)) for n, h in value["others"])
+    problem = check_index(file_index(board_index(boards), others), str(whole))
+    if problem:
+        raise ValueError(f"file: {problem}")
+    return {"commitment": str(whole), "others": others}
 
 
 def default_tables(count: int) -> dict[str, int]:

@@ -135,6 +135,7 @@ class SessionState:
         self.fields = fields_of(movement)
         self.commitment = commitment(setup.boards)
         self.index = board_index(setup.boards)        # each board's hash: a table checks its boards alone
+        self.file = setup.file                        # the whole file's commitment, when it holds more boards
         self._line_cache: dict[tuple[str, str], tuple[Entry, Line]] = {}
         self.sources: dict[str, tuple[Any, ...]] = {}   # a table's message number -> the result it carried
         # (club table, board) -> who took a table's result off and why: a resend never brings it back

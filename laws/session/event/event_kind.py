@@ -4,7 +4,9 @@
 * **Setup** (:class:`EventSetup`, the journal's opening row): the event's spec
   (``laws.competition.event_spec.EventSpec``) and the club's tables, club table ``k`` of the list being
   event table ``k``; ``to_dict`` is the spec's dict with ``tables`` added, and, when the club gave its
-  hand records, ``boards`` (``[{number, deal}]``, every board the event plays) and their ``commitment``.
+  hand records, ``boards`` (``[{number, deal}]``, every board given: those the event plays and any more of
+  the club's file), their ``commitment`` (to the boards the event plays, as a pairs session's) and, when
+  the file gives more, ``file_commitment`` (to every board given).
 * **A record** is ``{"type": "result", "source": "<table>:<seq>", "result": {round, table, board,
   contract, declarer, tricks}}`` (``TableResult.to_dict``); the director's records are
   ``{"type": "names", "competitor": N, "name": "", "players": [{name, member, federation}, ...]}`` (who a
@@ -28,7 +30,7 @@ from typing import Any
 
 from laws.competition.event import EventState, TableResult
 from laws.competition.event_spec import EventError, EventKind, EventSpec, pair_id, section_pairs
-from laws.duplicate.deal import Board, Deal, commitment
+from laws.duplicate.deal import Board, Deal, commitment, file_part
 from laws.duplicate.movement import records_problem
 from laws.errors import as_typed
 from laws.session.kind import REPEAT
@@ -68,7 +70,8 @@ RECORDS_AT_MOST = 500   # boards: a seating's index of them all (about 72 bytes 
 def check_boards(spec: EventSpec, boards: Sequence[Board]) -> tuple[Board, ...]:
     """The event's hand records, checked: none given twice, and every board the event plays (1 to rounds x
     boards a round: every kind plays those, a section its groups of them) among them. Boards beyond those
-    may be there (the club's file of the night); the commitment covers every board given."""
+    may be there (the club's file of the night): the event commits to the boards it plays, and the file's
+    commitment covers every board given (a table may pin either)."""
     out = tuple(boards)
     if not out:
         return out
@@ -84,7 +87,7 @@ def check_boards(spec: EventSpec, boards: Sequence[Board]) -> tuple[Board, ...]:
     return tuple(sorted(out, key=lambda b: b.number))
 
 
-SETUP_FIELDS = ("tables", "boards", "commitment")   # the setup's own fields beside the spec's
+SETUP_FIELDS = ("tables", "boards", "commitment", "file_commitment")   # the setup's own fields beside the spec's
 
 
 @dataclass(frozen=True)
@@ -102,15 +105,31 @@ class EventSetup:
         object.__setattr__(self, "boards", check_boards(self.spec, self.boards))
 
     @property
+    def played(self) -> tuple[Board, ...]:
+        """The boards the event plays (1 to rounds x boards a round) of those given."""
+        last = self.spec.rounds * self.spec.boards_per_round
+        return tuple(b for b in self.boards if b.number <= last)
+
+    @property
     def commitment(self) -> str:
-        """The commitment to the hand records (``laws.duplicate.deal.commitment``), "" without them."""
-        return commitment(self.boards) if self.boards else ""
+        """The event's commitment, as a pairs session's: to the boards it plays
+        (``laws.duplicate.deal.commitment``), "" without hand records."""
+        return commitment(self.played) if self.boards else ""
+
+    @property
+    def file(self) -> dict[str, Any] | None:
+        """The whole file's commitment and the index entries of the boards the event does not play
+        (``laws.duplicate.deal.file_part``), when the club's file gives more boards; a table may pin
+        either commitment."""
+        return file_part(self.played, self.boards) if self.boards else None
 
     def to_dict(self) -> dict[str, Any]:
         out = {**self.spec.to_dict(), "tables": list(self.tables)}
         if self.boards:
             out["boards"] = [{"number": b.number, "deal": b.deal.pbn()} for b in self.boards]
             out["commitment"] = self.commitment
+            if self.file:
+                out["file_commitment"] = self.file["commitment"]
         return out
 
     @classmethod
@@ -123,8 +142,12 @@ class EventSetup:
             raise EventError(f"the event's hand records cannot be read ({exc})") from None
         setup = cls(EventSpec.from_dict({k: v for k, v in d.items() if k not in SETUP_FIELDS}),
                     tuple(d.get("tables") or ()), boards)
-        if "commitment" in d and d["commitment"] != setup.commitment:
+        # an event opened before the session's and the file's commitments were told apart kept the file's
+        whole = setup.file["commitment"] if setup.file else setup.commitment
+        if "commitment" in d and d["commitment"] not in (setup.commitment, whole):
             raise EventError("the event's hand records are not those its commitment was made to")
+        if "file_commitment" in d and d["file_commitment"] != whole:
+            raise EventError("the event's hand records are not those its file commitment was made to")
         return setup
 
 
