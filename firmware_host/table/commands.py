@@ -101,13 +101,15 @@ def correct(ctl: Any, item: DirectorCommand) -> list[Ruling]:
     """A director's correction of a deal's result (fields checked by the club's ``parse_result`` before it
     came here): journaled as a note row ``{"correction": {"deal", "result"}, "command": {...}}`` (the
     deal's own ``result`` event stays in the chain, as the laws scored it), answered in the status. A
-    deal the table has not dealt is refused."""
+    deal the table has not dealt is refused, logged without the ``deal`` it was sent (docs/ordering.md: it
+    may be a card typed in the wrong field)."""
     deal = item.body.get("deal")
     dealt = ctl.engine.state.deals_started
     command = {"id": item.cid, "kind": "correct", "by": item.by[:40]}
     if isinstance(deal, bool) or not isinstance(deal, int) or not 1 <= deal <= dealt:
         why = f"this table has dealt deals 1 to {dealt}: there is no deal {deal!r} to correct"
-        ctl._note(f"the director's correction from {item.by[:40]} refused: {why}", {"command": command, "refused": why})
+        ctl._note(f"the director's correction from {item.by[:40]} refused: {why}", {"command": command, "refused": why},
+                  logged=f"the director's correction from {item.by[:40]} refused: {loggable(why)}")  # ``deal`` as sent
         answer(ctl, {"id": item.cid, "kind": "correct", "ok": False, "why": why})
     else:
         ctl._note(f"the director {item.by[:40]} corrected the result of deal {deal}",

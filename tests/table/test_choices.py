@@ -266,3 +266,26 @@ def test_a_refused_command_is_logged_without_the_cards_it_named(table: Any, capl
         assert not any(c.lower() in text for c in named), text
     notes = [r.body["refused"] for r in journal.rows() if r.kind == "note"][-4:]
     assert "two of clubs" in notes[0] and "'QH'" in notes[1] and "'lead_out'" in notes[3], notes
+
+
+def test_a_refused_correction_is_logged_without_what_the_director_typed(table: Any, caplog: Any) -> None:
+    """docs/ordering.md: a director's command the table refuses is logged less what its reason quotes from
+    the command. A ``correct`` naming a deal the table has not dealt was refused with the deal as sent
+    (``there is no deal 'QH' to correct``) and that reason was logged whole, so whatever the director put
+    in ``deal`` (a card, typed in the wrong field) reached the table's log. The journal note and the
+    answer keep it."""
+    import logging
+
+    ctl, journal, display = table
+    play(ctl, "S:7C")
+    caplog.set_level(logging.DEBUG)
+    for i, deal in enumerate(("QH", ["KD"], 99)):
+        assert ctl.process(DirectorCommand("correct", f"c{i}", "ann", {"deal": deal, "result": {}})) == []
+    logged = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert len(logged) == 3, logged
+    for text in (r.getMessage().lower() for r in caplog.records):
+        assert not any(c in text for c in ("qh", "queen of hearts", "kd", "king of diamonds")), text
+    assert "there is no deal 99 to correct" in logged[2]       # a number quotes nothing of a card
+    notes = [r.body["refused"] for r in journal.rows() if r.kind == "note"][-3:]
+    assert "no deal 'QH'" in notes[0] and "['KD']" in notes[1], notes
+    assert [a["why"] for a in ctl.answers][-3:] == notes
