@@ -572,7 +572,8 @@ class Play:
         if not self.ended:
             raise PlayError("revokes are rectified when play has ended")
         record = self.tricks + ([self.current] if self.current.cards else [])
-        return revokes.transfers(record, self.revokes, self.claimed_tricks(), rubber=self.rubber)
+        return revokes.transfers(record, self.revokes, self.claimed_tricks(), rubber=self.rubber,
+                                 penalties=self.penalties)
 
     def enter_result(self, tricks: int, note: str = "") -> None:
         """The director's figure for declarer's tricks (restoring equity, or any adjustment): it overrides

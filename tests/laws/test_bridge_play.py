@@ -28,6 +28,7 @@ from laws.bridge.tricks import (
     Revoke,
     RevokeStatus,
     Trick,
+    penalty_card_words,
     trick_winner,
 )
 from laws.cards import Card, Seat, Side
@@ -550,6 +551,19 @@ def test_BP_64_a_revoke_by_failing_to_play_a_penalty_card_moves_no_trick() -> No
     p.agree_claim()
     [t] = p.rectification()
     assert (t.tricks, t.counted) == (0, ()) and "law 64B3" in t.reason
+    assert t.reason == ("East did not play his penalty card, the ten of diamonds, which lay faced on the table, "
+                        "and held no other diamond: a revoke by failing to play a faced card moves no trick "
+                        "(law 64B3).")
+
+
+def test_penalty_cards_are_counted_in_words_one_way() -> None:
+    """One card is "his penalty card", never "penalty cards"; two or more are named in rank order."""
+    assert penalty_card_words([C("TD")]) == "his penalty card, the ten of diamonds"
+    assert penalty_card_words([C("4D"), C("TD")]) == "his penalty cards, the ten and the four of diamonds"
+    assert penalty_card_words([C("2D"), C("AS"), C("TD")]) == ("his penalty cards, the ace of spades, the ten of "
+                                                              "diamonds and the two of diamonds")
+    with pytest.raises(ValueError):
+        penalty_card_words([])
 
 
 def test_BP_64_a_revoke_holding_the_suit_in_hand_still_moves_a_trick() -> None:
