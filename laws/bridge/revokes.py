@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 from laws.bridge.tricks import PenaltyCard, Revoke, RevokeStatus, Transfer, Trick, penalty_card_words
 from laws.bridge.verdicts import SIDE_WORDS, name
-from laws.cards import SUIT_NAMES, Seat, Side
+from laws.cards import SUIT_NAMES, Card, Seat, Side
 
 
 def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[Side, int], *,
@@ -115,6 +115,23 @@ def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[
         moved.update(counted)
         out.append(Transfer(r, len(counted), to, counted, why))
     return out
+
+
+def played_on(revokes: Sequence[Revoke], penalties: Sequence[PenaltyCard], seat: Seat, card: Card,
+              trick: int) -> None:
+    """``seat`` plays ``card`` to ``trick``: a penalty card of his, lying on the table, is played there; and
+    a card of a suit he revoked in earlier that was no penalty card then proves he held it concealed, so
+    such a revoke was not only a failure to play a faced card (no longer ``faced``, law 64B3). Why here: at
+    a table that does not know his hand a revoke is seen at the card by his penalty card alone (law 50),
+    and only his later cards tell whether he held more of the suit.
+    """
+    for p in penalties:
+        if p.played is None and (p.seat, p.card) == (seat, card):
+            p.played = trick
+    for r in revokes:
+        if r.faced and r.seat == seat and r.suit == card.suit and r.trick < trick and not any(
+                (p.seat, p.card) == (seat, card) and p.lay_at(r.trick) for p in penalties):
+            r.faced = False
 
 
 def proven(tricks: Sequence[Trick], seats: Sequence[Seat], penalties: Sequence[PenaltyCard] = ()) -> list[Revoke]:
