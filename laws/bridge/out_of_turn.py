@@ -48,7 +48,7 @@ def out_of_turn(p: Any, seat: Seat, card: Card, base: Callable[..., PlayVerdict]
                     law=f"{p.code}, law 57C", reason=f"{name(seat)} played {card.name} before "
                     f"{name(turn)}: a card played early by declarer's side is played, and stands.")
     led = p.current.suit_led
-    unfollowing = led is not None and card.suit != led and p.counts.get(seat, {}).get(led, 0) > 0
+    unfollowing = led is not None and card.suit != led and p.holds_suit(seat, led)
     at = "at_rho" if turn == seat.right else "out_of_turn"
     return base(kind=_P.PLAY_OUT_OF_TURN, detail=f"by_defender_{at}", penalty_card=unfollowing,
                 law=f"{p.code}, law 57D", reason=f"{name(seat)} played {card.name} before "

@@ -34,18 +34,18 @@ Decisions of ours:
   plays in his turn (North leads, South plays before East: East plays next, then West).
   :meth:`withdraw` records a card taken back (a defender's becomes a penalty card); penalty cards are
   recorded with the tricks they lay on the table for (:class:`~laws.bridge.tricks.PenaltyCard`: a revoke
-  found after play may have been a failure to play one, law 64B3), their obligations are left to the
-  director and the clauses.
+  found after play may have been a failure to play one, law 64B3); what else they oblige is left to the
+  director (docs/laws.md ``BP-50-52``).
 * Revoke check: the model keeps, for each seat whose hand is known, its cards still held and how many of
   each suit, updated as each card is played; a card is a revoke when its seat still holds the suit led.
-  That is constant time per card. With hands unknown, only dummy's hand (:meth:`dummy_faced`) is known.
+  That is constant time per card. With hands unknown, only dummy's hand (:meth:`dummy_faced`) is known,
+  and a penalty card of the suit led lying on the table (:meth:`holds_suit`, law 50).
 
 The state is plain data (dataclasses of seats, cards, ints, lists, dicts), so ``laws.snapshot`` keeps it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -180,6 +180,10 @@ class Play:
         cards = self.remaining.get(seat)
         return None if cards is None else list(cards)
 
+    def holds_suit(self, seat: Seat, suit: str) -> bool:
+        """Whether ``seat`` is known to hold ``suit``: his known hand, or his penalty card lying there (law 50)."""
+        return self.counts.get(seat, {}).get(suit, 0) > 0 or (seat, suit) in {(s, c.suit) for s, c in self.penalty_cards}
+
     def legal_cards(self, seat: Seat) -> list[Card] | None:
         """The cards ``seat`` may play to the current trick without revoking (hand known), else None."""
         cards = self.remaining.get(seat)
@@ -219,17 +223,14 @@ class Play:
                                reason=f"{name(seat)} put {card.name} on the trick after playing "
                                       f"{t.cards[seat].name} to it; the director puts the trick right.")
         if seat != turn:
-            return self._out_of_turn(seat, card, base)
-        if led is not None and card.suit != led and self.counts.get(seat, {}).get(led, 0) > 0:
+            return out_of_turn(self, seat, card, base)
+        if led is not None and card.suit != led and self.holds_suit(seat, led):
             by_dummy = seat == self.dummy
             return base(kind=_P.REVOKE, detail="by_dummy" if by_dummy else "",
                                law=f"{self.code}, law 61",
                                reason=f"{name(seat)} played {card.name} to a {SUIT_NAMES[led][:-1]} lead "
                                       f"while holding {SUIT_NAMES[led]}: a revoke.")
         return base(law=f"{self.code}, law 44")
-
-    def _out_of_turn(self, seat: Seat, card: Card, base: Callable[..., PlayVerdict]) -> PlayVerdict:
-        return out_of_turn(self, seat, card, base)
 
     def _check_can_hold(self, seat: Seat, card: Card) -> None:
         if self.ended:
@@ -278,7 +279,7 @@ class Play:
         if not (v.accept_by or v.stands):
             raise PlayError(f"{v.reason} It cannot be accepted.")
         led = self.current.suit_led
-        revoke = led is not None and card.suit != led and self.counts.get(seat, {}).get(led, 0) > 0
+        revoke = led is not None and card.suit != led and self.holds_suit(seat, led)
         self._apply(seat, card, revoke=revoke, out_of_turn=True)
         return v
 
@@ -362,16 +363,14 @@ class Play:
         t.cards[seat] = card
         self.played_by[card] = seat
         self._take(seat, card)
-        for p in self.penalties:
-            if p.played is None and (p.seat, p.card) == (seat, card):
-                p.played = t.number
+        revokes.played_on(self.revokes, self.penalties, seat, card, t.number)
         for r in self.revokes:
             if r.status is RevokeStatus.OPEN and r.trick < t.number and seat in (r.seat, r.seat.partner):
                 r.status = RevokeStatus.ESTABLISHED   # BP-63: the offending side played to a later trick
-        if revoke:
-            held = [c for c in self.remaining.get(seat, []) if c.suit == led]
-            faced = bool(held) and all((seat, c) in self.penalty_cards for c in held)   # law 64B3
-            self.revokes.append(Revoke(seat, t.number, card, led, by_dummy=seat == self.dummy, faced=faced))
+        if revoke:   # law 64B3: every card of the suit he is known to hold lies there as a penalty card
+            lying = {c for s, c in self.penalty_cards if s == seat and c.suit == led}
+            held = {c for c in self.remaining.get(seat, lying) if c.suit == led}
+            self.revokes.append(Revoke(seat, t.number, card, led, by_dummy=seat == self.dummy, faced=held <= lying))
         self._advance(seat)
 
     def _take(self, seat: Seat, card: Card) -> None:
@@ -441,17 +440,20 @@ class Play:
             swap_last_two(self.tricks[11], self.tricks[12], seat, self.trump)
         else:
             later = r.trick < self.current.number          # the revoke trick is complete
-            if card not in self.remaining.get(seat, []) and not (later and self.current.cards.get(seat) == card):
+            held = self.remaining.get(seat)     # unknown: any card not played nor in a known hand (a penalty card)
+            free = card not in self.played_by and all(card not in cards for cards in self.remaining.values())
+            if not (card in held if held is not None else free) and not (later and self.current.cards.get(seat) == card):
                 raise PlayError(f"{name(seat)} does not hold {card.name}")
             if later:
                 for s, c in self.current.cards.items():
                     self._give_back(s, c)
                 self.current = Trick(r.trick + 1, self.declarer.left)
-            t = self._trick(r.trick)
+            t = self.tricks[r.trick - 1] if r.trick <= len(self.tricks) else self.current
             t.cards = {s: (card if s == seat else c) for s, c in t.cards.items()}
             self._give_back(seat, r.card)
             self._take(seat, card)
             self.played_by[card] = seat
+            revokes.played_on([], self.penalties, seat, card, r.trick)   # his penalty card, if it was one
             if self._defender(seat) and r.trick != 12 and (seat, r.card) not in self.penalty_cards:
                 self.penalties.append(PenaltyCard(seat, r.card, r.trick + 1))   # he played to r.trick
             if t.complete:
@@ -470,9 +472,6 @@ class Play:
                if (r.seat, r.trick) not in seen]
         self.revokes.extend(new)
         return new
-
-    def _trick(self, number: int) -> Trick:
-        return self.tricks[number - 1] if number <= len(self.tricks) else self.current
 
     def _recount(self) -> None:
         self.won = {Side.NS: 0, Side.EW: 0}
@@ -572,7 +571,8 @@ class Play:
         if not self.ended:
             raise PlayError("revokes are rectified when play has ended")
         record = self.tricks + ([self.current] if self.current.cards else [])
-        return revokes.transfers(record, self.revokes, self.claimed_tricks(), rubber=self.rubber)
+        return revokes.transfers(record, self.revokes, self.claimed_tricks(), rubber=self.rubber,
+                                 penalties=self.penalties)
 
     def enter_result(self, tricks: int, note: str = "") -> None:
         """The director's figure for declarer's tricks (restoring equity, or any adjustment): it overrides

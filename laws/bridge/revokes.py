@@ -31,13 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from laws.bridge.tricks import PenaltyCard, Revoke, RevokeStatus, Transfer, Trick
+from laws.bridge.tricks import PenaltyCard, Revoke, RevokeStatus, Transfer, Trick, penalty_card_words
 from laws.bridge.verdicts import SIDE_WORDS, name
-from laws.cards import SUIT_NAMES, Seat, Side
+from laws.cards import SUIT_NAMES, Card, Seat, Side
 
 
 def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[Side, int], *,
-              rubber: bool = False) -> list[Transfer]:
+              rubber: bool = False, penalties: Sequence[PenaltyCard] = ()) -> list[Transfer]:
     """The transfer for each established revoke.
 
     Args:
@@ -46,6 +46,8 @@ def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[
         claimed: tricks each side took by a claim (not in ``tricks``).
         rubber: the rubber code governs; otherwise the 2017 duplicate laws, under which no trick moves
             when both sides have an established revoke (64B7).
+        penalties: every penalty card of the play, with the tricks it lay on the table for: a revoke of a
+            faced card (law 64B3) names the ones its player failed to play.
 
     Returns:
         One :class:`Transfer` per established revoke, in the order the revokes happened.
@@ -73,8 +75,11 @@ def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[
             out.append(Transfer(r, 0, to, (), "A revoke from dummy's spread hand moves no trick."))
             continue
         if r.faced:
-            out.append(Transfer(r, 0, to, (), f"The {SUIT_NAMES[r.suit]} {name(r.seat)} held lay faced on the "
-                                "table as penalty cards: a revoke by failing to play a faced card moves no "
+            lying = [p.card for p in penalties if p.seat == r.seat and p.card.suit == r.suit and p.lay_at(r.trick)]
+            what = (f"{penalty_card_words(lying)}, which lay faced on the table," if lying else
+                    f"the {SUIT_NAMES[r.suit]} faced on the table")
+            out.append(Transfer(r, 0, to, (), f"{name(r.seat)} did not play {what} and held no other "
+                                f"{SUIT_NAMES[r.suit][:-1]}: a revoke by failing to play a faced card moves no "
                                 "trick (law 64B3)."))
             continue
         if key in charged:
@@ -110,6 +115,23 @@ def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[
         moved.update(counted)
         out.append(Transfer(r, len(counted), to, counted, why))
     return out
+
+
+def played_on(revokes: Sequence[Revoke], penalties: Sequence[PenaltyCard], seat: Seat, card: Card,
+              trick: int) -> None:
+    """``seat`` plays ``card`` to ``trick``: a penalty card of his, lying on the table, is played there; and
+    a card of a suit he revoked in earlier that was no penalty card then proves he held it concealed, so
+    such a revoke was not only a failure to play a faced card (no longer ``faced``, law 64B3). Why here: at
+    a table that does not know his hand a revoke is seen at the card by his penalty card alone (law 50),
+    and only his later cards tell whether he held more of the suit.
+    """
+    for p in penalties:
+        if p.played is None and (p.seat, p.card) == (seat, card):
+            p.played = trick
+    for r in revokes:
+        if r.faced and r.seat == seat and r.suit == card.suit and r.trick < trick and not any(
+                (p.seat, p.card) == (seat, card) and p.lay_at(r.trick) for p in penalties):
+            r.faced = False
 
 
 def proven(tricks: Sequence[Trick], seats: Sequence[Seat], penalties: Sequence[PenaltyCard] = ()) -> list[Revoke]:

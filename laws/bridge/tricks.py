@@ -4,10 +4,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from laws.cards import RANKS, Card, Seat, Side, clockwise_from
+from laws.cards import RANK_NAMES, RANKS, SUIT_NAMES, SUITS, Card, Seat, Side, clockwise_from
 
 RANK_VALUE = {r: len(RANKS) - i for i, r in enumerate(RANKS)}   # A=13 … 2=1
 
@@ -139,6 +140,26 @@ class PenaltyCard:
     def lay_at(self, trick: int) -> bool:
         """Whether it lay on the table, a penalty card, when its player played to ``trick``."""
         return self.since <= trick and (self.played is None or self.played > trick)
+
+
+def penalty_card_words(cards: Sequence[Card]) -> str:
+    """A player's penalty cards in words, the noun counted: "his penalty card, the ten of diamonds", "his
+    penalty cards, the ten and the four of diamonds". Every sentence that names penalty cards takes it from
+    here, so a single card is never called "penalty cards".
+
+    Raises:
+        ValueError: no card is given (a sentence about no penalty card is a bug).
+    """
+    if not cards:
+        raise ValueError("penalty_card_words needs at least one card")
+    ordered = sorted(cards, key=lambda c: (SUITS.index(c.suit), -RANK_VALUE[c.rank]))
+    if len({c.suit for c in ordered}) == 1:
+        names = [f"the {RANK_NAMES[c.rank]}" for c in ordered]
+        names[-1] += f" of {SUIT_NAMES[ordered[0].suit]}"
+    else:
+        names = [f"the {c.name}" for c in ordered]
+    which = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"his penalty card{'' if len(cards) == 1 else 's'}, {which}"
 
 
 class ClaimStatus(StrEnum):

@@ -1,6 +1,7 @@
 """Contract Bridge, the play as it is played (docs/laws.md ``BP-41`` to ``BP-67``): each ``card_played`` judged by
 the play model (``laws.bridge.play``), tricks formed and won, revokes seen at the card when the deal is
-known, and the cards played out of turn ruled with the law and its options.
+known or a penalty card of the suit led lies on the table (law 50), and the cards played out of turn ruled
+with the law and its options.
 
 What each does here (the model's reading of the 2017 laws; docs/events.md says the same):
 
@@ -24,7 +25,7 @@ What each does here (the model's reading of the 2017 laws; docs/events.md says t
 from __future__ import annotations
 
 from laws.bridge.play import Play
-from laws.bridge.tricks import PlayIrregularity, PlayVerdict, RevokeStatus
+from laws.bridge.tricks import PlayIrregularity, PlayVerdict, RevokeStatus, penalty_card_words
 from laws.bridge.verdicts import name
 from laws.cards import SUIT_NAMES, Seat
 from laws.events import (
@@ -205,18 +206,23 @@ def register(reg: Registry) -> None:
 
     @reg.clause("BP-61", "revoke (Duplicate Bridge law 61)", "card_played", "accept")
     def revoke(c: Clause, s: TableState, e: CardPlayed | IrregularityAccepted) -> list[Ruling]:
-        """A failure to follow suit while able, seen at the card when the hands are known."""
+        """A failure to follow suit while able, seen at the card when the table knows the player held the
+        suit: his hand is known, or his penalty card of it lies on the table (law 50: it is played at the
+        first legal opportunity), whoever knows the hand."""
         h = bh.hand(s)
         if h is None or h.play is None:
             return []
         out = []
         for r in h.play.revokes[h.noted:]:
+            lying = [card for seat, card in h.play.penalty_cards if seat == r.seat and card.suit == r.suit]
+            why = (f"{penalty_card_words(lying)}, lay on the table, to be played at the first legal opportunity "
+                   "(law 50)" if lying else f"holding {SUIT_NAMES[r.suit]}")
+            extra = {"card": r.card.code, "suit": r.suit, "trick": r.trick, "by_dummy": r.by_dummy,
+                     "options": ["correct"]} | ({"penalty_cards": [c.code for c in lying]} if lying else {})
             out.append(bh.rule(c.id, f"{h.code}, law 61", Remedy.ATTENTION, f"{name(r.seat)} played the "
                                f"{r.card.name} to a {SUIT_NAMES[r.suit][:-1]} lead in trick {r.trick} while "
-                               f"holding {SUIT_NAMES[r.suit]}: a revoke. It must be corrected (a card of "
-                               f"{SUIT_NAMES[r.suit]} instead) before it is established.", seat=r.seat,
-                               extra={"card": r.card.code, "suit": r.suit, "trick": r.trick,
-                                      "by_dummy": r.by_dummy, "options": ["correct"]}))
+                               f"{why}: a revoke. It must be corrected (a card of {SUIT_NAMES[r.suit]} instead) "
+                               "before it is established.", seat=r.seat, extra=extra))
         h.noted = len(h.play.revokes)
         return out
 

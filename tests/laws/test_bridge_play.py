@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from laws import snapshot
 from laws.bridge.pbn import play_lines
 from laws.bridge.play import Play
-from laws.bridge.revokes import transfers
+from laws.bridge.revokes import proven, transfers
 from laws.bridge.tricks import (
     ClaimStatus,
     PenaltyCard,
@@ -28,6 +28,7 @@ from laws.bridge.tricks import (
     Revoke,
     RevokeStatus,
     Trick,
+    penalty_card_words,
     trick_winner,
 )
 from laws.cards import Card, Seat, Side
@@ -550,6 +551,19 @@ def test_BP_64_a_revoke_by_failing_to_play_a_penalty_card_moves_no_trick() -> No
     p.agree_claim()
     [t] = p.rectification()
     assert (t.tricks, t.counted) == (0, ()) and "law 64B3" in t.reason
+    assert t.reason == ("East did not play his penalty card, the ten of diamonds, which lay faced on the table, "
+                        "and held no other diamond: a revoke by failing to play a faced card moves no trick "
+                        "(law 64B3).")
+
+
+def test_penalty_cards_are_counted_in_words_one_way() -> None:
+    """One card is "his penalty card", never "penalty cards"; two or more are named in rank order."""
+    assert penalty_card_words([C("TD")]) == "his penalty card, the ten of diamonds"
+    assert penalty_card_words([C("4D"), C("TD")]) == "his penalty cards, the ten and the four of diamonds"
+    assert penalty_card_words([C("2D"), C("AS"), C("TD")]) == ("his penalty cards, the ace of spades, the ten of "
+                                                              "diamonds and the two of diamonds")
+    with pytest.raises(ValueError):
+        penalty_card_words([])
 
 
 def test_BP_64_a_revoke_holding_the_suit_in_hand_still_moves_a_trick() -> None:
@@ -569,22 +583,65 @@ def test_BP_64_a_revoke_holding_the_suit_in_hand_still_moves_a_trick() -> None:
     assert t.tricks == 1
 
 
-def test_BP_64_a_revoke_found_in_the_tricks_knows_which_cards_lay_there_as_penalty_cards() -> None:
-    """Law 64B3 for a revoke the table could not see at the card (hands unknown) and finds in the tricks:
-    East's ten of diamonds lay on the table as a penalty card from trick 1 to trick 3, when he played it,
-    so his discard on the diamond lead of trick 2 was a failure to play it (faced). With East's ace of
-    spades a penalty card and a concealed spade played later, his revoke in spades was not only that."""
+def test_BP_61_a_penalty_card_of_the_suit_led_not_played_is_a_revoke_seen_at_the_card() -> None:
+    """Law 50 (a penalty card is played at the first legal opportunity) with law 61: the table does not know
+    East's hand, but his ten of diamonds lies on the table as a penalty card, so he holds a diamond and his
+    club on North's diamond lead is a revoke, seen at the card (it used to be found only by a ``revoke``
+    demand after play), made by failing to play a faced card (64B3): the tricks show no other diamond of his.
+    With East's ace of spades a penalty card his club on the spade lead is one too, until he plays a spade
+    that lay in his hand: then it was not only that. A defender's card at his right-hand opponent's turn
+    that would revoke so cannot be played legally at his own turn (57D): a penalty card."""
     p = schiphol(hands=False)
     p.withdraw(E, C("TD"))                                  # his lead out of turn, taken back
+    tricks(p, TRICK_1, "N:AD")
+    assert p.judge(E, C("6C")).kind is P.REVOKE and p.judge(E, C("TD")).legal and p.judge(E, C("9D")).legal
+    tricks(p, "E:6C S:3D W:2D", "N:KD E:TD S:2H W:4D")
+    [r] = p.revokes
+    assert (r.seat, r.trick, r.suit, r.faced, r.status) == (E, 2, "D", True, RevokeStatus.ESTABLISHED)
+    assert p.penalties == [PenaltyCard(E, C("TD"), 1, played=3)] and p.find_revokes(Side.EW) == []
+    q = schiphol(hands=False)
+    q.withdraw(E, C("AS"))
+    tricks(q, "W:KS")
+    assert q.judge(E, C("6C")).penalty_card                 # at North's turn: it could not follow at his
+    tricks(q, "N:3H E:6C S:3S")
+    assert [(r.seat, r.trick, r.faced) for r in q.revokes] == [(E, 1, True)]
+    tricks(q, "N:6H E:5H S:7H W:TH", "W:QS N:2C E:4S S:7S")
+    assert [(r.seat, r.trick, r.faced) for r in q.revokes] == [(E, 1, False)]   # the four was in his hand
+
+
+def test_BP_64_a_revoke_found_in_the_tricks_knows_which_cards_lay_there_as_penalty_cards() -> None:
+    """Law 64B3 for a revoke found in the trick record (``revokes.proven``, law 66D): East's ten of diamonds
+    lay on the table as a penalty card from trick 1 to trick 3, when he played it, so his discard on the
+    diamond lead of trick 2 was a failure to play it (faced). With East's ace of spades a penalty card and
+    a concealed spade played later, his revoke in spades was not only that."""
+    p = schiphol(hands=False)
+    p.withdraw(E, C("TD"))
     tricks(p, TRICK_1, "N:AD E:6C S:3D W:2D", "N:KD E:TD S:2H W:4D")
-    assert p.penalties == [PenaltyCard(E, C("TD"), 1, played=3)] and p.penalty_cards == []
-    [r] = p.find_revokes(Side.EW)
+    [r] = proven(p.tricks, [E], p.penalties)
     assert (r.seat, r.trick, r.suit, r.faced) == (E, 2, "D", True)
     q = schiphol(hands=False)
     q.withdraw(E, C("AS"))
     tricks(q, "W:KS N:3H E:6C S:3S", "N:6H E:5H S:7H W:TH", "W:QS N:2C E:4S S:7S")
-    [r] = q.find_revokes(Side.EW)
+    [r] = proven(q.tricks, [E], q.penalties)
     assert (r.seat, r.trick, r.suit, r.faced) == (E, 1, "S", False)   # the four of spades was in his hand
+
+
+def test_BP_62_a_revoke_corrected_with_the_penalty_card_plays_it() -> None:
+    """East's only diamond, the ten, is a penalty card; he revokes on the diamond lead and corrects with the
+    ten: it is played to the trick, so it no longer lies on the table, and his revoking card becomes the
+    penalty card. The same with East's hand unknown, where the ten on the table is the card the table knows
+    he may correct with (a card already played is refused)."""
+    for hands in (True, False):
+        p = schiphol(hands=hands)
+        p.withdraw(E, C("TD"))
+        tricks(p, TRICK_1, "N:AD E:5S")
+        with pytest.raises(PlayError):
+            p.correct(E, C("AD"))                           # North's, played
+        p.correct(E, C("TD"))
+        assert p.current.cards[E] == C("TD") and p.penalty_cards == [(E, C("5S"))], hands
+        assert p.penalties == [PenaltyCard(E, C("TD"), 1, played=2), PenaltyCard(E, C("5S"), 3)]
+        tricks(p, "S:3D W:2D", "N:KD")
+        assert p.judge(E, C("6C")).legal                    # no penalty diamond lies there any more
 
 
 def test_penalty_cards_keep_the_tricks_they_lay_on_the_table_for() -> None:

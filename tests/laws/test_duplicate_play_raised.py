@@ -26,7 +26,7 @@ from laws.events import (
     SurplusCardFound,
     TricksClaimed,
 )
-from laws.rulings import Remedy
+from laws.rulings import Remedy, Ruling
 from laws.scoring.duplicate import board_score
 from tests.laws.bridge_table import MIXED, Cards, calls, feed, play_out, said
 
@@ -109,45 +109,63 @@ def test_finding_4_a_revoke_alleged_during_play_is_established_and_rectified_whe
     assert score.extra["tricks"] == 9 + 1
 
 
-def east_fails_to_play_a_penalty_card(penalty_before: bool) -> LawEngine:
+def east_fails_to_play_a_penalty_card(penalty_before: bool) -> tuple[LawEngine, list[Ruling]]:
     """East's ten of diamonds, his only diamond, becomes a penalty card (his lead out of turn taken back):
     before trick 1 (``penalty_before``) or at trick 3. Trick 1: West's king of spades, East follows. Trick 2:
-    West's two of diamonds, North's ace, East the six of clubs (a revoke the table cannot see: it does not
-    know East's hand), South the three. Trick 3: North's king of diamonds, East the ten (which proves the
-    revoke), South ruffs. Then ten tricks of legal cards."""
+    West's two of diamonds, North's ace, East the six of clubs (a revoke; the table does not know East's
+    hand), South the three. Trick 3: North's king of diamonds, East the ten (which proves the revoke), South
+    ruffs. Then ten tricks of legal cards. Returns the engine and the rulings from trick 2's club on."""
     eng = physical_board()
     td = Card.parse("TD")
     if penalty_before:
         feed(eng, P(E, "TD"), CardWithdrawn(E, td))
-    feed(eng, P(W, "KS"), P(N, "2C"), P(E, "4S"), P(S, "3S"), P(W, "2D"), P(N, "AD"), P(E, "6C"), P(S, "3D"))
+    feed(eng, P(W, "KS"), P(N, "2C"), P(E, "4S"), P(S, "3S"), P(W, "2D"), P(N, "AD"))
+    out = feed(eng, P(E, "6C"), P(S, "3D"))
     if not penalty_before:
-        feed(eng, P(E, "TD"), CardWithdrawn(E, td))          # North's lead: East's out of turn
-    feed(eng, P(N, "KD"), P(E, "TD"), P(S, "2H"), P(W, "4D"))
-    play_out(eng, MIXED, random.Random(1), tricks=10)
-    assert play(eng).ended and play(eng).revokes == [] and play(eng).penalty_cards == []
-    return eng
+        out += feed(eng, P(E, "TD"), CardWithdrawn(E, td))    # North's lead: East's out of turn
+    out += feed(eng, P(N, "KD"), P(E, "TD"), P(S, "2H"), P(W, "4D"))
+    out += play_out(eng, MIXED, random.Random(1), tricks=10)
+    assert play(eng).ended and play(eng).penalty_cards == []
+    return eng, out
 
 
-def test_64B3_a_revoke_found_after_play_that_failed_to_play_a_penalty_card_moves_no_trick() -> None:
-    """Law 64B3 (docs/laws.md ``BP-64``): East's only diamond lay on the table as a penalty card when he
-    discarded on the diamond lead, so his revoke, found in the tricks after play, moves no trick and the
-    score stands. The trick record alone shows a revoke in trick 2 and the ten played in trick 3; only
-    when the ten became a penalty card tells the two cases apart."""
-    eng = east_fails_to_play_a_penalty_card(penalty_before=True)
-    ns = play(eng).won[Side.NS]
-    rulings = feed(eng, DemandMade(S, "revoke"))
-    assert said(rulings) == [("attention", "BP-63"), ("attention", "BP-64"), ("score", "DB-77")]
-    found, none, score = rulings
-    assert (found.seat, found.extra["card"], found.extra["trick"]) == (E, "6C", 2)
-    assert (none.extra["tricks"], none.extra["counted"]) == (0, [])
-    assert "law 64B3" in none.reason and "penalty card" in none.reason
-    assert score.extra["tricks"] == ns
+def test_50_a_penalty_card_of_the_suit_led_not_played_is_a_revoke_seen_at_the_card() -> None:
+    """Law 50 (a penalty card is played at the first legal opportunity) and law 61 at a physical board: the
+    table does not know East's hand, but his ten of diamonds lies on the table, so his club on the diamond
+    lead is a revoke the table sees at the card (``BP-61``, naming the penalty card), established when he
+    plays to trick 3 (``BP-63``) and, a failure to play a faced card, moving no trick when play ends (law
+    64B3, ``BP-64``): the score stands. It used to be found only by a ``revoke`` demand after play; that
+    demand now finds nothing more."""
+    eng, out = east_fails_to_play_a_penalty_card(penalty_before=True)
+    assert [(r.remedy.value, r.clause, r.seat) for r in out if r.clause.startswith("BP-6")] == [
+        ("attention", "BP-61", E), ("attention", "BP-63", E), ("attention", "BP-64", E)]
+    [seen] = [r for r in out if r.clause == "BP-61"]
+    assert (seen.extra["card"], seen.extra["suit"], seen.extra["trick"], seen.extra["penalty_cards"]) == (
+        "6C", "D", 2, ["TD"])
+    assert "his penalty card, the ten of diamonds, lay on the table" in seen.reason and "law 50" in seen.reason
+    [none] = [r for r in out if r.clause == "BP-64"]
+    assert (none.extra["tricks"], none.extra["counted"]) == (0, []) and "law 64B3" in none.reason
+    [score] = [r for r in out if r.clause == "DB-77"]
+    assert score.extra["tricks"] == play(eng).won[Side.NS]
+    assert said(feed(eng, DemandMade(S, "revoke"))) == [("attention", "BP-64")]   # found: [], nothing moves
+
+
+def test_50_a_revoke_on_a_penalty_card_is_corrected_with_it_at_a_physical_board() -> None:
+    """The same revoke, noticed at once: East corrects it with his penalty card (``BP-62``); the ten is played
+    to trick 2 and his club becomes a penalty card, so no revoke is left to rectify."""
+    eng = physical_board()
+    feed(eng, P(E, "TD"), CardWithdrawn(E, Card.parse("TD")))
+    feed(eng, P(W, "KS"), P(N, "2C"), P(E, "4S"), P(S, "3S"), P(W, "2D"), P(N, "AD"), P(E, "6C"))
+    [r] = feed(eng, RevokeCorrected(E, Card.parse("TD")))
+    assert (r.remedy.value, r.clause, r.extra["penalty_card"], r.extra["card"]) == ("penalty", "BP-62", "6C", "TD")
+    assert play(eng).current.cards[E] == Card.parse("TD") and play(eng).penalty_cards == [(E, Card.parse("6C"))]
 
 
 def test_64B3_a_card_that_became_a_penalty_card_only_after_the_revoke_does_not_stop_the_transfer() -> None:
     """The same cards, but East's ten of diamonds was still in his hand at trick 2 (it became a penalty
     card at trick 3): a revoke of a concealed card, so one trick East-West won at or after it moves."""
-    eng = east_fails_to_play_a_penalty_card(penalty_before=False)
+    eng, _ = east_fails_to_play_a_penalty_card(penalty_before=False)
+    assert play(eng).revokes == []                          # nothing lay on the table at trick 2
     ns = play(eng).won[Side.NS]
     rulings = feed(eng, DemandMade(S, "revoke"))
     assert said(rulings) == [("attention", "BP-63"), ("penalty", "BP-64"), ("score", "DB-77")]
