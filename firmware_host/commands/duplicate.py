@@ -6,7 +6,8 @@
   roster copied to ``DIR/roster.csv``, each pair named in ``--players`` journaled); prints the movement,
   the session's commitment to the boards it plays and, when the file holds more boards, the file's, each
   labelled (either may be published; a table may pin either), and each club table's page address. Then run it live with
-  ``cardtable club dashboard --session DIR``.
+  ``cardtable club dashboard --session DIR``. A file whose boards' hashes would make a table's seating
+  too big for the club broker's packet is refused (``_check_seating_fits``).
 * ``show --session DIR``: the session as it stands (progress, then every traveller and the ranking).
 * ``export --session DIR (--format pbn|usebio|html --out FILE | --site DIR) [--force] [--club-id N]``: the
   results as one file, or the folder a club puts on its website; an existing file is replaced only with
@@ -24,11 +25,16 @@ no traceback.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware_host.commands.guard import Refused as _Refused
 from firmware_host.commands.guard import guarded
+
+if TYPE_CHECKING:
+    from laws.duplicate.deal import Board
+    from laws.session.duplicate.spec import SessionSetup
 
 METHODS = ("matchpoints", "matchpoints-half", "butler", "cross-imps")
 
@@ -180,6 +186,7 @@ def _open(args: argparse.Namespace) -> int:
     setup = SessionSetup(args.name, date, args.club, spec, args.pairs, played, Method(args.method),
                          args.section, default_tables(movement.tables), {}, secrets.token_hex(16),
                          file_part(played, boards) if played else None)
+    _check_seating_fits(args.hand_records, boards, setup)
     session = Session.create(args.dir, setup, analyse=False)
     desk = SessionDesk(session)
     if roster is not None:
@@ -198,6 +205,37 @@ def _open(args: argparse.Namespace) -> int:
     print(f"session in {session.journal.path}; run it with: cardtable club dashboard ... --session {args.dir}")
     session.close()
     return 0
+
+
+def _check_seating_fits(file: str, in_file: Sequence[Board], setup: SessionSetup) -> None:
+    """Refuse a session whose seatings a club broker could not carry: each carries a hash of every board
+    of the hand records file (so a table pinned to the file's commitment can check its records), and a
+    seating over the broker's packet limit is refused by it, so the tables would never get their records
+    (``docs/mqtt.md``, "Hand records sent to the tables"). Nothing is made."""
+    from dataclasses import replace
+
+    from firmware_host.session.duplicate_session import largest_seating
+    from firmware_host.wire.duplicate import SEATING_MOST, SEATING_REST
+    from laws.session.duplicate.state import SessionState
+
+    room = SEATING_MOST - SEATING_REST
+    most = largest_seating(SessionState.start(setup))
+    if most <= room:
+        return
+    limit = (f"the largest would be {most + SEATING_REST:,} bytes ({SEATING_REST:,} of them kept for its answers "
+             f"and players), over the {SEATING_MOST:,} a club broker's 64 KiB packet lets the session send a table "
+             "(docs/mqtt.md)")
+    played = len(setup.boards)
+    if setup.file is None or largest_seating(SessionState.start(replace(setup, file=None))) > room:
+        raise _Refused(f"--hand-records {file}: the {played} boards the session plays are too many for a table's "
+                       f"seating, which carries a hash of each and the records of its round: {limit}; play fewer "
+                       "boards a round or fewer rounds")
+    # each board left out of the file takes its index entry ('[12,"<64 hex>"],') out of every seating
+    entry = len(f'[{min(b.number for b in in_file)},"{"0" * 64}"],')
+    fits = len(in_file) - -(-(most - room) // entry)
+    raise _Refused(f"--hand-records {file}: {len(in_file)} boards are too many to send the tables (the session "
+                   f"plays {played}): each table's seating carries a hash of every board of the file: {limit}; "
+                   f"give a file of at most {fits} boards (those the session plays and fewer others)")
 
 
 SHOW_REFUSALS = 10   # refusals ``duplicate show`` prints, the latest

@@ -74,11 +74,11 @@ from laws.duplicate.movement import next_moves
 from laws.scoring import Pair, ScoredBoard, SessionResult, Tally, rank_tallies, score_boards, score_session
 from laws.scoring.session import NO_TALLY
 from laws.session.duplicate.duplicate_kind import DUPLICATE
-from laws.session.duplicate.spec import SessionSetup
+from laws.session.duplicate.spec import SessionSetup, label
 from laws.session.duplicate.state import SessionState, progress
 
 __all__ = ["PART", "REFUSALS_KEPT", "SESSION_FILE", "Outcome", "Session", "SessionDesk", "SessionFileError",
-           "session_path", "table_parts"]
+           "largest_seating", "session_path", "table_parts"]
 
 log = logging.getLogger(__name__)
 
@@ -239,6 +239,35 @@ def table_parts(st: SessionState, row: dict[str, Any], cache: dict[tuple[Any, ..
             "players": players_part({side: st.players_in(row[side], row["round"]) for side in ("ns", "ew")
                                      if row[side]}),
             "next": cache[next_key]}
+
+
+def largest_seating(st: SessionState) -> int:
+    """The bytes of the largest seating the session can send a table, as :meth:`SessionDesk.publish_all`
+    sends it, less what grows in play (its answers, players and boards to replay: ``SEATING_REST`` keeps
+    room for them): every seating of the movement, to a table whose id is the longest, called at the last
+    round with the longest message number. The index of every board of the hand records file rides in
+    each (``hand_records``), so a big file makes every seating big; ``duplicate open`` refuses a session
+    whose seating would not fit a club broker's packet (``SEATING_MOST``), which the table would never
+    get (``docs/mqtt.md``, "Hand records sent to the tables")."""
+    table, rounds = "t" * 64, st.movement.rounds
+    page = PAGE.format(table=table, key="k" * 20)
+    records: dict[tuple[Any, ...], int] = {}
+    most = 0
+    for s in st.movement.seatings:
+        boards = list(st.movement.boards_of(s.group)) if s.played else []
+        row = {"table": s.table, "round": s.round, "ns": label(s.ns), "ew": label(s.ew), "boards": boards,
+               "left": boards, "sit_out": not s.played}
+        parts = table_parts(st, row, {})
+        key = tuple(boards)
+        if key not in records:   # the index is the same in every seating: measured once a round's boards
+            records[key] = len(json.dumps({"hand_records": parts.pop("hand_records")}, separators=(",", ":")))
+        else:
+            parts.pop("hand_records")
+        rest = seating_message(table, st.setup.section, row, called=rounds, rounds=rounds, records=st.fingerprints,
+                               page=page, answers=[], seq=2**62, t=9_999_999_999.999, extra=parts)
+        # {"hand_records":...} and {...the rest} joined as one object: their braces become one comma
+        most = max(most, records[key] + len(json.dumps(rest, separators=(",", ":"))) - 1)
+    return most
 
 
 class SessionDesk:

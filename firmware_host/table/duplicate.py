@@ -30,7 +30,9 @@ the round, the pairs and the round's boards, from the club's session (``docs/mqt
   (the engine's ``DB-14``) is finished with the cards in their pockets marked placed once the shoe reports
   a pack in its well again (the missing cards found); a board voided (``DB-6``, the wrong board ``DB-15``)
   while the shoe deals it is stopped (ABORT), and dealt again from empty pockets with the next pack; a
-  board abandoned while the shoe deals it is stopped the same way before the next board is dealt.
+  board abandoned while the shoe deals it is stopped the same way before the next board is dealt. A
+  table killed before that ABORT left sends it when it starts again (its journal's last deal void and not
+  ended), once the link has caught up and unless the journal holds the shoe's end of that deal.
 
 Its state lives in the journal (the engine's board, the results confirmed, the last seating), so a
 restarted table carries on at the same step: :meth:`DuplicateProcedure.resume` after the controller is
@@ -140,6 +142,7 @@ class DuplicateProcedure:
         self.stuck: tuple[Any, ...] | None = None        # what the engine refused, and the table as it was then
         self.sent: tuple[int, int, int] | None = None   # (board, deals started, cards placed) DEAL_BOARD was for
         self.aborted = 0                                 # the deal number an ABORT was sent for
+        self.unstopped = 0                               # a void deal a restart found the shoe may be dealing
         self.refused: set[tuple[int, int]] = set()       # (round, board) the table will not place
         self.commitment = commitment                     # pinned by the configuration
         self.session_commitment = ""                     # the one the session's round message names
@@ -245,8 +248,12 @@ class DuplicateProcedure:
             self.seating = self.last_seating()
         state = self.ctl.engine.state
         b = board_of(state)
-        if b is not None and b.how == "shoe" and state.phase is Phase.DEALING and state.deal is not None:
-            self.sent = (b.number, state.deals_started, len(state.deal.dealt))   # the shoe is dealing it
+        d = state.deal
+        if b is not None and b.how == "shoe" and state.phase is Phase.DEALING and d is not None:
+            self.sent = (b.number, state.deals_started, len(d.dealt))   # the shoe is dealing it
+        elif self.how == "shoe" and d is not None and d.void and not d.ended:
+            # killed between the void and its ABORT (or before the shoe said it stopped): stop it now
+            self.unstopped = d.number
         self.step()
 
     def next_board(self) -> int | None:
@@ -372,6 +379,29 @@ class DuplicateProcedure:
         if self.sent is not None and self.sent[1] in (d.number - 1, d.number):
             self.aborted = d.number
             self.link.send(m.Abort())
+        elif self.unstopped == d.number and getattr(self.link, "caught_up", True):
+            # after a restart, once the journal holds all the shoe sent while the table was down: if the
+            # shoe said it finished the deal (its deal_end or board_short, journaled though the engine
+            # ignored it) it is idle, and a deal it began since would be the journal's deal, not this one
+            self.unstopped = 0
+            if not self._shoe_finished_last_deal():
+                self.aborted = d.number
+                self.link.send(m.Abort())
+                log.info("the shoe stopped: deal %d was void when the table stopped, and the shoe had not "
+                         "said it finished it", d.number)
+
+    def _shoe_finished_last_deal(self) -> bool:
+        """Whether the journal holds the end of the last deal it holds the start of: a ``deal_end`` or
+        ``board_short`` row after the last ``deal_start`` (the shoe's, or the table's own for a shoe that
+        restarted mid-board). Rows of events the engine ignored count: a void deal's end is one."""
+        finished = False
+        for row in self.ctl.journal.rows():
+            kind = row.body.get("type") if row.kind == "event" else None
+            if kind == "deal_start":
+                finished = False
+            elif kind in ("deal_end", "board_short"):
+                finished = True
+        return finished
 
     def _deal(self, b: BoardAtTable) -> None:
         from firmware_host.shoe.boards import board_id_of, deal_board

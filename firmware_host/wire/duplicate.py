@@ -43,7 +43,7 @@ from laws.duplicate.deal import Board
 from laws.duplicate.movement import Move, move_dicts, move_words
 
 __all__ = ["ANSWERS_KEPT", "FINGERPRINT", "MAX_PAYLOAD", "ROUND_TOPIC", "SEATS", "SESSION_PREFIX", "LinkError",
-           "board_topic", "hand_records_part", "next_part", "parse_players", "parse_result",
+           "SEATING_MOST", "SEATING_REST", "board_topic", "hand_records_part", "next_part", "parse_players", "parse_result",
            "parse_session_message", "players_body", "players_part", "result_body", "round_message",
            "seating_message", "seating_topic"]
 
@@ -144,6 +144,24 @@ def hand_records_part(boards: Sequence[Board], index: Sequence[tuple[int, str]],
     if file:
         out["file"] = {"commitment": file["commitment"], "others": [[n, h] for n, h in file["others"]]}
     return out
+
+
+#: the largest packet a club's broker takes (``max_packet_size 65536``: docs/mqtt.md, "The broker"); a
+#: bigger one is refused and its sender disconnected, so a table's seating must fit in one
+BROKER_PACKET = 65536
+#: a PUBLISH packet's bytes beside its topic and payload, at most: the fixed header (a byte and a length
+#: of up to 4; Mosquitto 2.0 counts only the byte, another broker may count all 5), the topic's length
+#: (2), the packet id (2: QoS 1) and MQTT 5's properties length (1: the session sends no property)
+PUBLISH_OVERHEAD = 5 + 2 + 2 + 1
+#: the largest seating a session can send any table: the packet less the topic of a table whose id is
+#: the longest (64 characters, ``topics.TABLE_ID``) and the overhead; 65,438 bytes
+SEATING_MOST = BROKER_PACKET - PUBLISH_OVERHEAD - len(TOPICS.seating("t" * 64))
+#: room kept in a seating for what grows as the session is played: its 16 answers with their reasons,
+#: the players' names and the boards to replay (``ANSWERS_KEPT``); all of them at their longest are some
+#: 10 KB (``tests/duplicate/test_seating_size.py``). The rest (the round, its boards and their records, the
+#: index of every board, the next moves) is known when the session is opened, and measured then
+#: (``session.duplicate_session.largest_seating``)
+SEATING_REST = 16384
 
 
 def players_part(players: Mapping[str, Sequence[Mapping[str, str]]]) -> dict[str, list[dict[str, str]]]:

@@ -160,6 +160,117 @@ def test_a_board_abandoned_while_the_shoe_deals_it_stops_the_shoe_before_the_nex
     j.close()
 
 
+class DyingLink(FakeLink):
+    """A link whose host dies once ``dead`` is set: whatever it is asked to send after that never leaves
+    (the journal holds what was committed before, as after kill -9)."""
+
+    dead = False
+
+    def send(self, cmd: m.Command) -> m.Command:
+        if not self.dead:
+            self.sent.append(cmd)
+        return cmd
+
+
+def _voided_then_killed(tmp_path: Path, *, finished: bool) -> tuple[Feed, Path]:
+    """Board 1 dealt by the shoe, a card to the wrong pocket voiding it (DB-6), the host killed before
+    the ABORT left; ``finished``: the shoe's BOARD_FINISHED journaled before the kill."""
+    link = DyingLink()
+    ctl, proc, j = table(tmp_path / "j", RECS, SEATING, "shoe", link)
+    feed = Feed(ctl, boards=True)
+    feed(m.PackLoaded, "")
+    (cmd,) = link.sent
+    feed(lambda seq: m.BoardBegan(seq, cmd.board, cmd.board_id, cmd.seats, frozenset(), "", answers=1))
+    board = RECS[1]
+    for i, card in enumerate(PACK[:9], 1):
+        feed(m.CardOut, i, board.deal.holder(card), False, card, m.Orientation.DOWN, 90, "B7", board=1)
+    link.dead = True                              # the void is committed; the ABORT after it never goes
+    wrong = next(s for s in Seat if s is not board.deal.holder(PACK[9]))
+    feed(m.CardOut, 10, wrong, False, PACK[9], m.Orientation.DOWN, 90, "B7", board=1)
+    assert ctl.engine.state.deal is not None and ctl.engine.state.deal.void
+    if finished:
+        feed(m.BoardFinished, 1, 0, m.FinishReason.COMPLETE, 0, False, frozenset(), "B7")
+    assert [type(c).__name__ for c in link.sent] == ["DealBoard"]
+    j.close()
+    return feed, tmp_path / "j"
+
+
+def _restarted(folder: Path, seq: int, *, caught_up: bool = True) -> tuple[Any, FakeLink, Feed, Any]:
+    link = FakeLink()
+    link.caught_up = caught_up
+    ctl, proc, j = table(folder, RECS, SEATING, "shoe", link)
+    feed = Feed(ctl, boards=True)
+    feed.seq = seq                                # the shoe numbers on from where the journal stopped
+    return ctl, link, feed, j
+
+
+def test_a_table_killed_between_voiding_a_deal_and_its_abort_stops_the_shoe_when_it_starts(tmp_path: Path) -> None:
+    """docs/ordering.md, "Restart": the host died after a card in the wrong pocket voided board 1 (DB-6)
+    and before the ABORT for it went out. Restarted, it sent nothing: the shoe dealt the void board to its
+    last card (the journal says the deal is void and the shoe never said it finished). It sends ABORT as
+    it starts, once, then deals the board again from empty pockets with the next pack."""
+    old, folder = _voided_then_killed(tmp_path, finished=False)
+    ctl, link, feed, j = _restarted(folder, old.seq)
+    assert [type(c).__name__ for c in link.sent] == ["Abort"]
+    feed(m.BoardFinished, 1, 0, m.FinishReason.ABORTED, 0, False, frozenset(PACK[10:]), "B7")
+    feed(m.PackLoaded, "B7")
+    assert [type(c).__name__ for c in link.sent] == ["Abort", "DealBoard"] and link.sent[-1].board == 1
+    j.close()
+
+
+def test_a_restart_sends_no_abort_for_a_void_deal_the_shoe_said_it_finished(tmp_path: Path) -> None:
+    """The shoe's BOARD_FINISHED of the void board is in the journal (the engine ignored it, the deal being
+    void): the shoe is idle, so a restart sends it no ABORT, and the board is dealt again at the next pack."""
+    old, folder = _voided_then_killed(tmp_path, finished=True)
+    ctl, link, feed, j = _restarted(folder, old.seq)
+    assert link.sent == []
+    feed(m.PackLoaded, "B7")
+    assert [type(c).__name__ for c in link.sent] == ["DealBoard"]
+    j.close()
+
+
+def test_a_restart_waits_for_what_the_shoe_sent_meanwhile_before_it_stops_a_void_deal(tmp_path: Path) -> None:
+    """Before the link has caught up, the shoe's ring may still hold its end of the void board (it finished
+    while the host was down): the table waits for it, and then has nothing to stop."""
+    old, folder = _voided_then_killed(tmp_path, finished=False)
+    ctl, link, feed, j = _restarted(folder, old.seq, caught_up=False)
+    assert link.sent == []
+    feed(m.BoardFinished, 1, 0, m.FinishReason.COMPLETE, 0, False, frozenset(), "B7")   # caught up now
+    link.caught_up = True
+    feed(m.PackLoaded, "B7")
+    assert [type(c).__name__ for c in link.sent] == ["DealBoard"]
+    j.close()
+
+
+def test_a_table_killed_after_abandoning_a_board_its_shoe_deals_stops_the_shoe_when_it_starts(tmp_path: Path) -> None:
+    """The director entered board 1 by hand while the shoe dealt it; the table abandoned it and died before
+    the ABORT went out. Restarted, it stops the shoe first, and deals board 2 only at the next pack."""
+    link = DyingLink()
+    ctl, proc, j = table(tmp_path / "j", RECS, None, "shoe", link, source="session")
+    run(ctl, SessionInput(_session_seating((1, 2), 1)))
+    feed = Feed(ctl, boards=True)
+    feed(m.PackLoaded, "")
+    (cmd,) = link.sent
+    feed(lambda seq: m.BoardBegan(seq, cmd.board, cmd.board_id, cmd.seats, frozenset(), "", answers=1))
+    for i, card in enumerate(PACK[:12], 1):
+        feed(m.CardOut, i, RECS[1].deal.holder(card), False, card, m.Orientation.DOWN, 90, "B7", board=1)
+    link.dead = True
+    run(ctl, SessionInput(_session_seating((2,), 2)))   # board 1 entered by hand meanwhile
+    while ctl.drain():
+        pass
+    assert "board_abandoned" in [b["type"] for k, b in _rows(j) if k == "event"]
+    j.close()
+    link = FakeLink()
+    ctl, proc, j = table(tmp_path / "j", RECS, None, "shoe", link, source="session")
+    assert [type(c).__name__ for c in link.sent] == ["Abort"]
+    again = Feed(ctl, boards=True)
+    again.seq = feed.seq
+    again(m.BoardFinished, 1, 0, m.FinishReason.ABORTED, 0, False, frozenset(PACK[12:]), "B7")
+    again(m.PackLoaded, "B7")
+    assert [type(c).__name__ for c in link.sent] == ["Abort", "DealBoard"] and link.sent[-1].board == 2
+    j.close()
+
+
 def _hello(boot: int) -> m.Hello:
     return m.Hello(0, 1, 2, boot, 0, 0x7F, 128, "audit", "1.2.0")
 

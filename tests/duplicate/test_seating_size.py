@@ -1,0 +1,145 @@
+"""A table's seating must fit the club broker's packet (``max_packet_size 65536``): it carries a hash of
+every board of the hand records file (``hand_records.index`` and ``file.others``), and a pairs session put
+no bound on the file, so a big file made a seating the broker refuses: the session's client is dropped,
+and the table never gets its records. ``duplicate open`` now measures the largest seating the session can
+send and refuses a file whose seatings would not fit (docs/mqtt.md, "Hand records sent to the tables")."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+from firmware_host.duplicate.handrecords.handfiles import write_hand_records
+from firmware_host.duplicate.handrecords.newdeals import new_boards
+from firmware_host.session.duplicate_session import PAGE, Session, SessionDesk, table_parts
+from firmware_host.wire.duplicate import ANSWERS_KEPT, seating_message
+from firmware_host.wire.topics import TOPICS
+from laws.duplicate.deal import file_part
+from laws.session.duplicate.state import SessionState, progress
+
+from .sessionkit import make_setup
+
+OPEN = ["--pairs", "8", "--movement", "mitchell", "--boards-per-round", "2"]   # boards 1-8 played
+
+
+def _file(tmp_path: Path, count: int) -> Path:
+    """A club's file of ``count`` boards whose first 8 are the session's."""
+    played = make_setup({"kind": "mitchell", "tables": 4, "boards_per_round": 2}).boards
+    seen = {b.fingerprint for b in played}
+    more = [b for b in new_boards(count - 8, 9, shuffle=random.Random(7).shuffle) if b.fingerprint not in seen]
+    path = tmp_path / f"set{count}.pbn"
+    write_hand_records(path, [*played, *more])
+    return path
+
+
+def test_open_refuses_a_file_whose_seatings_a_club_broker_would_refuse(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """700 boards: every seating carried 700 index entries (some 50 KB with the rest of the seating, past
+    what the broker leaves once answers and players come); ``open`` made the session and said nothing."""
+    path = _file(tmp_path, 700)
+    rc = main(["duplicate", "open", "--dir", str(tmp_path / "s"), "--hand-records", str(path), *OPEN])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    from firmware_host.wire.duplicate import SEATING_MOST
+
+    assert err.startswith(f"cardtable duplicate open: --hand-records {path}: 700 boards are too many to send the "
+                          "tables (the session plays 8): each table's seating carries a hash of every board of the "
+                          "file: the largest would be ")
+    assert f"over the {SEATING_MOST:,} a club broker's 64 KiB packet lets the session send a table" in err
+    fits = int(err.split("give a file of at most ")[1].split()[0])
+    assert err.count("\n") == 1 and "Traceback" not in err and not (tmp_path / "s").exists()
+    # the count it gives is one that opens
+    rc = main(["duplicate", "open", "--dir", str(tmp_path / "ok"), "--hand-records", str(_file(tmp_path, fits)), *OPEN])
+    assert rc == 0, capsys.readouterr().err
+
+
+def test_a_session_that_fits_sends_no_seating_past_what_was_measured(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """What ``open`` measures is an upper bound of what the desk sends (less the room kept for answers)."""
+    from firmware_host.session.duplicate_session import largest_seating
+    from firmware_host.wire.duplicate import SEATING_MOST, SEATING_REST
+
+    path = _file(tmp_path, 400)
+    assert main(["duplicate", "open", "--dir", str(tmp_path / "s"), "--hand-records", str(path), *OPEN]) == 0
+    capsys.readouterr()
+    session = Session.open(tmp_path / "s", analyse=False, readonly=True)
+    try:
+        most = largest_seating(session.state)
+        sizes = [len(json.dumps(m, separators=(",", ":"))) for t, m in SessionDesk(session).messages() if t != TOPICS.round]
+    finally:
+        session.close()
+    assert sizes and max(sizes) <= most <= SEATING_MOST - SEATING_REST
+    assert most > 400 * 70   # every seating holds an entry for each board of the file
+
+
+def test_the_room_kept_holds_every_growing_field_at_its_longest() -> None:
+    """``SEATING_REST`` is what a seating's answers, players and boards to replay may take in play: 16
+    answers with long reasons, four players with long non-ASCII names (six bytes a letter on the wire),
+    many boards to replay, beside a table id of 64 characters."""
+    from firmware_host.wire.duplicate import SEATING_REST
+
+    setup = make_setup({"kind": "mitchell", "tables": 4, "boards_per_round": 2})
+    st = SessionState.start(setup)
+    row = progress(st).tables[0]
+    table, why = "t" * 64, "a refusal that names a field and quotes what came, cut at 80 characters: " + "x" * 226
+    answers = [{"source": f"{table}:{2**62}", "board": 9999, "status": "refused", "why": why, "kind": "board"}
+               for _ in range(ANSWERS_KEPT)]
+    plain = seating_message(table, "A", row, called=1, rounds=7, records=st.fingerprints, page=PAGE, answers=[],
+                            seq=2**62, t=1e10, extra=table_parts(st, row, {}))
+    parts = table_parts(st, row, {})
+    parts["players"] = {side: [{"name": "\u00e9" * 60, "member": "9" * 16}] * 2 for side in ("ns", "ew")}
+    full = seating_message(table, "A", row, called=1, rounds=7, records=st.fingerprints, page=PAGE, answers=answers,
+                           seq=2**62, t=1e10, extra=parts, replay=[(r, b) for r in range(1, 31) for b in (998, 999)])
+    grown = len(json.dumps(full, separators=(",", ":"))) - len(json.dumps(plain, separators=(",", ":")))
+    assert 0 < grown <= SEATING_REST, grown
+    assert file_part(setup.boards, setup.boards) is None   # every board played: no file part to carry
+
+
+def test_the_largest_seating_reaches_a_table_through_a_club_broker(tmp_path: Path) -> None:
+    """``SEATING_MOST`` is what the broker's packet leaves on the longest table's topic: a seating of that
+    many bytes, published as the session publishes (MQTT 5, QoS 1, retained), reaches the table."""
+    import shutil
+    import threading
+
+    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
+        pytest.skip("mosquitto is not installed (Debian package mosquitto)")
+    import paho.mqtt.client as mqtt
+
+    from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
+    from firmware_host.wire.duplicate import SEATING_MOST
+
+    table = "t" * 64
+    broker = LocalBroker(tmp_path / "broker", {DASHBOARD_USER: "d-pw-1", table: "t-pw-1"})
+    broker.start()
+    got, ready = threading.Event(), threading.Event()
+    received: list[int] = []
+    clients = []
+    try:
+        reader = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=table, protocol=mqtt.MQTTv5)
+        reader.username_pw_set(table, "t-pw-1")
+        reader.on_connect = lambda c, u, f, rc, p: c.subscribe(TOPICS.seating(table), qos=1)
+        reader.on_subscribe = lambda *a: ready.set()
+        reader.on_message = lambda c, u, m: (received.append(len(m.payload)), got.set())
+        reader.connect("127.0.0.1", broker.port)
+        reader.loop_start()
+        clients.append(reader)
+        assert ready.wait(10)
+        writer = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=DASHBOARD_USER, protocol=mqtt.MQTTv5)
+        writer.username_pw_set(DASHBOARD_USER, "d-pw-1")
+        writer.connect("127.0.0.1", broker.port)
+        writer.loop_start()
+        clients.append(writer)
+        body = '{"kind":"seating","pad":"' + "x" * (SEATING_MOST - 27) + '"}'
+        assert len(body) == SEATING_MOST
+        writer.publish(TOPICS.seating(table), body, qos=1, retain=True).wait_for_publish(10)
+        assert got.wait(10), "the broker refused a seating of SEATING_MOST bytes"
+        assert received == [SEATING_MOST]
+    finally:
+        for c in clients:
+            c.loop_stop()
+            c.disconnect()
+        broker.stop()
