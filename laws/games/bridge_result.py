@@ -28,6 +28,7 @@ from laws.bridge.tricks import RevokeStatus, Transfer
 from laws.bridge.verdicts import name
 from laws.cards import Seat
 from laws.events import ClaimAnswered, ClaimRuled, PlayEnded, ResultRecorded, RevokeCorrected, TricksClaimed
+from laws.games import bridge_auction
 from laws.games import bridge_hand as bh
 from laws.games.base import Clause, Registry, side_text
 from laws.games.bridge_play import tell_established
@@ -231,9 +232,11 @@ def transfer_rulings(code: str, transfers: list[Transfer]) -> list[Ruling]:
 
 def score_args(s: TableState, e: ResultRecorded | None) -> tuple[Seat, Contract, int, Any] | None:
     """``(declarer, contract, tricks, honours)`` the rubber scorer takes for this hand: the cards' where
-    the table recorded them, the typed result's otherwise. None when the cards have already scored the
-    hand, or, at the end of play (``e`` None), when they cannot score it (no play recorded, a revoke on
-    the twelfth trick to correct). Marks the hand scored.
+    the table recorded them, the typed result's otherwise. Honours are the hands' whenever the shoe read
+    the whole deal, a typed result's included (docs/scoring.md 15: the typed ``honours`` count only when
+    the table does not know the deal; a claim the cards contradict was scored before). None when the cards
+    have already scored the hand, or, at the end of play (``e`` None), when they cannot score it (no play
+    recorded, a revoke on the twelfth trick to correct). Marks the hand scored.
 
     Raises:
         ValueError: a typed result without declarer and contract for a hand whose auction was not recorded.
@@ -247,7 +250,13 @@ def score_args(s: TableState, e: ResultRecorded | None) -> tuple[Seat, Contract,
             return None
         if e.declarer is None or e.contract is None:
             raise ValueError("a bridge result needs declarer and contract")
-        return e.declarer, parse_contract(e.contract), e.tricks, e.honours
+        contract = parse_contract(e.contract)
+        if e.honours is not None and contract.strain == "NT" and e.honours[1] != 150:
+            raise ValueError("at notrump only four aces count as honours, worth 150")
+        honours = e.honours
+        if h is not None and h.known is not None:
+            honours = bridge_auction.honours(h.known, contract.strain)
+        return e.declarer, contract, e.tricks, honours
     ended = play.ended and not twelfth_open(play)
     if e is None and not ended:
         return None

@@ -3,8 +3,9 @@
 Revokes (laws 62-71), our reading: a player revokes when he fails to follow the suit led while holding a
 card of it (the left bower counts as a trump). The revoke is established once the next trick is played
 to; the penalty is scored when play ends, before the hand's own points (law 4), and equal numbers of
-revokes by both sides cancel. A dealer who took up the trump card discarded one card we do not see, so
-a revoke by him is called only when it is certain whatever he discarded.
+revokes by both sides cancel. A dealer who took up the trump card discarded one card: once a ``discard``
+records it his hand is known like any other; while it is not seen, a revoke by him is called only when it
+is certain whatever he discarded.
 """
 
 from __future__ import annotations
@@ -104,7 +105,10 @@ def _certain_revoke(d: DealState, plays: Plays, seat: Seat, led: str, before: in
     if took_up and d.trump_card is not None:
         if d.trump_card not in played:  # the turn-up he has played is no longer in his hand
             held.append(d.trump_card)
-        need = 2  # one unknown card was discarded
+        if d.discarded is not None:  # the discard was recorded (law 86): his hand is known
+            held = [card for card in held if card != d.discarded]
+        else:
+            need = 2  # one unknown card was discarded
     return sum(1 for card in held if effective_suit(card, trump) == led) >= need
 
 

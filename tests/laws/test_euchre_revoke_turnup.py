@@ -17,7 +17,7 @@ HANDS = {  # North deals; the turn-up is the eight of hearts, which East orders 
 }
 
 
-def _dealt() -> LawEngine:
+def _dealt(hands: dict[Seat, list[str]] = HANDS) -> LawEngine:
     eng = LawEngine("euchre")
     eng.state.next_dealer = Seat.N
     events = prelude(Seat.N) + [E("deal_start", dealer="N", pack="red")]
@@ -25,7 +25,7 @@ def _dealt() -> LawEngine:
     taken = dict.fromkeys(order, 0)
     for sizes in ((2, 2, 2, 2), (3, 3, 3, 3)):  # a round of twos, then of threes (law 42)
         for seat, n in zip(order, sizes):
-            for card in HANDS[seat][taken[seat]:taken[seat] + n]:
+            for card in hands[seat][taken[seat]:taken[seat] + n]:
                 events.append(E("card_dealt", seat=seat.value, card=card))
             taken[seat] += n
     events += [E("deal_end"), E("trump_turned", card="8H"), E("trump_made", seat="E", suit="H")]
@@ -41,3 +41,18 @@ def test_a_dealer_who_played_the_turn_up_and_discarded_his_last_trump_has_not_re
     for seat, card in tricks:
         assert eng.feed(E("card_played", seat=seat, card=card)) == [], (seat, card)
     assert [r for r in eng.feed(E("play_end")) if r.remedy is Remedy.PENALTY] == []
+
+
+def test_a_dealer_whose_discard_was_recorded_revokes_holding_the_turn_up_alone() -> None:
+    """Audit i2 (an outside scorer's random rubbers): with the discard recorded (law 86) the dealer's hand
+    is known, yet a revoke needed two cards of the suit led as if the discard were unseen, so a dealer
+    whose only trump was the turn-up discarded a spade on a trump lead unpunished (law 63: three points
+    to the other side)."""
+    eng = _dealt({**HANDS, Seat.N: ["JC", "AS", "KS", "QS", "TS"]})  # North dealt no heart
+    assert eng.feed(E("discard", seat="N", card="JC")) == []  # he keeps the 8H, his only heart
+    tricks = [("E", "9H"), ("S", "7H"), ("W", "7D"), ("N", "TS"),     # North holds the 8H: a revoke
+              ("E", "KH"), ("S", "8S"), ("W", "8D"), ("N", "8H")]     # North plays to trick 2: established
+    for seat, card in tricks:
+        eng.feed(E("card_played", seat=seat, card=card))
+    penalties = [r for r in eng.feed(E("play_end")) if r.remedy is Remedy.PENALTY]
+    assert [(r.clause, r.extra["offending"], r.extra["points"]) for r in penalties] == [("EU-63", "NS", 3)]

@@ -334,6 +334,32 @@ def test_honours_from_the_hands_dealt(tmp_path: Path, capsys: pytest.CaptureFixt
     assert only(rulings, "score", "CB-rubber")["above"] == above, title
 
 
+@pytest.mark.parametrize(("title", "typed", "above"), [
+    # Audit i2: a typed result at a table whose shoe read the deal scored the typed honours, not the hands'.
+    # North holds A K Q J of spades: 100 to North-South, typed or not (docs/scoring.md 15).
+    ("no honours typed", None, {"NS": 100, "EW": 0}),
+    ("honours the cards contradict", {"side": "EW", "points": 150}, {"NS": 100, "EW": 0}),
+])
+def test_a_typed_result_takes_its_honours_from_the_hands_dealt(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], title: str, typed: Ev | None,
+        above: dict[str, int]) -> None:
+    result: Ev = {"type": "result", "declarer": "N", "contract": "4S", "tricks": 10}
+    if typed is not None:
+        result["honours"] = typed
+    rc, rulings, err = replay(tmp_path, capsys, table(HONOURS) + [result])
+    assert rc == 0, err
+    score = only(rulings, "score", "CB-rubber")
+    assert (score["below"], score["above"]) == ({"NS": 120, "EW": 0}, above), title
+
+
+def test_a_typed_100_for_honours_at_notrump_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """At notrump only the four aces count (150): a typed 100 is bad input, exit 2 naming the line."""
+    rc, _rulings, err = replay(tmp_path, capsys, table(HONOURS) + [
+        {"type": "result", "declarer": "N", "contract": "3NT", "tricks": 9, "honours": {"side": "NS", "points": 100}}])
+    assert rc == 2
+    assert err.strip().endswith(":59: at notrump only four aces count as honours, worth 150")
+
+
 @pytest.mark.parametrize(("title", "tail", "remedy", "key", "card", "trick"), [
     # East's opening lead out of turn, West then leads: East's ace is a penalty card (BP-53-56)
     ("a defender's lead taken back", plays("E:AS W:KS"), "penalty", "penalty_card", "AS", 1),
