@@ -9,6 +9,8 @@ a revoke by him is called only when it is certain whatever he discarded.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from laws.cards import Seat, Side
@@ -22,7 +24,7 @@ from laws.events import (
     PlayerLeft,
     ResultRecorded,
 )
-from laws.games.base import Clause, Registry, seat_name, set_aside_dealt, side_text
+from laws.games.base import Clause, Registry, seat_name, set_aside_dealt, side_players, side_text
 from laws.games.euchre_hands import Plays, active, effective_suit, power, tricks
 from laws.rulings import Remedy, Ruling
 from laws.state import DealState, Phase, TableState
@@ -33,7 +35,7 @@ HAND = 5
 def setup(state: TableState) -> None:
     from laws.formation import EuchreDraw, EuchreRoster
     from laws.scoring.euchre import EuchreRubber
-    state.game_state.update(score=EuchreRubber(), draw=EuchreDraw(), roster=EuchreRoster())
+    state.game_state.update(score=EuchreRubber(), draw=EuchreDraw(), roster=EuchreRoster(), vacated={})
 
 
 # -- misdeal (laws 41-45) ------------------------------------------------------------------------------
@@ -138,7 +140,8 @@ def register_forming(reg: Registry) -> None:
         from laws.formation import EuchreDraw, EuchreRoster
         roster: EuchreRoster = s.game_state["roster"]
         if roster.cut_pending:  # cutting in or out of the table (laws 15, 17)
-            pending: list[Ruling] = roster.cut(e.cuts)
+            before = list(roster.players)
+            pending: list[Ruling] = follow_roster(s, before, roster.cut(e.cuts))
             return set_aside_dealt(s, pending)
         drawing: EuchreDraw = s.game_state["draw"]
         # law 17: at a new table, those who have played at another table come after the fresh ones
@@ -163,11 +166,12 @@ def register_forming(reg: Registry) -> None:
     def roster_change(c: Clause, s: TableState, e: CandidateArrived | PlayerLeft) -> list[Ruling]:
         """Candidates declare entry before any cut; substitutes need the consent of the other three."""
         roster = s.game_state["roster"]
+        before = list(roster.players)
         if isinstance(e, CandidateArrived):
             out: list[Ruling] = roster.declare(e.name, fresh=e.fresh)
-            return out
+            return follow_roster(s, before, out)
         left: list[Ruling] = roster.leave(e.name, substitute=e.substitute, consent=e.consent)
-        return left
+        return follow_roster(s, before, left)
 
 
 def register_play(reg: Registry) -> None:
@@ -205,7 +209,8 @@ def register_play(reg: Registry) -> None:
         for side, items in by_side.items():
             for _ in items[cancel:]:
                 # law 63: five in the case of a lone hand, whichever side revoked
-                out.extend(settle(s, score.revoke(side, against_lone=d.alone_seat is not None)))
+                out.extend(settle(s, score.revoke(side, against_lone=d.alone_seat is not None,
+                                                    players=side_players(s))))
                 score = s.game_state["score"]
         return out
 
@@ -295,7 +300,7 @@ def register_play(reg: Registry) -> None:
                       f"are expected, found after the trump card was turned: the deal holds and "
                       f"{side_text(e.seat.side)} score nothing on this hand.", seat=e.seat,
                       side=e.seat.side)
-        return [head, *settle(s, score.wrong_count(e.seat.side, lone=lone))]
+        return [head, *settle(s, score.wrong_count(e.seat.side, lone=lone, players=side_players(s)))]
 
     @reg.clause("EU-5", "law 5", "trump_turned")
     def score_window(c: Clause, s: TableState, e: object) -> None:
@@ -326,7 +331,8 @@ def register_play(reg: Registry) -> None:
         if "makers" not in figures:
             raise ValueError("a euchre result needs the makers' side")
         score: EuchreRubber = s.game_state["score"]
-        return settle(s, score.record(Side(figures["makers"]), bool(figures["alone"]), int(figures["tricks"])))
+        return settle(s, score.record(Side(figures["makers"]), bool(figures["alone"]), int(figures["tricks"]),
+                                      players=side_players(s)))   # rubber_won names them
 
 
 def _shown(field: str, value: Any) -> str:
@@ -377,8 +383,41 @@ def settle(s: TableState, rulings: list[Ruling]) -> list[Ruling]:
     from laws.scoring.euchre import EuchreRubber
     if any(r.remedy is Remedy.RUBBER_WON for r in rulings):
         s.game_state["score"] = EuchreRubber()
-        rulings.extend(s.game_state["roster"].rubber_ended())
+        roster = s.game_state["roster"]
+        before = list(roster.players)
+        rulings.extend(follow_roster(s, before, roster.rubber_ended()))
     return rulings
+
+
+
+def follow_roster(s: TableState, before: Sequence[str | None], rulings: list[Ruling]) -> list[Ruling]:
+    """The seats' names follow the roster (laws 15-21), as ``before`` -> the roster's players now.
+
+    The names every ruling gives a seat (``seat_name``) and the players a ``rubber_won`` names come from
+    the table's seats, which a draw sets; a change of the roster without a draw (a substitute sitting in,
+    law 18; a candidate taking a leaver's seat or an empty one, law 19; the absent player back, or a
+    newcomer in an out-goer's seat, at the end of a rubber, law 15) left the seat with the old name, so
+    rulings named a player who had gone. Each roster place whose name changed passes its seat to the new
+    name; a seat left empty loses its name until someone takes it (the seat is kept in ``vacated``).
+    Each accepted ``entry`` for a player who now sits gets ``seat``, the seat he takes."""
+    roster = s.game_state["roster"]
+    vacated: dict[int, Seat] = s.game_state.setdefault("vacated", {})
+    moved: dict[str, Seat] = {}
+    for index, (old, new) in enumerate(zip(before, roster.players)):
+        if old == new:
+            continue
+        seat = next((st for st, name in s.players.items() if name == old), None) if old is not None \
+            else vacated.pop(index, None)
+        if seat is None:
+            continue   # no draw has seated the table: there are no seat names to follow
+        if new is None:
+            vacated[index] = seat
+            del s.players[seat]
+        else:
+            s.players[seat] = new
+            moved[new] = seat
+    return [replace(r, seat=moved[r.extra["name"]]) if r.remedy is Remedy.ENTRY and r.seat is None
+            and r.extra.get("accepted") and r.extra.get("name") in moved else r for r in rulings]
 
 
 def snapshot(state: TableState) -> dict[str, Any]:

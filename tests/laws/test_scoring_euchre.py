@@ -154,6 +154,17 @@ def test_EU_7_best_of_three_decides_even_when_points_are_level() -> None:
     assert won.extra["games_won"] == {"NS": 2, "EW": 2}
 
 
+
+def test_EU_7_a_rubber_won_names_its_players_where_known() -> None:
+    r = EuchreRubber()
+    rulings = [x for _ in range(5) for x in r.record(NS, True, 5, players={NS: ["Ann", "Bob"], EW: ["Cy", "Di"]})]
+    (won,) = _of(rulings, Remedy.RUBBER_WON)
+    assert won.extra["players"] == {"NS": ["Ann", "Bob"], "EW": ["Cy", "Di"]}
+    assert won.reason.startswith("North-South (Ann and Bob) won the rubber with 4 of 4 games")
+    (bare,) = _of(_play(EuchreRubber(), *[(NS, True, 5)] * 5), Remedy.RUBBER_WON)
+    assert "players" not in bare.extra and bare.reason.startswith("North-South won the rubber")
+
+
 # -- penalties ------------------------------------------------------------------------------------
 
 def test_EU_62_revoke_penalty_three_to_the_other_side() -> None:
