@@ -136,13 +136,18 @@ def register_forming(reg: Registry) -> None:
         The draw comes before the pack goes into the shoe: a table formed after a deal was dealt (trump
         being made, the hand played or awaiting its result) does not play the old table's hand, which is
         set aside unscored and dealt again by the new dealer, as at a rubber bridge table
-        (``set_aside_dealt``)."""
+        (``set_aside_dealt``).
+
+        A draw that forms the table while a rubber is under way ends that rubber first, unfinished
+        (``EuchreRubber.unfinished``: nobody wins it or scores for it), naming each side's players and
+        what they had: the score is theirs, and without this the new partnerships took it over by seat.
+        They start a rubber of their own from 0."""
         from laws.formation import EuchreDraw, EuchreRoster
         roster: EuchreRoster = s.game_state["roster"]
         if roster.cut_pending:  # cutting in or out of the table (laws 15, 17)
             before = list(roster.players)
             pending: list[Ruling] = follow_roster(s, before, roster.cut(e.cuts))
-            return set_aside_dealt(s, pending)
+            return _close_unfinished(s, set_aside_dealt(s, pending))
         drawing: EuchreDraw = s.game_state["draw"]
         # law 17: at a new table, those who have played at another table come after the fresh ones
         elsewhere = [cand.name for cand in roster.queue if not cand.fresh] if not roster.players else []
@@ -160,7 +165,7 @@ def register_forming(reg: Registry) -> None:
                 fresh = EuchreRoster(players)
                 fresh.queue = [c for c in roster.queue if c.name not in players]
                 s.game_state["roster"] = fresh
-        return set_aside_dealt(s, out)
+        return _close_unfinished(s, set_aside_dealt(s, out))
 
     @reg.clause("EU-16", "laws 15-21 (entry and cutting out)", "candidate", "leave")
     def roster_change(c: Clause, s: TableState, e: CandidateArrived | PlayerLeft) -> list[Ruling]:
@@ -388,6 +393,19 @@ def settle(s: TableState, rulings: list[Ruling]) -> list[Ruling]:
         rulings.extend(follow_roster(s, before, roster.rubber_ended()))
     return rulings
 
+
+def _close_unfinished(s: TableState, out: list[Ruling]) -> list[Ruling]:
+    """A draw's rulings, preceded by the unfinished rubber's ``rubber_won`` when the draw forms the table
+    while a rubber is under way (``EU-11``). A refused draw, a cut that forms nothing yet, or a draw
+    before anything of the rubber is scored closes nothing."""
+    from laws.scoring.euchre import EuchreRubber
+    score: EuchreRubber = s.game_state["score"]
+    if not score.started or score.over or not any(r.remedy is Remedy.FORMATION for r in out):
+        return out
+    closed = score.unfinished(side_players(s))   # the seats the old draw gave: the new one has not yet
+    s.game_state["score"] = EuchreRubber()
+    s.game_state["vacated"] = {}                  # the new draw names every seat
+    return closed + out
 
 
 def follow_roster(s: TableState, before: Sequence[str | None], rulings: list[Ruling]) -> list[Ruling]:

@@ -27,7 +27,11 @@ How the laws are read here (our interpretation, stated once):
   below zero. The offending side scores nothing on that hand: the next :meth:`EuchreRubber.record`
   gives it no points (see :meth:`EuchreRubber.void_hand_for`).
 * Whose score it is. A rubber's score belongs to the players who earned it, not to their seats: the
-  ``rubber_won`` names each side's players where the table knows them (``players``).
+  ``rubber_won`` names each side's players where the table knows them (``players``). A new draw while a
+  rubber is under way (laws 8-14 form a new table, whose partnerships may differ) ends it unfinished
+  (:meth:`EuchreRubber.unfinished`): the Somerset laws score a rubber only when it is won (laws 1, 7) and
+  give nothing for one left unfinished, so nobody wins it and nobody scores for it, and the new
+  partnerships start a rubber of their own from 0.
 """
 
 from __future__ import annotations
@@ -101,6 +105,10 @@ def _side_words(side: Side, named: Mapping[Side, Sequence[str]]) -> str:
     return f"{SIDE_NAMES[side]} ({' and '.join(names)})" if names else SIDE_NAMES[side]
 
 
+def _games_word(n: int) -> str:
+    return "no game" if n == 0 else "1 game" if n == 1 else f"{n} games"
+
+
 class EuchreRubber:
     """The score of one euchre rubber, fed hands and penalties one at a time."""
 
@@ -132,6 +140,11 @@ class EuchreRubber:
         if self.winner is not None:
             out[self.winner] += RUBBER_BONUS
         return out
+
+    @property
+    def started(self) -> bool:
+        """A hand or a penalty has been scored in this rubber (it is under way, or over)."""
+        return self.hands > 0 or bool(self.results) or any(self.points.values())
 
     def void_hand_for(self, side: Side) -> None:
         """Make the next :meth:`record` give ``side`` no points (law 90: it scores nothing that hand)."""
@@ -386,3 +399,44 @@ class EuchreRubber:
             extra["players"] = {side.value: names for side, names in named.items()}
         return Ruling(Remedy.RUBBER_WON, law, clause, reason, side=winner, extra=extra)
 
+    def unfinished(self, players: Players | None = None) -> list[Ruling]:
+        """Close a rubber that a new draw stops before it is won (laws 8-14 form a new table).
+
+        The Somerset laws score a rubber only when it is won (laws 1, 7) and give nothing for one left
+        unfinished: nobody wins it and nobody scores for it, not even for the games already won, and the
+        new partnerships start from 0. The ruling says what each side's players had, since the new draw
+        may seat them elsewhere and their points would otherwise pass to whoever took their seats.
+
+        Args:
+            players: who played for each side in this rubber, where the table knows it.
+
+        Returns:
+            One ``rubber_won`` ruling with ``unfinished`` true, ``winner`` null and no ``side``;
+            ``points`` 0 and ``totals`` 0 to 0; ``games``, ``games_won``, ``game`` (the one under way)
+            and ``score`` (its points) as they stood; ``players`` where known. The rubber is then over.
+
+        Raises:
+            ValueError: the rubber is already over.
+        """
+        self._check_open()
+        named = _named(players)
+        wins = self.games_won()
+        had = []
+        for side in Side:
+            points = self.points[side]
+            won = f"had won {_games_word(wins[side])}" if self.results else ""
+            now = f"{_pts(points) if points else 'no points'} in game {self.game}"
+            had.append(f"{_side_words(side, named)} {won + ' and had ' if won else 'had '}{now}")
+        self.over = True
+        self._before_last = None
+        law, clause = _law(7)
+        reason = (f"The table drew again before the rubber was won: {'; '.join(had)}. An unfinished rubber "
+                  "scores nothing, so nobody wins it or scores for it, and the new partnerships start "
+                  "from 0.")
+        extra: dict[str, Any] = {"unfinished": True, "winner": None, "points": 0,
+                                 "totals": _per_side({}), "games_won": _per_side(wins),
+                                 "games": [r.to_dict() for r in self.results], "game": self.game,
+                                 "score": _per_side(self.points)}
+        if named:
+            extra["players"] = {side.value: names for side, names in named.items()}
+        return [Ruling(Remedy.RUBBER_WON, law, clause, reason, extra=extra)]
