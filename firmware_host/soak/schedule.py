@@ -159,8 +159,9 @@ DRAW = {"contract-bridge": [["Ann", "AS"], ["Bob", "KH"], ["Cy", "7D"], ["Di", "
         "euchre": [["Ann", "JS"], ["Bob", "AH"], ["Cy", "9D"], ["Di", "7C"]]}
 FIRST_DEALER = "N"
 # Who plays for each side after that draw, North or East first: Ann and Bob drew the two highest, so they
-# are North-South at a bridge table; a rubber's ``rubber_won`` names them (``sheet.score_sheet``).
-SIDES = {"contract-bridge": {"NS": ["Ann", "Bob"], "EW": ["Cy", "Di"]}}
+# are North-South at either table; a rubber's ``rubber_won`` names them (``sheet.score_sheet``).
+SIDES = {"contract-bridge": {"NS": ["Ann", "Bob"], "EW": ["Cy", "Di"]},
+         "euchre": {"NS": ["Ann", "Bob"], "EW": ["Cy", "Di"]}}
 GAMES = ("contract-bridge", "euchre")
 # Malformed lines the driver writes to the director's input (``bad_line``): each must be journaled as a
 # note naming the path and line, nothing else, and every line after it still read (issue 20, "The table" 2,

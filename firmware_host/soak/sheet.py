@@ -13,7 +13,7 @@ table ruled: whose deal each deal is, which seats and pack each mistake concerns
   rubber after each one won. A bridge hand played through the auction and the play scores the soak's own
   result (``bridge``: the tricks from its own trick winners, after BP-64's transfer or a ruled claim) with
   the honours the soak counted in the hands. A voided deal scores nothing; a hand whose penalty points won the rubber
-  scores no more. A bridge rubber won names who played for each side (``schedule.SIDES``, from the draw).
+  scores no more. A rubber won names who played for each side (``schedule.SIDES``, from the draw).
 * **Lamps** (``lamp_problems``): a redeal lights ``redeal``, a pack replaced ``replace_pack``, an attention
   ruling for a seat that seat's ``attention_<seat>`` (at once: in the lamp row committed with it); every
   ruling lamp is out by the first card of the next deal and after the director's acknowledgement; a device
@@ -117,6 +117,7 @@ def score_sheet(record: Record, facts: Sequence[Facts]) -> list[list[dict[str, A
     from laws.scoring.euchre import EuchreRubber
 
     bridge = record.game == "contract-bridge"
+    players = {Side(k): v for k, v in SIDES[record.game].items()}   # a rubber_won names them
     scorer: Any = RubberScore() if bridge else EuchreRubber()
     sheet: list[list[dict[str, Any]]] = []
     for d, f in zip(record.deals, facts):
@@ -124,7 +125,7 @@ def score_sheet(record: Record, facts: Sequence[Facts]) -> list[list[dict[str, A
         voided = any(w.remedy in VOIDING for w in expected(record, d, f))
         result = None if voided else d.result
         if not voided and not bridge and "wrong_count" in d.mistakes and d.facts.get("at"):
-            rulings += scorer.wrong_count(Seat(d.facts["at"]).side, lone=False)
+            rulings += scorer.wrong_count(Seat(d.facts["at"]).side, lone=False, players=players)
             if scorer.over:
                 scorer, result = EuchreRubber(), None  # the penalty won the rubber: the hand scores no more
         if result is not None:
@@ -133,10 +134,10 @@ def score_sheet(record: Record, facts: Sequence[Facts]) -> list[list[dict[str, A
                 rulings += scorer.record(Seat(result["declarer"]), parse_contract(result["contract"]),
                                          int(result["tricks"]),
                                          (Side(held.split(":")[0]), int(held.split(":")[1])) if held else None,
-                                         players={Side(k): v for k, v in SIDES[record.game].items()})
+                                         players=players)
             else:
                 rulings += scorer.record(Side(result["makers"]), bool(result.get("alone", False)),
-                                         int(result["tricks"]))
+                                         int(result["tricks"]), players=players)
             if any(r.remedy.value == "rubber_won" for r in rulings):
                 scorer = RubberScore() if bridge else EuchreRubber()
         sheet.append([r.to_dict() for r in rulings])

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from laws.cards import Seat, clockwise_from
 from laws.events import BidMade, CardDiscarded, CardPlayed, DemandMade
-from laws.games.base import Clause, Registry, seat_name, side_text
+from laws.games.base import Clause, Registry, seat_name, side_players, side_text
 from laws.rulings import Remedy, Ruling
 from laws.state import Claim, DealState, Phase, TableState
 
@@ -213,7 +213,7 @@ def _played_before_discarding(s: TableState, d: DealState) -> list[Ruling]:
     head = Ruling(Remedy.DEAL_STANDS, "Euchre, law 90", "EU-90", f"{seat_name(s, d.dealer)} played before he had "
                   f"discarded: the deal holds and {side_text(side)} score nothing on this hand.",
                   seat=d.dealer, side=side)
-    return [head, *settle(s, score.wrong_count(side, lone=d.alone_seat is not None))]
+    return [head, *settle(s, score.wrong_count(side, lone=d.alone_seat is not None, players=side_players(s)))]
 
 
 def _out_of_turn(s: TableState, e: BidMade, due: Seat, rnd: int,

@@ -10,6 +10,8 @@ is certain whatever he discarded.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from laws.cards import Seat, Side
@@ -23,7 +25,7 @@ from laws.events import (
     PlayerLeft,
     ResultRecorded,
 )
-from laws.games.base import Clause, Registry, seat_name, set_aside_dealt, side_text
+from laws.games.base import Clause, Registry, seat_name, set_aside_dealt, side_players, side_text
 from laws.games.euchre_hands import Plays, active, effective_suit, power, tricks
 from laws.rulings import Remedy, Ruling
 from laws.state import DealState, Phase, TableState
@@ -34,7 +36,7 @@ HAND = 5
 def setup(state: TableState) -> None:
     from laws.formation import EuchreDraw, EuchreRoster
     from laws.scoring.euchre import EuchreRubber
-    state.game_state.update(score=EuchreRubber(), draw=EuchreDraw(), roster=EuchreRoster())
+    state.game_state.update(score=EuchreRubber(), draw=EuchreDraw(), roster=EuchreRoster(), vacated={})
 
 
 # -- misdeal (laws 41-45) ------------------------------------------------------------------------------
@@ -138,12 +140,18 @@ def register_forming(reg: Registry) -> None:
         The draw comes before the pack goes into the shoe: a table formed after a deal was dealt (trump
         being made, the hand played or awaiting its result) does not play the old table's hand, which is
         set aside unscored and dealt again by the new dealer, as at a rubber bridge table
-        (``set_aside_dealt``)."""
+        (``set_aside_dealt``).
+
+        A draw that forms the table while a rubber is under way ends that rubber first, unfinished
+        (``EuchreRubber.unfinished``: nobody wins it or scores for it), naming each side's players and
+        what they had: the score is theirs, and without this the new partnerships took it over by seat.
+        They start a rubber of their own from 0."""
         from laws.formation import EuchreDraw, EuchreRoster
         roster: EuchreRoster = s.game_state["roster"]
         if roster.cut_pending:  # cutting in or out of the table (laws 15, 17)
-            pending: list[Ruling] = roster.cut(e.cuts)
-            return set_aside_dealt(s, pending)
+            before = list(roster.players)
+            pending: list[Ruling] = follow_roster(s, before, roster.cut(e.cuts))
+            return _close_unfinished(s, set_aside_dealt(s, pending))
         drawing: EuchreDraw = s.game_state["draw"]
         # law 17: at a new table, those who have played at another table come after the fresh ones
         elsewhere = [cand.name for cand in roster.queue if not cand.fresh] if not roster.players else []
@@ -161,17 +169,18 @@ def register_forming(reg: Registry) -> None:
                 fresh = EuchreRoster(players)
                 fresh.queue = [c for c in roster.queue if c.name not in players]
                 s.game_state["roster"] = fresh
-        return set_aside_dealt(s, out)
+        return _close_unfinished(s, set_aside_dealt(s, out))
 
     @reg.clause("EU-16", "laws 15-21 (entry and cutting out)", "candidate", "leave")
     def roster_change(c: Clause, s: TableState, e: CandidateArrived | PlayerLeft) -> list[Ruling]:
         """Candidates declare entry before any cut; substitutes need the consent of the other three."""
         roster = s.game_state["roster"]
+        before = list(roster.players)
         if isinstance(e, CandidateArrived):
             out: list[Ruling] = roster.declare(e.name, fresh=e.fresh)
-            return out
+            return follow_roster(s, before, out)
         left: list[Ruling] = roster.leave(e.name, substitute=e.substitute, consent=e.consent)
-        return left
+        return follow_roster(s, before, left)
 
 
 def register_play(reg: Registry) -> None:
@@ -209,7 +218,8 @@ def register_play(reg: Registry) -> None:
         for side, items in by_side.items():
             for _ in items[cancel:]:
                 # law 63: five in the case of a lone hand, whichever side revoked
-                out.extend(settle(s, score.revoke(side, against_lone=d.alone_seat is not None)))
+                out.extend(settle(s, score.revoke(side, against_lone=d.alone_seat is not None,
+                                                    players=side_players(s))))
                 score = s.game_state["score"]
         return out
 
@@ -299,7 +309,7 @@ def register_play(reg: Registry) -> None:
                       f"are expected, found after the trump card was turned: the deal holds and "
                       f"{side_text(e.seat.side)} score nothing on this hand.", seat=e.seat,
                       side=e.seat.side)
-        return [head, *settle(s, score.wrong_count(e.seat.side, lone=lone))]
+        return [head, *settle(s, score.wrong_count(e.seat.side, lone=lone, players=side_players(s)))]
 
     @reg.clause("EU-5", "law 5", "trump_turned")
     def score_window(c: Clause, s: TableState, e: object) -> None:
@@ -330,7 +340,8 @@ def register_play(reg: Registry) -> None:
         if "makers" not in figures:
             raise ValueError("a euchre result needs the makers' side")
         score: EuchreRubber = s.game_state["score"]
-        return settle(s, score.record(Side(figures["makers"]), bool(figures["alone"]), int(figures["tricks"])))
+        return settle(s, score.record(Side(figures["makers"]), bool(figures["alone"]), int(figures["tricks"]),
+                                      players=side_players(s)))   # rubber_won names them
 
 
 def _shown(field: str, value: Any) -> str:
@@ -381,8 +392,54 @@ def settle(s: TableState, rulings: list[Ruling]) -> list[Ruling]:
     from laws.scoring.euchre import EuchreRubber
     if any(r.remedy is Remedy.RUBBER_WON for r in rulings):
         s.game_state["score"] = EuchreRubber()
-        rulings.extend(s.game_state["roster"].rubber_ended())
+        roster = s.game_state["roster"]
+        before = list(roster.players)
+        rulings.extend(follow_roster(s, before, roster.rubber_ended()))
     return rulings
+
+
+def _close_unfinished(s: TableState, out: list[Ruling]) -> list[Ruling]:
+    """A draw's rulings, preceded by the unfinished rubber's ``rubber_won`` when the draw forms the table
+    while a rubber is under way (``EU-11``). A refused draw, a cut that forms nothing yet, or a draw
+    before anything of the rubber is scored closes nothing."""
+    from laws.scoring.euchre import EuchreRubber
+    score: EuchreRubber = s.game_state["score"]
+    if not score.started or score.over or not any(r.remedy is Remedy.FORMATION for r in out):
+        return out
+    closed = score.unfinished(side_players(s))   # the seats the old draw gave: the new one has not yet
+    s.game_state["score"] = EuchreRubber()
+    s.game_state["vacated"] = {}                  # the new draw names every seat
+    return closed + out
+
+
+def follow_roster(s: TableState, before: Sequence[str | None], rulings: list[Ruling]) -> list[Ruling]:
+    """The seats' names follow the roster (laws 15-21), as ``before`` -> the roster's players now.
+
+    The names every ruling gives a seat (``seat_name``) and the players a ``rubber_won`` names come from
+    the table's seats, which a draw sets; a change of the roster without a draw (a substitute sitting in,
+    law 18; a candidate taking a leaver's seat or an empty one, law 19; the absent player back, or a
+    newcomer in an out-goer's seat, at the end of a rubber, law 15) left the seat with the old name, so
+    rulings named a player who had gone. Each roster place whose name changed passes its seat to the new
+    name; a seat left empty loses its name until someone takes it (the seat is kept in ``vacated``).
+    Each accepted ``entry`` for a player who now sits gets ``seat``, the seat he takes."""
+    roster = s.game_state["roster"]
+    vacated: dict[int, Seat] = s.game_state.setdefault("vacated", {})
+    moved: dict[str, Seat] = {}
+    for index, (old, new) in enumerate(zip(before, roster.players)):
+        if old == new:
+            continue
+        seat = next((st for st, name in s.players.items() if name == old), None) if old is not None \
+            else vacated.pop(index, None)
+        if seat is None:
+            continue   # no draw has seated the table: there are no seat names to follow
+        if new is None:
+            vacated[index] = seat
+            del s.players[seat]
+        else:
+            s.players[seat] = new
+            moved[new] = seat
+    return [replace(r, seat=moved[r.extra["name"]]) if r.remedy is Remedy.ENTRY and r.seat is None
+            and r.extra.get("accepted") and r.extra.get("name") in moved else r for r in rulings]
 
 
 def snapshot(state: TableState) -> dict[str, Any]:

@@ -54,7 +54,7 @@ from dataclasses import replace
 
 from laws.cards import Card, Seat
 from laws.events import CardFaced, CardPlayed, SurplusCardFound
-from laws.games.base import Clause, Registry, seat_name, side_text, the_card
+from laws.games.base import Clause, Registry, seat_name, side_players, side_text, the_card
 from laws.games.euchre_hands import (
     Trick,
     active,
@@ -398,7 +398,7 @@ def register(reg: Registry) -> None:
             score: EuchreRubber = s.game_state["score"]
             head = Ruling(Remedy.ATTENTION, "Euchre, law 50", "EU-50", f"{seat_name(s, seat)} laid his hand "
                           f"face up against {seat_name(s, d.alone_seat)}'s lone hand.", seat=seat)
-            return [head, *settle(s, score.lone_abandoned(seat.side))]
+            return [head, *settle(s, score.lone_abandoned(seat.side, players=side_players(s)))]
         cards, _ = held(d, seat)
         d.exposed[seat].extend(x for x in cards if x not in d.exposed[seat])
         return [adversaries_claim(c, f"{seat_name(s, seat)} laid his hand face up: every card of it is exposed, and "
@@ -423,7 +423,7 @@ def register(reg: Registry) -> None:
             score: EuchreRubber = s.game_state["score"]
             head = Ruling(Remedy.ATTENTION, "Euchre, law 50", "EU-50", f"{seat_name(s, e.seat)} failed to "
                           f"play to a trick against {seat_name(s, d.alone_seat)}'s lone hand.", seat=e.seat)
-            return [head, *settle(s, score.lone_abandoned(e.seat.side))]
+            return [head, *settle(s, score.lone_abandoned(e.seat.side, players=side_players(s)))]
         return [c.rule(Remedy.CLAIM_OPTION, f"{seat_name(s, e.seat)} missed playing to an earlier trick: "
                        f"{side_text(e.seat.side.other)} may claim a new deal; if they let it stand, his "
                        "extra card at the end counts as played to the short trick and is no revoke there.",

@@ -26,10 +26,17 @@ How the laws are read here (our interpretation, stated once):
   as the revoke penalty: the opponents add 2 (4 when the hand was played alone), so no score ever goes
   below zero. The offending side scores nothing on that hand: the next :meth:`EuchreRubber.record`
   gives it no points (see :meth:`EuchreRubber.void_hand_for`).
+* Whose score it is. A rubber's score belongs to the players who earned it, not to their seats: the
+  ``rubber_won`` names each side's players where the table knows them (``players``). A new draw while a
+  rubber is under way (laws 8-14 form a new table, whose partnerships may differ) ends it unfinished
+  (:meth:`EuchreRubber.unfinished`): the Somerset laws score a rubber only when it is won (laws 1, 7) and
+  give nothing for one left unfinished, so nobody wins it and nobody scores for it, and the new
+  partnerships start a rubber of their own from 0.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +47,7 @@ GAME = 5
 RUBBER_BONUS = 2
 SIDE_NAMES = {Side.NS: "North-South", Side.EW: "East-West"}
 _POINTS_WORD = {1: "1 point"}
+Players = Mapping[Side, Sequence[str]]
 
 
 def _law(n: int) -> tuple[str, str]:
@@ -86,6 +94,21 @@ def _per_side(values: dict[Side, int]) -> dict[str, int]:
     return {side.value: values.get(side, 0) for side in Side}
 
 
+def _named(players: Players | None) -> dict[Side, list[str]]:
+    """Each side's players where known (a side with none is left out), North-South first."""
+    return {side: [str(n) for n in players[side]] for side in Side if players and players.get(side)}
+
+
+def _side_words(side: Side, named: Mapping[Side, Sequence[str]]) -> str:
+    """``North-South (Ann and Bob)``, or ``North-South`` where the players are not known."""
+    names = named.get(side)
+    return f"{SIDE_NAMES[side]} ({' and '.join(names)})" if names else SIDE_NAMES[side]
+
+
+def _games_word(n: int) -> str:
+    return "no game" if n == 0 else "1 game" if n == 1 else f"{n} games"
+
+
 class EuchreRubber:
     """The score of one euchre rubber, fed hands and penalties one at a time."""
 
@@ -118,6 +141,11 @@ class EuchreRubber:
             out[self.winner] += RUBBER_BONUS
         return out
 
+    @property
+    def started(self) -> bool:
+        """A hand or a penalty has been scored in this rubber (it is under way, or over)."""
+        return self.hands > 0 or bool(self.results) or any(self.points.values())
+
     def void_hand_for(self, side: Side) -> None:
         """Make the next :meth:`record` give ``side`` no points (law 90: it scores nothing that hand)."""
         self._void.add(side)
@@ -142,7 +170,8 @@ class EuchreRubber:
         corrected (law 5)."""
         self._before_last = None
 
-    def correct_last(self, makers: Side, alone: bool, tricks: int) -> list[Ruling]:
+    def correct_last(self, makers: Side, alone: bool, tricks: int,
+                     players: Players | None = None) -> list[Ruling]:
         """Re-score the last hand with corrected facts (law 5: allowed until the next trump is turned).
 
         Penalties scored before that hand stand. Returns a ``score`` ruling under law 5 announcing the
@@ -164,7 +193,7 @@ class EuchreRubber:
         note = Ruling(Remedy.SCORE, law, clause, "The last hand is scored again with corrected facts, "
                       "before the next trump card was turned.", side=makers,
                       extra={"corrected": True, "score": _per_side(self.points), "game": self.game})
-        return [note, *self.record(makers, alone, tricks)]
+        return [note, *self.record(makers, alone, tricks, players=players)]
 
     def _check_open(self) -> None:
         if self.over:
@@ -172,13 +201,16 @@ class EuchreRubber:
 
     # -- hands and penalties -----------------------------------------------------------------------
 
-    def record(self, makers: Side, alone: bool, tricks: int) -> list[Ruling]:
+    def record(self, makers: Side, alone: bool, tricks: int, players: Players | None = None) -> list[Ruling]:
         """Score one hand (laws 2-3), then any game or rubber it completes (laws 1, 7).
 
         Args:
             makers: the side that made the trump.
             alone: one of the makers played alone.
             tricks: tricks won by the makers, 0 to 5.
+            players: who plays for each side, where the table knows it: a ``rubber_won`` this hand
+                brings names them (``extra["players"]``, side -> names), as the rubber's score is theirs
+                and the next draw may seat them elsewhere. The penalties take it too.
 
         Returns:
             A ``score`` ruling, then ``game_won`` and ``rubber_won`` rulings as they follow.
@@ -218,12 +250,12 @@ class EuchreRubber:
         extra: dict[str, Any] = {"makers": makers.value, "alone": alone, "tricks": tricks,
                                  "outcome": outcome, "scored_by": scorer.value, "points": points,
                                  "voided": voided, "game": self.game}
-        rulings = self._add(scorer, points)
+        rulings = self._add(scorer, points, players)
         extra["score"] = _per_side(self._score_before_reset(rulings))
         score = Ruling(Remedy.SCORE, law, clause, f"{head}, so {tail}.", side=scorer, extra=extra)
         return [score, *rulings]
 
-    def revoke(self, offending: Side, against_lone: bool) -> list[Ruling]:
+    def revoke(self, offending: Side, against_lone: bool, players: Players | None = None) -> list[Ruling]:
         """Score a revoke penalty (laws 62-71), before the hand's own points (law 4).
 
         Args:
@@ -240,9 +272,9 @@ class EuchreRubber:
         against = " in a lone hand" if against_lone else ""
         reason = (f"A revoke by {SIDE_NAMES[offending]}{against} was established, so "
                   f"{SIDE_NAMES[offending.other]} add {_pts(points)}, scored before the hand itself.")
-        return self._penalty(offending, points, law, clause, reason, {"against_lone": against_lone})
+        return self._penalty(offending, points, law, clause, reason, {"against_lone": against_lone}, players)
 
-    def wrong_count(self, offending: Side, lone: bool) -> list[Ruling]:
+    def wrong_count(self, offending: Side, lone: bool, players: Players | None = None) -> list[Ruling]:
         """Apply law 90: a hand with more or fewer than five cards found during play.
 
         The deal holds; the opponents add 2 (4 when the hand is played alone) and the offending side
@@ -263,9 +295,9 @@ class EuchreRubber:
         reason = (f"A player of {SIDE_NAMES[offending]} held the wrong number of cards{kind}, so the deal "
                   f"holds, {SIDE_NAMES[offending.other]} add {_pts(points)}, and "
                   f"{SIDE_NAMES[offending]} score nothing on this hand.")
-        return self._penalty(offending, points, law, clause, reason, {"lone": lone})
+        return self._penalty(offending, points, law, clause, reason, {"lone": lone}, players)
 
-    def lone_abandoned(self, offending: Side) -> list[Ruling]:
+    def lone_abandoned(self, offending: Side, players: Players | None = None) -> list[Ruling]:
         """Apply law 50: an adversary of a lone player laid his hand down or failed to play to a trick.
 
         The lone player's side scores 5 for the hand, and the hand's result then adds nothing.
@@ -279,13 +311,13 @@ class EuchreRubber:
         law, clause = _law(50)
         reason = (f"{SIDE_NAMES[offending]} abandoned their play against a lone hand, so "
                   f"{SIDE_NAMES[offending.other]} score 5 for the hand.")
-        return self._penalty(offending, 5, law, clause, reason, {"lone": True})
+        return self._penalty(offending, 5, law, clause, reason, {"lone": True}, players)
 
     def _penalty(self, offending: Side, points: int, law: str, clause: str, reason: str,
-                 more: dict[str, Any]) -> list[Ruling]:
+                 more: dict[str, Any], players: Players | None = None) -> list[Ruling]:
         extra: dict[str, Any] = {"points": points, "scored_by": offending.other.value,
                                  "offending": offending.value, "game": self.game, **more}
-        rulings = self._add(offending.other, points)
+        rulings = self._add(offending.other, points, players)
         extra["score"] = _per_side(self._score_before_reset(rulings))
         return [Ruling(Remedy.PENALTY, law, clause, reason, side=offending, extra=extra), *rulings]
 
@@ -298,14 +330,14 @@ class EuchreRubber:
                 return {Side(k): v for k, v in r.extra["final_score"].items()}
         return dict(self.points)
 
-    def _add(self, side: Side, points: int) -> list[Ruling]:
+    def _add(self, side: Side, points: int, players: Players | None = None) -> list[Ruling]:
         self.points[side] += points
         out: list[Ruling] = []
         while not self.over and self.points[side] >= GAME:
-            out.extend(self._game_won(side))
+            out.extend(self._game_won(side, players))
         return out
 
-    def _game_won(self, side: Side) -> list[Ruling]:
+    def _game_won(self, side: Side, players: Players | None = None) -> list[Ruling]:
         number = self.game
         final = dict(self.points)
         lap = final[side] - GAME
@@ -344,10 +376,10 @@ class EuchreRubber:
                                  "games_won": _per_side(wins)}
         out = [Ruling(Remedy.GAME_WON, law, clause, text + ".", side=side, extra=extra)]
         if self.over:
-            out.append(self._rubber_won())
+            out.append(self._rubber_won(players))
         return out
 
-    def _rubber_won(self) -> Ruling:
+    def _rubber_won(self, players: Players | None = None) -> Ruling:
         first_three = {Side.NS: 0, Side.EW: 0}
         for r in self.results[:3]:
             first_three[r.winner] += 1
@@ -356,10 +388,55 @@ class EuchreRubber:
         totals = self.rubber_points()
         wins = self.games_won()
         law, clause = _law(7)
-        reason = (f"{SIDE_NAMES[winner]} won the rubber with {wins[winner]} of {len(self.results)} games "
-                  f"and add 2, for rubber points North-South {totals[Side.NS]}, "
+        named = _named(players)
+        reason = (f"{_side_words(winner, named)} won the rubber with {wins[winner]} of {len(self.results)} "
+                  f"games and add 2, for rubber points North-South {totals[Side.NS]}, "
                   f"East-West {totals[Side.EW]}.")
         extra: dict[str, Any] = {"points": RUBBER_BONUS, "totals": _per_side(totals),
                                  "games_won": _per_side(wins),
                                  "games": [r.to_dict() for r in self.results]}
+        if named:
+            extra["players"] = {side.value: names for side, names in named.items()}
         return Ruling(Remedy.RUBBER_WON, law, clause, reason, side=winner, extra=extra)
+
+    def unfinished(self, players: Players | None = None) -> list[Ruling]:
+        """Close a rubber that a new draw stops before it is won (laws 8-14 form a new table).
+
+        The Somerset laws score a rubber only when it is won (laws 1, 7) and give nothing for one left
+        unfinished: nobody wins it and nobody scores for it, not even for the games already won, and the
+        new partnerships start from 0. The ruling says what each side's players had, since the new draw
+        may seat them elsewhere and their points would otherwise pass to whoever took their seats.
+
+        Args:
+            players: who played for each side in this rubber, where the table knows it.
+
+        Returns:
+            One ``rubber_won`` ruling with ``unfinished`` true, ``winner`` null and no ``side``;
+            ``points`` 0 and ``totals`` 0 to 0; ``games``, ``games_won``, ``game`` (the one under way)
+            and ``score`` (its points) as they stood; ``players`` where known. The rubber is then over.
+
+        Raises:
+            ValueError: the rubber is already over.
+        """
+        self._check_open()
+        named = _named(players)
+        wins = self.games_won()
+        had = []
+        for side in Side:
+            points = self.points[side]
+            won = f"had won {_games_word(wins[side])}" if self.results else ""
+            now = f"{_pts(points) if points else 'no points'} in game {self.game}"
+            had.append(f"{_side_words(side, named)} {won + ' and had ' if won else 'had '}{now}")
+        self.over = True
+        self._before_last = None
+        law, clause = _law(7)
+        reason = (f"The table drew again before the rubber was won: {'; '.join(had)}. An unfinished rubber "
+                  "scores nothing, so nobody wins it or scores for it, and the new partnerships start "
+                  "from 0.")
+        extra: dict[str, Any] = {"unfinished": True, "winner": None, "points": 0,
+                                 "totals": _per_side({}), "games_won": _per_side(wins),
+                                 "games": [r.to_dict() for r in self.results], "game": self.game,
+                                 "score": _per_side(self.points)}
+        if named:
+            extra["players"] = {side.value: names for side, names in named.items()}
+        return [Ruling(Remedy.RUBBER_WON, law, clause, reason, extra=extra)]

@@ -570,6 +570,7 @@ def test_the_roster_fields_as_documented() -> None:
         assert (r["remedy"], r["clause"], r["accepted"], r["replaces"]) == ("entry", "EU-18", False, "Di")
     assert (replaced["clause"], replaced["name"], replaced["replaces"], replaced["consecutive"]) == \
         ("EU-19", "Ed", "Di", 0)
+    assert replaced["seat"] == "W" and "seat" not in queued      # Di's seat, West, is Ed's now
 
 
 def test_worked_example_a_damaged_card_of_the_pack_not_in_use() -> None:

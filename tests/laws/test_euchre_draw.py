@@ -98,3 +98,43 @@ def test_a_draw_before_any_deal_sets_nothing_aside() -> None:
     eng = LawEngine("euchre")
     [formed] = eng.feed(DRAW)
     assert "deal_set_aside" not in formed.extra and "set aside" not in formed.reason
+
+
+UNFINISHED = ("The table drew again before the rubber was won: North-South (Ann and Bob) had 2 points in game 1; "
+              "East-West (Cy and Di) had no points in game 1. An unfinished rubber scores nothing, so nobody "
+              "wins it or scores for it, and the new partnerships start from 0.")
+
+
+def test_a_draw_mid_rubber_ends_it_unfinished_and_the_new_partnerships_start_from_0() -> None:
+    """Ann and Bob (North-South) scored 2; a new draw seated Di and Cy North-South, and they had the 2."""
+    eng = LawEngine("euchre")
+    eng.feed(E("packs", owners={"NS": "red", "EW": "blue"}))
+    eng.feed(DRAW)
+    deal, play = _hand(2)                                                # East orders up and is euchred
+    for e in (*deal, *play):
+        eng.feed(e)
+    [scored] = eng.feed(E("result", tricks=0, makers="EW"))
+    assert scored.extra["score"] == {"NS": 2, "EW": 0}
+    closed, formed = eng.feed(REDRAW)
+    assert closed.remedy is Remedy.RUBBER_WON and closed.clause == "EU-7" and closed.extra["unfinished"]
+    assert closed.side is None and closed.extra["winner"] is None and closed.extra["points"] == 0
+    assert closed.extra["totals"] == {"NS": 0, "EW": 0} and closed.extra["score"] == {"NS": 2, "EW": 0}
+    assert closed.extra["players"] == {"NS": ["Ann", "Bob"], "EW": ["Cy", "Di"]}
+    assert closed.reason == UNFINISHED and ruling_text(closed).endswith(UNFINISHED)
+    assert formed.remedy is Remedy.FORMATION and formed.extra["sides"]["NS"] == ["Di", "Cy"]
+    assert eng.state.game_state["score"].snapshot()["score"] == {"NS": 0, "EW": 0}
+    # Di's first deal is scored from 0 for the new partnerships
+    deal, play = _hand(3)
+    for e in (*deal, *play):
+        eng.feed(e)
+    [scored] = [r for r in eng.feed(E("result", tricks=3, makers="EW")) if r.remedy is Remedy.SCORE]
+    assert sum(scored.extra["score"].values()) == scored.extra["points"]
+    # a draw straight after it closes that rubber, not the one the first draw ended
+    closed, _ = eng.feed(DRAW)
+    assert closed.extra["players"] == {"NS": ["Di", "Cy"], "EW": ["Bob", "Ann"]}
+
+
+def test_a_draw_mid_hand_with_nothing_scored_closes_no_rubber() -> None:
+    """A hand set aside by the draw scores nothing, so the rubber it was the first hand of had not begun."""
+    eng, _ = _dealt_then(3)
+    assert [r.remedy for r in eng.feed(REDRAW)] == [Remedy.FORMATION]

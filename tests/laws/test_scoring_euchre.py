@@ -154,6 +154,36 @@ def test_EU_7_best_of_three_decides_even_when_points_are_level() -> None:
     assert won.extra["games_won"] == {"NS": 2, "EW": 2}
 
 
+
+def test_EU_7_a_rubber_won_names_its_players_where_known() -> None:
+    r = EuchreRubber()
+    rulings = [x for _ in range(5) for x in r.record(NS, True, 5, players={NS: ["Ann", "Bob"], EW: ["Cy", "Di"]})]
+    (won,) = _of(rulings, Remedy.RUBBER_WON)
+    assert won.extra["players"] == {"NS": ["Ann", "Bob"], "EW": ["Cy", "Di"]}
+    assert won.reason.startswith("North-South (Ann and Bob) won the rubber with 4 of 4 games")
+    (bare,) = _of(_play(EuchreRubber(), *[(NS, True, 5)] * 5), Remedy.RUBBER_WON)
+    assert "players" not in bare.extra and bare.reason.startswith("North-South won the rubber")
+
+
+def test_EU_7_an_unfinished_rubber_scores_nothing_and_says_what_each_side_had() -> None:
+    """A new draw stops the rubber: nobody wins it or scores for it, not even for a game already won."""
+    r = EuchreRubber()
+    _play(r, (NS, True, 5), (NS, False, 3), (EW, False, 3))       # game 1 NS (double); EW 1 in game 2
+    assert r.started
+    (closed,) = r.unfinished({NS: ["Ann", "Bob"], EW: ["Cy", "Di"]})
+    assert closed.remedy is Remedy.RUBBER_WON and closed.clause == "EU-7" and closed.side is None
+    assert closed.extra["unfinished"] and closed.extra["winner"] is None and closed.extra["points"] == 0
+    assert closed.extra["totals"] == {"NS": 0, "EW": 0} and closed.extra["games_won"] == {"NS": 1, "EW": 0}
+    assert (closed.extra["game"], closed.extra["score"]) == (2, {"NS": 0, "EW": 1})
+    assert closed.reason == ("The table drew again before the rubber was won: North-South (Ann and Bob) had "
+                             "won 1 game and had no points in game 2; East-West (Cy and Di) had won no game "
+                             "and had 1 point in game 2. An unfinished rubber scores nothing, so nobody wins "
+                             "it or scores for it, and the new partnerships start from 0.")
+    assert r.over
+    with pytest.raises(ValueError, match="rubber is over"):
+        r.unfinished()
+    assert not EuchreRubber().started
+
 # -- penalties ------------------------------------------------------------------------------------
 
 def test_EU_62_revoke_penalty_three_to_the_other_side() -> None:

@@ -1,0 +1,73 @@
+"""A euchre table's seat names follow its roster (docs/events.md, "The roster"; laws 15-19): a substitute
+sits in the leaver's seat by his own name, so every ruling that names the seat names him, and the absent
+player has it back when the rubber ends (law 18). A rubber won names who played it."""
+
+from __future__ import annotations
+
+from laws.cards import Seat, Side
+from laws.engine import LawEngine
+from laws.rulings import Remedy
+from tests.laws.streams import E, euchre_known_deal
+
+# Ann deals from North, Bob sits South, Cy East, Di West.
+DRAW = E("draw", cuts=[["Ann", "JS"], ["Bob", "AH"], ["Cy", "9D"], ["Di", "7C"]])
+
+
+def _table() -> LawEngine:
+    eng = LawEngine("euchre")
+    eng.feed(E("packs", owners={"NS": "red", "EW": "blue"}))
+    eng.feed(DRAW)
+    return eng
+
+
+def _names(eng: LawEngine) -> dict[str, str]:
+    return {seat.value: name for seat, name in eng.state.players.items()}
+
+
+def test_a_substitute_is_named_at_the_seat_he_sits_in() -> None:
+    """After Ed sat in for Cy (law 18) the roster said Ed and the seat still said Cy, so a ruling about
+    East named Cy, who had gone."""
+    eng = _table()
+    [entry] = eng.feed(E("leave", name="Cy", substitute="Ed", consent=True))
+    assert entry.remedy is Remedy.ENTRY and entry.clause == "EU-18" and entry.seat is Seat.E
+    assert _names(eng) == {"N": "Ann", "S": "Bob", "E": "Ed", "W": "Di"}
+    eng.feed(E("shuffle", seat="E"))
+    [twice] = eng.feed(E("shuffle", seat="E"))
+    assert twice.reason.startswith("East (Ed) shuffled a second time")
+    # a second substitute, for Ed, takes the same seat; a refused one changes nothing
+    [refused] = eng.feed(E("leave", name="Ed", substitute="Fay"))
+    assert refused.seat is None and _names(eng)["E"] == "Ed"
+    [entry] = eng.feed(E("leave", name="Ed", substitute="Fay", consent=True))
+    assert entry.seat is Seat.E and _names(eng)["E"] == "Fay"
+
+
+def test_a_seat_left_empty_loses_its_name_until_a_candidate_takes_it() -> None:
+    eng = _table()
+    [vacant] = eng.feed(E("leave", name="Di"))                          # nobody waits (law 19)
+    assert vacant.extra["vacant"] == "Di" and _names(eng) == {"N": "Ann", "S": "Bob", "E": "Cy"}
+    [entry] = eng.feed(E("candidate", name="Gus"))
+    assert entry.clause == "EU-19" and entry.seat is Seat.W and _names(eng)["W"] == "Gus"
+    eng.feed(E("candidate", name="Hal"))                                 # waits in the queue
+    [entry] = eng.feed(E("leave", name="Bob"))                          # Hal takes Bob's seat
+    assert entry.extra["name"] == "Hal" and entry.seat is Seat.S and _names(eng)["S"] == "Hal"
+
+
+def _hands() -> dict[Seat, list[str]]:
+    return {Seat.N: ["AH", "AS", "KS", "QS", "TS"], Seat.E: ["9H", "KH", "AC", "KC", "9D"],
+            Seat.S: ["7H", "8S", "9S", "QC", "7C"], Seat.W: ["AD", "KD", "QD", "8D", "7D"]}
+
+
+def test_the_rubber_won_names_its_players_and_the_absent_player_comes_back() -> None:
+    """North-South two games up and 3 points into game 3, Ed sitting in for Cy: East's wrong count
+    (law 90) gives North-South the 2 that win the rubber."""
+    eng = _table()
+    score = eng.state.game_state["score"]
+    for hand in [(True, 5), (False, 3)] * 2 + [(False, 3)] * 3:        # two double games, then 3 points
+        score.record(Side.NS, *hand)
+    eng.feed(E("leave", name="Cy", substitute="Ed", consent=True))
+    eng.feed_all(euchre_known_deal(Seat.N, _hands(), "8H") + [E("trump_made", seat="E", suit="H")])
+    [won] = [r for r in eng.feed(E("hand_count", seat="E", count=4)) if r.remedy is Remedy.RUBBER_WON]
+    assert won.side is Side.NS and won.extra["players"] == {"NS": ["Ann", "Bob"], "EW": ["Ed", "Di"]}
+    assert won.reason == ("North-South (Ann and Bob) won the rubber with 3 of 3 games and add 2, for rubber "
+                          "points North-South 8, East-West 0.")
+    assert _names(eng)["E"] == "Cy"                                      # law 18: back for the next rubber
