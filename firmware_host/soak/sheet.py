@@ -12,7 +12,8 @@ table ruled: whose deal each deal is, which seats and pack each mistake concerns
   its wrong counts, scored with ``laws.scoring`` (the arithmetic only; its inputs are the driver's), a new
   rubber after each one won. A bridge hand played through the auction and the play scores the soak's own
   result (``bridge``: the tricks from its own trick winners, after BP-64's transfer or a ruled claim) with
-  the honours the soak counted in the hands. A voided deal scores nothing; a hand whose penalty points won the rubber
+  the honours the soak counted in the hands; a typed result too takes the honours of the hands where the shoe
+  dealt the whole deal readable (as the table does), else its typed ones. A voided deal scores nothing; a hand whose penalty points won the rubber
   scores no more. A rubber won names who played for each side (``schedule.SIDES``, from the draw).
 * **Lamps** (``lamp_problems``): a redeal lights ``redeal``, a pack replaced ``replace_pack``, an attention
   ruling for a seat that seat's ``attention_<seat>`` (at once: in the lamp row committed with it); every
@@ -130,7 +131,7 @@ def score_sheet(record: Record, facts: Sequence[Facts]) -> list[list[dict[str, A
                 scorer, result = EuchreRubber(), None  # the penalty won the rubber: the hand scores no more
         if result is not None:
             if bridge:  # honours: the soak's own count from the hands, where the table knows the deal
-                held = d.facts.get("honours", "")
+                held = d.facts.get("honours", "") or _honours_dealt(d, result["contract"])
                 rulings += scorer.record(Seat(result["declarer"]), parse_contract(result["contract"]),
                                          int(result["tricks"]),
                                          (Side(held.split(":")[0]), int(held.split(":")[1])) if held else None,
@@ -142,6 +143,28 @@ def score_sheet(record: Record, facts: Sequence[Facts]) -> list[list[dict[str, A
                 scorer = RubberScore() if bridge else EuchreRubber()
         sheet.append([r.to_dict() for r in rulings])
     return sheet
+
+
+def _honours_dealt(d: DealRecord, contract: str) -> str:
+    """A typed result's honours by the soak's own count (``side:points``, or ""), where the shoe dealt the
+    whole deal readable, thirteen different cards a seat: the table then takes them from the hands, never
+    as typed (docs/scoring.md 15)."""
+    from firmware_host.soak.bridge import honours
+    from laws.cards import Card
+    from laws.scoring.bridge import parse_contract
+
+    cards = d.cards
+    if len(cards) != 52 or len({c.card for c in cards}) != 52 or not all(c.readable for c in cards):
+        return ""
+    hands: dict[Seat, list[Card]] = {s: [] for s in Seat}
+    for c in cards:
+        if c.seat not in ("N", "E", "S", "W"):
+            return ""
+        hands[Seat(c.seat)].append(Card.parse(c.card))
+    if any(len(h) != 13 for h in hands.values()):
+        return ""
+    found = honours(hands, parse_contract(contract).strain)
+    return f"{found[0]}:{found[1]}" if found is not None else ""
 
 
 def sheet_rows(rows: Iterable[Row]) -> list[list[dict[str, Any]]]:
