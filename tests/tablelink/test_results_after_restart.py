@@ -106,3 +106,22 @@ def test_a_replayed_boards_result_is_sent_until_answered_though_the_seating_no_l
     results.on_session(_seating([4], []))                            # answered: forgotten
     assert list(results.unanswered) == []
     j.close()
+
+
+def test_an_answer_of_a_kind_the_table_does_not_know_settles_no_result(tmp_path: Path) -> None:
+    """docs/mqtt.md, the seating's ``answers``: a table matches only ``board`` answers to its results. Any
+    kind but ``players`` was read as ``board``, so an answer of a later kind naming board 3 (or a euchre
+    night's ``hand``) made the table forget its result for board 3, never sent again: the session never had
+    it. Such an answer is kept as sent and settles nothing; one without ``kind`` (a session before kinds)
+    is a ``board`` answer, as before."""
+    j = Journal.open(tmp_path / "j")
+    j.append("ruling", _result(3), 1.0)
+    j.append("ruling", _result(4), 2.0)
+    results = DuplicateResults(_Ctl(j), _Pub(), clock=lambda: 100.0, timer=None)
+    later = [{"source": "table-02:9", "board": 3, "status": "taken", "why": "", "kind": "claim"},
+             {"source": "table-02:10", "board": 3, "status": "refused", "why": "", "kind": "hand"},
+             {"source": "table-02:4", "board": 4, "status": "taken", "why": ""}]     # no kind: a board answer
+    results.on_session(_seating([], [3, 4]) | {"answers": later})
+    assert results.seating is not None and [a.kind for a in results.seating.answers] == ["claim", "hand", "board"]
+    assert list(results.unanswered) == [(1, 3)]
+    j.close()
