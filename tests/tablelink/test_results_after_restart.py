@@ -27,6 +27,10 @@ def _seating(answered: list[int], left: list[int]) -> dict[str, Any]:
 class _Ctl:
     def __init__(self, journal: Journal) -> None:
         self.journal = journal
+        self.submitted: list[Any] = []      # what the table side submits (the notes its display gets)
+
+    def submit(self, item: Any) -> None:
+        self.submitted.append(item)
 
     def journal_note(self, body: dict[str, Any]) -> int:
         return self.journal.append("note", body, 3.0)
@@ -124,4 +128,28 @@ def test_an_answer_of_a_kind_the_table_does_not_know_settles_no_result(tmp_path:
     results.on_session(_seating([], [3, 4]) | {"answers": later})
     assert results.seating is not None and [a.kind for a in results.seating.answers] == ["claim", "hand", "board"]
     assert list(results.unanswered) == [(1, 3)]
+    j.close()
+
+
+def test_member_cards_refused_are_shown_at_the_table_once_per_answer(tmp_path: Path) -> None:
+    """docs/mqtt.md, "Member cards at the table": a refused ``players`` answer is shown on the table's
+    display. The table did nothing with it, so players who laid their member cards were named nobody and
+    never learnt why. Each refusal is shown once, not at every seating that still carries it, nor again
+    after a restart that reads the seating back."""
+    j = Journal.open(tmp_path / "j")
+    ctl = _Ctl(j)
+    results = DuplicateResults(ctl, _Pub(), clock=lambda: 100.0, timer=None)
+    why = "table-02's member cards: member number 9999 is not in the roster (roster.csv)"
+    refused = {"source": "table-02:57", "board": None, "status": "refused", "why": why, "kind": "players"}
+    seating = _seating([], [3, 4]) | {"answers": [refused]}
+    results.on_session(seating)
+    results.on_session(seating)                                    # the same answer, sent again
+    assert [(n.device, n.text) for n in ctl.submitted] == [("session", f"member cards refused: {why}")]
+    later = {**refused, "source": "table-02:61", "why": "pair 2 NS: member 1021 (Ann Smith) already plays"}
+    results.on_session(seating | {"answers": [refused, later]})
+    assert [n.text for n in ctl.submitted][1:] == [f"member cards refused: {later['why']}"]
+    j.append("note", {"session": seating | {"answers": [refused, later]}}, 4.0)
+    again = _Ctl(j)
+    DuplicateResults(again, _Pub(), clock=lambda: 100.0, timer=None).on_session(seating | {"answers": [refused, later]})
+    assert again.submitted == []                                   # shown before the restart
     j.close()
