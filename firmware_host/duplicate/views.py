@@ -15,6 +15,7 @@ from typing import Any
 
 from firmware_host.session.duplicate_session import Session
 from firmware_host.wire.reader import read_json
+from firmware_host.wire.topics import TOPICS
 from laws.cards import Card, Seat
 from laws.duplicate.boards import dealer
 from laws.duplicate.deal import SEAT_NAMES
@@ -235,14 +236,27 @@ def _names_board(why: str, board: int) -> bool:
     return re.match(rf"(board {board}\b|(no traveller )?line '?{board}/)", why) is not None
 
 
+def _member_cards(rec: Mapping[str, Any]) -> bool:
+    """Whether a refused record came from a table's member cards (its ``players`` message): the ``players``
+    record the naming rules refused (it carries the message's ``source``; the director's and a table
+    page's do not), or the message the link could not take, by its topic."""
+    if rec.get("type") == "players":
+        return bool(rec.get("source"))
+    name = TOPICS.parse(str(rec.get("topic") or "")) if rec.get("type") in ("message", "quiet") else None
+    return name is not None and name.kind == "players"
+
+
 def refusal_rows(session: Session) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The latest refusals, newest first: the tables' (their results, what their pages entered) and the
-    director's own (a form of the director's page the session did not take)."""
+    """The latest refusals, newest first: the tables' (their results, what their pages entered, their
+    member cards: ``what`` ``member cards``) and the director's own (a form of the director's page the
+    session did not take). A table's member cards refused by the naming rules were listed as the
+    director's, being a ``players`` record as his are."""
     tables: list[dict[str, Any]] = []
     mine: list[dict[str, Any]] = []
     for r in reversed(session.refusals):
         rec = r.get("record", {})
-        what = str(rec.get("type", ""))
+        cards = _member_cards(rec)
+        what = "member cards" if cards else str(rec.get("type", ""))
         row = {"t": r.get("t", 0.0), "why": r["why"], "what": str(rec.get("form", what)), "by": str(rec.get("by", "")),
                **_sent_from(session, rec)}
         if _names_board(str(r["why"]), row["board"]):
@@ -250,7 +264,7 @@ def refusal_rows(session: Session) -> tuple[list[dict[str, Any]], list[dict[str,
         by = str(rec.get("by", ""))
         page = rec.get("page") or by.endswith("'s page") or by.endswith("(the table's page)")
         director = (what in DIRECTOR_RECORDS or what == "players" or (what == "result" and rec.get("hand"))) \
-            and not page
+            and not page and not cards
         (mine if director else tables).append(row)
     return tables[:20], mine[:20]
 

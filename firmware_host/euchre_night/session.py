@@ -47,10 +47,12 @@ __all__ = ["NightError", "NightSession", "Offered", "SessionFileError"]
 
 def answer_of(rec: Mapping[str, Any], status: str, why: str) -> SessionAnswer:
     """The answer to the message a record came from: its ``source``, its hand's number (``board``), the
-    status, and the reason of a refusal."""
+    status, the reason of a refusal, and ``kind`` ``hand``: every message a night answers came on a
+    table's ``hand`` topic (a hand, a stop, or one that did not read). It said ``board`` (the dataclass's
+    default), a duplicate table's result message, which a euchre table never sends."""
     number = rec.get("hand", rec.get("board"))
     return SessionAnswer(str(rec.get("source", "")), number if isinstance(number, int) and not isinstance(number, bool)
-                         else None, status, why if status == "refused" else "")
+                         else None, status, why if status == "refused" else "", "hand")
 
 
 def answers_of(tables: Iterable[str], rows: Iterable[Any]) -> dict[str, list[SessionAnswer]]:

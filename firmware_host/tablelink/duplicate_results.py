@@ -14,6 +14,10 @@ results out.
   own timer**: not only when a seating arrives (a session killed before its commit, or whose journal is
   stalled, sends no new seating). On a restart the results are read back from the journal, so one
   confirmed just before a kill is still sent.
+* **Member cards.** Once both seats of a side have laid a member card, the pair's members go to the
+  session (a ``players`` message). One taken comes back as the names in the seating; one refused as a
+  ``players`` answer, which the table shows on its display once (``session: member cards refused: <why>``,
+  a journaled note), so the players who laid their cards learn why nobody was named.
 
 Nothing is wired by side effect: :class:`DuplicateResults` is built alone, and :func:`connect` is the one
 place it is put on the controller and the publisher (``live.build_table`` calls it, before the publisher
@@ -32,6 +36,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from firmware_host.table.inputs import DeviceNote
 from firmware_host.tablelink import resend
 from firmware_host.tablelink.resend import RESEND_AFTER, RESEND_MOST, TIMER_EVERY, Resending
 from firmware_host.wire.duplicate import players_body, result_body
@@ -69,6 +74,7 @@ class DuplicateResults(Resending[tuple[int, int]]):
                  timer: float | None = TIMER_EVERY) -> None:
         super().__init__(ctl, publisher, clock, timer)
         self.seating: DuplicateSeating | None = None
+        self.told: set[tuple[str, str]] = set()   # (source, why) of the member-card refusals shown here
         for row in ctl.journal.rows():           # results confirmed before a restart: answered or not?
             if row.kind == "ruling" and row.body.get("clause") == "DB-77" and row.body.get("confirmed"):
                 body = body_of(row.body)
@@ -76,9 +82,11 @@ class DuplicateResults(Resending[tuple[int, int]]):
             elif row.kind == "note" and is_seating(row.body.get("session")):
                 # the seatings journaled after them answered them (docs/ordering.md): those are not sent again
                 try:
-                    self._settle(DuplicateSeating.from_any(row.body["session"]))
+                    seating = DuplicateSeating.from_any(row.body["session"])
                 except MessageError:
                     continue
+                self._settle(seating)
+                self.told.update(_members_refused(seating))   # shown when that seating came in
         self.members: dict[tuple[int, str], str] = {}   # (round, seat) -> the member card read there
         self.named: set[tuple[int, str]] = set()         # (round, side) told the session
 
@@ -141,7 +149,17 @@ class DuplicateResults(Resending[tuple[int, int]]):
             log.warning("a seating that does not read is not used for the results: %s", exc)
             return
         self._settle(seating)
+        self._tell_members_refused(seating)
         self.resend_due()
+
+    def _tell_members_refused(self, seating: DuplicateSeating) -> None:
+        """Show each refusal of the table's member cards (a ``players`` answer) on its display, once: the
+        players who laid their cards and were named nobody learn why (the seating carries the answer
+        until 16 newer ones push it out, so it is remembered as shown, and so after a restart)."""
+        for key in _members_refused(seating):
+            if key not in self.told:
+                self.told.add(key)
+                self.ctl.submit(DeviceNote("session", f"member cards refused: {key[1] or 'no reason given'}"))
 
     def _settle(self, seating: DuplicateSeating) -> None:
         """Forget the results a seating answers (or whose round or board it has left behind, unless it
@@ -153,6 +171,11 @@ class DuplicateResults(Resending[tuple[int, int]]):
             r, board = key
             if board in answered or (r < rnd or (r == rnd and board not in left)) and key not in seating.replay:
                 self._forget(key)
+
+
+def _members_refused(seating: DuplicateSeating) -> list[tuple[str, str]]:
+    """``(source, why)`` of each refusal of the table's member cards among a seating's answers."""
+    return [(a.source, a.why) for a in seating.answers if a.kind == "players" and a.status == "refused"]
 
 
 def connect(results: DuplicateResults, ctl: Any, publisher: Any) -> DuplicateResults:

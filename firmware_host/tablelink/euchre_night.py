@@ -206,7 +206,7 @@ class NightTable(Resending[str]):
             self.ctl.journal_note({"euchre_seating_refused": str(exc)})
             return
         self.seating = s
-        answered = {a.source for a in s.answers}
+        answered = {a.source for a in s.answers if a.kind == "hand"}   # the night's answers to its hands
         for key in list(self.unanswered):
             body, _ = self.unanswered[key]
             if self._sources.get(key, set()) & answered or int(body.get("round") or 0) < s.round or s.finished:

@@ -309,16 +309,22 @@ class BoardResult:
 
 @dataclass(frozen=True)
 class SessionAnswer:
-    """The session's answer to one ``board`` message, given only once what it answers is committed in the
-    session's journal (``docs/ordering.md``): ``source`` (``<table>:<seq>``, a refused message's too when
+    """The session's answer to one of a table's messages, given only once what it answers is committed in
+    the session's journal (``docs/ordering.md``): ``source`` (``<table>:<seq>``, a refused message's too when
     its ``seq`` reads; ``""`` when it does not), ``board`` (None when it cannot be read), ``status`` (``taken``, ``repeat``, ``refused``),
-    ``why`` (the reason of a refusal, or a word for the table and the director)."""
+    ``why`` (the reason of a refusal, or a word for the table and the director), and ``kind``, the message
+    it answers: a duplicate table's ``board`` or ``players`` message, a euchre table's ``hand`` (a hand or
+    a stop).
+
+    ``kind`` is read as sent, whatever it says: a table settles a message only by an answer of that
+    message's kind, so an answer of a kind it does not know (a later session's) is kept and settles
+    nothing. Read as ``board`` once, it stood for a board message's answer and a result went unsent."""
 
     source: str
     board: int | None
     status: str
     why: str = ""
-    kind: str = "board"   # what it answers: a ``board`` message, or a ``players`` message (its member cards)
+    kind: str = "board"   # what it answers: a ``board`` message, a ``players`` message (its member cards), a ``hand``
 
     def to_dict(self) -> dict[str, Any]:
         return {"source": self.source, "board": self.board, "status": self.status, "why": self.why,
@@ -331,7 +337,7 @@ class SessionAnswer:
         board = d.get("board")
         return cls(str(d.get("source") or ""), board if isinstance(board, int) and not isinstance(board, bool)
                    else None, str(d["status"]), str(d.get("why") or ""),
-                   "players" if d.get("kind") == "players" else "board")
+                   "board" if d.get("kind") is None else str(d["kind"])[:32])   # none: a session before kinds
 
 
 @dataclass(frozen=True)

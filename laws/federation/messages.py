@@ -21,6 +21,7 @@ from typing import Any
 
 from laws.cards import Card, Seat
 from laws.scoring.bridge import parse_contract
+from laws.scoring.duplicate import passed_out_lead
 from laws.scoring.session_values import Artificial, Assigned, Line, Pair, Played
 
 
@@ -211,7 +212,9 @@ def message_problem(club: str, message: Mapping[str, Any]) -> str:
     came on, its ``op`` one of entry, line, remove, no key the format does not have (at the top, in
     ``line``, in its result), and each value of its type. A whole number too long for the checked reader
     (``firmware_host.wire.reader``, which keeps it as its length) is of no type here, so it is named by
-    its field too. The values themselves (a contract, a card, a board of the event) are checked after."""
+    its field too. The values themselves (a contract, a card, a board of the event) are checked after,
+    but for a ``line`` of a passed-out board with a lead, refused here by the session's own rule
+    (``laws.scoring.duplicate.passed_out_lead``): the federation took what a club's session refused."""
     number = message.get("number")
     if "number" not in message:
         return "a message number is a whole number from 1, and the message has none"
@@ -233,9 +236,15 @@ def message_problem(club: str, message: Mapping[str, Any]) -> str:
     if problem:
         return problem
     try:
-        line_from_dict(message["line"])
+        line = line_from_dict(message["line"])
     except MessageError as exc:
         return str(exc)
+    if op == "line" and isinstance(line.result, Played):
+        # the session's rule for a result's lead (a remove names the line as it was taken, and is not
+        # refused for it: a line taken before the rule can still be taken off)
+        problem = passed_out_lead(line.result.contract, line.result.lead)
+        if problem:
+            return f"board {line.board}: played: {problem}"
     return ""
 
 

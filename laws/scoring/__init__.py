@@ -18,7 +18,7 @@ from laws.scoring.bridge import (
     undertrick_points,
 )
 from laws.scoring.comparison import AVERAGE, AVERAGE_MINUS, AVERAGE_PLUS
-from laws.scoring.duplicate import ScoreInputError, board_score, declarer_score
+from laws.scoring.duplicate import ScoreInputError, board_score, declarer_score, passed_out_lead
 from laws.scoring.euchre import EuchreRubber, GameResult, hand_points
 from laws.scoring.imps import ImpMethod, artificial_imps, butler, butler_datum, cross_imps, imps
 from laws.scoring.matchpoints import Scale, matchpoints, neuberg, percentage, top
@@ -51,7 +51,7 @@ __all__ = [
     "RubberScore", "Scale", "ScoreInputError", "ScoredBoard", "ScoredLine", "SessionError",
     "SessionResult", "Standing", "Tally", "artificial_imps", "bench_session", "board_score", "butler",
     "butler_datum", "cross_imps", "declarer_score", "hand_points", "imps", "matchpoints", "neuberg",
-    "overtrick_points", "parse_contract", "percentage", "present", "rank_boards", "rank_tallies", "render_session",
+    "overtrick_points", "parse_contract", "passed_out_lead", "percentage", "present", "rank_boards", "rank_tallies", "render_session",
     "score_boards", "score_session", "tally_boards",
     "slam_bonus", "top", "trick_points", "undertrick_points",
 ]

@@ -20,6 +20,9 @@ Rules we state (the laws are silent or it is a matter of input):
 * ``tricks`` is the number of tricks declarer's side won, 0 to 13, as PBN's ``[Result]``.
 * A contract needs a declarer; a passed-out board has neither a declarer nor tricks (``tricks`` must
   be 0 there, so that a mistyped result is not silently scored as a pass).
+* A passed-out board has no opening lead either (:func:`passed_out_lead`): nobody played it. The score
+  does not read the lead, so :func:`board_score` does not ask; whoever takes a result with its lead
+  asks (a session, a federation's line), so all of them refuse the same result with the same words.
 """
 
 from __future__ import annotations
@@ -81,6 +84,18 @@ def declarer_score(contract: Contract, tricks: int, vulnerable: bool) -> int:
     return (trick_points(contract) + made_bonus(contract, vulnerable) + INSULT[contract.doubled]
             + overtrick_points(contract, tricks - contract.needed, vulnerable)
             + slam_bonus(contract, vulnerable))
+
+
+def passed_out_lead(contract: object, lead: object) -> str:
+    """Why a result's opening lead cannot stand with its contract, or ``""``: a passed-out board
+    (``contract`` None or ``"Pass"``) was never played, so a lead with it is a mistyped result, refused as
+    a declarer with it is (``board_score``). One rule for every place a result with its lead comes in (a
+    table's or the director's result in a session, a club's line at a federation), where each once had
+    its own and a federation took what a session refused. ``lead`` as given (a card's text, a ``Card``);
+    none (None or ``""``) is no lead."""
+    if contract in (None, "Pass") and lead not in (None, ""):
+        return f"a passed-out board has no lead, got {as_typed(lead, 10)}"
+    return ""
 
 
 def board_score(contract: Contract | None, declarer: Seat | None, tricks: int,

@@ -80,6 +80,26 @@ def test_the_directors_refused_entries_are_listed_as_the_directors(tmp_path: Pat
     s.close()
 
 
+def test_a_tables_member_cards_refused_are_listed_as_the_tables_and_labelled(tmp_path: Path) -> None:
+    """docs/session.md: a table's member cards refused by the naming rules were listed among the
+    director's own refusals ("Your entries refused"), a ``players`` record as his forms are; they are the
+    table's, labelled ``member cards``, as are member cards the link could not read."""
+    from firmware_host.duplicate.views import refusal_rows
+
+    setup = make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2})
+    s = Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL")
+    s.submit([{"type": "players", "pair": "9 NS", "players": [], "by": "alice"},
+              {"type": "message", "table": "table-02", "topic": "cardtable/table-02/players", "payload": "{",
+               "why_link": "bad JSON"},
+              {"type": "players", "pair": "9 NS", "players": [], "by": "table-03 (member cards)", "round": 1,
+               "table": "table-03", "source": "table-03:57"}])
+    tables, mine = refusal_rows(s)
+    assert [(r["what"], r["by"]) for r in mine] == [("players", "alice")]
+    assert [(r["what"], r["club_table"], r["table"]) for r in tables] == [
+        ("member cards", "table-03", 3), ("member cards", "table-02", 2)]
+    s.close()
+
+
 def test_the_desk_answers_a_record_of_the_wrong_shape(tmp_path: Path) -> None:
     setup = make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2})
     desk = SessionDesk(Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL"), lambda *a: None)

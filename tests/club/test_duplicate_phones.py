@@ -415,14 +415,21 @@ def test_refused_from_the_tables_says_which_table_and_board(room: Room, tmp_path
     room.desk.tick()
     wrong = dict(rec, source="table-02:2", ew="9 EW")                 # pairs the movement does not seat there
     assert not room.desk.session.take(wrong).taken
+    # the table's member cards, refused by the naming rules: the table's, labelled so (they were listed
+    # under "Your entries refused", as the director's own players form is)
+    cards = {"type": "players", "pair": "9 NS", "players": [], "by": "table-02 (member cards)", "round": 1,
+             "table": "table-02", "source": "table-02:3"}
+    assert room.desk.session.submit([cards])[0].status == "refused"
     room.desk.tick()
     director = _director(room, tmp_path, 390)
     try:
-        _wait(director).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#refused li")) == 2)
+        _wait(director).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#refused li")) == 3)
         rows = [li.text for li in director.find_elements(By.CSS_SELECTOR, "#refused li")]
         board = rec["board"]
-        assert rows[0].startswith(f"table 2, round 1, board {board}: the movement seats"), rows   # named already
-        assert rows[1].startswith(f"Table 2 (table-02), board {board}: lead:"), rows
+        assert rows[0].startswith("Table 2 (table-02), member cards refused: "), rows
+        assert rows[1].startswith(f"table 2, round 1, board {board}: the movement seats"), rows   # named already
+        assert rows[2].startswith(f"Table 2 (table-02), board {board}: lead:"), rows
+        assert director.find_element(By.ID, "no-mine").is_displayed()            # none of the director's
     finally:
         director.quit()
 

@@ -44,6 +44,8 @@ def test_member_cards_at_the_table_name_the_pair_in_the_session(broker: LocalBro
         t.ctl.submit(MemberSeen("W", "9999"))                                    # not in the roster
         assert _until(lambda: any("9999" in r["why"] for r in desk.session.refusals), t.ctl)
         assert "member number 9999 is not in the roster" in desk.session.refusals[-1]["why"]
+        assert _until(lambda: any(str(r.body.get("text", "")).startswith("member cards refused: table-02's member "
+                                  "cards: member number 9999") for r in t.journal.rows() if r.kind == "note"), t.ctl)
         assert desk.session.state.players.get("2 EW") is None
     finally:
         t.stop()

@@ -137,3 +137,21 @@ def test_a_step_that_raises_never_ends_the_night_s_loop(tmp_path: Path) -> None:
     finally:
         service.stop()
         s.close()
+
+
+def test_a_nights_answers_say_they_answer_a_hand_given_and_read_back(tmp_path: Path) -> None:
+    """docs/euchre.md, the seating's ``answers``: ``kind`` is ``hand``, the message a night answers (a
+    hand, a stop, one that did not read). It said ``board``, a duplicate table's result message: a table
+    that matches answers by kind (as a duplicate table does) took them for another's."""
+    s = NightSession.create(tmp_path / "n", setup())
+    n = s.night
+    given = s.take([message(hand(n, 1, 1), 10), message(hand(n, 1, 2, tricks=9), 11)])
+    s.ordering.offer(TOPICS.table("table-01", "hand"), b"{not json")
+    s.ordering.take()
+    assert [a.kind for _, a in given] == ["hand", "hand"]
+    s.close()
+    again = NightSession.open(tmp_path / "n")
+    sent = NightDesk(again).seating("table-01").to_dict()["answers"]
+    assert [(a["source"], a["status"], a["kind"]) for a in sent] == [
+        ("table-01:10", "taken", "hand"), ("table-01:11", "refused", "hand"), ("", "refused", "hand")]
+    again.close()

@@ -8,13 +8,16 @@ import random
 import secrets
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from firmware_host.club.broker import LocalBroker
 from firmware_host.euchre_night.night_demo import write_config
 from firmware_host.euchre_night.players import deal_hand
+from firmware_host.records.journal import Journal
 from firmware_host.table.inputs import LawInput, SessionInput
+from firmware_host.tablelink.euchre_night import NightTable
 from laws.cards import Seat
 from laws.engine import LawEngine
 from laws.euchre_night.notation import tricks_won
@@ -63,3 +66,44 @@ def test_outside_a_night_the_table_is_used_as_always(tmp_path: Path) -> None:
     finally:
         table.stop()
         broker.stop()
+
+
+class _Ctl:
+    """What a night's table side reads of the controller when a seating comes in: its journal and id."""
+
+    table_id = "table-01"
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+
+    def journal_note(self, body: dict[str, Any]) -> int:
+        return self.journal.append("note", body, 3.0)
+
+
+class _Pub:
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def euchre_hand(self, body: dict[str, Any], seq: int, deal: int = 0) -> None:
+        self.sent.append(body)
+
+
+def test_the_table_forgets_a_hand_only_by_an_answer_to_a_hand(tmp_path: Path) -> None:
+    """docs/euchre.md, "Until answered": a euchre table settles a hand by the night's ``hand`` answers
+    only. It took any answer naming the hand's source, so a ``board`` answer (a duplicate table's result
+    message's) or one of a later kind made it stop sending a hand the night may never have had."""
+    j = Journal.open(tmp_path / "j")
+    sent = j.append("note", {"euchre_hand": {"type": "hand", "table": "table-01", "round": 1, "hand": 1,
+                                             "deal": 1}}, 1.0)       # sent before a restart
+    side = NightTable(_Ctl(j), _Pub(), clock=lambda: 0.0, timer=None)
+    seating = {"kind": "euchre_seating", "table": "table-01", "table_number": 1, "round": 1, "rounds": 3,
+               "hands": 2, "seats": {s: {"player": i, "name": f"P{i}"} for i, s in enumerate("NSEW", 1)},
+               "seq": 4, "t": 0.0}
+    for kind in ("board", "claim"):
+        side.on_session(seating | {"answers": [{"source": f"table-01:{sent}", "board": 1, "status": "taken",
+                                                "why": "", "kind": kind}]})
+        assert list(side.unanswered) == ["1/1"]
+    side.on_session(seating | {"answers": [{"source": f"table-01:{sent}", "board": 1, "status": "taken",
+                                            "why": "", "kind": "hand"}]})
+    assert side.unanswered == {}
+    j.close()

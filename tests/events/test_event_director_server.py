@@ -22,6 +22,8 @@ from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
 from firmware_host.events.desk import EventDesk
 from firmware_host.events.session import EventSession
 from firmware_host.web.auth import hash_password
+from firmware_host.wire.duplicate import players_body
+from firmware_host.wire.topics import TOPICS
 from laws.competition.event_spec import EventKind, EventSpec
 from tests.club.conftest import _need
 from tests.events.test_event_service import TABLES, Seatings, Tables, _round1_but_one
@@ -213,7 +215,13 @@ def test_a_table_s_page_shows_its_results_in_its_boards_imps_its_refusals_and_th
     club.tables.send("t-a", 1, 1, "4S", "N", 10)       # t-a is match 1's open room, t-b its closed room
     club.tables.send("t-b", 1, 1, "4S", "N", 9)
     club.tables.send("t-a", 1, 2, "3NT", "N", 9, number=3)     # refused: t-a is table 1
-    assert club.seatings.wait(lambda last: len(last.get("t-a", {}).get("answers", [])) == 2)
+    # its member cards naming table 3: refused too, and labelled so on the page (it read as a result's)
+    cards = players_body(section="A", table_number=3, round=1, side="ns", pair="1", members=["1021", "1045"])
+    env = {"table": "t-a", "kind": "players", "seq": 3, "prev": 2, "deal": 0, "secret": False, "t": time.time(),
+           "body": cards}
+    club.tables.seq["t-a"] = 3
+    club.tables.clients["t-a"].publish(TOPICS.table("t-a", "players"), json.dumps(env), qos=1).wait_for_publish(10)
+    assert club.seatings.wait(lambda last: len(last.get("t-a", {}).get("answers", [])) == 3)
     with tempfile.TemporaryDirectory() as folder:
         table = chromium(folder)
         try:
@@ -226,6 +234,7 @@ def test_a_table_s_page_shows_its_results_in_its_boards_imps_its_refusals_and_th
             answers = _text(table, "answers")
             assert "t-a:1, board 1: taken" in answers
             assert "t-a:2, board 2: refused: t-a:2: the result names table 3, but t-a is table 1" in answers, answers
+            assert "t-a:3, member cards: refused: t-a:3: the players name table 3, but t-a is table 1" in answers, answers
             over = table.execute_script("return document.documentElement.scrollWidth;") - 360
             assert over <= 0, f"the table's page scrolls sideways by {over} px at 360 px"
             club.tables.send("t-a", 1, 2, "3NT", "N", 9)

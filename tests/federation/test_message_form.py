@@ -141,3 +141,20 @@ def test_a_pass_out_written_another_way_is_told_how_to_send_it(service: Federati
     assert _answer(service, passed("Pass"))["verdict"] == "taken"
     assert _answer(service, passed(None).replace('"number": 2', '"number": 3').replace('"board": 1', '"board": 2')
                    )["verdict"] == "taken"
+
+
+def test_a_pass_out_with_a_lead_is_refused_as_the_session_refuses_it(service: FederationService) -> None:
+    """docs/federation.md: a passed-out board has no lead. A club's session refuses a pass-out with a
+    lead (``a passed-out board has no lead, got AS``) but the federation took such a line, lead and all,
+    into its field and its published travellers. It is refused with the session's words, by the same
+    rule; a ``remove`` naming a line as a club sent it before is still taken."""
+    assert _answer(service, _json(ENTRY))["verdict"] == "taken"
+
+    def passed(lead: Any, op: str = "line", number: int = 2, board: int = 1) -> str:
+        return _json(LINE | {"op": op, "number": number, "line": LINE["line"] | {"board": board, "result": {
+            "played": {"contract": None, "declarer": None, "tricks": 0, "lead": lead}}}})
+
+    said = _answer(service, passed("AS"))
+    assert (said["verdict"], said["why"]) == ("conflict", "board 1: played: a passed-out board has no lead, got AS")
+    assert _answer(service, passed(None))["verdict"] == "taken"
+    assert _answer(service, passed("AS", "remove", 3, board=2))["verdict"] == "taken"   # not finished: taken off

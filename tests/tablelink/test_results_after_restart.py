@@ -27,6 +27,10 @@ def _seating(answered: list[int], left: list[int]) -> dict[str, Any]:
 class _Ctl:
     def __init__(self, journal: Journal) -> None:
         self.journal = journal
+        self.submitted: list[Any] = []      # what the table side submits (the notes its display gets)
+
+    def submit(self, item: Any) -> None:
+        self.submitted.append(item)
 
     def journal_note(self, body: dict[str, Any]) -> int:
         return self.journal.append("note", body, 3.0)
@@ -105,4 +109,47 @@ def test_a_replayed_boards_result_is_sent_until_answered_though_the_seating_no_l
     assert list(results.unanswered) == [(1, 4)] and pub.sent == [4]    # kept, and sent again
     results.on_session(_seating([4], []))                            # answered: forgotten
     assert list(results.unanswered) == []
+    j.close()
+
+
+def test_an_answer_of_a_kind_the_table_does_not_know_settles_no_result(tmp_path: Path) -> None:
+    """docs/mqtt.md, the seating's ``answers``: a table matches only ``board`` answers to its results. Any
+    kind but ``players`` was read as ``board``, so an answer of a later kind naming board 3 (or a euchre
+    night's ``hand``) made the table forget its result for board 3, never sent again: the session never had
+    it. Such an answer is kept as sent and settles nothing; one without ``kind`` (a session before kinds)
+    is a ``board`` answer, as before."""
+    j = Journal.open(tmp_path / "j")
+    j.append("ruling", _result(3), 1.0)
+    j.append("ruling", _result(4), 2.0)
+    results = DuplicateResults(_Ctl(j), _Pub(), clock=lambda: 100.0, timer=None)
+    later = [{"source": "table-02:9", "board": 3, "status": "taken", "why": "", "kind": "claim"},
+             {"source": "table-02:10", "board": 3, "status": "refused", "why": "", "kind": "hand"},
+             {"source": "table-02:4", "board": 4, "status": "taken", "why": ""}]     # no kind: a board answer
+    results.on_session(_seating([], [3, 4]) | {"answers": later})
+    assert results.seating is not None and [a.kind for a in results.seating.answers] == ["claim", "hand", "board"]
+    assert list(results.unanswered) == [(1, 3)]
+    j.close()
+
+
+def test_member_cards_refused_are_shown_at_the_table_once_per_answer(tmp_path: Path) -> None:
+    """docs/mqtt.md, "Member cards at the table": a refused ``players`` answer is shown on the table's
+    display. The table did nothing with it, so players who laid their member cards were named nobody and
+    never learnt why. Each refusal is shown once, not at every seating that still carries it, nor again
+    after a restart that reads the seating back."""
+    j = Journal.open(tmp_path / "j")
+    ctl = _Ctl(j)
+    results = DuplicateResults(ctl, _Pub(), clock=lambda: 100.0, timer=None)
+    why = "table-02's member cards: member number 9999 is not in the roster (roster.csv)"
+    refused = {"source": "table-02:57", "board": None, "status": "refused", "why": why, "kind": "players"}
+    seating = _seating([], [3, 4]) | {"answers": [refused]}
+    results.on_session(seating)
+    results.on_session(seating)                                    # the same answer, sent again
+    assert [(n.device, n.text) for n in ctl.submitted] == [("session", f"member cards refused: {why}")]
+    later = {**refused, "source": "table-02:61", "why": "pair 2 NS: member 1021 (Ann Smith) already plays"}
+    results.on_session(seating | {"answers": [refused, later]})
+    assert [n.text for n in ctl.submitted][1:] == [f"member cards refused: {later['why']}"]
+    j.append("note", {"session": seating | {"answers": [refused, later]}}, 4.0)
+    again = _Ctl(j)
+    DuplicateResults(again, _Pub(), clock=lambda: 100.0, timer=None).on_session(seating | {"answers": [refused, later]})
+    assert again.submitted == []                                   # shown before the restart
     j.close()

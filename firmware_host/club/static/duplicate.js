@@ -113,7 +113,10 @@
         const table = r.table ? "Table " + r.table + (r.club_table ? " (" + r.club_table + ")" : "")
           : r.club_table ? "Table " + r.club_table : "";
         const said = r.table && r.why.startsWith("table " + r.table + ",");   // the reason names them already
-        const where = [r.by, said ? "" : table, said || !r.board ? "" : "board " + r.board].filter((x) => x).join(", ");
+        // a table's member cards: labelled so (their "by", "table-02 (member cards)", only repeats the table)
+        const cards = r.what === "member cards";
+        const where = [cards ? "" : r.by, said ? "" : table, cards ? "member cards refused" : "",
+          said || !r.board ? "" : "board " + r.board].filter((x) => x).join(", ");
         ol.append(el("li", "", (where ? where + ": " : "") + r.why));
       }
       $(empty).hidden = rows.length > 0;

@@ -69,8 +69,9 @@
     } else {
       out.push(`<p id="round">This table has no part in the event</p>`);
     }
-    if (view.answers && view.answers.length) {   // the answers to this table's results: a refusal with why
+    if (view.answers && view.answers.length) {   // the answers to this table's messages: a refusal with why
       out.push(`<ul id="answers">` + view.answers.map(a => `<li>${cell(a.source || "a message")}`
+               + (a.kind === "players" ? ", member cards" : "")      // its member cards, not a result
                + (a.board ? `, board ${cell(a.board)}` : "") + `: ${cell(a.status)}`
                + (a.why ? `: ${cell(a.why)}` : "") + "</li>").join("") + "</ul>");
     }

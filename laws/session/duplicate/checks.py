@@ -11,8 +11,7 @@ from typing import Any, TypeGuard
 
 from laws.cards import Card, Seat
 from laws.duplicate.movement import Seating, board_span
-from laws.errors import as_typed
-from laws.scoring import ScoreInputError, board_score, parse_contract
+from laws.scoring import ScoreInputError, board_score, parse_contract, passed_out_lead
 from laws.session.duplicate.spec import label, pair_of_label
 from laws.session.players import players_problem
 
@@ -159,8 +158,9 @@ def _check_score(st: SessionState, where: str, rec: Mapping[str, Any]) -> str:
     except (ScoreInputError, ValueError) as exc:
         return f"{where}: {exc}"
     lead = rec.get("lead")
-    if lead and contract == "Pass":   # a board nobody played has no lead, as it has no declarer
-        return f"{where}: a passed-out board has no lead, got {as_typed(lead, 10)}"
+    problem = passed_out_lead(contract, lead)   # the one rule a federation's line follows too
+    if problem:
+        return f"{where}: {problem}"
     if lead:
         try:
             Card.parse(str(lead))
