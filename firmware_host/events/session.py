@@ -33,6 +33,7 @@ from firmware_host.wire.topics import TOPICS
 from laws.competition.event import EventState, RoundDraw, TableResult
 from laws.competition.event_spec import EventError, EventSpec
 from laws.duplicate.deal import Board
+from laws.scoring.duplicate import passed_out_lead
 from laws.session.event.event_kind import EVENT, EventSessionState, EventSetup, check_tables, tables_needed
 
 __all__ = ["EventFileError", "EventSession", "Taken", "Unread", "check_tables", "result_of", "tables_needed"]
@@ -70,7 +71,7 @@ def result_of(table: str, payload: bytes, tables: Sequence[str]) -> tuple[str, T
 
     Raises:
         Unread: the message is not JSON, not an envelope, not a ``BoardResult``, or from a table the
-            event does not use, or its table number is not that table's.
+            event does not use, or its table number is not that table's, or a pass-out with a lead.
     """
     read = read_json(payload)
     if read.refusal is not None:
@@ -89,6 +90,9 @@ def result_of(table: str, payload: bytes, tables: Sequence[str]) -> tuple[str, T
     number = tables.index(table) + 1
     if body.table_number != number:
         raise Unread(source, f"{source}: the result names table {body.table_number}, but {table} is table {number}")
+    why = passed_out_lead(body.contract, body.lead)
+    if why:     # an event's result keeps no lead: refused here, in the pairs session's words
+        raise Unread(source, f"{source}: board {body.board}: {why}")
     declarer = body.declarer or ""
     try:
         return source, TableResult.from_dict({"round": body.round, "table": number, "board": body.board,

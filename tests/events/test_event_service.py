@@ -456,3 +456,28 @@ def test_an_event_refuses_a_seq_below_1_naming_seqs_rule(tmp_path: Path) -> None
     with pytest.raises(Unread, match=r"^t-a: seq \(the table's journal row, which counts from 1\) must be a whole "
                                      r"number 1 to 4611686018427387904, got -1$"):
         result_of("t-a", json.dumps({"table": "t-a", "kind": "board", "seq": -1, "t": 1.0, "body": body}).encode(), TABLES)
+
+
+def test_a_pass_out_with_a_lead_is_refused_as_a_pairs_session_refuses_it(tmp_path: Path) -> None:
+    """A pairs session and the federation refuse a passed-out board with an opening lead (one rule,
+    ``passed_out_lead``); an event's result keeps no lead, so it took such a message with the lead dropped,
+    a mistyped result taken as a pass-out. Refused and answered, in the session's words."""
+    session = EventSession.create(tmp_path / "event", EventSpec(EventKind.SWISS_TEAMS, 4, 3, 1), TABLES,
+                                  synchronous="NORMAL")
+    service = EventService(session, "127.0.0.1", 1, "nobody", "x")     # never started: no broker needed
+    published: dict[str, dict[str, Any]] = {}
+    service.client.publish = lambda topic, payload, qos=0, retain=False: published.__setitem__(  # type: ignore[method-assign]
+        topic, json.loads(payload))
+    body = {"section": "A", "table_number": 1, "round": 1, "board": 1, "ns": "1", "ew": "3", "contract": "Pass",
+            "declarer": None, "lead": "AS", "tricks": 0, "record": "", "verified": False,
+            "confirmed": {"ns": "N", "ew": "E"}}
+    try:
+        service.offer(TOPICS.board("t-a"), json.dumps({"table": "t-a", "kind": "board", "seq": 11, "t": 1.0,
+                                                       "body": body}).encode())
+        assert service.step() is True
+        answer = published[TOPICS.seating("t-a")]["answers"][-1]
+        assert answer["status"] == "refused" and answer["board"] == 1, answer
+        assert "a passed-out board has no lead, got AS" in answer["why"], answer
+    finally:
+        service.http.server_close()
+        session.close()
