@@ -11,8 +11,10 @@ the table never cancels a concession it cannot prove wrong:
   hand with the highest trump still out can hold any: a trump lower than partner's is not counted).
   "Still out" is every trump not yet played and not in that hand, so a hand is counted whenever its own
   cards are known (the whole deal from the shoe, or dummy's spread hand alone).
-* **A trick in progress.** A hand still to play to it, when a trump higher than one of its counted trumps
-  is already in it, may have to play one of them there and lose it: one fewer is counted.
+* **A trick in progress.** A hand still to play to it, when a trump higher than all of its counted trumps
+  is already in it, cannot win that trick and may have to play one of them there and lose it: one fewer is
+  counted. A trump in it that only some of them beat costs nothing: the hand wins the trick with a higher
+  one, and the rest are still the highest trumps out.
 * **No trumps.** Nothing is counted: the highest card of a suit wins only when that suit is led or
   followed, and it may be discarded on another suit's trick.
 * **A trick already won.** The ``claim`` event gives tricks of those remaining; the tricks already won
@@ -63,7 +65,7 @@ def sure_trumps(play: Play, seat: Seat) -> list[Card]:
     sure = [c for c in mine if _rank(c) > top]
     trick = play.current.cards
     if sure and trick and seat not in trick and \
-            any(c.suit == trump and _rank(c) > _rank(sure[-1]) for c in trick.values()):
+            any(c.suit == trump and _rank(c) > _rank(sure[0]) for c in trick.values()):
         sure = sure[:-1]
     return sure
 

@@ -267,6 +267,28 @@ def test_BP_63_64_declarer_s_revoke_established_and_rectified() -> None:
     assert eng.state.deal.bridge.scored["tricks"] == 10 - 2  # type: ignore[union-attr]   1 + 9 - 2
 
 
+def test_BP_68_71_a_trump_lower_than_the_trick_s_costs_nothing_when_a_higher_one_wins_it() -> None:
+    """Law 71 (docs/laws.md BP-68-71): a hand still to play to a trick holding a trump loses a sure trump
+    there only when that trump beats all of them. West holds twelve hearts and South ruffs dummy's diamond
+    lead with the three: West's two is under it, but West overruffs with any other heart and then every
+    heart he holds wins, so his concession of all twelve gives back twelve (the table once gave back
+    eleven, counting one fewer whenever the trick's trump beat his lowest)."""
+    hands = {W: [C(r + "H") for r in "AKQJT9876542"] + [C("2C")],
+             N: [C("AC")] + [C(r + "D") for r in "AKQJT9876543"],
+             E: [C("2D")] + [C(r + "S") for r in "AKQJT9876543"],
+             S: [C("3H"), C("2S")] + [C(r + "C") for r in "KQJT9876543"]}
+    eng = four_hearts(hands)
+    feed(eng, P(W, "2C"), P(N, "AC"), P(E, "3S"), P(S, "3C"))      # dummy wins trick 1
+    feed(eng, P(N, "AD"), P(E, "2D"), P(S, "3H"))                  # South ruffs; West still to play
+    feed(eng, TricksClaimed(W, 0))
+    rulings = feed(eng, ClaimAnswered(S, True))
+    back = [r for r in rulings if r.clause == "BP-68-71" and "restored" in r.extra]
+    assert [(r.extra["restored"], r.extra["to_side"], len(r.extra["sure"])) for r in back] == [(12, "EW", 12)]
+    deal = eng.state.deal
+    assert deal is not None and deal.bridge is not None
+    assert deal.bridge.scored["tricks"] == 1                     # declarer's side took trick 1 only
+
+
 # East and South both revoke in trick 1 (South ruffs a spade, East discards a club, each holding spades);
 # North-South take eight tricks at the table (audit 14, 65r/65d).
 BOTH_REVOKE = ("W:2S N:2C E:6C S:2H S:3S W:TS N:3H E:4S N:3C E:TC S:4C W:5C E:5S S:7S W:QS N:6H N:7D E:TD "
