@@ -1,7 +1,8 @@
 """A euchre night's standings, player by player (``docs/scoring.md``, "Euchre nights").
 
 Each player's figures over the night: points (his tally: the sum of his points hand by hand, by the
-club's scoring), hands won (hands on which his side scored), loners made (marches he played alone that scored), and
+club's scoring), hands won (hands on which he scored more than 0: a loner's partner given 0 by a house
+rule wins no hand), loners made (marches he played alone that scored), and
 the rounds he played. A player who sits out a round is credited, for that round, the mean points of the
 players who played it (a Fraction; the common "average for a sit-out" rule), and no hands or loners.
 
