@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from firmware_host.wire.messages import ANSWER_STATUSES, ANSWERS_KEPT, SessionAnswer
+from firmware_host.wire.messages import ANSWER_STATUSES, ANSWERS_KEPT, SessionAnswer, short_why
 from firmware_host.wire.topics import TOPICS
 
 __all__ = ["answer_of", "journaled_answers"]
@@ -71,7 +71,7 @@ def journaled_answers(rows: Iterable[Any]) -> dict[str, deque[dict[str, Any]]]:
             said = answer_of(body["refused"]["record"], "refused", str(body["refused"].get("why") or ""))
         elif row.kind == "note" and isinstance(body.get("reused_number"), dict) and last is not None \
                 and last["source"] == body["reused_number"].get("source"):
-            last["why"] = str(body["reused_number"].get("why") or "")
+            last["why"] = short_why(str(body["reused_number"].get("why") or ""))   # as SessionAnswer cuts it
             continue
         else:
             continue

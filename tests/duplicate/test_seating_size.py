@@ -76,6 +76,74 @@ def test_a_session_that_fits_sends_no_seating_past_what_was_measured(tmp_path: P
     assert most > 400 * 70   # every seating holds an entry for each board of the file
 
 
+SMILE = "\U0001f600"   # beyond the BMP: 12 bytes as JSON writes it (two \\uXXXX escapes)
+
+
+def _bytes(msg: object) -> int:
+    return len(json.dumps(msg, separators=(",", ":")).encode())
+
+
+def test_an_answers_why_is_cut_to_300_characters_and_600_bytes_on_a_character_boundary() -> None:
+    """A refusal's ``why`` quotes what the table sent and was capped nowhere: 16 answers quoting 80
+    characters beyond the BMP each (a refused ``ns``) took some 15 KB of a seating, past the room kept for
+    them once the players are named. Every answer is cut where it is made (``SessionAnswer``)."""
+    from firmware_host.session.answers import answer_of, journaled_answers
+    from firmware_host.wire.messages import WHY_BYTES, WHY_MOST, SessionAnswer, short_why
+
+    def wire(why: str) -> int:
+        return len(json.dumps(why)) - 2
+
+    for why in ("x" * 1000, SMILE * 1000, "\u00e9" * 1000, '"' * 1000, "\x00" * 1000, "a" + SMILE * 400):
+        cut = SessionAnswer("t:1", 1, "refused", why).why
+        assert cut.endswith("\u2026") and len(cut) <= WHY_MOST and wire(cut) <= WHY_BYTES, (why[:3], len(cut))
+        assert why.startswith(cut[:-1])
+    assert len(short_why("x" * 1000)) == WHY_MOST                      # plain text: the characters' cap
+    assert short_why("x" * WHY_MOST) == "x" * WHY_MOST                 # nothing cut: no ellipsis
+    paired = "ab" + "\ud83d\ude00" * 400                                 # a pair as two code points
+    assert not "\ud800" <= short_why(paired)[-2] <= "\udbff"          # never half a pair
+    rec = {"table": "t", "type": "message", "source": "t:3", "board": 2, "topic": TOPICS.board("t")}
+    said = answer_of(rec, "refused", SMILE * 500)
+    assert said is not None and wire(said[1]["why"]) <= WHY_BYTES
+    # read back from the journal after a restart, a reused number's word is cut the same way
+    Row = type("Row", (), {})
+    first, second = Row(), Row()
+    first.kind, first.body = "note", {"refused": {"record": rec, "why": "x" * 900}}
+    second.kind, second.body = "note", {"reused_number": {"source": "t:3", "why": "y" * 900}}
+    back = journaled_answers([first, second])["t"][-1]
+    assert back["why"] == "y" * (WHY_MOST - 1) + "\u2026"
+
+
+def test_a_hostile_tables_refusals_stay_in_its_seatings_room_and_whole_in_the_journal(tmp_path: Path) -> None:
+    """A table sending many refused messages, each quoting a long ``ns`` beyond the BMP: its seating carries
+    the 16 latest answers, each cut, and the journal keeps every reason whole."""
+    import random
+
+    from firmware_host.wire.duplicate import board_topic
+
+    from .sessionkit import result
+    from .test_link import MITCHELL_3, _message
+
+    setup = make_setup(MITCHELL_3)
+    good = result(setup, 1, 2, 3, random.Random(5))
+    sent: list[tuple[str, str]] = []
+    desk = SessionDesk(Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL"),
+                       lambda topic, payload, retain: sent.append((topic, payload)))
+    try:
+        for seq in range(9, 29):
+            env = json.loads(_message(good, seq=seq))
+            env["body"]["ns"] = SMILE * 100
+            desk.offer(board_topic("table-02"), json.dumps(env).encode())
+        desk.tick()
+        seating = json.loads([p for t, p in sent if t == TOPICS.seating("table-02")][-1])
+        answers = seating["answers"]
+        assert len(answers) == ANSWERS_KEPT and [a["source"] for a in answers] == [f"table-02:{n}" for n in range(13, 29)]
+        assert all(len(json.dumps(a["why"])) - 2 <= 600 and a["why"].endswith("\u2026") for a in answers)   # WHY_BYTES
+        notes = [r.body["refused"]["why"] for r in desk.session.journal.rows() if r.kind == "note"]
+        assert len(notes) == 20 and all(len(json.dumps(w)) - 2 > 600 for w in notes)   # whole there
+    finally:
+        desk.session.close()
+
+
 def test_the_room_kept_holds_every_growing_field_at_its_longest() -> None:
     """``SEATING_REST`` is what a seating's answers, players and boards to replay may take in play: 16
     answers with long reasons, four players with long non-ASCII names (six bytes a letter on the wire),
@@ -143,3 +211,4 @@ def test_the_largest_seating_reaches_a_table_through_a_club_broker(tmp_path: Pat
             c.loop_stop()
             c.disconnect()
         broker.stop()
+
