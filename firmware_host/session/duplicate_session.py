@@ -243,15 +243,21 @@ def table_parts(st: SessionState, row: dict[str, Any], cache: dict[tuple[Any, ..
 
 def largest_seating(st: SessionState) -> int:
     """The bytes of the largest seating the session can send a table, as :meth:`SessionDesk.publish_all`
-    sends it, less what grows in play (its answers, players and boards to replay: ``SEATING_REST`` keeps
-    room for them): every seating of the movement, to a table whose id is the longest, called at the last
-    round with the longest message number. The index of every board of the hand records file rides in
+    sends it, less what grows in play (its answers and players: ``SEATING_REST`` keeps room for them):
+    every seating of the movement, to a table whose id is the longest, called at the last round with the
+    longest message number and every board of the table's rounds to replay. The index of every board of the hand records file rides in
     each (``hand_records``), so a big file makes every seating big; ``duplicate open`` refuses a session
     whose seating would not fit a club broker's packet (``SEATING_MOST``), which the table would never
     get (``docs/mqtt.md``, "Hand records sent to the tables")."""
     table, rounds = "t" * 64, st.movement.rounds
     page = PAGE.format(table=table, key="k" * 20)
     records: dict[tuple[Any, ...], int] = {}
+    # the boards to replay at their most: every board of every round the table plays (the director took
+    # every line off); the list only grows with the rounds, so the last round's holds them all
+    replay: dict[int, list[tuple[int, int]]] = {}
+    for s in st.movement.seatings:
+        if s.played:
+            replay.setdefault(s.table, []).extend((s.round, b) for b in st.movement.boards_of(s.group))
     most = 0
     for s in st.movement.seatings:
         boards = list(st.movement.boards_of(s.group)) if s.played else []
@@ -264,7 +270,8 @@ def largest_seating(st: SessionState) -> int:
         else:
             parts.pop("hand_records")
         rest = seating_message(table, st.setup.section, row, called=rounds, rounds=rounds, records=st.fingerprints,
-                               page=page, answers=[], seq=2**62, t=9_999_999_999.999, extra=parts)
+                               page=page, answers=[], seq=2**62, t=9_999_999_999.999, extra=parts,
+                               replay=replay.get(s.table, []))
         # {"hand_records":...} and {...the rest} joined as one object: their braces become one comma
         most = max(most, records[key] + len(json.dumps(rest, separators=(",", ":"))) - 1)
     return most

@@ -156,10 +156,13 @@ PUBLISH_OVERHEAD = 5 + 2 + 2 + 1
 #: the largest seating a session can send any table: the packet less the topic of a table whose id is
 #: the longest (64 characters, ``topics.TABLE_ID``) and the overhead; 65,438 bytes
 SEATING_MOST = BROKER_PACKET - PUBLISH_OVERHEAD - len(TOPICS.seating("t" * 64))
-#: room kept in a seating for what grows as the session is played: its 16 answers with their reasons,
-#: the players' names and the boards to replay (``ANSWERS_KEPT``); all of them at their longest are some
-#: 10 KB (``tests/duplicate/test_seating_size.py``). The rest (the round, its boards and their records, the
-#: index of every board, the next moves) is known when the session is opened, and measured then
+#: room kept in a seating for what grows as the session is played beyond what is measured when it is
+#: opened: its 16 answers (``ANSWERS_KEPT``, each ``why`` cut to ``WHY_MOST`` characters and ``WHY_BYTES``
+#: bytes: some 760 bytes an answer at its longest) and the players' names (four names of 60 characters
+#: beyond the BMP, 12 bytes each as JSON writes them): some 15 KB at their longest
+#: (``tests/duplicate/test_seating_size.py``). The rest (the round, its boards and their records, the index
+#: of every board, the next moves, and the boards to replay at their most: every board of the table's
+#: rounds) is known when the session is opened, and measured then
 #: (``session.duplicate_session.largest_seating``)
 SEATING_REST = 16384
 

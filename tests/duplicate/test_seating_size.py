@@ -19,7 +19,7 @@ from firmware_host.session.duplicate_session import PAGE, Session, SessionDesk, 
 from firmware_host.wire.duplicate import ANSWERS_KEPT, seating_message
 from firmware_host.wire.topics import TOPICS
 from laws.duplicate.deal import file_part
-from laws.session.duplicate.state import SessionState, progress
+from laws.session.duplicate.state import SessionState
 
 from .sessionkit import make_setup
 
@@ -144,26 +144,43 @@ def test_a_hostile_tables_refusals_stay_in_its_seatings_room_and_whole_in_the_jo
         desk.session.close()
 
 
-def test_the_room_kept_holds_every_growing_field_at_its_longest() -> None:
-    """``SEATING_REST`` is what a seating's answers, players and boards to replay may take in play: 16
-    answers with long reasons, four players with long non-ASCII names (six bytes a letter on the wire),
-    many boards to replay, beside a table id of 64 characters."""
+@pytest.mark.parametrize("spec", [{"kind": "mitchell", "tables": 4, "boards_per_round": 2},
+                                  {"kind": "mitchell", "tables": 5, "boards_per_round": 14}])
+def test_a_seating_at_its_worst_stays_within_what_open_measured_and_the_room_kept(spec: dict[str, object]) -> None:
+    """Every seating of the movement at its worst: a table id of 64 characters, the longest message number
+    and time, every board of its rounds to replay, four players with names of 60 characters beyond the BMP
+    and 16-character member numbers, and 16 answers each at its longest (the longest source, board 9999,
+    ``players``, a reason cut from thousands of characters beyond the BMP). Each is at most what ``open``
+    measured (``largest_seating``, which takes the boards to replay at their most) and ``SEATING_REST``,
+    so a session ``open`` let through never sends a seating the broker refuses. Five rounds of 14 boards make
+    70 boards to replay at a table (some 1.9 KB), which ``open`` did not measure and the room could not
+    also hold."""
+    from firmware_host.session.answers import answer_of
+    from firmware_host.session.duplicate_session import largest_seating
     from firmware_host.wire.duplicate import SEATING_REST
+    from laws.session.duplicate.spec import label
 
-    setup = make_setup({"kind": "mitchell", "tables": 4, "boards_per_round": 2})
+    setup = make_setup(spec)
     st = SessionState.start(setup)
-    row = progress(st).tables[0]
-    table, why = "t" * 64, "a refusal that names a field and quotes what came, cut at 80 characters: " + "x" * 226
-    answers = [{"source": f"{table}:{2**62}", "board": 9999, "status": "refused", "why": why, "kind": "board"}
-               for _ in range(ANSWERS_KEPT)]
-    plain = seating_message(table, "A", row, called=1, rounds=7, records=st.fingerprints, page=PAGE, answers=[],
-                            seq=2**62, t=1e10, extra=table_parts(st, row, {}))
-    parts = table_parts(st, row, {})
-    parts["players"] = {side: [{"name": "\u00e9" * 60, "member": "9" * 16}] * 2 for side in ("ns", "ew")}
-    full = seating_message(table, "A", row, called=1, rounds=7, records=st.fingerprints, page=PAGE, answers=answers,
-                           seq=2**62, t=1e10, extra=parts, replay=[(r, b) for r in range(1, 31) for b in (998, 999)])
-    grown = len(json.dumps(full, separators=(",", ":"))) - len(json.dumps(plain, separators=(",", ":")))
-    assert 0 < grown <= SEATING_REST, grown
+    table, rounds, mv = "t" * 64, st.movement.rounds, st.movement
+    rec = {"table": table, "type": "quiet", "source": f"{table}:{2**62}", "board": 9999, "topic": TOPICS.board(table)}
+    said = answer_of(rec, "refused", SMILE * 5000)
+    assert said is not None
+    answers = [said[1]] * ANSWERS_KEPT
+    assert _bytes(answers) <= 16 * 770          # an answer at its longest: some 760 bytes
+    players = {side: [{"name": SMILE * 60, "member": "9" * 16}] * 2 for side in ("ns", "ew")}
+    most = largest_seating(st)
+    for s in mv.seatings:
+        boards = list(mv.boards_of(s.group)) if s.played else []
+        row = {"table": s.table, "round": s.round, "ns": label(s.ns), "ew": label(s.ew), "boards": boards,
+               "left": boards, "sit_out": not s.played}
+        replay = [(x.round, b) for x in mv.seatings if x.table == s.table and x.played for b in mv.boards_of(x.group)]
+        parts = table_parts(st, row, {})
+        parts["players"] = players
+        full = seating_message(table, "A", row, called=rounds, rounds=rounds, records=st.fingerprints,
+                               page=PAGE.format(table=table, key="k" * 20), answers=answers, seq=2**62,
+                               t=9_999_999_999.999, extra=parts, replay=replay)
+        assert _bytes(full) <= most + SEATING_REST, (s, _bytes(full) - most)
     assert file_part(setup.boards, setup.boards) is None   # every board played: no file part to carry
 
 
