@@ -21,7 +21,8 @@ it each message with :meth:`SessionDesk.offer` (from any thread) and a ``publish
 callable; the desk's own thread (:meth:`SessionDesk.run`) calls :meth:`SessionDesk.tick` every few
 tens of milliseconds. One tick takes every
 message that has arrived, journals the lot in one transaction (``Session.submit``), rescores once,
-republishes the seatings that changed (retained), and calls the listeners with the boards that changed.
+republishes the seatings that changed (retained; each measured against the broker's packet first,
+``answers.fitted``), and calls the listeners with the boards that changed.
 The director's records (:meth:`SessionDesk.director`) go the same way at once.
 
 What it promises the tables (answered only once committed, held while the journal cannot be written, no
@@ -45,7 +46,7 @@ from typing import Any
 
 from firmware_host.records.journal import Journal
 from firmware_host.session.analysis import Analyser, Analysis
-from firmware_host.session.answers import answer_of, journaled_answers
+from firmware_host.session.answers import answer_of, fitted, journaled_answers
 from firmware_host.session.journalled import (
     PART,
     REFUSALS_KEPT,
@@ -78,7 +79,7 @@ from laws.session.duplicate.spec import SessionSetup, label
 from laws.session.duplicate.state import SessionState, progress
 
 __all__ = ["PART", "REFUSALS_KEPT", "SESSION_FILE", "Outcome", "Session", "SessionDesk", "SessionFileError",
-           "largest_seating", "session_path", "table_parts"]
+           "fitted", "largest_seating", "session_path", "table_parts"]
 
 log = logging.getLogger(__name__)
 
@@ -471,8 +472,12 @@ class SessionDesk:
                              sort_keys=True)
             if only_changed and self._told.get(topic) == key:
                 continue
+            text = fitted(topic, msg)
+            if not text:
+                self._told.pop(topic, None)
+                continue
             try:
-                self.publish(topic, json.dumps(msg, separators=(",", ":")), True)
+                self.publish(topic, text, True)
             except Exception as exc:  # the broker may be away: the next change (or reconnection) sends again
                 log.warning("session: cannot publish %s (%s)", topic, exc)
                 self._told.pop(topic, None)

@@ -229,3 +229,67 @@ def test_the_largest_seating_reaches_a_table_through_a_club_broker(tmp_path: Pat
             c.disconnect()
         broker.stop()
 
+
+def _refused_seating(tmp_path: Path, sent: list[tuple[str, str]]) -> tuple[SessionDesk, dict[str, object]]:
+    """A desk whose table-02 has had 20 messages refused (a contract spelled ``4s``), and the seating it
+    was told."""
+    import random
+
+    from firmware_host.wire.duplicate import board_topic
+
+    from .sessionkit import result
+    from .test_link import MITCHELL_3, _message
+
+    setup = make_setup(MITCHELL_3)
+    good = result(setup, 1, 2, 3, random.Random(5))
+    desk = SessionDesk(Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL",
+                                      clock=lambda: 1764500000.0),
+                       lambda topic, payload, retain: sent.append((topic, payload)))
+    for seq in range(9, 29):
+        env = json.loads(_message(good, seq=seq))
+        env["body"]["contract"] = "4s"
+        desk.offer(board_topic("table-02"), json.dumps(env).encode())
+    desk.tick()
+    return desk, json.loads([p for t, p in sent if t == TOPICS.seating("table-02")][-1])
+
+
+def test_a_seating_too_big_for_the_packet_goes_with_its_oldest_answers_left_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The desk never measured a seating before publishing it: one past the broker's packet was published
+    as it was, Mosquitto refused it and dropped the session's client, and the table never got its seating
+    again. Now a seating that would not fit goes with its oldest answers left out, with a WARNING; one
+    that would not fit even without them is not sent (an ERROR), and the others still go. The packet is
+    lowered here so that a plain session's seating overflows it."""
+    from firmware_host.wire import duplicate as wire
+
+    sent: list[tuple[str, str]] = []
+    desk, whole = _refused_seating(tmp_path, sent)
+    topic = TOPICS.seating("table-02")
+    try:
+        assert len(whole["answers"]) == ANSWERS_KEPT   # type: ignore[arg-type]
+        three = _bytes({**whole, "answers": whole["answers"][-3:]})   # type: ignore[index]
+        monkeypatch.setattr(wire, "BROKER_PACKET", three + wire.PUBLISH_OVERHEAD + len(topic))
+        sent.clear()
+        caplog.clear()
+        with caplog.at_level("WARNING", logger="firmware_host.session.answers"):
+            desk.publish_all()
+        mine = [p for t, p in sent if t == topic]
+        assert len(mine) == 1 and len(mine[0].encode()) <= wire.BROKER_PACKET - wire.PUBLISH_OVERHEAD - len(topic)
+        reduced = json.loads(mine[0])
+        assert reduced["answers"] == whole["answers"][-3:]   # type: ignore[index]
+        assert {k: v for k, v in reduced.items() if k != "answers"} == {k: v for k, v in whole.items() if k != "answers"}
+        warned = [r for r in caplog.records if r.name == "firmware_host.session.answers"]
+        assert len(warned) == 1 and "table table-02's seating" in warned[0].getMessage() \
+            and "without its 13 oldest answers" in warned[0].getMessage()
+        # a packet too small for the seating even without answers: not sent, said, the others still go
+        monkeypatch.setattr(wire, "BROKER_PACKET", _bytes({**whole, "answers": []}) - 1 + wire.PUBLISH_OVERHEAD
+                            + len(topic))
+        sent.clear()
+        caplog.clear()
+        with caplog.at_level("WARNING", logger="firmware_host.session.answers"):
+            desk.publish_all()
+        assert topic not in [t for t, _ in sent] and TOPICS.round in [t for t, _ in sent]
+        said = [r for r in caplog.records if r.name == "firmware_host.session.answers"]
+        assert {r.levelname for r in said} == {"ERROR"} and any("table table-02's seating" in r.getMessage() for r in said)
+    finally:
+        desk.session.close()
