@@ -18,13 +18,15 @@ runs on the club's machine: ``club/event_screens.py``).
   (``wire.duplicate.hand_records_part``), so the table needs no records file of its own; only the
   table's own topic carries them, never its page. When a result completes a round, every table's
   seating is republished at once with the next round's draw (after the last round: with ``finished``).
+  Nothing measures a table's message when the event is opened, so each is measured before it is published
+  (``session/answers.fitted``): one past the broker's packet goes with its oldest answers left out, never
+  as a packet the broker would refuse by dropping the desk's client.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import logging
 import threading
 from collections import deque
@@ -33,7 +35,7 @@ from typing import Any
 
 from firmware_host.events.session import EventSession
 from firmware_host.events.views import director_view, table_view
-from firmware_host.session.answers import answer_of, journaled_answers
+from firmware_host.session.answers import answer_of, fitted, journaled_answers
 from firmware_host.session.journalled import Outcome, SessionOrdering
 from firmware_host.wire.duplicate import hand_records_part, refused_says
 from firmware_host.wire.messages import ANSWERS_KEPT
@@ -174,7 +176,10 @@ class EventDesk:
             part = self.records_part(message)
             if part is not None:
                 message["hand_records"] = part
-            self.publish(TOPICS.seating(table), json.dumps(message), True)
+            topic = TOPICS.seating(table)
+            text = fitted(topic, message)   # as a pairs session's: answers trimmed, never a packet refused
+            if text:
+                self.publish(topic, text, True)
 
     def publish_all(self) -> None:
         for table in self.session.tables:

@@ -6,19 +6,25 @@ answer to what it sent by ``kind``, ``source`` and ``board`` (``docs/mqtt.md``, 
 Each desk once built its answers itself, and an event's lacked ``kind``: a refused ``players`` message
 read as a ``board`` message nobody could match. One function now says which records are answered and
 how (:func:`answer_of`), and one reads them back from a session's journal after a restart
-(:func:`journaled_answers`). Pure: records and journal rows in, answers out.
+(:func:`journaled_answers`). Pure: records and journal rows in, answers out. :func:`fitted` is the one
+way both desks turn a seating into what they publish: whole, or with its oldest answers left out when it
+would not fit the broker's packet (logged), never a packet the broker refuses.
 """
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from firmware_host.wire.messages import ANSWER_STATUSES, ANSWERS_KEPT, SessionAnswer
+from firmware_host.wire.duplicate import fit_seating
+from firmware_host.wire.messages import ANSWER_STATUSES, ANSWERS_KEPT, SessionAnswer, short_why
 from firmware_host.wire.topics import TOPICS
 
-__all__ = ["answer_of", "journaled_answers"]
+__all__ = ["answer_of", "fitted", "journaled_answers"]
+
+log = logging.getLogger(__name__)
 
 #: records made from a table's ``board`` message: a result, one the link could not read, one refused past
 #: its login's budget (``journalled.SessionOrdering``)
@@ -71,7 +77,7 @@ def journaled_answers(rows: Iterable[Any]) -> dict[str, deque[dict[str, Any]]]:
             said = answer_of(body["refused"]["record"], "refused", str(body["refused"].get("why") or ""))
         elif row.kind == "note" and isinstance(body.get("reused_number"), dict) and last is not None \
                 and last["source"] == body["reused_number"].get("source"):
-            last["why"] = str(body["reused_number"].get("why") or "")
+            last["why"] = short_why(str(body["reused_number"].get("why") or ""))   # as SessionAnswer cuts it
             continue
         else:
             continue
@@ -79,3 +85,20 @@ def journaled_answers(rows: Iterable[Any]) -> dict[str, deque[dict[str, Any]]]:
             out.setdefault(said[0], deque(maxlen=ANSWERS_KEPT)).append(said[1])
             last = said[1]
     return out
+
+def fitted(topic: str, msg: Mapping[str, Any]) -> str:
+    """``msg``'s JSON as it may be published on ``topic`` (``wire.duplicate.fit_seating``), saying in the
+    log when it is not whole: a seating with its oldest answers left out (WARNING), or none (ERROR) rather
+    than a packet the broker refuses, dropping the session's client and every table's link with it. A
+    pairs session's seating always fits (``largest_seating``, ``SEATING_REST``); an event's is checked the
+    same way."""
+    out = fit_seating(topic, msg)
+    table = str(msg.get("table") or topic)
+    if not out.text:
+        log.error("table %s's seating is %d bytes, too big for the broker's packet even without its answers: "
+                  "not sent (the broker would drop the session's client); the table keeps its last seating",
+                  table, out.size)
+    elif out.dropped:
+        log.warning("table %s's seating is %d bytes, too big for the broker's packet: sent without its %d oldest "
+                    "answers (the session's journal keeps them)", table, out.size, out.dropped)
+    return out.text

@@ -21,7 +21,8 @@ it each message with :meth:`SessionDesk.offer` (from any thread) and a ``publish
 callable; the desk's own thread (:meth:`SessionDesk.run`) calls :meth:`SessionDesk.tick` every few
 tens of milliseconds. One tick takes every
 message that has arrived, journals the lot in one transaction (``Session.submit``), rescores once,
-republishes the seatings that changed (retained), and calls the listeners with the boards that changed.
+republishes the seatings that changed (retained; each measured against the broker's packet first,
+``answers.fitted``), and calls the listeners with the boards that changed.
 The director's records (:meth:`SessionDesk.director`) go the same way at once.
 
 What it promises the tables (answered only once committed, held while the journal cannot be written, no
@@ -45,7 +46,7 @@ from typing import Any
 
 from firmware_host.records.journal import Journal
 from firmware_host.session.analysis import Analyser, Analysis
-from firmware_host.session.answers import answer_of, journaled_answers
+from firmware_host.session.answers import answer_of, fitted, journaled_answers
 from firmware_host.session.journalled import (
     PART,
     REFUSALS_KEPT,
@@ -78,7 +79,7 @@ from laws.session.duplicate.spec import SessionSetup, label
 from laws.session.duplicate.state import SessionState, progress
 
 __all__ = ["PART", "REFUSALS_KEPT", "SESSION_FILE", "Outcome", "Session", "SessionDesk", "SessionFileError",
-           "largest_seating", "session_path", "table_parts"]
+           "fitted", "largest_seating", "session_path", "table_parts"]
 
 log = logging.getLogger(__name__)
 
@@ -243,15 +244,21 @@ def table_parts(st: SessionState, row: dict[str, Any], cache: dict[tuple[Any, ..
 
 def largest_seating(st: SessionState) -> int:
     """The bytes of the largest seating the session can send a table, as :meth:`SessionDesk.publish_all`
-    sends it, less what grows in play (its answers, players and boards to replay: ``SEATING_REST`` keeps
-    room for them): every seating of the movement, to a table whose id is the longest, called at the last
-    round with the longest message number. The index of every board of the hand records file rides in
+    sends it, less what grows in play (its answers and players: ``SEATING_REST`` keeps room for them):
+    every seating of the movement, to a table whose id is the longest, called at the last round with the
+    longest message number and every board of the table's rounds to replay. The index of every board of the hand records file rides in
     each (``hand_records``), so a big file makes every seating big; ``duplicate open`` refuses a session
     whose seating would not fit a club broker's packet (``SEATING_MOST``), which the table would never
     get (``docs/mqtt.md``, "Hand records sent to the tables")."""
     table, rounds = "t" * 64, st.movement.rounds
     page = PAGE.format(table=table, key="k" * 20)
     records: dict[tuple[Any, ...], int] = {}
+    # the boards to replay at their most: every board of every round the table plays (the director took
+    # every line off); the list only grows with the rounds, so the last round's holds them all
+    replay: dict[int, list[tuple[int, int]]] = {}
+    for s in st.movement.seatings:
+        if s.played:
+            replay.setdefault(s.table, []).extend((s.round, b) for b in st.movement.boards_of(s.group))
     most = 0
     for s in st.movement.seatings:
         boards = list(st.movement.boards_of(s.group)) if s.played else []
@@ -264,7 +271,8 @@ def largest_seating(st: SessionState) -> int:
         else:
             parts.pop("hand_records")
         rest = seating_message(table, st.setup.section, row, called=rounds, rounds=rounds, records=st.fingerprints,
-                               page=page, answers=[], seq=2**62, t=9_999_999_999.999, extra=parts)
+                               page=page, answers=[], seq=2**62, t=9_999_999_999.999, extra=parts,
+                               replay=replay.get(s.table, []))
         # {"hand_records":...} and {...the rest} joined as one object: their braces become one comma
         most = max(most, records[key] + len(json.dumps(rest, separators=(",", ":"))) - 1)
     return most
@@ -464,8 +472,12 @@ class SessionDesk:
                              sort_keys=True)
             if only_changed and self._told.get(topic) == key:
                 continue
+            text = fitted(topic, msg)
+            if not text:
+                self._told.pop(topic, None)
+                continue
             try:
-                self.publish(topic, json.dumps(msg, separators=(",", ":")), True)
+                self.publish(topic, text, True)
             except Exception as exc:  # the broker may be away: the next change (or reconnection) sends again
                 log.warning("session: cannot publish %s (%s)", topic, exc)
                 self._told.pop(topic, None)

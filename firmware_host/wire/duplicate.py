@@ -18,7 +18,9 @@ Nothing here touches the network.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from firmware_host.wire.messages import (
@@ -43,9 +45,9 @@ from laws.duplicate.deal import Board
 from laws.duplicate.movement import Move, move_dicts, move_words
 
 __all__ = ["ANSWERS_KEPT", "FINGERPRINT", "MAX_PAYLOAD", "ROUND_TOPIC", "SEATS", "SESSION_PREFIX", "LinkError",
-           "SEATING_MOST", "SEATING_REST", "board_topic", "hand_records_part", "next_part", "parse_players", "parse_result",
+           "SEATING_MOST", "SEATING_REST", "Fitted", "board_topic", "fit_seating", "hand_records_part", "next_part", "parse_players", "parse_result",
            "parse_session_message", "players_body", "players_part", "result_body", "round_message",
-           "seating_message", "seating_topic"]
+           "seating_message", "seating_room", "seating_topic"]
 
 MAX_PAYLOAD = MAX_BYTES
 SESSION_PREFIX = TOPICS.session_root
@@ -156,12 +158,53 @@ PUBLISH_OVERHEAD = 5 + 2 + 2 + 1
 #: the largest seating a session can send any table: the packet less the topic of a table whose id is
 #: the longest (64 characters, ``topics.TABLE_ID``) and the overhead; 65,438 bytes
 SEATING_MOST = BROKER_PACKET - PUBLISH_OVERHEAD - len(TOPICS.seating("t" * 64))
-#: room kept in a seating for what grows as the session is played: its 16 answers with their reasons,
-#: the players' names and the boards to replay (``ANSWERS_KEPT``); all of them at their longest are some
-#: 10 KB (``tests/duplicate/test_seating_size.py``). The rest (the round, its boards and their records, the
-#: index of every board, the next moves) is known when the session is opened, and measured then
+#: room kept in a seating for what grows as the session is played beyond what is measured when it is
+#: opened: its 16 answers (``ANSWERS_KEPT``, each ``why`` cut to ``WHY_MOST`` characters and ``WHY_BYTES``
+#: bytes: some 760 bytes an answer at its longest) and the players' names (four names of 60 characters
+#: beyond the BMP, 12 bytes each as JSON writes them): some 15 KB at their longest
+#: (``tests/duplicate/test_seating_size.py``). The rest (the round, its boards and their records, the index
+#: of every board, the next moves, and the boards to replay at their most: every board of the table's
+#: rounds) is known when the session is opened, and measured then
 #: (``session.duplicate_session.largest_seating``)
 SEATING_REST = 16384
+
+
+def seating_room(topic: str) -> int:
+    """The bytes a message on ``topic`` may take within the broker's packet (``SEATING_MOST`` for the
+    longest table id; more for a shorter one). Read at each call, so a test may lower the packet."""
+    return BROKER_PACKET - PUBLISH_OVERHEAD - len(topic.encode())
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A seating as it is to be published: ``text`` (its JSON; ``""`` when it does not fit even with no
+    answer), ``size`` (the bytes of the whole message, before any answer was left out) and ``dropped``
+    (how many of its oldest answers were left out to fit)."""
+
+    text: str
+    size: int
+    dropped: int
+
+
+def fit_seating(topic: str, msg: Mapping[str, Any]) -> Fitted:
+    """``msg`` as JSON that fits the broker's packet on ``topic``: whole when it fits (always, for a pairs
+    session's seating, by what ``duplicate open`` measures and ``SEATING_REST`` keeps), else with its
+    oldest answers left out, one by one, until it does (the table's latest answer is the one it is most
+    likely still waiting for; every answer is in the session's journal). A packet over the broker's
+    ``max_packet_size`` is refused and the session's client dropped, so every table would lose its
+    seating: a reduced seating is the lesser harm, and none at all (``text`` ``""``) when even that is
+    too big."""
+    room = seating_room(topic)
+    text = json.dumps(msg, separators=(",", ":"))
+    size = len(text.encode())
+    if size <= room:
+        return Fitted(text, size, 0)
+    answers = list(msg.get("answers") or [])
+    for n in range(1, len(answers) + 1):
+        text = json.dumps({**msg, "answers": answers[n:]}, separators=(",", ":"))
+        if len(text.encode()) <= room:
+            return Fitted(text, size, n)
+    return Fitted("", size, len(answers))
 
 
 def players_part(players: Mapping[str, Sequence[Mapping[str, str]]]) -> dict[str, list[dict[str, str]]]:

@@ -14,6 +14,7 @@ where it enters.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Mapping
@@ -37,6 +38,12 @@ CONTRACT = re.compile(r"Pass|[1-7](C|D|H|S|NT)(X|XX)?")
 CALL = re.compile(r"Pass|X|XX|[1-7](C|D|H|S|NT)")   # a call of ``auction`` in PBN's spelling, nothing else
 ANSWER_STATUSES = ("taken", "repeat", "refused")
 ANSWERS_KEPT = 16
+#: an answer's ``why`` at its longest: 300 characters, and 600 bytes as a seating writes it (JSON with
+#: ``\uXXXX`` escapes: a character outside ASCII takes 6 bytes, one beyond the BMP 12), so 16 answers fit
+#: the room a seating keeps for them (``wire.duplicate.SEATING_REST``) whatever a table sent to be refused
+WHY_MOST = 300
+WHY_BYTES = 600
+ELLIPSIS = "\u2026"
 
 
 #: what a table's ordered message's ``seq`` is (``docs/mqtt.md``): the journal row that recorded it, so 1 or
@@ -81,6 +88,30 @@ def seat(v: Any, name: str) -> str:
     if v not in SEATS:
         raise MessageError(f"{name} must be N, E, S or W, got {_short(v)}")
     return str(v)
+
+
+def short_why(why: str) -> str:
+    """``why`` cut to what an answer carries (:data:`WHY_MOST` characters, :data:`WHY_BYTES` bytes as JSON
+    writes it), ending in an ellipsis when cut. A refusal's reason quotes what the table sent, so a table
+    sending long refused messages (a hostile or broken one) would otherwise grow its seating past the
+    broker's packet; the whole reason stays in the session's journal note. The cut falls between two
+    characters, never inside a surrogate pair."""
+    if len(why) <= WHY_MOST and _json_len(why) <= WHY_BYTES:
+        return why
+    room, kept, end = WHY_BYTES - _json_len(ELLIPSIS), 0, 0
+    for i, c in enumerate(why[:WHY_MOST - 1]):
+        size = _json_len(c)
+        if kept + size > room:
+            break
+        kept, end = kept + size, i + 1
+    if end and "\ud800" <= why[end - 1] <= "\udbff":   # a pair's first half, its second cut off
+        end -= 1
+    return why[:end] + ELLIPSIS
+
+
+def _json_len(s: str) -> int:
+    """The bytes ``s`` takes inside a JSON string as the session writes it (``json.dumps``, ASCII)."""
+    return len(json.dumps(s)) - 2
 
 
 def _short(v: Any) -> str:
@@ -312,9 +343,9 @@ class SessionAnswer:
     """The session's answer to one of a table's messages, given only once what it answers is committed in
     the session's journal (``docs/ordering.md``): ``source`` (``<table>:<seq>``, a refused message's too when
     its ``seq`` reads; ``""`` when it does not), ``board`` (None when it cannot be read), ``status`` (``taken``, ``repeat``, ``refused``),
-    ``why`` (the reason of a refusal, or a word for the table and the director), and ``kind``, the message
-    it answers: a duplicate table's ``board`` or ``players`` message, a euchre table's ``hand`` (a hand or
-    a stop).
+    ``why`` (the reason of a refusal, or a word for the table and the director; cut by :func:`short_why`),
+    and ``kind``, the message it answers: a duplicate table's ``board`` or ``players`` message, a euchre
+    table's ``hand`` (a hand or a stop).
 
     ``kind`` is read as sent, whatever it says: a table settles a message only by an answer of that
     message's kind, so an answer of a kind it does not know (a later session's) is kept and settles
@@ -325,6 +356,10 @@ class SessionAnswer:
     status: str
     why: str = ""
     kind: str = "board"   # what it answers: a ``board`` message, a ``players`` message (its member cards), a ``hand``
+
+    def __post_init__(self) -> None:
+        # cut here, where every answer is made, so no seating carries a reason past WHY_MOST/WHY_BYTES
+        object.__setattr__(self, "why", short_why(self.why))
 
     def to_dict(self) -> dict[str, Any]:
         return {"source": self.source, "board": self.board, "status": self.status, "why": self.why,
