@@ -1,0 +1,39 @@
+"""Commands that read a journal, given one whose file is damaged (a page overwritten after it was
+written, as a failing SD card leaves it), an empty file or one that is not a database: one line naming
+the file, exit 2, no traceback, nothing written (the house rule for bad input, README)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+from firmware_host.records.journal import Journal
+
+
+def damaged_journal(data: Path) -> Path:
+    """A real journal in ``data`` whose pages after the first are overwritten: SQLite opens it (its
+    header is intact) and fails only when a query reaches the damaged pages."""
+    journal = Journal.open(data)
+    for k in range(300):
+        journal.append("note", {"text": "x" * 200, "k": k}, t=float(k))
+    journal.close()
+    path = data / "journal.sqlite3"
+    raw = path.read_bytes()
+    path.write_bytes(raw[:4096] + b"\xa5" * (len(raw) - 4096))
+    return path
+
+
+def _one_line(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    return err
+
+
+def test_journal_head_of_a_damaged_journal_names_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``journal head`` printed SQLite's traceback ("database disk image is malformed"), exit 1."""
+    path = damaged_journal(tmp_path / "data")
+    assert main(["journal", "head", "--data-dir", str(tmp_path / "data")]) == 2
+    err = _one_line(capsys)
+    assert f"{path}: the database is corrupt" in err
