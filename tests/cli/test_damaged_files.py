@@ -37,3 +37,22 @@ def test_journal_head_of_a_damaged_journal_names_it(tmp_path: Path, capsys: pyte
     assert main(["journal", "head", "--data-dir", str(tmp_path / "data")]) == 2
     err = _one_line(capsys)
     assert f"{path}: the database is corrupt" in err
+
+
+@pytest.mark.parametrize("content", ["damaged", "empty", "text"])
+def test_broadcast_export_of_an_unreadable_journal_names_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          content: str) -> None:
+    """``broadcast export`` printed a JournalError traceback, exit 1 (the exit status of a tampered
+    journal), for a journal that is damaged, empty or not a database; nothing is written."""
+    data = tmp_path / "table-01"
+    if content == "damaged":
+        path = damaged_journal(data)
+    else:
+        data.mkdir()
+        path = data / "journal.sqlite3"
+        path.write_text("" if content == "empty" else "not a journal\n")
+    out = tmp_path / "site"
+    assert main(["broadcast", "export", "--journals", str(data), "--out", str(out)]) == 2
+    err = _one_line(capsys)
+    assert err.startswith(f"cardtable broadcast export: {path}: ") and "nothing archived" in err
+    assert not out.exists()
