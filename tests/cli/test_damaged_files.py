@@ -56,3 +56,26 @@ def test_broadcast_export_of_an_unreadable_journal_names_it(tmp_path: Path, caps
     err = _one_line(capsys)
     assert err.startswith(f"cardtable broadcast export: {path}: ") and "nothing archived" in err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("line", [
+    ["euchre", "show", "--session", "{D}"],
+    ["euchre", "export", "--session", "{D}", "--out", "{O}"],
+    ["event", "export", "{D}", "--site", "{O}"],
+    ["federation", "show", "--dir", "{D}"],
+    ["federation", "close", "--dir", "{D}"],
+])
+def test_an_empty_session_file_is_refused_and_left_empty(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         line: list[str]) -> None:
+    """A session folder whose journal is an empty file: these commands wrote SQLite's schema into it
+    (20 KB) and then said "the first row is not a session's opening row", which hid that the file was
+    empty; `duplicate show` said it. Now each says the file is empty and leaves it as it was."""
+    folder = tmp_path / "night"
+    folder.mkdir()
+    name = "federation.sqlite3" if line[0] == "federation" else "session.sqlite3"
+    (folder / name).write_bytes(b"")
+    argv = [a.replace("{D}", str(folder)).replace("{O}", str(tmp_path / "out")) for a in line]
+    assert main(argv) == 2
+    err = _one_line(capsys)
+    assert f"{folder / name}: " in err and "the file is empty (0 bytes)" in err
+    assert (folder / name).stat().st_size == 0 and sorted(p.name for p in folder.iterdir()) == [name]
