@@ -1,0 +1,28 @@
+"""Commands given an output path they cannot write (a path under a file, a file where a folder is
+wanted, a folder that cannot be made): one line naming the path, exit 2, no traceback (the house rule
+for bad input, README)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+
+
+def _refused(capsys: pytest.CaptureFixture[str], argv: list[str], names: Path) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert str(names) in err, err
+    return err
+
+
+def test_config_init_under_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``config init FILE/table.toml`` printed NotADirectoryError's traceback (exit 1): the clean-up of
+    the template it never wrote failed too."""
+    (tmp_path / "notes.txt").write_text("x\n")
+    target = tmp_path / "notes.txt" / "table.toml"
+    err = _refused(capsys, ["config", "init", str(target)], target)
+    assert err.startswith("cardtable config init: cannot write ")
