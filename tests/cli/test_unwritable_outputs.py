@@ -26,3 +26,14 @@ def test_config_init_under_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[
     target = tmp_path / "notes.txt" / "table.toml"
     err = _refused(capsys, ["config", "init", str(target)], target)
     assert err.startswith("cardtable config init: cannot write ")
+
+
+@pytest.mark.parametrize("where", ["file", "under-file"])
+def test_demo_out_that_cannot_be_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:
+    """``demo --out`` naming a file, or a path under one, printed FileExistsError's or
+    NotADirectoryError's traceback (exit 1) from the folder's mkdir."""
+    (tmp_path / "notes.txt").write_text("x\n")
+    out = tmp_path / "notes.txt" if where == "file" else tmp_path / "notes.txt" / "demo"
+    err = _refused(capsys, ["demo", "--quick", "--out", str(out)], out)
+    assert err.startswith(f"cardtable demo: --out {out}: cannot be the demo's folder (")
+    assert (tmp_path / "notes.txt").read_text() == "x\n"
