@@ -258,6 +258,7 @@ def _demo(args: argparse.Namespace) -> int:
     import tempfile
 
     from firmware_host.euchre_night.night_demo import EuchreDemo
+    from firmware_host.session.journalled import SessionFileError
     from laws.euchre_night.formats import FormatError
 
     if args.tables < 1 or args.rounds < 1 or not 1 <= args.hands <= 99:
@@ -266,7 +267,7 @@ def _demo(args: argparse.Namespace) -> int:
     try:
         result = EuchreDemo(out, args.tables, args.rounds, hands=args.hands, fmt=args.format, players=args.players,
                             seed=args.seed).run(timeout=args.timeout)
-    except (FormatError, FileExistsError) as exc:
+    except (FormatError, FileExistsError, SessionFileError) as exc:  # --out cannot hold the night: bad input
         return _fail(str(exc))
     except (RuntimeError, TimeoutError) as exc:
         print(f"cardtable euchre demo: {exc}", file=sys.stderr)

@@ -176,8 +176,12 @@ def make_journal(folder: str | Path, setup: Any, clock: Callable[[], float], syn
         if journal is not None:
             journal.close()
         for leftover in _files_of(part):  # nothing is made: the folder is as it was
-            leftover.unlink(missing_ok=True)
-        raise SessionFileError(f"{path}: the session's journal cannot be made ({exc})") from None
+            try:
+                leftover.unlink(missing_ok=True)
+            except OSError:               # no folder to hold it (a path under a file): nothing was made
+                pass
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise SessionFileError(f"{path}: the session's journal cannot be made ({why})") from None
 
 
 class JournalledService:

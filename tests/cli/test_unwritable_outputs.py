@@ -37,3 +37,28 @@ def test_demo_out_that_cannot_be_a_folder(tmp_path: Path, capsys: pytest.Capture
     err = _refused(capsys, ["demo", "--quick", "--out", str(out)], out)
     assert err.startswith(f"cardtable demo: --out {out}: cannot be the demo's folder (")
     assert (tmp_path / "notes.txt").read_text() == "x\n"
+
+
+@pytest.mark.parametrize(("line", "made"), [
+    (["euchre", "open", "--players", "{P}", "--format", "progressive", "--rounds", "2", "--dir", "{W}"],
+     "session.sqlite3"),
+    (["duplicate", "open", "--hand-records", "{B}", "--pairs", "8", "--movement", "mitchell",
+      "--boards-per-round", "3", "--dir", "{W}"], "session.sqlite3"),
+    (["euchre", "demo", "--tables", "1", "--rounds", "1", "--out", "{W}"], "night/session.sqlite3"),
+])
+def test_a_session_folder_under_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], line: list[str],
+                                       made: str) -> None:
+    """A session's folder under a file: ``euchre open`` and ``euchre demo`` printed NotADirectoryError's
+    traceback (exit 1) and ``duplicate open`` an errno's words naming a ``.part`` file the user never
+    named: removing the half-made journal failed again outside the except. Now the session's journal is
+    named, exit 2."""
+    (tmp_path / "notes.txt").write_text("x\n")
+    players = tmp_path / "players.txt"
+    players.write_text("".join(f"Player {k}\n" for k in range(1, 9)))
+    boards = tmp_path / "boards.pbn"
+    assert main(["boards", "new", "--count", "12", "--out", str(boards)]) == 0
+    capsys.readouterr()
+    where = tmp_path / "notes.txt" / "night"
+    argv = [a.replace("{W}", str(where)).replace("{P}", str(players)).replace("{B}", str(boards)) for a in line]
+    err = _refused(capsys, argv, where / made)
+    assert f"{where / made}: the session's journal cannot be made (Not a directory)" in err
