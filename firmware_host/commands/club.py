@@ -176,11 +176,19 @@ def _broker(args: argparse.Namespace) -> int:
 def _certs(args: argparse.Namespace) -> int:
     from firmware_host.club.certs import CertError, make_broker_cert, make_club_ca
 
+    if not args.host:   # refused before the CA is made: a refused command leaves nothing behind
+        print("club certs: name at least one host name or address the tables use to reach the broker "
+              "(--host NAME, repeatable)", file=sys.stderr)
+        return 2
     try:
         ca = make_club_ca(args.dir)
         cert, key = make_broker_cert(args.dir, args.host)
     except CertError as exc:
         print(f"club certs: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:   # --dir under a file, or a folder that cannot be made or written
+        print(f"club certs: --dir {args.dir}: cannot write the certificates there "
+              f"({exc.strerror or exc})", file=sys.stderr)
         return 2
     print(f"club CA: {ca} (copy to each table: [mqtt] tls = true, ca_file; and the dashboard's --ca-file)")
     print(f"broker: cardtable club broker --certfile {cert} --keyfile {key} ...")

@@ -62,3 +62,22 @@ def test_a_session_folder_under_a_file(tmp_path: Path, capsys: pytest.CaptureFix
     argv = [a.replace("{W}", str(where)).replace("{P}", str(players)).replace("{B}", str(boards)) for a in line]
     err = _refused(capsys, argv, where / made)
     assert f"{where / made}: the session's journal cannot be made (Not a directory)" in err
+
+
+@pytest.mark.parametrize("where", ["file", "under-file"])
+def test_club_certs_dir_that_cannot_be_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                where: str) -> None:
+    """``club certs --dir`` naming a file or a path under one printed FileExistsError's or
+    NotADirectoryError's traceback (exit 1)."""
+    (tmp_path / "notes.txt").write_text("x\n")
+    d = tmp_path / "notes.txt" if where == "file" else tmp_path / "notes.txt" / "certs"
+    err = _refused(capsys, ["club", "certs", "--dir", str(d), "--host", "club.local"], d)
+    assert err.startswith(f"club certs: --dir {d}: cannot write the certificates there (")
+
+
+def test_club_certs_without_a_host_makes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``club certs`` without ``--host`` was refused (exit 2) only after it had made the club's CA."""
+    d = tmp_path / "certs"
+    assert main(["club", "certs", "--dir", str(d)]) == 2
+    assert "name at least one host name" in capsys.readouterr().err
+    assert not d.exists()
