@@ -10,6 +10,8 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
+from firmware_host.commands.guard import port
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
@@ -34,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     b = csub.add_parser("broker", help="run a local Mosquitto for a small club (passwords and ACL made here)")
     b.add_argument("--dir", default="club-broker", help="folder for its config, passwords and ACL")
-    b.add_argument("--port", type=int, default=1883)
+    b.add_argument("--port", type=port, default=1883)
     b.add_argument("--bind", default="127.0.0.1", help="address to listen on (the club's LAN address)")
     b.add_argument("--table", action="append", default=[], metavar="ID", help="a table id (repeatable)")
     b.add_argument("--tables", type=int, default=0, help="or: N tables named table-01 ...")
@@ -50,14 +52,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     d = csub.add_parser("dashboard", help="serve the director's dashboard")
     d.add_argument("--broker-host", default="localhost")
-    d.add_argument("--broker-port", type=int, default=1883)
+    d.add_argument("--broker-port", type=port, default=1883)
     d.add_argument("--mqtt-user", default="dashboard")
     d.add_argument("--mqtt-password-file", required=True, help="file holding the dashboard's broker password")
     d.add_argument("--tls", action="store_true", help="TLS to the broker")
     d.add_argument("--ca-file", help="with --tls: the club CA that signed the broker's certificate")
     d.add_argument("--users", required=True, help="directors' users file (cardtable club adduser)")
     d.add_argument("--host", default="127.0.0.1")
-    d.add_argument("--port", type=int, default=8080)
+    d.add_argument("--port", type=port, default=8080)
     d.add_argument("--session-minutes", type=float, default=480.0)
     d.add_argument("--secure-cookie", action="store_true",
                    help="behind an HTTPS proxy that does not say so: mark the cookies Secure anyway")
@@ -92,7 +94,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         formatter_class=DefaultsShown)
     m.add_argument("--tables", type=int, default=10, help="how many simulated tables (1-500)")
     m.add_argument("--rate", type=float, default=2.0, help="events per second per table")
-    m.add_argument("--port", type=int, default=8080, help="the dashboard's port on 127.0.0.1")
+    m.add_argument("--port", type=port, default=8080, help="the dashboard's port on 127.0.0.1")
     m.add_argument("--dir", default=None,
                    help="working folder for the broker's files and the tables' journals (none: a temporary "
                         "one, removed at the end)")

@@ -20,6 +20,8 @@ import sys
 import time
 from pathlib import Path
 
+from firmware_host.commands.guard import port
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("euchre", help="a euchre night: open, serve, show, export, demo")
@@ -40,11 +42,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     s = verbs.add_parser("serve", help="run the night on the club's broker, with its pages")
     s.add_argument("--session", required=True, metavar="DIR")
     s.add_argument("--broker-host", default="127.0.0.1")
-    s.add_argument("--broker-port", type=int, default=1883)
+    s.add_argument("--broker-port", type=port, default=1883)
     s.add_argument("--username", default="dashboard", help="the broker login with the dashboard's rights")
     s.add_argument("--password-file", required=True, metavar="FILE")
     s.add_argument("--host", default="127.0.0.1", help="the pages' address")
-    s.add_argument("--port", type=int, default=8090, help="the pages' port")
+    s.add_argument("--port", type=port, default=8090, help="the pages' port")
     s.add_argument("--token-file", metavar="FILE", help="the director's token for calling a round "
                                                         "(default: a new one, printed)")
     s.set_defaults(func=_serve)

@@ -57,3 +57,16 @@ def guarded(prefix: Callable[[argparse.Namespace], str],
                 return 2
         return wrapper
     return deco
+
+
+def port(text: str) -> int:
+    """An ``argparse`` type for a TCP port: 0 to 65535, refused at the command line (``argument --port:
+    a port is 0 to 65535, not '70000'``, exit 2) rather than by the socket library's traceback
+    ("bind(): port must be 0-65535") once the server is half started."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 0 to 65535, not {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {text!r}")
+    return value

@@ -1,0 +1,40 @@
+"""Numbers out of range on the command line: refused before anything starts, one line naming the
+option, exit 2 (the house rule for bad input, README), never a traceback from deeper down."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+
+
+def _usage_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    return err
+
+
+@pytest.mark.parametrize("value", ["-1", "70000", "http"])
+@pytest.mark.parametrize("line", [
+    ["euchre", "serve", "--session", "night", "--password-file", "pw", "--port", "{V}"],
+    ["euchre", "serve", "--session", "night", "--password-file", "pw", "--broker-port", "{V}"],
+    ["club", "demo", "--tables", "1", "--port", "{V}"],
+    ["club", "broker", "--tables", "2", "--port", "{V}"],
+    ["club", "dashboard", "--mqtt-password-file", "pw", "--users", "u", "--port", "{V}"],
+    ["club", "dashboard", "--mqtt-password-file", "pw", "--users", "u", "--broker-port", "{V}"],
+    ["broadcast", "live", "--session", "s", "--spectator-password-file", "pw", "--port", "{V}"],
+])
+def test_a_port_out_of_range_is_refused_naming_the_option(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                         line: list[str], value: str) -> None:
+    """``euchre serve --port 70000`` printed OverflowError's traceback ("bind(): port must be 0-65535"),
+    ``club demo --port -1`` a traceback after "the dashboard did not start", ``club broker --port -1``
+    mosquitto's own five lines and exit 1."""
+    argv = [a.replace("{V}", value) for a in line]
+    option = argv[argv.index(value) - 1]
+    err = _usage_error(capsys, argv)
+    assert f"argument {option}: a port is " in err and repr(value) in err
