@@ -439,8 +439,18 @@ def _demo(args: argparse.Namespace) -> int:
     from firmware_host.club.broker import BrokerError
     from firmware_host.club.club_demo import ClubDemo
 
+    import math
+
     if not 1 <= args.tables <= 500:
         print("club demo: --tables must be 1-500", file=sys.stderr)
+        return 2
+    # a rate of 0 divided by zero in a table's thread (a traceback, the demo going on without it); a
+    # negative, infinite or NaN one, or a negative duration (run for ever), ran as if it made sense
+    if not (math.isfinite(args.rate) and 0 < args.rate <= 1000):
+        print(f"club demo: --rate {args.rate}: events a second a table, above 0 and at most 1000", file=sys.stderr)
+        return 2
+    if not (math.isfinite(args.duration) and args.duration >= 0):
+        print(f"club demo: --duration {args.duration}: seconds, 0 (until Ctrl-C) or more", file=sys.stderr)
         return 2
     tmp = None
     if args.dir is None:

@@ -38,3 +38,17 @@ def test_a_port_out_of_range_is_refused_naming_the_option(capsys: pytest.Capture
     option = argv[argv.index(value) - 1]
     err = _usage_error(capsys, argv)
     assert f"argument {option}: a port is " in err and repr(value) in err
+
+
+@pytest.mark.parametrize(("option", "value"), [
+    ("--rate", "0"), ("--rate", "-1"), ("--rate", "nan"), ("--rate", "inf"),
+    ("--duration", "-1"), ("--duration", "nan"),
+])
+def test_club_demo_refuses_a_rate_or_duration_that_makes_no_sense(capsys: pytest.CaptureFixture[str],
+                                                                 tmp_path: Path, option: str, value: str) -> None:
+    """``club demo --rate 0`` printed ZeroDivisionError's traceback from a table's thread and ran on
+    (exit 0); a negative, NaN or infinite rate and a negative duration (for ever) were taken."""
+    assert main(["club", "demo", "--tables", "1", "--dir", str(tmp_path / "d"), option, value]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"club demo: {option} ") and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "d").exists()   # refused before the broker or any table started
