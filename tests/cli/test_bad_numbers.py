@@ -52,3 +52,15 @@ def test_club_demo_refuses_a_rate_or_duration_that_makes_no_sense(capsys: pytest
     err = capsys.readouterr().err
     assert err.startswith(f"club demo: {option} ") and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "d").exists()   # refused before the broker or any table started
+
+
+@pytest.mark.parametrize(("tables", "boards"), [("31", "3"), ("99999999999", "3"), ("4", "1000")])
+def test_soak_duplicate_refuses_a_mitchell_it_cannot_build(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                          tables: str, boards: str) -> None:
+    """``soak --duplicate --tables 99999999999`` printed SetupError's traceback (exit 1) once the
+    evening had begun; the Mitchell's limits are now checked first."""
+    work = tmp_path / "w"
+    assert main(["soak", "--duplicate", "--tables", tables, "--boards", boards, "--workdir", str(work)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cardtable soak: --tables {tables} --boards {boards}: ") and "Traceback" not in err, err
+    assert len(err.strip().splitlines()) == 1 and not work.exists()
