@@ -124,6 +124,10 @@ def _broker(args: argparse.Namespace) -> int:
     from firmware_host.tablelink.checks import TABLE_ID
     from firmware_host.wire.topics import BROADCAST_USER, RESERVED_IDS, SPECTATOR_USER
 
+    if args.tables and not 1 <= args.tables <= 500:   # 99999999999 made a password file a table, for ever
+        print(f"club broker: --tables {args.tables}: 1 to 500 tables named table-01 ... (or name each with "
+              "--table ID)", file=sys.stderr)
+        return 2
     ids = list(args.table) + (table_ids(args.tables) if args.tables else [])
     if not ids:
         print("club broker: name the tables (--table ID ... or --tables N)", file=sys.stderr)
@@ -142,20 +146,32 @@ def _broker(args: argparse.Namespace) -> int:
         tls = (Path(args.certfile).resolve(), Path(args.keyfile).resolve())
     workdir = Path(args.dir)
     pwdir = workdir / "passwords"
-    pwdir.mkdir(parents=True, exist_ok=True)
     users = {}
-    # the broadcast's logins too (docs/broadcast.md): its service's, and the spectators' page's
-    for name in [DASHBOARD_USER, BROADCAST_USER, SPECTATOR_USER, *ids]:
-        f = pwdir / f"{name}.password"
-        if not f.exists():
-            f.write_text(secrets.token_urlsafe(16) + "\n", encoding="utf-8")
-            f.chmod(0o600)
-        users[name] = f.read_text(encoding="utf-8").strip()
+    f = pwdir
+    try:   # a --dir under a file, a password file that is a folder or not text: one line naming it
+        pwdir.mkdir(parents=True, exist_ok=True)
+        # the broadcast's logins too (docs/broadcast.md): its service's, and the spectators' page's
+        for name in [DASHBOARD_USER, BROADCAST_USER, SPECTATOR_USER, *ids]:
+            f = pwdir / f"{name}.password"
+            if not f.exists():
+                f.write_text(secrets.token_urlsafe(16) + "\n", encoding="utf-8")
+                f.chmod(0o600)
+            users[name] = f.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        why = getattr(exc, "strerror", None) or ("not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else exc)
+        print(f"club broker: {f}: cannot be used ({why})", file=sys.stderr)
+        return 2
+
     def show(line: str) -> None:  # mosquitto's own log (logins, refusals, takeovers) at normal verbosity
         print(f"mosquitto: {line}", file=sys.stderr, flush=True)
 
     broker = LocalBroker(workdir, users, port=args.port, bind=args.bind, tls=tls, on_line=show)
-    broker.write_files()
+    try:
+        broker.write_files()
+    except OSError as exc:
+        print(f"club broker: --dir {workdir}: the broker's files cannot be written ({exc.strerror or exc})",
+              file=sys.stderr)
+        return 2
     _exit_on_sigterm()
     try:  # from here on a SIGTERM (SystemExit) or Ctrl-C at any line stops mosquitto in ``finally``
         try:
@@ -433,13 +449,12 @@ def _adduser(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
+    import math
     import secrets
     import tempfile
 
     from firmware_host.club.broker import BrokerError
     from firmware_host.club.club_demo import ClubDemo
-
-    import math
 
     if not 1 <= args.tables <= 500:
         print("club demo: --tables must be 1-500", file=sys.stderr)

@@ -81,3 +81,32 @@ def test_club_certs_without_a_host_makes_nothing(tmp_path: Path, capsys: pytest.
     assert main(["club", "certs", "--dir", str(d)]) == 2
     assert "name at least one host name" in capsys.readouterr().err
     assert not d.exists()
+
+
+@pytest.mark.parametrize("where", ["under-file", "password-is-a-folder", "password-not-text"])
+def test_club_broker_dir_that_cannot_hold_the_passwords(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        where: str) -> None:
+    """``club broker --dir`` under a file, or a table's password file that is a folder or not UTF-8,
+    printed NotADirectoryError's, IsADirectoryError's or UnicodeDecodeError's traceback (exit 1)."""
+    (tmp_path / "notes.txt").write_text("x\n")
+    d = tmp_path / "notes.txt" / "broker" if where == "under-file" else tmp_path / "broker"
+    bad = d / "passwords"
+    if where != "under-file":
+        bad = d / "passwords" / "table-01.password"
+        if where == "password-is-a-folder":
+            bad.mkdir(parents=True)
+        else:
+            bad.parent.mkdir(parents=True)
+            bad.write_bytes(b"\xff\xfe secret\n")
+    err = _refused(capsys, ["club", "broker", "--dir", str(d), "--tables", "2"], bad)
+    assert err.startswith(f"club broker: {bad}: cannot be used (")
+
+
+@pytest.mark.parametrize("tables", ["-1", "501", "99999999999"])
+def test_club_broker_refuses_a_number_of_tables_out_of_range(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            tables: str) -> None:
+    """``club broker --tables 99999999999`` wrote password files without end (a hang); ``--tables -1``
+    was told to name the tables, as if none were given."""
+    assert main(["club", "broker", "--dir", str(tmp_path / "b"), "--tables", tables]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"club broker: --tables {tables}: 1 to 500 tables") and not (tmp_path / "b").exists()
