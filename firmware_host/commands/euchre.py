@@ -84,6 +84,10 @@ def _night_args(p: argparse.ArgumentParser) -> None:
                    help="house rules: a euchre scores 2 (to 4) to the defenders (default 2)")
 
 
+TABLES_AT_MOST = 500
+"""A club's tables, at most (as ``club broker`` and ``club demo`` take them)."""
+
+
 def _fail(text: str) -> int:
     print(f"cardtable euchre: {text}", file=sys.stderr)
     return 2
@@ -125,6 +129,9 @@ def _open(args: argparse.Namespace) -> int:
         if house and args.scoring != "house":   # stored and ignored before: the Somerset code's points applied
             raise HandError(f"{', '.join(house)}: house rules, given with --scoring house (the Somerset code scores "
                             "a loner's march 4 and a euchre 2 by its laws 2-3)")
+        if args.tables is not None and not 0 <= args.tables <= TABLES_AT_MOST:   # a huge one hung naming them
+            raise HandError(f"--tables {args.tables}: 1 to {TABLES_AT_MOST} club tables (default: as many as the "
+                            "format needs)")
         players = _read_players(args.players, args.roster)
         rules = Rules(Scoring(args.scoring), 4 if args.loner is None else args.loner, args.loner_partner,
                       2 if args.euchred is None else args.euchred)
@@ -265,6 +272,9 @@ def _demo(args: argparse.Namespace) -> int:
 
     if args.tables < 1 or args.rounds < 1 or not 1 <= args.hands <= 99:
         return _fail("--tables and --rounds are whole numbers from 1, --hands 1 to 99")
+    if args.tables > TABLES_AT_MOST or not (args.players is None or 4 <= args.players <= 4 * TABLES_AT_MOST):
+        return _fail(f"--tables is at most {TABLES_AT_MOST}, --players 4 to {4 * TABLES_AT_MOST} (a huge number "
+                     "named its players for ever)")
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="euchre-demo-"))
     try:
         result = EuchreDemo(out, args.tables, args.rounds, hands=args.hands, fmt=args.format, players=args.players,

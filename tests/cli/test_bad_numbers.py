@@ -64,3 +64,38 @@ def test_soak_duplicate_refuses_a_mitchell_it_cannot_build(capsys: pytest.Captur
     err = capsys.readouterr().err
     assert err.startswith(f"cardtable soak: --tables {tables} --boards {boards}: ") and "Traceback" not in err, err
     assert len(err.strip().splitlines()) == 1 and not work.exists()
+
+
+@pytest.mark.parametrize(("option", "value", "says"), [
+    ("--rounds", "100", "rounds is a whole number 1 to 99, got 100"),
+    ("--rounds", "99999999999999999999", "rounds is a whole number 1 to 99"),
+    ("--tables", "99999999999999999999", "--tables 99999999999999999999: 1 to 500 club tables"),
+    ("--tables", "-1", "--tables -1: 1 to 500 club tables"),
+])
+def test_euchre_open_refuses_rounds_and_tables_out_of_range(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                            option: str, value: str, says: str) -> None:
+    """``euchre open --rounds 99999999999999999999`` made a night of that many rounds (exit 0);
+    ``--tables 99999999999999999999`` hung naming the club's tables."""
+    players = tmp_path / "players.txt"
+    players.write_text("".join(f"Player {k}\n" for k in range(1, 9)))
+    argv = ["euchre", "open", "--dir", str(tmp_path / "night"), "--players", str(players), "--format",
+            "progressive", "--rounds", "2", option, value]
+    if option == "--rounds":
+        argv = argv[:-4] + [option, value]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert says in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "night").exists()
+
+
+@pytest.mark.parametrize(("option", "value"), [("--tables", "501"), ("--players", "99999999999999999999"),
+                                               ("--players", "3")])
+def test_euchre_demo_refuses_tables_and_players_out_of_range(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                             option: str, value: str) -> None:
+    """``euchre demo --players 99999999999999999999`` hung naming its players."""
+    argv = ["euchre", "demo", "--tables", "1", "--rounds", "1", "--out", str(tmp_path / "d"), option, value]
+    if option == "--tables":
+        argv = ["euchre", "demo", "--rounds", "1", "--out", str(tmp_path / "d"), option, value]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "--tables is at most 500, --players 4 to 2000" in err and not (tmp_path / "d").exists(), err
