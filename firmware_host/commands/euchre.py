@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from firmware_host.commands.guard import port
+from firmware_host.commands.guard import Refused, port, read_secret
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -230,10 +230,10 @@ def _serve(args: argparse.Namespace) -> int:
     from firmware_host.euchre_night.session import NightError, NightSession, SessionFileError
 
     try:
-        password = Path(args.password_file).read_text(encoding="utf-8").strip()
-        token = Path(args.token_file).read_text(encoding="utf-8").strip() if args.token_file else secrets.token_urlsafe(12)
-    except (OSError, UnicodeDecodeError) as exc:
-        return _fail(f"{exc}")
+        password = read_secret(args.password_file, "--password-file")
+        token = read_secret(args.token_file, "--token-file") if args.token_file else secrets.token_urlsafe(12)
+    except Refused as exc:
+        return _fail(str(exc))
     try:
         session = NightSession.open(args.session)
     except (NightError, SessionFileError) as exc:
