@@ -141,8 +141,8 @@ def _open(args: argparse.Namespace) -> int:
         named = read_names(args.names, spec, roster) if args.names else []
         session = EventSession.create(args.folder, spec, [t.strip() for t in args.tables.split(",") if t.strip()],
                                       boards=boards)
-    except (EventError, EventFileError, RosterError) as exc:
-        return _fail(str(exc))
+    except (EventError, EventFileError, RosterError) as exc:   # an event's folder is called so, not a session's
+        return _fail(str(exc).replace("cannot be the session's folder", "cannot be the event's folder"))
     except OSError as exc:    # the folder is a file, or lies under one; it cannot be made
         return _fail(f"{args.folder}: cannot be the event's folder ({exc.strerror or exc})")
     if roster is not None:

@@ -162,6 +162,11 @@ def make_journal(folder: str | Path, setup: Any, clock: Callable[[], float], syn
     journal = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:   # the folder is a file, or lies under one, or cannot be made: nothing is made
+        why = ("a file is there, not a folder" if isinstance(exc, FileExistsError) else
+               "it lies under a file" if isinstance(exc, NotADirectoryError) else exc.strerror or exc)
+        raise SessionFileError(f"{path.parent}: cannot be the session's folder ({why})") from None
+    try:
         for leftover in _files_of(part):
             leftover.unlink(missing_ok=True)
         journal = Journal.open(part, synchronous=synchronous)

@@ -50,8 +50,8 @@ def test_a_session_folder_under_a_file(tmp_path: Path, capsys: pytest.CaptureFix
                                        made: str) -> None:
     """A session's folder under a file: ``euchre open`` and ``euchre demo`` printed NotADirectoryError's
     traceback (exit 1) and ``duplicate open`` an errno's words naming a ``.part`` file the user never
-    named: removing the half-made journal failed again outside the except. Now the session's journal is
-    named, exit 2."""
+    named: removing the half-made journal failed again outside the except. Now the folder is named,
+    exit 2."""
     (tmp_path / "notes.txt").write_text("x\n")
     players = tmp_path / "players.txt"
     players.write_text("".join(f"Player {k}\n" for k in range(1, 9)))
@@ -60,8 +60,9 @@ def test_a_session_folder_under_a_file(tmp_path: Path, capsys: pytest.CaptureFix
     capsys.readouterr()
     where = tmp_path / "notes.txt" / "night"
     argv = [a.replace("{W}", str(where)).replace("{P}", str(players)).replace("{B}", str(boards)) for a in line]
-    err = _refused(capsys, argv, where / made)
-    assert f"{where / made}: the session's journal cannot be made (Not a directory)" in err
+    folder = (where / made).parent
+    err = _refused(capsys, argv, folder)
+    assert f"{folder}: cannot be the session's folder (it lies under a file)" in err
 
 
 @pytest.mark.parametrize("where", ["file", "under-file"])
