@@ -37,6 +37,22 @@ class ImageError(ValueError):
     """An image file that cannot be read."""
 
 
+_CV_LOG_ERROR = 2   # OpenCV's log levels: 0 silent, 1 fatal, 2 error, 3 warning (its default), 4 info
+
+
+def _decode_quietly(data: np.ndarray) -> np.ndarray | None:
+    """``cv2.imdecode`` with OpenCV's own warnings held back while it runs: a file cut short made it
+    print "[ WARN:0@0.2] global grfmt_png.cpp:678 read_from_io PNG input buffer is incomplete" to standard
+    error, a second line in code words before the one naming the file. Errors still print; the level is
+    put back as it was."""
+    before = cv2.getLogLevel()
+    cv2.setLogLevel(min(before, _CV_LOG_ERROR))
+    try:
+        return cv2.imdecode(data, cv2.IMREAD_COLOR)
+    finally:
+        cv2.setLogLevel(before)
+
+
 def load_image(path: str | Path) -> np.ndarray:
     """Read an image file as BGR.
 
@@ -62,7 +78,7 @@ def load_image(path: str | Path) -> np.ndarray:
         w, h = size
         raise ImageError(f"{p}: {w}x{h} pixels ({w * h / 1e6:.0f} MP) is over the {MAX_IMAGE_PIXELS / 1e6:.0f} MP "
                          f"an image may have (decoding it would take {w * h * 3 / 2**20:.0f} MiB); scale it down first")
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    img = _decode_quietly(data) if data.size else None
     if img is None:
         raise ImageError(f"{p}: not an image OpenCV can read")
     if min(img.shape[:2]) < MIN_FRAME_SIDE:

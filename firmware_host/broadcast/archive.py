@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from firmware_host.broadcast.replay_html import board_page, index_page, play_data
-from firmware_host.records.journal import Journal
+from firmware_host.records.journal import Journal, JournalError
 from laws.broadcast.feed import BoardPlay, TableFeed
 from laws.broadcast.lin import lin_record
 from laws.cards import Seat
@@ -46,12 +46,17 @@ def table_boards(journal_paths: Iterable[str | Path]) -> dict[int, list[BoardPla
             journal = Journal.open_readonly(where)
         except (OSError, ValueError) as exc:
             raise ArchiveError(f"{where}: {exc}") from None
+        except JournalError as exc:  # not a journal, empty, corrupt: its message names the file already
+            raise ArchiveError(f"{exc}; nothing archived") from None
         with journal:
-            result = journal.verify()
-            if result.bad_seq is not None:
-                raise ArchiveError(f"TAMPERED: {result.message()}; nothing archived")
-            feed = TableFeed(k)
-            feed.add_all((r.seq, r.kind, r.body, r.t) for r in journal.rows())
+            try:
+                result = journal.verify()
+                if result.bad_seq is not None:
+                    raise ArchiveError(f"TAMPERED: {result.message()}; nothing archived")
+                feed = TableFeed(k)
+                feed.add_all((r.seq, r.kind, r.body, r.t) for r in journal.rows())
+            except JournalError as exc:  # SQLite's own check failed: unreadable, not tampered with
+                raise ArchiveError(f"{exc}; nothing archived") from None
         for b in feed.boards:
             if b.calls or b.cards or b.finished:
                 out.setdefault(b.board, []).append(b)

@@ -18,6 +18,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from firmware_host.commands.guard import port
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("broadcast", help="a session's boards as LIN records and replay pages")
@@ -44,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     v.add_argument("--out", default="", metavar="DIR",
                    help="with --euchre-night or --euchre-tables: the folder for the hands' JSON records (euchre/ in it)")
     v.add_argument("--host", default="127.0.0.1", help="the club's broker (default 127.0.0.1)")
-    v.add_argument("--port", type=int, default=1883, help="the broker's port (default 1883)")
+    v.add_argument("--port", type=port, default=1883, help="the broker's port (default 1883)")
     v.add_argument("--password-file", required=True, metavar="F", help="the broker login 'broadcast's password")
     v.add_argument("--spectator-password-file", required=True, metavar="F",
                    help="the broker login 'spectator's password (the page's own login)")

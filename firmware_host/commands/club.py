@@ -10,6 +10,8 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
+from firmware_host.commands.guard import port
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
@@ -34,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     b = csub.add_parser("broker", help="run a local Mosquitto for a small club (passwords and ACL made here)")
     b.add_argument("--dir", default="club-broker", help="folder for its config, passwords and ACL")
-    b.add_argument("--port", type=int, default=1883)
+    b.add_argument("--port", type=port, default=1883)
     b.add_argument("--bind", default="127.0.0.1", help="address to listen on (the club's LAN address)")
     b.add_argument("--table", action="append", default=[], metavar="ID", help="a table id (repeatable)")
     b.add_argument("--tables", type=int, default=0, help="or: N tables named table-01 ...")
@@ -50,14 +52,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     d = csub.add_parser("dashboard", help="serve the director's dashboard")
     d.add_argument("--broker-host", default="localhost")
-    d.add_argument("--broker-port", type=int, default=1883)
+    d.add_argument("--broker-port", type=port, default=1883)
     d.add_argument("--mqtt-user", default="dashboard")
     d.add_argument("--mqtt-password-file", required=True, help="file holding the dashboard's broker password")
     d.add_argument("--tls", action="store_true", help="TLS to the broker")
     d.add_argument("--ca-file", help="with --tls: the club CA that signed the broker's certificate")
     d.add_argument("--users", required=True, help="directors' users file (cardtable club adduser)")
     d.add_argument("--host", default="127.0.0.1")
-    d.add_argument("--port", type=int, default=8080)
+    d.add_argument("--port", type=port, default=8080)
     d.add_argument("--session-minutes", type=float, default=480.0)
     d.add_argument("--secure-cookie", action="store_true",
                    help="behind an HTTPS proxy that does not say so: mark the cookies Secure anyway")
@@ -92,7 +94,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         formatter_class=DefaultsShown)
     m.add_argument("--tables", type=int, default=10, help="how many simulated tables (1-500)")
     m.add_argument("--rate", type=float, default=2.0, help="events per second per table")
-    m.add_argument("--port", type=int, default=8080, help="the dashboard's port on 127.0.0.1")
+    m.add_argument("--port", type=port, default=8080, help="the dashboard's port on 127.0.0.1")
     m.add_argument("--dir", default=None,
                    help="working folder for the broker's files and the tables' journals (none: a temporary "
                         "one, removed at the end)")
@@ -122,6 +124,10 @@ def _broker(args: argparse.Namespace) -> int:
     from firmware_host.tablelink.checks import TABLE_ID
     from firmware_host.wire.topics import BROADCAST_USER, RESERVED_IDS, SPECTATOR_USER
 
+    if args.tables and not 1 <= args.tables <= 500:   # 99999999999 made a password file a table, for ever
+        print(f"club broker: --tables {args.tables}: 1 to 500 tables named table-01 ... (or name each with "
+              "--table ID)", file=sys.stderr)
+        return 2
     ids = list(args.table) + (table_ids(args.tables) if args.tables else [])
     if not ids:
         print("club broker: name the tables (--table ID ... or --tables N)", file=sys.stderr)
@@ -140,20 +146,32 @@ def _broker(args: argparse.Namespace) -> int:
         tls = (Path(args.certfile).resolve(), Path(args.keyfile).resolve())
     workdir = Path(args.dir)
     pwdir = workdir / "passwords"
-    pwdir.mkdir(parents=True, exist_ok=True)
     users = {}
-    # the broadcast's logins too (docs/broadcast.md): its service's, and the spectators' page's
-    for name in [DASHBOARD_USER, BROADCAST_USER, SPECTATOR_USER, *ids]:
-        f = pwdir / f"{name}.password"
-        if not f.exists():
-            f.write_text(secrets.token_urlsafe(16) + "\n", encoding="utf-8")
-            f.chmod(0o600)
-        users[name] = f.read_text(encoding="utf-8").strip()
+    f = pwdir
+    try:   # a --dir under a file, a password file that is a folder or not text: one line naming it
+        pwdir.mkdir(parents=True, exist_ok=True)
+        # the broadcast's logins too (docs/broadcast.md): its service's, and the spectators' page's
+        for name in [DASHBOARD_USER, BROADCAST_USER, SPECTATOR_USER, *ids]:
+            f = pwdir / f"{name}.password"
+            if not f.exists():
+                f.write_text(secrets.token_urlsafe(16) + "\n", encoding="utf-8")
+                f.chmod(0o600)
+            users[name] = f.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        why = getattr(exc, "strerror", None) or ("not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else exc)
+        print(f"club broker: {f}: cannot be used ({why})", file=sys.stderr)
+        return 2
+
     def show(line: str) -> None:  # mosquitto's own log (logins, refusals, takeovers) at normal verbosity
         print(f"mosquitto: {line}", file=sys.stderr, flush=True)
 
     broker = LocalBroker(workdir, users, port=args.port, bind=args.bind, tls=tls, on_line=show)
-    broker.write_files()
+    try:
+        broker.write_files()
+    except OSError as exc:
+        print(f"club broker: --dir {workdir}: the broker's files cannot be written ({exc.strerror or exc})",
+              file=sys.stderr)
+        return 2
     _exit_on_sigterm()
     try:  # from here on a SIGTERM (SystemExit) or Ctrl-C at any line stops mosquitto in ``finally``
         try:
@@ -176,11 +194,19 @@ def _broker(args: argparse.Namespace) -> int:
 def _certs(args: argparse.Namespace) -> int:
     from firmware_host.club.certs import CertError, make_broker_cert, make_club_ca
 
+    if not args.host:   # refused before the CA is made: a refused command leaves nothing behind
+        print("club certs: name at least one host name or address the tables use to reach the broker "
+              "(--host NAME, repeatable)", file=sys.stderr)
+        return 2
     try:
         ca = make_club_ca(args.dir)
         cert, key = make_broker_cert(args.dir, args.host)
     except CertError as exc:
         print(f"club certs: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:   # --dir under a file, or a folder that cannot be made or written
+        print(f"club certs: --dir {args.dir}: cannot write the certificates there "
+              f"({exc.strerror or exc})", file=sys.stderr)
         return 2
     print(f"club CA: {ca} (copy to each table: [mqtt] tls = true, ca_file; and the dashboard's --ca-file)")
     print(f"broker: cardtable club broker --certfile {cert} --keyfile {key} ...")
@@ -423,6 +449,7 @@ def _adduser(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
+    import math
     import secrets
     import tempfile
 
@@ -431,6 +458,14 @@ def _demo(args: argparse.Namespace) -> int:
 
     if not 1 <= args.tables <= 500:
         print("club demo: --tables must be 1-500", file=sys.stderr)
+        return 2
+    # a rate of 0 divided by zero in a table's thread (a traceback, the demo going on without it); a
+    # negative, infinite or NaN one, or a negative duration (run for ever), ran as if it made sense
+    if not (math.isfinite(args.rate) and 0 < args.rate <= 1000):
+        print(f"club demo: --rate {args.rate}: events a second a table, above 0 and at most 1000", file=sys.stderr)
+        return 2
+    if not (math.isfinite(args.duration) and args.duration >= 0):
+        print(f"club demo: --duration {args.duration}: seconds, 0 (until Ctrl-C) or more", file=sys.stderr)
         return 2
     tmp = None
     if args.dir is None:

@@ -60,7 +60,10 @@ def _init(args: argparse.Namespace) -> int:
         load_config(tmp, env={}, check_devices=False)  # the file written must be one the table accepts
         tmp.replace(path)
     except (OSError, ConfigError) as exc:
-        tmp.unlink(missing_ok=True)  # a refused template leaves nothing behind beside the path
+        try:
+            tmp.unlink(missing_ok=True)  # a refused template leaves nothing behind beside the path
+        except OSError:                  # no folder to leave it in (a path under a file): nothing is there
+            pass
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         hint = " (run it with sudo, or give a path you can write)" if isinstance(exc, PermissionError) else ""
         print(f"cardtable config init: cannot write {path}: {why}{hint}", file=sys.stderr)

@@ -15,10 +15,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
+    """Make the folder first, so a path that cannot be one (under a file, on a read-only disk) is one
+    line naming it, exit 2, before any table is built."""
+    import sys
     import time
     from pathlib import Path
 
     from firmware_host.table_demo import run_demo
 
     out = Path(args.out) if args.out else Path("out") / time.strftime("demo-%Y%m%d-%H%M%S")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        why = "a file is there, not a folder" if out.exists() else (exc.strerror or str(exc))
+        print(f"cardtable demo: --out {out}: cannot be the demo's folder ({why})", file=sys.stderr)
+        return 2
     return run_demo(out, seed=args.seed, camera=not args.no_camera, quick=args.quick)

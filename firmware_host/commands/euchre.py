@@ -20,6 +20,8 @@ import sys
 import time
 from pathlib import Path
 
+from firmware_host.commands.guard import Refused, port, read_secret
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("euchre", help="a euchre night: open, serve, show, export, demo")
@@ -40,11 +42,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     s = verbs.add_parser("serve", help="run the night on the club's broker, with its pages")
     s.add_argument("--session", required=True, metavar="DIR")
     s.add_argument("--broker-host", default="127.0.0.1")
-    s.add_argument("--broker-port", type=int, default=1883)
+    s.add_argument("--broker-port", type=port, default=1883)
     s.add_argument("--username", default="dashboard", help="the broker login with the dashboard's rights")
     s.add_argument("--password-file", required=True, metavar="FILE")
     s.add_argument("--host", default="127.0.0.1", help="the pages' address")
-    s.add_argument("--port", type=int, default=8090, help="the pages' port")
+    s.add_argument("--port", type=port, default=8090, help="the pages' port")
     s.add_argument("--token-file", metavar="FILE", help="the director's token for calling a round "
                                                         "(default: a new one, printed)")
     s.set_defaults(func=_serve)
@@ -80,6 +82,10 @@ def _night_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--loner-partner", type=int, default=None, help="house rules: his partner's share (default: the same)")
     p.add_argument("--euchred", type=int, default=None,
                    help="house rules: a euchre scores 2 (to 4) to the defenders (default 2)")
+
+
+TABLES_AT_MOST = 500
+"""A club's tables, at most (as ``club broker`` and ``club demo`` take them)."""
 
 
 def _fail(text: str) -> int:
@@ -123,6 +129,9 @@ def _open(args: argparse.Namespace) -> int:
         if house and args.scoring != "house":   # stored and ignored before: the Somerset code's points applied
             raise HandError(f"{', '.join(house)}: house rules, given with --scoring house (the Somerset code scores "
                             "a loner's march 4 and a euchre 2 by its laws 2-3)")
+        if args.tables is not None and not 0 <= args.tables <= TABLES_AT_MOST:   # a huge one hung naming them
+            raise HandError(f"--tables {args.tables}: 1 to {TABLES_AT_MOST} club tables (default: as many as the "
+                            "format needs)")
         players = _read_players(args.players, args.roster)
         rules = Rules(Scoring(args.scoring), 4 if args.loner is None else args.loner, args.loner_partner,
                       2 if args.euchred is None else args.euchred)
@@ -221,10 +230,10 @@ def _serve(args: argparse.Namespace) -> int:
     from firmware_host.euchre_night.session import NightError, NightSession, SessionFileError
 
     try:
-        password = Path(args.password_file).read_text(encoding="utf-8").strip()
-        token = Path(args.token_file).read_text(encoding="utf-8").strip() if args.token_file else secrets.token_urlsafe(12)
-    except (OSError, UnicodeDecodeError) as exc:
-        return _fail(f"{exc}")
+        password = read_secret(args.password_file, "--password-file")
+        token = read_secret(args.token_file, "--token-file") if args.token_file else secrets.token_urlsafe(12)
+    except Refused as exc:
+        return _fail(str(exc))
     try:
         session = NightSession.open(args.session)
     except (NightError, SessionFileError) as exc:
@@ -258,15 +267,19 @@ def _demo(args: argparse.Namespace) -> int:
     import tempfile
 
     from firmware_host.euchre_night.night_demo import EuchreDemo
+    from firmware_host.session.journalled import SessionFileError
     from laws.euchre_night.formats import FormatError
 
     if args.tables < 1 or args.rounds < 1 or not 1 <= args.hands <= 99:
         return _fail("--tables and --rounds are whole numbers from 1, --hands 1 to 99")
+    if args.tables > TABLES_AT_MOST or not (args.players is None or 4 <= args.players <= 4 * TABLES_AT_MOST):
+        return _fail(f"--tables is at most {TABLES_AT_MOST}, --players 4 to {4 * TABLES_AT_MOST} (a huge number "
+                     "named its players for ever)")
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="euchre-demo-"))
     try:
         result = EuchreDemo(out, args.tables, args.rounds, hands=args.hands, fmt=args.format, players=args.players,
                             seed=args.seed).run(timeout=args.timeout)
-    except (FormatError, FileExistsError) as exc:
+    except (FormatError, FileExistsError, SessionFileError) as exc:  # --out cannot hold the night: bad input
         return _fail(str(exc))
     except (RuntimeError, TimeoutError) as exc:
         print(f"cardtable euchre demo: {exc}", file=sys.stderr)

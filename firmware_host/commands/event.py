@@ -141,8 +141,8 @@ def _open(args: argparse.Namespace) -> int:
         named = read_names(args.names, spec, roster) if args.names else []
         session = EventSession.create(args.folder, spec, [t.strip() for t in args.tables.split(",") if t.strip()],
                                       boards=boards)
-    except (EventError, EventFileError, RosterError) as exc:
-        return _fail(str(exc))
+    except (EventError, EventFileError, RosterError) as exc:   # an event's folder is called so, not a session's
+        return _fail(str(exc).replace("cannot be the session's folder", "cannot be the event's folder"))
     except OSError as exc:    # the folder is a file, or lies under one; it cannot be made
         return _fail(f"{args.folder}: cannot be the event's folder ({exc.strerror or exc})")
     if roster is not None:
@@ -192,7 +192,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from firmware_host.club.dashboard import Dashboard, serve
     from firmware_host.commands.club import _device_key
-    from firmware_host.commands.guard import cannot_listen
+    from firmware_host.commands.guard import Refused, cannot_listen, read_secret
     from firmware_host.events.desk import EventDesk
     from firmware_host.events.session import EventFileError, EventSession
     from firmware_host.web.auth import UsersError, load_users
@@ -200,11 +200,9 @@ def _run(args: argparse.Namespace) -> int:
     try:
         host, port = _hostport(args.broker, "--broker")
         http_host, http_port = _hostport(args.http, "--http")
-        password = Path(args.password_file).read_text(encoding="utf-8").strip()
-    except ValueError as exc:
+        password = read_secret(args.password_file, "--password-file")
+    except (ValueError, Refused) as exc:
         return _fail(str(exc))
-    except OSError as exc:
-        return _fail(f"{args.password_file}: cannot read ({exc.strerror or exc})")
     try:
         users = load_users(args.users)
     except UsersError as exc:

@@ -57,3 +57,37 @@ def guarded(prefix: Callable[[argparse.Namespace], str],
                 return 2
         return wrapper
     return deco
+
+
+def port(text: str) -> int:
+    """An ``argparse`` type for a TCP port: 0 to 65535, refused at the command line (``argument --port:
+    a port is 0 to 65535, not '70000'``, exit 2) rather than by the socket library's traceback
+    ("bind(): port must be 0-65535") once the server is half started."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 0 to 65535, not {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {text!r}")
+    return value
+
+
+def read_secret(path: str, option: str) -> str:
+    """The password or token in the file ``option`` names, stripped.
+
+    Raises:
+        Refused: the file cannot be read, is not UTF-8 text, or holds nothing; the message names the
+            option and the file (a codec's "'utf-8' codec can't decode byte 0x82 in position 2" named
+            neither).
+    """
+    from pathlib import Path
+
+    try:
+        text = Path(path).read_bytes().decode("utf-8").strip()
+    except OSError as exc:
+        raise Refused(f"{option} {path}: cannot be read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise Refused(f"{option} {path}: not UTF-8 text (byte {exc.start + 1})") from None
+    if not text:
+        raise Refused(f"{option} {path}: the file is empty")
+    return text

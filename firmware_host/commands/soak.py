@@ -139,6 +139,14 @@ def _duplicate(args: argparse.Namespace) -> int:
         print(f"cardtable soak: --session-faults: unknown value {bad[0]!r} (want some of "
               f"{','.join(SESSION_FAULTS)}, or none)", file=sys.stderr)
         return 2
+    from firmware_host.soak.dup_session import boards_needed
+    from laws.session.duplicate.spec import SetupError
+
+    try:   # the Mitchell the tables play, refused before anything starts (a traceback from the evening)
+        boards_needed(args.tables, args.boards)
+    except SetupError as exc:
+        print(f"cardtable soak: --tables {args.tables} --boards {args.boards}: {exc}", file=sys.stderr)
+        return 2
     from firmware_host.commands.stopping import exit_on_sigterm
 
     exit_on_sigterm(143)  # as Ctrl-C: the station, the tables, the session's process and the broker are stopped

@@ -48,6 +48,9 @@ from firmware_host.config.schema import (
 log = logging.getLogger(__name__)
 
 # Scalar keys per section and their kinds; lamps/buttons are checked separately.
+TABLE_NAME_AT_MOST = 60
+"""The longest table name (``[table] name``), as a player's name is at most 60 characters."""
+
 _SCALARS: dict[str, dict[str, str]] = {
     "table": {"id": "str", "name": "str", "game": "str", "data_dir": "path"},
     "shoe": {"driver": "str", "port": "str", "baudrate": "int"},
@@ -249,6 +252,11 @@ def _build(data: dict[str, Any], origin: str, where: dict[str, str], base_dir: P
     if not TABLE_ID.fullmatch(t.id) or t.id in RESERVED_IDS:
         raise ConfigError(f"{loc('table', 'id')}: {t.id!r} cannot be a table id: use 1-64 ASCII letters, digits, "
                           f"- or _ (it is an MQTT topic level and the broker login), and not {', '.join(RESERVED_IDS)}")
+    if not t.name.isprintable() or len(t.name) > TABLE_NAME_AT_MOST:
+        # it is written as the PBN [Site] and on the display: a line break would end the tag mid-value
+        raise ConfigError(f"{loc('table', 'name')}: {t.name[:40]!r}{'...' if len(t.name) > 40 else ''}: a table's "
+                          f"name is 1 to {TABLE_NAME_AT_MOST} printable characters, no control character (it is "
+                          "shown on the display and written as the PBN Site)")
     data_dir = Path(t.data_dir).expanduser()
     # A relative data_dir is relative to the file it is written in; from the environment or the
     # command line it is relative to the current directory.

@@ -317,9 +317,17 @@ class Journal:
         return checkpoint_problem(found, after[0] if after else None, seq, chash, version, state)
 
     def head(self) -> tuple[int, str]:
-        """The last sequence number and its hash (0 and the genesis hash when empty)."""
+        """The last sequence number and its hash (0 and the genesis hash when empty).
+
+        Raises:
+            JournalError: SQLite cannot read the file's pages (a file damaged after it was opened), as
+                ``verify`` says it, so ``journal head`` names the file instead of printing a traceback.
+        """
         with self._lock:
-            last = self._conn.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+            try:
+                last = self._conn.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+            except sqlite3.DatabaseError as exc:
+                raise JournalError(f"{self.path}: the database is corrupt ({exc})") from None
         return (int(last[0]), str(last[1])) if last else (0, GENESIS)
 
     def read_head(self) -> str:

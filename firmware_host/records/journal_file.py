@@ -119,6 +119,10 @@ def connect_writer(p: Path, synchronous: str, create: bool) -> sqlite3.Connectio
         # what a crash while the journal was being created leaves: nothing was ever committed in it, so a
         # writer starts a new journal there, and says so (a reader refuses it: "not a journal")
         log.warning("%s: the file is empty (0 bytes), not a journal: a new journal is started in it", p)
+    elif not create and p.is_file() and p.stat().st_size == 0:
+        # a journal that must exist (a session, an event, a night) and is empty: refused as a reader
+        # refuses it, before SQLite writes a schema into the file a user named
+        raise JournalError(f"{p}: the file is empty (0 bytes), not a journal")
     try:
         conn = sqlite3.connect(p, isolation_level=None, check_same_thread=False, timeout=10.0)
         conn.text_factory = _text

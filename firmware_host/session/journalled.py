@@ -162,6 +162,11 @@ def make_journal(folder: str | Path, setup: Any, clock: Callable[[], float], syn
     journal = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:   # the folder is a file, or lies under one, or cannot be made: nothing is made
+        why = ("a file is there, not a folder" if isinstance(exc, FileExistsError) else
+               "it lies under a file" if isinstance(exc, NotADirectoryError) else exc.strerror or exc)
+        raise SessionFileError(f"{path.parent}: cannot be the session's folder ({why})") from None
+    try:
         for leftover in _files_of(part):
             leftover.unlink(missing_ok=True)
         journal = Journal.open(part, synchronous=synchronous)
@@ -176,8 +181,12 @@ def make_journal(folder: str | Path, setup: Any, clock: Callable[[], float], syn
         if journal is not None:
             journal.close()
         for leftover in _files_of(part):  # nothing is made: the folder is as it was
-            leftover.unlink(missing_ok=True)
-        raise SessionFileError(f"{path}: the session's journal cannot be made ({exc})") from None
+            try:
+                leftover.unlink(missing_ok=True)
+            except OSError:               # no folder to hold it (a path under a file): nothing was made
+                pass
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise SessionFileError(f"{path}: the session's journal cannot be made ({why})") from None
 
 
 class JournalledService:

@@ -185,6 +185,8 @@ def read_players(path: str | Path, roster: Roster | None, pairs: Iterable[str],
             raise RosterError(f"{where}: {problem}")
         named[pair], lines[pair] = players, line
         records.append(rec)
+    if not records:   # an empty file (a wrong one, or one not saved yet) is refused as an empty roster is
+        raise RosterError(f"{p}: no pair in it (a line is 'pair,player,player')")
     return records
 
 

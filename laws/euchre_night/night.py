@@ -168,8 +168,8 @@ def check_setup(s: NightSetup) -> None:
         raise FormatError(f"a euchre night needs at least 4 players, got {n}")
     if not 1 <= s.hands <= 99:
         raise FormatError(f"hands a round is a whole number 1 to 99, got {s.hands}")
-    if s.rounds < 1:
-        raise FormatError(f"rounds is a whole number from 1, got {s.rounds}")
+    if not 1 <= s.rounds <= 99:   # a progressive night has no end of its own: 10**20 rounds were taken
+        raise FormatError(f"rounds is a whole number 1 to 99, got {s.rounds}")
     if len(set(s.tables)) != len(s.tables):
         raise FormatError("a club table is named twice")
     most = max_rounds(s.format, n)

@@ -32,6 +32,22 @@ def test_table_ids_the_docs_allow(tmp_path: Path, table_id: str) -> None:
     assert load_config(tmp_path / "t.toml", env={}, check_devices=False).table.id == table_id
 
 
+@pytest.mark.parametrize("name", ['Table\\n[Result \\"9\\"]', "Tab\\u0000le", "x" * 61])
+def test_table_names_with_a_control_character_or_too_long(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          name: str) -> None:
+    """``[table] name`` with a line break or NUL, or 5,000 characters, was taken: it is written as the PBN
+    [Site] (a line break ended the tag mid-value, the rest a tag of its own) and on the display."""
+    rc, err = _check(tmp_path, capsys, f'[table]\nname = "{name}"\n[shoe]\nport = "loop://"\n')
+    assert rc == 2 and "table.name" in err and "1 to 60 printable characters" in err, err
+    assert str(tmp_path / "table.toml") in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("name", ["Table 1", "Salle Émile-Zola", "x" * 60])
+def test_table_names_the_docs_allow(tmp_path: Path, name: str) -> None:
+    (tmp_path / "t.toml").write_text(f'[table]\nname = "{name}"\n')
+    assert load_config(tmp_path / "t.toml", env={}, check_devices=False).table.name == name
+
+
 def test_a_regular_file_is_not_a_serial_port(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     port = tmp_path / "ttyUSB0"
     port.write_text("not a device")

@@ -66,6 +66,21 @@ def test_open_refuses_what_cannot_be_played(tmp_path: Path, records: Path, capsy
     assert not (tmp_path / "s").exists()
 
 
+@pytest.mark.parametrize("movement", [["--movement", "mitchell", "--pairs", "8"],
+                                      ["--movement", "howell", "--tables", "4", "--pairs", "8"],
+                                      ["--movement", "barometer", "--tables", "4", "--pairs", "8"]])
+@pytest.mark.parametrize("boards", ["99999999999999999999", "1000"])
+def test_open_refuses_more_boards_a_round_than_a_set_holds(tmp_path: Path, records: Path,
+                                                           capsys: pytest.CaptureFixture[str],
+                                                           movement: list[str], boards: str) -> None:
+    """``--boards-per-round 99999999999999999999`` printed OverflowError's traceback (exit 1) from the
+    board groups' range; a large one asked for millions of board numbers."""
+    rc, out, err = _run(["duplicate", "open", "--dir", str(tmp_path / "s"), "--hand-records", str(records),
+                         "--boards-per-round", boards, *movement], capsys)
+    assert rc == 2 and "a set of boards is at most 999" in err and "Traceback" not in err, err
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "s").exists()
+
+
 def test_the_documents_show_the_movement_is_required() -> None:
     """``open`` without ``--movement`` or ``--asc`` exits 2 (above); the README showed both as optional
     (``[--movement ... | --asc FILE]``) and docs/session.md read as if a Mitchell were the default."""

@@ -75,6 +75,10 @@ def test_a_players_file_names_members_and_visitors(tmp_path: Path) -> None:
     ("1 NS,1021\n", "line 1: 2 fields; a line is 'pair,player,player'"),
     ("1 NS,1021,Jane & Joe\n", "line 1: the name 'Jane & Joe' holds ' & ', which the results write between the "
                                "players of a pair or team; write it another way ('and', or without the spaces)"),
+    # an empty file, or one with its header only, was taken as naming no one (open went on, exit 0)
+    ("", "no pair in it (a line is 'pair,player,player')"),
+    ("\n\n", "no pair in it (a line is 'pair,player,player')"),
+    ("pair,player,player\n", "no pair in it (a line is 'pair,player,player')"),
 ])
 def test_a_bad_players_file_is_refused_with_one_message(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(RosterError) as info:

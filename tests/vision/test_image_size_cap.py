@@ -103,3 +103,21 @@ def test_a_directory_is_not_an_image(tmp_path: Path, capsys: pytest.CaptureFixtu
     rc = main(["scan", str(tmp_path)])
     err = capsys.readouterr().err
     assert rc == 2 and "a directory, not an image file" in err
+
+
+@pytest.mark.parametrize("command", ["scan", "calibrate", "camera-check"])
+def test_an_image_cut_short_is_one_line(tmp_path: Path, capfd: pytest.CaptureFixture[str], command: str) -> None:
+    """A PNG cut in half (a copy that stopped): OpenCV's own warning ("[ WARN:0@0.2] global
+    grfmt_png.cpp:678 read_from_io PNG input buffer is incomplete") reached standard error before the
+    command's message, a second line in code words."""
+    img = np.full((200, 300, 3), 255, np.uint8)
+    img[50:150, 50:250] = 0
+    ok, png = cv2.imencode(".png", img)
+    assert ok
+    cut = tmp_path / "cut.png"
+    cut.write_bytes(png.tobytes()[: len(png) // 2])
+    argv = {"scan": ["scan", str(cut)], "calibrate": ["calibrate", "--image", str(cut), "--out", str(tmp_path / "h.json")],
+            "camera-check": ["camera-check", "--image", str(cut)]}[command]
+    assert main(argv) == 2
+    err = capfd.readouterr().err
+    assert err.strip() == f"cardtable {command}: {cut}: not an image OpenCV can read", err

@@ -43,8 +43,20 @@ class Seating:
         return self.ns is not None and self.ew is not None
 
 
+BOARDS_AT_MOST = 999
+"""A set of boards (a hand-record file, a session's boards) holds at most this many."""
+
+
 def groups_of(count: int, boards_per_group: int, first_board: int = 1) -> dict[int, tuple[int, ...]]:
-    """Groups 1..count of consecutive boards: group g holds the g-th run of ``boards_per_group``."""
+    """Groups 1..count of consecutive boards: group g holds the g-th run of ``boards_per_group``.
+
+    Raises:
+        MovementError: more boards than a set holds (``--boards-per-round 99999999999999999999`` asked
+            Python for a range it cannot make: an OverflowError's traceback, or memory for millions).
+    """
+    if count * boards_per_group > BOARDS_AT_MOST:
+        raise MovementError(f"{count} board groups of {boards_per_group} boards are {count * boards_per_group} "
+                            f"boards; a set of boards is at most {BOARDS_AT_MOST}")
     return {g: tuple(range(first_board + (g - 1) * boards_per_group, first_board + g * boards_per_group))
             for g in range(1, count + 1)}
 

@@ -1,0 +1,101 @@
+"""Numbers out of range on the command line: refused before anything starts, one line naming the
+option, exit 2 (the house rule for bad input, README), never a traceback from deeper down."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+
+
+def _usage_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    return err
+
+
+@pytest.mark.parametrize("value", ["-1", "70000", "http"])
+@pytest.mark.parametrize("line", [
+    ["euchre", "serve", "--session", "night", "--password-file", "pw", "--port", "{V}"],
+    ["euchre", "serve", "--session", "night", "--password-file", "pw", "--broker-port", "{V}"],
+    ["club", "demo", "--tables", "1", "--port", "{V}"],
+    ["club", "broker", "--tables", "2", "--port", "{V}"],
+    ["club", "dashboard", "--mqtt-password-file", "pw", "--users", "u", "--port", "{V}"],
+    ["club", "dashboard", "--mqtt-password-file", "pw", "--users", "u", "--broker-port", "{V}"],
+    ["broadcast", "live", "--session", "s", "--spectator-password-file", "pw", "--port", "{V}"],
+])
+def test_a_port_out_of_range_is_refused_naming_the_option(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                         line: list[str], value: str) -> None:
+    """``euchre serve --port 70000`` printed OverflowError's traceback ("bind(): port must be 0-65535"),
+    ``club demo --port -1`` a traceback after "the dashboard did not start", ``club broker --port -1``
+    mosquitto's own five lines and exit 1."""
+    argv = [a.replace("{V}", value) for a in line]
+    option = argv[argv.index(value) - 1]
+    err = _usage_error(capsys, argv)
+    assert f"argument {option}: a port is " in err and repr(value) in err
+
+
+@pytest.mark.parametrize(("option", "value"), [
+    ("--rate", "0"), ("--rate", "-1"), ("--rate", "nan"), ("--rate", "inf"),
+    ("--duration", "-1"), ("--duration", "nan"),
+])
+def test_club_demo_refuses_a_rate_or_duration_that_makes_no_sense(capsys: pytest.CaptureFixture[str],
+                                                                 tmp_path: Path, option: str, value: str) -> None:
+    """``club demo --rate 0`` printed ZeroDivisionError's traceback from a table's thread and ran on
+    (exit 0); a negative, NaN or infinite rate and a negative duration (for ever) were taken."""
+    assert main(["club", "demo", "--tables", "1", "--dir", str(tmp_path / "d"), option, value]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"club demo: {option} ") and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "d").exists()   # refused before the broker or any table started
+
+
+@pytest.mark.parametrize(("tables", "boards"), [("31", "3"), ("99999999999", "3"), ("4", "1000")])
+def test_soak_duplicate_refuses_a_mitchell_it_cannot_build(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                          tables: str, boards: str) -> None:
+    """``soak --duplicate --tables 99999999999`` printed SetupError's traceback (exit 1) once the
+    evening had begun; the Mitchell's limits are now checked first."""
+    work = tmp_path / "w"
+    assert main(["soak", "--duplicate", "--tables", tables, "--boards", boards, "--workdir", str(work)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cardtable soak: --tables {tables} --boards {boards}: ") and "Traceback" not in err, err
+    assert len(err.strip().splitlines()) == 1 and not work.exists()
+
+
+@pytest.mark.parametrize(("option", "value", "says"), [
+    ("--rounds", "100", "rounds is a whole number 1 to 99, got 100"),
+    ("--rounds", "99999999999999999999", "rounds is a whole number 1 to 99"),
+    ("--tables", "99999999999999999999", "--tables 99999999999999999999: 1 to 500 club tables"),
+    ("--tables", "-1", "--tables -1: 1 to 500 club tables"),
+])
+def test_euchre_open_refuses_rounds_and_tables_out_of_range(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                            option: str, value: str, says: str) -> None:
+    """``euchre open --rounds 99999999999999999999`` made a night of that many rounds (exit 0);
+    ``--tables 99999999999999999999`` hung naming the club's tables."""
+    players = tmp_path / "players.txt"
+    players.write_text("".join(f"Player {k}\n" for k in range(1, 9)))
+    argv = ["euchre", "open", "--dir", str(tmp_path / "night"), "--players", str(players), "--format",
+            "progressive", "--rounds", "2", option, value]
+    if option == "--rounds":
+        argv = argv[:-4] + [option, value]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert says in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "night").exists()
+
+
+@pytest.mark.parametrize(("option", "value"), [("--tables", "501"), ("--players", "99999999999999999999"),
+                                               ("--players", "3")])
+def test_euchre_demo_refuses_tables_and_players_out_of_range(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                             option: str, value: str) -> None:
+    """``euchre demo --players 99999999999999999999`` hung naming its players."""
+    argv = ["euchre", "demo", "--tables", "1", "--rounds", "1", "--out", str(tmp_path / "d"), option, value]
+    if option == "--tables":
+        argv = ["euchre", "demo", "--rounds", "1", "--out", str(tmp_path / "d"), option, value]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "--tables is at most 500, --players 4 to 2000" in err and not (tmp_path / "d").exists(), err

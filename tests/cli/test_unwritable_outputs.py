@@ -1,0 +1,113 @@
+"""Commands given an output path they cannot write (a path under a file, a file where a folder is
+wanted, a folder that cannot be made): one line naming the path, exit 2, no traceback (the house rule
+for bad input, README)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+
+
+def _refused(capsys: pytest.CaptureFixture[str], argv: list[str], names: Path) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert str(names) in err, err
+    return err
+
+
+def test_config_init_under_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``config init FILE/table.toml`` printed NotADirectoryError's traceback (exit 1): the clean-up of
+    the template it never wrote failed too."""
+    (tmp_path / "notes.txt").write_text("x\n")
+    target = tmp_path / "notes.txt" / "table.toml"
+    err = _refused(capsys, ["config", "init", str(target)], target)
+    assert err.startswith("cardtable config init: cannot write ")
+
+
+@pytest.mark.parametrize("where", ["file", "under-file"])
+def test_demo_out_that_cannot_be_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:
+    """``demo --out`` naming a file, or a path under one, printed FileExistsError's or
+    NotADirectoryError's traceback (exit 1) from the folder's mkdir."""
+    (tmp_path / "notes.txt").write_text("x\n")
+    out = tmp_path / "notes.txt" if where == "file" else tmp_path / "notes.txt" / "demo"
+    err = _refused(capsys, ["demo", "--quick", "--out", str(out)], out)
+    assert err.startswith(f"cardtable demo: --out {out}: cannot be the demo's folder (")
+    assert (tmp_path / "notes.txt").read_text() == "x\n"
+
+
+@pytest.mark.parametrize(("line", "made"), [
+    (["euchre", "open", "--players", "{P}", "--format", "progressive", "--rounds", "2", "--dir", "{W}"],
+     "session.sqlite3"),
+    (["duplicate", "open", "--hand-records", "{B}", "--pairs", "8", "--movement", "mitchell",
+      "--boards-per-round", "3", "--dir", "{W}"], "session.sqlite3"),
+    (["euchre", "demo", "--tables", "1", "--rounds", "1", "--out", "{W}"], "night/session.sqlite3"),
+])
+def test_a_session_folder_under_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], line: list[str],
+                                       made: str) -> None:
+    """A session's folder under a file: ``euchre open`` and ``euchre demo`` printed NotADirectoryError's
+    traceback (exit 1) and ``duplicate open`` an errno's words naming a ``.part`` file the user never
+    named: removing the half-made journal failed again outside the except. Now the folder is named,
+    exit 2."""
+    (tmp_path / "notes.txt").write_text("x\n")
+    players = tmp_path / "players.txt"
+    players.write_text("".join(f"Player {k}\n" for k in range(1, 9)))
+    boards = tmp_path / "boards.pbn"
+    assert main(["boards", "new", "--count", "12", "--out", str(boards)]) == 0
+    capsys.readouterr()
+    where = tmp_path / "notes.txt" / "night"
+    argv = [a.replace("{W}", str(where)).replace("{P}", str(players)).replace("{B}", str(boards)) for a in line]
+    folder = (where / made).parent
+    err = _refused(capsys, argv, folder)
+    assert f"{folder}: cannot be the session's folder (it lies under a file)" in err
+
+
+@pytest.mark.parametrize("where", ["file", "under-file"])
+def test_club_certs_dir_that_cannot_be_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                where: str) -> None:
+    """``club certs --dir`` naming a file or a path under one printed FileExistsError's or
+    NotADirectoryError's traceback (exit 1)."""
+    (tmp_path / "notes.txt").write_text("x\n")
+    d = tmp_path / "notes.txt" if where == "file" else tmp_path / "notes.txt" / "certs"
+    err = _refused(capsys, ["club", "certs", "--dir", str(d), "--host", "club.local"], d)
+    assert err.startswith(f"club certs: --dir {d}: cannot write the certificates there (")
+
+
+def test_club_certs_without_a_host_makes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``club certs`` without ``--host`` was refused (exit 2) only after it had made the club's CA."""
+    d = tmp_path / "certs"
+    assert main(["club", "certs", "--dir", str(d)]) == 2
+    assert "name at least one host name" in capsys.readouterr().err
+    assert not d.exists()
+
+
+@pytest.mark.parametrize("where", ["under-file", "password-is-a-folder", "password-not-text"])
+def test_club_broker_dir_that_cannot_hold_the_passwords(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        where: str) -> None:
+    """``club broker --dir`` under a file, or a table's password file that is a folder or not UTF-8,
+    printed NotADirectoryError's, IsADirectoryError's or UnicodeDecodeError's traceback (exit 1)."""
+    (tmp_path / "notes.txt").write_text("x\n")
+    d = tmp_path / "notes.txt" / "broker" if where == "under-file" else tmp_path / "broker"
+    bad = d / "passwords"
+    if where != "under-file":
+        bad = d / "passwords" / "table-01.password"
+        if where == "password-is-a-folder":
+            bad.mkdir(parents=True)
+        else:
+            bad.parent.mkdir(parents=True)
+            bad.write_bytes(b"\xff\xfe secret\n")
+    err = _refused(capsys, ["club", "broker", "--dir", str(d), "--tables", "2"], bad)
+    assert err.startswith(f"club broker: {bad}: cannot be used (")
+
+
+@pytest.mark.parametrize("tables", ["-1", "501", "99999999999"])
+def test_club_broker_refuses_a_number_of_tables_out_of_range(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            tables: str) -> None:
+    """``club broker --tables 99999999999`` wrote password files without end (a hang); ``--tables -1``
+    was told to name the tables, as if none were given."""
+    assert main(["club", "broker", "--dir", str(tmp_path / "b"), "--tables", tables]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"club broker: --tables {tables}: 1 to 500 tables") and not (tmp_path / "b").exists()
