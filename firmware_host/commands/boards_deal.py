@@ -18,6 +18,8 @@ import os
 import sys
 from pathlib import Path
 
+from firmware_host.commands.guard import whole
+
 
 def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     deal = verbs.add_parser("deal", help="fill physical boards from the hand records with a shoe that deals "
@@ -32,7 +34,7 @@ def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                                                        "(.csv for CSV, else text)")
     deal.add_argument("--journal", metavar="FILE", help="the station's journal (default FILE.dealing.sqlite3 "
                                                         "beside the records)")
-    deal.add_argument("--baud", type=int, default=115200, help="line speed (default 115200)")
+    deal.add_argument("--baud", type=whole(50, 4000000), default=115200, help="line speed (default 115200)")
     deal.add_argument("--auto", action="store_true", help="put each board in as it is asked for")
     deal.set_defaults(func=_deal)
 

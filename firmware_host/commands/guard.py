@@ -72,6 +72,21 @@ def port(text: str) -> int:
     return value
 
 
+def whole(lo: int, hi: int) -> Callable[[str], int]:
+    """An ``argparse`` type for a whole number from ``lo`` to ``hi``, refused at the command line
+    (``argument --baud: a whole number from 50 to 4000000, not '0'``, exit 2): a line speed of 0 or a
+    negative count was taken and the command then waited for ever."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a whole number from {lo} to {hi}, not {text[:20]!r}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"a whole number from {lo} to {hi}, not {text[:20]!r}")
+        return value
+    return parse
+
+
 def read_secret(path: str, option: str) -> str:
     """The password or token in the file ``option`` names, stripped.
 

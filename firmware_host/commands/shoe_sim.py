@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from firmware_host.commands.guard import whole
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("shoe-sim", help="run the virtual dealing shoe on a pseudo-terminal")
@@ -14,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--inject", action="append", default=[], metavar="FAULT[@CARD]",
                    help="fault in the first deal: face_up, duplicate, missing, unreadable, foreign, stray, "
                         "garbage, drop, jam; optionally @N for card N (repeatable)")
-    p.add_argument("--pace", type=int, default=250, metavar="MS", help="milliseconds between cards")
+    p.add_argument("--pace", type=whole(0, 60000), default=250, metavar="MS", help="milliseconds between cards")
     p.add_argument("--link", metavar="DIR",
                    help="an existing folder for the stable symlink, DIR/shoe (replaced if there; removed on "
                         "stop); default: a temporary folder. The link's path is printed on stdout")
@@ -24,9 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     q.add_argument("url", help="serial port or pyserial URL: /dev/ttyUSB0, a pty path, socket://host:port")
     q.add_argument("--scanner", action="store_true", help="the device is a plain barcode scanner")
     q.add_argument("--game", default="contract-bridge", help="game whose deals to ask for")
-    q.add_argument("--deals", type=int, default=0, help="ask for this many deals, then stop (0: just listen)")
+    q.add_argument("--deals", type=whole(0, 100000), default=0, help="ask for this many deals, then stop (0: just listen)")
     q.add_argument("--dealer", default="N", choices="NESW", help="dealer of the first deal")
-    q.add_argument("--baud", type=int, default=None, help="line speed (default 115200, scanner 9600)")
+    q.add_argument("--baud", type=whole(50, 4000000), default=None, help="line speed (default 115200, scanner 9600)")
     q.set_defaults(func=_listen)
 
 
