@@ -4,7 +4,8 @@
   [--name TEXT] [--individual balanced|published] [--records FILE] [--roster ROSTER.csv] [--names FILE]``: a
   new event (its journal, round 1 drawn, each competitor of ``--names`` journaled as a ``names`` record; the
   roster kept as ``roster.csv`` in the folder; the hand records, when given, in the journal's opening row
-  with their commitment: each seated table is sent its round's records); prints round 1's draw.
+  with their commitment: each seated table is sent its round's records); prints round 1's draw. An event
+  whose largest message to a table would not fit the club broker's packet is refused (``_too_big``).
 * ``run FOLDER --broker HOST:PORT --user U --password-file F [--http HOST:PORT]``: the event on the broker
   and its pages until Ctrl-C (``firmware_host.events.service``).
 * ``export FOLDER --site OUT [--force] [--club NAME] [--club-id N]``: the published folder (index.html,
@@ -19,6 +20,10 @@ import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from laws.session.event.event_kind import EventSetup
 
 KINDS = ("teams-round-robin", "teams-knockout", "swiss-teams", "swiss-pairs", "individual", "pairs-sections")
 
@@ -81,6 +86,7 @@ def _open(args: argparse.Namespace) -> int:
     from firmware_host.events.session import EventFileError, EventSession
     from laws.competition.event_spec import EventError, EventKind, EventSpec, SectionSpec
     from laws.competition.vp import ScaleError, read_discrete
+    from laws.session.event.event_kind import EventSetup
 
     if args.kind in ("individual", "pairs-sections") and (args.scale or args.bye_vp is not None):
         return _fail(f"--scale and --bye-vp are for events scored in VPs (teams and Swiss), not {args.kind}")
@@ -139,8 +145,11 @@ def _open(args: argparse.Namespace) -> int:
                          tuple(sections), args.across, args.individual)
         roster = read_roster(args.roster) if args.roster else None      # refused before anything is made
         named = read_names(args.names, spec, roster) if args.names else []
-        session = EventSession.create(args.folder, spec, [t.strip() for t in args.tables.split(",") if t.strip()],
-                                      boards=boards)
+        tables = [t.strip() for t in args.tables.split(",") if t.strip()]
+        too_big = _too_big(args.records, EventSetup(spec, tuple(tables), boards))   # before anything is made
+        if too_big:
+            return _fail(too_big)
+        session = EventSession.create(args.folder, spec, tables, boards=boards)
     except (EventError, EventFileError, RosterError) as exc:   # an event's folder is called so, not a session's
         return _fail(str(exc).replace("cannot be the session's folder", "cannot be the event's folder"))
     except OSError as exc:    # the folder is a file, or lies under one; it cannot be made
@@ -175,6 +184,27 @@ def _open(args: argparse.Namespace) -> int:
               + (f" (roster of {len(roster)} members kept in {ROSTER_FILE})" if roster is not None else ""))
     session.close()
     return 0
+
+
+def _too_big(records: str | None, setup: EventSetup) -> str:
+    """Why the event's messages to its tables would not fit a club broker's packet ("" when they fit): each
+    carries the hash of every board of the hand records, the records of its round and its competitors'
+    names, and the broker refuses a packet over its limit by dropping the desk's client, so no table would
+    be told its round (``docs/competitions.md``, "The answer and the table's seating")."""
+    from firmware_host.events.desk import largest_table_message
+    from firmware_host.wire.duplicate import SEATING_MOST, SEATING_REST
+
+    most = largest_table_message(setup) + SEATING_REST
+    if most <= SEATING_MOST:
+        return ""
+    spec = setup.spec
+    where, fewer = ((f"--records {records}: ", " or give a file of fewer boards") if records else ("", ""))
+    carries = (f"a hash of each of the file's {len(setup.boards)} boards, the records of its round's "
+               f"{spec.boards_per_round} boards" if records else f"its round's {spec.boards_per_round} boards")
+    return (f"{where}the event's messages to its tables would be too big: the largest would be {most:,} bytes "
+            f"({SEATING_REST:,} of them kept for its answers), over the {SEATING_MOST:,} a club broker's 64 KiB "
+            f"packet lets the event send a table; each carries {carries} and its competitors' names at their "
+            f"longest (docs/competitions.md); play fewer boards a round{fewer}")
 
 
 def _hostport(text: str, what: str) -> tuple[str, int]:

@@ -11,7 +11,10 @@ night runs on the club's machine: ``screens.py``), as the events' desk is for an
   arrived in one transaction, makes the pages' view once (:attr:`NightDesk.view`: the pages read it
   without waiting for the session's lock, so a page is never held behind the next commit's disk sync),
   tells the pages (``listeners``, ``changed``), then publishes the seatings whose answers changed (every
-  seating when a round ended or was called), so an answer always follows its commit;
+  seating when a round ended or was called), so an answer always follows its commit; each seating measured
+  against the club broker's packet first, as every desk's (``session/answers.fitted``): one that would not
+  fit goes with its oldest answers left out, never as a packet the broker refuses by dropping the desk's
+  client;
 * :meth:`NightDesk.call` is the director's call of the round in play.
 
 A table's page address goes out on its seating (``page``): ``<page>/table/<table>`` for the stdlib pages,
@@ -32,6 +35,7 @@ from typing import Any
 
 from firmware_host.euchre_night.session import NightSession
 from firmware_host.euchre_night.views import page_view, seat_names
+from firmware_host.session.answers import fitted
 from firmware_host.wire.euchre import EuchreSeating
 
 log = logging.getLogger(__name__)
@@ -209,9 +213,13 @@ class NightDesk:
         self.publish_tables(self.session.night.setup.tables)
 
     def publish_tables(self, tables: Iterable[str]) -> None:
-        """These tables' seatings (retained): after a commit that answered them."""
+        """These tables' seatings (retained): after a commit that answered them; each fitted to the broker's
+        packet on its topic (``session/answers.fitted``), a table's whose seating would not fit even without
+        its answers not sent (logged), the others still."""
         if self.publish is None:
             return
         for table in tables:
-            body = json.dumps(self.seating(table).to_dict(), separators=(",", ":"))
-            self.publish(self.session.topics.seating(table), body, True)
+            topic = self.session.topics.seating(table)
+            body = fitted(topic, self.seating(table).to_dict())   # as a pairs session's: never a packet refused
+            if body:
+                self.publish(topic, body, True)

@@ -18,15 +18,17 @@ runs on the club's machine: ``club/event_screens.py``).
   (``wire.duplicate.hand_records_part``), so the table needs no records file of its own; only the
   table's own topic carries them, never its page. When a result completes a round, every table's
   seating is republished at once with the next round's draw (after the last round: with ``finished``).
-  Nothing measures a table's message when the event is opened, so each is measured before it is published
-  (``session/answers.fitted``): one past the broker's packet goes with its oldest answers left out, never
-  as a packet the broker would refuse by dropping the desk's client.
+  ``event open`` measures the largest message the event can send a table (:func:`largest_table_message`)
+  and refuses an event whose messages would not fit the club broker's packet; each is measured again
+  before it is published (``session/answers.fitted``): one past the packet goes with its oldest answers
+  left out, never as a packet the broker would refuse by dropping the desk's client.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import threading
 from collections import deque
@@ -40,7 +42,11 @@ from firmware_host.session.journalled import Outcome, SessionOrdering
 from firmware_host.wire.duplicate import hand_records_part, refused_says
 from firmware_host.wire.messages import ANSWERS_KEPT
 from firmware_host.wire.topics import TOPICS
+from laws.competition.event import EventState, RoundDraw
+from laws.competition.event_spec import EventKind, tables_of
 from laws.duplicate.deal import board_index
+from laws.session.event.event_kind import EventSetup, players_at_most
+from laws.session.players import NAME_MAX
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +58,58 @@ def refusals_of(refusals: list[dict[str, Any]]) -> list[dict[str, str]]:
     """The director's refusals as the view lists them: ``source`` and ``why``."""
     return [{"source": str((r.get("record") or {}).get("source", r.get("source", ""))), "why": str(r.get("why", ""))}
             for r in refusals]
+
+
+#: a name at its longest as a table's message writes it: 60 characters beyond the BMP, 12 bytes each
+LONGEST_NAME = "\U0001f600" * NAME_MAX
+#: the most IMPs a board gives either way (``laws.scoring.imps``), as ``released`` writes them at their longest
+IMPS_MOST = -24
+
+
+def largest_table_message(setup: EventSetup) -> int:
+    """The bytes of the largest message the event can send a table, as :meth:`EventDesk.publish_table`
+    sends it, less its answers (``wire.duplicate.SEATING_REST`` keeps room for them): the view of every
+    table the event seats in every round, to a table whose id is the longest, at its longest (every
+    competitor named with the most players, each name 60 characters beyond the BMP, a team's name too;
+    the competitors with the most digits; every board entered and, in a teams match, released with the
+    most IMPs; the page; the longest version), with the records of the round's boards and the index of
+    every board of the hand records (``hand_records``). ``event open`` refuses an event whose message
+    would not fit a club broker's packet (``SEATING_MOST``): the broker would refuse it and drop the desk's
+    client (``docs/competitions.md``, "The answer and the table's seating")."""
+    spec = setup.spec
+    state = EventState(spec)
+    named = {"name": LONGEST_NAME if spec.kind.teams else "",
+             "players": [{"name": LONGEST_NAME, "member": "", "federation": ""}] * players_at_most(spec.kind)}
+    state.names = {n: named for n in range(1, spec.entrants + 1)}
+    tables = tuple(f"{k:t>64}" for k in range(1, len(setup.tables) + 1))
+    # a Swiss's or a knock-out's draw is made from results: every match between the two highest numbers
+    top = () if spec.kind in (EventKind.SECTIONS, EventKind.INDIVIDUAL) else \
+        ((spec.entrant(spec.entrants), spec.entrant(spec.entrants - 1)),) * (spec.entrants // 2)
+    records = {b.number: b for b in setup.boards}
+    index = board_index(setup.played) if setup.boards else ()
+    commitment, file = (setup.commitment, setup.file) if setup.boards else ("", None)   # each made anew when read
+    parts: dict[tuple[int, ...], int] = {}
+    most = 0
+    for r in range(1, spec.rounds + 1):
+        seats = tables_of(spec, r, top)
+        state.draws = {r: RoundDraw(r, top, (), seats, spec.boards(r))}
+        # the tables of such a draw differ only in their numbers and room: the last is the longest
+        for seat in seats[-1:] if top else seats:
+            table = tables[seat.table - 1]
+            view = table_view(state, tables, table, 2**62)
+            boards = tuple(view["boards"])
+            view["entered"] = list(boards)
+            if "released" in view:
+                view["released"] = [{"board": b, "home_imps": IMPS_MOST, "away_imps": IMPS_MOST} for b in boards]
+            view.update(answers=[], page=PAGE.format(table=table, key="k" * 20))
+            size = len(json.dumps(view, separators=(",", ":")))
+            if records:
+                if boards not in parts:   # the same for every table playing the round's boards
+                    part = hand_records_part([records[b] for b in boards], index, commitment, file)
+                    parts[boards] = len(json.dumps({"hand_records": part}, separators=(",", ":")))
+                size += parts[boards] - 1   # {"hand_records":...} and {...the view} as one object: one comma
+            most = max(most, size)
+    return most
 
 
 class EventDesk:

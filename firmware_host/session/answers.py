@@ -7,8 +7,9 @@ Each desk once built its answers itself, and an event's lacked ``kind``: a refus
 read as a ``board`` message nobody could match. One function now says which records are answered and
 how (:func:`answer_of`), and one reads them back from a session's journal after a restart
 (:func:`journaled_answers`). Pure: records and journal rows in, answers out. :func:`fitted` is the one
-way both desks turn a seating into what they publish: whole, or with its oldest answers left out when it
-would not fit the broker's packet (logged), never a packet the broker refuses.
+way every desk (a pairs session's, an event's, a euchre night's) turns a seating into what it publishes:
+whole, or with its oldest answers left out when it would not fit the broker's packet (logged), never a
+packet the broker refuses.
 """
 
 from __future__ import annotations
