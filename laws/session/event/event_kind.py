@@ -64,7 +64,7 @@ def check_tables(spec: EventSpec, tables: Sequence[object]) -> tuple[str, ...]:
     return tuple(out)
 
 
-RECORDS_AT_MOST = 500   # boards: a seating's index of them all (about 72 bytes each) stays well under 64 KiB
+RECORDS_AT_MOST = 500   # boards: the index alone (about 72 bytes each) is 36 KB; `event open` measures the whole message
 
 
 def check_boards(spec: EventSpec, boards: Sequence[Board]) -> tuple[Board, ...]:
