@@ -377,28 +377,34 @@ def test_the_last_result_sends_every_table_s_message_again_saying_finished(tmp_p
         session.close()
 
 
-def test_a_refused_result_is_answered_with_its_seq_and_board(tmp_path: Path) -> None:
-    """Audit 69 F8: a result refused for one field (its table number) was answered with source ``t-a:?``
-    and no board, though its why named ``t-a:10``; the table could not match the refusal to its result."""
+def _answered(tmp_path: Path, body: dict[str, Any], seq: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The answer an event (its service never started: no broker needed) gives table t-a's board message
+    ``body`` sent as ``seq``, and the director's refusals after it."""
     session = EventSession.create(tmp_path / "event", EventSpec(EventKind.SWISS_TEAMS, 4, 3, 1), TABLES,
                                   synchronous="NORMAL")
-    service = EventService(session, "127.0.0.1", 1, "nobody", "x")     # never started: no broker needed
+    service = EventService(session, "127.0.0.1", 1, "nobody", "x")
     published: dict[str, dict[str, Any]] = {}
     service.client.publish = lambda topic, payload, qos=0, retain=False: published.__setitem__(  # type: ignore[method-assign]
         topic, json.loads(payload))
-    body = {"section": "A", "table_number": 3, "round": 1, "board": 1, "ns": "1", "ew": "3", "contract": "4S",
-            "declarer": "N", "lead": None, "tricks": 10, "record": "", "verified": False, "confirmed": {"ns": "N", "ew": "E"}}
     try:
-        service.offer(TOPICS.board("t-a"), json.dumps({"table": "t-a", "kind": "board", "seq": 10, "t": 1.0,
+        service.offer(TOPICS.board("t-a"), json.dumps({"table": "t-a", "kind": "board", "seq": seq, "t": 1.0,
                                                        "body": body}).encode())
         assert service.step() is True
-        answer = published[TOPICS.seating("t-a")]["answers"][-1]
-        assert answer == {"source": "t-a:10", "board": 1, "status": "refused",
-                          "why": "t-a:10: the result names table 3, but t-a is table 1", "kind": "board"}
-        assert service.desk.director()["refusals"][-1]["source"] == "t-a:10"
+        return published[TOPICS.seating("t-a")]["answers"][-1], service.desk.director()["refusals"]
     finally:
         service.http.server_close()
         session.close()
+
+
+def test_a_refused_result_is_answered_with_its_seq_and_board(tmp_path: Path) -> None:
+    """Audit 69 F8: a result refused for one field (its table number) was answered with source ``t-a:?``
+    and no board, though its why named ``t-a:10``; the table could not match the refusal to its result."""
+    body = {"section": "A", "table_number": 3, "round": 1, "board": 1, "ns": "1", "ew": "3", "contract": "4S",
+            "declarer": "N", "lead": None, "tricks": 10, "record": "", "verified": False, "confirmed": {"ns": "N", "ew": "E"}}
+    answer, refusals = _answered(tmp_path, body, 10)
+    assert answer == {"source": "t-a:10", "board": 1, "status": "refused",
+                      "why": "t-a:10: the result names table 3, but t-a is table 1", "kind": "board"}
+    assert refusals[-1]["source"] == "t-a:10"
 
 
 def test_an_event_answers_its_tables_as_a_pairs_session_does(tmp_path: Path) -> None:
@@ -462,22 +468,9 @@ def test_a_pass_out_with_a_lead_is_refused_as_a_pairs_session_refuses_it(tmp_pat
     """A pairs session and the federation refuse a passed-out board with an opening lead (one rule,
     ``passed_out_lead``); an event's result keeps no lead, so it took such a message with the lead dropped,
     a mistyped result taken as a pass-out. Refused and answered, in the session's words."""
-    session = EventSession.create(tmp_path / "event", EventSpec(EventKind.SWISS_TEAMS, 4, 3, 1), TABLES,
-                                  synchronous="NORMAL")
-    service = EventService(session, "127.0.0.1", 1, "nobody", "x")     # never started: no broker needed
-    published: dict[str, dict[str, Any]] = {}
-    service.client.publish = lambda topic, payload, qos=0, retain=False: published.__setitem__(  # type: ignore[method-assign]
-        topic, json.loads(payload))
     body = {"section": "A", "table_number": 1, "round": 1, "board": 1, "ns": "1", "ew": "3", "contract": "Pass",
             "declarer": None, "lead": "AS", "tricks": 0, "record": "", "verified": False,
             "confirmed": {"ns": "N", "ew": "E"}}
-    try:
-        service.offer(TOPICS.board("t-a"), json.dumps({"table": "t-a", "kind": "board", "seq": 11, "t": 1.0,
-                                                       "body": body}).encode())
-        assert service.step() is True
-        answer = published[TOPICS.seating("t-a")]["answers"][-1]
-        assert answer["status"] == "refused" and answer["board"] == 1, answer
-        assert "a passed-out board has no lead, got AS" in answer["why"], answer
-    finally:
-        service.http.server_close()
-        session.close()
+    answer, _ = _answered(tmp_path, body, 11)
+    assert answer["status"] == "refused" and answer["board"] == 1, answer
+    assert answer["why"] == "t-a:11: board 1: a passed-out board has no lead, got AS", answer
