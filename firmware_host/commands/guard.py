@@ -87,20 +87,28 @@ def whole(lo: int, hi: int) -> Callable[[str], int]:
     return parse
 
 
+SECRET_AT_MOST = 4096
+"""The largest password or token file read, in bytes: a secret is a line, and a file named by mistake (a
+30 MB log) was read whole and sent to the broker as the password."""
+
+
 def read_secret(path: str, option: str) -> str:
     """The password or token in the file ``option`` names, stripped.
 
     Raises:
-        Refused: the file cannot be read, is not UTF-8 text, or holds nothing; the message names the
-            option and the file (a codec's "'utf-8' codec can't decode byte 0x82 in position 2" named
-            neither).
+        Refused: the file cannot be read, is larger than ``SECRET_AT_MOST`` bytes, is not UTF-8 text, or
+            holds nothing; the message names the option and the file (a codec's "'utf-8' codec can't
+            decode byte 0x82 in position 2" named neither).
     """
-    from pathlib import Path
-
     try:
-        text = Path(path).read_bytes().decode("utf-8").strip()
+        with open(path, "rb") as f:
+            raw = f.read(SECRET_AT_MOST + 1)     # never more: the file may be a log named by mistake
     except OSError as exc:
         raise Refused(f"{option} {path}: cannot be read ({exc.strerror or exc})") from None
+    if len(raw) > SECRET_AT_MOST:
+        raise Refused(f"{option} {path}: over {SECRET_AT_MOST} bytes, too big for a password file")
+    try:
+        text = raw.decode("utf-8").strip()
     except UnicodeDecodeError as exc:
         raise Refused(f"{option} {path}: not UTF-8 text (byte {exc.start + 1})") from None
     if not text:
