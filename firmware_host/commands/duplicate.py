@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from firmware_host.commands.guard import Refused as _Refused
-from firmware_host.commands.guard import guarded
+from firmware_host.commands.guard import cannot_write, guarded
 
 if TYPE_CHECKING:
     from laws.duplicate.deal import Board
@@ -290,6 +290,9 @@ def _export(args: argparse.Namespace) -> int:
         check_site(args.site, force=args.force)
     else:
         check_out(args.out, overwrite=args.force)
+        why = cannot_write(args.out)     # found now, not after the boards' analysis (16 s for 32 boards)
+        if why:
+            raise _Refused(f"--out {args.out}: {why}")
     session = Session.open(args.session, readonly=True)
     try:
         head = session.journal.read_head()

@@ -36,6 +36,24 @@ def cannot_listen(host: str, port: int) -> str:
         return f"cannot listen on {host}:{port} ({os.strerror(exc.errno) if exc.errno else exc})"
 
 
+def cannot_write(path: str) -> str:
+    """Why the file ``path`` cannot be written ("" when it can), found before a command's long work by
+    opening it to append (a file that was not there is removed again; one that was is left as it was).
+    Asking the folder's permissions is not enough: they say yes to root, and ``/proc/x`` or a read-only
+    mount is found only by writing."""
+    import os
+
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as exc:
+        return f"cannot be written ({exc.strerror or exc})"
+    if not existed:
+        os.unlink(path)
+    return ""
+
+
 class Refused(Exception):
     """A command's own refusal; its message is the one line the user reads."""
 
