@@ -17,6 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from firmware_host.commands.boards import FIRST
 from firmware_host.commands.guard import cannot_write, whole
 
 
@@ -27,7 +28,7 @@ def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     deal.add_argument("--shoe", default="/dev/cardtable-shoe", metavar="URL",
                       help="the shoe's serial port or pyserial URL; 'virtual' for the virtual shoe "
                            "(default /dev/cardtable-shoe)")
-    deal.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or DUP "
+    deal.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or DUP "
                       "without duplication control; default 1)")
     deal.add_argument("--report", metavar="FILE", help="write the duplication report here at the end "
                                                        "(.csv for CSV, else text)")

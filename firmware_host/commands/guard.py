@@ -110,6 +110,26 @@ SECRET_AT_MOST = 4096
 30 MB log) was read whole and sent to the broker as the password."""
 
 
+def number(lo: float, hi: float, *, above: bool = False) -> Callable[[str], float]:
+    """An ``argparse`` type for a finite number from ``lo`` (or, with ``above``, greater than ``lo``) to
+    ``hi``, refused at the command line (``argument --gain: a number from 0 to 64, not 'nan'``, exit 2):
+    ``float`` takes "nan" and "inf", which no comparison refuses afterwards (``nan < 0`` is false), and
+    ``euchre demo --timeout nan`` or ``camera-check --gain inf`` ran on them."""
+    import math
+
+    words = f"a number above {lo:g}, at most {hi:g}" if above else f"a number from {lo:g} to {hi:g}"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{words}, not {text[:20]!r}") from None
+        if not math.isfinite(value) or not (lo < value if above else lo <= value) or value > hi:
+            raise argparse.ArgumentTypeError(f"{words}, not {text[:20]!r}")
+        return value
+    return parse
+
+
 def read_secret(path: str, option: str) -> str:
     """The password or token in the file ``option`` names, stripped.
 
