@@ -6,6 +6,7 @@ import argparse
 
 from firmware_host import bench
 from firmware_host.bench import BENCHES
+from firmware_host.commands.guard import whole
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -15,7 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--json", action="store_true", help="print figures as JSON")
     p.add_argument("--director-server", action="store_true",
                    help="euchre: the night on the club's director's server (its /euchre page, logged in)")
-    p.add_argument("--frames", type=int, default=None, help="frames for the main case (benchmark-specific)")
+    p.add_argument("--frames", type=whole(1, 10_000), default=None,
+                   help="frames for the main case (benchmark-specific; 1 to 10000)")
     p.add_argument("--degradations", action="store_true",
                    help="vision: single-frame recall by degradation and px/module on a second generator")
     p.add_argument("--bidding", action="store_true",
@@ -34,9 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="vision --outsider: the decoder the one as it is is set beside: 'today' (before the last "
                         "round of issue 37, the default) or 'filed' (every remedy issue 37 added turned off: the "
                         "decoder as it was when the issue was filed)")
-    p.add_argument("--repeats", type=int, default=1,
+    p.add_argument("--repeats", type=whole(1, 100), default=1,
                    help="vision --outsider: read each frame this many times by each decoder in turn and keep the "
-                        "fastest time (default 1; 3 on a shared machine)")
+                        "fastest time (1 to 100, default 1; 3 on a shared machine)")
     p.add_argument("--scale", type=int, nargs="?", const=1000, default=None, metavar="TABLES",
                    help="federation: the simultaneous at scale (12 club brokers, 3 of them real sessions, TABLES tables, "
                         "20 outages, the first link cut 10 minutes, 1 with --quick)")

@@ -29,7 +29,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from firmware_host.commands.guard import Refused as _Refused
-from firmware_host.commands.guard import guarded
+from firmware_host.commands.guard import guarded, whole
+
+FIRST = whole(1, 999_999_999)
+"""``--first K`` of a file without numbers: a board number, at most the 9 digits a PBN ``[Board]`` holds
+(``boards check --first 99999999999999999999`` printed boards of 21 digits no file can hold, exit 0)."""
 
 if TYPE_CHECKING:
     from laws.duplicate.deal import Board
@@ -51,7 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     check = verbs.add_parser("check", help="read a hand record and print fingerprints and commitment")
     check.add_argument("file", metavar="FILE")
-    check.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or "
+    check.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or "
                        "DUP without duplication control; default 1)")
     check.add_argument("--store", metavar="DIR", help="also refuse deals in the club's record of past deals")
     check.add_argument("--record", action="store_true",
@@ -61,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     convert = verbs.add_parser("convert", help="convert a hand record between PBN, BRI and DUP")
     convert.add_argument("input", metavar="IN")
     convert.add_argument("output", metavar="OUT")
-    convert.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or "
+    convert.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or "
                        "DUP without duplication control; default 1)")
     convert.add_argument("--force", action="store_true", help="replace OUT if it exists")
     convert.set_defaults(func=_convert)
@@ -70,7 +74,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     commit.add_argument("file", metavar="FILE")
     commit.add_argument("--boards", metavar="LIST", help="only these boards of the file (1-24, or 1-6,9): a "
                         "session's commitment, to the boards it plays")
-    commit.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or "
+    commit.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or "
                        "DUP without duplication control; default 1)")
     commit.set_defaults(func=_commit)
 
@@ -79,7 +83,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     verify.add_argument("--commitment", required=True, metavar="HEX", help="the published SHA-256, 64 hex digits")
     verify.add_argument("--boards", metavar="LIST", help="only these boards of the file (1-24, or 1-6,9): the "
                         "session commitment 'duplicate open' prints is to the boards the session plays")
-    verify.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or "
+    verify.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or "
                        "DUP without duplication control; default 1)")
     verify.set_defaults(func=_verify)
 

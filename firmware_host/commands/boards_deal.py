@@ -14,11 +14,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
-from firmware_host.commands.guard import whole
+from firmware_host.commands.boards import FIRST
+from firmware_host.commands.guard import cannot_write, whole
 
 
 def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -28,7 +28,7 @@ def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     deal.add_argument("--shoe", default="/dev/cardtable-shoe", metavar="URL",
                       help="the shoe's serial port or pyserial URL; 'virtual' for the virtual shoe "
                            "(default /dev/cardtable-shoe)")
-    deal.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or DUP "
+    deal.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or DUP "
                       "without duplication control; default 1)")
     deal.add_argument("--report", metavar="FILE", help="write the duplication report here at the end "
                                                        "(.csv for CSV, else text)")
@@ -79,8 +79,9 @@ def _deal(args: argparse.Namespace) -> int:
             return _fail(f"--report {args.report}: is a directory; name a file")
         if not target.absolute().parent.is_dir():
             return _fail(f"--report {args.report}: the folder {target.parent} does not exist")
-        if not os.access(target.absolute().parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-            return _fail(f"--report {args.report}: cannot be written (permission denied)")
+        why = cannot_write(args.report)   # root passes any permission check: /proc/x was found at the end
+        if why:
+            return _fail(f"--report {args.report}: {why}")
     path = _journal_path(args)
     if not path.parent.is_dir():
         return _fail(f"--journal {path}: the folder {path.parent} does not exist")

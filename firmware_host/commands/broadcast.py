@@ -92,13 +92,14 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _secret(path: str, what: str) -> str:
+    """The password in the file ``what`` names (``guard.read_secret``: at most 4 KiB, UTF-8, not empty),
+    its refusal as the ``ValueError`` this command's one-line report catches."""
+    from firmware_host.commands.guard import Refused, read_secret
+
     try:
-        text = Path(path).read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{what} {path}: {getattr(exc, 'strerror', None) or exc}") from None
-    if not text:
-        raise ValueError(f"{what} {path}: the file is empty")
-    return text
+        return read_secret(path, what)
+    except Refused as exc:
+        raise ValueError(str(exc)) from None
 
 
 def _live(args: argparse.Namespace) -> int:

@@ -11,6 +11,8 @@ import argparse
 import json
 import sys
 
+from firmware_host.commands.guard import number, whole
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
@@ -20,8 +22,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     src.add_argument("--camera", help="camera: index, /dev/videoN, picamera2, a file or URL, or synthetic")
     src.add_argument("--image", help="a still image taken by the table camera")
     p.add_argument("--config", help="table.toml: its [camera] exposure_us, gain, v4l2_gain, width, height")
-    p.add_argument("--exposure-us", type=int, default=None, help="try this shutter (us; 0 = auto)")
-    p.add_argument("--gain", type=float, default=None, help="try this analogue gain (picamera2)")
+    # the ranges of [camera] exposure_us and gain (config/load.py)
+    p.add_argument("--exposure-us", type=whole(0, 1_000_000), default=None,
+                   help="try this shutter (us, 0 to 1000000; 0 = auto)")
+    p.add_argument("--gain", type=number(0, 64), default=None, help="try this analogue gain (picamera2; 0 to 64, 0 = auto)")
     p.add_argument("--frames", type=int, default=10, help="frames to take from a camera; the one with the "
                    "most codes read is judged (default 10)")
     p.add_argument("--variant", choices=["micro", "qr"], default="micro", help="which symbol the labels carry")
@@ -51,8 +55,6 @@ def _run(args: argparse.Namespace) -> int:
                 return bad(exc)
             size, exp = (cam.width, cam.height), Exposure(cam.exposure_us, cam.gain, cam.v4l2_gain)
         if args.exposure_us is not None or args.gain is not None:
-            if (args.exposure_us or 0) < 0 or (args.gain or 0) < 0:
-                return bad("--exposure-us and --gain must be 0 (automatic) or more")
             exp = Exposure(exp.exposure_us if args.exposure_us is None else args.exposure_us,
                            exp.gain if args.gain is None else args.gain, exp.v4l2_gain)
         if args.frames < 1:

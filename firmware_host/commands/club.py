@@ -230,13 +230,13 @@ def _dashboard(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from firmware_host.club.dashboard import Dashboard, serve
-    from firmware_host.commands.guard import cannot_listen
+    from firmware_host.commands.guard import Refused, cannot_listen, read_secret
     from firmware_host.web.auth import UsersError, load_users
 
     try:
         users = load_users(args.users)
-        password = Path(args.mqtt_password_file).read_text(encoding="utf-8").strip()
-    except (UsersError, OSError) as exc:
+        password = read_secret(args.mqtt_password_file, "--mqtt-password-file")
+    except (UsersError, OSError, Refused) as exc:
         print(f"club dashboard: {exc}", file=sys.stderr)
         return 2
     if not users:

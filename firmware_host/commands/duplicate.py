@@ -29,8 +29,9 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from firmware_host.commands.boards import FIRST
 from firmware_host.commands.guard import Refused as _Refused
-from firmware_host.commands.guard import guarded
+from firmware_host.commands.guard import cannot_write, guarded, whole
 
 if TYPE_CHECKING:
     from laws.duplicate.deal import Board
@@ -47,11 +48,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o = verbs.add_parser("open", help="make a session from a movement and hand records")
     o.add_argument("--dir", required=True, help="the session's folder")
     o.add_argument("--hand-records", required=True, metavar="FILE", help=".pbn, .bri or .dup")
-    o.add_argument("--first", type=int, help="number of the first board of a file without numbers (BRI, or DUP "
+    o.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or DUP "
                    "without duplication control; default 1)")
     o.add_argument("--pairs", type=int, required=True, help="how many pairs play")
     o.add_argument("--movement", choices=("mitchell", "howell", "barometer"), help="a built-in movement")
-    o.add_argument("--tables", type=int, help="tables of a Howell or barometer (a Mitchell's follow from --pairs)")
+    o.add_argument("--tables", type=whole(1, 500), help="tables of a Howell or barometer (a Mitchell's follow from --pairs)")
     o.add_argument("--asc", metavar="FILE", help="a movement file (.ASC) instead of --movement")
     o.add_argument("--boards-per-round", type=int, required=True)
     o.add_argument("--even", choices=("skip", "relay"), default="skip", help="an even Mitchell's way round")
@@ -290,6 +291,9 @@ def _export(args: argparse.Namespace) -> int:
         check_site(args.site, force=args.force)
     else:
         check_out(args.out, overwrite=args.force)
+        why = cannot_write(args.out)     # found now, not after the boards' analysis (16 s for 32 boards)
+        if why:
+            raise _Refused(f"--out {args.out}: {why}")
     session = Session.open(args.session, readonly=True)
     try:
         head = session.journal.read_head()

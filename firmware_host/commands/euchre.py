@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from firmware_host.commands.guard import Refused, port, read_secret
+from firmware_host.commands.guard import Refused, number, port, read_secret
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -69,7 +69,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     d.add_argument("--players", type=int, help="default: four a table")
     d.add_argument("--seed", type=int, default=1)
     d.add_argument("--out", metavar="DIR", help="default: a new folder under the system's temporary folder")
-    d.add_argument("--timeout", type=float, default=900.0)
+    d.add_argument("--timeout", type=number(0, 86400, above=True), default=900.0,
+                   help="seconds the night may take (above 0, at most 86400; default 900)")
     d.set_defaults(func=_demo)
 
 

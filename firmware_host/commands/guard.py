@@ -36,6 +36,24 @@ def cannot_listen(host: str, port: int) -> str:
         return f"cannot listen on {host}:{port} ({os.strerror(exc.errno) if exc.errno else exc})"
 
 
+def cannot_write(path: str) -> str:
+    """Why the file ``path`` cannot be written ("" when it can), found before a command's long work by
+    opening it to append (a file that was not there is removed again; one that was is left as it was).
+    Asking the folder's permissions is not enough: they say yes to root, and ``/proc/x`` or a read-only
+    mount is found only by writing."""
+    import os
+
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as exc:
+        return f"cannot be written ({exc.strerror or exc})"
+    if not existed:
+        os.unlink(path)
+    return ""
+
+
 class Refused(Exception):
     """A command's own refusal; its message is the one line the user reads."""
 
@@ -87,20 +105,48 @@ def whole(lo: int, hi: int) -> Callable[[str], int]:
     return parse
 
 
+SECRET_AT_MOST = 4096
+"""The largest password or token file read, in bytes: a secret is a line, and a file named by mistake (a
+30 MB log) was read whole and sent to the broker as the password."""
+
+
+def number(lo: float, hi: float, *, above: bool = False) -> Callable[[str], float]:
+    """An ``argparse`` type for a finite number from ``lo`` (or, with ``above``, greater than ``lo``) to
+    ``hi``, refused at the command line (``argument --gain: a number from 0 to 64, not 'nan'``, exit 2):
+    ``float`` takes "nan" and "inf", which no comparison refuses afterwards (``nan < 0`` is false), and
+    ``euchre demo --timeout nan`` or ``camera-check --gain inf`` ran on them."""
+    import math
+
+    words = f"a number above {lo:g}, at most {hi:g}" if above else f"a number from {lo:g} to {hi:g}"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{words}, not {text[:20]!r}") from None
+        if not math.isfinite(value) or not (lo < value if above else lo <= value) or value > hi:
+            raise argparse.ArgumentTypeError(f"{words}, not {text[:20]!r}")
+        return value
+    return parse
+
+
 def read_secret(path: str, option: str) -> str:
     """The password or token in the file ``option`` names, stripped.
 
     Raises:
-        Refused: the file cannot be read, is not UTF-8 text, or holds nothing; the message names the
-            option and the file (a codec's "'utf-8' codec can't decode byte 0x82 in position 2" named
-            neither).
+        Refused: the file cannot be read, is larger than ``SECRET_AT_MOST`` bytes, is not UTF-8 text, or
+            holds nothing; the message names the option and the file (a codec's "'utf-8' codec can't
+            decode byte 0x82 in position 2" named neither).
     """
-    from pathlib import Path
-
     try:
-        text = Path(path).read_bytes().decode("utf-8").strip()
+        with open(path, "rb") as f:
+            raw = f.read(SECRET_AT_MOST + 1)     # never more: the file may be a log named by mistake
     except OSError as exc:
         raise Refused(f"{option} {path}: cannot be read ({exc.strerror or exc})") from None
+    if len(raw) > SECRET_AT_MOST:
+        raise Refused(f"{option} {path}: over {SECRET_AT_MOST} bytes, too big for a password file")
+    try:
+        text = raw.decode("utf-8").strip()
     except UnicodeDecodeError as exc:
         raise Refused(f"{option} {path}: not UTF-8 text (byte {exc.start + 1})") from None
     if not text:

@@ -53,10 +53,19 @@ def wait(stop: threading.Event, seconds: float | None = None) -> None:
 
 
 def exit_on_sigterm(code: int = 0) -> None:
-    """Turn SIGTERM into ``SystemExit(code)`` (as Ctrl-C is ``KeyboardInterrupt``), so that ``finally``
-    blocks stop child processes and close files. Call from the main thread."""
+    """Turn the first SIGTERM into ``SystemExit(code)`` (as Ctrl-C is ``KeyboardInterrupt``), so that
+    ``finally`` blocks stop child processes and close files; a later SIGTERM is taken and does nothing,
+    the stop being under way. ``timeout`` and systemd send SIGTERM to the process and again to its group:
+    the second one raised ``SystemExit`` again, in the middle of a ``finally`` (its clean-up cut short) or
+    in the interpreter's own shutdown ("Exception ignored in: <module 'threading'>", a traceback ending
+    ``SystemExit: 143``). A Python handler, not ``SIG_IGN``, so a child started while stopping still
+    takes SIGTERM (an ignored signal is inherited across ``exec``). Call from the main thread."""
+
+    def stopping(signum: int, frame: object) -> None:
+        """The stop already under way: nothing more to do."""
 
     def handler(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, stopping)
         raise SystemExit(code)
 
     if _main_thread():

@@ -116,3 +116,38 @@ def test_a_line_speed_or_a_count_below_its_range_is_refused(capsys: pytest.Captu
     option = argv[argv.index(value) - 1]
     err = _usage_error(capsys, argv)
     assert f"argument {option}: a whole number from " in err and repr(value) in err
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    (["bench", "vision", "--frames", "0"], "a whole number from 1 to 10000"),
+    (["bench", "vision", "--frames", "-1"], "a whole number from 1 to 10000"),
+    (["bench", "vision", "--outsider", "--repeats", "0"], "a whole number from 1 to 100"),
+    (["bench", "vision", "--outsider", "--repeats", "-1"], "a whole number from 1 to 100"),
+    (["camera-check", "--image", "x.png", "--gain", "nan"], "a number from 0 to 64"),
+    (["camera-check", "--image", "x.png", "--gain", "inf"], "a number from 0 to 64"),
+    (["camera-check", "--image", "x.png", "--exposure-us", "99999999999"], "a whole number from 0 to 1000000"),
+    (["boards", "check", "x.pbn", "--first", "99999999999999999999"], "a whole number from 1 to 999999999"),
+    (["boards", "deal", "--records", "x.pbn", "--first", "0"], "a whole number from 1 to 999999999"),
+    (["duplicate", "open", "--dir", "d", "--hand-records", "x.pbn", "--pairs", "8", "--movement", "howell",
+      "--tables", "0"], "a whole number from 1 to 500"),
+    (["euchre", "demo", "--tables", "1", "--rounds", "1", "--timeout", "nan"], "a number above 0, at most 86400"),
+    (["euchre", "demo", "--tables", "1", "--rounds", "1", "--timeout", "0"], "a number above 0, at most 86400"),
+    (["euchre", "demo", "--tables", "1", "--rounds", "1", "--timeout", "-1"], "a number above 0, at most 86400"),
+])
+def test_a_count_or_measure_out_of_range_is_refused_at_the_command_line(capsys: pytest.CaptureFixture[str],
+                                                                       line: list[str], says: str) -> None:
+    """``bench --frames 0`` and ``--repeats -1`` ran without end, ``camera-check --gain nan`` and
+    ``--exposure-us 99999999`` were given to the camera, ``boards check --first 10**20`` printed boards no
+    file can number (exit 0), ``duplicate open --movement howell --tables 0`` opened a session as if no
+    ``--tables`` were given, and ``euchre demo --timeout nan`` or ``0`` started a night it then called
+    unfinished (exit 1)."""
+    err = _usage_error(capsys, line)
+    assert f"argument {line[-2]}: {says}, not {line[-1]!r}" in err, err
+
+
+@pytest.mark.parametrize("text", ["0", "64", "1.5"])
+def test_a_gain_in_range_is_taken(text: str) -> None:
+    """The ends of the range are numbers the configuration takes too (``[camera] gain``, 0 to 64)."""
+    from firmware_host.commands.guard import number
+
+    assert number(0, 64)(text) == float(text)

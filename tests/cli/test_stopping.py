@@ -116,3 +116,21 @@ def test_soak_stops_its_table_and_shoe_on_sigterm(tmp_path: Path) -> None:
     assert rc == 143 and "Traceback" not in err, err
     _until(lambda: not running_with(str(work)), 20, "the soak left its table running")
     assert not any(p.is_symlink() for p in work.rglob("*"))  # the shoe's link is gone
+
+
+def test_a_second_sigterm_while_stopping_does_not_raise_again() -> None:
+    """``timeout`` (and systemd) send SIGTERM to the command and again to its process group: ``soak``'s
+    second ``SystemExit(143)`` came in the interpreter's shutdown, a traceback ending ``SystemExit: 143``
+    ("Exception ignored in: <module 'threading'>"), or in a ``finally``, cutting its clean-up short."""
+    from firmware_host.commands.stopping import exit_on_sigterm
+
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        exit_on_sigterm(143)
+        with pytest.raises(SystemExit) as stopped:
+            signal.raise_signal(signal.SIGTERM)
+        assert stopped.value.code == 143
+        signal.raise_signal(signal.SIGTERM)      # the stop is under way: taken, nothing raised
+        assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_IGN, signal.SIG_DFL)  # children still take it
+    finally:
+        signal.signal(signal.SIGTERM, before)

@@ -111,3 +111,38 @@ def test_club_broker_refuses_a_number_of_tables_out_of_range(tmp_path: Path, cap
     assert main(["club", "broker", "--dir", str(tmp_path / "b"), "--tables", tables]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"club broker: --tables {tables}: 1 to 500 tables") and not (tmp_path / "b").exists()
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="no /proc: a path no one can create")
+
+
+@needs_proc
+def test_boards_deal_refuses_a_report_it_cannot_write_before_the_first_board(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``boards deal --report /proc/x`` dealt every board, then put the report on standard error and
+    exited 0: the folder's permissions say yes to root, so the report's file is now tried at the start."""
+    boards = tmp_path / "b.pbn"
+    assert main(["boards", "new", "--count", "2", "--out", str(boards)]) == 0
+    capsys.readouterr()
+    journal = tmp_path / "j.sqlite3"
+    err = _refused(capsys, ["boards", "deal", "--records", str(boards), "--shoe", "virtual", "--auto",
+                            "--journal", str(journal), "--report", "/proc/x"], Path("/proc/x"))
+    assert "--report /proc/x: cannot be written (" in err and not journal.exists()
+
+
+@needs_proc
+def test_duplicate_export_refuses_an_out_it_cannot_write_before_the_session_is_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``duplicate export --out /proc/x`` read the session and analysed every board (16 s) before it
+    found it could not write; the file is now tried first (here the session is not even there)."""
+    err = _refused(capsys, ["duplicate", "export", "--session", str(tmp_path / "none"), "--format", "pbn",
+                            "--out", "/proc/x"], Path("/proc/x"))
+    assert err.strip() == "cardtable duplicate export: --out /proc/x: cannot be written (No such file or directory)"
+
+
+def test_trying_an_output_leaves_no_file_behind(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The file an export is to write is tried by making it; a refusal after that leaves nothing."""
+    out = tmp_path / "r.pbn"
+    assert main(["duplicate", "export", "--session", str(tmp_path / "none"), "--format", "pbn",
+                 "--out", str(out)]) == 2
+    assert "no session here" in capsys.readouterr().err and not out.exists()
