@@ -245,7 +245,7 @@ def test_a_certificate_about_to_expire_or_not_a_certificate(club: dict[str, Path
 @pytest.mark.parametrize(("text", "says"), [
     ("BROKER_ARGS=--tables 2\nSESSIONS=/s\nBACKUPS=/b\n", "no DASHBOARD_ARGS"),
     ("BROKER_ARGS=--tables 2\nDASHBOARD_ARGS=--users u --mqtt-password-file p --port eighty\nSESSIONS=/s\n"
-     "BACKUPS=/b\n", "DASHBOARD_ARGS: argument --port: invalid int value: 'eighty'"),
+     "BACKUPS=/b\n", "DASHBOARD_ARGS: argument --port: a port is a whole number from 0 to 65535, not 'eighty'"),
     ("BROKER_ARGS=--tables 2 --colour red\nDASHBOARD_ARGS=--users u --mqtt-password-file p\nSESSIONS=/s\n"
      "BACKUPS=/b\n", "BROKER_ARGS: unrecognized arguments: --colour red"),
     ("BROKER_ARGS=--tables 2\nDASHBOARD_ARGS=--users u --mqtt-password-file p\nSESSIONS=/my sessions\n"
