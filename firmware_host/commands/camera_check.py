@@ -26,8 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--exposure-us", type=whole(0, 1_000_000), default=None,
                    help="try this shutter (us, 0 to 1000000; 0 = auto)")
     p.add_argument("--gain", type=number(0, 64), default=None, help="try this analogue gain (picamera2; 0 to 64, 0 = auto)")
-    p.add_argument("--frames", type=int, default=10, help="frames to take from a camera; the one with the "
-                   "most codes read is judged (default 10)")
+    p.add_argument("--frames", type=whole(1, 1000), default=10, help="frames to take from a camera; the one "
+                   "with the most codes read is judged (1 to 1000, default 10)")
     p.add_argument("--variant", choices=["micro", "qr"], default="micro", help="which symbol the labels carry")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.set_defaults(func=_run)

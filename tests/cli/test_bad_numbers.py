@@ -106,12 +106,14 @@ def test_euchre_demo_refuses_tables_and_players_out_of_range(capsys: pytest.Capt
     (["shoe-listen", "/dev/null", "--baud", "{V}"], "-9600"),
     (["shoe-listen", "/dev/null", "--deals", "{V}"], "-1"),
     (["shoe-sim", "--pace", "{V}"], "-5"),
+    (["camera-check", "--image", "x.png", "--frames", "{V}"], "99999999"),
+    (["camera-check", "--image", "x.png", "--frames", "{V}"], "0"),
     (["boards", "deal", "--records", "set.pbn", "--baud", "{V}"], "0"),
 ])
 def test_a_line_speed_or_a_count_below_its_range_is_refused(capsys: pytest.CaptureFixture[str],
                                                             line: list[str], value: str) -> None:
     """``shoe-listen --baud 0`` and ``--deals -1`` were taken and the command waited for ever; ``shoe-sim
-    --pace -5`` was taken as no pause at all. Refused at the command line, naming the option and its range."""
+    --pace -5`` was taken as no pause at all; ``camera-check --frames 99999999`` took frames for hours. Refused at the command line, naming the option and its range."""
     argv = [a.replace("{V}", value) for a in line]
     option = argv[argv.index(value) - 1]
     err = _usage_error(capsys, argv)
