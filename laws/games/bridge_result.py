@@ -42,9 +42,9 @@ def _count(n: int) -> str:
 
 
 def twelfth_open(play: Play) -> bool:
-    """A revoke on the twelfth trick not yet corrected: it must be, even established (``BP-62``)."""
-    return any(r.trick == 12 and r.status is not RevokeStatus.CORRECTED and not r.by_dummy
-               for r in play.revokes)
+    """A revoke on the twelfth trick not yet corrected: it must be, even established (``BP-62``), dummy's too
+    (law 62D makes no exception; law 64B3 only spares dummy's revoke a transfer)."""
+    return any(r.trick == 12 and r.status is not RevokeStatus.CORRECTED for r in play.revokes)
 
 
 def derived(h: bh.BridgeHand) -> dict[str, Any] | None:
