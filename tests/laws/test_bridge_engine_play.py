@@ -554,6 +554,46 @@ def test_BP_62_dummy_s_twelfth_trick_revoke_holds_the_score_until_corrected() ->
     assert p.tricks[11].cards[offender] == right
 
 
+def test_BP_62_two_twelfth_trick_revokes_each_asked_for_when_play_ends() -> None:
+    """Two players revoke in trick 12: when play ends each is asked for his correction (docs/events.md, "a
+    twelfth-trick revoke still to correct at the end", one ruling each), and the hand is scored once both
+    are in. The table once asked only the first, and after his correction waited silently for the second."""
+    from tests.laws.bridge_table import Cards
+    for seed in range(400):
+        rnd = random.Random(seed)
+        eng = four_hearts()
+        p = play(eng)
+        cards = Cards(MIXED)
+        while len(p.tricks) < 11:
+            seat = p.to_play
+            eng.feed(cards.take(seat, rnd.choice(sorted(cards.legal(seat, p.current.suit_led)))))
+        leader = p.to_play
+        lead = cards.left[leader][0]
+        able = [s for s in (leader.left, leader.left.left, leader.left.left.left)
+                if len({c.suit == lead.suit for c in cards.left[s]}) == 2]
+        if len(able) < 2:
+            continue
+        eng.feed(cards.take(leader, lead))
+        while len(p.tricks) < 12:
+            seat = p.to_play
+            mine = cards.left[seat]
+            eng.feed(cards.take(seat, next(c for c in mine if c.suit != lead.suit) if seat in able
+                                else cards.legal(seat, lead.suit)[0]))
+        out: list = []
+        while not p.ended:
+            seat = p.to_play
+            out += eng.feed(cards.take(seat, cards.left[seat][0]))
+        asked = [r for r in out if (r.remedy.value, r.clause) == ("attention", "BP-62")]
+        assert sorted(r.seat.value for r in asked) == sorted(s.value for s in able)
+        assert all(r.extra["trick"] == 12 and r.extra["options"] == ["correct"] for r in asked)
+        first, second = able[0], able[1]
+        right = {s: next(c for c in p.tricks[12].cards.values() if c in MIXED[s]) for s in able}
+        assert ("score", "CB-rubber") not in said(feed(eng, RevokeCorrected(first, right[first])))
+        assert said(feed(eng, RevokeCorrected(second, right[second])))[-1] == ("score", "CB-rubber")
+        return
+    raise AssertionError("no seed gives two twelfth-trick revokes")
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10**6))
 def test_any_legal_hand_scores_the_tricks_its_cards_give(seed: int) -> None:
