@@ -65,7 +65,15 @@ def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[
     moved: set[int] = set()
     charged: set[tuple[str, str]] = set()
     out: list[Transfer] = []
-    established = sorted((r for r in revokes if r.status is RevokeStatus.ESTABLISHED), key=lambda r: r.trick)
+    # in the order they happened: by trick, and in one trick by the order its cards were played (a revoke
+    # found in the tricks is recorded after one seen at the card, whichever came first)
+    order = {t.number: list(t.cards) for t in tricks}
+
+    def happened(r: Revoke) -> tuple[int, int]:
+        seats = order.get(r.trick, [])
+        return (r.trick, seats.index(r.seat) if r.seat in seats else len(seats))
+
+    established = sorted((r for r in revokes if r.status is RevokeStatus.ESTABLISHED), key=happened)
     both = not rubber and len({r.seat.side for r in established}) == 2
     for r in established:
         side = r.seat.side
