@@ -65,7 +65,15 @@ def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[
     moved: set[int] = set()
     charged: set[tuple[str, str]] = set()
     out: list[Transfer] = []
-    established = sorted((r for r in revokes if r.status is RevokeStatus.ESTABLISHED), key=lambda r: r.trick)
+    # in the order they happened: by trick, and in one trick by the order its cards were played (a revoke
+    # found in the tricks is recorded after one seen at the card, whichever came first)
+    order = {t.number: list(t.cards) for t in tricks}
+
+    def happened(r: Revoke) -> tuple[int, int]:
+        seats = order.get(r.trick, [])
+        return (r.trick, seats.index(r.seat) if r.seat in seats else len(seats))
+
+    established = sorted((r for r in revokes if r.status is RevokeStatus.ESTABLISHED), key=happened)
     both = not rubber and len({r.seat.side for r in established}) == 2
     for r in established:
         side = r.seat.side
@@ -120,8 +128,9 @@ def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[
 def played_on(revokes: Sequence[Revoke], penalties: Sequence[PenaltyCard], seat: Seat, card: Card,
               trick: int) -> None:
     """``seat`` plays ``card`` to ``trick``: a penalty card of his, lying on the table, is played there; and
-    a card of a suit he revoked in earlier that was no penalty card then proves he held it concealed, so
-    such a revoke was not only a failure to play a faced card (no longer ``faced``, law 64B3). Why here: at
+    a card of a suit he revoked in earlier that was not lying on the table as a penalty card at that revoke
+    (one faced only later was in his hand then) proves he held it concealed, so such a revoke was not only
+    a failure to play a faced card (no longer ``faced``, law 64B3). Why here: at
     a table that does not know his hand a revoke is seen at the card by his penalty card alone (law 50),
     and only his later cards tell whether he held more of the suit.
     """

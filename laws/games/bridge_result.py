@@ -42,9 +42,9 @@ def _count(n: int) -> str:
 
 
 def twelfth_open(play: Play) -> bool:
-    """A revoke on the twelfth trick not yet corrected: it must be, even established (``BP-62``)."""
-    return any(r.trick == 12 and r.status is not RevokeStatus.CORRECTED and not r.by_dummy
-               for r in play.revokes)
+    """A revoke on the twelfth trick not yet corrected: it must be, even established (``BP-62``), dummy's too
+    (law 62D makes no exception; law 64B3 only spares dummy's revoke a transfer)."""
+    return any(r.trick == 12 and r.status is not RevokeStatus.CORRECTED for r in play.revokes)
 
 
 def derived(h: bh.BridgeHand) -> dict[str, Any] | None:
@@ -151,7 +151,7 @@ def register(reg: Registry) -> None:
         if twelfth_open(h.play):
             if not isinstance(e, PlayEnded):
                 return []
-            return [twelfth_ruling(h)]
+            return twelfth_rulings(h)
         out = transfer_rulings(h.code, untold(h, h.play.rectification()))
         for r in h.play.revokes:           # play ended by a ruled claim with a revoke still open
             if r.status is RevokeStatus.OPEN and not r.by_dummy:
@@ -185,14 +185,16 @@ def register(reg: Registry) -> None:
                                                                           "differs": diff})
 
 
-def twelfth_ruling(h: bh.BridgeHand) -> Ruling:
-    """``BP-62``: play is over with a revoke in trick 12 still to correct; the hand is scored once it is."""
+def twelfth_rulings(h: bh.BridgeHand) -> list[Ruling]:
+    """``BP-62``: play is over with revokes in trick 12 still to correct; the hand is scored once they are.
+    One ruling for each offender, since each must make his own correction (two players may revoke in trick
+    12, and the second would otherwise never be asked)."""
     assert h.play is not None
-    r = next(r for r in h.play.revokes if r.trick == 12 and r.status is not RevokeStatus.CORRECTED)
-    return bh.rule("BP-62", f"{h.code}, law 62", Remedy.ATTENTION, f"Play is over, but {name(r.seat)}'s "
-                   "revoke in trick 12 must still be corrected (a card of the suit led instead); the "
-                   "hand is scored once it is.", seat=r.seat,
-                   extra={"card": r.card.code, "trick": 12, "options": ["correct"]})
+    return [bh.rule("BP-62", f"{h.code}, law 62", Remedy.ATTENTION, f"Play is over, but {name(r.seat)}'s "
+                    "revoke in trick 12 must still be corrected (a card of the suit led instead); the "
+                    "hand is scored once it is.", seat=r.seat,
+                    extra={"card": r.card.code, "trick": 12, "options": ["correct"]})
+            for r in h.play.revokes if r.trick == 12 and r.status is not RevokeStatus.CORRECTED]
 
 
 def untold(h: bh.BridgeHand, transfers: list[Transfer]) -> list[Transfer]:

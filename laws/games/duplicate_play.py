@@ -183,6 +183,6 @@ def record_found(s: TableState, h: bh.BridgeHand, play: Play, found: list[Revoke
         b.confirmed = {}
     h.scored = None
     if bridge_result.twelfth_open(play):
-        return [*out, bridge_result.twelfth_ruling(h)]
+        return [*out, *bridge_result.twelfth_rulings(h)]
     return out + bridge_result.transfer_rulings(play.code, bridge_result.untold(h, play.rectification()))
 

@@ -491,9 +491,10 @@ def test_the_work_counter_sees_a_replay_of_the_hand() -> None:
     assert max(reads) > BOUND
 
 
-def _twelfth_trick_revoke() -> tuple[LawEngine, Seat, Card]:
-    """A hand played legally to trick 12, where the second player revokes (holding the suit led and one
-    other card, he plays the other), and trick 13 is played: found by trying seeds in order."""
+def _twelfth_trick_revoke(by_dummy: bool = False) -> tuple[LawEngine, Seat, Card]:
+    """A hand played legally to trick 12, where a player revokes (holding the suit led and one other card,
+    he plays the other: the second player, or with ``by_dummy`` dummy, North, when he is not the leader),
+    and trick 13 is played: found by trying seeds in order."""
     from tests.laws.bridge_table import Cards
     for seed in range(200):
         rnd = random.Random(seed)
@@ -505,20 +506,23 @@ def _twelfth_trick_revoke() -> tuple[LawEngine, Seat, Card]:
             eng.feed(cards.take(seat, rnd.choice(sorted(cards.legal(seat, p.current.suit_led)))))
         leader = p.to_play
         lead = cards.left[leader][0]
-        second = leader.left
-        mine = cards.left[second]
-        if not (any(c.suit == lead.suit for c in mine) and any(c.suit != lead.suit for c in mine)):
+        offender = N if by_dummy else leader.left
+        mine = cards.left[offender]
+        if offender is leader or not (any(c.suit == lead.suit for c in mine) and any(c.suit != lead.suit for c in mine)):
             continue
         eng.feed(cards.take(leader, lead))
+        while p.to_play is not offender:
+            seat = p.to_play
+            eng.feed(cards.take(seat, cards.legal(seat, lead.suit)[0]))
         wrong = next(c for c in mine if c.suit != lead.suit)
-        [r] = eng.feed(cards.take(second, wrong))
-        assert r.clause == "BP-61"
+        [r] = eng.feed(cards.take(offender, wrong))
+        assert r.clause == "BP-61" and r.extra["by_dummy"] is by_dummy
         out: list = []
         while not p.ended:
             seat = p.to_play
             out += eng.feed(cards.take(seat, cards.left[seat][0]))
         assert ("attention", "BP-62") in said(out) and not [r for r in out if r.remedy is Remedy.SCORE]
-        return eng, second, next(c for c in MIXED[second] if c.suit == lead.suit and c in p.tricks[12].cards.values())
+        return eng, offender, next(c for c in MIXED[offender] if c.suit == lead.suit and c in p.tricks[12].cards.values())
     raise AssertionError("no seed gives a twelfth-trick revoke")
 
 
@@ -533,6 +537,61 @@ def test_BP_62_a_twelfth_trick_revoke_holds_the_score_until_corrected() -> None:
     assert said(rulings)[1] == ("score", "CB-rubber")
     assert eng.state.game_state["score"].snapshot()["hands"] == hands + 1
     assert p.tricks[11].cards[offender] == right
+
+
+def test_BP_62_dummy_s_twelfth_trick_revoke_holds_the_score_until_corrected() -> None:
+    """Law 62D has no exception for dummy: a card played from dummy to trick 12 while dummy held the suit led
+    is corrected even when established, before the hand is scored (the score once counted the uncorrected
+    trick, and a later correction was taken without scoring again)."""
+    eng, offender, right = _twelfth_trick_revoke(by_dummy=True)
+    p = play(eng)
+    assert offender is N and p.ended and eng.state.deal.bridge.scored is None  # type: ignore[union-attr]
+    hands = eng.state.game_state["score"].snapshot()["hands"]
+    rulings = feed(eng, RevokeCorrected(offender, right))
+    assert said(rulings)[0] == ("deal_stands", "BP-62")
+    assert said(rulings)[1] == ("score", "CB-rubber")
+    assert eng.state.game_state["score"].snapshot()["hands"] == hands + 1
+    assert p.tricks[11].cards[offender] == right
+
+
+def test_BP_62_two_twelfth_trick_revokes_each_asked_for_when_play_ends() -> None:
+    """Two players revoke in trick 12: when play ends each is asked for his correction (docs/events.md, "a
+    twelfth-trick revoke still to correct at the end", one ruling each), and the hand is scored once both
+    are in. The table once asked only the first, and after his correction waited silently for the second."""
+    from tests.laws.bridge_table import Cards
+    for seed in range(400):
+        rnd = random.Random(seed)
+        eng = four_hearts()
+        p = play(eng)
+        cards = Cards(MIXED)
+        while len(p.tricks) < 11:
+            seat = p.to_play
+            eng.feed(cards.take(seat, rnd.choice(sorted(cards.legal(seat, p.current.suit_led)))))
+        leader = p.to_play
+        lead = cards.left[leader][0]
+        able = [s for s in (leader.left, leader.left.left, leader.left.left.left)
+                if len({c.suit == lead.suit for c in cards.left[s]}) == 2]
+        if len(able) < 2:
+            continue
+        eng.feed(cards.take(leader, lead))
+        while len(p.tricks) < 12:
+            seat = p.to_play
+            mine = cards.left[seat]
+            eng.feed(cards.take(seat, next(c for c in mine if c.suit != lead.suit) if seat in able
+                                else cards.legal(seat, lead.suit)[0]))
+        out: list = []
+        while not p.ended:
+            seat = p.to_play
+            out += eng.feed(cards.take(seat, cards.left[seat][0]))
+        asked = [r for r in out if (r.remedy.value, r.clause) == ("attention", "BP-62")]
+        assert sorted(r.seat.value for r in asked) == sorted(s.value for s in able)
+        assert all(r.extra["trick"] == 12 and r.extra["options"] == ["correct"] for r in asked)
+        first, second = able[0], able[1]
+        right = {s: next(c for c in p.tricks[12].cards.values() if c in MIXED[s]) for s in able}
+        assert ("score", "CB-rubber") not in said(feed(eng, RevokeCorrected(first, right[first])))
+        assert said(feed(eng, RevokeCorrected(second, right[second])))[-1] == ("score", "CB-rubber")
+        return
+    raise AssertionError("no seed gives two twelfth-trick revokes")
 
 
 @settings(max_examples=25, deadline=None)

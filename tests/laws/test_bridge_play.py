@@ -389,6 +389,19 @@ def test_BP_64_rules_on_the_trick_record() -> None:
     assert transfers(rec("WWW"), [Revoke(W, 3, C("2C"), "D")], {}) == []
 
 
+def test_BP_64_two_revokes_in_one_trick_are_worked_out_in_the_order_they_were_played() -> None:
+    """docs/laws.md BP-64: revokes are worked out "in the order they happened", and in one trick that is the
+    order of the cards. East (second to play) and West (fourth) both revoke in trick 3, West's recorded
+    first (seen at the card) and East's later (found in the tricks): East's moves EW's first later trick.
+    The transfer once followed the order of recording, naming trick 6 for East and 5 for West."""
+    cards = {N: C("2D"), E: C("2C"), S: C("3D"), W: C("2S")}
+    record = [Trick(i + 1, N, cards if i == 2 else {}, Seat(w)) for i, w in enumerate("NNNNEENWNNNNN")]
+    est = RevokeStatus.ESTABLISHED
+    west, east = Revoke(W, 3, C("2S"), "D", est), Revoke(E, 3, C("2C"), "D", est)
+    moved = {t.revoke.seat: t.counted for t in transfers(record, [west, east], {}, rubber=True)}
+    assert moved == {E: (5,), W: (6,)}
+
+
 def test_BP_64_director_may_restore_equity() -> None:
     p = _after(tricks(schiphol(), TRICK_1, "N:AD E:TD S:3D W:8C", "N:KD E:6C S:2H W:2D"))
     p.enter_result(12, "equity: the revoke cost declarer a trick the transfer does not give back")
