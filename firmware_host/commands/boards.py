@@ -28,12 +28,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from firmware_host.commands.guard import FIRST, guarded
 from firmware_host.commands.guard import Refused as _Refused
-from firmware_host.commands.guard import guarded, whole
-
-FIRST = whole(1, 999_999_999)
-"""``--first K`` of a file without numbers: a board number, at most the 9 digits a PBN ``[Board]`` holds
-(``boards check --first 99999999999999999999`` printed boards of 21 digits no file can hold, exit 0)."""
 
 if TYPE_CHECKING:
     from laws.duplicate.deal import Board

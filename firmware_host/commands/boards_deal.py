@@ -17,8 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from firmware_host.commands.boards import FIRST
-from firmware_host.commands.guard import cannot_write, whole
+from firmware_host.commands.guard import FIRST, cannot_write, whole
 
 
 def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -29,9 +29,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from firmware_host.commands.boards import FIRST
+from firmware_host.commands.guard import FIRST, cannot_write, guarded, whole
 from firmware_host.commands.guard import Refused as _Refused
-from firmware_host.commands.guard import cannot_write, guarded, whole
 
 if TYPE_CHECKING:
     from laws.duplicate.deal import Board

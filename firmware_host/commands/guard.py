@@ -130,6 +130,11 @@ def number(lo: float, hi: float, *, above: bool = False) -> Callable[[str], floa
     return parse
 
 
+FIRST = whole(1, 999_999_999)
+"""``--first K`` of a file without numbers: a board number, at most the 9 digits a PBN ``[Board]`` holds
+(``boards check --first 99999999999999999999`` printed boards of 21 digits no file can hold, exit 0)."""
+
+
 def read_secret(path: str, option: str) -> str:
     """The password or token in the file ``option`` names, stripped.
 
