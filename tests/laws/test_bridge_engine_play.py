@@ -6,6 +6,7 @@ dummy. Expected rulings are written from docs/laws.md and the 2017 laws, and res
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -491,21 +492,27 @@ def test_the_work_counter_sees_a_replay_of_the_hand() -> None:
     assert max(reads) > BOUND
 
 
+def _to_trick_12(seed: int) -> tuple[LawEngine, Any, Any, Seat, Card]:
+    """Four hearts played legally, by the seed's random choices, to the lead of trick 12: the engine, its
+    play, the cards still held, trick 12's leader and the card he is to lead."""
+    from tests.laws.bridge_table import Cards
+    rnd = random.Random(seed)
+    eng = four_hearts()
+    p = play(eng)
+    cards = Cards(MIXED)
+    while len(p.tricks) < 11:
+        seat = p.to_play
+        eng.feed(cards.take(seat, rnd.choice(sorted(cards.legal(seat, p.current.suit_led)))))
+    leader = p.to_play
+    return eng, p, cards, leader, cards.left[leader][0]
+
+
 def _twelfth_trick_revoke(by_dummy: bool = False) -> tuple[LawEngine, Seat, Card]:
     """A hand played legally to trick 12, where a player revokes (holding the suit led and one other card,
     he plays the other: the second player, or with ``by_dummy`` dummy, North, when he is not the leader),
     and trick 13 is played: found by trying seeds in order."""
-    from tests.laws.bridge_table import Cards
     for seed in range(200):
-        rnd = random.Random(seed)
-        eng = four_hearts()
-        p = play(eng)
-        cards = Cards(MIXED)
-        while len(p.tricks) < 11:
-            seat = p.to_play
-            eng.feed(cards.take(seat, rnd.choice(sorted(cards.legal(seat, p.current.suit_led)))))
-        leader = p.to_play
-        lead = cards.left[leader][0]
+        eng, p, cards, leader, lead = _to_trick_12(seed)
         offender = N if by_dummy else leader.left
         mine = cards.left[offender]
         if offender is leader or not (any(c.suit == lead.suit for c in mine) and any(c.suit != lead.suit for c in mine)):
@@ -547,17 +554,8 @@ def test_BP_62_two_twelfth_trick_revokes_each_asked_for_when_play_ends() -> None
     """Two players revoke in trick 12: when play ends each is asked for his correction (docs/events.md, "a
     twelfth-trick revoke still to correct at the end", one ruling each), and the hand is scored once both
     are in. The table once asked only the first, and after his correction waited silently for the second."""
-    from tests.laws.bridge_table import Cards
     for seed in range(400):
-        rnd = random.Random(seed)
-        eng = four_hearts()
-        p = play(eng)
-        cards = Cards(MIXED)
-        while len(p.tricks) < 11:
-            seat = p.to_play
-            eng.feed(cards.take(seat, rnd.choice(sorted(cards.legal(seat, p.current.suit_led)))))
-        leader = p.to_play
-        lead = cards.left[leader][0]
+        eng, p, cards, leader, lead = _to_trick_12(seed)
         able = [s for s in (leader.left, leader.left.left, leader.left.left.left)
                 if len({c.suit == lead.suit for c in cards.left[s]}) == 2]
         if len(able) < 2:
