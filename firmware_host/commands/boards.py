@@ -120,7 +120,7 @@ def _note_gap(boards, file: str) -> None:  # type: ignore[no-untyped-def]
     numbers = {b.number for b in boards}
     missing = sorted(set(range(min(numbers), max(numbers) + 1)) - numbers) if numbers else []
     if missing:
-        print(f"note: {Path(file).name} has no board{'s' if len(missing) > 1 else ''} {board_span(missing)} "
+        print(f"note: {file} has no board{'s' if len(missing) > 1 else ''} {board_span(missing)} "
               f"(its boards run {min(numbers)}-{max(numbers)}); in PBN a '{{' commentary left open hides every "
               "game up to the next '}'", file=sys.stderr)
 
@@ -130,7 +130,7 @@ def _writable(out: str, force: bool) -> None:
     if path.is_dir():
         raise _Refused(f"{out}: is a directory; name a file")
     if path.exists() and not force:
-        raise _Refused(f"{path.name}: already exists; not replaced (--force replaces it)")
+        raise _Refused(f"{out}: already exists; not replaced (--force replaces it)")
     if not path.parent.is_dir():
         raise _Refused(f"{out}: the folder {path.parent} does not exist")
 
@@ -180,11 +180,11 @@ def _check(args: argparse.Namespace) -> int:
     boards = _read(args.file, args.first)
     if args.store:
         used = FingerprintStore(args.store).recorded()
-        _same_file_again(boards, used, Path(args.file).name)
+        _same_file_again(boards, used, args.file)
         for b in boards:
             if b.fingerprint in used:
                 board, session = used[b.fingerprint]
-                raise _Refused(f"{Path(args.file).name}: board {b.number}: the deal of board {board} of session "
+                raise _Refused(f"{args.file}: board {b.number}: the deal of board {board} of session "
                                f"{session!r} (a deal from another session; Duplicate Bridge, law 6)")
     elif args.record:
         raise _Refused("--record needs --store DIR")
@@ -200,14 +200,14 @@ def _check(args: argparse.Namespace) -> int:
 
 def _same_file_again(boards, used: dict[str, tuple[str, str]], name: str) -> None:  # type: ignore[no-untyped-def]
     """Refuse, saying so, a file whose every deal the store holds board for board under one session
-    recorded from a file of this name: the file checked again after ``--record`` (or the same set about
-    to be played again; the store cannot tell the two apart, so it is refused like any repeat, but the
-    message no longer calls the file's own deals "another session" without saying whose)."""
+    recorded from a file of this name (``name``: the path as typed; the store keeps the file's own name):
+    the file checked again after ``--record`` (or the same set about to be played again; the store cannot
+    tell the two apart, so it is refused like any repeat, but the message no longer calls the file's own deals "another session" without saying whose)."""
     if not boards or any(b.fingerprint not in used or used[b.fingerprint][0] != str(b.number) for b in boards):
         return
     sessions = {used[b.fingerprint][1] for b in boards}
     session = sessions.pop()
-    if sessions or session.rsplit(" ", 1)[0] != " ".join(name.split()):
+    if sessions or session.rsplit(" ", 1)[0] != " ".join(Path(name).name.split()):
         return
     raise _Refused(f"{name}: all {len(boards)} deals are in the store already, board for board, as session "
                    f"{session!r}, recorded from a file of this name: this file checked again after --record, "
@@ -248,7 +248,7 @@ def _played(boards, text: str | None, file: str):  # type: ignore[no-untyped-def
     have = {b.number: b for b in boards}
     missing = [n for n in wanted if n not in have]
     if missing:
-        raise _Refused(f"--boards {text}: {Path(file).name} has no board{'s' if len(missing) > 1 else ''} "
+        raise _Refused(f"--boards {text}: {file} has no board{'s' if len(missing) > 1 else ''} "
                        f"{board_span(missing)}")
     return [have[n] for n in sorted(wanted)]
 
@@ -295,10 +295,10 @@ def _verify(args: argparse.Namespace) -> int:
     played = _played(boards, args.boards, args.file)
     which = "" if args.boards is None else f"boards {args.boards} of "
     if verify_commitment(played, digest):
-        print(f"{which}{Path(args.file).name}: matches the commitment ({len(played)} boards)")
+        print(f"{which}{args.file}: matches the commitment ({len(played)} boards)")
         return 0
     hint = ("" if args.boards is not None or len(boards) < 2 else
             " (a session's commitment is to the boards it plays: name them with --boards, as 'cardtable "
             "duplicate open' printed it)")
-    print(f"{which}{Path(args.file).name}: does NOT match the commitment; its own is {commitment(played)}{hint}")
+    print(f"{which}{args.file}: does NOT match the commitment; its own is {commitment(played)}{hint}")
     return 1

@@ -68,7 +68,7 @@ def test_convert_keeps_the_commitment(tmp_path: Path, capsys: pytest.CaptureFixt
         src = tmp_path / name
         assert _run(capsys, "commit", str(src))[1].strip() == committed
     code, _, err = _run(capsys, "convert", str(src), str(tmp_path / "a.dup"))
-    assert code == 2 and err == "cardtable boards: a.dup: already exists; not replaced (--force replaces it)\n"
+    assert code == 2 and err == f"cardtable boards: {tmp_path}/a.dup: already exists; not replaced (--force replaces it)\n"
     assert _run(capsys, "convert", str(src), str(tmp_path / "a.dup"), "--force")[0] == 0
     code, _, err = _run(capsys, "convert", str(src), str(src))
     assert code == 2 and "is the input file" in err
@@ -93,7 +93,7 @@ def test_a_bad_file_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Captur
     argv = [verb, str(path)] + ([str(tmp_path / "out.dup")] if verb == "convert" else [])
     code, out, err = _run(capsys, *argv)
     assert code == 2 and out == ""
-    assert err.startswith(f"cardtable boards: {message}") and err.count("\n") == 1
+    assert err.startswith(f"cardtable boards: {tmp_path}/{message}") and err.count("\n") == 1
     assert "Traceback" not in err
     assert not (tmp_path / "out.dup").exists()
 
@@ -102,9 +102,9 @@ def test_bad_bri_and_missing_files(tmp_path: Path, capsys: pytest.CaptureFixture
     bri = tmp_path / "x.bri"
     bri.write_bytes(b"01" * 39)
     code, _, err = _run(capsys, "check", str(bri))
-    assert code == 2 and err.startswith("cardtable boards: x.bri: board 1 (byte 3): card 01 (the ace of spades)")
+    assert code == 2 and err.startswith(f"cardtable boards: {bri}: board 1 (byte 3): card 01 (the ace of spades)")
     code, _, err = _run(capsys, "check", str(tmp_path / "none.pbn"))
-    assert (code, err) == (2, "cardtable boards: none.pbn: cannot be read (No such file or directory)\n")
+    assert (code, err) == (2, f"cardtable boards: {tmp_path}/none.pbn: cannot be read (No such file or directory)\n")
     code, _, err = _run(capsys, "check", str(tmp_path / "x.txt"))
     assert code == 2 and "unknown extension '.txt'" in err
     code, _, err = _run(capsys, "new", "--count", "0", "--out", str(tmp_path / "n.pbn"))
@@ -124,7 +124,7 @@ def test_the_store_across_sessions(tmp_path: Path, capsys: pytest.CaptureFixture
     bought = tmp_path / "bought.pbn"
     bought.write_text(monday)
     code, _, err = _run(capsys, "check", str(bought), "--store", str(store))
-    assert code == 2 and "bought.pbn: board 1: the deal of board 1 of session 'mon.pbn " in err
+    assert code == 2 and f"{bought}: board 1: the deal of board 1 of session 'mon.pbn " in err
     assert "(a deal from another session; Duplicate Bridge, law 6)" in err
     fresh = _write(tmp_path / "fresh.pbn", _game(1, GOOD[0]), _game(2, GOOD[1]))
     code, text, _ = _run(capsys, "check", str(fresh), "--store", str(store), "--record")
@@ -133,7 +133,7 @@ def test_the_store_across_sessions(tmp_path: Path, capsys: pytest.CaptureFixture
     # is still refused (the store cannot tell a file checked twice from a set played twice), saying so.
     code, out, err = _run(capsys, "check", str(fresh), "--store", str(store))
     assert (code, out) == (2, "")
-    assert re.fullmatch(r"cardtable boards: fresh\.pbn: all 2 deals are in the store already, board for board, as "
+    assert re.fullmatch(rf"cardtable boards: {re.escape(str(fresh))}: all 2 deals are in the store already, board for board, as "
                         r"session 'fresh\.pbn \d{4}-\d\d-\d\dT\d\d:\d\dZ', recorded from a file of this name: this "
                         r"file checked again after --record, or the same set played again \(Duplicate Bridge, law 6\); "
                         r"to read the file again, leave out --store\n", err), err
@@ -164,7 +164,7 @@ def test_check_notes_a_gap_in_the_numbers(tmp_path: Path, capsys: pytest.Capture
     games[2] += "\n}"
     code, out, err = _run(capsys, "check", str(_write(tmp_path / "stray.pbn", *games)))
     assert code == 0 and out.startswith("board   1") and "\nboard   4" in out and "board   3" not in out
-    assert err == ("note: stray.pbn has no board 3 (its boards run 1-4); in PBN a '{' commentary left open "
+    assert err == (f"note: {tmp_path}/stray.pbn has no board 3 (its boards run 1-4); in PBN a '{{' commentary left open "
                    "hides every game up to the next '}'\n")
 
 
@@ -184,7 +184,7 @@ def test_first_where_the_file_numbers_its_own_boards(tmp_path: Path, capsys: pyt
     for name, how in (("s.pbn", "[Board]"), ("s.dup", "its duplication control")):
         code, out, err = _run(capsys, "check", str(tmp_path / name), "--first", "1")
         assert (code, out) == (2, "")
-        assert err == (f"cardtable boards: {name}: numbers its own boards, from 17 ({how}): --first 1 cannot "
+        assert err == (f"cardtable boards: {tmp_path}/{name}: numbers its own boards, from 17 ({how}): --first 1 cannot "
                        "apply; leave --first out\n")
         code, out, _ = _run(capsys, "check", str(tmp_path / name), "--first", "17")   # what it says: no harm
         assert code == 0 and out.startswith("board  17")
@@ -198,7 +198,7 @@ def test_first_where_the_file_numbers_its_own_boards(tmp_path: Path, capsys: pyt
     code, _, err = main_err(capsys, "duplicate", "open", "--dir", str(tmp_path / "sess"), "--hand-records",
                             str(tmp_path / "s.dup"), "--first", "1", "--pairs", "4", "--movement", "mitchell",
                             "--boards-per-round", "1")
-    assert code == 2 and err == ("cardtable duplicate open: s.dup: numbers its own boards, from 17 (its "
+    assert code == 2 and err == (f"cardtable duplicate open: {tmp_path}/s.dup: numbers its own boards, from 17 (its "
                                  "duplication control): --first 1 cannot apply; leave --first out\n")
     assert not (tmp_path / "sess").exists()
 
@@ -207,3 +207,28 @@ def main_err(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, 
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def test_a_message_names_the_file_as_typed_not_its_name(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two files of one name in two folders: each refusal names the path the user typed (it named only
+    ``boards.pbn``, so a director with Monday's and Tuesday's sets could not tell which was broken)."""
+    monkeypatch.chdir(tmp_path)
+    for week in ("mon", "tue"):
+        (tmp_path / week).mkdir()
+    _write(tmp_path / "mon" / "boards.pbn", _game(6, GOOD[0], '[Dealer "S"]\n'))
+    _write(tmp_path / "tue" / "boards.pbn", _game(1, GOOD[0]), _game(2, GOOD[1]))
+    code, _, err = _run(capsys, "check", "mon/boards.pbn")
+    assert (code, err) == (2, "cardtable boards: mon/boards.pbn: board 6 [Dealer] says S but board 6 is dealt by E "
+                              "(Duplicate Bridge, law 2)\n")
+    code, _, err = _run(capsys, "check", "./tue/boards.pbn", "--first", "5")
+    assert (code, err) == (2, "cardtable boards: ./tue/boards.pbn: numbers its own boards, from 1 ([Board]): --first 5 "
+                              "cannot apply; leave --first out\n")
+    code, _, err = _run(capsys, "commit", "tue/boards.pbn", "--boards", "1-3")
+    assert (code, err) == (2, "cardtable boards: --boards 1-3: tue/boards.pbn has no board 3\n")
+    code, _, err = _run(capsys, "convert", "tue/boards.pbn", "mon/boards.pbn")
+    assert (code, err) == (2, "cardtable boards: mon/boards.pbn: already exists; not replaced (--force replaces it)\n")
+    code, out, _ = _run(capsys, "verify", "tue/boards.pbn", "--commitment", "0" * 64)
+    assert code == 1 and out.startswith("tue/boards.pbn: does NOT match the commitment")
+    code, _, err = _run(capsys, "check", "wed/boards.pbn")
+    assert (code, err) == (2, "cardtable boards: wed/boards.pbn: cannot be read (No such file or directory)\n")

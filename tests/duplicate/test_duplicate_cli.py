@@ -290,12 +290,12 @@ def test_open_prints_the_sessions_commitment_and_the_files_and_a_table_takes_a_p
     assert _run(["boards", "commit", str(path)], capsys)[1] == f"{whole}\n"
     assert _run(["boards", "commit", str(path), "--boards", "1-8"], capsys)[1] == f"{session}\n"
     rc, out, _ = _run(["boards", "verify", str(path), "--boards", "1-8", "--commitment", session], capsys)
-    assert (rc, out) == (0, "boards 1-8 of set.pbn: matches the commitment (8 boards)\n")
+    assert (rc, out) == (0, f"boards 1-8 of {path}: matches the commitment (8 boards)\n")
     assert _run(["boards", "verify", str(path), "--commitment", whole], capsys)[0] == 0
     rc, out, _ = _run(["boards", "verify", str(path), "--commitment", session], capsys)
     assert rc == 1 and "name them with --boards" in out
     rc, _, err = _run(["boards", "verify", str(path), "--boards", "1-20", "--commitment", session], capsys)
-    assert (rc, err) == (2, f"cardtable boards: --boards 1-20: set.pbn has no boards {n + 1}-20\n")
+    assert (rc, err) == (2, f"cardtable boards: --boards 1-20: {path} has no boards {n + 1}-20\n")
     rc, _, err = _run(["boards", "verify", str(path), "--boards", "1-x", "--commitment", session], capsys)
     assert rc == 2 and err.startswith("cardtable boards: --boards '1-x': '1-x' is not a board number")
 

@@ -41,7 +41,7 @@ def kind_of(path: str | Path) -> str:
     """``"pbn"``, ``"bri"`` or ``"dup"`` from the file's extension (any case)."""
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix not in KINDS:
-        raise HandRecordError(Path(path).name, f"unknown extension {Path(path).suffix or '(none)'!r} "
+        raise HandRecordError(str(path), f"unknown extension {Path(path).suffix or '(none)'!r} "
                               "(want .pbn, .bri or .dup)")
     return suffix
 
@@ -83,7 +83,7 @@ def read_hand_records(path: str | Path, first: int | None = None, *, option: str
     at most :data:`MAX_BYTES` of it: a bigger one is refused by its size before anything is read. The
     readers then go board by board and stop at the first error and at a board beyond :data:`MAX_BOARDS`.
     """
-    name = Path(path).name
+    name = str(path)   # the path as the user typed it: two files of one name in two folders are told apart
     kind = kind_of(path)
     return parse_hand_records(_bounded_bytes(path, name), kind, name, first, option=option)
 
@@ -164,7 +164,7 @@ def write_hand_records(path: str | Path, boards: Iterable[Board], *, overwrite: 
     """Write a hand-record file in the format of its extension; refuses to replace an existing file
     unless ``overwrite``. Returns how many boards were written."""
     out = Path(path)
-    name = out.name
+    name = str(path)   # as typed, like read_hand_records
     boards = list(boards)
     data = render_hand_records(boards, kind_of(out), name, **pbn_tags)
     if out.is_dir():

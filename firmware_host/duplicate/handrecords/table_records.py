@@ -36,5 +36,5 @@ def table_records(d: DuplicateConfig, source: str) -> tuple[dict[int, Board], tu
     missing = [n for n in wanted if n not in boards]
     if missing:
         raise ConfigError(f"{source}: duplicate.boards: board {missing[0]} is not in the hand records "
-                          f"{d.records.name} (boards {min(boards)}-{max(boards)})")
+                          f"{d.records} (boards {min(boards)}-{max(boards)})")
     return boards, tuple(wanted)
