@@ -6,8 +6,9 @@ append-only, so that a journal edited and re-hashed on a table's own disk is cau
 one: ``{"table": id, "row": N, "hash": 64 hex, "t": seconds since the epoch (the dashboard's clock when
 it came)}``, a session's with ``"journal"`` (its journal file), with ``"problem"`` when the head does not follow from the ones before it (the row went back,
 or the same row came with another hash: the table's journal was cut, replaced or rewritten). Lines are
-only ever appended (``O_APPEND``, flushed and fsynced); a line that cannot be read (a torn last line
-after a power cut) is passed over with a warning.
+only ever appended (``O_APPEND``, flushed and fsynced); the lines that cannot be read (a torn last line
+after a power cut) are passed over, counted in one warning (``read_heads``); a file with lines and no head
+at all is not a heads file, which ``club verify`` refuses naming its first line.
 
 ``verify(journal, heads)`` checks a table's journal against the heads the club holds: the hash chain
 itself, then, row by row, that each held head's row has that hash (``cardtable club verify TABLE``).
@@ -63,6 +64,89 @@ def parse(text: Any) -> tuple[int, str] | None:
     return (int(m.group(1)), m.group(2)) if m else None
 
 
+@dataclass(frozen=True)
+class HeadsRead:
+    """What a heads file holds: the heads (of one table, when asked), and its lines that are not heads.
+
+    A file with lines but no head in it at all is not a heads file (a wrong ``--heads``): ``not_heads``
+    says so, naming its first line; a heads file with some bad lines (a torn last line after a power cut)
+    is read, and ``passed_over`` counts them in one line, not one line each."""
+
+    path: str
+    heads: list[Head]
+    lines: int            # lines that hold something (blank lines are not counted)
+    found: int            # lines that are heads, of any table
+    bad: int              # lines that are not heads
+    first_bad: int = 0    # the first of them (a line number from 1), 0 when none
+    why: str = ""         # why it is not a head (no value of the line: it may be anything)
+
+    def not_heads(self) -> str:
+        """The refusal of a file that holds lines and no head ("" when it holds a head, or nothing)."""
+        if self.found or not self.bad:
+            return ""
+        return f"{self.path}: not a heads file: line {self.first_bad} is not a head ({self.why}); nothing read"
+
+    def passed_over(self) -> str:
+        """The one line that counts the lines that are not heads ("" when there are none)."""
+        if not self.bad:
+            return ""
+        counted = f"{self.bad} of {self.lines} lines are not heads" if self.bad > 1 else \
+            f"1 of {self.lines} lines is not a head"
+        return f"{self.path}: {counted} (the first: line {self.first_bad}, {self.why}); passed over"
+
+
+def _head_of(raw: bytes) -> Head | str:
+    """The head a line holds, or why it holds none."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "not UTF-8 text"
+    try:
+        d = json.loads(text)
+    except ValueError:
+        return "not JSON"
+    if not isinstance(d, dict):
+        return "not a JSON object"
+    missing = [k for k in ("table", "row", "hash", "t") if k not in d]
+    if missing:
+        return f"no {', '.join(repr(k) for k in missing)}"
+    try:
+        return Head(str(d["table"]), int(d["row"]), str(d["hash"]), float(d["t"]),
+                    str(d.get("problem", "")), str(d.get("journal", "")))
+    except (ValueError, TypeError, OverflowError):
+        return "'row' or 't' is not a number"
+
+
+def read_heads(path: str | Path, table: str | None = None) -> HeadsRead:
+    """Read a heads file (a missing one holds nothing): its heads of ``table`` (every table's when None),
+    in the order they came, and what was not a head, counted (``HeadsRead``).
+
+    Raises:
+        OSError: the file exists but cannot be read.
+    """
+    p = Path(path)
+    heads: list[Head] = []
+    lines = found = bad = first_bad = 0
+    why = ""
+    if not p.exists():
+        return HeadsRead(str(path), heads, 0, 0, 0)
+    with open(p, "rb") as f:
+        for n, raw in enumerate(f, 1):
+            if not raw.strip():
+                continue
+            lines += 1
+            head = _head_of(raw)
+            if isinstance(head, str):
+                bad += 1
+                if not first_bad:
+                    first_bad, why = n, head
+                continue
+            found += 1
+            if table is None or head.table == table:
+                heads.append(head)
+    return HeadsRead(str(path), heads, lines, found, bad, first_bad, why)
+
+
 class HeadBook:
     """The club's append-only record of every table's journal heads.
 
@@ -84,23 +168,12 @@ class HeadBook:
 
     @staticmethod
     def read(path: str | Path, table: str | None = None) -> list[Head]:
-        """Every head in the file (of ``table`` only, when given), in the order they came."""
-        out: list[Head] = []
-        p = Path(path)
-        if not p.exists():
-            return out
-        with open(p, encoding="utf-8", errors="replace") as f:
-            for n, line in enumerate(f, 1):
-                try:
-                    d = json.loads(line)
-                    head = Head(str(d["table"]), int(d["row"]), str(d["hash"]), float(d["t"]),
-                                str(d.get("problem", "")), str(d.get("journal", "")))
-                except (ValueError, KeyError, TypeError):
-                    log.warning("%s line %d is not a head; passed over", p, n)
-                    continue
-                if table is None or head.table == table:
-                    out.append(head)
-        return out
+        """Every head in the file (of ``table`` only, when given), in the order they came; the lines that
+        are not heads are said in one warning (``HeadsRead.passed_over``), never one per line."""
+        got = read_heads(path, table)
+        if got.bad:
+            log.warning("%s", got.passed_over())
+        return got.heads
 
     def last(self, table: str) -> Head | None:
         """The newest head held for ``table``."""

@@ -365,19 +365,25 @@ def _verify(args: argparse.Namespace) -> int:
     ``session`` checks a duplicate session's journal against the heads kept for that session (the name
     its opening row gives, ``club.heads.session_name``); ``session:ID`` names the session's heads
     outright, as the heads file spells them."""
-    from firmware_host.club.heads import SESSION_HEADS, HeadBook, opening_rewritten, session_heads, verify
+    from firmware_host.club.heads import SESSION_HEADS, opening_rewritten, read_heads, session_heads, verify
     from firmware_host.records.journal import Journal, JournalError
 
     table = args.table
     is_session = table == SESSION_HEADS or table.startswith(SESSION_HEADS + ":")
-    if not os.path.exists(args.heads):  # HeadBook.read takes a missing file as empty: here it is a typo
+    if not os.path.exists(args.heads):  # read_heads takes a missing file as empty: here it is a typo
         print(f"club verify: {args.heads}: cannot read the heads (no such file)", file=sys.stderr)
         return 2
     try:
-        heads = HeadBook.read(args.heads, None if is_session else table)
+        got = read_heads(args.heads, None if is_session else table)
     except OSError as exc:
         print(f"club verify: {args.heads}: cannot read the heads ({exc.strerror or exc})", file=sys.stderr)
         return 2
+    if got.not_heads():   # another file named by mistake: one line, not one warning for each of its lines
+        print(f"club verify: {got.not_heads()}", file=sys.stderr)
+        return 2
+    if got.bad:           # a torn last line after a power cut: counted once, the heads still checked
+        print(f"club verify: {got.passed_over()}", file=sys.stderr)
+    heads = got.heads
     try:
         with Journal.open_readonly(args.journal) as journal:
             if is_session:

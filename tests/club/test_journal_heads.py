@@ -151,3 +151,45 @@ def test_club_verify_with_a_heads_file_that_is_not_there_says_it_cannot_be_read(
     assert err.strip() == f"club verify: {tmp_path / 'nosuch.jsonl'}: cannot read the heads (no such file)", err
     rc, out, err = _club_verify(capsys, tmp_path, data)                   # a folder
     assert rc == 2 and "cannot read the heads" in err and "Traceback" not in err
+
+
+def test_club_verify_of_a_file_that_is_not_heads_is_one_line_naming_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+    """``--heads`` naming another file (a picture, the journal itself): one line naming the file and its
+    first line, exit 2; it logged one warning per line of the file (thousands for a binary one) and then
+    said only that the club held no head of the table."""
+    data = tmp_path / "data"
+    _journal(data, 5).close()
+    junk = tmp_path / "photo.jpg"
+    junk.write_bytes(b"\xff\xd8\xff\xe0" + bytes(range(256)) * 400)   # a JPEG: some 400 "lines"
+    notes = tmp_path / "notes.txt"
+    notes.write_text("\nheads of Monday\n" + "{\"table\": \"t1\"}\n" * 50, encoding="utf-8")
+    for path, first, why in ((junk, 1, "not UTF-8 text"), (notes, 2, "not JSON"),
+                             (data / "journal.sqlite3", 1, "not UTF-8 text")):
+        caplog.clear()
+        rc, out, err = _club_verify(capsys, path, data)
+        assert (rc, out) == (2, "")
+        assert err == f"club verify: {path}: not a heads file: line {first} is not a head ({why}); nothing read\n"
+        assert not [r for r in caplog.records if r.levelname == "WARNING"]
+
+
+def test_club_verify_counts_the_lines_of_a_heads_file_that_are_not_heads(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+    """A heads file with lines that are not heads (a torn last line after a power cut, a line an editor
+    mangled) is still checked; its bad lines are counted in one line, not one warning each."""
+    data = tmp_path / "data"
+    j = _journal(data, 12)
+    book = HeadBook(tmp_path / "heads.jsonl")
+    book.record("t1", *j.head(), 5000.0)
+    j.close()
+    book.close()
+    with (tmp_path / "heads.jsonl").open("ab") as f:
+        f.write(b"[1, 2]\n" + b'{"table": "t1", "row": "x", "hash": "h", "t": 1}\n' * 20 + b'{"table": "t1", "ro')
+    rc, out, err = _club_verify(capsys, tmp_path / "heads.jsonl", data)
+    assert rc == 0 and "it holds all 1 heads the club kept" in out
+    assert err == (f"club verify: {tmp_path / 'heads.jsonl'}: 22 of 23 lines are not heads (the first: line 2, "
+                   "not a JSON object); passed over\n")
+    assert not [r for r in caplog.records if r.levelname == "WARNING"]
+    caplog.clear()
+    assert len(HeadBook.read(tmp_path / "heads.jsonl", "t1")) == 1   # the dashboard at start: one warning
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [err[len("club verify: "):-1]]
