@@ -40,6 +40,13 @@ def run(args: argparse.Namespace) -> int:
     except VisionConfigError as exc:
         print(f"cardtable: {exc}", file=sys.stderr)
         return 2
+    if getattr(args, "events", None):   # a wrong --events is said now, before the journal or a device is touched
+        from firmware_host.table.director_input import check_path
+
+        problem = check_path(args.events)
+        if problem:
+            print(f"cardtable: --events {args.events}: {problem}", file=sys.stderr)
+            return 2
     from firmware_host.devices.display import TerminalDisplay
     from firmware_host.devices.panel import PanelError
     from firmware_host.live import build_table

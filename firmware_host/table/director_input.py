@@ -17,6 +17,9 @@ A FIFO is read writer by writer: when its last writer closes, the bytes after th
 fragment, refused with a note (never joined to the next writer's text), and the FIFO is opened again for
 the next writer. A FIFO removed and made again at the same path is found again (checked every ``poll``
 seconds). A regular file or a terminal is read to its end once (its last line needs no newline).
+
+``check_path`` is the check ``cardtable run`` makes before the table starts: a path that is not there, a
+folder, or a file with lines but no event among them is the operator's mistake, said once (exit 2).
 """
 
 from __future__ import annotations
@@ -28,15 +31,17 @@ import stat
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from firmware_host.records.lines import BOM, LineRefused, decode_line
 from firmware_host.table.controller import DeviceNote, Input, LawInput
 from firmware_host.table.redact import unquoted
-from laws.events import EventFormatError, event_from_dict
+from laws.events import Event, EventFormatError, event_from_dict
 
 log = logging.getLogger(__name__)
 MAX_LINE = 64 * 1024  # bytes; a longer line is not an event anyone typed: it is refused, not read
 CHUNK = 16 * 1024     # bytes read at a time
+SNIFF = 1024 * 1024   # bytes of a regular file read at start to find an event (a wrong file is refused)
 
 
 class Lines:
@@ -77,6 +82,101 @@ class Lines:
         self._buf.clear()
         self._dropping = False
         return left
+
+
+class Refused(NamedTuple):
+    """Why a line is not an event, without its place: ``note`` for the journal and the display, ``logged``
+    for the log when it differs (no value the line held: ``docs/ordering.md``)."""
+
+    note: str
+    logged: str | None = None
+
+
+def read_line(data: bytes) -> Event | Refused | None:
+    """The event one line holds (a byte-order mark already cut off), why it holds none, or None for a
+    blank line: the one judgement of a line, for the reader and for the check at start."""
+    if not data.strip():
+        return None
+    if len(data) > MAX_LINE:
+        return Refused(f"longer than {MAX_LINE} bytes; not read")
+    try:
+        obj = decode_line(data)
+    except LineRefused as exc:   # the byte, column or depth it failed at: no text of the line
+        return Refused(f"{exc}; not read" if exc.kind == "utf8" else
+                       f"not JSON ({exc.detail})" if exc.kind == "json" else f"not an event ({exc})")
+    try:
+        return event_from_dict(obj)
+    except EventFormatError as exc:
+        return Refused(f"not an event ({exc})", f"not an event ({unquoted(str(exc))})")
+
+
+def check_path(path: str | Path, *, sniff: int = SNIFF) -> str:
+    """Why ``cardtable run --events PATH`` cannot read ``path`` ("" when it can), said before the table
+    starts: a path named on the command line that is not there, a folder, or cannot be read is a mistake
+    to fix now (exit 2), not a note the director finds later in a running table's journal.
+
+    A FIFO is the documented use (``docs/events.md``: made with ``mkfifo`` before the table starts; once
+    it runs, a FIFO removed and made again is waited for). A regular file is read at start as it will be,
+    line by line, up to its first event (at most ``sniff`` bytes): one with lines but no event among them
+    is not an events file (a picture, a journal, a file in UTF-16), refused naming its first line, where a
+    file of events with some bad lines is read, each bad line refused with its note.
+    """
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return f"no such FIFO or file (make the FIFO before the table starts: mkfifo {path})"
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    mode = st.st_mode
+    what = ("a folder" if stat.S_ISDIR(mode) else "a socket" if stat.S_ISSOCK(mode) else
+            "a block device" if stat.S_ISBLK(mode) else "")
+    if what:
+        return f"is {what}, not a FIFO, a terminal or a file of events"
+    if stat.S_ISFIFO(mode):   # never opened here: a writer waiting in its open would be let through
+        return "" if os.access(path, os.R_OK) else "cannot be read (Permission denied)"
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    try:
+        if not stat.S_ISREG(mode):
+            return ""   # a terminal (or /dev/null): read as it comes
+        return _not_events(fd, sniff)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    finally:
+        os.close(fd)
+
+
+def _not_events(fd: int, sniff: int) -> str:
+    """The refusal of a regular file with lines and no event in its first ``sniff`` bytes ("" otherwise)."""
+    lines, n, size, first = Lines(), 0, 0, True
+    bad: tuple[int, Refused] | None = None
+    while size < sniff:
+        data = os.read(fd, CHUNK)
+        ended = not data
+        size += len(data)
+        pending: list[bytes | None] = list(lines.feed(data))
+        if ended:
+            rest = lines.rest()
+            pending += [rest] if rest is not None else []
+        for raw in pending:
+            n += 1
+            if raw is not None and first and raw.startswith(BOM):
+                raw = raw[len(BOM):]
+            first = False
+            got = Refused(f"longer than {MAX_LINE} bytes; not read") if raw is None else read_line(raw)
+            if isinstance(got, Refused):
+                bad = bad or (n, got)
+            elif got is not None:
+                return ""           # an event: a file of events, its bad lines refused one by one
+        if ended:
+            break
+    if bad is None:
+        return ""                   # nothing in it yet but blank lines
+    line, why = bad
+    said = (why.logged or why.note).removesuffix("; not read")
+    return f"not a file of events (JSON Lines, docs/events.md): line {line} is {said}; nothing was entered"
 
 
 class EventReader:
@@ -123,23 +223,13 @@ class EventReader:
         data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
         if first and data.startswith(BOM):
             data = data[len(BOM):]
-        if not data.strip():
+        got = read_line(data)
+        if got is None:
             return
-        if len(data) > MAX_LINE:
-            self._note(f"{where}: longer than {MAX_LINE} bytes; not read")
+        if isinstance(got, Refused):
+            self._note(f"{where}: {got.note}", None if got.logged is None else f"{where}: {got.logged}")
             return
-        try:
-            obj = decode_line(data)
-        except LineRefused as exc:   # the byte, column or depth it failed at: no text of the line
-            self._note(f"{where}: {exc}; not read" if exc.kind == "utf8" else
-                       f"{where}: not JSON ({exc.detail})" if exc.kind == "json" else f"{where}: not an event ({exc})")
-            return
-        try:
-            event = event_from_dict(obj)
-        except EventFormatError as exc:
-            self._note(f"{where}: not an event ({exc})", f"{where}: not an event ({unquoted(str(exc))})")
-            return
-        self.submit(LawInput(event, "director"))
+        self.submit(LawInput(got, "director"))
 
     def fragment(self, raw: bytes) -> None:
         """Bytes a writer left after its last newline when it closed: refused, never joined to the next
