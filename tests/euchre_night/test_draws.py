@@ -1,4 +1,5 @@
-"""A euchre night's draws as docs/euchre.md ("The draws, seat by seat") gives them: a Swiss never runs
+"""A euchre night's draws as docs/euchre.md ("The draws, seat by seat") gives them: every round of every
+format drawn again by an outsider from the document alone (``outsider_draws``), and a Swiss never runs
 more rounds than a draw without a repeat can always be found for, whatever the results."""
 
 from __future__ import annotations
@@ -6,13 +7,81 @@ from __future__ import annotations
 import itertools
 import random
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
+from firmware_host.euchre_night.views import hands_export, standings_export
 from laws.competition import swiss
 from laws.competitors import Pair
 from laws.euchre_night.formats import FormatError
 from laws.euchre_night.night import Format, Night, NightSetup, Player, max_rounds
+from tests.euchre_night.outsider_draws import check_night
+
+# the notation's fields the night does not score on (docs/euchre.md, "The hand notation")
+FORM: dict[str, Any] = {
+    "type": "hand", "notation": "cardtable-euchre-hand/1", "deal": 1, "dealer": "W", "turn_up": "9C", "trump": "C",
+    "hands": {"N": ["JC", "JS", "AC", "KC", "QC"], "E": ["9H", "TH", "JH", "QH", "KH"],
+              "S": ["9D", "TD", "JD", "QD", "KD"], "W": ["9S", "TS", "QS", "KS", "AS"]},
+    "discard": None, "plays": [], "reneges": [], "rulings": []}
+
+
+def _night(fmt: Format, players: int, rounds: int, seed: int) -> Night:
+    """A whole night played with random results (two hands a round; now and then a table that plays one,
+    or none, after the director's call), as the night takes them."""
+    tables = tuple(f"table-{k:02d}" for k in range(1, 14))
+    n = Night(NightSetup("x", tuple(Player(i, f"P{i}") for i in range(1, players + 1)), fmt, rounds, 2, tables))
+    rng = random.Random(seed)
+    while not n.finished:
+        r = n.round(n.current)
+        called = rng.random() < 0.2
+        if called:
+            n.apply({"type": "call", "round": r.number, "by": "td"})
+        for k in range(1, len(r.tables) + 1):
+            played = rng.choice((0, 1, 2)) if called else 2
+            for h in range(1, played + 1):
+                rec = {**FORM, "table": tables[k - 1], "table_number": k, "round": r.number, "hand": h,
+                       "players": dict(zip("NSEW", r.tables[k - 1])), "makers": rng.choice(["NS", "EW"]),
+                       "alone": None, "tricks": rng.randint(0, 5), "penalties": [], "void": []}
+                assert n.check(rec) == "", n.check(rec)
+                n.apply(rec)
+            if called:
+                stop = {"type": "stop", "table": tables[k - 1], "table_number": k, "round": r.number,
+                        "hands": played}
+                assert n.check(stop) == "", n.check(stop)
+                n.apply(stop)
+    return n
+
+
+NIGHTS = [(Format.PROGRESSIVE, p) for p in (4, 6, 7, 8, 10, 13, 15, 22, 31, 50)] + \
+         [(Format.ROTATING, p) for p in (4, 5, 6, 7, 9, 10, 11, 14, 19, 26)] + \
+         [(Format.ROUND_ROBIN, p) for p in (4, 6, 10, 12, 14, 26)] + \
+         [(Format.SWISS, p) for p in (4, 6, 8, 10, 12, 14, 18, 26, 50)]
+
+
+@pytest.mark.parametrize("fmt, players", NIGHTS)
+def test_every_round_is_seated_as_the_document_draws_it(fmt: Format, players: int) -> None:
+    most = max_rounds(fmt, players)
+    for seed in (1, 2):
+        night = _night(fmt, players, min(most or 6, 6), seed)
+        rounds_ok, seats, problems = check_night(standings_export(night), hands_export(night))
+        assert problems == [] and rounds_ok == len(night.rounds) == night.setup.rounds
+        assert seats == players * rounds_ok
+
+
+def test_the_outsider_drawer_can_fail() -> None:
+    night = _night(Format.SWISS, 14, 3, 1)
+    st, hd = standings_export(night), hands_export(night)
+    seats = st["rounds"][2]["tables"][0]["seats"]
+    seats["N"], seats["E"] = seats["E"], seats["N"]                  # 11 and 7 swapped at table 1 of round 3
+    assert check_night(st, hd)[2] == ["night: round 3, table 1, N: player 7, expected 11",
+                                      "night: round 3, table 1, E: player 11, expected 7"]
+    night = _night(Format.PROGRESSIVE, 13, 3, 1)
+    st, hd = standings_export(night), hands_export(night)
+    for h in hd["hands"]:                    # East-West win every table of round 1: others move up
+        if h["round"] == 1:
+            h["points"] = {"N": 0, "S": 0, "E": 9, "W": 9}
+    assert "night: round 2, table 1, S: player 5, expected 7" in check_night(st, hd)[2]
 
 
 def _table(order: tuple[int, ...], met: frozenset[frozenset[int]], outs: tuple[int, ...]) -> list[swiss.Standing]:
