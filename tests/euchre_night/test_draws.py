@@ -7,7 +7,6 @@ from __future__ import annotations
 import itertools
 import random
 from fractions import Fraction
-from typing import Any
 
 import pytest
 
@@ -17,13 +16,7 @@ from laws.competitors import Pair
 from laws.euchre_night.formats import FormatError
 from laws.euchre_night.night import Format, Night, NightSetup, Player, max_rounds
 from tests.euchre_night.outsider_draws import check_night
-
-# the notation's fields the night does not score on (docs/euchre.md, "The hand notation")
-FORM: dict[str, Any] = {
-    "type": "hand", "notation": "cardtable-euchre-hand/1", "deal": 1, "dealer": "W", "turn_up": "9C", "trump": "C",
-    "hands": {"N": ["JC", "JS", "AC", "KC", "QC"], "E": ["9H", "TH", "JH", "QH", "KH"],
-              "S": ["9D", "TD", "JD", "QD", "KD"], "W": ["9S", "TS", "QS", "KS", "AS"]},
-    "discard": None, "plays": [], "reneges": [], "rulings": []}
+from tests.euchre_night.test_session import FORM
 
 
 def _night(fmt: Format, players: int, rounds: int, seed: int) -> Night:
