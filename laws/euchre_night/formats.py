@@ -15,10 +15,11 @@ South partners, East and West partners; players who sit out that round are liste
 * **Rotating partners** (:func:`rotating`): every player partners every other once, as evenly as the
   numbers allow. The partnerships of each round are a round of the circle method over the players (a
   *1-factorization*: over ``n - 1`` rounds every two players are partners exactly once); the partnerships
-  are then paired off at tables in order. When ``n`` is not a multiple of 4 the last partnership of the
-  round sits out (``n ≡ 2 mod 4``; of the round's partnerships, the one whose players have sat out least
-  so far, so the sit-outs spread),
-  and with an odd ``n`` one player sits out each round (every player once). :func:`partner_counts` proves the evenness for any schedule.
+  are then paired off at tables in order. With an odd ``n`` the player paired with the circle's blank
+  sits out each round (every player once); when the partnerships left are odd in number (``n ≡ 2`` or
+  ``3 mod 4``) one of them sits out too: the one whose players have sat out least so far (the smaller
+  larger count, then the smaller sum, then the last in the circle), so the sit-outs spread
+  (``docs/euchre.md``, "The draws, seat by seat"). :func:`partner_counts` proves the evenness for any schedule.
 * **Fixed partnerships**: a round robin (:func:`laws.competition.teams.round_robin`) or a Swiss by points
   (:func:`laws.competition.swiss.draw`) of the partnerships, two partnerships a table.
 """
