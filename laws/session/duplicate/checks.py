@@ -117,6 +117,9 @@ def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
             e = st.entries[earlier]
             if hand and e.kind != "played":     # the director's adjusted score: no table's result to correct
                 return f"line {e.key} holds an adjusted score: adjust it again or cancel it"
+            if e.kind != "played":  # a table's result: not "a second result ... from table 1", which it is not
+                return (f"{where}: line {e.key} holds the director's adjusted score; the table's result is not "
+                        "taken (the director may cancel the adjusted score and enter it)")
             if hand and e.hand and e.key == key and e.by == rec.get("by") and not e.corrected[0] and _same(e, rec):
                 return "repeat"     # the same hand entry again, as it stands (a second press of the button)
             if hand:
