@@ -175,9 +175,10 @@ def board_envelope(d: Any, *, table: str) -> Envelope:
     """The envelope of a ``board`` message received on ``table``'s board topic, with the rules a result's
     envelope has beyond any message's (``docs/mqtt.md``, "The envelope of a board message"): ``seq`` is a
     journal row (1 or more), ``t`` is not before the epoch, ``prev`` when given is a whole number not above ``seq``, ``deal`` when
-    given a whole number. A table that breaks one of them is told which, rather than having its result
-    scored on a word it did not mean. ``secret`` is not read: a board's result is sent once its play is
-    over, and only the dashboard's login may read the topic.
+    given a whole number, ``secret`` when given true or false. A table that breaks one of them is told which,
+    rather than having its result scored on a word it did not mean. ``secret`` is checked but not acted on: a
+    board's result is sent once its play is over, and only the dashboard's login may read the topic; yet
+    ``"secret": "no"`` was taken, where the document says every field given is checked.
 
     Raises:
         MessageError: as :meth:`Envelope.from_dict`, or one of the rules above (the field named).
@@ -191,6 +192,8 @@ def board_envelope(d: Any, *, table: str) -> Envelope:
         whole(d["prev"], "prev (the seq of the table's previous ordered message, at most its own)", 0, env.seq)
     if "deal" in d:
         whole(d["deal"], "deal", 0, 2**62)
+    if "secret" in d and not isinstance(d["secret"], bool):
+        raise MessageError(f"secret must be true or false, got {_short(d['secret'])}")
     return env
 
 

@@ -124,6 +124,8 @@ def test_a_contract_in_its_one_spelling_is_read_as_sent(rec: dict[str, Any], spe
     (lambda e: e.update(prev=8), "prev (the seq of the table's previous ordered message, at most its own) must be a whole number 0 to 7, got 8"),
     (lambda e: e.update(prev="6"), "prev (the seq of the table's previous ordered message, at most its own)"),
     (lambda e: e.update(deal=-1), "deal must be a whole number 0 to"),
+    (lambda e: e.update(secret="no"), "secret must be true or false, got 'no'"),    # was taken (an outside table)
+    (lambda e: e.update(secret=0), "secret must be true or false, got 0"),
 ])
 def test_each_malformed_envelope_field_of_a_board_message_is_named(rec: dict[str, Any], change: Any, words: str) -> None:
     """docs/mqtt.md, "The envelope of a board message": ``t`` -5 and a ``prev`` above ``seq`` were taken and
