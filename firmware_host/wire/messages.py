@@ -183,9 +183,21 @@ def board_envelope(d: Any, *, table: str) -> Envelope:
     Raises:
         MessageError: as :meth:`Envelope.from_dict`, or one of the rules above (the field named).
     """
-    env = Envelope.from_dict(d, table=table, kind="board", row=True)
+    return row_envelope(d, table=table, kind="board")
+
+
+def row_envelope(d: Any, *, table: str, kind: str) -> Envelope:
+    """The envelope of a message ordered by the table's journal row (``board``, ``players``): the rules of
+    :func:`board_envelope` for either, since a ``players`` message is ordered like a ``board`` message
+    (``docs/mqtt.md``, "Member cards at the table"); it took ``t`` "now" and a ``prev`` above its ``seq``.
+
+    Raises:
+        MessageError: as :meth:`Envelope.from_dict`, or one of the rules of :func:`board_envelope`.
+    """
+    env = Envelope.from_dict(d, table=table, kind=kind, row=True)
     if env.t < 0:
-        raise MessageError(f"t must be the seconds since the epoch when the table confirmed the result (0 or "
+        what = "confirmed the result" if kind == "board" else "sent it"
+        raise MessageError(f"t must be the seconds since the epoch when the table {what} (0 or "
                            f"more), got {_short(d.get('t'))}")
     if "prev" in d:
         # the board message shares its row with the DB-77 ruling sent just before it: prev may equal seq
