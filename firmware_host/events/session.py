@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -151,9 +152,10 @@ class EventSession(JournalledService):
     def tables(self) -> tuple[str, ...]:
         return self.state.setup.tables
 
-    @property
+    @cached_property
     def fingerprints(self) -> dict[int, str]:
-        """Each board of the event's hand records -> its deal's fingerprint (empty without hand records)."""
+        """Each board of the event's hand records -> its deal's fingerprint (empty without hand records);
+        made once (the setup never changes): 500 boards take some 25 ms, too long for every message."""
         return {b.number: b.fingerprint for b in self.state.setup.boards}
 
     @property
