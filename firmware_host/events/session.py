@@ -20,8 +20,9 @@ Club table ``tables[k - 1]`` is the event's table ``k`` in every round.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -62,16 +63,21 @@ class Unread(EventError):
         self.source = source
 
 
-def result_of(table: str, payload: bytes, tables: Sequence[str]) -> tuple[str, TableResult]:
+def result_of(table: str, payload: bytes, tables: Sequence[str],
+              fingerprints: Mapping[int, str] | None = None) -> tuple[str, TableResult]:
     """A table's ``board`` message as (source, result), read with the wire's one checked reader.
 
     The body is the pairs session's (``docs/mqtt.md``), so ``section``, ``ns`` and ``ew`` must be there as
     it says (the table's view gives the ``section`` to send), but they are not checked against the event:
-    the club table, the round and the event's draw say where it was played and who sat there.
+    the club table, the round and the event's draw say where it was played and who sat there. Its
+    ``record``, given, is checked against the event's hand records when it has them (``fingerprints``,
+    board -> fingerprint), as a pairs session checks it: a result played from another record (a board
+    misboarded from another set) was taken and scored as the event's board.
 
     Raises:
         Unread: the message is not JSON, not an envelope, not a ``BoardResult``, or from a table the
-            event does not use, or its table number is not that table's, or a pass-out with a lead.
+            event does not use, or its table number is not that table's, or a pass-out with a lead, or
+            played from a record that is not the event's board.
     """
     read = read_json(payload)
     if read.refusal is not None:
@@ -93,6 +99,11 @@ def result_of(table: str, payload: bytes, tables: Sequence[str]) -> tuple[str, T
     why = passed_out_lead(body.contract, body.lead)
     if why:     # an event's result keeps no lead: refused here, in the pairs session's words
         raise Unread(source, f"{source}: board {body.board}: {why}")
+    fingerprint = (fingerprints or {}).get(body.board)
+    if body.record and fingerprint and body.record != fingerprint:
+        raise Unread(source, f"{source}: board {body.board}: the table played from a record that is not this "
+                             f"event's board {body.board} (fingerprint {body.record[:12]}..., the event's is "
+                             f"{fingerprint[:12]}...)")
     declarer = body.declarer or ""
     try:
         return source, TableResult.from_dict({"round": body.round, "table": number, "board": body.board,
@@ -141,6 +152,12 @@ class EventSession(JournalledService):
     def tables(self) -> tuple[str, ...]:
         return self.state.setup.tables
 
+    @cached_property
+    def fingerprints(self) -> dict[int, str]:
+        """Each board of the event's hand records -> its deal's fingerprint (empty without hand records);
+        made once (the setup never changes): 500 boards take some 25 ms, too long for every message."""
+        return {b.number: b.fingerprint for b in self.state.setup.boards}
+
     @property
     def sources(self) -> set[str]:
         return self.state.sources
@@ -156,7 +173,7 @@ class EventSession(JournalledService):
             if name is None or name.family != "table" or name.kind != "board":
                 raise LinkError(f"{topic[:200]}: not a table's board topic")
             try:
-                source, result = result_of(name.table, payload, self.tables)
+                source, result = result_of(name.table, payload, self.tables, self.fingerprints)
             except Unread as exc:
                 raise LinkError(str(exc)) from None
             return {"type": "result", "source": source, "table": name.table, "board": result.board,
@@ -218,7 +235,7 @@ class EventSession(JournalledService):
             SessionFileError: the journal cannot be written (nothing is applied; the table resends).
         """
         try:
-            source, result = result_of(table, payload, self.tables)
+            source, result = result_of(table, payload, self.tables, self.fingerprints)
         except Unread as exc:
             self.refuse([({"type": "message", "table": table, "topic": TOPICS.board(table),
                            "payload": payload[:2000].decode("utf-8", "replace")}, str(exc))])

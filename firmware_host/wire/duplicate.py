@@ -26,7 +26,6 @@ from typing import Any
 from firmware_host.wire.messages import (
     ANSWERS_KEPT,
     FINGERPRINT,
-    ROW_SEQ,
     SEATS,
     BoardResult,
     DuplicateSeating,
@@ -36,6 +35,7 @@ from firmware_host.wire.messages import (
     SessionAnswer,
     board_envelope,
     is_seating,
+    row_envelope,
     text,
     whole,
 )
@@ -232,10 +232,9 @@ def parse_players(topic: str, payload: bytes) -> dict[str, Any]:
     if name is None or name.family != "table" or name.kind != "players":
         raise LinkError(f"{topic[:200]!r} is not a players topic ({TOPICS.table('<table>', 'players')})")
     msg = _read(payload)
-    if not isinstance(msg, dict) or not isinstance(msg.get("body"), dict) or msg.get("table") != name.table \
-            or msg.get("kind") != "players":
-        raise LinkError(f"payload is not table {name.table}'s players envelope")
-    b = msg["body"]
+    # ordered like a board message, with its envelope's rules (docs/mqtt.md, "Member cards at the table")
+    env = row_envelope(msg, table=name.table, kind="players")
+    b = env.body
     members = b.get("members")
     if not isinstance(members, list) or len(members) != 2 or not all(isinstance(x, str) and 0 < len(x) <= 16
                                                                       for x in members):
@@ -243,7 +242,7 @@ def parse_players(topic: str, payload: bytes) -> dict[str, Any]:
     if b.get("side") not in ("ns", "ew"):
         raise LinkError(f"side must be ns or ew, got {str(b.get('side'))[:10]!r}")
     # ordered like a board message: its seq is the row of the table's journal note, 1 or more
-    return {"table": name.table, "source": f"{name.table}:{whole(msg.get('seq'), ROW_SEQ, 1, 2**62)}",
+    return {"table": name.table, "source": f"{name.table}:{env.seq}",
             "table_number": whole(b.get("table_number"), "table_number", 1, 999),
             "round": whole(b.get("round"), "round", 1, 999), "side": b["side"],
             "pair": text(b.get("pair"), "pair", 16), "members": list(members)}

@@ -175,22 +175,37 @@ def board_envelope(d: Any, *, table: str) -> Envelope:
     """The envelope of a ``board`` message received on ``table``'s board topic, with the rules a result's
     envelope has beyond any message's (``docs/mqtt.md``, "The envelope of a board message"): ``seq`` is a
     journal row (1 or more), ``t`` is not before the epoch, ``prev`` when given is a whole number not above ``seq``, ``deal`` when
-    given a whole number. A table that breaks one of them is told which, rather than having its result
-    scored on a word it did not mean. ``secret`` is not read: a board's result is sent once its play is
-    over, and only the dashboard's login may read the topic.
+    given a whole number, ``secret`` when given true or false. A table that breaks one of them is told which,
+    rather than having its result scored on a word it did not mean. ``secret`` is checked but not acted on: a
+    board's result is sent once its play is over, and only the dashboard's login may read the topic; yet
+    ``"secret": "no"`` was taken, where the document says every field given is checked.
 
     Raises:
         MessageError: as :meth:`Envelope.from_dict`, or one of the rules above (the field named).
     """
-    env = Envelope.from_dict(d, table=table, kind="board", row=True)
+    return row_envelope(d, table=table, kind="board")
+
+
+def row_envelope(d: Any, *, table: str, kind: str) -> Envelope:
+    """The envelope of a message ordered by the table's journal row (``board``, ``players``): the rules of
+    :func:`board_envelope` for either, since a ``players`` message is ordered like a ``board`` message
+    (``docs/mqtt.md``, "Member cards at the table"); it took ``t`` "now" and a ``prev`` above its ``seq``.
+
+    Raises:
+        MessageError: as :meth:`Envelope.from_dict`, or one of the rules of :func:`board_envelope`.
+    """
+    env = Envelope.from_dict(d, table=table, kind=kind, row=True)
     if env.t < 0:
-        raise MessageError(f"t must be the seconds since the epoch when the table confirmed the result (0 or "
+        what = "confirmed the result" if kind == "board" else "sent it"
+        raise MessageError(f"t must be the seconds since the epoch when the table {what} (0 or "
                            f"more), got {_short(d.get('t'))}")
     if "prev" in d:
         # the board message shares its row with the DB-77 ruling sent just before it: prev may equal seq
         whole(d["prev"], "prev (the seq of the table's previous ordered message, at most its own)", 0, env.seq)
     if "deal" in d:
         whole(d["deal"], "deal", 0, 2**62)
+    if "secret" in d and not isinstance(d["secret"], bool):
+        raise MessageError(f"secret must be true or false, got {_short(d['secret'])}")
     return env
 
 

@@ -213,6 +213,27 @@ def test_a_cancel_without_then_marks_the_line_to_replay_but_refuses_the_result_t
     assert not st.check({**said, "source": f"{said['table']}:9004"})
 
 
+
+@pytest.mark.parametrize("then", ["replay", None])
+def test_the_message_taken_off_delivered_again_is_refused_with_the_directors_decision_not_a_repeat(then: str | None) -> None:
+    """The table's own message of the result the director took off, delivered again under its own number (a
+    table restarted resends from the start): answered ``repeat`` it told the table the session held its
+    result (the table stops sending a board answered ``repeat``) while the line stayed empty. Refused with the
+    director's decision, whether or not he said ``then: "replay"``; a later row with another result (the board
+    replayed) is taken either way."""
+    setup = make_setup(MITCHELL_7)
+    st = SessionState.start(setup)
+    _through_round(setup, st, 3)
+    line = next(e for e in st.entries.values() if e.board == 3 and e.round == 3)
+    first = next(r for r in all_results(setup) if r["round"] == 3 and r["board"] == 3 and r["table_number"] == line.table)
+    assert st.check(first) == "repeat"                      # before the director took it off: a repeat
+    _take(st, {"type": "cancel", "key": line.key, "by": "td", "why": "wrong board", **({"then": then} if then else {})})
+    assert st.check(first) == (f"table {line.table}, round 3, board 3: the director took this table's result of board 3 "
+                               "off (by td: wrong board); a table's resend does not bring it back (the director "
+                               "enters a result if one is due)")
+    later = {**first, "source": f"{first['table']}:{9000 + 1}", "tricks": (first["tricks"] + 1) % 14}
+    assert st.check(later) == ""
+
 # -- the round called --------------------------------------------------------------------------------------
 
 def test_a_round_call_can_be_undone_until_a_result_of_it_arrives() -> None:

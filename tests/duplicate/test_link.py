@@ -15,6 +15,7 @@ from firmware_host.session.duplicate_session import Session, SessionDesk
 from firmware_host.wire.duplicate import (
     LinkError,
     board_topic,
+    parse_players,
     parse_result,
     parse_session_message,
     result_body,
@@ -124,6 +125,8 @@ def test_a_contract_in_its_one_spelling_is_read_as_sent(rec: dict[str, Any], spe
     (lambda e: e.update(prev=8), "prev (the seq of the table's previous ordered message, at most its own) must be a whole number 0 to 7, got 8"),
     (lambda e: e.update(prev="6"), "prev (the seq of the table's previous ordered message, at most its own)"),
     (lambda e: e.update(deal=-1), "deal must be a whole number 0 to"),
+    (lambda e: e.update(secret="no"), "secret must be true or false, got 'no'"),    # was taken (an outside table)
+    (lambda e: e.update(secret=0), "secret must be true or false, got 0"),
 ])
 def test_each_malformed_envelope_field_of_a_board_message_is_named(rec: dict[str, Any], change: Any, words: str) -> None:
     """docs/mqtt.md, "The envelope of a board message": ``t`` -5 and a ``prev`` above ``seq`` were taken and
@@ -330,6 +333,23 @@ def _players(table: str, number: int, pair: str, members: list[str], seq: int) -
                        "t": 1.0, "body": {"section": "A", "table_number": number, "round": 1, "side": "ns",
                                           "pair": pair, "members": members}}).encode()
 
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"t": "now"}, "t must be a finite number, got 'now'"),
+    ({"t": -5}, "t must be the seconds since the epoch when the table sent it (0 or more), got -5"),
+    ({"prev": 41}, "prev (the seq of the table's previous ordered message, at most its own) must be a whole number 0 to 40, got 41"),
+    ({"deal": "x"}, "deal must be a whole number 0 to 4611686018427387904, got 'x'"),
+    ({"secret": "no"}, "secret must be true or false, got 'no'"),
+])
+def test_a_players_messages_envelope_has_a_board_messages_rules(change: dict[str, Any], words: str) -> None:
+    """docs/mqtt.md: a ``players`` message is ordered like a ``board`` message; an outside table's with ``t``
+    "now", ``prev`` above its ``seq``, ``deal`` "x" or ``secret`` "no" was read (its members named) where
+    the same envelope on a board message is refused naming the field."""
+    good = json.loads(_players("table-01", 1, "1 NS", ["1021", "1045"], 40))
+    assert parse_players("cardtable/table-01/players", json.dumps(good).encode())["source"] == "table-01:40"
+    with pytest.raises(LinkError) as exc:
+        parse_players("cardtable/table-01/players", json.dumps({**good, **change}).encode())
+    assert str(exc.value) == words
 
 def test_member_cards_refused_by_the_naming_rules_are_answered_to_their_table(tmp_path: Path) -> None:
     """A ``players`` message refused by the naming rules (a member already in another pair) was journaled

@@ -95,6 +95,17 @@ def test_an_adjusted_score_on_a_board_the_pairs_do_not_play_is_refused() -> None
              "an adjusted score on a board not played: pairs 1 NS and 1 EW do not play board 3 against each other")
 
 
+def test_a_tables_result_for_a_line_holding_an_adjusted_score_says_so_not_a_second_result_from_a_table() -> None:
+    """An outside table sent its result for a line the director had given an adjusted score: it was refused
+    as "a second result ... (the first came from table 1 in round 1)", a table result that never came. The
+    refusal says the line holds the director's adjusted score."""
+    setup, st = _state()
+    st.apply({"type": "adjust", "board": 1, "ns": "1 NS", "ew": "1 EW", "kind": "artificial",
+              "ns_value": "60", "ew_value": "40", "by": "td", "why": "the table's Pi failed"})
+    _refused(st, result(setup, 1, 1, 1, random.Random(1)),
+             "table 1, round 1, board 1: line 1/1 NS/1 EW holds the director's adjusted score; the table's result is "
+             "not taken (the director may cancel the adjusted score and enter it)")
+
 def test_wrong_pairs_round_table_record_and_section_are_each_named() -> None:
     setup, st = _state()
     base = result(setup, 1, 2, 3, random.Random(1))

@@ -175,7 +175,7 @@ def _cards(table: str, number: int, side: str, members: list[str], seq: int = 5)
     from firmware_host.wire.topics import TOPICS
 
     body = {"table_number": number, "round": 1, "side": side, "pair": "-", "members": members}
-    return TOPICS.table(table, "players"), json.dumps({"table": table, "kind": "players", "seq": seq,
+    return TOPICS.table(table, "players"), json.dumps({"table": table, "kind": "players", "seq": seq, "t": 1.0,
                                                        "body": body}).encode()
 
 

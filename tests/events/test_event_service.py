@@ -474,3 +474,35 @@ def test_a_pass_out_with_a_lead_is_refused_as_a_pairs_session_refuses_it(tmp_pat
     answer, _ = _answered(tmp_path, body, 11)
     assert answer["status"] == "refused" and answer["board"] == 1, answer
     assert answer["why"] == "t-a:11: board 1: a passed-out board has no lead, got AS", answer
+
+
+def test_a_result_played_from_another_record_is_refused_when_the_event_has_hand_records(tmp_path: Path) -> None:
+    """An outside table found an event with hand records take (and score) a result whose ``record`` was not
+    the event's board (a board misboarded from another set), where a pairs session refuses it. Refused now,
+    answered with its seq and board; the event's own fingerprint, or none, is taken as before."""
+    from tests.table.duptable import records
+
+    recs = records(6, seed=3)
+    session = EventSession.create(tmp_path / "event", EventSpec(EventKind.SWISS_TEAMS, 4, 3, 1), TABLES,
+                                  synchronous="NORMAL", boards=tuple(recs.values()))
+    service = EventService(session, "127.0.0.1", 1, "nobody", "x")
+    published: dict[str, dict[str, Any]] = {}
+    service.client.publish = lambda topic, payload, qos=0, retain=False: published.__setitem__(  # type: ignore[method-assign]
+        topic, json.loads(payload))
+    body = {"section": "A", "table_number": 1, "round": 1, "board": 1, "ns": "1", "ew": "3", "contract": "4S",
+            "declarer": "N", "lead": None, "tricks": 10, "verified": False, "confirmed": {"ns": "N", "ew": "E"}}
+    try:
+        answers = []
+        for seq, record in ((20, recs[2].fingerprint), (21, recs[1].fingerprint)):
+            service.offer(TOPICS.board("t-a"), json.dumps({"table": "t-a", "kind": "board", "seq": seq, "t": 1.0,
+                                                           "body": {**body, "record": record}}).encode())
+            assert service.step() is True
+            answers.append(published[TOPICS.seating("t-a")]["answers"][-1])
+        wrong, right = answers
+        assert (wrong["source"], wrong["board"], wrong["status"]) == ("t-a:20", 1, "refused"), wrong
+        assert wrong["why"] == (f"t-a:20: board 1: the table played from a record that is not this event's board 1 "
+                                f"(fingerprint {recs[2].fingerprint[:12]}..., the event's is {recs[1].fingerprint[:12]}...)")
+        assert (right["source"], right["status"]) == ("t-a:21", "taken"), right
+    finally:
+        service.http.server_close()
+        session.close()

@@ -77,7 +77,7 @@ def result_content(rec: Mapping[str, Any]) -> tuple[Any, ...]:
 
 def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
     source = str(rec.get("source", ""))
-    if source and st.sources.get(source) == result_content(rec):
+    if source and st.sources.get(source) == result_content(rec) and not _taken_off(st, rec, source):
         return "repeat"
     # the same number with another result: a table whose journal was replaced; checked as a new message
     # (``SessionState.reused``), never dropped as a repeat
@@ -117,6 +117,9 @@ def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
             e = st.entries[earlier]
             if hand and e.kind != "played":     # the director's adjusted score: no table's result to correct
                 return f"line {e.key} holds an adjusted score: adjust it again or cancel it"
+            if e.kind != "played":  # a table's result: not "a second result ... from table 1", which it is not
+                return (f"{where}: line {e.key} holds the director's adjusted score; the table's result is not "
+                        "taken (the director may cancel the adjusted score and enter it)")
             if hand and e.hand and e.key == key and e.by == rec.get("by") and not e.corrected[0] and _same(e, rec):
                 return "repeat"     # the same hand entry again, as it stands (a second press of the button)
             if hand:
@@ -141,6 +144,16 @@ def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
     if rec.get("verified") and rec.get("foul"):
         return f"{where}: a result cannot both verify against the record and call a fouled board"
     return _check_score(st, where, rec)
+
+
+def _taken_off(st: SessionState, rec: Mapping[str, Any], source: str) -> bool:
+    """Whether ``source`` is a message of the table's result the director took off, or an earlier one. Its
+    delivery again (a restart resending from the start) is no repeat: a repeat tells the table the session
+    holds its result, which it no longer does, so the table would stop sending and the line stay empty. It
+    is refused with the director's decision instead (below)."""
+    club = str(rec.get("table") or st.club_table_of.get(rec.get("table_number"), ""))
+    cancelled = st.cancelled.get((club, rec.get("board")))
+    return cancelled is not None and source_seq(source) <= cancelled[1]
 
 
 def _same(e: Any, rec: Mapping[str, Any]) -> bool:
