@@ -74,16 +74,23 @@ def test_a_command_taken_during_a_stall_survives_kill_9(tmp_path: Path, broker: 
     data = tmp_path / "data"
     table = Run(cfg)
     try:
-        _until(lambda: table.said("connected to broker"), why="the table never connected")
+        # "connected" is logged before the table subscribes; its "online" goes out after: a command sent
+        # before the broker took the subscription would reach nobody (a director's page waits for it too)
+        _until(lambda: any(t == "cardtable/t1/online" and json.loads(p).get("online") is True
+                           for t, p in list(watcher.messages)), why="the table never came online")
         locker = subprocess.Popen([sys.executable, "-m", "tests.table.journal_locker",
-                                   str(data / "journal.sqlite3"), "5.0"], cwd=ROOT, stdout=subprocess.PIPE,
-                                  text=True)
-        assert locker.stdout is not None and locker.stdout.readline().strip() == "locked"
-        watcher.client.publish("cardtable/t1/command/ack", json.dumps(
-            {"table": "t1", "by": "alice", "seq": 1, "t": time.time(), "id": "k1"}), qos=1)
-        _until(lambda: table.said("command ack from alice"), why="the table never got the command")
-        os.kill(table.proc.pid, signal.SIGKILL)  # while its commit waits for the lock
-        table.proc.wait(timeout=10)
+                                   str(data / "journal.sqlite3"), "told"], cwd=ROOT, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+        assert locker.stdin is not None and locker.stdout is not None
+        try:
+            assert locker.stdout.readline().strip() == "locked"
+            watcher.client.publish("cardtable/t1/command/ack", json.dumps(
+                {"table": "t1", "by": "alice", "seq": 1, "t": time.time(), "id": "k1"}), qos=1)
+            _until(lambda: table.said("command ack from alice"), why="the table never got the command")
+            os.kill(table.proc.pid, signal.SIGKILL)  # while its commit waits for the lock
+            table.proc.wait(timeout=10)
+        finally:  # the lock is let go once the table is dead, not after a time a loaded machine may outrun
+            locker.stdin.close()
         assert locker.stdout.readline().strip() == "released"
         locker.wait(timeout=10)
         locker.stdout.close()

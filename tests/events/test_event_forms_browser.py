@@ -14,6 +14,7 @@ from tests.events.test_event_director_server import Club, _text, club  # noqa: F
 
 
 def _director(club: Club, folder: str) -> Any:  # noqa: F811 - the fixture's type
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.support.ui import WebDriverWait
 
     from tests.browser import chromium
@@ -21,9 +22,14 @@ def _director(club: Club, folder: str) -> Any:  # noqa: F811 - the fixture's typ
 
     driver = chromium(folder)
     browser_login(driver, club.url + "/")
-    WebDriverWait(driver, 20).until(lambda d: "/login" not in d.current_url)
+    # bounds on a hang, not waits for time: each says what the page showed instead
+    WebDriverWait(driver, 60).until(lambda d: "/login" not in d.current_url,
+                                    "the login never left the login page")
     driver.get(club.url + "/event")
-    WebDriverWait(driver, 30).until(lambda d: _text(d, "round").startswith("Round 1 of 3"))
+    try:
+        WebDriverWait(driver, 60).until(lambda d: _text(d, "round").startswith("Round 1 of 3"))
+    except TimeoutException:
+        raise AssertionError(f"the event's page never showed round 1; it showed {_text(driver, 'view')!r}") from None
     return driver
 
 
@@ -39,7 +45,7 @@ def _send(driver: Any, form_id: str, fields: dict[str, str]) -> str:
     for name, value in fields.items():
         form.find_element(By.NAME, name).send_keys(value)
     form.find_element(By.TAG_NAME, "button").click()
-    WebDriverWait(driver, 30).until(lambda d: _text(d, "answer") != "")
+    WebDriverWait(driver, 60).until(lambda d: _text(d, "answer") != "", f"no answer to {form_id} {fields}")
     return _text(driver, "answer")
 
 
@@ -75,7 +81,6 @@ def test_each_match_shows_its_tables_club_tables_rooms_and_results_owed(club: Cl
     """Audit 15 F3: the director's page showed "1 v 3 / 2 v 4" only, yet its "Correct a result" form asks
     for the event table's number; each match now lists its event tables, the club table at each, its
     room and the results in of those owed, at a phone's width and a laptop's."""
-    from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     from tests.browser import missing
@@ -95,10 +100,14 @@ def test_each_match_shows_its_tables_club_tables_rooms_and_results_owed(club: Cl
         try:
             for width in (390, 1366):
                 _at_width(director, width)
-                WebDriverWait(director, 30).until(lambda d: "1 of 2 results in" in _text(d, "draw"))
-                matches = director.find_elements(By.CSS_SELECTOR, "#draw > li")
-                shown = {li.text.splitlines()[0]: [x.text for x in li.find_elements(By.CSS_SELECTOR, "li.at")]
-                         for li in matches}
+                WebDriverWait(director, 60).until(lambda d: "1 of 2 results in" in _text(d, "draw"),
+                                                  "the draw never showed table 1's result")
+                # read in one go in the page: a view drawn again between finding the list and reading it
+                # (the stream sends one after every change) left the elements found stale
+                shown = dict(director.execute_script(
+                    "return Array.from(document.querySelectorAll('#draw > li')).map(li => ["
+                    "li.innerText.trim().split('\\n')[0], "
+                    "Array.from(li.querySelectorAll('li.at')).map(x => x.innerText.trim())]);"))
                 assert shown == want, (width, shown)
                 over = director.execute_script("return document.documentElement.scrollWidth - window.innerWidth;")
                 assert over <= 0, f"the page scrolls sideways by {over} px at {width} px"

@@ -159,11 +159,15 @@ def test_a_port_that_does_not_exist_gets_one_clear_message(tmp_path, caplog) -> 
     assert sum(r.getMessage() == status.reason and r.levelname == "WARNING" for r in caplog.records) <= 1
 
 
-@pytest.mark.parametrize("timing", [{"gap_ms": 20}, {"pass_ms": 120, "gap_ms": 0}], ids=["gaps", "slow-exit"])
+@pytest.mark.parametrize("timing", [{"gap_ms": 20}, {"pass_ms": 120, "gap_ms": 0, "jam_ms": 60_000}],
+                         ids=["gaps", "slow-exit"])
 def test_pause_abort_and_reload_cycle(rig, timing: dict[str, int]) -> None:
-    """``slow-exit``: a card spends most of its time in the exit, so the ABORT finds one feeding;
-    it leaves before the dealer reloads, as a card outside a deal (PROTOCOL.md section 7), never as the
-    next deal's first card (which it was, often under load, when the reload did not wait for it)."""
+    """``slow-exit``: a card spends most of its time in the exit, and one is held there until the ABORT is
+    answered, so the ABORT finds one feeding however late a loaded machine lets the shoe's thread run (it
+    found none when the card's 120 ms ran out first); it leaves before the dealer reloads, as a card
+    outside a deal (PROTOCOL.md section 7), never as the next deal's first card (which it was, often under
+    load, when the reload did not wait for it)."""
+    slow = "pass_ms" in timing
     shoe, link, sink = rig("contract-bridge", **timing)
     link.send(start_deal("contract-bridge", Seat.N, pack="A1"))
     sink.wait(lambda evs: sum(isinstance(e, m.CardOut) for e in evs) >= 5)
@@ -174,8 +178,12 @@ def test_pause_abort_and_reload_cycle(rig, timing: dict[str, int]) -> None:
     link.send(m.Resume())
     out = len(sink.of(m.CardOut))
     sink.wait(lambda evs: sum(isinstance(e, m.CardOut) for e in evs) > out)   # dealing again: the next card feeds
+    if slow:   # the card feeding now sticks in the exit (no jam: jam_ms is far off) until the ABORT is in
+        shoe.when(lambda: shoe.hw.slot is not None, lambda: setattr(shoe.hw, "slot_until", float("inf")))
     link.send(m.Abort())
     sink.wait(lambda evs: sum(isinstance(e, m.Reply) for e in evs) >= 4)     # REPLY follows DEAL_FINISHED
+    if slow:   # let it go: it leaves in its usual 120 ms, while the dealer below waits to reload
+        shoe.when(lambda: True, lambda: setattr(shoe.hw, "slot_until", shoe.hw.ticks_ms() + shoe.hw.pass_ms))
     (end,) = sink.of(m.DealFinished)
     assert end.reason == m.FinishReason.ABORTED and 5 <= end.dealt < 52
     assert [r.status for r in sink.of(m.Reply)] == [m.Status.OK] * 4

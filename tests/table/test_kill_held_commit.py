@@ -52,13 +52,17 @@ def test_kill_while_a_commit_is_held_loses_no_acknowledged_card(tmp_path: Path) 
         host = _run(cfg)
         _until(lambda: _cards(data) >= 5)
         locker = subprocess.Popen([sys.executable, "-m", "tests.table.journal_locker",
-                                   str(data / "journal.sqlite3"), "2.0"], cwd=ROOT, stdout=subprocess.PIPE,
-                                  text=True)
-        assert locker.stdout is not None and locker.stdout.readline().strip() == "locked"
-        held_from = len(shoe.dealt)
-        _until(lambda: len(shoe.dealt) >= held_from + 8)  # cards reach the host while it cannot commit
-        os.kill(host.pid, signal.SIGKILL)
-        host.wait(timeout=10)
+                                   str(data / "journal.sqlite3"), "told"], cwd=ROOT, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+        assert locker.stdin is not None and locker.stdout is not None
+        try:
+            assert locker.stdout.readline().strip() == "locked"
+            held_from = len(shoe.dealt)
+            _until(lambda: len(shoe.dealt) >= held_from + 8)  # cards reach the host while it cannot commit
+            os.kill(host.pid, signal.SIGKILL)
+            host.wait(timeout=10)
+        finally:  # let go once the host is dead (a fixed stall could end first on a loaded machine)
+            locker.stdin.close()
         assert locker.stdout.readline().strip() == "released"
         locker.wait(timeout=10)
         locker.stdout.close()
