@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import hmac
 import html
 import json
@@ -41,6 +42,8 @@ from firmware_host.wire.topics import SPECTATOR_USER, TOPICS, Topics
 log = logging.getLogger(__name__)
 
 COOKIE = "ct_spectator"
+COOKIE_SECONDS = 12 * 3600   # a spectator's cookie lasts the evening, here as in the browser
+COOKIES_MOST = 10_000        # browsers let in at once; past it the longest let in is forgotten first
 CLIENT_BACKLOG = 2000
 BATCH = 0.1       # seconds: what arrives within it goes to every browser as one event
 MAX_FORM = 1024
@@ -77,7 +80,8 @@ class SpectatorPage:
         self._pending: list[dict[str, Any]] = []
         self._flush_due = False
         self.dropped = 0
-        self._tokens: set[str] = set()
+        self.clock = clock
+        self._tokens: dict[str, float] = {}   # sha-256 of a cookie given -> when it ends (``clock``), oldest first
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self.connected = threading.Event()
@@ -175,11 +179,30 @@ class SpectatorPage:
 
     # -- the web side -------------------------------------------------------------------------------
 
+    @staticmethod
+    def _digest(token: str) -> str:
+        """What is kept of a cookie: its hash, looked up in a dict, so neither a cookie's bytes (any bytes a
+        browser sends: ``compare_digest`` refused a str with a non-ASCII character, a 500) nor the number of
+        cookies given (each was compared in turn) changes what a check costs."""
+        return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
     def _allowed(self, request: Any) -> bool:
         if self.password is None:
             return True
-        token = request.cookies.get(COOKIE, "")
-        return any(hmac.compare_digest(token, t) for t in self._tokens)
+        ends = self._tokens.get(self._digest(request.cookies.get(COOKIE, "")))
+        return ends is not None and self.clock() < ends
+
+    def _give(self) -> str:
+        """A new cookie for a browser that gave the right password: kept ``COOKIE_SECONDS``, and at most
+        ``COOKIES_MOST`` at once (a script logging in again and again grew the set without end)."""
+        now = self.clock()
+        for digest in [d for d, ends in self._tokens.items() if ends <= now]:
+            del self._tokens[digest]
+        while len(self._tokens) >= COOKIES_MOST:
+            del self._tokens[next(iter(self._tokens))]
+        token = secrets.token_urlsafe(24)
+        self._tokens[self._digest(token)] = now + COOKIE_SECONDS
+        return token
 
     @staticmethod
     def _headers() -> dict[str, str]:
@@ -233,10 +256,9 @@ class SpectatorPage:
         if not hmac.compare_digest(given.encode(), self.password.encode()):
             return RedirectResponse("/?wrong", 303)
         self.throttle.succeeded(keys)
-        token = secrets.token_urlsafe(24)
-        self._tokens.add(token)
+        token = self._give()
         response = RedirectResponse("/", 303)
-        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=12 * 3600)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=COOKIE_SECONDS)
         return response
 
     async def health(self, request: Any) -> Any:

@@ -46,6 +46,7 @@ from firmware_host.web.guard import MAX_BODY, Refused, guard, not_an_object, own
 log = logging.getLogger(__name__)
 
 BACKLOG = 200
+TABLE_STREAMS = 16   # streams kept open at once for one table's page (``DuplicateScreens.join``)
 STATIC = {"duplicate.js": "text/javascript", "table.js": "text/javascript", "dupview.js": "text/javascript",
           "duplicate.css": "text/css"}
 
@@ -83,6 +84,7 @@ class DuplicateScreens:
         self.dash = dashboard
         self.clock = clock
         self.clients: set[_Client] = set()
+        self._order: list[_Client] = []   # the tables' pages' streams, oldest first (``join``)
         self._changed: set[int] = set()
         self._dirty = False
         desk.listeners.append(self._on_change)
@@ -129,6 +131,7 @@ class DuplicateScreens:
             scored = {b.number: b for b in session.scored().boards}
             boards = {n: traveller(session, scored[n]) for n in sorted(changed) if n in scored}
             director = None
+            views: dict[int, dict[str, Any]] = {}   # one table's view made once, however many pages show it
             for client in list(self.clients):
                 if client.table is None:
                     if director is None:
@@ -137,13 +140,15 @@ class DuplicateScreens:
                         director = self._text({"type": "update", **view})
                     self._put(client, director)
                 else:
-                    self._put(client, self._text(self._table_update(client, boards)))
+                    if client.table not in views:
+                        views[client.table] = table_view(session, client.table)
+                    self._put(client, self._text(self._table_update(client, boards, dict(views[client.table]))))
         finally:
             self.desk.lock.release()
 
-    def _table_update(self, client: _Client, boards: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    def _table_update(self, client: _Client, boards: dict[int, dict[str, Any]],
+                      view: dict[str, Any]) -> dict[str, Any]:
         assert client.table is not None
-        view = table_view(self.desk.session, client.table)
         seated = (view["ns"], view["ew"], view["round"])
         visible = {t["board"] for t in view["travellers"]}
         view["game"] = client.game = self._game(client.table)
@@ -155,6 +160,20 @@ class DuplicateScreens:
         client.visible = visible
         view["travellers"] = shown
         return {"type": "update", "hide": hide, **view}
+
+    def join(self, client: _Client) -> None:
+        """A page's stream joins those sent updates. A table's page has no login, only its key, which every
+        player who sat there holds: at most ``TABLE_STREAMS`` streams of one table are kept, the oldest
+        ended first (its browser reconnects), so a phone opening a thousand streams with the key cannot
+        make every update, on the event loop and under the session's lock, a thousand views long."""
+        if client.table is not None:
+            same = [c for c in self._order if c.table == client.table and c in self.clients]
+            for old in same[:max(0, len(same) - TABLE_STREAMS + 1)]:
+                self.clients.discard(old)
+                old.queue.put_nowait("")
+            self._order = [c for c in self._order if c in self.clients]
+            self._order.append(client)
+        self.clients.add(client)
 
     def _put(self, client: _Client, text: str) -> None:
         if client.queue.qsize() >= BACKLOG:
@@ -268,7 +287,7 @@ class DuplicateScreens:
 
     def _stream(self, client: _Client, first: str, alive: Callable[[], bool]) -> Any:
         client.queue.put_nowait(first)
-        self.clients.add(client)
+        self.join(client)
         return stream.response(client.queue, alive, lambda: self.clients.discard(client), self.dash._headers())
 
     # -- the director's records ------------------------------------------------------------------------

@@ -89,12 +89,15 @@ class EventScreens(LiveScreens):
         try:
             self._told = self.desk.version
             director = None
+            texts: dict[str, str] = {}   # one table's view made once, however many pages show it
             for client in list(self.clients):
                 if client.table is None:
                     director = director or json.dumps(self.desk.director(), separators=(",", ":"))
                     self._put(client, director)
                 else:
-                    self._put(client, json.dumps(self.desk.table_message(client.table), separators=(",", ":")))
+                    if client.table not in texts:
+                        texts[client.table] = json.dumps(self.desk.table_message(client.table), separators=(",", ":"))
+                    self._put(client, texts[client.table])
         finally:
             self.desk.lock.release()
 

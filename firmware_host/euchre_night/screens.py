@@ -108,9 +108,11 @@ class EuchreScreens(LiveScreens):
         if not self.clients:
             return
         text = director.decode()
+        texts: dict[str, str] = {}   # one table's view made once, however many pages show it
         for client in list(self.clients):
-            self._put(client, text if client.table is None else
-                      json.dumps(self.table_view(client.table, whole), separators=(",", ":")))
+            if client.table is not None and client.table not in texts:
+                texts[client.table] = json.dumps(self.table_view(client.table, whole), separators=(",", ":"))
+            self._put(client, text if client.table is None else texts[client.table])
 
     def routes(self) -> list[Any]:
         from starlette.routing import Route

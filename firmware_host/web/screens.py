@@ -25,6 +25,7 @@ from firmware_host.web.guard import token_of
 log = logging.getLogger(__name__)
 
 BACKLOG = 50          # messages a page may fall behind before its stream ends (the browser reconnects afresh)
+TABLE_STREAMS = 16    # streams kept open at once for one table's page: a 17th ends the oldest (``LiveScreens.join``)
 
 
 class PageClient:
@@ -58,6 +59,7 @@ class LiveScreens(ABC):
         self.read_static = read_static
         self.what = what
         self.clients: set[PageClient] = set()
+        self._order: list[PageClient] = []   # the tables' pages' streams, oldest first (``join``)
 
     # -- what a kind gives ---------------------------------------------------------------------------
 
@@ -79,6 +81,20 @@ class LiveScreens(ABC):
 
     # -- shared --------------------------------------------------------------------------------------
 
+    def join(self, client: PageClient) -> None:
+        """A page's stream joins those sent updates. A table's page has only its key, which every player
+        who sat there holds: at most ``TABLE_STREAMS`` streams of one table are kept, the oldest ended first
+        (its browser reconnects), so one key cannot hold the server's streams, and the view each update
+        sends each of them, without end."""
+        if client.table is not None:
+            same = [c for c in self._order if c.table == client.table and c in self.clients]
+            for old in same[:max(0, len(same) - TABLE_STREAMS + 1)]:
+                self.clients.discard(old)
+                old.queue.put_nowait("")
+            self._order = [c for c in self._order if c in self.clients]
+            self._order.append(client)
+        self.clients.add(client)
+
     def _put(self, client: PageClient, text: str) -> None:
         if client.queue.qsize() >= BACKLOG:   # fell behind: the stream ends, the browser reconnects afresh
             self.clients.discard(client)
@@ -94,7 +110,7 @@ class LiveScreens(ABC):
 
     def _stream(self, client: PageClient, first: str, alive: Callable[[], bool]) -> Any:
         client.queue.put_nowait(first)
-        self.clients.add(client)
+        self.join(client)
         return stream.response(client.queue, alive, lambda: self.clients.discard(client), self.dash._headers())
 
     async def static(self, request: Any) -> Any:

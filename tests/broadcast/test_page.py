@@ -242,3 +242,36 @@ def test_a_browser_never_gets_an_update_its_snapshot_holds() -> None:
     assert snapshot["type"] == "snapshot" and snapshot["boards"] == [{"table": 1, "board": 1, "items": [{"index": 0}]}]
     assert batch == {"type": "batch", "messages": [{"type": "items", "body": {"table": 1, "board": 1, "from": 1,
                                                                                 "items": [{"index": 1}]}}]}
+
+
+def test_a_spectator_cookie_of_any_bytes_is_not_let_in_and_never_a_server_error(monkeypatch: Any) -> None:
+    """A private event's cookie of other bytes (``ct_spectator=\\xc3\\xa9x``) was a 500 on ``/`` and
+    ``/events`` once anyone had logged in (``compare_digest`` refuses a str with a non-ASCII character).
+    Now it is a browser without the password, as a device cookie of other bytes is on the director's
+    login; a cookie ends with the evening (12 hours) on the server too, and a script logging in again and
+    again keeps at most ``COOKIES_MOST`` cookies (the set grew without end, each compared in turn)."""
+    from starlette.testclient import TestClient
+
+    from firmware_host.broadcast import page as page_module
+
+    clock = [1000.0]
+    p = SpectatorPage("127.0.0.1", 1, "unused", password="quiet-club-7", clock=lambda: clock[0])
+    ok = TestClient(p.app, follow_redirects=False, raise_server_exceptions=False)
+    assert ok.post("/login", data={"password": "quiet-club-7"}).status_code == 303
+    odd = TestClient(p.app, follow_redirects=False, raise_server_exceptions=False)
+    for raw in (b"ct_spectator=\xc3\xa9x", b"ct_spectator=\xff", b"ct_spectator="):
+        r = odd.get("/events", headers={"Cookie": raw})
+        assert r.status_code == 401, (raw, r.status_code)
+        r = odd.get("/", headers={"Cookie": raw})
+        assert r.status_code == 200 and 'type="password"' in r.text, raw
+    cookie = ok.cookies.get("ct_spectator")
+    assert cookie and p._allowed(type("R", (), {"cookies": {"ct_spectator": cookie}})())
+    clock[0] += page_module.COOKIE_SECONDS
+    assert not p._allowed(type("R", (), {"cookies": {"ct_spectator": cookie}})())    # the evening is over
+
+    monkeypatch.setattr(page_module, "COOKIES_MOST", 5)
+    flood = TestClient(p.app, follow_redirects=False, raise_server_exceptions=False)
+    for _ in range(40):
+        flood.cookies.clear()
+        assert flood.post("/login", data={"password": "quiet-club-7"}).status_code == 303
+    assert len(p._tokens) == 5

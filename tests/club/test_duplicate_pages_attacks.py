@@ -29,3 +29,51 @@ def test_a_hostile_table_address_is_refused_not_a_server_error(dup: Any, path: s
     _d, _desk, client = dup
     r = client.get(path)
     assert r.status_code in (400, 404), (path[:80], r.status_code)
+
+
+def _streams(screens: Any, table: int, n: int, *, join: bool) -> list[Any]:
+    from firmware_host.club.duplicate_screens import _Client
+
+    out = []
+    for _ in range(n):
+        c = _Client(table)
+        c.seated = ("", "", 0)
+        (screens.join if join else screens.clients.add)(c)
+        out.append(c)
+    return out
+
+
+def test_many_streams_of_one_table_page_cost_one_view_an_update(dup: Any, monkeypatch: Any) -> None:  # noqa: F811
+    """Every update made the table's view once for each of its page's streams, on the event loop and under
+    the session's lock: a phone with the table's key opening a thousand streams made each change a
+    thousand views long for the whole server. Now one view a table an update, however many streams."""
+    from firmware_host.club import duplicate_screens
+
+    d, _desk, _client = dup
+    screens = d.duplicate
+    made: list[int] = []
+    real = duplicate_screens.table_view
+    monkeypatch.setattr(duplicate_screens, "table_view", lambda s, t: made.append(t) or real(s, t))
+    clients = _streams(screens, 1, 12, join=False)
+    screens._dirty, screens._changed = True, {1}
+    screens.tick()
+    assert made == [1]
+    assert all(c.queue.qsize() == 1 for c in clients)
+
+
+def test_a_table_page_keeps_at_most_table_streams_streams_the_oldest_ended(dup: Any) -> None:  # noqa: F811
+    """A table's page has only its key: streams of one table beyond ``TABLE_STREAMS`` end the oldest (its
+    browser reconnects), so the key cannot hold the server's streams without end; other tables' and the
+    director's streams are untouched."""
+    from firmware_host.club.duplicate_screens import TABLE_STREAMS, _Client
+
+    d, _desk, _client = dup
+    screens = d.duplicate
+    director = _Client(None)
+    screens.join(director)
+    other = _streams(screens, 2, 3, join=True)
+    first = _streams(screens, 1, 40, join=True)
+    kept = [c for c in screens.clients if c.table == 1]
+    assert len(kept) == TABLE_STREAMS and set(kept) == set(first[-TABLE_STREAMS:])
+    assert all(c.queue.get_nowait() == "" for c in first[:-TABLE_STREAMS])
+    assert director in screens.clients and all(c in screens.clients for c in other)
