@@ -7,7 +7,7 @@
   with their commitment: each seated table is sent its round's records); prints round 1's draw. An event
   whose largest message to a table would not fit the club broker's packet is refused (``_too_big``).
 * ``run FOLDER --broker HOST:PORT --user U --password-file F [--http HOST:PORT]``: the event on the broker
-  and its pages until Ctrl-C (``firmware_host.events.service``).
+  and its pages on the director's server (``club/event_screens.py``, behind its login) until Ctrl-C.
 * ``export FOLDER --site OUT [--force] [--club NAME] [--club-id N]``: the published folder (index.html,
   results.pbn, results.xml) of the complete rounds.
 

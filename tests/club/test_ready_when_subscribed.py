@@ -27,12 +27,12 @@ from firmware_host.broadcast.service import BroadcastService
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
 from firmware_host.euchre_night.service import NightService
 from firmware_host.euchre_night.session import NightSession
-from firmware_host.events.service import EventService
 from firmware_host.events.session import EventSession
 from firmware_host.session.broker_client import SessionService
 from firmware_host.wire.duplicate import players_body
 from laws.broadcast.release import Release, Rule
 from laws.competition.event_spec import EventKind, EventSpec
+from tests.events.service_harness import EventService
 
 from ..euchre_night.test_session import setup as night_setup
 from .test_session_records import Client, _desk, _need, _until

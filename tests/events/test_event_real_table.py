@@ -15,7 +15,6 @@ import pytest
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 from firmware_host.events.desk import EventDesk
-from firmware_host.events.service import EventService
 from firmware_host.events.session import EventSession
 from firmware_host.session.roster import ROSTER_FILE
 from firmware_host.table.controller import SessionInput
@@ -27,6 +26,7 @@ from laws.competition.event_spec import EventKind, EventSpec, SectionSpec
 from laws.games.duplicate_board import board_of
 from tests.club.conftest import _need
 from tests.club.test_duplicate_real_table import PASSWORDS, RealTable, _until
+from tests.events.service_harness import EventService
 from tests.table.duptable import bid, confirm, play, records, run, table
 
 TABLES = ("table-01", "table-02", "table-03", "table-04")

@@ -18,13 +18,13 @@ import pytest
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 from firmware_host.events.desk import EventDesk
-from firmware_host.events.service import EventService
 from firmware_host.events.session import EventSession
 from firmware_host.session.roster import ROSTER_FILE
 from firmware_host.wire.topics import TOPICS
 from laws.competition.event_spec import EventKind, EventSpec
 from laws.competitors import team
 from tests.club.conftest import _need
+from tests.events.service_harness import EventService
 
 TABLES = ("t-a", "t-b", "t-c", "t-d")
 

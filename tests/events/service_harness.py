@@ -1,6 +1,7 @@
-"""An event on its own broker client and its own plain pages, with **no login**: what ``cardtable event
-run`` served before it ran the event on the director's server (``club/event_screens.py``, behind the
-director's login). No command uses it now; the tests still drive the desk through it (the tables'
+"""A test harness, not shipped: an event on its own broker client and its own plain pages, with **no
+login**: what ``cardtable event run`` served before it ran the event on the director's server
+(``club/event_screens.py``, behind the director's login). It lives under tests/ because no command uses
+it and an HTTP server with no login must not ship; the tests drive the desk through it (the tables'
 ``board`` messages in, the answers and each table's seating out, retained). Never serve its HTTP on a
 network.
 
