@@ -220,8 +220,9 @@ class TableController:
         rulings: list[Ruling] = []
         if isinstance(item, AckPoint):
             self.shoe_committed = (item.boot, item.seq)  # everything the shoe said up to here is committed
-            if self.acknowledge is not None:
-                safe(self.acknowledge, item.boot, item.seq)
+            upto = ordering.ack_upto(self.shoe_mark, item)
+            if self.acknowledge is not None and upto is not None:
+                safe(self.acknowledge, item.boot, upto)
             self._shoe_progress()
         elif isinstance(item, CommandAck):
             safe(item.ack)  # the command before it is committed: now the broker may forget it

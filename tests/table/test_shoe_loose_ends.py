@@ -498,6 +498,25 @@ def test_a_shoe_restart_is_noted_once_whenever_the_table_is_killed(tmp_path: Pat
     assert ctl.shoe_mark == (new, 0)
 
 
+def test_a_reply_is_acknowledged_only_with_a_row_a_restart_resumes_after(tmp_path: Path) -> None:
+    """The shoe's REPLY to START_DEAL gives the table no row, yet it was acknowledged at once: the journal's
+    last mark stayed on the deal's start (58 in test_two_packs), the shoe forgot the REPLY (59), and a
+    table restarted right after the deal began heard from the shoe's HELLO that 59 was gone: the journal
+    said "message 59 lost on the link" for a message the table itself had let go (and a table that ends
+    the deal under way as lost would have redealt: the revert of 9f44ba9). The shoe is acknowledged only
+    up to the last message the journal holds: it keeps the REPLY until a later row covers it."""
+    ctl, j, feed = _bridge_table(tmp_path)
+    _deal_cards(feed, 0)                                      # 1: DEAL_BEGAN, journaled as deal_start
+    feed(m.Reply, 1, m.Status.OK, "")                         # 2: the REPLY to START_DEAL: no row
+    # the shoe deals on while the host is down (3); its ring holds what was not acknowledged
+    hello = replace(_hello(BOOT), seq=3, oldest_held=max(feed.acked) + 1)
+    ctl, events = _restarted_host(j, hello)
+    assert not [e for e in events if isinstance(e, m.MessagesLost)]
+    assert not [b for k, b in _rows(j) if k == "note" and "lost on the link" in b.get("text", "")]
+    assert ctl.engine.state.phase is Phase.DEALING and not ctl.engine.state.deal.void   # type: ignore[union-attr]
+    assert max(feed.acked) == 1                               # the REPLY waits in the shoe for a row
+
+
 def test_messages_lost_on_the_link_mid_deal_are_journaled_and_end_the_deal_as_lost(tmp_path: Path) -> None:
     """Audit a4, finding 4: the shoe's ring overwrote cards 20-29 (ERROR 4) before the host got them. The
     journal held only the shoe's `error 4: ring full` (the lost numbers were only in the log) and the laws
