@@ -422,7 +422,7 @@ class TableController:
 
     def _button(self, item: ButtonInput) -> LawInput | None:
         if item.who == "director":
-            self.director_ack()
+            self.director_ack(mark=item.mark)
             return None
         try:
             seat = Seat(item.who)
@@ -442,18 +442,23 @@ class TableController:
             what = choices.press_option(self.engine.state, seat) or what
         return LawInput(DemandMade(seat, what), "button", item.mark)
 
-    def director_ack(self, command: dict[str, Any] | None = None) -> None:
-        """The director's acknowledgement (his button, or ``command`` from the dashboard): the ruling
-        lamps go out, and the set-aside events reported are taken as seen."""
+    def director_ack(self, command: dict[str, Any] | None = None, mark: Mark | None = None) -> None:
+        """The director's acknowledgement (his button, the shoe's with its message's ``mark``, or
+        ``command`` from the dashboard): the ruling lamps go out, and the set-aside events reported are
+        taken as seen."""
         t = self.clock()
         lamps = lamp_policy.after_ack(self.lamps)
         note: dict[str, Any] = {"ack": "director"}
         if command is not None:
             note["command"] = command
+        if mark is not None:    # the journal holds the shoe's message: a restart resumes after it
+            note["shoe"] = list(mark)
         rows: ordering.Rows = [("note", note, t)]
         if lamps != self.lamps:
             rows.append(("lamp", dict(lamps), t))
         self.seq = self.order.commit(rows)[-1]
+        if mark is not None:
+            self.shoe_mark = mark
         self.set_aside = []  # the director has seen them (docs/ordering.md)
         self._lamps_committed(lamps)
         for listener in self._phase_listeners:  # a deal held for a replacement pack may start now
