@@ -594,6 +594,59 @@ def test_messages_lost_mid_board_leave_it_dealt_again_from_empty_pockets(tmp_pat
     assert len(again) == 2 and again[1].board == 1 and again[1].placed == frozenset()
 
 
+def test_messages_lost_mid_board_after_the_table_restarted_end_it_as_lost(tmp_path: Path) -> None:
+    """The table was restarted while its shoe dealt board 1 (30 cards placed, journaled): the new run's
+    adapter had heard no BOARD_BEGAN, so messages lost on the link before the board's next start were only
+    noted, and the board's BOARD_FINISHED was then ruled DB-14 for the cards the shoe did place. The
+    journal says the board is under way: the loss ends it as lost, as on a table that never stopped."""
+    ctl, proc, j, link, feed = _dup_board_begun(tmp_path)
+    board = RECS[1]
+    for i, card in enumerate(PACK[:30], 1):
+        feed(m.CardOut, i, board.deal.holder(card), False, card, m.Orientation.DOWN, 90, "B7", board=1)
+    j.close()                                     # killed here; started again on the same journal
+    ctl, link, feed, j = _restarted(tmp_path / "j", feed.seq)
+    before = len(_rows(j))
+    last = feed.seq + 10
+    feed.adapter(m.MessagesLost(BOOT, feed.seq + 1, last))
+    ctl.drain()
+    assert feed.acked[-1] == last
+    rows = _rows(j)[before:]
+    assert rows[0][0] == "note" and "board 1 ends after the 30 cards the table saw placed" in rows[0][1]["text"]
+    assert rows[1][0] == "event" and rows[1][1]["type"] == "board_short" and rows[1][1]["lost"] is True
+    (ruling,) = [b for k, b in rows if k == "ruling"]
+    assert (ruling["clause"], ruling["remedy"]) == ("DB-6", "redeal") and "lost on the link" in ruling["reason"]
+    feed.seq = last
+    feed(m.BoardFinished, 1, 0, 0, 0, False, frozenset(), "B7")
+    assert [b["clause"] for k, b in _rows(j) if k == "ruling"] == ["DB-6"]     # no DB-14 for cards in pockets
+    j.close()
+
+
+def test_messages_lost_mid_deal_after_the_table_restarted_end_it_as_lost(tmp_path: Path) -> None:
+    """The same for an ordinary deal under way when the table restarted: its deal_start and 19 cards are
+    in the journal, so the loss ends the deal as lost (a redeal saying why), not a card out of rotation."""
+    from firmware_host.records.journal import Journal
+    from firmware_host.table.controller import TableController
+    from tests.table.test_controller import Clock
+
+    ctl, j, feed = _bridge_table(tmp_path)
+    _deal_cards(feed, 19)
+    j.close()
+    j = Journal.open(tmp_path / "j")
+    ctl = TableController(game="contract-bridge", journal=j, panel=None, clock=Clock())
+    assert ctl.engine.state.phase is Phase.DEALING
+    fresh = Feed(ctl)
+    before = len(_rows(j))
+    fresh.adapter(m.MessagesLost(BOOT, 22, 31))
+    ctl.drain()
+    assert fresh.acked == [31]
+    rows = _rows(j)[before:]
+    assert rows[0][0] == "note" and "the deal ends after the 19 cards the table saw" in rows[0][1]["text"]
+    assert rows[1][0] == "event" and rows[1][1]["type"] == "deal_end" and rows[1][1]["lost"] is True
+    (ruling,) = [b for k, b in rows if k == "ruling" and b["remedy"] == "redeal"]
+    assert "lost on the link" in ruling["reason"] and "out of rotation" not in ruling["reason"]
+    j.close()
+
+
 def test_messages_lost_between_deals_are_only_noted(tmp_path: Path) -> None:
     ctl, j, feed = _bridge_table(tmp_path)
     feed.adapter(m.MessagesLost(BOOT, 3, 3))
