@@ -242,6 +242,32 @@ def test_a_restart_waits_for_what_the_shoe_sent_meanwhile_before_it_stops_a_void
     j.close()
 
 
+def test_a_table_killed_after_losing_messages_of_a_board_stops_the_shoe_when_it_starts(tmp_path: Path) -> None:
+    """Messages of board 1 lost on the link ended it (`board_short` `lost`, DB-6) and the host died before
+    the ABORT for it left. The restart took the table's own `board_short` for the shoe's end of the board
+    and sent nothing: the shoe, which had not stopped, dealt the void board to its last card. A `lost`
+    end is the table's, not the shoe's: the restart stops the shoe, and deals the board again after."""
+    link = DyingLink()
+    ctl, proc, j = table(tmp_path / "j", RECS, SEATING, "shoe", link)
+    feed = Feed(ctl, boards=True)
+    feed(m.PackLoaded, "")
+    (cmd,) = link.sent
+    feed(lambda seq: m.BoardBegan(seq, cmd.board, cmd.board_id, cmd.seats, frozenset(), "", answers=1))
+    for i, card in enumerate(PACK[:30], 1):
+        feed(m.CardOut, i, RECS[1].deal.holder(card), False, card, m.Orientation.DOWN, 90, "B7", board=1)
+    link.dead = True                              # the loss is committed; the ABORT after it never goes
+    feed.adapter(m.MessagesLost(BOOT, feed.seq + 1, feed.seq + 10))
+    ctl.drain()
+    assert ctl.engine.state.deal is not None and ctl.engine.state.deal.void
+    j.close()
+    ctl, link, feed, j = _restarted(tmp_path / "j", feed.seq + 10)
+    assert [type(c).__name__ for c in link.sent] == ["Abort"]
+    feed(m.BoardFinished, 1, 0, m.FinishReason.ABORTED, 0, False, frozenset(PACK[45:]), "B7")
+    feed(m.PackLoaded, "B7")
+    assert [type(c).__name__ for c in link.sent] == ["Abort", "DealBoard"] and link.sent[-1].placed == frozenset()
+    j.close()
+
+
 def test_a_table_killed_after_abandoning_a_board_its_shoe_deals_stops_the_shoe_when_it_starts(tmp_path: Path) -> None:
     """The director entered board 1 by hand while the shoe dealt it; the table abandoned it and died before
     the ABORT went out. Restarted, it stops the shoe first, and deals board 2 only at the next pack."""
