@@ -27,6 +27,7 @@ from firmware_host.table.controller import (
     LawInput,
     MemberSeen,
     PackLoaded,
+    ShoeLost,
     ShoeRestart,
 )
 from laws.cards import Seat, clockwise_from
@@ -64,8 +65,6 @@ class ShoeAdapter:
         self.deal_finished = threading.Event()
         self._deal: Any = None      # the DealBegan of the deal being dealt (not a board's), None between deals
         self._index = 0             # the index of its last card reported
-        self._board: Any = None     # the BoardBegan of the board being dealt from its record (``boards``)
-        self._placed = 0            # that board's cards in their pockets as far as the table heard
         self._stopped = False       # the last deal or board was aborted and no card has left since
 
     def __call__(self, msg: Any) -> None:
@@ -75,7 +74,7 @@ class ShoeAdapter:
             self.submit(DeviceStatus("shoe", msg.online, msg.reason))
             return
         if isinstance(msg, m.ShoeRestarted):
-            self._deal = self._board = None
+            self._deal = None
             self.submit(ShoeRestart(msg.old_boot, msg.boot_id))
             return
         if isinstance(msg, m.MessagesLost):
@@ -147,42 +146,21 @@ class ShoeAdapter:
             self._stopped = False
         if isinstance(msg, (m.DealFinished, m.BoardFinished)):
             self._stopped = msg.reason == m.FinishReason.ABORTED
-        if isinstance(msg, m.BoardBegan) and self.boards:
-            self._board, self._placed = msg, len(msg.placed)
-        elif isinstance(msg, (m.DealBegan, m.DealFinished, m.BoardFinished)):
-            self._board = None
         if isinstance(msg, m.DealBegan):
             self._deal, self._index = msg, 0
         elif isinstance(msg, (m.DealFinished, m.BoardBegan, m.BoardFinished)):
             self._deal = None
         elif isinstance(msg, m.CardOut) and self._deal is not None and msg.index and not msg.board:
             self._index = msg.index
-        elif isinstance(msg, m.CardOut) and self._board is not None and msg.index and msg.board == self._board.board:
-            self._placed = msg.index
 
     def _lost(self, msg: Any) -> None:
-        """Messages gone from the shoe's ring before the host got them (PROTOCOL.md 5, ERROR 4): the journal
-        names them, with the last one's mark (their numbers are used up: a restart resumes after them).
-        During a deal they were its cards, most likely: which cards went where is not known, so the deal
-        ends there (``deal_end`` ``lost``) and the laws rule on that, not on the next card's place. During a
-        board dealt from its record, which cards are in its pockets is not known: it ends there too
-        (``board_short`` ``lost``), never short of cards the shoe did place (DB-14: "found and put in the
-        well")."""
-        from laws.events import BoardShort, DealEnded
-
+        """Messages gone from the shoe's ring before the host got them (PROTOCOL.md 5, ERROR 4): passed on
+        with the last one's mark (their numbers are used up: a restart resumes after them). Whether a deal
+        or board was under way, and so ends there as lost, the controller says from the engine, which a
+        restarted table rebuilt from its journal: this adapter may not have heard the deal begin."""
         mark = (msg.boot_id, msg.last)
-        which = f"message {msg.first}" if msg.first == msg.last else f"messages {msg.first}-{msg.last}"
-        text = f"{which} lost on the link: gone from the shoe before the host got them"
-        deal, self._deal = self._deal, None
-        board, self._board = self._board, None
-        if board is not None:
-            text += f"; board {board.board} ends after the {self._placed} cards the table saw placed"
-            self.submit(LawInput(BoardShort(None, lost=True), "shoe", mark, note=text))
-        elif deal is None:
-            self.submit(DeviceNote("shoe", text, mark))
-        else:   # the note and the deal's end in one commit: killed between them, the end would be lost
-            text += f"; the deal ends after the {self._index} cards the table saw"
-            self.submit(LawInput(DealEnded(lost=True), "shoe", mark, note=text))
+        self._deal = None       # its later cards are not counted: an unreadable one is only a note
+        self.submit(ShoeLost(msg.first, msg.last, mark))
         self.submit(AckPoint(*mark))
 
     def _skipped(self, msg: Any, mark: tuple[int | None, int] | None) -> None:

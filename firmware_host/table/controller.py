@@ -30,7 +30,7 @@ from typing import Any
 from firmware_host.config import LAMPS
 from firmware_host.records.journal import Journal
 from firmware_host.records.lines import lone_surrogate
-from firmware_host.table import bridge_choices, choices, commands, ordering, setaside
+from firmware_host.table import bridge_choices, choices, commands, ordering, setaside, shoe_ends
 from firmware_host.table import lamps as lamp_policy
 from firmware_host.table.facts import Fact, count_pack, reconcile
 from firmware_host.table.inputs import (
@@ -46,6 +46,7 @@ from firmware_host.table.inputs import (
     MemberSeen,
     PackLoaded,
     SessionInput,
+    ShoeLost,
     ShoeRestart,
 )
 from firmware_host.table.observer import TableObserver
@@ -57,17 +58,16 @@ from firmware_host.table.ordering import (
     laws_version,
 )
 from firmware_host.table.outputs import TableOutputs, safe
-from laws.cards import Seat, full_pack
+from laws.cards import Seat
 from laws.engine import LawEngine
-from laws.events import BoardShort, DealEnded, DemandMade, Event, ResultConfirmed, event_to_dict
-from laws.games.duplicate_board import board_of
+from laws.events import DemandMade, Event, ResultConfirmed, event_to_dict
 from laws.rulings import Ruling
 from laws.state import Phase
 
 log = logging.getLogger(__name__)
 ANSWERS_KEPT = 16  # outcomes of the director's checked commands, told in every status
 __all__ = ["CHECKPOINT_ROWS", "AckPoint", "ButtonInput", "CommandAck", "ControllerError", "DeviceNote", "DeviceStatus",
-           "DirectorCommand", "Input", "LawInput", "MemberSeen", "PackLoaded", "SessionInput", "ShoeRestart", "TableController",
+           "DirectorCommand", "Input", "LawInput", "MemberSeen", "PackLoaded", "SessionInput", "ShoeLost", "ShoeRestart", "TableController",
            "laws_version"]
 
 
@@ -220,8 +220,9 @@ class TableController:
         rulings: list[Ruling] = []
         if isinstance(item, AckPoint):
             self.shoe_committed = (item.boot, item.seq)  # everything the shoe said up to here is committed
-            if self.acknowledge is not None:
-                safe(self.acknowledge, item.boot, item.seq)
+            upto = ordering.ack_upto(self.shoe_mark, item)
+            if self.acknowledge is not None and upto is not None:
+                safe(self.acknowledge, item.boot, upto)
             self._shoe_progress()
         elif isinstance(item, CommandAck):
             safe(item.ack)  # the command before it is committed: now the broker may forget it
@@ -250,6 +251,8 @@ class TableController:
                 safe(listener, item.seat, item.member)
         elif isinstance(item, ShoeRestart):
             rulings = self._shoe_restarted(item)
+        elif isinstance(item, ShoeLost):
+            rulings = self._shoe_lost(item)
         else:
             rulings = self._law(item)
         if id(item) in self._results:
@@ -271,20 +274,23 @@ class TableController:
             log.warning("shoe: %s", text)
             self.out.note(f"shoe: {text}")
 
-        state = self.engine.state
-        d = state.deal
-        if state.phase is not Phase.DEALING or d is None or d.void or d.ended:
+        event = shoe_ends.after_restart(self.engine.state)
+        if event is None:
             self.seq = self.order.commit([("note", note, self.clock())])[-1]
             noted()
             return []
-        b = board_of(state)
-        event: Event = DealEnded()
-        if b is not None and b.how == "shoe" and b.deal == d.number:
-            placed = {card for _, card in d.dealt if card is not None}
-            event = BoardShort(tuple(c for c in full_pack() if c not in placed) or None)
         # the note and the row ending the deal in one commit: killed between two, a restart noted the
         # shoe's restart again (audit a4, finding 3)
         return self._law(LawInput(event, "shoe"), lead=(note, noted))
+
+    def _shoe_lost(self, item: ShoeLost) -> list[Ruling]:
+        """Shoe messages lost on the link: their note (the last one's mark) and, in the same commit, the
+        end of the deal the engine has under way (one its journal had, after a restart) and why."""
+        text, event = shoe_ends.after_loss(self.engine.state, item.first, item.last)
+        if event is None:
+            self._note(f"shoe: {text}", {"device": "shoe", "text": text}, item.mark)
+            return []
+        return self._law(LawInput(event, "shoe", item.mark, note=text))
 
     def _shoe_progress(self) -> None:
         for listener in self._shoe_listeners:
@@ -421,7 +427,7 @@ class TableController:
 
     def _button(self, item: ButtonInput) -> LawInput | None:
         if item.who == "director":
-            self.director_ack()
+            self.director_ack(mark=item.mark)
             return None
         try:
             seat = Seat(item.who)
@@ -441,18 +447,22 @@ class TableController:
             what = choices.press_option(self.engine.state, seat) or what
         return LawInput(DemandMade(seat, what), "button", item.mark)
 
-    def director_ack(self, command: dict[str, Any] | None = None) -> None:
-        """The director's acknowledgement (his button, or ``command`` from the dashboard): the ruling
-        lamps go out, and the set-aside events reported are taken as seen."""
+    def director_ack(self, command: dict[str, Any] | None = None, mark: Mark | None = None) -> None:
+        """The director's acknowledgement (his button, the shoe's with its message's ``mark``, or ``command``
+        from the dashboard): the ruling lamps go out, and the set-aside events reported are taken as seen."""
         t = self.clock()
         lamps = lamp_policy.after_ack(self.lamps)
         note: dict[str, Any] = {"ack": "director"}
         if command is not None:
             note["command"] = command
+        if mark is not None:    # the journal holds the shoe's message: a restart resumes after it
+            note["shoe"] = list(mark)
         rows: ordering.Rows = [("note", note, t)]
         if lamps != self.lamps:
             rows.append(("lamp", dict(lamps), t))
         self.seq = self.order.commit(rows)[-1]
+        if mark is not None:
+            self.shoe_mark = mark
         self.set_aside = []  # the director has seen them (docs/ordering.md)
         self._lamps_committed(lamps)
         for listener in self._phase_listeners:  # a deal held for a replacement pack may start now

@@ -393,13 +393,14 @@ class DuplicateProcedure:
     def _shoe_finished_last_deal(self) -> bool:
         """Whether the journal holds the end of the last deal it holds the start of: a ``deal_end`` or
         ``board_short`` row after the last ``deal_start`` (the shoe's, or the table's own for a shoe that
-        restarted mid-board). Rows of events the engine ignored count: a void deal's end is one."""
+        restarted mid-board). Rows of events the engine ignored count: a void deal's end is one. One
+        ``lost`` does not: the table ended the deal for messages lost on the link, the shoe dealing on."""
         finished = False
         for row in self.ctl.journal.rows():
             kind = row.body.get("type") if row.kind == "event" else None
             if kind == "deal_start":
                 finished = False
-            elif kind in ("deal_end", "board_short"):
+            elif kind in ("deal_end", "board_short") and row.body.get("lost") is not True:
                 finished = True
         return finished
 

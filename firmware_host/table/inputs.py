@@ -77,6 +77,17 @@ class ShoeRestart:
 
 
 @dataclass(frozen=True)
+class ShoeLost:
+    """Shoe messages ``first``-``last`` were gone from the shoe's ring before the host got them
+    (hardware/shoe/PROTOCOL.md 5, ERROR 4); ``mark`` is the last one's (their numbers are used up). The
+    controller journals them and, when the journal has a deal or board under way, ends it as lost."""
+
+    first: int
+    last: int
+    mark: Mark
+
+
+@dataclass(frozen=True)
 class DirectorCommand:
     """A command from the director's dashboard (``command/<kind>`` on the broker), done at most once per
     ``cid`` however often it is delivered (the ids are in the journal, so across restarts too):
@@ -123,5 +134,5 @@ class CommandAck:
 
 
 Input = (LawInput | ButtonInput | DeviceStatus | DeviceNote | PackLoaded | DirectorCommand | CommandAck | AckPoint
-         | SessionInput | MemberSeen | ShoeRestart)
+         | SessionInput | MemberSeen | ShoeRestart | ShoeLost)
 BUTTON_DEMANDS = {"attention": "attention", "new_shuffle": "new_shuffle", "restore_pack": "restore_pack"}

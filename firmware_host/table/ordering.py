@@ -11,7 +11,9 @@ Guarantees (the controller keeps them by calling only what is here):
    rows are owed: they are written, and their effects carried out, before any later input is looked at.
 3. **Acknowledge only what is committed.** Each message from the shoe is followed in the controller's
    queue by an ``AckPoint``; the shoe is acknowledged when the controller reaches it, i.e. after every
-   input that message gave has been committed. Until then the shoe keeps the message and sends it
+   input that message gave has been committed, and only up to the last message a journal row holds
+   (``ack_upto``: a REPLY, which gives no row, waits for the next one that does, since a restart resumes
+   after the journal's last mark). Until then the shoe keeps the message and sends it
    again to whoever asks (a restarted host included). A director's command from the club is followed
    the same way by a ``CommandAck``: the broker is acknowledged once the command is committed, and a
    command is done once by its id (``commands``).
@@ -86,6 +88,17 @@ class AckPoint:
 
     boot: int | None
     seq: int
+
+
+def ack_upto(journaled: tuple[int | None, int] | None, point: AckPoint) -> int | None:
+    """How far the shoe may forget at ``point``: up to the last message the journal holds (``journaled``,
+    the mark on its last row of the shoe), never further, None when the journal holds none of that boot.
+    A message that gives no row (a REPLY to a command) is so acknowledged with the next one that does: had
+    the shoe forgotten it at once, a restart, which resumes after the journal's last mark, would ask the
+    shoe for it and hear that it was gone (a REPLY reported lost, and the deal under way ended as lost)."""
+    if journaled is None or journaled[0] != point.boot or journaled[1] <= 0:
+        return None
+    return min(point.seq, journaled[1])
 
 
 class JournalHeld(Exception):

@@ -242,6 +242,32 @@ def test_a_restart_waits_for_what_the_shoe_sent_meanwhile_before_it_stops_a_void
     j.close()
 
 
+def test_a_table_killed_after_losing_messages_of_a_board_stops_the_shoe_when_it_starts(tmp_path: Path) -> None:
+    """Messages of board 1 lost on the link ended it (`board_short` `lost`, DB-6) and the host died before
+    the ABORT for it left. The restart took the table's own `board_short` for the shoe's end of the board
+    and sent nothing: the shoe, which had not stopped, dealt the void board to its last card. A `lost`
+    end is the table's, not the shoe's: the restart stops the shoe, and deals the board again after."""
+    link = DyingLink()
+    ctl, proc, j = table(tmp_path / "j", RECS, SEATING, "shoe", link)
+    feed = Feed(ctl, boards=True)
+    feed(m.PackLoaded, "")
+    (cmd,) = link.sent
+    feed(lambda seq: m.BoardBegan(seq, cmd.board, cmd.board_id, cmd.seats, frozenset(), "", answers=1))
+    for i, card in enumerate(PACK[:30], 1):
+        feed(m.CardOut, i, RECS[1].deal.holder(card), False, card, m.Orientation.DOWN, 90, "B7", board=1)
+    link.dead = True                              # the loss is committed; the ABORT after it never goes
+    feed.adapter(m.MessagesLost(BOOT, feed.seq + 1, feed.seq + 10))
+    ctl.drain()
+    assert ctl.engine.state.deal is not None and ctl.engine.state.deal.void
+    j.close()
+    ctl, link, feed, j = _restarted(tmp_path / "j", feed.seq + 10)
+    assert [type(c).__name__ for c in link.sent] == ["Abort"]
+    feed(m.BoardFinished, 1, 0, m.FinishReason.ABORTED, 0, False, frozenset(PACK[45:]), "B7")
+    feed(m.PackLoaded, "B7")
+    assert [type(c).__name__ for c in link.sent] == ["Abort", "DealBoard"] and link.sent[-1].placed == frozenset()
+    j.close()
+
+
 def test_a_table_killed_after_abandoning_a_board_its_shoe_deals_stops_the_shoe_when_it_starts(tmp_path: Path) -> None:
     """The director entered board 1 by hand while the shoe dealt it; the table abandoned it and died before
     the ABORT went out. Restarted, it stops the shoe first, and deals board 2 only at the next pack."""
@@ -498,6 +524,40 @@ def test_a_shoe_restart_is_noted_once_whenever_the_table_is_killed(tmp_path: Pat
     assert ctl.shoe_mark == (new, 0)
 
 
+def test_a_reply_is_acknowledged_only_with_a_row_a_restart_resumes_after(tmp_path: Path) -> None:
+    """The shoe's REPLY to START_DEAL gives the table no row, yet it was acknowledged at once: the journal's
+    last mark stayed on the deal's start (58 in test_two_packs), the shoe forgot the REPLY (59), and a
+    table restarted right after the deal began heard from the shoe's HELLO that 59 was gone: the journal
+    said "message 59 lost on the link" for a message the table itself had let go (and a table that ends
+    the deal under way as lost would have redealt: the revert of 9f44ba9). The shoe is acknowledged only
+    up to the last message the journal holds: it keeps the REPLY until a later row covers it."""
+    ctl, j, feed = _bridge_table(tmp_path)
+    _deal_cards(feed, 0)                                      # 1: DEAL_BEGAN, journaled as deal_start
+    feed(m.Reply, 1, m.Status.OK, "")                         # 2: the REPLY to START_DEAL: no row
+    # the shoe deals on while the host is down (3); its ring holds what was not acknowledged
+    hello = replace(_hello(BOOT), seq=3, oldest_held=max(feed.acked) + 1)
+    ctl, events = _restarted_host(j, hello)
+    assert not [e for e in events if isinstance(e, m.MessagesLost)]
+    assert not [b for k, b in _rows(j) if k == "note" and "lost on the link" in b.get("text", "")]
+    assert ctl.engine.state.phase is Phase.DEALING and not ctl.engine.state.deal.void   # type: ignore[union-attr]
+    assert max(feed.acked) == 1                               # the REPLY waits in the shoe for a row
+
+
+def test_the_directors_button_on_the_shoe_is_journaled_with_its_number(tmp_path: Path) -> None:
+    """The shoe's director button (seat 255) puts the ruling lamps out: its row carried no `shoe` mark, so
+    the journal did not hold its number. Acknowledged at once, a table restarted before the next row was
+    told by the shoe's HELLO that it was gone ("message 2 lost on the link"); its row holds the number now,
+    so it is acknowledged with it and a restart resumes after it."""
+    ctl, j, feed = _bridge_table(tmp_path)
+    _deal_cards(feed, 0)
+    feed(m.ButtonPressed, None, 1)                            # 2: the director's button
+    (ack,) = [b for k, b in _rows(j) if k == "note" and b.get("ack") == "director"]
+    assert ack["shoe"] == [BOOT, 2] and max(feed.acked) == 2
+    hello = replace(_hello(BOOT), seq=2, oldest_held=0)       # the shoe forgot 1-2: acknowledged
+    ctl, events = _restarted_host(j, hello)
+    assert not [e for e in events if isinstance(e, m.MessagesLost)]
+
+
 def test_messages_lost_on_the_link_mid_deal_are_journaled_and_end_the_deal_as_lost(tmp_path: Path) -> None:
     """Audit a4, finding 4: the shoe's ring overwrote cards 20-29 (ERROR 4) before the host got them. The
     journal held only the shoe's `error 4: ring full` (the lost numbers were only in the log) and the laws
@@ -558,6 +618,59 @@ def test_messages_lost_mid_board_leave_it_dealt_again_from_empty_pockets(tmp_pat
     feed(m.PackLoaded, "B7")                      # a whole pack in the well: the board again, nothing placed
     again = [c for c in link.sent if isinstance(c, m.DealBoard)]
     assert len(again) == 2 and again[1].board == 1 and again[1].placed == frozenset()
+
+
+def test_messages_lost_mid_board_after_the_table_restarted_end_it_as_lost(tmp_path: Path) -> None:
+    """The table was restarted while its shoe dealt board 1 (30 cards placed, journaled): the new run's
+    adapter had heard no BOARD_BEGAN, so messages lost on the link before the board's next start were only
+    noted, and the board's BOARD_FINISHED was then ruled DB-14 for the cards the shoe did place. The
+    journal says the board is under way: the loss ends it as lost, as on a table that never stopped."""
+    ctl, proc, j, link, feed = _dup_board_begun(tmp_path)
+    board = RECS[1]
+    for i, card in enumerate(PACK[:30], 1):
+        feed(m.CardOut, i, board.deal.holder(card), False, card, m.Orientation.DOWN, 90, "B7", board=1)
+    j.close()                                     # killed here; started again on the same journal
+    ctl, link, feed, j = _restarted(tmp_path / "j", feed.seq)
+    before = len(_rows(j))
+    last = feed.seq + 10
+    feed.adapter(m.MessagesLost(BOOT, feed.seq + 1, last))
+    ctl.drain()
+    assert feed.acked[-1] == last
+    rows = _rows(j)[before:]
+    assert rows[0][0] == "note" and "board 1 ends after the 30 cards the table saw placed" in rows[0][1]["text"]
+    assert rows[1][0] == "event" and rows[1][1]["type"] == "board_short" and rows[1][1]["lost"] is True
+    (ruling,) = [b for k, b in rows if k == "ruling"]
+    assert (ruling["clause"], ruling["remedy"]) == ("DB-6", "redeal") and "lost on the link" in ruling["reason"]
+    feed.seq = last
+    feed(m.BoardFinished, 1, 0, 0, 0, False, frozenset(), "B7")
+    assert [b["clause"] for k, b in _rows(j) if k == "ruling"] == ["DB-6"]     # no DB-14 for cards in pockets
+    j.close()
+
+
+def test_messages_lost_mid_deal_after_the_table_restarted_end_it_as_lost(tmp_path: Path) -> None:
+    """The same for an ordinary deal under way when the table restarted: its deal_start and 19 cards are
+    in the journal, so the loss ends the deal as lost (a redeal saying why), not a card out of rotation."""
+    from firmware_host.records.journal import Journal
+    from firmware_host.table.controller import TableController
+    from tests.table.test_controller import Clock
+
+    ctl, j, feed = _bridge_table(tmp_path)
+    _deal_cards(feed, 19)
+    j.close()
+    j = Journal.open(tmp_path / "j")
+    ctl = TableController(game="contract-bridge", journal=j, panel=None, clock=Clock())
+    assert ctl.engine.state.phase is Phase.DEALING
+    fresh = Feed(ctl)
+    before = len(_rows(j))
+    fresh.adapter(m.MessagesLost(BOOT, 22, 31))
+    ctl.drain()
+    assert fresh.acked == [31]
+    rows = _rows(j)[before:]
+    assert rows[0][0] == "note" and "the deal ends after the 19 cards the table saw" in rows[0][1]["text"]
+    assert rows[1][0] == "event" and rows[1][1]["type"] == "deal_end" and rows[1][1]["lost"] is True
+    (ruling,) = [b for k, b in rows if k == "ruling" and b["remedy"] == "redeal"]
+    assert "lost on the link" in ruling["reason"] and "out of rotation" not in ruling["reason"]
+    j.close()
 
 
 def test_messages_lost_between_deals_are_only_noted(tmp_path: Path) -> None:
