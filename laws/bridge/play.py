@@ -13,8 +13,10 @@ Use::
 Who plays: the opening leader is declarer's left-hand opponent (``BP-41``); then each player clockwise;
 the winner of a trick leads the next (``BP-44``). Declarer plays dummy's cards, which are given with
 dummy's seat. Bad input is refused with :class:`~laws.bridge.tricks.PlayError`, not judged: a card the
-seat cannot hold (not in its hand by the deal or by dummy's faced hand, or already played), play after the
-end or while a claim is pending, a claim for more tricks than remain.
+seat cannot hold (not in its hand by the deal or by dummy's faced hand, or already played; another
+player's penalty card lying on the table; any card but his penalty cards from a player whose every card
+left lies there, so no revoke is ever recorded in trick 13), play after the end or while a claim is
+pending, a claim for more tricks than remain.
 
 Decisions of ours:
 
@@ -64,6 +66,7 @@ from laws.bridge.tricks import (
     Trick,
     TrickClaim,
     check_deal,
+    penalty_card_words,
     swap_last_two,
     trick_winner,
 )
@@ -247,6 +250,21 @@ class Play:
         for other, cards in self.remaining.items():
             if card in cards:
                 raise PlayError(f"{card.name} is in {name(other)}'s hand, not {name(seat)}'s")
+        # A penalty card lies face up as its player's (law 50): the table knows it is in his hand, whether
+        # or not it knows the rest. So nobody else holds it, and a player whose every card left lies there
+        # holds no other (else his last card, a penalty card, would make a revoke in trick 13 that no play
+        # could establish or correct: the entries, not the player, are wrong).
+        lying = self.penalty_cards
+        for other, faced in lying:
+            if faced == card and other != seat:
+                raise PlayError(f"the {card.name} lies on the table as {name(other)}'s penalty card, "
+                                f"not {name(seat)}'s")
+        own = [faced for other, faced in lying if other == seat]
+        left = 13 - sum(1 for s in self.played_by.values() if s == seat)
+        if own and card not in own and left <= len(own):
+            count = "only card left is" if left == 1 else "only cards left are"
+            raise PlayError(f"{name(seat)}'s {count} {penalty_card_words(own)}, on the table: "
+                            f"he cannot hold the {card.name}")
 
     # -- applying ---------------------------------------------------------------------------------
 

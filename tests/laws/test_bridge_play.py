@@ -569,6 +569,32 @@ def test_BP_64_a_revoke_by_failing_to_play_a_penalty_card_moves_no_trick() -> No
                         "(law 64B3).")
 
 
+def test_BP_61_no_revoke_in_trick_13_a_penalty_card_is_its_players_last_card() -> None:
+    """At a table that does not know the hands, West's lead out of turn to trick 13, taken back, is his
+    penalty card and his last card (law 50). Another card from him, or his penalty card from anyone else,
+    is a card the seat cannot hold: refused. (Taken, West's queen of clubs made a revoke in trick 13 that
+    no later play could establish and that was left open, "the director, who ruled the claim", with no
+    claim; and East could then play West's ten.)"""
+    p = schiphol(hands=False)
+    p.play(W, C("2D"))
+    p.dummy_faced(deal(SCHIPHOL_DEAL)[N])
+    tricks(p, "N:AD E:TD S:3D", "N:7D E:KH S:4H W:5D", "E:TC S:KC W:5C N:AC", "N:9D E:5H S:9H W:6D",
+           "S:9S W:TS N:8D E:AS", "E:4S S:JS W:KS N:3H", "N:7C E:JC S:4C W:8C", "E:8S S:3S W:QS N:6H",
+           "N:2C E:6C S:7H W:JD", "S:8H W:AH N:3C E:QH", "W:4D N:KD E:6S S:JH", "S:7S W:2S N:QD E:5S")
+    p.withdraw(W, C("TH"))                                  # South's lead: West's ten is a penalty card
+    p.play(S, C("2H"))
+    before = snapshot.dumps(p)
+    with pytest.raises(PlayError, match="^West's only card left is his penalty card, the ten of hearts, on the "
+                                        "table: he cannot hold the queen of clubs$"):
+        p.play(W, C("QC"))
+    with pytest.raises(PlayError, match="^the ten of hearts lies on the table as West's penalty card, not "
+                                        "East's$"):
+        p.judge(E, C("TH"))
+    assert snapshot.dumps(p) == before
+    tricks(p, "W:TH N:9C E:QC")
+    assert p.ended and p.revokes == [] and p.penalty_cards == []
+
+
 def test_penalty_cards_are_counted_in_words_one_way() -> None:
     """One card is "his penalty card", never "penalty cards"; two or more are named in rank order."""
     assert penalty_card_words([C("TD")]) == "his penalty card, the ten of diamonds"
