@@ -282,6 +282,16 @@ class Play:
         self._apply(seat, card, revoke=v.kind is _P.REVOKE, out_of_turn=False)
         return v
 
+    def put_on_table(self, seat: Seat) -> None:
+        """``seat`` has put a card on the table out of turn, which waits for a ruling (accepted, taken back,
+        or played at his turn). Whatever becomes of it, it was his side's lead or play to this trick (to the
+        next, when he has played to this one), so it establishes his side's revokes of earlier tricks now
+        (``BP-63``; law 63A1: any such play, legal or illegal): they can no longer be corrected."""
+        to = self.current.number + (1 if seat in self.current.cards else 0)
+        for r in self.revokes:
+            if r.status is RevokeStatus.OPEN and r.trick < to and seat in (r.seat, r.seat.partner):
+                r.status = RevokeStatus.ESTABLISHED
+
     def accept(self, seat: Seat, card: Card) -> PlayVerdict:
         """Apply a lead out of turn that the other side accepted (a defender's: declarer; declarer's side's:
         a defender), or a card declarer's side played early, which stands (``stands``). It is played; the

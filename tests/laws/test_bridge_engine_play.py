@@ -320,6 +320,23 @@ def test_BP_64_both_sides_revoked_at_a_rubber_table_each_revoke_moves_tricks() -
     assert play(eng).result().declarer_tricks == 7 and eng.state.deal.bridge.scored["tricks"] == 7  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize("make", [four_hearts, dup_four_hearts], ids=["rubber", "duplicate"])
+def test_BP_63_a_lead_out_of_turn_by_the_offending_side_establishes_its_revoke(make) -> None:  # type: ignore[no-untyped-def]
+    """Law 63A1: the offender's partner leading to a later trick establishes the revoke, whether the lead is
+    legal or not. West discards a club on North's diamond in trick 2; East leads to trick 3 out of turn (it
+    is North's lead) and his card is taken back: West's revoke is established there, and West can no
+    longer correct it. (Before, it stayed open until East-West's next card in turn: West corrected it after
+    the lead was taken back, and the revoke was neither told established nor paid for.)"""
+    eng = make()
+    feed(eng, *(P(Seat(i[0]), i[2:]) for i in "W:KS N:3H E:4S S:3S N:AD E:TD S:3D W:8C".split()))
+    rulings = feed(eng, P(E, "6C"))
+    assert said(rulings) == [("attention", "BP-53-56"), ("attention", "BP-63")]
+    assert rulings[1].reason.startswith("West's revoke in trick 2 is established")
+    assert said(feed(eng, CardWithdrawn(E, C("6C")))) == [("penalty", "BP-53-56")]
+    with pytest.raises(ValueError, match="no revoke that can be corrected"):
+        feed(eng, RevokeCorrected(W, C("2D")))
+
+
 _EQUITY = "The director may restore equity if the non-offending side was damaged."
 
 
