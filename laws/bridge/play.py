@@ -481,7 +481,9 @@ class Play:
             self._give_back(seat, r.card)
             self._take(seat, card)
             self.played_by[card] = seat
-            revokes.played_on([], self.penalties, seat, card, r.trick)   # his penalty card, if it was one
+            # his penalty card, if it was one; and, like any card of a suit he revoked in before, proof that he
+            # held it then unless it lay on the table at that revoke (BP-61: not only a faced card's revoke)
+            revokes.played_on(self.revokes, self.penalties, seat, card, r.trick)
             if self._defender(seat) and r.trick != 12 and (seat, r.card) not in self.penalty_cards:
                 self.penalties.append(PenaltyCard(seat, r.card, r.trick + 1))   # he played to r.trick
             if t.complete:

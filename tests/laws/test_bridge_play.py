@@ -595,6 +595,29 @@ def test_BP_61_no_revoke_in_trick_13_a_penalty_card_is_its_players_last_card() -
     assert p.ended and p.revokes == [] and p.penalty_cards == []
 
 
+def test_BP_61_a_card_of_the_suit_that_corrects_a_later_revoke_shows_he_held_it() -> None:
+    """At a table that does not know the hands, East fails to play his penalty card, the ten of clubs, in
+    trick 2: a failure to play a faced card unless a later club of his, not lying on the table then, shows
+    he held another (docs/laws.md BP-61). His queen of clubs does: led out of turn to trick 4 and taken
+    back, it corrects his next revoke there. So the trick-2 revoke moves a trick (East-West won trick 4).
+    Before, a card that reached a trick by a correction was not looked at, and no trick moved."""
+    p = schiphol(hands=False)
+    p.play(W, C("KS"))
+    p.dummy_faced(deal(SCHIPHOL_DEAL)[N])
+    tricks(p, "N:3H E:4S S:3S")
+    p.withdraw(E, C("TC"))                                  # North's lead: a penalty card
+    tricks(p, "N:2C E:5S S:KC W:5C", "S:3D W:2D N:AD E:TD")
+    p.withdraw(E, C("QC"))                                  # North's lead again
+    tricks(p, "N:3C E:6S")
+    p.correct(E, C("QC"))
+    tricks(p, "S:4C W:8C")
+    first = p.revokes[0]
+    assert (first.trick, first.status, first.faced) == (2, RevokeStatus.ESTABLISHED, False)
+    p.claim(E, 0)
+    p.agree_claim()
+    assert [(t.revoke.trick, t.tricks, t.counted) for t in p.rectification()] == [(2, 1, (4,))]
+
+
 def test_penalty_cards_are_counted_in_words_one_way() -> None:
     """One card is "his penalty card", never "penalty cards"; two or more are named in rank order."""
     assert penalty_card_words([C("TD")]) == "his penalty card, the ten of diamonds"
