@@ -13,8 +13,10 @@ Use::
 Who plays: the opening leader is declarer's left-hand opponent (``BP-41``); then each player clockwise;
 the winner of a trick leads the next (``BP-44``). Declarer plays dummy's cards, which are given with
 dummy's seat. Bad input is refused with :class:`~laws.bridge.tricks.PlayError`, not judged: a card the
-seat cannot hold (not in its hand by the deal or by dummy's faced hand, or already played), play after the
-end or while a claim is pending, a claim for more tricks than remain.
+seat cannot hold (not in its hand by the deal or by dummy's faced hand, or already played; another
+player's penalty card lying on the table; any card but his penalty cards from a player whose every card
+left lies there, so no revoke is ever recorded in trick 13), play after the end or while a claim is
+pending, a claim for more tricks than remain.
 
 Decisions of ours:
 
@@ -64,6 +66,7 @@ from laws.bridge.tricks import (
     Trick,
     TrickClaim,
     check_deal,
+    penalty_card_words,
     swap_last_two,
     trick_winner,
 )
@@ -247,6 +250,21 @@ class Play:
         for other, cards in self.remaining.items():
             if card in cards:
                 raise PlayError(f"{card.name} is in {name(other)}'s hand, not {name(seat)}'s")
+        # A penalty card lies face up as its player's (law 50): the table knows it is in his hand, whether
+        # or not it knows the rest. So nobody else holds it, and a player whose every card left lies there
+        # holds no other (else his last card, a penalty card, would make a revoke in trick 13 that no play
+        # could establish or correct: the entries, not the player, are wrong).
+        lying = self.penalty_cards
+        for other, faced in lying:
+            if faced == card and other != seat:
+                raise PlayError(f"the {card.name} lies on the table as {name(other)}'s penalty card, "
+                                f"not {name(seat)}'s")
+        own = [faced for other, faced in lying if other == seat]
+        left = 13 - sum(1 for s in self.played_by.values() if s == seat)
+        if own and card not in own and left <= len(own):
+            count = "only card left is" if left == 1 else "only cards left are"
+            raise PlayError(f"{name(seat)}'s {count} {penalty_card_words(own)}, on the table: "
+                            f"he cannot hold the {card.name}")
 
     # -- applying ---------------------------------------------------------------------------------
 
@@ -263,6 +281,16 @@ class Play:
             raise PlayError(f"{v.reason} It is not played: accept or withdraw it.")
         self._apply(seat, card, revoke=v.kind is _P.REVOKE, out_of_turn=False)
         return v
+
+    def put_on_table(self, seat: Seat) -> None:
+        """``seat`` has put a card on the table out of turn, which waits for a ruling (accepted, taken back,
+        or played at his turn). Whatever becomes of it, it was his side's lead or play to this trick (to the
+        next, when he has played to this one), so it establishes his side's revokes of earlier tricks now
+        (``BP-63``; law 63A1: any such play, legal or illegal): they can no longer be corrected."""
+        to = self.current.number + (1 if seat in self.current.cards else 0)
+        for r in self.revokes:
+            if r.status is RevokeStatus.OPEN and r.trick < to and seat in (r.seat, r.seat.partner):
+                r.status = RevokeStatus.ESTABLISHED
 
     def accept(self, seat: Seat, card: Card) -> PlayVerdict:
         """Apply a lead out of turn that the other side accepted (a defender's: declarer; declarer's side's:
@@ -453,7 +481,9 @@ class Play:
             self._give_back(seat, r.card)
             self._take(seat, card)
             self.played_by[card] = seat
-            revokes.played_on([], self.penalties, seat, card, r.trick)   # his penalty card, if it was one
+            # his penalty card, if it was one; and, like any card of a suit he revoked in before, proof that he
+            # held it then unless it lay on the table at that revoke (BP-61: not only a faced card's revoke)
+            revokes.played_on(self.revokes, self.penalties, seat, card, r.trick)
             if self._defender(seat) and r.trick != 12 and (seat, r.card) not in self.penalty_cards:
                 self.penalties.append(PenaltyCard(seat, r.card, r.trick + 1))   # he played to r.trick
             if t.complete:

@@ -80,7 +80,9 @@ def transfers(tricks: Sequence[Trick], revokes: Sequence[Revoke], claimed: dict[
         to = side.other
         key = (r.seat.value, r.suit)
         if r.by_dummy:
-            out.append(Transfer(r, 0, to, (), "A revoke from dummy's spread hand moves no trick."))
+            out.append(Transfer(r, 0, to, (), f"{name(r.seat)}'s revoke from dummy's spread hand in trick "
+                                f"{r.trick} (the {r.card.name} to a {SUIT_NAMES[r.suit][:-1]} lead) moves no "
+                                "trick (law 64B3)."))
             continue
         if r.faced:
             lying = [p.card for p in penalties if p.seat == r.seat and p.card.suit == r.suit and p.lay_at(r.trick)]

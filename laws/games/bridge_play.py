@@ -112,7 +112,10 @@ def _after(d: DealState, h: bh.BridgeHand) -> list[Ruling]:
 
 def _waiting_ruling(c: Clause, h: bh.BridgeHand, v: PlayVerdict, options: list[tuple[str, str, Seat | None]],
                     remedy: Remedy = Remedy.ATTENTION) -> Ruling:
-    """The ruling on a card that waits: the law, the facts, the options in words and as data."""
+    """The ruling on a card that waits: the law, the facts, the options in words and as data. The card is
+    on the table meanwhile, so it establishes its side's earlier revokes (``Play.put_on_table``)."""
+    if h.play is not None:
+        h.play.put_on_table(v.seat)
     h.pending = bh.Pending("card", v.seat, c.id, v.kind.value if v.kind else "", v.detail, card=v.card,
                            accept_by=v.accept_by, penalty_card=v.penalty_card,
                            options=tuple(o[0] for o in options), law=v.law)

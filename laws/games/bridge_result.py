@@ -216,8 +216,10 @@ def untold(h: bh.BridgeHand, transfers: list[Transfer]) -> list[Transfer]:
 
 def transfer_rulings(code: str, transfers: list[Transfer]) -> list[Ruling]:
     """The ``BP-64`` ruling for each revoke's transfer: a ``penalty`` naming the tricks that move, or an
-    ``attention`` where none does (the director may restore equity)."""
+    ``attention`` where none does (the director may restore equity: the 2017 laws' 64C at a duplicate
+    table, cited there; the rubber code's paragraph is not cited)."""
     out = []
+    equity = "The director may restore equity" + (" (law 64C)" if code == "Duplicate Bridge" else "")
     for t in transfers:
         extra = {"revoke_trick": t.revoke.trick, "offender": t.revoke.seat.value, "tricks": t.tricks,
                  "to_side": t.to_side.value, "counted": list(t.counted)}
@@ -226,8 +228,8 @@ def transfer_rulings(code: str, transfers: list[Transfer]) -> list[Ruling]:
                                f"{_count(t.tricks).capitalize()} go{'es' if t.tricks == 1 else ''} to "
                                f"{side_text(t.to_side)}.", side=t.to_side, extra=extra))
         else:
-            out.append(bh.rule("BP-64", f"{code}, law 64", Remedy.ATTENTION, f"{t.reason} The director may "
-                               "restore equity if the non-offending side was damaged.",
+            out.append(bh.rule("BP-64", f"{code}, law 64", Remedy.ATTENTION, f"{t.reason} {equity} if the "
+                               "non-offending side was damaged.",
                                seat=t.revoke.seat, extra=extra))
     return out
 

@@ -320,6 +320,44 @@ def test_BP_64_both_sides_revoked_at_a_rubber_table_each_revoke_moves_tricks() -
     assert play(eng).result().declarer_tricks == 7 and eng.state.deal.bridge.scored["tricks"] == 7  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize("make", [four_hearts, dup_four_hearts], ids=["rubber", "duplicate"])
+def test_BP_63_a_lead_out_of_turn_by_the_offending_side_establishes_its_revoke(make) -> None:  # type: ignore[no-untyped-def]
+    """Law 63A1: the offender's partner leading to a later trick establishes the revoke, whether the lead is
+    legal or not. West discards a club on North's diamond in trick 2; East leads to trick 3 out of turn (it
+    is North's lead) and his card is taken back: West's revoke is established there, and West can no
+    longer correct it. (Before, it stayed open until East-West's next card in turn: West corrected it after
+    the lead was taken back, and the revoke was neither told established nor paid for.)"""
+    eng = make()
+    feed(eng, *(P(Seat(i[0]), i[2:]) for i in "W:KS N:3H E:4S S:3S N:AD E:TD S:3D W:8C".split()))
+    rulings = feed(eng, P(E, "6C"))
+    assert said(rulings) == [("attention", "BP-53-56"), ("attention", "BP-63")]
+    assert rulings[1].reason.startswith("West's revoke in trick 2 is established")
+    assert said(feed(eng, CardWithdrawn(E, C("6C")))) == [("penalty", "BP-53-56")]
+    with pytest.raises(ValueError, match="no revoke that can be corrected"):
+        feed(eng, RevokeCorrected(W, C("2D")))
+
+
+_EQUITY = "The director may restore equity if the non-offending side was damaged."
+
+
+@pytest.mark.parametrize(("make", "equity"), [
+    (four_hearts, _EQUITY),
+    (dup_four_hearts, _EQUITY.replace("equity", "equity (law 64C)")),
+], ids=["rubber", "duplicate"])
+def test_BP_64_a_revoke_from_dummy_is_named_for_the_director(make, equity) -> None:  # type: ignore[no-untyped-def]
+    """Law 64B3: dummy's established revoke moves no trick; the director may still restore equity (at a
+    duplicate table the 2017 law 64C). The ruling that calls him names the revoke: it said only "A revoke
+    from dummy's spread hand moves no trick", the same words for every such revoke on the board."""
+    eng = make()
+    feed(eng, *(P(Seat(i[0]), i[2:]) for i in ("W:KS N:3H E:4S S:3S N:2C E:6C S:KC W:5C S:3D W:2D N:3C E:TD "
+                                                "E:AS S:7S W:2S N:6H").split()))
+    feed(eng, TricksClaimed(S, 9))
+    [r] = [r for r in feed(eng, ClaimAnswered(W, True)) if r.clause == "BP-64"]
+    assert (r.remedy, r.seat, r.extra["revoke_trick"], r.extra["tricks"]) == (Remedy.ATTENTION, N, 3, 0)
+    assert r.reason == ("North's revoke from dummy's spread hand in trick 3 (the three of clubs to a diamond "
+                        "lead) moves no trick (law 64B3). " + equity)
+
+
 def test_BP_66_67_a_second_card_in_a_trick_is_a_defective_trick() -> None:
     eng = four_hearts()
     feed(eng, P(W, "KS"), P(N, "3H"), P(E, "4S"))

@@ -569,6 +569,55 @@ def test_BP_64_a_revoke_by_failing_to_play_a_penalty_card_moves_no_trick() -> No
                         "(law 64B3).")
 
 
+def test_BP_61_no_revoke_in_trick_13_a_penalty_card_is_its_players_last_card() -> None:
+    """At a table that does not know the hands, West's lead out of turn to trick 13, taken back, is his
+    penalty card and his last card (law 50). Another card from him, or his penalty card from anyone else,
+    is a card the seat cannot hold: refused. (Taken, West's queen of clubs made a revoke in trick 13 that
+    no later play could establish and that was left open, "the director, who ruled the claim", with no
+    claim; and East could then play West's ten.)"""
+    p = schiphol(hands=False)
+    p.play(W, C("2D"))
+    p.dummy_faced(deal(SCHIPHOL_DEAL)[N])
+    tricks(p, "N:AD E:TD S:3D", "N:7D E:KH S:4H W:5D", "E:TC S:KC W:5C N:AC", "N:9D E:5H S:9H W:6D",
+           "S:9S W:TS N:8D E:AS", "E:4S S:JS W:KS N:3H", "N:7C E:JC S:4C W:8C", "E:8S S:3S W:QS N:6H",
+           "N:2C E:6C S:7H W:JD", "S:8H W:AH N:3C E:QH", "W:4D N:KD E:6S S:JH", "S:7S W:2S N:QD E:5S")
+    p.withdraw(W, C("TH"))                                  # South's lead: West's ten is a penalty card
+    p.play(S, C("2H"))
+    before = snapshot.dumps(p)
+    with pytest.raises(PlayError, match="^West's only card left is his penalty card, the ten of hearts, on the "
+                                        "table: he cannot hold the queen of clubs$"):
+        p.play(W, C("QC"))
+    with pytest.raises(PlayError, match="^the ten of hearts lies on the table as West's penalty card, not "
+                                        "East's$"):
+        p.judge(E, C("TH"))
+    assert snapshot.dumps(p) == before
+    tricks(p, "W:TH N:9C E:QC")
+    assert p.ended and p.revokes == [] and p.penalty_cards == []
+
+
+def test_BP_61_a_card_of_the_suit_that_corrects_a_later_revoke_shows_he_held_it() -> None:
+    """At a table that does not know the hands, East fails to play his penalty card, the ten of clubs, in
+    trick 2: a failure to play a faced card unless a later club of his, not lying on the table then, shows
+    he held another (docs/laws.md BP-61). His queen of clubs does: led out of turn to trick 4 and taken
+    back, it corrects his next revoke there. So the trick-2 revoke moves a trick (East-West won trick 4).
+    Before, a card that reached a trick by a correction was not looked at, and no trick moved."""
+    p = schiphol(hands=False)
+    p.play(W, C("KS"))
+    p.dummy_faced(deal(SCHIPHOL_DEAL)[N])
+    tricks(p, "N:3H E:4S S:3S")
+    p.withdraw(E, C("TC"))                                  # North's lead: a penalty card
+    tricks(p, "N:2C E:5S S:KC W:5C", "S:3D W:2D N:AD E:TD")
+    p.withdraw(E, C("QC"))                                  # North's lead again
+    tricks(p, "N:3C E:6S")
+    p.correct(E, C("QC"))
+    tricks(p, "S:4C W:8C")
+    first = p.revokes[0]
+    assert (first.trick, first.status, first.faced) == (2, RevokeStatus.ESTABLISHED, False)
+    p.claim(E, 0)
+    p.agree_claim()
+    assert [(t.revoke.trick, t.tricks, t.counted) for t in p.rectification()] == [(2, 1, (4,))]
+
+
 def test_penalty_cards_are_counted_in_words_one_way() -> None:
     """One card is "his penalty card", never "penalty cards"; two or more are named in rank order."""
     assert penalty_card_words([C("TD")]) == "his penalty card, the ten of diamonds"
