@@ -112,10 +112,13 @@
         // who sent it, and from where: "Table 2 (table-02), board 5: ..." (a table's page also says whose)
         const table = r.table ? "Table " + r.table + (r.club_table ? " (" + r.club_table + ")" : "")
           : r.club_table ? "Table " + r.club_table : "";
-        const said = r.table && r.why.startsWith("table " + r.table + ",");   // the reason names them already
+        // the reason names them already: "table 2, round 1, board 5: ...", or the club table's own id
+        // ("table-02: member cards read, ...", "table-02's member cards: ...")
+        const said = (r.table && r.why.startsWith("table " + r.table + ",")) ||
+          (r.club_table && (r.why.startsWith(r.club_table + ":") || r.why.startsWith(r.club_table + "'s ")));
         // a table's member cards: labelled so (their "by", "table-02 (member cards)", only repeats the table)
         const cards = r.what === "member cards";
-        const where = [cards ? "" : r.by, said ? "" : table, cards ? "member cards refused" : "",
+        const where = [cards ? "" : r.by, said ? "" : table, cards && !said ? "member cards refused" : "",
           said || !r.board ? "" : "board " + r.board].filter((x) => x).join(", ");
         ol.append(el("li", "", (where ? where + ": " : "") + r.why));
       }
