@@ -360,9 +360,14 @@ def test_the_directors_forms_as_a_director_uses_them(room: Room, tmp_path: Path)
         assert director.find_element(By.ID, "move-question").text == "Call round 2? Every table moves."
         director.find_element(By.ID, "move-no").click()
         assert st.called == 1 and not director.find_element(By.ID, "move-confirm").is_displayed()
+        # audit m9: the question hidden, the keyboard's focus was left on its hidden button (Tab went on
+        # from the top of the page); it goes back to "Move for round N"
+        focused = director.switch_to.active_element
+        assert focused.get_attribute("id") == "move", focused.get_attribute("outerHTML")[:80]
         director.find_element(By.ID, "move").click()
         director.find_element(By.ID, "move-yes").click()
         wait.until(lambda d: "Round 2 of 5 called" in d.find_element(By.ID, "round-words").text)
+        assert director.switch_to.active_element.get_attribute("id") == "move"
         undo = director.find_element(By.ID, "undo")
         wait.until(lambda d: undo.is_displayed())
         assert undo.text == "Undo the call of round 2"

@@ -175,9 +175,12 @@
     $("move-confirm").hidden = false;
     $("move-yes").focus();
   });
-  $("move-no").addEventListener("click", () => { $("move-confirm").hidden = true; });
+  // the question hidden, the keyboard's focus goes back to "Move for round N" (left on a hidden button, the
+  // next Tab would start again from the top of the page)
+  $("move-no").addEventListener("click", () => { $("move-confirm").hidden = true; $("move").focus(); });
   $("move-yes").addEventListener("click", () => {
     $("move-confirm").hidden = true;
+    $("move").focus();
     post("/api/duplicate/round", { round: called + 1 }, $("move-answer"));
   });
   $("undo").addEventListener("click", () => post("/api/duplicate/uncall", { round: called }, $("move-answer")));
