@@ -26,10 +26,11 @@ def _pair(desk: SessionDesk, data: dict[str, Any], table: tuple[str, int] | None
     the director's ``round`` when given (checked by the session), else none: the whole evening."""
     st = desk.session.state
     if table is None:
-        try:
-            return label(pair_of_label(str(data.get("pair", ""))[:20])), data.get("round")
-        except ValueError as exc:
-            raise RosterError(str(exc)) from None
+        typed = str(data.get("pair", ""))[:20]
+        try:   # as people type it (docs/session.md, "The director's forms"): '2ns' and '3 ew' too
+            return label(pair_of_label(typed.upper())), data.get("round")
+        except ValueError:
+            raise RosterError(f"{typed!r} is not a pair (want a number, and NS or EW in a Mitchell: '3 NS')") from None
     side = data.get("side")
     if side not in ("ns", "ew"):
         raise RosterError(f"side is 'ns' or 'ew', not {str(side)[:10]!r}")

@@ -37,8 +37,10 @@ class Substitution:
 
 
 def _shown(v: object) -> str:
-    """A value as the refusal shows it: a number as it is (``99``, as docs/euchre.md has it), anything
-    else quoted (``'99'``, ``None``), at most 20 characters."""
+    """A value as the refusal shows it: a number as it is (``99``, as docs/euchre.md has it), a box left
+    empty ``nothing``, anything else quoted (``'99'``), at most 20 characters."""
+    if v is None:
+        return "nothing"      # a box left empty: never Python's None on a page (audit m9)
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return str(v)[:20]
     return repr(str(v)[:20]) if isinstance(v, str) else str(v)[:20]
@@ -61,7 +63,7 @@ def check_substitution(rec: Mapping[str, Any], players: int, rounds: int, curren
     if not isinstance(rec.get("member", ""), str) or len(rec.get("member", "")) > 20:
         return f"player {p}: a member number is text of at most 20 characters"
     if not isinstance(rnd, int) or isinstance(rnd, bool) or not 1 <= rnd <= rounds:
-        return f"player {p}: from_round is a round of the night (1 to {rounds}), got {_shown(rnd)}"
+        return f"player {p}: the round the substitute comes in from is one of the night's (1 to {rounds}), got {_shown(rnd)}"
     first = current + 1 if hands_in_play else current      # the first round a substitute can still play
     if rnd < first:
         return (f"player {p}: the round in play is {current} ({hands_in_play or 0} hands played at his table); "

@@ -360,9 +360,14 @@ def test_the_directors_forms_as_a_director_uses_them(room: Room, tmp_path: Path)
         assert director.find_element(By.ID, "move-question").text == "Call round 2? Every table moves."
         director.find_element(By.ID, "move-no").click()
         assert st.called == 1 and not director.find_element(By.ID, "move-confirm").is_displayed()
+        # audit m9: the question hidden, the keyboard's focus was left on its hidden button (Tab went on
+        # from the top of the page); it goes back to "Move for round N"
+        focused = director.switch_to.active_element
+        assert focused.get_attribute("id") == "move", focused.get_attribute("outerHTML")[:80]
         director.find_element(By.ID, "move").click()
         director.find_element(By.ID, "move-yes").click()
         wait.until(lambda d: "Round 2 of 5 called" in d.find_element(By.ID, "round-words").text)
+        assert director.switch_to.active_element.get_attribute("id") == "move"
         undo = director.find_element(By.ID, "undo")
         wait.until(lambda d: undo.is_displayed())
         assert undo.text == "Undo the call of round 2"
@@ -421,14 +426,24 @@ def test_refused_from_the_tables_says_which_table_and_board(room: Room, tmp_path
              "table": "table-02", "source": "table-02:3"}
     assert room.desk.session.submit([cards])[0].status == "refused"
     room.desk.tick()
+    # audit m9: member cards the link refused with a reason that names the table ("table-02: member cards
+    # read, but ...", "table-02's member cards: ...") read "Table 2 (table-02), member cards refused:
+    # table-02: member cards read, ...", the table named twice
+    seen = {"table": "table-02", "kind": "players", "seq": 4, "prev": 1, "deal": 0, "secret": False, "t": 1001.0,
+            "body": {"section": "A", "table_number": 2, "round": 1, "side": "ns", "pair": "2 NS",
+                     "members": ["1021", "1045"]}}
+    room.desk.offer("cardtable/table-02/players", json.dumps(seen).encode())
+    room.desk.tick()
     director = _director(room, tmp_path, 390)
     try:
-        _wait(director).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#refused li")) == 3)
+        _wait(director).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#refused li")) == 4)
         rows = [li.text for li in director.find_elements(By.CSS_SELECTOR, "#refused li")]
         board = rec["board"]
-        assert rows[0].startswith("Table 2 (table-02), member cards refused: "), rows
-        assert rows[1].startswith(f"table 2, round 1, board {board}: the movement seats"), rows   # named already
-        assert rows[2].startswith(f"Table 2 (table-02), board {board}: lead:"), rows
+        assert rows[0].startswith("table-02: member cards read, but the session has no roster"), rows
+        assert rows[0].count("table-02") == 1 and "Table 2" not in rows[0], rows
+        assert rows[1].startswith("Table 2 (table-02), member cards refused: "), rows
+        assert rows[2].startswith(f"table 2, round 1, board {board}: the movement seats"), rows   # named already
+        assert rows[3].startswith(f"Table 2 (table-02), board {board}: lead:"), rows
         assert director.find_element(By.ID, "no-mine").is_displayed()            # none of the director's
     finally:
         director.quit()

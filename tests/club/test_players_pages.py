@@ -55,6 +55,22 @@ def test_the_director_names_a_pair_from_the_roster(dup: Any) -> None:
                                         {"name": "Jane Visitor", "member": "", "federation": ""}]} in state["players"]
 
 
+def test_the_players_forms_pair_is_read_as_people_type_it(dup: Any) -> None:
+    """Audit m9: the Players form refused '2ns' and '3 ew' ("'2ns' is not a pair (want a number, and NS or
+    EW in a Mitchell: '3 NS')") while the adjusted score's pair fields take '3 ns' and a players file
+    '3NS' (docs/session.md, "The director's forms": fields read as people type them)."""
+    desk, client = dup
+    login(client)
+    head = {"X-CSRF-Token": csrf(client), "Origin": "http://club.test"}
+    for typed, pair in (("2ns", "2 NS"), ("3 ew", "3 EW"), (" 1 Ns ", "1 NS")):
+        r = client.post("/api/duplicate/players", json={"pair": typed, "players": ["Jo " + pair, "Al " + pair]},
+                        headers=head)
+        assert r.status_code == 200 and r.json()["pair"] == pair, (typed, r.json())
+        assert desk.session.state.players_of(pair)[0]["name"] == "Jo " + pair
+    r = client.post("/api/duplicate/players", json={"pair": "3 sw", "players": ["Jo", "Al"]}, headers=head)
+    assert r.status_code == 409 and r.json()["error"].startswith("'3 sw' is not a pair"), r.json()
+
+
 def test_players_name_themselves_at_their_table(dup: Any) -> None:
     desk, client = dup
     key = desk.table_key("table-02")

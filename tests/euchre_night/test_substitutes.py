@@ -97,7 +97,13 @@ def test_a_substitute_plays_under_the_number_and_the_line_says_who_scored_what(t
 @pytest.mark.parametrize(("rec", "says"), [
     ({"player": 99, "name": "Sue", "from_round": 2}, "a substitute replaces a player of the night (1 to 8), got 99"),
     ({"player": "99", "name": "Sue", "from_round": 2}, "a substitute replaces a player of the night (1 to 8), got '99'"),
-    ({"player": 5, "name": "Sue", "from_round": 9}, "player 5: from_round is a round of the night (1 to 7), got 9"),
+    ({"player": 5, "name": "Sue", "from_round": 9},
+     "player 5: the round the substitute comes in from is one of the night's (1 to 7), got 9"),
+    # audit m9: the page's "From round" left empty was sent as 0 and refused in code words, "player 3:
+    # from_round is a round of the night (1 to 2), got 0": a code name, and a value nobody typed
+    ({"player": 5, "name": "Sue", "from_round": None},
+     "player 5: the round the substitute comes in from is one of the night's (1 to 7), got nothing"),
+    ({"player": None, "name": "Sue", "from_round": 2}, "a substitute replaces a player of the night (1 to 8), got nothing"),
 ])
 def test_a_wrong_substitution_is_refused_in_the_documents_words(rec: dict, says: str) -> None:
     """docs/euchre.md gives ``... (1 to 12), got 99``: a number as it is. The number came quoted (``'99'``)."""

@@ -71,6 +71,15 @@ def test_a_blank_or_mistyped_box_is_refused_naming_it_and_quoting_what_was_typed
             said = _send(director, "names-form", {"competitor": "two", "name": "Hearts"})
             assert said == "competitor is a number from 1 to 4, got two"
             assert (1, 1, 1) not in club.session.event.results
+            # audit m9: a form the browser keeps back (its required Why empty) left the last form's reason
+            # under it ("competitor is a number from 1 to 4, got two"), as if this form had been refused so
+            from selenium.webdriver.common.by import By
+            form = director.find_element(By.ID, "correct-form")
+            for name, value in {**where, "why": "", "contract": "4S", "declarer": "N", "tricks": "10"}.items():
+                form.find_element(By.NAME, name).clear()
+                form.find_element(By.NAME, name).send_keys(value)
+            form.find_element(By.TAG_NAME, "button").click()       # "invalid" fires in the click itself
+            assert _text(director, "answer").startswith("Not sent: Why: "), _text(director, "answer")
             said = _send(director, "correct-form", {**where, "contract": "pass", "declarer": "N"})
             assert said == "Done." and club.session.event.results[(1, 1, 1)].contract == "Pass"
         finally:

@@ -112,10 +112,13 @@
         // who sent it, and from where: "Table 2 (table-02), board 5: ..." (a table's page also says whose)
         const table = r.table ? "Table " + r.table + (r.club_table ? " (" + r.club_table + ")" : "")
           : r.club_table ? "Table " + r.club_table : "";
-        const said = r.table && r.why.startsWith("table " + r.table + ",");   // the reason names them already
+        // the reason names them already: "table 2, round 1, board 5: ...", or the club table's own id
+        // ("table-02: member cards read, ...", "table-02's member cards: ...")
+        const said = (r.table && r.why.startsWith("table " + r.table + ",")) ||
+          (r.club_table && (r.why.startsWith(r.club_table + ":") || r.why.startsWith(r.club_table + "'s ")));
         // a table's member cards: labelled so (their "by", "table-02 (member cards)", only repeats the table)
         const cards = r.what === "member cards";
-        const where = [cards ? "" : r.by, said ? "" : table, cards ? "member cards refused" : "",
+        const where = [cards ? "" : r.by, said ? "" : table, cards && !said ? "member cards refused" : "",
           said || !r.board ? "" : "board " + r.board].filter((x) => x).join(", ");
         ol.append(el("li", "", (where ? where + ": " : "") + r.why));
       }
@@ -172,9 +175,12 @@
     $("move-confirm").hidden = false;
     $("move-yes").focus();
   });
-  $("move-no").addEventListener("click", () => { $("move-confirm").hidden = true; });
+  // the question hidden, the keyboard's focus goes back to "Move for round N" (left on a hidden button, the
+  // next Tab would start again from the top of the page)
+  $("move-no").addEventListener("click", () => { $("move-confirm").hidden = true; $("move").focus(); });
   $("move-yes").addEventListener("click", () => {
     $("move-confirm").hidden = true;
+    $("move").focus();
     post("/api/duplicate/round", { round: called + 1 }, $("move-answer"));
   });
   $("undo").addEventListener("click", () => post("/api/duplicate/uncall", { round: called }, $("move-answer")));

@@ -38,20 +38,23 @@
       }
       const r = await fetch("/api/euchre/correct", {method: "POST",
         headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
-        body: JSON.stringify({table: $("c-table").value, round: Number($("c-round").value),
-                              hand: Number($("c-hand").value), facts: facts, why: $("c-why").value})});
+        body: JSON.stringify({table: $("c-table").value, round: num($("c-round").value),
+                              hand: num($("c-hand").value), facts: facts, why: $("c-why").value})});
       const a = await r.json();
       $("c-said").textContent = r.ok ? "corrected" : (a.error || "refused");
     };
   }
+  // a number box: a whole number is sent as one, a box left empty as null (the refusal says "got
+  // nothing"), anything else as typed; never 0 for a box nobody filled in
+  function num(v) { const t = String(v).trim(); return t === "" ? null : /^[+-]?\d+$/.test(t) ? Number(t) : t; }
   const sub = $("substitute");
   if (sub) {
     sub.onsubmit = async ev => {
       ev.preventDefault();
       const r = await fetch("/api/euchre/substitute", {method: "POST",
         headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
-        body: JSON.stringify({player: Number($("s-player").value), name: $("s-name").value,
-                              member: $("s-member").value, from_round: Number($("s-round").value),
+        body: JSON.stringify({player: num($("s-player").value), name: $("s-name").value,
+                              member: $("s-member").value, from_round: num($("s-round").value),
                               why: $("s-why").value})});
       const a = await r.json();
       $("s-said").textContent = r.ok ? "substituted" : (a.error || "refused");
