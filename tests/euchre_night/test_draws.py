@@ -15,8 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from firmware_host.euchre_night.desk import NightDesk
 from firmware_host.euchre_night.session import NightSession
 from firmware_host.euchre_night.views import hands_export, page_view, standings_export
+from firmware_host.wire.euchre import EuchreSeating
 from laws.competition import swiss
 from laws.competitors import Pair
 from laws.euchre_night.formats import FormatError
@@ -196,6 +198,10 @@ def test_a_swiss_night_whose_round_has_no_draw_left_seats_the_fewest_repeats_and
     try:
         assert again.night.finished and [(r.tables, r.out, r.repeats) for r in again.night.rounds] == before
         assert page_view(again.night)["tables"][2]["repeat"] is True      # round 5's table 3 on the pages
+        desk = NightDesk(again)                                            # and on its seating
+        seating = desk.seating("table-03").to_dict()
+        assert seating["repeat"] is True and EuchreSeating.from_dict(seating).repeat is True
+        assert "repeat" not in desk.seating("table-01").to_dict()
     finally:
         again.close()
 
