@@ -48,7 +48,9 @@ def _round(night: Night, r: Round) -> dict[str, Any]:
 
     return {"round": r.number, "complete": night.complete(r.number), "called": r.number in night.called,
             "tables": [{"table": night.setup.tables[k - 1], "table_number": k,
-                        "seats": {s: {"player": p, "name": named(p)} for s, p in zip(SEATS, t)}}
+                        "seats": {s: {"player": p, "name": named(p)} for s, p in zip(SEATS, t)},
+                        # a Swiss round no draw could make without a repeat: this table's two have met
+                        **({"repeat": True} if k in r.repeats else {})}
                        for k, t in enumerate(r.tables, 1)],
             "out": [{"player": p, "name": named(p)} for p in r.out]}
 

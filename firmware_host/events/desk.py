@@ -82,7 +82,8 @@ def largest_table_message(setup: EventSetup) -> int:
              "players": [{"name": LONGEST_NAME, "member": "", "federation": ""}] * players_at_most(spec.kind)}
     state.names = {n: named for n in range(1, spec.entrants + 1)}
     tables = tuple(f"{k:t>64}" for k in range(1, len(setup.tables) + 1))
-    # a Swiss's or a knock-out's draw is made from results: every match between the two highest numbers
+    # a Swiss's or a knock-out's draw is made from results: every match between the two highest numbers,
+    # and a repeat (a Swiss round no draw could make without one marks its repeated matches)
     top = () if spec.kind in (EventKind.SECTIONS, EventKind.INDIVIDUAL) else \
         ((spec.entrant(spec.entrants), spec.entrant(spec.entrants - 1)),) * (spec.entrants // 2)
     records = {b.number: b for b in setup.boards}
@@ -92,7 +93,7 @@ def largest_table_message(setup: EventSetup) -> int:
     most = 0
     for r in range(1, spec.rounds + 1):
         seats = tables_of(spec, r, top)
-        state.draws = {r: RoundDraw(r, top, (), seats, spec.boards(r))}
+        state.draws = {r: RoundDraw(r, top, (), seats, spec.boards(r), top)}
         # the tables of such a draw differ only in their numbers and room: the last is the longest
         for seat in seats[-1:] if top else seats:
             table = tables[seat.table - 1]

@@ -95,7 +95,7 @@ def director_view(state: EventState, tables: tuple[str, ...], version: int = 0,
             "club_tables": {str(t.table): tables[t.table - 1] for t in d.tables},
             "results": {str(k): v for k, v in counts.items()},
             "due": {str(t.table): len(state.boards_at(r, t.table)) for t in d.tables},
-            "complete": state.complete(r), "repeats": state.repeats.get(r, False),
+            "complete": state.complete(r),
             "scored": [{"first": m.first.number, "second": m.second.number, "first_imps": m.first_imps,
                         "second_imps": m.second_imps, "first_vp": present(m.first_vp),
                         "second_vp": present(m.second_vp)} for m in state.matches(r)],
@@ -125,6 +125,8 @@ def table_view(state: EventState, tables: tuple[str, ...], club_table: str, vers
         out["bye"] = True
         return out
     out["seat"] = seat.to_dict()
+    if d.repeated(seat.match):      # a Swiss round no draw could make without one: this match is a repeat
+        out["repeat"] = True
     if seat.section:
         out["names"] = _section_names(state, r, number)
     else:

@@ -4,7 +4,9 @@
   scales given as data.
 * :mod:`laws.competition.teams` — a match between two teams in two rooms (IMPs a board, VPs a match) and
   a round robin's schedule.
-* :mod:`laws.competition.swiss` — a Swiss round's draw from the standings, and the tie-breaks.
+* :mod:`laws.competition.swiss` — a Swiss round's draw from the standings (with the fewest repeats when
+  no draw avoids them all), and the tie-breaks.
+* :mod:`laws.competition.matching` — a graph's largest matching, which counts a Swiss round's fewest repeats.
 * :mod:`laws.competition.individual` — individual movements (every player partners every other once) and
   their scores a player.
 * :mod:`laws.competition.sections` — several sections of one event, scored within each section or across

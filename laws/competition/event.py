@@ -14,8 +14,8 @@ same result. The draws, by kind:
   extra boards, which the event does not run. Its standings follow the bracket (the winner 1, the beaten
   finalist 2, then by the round a team went out: ``knockout_standings``), not the VPs;
 * **Swiss teams, Swiss pairs** — ``laws.competition.swiss.draw`` from the standings after the round;
-  when every draw would repeat a match, the round is drawn in order of the standings (1 v 2, 3 v 4, ...,
-  the bye as the Swiss rule gives it) and the round is marked in ``repeats``;
+  when every draw would repeat a match, the draw has the fewest repeats there can be (the Swiss rule's
+  own), and the round's draw names them (``RoundDraw.repeats``), so the pages can say so;
 * **individual** — the individual movement's next round (fixed in advance: by default the balanced one,
   published for 8 players and ours for 12 and 16; or the published table for the number, as the event's
   setup chooses: ``EventSpec.individual``).
@@ -49,7 +49,7 @@ from laws.competition.individual import (
     individual_scored,
     score_individual,
 )
-from laws.competition.swiss import Played, Standing, SwissError, draw, standings
+from laws.competition.swiss import Played, Standing, draw, standings
 from laws.competition.teams import (
     MatchResult,
     RoomResults,
@@ -176,19 +176,26 @@ class TableResult:
 
 @dataclass(frozen=True)
 class RoundDraw:
-    """A round's draw: matches (first-named higher-placed or home), byes, and its tables."""
+    """A round's draw: matches (first-named higher-placed or home), byes, and its tables; and (a Swiss
+    that no draw could make without a repeat) those of its matches that were played before."""
 
     round: int
     matches: tuple[tuple[Competitor, Competitor], ...]
     byes: tuple[Competitor, ...]
     tables: tuple[Seat4, ...]
     boards: tuple[int, ...]
+    repeats: tuple[tuple[Competitor, Competitor], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The draw as JSON: each competitor by its number."""
         return {"round": self.round, "matches": [[a.number, b.number] for a, b in self.matches],
                 "byes": [c.number for c in self.byes],
-                "boards": list(self.boards), "tables": [t.to_dict() for t in self.tables]}
+                "boards": list(self.boards), "tables": [t.to_dict() for t in self.tables],
+                "repeats": [[a.number, b.number] for a, b in self.repeats]}
+
+    def repeated(self, match: int) -> bool:
+        """Whether match ``match`` (from 1) of the round meets two that have met before."""
+        return 1 <= match <= len(self.matches) and self.matches[match - 1] in self.repeats
 
 
 @dataclass(frozen=True)
@@ -213,7 +220,6 @@ class EventState:
         self.results: dict[tuple[int, int, int], TableResult] = {}
         self._ko: dict[int, tuple[tuple[Competitor, Competitor | None], ...]] = {}
         self._taken: dict[int, int] = {}        # results taken per round
-        self.repeats: dict[int, bool] = {}      # rounds whose every draw repeated a match (drawn in order)
         # competitor (team, pair or player number) -> {"name": team name or "", "players": [player dicts]}
         self.names: dict[int, dict[str, Any]] = {}
         self.corrected: dict[tuple[int, int, int], tuple[TableResult, ...]] = {}   # key -> results replaced
@@ -337,7 +343,6 @@ class EventState:
         out.draws = {r: self.draws[r] for r in done}
         out._ko = {r: self._ko[r] for r in done if r in self._ko}
         out.results = {k: v for k, v in self.results.items() if k[0] in out.draws}
-        out.repeats = {r: v for r, v in self.repeats.items() if r in out.draws}
         out.names = dict(self.names)
         out.corrected = {k: v for k, v in self.corrected.items() if k[0] in out.draws}
         out.recount()
@@ -348,6 +353,7 @@ class EventState:
     def _make_draw(self, r: int) -> RoundDraw:
         spec, kind = self.spec, self.spec.kind
         byes: tuple[Competitor, ...] = ()
+        repeats: tuple[tuple[Competitor, Competitor], ...] = ()
         if kind in (EventKind.INDIVIDUAL, EventKind.SECTIONS):
             matches: tuple[tuple[Competitor, Competitor], ...] = ()
         elif kind is EventKind.ROUND_ROBIN:
@@ -361,19 +367,13 @@ class EventState:
             matches = tuple((a, b) for a, b in bracket if b is not None)
             byes = tuple(a for a, b in bracket if b is None)
         else:
-            table = self.standings()
-            try:
-                d = draw(r, table)
-            except SwissError:
-                # every draw repeats a match: the round is drawn in order of the standings (1 v 2, 3 v 4,
-                # ...; the bye as the Swiss rule gives it) and the event says so (``repeats``)
-                d = draw(r, tuple(replace(s, opponents=frozenset()) for s in table))
-                self.repeats[r] = True
-            matches, byes = d.matches, (() if d.bye is None else (d.bye,))
+            # never stops: when every draw repeats a match, the one with the fewest (named in ``repeats``)
+            d = draw(r, self.standings())
+            matches, byes, repeats = d.matches, (() if d.bye is None else (d.bye,)), d.repeats
         tables = tables_of(spec, r, matches)
         boards = (tuple(sorted({b for t in tables for b in t.boards})) if kind is EventKind.SECTIONS
                   else spec.boards(r))
-        made = RoundDraw(r, matches, byes, tables, boards)
+        made = RoundDraw(r, matches, byes, tables, boards, repeats)
         self.draws[r] = made
         return made
 

@@ -16,9 +16,15 @@ the common club figure) with no IMPs either way.
 ``n/2 + 1``, 2 v ``n/2 + 2``, ...). Every later round pairs from the standings, top down: the highest
 competitor not yet drawn meets the highest one below it that it has not met; when that leaves no way to
 draw the rest without a repeat, the search steps back and tries the next candidate, so a draw without a
-repeat is always found when one exists (otherwise :class:`SwissError` says so). With an odd number,
-before drawing, the lowest-placed competitor that has not yet had a bye gets it. The first-named of
-each match is the higher-placed (it sits North-South, or is the home team).
+repeat is always found when one exists. When none exists (late in a small field, some results leave
+every way of drawing a round with a repeat), the round is still drawn, never stopped: with the fewest
+repeated matches there can be (the competitors that have not met paired as far as they can be, a
+largest matching: :mod:`laws.competition.matching`), and among the draws with that few, the one the same
+top-down rule gives (the highest not yet drawn meets the highest below it that still leaves the rest
+drawable with no more repeats than the fewest). The draw names its repeated matches
+(:attr:`Draw.repeats`), so whoever shows it can say so. With an odd number, before drawing, the
+lowest-placed competitor that has not yet had a bye gets it. The first-named of each match is the
+higher-placed (it sits North-South, or is the home team).
 """
 
 from __future__ import annotations
@@ -27,13 +33,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from laws.competition.matching import largest_matching_size
 from laws.competitors import Competitor
 
 BYE_VP = Fraction(12)
 
 
 class SwissError(ValueError):
-    """A Swiss round that cannot be drawn, or standings from results that cannot be right."""
+    """A round that is not a number from 1, competitors that are not right, or standings from results
+    that cannot be right (never a round every draw of which repeats a match: that one is drawn
+    with the fewest repeats)."""
 
 
 @dataclass(frozen=True)
@@ -62,12 +71,15 @@ class Standing:
 
 @dataclass(frozen=True)
 class Draw:
-    """A round's draw: its matches (higher-placed first) and the competitor with the bye, if any."""
+    """A round's draw: its matches (higher-placed first) and the competitor with the bye, if any; and
+    those of its matches that repeat one played before (empty unless no draw avoids every repeat: then
+    as few as there can be)."""
 
     round: int
     matches: tuple[tuple[Competitor, Competitor], ...]
     bye: Competitor | None = None
     order: tuple[Competitor, ...] = field(default=(), compare=False)
+    repeats: tuple[tuple[Competitor, Competitor], ...] = ()
 
 
 def _check(competitors: Sequence[Competitor]) -> tuple[Competitor, ...]:
@@ -146,10 +158,12 @@ def draw(round_number: int, table: Sequence[Standing], seeding: Sequence[Competi
     """The draw of ``round_number`` from the standings ``table`` (best first).
 
     Round 1 uses ``seeding`` (or the table's order): top half against bottom half. Later rounds pair
-    top down avoiding repeats (see the module's docstring).
+    top down avoiding repeats, or with the fewest repeats when every draw has one (see the module's
+    docstring): a round is always drawn, since an event or a night that cannot draw its next round
+    stops with its tables waiting.
 
     Raises:
-        SwissError: no draw without a repeat exists.
+        SwissError: the round number or the competitors are not right (never for repeats).
     """
     if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
         raise SwissError(f"a round is a number from 1, got {round_number!r}")
@@ -165,10 +179,15 @@ def draw(round_number: int, table: Sequence[Standing], seeding: Sequence[Competi
         half = len(order) // 2
         return Draw(1, tuple(zip(order[:half], order[half:])), bye, tuple(order))
     met: Mapping[Competitor, frozenset[Competitor]] = {c: by[c].opponents if c in by else frozenset() for c in order}
-    matches = _pair(order, met)
+    # the top-down search only when a draw without a repeat exists: it would otherwise try every way
+    # before giving up, which in a big field is more than any evening has time for
+    fresh = _fresh(order, met)
+    fewest = len(order) // 2 - largest_matching_size(range(len(order)), fresh)
+    matches = _pair(order, met) if fewest == 0 else None
     if matches is None:
-        raise SwissError(f"round {round_number}: every way of drawing the round repeats a match")
-    return Draw(round_number, tuple(matches), bye, tuple(order))
+        matches = _fewest_repeats(order, met, fresh, fewest)
+    repeats = tuple(m for m in matches if m[1] in met[m[0]])
+    return Draw(round_number, tuple(matches), bye, tuple(order), repeats)
 
 
 def _pair(order: list[Competitor], met: Mapping[Competitor, frozenset[Competitor]]) -> list[tuple[Competitor, Competitor]] | None:
@@ -201,3 +220,38 @@ def _pair(order: list[Competitor], met: Mapping[Competitor, frozenset[Competitor
     if not go():
         return None
     return sorted(out, key=lambda m: position[m[0]])
+
+
+def _fewest_repeats(order: list[Competitor], met: Mapping[Competitor, frozenset[Competitor]],
+                    fresh: Mapping[int, list[int]], allowed: int) -> list[tuple[Competitor, Competitor]]:
+    """Top-down pairing with ``allowed`` repeats, the fewest there can be (``fresh``: the matches not
+    yet played, by place in ``order``).
+
+    The fewest is the number of matches less a largest matching of the matches not yet played; each
+    step takes the highest candidate that still leaves the rest drawable within what is left of it, so
+    the search never steps back. With no repeat allowed this would be :func:`_pair`'s draw.
+    """
+    position = {c: i for i, c in enumerate(order)}
+
+    def fewest(rest: list[Competitor]) -> int:
+        return len(rest) // 2 - largest_matching_size([position[c] for c in rest], fresh)
+
+    free = list(order)
+    out: list[tuple[Competitor, Competitor]] = []
+    while free:
+        first = free.pop(0)
+        for k, other in enumerate(free):
+            cost = int(other in met[first])
+            if cost <= allowed and cost + fewest(free[:k] + free[k + 1:]) <= allowed:
+                break
+        else:  # pragma: no cover - the fewest is always reachable from the step before
+            raise AssertionError("no pairing within the fewest repeats")
+        free.pop(k)
+        out.append((first, other))
+        allowed -= cost
+    return sorted(out, key=lambda m: position[m[0]])
+
+
+def _fresh(order: list[Competitor], met: Mapping[Competitor, frozenset[Competitor]]) -> dict[int, list[int]]:
+    """The graph of the matches not yet played, each competitor by its place in ``order``."""
+    return {i: [j for j, o in enumerate(order) if j != i and o not in met[c]] for i, c in enumerate(order)}

@@ -38,11 +38,13 @@ class FormatError(ValueError):
 
 @dataclass(frozen=True)
 class Round:
-    """One round's tables (head table first) and the players sitting out."""
+    """One round's tables (head table first) and the players sitting out; and, a Swiss round that no
+    draw could make without a repeat, the tables (numbers from 1) whose two partnerships have met before."""
 
     number: int
     tables: tuple[Table, ...]
     out: tuple[int, ...] = ()
+    repeats: tuple[int, ...] = ()
 
 
 def _players(value: object) -> int:

@@ -183,14 +183,14 @@ def check_setup(s: NightSetup) -> None:
 
 
 def max_rounds(fmt: Format, n: int) -> int | None:
-    """The most rounds a night of ``n`` players can be sure to draw (None: no end of its own).
+    """The most rounds a night of ``n`` players can have (None: no end of its own).
 
-    A Swiss stops at half its partnerships, rounded down (3 with 3 to 5): a partnership to be drawn has
-    then met at most half of the others less one, so those not met always hold a draw (Dirac: a graph
-    whose every vertex reaches half the others has a Hamiltonian cycle, hence a perfect matching). Past
-    that, some results leave every way of drawing a repeat, and the night could not seat its next round
-    (6 partnerships could not draw round 4 of 5 in about a fifth of random nights). For 3 to 5
-    partnerships the tests try every order of the standings and find 3 rounds always drawn.
+    A Swiss has as many as a round robin of its partnerships (one fewer than the partnerships, or as
+    many when they are odd, each sitting out once): the director's choice up to there. Some results
+    leave a later round with no draw that avoids every repeat (6 partnerships: round 4 of 5 in about a
+    fifth of random nights); that round is drawn with the fewest repeats (``swiss.draw``) and the night
+    goes on, its pages naming the repeated tables. The limit of half the partnerships, which made a
+    repeat impossible, was only there because such a round used to stop the night.
     """
     if fmt is Format.ROTATING:
         return len(formats.rotating(n))
@@ -198,7 +198,7 @@ def max_rounds(fmt: Format, n: int) -> int | None:
         return len(round_robin(n // 2)) if n // 2 >= 2 else 0
     if fmt is Format.SWISS:
         pairs = n // 2
-        return 3 if 3 <= pairs <= 5 else pairs // 2
+        return pairs - 1 if pairs % 2 == 0 else pairs
     return None
 
 
@@ -212,11 +212,12 @@ def _partners(p: int) -> tuple[int, int]:
     return (2 * p - 1, 2 * p)
 
 
-def _fixed_round(number: int, matches: Sequence[tuple[int, int]], pairs: int) -> Round:
+def _fixed_round(number: int, matches: Sequence[tuple[int, int]], pairs: int,
+                 repeats: Sequence[tuple[int, int]] = ()) -> Round:
     tables = tuple((*_partners(a), *_partners(b)) for a, b in matches)
     seated = {x for t in tables for x in t}
     out = tuple(p for p in range(1, 2 * pairs + 1) if p not in seated)
-    return Round(number, tables, out)
+    return Round(number, tables, out, tuple(k for k, m in enumerate(matches, 1) if tuple(m) in repeats))
 
 
 class Night:
@@ -252,8 +253,10 @@ class Night:
         if s.format is Format.ROUND_ROBIN:
             return _fixed_round(number, round_robin(n // 2)[number - 1], n // 2)
         if s.format is Format.SWISS:
+            # never stops: a round no draw can make without a repeat has the fewest (swiss.draw)
             d = swiss.draw(number, self.pair_table())
-            return _fixed_round(number, tuple((a.number, b.number) for a, b in d.matches), n // 2)
+            return _fixed_round(number, tuple((a.number, b.number) for a, b in d.matches), n // 2,
+                                tuple((a.number, b.number) for a, b in d.repeats))
         if number == 1:
             return formats.progressive_first(n)
         prev = self.rounds[number - 2]

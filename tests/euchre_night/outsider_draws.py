@@ -117,7 +117,8 @@ def round_robin(n: int, rnd: int) -> tuple[list[Any], list[int]]:
 
 
 def swiss(n: int, prev_rounds: list[Any], hands: list[dict[str, Any]]) -> Any:
-    """The next round of a Swiss night; (None, None) when no draw without a repeat exists."""
+    """The next round of a Swiss night, and its tables (from 1) whose partnerships have met before (a
+    round no draw can make without a repeat: the fewest there can be, the first such draw top down)."""
     P = n // 2
     r = len(prev_rounds) + 1
     pts = dict.fromkeys(range(1, P + 1), 0)
@@ -144,25 +145,36 @@ def swiss(n: int, prev_rounds: list[Any], hands: list[dict[str, Any]]) -> Any:
         half = len(order) // 2
         matches = list(zip(order[:half], order[half:]))
     else:
-        def go(free: list[int]) -> list[tuple[int, int]] | None:
+        failed: set[tuple[tuple[int, ...], int]] = set()
+
+        def go(free: list[int], allowed: int) -> list[tuple[int, int]] | None:
+            """The first draw of ``free`` top down with at most ``allowed`` repeats."""
             if not free:
                 return []
+            if (tuple(free), allowed) in failed:
+                return None
             first, rest = free[0], free[1:]
             for c in rest:
-                if c in met[first]:
+                cost = 1 if c in met[first] else 0
+                if cost > allowed:
                     continue
-                tail = go([x for x in rest if x != c])
+                tail = go([x for x in rest if x != c], allowed - cost)
                 if tail is not None:
                     return [(first, c)] + tail
+            failed.add((tuple(free), allowed))
             return None
-        matches = go(order)
-        if matches is None:
-            return None, None
+        allowed = 0
+        found = go(order, 0)
+        while found is None:            # the fewest repeats: the first number of them that draws
+            allowed += 1
+            found = go(order, allowed)
+        matches = found
         place = {p: i for i, p in enumerate(order)}
         matches.sort(key=lambda mt: place[mt[0]])
     tables = [(2 * a - 1, 2 * a, 2 * b - 1, 2 * b) for a, b in matches]
     out = sorted(x for p in outp for x in (2 * p - 1, 2 * p))
-    return tables, out
+    repeats = [k for k, (a, b) in enumerate(matches, 1) if b in met[a]]
+    return tables, out, repeats
 
 
 def check(folder: Path) -> tuple[int, int, list[str]]:
@@ -182,6 +194,7 @@ def check_night(st: dict[str, Any], hd: dict[str, Any], name: str = "night") -> 
     mine: list[Any] = []
     for got in st["rounds"]:
         r = got["round"]
+        repeats: list[int] = []
         if fmt == "progressive":
             tables, out = progressive(n, mine, hands)
         elif fmt == "rotating":
@@ -189,10 +202,7 @@ def check_night(st: dict[str, Any], hd: dict[str, Any], name: str = "night") -> 
         elif fmt == "round-robin":
             tables, out = round_robin(n, r)
         else:
-            tables, out = swiss(n, mine, hands)
-            if tables is None:
-                problems.append(f"{name}: round {r}: no draw without a repeat (the night should not allow it)")
-                break
+            tables, out, repeats = swiss(n, mine, hands)
         mine.append((tables, out))
         theirs = {t["table_number"]: t for t in got["tables"]}
         bad = False
@@ -205,6 +215,10 @@ def check_night(st: dict[str, Any], hd: dict[str, Any], name: str = "night") -> 
                 continue
             if g["table"] != clubs[k - 1]:
                 problems.append(f"{name}: round {r}: table {k} is {g['table']}, expected {clubs[k - 1]}")
+                bad = True
+            if g.get("repeat", False) is not (k in repeats):
+                problems.append(f"{name}: round {r}: table {k} repeat {g.get('repeat', False)}, "
+                                f"expected {k in repeats}")
                 bad = True
             for s, p in zip(SEATS, t):
                 if g["seats"][s]["player"] == p:

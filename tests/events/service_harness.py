@@ -133,10 +133,12 @@ function draw(view) {{
     out.push(`<p id="seats">N ${{cell(s.north)}} S ${{cell(s.south)}} E ${{cell(s.east)}} W ${{cell(s.west)}}`
              + (s.room ? ` (${{cell(s.room)}} room, match ${{s.match}})` : "")
              + (s.section ? ` (section ${{cell(s.section)}})` : "") + `</p>`);
+    if (view.repeat) {{ out.push(`<p id="repeat">A repeat: these two have met before</p>`); }}
   }} else if (view.draws) {{
     const d = view.draws[view.draws.length - 1];
     out.push(`<p id="round">Round ${{d.round}} of ${{view.rounds}}${{view.finished ? " (finished)" : ""}}</p>`);
-    out.push(`<ul id="draw">` + d.matches.map(m => `<li>${{m[0]}} v ${{m[1]}}</li>`).join("")
+    const again = (m) => (d.repeats || []).some(x => x[0] === m[0] && x[1] === m[1]) ? " (repeat)" : "";
+    out.push(`<ul id="draw">` + d.matches.map(m => `<li>${{m[0]}} v ${{m[1]}}${{again(m)}}</li>`).join("")
              + d.byes.map(b => `<li>${{b}}: bye</li>`).join("") + `</ul>`);
     const who = view.kind.startsWith("teams") || view.kind === "swiss-teams" ? "team"
       : view.kind === "individual" ? "player" : "pair";

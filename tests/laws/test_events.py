@@ -326,10 +326,11 @@ def test_the_benches_run_and_report_their_figures() -> None:
         assert {"median_ms", "max_ms", "cpu_median_ms", "target_ms"} <= set(figures)
 
 
-def test_a_swiss_round_that_must_repeat_is_drawn_in_order_and_marked() -> None:
+def test_a_swiss_round_that_must_repeat_is_drawn_with_the_fewest_repeats_and_names_them() -> None:
     # Six teams whose three rounds used every match between {1, 2, 3} and {4, 5, 6}: what is left is two
-    # triangles, so round 4 has no draw without a repeat. Before, the round's last result raised (and a
-    # service would have journaled it and stopped drawing).
+    # triangles, so round 4 has no draw without a repeat. Before that, the round's last result raised (and
+    # a service would have journaled it and stopped drawing); then it was drawn in order of the standings,
+    # 1 v 2, 3 v 4, 5 v 6, whatever that repeated. Now: one repeat, the fewest, the draw top down.
     from laws.competition.event import RoundDraw
     from laws.competition.event_spec import tables_of
 
@@ -343,9 +344,11 @@ def test_a_swiss_round_that_must_repeat_is_drawn_in_order_and_marked() -> None:
                 state.results[(r, t.table, r)] = TableResult(r, t.table, r, "3NT", "N", 9 + t.table % 2)
     state.recount()
     made = state.apply(TableResult(3, 6, 3, "3NT", "N", 9))
-    assert made is not None and made.round == 4 and state.repeats == {4: True}
-    order = [s.competitor for s in state.standings()]
-    assert made.matches == ((order[0], order[1]), (order[2], order[3]), (order[4], order[5]))
+    assert made is not None and made.round == 4
+    order = [s.competitor.number for s in state.standings()]
+    assert order == [1, 2, 3, 4, 5, 6]                   # each match's two rooms cancel out: all equal
+    assert _n(made.matches) == ((1, 2), (3, 4), (5, 6))
+    assert _n(made.repeats) == ((3, 4),) and made.to_dict()["repeats"] == [[3, 4]] and made.repeated(2)
 
 
 # -- the director's average-plus / average-minus awards (docs/scoring.md §5, §10) ------------------

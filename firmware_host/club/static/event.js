@@ -27,6 +27,9 @@
                + (s.room ? ` (${cell(s.room)} room, match ${cell(s.match)})` : "")
                + (s.section ? ` (section ${cell(s.section)}: N-S ${cell(s.ns_pair)}, E-W ${cell(s.ew_pair)})` : "")
                + "</p>");
+      if (view.repeat) {      // a Swiss round that no draw could make without a repeat: this match is one
+        out.push(`<p id="repeat">A repeat: these two have met before (no draw of this round avoided every repeat)</p>`);
+      }
       if (view.names) {
         out.push(`<p id="names">` + Object.keys(view.names).sort().map(
           k => `${cell(k)}: ${cell(view.names[k])}`).join("; ") + "</p>");
@@ -52,7 +55,9 @@
           + (due === undefined ? "" : `: ${cell((d.results || {})[n] || 0)} of ${cell(due)} results in`) + "</li>";
       };
       const tables = d.tables || [];
-      out.push(`<ul id="draw">` + d.matches.map((m, i) => `<li>${cell(m[0])} v ${cell(m[1])}`
+      // a Swiss round that no draw could make without a repeat: its repeated matches say so
+      const again = (m) => (d.repeats || []).some(x => x[0] === m[0] && x[1] === m[1]) ? " (repeat)" : "";
+      out.push(`<ul id="draw">` + d.matches.map((m, i) => `<li>${cell(m[0])} v ${cell(m[1])}${again(m)}`
                + `<ul>${tables.filter(t => t.match === i + 1).map(at).join("")}</ul></li>`).join("")
                + (d.matches.length ? "" : tables.map(at).join(""))
                + d.byes.map(b => `<li>${cell(b)}: bye</li>`).join("") + "</ul>");

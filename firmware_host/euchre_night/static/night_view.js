@@ -28,7 +28,8 @@ window.euchreNight = (() => {
     const tables = document.createElement("table");
     row(tables, "th", [["Table"], ["Seats"], ["Hands"], ["NS"], ["EW"], ["Reneges"]]);
     for (const t of rows) {
-      row(tables, "td", [[t.table], [seats(t)], [t.hands + "/" + t.of, "n"], [t.ns, "n"], [t.ew, "n"],
+      // a Swiss round that no draw could make without a repeat: the table whose partnerships met before
+      row(tables, "td", [[t.table + (t.repeat ? " (repeat)" : "")], [seats(t)], [t.hands + "/" + t.of, "n"], [t.ns, "n"], [t.ew, "n"],
                          [t.reneges.map(renege).join("; "), "renege"]]);
     }
     if (only && !rows.length) row(tables, "td", [["This table sits out this round."]]).firstChild.colSpan = 6;
