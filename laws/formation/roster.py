@@ -217,6 +217,32 @@ class EuchreRoster:
         self.players = list(players)
         self.consecutive = {p: 0 for p in players}
 
+    def redrawn(self, players: Sequence[str]) -> None:
+        """A draw formed this table again with ``players`` (law 11). Those who stay keep their places,
+        counts and, for a substitute, the absent player he sits in for (the draw ends no rubber for
+        cutting out, law 15); those it leaves out are gone from the table; a newcomer takes a place left
+        (his count from 0, or an absent player's own) and leaves the queue.
+
+        Raises:
+            ValueError: not four different names.
+        """
+        if len(set(players)) != 4 or len(players) != 4:
+            raise ValueError(f"a euchre table has four different players, got {_names(players)}")
+        staying = set(players)
+        gone = [i for i, p in enumerate(self.players) if p is None or p not in staying]
+        new = [p for p in players if p not in self.players]
+        if not self.players:
+            self.players, gone = [None] * 4, [0, 1, 2, 3]
+        for index, name in zip(gone, new):
+            old = self.players[index]
+            if old is not None:
+                self.consecutive.pop(old, None)
+                self.substitutes.pop(old, None)
+            self.players[index] = name
+            self.consecutive[name] = self.consecutive.get(name, 0)   # an absent player's count goes on
+        self._held, self._vacated = {}, {}
+        self.queue = [c for c in self.queue if c.name not in staying]
+
     def _seat_new_table(self, chosen: list[str], cut: bool) -> list[Ruling]:
         law, clause = _eu(17)
         how = " after cutting" if cut else ""

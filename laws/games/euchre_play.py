@@ -162,7 +162,8 @@ def register_forming(reg: Registry) -> None:
             s.game_state["draw"] = EuchreDraw()
             players = [str(p) for p in r.extra.get("players", [])]
             if roster.players:
-                continue  # the same four cut again for partners
+                roster.redrawn(players)  # the same four cut again for partners, or a newcomer among them
+                continue
             if set(players) <= {c.name for c in roster.queue}:
                 roster.seat(players)
             else:

@@ -143,3 +143,20 @@ def test_a_rubber_won_with_a_seat_left_empty_is_scored() -> None:
     [won] = [r for r in eng.feed(E("hand_count", seat="E", count=4)) if r.remedy is Remedy.RUBBER_WON]
     assert won.extra["players"] == {"NS": ["Ann", "Bob"], "EW": ["Cy"]}
     assert _names(eng) == {"N": "Ann", "S": "Bob", "E": "Cy"}
+
+
+def test_a_draw_with_a_newcomer_makes_him_a_player_of_the_roster() -> None:
+    """Di went and the table drew again with Ed: the seats said Ed, the roster still Di, so Ed's leave was
+    refused ('Ed' does not play at this table) and Di's return as a candidate too ('Di' already plays)."""
+    eng = LawEngine("euchre")
+    eng.feed(E("packs", owners={"NS": "red", "EW": "blue"}))
+    eng.feed(E("candidate", name="Ed"))
+    eng.feed(DRAW)
+    eng.feed(E("draw", cuts=[["Ann", "JS"], ["Bob", "AH"], ["Cy", "9D"], ["Ed", "7C"]]))
+    assert _names(eng) == {"N": "Ann", "S": "Bob", "E": "Cy", "W": "Ed"}
+    roster = _roster(eng)
+    assert sorted(p for p in roster.players if p) == ["Ann", "Bob", "Cy", "Ed"] and roster.queue == []
+    [entry] = eng.feed(E("candidate", name="Di"))
+    assert entry.clause == "EU-16" and entry.extra["position"] == 1
+    [entry] = eng.feed(E("leave", name="Ed"))                           # Di, waiting, takes West
+    assert entry.clause == "EU-19" and entry.seat is Seat.W and _names(eng)["W"] == "Di"
