@@ -254,6 +254,15 @@ def register_play(reg: Registry) -> None:
             return Ruling(Remedy.DEAL_STANDS, "Euchre, law 68", "EU-68", f"{asks} after the pack was cut for "
                           "the next deal; that is too late, as the cut ends the time for revoke claims.",
                           seat=e.seat)
+        if s.phase in (Phase.DEALING, Phase.AUCTION) and not d.plays:
+            # a deal under way with no card played: the claim is about the hand before it, whose time the
+            # cut for this deal ended (law 68; a deal from an uncut pack ends it as surely)
+            if d.number > 1:
+                return Ruling(Remedy.DEAL_STANDS, "Euchre, law 68", "EU-68", f"{asks} after the next deal "
+                              "began; that is too late, as the cut for the next deal ends the time for revoke "
+                              "claims (a deal from an uncut pack ends it as well).", seat=e.seat)
+            return c.rule(Remedy.ATTENTION, f"{asks}, but no card of this deal has been played yet: there is no "
+                          "hand to claim a revoke in.", seat=e.seat)
         groups = tricks(d, d.plays)
         if e.what == "search_tricks" and s.phase in (Phase.AUCTION, Phase.PLAY):
             return c.rule(Remedy.ATTENTION, f"{who} asks to examine the tricks; they may be examined once the "

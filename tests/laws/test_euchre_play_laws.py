@@ -308,6 +308,27 @@ def test_EU_68_revoke_claims_end_at_the_next_cut() -> None:
     assert said(eng.feed(E("demand", seat="E", what="revoke"))) == [("deal_stands", "EU-68")]
 
 
+def test_EU_68_a_revoke_claim_once_the_next_deal_began_is_too_late() -> None:
+    """East alleged South's revoke once the next deal had begun (cut, or from an uncut pack): the claim
+    was judged on the new deal, which has no card played, and answered that the record 'shows none by
+    the other side', though South revoked and paid for it."""
+    nxt = {E_: HANDS[S], S: HANDS[W], W: HANDS[N], N: HANDS[E_]}
+    for cut in (True, False):
+        eng = dealt()
+        play(eng, "E:AC", "S:8S", "W:AD", "N:AH", "N:KH")
+        deal = euchre_known_deal(E_, nxt, "7S")
+        if not cut:
+            deal = [e for e in deal if e.TYPE not in ("shuffle", "cut")]
+        eng.feed_all([E("play_end"), E("result", makers="NS", tricks=3)] + deal[:-3])   # dealing
+        r = eng.feed(E("demand", seat="E", what="revoke"))
+        assert said(r) == [("deal_stands", "EU-68")], cut
+        assert r[0].reason == ("East alleged a revoke after the next deal began; that is too late, as the cut for "
+                               "the next deal ends the time for revoke claims (a deal from an uncut pack ends it "
+                               "as well).")
+        eng.feed_all(deal[-3:])                                                          # trump turned
+        assert said(eng.feed(E("demand", seat="E", what="search_tricks"))) == [("deal_stands", "EU-68")]
+
+
 def test_EU_69_revoke_corrected_in_time() -> None:
     eng = dealt()
     play(eng, "E:AC")
