@@ -329,6 +329,22 @@ def test_EU_68_a_revoke_claim_once_the_next_deal_began_is_too_late() -> None:
         assert said(eng.feed(E("demand", seat="E", what="search_tricks"))) == [("deal_stands", "EU-68")]
 
 
+def test_a_call_refused_says_whose_right_is_open_or_which_card_it_calls() -> None:
+    """West called East's exposed king (North-South's right, law 46) and North called the queen though the
+    king is the card exposed: both were told 'no irregularity open to his side allows', which was false for
+    North and gave West no reason."""
+    eng = dealt()
+    play(eng, "E:AC", "E:KC")
+    [r] = eng.feed(E("demand", seat="W", what="call_card", card="KC"))
+    assert said([r]) == [("deal_stands", "EU-56")]
+    assert r.reason.startswith("West made a call, but the call open now is North-South's (East played a second "
+                               "card to trick 1: the king of clubs is exposed")
+    [r] = eng.feed(E("demand", seat="N", what="call_card", card="QC"))
+    assert said([r]) == [("deal_stands", "EU-56")]
+    assert r.reason.startswith("North called the queen of clubs, but the card his side may call is the king of "
+                               "clubs (East played a second card")
+
+
 def test_EU_69_revoke_corrected_in_time() -> None:
     eng = dealt()
     play(eng, "E:AC")
