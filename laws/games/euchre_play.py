@@ -26,7 +26,7 @@ from laws.events import (
     ResultRecorded,
 )
 from laws.games.base import Clause, Registry, seat_name, set_aside_dealt, side_players, side_text
-from laws.games.euchre_hands import Plays, active, effective_suit, power, tricks
+from laws.games.euchre_hands import Plays, active, effective_suit, power, sits_out, tricks
 from laws.rulings import Remedy, Ruling
 from laws.state import DealState, Phase, TableState
 
@@ -233,6 +233,10 @@ def register_play(reg: Registry) -> None:
         d = s.deal
         who = seat_name(s, e.seat)
         if e.what == "play_out":
+            if d is not None and d.alone_seat is not None and e.seat == sits_out(d):   # EU-lone-partner
+                return Ruling(Remedy.DEAL_STANDS, "Euchre, law 70", "EU-70", f"{who} sits out for "
+                              f"{seat_name(s, d.alone_seat)}'s lone hand and takes no part in it; whether to "
+                              "play it out is the lone player's choice.", seat=e.seat)
             revoked = d is not None and not d.void and (
                 any(st.side is e.seat.side for st, _, _ in revokes(d, d.plays)) or
                 any(st.side is e.seat.side for st in d.call_failures))

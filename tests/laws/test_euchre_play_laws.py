@@ -362,6 +362,18 @@ def test_EU_70_the_side_that_revoked_plays_the_hand_out() -> None:
     assert said(eng.feed(E("demand", seat="S", what="play_out"))) == [("attention", "EU-70")]
 
 
+def test_EU_70_the_partner_sitting_out_does_not_choose_to_play_out() -> None:
+    """South played alone and revoked; North, sitting out, asked to play the hand out and was granted it,
+    though he has no part in the hand (EU-lone-partner): the choice is South's."""
+    eng = dealt(maker="S", alone=True)
+    play(eng, "E:AC", "S:8S", "W:AD", "E:KC", "S:7C")          # South kept his 7C: a revoke, established
+    [r] = eng.feed(E("demand", seat="N", what="play_out"))
+    assert said([r]) == [("deal_stands", "EU-70")]
+    assert r.reason == ("North sits out for South's lone hand and takes no part in it; whether to play it out is "
+                        "the lone player's choice.")
+    assert said(eng.feed(E("demand", seat="S", what="play_out"))) == [("attention", "EU-70")]
+
+
 def test_EU_71_equal_revokes_offset_by_their_own_law() -> None:
     eng = dealt()
     play(eng, "E:AC", "S:8S", "W:AD", "N:AH", "N:KH", "E:9D", "S:7C", "W:7D", "N:QH")
