@@ -11,7 +11,12 @@ A simple model of our own where the laws leave room:
   belonged to another table enter first; the others cut for what places remain, highest cards in.
 * Law 18: a player leaving during a rubber may appoint a substitute only with the other three's
   consent; the substitute plays to the end of that rubber and the absent player takes his seat back at
-  the next (his consecutive count goes on as if he had played). Without consent nobody sits in.
+  the next (his consecutive count goes on as if he had played). Without consent nobody sits in. A
+  substitute who was waiting to enter keeps his place in the queue (he sits in, he has not entered), and
+  sits in one seat only: a later leaver's seat goes to the next candidate not at the table. If the
+  substitute leaves in turn, the absent player keeps his right to the seat: the first candidate waiting
+  (or, with nobody waiting, the first to declare, taking the empty seat) sits in for him until the rubber
+  ends. The absent player does not declare as a candidate: he has a seat here.
 * Law 19: a player who leaves for good is replaced by the first waiting candidate, who inherits the
   leaver's count of consecutive rubbers; so one who leaves after one of his two rubbers is replaced for
   one rubber only. With nobody waiting the seat stays empty until someone declares.
@@ -85,6 +90,7 @@ class EuchreRoster:
         self.substitutes: dict[str, str] = {}   # substitute -> the absent player
         self._cut: _PendingCut | None = None
         self._vacated: dict[int, int] = {}      # empty seat -> the leaver's consecutive count
+        self._held: dict[int, str] = {}         # empty seat -> the absent player it is kept for (law 18)
 
     # -- state -------------------------------------------------------------------------------------
 
@@ -102,6 +108,16 @@ class EuchreRoster:
     def _at_table(self, name: str) -> bool:
         return name in self.players
 
+    def _absent(self) -> dict[str, str]:
+        """The absent players (law 18) -> who keeps their seat now (a substitute, or ``an empty seat``)."""
+        held = {absent: sub for sub, absent in self.substitutes.items()}
+        held.update({absent: "an empty seat" for absent in self._held.values()})
+        return held
+
+    def _first_waiting(self) -> Candidate | None:
+        """The first candidate in the queue who is not sitting in at the table already (law 18)."""
+        return next((c for c in self.queue if not self._at_table(c.name)), None)
+
     # -- entry -------------------------------------------------------------------------------------
 
     def declare(self, name: str, fresh: bool = True, broken_table: bool = False) -> list[Ruling]:
@@ -116,6 +132,9 @@ class EuchreRoster:
         """
         if self._at_table(name):
             raise ValueError(f"{name!r} already plays at this table")
+        if name in self._absent():
+            raise ValueError(f"{name!r} has a seat at this table ({self._absent()[name]} keeps it for him until "
+                             "the rubber ends, law 18), so he does not declare as a candidate")
         if any(c.name == name for c in self.queue):
             raise ValueError(f"{name!r} has already declared")
         if name in self.forfeited:
@@ -128,6 +147,8 @@ class EuchreRoster:
                            "enter only from the next rubber on.", extra={"name": name, "accepted": False})]
         if self.players and None in self.players:
             index = self.players.index(None)
+            if index in self._held:
+                return self._sit_in(name, index, self._held.pop(index), fresh, broken_table)
             self.players[index] = name
             self.consecutive[name] = self._vacated.pop(index, 0)
             law, clause = _eu(19)
@@ -196,6 +217,32 @@ class EuchreRoster:
         self.players = list(players)
         self.consecutive = {p: 0 for p in players}
 
+    def redrawn(self, players: Sequence[str]) -> None:
+        """A draw formed this table again with ``players`` (law 11). Those who stay keep their places,
+        counts and, for a substitute, the absent player he sits in for (the draw ends no rubber for
+        cutting out, law 15); those it leaves out are gone from the table; a newcomer takes a place left
+        (his count from 0, or an absent player's own) and leaves the queue.
+
+        Raises:
+            ValueError: not four different names.
+        """
+        if len(set(players)) != 4 or len(players) != 4:
+            raise ValueError(f"a euchre table has four different players, got {_names(players)}")
+        staying = set(players)
+        gone = [i for i, p in enumerate(self.players) if p is None or p not in staying]
+        new = [p for p in players if p not in self.players]
+        if not self.players:
+            self.players, gone = [None] * 4, [0, 1, 2, 3]
+        for index, name in zip(gone, new):
+            old = self.players[index]
+            if old is not None:
+                self.consecutive.pop(old, None)
+                self.substitutes.pop(old, None)
+            self.players[index] = name
+            self.consecutive[name] = self.consecutive.get(name, 0)   # an absent player's count goes on
+        self._held, self._vacated = {}, {}
+        self.queue = [c for c in self.queue if c.name not in staying]
+
     def _seat_new_table(self, chosen: list[str], cut: bool) -> list[Ruling]:
         law, clause = _eu(17)
         how = " after cutting" if cut else ""
@@ -211,29 +258,34 @@ class EuchreRoster:
     # -- cutting out -------------------------------------------------------------------------------
 
     def rubber_ended(self) -> list[Ruling]:
-        """Count the rubber and let waiting candidates in (law 15).
+        """Count the rubber and let waiting candidates in (law 15). The absent players have their seats
+        back first (law 18); a seat a leaver left empty (law 19) stays empty, since a candidate who
+        declares takes it at once.
 
         Returns:
-            Nothing when nobody waits; else ``cut_out`` (``extra``: ``out``, ``in``, ``players``)
+            Nothing when nobody waits (or a seat is empty); else ``cut_out`` (``extra``: ``out``, ``in``, ``players``)
             followed by one ``entry`` per newcomer, or a ``cut_again`` (``extra``: ``who``, ``places``,
             ``out`` so far) when players tied on consecutive rubbers must cut (continue with
             :meth:`cut`).
 
         Raises:
-            ValueError: a seat is empty or a cut is pending.
+            ValueError: a cut is pending.
         """
         if self._cut is not None:
             raise ValueError(f"a cut is pending: {_join(self._cut.who)} must cut first")
         if not self.players:
             return self._unknown_table()
-        if len(self.players) != 4 or None in self.players:
-            raise ValueError("the table is not full")
         for sub, absent in self.substitutes.items():
             self.players[self.players.index(sub)] = absent
-        self.substitutes = {}
+        for index, absent in self._held.items():
+            self.players[index] = absent
+        self.substitutes, self._held = {}, {}
         seated = [p for p in self.players if p is not None]
         for p in seated:
             self.consecutive[p] = self.consecutive.get(p, 0) + 1
+        if None in self.players:
+            # a seat a leaver left empty (law 19) stays empty: nobody waits, or he would have taken it
+            return []
         k = min(MAX_CLAIMANTS, len(self.queue))
         if k == 0:
             return []
@@ -344,18 +396,25 @@ class EuchreRoster:
                 return [Ruling(Remedy.ENTRY, law, clause, f"{substitute} may sit in for {name} only with "
                                "the consent of the other three players.",
                                extra={"name": substitute, "accepted": False, "replaces": name})]
-            self.players[index] = substitute
             absent = self.substitutes.pop(name, name)
+            self.players[index] = substitute
+            if substitute == absent:   # the absent player comes back before the rubber ends
+                return [Ruling(Remedy.ENTRY, law, clause, f"{absent} takes his seat back from {name}.",
+                               extra={"name": absent, "accepted": True, "replaces": name})]
             self.substitutes[substitute] = absent
             return [Ruling(Remedy.ENTRY, law, clause, f"{substitute} sits in for {absent} until the end "
                            "of this rubber, with the other players' consent.",
                            extra={"name": substitute, "accepted": True, "replaces": absent,
                                   "until": "end_of_rubber"})]
-        absent = self.substitutes.pop(name, name)
+        if name in self.substitutes:
+            return self._substitute_left(name, index)
+        absent = name
         count = self.consecutive.pop(absent, 0)
         law, clause = _eu(19)
-        if self.queue:
-            new = self.queue.pop(0).name
+        waiting = self._first_waiting()
+        if waiting is not None:
+            self.queue.remove(waiting)
+            new = waiting.name
             self.players[index] = new
             self.consecutive[new] = count
             return [Ruling(Remedy.ENTRY, law, clause, f"{new} takes the place of {absent}, who left after "
@@ -366,3 +425,41 @@ class EuchreRoster:
         self._vacated[index] = count
         return [Ruling(Remedy.ATTENTION, law, clause, f"{absent} left and nobody is waiting, so the seat "
                        "stays empty until a candidate declares.", extra={"vacant": absent})]
+
+    def _substitute_left(self, name: str, index: int) -> list[Ruling]:
+        """A substitute leaves before the rubber ends (law 18): the absent player he sat in for keeps his
+        right to the seat, so the first candidate waiting sits in for him until the rubber ends; with
+        nobody waiting the seat stays empty, kept for him, and the first to declare takes it so."""
+        absent = self.substitutes.pop(name)
+        law, clause = _eu(18)
+        waiting = self._first_waiting()
+        if waiting is not None:
+            self.players[index] = waiting.name
+            self.substitutes[waiting.name] = absent
+            return [Ruling(Remedy.ENTRY, law, clause, f"{name}, who sat in for {absent}, left; {waiting.name}, "
+                           f"the first waiting, sits in for {absent} until the end of this rubber and keeps "
+                           "his place in the queue.",
+                           extra={"name": waiting.name, "accepted": True, "replaces": absent, "left": name,
+                                  "until": "end_of_rubber"})]
+        self.players[index] = None
+        self._held[index] = absent
+        return [Ruling(Remedy.ATTENTION, law, clause, f"{name}, who sat in for {absent}, left and nobody is "
+                       f"waiting, so the seat stays empty until a candidate declares; {absent} has it back "
+                       "when the rubber ends.", extra={"vacant": name, "absent": absent})]
+
+    def _sit_in(self, name: str, index: int, absent: str, fresh: bool, broken_table: bool) -> list[Ruling]:
+        """A candidate declares while a seat is kept empty for an absent player (law 18): he sits in for
+        him until the rubber ends, and waits in the queue to enter as any candidate does."""
+        self.players[index] = name
+        self.substitutes[name] = absent
+        cand = Candidate(name, fresh, broken_table)
+        if broken_table:
+            self.queue.insert(sum(1 for c in self.queue if c.broken_table), cand)
+        else:
+            self.queue.append(cand)
+        pos = self.queue.index(cand) + 1
+        law, clause = _eu(18)
+        return [Ruling(Remedy.ENTRY, law, clause, f"{name} takes the empty seat and sits in for {absent} until "
+                       f"the end of this rubber; he waits in place {pos} to enter.",
+                       extra={"name": name, "accepted": True, "replaces": absent, "until": "end_of_rubber",
+                              "seat_index": index, "players": list(self.players), "position": pos})]

@@ -37,7 +37,7 @@ Our reading, where the laws leave room:
 
 from __future__ import annotations
 
-from laws.cards import Seat, clockwise_from
+from laws.cards import Card, Seat, clockwise_from
 from laws.events import BidMade, CardDiscarded, CardPlayed, DemandMade
 from laws.games.base import Clause, Registry, seat_name, side_players, side_text
 from laws.rulings import Remedy, Ruling
@@ -173,6 +173,11 @@ def register_discard(reg: Registry) -> None:
         if d.discards > 1 and not early:
             return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)}'s discard was complete once under the "
                           "pack; it cannot be changed, and the first discard stands.", seat=e.seat)
+        if e.card is not None and not _could_discard(d, e.card):
+            d.discarded = None
+            return c.rule(Remedy.ATTENTION, f"The discard recorded for {seat_name(s, e.seat)}, the "
+                          f"{e.card.name}, is not among his five cards and the trump card: the table takes his "
+                          "discard as not seen, and the director checks it.", seat=e.seat)
         d.discarded = e.card if e.card is not None else d.discarded
         if not early:
             return None
@@ -191,6 +196,20 @@ def register_discard(reg: Registry) -> None:
                       f"dealer's discard was finished: the lead stands, and {seat_name(s, d.dealer)} may "
                       "still exchange his discard.", seat=d.dealer)
 
+    @reg.clause("EU-86", "law 86 (the discard is final)", "card_played")
+    def discard_played(c: Clause, s: TableState, e: CardPlayed) -> Ruling | None:
+        """The dealer plays the card recorded as his discard: a discard cannot be changed once under the
+        pack (86), so the record and the play disagree. His revokes were judged on a hand without that
+        card; from now on his discard is taken as not seen (a revoke charged only where certain whatever
+        he discarded), and the director checks."""
+        d = s.deal
+        if d is None or d.void or e.seat != d.dealer or d.discarded is None or e.card != d.discarded:
+            return None
+        d.discarded = None
+        return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} played the {e.card.name}, which the table "
+                      "recorded as his discard, and a discard cannot be changed once it is under the pack: the "
+                      "table takes his discard as not seen, and the director checks it.", seat=e.seat)
+
     @reg.clause("EU-89", "law 89", "card_played")
     def dealer_played(c: Clause, s: TableState, e: CardPlayed) -> Ruling | None:
         """The dealer plays to the trick law 89 concerns: a demand nobody made can no longer be made."""
@@ -200,6 +219,15 @@ def register_discard(reg: Registry) -> None:
             return None
         s.claims = [cl for cl in s.claims if cl.clause != "EU-89"]
         return c.rule(Remedy.DEAL_STANDS, open_[0].lapse, seat=e.seat, side=open_[0].side)
+
+
+def _could_discard(d: DealState, card: Card) -> bool:
+    """Whether ``card`` can be the dealer's discard: one of the five cards dealt to him or the trump card
+    he took up. True when his hand is not known (a card of it not read, or no cards recorded)."""
+    dealt = [c for st, c in d.dealt if st == d.dealer]
+    if len(dealt) != len(d.hands[d.dealer]) or not dealt or any(c is None for c in dealt):
+        return True
+    return card in d.hands[d.dealer] or card == d.trump_card
 
 
 def _played_before_discarding(s: TableState, d: DealState) -> list[Ruling]:

@@ -85,11 +85,26 @@ def register(reg: Registry) -> None:
             if right is not None and e.seat == d.alone_seat:   # "the lone player may require"
                 open_ = [right]
         if not open_:
-            return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} made a call no irregularity open to "
-                          "his side allows; play goes on.", seat=e.seat)
+            return c.rule(Remedy.DEAL_STANDS, _refused(s, e), seat=e.seat)
         cl = open_[0]
         offender = cl.offender or e.seat.left
         return _grant(s, e, cl, offender)
+
+
+def _refused(s: TableState, e: DemandMade) -> str:
+    """Why a call is refused, in one sentence: the right open is the other side's (the laws give a call
+    to the adversaries of the offender), or his side's right calls another card, or no right is open."""
+    who = seat_name(s, e.seat)
+    calls = [cl for cl in s.claims if cl.grants == "call" and e.what in cl.options]
+    theirs = next((cl for cl in calls if cl.side is e.seat.side.other), None)
+    if theirs is not None:
+        return (f"{who} made a call, but the call open now is {side_text(e.seat.side.other)}'s "
+                f"({theirs.why.rstrip('.')}); play goes on.")
+    ours = next((cl for cl in calls if cl.card is not None), None)
+    if ours is not None and ours.card is not None and e.card is not None:
+        return (f"{who} called the {e.card.name}, but the card his side may call is the {ours.card.name} "
+                f"({ours.why.rstrip('.')}); play goes on.")
+    return f"{who} made a call no irregularity open to his side allows; play goes on."
 
 
 def _grant(s: TableState, e: DemandMade, cl: Claim, offender: Seat) -> Ruling:

@@ -26,7 +26,7 @@ from laws.events import (
     ResultRecorded,
 )
 from laws.games.base import Clause, Registry, seat_name, set_aside_dealt, side_players, side_text
-from laws.games.euchre_hands import Plays, active, effective_suit, power, tricks
+from laws.games.euchre_hands import Plays, active, effective_suit, power, sits_out, tricks
 from laws.rulings import Remedy, Ruling
 from laws.state import DealState, Phase, TableState
 
@@ -162,7 +162,8 @@ def register_forming(reg: Registry) -> None:
             s.game_state["draw"] = EuchreDraw()
             players = [str(p) for p in r.extra.get("players", [])]
             if roster.players:
-                continue  # the same four cut again for partners
+                roster.redrawn(players)  # the same four cut again for partners, or a newcomer among them
+                continue
             if set(players) <= {c.name for c in roster.queue}:
                 roster.seat(players)
             else:
@@ -232,6 +233,10 @@ def register_play(reg: Registry) -> None:
         d = s.deal
         who = seat_name(s, e.seat)
         if e.what == "play_out":
+            if d is not None and d.alone_seat is not None and e.seat == sits_out(d):   # EU-lone-partner
+                return Ruling(Remedy.DEAL_STANDS, "Euchre, law 70", "EU-70", f"{who} sits out for "
+                              f"{seat_name(s, d.alone_seat)}'s lone hand and takes no part in it; whether to "
+                              "play it out is the lone player's choice.", seat=e.seat)
             revoked = d is not None and not d.void and (
                 any(st.side is e.seat.side for st, _, _ in revokes(d, d.plays)) or
                 any(st.side is e.seat.side for st in d.call_failures))
@@ -253,6 +258,15 @@ def register_play(reg: Registry) -> None:
             return Ruling(Remedy.DEAL_STANDS, "Euchre, law 68", "EU-68", f"{asks} after the pack was cut for "
                           "the next deal; that is too late, as the cut ends the time for revoke claims.",
                           seat=e.seat)
+        if s.phase in (Phase.DEALING, Phase.AUCTION) and not d.plays:
+            # a deal under way with no card played: the claim is about the hand before it, whose time the
+            # cut for this deal ended (law 68; a deal from an uncut pack ends it as surely)
+            if d.number > 1:
+                return Ruling(Remedy.DEAL_STANDS, "Euchre, law 68", "EU-68", f"{asks} after the next deal "
+                              "began; that is too late, as the cut for the next deal ends the time for revoke "
+                              "claims (a deal from an uncut pack ends it as well).", seat=e.seat)
+            return c.rule(Remedy.ATTENTION, f"{asks}, but no card of this deal has been played yet: there is no "
+                          "hand to claim a revoke in.", seat=e.seat)
         groups = tricks(d, d.plays)
         if e.what == "search_tricks" and s.phase in (Phase.AUCTION, Phase.PLAY):
             return c.rule(Remedy.ATTENTION, f"{who} asks to examine the tricks; they may be examined once the "

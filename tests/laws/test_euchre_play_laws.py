@@ -308,6 +308,43 @@ def test_EU_68_revoke_claims_end_at_the_next_cut() -> None:
     assert said(eng.feed(E("demand", seat="E", what="revoke"))) == [("deal_stands", "EU-68")]
 
 
+def test_EU_68_a_revoke_claim_once_the_next_deal_began_is_too_late() -> None:
+    """East alleged South's revoke once the next deal had begun (cut, or from an uncut pack): the claim
+    was judged on the new deal, which has no card played, and answered that the record 'shows none by
+    the other side', though South revoked and paid for it."""
+    nxt = {E_: HANDS[S], S: HANDS[W], W: HANDS[N], N: HANDS[E_]}
+    for cut in (True, False):
+        eng = dealt()
+        play(eng, "E:AC", "S:8S", "W:AD", "N:AH", "N:KH")
+        deal = euchre_known_deal(E_, nxt, "7S")
+        if not cut:
+            deal = [e for e in deal if e.TYPE not in ("shuffle", "cut")]
+        eng.feed_all([E("play_end"), E("result", makers="NS", tricks=3)] + deal[:-3])   # dealing
+        r = eng.feed(E("demand", seat="E", what="revoke"))
+        assert said(r) == [("deal_stands", "EU-68")], cut
+        assert r[0].reason == ("East alleged a revoke after the next deal began; that is too late, as the cut for "
+                               "the next deal ends the time for revoke claims (a deal from an uncut pack ends it "
+                               "as well).")
+        eng.feed_all(deal[-3:])                                                          # trump turned
+        assert said(eng.feed(E("demand", seat="E", what="search_tricks"))) == [("deal_stands", "EU-68")]
+
+
+def test_a_call_refused_says_whose_right_is_open_or_which_card_it_calls() -> None:
+    """West called East's exposed king (North-South's right, law 46) and North called the queen though the
+    king is the card exposed: both were told 'no irregularity open to his side allows', which was false for
+    North and gave West no reason."""
+    eng = dealt()
+    play(eng, "E:AC", "E:KC")
+    [r] = eng.feed(E("demand", seat="W", what="call_card", card="KC"))
+    assert said([r]) == [("deal_stands", "EU-56")]
+    assert r.reason.startswith("West made a call, but the call open now is North-South's (East played a second "
+                               "card to trick 1: the king of clubs is exposed")
+    [r] = eng.feed(E("demand", seat="N", what="call_card", card="QC"))
+    assert said([r]) == [("deal_stands", "EU-56")]
+    assert r.reason.startswith("North called the queen of clubs, but the card his side may call is the king of "
+                               "clubs (East played a second card")
+
+
 def test_EU_69_revoke_corrected_in_time() -> None:
     eng = dealt()
     play(eng, "E:AC")
@@ -322,6 +359,18 @@ def test_EU_69_revoke_corrected_in_time() -> None:
 def test_EU_70_the_side_that_revoked_plays_the_hand_out() -> None:
     eng = dealt()
     play(eng, "E:AC", "S:8S", "W:AD", "N:AH", "N:KH")       # South kept his 7C: North-South revoked
+    assert said(eng.feed(E("demand", seat="S", what="play_out"))) == [("attention", "EU-70")]
+
+
+def test_EU_70_the_partner_sitting_out_does_not_choose_to_play_out() -> None:
+    """South played alone and revoked; North, sitting out, asked to play the hand out and was granted it,
+    though he has no part in the hand (EU-lone-partner): the choice is South's."""
+    eng = dealt(maker="S", alone=True)
+    play(eng, "E:AC", "S:8S", "W:AD", "E:KC", "S:7C")          # South kept his 7C: a revoke, established
+    [r] = eng.feed(E("demand", seat="N", what="play_out"))
+    assert said([r]) == [("deal_stands", "EU-70")]
+    assert r.reason == ("North sits out for South's lone hand and takes no part in it; whether to play it out is "
+                        "the lone player's choice.")
     assert said(eng.feed(E("demand", seat="S", what="play_out"))) == [("attention", "EU-70")]
 
 

@@ -56,3 +56,31 @@ def test_a_dealer_whose_discard_was_recorded_revokes_holding_the_turn_up_alone()
         eng.feed(E("card_played", seat=seat, card=card))
     penalties = [r for r in eng.feed(E("play_end")) if r.remedy is Remedy.PENALTY]
     assert [(r.clause, r.extra["offending"], r.extra["points"]) for r in penalties] == [("EU-63", "NS", 3)]
+
+
+def test_a_discard_the_dealer_does_not_hold_leaves_his_discard_unseen() -> None:
+    """A discard recorded as the king of diamonds, West's card, was taken as North's: his hand was then
+    the five dealt and the 8H, six cards, so his trump lead's ruff was charged as a revoke though he may
+    have put his one heart under the pack. Now the discard is said not to be his and taken as not seen."""
+    eng = _dealt({**HANDS, Seat.N: ["JC", "AS", "KS", "QS", "TS"]})
+    [note] = eng.feed(E("discard", seat="N", card="KD"))
+    assert (note.remedy, note.clause, note.seat) == (Remedy.ATTENTION, "EU-86", Seat.N)
+    assert note.reason == ("The discard recorded for North, the king of diamonds, is not among his five cards "
+                           "and the trump card: the table takes his discard as not seen, and the director "
+                           "checks it.")
+    for seat, card in [("E", "9H"), ("S", "7H"), ("W", "7D"), ("N", "TS"),
+                       ("E", "KH"), ("S", "8S"), ("W", "8D"), ("N", "QS")]:
+        eng.feed(E("card_played", seat=seat, card=card))
+    assert [r for r in eng.feed(E("play_end")) if r.remedy is Remedy.PENALTY] == []
+
+
+def test_the_dealer_playing_his_recorded_discard_is_noted() -> None:
+    """North's discard was recorded as the ace of spades and he then played it: nothing was said, and his
+    hand was still judged without it. The record and the play disagree (law 86: a discard is final)."""
+    eng = _dealt()
+    assert eng.feed(E("discard", seat="N", card="AS")) == []
+    for seat, card in [("E", "9H"), ("S", "7H"), ("W", "7D")]:
+        eng.feed(E("card_played", seat=seat, card=card))
+    [note] = eng.feed(E("card_played", seat="N", card="AS"))
+    assert (note.remedy, note.clause, note.seat) == (Remedy.ATTENTION, "EU-86", Seat.N)
+    assert note.reason.startswith("North played the ace of spades, which the table recorded as his discard")
