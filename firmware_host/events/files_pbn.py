@@ -31,8 +31,8 @@ def _table(name: str, columns: Sequence[tuple[str, int, str]], rows: Sequence[Se
     for row in rows:
         cells = []
         for (_c, w, a), v in zip(columns, row):
-            if a == "S":   # a string column: quoted, with PBN's escapes ("" when empty)
-                cells.append(f'"{_quoted(str(v or ""))}"')
+            if a == "S":   # a string column: quoted, with PBN's escapes ("" when empty), padded like the rest
+                cells.append(f'"{_quoted(str(v or ""))}"'.ljust(w))
                 continue
             text = "-" if v is None or v == "" else str(v)
             cells.append(text.rjust(w) if a == "R" else text.ljust(w))

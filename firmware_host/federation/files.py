@@ -216,7 +216,9 @@ def _cells(state: EventState, ln: ScoredLine) -> list[str]:
     _club_ew, ew = _local(state, ln.ew.number)
     ns_cell, ew_cell = _score_cells(ln)
     percents = _artificial(state, ln)
-    contract = ln.contract.upper() if ln.contract else "A" + "/".join(percents) if percents else ""
+    # PBN's Contract is "as in the Contract tag": a passed-out game is "Pass" (USEBIO's CONTRACT says PASS)
+    contract = ("Pass" if ln.contract.upper() == "PASS" else ln.contract.upper()) if ln.contract \
+        else "A" + "/".join(percents) if percents else ""
     return [club_ns, ns, ew, contract, ln.declarer,
             "" if ln.tricks is None or not ln.declarer else str(ln.tricks), (ln.lead[1] + ln.lead[0]) if ln.lead else "",
             ns_cell, ew_cell, present(ln.ns_points), present(ln.ew_points), ln.group]

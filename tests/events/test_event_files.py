@@ -374,3 +374,22 @@ def test_a_folder_of_another_kind_of_session_is_named_for_what_it_holds(tmp_path
             assert r.stderr.endswith(f": {path}: the folder holds {held[folder]}, not {held[wanted]}; "
                                      f"{reader[folder]} reads it\n"), (argv, r.stderr)
     assert not (tmp_path / "site").exists() and not (tmp_path / "r.pbn").exists() and not (tmp_path / "out").exists()
+
+
+def test_a_string_column_is_padded_to_the_width_its_header_declares() -> None:
+    """PBN 2.1 (5.2): a column's minimum width is reached with spaces, after the element when it is
+    left-aligned, and more than one space between elements is allowed only for that padding. The teams
+    ranking's TeamName (\\20L) was written with one space after it, so a reader that takes the columns at
+    their declared widths read the Names column from inside the team's name."""
+    pbn = render(example(), "2026-12-02")["results.pbn"].decode()
+    header = re.search(r'\[TotalScoreTable "([^"]*)"\]', pbn)
+    assert header is not None
+    widths = [int(re.fullmatch(r"[A-Za-z_]+\\(\d+)[LR]", c).group(1)) for c in header.group(1).split(";")]
+    rows = pbn.split(header.group(0) + "\r\n", 1)[1].split("\r\n[", 1)[0].split("\r\n")
+    assert len(rows) == 4
+    for row in rows:
+        start = 0
+        for width in widths[:-1]:   # every column but the last ends where its width and a space say
+            assert row[start + width:start + width + 1] == " ", (row, start, width)
+            start += width + 1
+        assert row[start - 1] == " " and row[start] != " ", (row, start)

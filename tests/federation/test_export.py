@@ -236,3 +236,34 @@ def test_an_artificial_score_s_usebio_score_can_always_be_split() -> None:
     for ns, ew in (("60", "40"), ("60.5", "39.5"), ("100", "0"), ("5", "95")):
         split = re.fullmatch(r"A(\d\d)(\d\d)|A([\d.]+)/([\d.]+)", artificial_score(ns, ew))
         assert split is not None and [g for g in split.groups() if g] == [ns, ew]
+
+
+def test_a_passed_out_board_is_written_as_pbn_s_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """PBN 2.1's ScoreTable takes a ``Contract`` "as in the Contract tag", whose passed-out game is
+    ``Pass`` (as a club's session and an event write it); the field's PBN wrote ``PASS``, which a reader
+    holding to PBN's spelling does not take as a pass-out. USEBIO's CONTRACT stays ``PASS``."""
+    records = tmp_path / "boards.pbn"
+    records.write_text(PBN, encoding="utf-8")
+    folder = tmp_path / "e"
+    assert main(["federation", "open", "--dir", str(folder), "--event", "sim1", "--hand-records", str(records),
+                 "--clubs", "c1,c2"]) == 0
+    with Journal.open(folder / JOURNAL) as journal:
+        for club, bias in (("c1", 0), ("c2", 2)):
+            for m in _messages(club, bias=bias):
+                line = m.get("line")
+                if club == "c2" and line and line["board"] == 2 and line["ns"] == [2, "NS"]:
+                    line["result"] = {"played": {"contract": None, "declarer": None, "tricks": 0, "lead": None}}
+                journal.append("event", {"type": "message", "club": club, "number": m["number"], "message": m}, 2.0)
+    assert _cli(["federation", "close", "--dir", str(folder)], capsys)[0] == 0
+    pbn, xml = tmp_path / "field.pbn", tmp_path / "field.xml"
+    assert _cli(["federation", "export", "--dir", str(folder), "--format", "pbn", "--out", str(pbn)], capsys)[0] == 0
+    assert _cli(["federation", "export", "--dir", str(folder), "--format", "usebio", "--out", str(xml)], capsys)[0] == 0
+    games, _ranking = read_pbn(pbn.read_bytes().decode("utf-8"))
+    rows = [r for r in games[1]["tables"]["ScoreTable"] if (r["Section"], r["PairId_NS"]) == ("c2", "2")]
+    assert [(r["Contract"], r["Declarer"], r["Result"], r["Score_NS"], r["Score_EW"]) for r in rows] == [
+        ("Pass", "-", "-", "0", "0")]
+    root = ET.fromstring(xml.read_bytes())
+    passed = [ln.findtext("CONTRACT") for s in root.findall("./EVENT/SESSION/SECTION") if s.get("SECTION_ID") == "c2"
+              for b in s.findall("BOARD") if b.findtext("BOARD_NUMBER") == "2" for ln in b.findall("TRAVELLER_LINE")
+              if ln.findtext("NS_PAIR_NUMBER") == "2"]
+    assert passed == ["PASS"]
