@@ -79,8 +79,7 @@ def test_a_big_fields_views_reach_the_clubs(tmp_path: Path) -> None:
         club.subscribe([(topics.standings, 1), (topics.field("c1"), 1)])
         network.start()
         service = FederationService(tmp_path / "event", "127.0.0.1", fed.port, "f").start()
-        running = service
-        _until(running.client.is_connected, 60, lambda: "the service never connected to the federation's broker")
+        _until(service.client.is_connected, 60, lambda: "the service never connected to the federation's broker")
         service.receive(topics.result("c2"), json.dumps(c2[-1]).encode())   # the last result: board 1 public
         # a big field is ranked in seconds on a quiet machine; under load, as long as it takes
         assert both.wait(300), (f"the views never arrived: got {sorted(got)}; the service's view: boards "
@@ -88,7 +87,8 @@ def test_a_big_fields_views_reach_the_clubs(tmp_path: Path) -> None:
         page = json.dumps(service.last_view)
     finally:
         club.disconnect()
-        network.join(10)
+        if network.ident is not None:   # started: a connect that failed is the error to see
+            network.join(10)
         if service is not None:
             service.stop()
         fed.stop()
