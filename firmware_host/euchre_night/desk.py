@@ -62,6 +62,7 @@ class NightDesk:
         self.changed = threading.Condition()
         self.listeners: list[Callable[[int], None]] = []
         self.publish: Publish | None = None
+        self._out = threading.Lock()    # a seating made and handed to the broker client as one step
         self.view: tuple[int, dict[str, Any], bytes] = (-1, {}, b"")
         self._was = self._where()
         with session.lock:
@@ -216,11 +217,18 @@ class NightDesk:
     def publish_tables(self, tables: Iterable[str]) -> None:
         """These tables' seatings (retained): after a commit that answered them; each fitted to the broker's
         packet on its topic (``session/answers.fitted``), a table's whose seating would not fit even without
-        its answers not sent (logged), the others still."""
+        its answers not sent (logged), the others still.
+
+        Several threads publish (the worker's step, the director's call, the client's connection): each
+        seating is made and handed to the client under one lock, so they reach the broker in the order
+        they were made. Made under the session's lock but sent after it, an older seating (a reconnection's
+        round 1) could follow a newer one (the commit that seated round 2) and stay retained: the table
+        then waited in round 1 for good, since no answer was due to it any more."""
         if self.publish is None:
             return
         for table in tables:
             topic = self.session.topics.seating(table)
-            body = fitted(topic, self.seating(table).to_dict())   # as a pairs session's: never a packet refused
-            if body:
-                self.publish(topic, body, True)
+            with self._out:
+                body = fitted(topic, self.seating(table).to_dict())   # as a pairs session's: never a packet refused
+                if body:
+                    self.publish(topic, body, True)

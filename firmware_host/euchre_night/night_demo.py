@@ -96,18 +96,39 @@ password_file = {q(secret)}
 
 
 class DemoTable:
-    """A real euchre table (built as ``cardtable run`` builds one) and its four simulated players."""
+    """A real euchre table (built as ``cardtable run`` builds one) and its four simulated players.
+
+    The players deal a hand only when none is in play, and play it to its end from the plan they made
+    when they dealt it. So a table started on a journal whose last hand is still in play (stopped
+    mid-hand) cannot go on: its players never made that hand's plan. They say so (``failure``) at once
+    rather than sit there; stop a table between hands.
+
+    Args:
+        hold_at: the players deal no new hand once the table has sent this many (a break at the table,
+            until :meth:`go_on`): something can then happen between two hands at a known point, whatever
+            the machine's speed (a test stops the night there). None: no break.
+    """
 
     def __init__(self, tid: str, number: int, folder: Path, host: str, port: int, password: str,
-                 rng: random.Random, rates: dict[str, float]) -> None:
+                 rng: random.Random, rates: dict[str, float], *, hold_at: int | None = None) -> None:
         self.tid, self.number, self.folder = tid, number, folder
         self.host, self.port, self.password = host, port, password
         self.rng, self.rates = rng, rates
         self.table: Any = None
         self.failure: str | None = None
         self.made: list[str] = []
+        self._hold_at = hold_at
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+
+    def go_on(self) -> None:
+        """End the break (``hold_at``): the players deal again."""
+        self._hold_at = None
+
+    def holding(self) -> bool:
+        """The players are at their break (``hold_at`` hands sent, waiting for :meth:`go_on`)."""
+        hold = self._hold_at
+        return hold is not None and self.table is not None and sum(self.table.results.sent_in.values()) >= hold
 
     def start(self) -> None:
         from firmware_host.config import load_config
@@ -125,13 +146,18 @@ class DemoTable:
         pending: deque[dict[str, Any]] = deque()
         dealer = Seat.N
         try:
+            while ctl.drain():
+                pass
+            if night.in_play():
+                raise RuntimeError(f"deal {ctl.engine.state.deal.number} was in play when the table started; "
+                                   "the simulated players play only the hands they dealt (stop a table between hands)")
             while not self._stop.is_set():
                 while ctl.drain():
                     pass
                 if pending:
                     ctl.submit(LawInput(event_from_dict(pending.popleft()), "camera"))
                     continue
-                if night.may_deal() and not night.in_play():
+                if night.may_deal() and not night.in_play() and not self.holding():
                     nxt = getattr(ctl.engine.state, "next_dealer", None)
                     dealer = nxt if isinstance(nxt, Seat) else dealer.left
                     if self.rng.random() < self.rates.get("misdeal", 0.0):

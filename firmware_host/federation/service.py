@@ -44,6 +44,7 @@ from firmware_host.federation.views import (
     view_from,
 )
 from firmware_host.wire.reader import read_json
+from firmware_host.wire.subscribed import stop_loop
 from laws.federation.field import FieldError, Scored
 from laws.federation.ledger import Answer, Verdict
 from laws.federation.messages import digest, message_problem
@@ -164,7 +165,7 @@ class FederationService:
         for thread in (self._publisher, self._releaser):
             if thread.is_alive():
                 thread.join(10)
-        self.client.loop_stop()
+        stop_loop(self.client)
         self.client.disconnect()
         self.journal.close()
         self._held.close()

@@ -31,6 +31,7 @@ from typing import Any
 from firmware_host.federation.topics import EventTopics
 from firmware_host.records.journal import Journal
 from firmware_host.wire.reader import read_json
+from firmware_host.wire.subscribed import stop_loop
 from laws.duplicate.deal import Board, commitment
 from laws.federation.messages import line_to_dict
 from laws.session.duplicate.spec import SessionSetup
@@ -138,7 +139,7 @@ class ClubUplink:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(5)
-        self.client.loop_stop()
+        stop_loop(self.client)
         self.client.disconnect()
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
@@ -300,7 +301,7 @@ def fetch_records(topics: EventTopics, club: str, host: str, port: int, user: st
             raise RecordsError(f"the club's broker {host}:{port} refused the login {user!r}: {refused[0]} "
                                "(--user and --password-file are the uplink's login there)")
     finally:
-        client.loop_stop()
+        stop_loop(client)
         client.disconnect()
     read = read_json(got[-1], max_bytes=MAX_RECORDS)
     if not read.ok:

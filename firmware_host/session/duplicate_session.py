@@ -460,12 +460,21 @@ class SessionDesk:
 
     def publish_all(self, only_changed: bool = False) -> int:
         """Publish the round and the seatings (retained); ``only_changed``: those that changed since
-        last told. Returns how many were sent."""
-        if self.publish is None:
+        last told. Returns how many were sent.
+
+        Made and handed to the broker client under the desk's lock, as a commit's are, so they reach the
+        broker in the order they were made: made under it but sent after, a reconnection's (paho's thread)
+        could follow the director's call of the next round and stay retained, the tables told the round
+        before for good."""
+        publish = self.publish
+        if publish is None:
             return 0
-        sent = 0
         with self.lock:
-            messages = self.messages()
+            return self._publish_all(publish, only_changed)
+
+    def _publish_all(self, publish: Publish, only_changed: bool) -> int:
+        sent = 0
+        messages = self.messages()
         for topic, msg in messages:
             # the hand records and the next moves follow from the round and boards the key already holds
             key = json.dumps({k: v for k, v in msg.items() if k not in ("t", "seq", "hand_records", "next")},
@@ -477,7 +486,7 @@ class SessionDesk:
                 self._told.pop(topic, None)
                 continue
             try:
-                self.publish(topic, text, True)
+                publish(topic, text, True)
             except Exception as exc:  # the broker may be away: the next change (or reconnection) sends again
                 log.warning("session: cannot publish %s (%s)", topic, exc)
                 self._told.pop(topic, None)

@@ -125,7 +125,9 @@ class ClubProcess:
         return dict(json.loads(self.opener.open(f"{self.base}/api/duplicate/state", timeout=30).read()))
 
     def call(self, round_: int) -> tuple[bool, str]:
-        """Move for round ``round_``: (taken, why not)."""
+        """Move for round ``round_``: (taken, why not). A call the dashboard did not answer (being started
+        again, or slow while its journal is stalled) is not taken, as the director's page would say; the
+        soak calls again."""
         assert self.opener is not None
         req = urllib.request.Request(f"{self.base}/api/duplicate/round", json.dumps({"round": round_}).encode(),
                                      {"Content-Type": "application/json", "X-CSRF-Token": self.csrf})
@@ -134,6 +136,8 @@ class ClubProcess:
             return True, ""
         except urllib.error.HTTPError as exc:
             return False, exc.read().decode("utf-8", "replace")[:300]
+        except OSError as exc:      # no answer (refused, reset, timed out): not a traceback out of the soak
+            return False, f"the dashboard did not answer the call of round {round_} ({exc})"
 
     def kill(self) -> None:
         """SIGKILL, and started again at once (as systemd would)."""

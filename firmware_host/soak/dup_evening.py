@@ -77,6 +77,8 @@ def evening(workdir: Path, *, tables: int = 3, boards: int = 6, seed: int = 1, f
     verdict = judge(workdir)
     for shown in out.get("secrets_shown", []):
         verdict.problems.append(f"a secret shown by the session's process or the director's state: {shown}")
+    if out.get("stopped"):                  # why the run stopped waiting, and what it had reached then
+        verdict.problems.append(f"the soak stopped waiting: {out['stopped']}")
     return DupResult(schedule, verdict.station, verdict.tables, srec.faults, out["faults"], out["finished"],
                      out["restarts"] + srec.starts - 1, out["tracebacks"], time.monotonic() - t0, out["played"],
                      srec.pockets, {k: out[k] for k in ("taken", "refused", "entries", "due") if k in out},

@@ -13,6 +13,7 @@ import json
 import logging
 import random
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -156,7 +157,11 @@ def _play_club(club: ClubProcess, tables: list[TableRun], workdir: Path, port: i
                idle: float = 30.0) -> bool:
     """As ``_play``, the director at the dashboard's web API, the session's faults on the way; True once
     every result due is in the session's journal (waiting ``grace`` seconds after the last board, and no
-    longer than ``idle`` seconds while no result, entry or round moves)."""
+    longer than ``idle`` seconds while no result, entry or round moves). Neither wait counts the time the
+    soak itself is busy (sending the hostile messages, calling a round, reading the state, restarting the
+    process: the people do not play meanwhile) nor the time the session cannot journal on purpose (the
+    stall, and its journal fault until it clears): on a loaded machine those take long, and the session
+    was not idle. Stopping early, it says why and what was reached (``out["stopped"]``)."""
     db = workdir / "session" / "session.sqlite3"
     state = club.state()
     rounds = int(state["rounds"])
@@ -168,6 +173,9 @@ def _play_club(club: ClubProcess, tables: list[TableRun], workdir: Path, port: i
     progress_: list[dict[str, Any]] = list(state["progress"])
     finished_at: float | None = None
     last_move: tuple[tuple[int, int, int], float] = ((0, 0, 0), time.monotonic())
+    held_up = time.monotonic()          # until when a fault on purpose (the stall, the restart) held things up
+    stalling: threading.Thread | None = None   # the stall's thread
+    busy = 0.0                          # seconds the soak itself was busy since the last move (not idle)
     while time.monotonic() < deadline:
         for t in tables:
             t.step()
@@ -180,6 +188,9 @@ def _play_club(club: ClubProcess, tables: list[TableRun], workdir: Path, port: i
                 progress_ = list(state["progress"])
             except OSError:
                 pass                                   # the process is being started again
+            busy += time.monotonic() - now             # the read waits for the session's lock
+            if (stalling is not None and stalling.is_alive()) or state.get("journal_fault"):
+                held_up = time.monotonic()             # it cannot journal, on purpose: not idle
         have = len(results)
         waiting = any(t.waiting() for t in tables)
         # in this order, so that one does not undo another (a restart revives a hub a message stopped):
@@ -189,35 +200,43 @@ def _play_club(club: ClubProcess, tables: list[TableRun], workdir: Path, port: i
         if "kill" in faults and "kill" not in done and have >= due // 4 and in_flight:
             club.kill()
             done["kill"] = 1
+            held_up = time.monotonic()
         ready = "kill" not in faults or "kill" in done
         if "hostile" in faults and "hostile" not in done and called >= 2 and ready:
             tid = next(iter(passwords))
             taken = next((r for r in results if r.get("table") == tid), None)
             messages = hostile_messages(tid, taken)
+            began = time.monotonic()
             sent = send_hostile(port, tid, passwords[tid], messages)
+            busy += time.monotonic() - began
             (workdir / "hostile.json").write_text(json.dumps(
                 {"table": tid, "sent": sent, "messages": [{"topic": tp, "bytes": len(p)} for tp, p in messages]}),
                 encoding="utf-8")
             done["hostile"] = len(messages)
         ready = ready and ("hostile" not in faults or "hostile" in done)
         if "stall" in faults and "stall" not in done and have >= due * 3 // 4 and ready:
-            stall(db)
+            stalling = stall(db)
             done["stall"] = 1
         if have >= due and not waiting:
             out["session_faults"], out["last_state"] = done, state
             return True
         if all(t.done() for t in tables) and not waiting:
             finished_at = finished_at or now
-            if now - finished_at > grace:
+            if now - max(finished_at, held_up) - busy > grace:
+                out["stopped"] = (f"the session took no more results for {grace:.0f} s after the last board: "
+                                  f"{_reached(have, due, called, rounds, tables, done)}")
                 break
         moved = (have, sum(len(t.entries) for t in tables), called)
         if moved != last_move[0]:
-            last_move = (moved, now)
-        elif now - last_move[1] > idle:             # nothing moves: a session that takes nothing more
+            last_move, busy = (moved, now), 0.0
+        elif now - max(last_move[1], held_up) - busy > idle:   # nothing moves: a session that takes nothing more
+            out["stopped"] = f"nothing moved for {idle:.0f} s: {_reached(have, due, called, rounds, tables, done)}"
             log.warning("the session took nothing for %.0f s: the soak stops waiting", idle)
             break
         if called < rounds and all(x["round"] >= called and not x["left"] for x in progress_):
+            began = time.monotonic()
             taken_, why = club.call(called + 1)
+            busy += time.monotonic() - began
             if taken_ or "has been called already" in why:
                 called += 1
             else:                                   # a session that cannot journal it now: the director tries again
@@ -226,8 +245,16 @@ def _play_club(club: ClubProcess, tables: list[TableRun], workdir: Path, port: i
                 time.sleep(1.0)
             progress_ = [dict(x, round=0) for x in progress_]     # read again before the next call
         time.sleep(0.005)
+    out.setdefault("stopped", f"the soak's deadline passed: {len(results)} of {due} results journaled")
     out["session_faults"], out["last_state"] = done, state
     return False
+
+
+def _reached(have: int, due: int, called: int, rounds: int, tables: list[TableRun], done: dict[str, int]) -> str:
+    """Where the evening stood when the soak stopped waiting (its report's words)."""
+    return (f"{have} of {due} results journaled, round {called} of {rounds} called, tables done "
+            f"{[t.plan.table for t in tables if t.done()]}, tables waiting for the director "
+            f"{[t.plan.table for t in tables if t.waiting()]}, faults made {sorted(done)}")
 
 
 def _outage(broker: LocalBroker, seconds: float = 1.5) -> None:

@@ -6,6 +6,9 @@ at the CONNACK could miss the first message a table or a test sent it once it sa
 subscribes when its login is accepted and sets its ``connected`` event here, when the subscriptions are
 in place, and clears it when the login is lost (``track_connected``); a subscription the broker refuses
 (its access list) is logged and leaves the event unset.
+
+A service stopping stops its client's network thread with :func:`stop_loop`, not paho's ``loop_stop``
+alone, which can fail as the thread ends on its own.
 """
 
 from __future__ import annotations
@@ -35,3 +38,17 @@ def track_connected(client: Any, event: threading.Event, who: str, log: logging.
     :func:`when_subscribed`, cleared when the login is lost."""
     client.on_subscribe = when_subscribed(event, who, log)
     client.on_disconnect = lambda *args: event.clear()
+
+
+def stop_loop(client: Any) -> None:
+    """Stop ``client``'s network thread (paho's ``loop_stop``), which may end meanwhile.
+
+    paho's ``loop_stop`` sets the loop's end flag, then reads the client's thread again to join it; the
+    thread sets that to None as its last act, so a caller preempted in between got ``AttributeError``
+    ('NoneType' object has no attribute 'join'), seen on a loaded machine as a service stopped. The thread
+    is over then, which is what was asked; any other ``AttributeError`` is raised."""
+    try:
+        client.loop_stop()
+    except AttributeError:
+        if getattr(client, "_thread", None) is not None:
+            raise

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -406,3 +407,33 @@ def test_member_cards_past_the_logins_refusal_notes_are_answered_as_member_cards
     assert (quiet["source"], quiet["kind"], quiet["board"]) == ("table-02:101", "players", None)
     assert quiet["why"].startswith("refused and not journaled (this login is past its 100 refusal notes): members")
     desk.session.close()
+
+
+def test_the_round_reaches_the_broker_in_the_order_it_was_made(tmp_path: Path) -> None:
+    """A reconnection's messages (paho's thread) made before the director called round 2 but handed to the
+    client after the call's own: round 1 stayed retained and the tables never moved. The reconnection is
+    held here between making its messages and sending the first while the director calls."""
+    session = Session.create(tmp_path / "s", make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2}),
+                             analyse=False)
+    sent: list[tuple[str, dict[str, Any]]] = []
+    made, go = threading.Event(), threading.Event()
+
+    def publish(topic: str, body: str, retain: bool) -> None:
+        if threading.current_thread().name == "reconnection":
+            made.set()
+            assert go.wait(30)
+        sent.append((topic, json.loads(body)))
+
+    desk = SessionDesk(session, publish=publish)
+    reconnection = threading.Thread(target=desk.publish_all, name="reconnection")
+    reconnection.start()
+    assert made.wait(30)                                    # round 1: made, not yet sent
+    director = threading.Thread(target=lambda: desk.director({"type": "round", "round": 2, "by": "director"}))
+    director.start()
+    director.join(0.5)     # the call is journaled and its messages wait for those in hand (sent at once before)
+    go.set()
+    reconnection.join(30)
+    director.join(30)
+    rounds = [m["round"] for topic, m in sent if topic == "cardtable/session/round"]
+    assert session.state.called == 2 and rounds[-1] == 2, rounds
+    session.close()

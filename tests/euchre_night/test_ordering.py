@@ -6,7 +6,9 @@ hand afresh (docs/euchre.md, "On the club's link")."""
 
 from __future__ import annotations
 
+import json
 import random
+import threading
 import time
 from pathlib import Path
 
@@ -155,3 +157,34 @@ def test_a_nights_answers_say_they_answer_a_hand_given_and_read_back(tmp_path: P
     assert [(a["source"], a["status"], a["kind"]) for a in sent] == [
         ("table-01:10", "taken", "hand"), ("table-01:11", "refused", "hand"), ("", "refused", "hand")]
     again.close()
+
+
+def test_seatings_reach_the_broker_in_the_order_they_were_made(tmp_path: Path) -> None:
+    """A seating made before the director's call (a reconnection's, on the client's thread) but handed to
+    the client after the call's own was retained last: the table never heard of the call. The one being
+    sent is held here between its making and its sending while the director calls the round."""
+    s = NightSession.create(tmp_path / "n", setup())
+    desk = NightDesk(s)
+    sent: list[tuple[str, dict[str, object]]] = []
+    made, go = threading.Event(), threading.Event()
+
+    def publish(topic: str, body: str, retain: bool) -> None:
+        if threading.current_thread().name == "reconnection":
+            made.set()
+            assert go.wait(30)
+        sent.append((topic, json.loads(body)))
+
+    desk.connect(publish)
+    reconnection = threading.Thread(target=desk.publish_tables, args=(["table-01"],), name="reconnection")
+    reconnection.start()
+    assert made.wait(30)                               # round 1, not called: made, not yet sent
+    director = threading.Thread(target=lambda: desk.call("director"), name="director")
+    director.start()
+    director.join(0.5)     # the call is journaled; its seatings wait for the one in hand (sent at once before)
+    go.set()
+    reconnection.join(30)
+    director.join(30)
+    assert 1 in s.night.called
+    last = [body for topic, body in sent if topic == TOPICS.seating("table-01")][-1]
+    assert last["called"] is True, sent
+    s.close()

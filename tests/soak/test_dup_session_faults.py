@@ -14,11 +14,12 @@ error (``tests/table/test_duplicate_shoe.py``)."""
 from __future__ import annotations
 
 import shutil
+import urllib.request
 from pathlib import Path
 
 import pytest
 
-from firmware_host.soak.dup_club import hostile_messages, secrets_shown
+from firmware_host.soak.dup_club import ClubProcess, hostile_messages, secrets_shown
 from firmware_host.soak.dup_evening import evening, table
 
 needs_broker = pytest.mark.skipif(shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists(),
@@ -59,3 +60,12 @@ def test_a_secret_in_the_output_is_found() -> None:
                           ["log: ok", "state {'x': 'pw-12345678'}"])
     assert found == ["table-01's password"]
     assert secrets_shown({"the secret": "s3cret-value"}, ["nothing here"]) == []
+
+
+def test_a_round_call_the_dashboard_does_not_answer_is_not_taken_and_says_why(tmp_path: Path) -> None:
+    """A call not answered (the process being started again, or slow behind its stalled journal) is one the
+    director makes again; it ended the soak with a traceback (URLError) before."""
+    club = ClubProcess(tmp_path, tmp_path / "session", 1, tmp_path / "dashboard.password")
+    club.opener, club.csrf = urllib.request.build_opener(), "token"   # logged in; its process is not running
+    taken, why = club.call(2)
+    assert not taken and why.startswith("the dashboard did not answer the call of round 2 ("), why
