@@ -355,11 +355,17 @@ class ShoeSession:
         if restarted is not None:
             events.append(restarted)        # before any message of the new boot
         self._accept(self._early.pop(self.expected, None), events)
+        if restarted is not None:
+            # The port stayed open, so the restarted shoe has heard no HOST_HELLO since its power-up: it
+            # knows neither our session nor our minor, and would do the commands repeated below by the
+            # 1.0 rules, out of order if one is lost (PROTOCOL.md 6.1). It hears our session first.
+            self._last_hello = now
+            out.append(self._host_hello())
         if last >= self.expected:
             self._ask_resend(now, out, "handshake")
         if self.acked:
             out.append(codec.encode(m.Ack(self.acked)))
-        if came_back:
+        if came_back or restarted is not None:
             out.append(self._send_commands(now, again=True))
 
     def _ask_resend(self, now: float, out: list[bytes], why: str) -> None:

@@ -104,7 +104,7 @@ class ShoeAdapter:
             self.submit(PackLoaded(msg.pack, mark))
         elif isinstance(msg, m.ButtonPressed):
             kind = SHOE_BUTTONS.get(int(msg.kind))
-            who = msg.seat.value if msg.seat is not None else "director"
+            who = msg.seat.value    # a BUTTON names a seat: the shoe has no director's button (PROTOCOL.md 4.2)
             if kind is None:        # a kind of a newer minor version: passed on as its number (PROTOCOL.md 4.2)
                 self.submit(DeviceNote("shoe", f"a button of unknown kind {int(msg.kind)} was pressed at {who}",
                                        mark))

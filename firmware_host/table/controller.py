@@ -448,8 +448,8 @@ class TableController:
         return LawInput(DemandMade(seat, what), "button", item.mark)
 
     def director_ack(self, command: dict[str, Any] | None = None, mark: Mark | None = None) -> None:
-        """The director's acknowledgement (his button, the shoe's with its message's ``mark``, or ``command``
-        from the dashboard): the ruling lamps go out, and the set-aside events reported are taken as seen."""
+        """The director's acknowledgement (his panel button, ``command`` from the dashboard; ``mark``: a shoe
+        message's, if one brought it): the ruling lamps go out, and the set-aside events reported are seen."""
         t = self.clock()
         lamps = lamp_policy.after_ack(self.lamps)
         note: dict[str, Any] = {"ack": "director"}

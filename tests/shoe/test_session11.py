@@ -124,3 +124,16 @@ def test_a_previous_runs_reply_replayed_from_the_ring_does_not_answer_our_comman
     assert sent(s.tick(0.7)[1]) == [cmd]                          # still ours to answer: sent again
     s.receive(codec.encode(m.Reply(4, 1, m.Status.OK, "")), 0.8)
     assert s.tick(2.0)[1] == b""
+
+
+def test_a_shoe_that_restarts_while_the_port_stays_open_hears_our_session_before_our_commands() -> None:
+    # A watchdog restart on a UART: the port never closes, so without a HOST_HELLO the new boot knows no
+    # session and would do our repeated commands by the 1.0 rules (any id, any order).
+    s = online()
+    cmd, _ = s.command(m.Pause(), 1.0)
+    restarted = m.Hello(0, 1, 1, 78, 0, 0x3F, 128, "t", "1.1.0")
+    events, out = s.receive(codec.encode(restarted), 1.2)
+    assert any(isinstance(e, m.ShoeRestarted) for e in events)
+    frames = sent(out)
+    assert isinstance(frames[0], m.HostHello) and frames[0].next_cmd == cmd.cmd
+    assert cmd in frames and frames.index(cmd) > 0
