@@ -45,6 +45,11 @@ from laws.duplicate.movement.model import Movement
 log = logging.getLogger(__name__)
 
 SPECTATOR = Audience(None)
+# Rows one board (a euchre hand) at one table may hold: a bridge board's longest auction (319 calls), 52 cards,
+# its claims and rulings fit with room to spare. More is a table login flooding its own board: refused, or the
+# board's snapshot grew past the broker's 64 KiB packet and the broker disconnected the broadcast login for it.
+ROWS_A_BOARD = 512
+STARTS = ("board", "deal_start")   # the rows that start a bridge board, a euchre hand
 Publication = tuple[str, str]   # (topic, payload): published retained, QoS 1
 
 
@@ -178,6 +183,10 @@ class Releaser:
         if seq <= self._last.get(tid, -1):
             return []
         self._last[tid] = seq
+        held = self._open.get(tid)
+        if held is not None and len(held.rows) >= ROWS_A_BOARD and body["body"].get("type") not in STARTS:
+            return self._refuse(topic, f"table {tid} sent more than {ROWS_A_BOARD} rows of board {held.board} "
+                                       "(a table's board has far fewer): the rest of that board is not shown")
         row = (seq, str(body["row"]), dict(body["body"]), float(t))
         game = self.games.get(tid, "bridge")
         feed = self._feeds.setdefault(tid, EuchreFeed(self.tables[tid]) if game == "euchre"

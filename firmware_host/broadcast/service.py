@@ -38,6 +38,10 @@ from firmware_host.wire.topics import BROADCAST_USER
 
 log = logging.getLogger(__name__)
 SESSION_EXPIRY = 24 * 3600   # seconds the broker keeps the broadcast's session, queueing the tables' play
+# The club broker's packet limit (docs/mqtt.md): a larger publication would make Mosquitto disconnect this
+# login, and paho would send it again at every reconnect, so no spectator would see anything again.
+MAX_PACKET = 65536
+PACKET_OVERHEAD = 64   # a PUBLISH's fixed header, topic length, packet id and properties, with room
 
 
 class BroadcastService:
@@ -78,6 +82,7 @@ class BroadcastService:
         self.answered = threading.Event()    # the broker answered the first connection (or cannot be reached)
         self.connected = threading.Event()
         self.published = 0
+        self.oversize = 0                    # publications not sent: over the broker's packet limit
         self.cleared = 0
         self.found: deque[tuple[str, bytes]] = deque()
         self._stop = threading.Event()
@@ -209,6 +214,12 @@ class BroadcastService:
             latest.pop(topic, None)
             latest[topic] = payload
         for topic, payload in latest.items():
+            size = len(topic.encode()) + len(payload.encode() if isinstance(payload, str) else payload)
+            if size + PACKET_OVERHEAD > MAX_PACKET:
+                self.oversize += 1
+                log.warning("broadcast: %s not published: %d bytes, over the broker's %d-byte packet (%d so far)",
+                            topic[:200], size, MAX_PACKET, self.oversize)
+                continue
             self.client.publish(topic, payload, qos=1, retain=True)
             self.published += 1
         return out

@@ -173,8 +173,9 @@ class Dashboard:
 
     def _resync(self, table: str) -> None:
         """A gap in ``table``'s messages: subscribe again to its retained topics, so the broker sends its
-        latest status and pack health again (on paho's thread; the answers arrive like any message)."""
-        self.client.subscribe([(TOPICS.table(table, "status"), 1), (TOPICS.table(table, "pack", "+"), 1)])
+        latest status and the health of the packs shown again (on paho's thread; the answers arrive like
+        any message). Never ``pack/+``: each re-read would bring every retained pack topic the table left."""
+        self.client.subscribe([(topic, 1) for topic in self.state.resync_topics(table)])
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Any) -> AsyncIterator[None]:

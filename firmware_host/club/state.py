@@ -27,7 +27,9 @@ What the director reads is kept here in words (``club.words``, the table display
   (``club.bridge_answers``).
 - **Gaps**: every ordered message names the seq of the one before it (``prev``); a ``prev`` above the
   last seq seen means messages were lost, and the table is re-read from its retained status (an update of
-  type ``resync`` asks the dashboard to do so).
+  type ``resync`` asks the dashboard to do so), at most once every ``RESYNC_EVERY`` seconds a table.
+- **Bounds** a table login cannot pass: ``PACKS_SHOWN`` packs a table, one re-read a window, journal heads
+  written at most ``HEADS_BURST`` at once and then one every ``HEADS_EVERY`` seconds.
 """
 
 from __future__ import annotations
@@ -62,6 +64,11 @@ REFUSED_SHOWN = 3   # the latest commands a table refused, shown with their reas
 CHECKED = frozenset({"choose", "search", "bid", "discard", "call", "correct", *ANSWERS})  # commands pending until the table answers, not just takes them in
 RESULT_PHASES = frozenset({"auction", "play", "scoring"})  # a table's phases in which a hand awaits its result
 UNKNOWN_PACKS = frozenset({"", "unknown"})  # not a pack: a shoe that has not named its pack yet
+# One table login must not make the dashboard work or write without bound (docs/mqtt.md, "The dashboard"):
+RESYNC_EVERY = 10.0  # s: a table is read again from its retained topics at most once in this window
+PACKS_SHOWN = 32     # packs shown a table: a new pack name past them is refused
+HEADS_BURST = 12     # journal heads of one table kept at once ...
+HEADS_EVERY = 5.0    # ... then one every 5 s (an honest table's heartbeat: never one passed over)
 
 
 class Refused(ValueError):
@@ -128,6 +135,11 @@ class TableView:
     last_seen: float = 0.0
     last_ordered: int = -1   # seq of the newest ordered message applied (-1: none yet)
     resyncs: int = 0
+    resync_at: float = float("-inf")   # the dashboard's clock at the table's latest re-read
+    resync_owed: bool = False  # a gap came inside the window: re-read at the first message after it
+    heads_budget: float = HEADS_BURST  # heads that may be kept now (HEADS_BURST, HEADS_EVERY)
+    heads_at: float = float("-inf")    # when the budget was last counted
+    heads_passed_over: int = 0         # new heads not kept: sent faster than the budget allows
     journal: dict[str, Any] | None = None  # the newest head the club holds: {row, t, problem}
     game_lines: list[str] = field(default_factory=list)  # the game as the table's own screen shows it
     game_parts: dict[str, Any] = field(default_factory=dict)  # the same in parts (``table_view.game_parts``)
@@ -213,6 +225,7 @@ class ClubState:
         self.heads = heads  # a ``club.heads.HeadBook`` that keeps each table's journal heads, or None
         self.tables: dict[str, TableView] = {}
         self.packs: dict[tuple[str, str], PackView] = {}
+        self._pack_topics: dict[str, list[str]] = {}   # table -> the topics of its packs shown, in order
         self.feed: deque[dict[str, Any]] = deque(maxlen=FEED_SIZE)
         self.history: dict[str, deque[dict[str, Any]]] = {}
         self.refused = 0
@@ -262,7 +275,25 @@ class ClubState:
             raise Refused("payload is not a JSON object")
         if msg.get("table") != table:
             raise Refused(f"payload names table {str(msg.get('table'))[:80]!r} on table {table!r}'s topic")
-        view = self.tables.get(table)
+        out = self._ingest_table(self.tables.get(table), table, kind, name.sub, msg, now)
+        return out + self._owed(self.tables.get(table), now)
+
+    def _owed(self, view: TableView | None, now: float) -> list[dict[str, Any]]:
+        """The re-read a gap inside the window asked for, once the window is over (at the table's first
+        message after it: a heartbeat comes every 5 s)."""
+        if view is None or not view.resync_owed or now < view.resync_at + RESYNC_EVERY:
+            return []
+        view.resync_owed, view.resync_at = False, now
+        return [{"type": "resync", "table": view.table}]
+
+    def resync_topics(self, table: str) -> list[str]:
+        """What a re-read of ``table`` subscribes to again: its retained status and the retained topics of
+        the packs shown for it (never ``pack/+``: a table may leave any number of retained pack topics on
+        the broker, and each re-read would have them all sent again)."""
+        return [TOPICS.table(table, "status"), *self._pack_topics.get(table, ())]
+
+    def _ingest_table(self, view: TableView | None, table: str, kind: str, sub: str, msg: dict[str, Any],
+                      now: float) -> list[dict[str, Any]]:
         if kind == "online":
             view = view or self.tables.setdefault(table, TableView(table))
             view.online = bool(msg.get("online"))
@@ -286,8 +317,10 @@ class ClubState:
         out: list[dict[str, Any]] = []
         if kind in ORDERED:
             out += self._check_gap(view, msg.get("prev"), seq, now)
+        if kind == "pack":
+            return out + self._on_pack(view, body, sub)
         handler = {"status": self._on_status, "event": self._on_event, "ruling": self._on_ruling,
-                   "deal": self._on_deal, "pack": self._on_pack, "board": self._on_deal,
+                   "deal": self._on_deal, "board": self._on_deal,
                    "players": self._on_deal, "hand": self._on_deal}[kind]
         return out + handler(view, msg, body, seq, float(t), now)
 
@@ -299,6 +332,18 @@ class ClubState:
         head = parse(text)
         if head is None or self.heads is None:
             return []
+        last = self.heads.last(v.table)
+        if last is None or (last.row, last.hash) != head:   # a new head: written and fsynced, within a budget
+            v.heads_budget = min(float(HEADS_BURST), v.heads_budget + max(0.0, now - v.heads_at) / HEADS_EVERY)
+            v.heads_at = now
+            if v.heads_budget < 1.0:
+                v.heads_passed_over += 1
+                n = v.heads_passed_over
+                if n <= LOG_FIRST or n % LOG_EVERY == 0:
+                    log.warning("table %s: journal head %d:%s... not kept: more than one every %g s "
+                                "(%d passed over so far)", v.table, head[0], head[1][:12], HEADS_EVERY, n)
+                return []
+            v.heads_budget -= 1.0
         kept = self.heads.record(v.table, head[0], head[1], now)
         problem = self.heads.problem(v.table)
         said = {"row": kept.row, "t": kept.t, "problem": problem.problem if problem is not None else ""}
@@ -324,6 +369,10 @@ class ClubState:
         if known < 0 or isinstance(prev, bool) or not isinstance(prev, int) or prev <= known:
             return []
         v.resyncs += 1
+        if now < v.resync_at + RESYNC_EVERY:   # a flood of gaps must not be a flood of re-reads
+            v.resync_owed = True
+            return []
+        v.resync_at = now
         log.warning("table %s: messages after seq %d up to seq %d never arrived; reading its latest status "
                     "again", v.table, known, prev)
         entry = self._entry(v, seq, now, "link", {
@@ -451,11 +500,18 @@ class ClubState:
                  t: float, now: float) -> list[dict[str, Any]]:
         return [{"type": "table", "table": v.to_dict(), "t": t}]
 
-    def _on_pack(self, v: TableView, msg: dict[str, Any], body: dict[str, Any], seq: int,
-                 t: float, now: float) -> list[dict[str, Any]]:
+    def _on_pack(self, v: TableView, body: dict[str, Any], sub: str) -> list[dict[str, Any]]:
         name = _text(body.get("pack"), 64)
         if name in UNKNOWN_PACKS:
             raise Refused(f"pack health for a pack not named yet ({name!r})")
+        topics = self._pack_topics.setdefault(v.table, [])
+        if (v.table, name) not in self.packs and len([k for k in self.packs if k[0] == v.table]) >= PACKS_SHOWN:
+            raise Refused(f"pack health for a new pack {name!r}: {PACKS_SHOWN} of this table's packs are shown "
+                          "already, the most a table may have")
+        topic = TOPICS.table(v.table, "pack", sub)
+        if topic not in topics:
+            topics.append(topic)
+            del topics[:-PACKS_SHOWN]
         p = self.packs.setdefault((v.table, name), PackView(v.table, name))
         p.unreadable = _int(body.get("unreadable"), "unreadable")
         p.damaged = _int(body.get("damaged"), "damaged")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from firmware_host.broadcast.live import Releaser
 from laws.broadcast.feed import TableFeed
@@ -164,3 +165,42 @@ def test_the_judge_takes_the_session_s_word_only_when_given_it() -> None:
     word = facts.with_session({(1, 1): 15.0})
     assert not judge(shown, word, Release(Rule.AFTER_FIELD), plays).early
     assert judge([Arrival(14.0, shown[0].topic, shown[0].payload)], word, Release(Rule.AFTER_FIELD), plays).early
+
+
+def test_one_table_s_flood_of_rows_on_its_board_is_bounded_and_every_publication_fits_the_broker() -> None:
+    """A live attack: a table login sent its board's start and 1,200 calls on its ``play`` topic under
+    ``delay``; the board's snapshot grew past the broker's 64 KiB packet, Mosquitto disconnected the
+    ``broadcast`` login for it ("oversize packet"), and on every reconnect the service sent it again: no
+    spectator saw any table from then on. A board holds at most ROWS_A_BOARD rows; the rest are refused."""
+    from firmware_host.broadcast.live import ROWS_A_BOARD
+
+    r = _releaser(Release(Rule.DELAY, 0))
+    r.offer("cardtable/table-01/play", _msg("table-01", 1, 10.0, "event", _board(1)), 11.0)
+    largest = 0
+    for k in range(1000):
+        out = r.offer("cardtable/table-01/play",
+                      _msg("table-01", 2 + k, 10.0, "event", {"type": "call", "seat": "N", "call": "pass"}), 11.0)
+        largest = max([largest] + [len(topic) + len(payload) for topic, payload in out])
+    assert largest < 65536 - 100 and r.refused == 1000 - (ROWS_A_BOARD - 1) and r.taken == ROWS_A_BOARD
+    # the table's next board is taken as usual, and so is another table's
+    assert r.offer("cardtable/table-01/play", _msg("table-01", 5000, 10.0, "event", _board(1, 2)), 11.0)
+    assert r.offer("cardtable/table-02/play", _msg("table-02", 1, 10.0, "event", _board(2)), 11.0)
+
+
+def test_the_service_never_publishes_what_the_broker_would_disconnect_it_for(caplog: Any) -> None:
+    """Whatever the releaser makes, a message over the broker's packet limit is not sent (it would cost the
+    ``broadcast`` login its connection, and be sent again at every reconnect): it is counted and logged."""
+    from firmware_host.broadcast.service import BroadcastService
+
+    class Big(Releaser):
+        def tick(self, now: float) -> list[tuple[str, str]]:
+            return [("cardtable/spectate/table/1/board/1", "x" * 70000), ("cardtable/spectate/table/2/board/1", "{}")]
+
+    service = BroadcastService(Big(Release(Rule.DELAY, 1.0), {"table-01": 1}, {1: frozenset({1})}), "127.0.0.1", 1,
+                               "pw")
+    sent: list[str] = []
+    service.client.publish = lambda topic, payload, **kw: sent.append(topic)  # type: ignore[method-assign,assignment,misc]
+    with caplog.at_level("WARNING"):
+        service.step()
+    assert sent == ["cardtable/spectate/table/2/board/1"] and service.oversize == 1
+    assert "cardtable/spectate/table/1/board/1" in caplog.text and "65536" in caplog.text

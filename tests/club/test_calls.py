@@ -167,3 +167,58 @@ def test_a_calling_ruling_that_comes_after_its_status_opens_the_call() -> None:
     s = ClubState()
     _feed(s, [_status("t1", 6, {"replace_pack": True}), _msg("t1", "ruling", 5, PACK, prev=0)], now=1.0)
     assert s.tables["t1"].call is not None and s.tables["t1"].call["reason"] == "A damaged card was dealt."
+
+
+def test_one_table_s_flood_of_gaps_makes_one_resync_a_window_and_keeps_the_others_feed() -> None:
+    """A live attack: a table login sent a thousand ordered messages each with a gap; each asked the dashboard
+    to subscribe again to its retained topics, so the broker sent every retained message of that table again a
+    thousand times, and table-02's next status reached the director 14 s late. One re-read a table a window
+    now; a gap inside it is counted and re-read at the table's first message after the window."""
+    from firmware_host.club.state import RESYNC_EVERY
+
+    s = ClubState()
+    _feed(s, [_msg("t2", "ruling", 1, REDEAL, prev=0)], 1.0)
+    _feed(s, [_msg("t1", "event", 1, {"type": "shuffle"}, prev=0)], 1.0)
+    ups = _feed(s, [_msg("t1", "event", 10 * k, {"type": "cut"}, prev=10 * k - 1) for k in range(1, 1001)], 2.0)
+    assert [u for u in ups if u["type"] == "resync"] == [{"type": "resync", "table": "t1"}]
+    assert s.tables["t1"].resyncs == 1000   # every gap counted, one re-read and one line in the feed
+    assert [e["table"] for e in s.snapshot(2.0)["feed"]] == ["t1", "t2"]
+    # inside the window nothing more; the table's first message after it (a heartbeat) re-reads it
+    assert {"type": "resync", "table": "t1"} not in s.ingest(
+        *_msg("t1", "event", 20000, {"type": "cut"}, prev=19999), 2.0 + RESYNC_EVERY / 2)
+    beat = ("cardtable/t1/heartbeat", json.dumps({"table": "t1", "t": 1.0, "seq": 0, "pending": 0}).encode())
+    assert {"type": "resync", "table": "t1"} in s.ingest(*beat, 2.0 + RESYNC_EVERY)
+    assert {"type": "resync", "table": "t1"} not in s.ingest(*beat, 2.0 + RESYNC_EVERY + 1)  # nothing owed now
+
+
+def test_a_resync_asks_again_for_the_status_and_the_packs_shown_never_every_retained_pack() -> None:
+    """A table may leave any number of retained ``pack/<name>`` topics on the broker; a resync that asked
+    for ``pack/+`` had them all sent again each time. It asks for its status and the packs it shows."""
+    s = ClubState()
+    for sub, name in (("red", "red"), ("blue", "blue"), ("odd", "a name unlike its topic's"), ("red", "red")):
+        _feed(s, [(f"cardtable/t1/pack/{sub}",
+                   _msg("t1", "pack", 1, {"pack": name, "unreadable": 0, "damaged": 0, "deals": 1})[1])], 1.0)
+    assert s.resync_topics("t1") == ["cardtable/t1/status", "cardtable/t1/pack/red", "cardtable/t1/pack/blue",
+                                     "cardtable/t1/pack/odd"]
+    assert s.resync_topics("t9") == ["cardtable/t9/status"]
+
+
+def test_a_table_s_packs_shown_are_bounded() -> None:
+    """A live attack: one table login sent 20,000 pack messages, each naming a new pack; the dashboard kept
+    every one, and each director's page load carried all of them (1.9 MB). At most PACKS_SHOWN a table."""
+    from firmware_host.club.state import PACKS_SHOWN
+
+    def pack(table: str, seq: int, name: str, deals: int = 1) -> tuple[str, bytes]:
+        body = {"pack": name, "unreadable": 2 if deals > 1 else 0, "damaged": 0, "deals": deals}
+        return f"cardtable/{table}/pack/{name}", _msg(table, "pack", seq, body)[1]
+
+    s = ClubState()
+    _feed(s, [pack("t1", k + 1, f"P{k}") for k in range(PACKS_SHOWN + 50)], 1.0)
+    _feed(s, [pack("t2", 1, "red")], 1.0)
+    packs = s.snapshot(1.0)["packs"]
+    assert len([p for p in packs if p["table"] == "t1"]) == PACKS_SHOWN and {"t1", "t2"} == {p["table"] for p in packs}
+    assert len(s.resync_topics("t1")) == 1 + PACKS_SHOWN
+    assert s.refused == 50
+    # a pack already shown is still updated
+    _feed(s, [pack("t1", 999, "P0", deals=5)], 2.0)
+    assert next(p for p in s.snapshot(2.0)["packs"] if p["pack"] == "P0")["deals"] == 5

@@ -193,3 +193,28 @@ def test_club_verify_counts_the_lines_of_a_heads_file_that_are_not_heads(
     caplog.clear()
     assert len(HeadBook.read(tmp_path / "heads.jsonl", "t1")) == 1   # the dashboard at start: one warning
     assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [err[len("club verify: "):-1]]
+
+
+def test_one_login_s_flood_of_new_heads_writes_a_bounded_number_of_lines(tmp_path: Path) -> None:
+    """A live attack: a table login sent 20,000 heartbeats each with a new head in two seconds; the
+    dashboard appended and fsynced a line for each (2.5 MB, without bound). A table's heads are kept at
+    most one every HEADS_EVERY seconds after a burst of HEADS_BURST; the ones passed over are counted."""
+    from firmware_host.club.state import HEADS_BURST, HEADS_EVERY
+
+    book = HeadBook(tmp_path / "heads.jsonl")
+    s = ClubState(book)
+    for k in range(1, 2001):
+        s.ingest(*_beat("t1", f"{k}:{k % 10:064d}"), 100.0)
+    s.ingest(*_beat("t2", f"1:{'a' * 64}"), 100.0)   # another table's head is kept all the same
+    lines = [json.loads(x) for x in (tmp_path / "heads.jsonl").read_text().splitlines()]
+    assert len([x for x in lines if x["table"] == "t1"]) == HEADS_BURST and lines[-1]["table"] == "t2"
+    assert s.tables["t1"].heads_passed_over == 2000 - HEADS_BURST
+    # the view says the newest head it holds; once the budget allows, the next new head is kept
+    assert s.tables["t1"].to_dict()["journal"]["row"] == HEADS_BURST
+    s.ingest(*_beat("t1", f"3000:{'b' * 64}"), 100.0 + HEADS_EVERY)
+    assert book.last("t1").row == 3000   # type: ignore[union-attr]
+    # an honest table (a heartbeat every 5 s, a new head each time) never loses one
+    for k in range(1, 200):
+        s.ingest(*_beat("t3", f"{k}:{'c' * 64}"), 100.0 + 5.0 * k)
+    assert len(HeadBook.read(tmp_path / "heads.jsonl", "t3")) == 199
+    book.close()

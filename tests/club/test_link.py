@@ -152,6 +152,50 @@ def test_a_gap_in_a_tables_messages_is_filled_from_its_retained_status(broker: L
     table.loop_stop()
 
 
+def test_a_resync_never_has_every_retained_pack_of_a_table_sent_again(broker: LocalBroker) -> None:
+    """A live attack: a table login left 2,000 retained ``pack/<name>`` topics on the broker, then sent
+    ordered messages with gaps; each gap subscribed the dashboard again to ``pack/+``, the broker sent all
+    2,000 again each time, and another table's status reached the director 14 s late. A re-read asks for the
+    status and the packs shown (``ClubState.resync_topics``), at most PACKS_SHOWN."""
+    from firmware_host.club.state import PACKS_SHOWN
+
+    d, client = _dashboard(broker)
+    seen: list[str] = []
+    put = d.hub.put
+
+    def record(topic: str, payload: bytes) -> None:
+        seen.append(topic)
+        put(topic, payload)
+
+    d.hub.put = record  # type: ignore[method-assign]
+    table, _ = mqtt_client(broker.port, "t2", client_id="t2")
+
+    def send(topic: str, kind: str, seq: int, body: dict[str, Any], retain: bool = False, **extra: Any) -> None:
+        env = {"table": "t2", "kind": kind, "seq": seq, "deal": 1, "t": time.time(), "body": body, **extra}
+        table.publish(topic, json.dumps(env), qos=1, retain=retain).wait_for_publish(5)
+
+    packs = PACKS_SHOWN + 20
+    with client:
+        _director(client)
+        send("cardtable/t2/status", "status", 4, {"phase": "dealing", "deal": 1, "lamps": {}}, retain=True)
+        for k in range(packs):
+            send(f"cardtable/t2/pack/P{k}", "pack", 5, {"pack": f"P{k}", "unreadable": 0, "damaged": 0, "deals": 1},
+                 retain=True)
+        send("cardtable/t2/event", "event", 1, {"type": "shuffle"}, prev=0)
+        assert _until(lambda: d.state.tables.get("t2") is not None and d.state.tables["t2"].events == 1)
+        assert _until(lambda: len([t for t in seen if "/pack/" in t]) == packs)
+        before, statuses = len(seen), seen.count("cardtable/t2/status")
+        send("cardtable/t2/event", "event", 9, {"type": "cut"}, prev=6)  # a gap: the table is read again
+        assert _until(lambda: seen.count("cardtable/t2/status") > statuses), "no resync from the retained status"
+        # what the re-read's subscription brought is queued before a message sent after it came: a marker
+        send("cardtable/t2/event", "event", 10, {"type": "deal_start"}, prev=9)
+        assert _until(lambda: d.state.tables["t2"].events == 3)
+        again = [t for t in seen[before:] if "/pack/" in t]
+        assert len(again) == PACKS_SHOWN and set(again) == {f"cardtable/t2/pack/P{k}" for k in range(PACKS_SHOWN)}
+    table.disconnect()
+    table.loop_stop()
+
+
 def test_club_broker_shows_mosquittos_log_at_normal_verbosity(tmp_path: Path) -> None:
     import subprocess
     import sys
