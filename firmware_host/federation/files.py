@@ -211,6 +211,15 @@ def _score_cells(ln: ScoredLine) -> tuple[str, str]:
     return (str(score), "") if score > 0 else ("", str(-score)) if score < 0 else ("0", "0")
 
 
+def _seated(cells: list[str], ln: ScoredLine) -> list[str]:
+    """A PBN traveller's PairIds as a club's session writes them: a pair sitting the other way (an
+    arrow-switched round: pair 3 EW at North-South) has its home direction after its number, ``3EW``,
+    since a Mitchell's 3 NS and 3 EW are two pairs."""
+    ns, ew = ln.ns.direction, ln.ew.direction
+    return [cells[0], cells[1] + ("EW" if ns is not None and ns.value == "EW" else ""),
+            cells[2] + ("NS" if ew is not None and ew.value == "NS" else ""), *cells[3:]]
+
+
 def _cells(state: EventState, ln: ScoredLine) -> list[str]:
     club_ns, ns = _local(state, ln.ns.number)
     _club_ew, ew = _local(state, ln.ew.number)
@@ -232,8 +241,12 @@ def _scored(state: EventState) -> tuple[tuple[ScoredBoard, ...], list[tuple[str,
     # gives its rankings by the field's name, EW before NS)
     for name, ranking in sorted(result.rankings, key=lambda r: (r[0] != "field NS", r[0])):
         if name.startswith("field "):
+            # the pair's own direction, not its field's name: an arrow-switched Mitchell's pairs are all in
+            # "one field", and its 2 NS and 2 EW were both written "2 one field", two pairs no reader could
+            # tell apart; a club's session writes the direction too, and "" (written "-") for a Howell's
             for place, sp, st in ranking:
-                rows.append((name[6:], place, sp.section, str(sp.pair.number), st))
+                direction = sp.pair.direction.value if sp.pair.direction is not None else ""
+                rows.append((direction, place, sp.section, str(sp.pair.number), st))
     return result.sessions["field"].boards, rows  # type: ignore[return-value]
 
 
@@ -251,7 +264,7 @@ def write_pbn(state: EventState, records: dict[int, Board], date: str) -> bytes:
                 ("Vulnerable", rec.vulnerability.value), ("Deal", rec.deal.pbn(rec.dealer)),
                 ("Scoring", SCORING[state.setup.method]), ("Declarer", ""), ("Contract", ""), ("Result", "")]
         out += [f"[{n} {_q(v)}]" for n, v in tags]
-        out += _table("ScoreTable", TRAVELLER, [_cells(state, ln) for ln in board.lines])
+        out += _table("ScoreTable", TRAVELLER, [_seated(_cells(state, ln), ln) for ln in board.lines])
         if k == 0:
             rows = [[place, club, pair, field, present(st.total),  # type: ignore[attr-defined]
                      "" if st.percent is None else present(st.percent), str(st.boards)]  # type: ignore[attr-defined]
@@ -290,7 +303,8 @@ def write_usebio(state: EventState, records: dict[int, Board], date: str) -> byt
                 continue
             p = _sub(participants, "PAIR")
             _sub(p, "PAIR_NUMBER", pair)
-            _sub(p, "DIRECTION", field)
+            if field:
+                _sub(p, "DIRECTION", field)
             _sub(p, "PLACE", place)
             _sub(p, "TOTAL_SCORE", present(st.total))  # type: ignore[attr-defined]
             if st.percent is not None:  # type: ignore[attr-defined]

@@ -83,6 +83,8 @@ def line_from_dict(value: Any) -> Line:
             if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= 13:
                 raise MessageError(f"{where}: tricks is 0-13, got {tricks!r}")
             lead = body.get("lead")
+            if lead is not None and len(str(lead)) < 2:       # longer ones: message_problem (old journals)
+                raise MessageError(f"{where}: played: {LEAD_FORM}, got {shown(lead)}")
             card = None if lead is None else Card(str(lead)[0], str(lead)[1])
             res: Played | Assigned | Artificial = Played(contract, declarer, tricks, card)
         elif kind == "assigned" and isinstance(body, Mapping):
@@ -98,6 +100,7 @@ def line_from_dict(value: Any) -> Line:
     return Line(board, _read_pair(value.get("ns"), where), _read_pair(value.get("ew"), where), res, group)
 
 
+LEAD_FORM = 'a lead is a card, its rank then its suit ("KC", "TD")'
 PASS_OUT = 'a passed-out board is "contract": null (or "Pass"), "declarer": null, "tricks": 0'
 PASS_WORDS = re.compile(r"p|pass|passed|passed[ -]?out|pass[ -]?out|all[ -]?pass|ap", re.IGNORECASE)
 
@@ -245,6 +248,11 @@ def message_problem(club: str, message: Mapping[str, Any]) -> str:
         problem = passed_out_lead(line.result.contract, line.result.lead)
         if problem:
             return f"board {line.board}: played: {problem}"
+        # a card is two characters; the reader takes the first two, so "KCX" was taken as KC, the field
+        # and the files holding a lead the club never sent (a remove of such a line is still taken)
+        lead = message["line"]["result"]["played"].get("lead")
+        if lead is not None and len(lead) != 2:
+            return f"board {line.board}: played: {LEAD_FORM}, got {shown(lead)}"
     return ""
 
 

@@ -267,3 +267,52 @@ def test_a_passed_out_board_is_written_as_pbn_s_pass(tmp_path: Path, capsys: pyt
               for b in s.findall("BOARD") if b.findtext("BOARD_NUMBER") == "2" for ln in b.findall("TRAVELLER_LINE")
               if ln.findtext("NS_PAIR_NUMBER") == "2"]
     assert passed == ["PASS"]
+
+
+def test_an_arrow_switched_club_s_pairs_stay_two_pairs_in_the_files(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/federation.md, "The end": a pair is named by its club and its number, with its direction. A club
+    ranked in one field (an arrow-switched Mitchell, the entry's ``fields``) had its 2 NS and 2 EW both
+    written ``2 "one field"`` in the PBN's ranking and ``DIRECTION`` ``one field`` in the USEBIO: two pairs
+    no reader could tell apart, and a direction neither format has (audit m17). The files give each pair
+    its own direction (a Howell's pair none), and the traveller names a pair sitting the other way as a
+    club's session does, ``3EW``."""
+    records = tmp_path / "boards.pbn"
+    records.write_text(PBN, encoding="utf-8")
+    folder = tmp_path / "e"
+    assert main(["federation", "open", "--dir", str(folder), "--event", "sim1", "--hand-records", str(records),
+                 "--clubs", "a,h"]) == 0
+
+    def line(board: int, ns: list[Any], ew: list[Any], tricks: int) -> dict[str, Any]:
+        return {"op": "line", "line": {"board": board, "ns": ns, "ew": ew, "group": "A", "result": {
+            "played": {"contract": "4S", "declarer": "N", "tricks": tricks, "lead": None}}}}
+
+    mitchell = [[n, d] for n in (1, 2, 3) for d in ("NS", "EW")]
+    arrow = [{"op": "entry", "pairs": mitchell, "due": 3,
+              "fields": {f"{n}{d}": "one field" for n, d in mitchell}}]
+    howell = [{"op": "entry", "pairs": [[n, None] for n in (1, 2, 3, 4)], "due": 2}]
+    for board in (1, 2):
+        arrow += [line(board, [1, "NS"], [2, "EW"], 9), line(board, [2, "NS"], [3, "EW"], 10),
+                  line(board, [1, "EW"], [3, "NS"], 11)]        # an arrow-switched round: 1 EW sat North-South
+        howell += [line(board, [1, None], [2, None], 10), line(board, [3, None], [4, None], 8)]
+    with Journal.open(folder / JOURNAL) as journal:
+        for club, messages in (("a", arrow), ("h", howell)):
+            for number, m in enumerate(messages, 1):
+                m = m | {"club": club, "number": number}
+                journal.append("event", {"type": "message", "club": club, "number": number, "message": m}, 2.0)
+    assert _cli(["federation", "close", "--dir", str(folder)], capsys)[0] == 0
+    assert _cli(["federation", "export", "--dir", str(folder), "--format", "pbn", "--out",
+                 str(tmp_path / "f.pbn")], capsys)[0] == 0
+    assert _cli(["federation", "export", "--dir", str(folder), "--format", "usebio", "--out",
+                 str(tmp_path / "f.xml")], capsys)[0] == 0
+
+    games, ranking = read_pbn((tmp_path / "f.pbn").read_bytes().decode("utf-8"))
+    named = sorted((r["Section"], r["PairId"], r["Direction"]) for r in ranking)
+    assert named == sorted([("a", str(n), d) for n, d in mitchell] + [("h", str(n), "-") for n in (1, 2, 3, 4)])
+    seated = {(r["PairId_NS"], r["PairId_EW"]) for r in games[0]["tables"]["ScoreTable"] if r["Section"] == "a"}
+    assert seated == {("1", "2"), ("2", "3"), ("1EW", "3NS")}
+
+    root = ET.parse(tmp_path / "f.xml").getroot()
+    pairs = sorted((s.get("SECTION_ID"), p.findtext("PAIR_NUMBER"), p.findtext("DIRECTION"))
+                   for s in root.iter("SECTION") for p in s.iter("PAIR"))
+    assert pairs == sorted([("a", str(n), d) for n, d in mitchell] + [("h", str(n), None) for n in (1, 2, 3, 4)])

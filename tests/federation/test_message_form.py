@@ -158,3 +158,22 @@ def test_a_pass_out_with_a_lead_is_refused_as_the_session_refuses_it(service: Fe
     assert (said["verdict"], said["why"]) == ("conflict", "board 1: played: a passed-out board has no lead, got AS")
     assert _answer(service, passed(None))["verdict"] == "taken"
     assert _answer(service, passed("AS", "remove", 3, board=2))["verdict"] == "taken"   # not finished: taken off
+
+
+def test_a_lead_longer_than_a_card_is_refused_not_cut(service: FederationService) -> None:
+    """docs/federation.md: a lead is a card, rank then suit (``"KC"``). The federation read only a lead's
+    first two characters, so an outside club's ``"lead": "KCX"`` was taken as the king of clubs and the
+    field's PBN showed a lead the club never sent (audit m17). It is refused, naming what came; a
+    ``remove`` naming a line as a club sent it before is still taken."""
+    assert _answer(service, _json(ENTRY))["verdict"] == "taken"
+
+    def led(lead: Any, op: str = "line", number: int = 2, board: int = 1) -> str:
+        return _json(LINE | {"op": op, "number": number, "line": LINE["line"] | {"board": board, "result": {
+            "played": {"contract": "3NT", "declarer": "N", "tricks": 9, "lead": lead}}}})
+
+    for lead in ("KCX", "KCLUBS", "K"):
+        said = _answer(service, led(lead))
+        assert (said["verdict"], said["why"]) == (
+            "conflict", f'board 1: played: a lead is a card, its rank then its suit ("KC", "TD"), got "{lead}"')
+    assert _answer(service, led("KC"))["verdict"] == "taken"
+    assert _answer(service, led("KCX", "remove", 3, board=2))["verdict"] == "taken"   # not finished
