@@ -1,5 +1,6 @@
-"""hardware/SETUP.md step 1 on Trixie, as far as Debian's own packages show it: what the step says apt
-prints there is what Debian 13's apt prints. Runs apt (`--assume-no`: nothing is downloaded or installed)
+"""hardware/SETUP.md on Trixie, as far as Debian's own packages show it: what a step says apt or systemctl
+prints there is what Debian 13's print. Runs apt (`--assume-no`: nothing is downloaded or installed)
+and systemctl (offline, on a folder of its own)
 in the Debian 13 root tools/trixie-check.sh makes (`.cache/trixie-root`, or the folder `TRIXIE_ROOT`
 names), as root; skipped where there is none (`make test` makes none: it would download a Debian root)."""
 
@@ -48,3 +49,30 @@ def test_what_step_1_says_apt_prints_for_libzbar0_is_what_trixie_apt_prints(trix
     assert said, "step 1 no longer says what apt prints on Trixie"
     for quoted in (" ".join(q.split()) for q in re.findall(r"`([^`]+)`", said.group(1))):
         assert quoted in out, f"step 1 says apt prints {quoted!r}; Debian 13's apt printed:\n{out[-2000:]}"
+
+
+@pytest.mark.parametrize(("step", "verb", "unit", "wanted"), [
+    ("7. ", "enable", "cardtable.service", "multi-user.target.wants/cardtable.service"),
+    ("C1. ", "disable", "mosquitto.service", "multi-user.target.wants/mosquitto.service")])
+def test_what_systemctl_prints_on_trixie_is_what_the_step_says(trixie: Path, tmp_path: Path, step: str, verb: str,
+                                                               unit: str, wanted: str) -> None:
+    """Steps 7 and C1 quoted systemd 252's lines (Bookworm's). Debian 13's systemd 257 quotes the paths
+    (`Created symlink '...' → '...'.`, `Removed '...'.`): each step now gives the line as Trixie prints it.
+    systemctl runs offline on a folder under the root's /tmp (`--root`), so the root's units stay as they
+    are."""
+    inner = Path("/tmp") / f"cardtable-{tmp_path.name}"
+    base = trixie / inner.relative_to("/")
+    try:
+        system = base / "etc/systemd/system"
+        system.mkdir(parents=True)
+        shutil.copy(ROOT / "hardware/systemd/cardtable.service", system / "cardtable.service")
+        (system / "mosquitto.service").write_text("[Service]\nExecStart=/bin/true\n[Install]\nWantedBy=multi-user.target\n")
+        if verb == "disable":
+            assert _in_root("systemctl", f"--root={inner}", "enable", unit).returncode == 0
+        proc = _in_root("systemctl", f"--root={inner}", verb, unit)
+        assert proc.returncode == 0, proc.stderr
+        line = next(ln for ln in (proc.stdout + proc.stderr).splitlines() if wanted in ln).replace(str(inner), "")
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    text = " ".join(SETUP.split(f"\n## {step}", 1)[1].split("\n## ", 1)[0].split())
+    assert f"`{line}`" in text, f"systemd 257 prints {line!r}; step {step.strip()} does not say so"
