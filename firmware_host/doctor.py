@@ -140,8 +140,9 @@ def _user() -> str:
 
 def check_gpio(cfg: Config, dev: str = "/dev", probe: Prober | None = None) -> Check:
     """The GPIO chips are usable by this user, and a button pin of the panel opens with edge detection
-    on the backend ``pins.factory`` chooses (``auto``: lgpio, else RPi.GPIO). Every backend tried is
-    named with what it did, so a Pi 4 whose RPi.GPIO fails on a 6.6 kernel says so."""
+    on the backend ``pins.factory`` chooses (``auto``: lgpio, else RPi.GPIO). Backends are tried in that
+    order until one opens the pin, as ``auto`` does at start, and each one tried is named with what it
+    did: a Pi whose lgpio fails says why, and then what RPi.GPIO did (on a 6.6 kernel, no edge detection)."""
     from firmware_host.devices.panel import AUTO_ORDER, use_lgpio_folder
     from firmware_host.devices.panel_retry import probe_backends
 
@@ -163,8 +164,14 @@ def check_gpio(cfg: Config, dev: str = "/dev", probe: Prober | None = None) -> C
         folder = Path(tempfile.mkdtemp(prefix="cardtable-lg-"))   # gone when doctor ends, not left in /tmp
         atexit.register(shutil.rmtree, folder, True)
     use_lgpio_folder(folder)
+    # The backends after the one that works are not the panel's: probed, a Trixie Pi without RPi.GPIO
+    # (SETUP installs it on Bookworm only) had an OK line telling it to install RPi.GPIO with apt.
     order = AUTO_ORDER if factory == "auto" else (factory,)
-    results = (probe or probe_backends)(cfg.pins, order)
+    results: list[Any] = []
+    for backend in order:
+        results += (probe or probe_backends)(cfg.pins, (backend,))
+        if results and results[-1].ok:
+            break
     said = "; ".join(f"{r.backend}: {r.text}" for r in results)
     chosen = next((r for r in results if r.ok), None)
     usable = f"{len(chips) - len(denied)} GPIO chip(s) usable"

@@ -68,6 +68,10 @@ def _init(args: argparse.Namespace) -> int:
         hint = " (run it with sudo, or give a path you can write)" if isinstance(exc, PermissionError) else ""
         print(f"cardtable config init: cannot write {path}: {why}{hint}", file=sys.stderr)
         return 2
+    # the program by its path: the venv's bin (/opt/cardtable/venv/bin) is not on the admin's PATH, so a
+    # bare `cardtable` copied from here was "command not found" (install-files names it the same way)
+    from firmware_host.commands.install_files import this_program
+
     print(f"wrote {path}: edit it (table id and name, game, camera, pins), then check it with")
-    print(f"  cardtable check-config --config {path}")
+    print(f"  {this_program()} check-config --config {path}")
     return 0

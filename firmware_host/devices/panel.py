@@ -110,8 +110,10 @@ def load_factory(kind: str) -> Any:
         from gpiozero.pins.mock import MockFactory
 
         return MockFactory()
-    modules = {"rpigpio": ("gpiozero.pins.rpigpio", "RPiGPIOFactory", "RPi.GPIO"),
-               "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory", "lgpio")}
+    # (gpiozero's module, its factory, the Debian package that installs the backend: what `apt install`
+    # takes, not the Python module's name, which apt does not know)
+    modules = {"rpigpio": ("gpiozero.pins.rpigpio", "RPiGPIOFactory", "python3-rpi.gpio"),
+               "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory", "python3-lgpio")}
     if kind not in modules:
         raise PanelError(f"unknown pin factory {kind!r} (want auto, mock, rpigpio or lgpio)")
     module, cls, package = modules[kind]
@@ -120,9 +122,8 @@ def load_factory(kind: str) -> Any:
 
         return getattr(importlib.import_module(module), cls)()
     except Exception as exc:  # ImportError, or the backend failing to open the GPIO chip
-        raise PanelError(f"pin factory {kind!r} cannot start ({exc}); on a Pi install the backend with "
-                         f"apt ({package}) in a venv made with --system-site-packages; see hardware/SETUP.md"
-                         ) from exc
+        raise PanelError(f"pin factory {kind!r} cannot start ({exc}); on a Pi: sudo apt install {package}, "
+                         f"in a venv made with --system-site-packages; see hardware/SETUP.md") from exc
 
 
 class PressDecoder:

@@ -127,3 +127,23 @@ def test_the_suite_gives_lgpio_a_folder_it_can_write() -> None:
 
     folder = os.environ.get("LG_WD")
     assert folder and os.path.isdir(folder) and os.access(folder, os.W_OK)
+
+
+@pytest.mark.parametrize(("kind", "module", "package"), [("lgpio", "lgpio", "python3-lgpio"),
+                                                         ("rpigpio", "RPi", "python3-rpi.gpio")])
+def test_a_backend_that_is_not_installed_names_the_apt_package(kind: str, module: str, package: str,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The PANEL OFFLINE line and doctor's said "install the backend with apt (lgpio)" (or "(RPi.GPIO)"):
+    Python's module names, which `apt install` does not find on Raspberry Pi OS. It names the package
+    hardware/SETUP.md step 1 installs."""
+    import sys
+
+    from firmware_host.devices.panel import load_factory
+
+    monkeypatch.setitem(sys.modules, module, None)  # as on a Pi without the package: the import fails
+    monkeypatch.delitem(sys.modules, f"gpiozero.pins.{kind}", raising=False)
+    with pytest.raises(PanelError) as caught:
+        load_factory(kind)
+    assert f"sudo apt install {package}," in str(caught.value), caught.value
+    setup = (Path(__file__).resolve().parents[2] / "hardware" / "SETUP.md").read_text(encoding="utf-8")
+    assert f" {package} " in setup

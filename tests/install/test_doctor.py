@@ -26,6 +26,8 @@ from firmware_host.doctor import (
     unit_state,
 )
 
+SETUP = (Path(__file__).resolve().parents[2] / "hardware" / "SETUP.md").read_text(encoding="utf-8")
+
 
 @pytest.fixture
 def pty_port() -> Iterator[str]:
@@ -222,13 +224,36 @@ def test_gpio_opens_a_pin_with_edge_detection_on_the_chosen_backend(tmp_path: Pa
     check = check_gpio(auto, str(dev), probe=_probe(works))
     assert check.ok, check.text
     assert "lgpio: GPIO 17 opens with edge detection" in check.text
-    assert "rpigpio: GPIO 17: Failed to add edge detection" in check.text
+    fallback = {"lgpio": (False, "GPIO 17: cannot open /dev/gpiochip0"),
+                "rpigpio": (False, "GPIO 17: Failed to add edge detection")}
+    neither = check_gpio(auto, str(dev), probe=_probe(fallback))
+    assert "lgpio: GPIO 17: cannot open" in neither.text and "rpigpio: GPIO 17: Failed to add" in neither.text
     rpi = load_config(_config(tmp_path, "loop://", factory="rpigpio"), env={}, check_devices=False)
     bad = check_gpio(rpi, str(dev), probe=_probe(works))
     assert not bad.ok and "Failed to add edge detection" in bad.text and 'factory = "lgpio"' in bad.text
     none = {"lgpio": (False, "pin factory 'lgpio' cannot start (no module)"),
             "rpigpio": (False, "GPIO 17: Failed to add edge detection")}
     assert not check_gpio(auto, str(dev), probe=_probe(none)).ok
+
+
+def test_gpio_on_trixie_names_only_the_backend_the_panel_uses(tmp_path: Path) -> None:
+    """hardware/SETUP.md installs RPi.GPIO on Bookworm only. On a Trixie Pi whose lgpio works, doctor's OK
+    line went on to RPi.GPIO and said "pin factory 'rpigpio' cannot start (No module named 'RPi'); on a Pi
+    install the backend with apt ...": the installer was told to install what the step leaves out. `auto`
+    uses the first backend that opens the pin; doctor now stops there too, as step 5a's example shows."""
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    (dev / "gpiochip0").write_text("")
+    (dev / "gpiochip4").write_text("")
+    auto = load_config(_config(tmp_path, "loop://", factory="auto"), env={}, check_devices=False)
+    trixie = {"lgpio": (True, "GPIO 19 opens with edge detection"),
+              "rpigpio": (False, "pin factory 'rpigpio' cannot start (No module named 'RPi'); on a Pi install "
+                                 "the backend with apt")}
+    check = check_gpio(auto, str(dev), probe=_probe(trixie))
+    assert check.ok
+    assert check.text == "2 GPIO chip(s) usable; the panel uses lgpio: lgpio: GPIO 19 opens with edge detection"
+    example = SETUP.split("\n## 5a.", 1)[1].split("```text", 1)[1].split("```", 1)[0]
+    assert f"OK    gpio    {check.text}" in example.splitlines()
 
 
 def test_gpio_probe_sets_lgpio_working_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -133,3 +133,17 @@ def test_a_club_machine_that_is_also_a_table_keeps_the_tables_venv(tmp_path: Pat
     for line in _venv_lines(_block("C1. "), alone):
         subprocess.run(["sh", "-c", line], check=True, capture_output=True)
     assert "include-system-site-packages = false" in (alone / "pyvenv.cfg").read_text()
+
+
+def test_config_init_names_the_program_by_its_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Step 5: `config init` says how to check the file. It said `cardtable check-config ...`, and the
+    venv's bin (/opt/cardtable/venv/bin) is not on the admin's PATH: copied as printed, "command not
+    found". It names the `cardtable` it was run as, as `install-files` does in step 3."""
+    conf = tmp_path / "table.toml"
+    assert main(["config", "init", str(conf), "--id", "table-01", "--name", "Table 1"]) == 0
+    wrote, check = capsys.readouterr().out.splitlines()
+    program = Path(sys.executable).parent / "cardtable"
+    assert wrote.startswith(f"wrote {conf}: edit it")
+    assert check.split() == [str(program), "check-config", "--config", str(conf)], check
+    step = SETUP.split("\n## 5. ", 1)[1].split("\n## ", 1)[0]
+    assert "/opt/cardtable/venv/bin/cardtable check-config --config /etc/cardtable/table.toml`" in step
