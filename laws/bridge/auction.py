@@ -453,13 +453,19 @@ class Auction:
     def pbn_lines(self) -> list[str]:
         """The auction as PBN 2.1's auction section (3.5, 3.9): the ``[Auction "<dealer>"]`` tag, then the
         calls in rotation from the dealer, four a line. An accepted insufficient bid is written ``^I 1C``;
-        each turn an accepted call out of rotation passed over is ``^S``. The closing passes are written
+        each turn an accepted call out of rotation passed over is ``^S``, and so is each column between a
+        pass out of rotation and the player it passed over when the auction went back to him (law 17E2),
+        so that every call stays in its caller's column. The closing passes are written
         out (PBN's ``AP`` is optional; the spec's own example writes them); an auction not yet closed
         ends with ``+`` (the next call to come)."""
         tokens: list[str] = []
         to_beat = -1
+        col = self.dealer
         for c in self.calls:
-            tokens += ["^S"] * len(c.skipped)
+            while col != c.seat:        # the turns an accepted call passed over, or went back past
+                tokens.append("^S")
+                col = col.left
+            col = col.left
             short = c.call.is_bid and c.call.rank <= to_beat   # an accepted insufficient bid (law 27A)
             tokens.append(("^I " if short else "") + c.call.pbn)
             if c.call.is_bid:

@@ -108,6 +108,19 @@ def test_BP_22_a_turn_lost_to_a_pass_out_of_rotation_keeps_the_auction_open() ->
         assert a.closed and a.contract() == Contract(1, "S") and a.declarer == N
 
 
+def test_pbn_a_turn_given_back_keeps_each_call_in_its_callers_column() -> None:
+    """After law 17E2 gives West his turn back, West's pass is written in West's column (the columns it
+    went back past are ``^S``), and PBN reads the same auction back."""
+    a = run(N, "1S", "pass", "pass")
+    a.accept(N, PASS)
+    a.add(W, PASS)
+    lines = a.pbn_lines()
+    assert lines[1:] == ["1S Pass Pass ^S", "Pass ^S ^S Pass"]
+    back = read_auction("\n".join(lines[1:]), N)
+    assert [(c.seat, c.call.code) for c in back.calls] == [(c.seat, c.call.code) for c in a.calls]
+    assert back.closed and back.declarer == N
+
+
 def test_BP_22_four_passes_with_one_out_of_rotation_do_not_pass_the_board_out() -> None:
     """West passes at South's turn and North's pass accepts it: four passes, but South never called. The
     auction goes back to South and North's pass after West's is cancelled (law 17E2)."""
