@@ -389,8 +389,12 @@ def register(reg: Registry) -> None:
         bars = tuple(b for o in v.options for b in o.bars)
         _apply_bars(h.auction, bars)
         turn = h.auction.turn
-        tail = (f" {name(e.seat)} calls again." if turn == e.seat or v.detail != "above_seven" else
-                f" It is {name(turn)}'s turn to call." if turn is not None else "")
+        # made out of turn (a double or redouble the rules do not allow too), it gives the turn to nobody:
+        # the player whose turn it was calls, and the offender makes his legal call at his own turn
+        tail = (f" {name(e.seat)} calls again." if turn == e.seat else
+                f" It is {name(turn)}'s turn to call." if turn is not None and v.detail == "above_seven" else
+                f" It is {name(turn)}'s turn to call; {name(e.seat)} makes his legal call at his own turn."
+                if turn is not None else "")
         return _irregular(c, h, v, tail, remedy=Remedy.PENALTY, seat=e.seat, bars=bars)
 
     @reg.clause("BP-39", "call after the auction closed (Duplicate Bridge law 39)", "call")

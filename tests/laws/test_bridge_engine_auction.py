@@ -351,3 +351,16 @@ def test_BP_22_a_pass_out_of_rotation_that_cost_a_turn_does_not_close_the_auctio
     assert a.turn is W
     [c] = feed(eng, CallMade(W, "pass"))
     assert (c.remedy, c.clause, c.extra["contract"], c.extra["declarer"]) == (Remedy.CONTRACT, "BP-22", "1S", "N")
+
+
+def test_BP_35_36_an_inadmissible_double_out_of_turn_leaves_the_turn_where_it_was() -> None:
+    """South doubles his partner's one spade at East's turn: cancelled, North barred (law 36), and it is
+    East's turn. The ruling said "South calls again", and South doing so was then ruled a pass out of
+    rotation; East's call is the one that follows."""
+    eng = table()
+    [r] = feed(eng, CallMade(N, "1S"), CallMade(S, "double"))
+    assert (r.remedy, r.clause, r.extra["bars"]) == (Remedy.PENALTY, "BP-35-36", [["N", "rest"]])
+    assert "South calls again" not in r.reason and "It is East's turn to call" in r.reason, r.reason
+    a = eng.state.deal.bridge.auction  # type: ignore[union-attr]
+    assert a.turn is E
+    assert feed(eng, CallMade(E, "pass"), CallMade(S, "pass")) == []
