@@ -231,9 +231,11 @@ class Auction:
         """What the laws say of ``seat`` making ``call`` now; the auction does not change.
 
         The checks, in order: the auction has closed (``BP-39``); an inadmissible double or redouble,
-        whoever's turn it is (``BP-35-36``: such a call can never be accepted, law 32); not this player's
-        turn (``BP-28-32``; an insufficient bid out of rotation is this kind too, law 27A2); a player
-        who must pass making another call (``BP-35-36``); an insufficient bid (``BP-27``).
+        whoever's turn it is (``BP-35-36``: such a call can never be accepted, law 32); a bid, double or
+        redouble by a player barred for the rest of the auction, whoever's turn it is (``BP-35-36``, law
+        37); not this player's turn (``BP-28-32``; an insufficient bid out of rotation is this kind too,
+        law 27A2); a player who must pass at this turn making another call (``BP-35-36``); an
+        insufficient bid (``BP-27``).
         """
         text = call.code
         if self.closed:
@@ -242,6 +244,9 @@ class Auction:
         if fault:
             return self._inadmissible(seat, call, text, fault)
         turn = self.to_call
+        if seat != turn and self.bars.get(seat) == REST and call.kind is not CallKind.PASS:
+            # barred for the rest of the auction, he may make no call but a pass, in turn or not (law 37)
+            return self._inadmissible(seat, call, text, "must_pass")
         if seat != turn:
             return self._out_of_rotation(seat, call, turn)
         if seat in self.bars and call.kind is not CallKind.PASS:
@@ -305,7 +310,8 @@ class Auction:
             "double_doubled": f"{what} is already doubled",
             "redouble_not_doubled": f"no double of a bid by {side} stands to redouble",
             "redouble_redoubled": f"{what} is already redoubled",
-            "must_pass": f"{name(seat)} must pass at this turn",
+            "must_pass": (f"{name(seat)} must pass for the rest of the auction" if self.bars.get(seat) == REST
+                          else f"{name(seat)} must pass at this turn"),
         }[detail]
         law = {"must_pass": "law 37"}.get(detail, "law 36")
         return CallVerdict(seat, text, call, CallIrregularity.INADMISSIBLE, detail, turn=self.to_call,

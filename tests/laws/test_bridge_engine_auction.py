@@ -364,3 +364,17 @@ def test_BP_35_36_an_inadmissible_double_out_of_turn_leaves_the_turn_where_it_wa
     a = eng.state.deal.bridge.auction  # type: ignore[union-attr]
     assert a.turn is E
     assert feed(eng, CallMade(E, "pass"), CallMade(S, "pass")) == []
+
+
+def test_BP_35_36_a_player_barred_for_the_rest_bids_out_of_turn_and_it_cannot_be_accepted() -> None:
+    """West must pass for the rest of the auction (the director's bar after East's insufficient bid) and
+    bids four hearts at South's turn. It was ruled a bid out of rotation that North could accept (and
+    West "must repeat" it if South passed); a player who must pass for the rest of the auction makes no
+    other call, in turn or not: cancelled, East-West pass for the rest (law 37), and it is South's turn."""
+    eng = table()
+    feed(eng, *calls(N, "1S 1H"), CallMade(E, "3H"), PlayerBarred(W, "rest"))
+    [r] = feed(eng, CallMade(W, "4H"))
+    assert (r.remedy, r.clause, r.extra["detail"]) == (Remedy.PENALTY, "BP-35-36", "must_pass"), said([r])
+    assert r.extra["bars"] == [["W", "rest"], ["E", "rest"]] and "South's turn" in r.reason, r.reason
+    a = eng.state.deal.bridge.auction  # type: ignore[union-attr]
+    assert a.turn is S and [c.call.code for c in a.calls] == ["1S", "3H"]
