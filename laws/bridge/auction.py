@@ -28,9 +28,11 @@ applying a call:
   counts one off.
 
 Closing (``BP-22``): three passes in a row after any call, or four passes with no call before them (the
-board is passed out, the contract is None). A call after that is ``BP-39``. Not modelled: law 17E's
-reopening when one of the three passes was an accepted pass out of rotation that cost a player his turn
-(the director rules; the model closes).
+board is passed out, the contract is None). A call after that is ``BP-39``. Except when one of those
+passes is an accepted pass out of rotation that passed over a player who has not called since (2017 law
+17E2; the rubber code's law 34): that player would lose his last word, so the auction does not close. It
+goes back to him, and the passes after the one out of rotation are cancelled (:attr:`reopened` says so
+until the clause that rules on it clears it).
 
 The state is plain data (a dataclass of seats, calls, lists and dicts), so ``laws.snapshot`` checkpoints
 it as it is.
@@ -74,6 +76,23 @@ class AuctionCall:
 
 
 @dataclass
+class Reopened:
+    """The auction did not close because an accepted pass out of rotation passed over a player (2017 law
+    17E2; the rubber code's law 34).
+
+    Attributes:
+        offender: who passed out of rotation.
+        deprived: the player passed over, who calls now.
+        cancelled: ``(seat, call code)`` of each pass after it, cancelled (and the call that accepted it,
+            when the clause adds it).
+    """
+
+    offender: Seat
+    deprived: Seat
+    cancelled: list[tuple[Seat, str]] = field(default_factory=list)
+
+
+@dataclass
 class Auction:
     """One deal's auction, dealt by ``dealer``.
 
@@ -85,6 +104,8 @@ class Auction:
         to_call: whose turn it is (read :attr:`turn`, which is None once the auction has closed).
         bars: players who must pass: seat -> turns still to pass (:data:`REST`: the rest of the auction).
         cancelled: ``(seat, call text, clause)`` of each call cancelled, in order (for the record).
+        reopened: set when the last call applied would have closed the auction but a pass out of rotation
+            among the closing passes cost a player his turn (module docstring); the clause clears it.
     """
 
     dealer: Seat
@@ -93,6 +114,7 @@ class Auction:
     to_call: Seat = field(init=False)
     bars: dict[Seat, int] = field(default_factory=dict)
     cancelled: list[tuple[Seat, str, str]] = field(default_factory=list)
+    reopened: Reopened | None = None
 
     def __post_init__(self) -> None:
         self.to_call = self.dealer
@@ -104,16 +126,36 @@ class Auction:
         """The code the verdicts cite: "Rubber Bridge" at a rubber table, else "Duplicate Bridge"."""
         return _RUBBER if self.rubber else _DUP
 
-    @property
-    def closed(self) -> bool:
-        """Whether the auction is over: three passes after a call, or four passes at the start."""
-        n = len(self.calls)
+    def _trailing_passes(self) -> int:
         trailing = 0
         for c in reversed(self.calls):
             if c.call.kind is not CallKind.PASS:
                 break
             trailing += 1
-        return (trailing >= 3 and trailing < n) or (trailing == n and n >= 4)
+        return trailing
+
+    @property
+    def closed(self) -> bool:
+        """Whether the auction is over: three passes after a call, or four passes at the start, none of
+        them a pass out of rotation that passed over a player who has not called since (law 17E2)."""
+        n = len(self.calls)
+        trailing = self._trailing_passes()
+        closing = (trailing >= 3 and trailing < n) or (trailing == n and n >= 4)
+        return closing and self._deprived() is None
+
+    def _deprived(self) -> tuple[int, Seat] | None:
+        """Among the closing passes, the first accepted pass out of rotation that passed over a player who
+        has not called since: its index in :attr:`calls` and that player; None if there is none."""
+        n = len(self.calls)
+        trailing = self._trailing_passes()
+        window = range(n - trailing if trailing == n else n - 3, n)
+        for i in window:
+            c = self.calls[i]
+            later = {x.seat for x in self.calls[i + 1:]}
+            lost = [s for s in c.skipped if s not in later]
+            if lost:
+                return i, lost[0]
+        return None
 
     @property
     def passed_out(self) -> bool:
@@ -189,9 +231,11 @@ class Auction:
         """What the laws say of ``seat`` making ``call`` now; the auction does not change.
 
         The checks, in order: the auction has closed (``BP-39``); an inadmissible double or redouble,
-        whoever's turn it is (``BP-35-36``: such a call can never be accepted, law 32); not this player's
-        turn (``BP-28-32``; an insufficient bid out of rotation is this kind too, law 27A2); a player
-        who must pass making another call (``BP-35-36``); an insufficient bid (``BP-27``).
+        whoever's turn it is (``BP-35-36``: such a call can never be accepted, law 32); a bid, double or
+        redouble by a player barred for the rest of the auction, whoever's turn it is (``BP-35-36``, law
+        37); not this player's turn (``BP-28-32``; an insufficient bid out of rotation is this kind too,
+        law 27A2); a player who must pass at this turn making another call (``BP-35-36``); an
+        insufficient bid (``BP-27``).
         """
         text = call.code
         if self.closed:
@@ -200,6 +244,9 @@ class Auction:
         if fault:
             return self._inadmissible(seat, call, text, fault)
         turn = self.to_call
+        if seat != turn and self.bars.get(seat) == REST and call.kind is not CallKind.PASS:
+            # barred for the rest of the auction, he may make no call but a pass, in turn or not (law 37)
+            return self._inadmissible(seat, call, text, "must_pass")
         if seat != turn:
             return self._out_of_rotation(seat, call, turn)
         if seat in self.bars and call.kind is not CallKind.PASS:
@@ -263,7 +310,8 @@ class Auction:
             "double_doubled": f"{what} is already doubled",
             "redouble_not_doubled": f"no double of a bid by {side} stands to redouble",
             "redouble_redoubled": f"{what} is already redoubled",
-            "must_pass": f"{name(seat)} must pass at this turn",
+            "must_pass": (f"{name(seat)} must pass for the rest of the auction" if self.bars.get(seat) == REST
+                          else f"{name(seat)} must pass at this turn"),
         }[detail]
         law = {"must_pass": "law 37"}.get(detail, "law 36")
         return CallVerdict(seat, text, call, CallIrregularity.INADMISSIBLE, detail, turn=self.to_call,
@@ -386,19 +434,44 @@ class Auction:
             else:
                 self.bars[entry.seat] = left - 1
         self.to_call = entry.seat.left
+        self._reopen()
+
+    def _reopen(self) -> None:
+        """Law 17E2 (the rubber code's law 34): the passes would close the auction, but one of them was a
+        pass out of rotation that cost a player his turn. The auction goes back to him and the passes
+        after that one are cancelled (a bar that one of them counted down is not restored: the director's)."""
+        n, trailing = len(self.calls), self._trailing_passes()
+        if not ((trailing >= 3 and trailing < n) or (trailing == n and n >= 4)):
+            return
+        found = self._deprived()
+        if found is None:
+            return
+        i, seat = found
+        gone = self.calls[i + 1:]
+        del self.calls[i + 1:]
+        for c in gone:
+            self.cancelled.append((c.seat, c.call.code, "BP-22"))
+        self.reopened = Reopened(self.calls[i].seat, seat, [(c.seat, c.call.code) for c in gone])
+        self.to_call = seat
 
     # -- PBN --------------------------------------------------------------------------------------
 
     def pbn_lines(self) -> list[str]:
         """The auction as PBN 2.1's auction section (3.5, 3.9): the ``[Auction "<dealer>"]`` tag, then the
         calls in rotation from the dealer, four a line. An accepted insufficient bid is written ``^I 1C``;
-        each turn an accepted call out of rotation passed over is ``^S``. The closing passes are written
+        each turn an accepted call out of rotation passed over is ``^S``, and so is each column between a
+        pass out of rotation and the player it passed over when the auction went back to him (law 17E2),
+        so that every call stays in its caller's column. The closing passes are written
         out (PBN's ``AP`` is optional; the spec's own example writes them); an auction not yet closed
         ends with ``+`` (the next call to come)."""
         tokens: list[str] = []
         to_beat = -1
+        col = self.dealer
         for c in self.calls:
-            tokens += ["^S"] * len(c.skipped)
+            while col != c.seat:        # the turns an accepted call passed over, or went back past
+                tokens.append("^S")
+                col = col.left
+            col = col.left
             short = c.call.is_bid and c.call.rank <= to_beat   # an accepted insufficient bid (law 27A)
             tokens.append(("^I " if short else "") + c.call.pbn)
             if c.call.is_bid:

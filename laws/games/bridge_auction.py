@@ -28,7 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 from laws.bridge.auction import Auction
-from laws.bridge.calls import Call, CallKind
+from laws.bridge.calls import Call, CallKind, parse_call
 from laws.bridge.play import Play
 from laws.bridge.tricks import PlayError
 from laws.bridge.verdicts import REST, CallIrregularity, CallVerdict, Option, name
@@ -250,6 +250,25 @@ def _declined(c: Clause, s: TableState, e: IrregularityDeclined) -> list[Ruling]
     return _cancel(h, p, e.seat, declined=True)
 
 
+def _reopened(h: bh.BridgeHand) -> list[Ruling]:
+    """The passes would have closed the auction, but one was a pass out of rotation, accepted, that passed
+    over a player (``BP-22``; 2017 law 17E2, the rubber code's law 34): the auction goes back to him and
+    the passes after it are cancelled, with nothing more."""
+    a = h.auction
+    back = a.reopened
+    if back is None:
+        return []
+    a.reopened = None
+    law = f"{h.code}, law 34" if a.rubber else f"{h.code}, law 17"
+    gone = "; ".join(f"{name(seat)}'s pass after it is cancelled" for seat, _ in back.cancelled)
+    reason = (f"{name(back.offender)}'s pass out of rotation, accepted, passed over {name(back.deprived)}, who "
+              f"has not called since, so the auction does not close: it goes back to {name(back.deprived)}"
+              + (f"; {gone}" if gone else "") + ".")
+    return [bh.rule("BP-22", law, Remedy.DEAL_STANDS, reason, seat=back.deprived,
+                    extra={"reopened": True, "offender": back.offender.value,
+                           "cancelled": [code for _, code in back.cancelled]})]
+
+
 def _closed(h: bh.BridgeHand, s: TableState) -> list[Ruling]:
     """The auction has just closed: the contract, or the deal passed out (``BP-22``)."""
     a = h.auction
@@ -315,6 +334,18 @@ def register(reg: Registry) -> None:
         h = _auction_hand(s, f"{name(e.seat)}'s {e.call}")
         h.captured = True
         out = _resolve(h, e.seat)
+        back = h.auction.reopened
+        if back is not None:
+            # law 17E2 (rubber law 34): the pass this call accepted did not close the auction (BP-22 says so
+            # first); a pass made after it is cancelled with nothing more and the player passed over calls,
+            # and any other call is judged in that player's turn
+            if e.call.strip().lower() == "pass":
+                code = parse_call("pass").code
+                back.cancelled.append((e.seat, code))
+                h.auction.cancelled.append((e.seat, code, "BP-22"))
+                h.verdict = None
+                return out + _reopened(h)
+            out += _reopened(h)
         v = h.auction.judge_text(e.seat, e.call)    # a bid above seven is no Call: its verdict all the same
         h.verdict = v
         if v.legal and v.call is not None:
@@ -358,8 +389,12 @@ def register(reg: Registry) -> None:
         bars = tuple(b for o in v.options for b in o.bars)
         _apply_bars(h.auction, bars)
         turn = h.auction.turn
-        tail = (f" {name(e.seat)} calls again." if turn == e.seat or v.detail != "above_seven" else
-                f" It is {name(turn)}'s turn to call." if turn is not None else "")
+        # made out of turn (a double or redouble the rules do not allow too), it gives the turn to nobody:
+        # the player whose turn it was calls, and the offender makes his legal call at his own turn
+        tail = (f" {name(e.seat)} calls again." if turn == e.seat else
+                f" It is {name(turn)}'s turn to call." if turn is not None and v.detail == "above_seven" else
+                f" It is {name(turn)}'s turn to call; {name(e.seat)} makes his legal call at his own turn."
+                if turn is not None else "")
         return _irregular(c, h, v, tail, remedy=Remedy.PENALTY, seat=e.seat, bars=bars)
 
     @reg.clause("BP-39", "call after the auction closed (Duplicate Bridge law 39)", "call")
@@ -379,7 +414,9 @@ def register(reg: Registry) -> None:
         """Three passes after a call close the auction (four at the start pass the deal out): the
         contract and its declarer, the first of his side to name the strain."""
         h = bh.hand(s)
-        return [] if h is None else _closed(h, s)
+        if h is None:
+            return []
+        return _reopened(h) or _closed(h, s)
 
     @reg.clause("BP-bar", "a bar the director enters (Duplicate Bridge laws 23, 27-32, 36-37)", "bar")
     def barred(c: Clause, s: TableState, e: PlayerBarred) -> list[Ruling]:

@@ -96,6 +96,44 @@ def test_BP_22_four_passes_pass_the_board_out() -> None:
     assert a.declarer is None and a.turn is None
 
 
+def test_BP_22_a_turn_lost_to_a_pass_out_of_rotation_keeps_the_auction_open() -> None:
+    """North's pass at West's turn, accepted, is the third pass after one spade, but West lost his turn to
+    it: the auction does not close, it goes back to West (2017 law 17E2; the rubber code's law 34)."""
+    for rubber in (False, True):
+        a = run(N, "1S", "pass", "pass")
+        a.accept(N, PASS)                       # at West's turn (North's right-hand opponent)
+        assert not a.closed and a.turn == W, rubber
+        assert a.reopened is not None and (a.reopened.offender, a.reopened.deprived) == (N, W)
+        a.add(W, PASS)
+        assert a.closed and a.contract() == Contract(1, "S") and a.declarer == N
+
+
+def test_pbn_a_turn_given_back_keeps_each_call_in_its_callers_column() -> None:
+    """After law 17E2 gives West his turn back, West's pass is written in West's column (the columns it
+    went back past are ``^S``), and PBN reads the same auction back."""
+    a = run(N, "1S", "pass", "pass")
+    a.accept(N, PASS)
+    a.add(W, PASS)
+    lines = a.pbn_lines()
+    assert lines[1:] == ["1S Pass Pass ^S", "Pass ^S ^S Pass"]
+    back = read_auction("\n".join(lines[1:]), N)
+    assert [(c.seat, c.call.code) for c in back.calls] == [(c.seat, c.call.code) for c in a.calls]
+    assert back.closed and back.declarer == N
+
+
+def test_BP_22_four_passes_with_one_out_of_rotation_do_not_pass_the_board_out() -> None:
+    """West passes at South's turn and North's pass accepts it: four passes, but South never called. The
+    auction goes back to South and North's pass after West's is cancelled (law 17E2)."""
+    a = run(N, "pass", "pass")
+    a.accept(W, PASS)
+    assert not a.closed and a.turn == N
+    a.add(N, PASS)
+    assert not a.closed and a.turn == S and [c.seat for c in a.calls] == [N, E, W]
+    assert a.reopened is not None and a.reopened.cancelled == [(N, "pass")]
+    a.add(S, parse_call("1C"))
+    assert a.turn == W and not a.closed
+
+
 def test_BP_22_one_club_and_three_passes_dealer_declares() -> None:
     a = run(N, "1C", "pass", "pass", "pass")
     assert a.contract() == Contract(1, "C") and a.declarer == N

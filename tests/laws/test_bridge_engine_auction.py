@@ -13,6 +13,7 @@ from laws.events import CallMade, CardPlayed, IrregularityAccepted, PlayerBarred
 from laws.rulings import Remedy
 from laws.state import Phase
 from tests.laws.bridge_table import MIXED, calls, feed, said, table
+from tests.laws.test_code_governs import duplicate_table
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 
@@ -259,7 +260,6 @@ def test_BP_28_32_a_pass_at_the_lho_s_turn_declined_by_the_director_s_bar() -> N
 def test_BP_28_32_at_a_duplicate_table_the_director_s_bar_declines_it_too() -> None:
     """The same bid at a duplicate table: a bar the director enters while it waits is his ruling that it is
     not accepted, so the one spade is cancelled and never recorded as accepted."""
-    from tests.laws.test_code_governs import duplicate_table
 
     eng = duplicate_table()
     feed(eng, call(W, "1S"))
@@ -290,7 +290,6 @@ def test_BP_28_32_a_decline_by_the_acceptor_at_his_own_turn_cancels_the_call() -
 def test_BP_28_32_the_ruling_at_the_acceptor_s_own_turn_names_the_decline(duplicate: bool) -> None:
     """Audit a3, finding 8: West passes at North's turn; the ruling's words must not say that only the
     director can rule the pass not accepted, since North's own ``decline`` does it (docs/events.md)."""
-    from tests.laws.test_code_governs import duplicate_table
 
     eng = duplicate_table() if duplicate else table()
     [r] = feed(eng, call(W, "pass"))
@@ -301,7 +300,6 @@ def test_BP_28_32_the_ruling_at_the_acceptor_s_own_turn_names_the_decline(duplic
 def test_BP_28_32_at_a_duplicate_table_a_decline_needs_no_bar() -> None:
     """At a duplicate table declining bars nobody at once (2017 laws 30-32): the call is cancelled and the
     offender's next call is then what the director judges, as when another player calls over it."""
-    from tests.laws.test_code_governs import duplicate_table
 
     eng = duplicate_table()
     feed(eng, call(W, "1S"))
@@ -333,3 +331,50 @@ def test_a_decline_with_nothing_waiting_or_by_another_is_refused(events: list[st
         feed(eng, call(Seat(seat), bid))
     with pytest.raises(ValueError, match=says):
         eng.feed(event_from_dict({"type": "decline", "seat": "E"}))
+
+
+@pytest.mark.parametrize("game,law", [("contract-bridge", "Rubber Bridge, law 34"),
+                                      ("duplicate-bridge", "Duplicate Bridge, law 17")])
+def test_BP_22_a_pass_out_of_rotation_that_cost_a_turn_does_not_close_the_auction(game: str, law: str) -> None:
+    """North opens one spade, East and South pass, and North passes again at West's turn; East passes
+    over it, which accepts it. Three passes follow one spade, but West lost his turn: the auction goes
+    back to him and East's pass after North's is cancelled (2017 law 17E2, the rubber code's law 34).
+    It was ruled closed, East's pass a call after the close (BP-39), and West never called."""
+    eng = table() if game == "contract-bridge" else duplicate_table()
+    feed(eng, *calls(N, "1S pass pass"), CallMade(N, "pass"))
+    rulings = feed(eng, CallMade(E, "pass"))
+    assert said(rulings) == [("deal_stands", "BP-28-32"), ("deal_stands", "BP-22")]
+    r = rulings[1]
+    assert (r.law, r.seat, r.extra["cancelled"]) == (law, W, ["pass"])
+    assert "West" in r.reason and "does not close" in r.reason
+    a = eng.state.deal.bridge.auction  # type: ignore[union-attr]
+    assert a.turn is W
+    [c] = feed(eng, CallMade(W, "pass"))
+    assert (c.remedy, c.clause, c.extra["contract"], c.extra["declarer"]) == (Remedy.CONTRACT, "BP-22", "1S", "N")
+
+
+def test_BP_35_36_an_inadmissible_double_out_of_turn_leaves_the_turn_where_it_was() -> None:
+    """South doubles his partner's one spade at East's turn: cancelled, North barred (law 36), and it is
+    East's turn. The ruling said "South calls again", and South doing so was then ruled a pass out of
+    rotation; East's call is the one that follows."""
+    eng = table()
+    [r] = feed(eng, CallMade(N, "1S"), CallMade(S, "double"))
+    assert (r.remedy, r.clause, r.extra["bars"]) == (Remedy.PENALTY, "BP-35-36", [["N", "rest"]])
+    assert "South calls again" not in r.reason and "It is East's turn to call" in r.reason, r.reason
+    a = eng.state.deal.bridge.auction  # type: ignore[union-attr]
+    assert a.turn is E
+    assert feed(eng, CallMade(E, "pass"), CallMade(S, "pass")) == []
+
+
+def test_BP_35_36_a_player_barred_for_the_rest_bids_out_of_turn_and_it_cannot_be_accepted() -> None:
+    """West must pass for the rest of the auction (the director's bar after East's insufficient bid) and
+    bids four hearts at South's turn. It was ruled a bid out of rotation that North could accept (and
+    West "must repeat" it if South passed); a player who must pass for the rest of the auction makes no
+    other call, in turn or not: cancelled, East-West pass for the rest (law 37), and it is South's turn."""
+    eng = table()
+    feed(eng, *calls(N, "1S 1H"), CallMade(E, "3H"), PlayerBarred(W, "rest"))
+    [r] = feed(eng, CallMade(W, "4H"))
+    assert (r.remedy, r.clause, r.extra["detail"]) == (Remedy.PENALTY, "BP-35-36", "must_pass"), said([r])
+    assert r.extra["bars"] == [["W", "rest"], ["E", "rest"]] and "South's turn" in r.reason, r.reason
+    a = eng.state.deal.bridge.auction  # type: ignore[union-attr]
+    assert a.turn is S and [c.call.code for c in a.calls] == ["1S", "3H"]
