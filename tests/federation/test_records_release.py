@@ -158,7 +158,11 @@ def test_the_field_over_bridges_records_release_fouls_and_close(tmp_path: Path) 
         _wait(lambda: service.last_view["boards"] == [1, 2, 3])
         with lock:
             late = seen["c2"][topics.board("c2", 2)]
+            c2_boards = [seen["c2"][topics.board("c2", b)] for b in (1, 2, 3)]
         assert late["results"] == 6 and {ln["ns"] for ln in late["mine"]} == {1, 2, 3}
+        # c1's fouled deal is c1's own: c2 gets group A of every board, nothing naming c1
+        assert {r["group"] for b in c2_boards for r in b["frequency"]} == {"A"}
+        assert '"c1' not in json.dumps(c2_boards) and "c1/" not in json.dumps(c2_boards)
         # the director closes the event while the service runs: it closes, publishes, writes the files
         assert close_event(event) == "closed by serve"
         _wait(lambda: service.last_view["closed"] and len(service.final_files) == 2)
