@@ -54,10 +54,16 @@ def register(reg: Registry) -> None:
 
     @reg.clause("EU-84", "law 84", "demand")
     def place_cards(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
-        """A player may demand that each card of the trick be placed before the one who played it."""
+        """A player may demand that each card of the trick be placed before the one who played it. The right
+        is of those who play to the trick: in a lone hand the partner who sits out plays to none, so his
+        demand is refused (docs/laws.md, ``EU-84`` and ``EU-lone-partner``)."""
         d = judged(s)
         if d is None or e.what != "place_cards":
             return None
+        if d.alone_seat is not None and e.seat == sits_out(d):   # no part in the hand (EU-lone-partner)
+            return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} sits out for {seat_name(s, d.alone_seat)}'s "
+                          "lone hand and plays to no trick; asking that the cards be placed is for the players "
+                          "of the trick.", seat=e.seat)
         t = current(d)
         cards = t.cards or (tricks(d, d.plays)[-1] if d.plays else [])
         if not cards:

@@ -374,6 +374,38 @@ def test_EU_70_the_partner_sitting_out_does_not_choose_to_play_out() -> None:
     assert said(eng.feed(E("demand", seat="S", what="play_out"))) == [("attention", "EU-70")]
 
 
+def test_EU_84_the_partner_sitting_out_does_not_ask_that_the_cards_be_placed() -> None:
+    """North alone; South, who sits out and plays to no trick, asked who played each card of the trick and
+    was answered as a player of it. Law 84's demand is for those who play to the trick (EU-lone-partner)."""
+    eng = dealt(maker="N", alone=True)
+    play(eng, "E:AC", "W:AD")
+    [r] = eng.feed(E("demand", seat="S", what="place_cards"))
+    assert said([r]) == [("deal_stands", "EU-84")]
+    assert r.reason == ("South sits out for North's lone hand and plays to no trick; asking that the cards be "
+                        "placed is for the players of the trick.")
+    for seat in ("N", "W"):                                   # the lone player and an adversary keep it
+        r = eng.feed(E("demand", seat=seat, what="place_cards"))
+        assert said(r) == [("attention", "EU-84")] and r[0].extra["placed"] == [["E", "AC"], ["W", "AD"]]
+
+
+def test_EU_66_the_partner_sitting_out_alleges_a_revoke_only_once_the_hand_is_over() -> None:
+    """North alone; East revoked in trick 2. South, who sits out, alleged it while the hand was played and
+    was answered as a player: he takes no part in the hand while it is played. Once it is over the claim,
+    and the search of the tricks, are his side's, so his too (docs/laws.md, EU-66)."""
+    eng = dealt(maker="N", alone=True)
+    play(eng, "E:AC", "W:AD", "N:TH", "N:JH", "E:KC", "W:7D")   # East kept his 9H: a revoke
+    assert said(play(eng, "N:AH", "E:9H")) == [("attention", "EU-64")]
+    [r] = eng.feed(E("demand", seat="S", what="revoke"))
+    assert said([r]) == [("deal_stands", "EU-66")]
+    assert r.reason == ("South alleged a revoke, but he sits out for North's lone hand and takes no part in it "
+                        "while it is played; once the hand is over he may allege one for his side.")
+    eng.feed(E("play_end"))
+    [r] = eng.feed(E("demand", seat="S", what="revoke"))
+    assert said([r]) == [("attention", "EU-67")] and r.extra["revokes"] == [["E", 2]]
+    [r] = eng.feed(E("demand", seat="S", what="search_tricks"))
+    assert said([r]) == [("attention", "EU-66")] and r.extra["tricks"][1] == [["N", "JH"], ["E", "KC"], ["W", "7D"]]
+
+
 def test_EU_71_equal_revokes_offset_by_their_own_law() -> None:
     eng = dealt()
     play(eng, "E:AC", "S:8S", "W:AD", "N:AH", "N:KH", "E:9D", "S:7C", "W:7D", "N:QH")
