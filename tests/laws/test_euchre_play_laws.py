@@ -168,11 +168,20 @@ def test_EU_52_lead_out_of_turn_call_the_card() -> None:
 
 
 def test_EU_53_false_lead_followed_by_all_three_stands() -> None:
+    """East's call after the trick stood was refused with "no irregularity open to his side allows": untrue,
+    South had led out of turn; the call was too late because law 53 let the trick stand, and it says so."""
     eng = dealt()
     assert said(play(eng, "S:7C")) == [("claim_option", "EU-52")]
     assert play(eng, "W:AD", "N:AH") == []
     assert said(play(eng, "E:AC")) == [("deal_stands", "EU-53")]
-    assert said(eng.feed(E("demand", seat="E", what="call_suit", suit="S"))) == [("deal_stands", "EU-56")]
+    for what in ({"what": "call_suit", "suit": "S"}, {"what": "call_card", "card": "7C"}):
+        [r] = eng.feed(E("demand", seat="E", **what))
+        assert (r.remedy, r.law, r.clause, r.seat) == (Remedy.DEAL_STANDS, "Euchre, law 53", "EU-53", E_)
+        assert r.reason == ("East made a call, but everyone had played to South's lead out of turn in trick 1, so "
+                            "that trick stands as played and a call for it comes too late; play goes on.")
+    [r] = eng.feed(E("demand", seat="N", what="call_suit", suit="S"))   # the offender's side never had it
+    assert (r.clause, r.reason) == ("EU-56", "North made a call no irregularity open to his side allows; play "
+                                    "goes on.")
 
 
 def test_EU_58_third_before_second_frees_the_fourth() -> None:
