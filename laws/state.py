@@ -167,6 +167,7 @@ class TableState:
     deal: DealState | None = None
     deals_started: int = 0
     shuffles: list[Seat] = field(default_factory=list)   # shuffles since the last deal
+    reshuffle_owed: Seat | None = None   # euchre law 27: a dealer compelled to reshuffle; that shuffle is no second one
     cut_done: bool = False
     claims: list[Claim] = field(default_factory=list)
     restore_pack: dict[Side, str] = field(default_factory=dict)  # packs reclaimed for the next deal
