@@ -277,6 +277,7 @@ class LawEngine:
                            on_behalf_of=event.on_behalf_of, expected=expected)
         s.claims.clear()
         s.shuffles = []
+        s.reshuffle_owed = None
         s.cut_done = False
 
     def _effect(self, r: Ruling) -> None:
@@ -293,6 +294,7 @@ class LawEngine:
             s.phase = Phase.SHUFFLE
             s.cut_done = False
             s.shuffles = []
+            s.reshuffle_owed = None
             if r.remedy is Remedy.CLAIM_OPTION:
                 # the misdeal's own consequence holds unless the claim is made: ``otherwise`` deals
                 s.next_dealer = Seat(str(r.extra["otherwise"]))

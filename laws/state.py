@@ -120,6 +120,7 @@ class DealState:
     discarded: Card | None = None  # the euchre dealer's discard, when the table saw it (laws 86-88)
     discards: int = 0             # discard events so far
     free_fourth: int = 0          # trick in which the third hand played early, freeing the fourth (58)
+    stood_lead: tuple[int, Seat] | None = None  # euchre 53: the last lead out of turn everyone played to (trick, leader)
     may_withdraw: list[Seat] = field(default_factory=list)  # euchre 69: who may take back his card ...
     withdraw_trick: int = 0       # ... in this trick, after a revoke corrected in it
     search: Seat | None = None    # bridge: a deficient hand whose missing card is being searched for
@@ -166,6 +167,7 @@ class TableState:
     deal: DealState | None = None
     deals_started: int = 0
     shuffles: list[Seat] = field(default_factory=list)   # shuffles since the last deal
+    reshuffle_owed: Seat | None = None   # euchre law 27: a dealer compelled to reshuffle; that shuffle is no second one
     cut_done: bool = False
     claims: list[Claim] = field(default_factory=list)
     restore_pack: dict[Side, str] = field(default_factory=dict)  # packs reclaimed for the next deal

@@ -11,7 +11,9 @@ Clause ids are ``EU-<law>``. Interpretations of ours, stated here and in the rul
   trump card is turned (our reading of law 29, which gives the cut to the right-hand opponent).
 * A card exposed during the deal with no exposer known is taken as exposed by the dealer (law 35).
 * Law 24: the right to shuffle once is taken by shuffling or by a ``demand``; a player who has shuffled
-  is refused a second one (the dealer excepted, law 27); a false cut (law 29) or a new deal renews it.
+  is refused a second one; a false cut (law 29) or a new deal renews it. The dealer's shuffle is his once
+  too: law 27 (the exception law 24 names) lets him shuffle again only to be last, after another player
+  shuffled after him, or when his adversaries compel a reshuffle; two of his own in a row are a second.
 * Law 27 is a right: the dealer need not shuffle last. A card seen while the pack is with the dealer
   (the event's ``by``, else the last recorded shuffler, else the dealer) lets his adversaries demand a
   reshuffle until the deal starts; a face shown while another player shuffles is only noted (law 22).
@@ -106,13 +108,32 @@ def no_shuffle_in_play(c: C, s: TableState, e: PackShuffled) -> Ruling | None:
                   "the cards stay as they are until the hand ends.", seat=e.seat)
 
 
+_ONCE = ("each player shuffles once, and the dealer again only to be last after another player's shuffle, "
+         "or when his adversaries compel it (law 27).")
+
+
+def _second_shuffle(s: TableState, seat: Seat) -> bool:
+    """Whether a shuffle by ``seat`` now would be his second (law 24). The dealer's right to shuffle last
+    (law 27) is a right to the last shuffle, not to a second one: he may shuffle again after another
+    player's shuffle, not straight after his own (the pack is already his last), unless his adversaries
+    compelled a reshuffle."""
+    if seat not in s.shuffles:
+        return False
+    if seat != s.next_dealer:
+        return True
+    return s.shuffles[-1] == seat and s.reshuffle_owed != seat
+
+
 @reg.clause("EU-24", "law 24", "shuffle")
 def shuffle_once(c: C, s: TableState, e: PackShuffled) -> Ruling | None:
-    """Each player has the right to shuffle once; only the dealer may shuffle again (law 27)."""
-    if s.phase not in (Phase.FORMING, Phase.SHUFFLE) or e.seat not in s.shuffles or e.seat == s.next_dealer:
+    """Each player has the right to shuffle once; the dealer again only as law 27 provides."""
+    if s.phase not in (Phase.FORMING, Phase.SHUFFLE):
         return None
-    return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} shuffled a second time; each player may "
-                  "shuffle once, and only the dealer again, last.", seat=e.seat)
+    if not _second_shuffle(s, e.seat):
+        if e.seat == s.reshuffle_owed:
+            s.reshuffle_owed = None   # the compelled reshuffle is made
+        return None
+    return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} shuffled a second time; {_ONCE}", seat=e.seat)
 
 
 def _shuffler(s: TableState, e: CardFaced) -> Seat | None:
@@ -221,10 +242,10 @@ def shuffle_demand(c: C, s: TableState, e: DemandMade) -> Ruling | None:
         return None
     granted = grant_claim(s, e.seat, "demanded a reshuffle", grants=Remedy.RESHUFFLE.value)
     if granted is not None:
+        s.reshuffle_owed = granted.dealer
         return granted
-    if s.phase in (Phase.FORMING, Phase.SHUFFLE) and e.seat in s.shuffles and e.seat != s.next_dealer:
-        return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} asked to shuffle again; each player may "
-                      "shuffle once, and only the dealer again, last.", seat=e.seat)
+    if s.phase in (Phase.FORMING, Phase.SHUFFLE) and _second_shuffle(s, e.seat):
+        return c.rule(Remedy.ATTENTION, f"{seat_name(s, e.seat)} asked to shuffle again; {_ONCE}", seat=e.seat)
     if s.phase in (Phase.FORMING, Phase.SHUFFLE):
         return c.rule(Remedy.RESHUFFLE, f"{seat_name(s, e.seat)} asked to shuffle; each player may shuffle "
                       "once, the dealer last, before the cut.", seat=e.seat, dealer=s.next_dealer)
@@ -430,6 +451,8 @@ def new_deal_demand(c: C, s: TableState, e: DemandMade) -> Ruling | None:
         grant_claim(s, e.seat, "demanded a reshuffle", grants=Remedy.RESHUFFLE.value)
     s.claims.extend(dealers)
     if granted is not None:
+        if granted.remedy is Remedy.RESHUFFLE:
+            s.reshuffle_owed = granted.dealer   # law 27: that shuffle is no second one (law 24)
         return granted
     if dealers and s.deal is not None:
         return Ruling(Remedy.DEAL_STANDS, dealers[0].law, dealers[0].clause, f"{seat_name(s, e.seat)} claimed a "

@@ -54,10 +54,16 @@ def register(reg: Registry) -> None:
 
     @reg.clause("EU-84", "law 84", "demand")
     def place_cards(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
-        """A player may demand that each card of the trick be placed before the one who played it."""
+        """A player may demand that each card of the trick be placed before the one who played it. The right
+        is of those who play to the trick: in a lone hand the partner who sits out plays to none, so his
+        demand is refused (docs/laws.md, ``EU-84`` and ``EU-lone-partner``)."""
         d = judged(s)
         if d is None or e.what != "place_cards":
             return None
+        if d.alone_seat is not None and e.seat == sits_out(d):   # no part in the hand (EU-lone-partner)
+            return c.rule(Remedy.DEAL_STANDS, f"{seat_name(s, e.seat)} sits out for {seat_name(s, d.alone_seat)}'s "
+                          "lone hand and plays to no trick; asking that the cards be placed is for the players "
+                          "of the trick.", seat=e.seat)
         t = current(d)
         cards = t.cards or (tricks(d, d.plays)[-1] if d.plays else [])
         if not cards:
@@ -85,10 +91,27 @@ def register(reg: Registry) -> None:
             if right is not None and e.seat == d.alone_seat:   # "the lone player may require"
                 open_ = [right]
         if not open_:
-            return c.rule(Remedy.DEAL_STANDS, _refused(s, e), seat=e.seat)
+            return _too_late(s, e) or c.rule(Remedy.DEAL_STANDS, _refused(s, e), seat=e.seat)
         cl = open_[0]
         offender = cl.offender or e.seat.left
         return _grant(s, e, cl, offender)
+
+
+def _too_late(s: TableState, e: DemandMade) -> Ruling | None:
+    """A call the law 52 claim would have taken, made by the adversaries of a lead out of turn after
+    everyone played to it: law 53 let the trick stand, so the call is refused as too late, under law 53.
+    Told as "no irregularity open", the player heard that nothing had happened. Where a call claim that
+    offers this demand is open, ``_refused`` says whose it is instead."""
+    d = s.deal
+    if d is None or d.stood_lead is None or e.what not in ("call_card", "call_suit") or \
+            any(cl.grants == "call" and e.what in cl.options for cl in s.claims):
+        return None
+    trick, leader = d.stood_lead
+    if leader.side is e.seat.side:
+        return None
+    return Ruling(Remedy.DEAL_STANDS, "Euchre, law 53", "EU-53", f"{seat_name(s, e.seat)} made a call, but "
+                  f"everyone had played to {seat_name(s, leader)}'s lead out of turn in trick {trick}, so that "
+                  "trick stands as played and a call for it comes too late; play goes on.", seat=e.seat)
 
 
 def _refused(s: TableState, e: DemandMade) -> str:

@@ -227,7 +227,12 @@ def register_play(reg: Registry) -> None:
     @reg.clause("EU-66", "laws 66-68, 70 (revoke claims)", "demand")
     def revoke_claim(c: Clause, s: TableState, e: DemandMade) -> Ruling | None:
         """A side alleging a revoke may examine every trick (66); the record cannot be jumbled (67); the
-        next cut ends the time for claims (68); the side that revoked may play the hand out (70)."""
+        next cut ends the time for claims (68); the side that revoked may play the hand out (70).
+
+        In a lone hand the partner who sits out takes no part while the hand is played, so his revoke
+        claim then is refused; once it is over, alleging a revoke and searching the tricks are his side's
+        rights and his too: the penalty is his side's score, and the hand he sat out is finished. Playing
+        the hand out (70) is chosen during the hand, so it stays the lone player's."""
         if e.what not in ("revoke", "search_tricks", "play_out"):
             return None
         d = s.deal
@@ -267,6 +272,11 @@ def register_play(reg: Registry) -> None:
                               "claims (a deal from an uncut pack ends it as well).", seat=e.seat)
             return c.rule(Remedy.ATTENTION, f"{asks}, but no card of this deal has been played yet: there is no "
                           "hand to claim a revoke in.", seat=e.seat)
+        if e.what == "revoke" and s.phase in (Phase.AUCTION, Phase.PLAY) and d.alone_seat is not None and \
+                e.seat == sits_out(d):   # EU-lone-partner: no part in the hand while it is played
+            return Ruling(Remedy.DEAL_STANDS, "Euchre, law 66", "EU-66", f"{asks}, but he sits out for "
+                          f"{seat_name(s, d.alone_seat)}'s lone hand and takes no part in it while it is played; "
+                          "once the hand is over he may allege one for his side.", seat=e.seat)
         groups = tricks(d, d.plays)
         if e.what == "search_tricks" and s.phase in (Phase.AUCTION, Phase.PLAY):
             return c.rule(Remedy.ATTENTION, f"{who} asks to examine the tricks; they may be examined once the "

@@ -20,7 +20,8 @@ Our reading, where the laws leave room:
 * A lead out of turn (52) opens a claim for the adversaries: call the card (taken back and exposed), or
   call a suit for the next lead of the offender's side. Taken while the trick is unfinished, the false
   lead and the cards played to it go back to the hands (53); once all three others have played to it,
-  the trick stands and the claim lapses (53).
+  the trick stands and the claim lapses (53), and a call the adversaries make for it later is refused
+  as too late under law 53.
 * A player who fails a call (54) is charged a revoke, scored with the revokes when play ends (law 4) and
   offset like them (71); a suit call on a player void in the suit is satisfied (57). Where the dealer's
   unseen discard leaves it uncertain whether he could comply, nothing is charged.
@@ -337,6 +338,8 @@ def register(reg: Registry) -> None:
         if not lapsed:
             return None
         s.claims.remove(lapsed[0])
+        if lapsed[0].offender is not None:   # a call for it later is too late, and is told so (euchre_calls)
+            d.stood_lead = (t.number, lapsed[0].offender)
         return c.rule(Remedy.DEAL_STANDS, f"Everyone has played to the lead out of turn in trick {t.number}, "
                       "so the trick stands as played and carries no penalty.", seat=lapsed[0].offender)
 

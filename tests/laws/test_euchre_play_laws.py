@@ -168,11 +168,20 @@ def test_EU_52_lead_out_of_turn_call_the_card() -> None:
 
 
 def test_EU_53_false_lead_followed_by_all_three_stands() -> None:
+    """East's call after the trick stood was refused with "no irregularity open to his side allows": untrue,
+    South had led out of turn; the call was too late because law 53 let the trick stand, and it says so."""
     eng = dealt()
     assert said(play(eng, "S:7C")) == [("claim_option", "EU-52")]
     assert play(eng, "W:AD", "N:AH") == []
     assert said(play(eng, "E:AC")) == [("deal_stands", "EU-53")]
-    assert said(eng.feed(E("demand", seat="E", what="call_suit", suit="S"))) == [("deal_stands", "EU-56")]
+    for what in ({"what": "call_suit", "suit": "S"}, {"what": "call_card", "card": "7C"}):
+        [r] = eng.feed(E("demand", seat="E", **what))
+        assert (r.remedy, r.law, r.clause, r.seat) == (Remedy.DEAL_STANDS, "Euchre, law 53", "EU-53", E_)
+        assert r.reason == ("East made a call, but everyone had played to South's lead out of turn in trick 1, so "
+                            "that trick stands as played and a call for it comes too late; play goes on.")
+    [r] = eng.feed(E("demand", seat="N", what="call_suit", suit="S"))   # the offender's side never had it
+    assert (r.clause, r.reason) == ("EU-56", "North made a call no irregularity open to his side allows; play "
+                                    "goes on.")
 
 
 def test_EU_58_third_before_second_frees_the_fourth() -> None:
@@ -372,6 +381,38 @@ def test_EU_70_the_partner_sitting_out_does_not_choose_to_play_out() -> None:
     assert r.reason == ("North sits out for South's lone hand and takes no part in it; whether to play it out is "
                         "the lone player's choice.")
     assert said(eng.feed(E("demand", seat="S", what="play_out"))) == [("attention", "EU-70")]
+
+
+def test_EU_84_the_partner_sitting_out_does_not_ask_that_the_cards_be_placed() -> None:
+    """North alone; South, who sits out and plays to no trick, asked who played each card of the trick and
+    was answered as a player of it. Law 84's demand is for those who play to the trick (EU-lone-partner)."""
+    eng = dealt(maker="N", alone=True)
+    play(eng, "E:AC", "W:AD")
+    [r] = eng.feed(E("demand", seat="S", what="place_cards"))
+    assert said([r]) == [("deal_stands", "EU-84")]
+    assert r.reason == ("South sits out for North's lone hand and plays to no trick; asking that the cards be "
+                        "placed is for the players of the trick.")
+    for seat in ("N", "W"):                                   # the lone player and an adversary keep it
+        r = eng.feed(E("demand", seat=seat, what="place_cards"))
+        assert said(r) == [("attention", "EU-84")] and r[0].extra["placed"] == [["E", "AC"], ["W", "AD"]]
+
+
+def test_EU_66_the_partner_sitting_out_alleges_a_revoke_only_once_the_hand_is_over() -> None:
+    """North alone; East revoked in trick 2. South, who sits out, alleged it while the hand was played and
+    was answered as a player: he takes no part in the hand while it is played. Once it is over the claim,
+    and the search of the tricks, are his side's, so his too (docs/laws.md, EU-66)."""
+    eng = dealt(maker="N", alone=True)
+    play(eng, "E:AC", "W:AD", "N:TH", "N:JH", "E:KC", "W:7D")   # East kept his 9H: a revoke
+    assert said(play(eng, "N:AH", "E:9H")) == [("attention", "EU-64")]
+    [r] = eng.feed(E("demand", seat="S", what="revoke"))
+    assert said([r]) == [("deal_stands", "EU-66")]
+    assert r.reason == ("South alleged a revoke, but he sits out for North's lone hand and takes no part in it "
+                        "while it is played; once the hand is over he may allege one for his side.")
+    eng.feed(E("play_end"))
+    [r] = eng.feed(E("demand", seat="S", what="revoke"))
+    assert said([r]) == [("attention", "EU-67")] and r.extra["revokes"] == [["E", 2]]
+    [r] = eng.feed(E("demand", seat="S", what="search_tricks"))
+    assert said([r]) == [("attention", "EU-66")] and r.extra["tricks"][1] == [["N", "JH"], ["E", "KC"], ["W", "7D"]]
 
 
 def test_EU_71_equal_revokes_offset_by_their_own_law() -> None:

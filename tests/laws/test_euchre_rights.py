@@ -55,6 +55,32 @@ def test_EU_27_unclaimed_sighting_lapses_when_the_deal_starts() -> None:
     assert said(rulings) == [("deal_stands", "EU-27")]   # no 'uncut pack' claim after it
 
 
+def test_EU_24_the_dealer_does_not_shuffle_twice_in_a_row() -> None:
+    """North, the dealer, shuffled and shuffled again, and asked for a third: nothing was said, as if law
+    27's "shuffle last" were a second shuffle. His one shuffle may be the last (law 24's exception): he
+    shuffles again only after another player's shuffle, or when his adversaries compel it."""
+    once = ("each player shuffles once, and the dealer again only to be last after another player's shuffle, or "
+            "when his adversaries compel it (law 27).")
+    eng = table(N)
+    assert eng.feed(E("shuffle", seat="N")) == []
+    r = only(eng.feed(E("shuffle", seat="N")))
+    assert (r.remedy, r.clause, r.seat) == (Remedy.ATTENTION, "EU-24", N)
+    assert r.reason == "North shuffled a second time; " + once
+    r = only(eng.feed(E("demand", seat="N", what="new_shuffle")))
+    assert (r.remedy, r.clause, r.reason) == (Remedy.ATTENTION, "EU-24", "North asked to shuffle again; " + once)
+    assert eng.feed_all([E("shuffle", seat="S"), E("shuffle", seat="N")]) == []   # last, after South's
+
+
+def test_EU_27_a_compelled_reshuffle_is_no_second_shuffle() -> None:
+    eng = table(N)
+    eng.feed_all([E("shuffle", seat="N"), E("card_faced", card="JH", where="pack")])
+    assert only(eng.feed(E("demand", seat="E", what="new_shuffle"))).remedy is Remedy.RESHUFFLE
+    assert eng.feed(E("shuffle", seat="N")) == []                     # the reshuffle East compelled
+    assert said(eng.feed(E("shuffle", seat="N"))) == [("attention", "EU-24")]   # one more is his own
+    events, _, _ = euchre_deal(N, cards())
+    assert eng.feed_all([E("cut", seat="W", top=16, bottom=16)] + events) == []
+
+
 def test_EU_22_face_shown_by_another_player_shuffling_is_only_noted() -> None:
     eng = table(N)
     eng.feed(E("shuffle", seat="S"))
