@@ -19,6 +19,7 @@ from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 from firmware_host.euchre_night.pages import NightPages
 from firmware_host.euchre_night.service import NightService
 from firmware_host.euchre_night.session import NightSession
+from firmware_host.wire.subscribed import stop_loop
 from firmware_host.wire.topics import TOPICS
 from tests.club.conftest import _need
 from tests.euchre_night.test_session import hand, setup
@@ -78,7 +79,7 @@ class Table:
             return next(s for s in reversed(self.seatings) if pred(s))
 
     def close(self) -> None:
-        self.client.loop_stop()
+        stop_loop(self.client)
         self.client.disconnect()
 
 

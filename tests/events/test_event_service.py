@@ -20,6 +20,7 @@ from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 from firmware_host.events.desk import EventDesk
 from firmware_host.events.session import EventSession
 from firmware_host.session.roster import ROSTER_FILE
+from firmware_host.wire.subscribed import stop_loop
 from firmware_host.wire.topics import TOPICS
 from laws.competition.event_spec import EventKind, EventSpec
 from laws.competitors import team
@@ -58,7 +59,7 @@ class Tables:
     def close(self) -> None:
         for c in self.clients.values():
             c.disconnect()
-            c.loop_stop()
+            stop_loop(c)
 
 
 class Seatings:
@@ -101,7 +102,7 @@ def club(tmp_path: Path) -> Any:
     seatings = Seatings(broker.port, passwords["watcher"])
     yield service, tables, seatings, tmp_path
     seatings.client.disconnect()
-    seatings.client.loop_stop()
+    stop_loop(seatings.client)
     tables.close()
     service.stop()
     session.close()
