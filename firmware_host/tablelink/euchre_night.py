@@ -157,6 +157,10 @@ class NightTable(Resending[str]):
     # -- the observer ------------------------------------------------------------------------------------
 
     def ruling(self, ruling: dict[str, Any], deal: int, seq: int) -> None:
+        if deal < 1:
+            # before the table's first deal (a cut made again, EU-29): the table's own, as a ruling between
+            # later hands is (it bears the deal just scored). Sent as deal 0, it had the night refuse the hand.
+            return
         self.rulings.setdefault(deal, []).append(ruling)
         if not _scores(ruling):
             return

@@ -168,3 +168,37 @@ def test_a_table_restarted_mid_hand_sends_the_hand_with_the_rulings_made_before(
         assert [r for r in hands[1]["rulings"] if r.get("deal")] == [] and hands[1]["reneges"] == [], hands[1]
     finally:
         table.stop()
+
+
+def test_a_cut_made_again_before_the_first_deal_does_not_spoil_the_first_hand(tmp_path: Path) -> None:
+    """A short cut before the table's first deal (EU-29, the cut made again) was ruled under deal 0, no deal
+    yet, and went with the first hand as ``{"deal": 0, ...}``: the night refuses a ruling's deal below 1, so
+    the night's first hand from the table was refused whole. A ruling between hands is the table's own, as
+    one before a later deal already was."""
+    from firmware_host.club.broker import free_port
+    from firmware_host.config import load_config
+    from firmware_host.live import build_table
+    from laws.euchre_night.form import hand_form_problem
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    cfg = load_config(write_config(folder, "table-01", 1, "127.0.0.1", free_port(), "pw"), env={})  # no broker
+    short = {"type": "cut", "seat": "N", "top": 1, "bottom": 31}
+    table = build_table(cfg, synchronous="NORMAL")
+    try:
+        table.ctl.submit(SessionInput(SEATING))
+        for dealer, seed in ((Seat.E, 0), (Seat.S, 5)):
+            events = deal_hand(dealer, random.Random(seed)).events
+            cut = next(i for i, e in enumerate(events) if e["type"] == "cut")
+            for e in events[:cut] + [short] + events[cut:]:
+                table.ctl.submit(LawInput(event_from_dict(e), "camera"))
+            while table.ctl.drain():                            # the result counted from the cards too
+                pass
+        cuts = [r.body["deal"] for r in table.ctl.journal.rows() if r.kind == "ruling" and r.body["clause"] == "EU-29"]
+        assert cuts == [0, 1]                                   # ruled before deals 1 and 2
+        hands = [r.body["euchre_hand"] for r in table.ctl.journal.rows()
+                 if r.kind == "note" and "euchre_hand" in r.body]
+        assert [(h["hand"], h["deal"]) for h in hands] == [(1, 1), (2, 2)]
+        assert [hand_form_problem(h) for h in hands] == ["", ""], [h["rulings"] for h in hands]
+    finally:
+        table.stop()
