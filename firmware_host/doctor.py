@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.config import Config
+from firmware_host.wire.subscribed import stop_loop
 
 MIN_FREE_BYTES = 200 * 1024 * 1024   # a long evening's journal is a few MB; leave room for logs and PBN
 UNIT = "cardtable.service"
@@ -281,7 +282,7 @@ def check_broker(cfg: Config, timeout: float = 5.0) -> Check:
     except (OSError, ValueError, ssl.SSLError):
         pass
     finally:
-        client.loop_stop()
+        stop_loop(client)
         client.disconnect()
     if not result:
         return Check("broker", False, f"{where}: {connect_problem(mqtt_cfg, timeout)} -- fix: is the broker "

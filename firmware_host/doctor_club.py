@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.doctor import MIN_FREE_BYTES, Check, Runner, check_clock, kernel_clock_state, run_command
+from firmware_host.wire.subscribed import stop_loop
 
 CLUB_CHECKS = ("broker", "dashboard", "tls", "disk", "clock", "session", "backup", "service")
 CERT_DAYS_LEFT = 30
@@ -95,7 +96,7 @@ def mqtt_login(host: str, port: int, user: str, password: str, *, tls: bool, ca_
     except (OSError, ValueError, ssl.SSLError):
         pass
     finally:
-        client.loop_stop()
+        stop_loop(client)
         client.disconnect()
     return result[0] if result else None
 

@@ -34,7 +34,7 @@ from firmware_host.evening.duplicate_evening import DuplicateDemo, TableFactory
 from firmware_host.evening.people import People
 from firmware_host.evening.table import ClubLink, DemoTable, TablePlace
 from firmware_host.wire.reader import read_json
-from firmware_host.wire.subscribed import when_subscribed
+from firmware_host.wire.subscribed import stop_loop, when_subscribed
 from firmware_host.wire.topics import BROADCAST_USER, SPECTATOR_USER
 from laws.broadcast.release import Release
 from laws.session.duplicate.spec import build_movement
@@ -76,7 +76,7 @@ class Listener:
 
     def close(self) -> None:
         self.client.disconnect()
-        self.client.loop_stop()
+        stop_loop(self.client)
 
 
 class PacedPeople:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.bench.report import percentile
+from firmware_host.wire.subscribed import stop_loop
 from firmware_host.wire.topics import TOPICS
 
 GOAL_P99 = 0.25
@@ -95,7 +96,7 @@ def _wire_process(workdir: str, ids: list[str], passwords: dict[str, str], port:
             next_t = time.monotonic()
     for _, c in clients:
         c.disconnect()
-        c.loop_stop()
+        stop_loop(c)
     out.put(("done", {"late": late, "pending": 0}))
 
 

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.bench.report import ChecksFailed, percentile, report
+from firmware_host.wire.subscribed import stop_loop
 from firmware_host.wire.topics import TOPICS
 
 GOAL_P99_MS = 250.0
@@ -104,7 +105,7 @@ def _tables_process(setup_dict: dict[str, Any], passwords: dict[str, str], port:
     time.sleep(1.0)
     for c in clients.values():
         c.disconnect()
-        c.loop_stop()
+        stop_loop(c)
     out.put(sent)
 
 

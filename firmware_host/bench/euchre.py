@@ -40,6 +40,7 @@ from firmware_host.euchre_night.players import deal_hand
 from firmware_host.euchre_night.session import NightSession, Offered
 from firmware_host.euchre_night.views import page_view
 from firmware_host.wire.reader import read_json
+from firmware_host.wire.subscribed import stop_loop
 from firmware_host.wire.topics import TOPICS
 from laws.cards import Seat
 from laws.engine import LawEngine
@@ -257,7 +258,7 @@ def _run(args: argparse.Namespace, work: Path) -> int:
         wall = time.perf_counter() - t_start
     finally:
         for c in clients:
-            c.loop_stop()
+            stop_loop(c)
             c.disconnect()
         if page is not None:
             page.resp.close()        # the page goes away before the server does

@@ -47,6 +47,7 @@ from typing import Any
 
 from firmware_host.bench.report import figures
 from firmware_host.wire.reader import read_json
+from firmware_host.wire.subscribed import stop_loop
 
 OUTAGE_KINDS = ("club broker killed", "club link cut", "federation broker restarted", "service killed")
 
@@ -293,7 +294,7 @@ def scale(tables: int = 1000, clubs: int = 12, boards: int = 4, pace: float = 45
             viewer.connect_async("127.0.0.1", fed.port)
             viewer.loop_start()
             stack.callback(viewer.disconnect)
-            stack.callback(viewer.loop_stop)
+            stack.callback(stop_loop, viewer)
             began = time.monotonic()     # the service subscribed (its first view published) before any club
             while not views and time.monotonic() < began + 120:      # sends: a message published on the
                 time.sleep(0.1)          # federation's broker with no subscriber yet is dropped, and its club

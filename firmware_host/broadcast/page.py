@@ -36,7 +36,7 @@ from typing import Any
 
 from firmware_host.web.throttle import Throttle
 from firmware_host.wire.reader import read_json
-from firmware_host.wire.subscribed import track_connected
+from firmware_host.wire.subscribed import stop_loop, track_connected
 from firmware_host.wire.topics import SPECTATOR_USER, TOPICS, Topics
 
 log = logging.getLogger(__name__)
@@ -108,7 +108,7 @@ class SpectatorPage:
             yield
         finally:
             self.client.disconnect()
-            self.client.loop_stop()
+            stop_loop(self.client)
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         if reason_code.is_failure:

@@ -33,7 +33,7 @@ from typing import Any
 
 from firmware_host.broadcast.live import Publication, Releaser
 from firmware_host.broadcast.received import Received
-from firmware_host.wire.subscribed import track_connected
+from firmware_host.wire.subscribed import stop_loop, track_connected
 from firmware_host.wire.topics import BROADCAST_USER
 
 log = logging.getLogger(__name__)
@@ -132,7 +132,7 @@ class BroadcastService:
         if self._thread is not None:
             self._thread.join(30)   # a step under way ends first (it may be writing LIN)
         self.client.disconnect()
-        self.client.loop_stop()
+        stop_loop(self.client)
         if self.received is not None:
             self.received.close()
 

@@ -66,6 +66,7 @@ from firmware_host.web.guard import (
     token_of,
 )
 from firmware_host.web.throttle import DEVICE_DAYS, Busy, Devices, HashPool, Throttle
+from firmware_host.wire.subscribed import stop_loop
 from firmware_host.wire.topics import TOPICS
 from laws.events import event_to_dict
 
@@ -202,7 +203,7 @@ class Dashboard:
             if desk_thread is not None:
                 desk_thread.join(10)
             self.client.disconnect()
-            self.client.loop_stop()
+            stop_loop(self.client)
             self.hashing.close()
 
     def _build_app(self) -> Any:

@@ -19,7 +19,7 @@ from typing import Any
 from firmware_host.euchre_night.desk import WAKE, NightDesk
 from firmware_host.euchre_night.session import NightSession
 from firmware_host.wire.euchre import EuchreSeating
-from firmware_host.wire.subscribed import track_connected
+from firmware_host.wire.subscribed import stop_loop, track_connected
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ class NightService:
         if self._thread is not None:
             self._thread.join(10)
         self.client.disconnect()
-        self.client.loop_stop()
+        stop_loop(self.client)
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         if reason_code.is_failure:

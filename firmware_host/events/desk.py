@@ -210,7 +210,7 @@ class EventDesk:
     def table_message(self, table: str) -> dict[str, Any]:
         """A table's view with the answers to its messages (and its page, when offered)."""
         s = self.session
-        with self.lock:   # re-entrant: the worker holds it while it publishes
+        with self.lock:   # re-entrant: held while its message is published
             view = table_view(s.event, s.tables, table, s.version)
             view["answers"] = list(self._answers.get(table, ()))
         if self.page_secret is not None and table in s.tables:
@@ -230,7 +230,16 @@ class EventDesk:
         return self._records_parts[boards]
 
     def publish_table(self, table: str) -> None:
-        if self.publish is not None:
+        """The table's message (retained), made and handed to the broker client under the desk's lock.
+
+        Several threads publish (the worker's step, the director's record, the client's connection on
+        paho's thread): made under the lock but sent after it, a connection's message made before the
+        director's change could follow the change's own and stay retained, the table told the event as it
+        was; under the lock they reach the broker in the order they were made."""
+        publish = self.publish
+        if publish is None:
+            return
+        with self.lock:
             message = self.table_message(table)
             part = self.records_part(message)
             if part is not None:
@@ -238,11 +247,13 @@ class EventDesk:
             topic = TOPICS.seating(table)
             text = fitted(topic, message)   # as a pairs session's: answers trimmed, never a packet refused
             if text:
-                self.publish(topic, text, True)
+                publish(topic, text, True)
 
     def publish_all(self) -> None:
-        for table in self.session.tables:
-            self.publish_table(table)
+        """Every table's message, in one hold of the desk's lock (:meth:`publish_table`)."""
+        with self.lock:
+            for table in self.session.tables:
+                self.publish_table(table)
 
     def director(self) -> dict[str, Any]:
         """The director's view (``views.director_view``) as the event stands."""

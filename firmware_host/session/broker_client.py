@@ -16,7 +16,7 @@ import threading
 from typing import Any
 
 from firmware_host.session.duplicate_session import SessionDesk
-from firmware_host.wire.subscribed import track_connected
+from firmware_host.wire.subscribed import stop_loop, track_connected
 from firmware_host.wire.topics import TOPICS
 
 log = logging.getLogger(__name__)
@@ -84,4 +84,4 @@ class SessionService:
             self._thread.join(10)
         self.desk.tick()
         self.client.disconnect()
-        self.client.loop_stop()
+        stop_loop(self.client)

@@ -22,6 +22,7 @@ from typing import Any
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 from firmware_host.wire.reader import read_json
+from firmware_host.wire.subscribed import stop_loop
 from firmware_host.wire.topics import TOPICS
 
 
@@ -80,6 +81,6 @@ class Club:
 
     def close(self) -> None:
         if self.client is not None:
-            self.client.loop_stop()
+            stop_loop(self.client)
             self.client.disconnect()
         self.broker.stop()

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.soak.rig import ROOT
+from firmware_host.wire.subscribed import stop_loop
 from firmware_host.wire.topics import TOPICS
 
 log = logging.getLogger(__name__)
@@ -212,7 +213,7 @@ def send_hostile(port: int, table: str, password: str, messages: Iterable[tuple[
             except (RuntimeError, ValueError):
                 log.info("the broker would not take a hostile message on %s (%d bytes)", topic, len(payload))
     finally:
-        c.loop_stop()
+        stop_loop(c)
         c.disconnect()
     return sent
 

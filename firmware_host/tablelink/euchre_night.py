@@ -69,21 +69,40 @@ class NightTable(Resending[str]):
     thread_name = "euchre-resend"
 
     def _restore(self) -> None:
-        """After a restart: the hands sent before it, answered or not, from the journal."""
+        """After a restart: the hands sent before it, answered or not, and the rulings of the deals not yet
+        scored (the deal in play, a misdeal since the last hand sent), from the journal. The observer hears
+        a ruling once, as it is committed, and the restart replays the engine without it: kept in memory
+        only, a renege ruled before the restart (``EU-64``: who, in which trick) and a misdeal before it
+        were missing from the hand sent after it."""
         for row in self.ctl.journal.rows():
+            if row.kind == "ruling":
+                deal = row.body.get("deal")
+                if isinstance(deal, int) and deal > 0:
+                    self.rulings.setdefault(deal, []).append(row.body)
+                    if _scores(row.body):
+                        self.scored.add(deal)
+                continue
             if row.kind != "note":
                 continue
+            not_sent = row.body.get("euchre_hand_not_sent")
+            if isinstance(not_sent, dict) and isinstance(not_sent.get("deal"), int):
+                self.scored.add(not_sent["deal"])
             body = row.body.get("euchre_hand")
             if isinstance(body, dict):
                 key = _key(body)
                 rnd = int(body.get("round") or 0)
                 if body.get("type") == "hand":
                     self.sent_in[rnd] = max(self.sent_in.get(rnd, 0), int(body.get("hand") or 0))
-                    self.scored.add(int(body.get("deal") or 0))
+                    deal = int(body.get("deal") or 0)
+                    self.scored.add(deal)
+                    for n in [n for n in self.rulings if n < deal]:   # sent with it, as ``ruling`` forgets them
+                        del self.rulings[n]
                 else:
                     self.stopped.add(rnd)
                 self.unanswered[key] = (body, float("-inf"))
                 self._sources.setdefault(key, set()).add(f"{self.ctl.table_id}:{row.seq}")
+        for deal in [n for n in self.rulings if n in self.scored]:   # sent, or scored outside a night's round
+            del self.rulings[deal]
 
     # -- what the people at the table may ask ------------------------------------------------------------
 
@@ -138,8 +157,12 @@ class NightTable(Resending[str]):
     # -- the observer ------------------------------------------------------------------------------------
 
     def ruling(self, ruling: dict[str, Any], deal: int, seq: int) -> None:
+        if deal < 1:
+            # before the table's first deal (a cut made again, EU-29): the table's own, as a ruling between
+            # later hands is (it bears the deal just scored). Sent as deal 0, it had the night refuse the hand.
+            return
         self.rulings.setdefault(deal, []).append(ruling)
-        if ruling.get("remedy") != "score" or not str(ruling.get("clause", "")).startswith("EU-"):
+        if not _scores(ruling):
             return
         if deal in self.scored:
             return
@@ -230,3 +253,8 @@ def _order(key: str) -> tuple[int, int]:
 
 def _key(body: dict[str, Any]) -> str:
     return f"{body.get('round')}/{body.get('hand') if body.get('type') == 'hand' else 'stop'}"
+
+
+def _scores(ruling: dict[str, Any]) -> bool:
+    """The engine's score of a hand (the table's own ``score`` line, by a euchre clause)."""
+    return ruling.get("remedy") == "score" and str(ruling.get("clause", "")).startswith("EU-")

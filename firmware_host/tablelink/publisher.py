@@ -58,6 +58,7 @@ from firmware_host.wire.duplicate import (
     parse_session_message,
     seating_topic,
 )
+from firmware_host.wire.subscribed import stop_loop
 from firmware_host.wire.topics import RESERVED_IDS, TABLE_ID
 
 log = logging.getLogger(__name__)
@@ -190,7 +191,7 @@ class MqttPublisher:
         if self._thread is not None:
             self._thread.join(timeout)
         self.client.disconnect()
-        self.client.loop_stop()
+        stop_loop(self.client)
         self.delivery.close()
 
     def on_command(self, callback: CommandCallback, *, acknowledges: bool = False) -> None:

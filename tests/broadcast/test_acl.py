@@ -19,6 +19,7 @@ from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
 from firmware_host.tablelink.publisher import MqttPublisher
 from firmware_host.tablelink.secrecy import names_a_card
+from firmware_host.wire.subscribed import stop_loop
 
 PASSWORDS = {"dashboard": "d-pw-1", "broadcast": "b-pw-1", "spectator": "s-pw-1", "t1": "t1-pw-1"}
 
@@ -43,7 +44,7 @@ class Watcher:
 
     def close(self) -> None:
         self.client.disconnect()
-        self.client.loop_stop()
+        stop_loop(self.client)
 
 
 @pytest.fixture
@@ -170,7 +171,7 @@ def _puback(port: int, user: str, topic: str) -> int:
         return done["rc"]
     finally:
         client.disconnect()
-        client.loop_stop()
+        stop_loop(client)
 
 
 def test_the_dashboards_command_rule_does_not_reach_the_spectators_feed(broker: LocalBroker) -> None:

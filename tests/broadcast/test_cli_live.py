@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.club.broker import LocalBroker, free_port
+from firmware_host.wire.subscribed import stop_loop
 
 CLI = [sys.executable, "-m", "firmware_host.cli", "broadcast", "live"]
 
@@ -76,7 +77,7 @@ def test_a_listen_address_in_use_is_named_before_the_broker_is_touched(session: 
         other.publish(topic, json.dumps({"table": 1, "board": 1, "release": {"session": "other"}}),
                       qos=1, retain=True).wait_for_publish(10)
         other.disconnect()
-        other.loop_stop()
+        stop_loop(other)
         (tmp_path / "b").write_text("b-pw\n")
         with socket.create_server(("127.0.0.1", 0)) as held:
             port = held.getsockname()[1]
@@ -99,7 +100,7 @@ def test_a_listen_address_in_use_is_named_before_the_broker_is_touched(session: 
                 time.sleep(0.05)
             assert got and got[0], "the other run's board was cleared"
         finally:
-            watch.loop_stop()
+            stop_loop(watch)
             watch.disconnect()
 
 
@@ -148,7 +149,7 @@ def test_a_real_run(session: Path, tmp_path: Path) -> None:
                     continue
             assert '"board":1' in first and '"kind":"board"' in first
             assert (tmp_path / "lin" / "board-01-table-01.lin").read_text().startswith("pn|")
-            table.loop_stop()
+            stop_loop(table)
             # a browser still watching when the command is stopped (SIGTERM): its stream ends, no traceback
             watching = threading.Event()
 
@@ -298,7 +299,7 @@ def test_a_teams_event_is_broadcast_with_no_operator(tmp_path: Path) -> None:
             assert lin.startswith("pn|1,Hearts,1,Hearts|qx|o1|")
         finally:
             for c in clients:
-                c.loop_stop()
+                stop_loop(c)
             proc.send_signal(signal.SIGTERM)
             out, _ = proc.communicate(timeout=20)
         assert proc.returncode == 0 and "stopped: 4 rows taken, 0 refused" in out, out
@@ -443,7 +444,7 @@ def test_a_run_killed_mid_evening_and_started_again_shows_every_board(tmp_path: 
             assert len(lin) == 24
         finally:
             for c in clients.values():
-                c.loop_stop()
+                stop_loop(c)
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
                 out, _ = proc.communicate(timeout=20)

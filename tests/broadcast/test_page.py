@@ -21,6 +21,7 @@ from firmware_host.club.broker import LocalBroker, free_port
 
 if TYPE_CHECKING:   # httpx is a test dependency: the Pi's hardware venv (SETUP step 6) must still collect this file
     import httpx
+from firmware_host.wire.subscribed import stop_loop
 from laws.broadcast.release import Release, Rule
 from tests.browser import missing
 
@@ -97,7 +98,7 @@ def test_the_broadcast_clears_at_its_start_what_an_earlier_run_left_and_its_rule
     for topic, payload in earlier:
         pub.publish(topic, payload, qos=1, retain=True).wait_for_publish(10)
     pub.disconnect()
-    pub.loop_stop()
+    stop_loop(pub)
     from starlette.testclient import TestClient
 
     page = SpectatorPage("127.0.0.1", broker.port, "s-pw", client_id="page-before")
@@ -133,7 +134,7 @@ def test_the_broadcast_clears_at_its_start_what_an_earlier_run_left_and_its_rule
         assert time.monotonic() < deadline, "the spy's subscriptions were not answered"
         time.sleep(0.05)
     spy.disconnect()
-    spy.loop_stop()
+    stop_loop(spy)
     assert sorted(t for t in got if "/board/" in t) == ["cardtable/spectate/table/3/board/1"], sorted(got)
     assert service.cleared == 2
 
@@ -200,7 +201,7 @@ def test_a_private_event_needs_the_spectator_password(page: tuple[SpectatorPage,
             time.sleep(0.02)
         first = _first_event(c, url)
         assert '"boards":[{"table":1,"board":1,"items":[]}]' in first
-        pub.loop_stop()
+        stop_loop(pub)
 
 
 def test_the_page_sends_a_browser_only_the_new_items() -> None:

@@ -20,6 +20,7 @@ from firmware_host.broadcast.live import Releaser
 from firmware_host.broadcast.received import Received
 from firmware_host.broadcast.service import BroadcastService
 from firmware_host.club.broker import LocalBroker
+from firmware_host.wire.subscribed import stop_loop
 from laws.broadcast.release import Release, Rule
 
 pytestmark = pytest.mark.skipif(shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists(),
@@ -73,7 +74,7 @@ def _retained(port: int) -> dict[str, dict[str, Any]]:
     c.on_message = lambda _c, _u, m: got.__setitem__(m.topic, json.loads(m.payload)) if m.payload else None
     c.subscribe("cardtable/spectate/table/#", qos=1)
     _wait(lambda: len(got) >= 2, 5)
-    c.loop_stop()
+    stop_loop(c)
     c.disconnect()
     return got
 
@@ -100,7 +101,7 @@ def test_a_restart_mid_board_misses_nothing(tmp_path: Path) -> None:
         finally:
             second.stop()
             for c in (t1, t2):
-                c.loop_stop()
+                stop_loop(c)
                 c.disconnect()
 
 
@@ -131,7 +132,7 @@ def test_a_broker_restarted_without_persistence_gets_every_released_board_again(
         finally:
             service.stop()
             for c in (t1, t2):
-                c.loop_stop()
+                stop_loop(c)
                 c.disconnect()
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 from firmware_host.web.auth import hash_password
+from firmware_host.wire.subscribed import stop_loop
 
 PASSWORDS = {DASHBOARD_USER: "dash-pw-1", "watcher": "watch-pw-1", "t1": "t1-pw-1", "t2": "t2-pw-1"}
 # A second login with the dashboard's rights, for the tests' watchers: one login is one session
@@ -70,7 +71,7 @@ class Watcher:
 
     def close(self) -> None:
         self.client.disconnect()
-        self.client.loop_stop()
+        stop_loop(self.client)
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
 from firmware_host.tablelink.publisher import MqttPublisher
 from firmware_host.tablelink.secrecy import names_a_card
+from firmware_host.wire.subscribed import stop_loop
 
 from .conftest import PASSWORDS, Watcher, mqtt_client
 
@@ -44,7 +45,7 @@ def table(broker: LocalBroker, tmp_path: Path) -> Any:
 def test_a_wrong_password_is_refused(broker: LocalBroker) -> None:
     c, rc = mqtt_client(broker.port, "t1", "not-the-password")
     assert rc.is_failure
-    c.loop_stop()
+    stop_loop(c)
 
 
 def test_a_table_cannot_write_under_another_tables_id_nor_forge_an_ack(broker: LocalBroker, watcher: Watcher,
@@ -65,8 +66,8 @@ def test_a_table_cannot_write_under_another_tables_id_nor_forge_an_ack(broker: L
     dash.publish("cardtable/t1/command/ack", json.dumps({"table": "t1", "by": "director"}), qos=1)
     assert got.wait(10)
     assert commands == [("ack", {"table": "t1", "by": "director"})]
-    evil.loop_stop()
-    dash.loop_stop()
+    stop_loop(evil)
+    stop_loop(dash)
 
 
 def test_malformed_commands_are_refused_and_logged(broker: LocalBroker, table: Any,
@@ -84,7 +85,7 @@ def test_malformed_commands_are_refused_and_logged(broker: LocalBroker, table: A
     assert pub.refused_commands == 4
     text = caplog.text
     assert "not JSON" in text and "limit" in text and "not this table" in text and "unknown command" in text
-    dash.loop_stop()
+    stop_loop(dash)
 
 
 def test_no_card_of_an_unfinished_deal_leaves_the_table(broker: LocalBroker, watcher: Watcher,
@@ -189,5 +190,5 @@ def test_oversized_and_malformed_table_messages_harm_no_other_table(broker: Loca
             state.ingest(topic, payload, 0.0)
     assert state.tables["t1"].events == 1
     assert state.refused == 2 and "not JSON" in caplog.text and "on table 't2'" in caplog.text
-    evil.loop_stop()
-    noisy.loop_stop()
+    stop_loop(evil)
+    stop_loop(noisy)

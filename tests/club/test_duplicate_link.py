@@ -20,6 +20,7 @@ from firmware_host.session.broker_client import SessionService
 from firmware_host.session.duplicate_session import Session, SessionDesk
 from firmware_host.tablelink.publisher import MqttPublisher
 from firmware_host.wire.duplicate import seating_topic
+from firmware_host.wire.subscribed import stop_loop
 from tests.club.simduplicate import BoardRoom, SimDuplicateTable
 from tests.duplicate.sessionkit import make_setup
 
@@ -125,7 +126,7 @@ def test_the_broker_keeps_a_table_to_its_own_board_topic_and_its_own_seating(clu
     time.sleep(0.5)
     assert desk.session.state.entries == {}   # dropped by the broker: table-01 may not write table-02's topic
     intruder.disconnect()
-    intruder.loop_stop()
+    stop_loop(intruder)
 
 
 class _Wire:

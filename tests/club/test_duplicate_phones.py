@@ -21,6 +21,7 @@ import pytest
 from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
 from firmware_host.session.duplicate_session import Session, SessionDesk
 from firmware_host.web.auth import hash_password
+from firmware_host.wire.subscribed import stop_loop
 from tests.browser import chromium, missing
 from tests.duplicate.sessionkit import all_results, make_setup
 
@@ -529,7 +530,7 @@ def test_a_phone_gets_touch_targets_and_text_it_can_use(room: Room, tmp_path: Pa
     finally:
         director.quit()
         table.disconnect()
-        table.loop_stop()
+        stop_loop(table)
 
 
 def test_a_substitute_named_on_the_directors_form_from_round_2_on(room: Room, tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import pytest
 
 from firmware_host.club.hub import Hub
 from firmware_host.club.state import ClubState
+from firmware_host.wire.subscribed import stop_loop
 
 from .conftest import PASSWORDS, mqtt_client
 
@@ -49,7 +50,7 @@ def test_deeply_nested_payloads_from_a_table_do_not_stop_the_dashboard(dash: Any
     assert _phase(client, "t1") == "deal", "the dashboard stopped taking messages after a nested payload"
     assert d.state.refused >= 2 and d.hub.failed == 0
     t1.disconnect()
-    t1.loop_stop()
+    stop_loop(t1)
 
 
 def test_a_message_that_fails_is_logged_and_the_next_one_taken(caplog: pytest.LogCaptureFixture) -> None:

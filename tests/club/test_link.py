@@ -21,6 +21,7 @@ from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
 from firmware_host.tablelink.publisher import MqttPublisher
 from firmware_host.web.auth import hash_password
+from firmware_host.wire.subscribed import stop_loop
 
 from .conftest import PASSWORDS, Watcher, mqtt_client
 
@@ -53,7 +54,7 @@ def test_a_login_cannot_take_over_another_clients_session(broker: LocalBroker, w
                 evil, rc = mqtt_client(broker.port, "t2", client_id=stolen)  # t2's login, another's client id
                 assert not rc.is_failure
                 evil.disconnect()
-                evil.loop_stop()
+                stop_loop(evil)
             seq = journal.append("event", {"type": "shuffle", "seat": "N"}, time.time())
             pub.event({"type": "shuffle", "seat": "N"}, 0, seq)
             assert watcher.wait_for(lambda ms: any(t == "cardtable/t1/event" for t, _ in ms))
@@ -149,7 +150,7 @@ def test_a_gap_in_a_tables_messages_is_filled_from_its_retained_status(broker: L
         assert d.state.tables["t2"].resyncs == 1 and d.state.tables["t2"].call is not None
         assert d.state.feed[0]["headline"] == "MESSAGES MISSED"
     table.disconnect()
-    table.loop_stop()
+    stop_loop(table)
 
 
 def test_a_resync_never_has_every_retained_pack_of_a_table_sent_again(broker: LocalBroker) -> None:
@@ -218,7 +219,7 @@ def test_club_broker_shows_mosquittos_log_at_normal_verbosity(tmp_path: Path) ->
         c.connect("127.0.0.1", port)
         c.loop_start()
         assert _until(lambda: any("not authorised" in line.lower() for line in lines), 20), "\n".join(lines)
-        c.loop_stop()
+        stop_loop(c)
     finally:
         proc.terminate()
         proc.wait(10)

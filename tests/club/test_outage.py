@@ -17,6 +17,7 @@ from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
 from firmware_host.tablelink.publisher import MqttPublisher
 from firmware_host.tablelink.secrecy import HIDDEN_IN_WORDS
+from firmware_host.wire.subscribed import stop_loop
 
 from .conftest import PASSWORDS, _need
 
@@ -107,7 +108,7 @@ def test_outage_mid_deal_delivers_everything_in_order_once(tmp_path: Path) -> No
     finally:
         pub.stop()
         watcher.client.disconnect()
-        watcher.client.loop_stop()
+        stop_loop(watcher.client)
         broker.stop()
         journal.close()
     again = Journal.open(tmp_path / "t1")
@@ -189,5 +190,5 @@ def test_a_club_outbox_that_cannot_be_written_loses_nothing(tmp_path: Path,
     finally:
         pub.stop()
         watcher.client.disconnect()
-        watcher.client.loop_stop()
+        stop_loop(watcher.client)
         broker.stop()

@@ -23,6 +23,7 @@ from firmware_host.table.duplicate import DuplicateProcedure
 from firmware_host.tablelink.duplicate_results import DuplicateResults, connect
 from firmware_host.tablelink.publisher import MqttPublisher
 from firmware_host.wire.duplicate import ROUND_TOPIC, seating_topic
+from firmware_host.wire.subscribed import stop_loop
 from laws.cards import Seat
 from laws.duplicate.deal import Deal
 from laws.games.duplicate_board import board_of
@@ -92,7 +93,7 @@ class Client:
 
     def stop(self) -> None:
         self.c.disconnect()
-        self.c.loop_stop()
+        stop_loop(self.c)
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from firmware_host.duplicate.handrecords.handfiles import write_hand_records
 from firmware_host.duplicate.handrecords.newdeals import new_boards
 from firmware_host.session.duplicate_session import PAGE, Session, SessionDesk, table_parts
 from firmware_host.wire.duplicate import ANSWERS_KEPT, seating_message
+from firmware_host.wire.subscribed import stop_loop
 from firmware_host.wire.topics import TOPICS
 from laws.duplicate.deal import file_part
 from laws.session.duplicate.state import SessionState
@@ -225,7 +226,7 @@ def test_the_largest_seating_reaches_a_table_through_a_club_broker(tmp_path: Pat
         assert received == [SEATING_MOST]
     finally:
         for c in clients:
-            c.loop_stop()
+            stop_loop(c)
             c.disconnect()
         broker.stop()
 

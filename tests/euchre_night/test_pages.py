@@ -19,6 +19,7 @@ from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 from firmware_host.euchre_night.pages import NightPages
 from firmware_host.euchre_night.service import NightService
 from firmware_host.euchre_night.session import NightSession
+from firmware_host.wire.subscribed import stop_loop
 from firmware_host.wire.topics import TOPICS
 from tests.club.conftest import _need
 from tests.euchre_night.test_session import hand, setup
@@ -72,13 +73,38 @@ class Table:
         env = {"table": self.tid, "kind": "hand", "seq": seq, "deal": 1, "secret": False, "t": time.time(), "body": body}
         self.client.publish(TOPICS.table(self.tid, "hand"), json.dumps(env), qos=1)
 
-    def wait(self, pred: Any, timeout: float = 10.0) -> dict[str, Any]:
+    def wait(self, pred: Any, timeout: float = 30.0) -> dict[str, Any]:
+        """The latest seating that satisfies ``pred``, once one has come (``timeout``: a bound on a wedged
+        night, not a guess at its speed); failing, what the table had been told."""
         with self.cond:
-            assert self.cond.wait_for(lambda: any(pred(s) for s in self.seatings), timeout), self.seatings[-1:]
+            assert self.cond.wait_for(lambda: any(pred(s) for s in self.seatings), timeout), self.said()
             return next(s for s in reversed(self.seatings) if pred(s))
 
+    def said(self) -> str:
+        """What the table has been told so far, for a failure's message."""
+        with self.cond:
+            if not self.seatings:
+                return f"{self.tid}: no seating came (the night's client never published one)"
+            last = self.seatings[-1]
+            answers = [(a.get("source"), a.get("status")) for a in last.get("answers", [])]
+            return (f"{self.tid}: {len(self.seatings)} seating(s) came, the last: round {last.get('round')}, "
+                    f"called {last.get('called')}, answers {answers}")
+
+    def send_until(self, body: dict[str, Any], seq: int, pred: Any, timeout: float = 60.0) -> dict[str, Any]:
+        """Send a hand as a table does, again (the same ``seq``: a repeat) until a seating satisfies ``pred``:
+        the director's server publishes its seatings as it connects, before its subscription to the
+        tables' hands is in place, so a hand sent as the first seating arrives can be lost."""
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                self.send(body, seq)
+                if self.cond.wait_for(lambda: any(pred(s) for s in self.seatings),
+                                      min(5.0, max(0.0, deadline - time.monotonic()))):
+                    return next(s for s in reversed(self.seatings) if pred(s))
+                assert time.monotonic() < deadline, f"{self.tid}:{seq} sent until {timeout} s: {self.said()}"
+
     def close(self) -> None:
-        self.client.loop_stop()
+        stop_loop(self.client)
         self.client.disconnect()
 
 

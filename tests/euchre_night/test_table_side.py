@@ -107,3 +107,98 @@ def test_the_table_forgets_a_hand_only_by_an_answer_to_a_hand(tmp_path: Path) ->
                                             "why": "", "kind": "hand"}]})
     assert side.unanswered == {}
     j.close()
+
+
+SEATING = {"kind": "euchre_seating", "table": "table-01", "table_number": 1, "round": 1, "rounds": 3, "hands": 4,
+           "seats": {s: {"player": i, "name": f"P{i}"} for i, s in enumerate("NSEW", 1)}, "answers": [], "seq": 4,
+           "t": 0.0}
+
+
+def test_a_table_restarted_mid_hand_sends_the_hand_with_the_rulings_made_before(tmp_path: Path) -> None:
+    """The table kept the rulings of the deal in play (and of a misdeal since its last hand) in memory only:
+    restarted after South's renege (EU-64) was ruled, it sent the hand with law 63's penalty (ruled at the
+    end of play) but no renege in ``reneges`` or ``rulings`` (who reneged, in which trick) and without the
+    misdeal before it."""
+    from firmware_host.club.broker import free_port
+    from firmware_host.config import load_config
+    from firmware_host.euchre_night.players import misdeal
+    from firmware_host.live import build_table
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    cfg = load_config(write_config(folder, "table-01", 1, "127.0.0.1", free_port(), "pw"), env={})  # no broker
+    plan = deal_hand(Seat.E, random.Random(0), renege=1.0)     # South reneges in trick 2, found at event 35
+    assert plan.made == ["renege S trick 2"]
+
+    def feed(table: Any, events: list[dict[str, Any]]) -> None:
+        for e in events:
+            table.ctl.submit(LawInput(event_from_dict(e), "camera"))
+        while table.ctl.drain():
+            pass
+
+    table = build_table(cfg, synchronous="NORMAL")
+    try:
+        table.ctl.submit(SessionInput(SEATING))
+        feed(table, misdeal(Seat.N, random.Random(1)).events + plan.events[:36])
+        rulings = [r.body for r in table.ctl.journal.rows() if r.kind == "ruling"]
+        assert [(r["deal"], r["remedy"]) for r in rulings if r["clause"] != "EU-64"][:1] == [(1, "misdeal")]
+        assert [(r["deal"], r["clause"]) for r in rulings if r["clause"] == "EU-64"] == [(2, "EU-64")]
+    finally:
+        table.stop()
+    table = build_table(cfg, synchronous="NORMAL")                 # restarted in the middle of deal 2
+    try:
+        table.ctl.submit(SessionInput(SEATING))                      # the retained seating, again
+        feed(table, plan.events[36:])
+        hands = [r.body["euchre_hand"] for r in table.ctl.journal.rows()
+                 if r.kind == "note" and "euchre_hand" in r.body]
+        assert [(h["round"], h["hand"], h["deal"]) for h in hands] == [(1, 1, 2)]
+        hand = hands[0]
+        assert [(r["seat"], r["trick"], r["clause"]) for r in hand["reneges"]] == [("S", 2, "EU-64")], hand
+        assert [(p["clause"], p["offending"]) for p in hand["penalties"]] == [("EU-63", "NS")], hand
+        assert [(r.get("deal"), r["remedy"]) for r in hand["rulings"]][:1] == [(1, "misdeal")], hand["rulings"]
+    finally:
+        table.stop()
+    table = build_table(cfg, synchronous="NORMAL")                 # restarted between hands: what was sent
+    try:                                                           # with hand 1 does not go again
+        table.ctl.submit(SessionInput(SEATING))
+        feed(table, deal_hand(Seat.S, random.Random(5)).events)
+        hands = [r.body["euchre_hand"] for r in table.ctl.journal.rows()
+                 if r.kind == "note" and "euchre_hand" in r.body]
+        assert [(h["hand"], h["deal"]) for h in hands] == [(1, 2), (2, 3)]
+        assert [r for r in hands[1]["rulings"] if r.get("deal")] == [] and hands[1]["reneges"] == [], hands[1]
+    finally:
+        table.stop()
+
+
+def test_a_cut_made_again_before_the_first_deal_does_not_spoil_the_first_hand(tmp_path: Path) -> None:
+    """A short cut before the table's first deal (EU-29, the cut made again) was ruled under deal 0, no deal
+    yet, and went with the first hand as ``{"deal": 0, ...}``: the night refuses a ruling's deal below 1, so
+    the night's first hand from the table was refused whole. A ruling between hands is the table's own, as
+    one before a later deal already was."""
+    from firmware_host.club.broker import free_port
+    from firmware_host.config import load_config
+    from firmware_host.live import build_table
+    from laws.euchre_night.form import hand_form_problem
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    cfg = load_config(write_config(folder, "table-01", 1, "127.0.0.1", free_port(), "pw"), env={})  # no broker
+    short = {"type": "cut", "seat": "N", "top": 1, "bottom": 31}
+    table = build_table(cfg, synchronous="NORMAL")
+    try:
+        table.ctl.submit(SessionInput(SEATING))
+        for dealer, seed in ((Seat.E, 0), (Seat.S, 5)):
+            events = deal_hand(dealer, random.Random(seed)).events
+            cut = next(i for i, e in enumerate(events) if e["type"] == "cut")
+            for e in events[:cut] + [short] + events[cut:]:
+                table.ctl.submit(LawInput(event_from_dict(e), "camera"))
+            while table.ctl.drain():                            # the result counted from the cards too
+                pass
+        cuts = [r.body["deal"] for r in table.ctl.journal.rows() if r.kind == "ruling" and r.body["clause"] == "EU-29"]
+        assert cuts == [0, 1]                                   # ruled before deals 1 and 2
+        hands = [r.body["euchre_hand"] for r in table.ctl.journal.rows()
+                 if r.kind == "note" and "euchre_hand" in r.body]
+        assert [(h["hand"], h["deal"]) for h in hands] == [(1, 1), (2, 2)]
+        assert [hand_form_problem(h) for h in hands] == ["", ""], [h["rulings"] for h in hands]
+    finally:
+        table.stop()

@@ -32,7 +32,7 @@ from typing import Any
 
 from firmware_host.events.desk import EventDesk
 from firmware_host.events.session import EventSession
-from firmware_host.wire.subscribed import track_connected
+from firmware_host.wire.subscribed import stop_loop, track_connected
 from firmware_host.wire.topics import TOPICS
 
 log = logging.getLogger(__name__)
@@ -89,7 +89,7 @@ class EventService:
         self._stop.set()
         self.http.shutdown()
         self.http.server_close()
-        self.client.loop_stop()
+        stop_loop(self.client)
         self.client.disconnect()
         with self.desk.changed:
             self.desk.changed.notify_all()

@@ -23,6 +23,7 @@ from firmware_host.events.desk import EventDesk
 from firmware_host.events.session import EventSession
 from firmware_host.web.auth import hash_password
 from firmware_host.wire.duplicate import players_body
+from firmware_host.wire.subscribed import stop_loop
 from firmware_host.wire.topics import TOPICS
 from laws.competition.event_spec import EventKind, EventSpec
 from tests.club.conftest import _need
@@ -64,7 +65,7 @@ class Club:
 
     def stop(self) -> None:
         self.seatings.client.disconnect()
-        self.seatings.client.loop_stop()
+        stop_loop(self.seatings.client)
         self.tables.close()
         self.server.should_exit = True
         self.thread.join(5)

@@ -20,6 +20,7 @@ from firmware_host.club.broker import DASHBOARD_USER, LocalBroker
 from firmware_host.events.desk import EventDesk
 from firmware_host.events.session import EventSession
 from firmware_host.session.roster import ROSTER_FILE
+from firmware_host.wire.subscribed import stop_loop
 from firmware_host.wire.topics import TOPICS
 from laws.competition.event_spec import EventKind, EventSpec
 from laws.competitors import team
@@ -58,7 +59,7 @@ class Tables:
     def close(self) -> None:
         for c in self.clients.values():
             c.disconnect()
-            c.loop_stop()
+            stop_loop(c)
 
 
 class Seatings:
@@ -101,7 +102,7 @@ def club(tmp_path: Path) -> Any:
     seatings = Seatings(broker.port, passwords["watcher"])
     yield service, tables, seatings, tmp_path
     seatings.client.disconnect()
-    seatings.client.loop_stop()
+    stop_loop(seatings.client)
     tables.close()
     service.stop()
     session.close()
@@ -506,3 +507,40 @@ def test_a_result_played_from_another_record_is_refused_when_the_event_has_hand_
     finally:
         service.http.server_close()
         session.close()
+
+
+def test_every_table_s_message_reaches_the_broker_in_the_order_it_was_made(tmp_path: Path) -> None:
+    """A connection's messages (paho's thread: the dashboard sends every seating again on each) were made
+    under the desk's lock but handed to the client after it, so one made before the director named a team
+    could be sent after the naming's own and stay retained: the table kept the event as it was. The
+    connection is held here between making its first message and sending it while the director names."""
+    session = EventSession.create(tmp_path / "event", EventSpec(EventKind.SWISS_TEAMS, 4, 3, 1), TABLES,
+                                  synchronous="NORMAL")
+    desk = EventDesk(session)
+    sent: list[tuple[str, dict[str, Any]]] = []
+    made, go = threading.Event(), threading.Event()
+
+    def publish(topic: str, body: str, retain: bool) -> None:
+        if threading.current_thread().name == "reconnection" and not go.is_set():
+            made.set()
+            assert go.wait(30)
+        sent.append((topic, json.loads(body)))
+
+    desk.connect(publish)
+    reconnection = threading.Thread(target=desk.publish_all, name="reconnection")
+    reconnection.start()
+    try:
+        assert made.wait(30)                                # t-a's message: made, not yet sent
+        director = threading.Thread(target=lambda: desk.director_record(
+            {"type": "names", "competitor": 1, "name": "Hearts", "players": [], "by": "director"}))
+        director.start()
+        director.join(0.5)   # the naming is journaled; its messages wait for the one in hand (sent at once before)
+    finally:
+        go.set()
+        reconnection.join(30)
+    director.join(30)
+    last = [m for topic, m in sent if topic == TOPICS.seating("t-a")][-1]
+    assert session.event.names[1]["name"] == "Hearts"
+    assert last["version"] == session.version, [(m["version"], m.get("names")) for t, m in sent
+                                                if t == TOPICS.seating("t-a")]
+    session.close()

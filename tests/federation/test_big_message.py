@@ -18,6 +18,7 @@ from firmware_host.federation.brokers import FEDERATION_MAX_PACKET, federation_b
 from firmware_host.federation.service import EventSetup, FederationService, create_event
 from firmware_host.federation.topics import SERVICE_USER, EventTopics
 from firmware_host.federation.uplink import MAX_MESSAGE, ClubUplink
+from firmware_host.wire.subscribed import stop_loop
 
 ENTRY = {"op": "entry", "club": "c1", "number": 1, "pairs": [[1, "NS"], [1, "EW"]], "due": 1}
 
@@ -69,7 +70,7 @@ def test_a_message_of_64_to_256_kib_reaches_the_service_and_is_answered_with_its
                                    "why": f"a message of {size} bytes (at most 65536)"}
         assert not dropped.is_set()                 # the club's connection stands
     finally:
-        club.loop_stop()
+        stop_loop(club)
         club.disconnect()
         if service is not None:
             service.stop()

@@ -19,6 +19,7 @@ import pytest
 
 from firmware_host.federation.brokers import EventBroker
 from firmware_host.federation.topics import SERVICE_USER, EventTopics
+from firmware_host.wire.subscribed import stop_loop
 
 
 def test_the_records_published_while_the_bridge_is_up_are_kept_at_the_club(tmp_path: Path) -> None:
@@ -66,7 +67,7 @@ def test_the_records_published_while_the_bridge_is_up_are_kept_at_the_club(tmp_p
         assert kept.wait(10), "the club's broker did not keep the federation's retained message"
     finally:
         for c in clients:
-            c.loop_stop()
+            stop_loop(c)
             c.disconnect()
         club.stop()
         fed.stop()

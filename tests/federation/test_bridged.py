@@ -17,6 +17,7 @@ from firmware_host.federation.brokers import EventBroker
 from firmware_host.federation.service import EventSetup, FederationService, create_event, open_event
 from firmware_host.federation.topics import SERVICE_USER, EventTopics
 from firmware_host.federation.uplink import ClubUplink, club_messages, read_session
+from firmware_host.wire.subscribed import stop_loop
 
 EVENT = "sim1"
 
@@ -138,7 +139,7 @@ def test_a_clubs_login_reads_and_writes_only_its_own(tmp_path: Path) -> None:
         seen.wait(5)
         time.sleep(0.5)
         for client in (spy, svc, c1):
-            client.loop_stop()
+            stop_loop(client)
             client.disconnect()
     finally:
         fed.stop()
@@ -172,7 +173,7 @@ def test_the_service_on_connecting_tells_every_club_where_to_send_from(tmp_path:
     finally:
         if service is not None:
             service.stop()
-        spy.loop_stop()
+        stop_loop(spy)
         spy.disconnect()
         fed.stop()
 

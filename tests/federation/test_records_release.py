@@ -30,6 +30,7 @@ from firmware_host.federation.uplink import (
     read_session,
 )
 from firmware_host.federation.views import records_message
+from firmware_host.wire.subscribed import stop_loop
 from laws.duplicate.deal import commitment
 
 EVENT = "sim2"
@@ -171,7 +172,7 @@ def test_the_field_over_bridges_records_release_fouls_and_close(tmp_path: Path) 
             u.stop()
         service.stop()
         for spy in spies:
-            spy.loop_stop()
+            stop_loop(spy)
             spy.disconnect()
         for b in club_brokers.values():
             b.stop()

@@ -1,11 +1,14 @@
 """``wire/subscribed.py:when_subscribed``: the event is set when the broker granted every subscription,
 not when it refused one (a broker whose access list refuses subscriptions answers with a failure code;
-Mosquitto with an ``acl_file`` grants them and filters deliveries instead)."""
+Mosquitto with an ``acl_file`` grants them and filters deliveries instead). ``stop_loop``: a service stops
+its client's network thread cleanly even when the thread ends as paho's ``loop_stop`` looks at it, and
+nothing shipped calls ``loop_stop`` but it."""
 
 from __future__ import annotations
 
 import logging
 import threading
+from pathlib import Path
 
 import pytest
 from paho.mqtt.packettypes import PacketTypes
@@ -32,3 +35,50 @@ def test_one_refused_subscription_leaves_it_unset_and_names_the_service(caplog: 
         when_subscribed(ev, "the session", log)(None, None, 1, _codes("Granted QoS 1", "Not authorized"), None)
     assert not ev.is_set()
     assert "the session: the broker refused a subscription (Not authorized)" in caplog.text
+
+
+class Ending:
+    """A paho client's network thread that ends (as paho's does: it sets the client's ``_thread`` to None
+    as its last act) just as ``loop_stop`` has looked at it and before it joins it."""
+
+    def __init__(self, client: object) -> None:
+        self.client = client
+
+    def __ne__(self, other: object) -> bool:   # loop_stop's "not the current thread?" comes here
+        self.client._thread = None  # type: ignore[attr-defined]
+        return True
+
+    def __eq__(self, other: object) -> bool:
+        return False
+
+    __hash__ = object.__hash__
+
+
+def test_a_euchre_night_whose_network_thread_ends_as_it_stops_stops_cleanly(tmp_path: Path) -> None:
+    """The euchre night's service stopped with paho's loop_stop alone, which raised AttributeError
+    ('NoneType' object has no attribute 'join') when its thread ended between loop_stop's two looks at it
+    (the federation's did, af59b9c); every service now stops through ``stop_loop``."""
+    from firmware_host.euchre_night.service import NightService
+    from firmware_host.euchre_night.session import NightSession
+    from tests.euchre_night.test_session import setup
+
+    session = NightSession.create(tmp_path / "night", setup())
+    try:
+        service = NightService(session, "127.0.0.1", 1, "dashboard", "x")   # never started
+        service.client._thread = Ending(service.client)  # type: ignore[attr-defined]
+        service.stop()
+        assert service.client._thread is None  # type: ignore[attr-defined]
+    finally:
+        session.close()
+
+
+def test_nothing_shipped_stops_a_network_thread_with_paho_s_loop_stop_alone() -> None:
+    """About fifteen places (the club's dashboard, the sessions, the euchre night, the table's publisher,
+    the broadcast, soak, bench, doctor) called paho's loop_stop directly, each exposed to the race above;
+    ``wire/subscribed.py:stop_loop`` is the one place that may."""
+    root = Path(__file__).resolve().parents[2] / "firmware_host"
+    direct = [f"{path.relative_to(root.parent)}:{n}" for path in sorted(root.rglob("*.py"))
+              if path != root / "wire" / "subscribed.py"
+              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+              if ".loop_stop" in line]
+    assert direct == [], direct
