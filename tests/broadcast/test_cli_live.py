@@ -21,7 +21,10 @@ CLI = [sys.executable, "-m", "firmware_host.cli", "broadcast", "live"]
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=60)
+    """The command with ``args``, on a free page port unless ``args`` name one: the default (8090) may be
+    held by another run on the machine, and a port in use is refused before what a case means to name."""
+    listen = [] if "--listen" in args else ["--listen", f"127.0.0.1:{free_port()}"]
+    return subprocess.run([*CLI, *args, *listen], capture_output=True, text=True, timeout=60)
 
 
 @pytest.fixture(scope="module")
