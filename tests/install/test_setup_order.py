@@ -147,3 +147,23 @@ def test_config_init_names_the_program_by_its_path(tmp_path: Path, capsys: pytes
     assert check.split() == [str(program), "check-config", "--config", str(conf)], check
     step = SETUP.split("\n## 5. ", 1)[1].split("\n## ", 1)[0]
     assert "/opt/cardtable/venv/bin/cardtable check-config --config /etc/cardtable/table.toml`" in step
+
+
+def test_setup_says_what_labels_prints_without_its_font(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """`cardtable labels` needs DejaVu Sans Bold (fonts-dejavu-core, or matplotlib's copy the club's extra
+    brings); no step said so. Step 6 prints a label and installs the package first, C1 says the club's
+    machine has the font through its extra, and the line step 6 quotes is the one a machine without the
+    font prints (the font hidden here, as on a minimal image)."""
+    real = Path.is_file
+    monkeypatch.setattr(Path, "is_file", lambda self: not self.name.endswith(".ttf") and real(self))
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert main(["labels", "--pack", "A1", "--out", "/nonexistent/labels-A1"]) == 2
+    err = capsys.readouterr().err.strip()
+    six, c1 = (" ".join(t.split()) for h, t in _steps() if h.startswith(("6.", "C1.")))
+    raw = SETUP.split("\n## 6. ", 1)[1].split("\n## ", 1)[0]
+    assert "```sh\nsudo apt install -y fonts-dejavu-core\n/opt/cardtable/venv/bin/cardtable labels --pack" in raw
+    assert f"`{err}`" in six, err
+    assert "fonts-dejavu-core" in c1 and "matplotlib" in c1
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "`cardtable labels --pack B7" in readme and "sudo apt install fonts-dejavu-core" in readme
