@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.config import Config
+from firmware_host.resources import this_program
 from firmware_host.wire.subscribed import stop_loop
 
 MIN_FREE_BYTES = 200 * 1024 * 1024   # a long evening's journal is a few MB; leave room for logs and PBN
@@ -115,8 +116,8 @@ def check_serial(cfg: Config) -> Check:
     if "://" not in port:
         if not os.path.exists(port):
             return Check("serial", False, f"{port} does not exist -- fix: plug the shoe's FTDI cable in (lsusb: "
-                         "0403:6001); install the udev rule (sudo cardtable install-files) or set shoe.port "
-                         "to its /dev/ttyUSB* device")
+                         f"0403:6001); install the udev rule (sudo {this_program()} install-files) or set "
+                         "shoe.port to its /dev/ttyUSB* device")
         if not os.access(port, os.R_OK | os.W_OK):
             return Check("serial", False, f"{port}: this user may not read and write it -- fix: sudo usermod -aG "
                          f"dialout {_user()} and log in again (the service gets it from SupplementaryGroups)")
@@ -290,8 +291,8 @@ def check_broker(cfg: Config, timeout: float = 5.0) -> Check:
     code = result[0]
     if code.is_failure:
         return Check("broker", False, f"{where} refused user {user!r}: {code} -- fix: [mqtt] username must be a "
-                     f"table the broker knows (cardtable club broker --table {user}) and password_file must "
-                     f"hold its passwords/{user}.password")
+                     f"table the broker knows (BROKER_ARGS in the club's /etc/cardtable/club.env: --tables N "
+                     f"or --table {user}) and password_file must hold its passwords/{user}.password")
     return Check("broker", True, f"{where} accepts user {user!r}")
 
 
@@ -312,13 +313,14 @@ def check_unit(state: tuple[str, str]) -> Check:
         return Check("service", False, "systemctl is not here -- fix: on the Pi, see hardware/SETUP.md "
                      "(or --skip service where there is no systemd)")
     if enabled in ("not-found", "") or "No such file" in enabled:
-        return Check("service", False, f"{UNIT} is not installed -- fix: sudo cardtable install-files, then "
-                     "sudo systemctl daemon-reload && sudo systemctl enable --now cardtable")
+        return Check("service", False, f"{UNIT} is not installed -- fix: sudo {this_program()} install-files, "
+                     "then sudo systemctl daemon-reload && sudo systemctl enable --now cardtable")
     if enabled != "enabled":
         return Check("service", False, f"{UNIT} is {enabled} -- fix: sudo systemctl enable --now cardtable")
     if active not in ("active", "activating"):
         return Check("service", False, f"{UNIT} is enabled but {active} -- fix: journalctl -u cardtable -e "
-                     "says why; a configuration error stops it (exit 2): check-config, then restart")
+                     f"says why; a configuration error stops it (exit 2): sudo -u cardtable {this_program()} "
+                     "check-config says what, then sudo systemctl restart cardtable")
     return Check("service", True, f"{UNIT} is enabled and {active}")
 
 

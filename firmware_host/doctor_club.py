@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.doctor import MIN_FREE_BYTES, Check, Runner, check_clock, kernel_clock_state, run_command
+from firmware_host.resources import this_program
 from firmware_host.wire.subscribed import stop_loop
 
 CLUB_CHECKS = ("broker", "dashboard", "tls", "disk", "clock", "session", "backup", "service")
@@ -170,8 +171,8 @@ def check_tls(club: ClubSetup, run: Runner = run_command, days: int = CERT_DAYS_
     found = []
     for what, path, is_cert in club.tls_files:
         if not path.is_file():
-            return Check("tls", False, f"{what} {path} does not exist -- fix: cardtable club certs --dir "
-                         f"{path.parent} --host NAME (hardware/SETUP.md, the club's machine)")
+            return Check("tls", False, f"{what} {path} does not exist -- fix: sudo {this_program()} club "
+                         f"certs --dir {path.parent} --host NAME (hardware/SETUP.md, step C3)")
         if not os.access(path, os.R_OK):
             return Check("tls", False, f"{what} {path}: this user may not read it -- fix: sudo chgrp cardtable "
                          f"{path} && sudo chmod 0640 {path}")
@@ -183,10 +184,11 @@ def check_tls(club: ClubSetup, run: Runner = run_command, days: int = CERT_DAYS_
             return Check("tls", False, "openssl is not installed -- fix: sudo apt install openssl")
         if not end:
             return Check("tls", False, f"{what} {path} is not a PEM certificate -- fix: make it again with "
-                         "cardtable club certs")
+                         f"sudo {this_program()} club certs --dir {path.parent} --host NAME (step C3)")
         if rc != 0:
-            return Check("tls", False, f"{what} {path} expires {end} (less than {days} days) -- fix: cardtable "
-                         "club certs again, then restart the broker (the tables keep the same CA)")
+            return Check("tls", False, f"{what} {path} expires {end} (less than {days} days) -- fix: sudo "
+                         f"{this_program()} club certs --dir {path.parent} --host NAME again (step C3), then "
+                         "sudo systemctl restart cardtable-broker (the tables keep the same CA)")
         found.append(f"{what} until {end}")
     return Check("tls", True, f"{len(club.tls_files)} file(s) readable; {'; '.join(found)}")
 
@@ -220,8 +222,8 @@ def check_session(club: ClubSetup) -> Check:
                      f"cardtable:cardtable {folder}")
     path = evening_session(club)
     if path is None:
-        return Check("session", True, f"{folder} is ready; no session yet (cardtable duplicate open --dir "
-                     f"{folder}/NAME ...)")
+        return Check("session", True, f"{folder} is ready; no session yet (sudo -u cardtable "
+                     f"{this_program()} duplicate open --dir {folder}/NAME ..., step C9)")
     try:
         with Journal.open_readonly(path) as journal:
             result = journal.verify()

@@ -1,5 +1,6 @@
 """Files the program needs besides its Python modules: the shoe firmware the virtual shoe runs, the
-example event logs, the configuration template, the systemd unit and the udev rule.
+example event logs, the configuration template, the systemd unit and the udev rule; and the program's own
+path, for every command line it prints (``this_program``).
 
 In a source checkout (and an editable install) they are read where they live in the repository. A wheel
 carries a copy of each under ``firmware_host/shipped/`` (``setup.py`` copies them at build time, running
@@ -9,6 +10,7 @@ with no checkout around.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 # name -> (folder in the repository, file patterns shipped). setup.py reads this same table to copy them.
@@ -45,3 +47,13 @@ def resource(name: str, filename: str) -> Path:
     if not path.is_file():
         raise FileNotFoundError(f"{path} is missing: reinstall cardtable")
     return path
+
+
+def this_program() -> Path:
+    """The ``cardtable`` script next to the running interpreter (the venv's ``bin``).
+
+    Every command line the program prints for a person to copy names it by this path: hardware/SETUP.md
+    installs it as /opt/cardtable/venv/bin/cardtable, which is not on the admin's PATH, so a bare
+    ``cardtable`` copied from a message was "command not found".
+    """
+    return Path(sys.executable).parent / "cardtable"

@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from laws.cards import Card, full_pack
 from vision.codes import Variant, encode_payload, symbol_modules, validate_pack
-from vision.labels_pdf import VectorPage, text_width, write_pdf
+from vision.labels_pdf import VectorPage, font_file, text_width, write_pdf
 
 DPI = 300
 PX_PER_MM = DPI / 25.4
@@ -59,8 +59,6 @@ SHEETS = {
 QUIET = 2  # modules of white on the sticker; the white card face around it adds more
 GAMES = {"contract-bridge": "AKQJT98765432", "euchre": "AKQJT987"}
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-FONT_PATHS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-              "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 
 
 @dataclass(frozen=True)
@@ -79,11 +77,11 @@ def pack_cards(game: str) -> tuple[Card, ...]:
     return full_pack(GAMES[game])
 
 
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    for path in FONT_PATHS:
-        if Path(path).is_file():
-            return ImageFont.truetype(path, size)
-    return ImageFont.load_default(size)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    """The PNG pages' font: the PDF's own (``font_file``), so a machine with only matplotlib's DejaVu Sans
+    draws its previews in it too, not in Pillow's default, and one without any refuses them as the PDF
+    does (``MissingFont``) rather than printing stickers unlike vision/CARD_CODES.md's."""
+    return ImageFont.truetype(font_file(), size)
 
 
 def sticker_modules(variant: Variant) -> int:

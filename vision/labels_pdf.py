@@ -21,6 +21,12 @@ import numpy as np
 PT_PER_MM = 72 / 25.4
 FONT_FILES = ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
               "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+FONT_PACKAGE = "fonts-dejavu-core"  # Debian's package of FONT_FILES
+
+
+class MissingFont(ValueError):
+    """No DejaVu Sans here: the labels' text cannot be drawn. The message is the one line a person reads
+    (the font, where it was looked for, the apt package), with no file of theirs to blame."""
 
 
 def _num(v: float) -> str:
@@ -39,7 +45,8 @@ def font_file() -> str:
     """The outline font the labels' text is drawn from.
 
     Raises:
-        ValueError: no DejaVu Sans on this machine (``apt install fonts-dejavu-core``).
+        MissingFont: no DejaVu Sans on this machine (``apt install fonts-dejavu-core``), nor matplotlib's
+            copy of it (the club's extra brings matplotlib, through endplay).
     """
     candidates = list(FONT_FILES)
     try:  # a venv with matplotlib carries the same font
@@ -51,7 +58,9 @@ def font_file() -> str:
     for path in candidates:
         if Path(path).is_file():
             return path
-    raise ValueError("no DejaVu Sans font for the labels' text: sudo apt install fonts-dejavu-core")
+    raise MissingFont(f"the labels' text needs the font DejaVu Sans Bold ({Path(FONT_FILES[0]).name}), which is "
+                      f"not in {Path(FONT_FILES[0]).parent} nor in a matplotlib here: sudo apt install "
+                      f"{FONT_PACKAGE}")
 
 
 def _path_pen(glyphs: Any, scale: float, x: float, y: float) -> Any:

@@ -70,7 +70,7 @@ def _init(args: argparse.Namespace) -> int:
         return 2
     # the program by its path: the venv's bin (/opt/cardtable/venv/bin) is not on the admin's PATH, so a
     # bare `cardtable` copied from here was "command not found" (install-files names it the same way)
-    from firmware_host.commands.install_files import this_program
+    from firmware_host.resources import this_program
 
     print(f"wrote {path}: edit it (table id and name, game, camera, pins), then check it with")
     print(f"  {this_program()} check-config --config {path}")

@@ -67,6 +67,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from firmware_host.config import ConfigError, load_config
     from firmware_host.doctor import doctor_exit, run_checks
+    from firmware_host.resources import this_program
 
     if args.club:
         return _run_club(args)
@@ -77,8 +78,10 @@ def _run(args: argparse.Namespace) -> int:
         cfg = load_config(args.config, env=os.environ, check_devices=False)
         from_sections(cfg.vision, cfg.zones, cfg.source, cfg.camera.decoder)   # [vision], [zones], the homography
     except (ConfigError, VisionConfigError) as exc:
-        print(f"FAIL  config  {exc} -- fix: cardtable config init, or edit it and run cardtable check-config",
-              flush=True)
+        program = this_program()
+        print(f"FAIL  config  {exc} -- fix: edit it and check it with sudo -u cardtable {program} check-config "
+              f"--config {args.config}, or write a new one with sudo {program} config init {args.config} "
+              "--force --id ID --name NAME", flush=True)
         return 2
     print(f"OK    config  {cfg.source}", flush=True)
     checks = run_checks(cfg, args.skip)
@@ -183,6 +186,7 @@ def _words(source: str, key: str, value: str) -> list[str]:
 def _run_club(args: argparse.Namespace) -> int:
     from firmware_host.doctor import doctor_exit
     from firmware_host.doctor_club import CLUB_CHECKS, run_club_checks
+    from firmware_host.resources import this_program
 
     not_club = [n for n in args.skip if n not in CLUB_CHECKS]
     if not_club:
@@ -198,8 +202,8 @@ def _run_club(args: argparse.Namespace) -> int:
             text = Path(args.club_env).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             why = getattr(exc, "strerror", None) or exc
-            raise ClubEnvError(f"{args.club_env}: cannot read it ({why}); sudo cardtable install-files "
-                               "--club writes it") from None
+            raise ClubEnvError(f"{args.club_env}: cannot read it ({why}); sudo {this_program()} "
+                               "install-files --club writes it") from None
         options = ClubOptions.parse(text, args.club_env)
     except ClubEnvError as exc:
         print(f"FAIL  config  {exc}", flush=True)

@@ -19,6 +19,8 @@ import hashlib
 import sys
 from pathlib import Path
 
+from firmware_host.resources import this_program
+
 UNIT_DEST = "etc/systemd/system/cardtable.service"
 RULE_DEST = "etc/udev/rules.d/99-cardtable-shoe.rules"
 SHIPPED_EXEC = "/opt/cardtable/venv/bin/cardtable"
@@ -41,11 +43,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--force", action="store_true",
                    help="replace the udev rule even if it was edited here (by default an edited rule is kept)")
     p.set_defaults(func=_run)
-
-
-def this_program() -> Path:
-    """The ``cardtable`` script next to the running interpreter (the venv's ``bin``)."""
-    return Path(sys.executable).parent / "cardtable"
 
 
 def unit_text(program: str, name: str = "cardtable.service") -> str:

@@ -48,6 +48,7 @@ def _refuse(text: str) -> int:
 
 def _members(args: argparse.Namespace) -> int:
     from firmware_host.session.roster import RosterError, read_roster
+    from vision.labels_pdf import MissingFont
     from vision.member_labels import write_member_labels
 
     given = [flag for flag, v in (("--pack", args.pack), ("--game", args.game), ("--backs", args.backs),
@@ -67,7 +68,7 @@ def _members(args: argparse.Namespace) -> int:
                 return _refuse(f"{args.members}: line {m.line}: {exc}")
         sheet = write_member_labels(args.out or "member-cards", [(m.number, m.name) for m in roster.members.values()],
                                     args.sheet)
-    except RosterError as exc:
+    except (RosterError, MissingFont) as exc:  # a missing font is this machine's, not the roster's fault
         return _refuse(str(exc))
     except (ValueError, OSError) as exc:
         return _refuse(f"{args.members}: {exc}")

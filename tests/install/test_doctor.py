@@ -5,7 +5,9 @@ systemctl answers (issue 14, item 4)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -329,3 +331,27 @@ def test_gpio_probe_folder_for_lgpio_is_removed_when_doctor_ends(tmp_path: Path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().startswith(str(scratch))
     assert list(scratch.iterdir()) == []
+
+
+# A command a person copies from a fix must run as printed: hardware/SETUP.md installs the program as
+# /opt/cardtable/venv/bin/cardtable, and that bin is not on the admin's PATH (commit 0cd8c37 for config init).
+BARE = re.compile(r"(?<![\w/.-])cardtable (install-files|config|check-config|club|duplicate|doctor)\b")
+
+
+def test_every_command_doctor_prints_names_the_program_by_its_path(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """doctor's fixes said `sudo cardtable install-files`, `cardtable config init`, ...: copied as printed,
+    "command not found". Each names the `cardtable` it was run as, as `install-files` does."""
+    program = str(Path(sys.executable).parent / "cardtable")
+    cfg = load_config(_config(tmp_path, str(tmp_path / "cardtable-shoe")), env={}, check_devices=False)
+    fixes = [check_serial(cfg).text, check_unit(("not-found", "inactive")).text,
+             check_unit(("enabled", "failed")).text]
+    (tmp_path / "broken.toml").write_text("[table\n")
+    assert main(["doctor", "--config", str(tmp_path / "broken.toml")]) == 2
+    fixes.append(capsys.readouterr().out)
+    for text in fixes:
+        assert program in text and not BARE.search(text), text
+    assert f"sudo {program} install-files" in fixes[0] and f"sudo {program} install-files" in fixes[1]
+    assert f"sudo -u cardtable {program} check-config" in fixes[2]
+    assert f"check-config --config {tmp_path / 'broken.toml'}" in fixes[3]
+    assert f"sudo {program} config init {tmp_path / 'broken.toml'} --force" in fixes[3]

@@ -289,3 +289,37 @@ def test_the_shipped_options_file_is_read_by_the_doctor() -> None:
     assert setup.broker_port == 8883 and setup.broker_tls and setup.mqtt_user == "dashboard"  # type: ignore[attr-defined]
     whats = [w for w, _, _ in setup.tls_files]  # type: ignore[attr-defined]
     assert whats == ["broker certificate", "broker key", "club CA"]
+
+
+def test_every_command_doctor_club_prints_names_the_program_by_its_path(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """doctor --club's fixes said `cardtable club certs ...`, `cardtable duplicate open ...`, `sudo
+    cardtable install-files --club`: the program is /opt/cardtable/venv/bin/cardtable (hardware/SETUP.md
+    C1), not on the admin's PATH, so each copied as printed was "command not found"."""
+    from tests.install.test_doctor import BARE
+
+    program = str(Path(sys.executable).parent / "cardtable")
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    setup = replace(_setup(ROOT / "config" / "club.env"), sessions=sessions, backups=tmp_path)  # type: ignore[type-var]
+    pem = tmp_path / "broker.pem"
+    pem.write_text("not a certificate\n")
+
+    def openssl(answer: tuple[int, str]) -> Callable[[Sequence[str]], tuple[int, str]]:
+        return lambda argv: answer
+
+    fixes = [
+        check_tls(replace(setup, tls_files=(("club CA", tmp_path / "gone.pem", True),))).text,
+        check_tls(replace(setup, tls_files=(("broker certificate", pem, True),)), run=openssl((1, ""))).text,
+        check_tls(replace(setup, tls_files=(("broker certificate", pem, True),)),
+                  run=openssl((1, "notAfter=Jan  1 00:00:00 2027 GMT"))).text,
+        check_session(setup).text,
+    ]
+    assert main(["doctor", "--club", "--club-env", str(tmp_path / "none.env")]) == 2
+    fixes.append(capsys.readouterr().out)
+    for text in fixes:
+        assert program in text and not BARE.search(text), text
+    for text in fixes[:3]:
+        assert f"sudo {program} club certs --dir {tmp_path} --host NAME" in text, text
+    assert f"sudo -u cardtable {program} duplicate open --dir {sessions}/NAME" in fixes[3]
+    assert f"sudo {program} install-files --club" in fixes[4]

@@ -147,3 +147,88 @@ def test_config_init_names_the_program_by_its_path(tmp_path: Path, capsys: pytes
     assert check.split() == [str(program), "check-config", "--config", str(conf)], check
     step = SETUP.split("\n## 5. ", 1)[1].split("\n## ", 1)[0]
     assert "/opt/cardtable/venv/bin/cardtable check-config --config /etc/cardtable/table.toml`" in step
+
+
+def test_setup_says_what_labels_prints_without_its_font(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """`cardtable labels` needs DejaVu Sans Bold (fonts-dejavu-core, or matplotlib's copy the club's extra
+    brings); no step said so. Step 6 prints a label and installs the package first, C1 says the club's
+    machine has the font through its extra, and the line step 6 quotes is the one a machine without the
+    font prints (the font hidden here, as on a minimal image)."""
+    real = Path.is_file
+    monkeypatch.setattr(Path, "is_file", lambda self: not self.name.endswith(".ttf") and real(self))
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert main(["labels", "--pack", "A1", "--out", "/nonexistent/labels-A1"]) == 2
+    err = capsys.readouterr().err.strip()
+    six, c1 = (" ".join(t.split()) for h, t in _steps() if h.startswith(("6.", "C1.")))
+    raw = SETUP.split("\n## 6. ", 1)[1].split("\n## ", 1)[0]
+    assert "```sh\nsudo apt install -y fonts-dejavu-core\n/opt/cardtable/venv/bin/cardtable labels --pack" in raw
+    assert f"`{err}`" in six, err
+    assert "fonts-dejavu-core" in c1 and "matplotlib" in c1
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "`cardtable labels --pack B7" in readme and "sudo apt install fonts-dejavu-core" in readme
+
+
+def _sh_blocks(heading: str) -> list[str]:
+    """Every ```sh block of the section whose heading starts with ``heading``, continuation lines joined."""
+    step = SETUP.split(f"\n## {heading}", 1)[1].split("\n## ", 1)[0]
+    return [b.split("```", 1)[0].replace("\\\n", " ") for b in step.split("```sh\n")[1:]]
+
+
+def test_the_evenings_hand_records_reach_duplicate_open_as_c9_says(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """C9 named /var/lib/cardtable-club/boards-2026-12-02.pbn and never said how it gets there: only
+    `cardtable` may write that folder (C2), and `duplicate open` runs as `cardtable`, which may not read
+    the admin's home folder. C9's `install` line puts it there, readable by `cardtable` alone, in the
+    folder the session's unit has (StateDirectory), and its `duplicate open` line then makes the session
+    from it (run here under a temporary root, without sudo or the user). A file it cannot read is the
+    one line C9 quotes, and no session."""
+    import shlex
+    import stat
+
+    put, show = _sh_blocks("C9. ")[0].strip().splitlines()
+    opening = next(ln for ln in _sh_blocks("C9. ")[1].splitlines() if "duplicate open" in ln)
+    install = shlex.split(put)
+    assert install[:8] == ["sudo", "install", "-o", "cardtable", "-g", "cardtable", "-m", "0640"], put
+    name, folder = install[8], install[9].rstrip("/")
+    unit = (ROOT / "hardware/systemd/cardtable-session@.service").read_text()
+    assert f"WorkingDirectory={folder}\n" in unit and "StateDirectory=cardtable-club\n" in unit
+    argv = shlex.split(opening)
+    assert argv[:4] == ["sudo", "-u", "cardtable", "/opt/cardtable/venv/bin/cardtable"], opening
+    records = argv[argv.index("--hand-records") + 1]
+    assert records == f"{folder}/{name}" and show.split()[-1] == records
+    sessions = next(ln.split("=", 1)[1] for ln in (ROOT / "config/club.env").read_text().splitlines()
+                    if ln.startswith("SESSIONS="))
+    assert argv[argv.index("--dir") + 1].startswith(f"{sessions}/")
+
+    root = tmp_path / "root"
+    (root / folder.lstrip("/")).mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    assert main(["boards", "new", "--count", "14", "--out", name]) == 0
+    mine = [install[1], *install[6:8], name, str(root / folder.lstrip("/")) + "/"]  # not root here: no -o, -g
+    subprocess.run(mine, check=True)
+    placed = root / records.lstrip("/")
+    assert stat.S_IMODE(placed.stat().st_mode) == 0o640
+    capsys.readouterr()
+    ours = [a if not a.startswith("/var/lib/cardtable-club") else str(root) + a for a in argv[4:]]
+    assert main(ours) == 0, capsys.readouterr()
+    assert (root / argv[argv.index("--dir") + 1].lstrip("/") / "session.sqlite3").is_file()
+
+    import firmware_host.duplicate.handrecords.handfiles as handfiles
+
+    home = "/home/you/boards-2026-12-02.pbn"
+    real_open = handfiles.os.open
+
+    def denied(path: str, *a: int) -> int:
+        if str(path) == home:
+            raise PermissionError(13, "Permission denied", path)
+        return real_open(path, *a)
+
+    monkeypatch.setattr(handfiles.os, "open", denied)
+    again = list(ours)
+    again[again.index("--hand-records") + 1], again[again.index("--dir") + 1] = home, str(tmp_path / "not-made")
+    capsys.readouterr()
+    assert main(again) == 2
+    err = capsys.readouterr().err.strip()
+    assert f"`{err}`" in " ".join(SETUP.split("\n## C9. ", 1)[1].split()), err
+    assert not (tmp_path / "not-made").exists()

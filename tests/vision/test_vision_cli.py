@@ -201,3 +201,47 @@ def test_scan_with_pyzbar_says_it_reads_full_qr_only(tmp_path: Path, capsys: pyt
     qr = write_labels("B7", "euchre", tmp_path / "qr", "qr")
     assert main(["scan", "--decoder", "pyzbar", str(qr.pngs[0])]) == 0
     assert json.loads(capsys.readouterr().out)["cards"]
+
+
+def _hide_dejavu(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *, matplotlib: bool) -> None:
+    """This machine as one without fonts-dejavu-core (and, unless ``matplotlib``, without matplotlib's copy)."""
+    import sys
+
+    import vision.labels_pdf
+
+    monkeypatch.setattr(vision.labels_pdf, "FONT_FILES", (str(tmp_path / "no-fonts" / "DejaVuSans-Bold.ttf"),))
+    if not matplotlib:
+        monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib: ImportError
+
+
+@pytest.mark.parametrize("argv", [["--pack", "B7"], ["--bidding"], ["--members", "roster.csv"]])
+def test_labels_without_a_dejavu_font_say_so_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> None:
+    """A machine without fonts-dejavu-core (nor the club's extra, whose endplay brings matplotlib and its
+    DejaVu Sans) cannot draw the labels' text: one line naming the font and the apt package, exit 2, nothing
+    written. `--members` blamed the roster for it (`roster.csv: no DejaVu Sans font ...`)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "roster.csv").write_text("member number,name\n1001,Ann Smith\n", encoding="utf-8")
+    _hide_dejavu(monkeypatch, tmp_path, matplotlib=False)
+    assert main(["labels", *argv, "--out", str(tmp_path / "out")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "Traceback" not in captured.err
+    assert captured.err.count("\n") == 1 and captured.err.startswith("cardtable labels: the labels' text needs "
+                                                                      "the font DejaVu Sans Bold"), captured.err
+    assert captured.err.rstrip().endswith(": sudo apt install fonts-dejavu-core") and "roster" not in captured.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["roster.csv"]
+
+
+def test_labels_with_only_matplotlibs_dejavu_draw_every_page_in_it(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """With matplotlib's DejaVu Sans and no fonts-dejavu-core (the club's machine, hardware/SETUP.md C1), the
+    PDF used matplotlib's copy but the PNG pages fell back to Pillow's default font: previews unlike the
+    print and vision/CARD_CODES.md's label geometry. Both now draw from the one font."""
+    import matplotlib
+
+    from vision.labels import _font
+
+    _hide_dejavu(monkeypatch, tmp_path, matplotlib=True)
+    bundled = Path(matplotlib.__file__).parent / "mpl-data/fonts/ttf/DejaVuSans-Bold.ttf"
+    assert Path(getattr(_font(40), "path", "")) == bundled
+    assert main(["labels", "--pack", "B7", "--out", str(tmp_path / "b7")]) == 0
