@@ -410,7 +410,16 @@ class SessionDesk:
                 log.error("session: a refused %s could not be journaled: %s", record.get("form") or record.get("type"),
                           exc)
                 return f"{why} (not journaled: the session's journal cannot be written now: {exc})"
+            self._keep_head()
         return why
+
+    def _keep_head(self) -> None:
+        """The journal's head where the club keeps it, after every commit (a refusal's note too)."""
+        if self.keep_head is not None:
+            try:
+                self.keep_head(self.session.journal.read_head())
+            except Exception:  # the head is kept again after the next commit
+                log.exception("session: the journal's head could not be kept")
 
     def _answered(self, outcomes: list[Outcome]) -> bool:
         """After a commit: answer each table's message, republish what changed, tell the listeners."""
@@ -426,11 +435,7 @@ class SessionDesk:
             if said is not None:
                 self.answers.setdefault(said[0], deque(maxlen=ANSWERS_KEPT)).append(said[1])
                 answered = True
-        if self.keep_head is not None:
-            try:
-                self.keep_head(self.session.journal.read_head())
-            except Exception:  # the head is kept again after the next commit
-                log.exception("session: the journal's head could not be kept")
+        self._keep_head()
         changed = set(self.session.changed_boards)
         self.session.changed_boards.clear()
         after = progress(self.session.state)
