@@ -63,11 +63,10 @@ def name_players(desk: SessionDesk, data: dict[str, Any], *, by: str | None = No
         players = [roster.player(t) for t in typed]
     except RosterError as exc:
         why = str(exc)
-        if table is None or data.get("confirm"):
-            with desk.lock:
-                desk.session.refuse([({"type": "players", "typed": [str(t)[:80] for t in typed or []][:2],
-                                       "pair": str(data.get("pair") or data.get("side") or "")[:20], "by": who}, why)])
         log.warning("players named by %s refused: %s", who, why)
+        if table is None or data.get("confirm"):
+            why = desk.refuse_form({"type": "players", "typed": [str(t)[:80] for t in typed or []][:2],
+                                    "pair": str(data.get("pair") or data.get("side") or "")[:20], "by": who}, why)
         return 409, {"error": why}
     if table is not None and not data.get("confirm"):
         return 200, {"pair": pair, "players": players, "confirm": "are these the players? send again with confirm"}

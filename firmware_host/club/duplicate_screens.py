@@ -307,9 +307,9 @@ class DuplicateScreens:
         a refusal (nothing is lost), the same for the director's forms and a table's page."""
         log.warning("%s by %s refused: %s", what, user, why)
         record = {"type": "form", "form": what, "by": user, "payload": body[:2000].decode("utf-8", "replace")}
-        await self._locked(lambda: self.desk.session.refuse([(record, why)]))   # a commit: off the loop
+        said = await asyncio.to_thread(self.desk.refuse_form, record, why)   # a commit: off the loop
         self._dirty = True   # the director's page lists it at once
-        return self.dash._json({"error": why}, 400)
+        return self.dash._json({"error": said}, 400)
 
     async def _refuse_form(self, kind: str, user: str, data: dict[str, Any], why: str) -> Any:
         """A form that cannot be read: journaled as a refusal (nothing is lost; the commit on a worker
@@ -317,10 +317,10 @@ class DuplicateScreens:
         log.warning("%s by %s refused: %s", kind, user, why)
         payload = json.dumps(data, ensure_ascii=False, default=str)[:2000]
         record = {"type": "form", "form": kind, "by": user, "payload": payload}
-        await self._locked(lambda: self.desk.session.refuse([(record, why)]))
+        said = await asyncio.to_thread(self.desk.refuse_form, record, why)
         self._dirty = True   # the pages list it at once
         self.tick()
-        return self.dash._json({"error": why}, 409)
+        return self.dash._json({"error": said}, 409)
 
     def _mitchell(self) -> bool:
         return any(p.direction for p in self.desk.session.state.movement.pairs())

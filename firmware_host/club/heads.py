@@ -165,6 +165,17 @@ class HeadBook:
                 self._problem[head.table] = head
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        # a line torn by a stop mid-write (kill -9, a power cut, a full disk) is ended before the next head,
+        # which would otherwise be glued to it and passed over with it: the head the club kept, lost
+        self._torn = self._ends_torn()
+
+    def _ends_torn(self) -> bool:
+        with open(self.path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            if f.tell() == 0:
+                return False
+            f.seek(-1, os.SEEK_END)
+            return f.read(1) != b"\n"
 
     @staticmethod
     def read(path: str | Path, table: str | None = None) -> list[Head]:
@@ -197,9 +208,12 @@ class HeadBook:
             elif last is not None and row == last.row:
                 problem = f"row {row} came again with another hash: the journal was rewritten"
             head = Head(table, row, h, now, problem, journal)
-            line = json.dumps(head.to_dict(), separators=(",", ":")) + "\n"
+            line = ("\n" if self._torn else "") + json.dumps(head.to_dict(), separators=(",", ":")) + "\n"
             try:
-                os.write(self._fd, line.encode("utf-8"))
+                data = line.encode("utf-8")
+                self._torn = True   # until the whole line is written: a part of it would be torn
+                if os.write(self._fd, data) == len(data):
+                    self._torn = False
                 os.fsync(self._fd)
             except OSError as exc:  # kept in memory; said once per failure
                 log.error("%s: cannot keep the head of table %s (%s)", self.path, table, exc.strerror)

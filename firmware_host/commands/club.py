@@ -184,7 +184,13 @@ def _broker(args: argparse.Namespace) -> int:
         print(f"each table's password is in {pwdir}/<table>.password: copy it to the table and set "
               "[mqtt] username and password_file in its table.toml", flush=True)
         assert broker.proc is not None
-        return broker.proc.wait()
+        rc = broker.proc.wait()
+        # mosquitto stopped by itself (kill -9, the OOM killer, a crash): say so, and fail, so that the
+        # unit starts the broker again; a SIGTERM or Ctrl-C to this command never reaches this line
+        how = f"killed by signal {-rc}" if rc < 0 else f"exit status {rc}"
+        print(f"club broker: mosquitto stopped ({how}); the tables keep what they would send in their "
+              "outboxes and send it once a broker runs again: start this command again", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 0
     finally:

@@ -9,6 +9,7 @@ WAL mode with the chosen ``synchronous``; a reader opens it read-only, immutable
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 from pathlib import Path
 
@@ -99,6 +100,15 @@ def connect_reader(p: Path) -> tuple[sqlite3.Connection, bool]:
     return conn, uri.endswith("immutable=1")
 
 
+def _unwritable(p: Path) -> str:
+    """What keeps the writer out, when it is the file or its folder that cannot be written (a disk
+    remounted read-only, no permission): SQLite says only "unable to open database file"."""
+    for q, what in ((p.parent, "its folder"), (p, "the file")):
+        if q.exists() and not os.access(q, os.W_OK):
+            return f"{what} {q} cannot be written (a read-only disk or folder, or no permission)"
+    return ""
+
+
 def connect_writer(p: Path, synchronous: str, create: bool) -> sqlite3.Connection:
     """Open (creating if ``create``) the journal file ``p`` for writing, in WAL mode.
 
@@ -148,6 +158,10 @@ def connect_writer(p: Path, synchronous: str, create: bool) -> sqlite3.Connectio
         if "locked" in str(exc) or "busy" in str(exc):
             raise JournalError(f"{p}: locked by another process for longer than SQLite's 10 s busy "
                                "timeout; not opened") from None
+        where = _unwritable(p)
+        if where:   # a journal that reads well, on a disk remounted read-only: not "not readable"
+            raise JournalError(f"{p}: cannot be opened to write: {where} ({exc}); a reader such as "
+                               "'journal verify' still reads it") from None
         raise JournalError(f"{p}: not a readable journal database ({exc})") from None
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         conn.close()

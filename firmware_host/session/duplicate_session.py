@@ -392,6 +392,35 @@ class SessionDesk:
             self._answered(outcomes)
             return outcomes[0]
 
+    def refuse_form(self, record: dict[str, Any], why: str) -> str:
+        """Journal a form refused before the checks (a director's, a table page's) and say why it was.
+
+        The refusal is the record (nothing is lost), but a journal that cannot be written (a full disk,
+        a lock held past the busy timeout) must not turn a refusal into a server error that hides the
+        reason from the one who typed it: the answer is the reason all the same, and says that the
+        refusal is not journaled.
+
+        Returns:
+            ``why``, or ``why`` and that it could not be journaled.
+        """
+        with self.lock:
+            try:
+                self.session.refuse([(record, why)])
+            except SessionFileError as exc:
+                log.error("session: a refused %s could not be journaled: %s", record.get("form") or record.get("type"),
+                          exc)
+                return f"{why} (not journaled: the session's journal cannot be written now: {exc})"
+            self._keep_head()
+        return why
+
+    def _keep_head(self) -> None:
+        """The journal's head where the club keeps it, after every commit (a refusal's note too)."""
+        if self.keep_head is not None:
+            try:
+                self.keep_head(self.session.journal.read_head())
+            except Exception:  # the head is kept again after the next commit
+                log.exception("session: the journal's head could not be kept")
+
     def _answered(self, outcomes: list[Outcome]) -> bool:
         """After a commit: answer each table's message, republish what changed, tell the listeners."""
         before = self._progress
@@ -406,11 +435,7 @@ class SessionDesk:
             if said is not None:
                 self.answers.setdefault(said[0], deque(maxlen=ANSWERS_KEPT)).append(said[1])
                 answered = True
-        if self.keep_head is not None:
-            try:
-                self.keep_head(self.session.journal.read_head())
-            except Exception:  # the head is kept again after the next commit
-                log.exception("session: the journal's head could not be kept")
+        self._keep_head()
         changed = set(self.session.changed_boards)
         self.session.changed_boards.clear()
         after = progress(self.session.state)

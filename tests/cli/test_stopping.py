@@ -134,3 +134,24 @@ def test_a_second_sigterm_while_stopping_does_not_raise_again() -> None:
         assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_IGN, signal.SIG_DFL)  # children still take it
     finally:
         signal.signal(signal.SIGTERM, before)
+
+
+def test_club_broker_says_so_when_its_mosquitto_dies(tmp_path: Path) -> None:
+    """Audit m16: mosquitto killed under ``club broker`` (kill -9, the OOM killer) ended the command with
+    status 247 and not a word: the director's terminal and the unit's journal showed nothing of why the
+    tables lost their broker. It says so in one line and exits 1, so the unit starts it again."""
+    _need_mosquitto()
+    from firmware_host.club.broker import free_port
+
+    folder = tmp_path / "broker-killed"
+    proc = _background("club", "broker", "--dir", str(folder), "--port", str(free_port()), "--table", "t1")
+    assert proc.stdout is not None
+    assert "listening" in proc.stdout.readline()
+    mosquitto = [p for p in running_with(str(folder / "mosquitto.conf")) if p != proc.pid]
+    assert len(mosquitto) == 1, mosquitto
+    os.kill(mosquitto[0], signal.SIGKILL)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 1, (proc.returncode, err)
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("club broker: mosquitto stopped (killed by signal 9)"), err
+    assert "Traceback" not in err

@@ -368,3 +368,48 @@ def test_a_malformed_body_on_a_tables_page_is_answered_as_the_directors_forms_an
     assert director.status_code == table.status_code == 400
     assert table.json() == director.json() and table.json()["error"].startswith(why), table.text
     assert any(x["why"] == table.json()["error"] for x in _view(client)["refusals"])
+
+
+def _fill_disk(desk: Any) -> None:
+    """The session's folder is full: SQLite may not grow its journal by one page (the real SQLITE_FULL)."""
+    from firmware_host.session.duplicate_session import SessionFileError
+
+    conn = desk.session.journal._conn   # noqa: SLF001 - the real SQLite limit on the journal's own connection
+    conn.execute(f"PRAGMA max_page_count = {conn.execute('PRAGMA page_count').fetchone()[0]}")
+    for _ in range(100):   # the last page's room taken by refusals, until not one more fits
+        try:
+            desk.session.refuse([({"type": "form", "form": "enter", "by": "test"}, "filler")])
+        except SessionFileError:
+            return
+    raise AssertionError("the journal never filled")
+
+
+def test_a_form_refused_while_the_journal_cannot_be_written_is_answered_with_its_reason(dup: Any) -> None:
+    """Audit m16: with the session's folder full, a director's form that could not be read (a line typed
+    wrong, a body that is no JSON object), a table page's, or a pair's players the roster does not know,
+    was answered 500 Internal Server Error with a traceback in the log: its refusal could not be journaled
+    and nobody learned what was wrong with what they typed. Each is answered with its reason, saying it
+    is not journaled; once the disk has room the refusals are journaled again."""
+    desk, client, token = dup
+    _fill_disk(desk)
+    key = desk.table_key("table-02")
+    headers = {"Origin": "http://club.test"}
+    wrong = "x" * 100
+    answers = [
+        _post(client, "/api/duplicate/correct", {"key": wrong, "contract": "3NT"}, token),
+        client.post("/api/duplicate/enter", content=b"[1]", headers={**headers, "X-CSRF-Token": token,
+                                                                       "Content-Type": "application/json"}),
+        client.post("/api/duplicate/table/table-02/enter", json={"key": wrong},
+                    headers={**headers, "X-Table-Key": key}),
+        _post(client, "/api/duplicate/players", {"pair": "1 NS", "players": [wrong, "nobody"]}, token),
+    ]
+    for r in answers:
+        assert r.status_code in (400, 409), r.text
+        assert "not journaled: the session's journal cannot be written now" in r.json()["error"], r.text
+    assert "line" in answers[0].json()["error"] and "JSON" in answers[1].json()["error"]
+    desk.session.journal._conn.execute("PRAGMA max_page_count = 1073741823")   # noqa: SLF001 - room again
+    r = _post(client, "/api/duplicate/correct", {"key": wrong, "contract": "3NT"}, token)
+    assert r.status_code == 409 and "not journaled" not in r.json()["error"]
+
+    view = _view(client)
+    assert any(x["why"] == r.json()["error"] for x in view["refusals"] + view["mine"])

@@ -14,7 +14,7 @@ import pytest
 
 from firmware_host.cli import main
 from firmware_host.club.broker import LocalBroker
-from firmware_host.club.heads import HeadBook
+from firmware_host.club.heads import HeadBook, read_heads
 from firmware_host.club.state import ClubState
 from firmware_host.config import MqttConfig
 from firmware_host.records.journal import Journal
@@ -53,6 +53,26 @@ def test_the_club_keeps_each_new_head_once_and_flags_one_that_does_not_follow(tm
     assert again.last("t1").row == 3 and again.problem("t1") is not None  # type: ignore[union-attr]
     assert len((tmp_path / "heads.jsonl").read_text().splitlines()) == 3  # only ever appended
     again.close()
+
+
+def test_a_head_after_a_line_torn_by_a_kill_is_kept_on_a_line_of_its_own(tmp_path: Path) -> None:
+    """Audit m16: the dashboard killed (kill -9) while it wrote a head left a torn last line; the restarted
+    dashboard appended its next head to that line, so the two read as one line that is not JSON and the
+    new head was passed over with the torn one: the club lost the head it had just kept (row 67 of a
+    session: `club verify` said it held heads up to row 66 only). The torn line is ended first."""
+    path = tmp_path / "heads.jsonl"
+    book = HeadBook(path)
+    book.record("t1", 5, "a" * 64, 10.0)
+    book.close()
+    with open(path, "ab") as f:
+        f.write(b'{"table":"t1","row":6')           # killed in the middle of the next line
+    again = HeadBook(path)
+    again.record("t1", 7, "b" * 64, 20.0)
+    again.close()
+    got = read_heads(path)
+    assert [(h.table, h.row) for h in got.heads] == [("t1", 5), ("t1", 7)]
+    assert got.bad == 1   # the torn line alone is passed over
+    assert HeadBook(path).last("t1").row == 7  # type: ignore[union-attr]
 
 
 def _club_verify(capsys: pytest.CaptureFixture[str], heads: Path, data: Path) -> tuple[int, str, str]:

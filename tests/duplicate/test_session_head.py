@@ -162,3 +162,20 @@ def test_a_session_rewritten_from_its_opening_row_is_tampered_not_unknown(
                str(tmp_path / "elsewhere" / "session.sqlite3")])
     assert rc == 2 and "holds no journal head of this session" in capsys.readouterr().err
     assert all(h.journal == str(journal.resolve()) for h in kept), kept     # the file, with every head
+
+
+def test_a_refused_forms_note_is_followed_by_the_head_the_club_keeps(tmp_path: Path) -> None:
+    """Audit m16: the docs say the dashboard keeps the session's head "after every commit", but a form
+    refused for what was typed (its note committed by the desk's ``refuse_form``) kept none: the club held
+    the row before it until the next record, so a journal cut back or edited at that row after a kill
+    -9 passed ``club verify session``. The head now follows the note."""
+    kept: list[str] = []
+    desk = SessionDesk(Session.create(tmp_path / "s", make_setup(MITCHELL_3), analyse=False, synchronous="NORMAL"),
+                       keep_head=kept.append)
+    try:
+        why = desk.refuse_form({"type": "form", "form": "correct", "by": "director", "payload": "{}"}, "bad line")
+        assert why == "bad line"
+        assert kept and kept[-1] == desk.session.journal.read_head()
+        assert kept[-1].startswith("2:")
+    finally:
+        desk.session.close()

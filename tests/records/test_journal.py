@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -230,3 +232,48 @@ def test_a_journal_that_needs_writing_to_open_names_the_lock(tmp_path: Path,
         assert "not a readable" not in str(err.value)
     finally:
         other.close()
+
+
+@contextlib.contextmanager
+def _read_only_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder that cannot be written, really: a tmpfs remounted read-only when this is root (who may
+    write into any folder), else a folder without write permission; skipped when neither can be had."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    if os.geteuid() != 0:
+        yield folder
+        return
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)], capture_output=True).returncode:
+        pytest.skip("root, and no tmpfs can be mounted here to make a read-only folder")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], capture_output=True)
+
+
+def _make_read_only(folder: Path) -> None:
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+    else:
+        subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
+
+
+def test_a_journal_on_a_read_only_disk_is_said_to_be_unwritable_not_unreadable(tmp_path: Path) -> None:
+    """Audit m16: `club dashboard --session` on a session folder remounted read-only (a disk that failed
+    into read-only) said `session.sqlite3: not a readable journal database (unable to open database
+    file)`, though `duplicate show` and `journal verify` read it well: the writer names the folder that
+    cannot be written."""
+    with _read_only_folder(tmp_path) as folder:
+        with Journal.open(folder / "journal.sqlite3") as j:
+            j.append("note", {"text": "kept"}, 1.0)
+        _make_read_only(folder)
+        try:
+            with pytest.raises(JournalError) as exc:
+                Journal.open(folder / "journal.sqlite3")
+            assert "cannot be opened to write: its folder" in str(exc.value), exc.value
+            assert "not a readable" not in str(exc.value)
+            with Journal.open_readonly(folder / "journal.sqlite3") as j:   # it reads well
+                assert j.verify().ok
+        finally:
+            if os.geteuid() != 0:
+                folder.chmod(0o755)

@@ -235,5 +235,5 @@
   });
   for (const id of ["enter", "correct", "adjust", "regroup", "players"]) notSent($(id), $("entry-answer"));
   kindWords();
-  connect("/duplicate/events", apply, $("conn"));
+  connect("/duplicate/events", apply, $("conn"), "/api/duplicate/state");
 })();

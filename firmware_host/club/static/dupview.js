@@ -121,14 +121,29 @@ window.dupview = (() => {
     const after = [...container.querySelectorAll("details.board")].find((d) => Number(d.dataset.board) > n);
     if (after) after.before(node); else container.append(node);
   }
-  function connect(url, apply, connEl) {
+  // A browser's EventSource tries again by itself after a network error, but gives up for good on an
+  // answer that is not the stream: a dashboard restarted (its logins were in its memory) answers the
+  // director's stream 401, a proxy 502 while the dashboard starts. So on an error the director's page
+  // asks loginUrl (a state that needs the login) and goes to the login page on 401, as the dashboard's
+  // own page does; and a stream the browser gave up is opened again, 3 s on.
+  function connect(url, apply, connEl, loginUrl) {
     let es = null;
     function open() {
       es = new EventSource(url);
       es.onopen = () => { connEl.textContent = "live"; connEl.className = "conn live"; };
       es.onmessage = (ev) => apply(JSON.parse(ev.data));
       es.addEventListener("expired", () => { window.location = "/login"; });
-      es.onerror = () => { connEl.textContent = "reconnecting"; connEl.className = "conn down"; };
+      es.onerror = async () => {
+        connEl.textContent = "reconnecting"; connEl.className = "conn down";
+        const gaveUp = es.readyState === EventSource.CLOSED;
+        if (loginUrl) {
+          try {
+            const r = await fetch(loginUrl, { credentials: "same-origin" });
+            if (r.status === 401) { es.close(); window.location = "/login"; return; }
+          } catch (e) { /* the server is away: the browser tries again */ }
+        }
+        if (gaveUp) setTimeout(open, 3000);
+      };
     }
     open();
   }

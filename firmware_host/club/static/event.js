@@ -83,16 +83,36 @@
     document.getElementById("view").innerHTML = out.join("");
   }
   const conn = document.getElementById("conn");
-  const source = new EventSource(document.body.dataset.stream);
-  source.onopen = () => { conn.textContent = "live"; };
-  source.onerror = () => { conn.textContent = "reconnecting"; };
-  source.addEventListener("expired", () => { source.close(); window.location.assign("/login"); });
+  // A browser's EventSource tries again by itself after a network error but gives up for good on an
+  // answer that is no stream: the dashboard restarted (its logins were in its memory) answers 401, or 404
+  // to a table's page opened by a login. A page opened by a login then asks /api/state and goes to the
+  // login page on 401; a stream the browser gave up is opened again 3 s on (docs/competitions.md).
+  const stream = document.body.dataset.stream;
+  let source = null;
+  function open() {
+    source = new EventSource(stream);
+    source.onopen = () => { conn.textContent = "live"; };
+    source.onerror = async () => {
+      conn.textContent = "reconnecting";
+      const gaveUp = source.readyState === EventSource.CLOSED;
+      if (!stream.includes("key=")) {
+        try {
+          const r = await fetch("/api/state", { credentials: "same-origin" });
+          if (r.status === 401) { source.close(); window.location.assign("/login"); return; }
+        } catch (e) { /* the server is away: the browser tries again */ }
+      }
+      if (gaveUp) setTimeout(open, 3000);
+    };
+    source.addEventListener("expired", () => { source.close(); window.location.assign("/login"); });
+    source.onmessage = onView;
+  }
   window.cardtableEventSeen = [];   // each view's rounds: drawn and complete (tests read it)
-  source.onmessage = (e) => {
+  const onView = (e) => {
     const view = JSON.parse(e.data);
     window.cardtableEventSeen.push({round: view.round, complete: (view.draws || []).map(d => d.complete)});
     draw(view);
   };
+  open();
   // The director's forms (the director's page only): each posts JSON with the login's CSRF token.
   const token = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   function post(path, body) {

@@ -1,0 +1,121 @@
+"""Audit m16: the director's pages across a restart of the dashboard (a kill -9 and the unit starting it
+again): a pairs session's /duplicate, an event's /event, a euchre night's /euchre. Logins live in the
+dashboard's memory, so the restarted dashboard answers a page's stream 401; a browser's EventSource gives
+up for good on such an answer, and the page sat on "reconnecting" with what it showed before the
+restart, for as long as it stayed open. It now goes to the login page, as the dashboard's own page does,
+and once logged in the director sees the session as it stands."""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.club.broker import DASHBOARD_USER, LocalBroker, free_port
+from firmware_host.web.auth import hash_password
+from tests.browser import chromium, missing
+
+from .conftest import _need, browser_login
+
+
+def _duplicate(tmp: Path, again: bool) -> tuple[Any, dict[str, Any], Callable[[], None]]:
+    from firmware_host.session.duplicate_session import Session, SessionDesk
+    from tests.duplicate.sessionkit import make_setup
+
+    if again:
+        session = Session.open(tmp / "session", analyse=False, synchronous="NORMAL")
+    else:
+        session = Session.create(tmp / "session", make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2},
+                                                             seed=8), analyse=False, synchronous="NORMAL")
+    return SessionDesk(session), {"duplicate": None}, session.close
+
+
+def _event(tmp: Path, again: bool) -> tuple[Any, dict[str, Any], Callable[[], None]]:
+    from firmware_host.events.desk import EventDesk
+    from firmware_host.events.session import EventSession
+    from laws.competition.event_spec import EventKind, EventSpec
+    from tests.events.test_event_service import TABLES
+
+    if again:
+        session = EventSession.open(tmp / "event", synchronous="NORMAL")
+    else:
+        session = EventSession.create(tmp / "event", EventSpec(EventKind.SWISS_TEAMS, 4, 3, 2, name="Cup"), TABLES,
+                                      synchronous="NORMAL")
+    return EventDesk(session), {"event": None}, session.close
+
+
+def _euchre(tmp: Path, again: bool) -> tuple[Any, dict[str, Any], Callable[[], None]]:
+    from firmware_host.euchre_night.desk import NightDesk
+    from firmware_host.euchre_night.session import NightSession
+    from tests.euchre_night.test_session import setup
+
+    session = NightSession.open(tmp / "night") if again else NightSession.create(tmp / "night", setup())
+    return NightDesk(session), {}, session.close
+
+
+KINDS = {"duplicate": _duplicate, "event": _event, "euchre": _euchre}
+
+
+def _serve(broker: LocalBroker, tmp: Path, kind: str, again: bool, port: int) -> tuple[Any, threading.Thread,
+                                                                                      Callable[[], None]]:
+    from firmware_host.club.dashboard import Dashboard, serve
+
+    desk, where, close = KINDS[kind](tmp, again)
+    dash = Dashboard("127.0.0.1", broker.port, DASHBOARD_USER, "dash-pw-1",
+                     {"director": hash_password("table-talk-1")}, **{k: desk for k in where})
+    if kind == "euchre":
+        from firmware_host.euchre_night.screens import mount
+
+        mount(dash, desk)
+    server = serve(dash, "127.0.0.1", port)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "the dashboard did not start"
+        time.sleep(0.05)
+    return server, thread, close
+
+
+def _stop(server: Any, thread: threading.Thread, close: Callable[[], None]) -> None:
+    server.should_exit = True
+    thread.join(10)
+    close()
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_the_directors_page_asks_for_a_login_after_the_dashboard_restarts(tmp_path: Path, kind: str) -> None:
+    _need("mosquitto", "mosquitto")
+    if missing():
+        pytest.skip(missing())
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    broker = LocalBroker(tmp_path / "broker", {DASHBOARD_USER: "dash-pw-1"})
+    broker.start()
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    server, thread, close = _serve(broker, tmp_path, kind, False, port)
+    driver = chromium(tempfile.mkdtemp(dir=tmp_path))
+    try:
+        browser_login(driver, url)
+        WebDriverWait(driver, 20).until(lambda d: "/login" not in d.current_url)
+        driver.get(url + kind)
+        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "conn").text == "live")
+        _stop(server, thread, close)                                   # the dashboard goes down ...
+        server, thread, close = _serve(broker, tmp_path, kind, True, port)  # ... and back: every login gone
+        WebDriverWait(driver, 30).until(lambda d: d.current_url.endswith("/login"),
+                                        f"the {kind} page stayed on {driver.current_url}")
+        browser_login(driver, url)
+        WebDriverWait(driver, 20).until(lambda d: "/login" not in d.current_url)
+        driver.get(url + kind)
+        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "conn").text == "live")
+    finally:
+        driver.quit()
+        _stop(server, thread, close)
+        broker.stop()
